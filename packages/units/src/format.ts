@@ -1,0 +1,51 @@
+import type { Bytes, BytesPerSecond, Count, FlopPerSecond, Ratio, Seconds } from './quantities.ts';
+
+/** Significant-figure formatting that never prints exponent notation for ordinary magnitudes. */
+export function formatNumber(x: number, significant = 3): string {
+  if (!Number.isFinite(x)) return String(x);
+  if (x === 0) return '0';
+  const digits = Math.max(0, significant - 1 - Math.floor(Math.log10(Math.abs(x))));
+  return x.toFixed(Math.min(digits, 6));
+}
+
+function scaled(x: number, steps: readonly (readonly [number, string])[], significant: number): string {
+  const abs = Math.abs(x);
+  for (const [factor, unit] of steps) {
+    if (abs >= factor) return `${formatNumber(x / factor, significant)} ${unit}`;
+  }
+  const last = steps[steps.length - 1]!;
+  return `${formatNumber(x / last[0], significant)} ${last[1]}`;
+}
+
+const BINARY_BYTES = [
+  [2 ** 50, 'PiB'], [2 ** 40, 'TiB'], [2 ** 30, 'GiB'], [2 ** 20, 'MiB'], [2 ** 10, 'KiB'], [1, 'B'],
+] as const;
+const DECIMAL_BYTES = [
+  [1e15, 'PB'], [1e12, 'TB'], [1e9, 'GB'], [1e6, 'MB'], [1e3, 'KB'], [1, 'B'],
+] as const;
+
+/** Memory sizes in binary units (what `nvidia-smi` and allocators show). */
+export const formatBytes = (b: Bytes, significant = 3): string => scaled(b, BINARY_BYTES, significant);
+/** Message sizes in decimal units (nccl-tests convention). */
+export const formatBytesDecimal = (b: Bytes, significant = 3): string => scaled(b, DECIMAL_BYTES, significant);
+
+export function formatSeconds(s: Seconds, significant = 3): string {
+  const abs = Math.abs(s);
+  if (abs >= 86400 * 2) return `${formatNumber(s / 86400, significant)} days`;
+  if (abs >= 3600 * 2) return `${formatNumber(s / 3600, significant)} h`;
+  if (abs >= 1 || abs === 0) return `${formatNumber(s, significant)} s`;
+  if (abs >= 1e-3) return `${formatNumber(s * 1e3, significant)} ms`;
+  if (abs >= 1e-6) return `${formatNumber(s * 1e6, significant)} µs`;
+  return `${formatNumber(s * 1e9, significant)} ns`;
+}
+
+export const formatFlops = (f: FlopPerSecond, significant = 3): string =>
+  scaled(f, [[1e18, 'EFLOP/s'], [1e15, 'PFLOP/s'], [1e12, 'TFLOP/s'], [1e9, 'GFLOP/s'], [1, 'FLOP/s']], significant);
+
+export const formatBandwidth = (r: BytesPerSecond, significant = 3): string =>
+  scaled(r, [[1e12, 'TB/s'], [1e9, 'GB/s'], [1e6, 'MB/s'], [1e3, 'KB/s'], [1, 'B/s']], significant);
+
+export const formatCount = (c: Count, significant = 3): string =>
+  scaled(c, [[1e12, 'T'], [1e9, 'B'], [1e6, 'M'], [1e3, 'k'], [1, '']], significant).trimEnd();
+
+export const formatPercent = (r: Ratio, decimals = 1): string => `${(r * 100).toFixed(decimals)}%`;

@@ -1,0 +1,13 @@
+export type { Bytes, BytesPerSecond, Count, Flop, FlopPerSecond, Ratio, Seconds } from './quantities.ts';
+export {
+  KB, MB, GB, TB, KiB, MiB, GiB, TiB,
+  ns, us, ms, seconds, minutes, hours, days,
+  TFLOPS, PFLOPS, GBps, TBps, Gbps,
+  thousand, million, billion, trillion,
+  toGB, toGiB, toMs, toUs, toDays, toHours, toTFLOPS, toGBps, toBillions,
+} from './quantities.ts';
+export {
+  formatNumber, formatBytes, formatBytesDecimal, formatSeconds, formatFlops, formatBandwidth,
+  formatCount, formatPercent,
+} from './format.ts';
+export { parseBytes, parseCount } from './parse.ts';

@@ -1,0 +1,28 @@
+import type { Bytes, Count } from './quantities.ts';
+
+const SIZE_FACTORS: Record<string, number> = {
+  b: 1, k: 1e3, kb: 1e3, m: 1e6, mb: 1e6, g: 1e9, gb: 1e9, t: 1e12, tb: 1e12,
+  kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40,
+};
+
+/** Parses "64MB", "1 GiB", "8", "2.5e9" into bytes; undefined when the text is not a size. */
+export function parseBytes(text: string): Bytes | undefined {
+  const m = /^\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*([a-z]*)\s*$/i.exec(text);
+  if (!m) return undefined;
+  const unit = (m[2] ?? '').toLowerCase();
+  const factor = unit === '' ? 1 : SIZE_FACTORS[unit];
+  return factor === undefined ? undefined : Number(m[1]) * factor;
+}
+
+const COUNT_FACTORS: Record<string, number> = { '': 1, k: 1e3, m: 1e6, b: 1e9, g: 1e9, t: 1e12 };
+
+/** Parses "300B", "2T", "1.5e12", "15 trillion" into a plain count; undefined otherwise. */
+export function parseCount(text: string): Count | undefined {
+  const words: Record<string, string> = { thousand: 'k', million: 'm', billion: 'b', trillion: 't' };
+  const m = /^\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*([a-z]*)\s*$/i.exec(text);
+  if (!m) return undefined;
+  let unit = (m[2] ?? '').toLowerCase();
+  unit = words[unit] ?? unit;
+  const factor = COUNT_FACTORS[unit];
+  return factor === undefined ? undefined : Number(m[1]) * factor;
+}

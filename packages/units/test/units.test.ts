@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import {
+  GB, GiB, Gbps, TFLOPS, us, formatBytes, formatBytesDecimal, formatSeconds, formatFlops,
+  formatBandwidth, formatPercent, parseBytes, parseCount, toGBps,
+} from '../src/index.ts';
+
+describe('constructors', () => {
+  it('keeps decimal and binary sizes apart', () => {
+    expect(GB(1)).toBe(1_000_000_000);
+    expect(GiB(1)).toBe(1_073_741_824);
+  });
+  it('turns a line rate in Gb/s into bytes per second (200 Gb/s HDR is 25 GB/s)', () => {
+    expect(toGBps(Gbps(200))).toBe(25);
+  });
+  it('scales FLOP/s and microseconds to SI', () => {
+    expect(TFLOPS(312)).toBe(312e12);
+    expect(us(15)).toBeCloseTo(15e-6, 18);
+  });
+});
+
+describe('formatting for humans', () => {
+  it.each([
+    [GiB(80), '80.0 GiB'],
+    [1536, '1.50 KiB'],
+    [0, '0 B'],
+  ])('formatBytes(%d) is %s', (b, text) => expect(formatBytes(b)).toBe(text));
+  it('formats message sizes in decimal units', () => expect(formatBytesDecimal(GB(1))).toBe('1.00 GB'));
+  it.each([
+    [22.8, '22.8 s'],
+    [0.0077, '7.70 ms'],
+    [15e-6, '15.0 µs'],
+    [34 * 86400, '34.0 days'],
+  ])('formatSeconds(%d) is %s', (s, text) => expect(formatSeconds(s)).toBe(text));
+  it('formats rates', () => {
+    expect(formatFlops(TFLOPS(145.1))).toBe('145 TFLOP/s');
+    expect(formatBandwidth(Gbps(400))).toBe('50.0 GB/s');
+    expect(formatPercent(0.465)).toBe('46.5%');
+  });
+});
+
+describe('parsing', () => {
+  it.each([
+    ['64MB', 64e6], ['1 GiB', 2 ** 30], ['8', 8], ['2.5e9', 2.5e9],
+  ])('parseBytes(%s) = %d', (t, b) => expect(parseBytes(t)).toBe(b));
+  it('rejects text that is not a size', () => {
+    expect(parseBytes('big')).toBeUndefined();
+    expect(parseBytes('5 parsecs')).toBeUndefined();
+  });
+  it.each([
+    ['300B', 300e9], ['2T', 2e12], ['15 trillion', 15e12], ['1.5e12', 1.5e12],
+  ])('parseCount(%s) = %d', (t, c) => expect(parseCount(t)).toBe(c));
+});
