@@ -9,7 +9,7 @@ export type Protocol = 'LL' | 'LL128' | 'Simple';
 
 /**
  * What a collective sees of the machine: everything is per GPU or per node, already resolved from
- * the hardware presets (see `fabricFromSystem`).
+ * the hardware presets (see `fabricFromSpecs`).
  */
 export interface Fabric {
   readonly generation: GpuGeneration;

@@ -1,0 +1,32 @@
+import type { Bytes, Seconds } from '@trainplan/units';
+
+/**
+ * The α-β(-γ) model of Hockney, as used by Thakur, Rabenseifner & Gropp (IJHPCA 19(1), 2005):
+ * a message of m bytes costs α + m·β; reducing m bytes costs m·γ.
+ */
+export interface AlphaBetaOptions {
+  /** The collective's "size" (what each formula calls n; see each function). */
+  readonly bytes: Bytes;
+  /** Processes (p). */
+  readonly ranks: number;
+  /** Per-message start-up latency (α). */
+  readonly alphaSeconds: Seconds;
+  /** Transfer time per byte (β = 1 / link bandwidth). */
+  readonly betaSecondsPerByte: number;
+  /** Reduction time per byte (γ); 0 when the reduction hides behind the transfer. */
+  readonly gammaSecondsPerByte?: number;
+}
+
+/** Programmer errors in α-β arguments throw (house style: throw is for programmer errors only). */
+export function checkAlphaBeta(options: AlphaBetaOptions): void {
+  const { bytes, ranks, alphaSeconds, betaSecondsPerByte, gammaSecondsPerByte = 0 } = options;
+  if (!Number.isInteger(ranks) || ranks < 1) throw new RangeError(`ranks must be a positive integer, got ${ranks}`);
+  if (!(bytes >= 0) || !(alphaSeconds >= 0) || !(betaSecondsPerByte >= 0) || !(gammaSecondsPerByte >= 0)) {
+    throw new RangeError('bytes, alphaSeconds, betaSecondsPerByte and gammaSecondsPerByte must be ≥ 0');
+  }
+}
+
+/** ⌈log2 p⌉: rounds of a binomial tree or recursive doubling (non-powers of two take one more). */
+export function ceilLog2(ranks: number): number {
+  return ranks <= 1 ? 0 : Math.ceil(Math.log2(ranks));
+}

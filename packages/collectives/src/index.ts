@@ -1,0 +1,37 @@
+export type {
+  CollectiveOp, Algorithm, Protocol, Fabric, CommGroup, CollectiveRequest, CollectiveCost,
+} from './types.ts';
+
+// nccl-tests conventions.
+export { busBandwidthFactor } from './bus-bandwidth-factor.ts';
+export { algBandwidth } from './alg-bandwidth.ts';
+export { busBandwidth } from './bus-bandwidth.ts';
+
+// Classic α-β costs (Thakur, Rabenseifner & Gropp 2005) and the Patarasuk-Yuan bound.
+export type { AlphaBetaOptions } from './alpha-beta-options.ts';
+export { ringAllReduce } from './ring-all-reduce.ts';
+export { ringAllGather } from './ring-all-gather.ts';
+export { ringReduceScatter } from './ring-reduce-scatter.ts';
+export { recursiveDoublingAllReduce } from './recursive-doubling-all-reduce.ts';
+export { rabenseifnerAllReduce } from './rabenseifner-all-reduce.ts';
+export { binomialBroadcast } from './binomial-broadcast.ts';
+export { pairwiseAllToAll } from './pairwise-all-to-all.ts';
+export { hierarchicalAllReduce } from './hierarchical-all-reduce.ts';
+export { lowerBoundAllReduceSeconds } from './lower-bound-all-reduce-seconds.ts';
+
+// NCCL's cost model (v2.30.x), the planner's fast path.
+export type { Cited, ByNodeCount, NcclAlgorithm, NcclHardware } from './nccl-tables.ts';
+export { NCCL_TABLES } from './nccl-tables.ts';
+export type { NcclGraph } from './nccl-graph-search.ts';
+export type { GroupPlacement } from './group-placement.ts';
+export { groupPlacement } from './group-placement.ts';
+export type { NcclTopology } from './nccl-topology.ts';
+export { ncclTopology } from './nccl-topology.ts';
+export { collectiveCost, ncclCandidates } from './collective-cost.ts';
+
+// Point-to-point and Megatron's pipeline scatter/gather.
+export { p2pSeconds } from './p2p-seconds.ts';
+export { pipelineSendSeconds } from './pipeline-send-seconds.ts';
+
+// Specs → fabric.
+export { fabricFromSpecs } from './fabric-from-specs.ts';

@@ -1,0 +1,185 @@
+import type { GpuGeneration } from '@trainplan/hardware';
+import type { Protocol } from './types.ts';
+
+/**
+ * NCCL's cost-model constants, copied verbatim and kept in NCCL's own units (µs, GB/s with
+ * GB = 1e9) so that every number can be diffed against the source it names. Conversion to SI
+ * happens once, at the boundary (`collective-cost.ts`), with the `units` constructors.
+ *
+ * Snapshot: NVIDIA/nccl master 5067397 (2026-06, v2.30.x), as summarised in
+ * shared/docs/collectives-reference.md §1. In that snapshot the tables live in
+ * `src/tuning/cost_model.cc` (`ncclTunerConstantsDefaults`, `treeCorrectionFactor`) and the
+ * per-algorithm formulas in `src/tuning/{ring,tree,nvls,pat}.cc`; older releases kept them all in
+ * `src/graph/tuning.cc`. Tables change between releases (v2.12.12-1 had Tree baseLat 4.4/4.4/0),
+ * so a model that uses them names the version: `NCCL_TABLES.version`.
+ */
+
+/** NCCL's `NCCL_ALGO_*` order, with CollNet split as NCCL splits it. */
+export type NcclAlgorithm = 'tree' | 'ring' | 'collnetDirect' | 'collnetChain' | 'nvls' | 'nvlsTree' | 'pat';
+/** Hardware row of `hwLatencies`: `NCCL_HW_NVLINK`, `NCCL_HW_PCI`, `NCCL_HW_NET`. */
+export type NcclHardware = 'nvlink' | 'pci' | 'net';
+/** Per-channel caps are indexed [1 node, 2 nodes, ≥3 nodes] (`index2` in tuning_general.cc). */
+export type ByNodeCount = readonly [oneNode: number, twoNodes: number, threeOrMoreNodes: number];
+
+type PerProtocol = Readonly<Record<Protocol, number>>;
+type PerAlgorithm = Readonly<Record<NcclAlgorithm, PerProtocol>>;
+type ByGeneration<T> = Readonly<Record<GpuGeneration, T>>;
+
+/** A value and the NCCL file it comes from. */
+export interface Cited<T> {
+  readonly value: T;
+  readonly source: string;
+}
+
+const COST_MODEL = 'NVIDIA/nccl src/tuning/cost_model.cc (ncclTunerConstantsDefaults)';
+const p = (LL: number, LL128: number, Simple: number): PerProtocol => ({ LL, LL128, Simple });
+
+export const NCCL_TABLES = {
+  version: 'v2.30.x',
+  snapshot: 'NVIDIA/nccl master 5067397 (2026-06)',
+
+  baseLatencyUs: {
+    source: `${COST_MODEL} .baseLatencies`,
+    value: {
+      tree: p(6.8, 14, 8.4), ring: p(6.6, 14, 8.4), collnetDirect: p(0, 0, 0), collnetChain: p(0, 0, 0),
+      nvls: p(0, 0, 0), nvlsTree: p(0, 0, 0), pat: p(8, 8, 8),
+    },
+  } satisfies Cited<PerAlgorithm>,
+
+  hwLatencyUs: {
+    source: `${COST_MODEL} .hwLatencies`,
+    value: {
+      nvlink: {
+        tree: p(0.6, 1.25, 4.0), ring: p(0.6, 1.9, 3.4), collnetDirect: p(0, 0, 3.7), collnetChain: p(0, 0, 2.8),
+        nvls: p(0, 0, 25), nvlsTree: p(0, 0, 25), pat: p(0, 0, 4.0),
+      },
+      pci: {
+        tree: p(1.0, 1.9, 4.0), ring: p(1.0, 2.5, 5.7), collnetDirect: p(0, 0, 3.7), collnetChain: p(0, 0, 2.8),
+        nvls: p(0, 0, 0), nvlsTree: p(0, 0, 0), pat: p(0, 0, 4.0),
+      },
+      net: {
+        tree: p(5.0, 8.5, 14), ring: p(2.7, 4.0, 14.0), collnetDirect: p(0, 0, 31), collnetChain: p(0, 0, 30),
+        nvls: p(0, 0, 18), nvlsTree: p(0, 0, 20.9), pat: p(0, 0, 14),
+      },
+    },
+  } satisfies Cited<Readonly<Record<NcclHardware, PerAlgorithm>>>,
+
+  /**
+   * LL bandwidth cap. On one node the row is picked by GPU generation; across nodes NCCL picks by
+   * CPU vendor instead: row 0 (the Volta row) for Intel, row 1 (the Ampere row) for AMD.
+   */
+  llMaxBandwidthGBps: {
+    source: `${COST_MODEL} .llMaxBws; row choice in src/tuning/tuning_general.cc ncclTuningGetConstantsIndexes`,
+    value: {
+      volta: [39.0, 39.0, 20.4], ampere: [87.7, 22.5, 19.0], hopper: [141.0, 45.0, 35.0],
+      blackwell: [282.0, 90.0, 70.0],
+    },
+  } satisfies Cited<ByGeneration<ByNodeCount>>,
+
+  perChannelMaxRingLL128GBps: {
+    source: `${COST_MODEL} .perChMaxRingLL128Bws`,
+    value: { volta: [20, 20, 20], ampere: [20, 20, 20], hopper: [36.7, 36.7, 36.7], blackwell: [40, 40, 40] },
+  } satisfies Cited<ByGeneration<ByNodeCount>>,
+
+  perChannelMaxTreeLL128GBps: {
+    source: `${COST_MODEL} .perChMaxTreeLL128Bws`,
+    value: { volta: [20, 20, 20], ampere: [20, 20, 20], hopper: [36.7, 36.7, 29.0], blackwell: [55.6, 31.67, 20.0] },
+  } satisfies Cited<ByGeneration<ByNodeCount>>,
+
+  perChannelMaxTreeGBps: {
+    source: `${COST_MODEL} .perChMaxTreeBws`,
+    value: {
+      volta: [26.5, 18.5, 10.0], ampere: [24.0, 23.6, 17.8], hopper: [38.7, 41.4, 36.0], blackwell: [70.0, 42.8, 24.0],
+    },
+  } satisfies Cited<ByGeneration<ByNodeCount>>,
+
+  /** NVLSTree exists only on several nodes, so the 1-node entry is unused (0 in the source). */
+  perChannelMaxNvlsTreeGBps: {
+    source: `${COST_MODEL} .perChMaxNVLSTreeBws`,
+    value: { volta: [26.5, 18.5, 10.0], ampere: [24.0, 23.6, 17.8], hopper: [0, 57.7, 45.5], blackwell: [0, 96.0, 80.0] },
+  } satisfies Cited<ByGeneration<ByNodeCount>>,
+
+  nvlsEfficiency: {
+    source: 'NVIDIA/nccl src/tuning/nvls.cc nvlsEfficiency',
+    value: { volta: 0, ampere: 0, hopper: 0.85, blackwell: 0.74 },
+  } satisfies Cited<ByGeneration<number>>,
+
+  /**
+   * Tree all-reduce bandwidth multiplier indexed by log2(bytes/64). The table has 24 entries but
+   * `src/tuning/tree.cc` applies it only for indices < 23 (64 B … 256 MB).
+   */
+  treeCorrectionFactor: {
+    source: 'NVIDIA/nccl src/tuning/cost_model.cc treeCorrectionFactor; applied in src/tuning/tree.cc',
+    value: {
+      LL: [1, 1, 1, 1, 0.9, 0.8, 0.7, 0.7, 0.7, 0.7, 0.6, 0.5, 0.4, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1, 1, 1, 1],
+      LL128: [1, 1, 1, 1, 1, 0.9, 0.8, 0.8, 0.8, 0.7, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.8, 0.9, 0.9, 0.9, 0.9, 1, 1, 1],
+      Simple: [0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.8, 0.7, 0.6, 0.6, 0.5, 0.5, 0.5, 0.5, 0.6, 0.7, 0.8, 0.7, 0.7, 0.8,
+        0.9, 0.9, 0.9],
+    },
+  } satisfies Cited<Readonly<Record<Protocol, readonly number[]>>>,
+  treeCorrectionMaxIndex: { source: 'NVIDIA/nccl src/tuning/tree.cc (logSize < 23)', value: 22 },
+
+  /** Protocol and pattern factors on bus bandwidth (ring.cc, tree.cc, pat.cc). */
+  factors: {
+    source: 'NVIDIA/nccl src/tuning/ring.cc, src/tuning/tree.cc, src/tuning/pat.cc',
+    value: {
+      ringLL: 0.5, ringLL128: 0.92, treeCap: 0.92, treeLL: 1 / 3.8, treeLL128OneNode: 7 / 9,
+      treeLL128MultiNode: 120 / 128, treePatternTree: 0.85, pat: 0.75, treeBusToAlg: 0.5,
+    },
+  },
+
+  /** Multi-node Ring/Simple all-reduce: latency × 1.4 (× 1.9 before Ampere) once bytes/(nCh·nRanks) ≥ 64. */
+  ringPlateau: {
+    source: 'NVIDIA/nccl src/tuning/ring.cc ncclTuningRingModelSim ("Plateau effect of ring")',
+    value: { factor: 1.4, factorBeforeAmpere: 1.9, minBytesPerChannelPerRank: 64 },
+  },
+
+  /** Per-step network post overhead of inter-node rings, ×3 for Simple; Intel CPUs assumed (1 µs). */
+  netOverheadUs: {
+    source: 'NVIDIA/nccl src/tuning/ring.cc getNetOverhead',
+    value: { intel: 1, amd: 2, simpleMultiplier: 3 },
+  },
+
+  /** PAT latency: base + log2(nNodes)·interLat/3.5 + 2.8·nRanks. */
+  pat: { source: 'NVIDIA/nccl src/tuning/pat.cc', value: { interLatencyDivisor: 3.5, perRankUs: 2.8 } },
+
+  /** Per-link NVLink bandwidth NCCL assumes, by SM generation (not the line rate). */
+  nvlinkBandwidthPerLinkGBps: {
+    source: 'NVIDIA/nccl src/graph/topo.h SM70/SM80/SM90/SM100_NVLINK_BW',
+    value: { volta: 20.0, ampere: 20.0, hopper: 20.6, blackwell: 40.1 },
+  } satisfies Cited<ByGeneration<number>>,
+  pciBandwidthGBps: { source: 'NVIDIA/nccl src/graph/topo.h PCI_BW (Gen3 x16)', value: 12.0 },
+
+  /** The discrete per-channel speeds the graph search tries, fastest first. */
+  speedLadderGBps: {
+    source: 'NVIDIA/nccl src/graph/search.cc speedArrayIntra/Inter, sm90*, sm100*',
+    value: {
+      intra: {
+        volta: [40, 30, 20, 18, 15, 12, 10, 9, 7, 6, 5, 4, 3],
+        ampere: [40, 30, 20, 18, 15, 12, 10, 9, 7, 6, 5, 4, 3],
+        hopper: [60, 50, 40, 30, 24, 20, 15, 12, 11, 6, 3],
+        blackwell: [90, 80, 70, 60, 50, 45, 40, 30, 24, 20, 19, 18],
+      },
+      inter: {
+        volta: [48, 30, 28, 24, 20, 18, 15, 12, 10, 9, 7, 6, 5, 4, 3, 2.4, 1.2, 0.24, 0.12],
+        ampere: [48, 30, 28, 24, 20, 18, 15, 12, 10, 9, 7, 6, 5, 4, 3, 2.4, 1.2, 0.24, 0.12],
+        hopper: [48, 45, 42, 40, 30, 24, 22, 20, 17.5, 15, 12, 6, 3, 2.4, 1.2, 0.24, 0.12],
+        blackwell: [96, 86, 80, 48, 45.1, 42, 40, 30, 24, 22, 20, 17.5, 15, 12, 6, 3, 2.4, 1.2, 0.24, 0.12],
+      },
+    },
+  } satisfies Cited<Readonly<Record<'intra' | 'inter', ByGeneration<readonly number[]>>>>,
+
+  /** The search only steps down to a slower speed while it is > 0.49 of the best found so far. */
+  searchSpeedRatio: { source: 'NVIDIA/nccl src/graph/search.cc ncclTopoCompute', value: 0.49 },
+
+  /** ncclTopoDupChannels: double channels, halve bw when bwIntra ≥ 25 — not on Hopper+ with bwIntra < 50 and > 4 channels. */
+  dupChannels: {
+    source: 'NVIDIA/nccl src/graph/search.cc ncclTopoDupChannels',
+    value: { minBwIntraGBps: 25, hopperMinBwIntraGBps: 50, hopperMaxChannelsWithoutDup: 4 },
+  },
+
+  /** Ring graphs search at most MAXCHANNELS/2 channels; tree graphs use the ring's count. */
+  maxRingChannels: { source: 'NVIDIA/nccl src/init.cc (ringGraph->maxChannels = MAXCHANNELS/2, MAXCHANNELS 64)', value: 32 },
+  /** NVLS graphs have one channel per local GPU, at most this many (heads). */
+  maxNvlsArity: { source: 'NVIDIA/nccl src/include/device.h NCCL_MAX_NVLS_ARITY', value: 32 },
+} as const;

@@ -1,0 +1,44 @@
+import type { Bytes, Seconds } from '@trainplan/units';
+import { toGBps, us } from '@trainplan/units';
+import { effectiveIntraBandwidthGBps, effectiveNicBandwidthGBps } from './effective-bandwidth.ts';
+import { NCCL_TABLES } from './nccl-tables.ts';
+import type { Fabric } from './types.ts';
+
+/** Per-GPU NVLink (or PCIe) bandwidth in NCCL's units: links × NCCL's per-link figure (src/graph/topo.h). */
+export function intraNodeGBps(fabric: Fabric): number {
+  if (fabric.nvlinkCount === 0) return NCCL_TABLES.pciBandwidthGBps.value;
+  return effectiveIntraBandwidthGBps(
+    fabric.nvlinkCount * NCCL_TABLES.nvlinkBandwidthPerLinkGBps.value[fabric.generation], fabric.generation);
+}
+
+/**
+ * α of one point-to-point message as NCCL's model prices a single Ring/Simple step: the base
+ * latency plus one hop, NVLink (3.4 µs) or network (14 µs) (src/tuning/cost_model.cc).
+ * `fabric.networkLatency` is not added: NCCL's IB plugin reports 0 extra latency and its
+ * hwLatencies already include the wire.
+ */
+export function p2pAlphaSeconds(fabric: Fabric, crossNode: boolean): Seconds {
+  const hw = NCCL_TABLES.hwLatencyUs.value;
+  const hop = crossNode ? hw.net.ring.Simple : hw[fabric.nvlinkCount > 0 ? 'nvlink' : 'pci'].ring.Simple;
+  return us(NCCL_TABLES.baseLatencyUs.value.ring.Simple + hop);
+}
+
+/**
+ * One point-to-point send: α + bytes / bw, over NVLink inside a node (the rate NCCL drives out of
+ * one GPU: 240 GB/s A100, 360 H100) or over one NIC across nodes (24 GB/s HDR, 48 NDR).
+ * `nicShare` (default 1) is the fraction of a NIC this sender gets when GPUs share NICs.
+ */
+export function p2pSeconds(options: {
+  readonly bytes: Bytes;
+  readonly fabric: Fabric;
+  readonly crossNode: boolean;
+  readonly nicShare?: number;
+}): Seconds {
+  const { bytes, fabric, crossNode, nicShare = 1 } = options;
+  if (!(bytes >= 0)) throw new RangeError(`bytes must be ≥ 0, got ${bytes}`);
+  if (crossNode && !(nicShare > 0)) throw new RangeError(`nicShare must be > 0, got ${nicShare}`);
+  const gbps = crossNode
+    ? effectiveNicBandwidthGBps(toGBps(fabric.nicBandwidth), fabric.generation, nicShare)
+    : intraNodeGBps(fabric);
+  return p2pAlphaSeconds(fabric, crossNode) + us(bytes / (1000 * gbps));
+}

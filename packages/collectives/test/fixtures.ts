@@ -1,0 +1,51 @@
+import type { GpuSpec, NetworkSpec, NvlinkGeneration, SystemSpec } from '@trainplan/hardware';
+import { GB, GBps, Gbps, MB, TFLOPS, TBps, us } from '@trainplan/units';
+import { fabricFromSpecs } from '../src/fabric-from-specs.ts';
+import type { Fabric } from '../src/types.ts';
+
+/**
+ * Literal specs for the fixtures (the hardware presets are written elsewhere, concurrently):
+ * A100 SXM: 12 NVLink3 links × 25 GB/s/dir on NVSwitch, no NVLS, 8 × HDR 200 Gb/s NICs;
+ * H100 SXM: 18 NVLink4 links × 25 GB/s/dir on NVSwitch gen3 with NVLS, 8 × NDR 400 Gb/s NICs
+ * (shared/ground-truth/collectives.json: spec-a100-nvlink3, spec-h100-nvlink4, spec-dgx-*-ib).
+ */
+const cite = { title: 'test fixture (shared/ground-truth/collectives.json link specs)' };
+
+const NVLINK3: NvlinkGeneration = { id: 'nvlink3', name: 'NVLink 3', bandwidthPerLinkPerDirection: GBps(25), source: cite };
+const NVLINK4: NvlinkGeneration = { id: 'nvlink4', name: 'NVLink 4', bandwidthPerLinkPerDirection: GBps(25), source: cite };
+const NVLINK2: NvlinkGeneration = { id: 'nvlink2', name: 'NVLink 2', bandwidthPerLinkPerDirection: GBps(25), source: cite };
+
+const gpu = (over: Partial<GpuSpec> & Pick<GpuSpec, 'id' | 'generation' | 'nvlink' | 'nvlinkCount'>): GpuSpec => ({
+  name: over.id, peakFlops: { bf16: TFLOPS(312) }, hbmBytes: GB(80), hbmBandwidth: TBps(2), smCount: 108,
+  l2Bytes: MB(40), tdpWatts: 400, source: cite, ...over,
+});
+const A100 = gpu({ id: 'a100', generation: 'ampere', nvlink: 'nvlink3', nvlinkCount: 12 });
+const H100 = gpu({ id: 'h100', generation: 'hopper', nvlink: 'nvlink4', nvlinkCount: 18 });
+const V100 = gpu({ id: 'v100', generation: 'volta', nvlink: 'nvlink2', nvlinkCount: 6 });
+
+const system = (id: string, gpuId: string, nvlinkSharp: boolean, network: string,
+  intraNode: SystemSpec['intraNode'] = 'nvswitch'): SystemSpec =>
+  ({ id, name: id, gpu: gpuId, gpusPerNode: 8, intraNode, nvlinkSharp, network, source: cite });
+
+const ib = (id: string, gbps: number, nics: number): NetworkSpec => ({
+  id, name: id, kind: 'infiniband', nicsPerNode: nics, nicBandwidth: Gbps(gbps), latency: us(2),
+  inNetworkReduction: false, source: cite,
+});
+
+export const HDR8 = ib('hdr-8', 200, 8);
+export const NDR8 = ib('ndr-8', 400, 8);
+
+export const A100_FABRIC: Fabric = fabricFromSpecs({ gpu: A100, system: system('dgx-a100', 'a100', false, 'hdr-8'), network: HDR8, nvlink: NVLINK3 });
+export const H100_FABRIC: Fabric = fabricFromSpecs({ gpu: H100, system: system('dgx-h100', 'h100', true, 'ndr-8'), network: NDR8, nvlink: NVLINK4 });
+/** The same H100 node with NVLink SHARP off: NCCL's ring-only behaviour (NCCL_ALGO=RING). */
+export const H100_RING_ONLY_FABRIC: Fabric = { ...H100_FABRIC, nvlinkSharp: false };
+/** DGX-1 V100: hybrid cube-mesh, 4 × EDR 100 Gb/s. */
+export const V100_FABRIC: Fabric = fabricFromSpecs({
+  gpu: V100, system: system('dgx-1v', 'v100', false, 'edr-4', 'nvlink-hybrid-cube-mesh'), network: ib('edr-4', 100, 4), nvlink: NVLINK2,
+});
+/** GB200 NVL72: one 72-GPU NVLink domain (NVLink5: 18 links × 50 GB/s/dir). */
+export const GB200_NVL72_FABRIC: Fabric = {
+  generation: 'blackwell', gpusPerNode: 72, intraNode: 'nvswitch', nvlinkCount: 18, nvlinkBandwidthPerLink: GBps(50),
+  nvlinkSharp: true, networkKind: 'nvlink', nicsPerNode: 72, nicBandwidth: Gbps(400), networkLatency: us(2),
+  inNetworkReduction: false,
+};

@@ -1,0 +1,168 @@
+import { GBps, GiB, KiB, MiB, TBps, TFLOPS } from '@trainplan/units';
+import type { GpuSpec } from './types.ts';
+
+/**
+ * Published GPUs. Peaks are dense (no 2:4 sparsity) tensor-core rates; `fp32` is the non-tensor
+ * rate. `hbmBytes` is the capacity nvidia-smi reports as `memory.total` (MiB), i.e. what an
+ * allocator can see: HBM stacks are binary-sized, so "80GB" is 80 GiB less what the driver keeps.
+ */
+export const GPU_IDS = ['v100-32gb', 'a100-40gb', 'a100-80gb', 'h100-sxm', 'h200', 'b200', 'gb200'] as const;
+export type GpuId = (typeof GPU_IDS)[number];
+
+const A100_DATASHEET = {
+  title: 'NVIDIA A100 Tensor Core GPU datasheet',
+  url: 'https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf',
+};
+
+// H100 whitepaper Table 1 (H100 SXM5): dense BF16/FP16 989.4, FP8 1978.9, TF32 494.7, FP32 66.9.
+const HOPPER_PEAKS = {
+  fp32: TFLOPS(66.9), tf32: TFLOPS(494.7), fp16: TFLOPS(989.4), bf16: TFLOPS(989.4), fp8: TFLOPS(1978.9),
+} as const;
+
+const SPECS: Readonly<Record<GpuId, GpuSpec>> = {
+  'v100-32gb': {
+    id: 'v100-32gb',
+    name: 'NVIDIA V100 SXM2 32GB',
+    generation: 'volta',
+    peakFlops: { fp32: TFLOPS(15.7), fp16: TFLOPS(125) },
+    hbmBytes: MiB(32510),
+    hbmBandwidth: GBps(900),
+    smCount: 80,
+    l2Bytes: MiB(6),
+    nvlink: 'nvlink2',
+    nvlinkCount: 6,
+    tdpWatts: 300,
+    source: {
+      title: 'NVIDIA Tesla V100 GPU Accelerator datasheet; Volta architecture whitepaper',
+      url: 'https://images.nvidia.com/content/technologies/volta/pdf/volta-v100-datasheet-update-us-1165301-r5.pdf',
+      note: 'V100 SXM2 column: Tensor 125 TFLOPS (FP16 only: no BF16/TF32), FP32 15.7, 32 GB HBM2 at 900 GB/s, 300 W. '
+        + 'Whitepaper: 80 SMs, 6144 KB L2. Capacity: nvidia-smi reports 32510 MiB.',
+    },
+  },
+  'a100-40gb': {
+    id: 'a100-40gb',
+    name: 'NVIDIA A100 SXM4 40GB',
+    generation: 'ampere',
+    peakFlops: { fp32: TFLOPS(19.5), tf32: TFLOPS(156), fp16: TFLOPS(312), bf16: TFLOPS(312) },
+    hbmBytes: GiB(40),
+    hbmBandwidth: GBps(1555),
+    smCount: 108,
+    l2Bytes: MiB(40),
+    nvlink: 'nvlink3',
+    nvlinkCount: 12,
+    tdpWatts: 400,
+    source: {
+      ...A100_DATASHEET,
+      note: 'A100 40GB SXM column: BF16/FP16 312, TF32 156, FP32 19.5 TFLOPS (dense; the starred figures are sparse), '
+        + '40 GB HBM2 at 1,555 GB/s, 400 W. Whitepaper: 108 SMs, 40 MB L2. Capacity: nvidia-smi reports 40960 MiB = 40 GiB.',
+    },
+  },
+  'a100-80gb': {
+    id: 'a100-80gb',
+    name: 'NVIDIA A100 SXM4 80GB',
+    generation: 'ampere',
+    peakFlops: { fp32: TFLOPS(19.5), tf32: TFLOPS(156), fp16: TFLOPS(312), bf16: TFLOPS(312) },
+    hbmBytes: GiB(80),
+    hbmBandwidth: GBps(2039),
+    smCount: 108,
+    l2Bytes: MiB(40),
+    nvlink: 'nvlink3',
+    nvlinkCount: 12,
+    tdpWatts: 400,
+    source: {
+      ...A100_DATASHEET,
+      note: 'A100 80GB SXM column: BF16/FP16 312, TF32 156, FP32 19.5 TFLOPS (dense), 80 GB HBM2e at 2,039 GB/s, 400 W. '
+        + 'Capacity: nvidia-smi reports 81920 MiB = 80 GiB.',
+    },
+  },
+  'h100-sxm': {
+    id: 'h100-sxm',
+    name: 'NVIDIA H100 SXM5 80GB',
+    generation: 'hopper',
+    peakFlops: HOPPER_PEAKS,
+    hbmBytes: MiB(81559),
+    hbmBandwidth: TBps(3.35),
+    smCount: 132,
+    l2Bytes: MiB(50),
+    nvlink: 'nvlink4',
+    nvlinkCount: 18,
+    tdpWatts: 700,
+    source: {
+      title: 'NVIDIA H100 Tensor Core GPU Architecture whitepaper; NVIDIA H100 datasheet',
+      url: 'https://resources.nvidia.com/en-us-tensor-core/gtc22-whitepaper-hopper',
+      note: 'Whitepaper Table 1, H100 SXM5 dense column (datasheet rounds to 989/1,979 and quotes sparse rates); '
+        + '132 SMs, 50 MB L2. Datasheet: 80 GB HBM3 at 3.35 TB/s, up to 700 W. Capacity: nvidia-smi reports 81559 MiB (≈79.6 GiB).',
+    },
+  },
+  h200: {
+    id: 'h200',
+    name: 'NVIDIA H200 SXM 141GB',
+    generation: 'hopper',
+    peakFlops: HOPPER_PEAKS,
+    hbmBytes: MiB(143771),
+    hbmBandwidth: TBps(4.8),
+    smCount: 132,
+    l2Bytes: MiB(50),
+    nvlink: 'nvlink4',
+    nvlinkCount: 18,
+    tdpWatts: 700,
+    source: {
+      title: 'NVIDIA H200 Tensor Core GPU datasheet',
+      url: 'https://www.nvidia.com/en-us/data-center/h200/',
+      note: 'H200 SXM column: same GH100 compute as H100 SXM (1,979 BF16 / 3,958 FP8 TFLOPS with sparsity, halved here), '
+        + '141 GB HBM3e at 4.8 TB/s, up to 700 W. Capacity: nvidia-smi reports 143771 MiB (≈140.4 GiB).',
+    },
+  },
+  b200: {
+    id: 'b200',
+    name: 'NVIDIA B200 (HGX B200)',
+    generation: 'blackwell',
+    peakFlops: { fp32: TFLOPS(75), tf32: TFLOPS(1125), fp16: TFLOPS(2250), bf16: TFLOPS(2250), fp8: TFLOPS(4500) },
+    hbmBytes: MiB(183359),
+    hbmBandwidth: TBps(8),
+    smCount: 148,
+    l2Bytes: KiB(129536),
+    nvlink: 'nvlink5',
+    nvlinkCount: 18,
+    tdpWatts: 1000,
+    source: {
+      title: 'NVIDIA HGX B200 specifications (HGX platform page)',
+      url: 'https://www.nvidia.com/en-us/data-center/hgx/',
+      note: 'HGX B200 8-GPU totals ÷ 8, sparse ÷ 2: FP8 72 PF → 4,500, BF16 36 PF → 2,250, TF32 18 PF → 1,125, '
+        + 'FP32 600 TF → 75 TFLOPS; 1.44 TB HBM3e → 180 GB per GPU (192 GB physical), 64 TB/s → 8 TB/s; 1,000 W. '
+        + 'Capacity: nvidia-smi reports 183359 MiB (≈179 GiB). 148 SMs and 129536 KiB L2 are what CUDA reports; not in the datasheet.',
+    },
+  },
+  gb200: {
+    id: 'gb200',
+    name: 'NVIDIA GB200 (Blackwell GPU in GB200 NVL72)',
+    generation: 'blackwell',
+    peakFlops: { fp32: TFLOPS(80), tf32: TFLOPS(1250), fp16: TFLOPS(2500), bf16: TFLOPS(2500), fp8: TFLOPS(5000) },
+    hbmBytes: MiB(189471),
+    hbmBandwidth: TBps(8),
+    smCount: 152,
+    l2Bytes: KiB(129536),
+    nvlink: 'nvlink5',
+    nvlinkCount: 18,
+    tdpWatts: 1200,
+    source: {
+      title: 'NVIDIA GB200 NVL72 specifications',
+      url: 'https://www.nvidia.com/en-us/data-center/gb200-nvl72/',
+      note: 'NVL72 rack totals ÷ 72, sparse ÷ 2: FP8 720 PF → 5,000, BF16 360 PF → 2,500, TF32 180 PF → 1,250, '
+        + 'FP32 5,760 TF → 80 TFLOPS; 13.4 TB HBM3e → 186 GB per GPU (192 GB physical), 576 TB/s → 8 TB/s. '
+        + 'Capacity: nvidia-smi reports 189471 MiB (≈185 GiB) and a 1,200 W power cap. 152 SMs as CUDA reports; '
+        + 'L2 assumed equal to B200 (not published).',
+    },
+  },
+};
+
+export const GPUS: Readonly<Record<string, GpuSpec>> = SPECS;
+
+/** The GPU with this id, or `undefined` for an unknown id. */
+export function gpuById(id: string): GpuSpec | undefined {
+  return Object.hasOwn(GPUS, id) ? GPUS[id] : undefined;
+}
+
+export function isGpuId(id: string): id is GpuId {
+  return Object.hasOwn(SPECS, id);
+}

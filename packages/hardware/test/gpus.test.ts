@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { toGBps, toGiB, toTFLOPS } from '@trainplan/units';
+import { GPU_IDS, GPUS, gpuById, isGpuId } from '../src/gpus.ts';
+import type { GpuSpec } from '../src/types.ts';
+
+const CONTRACT_GPU_IDS = ['v100-32gb', 'a100-40gb', 'a100-80gb', 'h100-sxm', 'h200', 'b200', 'gb200'];
+const ALL = Object.values(GPUS);
+const gpu = (id: string): GpuSpec => {
+  const spec = gpuById(id);
+  if (!spec) throw new Error(`no GPU ${id}`);
+  return spec;
+};
+// Datasheet figures are rounded to 0.1 TFLOP/s, so ratios between them hold to a relative 1e-4.
+const RATIO_TOLERANCE = 1e-4;
+const expectRatio = (a: number, b: number, ratio: number): void => {
+  expect(Math.abs(a / b - ratio) / ratio).toBeLessThan(RATIO_TOLERANCE);
+};
+
+describe('GPUS', () => {
+  it.each(CONTRACT_GPU_IDS)('has the contract id %s', (id) => expect(gpuById(id)?.id).toBe(id));
+
+  it('lists exactly the ids it holds', () => expect([...GPU_IDS].sort()).toEqual(Object.keys(GPUS).sort()));
+
+  it.each(ALL)('$id cites a datasheet and says which entry it used', (spec) => {
+    expect(spec.source.title.trim()).not.toBe('');
+    expect(spec.source.note?.trim()).toBeTruthy();
+  });
+
+  it.each(ALL)('$id has positive capacity, bandwidth, SMs, L2 and power', (spec) => {
+    for (const v of [spec.hbmBytes, spec.hbmBandwidth, spec.smCount, spec.l2Bytes, spec.tdpWatts, spec.nvlinkCount]) {
+      expect(v).toBeGreaterThan(0);
+    }
+  });
+
+  it.each(ALL)('$id: tensor bf16/fp16 peaks exceed the non-tensor fp32 peak', (spec) => {
+    const half = spec.peakFlops.bf16 ?? spec.peakFlops.fp16;
+    expect(half).toBeGreaterThan(spec.peakFlops.fp32 ?? 0);
+  });
+
+  it.each(ALL.filter((s) => s.peakFlops.bf16 !== undefined))('$id: fp16 and bf16 peaks are equal', (spec) => {
+    expect(spec.peakFlops.fp16).toBe(spec.peakFlops.bf16);
+  });
+
+  it.each(['h100-sxm', 'h200', 'b200', 'gb200'])('%s: fp8 peak is twice bf16 (Hopper, Blackwell)', (id) => {
+    const { fp8, bf16 } = gpu(id).peakFlops;
+    expectRatio(fp8!, bf16!, 2);
+  });
+
+  it.each(['a100-40gb', 'a100-80gb', 'h100-sxm', 'h200', 'b200', 'gb200'])('%s: bf16 peak is twice tf32', (id) => {
+    const { bf16, tf32 } = gpu(id).peakFlops;
+    expectRatio(bf16!, tf32!, 2);
+  });
+
+  it.each(['v100-32gb', 'a100-40gb', 'a100-80gb'])('%s has no fp8 tensor cores', (id) => {
+    expect(gpu(id).peakFlops.fp8).toBeUndefined();
+  });
+
+  it('V100 tensor cores run fp16 only (no bf16, no tf32)', () => {
+    expect(gpu('v100-32gb').peakFlops).toEqual({ fp32: expect.any(Number), fp16: expect.any(Number) });
+  });
+
+  it.each([
+    ['v100-32gb', 125, 900],
+    ['a100-40gb', 312, 1555],
+    ['a100-80gb', 312, 2039],
+    ['h100-sxm', 989.4, 3350],
+    ['h200', 989.4, 4800],
+    ['b200', 2250, 8000],
+    ['gb200', 2500, 8000],
+  ])('%s: %d dense 16-bit TFLOP/s and %d GB/s of HBM bandwidth', (id, tflops, gbps) => {
+    const spec = gpu(id);
+    expect(toTFLOPS(spec.peakFlops.bf16 ?? spec.peakFlops.fp16!)).toBeCloseTo(tflops, 6);
+    expect(toGBps(spec.hbmBandwidth)).toBeCloseTo(gbps, 6);
+  });
+
+  // nvidia-smi capacity sits just under the marketed figure read as GiB: HBM stacks are binary-sized.
+  it.each([
+    ['v100-32gb', 32],
+    ['a100-40gb', 40],
+    ['a100-80gb', 80],
+    ['h100-sxm', 80],
+    ['h200', 141],
+    ['b200', 180],
+    ['gb200', 186],
+  ])('%s reports at most one percent below the marketed %d GB, read as GiB', (id, marketed) => {
+    const gib = toGiB(gpu(id).hbmBytes);
+    expect(gib).toBeLessThanOrEqual(marketed);
+    expect(gib).toBeGreaterThan(0.99 * marketed);
+  });
+});
+
+describe('gpuById', () => {
+  it.each(['a100', 'H100-SXM', '', 'toString', '__proto__'])('returns undefined for the unknown id %j', (id) => {
+    expect(gpuById(id)).toBeUndefined();
+    expect(isGpuId(id)).toBe(false);
+  });
+});

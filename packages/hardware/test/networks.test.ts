@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { toGBps, toUs } from '@trainplan/units';
+import { NETWORK_IDS, NETWORKS, networkById } from '../src/networks.ts';
+
+const CONTRACT_NETWORK_IDS = ['hdr-ib-8x', 'ndr-ib-8x', 'omnipath-4x', 'roce-400g-8x', 'nvl72'];
+const ALL = Object.values(NETWORKS);
+
+describe('NETWORKS', () => {
+  it.each(CONTRACT_NETWORK_IDS)('has the contract id %s', (id) => expect(networkById(id)?.id).toBe(id));
+
+  it('lists exactly the ids it holds', () => expect([...NETWORK_IDS].sort()).toEqual(Object.keys(NETWORKS).sort()));
+
+  it.each(ALL)('$id cites a source', (net) => expect(net.source.title.trim()).not.toBe(''));
+
+  it.each([
+    ['edr-ib-4x', 4, 12.5],
+    ['hdr-ib-8x', 8, 25],
+    ['ndr-ib-8x', 8, 50],
+    ['omnipath-4x', 4, 12.5],
+    ['roce-400g-8x', 8, 50],
+    ['nvl72', 4, 50],
+  ])('%s has %d NICs of %d GB/s per direction', (id, nics, gbps) => {
+    const net = networkById(id)!;
+    expect(net.nicsPerNode).toBe(nics);
+    expect(toGBps(net.nicBandwidth)).toBe(gbps);
+  });
+
+  it.each(ALL)('$id has a small-message latency between 0.5 and 5 µs', (net) => {
+    expect(toUs(net.latency)).toBeGreaterThan(0.5);
+    expect(toUs(net.latency)).toBeLessThan(5);
+  });
+
+  it.each([
+    ['hdr-ib-8x', true],
+    ['ndr-ib-8x', true],
+    ['edr-ib-4x', false],
+    ['omnipath-4x', false],
+    ['roce-400g-8x', false],
+  ])('%s in-network reduction (SHARP): %s', (id, sharp) => {
+    expect(networkById(id)!.inNetworkReduction).toBe(sharp);
+  });
+
+  it('nvl72 is one NVLink domain of 72 GPUs; ordinary fabrics have none', () => {
+    expect(networkById('nvl72')).toMatchObject({ kind: 'nvlink', nvlinkDomainGpus: 72 });
+    for (const net of ALL.filter((n) => n.id !== 'nvl72')) expect(net.nvlinkDomainGpus).toBeUndefined();
+  });
+
+  it.each(['hdr', 'NDR-IB-8X', 'constructor'])('networkById returns undefined for the unknown id %j', (id) => {
+    expect(networkById(id)).toBeUndefined();
+  });
+});

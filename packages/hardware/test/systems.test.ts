@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { GPU_IDS, gpuById } from '../src/gpus.ts';
+import { networkById } from '../src/networks.ts';
+import { SYSTEM_IDS, SYSTEMS, defaultSystemForGpu, systemById } from '../src/systems.ts';
+
+const REQUIRED_SYSTEM_IDS = [
+  'dgx-a100-80gb', 'dgx-a100-40gb', 'azure-ndm-a100-v4', 'dgx-h100', 'dgx-h200', 'dgx-b200', 'gb200-nvl72',
+  'dgx-1-v100', 'jean-zay-a100',
+];
+const ALL = Object.values(SYSTEMS);
+
+describe('SYSTEMS', () => {
+  it.each(REQUIRED_SYSTEM_IDS)('has the id %s', (id) => expect(systemById(id)?.id).toBe(id));
+
+  it('lists exactly the ids it holds', () => expect([...SYSTEM_IDS].sort()).toEqual(Object.keys(SYSTEMS).sort()));
+
+  it.each(ALL)('$id cites a source', (sys) => expect(sys.source.title.trim()).not.toBe(''));
+
+  it.each(ALL)('$id names a known GPU ($gpu) and a known network ($network)', (sys) => {
+    expect(gpuById(sys.gpu)).toBeDefined();
+    expect(networkById(sys.network)).toBeDefined();
+  });
+
+  it.each(ALL)('$id has NVLink SHARP exactly when its GPUs are Hopper or Blackwell', (sys) => {
+    const generation = gpuById(sys.gpu)!.generation;
+    expect(sys.nvlinkSharp).toBe(generation === 'hopper' || generation === 'blackwell');
+  });
+
+  it('wires DGX-1 as a hybrid cube-mesh and every other system through NVSwitch', () => {
+    for (const sys of ALL) {
+      expect(sys.intraNode).toBe(sys.id === 'dgx-1-v100' ? 'nvlink-hybrid-cube-mesh' : 'nvswitch');
+    }
+  });
+
+  it.each(ALL)('$id has no more GPUs per node than an NVLink domain of its network allows', (sys) => {
+    const domain = networkById(sys.network)!.nvlinkDomainGpus ?? sys.gpusPerNode;
+    expect(domain % sys.gpusPerNode).toBe(0);
+  });
+
+  it.each(['dgx', 'toString', ''])('systemById returns undefined for the unknown id %j', (id) => {
+    expect(systemById(id)).toBeUndefined();
+  });
+});
+
+describe('defaultSystemForGpu', () => {
+  it.each([
+    ['v100-32gb', 'dgx-1-v100'],
+    ['a100-40gb', 'dgx-a100-40gb'],
+    ['a100-80gb', 'dgx-a100-80gb'],
+    ['h100-sxm', 'dgx-h100'],
+    ['h200', 'dgx-h200'],
+    ['b200', 'dgx-b200'],
+    ['gb200', 'gb200-nvl72'],
+  ])('maps %s to %s', (gpu, system) => expect(defaultSystemForGpu(gpu)?.id).toBe(system));
+
+  it.each([...GPU_IDS])('the default system of %s carries that GPU', (gpu) => {
+    expect(defaultSystemForGpu(gpu).gpu).toBe(gpu);
+  });
+
+  it.each(['tpu-v5', 'hasOwnProperty'])('returns undefined for the unknown GPU %j', (gpu) => {
+    expect(defaultSystemForGpu(gpu)).toBeUndefined();
+  });
+});

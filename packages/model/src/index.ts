@@ -1,0 +1,17 @@
+export type { ModelShape, ModelShapeInput } from './shape.ts';
+export { withShapeDefaults } from './shape.ts';
+export type { ParameterBreakdown } from './parameters.ts';
+export { parameterBreakdown, parameterCount, narayananParameterCount, kvWidth } from './parameters.ts';
+export type { AttentionFlopConvention, RecomputeMode, LayerForwardFlops, StepFlopsInput } from './flops.ts';
+export {
+  layerForwardFlopsPerToken, logitsForwardFlopsPerToken, modelFlopsPerStep, hardwareFlopsPerStep,
+  narayananHardwareFlops, korthikantiModelFlops,
+} from './flops.ts';
+export type { ActivationInput, AttentionKernel, LayerActivationTerms, PipelineSchedule } from './activations.ts';
+export {
+  layerActivationTerms, activationBytesPerLayer, workingBytesPerLayer, inFlightMicroBatches,
+  embeddingActivationBytes,
+} from './activations.ts';
+export type { StateSharding, ModelStateBytes } from './model-states.ts';
+export { modelStateBytes, bytesPerParameter } from './model-states.ts';
+export { layersPerStage, stageParameters } from './stage-parameters.ts';

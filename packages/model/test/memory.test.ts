@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import {
+  activationBytesPerLayer, bytesPerParameter, embeddingActivationBytes, inFlightMicroBatches, modelStateBytes,
+  type ActivationInput,
+} from '../src/index.ts';
+import { gpt3_175b, korthikanti22b, llama3_70b } from './fixtures.ts';
+
+// Korthikanti et al. 2022, Table 2: activation bytes per layer (16-bit), asserted exactly.
+describe('activation memory per layer (Korthikanti Table 2)', () => {
+  const shape = gpt3_175b;
+  const s = 2048, b = 1, h = 12288, a = 96;
+  const base: ActivationInput = {
+    shape, microBatchSize: b, seqLength: s, tensorParallel: 1, sequenceParallel: false, recompute: 'none',
+    attentionKernel: 'unfused', dropout: true,
+  };
+  const sbh = s * b * h;
+
+  it('no parallelism: sbh(34 + 5as/h)', () => {
+    expect(activationBytesPerLayer(base)).toBe(sbh * (34 + (5 * a * s) / h));
+  });
+  it.each([2, 4, 8])('tensor parallel t=%i: sbh(10 + 24/t + 5as/(ht))', (t) => {
+    expect(activationBytesPerLayer({ ...base, tensorParallel: t })).toBeCloseTo(sbh * (10 + 24 / t + (5 * a * s) / (h * t)), 3);
+  });
+  it.each([2, 4, 8])('tensor + sequence parallel t=%i: sbh/t(34 + 5as/h)', (t) => {
+    expect(activationBytesPerLayer({ ...base, tensorParallel: t, sequenceParallel: true }))
+      .toBeCloseTo((sbh / t) * (34 + (5 * a * s) / h), 3);
+  });
+  it.each([2, 4, 8])('tensor + sequence parallel + selective recompute t=%i: 34·sbh/t', (t) => {
+    expect(activationBytesPerLayer({ ...base, tensorParallel: t, sequenceParallel: true, recompute: 'selective' }))
+      .toBeCloseTo((sbh / t) * 34, 3);
+  });
+  it('full recompute keeps the layer input: 2·sbh, and 2·sbh/t with sequence parallelism', () => {
+    expect(activationBytesPerLayer({ ...base, tensorParallel: 8, recompute: 'full' })).toBe(2 * sbh);
+    expect(activationBytesPerLayer({ ...base, tensorParallel: 8, sequenceParallel: true, recompute: 'full' })).toBe((2 * sbh) / 8);
+  });
+  it('flash attention removes the 5as/h term, keeping an fp32 log-sum-exp per query and head', () => {
+    const flash = activationBytesPerLayer({ ...base, attentionKernel: 'flash' });
+    expect(flash).toBe(34 * sbh + 4 * a * s * b);
+  });
+  it('GQA shrinks K and V; SwiGLU keeps three f-wide intermediates', () => {
+    const input = { ...base, shape: llama3_70b, seqLength: 8192, attentionKernel: 'flash' as const, dropout: false };
+    const sbh70 = 8192 * 8192;
+    const expected = sbh70 * (8 + 2 * (1 + 2 * (8 / 64)) + 2) + 2 * 3 * 8192 * 28672 + 4 * 64 * 8192;
+    expect(activationBytesPerLayer(input)).toBe(expected);
+  });
+  it('context parallelism divides the per-rank sequence', () => {
+    const one = activationBytesPerLayer({ ...base, shape: llama3_70b, seqLength: 8192, attentionKernel: 'flash' });
+    const two = activationBytesPerLayer({ ...base, shape: llama3_70b, seqLength: 8192, attentionKernel: 'flash', contextParallel: 2 });
+    expect(two).toBeCloseTo(one / 2, 3);
+  });
+});
+
+describe('pipeline in-flight micro-batches', () => {
+  it('1F1B keeps p micro-batches in flight on the first stage (min(p, m))', () => {
+    expect(inFlightMicroBatches({ schedule: '1f1b', pipeline: 8, microBatches: 64, virtualStages: 1 })).toBe(8);
+    expect(inFlightMicroBatches({ schedule: '1f1b', pipeline: 8, microBatches: 3, virtualStages: 1 })).toBe(3);
+  });
+  it('interleaving multiplies it by 1 + (p−1)/(p·v) (Korthikanti §4.2.3)', () => {
+    expect(inFlightMicroBatches({ schedule: 'interleaved', pipeline: 8, microBatches: 64, virtualStages: 3 }))
+      .toBeCloseTo(8 * (1 + 7 / 24), 12);
+  });
+  it('GPipe keeps every micro-batch', () => {
+    expect(inFlightMicroBatches({ schedule: 'gpipe', pipeline: 8, microBatches: 64, virtualStages: 1 })).toBe(64);
+  });
+  it('the last stage stores fp32 logits 4·sbV/t', () => {
+    const { last } = embeddingActivationBytes({
+      shape: korthikanti22b, microBatchSize: 1, seqLength: 2048, tensorParallel: 8, sequenceParallel: true,
+      recompute: 'none', attentionKernel: 'unfused', dropout: true, inFlight: 1,
+    });
+    expect(last).toBe((2 * 2048 * 6144) / 8 + (4 * 2048 * 51200) / 8);
+  });
+});
+
+describe('model states per parameter', () => {
+  it('Megatron mixed precision with Adam holds 18 bytes per parameter', () => {
+    expect(bytesPerParameter('none', 64)).toBe(18);
+  });
+  it.each([1, 2, 8, 64])('the distributed optimizer holds 6 + 12/d bytes per parameter (d = %i)', (d) => {
+    expect(bytesPerParameter('distributed-optimizer', d)).toBeCloseTo(6 + 12 / d, 12);
+  });
+  it.each([
+    ['zero-1', 8, 2 + 2 + 12 / 8],
+    ['zero-2', 8, 2 + (2 + 12) / 8],
+    ['zero-3', 8, 16 / 8],
+  ] as const)('DeepSpeed %s with d=%i holds %d bytes per parameter', (mode, d, expected) => {
+    expect(bytesPerParameter(mode, d)).toBeCloseTo(expected, 12);
+  });
+  it('sharding never increases memory as data parallelism grows', () => {
+    fc.assert(fc.property(
+      fc.constantFrom('none', 'distributed-optimizer', 'zero-1', 'zero-2', 'zero-3' as const),
+      fc.integer({ min: 1, max: 4096 }), fc.integer({ min: 1, max: 8 }),
+      (mode, d, k) => bytesPerParameter(mode, d * k) <= bytesPerParameter(mode, d),
+    ));
+  });
+  it('weights, gradients and optimizer states sum to the per-parameter bytes', () => {
+    const s = modelStateBytes({ parameters: 1000, sharding: 'distributed-optimizer', dataParallel: 4 });
+    expect(s.weights + s.gradients + s.optimizer).toBe(1000 * (6 + 3));
+  });
+});
+
+describe('activation memory never grows when only the tensor-parallel size grows', () => {
+  it('holds for random GPT-like shapes and every recompute mode', () => {
+    fc.assert(fc.property(
+      fc.integer({ min: 1, max: 16 }), fc.constantFrom(1, 2, 4), fc.boolean(),
+      fc.constantFrom('none', 'selective', 'full' as const), fc.constantFrom('flash', 'unfused' as const), fc.boolean(),
+      (b, k, sp, recompute, attentionKernel, dropout) => {
+        const common = { shape: gpt3_175b, microBatchSize: b, seqLength: 2048, sequenceParallel: sp, recompute, attentionKernel, dropout };
+        return activationBytesPerLayer({ ...common, tensorParallel: 2 * k }) <= activationBytesPerLayer({ ...common, tensorParallel: k });
+      },
+    ));
+  });
+});

@@ -1,0 +1,49 @@
+import type { GpuGeneration } from '@trainplan/hardware';
+import { us, type Seconds } from '@trainplan/units';
+
+/**
+ * The compute model's calibration: a few physical constants per GPU generation, never per model,
+ * per run or per source. Each is a fraction of a datasheet peak or a time. Ampere and Hopper are
+ * fitted by `npm run calibrate <generation>` (test/validation/src/fit.ts: a bounded coordinate search
+ * minimising step-time MAPE over that generation's tier A/B rows of ../shared/ground-truth);
+ * docs/validation.md reports the residuals. Volta and Blackwell have no published runs in the
+ * ground truth: they carry their nearest fitted generation's values until measurements exist.
+ */
+export interface ComputeCalibration {
+  /** Fraction of the dense tensor peak a large, well-shaped 16-bit GEMM sustains (cuBLAS, clocks under load). */
+  readonly gemmPeakFraction: number;
+  /** Same for FP8 GEMMs, relative to the FP8 peak. */
+  readonly fp8GemmPeakFraction: number;
+  /** Fraction of the 16-bit peak a fused (flash) attention kernel sustains. */
+  readonly attentionPeakFraction: number;
+  /** Fraction of HBM bandwidth an element-wise kernel reaches. */
+  readonly hbmFraction: number;
+  /** Fixed cost of one kernel: launch gap (eager PyTorch launches from the CPU), ramp-up and tail. */
+  readonly kernelOverhead: Seconds;
+}
+
+/** Fitted on 46 A100 rows (Narayanan SC'21, Korthikanti 2022, BLOOM), 2026-11. */
+const AMPERE: ComputeCalibration = {
+  gemmPeakFraction: 0.72,
+  fp8GemmPeakFraction: 0,
+  // No A100 row uses flash attention; FlashAttention-2 reports 50–73% of A100 peak forward (Dao 2023, Fig. 4).
+  attentionPeakFraction: 0.55,
+  hbmFraction: 0.75,
+  kernelOverhead: us(2),
+};
+
+/** Fitted on 33 H100 rows (NVIDIA DGX Cloud recipes v24.11, Megatron-LM README), 2026-11. */
+const HOPPER: ComputeCalibration = {
+  gemmPeakFraction: 0.59,
+  fp8GemmPeakFraction: 0.44,
+  attentionPeakFraction: 0.43,
+  hbmFraction: 0.7,
+  kernelOverhead: us(10),
+};
+
+export const COMPUTE_CALIBRATION: Readonly<Record<GpuGeneration, ComputeCalibration>> = {
+  volta: AMPERE,
+  ampere: AMPERE,
+  hopper: HOPPER,
+  blackwell: HOPPER,
+};

@@ -1,0 +1,98 @@
+import { collectiveCost, p2pSeconds, pipelineSendSeconds, type CommGroup, type CollectiveOp } from '@trainplan/collectives';
+import { kvWidth } from '@trainplan/model';
+import type { Bytes, Seconds } from '@trainplan/units';
+import type { ParallelGroups } from './groups.ts';
+import type { PlanInput } from './plan-input.ts';
+
+const B16 = 2;
+
+function collective(input: PlanInput, op: CollectiveOp, bytes: Bytes, group: CommGroup): Seconds {
+  if (group.ranks <= 1 || bytes <= 0) return 0;
+  return collectiveCost({ op, bytes, group, fabric: input.fabric, algorithm: 'auto' }).seconds;
+}
+
+/**
+ * Tensor-parallel communication of one layer and micro-batch (model reference §4): two all-reduces
+ * of b·s·h 16-bit values forward and two backward; with sequence parallelism each becomes an
+ * all-gather plus a reduce-scatter of the same total volume (Korthikanti §4.2.2).
+ */
+export function tensorParallelLayerComm(input: PlanInput, groups: ParallelGroups): { forward: Seconds; backward: Seconds } {
+  const bytes = (B16 * input.microBatchSize * input.seqLength * input.model.hiddenSize) / input.context;
+  if (!input.sequenceParallel) {
+    const allReduce = collective(input, 'all-reduce', bytes, groups.tensor);
+    return { forward: 2 * allReduce, backward: 2 * allReduce };
+  }
+  const allGather = collective(input, 'all-gather', bytes, groups.tensor);
+  const reduceScatter = collective(input, 'reduce-scatter', bytes, groups.tensor);
+  // Backward also re-gathers the QKV and fc1 inputs for their weight gradients instead of storing
+  // them (Megatron's LinearWithGradAccumulationAndAsyncCommunication): two more all-gathers.
+  return { forward: 2 * (allGather + reduceScatter), backward: 2 * (allGather + reduceScatter) + 2 * allGather };
+}
+
+/**
+ * Context-parallel ring attention (Megatron-Core / Transformer Engine): c − 1 exchanges of the local
+ * K and V chunk forward; backward also returns dK and dV, twice the traffic.
+ */
+export function contextParallelLayerComm(input: PlanInput, groups: ParallelGroups): { forward: Seconds; backward: Seconds } {
+  const c = input.context;
+  if (c <= 1) return { forward: 0, backward: 0 };
+  const chunk = (2 * B16 * input.microBatchSize * (input.seqLength / c) * kvWidth(input.model)) / input.tensor;
+  const crossNode = groups.context.ranksPerNode < c;
+  const step = p2pSeconds({ bytes: chunk, fabric: input.fabric, crossNode });
+  return { forward: (c - 1) * step, backward: 2 * (c - 1) * step };
+}
+
+/** One pipeline send of a micro-batch's activations (or their gradient) across a stage boundary. */
+export function pipelineSend(input: PlanInput, groups: ParallelGroups): Seconds {
+  if (input.pipeline <= 1) return 0;
+  const bytes = (B16 * input.microBatchSize * input.seqLength * input.model.hiddenSize) / input.context;
+  if (input.sequenceParallel) {
+    // The activations are already split along the sequence: each rank sends its own shard.
+    return p2pSeconds({ bytes: bytes / input.tensor, fabric: input.fabric, crossNode: groups.pipelineCrossesNodes });
+  }
+  return pipelineSendSeconds({
+    bytes, tensorParallel: input.tensor, fabric: input.fabric, crossNode: groups.pipelineCrossesNodes,
+    scatterGather: input.scatterGather,
+  });
+}
+
+/** Bytes per gradient element reduced across data-parallel ranks. */
+function gradientBytes(input: PlanInput): number {
+  // Megatron reduces fp32 main gradients under bf16 (accumulate_allreduce_grads_in_fp32), 16-bit
+  // gradients under fp16; DeepSpeed ZeRO reduces 16-bit gradients.
+  if (input.sharding.startsWith('zero')) return B16;
+  return input.precision === 'fp16' ? B16 : 4;
+}
+
+/**
+ * Data-parallel synchronisation of one step for a stage holding `parameters` weights per GPU:
+ * an all-reduce of the gradients, or with a sharded optimizer a reduce-scatter of the gradients and
+ * an all-gather of the updated 16-bit weights (ZeRO-3 gathers weights every micro-batch, twice).
+ */
+export function dataParallelComm(input: PlanInput, groups: ParallelGroups, parameters: number, microBatches: number): Seconds {
+  const grads = parameters * gradientBytes(input);
+  const weights = parameters * B16;
+  const dp = groups.data;
+  switch (input.sharding) {
+    case 'none':
+      return collective(input, 'all-reduce', grads, dp);
+    case 'zero-1':
+      // ZeRO-1 keeps whole gradients (all-reduce), updates its optimizer shard, then all-gathers the weights.
+      return collective(input, 'all-reduce', grads, dp) + collective(input, 'all-gather', weights, dp);
+    case 'zero-2':
+    case 'distributed-optimizer':
+      return collective(input, 'reduce-scatter', grads, dp) + collective(input, 'all-gather', weights, dp);
+    case 'zero-3':
+      return microBatches * (2 * collective(input, 'all-gather', weights, dp) + collective(input, 'reduce-scatter', grads, dp));
+  }
+}
+
+/**
+ * With tied embeddings and p > 1, the first and last stages all-reduce the word-embedding gradient
+ * (Megatron's `_allreduce_word_embedding_grads`): V·h/t values between two ranks on different nodes.
+ */
+export function embeddingSyncComm(input: PlanInput): Seconds {
+  if (input.pipeline <= 1 || !input.model.tiedEmbeddings) return 0;
+  const bytes = ((input.model.vocabSize * input.model.hiddenSize) / input.tensor) * gradientBytes(input);
+  return collective(input, 'all-reduce', bytes, { ranks: 2, ranksPerNode: 1, concurrentGroupsPerNode: input.gpusPerNode });
+}

@@ -1,0 +1,175 @@
+import { hardwareFlopsPerStep, layersPerStage, modelFlopsPerStep, parameterCount, stageParameters } from '@trainplan/model';
+import type { Bytes, Seconds } from '@trainplan/units';
+import { COMPUTE_CALIBRATION } from './calibration.ts';
+import { checkPlan, type PlanIssue } from './check-plan.ts';
+import { contextParallelLayerComm, dataParallelComm, embeddingSyncComm, pipelineSend, tensorParallelLayerComm } from './comm-time.ts';
+import { parallelGroups } from './groups.ts';
+import { kernelContext, peak16 } from './kernel-context.ts';
+import { embeddingCost, layerComputeCost, logitsCost } from './layer-time.ts';
+import { optimizerStepSeconds } from './optimizer-time.ts';
+import type { PlanInput } from './plan-input.ts';
+import { stageMemory, type StageMemory } from './plan-memory.ts';
+import { pipelineTime } from './pipeline-schedule.ts';
+import { stageTimes, type StageTime } from './stage-time.ts';
+
+export interface StepBreakdown {
+  readonly computeSeconds: Seconds;
+  readonly tensorParallelCommSeconds: Seconds;
+  readonly pipelineBubbleSeconds: Seconds;
+  readonly pipelineCommSeconds: Seconds;
+  readonly dataParallelCommSeconds: Seconds;
+  readonly optimizerSeconds: Seconds;
+  readonly contextParallelCommSeconds: Seconds;
+  readonly recomputeSeconds: Seconds;
+  readonly dataParallelCommTotalSeconds: Seconds;
+}
+
+export interface PlanEstimate {
+  readonly ok: true;
+  readonly stepTimeSeconds: Seconds;
+  readonly tokensPerSecond: number;
+  readonly samplesPerSecond: number;
+  readonly modelFlopsPerStep: number;
+  readonly hardwareFlopsPerStep: number;
+  readonly modelTflopsPerGpu: number;
+  readonly hardwareTflopsPerGpu: number;
+  readonly mfu: number;
+  readonly hfu: number;
+  readonly parameters: number;
+  readonly microBatches: number;
+  readonly breakdown: StepBreakdown;
+  /** The most loaded stage's memory, and every stage's. */
+  readonly memory: StageMemory & { readonly capacityBytes: Bytes; readonly fits: boolean };
+  readonly stages: readonly { readonly time: StageTime; readonly memory: StageMemory; readonly layers: number }[];
+  readonly timeToTrain?: { readonly tokens: number; readonly seconds: Seconds; readonly gpuHours: number };
+  readonly warnings: readonly string[];
+}
+
+export interface PlanInfeasible {
+  readonly ok: false;
+  readonly reason: 'out-of-memory' | 'indivisible';
+  readonly message: string;
+  readonly issues?: readonly PlanIssue[];
+  readonly neededBytes?: Bytes;
+  readonly availableBytes?: Bytes;
+  /** For 'out-of-memory': the estimate as if memory were unlimited, so callers can still rank it. */
+  readonly estimate?: PlanEstimate;
+}
+
+const TERA = 1e12;
+
+/**
+ * A training plan → step time, throughput, MFU/HFU and memory per GPU. Pure: the same input gives
+ * the same answer on every runtime.
+ */
+export function estimatePlan(input: PlanInput): PlanEstimate | PlanInfeasible {
+  const issues = checkPlan(input);
+  if (issues.length > 0) {
+    return { ok: false, reason: 'indivisible', message: issues.map((i) => `${i.path}: ${i.message}`).join('; '), issues };
+  }
+  const result = computeEstimate(input);
+  if (!result.memory.fits) {
+    return {
+      ok: false,
+      reason: 'out-of-memory',
+      message: `needs ${(result.memory.totalBytes / 2 ** 30).toFixed(1)} GiB per GPU on pipeline stage ${result.memory.stage}, the ${input.gpu.name} has ${(result.memory.capacityBytes / 2 ** 30).toFixed(1)} GiB`,
+      neededBytes: result.memory.totalBytes,
+      availableBytes: result.memory.capacityBytes,
+      estimate: result,
+    };
+  }
+  return result;
+}
+
+function computeEstimate(input: PlanInput): PlanEstimate {
+  const warnings: string[] = [];
+  const calibration = { ...COMPUTE_CALIBRATION[input.gpu.generation], ...input.calibration };
+  const ctx = kernelContext(input, calibration);
+  const groups = parallelGroups(input);
+  const m = input.globalBatchSize / (input.microBatchSize * input.data);
+  const gpus = input.nodes * input.gpusPerNode;
+  const layers = layersPerStage(input.model.layers, input.pipeline);
+  const params = stageParameters({ shape: input.model, tensorParallel: input.tensor, layersPerStage: layers });
+
+  const layer = layerComputeCost(input, ctx, peak16(input.gpu));
+  const tp = tensorParallelLayerComm(input, groups);
+  const cp = contextParallelLayerComm(input, groups);
+  const times = stageTimes({
+    input, layers, layer, tp, cp, logits: logitsCost(input, ctx), embedding: embeddingCost(input, ctx),
+  });
+  const memories = layers.map((l, i) => stageMemory(input, i, l, params[i]!, m));
+
+  const slowest = times.reduce((a, b) => (b.total > a.total ? b : a));
+  const bubble = pipelineTime({ stageSeconds: times.map((t) => t.total), microBatches: m, virtualStages: input.virtualStages }).bubbleSeconds;
+
+  const send = pipelineSend(input, groups);
+  const sends = input.overlapPipelineComm ? 2 * (input.pipeline - 1) : 2 * (input.virtualStages * m + input.pipeline - 1);
+  const pipelineComm = input.pipeline > 1 ? sends * send : 0;
+
+  // Data-parallel synchronisation runs on every stage at once; the slowest stage's counts.
+  let dpTotal = 0;
+  let dpExposed = 0;
+  times.forEach((time, i) => {
+    const total = dataParallelComm(input, groups, params[i]!, m);
+    const window = input.sharding === 'distributed-optimizer' ? time.forward + time.backward : time.backward;
+    const exposed = input.overlapGradReduce ? Math.max(0, total - window) : total;
+    dpTotal = Math.max(dpTotal, total);
+    dpExposed = Math.max(dpExposed, exposed);
+  });
+  const embeddingSync = embeddingSyncComm(input);
+  const optimizer = Math.max(...params.map((n) => optimizerStepSeconds(input, ctx, n)));
+
+  const breakdown: StepBreakdown = {
+    computeSeconds: m * slowest.compute,
+    tensorParallelCommSeconds: m * slowest.tensorParallelComm,
+    contextParallelCommSeconds: m * slowest.contextParallelComm,
+    pipelineBubbleSeconds: bubble,
+    pipelineCommSeconds: pipelineComm,
+    dataParallelCommSeconds: dpExposed + embeddingSync,
+    dataParallelCommTotalSeconds: dpTotal + embeddingSync,
+    optimizerSeconds: optimizer,
+    recomputeSeconds: m * slowest.recompute,
+  };
+  const step = breakdown.computeSeconds + breakdown.tensorParallelCommSeconds + breakdown.contextParallelCommSeconds
+    + bubble + pipelineComm + breakdown.dataParallelCommSeconds + optimizer;
+
+  const flopInput = { globalBatchSize: input.globalBatchSize, seqLength: input.seqLength };
+  const modelFlops = modelFlopsPerStep(input.model, flopInput);
+  const hardwareFlops = hardwareFlopsPerStep(input.model, {
+    ...flopInput, recompute: input.recompute,
+    recomputedLayers: input.recomputeLayers === undefined ? undefined : input.recomputeLayers * input.pipeline,
+  });
+  // MFU and HFU against the peak of the training precision (NVIDIA's DGX benchmarks use the FP8 peak for FP8 runs).
+  const peak = (input.precision === 'fp8' ? input.gpu.peakFlops.fp8 : peak16(input.gpu)) ?? peak16(input.gpu);
+  const tokensPerStep = input.globalBatchSize * input.seqLength;
+  const worst = memories.reduce((a, b) => (b.totalBytes > a.totalBytes ? b : a));
+
+  if (groups.tensorCrossesNodes) warnings.push(`tensor parallelism of ${input.tensor} spans nodes of ${input.gpusPerNode} GPUs: its all-reduces cross the network`);
+  if (input.sequenceParallel && input.tensor === 1) warnings.push('sequence parallelism has no effect without tensor parallelism');
+  if (input.scatterGather && input.sequenceParallel) warnings.push('scatter-gather is not used together with sequence parallelism (Megatron skips it)');
+  if (input.pipeline > 1 && m < input.pipeline) warnings.push(`only ${m} micro-batches for ${input.pipeline} pipeline stages: the bubble dominates`);
+
+  return {
+    ok: true,
+    stepTimeSeconds: step,
+    tokensPerSecond: tokensPerStep / step,
+    samplesPerSecond: input.globalBatchSize / step,
+    modelFlopsPerStep: modelFlops,
+    hardwareFlopsPerStep: hardwareFlops,
+    modelTflopsPerGpu: modelFlops / step / gpus / TERA,
+    hardwareTflopsPerGpu: hardwareFlops / step / gpus / TERA,
+    mfu: modelFlops / step / gpus / peak,
+    hfu: hardwareFlops / step / gpus / peak,
+    parameters: parameterCount(input.model),
+    microBatches: m,
+    breakdown,
+    memory: { ...worst, capacityBytes: input.gpu.hbmBytes, fits: worst.totalBytes <= input.gpu.hbmBytes },
+    stages: times.map((time, i) => ({ time, memory: memories[i]!, layers: layers[i]! })),
+    timeToTrain: input.tokens === undefined ? undefined : {
+      tokens: input.tokens,
+      seconds: (input.tokens / tokensPerStep) * step,
+      gpuHours: ((input.tokens / tokensPerStep) * step * gpus) / 3600,
+    },
+    warnings,
+  };
+}

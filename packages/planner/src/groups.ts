@@ -1,0 +1,37 @@
+import type { CommGroup } from '@trainplan/collectives';
+import type { PlanInput } from './plan-input.ts';
+
+/**
+ * Where each parallel group's ranks sit. Megatron orders ranks tensor-fastest, then context, then
+ * data, then pipeline ("tp-cp-dp-pp", megatron/core/parallel_state.py), so a tensor-parallel group
+ * fills a node first, and the data-parallel groups of one node share its NICs.
+ */
+export interface ParallelGroups {
+  readonly tensor: CommGroup;
+  readonly context: CommGroup;
+  readonly data: CommGroup;
+  /** Pipeline neighbours sit on different nodes. */
+  readonly pipelineCrossesNodes: boolean;
+  /** Tensor-parallel group spans more than one node (slow: warned about). */
+  readonly tensorCrossesNodes: boolean;
+}
+
+const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, x));
+
+function strided(size: number, stride: number, gpusPerNode: number): CommGroup {
+  const ranksPerNode = clamp(Math.floor(gpusPerNode / stride), 1, size);
+  const concurrentGroupsPerNode = Math.max(1, Math.floor(gpusPerNode / ranksPerNode));
+  return { ranks: size, ranksPerNode, concurrentGroupsPerNode };
+}
+
+export function parallelGroups(input: PlanInput): ParallelGroups {
+  const g = input.nvlinkDomainGpus;
+  const { tensor: t, context: c, data: d } = input;
+  return {
+    tensor: strided(t, 1, g),
+    context: strided(c, t, g),
+    data: strided(d, t * c, g),
+    pipelineCrossesNodes: t * c * d >= g,
+    tensorCrossesNodes: t > g,
+  };
+}

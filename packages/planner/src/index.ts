@@ -1,0 +1,18 @@
+export type { PlanInput, TrainingPrecision } from './plan-input.ts';
+export type { PlanEstimate, PlanInfeasible, StepBreakdown } from './estimate.ts';
+export { estimatePlan } from './estimate.ts';
+export type { PlanIssue } from './check-plan.ts';
+export { checkPlan } from './check-plan.ts';
+export type { ComputeCalibration } from './calibration.ts';
+export { COMPUTE_CALIBRATION } from './calibration.ts';
+export type { StageMemory } from './plan-memory.ts';
+export type { StageTime } from './stage-time.ts';
+export type { ParallelGroups } from './groups.ts';
+export { parallelGroups } from './groups.ts';
+export type { KernelContext, GemmShape } from './kernel-time.ts';
+export { gemmSeconds, tileWaveEfficiency, gemmFlops } from './kernel-time.ts';
+export { layerComputeCost } from './layer-time.ts';
+export { kernelContext, peak16 } from './kernel-context.ts';
+export type { LayerProfile } from './layer-profile.ts';
+export { layerProfile } from './layer-profile.ts';
+export { pipelineTime } from './pipeline-schedule.ts';

@@ -1,0 +1,135 @@
+import { kvWidth } from '@trainplan/model';
+import type { Seconds } from '@trainplan/units';
+import {
+  elementwiseSeconds, flashAttentionSeconds, gemmForwardBackwardSeconds, gemmSeconds,
+  type KernelContext,
+} from './kernel-time.ts';
+import type { PlanInput } from './plan-input.ts';
+
+/**
+ * One transformer layer, one micro-batch, one GPU: the kernels Megatron-LM runs (ParallelMLP,
+ * ParallelAttention, fused bias-dropout-add, LayerNorm), costed one by one. Communication is costed
+ * separately (comm-time.ts).
+ */
+export interface LayerComputeCost {
+  readonly forward: Seconds;
+  readonly backward: Seconds;
+  /** The attention core (Q·Kᵀ, softmax, dropout, ·V): what selective recompute re-runs. */
+  readonly attentionCoreForward: Seconds;
+  /** GEMM time, forward and backward, against which tensor-parallel communication may overlap. */
+  readonly gemmForward: Seconds;
+  readonly gemmBackward: Seconds;
+  /** Attention compute, against which context-parallel K/V exchange overlaps. */
+  readonly attentionForward: Seconds;
+  readonly attentionBackward: Seconds;
+}
+
+const B16 = 2;
+const MASK = 1;
+/** Flash attention's backward does 5 matmuls to the forward's 2 (Dao 2023, FlashAttention-2 §3.2). */
+const FLASH_BACKWARD_MATMUL_RATIO = 2.5;
+/** Causal masking lets flash attention skip the upper triangle of the score matrix. */
+const CAUSAL_WORK_FRACTION = 0.5;
+
+export function layerComputeCost(input: PlanInput, ctx: KernelContext, peak16: number): LayerComputeCost {
+  const { model, tensor: t, microBatchSize: b } = input;
+  const sLocal = input.seqLength / input.context;
+  const T = b * sLocal;
+  const h = model.hiddenSize;
+  const f = model.ffnHiddenSize;
+  const kv = kvWidth(model);
+  const heads = model.attentionHeads / t;
+  const headDim = h / model.attentionHeads;
+  // Regions outside the tensor-parallel GEMMs: replicated, or split t ways by sequence parallelism.
+  const Trep = input.sequenceParallel ? T / t : T;
+  const drop = input.dropout ? MASK : 0;
+
+  // Linear layers: [T, in] × [in, out/t] (column parallel) and [T, in/t] × [in/t, out] (row parallel).
+  const gemms = [
+    { m: T, n: (h + 2 * kv) / t, k: h },
+    { m: T, n: h, k: h / t },
+    { m: T, n: (model.gatedMlp ? 2 * f : f) / t, k: h },
+    { m: T, n: h, k: f / t },
+  ].map((g) => gemmForwardBackwardSeconds(ctx, g));
+  const gemmForward = gemms.reduce((sum, g) => sum + g.forward, 0);
+  const gemmBackward = gemms.reduce((sum, g) => sum + g.backward, 0);
+
+  // Element-wise kernels, by their HBM traffic (reads + writes).
+  const layerNorm = { fwd: 2 * B16 * Trep * h, bwd: 3 * B16 * Trep * h };
+  const biasDropoutAdd = { fwd: (3 * B16 + drop) * Trep * h, bwd: (2 * B16 + drop) * Trep * h };
+  const activationIn = model.gatedMlp ? 2 : 1;
+  const activation = { fwd: (activationIn + 1) * B16 * T * (f / t), bwd: (activationIn + 2) * B16 * T * (f / t) };
+  const rotary = model.positionEmbedding === 'rotary' ? 2 * B16 * T * ((h + kv) / t) : 0;
+  let elementForward = 2 * elementwiseSeconds(ctx, layerNorm.fwd) + 2 * elementwiseSeconds(ctx, biasDropoutAdd.fwd)
+    + elementwiseSeconds(ctx, activation.fwd);
+  let elementBackward = 2 * elementwiseSeconds(ctx, layerNorm.bwd) + 2 * elementwiseSeconds(ctx, biasDropoutAdd.bwd)
+    + elementwiseSeconds(ctx, activation.bwd);
+  if (rotary > 0) {
+    elementForward += elementwiseSeconds(ctx, rotary);
+    elementBackward += elementwiseSeconds(ctx, rotary);
+  }
+  // Backward: autograd sums the residual and branch gradients (two adds: read 2, write 1), and
+  // bias gradients are column sums of each GEMM's output gradient (one more read of it).
+  elementBackward += 2 * elementwiseSeconds(ctx, 3 * B16 * Trep * h);
+  if (model.linearBias) {
+    const outputs = (h + 2 * kv) / t + h + (model.gatedMlp ? 2 * f : f) / t + h;
+    elementBackward += 4 * elementwiseSeconds(ctx, (B16 * T * outputs) / 4);
+  }
+
+  // Attention core. Keys span the whole sequence (with context parallelism, over all ring steps).
+  let attentionForward: Seconds;
+  let attentionBackward: Seconds;
+  if (input.attentionKernel === 'flash') {
+    const flops = 4 * b * heads * sLocal * input.seqLength * headDim * CAUSAL_WORK_FRACTION;
+    attentionForward = flashAttentionSeconds(ctx, flops, peak16);
+    attentionBackward = flashAttentionSeconds(ctx, FLASH_BACKWARD_MATMUL_RATIO * flops, peak16);
+  } else {
+    // Megatron 2021–22: two batched GEMMs around a fused scale-mask-softmax and a dropout.
+    const scores = b * heads * sLocal * input.seqLength;
+    const bmm = { m: sLocal, n: input.seqLength, k: headDim, batch: b * heads };
+    const bmm2 = { m: sLocal, n: headDim, k: input.seqLength, batch: b * heads };
+    const qk = gemmSeconds(ctx, bmm);
+    const pv = gemmSeconds(ctx, bmm2);
+    const softmax = { fwd: 2 * B16 * scores, bwd: 3 * B16 * scores };
+    const dropout = input.dropout ? { fwd: (2 * B16 + MASK) * scores, bwd: (2 * B16 + MASK) * scores } : { fwd: 0, bwd: 0 };
+    // Megatron's unfused path also permutes Q, K, V into [b·a, s, d] and the context back (copies).
+    const layout = elementwiseSeconds(ctx, 2 * B16 * T * ((2 * h + 2 * kv) / t));
+    attentionForward = qk + pv + layout + elementwiseSeconds(ctx, softmax.fwd) + (dropout.fwd ? elementwiseSeconds(ctx, dropout.fwd) : 0);
+    attentionBackward = 2 * (qk + pv) + layout + elementwiseSeconds(ctx, softmax.bwd) + (dropout.bwd ? elementwiseSeconds(ctx, dropout.bwd) : 0);
+  }
+
+  return {
+    forward: gemmForward + elementForward + attentionForward,
+    backward: gemmBackward + elementBackward + attentionBackward,
+    attentionCoreForward: attentionForward,
+    gemmForward,
+    gemmBackward,
+    attentionForward,
+    attentionBackward,
+  };
+}
+
+/**
+ * The output layer and loss on the last stage: logits GEMM [T, h] × [h, V/t], then Megatron's
+ * vocabulary-parallel cross entropy in fp32 (cast, max, exp-sum, and the gradient), by traffic.
+ */
+export function logitsCost(input: PlanInput, ctx: KernelContext): { forward: Seconds; backward: Seconds } {
+  const T = (input.microBatchSize * input.seqLength) / input.context;
+  const vLocal = input.model.vocabSize / input.tensor;
+  const gemm = gemmForwardBackwardSeconds(ctx, { m: T, n: vLocal, k: input.model.hiddenSize });
+  const logits = T * vLocal;
+  // Forward: read 16-bit logits, write fp32, two reduction passes; backward: read fp32, write 16-bit.
+  const lossForward = elementwiseSeconds(ctx, (B16 + 4 + 4 + 4) * logits);
+  const lossBackward = elementwiseSeconds(ctx, (4 + B16) * logits);
+  return { forward: gemm.forward + lossForward, backward: gemm.backward + lossBackward };
+}
+
+/** The embedding on the first stage: a gather forward, a scatter-add into fp32 gradients backward. */
+export function embeddingCost(input: PlanInput, ctx: KernelContext): { forward: Seconds; backward: Seconds } {
+  const T = (input.microBatchSize * input.seqLength) / input.context;
+  const h = input.model.hiddenSize;
+  return {
+    forward: elementwiseSeconds(ctx, 2 * B16 * T * h),
+    backward: elementwiseSeconds(ctx, (B16 + 4) * T * h),
+  };
+}

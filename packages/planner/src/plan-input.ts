@@ -1,0 +1,52 @@
+import type { GpuSpec } from '@trainplan/hardware';
+import type { Fabric } from '@trainplan/collectives';
+import type { ComputeCalibration } from './calibration.ts';
+import type { AttentionKernel, ModelShape, PipelineSchedule, RecomputeMode, StateSharding } from '@trainplan/model';
+
+export type TrainingPrecision = 'fp16' | 'bf16' | 'fp8';
+
+/**
+ * A fully resolved training plan: the model, the machine and the parallel strategy, every default
+ * already applied (the protocol package turns a contract scenario into this).
+ */
+export interface PlanInput {
+  readonly model: ModelShape;
+  readonly gpu: GpuSpec;
+  readonly fabric: Fabric;
+  readonly nodes: number;
+  readonly gpusPerNode: number;
+  /** GPUs sharing one NVLink fabric: gpusPerNode, or 72 for a GB200 NVL72 rack of 4-GPU trays. */
+  readonly nvlinkDomainGpus: number;
+
+  readonly globalBatchSize: number;
+  readonly microBatchSize: number;
+  readonly seqLength: number;
+  readonly precision: TrainingPrecision;
+  /** Token budget for time-to-train (optional). */
+  readonly tokens?: number;
+  /** Hidden/attention dropout on (costs masks and element-wise traffic). */
+  readonly dropout: boolean;
+
+  readonly tensor: number;
+  readonly pipeline: number;
+  readonly data: number;
+  readonly context: number;
+  readonly virtualStages: number;
+  readonly schedule: PipelineSchedule;
+  readonly sequenceParallel: boolean;
+  readonly recompute: RecomputeMode;
+  /** With full recompute: layers per pipeline stage that are recomputed (default: all). */
+  readonly recomputeLayers?: number;
+  readonly sharding: StateSharding;
+  readonly attentionKernel: AttentionKernel;
+  /** Megatron's scatter-gather of pipeline sends (SC'21 §4.1); not used with sequence parallelism. */
+  readonly scatterGather: boolean;
+  /** Overlap the data-parallel gradient reduction with the last micro-batch's backward pass. */
+  readonly overlapGradReduce: boolean;
+  /** Overlap tensor-parallel collectives with the adjacent GEMMs (Transformer Engine userbuffers). */
+  readonly overlapTensorParallelComm: boolean;
+  /** Overlap pipeline sends with compute (Megatron-Core interleaved schedule). */
+  readonly overlapPipelineComm: boolean;
+  /** Replace some of the GPU generation's calibration constants (what-if studies, the calibration fit). */
+  readonly calibration?: Partial<ComputeCalibration>;
+}

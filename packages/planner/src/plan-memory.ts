@@ -1,0 +1,74 @@
+import {
+  activationBytesPerLayer, embeddingActivationBytes, modelStateBytes, workingBytesPerLayer, type ActivationInput,
+} from '@trainplan/model';
+import { GiB, type Bytes } from '@trainplan/units';
+import type { PlanInput } from './plan-input.ts';
+
+/**
+ * Memory per GPU, stage by stage; the estimate reports the most loaded stage (model reference §3).
+ */
+export interface StageMemory {
+  readonly stage: number;
+  readonly weightsBytes: Bytes;
+  readonly gradientsBytes: Bytes;
+  readonly optimizerBytes: Bytes;
+  readonly activationsBytes: Bytes;
+  readonly otherBytes: Bytes;
+  readonly totalBytes: Bytes;
+}
+
+/** CUDA context, cuBLAS workspaces and NCCL channel buffers: resident whatever the model. */
+const RUNTIME_RESERVE: Bytes = GiB(1.5);
+/** Caching-allocator fragmentation, as a share of the activation peak (PyTorch's allocator rounds and splits blocks). */
+const FRAGMENTATION = 0.1;
+
+export function activationInput(input: PlanInput): ActivationInput {
+  return {
+    shape: input.model,
+    microBatchSize: input.microBatchSize,
+    seqLength: input.seqLength,
+    tensorParallel: input.tensor,
+    contextParallel: input.context,
+    sequenceParallel: input.sequenceParallel,
+    recompute: input.recompute,
+    attentionKernel: input.attentionKernel,
+    dropout: input.dropout,
+  };
+}
+
+/** Micro-batches stage `i` holds at its peak under the schedule (1F1B: p − i; Narayanan SC'21 §2.2). */
+function inFlight(input: PlanInput, stage: number, microBatches: number): number {
+  const { pipeline: p, virtualStages: v } = input;
+  if (input.schedule === 'gpipe') return microBatches;
+  const base = Math.min(p - stage, microBatches);
+  // Korthikanti §4.2.3: interleaving holds (1 + (p−1)/(p·v)) times as much on the first stage.
+  return input.schedule === 'interleaved' && v > 1 ? base * (1 + (p - 1) / (p * v)) : base;
+}
+
+export function stageMemory(
+  input: PlanInput, stage: number, layers: number, parameters: number, microBatches: number,
+): StageMemory {
+  const states = modelStateBytes({ parameters, sharding: input.sharding, dataParallel: input.data });
+  const act = activationInput(input);
+  const held = inFlight(input, stage, microBatches);
+  const recomputed = input.recompute === 'full' ? Math.min(layers, input.recomputeLayers ?? layers) : 0;
+  const stored = activationBytesPerLayer(act);
+  const full = activationBytesPerLayer({ ...act, recompute: input.recompute === 'full' ? 'none' : input.recompute });
+  let activations = held * (recomputed * stored + (layers - recomputed) * full);
+  // Recomputing a layer rebuilds its whole working set for the backward pass.
+  if (recomputed > 0) activations += workingBytesPerLayer(act);
+  const extra = embeddingActivationBytes({ ...act, inFlight: held });
+  if (stage === 0) activations += extra.first;
+  if (stage === input.pipeline - 1) activations += extra.last;
+  const otherBytes = RUNTIME_RESERVE + FRAGMENTATION * activations;
+  const totalBytes = states.weights + states.gradients + states.optimizer + activations + otherBytes;
+  return {
+    stage,
+    weightsBytes: states.weights,
+    gradientsBytes: states.gradients,
+    optimizerBytes: states.optimizer,
+    activationsBytes: activations,
+    otherBytes,
+    totalBytes,
+  };
+}

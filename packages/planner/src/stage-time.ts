@@ -1,0 +1,50 @@
+import type { Seconds } from '@trainplan/units';
+import type { LayerComputeCost } from './layer-time.ts';
+import type { PlanInput } from './plan-input.ts';
+
+/** One micro-batch's forward and backward on one pipeline stage (all its model chunks). */
+export interface StageTime {
+  readonly forward: Seconds;
+  readonly backward: Seconds;
+  readonly compute: Seconds;
+  readonly recompute: Seconds;
+  readonly tensorParallelComm: Seconds;
+  readonly contextParallelComm: Seconds;
+  readonly total: Seconds;
+}
+
+type Pass = { readonly forward: Seconds; readonly backward: Seconds };
+
+/**
+ * Exposed communication when it overlaps a compute window: whatever outlasts the window.
+ */
+const exposed = (comm: Seconds, window: Seconds, overlap: boolean): Seconds => (overlap ? Math.max(0, comm - window) : comm);
+
+export function stageTimes(args: {
+  input: PlanInput; layers: readonly number[]; layer: LayerComputeCost; tp: Pass; cp: Pass; logits: Pass; embedding: Pass;
+}): StageTime[] {
+  const { input, layers, layer, tp, cp } = args;
+  const overlapTp = input.overlapTensorParallelComm;
+  // Full recompute repeats the forward (with its tensor-parallel collectives); selective only the attention core.
+  const recomputePerLayer = input.recompute === 'full' ? layer.forward : input.recompute === 'selective' ? layer.attentionCoreForward : 0;
+  const tpForward = exposed(tp.forward, layer.gemmForward, overlapTp);
+  const tpBackward = exposed(tp.backward, layer.gemmBackward, overlapTp);
+  // Ring attention overlaps each K/V exchange with the attention block it feeds (Transformer Engine).
+  const cpPerLayer = exposed(cp.forward, layer.attentionForward, true) + exposed(cp.backward, layer.attentionBackward, true);
+
+  return layers.map((n, i) => {
+    const recomputed = input.recompute === 'full' ? Math.min(n, input.recomputeLayers ?? n) : input.recompute === 'selective' ? n : 0;
+    let forward = n * layer.forward;
+    let backward = n * layer.backward;
+    if (i === 0) { forward += args.embedding.forward; backward += args.embedding.backward; }
+    if (i === layers.length - 1) { forward += args.logits.forward; backward += args.logits.backward; }
+    const recompute = recomputed * recomputePerLayer;
+    const tensorParallelComm = n * (tpForward + tpBackward) + (input.recompute === 'full' ? recomputed * tpForward : 0);
+    const contextParallelComm = n * cpPerLayer;
+    const compute = forward + backward + recompute;
+    return {
+      forward, backward, compute, recompute, tensorParallelComm, contextParallelComm,
+      total: compute + tensorParallelComm + contextParallelComm,
+    };
+  });
+}

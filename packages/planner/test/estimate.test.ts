@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { estimatePlan, pipelineTime, type PlanEstimate, type PlanInput } from '../src/index.ts';
+import { gpt3OnSelene, llamaOnH100 } from './fixtures.ts';
+
+function ok(input: PlanInput): PlanEstimate {
+  const e = estimatePlan(input);
+  if (!e.ok) throw new Error(`expected a feasible plan: ${e.message}`);
+  return e;
+}
+
+/** Every number anywhere in the answer is finite. */
+function allFinite(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every(allFinite);
+  if (value && typeof value === 'object') return Object.values(value).every(allFinite);
+  return true;
+}
+
+describe('pipeline schedule', () => {
+  it.each([[8, 1, 64], [8, 3, 64], [4, 2, 16], [35, 3, 280]])('equal stages (p=%i, v=%i, m=%i): bubble is (p−1)/(v·m) of the ideal time', (p, v, m) => {
+    const t = 0.25;
+    const { steadySeconds, bubbleSeconds } = pipelineTime({ stageSeconds: Array(p).fill(t), microBatches: m, virtualStages: v });
+    expect(steadySeconds).toBe(m * t);
+    expect(bubbleSeconds / steadySeconds).toBeCloseTo((p - 1) / (v * m), 12);
+  });
+  it('no pipeline, no bubble', () => {
+    expect(pipelineTime({ stageSeconds: [1], microBatches: 8, virtualStages: 1 }).bubbleSeconds).toBe(0);
+  });
+  it('the slowest stage sets the pace', () => {
+    expect(pipelineTime({ stageSeconds: [1, 2, 1, 1], microBatches: 10, virtualStages: 1 }).steadySeconds).toBe(20);
+  });
+});
+
+describe('estimatePlan', () => {
+  it('breaks the step into parts that sum to the step time', () => {
+    for (const input of [gpt3OnSelene, llamaOnH100]) {
+      const e = ok(input);
+      const b = e.breakdown;
+      const sum = b.computeSeconds + b.tensorParallelCommSeconds + b.contextParallelCommSeconds + b.pipelineBubbleSeconds
+        + b.pipelineCommSeconds + b.dataParallelCommSeconds + b.optimizerSeconds;
+      expect(sum).toBeCloseTo(e.stepTimeSeconds, 9);
+    }
+  });
+  it('memory terms sum to the total', () => {
+    const m = ok(gpt3OnSelene).memory;
+    expect(m.weightsBytes + m.gradientsBytes + m.optimizerBytes + m.activationsBytes + m.otherBytes).toBeCloseTo(m.totalBytes, 0);
+  });
+  it('derives throughput from the step: tokens/s = B·s / step', () => {
+    const e = ok(gpt3OnSelene);
+    expect(e.tokensPerSecond).toBeCloseTo((1536 * 2048) / e.stepTimeSeconds, 6);
+    expect(e.microBatches).toBe(1536 / 16);
+  });
+  it('full recompute makes HFU exceed MFU by the recomputed forward (about 4/3 for GPT-3)', () => {
+    const e = ok(gpt3OnSelene);
+    expect(e.hfu / e.mfu).toBeGreaterThan(1.3);
+    expect(e.hfu / e.mfu).toBeLessThan(1.34);
+  });
+  it('fills the GPU-hours of a token budget', () => {
+    const e = ok({ ...gpt3OnSelene, tokens: 300e9 });
+    expect(e.timeToTrain!.seconds).toBeCloseTo(300e9 / e.tokensPerSecond, 3);
+    expect(e.timeToTrain!.gpuHours).toBeCloseTo((e.timeToTrain!.seconds * 1024) / 3600, 3);
+  });
+  it('GPT-3 175B with the paper\'s configuration trains 300B tokens in about a month on 1024 A100 (Narayanan: ~34 days)', () => {
+    const e = ok({ ...gpt3OnSelene, tokens: 300e9, attentionKernel: 'unfused', precision: 'fp16', scatterGather: true });
+    const days = e.timeToTrain!.seconds / 86400;
+    expect(days).toBeGreaterThan(34 * 0.85);
+    expect(days).toBeLessThan(34 * 1.15);
+  });
+  it('overlapping the gradient reduce never makes the step slower', () => {
+    const a = ok({ ...llamaOnH100, overlapGradReduce: false });
+    const b = ok({ ...llamaOnH100, overlapGradReduce: true });
+    expect(b.stepTimeSeconds).toBeLessThanOrEqual(a.stepTimeSeconds);
+    expect(b.breakdown.dataParallelCommTotalSeconds).toBeCloseTo(a.breakdown.dataParallelCommTotalSeconds, 12);
+  });
+  it('interleaving shrinks the bubble by v', () => {
+    const one = ok({ ...gpt3OnSelene, globalBatchSize: 128, data: 16 });
+    const three = ok({ ...gpt3OnSelene, globalBatchSize: 128, data: 16, virtualStages: 3, schedule: 'interleaved' });
+    expect(three.breakdown.pipelineBubbleSeconds).toBeLessThan(one.breakdown.pipelineBubbleSeconds / 2.5);
+  });
+});
+
+describe('infeasible plans are answers, not crashes', () => {
+  it.each([
+    [{ tensor: 7 }, 'parallelism.tensor'],
+    [{ data: 3 }, 'parallelism.data'],
+    [{ globalBatchSize: 1000 }, 'training.globalBatchSize'],
+    [{ virtualStages: 5, schedule: 'interleaved' as const }, 'parallelism.virtualStages'],
+    [{ pipeline: 128, data: 1 }, 'parallelism.pipeline'],
+    [{ precision: 'fp8' as const }, 'training.precision'],
+  ])('%o is indivisible and names %s', (change, path) => {
+    const e = estimatePlan({ ...gpt3OnSelene, ...change });
+    expect(e.ok).toBe(false);
+    if (!e.ok) {
+      expect(e.reason).toBe('indivisible');
+      expect(e.issues!.map((i) => i.path)).toContain(path);
+    }
+  });
+  it('a model that does not fit says what it needs and what there is', () => {
+    const e = estimatePlan({ ...gpt3OnSelene, tensor: 1, pipeline: 1, data: 1024, recompute: 'none', globalBatchSize: 1024 });
+    expect(e.ok).toBe(false);
+    if (!e.ok) {
+      expect(e.reason).toBe('out-of-memory');
+      expect(e.neededBytes!).toBeGreaterThan(e.availableBytes!);
+      expect(e.estimate?.stepTimeSeconds).toBeGreaterThan(0);
+    }
+  });
+});
+
+// Property tests over random valid strategies of the GPT-3 175B fixture.
+const strategies = fc.record({
+  tensor: fc.constantFrom(1, 2, 4, 8),
+  pipeline: fc.constantFrom(1, 2, 4, 8, 16),
+  micro: fc.constantFrom(1, 2, 4),
+  batchPerReplica: fc.constantFrom(1, 2, 4, 8, 16),
+  recompute: fc.constantFrom('none', 'selective', 'full' as const),
+  sequenceParallel: fc.boolean(),
+  sharding: fc.constantFrom('none', 'distributed-optimizer', 'zero-1', 'zero-3' as const),
+  overlapGradReduce: fc.boolean(),
+});
+
+function planFor(s: fc.RecordValue<typeof strategies> extends never ? never : ReturnType<typeof strategies.generate>['value']): PlanInput {
+  const gpus = 1024;
+  const data = gpus / (s.tensor * s.pipeline);
+  return {
+    ...gpt3OnSelene,
+    tensor: s.tensor, pipeline: s.pipeline, data, microBatchSize: s.micro,
+    globalBatchSize: s.micro * data * s.batchPerReplica, recompute: s.recompute,
+    sequenceParallel: s.sequenceParallel && s.tensor > 1, sharding: s.sharding, overlapGradReduce: s.overlapGradReduce,
+  };
+}
+
+describe('physics invariants over random strategies', () => {
+  it('MFU ≤ HFU ≤ 1, bubble ≥ 0, and no NaN or Infinity anywhere', () => {
+    fc.assert(fc.property(strategies, (s) => {
+      const e = estimatePlan(planFor(s));
+      const est = e.ok ? e : e.estimate;
+      if (!est) return true;
+      return allFinite(est) && est.mfu <= est.hfu + 1e-12 && est.hfu <= 1 && est.breakdown.pipelineBubbleSeconds >= 0;
+    }), { numRuns: 300 });
+  });
+  it('memory per GPU never grows when only the tensor-parallel size grows', () => {
+    fc.assert(fc.property(strategies, (s) => {
+      if (s.tensor === 8) return true;
+      const small = planFor(s);
+      const big = { ...small, tensor: s.tensor * 2, data: small.data / 2, globalBatchSize: small.globalBatchSize / 2 };
+      const a = estimatePlan(small);
+      const b = estimatePlan(big);
+      const ma = a.ok ? a.memory : a.estimate?.memory;
+      const mb = b.ok ? b.memory : b.estimate?.memory;
+      if (!ma || !mb) return true;
+      // Halving the replicas keeps each replica's batch, so per-GPU activations and states can only shrink.
+      return mb.totalBytes <= ma.totalBytes * (1 + 1e-9);
+    }), { numRuns: 300 });
+  });
+  it('step time grows with the global batch', () => {
+    fc.assert(fc.property(strategies, (s) => {
+      const one = planFor(s);
+      const a = estimatePlan(one);
+      const b = estimatePlan({ ...one, globalBatchSize: one.globalBatchSize * 2 });
+      const ta = a.ok ? a.stepTimeSeconds : a.estimate?.stepTimeSeconds;
+      const tb = b.ok ? b.stepTimeSeconds : b.estimate?.stepTimeSeconds;
+      if (ta === undefined || tb === undefined) return true;
+      return tb > ta;
+    }), { numRuns: 300 });
+  });
+});

@@ -1,0 +1,32 @@
+import { billion } from '@trainplan/units';
+import type { ModelPreset } from './model-preset.ts';
+
+export const BLOOM_MODELS: readonly ModelPreset[] = [
+  {
+    id: 'bloom-176b',
+    shape: {
+      name: 'BLOOM 176B',
+      layers: 70,
+      hiddenSize: 14336,
+      attentionHeads: 112,
+      kvHeads: 112,
+      ffnHiddenSize: 4 * 14336,
+      vocabSize: 250880,
+      seqLength: 2048,
+      gatedMlp: false,
+      tiedEmbeddings: true,
+      positionEmbedding: 'alibi',
+      linearBias: true,
+      normalization: 'layernorm',
+    },
+    publishedParameters: billion(176),
+    source: {
+      title: 'BigScience Workshop 2022, BLOOM: A 176B-Parameter Open-Access Multilingual Language Model (arXiv:2211.05100)',
+      url: 'https://arxiv.org/abs/2211.05100',
+      note: 'Model configuration table: 70 layers, hidden 14336, 112 heads, sequence 2048, ALiBi, tied embeddings, '
+        + 'GELU MLP (4h); 366B training tokens. Vocabulary 250,680 padded to 250,880 for tensor parallelism. '
+        + 'The extra LayerNorm after the embedding (2h parameters) is not in the shape.',
+    },
+    defaultTrainingTokens: billion(366),
+  },
+];

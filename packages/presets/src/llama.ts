@@ -1,0 +1,76 @@
+import { billion, trillion } from '@trainplan/units';
+import { llamaShape, type ModelPreset } from './model-preset.ts';
+
+const LLAMA2 = {
+  title: 'Touvron et al. 2023, Llama 2: Open Foundation and Fine-Tuned Chat Models (arXiv:2307.09288)',
+  url: 'https://arxiv.org/abs/2307.09288',
+};
+const LLAMA2_NOTE = 'Table 1: context 4k, 2.0T tokens, GQA for 34B and 70B. The paper gives no widths: layers, d_model '
+  + 'and heads follow Llama 1 (arXiv:2302.13971, Table 2), FFN sizes the released params/config; vocab 32000.';
+
+const LLAMA3 = {
+  title: 'Dubey et al. 2024, The Llama 3 Herd of Models (arXiv:2407.21783)',
+  url: 'https://arxiv.org/abs/2407.21783',
+};
+const LLAMA3_NOTE = 'Table 3: layers, model dim, FFN dim, heads, 8 KV heads. Table 3 rounds the vocabulary to 128,000; '
+  + 'the released tokenizer has 128,256 (256 reserved special tokens). Pre-training sequence 8192 (the 128K '
+  + 'context comes from a later long-context stage).';
+
+export const LLAMA_MODELS: readonly ModelPreset[] = [
+  {
+    id: 'llama2-7b',
+    shape: llamaShape({ name: 'Llama 2 7B', layers: 32, hiddenSize: 4096, attentionHeads: 32, kvHeads: 32, ffnHiddenSize: 11008, vocabSize: 32000, seqLength: 4096 }),
+    publishedParameters: billion(7),
+    source: { ...LLAMA2, note: LLAMA2_NOTE },
+    defaultTrainingTokens: trillion(2),
+  },
+  {
+    id: 'llama2-13b',
+    shape: llamaShape({ name: 'Llama 2 13B', layers: 40, hiddenSize: 5120, attentionHeads: 40, kvHeads: 40, ffnHiddenSize: 13824, vocabSize: 32000, seqLength: 4096 }),
+    publishedParameters: billion(13),
+    source: { ...LLAMA2, note: LLAMA2_NOTE },
+    defaultTrainingTokens: trillion(2),
+  },
+  {
+    id: 'llama2-70b',
+    shape: llamaShape({ name: 'Llama 2 70B', layers: 80, hiddenSize: 8192, attentionHeads: 64, kvHeads: 8, ffnHiddenSize: 28672, vocabSize: 32000, seqLength: 4096 }),
+    publishedParameters: billion(70),
+    source: { ...LLAMA2, note: LLAMA2_NOTE },
+    defaultTrainingTokens: trillion(2),
+  },
+  {
+    id: 'llama3-8b',
+    shape: llamaShape({ name: 'Llama 3 8B', layers: 32, hiddenSize: 4096, attentionHeads: 32, kvHeads: 8, ffnHiddenSize: 14336, vocabSize: 128256, seqLength: 8192 }),
+    publishedParameters: billion(8),
+    source: { ...LLAMA3, note: `${LLAMA3_NOTE} About 15T tokens (the model card says "over 15T").` },
+    defaultTrainingTokens: trillion(15),
+  },
+  {
+    id: 'llama3-70b',
+    shape: llamaShape({ name: 'Llama 3 70B', layers: 80, hiddenSize: 8192, attentionHeads: 64, kvHeads: 8, ffnHiddenSize: 28672, vocabSize: 128256, seqLength: 8192 }),
+    publishedParameters: billion(70),
+    source: { ...LLAMA3, note: `${LLAMA3_NOTE} About 15T tokens (the model card says "over 15T").` },
+    defaultTrainingTokens: trillion(15),
+  },
+  {
+    id: 'llama3.1-8b',
+    shape: llamaShape({ name: 'Llama 3.1 8B', layers: 32, hiddenSize: 4096, attentionHeads: 32, kvHeads: 8, ffnHiddenSize: 14336, vocabSize: 128256, seqLength: 8192 }),
+    publishedParameters: billion(8),
+    source: { ...LLAMA3, note: `${LLAMA3_NOTE} Same shape as Llama 3 8B; the model card states ~15T tokens.` },
+    defaultTrainingTokens: trillion(15),
+  },
+  {
+    id: 'llama3.1-70b',
+    shape: llamaShape({ name: 'Llama 3.1 70B', layers: 80, hiddenSize: 8192, attentionHeads: 64, kvHeads: 8, ffnHiddenSize: 28672, vocabSize: 128256, seqLength: 8192 }),
+    publishedParameters: billion(70),
+    source: { ...LLAMA3, note: `${LLAMA3_NOTE} Same shape as Llama 3 70B; the model card states ~15T tokens.` },
+    defaultTrainingTokens: trillion(15),
+  },
+  {
+    id: 'llama3.1-405b',
+    shape: llamaShape({ name: 'Llama 3.1 405B', layers: 126, hiddenSize: 16384, attentionHeads: 128, kvHeads: 8, ffnHiddenSize: 53248, vocabSize: 128256, seqLength: 8192 }),
+    publishedParameters: billion(405),
+    source: { ...LLAMA3, note: `${LLAMA3_NOTE} 405B pre-trained on 15.6T tokens (Sec. 3).` },
+    defaultTrainingTokens: trillion(15.6),
+  },
+];

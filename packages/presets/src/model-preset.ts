@@ -1,0 +1,41 @@
+import type { Citation } from '@trainplan/hardware';
+import type { ModelShape } from '@trainplan/model';
+
+/** A published model: its shape as trainplan models it, and the figures its source states. */
+export interface ModelPreset {
+  readonly id: string;
+  readonly shape: ModelShape;
+  /** The parameter count the source states, as a plain count (e.g. `billion(175)`). */
+  readonly publishedParameters: number;
+  readonly source: Citation;
+  /** Tokens the source trained on, when it says. */
+  readonly defaultTrainingTokens?: number;
+}
+
+type CoreShape = Pick<ModelShape, 'name' | 'layers' | 'hiddenSize' | 'attentionHeads' | 'vocabSize' | 'seqLength'>;
+
+/** GPT-2/3 conventions as Megatron-LM trains them: MHA, f = 4h, learned positions, tied, biases, LayerNorm. */
+export function gptShape(core: CoreShape): ModelShape {
+  return {
+    ...core,
+    kvHeads: core.attentionHeads,
+    ffnHiddenSize: 4 * core.hiddenSize,
+    gatedMlp: false,
+    tiedEmbeddings: true,
+    positionEmbedding: 'learned',
+    linearBias: true,
+    normalization: 'layernorm',
+  };
+}
+
+/** Llama conventions: SwiGLU MLP, untied embeddings, rotary positions, no biases, RMSNorm. */
+export function llamaShape(core: CoreShape & Pick<ModelShape, 'kvHeads' | 'ffnHiddenSize'>): ModelShape {
+  return {
+    ...core,
+    gatedMlp: true,
+    tiedEmbeddings: false,
+    positionEmbedding: 'rotary',
+    linearBias: false,
+    normalization: 'rmsnorm',
+  };
+}

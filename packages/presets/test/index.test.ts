@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import * as presets from '../src/index.ts';
+
+describe('public surface', () => {
+  it('names every runtime export explicitly', () => {
+    expect(Object.keys(presets).sort()).toEqual([
+      'GPUS', 'GPU_IDS', 'MODELS', 'MODEL_IDS', 'NETWORKS', 'NETWORK_IDS', 'SYSTEMS', 'SYSTEM_IDS',
+      'defaultSystemForGpu', 'gpuById', 'modelById', 'networkById', 'systemById',
+    ]);
+  });
+
+  it('re-exports the hardware catalogues under the contract ids', () => {
+    expect(presets.gpuById('a100-80gb')?.id).toBe('a100-80gb');
+    expect(presets.networkById('hdr-ib-8x')?.id).toBe('hdr-ib-8x');
+    expect(presets.defaultSystemForGpu('h100-sxm').network).toBe('ndr-ib-8x');
+  });
+});

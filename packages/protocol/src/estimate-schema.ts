@@ -1,0 +1,130 @@
+/**
+ * The estimate of ../shared/docs/scenario-contract.md (`EstimateJson` in wire.ts) as one schema:
+ * the JSON Schema that documents every field with its unit, and a validator for clients (the
+ * widget, the bot) that read answers.
+ *
+ * Unlike the scenario, an estimate's objects strip unknown keys instead of refusing them: the
+ * contract lets the project add output fields, and a widget bundle already embedded in someone's
+ * page must keep reading answers from a newer API.
+ */
+import { array, union } from './schema/compose.ts';
+import { object, optional } from './schema/object.ts';
+import { boolean, enumOf, integer, literal, number, string } from './schema/scalars.ts';
+import type { JsonSchema, Schema } from './schema/types.ts';
+import { jsonSchemaDocument, validate, type Validation } from './schema/validate.ts';
+import type { EstimateJson } from './wire.ts';
+
+const open = { unknownKeys: 'strip' } as const;
+const MAX_MESSAGE_LENGTH = 4096;
+
+const bytes = (description: string) => number({ min: 0, description: `${description}, in bytes.` });
+const seconds = (description: string) => number({ min: 0, description: `${description}, in seconds.` });
+const amount = (description: string) => number({ min: 0, description });
+const count = (description: string) => integer({ min: 1, description });
+// Lenient on purpose: a reader of answers should not reject one over an empty name.
+const id = (description: string) => string({ description });
+
+const precision = enumOf(['fp16', 'bf16', 'fp8']);
+const recompute = enumOf(['none', 'selective', 'full']);
+const schedule = enumOf(['1f1b', 'interleaved', 'gpipe']);
+
+const memory = object({
+  weightsBytes: bytes('Model weights per GPU'),
+  gradientsBytes: bytes('Gradients per GPU'),
+  optimizerBytes: bytes('Optimizer state (master weights and moments) per GPU'),
+  activationsBytes: bytes('Activations kept for the backward pass per GPU'),
+  otherBytes: bytes('Buffers, workspace and fragmentation per GPU'),
+  totalBytes: bytes('Sum of the parts above'),
+  capacityBytes: bytes("The GPU's memory capacity"),
+  fits: boolean({ description: 'Whether totalBytes ≤ capacityBytes.' }),
+}, { ...open, description: 'Memory per GPU, for the most loaded GPU.' });
+
+const breakdown = object({
+  computeSeconds: seconds('Compute per step, recompute included'),
+  tensorParallelCommSeconds: seconds('Tensor-parallel communication per step, not overlapped'),
+  pipelineBubbleSeconds: seconds('Pipeline bubble (idle time) per step'),
+  pipelineCommSeconds: seconds('Pipeline point-to-point communication per step'),
+  dataParallelCommSeconds: seconds('Data-parallel communication per step left after overlap'),
+  optimizerSeconds: seconds('Optimizer update per step'),
+  contextParallelCommSeconds: seconds('Extension: context-parallel communication per step'),
+  recomputeSeconds: seconds('Extension: the part of computeSeconds spent re-running forward passes'),
+  dataParallelCommTotalSeconds: seconds('Extension: data-parallel communication per step before overlap'),
+}, { ...open, description: 'Where the time of one step goes.' });
+
+const resolved = object({
+  model: id('Model preset id or name.'),
+  gpu: id('GPU preset id.'),
+  network: id('Inter-node fabric preset id.'),
+  gpusPerNode: count('GPUs per node.'),
+  nodes: count('Nodes.'),
+  gpus: count('GPUs in all.'),
+  tensor: count('Tensor-parallel degree.'),
+  pipeline: count('Pipeline-parallel degree.'),
+  data: count('Data-parallel degree.'),
+  context: count('Context-parallel degree.'),
+  virtualStages: count('Model chunks per pipeline stage.'),
+  microBatchSize: count('Sequences per micro-batch.'),
+  microBatches: count('Micro-batches per step per pipeline.'),
+  globalBatchSize: count('Sequences per step.'),
+  seqLength: count('Sequence length, in tokens.'),
+  precision,
+  recompute,
+  sequenceParallel: boolean(),
+  distributedOptimizer: boolean(),
+  zeroStage: integer({ min: 0, max: 3, description: 'ZeRO stage (0 = none).' }),
+  schedule,
+}, { ...open, description: 'Extension: the scenario as evaluated, every default and derived value filled in.' });
+
+const timeToTrain = object({
+  tokens: amount('Token budget, in tokens.'),
+  seconds: seconds('Time to train on the budget'),
+  days: amount('Time to train on the budget, in days.'),
+  gpuHours: amount('GPU time to train on the budget, in GPU-hours.'),
+}, { ...open, description: 'Extension: present when training.tokens was given.' });
+
+const estimateOk = object({
+  ok: literal(true),
+  stepTimeSeconds: seconds('Time of one optimizer step'),
+  tokensPerSecond: amount('Throughput of the whole cluster, in tokens per second.'),
+  modelTflopsPerGpu: amount('Model FLOPs (recompute excluded) per GPU, in TFLOP/s.'),
+  hardwareTflopsPerGpu: amount('Hardware FLOPs (recompute included) per GPU, in TFLOP/s.'),
+  mfu: amount('Model FLOPs utilization: model FLOP/s over peak FLOP/s, a ratio.'),
+  hfu: amount('Hardware FLOPs utilization: hardware FLOP/s over peak FLOP/s, a ratio.'),
+  memory,
+  breakdown,
+  samplesPerSecond: amount('Extension: throughput, in sequences per second.'),
+  modelFlopsPerStep: amount('Extension: model FLOPs of one step on all GPUs, in FLOP.'),
+  hardwareFlopsPerStep: amount('Extension: hardware FLOPs of one step on all GPUs, in FLOP.'),
+  parameters: amount('Extension: model parameters, a count.'),
+  resolved,
+  timeToTrain: optional(timeToTrain),
+  warnings: array(string({ maxLength: MAX_MESSAGE_LENGTH }), { description: 'Extension: advice for humans.' }),
+}, { ...open, expected: 'a feasible estimate', description: 'A feasible scenario: its step time, throughput and memory.' });
+
+const fieldIssue = object({
+  path: string({ description: 'JSON path of the offending field, e.g. parallelism.tensor or [2].model.layers.' }),
+  message: string({ maxLength: MAX_MESSAGE_LENGTH, description: 'What was expected and what was got.' }),
+}, open);
+
+const estimateInfeasible = object({
+  ok: literal(false),
+  reason: enumOf(['out-of-memory', 'indivisible', 'invalid'], { description: 'Why there is no estimate.' }),
+  message: string({ maxLength: MAX_MESSAGE_LENGTH, description: 'The reason, for humans.' }),
+  neededBytes: optional(bytes("For 'out-of-memory': memory needed per GPU")),
+  availableBytes: optional(bytes("For 'out-of-memory': memory available per GPU")),
+  issues: optional(array(fieldIssue, { description: "For 'invalid' and 'indivisible': each offending field." })),
+}, { ...open, expected: 'an infeasible answer', description: 'An infeasible scenario: an answer, not a crash.' });
+
+/** One estimate. The annotation checks at compile time that the validated type is wire.ts's EstimateJson. */
+export const estimateSchema: Schema<EstimateJson> = union([estimateOk, estimateInfeasible], {
+  expected: 'an estimate object with ok true or ok false',
+});
+
+export const estimateJsonSchema: JsonSchema = jsonSchemaDocument(estimateSchema, {
+  id: 'https://trainplan.dev/schemas/estimate.json', title: 'Estimate',
+});
+
+/** Validates an answer read from the API; unknown (newer) fields are dropped. Never throws. */
+export function validateEstimate(value: unknown): Validation<EstimateJson> {
+  return validate(estimateSchema, value);
+}

@@ -1,0 +1,33 @@
+/** @trainplan/protocol: the wire shapes of the contract, their validators and their JSON Schemas. */
+export type {
+  PrecisionId, RecomputeMode, ScheduleId, ModelObjectInput, ScenarioInput, MemoryJson, BreakdownJson,
+  EstimateOk, EstimateInfeasible, EstimateJson, InfeasibleReason, FieldIssue,
+} from './wire.ts';
+export type { ResolvedScenarioInput, ResolvedModelObject, ResolvedParallelism, ResolvedTraining } from './resolved.ts';
+export {
+  MAX_SCENARIOS, scenarioSchema, scenariosSchema, scenarioJsonSchema, scenariosJsonSchema,
+  validateScenario, validateScenarios,
+} from './scenario-schema.ts';
+export type { ScenarioValidation, ScenariosValidation } from './scenario-schema.ts';
+export { estimateSchema, estimateJsonSchema, validateEstimate } from './estimate-schema.ts';
+export { INVALID_SCENARIO_PROBLEM_TYPE, PROBLEM_CONTENT_TYPE, formatIssue, problemDetails } from './problem.ts';
+export type { ProblemDetails } from './problem.ts';
+
+// The schema toolkit, for the other wire shapes the apps define (query strings, bot commands).
+export {
+  string, integer, number, boolean, enumOf, literal, DEFAULT_MAX_STRING_LENGTH,
+} from './schema/scalars.ts';
+export type { StringOptions, RangeOptions, NumberOptions } from './schema/scalars.ts';
+export { object, optional, withDefault } from './schema/object.ts';
+export type { ObjectOptions, ObjectOutput } from './schema/object.ts';
+export { array, union, map, DEFAULT_MAX_ITEMS } from './schema/compose.ts';
+export type { ArrayOptions } from './schema/compose.ts';
+export { validate, jsonSchemaDocument, JSON_SCHEMA_DIALECT } from './schema/validate.ts';
+export type { Issue, Validation, ValidateOptions } from './schema/validate.ts';
+export { formatPath, defaultLimits } from './schema/context.ts';
+export type {
+  Schema, Infer, JsonSchema, JsonValue, Path, PathSegment, Checked, Context, Limits, Presence, BaseOptions,
+} from './schema/types.ts';
+export type { ResolvedPlan } from './resolve.ts';
+export { resolveScenario } from './resolve.ts';
+export { runEstimate, estimateResolvedScenario, toEstimateJson } from './run.ts';

@@ -1,0 +1,39 @@
+/**
+ * Invalid input as an RFC 9457 problem document (`application/problem+json`), the body of a 400
+ * from the HTTP API. The `issues` member is an extension RFC 9457 §3.2 allows.
+ */
+import type { FieldIssue } from './wire.ts';
+
+export const INVALID_SCENARIO_PROBLEM_TYPE = 'https://trainplan.dev/problems/invalid-scenario';
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+export interface ProblemDetails {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  issues: FieldIssue[];
+}
+
+/** How many issues `detail` spells out; the full list is in `issues`. */
+const ISSUES_IN_DETAIL = 3;
+
+/** `parallelism.tensor: expected an integer ≥ 1, got 0`; an issue about the whole input has no path. */
+export function formatIssue(issue: FieldIssue): string {
+  return issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`;
+}
+
+export function problemDetails(issues: FieldIssue[], status = 400): ProblemDetails {
+  const shown = issues.slice(0, ISSUES_IN_DETAIL).map(formatIssue).join('; ');
+  const more = issues.length - ISSUES_IN_DETAIL;
+  const detail = issues.length === 0
+    ? 'The scenario is invalid.'
+    : `The scenario has ${issues.length === 1 ? '1 issue' : `${issues.length} issues`}: ${shown}${more > 0 ? `; and ${more} more` : ''}.`;
+  return {
+    type: INVALID_SCENARIO_PROBLEM_TYPE,
+    title: 'Invalid scenario',
+    status,
+    detail,
+    issues: issues.map(({ path, message }) => ({ path, message })),
+  };
+}

@@ -1,0 +1,98 @@
+import { fabricFromSpecs } from '@trainplan/collectives';
+import { NVLINKS, type GpuSpec, type NetworkSpec, type SystemSpec } from '@trainplan/hardware';
+import { withShapeDefaults, type ModelShape, type StateSharding } from '@trainplan/model';
+import type { PlanInput } from '@trainplan/planner';
+import { defaultSystemForGpu, gpuById, GPU_IDS, modelById, MODEL_IDS, networkById, NETWORK_IDS } from '@trainplan/presets';
+import type { ResolvedScenarioInput } from './resolved.ts';
+import type { FieldIssue } from './wire.ts';
+
+export interface ResolvedPlan {
+  readonly plan: PlanInput;
+  readonly modelId: string;
+  readonly gpuId: string;
+  readonly networkId: string;
+}
+
+const list = (ids: readonly string[]): string => ids.join(', ');
+
+function resolveModel(model: ResolvedScenarioInput['model'], issues: FieldIssue[]): ModelShape | undefined {
+  if (typeof model !== 'string') return withShapeDefaults(model);
+  const preset = modelById(model);
+  if (!preset) issues.push({ path: 'model', message: `unknown model "${model}"; known: ${list(MODEL_IDS)}` });
+  return preset?.shape;
+}
+
+function sharding(p: ResolvedScenarioInput['parallelism']): StateSharding {
+  if (p.zeroStage !== undefined && p.zeroStage > 0) return `zero-${p.zeroStage}` as StateSharding;
+  return p.distributedOptimizer ? 'distributed-optimizer' : 'none';
+}
+
+/**
+ * A validated contract scenario → the planner's fully resolved input: preset ids looked up,
+ * the machine's defaults applied (gpusPerNode and network from the GPU's usual DGX-class system),
+ * data parallelism derived as GPUs / (tensor · pipeline · context).
+ */
+export function resolveScenario(s: ResolvedScenarioInput): { ok: true; value: ResolvedPlan } | { ok: false; issues: FieldIssue[] } {
+  const issues: FieldIssue[] = [];
+  const model = resolveModel(s.model, issues);
+  const gpu: GpuSpec | undefined = gpuById(s.cluster.gpu);
+  if (!gpu) issues.push({ path: 'cluster.gpu', message: `unknown GPU "${s.cluster.gpu}"; known: ${list(GPU_IDS)}` });
+  const system: SystemSpec | undefined = gpu ? defaultSystemForGpu(gpu.id) : undefined;
+  const networkId = s.cluster.network ?? system?.network ?? 'hdr-ib-8x';
+  const network: NetworkSpec | undefined = networkById(networkId);
+  if (!network) issues.push({ path: 'cluster.network', message: `unknown network "${networkId}"; known: ${list(NETWORK_IDS)}` });
+  if (!model || !gpu || !system || !network) return { ok: false, issues };
+
+  const gpusPerNode = s.cluster.gpusPerNode ?? system.gpusPerNode;
+  let nodes = s.cluster.nodes ?? 0;
+  if (s.cluster.gpus !== undefined) {
+    if (s.cluster.gpus % gpusPerNode !== 0 && s.cluster.gpus > gpusPerNode) {
+      issues.push({ path: 'cluster.gpus', message: `${s.cluster.gpus} GPUs do not fill whole nodes of ${gpusPerNode}` });
+    }
+    nodes = s.cluster.gpus / gpusPerNode;
+  }
+  const gpus = s.cluster.gpus ?? nodes * gpusPerNode;
+  const p = s.parallelism;
+  const modelParallel = p.tensor * p.pipeline * p.context;
+  const data = p.data ?? gpus / modelParallel;
+  if (p.data === undefined && !Number.isInteger(data)) {
+    issues.push({ path: 'parallelism', message: `${gpus} GPUs are not divisible by tensor × pipeline × context = ${modelParallel}` });
+  }
+  if (issues.length > 0) return { ok: false, issues };
+
+  const shape: ModelShape = s.training.seqLength !== undefined ? { ...model, seqLength: s.training.seqLength } : model;
+  // GB200 NVL72: the NVLink domain, not the 4-GPU tray, is what collectives see as one "node".
+  const fabricSystem = network.nvlinkDomainGpus ? { ...system, gpusPerNode: network.nvlinkDomainGpus } : { ...system, gpusPerNode };
+  const fabric = fabricFromSpecs({ gpu, system: fabricSystem, network, nvlink: NVLINKS[gpu.nvlink] });
+  const plan: PlanInput = {
+    model: shape,
+    gpu,
+    fabric,
+    nodes: gpus / gpusPerNode,
+    gpusPerNode,
+    nvlinkDomainGpus: network.nvlinkDomainGpus ?? gpusPerNode,
+    globalBatchSize: s.training.globalBatchSize,
+    microBatchSize: s.training.microBatchSize,
+    seqLength: shape.seqLength,
+    precision: s.training.precision,
+    tokens: s.training.tokens,
+    dropout: s.training.dropout ?? true,
+    attentionKernel: s.training.attentionKernel ?? 'flash',
+    tensor: p.tensor,
+    pipeline: p.pipeline,
+    data,
+    context: p.context,
+    virtualStages: p.virtualStages,
+    schedule: p.schedule,
+    sequenceParallel: p.sequenceParallel,
+    recompute: p.recompute,
+    recomputeLayers: p.recomputeLayers,
+    sharding: sharding(p),
+    scatterGather: p.scatterGather,
+    overlapGradReduce: p.overlapGradReduce,
+    overlapTensorParallelComm: p.overlapTensorParallelComm ?? false,
+    overlapPipelineComm: p.overlapPipelineComm ?? false,
+  };
+  const modelId = typeof s.model === 'string' ? s.model : (s.model.name ?? 'custom');
+  return { ok: true, value: { plan, modelId, gpuId: gpu.id, networkId: network.id } };
+}

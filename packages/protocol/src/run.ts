@@ -1,0 +1,103 @@
+import { estimatePlan, type PlanEstimate } from '@trainplan/planner';
+import { resolveScenario, type ResolvedPlan } from './resolve.ts';
+import type { ResolvedScenarioInput } from './resolved.ts';
+import { validateScenario } from './scenario-schema.ts';
+import type { EstimateJson, EstimateOk, FieldIssue } from './wire.ts';
+
+const prefix = (issues: FieldIssue[], index: number | undefined): FieldIssue[] =>
+  index === undefined ? issues : issues.map((i) => ({ path: `[${index}].${i.path}`, message: i.message }));
+
+function invalid(issues: FieldIssue[]): EstimateJson {
+  const first = issues.slice(0, 3).map((i) => `${i.path}: ${i.message}`).join('; ');
+  return { ok: false, reason: 'invalid', message: first + (issues.length > 3 ? ` (and ${issues.length - 3} more)` : ''), issues };
+}
+
+/** The planner's estimate in the contract's JSON shape (plus trainplan's extensions). */
+export function toEstimateJson(resolved: ResolvedPlan, e: PlanEstimate): EstimateOk {
+  const { plan } = resolved;
+  const json: EstimateOk = {
+    ok: true,
+    stepTimeSeconds: e.stepTimeSeconds,
+    tokensPerSecond: e.tokensPerSecond,
+    modelTflopsPerGpu: e.modelTflopsPerGpu,
+    hardwareTflopsPerGpu: e.hardwareTflopsPerGpu,
+    mfu: e.mfu,
+    hfu: e.hfu,
+    memory: {
+      weightsBytes: e.memory.weightsBytes,
+      gradientsBytes: e.memory.gradientsBytes,
+      optimizerBytes: e.memory.optimizerBytes,
+      activationsBytes: e.memory.activationsBytes,
+      otherBytes: e.memory.otherBytes,
+      totalBytes: e.memory.totalBytes,
+      capacityBytes: e.memory.capacityBytes,
+      fits: e.memory.fits,
+    },
+    breakdown: { ...e.breakdown },
+    samplesPerSecond: e.samplesPerSecond,
+    modelFlopsPerStep: e.modelFlopsPerStep,
+    hardwareFlopsPerStep: e.hardwareFlopsPerStep,
+    parameters: e.parameters,
+    resolved: {
+      model: resolved.modelId,
+      gpu: resolved.gpuId,
+      network: resolved.networkId,
+      gpusPerNode: plan.gpusPerNode,
+      nodes: plan.nodes,
+      gpus: plan.nodes * plan.gpusPerNode,
+      tensor: plan.tensor,
+      pipeline: plan.pipeline,
+      data: plan.data,
+      context: plan.context,
+      virtualStages: plan.virtualStages,
+      microBatchSize: plan.microBatchSize,
+      microBatches: e.microBatches,
+      globalBatchSize: plan.globalBatchSize,
+      seqLength: plan.seqLength,
+      precision: plan.precision,
+      recompute: plan.recompute,
+      sequenceParallel: plan.sequenceParallel,
+      distributedOptimizer: plan.sharding === 'distributed-optimizer',
+      zeroStage: plan.sharding.startsWith('zero-') ? Number(plan.sharding.slice(5)) : 0,
+      schedule: plan.schedule,
+    },
+    warnings: [...e.warnings],
+  };
+  if (e.timeToTrain) {
+    json.timeToTrain = {
+      tokens: e.timeToTrain.tokens,
+      seconds: e.timeToTrain.seconds,
+      days: e.timeToTrain.seconds / 86400,
+      gpuHours: e.timeToTrain.gpuHours,
+    };
+  }
+  return json;
+}
+
+/** One validated scenario → its estimate (never throws for anything a caller can send). */
+export function estimateResolvedScenario(s: ResolvedScenarioInput, index?: number): EstimateJson {
+  const resolved = resolveScenario(s);
+  if (!resolved.ok) return invalid(prefix(resolved.issues, index));
+  const result = estimatePlan(resolved.value.plan);
+  if (result.ok) return toEstimateJson(resolved.value, result);
+  if (result.reason === 'out-of-memory') {
+    return { ok: false, reason: 'out-of-memory', message: result.message, neededBytes: result.neededBytes, availableBytes: result.availableBytes };
+  }
+  return { ok: false, reason: 'indivisible', message: result.message, issues: prefix([...(result.issues ?? [])], index) };
+}
+
+/**
+ * The contract's estimate entry point: one scenario gives one answer, an array gives an array in
+ * the same order. Invalid input is an answer (`ok: false, reason: 'invalid'`) naming each field.
+ */
+export function runEstimate(value: unknown): EstimateJson | EstimateJson[] {
+  if (Array.isArray(value)) {
+    if (value.length === 0) return invalid([{ path: '', message: 'expected a scenario or a non-empty array of scenarios' }]);
+    return value.map((item, i) => {
+      const v = validateScenario(item);
+      return v.ok ? estimateResolvedScenario(v.value, i) : invalid(prefix(v.issues, i));
+    });
+  }
+  const v = validateScenario(value);
+  return v.ok ? estimateResolvedScenario(v.value) : invalid(v.issues);
+}

@@ -1,0 +1,195 @@
+/**
+ * The scenario of ../shared/docs/scenario-contract.md as one schema definition, from which come
+ * both the validator (`validateScenario`, `validateScenarios`) and the published JSON Schema
+ * (`scenarioJsonSchema`, `scenariosJsonSchema`). Field names are the contract's and never change.
+ *
+ * Defaults. The contract says "Omitted fields take the defaults above", and "above" is an example
+ * (GPT-3 175B with recompute "full" and tensor 8). We read it as naming which fields have defaults,
+ * not as the default values: an omitted field takes the neutral value (tensor, pipeline, virtualStages,
+ * context 1; sequenceParallel and distributedOptimizer false; recompute "none"; microBatchSize 1;
+ * precision "bf16", which the example shows), so omitting a field never turns a feature on.
+ *
+ * Only checks about the input itself live here; whether a preset exists, whether the degrees divide
+ * the GPUs or the model, and whether it fits in memory are the planner's answers.
+ */
+import { billion, million, thousand, trillion } from '@trainplan/units';
+import { array, map, union } from './schema/compose.ts';
+import { object, optional, withDefault } from './schema/object.ts';
+import { boolean, enumOf, integer, number, string } from './schema/scalars.ts';
+import type { JsonSchema, Schema } from './schema/types.ts';
+import { jsonSchemaDocument, validate } from './schema/validate.ts';
+import type { ResolvedScenarioInput } from './resolved.ts';
+import type { FieldIssue } from './wire.ts';
+
+/** The most scenarios one request may carry: a hostile-input guard, stated in the JSON Schema too. */
+export const MAX_SCENARIOS = 1024;
+const MAX_ID_LENGTH = 64;
+
+const presetId = (description: string): Schema<string> =>
+  string({ minLength: 1, maxLength: MAX_ID_LENGTH, description });
+const positive = (max: number, description: string): Schema<number> => integer({ min: 1, max, description });
+const flag = (value: boolean, description: string) => withDefault(boolean({ description }), value);
+
+const modelObject = map(
+  object({
+    layers: positive(1000, 'Transformer layers.'),
+    hiddenSize: positive(million(1), 'Hidden size (model dimension).'),
+    attentionHeads: positive(thousand(100), 'Attention heads.'),
+    vocabSize: positive(million(10), 'Vocabulary size, in tokens.'),
+    seqLength: positive(million(10), 'Sequence length, in tokens.'),
+    kvHeads: optional(positive(thousand(100), 'Key/value heads (grouped-query attention); default: attentionHeads.')),
+    ffnHiddenSize: optional(positive(million(10), 'Hidden size of the MLP; default: 4 × hiddenSize.')),
+    gatedMlp: flag(false, 'A gated MLP (SwiGLU): three weight matrices instead of two.'),
+    tiedEmbeddings: flag(true, 'Input and output embeddings share one matrix.'),
+    name: optional(string({ minLength: 1, maxLength: 200, description: 'A name for humans.' })),
+    positionEmbedding: optional(enumOf(['learned', 'rotary', 'alibi'], { description: 'Extension.' })),
+    linearBias: optional(boolean({ description: 'Extension: linear layers carry a bias.' })),
+    normalization: optional(enumOf(['layernorm', 'rmsnorm'], { description: 'Extension.' })),
+  }, { expected: 'a model object', description: 'A transformer given by its shape.' }),
+  (model) => ({ ...model, kvHeads: model.kvHeads ?? model.attentionHeads, ffnHiddenSize: model.ffnHiddenSize ?? 4 * model.hiddenSize }),
+);
+
+const cluster = object({
+  gpu: presetId('GPU preset id, e.g. a100-80gb.'),
+  gpusPerNode: optional(positive(1024, "GPUs per node; default: the GPU's preset system's.")),
+  nodes: optional(positive(million(1), 'Nodes; give this or gpus.')),
+  gpus: optional(positive(million(10), 'GPUs in all; give this or nodes.')),
+  network: optional(presetId("Inter-node fabric preset id, e.g. hdr-ib-8x; default: the GPU's usual DGX-class system.")),
+}, {
+  expected: 'a cluster object',
+  description: 'The machines. Exactly one of nodes and gpus is given.',
+  refine(raw, issue) {
+    const hasNodes = raw.nodes !== undefined;
+    if (hasNodes === (raw.gpus !== undefined)) {
+      issue('nodes', `give either cluster.nodes or cluster.gpus, ${hasNodes ? 'not both' : 'got neither'}`);
+    }
+  },
+  jsonSchema: { oneOf: [{ required: ['nodes'] }, { required: ['gpus'] }] },
+});
+
+const training = object({
+  globalBatchSize: positive(billion(1), 'Sequences per optimizer step.'),
+  microBatchSize: withDefault(positive(million(1), 'Sequences per micro-batch.'), 1),
+  precision: withDefault(enumOf(['fp16', 'bf16', 'fp8'], { description: 'Arithmetic precision of the matrix multiplies.' }), 'bf16'),
+  seqLength: optional(positive(million(10), "Sequence length, in tokens; overrides the model's.")),
+  tokens: optional(number({ greaterThan: 0, max: trillion(1000), description: 'Extension: a token budget; the estimate then carries the time to train.' })),
+  dropout: flag(true, "Extension: hidden and attention dropout on (Megatron's default 0.1)."),
+  attentionKernel: withDefault(enumOf(['flash', 'unfused'], {
+    description: "Extension: fused flash attention, or Megatron 2021–22's unfused softmax attention.",
+  }), 'flash'),
+}, { expected: 'a training object', description: 'The batch and the precision.' });
+
+const degree = (description: string) => withDefault(positive(thousand(64), description), 1);
+
+const parallelism = map(
+  object({
+    tensor: degree('Tensor-parallel degree.'),
+    pipeline: degree('Pipeline-parallel degree (stages).'),
+    data: optional(positive(million(10), 'Data-parallel degree; default: GPUs / (tensor · pipeline · context).')),
+    virtualStages: withDefault(positive(1000, 'Model chunks per pipeline stage (interleaved schedule).'), 1),
+    context: degree('Context-parallel degree.'),
+    sequenceParallel: flag(false, 'Megatron sequence parallelism (with tensor parallelism).'),
+    recompute: withDefault(enumOf(['none', 'selective', 'full'], { description: 'Activation recomputation.' }), 'none'),
+    distributedOptimizer: flag(false, 'Shard the optimizer state across data-parallel ranks.'),
+    zeroStage: optional(enumOf([0, 1, 2, 3], { description: 'ZeRO stage; give this or distributedOptimizer: true.' })),
+    schedule: optional(enumOf(['1f1b', 'interleaved', 'gpipe'], {
+      description: "Extension: the pipeline schedule; default: '1f1b' when virtualStages is 1, else 'interleaved'.",
+    })),
+    scatterGather: flag(false, "Extension: Megatron's scatter-gather of pipeline sends."),
+    overlapGradReduce: flag(false, 'Extension: overlap the gradient reduction with the backward pass.'),
+    recomputeLayers: optional(positive(1000, "Extension: with recompute 'full', layers recomputed per stage.")),
+    overlapTensorParallelComm: flag(false, "Extension: overlap tensor-parallel collectives with GEMMs (Transformer Engine's --tp-comm-overlap)."),
+    overlapPipelineComm: flag(false, "Extension: overlap pipeline sends with compute (Megatron-Core's overlap_p2p_comm)."),
+  }, {
+    expected: 'a parallelism object',
+    description: 'How the model is split over the GPUs. Every field has a default.',
+    refine(raw, issue) {
+      if (raw.zeroStage !== undefined && raw.distributedOptimizer === true) {
+        issue('zeroStage', 'give either parallelism.zeroStage or parallelism.distributedOptimizer: true, not both');
+      }
+      const virtualStages = raw.virtualStages ?? 1;
+      // Only when virtualStages is itself valid: an invalid one is reported on its own.
+      if (raw.schedule === 'interleaved' && virtualStages === 1) {
+        issue('schedule', 'expected parallelism.virtualStages > 1 with schedule "interleaved", got virtualStages 1');
+      }
+    },
+    jsonSchema: {
+      allOf: [
+        { not: { required: ['zeroStage', 'distributedOptimizer'], properties: { distributedOptimizer: { const: true } } } },
+        {
+          if: { required: ['schedule'], properties: { schedule: { const: 'interleaved' } } },
+          then: { required: ['virtualStages'], properties: { virtualStages: { minimum: 2 } } },
+        },
+      ],
+    },
+  }),
+  (p) => ({ ...p, schedule: p.schedule ?? (p.virtualStages > 1 ? 'interleaved' : '1f1b') }),
+);
+
+/** One scenario. The annotation checks at compile time that the validated type is the resolved input. */
+export const scenarioSchema: Schema<ResolvedScenarioInput> = object({
+  model: union([presetId('Model preset id, e.g. gpt3-175b.'), modelObject], {
+    expected: 'a model preset id (a non-empty string) or a model object',
+    description: 'The model: a preset id, or a transformer given by its shape.',
+  }),
+  cluster,
+  training,
+  parallelism: withDefault(parallelism, {}),
+}, { expected: 'a scenario object', description: 'A training run: the model, the machines, the batch and the parallel strategy.' });
+
+/** A request body: one scenario, or an array of them answered in the same order. */
+// The /* @__PURE__ */ marks let a bundle that only validates drop the published documents.
+export const scenariosSchema = /* @__PURE__ */ union([scenarioSchema, array(scenarioSchema, { minItems: 1, maxItems: MAX_SCENARIOS })], {
+  expected: 'a scenario object or an array of them',
+});
+
+export const scenarioJsonSchema: JsonSchema = /* @__PURE__ */ jsonSchemaDocument(scenarioSchema, {
+  id: 'https://trainplan.dev/schemas/scenario.json', title: 'Scenario',
+});
+export const scenariosJsonSchema: JsonSchema = /* @__PURE__ */ jsonSchemaDocument(scenariosSchema, {
+  id: 'https://trainplan.dev/schemas/scenarios.json', title: 'One scenario or an array of scenarios',
+});
+
+export type ScenarioValidation = { ok: true; value: ResolvedScenarioInput } | { ok: false; issues: FieldIssue[] };
+
+/**
+ * Many scenarios: `results` has one entry per scenario, in order, so an answer can report each
+ * one on its own; `issues` gathers them all. Paths of an array's scenarios start with `[i].`.
+ */
+export type ScenariosValidation =
+  | { ok: true; array: boolean; values: ResolvedScenarioInput[]; results: ScenarioValidation[] }
+  | { ok: false; array: boolean; issues: FieldIssue[]; results: ScenarioValidation[] };
+
+/** Validates one scenario and fills in its defaults. Never throws. */
+export function validateScenario(value: unknown): ScenarioValidation {
+  return validate(scenarioSchema, value);
+}
+
+/** Validates one scenario or an array of 1 to MAX_SCENARIOS of them. Never throws. */
+export function validateScenarios(value: unknown): ScenariosValidation {
+  try {
+    if (!Array.isArray(value)) return gather(false, [validateScenario(value)]);
+    if (value.length < 1 || value.length > MAX_SCENARIOS) {
+      const issues = [{ path: '', message: `expected an array of 1 to ${MAX_SCENARIOS} scenarios, got ${value.length}` }];
+      return { ok: false, array: true, issues, results: [] };
+    }
+    const results: ScenarioValidation[] = [];
+    for (let i = 0; i < value.length; i++) results.push(validate(scenarioSchema, value[i], { at: [i] }));
+    return gather(true, results);
+  } catch {
+    const issues = [{ path: '', message: 'could not be read: the value threw while being inspected' }];
+    return { ok: false, array: false, issues, results: [] };
+  }
+}
+
+function gather(isArray: boolean, results: ScenarioValidation[]): ScenariosValidation {
+  const values: ResolvedScenarioInput[] = [];
+  const issues: FieldIssue[] = [];
+  for (const result of results) {
+    if (result.ok) values.push(result.value);
+    else issues.push(...result.issues);
+  }
+  return issues.length === 0
+    ? { ok: true, array: isArray, values, results }
+    : { ok: false, array: isArray, issues, results };
+}

@@ -1,0 +1,143 @@
+/** Objects with required, optional and defaulted fields; unknown keys are refused or stripped. */
+import { createContext, isPlainObject, mismatch, nested, report } from './context.ts';
+import { withDescription } from './scalars.ts';
+import type { BaseOptions, Checked, Infer, JsonSchema, JsonValue, Schema } from './types.ts';
+
+type Shape = Record<string, Schema<unknown>>;
+type OptionalKeys<S extends Shape> = { [K in keyof S]: S[K]['presence'] extends 'optional' ? K : never }[keyof S];
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+/** The validated type of an object: optional fields may be absent, defaulted fields never are. */
+export type ObjectOutput<S extends Shape> = Simplify<
+  { [K in Exclude<keyof S, OptionalKeys<S>>]: Infer<S[K]> } & { [K in OptionalKeys<S>]?: Infer<S[K]> }
+>;
+
+export interface ObjectOptions extends BaseOptions {
+  /**
+   * 'reject' (the default) reports each unknown key, so a typo like `tensr` is never silently ignored;
+   * 'strip' drops them, for documents we read from a newer peer that may carry fields we do not know.
+   */
+  unknownKeys?: 'reject' | 'strip';
+  /**
+   * Cross-field checks over the raw input, run even when some fields are invalid so that every
+   * issue is reported at once. `issue('nodes', '…')` reports at this object's path + `.nodes`.
+   */
+  refine?: (raw: Readonly<Record<string, unknown>>, issue: (key: string, message: string) => void) => void;
+  /** Extra JSON Schema keywords that state the `refine` rules (oneOf, not, if/then). */
+  jsonSchema?: JsonSchema;
+}
+
+export function object<S extends Shape>(shape: S, options: ObjectOptions = {}): Schema<ObjectOutput<S>> {
+  const expected = options.expected ?? 'an object';
+  const keys = Object.keys(shape);
+  const isKnown = (key: string): boolean => Object.hasOwn(shape, key);
+  const discriminators = keys.filter((key) => shape[key]?.constant !== undefined);
+  return {
+    expected,
+    presence: 'required',
+    accepts: (value) => isPlainObject(value) && discriminators.every((key) => value[key] === shape[key]?.constant),
+    check(value, at, ctx) {
+      if (!isPlainObject(value)) return mismatch(ctx, at, expected, value);
+      return nested(ctx, at, (): Checked<ObjectOutput<S>> => {
+        const out: Record<string, unknown> = {};
+        let ok = true;
+        for (const key of keys) {
+          const field = shape[key];
+          if (field === undefined) continue;
+          const raw = Object.hasOwn(value, key) ? value[key] : undefined;
+          const path = [...at, key];
+          if (raw === undefined && field.presence === 'optional') continue;
+          if (raw === undefined && field.presence === 'required') {
+            report(ctx, path, `missing required field: expected ${field.expected}`);
+            ok = false;
+            continue;
+          }
+          const checked = field.check(raw === undefined ? field.defaultValue : raw, path, ctx);
+          if (checked.ok) out[key] = checked.value;
+          else ok = false;
+        }
+        if (options.unknownKeys !== 'strip') {
+          for (const key of Object.keys(value)) {
+            if (isKnown(key)) continue;
+            report(ctx, [...at, key], () => `unknown field${hint(key, keys)}`);
+            ok = false;
+          }
+        }
+        options.refine?.(value, (key, message) => {
+          report(ctx, [...at, key], message);
+          ok = false;
+        });
+        return ok ? { ok: true, value: out as ObjectOutput<S> } : { ok: false };
+      }, { ok: false });
+    },
+    toJsonSchema() {
+      const properties: Record<string, JsonSchema> = {};
+      for (const key of keys) properties[key] = shape[key]?.toJsonSchema() ?? {};
+      const required = keys.filter((key) => shape[key]?.presence === 'required');
+      return withDescription({
+        type: 'object',
+        properties,
+        ...(required.length > 0 && { required }),
+        ...(options.unknownKeys !== 'strip' && { additionalProperties: false }),
+        ...options.jsonSchema,
+      }, options);
+    },
+  };
+}
+
+/** A field that may be absent; the output then lacks it too. */
+export function optional<T>(schema: Schema<T>): Schema<T> & { readonly presence: 'optional' } {
+  return { ...schema, presence: 'optional' };
+}
+
+/**
+ * A field that may be absent, in which case `value` is validated in its place (so a default object
+ * such as `{}` gets its own defaults filled, and every answer gets a fresh copy).
+ * Throws when the default itself is invalid: that is a mistake in our schema, not in the input.
+ */
+export function withDefault<T>(schema: Schema<T>, value: JsonValue): Schema<T> & { readonly presence: 'default' } {
+  const ctx = createContext();
+  if (!schema.check(value, [], ctx).ok) {
+    const first = ctx.issues[0];
+    throw new Error(`invalid default ${JSON.stringify(value)}: ${first ? `${first.path} ${first.message}`.trim() : ''}`);
+  }
+  return {
+    ...schema,
+    presence: 'default',
+    defaultValue: value,
+    toJsonSchema: () => ({ ...schema.toJsonSchema(), default: value }),
+  };
+}
+
+const MAX_KEY_TO_MATCH = 64;
+
+/** " (did you mean tensor?)" for a near miss, else the list of known fields. */
+function hint(key: string, known: readonly string[]): string {
+  if (known.length === 0) return '';
+  if (key.length <= MAX_KEY_TO_MATCH) {
+    let best: string | undefined;
+    let bestDistance = Infinity;
+    for (const candidate of known) {
+      const distance = editDistance(key.toLowerCase(), candidate.toLowerCase());
+      if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+    }
+    if (best !== undefined && bestDistance <= Math.max(1, Math.floor(best.length / 4))) return ` (did you mean ${best}?)`;
+  }
+  return ` (known fields: ${known.join(', ')})`;
+}
+
+/** Edit distance counting a swap of neighbours as one edit (optimal string alignment), so `modle` is near `model`. */
+function editDistance(a: string, b: string): number {
+  let before: number[] = [];
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, (before[j - 2] ?? 0) + 1);
+      current.push(best);
+    }
+    [before, previous] = [previous, current];
+  }
+  return previous[b.length] ?? 0;
+}

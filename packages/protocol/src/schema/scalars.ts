@@ -1,0 +1,132 @@
+/** Leaf schemas: string, integer, number, boolean, and fixed sets of values (enum, literal). */
+import { codePointLength, describe, mismatch } from './context.ts';
+import type { BaseOptions, JsonSchema, Schema } from './types.ts';
+
+/** Strings longer than this are refused unless a schema says otherwise: a hostile-input guard. */
+export const DEFAULT_MAX_STRING_LENGTH = 1024;
+
+export interface StringOptions extends BaseOptions {
+  minLength?: number;
+  maxLength?: number;
+}
+
+export function string<const E extends string>(options: StringOptions & { enum: readonly E[] }): Schema<E>;
+export function string(options?: StringOptions): Schema<string>;
+export function string(options: StringOptions & { enum?: readonly string[] } = {}): Schema<string> {
+  if (options.enum) return enumOf(options.enum, options);
+  const minLength = options.minLength ?? 0;
+  const maxLength = options.maxLength ?? DEFAULT_MAX_STRING_LENGTH;
+  const expected = options.expected ?? (minLength > 1
+    ? `a string of ${minLength} to ${maxLength} characters`
+    : `${minLength === 1 ? 'a non-empty string' : 'a string'} of at most ${maxLength} characters`);
+  return {
+    expected,
+    presence: 'required',
+    accepts: (value) => typeof value === 'string',
+    check(value, at, ctx) {
+      if (typeof value !== 'string') return mismatch(ctx, at, expected, value);
+      const length = codePointLength(value, maxLength);
+      if (length < minLength || length > maxLength) return mismatch(ctx, at, expected, value);
+      return { ok: true, value };
+    },
+    toJsonSchema: () => withDescription({ type: 'string', ...(minLength > 0 && { minLength }), maxLength }, options),
+  };
+}
+
+export interface RangeOptions extends BaseOptions {
+  min?: number;
+  max?: number;
+}
+
+/** An integer: a JSON number with no fraction. Numeric strings, NaN and ±Infinity are refused. */
+export function integer(options: RangeOptions = {}): Schema<number> {
+  const { min, max } = options;
+  return numeric('an integer', Number.isInteger, options, {
+    type: 'integer', ...(min !== undefined && { minimum: min }), ...(max !== undefined && { maximum: max }),
+  });
+}
+
+export interface NumberOptions extends RangeOptions {
+  /** The value must be greater than this (JSON Schema's exclusiveMinimum). */
+  greaterThan?: number;
+}
+
+/** A finite JSON number. */
+export function number(options: NumberOptions = {}): Schema<number> {
+  const { min, max, greaterThan } = options;
+  return numeric('a number', Number.isFinite, options, {
+    type: 'number',
+    ...(min !== undefined && { minimum: min }),
+    ...(greaterThan !== undefined && { exclusiveMinimum: greaterThan }),
+    ...(max !== undefined && { maximum: max }),
+  });
+}
+
+function numeric(noun: string, isKind: (n: number) => boolean, options: NumberOptions, json: JsonSchema): Schema<number> {
+  const { min, max, greaterThan } = options;
+  const low = greaterThan !== undefined ? `> ${greaterThan}` : min !== undefined ? `≥ ${min}` : undefined;
+  const high = max !== undefined ? `≤ ${max}` : undefined;
+  const range = min !== undefined && max !== undefined ? ` from ${min} to ${max}` : low && high ? ` ${low} and ${high}` : low || high ? ` ${low ?? high}` : '';
+  const expected = options.expected ?? `${noun}${range}`;
+  return {
+    expected,
+    presence: 'required',
+    accepts: (value) => typeof value === 'number',
+    check(value, at, ctx) {
+      if (typeof value !== 'number' || !isKind(value)) return mismatch(ctx, at, expected, value);
+      // Out of range: name only the bound that was crossed ("expected an integer ≥ 1, got 0").
+      const tooLow = (min !== undefined && value < min) || (greaterThan !== undefined && value <= greaterThan);
+      if (tooLow) return mismatch(ctx, at, `${noun} ${low}`, value);
+      if (max !== undefined && value > max) return mismatch(ctx, at, `${noun} ${high}`, value);
+      return { ok: true, value };
+    },
+    toJsonSchema: () => withDescription(json, options),
+  };
+}
+
+export function boolean(options: BaseOptions = {}): Schema<boolean> {
+  const expected = options.expected ?? 'true or false';
+  return {
+    expected,
+    presence: 'required',
+    accepts: (value) => typeof value === 'boolean',
+    check: (value, at, ctx) => (typeof value === 'boolean' ? { ok: true, value } : mismatch(ctx, at, expected, value)),
+    toJsonSchema: () => withDescription({ type: 'boolean' }, options),
+  };
+}
+
+/** One of a fixed list of strings or numbers: `enumOf(['fp16', 'bf16', 'fp8'])`, `enumOf([0, 1, 2, 3])`. */
+export function enumOf<const V extends string | number>(values: readonly V[], options: BaseOptions = {}): Schema<V> {
+  const expected = options.expected ?? `one of ${values.join(', ')}`;
+  const allStrings = values.every((v) => typeof v === 'string');
+  const allIntegers = values.every((v) => Number.isInteger(v));
+  const type = allStrings ? 'string' : allIntegers ? 'integer' : undefined;
+  return {
+    expected,
+    presence: 'required',
+    accepts: (value) => values.some((v) => typeof v === typeof value),
+    check(value, at, ctx) {
+      const index = values.indexOf(value as V);
+      const found = values[index];
+      return found === undefined ? mismatch(ctx, at, expected, value) : { ok: true, value: found };
+    },
+    toJsonSchema: () => withDescription({ ...(type && { type }), enum: values }, options),
+  };
+}
+
+/** Exactly one value. Inside an object it marks the field that tells union branches apart. */
+export function literal<const V extends string | number | boolean>(constant: V, options: BaseOptions = {}): Schema<V> {
+  const expected = options.expected ?? describe(constant);
+  return {
+    expected,
+    presence: 'required',
+    constant,
+    accepts: (value) => value === constant,
+    check: (value, at, ctx) => (value === constant ? { ok: true, value: constant } : mismatch(ctx, at, expected, value)),
+    toJsonSchema: () => withDescription({ const: constant }, options),
+  };
+}
+
+export function withDescription(json: JsonSchema, options: BaseOptions): JsonSchema {
+  return options.description === undefined ? json : { description: options.description, ...json };
+}

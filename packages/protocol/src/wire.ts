@@ -1,0 +1,163 @@
+/**
+ * The JSON shapes of ../shared/docs/scenario-contract.md, as TypeScript types.
+ * Contract fields are never renamed; everything marked "extension" is trainplan's addition.
+ * Units are in the key names; values are SI.
+ */
+
+export type PrecisionId = 'fp16' | 'bf16' | 'fp8';
+export type RecomputeMode = 'none' | 'selective' | 'full';
+/** Extension: how the pipeline is scheduled. 'interleaved' needs virtualStages > 1. */
+export type ScheduleId = '1f1b' | 'interleaved' | 'gpipe';
+
+export interface ModelObjectInput {
+  layers: number;
+  hiddenSize: number;
+  attentionHeads: number;
+  vocabSize: number;
+  seqLength: number;
+  kvHeads?: number;
+  ffnHiddenSize?: number;
+  gatedMlp?: boolean;
+  tiedEmbeddings?: boolean;
+  name?: string;
+  /** Extensions. */
+  positionEmbedding?: 'learned' | 'rotary' | 'alibi';
+  linearBias?: boolean;
+  normalization?: 'layernorm' | 'rmsnorm';
+}
+
+export interface ScenarioInput {
+  model: string | ModelObjectInput;
+  cluster: {
+    gpu: string;
+    gpusPerNode?: number;
+    nodes?: number;
+    gpus?: number;
+    network?: string;
+  };
+  training: {
+    globalBatchSize: number;
+    microBatchSize?: number;
+    precision?: PrecisionId;
+    seqLength?: number;
+    /** Extension: a token budget; the estimate then carries time and GPU-hours to train. */
+    tokens?: number;
+    /** Extension: hidden and attention dropout on (Megatron's default 0.1); default true. */
+    dropout?: boolean;
+    /** Extension: fused flash attention (default) or Megatron 2021–22's unfused softmax attention. */
+    attentionKernel?: 'flash' | 'unfused';
+  };
+  parallelism?: {
+    tensor?: number;
+    pipeline?: number;
+    data?: number;
+    virtualStages?: number;
+    context?: number;
+    sequenceParallel?: boolean;
+    recompute?: RecomputeMode;
+    distributedOptimizer?: boolean;
+    zeroStage?: 0 | 1 | 2 | 3;
+    /** Extensions. */
+    schedule?: ScheduleId;
+    /** Megatron's scatter-gather of pipeline sends (SC'21 §4.1); ignored under sequence parallelism. */
+    scatterGather?: boolean;
+    /** Overlap the data-parallel gradient reduction with the backward pass (newer Megatron). */
+    overlapGradReduce?: boolean;
+    /** With recompute 'full': recompute only this many layers per pipeline stage (Megatron's --recompute-num-layers). */
+    recomputeLayers?: number;
+    /** Overlap tensor-parallel collectives with GEMMs (Transformer Engine's --tp-comm-overlap); default false. */
+    overlapTensorParallelComm?: boolean;
+    /** Overlap pipeline sends with compute (Megatron-Core's overlap_p2p_comm); default false. */
+    overlapPipelineComm?: boolean;
+  };
+}
+
+export interface MemoryJson {
+  weightsBytes: number;
+  gradientsBytes: number;
+  optimizerBytes: number;
+  activationsBytes: number;
+  otherBytes: number;
+  totalBytes: number;
+  capacityBytes: number;
+  fits: boolean;
+}
+
+export interface BreakdownJson {
+  computeSeconds: number;
+  tensorParallelCommSeconds: number;
+  pipelineBubbleSeconds: number;
+  pipelineCommSeconds: number;
+  dataParallelCommSeconds: number;
+  optimizerSeconds: number;
+  /** Extensions. */
+  contextParallelCommSeconds: number;
+  /** Part of computeSeconds spent re-running forward passes (recompute). */
+  recomputeSeconds: number;
+  /** Data-parallel communication before overlap with the backward pass. */
+  dataParallelCommTotalSeconds: number;
+}
+
+export interface EstimateOk {
+  ok: true;
+  stepTimeSeconds: number;
+  tokensPerSecond: number;
+  modelTflopsPerGpu: number;
+  hardwareTflopsPerGpu: number;
+  mfu: number;
+  hfu: number;
+  memory: MemoryJson;
+  breakdown: BreakdownJson;
+  /** Extensions. */
+  samplesPerSecond: number;
+  modelFlopsPerStep: number;
+  hardwareFlopsPerStep: number;
+  parameters: number;
+  resolved: {
+    model: string;
+    gpu: string;
+    network: string;
+    gpusPerNode: number;
+    nodes: number;
+    gpus: number;
+    tensor: number;
+    pipeline: number;
+    data: number;
+    context: number;
+    virtualStages: number;
+    microBatchSize: number;
+    microBatches: number;
+    globalBatchSize: number;
+    seqLength: number;
+    precision: PrecisionId;
+    recompute: RecomputeMode;
+    sequenceParallel: boolean;
+    distributedOptimizer: boolean;
+    zeroStage: number;
+    schedule: ScheduleId;
+  };
+  /** Present when `training.tokens` was given. */
+  timeToTrain?: { tokens: number; seconds: number; days: number; gpuHours: number };
+  warnings: string[];
+}
+
+export type InfeasibleReason = 'out-of-memory' | 'indivisible' | 'invalid';
+
+export interface FieldIssue {
+  /** JSON path of the offending field, e.g. "parallelism.tensor" or "[2].model.layers". */
+  path: string;
+  message: string;
+}
+
+export interface EstimateInfeasible {
+  ok: false;
+  reason: InfeasibleReason;
+  message: string;
+  /** For 'out-of-memory'. */
+  neededBytes?: number;
+  availableBytes?: number;
+  /** For 'invalid' and 'indivisible': each offending field. */
+  issues?: FieldIssue[];
+}
+
+export type EstimateJson = EstimateOk | EstimateInfeasible;

@@ -1,0 +1,155 @@
+import type { ModelObjectInput, ScenarioInput } from '@trainplan/protocol';
+import type { TrainingRow } from './ground-truth.ts';
+
+/**
+ * What each source states about its software, and what trainplan assumes where it is silent.
+ * These are settings of the runs (which kernels and overlaps the framework of that date had), taken
+ * from the source or the framework's chronology, never tuning knobs: the calibration constants are
+ * per GPU generation only (packages/planner/src/calibration.ts).
+ */
+export type SourceId = 'narayanan21' | 'korthikanti22' | 'megatron-readme-h100' | 'dgxc-24.11' | 'bloom-prequel';
+
+export interface SourceProfile {
+  readonly id: SourceId;
+  readonly title: string;
+  /** Settings applied to every row of the source, and why. */
+  readonly assumptions: string;
+  readonly matches: (row: TrainingRow) => boolean;
+  readonly network: string;
+  readonly scenario: (row: TrainingRow) => Pick<ScenarioInput, 'training' | 'parallelism'> & { model: ModelObjectInput };
+  /** Settings the source does not state, as lists of candidates; the fastest feasible one is used. */
+  readonly unknowns: (row: TrainingRow) => Partial<Record<'microBatchSize' | 'virtualStages' | 'recompute', readonly (number | string)[]>>;
+}
+
+const gptModel = (row: TrainingRow): ModelObjectInput => ({
+  name: row.model.name,
+  layers: row.model.layers,
+  hiddenSize: row.model.hidden,
+  attentionHeads: row.model.heads,
+  vocabSize: row.model.vocab ?? 51200,
+  seqLength: row.model.seq,
+  kvHeads: row.model.kv_heads ?? row.model.heads,
+  ffnHiddenSize: row.model.ffn_hidden ?? 4 * row.model.hidden,
+});
+
+/** Interleaving factors v with L divisible by p·v (Megatron's requirement), up to `max`. */
+export function interleavingChoices(layers: number, pipeline: number, max: number): number[] {
+  if (pipeline <= 1) return [1];
+  const out: number[] = [];
+  for (let v = 2; v <= max; v++) if (layers % (pipeline * v) === 0) out.push(v);
+  return out.length > 0 ? out : [1];
+}
+
+const tp = (row: TrainingRow): number => row.parallel.tp ?? 1;
+const pp = (row: TrainingRow): number => row.parallel.pp ?? 1;
+
+export const SOURCES: readonly SourceProfile[] = [
+  {
+    id: 'narayanan21',
+    title: 'Narayanan et al. SC\'21 (Megatron-LM), Table 1: weak scaling 1.7B–1T on Selene',
+    assumptions: 'fp16, full recompute, unfused softmax attention with dropout, interleaved 1F1B with scatter-gather '
+      + '(stated for all Table-1 runs), no gradient-reduce overlap (Megatron 2021). Unstated: micro-batch size and the '
+      + 'number of model chunks v: the fastest feasible of mbs ∈ {1, 2, 4, 8} and v with L divisible by p·v.',
+    matches: (r) => r.id.startsWith('narayanan21'),
+    network: 'hdr-ib-8x',
+    scenario: (r) => ({
+      model: gptModel(r),
+      training: { globalBatchSize: r.parallel.gbs!, precision: 'fp16', dropout: true, attentionKernel: 'unfused' },
+      parallelism: { tensor: tp(r), pipeline: pp(r), recompute: 'full', scatterGather: true },
+    }),
+    unknowns: (r) => ({ microBatchSize: [1, 2, 4, 8], virtualStages: interleavingChoices(r.model.layers, pp(r), 8) }),
+  },
+  {
+    id: 'korthikanti22',
+    title: 'Korthikanti et al. 2022, Table 3 / §6: sequence parallelism and selective recompute, 22B–1T on Selene',
+    assumptions: 'fp16, unfused softmax attention with dropout, scatter-gather without sequence parallelism, no '
+      + 'gradient-reduce overlap (stated for the DP run). Everything else as the row states; micro-batch-level '
+      + 'recompute (App. C) is modelled as selective recompute. Where a pipelined row does not state v (1T), the '
+      + 'fastest feasible v with L divisible by p·v is used.',
+    matches: (r) => r.id.startsWith('korthikanti22'),
+    network: 'hdr-ib-8x',
+    scenario: (r) => ({
+      model: gptModel(r),
+      training: { globalBatchSize: r.parallel.gbs!, microBatchSize: r.parallel.mbs ?? 1, precision: 'fp16', dropout: true, attentionKernel: 'unfused' },
+      parallelism: {
+        tensor: tp(r), pipeline: pp(r), sequenceParallel: r.parallel.sp === true,
+        recompute: r.parallel.recompute?.startsWith('selective') ? 'selective' : r.parallel.recompute === 'full' ? 'full' : 'none',
+        scatterGather: r.parallel.sp !== true,
+      },
+    }),
+    // The paper states v = 3 for 175B and 530B only; where a pipelined row leaves v unstated, search it.
+    unknowns: (r) => (r.parallel.vp === null && pp(r) > 1 ? { virtualStages: [1, ...interleavingChoices(r.model.layers, pp(r), 8)] } : {}),
+  },
+  {
+    id: 'megatron-readme-h100',
+    title: 'NVIDIA Megatron-LM README, "Performance Benchmarking": 1.7B–462B on H100 (2024)',
+    assumptions: 'bf16, flash attention, distributed optimizer with --overlap-grad-reduce / --overlap-param-gather, '
+      + '--tp-comm-overlap (so sequence parallelism when TP > 1) and overlapped pipeline sends, all stated in the README; '
+      + 'model FLOPs counted without causal halving (TFLOP/s ÷ MFU = 997 ≈ the 989 dense peak). Unstated: micro-batch size, '
+      + 'recompute and v: the fastest feasible of mbs ∈ {1, 2, 4}, recompute ∈ {none, selective}, v with L divisible by p·v up to 12.',
+    matches: (r) => r.id.startsWith('megatron-readme-h100') && r.tier !== 'C',
+    network: 'ndr-ib-8x',
+    scenario: (r) => ({
+      model: gptModel(r),
+      training: { globalBatchSize: r.parallel.gbs!, precision: 'bf16', dropout: true, attentionKernel: 'flash' },
+      parallelism: {
+        tensor: tp(r), pipeline: pp(r), sequenceParallel: tp(r) > 1, distributedOptimizer: true,
+        overlapGradReduce: true, overlapTensorParallelComm: tp(r) > 1, overlapPipelineComm: true,
+      },
+    }),
+    unknowns: (r) => ({
+      microBatchSize: [1, 2, 4], recompute: ['none', 'selective'],
+      virtualStages: pp(r) > 1 ? [1, ...interleavingChoices(r.model.layers, pp(r), 12)] : [1],
+    }),
+  },
+  {
+    id: 'dgxc-24.11',
+    title: 'NVIDIA DGX Cloud benchmarking recipes v24.11 (NeMo): GPT-3 175B, Llama 3.1 70B, Nemotron-4 15B on H100',
+    assumptions: 'NeMo 24.11 defaults for these recipes: flash attention, sequence parallelism when TP > 1, distributed '
+      + 'optimizer, overlapped gradient reduce, tensor-parallel comm overlap and pipeline sends, no recompute; dropout '
+      + 'as the model was published (GPT-3 0.1; Llama and Nemotron none). Parallel sizes, v, CP, micro-batch as stated.',
+    matches: (r) => r.id.startsWith('dgxc-24.11'),
+    network: 'ndr-ib-8x',
+    scenario: (r) => {
+      const name = r.model.name.toLowerCase();
+      const llama = name.includes('llama');
+      const nemotron = name.includes('nemotron');
+      const model: ModelObjectInput = {
+        ...gptModel(r),
+        ...(llama || nemotron ? { tiedEmbeddings: false, positionEmbedding: 'rotary', linearBias: false } : {}),
+        ...(llama ? { gatedMlp: true, normalization: 'rmsnorm' } : {}),
+      };
+      return {
+        model,
+        training: {
+          globalBatchSize: r.parallel.gbs!, microBatchSize: r.parallel.mbs ?? 1,
+          precision: r.precision === 'FP8' ? 'fp8' : 'bf16', dropout: !(llama || nemotron), attentionKernel: 'flash',
+        },
+        parallelism: {
+          tensor: tp(r), pipeline: pp(r), context: r.parallel.cp ?? 1, virtualStages: r.parallel.vp ?? 1,
+          sequenceParallel: tp(r) > 1, distributedOptimizer: true, recompute: 'none',
+          overlapGradReduce: true, overlapTensorParallelComm: tp(r) > 1, overlapPipelineComm: true,
+        },
+      };
+    },
+    unknowns: () => ({}),
+  },
+  {
+    id: 'bloom-prequel',
+    title: 'BigScience BLOOM (tr11-176B) prequel benchmarks on Jean Zay: Megatron-DeepSpeed, 384 A100',
+    assumptions: 'Megatron-DeepSpeed of early 2022: ZeRO stage 1, full recompute ("checkpoint-activations"), unfused '
+      + 'softmax attention with dropout, DeepSpeed\'s non-interleaved pipeline without scatter-gather, no overlap; '
+      + 'ALiBi positions, tied embeddings; 4 × 100 Gb/s Omni-Path per node. Everything else as the row states.',
+    matches: (r) => r.id.startsWith('bloom-prequel'),
+    network: 'omnipath-4x',
+    scenario: (r) => ({
+      model: { ...gptModel(r), positionEmbedding: 'alibi' },
+      training: {
+        globalBatchSize: r.parallel.gbs!, microBatchSize: r.parallel.mbs ?? 1,
+        precision: r.precision?.startsWith('bf16') ? 'bf16' : 'fp16', dropout: true, attentionKernel: 'unfused',
+      },
+      parallelism: { tensor: tp(r), pipeline: pp(r), recompute: 'full', zeroStage: 1, scatterGather: false },
+    }),
+    unknowns: () => ({}),
+  },
+];
