@@ -45,8 +45,24 @@ function nicChannels(nics: number, nicGBps: number, speed: number): number {
   return nics >= 1 ? Math.floor(nics) * channelsThatFit(nicGBps, speed) : channelsThatFit(nics * nicGBps, speed);
 }
 
+/**
+ * Memo of derived graphs: a fabric is immutable data, so the graphs of one (fabric, group) never
+ * change. Keyed weakly on the fabric object, so nothing outlives the caller's fabric. The planner
+ * asks for the same few groups many times per estimate and per search.
+ */
+const memo = new WeakMap<Fabric, Map<string, NcclTopology>>();
+
 /** Derives NCCL's ring, tree and NVLS graphs (src/graph/search.cc) for `group` on `fabric`. */
 export function ncclTopology(fabric: Fabric, group: CommGroup): NcclTopology {
+  let byGroup = memo.get(fabric);
+  if (!byGroup) memo.set(fabric, (byGroup = new Map()));
+  const key = `${group.ranks}/${group.ranksPerNode}/${group.concurrentGroupsPerNode ?? 1}`;
+  let topology = byGroup.get(key);
+  if (!topology) byGroup.set(key, (topology = deriveTopology(fabric, group)));
+  return topology;
+}
+
+function deriveTopology(fabric: Fabric, group: CommGroup): NcclTopology {
   const placement = groupPlacement(group, fabric);
   const { nodes, ranksPerNode: ppn } = placement;
   const hopper = isHopperOrLater(fabric);

@@ -12,6 +12,19 @@ function collective(input: PlanInput, op: CollectiveOp, bytes: Bytes, group: Com
 }
 
 /**
+ * Data-parallel synchronisation for each distinct per-stage parameter count (the middle stages of a
+ * pipeline hold the same weights, so a p-stage plan needs two or three evaluations, not p).
+ */
+export function dataParallelCommByStage(input: PlanInput, groups: ParallelGroups, parameters: readonly number[], microBatches: number): Seconds[] {
+  const seen = new Map<number, Seconds>();
+  return parameters.map((n) => {
+    let t = seen.get(n);
+    if (t === undefined) seen.set(n, (t = dataParallelComm(input, groups, n, microBatches)));
+    return t;
+  });
+}
+
+/**
  * Tensor-parallel communication of one layer and micro-batch (model reference §4): two all-reduces
  * of b·s·h 16-bit values forward and two backward; with sequence parallelism each becomes an
  * all-gather plus a reduce-scatter of the same total volume (Korthikanti §4.2.2).

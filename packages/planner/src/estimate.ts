@@ -1,14 +1,14 @@
 import { hardwareFlopsPerStep, layersPerStage, modelFlopsPerStep, parameterCount, stageParameters } from '@trainplan/model';
-import type { Bytes, Seconds } from '@trainplan/units';
+import { formatBytes, toTFLOPS, type Bytes, type Seconds } from '@trainplan/units';
 import { COMPUTE_CALIBRATION } from './calibration.ts';
 import { checkPlan, type PlanIssue } from './check-plan.ts';
-import { contextParallelLayerComm, dataParallelComm, embeddingSyncComm, pipelineSend, tensorParallelLayerComm } from './comm-time.ts';
+import { contextParallelLayerComm, dataParallelCommByStage, embeddingSyncComm, pipelineSend, tensorParallelLayerComm } from './comm-time.ts';
 import { parallelGroups } from './groups.ts';
 import { kernelContext, peak16 } from './kernel-context.ts';
 import { embeddingCost, layerComputeCost, logitsCost } from './layer-time.ts';
 import { optimizerStepSeconds } from './optimizer-time.ts';
 import type { PlanInput } from './plan-input.ts';
-import { stageMemory, type StageMemory } from './plan-memory.ts';
+import { stageMemories, type StageMemory } from './plan-memory.ts';
 import { pipelineTime } from './pipeline-schedule.ts';
 import { stageTimes, type StageTime } from './stage-time.ts';
 
@@ -56,7 +56,6 @@ export interface PlanInfeasible {
   readonly estimate?: PlanEstimate;
 }
 
-const TERA = 1e12;
 
 /**
  * A training plan → step time, throughput, MFU/HFU and memory per GPU. Pure: the same input gives
@@ -72,7 +71,7 @@ export function estimatePlan(input: PlanInput): PlanEstimate | PlanInfeasible {
     return {
       ok: false,
       reason: 'out-of-memory',
-      message: `needs ${(result.memory.totalBytes / 2 ** 30).toFixed(1)} GiB per GPU on pipeline stage ${result.memory.stage}, the ${input.gpu.name} has ${(result.memory.capacityBytes / 2 ** 30).toFixed(1)} GiB`,
+      message: `needs ${formatBytes(result.memory.totalBytes)} per GPU on pipeline stage ${result.memory.stage}, the ${input.gpu.name} has ${formatBytes(result.memory.capacityBytes)}`,
       neededBytes: result.memory.totalBytes,
       availableBytes: result.memory.capacityBytes,
       estimate: result,
@@ -97,7 +96,7 @@ function computeEstimate(input: PlanInput): PlanEstimate {
   const times = stageTimes({
     input, layers, layer, tp, cp, logits: logitsCost(input, ctx), embedding: embeddingCost(input, ctx),
   });
-  const memories = layers.map((l, i) => stageMemory(input, i, l, params[i]!, m));
+  const memories = stageMemories(input, layers, params, m);
 
   const slowest = times.reduce((a, b) => (b.total > a.total ? b : a));
   const bubble = pipelineTime({ stageSeconds: times.map((t) => t.total), microBatches: m, virtualStages: input.virtualStages }).bubbleSeconds;
@@ -109,15 +108,16 @@ function computeEstimate(input: PlanInput): PlanEstimate {
   // Data-parallel synchronisation runs on every stage at once; the slowest stage's counts.
   let dpTotal = 0;
   let dpExposed = 0;
+  const dpByStage = dataParallelCommByStage(input, groups, params, m);
   times.forEach((time, i) => {
-    const total = dataParallelComm(input, groups, params[i]!, m);
+    const total = dpByStage[i]!;
     const window = input.sharding === 'distributed-optimizer' ? time.forward + time.backward : time.backward;
     const exposed = input.overlapGradReduce ? Math.max(0, total - window) : total;
     dpTotal = Math.max(dpTotal, total);
     dpExposed = Math.max(dpExposed, exposed);
   });
   const embeddingSync = embeddingSyncComm(input);
-  const optimizer = Math.max(...params.map((n) => optimizerStepSeconds(input, ctx, n)));
+  const optimizer = optimizerStepSeconds(input, ctx, Math.max(...params));
 
   const breakdown: StepBreakdown = {
     computeSeconds: m * slowest.compute,
@@ -156,8 +156,8 @@ function computeEstimate(input: PlanInput): PlanEstimate {
     samplesPerSecond: input.globalBatchSize / step,
     modelFlopsPerStep: modelFlops,
     hardwareFlopsPerStep: hardwareFlops,
-    modelTflopsPerGpu: modelFlops / step / gpus / TERA,
-    hardwareTflopsPerGpu: hardwareFlops / step / gpus / TERA,
+    modelTflopsPerGpu: toTFLOPS(modelFlops / step / gpus),
+    hardwareTflopsPerGpu: toTFLOPS(hardwareFlops / step / gpus),
     mfu: modelFlops / step / gpus / peak,
     hfu: hardwareFlops / step / gpus / peak,
     parameters: parameterCount(input.model),

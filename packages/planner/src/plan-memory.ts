@@ -45,30 +45,35 @@ function inFlight(input: PlanInput, stage: number, microBatches: number): number
   return input.schedule === 'interleaved' && v > 1 ? base * (1 + (p - 1) / (p * v)) : base;
 }
 
-export function stageMemory(
-  input: PlanInput, stage: number, layers: number, parameters: number, microBatches: number,
-): StageMemory {
-  const states = modelStateBytes({ parameters, sharding: input.sharding, dataParallel: input.data });
+/** Memory of every pipeline stage; the per-layer terms are computed once and shared by the stages. */
+export function stageMemories(
+  input: PlanInput, layers: readonly number[], parameters: readonly number[], microBatches: number,
+): StageMemory[] {
   const act = activationInput(input);
-  const held = inFlight(input, stage, microBatches);
-  const recomputed = input.recompute === 'full' ? Math.min(layers, input.recomputeLayers ?? layers) : 0;
   const stored = activationBytesPerLayer(act);
-  const full = activationBytesPerLayer({ ...act, recompute: input.recompute === 'full' ? 'none' : input.recompute });
-  let activations = held * (recomputed * stored + (layers - recomputed) * full);
-  // Recomputing a layer rebuilds its whole working set for the backward pass.
-  if (recomputed > 0) activations += workingBytesPerLayer(act);
-  const extra = embeddingActivationBytes({ ...act, inFlight: held });
-  if (stage === 0) activations += extra.first;
-  if (stage === input.pipeline - 1) activations += extra.last;
-  const otherBytes = RUNTIME_RESERVE + FRAGMENTATION * activations;
-  const totalBytes = states.weights + states.gradients + states.optimizer + activations + otherBytes;
-  return {
-    stage,
-    weightsBytes: states.weights,
-    gradientsBytes: states.gradients,
-    optimizerBytes: states.optimizer,
-    activationsBytes: activations,
-    otherBytes,
-    totalBytes,
-  };
+  const full = input.recompute === 'full' ? activationBytesPerLayer({ ...act, recompute: 'none' }) : stored;
+  const working = workingBytesPerLayer(act);
+  return layers.map((count, stage) => {
+    const states = modelStateBytes({ parameters: parameters[stage]!, sharding: input.sharding, dataParallel: input.data });
+    const held = inFlight(input, stage, microBatches);
+    const recomputed = input.recompute === 'full' ? Math.min(count, input.recomputeLayers ?? count) : 0;
+    let activations = held * (recomputed * stored + (count - recomputed) * full);
+    // Recomputing a layer rebuilds its whole working set for the backward pass.
+    if (recomputed > 0) activations += working;
+    if (stage === 0 || stage === input.pipeline - 1) {
+      const extra = embeddingActivationBytes({ ...act, inFlight: held });
+      if (stage === 0) activations += extra.first;
+      if (stage === input.pipeline - 1) activations += extra.last;
+    }
+    const otherBytes = RUNTIME_RESERVE + FRAGMENTATION * activations;
+    return {
+      stage,
+      weightsBytes: states.weights,
+      gradientsBytes: states.gradients,
+      optimizerBytes: states.optimizer,
+      activationsBytes: activations,
+      otherBytes,
+      totalBytes: states.weights + states.gradients + states.optimizer + activations + otherBytes,
+    };
+  });
 }

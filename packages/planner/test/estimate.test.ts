@@ -119,7 +119,9 @@ const strategies = fc.record({
   overlapGradReduce: fc.boolean(),
 });
 
-function planFor(s: fc.RecordValue<typeof strategies> extends never ? never : ReturnType<typeof strategies.generate>['value']): PlanInput {
+type Strategy = typeof strategies extends fc.Arbitrary<infer T> ? T : never;
+
+function planFor(s: Strategy): PlanInput {
   const gpus = 1024;
   const data = gpus / (s.tensor * s.pipeline);
   return {

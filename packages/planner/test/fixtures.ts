@@ -1,13 +1,13 @@
 import { fabricFromSpecs } from '@trainplan/collectives';
-import { GPUS, NETWORKS, NVLINKS, SYSTEMS } from '@trainplan/hardware';
+import { gpuById, networkById, NVLINKS, systemById } from '@trainplan/hardware';
 import { withShapeDefaults } from '@trainplan/model';
 import type { PlanInput } from '../src/index.ts';
 
-const a100 = GPUS['a100-80gb'];
-const h100 = GPUS['h100-sxm'];
+const a100 = gpuById('a100-80gb')!;
+const h100 = gpuById('h100-sxm')!;
 
-export const a100Fabric = fabricFromSpecs({ gpu: a100, system: SYSTEMS['dgx-a100-80gb'], network: NETWORKS['hdr-ib-8x'], nvlink: NVLINKS.nvlink3 });
-export const h100Fabric = fabricFromSpecs({ gpu: h100, system: SYSTEMS['dgx-h100'], network: NETWORKS['ndr-ib-8x'], nvlink: NVLINKS.nvlink4 });
+export const a100Fabric = fabricFromSpecs({ gpu: a100, system: systemById('dgx-a100-80gb')!, network: networkById('hdr-ib-8x')!, nvlink: NVLINKS.nvlink3 });
+export const h100Fabric = fabricFromSpecs({ gpu: h100, system: systemById('dgx-h100')!, network: networkById('ndr-ib-8x')!, nvlink: NVLINKS.nvlink4 });
 
 /** GPT-3 175B on 128 DGX A100 as the scenario contract's example (TP 8, PP 8, full recompute, batch 1536). */
 export const gpt3OnSelene: PlanInput = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GPUS } from '@trainplan/hardware';
+import { gpuById } from '@trainplan/hardware';
 import { COMPUTE_CALIBRATION, gemmSeconds, kernelContext, tileWaveEfficiency } from '../src/index.ts';
 import { gpt3OnSelene } from './fixtures.ts';
 
@@ -27,12 +27,12 @@ describe('GEMM roofline', () => {
     const n = 8192;
     const seconds = gemmSeconds(ctx, { m: n, n, k: n });
     const achieved = (2 * n ** 3) / seconds;
-    expect(achieved / GPUS['a100-80gb'].peakFlops.bf16!).toBeGreaterThan(0.6);
-    expect(achieved / GPUS['a100-80gb'].peakFlops.bf16!).toBeLessThanOrEqual(COMPUTE_CALIBRATION.ampere.gemmPeakFraction);
+    expect(achieved / gpuById('a100-80gb')!.peakFlops.bf16!).toBeGreaterThan(0.6);
+    expect(achieved / gpuById('a100-80gb')!.peakFlops.bf16!).toBeLessThanOrEqual(COMPUTE_CALIBRATION.ampere.gemmPeakFraction);
   });
   it('a skinny GEMM is bound by HBM traffic, not tensor cores', () => {
     const seconds = gemmSeconds(ctx, { m: 8192, n: 8192, k: 16 });
     const bytes = 2 * (8192 * 16 * 2) + 2 * 8192 * 8192;
-    expect(seconds).toBeGreaterThanOrEqual(bytes / GPUS['a100-80gb'].hbmBandwidth);
+    expect(seconds).toBeGreaterThanOrEqual(bytes / gpuById('a100-80gb')!.hbmBandwidth);
   });
 });

@@ -1,0 +1,12 @@
+import type { CliIo } from './io.ts';
+
+/** One `trainplan <name>` command: the registry in commands/index.ts lists them all. */
+export interface Command {
+  name: string;
+  /** One line for `trainplan --help`. */
+  summary: string;
+  /** The full `trainplan <name> --help` text, examples included. */
+  usage: string;
+  /** Runs with the arguments after the command name; resolves to the exit code. */
+  run: (argv: string[], io: CliIo) => Promise<number>;
+}

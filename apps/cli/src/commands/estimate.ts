@@ -1,0 +1,80 @@
+import { runEstimate } from '@trainplan/protocol';
+import type { Command } from '../command.ts';
+import { printError } from '../errors.ts';
+import { EXIT } from '../exit-codes.ts';
+import { parseFlags, type FlagSpec } from '../flags.ts';
+import { formatEstimateReport } from '../format/estimate-report.ts';
+import { problemLines } from '../format/problems.ts';
+import type { CliIo } from '../io.ts';
+import { readJsonInput } from '../read-input.ts';
+
+const SYNOPSIS = 'trainplan estimate --input FILE|- [--json]';
+
+const FLAGS: Record<string, FlagSpec> = {
+  input: { type: 'string', short: 'i', valueName: 'FILE, or - for stdin' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+const USAGE = `Usage: ${SYNOPSIS}
+
+Estimate the step time, throughput, MFU/HFU and memory per GPU of a training scenario (the JSON
+of docs/scenario-contract.md), or of each scenario in a JSON array of them.
+
+Options:
+  -i, --input FILE|-  read the scenario, or an array of scenarios, from FILE; - reads stdin
+      --json          print the contract's JSON answer, 2-space indented (an array for an array)
+  -h, --help          show this help
+
+Without --json the report shows, per scenario, the plan, the throughput, the step time broken
+down by where it goes, and the memory per GPU against its capacity.
+
+Exit status:
+  0  every scenario is feasible
+  1  some scenario is infeasible (out-of-memory, indivisible) or invalid; its answer is still
+     printed (ok: false with --json), and each problem is listed on stderr, one per line
+  2  usage error, or the input cannot be read or is not JSON
+
+Examples:
+  trainplan estimate --input scenario.json
+
+  trainplan estimate --input - <<'EOF'
+  {"model":"llama3-8b","cluster":{"gpu":"h100-sxm","gpusPerNode":8,"nodes":1},
+   "training":{"globalBatchSize":32,"microBatchSize":1,"precision":"bf16"},
+   "parallelism":{"tensor":8,"pipeline":1}}
+  EOF
+
+  trainplan estimate --input scenarios.json --json > answers.json
+`;
+
+function usageError(io: CliIo, message: string): number {
+  printError(io, `${message} (usage: ${SYNOPSIS})`);
+  return EXIT.usage;
+}
+
+export const estimateCommand: Command = {
+  name: 'estimate',
+  summary: 'estimate step time, throughput, MFU and memory per GPU of a training scenario',
+  usage: USAGE,
+  async run(argv, io) {
+    const flags = parseFlags(argv, FLAGS);
+    if (!flags.ok) return usageError(io, flags.message);
+    if (flags.values.help === true) {
+      io.stdout(USAGE);
+      return EXIT.ok;
+    }
+    const source = flags.values.input;
+    if (typeof source !== 'string') return usageError(io, 'missing --input: give a scenario FILE, or - for stdin');
+
+    const input = await readJsonInput(source, io);
+    if (!input.ok) {
+      printError(io, input.message);
+      return EXIT.usage;
+    }
+    const answer = runEstimate(input.value);
+    io.stdout(flags.values.json === true ? `${JSON.stringify(answer, null, 2)}\n` : formatEstimateReport(answer));
+    const problems = problemLines(answer);
+    for (const line of problems) printError(io, line);
+    return problems.length === 0 ? EXIT.ok : EXIT.infeasible;
+  },
+};

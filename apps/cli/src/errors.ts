@@ -1,0 +1,14 @@
+import type { CliIo } from './io.ts';
+
+/** Collapses any text to one line, so an error never spills over several. */
+export const oneLine = (text: string): string => text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+
+/** `trainplan: <message>` on stderr: every error the CLI reports has this one-line form. */
+export function printError(io: CliIo, message: string): void {
+  io.stderr(`trainplan: ${oneLine(message)}\n`);
+}
+
+/** The message of anything thrown, without its stack. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

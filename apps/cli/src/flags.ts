@@ -1,0 +1,46 @@
+import { parseArgs } from 'node:util';
+
+export interface FlagSpec {
+  type: 'string' | 'boolean';
+  short?: string;
+  /** What a string flag's value is called in messages, e.g. `FILE|-`. */
+  valueName?: string;
+}
+
+export type FlagValues = Record<string, string | boolean | undefined>;
+
+export type ParsedFlags =
+  | { ok: true; values: FlagValues }
+  | { ok: false; message: string };
+
+/**
+ * node:util's parseArgs, non-strict, with its tokens checked here: its strict-mode errors are long
+ * and name the option in a different shape each time, and ours must be one line naming the flag.
+ * Positional arguments are not accepted (no command takes one yet).
+ */
+export function parseFlags(argv: string[], spec: Record<string, FlagSpec>): ParsedFlags {
+  const options = Object.fromEntries(
+    Object.entries(spec).map(([name, s]) => [name, s.short === undefined ? { type: s.type } : { type: s.type, short: s.short }]),
+  );
+  const { tokens } = parseArgs({ args: argv, options, strict: false, allowPositionals: true, tokens: true });
+  const values: FlagValues = {};
+  for (const token of tokens) {
+    if (token.kind === 'positional') return { ok: false, message: `unexpected argument '${token.value}'` };
+    if (token.kind !== 'option') continue;
+    const flag = spec[token.name];
+    if (flag === undefined) return { ok: false, message: `unknown flag ${token.rawName}` };
+    if (flag.type === 'boolean') {
+      if (token.value !== undefined) return { ok: false, message: `${token.rawName} does not take a value` };
+      values[token.name] = true;
+      continue;
+    }
+    const wanted = flag.valueName ?? 'a value';
+    if (token.value === undefined) return { ok: false, message: `${token.rawName} needs ${wanted}` };
+    // Non-strict parseArgs takes `--input --json` as input "--json"; that is a slip, not a file name.
+    if (!token.inlineValue && token.value.startsWith('-') && token.value !== '-') {
+      return { ok: false, message: `${token.rawName} needs ${wanted}, got the flag ${token.value}` };
+    }
+    values[token.name] = token.value;
+  }
+  return { ok: true, values };
+}

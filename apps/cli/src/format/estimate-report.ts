@@ -1,0 +1,150 @@
+/**
+ * The human-readable report of `trainplan estimate` (without --json): one section per answer.
+ * Every number goes through @trainplan/units' formatters, so the units are always printed.
+ */
+import type { BreakdownJson, EstimateInfeasible, EstimateJson, EstimateOk, MemoryJson } from '@trainplan/protocol';
+import {
+  TFLOPS, formatBytes, formatCount, formatFlops, formatNumber, formatPercent, formatSeconds,
+} from '@trainplan/units';
+import { bar } from './bars.ts';
+import { renderTable } from './table.ts';
+
+/** The step-time breakdown rows, in the order the time is spent. */
+export const BREAKDOWN_ROWS = [
+  { key: 'computeSeconds', label: 'compute' },
+  { key: 'tensorParallelCommSeconds', label: 'tensor-parallel comm' },
+  { key: 'contextParallelCommSeconds', label: 'context-parallel comm' },
+  { key: 'pipelineBubbleSeconds', label: 'pipeline bubble' },
+  { key: 'pipelineCommSeconds', label: 'pipeline comm' },
+  { key: 'dataParallelCommSeconds', label: 'data-parallel comm' },
+  { key: 'optimizerSeconds', label: 'optimizer' },
+] as const satisfies readonly { key: keyof BreakdownJson; label: string }[];
+
+/** The per-GPU memory rows; `total` is compared with the capacity separately. */
+export const MEMORY_ROWS = [
+  { key: 'weightsBytes', label: 'weights' },
+  { key: 'gradientsBytes', label: 'gradients' },
+  { key: 'optimizerBytes', label: 'optimizer' },
+  { key: 'activationsBytes', label: 'activations' },
+  { key: 'otherBytes', label: 'other' },
+] as const satisfies readonly { key: keyof MemoryJson; label: string }[];
+
+/** Two durations the planner reports separately count as different above this relative gap. */
+const SAME_SECONDS_TOLERANCE = 1e-9;
+
+const share = (part: number, whole: number): number => (whole > 0 ? part / whole : 0);
+
+/** `gpt3-175b (175 B parameters) · a100-80gb × 1024 (128 nodes × 8, hdr-ib-8x) · TP 8 · …`. */
+export function headerLine(e: EstimateOk): string {
+  const r = e.resolved;
+  const sharding = r.distributedOptimizer ? ['distributed optimizer'] : r.zeroStage > 0 ? [`ZeRO-${r.zeroStage}`] : [];
+  return [
+    `${r.model} (${formatCount(e.parameters)} parameters)`,
+    `${r.gpu} × ${r.gpus} (${r.nodes} nodes × ${r.gpusPerNode}, ${r.network})`,
+    `TP ${r.tensor} · PP ${r.pipeline} · DP ${r.data} · CP ${r.context} · v ${r.virtualStages}`,
+    `micro-batch ${r.microBatchSize}`,
+    `global batch ${r.globalBatchSize} (${r.microBatches} micro-batches)`,
+    r.precision,
+    `recompute ${r.recompute}`,
+    ...(r.sequenceParallel ? ['sequence parallel'] : []),
+    ...sharding,
+  ].join(' · ');
+}
+
+function metricsLines(e: EstimateOk): string[] {
+  return renderTable([
+    ['step time', formatSeconds(e.stepTimeSeconds)],
+    ['throughput', `${formatCount(e.tokensPerSecond)} tokens/s`],
+    ['model FLOP/s per GPU', formatFlops(TFLOPS(e.modelTflopsPerGpu))],
+    ['hardware FLOP/s per GPU', formatFlops(TFLOPS(e.hardwareTflopsPerGpu))],
+    ['MFU', formatPercent(e.mfu)],
+    ['HFU', formatPercent(e.hfu)],
+  ]);
+}
+
+function breakdownNote(key: keyof BreakdownJson, b: BreakdownJson): string {
+  if (key === 'computeSeconds' && b.recomputeSeconds > 0) {
+    return `incl. recompute ${formatSeconds(b.recomputeSeconds)} (${formatPercent(share(b.recomputeSeconds, b.computeSeconds))} of compute)`;
+  }
+  const hidden = b.dataParallelCommTotalSeconds - b.dataParallelCommSeconds;
+  if (key === 'dataParallelCommSeconds' && Math.abs(hidden) > SAME_SECONDS_TOLERANCE * Math.max(1, b.dataParallelCommTotalSeconds)) {
+    return `${formatSeconds(b.dataParallelCommTotalSeconds)} before overlap`;
+  }
+  return '';
+}
+
+function breakdownLines(e: EstimateOk): string[] {
+  const b = e.breakdown;
+  const rows = BREAKDOWN_ROWS.map(({ key, label }) => {
+    const fraction = share(b[key], e.stepTimeSeconds);
+    return [label, formatSeconds(b[key]), formatPercent(fraction), bar(fraction), breakdownNote(key, b)];
+  });
+  return [
+    `Step time breakdown (${formatSeconds(e.stepTimeSeconds)})`,
+    ...renderTable(rows, { align: ['left', 'right', 'right', 'left', 'left'] }),
+  ];
+}
+
+function memoryLines(m: MemoryJson): string[] {
+  const rows = MEMORY_ROWS.map(({ key, label }) => {
+    const fraction = share(m[key], m.capacityBytes);
+    return [label, formatBytes(m[key]), formatPercent(fraction), bar(fraction)];
+  });
+  const total = share(m.totalBytes, m.capacityBytes);
+  rows.push(['total', formatBytes(m.totalBytes), formatPercent(total), bar(total)]);
+  const headroom = m.capacityBytes - m.totalBytes;
+  const fits = m.fits
+    ? `yes (${formatBytes(Math.max(0, headroom))} free)`
+    : `no (${formatBytes(Math.max(0, -headroom))} over)`;
+  return [
+    `Memory per GPU (capacity ${formatBytes(m.capacityBytes)})`,
+    ...renderTable(rows, { align: ['left', 'right', 'right', 'left'] }),
+    `  fits: ${fits}`,
+  ];
+}
+
+function timeToTrainLines(e: EstimateOk): string[] {
+  const t = e.timeToTrain;
+  if (t === undefined) return [];
+  return [`Time to train ${formatCount(t.tokens)} tokens: ${formatNumber(t.days)} days, ${formatCount(t.gpuHours)} GPU-hours`];
+}
+
+function warningLines(e: EstimateOk): string[] {
+  return e.warnings.length === 0 ? [] : ['Warnings', ...e.warnings.map((w) => `  ⚠ ${w}`)];
+}
+
+/** `parallelism.tensor: …`; an issue about the whole scenario has an empty path (`[2].` in an array). */
+export function issueText(issue: { path: string; message: string }): string {
+  const path = issue.path.replace(/\.$/, '');
+  return path === '' ? issue.message : `${path}: ${issue.message}`;
+}
+
+/** `✗ out-of-memory: needs …`, or `✗ invalid` / `✗ indivisible` with each field issue on its own line. */
+export function infeasibleLines(e: EstimateInfeasible): string[] {
+  const issues = e.issues ?? [];
+  if (issues.length === 0) return [`✗ ${e.reason}: ${e.message}`];
+  return [`✗ ${e.reason}`, ...issues.map((i) => `  ${issueText(i)}`)];
+}
+
+/** The report of one answer, as lines. */
+export function estimateReportLines(e: EstimateJson): string[] {
+  if (!e.ok) return infeasibleLines(e);
+  const sections = [
+    [headerLine(e)],
+    metricsLines(e),
+    breakdownLines(e),
+    memoryLines(e.memory),
+    timeToTrainLines(e),
+    warningLines(e),
+  ].filter((s) => s.length > 0);
+  return sections.flatMap((s, i) => (i === 0 ? s : ['', ...s]));
+}
+
+/** The whole report: one answer, or each answer of an array under a `Scenario i of n` heading. */
+export function formatEstimateReport(answer: EstimateJson | readonly EstimateJson[]): string {
+  if (!Array.isArray(answer)) return `${estimateReportLines(answer as EstimateJson).join('\n')}\n`;
+  const answers = answer as readonly EstimateJson[];
+  return answers
+    .map((a, i) => [`── Scenario ${i + 1} of ${answers.length} ──`, ...estimateReportLines(a)].join('\n'))
+    .join('\n\n') + '\n';
+}

@@ -1,0 +1,26 @@
+import type { Command } from './command.ts';
+import { VERSION } from './version.ts';
+
+/** `help` is handled by main itself, since it needs the registry it would belong to. */
+export const HELP_SUMMARY = 'show the help of a command: trainplan help <command>';
+
+/** The command names an unknown-command error lists: the registry's, then `help`. */
+export const commandNames = (commands: readonly Command[]): string[] => [...commands.map((c) => c.name), 'help'];
+
+export function generalHelp(commands: readonly Command[]): string {
+  const rows: [string, string][] = [...commands.map((c): [string, string] => [c.name, c.summary]), ['help', HELP_SUMMARY]];
+  const width = Math.max(...rows.map(([name]) => name.length));
+  return `trainplan ${VERSION}: plan large-language-model training from first principles.
+
+Usage: trainplan <command> [options]
+
+Commands:
+${rows.map(([name, summary]) => `  ${name.padEnd(width)}  ${summary}`).join('\n')}
+
+Options:
+  -h, --help     show this help
+  -v, --version  print the version
+
+Run 'trainplan <command> --help' for a command's options and examples.
+`;
+}

@@ -1,0 +1,58 @@
+import { commands, findCommand } from './commands/index.ts';
+import { errorMessage, printError } from './errors.ts';
+import { EXIT } from './exit-codes.ts';
+import { commandNames, generalHelp } from './help.ts';
+import type { CliIo } from './io.ts';
+import { VERSION } from './version.ts';
+
+function unknownCommand(io: CliIo, name: string): number {
+  printError(io, `unknown command '${name}' (commands: ${commandNames(commands).join(', ')})`);
+  return EXIT.usage;
+}
+
+async function dispatch(argv: string[], io: CliIo): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === '--help' || first === '-h') {
+    io.stdout(generalHelp(commands));
+    return EXIT.ok;
+  }
+  if (first === '--version' || first === '-v') {
+    io.stdout(`${VERSION}\n`);
+    return EXIT.ok;
+  }
+  if (first === 'help') {
+    const [topic, ...extra] = rest;
+    if (extra.length > 0) {
+      printError(io, `unexpected argument '${extra[0]}' (usage: trainplan help <command>)`);
+      return EXIT.usage;
+    }
+    if (topic === undefined) {
+      io.stdout(generalHelp(commands));
+      return EXIT.ok;
+    }
+    const command = findCommand(topic);
+    if (command === undefined) return unknownCommand(io, topic);
+    io.stdout(command.usage);
+    return EXIT.ok;
+  }
+  if (first.startsWith('-')) {
+    printError(io, `unknown flag ${first} (usage: trainplan <command> [options]; see trainplan --help)`);
+    return EXIT.usage;
+  }
+  const command = findCommand(first);
+  if (command === undefined) return unknownCommand(io, first);
+  return command.run(rest, io);
+}
+
+/**
+ * The CLI: `argv` without node and the script, the runtime passed in as `io`; resolves to the exit
+ * code. Never throws and never prints a stack: a bug surfaces as one `internal error` line.
+ */
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  try {
+    return await dispatch(argv, io);
+  } catch (error) {
+    printError(io, `internal error: ${errorMessage(error)}`);
+    return EXIT.internal;
+  }
+}

@@ -1,0 +1,141 @@
+import { runEstimate, type EstimateJson } from '@trainplan/protocol';
+import { billion } from '@trainplan/units';
+import { describe, expect, it } from 'vitest';
+import { BREAKDOWN_ROWS, MEMORY_ROWS } from '../../src/format/estimate-report.ts';
+import { main } from '../../src/main.ts';
+import { fakeIo } from '../support/fake-io.ts';
+import {
+  contractScenario, indivisibleScenario, outOfMemoryScenario, withParallelism,
+} from '../support/scenarios.ts';
+
+async function estimate(args: string[], input: { stdin?: string; files?: Record<string, string> }) {
+  const io = fakeIo(input);
+  const code = await main(['estimate', ...args], io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+const scenarioText = JSON.stringify(contractScenario);
+const fromFile = (args: string[] = [], text = scenarioText) => estimate(['--input', 'gpt3.json', ...args], { files: { 'gpt3.json': text } });
+const fromStdin = (args: string[] = [], text = scenarioText) => estimate(['--input', '-', ...args], { stdin: text });
+
+describe('trainplan estimate: reading the scenario', () => {
+  it.each([
+    ['a file', fromFile],
+    ['stdin (--input -)', fromStdin],
+  ])('reads the contract example from %s, prints a report and exits 0', async (_, read) => {
+    const { code, out, err } = await read();
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(out.split('\n')[0]).toMatch(/^gpt3-175b .* · a100-80gb × 1024 \(128 nodes × 8, hdr-ib-8x\) · TP 8 · PP 8 · DP 16 · CP 1 · v 1 · micro-batch 1 · global batch 1536 .* · bf16 · recompute full$/);
+  });
+
+  it('-i is --input, and a file and stdin give the same report', async () => {
+    const file = await fromFile();
+    const stdin = await estimate(['-i', '-'], { stdin: scenarioText });
+    expect(stdin.out).toBe(file.out);
+  });
+
+  it('accepts a file that starts with a UTF-8 byte-order mark', async () => {
+    expect((await fromFile([], `\uFEFF${scenarioText}`)).code).toBe(0);
+  });
+});
+
+describe('trainplan estimate --json', () => {
+  it('prints exactly the contract JSON of runEstimate, 2-space indented, with a final newline', async () => {
+    const { code, out, err } = await fromStdin(['--json']);
+    expect({ code, err }).toEqual({ code: 0, err: '' });
+    expect(out).toBe(`${JSON.stringify(runEstimate(contractScenario), null, 2)}\n`);
+    const answer = JSON.parse(out) as EstimateJson;
+    expect(answer.ok).toBe(true);
+    for (const key of ['stepTimeSeconds', 'tokensPerSecond', 'modelTflopsPerGpu', 'hardwareTflopsPerGpu', 'mfu', 'hfu']) {
+      expect(typeof (answer as unknown as Record<string, unknown>)[key]).toBe('number');
+    }
+  });
+
+  it('answers an array with an array of the same length, in order, and exits 1 if any answer is not ok', async () => {
+    const scenarios = [contractScenario, withParallelism({ tensor: 0 }), outOfMemoryScenario, contractScenario];
+    const { code, out } = await fromStdin(['--json'], JSON.stringify(scenarios));
+    const answers = JSON.parse(out) as EstimateJson[];
+    expect(Array.isArray(answers)).toBe(true);
+    expect(answers).toHaveLength(scenarios.length);
+    expect(answers.map((a) => (a.ok ? 'ok' : a.reason))).toEqual(['ok', 'invalid', 'out-of-memory', 'ok']);
+    expect(code).toBe(1);
+  });
+
+  it('answers an array of feasible scenarios with exit 0', async () => {
+    const { code, out } = await fromStdin(['--json'], JSON.stringify([contractScenario, contractScenario]));
+    expect(code).toBe(0);
+    expect(JSON.parse(out)).toHaveLength(2);
+  });
+
+  it('keeps stdout pure JSON when the scenario is infeasible, and lists the problem on stderr', async () => {
+    const { code, out, err } = await fromStdin(['--json'], JSON.stringify(outOfMemoryScenario));
+    expect(code).toBe(1);
+    expect(JSON.parse(out)).toMatchObject({ ok: false, reason: 'out-of-memory' });
+    expect(err).toMatch(/^trainplan: out-of-memory: needs .+\n$/);
+  });
+});
+
+describe('trainplan estimate: the human report', () => {
+  it.each([
+    ['s', /\d s$/m],
+    ['ms', /\d ms /],
+    ['GiB', /\d GiB /],
+    ['TFLOP/s', /\d TFLOP\/s$/m],
+    ['%', /\d\.\d%/],
+    ['tokens/s', /\d k tokens\/s$/m],
+  ])('shows the unit %s after its numbers', async (_, pattern) => {
+    expect((await fromFile()).out).toMatch(pattern);
+  });
+
+  it.each(BREAKDOWN_ROWS.map((r) => [r.label]))('breaks the step time down with a "%s" row: seconds, percent, bar', async (label) => {
+    const { out } = await fromFile();
+    expect(out).toMatch(new RegExp(`^  ${label} +\\d\\S* (s|ms|µs|ns) +\\d+\\.\\d% *[█▉▊▋▌▍▎▏]*`, 'm'));
+  });
+
+  it.each(MEMORY_ROWS.map((r) => [r.label]))('shows the memory per GPU with a "%s" row against the capacity', async (label) => {
+    const { out } = await fromFile();
+    const memory = out.slice(out.indexOf('Memory per GPU'));
+    expect(memory).toMatch(new RegExp(`^  ${label} +\\d\\S* (B|KiB|MiB|GiB|TiB) +\\d+\\.\\d%`, 'm'));
+  });
+
+  it('notes the recompute share of compute under full recompute, and whether the memory fits', async () => {
+    const { out } = await fromFile();
+    expect(out).toMatch(/^ {2}compute .*incl\. recompute \S+ (s|ms) \(\d+\.\d% of compute\)$/m);
+    expect(out).toMatch(/^ {2}fits: yes \(\S+ GiB free\)$/m);
+  });
+
+  it('shows the metrics table: step time, tokens/s, model and hardware TFLOP/s per GPU, MFU, HFU', async () => {
+    const { out } = await fromFile();
+    expect(out).toMatch(/^ {2}step time +\S+ s$/m);
+    expect(out).toMatch(/^ {2}throughput +\S+ k tokens\/s$/m);
+    expect(out).toMatch(/^ {2}model FLOP\/s per GPU +\S+ TFLOP\/s$/m);
+    expect(out).toMatch(/^ {2}hardware FLOP\/s per GPU +\S+ TFLOP\/s$/m);
+    expect(out).toMatch(/^ {2}MFU +\d+\.\d%$/m);
+    expect(out).toMatch(/^ {2}HFU +\d+\.\d%$/m);
+  });
+
+  it('adds the time to train, in days and GPU-hours, when training.tokens is given', async () => {
+    const withTokens = { ...contractScenario, training: { ...contractScenario.training, tokens: billion(300) } };
+    const { out } = await fromFile([], JSON.stringify(withTokens));
+    expect(out).toMatch(/^Time to train 300 B tokens: \S+ days, \S+( k| M)? GPU-hours$/m);
+    expect((await fromFile()).out).not.toContain('Time to train');
+  });
+
+  it('reports each scenario of an array under a "Scenario i of n" heading', async () => {
+    const { out } = await fromFile([], JSON.stringify([contractScenario, outOfMemoryScenario]));
+    expect(out.match(/^── Scenario \d of 2 ──$/gm)).toEqual(['── Scenario 1 of 2 ──', '── Scenario 2 of 2 ──']);
+  });
+
+  it.each([
+    ['out-of-memory', outOfMemoryScenario, /^✗ out-of-memory: needs .+ GiB per GPU/m],
+    ['indivisible', indivisibleScenario, /^✗ indivisible\n {2}training\.globalBatchSize: /m],
+    ['invalid', withParallelism({ tensor: 0 }), /^✗ invalid\n {2}parallelism\.tensor: expected an integer ≥ 1, got 0$/m],
+  ])('prints an %s answer as ✗ with its reason, exits 1 and names it on stderr', async (reason, scenario, shown) => {
+    const { code, out, err } = await fromFile([], JSON.stringify(scenario));
+    expect(code).toBe(1);
+    expect(out).toMatch(shown);
+    expect(err.startsWith('trainplan: ')).toBe(true);
+    expect(err).toContain(reason === 'out-of-memory' ? 'out-of-memory: ' : reason === 'indivisible' ? 'training.globalBatchSize: ' : 'parallelism.tensor: ');
+  });
+});

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { parseFlags, type FlagSpec } from '../src/flags.ts';
+
+const spec: Record<string, FlagSpec> = {
+  input: { type: 'string', short: 'i', valueName: 'FILE' },
+  json: { type: 'boolean' },
+};
+
+describe('parseFlags', () => {
+  it.each([
+    [['--input', 'a.json', '--json'], { input: 'a.json', json: true }],
+    [['-i', '-'], { input: '-' }],
+    [['--input=a.json'], { input: 'a.json' }],
+    [['-ia.json'], { input: 'a.json' }],
+    [['--input', 'a.json', '--input', 'b.json'], { input: 'b.json' }],
+    [[], {}],
+  ])('%j parses to %j', (argv, values) => {
+    expect(parseFlags(argv, spec)).toEqual({ ok: true, values });
+  });
+
+  it.each([
+    [['--frob'], 'unknown flag --frob'],
+    [['-x'], 'unknown flag -x'],
+    [['--input'], '--input needs FILE'],
+    [['-i'], '-i needs FILE'],
+    [['--input', '--json'], '--input needs FILE, got the flag --json'],
+    [['--json=no'], '--json does not take a value'],
+    [['a.json'], "unexpected argument 'a.json'"],
+    [['--', '--json'], "unexpected argument '--json'"],
+  ])('%j is refused: %s', (argv, message) => {
+    expect(parseFlags(argv, spec)).toEqual({ ok: false, message });
+  });
+
+  it('takes --input=--odd-name literally: an inline value is never a slip', () => {
+    expect(parseFlags(['--input=--odd-name'], spec)).toEqual({ ok: true, values: { input: '--odd-name' } });
+  });
+});

@@ -1,0 +1,117 @@
+import type { EstimateInfeasible } from '@trainplan/protocol';
+import { GiB } from '@trainplan/units';
+import { describe, expect, it } from 'vitest';
+import {
+  BREAKDOWN_ROWS, MEMORY_ROWS, estimateReportLines, formatEstimateReport, headerLine, infeasibleLines,
+} from '../../src/format/estimate-report.ts';
+import { fixtureEstimate } from '../support/scenarios.ts';
+
+const report = formatEstimateReport(fixtureEstimate);
+
+describe('formatEstimateReport (of a hand-written answer)', () => {
+  it('starts with a header line: model, GPU × count, TP/PP/DP/CP/v, micro-batch, global batch, precision, recompute', () => {
+    expect(headerLine(fixtureEstimate)).toBe(
+      'gpt3-175b (175 B parameters) · a100-80gb × 1024 (128 nodes × 8, hdr-ib-8x) · TP 8 · PP 8 · DP 16 · CP 1 · v 1'
+      + ' · micro-batch 1 · global batch 1536 (96 micro-batches) · bf16 · recompute full',
+    );
+  });
+
+  it('names sequence parallelism and the optimizer sharding when they are on', () => {
+    const resolved = { ...fixtureEstimate.resolved, sequenceParallel: true, zeroStage: 1 };
+    expect(headerLine({ ...fixtureEstimate, resolved })).toMatch(/ · sequence parallel · ZeRO-1$/);
+    const distributed = { ...fixtureEstimate.resolved, distributedOptimizer: true };
+    expect(headerLine({ ...fixtureEstimate, resolved: distributed })).toMatch(/ · distributed optimizer$/);
+  });
+
+  it('tables the headline metrics with their units', () => {
+    expect(report).toContain([
+      '  step time                20.0 s',
+      '  throughput               157 k tokens/s',
+      '  model FLOP/s per GPU     150 TFLOP/s',
+      '  hardware FLOP/s per GPU  200 TFLOP/s',
+      '  MFU                      48.0%',
+      '  HFU                      64.0%',
+    ].join('\n'));
+  });
+
+  it('breaks the step time down into seconds, percent of the step and a bar, noting recompute and the overlap', () => {
+    expect(report).toContain([
+      'Step time breakdown (20.0 s)',
+      '  compute                15.0 s  75.0%  ██████████████████████▌  incl. recompute 3.75 s (25.0% of compute)',
+      '  tensor-parallel comm   2.00 s  10.0%  ███',
+      '  context-parallel comm     0 s   0.0%',
+      '  pipeline bubble        1.50 s   7.5%  ██▎',
+      '  pipeline comm          500 ms   2.5%  ▊',
+      '  data-parallel comm     900 ms   4.5%  █▍                       2.40 s before overlap',
+      '  optimizer              100 ms   0.5%  ▏',
+    ].join('\n'));
+  });
+
+  it('has one breakdown row per step-time component, in the order of BREAKDOWN_ROWS', () => {
+    const labels = BREAKDOWN_ROWS.map((r) => r.label);
+    const positions = labels.map((l) => report.indexOf(`\n  ${l} `));
+    expect(positions.every((p) => p > 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+  });
+
+  it('tables the memory per GPU against its capacity, with a fits line', () => {
+    expect(report).toContain([
+      'Memory per GPU (capacity 80.0 GiB)',
+      '  weights      5.00 GiB   6.3%  █▉',
+      '  gradients    10.0 GiB  12.5%  ███▊',
+      '  optimizer    30.0 GiB  37.5%  ███████████▎',
+      '  activations  5.00 GiB   6.3%  █▉',
+      '  other        2.00 GiB   2.5%  ▊',
+      '  total        52.0 GiB  65.0%  ███████████████████▌',
+      '  fits: yes (28.0 GiB free)',
+    ].join('\n'));
+    expect(MEMORY_ROWS).toHaveLength(5);
+  });
+
+  it('says by how much the memory does not fit', () => {
+    const memory = { ...fixtureEstimate.memory, totalBytes: GiB(90), fits: false };
+    expect(formatEstimateReport({ ...fixtureEstimate, memory })).toContain('  fits: no (10.0 GiB over)');
+  });
+
+  it('ends with the time to train and the warnings', () => {
+    expect(report.endsWith([
+      '',
+      'Time to train 300 B tokens: 30.0 days, 737 k GPU-hours',
+      '',
+      'Warnings',
+      '  ⚠ the pipeline bubble is large: try more micro-batches or virtual stages',
+      '',
+    ].join('\n'))).toBe(true);
+  });
+
+  it('leaves out the time to train and the warnings when there are none', () => {
+    const { timeToTrain: _, ...rest } = fixtureEstimate;
+    const lines = estimateReportLines({ ...rest, warnings: [] });
+    expect(lines.join('\n')).not.toMatch(/Time to train|Warnings/);
+    expect(lines.at(-1)).toMatch(/^ {2}fits: /);
+  });
+
+  it('reports each answer of an array under a numbered heading, separated by a blank line', () => {
+    const oom: EstimateInfeasible = { ok: false, reason: 'out-of-memory', message: 'needs 90.0 GiB per GPU' };
+    const text = formatEstimateReport([fixtureEstimate, oom]);
+    expect(text).toMatch(/^── Scenario 1 of 2 ──\ngpt3-175b /);
+    expect(text.endsWith('\n\n── Scenario 2 of 2 ──\n✗ out-of-memory: needs 90.0 GiB per GPU\n')).toBe(true);
+  });
+});
+
+describe('infeasibleLines', () => {
+  it.each<[string, EstimateInfeasible, string[]]>([
+    ['out-of-memory', { ok: false, reason: 'out-of-memory', message: 'needs 90 GiB', neededBytes: 1, availableBytes: 0 },
+      ['✗ out-of-memory: needs 90 GiB']],
+    ['invalid', {
+      ok: false, reason: 'invalid', message: '…',
+      issues: [{ path: 'parallelism.tensor', message: 'expected an integer ≥ 1, got 0' }, { path: 'model', message: 'unknown preset' }],
+    }, ['✗ invalid', '  parallelism.tensor: expected an integer ≥ 1, got 0', '  model: unknown preset']],
+    ['indivisible', { ok: false, reason: 'indivisible', message: '…', issues: [{ path: 'training.globalBatchSize', message: 'not a multiple' }] },
+      ['✗ indivisible', '  training.globalBatchSize: not a multiple']],
+    ['invalid, about the whole input', { ok: false, reason: 'invalid', message: 'm', issues: [{ path: '[3].', message: 'expected a scenario object' }] },
+      ['✗ invalid', '  [3]: expected a scenario object']],
+  ])('prints %s as ✗ with each field issue on its own line', (_, answer, lines) => {
+    expect(infeasibleLines(answer)).toEqual(lines);
+  });
+});

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import packageJson from '../package.json' with { type: 'json' };
+import { commands } from '../src/commands/index.ts';
+import { main } from '../src/main.ts';
+import { fakeIo } from './support/fake-io.ts';
+
+async function run(argv: string[], stdin?: string) {
+  const io = fakeIo(stdin === undefined ? {} : { stdin });
+  const code = await main(argv, io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+describe('trainplan (no command)', () => {
+  it.each([[[]], [['--help']], [['-h']], [['help']]])('%j lists every command with its summary and exits 0', async (argv) => {
+    const { code, out, err } = await run(argv);
+    expect(code).toBe(0);
+    expect(err).toBe('');
+    expect(out).toContain('Usage: trainplan <command> [options]');
+    for (const command of commands) expect(out).toMatch(new RegExp(`^  ${command.name} +${command.summary}$`, 'm'));
+    expect(out).toMatch(/^ {2}help +/m);
+  });
+
+  it.each([['--version'], ['-v']])('%s prints the version of package.json', async (flag) => {
+    expect(await run([flag])).toEqual({ code: 0, out: `${packageJson.version}\n`, err: '' });
+  });
+
+  it('the registry holds the estimate command, and no serve command yet', () => {
+    expect(commands.map((c) => c.name)).toEqual(['estimate']);
+  });
+
+  it.each([
+    [['serve'], "trainplan: unknown command 'serve' (commands: estimate, help)"],
+    [['estimat'], "trainplan: unknown command 'estimat' (commands: estimate, help)"],
+    [['help', 'serve'], "trainplan: unknown command 'serve' (commands: estimate, help)"],
+    [['--json'], 'trainplan: unknown flag --json (usage: trainplan <command> [options]; see trainplan --help)'],
+    [['help', 'estimate', 'extra'], "trainplan: unexpected argument 'extra' (usage: trainplan help <command>)"],
+  ])('%j is a usage error (exit 2) that lists the real commands or names the flag', async (argv, message) => {
+    expect(await run(argv)).toEqual({ code: 2, out: '', err: `${message}\n` });
+  });
+
+  it('never throws nor prints a stack: a failure inside a command is one "internal error" line, exit 70', async () => {
+    const io = fakeIo();
+    const code = await main(['--help'], { ...io, stdout: () => { throw new Error('EPIPE\n    at write (node:net)'); } });
+    expect(code).toBe(70);
+    expect(io.err()).toBe('trainplan: internal error: EPIPE at write (node:net)\n');
+  });
+});
+
+describe('trainplan estimate --help', () => {
+  const usageArgs = [[['estimate', '--help']], [['estimate', '-h']], [['help', 'estimate']]];
+
+  it.each(usageArgs)('%j prints the usage line, the flags and the exit codes', async (argv) => {
+    const { code, out, err } = await run(argv);
+    expect(code).toBe(0);
+    expect(err).toBe('');
+    expect(out.startsWith('Usage: trainplan estimate --input FILE|- [--json]\n')).toBe(true);
+    expect(out).toContain('-i, --input FILE|-');
+    expect(out).toContain('--json');
+    expect(out).toMatch(/^ {2}0 +every scenario is feasible$/m);
+    expect(out).toMatch(/^ {2}1 +some scenario is infeasible/m);
+    expect(out).toMatch(/^ {2}2 +usage error/m);
+  });
+
+  it('has three examples: from a file, from stdin with a heredoc, and with --json', async () => {
+    const { out } = await run(['estimate', '--help']);
+    const examples = out.split('\n').filter((line) => line.startsWith('  trainplan estimate'));
+    expect(examples).toEqual([
+      '  trainplan estimate --input scenario.json',
+      "  trainplan estimate --input - <<'EOF'",
+      '  trainplan estimate --input scenarios.json --json > answers.json',
+    ]);
+  });
+
+  it('the heredoc example is a feasible scenario: pasting it works', async () => {
+    const { out } = await run(['estimate', '--help']);
+    const heredoc = /<<'EOF'\n([\s\S]*?)\n {2}EOF\n/.exec(out)?.[1];
+    expect(heredoc).toBeDefined();
+    const result = await run(['estimate', '--input', '-'], heredoc);
+    expect(result.err).toBe('');
+    expect(result.code).toBe(0);
+  });
+});
