@@ -1,0 +1,1 @@
+export { createApi, MAX_BODY_BYTES } from './app.ts';
