@@ -31,3 +31,4 @@ export type {
 export type { ResolvedPlan } from './resolve.ts';
 export { resolveScenario } from './resolve.ts';
 export { runEstimate, estimateResolvedScenario, toEstimateJson } from './run.ts';
+export { CONTRACT_EXAMPLE } from './examples.ts';

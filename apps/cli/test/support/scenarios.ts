@@ -1,16 +1,8 @@
-import type { EstimateOk } from '@trainplan/protocol';
+import { CONTRACT_EXAMPLE, type EstimateOk } from '@trainplan/protocol';
 import { GiB, billion, days } from '@trainplan/units';
 
 /** The scenario of ../shared/docs/scenario-contract.md: GPT-3 175B on 1,024 A100s (Megatron SC'21). */
-export const contractScenario = {
-  model: 'gpt3-175b',
-  cluster: { gpu: 'a100-80gb', gpusPerNode: 8, nodes: 128, network: 'hdr-ib-8x' },
-  training: { globalBatchSize: 1536, microBatchSize: 1, precision: 'bf16' },
-  parallelism: {
-    tensor: 8, pipeline: 8, virtualStages: 1, context: 1,
-    sequenceParallel: false, recompute: 'full', distributedOptimizer: false,
-  },
-} as const;
+export const contractScenario = CONTRACT_EXAMPLE;
 
 /** The contract scenario with some fields replaced, e.g. `withParallelism({ tensor: 0 })`. */
 export const withParallelism = (p: Record<string, unknown>) => ({

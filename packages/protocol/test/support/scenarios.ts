@@ -1,15 +1,8 @@
+import { CONTRACT_EXAMPLE } from '../../src/index.ts';
 /** Scenario fixtures shared by the validator tests and the JSON Schema agreement tests. */
 
 /** The example of ../shared/docs/scenario-contract.md, verbatim. */
-export const contractExample = {
-  model: 'gpt3-175b',
-  cluster: { gpu: 'a100-80gb', gpusPerNode: 8, nodes: 128, network: 'hdr-ib-8x' },
-  training: { globalBatchSize: 1536, microBatchSize: 1, precision: 'bf16' },
-  parallelism: {
-    tensor: 8, pipeline: 8, virtualStages: 1, context: 1,
-    sequenceParallel: false, recompute: 'full', distributedOptimizer: false,
-  },
-} as const;
+export const contractExample = CONTRACT_EXAMPLE;
 
 /** The least a scenario may say. */
 export const minimalScenario = { model: 'llama3-8b', cluster: { gpu: 'h100-sxm', nodes: 2 }, training: { globalBatchSize: 512 } };
