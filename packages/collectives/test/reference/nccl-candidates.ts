@@ -1,0 +1,67 @@
+// PRE-OPTIMISATION REFERENCE — a verbatim snapshot of src/nccl-candidates.ts as it was before the
+// bytes-independent candidate preparation (commit 8660b11), used only by test/equivalence.test.ts
+// to prove the optimised `collectiveCost` / `ncclCandidates` return identical results. Only the
+// import paths of modules not snapshotted here were rewritten to point at ../../src/. Do not edit.
+import type { Bytes } from '@trainplan/units';
+import { directModel } from './direct-model.ts';
+import type { NcclCandidate } from './nccl-candidate.ts';
+import { ncclNvlsModel, nvlsUnavailable } from './nccl-nvls-model.ts';
+import { ncclPatModel, patUnavailable } from './nccl-pat-model.ts';
+import { ncclRingModel } from './nccl-ring-model.ts';
+import type { NcclTopology } from '../../src/nccl-topology.ts';
+import { ncclTreeModel } from './nccl-tree-model.ts';
+import type { Algorithm, CollectiveOp } from '../../src/types.ts';
+
+/** The algorithms the tuner weighs for each op, in NCCL's `NCCL_ALGO_*` order (ties keep the first). */
+export const ALGORITHMS_BY_OP: Readonly<Record<CollectiveOp, readonly Algorithm[]>> = {
+  'all-reduce': ['tree', 'ring', 'nvls', 'nvls-tree'],
+  'all-gather': ['ring', 'nvls', 'pat'],
+  'reduce-scatter': ['ring', 'nvls', 'pat'],
+  broadcast: ['ring'],
+  reduce: ['ring'],
+  'all-to-all': ['direct'],
+  'send-recv': ['direct'],
+};
+
+/**
+ * Why `algorithm` cannot run `op` on this topology, or null when it can. CollNet is left
+ * disabled, as NCCL leaves it by default (NCCL_COLLNET_ENABLE=0) even with SHARP switches.
+ */
+export function algorithmUnavailable(topology: NcclTopology, op: CollectiveOp, algorithm: Algorithm): string | null {
+  switch (algorithm) {
+    case 'nvls':
+    case 'nvls-tree':
+      return nvlsUnavailable(topology, op, algorithm);
+    case 'pat':
+      return patUnavailable(topology, op);
+    case 'collnet':
+      return 'CollNet is not modelled: NCCL enables it only with NCCL_COLLNET_ENABLE=1 and in-network reduction';
+    case 'hierarchical':
+      return op === 'all-reduce' ? null : 'the hierarchical algorithm implements all-reduce only';
+    case 'ring':
+    case 'tree':
+    case 'direct':
+      return ALGORITHMS_BY_OP[op].includes(algorithm) ? null : `${algorithm} does not implement ${op} in NCCL`;
+  }
+}
+
+/** Every enabled (algorithm, protocol) NCCL's tuner would weigh for `op` of `bytes` on this topology. */
+export function ncclCandidatesFor(topology: NcclTopology, op: CollectiveOp, bytes: Bytes): NcclCandidate[] {
+  return ALGORITHMS_BY_OP[op].flatMap((algorithm): NcclCandidate[] => {
+    switch (algorithm) {
+      case 'tree':
+        return ncclTreeModel(topology, bytes);
+      case 'ring':
+        return ncclRingModel(topology, op, bytes);
+      case 'nvls':
+      case 'nvls-tree':
+        return ncclNvlsModel(topology, op, algorithm, bytes);
+      case 'pat':
+        return ncclPatModel(topology, op);
+      case 'direct':
+        return directModel(topology, op);
+      default:
+        return [];
+    }
+  });
+}

@@ -1,0 +1,33 @@
+// PRE-OPTIMISATION REFERENCE — a verbatim snapshot of src/nccl-pat-model.ts as it was before the
+// bytes-independent candidate preparation (commit 8660b11), used only by test/equivalence.test.ts
+// to prove the optimised `collectiveCost` / `ncclCandidates` return identical results. Only the
+// import paths of modules not snapshotted here were rewritten to point at ../../src/. Do not edit.
+import { log2i, type NcclCandidate } from './nccl-candidate.ts';
+import { NCCL_TABLES } from '../../src/nccl-tables.ts';
+import type { NcclTopology } from '../../src/nccl-topology.ts';
+import type { CollectiveOp } from '../../src/types.ts';
+
+/** Why PAT cannot run here, or null (NVIDIA/nccl src/tuning/pat.cc ncclPatEnable). */
+export function patUnavailable(topology: NcclTopology, op: CollectiveOp): string | null {
+  if (op !== 'all-gather' && op !== 'reduce-scatter') return 'PAT implements all-gather and reduce-scatter only';
+  if (topology.placement.ranksPerNode !== 1) return 'PAT only supports 1 GPU per node';
+  if (topology.placement.nodes < 2) return 'PAT needs at least 2 nodes';
+  return null;
+}
+
+/**
+ * NCCL's PAT model (src/tuning/pat.cc), Simple only: bandwidth 0.75 × nCh × min(bwIntra, bwInter),
+ * used directly as the algorithm bandwidth (no nRanks/nsteps conversion in the source);
+ * latency 8 + log2(nNodes)·interLat/3.5 + 2.8·nRanks µs.
+ */
+export function ncclPatModel(topology: NcclTopology, op: CollectiveOp): NcclCandidate[] {
+  if (patUnavailable(topology, op) !== null) return [];
+  const { ring } = topology;
+  const { ranks, nodes } = topology.placement;
+  const T = NCCL_TABLES;
+  const algBandwidthGBps = Math.min(ring.bwInterGBps, ring.bwIntraGBps) * ring.nChannels * T.factors.value.pat;
+  const latencyUs = T.baseLatencyUs.value.pat.Simple
+    + (log2i(nodes) * T.hwLatencyUs.value.net.pat.Simple) / T.pat.value.interLatencyDivisor
+    + ranks * T.pat.value.perRankUs;
+  return [{ algorithm: 'pat', protocol: 'Simple', latencyUs, algBandwidthGBps }];
+}

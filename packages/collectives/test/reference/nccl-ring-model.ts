@@ -1,0 +1,56 @@
+// PRE-OPTIMISATION REFERENCE — a verbatim snapshot of src/nccl-ring-model.ts as it was before the
+// bytes-independent candidate preparation (commit 8660b11), used only by test/equivalence.test.ts
+// to prove the optimised `collectiveCost` / `ncclCandidates` return identical results. Only the
+// import paths of modules not snapshotted here were rewritten to point at ../../src/. Do not edit.
+import type { Bytes } from '@trainplan/units';
+import { byNodes, PROTOCOLS, ringSteps, type NcclCandidate } from './nccl-candidate.ts';
+import { NCCL_TABLES } from '../../src/nccl-tables.ts';
+import type { NcclTopology } from '../../src/nccl-topology.ts';
+import type { CollectiveOp } from '../../src/types.ts';
+
+/**
+ * NCCL's Ring model (NVIDIA/nccl src/tuning/ring.cc; collectives-reference §1) for every
+ * protocol: bus bandwidth from the ring graph with the LL/LL128 caps, × nRanks/nsteps to
+ * algorithm bandwidth; latency base + per-step intra/inter latencies; the multi-node
+ * Ring/Simple all-reduce "plateau" (× 1.4) once bytes/(nCh·nRanks) ≥ 64.
+ */
+export function ncclRingModel(topology: NcclTopology, op: CollectiveOp, bytes: Bytes): NcclCandidate[] {
+  const { ring, fabric, intraHardware } = topology;
+  const { ranks, nodes, ranksPerNode } = topology.placement;
+  const gen = fabric.generation;
+  const T = NCCL_TABLES;
+  const f = T.factors.value;
+  const nsteps = ringSteps(op, ranks);
+  // LL cap row: GPU generation on one node, CPU vendor across nodes (Intel assumed: row 0).
+  const llMaxBw = byNodes(T.llMaxBandwidthGBps.value[nodes === 1 ? gen : 'volta'], nodes);
+  const ll128Enabled = intraHardware === 'nvlink';
+  const out: NcclCandidate[] = [];
+  for (const protocol of PROTOCOLS) {
+    if (protocol === 'LL128' && !ll128Enabled) continue;
+    let busBw = (nodes <= 2 ? ring.bwIntraGBps : ring.bwInterGBps) * ring.nChannels;
+    if (protocol === 'LL') busBw = Math.min(llMaxBw, busBw * f.ringLL);
+    if (protocol === 'LL128') {
+      busBw = Math.min(busBw * f.ringLL128, ring.nChannels * byNodes(T.perChannelMaxRingLL128GBps.value[gen], nodes));
+    }
+    const hw = T.hwLatencyUs.value;
+    let latencyUs = T.baseLatencyUs.value.ring[protocol];
+    if (op === 'broadcast' || op === 'reduce') {
+      latencyUs += hw[intraHardware].ring[protocol]; // sameChannels assumed: one hop's latency
+    } else {
+      const netOverheadUs = nodes > 1
+        ? T.netOverheadUs.value.intel * (protocol === 'Simple' ? T.netOverheadUs.value.simpleMultiplier : 1) : 0;
+      const intraLat = Math.max(hw[intraHardware].ring[protocol], netOverheadUs);
+      // With one GPU per node latencies are fully exposed: NCCL uses the Tree network latency.
+      const interLat = nodes === 1 ? intraLat : hw.net[ranksPerNode === 1 ? 'tree' : 'ring'][protocol];
+      const nInter = nodes === 1 ? 0 : op === 'all-reduce' ? 2 * (nodes - 1) : nodes - 1;
+      latencyUs += (nsteps - nInter) * intraLat + nInter * interLat;
+    }
+    const plateau = T.ringPlateau.value;
+    if (protocol === 'Simple' && op === 'all-reduce' && nodes > 1
+      && bytes / (ring.nChannels * ranks) >= plateau.minBytesPerChannelPerRank) {
+      latencyUs *= gen === 'volta' ? plateau.factorBeforeAmpere : plateau.factor;
+    }
+    out.push({ algorithm: 'ring', protocol, latencyUs, algBandwidthGBps: (busBw * ranks) / nsteps });
+  }
+  return out;
+}
