@@ -2,13 +2,13 @@ import { us } from '@trainplan/units';
 import { algBandwidth } from './alg-bandwidth.ts';
 import { busBandwidthFactor } from './bus-bandwidth-factor.ts';
 import { hierarchicalCollectiveCost } from './hierarchical-collective-cost.ts';
-import { candidateTimeUs, type NcclCandidate } from './nccl-candidate.ts';
+import { candidateTimeUs, sizeIndex, type NcclCandidate } from './nccl-candidate.ts';
 import { algorithmUnavailable, ncclCandidatesFor } from './nccl-candidates.ts';
 import { ncclTopology } from './nccl-topology.ts';
 import type { CollectiveCost, CollectiveRequest } from './types.ts';
 
-function toCost(request: CollectiveRequest, candidate: NcclCandidate): CollectiveCost {
-  const seconds = us(candidateTimeUs(candidate, request.bytes));
+function toCost(request: CollectiveRequest, candidate: NcclCandidate, timeUs: number): CollectiveCost {
+  const seconds = us(timeUs);
   const algBw = algBandwidth(request.bytes, seconds);
   return {
     seconds,
@@ -33,7 +33,10 @@ export function ncclCandidates(request: CollectiveRequest): CollectiveCost[] {
   checkBytes(request);
   const topology = ncclTopology(request.fabric, request.group);
   if (topology.placement.ranks === 1) return [];
-  return ncclCandidatesFor(topology, request.op, request.bytes).map((c) => toCost(request, c));
+  const { bytes } = request;
+  const index = sizeIndex(bytes);
+  return ncclCandidatesFor(topology, request.op)
+    .map((candidate) => toCost(request, candidate, candidateTimeUs(candidate, bytes, index)));
 }
 
 /**
@@ -62,12 +65,21 @@ export function collectiveCost(request: CollectiveRequest): CollectiveCost {
       : request.op === 'all-to-all' || request.op === 'send-recv' ? 'direct' : 'ring';
     return { seconds: 0, algorithm: idle, protocol: 'Simple', algBandwidth: 0, busBandwidth: 0 };
   }
-  const candidates = ncclCandidatesFor(topology, request.op, request.bytes)
-    .filter((c) => algorithm === 'auto' || c.algorithm === algorithm);
+  // NCCL's argmin in its candidate order: a strict `<`, so ties keep the first.
+  const { bytes } = request;
+  const index = sizeIndex(bytes);
+  const candidates = ncclCandidatesFor(topology, request.op);
   let best: NcclCandidate | undefined;
-  for (const candidate of candidates) {
-    if (!best || candidateTimeUs(candidate, request.bytes) < candidateTimeUs(best, request.bytes)) best = candidate;
+  let bestUs = 0;
+  for (let i = 0; i < candidates.length; i++) {
+    const candidate = candidates[i] as NcclCandidate;
+    if (algorithm !== 'auto' && candidate.algorithm !== algorithm) continue;
+    const timeUs = candidateTimeUs(candidate, bytes, index);
+    if (best === undefined || timeUs < bestUs) {
+      best = candidate;
+      bestUs = timeUs;
+    }
   }
   if (!best) throw new RangeError(`no algorithm can run ${request.op} on this fabric`);
-  return toCost(request, best);
+  return toCost(request, best, bestUs);
 }

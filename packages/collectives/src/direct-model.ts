@@ -1,6 +1,6 @@
 import { toGBps } from '@trainplan/units';
 import { effectiveIntraBandwidthGBps, effectiveNicBandwidthGBps } from './effective-bandwidth.ts';
-import type { NcclCandidate } from './nccl-candidate.ts';
+import { candidate, type NcclCandidate } from './nccl-candidate.ts';
 import { NCCL_TABLES } from './nccl-tables.ts';
 import type { NcclTopology } from './nccl-topology.ts';
 import type { CollectiveOp } from './types.ts';
@@ -36,5 +36,5 @@ export function directModel(topology: NcclTopology, op: CollectiveOp): NcclCandi
   }
   // Expressed as latency + bytes / algbw, the form every candidate shares.
   const algBandwidthGBps = transferUsPerByte > 0 ? 1 / (1000 * transferUsPerByte) : Number.POSITIVE_INFINITY;
-  return [{ algorithm: 'direct', protocol: 'Simple', latencyUs, algBandwidthGBps }];
+  return [candidate('direct', 'Simple', latencyUs, algBandwidthGBps)];
 }

@@ -1,19 +1,47 @@
 import type { Bytes } from '@trainplan/units';
-import type { ByNodeCount } from './nccl-tables.ts';
+import { NCCL_TABLES, type ByNodeCount } from './nccl-tables.ts';
 import type { Algorithm, CollectiveOp, Protocol } from './types.ts';
 
-/** One (algorithm, protocol) pair with NCCL's predicted latency and algorithm bandwidth for a size. */
+/**
+ * One (algorithm, protocol) pair with NCCL's predicted latency and algorithm bandwidth. Everything
+ * that does not depend on the size is computed once per (topology, op); the two size-dependent
+ * corrections are kept as lookups that `candidateTimeUs` applies.
+ */
 export interface NcclCandidate {
   readonly algorithm: Algorithm;
   readonly protocol: Protocol;
   readonly latencyUs: number;
-  /** Algorithm bandwidth in GB/s, size-dependent corrections already applied. */
+  /** Algorithm bandwidth in GB/s, before any size-dependent correction. */
   readonly algBandwidthGBps: number;
+  /**
+   * The tree correction (`treeCorrectionFactor`) already applied: algorithm bandwidth in GB/s by
+   * `sizeIndex(bytes)`; past the last entry `algBandwidthGBps` holds. Empty when not corrected.
+   */
+  readonly algBandwidthBySizeGBps: readonly number[];
+  /** Ring/Simple multi-node plateau: `latencyUs` once bytes / `perBytes` ≥ the table's minimum; null when off. */
+  readonly plateau: { readonly perBytes: number; readonly latencyUs: number } | null;
 }
 
-/** `ncclTuningGetTime` (src/tuning/tuning_general.cc) for one operation: lat + bytes / (1000 · bw) µs. */
-export function candidateTimeUs(candidate: NcclCandidate, bytes: Bytes): number {
-  return candidate.latencyUs + bytes / (1000 * candidate.algBandwidthGBps);
+/** A candidate whose cost does not depend on the size beyond bytes / bandwidth (one object shape for all). */
+export function candidate(
+  algorithm: Algorithm, protocol: Protocol, latencyUs: number, algBandwidthGBps: number,
+  algBandwidthBySizeGBps: readonly number[] = [], plateau: NcclCandidate['plateau'] = null,
+): NcclCandidate {
+  return { algorithm, protocol, latencyUs, algBandwidthGBps, algBandwidthBySizeGBps, plateau };
+}
+
+const PLATEAU_MIN_BYTES = NCCL_TABLES.ringPlateau.value.minBytesPerChannelPerRank;
+
+/**
+ * `ncclTuningGetTime` (src/tuning/tuning_general.cc) for one operation: lat + bytes / (1000 · bw) µs,
+ * with the size-dependent corrections; `index` is `sizeIndex(bytes)`.
+ */
+export function candidateTimeUs(c: NcclCandidate, bytes: Bytes, index: number): number {
+  const plateau = c.plateau;
+  const latencyUs = plateau !== null && bytes / plateau.perBytes >= PLATEAU_MIN_BYTES ? plateau.latencyUs : c.latencyUs;
+  const bySize = c.algBandwidthBySizeGBps;
+  const algBandwidthGBps = index < bySize.length ? (bySize[index] as number) : c.algBandwidthGBps;
+  return latencyUs + bytes / (1000 * algBandwidthGBps);
 }
 
 /** Ring steps per op (src/tuning/tuning_general.cc ncclTuningGetNsteps). */
@@ -31,6 +59,16 @@ export function byNodes(row: ByNodeCount, nodes: number): number {
 /** NCCL's integer log2 (`log2i`): floor(log2 n), 0 for n < 2. */
 export function log2i(n: number): number {
   return n < 2 ? 0 : Math.floor(Math.log2(n));
+}
+
+/**
+ * The tree correction's index, `logSize = log2i(⌊bytes / 64⌋)` (src/tuning/tree.cc): by count of
+ * leading zeros below 2^31 (equal to `log2i` there, test/equivalence.test.ts checks), else `log2i`.
+ */
+export function sizeIndex(bytes: Bytes): number {
+  const n = Math.floor(bytes / 64);
+  if (n < 2) return 0;
+  return n < 0x80000000 ? 31 - Math.clz32(n) : log2i(n);
 }
 
 export const PROTOCOLS: readonly Protocol[] = ['LL', 'LL128', 'Simple'];

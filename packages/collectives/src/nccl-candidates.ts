@@ -1,4 +1,3 @@
-import type { Bytes } from '@trainplan/units';
 import { directModel } from './direct-model.ts';
 import type { NcclCandidate } from './nccl-candidate.ts';
 import { ncclNvlsModel, nvlsUnavailable } from './nccl-nvls-model.ts';
@@ -41,17 +40,35 @@ export function algorithmUnavailable(topology: NcclTopology, op: CollectiveOp, a
   }
 }
 
-/** Every enabled (algorithm, protocol) NCCL's tuner would weigh for `op` of `bytes` on this topology. */
-export function ncclCandidatesFor(topology: NcclTopology, op: CollectiveOp, bytes: Bytes): NcclCandidate[] {
+/**
+ * Memo of candidates per (topology, op): a topology is immutable and itself memoised per (fabric,
+ * group), and a candidate does not depend on the size, so the models run once per pair. Keyed
+ * weakly on the topology, so nothing outlives the caller's fabric.
+ */
+const memo = new WeakMap<NcclTopology, Map<CollectiveOp, readonly NcclCandidate[]>>();
+
+/**
+ * Every enabled (algorithm, protocol) NCCL's tuner would weigh for `op` on this topology, in
+ * NCCL's order; `candidateTimeUs` costs one for a size. Shared: never mutate the result.
+ */
+export function ncclCandidatesFor(topology: NcclTopology, op: CollectiveOp): readonly NcclCandidate[] {
+  let byOp = memo.get(topology);
+  if (!byOp) memo.set(topology, (byOp = new Map()));
+  let candidates = byOp.get(op);
+  if (!candidates) byOp.set(op, (candidates = buildCandidates(topology, op)));
+  return candidates;
+}
+
+function buildCandidates(topology: NcclTopology, op: CollectiveOp): NcclCandidate[] {
   return ALGORITHMS_BY_OP[op].flatMap((algorithm): NcclCandidate[] => {
     switch (algorithm) {
       case 'tree':
-        return ncclTreeModel(topology, bytes);
+        return ncclTreeModel(topology);
       case 'ring':
-        return ncclRingModel(topology, op, bytes);
+        return ncclRingModel(topology, op);
       case 'nvls':
       case 'nvls-tree':
-        return ncclNvlsModel(topology, op, algorithm, bytes);
+        return ncclNvlsModel(topology, op, algorithm);
       case 'pat':
         return ncclPatModel(topology, op);
       case 'direct':

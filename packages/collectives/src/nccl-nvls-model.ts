@@ -1,5 +1,4 @@
-import type { Bytes } from '@trainplan/units';
-import { byNodes, log2i, ringSteps, type NcclCandidate } from './nccl-candidate.ts';
+import { byNodes, candidate, log2i, ringSteps, type NcclCandidate } from './nccl-candidate.ts';
 import { NCCL_TABLES } from './nccl-tables.ts';
 import type { NcclTopology } from './nccl-topology.ts';
 import type { CollectiveOp } from './types.ts';
@@ -31,9 +30,10 @@ export function nvlsUnavailable(topology: NcclTopology, op: CollectiveOp, algori
  *            NVLSTree ? perChMaxNVLSTree : ∞) × nCh,  algbw = bw × nRanks/nsteps;
  *   latency NVLS = intraLat (+ interLat across nodes), NVLSTree = intraLat + 2·log2(nNodes)·interLat.
  * In-switch reduction lets NVLS busbw exceed the NVLink wire rate (nccl-tests#212: ~480 vs 450).
+ * Size-independent: built once per (topology, op), the tree correction tabulated by logSize.
  */
 export function ncclNvlsModel(
-  topology: NcclTopology, op: CollectiveOp, algorithm: 'nvls' | 'nvls-tree', bytes: Bytes,
+  topology: NcclTopology, op: CollectiveOp, algorithm: 'nvls' | 'nvls-tree',
 ): NcclCandidate[] {
   const { nvls, fabric, intraHardware } = topology;
   if (!nvls || nvlsUnavailable(topology, op, algorithm) !== null) return [];
@@ -47,17 +47,16 @@ export function ncclNvlsModel(
   const interBw = nvls.bwInterGBps * (isTree && nodes <= 2 ? 2 : 1);
   const treeCap = isTree ? byNodes(T.perChannelMaxNvlsTreeGBps.value[gen], nodes) : Number.POSITIVE_INFINITY;
   const busBw = Math.min(intraBw, interBw, treeCap) * nvls.nChannels;
-  let algBandwidthGBps = (busBw * ranks) / ringSteps(op, ranks);
-  const logSize = log2i(Math.floor(bytes / 64));
-  // nvls.cc applies the tree correction to NVLSTree on Blackwell x86 hosts only.
-  if (isTree && gen === 'blackwell' && logSize < T.treeCorrectionFactor.value.Simple.length) {
-    algBandwidthGBps *= T.treeCorrectionFactor.value.Simple[logSize] ?? 1;
-  }
+  const algBandwidthGBps = (busBw * ranks) / ringSteps(op, ranks);
+  // nvls.cc applies the tree correction to NVLSTree on Blackwell x86 hosts only, for every
+  // logSize = log2i(⌊bytes/64⌋) the table covers.
+  const bySize = isTree && gen === 'blackwell'
+    ? T.treeCorrectionFactor.value.Simple.map((factor) => algBandwidthGBps * factor) : [];
   const hw = T.hwLatencyUs.value;
   const intraLat = hw[intraHardware][key].Simple;
   const interLat = hw.net[key].Simple;
   const latencyUs = isTree
     ? T.baseLatencyUs.value.nvlsTree.Simple + intraLat + 2 * log2i(nodes) * interLat
     : intraLat + (nodes > 1 ? interLat : 0);
-  return [{ algorithm, protocol: 'Simple', latencyUs, algBandwidthGBps }];
+  return [candidate(algorithm, 'Simple', latencyUs, algBandwidthGBps, bySize)];
 }

@@ -1,4 +1,4 @@
-import { log2i, type NcclCandidate } from './nccl-candidate.ts';
+import { candidate, log2i, type NcclCandidate } from './nccl-candidate.ts';
 import { NCCL_TABLES } from './nccl-tables.ts';
 import type { NcclTopology } from './nccl-topology.ts';
 import type { CollectiveOp } from './types.ts';
@@ -25,5 +25,5 @@ export function ncclPatModel(topology: NcclTopology, op: CollectiveOp): NcclCand
   const latencyUs = T.baseLatencyUs.value.pat.Simple
     + (log2i(nodes) * T.hwLatencyUs.value.net.pat.Simple) / T.pat.value.interLatencyDivisor
     + ranks * T.pat.value.perRankUs;
-  return [{ algorithm: 'pat', protocol: 'Simple', latencyUs, algBandwidthGBps }];
+  return [candidate('pat', 'Simple', latencyUs, algBandwidthGBps)];
 }

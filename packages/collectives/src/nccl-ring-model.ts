@@ -1,5 +1,4 @@
-import type { Bytes } from '@trainplan/units';
-import { byNodes, PROTOCOLS, ringSteps, type NcclCandidate } from './nccl-candidate.ts';
+import { byNodes, candidate, PROTOCOLS, ringSteps, type NcclCandidate } from './nccl-candidate.ts';
 import { NCCL_TABLES } from './nccl-tables.ts';
 import type { NcclTopology } from './nccl-topology.ts';
 import type { CollectiveOp } from './types.ts';
@@ -8,9 +7,10 @@ import type { CollectiveOp } from './types.ts';
  * NCCL's Ring model (NVIDIA/nccl src/tuning/ring.cc; collectives-reference §1) for every
  * protocol: bus bandwidth from the ring graph with the LL/LL128 caps, × nRanks/nsteps to
  * algorithm bandwidth; latency base + per-step intra/inter latencies; the multi-node
- * Ring/Simple all-reduce "plateau" (× 1.4) once bytes/(nCh·nRanks) ≥ 64.
+ * Ring/Simple all-reduce "plateau" (× 1.4) once bytes/(nCh·nRanks) ≥ 64. Size-independent: built
+ * once per (topology, op); the plateau's latency is precomputed and chosen per size.
  */
-export function ncclRingModel(topology: NcclTopology, op: CollectiveOp, bytes: Bytes): NcclCandidate[] {
+export function ncclRingModel(topology: NcclTopology, op: CollectiveOp): NcclCandidate[] {
   const { ring, fabric, intraHardware } = topology;
   const { ranks, nodes, ranksPerNode } = topology.placement;
   const gen = fabric.generation;
@@ -41,12 +41,12 @@ export function ncclRingModel(topology: NcclTopology, op: CollectiveOp, bytes: B
       const nInter = nodes === 1 ? 0 : op === 'all-reduce' ? 2 * (nodes - 1) : nodes - 1;
       latencyUs += (nsteps - nInter) * intraLat + nInter * interLat;
     }
+    // The plateau's size test, bytes / (nCh · nRanks) ≥ minBytesPerChannelPerRank, is applied by `candidateTimeUs`.
     const plateau = T.ringPlateau.value;
-    if (protocol === 'Simple' && op === 'all-reduce' && nodes > 1
-      && bytes / (ring.nChannels * ranks) >= plateau.minBytesPerChannelPerRank) {
-      latencyUs *= gen === 'volta' ? plateau.factorBeforeAmpere : plateau.factor;
-    }
-    out.push({ algorithm: 'ring', protocol, latencyUs, algBandwidthGBps: (busBw * ranks) / nsteps });
+    const plateauFactor = gen === 'volta' ? plateau.factorBeforeAmpere : plateau.factor;
+    const plateauLatency = protocol === 'Simple' && op === 'all-reduce' && nodes > 1
+      ? { perBytes: ring.nChannels * ranks, latencyUs: latencyUs * plateauFactor } : null;
+    out.push(candidate('ring', protocol, latencyUs, (busBw * ranks) / nsteps, [], plateauLatency));
   }
   return out;
 }

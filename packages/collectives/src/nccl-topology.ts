@@ -48,17 +48,26 @@ function nicChannels(nics: number, nicGBps: number, speed: number): number {
 /**
  * Memo of derived graphs: a fabric is immutable data, so the graphs of one (fabric, group) never
  * change. Keyed weakly on the fabric object, so nothing outlives the caller's fabric. The planner
- * asks for the same few groups many times per estimate and per search.
+ * asks for the same few groups many times per estimate and per search. Below the fabric, one
+ * level per number (ranks, ranksPerNode, concurrent groups): no key string is built per call.
  */
-const memo = new WeakMap<Fabric, Map<string, NcclTopology>>();
+type ByNumber<V> = Map<number, V>;
+const memo = new WeakMap<Fabric, ByNumber<ByNumber<ByNumber<NcclTopology>>>>();
+
+function child<V>(map: ByNumber<ByNumber<V>>, key: number): ByNumber<V> {
+  let next = map.get(key);
+  if (!next) map.set(key, (next = new Map()));
+  return next;
+}
 
 /** Derives NCCL's ring, tree and NVLS graphs (src/graph/search.cc) for `group` on `fabric`. */
 export function ncclTopology(fabric: Fabric, group: CommGroup): NcclTopology {
-  let byGroup = memo.get(fabric);
-  if (!byGroup) memo.set(fabric, (byGroup = new Map()));
-  const key = `${group.ranks}/${group.ranksPerNode}/${group.concurrentGroupsPerNode ?? 1}`;
-  let topology = byGroup.get(key);
-  if (!topology) byGroup.set(key, (topology = deriveTopology(fabric, group)));
+  let byRanks = memo.get(fabric);
+  if (!byRanks) memo.set(fabric, (byRanks = new Map()));
+  const byGroups = child(child(byRanks, group.ranks), group.ranksPerNode);
+  const groups = group.concurrentGroupsPerNode ?? 1;
+  let topology = byGroups.get(groups);
+  if (!topology) byGroups.set(groups, (topology = deriveTopology(fabric, group)));
   return topology;
 }
 

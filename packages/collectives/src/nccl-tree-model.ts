@@ -1,5 +1,4 @@
-import type { Bytes } from '@trainplan/units';
-import { byNodes, log2i, PROTOCOLS, type NcclCandidate } from './nccl-candidate.ts';
+import { byNodes, candidate, log2i, PROTOCOLS, type NcclCandidate } from './nccl-candidate.ts';
 import { NCCL_TABLES } from './nccl-tables.ts';
 import type { NcclTopology } from './nccl-topology.ts';
 
@@ -10,15 +9,15 @@ import type { NcclTopology } from './nccl-topology.ts';
  * min(bwIntra, bwInter) instead. Then the .92 / per-channel caps, LL ÷3.8, LL128 × 7/9 (one
  * node) or 120/128, × .85 for the plain TREE pattern, × .5 to algorithm bandwidth, and the
  * size-dependent `treeCorrectionFactor`. Latency: base + 2((ppn−1)·intra + log2(nNodes)·inter).
+ * Size-independent: the corrected bandwidth of every `logSize` is tabulated once per topology.
  */
-export function ncclTreeModel(topology: NcclTopology, bytes: Bytes): NcclCandidate[] {
+export function ncclTreeModel(topology: NcclTopology): NcclCandidate[] {
   const { tree, fabric, intraHardware } = topology;
   const { nodes, ranksPerNode } = topology.placement;
   const gen = fabric.generation;
   const T = NCCL_TABLES;
   const f = T.factors.value;
   const llMaxBw = byNodes(T.llMaxBandwidthGBps.value[nodes === 1 ? gen : 'volta'], nodes);
-  const logSize = log2i(Math.floor(bytes / 64));
   const out: NcclCandidate[] = [];
   for (const protocol of PROTOCOLS) {
     if (protocol === 'LL128' && intraHardware !== 'nvlink') continue;
@@ -30,16 +29,16 @@ export function ncclTreeModel(topology: NcclTopology, bytes: Bytes): NcclCandida
         tree.nChannels * byNodes(T.perChannelMaxTreeLL128GBps.value[gen], nodes));
     }
     if (tree.pattern === 'tree') busBw *= f.treePatternTree;
-    let algBandwidthGBps = busBw * f.treeBusToAlg;
-    if (logSize <= T.treeCorrectionMaxIndex.value) {
-      algBandwidthGBps *= T.treeCorrectionFactor.value[protocol][logSize] ?? 1;
-    }
+    const algBandwidthGBps = busBw * f.treeBusToAlg;
+    // Corrected for logSize = log2i(⌊bytes/64⌋) ≤ treeCorrectionMaxIndex only.
+    const bySize = T.treeCorrectionFactor.value[protocol].slice(0, T.treeCorrectionMaxIndex.value + 1)
+      .map((factor) => algBandwidthGBps * factor);
     const hw = T.hwLatencyUs.value;
     const intraLat = hw[intraHardware].tree[protocol];
     const interLat = nodes === 1 ? intraLat : hw.net.tree[protocol];
     const latencyUs = T.baseLatencyUs.value.tree[protocol]
       + 2 * ((ranksPerNode - 1) * intraLat + log2i(nodes) * interLat);
-    out.push({ algorithm: 'tree', protocol, latencyUs, algBandwidthGBps });
+    out.push(candidate('tree', protocol, latencyUs, algBandwidthGBps, bySize));
   }
   return out;
 }

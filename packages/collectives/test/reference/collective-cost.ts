@@ -1,14 +1,15 @@
-// PRE-OPTIMISATION REFERENCE — a verbatim snapshot of src/collective-cost.ts as it was before the
-// bytes-independent candidate preparation (commit 8660b11), used only by test/equivalence.test.ts
-// to prove the optimised `collectiveCost` / `ncclCandidates` return identical results. Only the
-// import paths of modules not snapshotted here were rewritten to point at ../../src/. Do not edit.
+// PRE-OPTIMISATION REFERENCE — verbatim snapshot of src/collective-cost.ts at commit 8660b11, before the
+// collectiveCost speed-up (size-independent candidates memoised per topology and op, numeric
+// topology memo key). Used only by test/equivalence.test.ts, to prove the optimised
+// `collectiveCost` / `ncclCandidates` give identical results. Only the import paths of modules
+// not snapshotted here were rewritten (to ../../src/). Do not edit.
 import { us } from '@trainplan/units';
 import { algBandwidth } from '../../src/alg-bandwidth.ts';
 import { busBandwidthFactor } from '../../src/bus-bandwidth-factor.ts';
 import { hierarchicalCollectiveCost } from '../../src/hierarchical-collective-cost.ts';
 import { candidateTimeUs, type NcclCandidate } from './nccl-candidate.ts';
 import { algorithmUnavailable, ncclCandidatesFor } from './nccl-candidates.ts';
-import { ncclTopology } from '../../src/nccl-topology.ts';
+import { ncclTopology } from './nccl-topology.ts';
 import type { CollectiveCost, CollectiveRequest } from '../../src/types.ts';
 
 function toCost(request: CollectiveRequest, candidate: NcclCandidate): CollectiveCost {

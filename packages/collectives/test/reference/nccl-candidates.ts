@@ -1,14 +1,15 @@
-// PRE-OPTIMISATION REFERENCE — a verbatim snapshot of src/nccl-candidates.ts as it was before the
-// bytes-independent candidate preparation (commit 8660b11), used only by test/equivalence.test.ts
-// to prove the optimised `collectiveCost` / `ncclCandidates` return identical results. Only the
-// import paths of modules not snapshotted here were rewritten to point at ../../src/. Do not edit.
+// PRE-OPTIMISATION REFERENCE — verbatim snapshot of src/nccl-candidates.ts at commit 8660b11, before the
+// collectiveCost speed-up (size-independent candidates memoised per topology and op, numeric
+// topology memo key). Used only by test/equivalence.test.ts, to prove the optimised
+// `collectiveCost` / `ncclCandidates` give identical results. Only the import paths of modules
+// not snapshotted here were rewritten (to ../../src/). Do not edit.
 import type { Bytes } from '@trainplan/units';
 import { directModel } from './direct-model.ts';
 import type { NcclCandidate } from './nccl-candidate.ts';
 import { ncclNvlsModel, nvlsUnavailable } from './nccl-nvls-model.ts';
 import { ncclPatModel, patUnavailable } from './nccl-pat-model.ts';
 import { ncclRingModel } from './nccl-ring-model.ts';
-import type { NcclTopology } from '../../src/nccl-topology.ts';
+import type { NcclTopology } from './nccl-topology.ts';
 import { ncclTreeModel } from './nccl-tree-model.ts';
 import type { Algorithm, CollectiveOp } from '../../src/types.ts';
 

@@ -1,11 +1,12 @@
-// PRE-OPTIMISATION REFERENCE — a verbatim snapshot of src/nccl-tree-model.ts as it was before the
-// bytes-independent candidate preparation (commit 8660b11), used only by test/equivalence.test.ts
-// to prove the optimised `collectiveCost` / `ncclCandidates` return identical results. Only the
-// import paths of modules not snapshotted here were rewritten to point at ../../src/. Do not edit.
+// PRE-OPTIMISATION REFERENCE — verbatim snapshot of src/nccl-tree-model.ts at commit 8660b11, before the
+// collectiveCost speed-up (size-independent candidates memoised per topology and op, numeric
+// topology memo key). Used only by test/equivalence.test.ts, to prove the optimised
+// `collectiveCost` / `ncclCandidates` give identical results. Only the import paths of modules
+// not snapshotted here were rewritten (to ../../src/). Do not edit.
 import type { Bytes } from '@trainplan/units';
 import { byNodes, log2i, PROTOCOLS, type NcclCandidate } from './nccl-candidate.ts';
 import { NCCL_TABLES } from '../../src/nccl-tables.ts';
-import type { NcclTopology } from '../../src/nccl-topology.ts';
+import type { NcclTopology } from './nccl-topology.ts';
 
 /**
  * NCCL's Tree model, all-reduce only (collectives-reference §1; NVIDIA/nccl src/tuning/tree.cc).

@@ -1,0 +1,126 @@
+// PRE-OPTIMISATION REFERENCE — verbatim snapshot of src/nccl-topology.ts at commit 8660b11, before the
+// collectiveCost speed-up (size-independent candidates memoised per topology and op, numeric
+// topology memo key). Used only by test/equivalence.test.ts, to prove the optimised
+// `collectiveCost` / `ncclCandidates` give identical results. Only the import paths of modules
+// not snapshotted here were rewritten (to ../../src/). Do not edit.
+import { toGBps } from '@trainplan/units';
+import { channelsThatFit, dupChannels, FIT_TOLERANCE_GBPS, raiseAlongLadder, searchLadder, type NcclGraph } from '../../src/nccl-graph-search.ts';
+import { NCCL_TABLES, type NcclHardware } from '../../src/nccl-tables.ts';
+import { groupPlacement, type GroupPlacement } from '../../src/group-placement.ts';
+import type { CommGroup, Fabric } from '../../src/types.ts';
+
+/** Everything the tuner needs to know about one communicator: placement, path type and graphs. */
+export interface NcclTopology {
+  readonly placement: GroupPlacement;
+  readonly fabric: Fabric;
+  /** Intra-node path type: NVLink, or PCIe when the GPUs have no NVLink. */
+  readonly intraHardware: Exclude<NcclHardware, 'net'>;
+  /** NVLink (or PCIe) bandwidth one GPU can put into this group, in NCCL's per-link units. */
+  readonly intraBandwidthPerGpuGBps: number;
+  readonly ring: NcclGraph;
+  /** The tree graph has the ring's channels (src/init.cc); only its bwIntra may be raised. */
+  readonly tree: NcclGraph & { readonly pattern: 'balanced-tree' | 'tree' };
+  /** Absent when NVLS is impossible (no NVLink SHARP, pre-Hopper, < 2 local ranks). */
+  readonly nvls: NcclGraph | null;
+}
+
+const isHopperOrLater = (fabric: Fabric): boolean => fabric.generation === 'hopper' || fabric.generation === 'blackwell';
+
+/**
+ * GPU-to-NVLink bandwidth as NCCL sees it: links × NCCL's per-link figure for the SM generation
+ * (src/graph/topo.h; 12 × 20 = 240 on A100, 18 × 20.6 ≈ 371 on H100), not the line rate. On a
+ * DGX-1 hybrid cube-mesh a sub-node group can only use the links among its members: we scale
+ * the link count by (ranksPerNode − 1)/(gpusPerNode − 1), an approximation.
+ */
+function intraBandwidthPerGpuGBps(fabric: Fabric, placement: GroupPlacement): number {
+  if (fabric.nvlinkCount === 0) return NCCL_TABLES.pciBandwidthGBps.value * placement.nvlinkShare;
+  const perLink = NCCL_TABLES.nvlinkBandwidthPerLinkGBps.value[fabric.generation];
+  const fullNode = placement.ranksPerNode === fabric.gpusPerNode || fabric.gpusPerNode === 1;
+  const links = fabric.intraNode === 'nvlink-hybrid-cube-mesh' && !fullNode
+    ? Math.max(1, Math.round((fabric.nvlinkCount * (placement.ranksPerNode - 1)) / (fabric.gpusPerNode - 1)))
+    : fabric.nvlinkCount;
+  return links * perLink * placement.nvlinkShare;
+}
+
+/**
+ * NIC channels at `speed`: each channel enters and leaves a node through one NIC; a NIC of
+ * `nicGBps` carries ⌊nicGBps / speed⌋ channels; a fractional NIC share carries what fits in it.
+ */
+function nicChannels(nics: number, nicGBps: number, speed: number): number {
+  return nics >= 1 ? Math.floor(nics) * channelsThatFit(nicGBps, speed) : channelsThatFit(nics * nicGBps, speed);
+}
+
+/**
+ * Memo of derived graphs: a fabric is immutable data, so the graphs of one (fabric, group) never
+ * change. Keyed weakly on the fabric object, so nothing outlives the caller's fabric. The planner
+ * asks for the same few groups many times per estimate and per search.
+ */
+const memo = new WeakMap<Fabric, Map<string, NcclTopology>>();
+
+/** Derives NCCL's ring, tree and NVLS graphs (src/graph/search.cc) for `group` on `fabric`. */
+export function ncclTopology(fabric: Fabric, group: CommGroup): NcclTopology {
+  let byGroup = memo.get(fabric);
+  if (!byGroup) memo.set(fabric, (byGroup = new Map()));
+  const key = `${group.ranks}/${group.ranksPerNode}/${group.concurrentGroupsPerNode ?? 1}`;
+  let topology = byGroup.get(key);
+  if (!topology) byGroup.set(key, (topology = deriveTopology(fabric, group)));
+  return topology;
+}
+
+function deriveTopology(fabric: Fabric, group: CommGroup): NcclTopology {
+  const placement = groupPlacement(group, fabric);
+  const { nodes, ranksPerNode: ppn } = placement;
+  const hopper = isHopperOrLater(fabric);
+  const intraGBps = intraBandwidthPerGpuGBps(fabric, placement);
+  const nicGBps = toGBps(fabric.nicBandwidth);
+  const ladders = NCCL_TABLES.speedLadderGBps.value;
+  const ladder = nodes > 1 ? ladders.inter[fabric.generation] : ladders.intra[fabric.generation];
+  // Traffic one GPU sends over NVLink per channel: ppn−1 of the ppn GPUs forward each channel in
+  // a node (the last hands it to the NIC). On one node the ring closes, so every GPU forwards.
+  const nvlinkFraction = nodes > 1 ? (ppn - 1) / ppn : 1;
+  const intraFits = (speed: number, nChannels: number): boolean =>
+    ppn === 1 || nChannels * speed * nvlinkFraction <= intraGBps + FIT_TOLERANCE_GBPS;
+  const intraChannels = (speed: number): number =>
+    ppn === 1 ? Number.POSITIVE_INFINITY : channelsThatFit(intraGBps, speed * nvlinkFraction);
+
+  const found = searchLadder(ladder, (speed) =>
+    nodes > 1 ? Math.min(nicChannels(placement.nicsPerNode, nicGBps, speed), intraChannels(speed)) : intraChannels(speed));
+  const ringSearch = dupChannels(found, hopper);
+  const ring: NcclGraph = { nChannels: ringSearch.nChannels, bwIntraGBps: ringSearch.speedGBps, bwInterGBps: ringSearch.speedGBps };
+
+  // Pass 2 for trees: raise bwIntra while it is below 2 × bwInter and the intra-node chain fits.
+  const treeBwIntra = raiseAlongLadder(ladder, ring.bwIntraGBps, (bw) => bw < 2 * ring.bwInterGBps,
+    (bw) => intraFits(bw, ring.nChannels));
+  const tree = {
+    ...ring,
+    bwIntraGBps: treeBwIntra,
+    // search.cc: with one GPU per node a non-ring pattern becomes NCCL_TOPO_PATTERN_TREE.
+    pattern: ppn === 1 ? 'tree' as const : 'balanced-tree' as const,
+  };
+  return {
+    placement, fabric, ring, tree,
+    intraHardware: fabric.nvlinkCount > 0 ? 'nvlink' : 'pci',
+    intraBandwidthPerGpuGBps: intraGBps,
+    nvls: nvlsGraph(fabric, placement, intraGBps, nicGBps, ladder),
+  };
+}
+
+/**
+ * The NVLS graph: one channel per local GPU (at most NCCL_MAX_NVLS_ARITY), all at one speed; the
+ * head GPU of a channel carries it twice, so (nChannels + 1) × bwIntra must fit in a GPU's NVLink
+ * (8 H100s: 9 × 40 ≤ 371). Pass 2 then raises bwInter while it is below 2 × bwIntra — on one node
+ * nothing limits it below the top of the ladder (H100: 60), across nodes the head's NIC does.
+ */
+function nvlsGraph(
+  fabric: Fabric, placement: GroupPlacement, intraGBps: number, nicGBps: number, ladder: readonly number[],
+): NcclGraph | null {
+  const supported = fabric.nvlinkSharp && isHopperOrLater(fabric) && fabric.intraNode === 'nvswitch' && fabric.nvlinkCount > 0;
+  const nChannels = Math.min(placement.ranksPerNode, NCCL_TABLES.maxNvlsArity.value);
+  if (!supported || nChannels < 2) return null;
+  const headNicGBps = placement.nodes === 1 ? Number.POSITIVE_INFINITY
+    : placement.nicsPerNode >= nChannels ? nicGBps : (nicGBps * placement.nicsPerNode) / nChannels;
+  const bwIntraGBps = ladder.find((s) => (nChannels + 1) * s <= intraGBps + FIT_TOLERANCE_GBPS && s <= headNicGBps);
+  if (bwIntraGBps === undefined) return null;
+  const bwInterGBps = raiseAlongLadder(ladder, bwIntraGBps, (bw) => bw < 2 * bwIntraGBps, (bw) => bw <= headNicGBps);
+  return { nChannels, bwIntraGBps, bwInterGBps };
+}
