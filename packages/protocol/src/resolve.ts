@@ -1,4 +1,4 @@
-import { fabricFromSpecs } from '@trainplan/collectives';
+import { fabricFromSpecs, type Fabric } from '@trainplan/collectives';
 import { NVLINKS, type GpuSpec, type NetworkSpec, type SystemSpec } from '@trainplan/hardware';
 import { withShapeDefaults, type ModelShape, type StateSharding } from '@trainplan/model';
 import type { PlanInput } from '@trainplan/planner';
@@ -14,6 +14,23 @@ export interface ResolvedPlan {
 }
 
 const list = (ids: readonly string[]): string => ids.join(', ');
+
+/**
+ * One Fabric object per (GPU, system, network, node size): the collectives package memoises NCCL's
+ * graphs per fabric object, so reusing it makes repeated estimates of one machine cheap. Presets are
+ * immutable, so the cache never goes stale; its size is bounded by the preset catalogue.
+ */
+const fabrics = new Map<string, Fabric>();
+function fabricFor(gpu: GpuSpec, system: SystemSpec, network: NetworkSpec, gpusPerNode: number): Fabric {
+  // GB200 NVL72: the NVLink domain, not the 4-GPU tray, is what collectives see as one "node".
+  const key = `${gpu.id}|${system.id}|${network.id}|${gpusPerNode}`;
+  let fabric = fabrics.get(key);
+  if (!fabric) {
+    fabric = fabricFromSpecs({ gpu, system: { ...system, gpusPerNode }, network, nvlink: NVLINKS[gpu.nvlink] });
+    fabrics.set(key, fabric);
+  }
+  return fabric;
+}
 
 function resolveModel(model: ResolvedScenarioInput['model'], issues: FieldIssue[]): ModelShape | undefined {
   if (typeof model !== 'string') return withShapeDefaults(model);
@@ -62,8 +79,7 @@ export function resolveScenario(s: ResolvedScenarioInput): { ok: true; value: Re
 
   const shape: ModelShape = s.training.seqLength !== undefined ? { ...model, seqLength: s.training.seqLength } : model;
   // GB200 NVL72: the NVLink domain, not the 4-GPU tray, is what collectives see as one "node".
-  const fabricSystem = network.nvlinkDomainGpus ? { ...system, gpusPerNode: network.nvlinkDomainGpus } : { ...system, gpusPerNode };
-  const fabric = fabricFromSpecs({ gpu, system: fabricSystem, network, nvlink: NVLINKS[gpu.nvlink] });
+  const fabric = fabricFor(gpu, system, network, network.nvlinkDomainGpus ?? gpusPerNode);
   const plan: PlanInput = {
     model: shape,
     gpu,
