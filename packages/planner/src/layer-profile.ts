@@ -28,6 +28,6 @@ export function layerProfile(input: PlanInput): LayerProfile {
     forwardSeconds,
     backwardSeconds: layer.backward + tp.backward,
     fullRecomputeSeconds: forwardSeconds,
-    selectiveRecomputeSeconds: layer.attentionCoreForward,
+    selectiveRecomputeSeconds: layer.attentionForward,
   };
 }

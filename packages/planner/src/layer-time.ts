@@ -14,12 +14,13 @@ import type { PlanInput } from './plan-input.ts';
 export interface LayerComputeCost {
   readonly forward: Seconds;
   readonly backward: Seconds;
-  /** The attention core (Q·Kᵀ, softmax, dropout, ·V): what selective recompute re-runs. */
-  readonly attentionCoreForward: Seconds;
   /** GEMM time, forward and backward, against which tensor-parallel communication may overlap. */
   readonly gemmForward: Seconds;
   readonly gemmBackward: Seconds;
-  /** Attention compute, against which context-parallel K/V exchange overlaps. */
+  /**
+   * The attention core (Q·Kᵀ, softmax, dropout, ·V): what selective recompute re-runs, and the
+   * compute that context-parallel K/V exchange overlaps.
+   */
   readonly attentionForward: Seconds;
   readonly attentionBackward: Seconds;
 }
@@ -101,7 +102,6 @@ export function layerComputeCost(input: PlanInput, ctx: KernelContext, peak16: n
   return {
     forward: gemmForward + elementForward + attentionForward,
     backward: gemmBackward + elementBackward + attentionBackward,
-    attentionCoreForward: attentionForward,
     gemmForward,
     gemmBackward,
     attentionForward,

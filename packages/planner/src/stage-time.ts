@@ -26,7 +26,7 @@ export function stageTimes(args: {
   const { input, layers, layer, tp, cp } = args;
   const overlapTp = input.overlapTensorParallelComm;
   // Full recompute repeats the forward (with its tensor-parallel collectives); selective only the attention core.
-  const recomputePerLayer = input.recompute === 'full' ? layer.forward : input.recompute === 'selective' ? layer.attentionCoreForward : 0;
+  const recomputePerLayer = input.recompute === 'full' ? layer.forward : input.recompute === 'selective' ? layer.attentionForward : 0;
   const tpForward = exposed(tp.forward, layer.gemmForward, overlapTp);
   const tpBackward = exposed(tp.backward, layer.gemmBackward, overlapTp);
   // Ring attention overlaps each K/V exchange with the attention block it feeds (Transformer Engine).

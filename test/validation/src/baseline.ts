@@ -2,7 +2,7 @@ import type { ScoredRow } from './score.ts';
 
 /**
  * The strawman the issue measures against: step = hardware FLOPs / (n · peak · η) with one constant
- * η per GPU generation, fitted to these same rows (least squares on log error, i.e. the geometric
+ * η per GPU and precision, fitted to these same rows (least squares on log error, i.e. the geometric
  * mean of the achieved fractions). Reported beside trainplan's error.
  */
 export function constantEfficiencyBaseline(rows: readonly ScoredRow[]): { mape: number; efficiency: Record<string, number> } {
