@@ -1,29 +1,27 @@
 import { cpus } from 'node:os';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { estimateBenchmarks } from './estimate-bench.ts';
+import { BENCH_SECTIONS } from './sections.ts';
 
 // `npm run bench`: one process, one core (the planner is single-threaded), written to docs/benchmarks.md.
+// BENCH_SECTIONS=estimate,search runs only the named sections (the file then holds only those).
 const budget = Number(process.env.BENCH_SECONDS ?? 2);
-const results = estimateBenchmarks(budget);
+const only = process.env.BENCH_SECTIONS?.split(',').map((s) => s.trim());
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
 const lines = [
   '# Benchmarks',
   '',
-  `Regenerate with \`npm run bench\` (each row: best batch of 2,000 calls over ${budget} s after a warm-up, one core,`,
-  `Node ${process.versions.node}, ${cpu}). Timings on shared machines are noisy: compare rows of one run as ratios.`,
-  '',
-  '## Estimate speed',
-  '',
-  '| benchmark | estimates/s | µs per call | target |',
-  '|---|---|---|---|',
-  ...results.map((r) => `| ${r.name} | ${Math.round(r.perSecond).toLocaleString('en-US')} | ${r.microsecondsPerCall.toFixed(2)} | ≥ 100,000/s (≤ 10 µs) ${r.perSecond >= 1e5 ? 'met' : '**missed**'} |`),
-  '',
-  'Peer figure: Calculon (Isaev et al., SC\'23) evaluates one configuration in milliseconds of Python; '
-    + 'its exhaustive search over a 1T-model space takes minutes.',
+  `Regenerate with \`npm run bench\` (BENCH_SECONDS=${budget} per measurement; Node ${process.versions.node}, ${cpu}).`,
+  'Timings on shared machines are noisy: compare rows of one run as ratios.',
   '',
 ];
+for (const section of BENCH_SECTIONS) {
+  if (only !== undefined && !only.includes(section.name)) continue;
+  console.log(`bench: ${section.name} …`);
+  const { markdown, summary } = await section.run(budget);
+  lines.push(...markdown);
+  for (const s of summary) console.log(`  ${s}`);
+}
 const target = fileURLToPath(new URL('../../../docs/benchmarks.md', import.meta.url));
 writeFileSync(target, lines.join('\n'));
-for (const r of results) console.log(`${r.name}: ${Math.round(r.perSecond)} /s (${r.microsecondsPerCall.toFixed(2)} µs)`);
 console.log(`wrote ${target}`);
