@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, repository lint, then every vitest suite in one run; ends with the plain
-// line "N passed, N failed" that CI reads. Exit code is non-zero when anything failed.
+// `npm test`: typecheck, repository lint, then every vitest suite; ends with the plain line
+// "N passed, N failed" that CI reads. Exit code is non-zero when anything failed.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -12,25 +12,39 @@ const run = (label, cmd, args) => {
   return result.status ?? 1;
 };
 
+// Each suite is one vitest run with its own config: the main one (Node), and suites that need another
+// runtime (workerd, a real browser). A suite adds a line here.
+const SUITES = [
+  { name: 'tests', config: 'vitest.config.ts' },
+];
+
 let failedSteps = 0;
 failedSteps += run('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']) === 0 ? 0 : 1;
 failedSteps += run('lint', 'node', ['scripts/lint.mjs']) === 0 ? 0 : 1;
 
 mkdirSync(`${root}.tmp`, { recursive: true });
-const report = `${root}.tmp/vitest-report.json`;
-const vitestStatus = run('tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
-
 let passed = 0;
 let failed = 0;
-try {
-  const json = JSON.parse(readFileSync(report, 'utf8'));
-  passed = json.numPassedTests;
-  failed = json.numFailedTests + (json.numRuntimeErrorTestSuites ?? 0);
-} catch {
-  failed += 1;
+for (const suite of SUITES) {
+  if (!existsSync(`${root}${suite.config}`)) {
+    console.error(`suite ${suite.name}: config ${suite.config} is missing`);
+    failed += 1;
+    continue;
+  }
+  const report = `${root}.tmp/vitest-${suite.name}.json`;
+  const status = run(suite.name, 'npx', ['vitest', 'run', '--config', suite.config, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
+  let suiteFailed = 0;
+  try {
+    const json = JSON.parse(readFileSync(report, 'utf8'));
+    passed += json.numPassedTests;
+    suiteFailed = json.numFailedTests + (json.numRuntimeErrorTestSuites ?? 0);
+  } catch {
+    suiteFailed = 1;
+  }
+  // A suite that exits non-zero with no failed test (a crash, a config error) still counts as a failure.
+  failed += status !== 0 && suiteFailed === 0 ? 1 : suiteFailed;
 }
 // A failed typecheck or lint counts as a failed test, so the closing line never hides it.
 failed += failedSteps;
-if (vitestStatus !== 0 && failed === 0) failed = 1;
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
