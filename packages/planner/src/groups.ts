@@ -18,8 +18,20 @@ export interface ParallelGroups {
 
 const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, x));
 
+/** The largest divisor of `n` that is at most `limit` (1 when limit < 1). */
+function largestDivisorAtMost(n: number, limit: number): number {
+  for (let d = Math.min(n, Math.floor(limit)); d > 1; d--) if (n % d === 0) return d;
+  return 1;
+}
+
+/**
+ * A group of `size` ranks taken every `stride` ranks. Ranks per node must divide the group for the
+ * tuner's symmetric placement: on power-of-two nodes that is min(size, gpusPerNode / stride); on a
+ * 72-GPU NVL72 domain a 256-rank group straddles domains unevenly (72+72+72+40), and we take the
+ * largest even split that fits a domain (64 per domain over 4 domains).
+ */
 function strided(size: number, stride: number, gpusPerNode: number): CommGroup {
-  const ranksPerNode = clamp(Math.floor(gpusPerNode / stride), 1, size);
+  const ranksPerNode = largestDivisorAtMost(size, clamp(Math.floor(gpusPerNode / stride), 1, size));
   const concurrentGroupsPerNode = Math.max(1, Math.floor(gpusPerNode / ranksPerNode));
   return { ranks: size, ranksPerNode, concurrentGroupsPerNode };
 }
