@@ -16,6 +16,9 @@ const run = (label, cmd, args) => {
 // runtime (workerd, a real browser). A suite adds a line here.
 const SUITES = [
   { name: 'tests', config: 'vitest.config.ts' },
+  { name: 'workerd', config: 'infra/cloudflare/vitest.config.mts' },
+  { name: 'runtimes', config: 'test/runtimes/vitest.config.ts' },
+  { name: 'browser', config: 'test/e2e/vitest.config.ts' },
 ];
 
 let failedSteps = 0;

@@ -1,44 +1,48 @@
 import { Hono } from 'hono';
-import { problemDetails, PROBLEM_CONTENT_TYPE, runEstimate, validateScenarios } from '@trainplan/protocol';
-import { landingPage } from './landing-page.ts';
+import { cors } from 'hono/cors';
+import { internalError, notFound } from './http/problems.ts';
+import { POST_OPERATIONS } from './operations/index.ts';
+import type { PostOperation } from './operations/operation.ts';
+import { metaRoutes } from './routes/meta-routes.ts';
+import { postOperationRoutes } from './routes/post-operations.ts';
+import { presetRoutes } from './routes/preset-routes.ts';
 
-/** Request bodies larger than this are refused (a scenario is a few hundred bytes). */
-export const MAX_BODY_BYTES = 64 * 1024;
-
-/**
- * The estimate API as a runtime-free Hono app: infra/node binds it to Node today; the Workers and
- * Deno bindings and the rest of the /v1 surface are issue 5's.
- */
-export function createApi(): Hono {
-  const app = new Hono();
-
-  app.get('/healthz', (c) => c.json({ ok: true }));
-  app.get('/', (c) => c.html(landingPage()));
-
-  app.post('/v1/estimate', async (c) => {
-    const type = c.req.header('content-type') ?? '';
-    if (!type.startsWith('application/json')) {
-      return c.json({ type: 'about:blank', title: 'Unsupported Media Type', status: 415, detail: 'send the scenario as application/json' }, 415);
-    }
-    const text = await c.req.text();
-    if (new TextEncoder().encode(text).length > MAX_BODY_BYTES) {
-      return c.json({ type: 'about:blank', title: 'Payload Too Large', status: 413, detail: `bodies are limited to ${MAX_BODY_BYTES} bytes` }, 413);
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      return problem(c, [{ path: '', message: 'the body is not valid JSON' }]);
-    }
-    const valid = validateScenarios(body);
-    if (!valid.ok) return problem(c, valid.issues);
-    return c.json(runEstimate(body));
-  });
-
-  app.notFound((c) => c.json({ type: 'about:blank', title: 'Not Found', status: 404, detail: `no route ${c.req.method} ${c.req.path}` }, 404));
-  return app;
+/** Another app served beside the API (the chat bot, the widget demo), under its own path. */
+export interface Mount {
+  readonly path: string;
+  // Hono<any>: a mounted app may declare its own bindings (e.g. chat secrets in c.env).
+  readonly app: Hono<any>;
 }
 
-function problem(c: import('hono').Context, issues: { path: string; message: string }[]) {
-  return new Response(JSON.stringify(problemDetails(issues)), { status: 400, headers: { 'content-type': PROBLEM_CONTENT_TYPE } });
+export interface ApiOptions {
+  /** Apps composed in by an infra entry; they get the API's CORS and 404 handling. */
+  readonly mounts?: readonly Mount[];
+  /** Extra POST operations (tests; an infra that serves more); default: POST_OPERATIONS. */
+  readonly operations?: readonly PostOperation[];
+}
+
+/**
+ * The trainplan HTTP API as one runtime-free Hono app: infra/node, infra/cloudflare and infra/deno
+ * bind it to their runtime in a few lines. Environment (secrets, bindings) reaches handlers as
+ * c.env on every runtime: Workers pass their bindings, Node and Deno pass their process env.
+ */
+export function createApi(options: ApiOptions = {}): Hono {
+  const operations = options.operations ?? POST_OPERATIONS;
+  const app = new Hono();
+  // Open to every origin for GET and POST, without credentials: the widget embeds anywhere.
+  app.use('*', cors({
+    origin: '*',
+    allowMethods: ['GET', 'POST', 'OPTIONS'],
+    allowHeaders: ['content-type', 'accept', 'if-none-match'],
+    exposeHeaders: ['etag', 'content-type'],
+    maxAge: 86400,
+  }));
+  // Mounts first: a mounted app may own `/` (the widget's demo page); the API's own paths follow.
+  for (const mount of options.mounts ?? []) app.route(mount.path, mount.app);
+  metaRoutes(app, operations);
+  presetRoutes(app);
+  postOperationRoutes(app, operations);
+  app.notFound((c) => notFound(`no route ${c.req.method} ${c.req.path}`));
+  app.onError(() => internalError());
+  return app;
 }

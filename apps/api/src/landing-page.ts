@@ -1,5 +1,8 @@
+import type { PostOperation } from './operations/operation.ts';
+
 /** The page `npm start` shows at /: what is served and how to call it. */
-export function landingPage(): string {
+export function landingPage(operations: readonly PostOperation[]): string {
+  const posts = operations.map((op) => `<li><code>POST ${op.path}</code>: ${escapeHtml(op.summary)}</li>`).join('\n');
   const example = JSON.stringify({
     model: 'gpt3-175b',
     cluster: { gpu: 'a100-80gb', nodes: 128 },
@@ -14,7 +17,10 @@ export function landingPage(): string {
 <h1>trainplan</h1>
 <p>Plan large-language-model training from first principles: a parallel strategy → step time, throughput, MFU and memory per GPU.</p>
 <h2>Endpoints</h2>
-<ul><li><code>POST /v1/estimate</code>: one scenario (or an array) as <code>application/json</code>; see the scenario contract.</li>
+<p>Interactive documentation: <a href="/docs">/docs</a>; the OpenAPI 3.1 document: <a href="/openapi.json">/openapi.json</a>.
+Bodies are <code>application/json</code> or <code>application/msgpack</code>.</p>
+<ul>${posts}
+<li><code>GET /v1/presets/{gpus,systems,networks,models}</code>, <code>GET /v1/presets/models/{id}</code></li>
 <li><code>GET /healthz</code></li></ul>
 <h2>Try it</h2>
 <pre>curl -s localhost:8787/v1/estimate -H 'content-type: application/json' \\
@@ -22,3 +28,5 @@ export function landingPage(): string {
 <p>Validation and benchmark reports: <code>docs/validation.md</code>, <code>docs/benchmarks.md</code> in the repository.</p>
 </body></html>`;
 }
+
+const escapeHtml = (text: string): string => text.replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);

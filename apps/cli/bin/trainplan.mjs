@@ -23,4 +23,5 @@ process.exitCode = await main(process.argv.slice(2), {
   stderr: (s) => process.stderr.write(s),
   readStdin,
   readFile: (path) => readFile(path, 'utf8'),
+  stderrIsTTY: process.stderr.isTTY === true,
 });

@@ -10,4 +10,6 @@ export interface CliIo {
   readStdin: () => Promise<string>;
   /** A file's UTF-8 text; rejects with a Node-style error (`code: 'ENOENT'`, …) when it cannot. */
   readFile: (path: string) => Promise<string>;
+  /** stderr is a terminal: long commands then draw a progress bar there (absent: not a terminal). */
+  stderrIsTTY?: boolean;
 }

@@ -3,7 +3,7 @@ import { main } from '../src/main.ts';
 import { fakeIo } from './support/fake-io.ts';
 import { contractScenario, withParallelism, withTraining } from './support/scenarios.ts';
 
-const USAGE = '(usage: trainplan estimate --input FILE|- [--json])';
+const USAGE = '(usage: trainplan estimate --input FILE|- [--emulate] [--json])';
 const json = (value: unknown) => JSON.stringify(value);
 
 interface BadInput {

@@ -4,8 +4,9 @@ import { busBandwidthFactor } from './bus-bandwidth-factor.ts';
 import { hierarchicalCollectiveCost } from './hierarchical-collective-cost.ts';
 import { candidateTimeUs, sizeIndex, type NcclCandidate } from './nccl-candidate.ts';
 import { algorithmUnavailable, ncclCandidatesFor } from './nccl-candidates.ts';
-import { ncclTopology } from './nccl-topology.ts';
-import type { CollectiveCost, CollectiveRequest } from './types.ts';
+import { ncclRuntimeTimeUs } from './nccl-runtime-model.ts';
+import { ncclTopology, type NcclTopology } from './nccl-topology.ts';
+import type { Algorithm, CollectiveCost, CollectiveRequest } from './types.ts';
 
 function toCost(request: CollectiveRequest, candidate: NcclCandidate, timeUs: number): CollectiveCost {
   const seconds = us(timeUs);
@@ -39,32 +40,14 @@ export function ncclCandidates(request: CollectiveRequest): CollectiveCost[] {
     .map((candidate) => toCost(request, candidate, candidateTimeUs(candidate, bytes, index)));
 }
 
-/**
- * The time of one collective as NCCL v2.30.x predicts it (collectives-reference §1;
- * constants in `NCCL_TABLES`). `algorithm: 'auto'` (the default) takes NCCL's argmin over every
- * enabled (algorithm, protocol); a named algorithm is forced and only the protocol is chosen,
- * and a RangeError says why when it cannot run (e.g. NVLS without NVLink SHARP). 'hierarchical'
- * composes intra-node reduce-scatter, per-rail inter-node all-reduce and intra-node all-gather.
- * One rank moves nothing: 0 s, reported as Ring/Simple (Direct for all-to-all and send/recv, or the
- * forced algorithm), as NCCL does for nRanks ≤ 1.
- */
-export function collectiveCost(request: CollectiveRequest): CollectiveCost {
-  checkBytes(request);
-  const algorithm = request.algorithm ?? 'auto';
-  if (algorithm === 'hierarchical') {
-    if (request.op !== 'all-reduce') throw new RangeError('the hierarchical algorithm implements all-reduce only');
-    return hierarchicalCollectiveCost(request, collectiveCost);
-  }
+/** NCCL's choice for a request: the candidate and the topology it was costed on (null for one rank). */
+function ncclChoice(request: CollectiveRequest, algorithm: Algorithm | 'auto'): { topology: NcclTopology; best: NcclCandidate; predictedUs: number } | null {
   const topology = ncclTopology(request.fabric, request.group);
   if (algorithm !== 'auto') {
     const reason = algorithmUnavailable(topology, request.op, algorithm);
     if (reason !== null) throw new RangeError(`${algorithm} cannot run ${request.op} here: ${reason}`);
   }
-  if (topology.placement.ranks === 1) {
-    const idle = algorithm !== 'auto' ? algorithm
-      : request.op === 'all-to-all' || request.op === 'send-recv' ? 'direct' : 'ring';
-    return { seconds: 0, algorithm: idle, protocol: 'Simple', algBandwidth: 0, busBandwidth: 0 };
-  }
+  if (topology.placement.ranks === 1) return null;
   // NCCL's argmin in its candidate order: a strict `<`, so ties keep the first.
   const { bytes } = request;
   const index = sizeIndex(bytes);
@@ -81,5 +64,53 @@ export function collectiveCost(request: CollectiveRequest): CollectiveCost {
     }
   }
   if (!best) throw new RangeError(`no algorithm can run ${request.op} on this fabric`);
-  return toCost(request, best, bestUs);
+  return { topology, best, predictedUs: bestUs };
+}
+
+/** One rank moves nothing: 0 s, reported as Ring/Simple (Direct for all-to-all and send/recv, or the forced algorithm). */
+function idleCost(request: CollectiveRequest, algorithm: Algorithm | 'auto'): CollectiveCost {
+  const idle = algorithm !== 'auto' ? algorithm
+    : request.op === 'all-to-all' || request.op === 'send-recv' ? 'direct' : 'ring';
+  return { seconds: 0, algorithm: idle, protocol: 'Simple', algBandwidth: 0, busBandwidth: 0 };
+}
+
+/**
+ * The time of one collective as NCCL v2.30.x's tuner predicts it (collectives-reference §1;
+ * constants in `NCCL_TABLES`): the argmin over every enabled (algorithm, protocol), or over the
+ * protocols of a forced algorithm, with NCCL's predicted time. This is what NCCL decides with;
+ * `collectiveCost` is what it then takes.
+ */
+export function ncclPredictedCost(request: CollectiveRequest): CollectiveCost {
+  checkBytes(request);
+  const algorithm = request.algorithm ?? 'auto';
+  if (algorithm === 'hierarchical') {
+    if (request.op !== 'all-reduce') throw new RangeError('the hierarchical algorithm implements all-reduce only');
+    return hierarchicalCollectiveCost(request, ncclPredictedCost);
+  }
+  const choice = ncclChoice(request, algorithm);
+  return choice === null ? idleCost(request, algorithm) : toCost(request, choice.best, choice.predictedUs);
+}
+
+/**
+ * The time of one collective on NCCL v2.30.x: NCCL's tuner picks (algorithm, protocol) as in
+ * `ncclPredictedCost` — `algorithm: 'auto'` (the default) takes its argmin over every enabled
+ * pair; a named algorithm is forced and only the protocol is chosen, and a RangeError says why
+ * when it cannot run (e.g. NVLS without NVLink SHARP) — and the choice is then costed as NCCL
+ * runs it (`ncclRuntimeTimeUs`: channels launched for the size, NVLS chunk pipeline).
+ * 'hierarchical' composes intra-node reduce-scatter, per-rail inter-node all-reduce and
+ * intra-node all-gather. One rank moves nothing: 0 s, reported as Ring/Simple (Direct for
+ * all-to-all and send/recv, or the forced algorithm), as NCCL does for nRanks ≤ 1.
+ */
+export function collectiveCost(request: CollectiveRequest): CollectiveCost {
+  checkBytes(request);
+  const algorithm = request.algorithm ?? 'auto';
+  if (algorithm === 'hierarchical') {
+    if (request.op !== 'all-reduce') throw new RangeError('the hierarchical algorithm implements all-reduce only');
+    return hierarchicalCollectiveCost(request, collectiveCost);
+  }
+  const choice = ncclChoice(request, algorithm);
+  if (choice === null) return idleCost(request, algorithm);
+  const { bytes } = request;
+  const timeUs = ncclRuntimeTimeUs(choice.topology, request.op, choice.best, bytes, sizeIndex(bytes));
+  return toCost(request, choice.best, timeUs);
 }

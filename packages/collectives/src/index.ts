@@ -27,7 +27,9 @@ export type { GroupPlacement } from './group-placement.ts';
 export { groupPlacement } from './group-placement.ts';
 export type { NcclTopology } from './nccl-topology.ts';
 export { ncclTopology } from './nccl-topology.ts';
-export { collectiveCost, ncclCandidates } from './collective-cost.ts';
+export { collectiveCost, ncclCandidates, ncclPredictedCost } from './collective-cost.ts';
+export { NCCL_RUNTIME_TABLES } from './nccl-runtime-tables.ts';
+export { launchedBandwidthShare, ncclRuntimeTimeUs, nvlsAllReducePipelineUs, nvlsChunkBytes } from './nccl-runtime-model.ts';
 
 // Point-to-point and Megatron's pipeline scatter/gather.
 export { p2pSeconds } from './p2p-seconds.ts';
@@ -35,3 +37,14 @@ export { pipelineSendSeconds } from './pipeline-send-seconds.ts';
 
 // Specs → fabric.
 export { fabricFromSpecs } from './fabric-from-specs.ts';
+
+// Topology graph and discrete-event emulator.
+export type { LinkKind, TopologyGraph } from './topology/topology-graph.ts';
+export { LINK_KINDS, linkName, routeInto, MAX_ROUTE_LINKS } from './topology/topology-graph.ts';
+export type { TopologyOptions } from './topology/build-topology.ts';
+export { buildTopology, describeTopology } from './topology/build-topology.ts';
+export type { EmulatedCollective, EmulatedCollectiveResult, EmulationResult, LinkUsage } from './emulator/emulate-collectives.ts';
+export { emulateCollectives, DEFAULT_EVENT_BUDGET, FULL_MODE_MAX_EVENTS } from './emulator/emulate-collectives.ts';
+export type { EmulatedCost, EmulatedCostOptions, GroupLayout } from './emulator/emulated-collective-cost.ts';
+export { concurrentGroupGpus, emulatedCollectiveCost, emulatedStageSendCost } from './emulator/emulated-collective-cost.ts';
+export { nvlinkDownLink, nvlinkUpLink } from './topology/topology-graph.ts';

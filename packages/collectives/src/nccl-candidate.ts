@@ -37,11 +37,19 @@ const PLATEAU_MIN_BYTES = NCCL_TABLES.ringPlateau.value.minBytesPerChannelPerRan
  * with the size-dependent corrections; `index` is `sizeIndex(bytes)`.
  */
 export function candidateTimeUs(c: NcclCandidate, bytes: Bytes, index: number): number {
+  return candidateLatencyUs(c, bytes) + bytes / (1000 * candidateAlgBandwidthGBps(c, index));
+}
+
+/** The latency NCCL's model charges at this size: the Ring/Simple plateau's once it applies. */
+export function candidateLatencyUs(c: NcclCandidate, bytes: Bytes): number {
   const plateau = c.plateau;
-  const latencyUs = plateau !== null && bytes / plateau.perBytes >= PLATEAU_MIN_BYTES ? plateau.latencyUs : c.latencyUs;
+  return plateau !== null && bytes / plateau.perBytes >= PLATEAU_MIN_BYTES ? plateau.latencyUs : c.latencyUs;
+}
+
+/** The algorithm bandwidth (GB/s) NCCL's model uses at `sizeIndex(bytes)`, tree correction applied. */
+export function candidateAlgBandwidthGBps(c: NcclCandidate, index: number): number {
   const bySize = c.algBandwidthBySizeGBps;
-  const algBandwidthGBps = index < bySize.length ? (bySize[index] as number) : c.algBandwidthGBps;
-  return latencyUs + bytes / (1000 * algBandwidthGBps);
+  return index < bySize.length ? (bySize[index] as number) : c.algBandwidthGBps;
 }
 
 /** Ring steps per op (src/tuning/tuning_general.cc ncclTuningGetNsteps). */

@@ -1,7 +1,7 @@
 import { byNodes, candidate, PROTOCOLS, ringSteps, type NcclCandidate } from './nccl-candidate.ts';
 import { NCCL_TABLES } from './nccl-tables.ts';
 import type { NcclTopology } from './nccl-topology.ts';
-import type { CollectiveOp } from './types.ts';
+import type { CollectiveOp, Protocol } from './types.ts';
 
 /**
  * NCCL's Ring model (NVIDIA/nccl src/tuning/ring.cc; collectives-reference §1) for every
@@ -12,7 +12,7 @@ import type { CollectiveOp } from './types.ts';
  */
 export function ncclRingModel(topology: NcclTopology, op: CollectiveOp): NcclCandidate[] {
   const { ring, fabric, intraHardware } = topology;
-  const { ranks, nodes, ranksPerNode } = topology.placement;
+  const { ranks, nodes } = topology.placement;
   const gen = fabric.generation;
   const T = NCCL_TABLES;
   const f = T.factors.value;
@@ -28,19 +28,10 @@ export function ncclRingModel(topology: NcclTopology, op: CollectiveOp): NcclCan
     if (protocol === 'LL128') {
       busBw = Math.min(busBw * f.ringLL128, ring.nChannels * byNodes(T.perChannelMaxRingLL128GBps.value[gen], nodes));
     }
-    const hw = T.hwLatencyUs.value;
-    let latencyUs = T.baseLatencyUs.value.ring[protocol];
-    if (op === 'broadcast' || op === 'reduce') {
-      latencyUs += hw[intraHardware].ring[protocol]; // sameChannels assumed: one hop's latency
-    } else {
-      const netOverheadUs = nodes > 1
-        ? T.netOverheadUs.value.intel * (protocol === 'Simple' ? T.netOverheadUs.value.simpleMultiplier : 1) : 0;
-      const intraLat = Math.max(hw[intraHardware].ring[protocol], netOverheadUs);
-      // With one GPU per node latencies are fully exposed: NCCL uses the Tree network latency.
-      const interLat = nodes === 1 ? intraLat : hw.net[ranksPerNode === 1 ? 'tree' : 'ring'][protocol];
-      const nInter = nodes === 1 ? 0 : op === 'all-reduce' ? 2 * (nodes - 1) : nodes - 1;
-      latencyUs += (nsteps - nInter) * intraLat + nInter * interLat;
-    }
+    const { baseUs, intraStepUs, interStepUs, interSteps } = ringLatencyParts(topology, op, protocol);
+    const latencyUs = op === 'broadcast' || op === 'reduce'
+      ? baseUs + intraStepUs // sameChannels assumed: one hop's latency
+      : baseUs + (nsteps - interSteps) * intraStepUs + interSteps * interStepUs;
     // The plateau's size test, bytes / (nCh · nRanks) ≥ minBytesPerChannelPerRank, is applied by `candidateTimeUs`.
     const plateau = T.ringPlateau.value;
     const plateauFactor = gen === 'volta' ? plateau.factorBeforeAmpere : plateau.factor;
@@ -49,4 +40,31 @@ export function ncclRingModel(topology: NcclTopology, op: CollectiveOp): NcclCan
     out.push(candidate('ring', protocol, latencyUs, (busBw * ranks) / nsteps, [], plateauLatency));
   }
   return out;
+}
+
+/**
+ * The pieces of NCCL's ring latency for one protocol (src/tuning/ring.cc; collectives-reference
+ * §1 "Latency"): the base, the per-step latency of an intra-node step (max(intraLat, netOvh)) and
+ * of an inter-node step, and how many of the op's steps NCCL counts as inter-node. Broadcast and
+ * reduce cost one hop in all (sameChannels assumed), returned as one intra step and no inter step.
+ * The emulator applies the same per-step latencies to the steps it runs.
+ */
+export function ringLatencyParts(topology: NcclTopology, op: CollectiveOp, protocol: Protocol): {
+  baseUs: number; intraStepUs: number; interStepUs: number; interSteps: number;
+} {
+  const { intraHardware } = topology;
+  const { nodes, ranksPerNode } = topology.placement;
+  const T = NCCL_TABLES;
+  const hw = T.hwLatencyUs.value;
+  const baseUs = T.baseLatencyUs.value.ring[protocol];
+  if (op === 'broadcast' || op === 'reduce') {
+    return { baseUs, intraStepUs: hw[intraHardware].ring[protocol], interStepUs: 0, interSteps: 0 };
+  }
+  const netOverheadUs = nodes > 1
+    ? T.netOverheadUs.value.intel * (protocol === 'Simple' ? T.netOverheadUs.value.simpleMultiplier : 1) : 0;
+  const intraStepUs = Math.max(hw[intraHardware].ring[protocol], netOverheadUs);
+  // With one GPU per node latencies are fully exposed: NCCL uses the Tree network latency.
+  const interStepUs = nodes === 1 ? intraStepUs : hw.net[ranksPerNode === 1 ? 'tree' : 'ring'][protocol];
+  const interSteps = nodes === 1 ? 0 : op === 'all-reduce' ? 2 * (nodes - 1) : nodes - 1;
+  return { baseUs, intraStepUs, interStepUs, interSteps };
 }

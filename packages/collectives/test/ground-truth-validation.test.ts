@@ -29,18 +29,17 @@ const sweeps = [
 ] as const;
 
 /**
- * Points where NCCL's own cost model (which we reproduce) misses the measurement by more than the
- * tolerance. They are NOT absorbed by widening tolerances: each is listed with its error and
- * asserted to still miss, so the list shrinks visibly when the model improves. Mid sizes are
- * where NCCL's model is optimistic by design: at run time NCCL drops channels and threads for
- * small messages (reference §1 "After selection…"), which its predicted time ignores; the
- * stas00 A100 run also shows a flat 101 µs plateau at 1–4 MiB that no latency-bandwidth model
- * produces.
+ * Points the model (NCCL's choice, costed as NCCL runs it: launched channels, NVLS chunk pipeline)
+ * still misses by more than the tolerance. They are NOT absorbed by widening tolerances: each is
+ * asserted to still miss, so the list shrinks visibly when the model improves. The H100 sweep has
+ * none left. The stas00 A100 sweep is not reachable with NCCL's constants: its small messages run
+ * at ~1/3 of NCCL's Ampere LL rate (64 KiB: 46.8 µs measured vs 22.8 predicted), it has a flat
+ * ~101 µs plateau at 1–4 MiB and 16 MiB slower than 8 MiB in busbw, and it reaches the asymptote
+ * late (256 MiB: 194 GB/s vs 233). It ran `all_reduce_perf -g 8` — one process driving all 8 GPUs,
+ * which serialises launches — on an unknown NCCL version; fitting it would mean a per-source knob.
  */
 const KNOWN_MISSES: Readonly<Record<string, readonly number[]>> = {
-  'dgxc-nccl-readme-h100-allreduce-sweep': [
-    KiB(64), KiB(128), MiB(2), MiB(4), MiB(8), MiB(16), MiB(32), MiB(64), MiB(256), MiB(512),
-  ],
+  'dgxc-nccl-readme-h100-allreduce-sweep': [],
   'stas00-a100-1node-allreduce-sweep': [
     KiB(64), KiB(128), KiB(256), KiB(512), MiB(1), MiB(2), MiB(4), MiB(8), MiB(16), MiB(32), MiB(64), MiB(256), MiB(512),
   ],
@@ -72,6 +71,18 @@ describe.each(sweeps)('all-reduce sweep %s', (id, fabric) => {
   });
 });
 
+describe('against ASTRA-sim\'s published error', () => {
+  it('mean |busbw error| over the H100 sweep\'s scored points beats ASTRA-sim\'s best H100 figure (9.69%, 8 GPUs)', () => {
+    const checked = (entry('dgxc-nccl-readme-h100-allreduce-sweep').points ?? []).filter((p) => tolerance(p.bytes) !== null);
+    const errors = checked.map((p) => {
+      const predicted = collectiveCost({ op: 'all-reduce', bytes: p.bytes, group: node8, fabric: H100_FABRIC });
+      return Math.abs(relativeError(toGBps(predicted.busBandwidth), p.busbw_GBps));
+    });
+    expect(errors.length).toBeGreaterThan(10);
+    expect(errors.reduce((a, b) => a + b, 0) / errors.length).toBeLessThan(0.0969);
+  });
+});
+
 /** Large-message busbw for a statement: 8 GiB, well past every latency term. */
 const busbwAt8GiB = (op: CollectiveOp, fabric: Fabric, group: CommGroup, algorithm: 'auto' | 'ring' = 'auto') =>
   toGBps(collectiveCost({ op, bytes: GiB(8), group, fabric, algorithm }).busBandwidth);
@@ -80,6 +91,10 @@ describe('maintainer statements and vendor charts (large messages, ±5%)', () =>
   it.each([
     ['nccl-812-dgxa100-multinode: DGX A100, 8×HDR, multi-node ring', 'nccl-812-dgxa100-multinode',
       busbwAt8GiB('all-reduce', A100_FABRIC, { ranks: 32, ranksPerNode: 8 }, 'ring')],
+    ['nvidia-gtc24-s62129-dgx-a100-multinode: DGX A100, 8×HDR, 4 nodes (auto)', 'nvidia-gtc24-s62129-dgx-a100-multinode',
+      busbwAt8GiB('all-reduce', A100_FABRIC, { ranks: 32, ranksPerNode: 8 })],
+    ['nccl-tests-29-dgx1-edr: DGX-1 V100, 4×EDR, 4 nodes (auto)', 'nccl-tests-29-dgx1-edr',
+      busbwAt8GiB('all-reduce', V100_FABRIC, { ranks: 32, ranksPerNode: 8 })],
     ['nccl-tests-212-h100-nvlink: H100 ring (NCCL_ALGO=RING)', 'nccl-tests-212-h100-nvlink',
       busbwAt8GiB('all-reduce', H100_FABRIC, node8, 'ring')],
     ['nvidia-gtc24-s62129-nvlink4-sharp-h100: H100 NVLS', 'nvidia-gtc24-s62129-nvlink4-sharp-h100',

@@ -1,4 +1,6 @@
-import { collectiveCost, p2pSeconds, pipelineSendSeconds, type CommGroup, type CollectiveOp } from '@trainplan/collectives';
+import {
+  collectiveCost, emulatedCollectiveCost, emulatedStageSendCost, p2pSeconds, pipelineSendSeconds, type CommGroup, type CollectiveOp, type GroupLayout,
+} from '@trainplan/collectives';
 import { kvWidth } from '@trainplan/model';
 import type { Bytes, Seconds } from '@trainplan/units';
 import type { ParallelGroups } from './groups.ts';
@@ -6,9 +8,34 @@ import type { PlanInput } from './plan-input.ts';
 
 const B16 = 2;
 
-function collective(input: PlanInput, op: CollectiveOp, bytes: Bytes, group: CommGroup): Seconds {
+/**
+ * One collective of `group`: NCCL's closed form, or with `communicationModel: 'emulated'` the
+ * emulator running it together with the group's concurrent siblings (laid out as `layout`) on the
+ * topology graph (memoised per topology, op, bytes and group).
+ */
+function collective(input: PlanInput, op: CollectiveOp, bytes: Bytes, group: CommGroup, layout: GroupLayout = 'strided'): Seconds {
   if (group.ranks <= 1 || bytes <= 0) return 0;
+  if (input.communicationModel === 'emulated') {
+    return emulatedCollectiveCost({ fabric: input.fabric, op, bytes, group, layout, oversubscription: input.oversubscription }).seconds;
+  }
   return collectiveCost({ op, bytes, group, fabric: input.fabric, algorithm: 'auto' }).seconds;
+}
+
+const emulated = (input: PlanInput): boolean => input.communicationModel === 'emulated';
+
+/**
+ * One pipeline send of every GPU at a stage boundary at once, emulated: across nodes, every GPU of
+ * a stage's nodes sends to its peer a stage's nodes away (crossing the spine when a stage outgrows
+ * a leaf); inside a node, pairs of GPUs over NVLink.
+ */
+function emulatedSend(input: PlanInput, bytes: Bytes, crossNode: boolean): Seconds {
+  const g = input.fabric.gpusPerNode;
+  if (crossNode) {
+    const nodesPerStage = (input.tensor * input.context * input.data) / g;
+    return emulatedStageSendCost({ fabric: input.fabric, nodesPerStage, bytes, oversubscription: input.oversubscription }).seconds;
+  }
+  const group: CommGroup = { ranks: 2, ranksPerNode: 2, concurrentGroupsPerNode: Math.max(1, Math.floor(g / 2)) };
+  return collective(input, 'send-recv', bytes, group, 'contiguous');
 }
 
 /**
@@ -32,11 +59,11 @@ export function dataParallelCommByStage(input: PlanInput, groups: ParallelGroups
 export function tensorParallelLayerComm(input: PlanInput, groups: ParallelGroups): { forward: Seconds; backward: Seconds } {
   const bytes = (B16 * input.microBatchSize * input.seqLength * input.model.hiddenSize) / input.context;
   if (!input.sequenceParallel) {
-    const allReduce = collective(input, 'all-reduce', bytes, groups.tensor);
+    const allReduce = collective(input, 'all-reduce', bytes, groups.tensor, 'contiguous');
     return { forward: 2 * allReduce, backward: 2 * allReduce };
   }
-  const allGather = collective(input, 'all-gather', bytes, groups.tensor);
-  const reduceScatter = collective(input, 'reduce-scatter', bytes, groups.tensor);
+  const allGather = collective(input, 'all-gather', bytes, groups.tensor, 'contiguous');
+  const reduceScatter = collective(input, 'reduce-scatter', bytes, groups.tensor, 'contiguous');
   // Backward also re-gathers the QKV and fc1 inputs for their weight gradients instead of storing
   // them (Megatron's LinearWithGradAccumulationAndAsyncCommunication): two more all-gathers.
   return { forward: 2 * (allGather + reduceScatter), backward: 2 * (allGather + reduceScatter) + 2 * allGather };
@@ -51,7 +78,10 @@ export function contextParallelLayerComm(input: PlanInput, groups: ParallelGroup
   if (c <= 1) return { forward: 0, backward: 0 };
   const chunk = (2 * B16 * input.microBatchSize * (input.seqLength / c) * kvWidth(input.model)) / input.tensor;
   const crossNode = groups.context.ranksPerNode < c;
-  const step = p2pSeconds({ bytes: chunk, fabric: input.fabric, crossNode });
+  // Emulated: one ring-attention exchange is every rank of every context group sending its chunk to the next at once.
+  const step = emulated(input)
+    ? collective(input, 'send-recv', chunk, groups.context)
+    : p2pSeconds({ bytes: chunk, fabric: input.fabric, crossNode });
   return { forward: (c - 1) * step, backward: 2 * (c - 1) * step };
 }
 
@@ -59,6 +89,14 @@ export function contextParallelLayerComm(input: PlanInput, groups: ParallelGroup
 export function pipelineSend(input: PlanInput, groups: ParallelGroups): Seconds {
   if (input.pipeline <= 1) return 0;
   const bytes = (B16 * input.microBatchSize * input.seqLength * input.model.hiddenSize) / input.context;
+  if (emulated(input)) {
+    // Each rank sends its shard (sequence parallelism, or Megatron's scatter), then with
+    // scatter-gather the receivers all-gather it over NVLink; without either, the whole tensor.
+    const split = input.sequenceParallel || (input.scatterGather && input.tensor > 1);
+    const send = emulatedSend(input, split ? bytes / input.tensor : bytes, groups.pipelineCrossesNodes);
+    const gather = split && !input.sequenceParallel ? collective(input, 'all-gather', bytes, groups.tensor, 'contiguous') : 0;
+    return send + gather;
+  }
   if (input.sequenceParallel) {
     // The activations are already split along the sequence: each rank sends its own shard.
     return p2pSeconds({ bytes: bytes / input.tensor, fabric: input.fabric, crossNode: groups.pipelineCrossesNodes });
@@ -107,5 +145,5 @@ export function dataParallelComm(input: PlanInput, groups: ParallelGroups, param
 export function embeddingSyncComm(input: PlanInput): Seconds {
   if (input.pipeline <= 1 || !input.model.tiedEmbeddings) return 0;
   const bytes = ((input.model.vocabSize * input.model.hiddenSize) / input.tensor) * gradientBytes(input);
-  return collective(input, 'all-reduce', bytes, { ranks: 2, ranksPerNode: 1, concurrentGroupsPerNode: input.gpusPerNode });
+  return collective(input, 'all-reduce', bytes, { ranks: 2, ranksPerNode: 1, concurrentGroupsPerNode: input.gpusPerNode }, 'contiguous');
 }

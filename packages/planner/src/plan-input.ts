@@ -47,6 +47,14 @@ export interface PlanInput {
   readonly overlapTensorParallelComm: boolean;
   /** Overlap pipeline sends with compute (Megatron-Core interleaved schedule). */
   readonly overlapPipelineComm: boolean;
+  /**
+   * How collectives are costed: NCCL's closed-form model ('closed-form', the default) or the
+   * discrete-event emulator over the topology graph ('emulated'), where concurrent groups share
+   * NICs and the spine (packages/collectives/src/emulator).
+   */
+  readonly communicationModel?: 'closed-form' | 'emulated';
+  /** Fat-tree leaf oversubscription the emulator uses (1, the default, is non-blocking). */
+  readonly oversubscription?: number;
   /** Replace some of the GPU generation's calibration constants (what-if studies, the calibration fit). */
   readonly calibration?: Partial<ComputeCalibration>;
 }

@@ -5,7 +5,7 @@ export type {
 } from './wire.ts';
 export type { ResolvedScenarioInput, ResolvedModelObject, ResolvedParallelism, ResolvedTraining } from './resolved.ts';
 export {
-  MAX_SCENARIOS, scenarioSchema, scenariosSchema, scenarioJsonSchema, scenariosJsonSchema,
+  MAX_SCENARIOS, modelSchema, scenarioSchema, scenariosSchema, scenarioJsonSchema, scenariosJsonSchema,
   validateScenario, validateScenarios,
 } from './scenario-schema.ts';
 export type { ScenarioValidation, ScenariosValidation } from './scenario-schema.ts';
@@ -32,3 +32,16 @@ export type { ResolvedPlan } from './resolve.ts';
 export { resolveScenario } from './resolve.ts';
 export { runEstimate, estimateResolvedScenario, toEstimateJson } from './run.ts';
 export { CONTRACT_EXAMPLE } from './examples.ts';
+// Configuration search, capacity planning, scaling and inference (issue 4).
+export * from './search/index.ts';
+
+// POST /v1/collective: one collective, closed form and optionally emulated.
+export {
+  collectiveRequestSchema, collectiveRequestJsonSchema, validateCollectiveRequest,
+  COLLECTIVE_OPS, COLLECTIVE_ALGORITHMS, MAX_COLLECTIVE_BYTES, MAX_COLLECTIVE_SIZES, MAX_COLLECTIVE_NODES,
+} from './collective/collective-schema.ts';
+export type { CollectiveRequest, CollectiveValidation } from './collective/collective-schema.ts';
+export type {
+  CollectiveResponseJson, CollectiveOkJson, CollectiveErrorJson, CollectiveRowJson, EmulatedRowJson, LinkUtilisationJson,
+} from './collective/collective-response.ts';
+export { runCollective, defaultSweepBytes } from './collective/run-collective.ts';

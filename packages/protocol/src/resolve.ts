@@ -108,6 +108,8 @@ export function resolveScenario(s: ResolvedScenarioInput): { ok: true; value: Re
     overlapGradReduce: p.overlapGradReduce,
     overlapTensorParallelComm: p.overlapTensorParallelComm ?? false,
     overlapPipelineComm: p.overlapPipelineComm ?? false,
+    ...(s.cluster.communicationModel !== undefined && { communicationModel: s.cluster.communicationModel }),
+    ...(s.cluster.oversubscription !== undefined && { oversubscription: s.cluster.oversubscription }),
   };
   const modelId = typeof s.model === 'string' ? s.model : (s.model.name ?? 'custom');
   return { ok: true, value: { plan, modelId, gpuId: gpu.id, networkId: network.id } };

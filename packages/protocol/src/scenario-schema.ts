@@ -55,6 +55,10 @@ const cluster = object({
   nodes: optional(positive(million(1), 'Nodes; give this or gpus.')),
   gpus: optional(positive(million(10), 'GPUs in all; give this or nodes.')),
   network: optional(presetId("Inter-node fabric preset id, e.g. hdr-ib-8x; default: the GPU's usual DGX-class system.")),
+  communicationModel: optional(enumOf(['closed-form', 'emulated'], {
+    description: "Extension: cost collectives with NCCL's closed-form model (default) or the discrete-event emulator over the topology graph.",
+  })),
+  oversubscription: optional(number({ min: 1, max: 64, description: 'Extension: fat-tree leaf oversubscription the emulator uses (1, the default: non-blocking).' })),
 }, {
   expected: 'a cluster object',
   description: 'The machines. Exactly one of nodes and gpus is given.',
@@ -126,12 +130,15 @@ const parallelism = map(
   (p) => ({ ...p, schedule: p.schedule ?? (p.virtualStages > 1 ? 'interleaved' : '1f1b') }),
 );
 
+/** The scenario's `model`: a preset id or a model object (shared with the search requests). */
+export const modelSchema = union([presetId('Model preset id, e.g. gpt3-175b.'), modelObject], {
+  expected: 'a model preset id (a non-empty string) or a model object',
+  description: 'The model: a preset id, or a transformer given by its shape.',
+});
+
 /** One scenario. The annotation checks at compile time that the validated type is the resolved input. */
 export const scenarioSchema: Schema<ResolvedScenarioInput> = object({
-  model: union([presetId('Model preset id, e.g. gpt3-175b.'), modelObject], {
-    expected: 'a model preset id (a non-empty string) or a model object',
-    description: 'The model: a preset id, or a transformer given by its shape.',
-  }),
+  model: modelSchema,
   cluster,
   training,
   parallelism: withDefault(parallelism, {}),

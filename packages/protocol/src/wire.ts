@@ -34,6 +34,10 @@ export interface ScenarioInput {
     nodes?: number;
     gpus?: number;
     network?: string;
+    /** Extension: 'emulated' costs collectives with the discrete-event emulator; default 'closed-form'. */
+    communicationModel?: 'closed-form' | 'emulated';
+    /** Extension: fat-tree leaf oversubscription for the emulator (≥ 1; default 1, non-blocking). */
+    oversubscription?: number;
   };
   training: {
     globalBatchSize: number;

@@ -1,4 +1,7 @@
+import { emulatorSection } from './emulator-bench.ts';
 import { estimateSection } from './estimate-bench.ts';
+import { httpSection } from './http-bench.ts';
+import { searchSection } from './search-bench.ts';
 
 /**
  * One part of docs/benchmarks.md: `run` measures for about `budgetSeconds` and returns the markdown
@@ -12,4 +15,7 @@ export interface BenchSection {
 
 export const BENCH_SECTIONS: BenchSection[] = [
   estimateSection,
+  emulatorSection,
+  httpSection,
+  searchSection,
 ];

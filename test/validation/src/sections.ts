@@ -1,5 +1,7 @@
+import { collectivesSection } from './collectives-section.ts';
 import { renderValidationReport } from './render.ts';
 import { scoreAll, summarise } from './score.ts';
+import { searchSection } from './search-section.ts';
 
 /**
  * One part of docs/validation.md: `run` scores its ground truth and returns the markdown lines of its
@@ -27,4 +29,6 @@ const trainingRuns: ValidationSection = {
 
 export const VALIDATION_SECTIONS: ValidationSection[] = [
   trainingRuns,
+  collectivesSection,
+  searchSection,
 ];

@@ -8,13 +8,26 @@ import { problemLines } from '../format/problems.ts';
 import type { CliIo } from '../io.ts';
 import { readJsonInput } from '../read-input.ts';
 
-const SYNOPSIS = 'trainplan estimate --input FILE|- [--json]';
+const SYNOPSIS = 'trainplan estimate --input FILE|- [--emulate] [--json]';
 
 const FLAGS: Record<string, FlagSpec> = {
   input: { type: 'string', short: 'i', valueName: 'FILE, or - for stdin' },
   json: { type: 'boolean' },
+  emulate: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 };
+
+/** --emulate: every scenario's cluster takes communicationModel 'emulated' (the scenario's extension). */
+function withEmulation(value: unknown): unknown {
+  const one = (s: unknown): unknown => {
+    if (typeof s !== 'object' || s === null || Array.isArray(s)) return s;
+    const scenario = s as Record<string, unknown>;
+    const cluster = scenario.cluster;
+    if (typeof cluster !== 'object' || cluster === null || Array.isArray(cluster)) return s;
+    return { ...scenario, cluster: { ...cluster, communicationModel: 'emulated' } };
+  };
+  return Array.isArray(value) ? value.map(one) : one(value);
+}
 
 const USAGE = `Usage: ${SYNOPSIS}
 
@@ -23,6 +36,9 @@ of docs/scenario-contract.md), or of each scenario in a JSON array of them.
 
 Options:
   -i, --input FILE|-  read the scenario, or an array of scenarios, from FILE; - reads stdin
+      --emulate       cost collectives with the discrete-event emulator over the topology graph
+                      (cluster.communicationModel "emulated"; add cluster.oversubscription for a
+                      blocking fat tree) instead of NCCL's closed form
       --json          print the contract's JSON answer, 2-space indented (an array for an array)
   -h, --help          show this help
 
@@ -71,7 +87,7 @@ export const estimateCommand: Command = {
       printError(io, input.message);
       return EXIT.usage;
     }
-    const answer = runEstimate(input.value);
+    const answer = runEstimate(flags.values.emulate === true ? withEmulation(input.value) : input.value);
     io.stdout(flags.values.json === true ? `${JSON.stringify(answer, null, 2)}\n` : formatEstimateReport(answer));
     const problems = problemLines(answer);
     for (const line of problems) printError(io, line);

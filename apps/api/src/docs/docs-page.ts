@@ -1,0 +1,61 @@
+/**
+ * GET /docs: interactive API documentation in one self-contained page (no CDN: it must work
+ * offline and on a Worker). A small vanilla-JS script reads /openapi.json and renders each
+ * operation with its description and a "try it" form prefilled with the document's example.
+ */
+export function docsPage(): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>trainplan API</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>
+body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
+h2{margin-top:2rem}.op{border:1px solid #ddd;border-radius:6px;padding:.75rem 1rem;margin:1rem 0}
+.verb{display:inline-block;min-width:3.5rem;font-weight:700}.post{color:#1a6}.get{color:#16a}
+textarea{width:100%;min-height:10rem;font:13px ui-monospace,monospace}pre{background:#f5f5f5;padding:.75rem;overflow:auto;max-height:24rem}
+button{padding:.3rem .9rem}details summary{cursor:pointer}
+</style></head><body>
+<h1>trainplan API</h1>
+<p id="intro">Loading <a href="/openapi.json">/openapi.json</a>…</p>
+<div id="ops"></div>
+<script>
+(async () => {
+  const doc = await (await fetch('openapi.json'.replace(/^/, location.pathname.replace(/docs\\/?$/, '')))).json();
+  document.getElementById('intro').textContent = doc.info.description;
+  const root = document.getElementById('ops');
+  const el = (tag, props = {}, ...kids) => { const e = Object.assign(document.createElement(tag), props); e.append(...kids); return e; };
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [verb, op] of Object.entries(item)) {
+      const box = el('div', { className: 'op' });
+      box.append(el('div', {}, el('span', { className: 'verb ' + verb, textContent: verb.toUpperCase() }), el('code', { textContent: path }), ' — ' + (op.summary || '')));
+      if (op.description) box.append(el('p', { textContent: op.description }));
+      const media = op.requestBody && op.requestBody.content['application/json'];
+      let input = null;
+      const params = (op.parameters || []).map((p) => { const i = el('input', { value: p.example || '', placeholder: p.name }); box.append(el('label', {}, p.name + ': ', i)); return [p.name, i]; });
+      if (media) {
+        input = el('textarea', { value: JSON.stringify(media.example ?? {}, null, 2) });
+        box.append(input);
+        box.append(el('details', {}, el('summary', { textContent: 'request schema' }), el('pre', { textContent: JSON.stringify(media.schema, null, 2) })));
+      }
+      const out = el('pre', { textContent: '' });
+      const send = el('button', { textContent: 'Try it' });
+      send.onclick = async () => {
+        let url = path;
+        for (const [name, i] of params) url = url.replace('{' + name + '}', encodeURIComponent(i.value));
+        const init = input ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: input.value } : {};
+        const started = performance.now();
+        try {
+          const res = await fetch(url.replace(/^\\//, location.pathname.replace(/docs\\/?$/, '')), init);
+          const text = await res.text();
+          let shown = text; try { shown = JSON.stringify(JSON.parse(text), null, 2); } catch {}
+          out.textContent = res.status + ' ' + res.statusText + '  (' + (performance.now() - started).toFixed(1) + ' ms)'
+            + (res.headers.get('etag') ? '  ETag ' + res.headers.get('etag') : '') + '\\n\\n' + shown;
+        } catch (e) { out.textContent = String(e); }
+      };
+      box.append(el('div', {}, send), out);
+      root.append(box);
+    }
+  }
+})();
+</script>
+</body></html>`;
+}

@@ -1,0 +1,18 @@
+import { Packr } from 'msgpackr';
+
+/**
+ * Plain MessagePack, readable by any client: `useRecords: false` turns off msgpackr's record
+ * extension (which only msgpackr understands), so objects are ordinary maps. Float64 throughout
+ * (msgpackr's default), so numbers round-trip exactly.
+ */
+const packr = new Packr({ useRecords: false, mapsAsObjects: true, moreTypes: false });
+
+/** A copy the caller owns: msgpackr packs into a shared buffer that a later pack may reuse. */
+export function encodeMsgpack(value: unknown): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(packr.pack(value));
+}
+
+/** Decodes a request body; throws on malformed input (the caller answers 400). */
+export function decodeMsgpack(bytes: Uint8Array): unknown {
+  return packr.unpack(bytes);
+}

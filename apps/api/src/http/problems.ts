@@ -1,0 +1,45 @@
+/**
+ * Error answers as RFC 9457 problem documents (`application/problem+json`). Errors are always JSON,
+ * whatever the Accept header: a problem document is for the human or the log reading it.
+ */
+import { PROBLEM_CONTENT_TYPE, problemDetails, type FieldIssue } from '@trainplan/protocol';
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  [extension: string]: unknown;
+}
+
+export function problemResponse(problem: Problem, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(problem), {
+    status: problem.status,
+    headers: { 'content-type': PROBLEM_CONTENT_TYPE, ...headers },
+  });
+}
+
+/** 400: each offending field by its JSON path (protocol's problemDetails, so the CLI and API agree). */
+export function invalidInput(issues: FieldIssue[]): Response {
+  return problemResponse({ ...problemDetails(issues) });
+}
+
+export const notFound = (detail: string): Response =>
+  problemResponse({ type: 'about:blank', title: 'Not Found', status: 404, detail });
+
+export const payloadTooLarge = (limitBytes: number): Response =>
+  problemResponse({ type: 'about:blank', title: 'Payload Too Large', status: 413, detail: `bodies are limited to ${limitBytes} bytes`, limitBytes });
+
+export const unsupportedMediaType = (got: string): Response =>
+  problemResponse({
+    type: 'about:blank', title: 'Unsupported Media Type', status: 415,
+    detail: `send the body as application/json or application/msgpack${got === '' ? '' : `, not ${got}`}`,
+  }, { 'accept-post': 'application/json, application/msgpack' });
+
+/** 422: a well-formed request the API will not run because it exceeds a work budget, which it names. */
+export const overBudget = (detail: string, limit: Record<string, unknown>): Response =>
+  problemResponse({ type: 'https://trainplan.dev/problems/over-budget', title: 'Over budget', status: 422, detail, ...limit });
+
+/** 500: only for a bug of ours; the tests send hostile input to keep it unreachable. */
+export const internalError = (): Response =>
+  problemResponse({ type: 'about:blank', title: 'Internal Server Error', status: 500, detail: 'an unexpected error; please report the request' });

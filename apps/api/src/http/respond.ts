@@ -1,0 +1,41 @@
+import type { Context } from 'hono';
+import { fnv1a64 } from './fnv1a64.ts';
+import { encodeMsgpack } from './msgpack.ts';
+import { JSON_TYPE, MSGPACK_TYPE, responseEncoding } from './media-types.ts';
+
+/**
+ * Answers are pure functions of the request (and of this build), so a client or a cache may keep
+ * them an hour; the ETag changes whenever the answer does.
+ */
+export const CACHE_CONTROL = 'public, max-age=3600';
+
+/**
+ * A 200 answer in the encoding the client asked for, with a strong ETag and Cache-Control.
+ *
+ * The data is serialised to JSON first: the ETag hashes that text (FNV-1a 64), and a MessagePack
+ * answer is packed from the parsed text, so both encodings carry identical data by construction
+ * (the same JSON value; NaN or undefined could otherwise differ). The two representations get
+ * distinct ETags (`-mp` suffix), as RFC 9110 §8.8.3 asks of different representations.
+ *
+ * If-None-Match → 304 on GET, and on our POSTs too: these are safe queries that change nothing,
+ * answered like the HTTP QUERY method (draft-ietf-httpbis-safe-method-w-body §2) answers them,
+ * rather than with the 412 RFC 9110 §13.1.2 prescribes for state-changing methods.
+ */
+export function respond(c: Context, data: unknown): Response {
+  const text = JSON.stringify(data);
+  const encoding = responseEncoding(c.req.header('accept'));
+  const etag = `"${fnv1a64(text)}${encoding === 'msgpack' ? '-mp' : ''}"`;
+  const headers: Record<string, string> = { etag, 'cache-control': CACHE_CONTROL, vary: 'Accept' };
+  if (matches(c.req.header('if-none-match'), etag)) return new Response(null, { status: 304, headers });
+  if (encoding === 'msgpack') {
+    return new Response(encodeMsgpack(JSON.parse(text)), { status: 200, headers: { ...headers, 'content-type': MSGPACK_TYPE } });
+  }
+  return new Response(text, { status: 200, headers: { ...headers, 'content-type': `${JSON_TYPE}; charset=utf-8` } });
+}
+
+/** RFC 9110 §13.1.2: `*`, or a list of entity tags compared weakly (W/ prefixes ignored). */
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}

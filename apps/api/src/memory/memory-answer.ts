@@ -1,0 +1,95 @@
+/**
+ * POST /v1/memory: memory per GPU for a scenario, stage by stage, whether or not it fits. An
+ * estimate that does not fit is `ok: false, reason: 'out-of-memory'` with two totals; this answer
+ * keeps the whole breakdown, which is what one needs to make it fit.
+ */
+import { estimatePlan } from '@trainplan/planner';
+import {
+  array, boolean, estimateJsonSchema, integer, jsonSchemaDocument, number, object, resolveScenario, toEstimateJson,
+  type EstimateInfeasible, type EstimateOk, type JsonSchema, type ResolvedScenarioInput,
+} from '@trainplan/protocol';
+
+const bytes = (description: string) => number({ min: 0, description: `${description}, in bytes.` });
+
+const stageMemory = object({
+  stage: integer({ min: 0, description: 'Pipeline stage, from 0.' }),
+  layers: integer({ min: 0, description: 'Transformer layers on this stage.' }),
+  weightsBytes: bytes('Model weights per GPU'),
+  gradientsBytes: bytes('Gradients per GPU'),
+  optimizerBytes: bytes('Optimizer state per GPU'),
+  activationsBytes: bytes('Activations kept for the backward pass per GPU'),
+  otherBytes: bytes('Buffers, workspace and fragmentation per GPU'),
+  totalBytes: bytes('Sum of the parts above'),
+});
+
+// The new fields, from the toolkit; `memory` and `resolved` are the estimate schema's own (below).
+const memoryAnswerCore = object({
+  fits: boolean({ description: 'Whether the most loaded stage fits in the GPU.' }),
+  capacityBytes: bytes("The GPU's memory capacity"),
+  parameters: number({ min: 0, description: 'Model parameters, a count.' }),
+  stages: array(stageMemory, { description: 'Memory per GPU on every pipeline stage.' }),
+}, { description: 'Memory per GPU for a scenario, whether or not it fits.' });
+
+export interface StageMemoryJson {
+  stage: number; layers: number; weightsBytes: number; gradientsBytes: number; optimizerBytes: number;
+  activationsBytes: number; otherBytes: number; totalBytes: number;
+}
+export interface MemoryOk {
+  ok: true;
+  fits: boolean;
+  capacityBytes: number;
+  parameters: number;
+  /** The most loaded stage, in the estimate's shape. */
+  memory: EstimateOk['memory'];
+  stages: StageMemoryJson[];
+  resolved: EstimateOk['resolved'];
+}
+export type MemoryAnswer = MemoryOk | EstimateInfeasible;
+
+/** One validated scenario → its memory (never throws for anything a client can send). */
+export function memoryAnswer(s: ResolvedScenarioInput, index?: number): MemoryAnswer {
+  const at = (path: string) => (index === undefined ? path : `[${index}].${path}`);
+  const resolved = resolveScenario(s);
+  if (!resolved.ok) {
+    const issues = resolved.issues.map((i) => ({ path: at(i.path), message: i.message }));
+    return { ok: false, reason: 'invalid', message: issues.map((i) => `${i.path}: ${i.message}`).join('; '), issues };
+  }
+  const result = estimatePlan(resolved.value.plan);
+  const estimate = result.ok ? result : result.estimate;
+  if (!estimate) {
+    const issues = (result.ok ? [] : result.issues ?? []).map((i) => ({ path: at(i.path), message: i.message }));
+    return { ok: false, reason: result.ok ? 'invalid' : result.reason, message: result.ok ? '' : result.message, issues };
+  }
+  const json = toEstimateJson(resolved.value, estimate);
+  return {
+    ok: true,
+    fits: estimate.memory.fits,
+    capacityBytes: estimate.memory.capacityBytes,
+    parameters: estimate.parameters,
+    memory: json.memory,
+    stages: estimate.stages.map(({ memory: m, layers }) => ({
+      stage: m.stage, layers, weightsBytes: m.weightsBytes, gradientsBytes: m.gradientsBytes, optimizerBytes: m.optimizerBytes,
+      activationsBytes: m.activationsBytes, otherBytes: m.otherBytes, totalBytes: m.totalBytes,
+    })),
+    resolved: json.resolved,
+  };
+}
+
+const [estimateOkJson, estimateInfeasibleJson] = estimateJsonSchema.oneOf ?? [];
+
+/** The answer's JSON Schema: the toolkit object above plus the estimate's own memory and resolved. */
+export const memoryAnswerJsonSchema: JsonSchema = (() => {
+  const core = jsonSchemaDocument(memoryAnswerCore, { title: 'Memory answer' });
+  const ok: JsonSchema = {
+    ...core,
+    properties: {
+      ok: { const: true },
+      ...core.properties,
+      memory: estimateOkJson?.properties?.memory ?? {},
+      resolved: estimateOkJson?.properties?.resolved ?? {},
+    },
+    required: ['ok', ...(core.required ?? []), 'memory', 'resolved'],
+  };
+  delete ok.$schema;
+  return { title: 'Memory answer', oneOf: [ok, estimateInfeasibleJson ?? {}] };
+})();

@@ -1,0 +1,94 @@
+/**
+ * GET /openapi.json: an OpenAPI 3.1 document built from the very schemas that validate requests
+ * (protocol's toolkit: scenariosJsonSchema, estimateJsonSchema, each operation's own), never a
+ * hand-written copy. OpenAPI 3.1 Schema Objects are JSON Schema 2020-12 (OAS 3.1 §4.8.24), so the
+ * toolkit's documents embed as they are, less their `$schema` (stated once as jsonSchemaDialect).
+ */
+import { array, integer, JSON_SCHEMA_DIALECT, jsonSchemaDocument, object, optional, string, type JsonSchema } from '@trainplan/protocol';
+import { JSON_TYPE, MSGPACK_TYPE } from '../http/media-types.ts';
+import { MAX_BODY_BYTES } from '../http/read-body.ts';
+import type { PostOperation } from '../operations/operation.ts';
+import { modelPresetJsonSchema, presetListJsonSchemas } from '../presets/preset-schemas.ts';
+
+type Json = Record<string, unknown>;
+
+// The error body of apps/api/src/http/problems.ts and protocol's problemDetails, in the toolkit.
+const problemJsonSchema = jsonSchemaDocument(object({
+  type: string({ description: 'A URI naming the problem type, or about:blank.' }),
+  title: string(),
+  status: integer({ min: 400, max: 599 }),
+  detail: string({ description: 'What went wrong, for humans.' }),
+  issues: optional(array(object({ path: string(), message: string() }), { description: 'For 400: each offending field by its JSON path.' })),
+}, { unknownKeys: 'strip', description: 'RFC 9457 problem details.' }));
+
+const embed = (schema: JsonSchema): JsonSchema => {
+  const { $schema: _dialect, ...rest } = schema;
+  return rest;
+};
+
+const both = (schema: JsonSchema, example?: unknown): Json => ({
+  [JSON_TYPE]: { schema: embed(schema), ...(example !== undefined && { example }) },
+  [MSGPACK_TYPE]: { schema: embed(schema) },
+});
+
+const problem = (description: string): Json => ({ description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } });
+const cachedHeaders = {
+  ETag: { description: 'FNV-1a 64 of the JSON answer (suffix -mp for MessagePack).', schema: { type: 'string' } },
+  'Cache-Control': { schema: { type: 'string' } },
+};
+const ok = (schema: JsonSchema, description: string): Json => ({ description, headers: cachedHeaders, content: both(schema) });
+const notModified = { description: 'Not Modified: the If-None-Match ETag is current.' };
+
+function postPath(op: PostOperation): Json {
+  return {
+    post: {
+      operationId: op.operationId,
+      summary: op.summary,
+      description: op.description,
+      requestBody: { required: true, content: both(op.requestSchema, op.example) },
+      responses: {
+        200: ok(op.responseSchema, 'The answer; an infeasible request is ok: false with the reason.'),
+        304: notModified,
+        400: problem('Invalid input: each offending field by its JSON path.'),
+        413: problem(`Body over ${MAX_BODY_BYTES} bytes.`),
+        415: problem('Body neither application/json nor application/msgpack.'),
+        422: problem('Over budget: the request would exceed a work limit, which the detail names.'),
+      },
+    },
+  };
+}
+
+function getPath(operationId: string, summary: string, schema: JsonSchema, extra: Json = {}): Json {
+  return { get: { operationId, summary, ...extra, responses: { 200: ok(schema, summary), 304: notModified, ...('parameters' in extra && { 404: problem('No such preset.') }) } } };
+}
+
+export function openApiDocument(operations: readonly PostOperation[]): Json {
+  const presetPaths = Object.fromEntries(Object.entries(presetListJsonSchemas).map(([kind, schema]) => [
+    `/v1/presets/${kind}`, getPath(`presets-${kind}`, `Every ${kind.slice(0, -1)} preset, citing its source`, schema),
+  ]));
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: JSON_SCHEMA_DIALECT,
+    info: {
+      title: 'trainplan API',
+      version: '1.0.0',
+      description: 'Plan large-language-model training from first principles. Every POST takes application/json '
+        + 'or application/msgpack and answers in the encoding the Accept header prefers; answers carry an ETag.',
+    },
+    paths: {
+      ...Object.fromEntries(operations.map((op) => [op.path, postPath(op)])),
+      ...presetPaths,
+      '/v1/presets/models/{id}': getPath('preset-model', 'One model preset', modelPresetJsonSchema, {
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' }, example: 'gpt3-175b' }],
+      }),
+      '/healthz': { get: { operationId: 'healthz', summary: 'Liveness', responses: { 200: { description: '{"ok":true}' } } } },
+      '/openapi.json': { get: { operationId: 'openapi', summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } } } },
+      '/docs': { get: { operationId: 'docs', summary: 'Interactive documentation (HTML)', responses: { 200: { description: 'HTML' } } } },
+    },
+    components: {
+      schemas: {
+        Problem: embed(problemJsonSchema),
+      },
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import {
+  collectiveRequestJsonSchema, runCollective, validateCollectiveRequest, type CollectiveRequest,
+} from '@trainplan/protocol';
+import { operation } from './operation.ts';
+
+/**
+ * The most emulator events one HTTP request may spend. The emulator runs at ≥ 2 M events/s on one
+ * core (packages/collectives DEFAULT_EVENT_BUDGET's comment), so this is about a second of CPU: well
+ * inside a Worker's CPU limit (30 s by default on the Standard plan), unlike the library's default of
+ * 10 M. A request without eventBudget gets this one; a request asking for more is refused (422).
+ */
+export const HTTP_MAX_EVENT_BUDGET = 2_000_000;
+
+export const collectiveOperation = operation<CollectiveRequest>({
+  path: '/v1/collective',
+  operationId: 'collective',
+  summary: 'Cost a collective (NCCL closed form), optionally emulated on the topology graph',
+  description: 'nccl-tests-like rows (bytes, seconds, algbw, busbw, algorithm, protocol) for one size, a list, or the '
+    + `default sweep; emulate: true adds the bottleneck link and per-link utilisation. Emulation over HTTP is capped at `
+    + `${HTTP_MAX_EVENT_BUDGET} events; past it the request is refused (422) naming eventBudget.`,
+  requestSchema: collectiveRequestJsonSchema,
+  // The answer's shape is CollectiveResponseJson (packages/protocol/src/collective/collective-response.ts),
+  // a TypeScript type without a toolkit schema yet, so the document does not detail it.
+  responseSchema: { type: 'object', description: 'CollectiveResponseJson: { ok: true, op, gpu, system, network, nodes, gpusPerNode, ranks, algorithm, rows, topology?, notes } or { ok: false, reason, message, issues, limit? }.' },
+  example: { op: 'all-reduce', gpu: 'h100-sxm', nodes: 2, sizes: [1048576, 1073741824] },
+  validate: validateCollectiveRequest,
+  run(request) {
+    if (request.eventBudget !== undefined && request.eventBudget > HTTP_MAX_EVENT_BUDGET) {
+      return { overBudget: {
+        detail: `eventBudget ${request.eventBudget} is over the API's limit of ${HTTP_MAX_EVENT_BUDGET} emulator events per request`,
+        limit: { limit: 'eventBudget', max: HTTP_MAX_EVENT_BUDGET, requested: request.eventBudget },
+      } };
+    }
+    const answer = runCollective({ ...request, eventBudget: request.eventBudget ?? HTTP_MAX_EVENT_BUDGET });
+    if (!answer.ok && answer.reason === 'event-budget') {
+      return { overBudget: {
+        detail: answer.message,
+        limit: { limit: answer.limit?.name ?? 'eventBudget', max: answer.limit?.value ?? HTTP_MAX_EVENT_BUDGET, requested: answer.limit?.requested },
+      } };
+    }
+    return { answer };
+  },
+});

@@ -1,0 +1,29 @@
+import type { FieldIssue, JsonSchema } from '@trainplan/protocol';
+
+/** A refusal of a well-formed request that would exceed a work budget; the limit is named. */
+export interface OverBudget {
+  detail: string;
+  /** e.g. `{ limit: 'candidateBudget', max: 20000, requested: 50000 }`. */
+  limit: Record<string, unknown>;
+}
+
+/**
+ * One POST endpoint as data: how its body is validated, what runs, and the JSON Schemas that
+ * /openapi.json publishes. The request schema is the one `validate` checks against (both come from
+ * protocol's toolkit), so the document and the validator cannot drift apart.
+ */
+export interface PostOperation<T = unknown> {
+  readonly path: `/v1/${string}`;
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description: string;
+  readonly requestSchema: JsonSchema;
+  readonly responseSchema: JsonSchema;
+  readonly example: unknown;
+  validate(body: unknown): { ok: true; value: T } | { ok: false; issues: FieldIssue[] };
+  /** The answer (200, ok true or false), or a refusal (422). Never throws for a validated value. */
+  run(value: T): { answer: unknown } | { overBudget: OverBudget };
+}
+
+/** Erases the value type so operations of different requests sit in one list. */
+export const operation = <T>(op: PostOperation<T>): PostOperation => op as PostOperation;

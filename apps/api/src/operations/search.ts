@@ -1,0 +1,89 @@
+import {
+  inferenceRequestJsonSchema, inferenceRequestSchema, nodesRequestJsonSchema, nodesRequestSchema, runInference, runNodes,
+  runScale, runSearch, scaleRequestJsonSchema, scaleRequestSchema, searchRequestJsonSchema, validate,
+  validateSearchRequest, type InferenceRequest, type NodesRequest, type ScaleRequest, type SearchRequest,
+} from '@trainplan/protocol';
+import { operation, type OverBudget } from './operation.ts';
+
+/**
+ * The most full planner estimates one search may run over HTTP. A full estimate costs tens of µs
+ * (docs/benchmarks.md), so a search at this cap is a fraction of a second of CPU, inside a Worker's
+ * CPU limit; past it the search ranks what it evaluated and says so (budgetExhausted, a warning).
+ * A request asking for a larger candidateBudget is refused (422) naming the limit.
+ */
+export const HTTP_MAX_CANDIDATE_BUDGET = 5000;
+/** The most cluster sizes one /v1/scale request may sweep: each size is one search. */
+export const HTTP_MAX_SCALE_SIZES = 16;
+
+const budgetRefusal = (requested: number | undefined): OverBudget | undefined =>
+  requested !== undefined && requested > HTTP_MAX_CANDIDATE_BUDGET
+    ? {
+      detail: `candidateBudget ${requested} is over the API's limit of ${HTTP_MAX_CANDIDATE_BUDGET} full estimates per search`,
+      limit: { limit: 'candidateBudget', max: HTTP_MAX_CANDIDATE_BUDGET, requested },
+    }
+    : undefined;
+
+const options = { candidateBudget: HTTP_MAX_CANDIDATE_BUDGET };
+// search, nodes and scale answers are described by their TypeScript types in packages/protocol/src/search;
+// they have no toolkit schema yet, so the document names them without detailing them.
+const answer = (type: string) => ({ type: 'object' as const, description: `${type} (packages/protocol/src/search): ok true with the answer, or ok false with reason and message.` });
+
+export const searchOperation = operation<SearchRequest>({
+  path: '/v1/search',
+  operationId: 'search',
+  summary: 'Find the fastest (or cheapest) parallel configuration of a model on a cluster',
+  description: 'Enumerate → evaluate → rank: the best plan as a contract scenario with its estimate, the top k, the nearest '
+    + `alternatives and why they lose, and what was pruned. At most ${HTTP_MAX_CANDIDATE_BUDGET} full estimates per request.`,
+  requestSchema: searchRequestJsonSchema,
+  responseSchema: answer('SearchResponseJson'),
+  example: { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', nodes: 128 }, training: { globalBatchSize: 1536 }, top: 3 },
+  validate: validateSearchRequest,
+  run(request) {
+    const refusal = budgetRefusal(request.candidateBudget);
+    return refusal ? { overBudget: refusal } : { answer: runSearch(request, options) };
+  },
+});
+
+export const nodesOperation = operation<NodesRequest>({
+  path: '/v1/nodes',
+  operationId: 'nodes',
+  summary: 'The fewest nodes that train a token budget within a deadline or budget (or the days on given nodes)',
+  description: `Capacity planning over the configuration search (each search capped at ${HTTP_MAX_CANDIDATE_BUDGET} full estimates).`,
+  requestSchema: nodesRequestJsonSchema,
+  responseSchema: answer('NodesResponseJson'),
+  example: { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, tokens: 300e9, days: 30 },
+  validate: (body) => validate(nodesRequestSchema, body),
+  run: (request) => ({ answer: runNodes(request, options) }),
+});
+
+export const scaleOperation = operation<ScaleRequest>({
+  path: '/v1/scale',
+  operationId: 'scale',
+  summary: 'Strong or weak scaling: step time, throughput per GPU and efficiency against node count',
+  description: `One search per size, at most ${HTTP_MAX_SCALE_SIZES} sizes and ${HTTP_MAX_CANDIDATE_BUDGET} full estimates per search over HTTP.`,
+  requestSchema: scaleRequestJsonSchema,
+  responseSchema: answer('ScaleResponseJson'),
+  example: { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, nodes: [32, 64, 128] },
+  validate: (body) => validate(scaleRequestSchema, body),
+  run(request) {
+    if (request.nodes.length > HTTP_MAX_SCALE_SIZES) {
+      return { overBudget: {
+        detail: `${request.nodes.length} cluster sizes are over the API's limit of ${HTTP_MAX_SCALE_SIZES} per request (each size is one search)`,
+        limit: { limit: 'nodes', max: HTTP_MAX_SCALE_SIZES, requested: request.nodes.length },
+      } };
+    }
+    return { answer: runScale(request, options) };
+  },
+});
+
+export const inferenceOperation = operation<InferenceRequest>({
+  path: '/v1/inference',
+  operationId: 'inference',
+  summary: 'Serving a model: latency, KV cache, batch and throughput per tensor/pipeline choice',
+  description: 'Prefill and decode time, KV-cache memory and the largest batch within the latency bounds, per TP × PP shape.',
+  requestSchema: inferenceRequestJsonSchema,
+  responseSchema: answer('InferenceResponseJson'),
+  example: { model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512 },
+  validate: (body) => validate(inferenceRequestSchema, body),
+  run: (request) => ({ answer: runInference(request) }),
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { createApi, HTTP_MAX_EVENT_BUDGET } from '../src/index.ts';
+
+const app = createApi();
+const post = (body: unknown) =>
+  app.request('/v1/collective', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+
+describe('POST /v1/collective', () => {
+  it('all-reduce rows follow the nccl-tests convention busbw = algbw · 2(n−1)/n', async () => {
+    const res = await post({ op: 'all-reduce', gpu: 'h100-sxm', nodes: 2, sizes: [1 << 20, 1 << 30] });
+    expect(res.status).toBe(200);
+    const body = await res.json() as { ok: true; ranks: number; rows: { bytes: number; seconds: number; algbwGBps: number; busbwGBps: number }[] };
+    expect(body.ranks).toBe(16);
+    expect(body.rows.map((r) => r.bytes)).toEqual([1 << 20, 1 << 30]);
+    for (const r of body.rows) expect(r.busbwGBps).toBeCloseTo(r.algbwGBps * (2 * 15) / 16, 6);
+    expect(res.headers.get('etag')).not.toBeNull();
+  });
+  it('bad input is a 400 listing each field path', async () => {
+    const res = await post({ op: 'all-shuffle', nodes: 0 });
+    expect(res.status).toBe(400);
+    const paths = ((await res.json()) as { issues: { path: string }[] }).issues.map((i) => i.path);
+    expect(paths).toEqual(expect.arrayContaining(['op', 'nodes']));
+  });
+  it('an algorithm the machine lacks is a 200 answer with ok: false and the reason (NVLS needs NVSwitch 3: not on A100)', async () => {
+    const res = await post({ op: 'all-reduce', gpu: 'a100-80gb', nodes: 1, algorithm: 'nvls', size: 1 << 20 });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ ok: false, reason: 'unavailable' });
+  });
+  it(`an eventBudget over the API's ${HTTP_MAX_EVENT_BUDGET} is refused with 422 naming the limit`, async () => {
+    const res = await post({ op: 'all-reduce', gpu: 'h100-sxm', nodes: 2, size: 1 << 20, emulate: true, eventBudget: HTTP_MAX_EVENT_BUDGET + 1 });
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({ status: 422, limit: 'eventBudget', max: HTTP_MAX_EVENT_BUDGET, requested: HTTP_MAX_EVENT_BUDGET + 1 });
+  });
+  it('an emulation that would need more events than the budget is refused with 422 naming eventBudget', async () => {
+    // A 16-node all-reduce touches hundreds of links: no emulation of it fits in one event.
+    const res = await post({ op: 'all-reduce', gpu: 'h100-sxm', nodes: 16, size: 1 << 30, emulate: true, eventBudget: 1 });
+    expect(res.status).toBe(422);
+    const body = await res.json() as { limit: string; max: number; requested: number };
+    expect(body).toMatchObject({ limit: 'eventBudget', max: 1 });
+    expect(body.requested).toBeGreaterThan(1);
+  });
+});

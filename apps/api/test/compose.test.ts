@@ -1,0 +1,20 @@
+import { Hono } from 'hono';
+import { describe, expect, it } from 'vitest';
+import { createApi } from '../src/index.ts';
+
+describe('composing other apps into the API', () => {
+  const chat = new Hono<{ Bindings: { CHAT_TOKEN?: string } }>();
+  chat.get('/whoami', (c) => c.json({ hasToken: c.env?.CHAT_TOKEN === 'secret' }));
+  const app = createApi({ mounts: [{ path: '/chat', app: chat }] });
+
+  it('serves a mounted app under its path, with the environment the runtime passes as c.env', async () => {
+    const res = await app.fetch(new Request('http://x/chat/whoami'), { CHAT_TOKEN: 'secret' });
+    expect(await res.json()).toEqual({ hasToken: true });
+  });
+  it('the mounted app gets the same open CORS, and the API keeps its routes and 404s', async () => {
+    const res = await app.fetch(new Request('http://x/chat/whoami', { headers: { origin: 'https://a.example' } }), {});
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect((await app.request('/healthz')).status).toBe(200);
+    expect((await app.request('/chat/nothing')).status).toBe(404);
+  });
+});

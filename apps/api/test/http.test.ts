@@ -1,0 +1,176 @@
+import { CONTRACT_EXAMPLE, scenariosJsonSchema, validateScenario } from '@trainplan/protocol';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createApi, decodeMsgpack, encodeMsgpack, POST_OPERATIONS } from '../src/index.ts';
+
+const app = createApi();
+const post = (path: string, body: BodyInit, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
+  app.request(path, { method: 'POST', body, headers });
+const json = JSON.stringify(CONTRACT_EXAMPLE);
+
+describe('MessagePack in both directions', () => {
+  it.each(['/v1/estimate', '/v1/memory'])('%s answers identical data in JSON and MessagePack, whichever way the request came', async (path) => {
+    const viaJson = await (await post(path, json)).json();
+    const packed = await post(path, encodeMsgpack(CONTRACT_EXAMPLE), { 'content-type': 'application/msgpack', accept: 'application/msgpack' });
+    expect(packed.status).toBe(200);
+    expect(packed.headers.get('content-type')).toBe('application/msgpack');
+    expect(decodeMsgpack(new Uint8Array(await packed.arrayBuffer()))).toEqual(viaJson);
+  });
+  it('an array of scenarios round-trips through MessagePack in order', async () => {
+    const body = [CONTRACT_EXAMPLE, { ...CONTRACT_EXAMPLE, parallelism: { tensor: 7 } }];
+    const res = await post('/v1/estimate', encodeMsgpack(body), { 'content-type': 'application/msgpack', accept: 'application/msgpack' });
+    const answer = decodeMsgpack(new Uint8Array(await res.arrayBuffer())) as { ok: boolean }[];
+    expect(answer.map((a) => a.ok)).toEqual([true, false]);
+  });
+  it('malformed MessagePack is a 400 problem, not a 500', async () => {
+    const res = await post('/v1/estimate', new Uint8Array([0xdc, 0xff]), { 'content-type': 'application/msgpack' });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { issues: { message: string }[] }).issues[0]!.message).toContain('MessagePack');
+  });
+  it('invalid MessagePack input names the offending field like JSON does', async () => {
+    const res = await post('/v1/estimate', encodeMsgpack({ ...CONTRACT_EXAMPLE, parallelism: { tensor: 0 } }), { 'content-type': 'application/msgpack' });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { issues: { path: string }[] }).issues.map((i) => i.path)).toContain('parallelism.tensor');
+  });
+});
+
+describe('ETag and caching', () => {
+  it('a deterministic answer carries an ETag and Cache-Control; the same request gets the same tag', async () => {
+    const [a, b] = [await post('/v1/estimate', json), await post('/v1/estimate', json)];
+    expect(a.headers.get('etag')).toMatch(/^"[0-9a-f]{16}"$/);
+    expect(a.headers.get('etag')).toBe(b.headers.get('etag'));
+    expect(a.headers.get('cache-control')).toContain('max-age');
+    expect(a.headers.get('vary')).toContain('Accept');
+  });
+  it('a different scenario gets a different tag, and MessagePack its own', async () => {
+    const base = (await post('/v1/estimate', json)).headers.get('etag');
+    const other = (await post('/v1/estimate', JSON.stringify({ ...CONTRACT_EXAMPLE, training: { globalBatchSize: 768 } }))).headers.get('etag');
+    const packed = (await post('/v1/estimate', json, { 'content-type': 'application/json', accept: 'application/msgpack' })).headers.get('etag');
+    expect(new Set([base, other, packed]).size).toBe(3);
+  });
+  it.each(['GET /v1/presets/gpus', 'GET /openapi.json', 'POST /v1/estimate'])('%s with a matching If-None-Match is a 304 with no body', async (route) => {
+    const [method, path] = route.split(' ') as [string, string];
+    const init = method === 'POST' ? { method, body: json, headers: { 'content-type': 'application/json' } } : {};
+    const etag = (await app.request(path!, init)).headers.get('etag')!;
+    const again = await app.request(path!, { ...init, headers: { ...(init.headers ?? {}), 'if-none-match': `"other", ${etag}` } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('etag')).toBe(etag);
+    expect(await again.text()).toBe('');
+  });
+  it('a stale If-None-Match gets the full answer', async () => {
+    const res = await post('/v1/estimate', json, { 'content-type': 'application/json', 'if-none-match': '"0000000000000000"' });
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('CORS', () => {
+  it('a preflight from any origin allows GET and POST with a JSON body, without credentials', async () => {
+    const res = await app.request('/v1/estimate', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://blog.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(res.headers.get('access-control-allow-methods')).toContain('GET');
+    expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('content-type');
+    expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+  });
+  it('answers carry Access-Control-Allow-Origin: * and expose the ETag', async () => {
+    const res = await post('/v1/estimate', json, { 'content-type': 'application/json', origin: 'https://blog.example' });
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-expose-headers')?.toLowerCase()).toContain('etag');
+  });
+});
+
+describe('POST /v1/memory', () => {
+  it('the contract example: the most loaded stage is the largest of its stages, and the parts add up', async () => {
+    const body = await (await post('/v1/memory', json)).json() as {
+      ok: true; fits: boolean; memory: Record<string, number>; stages: Record<string, number>[]; resolved: { pipeline: number };
+    };
+    expect(body.ok).toBe(true);
+    expect(body.stages).toHaveLength(body.resolved.pipeline);
+    expect(Math.max(...body.stages.map((s) => s.totalBytes!))).toBe(body.memory.totalBytes);
+    for (const s of body.stages) {
+      const parts = s.weightsBytes! + s.gradientsBytes! + s.optimizerBytes! + s.activationsBytes! + s.otherBytes!;
+      expect(parts).toBeCloseTo(s.totalBytes!, 0);
+    }
+  });
+  it("GPT-3 175B unsharded on one A100 does not fit, and still gets its breakdown: weights alone are 2 bytes × 175 B parameters", async () => {
+    const body = await (await post('/v1/memory', JSON.stringify({ ...CONTRACT_EXAMPLE, training: { globalBatchSize: 1024 }, parallelism: { tensor: 1, pipeline: 1 } }))).json() as {
+      ok: boolean; fits: boolean; memory: { weightsBytes: number; totalBytes: number; capacityBytes: number }; parameters: number;
+    };
+    expect(body.ok).toBe(true);
+    expect(body.fits).toBe(false);
+    expect(body.memory.totalBytes).toBeGreaterThan(body.memory.capacityBytes);
+    expect(body.memory.weightsBytes).toBeCloseTo(2 * body.parameters, -3);
+    expect(body.parameters / 175e9).toBeCloseTo(1, 1);
+  });
+  it.each([
+    ['tensor 7 (does not divide the GPUs)', { tensor: 7 }],
+    ['pipeline 7 (does not divide 96 layers)', { tensor: 8, pipeline: 7 }],
+  ])('%s is ok: false with the same reason as the estimate gives', async (_, parallelism) => {
+    const body = JSON.stringify({ ...CONTRACT_EXAMPLE, parallelism });
+    const memory = await (await post('/v1/memory', body)).json() as { ok: boolean; reason: string };
+    const estimate = await (await post('/v1/estimate', body)).json() as { ok: boolean; reason: string };
+    expect(estimate.ok).toBe(false);
+    expect(memory).toMatchObject({ ok: false, reason: estimate.reason });
+  });
+  it('a bad field is a 400', async () => {
+    expect((await post('/v1/memory', JSON.stringify({ ...CONTRACT_EXAMPLE, cluster: {} }))).status).toBe(400);
+  });
+});
+
+describe('GET /openapi.json', () => {
+  it('is OpenAPI 3.1 with every POST operation and the preset routes', async () => {
+    const doc = await (await app.request('/openapi.json')).json() as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    expect(doc.openapi).toBe('3.1.0');
+    for (const op of POST_OPERATIONS) expect(doc.paths[op.path]?.post).toBeDefined();
+    for (const path of ['/v1/presets/gpus', '/v1/presets/systems', '/v1/presets/networks', '/v1/presets/models', '/v1/presets/models/{id}']) {
+      expect(doc.paths[path]?.get).toBeDefined();
+    }
+  });
+  it("publishes for /v1/estimate the very JSON Schema the validator is built from, and its example validates", async () => {
+    const doc = await (await app.request('/openapi.json')).json() as { paths: Record<string, { post: { requestBody: { content: Record<string, { schema: object; example: unknown }> } } }> };
+    const media = doc.paths['/v1/estimate']!.post.requestBody.content['application/json']!;
+    const { $schema: _, ...published } = scenariosJsonSchema;
+    expect(media.schema).toEqual(published);
+    expect(validateScenario(media.example).ok).toBe(true);
+    expect(Object.keys(doc.paths['/v1/estimate']!.post.requestBody.content)).toContain('application/msgpack');
+  });
+});
+
+describe('GET /docs', () => {
+  it('is a self-contained page: no script, style or font from another host', async () => {
+    const res = await app.request('/docs');
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('openapi.json');
+    expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=["']?(https?:)?\/\//i);
+  });
+});
+
+describe('never a 500 for anything a client sends', () => {
+  it('arbitrary JSON bodies on every POST route get 200, 400 or 413', async () => {
+    await fc.assert(fc.asyncProperty(fc.jsonValue({ maxDepth: 4 }), fc.constantFrom(...POST_OPERATIONS.map((o) => o.path)), async (value, path) => {
+      const res = await post(path, JSON.stringify(value));
+      expect([200, 400, 413, 422]).toContain(res.status);
+    }), { numRuns: 150 });
+  });
+  it('arbitrary bytes as MessagePack get 200, 400 or 422', async () => {
+    await fc.assert(fc.asyncProperty(fc.uint8Array({ maxLength: 200 }), async (bytes) => {
+      const res = await post('/v1/estimate', bytes, { 'content-type': 'application/msgpack' });
+      expect([200, 400, 422]).toContain(res.status);
+    }), { numRuns: 150 });
+  });
+  it.each(POST_OPERATIONS.map((o) => [o.path]))('%s: 30,000 nested arrays (JSON) or maps (MessagePack) are a 400, not a stack overflow', async (path) => {
+    const deepJson = '['.repeat(30_000) + ']'.repeat(30_000);
+    expect((await post(path, deepJson)).status).toBe(400);
+    const deepPack = new Uint8Array(30_001).fill(0x81); // fixmap of one entry, nested: keys and values never end
+    expect((await post(path, deepPack, { 'content-type': 'application/msgpack' })).status).toBe(400);
+  });
+  it('a body declared over the limit is refused as 413 before it is read', async () => {
+    const res = await post('/v1/estimate', json, { 'content-type': 'application/json', 'content-length': String(1 << 20) });
+    expect(res.status).toBe(413);
+  });
+});

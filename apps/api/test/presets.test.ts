@@ -1,0 +1,47 @@
+import { GPU_IDS, MODEL_IDS, NETWORK_IDS, SYSTEM_IDS } from '@trainplan/presets';
+import { validate } from '@trainplan/protocol';
+import { describe, expect, it } from 'vitest';
+import { createApi } from '../src/index.ts';
+import { gpuPresetSchema, modelPresetSchema, networkPresetSchema, systemPresetSchema } from '../src/presets/preset-schemas.ts';
+
+const app = createApi();
+const get = async (path: string) => {
+  const res = await app.request(path);
+  return { res, body: res.status === 200 ? await res.json() : undefined };
+};
+
+describe('GET /v1/presets', () => {
+  it.each([
+    ['gpus', GPU_IDS, gpuPresetSchema],
+    ['systems', SYSTEM_IDS, systemPresetSchema],
+    ['networks', NETWORK_IDS, networkPresetSchema],
+    ['models', MODEL_IDS, modelPresetSchema],
+  ] as const)('/v1/presets/%s lists every preset, each valid against its published schema', async (kind, ids, schema) => {
+    const { res, body } = await get(`/v1/presets/${kind}`);
+    expect(res.status).toBe(200);
+    const list = body as { id: string }[];
+    expect(list.map((p) => p.id)).toEqual([...ids]);
+    for (const preset of list) expect(validate(schema as never, preset)).toMatchObject({ ok: true });
+  });
+  it('serves the contract ids the scenario contract requires', async () => {
+    const models = ((await get('/v1/presets/models')).body as { id: string }[]).map((m) => m.id);
+    for (const id of ['gpt3-175b', 'llama3.1-405b', 'nemotron4-340b', 'bloom-176b', 'mt-nlg-530b']) expect(models).toContain(id);
+  });
+  it('one model by id: GPT-3 175B is 96 layers of 12288 with 96 heads (Brown et al. 2020, Table 2.1)', async () => {
+    const { res, body } = await get('/v1/presets/models/gpt3-175b');
+    expect(res.status).toBe(200);
+    expect(body).toMatchObject({ id: 'gpt3-175b', layers: 96, hiddenSize: 12288, attentionHeads: 96 });
+    expect((body as { source: { title: string } }).source.title.length).toBeGreaterThan(0);
+  });
+  it('the A100 80GB: 312 TFLOP/s dense BF16 and 12 NVLink 3 links of 25 GB/s each way (datasheet)', async () => {
+    const { body } = await get('/v1/presets/gpus/a100-80gb');
+    const gpu = body as { peakFlopsPerSecond: { bf16: number }; nvlinkBandwidthBytesPerSecond: number };
+    expect(gpu.peakFlopsPerSecond.bf16).toBe(312e12);
+    expect(gpu.nvlinkBandwidthBytesPerSecond).toBe(12 * 25e9);
+  });
+  it.each(['/v1/presets/models/nope', '/v1/presets/cpus', '/v1/presets/gpus/h900'])('%s is a 404 problem', async (path) => {
+    const res = await app.request(path);
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+  });
+});

@@ -1,0 +1,142 @@
+import { Hono, type Context } from 'hono';
+import { ask as askQuestion, DEFAULT_PUBLIC_URL, type Answer, type AnswerOptions } from '@trainplan/ask';
+import { toDiscordMessage, PONG } from './discord-message.ts';
+import { toSlackMessage } from './slack-message.ts';
+import { isDiscordPublicKey, verifyDiscordRequest } from './verify-discord.ts';
+import { verifySlackRequest, type Verification } from './verify-slack.ts';
+
+/** The variables the bot reads. Secrets are read per request and never logged or echoed. */
+export interface ChatEnv {
+  SLACK_SIGNING_SECRET?: string;
+  DISCORD_PUBLIC_KEY?: string;
+  /** Where the widget is served (answers link to `${TRAINPLAN_PUBLIC_URL}/#scenario=…`). */
+  TRAINPLAN_PUBLIC_URL?: string;
+}
+
+export interface ChatAppOptions {
+  /**
+   * The runtime's environment: Node passes process.env, Deno Deno.env.toObject(). On Workers leave
+   * it out: the bindings arrive per request as `c.env`, which is read first.
+   */
+  env?: ChatEnv | Record<string, string | undefined>;
+  /** Overrides TRAINPLAN_PUBLIC_URL. */
+  publicUrl?: string;
+  /** The clock, in milliseconds since the epoch (tests move it to replay requests). */
+  now?: () => number;
+  /** The question answerer (default @trainplan/ask's ask); tests wrap it to count calls. */
+  ask?: (question: string, options: AnswerOptions) => Answer;
+  /** Candidates a configuration search may evaluate per question (Slack and Discord wait 3 s). */
+  candidateBudget?: number;
+}
+
+/** Requests larger than this are refused before verification (a slash command is a few hundred bytes). */
+export const MAX_CHAT_BODY_BYTES = 16 * 1024;
+/** Search budget per chat question: keeps an answer well inside the platforms' 3-second deadline. */
+export const DEFAULT_CHAT_CANDIDATE_BUDGET = 20_000;
+
+type Secret = 'SLACK_SIGNING_SECRET' | 'DISCORD_PUBLIC_KEY';
+
+const TITLES = { 400: 'Bad Request', 401: 'Unauthorized', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 503: 'Service Unavailable' };
+/** RFC 9457 problem details, like the API's errors. */
+const problem = (c: Context, status: keyof typeof TITLES, detail: string) =>
+  c.json({ type: 'about:blank', title: TITLES[status], status, detail }, status);
+
+/**
+ * The chat-ops bot as a runtime-free Hono app: `POST /slack` (a slash command) and `POST /discord`
+ * (interactions). Every request is verified before anything is parsed or answered: a missing
+ * secret is 503, a missing, stale or wrong signature 401, and neither does any work.
+ * The served API mounts it at /v1/chat.
+ */
+export function createChatApp(options: ChatAppOptions = {}): Hono {
+  const app = new Hono();
+  const now = options.now ?? (() => Date.now());
+  const ask = options.ask ?? askQuestion;
+
+  const read = (c: Context, name: keyof ChatEnv): string | undefined => {
+    const bindings = c.env as Record<string, unknown> | undefined;
+    const bound = bindings !== undefined && typeof bindings[name] === 'string' ? (bindings[name] as string) : undefined;
+    const value = bound ?? (options.env as Record<string, string | undefined> | undefined)?.[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+  const answerOptions = (c: Context): AnswerOptions => ({
+    publicUrl: options.publicUrl ?? read(c, 'TRAINPLAN_PUBLIC_URL') ?? DEFAULT_PUBLIC_URL,
+    candidateBudget: options.candidateBudget ?? DEFAULT_CHAT_CANDIDATE_BUDGET,
+  });
+
+  /** The body as text, or the response that refuses it. */
+  async function body(c: Context, type: string): Promise<string | Response> {
+    if (!(c.req.header('content-type') ?? '').startsWith(type)) return problem(c, 415, `send ${type}`);
+    const length = Number(c.req.header('content-length') ?? '0');
+    if (length > MAX_CHAT_BODY_BYTES) return problem(c, 413, `bodies are limited to ${MAX_CHAT_BODY_BYTES} bytes`);
+    // Bytes, then UTF-8: workerd warns when .text() reads a form body, and the signature covers the bytes.
+    const bytes = await c.req.arrayBuffer();
+    if (bytes.byteLength > MAX_CHAT_BODY_BYTES) return problem(c, 413, `bodies are limited to ${MAX_CHAT_BODY_BYTES} bytes`);
+    return new TextDecoder().decode(bytes);
+  }
+
+  const unconfigured = (c: Context, name: Secret) =>
+    problem(c, 503, `${name} is not set: this endpoint is disabled until the runtime provides it`);
+  const refused = (c: Context, v: Exclude<Verification, { ok: true }>) => problem(c, 401, `request not verified: ${v.reason}`);
+
+  app.post('/slack', async (c) => {
+    const secret = read(c, 'SLACK_SIGNING_SECRET');
+    if (secret === undefined) return unconfigured(c, 'SLACK_SIGNING_SECRET');
+    const raw = await body(c, 'application/x-www-form-urlencoded');
+    if (typeof raw !== 'string') return raw;
+    const verified = await verifySlackRequest({
+      secret,
+      timestamp: c.req.header('x-slack-request-timestamp'),
+      signature: c.req.header('x-slack-signature'),
+      body: raw,
+      nowSeconds: Math.floor(now() / 1000),
+    });
+    if (!verified.ok) return refused(c, verified);
+    const form = new URLSearchParams(raw);
+    // Slack checks the certificate of a new endpoint with ssl_check=1 and expects a plain 200.
+    if (form.get('ssl_check') === '1') return c.body(null, 200);
+    return c.json(toSlackMessage(ask(form.get('text') ?? '', answerOptions(c))));
+  });
+
+  app.post('/discord', async (c) => {
+    const key = read(c, 'DISCORD_PUBLIC_KEY');
+    if (key === undefined) return unconfigured(c, 'DISCORD_PUBLIC_KEY');
+    if (!isDiscordPublicKey(key)) return problem(c, 503, 'DISCORD_PUBLIC_KEY is not a 64-character hex Ed25519 public key');
+    const raw = await body(c, 'application/json');
+    if (typeof raw !== 'string') return raw;
+    const verified = await verifyDiscordRequest({
+      publicKeyHex: key,
+      timestamp: c.req.header('x-signature-timestamp'),
+      signature: c.req.header('x-signature-ed25519'),
+      body: raw,
+      nowSeconds: Math.floor(now() / 1000),
+    });
+    if (!verified.ok) return refused(c, verified);
+    let interaction: DiscordInteraction;
+    try {
+      interaction = JSON.parse(raw) as DiscordInteraction;
+    } catch {
+      return problem(c, 400, 'the body is not valid JSON');
+    }
+    if (interaction.type === PING) return c.json({ type: PONG });
+    if (interaction.type !== APPLICATION_COMMAND) return problem(c, 400, `interaction type ${String(interaction.type)} is not handled`);
+    return c.json(toDiscordMessage(ask(questionOf(interaction), answerOptions(c))));
+  });
+
+  return app;
+}
+
+/** Interaction types (discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-interaction-type). */
+const PING = 1;
+const APPLICATION_COMMAND = 2;
+
+interface DiscordInteraction {
+  type?: unknown;
+  data?: { name?: unknown; options?: { name?: unknown; type?: unknown; value?: unknown }[] };
+}
+
+/** The question of `/trainplan question: …`: the first string option (type 3), whatever it is named. */
+function questionOf(interaction: DiscordInteraction): string {
+  const options = Array.isArray(interaction.data?.options) ? interaction.data.options : [];
+  const option = options.find((o) => o.name === 'question' && typeof o.value === 'string') ?? options.find((o) => typeof o.value === 'string');
+  return typeof option?.value === 'string' ? option.value : '';
+}

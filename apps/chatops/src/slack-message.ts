@@ -1,0 +1,48 @@
+import type { Answer } from '@trainplan/ask';
+
+/**
+ * An answer as a Slack slash-command response in Block Kit (api.slack.com/reference/block-kit):
+ * the headline, the figures as section fields, the configuration and assumptions as context, and
+ * a link to the widget. `text` is the notification fallback. Slack's limits: 3000 characters per
+ * text object, 10 fields per section, 2000 per field, 50 blocks.
+ */
+export interface SlackMessage {
+  response_type: 'in_channel' | 'ephemeral';
+  text: string;
+  blocks: SlackBlock[];
+}
+
+type Mrkdwn = { type: 'mrkdwn'; text: string };
+export type SlackBlock =
+  | { type: 'section'; text: Mrkdwn }
+  | { type: 'section'; fields: Mrkdwn[] }
+  | { type: 'context'; elements: Mrkdwn[] }
+  | { type: 'divider' };
+
+const MAX_TEXT = 3000;
+const MAX_FIELD = 2000;
+const MAX_FIELDS = 10;
+
+const clip = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+/** Slack's mrkdwn escapes: &, < and > (api.slack.com/reference/surfaces/formatting#escaping). */
+const escape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const mrkdwn = (text: string, max = MAX_TEXT): Mrkdwn => ({ type: 'mrkdwn', text: clip(text, max) });
+
+export function toSlackMessage(answer: Answer): SlackMessage {
+  const blocks: SlackBlock[] = [{ type: 'section', text: mrkdwn(`*${escape(answer.headline)}*`) }];
+  if (answer.configuration !== undefined) blocks.push({ type: 'context', elements: [mrkdwn(`Configuration: ${escape(answer.configuration)}`)] });
+  if (answer.figures.length > 0) {
+    blocks.push({ type: 'section', fields: answer.figures.slice(0, MAX_FIELDS).map((f) => mrkdwn(`*${escape(f.label)}*\n${escape(f.value)}`, MAX_FIELD)) });
+  }
+  if (answer.assumptions.length > 0) {
+    blocks.push({ type: 'context', elements: [mrkdwn(`Assumed: ${answer.assumptions.map(escape).join('; ')}`)] });
+  }
+  if (answer.notes.length > 0) blocks.push({ type: 'context', elements: [mrkdwn(answer.notes.map(escape).join('\n'))] });
+  if (answer.examples.length > 0) {
+    blocks.push({ type: 'section', text: mrkdwn(`Try:\n${answer.examples.map((e) => `• \`${escape(e)}\``).join('\n')}`) });
+  }
+  // A link longer than a text object cannot be sent; the configuration above still says what it was.
+  const link = answer.widgetUrl === undefined ? undefined : `<${answer.widgetUrl}|Open this scenario in the widget>`;
+  if (link !== undefined && link.length <= MAX_TEXT) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: link } });
+  return { response_type: answer.intent === 'help' ? 'ephemeral' : 'in_channel', text: clip(answer.headline, MAX_TEXT), blocks };
+}

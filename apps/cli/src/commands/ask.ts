@@ -1,0 +1,72 @@
+import { parseArgs } from 'node:util';
+import { answer, DEFAULT_PUBLIC_URL, parse, renderText } from '@trainplan/ask';
+import type { Command } from '../command.ts';
+import { printError } from '../errors.ts';
+import { EXIT } from '../exit-codes.ts';
+import type { CliIo } from '../io.ts';
+
+const SYNOPSIS = 'trainplan ask "QUESTION" [--json] [--public-url URL]';
+
+const USAGE = `Usage: ${SYNOPSIS}
+
+Answer a planning question in plain words, as the Slack and Discord bot does: the headline number,
+the configuration behind it, step time, MFU, memory per GPU, the defaults assumed for what the
+question left out, and a link that opens the same scenario in the widget.
+
+Options:
+      --json            print the parsed question and the answer as JSON
+      --public-url URL  where the widget is served, for the link (default ${DEFAULT_PUBLIC_URL})
+  -h, --help            show this help
+
+Exit status:
+  0  answered
+  1  not answered: help was shown, or the plan does not fit (the answer still says why)
+  2  usage error
+
+Examples:
+  trainplan ask "how many nodes for 175B"
+  trainplan ask "how many H100 nodes to train llama3-70b on 2T tokens in 30 days"
+  trainplan ask "memory for 70B with tp 8 pp 4 on A100 80GB"
+  trainplan ask "best config for 530B on 280 DGX A100"
+  trainplan ask "how long to train gpt3-175b on 128 nodes"
+  trainplan ask "all-reduce 1 GB on 64 H100" --json
+`;
+
+function usageError(io: CliIo, message: string): number {
+  printError(io, `${message} (usage: ${SYNOPSIS})`);
+  return EXIT.usage;
+}
+
+export const askCommand: Command = {
+  name: 'ask',
+  summary: 'answer a planning question in plain words ("how many nodes for 175B")',
+  usage: USAGE,
+  async run(argv, io) {
+    let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
+    try {
+      parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    } catch (error) {
+      const message = error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error);
+      return usageError(io, message.replace(/\. To specify a positional argument.*$/, ''));
+    }
+    if (parsed.values.help === true) {
+      io.stdout(USAGE);
+      return EXIT.ok;
+    }
+    // The question may be quoted or not: `trainplan ask how many nodes for 175B` reads the same.
+    const question = parsed.positionals.join(' ').trim();
+    if (question === '') return usageError(io, 'missing the question');
+    const publicUrl = parsed.values['public-url'] ?? DEFAULT_PUBLIC_URL;
+    if (!/^https?:\/\/\S+$/.test(publicUrl)) return usageError(io, `--public-url needs an http(s) URL, got '${publicUrl}'`);
+    const q = parse(question);
+    const a = answer(q, { publicUrl });
+    io.stdout(parsed.values.json === true ? `${JSON.stringify({ parsed: q, answer: a }, null, 2)}\n` : renderText(a));
+    return a.ok ? EXIT.ok : EXIT.infeasible;
+  },
+};
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  'public-url': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;

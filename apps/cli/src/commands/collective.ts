@@ -1,0 +1,131 @@
+import { runCollective, type CollectiveOkJson } from '@trainplan/protocol';
+import { formatBytes, formatSeconds, parseBytes } from '@trainplan/units';
+import type { Command } from '../command.ts';
+import { printError } from '../errors.ts';
+import { EXIT } from '../exit-codes.ts';
+import { parseFlags, type FlagSpec } from '../flags.ts';
+import { renderTable } from '../format/table.ts';
+import type { CliIo } from '../io.ts';
+
+const SYNOPSIS = 'trainplan collective --op OP (--gpu ID | --system ID) [--nodes N] [--algorithm ring|tree|nvls|auto] [--size BYTES] [--emulate] [--json]';
+
+const FLAGS: Record<string, FlagSpec> = {
+  op: { type: 'string', valueName: 'an op (all-reduce, all-gather, reduce-scatter, broadcast, reduce, all-to-all, send-recv)' },
+  gpu: { type: 'string', valueName: 'a GPU preset id' },
+  system: { type: 'string', valueName: 'a system preset id' },
+  network: { type: 'string', valueName: 'a network preset id' },
+  nodes: { type: 'string', valueName: 'a node count' },
+  'gpus-per-node': { type: 'string', valueName: 'a GPU count' },
+  algorithm: { type: 'string', valueName: 'ring, tree, nvls, nvls-tree, pat, hierarchical or auto' },
+  size: { type: 'string', valueName: 'a size such as 64MiB or 1e9' },
+  oversubscription: { type: 'string', valueName: 'a ratio ≥ 1' },
+  emulate: { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+const USAGE = `Usage: ${SYNOPSIS}
+
+Cost one collective the way NCCL's own tuner predicts it, as an nccl-tests-like table over sizes
+8 B … 16 GiB (×2 steps): size, time, algbw, busbw (nccl-tests conventions, GB = 1e9) and the chosen
+algorithm/protocol. --emulate also runs the discrete-event emulator over the machine's topology
+graph and adds its time, busbw and the bottleneck link.
+
+Options:
+      --op OP               all-reduce, all-gather, reduce-scatter, broadcast, reduce, all-to-all, send-recv
+      --gpu ID              a GPU preset (its usual DGX-class system), or
+      --system ID           a system preset
+      --network ID          the inter-node fabric (default: the system's)
+      --nodes N             nodes taking part (default 1)
+      --gpus-per-node N     GPUs of each node taking part (default: all)
+      --algorithm A         ring, tree, nvls, nvls-tree, pat, hierarchical, or auto (NCCL's argmin; default)
+      --size BYTES          one size instead of the sweep (64MiB, 1GB, 1e9)
+      --emulate             also emulate (ring and direct sends) and report the bottleneck link
+      --oversubscription R  fat-tree leaf oversubscription for the emulator (default 1)
+      --json                print the JSON answer (the body of POST /v1/collective)
+  -h, --help                show this help
+
+Exit status:
+  0  answered
+  1  the request is impossible (an algorithm the machine lacks, an emulation past its event budget)
+  2  usage error or invalid input
+
+Examples:
+  trainplan collective --op all-reduce --gpu h100-sxm --nodes 4
+  trainplan collective --op all-reduce --gpu a100-80gb --nodes 16 --size 1GiB --emulate
+`;
+
+function usageError(io: CliIo, message: string): number {
+  printError(io, `${message} (usage: ${SYNOPSIS})`);
+  return EXIT.usage;
+}
+
+const gbps = (value: number): string => value.toFixed(2);
+
+/** The nccl-tests-like table, plus the emulator's columns when it ran. */
+export function formatCollectiveTable(answer: CollectiveOkJson): string {
+  const emulated = answer.rows.some((r) => r.emulated);
+  const header = ['size', 'time', 'algbw GB/s', 'busbw GB/s', 'algorithm', 'protocol'];
+  if (emulated) header.push('emulated', 'emu busbw', 'Δ', 'bottleneck link');
+  const rows = answer.rows.map((r) => {
+    const cells = [formatBytes(r.bytes), formatSeconds(r.seconds), gbps(r.algbwGBps), gbps(r.busbwGBps), r.algorithm, r.protocol];
+    if (emulated) {
+      const e = r.emulated;
+      cells.push(e ? formatSeconds(e.seconds) : '–', e ? gbps(e.busbwGBps) : '–',
+        e ? `${(e.differenceFromClosedForm * 100).toFixed(1)}%` : '–',
+        e ? `${e.bottleneckLink.link} (${(e.bottleneckLink.utilisation * 100).toFixed(0)}%)` : '–');
+    }
+    return cells;
+  });
+  const title = `${answer.op} · ${answer.gpu} × ${answer.ranks} (${answer.nodes} node(s) × ${answer.gpusPerNode}, ${answer.system}, ${answer.network}) · algorithm ${answer.algorithm}`;
+  const lines = [title, '', ...renderTable([header, ...rows], { align: ['right', 'right', 'right', 'right', 'left', 'left', 'right', 'right', 'right', 'left'] })];
+  if (answer.topology) lines.push('', 'topology:', ...answer.topology.map((l) => `  ${l}`));
+  for (const note of answer.notes) lines.push('', `note: ${note}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function numberFlag(value: string | boolean | undefined): number | undefined | null {
+  if (typeof value !== 'string') return undefined;
+  const n = Number(value);
+  return value.trim() === '' || !Number.isFinite(n) ? null : n;
+}
+
+export const collectiveCommand: Command = {
+  name: 'collective',
+  summary: 'cost one collective over sizes 8 B to 16 GiB by the NCCL cost model, or emulate it',
+  usage: USAGE,
+  async run(argv, io) {
+    const flags = parseFlags(argv, FLAGS);
+    if (!flags.ok) return usageError(io, flags.message);
+    const v = flags.values;
+    if (v.help === true) {
+      io.stdout(USAGE);
+      return EXIT.ok;
+    }
+    if (typeof v.op !== 'string') return usageError(io, 'missing --op');
+    const request: Record<string, unknown> = { op: v.op };
+    for (const key of ['gpu', 'system', 'network', 'algorithm'] as const) if (typeof v[key] === 'string') request[key] = v[key];
+    for (const [flag, key] of [['nodes', 'nodes'], ['gpus-per-node', 'gpusPerNode'], ['oversubscription', 'oversubscription']] as const) {
+      const n = numberFlag(v[flag]);
+      if (n === null) return usageError(io, `--${flag} needs a number, got '${String(v[flag])}'`);
+      if (n !== undefined) request[key] = n;
+    }
+    if (typeof v.size === 'string') {
+      const bytes = parseBytes(v.size);
+      if (bytes === undefined) return usageError(io, `--size needs a size such as 64MiB or 1e9, got '${v.size}'`);
+      request.size = bytes;
+    }
+    if (v.emulate === true) request.emulate = true;
+    const answer = runCollective(request);
+    if (!answer.ok) {
+      if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
+      for (const issue of answer.issues) printError(io, issue.path === '' ? issue.message : `${flagName(issue.path)}: ${issue.message}`);
+      return answer.reason === 'invalid' ? EXIT.usage : EXIT.infeasible;
+    }
+    io.stdout(v.json === true ? `${JSON.stringify(answer, null, 2)}\n` : formatCollectiveTable(answer));
+    return EXIT.ok;
+  },
+};
+
+/** A request path as the flag that set it: `gpusPerNode` → `--gpus-per-node`. */
+const flagName = (path: string): string => `--${path.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;

@@ -1,0 +1,109 @@
+import { runInference, type InferencePointJson, type InferenceResponseJson } from '@trainplan/protocol';
+import { formatBytes } from '@trainplan/units';
+import type { Command } from '../command.ts';
+import { printError } from '../errors.ts';
+import { EXIT } from '../exit-codes.ts';
+import { parseFlags, type FlagSpec, type FlagValues } from '../flags.ts';
+import { renderTable } from '../format/table.ts';
+import { count, machineFields, MACHINE_FLAGS, number, requestFrom } from '../search-flags.ts';
+
+const SYNOPSIS = 'trainplan inference --model ID --gpu ID --prompt N --output N [--max-token-ms L] [--max-ttft-s S] [--precision bf16|fp8] [--json]';
+
+const FLAGS: Record<string, FlagSpec> = {
+  ...MACHINE_FLAGS,
+  prompt: { type: 'string', valueName: 'a token count' },
+  output: { type: 'string', valueName: 'a token count' },
+  precision: { type: 'string', valueName: 'fp16, bf16 or fp8' },
+  'max-token-ms': { type: 'string', valueName: 'milliseconds per generated token' },
+  'max-ttft-s': { type: 'string', valueName: 'seconds to the first token' },
+};
+
+const USAGE = `Usage: ${SYNOPSIS}
+
+Serving a model on one replica of TP × PP GPUs: prefill (time to first token) and decode latency,
+KV-cache memory, the largest batch that fits, tokens/s per GPU, the throughput-versus-latency
+frontier, and the best plan under the latency bounds.
+
+Options:
+      --prompt N         prompt tokens per sequence
+      --output N         generated tokens per sequence
+      --max-token-ms L   latency bound per generated token, in ms
+      --max-ttft-s S     bound on the time to first token, in s
+      --precision P      weights and KV cache: bf16 (default), fp16 or fp8
+  -i, --input FILE|-     the whole request as JSON instead of flags
+      --json             print the JSON answer
+  -h, --help             show this help
+
+Example:
+  trainplan inference --model llama3-70b --gpu h100-sxm --prompt 2048 --output 512 --max-token-ms 50
+`;
+
+const REQUEST_FLAGS = ['model', 'gpu', 'prompt', 'output', 'precision', 'max-token-ms', 'max-ttft-s', 'gpus-per-node', 'network'];
+
+const MS = 1000;
+
+function fromFlags(v: FlagValues): Record<string, unknown> {
+  const tokenMs = number(v, 'max-token-ms');
+  return {
+    ...machineFields(v),
+    promptTokens: count(v, 'prompt'),
+    outputTokens: count(v, 'output'),
+    ...(v.precision !== undefined && { precision: v.precision }),
+    ...(tokenMs !== undefined && { maxDecodeSecondsPerToken: typeof tokenMs === 'number' ? tokenMs / MS : tokenMs }),
+    ...(v['max-ttft-s'] !== undefined && { maxPrefillSeconds: number(v, 'max-ttft-s') }),
+  };
+}
+
+const row = (p: InferencePointJson): string[] => [
+  String(p.tensor), String(p.pipeline), String(p.batch), `${(p.prefillSeconds * MS).toFixed(0)} ms`, `${(p.decodeStepSeconds * MS).toFixed(1)} ms`,
+  p.tokensPerSecondPerGpu.toFixed(0), formatBytes(p.kvCacheBytesPerGpu), formatBytes(p.totalBytesPerGpu), String(p.maxBatch),
+];
+const HEADER = ['TP', 'PP', 'batch', 'first token', 'per token', 'tokens/s/GPU', 'KV cache', 'memory', 'max batch'];
+const ALIGN = ['right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right'] as const;
+
+export function formatInferenceReport(a: Extract<InferenceResponseJson, { ok: true }>): string {
+  const lines = [
+    `serving ${a.promptTokens} prompt + ${a.outputTokens} output tokens per sequence`,
+    a.best ? `best under the bounds: TP ${a.best.tensor} · PP ${a.best.pipeline} · batch ${a.best.batch}: ${a.best.tokensPerSecondPerGpu.toFixed(0)} tokens/s/GPU, ${(a.best.decodeStepSeconds * MS).toFixed(1)} ms per token` : `no plan meets the bounds${a.closest ? `: ${a.closest.why}` : ''}`,
+    '',
+    'largest batch per TP × PP:',
+    ...renderTable([HEADER, ...a.byShape.map((s) => (s.ok ? row(s.largestBatch) : [String(s.tensor), String(s.pipeline), '—', s.message]))], { align: ALIGN }),
+    '',
+    'throughput-versus-latency frontier:',
+    ...renderTable([HEADER, ...a.frontier.map(row)], { align: ALIGN }),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+export const inferenceCommand: Command = {
+  name: 'inference',
+  summary: 'serving latency, KV cache, largest batch and tokens/s per GPU for TP and PP choices',
+  usage: USAGE,
+  async run(argv, io) {
+    const flags = parseFlags(argv, FLAGS);
+    const usageError = (message: string) => {
+      printError(io, `${message} (usage: ${SYNOPSIS})`);
+      return EXIT.usage;
+    };
+    if (!flags.ok) return usageError(flags.message);
+    const v = flags.values;
+    if (v.help === true) {
+      io.stdout(USAGE);
+      return EXIT.ok;
+    }
+    const request = await requestFrom(v, io, () => fromFlags(v), REQUEST_FLAGS);
+    if (!request.ok) return usageError(request.message);
+    const answer = runInference(request.value);
+    if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
+    if (!answer.ok) {
+      for (const issue of answer.issues) printError(io, `${issue.path || '(request)'}: ${issue.message}`);
+      return EXIT.usage;
+    }
+    if (v.json !== true) io.stdout(formatInferenceReport(answer));
+    if (!answer.best) {
+      printError(io, `no plan meets the latency bounds${answer.closest ? `: ${answer.closest.why}` : ''}`);
+      return EXIT.infeasible;
+    }
+    return EXIT.ok;
+  },
+};

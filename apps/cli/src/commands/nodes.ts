@@ -1,0 +1,120 @@
+import { runNodes, type NodesResponseJson } from '@trainplan/protocol';
+import { formatSeconds } from '@trainplan/units';
+import type { Command } from '../command.ts';
+import { printError } from '../errors.ts';
+import { EXIT } from '../exit-codes.ts';
+import { parseFlags, type FlagSpec, type FlagValues } from '../flags.ts';
+import { progressBar } from '../format/progress-bar.ts';
+import { constraintFields, count, machineFields, MACHINE_FLAGS, number, requestFrom, TRAINING_FLAGS, trainingFields } from '../search-flags.ts';
+import { exportScenario } from './search.ts';
+
+const SYNOPSIS = 'trainplan nodes --model ID --gpu ID --global-batch B --tokens T (--days D | --gpu-hours H | --budget M --price P | --nodes N) [--json] [--export megatron|nemo]';
+
+const FLAGS: Record<string, FlagSpec> = {
+  ...MACHINE_FLAGS,
+  ...TRAINING_FLAGS,
+  tokens: { type: 'string', short: 't', valueName: 'a count, e.g. 300B' },
+  days: { type: 'string', short: 'd', valueName: 'a number of days' },
+  'gpu-hours': { type: 'string', valueName: 'a number of GPU-hours' },
+  budget: { type: 'string', valueName: 'an amount of money' },
+  price: { type: 'string', valueName: 'a price per GPU-hour' },
+  nodes: { type: 'string', short: 'n', valueName: 'a count' },
+  export: { type: 'string', valueName: 'megatron or nemo' },
+};
+
+const USAGE = `Usage: ${SYNOPSIS}
+
+How many nodes: the fewest nodes of a GPU's (or system's) node type that train a token budget within
+a deadline or a budget, with the configuration used (the achieved throughput of the best plan found
+at that size, not a fixed TFLOP/s); or, with --nodes, the days on that many nodes.
+
+Options:
+  -m, --model ID         model preset id
+  -g, --gpu ID           GPU or system preset id
+  -b, --global-batch B   sequences per optimizer step
+  -t, --tokens T         tokens to train on (e.g. 300B)
+  -d, --days D           deadline in days
+      --gpu-hours H      budget in GPU-hours
+      --budget M         budget in money (with --price)
+      --price P          price of one GPU-hour
+  -n, --nodes N          the inverse question: days on N nodes
+      --seq-length, --precision, --max-tensor, --tensor-within-node, --memory-fraction, --gpus-per-node, --network
+  -i, --input FILE|-     the whole request as JSON instead of flags
+      --json             print the JSON answer (nodes, days, gpuHours, configuration)
+      --export F         print the configuration as Megatron-LM arguments (megatron) or NeMo YAML (nemo)
+  -h, --help             show this help
+
+Exit status: 0 answered; 1 the goal cannot be met (the closest feasible alternative is printed); 2 usage.
+
+Examples:
+  trainplan nodes --model gpt3-175b --gpu dgx-a100-80gb --global-batch 1536 --tokens 300B --days 30
+  trainplan nodes --model gpt3-175b --gpu a100-80gb --global-batch 1536 --tokens 300B --nodes 128
+`;
+
+const REQUEST_FLAGS = ['model', 'gpu', 'global-batch', 'tokens', 'days', 'gpu-hours', 'budget', 'price', 'nodes', 'seq-length', 'precision', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network'];
+
+function fromFlags(v: FlagValues): Record<string, unknown> {
+  const constraints = constraintFields(v);
+  return {
+    ...machineFields(v),
+    training: trainingFields(v),
+    tokens: count(v, 'tokens'),
+    ...(v.days !== undefined && { days: number(v, 'days') }),
+    ...(v['gpu-hours'] !== undefined && { gpuHours: number(v, 'gpu-hours') }),
+    ...(v.budget !== undefined && { budget: number(v, 'budget') }),
+    ...(v.price !== undefined && { pricePerGpuHour: number(v, 'price') }),
+    ...(v.nodes !== undefined && { nodes: count(v, 'nodes') }),
+    ...(constraints && { constraints }),
+  };
+}
+
+export function formatNodesReport(a: NodesResponseJson): string {
+  if (!a.ok) {
+    const lines = [`no answer: ${a.message}`];
+    if (a.closest) lines.push(`closest feasible alternative: ${a.closest.nodes} nodes, ${a.closest.days?.toFixed(1)} days, ${Math.round(a.closest.gpuHours ?? 0).toLocaleString('en-US')} GPU-hours`);
+    return `${lines.join('\n')}\n`;
+  }
+  const r = a.configuration.estimate.resolved;
+  return [
+    `${a.mode === 'fewest-nodes' ? 'fewest nodes' : 'on'}: ${a.nodes} nodes (${a.gpus} × ${r.gpu})`,
+    `time to train ${a.tokens.toExponential(2)} tokens: ${a.days.toFixed(1)} days · ${Math.round(a.gpuHours).toLocaleString('en-US')} GPU-hours${a.cost === undefined ? '' : ` · cost ${Math.round(a.cost).toLocaleString('en-US')}`}`,
+    `configuration: ${a.configuration.label}`,
+    `  step ${formatSeconds(a.configuration.estimate.stepTimeSeconds)} · MFU ${(a.configuration.estimate.mfu * 100).toFixed(1)}% · ${a.searches} cluster sizes searched`,
+    '',
+  ].join('\n');
+}
+
+export const nodesCommand: Command = {
+  name: 'nodes',
+  summary: 'how many nodes train a token budget within a deadline or budget (or days on N nodes)',
+  usage: USAGE,
+  async run(argv, io) {
+    const flags = parseFlags(argv, FLAGS);
+    const usageError = (message: string) => {
+      printError(io, `${message} (usage: ${SYNOPSIS})`);
+      return EXIT.usage;
+    };
+    if (!flags.ok) return usageError(flags.message);
+    const v = flags.values;
+    if (v.help === true) {
+      io.stdout(USAGE);
+      return EXIT.ok;
+    }
+    if (v.export !== undefined && v.export !== 'megatron' && v.export !== 'nemo') return usageError(`--export must be megatron or nemo, got '${String(v.export)}'`);
+    const request = await requestFrom(v, io, () => fromFlags(v), REQUEST_FLAGS);
+    if (!request.ok) return usageError(request.message);
+    const bar = progressBar(io, 'sizing');
+    const answer = runNodes(request.value, { onProgress: bar.onProgress });
+    bar.done();
+    if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
+    else if (typeof v.export === 'string' && answer.ok) exportScenario(io, v.export, answer.configuration.scenario);
+    else if (answer.ok || answer.reason !== 'invalid') io.stdout(formatNodesReport(answer));
+    if (answer.ok) return EXIT.ok;
+    if (answer.reason === 'invalid') {
+      for (const issue of answer.issues ?? []) printError(io, `${issue.path || '(request)'}: ${issue.message}`);
+      return EXIT.usage;
+    }
+    printError(io, `${answer.reason}: ${answer.message}`);
+    return EXIT.infeasible;
+  },
+};

@@ -1,0 +1,119 @@
+import { runScale, type ScaleResponseJson } from '@trainplan/protocol';
+import { formatSeconds } from '@trainplan/units';
+import type { Command } from '../command.ts';
+import { printError } from '../errors.ts';
+import { EXIT } from '../exit-codes.ts';
+import { parseFlags, type FlagSpec, type FlagValues } from '../flags.ts';
+import { renderTable } from '../format/table.ts';
+import { constraintFields, count, machineFields, MACHINE_FLAGS, requestFrom, TRAINING_FLAGS, trainingFields } from '../search-flags.ts';
+
+const SYNOPSIS = 'trainplan scale --model ID --gpu ID --global-batch B --nodes N1,N2,… [--weak] [--tensor T --pipeline P] [--trade-off] [--json]';
+
+const FLAGS: Record<string, FlagSpec> = {
+  ...MACHINE_FLAGS,
+  ...TRAINING_FLAGS,
+  nodes: { type: 'string', short: 'n', valueName: 'a comma-separated list of node counts' },
+  weak: { type: 'boolean' },
+  tensor: { type: 'string', short: 't', valueName: 'a count' },
+  pipeline: { type: 'string', short: 'p', valueName: 'a count' },
+  recompute: { type: 'string', valueName: 'none, selective or full' },
+  'trade-off': { type: 'boolean' },
+};
+
+const USAGE = `Usage: ${SYNOPSIS}
+
+Scaling sweeps: step time, throughput per GPU and scaling efficiency against node count, strong
+(fixed global batch) or weak (--weak: the batch grows with the nodes); with --tensor and --pipeline
+the plan is held fixed (as in the Azure NDm A100 v4 study's 530B at 105/140/175 nodes), otherwise
+the best plan is searched at every size. --trade-off adds the TP × PP table at the first size.
+
+Options:
+  -n, --nodes LIST     node counts, e.g. 105,140,175
+      --weak           weak scaling (default strong)
+  -t, --tensor T, -p, --pipeline P, --recompute R   hold the plan fixed
+      --trade-off      the TP × PP trade-off table at the first size
+  -i, --input FILE|-   the whole request as JSON instead of flags
+      --json           print the JSON answer
+  -h, --help           show this help
+
+Example:
+  trainplan scale --model mt-nlg-530b --gpu azure-ndm-a100-v4 --global-batch 1920 --nodes 105,140,175 --tensor 8 --pipeline 35 --recompute full
+`;
+
+const REQUEST_FLAGS = ['model', 'gpu', 'global-batch', 'nodes', 'weak', 'tensor', 'pipeline', 'recompute', 'trade-off', 'seq-length', 'precision', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network'];
+
+function fromFlags(v: FlagValues): Record<string, unknown> {
+  const constraints = constraintFields(v);
+  const nodes = typeof v.nodes === 'string' ? v.nodes.split(',').map((x) => { const n = Number(x.trim()); return Number.isFinite(n) && x.trim() !== '' ? n : x; }) : undefined;
+  const parallelism = {
+    ...(v.tensor !== undefined && { tensor: count(v, 'tensor') }),
+    ...(v.pipeline !== undefined && { pipeline: count(v, 'pipeline') }),
+    ...(v.recompute !== undefined && { recompute: v.recompute }),
+  };
+  return {
+    ...machineFields(v),
+    training: trainingFields(v),
+    nodes,
+    ...(v.weak === true && { mode: 'weak' }),
+    ...(Object.keys(parallelism).length > 0 && { parallelism }),
+    ...(v['trade-off'] === true && { tradeOff: true }),
+    ...(constraints && { constraints }),
+  };
+}
+
+export function formatScaleReport(a: Extract<ScaleResponseJson, { ok: true }>): string {
+  const lines = [
+    `${a.mode} scaling:`,
+    ...renderTable([
+      ['nodes', 'GPUs', 'batch', 'step', 'tokens/s/GPU', 'MFU', 'efficiency', 'plan'],
+      ...a.points.map((p) => [
+        String(p.nodes), String(p.gpus), String(p.globalBatchSize),
+        p.stepTimeSeconds === undefined ? '—' : formatSeconds(p.stepTimeSeconds),
+        p.tokensPerSecondPerGpu === undefined ? '—' : p.tokensPerSecondPerGpu.toFixed(0),
+        p.mfu === undefined ? '—' : `${(p.mfu * 100).toFixed(1)}%`,
+        p.efficiency === undefined ? '—' : `${(p.efficiency * 100).toFixed(1)}%`,
+        p.label ?? p.reason ?? '',
+      ]),
+    ], { align: ['right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'] }),
+  ];
+  if (a.tradeOff) {
+    lines.push('', `TP × PP at ${a.points[0]?.nodes} nodes (best of the other dimensions):`, ...renderTable([
+      ['TP', 'PP', 'step', 'tokens/s/GPU', 'MFU', 'plan or why not'],
+      ...a.tradeOff.map((c) => [
+        String(c.tensor), String(c.pipeline), c.stepTimeSeconds === undefined ? '—' : formatSeconds(c.stepTimeSeconds),
+        c.tokensPerSecondPerGpu === undefined ? '—' : c.tokensPerSecondPerGpu.toFixed(0), c.mfu === undefined ? '—' : `${(c.mfu * 100).toFixed(1)}%`,
+        c.label ?? c.reason ?? '',
+      ]),
+    ], { align: ['right', 'right', 'right', 'right', 'right', 'left'] }));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export const scaleCommand: Command = {
+  name: 'scale',
+  summary: 'scaling sweeps (strong or weak) and the TP × PP trade-off table',
+  usage: USAGE,
+  async run(argv, io) {
+    const flags = parseFlags(argv, FLAGS);
+    const usageError = (message: string) => {
+      printError(io, `${message} (usage: ${SYNOPSIS})`);
+      return EXIT.usage;
+    };
+    if (!flags.ok) return usageError(flags.message);
+    const v = flags.values;
+    if (v.help === true) {
+      io.stdout(USAGE);
+      return EXIT.ok;
+    }
+    const request = await requestFrom(v, io, () => fromFlags(v), REQUEST_FLAGS);
+    if (!request.ok) return usageError(request.message);
+    const answer = runScale(request.value);
+    if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
+    if (!answer.ok) {
+      for (const issue of answer.issues) printError(io, `${issue.path || '(request)'}: ${issue.message}`);
+      return EXIT.usage;
+    }
+    if (v.json !== true) io.stdout(formatScaleReport(answer));
+    return answer.points.some((p) => p.reason !== undefined) ? EXIT.infeasible : EXIT.ok;
+  },
+};

@@ -1,0 +1,125 @@
+import { runSearch, toMegatronArgs, toNemoYaml, type ScenarioInput } from '@trainplan/protocol';
+import type { Command } from '../command.ts';
+import { printError } from '../errors.ts';
+import { EXIT } from '../exit-codes.ts';
+import { parseFlags, type FlagSpec, type FlagValues } from '../flags.ts';
+import { progressBar } from '../format/progress-bar.ts';
+import { formatSearchReport } from '../format/search-report.ts';
+import type { CliIo } from '../io.ts';
+import { constraintFields, count, machineFields, MACHINE_FLAGS, number, requestFrom, TRAINING_FLAGS, trainingFields } from '../search-flags.ts';
+
+const SYNOPSIS = 'trainplan search --model ID --gpu ID (--nodes N | --gpus N) --global-batch B [--objective throughput|time-to-train|cost] [--top K] [--json] [--export megatron|nemo]';
+
+const FLAGS: Record<string, FlagSpec> = {
+  ...MACHINE_FLAGS,
+  ...TRAINING_FLAGS,
+  nodes: { type: 'string', short: 'n', valueName: 'a count' },
+  gpus: { type: 'string', valueName: 'a count' },
+  tokens: { type: 'string', valueName: 'a count, e.g. 300B' },
+  objective: { type: 'string', valueName: 'throughput, time-to-train or cost' },
+  price: { type: 'string', valueName: 'a price per GPU-hour' },
+  top: { type: 'string', short: 'k', valueName: 'a count' },
+  budget: { type: 'string', valueName: 'a count of full estimates' },
+  export: { type: 'string', valueName: 'megatron or nemo' },
+};
+
+const USAGE = `Usage: ${SYNOPSIS}
+
+Find the fastest parallel configuration (tensor, pipeline with even or uneven splits, data, context,
+virtual stages, sequence parallelism, micro-batch, recompute, distributed optimizer) of a model on
+a cluster, rank the top plans, and say why the nearest alternatives lose.
+
+Options:
+  -m, --model ID            model preset id (e.g. gpt3-175b)
+  -g, --gpu ID              GPU preset id (a100-80gb) or system preset id (dgx-h100)
+  -n, --nodes N | --gpus N  the cluster's size
+  -b, --global-batch B      sequences per optimizer step
+      --seq-length S        override the model's sequence length
+      --precision P         fp16, bf16 (default) or fp8
+      --tokens T            a token budget (e.g. 300B): adds days and GPU-hours
+      --objective O         throughput (default), time-to-train (needs --tokens), cost (needs --tokens, --price)
+      --price P             price of one GPU-hour
+  -k, --top K               plans to list (default 10)
+      --max-tensor N        largest tensor-parallel degree to try
+      --tensor-within-node  keep tensor parallelism inside a node
+      --memory-fraction F   usable share of GPU memory (e.g. 0.9)
+      --budget N            at most N full estimates
+      --gpus-per-node N, --network ID   override the system's
+  -i, --input FILE|-        the whole search request as JSON (the API's body) instead of flags
+      --json                print the JSON answer (candidatesEvaluated, best {scenario, estimate}, top, …)
+      --export megatron|nemo  print the best plan as Megatron-LM arguments or a NeMo YAML fragment
+  -h, --help                show this help
+
+Exit status: 0 a plan was found; 1 nothing fits (the closest feasible alternative is printed);
+2 usage error or invalid request.
+
+Examples:
+  trainplan search --model gpt3-175b --gpu a100-80gb --nodes 128 --global-batch 1536 --tokens 300B
+  trainplan search --model llama3-70b --gpu dgx-h100 --gpus 64 --global-batch 128 --export megatron
+`;
+
+const REQUEST_FLAGS = ['model', 'gpu', 'nodes', 'gpus', 'global-batch', 'seq-length', 'precision', 'tokens', 'objective', 'price', 'top', 'budget', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network'];
+
+function fromFlags(v: FlagValues): Record<string, unknown> {
+  const m = machineFields(v);
+  const constraints = constraintFields(v);
+  const request: Record<string, unknown> = {
+    ...m,
+    cluster: { ...(m.cluster as object), ...(v.nodes !== undefined && { nodes: count(v, 'nodes') }), ...(v.gpus !== undefined && { gpus: count(v, 'gpus') }) },
+    training: trainingFields(v, count(v, 'tokens')),
+    ...(v.objective !== undefined && { objective: v.objective }),
+    ...(v.price !== undefined && { pricePerGpuHour: number(v, 'price') }),
+    ...(v.top !== undefined && { top: count(v, 'top') }),
+    ...(v.budget !== undefined && { candidateBudget: count(v, 'budget') }),
+    ...(constraints && { constraints }),
+  };
+  return request;
+}
+
+/** Prints the best plan as Megatron-LM arguments or a NeMo YAML fragment. */
+export function exportScenario(io: CliIo, format: string, scenario: ScenarioInput): boolean {
+  const text = format === 'megatron' ? toMegatronArgs(scenario) : toNemoYaml(scenario);
+  if (text === undefined) return false;
+  io.stdout(text.endsWith('\n') ? text : `${text}\n`);
+  return true;
+}
+
+export const searchCommand: Command = {
+  name: 'search',
+  summary: 'find the fastest parallel configuration of a model on a cluster, and why',
+  usage: USAGE,
+  async run(argv, io) {
+    const flags = parseFlags(argv, FLAGS);
+    const usageError = (message: string) => {
+      printError(io, `${message} (usage: ${SYNOPSIS})`);
+      return EXIT.usage;
+    };
+    if (!flags.ok) return usageError(flags.message);
+    const v = flags.values;
+    if (v.help === true) {
+      io.stdout(USAGE);
+      return EXIT.ok;
+    }
+    if (v.export !== undefined && v.export !== 'megatron' && v.export !== 'nemo') return usageError(`--export must be megatron or nemo, got '${String(v.export)}'`);
+    if (v.export !== undefined && v.json === true) return usageError('give --json or --export, not both');
+    const request = await requestFrom(v, io, () => fromFlags(v), REQUEST_FLAGS);
+    if (!request.ok) return usageError(request.message);
+
+    const bar = progressBar(io, 'searching');
+    const answer = runSearch(request.value, { onProgress: bar.onProgress });
+    bar.done();
+    if (!answer.ok && answer.reason === 'invalid') {
+      if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
+      for (const issue of answer.issues ?? []) printError(io, `${issue.path || '(request)'}: ${issue.message}`);
+      return EXIT.usage;
+    }
+    if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
+    else if (typeof v.export === 'string' && answer.ok) exportScenario(io, v.export, answer.best.scenario);
+    else io.stdout(formatSearchReport(answer));
+    if (!answer.ok) {
+      printError(io, `${answer.reason}: ${answer.message}`);
+      return EXIT.infeasible;
+    }
+    return EXIT.ok;
+  },
+};

@@ -1,0 +1,82 @@
+import { parseCount } from '@trainplan/units';
+import type { FlagSpec, FlagValues } from './flags.ts';
+import type { CliIo } from './io.ts';
+import { readJsonInput } from './read-input.ts';
+
+/** Flags the search, nodes, scale and inference commands share. */
+export const MACHINE_FLAGS: Record<string, FlagSpec> = {
+  input: { type: 'string', short: 'i', valueName: 'FILE, or - for stdin' },
+  model: { type: 'string', short: 'm', valueName: 'a model preset id' },
+  gpu: { type: 'string', short: 'g', valueName: 'a GPU or system preset id' },
+  'gpus-per-node': { type: 'string', valueName: 'a count' },
+  network: { type: 'string', valueName: 'a network preset id' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+export const TRAINING_FLAGS: Record<string, FlagSpec> = {
+  'global-batch': { type: 'string', short: 'b', valueName: 'a count' },
+  'seq-length': { type: 'string', valueName: 'a count' },
+  precision: { type: 'string', valueName: 'fp16, bf16 or fp8' },
+  'max-tensor': { type: 'string', valueName: 'a count' },
+  'tensor-within-node': { type: 'boolean' },
+  'memory-fraction': { type: 'string', valueName: 'a number in (0, 1]' },
+};
+
+export type Built = { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
+
+/** A count flag ("300B", "2e12", "1536"), passed through as text when it does not parse so the schema names it. */
+export function count(v: FlagValues, name: string): number | string | undefined {
+  const raw = v[name];
+  if (typeof raw !== 'string') return undefined;
+  const n = parseCount(raw);
+  return n === undefined ? raw : n;
+}
+
+export function number(v: FlagValues, name: string): number | string | undefined {
+  const raw = v[name];
+  if (typeof raw !== 'string') return undefined;
+  const n = Number(raw);
+  return raw.trim() !== '' && Number.isFinite(n) ? n : raw;
+}
+
+const defined = (o: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(o).filter(([, x]) => x !== undefined));
+
+/** The request's model and cluster (without the size) from flags. */
+export function machineFields(v: FlagValues): Record<string, unknown> {
+  return defined({
+    model: v.model,
+    cluster: defined({ gpu: v.gpu, gpusPerNode: count(v, 'gpus-per-node'), network: v.network }),
+  });
+}
+
+export function trainingFields(v: FlagValues, tokens?: number | string): Record<string, unknown> {
+  return defined({
+    globalBatchSize: count(v, 'global-batch'), seqLength: count(v, 'seq-length'), precision: v.precision, tokens,
+  });
+}
+
+export function constraintFields(v: FlagValues): Record<string, unknown> | undefined {
+  const c = defined({
+    maxTensor: count(v, 'max-tensor'), tensorWithinNode: v['tensor-within-node'] === true ? true : undefined,
+    memoryFraction: number(v, 'memory-fraction'),
+  });
+  return Object.keys(c).length > 0 ? c : undefined;
+}
+
+/**
+ * The request: the JSON of --input (the whole request, as the API takes it), or one built from flags.
+ * Flags given alongside --input are a usage error, so neither silently wins.
+ */
+export async function requestFrom(v: FlagValues, io: CliIo, fromFlags: () => Record<string, unknown>, flagNames: readonly string[]): Promise<Built> {
+  if (typeof v.input === 'string') {
+    const extra = flagNames.find((n) => v[n] !== undefined);
+    if (extra !== undefined) return { ok: false, message: `--input carries the whole request: drop --${extra}` };
+    const input = await readJsonInput(v.input, io);
+    return input.ok ? { ok: true, value: input.value as Record<string, unknown> } : input;
+  }
+  if (typeof v.model !== 'string') return { ok: false, message: 'missing --model: give a model preset id (or --input FILE with the whole request)' };
+  if (typeof v.gpu !== 'string') return { ok: false, message: 'missing --gpu: give a GPU or system preset id' };
+  return { ok: true, value: fromFlags() };
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/main.ts';
+import { fakeIo } from '../support/fake-io.ts';
+
+describe('trainplan ask', () => {
+  it('answers "how many nodes for 175B" in the terminal with the defaults it assumed', async () => {
+    const io = fakeIo();
+    expect(await main(['ask', 'how many nodes for 175B'], io)).toBe(0);
+    const out = io.out();
+    expect(out.split('\n')[0]).toMatch(/^GPT-3 175B on H100 .*: \d+ nodes \(\d+ GPUs\) train 300B tokens in [\d.]+ days/);
+    for (const part of ['Step time:', 'MFU:', 'Memory per GPU:', '300B training tokens', '30-day deadline', 'http://127.0.0.1:8787/#scenario=']) {
+      expect(out).toContain(part);
+    }
+  });
+
+  it('takes the question unquoted, word by word', async () => {
+    const quoted = fakeIo();
+    const words = fakeIo();
+    await main(['ask', 'all-reduce 1 GB on 64 H100'], quoted);
+    await main(['ask', 'all-reduce', '1', 'GB', 'on', '64', 'H100'], words);
+    expect(words.out()).toBe(quoted.out());
+  });
+
+  it('--json prints the parsed question and the answer', async () => {
+    const io = fakeIo();
+    expect(await main(['ask', 'memory for 70B with tp 8 pp 4 on A100 80GB', '--json', '--public-url', 'https://plan.example'], io)).toBe(0);
+    const json = JSON.parse(io.out()) as { parsed: { intent: string; stated: object }; answer: { widgetUrl: string; figures: { label: string }[] } };
+    expect(json.parsed.intent).toBe('memory');
+    expect(json.parsed.stated).toEqual({ model: 'llama3-70b', gpu: 'a100-80gb', tensor: 8, pipeline: 4 });
+    expect(json.answer.widgetUrl.startsWith('https://plan.example/#scenario=')).toBe(true);
+    expect(json.answer.figures.map((f) => f.label)).toContain('Memory per GPU');
+  });
+
+  it('an unknown question prints the help with examples and exits 1', async () => {
+    const io = fakeIo();
+    expect(await main(['ask', 'what is the weather'], io)).toBe(1);
+    expect(io.out()).toContain('trainplan ask "how many nodes for 175B"');
+  });
+
+  it.each([[[]], [['--public-url', 'ftp://x', 'help']], [['--nope', 'x']]])('usage errors exit 2: %j', async (args) => {
+    const io = fakeIo();
+    expect(await main(['ask', ...args], io)).toBe(2);
+    expect(io.err()).toMatch(/^trainplan: .*\(usage: trainplan ask/);
+  });
+});

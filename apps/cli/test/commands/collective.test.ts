@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/main.ts';
+import { fakeIo } from '../support/fake-io.ts';
+
+async function collective(args: string[]) {
+  const io = fakeIo();
+  const code = await main(['collective', ...args], io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+describe('trainplan collective', () => {
+  it('prints an nccl-tests-like table over 8 B … 16 GiB and exits 0', async () => {
+    const { code, out, err } = await collective(['--op', 'all-reduce', '--gpu', 'h100-sxm', '--nodes', '4']);
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(out).toMatch(/size\s+time\s+algbw GB\/s\s+busbw GB\/s\s+algorithm\s+protocol/);
+    expect(out).toMatch(/8\.00 B/);
+    expect(out).toMatch(/16\.0 GiB/);
+  });
+
+  it('--size --emulate --json gives one row with the emulated answer', async () => {
+    const { code, out } = await collective(['--op', 'all-reduce', '--gpu', 'a100-80gb', '--nodes', '2', '--size', '1GiB', '--emulate', '--json']);
+    expect(code).toBe(0);
+    const answer = JSON.parse(out);
+    expect(answer.rows).toHaveLength(1);
+    expect(answer.rows[0].emulated.bottleneckLink.link).toMatch(/nic/);
+  });
+
+  it.each([
+    [['--op', 'bogus', '--gpu', 'h100-sxm'], 2, /--op/],
+    [['--op', 'all-reduce', '--gpu', 'h100-sxm', '--size', '-3'], 2, /--size/],
+    [['--op', 'all-reduce', '--gpu', 'h100-sxm', '--nodes', 'many'], 2, /--nodes/],
+    [['--op', 'all-reduce', '--gpu', 'a100-80gb', '--algorithm', 'nvls'], 1, /NVLS/],
+  ])('%j exits %i with a one-line error', async (args, exit, message) => {
+    const { code, err } = await collective(args);
+    expect(code).toBe(exit);
+    expect(err).toMatch(message);
+  });
+});

@@ -1,0 +1,121 @@
+import { runEstimate } from '@trainplan/protocol';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/main.ts';
+import { fakeIo } from '../support/fake-io.ts';
+
+async function cli(args: string[], input: { stdin?: string; files?: Record<string, string> } = {}, tty = false) {
+  const io = { ...fakeIo(input), stderrIsTTY: tty };
+  const code = await main(args, io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+const GPT3 = ['--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--nodes', '128', '--global-batch', '1536'];
+
+describe('trainplan search', () => {
+  it('--json carries candidatesEvaluated, best (a contract scenario with its estimate) and top', async () => {
+    const { code, out, err } = await cli(['search', ...GPT3, '--top', '3', '--json']);
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    const answer = JSON.parse(out);
+    expect(answer.candidatesEvaluated).toBeGreaterThan(1_000_000);
+    expect(answer.top).toHaveLength(3);
+    expect(runEstimate(answer.best.scenario)).toEqual(answer.best.estimate);
+  });
+
+  it('prints a human report: the best plan, the top table, why alternatives lose, and what was pruned', async () => {
+    const { code, out } = await cli(['search', ...GPT3, '--top', '3', '--tokens', '300B']);
+    expect(code).toBe(0);
+    expect(out).toMatch(/^gpt3-175b · a100-80gb × 1024 \(128 nodes × 8, hdr-ib-8x\)/);
+    expect(out).toMatch(/\nbest: TP \d+ · PP \d+/);
+    expect(out).toContain('top plans:');
+    expect(out).toContain('why the nearest alternatives lose:');
+    expect(out).toMatch(/days/);
+    expect(out).toContain('gpus-indivisible');
+  });
+
+  it('--export megatron prints the best plan as Megatron-LM arguments', async () => {
+    const { code, out } = await cli(['search', ...GPT3, '--top', '1', '--export', 'megatron']);
+    expect(code).toBe(0);
+    expect(out).toMatch(/^--num-layers 96 \\\n/);
+    expect(out).toContain('--global-batch-size 1536');
+  });
+
+  it('--export nemo prints a NeMo YAML fragment', async () => {
+    const { out } = await cli(['search', ...GPT3, '--top', '1', '--export', 'nemo']);
+    expect(out).toMatch(/^trainer:\n {2}num_nodes: 128\n/);
+  });
+
+  it('draws a bounded progress bar on a terminal, and none into a pipe', async () => {
+    const tty = await cli(['search', ...GPT3, '--top', '1', '--json'], {}, true);
+    const redraws = tty.err.split('\r').length - 1;
+    expect(redraws).toBeGreaterThan(1);
+    expect(redraws).toBeLessThanOrEqual(45);
+    expect((await cli(['search', ...GPT3, '--top', '1', '--json'])).err).toBe('');
+  });
+
+  it('a model that fits nowhere exits 1 with the closest feasible alternative', async () => {
+    const { code, out, err } = await cli(['search', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--nodes', '1', '--global-batch', '64']);
+    expect(code).toBe(1);
+    expect(out).toContain('closest feasible alternative');
+    expect(err).toMatch(/^trainplan: no-feasible-configuration: /);
+  });
+
+  it.each([
+    [['search', '--gpu', 'a100-80gb', '--nodes', '8', '--global-batch', '64'], /missing --model/],
+    [['search', ...GPT3, '--export', 'pdf'], /--export must be megatron or nemo/],
+    [['search', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--global-batch', '64'], /cluster\.nodes: give either cluster\.nodes or cluster\.gpus/],
+    [['search', ...GPT3, '--objective', 'fastest'], /objective: expected/],
+  ])('usage errors exit 2 naming the problem (%#)', async (args, message) => {
+    const { code, err } = await cli(args);
+    expect(code).toBe(2);
+    expect(err).toMatch(message);
+  });
+
+  it('reads the whole request from --input', async () => {
+    const request = { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', nodes: 128 }, training: { globalBatchSize: 1536 }, top: 1 };
+    const { code, out } = await cli(['search', '--input', 'r.json', '--json'], { files: { 'r.json': JSON.stringify(request) } });
+    expect(code).toBe(0);
+    expect(JSON.parse(out).top).toHaveLength(1);
+  });
+});
+
+describe('trainplan nodes', () => {
+  const base = ['nodes', '--model', 'gpt3-175b', '--gpu', 'dgx-a100-80gb', '--global-batch', '1536', '--tokens', '300B'];
+
+  it('--json carries nodes, days, gpuHours and the configuration used', async () => {
+    const { code, out } = await cli([...base, '--days', '30', '--json']);
+    expect(code).toBe(0);
+    const a = JSON.parse(out);
+    expect(a.days).toBeLessThanOrEqual(30);
+    expect(a.gpuHours).toBeGreaterThan(0);
+    expect(a.configuration.scenario.cluster.nodes).toBe(a.nodes);
+  });
+
+  it('the inverse: days on N nodes, as a human line', async () => {
+    const { code, out } = await cli([...base, '--nodes', '128']);
+    expect(code).toBe(0);
+    expect(out).toMatch(/^on: 128 nodes \(1024 × a100-80gb\)\ntime to train 3\.00e\+11 tokens: \d+\.\d days/);
+  });
+
+  it('an unreachable deadline exits 1 and names the closest feasible alternative', async () => {
+    const { code, out } = await cli([...base, '--days', '0.01']);
+    expect(code).toBe(1);
+    expect(out).toContain('closest feasible alternative');
+  });
+});
+
+describe('trainplan scale and inference', () => {
+  it('scale prints step time, tokens/s per GPU and efficiency per node count', async () => {
+    const { code, out } = await cli(['scale', '--model', 'mt-nlg-530b', '--gpu', 'azure-ndm-a100-v4', '--global-batch', '1920', '--nodes', '105,140,175', '--tensor', '8', '--pipeline', '35', '--recompute', 'full']);
+    expect(code).toBe(0);
+    expect(out).toMatch(/^strong scaling:\n/);
+    expect(out).toMatch(/\n\s+105\s+840\s+1920\s+.*100\.0%/);
+  });
+
+  it('inference prints the best plan under the bound and the frontier', async () => {
+    const { code, out } = await cli(['inference', '--model', 'llama3-70b', '--gpu', 'h100-sxm', '--prompt', '2048', '--output', '512', '--max-token-ms', '50']);
+    expect(code).toBe(0);
+    expect(out).toMatch(/best under the bounds: TP \d+ · PP \d+ · batch \d+/);
+    expect(out).toContain('throughput-versus-latency frontier:');
+  });
+});

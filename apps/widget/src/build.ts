@@ -1,0 +1,50 @@
+import { gzipSync } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+/** The browser entry; build.ts itself is Node-only and never part of the bundle. */
+const ENTRY = fileURLToPath(new URL('./entry.ts', import.meta.url));
+
+export interface WidgetBundle {
+  /** The ES module `trainplan-widget.js`, minified. */
+  readonly code: string;
+  readonly bytes: number;
+  /** Its size after gzip (level 9): what the bundle budget is measured on. */
+  readonly gzipBytes: number;
+}
+
+/** The bundle budget of issue 6: at most 80 KB gzip, the core included. */
+export const WIDGET_BUDGET_GZIP_BYTES = 80 * 1000;
+
+/**
+ * Bundles the widget with the core packages into one ES module with esbuild: minified, ES2022
+ * for evergreen browsers, no source map, `sideEffects` honoured so unused exports drop out.
+ */
+export async function buildWidgetBundle(): Promise<WidgetBundle> {
+  const result = await build({
+    entryPoints: [ENTRY],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    legalComments: 'none',
+    write: false,
+    logLevel: 'silent',
+  });
+  const file = result.outputFiles[0];
+  if (!file) throw new Error('esbuild produced no output');
+  const code = file.text;
+  return { code, bytes: file.contents.byteLength, gzipBytes: gzipSync(file.contents, { level: 9 }).byteLength };
+}
+
+let cached: Promise<WidgetBundle> | undefined;
+
+/** The bundle, built once per process on first use and kept (a failed build is retried next time). */
+export function widgetBundle(): Promise<WidgetBundle> {
+  cached ??= buildWidgetBundle().catch((error: unknown) => {
+    cached = undefined;
+    throw error;
+  });
+  return cached;
+}

@@ -1,0 +1,25 @@
+import { formatPercent } from '@trainplan/units';
+import type { Timeline } from '../schedule/pipeline-timeline.ts';
+import { esc, hue, px } from './markup.ts';
+
+/**
+ * The pipeline schedule as a Gantt chart: one row per stage, forward passes solid and backward
+ * passes pale, each micro-batch its own colour; the idle grey behind the boxes is the bubble.
+ */
+export function pipelineChart(t: Timeline, note = ''): string {
+  const width = 640;
+  const row = t.stages > 16 ? 8 : 16;
+  const label = 34;
+  const height = t.stages * row;
+  const scale = (width - label) / t.makespan;
+  const rows = Array.from({ length: t.stages }, (_, s) =>
+    `<rect class="idle" x="${label}" y="${s * row + 1}" width="${width - label}" height="${row - 2}"/>`
+    + (row >= 12 ? `<text x="0" y="${s * row + row - 4}" class="axis">s${s}</text>` : ''));
+  const ops = t.ops.map((o) => {
+    const text = row >= 12 && (o.end - o.start) * scale > 12 ? `<text x="${px(label + o.start * scale + 2)}" y="${o.stage * row + row - 4}" class="mb">${o.microBatch + 1}</text>` : '';
+    return `<rect class="op ${o.kind === 'forward' ? 'fwd' : 'bwd'}" style="fill:${hue(o.microBatch)}" x="${px(label + o.start * scale)}" y="${o.stage * row + 1}" width="${px((o.end - o.start) * scale)}" height="${row - 2}"><title>${esc(`stage ${o.stage}, micro-batch ${o.microBatch + 1}${t.virtualStages > 1 ? `, chunk ${o.chunk}` : ''}, ${o.kind}`)}</title></rect>${text}`;
+  });
+  const name = t.schedule === 'interleaved' ? `interleaved 1F1B, v = ${t.virtualStages}` : t.schedule === 'gpipe' ? 'GPipe' : '1F1B';
+  const caption = `${name}: p = ${t.stages}, m = ${t.microBatches}; bubble ${formatPercent(t.bubbleFraction)} of the ideal time${note ? ` (${note})` : ''}`;
+  return `<svg class="chart pipeline" viewBox="0 0 ${width} ${height}" role="img" aria-label="${esc(`pipeline schedule, ${caption}`)}">${rows.join('')}${ops.join('')}</svg><p class="caption">${esc(caption)}. Solid: forward; pale: backward; grey: idle (bubble).</p>`;
+}

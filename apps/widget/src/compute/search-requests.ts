@@ -1,0 +1,31 @@
+import type { ScenarioInput } from '@trainplan/protocol';
+import type { Budget } from '../form/scenario-from-fields.ts';
+
+/** The machine and batch of a scenario, without its parallel configuration (what the search chooses). */
+function base(s: ScenarioInput) {
+  const { gpu, gpusPerNode, network } = s.cluster;
+  const { globalBatchSize, precision, seqLength } = s.training;
+  return {
+    model: s.model,
+    cluster: { gpu, ...(gpusPerNode !== undefined ? { gpusPerNode } : {}), ...(network !== undefined ? { network } : {}) },
+    training: { globalBatchSize, ...(precision !== undefined ? { precision } : {}), ...(seqLength !== undefined ? { seqLength } : {}) },
+  };
+}
+
+/** A search request (issue 4's runSearch / POST /v1/search): the fastest configuration on these nodes. */
+export function searchRequestFor(s: ScenarioInput): object {
+  const b = base(s);
+  const tokens = s.training.tokens;
+  return {
+    ...b,
+    cluster: { ...b.cluster, nodes: s.cluster.nodes ?? 1 },
+    training: { ...b.training, ...(tokens !== undefined ? { tokens } : {}) },
+    objective: 'throughput',
+    top: 1,
+  };
+}
+
+/** A "how many nodes" request (runNodes / POST /v1/nodes): the fewest nodes that meet the deadline. */
+export function nodesRequestFor(s: ScenarioInput, budget: Required<Budget>): object {
+  return { ...base(s), tokens: budget.tokens, days: budget.deadlineDays };
+}

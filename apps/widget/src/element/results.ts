@@ -1,0 +1,62 @@
+import type { EstimateOk, NodesResponseJson } from '@trainplan/protocol';
+import { formatCount, formatNumber, formatPercent, formatSeconds } from '@trainplan/units';
+import { esc } from '../charts/markup.ts';
+import { pipelineChart } from '../charts/pipeline-chart.ts';
+import type { Budget } from '../form/scenario-from-fields.ts';
+import { pipelineTimeline } from '../schedule/pipeline-timeline.ts';
+import type { NodesAnswer } from '../sizing/nodes-answer.ts';
+
+const stat = (name: string, value: string, label: string) => `<div data-stat="${name}"><b>${esc(value)}</b><span>${esc(label)}</span></div>`;
+
+/** Step time, throughput, per-GPU TFLOP/s, MFU and (with a token budget) the time to train. */
+export function headline(e: EstimateOk): string {
+  const parts = [
+    stat('step', formatSeconds(e.stepTimeSeconds), 'step time'),
+    stat('tokens', formatCount(e.tokensPerSecond), 'tokens/s'),
+    stat('tflops', formatNumber(e.modelTflopsPerGpu), 'model TFLOP/s per GPU'),
+    stat('mfu', formatPercent(e.mfu), 'MFU'),
+  ];
+  if (e.timeToTrain) parts.push(stat('days', `${formatNumber(e.timeToTrain.days)} days`, `to train ${formatCount(e.timeToTrain.tokens)} tokens`));
+  return parts.join('');
+}
+
+/** The most boxes the schedule picture draws; beyond, it shows the first micro-batches only. */
+const MAX_DRAWN_MICRO_BATCHES = 16;
+
+/**
+ * The pipeline picture for the estimate's p, m, v and schedule. Backward is twice the forward, or
+ * three times with full recompute (it re-runs the forward first; Korthikanti et al. 2022 §4).
+ */
+export function pipelineSection(e: EstimateOk): string {
+  const r = e.resolved;
+  if (r.pipeline === 1) return '<p class="caption">No pipeline (p = 1): every GPU holds all layers, so there is no bubble.</p>';
+  const interleaved = r.schedule === 'interleaved';
+  let m = r.microBatches;
+  let note = '';
+  if (m > MAX_DRAWN_MICRO_BATCHES) {
+    m = interleaved ? r.pipeline * Math.max(1, Math.floor(MAX_DRAWN_MICRO_BATCHES / r.pipeline)) : MAX_DRAWN_MICRO_BATCHES;
+    note = `first ${m} of ${r.microBatches} micro-batches drawn; the whole step's bubble is ${formatPercent(e.breakdown.pipelineBubbleSeconds / e.stepTimeSeconds)} of the step`;
+  }
+  const t = pipelineTimeline({ stages: r.pipeline, microBatches: m, virtualStages: r.virtualStages, schedule: r.schedule, backwardRatio: r.recompute === 'full' ? 3 : 2 });
+  return t.ok ? pipelineChart(t.timeline, note) : `<p class="caption">${esc(t.message)}</p>`;
+}
+
+/** The "how many nodes" answer in words. */
+export function nodesSection(answer: NodesAnswer | undefined, budget: Budget): string {
+  if (budget.tokens === undefined || budget.deadlineDays === undefined) return '<p class="caption">Give a token budget and a deadline to size the cluster.</p>';
+  const goal = `${formatCount(budget.tokens)} tokens in ${formatNumber(budget.deadlineDays)} days`;
+  if (!answer || answer.kind === 'none') return `<p>${esc(`No node count trains ${goal} with this configuration${answer ? `: ${answer.message}` : ''}.`)}</p>`;
+  if (answer.kind === 'too-slow') {
+    return `<p data-answer="too-slow">${esc(`Not reachable with this configuration: the fastest tried, ${answer.fastestNodes} nodes, takes ${formatNumber(answer.fastestDays)} days.`)}</p>`;
+  }
+  return `<p data-answer="meets"><b data-nodes="${answer.nodes}">${esc(`${answer.nodes} nodes`)}</b>${esc(` (${answer.gpus} GPUs) train ${goal}: ${formatNumber(answer.days)} days, ${formatCount(answer.gpuHours)} GPU-hours.`)}</p>`
+    + '<p class="caption">The fewest nodes that meet the deadline at this t, p, c, micro-batch and global batch (data parallelism grows with the nodes).</p>';
+}
+
+/** The searched "how many nodes" answer (runNodes): the fewest nodes with the best configuration for each size. */
+export function searchedNodesSection(n: NodesResponseJson): string {
+  if (!n.ok) {
+    return `<p data-searched-answer="${esc(n.reason)}">${esc(`Searched: ${n.message}${n.closest ? ` Closest: ${n.closest.why}` : ''}`)}</p>`;
+  }
+  return `<p data-searched-answer="ok"><b data-searched-nodes="${n.nodes}">${esc(`${n.nodes} nodes`)}</b>${esc(` (${n.gpus} GPUs) with ${n.configuration.label}: ${formatNumber(n.days)} days, ${formatCount(n.gpuHours)} GPU-hours (searched).`)}</p>`;
+}

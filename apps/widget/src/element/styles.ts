@@ -1,0 +1,74 @@
+/**
+ * The element's stylesheet, inside its shadow root so it neither leaks into nor inherits rules from
+ * the host page. Themeable through CSS custom properties set on the element or any ancestor:
+ * --trainplan-bg, --trainplan-fg, --trainplan-muted, --trainplan-border, --trainplan-accent,
+ * --trainplan-error, --trainplan-font, --trainplan-radius, and the series colours
+ * --trainplan-compute, --trainplan-recompute, --trainplan-tp, --trainplan-cp, --trainplan-bubble,
+ * --trainplan-pp, --trainplan-dp, --trainplan-optimizer, --trainplan-weights, --trainplan-gradients,
+ * --trainplan-optimizer-state, --trainplan-activations, --trainplan-other.
+ * Light and dark follow prefers-color-scheme unless theme="light" or theme="dark" is set.
+ */
+const LIGHT = `--_bg:var(--trainplan-bg,#fff);--_fg:var(--trainplan-fg,#1b1f24);--_muted:var(--trainplan-muted,#5b6470);
+--_border:var(--trainplan-border,#d5d9de);--_accent:var(--trainplan-accent,#2563eb);--_error:var(--trainplan-error,#b42318);--_idle:#eceef1;--_field:#fff;`;
+const DARK = `--_bg:var(--trainplan-bg,#16181d);--_fg:var(--trainplan-fg,#e6e8eb);--_muted:var(--trainplan-muted,#9aa3ad);
+--_border:var(--trainplan-border,#353a42);--_accent:var(--trainplan-accent,#7aa7ff);--_error:var(--trainplan-error,#ff8a80);--_idle:#262a31;--_field:#1e2127;`;
+
+export const STYLES = `
+:host{${LIGHT}display:block;container-type:inline-size;color:var(--_fg);background:var(--_bg);font:var(--trainplan-font,14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif);
+border:1px solid var(--_border);border-radius:var(--trainplan-radius,10px);padding:12px;box-sizing:border-box;max-width:100%}
+@media (prefers-color-scheme:dark){:host(:not([theme=light])){${DARK}}}
+:host([theme=dark]){${DARK}}
+:host([hidden]){display:none}
+*{box-sizing:border-box}
+.tp{display:grid;grid-template-columns:minmax(0,19rem) minmax(0,1fr);gap:16px}
+@container (max-width:44rem){.tp{grid-template-columns:minmax(0,1fr)}}
+fieldset{border:1px solid var(--_border);border-radius:8px;margin:0 0 8px;padding:6px 8px 8px;display:grid;grid-template-columns:repeat(auto-fill,minmax(7.5rem,1fr));gap:6px 8px;min-width:0}
+legend{font-weight:600;padding:0 4px}
+.field{display:flex;flex-direction:column;min-width:0}
+.field[hidden]{display:none}
+.field.check{flex-direction:row;align-items:center;gap:6px}
+label{font-size:.85em;color:var(--_muted)}
+.check label{color:var(--_fg)}
+input,select,button{font:inherit;color:var(--_fg);background:var(--_field);border:1px solid var(--_border);border-radius:6px;padding:3px 6px;min-width:0;width:100%}
+input[type=checkbox]{width:auto}
+input:focus-visible,select:focus-visible,a:focus-visible,button:focus-visible{outline:2px solid var(--_accent);outline-offset:1px}
+[aria-invalid=true]{border-color:var(--_error)}
+.msg{color:var(--_error);font-size:.8em;min-height:0}
+.msg:empty{display:none}
+.outputs{min-width:0}
+.status{margin:0 0 8px;color:var(--_error)}
+.status:empty{display:none}
+.headline{display:flex;flex-wrap:wrap;gap:4px 16px;margin:0 0 8px}
+.headline div{display:flex;flex-direction:column}
+.headline b{font-size:1.35em;font-variant-numeric:tabular-nums}
+.headline span{font-size:.8em;color:var(--_muted)}
+h3{font-size:.95em;margin:12px 0 4px}
+.chart{display:block;width:100%;height:auto;overflow:visible}
+.chart.breakdown,.chart.memory{height:28px}
+.legend{list-style:none;margin:4px 0 0;padding:0;display:flex;flex-wrap:wrap;gap:2px 12px;font-size:.8em}
+.swatch{display:inline-block;width:.8em;height:.8em;border-radius:2px;margin-right:4px;vertical-align:-1px}
+.caption{font-size:.8em;color:var(--_muted);margin:4px 0 0}
+.axis{font-size:10px;fill:var(--_muted)}
+.mb{font-size:9px;fill:#fff;pointer-events:none}
+.idle{fill:var(--_idle)}
+.op.bwd{fill-opacity:.55}
+.capacity{stroke:var(--_fg);stroke-width:2;stroke-dasharray:3 2}
+.line{fill:none;stroke:var(--_accent);stroke-width:2}
+.ideal{fill:none;stroke:var(--_muted);stroke-width:1;stroke-dasharray:4 3}
+.dot{fill:var(--_accent)}
+.dot.current{stroke:var(--_fg);stroke-width:2}
+.share a{color:var(--_accent)}
+.seg-compute{fill:var(--trainplan-compute,#2563eb);background:var(--trainplan-compute,#2563eb)}
+.seg-recompute{fill:var(--trainplan-recompute,#60a5fa);background:var(--trainplan-recompute,#60a5fa)}
+.seg-tp{fill:var(--trainplan-tp,#f59e0b);background:var(--trainplan-tp,#f59e0b)}
+.seg-cp{fill:var(--trainplan-cp,#eab308);background:var(--trainplan-cp,#eab308)}
+.seg-bubble{fill:var(--trainplan-bubble,#9ca3af);background:var(--trainplan-bubble,#9ca3af)}
+.seg-pp{fill:var(--trainplan-pp,#a855f7);background:var(--trainplan-pp,#a855f7)}
+.seg-dp{fill:var(--trainplan-dp,#10b981);background:var(--trainplan-dp,#10b981)}
+.seg-optimizer{fill:var(--trainplan-optimizer,#ef4444);background:var(--trainplan-optimizer,#ef4444)}
+.mem-weights{fill:var(--trainplan-weights,#2563eb);background:var(--trainplan-weights,#2563eb)}
+.mem-gradients{fill:var(--trainplan-gradients,#0ea5e9);background:var(--trainplan-gradients,#0ea5e9)}
+.mem-optimizer{fill:var(--trainplan-optimizer-state,#a855f7);background:var(--trainplan-optimizer-state,#a855f7)}
+.mem-activations{fill:var(--trainplan-activations,#f59e0b);background:var(--trainplan-activations,#f59e0b)}
+.mem-other{fill:var(--trainplan-other,#9ca3af);background:var(--trainplan-other,#9ca3af)}
+`;

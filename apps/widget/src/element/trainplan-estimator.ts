@@ -1,0 +1,353 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+import { validateScenario, type EstimateJson, type EstimateOk, type ScenarioInput } from '@trainplan/protocol';
+import { formatBytes } from '@trainplan/units';
+import { breakdownBar } from '../charts/breakdown-bar.ts';
+import { memoryBar } from '../charts/memory-bar.ts';
+import { scalingChart, type ScalingPoint } from '../charts/scaling-chart.ts';
+import { apiBackend, localBackend, type Backend } from '../compute/backend.ts';
+import { nodesRequestFor, searchRequestFor } from '../compute/search-requests.ts';
+import { DEFAULT_VALUES, FIELDS, FIELD_NAMES, type FieldValues } from '../form/fields.ts';
+import { fieldForPath, fieldsFromScenario, scenarioFromFields, type Budget, type FieldIssue } from '../form/scenario-from-fields.ts';
+import { scenarioFromHash, scenarioToHash } from '../hash.ts';
+import { nodesAnswer } from '../sizing/nodes-answer.ts';
+import { scalingNodeCounts, validNodeCounts } from '../sizing/node-counts.ts';
+import { headline, nodesSection, pipelineSection, searchedNodesSection } from './results.ts';
+import { STYLES } from './styles.ts';
+import { template } from './template.ts';
+
+const BOOLEAN_FIELDS = new Set(FIELDS.filter((f) => f.kind === 'checkbox').map((f) => f.name));
+/** The most node counts tried for "how many nodes" (one request to an API stays well under its body limit). */
+const MAX_SIZING_CANDIDATES = 96;
+/** Inputs settle for this long before the estimate reruns (keystrokes in a number coalesce). */
+const DEBOUNCE_MS = 120;
+
+/** Fields the search chooses: editing one by hand turns "auto" off. */
+const SEARCHED_FIELDS = new Set(['tp', 'pp', 'vp', 'cp', 'sp', 'distopt', 'mbs', 'recompute']);
+
+const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/** Up to n of a sorted list, evenly spaced on a log scale, always keeping the ends. */
+function logSample(sorted: readonly number[], n: number): number[] {
+  if (sorted.length <= n) return [...sorted];
+  const lo = Math.log(sorted[0]!);
+  const hi = Math.log(sorted[sorted.length - 1]!);
+  const out = new Set<number>();
+  let j = 0;
+  for (let i = 0; i < n; i += 1) {
+    const target = lo + ((hi - lo) * i) / (n - 1);
+    while (j < sorted.length - 1 && Math.log(sorted[j]!) < target) j += 1;
+    out.add(sorted[j]!);
+  }
+  return [...out];
+}
+
+/**
+ * `<trainplan-estimator>`: a training-plan estimator for any page. Attributes preset the scenario
+ * (the names in form/fields.ts: model, gpu, network, nodes, gpus-per-node, gbs, mbs, seq, precision,
+ * recompute, tp, pp, vp, cp, sp, distopt, tokens, days; custom shapes: model="custom" layers hidden
+ * heads kv-heads ffn vocab gated); `api="https://…"` sends estimates to a trainplan API instead of
+ * computing in the page; `sync-hash` mirrors the scenario into the page's URL hash (hash.ts) and
+ * starts from it; `theme="light|dark"` overrides prefers-color-scheme.
+ *
+ * It never throws into the host page: every callback catches, shows a message beside the field
+ * (or in its status line) and keeps the last good result on screen.
+ * Events (bubbling, composed): `trainplan-estimate` with `{ scenario, estimate }` after each good
+ * result; `trainplan-invalid` with `{ issues }` when the input cannot be estimated.
+ */
+export class TrainplanEstimator extends HTMLElement {
+  static readonly observedAttributes = [...FIELD_NAMES, 'api', 'sync-hash'];
+
+  readonly #root: ShadowRoot;
+  #values: FieldValues = { ...DEFAULT_VALUES };
+  #backend: Backend = localBackend();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #run = 0;
+  #lastGood: { scenario: ScenarioInput; estimate: EstimateOk } | undefined;
+  #connected = false;
+  readonly #onHashChange = () => this.#guard(() => this.#readHash(true));
+
+  constructor() {
+    super();
+    this.#root = this.attachShadow({ mode: 'open' });
+    this.#root.innerHTML = `<style>${STYLES}</style>${template()}`;
+    const form = this.#root.querySelector('form')!;
+    form.addEventListener('input', (ev) => this.#guard(() => this.#onInput(ev)));
+    form.addEventListener('change', (ev) => this.#guard(() => this.#onInput(ev)));
+    form.addEventListener('submit', (ev) => ev.preventDefault());
+  }
+
+  /** The last scenario that gave a good estimate (a contract scenario), or undefined before the first. */
+  get scenario(): ScenarioInput | undefined {
+    return this.#lastGood?.scenario;
+  }
+
+  /** The last good estimate (the contract's estimate JSON), or undefined before the first. */
+  get estimate(): EstimateOk | undefined {
+    return this.#lastGood?.estimate;
+  }
+
+  connectedCallback(): void {
+    this.#guard(() => {
+      this.#connected = true;
+      for (const name of FIELD_NAMES) {
+        const attr = this.getAttribute(name);
+        if (attr !== null) this.#values[name] = this.#fromAttribute(name, attr);
+      }
+      this.#setBackend();
+      if (this.hasAttribute('sync-hash')) {
+        window.addEventListener('hashchange', this.#onHashChange);
+        this.#readHash(false);
+      }
+      this.#writeForm();
+      this.#schedule(0);
+    });
+  }
+
+  disconnectedCallback(): void {
+    this.#connected = false;
+    window.removeEventListener('hashchange', this.#onHashChange);
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+  }
+
+  attributeChangedCallback(name: string, _old: string | null, value: string | null): void {
+    this.#guard(() => {
+      if (!this.#connected) return;
+      if (name === 'api') this.#setBackend();
+      else if (name === 'sync-hash') return;
+      else this.#values[name] = value === null ? (DEFAULT_VALUES[name] ?? '') : this.#fromAttribute(name, value);
+      this.#writeForm();
+      this.#schedule(0);
+    });
+  }
+
+  /** Runs `fn`, turning anything it throws into a status message: the host page never sees it. */
+  #guard(fn: () => void | Promise<void>): void {
+    try {
+      const r = fn();
+      if (r instanceof Promise) r.catch((e: unknown) => this.#status(`Something went wrong: ${message(e)}. Showing the last good result.`));
+    } catch (e) {
+      this.#status(`Something went wrong: ${message(e)}. Showing the last good result.`);
+    }
+  }
+
+  #fromAttribute(name: string, value: string): string {
+    if (BOOLEAN_FIELDS.has(name)) return value === '' || value === 'true' ? 'true' : 'false';
+    return value;
+  }
+
+  #setBackend(): void {
+    const api = this.getAttribute('api');
+    this.#backend = api ? apiBackend(api) : localBackend();
+  }
+
+  #readHash(rerun: boolean): void {
+    const raw = scenarioFromHash(window.location.hash);
+    if (raw === undefined) return;
+    const v = validateScenario(raw);
+    if (!v.ok) {
+      this.#status(`The link's scenario is not valid (${v.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}); showing the page's example.`);
+      return;
+    }
+    this.#values = fieldsFromScenario(raw as ScenarioInput, this.#values);
+    if (rerun) {
+      this.#writeForm();
+      this.#schedule(0);
+    }
+  }
+
+  #onInput(ev: Event): void {
+    const target = ev.target as HTMLInputElement | HTMLSelectElement | null;
+    if (!target?.name) return;
+    this.#values[target.name] = target instanceof HTMLInputElement && target.type === 'checkbox' ? String(target.checked) : target.value;
+    if (target.name === 'model') this.#showCustom();
+    if (SEARCHED_FIELDS.has(target.name) && this.#values.auto === 'true') {
+      this.#values.auto = 'false';
+      this.#writeForm();
+    }
+    this.#schedule(ev.type === 'change' ? 0 : DEBOUNCE_MS);
+  }
+
+  #writeForm(): void {
+    for (const f of FIELDS) {
+      const el = this.#root.getElementById(`f-${f.name}`) as HTMLInputElement | HTMLSelectElement | null;
+      if (!el) continue;
+      const value = this.#values[f.name] ?? '';
+      if (el instanceof HTMLInputElement && el.type === 'checkbox') el.checked = value === 'true';
+      else el.value = value;
+    }
+    this.#showCustom();
+  }
+
+  #showCustom(): void {
+    const custom = this.#values.model === 'custom';
+    for (const el of this.#root.querySelectorAll<HTMLElement>('[data-custom]')) el.hidden = !custom;
+  }
+
+  #schedule(ms: number): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => this.#guard(() => this.#update()), ms);
+  }
+
+  #status(text: string): void {
+    const el = this.#root.querySelector('.status');
+    if (el) el.textContent = text;
+  }
+
+  #showIssues(issues: readonly FieldIssue[]): void {
+    for (const el of this.#root.querySelectorAll('.msg')) el.textContent = '';
+    for (const el of this.#root.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
+    const general: string[] = [];
+    for (const issue of issues) {
+      const msg = issue.field ? this.#root.getElementById(`m-${issue.field}`) : null;
+      const input = issue.field ? this.#root.getElementById(`f-${issue.field}`) : null;
+      const wrapper = msg?.parentElement;
+      if (msg && input && !wrapper?.hidden) {
+        msg.textContent = msg.textContent ? `${msg.textContent}; ${issue.message}` : issue.message;
+        input.setAttribute('aria-invalid', 'true');
+      } else {
+        general.push(issue.message);
+      }
+    }
+    if (issues.length > 0) {
+      this.#status(`${general.length > 0 ? `${general.join('; ')}. ` : 'Fix the marked field. '}${this.#lastGood ? 'Showing the last good result.' : ''}`);
+      this.dispatchEvent(new CustomEvent('trainplan-invalid', { detail: { issues }, bubbles: true, composed: true }));
+    }
+  }
+
+  async #update(): Promise<void> {
+    const run = ++this.#run;
+    const parsed = scenarioFromFields(this.#values);
+    if (!parsed.ok) return this.#showIssues(parsed.issues);
+    const valid = validateScenario(parsed.scenario);
+    if (!valid.ok) return this.#showIssues(valid.issues.map((i) => ({ field: fieldForPath(i.path), message: i.message })));
+    let scenario = parsed.scenario;
+    let results: EstimateJson[];
+    try {
+      if (parsed.auto) {
+        const found = await this.#search(run, scenario);
+        if (!found) return;
+        scenario = found.scenario;
+        results = [found.estimate];
+      } else {
+        this.#set('.out-search', '');
+        results = await this.#backend.estimate([scenario]);
+      }
+    } catch (e) {
+      if (run === this.#run) this.#status(`Could not reach the estimator: ${message(e)}. Showing the last good result.`);
+      return;
+    }
+    if (run !== this.#run) return;
+    const estimate = results[0];
+    if (!estimate) return this.#status('The estimator gave no answer. Showing the last good result.');
+    if (!estimate.ok) {
+      if (estimate.reason === 'out-of-memory') {
+        const need = estimate.neededBytes !== undefined && estimate.availableBytes !== undefined
+          ? ` (needs ${formatBytes(estimate.neededBytes)} of ${formatBytes(estimate.availableBytes)} per GPU)` : '';
+        return this.#showIssues([{ field: 'mbs', message: `out of memory${need}: try recompute, more t or p, the distributed optimizer or a smaller micro-batch` }]);
+      }
+      const issues = estimate.issues ?? [];
+      return this.#showIssues(issues.length > 0 ? issues.map((i) => ({ field: fieldForPath(i.path), message: i.message })) : [{ field: '', message: estimate.message }]);
+    }
+    this.#showIssues([]);
+    this.#status('');
+    this.#lastGood = { scenario, estimate };
+    this.#render(estimate, scenario);
+    this.#share(scenario);
+    this.dispatchEvent(new CustomEvent('trainplan-estimate', { detail: { scenario, estimate }, bubbles: true, composed: true }));
+    await this.#sizing(run, scenario, estimate, parsed.budget, parsed.auto);
+  }
+
+  /**
+   * "Auto": issue 4's configuration search for this model, cluster and batch; the best plan's
+   * choices are written into the form so the reader sees (and can then edit) them.
+   */
+  async #search(run: number, scenario: ScenarioInput): Promise<{ scenario: ScenarioInput; estimate: EstimateOk } | undefined> {
+    this.#status('Searching parallel configurations…');
+    const result = await this.#backend.search(searchRequestFor(scenario));
+    if (run !== this.#run) return undefined;
+    if (!result.ok) {
+      const why = result.closest?.why ?? result.nearestMiss?.message;
+      this.#showIssues([{ field: 'auto', message: `${result.message}${why ? ` (${why})` : ''}` }]);
+      return undefined;
+    }
+    this.#status('');
+    const tokens = scenario.training.tokens;
+    const best = { ...result.best.scenario, training: { ...result.best.scenario.training, ...(tokens !== undefined ? { tokens } : {}) } };
+    const { auto, days, tokens: tokenText } = this.#values;
+    this.#values = { ...fieldsFromScenario(best, this.#values), auto: auto ?? 'true', days: days ?? '', tokens: tokenText ?? '' };
+    this.#writeForm();
+    const m = this.#root.getElementById('m-auto');
+    if (m) m.textContent = '';
+    this.#set('.out-search', `<p class="caption">Searched ${result.candidatesEvaluated.toLocaleString('en-US')} configurations: best ${result.best.label.replace(/[<>&]/g, '')}.</p>`);
+    return { scenario: best, estimate: result.best.estimate };
+  }
+
+  #set(selector: string, html: string): void {
+    const el = this.#root.querySelector(selector);
+    if (el) el.innerHTML = html;
+  }
+
+  #render(e: EstimateOk, _scenario: ScenarioInput): void {
+    this.#set('.headline', headline(e));
+    this.#set('.out-breakdown', breakdownBar(e.breakdown, e.stepTimeSeconds));
+    this.#set('.out-memory', memoryBar(e.memory));
+    this.#set('.out-pipeline', pipelineSection(e));
+  }
+
+  #share(scenario: ScenarioInput): void {
+    const hash = scenarioToHash(scenario);
+    const link = this.#root.querySelector<HTMLAnchorElement>('.share-link');
+    if (link) link.href = `${window.location.href.split('#')[0]}${hash}`;
+    // replaceState, not location.hash: no history entry per keystroke and no scroll jump.
+    if (this.hasAttribute('sync-hash') && window.location.hash !== hash) window.history.replaceState(window.history.state, '', hash);
+  }
+
+  /** The scaling curve and the "how many nodes" answer: one batch of estimates at other node counts. */
+  async #sizing(run: number, scenario: ScenarioInput, e: EstimateOk, budget: Budget, auto: boolean): Promise<void> {
+    const r = e.resolved;
+    const valid = validNodeCounts({ globalBatchSize: r.globalBatchSize, microBatchSize: r.microBatchSize, modelParallel: r.tensor * r.pipeline * r.context, gpusPerNode: r.gpusPerNode });
+    const curve = scalingNodeCounts(valid, r.nodes);
+    const sizing = budget.tokens !== undefined && budget.deadlineDays !== undefined ? logSample(valid, MAX_SIZING_CANDIDATES) : [];
+    const counts = [...new Set([...curve, ...sizing])].sort((a, b) => a - b);
+    const at = (nodes: number): ScenarioInput => {
+      // Data parallelism follows the node count (a searched plan states it; it must not stay fixed).
+      const { gpus: _gpus, ...cluster } = scenario.cluster;
+      const { data: _data, ...parallelism } = scenario.parallelism ?? {};
+      return { ...scenario, cluster: { ...cluster, nodes }, parallelism, training: { ...scenario.training, ...(budget.tokens !== undefined ? { tokens: budget.tokens } : {}) } };
+    };
+    let results: EstimateJson[];
+    try {
+      results = await this.#backend.estimate(counts.map(at));
+    } catch (err) {
+      if (run === this.#run) this.#set('.out-scaling', `<p class="caption">Could not reach the estimator: ${message(err).replace(/[<>&]/g, '')}</p>`);
+      return;
+    }
+    if (run !== this.#run) return;
+    const byNodes = new Map(counts.map((n, i) => [n, results[i]] as const));
+    const points: ScalingPoint[] = curve.map((nodes) => {
+      const x = byNodes.get(nodes);
+      return x?.ok ? { nodes, tokensPerSecond: x.tokensPerSecond } : { nodes, reason: x && !x.ok ? x.reason : 'no answer' };
+    });
+    this.#set('.out-scaling', scalingChart(points, r.nodes));
+    const answer = sizing.length > 0 ? nodesAnswer(sizing.map((n) => byNodes.get(n)).filter((x): x is EstimateJson => x !== undefined), budget.deadlineDays!) : undefined;
+    let searched = '';
+    if (auto && budget.tokens !== undefined && budget.deadlineDays !== undefined) {
+      // With "auto" the reader asked for the search: "how many nodes" also searches the configuration per size.
+      try {
+        const nodes = await this.#backend.nodes(nodesRequestFor(scenario, { tokens: budget.tokens, deadlineDays: budget.deadlineDays }));
+        if (run !== this.#run) return;
+        searched = searchedNodesSection(nodes);
+      } catch (err) {
+        searched = `<p class="caption">Could not reach the estimator: ${message(err).replace(/[<>&]/g, '')}</p>`;
+      }
+    }
+    this.#set('.out-nodes', searched + nodesSection(answer, budget));
+    this.dispatchEvent(new CustomEvent('trainplan-sized', { detail: { points, answer }, bubbles: true, composed: true }));
+  }
+}
+
+/** Registers `<trainplan-estimator>` once (a page may load the module twice). */
+export function defineTrainplanEstimator(name = 'trainplan-estimator'): void {
+  if (!customElements.get(name)) customElements.define(name, TrainplanEstimator);
+}

@@ -1,0 +1,69 @@
+import { GPU_IDS, MODEL_IDS, NETWORK_IDS } from '@trainplan/presets';
+
+/**
+ * The widget's inputs as data: each field's name is also the attribute a docs author sets on
+ * `<trainplan-estimator>` to pin an example (`model="gpt3-175b" tp="8" pp="8"`). Values are kept as
+ * the strings a reader typed; `scenarioFromFields` turns them into a contract scenario.
+ */
+export type FieldKind = 'select' | 'integer' | 'count' | 'number' | 'checkbox';
+
+export interface FieldSpec {
+  readonly name: string;
+  readonly label: string;
+  readonly kind: FieldKind;
+  /** For selects: [value, label]. */
+  readonly options?: readonly (readonly [string, string])[];
+  readonly min?: number;
+  readonly max?: number;
+  /** Empty allowed (the contract's default applies). */
+  readonly optional?: boolean;
+  /** Which fieldset it is drawn in. */
+  readonly group: 'model' | 'cluster' | 'batch' | 'parallelism' | 'budget';
+  /** Shown only when the model is "custom". */
+  readonly customOnly?: boolean;
+  readonly hint?: string;
+}
+
+const ids = (list: readonly string[]) => list.map((id) => [id, id] as const);
+
+export const FIELDS: readonly FieldSpec[] = [
+  { name: 'model', label: 'Model', kind: 'select', group: 'model', options: [...ids(MODEL_IDS), ['custom', 'custom shape…']] },
+  { name: 'layers', label: 'Layers', kind: 'integer', min: 1, max: 1000, group: 'model', customOnly: true },
+  { name: 'hidden', label: 'Hidden size', kind: 'integer', min: 1, max: 1_000_000, group: 'model', customOnly: true },
+  { name: 'heads', label: 'Attention heads', kind: 'integer', min: 1, max: 100_000, group: 'model', customOnly: true },
+  { name: 'kv-heads', label: 'KV heads', kind: 'integer', min: 1, max: 100_000, optional: true, group: 'model', customOnly: true, hint: 'blank: = heads' },
+  { name: 'ffn', label: 'FFN size', kind: 'integer', min: 1, max: 10_000_000, optional: true, group: 'model', customOnly: true, hint: 'blank: 4 × hidden' },
+  { name: 'vocab', label: 'Vocabulary', kind: 'integer', min: 1, max: 10_000_000, group: 'model', customOnly: true },
+  { name: 'gated', label: 'Gated MLP (SwiGLU)', kind: 'checkbox', group: 'model', customOnly: true },
+  { name: 'seq', label: 'Sequence length', kind: 'integer', min: 1, max: 10_000_000, optional: true, group: 'model', hint: "blank: the model's" },
+  { name: 'gpu', label: 'GPU', kind: 'select', group: 'cluster', options: ids(GPU_IDS) },
+  { name: 'network', label: 'Network', kind: 'select', group: 'cluster', options: [['', 'default for the GPU'], ...ids(NETWORK_IDS)] },
+  { name: 'nodes', label: 'Nodes', kind: 'integer', min: 1, max: 1_000_000, group: 'cluster' },
+  { name: 'gpus-per-node', label: 'GPUs per node', kind: 'integer', min: 1, max: 1024, optional: true, group: 'cluster', hint: "blank: the system's" },
+  { name: 'gbs', label: 'Global batch (sequences)', kind: 'integer', min: 1, max: 1_000_000_000, group: 'batch' },
+  { name: 'mbs', label: 'Micro-batch', kind: 'integer', min: 1, max: 1_000_000, group: 'batch' },
+  { name: 'precision', label: 'Precision', kind: 'select', group: 'batch', options: ids(['bf16', 'fp16', 'fp8']) },
+  { name: 'recompute', label: 'Recompute', kind: 'select', group: 'batch', options: ids(['none', 'selective', 'full']) },
+  { name: 'tp', label: 'Tensor (t)', kind: 'integer', min: 1, max: 64_000, group: 'parallelism' },
+  { name: 'pp', label: 'Pipeline (p)', kind: 'integer', min: 1, max: 64_000, group: 'parallelism' },
+  { name: 'vp', label: 'Virtual stages (v)', kind: 'integer', min: 1, max: 1000, group: 'parallelism' },
+  { name: 'cp', label: 'Context (c)', kind: 'integer', min: 1, max: 64_000, group: 'parallelism' },
+  { name: 'sp', label: 'Sequence parallel', kind: 'checkbox', group: 'parallelism' },
+  { name: 'distopt', label: 'Distributed optimizer', kind: 'checkbox', group: 'parallelism' },
+  { name: 'auto', label: 'Auto: search the fastest', kind: 'checkbox', group: 'parallelism', hint: 'runs the configuration search (runSearch) and fills t, p, v, c, micro-batch, recompute' },
+  { name: 'tokens', label: 'Token budget', kind: 'count', min: 1, max: 1e15, optional: true, group: 'budget', hint: 'e.g. 300B, 2T' },
+  { name: 'days', label: 'Deadline (days)', kind: 'number', min: 0.01, max: 36_500, optional: true, group: 'budget' },
+];
+
+export const FIELD_NAMES: readonly string[] = FIELDS.map((f) => f.name);
+
+export type FieldValues = Record<string, string>;
+
+/** The example a bare `<trainplan-estimator>` shows: the contract's GPT-3 175B on 128 DGX A100. */
+export const DEFAULT_VALUES: FieldValues = {
+  model: 'gpt3-175b', layers: '24', hidden: '2048', heads: '16', 'kv-heads': '', ffn: '', vocab: '51200', gated: 'false', seq: '',
+  gpu: 'a100-80gb', network: '', nodes: '128', 'gpus-per-node': '',
+  gbs: '1536', mbs: '1', precision: 'bf16', recompute: 'full',
+  tp: '8', pp: '8', vp: '1', cp: '1', sp: 'false', distopt: 'false', auto: 'false',
+  tokens: '300B', days: '30',
+};

@@ -1,0 +1,144 @@
+import type { ScenarioInput } from '@trainplan/protocol';
+import { parseCount } from '@trainplan/units';
+import { FIELDS, type FieldSpec, type FieldValues } from './fields.ts';
+
+export interface FieldIssue {
+  /** The field's name (= its attribute), or '' when no one field is to blame. */
+  readonly field: string;
+  readonly message: string;
+}
+
+export interface Budget {
+  /** Tokens to train on, a plain count. */
+  readonly tokens?: number;
+  readonly deadlineDays?: number;
+}
+
+export type FieldsResult =
+  | { ok: true; scenario: ScenarioInput; budget: Budget; auto: boolean }
+  | { ok: false; issues: FieldIssue[] };
+
+function parseField(spec: FieldSpec, raw: string): { value?: number | string | boolean; issue?: string } {
+  const text = raw.trim();
+  if (spec.kind === 'checkbox') return { value: text === 'true' || text === 'on' };
+  if (spec.kind === 'select') {
+    const known = spec.options?.some(([v]) => v === text) ?? true;
+    return known ? { value: text } : { issue: `unknown ${spec.label.toLowerCase()} "${text}"` };
+  }
+  if (text === '') return spec.optional ? {} : { issue: 'required' };
+  const n = spec.kind === 'count' ? parseCount(text) : Number(text);
+  if (n === undefined || !Number.isFinite(n)) return { issue: spec.kind === 'count' ? `not a count (e.g. 300B, 2T): "${text}"` : `not a number: "${text}"` };
+  if (spec.kind === 'integer' && !Number.isInteger(n)) return { issue: `a whole number, got ${text}` };
+  if (spec.min !== undefined && n < spec.min) return { issue: `at least ${spec.min}, got ${text}` };
+  if (spec.max !== undefined && n > spec.max) return { issue: `at most ${spec.max}, got ${text}` };
+  return { value: n };
+}
+
+/**
+ * The reader's field values → a contract scenario (../shared/docs/scenario-contract.md) and the
+ * token budget and deadline for the "how many nodes" answer. Only checks of one field at a time
+ * live here; whether the degrees divide the GPUs is the estimate's answer, mapped back by `fieldForPath`.
+ */
+export function scenarioFromFields(values: FieldValues): FieldsResult {
+  const issues: FieldIssue[] = [];
+  const v: Record<string, number | string | boolean | undefined> = {};
+  const custom = values.model === 'custom';
+  for (const spec of FIELDS) {
+    if (spec.customOnly && !custom) continue;
+    const parsed = parseField(spec, values[spec.name] ?? '');
+    if (parsed.issue) issues.push({ field: spec.name, message: parsed.issue });
+    v[spec.name] = parsed.value;
+  }
+  if (issues.length > 0) return { ok: false, issues };
+  const num = (name: string) => v[name] as number;
+  const opt = (name: string) => v[name] as number | undefined;
+
+  const model: ScenarioInput['model'] = custom
+    ? {
+        layers: num('layers'), hiddenSize: num('hidden'), attentionHeads: num('heads'), vocabSize: num('vocab'),
+        seqLength: opt('seq') ?? 2048, gatedMlp: v.gated === true, name: 'custom',
+        ...(opt('kv-heads') !== undefined ? { kvHeads: num('kv-heads') } : {}),
+        ...(opt('ffn') !== undefined ? { ffnHiddenSize: num('ffn') } : {}),
+      }
+    : (v.model as string);
+  const scenario: ScenarioInput = {
+    model,
+    cluster: {
+      gpu: v.gpu as string,
+      nodes: num('nodes'),
+      ...(opt('gpus-per-node') !== undefined ? { gpusPerNode: num('gpus-per-node') } : {}),
+      ...(v.network ? { network: v.network as string } : {}),
+    },
+    training: {
+      globalBatchSize: num('gbs'), microBatchSize: num('mbs'), precision: v.precision as 'bf16',
+      ...(!custom && opt('seq') !== undefined ? { seqLength: num('seq') } : {}),
+      ...(opt('tokens') !== undefined ? { tokens: num('tokens') } : {}),
+    },
+    parallelism: {
+      tensor: num('tp'), pipeline: num('pp'), virtualStages: num('vp'), context: num('cp'),
+      sequenceParallel: v.sp === true, recompute: v.recompute as 'none', distributedOptimizer: v.distopt === true,
+    },
+  };
+  const budget: Budget = {
+    ...(opt('tokens') !== undefined ? { tokens: num('tokens') } : {}),
+    ...(opt('days') !== undefined ? { deadlineDays: num('days') } : {}),
+  };
+  return { ok: true, scenario, budget, auto: v.auto === true };
+}
+
+const PATH_TO_FIELD: Record<string, string> = {
+  model: 'model', 'model.layers': 'layers', 'model.hiddenSize': 'hidden', 'model.attentionHeads': 'heads',
+  'model.kvHeads': 'kv-heads', 'model.ffnHiddenSize': 'ffn', 'model.vocabSize': 'vocab', 'model.seqLength': 'seq',
+  'cluster.gpu': 'gpu', 'cluster.network': 'network', 'cluster.nodes': 'nodes', 'cluster.gpus': 'nodes',
+  'cluster.gpusPerNode': 'gpus-per-node',
+  'training.globalBatchSize': 'gbs', 'training.microBatchSize': 'mbs', 'training.precision': 'precision',
+  'training.seqLength': 'seq', 'training.tokens': 'tokens',
+  parallelism: 'tp', 'parallelism.data': 'tp', 'parallelism.tensor': 'tp', 'parallelism.pipeline': 'pp',
+  'parallelism.virtualStages': 'vp', 'parallelism.context': 'cp', 'parallelism.schedule': 'vp',
+  'parallelism.sequenceParallel': 'sp', 'parallelism.recompute': 'recompute', 'parallelism.distributedOptimizer': 'distopt',
+};
+
+/** The field to show an estimate's issue beside, from its JSON path ('' when none fits). */
+export function fieldForPath(path: string): string {
+  // An answer for an array of scenarios prefixes each path with its index ("[0].parallelism.tensor").
+  return PATH_TO_FIELD[path.replace(/^\[\d+\]\.?/, '')] ?? '';
+}
+
+const str = (x: unknown): string => (x === undefined || x === null ? '' : String(x));
+
+/**
+ * A contract scenario (from a shared link) → field values, over `base` for what it leaves out.
+ * Fields the widget does not show (e.g. zeroStage) are dropped; the caller validates first.
+ */
+export function fieldsFromScenario(scenario: ScenarioInput, base: FieldValues): FieldValues {
+  const out: FieldValues = { ...base };
+  const m = scenario.model;
+  if (typeof m === 'string') {
+    out.model = m;
+    out.seq = str(scenario.training.seqLength);
+  } else {
+    Object.assign(out, {
+      model: 'custom', layers: str(m.layers), hidden: str(m.hiddenSize), heads: str(m.attentionHeads),
+      'kv-heads': str(m.kvHeads), ffn: str(m.ffnHiddenSize), vocab: str(m.vocabSize), gated: str(m.gatedMlp ?? false),
+      seq: str(scenario.training.seqLength ?? m.seqLength),
+    });
+  }
+  const c = scenario.cluster;
+  const gpusPerNode = c.gpusPerNode;
+  out.gpu = c.gpu;
+  out.network = str(c.network);
+  out['gpus-per-node'] = str(gpusPerNode);
+  // A link may give gpus instead of nodes; the widget counts nodes (8 per node unless told).
+  out.nodes = c.nodes !== undefined ? str(c.nodes) : str(Math.max(1, Math.round((c.gpus ?? 8) / (gpusPerNode ?? 8))));
+  const t = scenario.training;
+  out.gbs = str(t.globalBatchSize);
+  out.mbs = str(t.microBatchSize ?? 1);
+  out.precision = t.precision ?? 'bf16';
+  if (t.tokens !== undefined) out.tokens = str(t.tokens);
+  const p = scenario.parallelism ?? {};
+  Object.assign(out, {
+    tp: str(p.tensor ?? 1), pp: str(p.pipeline ?? 1), vp: str(p.virtualStages ?? 1), cp: str(p.context ?? 1),
+    sp: str(p.sequenceParallel ?? false), recompute: p.recompute ?? 'none', distopt: str(p.distributedOptimizer ?? false),
+  });
+  return out;
+}

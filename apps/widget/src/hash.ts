@@ -1,0 +1,33 @@
+/**
+ * The URL-hash form of a scenario, shared by the widget (which mirrors its scenario into the page's
+ * hash so a link reproduces the view) and anything that builds links to it (the chat bot):
+ *
+ *     #scenario=<encodeURIComponent(JSON.stringify(contractScenario))>
+ *
+ * `contractScenario` is a scenario of ../shared/docs/scenario-contract.md, as given (not resolved).
+ * The hash may carry other `&`-separated `key=value` parts; only `scenario=` is read. Keep this
+ * format stable: links in chat transcripts and docs pages depend on it.
+ */
+export const HASH_KEY = 'scenario';
+
+/** `#scenario=…` for a contract scenario. */
+export function scenarioToHash(scenario: unknown): string {
+  return `#${HASH_KEY}=${encodeURIComponent(JSON.stringify(scenario))}`;
+}
+
+/**
+ * The scenario a hash carries, not yet validated (pass it to validateScenario); `undefined` when the
+ * hash has no `scenario=` part or it is not JSON. Never throws.
+ */
+export function scenarioFromHash(hash: string): unknown {
+  const body = hash.startsWith('#') ? hash.slice(1) : hash;
+  for (const part of body.split('&')) {
+    if (!part.startsWith(`${HASH_KEY}=`)) continue;
+    try {
+      return JSON.parse(decodeURIComponent(part.slice(HASH_KEY.length + 1))) as unknown;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}

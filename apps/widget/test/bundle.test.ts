@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { buildWidgetBundle, createWidgetApp, MODULE_PATH, WIDGET_BUDGET_GZIP_BYTES, widgetBundle } from '../src/index.ts';
+
+describe('the widget bundle', () => {
+  it('fits the budget of issue 6: at most 80 KB gzip, the core included', async () => {
+    const bundle = await buildWidgetBundle();
+    expect(WIDGET_BUDGET_GZIP_BYTES).toBe(80_000);
+    expect(bundle.gzipBytes).toBeLessThanOrEqual(WIDGET_BUDGET_GZIP_BYTES);
+    // The core is in it: the planner's calibration and the presets travel with the element.
+    expect(bundle.code).toContain('trainplan-estimator');
+    expect(bundle.code).toContain('gpt3-175b');
+  });
+
+  it('is one self-contained ES module: no imports, no Node built-ins, no esbuild', async () => {
+    const { code } = await buildWidgetBundle();
+    expect(code).not.toMatch(/\bimport\s*[{*"'(]|from\s*"node:|require\(/);
+    expect(code).not.toContain('esbuild');
+  });
+
+  it('is built once per process', async () => {
+    expect(await widgetBundle()).toBe(await widgetBundle());
+  });
+});
+
+describe('the widget app', () => {
+  const app = createWidgetApp();
+  it('serves the demo page at / with the module, the element and the embed snippet', async () => {
+    const res = await app.request('/');
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain(`<script type="module" src="${MODULE_PATH}"></script>`);
+    expect(html).toContain('<trainplan-estimator sync-hash');
+    expect(html).toContain('&#60;script type=&#34;module&#34;'); // the snippet, escaped for reading
+  });
+
+  it('serves the module as JavaScript to any origin', async () => {
+    const res = await app.request(MODULE_PATH);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect((await res.text()).length).toBe((await widgetBundle()).code.length);
+  });
+});

@@ -1,0 +1,65 @@
+import { CONTRACT_EXAMPLE, runEstimate, type EstimateOk } from '@trainplan/protocol';
+import { describe, expect, it } from 'vitest';
+import { breakdownBar, breakdownSegments } from '../src/charts/breakdown-bar.ts';
+import { esc } from '../src/charts/markup.ts';
+import { memoryBar } from '../src/charts/memory-bar.ts';
+import { pipelineChart } from '../src/charts/pipeline-chart.ts';
+import { scalingChart } from '../src/charts/scaling-chart.ts';
+import { pipelineTimeline } from '../src/schedule/pipeline-timeline.ts';
+
+const example = runEstimate(CONTRACT_EXAMPLE) as EstimateOk;
+const widths = (svg: string, cls: string) => [...svg.matchAll(new RegExp(`class="[^"]*${cls}[^"]*" [^>]*width="([\\d.]+)"`, 'g'))].map((m) => Number(m[1]));
+
+describe('step-time breakdown bar', () => {
+  it('splits the step into parts that add up to the step time (planner: compute + comms + bubble + optimizer)', () => {
+    expect(example.ok).toBe(true);
+    const sum = breakdownSegments(example.breakdown).reduce((a, s) => a + s.seconds, 0);
+    expect(sum).toBeCloseTo(example.stepTimeSeconds, 9);
+  });
+
+  it('draws each part in proportion, filling the bar', () => {
+    const svg = breakdownBar(example.breakdown, example.stepTimeSeconds);
+    const total = widths(svg, 'seg').reduce((a, b) => a + b, 0);
+    expect(total).toBeCloseTo(320, 0);
+    const compute = widths(svg, 'seg-compute')[0]!;
+    expect(compute / 320).toBeCloseTo((example.breakdown.computeSeconds - example.breakdown.recomputeSeconds) / example.stepTimeSeconds, 3);
+  });
+});
+
+describe('memory bar', () => {
+  it('scales to the capacity when the total fits, and to the total when it does not', () => {
+    const m = { weightsBytes: 10, gradientsBytes: 10, optimizerBytes: 20, activationsBytes: 30, otherBytes: 10, totalBytes: 80, capacityBytes: 160, fits: true };
+    expect(widths(memoryBar(m), 'mem').reduce((a, b) => a + b, 0)).toBeCloseTo(160, 6);
+    const over = memoryBar({ ...m, capacityBytes: 40, fits: false });
+    expect(widths(over, 'mem').reduce((a, b) => a + b, 0)).toBeCloseTo(320, 6);
+    expect(over).toContain('does not fit');
+    expect(over).toContain('x1="160"');
+  });
+});
+
+describe('pipeline chart', () => {
+  it('draws one box per forward and backward of each micro-batch chunk on each stage, over idle rows', () => {
+    const r = pipelineTimeline({ stages: 4, microBatches: 8, virtualStages: 2, schedule: 'interleaved' });
+    if (!r.ok) throw new Error(r.message);
+    const svg = pipelineChart(r.timeline);
+    expect(svg.match(/class="op fwd"/g)).toHaveLength(4 * 8 * 2);
+    expect(svg.match(/class="op bwd"/g)).toHaveLength(4 * 8 * 2);
+    expect(svg.match(/class="idle"/g)).toHaveLength(4);
+    expect(svg).toContain('bubble 18.8%'); // (p − 1)/(v·m) = 3/16
+  });
+});
+
+describe('scaling chart', () => {
+  it('draws feasible sizes and lists the others with their reason', () => {
+    const svg = scalingChart([{ nodes: 8, tokensPerSecond: 1000 }, { nodes: 16, tokensPerSecond: 1900 }, { nodes: 4, reason: 'out-of-memory' }], 16);
+    expect(svg.match(/<circle/g)).toHaveLength(2);
+    expect(svg).toContain('4 nodes (out-of-memory)');
+    expect(svg).toContain('class="dot current"');
+  });
+});
+
+describe('markup', () => {
+  it('escapes what it interpolates', () => {
+    expect(esc('<img src=x onerror="a">&\'')).toBe('&#60;img src=x onerror=&#34;a&#34;&#62;&#38;&#39;');
+  });
+});

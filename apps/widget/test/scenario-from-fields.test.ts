@@ -1,0 +1,64 @@
+import { CONTRACT_EXAMPLE, validateScenario } from '@trainplan/protocol';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_VALUES, FIELDS, type FieldValues } from '../src/form/fields.ts';
+import { fieldForPath, fieldsFromScenario, scenarioFromFields } from '../src/form/scenario-from-fields.ts';
+
+describe('scenarioFromFields', () => {
+  it("turns the default fields into the contract's example scenario, with the token budget", () => {
+    const r = scenarioFromFields(DEFAULT_VALUES);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const { tokens, ...training } = r.scenario.training;
+    expect({ ...r.scenario, training, cluster: { ...r.scenario.cluster } }).toEqual({ ...CONTRACT_EXAMPLE, cluster: { gpu: 'a100-80gb', nodes: 128 } });
+    expect(tokens).toBe(300e9);
+    expect(r.budget).toEqual({ tokens: 300e9, deadlineDays: 30 });
+    expect(validateScenario(r.scenario).ok).toBe(true);
+  });
+
+  it.each([
+    ['tp', '0', 'at least 1'], ['tp', 'abc', 'not a number'], ['tp', '2.5', 'whole number'], ['nodes', '', 'required'],
+    ['gbs', '2000000000', 'at most'], ['tokens', '3 parsecs', 'not a count'], ['gpu', 'tpu-v5', 'unknown gpu'], ['days', '-1', 'at least'],
+  ])('names the field when %s is %j', (field, value, message) => {
+    const r = scenarioFromFields({ ...DEFAULT_VALUES, [field]: value });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.issues).toEqual([{ field, message: expect.stringContaining(message) }]);
+  });
+
+  it('reads a custom shape only when the model is "custom", and leaves optional fields to the contract defaults', () => {
+    const r = scenarioFromFields({ ...DEFAULT_VALUES, model: 'custom', layers: '32', hidden: '4096', heads: '32', vocab: '32000', seq: '4096', gated: 'true', 'kv-heads': '8', ffn: '' });
+    expect(r.ok && r.scenario.model).toEqual({ layers: 32, hiddenSize: 4096, attentionHeads: 32, vocabSize: 32000, seqLength: 4096, gatedMlp: true, kvHeads: 8, name: 'custom' });
+    // Custom-shape fields are ignored (even when wrong) while a preset is chosen.
+    expect(scenarioFromFields({ ...DEFAULT_VALUES, layers: 'x' }).ok).toBe(true);
+  });
+
+  it('accepts token budgets with suffixes', () => {
+    const r = scenarioFromFields({ ...DEFAULT_VALUES, tokens: '1.5T' });
+    expect(r.ok && r.budget.tokens).toBe(1.5e12);
+  });
+});
+
+describe('fieldsFromScenario', () => {
+  it('gives back the fields a scenario came from', () => {
+    const custom = { ...DEFAULT_VALUES, model: 'custom', layers: '4', hidden: '256', heads: '8', 'kv-heads': '', ffn: '', vocab: '1000', seq: '512', gated: 'false', tp: '2', pp: '2', vp: '2', sp: 'true', distopt: 'true', network: 'ndr-ib-8x', gpu: 'h100-sxm', tokens: '1000000000' };
+    for (const values of [DEFAULT_VALUES, { ...DEFAULT_VALUES, tokens: '300000000000' }, custom] as FieldValues[]) {
+      const r = scenarioFromFields(values);
+      if (!r.ok) throw new Error('expected valid fields');
+      const back = fieldsFromScenario(r.scenario, { ...DEFAULT_VALUES, days: values['days'] ?? '' });
+      expect(scenarioFromFields(back)).toEqual(r);
+    }
+  });
+
+  it('converts a link that counts GPUs into nodes', () => {
+    expect(fieldsFromScenario({ model: 'gpt3-1.3b', cluster: { gpu: 'a100-80gb', gpus: 64 }, training: { globalBatchSize: 64 } }, DEFAULT_VALUES).nodes).toBe('8');
+  });
+});
+
+describe('fieldForPath', () => {
+  it('maps every field the planner and the schema name to a field the form shows', () => {
+    const names = new Set(FIELDS.map((f) => f.name));
+    for (const path of ['parallelism.tensor', 'parallelism', 'parallelism.data', 'training.globalBatchSize', 'parallelism.virtualStages', 'parallelism.context', 'training.precision', 'cluster.gpu', 'model.layers']) {
+      expect(names.has(fieldForPath(path))).toBe(true);
+    }
+    expect(fieldForPath('parallelism.recomputeLayers')).toBe('');
+  });
+});

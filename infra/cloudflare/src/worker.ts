@@ -1,0 +1,10 @@
+import { createApi, type Mount } from '@trainplan/api';
+import { createChatApp } from '@trainplan/chatops';
+
+// The apps the Worker serves beside the API, one line each (the chat bot). Bindings and secrets
+// from wrangler.toml / `wrangler secret` reach handlers as c.env: Workers pass them to fetch().
+const mounts: Mount[] = [
+  { path: '/v1/chat', app: createChatApp() }, // the chat bot: POST /v1/chat/slack, /v1/chat/discord
+];
+
+export default createApi({ mounts });

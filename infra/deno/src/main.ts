@@ -1,0 +1,25 @@
+import { createApi, type Mount } from '@trainplan/api';
+import { createChatApp } from '@trainplan/chatops';
+
+// The slice of Deno's runtime API this entry uses (typechecked by the repository's tsc, which has no Deno types).
+declare const Deno: {
+  env: { get(name: string): string | undefined; toObject(): Record<string, string> };
+  serve(
+    options: { port: number; hostname: string; onListen?: (addr: { hostname: string; port: number }) => void },
+    handler: (request: Request) => Response | Promise<Response>,
+  ): unknown;
+};
+
+// The apps Deno serves beside the API, one line each (the chat bot).
+const mounts: Mount[] = [
+  { path: '/v1/chat', app: createChatApp() }, // the chat bot: POST /v1/chat/slack, /v1/chat/discord
+];
+
+// `npx deno task start`: on http://127.0.0.1:8787 (PORT and HOST override). Deno.env reaches handlers as c.env.
+const app = createApi({ mounts });
+const env = Deno.env.toObject();
+Deno.serve({
+  port: Number(Deno.env.get('PORT') ?? 8787),
+  hostname: Deno.env.get('HOST') ?? '127.0.0.1',
+  onListen: ({ hostname, port }) => console.log(`trainplan API listening on http://${hostname}:${port}`),
+}, (request) => app.fetch(request, env));

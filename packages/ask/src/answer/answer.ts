@@ -1,0 +1,36 @@
+import { parse } from '../parse.ts';
+import type { ParsedQuestion } from '../question.ts';
+import { DEFAULT_PUBLIC_URL, type Answer, type AnswerOptions } from './answer-types.ts';
+import { answerCollective } from './collective-answer.ts';
+import { answerFixedConfiguration } from './estimate-answer.ts';
+import { answerHelp } from './help-answer.ts';
+import { answerBestConfiguration, answerNodesOrTime } from './search-answer.ts';
+import { hasFixedConfiguration } from '../defaults.ts';
+
+/**
+ * A parsed question → its answer, from the protocol's entry points: runEstimate for a stated
+ * configuration, runCollective for collectives, the search for nodes, time and best configuration.
+ * Never throws for anything a question can say: what cannot be answered comes back as help.
+ */
+export function answer(q: ParsedQuestion, options: AnswerOptions = {}): Answer {
+  const publicUrl = options.publicUrl ?? DEFAULT_PUBLIC_URL;
+  if (q.intent === 'help' || q.problems.length > 0) return answerHelp(q);
+  switch (q.intent) {
+    case 'memory':
+    case 'estimate':
+      return answerFixedConfiguration(q, publicUrl);
+    case 'collective':
+      return answerCollective(q);
+    case 'time':
+      return hasFixedConfiguration(q.stated) ? answerFixedConfiguration(q, publicUrl) : answerNodesOrTime(q, options, publicUrl);
+    case 'nodes':
+      return answerNodesOrTime(q, options, publicUrl);
+    case 'config':
+      return answerBestConfiguration(q, options, publicUrl);
+  }
+}
+
+/** parse then answer: the one call the CLI and the chat endpoints make. */
+export function ask(question: string, options: AnswerOptions = {}): Answer {
+  return answer(parse(question), options);
+}

@@ -1,0 +1,61 @@
+import type { EstimateInfeasible, EstimateOk } from '@trainplan/protocol';
+import { gpuById, modelById } from '@trainplan/presets';
+import { formatBytes, formatNumber, formatPercent, formatSeconds } from '@trainplan/units';
+import { compactCount, formatDays } from '../format.ts';
+import type { AnswerFigure } from './answer-types.ts';
+
+/** "GPT-3 175B" for a preset id, the id itself otherwise. */
+export const modelName = (id: string): string => modelById(id)?.shape.name ?? id;
+/** "NVIDIA H100 SXM5 80GB" → "H100 SXM5 80GB". */
+export const gpuName = (id: string): string => gpuById(id)?.name.replace(/^NVIDIA\s+/, '') ?? id;
+
+/** The parallel configuration of an estimate, in Megatron's terms. */
+export function describeConfiguration(e: EstimateOk): string {
+  const r = e.resolved;
+  const parts = [`TP ${r.tensor}`, `PP ${r.pipeline}`];
+  if (r.virtualStages > 1) parts.push(`VP ${r.virtualStages}`);
+  if (r.context > 1) parts.push(`CP ${r.context}`);
+  parts.push(`DP ${r.data}`, `micro-batch ${r.microBatchSize}`, `global batch ${r.globalBatchSize}`);
+  parts.push(r.recompute === 'none' ? 'no recompute' : `${r.recompute} recompute`);
+  if (r.sequenceParallel) parts.push('sequence parallel');
+  if (r.distributedOptimizer) parts.push('distributed optimizer');
+  else if (r.zeroStage > 0) parts.push(`ZeRO-${r.zeroStage}`);
+  parts.push(r.precision.toUpperCase());
+  return `${parts.join(' · ')} on ${r.nodes} × ${r.gpusPerNode} ${gpuName(r.gpu)} (${r.gpus} GPUs, ${r.network})`;
+}
+
+/** "61.2 GiB of 79.3 GiB (fits)". */
+export function describeMemory(e: EstimateOk): string {
+  const m = e.memory;
+  return `${formatBytes(m.totalBytes)} of ${formatBytes(m.capacityBytes)} (${m.fits ? 'fits' : 'does not fit'})`;
+}
+
+/** The figures every training answer shows, in reading order. */
+export function estimateFigures(e: EstimateOk): AnswerFigure[] {
+  const figures: AnswerFigure[] = [
+    { label: 'Step time', value: formatSeconds(e.stepTimeSeconds) },
+    { label: 'MFU', value: formatPercent(e.mfu) },
+    { label: 'Memory per GPU', value: describeMemory(e) },
+    { label: 'Throughput', value: `${compactCount(e.tokensPerSecond)} tokens/s · ${formatNumber(e.modelTflopsPerGpu)} TFLOP/s per GPU` },
+  ];
+  if (e.timeToTrain !== undefined) {
+    figures.push({
+      label: 'Time to train',
+      value: `${formatDays(e.timeToTrain.days)} for ${compactCount(e.timeToTrain.tokens)} tokens · ${compactCount(e.timeToTrain.gpuHours)} GPU-hours`,
+    });
+  }
+  return figures;
+}
+
+/** The numeric fields an Answer carries next to its figures. */
+export function estimateNumbers(e: EstimateOk): { stepTimeSeconds: number; mfu: number; memoryPerGpuBytes: number; memoryCapacityBytes: number } {
+  return { stepTimeSeconds: e.stepTimeSeconds, mfu: e.mfu, memoryPerGpuBytes: e.memory.totalBytes, memoryCapacityBytes: e.memory.capacityBytes };
+}
+
+/** One sentence for an estimate that has no numbers (out of memory, indivisible, invalid). */
+export function describeInfeasible(e: EstimateInfeasible): string {
+  if (e.reason === 'out-of-memory' && e.neededBytes !== undefined && e.availableBytes !== undefined) {
+    return `does not fit: needs ${formatBytes(e.neededBytes)} per GPU, ${formatBytes(e.availableBytes)} available`;
+  }
+  return e.message;
+}

@@ -1,0 +1,50 @@
+import { runEstimate, type EstimateJson } from '@trainplan/protocol';
+import { formatBytes, formatPercent, formatSeconds } from '@trainplan/units';
+import { compactCount, formatDays } from '../format.ts';
+import type { ParsedQuestion } from '../question.ts';
+import { scenarioOf, widgetUrl } from '../scenario.ts';
+import type { Answer } from './answer-types.ts';
+import {
+  describeConfiguration, describeInfeasible, estimateFigures, estimateNumbers, gpuName, modelName,
+} from './describe-estimate.ts';
+
+/**
+ * Memory and estimate questions (and time with a stated layout): the stated configuration (defaults filled) through the contract's
+ * runEstimate. The headline is memory per GPU or step time and MFU, as asked.
+ */
+export function answerFixedConfiguration(q: ParsedQuestion, publicUrl: string): Answer {
+  const p = q.parameters;
+  const scenario = scenarioOf(p);
+  const result = runEstimate(scenario) as EstimateJson;
+  const base = {
+    intent: q.intent,
+    question: q.text,
+    assumptions: q.defaults.map((d) => d.text),
+    scenario,
+    widgetUrl: widgetUrl(scenario, publicUrl),
+    examples: [],
+    data: result,
+  };
+  const subject = `${modelName(scenario.model as string)} on ${gpuName(p.gpu ?? '')}`;
+  if (!result.ok) {
+    return { ...base, ok: false, headline: `${subject}: ${describeInfeasible(result)}`, figures: [], notes: (result.issues ?? []).map((i) => `${i.path}: ${i.message}`) };
+  }
+  const headline = q.intent === 'memory'
+    ? `${subject}: ${formatBytes(result.memory.totalBytes)} per GPU of ${formatBytes(result.memory.capacityBytes)} (${result.memory.fits ? 'fits' : 'does not fit'})`
+    : q.intent === 'time' && result.timeToTrain !== undefined
+      ? `${subject}: ${formatDays(result.timeToTrain.days)} to train ${compactCount(result.timeToTrain.tokens)} tokens on ${result.resolved.nodes} nodes`
+      : `${subject}: ${describeStep(result.stepTimeSeconds, result.mfu)}`;
+  return {
+    ...base,
+    ok: true,
+    headline,
+    configuration: describeConfiguration(result),
+    figures: estimateFigures(result),
+    ...estimateNumbers(result),
+    notes: [...result.warnings],
+  };
+}
+
+function describeStep(stepTimeSeconds: number, mfu: number): string {
+  return `${formatSeconds(stepTimeSeconds)} per step at ${formatPercent(mfu)} MFU`;
+}

@@ -1,0 +1,138 @@
+import {
+  runNodes, runSearch, type EstimateOk, type NodesResponseJson, type ScenarioInput, type SearchPlanJson, type SearchResponseJson,
+} from '@trainplan/protocol';
+import { formatSeconds, toDays } from '@trainplan/units';
+import { DEFAULT_BATCH_TOKENS, gpusPerNodeOf } from '../defaults.ts';
+import { compactCount, formatDays } from '../format.ts';
+import type { AskParameters, ParsedQuestion } from '../question.ts';
+import { widgetUrl } from '../scenario.ts';
+import type { Answer, AnswerOptions } from './answer-types.ts';
+import { describeConfiguration, estimateFigures, estimateNumbers, gpuName, modelName } from './describe-estimate.ts';
+import { answerHelp } from './help-answer.ts';
+import { modelById } from '@trainplan/presets';
+
+/**
+ * Nodes, time and best-configuration questions, answered by the protocol's search (issue 4):
+ * runNodes for "how many nodes" (the fewest nodes whose best configuration meets the deadline) and
+ * "how long" (days on the given nodes with the best configuration), runSearch for "best config".
+ * Numbers come from the plan's contract estimate, so they match POST /v1/estimate for the same scenario.
+ */
+
+/** The search's machine: a system id when a node type was named (it fixes the fabric), else the GPU. */
+const machineOf = (p: AskParameters): { gpu: string; gpusPerNode?: number } => ({
+  gpu: p.system ?? p.gpu ?? 'h100-sxm',
+  ...(p.gpusPerNode !== undefined && { gpusPerNode: p.gpusPerNode }),
+});
+
+/** Sequences per step: the stated global batch, else about 4M tokens (Llama 2's batch). */
+function trainingOf(p: AskParameters): { globalBatchSize: number; precision: NonNullable<AskParameters['precision']>; seqLength?: number } {
+  const seq = p.seqLength ?? (p.model === undefined ? undefined : modelById(p.model)?.shape.seqLength) ?? 2048;
+  return {
+    globalBatchSize: p.globalBatchSize ?? Math.max(1, Math.round(DEFAULT_BATCH_TOKENS / seq)),
+    precision: p.precision ?? 'bf16',
+    ...(p.seqLength !== undefined && { seqLength: p.seqLength }),
+  };
+}
+
+const batchAssumption = (q: ParsedQuestion, training: { globalBatchSize: number }): string[] =>
+  q.parameters.globalBatchSize === undefined ? [`global batch ${training.globalBatchSize} sequences (about 4M tokens, as Llama 2 trained)`] : [];
+
+/** Whole nodes for the question's cluster; a problem sentence when GPUs do not fill whole nodes. */
+function nodesOf(p: AskParameters): number | string {
+  if (p.nodes !== undefined) return p.nodes;
+  const perNode = gpusPerNodeOf(p);
+  const gpus = p.gpus ?? perNode;
+  return gpus % perNode === 0 ? gpus / perNode : `${gpus} GPUs are not whole nodes of ${perNode}; give a multiple of ${perNode}`;
+}
+
+interface PlanView {
+  scenario: ScenarioInput;
+  estimate: EstimateOk;
+}
+
+function planAnswer(q: ParsedQuestion, publicUrl: string, plan: PlanView, headline: string, extra: { assumptions: string[]; notes: string[]; data: unknown }): Answer {
+  return {
+    intent: q.intent,
+    ok: true,
+    question: q.text,
+    headline,
+    configuration: describeConfiguration(plan.estimate),
+    figures: estimateFigures(plan.estimate),
+    ...estimateNumbers(plan.estimate),
+    assumptions: [...q.defaults.map((d) => d.text), ...extra.assumptions],
+    notes: [...plan.estimate.warnings, ...extra.notes],
+    scenario: plan.scenario,
+    widgetUrl: widgetUrl(plan.scenario, publicUrl),
+    examples: [],
+    data: extra.data,
+  };
+}
+
+function failure(q: ParsedQuestion, publicUrl: string, headline: string, closest: { why: string; scenario?: ScenarioInput; estimate?: EstimateOk } | undefined, extra: { assumptions: string[]; data: unknown }): Answer {
+  const base: Answer = {
+    intent: q.intent, ok: false, question: q.text, headline, figures: [],
+    assumptions: [...q.defaults.map((d) => d.text), ...extra.assumptions], notes: [], examples: [], data: extra.data,
+  };
+  if (closest === undefined) return base;
+  base.notes.push(`Closest that works: ${closest.why}`);
+  if (closest.scenario !== undefined && closest.estimate !== undefined) {
+    return { ...base, configuration: describeConfiguration(closest.estimate), figures: estimateFigures(closest.estimate), scenario: closest.scenario, widgetUrl: widgetUrl(closest.scenario, publicUrl) };
+  }
+  return base;
+}
+
+const subjectOf = (p: AskParameters): string => `${modelName(p.model ?? '')} on ${gpuName(p.gpu ?? '')}`;
+
+/** "How many nodes" and "how long": runNodes in its two modes. */
+export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, publicUrl: string): Answer {
+  const p = q.parameters;
+  const training = trainingOf(p);
+  const assumptions = batchAssumption(q, training);
+  const request: Record<string, unknown> = { model: p.model, cluster: machineOf(p), training, tokens: p.tokens };
+  if (q.intent === 'nodes') {
+    request.days = toDays(p.deadlineSeconds ?? 0);
+  } else {
+    const nodes = nodesOf(p);
+    if (typeof nodes === 'string') return answerHelp(q, [nodes]);
+    request.nodes = nodes;
+  }
+  const result: NodesResponseJson = runNodes(request, options.candidateBudget === undefined ? {} : { candidateBudget: options.candidateBudget });
+  const tokens = compactCount(p.tokens ?? 0);
+  if (!result.ok) {
+    return failure(q, publicUrl, `${subjectOf(p)}: ${result.message}`, result.closest, { assumptions, data: result });
+  }
+  const plan = result.configuration;
+  const cluster = `${result.nodes} node${result.nodes === 1 ? '' : 's'} (${result.gpus} GPUs)`;
+  const headline = q.intent === 'nodes'
+    ? `${subjectOf(p)}: ${cluster} train ${tokens} tokens in ${formatDays(result.days)} (deadline ${formatDays(toDays(p.deadlineSeconds ?? 0))})`
+    : `${subjectOf(p)}: ${formatDays(result.days)} to train ${tokens} tokens on ${cluster}`;
+  const notes = [
+    q.intent === 'nodes'
+      ? `The fewest nodes whose best configuration meets the deadline (${result.searches} cluster sizes searched).`
+      : 'With the fastest configuration the search found on these nodes.',
+    `${compactCount(result.gpuHours)} GPU-hours.`,
+  ];
+  return planAnswer(q, publicUrl, plan, headline, { assumptions, notes, data: result });
+}
+
+/** "Best config": runSearch, the best plan with the runners-up and why they lose. */
+export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOptions, publicUrl: string): Answer {
+  const p = q.parameters;
+  const nodes = nodesOf(p);
+  if (typeof nodes === 'string') return answerHelp(q, [nodes]);
+  const training = { ...trainingOf(p), ...(p.tokens !== undefined && { tokens: p.tokens }) };
+  const assumptions = batchAssumption(q, training);
+  const request = { model: p.model, cluster: { ...machineOf(p), nodes }, training, top: 3 };
+  const result: SearchResponseJson = runSearch(request, options.candidateBudget === undefined ? {} : { candidateBudget: options.candidateBudget });
+  if (!result.ok) {
+    return failure(q, publicUrl, `${subjectOf(p)} on ${nodes} nodes: ${result.message}`, result.closest, { assumptions, data: result });
+  }
+  const best: SearchPlanJson = result.best;
+  const days = best.days === undefined ? '' : `, ${formatDays(best.days)} for ${compactCount(p.tokens ?? 0)} tokens`;
+  const headline = `Best for ${subjectOf(p)} × ${nodes} nodes: ${best.label} (${formatSeconds(best.estimate.stepTimeSeconds)} per step, ${(best.estimate.mfu * 100).toFixed(1)}% MFU${days})`;
+  const notes = [
+    `${compactCount(result.candidatesEvaluated)} of ${compactCount(result.spaceSize)} candidates settled, ${result.fullEstimates} fully estimated${result.budgetExhausted ? ' (budget reached: the best found so far)' : ''}.`,
+    ...result.alternatives.slice(0, 3).map((a) => `Runner-up ${a.why}`),
+  ];
+  return planAnswer(q, publicUrl, best, headline, { assumptions, notes, data: result });
+}

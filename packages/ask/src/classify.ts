@@ -1,0 +1,28 @@
+import type { AskParameters, IntentName } from './question.ts';
+
+/**
+ * The intent of a question from its wording, checked in a fixed order so that each phrasing has one
+ * reading: a named collective wins, then memory, then "how many days" (time) before "how many
+ * nodes", then durations, then configurations, then estimates.
+ */
+const HELP = /^\s*(?:help|\?+|hi|hello|hey|usage|examples?|what can you do\??)?\s*$/;
+const MEMORY = /\b(?:memory|mem|hbm|vram|fits?|oom|out of memory|how much (?:gpu )?ram)\b/;
+const TIME_COUNT = /\bhow many (?:days|weeks|hours|months|gpu[\s-]*hours)\b/;
+const NODES = /\bhow (?:many|much)\b.*\b(?:nodes?|gpus?|machines?|servers?|racks?|boxes|hardware|[abhv]100s?|[gb]?[bh]200s?)\b|\b(?:nodes?|gpus?) (?:do i|would i|will i|are) need(?:ed)?\b|\b(?:nodes?|gpus?) (?:needed|required)\b|\bnumber of (?:nodes|gpus)\b|\bcluster size\b|\bhow (?:big|large) (?:a|of a|the) cluster\b/;
+const TIME = /\bhow long\b|\btime to train\b|\btraining time\b|\bwhen will\b|\bduration\b|\bhow fast (?:can|will|would|does)\b.*\btrain\b|\bdays to train\b/;
+const CONFIG = /\b(?:best|optimal|fastest|recommended|ideal|good|right)\b.*\b(?:config(?:uration)?s?|setup|strateg(?:y|ies)|parallelism|layout|plan|split|sharding|settings?|mapping)\b|\bhow (?:should|do|would|to) (?:i |we )?(?:shard|paralleli[sz]e|split|configure|lay out|map)\b|\b(?:config(?:uration)?|strategy|parallelism) for\b|\bsearch\b|\boptimi[sz]e\b/;
+const ESTIMATE = /\b(?:step[\s-]*time|mfu|hfu|throughput|tokens?\s*(?:\/|per)\s*s(?:ec(?:ond)?)?|tflop\/?s|tflops|estimate|how fast|speed|performance|iteration time)\b/;
+
+export function classify(text: string, stated: AskParameters): IntentName {
+  if (HELP.test(text) || /^\s*(?:help|usage)\b/.test(text)) return 'help';
+  if (stated.op !== undefined) return 'collective';
+  if (MEMORY.test(text)) return 'memory';
+  if (TIME_COUNT.test(text)) return 'time';
+  if (NODES.test(text)) return 'nodes';
+  if (TIME.test(text)) return 'time';
+  if (CONFIG.test(text)) return 'config';
+  if (ESTIMATE.test(text)) return 'estimate';
+  if (stated.model === undefined) return 'help';
+  // A model and a cluster with no question word: the fixed configuration if one was given, else the best one.
+  return stated.tensor !== undefined || stated.pipeline !== undefined ? 'estimate' : 'config';
+}

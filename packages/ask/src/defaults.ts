@@ -1,0 +1,108 @@
+import { defaultSystemForGpu, modelById, systemById } from '@trainplan/presets';
+import { GB, days, toDays } from '@trainplan/units';
+import { compactCount } from './format.ts';
+import type { AskParameters, DefaultUsed, IntentName } from './question.ts';
+
+/**
+ * The facts a question leaves out, filled with stated defaults. Every default taken is listed so the
+ * answer can say it ("assumed 300B training tokens (GPT-3 175B's published budget)").
+ */
+
+/** The GPU when none is named: the current DGX generation most teams plan on. */
+export const DEFAULT_GPU = 'h100-sxm';
+/** The deadline of "how many nodes" questions when none is given. */
+export const DEFAULT_DEADLINE_SECONDS = days(30);
+/** The cluster of "how long" and "best config" questions when none is given. */
+export const DEFAULT_NODES = 128;
+/** Chinchilla's compute-optimal budget, ~20 tokens per parameter (Hoffmann et al. 2022, Table 3). */
+export const CHINCHILLA_TOKENS_PER_PARAMETER = 20;
+/** Global batch of about 4M tokens (Touvron et al. 2023, Llama 2, Sec. 2.2: "a global batch-size of 4M tokens"). */
+export const DEFAULT_BATCH_TOKENS = 4 * 1024 * 1024;
+/** A collective's message when none is given, and its GPU count: one DGX node. */
+export const DEFAULT_COLLECTIVE_BYTES = GB(1);
+export const DEFAULT_COLLECTIVE_GPUS = 8;
+
+const TRAINING_INTENTS: ReadonlySet<IntentName> = new Set(['nodes', 'time', 'config', 'memory', 'estimate']);
+
+/** GPUs per node of the named system, else of the GPU's usual DGX-class system. */
+export function gpusPerNodeOf(p: AskParameters): number {
+  if (p.gpusPerNode !== undefined) return p.gpusPerNode;
+  const system = p.system === undefined ? undefined : systemById(p.system);
+  if (system !== undefined) return system.gpusPerNode;
+  // Eight GPUs per node when the GPU is unknown: every DGX/HGX board but GB200's tray.
+  return (p.gpu === undefined ? undefined : defaultSystemForGpu(p.gpu))?.gpusPerNode ?? 8;
+}
+
+/** Fills what the intent needs; returns the parameters to use and the defaults taken, in order. */
+export function withDefaults(intent: IntentName, stated: AskParameters): { parameters: AskParameters; defaults: DefaultUsed[] } {
+  const p: AskParameters = { ...stated };
+  const used: DefaultUsed[] = [];
+  const take = <K extends keyof AskParameters>(field: K, value: NonNullable<AskParameters[K]>, text: string): void => {
+    p[field] = value;
+    used.push({ field, value: typeof value === 'boolean' ? String(value) : (value as string | number), text });
+  };
+
+  if (intent === 'help') return { parameters: p, defaults: used };
+
+  if (p.gpu === undefined) take('gpu', DEFAULT_GPU, 'H100 SXM GPUs in DGX H100 nodes (no GPU named)');
+
+  if (intent === 'collective') {
+    if (p.bytes === undefined) take('bytes', DEFAULT_COLLECTIVE_BYTES, 'a 1 GB message (no size given)');
+    if (p.nodes === undefined && p.gpus === undefined) take('gpus', DEFAULT_COLLECTIVE_GPUS, `${DEFAULT_COLLECTIVE_GPUS} GPUs, one node (no GPU count given)`);
+    if (p.algorithm === undefined) take('algorithm', 'auto', 'the algorithm NCCL would pick (ring, tree or NVLS)');
+    return { parameters: p, defaults: used };
+  }
+
+  if (!TRAINING_INTENTS.has(intent)) return { parameters: p, defaults: used };
+  const preset = p.model === undefined ? undefined : modelById(p.model);
+
+  if ((intent === 'nodes' || intent === 'time' || intent === 'config') && p.tokens === undefined && preset !== undefined) {
+    if (preset.defaultTrainingTokens !== undefined) {
+      take('tokens', preset.defaultTrainingTokens, `${compactCount(preset.defaultTrainingTokens)} training tokens (${preset.shape.name}'s published budget)`);
+    } else {
+      const tokens = CHINCHILLA_TOKENS_PER_PARAMETER * preset.publishedParameters;
+      take('tokens', tokens, `${compactCount(tokens)} training tokens (20 per parameter, Hoffmann et al. 2022; ${preset.shape.name} states none)`);
+    }
+  }
+  if (intent === 'nodes' && p.deadlineSeconds === undefined) {
+    take('deadlineSeconds', DEFAULT_DEADLINE_SECONDS, `a ${toDays(DEFAULT_DEADLINE_SECONDS)}-day deadline`);
+  }
+  if ((intent === 'time' || intent === 'config') && p.nodes === undefined && p.gpus === undefined) {
+    take('nodes', DEFAULT_NODES, `${DEFAULT_NODES} nodes (no cluster size given)`);
+  }
+  if (p.precision === undefined) take('precision', 'bf16', 'BF16 mixed precision');
+
+  // "How long … with tp 8 pp 8" is a fixed configuration too: the estimate carries the time to train.
+  if (intent === 'memory' || intent === 'estimate' || (intent === 'time' && hasFixedConfiguration(stated))) fillFixedConfiguration(p, take);
+  return { parameters: p, defaults: used };
+}
+
+/** Whether the question fixes the parallel layout (then no search is run). */
+export const hasFixedConfiguration = (p: AskParameters): boolean => p.tensor !== undefined || p.pipeline !== undefined;
+
+type Take = <K extends keyof AskParameters>(field: K, value: NonNullable<AskParameters[K]>, text: string) => void;
+
+/** A fixed configuration for memory and estimate questions: one model replica unless a cluster is given. */
+function fillFixedConfiguration(p: AskParameters, take: Take): void {
+  const perNode = gpusPerNodeOf(p);
+  if (p.tensor === undefined) take('tensor', Math.min(8, perNode), `tensor parallel ${Math.min(8, perNode)} (one NVLink domain)`);
+  if (p.pipeline === undefined) take('pipeline', 1, 'no pipeline parallelism');
+  if (p.microBatchSize === undefined) take('microBatchSize', 1, 'micro-batch 1');
+  if (p.recompute === undefined) take('recompute', 'selective', 'selective activation recompute (Korthikanti et al. 2022)');
+  // Korthikanti et al. 2022 pair selective recompute with sequence parallelism: activations drop by t.
+  if (p.sequenceParallel === undefined && (p.tensor ?? 1) > 1) take('sequenceParallel', true, 'sequence parallelism alongside tensor parallelism (Korthikanti et al. 2022)');
+  const replica = (p.tensor ?? 1) * (p.pipeline ?? 1) * (p.context ?? 1);
+  if (p.nodes === undefined && p.gpus === undefined) {
+    const gpus = replica * (p.data ?? 1);
+    if (gpus % perNode === 0) take('nodes', gpus / perNode, `${gpus / perNode} node${gpus === perNode ? '' : 's'}: the GPUs of ${p.data === undefined ? 'one model replica' : 'the stated parallel sizes'}`);
+    else take('gpus', gpus, `${gpus} GPUs: ${p.data === undefined ? 'one model replica' : 'the stated parallel sizes'}`);
+  }
+  if (p.globalBatchSize === undefined) {
+    const seq = p.seqLength ?? (p.model === undefined ? undefined : modelById(p.model)?.shape.seqLength) ?? 2048;
+    const gpus = p.gpus ?? (p.nodes ?? 1) * perNode;
+    const data = p.data ?? Math.max(1, Math.floor(gpus / replica));
+    const step = data * (p.microBatchSize ?? 1);
+    const batch = Math.max(step, Math.round(DEFAULT_BATCH_TOKENS / seq / step) * step);
+    take('globalBatchSize', batch, `global batch ${batch} sequences (about 4M tokens, as Llama 2 trained)`);
+  }
+}

@@ -1,0 +1,15 @@
+/** @trainplan/ask: plain-language planning questions → parsed intents → answers as data and text. */
+export type {
+  IntentName, AskParameters, DefaultUsed, ParsedQuestion, CollectiveOp, CollectiveAlgorithm,
+} from './question.ts';
+export { parse, normalize, MAX_QUESTION_LENGTH } from './parse.ts';
+export {
+  DEFAULT_GPU, DEFAULT_DEADLINE_SECONDS, DEFAULT_NODES, DEFAULT_BATCH_TOKENS, DEFAULT_COLLECTIVE_BYTES,
+  DEFAULT_COLLECTIVE_GPUS, CHINCHILLA_TOKENS_PER_PARAMETER,
+} from './defaults.ts';
+export type { Answer, AnswerFigure, AnswerOptions } from './answer/answer-types.ts';
+export { DEFAULT_PUBLIC_URL } from './answer/answer-types.ts';
+export { answer, ask } from './answer/answer.ts';
+export { EXAMPLE_QUESTIONS } from './answer/help-answer.ts';
+export { renderText } from './answer/render-text.ts';
+export { widgetUrl, scenarioOf } from './scenario.ts';

@@ -1,0 +1,97 @@
+import { MODEL_IDS, modelById } from '@trainplan/presets';
+import { parseCount } from '@trainplan/units';
+import type { Match } from './match.ts';
+
+/**
+ * Model names as people type them in chat: preset ids ("llama3-70b"), family and size
+ * ("Llama 3 70B", "GPT-3 175B"), a family alone ("BLOOM", "GPT-3") or a bare size ("175B").
+ */
+
+/** Families in the order a bare size prefers them when two presets share it (70B → Llama 3). */
+const FAMILY_PREFERENCE = ['llama3-', 'llama3.1-', 'llama2-', 'nemotron4-', 'gpt3-', 'mt-nlg-', 'bloom-', 'megatron-'] as const;
+
+/** A bare size matches a preset within this relative distance of its published parameter count. */
+const BARE_SIZE_TOLERANCE = 0.03;
+/** A family and size match the family's nearest preset within this distance ("GPT-3 125M" → gpt3-126m). */
+const FAMILY_SIZE_TOLERANCE = 0.15;
+
+/**
+ * Families with an optional version and size (named groups). `prefixes` are the preset ids the size
+ * is looked up among; `alone` is what the family means without a size ("GPT-3" is GPT-3 175B).
+ */
+const FAMILIES: readonly { pattern: RegExp; prefixes: (version: string | undefined) => readonly string[]; alone?: string }[] = [
+  // "llama 3.1 405b", "llama-3-70b", "llama2 7b"; Llama without a version prefers Llama 3, then 3.1, then 2.
+  {
+    pattern: /\bllama[\s-]*(?<version>3\.1|2|3)?[\s-]*(?<size>\d+(?:\.\d+)?\s*[bmt])?\b/,
+    prefixes: (v) => (v !== undefined ? [`llama${v}-`] : FAMILY_PREFERENCE.filter((p) => p.startsWith('llama'))),
+  },
+  { pattern: /\bgpt[\s-]*3(?:[\s-]*(?<size>\d+(?:\.\d+)?\s*[bm]))?\b/, prefixes: () => ['gpt3-'], alone: 'gpt3-175b' },
+  { pattern: /\bnemotron(?:[\s-]*4)?(?:[\s-]*(?<size>\d+(?:\.\d+)?\s*b))?\b/, prefixes: () => ['nemotron4-'], alone: 'nemotron4-340b' },
+  {
+    pattern: /\b(?:mt[\s-]*nlg|megatron[\s-]*turing(?:[\s-]*nlg)?)(?:[\s-]*(?<size>\d+(?:\.\d+)?\s*b))?\b/,
+    prefixes: () => ['mt-nlg-'],
+    alone: 'mt-nlg-530b',
+  },
+  { pattern: /\bbloom(?:[\s-]*(?<size>\d+(?:\.\d+)?\s*b))?\b/, prefixes: () => ['bloom-'], alone: 'bloom-176b' },
+  { pattern: /\bmegatron(?:[\s-]*gpt)?[\s-]*(?<size>\d+(?:\.\d+)?\s*[bt])\b/, prefixes: () => ['megatron-'] },
+];
+
+const relative = (a: number, b: number): number => Math.abs(a - b) / b;
+
+/** The preset with this prefix nearest `parameters`, within `tolerance`; ties go to FAMILY_PREFERENCE order. */
+function nearest(prefixes: readonly string[], parameters: number, tolerance: number): string | undefined {
+  let best: { id: string; distance: number; rank: number } | undefined;
+  for (const id of MODEL_IDS) {
+    const rank = prefixes.findIndex((p) => id.startsWith(p));
+    if (rank < 0) continue;
+    const preset = modelById(id);
+    if (preset === undefined) continue;
+    const distance = relative(parameters, preset.publishedParameters);
+    if (distance > tolerance) continue;
+    if (best === undefined || distance < best.distance - 1e-9 || (Math.abs(distance - best.distance) <= 1e-9 && rank < best.rank)) {
+      best = { id, distance, rank };
+    }
+  }
+  return best?.id;
+}
+
+// "175b" is 175 billion, "1t" one trillion (units' parseCount).
+const sizeOf = (text: string | undefined): number | undefined => (text === undefined ? undefined : parseCount(text.replace(/\s+/g, '')));
+
+/** Exact preset ids first ("llama3.1-405b", "megatron-1t"), longest first so "gpt3-1.3b" never matches inside another. */
+const IDS_LONGEST_FIRST = [...MODEL_IDS].sort((a, b) => b.length - a.length);
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export type ModelMatch = Match & { model?: string; unknownSize?: number };
+
+/** Finds the model a question names; `unknownSize` when it names a size no preset has. */
+export function matchModel(text: string): ModelMatch | undefined {
+  for (const id of IDS_LONGEST_FIRST) {
+    const m = new RegExp(`(?<![\\w.])${escape(id)}(?![\\w.])`).exec(text);
+    if (m) return { model: id, index: m.index, length: m[0].length };
+  }
+  for (const family of FAMILIES) {
+    const m = family.pattern.exec(text);
+    if (!m) continue;
+    const where = { index: m.index, length: m[0].length };
+    const size = sizeOf(m.groups?.size);
+    if (size === undefined) {
+      if (family.alone !== undefined) return { ...where, model: family.alone };
+      if (m.groups?.version === undefined) continue;
+      // "Llama 3" alone: the family's largest preset.
+      return { ...where, model: family.prefixes(m.groups.version).flatMap((p) => MODEL_IDS.filter((id) => id.startsWith(p))).at(-1) ?? 'llama3-70b' };
+    }
+    const model = nearest(family.prefixes(m.groups?.version), size, FAMILY_SIZE_TOLERANCE);
+    return model === undefined ? { ...where, unknownSize: size } : { ...where, model };
+  }
+  // A bare size: "175B", "70b model", "1T parameters" (never "2T tokens").
+  const bare = /(?<![\w.])(\d+(?:\.\d+)?)\s*(b|t|billion|trillion)\b(?!\s*(?:tokens?|toks?)\b)/.exec(text);
+  if (bare) {
+    const size = sizeOf(`${bare[1]}${bare[2]}`);
+    if (size === undefined) return undefined;
+    const model = nearest(FAMILY_PREFERENCE, size, BARE_SIZE_TOLERANCE);
+    const where = { index: bare.index, length: bare[0].length };
+    return model === undefined ? { ...where, unknownSize: size } : { ...where, model };
+  }
+  return undefined;
+}

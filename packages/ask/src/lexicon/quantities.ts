@@ -1,0 +1,144 @@
+import { days, hours, parseBytes, parseCount } from '@trainplan/units';
+import type { AskParameters, CollectiveAlgorithm, CollectiveOp } from '../question.ts';
+import type { Match } from './match.ts';
+
+/**
+ * The numbers a question carries, each found by a phrase pattern and then blanked so that the next
+ * pattern cannot read the same digits twice ("2T tokens" is never also a model size).
+ */
+export class Scanner {
+  constructor(public text: string) {}
+
+  /** The first match of `pattern`, blanked out of the text; undefined when there is none. */
+  take(pattern: RegExp): RegExpExecArray | undefined {
+    const m = pattern.exec(this.text);
+    if (m) this.blank({ index: m.index, length: m[0].length });
+    return m ?? undefined;
+  }
+
+  /** Blanks a span found by another lookup (spaces of the same length keep word boundaries). */
+  blank(span: Match): void {
+    this.replace(span, ' '.repeat(span.length));
+  }
+
+  /** Replaces a span with a marker word, e.g. the hardware name with HW_TOKEN. */
+  replace(span: Match, by: string): void {
+    this.text = this.text.slice(0, span.index) + by + this.text.slice(span.index + span.length);
+  }
+}
+
+const NUMBER = String.raw`(\d+(?:\.\d+)?)`;
+const COUNT_UNIT = String.raw`(k|m|b|t|thousand|million|billion|trillion)?`;
+
+/** "2T tokens", "300 billion tokens", "1.4e12 tokens". */
+export function takeTokens(s: Scanner): number | undefined {
+  const m = s.take(new RegExp(String.raw`(\d+(?:\.\d+)?(?:e\d+)?)\s*${COUNT_UNIT}\s*(?:training\s+)?(?:tokens?|toks?)\b`));
+  return m ? parseCount(`${m[1]}${m[2] ?? ''}`) : undefined;
+}
+
+const DURATION_UNITS: Record<string, number> = { hour: hours(1), day: days(1), week: days(7), month: days(30) };
+
+/** "in 30 days", "within 2 weeks", "3 months" (a month is taken as 30 days), "36 hours". */
+export function takeDeadline(s: Scanner): number | undefined {
+  const m = s.take(new RegExp(String.raw`${NUMBER}\s*(hours?|hrs?|h|days?|d|weeks?|wks?|w|months?|mo)\b`));
+  if (!m) return undefined;
+  const unit = m[2] ?? '';
+  const key = unit.startsWith('h') ? 'hour' : unit.startsWith('d') ? 'day' : unit.startsWith('w') ? 'week' : 'month';
+  return Number(m[1]) * (DURATION_UNITS[key] ?? days(1));
+}
+
+type IntegerField = 'tensor' | 'pipeline' | 'context' | 'data' | 'virtualStages' | 'microBatchSize' | 'globalBatchSize' | 'seqLength';
+
+/** Megatron's flag names and the words people use for them: "tp 8", "tp=8", "tp8", "8-way tensor parallel". */
+const PARALLEL_WORDS: readonly [IntegerField, string][] = [
+  ['tensor', String.raw`tp|tensor(?:[\s-]*model)?(?:[\s-]*parallel(?:ism|\s*size)?)?`],
+  ['pipeline', String.raw`pp|pipeline(?:[\s-]*model)?(?:[\s-]*parallel(?:ism|\s*size)?)?(?:[\s-]*stages?)?`],
+  ['context', String.raw`cp|context[\s-]*parallel(?:ism|\s*size)?`],
+  ['data', String.raw`dp|data[\s-]*parallel(?:ism|\s*size)?`],
+  ['virtualStages', String.raw`vp|vpp|virtual[\s-]*(?:pipeline[\s-]*)?stages?|interleav(?:ed|ing)`],
+  ['microBatchSize', String.raw`mbs|micro[\s-]*batch(?:[\s-]*size)?`],
+  ['globalBatchSize', String.raw`gbs|global[\s-]*batch(?:[\s-]*size)?|batch[\s-]*size`],
+  ['seqLength', String.raw`seq(?:uence)?(?:[\s-]*len(?:gth)?)?|context[\s-]*length|ctx`],
+];
+
+/** Parallel sizes, batch sizes and sequence length, by name before or after the number. */
+export function takeParallelism(s: Scanner): Partial<Pick<AskParameters, IntegerField>> {
+  const out: Partial<Pick<AskParameters, IntegerField>> = {};
+  for (const [field, words] of PARALLEL_WORDS) {
+    const after = s.take(new RegExp(String.raw`\b(?:${words})\s*(?:=|:|of|is)?\s*(\d+)(k?)\b`));
+    const m = after ?? s.take(new RegExp(String.raw`\b(\d+)(k?)(?:[\s-]*way)?[\s-]*(?:${words})\b`));
+    if (m) out[field] = Number(m[1]) * (m[2] === 'k' ? 1024 : 1);
+  }
+  // "8k context" / "32k sequence" reads as tokens of sequence; k is 1024 there (4k = 4096, as Llama 2 says).
+  return out;
+}
+
+export function takePrecision(s: Scanner): AskParameters['precision'] {
+  const m = s.take(/\b(fp8|bf16|fp16)\b/);
+  return m ? (m[1] as AskParameters['precision']) : undefined;
+}
+
+export function takeRecompute(s: Scanner): AskParameters['recompute'] {
+  if (s.take(/\b(?:no|without)\s+(?:activation\s+)?recomput\w*|\brecompute\s*(?:=|:)?\s*none\b/)) return 'none';
+  if (s.take(/\bselective(?:\s+(?:activation\s+)?recomput\w*)?|\brecompute\s*(?:=|:)?\s*selective\b/)) return 'selective';
+  if (s.take(/\bfull(?:\s+(?:activation\s+)?recomput\w*)|\brecompute\s*(?:=|:)?\s*full\b|\bactivation\s+checkpointing\b/)) return 'full';
+  return undefined;
+}
+
+/** "sequence parallel", "with SP", "no sequence parallelism". */
+export function takeSequenceParallel(s: Scanner): boolean | undefined {
+  if (s.take(/\b(?:no|without)\s+(?:sequence[\s-]*parallel\w*|sp)\b/)) return false;
+  if (s.take(/\bsequence[\s-]*parallel\w*|\bsp\b/)) return true;
+  return undefined;
+}
+
+const OPS: readonly [CollectiveOp, RegExp][] = [
+  ['all-reduce', /\ball[\s-]*reduce\b|\ballreduce\b/],
+  ['all-gather', /\ball[\s-]*gather\b|\ballgather\b/],
+  ['reduce-scatter', /\breduce[\s-]*scatter\b|\breducescatter\b/],
+  ['all-to-all', /\ball[\s-]*to[\s-]*all\b|\balltoall\b|\ba2a\b/],
+  ['broadcast', /\bbroadcast\b|\bbcast\b/],
+  ['reduce', /\breduce\b/],
+];
+
+/** The NCCL collective a question names, if any. */
+export function takeCollectiveOp(s: Scanner): CollectiveOp | undefined {
+  for (const [op, pattern] of OPS) if (s.take(pattern)) return op;
+  return undefined;
+}
+
+export function takeAlgorithm(s: Scanner): CollectiveAlgorithm | undefined {
+  const m = s.take(/\b(ring|tree|nvls)\b/);
+  return m ? (m[1] as CollectiveAlgorithm) : undefined;
+}
+
+/** A message size with an explicit byte unit ("1 GB", "256MiB", "4096 bytes"); a bare "B" is billions elsewhere. */
+export function takeBytes(s: Scanner): number | undefined {
+  const m = s.take(/(\d+(?:\.\d+)?)\s*(kib|mib|gib|tib|kb|mb|gb|tb|bytes?)\b/);
+  if (!m) return undefined;
+  return parseBytes(`${m[1]}${m[2]?.startsWith('byte') === true ? '' : m[2] ?? ''}`);
+}
+
+/** The ASCII words used for a hardware name once it is found (so counts can sit next to it). */
+export const HW_TOKEN = 'HW';
+
+/**
+ * Node and GPU counts around the hardware name: "128 nodes", "280 DGX A100", "64 H100 nodes",
+ * "1,024 GPUs", "64 H100s", "nodes of 8 GPUs". `systemNamed` says whether HW is a node type.
+ */
+export function takeCounts(s: Scanner, systemNamed: boolean): Pick<AskParameters, 'nodes' | 'gpus' | 'gpusPerNode'> {
+  const out: Pick<AskParameters, 'nodes' | 'gpus' | 'gpusPerNode'> = {};
+  const num = String.raw`(\d+(?:\.\d+)?)(k?)`;
+  const value = (m: RegExpExecArray): number => Math.round(Number(m[1]) * (m[2] === 'k' ? 1000 : 1));
+  const perNode = s.take(new RegExp(String.raw`(\d+)\s*(?:x\s*)?(?:${HW_TOKEN}\s*)?(?:gpus?\s*)?(?:per|a|each|/)\s*(?:node|server|machine|box)\b|nodes?\s+(?:of|with)\s+(\d+)\s*(?:${HW_TOKEN}\s*)?(?:gpus?)?`));
+  if (perNode) out.gpusPerNode = Number(perNode[1] ?? perNode[2]);
+  const nodes = s.take(new RegExp(String.raw`${num}\s*(?:x\s*)?(?:${HW_TOKEN}\s*)?(?:nodes?|machines?|servers?|boxes|hosts?|trays?|systems?)\b`));
+  if (nodes) out.nodes = value(nodes);
+  const next = s.take(new RegExp(String.raw`${num}\s*(?:x\s*)?(?:${HW_TOKEN}\s*(?:gpus?)?|gpus?)(?![\w])`));
+  if (next) {
+    // "280 DGX A100" counts nodes; "64 H100" counts GPUs.
+    if (systemNamed && !/gpu/.test(next[0]) && out.nodes === undefined) out.nodes = value(next);
+    else out.gpus = value(next);
+  }
+  return out;
+}

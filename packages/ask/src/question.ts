@@ -1,0 +1,74 @@
+/**
+ * What a parsed question is: an intent, the facts the text gave, and the defaults taken for the
+ * facts it did not give (each default is said back to the asker in the answer).
+ */
+
+/** What the asker wants to know. */
+export type IntentName =
+  /** How many nodes train a model on a token budget within a deadline. */
+  | 'nodes'
+  /** How long a model trains on a given cluster. */
+  | 'time'
+  /** The fastest parallel configuration for a model on a given cluster. */
+  | 'config'
+  /** Memory per GPU of a given configuration. */
+  | 'memory'
+  /** Step time, MFU, throughput of a given configuration. */
+  | 'estimate'
+  /** One collective's time and bandwidth on a set of GPUs. */
+  | 'collective'
+  /** Not understood, or asked for help: answered with examples. */
+  | 'help';
+
+export type CollectiveOp = 'all-reduce' | 'all-gather' | 'reduce-scatter' | 'broadcast' | 'reduce' | 'all-to-all';
+export type CollectiveAlgorithm = 'ring' | 'tree' | 'nvls' | 'auto';
+
+/** The facts a question carries, in SI units (tokens and counts plain, seconds, bytes). */
+export interface AskParameters {
+  /** A model preset id (packages/presets). */
+  model?: string;
+  /** A GPU preset id. */
+  gpu?: string;
+  /** A system preset id, when the question named a node type ("DGX A100"). */
+  system?: string;
+  nodes?: number;
+  gpus?: number;
+  gpusPerNode?: number;
+  tokens?: number;
+  deadlineSeconds?: number;
+  tensor?: number;
+  pipeline?: number;
+  context?: number;
+  data?: number;
+  virtualStages?: number;
+  microBatchSize?: number;
+  globalBatchSize?: number;
+  seqLength?: number;
+  precision?: 'fp16' | 'bf16' | 'fp8';
+  recompute?: 'none' | 'selective' | 'full';
+  sequenceParallel?: boolean;
+  op?: CollectiveOp;
+  bytes?: number;
+  algorithm?: CollectiveAlgorithm;
+}
+
+/** A fact the question did not state, the value taken for it and why, said back in the answer. */
+export interface DefaultUsed {
+  field: keyof AskParameters;
+  value: string | number;
+  /** One sentence for the asker, e.g. "300B training tokens (GPT-3's, Brown et al. 2020)". */
+  text: string;
+}
+
+export interface ParsedQuestion {
+  /** The question as asked (trimmed). */
+  text: string;
+  intent: IntentName;
+  /** Facts from the text with the defaults filled in. */
+  parameters: AskParameters;
+  /** Facts the text stated, before defaults. */
+  stated: AskParameters;
+  defaults: DefaultUsed[];
+  /** Why the question could not be answered as asked (e.g. no model named); empty when it can. */
+  problems: string[];
+}

@@ -1,0 +1,39 @@
+import type { ScenarioInput } from '@trainplan/protocol';
+import { systemById } from '@trainplan/presets';
+import { gpusPerNodeOf } from './defaults.ts';
+import type { AskParameters } from './question.ts';
+
+/** The contract's `cluster` for the parameters: the system's fabric when a node type was named. */
+export function clusterOf(p: AskParameters): ScenarioInput['cluster'] {
+  const system = p.system === undefined ? undefined : systemById(p.system);
+  const cluster: ScenarioInput['cluster'] = { gpu: p.gpu ?? system?.gpu ?? 'h100-sxm', gpusPerNode: gpusPerNodeOf(p) };
+  if (system !== undefined) cluster.network = system.network;
+  if (p.nodes !== undefined) cluster.nodes = p.nodes;
+  else if (p.gpus !== undefined) cluster.gpus = p.gpus;
+  return cluster;
+}
+
+/** A contract scenario for a fixed configuration (memory and estimate questions). */
+export function scenarioOf(p: AskParameters): ScenarioInput {
+  const training: ScenarioInput['training'] = { globalBatchSize: p.globalBatchSize ?? 1, microBatchSize: p.microBatchSize ?? 1 };
+  if (p.precision !== undefined) training.precision = p.precision;
+  if (p.seqLength !== undefined) training.seqLength = p.seqLength;
+  if (p.tokens !== undefined) training.tokens = p.tokens;
+  const parallelism: NonNullable<ScenarioInput['parallelism']> = {};
+  if (p.tensor !== undefined) parallelism.tensor = p.tensor;
+  if (p.pipeline !== undefined) parallelism.pipeline = p.pipeline;
+  if (p.context !== undefined) parallelism.context = p.context;
+  if (p.data !== undefined) parallelism.data = p.data;
+  if (p.virtualStages !== undefined) parallelism.virtualStages = p.virtualStages;
+  if (p.recompute !== undefined) parallelism.recompute = p.recompute;
+  if (p.sequenceParallel !== undefined) parallelism.sequenceParallel = p.sequenceParallel;
+  return { model: p.model ?? '', cluster: clusterOf(p), training, parallelism };
+}
+
+/**
+ * The widget's address for a scenario: the widget reads `#scenario=` + the URI-encoded JSON
+ * (the hash never reaches a server, so the link works behind any static host).
+ */
+export function widgetUrl(scenario: ScenarioInput, publicUrl: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}/#scenario=${encodeURIComponent(JSON.stringify(scenario))}`;
+}

@@ -1,0 +1,128 @@
+import { runEstimate, type EstimateOk, type ScenarioInput } from '@trainplan/protocol';
+import { modelById } from '@trainplan/presets';
+import { describe, expect, it } from 'vitest';
+import { ask, answer } from '../src/answer/answer.ts';
+import { renderText } from '../src/answer/render-text.ts';
+import { parse } from '../src/parse.ts';
+
+const DAY_SECONDS = 86_400;
+const scenarioFromUrl = (url: string): ScenarioInput => JSON.parse(decodeURIComponent(url.split('#scenario=')[1]!)) as ScenarioInput;
+
+describe('answer: nodes, time and best configuration (the search)', () => {
+  const nodes = ask('how many nodes for 175B');
+
+  it('"how many nodes for 175B" meets the 30-day default deadline with GPT-3\'s 300B tokens', () => {
+    expect(nodes.ok).toBe(true);
+    const e = runEstimate(nodes.scenario) as EstimateOk;
+    expect(e.timeToTrain?.tokens).toBe(300e9);
+    // Days to train = tokens / (tokens per second) / 86400, and within the deadline.
+    expect(e.timeToTrain!.days).toBeCloseTo(300e9 / e.tokensPerSecond / DAY_SECONDS, 6);
+    expect(e.timeToTrain!.days).toBeLessThanOrEqual(30);
+    expect(nodes.headline).toContain(`${e.resolved.nodes} nodes (${e.resolved.gpus} GPUs)`);
+  });
+
+  it('says which defaults it used', () => {
+    expect(nodes.assumptions.join('\n')).toMatch(/300B training tokens[\s\S]*30-day deadline/);
+  });
+
+  it('one node fewer misses the deadline (the answer is the fewest)', () => {
+    const data = nodes.data as { nodes: number };
+    const fewer = ask(`how long to train gpt3-175b on ${data.nodes - 1} H100 nodes`);
+    expect(fewer.ok).toBe(true);
+    expect((runEstimate(fewer.scenario) as EstimateOk).timeToTrain!.days).toBeGreaterThan(30);
+  });
+
+  it('its widget link carries the same scenario, which estimates to the same figures', () => {
+    const scenario = scenarioFromUrl(nodes.widgetUrl!);
+    expect(scenario).toEqual(nodes.scenario);
+    expect((runEstimate(scenario) as EstimateOk).stepTimeSeconds).toBe(nodes.stepTimeSeconds);
+  });
+
+  it('"best config for 530B on 280 DGX A100" keeps the 2240 GPUs and the DGX A100 fabric', () => {
+    const a = ask('best config for 530B on 280 DGX A100');
+    expect(a.ok).toBe(true);
+    const e = runEstimate(a.scenario) as EstimateOk;
+    expect(e.resolved).toMatchObject({ model: 'mt-nlg-530b', gpu: 'a100-80gb', network: 'hdr-ib-8x', nodes: 280, gpus: 2240 });
+    expect(e.resolved.tensor * e.resolved.pipeline * e.resolved.context * e.resolved.data).toBe(2240);
+    expect(e.memory.fits).toBe(true);
+  });
+
+  it('a deadline nothing meets answers with the closest and why, not a crash', () => {
+    const a = ask('how many nodes to train llama3.1-405b on 15.6T tokens in 1 day on v100');
+    expect(a.ok).toBe(false);
+    expect(a.headline).toMatch(/Llama 3.1 405B/);
+  });
+});
+
+describe('answer: a stated configuration (runEstimate)', () => {
+  it('memory for 70B with tp 8 pp 4 on A100 80GB: model states are at least 18 B per parameter share', () => {
+    const a = ask('memory for 70B with tp 8 pp 4 on A100 80GB');
+    expect(a.ok).toBe(true);
+    const e = a.data as EstimateOk;
+    // Megatron's mixed-precision Adam: 18 bytes per parameter (Korthikanti et al. 2022); with no data
+    // parallelism nothing is sharded, and the heaviest of 32 shards holds at least the average.
+    const states = e.memory.weightsBytes + e.memory.gradientsBytes + e.memory.optimizerBytes;
+    expect(states).toBeGreaterThanOrEqual((18 * e.parameters) / 32);
+    expect(a.memoryPerGpuBytes).toBe(e.memory.totalBytes);
+    expect(a.headline).toMatch(/GiB per GPU of .*GiB \((fits|does not fit)\)/);
+  });
+
+  it('"how long … with tp 8 pp 8" uses the stated layout and days = tokens / throughput', () => {
+    const a = ask('how long to train 175B on 128 DGX A100 with tp 8 pp 8');
+    const e = a.data as EstimateOk;
+    expect(e.resolved).toMatchObject({ tensor: 8, pipeline: 8, nodes: 128 });
+    expect(e.timeToTrain!.days).toBeCloseTo(300e9 / e.tokensPerSecond / DAY_SECONDS, 6);
+  });
+
+  it('an impossible layout answers why (out of memory), with the widget link to fix it there', () => {
+    const a = ask('memory for 405B with tp 1 pp 1 on a100');
+    expect(a.ok).toBe(false);
+    expect(a.headline).toMatch(/does not fit: needs .* per GPU/);
+    expect(a.widgetUrl).toBeDefined();
+  });
+});
+
+describe('answer: collectives (runCollective)', () => {
+  it('all-reduce 1 GB on 64 H100: bus bandwidth is 2(n-1)/n of algorithm bandwidth (nccl-tests)', () => {
+    const a = ask('all-reduce 1 GB on 64 H100');
+    expect(a.ok).toBe(true);
+    const row = (a.data as { rows: { bytes: number; seconds: number; algbwGBps: number; busbwGBps: number }[] }).rows[0]!;
+    expect(row.bytes).toBe(1e9);
+    expect(row.busbwGBps / row.algbwGBps).toBeCloseTo((2 * 63) / 64, 9);
+    expect(row.algbwGBps).toBeCloseTo(1e9 / row.seconds / 1e9, 9);
+  });
+});
+
+describe('answer: help', () => {
+  it.each(['', 'help', 'what is the weather'])('"%s" gets the examples', (q) => {
+    const a = ask(q);
+    expect(a.intent).toBe('help');
+    expect(a.examples).toContain('how many nodes for 175B');
+  });
+
+  it('a model size no preset has is said back, with the examples', () => {
+    const a = ask('how many nodes for 100B');
+    expect(a.headline).toMatch(/no model preset has about 100B/);
+    expect(a.examples.length).toBeGreaterThan(0);
+  });
+
+  it('every example question is answered (none falls back to help)', () => {
+    for (const q of ask('help').examples) expect(ask(q).intent, q).not.toBe('help');
+  });
+});
+
+describe('renderText', () => {
+  it('prints the headline, configuration, figures, assumptions and link', () => {
+    const a = answer(parse('step time of llama3-8b on 8 H100 with tp 8'), { publicUrl: 'https://x.example/' });
+    const text = renderText(a);
+    expect(text.split('\n')[0]).toBe(a.headline);
+    for (const part of ['Configuration: TP 8', 'Step time:', 'MFU:', 'Memory per GPU:', 'Assumed (not in the question):', 'https://x.example/#scenario=']) {
+      expect(text).toContain(part);
+    }
+  });
+
+  it('uses the preset\'s sequence length for the default batch (Llama 3: 8192 → 512 sequences)', () => {
+    expect(modelById('llama3-8b')?.shape.seqLength).toBe(8192);
+    expect((ask('step time of llama3-8b on 8 H100 with tp 8').data as EstimateOk).resolved.globalBatchSize).toBe(512);
+  });
+});

@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { parse } from '../src/parse.ts';
+import type { AskParameters, IntentName } from '../src/question.ts';
+
+const BILLION = 1e9;
+const TRILLION = 1e12;
+const DAY = 24 * 60 * 60;
+const GB_BYTES = 1e9;
+const MIB_BYTES = 1024 * 1024;
+
+/**
+ * Phrasings people type in chat, with the intent and the facts a reader takes from each.
+ * `stated` is exactly the facts the text gives (defaults are checked separately below).
+ */
+const TABLE: readonly [question: string, intent: IntentName, stated: AskParameters][] = [
+  // The issue's own examples.
+  ['how many nodes for 175B', 'nodes', { model: 'gpt3-175b' }],
+  ['how many H100 nodes to train llama3-70b on 2T tokens in 30 days', 'nodes',
+    { model: 'llama3-70b', gpu: 'h100-sxm', tokens: 2 * TRILLION, deadlineSeconds: 30 * DAY }],
+  ['memory for 70B with tp 8 pp 4 on A100 80GB', 'memory', { model: 'llama3-70b', gpu: 'a100-80gb', tensor: 8, pipeline: 4 }],
+  ['best config for 530B on 280 DGX A100', 'config', { model: 'mt-nlg-530b', gpu: 'a100-80gb', system: 'dgx-a100-80gb', nodes: 280 }],
+  ['how long to train gpt3-175b on 128 nodes', 'time', { model: 'gpt3-175b', nodes: 128 }],
+  ['all-reduce 1 GB on 64 H100', 'collective', { op: 'all-reduce', bytes: GB_BYTES, gpu: 'h100-sxm', gpus: 64 }],
+  // nodes
+  ['How many GPUs do I need to train Llama 3 8B on 15T tokens within 2 weeks?', 'nodes',
+    { model: 'llama3-8b', tokens: 15 * TRILLION, deadlineSeconds: 14 * DAY }],
+  ['how many B200 nodes for llama 3.1 405b in 3 months', 'nodes', { model: 'llama3.1-405b', gpu: 'b200', deadlineSeconds: 90 * DAY }],
+  ['number of nodes needed for bloom on 366B tokens', 'nodes', { model: 'bloom-176b', tokens: 366 * BILLION }],
+  ['how many a100 40gb nodes to train gpt-3 13b in 10 days', 'nodes', { model: 'gpt3-13b', gpu: 'a100-40gb', deadlineSeconds: 10 * DAY }],
+  ['nodes needed for nemotron 340b with fp8 on h200', 'nodes', { model: 'nemotron4-340b', gpu: 'h200', precision: 'fp8' }],
+  ['how many machines for 1T in 60 days', 'nodes', { model: 'megatron-1t', deadlineSeconds: 60 * DAY }],
+  ['how big a cluster for llama2-70b on 2 trillion tokens in 21 days', 'nodes',
+    { model: 'llama2-70b', tokens: 2 * TRILLION, deadlineSeconds: 21 * DAY }],
+  // time
+  ['how long to train llama3-70b on 512 H100', 'time', { model: 'llama3-70b', gpu: 'h100-sxm', gpus: 512 }],
+  ['how many days to train GPT-3 on 1,024 A100s', 'time', { model: 'gpt3-175b', gpu: 'a100-80gb', gpus: 1024 }],
+  ['time to train mt-nlg-530b on 420 DGX A100 with 270B tokens', 'time',
+    { model: 'mt-nlg-530b', gpu: 'a100-80gb', system: 'dgx-a100-80gb', nodes: 420, tokens: 270 * BILLION }],
+  ['How long would Llama 2 7B take on 4 nodes?', 'time', { model: 'llama2-7b', nodes: 4 }],
+  ['training time for 405B on 2k H100 GPUs', 'time', { model: 'llama3.1-405b', gpu: 'h100-sxm', gpus: 2000 }],
+  // config
+  ['best configuration for llama3-8b on 8 H100', 'config', { model: 'llama3-8b', gpu: 'h100-sxm', gpus: 8 }],
+  ['optimal parallelism for gpt3-175b on 128 DGX H100 nodes', 'config', { model: 'gpt3-175b', gpu: 'h100-sxm', system: 'dgx-h100', nodes: 128 }],
+  ['how should I shard bloom-176b on 48 nodes', 'config', { model: 'bloom-176b', nodes: 48 }],
+  ['what is the fastest strategy for 340B on 96 GB200 trays', 'config', { model: 'nemotron4-340b', gpu: 'gb200', system: 'gb200-nvl72', nodes: 96 }],
+  ['llama3-70b on 64 h100 nodes', 'config', { model: 'llama3-70b', gpu: 'h100-sxm', nodes: 64 }],
+  // memory
+  ['does llama3-70b fit on one node of 8 H100 with tp 8?', 'memory', { model: 'llama3-70b', gpu: 'h100-sxm', tensor: 8, gpusPerNode: 8 }],
+  ['memory per GPU for gpt3-175b tp=8 pp=16 full recompute on a100', 'memory',
+    { model: 'gpt3-175b', gpu: 'a100-80gb', tensor: 8, pipeline: 16, recompute: 'full' }],
+  ['How much memory does 13B need with tensor parallel 2 and micro batch 4?', 'memory',
+    { model: 'llama2-13b', tensor: 2, microBatchSize: 4 }],
+  ['will llama 3 8b OOM on v100 with no recompute and seq 8192', 'memory',
+    { model: 'llama3-8b', gpu: 'v100-32gb', recompute: 'none', seqLength: 8192 }],
+  ['hbm use of 175B with 8-way tensor and 8-way pipeline parallelism and gbs 1536', 'memory',
+    { model: 'gpt3-175b', tensor: 8, pipeline: 8, globalBatchSize: 1536 }],
+  // estimate
+  ['step time of llama3-8b on 8 H100 with tp 8', 'estimate', { model: 'llama3-8b', gpu: 'h100-sxm', gpus: 8, tensor: 8 }],
+  ['MFU for gpt3-175b on 128 DGX A100 with tp 8 pp 8 and global batch 1536', 'estimate',
+    { model: 'gpt3-175b', gpu: 'a100-80gb', system: 'dgx-a100-80gb', nodes: 128, tensor: 8, pipeline: 8, globalBatchSize: 1536 }],
+  ['throughput of megatron 39.1b with tp 8 pp 2 on 64 gpus', 'estimate', { model: 'megatron-39.1b', tensor: 8, pipeline: 2, gpus: 64 }],
+  ['gpt3-6.7b tp 4 pp 2 cp 2 bf16', 'estimate', { model: 'gpt3-6.7b', tensor: 4, pipeline: 2, context: 2, precision: 'bf16' }],
+  // collectives
+  ['allreduce 256MB on 8 nodes of DGX H100', 'collective', { op: 'all-reduce', bytes: 256 * 1000 * 1000, gpu: 'h100-sxm', system: 'dgx-h100', nodes: 8 }],
+  ['all-gather of 64 MiB across 16 A100 with ring', 'collective', { op: 'all-gather', bytes: 64 * MIB_BYTES, gpu: 'a100-80gb', gpus: 16, algorithm: 'ring' }],
+  ['reduce-scatter 4 GB on 2 nodes', 'collective', { op: 'reduce-scatter', bytes: 4 * GB_BYTES, nodes: 2 }],
+  ['how fast is a broadcast of 1 GiB on 32 H200', 'collective', { op: 'broadcast', bytes: 1024 * MIB_BYTES, gpu: 'h200', gpus: 32 }],
+  ['alltoall 128 MB on 8 b200 nvls', 'collective', { op: 'all-to-all', bytes: 128 * 1000 * 1000, gpu: 'b200', gpus: 8, algorithm: 'nvls' }],
+  // help
+  ['help', 'help', {}],
+  ['', 'help', {}],
+  ['what is the weather in Paris', 'help', {}],
+];
+
+describe('parse: a table of phrasings', () => {
+  it('has at least 30 phrasings', () => expect(TABLE.length).toBeGreaterThanOrEqual(30));
+
+  it.each(TABLE)('"%s" is a %s question', (question, intent, stated) => {
+    const q = parse(question);
+    expect(q.intent).toBe(intent);
+    expect(q.stated).toEqual(stated);
+  });
+});
+
+describe('parse: defaults are stated', () => {
+  it('"how many nodes for 175B" takes GPT-3\'s 300B tokens, a 30-day deadline and H100 nodes', () => {
+    const q = parse('how many nodes for 175B');
+    expect(q.parameters).toMatchObject({ model: 'gpt3-175b', gpu: 'h100-sxm', tokens: 300 * BILLION, deadlineSeconds: 30 * DAY });
+    expect(q.defaults.map((d) => d.field)).toEqual(['gpu', 'tokens', 'deadlineSeconds', 'precision']);
+    expect(q.defaults.find((d) => d.field === 'tokens')?.text).toMatch(/300B training tokens/);
+  });
+
+  it('a stated fact is never listed as a default', () => {
+    const q = parse('how many H100 nodes to train llama3-70b on 2T tokens in 30 days');
+    expect(q.defaults.map((d) => d.field)).toEqual(['precision']);
+  });
+
+  it('a model with no published budget takes 20 tokens per parameter (Chinchilla)', () => {
+    const q = parse('how long to train megatron 39.1b on 16 nodes');
+    expect(q.parameters.tokens).toBe(20 * 39.1 * BILLION);
+    expect(q.defaults.find((d) => d.field === 'tokens')?.text).toMatch(/20 per parameter/);
+  });
+
+  it('a bare "A100" says it was taken as the 80GB part', () => {
+    expect(parse('memory for 70B on a100').defaults[0]?.text).toMatch(/80GB/);
+  });
+
+  it('memory questions without a cluster use one model replica and a ~4M-token batch', () => {
+    const q = parse('memory for 70B with tp 8 pp 4 on A100 80GB');
+    // 8 × 4 = 32 GPUs = 4 DGX A100 nodes, data parallel 1; Llama 3's 8192-token sequences: 4M / 8192 = 512.
+    expect(q.parameters).toMatchObject({ nodes: 4, globalBatchSize: 512, microBatchSize: 1, recompute: 'selective' });
+  });
+
+  it('the global batch is a multiple of data parallel × micro-batch', () => {
+    const q = parse('step time of gpt3-175b on 96 DGX A100 with tp 8 pp 8');
+    // 768 GPUs / 64 = DP 12; 4M tokens / 2048 = 2048 sequences → nearest multiple of 12 is 2052.
+    expect(q.parameters.globalBatchSize).toBe(2052);
+  });
+});
+
+describe('parse: what it will not guess', () => {
+  it('a size no preset has is a problem, not a silent substitute', () => {
+    const q = parse('how many nodes for 100B');
+    expect(q.problems.join(' ')).toMatch(/no model preset has about 100B/);
+  });
+
+  it('a training question without a model asks for one', () => {
+    expect(parse('how many nodes in 30 days').problems.join(' ')).toMatch(/name a model/);
+  });
+
+  it('questions longer than 500 characters are refused', () => {
+    expect(parse(`how many nodes for 175B ${'x'.repeat(600)}`).problems.join(' ')).toMatch(/500 characters/);
+  });
+
+  it('"2T tokens" is a token budget, never a 2T-parameter model', () => {
+    const q = parse('how many nodes for llama3-8b on 2T tokens');
+    expect(q.stated).toEqual({ model: 'llama3-8b', tokens: 2 * TRILLION });
+  });
+});

@@ -1,0 +1,43 @@
+import { MAX_ROUTE_LINKS, gpuNode, railOfLocalGpu, routeInto, type TopologyGraph } from '../topology/topology-graph.ts';
+import type { FlowEngine, FlowProgram } from './flow-engine.ts';
+
+/**
+ * Grouped point-to-point sends, all posted at once (NCCL's all-to-all and send/recv;
+ * collectives-reference §7.4): one flow per (source, destination) pair, each after NCCL's one-step
+ * latency plus the per-post network overhead of the remote peers posted before it
+ * (src/tuning/ring.cc getNetOverhead), on the sender's own rail across nodes.
+ */
+export class DirectProgram implements FlowProgram {
+  finishedAt = -1;
+  private programId = -1;
+  private left: number;
+  private readonly path = new Int32Array(MAX_ROUTE_LINKS);
+
+  constructor(
+    private readonly topology: TopologyGraph,
+    private readonly pairs: Int32Array,
+    private readonly pairBytes: number,
+    private readonly startSeconds: Float64Array,
+  ) {
+    this.left = pairs.length / 2;
+  }
+
+  start(engine: FlowEngine): void {
+    this.programId = engine.addProgram(this);
+    if (this.left === 0) { this.finishedAt = engine.now; return; }
+    for (let p = 0; p < this.pairs.length / 2; p++) engine.timer(this.programId, p, this.startSeconds[p] as number);
+  }
+
+  onTimer(engine: FlowEngine, pair: number): void {
+    const t = this.topology;
+    const src = this.pairs[2 * pair] as number;
+    const dst = this.pairs[2 * pair + 1] as number;
+    const rail = railOfLocalGpu(t, src - gpuNode(t, src) * t.gpusPerNode);
+    const length = routeInto(t, src, dst, rail, this.path);
+    engine.flow(this.programId, pair, this.pairBytes, this.path, length, null, Number.POSITIVE_INFINITY);
+  }
+
+  onFlowDone(engine: FlowEngine): void {
+    if (--this.left === 0) this.finishedAt = engine.now;
+  }
+}

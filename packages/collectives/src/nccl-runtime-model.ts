@@ -1,0 +1,92 @@
+import type { Bytes } from '@trainplan/units';
+import { candidateAlgBandwidthGBps, candidateLatencyUs, type NcclCandidate } from './nccl-candidate.ts';
+import { NCCL_RUNTIME_TABLES } from './nccl-runtime-tables.ts';
+import { NCCL_TABLES } from './nccl-tables.ts';
+import type { NcclTopology } from './nccl-topology.ts';
+import type { CollectiveOp } from './types.ts';
+
+/**
+ * How long NCCL's chosen (algorithm, protocol) really takes, in µs: the tuner's prediction
+ * (`candidateTimeUs`) corrected for what NCCL does after selecting it (collectives-reference §1,
+ * "After selection"). Two mechanisms, both from NCCL's source, no fitted constant:
+ *  - Ring and Tree launch only the channels and threads the message can fill
+ *    (`launchedBandwidthShare`): below nChannels·nThreads·threshold bytes the bandwidth term
+ *    scales with the channels actually used, so small messages are slower than predicted.
+ *  - Single-node NVLS all-reduce is a three-stage pipeline over loops whose chunk NCCL shrinks
+ *    for mid-size messages (`nvlsAllReducePipelineUs`).
+ * Other choices (PAT, NVLSTree, direct) keep the tuner's time.
+ */
+export function ncclRuntimeTimeUs(
+  topology: NcclTopology, op: CollectiveOp, c: NcclCandidate, bytes: Bytes, index: number,
+): number {
+  const latencyUs = candidateLatencyUs(c, bytes);
+  const algBandwidthGBps = candidateAlgBandwidthGBps(c, index);
+  if (c.algorithm === 'nvls' && op === 'all-reduce' && topology.placement.nodes === 1 && topology.nvls
+    && NCCL_RUNTIME_TABLES.nvlsChannels.value[topology.fabric.generation] > 0) {
+    return nvlsAllReducePipelineUs(topology, bytes, algBandwidthGBps);
+  }
+  if (c.algorithm === 'ring' || c.algorithm === 'tree') {
+    const graph = c.algorithm === 'ring' ? topology.ring : topology.tree;
+    const share = launchedBandwidthShare(c, graph.nChannels, topology.placement.ranks, bytes);
+    return latencyUs + bytes / (1000 * algBandwidthGBps * share);
+  }
+  return latencyUs + bytes / (1000 * algBandwidthGBps);
+}
+
+/**
+ * The fraction of the graph's bandwidth NCCL launches for `bytes` (src/enqueue.cc
+ * topoGetAlgoInfo): `while (nBytes < nc·nt·threshold) { if (nc ≥ 2) nc--; else if (nt % 128 == 0)
+ * nt /= 2; else break; }`, threshold ×nRanks for Ring/LL. Each channel is one CTA moving its
+ * share of the data, so bandwidth scales with nc·nt / (nChannels·maxThreads). Solved in closed
+ * form: nc is the largest count with nc·nt·threshold ≤ bytes (at least 1).
+ */
+export function launchedBandwidthShare(c: NcclCandidate, nChannels: number, ranks: number, bytes: Bytes): number {
+  const R = NCCL_RUNTIME_TABLES;
+  const maxThreads = R.maxThreads.value[c.protocol];
+  const threshold = R.threadThresholdBytes.value[c.protocol] * (c.protocol === 'LL' && c.algorithm === 'ring' ? ranks : 1);
+  const perChannelBytes = maxThreads * threshold;
+  if (bytes >= nChannels * perChannelBytes) return 1;
+  const nc = Math.max(1, Math.floor(bytes / perChannelBytes));
+  let nt = maxThreads;
+  if (nc === 1) {
+    while (bytes < nt * threshold && nt % R.threadHalvingMultiple.value === 0) nt /= 2;
+  }
+  return (nc * nt) / (nChannels * maxThreads);
+}
+
+/** NVLS chunk bytes for a message (src/enqueue.cc calcCollChunking): 128 KiB, cut for smaller messages. */
+export function nvlsChunkBytes(bytes: Bytes, concurrentOps: number): number {
+  const { maxChunkBytes, cuts } = NCCL_RUNTIME_TABLES.nvlsChunking.value;
+  let chunk: number = maxChunkBytes;
+  for (const cut of cuts) {
+    if (bytes < cut.factor * concurrentOps * chunk && chunk > cut.bytes) chunk = cut.bytes;
+  }
+  return chunk;
+}
+
+/**
+ * Single-node NVLS all-reduce as the pipeline NCCL runs (src/device/all_reduce.h): every channel
+ * works loops of nHeads chunks; a loop passes scatter → switch reduce → gather, so k loops take
+ * (k + stages − 1) loop times — the fill is what makes mid sizes slow, and it grows with the chunk
+ * NCCL picks (16 KiB below 2·ops·32 KiB, up to 128 KiB from 64·ops·128 KiB). A loop costs one
+ * Simple-protocol step handshake over NVLink (NCCL's own per-step latency, hwLat NVLink Ring
+ * Simple) plus its bytes at the raw rate `b`; `b` is set so that at the largest chunk the
+ * asymptote is NCCL's NVLS bandwidth (nvlsEfficiency included): 1/B = 1/b + o/L_max. The fixed
+ * part is NCCL's Simple base latency. So the tuner's lumped 25 µs becomes launch + fill:
+ *   t = base + (max(1, S/L) + stages − 1) · (o + min(S, L)/b),  L = nvlsChannels·nHeads·chunk.
+ */
+export function nvlsAllReducePipelineUs(topology: NcclTopology, bytes: Bytes, algBandwidthGBps: number): number {
+  const R = NCCL_RUNTIME_TABLES;
+  const nHeads = topology.nvls?.nChannels ?? 1;
+  const concurrentOps = R.nvlsChannels.value[topology.fabric.generation] * nHeads;
+  const loopOverheadUs = NCCL_TABLES.hwLatencyUs.value.nvlink.ring.Simple;
+  const baseUs = NCCL_TABLES.baseLatencyUs.value.ring.Simple;
+  const maxLoopBytes = concurrentOps * R.nvlsChunking.value.maxChunkBytes;
+  const usPerByteAsymptote = 1 / (1000 * algBandwidthGBps);
+  // Raw µs per byte; never below zero (a loop overhead larger than the asymptote allows falls back to it).
+  const usPerByte = Math.max(usPerByteAsymptote - loopOverheadUs / maxLoopBytes, 0);
+  const loopBytes = concurrentOps * nvlsChunkBytes(bytes, concurrentOps);
+  const loops = Math.max(1, bytes / loopBytes);
+  const stages = R.nvlsAllReducePipelineStages.value;
+  return baseUs + (loops + stages - 1) * (loopOverheadUs + Math.min(bytes, loopBytes) * usPerByte);
+}

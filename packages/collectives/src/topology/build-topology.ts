@@ -1,0 +1,118 @@
+import type { GpuGeneration } from '@trainplan/hardware';
+import { GBps, toGBps, us } from '@trainplan/units';
+import { effectiveNicBandwidthGBps } from '../effective-bandwidth.ts';
+import { NCCL_TABLES } from '../nccl-tables.ts';
+import type { Fabric } from '../types.ts';
+import { LINK_KINDS, type LinkKind, type TopologyGraph } from './topology-graph.ts';
+
+/**
+ * Host PCIe per GPU, one direction, x16: Gen3 15.75, Gen4 31.5, Gen5 63 GB/s (PCI-SIG base
+ * specifications 3.0/4.0/5.0: 8/16/32 GT/s × 16 lanes × 128/130). V100 DGX-1: Gen3; A100: Gen4;
+ * H100, B200: Gen5.
+ */
+const PCIE_X16_GBPS: Readonly<Record<GpuGeneration, number>> = { volta: 15.75, ampere: 31.5, hopper: 63, blackwell: 63 };
+
+/** Leaf switch radix (ports): 40 on HDR QM8700, 64 on NDR QM9700 (NVIDIA Quantum datasheets); we use 64 for both. */
+const LEAF_RADIX = 64;
+
+export interface TopologyOptions {
+  readonly fabric: Fabric;
+  /** Nodes (NVLink domains for an NVLink-only fabric such as GB200 NVL72). */
+  readonly nodes: number;
+  /** Leaf oversubscription: downlink ÷ uplink capacity (1, the default, is non-blocking). */
+  readonly oversubscription?: number;
+  /** Rail-optimised (the default, DGX SuperPOD): NIC r of every node goes to a leaf of rail r. */
+  readonly railOptimised?: boolean;
+  /** Override the nodes per leaf (default: as many as the leaf's down ports hold). */
+  readonly nodesPerLeaf?: number;
+}
+
+/**
+ * The topology graph of `nodes` nodes of `fabric` (collectives-reference §7.2). Bandwidths are what
+ * NCCL drives, so that an uncontended emulation meets NCCL's own model:
+ *   NVLink port: links × NCCL's per-link figure (src/graph/topo.h: 20 GB/s SM80, 20.6 SM90, 40.1
+ *     SM100; 240 GB/s A100, 371 H100), or NCCL's PCIe figure without NVLink;
+ *   NIC: the fastest inter-node speed of NCCL's ladder that fits the line rate (24 of HDR's 25, 48 of
+ *     NDR's 50: nccl-tests#160, #290); NIC↔leaf cables at line rate;
+ *   leaf↔spine trunk: the leaf's attached line rate ÷ oversubscription.
+ * Latency: the network preset's one-way latency is NIC to NIC through the spine, split over its four
+ * cables; NVLink and PCIe hops carry none here because NCCL's per-step latencies (which the emulator
+ * applies per step) already include them.
+ */
+export function buildTopology(options: TopologyOptions): TopologyGraph {
+  const { fabric, nodes } = options;
+  if (!Number.isInteger(nodes) || nodes < 1) throw new RangeError(`nodes must be a positive integer, got ${nodes}`);
+  const oversubscription = options.oversubscription ?? 1;
+  if (!(oversubscription >= 1)) throw new RangeError(`oversubscription must be ≥ 1, got ${oversubscription}`);
+  const railOptimised = options.railOptimised ?? true;
+  const g = fabric.gpusPerNode;
+  const nics = Math.max(1, Math.round(fabric.nicsPerNode));
+  const downPorts = Math.max(1, Math.round((LEAF_RADIX * oversubscription) / (1 + oversubscription)));
+  const nodesPerLeaf = options.nodesPerLeaf ?? (railOptimised ? downPorts : Math.max(1, Math.floor(downPorts / nics)));
+  const leavesPerGroup = Math.ceil(nodes / nodesPerLeaf);
+  const leaves = railOptimised ? leavesPerGroup * nics : leavesPerGroup;
+  const linksPerNode = 4 * g + 4 * nics;
+  const linkCount = nodes * linksPerNode + 2 * leaves;
+  const bw = new Float64Array(linkCount);
+  const lat = new Float64Array(linkCount);
+  const kind = new Uint8Array(linkCount);
+  const k = (name: LinkKind): number => LINK_KINDS.indexOf(name);
+
+  const nvlinkGBps = fabric.nvlinkCount > 0
+    ? fabric.nvlinkCount * NCCL_TABLES.nvlinkBandwidthPerLinkGBps.value[fabric.generation]
+    : NCCL_TABLES.pciBandwidthGBps.value;
+  const nicLineGBps = toGBps(fabric.nicBandwidth);
+  const nicGBps = effectiveNicBandwidthGBps(nicLineGBps, fabric.generation);
+  const pcieGBps = PCIE_X16_GBPS[fabric.generation];
+  const cableLatency = fabric.networkLatency / 4;
+
+  for (let n = 0; n < nodes; n++) {
+    const base = n * linksPerNode;
+    for (let l = 0; l < g; l++) {
+      const at = base + 4 * l;
+      bw[at] = GBps(nvlinkGBps); kind[at] = k('nvlink-up');
+      bw[at + 1] = GBps(nvlinkGBps); kind[at + 1] = k('nvlink-down');
+      bw[at + 2] = GBps(pcieGBps); kind[at + 2] = k('pcie-up');
+      bw[at + 3] = GBps(pcieGBps); kind[at + 3] = k('pcie-down');
+    }
+    for (let r = 0; r < nics; r++) {
+      const at = base + 4 * g + 4 * r;
+      bw[at] = GBps(nicGBps); kind[at] = k('host-nic');
+      bw[at + 1] = GBps(nicGBps); kind[at + 1] = k('nic-host');
+      bw[at + 2] = GBps(nicLineGBps); kind[at + 2] = k('nic-leaf'); lat[at + 2] = cableLatency;
+      bw[at + 3] = GBps(nicLineGBps); kind[at + 3] = k('leaf-nic'); lat[at + 3] = cableLatency;
+    }
+  }
+  for (let leaf = 0; leaf < leaves; leaf++) {
+    const group = railOptimised ? leaf % leavesPerGroup : leaf;
+    const attachedNodes = Math.min(nodesPerLeaf, nodes - group * nodesPerLeaf);
+    const ports = railOptimised ? attachedNodes : attachedNodes * nics;
+    const trunk = GBps((ports * nicLineGBps) / oversubscription);
+    const at = nodes * linksPerNode + 2 * leaf;
+    bw[at] = trunk; kind[at] = k('leaf-spine'); lat[at] = cableLatency;
+    bw[at + 1] = trunk; kind[at + 1] = k('spine-leaf'); lat[at + 1] = cableLatency;
+  }
+  return {
+    fabric, nodes, gpusPerNode: g, nicsPerNode: nics, railOptimised, oversubscription, nodesPerLeaf, leaves,
+    linksPerNode, linkCount, linkBandwidth: bw, linkLatency: lat, linkKind: kind,
+  };
+}
+
+/** The graph as printable lines: counts, and one line per link kind with its bandwidth and latency. */
+export function describeTopology(t: TopologyGraph): string[] {
+  const lines = [
+    `${t.nodes} node(s) × ${t.gpusPerNode} GPUs = ${t.nodes * t.gpusPerNode} GPUs; ${t.nicsPerNode} NIC(s) per node; `
+      + `${t.leaves} leaf switch(es), ${t.railOptimised ? 'rail-optimised' : 'not rail-optimised'}, `
+      + `${t.nodesPerLeaf} node(s) per leaf, oversubscription ${t.oversubscription}:1; ${t.linkCount} directed links`,
+  ];
+  lines.push(t.railOptimised
+    ? `switching: one NVSwitch vertex per node (its planes merged); ${t.nicsPerNode} rail group(s) of ${t.leaves / t.nicsPerNode} leaf switch(es), NIC r of every node on a leaf of rail r; one spine vertex (a non-blocking core: only the leaf trunks are modelled)`
+    : `switching: one NVSwitch vertex per node (its planes merged); ${t.leaves} leaf switch(es) each holding every NIC of its nodes; one spine vertex (a non-blocking core: only the leaf trunks are modelled)`);
+  const seen = new Map<string, number>();
+  for (let l = 0; l < t.linkCount; l++) {
+    const key = `${LINK_KINDS[t.linkKind[l] ?? 0]} ${toGBps(t.linkBandwidth[l] ?? 0).toFixed(1)} GB/s ${((t.linkLatency[l] ?? 0) / us(1)).toFixed(2)} µs`;
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+  }
+  for (const [key, count] of seen) lines.push(`${count} × ${key}`);
+  return lines;
+}

@@ -1,0 +1,107 @@
+import type { Fabric } from '../types.ts';
+
+/** What a directed link joins. One physical cable or port is two links, one per direction. */
+export const LINK_KINDS = [
+  'nvlink-up', 'nvlink-down', 'pcie-up', 'pcie-down', 'host-nic', 'nic-host', 'nic-leaf', 'leaf-nic', 'leaf-spine', 'spine-leaf',
+] as const;
+export type LinkKind = (typeof LINK_KINDS)[number];
+
+/**
+ * A machine as a graph the emulator runs flows on: per node, each GPU's NVLink port into the node's
+ * NVSwitch domain (up and down), each GPU's PCIe path to the host complex, each NIC (one rail per
+ * NIC), its cable to a leaf switch, and each leaf's trunk to the spine layer. Links are numbered
+ * arithmetically (no maps), so routing is O(hops); attributes live in typed arrays.
+ *
+ * Layout: node n owns links [n·linksPerNode, (n+1)·linksPerNode): for g in GPUs nvlink-up,
+ * nvlink-down, pcie-up, pcie-down (4 each), then for r in NICs host-nic, nic-host, nic-leaf,
+ * leaf-nic (4 each); then per leaf leaf-spine, spine-leaf.
+ */
+export interface TopologyGraph {
+  readonly fabric: Fabric;
+  readonly nodes: number;
+  readonly gpusPerNode: number;
+  readonly nicsPerNode: number;
+  readonly railOptimised: boolean;
+  readonly oversubscription: number;
+  /** Nodes whose NIC of one rail share a leaf switch (rail-optimised), or nodes per leaf otherwise. */
+  readonly nodesPerLeaf: number;
+  readonly leaves: number;
+  readonly linksPerNode: number;
+  readonly linkCount: number;
+  /** Bytes per second each way, as NCCL can drive it (see buildTopology for each kind's figure). */
+  readonly linkBandwidth: Float64Array;
+  /** Seconds of wire and switch latency per hop. */
+  readonly linkLatency: Float64Array;
+  /** Index into LINK_KINDS. */
+  readonly linkKind: Uint8Array;
+}
+
+export const gpuNode = (t: TopologyGraph, gpu: number): number => Math.floor(gpu / t.gpusPerNode);
+/** The NIC (rail) closest to a GPU: GPUs split evenly over the NICs of their node. */
+export const railOfLocalGpu = (t: TopologyGraph, local: number): number =>
+  Math.floor((local * t.nicsPerNode) / t.gpusPerNode);
+
+export function leafOf(t: TopologyGraph, node: number, rail: number): number {
+  if (t.railOptimised) return rail * Math.ceil(t.nodes / t.nodesPerLeaf) + Math.floor(node / t.nodesPerLeaf);
+  return Math.floor(node / t.nodesPerLeaf);
+}
+
+const gpuLink = (t: TopologyGraph, node: number, local: number, offset: number): number =>
+  node * t.linksPerNode + local * 4 + offset;
+const nicLink = (t: TopologyGraph, node: number, rail: number, offset: number): number =>
+  node * t.linksPerNode + t.gpusPerNode * 4 + rail * 4 + offset;
+const leafLink = (t: TopologyGraph, leaf: number, offset: number): number => t.nodes * t.linksPerNode + leaf * 2 + offset;
+
+/**
+ * The links a transfer from GPU `src` to GPU `dst` crosses, appended to `out` (returns its new
+ * length). Inside a node: NVLink up, NVLink down. Across nodes, on NIC `rail` at both ends (NCCL keeps
+ * a channel on one rail, NCCL_CROSS_NIC=0): PCIe up, host→NIC, NIC→leaf, [leaf→spine→leaf],
+ * leaf→NIC, NIC→host, PCIe down.
+ */
+export function routeInto(t: TopologyGraph, src: number, dst: number, rail: number, out: Int32Array, at = 0): number {
+  const g = t.gpusPerNode;
+  const sn = Math.floor(src / g);
+  const dn = Math.floor(dst / g);
+  const sl = src - sn * g;
+  const dl = dst - dn * g;
+  let i = at;
+  if (sn === dn) {
+    if (src === dst) return i;
+    out[i++] = gpuLink(t, sn, sl, 0);
+    out[i++] = gpuLink(t, dn, dl, 1);
+    return i;
+  }
+  out[i++] = gpuLink(t, sn, sl, 2);
+  out[i++] = nicLink(t, sn, rail, 0);
+  out[i++] = nicLink(t, sn, rail, 2);
+  const sLeaf = leafOf(t, sn, rail);
+  const dLeaf = leafOf(t, dn, rail);
+  if (sLeaf !== dLeaf) {
+    out[i++] = leafLink(t, sLeaf, 0);
+    out[i++] = leafLink(t, dLeaf, 1);
+  }
+  out[i++] = nicLink(t, dn, rail, 3);
+  out[i++] = nicLink(t, dn, rail, 1);
+  out[i++] = gpuLink(t, dn, dl, 3);
+  return i;
+}
+
+/** The longest route: 8 links (PCIe, host→NIC, NIC→leaf, leaf→spine, and back down). */
+export const MAX_ROUTE_LINKS = 8;
+
+/** A readable name for a link, e.g. `node 3 gpu 5 nvlink-up`, `leaf 2 leaf-spine`. */
+export function linkName(t: TopologyGraph, link: number): string {
+  const kind = LINK_KINDS[t.linkKind[link] ?? 0] ?? 'link';
+  if (link >= t.nodes * t.linksPerNode) return `leaf ${Math.floor((link - t.nodes * t.linksPerNode) / 2)} ${kind}`;
+  const node = Math.floor(link / t.linksPerNode);
+  const within = link - node * t.linksPerNode;
+  if (within < t.gpusPerNode * 4) return `node ${node} gpu ${Math.floor(within / 4)} ${kind}`;
+  return `node ${node} nic ${Math.floor((within - t.gpusPerNode * 4) / 4)} ${kind}`;
+}
+
+/** GPU `gpu`'s NVLink port into its node's NVSwitch vertex (one switch vertex per node stands for the NVSwitch planes). */
+export const nvlinkUpLink = (t: TopologyGraph, gpu: number): number =>
+  gpuLink(t, gpuNode(t, gpu), gpu - gpuNode(t, gpu) * t.gpusPerNode, 0);
+/** The NVSwitch vertex's port down to GPU `gpu`. */
+export const nvlinkDownLink = (t: TopologyGraph, gpu: number): number =>
+  gpuLink(t, gpuNode(t, gpu), gpu - gpuNode(t, gpu) * t.gpusPerNode, 1);

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { GiB, MiB } from '@trainplan/units';
+import { buildTopology, collectiveCost, describeTopology, emulateCollectives, routeInto, MAX_ROUTE_LINKS } from '../../src/index.ts';
+import { A100_FABRIC, H100_RING_ONLY_FABRIC } from '../fixtures.ts';
+
+const range = (n: number, from = 0) => Array.from({ length: n }, (_, i) => from + i);
+
+describe('topology graph', () => {
+  it('a DGX A100 node has 8 NVLink ports of 12 × 20 GB/s (NCCL units) and 8 NICs of 24 GB/s', () => {
+    const t = buildTopology({ fabric: A100_FABRIC, nodes: 2 });
+    const text = describeTopology(t).join('\n');
+    expect(text).toContain('16 × nvlink-up 240.0 GB/s');
+    expect(text).toContain('16 × host-nic 24.0 GB/s');
+  });
+
+  it('routes inside a node over 2 NVLink hops, within a leaf over 6 links, across leaves over 8', () => {
+    const t = buildTopology({ fabric: A100_FABRIC, nodes: 4, nodesPerLeaf: 2 });
+    const path = new Int32Array(MAX_ROUTE_LINKS);
+    expect(routeInto(t, 0, 5, 0, path)).toBe(2);
+    expect(routeInto(t, 0, 8, 0, path)).toBe(6);
+    expect(routeInto(t, 0, 16, 0, path)).toBe(8);
+  });
+});
+
+describe('emulator against the closed form (uncontended)', () => {
+  it.each([
+    [1, MiB(64)], [1, GiB(1)], [4, MiB(256)], [4, GiB(1)], [32, GiB(1)],
+  ])('ring all-reduce on %i DGX A100 node(s) at %i B agrees within 2%%', (nodes, bytes) => {
+    const topology = buildTopology({ fabric: A100_FABRIC, nodes });
+    const r = emulateCollectives({ topology, collectives: [{ op: 'all-reduce', bytes, gpus: range(nodes * 8), algorithm: 'ring' }] });
+    if (!r.ok) throw new Error(r.message);
+    const closed = collectiveCost({ op: 'all-reduce', bytes, group: { ranks: nodes * 8, ranksPerNode: 8 }, fabric: A100_FABRIC, algorithm: 'ring' });
+    expect(Math.abs(r.seconds / closed.seconds - 1)).toBeLessThanOrEqual(0.02);
+  });
+
+  it('full and symmetric modes give the same time on a uniform fabric', () => {
+    const topology = buildTopology({ fabric: H100_RING_ONLY_FABRIC, nodes: 4 });
+    const run = (mode: 'full' | 'symmetric') =>
+      emulateCollectives({ topology, mode, collectives: [{ op: 'all-gather', bytes: MiB(512), gpus: range(32) }] });
+    const full = run('full');
+    const symmetric = run('symmetric');
+    if (!full.ok || !symmetric.ok) throw new Error('emulation failed');
+    expect(symmetric.seconds).toBeCloseTo(full.seconds, 12);
+    expect(symmetric.events).toBeLessThan(full.events);
+  });
+
+  it('no emulated all-reduce beats the bandwidth lower bound 2(n−1)/n·S over the NIC', () => {
+    const topology = buildTopology({ fabric: A100_FABRIC, nodes: 8 });
+    const r = emulateCollectives({ topology, collectives: [{ op: 'all-reduce', bytes: GiB(4), gpus: range(64) }] });
+    if (!r.ok) throw new Error('emulation failed');
+    // Per node 8 NICs of 24 GB/s; the ring moves 2(n−1)/n·S per rank, 8 ranks' worth per node out of 8 NICs.
+    expect(r.seconds).toBeGreaterThanOrEqual((2 * 63 / 64) * GiB(4) / (8 * 24e9 / 8) / 8);
+  });
+});
+
+describe('contention', () => {
+  it('an oversubscribed fat tree slows a ring whose edges cross the spine', () => {
+    const gpus = range(8).map((i) => i * 8); // one GPU per node, all on rail 0: a data-parallel ring
+    const run = (oversubscription: number) => {
+      const topology = buildTopology({ fabric: A100_FABRIC, nodes: 8, nodesPerLeaf: 1, oversubscription });
+      return emulateCollectives({ topology, collectives: [
+        { op: 'all-reduce', bytes: GiB(1), gpus },
+        { op: 'all-reduce', bytes: GiB(1), gpus: gpus.map((g) => g + 1) },
+      ] });
+    };
+    const flat = run(1);
+    const oversubscribed = run(4);
+    if (!flat.ok || !oversubscribed.ok) throw new Error('emulation failed');
+    expect(oversubscribed.seconds / flat.seconds).toBeGreaterThan(1.5);
+    expect(oversubscribed.bottleneck?.kind).toMatch(/leaf-spine|spine-leaf/);
+  });
+
+  it('two rings sharing NICs each take about twice as long as one alone', () => {
+    const topology = buildTopology({ fabric: { ...A100_FABRIC, nicsPerNode: 1 }, nodes: 4 });
+    const one = (offset: number) => ({ op: 'all-reduce' as const, bytes: GiB(1), gpus: range(4).map((n) => n * 8 + offset) });
+    const alone = emulateCollectives({ topology, collectives: [one(0)] });
+    const shared = emulateCollectives({ topology, collectives: [one(0), one(1)] });
+    if (!alone.ok || !shared.ok) throw new Error('emulation failed');
+    expect(shared.seconds / alone.seconds).toBeGreaterThan(1.9);
+    expect(shared.seconds / alone.seconds).toBeLessThan(2.1);
+  });
+});
+
+describe('bad input', () => {
+  const topology = buildTopology({ fabric: A100_FABRIC, nodes: 2 });
+  it.each([
+    [{ op: 'all-reduce' as const, bytes: 0, gpus: range(8) }, /bytes/],
+    [{ op: 'all-reduce' as const, bytes: -1, gpus: range(8) }, /bytes/],
+    [{ op: 'all-reduce' as const, bytes: MiB(1), gpus: range(17) }, /not in the topology/],
+    [{ op: 'all-reduce' as const, bytes: MiB(1), gpus: range(8), algorithm: 'nvls' as const }, /NVLink SHARP/],
+    [{ op: 'all-gather' as const, bytes: MiB(1), gpus: range(8), algorithm: 'tree' as const }, /tree cannot run all-gather/],
+  ])('refuses %j as data', (collective, message) => {
+    const r = emulateCollectives({ topology, collectives: [collective] });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.message).toMatch(message);
+  });
+
+  it('a run past the event budget is refused before it starts, naming the limit', () => {
+    const r = emulateCollectives({ topology, eventBudget: 100, collectives: [{ op: 'all-reduce', bytes: MiB(1), gpus: range(16) }] });
+    expect(r).toMatchObject({ ok: false, reason: 'event-budget', limit: 100 });
+  });
+});

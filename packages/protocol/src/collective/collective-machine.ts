@@ -1,0 +1,74 @@
+import { fabricFromSpecs, type Fabric } from '@trainplan/collectives';
+import { NVLINKS, type GpuSpec, type NetworkSpec, type SystemSpec } from '@trainplan/hardware';
+import { defaultSystemForGpu, gpuById, GPU_IDS, networkById, NETWORK_IDS, systemById, SYSTEM_IDS } from '@trainplan/presets';
+import type { FieldIssue } from '../wire.ts';
+import type { CollectiveRequest } from './collective-schema.ts';
+
+export interface CollectiveMachine {
+  readonly gpu: GpuSpec;
+  readonly system: SystemSpec;
+  readonly network: NetworkSpec;
+  readonly fabric: Fabric;
+  readonly nodes: number;
+  /** GPUs of each system node taking part. */
+  readonly gpusPerNode: number;
+  /** The communicator as the collectives package sees it (an NVL72 rack is one NVLink "node"). */
+  readonly group: { readonly ranks: number; readonly ranksPerNode: number };
+}
+
+/** One Fabric per (gpu, system, network): the collectives package memoises NCCL graphs per fabric object. */
+const fabrics = new Map<string, Fabric>();
+function fabricFor(gpu: GpuSpec, system: SystemSpec, network: NetworkSpec): Fabric {
+  const gpusPerNode = network.nvlinkDomainGpus ?? system.gpusPerNode;
+  const key = `${gpu.id}|${system.id}|${network.id}|${gpusPerNode}`;
+  let fabric = fabrics.get(key);
+  if (!fabric) {
+    fabric = fabricFromSpecs({ gpu, system: { ...system, gpusPerNode }, network, nvlink: NVLINKS[gpu.nvlink] });
+    fabrics.set(key, fabric);
+  }
+  return fabric;
+}
+
+/** Preset ids → specs and the communicator; every unknown id or impossible count is an issue. */
+export function resolveCollectiveMachine(
+  request: CollectiveRequest,
+): { ok: true; value: CollectiveMachine } | { ok: false; issues: FieldIssue[] } {
+  const issues: FieldIssue[] = [];
+  let system: SystemSpec | undefined;
+  let gpu: GpuSpec | undefined;
+  if (request.system !== undefined) {
+    system = systemById(request.system);
+    if (!system) issues.push({ path: 'system', message: `unknown system "${request.system}"; known: ${SYSTEM_IDS.join(', ')}` });
+    gpu = system ? gpuById(system.gpu) : undefined;
+  } else if (request.gpu !== undefined) {
+    gpu = gpuById(request.gpu);
+    if (!gpu) issues.push({ path: 'gpu', message: `unknown GPU "${request.gpu}"; known: ${GPU_IDS.join(', ')}` });
+    system = gpu ? defaultSystemForGpu(gpu.id) : undefined;
+  }
+  const networkId = request.network ?? system?.network;
+  const network = networkId === undefined ? undefined : networkById(networkId);
+  if (networkId !== undefined && !network) {
+    issues.push({ path: 'network', message: `unknown network "${networkId}"; known: ${NETWORK_IDS.join(', ')}` });
+  }
+  if (!gpu || !system || !network) return { ok: false, issues };
+  const gpusPerNode = request.gpusPerNode ?? system.gpusPerNode;
+  if (gpusPerNode > system.gpusPerNode) {
+    issues.push({ path: 'gpusPerNode', message: `${system.id} has ${system.gpusPerNode} GPUs per node, asked for ${gpusPerNode}` });
+  }
+  const fabric = fabricFor(gpu, system, network);
+  const ranks = request.nodes * gpusPerNode;
+  // NVLink domains (GB200 NVL72): whole trays inside one domain are one "node" to NCCL.
+  const domain = network.nvlinkDomainGpus;
+  let ranksPerNode = gpusPerNode;
+  if (domain !== undefined) {
+    if (request.nodes * gpusPerNode > domain && gpusPerNode !== system.gpusPerNode) {
+      issues.push({ path: 'gpusPerNode', message: `across NVLink domains use whole nodes (${system.gpusPerNode} GPUs)` });
+    }
+    if (ranks > domain && ranks % domain !== 0) {
+      issues.push({ path: 'nodes', message: `${ranks} GPUs do not fill whole ${domain}-GPU NVLink domains` });
+    }
+    ranksPerNode = Math.min(ranks, domain);
+  }
+  if (issues.length > 0) return { ok: false, issues };
+  return { ok: true, value: { gpu, system, network, fabric, nodes: request.nodes, gpusPerNode, group: { ranks, ranksPerNode } } };
+}

@@ -1,0 +1,72 @@
+/** The JSON answer to a collective request: one row per size, nccl-tests columns, units in the names. */
+import type { FieldIssue } from '../wire.ts';
+
+export interface CollectiveRowJson {
+  bytes: number;
+  seconds: number;
+  algbwGBps: number;
+  busbwGBps: number;
+  /** The (algorithm, protocol) that ran: NCCL's argmin under 'auto'. */
+  algorithm: string;
+  protocol: string;
+  /** With `emulate: true`: the discrete-event emulator's answer for the same size. */
+  emulated?: EmulatedRowJson;
+}
+
+export interface LinkUtilisationJson {
+  link: string;
+  kind: string;
+  /** Bytes carried over the run divided by bandwidth × run time. */
+  utilisation: number;
+  bytes: number;
+  bandwidthGBps: number;
+}
+
+export interface EmulatedRowJson {
+  seconds: number;
+  algbwGBps: number;
+  busbwGBps: number;
+  /** The algorithm the emulator executed (ring or direct) and the protocol it used. */
+  algorithm: string;
+  protocol: string;
+  /** 'full': one flow per rank per step per channel; 'symmetric': one per edge class (see the emulator). */
+  mode: 'full' | 'symmetric';
+  events: number;
+  bottleneckLink: LinkUtilisationJson;
+  /** The busiest links, most utilised first (at most 8). */
+  links: LinkUtilisationJson[];
+  /** Emulated time / closed-form time − 1. */
+  differenceFromClosedForm: number;
+}
+
+export interface CollectiveOkJson {
+  ok: true;
+  op: string;
+  gpu: string;
+  system: string;
+  network: string;
+  nodes: number;
+  gpusPerNode: number;
+  ranks: number;
+  /** The algorithm asked for ('auto' unless forced). */
+  algorithm: string;
+  rows: CollectiveRowJson[];
+  /** With `emulate: true`: the topology the emulator ran on, as text lines. */
+  topology?: string[];
+  notes: string[];
+}
+
+/**
+ * Why a request has no answer: invalid input ('invalid'), an algorithm the machine cannot run
+ * ('unavailable'), or an emulation larger than the event budget ('event-budget', with the limit
+ * and the events it would need). Never thrown: returned.
+ */
+export interface CollectiveErrorJson {
+  ok: false;
+  reason: 'invalid' | 'unavailable' | 'event-budget';
+  message: string;
+  issues: FieldIssue[];
+  limit?: { name: string; value: number; requested: number };
+}
+
+export type CollectiveResponseJson = CollectiveOkJson | CollectiveErrorJson;

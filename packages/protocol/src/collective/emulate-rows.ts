@@ -1,0 +1,61 @@
+import { buildTopology, busBandwidthFactor, DEFAULT_EVENT_BUDGET, describeTopology, emulateCollectives, type LinkUsage } from '@trainplan/collectives';
+import { toGBps } from '@trainplan/units';
+import type { CollectiveMachine } from './collective-machine.ts';
+import type { CollectiveRowJson, LinkUtilisationJson } from './collective-response.ts';
+import type { CollectiveRequest } from './collective-schema.ts';
+
+const linkJson = (l: LinkUsage): LinkUtilisationJson => ({
+  link: l.name, kind: l.kind, utilisation: l.utilisation, bytes: l.bytes, bandwidthGBps: toGBps(l.bandwidthBytesPerSecond),
+});
+
+/**
+ * Adds the emulator's answer to each closed-form row (mutating `rows`), on the machine's topology
+ * graph. The request's event budget covers all sizes together; past it the answer is an error that
+ * names the limit.
+ */
+export function emulateRows(request: CollectiveRequest, machine: CollectiveMachine, rows: CollectiveRowJson[]):
+  | { ok: true; topology: string[]; notes: string[] }
+  | { ok: false; message: string; limit: { name: string; value: number; requested: number } } {
+  const { fabric, group } = machine;
+  const topologyNodes = group.ranks / group.ranksPerNode;
+  const topology = buildTopology({ fabric, nodes: topologyNodes, oversubscription: request.oversubscription ?? 1 });
+  const gpus: number[] = [];
+  for (let n = 0; n < topologyNodes; n++) for (let l = 0; l < group.ranksPerNode; l++) gpus.push(n * fabric.gpusPerNode + l);
+  const budget = request.eventBudget ?? DEFAULT_EVENT_BUDGET;
+  let used = 0;
+  const notes: string[] = [];
+  for (const row of rows) {
+    const result = emulateCollectives({ topology, collectives: [{ op: request.op, bytes: row.bytes, gpus, algorithm: request.algorithm }], eventBudget: budget - used, maxLinks: 8 });
+    if (!result.ok) {
+      if (result.reason === 'invalid') {
+        notes.push(`not emulated: ${result.message}`);
+        return { ok: true, topology: describeTopology(topology), notes };
+      }
+      return {
+        ok: false,
+        message: `emulating ${row.bytes} B needs about ${result.needed} events; with the sizes before it that passes the event budget of ${budget}`,
+        limit: { name: 'eventBudget', value: budget, requested: used + result.needed },
+      };
+    }
+    used += result.events;
+    const run = result.collectives[0];
+    if (!run || !result.bottleneck) continue;
+    const algbw = row.bytes / run.seconds;
+    row.emulated = {
+      seconds: run.seconds,
+      algbwGBps: toGBps(algbw),
+      busbwGBps: toGBps(algbw * busBandwidthFactor(request.op, group.ranks)),
+      algorithm: run.algorithm,
+      protocol: run.protocol,
+      mode: run.mode,
+      events: result.events,
+      bottleneckLink: linkJson(result.bottleneck),
+      links: result.links.map(linkJson),
+      differenceFromClosedForm: run.seconds / row.seconds - 1,
+    };
+  }
+  if (rows.some((r) => r.emulated && r.emulated.algorithm !== r.algorithm)) {
+    notes.push('the emulator executes ring, tree, NVLS, NVLSTree, hierarchical and direct sends; rows where NCCL picks another algorithm (PAT) emulate the fastest of those instead');
+  }
+  return { ok: true, topology: describeTopology(topology), notes };
+}

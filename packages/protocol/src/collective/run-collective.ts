@@ -1,0 +1,85 @@
+import { collectiveCost, type CollectiveCost } from '@trainplan/collectives';
+import { GiB, toGBps } from '@trainplan/units';
+import type { FieldIssue } from '../wire.ts';
+import { resolveCollectiveMachine, type CollectiveMachine } from './collective-machine.ts';
+import type { CollectiveErrorJson, CollectiveResponseJson, CollectiveRowJson } from './collective-response.ts';
+import { validateCollectiveRequest, type CollectiveRequest } from './collective-schema.ts';
+import { emulateRows } from './emulate-rows.ts';
+
+/** nccl-tests' `-b 8 -e 16G -f 2`: 8 B, 16 B, … 16 GiB. */
+export function defaultSweepBytes(): number[] {
+  const sizes: number[] = [];
+  for (let bytes = 8; bytes <= GiB(16); bytes *= 2) sizes.push(bytes);
+  return sizes;
+}
+
+function error(reason: CollectiveErrorJson['reason'], issues: FieldIssue[], limit?: CollectiveErrorJson['limit']): CollectiveErrorJson {
+  const message = issues.slice(0, 3).map((i) => (i.path === '' ? i.message : `${i.path}: ${i.message}`)).join('; ');
+  return { ok: false, reason, message, issues, ...(limit && { limit }) };
+}
+
+function row(bytes: number, cost: CollectiveCost): CollectiveRowJson {
+  return {
+    bytes,
+    seconds: cost.seconds,
+    algbwGBps: toGBps(cost.algBandwidth),
+    busbwGBps: toGBps(cost.busBandwidth),
+    algorithm: cost.algorithm,
+    protocol: cost.protocol,
+  };
+}
+
+function closedFormRows(request: CollectiveRequest, machine: CollectiveMachine, sizes: readonly number[]):
+  { ok: true; rows: CollectiveRowJson[] } | { ok: false; error: CollectiveErrorJson } {
+  const rows: CollectiveRowJson[] = [];
+  for (const bytes of sizes) {
+    try {
+      rows.push(row(bytes, collectiveCost({ op: request.op, bytes, group: machine.group, fabric: machine.fabric, algorithm: request.algorithm })));
+    } catch (e) {
+      // collectiveCost throws RangeError for an algorithm the machine cannot run: data here.
+      const message = e instanceof Error ? e.message : String(e);
+      return { ok: false, error: error('unavailable', [{ path: 'algorithm', message }]) };
+    }
+  }
+  return { ok: true, rows };
+}
+
+/**
+ * A collective request (validated here) → nccl-tests-like rows from NCCL's cost model, and with
+ * `emulate: true` the discrete-event emulator's time, bottleneck link and busiest links per size.
+ * Never throws for anything a caller can send: bad input, an impossible algorithm and an
+ * emulation past its event budget come back as `{ ok: false, reason, message, issues, limit? }`.
+ */
+export function runCollective(body: unknown): CollectiveResponseJson {
+  const validation = validateCollectiveRequest(body);
+  if (!validation.ok) return error('invalid', validation.issues);
+  const request = validation.value;
+  const resolved = resolveCollectiveMachine(request);
+  if (!resolved.ok) return error('invalid', resolved.issues);
+  const machine = resolved.value;
+  const sizes = request.sizes ?? (request.size !== undefined ? [request.size] : defaultSweepBytes());
+  const closed = closedFormRows(request, machine, sizes);
+  if (!closed.ok) return closed.error;
+  const notes: string[] = [];
+  let topology: string[] | undefined;
+  if (request.emulate) {
+    const emulated = emulateRows(request, machine, closed.rows);
+    if (!emulated.ok) return error('event-budget', [{ path: 'eventBudget', message: emulated.message }], emulated.limit);
+    topology = emulated.topology;
+    notes.push(...emulated.notes);
+  }
+  return {
+    ok: true,
+    op: request.op,
+    gpu: machine.gpu.id,
+    system: machine.system.id,
+    network: machine.network.id,
+    nodes: machine.nodes,
+    gpusPerNode: machine.gpusPerNode,
+    ranks: machine.group.ranks,
+    algorithm: request.algorithm,
+    rows: closed.rows,
+    ...(topology && { topology }),
+    notes,
+  };
+}

@@ -1,0 +1,16 @@
+/** The search, nodes, scale and inference requests on the wire, and the configuration exports. */
+export type {
+  SearchObjectiveId, SearchPlanJson, SearchAlternativeJson, PrunedJson, SearchStatsJson, SearchOkJson, SearchFailJson,
+  SearchResponseJson, ClosestJson, NodesOkJson, NodesFailJson, NodesResponseJson,
+} from './wire.ts';
+export type { SearchRequest } from './search-schema.ts';
+export { searchRequestSchema, searchRequestJsonSchema, validateSearchRequest } from './search-schema.ts';
+export type { RunSearchOptions } from './run-search.ts';
+export { runSearch } from './run-search.ts';
+export type { NodesRequest } from './nodes.ts';
+export { nodesRequestSchema, nodesRequestJsonSchema, runNodes } from './nodes.ts';
+export type { ScaleRequest, ScalePointJson, TradeOffJson, ScaleResponseJson } from './scale.ts';
+export { scaleRequestSchema, scaleRequestJsonSchema, runScale } from './scale.ts';
+export type { InferenceRequest, InferencePointJson, InferenceResponseJson } from './inference.ts';
+export { inferenceRequestSchema, inferenceRequestJsonSchema, runInference } from './inference.ts';
+export { toMegatronArgs, toNemoYaml } from './export-config.ts';

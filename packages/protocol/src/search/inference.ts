@@ -1,0 +1,96 @@
+import { planInference, type InferenceAnswer, type InferenceEstimate } from '@trainplan/search';
+import { million } from '@trainplan/units';
+import { array } from '../schema/compose.ts';
+import { object, optional, withDefault } from '../schema/object.ts';
+import { enumOf, integer, number } from '../schema/scalars.ts';
+import type { Schema } from '../schema/types.ts';
+import { jsonSchemaDocument, validate } from '../schema/validate.ts';
+import { modelSchema } from '../scenario-schema.ts';
+import type { ResolvedModelObject } from '../resolved.ts';
+import type { FieldIssue } from '../wire.ts';
+import { searchClusterFields } from './request-parts.ts';
+import { resolveSearch } from './resolve-search.ts';
+
+export interface InferenceRequest {
+  model: string | ResolvedModelObject;
+  cluster: { gpu: string; gpusPerNode?: number; network?: string };
+  precision: 'fp16' | 'bf16' | 'fp8';
+  promptTokens: number;
+  outputTokens: number;
+  tensor?: number[];
+  pipeline?: number[];
+  batches?: number[];
+  maxDecodeSecondsPerToken?: number;
+  maxPrefillSeconds?: number;
+}
+
+const sizes = (description: string) => optional(array(integer({ min: 1, max: 1024, description }), { minItems: 1, maxItems: 16 }));
+
+export const inferenceRequestSchema: Schema<InferenceRequest> = object({
+  model: modelSchema,
+  cluster: object(searchClusterFields, { expected: 'a cluster object', description: 'The node type serving one replica.' }),
+  precision: withDefault(enumOf(['fp16', 'bf16', 'fp8'], { description: 'Weights and KV cache precision.' }), 'bf16'),
+  promptTokens: integer({ min: 1, max: million(10), description: 'Prompt length, in tokens.' }),
+  outputTokens: integer({ min: 1, max: million(10), description: 'Generated tokens per sequence.' }),
+  tensor: sizes('Tensor-parallel degrees to try.'),
+  pipeline: sizes('Pipeline-parallel degrees to try.'),
+  batches: optional(array(integer({ min: 1, max: million(1), description: 'A batch size.' }), { minItems: 1, maxItems: 64 })),
+  maxDecodeSecondsPerToken: optional(number({ greaterThan: 0, max: 3600, description: 'Latency bound per generated token.' })),
+  maxPrefillSeconds: optional(number({ greaterThan: 0, max: 3600, description: 'Bound on the time to first token.' })),
+}, { expected: 'an inference request object', description: 'Serving a model: latency, KV cache, batch and throughput per TP and PP choice.' });
+
+export const inferenceRequestJsonSchema = /* @__PURE__ */ jsonSchemaDocument(inferenceRequestSchema, {
+  id: 'https://trainplan.dev/schemas/inference-request.json', title: 'Inference request',
+});
+
+export interface InferencePointJson {
+  tensor: number; pipeline: number; batch: number; gpus: number;
+  prefillSeconds: number; decodeStepSeconds: number; tokensPerSecondPerGpu: number;
+  weightsBytesPerGpu: number; kvCacheBytesPerGpu: number; totalBytesPerGpu: number; capacityBytes: number; maxBatch: number; memoryBound: boolean;
+}
+export type InferenceResponseJson =
+  | {
+    ok: true; promptTokens: number; outputTokens: number; best?: InferencePointJson; frontier: InferencePointJson[];
+    byShape: ({ tensor: number; pipeline: number } & ({ ok: true; largestBatch: InferencePointJson } | { ok: false; reason: string; message: string }))[];
+    closest?: { why: string; point: InferencePointJson };
+  }
+  | { ok: false; reason: 'invalid'; message: string; issues: FieldIssue[] };
+
+const point = (e: InferenceEstimate): InferencePointJson => ({
+  tensor: e.shape.tensor, pipeline: e.shape.pipeline, batch: e.shape.batch, gpus: e.shape.tensor * e.shape.pipeline,
+  prefillSeconds: e.prefillSeconds, decodeStepSeconds: e.decodeStepSeconds, tokensPerSecondPerGpu: e.tokensPerSecondPerGpu,
+  weightsBytesPerGpu: e.weightsBytesPerGpu, kvCacheBytesPerGpu: e.kvCacheBytesPerGpu, totalBytesPerGpu: e.totalBytesPerGpu,
+  capacityBytes: e.capacityBytes, maxBatch: e.maxBatch, memoryBound: e.memoryBound,
+});
+
+const shapeJson = (tensor: number, pipeline: number, a: InferenceAnswer) => (a.ok
+  ? { tensor, pipeline, ok: true as const, largestBatch: point(a) }
+  : { tensor, pipeline, ok: false as const, reason: a.reason, message: a.message });
+
+/** Inference planning on the wire: prefill/decode latency, KV cache, largest batch, tokens/s/GPU, frontier. */
+export function runInference(request: unknown): InferenceResponseJson {
+  const valid = validate(inferenceRequestSchema, request);
+  if (!valid.ok) return { ok: false, reason: 'invalid', message: valid.issues.slice(0, 3).map((i) => `${i.path}: ${i.message}`).join('; '), issues: valid.issues };
+  const req = valid.value;
+  const resolved = resolveSearch({
+    model: req.model, cluster: req.cluster,
+    training: { globalBatchSize: 1, precision: req.precision, dropout: false, attentionKernel: 'flash' },
+    settings: { scatterGather: false, overlapGradReduce: false, overlapTensorParallelComm: false, overlapPipelineComm: false },
+  }, 1);
+  if (!resolved.ok) return { ok: false, reason: 'invalid', message: resolved.issues.map((i) => `${i.path}: ${i.message}`).join('; '), issues: resolved.issues };
+  const result = planInference(resolved.value.base, {
+    promptTokens: req.promptTokens, outputTokens: req.outputTokens,
+    ...(req.tensor && { tensor: req.tensor }), ...(req.pipeline && { pipeline: req.pipeline }), ...(req.batches && { batches: req.batches }),
+    ...(req.maxDecodeSecondsPerToken !== undefined && { maxDecodeSecondsPerToken: req.maxDecodeSecondsPerToken }),
+    ...(req.maxPrefillSeconds !== undefined && { maxPrefillSeconds: req.maxPrefillSeconds }),
+  });
+  return {
+    ok: true,
+    promptTokens: req.promptTokens,
+    outputTokens: req.outputTokens,
+    ...(result.best && { best: point(result.best) }),
+    frontier: result.frontier.map(point),
+    byShape: result.byShape.map((s) => shapeJson(s.tensor, s.pipeline, s.answer)),
+    ...(result.closest && { closest: { why: result.closest.why, point: point(result.closest.point) } }),
+  };
+}

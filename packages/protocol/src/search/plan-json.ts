@@ -1,0 +1,42 @@
+import { describeCandidate, PRUNE_REASON_TEXT, type Candidate, type PruneTally, type SearchResult } from '@trainplan/search';
+import { runEstimate } from '../run.ts';
+import type { EstimateOk } from '../wire.ts';
+import { candidateScenario, type ResolvedSearch } from './resolve-search.ts';
+import type { PrunedJson, SearchPlanJson, SearchStatsJson } from './wire.ts';
+
+/**
+ * A plan as the wire carries it: its scenario, and the estimate of that scenario through the contract
+ * path (runEstimate), so the numbers are exactly what POST /v1/estimate answers for it.
+ */
+export function planJson(r: ResolvedSearch, candidate: Candidate, nodes: number, rank: number, pricePerGpuHour?: number): SearchPlanJson {
+  const scenario = candidateScenario(r, candidate, nodes);
+  const estimate = runEstimate(scenario) as EstimateOk;
+  const json: SearchPlanJson = { rank, label: describeCandidate(candidate), scenario, estimate };
+  if (estimate.timeToTrain) {
+    json.days = estimate.timeToTrain.days;
+    json.gpuHours = estimate.timeToTrain.gpuHours;
+    if (pricePerGpuHour !== undefined) json.cost = estimate.timeToTrain.gpuHours * pricePerGpuHour;
+  }
+  return json;
+}
+
+export function prunedJson(tally: PruneTally): PrunedJson[] {
+  return (Object.keys(tally.counts) as (keyof typeof tally.counts)[])
+    .filter((reason) => tally.counts[reason] > 0)
+    .map((reason) => ({
+      reason,
+      count: tally.counts[reason],
+      description: PRUNE_REASON_TEXT[reason],
+      ...(tally.examples[reason] !== undefined && { example: tally.examples[reason] }),
+    }));
+}
+
+export function statsJson(result: SearchResult): SearchStatsJson {
+  return {
+    spaceSize: result.spaceSize,
+    candidatesEvaluated: result.candidatesEvaluated,
+    fullEstimates: result.fullEstimates,
+    budgetExhausted: result.budgetExhausted,
+    pruned: prunedJson(result.pruned),
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * The parts the search, nodes and scale requests share: the machine, the training run, the software's
+ * switches and the limits on the space. Built with the same schema toolkit as the scenario, so each
+ * gives both validation with JSON paths and a JSON Schema for the OpenAPI document.
+ */
+import { billion, million, thousand, trillion } from '@trainplan/units';
+import { array } from '../schema/compose.ts';
+import { object, optional, withDefault } from '../schema/object.ts';
+import { boolean, enumOf, integer, number, string } from '../schema/scalars.ts';
+
+const positive = (max: number, description: string) => integer({ min: 1, max, description });
+const flag = (description: string) => withDefault(boolean({ description }), false);
+
+/** `gpu` is a GPU preset id or a system preset id (then its GPU, node size and network are the defaults). */
+export const searchClusterFields = {
+  gpu: string({ minLength: 1, maxLength: 64, description: 'GPU preset id (e.g. a100-80gb) or system preset id (e.g. dgx-h100).' }),
+  gpusPerNode: optional(positive(1024, "GPUs per node; default: the GPU's (or system's) node size.")),
+  network: optional(string({ minLength: 1, maxLength: 64, description: "Inter-node fabric preset id; default: the system's." })),
+};
+
+export const searchTrainingFields = {
+  globalBatchSize: positive(billion(1), 'Sequences per optimizer step.'),
+  precision: withDefault(enumOf(['fp16', 'bf16', 'fp8'], { description: 'Arithmetic precision of the matrix multiplies.' }), 'bf16'),
+  seqLength: optional(positive(million(10), "Sequence length, in tokens; overrides the model's.")),
+  tokens: optional(number({ greaterThan: 0, max: trillion(1000), description: 'A token budget: the answer then carries the time to train.' })),
+  dropout: withDefault(boolean({ description: "Hidden and attention dropout on (Megatron's default 0.1)." }), true),
+  attentionKernel: withDefault(enumOf(['flash', 'unfused'], { description: "Fused flash attention, or Megatron 2021–22's unfused softmax attention." }), 'flash'),
+};
+
+/** The software's switches: fixed for the whole search, as in the scenario's `parallelism` extensions. */
+export const settingsSchema = withDefault(object({
+  scatterGather: flag("Megatron's scatter-gather of pipeline sends (SC'21 §4.1)."),
+  overlapGradReduce: flag('Overlap the gradient reduction with the backward pass.'),
+  overlapTensorParallelComm: flag("Overlap tensor-parallel collectives with GEMMs (Transformer Engine's --tp-comm-overlap)."),
+  overlapPipelineComm: flag("Overlap pipeline sends with compute (Megatron-Core's overlap_p2p_comm)."),
+}, { expected: 'a settings object', description: 'Software switches held fixed for every candidate; all default to false, as in the scenario.' }), {});
+
+const recomputeChoice = enumOf(['none', 'selective', 'full', 'full-partial'], {
+  description: "Recompute modes to try; 'full-partial' is full recompute of the fewest layers per stage that fit.",
+});
+const shardingChoice = enumOf(['none', 'distributed-optimizer', 'zero-1', 'zero-2', 'zero-3'], { description: 'Optimizer-state layouts to try.' });
+
+export const constraintsSchema = withDefault(object({
+  maxTensor: optional(positive(thousand(64), 'Largest tensor-parallel degree to try.')),
+  tensorWithinNode: optional(boolean({ description: 'Keep tensor parallelism inside one NVLink domain.' })),
+  maxPipeline: optional(positive(1000, 'Largest pipeline-parallel degree to try.')),
+  maxContext: optional(positive(1024, 'Largest context-parallel degree to try.')),
+  maxVirtualStages: optional(positive(64, 'Most model chunks per pipeline stage to try.')),
+  microBatchSizes: optional(array(positive(thousand(64), 'A micro-batch size.'), { minItems: 1, maxItems: 32 })),
+  recompute: optional(array(recomputeChoice, { minItems: 1, maxItems: 4 })),
+  sharding: optional(array(shardingChoice, { minItems: 1, maxItems: 5 })),
+  sequenceParallel: optional(array(boolean({ description: 'Sequence parallelism on or off.' }), { minItems: 1, maxItems: 2 })),
+  memoryFraction: optional(number({ greaterThan: 0, max: 1, description: 'Usable share of GPU memory (0.9 keeps 10% headroom).' })),
+}, { expected: 'a constraints object', description: 'Limits on the space searched.' }), {});
+
+export const objectiveSchema = withDefault(enumOf(['throughput', 'time-to-train', 'cost'], {
+  description: "What to optimise: tokens/s, days to train (needs training.tokens), or money (needs tokens and pricePerGpuHour).",
+}), 'throughput');
+
+export const pricePerGpuHourSchema = optional(number({ greaterThan: 0, max: thousand(100), description: 'Price of one GPU-hour, for costs.' }));
+export const topSchema = withDefault(integer({ min: 1, max: 100, description: 'Plans to return, best first.' }), 10);
+export const candidateBudgetSchema = optional(integer({ min: 1, max: million(100), description: 'At most this many full estimates.' }));

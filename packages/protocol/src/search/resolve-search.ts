@@ -1,0 +1,98 @@
+import type { StateSharding } from '@trainplan/model';
+import { gpuById, systemById } from '@trainplan/presets';
+import type { Candidate, SearchBase } from '@trainplan/search';
+import { resolveScenario } from '../resolve.ts';
+import type { ResolvedModelObject } from '../resolved.ts';
+import { validateScenario } from '../scenario-schema.ts';
+import type { FieldIssue, PrecisionId, ScenarioInput } from '../wire.ts';
+
+/** What every search-like request carries once validated. */
+export interface SearchRequestCore {
+  model: string | ResolvedModelObject;
+  cluster: { gpu: string; gpusPerNode?: number; network?: string; nodes?: number; gpus?: number };
+  training: {
+    globalBatchSize: number; precision: PrecisionId; seqLength?: number; tokens?: number; dropout: boolean;
+    attentionKernel: 'flash' | 'unfused';
+  };
+  settings: { scatterGather: boolean; overlapGradReduce: boolean; overlapTensorParallelComm: boolean; overlapPipelineComm: boolean };
+}
+
+/** A request resolved to the search's input, with what is needed to write each plan back as a scenario. */
+export interface ResolvedSearch {
+  readonly base: SearchBase;
+  readonly core: SearchRequestCore;
+  /** The contract cluster fields every answer's scenarios use (a system id becomes its GPU, node size and network). */
+  readonly cluster: { gpu: string; gpusPerNode: number; network: string };
+}
+
+/**
+ * Resolves the model, GPU (or system) and network through the scenario path itself (resolveScenario),
+ * so a plan written back as a scenario is estimated with exactly the machine the search used.
+ */
+export function resolveSearch(core: SearchRequestCore, nodes: number): { ok: true; value: ResolvedSearch } | { ok: false; issues: FieldIssue[] } {
+  const system = gpuById(core.cluster.gpu) ? undefined : systemById(core.cluster.gpu);
+  const gpu = system ? system.gpu : core.cluster.gpu;
+  const probe: ScenarioInput = {
+    model: core.model,
+    cluster: {
+      gpu,
+      nodes,
+      ...(core.cluster.gpusPerNode ?? system?.gpusPerNode) !== undefined && { gpusPerNode: core.cluster.gpusPerNode ?? system?.gpusPerNode },
+      ...(core.cluster.network ?? system?.network) !== undefined && { network: core.cluster.network ?? system?.network },
+    },
+    training: { ...core.training, globalBatchSize: core.training.globalBatchSize },
+    parallelism: { ...core.settings },
+  };
+  const valid = validateScenario(probe);
+  if (!valid.ok) return { ok: false, issues: valid.issues };
+  const resolved = resolveScenario(valid.value);
+  if (!resolved.ok) {
+    const known = resolved.issues.map((i) => (i.path === 'cluster.gpu' ? { ...i, message: `${i.message}; or a system id` } : i));
+    return { ok: false, issues: known };
+  }
+  const { plan, gpuId, networkId } = resolved.value;
+  if (plan.precision === 'fp8' && plan.gpu.peakFlops.fp8 === undefined) {
+    return { ok: false, issues: [{ path: 'training.precision', message: `${plan.gpu.name} has no FP8 tensor cores` }] };
+  }
+  // The parallel strategy is what the search chooses; the rest of the plan is its base.
+  const { tensor: _t, pipeline: _p, data: _d, context: _c, virtualStages: _v, schedule: _s, microBatchSize: _b,
+    sequenceParallel: _sp, recompute: _r, recomputeLayers: _n, sharding: _z, ...base } = plan;
+  return { ok: true, value: { base, core, cluster: { gpu: gpuId, gpusPerNode: plan.gpusPerNode, network: networkId } } };
+}
+
+function shardingFields(s: StateSharding): { distributedOptimizer?: boolean; zeroStage?: 0 | 1 | 2 | 3 } {
+  if (s === 'distributed-optimizer') return { distributedOptimizer: true };
+  if (s === 'none') return { distributedOptimizer: false };
+  return { zeroStage: Number(s.slice(5)) as 1 | 2 | 3 };
+}
+
+/** One candidate on `nodes` nodes as a complete contract scenario (every switch spelled out). */
+export function candidateScenario(r: ResolvedSearch, c: Candidate, nodes: number): ScenarioInput {
+  const t = r.core.training;
+  return {
+    model: r.core.model,
+    cluster: { gpu: r.cluster.gpu, gpusPerNode: r.cluster.gpusPerNode, nodes, network: r.cluster.network },
+    training: {
+      globalBatchSize: t.globalBatchSize,
+      microBatchSize: c.microBatchSize,
+      precision: t.precision,
+      ...(t.seqLength !== undefined && { seqLength: t.seqLength }),
+      ...(t.tokens !== undefined && { tokens: t.tokens }),
+      dropout: t.dropout,
+      attentionKernel: t.attentionKernel,
+    },
+    parallelism: {
+      tensor: c.tensor,
+      pipeline: c.pipeline,
+      data: c.data,
+      virtualStages: c.virtualStages,
+      context: c.context,
+      sequenceParallel: c.sequenceParallel,
+      recompute: c.recompute,
+      ...(c.recomputeLayers !== undefined && { recomputeLayers: c.recomputeLayers }),
+      ...shardingFields(c.sharding),
+      schedule: c.virtualStages > 1 ? 'interleaved' : '1f1b',
+      ...r.core.settings,
+    },
+  };
+}

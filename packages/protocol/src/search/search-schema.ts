@@ -1,0 +1,79 @@
+import { object, optional } from '../schema/object.ts';
+import { integer } from '../schema/scalars.ts';
+import type { Schema } from '../schema/types.ts';
+import { jsonSchemaDocument, validate } from '../schema/validate.ts';
+import { modelSchema } from '../scenario-schema.ts';
+import type { ResolvedModelObject } from '../resolved.ts';
+import type { FieldIssue, PrecisionId } from '../wire.ts';
+import {
+  candidateBudgetSchema, constraintsSchema, objectiveSchema, pricePerGpuHourSchema, searchClusterFields,
+  searchTrainingFields, settingsSchema, topSchema,
+} from './request-parts.ts';
+import type { SearchObjectiveId } from './wire.ts';
+import { million } from '@trainplan/units';
+import type { RecomputeChoice } from '@trainplan/search';
+import type { StateSharding } from '@trainplan/model';
+
+/** A validated search request, every default filled in. */
+export interface SearchRequest {
+  model: string | ResolvedModelObject;
+  cluster: { gpu: string; gpusPerNode?: number; network?: string; nodes?: number; gpus?: number };
+  training: {
+    globalBatchSize: number; precision: PrecisionId; seqLength?: number; tokens?: number; dropout: boolean;
+    attentionKernel: 'flash' | 'unfused';
+  };
+  settings: { scatterGather: boolean; overlapGradReduce: boolean; overlapTensorParallelComm: boolean; overlapPipelineComm: boolean };
+  constraints: {
+    maxTensor?: number; tensorWithinNode?: boolean; maxPipeline?: number; maxContext?: number; maxVirtualStages?: number;
+    microBatchSizes?: number[]; recompute?: RecomputeChoice[]; sharding?: StateSharding[]; sequenceParallel?: boolean[];
+    memoryFraction?: number;
+  };
+  objective: SearchObjectiveId;
+  pricePerGpuHour?: number;
+  top: number;
+  candidateBudget?: number;
+}
+
+const cluster = object({
+  ...searchClusterFields,
+  nodes: optional(integer({ min: 1, max: million(1), description: 'Nodes; give this or gpus.' })),
+  gpus: optional(integer({ min: 1, max: million(10), description: 'GPUs in all; give this or nodes.' })),
+}, {
+  expected: 'a cluster object',
+  description: 'The machines: a GPU or system id, and exactly one of nodes and gpus.',
+  refine(raw, issue) {
+    const hasNodes = raw.nodes !== undefined;
+    if (hasNodes === (raw.gpus !== undefined)) issue('nodes', `give either cluster.nodes or cluster.gpus, ${hasNodes ? 'not both' : 'got neither'}`);
+  },
+  jsonSchema: { oneOf: [{ required: ['nodes'] }, { required: ['gpus'] }] },
+});
+
+export const searchRequestSchema: Schema<SearchRequest> = object({
+  model: modelSchema,
+  cluster,
+  training: object(searchTrainingFields, { expected: 'a training object', description: 'The batch and precision; the micro-batch is searched.' }),
+  settings: settingsSchema,
+  constraints: constraintsSchema,
+  objective: objectiveSchema,
+  pricePerGpuHour: pricePerGpuHourSchema,
+  top: topSchema,
+  candidateBudget: candidateBudgetSchema,
+}, {
+  expected: 'a search request object',
+  description: 'Find the fastest (or cheapest) parallel configuration of a model on a cluster.',
+  refine(raw, issue) {
+    const training = (raw.training ?? {}) as Record<string, unknown>;
+    if (raw.objective === 'time-to-train' && training.tokens === undefined) issue('training', 'objective "time-to-train" needs training.tokens');
+    if (raw.objective === 'cost' && (training.tokens === undefined || raw.pricePerGpuHour === undefined)) {
+      issue('pricePerGpuHour', 'objective "cost" needs training.tokens and pricePerGpuHour');
+    }
+  },
+});
+
+export const searchRequestJsonSchema = /* @__PURE__ */ jsonSchemaDocument(searchRequestSchema, {
+  id: 'https://trainplan.dev/schemas/search-request.json', title: 'Search request',
+});
+
+export function validateSearchRequest(value: unknown): { ok: true; value: SearchRequest } | { ok: false; issues: FieldIssue[] } {
+  return validate(searchRequestSchema, value);
+}

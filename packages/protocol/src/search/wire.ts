@@ -1,0 +1,112 @@
+/**
+ * The JSON answers of the search, nodes, scale and inference requests. Every plan is carried as a
+ * contract scenario (it round-trips through runEstimate) with its contract estimate.
+ */
+import type { PruneReason } from '@trainplan/search';
+import type { EstimateOk, FieldIssue, ScenarioInput } from '../wire.ts';
+
+export type SearchObjectiveId = 'throughput' | 'time-to-train' | 'cost';
+
+export interface SearchPlanJson {
+  rank: number;
+  /** "TP 8 · PP 8 · DP 16 · mbs 1 · full recompute". */
+  label: string;
+  scenario: ScenarioInput;
+  estimate: EstimateOk;
+  /** Days to train the token budget, when training.tokens was given. */
+  days?: number;
+  gpuHours?: number;
+  /** With pricePerGpuHour and tokens. */
+  cost?: number;
+}
+
+export interface SearchAlternativeJson {
+  /** What moved from the best plan, e.g. "TP 16 crosses nodes". */
+  change: string;
+  label: string;
+  scenario: ScenarioInput;
+  /** Present when it runs. */
+  stepTimeSeconds?: number;
+  /** (its step time / the best's) − 1. */
+  slowdown?: number;
+  why: string;
+}
+
+export interface PrunedJson {
+  reason: PruneReason;
+  count: number;
+  description: string;
+  example?: string;
+}
+
+export interface SearchStatsJson {
+  /** Candidates in the space. */
+  spaceSize: number;
+  /** Candidates settled: ranked, or ruled out with a reason (pruned subtrees count every candidate in them). */
+  candidatesEvaluated: number;
+  /** Full planner estimates run. */
+  fullEstimates: number;
+  budgetExhausted: boolean;
+  pruned: PrunedJson[];
+}
+
+export interface SearchOkJson extends SearchStatsJson {
+  ok: true;
+  objective: SearchObjectiveId;
+  best: SearchPlanJson;
+  top: SearchPlanJson[];
+  alternatives: SearchAlternativeJson[];
+  warnings: string[];
+}
+
+/** The nearest thing that would run, and why the request as asked does not. */
+export interface ClosestJson {
+  why: string;
+  nodes?: number;
+  gpus?: number;
+  scenario?: ScenarioInput;
+  estimate?: EstimateOk;
+  days?: number;
+  gpuHours?: number;
+  cost?: number;
+}
+
+export interface SearchFailJson extends Partial<SearchStatsJson> {
+  ok: false;
+  reason: 'invalid' | 'no-feasible-configuration';
+  message: string;
+  issues?: FieldIssue[];
+  /** The candidate that came closest to fitting in memory on the cluster asked for. */
+  nearestMiss?: { label: string; scenario: ScenarioInput; neededBytes: number; availableBytes: number; message: string };
+  closest?: ClosestJson;
+}
+
+export type SearchResponseJson = SearchOkJson | SearchFailJson;
+
+export interface NodesOkJson {
+  ok: true;
+  /** 'fewest-nodes' (a deadline or a budget was given) or 'days-on-nodes' (nodes was given). */
+  mode: 'fewest-nodes' | 'days-on-nodes';
+  nodes: number;
+  gpus: number;
+  days: number;
+  seconds: number;
+  gpuHours: number;
+  cost?: number;
+  tokens: number;
+  /** The configuration used: the best plan found on that many nodes. */
+  configuration: SearchPlanJson;
+  /** Searches run (one per cluster size tried). */
+  searches: number;
+}
+
+export interface NodesFailJson {
+  ok: false;
+  reason: 'invalid' | 'does-not-fit' | 'deadline-unreachable' | 'budget-unreachable';
+  message: string;
+  issues?: FieldIssue[];
+  closest?: ClosestJson;
+  searches?: number;
+}
+
+export type NodesResponseJson = NodesOkJson | NodesFailJson;

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { GiB, MiB } from '@trainplan/units';
+import { collectiveRequestJsonSchema, runCollective } from '../../src/index.ts';
+
+describe('runCollective', () => {
+  it('answers the nccl-tests sweep 8 B … 16 GiB by ×2 (32 rows) with busbw = algbw × 2(n−1)/n', () => {
+    const r = runCollective({ op: 'all-reduce', gpu: 'h100-sxm', nodes: 4 });
+    if (!r.ok) throw new Error(r.message);
+    expect(r.rows).toHaveLength(32);
+    expect(r.rows[0]?.bytes).toBe(8);
+    expect(r.rows[31]?.bytes).toBe(GiB(16));
+    for (const row of r.rows) expect(row.busbwGBps).toBeCloseTo(row.algbwGBps * (2 * 31) / 32, 9);
+  });
+
+  it('with emulate, adds the emulated time, bottleneck link and busiest links per size', () => {
+    const r = runCollective({ op: 'all-reduce', gpu: 'a100-80gb', nodes: 2, size: GiB(1), emulate: true, algorithm: 'ring' });
+    if (!r.ok) throw new Error(r.message);
+    const e = r.rows[0]?.emulated;
+    expect(e?.bottleneckLink.kind).toMatch(/nic/);
+    expect(Math.abs(e?.differenceFromClosedForm ?? 1)).toBeLessThan(0.02);
+    expect(r.topology?.[0]).toMatch(/2 node\(s\) × 8 GPUs/);
+  });
+
+  it.each([
+    [{ op: 'all-squash', gpu: 'h100-sxm' }, 'invalid', 'op'],
+    [{ op: 'all-reduce', gpu: 'h100-sxm', size: 0 }, 'invalid', 'size'],
+    [{ op: 'all-reduce', gpu: 'h100-sxm', size: -5 }, 'invalid', 'size'],
+    [{ op: 'all-reduce', gpu: 'h100-sxm', size: 2 ** 60 }, 'invalid', 'size'],
+    [{ op: 'all-reduce', gpu: 'h100-sxm', gpusPerNode: 16 }, 'invalid', 'gpusPerNode'],
+    [{ op: 'all-reduce' }, 'invalid', 'gpu'],
+    [{ op: 'all-reduce', gpu: 'tpu-v9' }, 'invalid', 'gpu'],
+    [{ op: 'all-reduce', gpu: 'a100-80gb', algorithm: 'nvls' }, 'unavailable', 'algorithm'],
+    [{ op: 'all-reduce', gpu: 'a100-80gb', nodes: 2048, size: MiB(1), emulate: true, eventBudget: 1000 }, 'event-budget', 'eventBudget'],
+  ])('%j → %s naming %s (never throws)', (body, reason, path) => {
+    const r = runCollective(body);
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.reason).toBe(reason);
+      expect(r.issues.map((i) => i.path)).toContain(path);
+    }
+  });
+
+  it('the event-budget error names the limit and what the request needed', () => {
+    const r = runCollective({ op: 'all-reduce', gpu: 'a100-80gb', nodes: 64, size: MiB(1), emulate: true, eventBudget: 1000 });
+    expect(r).toMatchObject({ ok: false, reason: 'event-budget', limit: { name: 'eventBudget', value: 1000 } });
+  });
+
+  it('publishes a JSON Schema that requires op', () => {
+    expect(collectiveRequestJsonSchema.required).toContain('op');
+  });
+});

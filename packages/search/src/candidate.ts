@@ -1,0 +1,60 @@
+import type { RecomputeMode, StateSharding } from '@trainplan/model';
+import type { PlanInput } from '@trainplan/planner';
+
+/**
+ * How activations are recomputed: Megatron's three modes, plus full recompute of only some layers of
+ * each stage (`--recompute-granularity full --recompute-method block --recompute-num-layers N`), for
+ * which the search picks the fewest layers that fit.
+ */
+export type RecomputeChoice = RecomputeMode | 'full-partial';
+
+/** One parallel strategy: the part of a plan the search chooses. */
+export interface Candidate {
+  readonly tensor: number;
+  readonly pipeline: number;
+  readonly data: number;
+  readonly context: number;
+  readonly virtualStages: number;
+  readonly microBatchSize: number;
+  readonly sequenceParallel: boolean;
+  readonly recompute: RecomputeMode;
+  /** With recompute 'full': layers recomputed per stage (absent: all of them). */
+  readonly recomputeLayers?: number;
+  readonly sharding: StateSharding;
+}
+
+/** What the search does not choose: the model, the machine, the batch and the software's switches. */
+export type SearchBase = Omit<PlanInput,
+  'tensor' | 'pipeline' | 'data' | 'context' | 'virtualStages' | 'schedule' | 'microBatchSize' | 'sequenceParallel'
+  | 'recompute' | 'recomputeLayers' | 'sharding'>;
+
+/** The planner's input for one candidate (interleaved schedule exactly when there are virtual stages). */
+export function planFor(base: SearchBase, c: Candidate): PlanInput {
+  return {
+    ...base,
+    tensor: c.tensor,
+    pipeline: c.pipeline,
+    data: c.data,
+    context: c.context,
+    virtualStages: c.virtualStages,
+    schedule: c.virtualStages > 1 ? 'interleaved' : '1f1b',
+    microBatchSize: c.microBatchSize,
+    sequenceParallel: c.sequenceParallel,
+    recompute: c.recompute,
+    recomputeLayers: c.recomputeLayers,
+    sharding: c.sharding,
+  };
+}
+
+/** A short human label: "TP 8 · PP 8 · DP 16 · mbs 1 · full recompute". */
+export function describeCandidate(c: Candidate): string {
+  const parts = [`TP ${c.tensor}`, `PP ${c.pipeline}`, `DP ${c.data}`];
+  if (c.context > 1) parts.push(`CP ${c.context}`);
+  if (c.virtualStages > 1) parts.push(`v ${c.virtualStages}`);
+  parts.push(`mbs ${c.microBatchSize}`);
+  if (c.sequenceParallel) parts.push('SP');
+  parts.push(c.recompute === 'none' ? 'no recompute'
+    : c.recompute === 'full' && c.recomputeLayers !== undefined ? `full recompute of ${c.recomputeLayers} layers/stage` : `${c.recompute} recompute`);
+  if (c.sharding !== 'none') parts.push(c.sharding);
+  return parts.join(' · ');
+}

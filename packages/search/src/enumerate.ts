@@ -1,0 +1,169 @@
+import type { StateSharding } from '@trainplan/model';
+import type { Candidate, RecomputeChoice, SearchBase } from './candidate.ts';
+import type { MemoryBound } from './memory-bound.ts';
+import { addPruned, type PruneReason, type PruneTally } from './prune-reason.ts';
+import type { SearchSpace } from './search-space.ts';
+import type { StepBound } from './step-bound.ts';
+
+/** A candidate that passed the cheap checks, with its micro-batch count and step-time lower bound. */
+export interface Survivor {
+  readonly candidate: Candidate;
+  readonly microBatches: number;
+  readonly lowerBoundSeconds: number;
+}
+
+/** The partial candidate as the walk fills it in, dimension by dimension. */
+interface Prefix {
+  t: number; c: number; p: number; d: number; v: number; mbs: number; m: number; sp: boolean;
+}
+
+/** One dimension: its values, and the check a prefix must pass to go deeper (a reason when it fails). */
+interface Dimension {
+  readonly size: number;
+  readonly set: (s: Prefix, index: number) => PruneReason | undefined;
+}
+
+/**
+ * Enumerate: walks the space's product one dimension at a time and drops whole subtrees as soon as a
+ * prefix breaks one of Megatron-LM's start-up rules (megatron/training/arguments.py,
+ * megatron/core/parallel_state.py: heads and FFN divisible by TP, TP·PP·CP dividing the GPUs, the
+ * batch divisible by micro-batch × DP, layers divisible by PP·v and micro-batches by PP for the
+ * interleaved schedule), counting each dropped subtree's candidates under its reason. The leaves
+ * (recompute × sharding) get the closed-form memory bound and the step-time lower bound.
+ */
+export function enumerateCandidates(args: {
+  base: SearchBase; space: SearchSpace; memory: MemoryBound; step: StepBound; memoryBudgetBytes: number; tally: PruneTally;
+  onChunk?: (accounted: number) => void;
+  /** Filled with the out-of-memory candidate whose bound came closest to fitting. */
+  nearestOutOfMemory?: { candidate?: Candidate; neededBytes: number };
+}): Survivor[] {
+  const { base, space, memory, step, tally } = args;
+  const model = base.model;
+  const gpus = base.nodes * base.gpusPerNode;
+  const L = model.layers;
+  const s: Prefix = { t: 1, c: 1, p: 1, d: 1, v: 1, mbs: 1, m: 1, sp: false };
+
+  const dims: Dimension[] = [
+    { size: space.tensor.length, set: (st, i) => {
+      const t = (st.t = space.tensor[i]!);
+      if (model.attentionHeads % t !== 0 || model.ffnHiddenSize % t !== 0) return 'heads-indivisible';
+      if (model.kvHeads % t !== 0 && t % model.kvHeads !== 0) return 'heads-indivisible';
+      return undefined;
+    } },
+    { size: space.context.length, set: (st, i) => {
+      const c = (st.c = space.context[i]!);
+      if (base.seqLength % c !== 0) return 'sequence-indivisible';
+      return gpus % (st.t * c) !== 0 ? 'gpus-indivisible' : undefined;
+    } },
+    { size: space.pipeline.length, set: (st, i) => {
+      const p = (st.p = space.pipeline[i]!);
+      if (p > L) return 'too-many-stages';
+      if (gpus % (st.t * st.c * p) !== 0) return 'gpus-indivisible';
+      st.d = gpus / (st.t * st.c * p);
+      return undefined;
+    } },
+    { size: space.virtualStages.length, set: (st, i) => {
+      const v = (st.v = space.virtualStages[i]!);
+      return v > 1 && (st.p === 1 || L % (st.p * v) !== 0) ? 'interleave-indivisible' : undefined;
+    } },
+    { size: space.microBatchSize.length, set: (st, i) => {
+      const mbs = (st.mbs = space.microBatchSize[i]!);
+      if (base.globalBatchSize % (mbs * st.d) !== 0) return 'batch-indivisible';
+      st.m = base.globalBatchSize / (mbs * st.d);
+      // Megatron's interleaved schedule needs the micro-batches in whole rounds of p (schedules.py).
+      return st.v > 1 && st.m % st.p !== 0 ? 'interleave-indivisible' : undefined;
+    } },
+    { size: space.sequenceParallel.length, set: (st, i) => {
+      st.sp = space.sequenceParallel[i]!;
+      return st.sp && st.t === 1 ? 'redundant' : undefined;
+    } },
+  ];
+  // Candidates below one value of each dimension (the leaves are recompute × sharding).
+  const leaves = space.recompute.length * space.sharding.length;
+  const below: number[] = [];
+  for (let k = dims.length - 1, acc = leaves; k >= 0; k--) {
+    below[k] = acc;
+    acc *= dims[k]!.size;
+  }
+
+  const leafContext: LeafContext = {
+    memory, step, budget: args.memoryBudgetBytes, tally, layers: L, survivors: [], nearest: args.nearestOutOfMemory,
+  };
+  let accounted = 0;
+  const walk = (level: number): void => {
+    if (level === dims.length) {
+      for (const r of space.recompute) for (const sh of space.sharding) leaf(leafContext, s, r, sh);
+      accounted += leaves;
+      if (args.onChunk && (accounted & 0x3fff) < leaves) args.onChunk(accounted);
+      return;
+    }
+    const dim = dims[level]!;
+    for (let i = 0; i < dim.size; i++) {
+      const reason = dim.set(s, i);
+      if (reason === undefined) walk(level + 1);
+      else {
+        addPruned(tally, reason, below[level]!);
+        accounted += below[level]!;
+      }
+    }
+  };
+  walk(0);
+  return leafContext.survivors;
+}
+
+interface LeafContext {
+  readonly memory: MemoryBound;
+  readonly step: StepBound;
+  readonly budget: number;
+  readonly tally: PruneTally;
+  readonly layers: number;
+  readonly survivors: Survivor[];
+  readonly nearest: { candidate?: Candidate; neededBytes: number } | undefined;
+}
+
+function candidateOf(s: Prefix, mode: 'none' | 'selective' | 'full', sharding: StateSharding, recomputeLayers?: number): Candidate {
+  return {
+    tensor: s.t, pipeline: s.p, data: s.d, context: s.c, virtualStages: s.v, microBatchSize: s.mbs,
+    sequenceParallel: s.sp, recompute: mode, recomputeLayers, sharding,
+  };
+}
+
+function keep(ctx: LeafContext, s: Prefix, mode: 'none' | 'selective' | 'full', sharding: StateSharding, recomputeLayers?: number): void {
+  const candidate = candidateOf(s, mode, sharding, recomputeLayers);
+  ctx.survivors.push({ candidate, microBatches: s.m, lowerBoundSeconds: ctx.step.seconds(candidate, s.m) });
+}
+
+function outOfMemory(ctx: LeafContext, s: Prefix, mode: 'none' | 'selective' | 'full', sharding: StateSharding, needed: number): void {
+  addPruned(ctx.tally, 'out-of-memory', 1);
+  if (ctx.nearest && needed < ctx.nearest.neededBytes) {
+    ctx.nearest.neededBytes = needed;
+    ctx.nearest.candidate = candidateOf(s, mode, sharding);
+  }
+}
+
+const bound = (ctx: LeafContext, s: Prefix, mode: 'none' | 'selective' | 'full', sharding: StateSharding, recomputed?: number): number =>
+  ctx.memory.bytes(s.t, s.p, s.c, s.d, s.v, s.mbs, s.sp, s.m, mode, sharding, recomputed);
+
+/** One leaf: a recompute choice and an optimizer layout for the prefix in `s`. */
+function leaf(ctx: LeafContext, s: Prefix, recompute: RecomputeChoice, sharding: StateSharding): void {
+  if (recompute !== 'full-partial') {
+    const needed = bound(ctx, s, recompute, sharding);
+    if (needed > ctx.budget) outOfMemory(ctx, s, recompute, sharding, needed);
+    else keep(ctx, s, recompute, sharding);
+    return;
+  }
+  // Full recompute of only N layers per stage: worth it only between "none fits" and "full fits";
+  // N is the fewest layers that the bound lets fit (the estimate raises it if the extras do not).
+  if (bound(ctx, s, 'none', sharding) <= ctx.budget) return addPruned(ctx.tally, 'redundant', 1);
+  const fullBytes = bound(ctx, s, 'full', sharding);
+  if (fullBytes > ctx.budget) return outOfMemory(ctx, s, 'full', sharding, fullBytes);
+  let lo = 1;
+  let hi = ctx.memory.stages(s.t, s.p).firstLayers;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (bound(ctx, s, 'full', sharding, mid) <= ctx.budget) hi = mid;
+    else lo = mid + 1;
+  }
+  if (lo >= Math.ceil(ctx.layers / s.p)) return addPruned(ctx.tally, 'redundant', 1);
+  keep(ctx, s, 'full', sharding, lo);
+}

@@ -1,0 +1,113 @@
+import type { PlanEstimate, StepBreakdown } from '@trainplan/planner';
+import type { Candidate, SearchBase } from './candidate.ts';
+import { evaluateCandidate } from './evaluate.ts';
+import { MemoryBound } from './memory-bound.ts';
+
+/** A plan one step away from the best, and why it loses. */
+export interface Alternative {
+  /** What changed, e.g. "TP 16". */
+  readonly change: string;
+  readonly candidate: Candidate;
+  /** Present when it runs: its estimate, and how much slower it is than the best (0.12 = 12%). */
+  readonly estimate?: PlanEstimate;
+  readonly slowdown?: number;
+  /** One line: "TP 16 crosses nodes: +31% tensor-parallel communication (+1.2 s per step)". */
+  readonly why: string;
+}
+
+const PARTS: readonly [keyof StepBreakdown, string][] = [
+  ['computeSeconds', 'compute'],
+  ['tensorParallelCommSeconds', 'tensor-parallel communication'],
+  ['pipelineBubbleSeconds', 'pipeline bubble'],
+  ['pipelineCommSeconds', 'pipeline sends'],
+  ['dataParallelCommSeconds', 'exposed data-parallel communication'],
+  ['contextParallelCommSeconds', 'context-parallel communication'],
+  ['optimizerSeconds', 'optimizer step'],
+];
+
+/** The single neighbours of a plan: one dimension moved one step, data parallelism re-derived. */
+function neighbours(base: SearchBase, best: Candidate): { change: string; candidate: Candidate }[] {
+  const gpus = base.nodes * base.gpusPerNode;
+  const domain = base.nvlinkDomainGpus;
+  const out: { change: string; candidate: Candidate }[] = [];
+  const withDegrees = (change: string, t: number, p: number, c: number, extra: Partial<Candidate> = {}) => {
+    const d = gpus / (t * p * c);
+    if (!Number.isInteger(d) || d < 1 || t < 1 || p < 1 || c < 1) return;
+    const v = best.virtualStages > 1 && base.model.layers % (p * best.virtualStages) === 0 ? best.virtualStages : 1;
+    out.push({ change, candidate: { ...best, tensor: t, pipeline: p, context: c, data: d, virtualStages: v, ...extra } });
+  };
+  const tp = (t: number) => `TP ${t}${t > domain ? ' crosses nodes' : ''}`;
+  withDegrees(tp(best.tensor * 2), best.tensor * 2, best.pipeline, best.context, { sequenceParallel: best.sequenceParallel });
+  if (best.tensor > 1) withDegrees(tp(best.tensor / 2), best.tensor / 2, best.pipeline, best.context, { sequenceParallel: best.tensor / 2 > 1 && best.sequenceParallel });
+  withDegrees(`PP ${best.pipeline * 2}`, best.tensor, best.pipeline * 2, best.context);
+  if (best.pipeline > 1) withDegrees(`PP ${best.pipeline / 2}`, best.tensor, best.pipeline / 2, best.context);
+  withDegrees(`CP ${best.context * 2}`, best.tensor, best.pipeline, best.context * 2);
+  if (best.context > 1) withDegrees(`CP ${best.context / 2}`, best.tensor, best.pipeline, best.context / 2);
+  out.push({ change: `micro-batch ${best.microBatchSize * 2}`, candidate: { ...best, microBatchSize: best.microBatchSize * 2 } });
+  if (best.microBatchSize > 1) out.push({ change: `micro-batch ${best.microBatchSize / 2}`, candidate: { ...best, microBatchSize: best.microBatchSize / 2 } });
+  if (best.tensor > 1) {
+    out.push({ change: best.sequenceParallel ? 'without sequence parallelism' : 'with sequence parallelism', candidate: { ...best, sequenceParallel: !best.sequenceParallel } });
+  }
+  if (best.virtualStages > 1) out.push({ change: 'no interleaving (v 1)', candidate: { ...best, virtualStages: 1 } });
+  else if (best.pipeline > 1) {
+    for (let v = 2; v <= 8; v++) {
+      if (base.model.layers % (best.pipeline * v) === 0) {
+        out.push({ change: `interleaved, v ${v}`, candidate: { ...best, virtualStages: v } });
+        break;
+      }
+    }
+  }
+  for (const r of ['none', 'selective', 'full'] as const) {
+    if (r !== best.recompute || best.recomputeLayers !== undefined) {
+      out.push({ change: r === 'none' ? 'no recompute' : `${r} recompute`, candidate: { ...best, recompute: r, recomputeLayers: undefined } });
+    }
+  }
+  const otherSharding = best.sharding === 'none' ? 'distributed-optimizer' : 'none';
+  out.push({ change: otherSharding === 'none' ? 'without the distributed optimizer' : 'with the distributed optimizer', candidate: { ...best, sharding: otherSharding } });
+  return out;
+}
+
+const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(0)}%`;
+const secs = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x) < 0.1 ? `${(Math.abs(x) * 1000).toFixed(0)} ms` : `${Math.abs(x).toFixed(2)} s`}`;
+
+/** The breakdown part that grew the most, stated as in the issue's example. */
+function dominantIncrease(best: StepBreakdown, alt: StepBreakdown): string {
+  let part = PARTS[0]!;
+  let grew = -Infinity;
+  for (const candidate of PARTS) {
+    const delta = alt[candidate[0]] - best[candidate[0]];
+    if (delta > grew) [part, grew] = [candidate, delta];
+  }
+  const before = best[part[0]];
+  return `${before > 0 ? `${pct(grew / before)} ` : ''}${part[1]} (${secs(grew)} per step)`;
+}
+
+/**
+ * The nearest alternatives to the best plan (one dimension moved one step) and why each loses: the
+ * planner's own breakdown says which part of the step grew, or the planner's reason it cannot run.
+ */
+export function explainAlternatives(base: SearchBase, best: { candidate: Candidate; estimate: PlanEstimate }, limit = 8): Alternative[] {
+  const memory = new MemoryBound(base);
+  const out: Alternative[] = [];
+  for (const { change, candidate } of neighbours(base, best.candidate)) {
+    if (base.globalBatchSize % (candidate.microBatchSize * candidate.data) !== 0) {
+      out.push({ change, candidate, why: `${change}: the global batch ${base.globalBatchSize} is not a multiple of micro-batch × DP = ${candidate.microBatchSize}×${candidate.data}` });
+      continue;
+    }
+    const per = memory.layerBytes(candidate.tensor, candidate.context, candidate.microBatchSize, candidate.sequenceParallel, 'full');
+    const m = base.globalBatchSize / (candidate.microBatchSize * candidate.data);
+    const result = evaluateCandidate(base, candidate, { stored: per.stored, full: per.full, held: Math.min(candidate.pipeline, m) });
+    if (!result.ok) {
+      out.push({ change, candidate: result.candidate, why: `${change}: ${result.infeasible.message}` });
+      continue;
+    }
+    const slowdown = result.estimate.stepTimeSeconds / best.estimate.stepTimeSeconds - 1;
+    const why = slowdown <= 0
+      ? `${change}: as fast (${pct(slowdown)} step time) within the model's resolution`
+      : `${change}: ${pct(slowdown)} step time, mostly ${dominantIncrease(best.estimate.breakdown, result.estimate.breakdown)}`;
+    out.push({ change, candidate: result.candidate, estimate: result.estimate, slowdown, why });
+  }
+  // Runnable ones first, the closest first; then the ones that cannot run.
+  out.sort((a, b) => (a.slowdown ?? Infinity) - (b.slowdown ?? Infinity));
+  return out.slice(0, limit);
+}

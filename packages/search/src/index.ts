@@ -1,0 +1,23 @@
+/** @trainplan/search: configuration search, capacity planning, scaling sweeps and inference planning. */
+export type { Candidate, RecomputeChoice, SearchBase } from './candidate.ts';
+export { planFor, describeCandidate } from './candidate.ts';
+export type { SearchSpace, SearchConstraints } from './search-space.ts';
+export { defaultSearchSpace, spaceSize } from './search-space.ts';
+export type { PruneReason, PruneTally } from './prune-reason.ts';
+export { PRUNE_REASON_TEXT } from './prune-reason.ts';
+export { MemoryBound } from './memory-bound.ts';
+export { StepBound } from './step-bound.ts';
+export type { Evaluation } from './evaluate.ts';
+export { evaluateCandidate } from './evaluate.ts';
+export type { SearchObjective, SearchOptions, SearchResult, RankedPlan } from './search.ts';
+export { searchPlans } from './search.ts';
+export type { Alternative } from './explain.ts';
+export { explainAlternatives } from './explain.ts';
+export type { CapacityPoint, CapacityGoal, CapacityAnswer } from './capacity.ts';
+export { trainOnNodes, fewestNodes, MAX_NODES } from './capacity.ts';
+export type { FixedStrategy, ScalingPoint, TradeOffCell } from './scaling.ts';
+export { scalingSweep, tensorPipelineTable } from './scaling.ts';
+export type { InferenceBase, InferenceShape, InferenceEstimate, InferenceAnswer } from './inference/inference-plan.ts';
+export { estimateInference, kvCacheBytesPerToken } from './inference/inference-plan.ts';
+export type { InferenceSearch, InferencePlanResult } from './inference/frontier.ts';
+export { planInference, latencyThroughputFrontier } from './inference/frontier.ts';

@@ -1,0 +1,122 @@
+import { collectiveCost, p2pSeconds } from '@trainplan/collectives';
+import { kvWidth, parameterBreakdown, stageParameters, layersPerStage } from '@trainplan/model';
+import { COMPUTE_CALIBRATION, layerProfile, peak16 } from '@trainplan/planner';
+import { GiB, type Bytes, type Seconds } from '@trainplan/units';
+import { planFor, type SearchBase } from '../candidate.ts';
+
+/** What the inference planner needs: the training base minus the batch (precision is the weights' and KV cache's). */
+export type InferenceBase = Omit<SearchBase, 'globalBatchSize' | 'tokens'>;
+
+export interface InferenceShape {
+  readonly tensor: number;
+  readonly pipeline: number;
+  /** Concurrent sequences decoded together. */
+  readonly batch: number;
+  readonly promptTokens: number;
+  readonly outputTokens: number;
+}
+
+export interface InferenceEstimate {
+  readonly ok: true;
+  readonly shape: InferenceShape;
+  /** Time to first token of one batch: the prompt's forward pass through every stage. */
+  readonly prefillSeconds: Seconds;
+  /** One decode step (one token for each sequence of the batch), at the mean context length. */
+  readonly decodeStepSeconds: Seconds;
+  readonly weightsBytesPerGpu: Bytes;
+  readonly kvCacheBytesPerGpu: Bytes;
+  readonly totalBytesPerGpu: Bytes;
+  readonly capacityBytes: Bytes;
+  /** The most sequences of this prompt + output length that fit next to the weights. */
+  readonly maxBatch: number;
+  /** Generated tokens per second per GPU in steady decoding. */
+  readonly tokensPerSecondPerGpu: number;
+  /** Whether the decode step is bound by HBM traffic (true) or by the tensor cores. */
+  readonly memoryBound: boolean;
+}
+
+export type InferenceAnswer = InferenceEstimate | { readonly ok: false; readonly shape: InferenceShape; readonly reason: 'indivisible' | 'out-of-memory'; readonly message: string };
+
+/** CUDA context, cuBLAS workspace, NCCL buffers and the activations of one step (as training's reserve). */
+const RUNTIME_RESERVE: Bytes = GiB(2);
+/** Kernels per layer of one decode step (QKV, attention, out-proj, two or three MLP GEMMs, norms, residuals). */
+const KERNELS_PER_LAYER = 10;
+
+const bytesPerValue = (base: InferenceBase): number => (base.precision === 'fp8' ? 1 : 2);
+
+/**
+ * KV-cache bytes per token on one GPU: K and V of every layer the GPU holds, n_kv·d_head wide each,
+ * split over tensor-parallel ranks (heads; when TP exceeds the KV heads each rank keeps one head,
+ * as Megatron and vLLM replicate them). Pope et al. 2022 ("Efficiently Scaling Transformer Inference") §2.
+ */
+export function kvCacheBytesPerToken(base: InferenceBase, tensor: number, layersOnGpu: number): Bytes {
+  const width = kvWidth(base.model);
+  const perRankWidth = base.model.kvHeads >= tensor ? width / tensor : width / base.model.kvHeads;
+  return 2 * layersOnGpu * perRankWidth * bytesPerValue(base);
+}
+
+/**
+ * Serving one model replica with TP × PP GPUs. Prefill is costed with the training model's own
+ * forward-pass kernels (the planner's layerProfile: GEMMs with tile/wave quantisation, flash attention,
+ * element-wise traffic) plus its tensor-parallel all-reduces and the pipeline sends. A decode step is a
+ * roofline (Williams et al. 2009) per layer: the larger of the weights + KV-cache bytes over the
+ * sustained HBM bandwidth and the FLOPs over the sustained tensor peak, plus kernel launch overheads
+ * and two all-reduces of b·h values; a token crosses all p stages in turn, while p micro-batches keep
+ * every stage busy, so throughput is the batch over one traversal.
+ */
+export function estimateInference(base: InferenceBase, shape: InferenceShape): InferenceAnswer {
+  const { tensor: t, pipeline: p, batch: b, promptTokens, outputTokens } = shape;
+  const model = base.model;
+  const fail = (reason: 'indivisible' | 'out-of-memory', message: string): InferenceAnswer => ({ ok: false, shape, reason, message });
+  if (model.attentionHeads % t !== 0 || model.ffnHiddenSize % t !== 0) return fail('indivisible', `${model.attentionHeads} heads / FFN ${model.ffnHiddenSize} do not split over TP ${t}`);
+  if (p > model.layers) return fail('indivisible', `${p} pipeline stages for ${model.layers} layers`);
+  const maxContext = promptTokens + outputTokens;
+
+  // Memory: the heaviest stage's weights (16-bit or FP8) plus the KV cache at full context.
+  const layers = layersPerStage(model.layers, p);
+  const params = stageParameters({ shape: model, tensorParallel: t, layersPerStage: layers });
+  const weights = Math.max(...params) * bytesPerValue(base);
+  const mostLayers = Math.max(...layers);
+  const kvPerSequence = kvCacheBytesPerToken(base, t, mostLayers) * maxContext;
+  const capacity = base.gpu.hbmBytes;
+  const free = capacity - weights - RUNTIME_RESERVE;
+  const maxBatch = free > 0 ? Math.floor(free / kvPerSequence) : 0;
+  const kv = kvPerSequence * b;
+  const total = weights + kv + RUNTIME_RESERVE;
+
+  // Prefill: one forward pass of the batch's prompts, stage after stage.
+  const prefillInput = planFor({ ...base, globalBatchSize: b, dropout: false, seqLength: promptTokens }, {
+    tensor: t, pipeline: p, data: 1, context: 1, virtualStages: 1, microBatchSize: b, sequenceParallel: false, recompute: 'none', sharding: 'none',
+  });
+  const calibration = { ...COMPUTE_CALIBRATION[base.gpu.generation], ...base.calibration };
+  const layerForward = layerProfile(prefillInput).forwardSeconds;
+  const crossNode = t * p > base.nvlinkDomainGpus;
+  const send = (bytes: number) => (p > 1 ? (p - 1) * p2pSeconds({ bytes, fabric: base.fabric, crossNode }) : 0);
+  const prefill = model.layers * layerForward + send(2 * b * promptTokens * model.hiddenSize);
+
+  // Decode: per layer, weights + KV read once per step for the whole batch (Pope et al. 2022 §3).
+  const parts = parameterBreakdown(model);
+  const layerWeights = (parts.perLayerTensorParallel / t + parts.perLayerReplicated) * bytesPerValue(base);
+  const meanContext = promptTokens + outputTokens / 2;
+  const kvRead = b * meanContext * kvCacheBytesPerToken(base, t, 1);
+  const hbm = base.gpu.hbmBandwidth * calibration.hbmFraction;
+  const flops = 2 * b * (parts.perLayerTensorParallel / t) + (4 * b * meanContext * model.hiddenSize) / t;
+  const peak = base.precision === 'fp8' && base.gpu.peakFlops.fp8 !== undefined ? base.gpu.peakFlops.fp8 * calibration.fp8GemmPeakFraction : peak16(base.gpu) * calibration.gemmPeakFraction;
+  const memorySeconds = (layerWeights + kvRead) / hbm;
+  const computeSeconds = flops / peak;
+  const group = { ranks: t, ranksPerNode: Math.min(t, base.nvlinkDomainGpus), concurrentGroupsPerNode: 1 };
+  const allReduce = t > 1 ? collectiveCost({ op: 'all-reduce', bytes: 2 * b * model.hiddenSize, group, fabric: base.fabric, algorithm: 'auto' }).seconds : 0;
+  const layerDecode = Math.max(memorySeconds, computeSeconds) + KERNELS_PER_LAYER * calibration.kernelOverhead + 2 * allReduce;
+  // The output layer: V·h/t weights read once per step.
+  const logits = (model.vocabSize * model.hiddenSize * bytesPerValue(base)) / t / hbm;
+  const decodeStep = model.layers * layerDecode + logits + send(2 * b * model.hiddenSize);
+
+  if (total > capacity) {
+    return fail('out-of-memory', `needs ${(total / GiB(1)).toFixed(1)} GiB per GPU (weights ${(weights / GiB(1)).toFixed(1)} GiB, KV cache ${(kv / GiB(1)).toFixed(1)} GiB), the ${base.gpu.name} has ${(capacity / GiB(1)).toFixed(1)} GiB`);
+  }
+  return {
+    ok: true, shape, prefillSeconds: prefill, decodeStepSeconds: decodeStep, weightsBytesPerGpu: weights, kvCacheBytesPerGpu: kv,
+    totalBytesPerGpu: total, capacityBytes: capacity, maxBatch, tokensPerSecondPerGpu: b / decodeStep / (t * p),
+    memoryBound: memorySeconds >= computeSeconds,
+  };
+}

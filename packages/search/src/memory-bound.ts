@@ -1,0 +1,78 @@
+import { activationBytesPerLayer, layersPerStage, modelStateBytes, stageParameters, type StateSharding } from '@trainplan/model';
+import type { Bytes } from '@trainplan/units';
+import type { SearchBase } from './candidate.ts';
+
+/**
+ * A closed-form lower bound on the memory of the most loaded GPU, built from the same terms the
+ * planner sums (packages/planner/src/plan-memory.ts; model reference §3): model states per stage
+ * (Megatron's 18 B/param, the distributed optimizer's 6 + 12/d, ZeRO) and the activations stored for
+ * the micro-batches in flight (Korthikanti et al. 2022, Table 2; 1F1B holds min(p − i, m) on stage i,
+ * Narayanan SC'21 §2.2). It leaves out only non-negative terms (the embedding extras, the recompute
+ * working set, the runtime reserve, fragmentation), so a candidate it rejects cannot fit; the full
+ * estimate decides the rest.
+ */
+/** A numeric cache key for (tensor, context, micro-batch, sequence parallelism): no string per lookup. */
+export const layerKey = (t: number, c: number, mbs: number, sp: boolean): number => ((t * 4096 + c) * 1_048_576 + mbs) * 2 + (sp ? 1 : 0);
+
+export class MemoryBound {
+  private readonly stageParams = new Map<number, { first: number; last: number; firstLayers: number; lastLayers: number }>();
+  private readonly perLayer = new Map<number, { stored: Bytes; full: Bytes }>();
+
+  constructor(private readonly base: SearchBase) {}
+
+  /** First and last stage's parameters per GPU, and their layer counts, for (t, p). */
+  stages(t: number, p: number) {
+    const key = t * 100_000 + p;
+    let s = this.stageParams.get(key);
+    if (!s) {
+      const layers = layersPerStage(this.base.model.layers, p);
+      const params = stageParameters({ shape: this.base.model, tensorParallel: t, layersPerStage: layers });
+      s = { first: params[0]!, last: params[p - 1]!, firstLayers: layers[0]!, lastLayers: layers[p - 1]! };
+      this.stageParams.set(key, s);
+    }
+    return s;
+  }
+
+  /** Stored bytes per layer and micro-batch under the recompute mode, and without recompute. */
+  layerBytes(t: number, c: number, mbs: number, sp: boolean, recompute: 'none' | 'selective' | 'full') {
+    const key = layerKey(t, c, mbs, sp) * 3 + (recompute === 'none' ? 0 : recompute === 'selective' ? 1 : 2);
+    let v = this.perLayer.get(key);
+    if (!v) {
+      const act = {
+        shape: this.base.model, microBatchSize: mbs, seqLength: this.base.seqLength, tensorParallel: t, contextParallel: c,
+        sequenceParallel: sp, recompute, attentionKernel: this.base.attentionKernel, dropout: this.base.dropout,
+      };
+      v = { stored: activationBytesPerLayer(act), full: activationBytesPerLayer({ ...act, recompute: 'none' }) };
+      this.perLayer.set(key, v);
+    }
+    return v;
+  }
+
+  /**
+   * The bound for one candidate: max over the first and last stage of states + stored activations.
+   * `recomputedLayers` counts layers per stage that keep only their input (all of them for 'full').
+   * Positional and allocation-free: the enumeration calls it for every leaf of the space.
+   */
+  bytes(
+    t: number, p: number, c: number, d: number, v: number, mbs: number, sp: boolean, microBatches: number,
+    recompute: 'none' | 'selective' | 'full', sharding: StateSharding, recomputedLayers?: number,
+  ): Bytes {
+    const s = this.stages(t, p);
+    const per = this.layerBytes(t, c, mbs, sp, recompute);
+    const interleave = v > 1 ? 1 + (p - 1) / (p * v) : 1;
+    const first = this.stage(s.first, s.firstLayers, Math.min(p, microBatches) * interleave, per, recompute, sharding, d, recomputedLayers);
+    if (p === 1) return first;
+    const last = this.stage(s.last, s.lastLayers, Math.min(1, microBatches) * interleave, per, recompute, sharding, d, recomputedLayers);
+    return Math.max(first, last);
+  }
+
+  private stage(
+    params: number, layers: number, held: number, per: { stored: Bytes; full: Bytes }, recompute: 'none' | 'selective' | 'full',
+    sharding: StateSharding, d: number, recomputedLayers: number | undefined,
+  ): Bytes {
+    const st = modelStateBytes({ parameters: params, sharding, dataParallel: d });
+    const recomputed = recompute === 'full' ? Math.min(layers, recomputedLayers ?? layers) : 0;
+    const acts = held * (recomputed * per.stored + (layers - recomputed) * (recompute === 'full' ? per.full : per.stored));
+    return st.weights + st.gradients + st.optimizer + acts;
+  }
+}

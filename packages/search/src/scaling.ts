@@ -1,0 +1,98 @@
+import { estimatePlan, type PlanEstimate } from '@trainplan/planner';
+import { planFor, type Candidate, type SearchBase } from './candidate.ts';
+import { defaultSearchSpace } from './search-space.ts';
+import { searchPlans, type SearchOptions } from './search.ts';
+
+/** The parallel degrees held fixed across a sweep (the rest is searched, or defaults). */
+export type FixedStrategy = Partial<Omit<Candidate, 'data'>>;
+
+export interface ScalingPoint {
+  readonly nodes: number;
+  readonly gpus: number;
+  readonly globalBatchSize: number;
+  /** Absent when nothing runs at this size (see `reason`). */
+  readonly candidate?: Candidate;
+  readonly estimate?: PlanEstimate;
+  readonly tokensPerSecondPerGpu?: number;
+  /**
+   * Throughput per GPU relative to the sweep's first runnable point: 1 is perfect scaling. For
+   * strong scaling (fixed batch) this is (T_n / T_0) / (n / n_0) of the tokens/s T; for weak
+   * scaling (batch grows with the nodes) it is the same ratio, the usual definition of both.
+   */
+  readonly efficiency?: number;
+  readonly reason?: string;
+}
+
+const DEFAULTS: Omit<Candidate, 'data'> = {
+  tensor: 1, pipeline: 1, context: 1, virtualStages: 1, microBatchSize: 1, sequenceParallel: false, recompute: 'none', sharding: 'none',
+};
+
+/** One point: the fixed strategy when it names tensor and pipeline sizes, else the best plan found. */
+function point(base: SearchBase, nodes: number, globalBatchSize: number, fixed: FixedStrategy | undefined, options: SearchOptions): ScalingPoint {
+  const gpus = nodes * base.gpusPerNode;
+  const b = { ...base, nodes, globalBatchSize };
+  if (fixed?.tensor !== undefined && fixed.pipeline !== undefined) {
+    const c = { ...DEFAULTS, ...fixed };
+    const data = gpus / (c.tensor * c.pipeline * c.context);
+    if (!Number.isInteger(data)) return { nodes, gpus, globalBatchSize, reason: `${gpus} GPUs are not divisible by TP × PP × CP = ${c.tensor * c.pipeline * c.context}` };
+    const candidate: Candidate = { ...c, data };
+    const result = estimatePlan(planFor(b, candidate));
+    if (!result.ok) return { nodes, gpus, globalBatchSize, candidate, reason: result.message };
+    return { nodes, gpus, globalBatchSize, candidate, estimate: result, tokensPerSecondPerGpu: result.tokensPerSecond / gpus };
+  }
+  const constraints = { ...options.constraints };
+  const space = fixed ? { ...defaultSearchSpace(b, constraints), ...(fixed.tensor !== undefined && { tensor: [fixed.tensor] }), ...(fixed.pipeline !== undefined && { pipeline: [fixed.pipeline] }) } : undefined;
+  const result = searchPlans(b, { ...options, top: 1, ...(space && { space }) });
+  const best = result.top[0];
+  if (!best) return { nodes, gpus, globalBatchSize, reason: 'no configuration fits' };
+  return { nodes, gpus, globalBatchSize, candidate: best.candidate, estimate: best.estimate, tokensPerSecondPerGpu: best.estimate.tokensPerSecond / gpus };
+}
+
+/**
+ * Step time, throughput per GPU and scaling efficiency against node count, as in the Azure NDm A100
+ * v4 study (530B at 105/140/175 nodes). Strong scaling keeps the global batch; weak scaling grows it
+ * in proportion to the nodes (rounded to a whole sequence; a size the batch cannot be split over is
+ * reported with the planner's reason).
+ */
+export function scalingSweep(base: SearchBase, args: {
+  nodes: readonly number[]; mode: 'strong' | 'weak'; fixed?: FixedStrategy; options?: SearchOptions;
+}): ScalingPoint[] {
+  const first = args.nodes[0] ?? base.nodes;
+  const points = args.nodes.map((n) => point(
+    base, n, args.mode === 'weak' ? Math.round((base.globalBatchSize * n) / first) : base.globalBatchSize, args.fixed, args.options ?? {},
+  ));
+  const ref = points.find((p) => p.tokensPerSecondPerGpu !== undefined);
+  return points.map((p) => (p.tokensPerSecondPerGpu !== undefined && ref?.tokensPerSecondPerGpu
+    ? { ...p, efficiency: p.tokensPerSecondPerGpu / ref.tokensPerSecondPerGpu }
+    : p));
+}
+
+export interface TradeOffCell {
+  readonly tensor: number;
+  readonly pipeline: number;
+  readonly candidate?: Candidate;
+  readonly estimate?: PlanEstimate;
+  readonly reason?: string;
+}
+
+/**
+ * The TP/PP trade-off table at a fixed model and cluster: for each tensor × pipeline pair that
+ * divides the GPUs, the best plan over the other dimensions, or why none runs.
+ */
+export function tensorPipelineTable(base: SearchBase, options: SearchOptions & { tensor?: readonly number[]; pipeline?: readonly number[] } = {}): TradeOffCell[] {
+  const gpus = base.nodes * base.gpusPerNode;
+  const space = defaultSearchSpace(base, options.constraints ?? {});
+  const tensors = options.tensor ?? space.tensor;
+  const pipelines = options.pipeline ?? space.pipeline.filter((p) => (p & (p - 1)) === 0 || base.model.layers % p === 0);
+  const cells: TradeOffCell[] = [];
+  for (const t of tensors) {
+    for (const p of pipelines) {
+      if (gpus % (t * p) !== 0 || p > base.model.layers) continue;
+      const result = searchPlans(base, { ...options, top: 1, space: { ...space, tensor: [t], pipeline: [p] } });
+      const best = result.top[0];
+      cells.push(best ? { tensor: t, pipeline: p, candidate: best.candidate, estimate: best.estimate }
+        : { tensor: t, pipeline: p, reason: result.closestInfeasible?.message ?? 'no configuration passes the divisibility rules' });
+    }
+  }
+  return cells;
+}

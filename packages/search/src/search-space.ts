@@ -1,0 +1,70 @@
+import type { StateSharding } from '@trainplan/model';
+import type { RecomputeChoice, SearchBase } from './candidate.ts';
+
+/**
+ * The values the search tries for each dimension. Every combination is one candidate of the space;
+ * data parallelism is not a dimension, it is what is left: GPUs / (tensor · pipeline · context).
+ */
+export interface SearchSpace {
+  readonly tensor: readonly number[];
+  /** Pipeline stages; a p that does not divide the layers gives an uneven split (middle stages get the extra). */
+  readonly pipeline: readonly number[];
+  readonly context: readonly number[];
+  readonly virtualStages: readonly number[];
+  readonly microBatchSize: readonly number[];
+  readonly sequenceParallel: readonly boolean[];
+  readonly recompute: readonly RecomputeChoice[];
+  readonly sharding: readonly StateSharding[];
+}
+
+/** Limits a user puts on the space (the issue's "constraints"). */
+export interface SearchConstraints {
+  readonly maxTensor?: number;
+  /** Keep tensor parallelism inside one NVLink domain (default false: crossing nodes is tried and explained). */
+  readonly tensorWithinNode?: boolean;
+  readonly maxPipeline?: number;
+  readonly maxContext?: number;
+  readonly maxVirtualStages?: number;
+  readonly microBatchSizes?: readonly number[];
+  readonly recompute?: readonly RecomputeChoice[];
+  readonly sharding?: readonly StateSharding[];
+  readonly sequenceParallel?: readonly boolean[];
+  /** Usable share of GPU memory, (0, 1]: 0.9 keeps 10% headroom. Default 1. */
+  readonly memoryFraction?: number;
+}
+
+const powersOfTwoUpTo = (max: number): number[] => {
+  const out: number[] = [];
+  for (let x = 1; x <= max; x *= 2) out.push(x);
+  return out;
+};
+const range = (lo: number, hi: number): number[] => Array.from({ length: Math.max(0, hi - lo + 1) }, (_, i) => lo + i);
+
+/**
+ * The default space for a model and machine: tensor parallelism in powers of two up to twice the
+ * NVLink domain (one step across nodes, so the answer can say why it loses), every pipeline depth up
+ * to the layer count, context parallelism 1–8, 1–8 model chunks per stage, micro-batches 1–16,
+ * sequence parallelism on and off, four recompute modes, and Megatron's two optimizer layouts
+ * (the ZeRO stages on request).
+ */
+export function defaultSearchSpace(base: SearchBase, constraints: SearchConstraints = {}): SearchSpace {
+  const domain = base.nvlinkDomainGpus;
+  const maxTensor = Math.min(constraints.maxTensor ?? 2 * domain, constraints.tensorWithinNode ? domain : Infinity);
+  const layers = base.model.layers;
+  return {
+    tensor: powersOfTwoUpTo(maxTensor),
+    pipeline: range(1, Math.min(layers, constraints.maxPipeline ?? layers)),
+    context: powersOfTwoUpTo(constraints.maxContext ?? 8),
+    virtualStages: range(1, constraints.maxVirtualStages ?? 8),
+    microBatchSize: constraints.microBatchSizes ?? powersOfTwoUpTo(16),
+    sequenceParallel: constraints.sequenceParallel ?? [false, true],
+    recompute: constraints.recompute ?? ['none', 'selective', 'full', 'full-partial'],
+    sharding: constraints.sharding ?? ['none', 'distributed-optimizer'],
+  };
+}
+
+/** Candidates in the space: the product of the dimensions' sizes. */
+export function spaceSize(space: SearchSpace): number {
+  return space.tensor.length * space.pipeline.length * space.context.length * space.virtualStages.length
+    * space.microBatchSize.length * space.sequenceParallel.length * space.recompute.length * space.sharding.length;
+}

@@ -1,0 +1,72 @@
+import fc from 'fast-check';
+import { estimatePlan } from '@trainplan/planner';
+import { describe, expect, it } from 'vitest';
+import { MemoryBound, planFor, StepBound, type Candidate, type SearchBase } from '../src/index.ts';
+import { gpt3Base, llama70bBase, smallBase } from './fixtures.ts';
+
+/** A random runnable candidate of `base` (degrees that divide), or undefined when the draw does not divide. */
+const candidates = (base: SearchBase) => fc.record({
+  tensor: fc.constantFrom(1, 2, 4, 8, 16),
+  pipeline: fc.constantFrom(1, 2, 3, 4, 6, 8, 12, 16),
+  context: fc.constantFrom(1, 2),
+  virtualStages: fc.constantFrom(1, 2, 3),
+  microBatchSize: fc.constantFrom(1, 2, 4),
+  sequenceParallel: fc.boolean(),
+  recompute: fc.constantFrom('none', 'selective', 'full') as fc.Arbitrary<'none' | 'selective' | 'full'>,
+  recomputeLayers: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }),
+  sharding: fc.constantFrom('none', 'distributed-optimizer') as fc.Arbitrary<'none' | 'distributed-optimizer'>,
+  overlapTp: fc.boolean(),
+}).map((r): { base: SearchBase; c: Candidate } | undefined => {
+  const gpus = base.nodes * base.gpusPerNode;
+  const data = gpus / (r.tensor * r.pipeline * r.context);
+  if (!Number.isInteger(data) || base.globalBatchSize % (r.microBatchSize * data) !== 0) return undefined;
+  const v = r.pipeline > 1 && base.model.layers % (r.pipeline * r.virtualStages) === 0 ? r.virtualStages : 1;
+  const c: Candidate = {
+    tensor: r.tensor, pipeline: r.pipeline, context: r.context, data, virtualStages: v, microBatchSize: r.microBatchSize,
+    sequenceParallel: r.sequenceParallel && r.tensor > 1, recompute: r.recompute,
+    recomputeLayers: r.recompute === 'full' ? r.recomputeLayers : undefined, sharding: r.sharding,
+  };
+  return { base: { ...base, overlapTensorParallelComm: r.overlapTp }, c };
+});
+
+describe.each([
+  ['GPT-3 175B on 1024 A100', gpt3Base],
+  ['a 1.3B GPT on 16 A100', smallBase],
+  ['Llama 2 70B on 64 H100', llama70bBase],
+])('the pruning bounds never exceed the planner (%s)', (_, base) => {
+  it('the step-time lower bound is at most the full estimate, and tight for most plans', () => {
+    const ratios: number[] = [];
+    fc.assert(fc.property(candidates(base), (drawn) => {
+      if (!drawn) return;
+      const input = planFor(drawn.base, drawn.c);
+      const result = estimatePlan(input);
+      const estimate = result.ok ? result : result.estimate;
+      if (!estimate) return;
+      const bound = new StepBound(drawn.base).seconds(drawn.c, estimate.microBatches);
+      expect(bound).toBeLessThanOrEqual(estimate.stepTimeSeconds * (1 + 1e-12));
+      ratios.push(bound / estimate.stepTimeSeconds);
+    }), { numRuns: 400, seed: 42 });
+    expect(ratios.length).toBeGreaterThan(20);
+    // Not vacuous: the median bound keeps most of the step (it drops only the non-layer terms).
+    ratios.sort((a, b) => a - b);
+    expect(ratios[Math.floor(ratios.length / 2)]).toBeGreaterThan(0.75);
+  });
+
+  it('the memory lower bound is at most the most loaded stage of the full estimate', () => {
+    let checked = 0;
+    fc.assert(fc.property(candidates(base), (drawn) => {
+      if (!drawn) return;
+      const result = estimatePlan(planFor(drawn.base, drawn.c));
+      const estimate = result.ok ? result : result.estimate;
+      if (!estimate) return;
+      const c = drawn.c;
+      const bound = new MemoryBound(drawn.base).bytes(
+        c.tensor, c.pipeline, c.context, c.data, c.virtualStages, c.microBatchSize, c.sequenceParallel, estimate.microBatches,
+        c.recompute, c.sharding, c.recomputeLayers,
+      );
+      expect(bound).toBeLessThanOrEqual(estimate.memory.totalBytes * (1 + 1e-12));
+      checked += 1;
+    }), { numRuns: 400, seed: 7 });
+    expect(checked).toBeGreaterThan(20);
+  });
+});

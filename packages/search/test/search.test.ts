@@ -1,0 +1,117 @@
+import { estimatePlan } from '@trainplan/planner';
+import { describe, expect, it } from 'vitest';
+import { defaultSearchSpace, explainAlternatives, planFor, searchPlans, spaceSize, type Candidate } from '../src/index.ts';
+import { gpt3Base, smallBase } from './fixtures.ts';
+
+/** Every candidate of the space, estimated in full with no pruning: the reference the search must match. */
+function bruteForce(base: typeof smallBase): { candidate: Candidate; step: number }[] {
+  const space = defaultSearchSpace(base);
+  const gpus = base.nodes * base.gpusPerNode;
+  const out: { candidate: Candidate; step: number }[] = [];
+  for (const tensor of space.tensor) for (const context of space.context) for (const pipeline of space.pipeline) {
+    const data = gpus / (tensor * context * pipeline);
+    if (!Number.isInteger(data)) continue;
+    for (const virtualStages of space.virtualStages) for (const microBatchSize of space.microBatchSize) {
+      // Sequence parallelism without tensor parallelism is the same plan as without it: counted once.
+      for (const sequenceParallel of space.sequenceParallel.filter((sp) => !sp || tensor > 1)) for (const recompute of ['none', 'selective', 'full'] as const) {
+        for (const sharding of space.sharding) {
+          const c: Candidate = { tensor, context, pipeline, data, virtualStages, microBatchSize, sequenceParallel, recompute, sharding };
+          const m = base.globalBatchSize / (microBatchSize * data);
+          if (virtualStages > 1 && (pipeline === 1 || !Number.isInteger(m) || m % pipeline !== 0)) continue;
+          const r = estimatePlan(planFor(base, c));
+          if (r.ok) out.push({ candidate: c, step: r.stepTimeSeconds });
+        }
+      }
+    }
+  }
+  return out.sort((a, b) => a.step - b.step);
+}
+
+describe('searchPlans: enumerate → evaluate → rank', () => {
+  const result = searchPlans(smallBase, { top: 5 });
+
+  it('finds the same fastest plans as evaluating every candidate in full (a 1.3B GPT on 16 A100)', () => {
+    const reference = bruteForce(smallBase);
+    expect(reference.length).toBeGreaterThan(100);
+    expect(result.top.map((p) => p.estimate.stepTimeSeconds)).toEqual(reference.slice(0, 5).map((r) => r.step));
+  });
+
+  it('accounts for every candidate of the space exactly once: pruned with a reason, or estimated and fitting', () => {
+    const pruned = Object.values(result.pruned.counts).reduce((a, b) => a + b, 0);
+    expect(result.spaceSize).toBe(spaceSize(defaultSearchSpace(smallBase)));
+    expect(result.candidatesEvaluated).toBe(result.spaceSize);
+    expect(pruned + result.fitted).toBe(result.spaceSize);
+  });
+
+  it('runs far fewer full estimates than the space holds (divisibility and bounds prune)', () => {
+    expect(result.fullEstimates).toBeLessThan(result.spaceSize / 100);
+  });
+
+  it('every ranked plan respects Megatron\'s rules and fits in memory', () => {
+    for (const p of result.top) {
+      const c = p.candidate;
+      expect(c.tensor * c.pipeline * c.context * c.data).toBe(16);
+      expect(smallBase.globalBatchSize % (c.microBatchSize * c.data)).toBe(0);
+      expect(p.estimate.memory.fits).toBe(true);
+    }
+  });
+});
+
+describe('searchPlans options', () => {
+  it('honours the constraints: no tensor parallelism beyond the node', () => {
+    const r = searchPlans(gpt3Base, { top: 3, constraints: { tensorWithinNode: true, maxPipeline: 16 } });
+    expect(r.top.length).toBe(3);
+    for (const p of r.top) {
+      expect(p.candidate.tensor).toBeLessThanOrEqual(8);
+      expect(p.candidate.pipeline).toBeLessThanOrEqual(16);
+    }
+  });
+
+  it('stops at the candidate budget and says so', () => {
+    const r = searchPlans(gpt3Base, { top: 3, candidateBudget: 5 });
+    expect(r.fullEstimates).toBe(5);
+    expect(r.budgetExhausted).toBe(true);
+    expect(r.pruned.counts.budget).toBeGreaterThan(0);
+    expect(r.candidatesEvaluated).toBeLessThan(r.spaceSize);
+  });
+
+  it('reports progress monotonically, ending at the space size', () => {
+    const seen: number[] = [];
+    let total = 0;
+    searchPlans(gpt3Base, { top: 1, onProgress: (done, t) => { seen.push(done); total = t; } });
+    expect(seen.length).toBeGreaterThan(1);
+    expect(seen.every((x, i) => i === 0 || x >= seen[i - 1]!)).toBe(true);
+    expect(seen.at(-1)).toBe(total);
+  });
+
+  it('answers a model that fits nowhere with the candidate that came closest, and by how much', () => {
+    const r = searchPlans({ ...gpt3Base, nodes: 1, globalBatchSize: 8 }, { top: 3 });
+    expect(r.top).toEqual([]);
+    expect(r.closestInfeasible).toBeDefined();
+    expect(r.closestInfeasible!.neededBytes).toBeGreaterThan(r.closestInfeasible!.availableBytes);
+  });
+});
+
+describe('explainAlternatives', () => {
+  it('says why the neighbours of the best GPT-3 plan lose, naming the part of the step that grew', () => {
+    const r = searchPlans(gpt3Base, { top: 1 });
+    const alternatives = explainAlternatives(gpt3Base, r.top[0]!);
+    expect(alternatives.length).toBeGreaterThan(3);
+    const runnable = alternatives.filter((a) => a.slowdown !== undefined);
+    // The best is the best: no one-step neighbour inside the space is faster.
+    for (const a of runnable) expect(a.slowdown!).toBeGreaterThanOrEqual(-1e-9);
+    // Sorted closest first.
+    expect(runnable.map((a) => a.slowdown)).toEqual([...runnable.map((a) => a.slowdown)].sort((a, b) => a! - b!));
+    expect(alternatives.some((a) => /tensor-parallel communication|pipeline bubble|compute/.test(a.why))).toBe(true);
+  });
+
+  it('explains tensor parallelism across nodes by its communication (the issue\'s example)', () => {
+    const best = searchPlans(gpt3Base, { top: 1, constraints: { maxTensor: 8, tensorWithinNode: false } }).top[0]!;
+    const forced = { ...best, candidate: { ...best.candidate, tensor: 8, data: 1024 / (8 * best.candidate.pipeline * best.candidate.context) } };
+    const e = estimatePlan(planFor(gpt3Base, forced.candidate));
+    if (!e.ok) throw new Error(e.message);
+    const tp16 = explainAlternatives(gpt3Base, { candidate: forced.candidate, estimate: e }, 20).find((a) => a.change.startsWith('TP 16'));
+    expect(tp16?.change).toBe('TP 16 crosses nodes');
+    expect(tp16?.why).toMatch(/tensor-parallel communication|needs/);
+  });
+});

@@ -1,0 +1,74 @@
+import { performance } from 'node:perf_hooks';
+import { resolveScenario, runSearch, validateScenario, type ScenarioInput } from '@trainplan/protocol';
+import { searchPlans, type SearchBase, type SearchResult } from '@trainplan/search';
+import type { BenchSection } from './sections.ts';
+
+/** The issue's case: the SC'21 1T model (128 layers, h 25600, 160 heads) on 3072 A100 (384 DGX A100), batch 3072. */
+const ONE_T: ScenarioInput = { model: 'megatron-1t', cluster: { gpu: 'a100-80gb', nodes: 384 }, training: { globalBatchSize: 3072 } };
+const GPT3: ScenarioInput = { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', nodes: 128 }, training: { globalBatchSize: 1536 } };
+
+function baseOf(s: ScenarioInput): SearchBase {
+  const v = validateScenario(s);
+  if (!v.ok) throw new Error('bench scenario invalid');
+  const r = resolveScenario(v.value);
+  if (!r.ok) throw new Error('bench scenario unresolved');
+  const { tensor: _t, pipeline: _p, data: _d, context: _c, virtualStages: _v, schedule: _s, microBatchSize: _b, sequenceParallel: _sp, recompute: _r, recomputeLayers: _n, sharding: _z, ...base } = r.value.plan;
+  return base;
+}
+
+interface Timing<T> { name: string; runs: number; bestMs: number; medianMs: number; coldMs: number; result: T }
+
+/** Runs one full search repeatedly for about `budgetSeconds` (after one cold run) and keeps the best and median times. */
+function time<T>(name: string, fn: () => T, budgetSeconds: number): Timing<T> {
+  const t0 = performance.now();
+  let result = fn();
+  const coldMs = performance.now() - t0;
+  const times: number[] = [];
+  const start = performance.now();
+  while ((performance.now() - start) / 1000 < budgetSeconds || times.length < 5) {
+    const t = performance.now();
+    result = fn();
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return { name, runs: times.length, bestMs: times[0]!, medianMs: times[Math.floor(times.length / 2)]!, coldMs, result };
+}
+
+export const searchSection: BenchSection = {
+  name: 'search',
+  run(budgetSeconds) {
+    const oneT = baseOf(ONE_T);
+    const gpt3 = baseOf(GPT3);
+    const rows = [
+      time('searchPlans, 1T on 3072 A100, batch 3072 (full default space, top 10)', () => searchPlans(oneT), budgetSeconds),
+      time('searchPlans, GPT-3 175B on 1024 A100, batch 1536 (full default space, top 10)', () => searchPlans(gpt3), budgetSeconds),
+    ];
+    const wireTiming = time('runSearch (JSON in → validate → search → top 10 and alternatives as contract JSON), 1T on 3072 A100', () => runSearch(ONE_T), budgetSeconds);
+    const perSecond = (r: Timing<SearchResult>) => r.result.spaceSize / (r.medianMs / 1000);
+    const oneTMet = rows[0]!.medianMs <= 100;
+    return {
+      markdown: [
+        '## Configuration search speed',
+        '',
+        `One core; each row: a cold first run, then repeated runs for ${budgetSeconds} s (at least 5). "Candidates" are the`,
+        'space\'s (tensor × pipeline × context × virtual stages × micro-batch × sequence parallelism × recompute ×',
+        'optimizer layout); every one is settled: pruned by Megatron\'s divisibility rules or the closed-form memory',
+        'bound, skipped by the step-time lower bound (branch and bound; provably outside the top k), or estimated in',
+        'full. Pruned candidates are counted as evaluated, as the issue\'s "with pruning" allows; the full-estimate column',
+        'says how many went through the planner.',
+        '',
+        '| benchmark | candidates | full estimates | cold ms | median ms | best ms | candidates/s (median) | target |',
+        '|---|---|---|---|---|---|---|---|',
+        ...rows.map((r, i) => `| ${r.name} | ${r.result.spaceSize.toLocaleString('en-US')} | ${r.result.fullEstimates.toLocaleString('en-US')} | ${r.coldMs.toFixed(0)} | ${r.medianMs.toFixed(1)} | ${r.bestMs.toFixed(1)} | ${Math.round(perSecond(r)).toLocaleString('en-US')} | ${i === 0 ? `≤ 100 ms and ≥ 1,000,000/s: ${oneTMet && perSecond(r) >= 1e6 ? 'met' : '**missed**'}` : ''} |`),
+        `| ${wireTiming.name} | | | ${wireTiming.coldMs.toFixed(0)} | ${wireTiming.medianMs.toFixed(1)} | ${wireTiming.bestMs.toFixed(1)} | | |`,
+        '',
+        'Peer figure: Calculon (Isaev et al., SC\'23) searches a 1T-model space exhaustively in minutes on many cores.',
+        '',
+      ],
+      summary: [
+        ...rows.map((r) => `${r.name}: median ${r.medianMs.toFixed(1)} ms (cold ${r.coldMs.toFixed(0)} ms), ${Math.round(perSecond(r)).toLocaleString('en-US')} candidates/s, ${r.result.fullEstimates} full estimates`),
+        `${wireTiming.name}: median ${wireTiming.medianMs.toFixed(1)} ms`,
+      ],
+    };
+  },
+};

@@ -1,0 +1,112 @@
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { CONTRACT_EXAMPLE } from '@trainplan/protocol';
+import { decodeMsgpack, encodeMsgpack } from '@trainplan/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type LiveServer } from '../src/live-server.ts';
+
+// The same requests against the three live runtimes, each started the way its README says:
+// Node (`npm start`'s entry), workerd (`wrangler dev`), Deno (`deno task start`).
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const node = process.execPath;
+// The wrangler infra/cloudflare depends on (wherever npm placed it), not the Workers pool's newer copy.
+const wranglerBin = createRequire(`${root}infra/cloudflare/package.json`).resolve('wrangler/bin/wrangler.js');
+
+let servers: LiveServer[] = [];
+// Every server that did start, so one that fails to start does not leave the others running.
+const started: LiveServer[] = [];
+
+beforeAll(async () => {
+  servers = await Promise.all([
+    startServer({
+      name: 'node', command: node, args: ['--import', 'tsx', 'infra/node/src/main.ts'], cwd: root,
+      ready: /listening on (http:\/\/[\d.]+:\d+)/, startTimeoutMs: 60_000,
+    }),
+    startServer({
+      name: 'workerd', command: node,
+      args: [wranglerBin, 'dev', '--ip', '127.0.0.1', '--port', '0', '--inspector-port', '0', '--show-interactive-dev-session=false'],
+      cwd: `${root}infra/cloudflare`, env: { WRANGLER_SEND_METRICS: 'false', CI: 'true' },
+      ready: /Ready on (http:\/\/[\d.]+:\d+)/, startTimeoutMs: 120_000,
+    }),
+    startServer({
+      // Through the npm package's launcher: on a fresh `npm install` (install scripts skipped) it
+      // puts the platform binary in place on first use.
+      name: 'deno', command: node, args: [`${root}node_modules/deno/bin.cjs`, 'task', 'start'], cwd: `${root}infra/deno`,
+      env: { DENO_NO_UPDATE_CHECK: '1' },
+      ready: /listening on (http:\/\/[\d.]+:\d+)/, startTimeoutMs: 120_000,
+    }),
+  ].map((p) => p.then((s) => { started.push(s); return s; })));
+}, 180_000);
+
+afterAll(() => { for (const s of started) s.stop(); });
+
+interface Exchange { status: number; contentType: string | null; etag: string | null; body: string }
+
+async function send(server: LiveServer, path: string, init: RequestInit = {}): Promise<Exchange> {
+  const res = await fetch(`${server.base}${path}`, init);
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  const isMsgpack = res.headers.get('content-type') === 'application/msgpack';
+  return {
+    status: res.status,
+    contentType: res.headers.get('content-type'),
+    etag: res.headers.get('etag'),
+    body: isMsgpack ? JSON.stringify(decodeMsgpack(bytes)) : new TextDecoder().decode(bytes),
+  };
+}
+
+const jsonPost = (body: unknown, extra: Record<string, string> = {}): RequestInit =>
+  ({ method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...extra } });
+
+const REQUESTS: [string, string, RequestInit?][] = [
+  ['health', '/healthz'],
+  ['estimate: the contract example', '/v1/estimate', jsonPost(CONTRACT_EXAMPLE)],
+  ['estimate: an array, one feasible and one not', '/v1/estimate', jsonPost([CONTRACT_EXAMPLE, { ...CONTRACT_EXAMPLE, parallelism: { tensor: 7 } }])],
+  ['estimate: out of memory', '/v1/estimate', jsonPost({ ...CONTRACT_EXAMPLE, training: { globalBatchSize: 1024 }, parallelism: { tensor: 1, pipeline: 1 } })],
+  ['estimate: Llama 3 70B on H100, interleaved, sequence parallel', '/v1/estimate', jsonPost({
+    model: 'llama3-70b', cluster: { gpu: 'h100-sxm', nodes: 8 }, training: { globalBatchSize: 128, precision: 'bf16' },
+    parallelism: { tensor: 4, pipeline: 4, virtualStages: 5, sequenceParallel: true, distributedOptimizer: true, recompute: 'selective' },
+  })],
+  ['estimate: MessagePack both ways', '/v1/estimate', {
+    method: 'POST', body: encodeMsgpack(CONTRACT_EXAMPLE), headers: { 'content-type': 'application/msgpack', accept: 'application/msgpack' },
+  }],
+  ['estimate: 400 naming the field', '/v1/estimate', jsonPost({ ...CONTRACT_EXAMPLE, parallelism: { tensor: 0 } })],
+  ['estimate: 415', '/v1/estimate', { method: 'POST', body: '{}', headers: { 'content-type': 'text/plain' } }],
+  ['estimate: 413', '/v1/estimate', { method: 'POST', body: 'x'.repeat(70_000), headers: { 'content-type': 'application/json' } }],
+  ['memory', '/v1/memory', jsonPost(CONTRACT_EXAMPLE)],
+  ['collective: closed form', '/v1/collective', jsonPost({ op: 'all-reduce', gpu: 'h100-sxm', nodes: 2, sizes: [1048576, 1073741824] })],
+  ['collective: emulated', '/v1/collective', jsonPost({ op: 'all-gather', gpu: 'a100-80gb', nodes: 2, size: 16777216, emulate: true })],
+  ['collective: over the event budget (422)', '/v1/collective', jsonPost({ op: 'all-reduce', gpu: 'h100-sxm', nodes: 16, size: 1073741824, emulate: true, eventBudget: 1 })],
+  ['search', '/v1/search', jsonPost({ model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', nodes: 128 }, training: { globalBatchSize: 1536 }, top: 3 })],
+  ['nodes', '/v1/nodes', jsonPost({ model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, tokens: 300e9, days: 30 })],
+  ['scale', '/v1/scale', jsonPost({ model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, nodes: [32, 64, 128] })],
+  ['inference', '/v1/inference', jsonPost({ model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512 })],
+  ['presets: models', '/v1/presets/models'],
+  ['presets: one GPU', '/v1/presets/gpus/h100-sxm'],
+  ['presets: unknown model', '/v1/presets/models/nope'],
+  ['openapi', '/openapi.json'],
+  ['404', '/v2/nothing'],
+];
+
+describe('Node, workerd and Deno answer the same requests identically', () => {
+  it.each(REQUESTS)('%s', async (_, path, init) => {
+    const [reference, ...others] = await Promise.all(servers.map((s) => send(s, path, init)));
+    expect(reference!.status).toBeLessThan(500);
+    for (const other of others) expect(other).toEqual(reference);
+  });
+  it('a conditional request with the ETag is a 304 on each runtime', async () => {
+    for (const s of servers) {
+      const first = await fetch(`${s.base}/v1/estimate`, jsonPost(CONTRACT_EXAMPLE));
+      await first.arrayBuffer();
+      const again = await fetch(`${s.base}/v1/estimate`, jsonPost(CONTRACT_EXAMPLE, { 'if-none-match': first.headers.get('etag')! }));
+      expect(again.status, s.name).toBe(304);
+    }
+  });
+  it('a CORS preflight is answered the same on each runtime', async () => {
+    const init = { method: 'OPTIONS', headers: { origin: 'https://blog.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } };
+    for (const s of servers) {
+      const res = await fetch(`${s.base}/v1/estimate`, init);
+      expect(res.status, s.name).toBe(204);
+      expect(res.headers.get('access-control-allow-origin'), s.name).toBe('*');
+    }
+  });
+});

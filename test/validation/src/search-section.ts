@@ -1,0 +1,65 @@
+import {
+  bloomTopologySweep, gpt3TimeToTrain, interleavingGains, scaling530B, scatterGatherGains, SEARCH_TARGETS, twentyBTensorPipeline,
+} from './search-findings.ts';
+import type { ValidationSection } from './sections.ts';
+
+const pct = (x: number, digits = 1) => `${(x * 100).toFixed(digits)}%`;
+const met = (ok: boolean) => (ok ? 'met' : '**missed**');
+
+/** The configuration search against the ground truth and the seed documents' findings (issue 4). */
+export const searchSection: ValidationSection = {
+  name: 'search',
+  run() {
+    const t = SEARCH_TARGETS;
+    const sweep = bloomTopologySweep();
+    const twentyB = twentyBTensorPipeline();
+    const interleave = interleavingGains();
+    const sg = scatterGatherGains();
+    const scaling = scaling530B();
+    const gpt3 = gpt3TimeToTrain();
+    const lowerTpFaster = twentyB.every((r, i) => i === 0 || r.stepTimeSeconds > twentyB[i - 1]!.stepTimeSeconds);
+    const shrinking = interleave.every((r, i) => i === 0 || r.gain < interleave[i - 1]!.gain);
+    const sgMax = Math.max(...sg.map((r) => r.gain));
+    const minEfficiency = Math.min(...scaling.map((r) => r.efficiency));
+    const measuredEfficiency = (scaling[0]!.measuredStepSeconds / scaling.at(-1)!.measuredStepSeconds) / (scaling.at(-1)!.nodes / scaling[0]!.nodes);
+    const paperError = gpt3.paperDays / t.paperDays - 1;
+    const bestError = gpt3.bestDays / t.nvidiaDays - 1;
+
+    const markdown = [
+      '## Configuration search',
+      '',
+      '`npm run validate` runs these through the same planner as the estimate (`@trainplan/search`, `runSearch`).',
+      '',
+      '| check | target | measured | |',
+      '|---|---|---|---|',
+      `| BLOOM topology sweep (${sweep.rows.length} configurations, 384 A100): Spearman rank correlation, predicted vs measured tokens/s | ≥ ${t.spearman} | ${sweep.spearman.toFixed(2)} | ${met(sweep.spearman >= t.spearman)} |`,
+      `| BLOOM sweep: the measured best configuration's rank in the prediction | ≤ ${t.measuredBestInTop} | ${sweep.measuredBestPredictedRank} | ${met(sweep.measuredBestPredictedRank <= t.measuredBestInTop)} |`,
+      `| 20B at TP × PP = 8: the lower TP is faster | holds | ${twentyB.map((r) => `TP ${r.tensor}: ${r.stepTimeSeconds.toFixed(2)} s`).join(', ')} | ${met(lowerTpFaster)} |`,
+      `| interleaving gain shrinks as the batch grows (GPT-3 175B, TP 8, PP 8, v 4) | holds | ${interleave.map((r) => `${r.globalBatchSize}: ${pct(r.gain)}`).join(', ')} | ${met(shrinking)} |`,
+      `| scatter-gather gain (GPT-3 175B, 96 A100, batch 12–60) | ≤ ${pct(t.scatterGatherMaxGain, 0)} | max ${pct(sgMax)} | ${met(sgMax <= t.scatterGatherMaxGain && sgMax >= 0)} |`,
+      `| 530B, TP 8 × PP 35, 105 → 175 nodes: scaling efficiency | > ${pct(t.scalingEfficiency, 0)} | ${pct(minEfficiency)} (measured ${pct(measuredEfficiency)}) | ${met(minEfficiency > t.scalingEfficiency)} |`,
+      `| GPT-3 175B, 300B tokens, 1024 A100, paper configuration (TP 8, PP 8, full recompute, batch 1536) | ${t.paperDays} days ± ${pct(t.paperDaysTolerance, 0)} | ${gpt3.paperDays.toFixed(1)} days (${pct(paperError)}) | ${met(Math.abs(paperError) <= t.paperDaysTolerance)} |`,
+      `| same, best configuration found | near ${t.nvidiaDays} days (± ${pct(t.nvidiaDaysTolerance, 0)}) | ${gpt3.bestDays.toFixed(1)} days (${pct(bestError)}): ${gpt3.best.label} | ${met(Math.abs(bestError) <= t.nvidiaDaysTolerance)} |`,
+      '',
+      'The BLOOM sweep, best measured first:',
+      '',
+      '| configuration | measured tokens/s | predicted tokens/s |',
+      '|---|---|---|',
+      ...[...sweep.rows].sort((a, b) => b.measuredTokensPerSecond - a.measuredTokensPerSecond)
+        .map((r) => `| ${r.label} | ${Math.round(r.measuredTokensPerSecond).toLocaleString('en-US')} | ${Math.round(r.predictedTokensPerSecond).toLocaleString('en-US')} |`),
+      '',
+      'The rank correlation is limited by the planner\'s step-time errors on these rows (−24% to +5%, see the '
+        + 'training-run section): the low-pipeline, high-data-parallel rows run slower on Jean Zay\'s Omni-Path than '
+        + 'the model predicts, which reorders configurations whose measured throughputs lie within a few percent.',
+      '',
+    ];
+    return {
+      markdown,
+      summary: [
+        `BLOOM sweep Spearman ${sweep.spearman.toFixed(2)} (target ≥ ${t.spearman}); measured best at predicted rank ${sweep.measuredBestPredictedRank}`,
+        `GPT-3 175B 300B tokens: paper config ${gpt3.paperDays.toFixed(1)} d (34), best ${gpt3.bestDays.toFixed(1)} d (24)`,
+        `530B 105→175 nodes efficiency ${pct(minEfficiency)}; scatter-gather max gain ${pct(sgMax)}`,
+      ],
+    };
+  },
+};
