@@ -1,8 +1,8 @@
-import { fabricFromSpecs, type Fabric } from '@trainplan/collectives';
-import { NVLINKS, type GpuSpec, type NetworkSpec, type SystemSpec } from '@trainplan/hardware';
+import type { GpuSpec, NetworkSpec, SystemSpec } from '@trainplan/hardware';
 import { withShapeDefaults, type ModelShape, type StateSharding } from '@trainplan/model';
 import type { PlanInput } from '@trainplan/planner';
 import { defaultSystemForGpu, gpuById, GPU_IDS, modelById, MODEL_IDS, networkById, NETWORK_IDS } from '@trainplan/presets';
+import { fabricFor } from './fabric-cache.ts';
 import type { ResolvedScenarioInput } from './resolved.ts';
 import type { FieldIssue } from './wire.ts';
 
@@ -14,23 +14,6 @@ export interface ResolvedPlan {
 }
 
 const list = (ids: readonly string[]): string => ids.join(', ');
-
-/**
- * One Fabric object per (GPU, system, network, node size): the collectives package memoises NCCL's
- * graphs per fabric object, so reusing it makes repeated estimates of one machine cheap. Presets are
- * immutable, so the cache never goes stale; its size is bounded by the preset catalogue.
- */
-const fabrics = new Map<string, Fabric>();
-function fabricFor(gpu: GpuSpec, system: SystemSpec, network: NetworkSpec, gpusPerNode: number): Fabric {
-  // GB200 NVL72: the NVLink domain, not the 4-GPU tray, is what collectives see as one "node".
-  const key = `${gpu.id}|${system.id}|${network.id}|${gpusPerNode}`;
-  let fabric = fabrics.get(key);
-  if (!fabric) {
-    fabric = fabricFromSpecs({ gpu, system: { ...system, gpusPerNode }, network, nvlink: NVLINKS[gpu.nvlink] });
-    fabrics.set(key, fabric);
-  }
-  return fabric;
-}
 
 function resolveModel(model: ResolvedScenarioInput['model'], issues: FieldIssue[]): ModelShape | undefined {
   if (typeof model !== 'string') return withShapeDefaults(model);

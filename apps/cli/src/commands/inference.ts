@@ -1,11 +1,12 @@
 import { runInference, type InferencePointJson, type InferenceResponseJson } from '@trainplan/protocol';
-import { formatBytes } from '@trainplan/units';
+import { formatBytes, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
-import { parseFlags, type FlagSpec, type FlagValues } from '../flags.ts';
+import { printIssues, requestCommand } from '../request-command.ts';
+import type { FlagSpec, FlagValues } from '../flags.ts';
 import { renderTable } from '../format/table.ts';
-import { count, machineFields, MACHINE_FLAGS, number, requestFrom } from '../search-flags.ts';
+import { count, machineFields, MACHINE_FLAGS, number } from '../search-flags.ts';
 
 const SYNOPSIS = 'trainplan inference --model ID --gpu ID --prompt N --output N [--max-token-ms L] [--max-ttft-s S] [--precision bf16|fp8] [--json]';
 
@@ -55,11 +56,14 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
 }
 
 const row = (p: InferencePointJson): string[] => [
-  String(p.tensor), String(p.pipeline), String(p.batch), `${(p.prefillSeconds * MS).toFixed(0)} ms`, `${(p.decodeStepSeconds * MS).toFixed(1)} ms`,
-  p.tokensPerSecondPerGpu.toFixed(0), formatBytes(p.kvCacheBytesPerGpu), formatBytes(p.totalBytesPerGpu), String(p.maxBatch),
+  String(p.tensor), String(p.pipeline), String(p.batch), formatSeconds(p.prefillSeconds), `${(p.decodeStepSeconds * MS).toFixed(1)} ms`,
+  p.tokensPerSecondPerGpu.toFixed(0), formatBytes(p.kvCacheBytesPerGpu), formatBytes(p.totalBytesPerGpu), String(p.maxBatch), '',
 ];
-const HEADER = ['TP', 'PP', 'batch', 'first token', 'per token', 'tokens/s/GPU', 'KV cache', 'memory', 'max batch'];
-const ALIGN = ['right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right'] as const;
+const HEADER = ['TP', 'PP', 'batch', 'first token', 'per token', 'tokens/s/GPU', 'KV cache', 'memory', 'max batch', ''];
+const ALIGN = ['right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'] as const;
+/** A TP × PP shape that cannot serve: dashes in the figures, the reason in the last column. */
+const unservable = (tensor: number, pipeline: number, message: string): string[] =>
+  [String(tensor), String(pipeline), '—', '—', '—', '—', '—', '—', '—', message];
 
 export function formatInferenceReport(a: Extract<InferenceResponseJson, { ok: true }>): string {
   const lines = [
@@ -67,7 +71,7 @@ export function formatInferenceReport(a: Extract<InferenceResponseJson, { ok: tr
     a.best ? `best under the bounds: TP ${a.best.tensor} · PP ${a.best.pipeline} · batch ${a.best.batch}: ${a.best.tokensPerSecondPerGpu.toFixed(0)} tokens/s/GPU, ${(a.best.decodeStepSeconds * MS).toFixed(1)} ms per token` : `no plan meets the bounds${a.closest ? `: ${a.closest.why}` : ''}`,
     '',
     'largest batch per TP × PP:',
-    ...renderTable([HEADER, ...a.byShape.map((s) => (s.ok ? row(s.largestBatch) : [String(s.tensor), String(s.pipeline), '—', s.message]))], { align: ALIGN }),
+    ...renderTable([HEADER, ...a.byShape.map((s) => (s.ok ? row(s.largestBatch) : unservable(s.tensor, s.pipeline, s.message)))], { align: ALIGN }),
     '',
     'throughput-versus-latency frontier:',
     ...renderTable([HEADER, ...a.frontier.map(row)], { align: ALIGN }),
@@ -75,28 +79,19 @@ export function formatInferenceReport(a: Extract<InferenceResponseJson, { ok: tr
   return `${lines.join('\n')}\n`;
 }
 
-export const inferenceCommand: Command = {
+export const inferenceCommand: Command = requestCommand({
   name: 'inference',
   summary: 'serving latency, KV cache, largest batch and tokens/s per GPU for TP and PP choices',
+  synopsis: SYNOPSIS,
   usage: USAGE,
-  async run(argv, io) {
-    const flags = parseFlags(argv, FLAGS);
-    const usageError = (message: string) => {
-      printError(io, `${message} (usage: ${SYNOPSIS})`);
-      return EXIT.usage;
-    };
-    if (!flags.ok) return usageError(flags.message);
-    const v = flags.values;
-    if (v.help === true) {
-      io.stdout(USAGE);
-      return EXIT.ok;
-    }
-    const request = await requestFrom(v, io, () => fromFlags(v), REQUEST_FLAGS);
-    if (!request.ok) return usageError(request.message);
-    const answer = runInference(request.value);
+  flags: FLAGS,
+  requestFlags: REQUEST_FLAGS,
+  fromFlags,
+  answer(request, v, io) {
+    const answer = runInference(request);
     if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
     if (!answer.ok) {
-      for (const issue of answer.issues) printError(io, `${issue.path || '(request)'}: ${issue.message}`);
+      printIssues(io, answer.issues);
       return EXIT.usage;
     }
     if (v.json !== true) io.stdout(formatInferenceReport(answer));
@@ -106,4 +101,4 @@ export const inferenceCommand: Command = {
     }
     return EXIT.ok;
   },
-};
+});

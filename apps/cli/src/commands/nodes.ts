@@ -3,9 +3,10 @@ import { formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
-import { parseFlags, type FlagSpec, type FlagValues } from '../flags.ts';
+import { exportProblem, printIssues, requestCommand } from '../request-command.ts';
+import type { FlagSpec, FlagValues } from '../flags.ts';
 import { progressBar } from '../format/progress-bar.ts';
-import { constraintFields, count, machineFields, MACHINE_FLAGS, number, requestFrom, TRAINING_FLAGS, trainingFields } from '../search-flags.ts';
+import { constraintFields, count, machineFields, MACHINE_FLAGS, number, TRAINING_FLAGS, trainingFields } from '../search-flags.ts';
 import { exportScenario } from './search.ts';
 
 const SYNOPSIS = 'trainplan nodes --model ID --gpu ID --global-batch B --tokens T (--days D | --gpu-hours H | --budget M --price P | --nodes N) [--json] [--export megatron|nemo]';
@@ -84,37 +85,28 @@ export function formatNodesReport(a: NodesResponseJson): string {
   ].join('\n');
 }
 
-export const nodesCommand: Command = {
+export const nodesCommand: Command = requestCommand({
   name: 'nodes',
   summary: 'how many nodes train a token budget within a deadline or budget (or days on N nodes)',
+  synopsis: SYNOPSIS,
   usage: USAGE,
-  async run(argv, io) {
-    const flags = parseFlags(argv, FLAGS);
-    const usageError = (message: string) => {
-      printError(io, `${message} (usage: ${SYNOPSIS})`);
-      return EXIT.usage;
-    };
-    if (!flags.ok) return usageError(flags.message);
-    const v = flags.values;
-    if (v.help === true) {
-      io.stdout(USAGE);
-      return EXIT.ok;
-    }
-    if (v.export !== undefined && v.export !== 'megatron' && v.export !== 'nemo') return usageError(`--export must be megatron or nemo, got '${String(v.export)}'`);
-    const request = await requestFrom(v, io, () => fromFlags(v), REQUEST_FLAGS);
-    if (!request.ok) return usageError(request.message);
+  flags: FLAGS,
+  requestFlags: REQUEST_FLAGS,
+  fromFlags,
+  check: exportProblem,
+  answer(request, v, io) {
     const bar = progressBar(io, 'sizing');
-    const answer = runNodes(request.value, { onProgress: bar.onProgress });
+    const answer = runNodes(request, { onProgress: bar.onProgress });
     bar.done();
     if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
     else if (typeof v.export === 'string' && answer.ok) exportScenario(io, v.export, answer.configuration.scenario);
     else if (answer.ok || answer.reason !== 'invalid') io.stdout(formatNodesReport(answer));
     if (answer.ok) return EXIT.ok;
     if (answer.reason === 'invalid') {
-      for (const issue of answer.issues ?? []) printError(io, `${issue.path || '(request)'}: ${issue.message}`);
+      printIssues(io, answer.issues);
       return EXIT.usage;
     }
     printError(io, `${answer.reason}: ${answer.message}`);
     return EXIT.infeasible;
   },
-};
+});

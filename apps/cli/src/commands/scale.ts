@@ -1,11 +1,11 @@
 import { runScale, type ScaleResponseJson } from '@trainplan/protocol';
 import { formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
-import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
-import { parseFlags, type FlagSpec, type FlagValues } from '../flags.ts';
+import { printIssues, requestCommand } from '../request-command.ts';
+import type { FlagSpec, FlagValues } from '../flags.ts';
 import { renderTable } from '../format/table.ts';
-import { constraintFields, count, machineFields, MACHINE_FLAGS, requestFrom, TRAINING_FLAGS, trainingFields } from '../search-flags.ts';
+import { constraintFields, count, machineFields, MACHINE_FLAGS, TRAINING_FLAGS, trainingFields } from '../search-flags.ts';
 
 const SYNOPSIS = 'trainplan scale --model ID --gpu ID --global-batch B --nodes N1,N2,… [--weak] [--tensor T --pipeline P] [--trade-off] [--json]';
 
@@ -89,31 +89,22 @@ export function formatScaleReport(a: Extract<ScaleResponseJson, { ok: true }>): 
   return `${lines.join('\n')}\n`;
 }
 
-export const scaleCommand: Command = {
+export const scaleCommand: Command = requestCommand({
   name: 'scale',
   summary: 'scaling sweeps (strong or weak) and the TP × PP trade-off table',
+  synopsis: SYNOPSIS,
   usage: USAGE,
-  async run(argv, io) {
-    const flags = parseFlags(argv, FLAGS);
-    const usageError = (message: string) => {
-      printError(io, `${message} (usage: ${SYNOPSIS})`);
-      return EXIT.usage;
-    };
-    if (!flags.ok) return usageError(flags.message);
-    const v = flags.values;
-    if (v.help === true) {
-      io.stdout(USAGE);
-      return EXIT.ok;
-    }
-    const request = await requestFrom(v, io, () => fromFlags(v), REQUEST_FLAGS);
-    if (!request.ok) return usageError(request.message);
-    const answer = runScale(request.value);
+  flags: FLAGS,
+  requestFlags: REQUEST_FLAGS,
+  fromFlags,
+  answer(request, v, io) {
+    const answer = runScale(request);
     if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
     if (!answer.ok) {
-      for (const issue of answer.issues) printError(io, `${issue.path || '(request)'}: ${issue.message}`);
+      printIssues(io, answer.issues);
       return EXIT.usage;
     }
     if (v.json !== true) io.stdout(formatScaleReport(answer));
     return answer.points.some((p) => p.reason !== undefined) ? EXIT.infeasible : EXIT.ok;
   },
-};
+});

@@ -2,11 +2,12 @@ import { runSearch, toMegatronArgs, toNemoYaml, type ScenarioInput } from '@trai
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
-import { parseFlags, type FlagSpec, type FlagValues } from '../flags.ts';
+import type { FlagSpec, FlagValues } from '../flags.ts';
 import { progressBar } from '../format/progress-bar.ts';
 import { formatSearchReport } from '../format/search-report.ts';
 import type { CliIo } from '../io.ts';
-import { constraintFields, count, machineFields, MACHINE_FLAGS, number, requestFrom, TRAINING_FLAGS, trainingFields } from '../search-flags.ts';
+import { exportProblem, printIssues, requestCommand } from '../request-command.ts';
+import { constraintFields, count, machineFields, MACHINE_FLAGS, number, TRAINING_FLAGS, trainingFields } from '../search-flags.ts';
 
 const SYNOPSIS = 'trainplan search --model ID --gpu ID (--nodes N | --gpus N) --global-batch B [--objective throughput|time-to-train|cost] [--top K] [--json] [--export megatron|nemo]';
 
@@ -84,42 +85,30 @@ export function exportScenario(io: CliIo, format: string, scenario: ScenarioInpu
   return true;
 }
 
-export const searchCommand: Command = {
+export const searchCommand: Command = requestCommand({
   name: 'search',
   summary: 'find the fastest parallel configuration of a model on a cluster, and why',
+  synopsis: SYNOPSIS,
   usage: USAGE,
-  async run(argv, io) {
-    const flags = parseFlags(argv, FLAGS);
-    const usageError = (message: string) => {
-      printError(io, `${message} (usage: ${SYNOPSIS})`);
-      return EXIT.usage;
-    };
-    if (!flags.ok) return usageError(flags.message);
-    const v = flags.values;
-    if (v.help === true) {
-      io.stdout(USAGE);
-      return EXIT.ok;
-    }
-    if (v.export !== undefined && v.export !== 'megatron' && v.export !== 'nemo') return usageError(`--export must be megatron or nemo, got '${String(v.export)}'`);
-    if (v.export !== undefined && v.json === true) return usageError('give --json or --export, not both');
-    const request = await requestFrom(v, io, () => fromFlags(v), REQUEST_FLAGS);
-    if (!request.ok) return usageError(request.message);
-
+  flags: FLAGS,
+  requestFlags: REQUEST_FLAGS,
+  fromFlags,
+  check: (v) => exportProblem(v) ?? (v.export !== undefined && v.json === true ? 'give --json or --export, not both' : undefined),
+  answer(request, v, io) {
     const bar = progressBar(io, 'searching');
-    const answer = runSearch(request.value, { onProgress: bar.onProgress });
+    const answer = runSearch(request, { onProgress: bar.onProgress });
     bar.done();
+    if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
     if (!answer.ok && answer.reason === 'invalid') {
-      if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
-      for (const issue of answer.issues ?? []) printError(io, `${issue.path || '(request)'}: ${issue.message}`);
+      printIssues(io, answer.issues);
       return EXIT.usage;
     }
-    if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
-    else if (typeof v.export === 'string' && answer.ok) exportScenario(io, v.export, answer.best.scenario);
-    else io.stdout(formatSearchReport(answer));
+    if (typeof v.export === 'string' && answer.ok) exportScenario(io, v.export, answer.best.scenario);
+    else if (v.json !== true) io.stdout(formatSearchReport(answer));
     if (!answer.ok) {
       printError(io, `${answer.reason}: ${answer.message}`);
       return EXIT.infeasible;
     }
     return EXIT.ok;
   },
-};
+});

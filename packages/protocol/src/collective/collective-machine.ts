@@ -1,6 +1,7 @@
-import { fabricFromSpecs, type Fabric } from '@trainplan/collectives';
-import { NVLINKS, type GpuSpec, type NetworkSpec, type SystemSpec } from '@trainplan/hardware';
+import type { Fabric } from '@trainplan/collectives';
+import type { GpuSpec, NetworkSpec, SystemSpec } from '@trainplan/hardware';
 import { defaultSystemForGpu, gpuById, GPU_IDS, networkById, NETWORK_IDS, systemById, SYSTEM_IDS } from '@trainplan/presets';
+import { fabricFor } from '../fabric-cache.ts';
 import type { FieldIssue } from '../wire.ts';
 import type { CollectiveRequest } from './collective-schema.ts';
 
@@ -14,19 +15,6 @@ export interface CollectiveMachine {
   readonly gpusPerNode: number;
   /** The communicator as the collectives package sees it (an NVL72 rack is one NVLink "node"). */
   readonly group: { readonly ranks: number; readonly ranksPerNode: number };
-}
-
-/** One Fabric per (gpu, system, network): the collectives package memoises NCCL graphs per fabric object. */
-const fabrics = new Map<string, Fabric>();
-function fabricFor(gpu: GpuSpec, system: SystemSpec, network: NetworkSpec): Fabric {
-  const gpusPerNode = network.nvlinkDomainGpus ?? system.gpusPerNode;
-  const key = `${gpu.id}|${system.id}|${network.id}|${gpusPerNode}`;
-  let fabric = fabrics.get(key);
-  if (!fabric) {
-    fabric = fabricFromSpecs({ gpu, system: { ...system, gpusPerNode }, network, nvlink: NVLINKS[gpu.nvlink] });
-    fabrics.set(key, fabric);
-  }
-  return fabric;
 }
 
 /** Preset ids → specs and the communicator; every unknown id or impossible count is an issue. */
@@ -55,7 +43,7 @@ export function resolveCollectiveMachine(
   if (gpusPerNode > system.gpusPerNode) {
     issues.push({ path: 'gpusPerNode', message: `${system.id} has ${system.gpusPerNode} GPUs per node, asked for ${gpusPerNode}` });
   }
-  const fabric = fabricFor(gpu, system, network);
+  const fabric = fabricFor(gpu, system, network, network.nvlinkDomainGpus ?? system.gpusPerNode);
   const ranks = request.nodes * gpusPerNode;
   // NVLink domains (GB200 NVL72): whole trays inside one domain are one "node" to NCCL.
   const domain = network.nvlinkDomainGpus;

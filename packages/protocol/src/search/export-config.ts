@@ -1,5 +1,14 @@
 import { validateScenario } from '../scenario-schema.ts';
 import { resolveScenario } from '../resolve.ts';
+import type { PlanInput } from '@trainplan/planner';
+
+/** The plan behind a scenario, or undefined when it does not validate or resolve. */
+function planOf(scenario: unknown): PlanInput | undefined {
+  const v = validateScenario(scenario);
+  if (!v.ok) return undefined;
+  const r = resolveScenario(v.value);
+  return r.ok ? r.value.plan : undefined;
+}
 
 /**
  * A contract scenario as Megatron-LM command-line arguments (megatron/training/arguments.py names,
@@ -8,11 +17,8 @@ import { resolveScenario } from '../resolve.ts';
  * scenario that does not validate.
  */
 export function toMegatronArgs(scenario: unknown): string | undefined {
-  const v = validateScenario(scenario);
-  if (!v.ok) return undefined;
-  const r = resolveScenario(v.value);
-  if (!r.ok) return undefined;
-  const { plan } = r.value;
+  const plan = planOf(scenario);
+  if (plan === undefined) return undefined;
   const m = plan.model;
   const args: string[] = [
     `--num-layers ${m.layers}`, `--hidden-size ${m.hiddenSize}`, `--num-attention-heads ${m.attentionHeads}`,
@@ -55,11 +61,8 @@ export function toMegatronArgs(scenario: unknown): string | undefined {
  * launcher config keys), ready to paste into a training config.
  */
 export function toNemoYaml(scenario: unknown): string | undefined {
-  const v = validateScenario(scenario);
-  if (!v.ok) return undefined;
-  const r = resolveScenario(v.value);
-  if (!r.ok) return undefined;
-  const { plan } = r.value;
+  const plan = planOf(scenario);
+  if (plan === undefined) return undefined;
   const m = plan.model;
   const lines = [
     'trainer:',

@@ -2,20 +2,11 @@ import type { StateSharding } from '@trainplan/model';
 import { gpuById, systemById } from '@trainplan/presets';
 import type { Candidate, SearchBase } from '@trainplan/search';
 import { resolveScenario } from '../resolve.ts';
-import type { ResolvedModelObject } from '../resolved.ts';
 import { validateScenario } from '../scenario-schema.ts';
-import type { FieldIssue, PrecisionId, ScenarioInput } from '../wire.ts';
+import type { FieldIssue, ScenarioInput } from '../wire.ts';
+import type { SearchRequestCore } from './search-schema.ts';
 
-/** What every search-like request carries once validated. */
-export interface SearchRequestCore {
-  model: string | ResolvedModelObject;
-  cluster: { gpu: string; gpusPerNode?: number; network?: string; nodes?: number; gpus?: number };
-  training: {
-    globalBatchSize: number; precision: PrecisionId; seqLength?: number; tokens?: number; dropout: boolean;
-    attentionKernel: 'flash' | 'unfused';
-  };
-  settings: { scatterGather: boolean; overlapGradReduce: boolean; overlapTensorParallelComm: boolean; overlapPipelineComm: boolean };
-}
+export type { SearchRequestCore };
 
 /** A request resolved to the search's input, with what is needed to write each plan back as a scenario. */
 export interface ResolvedSearch {

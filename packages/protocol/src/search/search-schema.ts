@@ -14,8 +14,8 @@ import { million } from '@trainplan/units';
 import type { RecomputeChoice } from '@trainplan/search';
 import type { StateSharding } from '@trainplan/model';
 
-/** A validated search request, every default filled in. */
-export interface SearchRequest {
+/** What every search-like request (search, nodes, scale) carries once validated. */
+export interface SearchRequestCore {
   model: string | ResolvedModelObject;
   cluster: { gpu: string; gpusPerNode?: number; network?: string; nodes?: number; gpus?: number };
   training: {
@@ -23,6 +23,10 @@ export interface SearchRequest {
     attentionKernel: 'flash' | 'unfused';
   };
   settings: { scatterGather: boolean; overlapGradReduce: boolean; overlapTensorParallelComm: boolean; overlapPipelineComm: boolean };
+}
+
+/** A validated search request, every default filled in. */
+export interface SearchRequest extends SearchRequestCore {
   constraints: {
     maxTensor?: number; tensorWithinNode?: boolean; maxPipeline?: number; maxContext?: number; maxVirtualStages?: number;
     microBatchSizes?: number[]; recompute?: RecomputeChoice[]; sharding?: StateSharding[]; sequenceParallel?: boolean[];

@@ -1,0 +1,63 @@
+import type { Command } from './command.ts';
+import { printError } from './errors.ts';
+import { EXIT } from './exit-codes.ts';
+import { parseFlags, type FlagSpec, type FlagValues } from './flags.ts';
+import type { CliIo } from './io.ts';
+import { requestFrom } from './search-flags.ts';
+
+/**
+ * A command whose flags build one API request body (or `--input FILE|-` gives it whole): search,
+ * nodes, scale and inference. The shared part — parse flags, `--help`, usage errors, build or read
+ * the request — lives here; each command says how flags map to the request and what to do with it.
+ */
+export interface RequestCommandSpec {
+  name: string;
+  summary: string;
+  synopsis: string;
+  usage: string;
+  flags: Record<string, FlagSpec>;
+  /** Flags that belong to the request (refused next to `--input`, which carries the whole request). */
+  requestFlags: readonly string[];
+  fromFlags: (v: FlagValues) => Record<string, unknown>;
+  /** A usage problem with the flags beyond parsing (e.g. an unknown --export format), or undefined. */
+  check?: (v: FlagValues) => string | undefined;
+  /** Runs the request and prints the answer; resolves to the exit code. */
+  answer: (request: Record<string, unknown>, v: FlagValues, io: CliIo) => number;
+}
+
+export function requestCommand(spec: RequestCommandSpec): Command {
+  return {
+    name: spec.name,
+    summary: spec.summary,
+    usage: spec.usage,
+    async run(argv, io) {
+      const usageError = (message: string) => {
+        printError(io, `${message} (usage: ${spec.synopsis})`);
+        return EXIT.usage;
+      };
+      const flags = parseFlags(argv, spec.flags);
+      if (!flags.ok) return usageError(flags.message);
+      const v = flags.values;
+      if (v.help === true) {
+        io.stdout(spec.usage);
+        return EXIT.ok;
+      }
+      const problem = spec.check?.(v);
+      if (problem !== undefined) return usageError(problem);
+      const request = await requestFrom(v, io, () => spec.fromFlags(v), spec.requestFlags);
+      if (!request.ok) return usageError(request.message);
+      return spec.answer(request.value, v, io);
+    },
+  };
+}
+
+/** One stderr line per invalid field of a request, named by its JSON path. */
+export function printIssues(io: CliIo, issues: readonly { path: string; message: string }[] | undefined): void {
+  for (const issue of issues ?? []) printError(io, `${issue.path || '(request)'}: ${issue.message}`);
+}
+
+/** `--export` takes megatron or nemo. */
+export function exportProblem(v: FlagValues): string | undefined {
+  if (v.export !== undefined && v.export !== 'megatron' && v.export !== 'nemo') return `--export must be megatron or nemo, got '${String(v.export)}'`;
+  return undefined;
+}
