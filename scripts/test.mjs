@@ -18,6 +18,7 @@ const SUITES = [
   { name: 'tests', config: 'vitest.config.ts' },
   { name: 'workerd', config: 'infra/cloudflare/vitest.config.mts' },
   { name: 'runtimes', config: 'test/runtimes/vitest.config.ts' },
+  { name: 'load', config: 'test/load/vitest.config.ts' },
   { name: 'browser', config: 'test/e2e/vitest.config.ts' },
 ];
 

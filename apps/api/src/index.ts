@@ -7,7 +7,7 @@ export { JSON_TYPE, MSGPACK_TYPE, requestEncoding, responseEncoding } from './ht
 export type { Encoding } from './http/media-types.ts';
 export { encodeMsgpack, decodeMsgpack } from './http/msgpack.ts';
 export { POST_OPERATIONS } from './operations/index.ts';
-export { HTTP_MAX_EVENT_BUDGET } from './operations/collective.ts';
+export { HTTP_MAX_EMULATED_NODE_SIZES, HTTP_MAX_EVENT_BUDGET } from './operations/collective.ts';
 export { HTTP_MAX_CANDIDATE_BUDGET, HTTP_MAX_SCALE_SIZES } from './operations/search.ts';
 export type { PostOperation, OverBudget } from './operations/operation.ts';
 export { openApiDocument } from './openapi/openapi-document.ts';

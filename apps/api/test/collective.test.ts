@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createApi, HTTP_MAX_EVENT_BUDGET } from '../src/index.ts';
+import { createApi, HTTP_MAX_EMULATED_NODE_SIZES, HTTP_MAX_EVENT_BUDGET } from '../src/index.ts';
 
 const app = createApi();
 const post = (body: unknown) =>
@@ -31,6 +31,17 @@ describe('POST /v1/collective', () => {
     expect(res.status).toBe(422);
     expect(await res.json()).toMatchObject({ status: 422, limit: 'eventBudget', max: HTTP_MAX_EVENT_BUDGET, requested: HTTP_MAX_EVENT_BUDGET + 1 });
   });
+  it(`emulating more than ${HTTP_MAX_EMULATED_NODE_SIZES} nodes × sizes is refused with 422 naming the limit`, async () => {
+    // The 32-size default sweep on 256 nodes took 22 s before this limit (found by test/fuzz).
+    const res = await post({ op: 'all-reduce', gpu: 'h100-sxm', nodes: 256, emulate: true });
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({ limit: 'emulatedNodeSizes', max: HTTP_MAX_EMULATED_NODE_SIZES, requested: 256 * 32 });
+    // The same request without emulate is answered by the closed form.
+    expect((await post({ op: 'all-reduce', gpu: 'h100-sxm', nodes: 256 })).status).toBe(200);
+    // At the limit exactly, it runs.
+    expect((await post({ op: 'all-reduce', gpu: 'h100-sxm', nodes: 8, emulate: true })).status).toBe(200);
+  });
+
   it('an emulation that would need more events than the budget is refused with 422 naming eventBudget', async () => {
     // A 16-node all-reduce touches hundreds of links: no emulation of it fits in one event.
     const res = await post({ op: 'all-reduce', gpu: 'h100-sxm', nodes: 16, size: 1 << 30, emulate: true, eventBudget: 1 });

@@ -37,9 +37,9 @@ export const DEFAULT_CHAT_CANDIDATE_BUDGET = 20_000;
 type Secret = 'SLACK_SIGNING_SECRET' | 'DISCORD_PUBLIC_KEY';
 
 const TITLES = { 400: 'Bad Request', 401: 'Unauthorized', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 503: 'Service Unavailable' };
-/** RFC 9457 problem details, like the API's errors. */
+/** RFC 9457 problem details, like the API's errors, under their own media type (RFC 9457 §3). */
 const problem = (c: Context, status: keyof typeof TITLES, detail: string) =>
-  c.json({ type: 'about:blank', title: TITLES[status], status, detail }, status);
+  c.body(JSON.stringify({ type: 'about:blank', title: TITLES[status], status, detail }), status, { 'content-type': 'application/problem+json' });
 
 /**
  * The chat-ops bot as a runtime-free Hono app: `POST /slack` (a slash command) and `POST /discord`

@@ -189,3 +189,18 @@ describe('secrets', () => {
     expect(res.status).toBe(200);
   });
 });
+
+describe('refusals', () => {
+  // Found by test/fuzz (issue 8): refusals were RFC 9457 bodies served as application/json.
+  it.each([
+    ['401 unsigned', '/slack', { 'content-type': 'application/x-www-form-urlencoded' }, ENV, 401],
+    ['415 another media type', '/discord', { 'content-type': 'text/plain' }, ENV, 415],
+    ['503 no secret', '/slack', { 'content-type': 'application/x-www-form-urlencoded' }, {}, 503],
+  ] as const)('%s: an RFC 9457 problem document as application/problem+json', async (_name, path, headers, env, status) => {
+    const { app } = counted();
+    const res = await post(app, path, 'text=help', headers, env);
+    expect(res.status).toBe(status);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    expect(await res.json()).toMatchObject({ type: 'about:blank', status });
+  });
+});

@@ -13,6 +13,11 @@ const mounts: Mount[] = [
 const app = createApi({ mounts });
 const port = Number(process.env.PORT ?? 8787);
 const hostname = process.env.HOST ?? '127.0.0.1';
-serve({ fetch: (request) => app.fetch(request, process.env), port, hostname }, (info) => {
+// Slow clients may not hold a connection for long (Node's defaults: 60 s for headers, 300 s for a
+// request, checked every 30 s): headers within 10 s and a whole request within 30 s, checked every
+// 2 s, as nginx's client_header_timeout and Apache's mod_reqtimeout bound slow-loris clients. A
+// scenario is a few hundred bytes; no honest client needs longer.
+const serverOptions = { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 2_000 };
+serve({ fetch: (request) => app.fetch(request, process.env), port, hostname, serverOptions }, (info) => {
   console.log(`trainplan API listening on http://${hostname}:${info.port}`);
 });

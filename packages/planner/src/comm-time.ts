@@ -52,21 +52,46 @@ export function dataParallelCommByStage(input: PlanInput, groups: ParallelGroups
 }
 
 /**
- * Tensor-parallel communication of one layer and micro-batch (model reference §4): two all-reduces
- * of b·s·h 16-bit values forward and two backward; with sequence parallelism each becomes an
- * all-gather plus a reduce-scatter of the same total volume (Korthikanti §4.2.2).
+ * Tensor-parallel communication of one layer and micro-batch (model reference §4).
+ * `backward` is the sum of the backward collectives; the other fields split it by what each
+ * collective could overlap with (stage-time.ts): for each of the two column-parallel linears (QKV,
+ * fc1), `columnGather` before its input-gradient GEMM and `columnReduce` of that input gradient,
+ * and `rowGather`, the rest.
  */
-export function tensorParallelLayerComm(input: PlanInput, groups: ParallelGroups): { forward: Seconds; backward: Seconds } {
+export interface TensorParallelLayerComm {
+  readonly forward: Seconds;
+  readonly backward: Seconds;
+  /** Per column-parallel linear: the re-gather of its input (sequence parallelism only). */
+  readonly columnGather: Seconds;
+  /** Per column-parallel linear: the all-reduce (or reduce-scatter) of its input gradient. */
+  readonly columnReduce: Seconds;
+  /** Backward collectives outside the column-parallel linears (sequence parallelism's all-gathers). */
+  readonly rowGather: Seconds;
+}
+
+/**
+ * Two all-reduces of b·s·h 16-bit values forward and two backward (the `g` and `f` operators of
+ * Shoeybi et al. 2019, Fig. 3); with sequence parallelism each becomes an all-gather plus a
+ * reduce-scatter of the same total volume (Korthikanti §4.2.2).
+ */
+export function tensorParallelLayerComm(input: PlanInput, groups: ParallelGroups): TensorParallelLayerComm {
   const bytes = (B16 * input.microBatchSize * input.seqLength * input.model.hiddenSize) / input.context;
   if (!input.sequenceParallel) {
     const allReduce = collective(input, 'all-reduce', bytes, groups.tensor, 'contiguous');
-    return { forward: 2 * allReduce, backward: 2 * allReduce };
+    return { forward: 2 * allReduce, backward: 2 * allReduce, columnGather: 0, columnReduce: allReduce, rowGather: 0 };
   }
   const allGather = collective(input, 'all-gather', bytes, groups.tensor, 'contiguous');
   const reduceScatter = collective(input, 'reduce-scatter', bytes, groups.tensor, 'contiguous');
-  // Backward also re-gathers the QKV and fc1 inputs for their weight gradients instead of storing
-  // them (Megatron's LinearWithGradAccumulationAndAsyncCommunication): two more all-gathers.
-  return { forward: 2 * (allGather + reduceScatter), backward: 2 * (allGather + reduceScatter) + 2 * allGather };
+  // Backward: the row-parallel linears' `g` turns into all-gathers of the output gradient; the
+  // column-parallel linears reduce-scatter their input gradient and re-gather their input for the
+  // weight gradient instead of storing it (Megatron's LinearWithGradAccumulationAndAsyncCommunication).
+  return {
+    forward: 2 * (allGather + reduceScatter),
+    backward: 2 * (allGather + reduceScatter) + 2 * allGather,
+    columnGather: allGather,
+    columnReduce: reduceScatter,
+    rowGather: 2 * allGather,
+  };
 }
 
 /**

@@ -3,6 +3,7 @@ import { formatBytes, toTFLOPS, type Bytes, type Seconds } from '@trainplan/unit
 import { COMPUTE_CALIBRATION } from './calibration.ts';
 import { checkPlan, type PlanIssue } from './check-plan.ts';
 import { contextParallelLayerComm, dataParallelCommByStage, embeddingSyncComm, pipelineSend, tensorParallelLayerComm } from './comm-time.ts';
+import { exposedBucketParameters } from './gradient-buckets.ts';
 import { parallelGroups } from './groups.ts';
 import { kernelContext, peak16 } from './kernel-context.ts';
 import { embeddingCost, layerComputeCost, logitsCost } from './layer-time.ts';
@@ -109,10 +110,13 @@ function computeEstimate(input: PlanInput): PlanEstimate {
   let dpTotal = 0;
   let dpExposed = 0;
   const dpByStage = dataParallelCommByStage(input, groups, params, m);
+  // With overlap, the last bucket's reduction (and the first one's gather) still stays exposed
+  // (gradient-buckets.ts); under ZeRO-3, that bucket's collectives of one micro-batch.
+  const tails = input.overlapGradReduce ? dataParallelCommByStage(input, groups, exposedBucketParameters(input, params), 1) : undefined;
   times.forEach((time, i) => {
     const total = dpByStage[i]!;
     const window = input.sharding === 'distributed-optimizer' ? time.forward + time.backward : time.backward;
-    const exposed = input.overlapGradReduce ? Math.max(0, total - window) : total;
+    const exposed = tails ? Math.max(tails[i]!, total - window) : total;
     dpTotal = Math.max(dpTotal, total);
     dpExposed = Math.max(dpExposed, exposed);
   });

@@ -59,12 +59,14 @@ export function gemmSeconds(ctx: KernelContext, g: GemmShape, outputBytesPerElem
 }
 
 /** A forward GEMM and its two backward GEMMs (data gradient and weight gradient). */
-export function gemmForwardBackwardSeconds(ctx: KernelContext, g: GemmShape): { forward: Seconds; backward: Seconds } {
+export function gemmForwardBackwardSeconds(ctx: KernelContext, g: GemmShape): {
+  forward: Seconds; backward: Seconds; dgrad: Seconds; wgrad: Seconds;
+} {
   const forward = gemmSeconds(ctx, g);
   const dgrad = gemmSeconds(ctx, { m: g.m, n: g.k, k: g.n, batch: g.batch });
   // Weight gradients accumulate into fp32 main gradients (Megatron's gradient_accumulation_fusion).
   const wgrad = gemmSeconds(ctx, { m: g.k, n: g.n, k: g.m, batch: g.batch }, 4);
-  return { forward, backward: dgrad + wgrad };
+  return { forward, backward: dgrad + wgrad, dgrad, wgrad };
 }
 
 /** HBM traffic at the achievable fraction of the datasheet bandwidth. */

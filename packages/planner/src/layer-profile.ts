@@ -1,4 +1,5 @@
 import type { Seconds } from '@trainplan/units';
+import { exposedTensorParallelBackward } from './async-tensor-parallel.ts';
 import { COMPUTE_CALIBRATION } from './calibration.ts';
 import { tensorParallelLayerComm } from './comm-time.ts';
 import { parallelGroups } from './groups.ts';
@@ -26,7 +27,8 @@ export function layerProfile(input: PlanInput): LayerProfile {
   const forwardSeconds = layer.forward + tp.forward;
   return {
     forwardSeconds,
-    backwardSeconds: layer.backward + tp.backward,
+    // Megatron's asynchronous backward communication, when on, hides part of the backward collectives.
+    backwardSeconds: layer.backward + exposedTensorParallelBackward(input, layer, tp),
     fullRecomputeSeconds: forwardSeconds,
     selectiveRecomputeSeconds: layer.attentionForward,
   };

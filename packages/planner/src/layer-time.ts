@@ -23,6 +23,12 @@ export interface LayerComputeCost {
    */
   readonly attentionForward: Seconds;
   readonly attentionBackward: Seconds;
+  /**
+   * The backward GEMMs of the two column-parallel linears (QKV, then fc1): the input gradient
+   * (dgrad) and the weight gradient (wgrad), which Megatron's asynchronous tensor-parallel
+   * communication overlaps with that linear's backward collectives (stage-time.ts).
+   */
+  readonly columnParallelBackward: readonly { readonly dgrad: Seconds; readonly wgrad: Seconds }[];
 }
 
 const B16 = 2;
@@ -106,8 +112,19 @@ export function layerComputeCost(input: PlanInput, ctx: KernelContext, peak16: n
     gemmBackward,
     attentionForward,
     attentionBackward,
+    columnParallelBackward: [gemms[0]!, gemms[2]!],
   };
 }
+
+/**
+ * HBM bytes per logit of the loss, forward and backward. Fused (Megatron-Core fusions/
+ * fused_cross_entropy.py, on in NeMo): read the 16-bit logits and write fp32 once, two reduction
+ * passes; backward reads fp32 and writes the 16-bit gradient. Unfused (megatron/core/tensor_parallel/
+ * cross_entropy.py after GPTModel's `logits.float()`, Megatron-LM's default): cast (2 + 4), max (4),
+ * subtract the max in place (4 + 4), exp in place (4 + 4), sum (4), normalise in place (4 + 4) = 38;
+ * backward: scale the saved softmax in place (4 + 4) and cast back to 16 bits (4 + 2) = 14.
+ */
+const LOSS_BYTES = { fused: { forward: 2 + 4 + 4 + 4, backward: 4 + 2 }, unfused: { forward: 38, backward: 14 } } as const;
 
 /**
  * The output layer and loss on the last stage: logits GEMM [T, h] × [h, V/t], then Megatron's
@@ -118,9 +135,9 @@ export function logitsCost(input: PlanInput, ctx: KernelContext): { forward: Sec
   const vLocal = input.model.vocabSize / input.tensor;
   const gemm = gemmForwardBackwardSeconds(ctx, { m: T, n: vLocal, k: input.model.hiddenSize });
   const logits = T * vLocal;
-  // Forward: read 16-bit logits, write fp32, two reduction passes; backward: read fp32, write 16-bit.
-  const lossForward = elementwiseSeconds(ctx, (B16 + 4 + 4 + 4) * logits);
-  const lossBackward = elementwiseSeconds(ctx, (4 + B16) * logits);
+  const loss = LOSS_BYTES[input.crossEntropyKernel ?? 'fused'];
+  const lossForward = elementwiseSeconds(ctx, loss.forward * logits);
+  const lossBackward = elementwiseSeconds(ctx, loss.backward * logits);
   return { forward: gemm.forward + lossForward, backward: gemm.backward + lossBackward };
 }
 

@@ -39,12 +39,24 @@ export interface PlanInput {
   readonly recomputeLayers?: number;
   readonly sharding: StateSharding;
   readonly attentionKernel: AttentionKernel;
+  /**
+   * The loss over the vocabulary: 'fused' (default; Megatron-Core's fused cross entropy, which NeMo
+   * turns on) or 'unfused' (Megatron-LM's vocab-parallel cross entropy in fp32, its default): layer-time.ts.
+   */
+  readonly crossEntropyKernel?: 'fused' | 'unfused';
   /** Megatron's scatter-gather of pipeline sends (SC'21 §4.1); not used with sequence parallelism. */
   readonly scatterGather: boolean;
   /** Overlap the data-parallel gradient reduction with the last micro-batch's backward pass. */
   readonly overlapGradReduce: boolean;
   /** Overlap tensor-parallel collectives with the adjacent GEMMs (Transformer Engine userbuffers). */
   readonly overlapTensorParallelComm: boolean;
+  /**
+   * Megatron-LM's asynchronous tensor-parallel communication in the backward of column-parallel
+   * linears (`--async-tensor-model-parallel-allreduce`, on by default since late 2021): each one's
+   * gradient all-reduce (or reduce-scatter, and the input re-gather with sequence parallelism)
+   * runs under its own weight-gradient (input-gradient) GEMM (async-tensor-parallel.ts). Default off.
+   */
+  readonly asyncTensorParallelGradComm?: boolean;
   /** Overlap pipeline sends with compute (Megatron-Core interleaved schedule). */
   readonly overlapPipelineComm: boolean;
   /**

@@ -1,4 +1,6 @@
 import type { Seconds } from '@trainplan/units';
+import { exposedTensorParallelBackward } from './async-tensor-parallel.ts';
+import type { TensorParallelLayerComm } from './comm-time.ts';
 import type { LayerComputeCost } from './layer-time.ts';
 import type { PlanInput } from './plan-input.ts';
 
@@ -21,14 +23,16 @@ type Pass = { readonly forward: Seconds; readonly backward: Seconds };
 const exposed = (comm: Seconds, window: Seconds, overlap: boolean): Seconds => (overlap ? Math.max(0, comm - window) : comm);
 
 export function stageTimes(args: {
-  input: PlanInput; layers: readonly number[]; layer: LayerComputeCost; tp: Pass; cp: Pass; logits: Pass; embedding: Pass;
+  input: PlanInput; layers: readonly number[]; layer: LayerComputeCost; tp: TensorParallelLayerComm; cp: Pass; logits: Pass; embedding: Pass;
 }): StageTime[] {
   const { input, layers, layer, tp, cp } = args;
   const overlapTp = input.overlapTensorParallelComm;
   // Full recompute repeats the forward (with its tensor-parallel collectives); selective only the attention core.
   const recomputePerLayer = input.recompute === 'full' ? layer.forward : input.recompute === 'selective' ? layer.attentionForward : 0;
   const tpForward = exposed(tp.forward, layer.gemmForward, overlapTp);
-  const tpBackward = exposed(tp.backward, layer.gemmBackward, overlapTp);
+  // Transformer Engine's overlap hides collectives behind every GEMM; without it, Megatron's
+  // asynchronous backward communication may still hide some behind the column-parallel GEMMs.
+  const tpBackward = overlapTp ? exposed(tp.backward, layer.gemmBackward, true) : exposedTensorParallelBackward(input, layer, tp);
   // Ring attention overlaps each K/V exchange with the attention block it feeds (Transformer Engine).
   const cpPerLayer = exposed(cp.forward, layer.attentionForward, true) + exposed(cp.backward, layer.attentionBackward, true);
 

@@ -12,7 +12,7 @@ import { object, optional } from './schema/object.ts';
 import { boolean, enumOf, integer, literal, number, string } from './schema/scalars.ts';
 import type { JsonSchema, Schema } from './schema/types.ts';
 import { jsonSchemaDocument, validate, type Validation } from './schema/validate.ts';
-import type { EstimateJson } from './wire.ts';
+import type { EstimateJson, EstimateOk, FieldIssue } from './wire.ts';
 
 const open = { unknownKeys: 'strip' } as const;
 const MAX_MESSAGE_LENGTH = 4096;
@@ -82,7 +82,8 @@ const timeToTrain = object({
   gpuHours: amount('GPU time to train on the budget, in GPU-hours.'),
 }, { ...open, description: 'Extension: present when training.tokens was given.' });
 
-const estimateOk = object({
+/** A feasible estimate alone: search, nodes and scale answers carry one per plan. */
+export const estimateOkSchema: Schema<EstimateOk> = object({
   ok: literal(true),
   stepTimeSeconds: seconds('Time of one optimizer step'),
   tokensPerSecond: amount('Throughput of the whole cluster, in tokens per second.'),
@@ -101,7 +102,8 @@ const estimateOk = object({
   warnings: array(string({ maxLength: MAX_MESSAGE_LENGTH }), { description: 'Extension: advice for humans.' }),
 }, { ...open, expected: 'a feasible estimate', description: 'A feasible scenario: its step time, throughput and memory.' });
 
-const fieldIssue = object({
+/** One offending field, as every ok: false answer lists them. */
+export const fieldIssueSchema: Schema<FieldIssue> = object({
   path: string({ description: 'JSON path of the offending field, e.g. parallelism.tensor or [2].model.layers.' }),
   message: string({ maxLength: MAX_MESSAGE_LENGTH, description: 'What was expected and what was got.' }),
 }, open);
@@ -112,11 +114,11 @@ const estimateInfeasible = object({
   message: string({ maxLength: MAX_MESSAGE_LENGTH, description: 'The reason, for humans.' }),
   neededBytes: optional(bytes("For 'out-of-memory': memory needed per GPU")),
   availableBytes: optional(bytes("For 'out-of-memory': memory available per GPU")),
-  issues: optional(array(fieldIssue, { description: "For 'invalid' and 'indivisible': each offending field." })),
+  issues: optional(array(fieldIssueSchema, { description: "For 'invalid' and 'indivisible': each offending field." })),
 }, { ...open, expected: 'an infeasible answer', description: 'An infeasible scenario: an answer, not a crash.' });
 
 /** One estimate. The annotation checks at compile time that the validated type is wire.ts's EstimateJson. */
-export const estimateSchema: Schema<EstimateJson> = union([estimateOk, estimateInfeasible], {
+export const estimateSchema: Schema<EstimateJson> = union([estimateOkSchema, estimateInfeasible], {
   expected: 'an estimate object with ok true or ok false',
 });
 

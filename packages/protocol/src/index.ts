@@ -9,7 +9,7 @@ export {
   validateScenario, validateScenarios,
 } from './scenario-schema.ts';
 export type { ScenarioValidation, ScenariosValidation } from './scenario-schema.ts';
-export { estimateSchema, estimateJsonSchema, validateEstimate } from './estimate-schema.ts';
+export { estimateSchema, estimateOkSchema, fieldIssueSchema, estimateJsonSchema, validateEstimate } from './estimate-schema.ts';
 export { INVALID_SCENARIO_PROBLEM_TYPE, PROBLEM_CONTENT_TYPE, formatIssue, problemDetails } from './problem.ts';
 export type { ProblemDetails } from './problem.ts';
 
@@ -45,3 +45,6 @@ export type {
   CollectiveResponseJson, CollectiveOkJson, CollectiveErrorJson, CollectiveRowJson, EmulatedRowJson, LinkUtilisationJson,
 } from './collective/collective-response.ts';
 export { runCollective, defaultSweepBytes } from './collective/run-collective.ts';
+export {
+  collectiveResponseSchema, collectiveResponseJsonSchema, validateCollectiveResponse,
+} from './collective/collective-response-schema.ts';

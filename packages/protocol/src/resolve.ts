@@ -77,6 +77,7 @@ export function resolveScenario(s: ResolvedScenarioInput): { ok: true; value: Re
     tokens: s.training.tokens,
     dropout: s.training.dropout ?? true,
     attentionKernel: s.training.attentionKernel ?? 'flash',
+    ...(s.training.crossEntropyKernel !== undefined && { crossEntropyKernel: s.training.crossEntropyKernel }),
     tensor: p.tensor,
     pipeline: p.pipeline,
     data,
@@ -91,6 +92,7 @@ export function resolveScenario(s: ResolvedScenarioInput): { ok: true; value: Re
     overlapGradReduce: p.overlapGradReduce,
     overlapTensorParallelComm: p.overlapTensorParallelComm ?? false,
     overlapPipelineComm: p.overlapPipelineComm ?? false,
+    ...(p.asyncTensorParallelGradComm !== undefined && { asyncTensorParallelGradComm: p.asyncTensorParallelGradComm }),
     ...(s.cluster.communicationModel !== undefined && { communicationModel: s.cluster.communicationModel }),
     ...(s.cluster.oversubscription !== undefined && { oversubscription: s.cluster.oversubscription }),
   };

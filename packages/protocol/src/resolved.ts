@@ -29,6 +29,7 @@ export interface ResolvedParallelism extends Parallelism {
   overlapGradReduce: boolean;
   overlapTensorParallelComm: boolean;
   overlapPipelineComm: boolean;
+  asyncTensorParallelGradComm?: boolean;
 }
 
 type Training = ScenarioInput['training'];

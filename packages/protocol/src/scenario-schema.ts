@@ -81,6 +81,10 @@ const training = object({
   attentionKernel: withDefault(enumOf(['flash', 'unfused'], {
     description: "Extension: fused flash attention, or Megatron 2021–22's unfused softmax attention.",
   }), 'flash'),
+  crossEntropyKernel: optional(enumOf(['fused', 'unfused'], {
+    description: "Extension: the loss over the vocabulary: fused (default; NeMo's cross_entropy_loss_fusion), or Megatron-LM's "
+      + 'unfused vocab-parallel cross entropy in fp32 (its default without --cross-entropy-loss-fusion).',
+  })),
 }, { expected: 'a training object', description: 'The batch and the precision.' });
 
 const degree = (description: string) => withDefault(positive(thousand(64), description), 1);
@@ -104,6 +108,10 @@ const parallelism = map(
     recomputeLayers: optional(positive(1000, "Extension: with recompute 'full', layers recomputed per stage.")),
     overlapTensorParallelComm: flag(false, "Extension: overlap tensor-parallel collectives with GEMMs (Transformer Engine's --tp-comm-overlap)."),
     overlapPipelineComm: flag(false, "Extension: overlap pipeline sends with compute (Megatron-Core's overlap_p2p_comm)."),
+    asyncTensorParallelGradComm: optional(boolean({
+      description: "Extension: Megatron-LM's asynchronous tensor-parallel communication in the backward of column-parallel linears "
+        + '(--async-tensor-model-parallel-allreduce, on by default in Megatron-LM since late 2021); default false.',
+    })),
   }, {
     expected: 'a parallelism object',
     description: 'How the model is split over the GPUs. Every field has a default.',

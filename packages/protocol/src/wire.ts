@@ -50,6 +50,8 @@ export interface ScenarioInput {
     dropout?: boolean;
     /** Extension: fused flash attention (default) or Megatron 2021–22's unfused softmax attention. */
     attentionKernel?: 'flash' | 'unfused';
+    /** Extension: fused cross entropy (default) or Megatron-LM's unfused vocab-parallel cross entropy in fp32. */
+    crossEntropyKernel?: 'fused' | 'unfused';
   };
   parallelism?: {
     tensor?: number;
@@ -73,6 +75,11 @@ export interface ScenarioInput {
     overlapTensorParallelComm?: boolean;
     /** Overlap pipeline sends with compute (Megatron-Core's overlap_p2p_comm); default false. */
     overlapPipelineComm?: boolean;
+    /**
+     * Megatron-LM's asynchronous tensor-parallel communication in the backward of column-parallel linears
+     * (--async-tensor-model-parallel-allreduce, on by default since late 2021); default false.
+     */
+    asyncTensorParallelGradComm?: boolean;
   };
 }
 

@@ -1,6 +1,7 @@
 import { emulatorSection } from './emulator-bench.ts';
 import { estimateSection } from './estimate-bench.ts';
 import { httpSection } from './http-bench.ts';
+import { loadSection } from './load-bench.ts';
 import { searchSection } from './search-bench.ts';
 
 /**
@@ -18,4 +19,5 @@ export const BENCH_SECTIONS: BenchSection[] = [
   emulatorSection,
   httpSection,
   searchSection,
+  loadSection,
 ];

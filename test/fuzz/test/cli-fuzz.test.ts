@@ -1,8 +1,10 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { CONTRACT_EXAMPLE } from '@trainplan/protocol';
 import { EXIT, commands, main, type CliIo } from '@trainplan/cli';
-import { hostileScalar, hostileText } from '../src/index.ts';
+import { caseCounter, hostileScalar, hostileText } from '../src/index.ts';
+
+const counter = caseCounter('cli-fuzz');
 
 /** An in-memory terminal: stdin and one file hold hostile text. */
 function io(stdin: string, file: string) {
@@ -35,6 +37,7 @@ const argvFor = (command: (typeof commands)[number]) => {
 describe('every CLI command under random arguments and hostile input', () => {
   it.each(commands.map((c) => [c.name, c] as const))('trainplan %s: exits 0, 1 or 2 with a message, never an internal error', async (_name, command) => {
     await fc.assert(fc.asyncProperty(argvFor(command), hostileText, fc.oneof(hostileText, fc.constant(JSON.stringify(CONTRACT_EXAMPLE))), async (argv, stdin, file) => {
+      counter.add();
       const t = io(stdin, file);
       const code = await main(argv, t.cli);
       expect([EXIT.ok, EXIT.infeasible, EXIT.usage], `${JSON.stringify(argv)} → ${code}: ${t.err()}`).toContain(code);
@@ -42,4 +45,8 @@ describe('every CLI command under random arguments and hostile input', () => {
       expect(t.err()).not.toMatch(/\n\s+at /); // never a stack trace
     }), { numRuns: 400 });
   });
+});
+
+afterAll(() => {
+  expect(counter.count).toBeGreaterThanOrEqual(counter.floor);
 });

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runEstimate, type EstimateJson } from '@trainplan/protocol';
-import { numbersIn, validScenario } from '../src/index.ts';
+import { caseCounter, numbersIn, validScenario } from '../src/index.ts';
+
+const counter = caseCounter('estimate-invariants');
 
 /** Physics that every answer must obey, whatever the scenario (issue 8, "physics invariants"). */
 function checkInvariants(answer: EstimateJson): void {
@@ -39,6 +41,7 @@ describe('physics invariants over random valid scenarios', () => {
   it('no NaN or Infinity; MFU ≤ HFU ≤ 1; breakdown ≥ 0; memory terms sum to the total; ranks multiply out', () => {
     let feasible = 0;
     fc.assert(fc.property(validScenario, (scenario) => {
+      counter.add();
       const answer = runEstimate(scenario) as EstimateJson;
       checkInvariants(answer);
       if (answer.ok) feasible += 1;
@@ -49,7 +52,12 @@ describe('physics invariants over random valid scenarios', () => {
 
   it('the same scenario gives the same answer, bit for bit (no hidden state between calls)', () => {
     fc.assert(fc.property(validScenario, (scenario) => {
+      counter.add();
       expect(JSON.stringify(runEstimate(scenario))).toBe(JSON.stringify(runEstimate(structuredClone(scenario))));
     }), { numRuns: 300 });
   });
+});
+
+afterAll(() => {
+  expect(counter.count).toBeGreaterThanOrEqual(counter.floor);
 });

@@ -1,8 +1,14 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONTRACT_EXAMPLE } from '@trainplan/protocol';
 import { decodeMsgpack, encodeMsgpack } from '@trainplan/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DISCORD_PING, discordCommand, discordHeaders, discordKeys, slackHeaders, slashCommand,
+} from '../../../apps/chatops/test/support/signing.ts';
 import { startServer, type LiveServer } from '../src/live-server.ts';
 
 // The same requests against the three live runtimes, each started the way its README says:
@@ -12,6 +18,19 @@ const node = process.execPath;
 // The wrangler infra/cloudflare depends on (wherever npm placed it), not the Workers pool's newer copy.
 const wranglerBin = createRequire(`${root}infra/cloudflare/package.json`).resolve('wrangler/bin/wrangler.js');
 
+// The chat bot's secrets, made up per run (an HMAC secret, a fresh Ed25519 key pair), reach each
+// runtime through its own environment as an operator would set them: process.env on Node,
+// Deno.env on Deno, and for wrangler dev an env file written to a private temp directory (so the
+// secrets are neither committed nor on a command line).
+const SLACK_SECRET = `runtimes-slack-secret-${process.pid}`;
+const DISCORD_KEYS = discordKeys();
+const CHAT_ENV = {
+  SLACK_SIGNING_SECRET: SLACK_SECRET, DISCORD_PUBLIC_KEY: DISCORD_KEYS.publicKeyHex, TRAINPLAN_PUBLIC_URL: 'https://plan.example',
+};
+const secretsDir = mkdtempSync(join(tmpdir(), 'trainplan-chat-'));
+const wranglerEnvFile = join(secretsDir, 'chat.env');
+writeFileSync(wranglerEnvFile, Object.entries(CHAT_ENV).map(([k, v]) => `${k}=${v}\n`).join(''), { mode: 0o600 });
+
 let servers: LiveServer[] = [];
 // Every server that did start, so one that fails to start does not leave the others running.
 const started: LiveServer[] = [];
@@ -20,11 +39,14 @@ beforeAll(async () => {
   servers = await Promise.all([
     startServer({
       name: 'node', command: node, args: ['--import', 'tsx', 'infra/node/src/main.ts'], cwd: root,
-      ready: /listening on (http:\/\/[\d.]+:\d+)/, startTimeoutMs: 60_000,
+      env: CHAT_ENV, ready: /listening on (http:\/\/[\d.]+:\d+)/, startTimeoutMs: 60_000,
     }),
     startServer({
       name: 'workerd', command: node,
-      args: [wranglerBin, 'dev', '--ip', '127.0.0.1', '--port', '0', '--inspector-port', '0', '--show-interactive-dev-session=false'],
+      args: [
+        wranglerBin, 'dev', '--ip', '127.0.0.1', '--port', '0', '--inspector-port', '0', '--show-interactive-dev-session=false',
+        '--env-file', wranglerEnvFile,
+      ],
       cwd: `${root}infra/cloudflare`, env: { WRANGLER_SEND_METRICS: 'false', CI: 'true' },
       ready: /Ready on (http:\/\/[\d.]+:\d+)/, startTimeoutMs: 120_000,
     }),
@@ -32,13 +54,16 @@ beforeAll(async () => {
       // Through the npm package's launcher: on a fresh `npm install` (install scripts skipped) it
       // puts the platform binary in place on first use.
       name: 'deno', command: node, args: [`${root}node_modules/deno/bin.cjs`, 'task', 'start'], cwd: `${root}infra/deno`,
-      env: { DENO_NO_UPDATE_CHECK: '1' },
+      env: { DENO_NO_UPDATE_CHECK: '1', ...CHAT_ENV },
       ready: /listening on (http:\/\/[\d.]+:\d+)/, startTimeoutMs: 120_000,
     }),
   ].map((p) => p.then((s) => { started.push(s); return s; })));
 }, 180_000);
 
-afterAll(() => { for (const s of started) s.stop(); });
+afterAll(() => {
+  for (const s of started) s.stop();
+  rmSync(secretsDir, { recursive: true, force: true });
+});
 
 interface Exchange { status: number; contentType: string | null; etag: string | null; body: string }
 
@@ -107,6 +132,56 @@ describe('Node, workerd and Deno answer the same requests identically', () => {
       const res = await fetch(`${s.base}/v1/estimate`, init);
       expect(res.status, s.name).toBe(204);
       expect(res.headers.get('access-control-allow-origin'), s.name).toBe('*');
+    }
+  });
+});
+
+// Signed like Slack and Discord sign (apps/chatops/test/support/signing.ts, node:crypto rather than
+// the app's WebCrypto code), built when the test runs so the timestamps are current.
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+const TEN_MINUTES_AGO = () => String(nowSeconds() - 600);
+const chatPost = (body: string, headers: Record<string, string>): RequestInit => ({ method: 'POST', body, headers });
+
+const slack = (question: string, sign = question, at = String(nowSeconds())) =>
+  chatPost(slashCommand(question), slackHeaders(SLACK_SECRET, at, slashCommand(sign)));
+const discord = (body: string, { signedBody = body, at = String(nowSeconds()), keys = DISCORD_KEYS } = {}) =>
+  chatPost(body, discordHeaders(keys, at, signedBody));
+
+const CHAT: [string, '/v1/chat/slack' | '/v1/chat/discord', () => RequestInit, number][] = [
+  ['Slack: a signed slash command', '/v1/chat/slack', () => slack('how long to train gpt3-175b on 128 nodes'), 200],
+  ['Slack: a signed memory question', '/v1/chat/slack', () => slack('memory for 70B with tp 8 pp 4 on A100 80GB'), 200],
+  ['Slack: tampered (the text changed after signing)', '/v1/chat/slack', () => slack('how many nodes for 530B', 'how many nodes for 175B'), 401],
+  ['Slack: replayed (signed ten minutes ago)', '/v1/chat/slack', () => slack('how many nodes for 175B', 'how many nodes for 175B', TEN_MINUTES_AGO()), 401],
+  ['Slack: unsigned', '/v1/chat/slack', () => chatPost(slashCommand('how many nodes for 175B'), { 'content-type': 'application/x-www-form-urlencoded' }), 401],
+  ['Discord: a signed PING', '/v1/chat/discord', () => discord(DISCORD_PING), 200],
+  ['Discord: a signed command', '/v1/chat/discord', () => discord(discordCommand('all-reduce 1 GB on 64 H100')), 200],
+  ['Discord: tampered (the question changed after signing)', '/v1/chat/discord', () => discord(discordCommand('how many nodes for 530B'), { signedBody: discordCommand('how many nodes for 175B') }), 401],
+  ['Discord: replayed (signed ten minutes ago)', '/v1/chat/discord', () => discord(discordCommand('how many nodes for 175B'), { at: TEN_MINUTES_AGO() }), 401],
+  ['Discord: signed by another key', '/v1/chat/discord', () => discord(discordCommand('how many nodes for 175B'), { keys: discordKeys() }), 401],
+];
+
+describe('the chat bot on Node, workerd and Deno: secrets from each environment, identical answers', () => {
+  it.each(CHAT)('%s', async (_, path, request, status) => {
+    const init = request();
+    const [reference, ...others] = await Promise.all(servers.map((s) => send(s, path, init)));
+    expect(reference!.status).toBe(status);
+    for (const other of others) expect(other).toEqual(reference);
+  });
+
+  it('a signed answer links to the widget at TRAINPLAN_PUBLIC_URL on every runtime', async () => {
+    const init = slack('how many nodes for 175B');
+    for (const s of servers) {
+      const res = await send(s, '/v1/chat/slack', init);
+      expect(res.status, s.name).toBe(200);
+      expect(res.body, s.name).toContain('https://plan.example/#scenario=');
+    }
+  });
+
+  it('the refusals name no secret', async () => {
+    const answers = await Promise.all(servers.map((s) => send(s, '/v1/chat/slack', slack('x', 'y'))));
+    for (const a of answers) {
+      expect(a.status).toBe(401);
+      expect(a.body).not.toContain(SLACK_SECRET);
     }
   });
 });

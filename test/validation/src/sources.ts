@@ -47,14 +47,14 @@ export const SOURCES: readonly SourceProfile[] = [
   {
     id: 'narayanan21',
     title: 'Narayanan et al. SC\'21 (Megatron-LM), Table 1: weak scaling 1.7B–1T on Selene',
-    assumptions: 'fp16, full recompute, unfused softmax attention with dropout, interleaved 1F1B with scatter-gather '
+    assumptions: 'fp16, full recompute, unfused softmax attention with dropout, unfused fp32 cross entropy, interleaved 1F1B with scatter-gather '
       + '(stated for all Table-1 runs), no gradient-reduce overlap (Megatron 2021). Unstated: micro-batch size and the '
       + 'number of model chunks v: the fastest feasible of mbs ∈ {1, 2, 4, 8} and v with L divisible by p·v.',
     matches: (r) => r.id.startsWith('narayanan21'),
     network: 'hdr-ib-8x',
     scenario: (r) => ({
       model: gptModel(r),
-      training: { globalBatchSize: r.parallel.gbs!, precision: 'fp16', dropout: true, attentionKernel: 'unfused' },
+      training: { globalBatchSize: r.parallel.gbs!, precision: 'fp16', dropout: true, attentionKernel: 'unfused', crossEntropyKernel: 'unfused' },
       parallelism: { tensor: tp(r), pipeline: pp(r), recompute: 'full', scatterGather: true },
     }),
     unknowns: (r) => ({ microBatchSize: [1, 2, 4, 8], virtualStages: interleavingChoices(r.model.layers, pp(r), 8) }),
@@ -62,19 +62,26 @@ export const SOURCES: readonly SourceProfile[] = [
   {
     id: 'korthikanti22',
     title: 'Korthikanti et al. 2022, Table 3 / §6: sequence parallelism and selective recompute, 22B–1T on Selene',
-    assumptions: 'fp16, unfused softmax attention with dropout, scatter-gather without sequence parallelism, no '
-      + 'gradient-reduce overlap (stated for the DP run). Everything else as the row states; micro-batch-level '
+    assumptions: 'fp16, unfused softmax attention with dropout, unfused fp32 cross entropy, scatter-gather without sequence parallelism, no '
+      + 'gradient-reduce overlap (stated for the DP run), asynchronous backward tensor-parallel communication '
+      + '(Megatron-LM v3.0 default: --async-tensor-model-parallel-allreduce, and with sequence parallelism the input '
+      + 're-gather under the dgrad GEMM). Everything else as the row states; micro-batch-level '
       + 'recompute (App. C) is modelled as selective recompute. Where a pipelined row does not state v (1T), the '
       + 'fastest feasible v with L divisible by p·v is used.',
     matches: (r) => r.id.startsWith('korthikanti22'),
     network: 'hdr-ib-8x',
     scenario: (r) => ({
       model: gptModel(r),
-      training: { globalBatchSize: r.parallel.gbs!, microBatchSize: r.parallel.mbs ?? 1, precision: 'fp16', dropout: true, attentionKernel: 'unfused' },
+      training: {
+        globalBatchSize: r.parallel.gbs!, microBatchSize: r.parallel.mbs ?? 1, precision: 'fp16', dropout: true,
+        attentionKernel: 'unfused', crossEntropyKernel: 'unfused',
+      },
       parallelism: {
         tensor: tp(r), pipeline: pp(r), sequenceParallel: r.parallel.sp === true,
         recompute: r.parallel.recompute?.startsWith('selective') ? 'selective' : r.parallel.recompute === 'full' ? 'full' : 'none',
         scatterGather: r.parallel.sp !== true,
+        // Megatron-LM v3.0, the code of the paper: asynchronous backward TP communication is on by default.
+        asyncTensorParallelGradComm: true,
       },
     }),
     // The paper states v = 3 for 175B and 530B only; where a pipelined row leaves v unstated, search it.
@@ -85,13 +92,15 @@ export const SOURCES: readonly SourceProfile[] = [
     title: 'NVIDIA Megatron-LM README, "Performance Benchmarking": 1.7B–462B on H100 (2024)',
     assumptions: 'bf16, flash attention, distributed optimizer with --overlap-grad-reduce / --overlap-param-gather, '
       + '--tp-comm-overlap (so sequence parallelism when TP > 1) and overlapped pipeline sends, all stated in the README; '
+      + 'Megatron-LM\'s default unfused fp32 cross entropy (--cross-entropy-loss-fusion is not among the stated flags); '
       + 'model FLOPs counted without causal halving (TFLOP/s ÷ MFU = 997 ≈ the 989 dense peak). Unstated: micro-batch size, '
       + 'recompute and v: the fastest feasible of mbs ∈ {1, 2, 4}, recompute ∈ {none, selective}, v with L divisible by p·v up to 12.',
     matches: (r) => r.id.startsWith('megatron-readme-h100') && r.tier !== 'C',
     network: 'ndr-ib-8x',
     scenario: (r) => ({
       model: gptModel(r),
-      training: { globalBatchSize: r.parallel.gbs!, precision: 'bf16', dropout: true, attentionKernel: 'flash' },
+      // Megatron-LM's loss is its unfused fp32 vocab-parallel cross entropy unless --cross-entropy-loss-fusion is given.
+      training: { globalBatchSize: r.parallel.gbs!, precision: 'bf16', dropout: true, attentionKernel: 'flash', crossEntropyKernel: 'unfused' },
       parallelism: {
         tensor: tp(r), pipeline: pp(r), sequenceParallel: tp(r) > 1, distributedOptimizer: true,
         overlapGradReduce: true, overlapTensorParallelComm: tp(r) > 1, overlapPipelineComm: true,
@@ -105,7 +114,7 @@ export const SOURCES: readonly SourceProfile[] = [
   {
     id: 'dgxc-24.11',
     title: 'NVIDIA DGX Cloud benchmarking recipes v24.11 (NeMo): GPT-3 175B, Llama 3.1 70B, Nemotron-4 15B on H100',
-    assumptions: 'NeMo 24.11 defaults for these recipes: flash attention, sequence parallelism when TP > 1, distributed '
+    assumptions: 'NeMo 24.11 defaults for these recipes: flash attention, fused cross entropy, sequence parallelism when TP > 1, distributed '
       + 'optimizer, overlapped gradient reduce, tensor-parallel comm overlap and pipeline sends, no recompute; dropout '
       + 'as the model was published (GPT-3 0.1; Llama and Nemotron none). Parallel sizes, v, CP, micro-batch as stated.',
     matches: (r) => r.id.startsWith('dgxc-24.11'),
@@ -124,6 +133,8 @@ export const SOURCES: readonly SourceProfile[] = [
         training: {
           globalBatchSize: r.parallel.gbs!, microBatchSize: r.parallel.mbs ?? 1,
           precision: r.precision === 'FP8' ? 'fp8' : 'bf16', dropout: !(llama || nemotron), attentionKernel: 'flash',
+          // NeMo 2's GPTConfig: cross_entropy_loss_fusion = True.
+          crossEntropyKernel: 'fused',
         },
         parallelism: {
           tensor: tp(r), pipeline: pp(r), context: r.parallel.cp ?? 1, virtualStages: r.parallel.vp ?? 1,
@@ -138,7 +149,7 @@ export const SOURCES: readonly SourceProfile[] = [
     id: 'bloom-prequel',
     title: 'BigScience BLOOM (tr11-176B) prequel benchmarks on Jean Zay: Megatron-DeepSpeed, 384 A100',
     assumptions: 'Megatron-DeepSpeed of early 2022: ZeRO stage 1, full recompute ("checkpoint-activations"), unfused '
-      + 'softmax attention with dropout, DeepSpeed\'s non-interleaved pipeline without scatter-gather, no overlap; '
+      + 'softmax attention with dropout, unfused fp32 cross entropy, synchronous tensor-parallel collectives, DeepSpeed\'s non-interleaved pipeline without scatter-gather, no overlap; '
       + 'ALiBi positions, tied embeddings; 4 × 100 Gb/s Omni-Path per node. Everything else as the row states.',
     matches: (r) => r.id.startsWith('bloom-prequel'),
     network: 'omnipath-4x',
@@ -146,7 +157,7 @@ export const SOURCES: readonly SourceProfile[] = [
       model: { ...gptModel(r), positionEmbedding: 'alibi' },
       training: {
         globalBatchSize: r.parallel.gbs!, microBatchSize: r.parallel.mbs ?? 1,
-        precision: r.precision?.startsWith('bf16') ? 'bf16' : 'fp16', dropout: true, attentionKernel: 'unfused',
+        precision: r.precision?.startsWith('bf16') ? 'bf16' : 'fp16', dropout: true, attentionKernel: 'unfused', crossEntropyKernel: 'unfused',
       },
       parallelism: { tensor: tp(r), pipeline: pp(r), recompute: 'full', zeroStage: 1, scatterGather: false },
     }),

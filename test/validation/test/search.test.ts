@@ -31,7 +31,7 @@ describe('BLOOM topology sweep (384 A100, 11 configurations)', () => {
   it(`the measured best configuration is in the predicted top ${SEARCH_TARGETS.measuredBestInTop} (issue target)`, () => {
     expect(sweep.measuredBestPredictedRank).toBeLessThanOrEqual(SEARCH_TARGETS.measuredBestInTop);
   });
-  it('rank correlation ≥ 0.2 (regression guard; issue target 0.8, measured 0.25)', () => {
+  it('rank correlation ≥ 0.2 (regression guard; issue target 0.8, measured 0.22)', () => {
     expect(sweep.spearman).toBeGreaterThanOrEqual(0.2);
   });
 });

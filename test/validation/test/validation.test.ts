@@ -19,19 +19,19 @@ describe('step-time accuracy against published runs', () => {
   it('every predicted configuration fits in GPU memory, as the measured runs did', () => {
     expect(rows.filter((r) => !r.fits).map((r) => r.id)).toEqual([]);
   });
-  it('overall MAPE ≤ 5.5% (regression guard; issue target 5%, measured 5.3%)', () => {
-    expect(overall.mape).toBeLessThanOrEqual(0.055);
+  it('overall MAPE ≤ 5% (issue target)', () => {
+    expect(overall.mape).toBeLessThanOrEqual(TARGETS.overallMape);
   });
   it.each([
     ['narayanan21', TARGETS.sourceMape],
     ['korthikanti22', TARGETS.sourceMape],
     ['dgxc-24.11', TARGETS.sourceMape],
+    ['megatron-readme-h100', TARGETS.sourceMape],
   ])('%s MAPE ≤ 8% (issue target)', (id, bound) => {
     expect(source(id).mape).toBeLessThanOrEqual(bound);
   });
   it.each([
-    ['megatron-readme-h100', 0.1, 'measured 9.4%'],
-    ['bloom-prequel', 0.087, 'measured 8.2%'],
+    ['bloom-prequel', 0.085, 'measured 8.1%'],
   ])('%s MAPE ≤ %d (regression guard; issue target 8%, %s)', (id, guard) => {
     expect(source(id).mape).toBeLessThanOrEqual(guard);
   });
@@ -49,8 +49,8 @@ describe('SC\'21 Table 1 hardware FLOP utilisation', () => {
   it('mean HFU error ≤ 3% (issue target)', () => {
     expect(hfuErrors.reduce((a, b) => a + b, 0) / hfuErrors.length).toBeLessThanOrEqual(0.03);
   });
-  it('worst HFU error ≤ 7.5% (regression guard; issue target 6%, measured 7.0%)', () => {
-    expect(Math.max(...hfuErrors)).toBeLessThanOrEqual(0.075);
+  it('worst HFU error ≤ 7% (regression guard; issue target 6%, measured 6.9%)', () => {
+    expect(Math.max(...hfuErrors)).toBeLessThanOrEqual(0.07);
   });
 });
 
@@ -73,9 +73,18 @@ describe('Korthikanti et al. 2022', () => {
       expect(full.predictedStepSeconds).toBeGreaterThan(sel.predictedStepSeconds);
     }
   });
-  it('full vs selective + SP step times within 10.5% (regression guard; issue target 5%, worst measured 10.3%)', () => {
+  it('full vs selective + SP step times within 7.5% (regression guard; issue target 5%, worst measured 7.0%: 1T selective + SP)', () => {
     const pairs = rows.filter((r) => r.source === 'korthikanti22' && /-(fullrecompute|selective\+sp)$/.test(r.id));
     expect(pairs.length).toBe(8);
-    expect(Math.max(...pairs.map((r) => Math.abs(r.error)))).toBeLessThanOrEqual(0.105);
+    expect(Math.max(...pairs.map((r) => Math.abs(r.error)))).toBeLessThanOrEqual(0.075);
+  });
+  it('seven of the eight full vs selective + SP steps are within the issue\'s 5% (measured: all but 1T selective + SP)', () => {
+    const pairs = rows.filter((r) => r.source === 'korthikanti22' && /-(fullrecompute|selective\+sp)$/.test(r.id));
+    expect(pairs.filter((r) => Math.abs(r.error) <= 0.05).length).toBeGreaterThanOrEqual(7);
+  });
+  it('Table 4: asynchronous backward communication (Megatron-LM v3.0) brings the backward pass closer to the paper than synchronous collectives', () => {
+    const synchronous = predictTable4({ asyncTensorParallelGradComm: false });
+    expect(Math.abs(t4.backwardMs - TABLE4.backwardMs)).toBeLessThan(Math.abs(synchronous.backwardMs - TABLE4.backwardMs));
+    expect(t4.forwardMs).toBeCloseTo(synchronous.forwardMs, 12);
   });
 });

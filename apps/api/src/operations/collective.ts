@@ -1,5 +1,6 @@
 import {
-  collectiveRequestJsonSchema, runCollective, validateCollectiveRequest, type CollectiveRequest,
+  collectiveRequestJsonSchema, collectiveResponseJsonSchema, defaultSweepBytes, runCollective, validateCollectiveRequest,
+  type CollectiveRequest,
 } from '@trainplan/protocol';
 import { operation } from './operation.ts';
 
@@ -11,17 +12,26 @@ import { operation } from './operation.ts';
  */
 export const HTTP_MAX_EVENT_BUDGET = 2_000_000;
 
+/**
+ * The most (nodes × sizes) one HTTP request may emulate. Events alone do not bound the CPU: on big
+ * topologies each event re-rates many flows. Measured on this repository's 2-core machine
+ * (test/fuzz found it): about 2–7 ms per node per emulated size (all-reduce, auto or hierarchical),
+ * so 256 node-sizes stay near a second (e.g. one size on 256 nodes, or the 32-size sweep on 8).
+ */
+export const HTTP_MAX_EMULATED_NODE_SIZES = 256;
+
+const sizeCount = (r: CollectiveRequest): number => r.sizes?.length ?? (r.size !== undefined ? 1 : defaultSweepBytes().length);
+
 export const collectiveOperation = operation<CollectiveRequest>({
   path: '/v1/collective',
   operationId: 'collective',
   summary: 'Cost a collective (NCCL closed form), optionally emulated on the topology graph',
   description: 'nccl-tests-like rows (bytes, seconds, algbw, busbw, algorithm, protocol) for one size, a list, or the '
     + `default sweep; emulate: true adds the bottleneck link and per-link utilisation. Emulation over HTTP is capped at `
-    + `${HTTP_MAX_EVENT_BUDGET} events; past it the request is refused (422) naming eventBudget.`,
+    + `${HTTP_MAX_EVENT_BUDGET} events and ${HTTP_MAX_EMULATED_NODE_SIZES} node-sizes (nodes × sizes emulated); past either the `
+    + 'request is refused (422) naming the limit.',
   requestSchema: collectiveRequestJsonSchema,
-  // The answer's shape is CollectiveResponseJson (packages/protocol/src/collective/collective-response.ts),
-  // a TypeScript type without a toolkit schema yet, so the document does not detail it.
-  responseSchema: { type: 'object', description: 'CollectiveResponseJson: { ok: true, op, gpu, system, network, nodes, gpusPerNode, ranks, algorithm, rows, topology?, notes } or { ok: false, reason, message, issues, limit? }.' },
+  responseSchema: collectiveResponseJsonSchema,
   example: { op: 'all-reduce', gpu: 'h100-sxm', nodes: 2, sizes: [1048576, 1073741824] },
   validate: validateCollectiveRequest,
   run(request) {
@@ -29,6 +39,14 @@ export const collectiveOperation = operation<CollectiveRequest>({
       return { overBudget: {
         detail: `eventBudget ${request.eventBudget} is over the API's limit of ${HTTP_MAX_EVENT_BUDGET} emulator events per request`,
         limit: { limit: 'eventBudget', max: HTTP_MAX_EVENT_BUDGET, requested: request.eventBudget },
+      } };
+    }
+    const nodeSizes = request.emulate ? request.nodes * sizeCount(request) : 0;
+    if (nodeSizes > HTTP_MAX_EMULATED_NODE_SIZES) {
+      return { overBudget: {
+        detail: `emulating ${sizeCount(request)} size(s) on ${request.nodes} nodes is ${nodeSizes} node-sizes, over the API's limit of `
+          + `${HTTP_MAX_EMULATED_NODE_SIZES} per request: emulate fewer sizes or nodes (the closed form, without emulate, has no such limit)`,
+        limit: { limit: 'emulatedNodeSizes', max: HTTP_MAX_EMULATED_NODE_SIZES, requested: nodeSizes },
       } };
     }
     const answer = runCollective({ ...request, eventBudget: request.eventBudget ?? HTTP_MAX_EVENT_BUDGET });

@@ -1,7 +1,8 @@
 import {
-  inferenceRequestJsonSchema, inferenceRequestSchema, nodesRequestJsonSchema, nodesRequestSchema, runInference, runNodes,
-  runScale, runSearch, scaleRequestJsonSchema, scaleRequestSchema, searchRequestJsonSchema, validate,
-  validateSearchRequest, type InferenceRequest, type NodesRequest, type ScaleRequest, type SearchRequest,
+  inferenceRequestJsonSchema, inferenceRequestSchema, inferenceResponseJsonSchema, nodesRequestJsonSchema, nodesRequestSchema,
+  nodesResponseJsonSchema, runInference, runNodes, runScale, runSearch, scaleRequestJsonSchema, scaleRequestSchema,
+  scaleResponseJsonSchema, searchRequestJsonSchema, searchResponseJsonSchema, validate, validateSearchRequest,
+  type InferenceRequest, type NodesRequest, type ScaleRequest, type SearchRequest,
 } from '@trainplan/protocol';
 import { operation, type OverBudget } from './operation.ts';
 
@@ -24,9 +25,6 @@ const budgetRefusal = (requested: number | undefined): OverBudget | undefined =>
     : undefined;
 
 const options = { candidateBudget: HTTP_MAX_CANDIDATE_BUDGET };
-// search, nodes and scale answers are described by their TypeScript types in packages/protocol/src/search;
-// they have no toolkit schema yet, so the document names them without detailing them.
-const answer = (type: string) => ({ type: 'object' as const, description: `${type} (packages/protocol/src/search): ok true with the answer, or ok false with reason and message.` });
 
 export const searchOperation = operation<SearchRequest>({
   path: '/v1/search',
@@ -35,7 +33,7 @@ export const searchOperation = operation<SearchRequest>({
   description: 'Enumerate → evaluate → rank: the best plan as a contract scenario with its estimate, the top k, the nearest '
     + `alternatives and why they lose, and what was pruned. At most ${HTTP_MAX_CANDIDATE_BUDGET} full estimates per request.`,
   requestSchema: searchRequestJsonSchema,
-  responseSchema: answer('SearchResponseJson'),
+  responseSchema: searchResponseJsonSchema,
   example: { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', nodes: 128 }, training: { globalBatchSize: 1536 }, top: 3 },
   validate: validateSearchRequest,
   run(request) {
@@ -50,7 +48,7 @@ export const nodesOperation = operation<NodesRequest>({
   summary: 'The fewest nodes that train a token budget within a deadline or budget (or the days on given nodes)',
   description: `Capacity planning over the configuration search (each search capped at ${HTTP_MAX_CANDIDATE_BUDGET} full estimates).`,
   requestSchema: nodesRequestJsonSchema,
-  responseSchema: answer('NodesResponseJson'),
+  responseSchema: nodesResponseJsonSchema,
   example: { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, tokens: 300e9, days: 30 },
   validate: (body) => validate(nodesRequestSchema, body),
   run: (request) => ({ answer: runNodes(request, options) }),
@@ -62,7 +60,7 @@ export const scaleOperation = operation<ScaleRequest>({
   summary: 'Strong or weak scaling: step time, throughput per GPU and efficiency against node count',
   description: `One search per size, at most ${HTTP_MAX_SCALE_SIZES} sizes and ${HTTP_MAX_CANDIDATE_BUDGET} full estimates per search over HTTP.`,
   requestSchema: scaleRequestJsonSchema,
-  responseSchema: answer('ScaleResponseJson'),
+  responseSchema: scaleResponseJsonSchema,
   example: { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, nodes: [32, 64, 128] },
   validate: (body) => validate(scaleRequestSchema, body),
   run(request) {
@@ -82,7 +80,7 @@ export const inferenceOperation = operation<InferenceRequest>({
   summary: 'Serving a model: latency, KV cache, batch and throughput per tensor/pipeline choice',
   description: 'Prefill and decode time, KV-cache memory and the largest batch within the latency bounds, per TP × PP shape.',
   requestSchema: inferenceRequestJsonSchema,
-  responseSchema: answer('InferenceResponseJson'),
+  responseSchema: inferenceResponseJsonSchema,
   example: { model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512 },
   validate: (body) => validate(inferenceRequestSchema, body),
   run: (request) => ({ answer: runInference(request) }),

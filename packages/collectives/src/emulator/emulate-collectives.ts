@@ -58,6 +58,8 @@ export const DEFAULT_EVENT_BUDGET = 10_000_000;
 /** Above this many events a ring runs in symmetric mode (one flow per edge class per step per channel). */
 export const FULL_MODE_MAX_EVENTS = 200_000;
 
+/** A collective whose events are known, before any flow is built, to pass the budget. */
+interface OverBudget { overBudget: number }
 interface Prepared { program: RingProgram | DirectProgram | StreamProgram; events: number; result: Omit<EmulatedCollectiveResult, 'seconds'> }
 
 function invalid(message: string): EmulationResult {
@@ -110,6 +112,16 @@ function choose(topology: NcclTopology, op: CollectiveOp, bytes: number, algorit
   return { candidate: best, latencySeconds: us(latencyUs), bandwidthSeconds: us(Math.max(0, runtimeUs - latencyUs)) };
 }
 
+/**
+ * The flows `streamsFor` builds for n GPUs, at least (algorithm-streams.ts): NVLS one up and one down
+ * per GPU; a ring, chain or tree one per edge of an n-GPU spanning order, per channel. Checked against
+ * the event budget before any flow is built: a flow is an event, and a million flows are gigabytes.
+ */
+function streamFlowsAtLeast(topology: NcclTopology, algorithm: Algorithm, n: number): number {
+  if (algorithm === 'nvls' || algorithm === 'nvls-tree') return 2 * n;
+  return (algorithm === 'tree' ? topology.tree.nChannels : topology.ring.nChannels) * (n - 1);
+}
+
 /** The flows of one sub-collective of the chosen algorithm, streamed (see StreamProgram). */
 function streamsFor(g: StreamGroup, topology: NcclTopology, op: CollectiveOp, bytes: number, choice: Choice): StreamFlow[] | string {
   const { algorithm } = choice.candidate;
@@ -133,7 +145,7 @@ function streamsFor(g: StreamGroup, topology: NcclTopology, op: CollectiveOp, by
  * groups sharing the fabric), all-gather inside every node; each step NCCL's choice for its group,
  * streamed, the steps one after another.
  */
-function hierarchicalPhases(t: TopologyGraph, gpus: readonly number[], ppn: number, bytes: number): StreamPhase[] | string {
+function hierarchicalPhases(t: TopologyGraph, gpus: readonly number[], ppn: number, bytes: number, budget: number): StreamPhase[] | OverBudget | string {
   const fabric = t.fabric;
   const nodes = gpus.length / ppn;
   const phases: StreamPhase[] = [];
@@ -145,21 +157,26 @@ function hierarchicalPhases(t: TopologyGraph, gpus: readonly number[], ppn: numb
   if (ppn > 1) steps.push({ op: 'reduce-scatter', topology: intraTopology, bytes, groups: perNode.map((g) => ({ t, gpus: g, ppn, nodes: 1 })) });
   if (nodes > 1) steps.push({ op: 'all-reduce', topology: interTopology, bytes: bytes / ppn, groups: perRail.map((g) => ({ t, gpus: g, ppn: 1, nodes })) });
   if (ppn > 1) steps.push({ op: 'all-gather', topology: intraTopology, bytes, groups: perNode.map((g) => ({ t, gpus: g, ppn, nodes: 1 })) });
+  let events = 0;
   for (const step of steps) {
     const choice = choose(step.topology, step.op, step.bytes, 'auto');
     if (typeof choice === 'string') return choice;
     const flows: StreamFlow[] = [];
+    events += 1;
     for (const g of step.groups) {
+      events += streamFlowsAtLeast(step.topology, choice.candidate.algorithm, g.gpus.length);
+      if (events > budget) return { overBudget: events };
       const f = streamsFor(g, step.topology, step.op, step.bytes, choice);
       if (typeof f === 'string') return f;
-      flows.push(...f);
+      // One by one: spreading a million-flow array as arguments overflows the stack.
+      for (const flow of f) flows.push(flow);
     }
     phases.push({ latencySeconds: choice.latencySeconds, flows });
   }
   return phases;
 }
 
-function prepare(t: TopologyGraph, c: EmulatedCollective, mode: 'auto' | 'full' | 'symmetric'): Prepared | string {
+function prepare(t: TopologyGraph, c: EmulatedCollective, mode: 'auto' | 'full' | 'symmetric', budget: number): Prepared | OverBudget | string {
   const n = c.gpus.length;
   const ppn = uniformRanksPerNode(t, c.gpus);
   if (ppn === null) return 'every node of a collective must hold the same number of its GPUs';
@@ -168,6 +185,8 @@ function prepare(t: TopologyGraph, c: EmulatedCollective, mode: 'auto' | 'full' 
   const topology = ncclTopology(fabric, { ranks: n, ranksPerNode: ppn });
   if (c.op === 'all-to-all' || c.op === 'send-recv') {
     const pairCount = c.op === 'all-to-all' ? n * (n - 1) : n;
+    // Refuse before allocating: n(n−1) pairs of a large all-to-all would take minutes and gigabytes to list.
+    if (2 * pairCount > budget) return { overBudget: 2 * pairCount };
     const pairs = new Int32Array(2 * pairCount);
     const starts = new Float64Array(pairCount);
     const hw = NCCL_TABLES.hwLatencyUs.value;
@@ -192,8 +211,8 @@ function prepare(t: TopologyGraph, c: EmulatedCollective, mode: 'auto' | 'full' 
   const algorithm = c.algorithm ?? 'auto';
   if (algorithm === 'hierarchical') {
     if (c.op !== 'all-reduce') return 'the hierarchical algorithm implements all-reduce only';
-    const phases = hierarchicalPhases(t, c.gpus, ppn, c.bytes);
-    if (typeof phases === 'string') return phases;
+    const phases = hierarchicalPhases(t, c.gpus, ppn, c.bytes, budget);
+    if (typeof phases === 'string' || 'overBudget' in phases) return phases;
     const program = new StreamProgram(phases);
     return { program, events: program.events, result: { algorithm: 'hierarchical', protocol: 'Simple', mode: 'full' } };
   }
@@ -201,6 +220,8 @@ function prepare(t: TopologyGraph, c: EmulatedCollective, mode: 'auto' | 'full' 
   if (typeof choice === 'string') return choice;
   const candidate = choice.candidate;
   if (candidate.algorithm !== 'ring' || (c.op !== 'all-reduce' && c.op !== 'all-gather' && c.op !== 'reduce-scatter')) {
+    const atLeast = streamFlowsAtLeast(topology, candidate.algorithm, n);
+    if (atLeast > budget) return { overBudget: atLeast };
     const flows = streamsFor({ t, gpus: c.gpus, ppn, nodes }, topology, c.op, c.bytes, choice);
     if (typeof flows === 'string') return flows;
     const program = new StreamProgram([{ latencySeconds: choice.latencySeconds, flows }]);
@@ -218,8 +239,10 @@ function prepare(t: TopologyGraph, c: EmulatedCollective, mode: 'auto' | 'full' 
   // The rate NCCL runs at (choice.bandwidthSeconds: the runtime model), spread over the channels.
   const runtimeAlgBandwidthGBps = c.bytes / (1000 * (choice.bandwidthSeconds / us(1)));
   const perChannelBusGBps = (runtimeAlgBandwidthGBps * nsteps) / n / nCh;
-  const channels = ringChannels(t, c.gpus, ppn, nCh);
   const stepsEvents = nCh * nsteps;
+  // Every step of every channel is at least one event: refuse before building channels and flows.
+  if (stepsEvents > budget) return { overBudget: stepsEvents };
+  const channels = ringChannels(t, c.gpus, ppn, nCh);
   const full = mode === 'full' || (mode === 'auto' && stepsEvents * (n + 1) <= FULL_MODE_MAX_EVENTS);
   const multiplicity = edgeMultiplicity(t, channels);
   const reps = representatives(t, channels, multiplicity, full);
@@ -258,6 +281,7 @@ export function emulateCollectives(options: {
   const budget = options.eventBudget ?? DEFAULT_EVENT_BUDGET;
   const gpuCount = t.nodes * t.gpusPerNode;
   const prepared: Prepared[] = [];
+  let atLeast = 0;
   for (const [i, c] of collectives.entries()) {
     if (!(c.bytes > 0) || !Number.isFinite(c.bytes)) return invalid(`collectives[${i}].bytes must be a finite number > 0, got ${c.bytes}`);
     if (c.gpus.length < 2) return invalid(`collectives[${i}] needs at least 2 GPUs, got ${c.gpus.length}`);
@@ -267,11 +291,16 @@ export function emulateCollectives(options: {
         return invalid(`collectives[${i}].gpus: GPU ${gpu} is not in the topology (${gpuCount} GPUs)`);
       }
     }
-    const p = prepare(t, c, options.mode ?? 'auto');
+    const p = prepare(t, c, options.mode ?? 'auto', budget - atLeast);
     if (typeof p === 'string') return invalid(`collectives[${i}]: ${p}`);
+    if ('overBudget' in p) {
+      const needed = atLeast + p.overBudget;
+      return { ok: false, reason: 'event-budget', limit: budget, needed, message: `the emulation needs at least ${needed} events, over the event budget of ${budget}` };
+    }
+    atLeast += p.events;
     prepared.push(p);
   }
-  const needed = prepared.reduce((sum, p) => sum + p.events, 0);
+  const needed = atLeast;
   if (needed > budget) {
     return {
       ok: false, reason: 'event-budget', limit: budget, needed,

@@ -100,3 +100,26 @@ describe('bad input', () => {
     expect(r).toMatchObject({ ok: false, reason: 'event-budget', limit: 100 });
   });
 });
+
+// Found by test/fuzz (issue 8): over HTTP, 65,536 nodes with emulate: true ran the process out of
+// memory, and a 4,096-node all-to-all took a minute to refuse, because every flow was built before the
+// budget was compared. Each refusal below is decided on a lower bound, before the flows exist.
+describe('a very large emulation is refused before its flows are built', () => {
+  const nodes = 65_536;
+  const huge = buildTopology({ fabric: A100_FABRIC, nodes });
+  const gpus = range(nodes * 8);
+  it.each([
+    // n(n−1) pairwise sends, two events each.
+    ['all-to-all', 'auto', 2 * gpus.length * (gpus.length - 1)],
+    // A ring or tree: at least one flow per edge of an n-GPU order per channel (≥ 1 channel).
+    ['all-reduce', 'tree', gpus.length - 1],
+    ['broadcast', 'auto', gpus.length - 1],
+    ['all-reduce', 'ring', gpus.length - 1],
+    // Hierarchical: the intra-node reduce-scatter alone streams 7 edges on each of 65,536 nodes.
+    ['all-reduce', 'hierarchical', 7 * nodes],
+  ] as const)('%s (%s) over 524,288 GPUs: refused, needing at least %i events', (op, algorithm, atLeast) => {
+    const r = emulateCollectives({ topology: huge, eventBudget: 1_000_000, collectives: [{ op, bytes: MiB(1), gpus, algorithm }] });
+    expect(r).toMatchObject({ ok: false, reason: 'event-budget', limit: 1_000_000 });
+    if (!r.ok && r.reason === 'event-budget') expect(r.needed).toBeGreaterThanOrEqual(Math.min(atLeast, 1_000_001));
+  });
+});

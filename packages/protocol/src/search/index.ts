@@ -14,3 +14,9 @@ export { scaleRequestSchema, scaleRequestJsonSchema, runScale } from './scale.ts
 export type { InferenceRequest, InferencePointJson, InferenceResponseJson } from './inference.ts';
 export { inferenceRequestSchema, inferenceRequestJsonSchema, runInference } from './inference.ts';
 export { toMegatronArgs, toNemoYaml } from './export-config.ts';
+// The answers as toolkit schemas (what /openapi.json publishes for each endpoint's 200).
+export { searchResponseSchema, searchResponseJsonSchema, validateSearchResponse } from './search-response-schema.ts';
+export { nodesResponseSchema, nodesResponseJsonSchema, validateNodesResponse } from './nodes-response-schema.ts';
+export { scaleResponseSchema, scaleResponseJsonSchema, validateScaleResponse } from './scale-response-schema.ts';
+export { inferenceResponseSchema, inferenceResponseJsonSchema, validateInferenceResponse } from './inference-response-schema.ts';
+export { searchPlanSchema, planScenarioSchema } from './response-parts.ts';

@@ -1,0 +1,57 @@
+import { CONTRACT_EXAMPLE } from '@trainplan/protocol';
+import { describe, expect, it } from 'vitest';
+import { createApi, MAX_BODY_BYTES } from '../src/index.ts';
+
+const app = createApi();
+const CHUNK_BYTES = 64 * 1024;
+const MiB = 1024 * 1024;
+
+/**
+ * A body streamed without a Content-Length (as chunked uploads arrive), each chunk a fresh buffer;
+ * records how many bytes the server pulled and the most external memory (ArrayBuffers) seen meanwhile.
+ */
+function streamed(totalBytes: number, fill: (chunk: Uint8Array, offset: number) => void = (c) => c.fill(0x20)) {
+  const seen = { pulledBytes: 0, startBuffers: process.memoryUsage().arrayBuffers, peakBuffers: 0 };
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      seen.peakBuffers = Math.max(seen.peakBuffers, process.memoryUsage().arrayBuffers);
+      if (seen.pulledBytes >= totalBytes) return controller.close();
+      const chunk = new Uint8Array(Math.min(CHUNK_BYTES, totalBytes - seen.pulledBytes));
+      fill(chunk, seen.pulledBytes);
+      seen.pulledBytes += chunk.byteLength;
+      controller.enqueue(chunk);
+    },
+  }, { highWaterMark: 0 });
+  return { body, seen };
+}
+
+const post = (body: ReadableStream<Uint8Array>) =>
+  app.request('/v1/estimate', { method: 'POST', body, headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit);
+
+describe('request bodies without a Content-Length', () => {
+  it('a 256 MiB streamed body is refused as 413 without being held: memory grows by far less than the body', async () => {
+    const total = 256 * MiB;
+    const { body, seen } = streamed(total);
+    const res = await post(body);
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { limitBytes: number }).limitBytes).toBe(MAX_BODY_BYTES);
+    expect(seen.pulledBytes).toBe(total);
+    // Buffering it whole would hold all 256 MiB at the end; dropped chunks are collected as it goes.
+    expect(seen.peakBuffers - seen.startBuffers).toBeLessThan(total / 4);
+  });
+  it('a streamed body within the limit is read whole and answered', async () => {
+    const text = new TextEncoder().encode(JSON.stringify(CONTRACT_EXAMPLE));
+    const { body } = streamed(text.byteLength, (chunk, offset) => chunk.set(text.subarray(offset, offset + chunk.byteLength)));
+    const res = await post(body);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { ok: boolean }).ok).toBe(true);
+  });
+  it('a streamed body of exactly the limit is not refused for its size', async () => {
+    const { body } = streamed(MAX_BODY_BYTES); // spaces only: not JSON, so a 400, but never a 413
+    expect((await post(body)).status).toBe(400);
+  });
+  it('one byte past the limit is a 413', async () => {
+    const { body } = streamed(MAX_BODY_BYTES + 1);
+    expect((await post(body)).status).toBe(413);
+  });
+});

@@ -1,0 +1,46 @@
+/**
+ * Requests for each POST endpoint whose answer has a published response schema: feasible answers
+ * and every ok: false answer an HTTP client can get as a 200 (the event-budget failure is a 422 over
+ * HTTP, so it is not here). Shared by the schema test; each names the answer it expects.
+ */
+export interface ResponseCase {
+  readonly name: string;
+  readonly path: '/v1/collective' | '/v1/search' | '/v1/nodes' | '/v1/scale' | '/v1/inference';
+  readonly body: unknown;
+  /** The answer's ok, and for ok: false its reason. */
+  readonly expect: { ok: true } | { ok: false; reason: string };
+  /** Optional parts of the answer the case is there to exercise, as dotted paths (`rows.0.emulated`). */
+  readonly shows?: readonly string[];
+}
+
+const gpt3 = { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 } };
+const llama = { model: 'llama3-70b', cluster: { gpu: 'h100-sxm' } };
+
+export const RESPONSE_CASES: readonly ResponseCase[] = [
+  { name: 'closed form, two sizes', path: '/v1/collective', body: { op: 'all-reduce', gpu: 'h100-sxm', nodes: 2, sizes: [1048576, 1073741824] }, expect: { ok: true } },
+  { name: "nccl-tests' default sweep", path: '/v1/collective', body: { op: 'reduce-scatter', gpu: 'a100-80gb', nodes: 4 }, expect: { ok: true } },
+  { name: 'emulated on the topology graph', path: '/v1/collective', body: { op: 'all-gather', gpu: 'a100-80gb', nodes: 2, size: 16777216, emulate: true }, expect: { ok: true }, shows: ['rows.0.emulated.bottleneckLink', 'topology'] },
+  { name: 'an unknown GPU', path: '/v1/collective', body: { op: 'all-reduce', gpu: 'no-such-gpu', nodes: 2, size: 1024 }, expect: { ok: false, reason: 'invalid' } },
+  { name: 'NVLS on an A100 (no NVLink SHARP)', path: '/v1/collective', body: { op: 'all-reduce', gpu: 'a100-80gb', nodes: 1, size: 1048576, algorithm: 'nvls' }, expect: { ok: false, reason: 'unavailable' } },
+
+  { name: 'GPT-3 on 128 nodes, top 3', path: '/v1/search', body: { ...gpt3, cluster: { gpu: 'a100-80gb', nodes: 128 }, top: 3 }, expect: { ok: true } },
+  { name: 'cheapest, with tokens and a price', path: '/v1/search', body: { ...llama, cluster: { gpu: 'h100-sxm', nodes: 8 }, training: { globalBatchSize: 256, tokens: 1e12 }, objective: 'cost', pricePerGpuHour: 2, top: 2 }, expect: { ok: true }, shows: ['best.days', 'best.gpuHours', 'best.cost', 'best.estimate.timeToTrain'] },
+  { name: 'a budget that runs out', path: '/v1/search', body: { ...gpt3, cluster: { gpu: 'a100-80gb', nodes: 64 }, candidateBudget: 3 }, expect: { ok: true }, shows: ['warnings.0'] },
+  { name: 'nothing fits on one node', path: '/v1/search', body: { ...gpt3, cluster: { gpu: 'a100-80gb', nodes: 1 } }, expect: { ok: false, reason: 'no-feasible-configuration' }, shows: ['nearestMiss', 'closest.scenario', 'pruned.0'] },
+  { name: 'GPUs that do not fill whole nodes', path: '/v1/search', body: { ...gpt3, cluster: { gpu: 'a100-80gb', gpus: 12 } }, expect: { ok: false, reason: 'invalid' } },
+  { name: 'an unknown GPU', path: '/v1/search', body: { ...gpt3, cluster: { gpu: 'no-such-gpu', nodes: 8 } }, expect: { ok: false, reason: 'invalid' } },
+
+  { name: 'fewest nodes for 300B tokens in 30 days', path: '/v1/nodes', body: { ...gpt3, tokens: 300e9, days: 30 }, expect: { ok: true } },
+  { name: 'days on 64 nodes, with a price', path: '/v1/nodes', body: { ...gpt3, tokens: 300e9, nodes: 64, pricePerGpuHour: 2 }, expect: { ok: true }, shows: ['cost', 'configuration.cost'] },
+  { name: 'a deadline no cluster meets', path: '/v1/nodes', body: { ...gpt3, tokens: 300e9, days: 0.001 }, expect: { ok: false, reason: 'deadline-unreachable' }, shows: ['closest.estimate'] },
+  { name: 'one node does not fit the model', path: '/v1/nodes', body: { ...gpt3, tokens: 300e9, nodes: 1 }, expect: { ok: false, reason: 'does-not-fit' } },
+  { name: 'an unknown model', path: '/v1/nodes', body: { ...gpt3, model: 'no-such-model', tokens: 300e9, days: 30 }, expect: { ok: false, reason: 'invalid' } },
+
+  { name: 'strong scaling over three sizes', path: '/v1/scale', body: { ...gpt3, nodes: [32, 64, 128] }, expect: { ok: true } },
+  { name: 'weak scaling with the TP × PP table, one size too small', path: '/v1/scale', body: { ...gpt3, training: { globalBatchSize: 512 }, nodes: [1, 32, 64], mode: 'weak', tradeOff: true }, expect: { ok: true }, shows: ['points.0.reason', 'points.1.efficiency', 'tradeOff.0'] },
+  { name: 'an unknown GPU', path: '/v1/scale', body: { ...gpt3, cluster: { gpu: 'no-such-gpu' }, nodes: [8] }, expect: { ok: false, reason: 'invalid' } },
+
+  { name: 'Llama 3 70B on H100', path: '/v1/inference', body: { ...llama, promptTokens: 2048, outputTokens: 512 }, expect: { ok: true }, shows: ['best', 'frontier.0'] },
+  { name: 'bounds no shape meets, one shape out of memory', path: '/v1/inference', body: { ...llama, promptTokens: 2048, outputTokens: 512, tensor: [1, 8], maxDecodeSecondsPerToken: 1e-6 }, expect: { ok: true }, shows: ['byShape.0.reason', 'byShape.1.largestBatch', 'closest.point'] },
+  { name: 'an unknown model', path: '/v1/inference', body: { ...llama, model: 'no-such-model', promptTokens: 16, outputTokens: 16 }, expect: { ok: false, reason: 'invalid' } },
+];

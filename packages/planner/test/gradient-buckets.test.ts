@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { dataParallelComm, estimatePlan, exposedBucketParameters, parallelGroups, type PlanEstimate, type PlanInput } from '../src/index.ts';
+import { gpt3OnSelene, llamaOnH100 } from './fixtures.ts';
+
+function ok(input: PlanInput): PlanEstimate {
+  const e = estimatePlan(input);
+  if (!e.ok) throw new Error(`expected a feasible plan: ${e.message}`);
+  return e;
+}
+
+describe('the gradient bucket left exposed by overlapped data-parallel reduction (Megatron-Core DDP)', () => {
+  it.each([
+    // d = 16: the default bucket is max(40M, 16M) = 40M; GPT-3's word embedding on stage 0 is 51200 · 12288 / 8 = 78,643,200.
+    [16, [1e10, 1e10, 1e10], [78_643_200, 40_000_000, 40_000_000]],
+    // d = 48: max(40M, 48M) = 48M.
+    [48, [1e10, 1e10], [78_643_200, 48_000_000]],
+    // A stage smaller than a bucket is one bucket.
+    [16, [30_000_000, 25_000_000], [30_000_000, 25_000_000]],
+  ])('data-parallel size %i, stages of %j parameters → %j', (data, stages, expected) => {
+    expect(exposedBucketParameters({ ...gpt3OnSelene, data }, stages)).toEqual(expected);
+  });
+
+  it('with overlap, the exposed reduction is at least the first stage\'s embedding bucket: reduce-scatter of fp32 gradients plus all-gather of the weights', () => {
+    const e = ok(llamaOnH100);
+    const groups = parallelGroups(llamaOnH100);
+    // Llama 3 70B, TP 4: the untied input embedding holds 128256 · 8192 / 4 = 262,668,288 parameters on stage 0.
+    const tail = dataParallelComm(llamaOnH100, groups, 262_668_288, e.microBatches);
+    expect(tail).toBeGreaterThan(0);
+    expect(e.breakdown.dataParallelCommSeconds).toBeGreaterThanOrEqual(tail);
+  });
+
+  it('without overlap nothing changes: the whole reduction is exposed', () => {
+    const e = ok({ ...llamaOnH100, overlapGradReduce: false });
+    expect(e.breakdown.dataParallelCommSeconds).toBe(e.breakdown.dataParallelCommTotalSeconds);
+  });
+
+  it('overlap never exposes more than the whole reduction', () => {
+    const e = ok(llamaOnH100);
+    expect(e.breakdown.dataParallelCommSeconds).toBeLessThanOrEqual(e.breakdown.dataParallelCommTotalSeconds);
+  });
+});

@@ -1,0 +1,80 @@
+/** The answer to POST /v1/inference (`InferenceResponseJson` in inference.ts) as one toolkit schema. */
+import { array, union } from '../schema/compose.ts';
+import { object, optional } from '../schema/object.ts';
+import { boolean, enumOf, integer, literal, number, string } from '../schema/scalars.ts';
+import type { JsonSchema, Schema } from '../schema/types.ts';
+import { jsonSchemaDocument, validate, type Validation } from '../schema/validate.ts';
+import { count, issuesSchema, message, open, seconds } from './response-parts.ts';
+import type { InferencePointJson, InferenceResponseJson } from './inference.ts';
+
+/** The request lists at most 16 tensor and 16 pipeline degrees (inferenceRequestSchema): 256 shapes. */
+const MAX_SHAPES = 16 * 16;
+/** …and at most 64 batch sizes, so the frontier has at most one point per shape and batch. */
+const MAX_FRONTIER = MAX_SHAPES * 64;
+
+const bytes = (description: string) => number({ min: 0, description: `${description}, in bytes.` });
+
+const inferencePoint: Schema<InferencePointJson> = object({
+  tensor: count('Tensor-parallel degree.'),
+  pipeline: count('Pipeline-parallel degree.'),
+  batch: count('Sequences decoded together.'),
+  gpus: count('GPUs of one replica (tensor × pipeline).'),
+  prefillSeconds: seconds('Time to first token (the prompt\'s forward pass)'),
+  decodeStepSeconds: seconds('Time per generated token'),
+  tokensPerSecondPerGpu: number({ min: 0, description: 'Generated tokens per second per GPU.' }),
+  weightsBytesPerGpu: bytes('Weights per GPU'),
+  kvCacheBytesPerGpu: bytes('KV cache per GPU at this batch'),
+  totalBytesPerGpu: bytes('Memory per GPU in all'),
+  capacityBytes: bytes("The GPU's memory capacity"),
+  maxBatch: integer({ min: 0, description: 'The largest batch whose KV cache fits.' }),
+  memoryBound: boolean({ description: 'Whether decode is bound by HBM bandwidth rather than compute.' }),
+}, { ...open, description: 'One serving shape and batch: latency, throughput and memory per GPU.' });
+
+const shapeOk = object({
+  tensor: count('Tensor-parallel degree.'),
+  pipeline: count('Pipeline-parallel degree.'),
+  ok: literal(true),
+  largestBatch: inferencePoint,
+}, { ...open, description: 'A shape that serves: its largest batch within the bounds.' });
+
+const shapeFail = object({
+  tensor: count('Tensor-parallel degree.'),
+  pipeline: count('Pipeline-parallel degree.'),
+  ok: literal(false),
+  reason: string({ description: 'Why this shape does not serve, e.g. out-of-memory.' }),
+  message: message('The reason, for humans.'),
+}, { ...open, description: 'A shape that does not serve, and why.' });
+
+const inferenceOk = object({
+  ok: literal(true),
+  promptTokens: count('Prompt length, in tokens.'),
+  outputTokens: count('Generated tokens per sequence.'),
+  best: optional(inferencePoint),
+  frontier: array(inferencePoint, { maxItems: MAX_FRONTIER, description: 'The latency–throughput Pareto frontier.' }),
+  byShape: array(union([shapeOk, shapeFail]), { maxItems: MAX_SHAPES, description: 'Each tensor × pipeline shape tried.' }),
+  closest: optional(object({
+    why: message('Why no shape meets the bounds, and what comes closest.'),
+    point: inferencePoint,
+  }, { ...open, description: 'When no shape meets the latency bounds: the nearest point.' })),
+}, { ...open, expected: 'an inference answer', description: 'Serving plans per tensor × pipeline shape.' });
+
+const inferenceFail = object({
+  ok: literal(false),
+  reason: enumOf(['invalid'], { description: 'Why there is no answer.' }),
+  message: message('The reason, for humans.'),
+  issues: issuesSchema,
+}, { ...open, expected: 'an inference failure', description: 'No answer: the reason and each offending field.' });
+
+/** The annotation checks at compile time that the validated type is inference.ts's InferenceResponseJson. */
+export const inferenceResponseSchema: Schema<InferenceResponseJson> = union([inferenceOk, inferenceFail], {
+  expected: 'an inference answer with ok true or ok false',
+});
+
+export const inferenceResponseJsonSchema: JsonSchema = /* @__PURE__ */ jsonSchemaDocument(inferenceResponseSchema, {
+  id: 'https://trainplan.dev/schemas/inference-response.json', title: 'Inference response',
+});
+
+/** Validates an inference answer read from the API; unknown (newer) fields are dropped. Never throws. */
+export function validateInferenceResponse(value: unknown): Validation<InferenceResponseJson> {
+  return validate(inferenceResponseSchema, value);
+}

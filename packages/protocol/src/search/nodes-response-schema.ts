@@ -1,0 +1,49 @@
+/** The answer to POST /v1/nodes (`NodesResponseJson` in wire.ts) as one toolkit schema. */
+import { union } from '../schema/compose.ts';
+import { object, optional } from '../schema/object.ts';
+import { enumOf, integer, literal, number } from '../schema/scalars.ts';
+import type { JsonSchema, Schema } from '../schema/types.ts';
+import { jsonSchemaDocument, validate, type Validation } from '../schema/validate.ts';
+import { closestSchema, cost, count, days, gpuHours, issuesSchema, message, open, searchPlanSchema, seconds } from './response-parts.ts';
+import type { NodesResponseJson } from './wire.ts';
+
+const searches = integer({ min: 0, description: 'Configuration searches run (one per cluster size tried).' });
+
+const nodesOk = object({
+  ok: literal(true),
+  mode: enumOf(['fewest-nodes', 'days-on-nodes'], {
+    description: "'fewest-nodes' (a deadline or a budget was given) or 'days-on-nodes' (nodes was given).",
+  }),
+  nodes: count('Nodes.'),
+  gpus: count('GPUs.'),
+  days: days('Time to train the token budget'),
+  seconds: seconds('Time to train the token budget'),
+  gpuHours: gpuHours('GPU time to train the token budget'),
+  cost: optional(cost('Cost of the GPU-hours (with pricePerGpuHour)')),
+  tokens: number({ greaterThan: 0, description: 'The token budget, in tokens.' }),
+  configuration: searchPlanSchema,
+  searches,
+}, { ...open, expected: 'a nodes answer', description: 'The cluster size and the best configuration on it.' });
+
+const nodesFail = object({
+  ok: literal(false),
+  reason: enumOf(['invalid', 'does-not-fit', 'deadline-unreachable', 'budget-unreachable'], { description: 'Why there is no answer.' }),
+  message: message('The reason, for humans.'),
+  issues: optional(issuesSchema),
+  closest: optional(closestSchema),
+  searches: optional(searches),
+}, { ...open, expected: 'a nodes failure', description: 'The goal cannot be met: the reason, and the closest feasible point.' });
+
+/** The annotation checks at compile time that the validated type is wire.ts's NodesResponseJson. */
+export const nodesResponseSchema: Schema<NodesResponseJson> = union([nodesOk, nodesFail], {
+  expected: 'a nodes answer with ok true or ok false',
+});
+
+export const nodesResponseJsonSchema: JsonSchema = /* @__PURE__ */ jsonSchemaDocument(nodesResponseSchema, {
+  id: 'https://trainplan.dev/schemas/nodes-response.json', title: 'Nodes response',
+});
+
+/** Validates a nodes answer read from the API; unknown (newer) fields are dropped. Never throws. */
+export function validateNodesResponse(value: unknown): Validation<NodesResponseJson> {
+  return validate(nodesResponseSchema, value);
+}

@@ -1,0 +1,70 @@
+/** The answer to POST /v1/scale (`ScaleResponseJson` in scale.ts) as one toolkit schema. */
+import { array, union } from '../schema/compose.ts';
+import { object, optional } from '../schema/object.ts';
+import { enumOf, literal, number } from '../schema/scalars.ts';
+import type { JsonSchema, Schema } from '../schema/types.ts';
+import { jsonSchemaDocument, validate, type Validation } from '../schema/validate.ts';
+import { count, issuesSchema, label, message, open, planScenarioSchema, seconds } from './response-parts.ts';
+import type { ScaleResponseJson } from './scale.ts';
+
+/** The request lists at most 64 sizes (scaleRequestSchema), one point each. */
+const MAX_POINTS = 64;
+/** One row per (tensor, pipeline) pair that divides the GPUs of the first size: a few dozen in practice. */
+const MAX_TRADE_OFF_ROWS = 4096;
+
+const tokensPerSecondPerGpu = number({ min: 0, description: 'Throughput per GPU, in tokens per second.' });
+const mfu = number({ min: 0, description: 'Model FLOPs utilization, a ratio.' });
+const reason = message('Why there is no plan at this point.');
+
+const point = object({
+  nodes: count('Nodes.'),
+  gpus: count('GPUs.'),
+  globalBatchSize: count('Sequences per step at this size (grows with the nodes under weak scaling).'),
+  label: optional(label),
+  scenario: optional(planScenarioSchema),
+  stepTimeSeconds: optional(seconds('Step time of the best plan')),
+  tokensPerSecond: optional(number({ min: 0, description: 'Throughput of the cluster, in tokens per second.' })),
+  tokensPerSecondPerGpu: optional(tokensPerSecondPerGpu),
+  modelTflopsPerGpu: optional(number({ min: 0, description: 'Model FLOPs per GPU, in TFLOP/s.' })),
+  mfu: optional(mfu),
+  efficiency: optional(number({ min: 0, description: "Scaling efficiency against the first size's throughput per GPU (weak: per-GPU throughput ratio), a ratio." })),
+  reason: optional(reason),
+}, { ...open, description: 'One cluster size: its best plan, or the reason there is none.' });
+
+const tradeOffRow = object({
+  tensor: count('Tensor-parallel degree.'),
+  pipeline: count('Pipeline-parallel degree.'),
+  label: optional(label),
+  stepTimeSeconds: optional(seconds('Step time of the best plan with these degrees')),
+  tokensPerSecondPerGpu: optional(tokensPerSecondPerGpu),
+  mfu: optional(mfu),
+  reason: optional(reason),
+}, { ...open, description: 'One tensor × pipeline choice at the first size.' });
+
+const scaleOk = object({
+  ok: literal(true),
+  mode: enumOf(['strong', 'weak'], { description: 'Strong (fixed global batch) or weak (batch grows with the nodes) scaling.' }),
+  points: array(point, { minItems: 1, maxItems: MAX_POINTS, description: 'One point per size, in the order asked.' }),
+  tradeOff: optional(array(tradeOffRow, { maxItems: MAX_TRADE_OFF_ROWS, description: 'With tradeOff: true, the TP × PP table at the first size.' })),
+}, { ...open, expected: 'a scale answer', description: 'Step time, throughput per GPU and efficiency against node count.' });
+
+const scaleFail = object({
+  ok: literal(false),
+  reason: enumOf(['invalid'], { description: 'Why there is no answer.' }),
+  message: message('The reason, for humans.'),
+  issues: issuesSchema,
+}, { ...open, expected: 'a scale failure', description: 'No answer: the reason and each offending field.' });
+
+/** The annotation checks at compile time that the validated type is scale.ts's ScaleResponseJson. */
+export const scaleResponseSchema: Schema<ScaleResponseJson> = union([scaleOk, scaleFail], {
+  expected: 'a scale answer with ok true or ok false',
+});
+
+export const scaleResponseJsonSchema: JsonSchema = /* @__PURE__ */ jsonSchemaDocument(scaleResponseSchema, {
+  id: 'https://trainplan.dev/schemas/scale-response.json', title: 'Scale response',
+});
+
+/** Validates a scale answer read from the API; unknown (newer) fields are dropped. Never throws. */
+export function validateScaleResponse(value: unknown): Validation<ScaleResponseJson> {
+  return validate(scaleResponseSchema, value);
+}

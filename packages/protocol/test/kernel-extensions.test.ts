@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { runEstimate, validateScenario } from '../src/index.ts';
+
+/** GPT-3 175B on 64 DGX A100, TP 8 × PP 8, the Korthikanti et al. 2022 shape (scenario extensions of the planner). */
+const scenario = (training: Record<string, unknown>, parallelism: Record<string, unknown>) => ({
+  model: 'gpt3-175b',
+  cluster: { gpu: 'a100-80gb', gpusPerNode: 8, nodes: 8, network: 'hdr-ib-8x' },
+  training: { globalBatchSize: 64, microBatchSize: 1, precision: 'bf16', ...training },
+  parallelism: { tensor: 8, pipeline: 8, recompute: 'selective', sequenceParallel: true, ...parallelism },
+});
+
+type Ok = { ok: true; stepTimeSeconds: number; breakdown: Record<string, number> };
+function estimate(training: Record<string, unknown>, parallelism: Record<string, unknown>): Ok {
+  const r = runEstimate(scenario(training, parallelism)) as unknown as Ok | { ok: false; message: string };
+  if (!r.ok) throw new Error(r.message);
+  return r;
+}
+
+describe('scenario extensions parallelism.asyncTensorParallelGradComm and training.crossEntropyKernel', () => {
+  it('are optional: a scenario without them resolves as before, with no new defaults written back', () => {
+    const v = validateScenario(scenario({}, {}));
+    expect(v.ok).toBe(true);
+    if (v.ok) {
+      expect('asyncTensorParallelGradComm' in v.value.parallelism).toBe(false);
+      expect('crossEntropyKernel' in v.value.training).toBe(false);
+    }
+  });
+  it('name the field when the value is wrong', () => {
+    const bad = validateScenario(scenario({ crossEntropyKernel: 'fastest' }, { asyncTensorParallelGradComm: 'yes' }));
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) {
+      expect(bad.issues.map((i) => i.path).sort()).toEqual(['parallelism.asyncTensorParallelGradComm', 'training.crossEntropyKernel']);
+    }
+  });
+  it("asynchronous backward communication lowers only the tensor-parallel time; false is the default's answer", () => {
+    const sync = estimate({}, {});
+    expect(estimate({}, { asyncTensorParallelGradComm: false }).stepTimeSeconds).toBe(sync.stepTimeSeconds);
+    const asyncComm = estimate({}, { asyncTensorParallelGradComm: true });
+    expect(asyncComm.breakdown.tensorParallelCommSeconds).toBeLessThan(sync.breakdown.tensorParallelCommSeconds!);
+    expect(asyncComm.breakdown.computeSeconds).toBe(sync.breakdown.computeSeconds);
+  });
+  it("the unfused fp32 cross entropy costs more than the fused one; 'fused' is the default's answer", () => {
+    const fused = estimate({}, {});
+    expect(estimate({ crossEntropyKernel: 'fused' }, {}).stepTimeSeconds).toBe(fused.stepTimeSeconds);
+    expect(estimate({ crossEntropyKernel: 'unfused' }, {}).stepTimeSeconds).toBeGreaterThan(fused.stepTimeSeconds);
+  });
+});

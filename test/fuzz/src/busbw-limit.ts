@@ -1,0 +1,70 @@
+import { fabricFromSpecs, type Fabric } from '@trainplan/collectives';
+import { NVLINKS } from '@trainplan/hardware';
+import { gpuById, networkById, systemById } from '@trainplan/presets';
+import { GBps } from '@trainplan/units';
+
+/** One row of a /v1/collective answer and the machine it names. */
+export interface CollectiveAnswerRow {
+  readonly op: string;
+  readonly gpu: string;
+  readonly system: string;
+  readonly network: string;
+  readonly ranks: number;
+  /** GPUs of each system node taking part. */
+  readonly gpusPerNode: number;
+  readonly bytes: number;
+  readonly seconds: number;
+  readonly busbwGBps: number;
+  readonly algorithm: string;
+}
+
+/**
+ * The wire rates of the machine an answer names, from the presets alone (not from the answer's
+ * algorithm): NVLink per GPU (all links, one direction) and the node's NICs together. An NVLink
+ * domain (GB200 NVL72) is one "node" to NCCL, as collectives-reference §3 has it.
+ */
+export function machineRates(row: Pick<CollectiveAnswerRow, 'gpu' | 'system' | 'network' | 'ranks' | 'gpusPerNode'>):
+  { fabric: Fabric; nvlinkBytesPerSecond: number; nicsBytesPerSecond: number; ranksPerNode: number } {
+  const gpu = gpuById(row.gpu);
+  const system = systemById(row.system);
+  const network = networkById(row.network);
+  if (!gpu || !system || !network) throw new Error(`the answer names unknown presets: ${row.gpu}, ${row.system}, ${row.network}`);
+  const domain = network.nvlinkDomainGpus;
+  const fabric = fabricFromSpecs({ gpu, system: { ...system, gpusPerNode: domain ?? system.gpusPerNode }, network, nvlink: NVLINKS[gpu.nvlink] });
+  return {
+    fabric,
+    nvlinkBytesPerSecond: fabric.nvlinkCount * fabric.nvlinkBandwidthPerLink,
+    nicsBytesPerSecond: fabric.nicsPerNode * fabric.nicBandwidth,
+    ranksPerNode: domain === undefined ? row.gpusPerNode : Math.min(row.ranks, domain),
+  };
+}
+
+/**
+ * The most busbw a bandwidth-optimal algorithm can reach on the machine (Patarasuk & Yuan 2009,
+ * t ≥ 2(n−1)/n·S/B, restated in nccl-tests' busbw as busbw ≤ B; collectives-reference §3: per node
+ * busbw ≤ min(B_intra, #NIC·B_NIC)). In-switch and in-tree reductions are the named exceptions
+ * (reference §2; nccl-tests#196, #212: NVLS sends each byte once, and 2-node Tree is costed on up to
+ * 2 × the inter-node rate): they get twice the limit, the most a reduction that halves the traffic
+ * could reach. Returns bytes per second, or undefined for ops with their own bound (all-to-all).
+ */
+export function busBandwidthLimit(row: CollectiveAnswerRow): number | undefined {
+  const { nvlinkBytesPerSecond: nvlink, nicsBytesPerSecond: nics, ranksPerNode } = machineRates(row);
+  const nodes = row.ranks / ranksPerNode;
+  if (row.op === 'all-to-all') return undefined;
+  if (row.op === 'send-recv') return Math.max(nvlink, nics);
+  const wire = nodes <= 1 ? nvlink : ranksPerNode > 1 ? Math.min(nvlink, nics) : nics;
+  const reducedInNetwork = row.algorithm === 'nvls' || row.algorithm === 'nvls-tree' || (row.algorithm === 'tree' && nodes === 2);
+  return reducedInNetwork ? 2 * wire : wire;
+}
+
+/**
+ * All-to-all's floor: of S bytes per rank, (n − ppn)/n leave the node through NICs that ppn ranks
+ * share, and (ppn − 1)/n cross NVLink (the per-rank traffic of a pairwise exchange, Thakur et al. 2005).
+ */
+export function allToAllFloorSeconds(row: CollectiveAnswerRow): number {
+  const { nvlinkBytesPerSecond: nvlink, nicsBytesPerSecond: nics, ranksPerNode: ppn } = machineRates(row);
+  const n = row.ranks;
+  return Math.max((ppn * (n - ppn) / n) * row.bytes / nics, ((ppn - 1) / n) * row.bytes / nvlink);
+}
+
+export const gbpsToBytesPerSecond = (gbps: number): number => GBps(gbps);

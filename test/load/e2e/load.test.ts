@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { probeHeadersTimeout, type ProbeOutcome } from '../src/header-probe.ts';
+import { faultLoad, HANG_BOUND_MS, PLANS, STARVATION_P99_RATIO, sustainedLoad, type FaultRun, type SustainedRun } from '../src/load-plan.ts';
+import { MiB } from '../src/rss.ts';
+import { startRuntime, type LoadTarget, type RuntimeName } from '../src/servers.ts';
+
+// Issue 8, "Load and faults": the live Node server (`npm start`'s entry) and the live workerd server
+// (`wrangler dev`), each on 127.0.0.1 and a free port, loaded one after the other (never together: they
+// share two cores with the load generator). Bounded: a fixed rate for a fixed time, so a fixed count.
+const WARMUP_SECONDS = 5;
+const SUSTAINED_SECONDS = 10;
+const FAULT_SECONDS = 4;
+
+// infra/node/src/main.ts: headersTimeout 10 s, checked every 2 s (connectionsCheckingInterval).
+const NODE_HEADERS_TIMEOUT_MS = 10_000;
+const NODE_CHECK_INTERVAL_MS = 2_000;
+
+const targets = new Map<RuntimeName, LoadTarget>();
+let headerProbe: Promise<ProbeOutcome> | undefined;
+
+beforeAll(async () => {
+  const started = await Promise.allSettled((['node', 'workerd'] as const).map(async (name) => {
+    targets.set(name, await startRuntime(name));
+  }));
+  const failure = started.find((s) => s.status === 'rejected');
+  if (failure) throw (failure as PromiseRejectedResult).reason;
+  // One client dribbling endless headers at Node for the whole of Node's tests (about 25 s).
+  headerProbe = probeHeadersTimeout(targets.get('node')!.server.base, 500, NODE_HEADERS_TIMEOUT_MS + NODE_CHECK_INTERVAL_MS + 10_000);
+}, 180_000);
+
+afterAll(() => { for (const t of targets.values()) t.server.stop(); });
+
+const ms = (x: number) => `${x.toFixed(1)} ms`;
+
+describe.each(['node', 'workerd'] as const)('%s under load', (name) => {
+  const plan = PLANS[name];
+  let sustained: SustainedRun;
+  let faults: FaultRun;
+
+  it(`sustains ${plan.ratePerSecond} req/s of estimate, memory, collective and search for ${SUSTAINED_SECONDS} s: every answer a valid 200`, async () => {
+    sustained = await sustainedLoad(targets.get(name)!, plan, WARMUP_SECONDS, SUSTAINED_SECONDS);
+    const r = sustained.result;
+    console.log(`[load] ${name}: ${r.scheduled} requests at ${plan.ratePerSecond}/s, ${r.answeredPerSecond.toFixed(0)} answered/s, `
+      + `p50 ${ms(r.p50Ms)}, p99 ${ms(r.p99Ms)}, max ${ms(r.maxMs)}, ${r.errors} errors; RSS ${(sustained.rssAfterWarmupBytes / MiB).toFixed(1)} → ${(sustained.rssEndBytes / MiB).toFixed(1)} MiB`);
+    expect(r.errorSamples).toEqual([]);
+    expect(r.errors).toBe(0);
+    expect(r.valid).toBe(Math.round(plan.ratePerSecond * SUSTAINED_SECONDS));
+    // p99 is recorded above, not held to a time: only a hang fails here.
+    expect(r.maxMs).toBeLessThan(HANG_BOUND_MS);
+  }, 60_000);
+
+  it(`its RSS grows by at most ${PLANS[name].rssGrowthBoundBytes / MiB} MiB after the warm-up`, () => {
+    expect(sustained).toBeDefined();
+    expect(sustained.rssEndBytes - sustained.rssAfterWarmupBytes).toBeLessThanOrEqual(plan.rssGrowthBoundBytes);
+  });
+
+  it(`slow-loris sockets and 4 MiB uploads beside normal requests: every normal request succeeds, p99 within ${STARVATION_P99_RATIO}× the baseline`, async () => {
+    faults = await faultLoad(targets.get(name)!, plan, FAULT_SECONDS);
+    const { baseline, underAttack, attack } = faults;
+    console.log(`[faults] ${name}: baseline p50 ${ms(baseline.p50Ms)} p99 ${ms(baseline.p99Ms)}; under attack p50 ${ms(underAttack.p50Ms)} `
+      + `p99 ${ms(underAttack.p99Ms)} (×${(underAttack.p99Ms / baseline.p99Ms).toFixed(1)}); attack ${JSON.stringify(attack)}`);
+    for (const run of [baseline, underAttack]) {
+      expect(run.errorSamples).toEqual([]);
+      expect(run.valid).toBe(run.scheduled);
+    }
+    expect(underAttack.p99Ms).toBeLessThanOrEqual(STARVATION_P99_RATIO * baseline.p99Ms);
+  }, 60_000);
+
+  it('refuses every oversized upload with 413 (or cuts it off), never accepts or fails on one', () => {
+    expect(faults).toBeDefined();
+    const outcomes = faults.attack.oversizedOutcomes;
+    expect(Object.keys(outcomes).every((o) => o === '413' || o === 'reset')).toBe(true);
+    expect(outcomes['413'] ?? 0).toBeGreaterThan(0);
+  });
+});
+
+describe('node against a client that never finishes its headers', () => {
+  it(`closes it once headersTimeout (${NODE_HEADERS_TIMEOUT_MS / 1000} s) has passed, not before, with a 408`, async () => {
+    const outcome = await headerProbe!;
+    console.log(`[faults] node: the endless-headers client was closed after ${ms(outcome.closedAfterMs)} with "${outcome.answer}"`);
+    expect(outcome.closedAfterMs).toBeGreaterThanOrEqual(NODE_HEADERS_TIMEOUT_MS);
+    // Node checks the timeout every connectionsCheckingInterval; a little slack for a busy machine.
+    expect(outcome.closedAfterMs).toBeLessThanOrEqual(NODE_HEADERS_TIMEOUT_MS + NODE_CHECK_INTERVAL_MS + 3_000);
+    expect(outcome.answer).toMatch(/^HTTP\/1\.1 408/);
+  }, 30_000);
+});
