@@ -53,6 +53,8 @@ export function stageMemories(
   const stored = activationBytesPerLayer(act);
   const full = input.recompute === 'full' ? activationBytesPerLayer({ ...act, recompute: 'none' }) : stored;
   const working = workingBytesPerLayer(act);
+  // The first stage's embedding term grows linearly with the micro-batches it holds; the last's does not.
+  const embedding = embeddingActivationBytes({ ...act, inFlight: 1 });
   return layers.map((count, stage) => {
     const states = modelStateBytes({ parameters: parameters[stage]!, sharding: input.sharding, dataParallel: input.data });
     const held = inFlight(input, stage, microBatches);
@@ -60,11 +62,8 @@ export function stageMemories(
     let activations = held * (recomputed * stored + (count - recomputed) * full);
     // Recomputing a layer rebuilds its whole working set for the backward pass.
     if (recomputed > 0) activations += working;
-    if (stage === 0 || stage === input.pipeline - 1) {
-      const extra = embeddingActivationBytes({ ...act, inFlight: held });
-      if (stage === 0) activations += extra.first;
-      if (stage === input.pipeline - 1) activations += extra.last;
-    }
+    if (stage === 0) activations += held * embedding.first;
+    if (stage === input.pipeline - 1) activations += embedding.last;
     const otherBytes = RUNTIME_RESERVE + FRAGMENTATION * activations;
     return {
       stage,

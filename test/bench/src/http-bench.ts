@@ -96,6 +96,7 @@ export const httpSection: BenchSection = {
         `POST /v1/estimate (the contract example) on the live Node server, ${CONNECTIONS} keep-alive connections from a`,
         'load generator on the same machine (client and server share the cores); after a warm-up, the best of',
         `${WINDOWS} windows (the least disturbed on a shared machine, as measure.ts does); errors counted over all of them.`,
+        'No peer figure: Calculon, llm-analysis and ASTRA-sim are libraries and command lines, not services.',
         '',
         '| measure | value | target | |',
         '|---|---|---|---|',

@@ -19,7 +19,9 @@ for (const section of BENCH_SECTIONS) {
   if (only !== undefined && !only.includes(section.name)) continue;
   console.log(`bench: ${section.name} …`);
   const { markdown, summary } = await section.run(budget);
-  lines.push(...markdown);
+  // Every section says how to rerun just it, under its heading.
+  const [heading, ...rest] = markdown;
+  lines.push(heading ?? `## ${section.name}`, '', `Rerun: \`BENCH_SECTIONS=${section.name} npm run bench\`.`, ...rest);
   for (const s of summary) console.log(`  ${s}`);
 }
 const target = fileURLToPath(new URL('../../../docs/benchmarks.md', import.meta.url));
