@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONTRACT_EXAMPLE } from '@trainplan/protocol';
 import { decodeMsgpack, encodeMsgpack } from '@trainplan/api';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validScenario } from '@trainplan/fuzz';
 import {
   DISCORD_PING, discordCommand, discordHeaders, discordKeys, slackHeaders, slashCommand,
 } from '../../../apps/chatops/test/support/signing.ts';
@@ -117,6 +119,16 @@ describe('Node, workerd and Deno answer the same requests identically', () => {
     const [reference, ...others] = await Promise.all(servers.map((s) => send(s, path, init)));
     expect(reference!.status).toBeLessThan(500);
     for (const other of others) expect(other).toEqual(reference);
+  });
+  // Issue 8's "results identical on every runtime for the same input", as a property: random valid
+  // scenarios (test/fuzz's generator, a fixed seed so a failure reproduces), batched 20 per request.
+  it('random valid scenarios get byte-identical estimates from every runtime', async () => {
+    const scenarios = fc.sample(validScenario, { numRuns: 200, seed: 20261121 });
+    for (let i = 0; i < scenarios.length; i += 20) {
+      const [reference, ...others] = await Promise.all(servers.map((s) => send(s, '/v1/estimate', jsonPost(scenarios.slice(i, i + 20)))));
+      expect(reference!.status).toBe(200);
+      for (const other of others) expect(other.body).toBe(reference!.body);
+    }
   });
   it('a conditional request with the ETag is a 304 on each runtime', async () => {
     for (const s of servers) {
