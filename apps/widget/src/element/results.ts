@@ -49,7 +49,7 @@ export function nodesSection(answer: NodesAnswer | undefined, budget: Budget): s
   if (answer.kind === 'too-slow') {
     return `<p data-answer="too-slow">${esc(`Not reachable with this configuration: the fastest tried, ${answer.fastestNodes} nodes, takes ${formatNumber(answer.fastestDays)} days.`)}</p>`;
   }
-  return `<p data-answer="meets"><b data-nodes="${answer.nodes}">${esc(`${answer.nodes} nodes`)}</b>${esc(` (${answer.gpus} GPUs) train ${goal}: ${formatNumber(answer.days)} days, ${formatCount(answer.gpuHours)} GPU-hours.`)}</p>`
+  return `<p data-answer="meets"><b data-nodes="${answer.nodes}">${esc(`${answer.nodes} nodes`)}</b>${esc(` (${answer.gpus} GPUs) train ${formatCount(budget.tokens)} tokens in ${formatNumber(answer.days)} days, within the ${formatNumber(budget.deadlineDays)}-day deadline; ${formatCount(answer.gpuHours)} GPU-hours.`)}</p>`
     + '<p class="caption">The fewest nodes that meet the deadline at this t, p, c, micro-batch and global batch (data parallelism grows with the nodes).</p>';
 }
 
