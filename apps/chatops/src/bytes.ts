@@ -3,13 +3,6 @@
 const encoder = new TextEncoder();
 export const utf8 = (text: string): Uint8Array<ArrayBuffer> => encoder.encode(text) as Uint8Array<ArrayBuffer>;
 
-/** Lower-case hex of bytes. */
-export function toHex(bytes: Uint8Array): string {
-  let out = '';
-  for (const b of bytes) out += b.toString(16).padStart(2, '0');
-  return out;
-}
-
 /** Bytes of an even-length hex string; undefined when it is not hex. */
 export function fromHex(hex: string): Uint8Array<ArrayBuffer> | undefined {
   if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) return undefined;

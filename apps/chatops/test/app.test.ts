@@ -184,9 +184,11 @@ describe('secrets', () => {
   it('come from the runtime (c.env) first, then from options.env', async () => {
     const { app } = counted({ env: { SLACK_SIGNING_SECRET: SECRET } });
     const body = slashCommand('help');
+    const headers = slackHeaders(SECRET, String(NOW_SECONDS), body);
     // No bindings passed: options.env provides the secret, as infra hands process.env over.
-    const res = await app.request('/slack', { method: 'POST', body, headers: slackHeaders(SECRET, String(NOW_SECONDS), body) });
-    expect(res.status).toBe(200);
+    expect((await app.request('/slack', { method: 'POST', body, headers })).status).toBe(200);
+    // A binding wins over options.env: signed with options.env's secret, the request is refused.
+    expect((await post(app, '/slack', body, headers, { SLACK_SIGNING_SECRET: 'the-bound-secret' })).status).toBe(401);
   });
 });
 

@@ -56,6 +56,22 @@ export function printIssues(io: CliIo, issues: readonly { path: string; message:
   for (const issue of issues ?? []) printError(io, `${issue.path || '(request)'}: ${issue.message}`);
 }
 
+/**
+ * Prints an answer whose only failure is an invalid request: the JSON under `--json`, else the
+ * report; for an invalid request, one line per offending field. True when the answer is ok.
+ */
+export function printAnswer<Ok extends { ok: true }>(
+  io: CliIo, v: FlagValues, answer: Ok | { ok: false; issues: readonly { path: string; message: string }[] }, report: (a: Ok) => string,
+): answer is Ok {
+  if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
+  if (!answer.ok) {
+    printIssues(io, answer.issues);
+    return false;
+  }
+  if (v.json !== true) io.stdout(report(answer));
+  return true;
+}
+
 /** `--export` takes megatron or nemo. */
 export function exportProblem(v: FlagValues): string | undefined {
   if (v.export !== undefined && v.export !== 'megatron' && v.export !== 'nemo') return `--export must be megatron or nemo, got '${String(v.export)}'`;

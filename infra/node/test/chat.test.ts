@@ -1,38 +1,22 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DISCORD_PING, discordCommand, discordHeaders, discordKeys, slackHeaders, slashCommand,
 } from '../../../apps/chatops/test/support/signing.ts';
+import { startServer, type StartedServer } from './support/start-server.ts';
 
 // The chat bot as served: `npm start`'s entry on Node, 127.0.0.1 and a free port, with the secrets
 // in its environment as an operator would set them (a fresh Ed25519 key pair per run).
-const root = fileURLToPath(new URL('../../../', import.meta.url));
 const SECRET = `slack-secret-${process.pid}`;
 const KEYS = discordKeys();
-let server: ChildProcess;
+let started: StartedServer | undefined;
 let base = '';
-let output = '';
 
 beforeAll(async () => {
-  server = spawn(process.execPath, ['--import', 'tsx', 'infra/node/src/main.ts'], {
-    cwd: root,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SLACK_SIGNING_SECRET: SECRET, DISCORD_PUBLIC_KEY: KEYS.publicKeyHex, TRAINPLAN_PUBLIC_URL: 'https://plan.example' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  server.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-  base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('server did not start in 20 s')), 20_000);
-    server.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(output);
-      if (m) { clearTimeout(timer); resolve(m[1]!); }
-    });
-    server.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
+  started = await startServer({ SLACK_SIGNING_SECRET: SECRET, DISCORD_PUBLIC_KEY: KEYS.publicKeyHex, TRAINPLAN_PUBLIC_URL: 'https://plan.example' });
+  base = started.base;
 }, 30_000);
 
-afterAll(() => { server?.kill(); });
+afterAll(() => { started?.server.kill(); });
 
 const now = () => String(Math.floor(Date.now() / 1000));
 const post = (path: string, body: string, headers: Record<string, string>) => fetch(`${base}${path}`, { method: 'POST', body, headers });
@@ -72,6 +56,6 @@ describe('the chat bot on Node (POST /v1/chat/*)', () => {
   });
 
   it('never writes the secrets to its output', () => {
-    expect(output).not.toContain(SECRET);
+    expect(started?.output()).not.toContain(SECRET);
   });
 });

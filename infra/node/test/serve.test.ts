@@ -1,27 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type StartedServer } from './support/start-server.ts';
 
 // The real thing: `npm start`'s entry on Node, on 127.0.0.1 and a free port (PORT=0).
-const root = fileURLToPath(new URL('../../../', import.meta.url));
-let server: ChildProcess;
+let started: StartedServer | undefined;
 let base = '';
 
 beforeAll(async () => {
-  server = spawn(process.execPath, ['--import', 'tsx', 'infra/node/src/main.ts'], {
-    cwd: root, env: { ...process.env, PORT: '0', HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('server did not start in 20 s')), 20_000);
-    server.stdout!.on('data', (chunk: Buffer) => {
-      const m = /listening on (http:\/\/\S+)/.exec(chunk.toString());
-      if (m) { clearTimeout(timer); resolve(m[1]!); }
-    });
-    server.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
+  started = await startServer();
+  base = started.base;
 }, 30_000);
 
-afterAll(() => { server?.kill(); });
+afterAll(() => { started?.server.kill(); });
 
 describe('npm start on Node', () => {
   it('answers /healthz', async () => {

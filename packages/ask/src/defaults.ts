@@ -98,11 +98,17 @@ function fillFixedConfiguration(p: AskParameters, take: Take): void {
     else take('gpus', gpus, `${gpus} GPUs: ${p.data === undefined ? 'one model replica' : 'the stated parallel sizes'}`);
   }
   if (p.globalBatchSize === undefined) {
-    const seq = p.seqLength ?? (p.model === undefined ? undefined : modelById(p.model)?.shape.seqLength) ?? 2048;
     const gpus = p.gpus ?? (p.nodes ?? 1) * perNode;
     const data = p.data ?? Math.max(1, Math.floor(gpus / replica));
     const step = data * (p.microBatchSize ?? 1);
-    const batch = Math.max(step, Math.round(DEFAULT_BATCH_TOKENS / seq / step) * step);
-    take('globalBatchSize', batch, `global batch ${batch} sequences (about 4M tokens, as Llama 2 trained)`);
+    const batch = Math.max(step, Math.round(DEFAULT_BATCH_TOKENS / seqLengthOf(p) / step) * step);
+    take('globalBatchSize', batch, defaultBatchText(batch));
   }
 }
+
+/** Tokens per sequence: the stated length, else the model preset's, else GPT-3's 2048. */
+export const seqLengthOf = (p: AskParameters): number =>
+  p.seqLength ?? (p.model === undefined ? undefined : modelById(p.model)?.shape.seqLength) ?? 2048;
+
+/** How an answer says it took the default global batch. */
+export const defaultBatchText = (batch: number): string => `global batch ${batch} sequences (about 4M tokens, as Llama 2 trained)`;

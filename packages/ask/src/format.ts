@@ -1,10 +1,10 @@
 import { formatCount } from '@trainplan/units';
 
-/** A count as chat writes it: "300B", "2T", "15.6T", "1.2M" (units' formatCount without the space). */
 /** Days as chat writes them: "30 days", "8.2 days", "1 day". */
 export const formatDays = (days: number): string => {
   const rounded = Number(days.toFixed(days >= 100 ? 0 : 1));
   return `${rounded} day${rounded === 1 ? '' : 's'}`;
 };
 
+/** A count as chat writes it: "300B", "2T", "15.6T", "1.2M" (units' formatCount without the space). */
 export const compactCount = (count: number): string => formatCount(count).replace(/\s+/g, '');

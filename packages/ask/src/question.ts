@@ -1,3 +1,5 @@
+import type { CollectiveRequest } from '@trainplan/protocol';
+
 /**
  * What a parsed question is: an intent, the facts the text gave, and the defaults taken for the
  * facts it did not give (each default is said back to the asker in the answer).
@@ -20,8 +22,10 @@ export type IntentName =
   /** Not understood, or asked for help: answered with examples. */
   | 'help';
 
-export type CollectiveOp = 'all-reduce' | 'all-gather' | 'reduce-scatter' | 'broadcast' | 'reduce' | 'all-to-all';
-export type CollectiveAlgorithm = 'ring' | 'tree' | 'nvls' | 'auto';
+/** The collectives a question can name: the protocol's (runCollective), less point-to-point. */
+export type CollectiveOp = Exclude<CollectiveRequest['op'], 'send-recv'>;
+/** The algorithms a question can name, each one runCollective takes. */
+export type CollectiveAlgorithm = Extract<CollectiveRequest['algorithm'], 'ring' | 'tree' | 'nvls' | 'auto'>;
 
 /** The facts a question carries, in SI units (tokens and counts plain, seconds, bytes). */
 export interface AskParameters {

@@ -1,12 +1,12 @@
 import type { ScenarioInput } from '@trainplan/protocol';
 import { systemById } from '@trainplan/presets';
-import { gpusPerNodeOf } from './defaults.ts';
+import { DEFAULT_GPU, gpusPerNodeOf } from './defaults.ts';
 import type { AskParameters } from './question.ts';
 
 /** The contract's `cluster` for the parameters: the system's fabric when a node type was named. */
 export function clusterOf(p: AskParameters): ScenarioInput['cluster'] {
   const system = p.system === undefined ? undefined : systemById(p.system);
-  const cluster: ScenarioInput['cluster'] = { gpu: p.gpu ?? system?.gpu ?? 'h100-sxm', gpusPerNode: gpusPerNodeOf(p) };
+  const cluster: ScenarioInput['cluster'] = { gpu: p.gpu ?? system?.gpu ?? DEFAULT_GPU, gpusPerNode: gpusPerNodeOf(p) };
   if (system !== undefined) cluster.network = system.network;
   if (p.nodes !== undefined) cluster.nodes = p.nodes;
   else if (p.gpus !== undefined) cluster.gpus = p.gpus;

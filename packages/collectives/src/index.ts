@@ -24,12 +24,10 @@ export type { Cited, ByNodeCount, NcclAlgorithm, NcclHardware } from './nccl-tab
 export { NCCL_TABLES } from './nccl-tables.ts';
 export type { NcclGraph } from './nccl-graph-search.ts';
 export type { GroupPlacement } from './group-placement.ts';
-export { groupPlacement } from './group-placement.ts';
 export type { NcclTopology } from './nccl-topology.ts';
 export { ncclTopology } from './nccl-topology.ts';
 export { collectiveCost, ncclCandidates, ncclPredictedCost } from './collective-cost.ts';
-export { NCCL_RUNTIME_TABLES } from './nccl-runtime-tables.ts';
-export { launchedBandwidthShare, ncclRuntimeTimeUs, nvlsAllReducePipelineUs, nvlsChunkBytes } from './nccl-runtime-model.ts';
+export { launchedBandwidthShare, nvlsChunkBytes } from './nccl-runtime-model.ts';
 
 // Point-to-point and Megatron's pipeline scatter/gather.
 export { p2pSeconds } from './p2p-seconds.ts';
@@ -40,11 +38,10 @@ export { fabricFromSpecs } from './fabric-from-specs.ts';
 
 // Topology graph and discrete-event emulator.
 export type { LinkKind, TopologyGraph } from './topology/topology-graph.ts';
-export { LINK_KINDS, linkName, routeInto, MAX_ROUTE_LINKS } from './topology/topology-graph.ts';
+export { routeInto, MAX_ROUTE_LINKS } from './topology/topology-graph.ts';
 export type { TopologyOptions } from './topology/build-topology.ts';
 export { buildTopology, describeTopology } from './topology/build-topology.ts';
 export type { EmulatedCollective, EmulatedCollectiveResult, EmulationResult, LinkUsage } from './emulator/emulate-collectives.ts';
-export { emulateCollectives, DEFAULT_EVENT_BUDGET, FULL_MODE_MAX_EVENTS } from './emulator/emulate-collectives.ts';
+export { emulateCollectives, DEFAULT_EVENT_BUDGET } from './emulator/emulate-collectives.ts';
 export type { EmulatedCost, EmulatedCostOptions, GroupLayout } from './emulator/emulated-collective-cost.ts';
-export { concurrentGroupGpus, emulatedCollectiveCost, emulatedStageSendCost } from './emulator/emulated-collective-cost.ts';
-export { nvlinkDownLink, nvlinkUpLink } from './topology/topology-graph.ts';
+export { emulatedCollectiveCost, emulatedStageSendCost } from './emulator/emulated-collective-cost.ts';

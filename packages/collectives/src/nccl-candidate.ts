@@ -71,7 +71,7 @@ export function log2i(n: number): number {
 
 /**
  * The tree correction's index, `logSize = log2i(⌊bytes / 64⌋)` (src/tuning/tree.cc): by count of
- * leading zeros below 2^31 (equal to `log2i` there, test/equivalence.test.ts checks), else `log2i`.
+ * leading zeros below 2^31 (equal to `log2i` there, test/nccl-candidate.test.ts checks), else `log2i`.
  */
 export function sizeIndex(bytes: Bytes): number {
   const n = Math.floor(bytes / 64);

@@ -14,6 +14,17 @@ const A100_DATASHEET = {
   url: 'https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf',
 };
 
+// What both A100 SXM4 parts share (datasheet SXM columns; whitepaper: 108 SMs, 40 MB L2, 12 NVLink3 links).
+const A100_SXM = {
+  generation: 'ampere',
+  peakFlops: { fp32: TFLOPS(19.5), tf32: TFLOPS(156), fp16: TFLOPS(312), bf16: TFLOPS(312) },
+  smCount: 108,
+  l2Bytes: MiB(40),
+  nvlink: 'nvlink3',
+  nvlinkCount: 12,
+  tdpWatts: 400,
+} as const;
+
 // H100 whitepaper Table 1 (H100 SXM5): dense BF16/FP16 989.4, FP8 1978.9, TF32 494.7, FP32 66.9.
 const HOPPER_PEAKS = {
   fp32: TFLOPS(66.9), tf32: TFLOPS(494.7), fp16: TFLOPS(989.4), bf16: TFLOPS(989.4), fp8: TFLOPS(1978.9),
@@ -42,15 +53,9 @@ const SPECS: Readonly<Record<GpuId, GpuSpec>> = {
   'a100-40gb': {
     id: 'a100-40gb',
     name: 'NVIDIA A100 SXM4 40GB',
-    generation: 'ampere',
-    peakFlops: { fp32: TFLOPS(19.5), tf32: TFLOPS(156), fp16: TFLOPS(312), bf16: TFLOPS(312) },
+    ...A100_SXM,
     hbmBytes: GiB(40),
     hbmBandwidth: GBps(1555),
-    smCount: 108,
-    l2Bytes: MiB(40),
-    nvlink: 'nvlink3',
-    nvlinkCount: 12,
-    tdpWatts: 400,
     source: {
       ...A100_DATASHEET,
       note: 'A100 40GB SXM column: BF16/FP16 312, TF32 156, FP32 19.5 TFLOPS (dense; the starred figures are sparse), '
@@ -60,15 +65,9 @@ const SPECS: Readonly<Record<GpuId, GpuSpec>> = {
   'a100-80gb': {
     id: 'a100-80gb',
     name: 'NVIDIA A100 SXM4 80GB',
-    generation: 'ampere',
-    peakFlops: { fp32: TFLOPS(19.5), tf32: TFLOPS(156), fp16: TFLOPS(312), bf16: TFLOPS(312) },
+    ...A100_SXM,
     hbmBytes: GiB(80),
     hbmBandwidth: GBps(2039),
-    smCount: 108,
-    l2Bytes: MiB(40),
-    nvlink: 'nvlink3',
-    nvlinkCount: 12,
-    tdpWatts: 400,
     source: {
       ...A100_DATASHEET,
       note: 'A100 80GB SXM column: BF16/FP16 312, TF32 156, FP32 19.5 TFLOPS (dense), 80 GB HBM2e at 2,039 GB/s, 400 W. '

@@ -94,16 +94,17 @@ export function workingBytesPerLayer(input: ActivationInput): Bytes {
 export type PipelineSchedule = '1f1b' | 'interleaved' | 'gpipe';
 
 /**
- * Micro-batches whose activations the first pipeline stage holds at its peak. 1F1B keeps p in flight
- * (Narayanan SC'21 §2.2), so the first stage holds about L layers' worth whatever p is; interleaving
- * multiplies that by 1 + (p−1)/(p·v) (Korthikanti §4.2.3); GPipe keeps all m.
+ * Micro-batches whose activations pipeline stage `stage` (default 0, the first) holds at its peak.
+ * 1F1B keeps p − i in flight on stage i (Narayanan SC'21 §2.2), so the first stage holds about L
+ * layers' worth whatever p is; interleaving multiplies that by 1 + (p−1)/(p·v) (Korthikanti §4.2.3);
+ * GPipe keeps all m.
  */
 export function inFlightMicroBatches(input: {
-  schedule: PipelineSchedule; pipeline: number; microBatches: number; virtualStages: number;
+  schedule: PipelineSchedule; pipeline: number; microBatches: number; virtualStages: number; stage?: number;
 }): number {
   const { pipeline: p, microBatches: m, virtualStages: v } = input;
   if (input.schedule === 'gpipe') return m;
-  const inFlight = Math.min(p, m);
+  const inFlight = Math.min(p - (input.stage ?? 0), m);
   return input.schedule === 'interleaved' && v > 1 ? inFlight * (1 + (p - 1) / (p * v)) : inFlight;
 }
 

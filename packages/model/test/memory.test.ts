@@ -56,6 +56,11 @@ describe('pipeline in-flight micro-batches', () => {
     expect(inFlightMicroBatches({ schedule: '1f1b', pipeline: 8, microBatches: 64, virtualStages: 1 })).toBe(8);
     expect(inFlightMicroBatches({ schedule: '1f1b', pipeline: 8, microBatches: 3, virtualStages: 1 })).toBe(3);
   });
+  it('1F1B keeps p − i micro-batches in flight on stage i (min(p − i, m))', () => {
+    expect(inFlightMicroBatches({ schedule: '1f1b', pipeline: 8, microBatches: 64, virtualStages: 1, stage: 5 })).toBe(3);
+    expect(inFlightMicroBatches({ schedule: '1f1b', pipeline: 8, microBatches: 64, virtualStages: 1, stage: 7 })).toBe(1);
+    expect(inFlightMicroBatches({ schedule: '1f1b', pipeline: 8, microBatches: 2, virtualStages: 1, stage: 5 })).toBe(2);
+  });
   it('interleaving multiplies it by 1 + (p−1)/(p·v) (Korthikanti §4.2.3)', () => {
     expect(inFlightMicroBatches({ schedule: 'interleaved', pipeline: 8, microBatches: 64, virtualStages: 3 }))
       .toBeCloseTo(8 * (1 + 7 / 24), 12);

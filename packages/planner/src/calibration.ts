@@ -47,3 +47,8 @@ export const COMPUTE_CALIBRATION: Readonly<Record<GpuGeneration, ComputeCalibrat
   hopper: HOPPER,
   blackwell: HOPPER,
 };
+
+/** The generation's calibration with a plan's overrides applied (what every kernel cost uses). */
+export function resolveCalibration(input: { readonly gpu: { readonly generation: GpuGeneration }; readonly calibration?: Partial<ComputeCalibration> }): ComputeCalibration {
+  return { ...COMPUTE_CALIBRATION[input.gpu.generation], ...input.calibration };
+}

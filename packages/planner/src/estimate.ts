@@ -1,6 +1,6 @@
 import { hardwareFlopsPerStep, layersPerStage, modelFlopsPerStep, parameterCount, stageParameters } from '@trainplan/model';
 import { formatBytes, toTFLOPS, type Bytes, type Seconds } from '@trainplan/units';
-import { COMPUTE_CALIBRATION } from './calibration.ts';
+import { resolveCalibration } from './calibration.ts';
 import { checkPlan, type PlanIssue } from './check-plan.ts';
 import { contextParallelLayerComm, dataParallelCommByStage, embeddingSyncComm, pipelineSend, tensorParallelLayerComm } from './comm-time.ts';
 import { exposedBucketParameters } from './gradient-buckets.ts';
@@ -83,8 +83,7 @@ export function estimatePlan(input: PlanInput): PlanEstimate | PlanInfeasible {
 
 function computeEstimate(input: PlanInput): PlanEstimate {
   const warnings: string[] = [];
-  const calibration = { ...COMPUTE_CALIBRATION[input.gpu.generation], ...input.calibration };
-  const ctx = kernelContext(input, calibration);
+  const ctx = kernelContext(input, resolveCalibration(input));
   const groups = parallelGroups(input);
   const m = input.globalBatchSize / (input.microBatchSize * input.data);
   const gpus = input.nodes * input.gpusPerNode;

@@ -1,6 +1,6 @@
 import type { Seconds } from '@trainplan/units';
 import { exposedTensorParallelBackward } from './async-tensor-parallel.ts';
-import { COMPUTE_CALIBRATION } from './calibration.ts';
+import { resolveCalibration } from './calibration.ts';
 import { tensorParallelLayerComm } from './comm-time.ts';
 import { parallelGroups } from './groups.ts';
 import { kernelContext, peak16 } from './kernel-context.ts';
@@ -21,7 +21,7 @@ export interface LayerProfile {
 }
 
 export function layerProfile(input: PlanInput): LayerProfile {
-  const ctx = kernelContext(input, { ...COMPUTE_CALIBRATION[input.gpu.generation], ...input.calibration });
+  const ctx = kernelContext(input, resolveCalibration(input));
   const layer = layerComputeCost(input, ctx, peak16(input.gpu));
   const tp = tensorParallelLayerComm(input, parallelGroups(input));
   const forwardSeconds = layer.forward + tp.forward;

@@ -1,5 +1,5 @@
 import {
-  activationBytesPerLayer, embeddingActivationBytes, modelStateBytes, workingBytesPerLayer, type ActivationInput,
+  activationBytesPerLayer, embeddingActivationBytes, inFlightMicroBatches, modelStateBytes, workingBytesPerLayer, type ActivationInput,
 } from '@trainplan/model';
 import { GiB, type Bytes } from '@trainplan/units';
 import type { PlanInput } from './plan-input.ts';
@@ -36,15 +36,6 @@ export function activationInput(input: PlanInput): ActivationInput {
   };
 }
 
-/** Micro-batches stage `i` holds at its peak under the schedule (1F1B: p − i; Narayanan SC'21 §2.2). */
-function inFlight(input: PlanInput, stage: number, microBatches: number): number {
-  const { pipeline: p, virtualStages: v } = input;
-  if (input.schedule === 'gpipe') return microBatches;
-  const base = Math.min(p - stage, microBatches);
-  // Korthikanti §4.2.3: interleaving holds (1 + (p−1)/(p·v)) times as much on the first stage.
-  return input.schedule === 'interleaved' && v > 1 ? base * (1 + (p - 1) / (p * v)) : base;
-}
-
 /** Memory of every pipeline stage; the per-layer terms are computed once and shared by the stages. */
 export function stageMemories(
   input: PlanInput, layers: readonly number[], parameters: readonly number[], microBatches: number,
@@ -57,7 +48,9 @@ export function stageMemories(
   const embedding = embeddingActivationBytes({ ...act, inFlight: 1 });
   return layers.map((count, stage) => {
     const states = modelStateBytes({ parameters: parameters[stage]!, sharding: input.sharding, dataParallel: input.data });
-    const held = inFlight(input, stage, microBatches);
+    const held = inFlightMicroBatches({
+      schedule: input.schedule, pipeline: input.pipeline, microBatches, virtualStages: input.virtualStages, stage,
+    });
     const recomputed = input.recompute === 'full' ? Math.min(count, input.recomputeLayers ?? count) : 0;
     let activations = held * (recomputed * stored + (count - recomputed) * full);
     // Recomputing a layer rebuilds its whole working set for the backward pass.

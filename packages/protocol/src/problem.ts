@@ -23,6 +23,12 @@ export function formatIssue(issue: FieldIssue): string {
   return issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`;
 }
 
+/** The first few issues on one line, `a: …; b: … (and 2 more)`: the `message` of every invalid answer. */
+export function issuesMessage(issues: readonly FieldIssue[]): string {
+  const more = issues.length - ISSUES_IN_DETAIL;
+  return issues.slice(0, ISSUES_IN_DETAIL).map(formatIssue).join('; ') + (more > 0 ? ` (and ${more} more)` : '');
+}
+
 export function problemDetails(issues: FieldIssue[], status = 400): ProblemDetails {
   const shown = issues.slice(0, ISSUES_IN_DETAIL).map(formatIssue).join('; ');
   const more = issues.length - ISSUES_IN_DETAIL;

@@ -44,14 +44,10 @@ export function resolveScenario(s: ResolvedScenarioInput): { ok: true; value: Re
   if (!model || !gpu || !system || !network) return { ok: false, issues };
 
   const gpusPerNode = s.cluster.gpusPerNode ?? system.gpusPerNode;
-  let nodes = s.cluster.nodes ?? 0;
-  if (s.cluster.gpus !== undefined) {
-    if (s.cluster.gpus % gpusPerNode !== 0 && s.cluster.gpus > gpusPerNode) {
-      issues.push({ path: 'cluster.gpus', message: `${s.cluster.gpus} GPUs do not fill whole nodes of ${gpusPerNode}` });
-    }
-    nodes = s.cluster.gpus / gpusPerNode;
+  const gpus = s.cluster.gpus ?? (s.cluster.nodes ?? 0) * gpusPerNode;
+  if (gpus % gpusPerNode !== 0 && gpus > gpusPerNode) {
+    issues.push({ path: 'cluster.gpus', message: `${gpus} GPUs do not fill whole nodes of ${gpusPerNode}` });
   }
-  const gpus = s.cluster.gpus ?? nodes * gpusPerNode;
   const p = s.parallelism;
   const modelParallel = p.tensor * p.pipeline * p.context;
   const data = p.data ?? gpus / modelParallel;
@@ -62,14 +58,15 @@ export function resolveScenario(s: ResolvedScenarioInput): { ok: true; value: Re
 
   const shape: ModelShape = s.training.seqLength !== undefined ? { ...model, seqLength: s.training.seqLength } : model;
   // GB200 NVL72: the NVLink domain, not the 4-GPU tray, is what collectives see as one "node".
-  const fabric = fabricFor(gpu, system, network, network.nvlinkDomainGpus ?? gpusPerNode);
+  const nvlinkDomainGpus = network.nvlinkDomainGpus ?? gpusPerNode;
+  const fabric = fabricFor(gpu, system, network, nvlinkDomainGpus);
   const plan: PlanInput = {
     model: shape,
     gpu,
     fabric,
     nodes: gpus / gpusPerNode,
     gpusPerNode,
-    nvlinkDomainGpus: network.nvlinkDomainGpus ?? gpusPerNode,
+    nvlinkDomainGpus,
     globalBatchSize: s.training.globalBatchSize,
     microBatchSize: s.training.microBatchSize,
     seqLength: shape.seqLength,

@@ -1,16 +1,19 @@
 import { estimatePlan, type PlanEstimate } from '@trainplan/planner';
+import { toDays } from '@trainplan/units';
+import { issuesMessage } from './problem.ts';
 import { resolveScenario, type ResolvedPlan } from './resolve.ts';
 import type { ResolvedScenarioInput } from './resolved.ts';
 import { validateScenario } from './scenario-schema.ts';
 import type { EstimateJson, EstimateOk, FieldIssue } from './wire.ts';
 
+/** `[i]` before each path of the i-th scenario: `[2].cluster.gpu`, `[2]` for the whole scenario (as formatPath writes them). */
 const prefix = (issues: FieldIssue[], index: number | undefined): FieldIssue[] =>
-  index === undefined ? issues : issues.map((i) => ({ path: `[${index}].${i.path}`, message: i.message }));
+  index === undefined ? issues : issues.map((i) => ({
+    path: i.path === '' || i.path.startsWith('[') ? `[${index}]${i.path}` : `[${index}].${i.path}`,
+    message: i.message,
+  }));
 
-function invalid(issues: FieldIssue[]): EstimateJson {
-  const first = issues.slice(0, 3).map((i) => `${i.path}: ${i.message}`).join('; ');
-  return { ok: false, reason: 'invalid', message: first + (issues.length > 3 ? ` (and ${issues.length - 3} more)` : ''), issues };
-}
+const invalid = (issues: FieldIssue[]): EstimateJson => ({ ok: false, reason: 'invalid', message: issuesMessage(issues), issues });
 
 /** The planner's estimate in the contract's JSON shape (plus trainplan's extensions). */
 export function toEstimateJson(resolved: ResolvedPlan, e: PlanEstimate): EstimateOk {
@@ -67,7 +70,7 @@ export function toEstimateJson(resolved: ResolvedPlan, e: PlanEstimate): Estimat
     json.timeToTrain = {
       tokens: e.timeToTrain.tokens,
       seconds: e.timeToTrain.seconds,
-      days: e.timeToTrain.seconds / 86400,
+      days: toDays(e.timeToTrain.seconds),
       gpuHours: e.timeToTrain.gpuHours,
     };
   }

@@ -5,10 +5,9 @@ import { addPruned, type PruneReason, type PruneTally } from './prune-reason.ts'
 import type { SearchSpace } from './search-space.ts';
 import type { StepBound } from './step-bound.ts';
 
-/** A candidate that passed the cheap checks, with its micro-batch count and step-time lower bound. */
+/** A candidate that passed the cheap checks, with its step-time lower bound. */
 export interface Survivor {
   readonly candidate: Candidate;
-  readonly microBatches: number;
   readonly lowerBoundSeconds: number;
 }
 
@@ -130,7 +129,7 @@ function candidateOf(s: Prefix, mode: 'none' | 'selective' | 'full', sharding: S
 
 function keep(ctx: LeafContext, s: Prefix, mode: 'none' | 'selective' | 'full', sharding: StateSharding, recomputeLayers?: number): void {
   const candidate = candidateOf(s, mode, sharding, recomputeLayers);
-  ctx.survivors.push({ candidate, microBatches: s.m, lowerBoundSeconds: ctx.step.seconds(candidate, s.m) });
+  ctx.survivors.push({ candidate, lowerBoundSeconds: ctx.step.seconds(candidate, s.m) });
 }
 
 function outOfMemory(ctx: LeafContext, s: Prefix, mode: 'none' | 'selective' | 'full', sharding: StateSharding, needed: number): void {

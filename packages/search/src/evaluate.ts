@@ -1,5 +1,6 @@
 import { estimatePlan, type PlanEstimate, type PlanInfeasible } from '@trainplan/planner';
 import { planFor, type Candidate, type SearchBase } from './candidate.ts';
+import type { MemoryBound } from './memory-bound.ts';
 
 export type Evaluation =
   | { readonly ok: true; readonly candidate: Candidate; readonly estimate: PlanEstimate }
@@ -13,16 +14,20 @@ const PARTIAL_RETRIES = 4;
  * when the estimate finds the bound's N a little short (the bound leaves out the embedding extras,
  * the working set and the reserve), N grows by the layers that cover the shortfall and it is tried again.
  */
-export function evaluateCandidate(base: SearchBase, candidate: Candidate, layerBytes?: { stored: number; full: number; held: number }): Evaluation {
+export function evaluateCandidate(base: SearchBase, candidate: Candidate, memory?: MemoryBound): Evaluation {
   let c = candidate;
   for (let attempt = 0; ; attempt++) {
     const result = estimatePlan(planFor(base, c));
     if (result.ok) return { ok: true, candidate: c, estimate: result };
     const partial = c.recompute === 'full' && c.recomputeLayers !== undefined;
-    if (!partial || result.reason !== 'out-of-memory' || attempt >= PARTIAL_RETRIES || !layerBytes) {
+    if (!partial || result.reason !== 'out-of-memory' || attempt >= PARTIAL_RETRIES || !memory) {
       return { ok: false, candidate: c, infeasible: result };
     }
-    const saved = Math.max(1, (layerBytes.full - layerBytes.stored) * layerBytes.held);
+    // Bytes one more recomputed layer saves on the first stage: a whole layer's activations less its
+    // checkpoint, for each micro-batch in flight there.
+    const per = memory.layerBytes(c.tensor, c.context, c.microBatchSize, c.sequenceParallel, 'full');
+    const held = Math.min(c.pipeline, base.globalBatchSize / (c.microBatchSize * c.data));
+    const saved = Math.max(1, (per.full - per.stored) * held);
     const more = Math.max(1, Math.ceil(((result.neededBytes ?? 0) - (result.availableBytes ?? 0)) / saved));
     const layers = c.recomputeLayers! + more;
     if (layers >= Math.ceil(base.model.layers / c.pipeline)) c = { ...c, recomputeLayers: undefined };

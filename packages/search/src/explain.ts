@@ -94,9 +94,7 @@ export function explainAlternatives(base: SearchBase, best: { candidate: Candida
       out.push({ change, candidate, why: `${change}: the global batch ${base.globalBatchSize} is not a multiple of micro-batch × DP = ${candidate.microBatchSize}×${candidate.data}` });
       continue;
     }
-    const per = memory.layerBytes(candidate.tensor, candidate.context, candidate.microBatchSize, candidate.sequenceParallel, 'full');
-    const m = base.globalBatchSize / (candidate.microBatchSize * candidate.data);
-    const result = evaluateCandidate(base, candidate, { stored: per.stored, full: per.full, held: Math.min(candidate.pipeline, m) });
+    const result = evaluateCandidate(base, candidate, memory);
     if (!result.ok) {
       out.push({ change, candidate: result.candidate, why: `${change}: ${result.infeasible.message}` });
       continue;

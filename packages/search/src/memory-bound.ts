@@ -2,6 +2,9 @@ import { activationBytesPerLayer, layersPerStage, modelStateBytes, stageParamete
 import type { Bytes } from '@trainplan/units';
 import type { SearchBase } from './candidate.ts';
 
+/** A numeric cache key for (tensor, context, micro-batch, sequence parallelism): no string per lookup. */
+export const layerKey = (t: number, c: number, mbs: number, sp: boolean): number => ((t * 4096 + c) * 1_048_576 + mbs) * 2 + (sp ? 1 : 0);
+
 /**
  * A closed-form lower bound on the memory of the most loaded GPU, built from the same terms the
  * planner sums (packages/planner/src/plan-memory.ts; model reference §3): model states per stage
@@ -11,9 +14,6 @@ import type { SearchBase } from './candidate.ts';
  * working set, the runtime reserve, fragmentation), so a candidate it rejects cannot fit; the full
  * estimate decides the rest.
  */
-/** A numeric cache key for (tensor, context, micro-batch, sequence parallelism): no string per lookup. */
-export const layerKey = (t: number, c: number, mbs: number, sp: boolean): number => ((t * 4096 + c) * 1_048_576 + mbs) * 2 + (sp ? 1 : 0);
-
 export class MemoryBound {
   private readonly stageParams = new Map<number, { first: number; last: number; firstLayers: number; lastLayers: number }>();
   private readonly perLayer = new Map<number, { stored: Bytes; full: Bytes }>();

@@ -33,7 +33,8 @@ export interface SearchConstraints {
   readonly memoryFraction?: number;
 }
 
-const powersOfTwoUpTo = (max: number): number[] => {
+/** 1, 2, 4, … up to `max`. */
+export const powersOfTwoUpTo = (max: number): number[] => {
   const out: number[] = [];
   for (let x = 1; x <= max; x *= 2) out.push(x);
   return out;

@@ -109,15 +109,13 @@ export function searchPlans(base: SearchBase, options: SearchOptions = {}): Sear
       budgetExhausted = true;
       break;
     }
-    const c = s.candidate;
-    const per = memory.layerBytes(c.tensor, c.context, c.microBatchSize, c.sequenceParallel, 'full');
-    const held = Math.min(c.pipeline, s.microBatches);
-    const result: Evaluation = evaluateCandidate(base, c, { stored: per.stored, full: per.full, held });
+    const result: Evaluation = evaluateCandidate(base, s.candidate, memory);
     fullEstimates += 1;
     settled += 1;
-    if (result.ok) fitted += 1;
-    if (result.ok) insertRanked(ranked, { candidate: result.candidate, estimate: result.estimate }, top);
-    else {
+    if (result.ok) {
+      fitted += 1;
+      insertRanked(ranked, { candidate: result.candidate, estimate: result.estimate }, top);
+    } else {
       const r = result.infeasible;
       // The enumeration applies the planner's divisibility rules, so a rejection here is memory (or a rule
       // the enumeration does not mirror, such as FP8 on a GPU without it, which the protocol refuses first).

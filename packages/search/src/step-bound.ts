@@ -1,4 +1,6 @@
-import { COMPUTE_CALIBRATION, kernelContext, layerComputeCost, layerProfile, peak16 } from '@trainplan/planner';
+import {
+  exposedTensorParallelBackward, kernelContext, layerComputeCost, parallelGroups, peak16, resolveCalibration, tensorParallelLayerComm,
+} from '@trainplan/planner';
 import type { Seconds } from '@trainplan/units';
 import { planFor, type Candidate, type SearchBase } from './candidate.ts';
 import { layerKey } from './memory-bound.ts';
@@ -34,11 +36,11 @@ export class StepBound {
       const input = planFor(this.base, {
         tensor: t, pipeline: 1, data: 1, context: c, virtualStages: 1, microBatchSize: mbs, sequenceParallel: sp, recompute: 'none', sharding: 'none',
       });
-      const calibration = { ...COMPUTE_CALIBRATION[input.gpu.generation], ...input.calibration };
-      const compute = layerComputeCost(input, kernelContext(input, calibration), peak16(input.gpu));
-      const profile = layerProfile(input);
-      const tpForward = profile.forwardSeconds - compute.forward;
-      const tpBackward = profile.backwardSeconds - compute.backward;
+      const compute = layerComputeCost(input, kernelContext(input, resolveCalibration(input)), peak16(input.gpu));
+      const tp = tensorParallelLayerComm(input, parallelGroups(input));
+      const tpForward = tp.forward;
+      // Megatron's asynchronous backward communication, when on, hides part of the backward collectives.
+      const tpBackward = exposedTensorParallelBackward(input, compute, tp);
       // Transformer Engine's overlap hides the collectives behind the GEMMs (planner stage-time.ts).
       const overlap = input.overlapTensorParallelComm;
       const exposedForward = overlap ? Math.max(0, tpForward - compute.gemmForward) : tpForward;

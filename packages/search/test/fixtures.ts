@@ -1,31 +1,18 @@
-import { fabricFromSpecs } from '@trainplan/collectives';
-import { gpuById, networkById, NVLINKS, systemById } from '@trainplan/hardware';
+import { gpuById } from '@trainplan/hardware';
 import { withShapeDefaults } from '@trainplan/model';
 import type { SearchBase } from '../src/index.ts';
+import { a100Fabric, gpt3OnSelene, h100Fabric } from '../../planner/test/fixtures.ts';
 
-const a100 = gpuById('a100-80gb')!;
+export { a100Fabric, h100Fabric };
+
+/** The planner's GPT-3 175B on 128 DGX A100 (batch 1536, the SC'21 setting) without its parallel strategy. */
+const {
+  tensor: _t, pipeline: _p, data: _d, context: _c, virtualStages: _v, schedule: _s, microBatchSize: _m,
+  sequenceParallel: _sp, recompute: _r, recomputeLayers: _rl, sharding: _sh, ...strategyFree
+} = gpt3OnSelene;
+export const gpt3Base: SearchBase = strategyFree;
+
 const h100 = gpuById('h100-sxm')!;
-export const a100Fabric = fabricFromSpecs({ gpu: a100, system: systemById('dgx-a100-80gb')!, network: networkById('hdr-ib-8x')!, nvlink: NVLINKS.nvlink3 });
-export const h100Fabric = fabricFromSpecs({ gpu: h100, system: systemById('dgx-h100')!, network: networkById('ndr-ib-8x')!, nvlink: NVLINKS.nvlink4 });
-
-/** GPT-3 175B (Brown et al. 2020, Table 2.1) on 128 DGX A100, batch 1536: the SC'21 setting. */
-export const gpt3Base: SearchBase = {
-  model: withShapeDefaults({ name: 'gpt3-175b', layers: 96, hiddenSize: 12288, attentionHeads: 96, vocabSize: 51200, seqLength: 2048 }),
-  gpu: a100,
-  fabric: a100Fabric,
-  nodes: 128,
-  gpusPerNode: 8,
-  nvlinkDomainGpus: 8,
-  globalBatchSize: 1536,
-  seqLength: 2048,
-  precision: 'bf16',
-  dropout: true,
-  attentionKernel: 'flash',
-  scatterGather: false,
-  overlapGradReduce: false,
-  overlapTensorParallelComm: false,
-  overlapPipelineComm: false,
-};
 
 /** A 1.3B GPT (Megatron's 1.3B shape: 24 layers, h 2048, 16 heads) on 2 DGX A100, small enough to enumerate exhaustively. */
 export const smallBase: SearchBase = {

@@ -1,6 +1,9 @@
 import { estimatePlan } from '@trainplan/planner';
 import { describe, expect, it } from 'vitest';
-import { defaultSearchSpace, explainAlternatives, planFor, searchPlans, spaceSize, type Candidate } from '../src/index.ts';
+import { GiB } from '@trainplan/units';
+import {
+  defaultSearchSpace, evaluateCandidate, explainAlternatives, MemoryBound, planFor, searchPlans, spaceSize, type Candidate,
+} from '../src/index.ts';
 import { gpt3Base, smallBase } from './fixtures.ts';
 
 /** Every candidate of the space, estimated in full with no pruning: the reference the search must match. */
@@ -113,5 +116,22 @@ describe('explainAlternatives', () => {
     const tp16 = explainAlternatives(gpt3Base, { candidate: forced.candidate, estimate: e }, 20).find((a) => a.change.startsWith('TP 16'));
     expect(tp16?.change).toBe('TP 16 crosses nodes');
     expect(tp16?.why).toMatch(/tensor-parallel communication|needs/);
+  });
+});
+
+describe('evaluateCandidate', () => {
+  it('raises a partial recompute\'s layer count until the plan fits, by the bytes each more layer saves', () => {
+    // GPT-3 175B at TP 8 · PP 8 recomputing 1 layer per stage needs about 79 GiB; 70 GiB needs about 6 layers.
+    const base = { ...gpt3Base, gpu: { ...gpt3Base.gpu, hbmBytes: GiB(70) } };
+    const c: Candidate = {
+      tensor: 8, pipeline: 8, data: 16, context: 1, virtualStages: 1, microBatchSize: 1, sequenceParallel: false,
+      recompute: 'full', recomputeLayers: 1, sharding: 'none',
+    };
+    expect(evaluateCandidate(base, c).ok).toBe(false);
+    const raised = evaluateCandidate(base, c, new MemoryBound(base));
+    if (!raised.ok) throw new Error(raised.infeasible.message);
+    expect(raised.candidate.recomputeLayers).toBeGreaterThan(1);
+    expect(raised.candidate.recomputeLayers).toBeLessThan(96 / 8);
+    expect(raised.estimate.memory.fits).toBe(true);
   });
 });

@@ -2,6 +2,7 @@ import { Agent, request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { CONTRACT_EXAMPLE } from '@trainplan/protocol';
 import { buildWorkerBundle, WORKER_GZIP_BUDGET_BYTES } from '../../../infra/cloudflare/test/worker-bundle.ts';
+import { percentile } from '../../load/src/percentile.ts';
 import { startServer } from '../../runtimes/src/live-server.ts';
 import type { BenchSection } from './sections.ts';
 
@@ -58,8 +59,6 @@ async function load(base: string, body: string, seconds: number): Promise<LoadRe
   agent.destroy();
   return { requests: latenciesMs.length, errors, seconds: elapsed, latenciesMs };
 }
-
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? NaN;
 
 export const httpSection: BenchSection = {
   name: 'http',

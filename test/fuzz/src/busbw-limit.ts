@@ -45,7 +45,8 @@ export function machineRates(row: Pick<CollectiveAnswerRow, 'gpu' | 'system' | '
  * busbw ≤ min(B_intra, #NIC·B_NIC)). In-switch and in-tree reductions are the named exceptions
  * (reference §2; nccl-tests#196, #212: NVLS sends each byte once, and 2-node Tree is costed on up to
  * 2 × the inter-node rate): they get twice the limit, the most a reduction that halves the traffic
- * could reach. Returns bytes per second, or undefined for ops with their own bound (all-to-all).
+ * could reach. Hierarchical all-reduce moves less data between nodes than a flat ring: its bound
+ * is derived from its own node-level traffic below. Returns bytes per second, or undefined for ops with their own bound (all-to-all).
  */
 export function busBandwidthLimit(row: CollectiveAnswerRow): number | undefined {
   const { nvlinkBytesPerSecond: nvlink, nicsBytesPerSecond: nics, ranksPerNode } = machineRates(row);
@@ -54,7 +55,14 @@ export function busBandwidthLimit(row: CollectiveAnswerRow): number | undefined 
   if (row.op === 'send-recv') return Math.max(nvlink, nics);
   const wire = nodes <= 1 ? nvlink : ranksPerNode > 1 ? Math.min(nvlink, nics) : nics;
   const reducedInNetwork = row.algorithm === 'nvls' || row.algorithm === 'nvls-tree' || (row.algorithm === 'tree' && nodes === 2);
-  return reducedInNetwork ? 2 * wire : wire;
+  if (reducedInNetwork) return 2 * wire;
+  if (row.algorithm !== 'hierarchical' || nodes <= 1) return wire;
+  // Hierarchical (reduce inside each node first) sends only (N−1)/N·S per node across the NICs, not
+  // the flat ring's (n−1)/n·S per rank-edge: busbw, normalised by the flat (n−1)/n, may exceed the
+  // NIC rate by ((n−1)/n)/((N−1)/N) (1.875× for 2 nodes of 8). Its NVLink phases (a reduce-scatter
+  // and an all-gather over p ranks) bound it the same way with (p−1)/p.
+  const flat = (row.ranks - 1) / row.ranks;
+  return Math.min(nvlink * (flat / ((ranksPerNode - 1) / ranksPerNode)), nics * (flat / ((nodes - 1) / nodes)));
 }
 
 /**

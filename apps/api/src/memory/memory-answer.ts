@@ -5,8 +5,8 @@
  */
 import { estimatePlan } from '@trainplan/planner';
 import {
-  array, boolean, estimateJsonSchema, integer, jsonSchemaDocument, number, object, resolveScenario, toEstimateJson,
-  type EstimateInfeasible, type EstimateOk, type JsonSchema, type ResolvedScenarioInput,
+  array, boolean, estimateJsonSchema, estimateResolvedScenario, integer, jsonSchemaDocument, number, object, resolveScenario,
+  toEstimateJson, type EstimateInfeasible, type EstimateOk, type JsonSchema, type ResolvedScenarioInput,
 } from '@trainplan/protocol';
 
 const bytes = (description: string) => number({ min: 0, description: `${description}, in bytes.` });
@@ -48,18 +48,12 @@ export type MemoryAnswer = MemoryOk | EstimateInfeasible;
 
 /** One validated scenario → its memory (never throws for anything a client can send). */
 export function memoryAnswer(s: ResolvedScenarioInput, index?: number): MemoryAnswer {
-  const at = (path: string) => (index === undefined ? path : `[${index}].${path}`);
   const resolved = resolveScenario(s);
-  if (!resolved.ok) {
-    const issues = resolved.issues.map((i) => ({ path: at(i.path), message: i.message }));
-    return { ok: false, reason: 'invalid', message: issues.map((i) => `${i.path}: ${i.message}`).join('; '), issues };
-  }
-  const result = estimatePlan(resolved.value.plan);
-  const estimate = result.ok ? result : result.estimate;
-  if (!estimate) {
-    const issues = (result.ok ? [] : result.issues ?? []).map((i) => ({ path: at(i.path), message: i.message }));
-    return { ok: false, reason: result.ok ? 'invalid' : result.reason, message: result.ok ? '' : result.message, issues };
-  }
+  const result = resolved.ok ? estimatePlan(resolved.value.plan) : undefined;
+  // An out-of-memory plan still carries its estimate; anything else that has none (invalid,
+  // indivisible) is the very answer POST /v1/estimate gives, so the two endpoints cannot disagree.
+  const estimate = result === undefined ? undefined : result.ok ? result : result.estimate;
+  if (!resolved.ok || estimate === undefined) return estimateResolvedScenario(s, index) as EstimateInfeasible;
   const json = toEstimateJson(resolved.value, estimate);
   return {
     ok: true,

@@ -1,10 +1,5 @@
-import {
-  CONTRACT_EXAMPLE, estimateJsonSchema, estimateResolvedScenario, scenariosJsonSchema, validateScenarios,
-  type ResolvedScenarioInput,
-} from '@trainplan/protocol';
-import { operation } from './operation.ts';
-
-type Scenarios = { array: boolean; values: ResolvedScenarioInput[] };
+import { CONTRACT_EXAMPLE, estimateJsonSchema, estimateResolvedScenario, scenariosJsonSchema } from '@trainplan/protocol';
+import { operation, validateScenarioBody, type Scenarios } from './operation.ts';
 
 export const estimateOperation = operation<Scenarios>({
   path: '/v1/estimate',
@@ -15,10 +10,7 @@ export const estimateOperation = operation<Scenarios>({
   requestSchema: scenariosJsonSchema,
   responseSchema: { oneOf: [estimateJsonSchema, { type: 'array', items: estimateJsonSchema }] },
   example: CONTRACT_EXAMPLE,
-  validate(body) {
-    const v = validateScenarios(body);
-    return v.ok ? { ok: true, value: { array: v.array, values: v.values } } : { ok: false, issues: v.issues };
-  },
+  validate: validateScenarioBody,
   run({ array, values }) {
     return { answer: array ? values.map((s, i) => estimateResolvedScenario(s, i)) : estimateResolvedScenario(values[0]!) };
   },

@@ -1,8 +1,6 @@
-import { CONTRACT_EXAMPLE, scenariosJsonSchema, validateScenarios, type ResolvedScenarioInput } from '@trainplan/protocol';
+import { CONTRACT_EXAMPLE, scenariosJsonSchema } from '@trainplan/protocol';
 import { memoryAnswer, memoryAnswerJsonSchema } from '../memory/memory-answer.ts';
-import { operation } from './operation.ts';
-
-type Scenarios = { array: boolean; values: ResolvedScenarioInput[] };
+import { operation, validateScenarioBody, type Scenarios } from './operation.ts';
 
 export const memoryOperation = operation<Scenarios>({
   path: '/v1/memory',
@@ -13,10 +11,7 @@ export const memoryOperation = operation<Scenarios>({
   requestSchema: scenariosJsonSchema,
   responseSchema: { oneOf: [memoryAnswerJsonSchema, { type: 'array', items: memoryAnswerJsonSchema }] },
   example: CONTRACT_EXAMPLE,
-  validate(body) {
-    const v = validateScenarios(body);
-    return v.ok ? { ok: true, value: { array: v.array, values: v.values } } : { ok: false, issues: v.issues };
-  },
+  validate: validateScenarioBody,
   run({ array, values }) {
     return { answer: array ? values.map((s, i) => memoryAnswer(s, i)) : memoryAnswer(values[0]!) };
   },

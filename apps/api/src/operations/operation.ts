@@ -1,4 +1,4 @@
-import type { FieldIssue, JsonSchema } from '@trainplan/protocol';
+import { validateScenarios, type FieldIssue, type JsonSchema, type ResolvedScenarioInput } from '@trainplan/protocol';
 
 /** A refusal of a well-formed request that would exceed a work budget; the limit is named. */
 export interface OverBudget {
@@ -27,3 +27,11 @@ export interface PostOperation<T = unknown> {
 
 /** Erases the value type so operations of different requests sit in one list. */
 export const operation = <T>(op: PostOperation<T>): PostOperation => op as PostOperation;
+
+/** One scenario or an array of them (POST /v1/estimate and /v1/memory): the values, and whether to answer with an array. */
+export type Scenarios = { array: boolean; values: ResolvedScenarioInput[] };
+
+export function validateScenarioBody(body: unknown): { ok: true; value: Scenarios } | { ok: false; issues: FieldIssue[] } {
+  const v = validateScenarios(body);
+  return v.ok ? { ok: true, value: { array: v.array, values: v.values } } : { ok: false, issues: v.issues };
+}

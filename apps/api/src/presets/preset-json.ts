@@ -6,7 +6,7 @@ import type { GpuPresetJson, ModelPresetJson, NetworkPresetJson, SystemPresetJso
 
 const source = (c: Citation) => ({ title: c.title, ...(c.url !== undefined && { url: c.url }), ...(c.note !== undefined && { note: c.note }) });
 
-export function gpuJson(g: GpuSpec): GpuPresetJson {
+function gpuJson(g: GpuSpec): GpuPresetJson {
   return {
     id: g.id, name: g.name, generation: g.generation,
     peakFlopsPerSecond: { ...g.peakFlops },
@@ -18,7 +18,7 @@ export function gpuJson(g: GpuSpec): GpuPresetJson {
   };
 }
 
-export function networkJson(n: NetworkSpec): NetworkPresetJson {
+function networkJson(n: NetworkSpec): NetworkPresetJson {
   return {
     id: n.id, name: n.name, kind: n.kind, nicsPerNode: n.nicsPerNode, nicBandwidthBytesPerSecond: n.nicBandwidth,
     latencySeconds: n.latency, inNetworkReduction: n.inNetworkReduction,
@@ -27,14 +27,14 @@ export function networkJson(n: NetworkSpec): NetworkPresetJson {
   };
 }
 
-export function systemJson(s: SystemSpec): SystemPresetJson {
+function systemJson(s: SystemSpec): SystemPresetJson {
   return {
     id: s.id, name: s.name, gpu: s.gpu, gpusPerNode: s.gpusPerNode, intraNode: s.intraNode,
     nvlinkSharp: s.nvlinkSharp, network: s.network, source: source(s.source),
   };
 }
 
-export function modelJson(m: ModelPreset): ModelPresetJson {
+function modelJson(m: ModelPreset): ModelPresetJson {
   return {
     id: m.id, ...m.shape, publishedParameters: m.publishedParameters,
     ...(m.defaultTrainingTokens !== undefined && { defaultTrainingTokens: m.defaultTrainingTokens }),

@@ -4,18 +4,19 @@ import { respond } from '../http/respond.ts';
 import { PRESET_KINDS, PRESET_LISTS, type PresetKind } from '../presets/preset-json.ts';
 
 const isKind = (kind: string): kind is PresetKind => (PRESET_KINDS as string[]).includes(kind);
+const noKind = (kind: string): Response => notFound(`no preset catalogue "${kind}"; known: ${PRESET_KINDS.join(', ')}`);
 
 /** GET /v1/presets/{gpus,systems,networks,models} and /v1/presets/{kind}/{id}. */
 export function presetRoutes(app: Hono): void {
   app.get('/v1/presets', (c) => respond(c, Object.fromEntries(PRESET_KINDS.map((k) => [k, PRESET_LISTS[k].map((p) => p.id)]))));
   app.get('/v1/presets/:kind', (c) => {
     const kind = c.req.param('kind');
-    if (!isKind(kind)) return notFound(`no preset catalogue "${kind}"; known: ${PRESET_KINDS.join(', ')}`);
+    if (!isKind(kind)) return noKind(kind);
     return respond(c, PRESET_LISTS[kind]);
   });
   app.get('/v1/presets/:kind/:id', (c) => {
     const { kind, id } = c.req.param();
-    if (!isKind(kind)) return notFound(`no preset catalogue "${kind}"; known: ${PRESET_KINDS.join(', ')}`);
+    if (!isKind(kind)) return noKind(kind);
     const list: readonly { id: string }[] = PRESET_LISTS[kind];
     const preset = list.find((p) => p.id === id);
     if (!preset) return notFound(`no ${kind.slice(0, -1)} preset "${id}"; known: ${list.map((p) => p.id).join(', ')}`);

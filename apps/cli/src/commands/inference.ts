@@ -3,7 +3,7 @@ import { formatBytes, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
-import { printIssues, requestCommand } from '../request-command.ts';
+import { printAnswer, requestCommand } from '../request-command.ts';
 import type { FlagSpec, FlagValues } from '../flags.ts';
 import { renderTable } from '../format/table.ts';
 import { count, machineFields, MACHINE_FLAGS, number } from '../search-flags.ts';
@@ -89,12 +89,7 @@ export const inferenceCommand: Command = requestCommand({
   fromFlags,
   answer(request, v, io) {
     const answer = runInference(request);
-    if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
-    if (!answer.ok) {
-      printIssues(io, answer.issues);
-      return EXIT.usage;
-    }
-    if (v.json !== true) io.stdout(formatInferenceReport(answer));
+    if (!printAnswer(io, v, answer, formatInferenceReport)) return EXIT.usage;
     if (!answer.best) {
       printError(io, `no plan meets the latency bounds${answer.closest ? `: ${answer.closest.why}` : ''}`);
       return EXIT.infeasible;

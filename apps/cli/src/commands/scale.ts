@@ -2,7 +2,7 @@ import { runScale, type ScaleResponseJson } from '@trainplan/protocol';
 import { formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { EXIT } from '../exit-codes.ts';
-import { printIssues, requestCommand } from '../request-command.ts';
+import { printAnswer, requestCommand } from '../request-command.ts';
 import type { FlagSpec, FlagValues } from '../flags.ts';
 import { renderTable } from '../format/table.ts';
 import { constraintFields, count, machineFields, MACHINE_FLAGS, TRAINING_FLAGS, trainingFields } from '../search-flags.ts';
@@ -99,12 +99,7 @@ export const scaleCommand: Command = requestCommand({
   fromFlags,
   answer(request, v, io) {
     const answer = runScale(request);
-    if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
-    if (!answer.ok) {
-      printIssues(io, answer.issues);
-      return EXIT.usage;
-    }
-    if (v.json !== true) io.stdout(formatScaleReport(answer));
+    if (!printAnswer(io, v, answer, formatScaleReport)) return EXIT.usage;
     return answer.points.some((p) => p.reason !== undefined) ? EXIT.infeasible : EXIT.ok;
   },
 });

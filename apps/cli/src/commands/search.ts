@@ -78,11 +78,9 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
 }
 
 /** Prints the best plan as Megatron-LM arguments or a NeMo YAML fragment. */
-export function exportScenario(io: CliIo, format: string, scenario: ScenarioInput): boolean {
+export function exportScenario(io: CliIo, format: string, scenario: ScenarioInput): void {
   const text = format === 'megatron' ? toMegatronArgs(scenario) : toNemoYaml(scenario);
-  if (text === undefined) return false;
-  io.stdout(text.endsWith('\n') ? text : `${text}\n`);
-  return true;
+  if (text !== undefined) io.stdout(text.endsWith('\n') ? text : `${text}\n`);
 }
 
 export const searchCommand: Command = requestCommand({

@@ -2,7 +2,7 @@
  * The human-readable report of `trainplan estimate` (without --json): one section per answer.
  * Every number goes through @trainplan/units' formatters, so the units are always printed.
  */
-import type { BreakdownJson, EstimateInfeasible, EstimateJson, EstimateOk, MemoryJson } from '@trainplan/protocol';
+import { formatIssue, type BreakdownJson, type EstimateInfeasible, type EstimateJson, type EstimateOk, type MemoryJson } from '@trainplan/protocol';
 import {
   TFLOPS, formatBytes, formatCount, formatFlops, formatNumber, formatPercent, formatSeconds,
 } from '@trainplan/units';
@@ -113,17 +113,11 @@ function warningLines(e: EstimateOk): string[] {
   return e.warnings.length === 0 ? [] : ['Warnings', ...e.warnings.map((w) => `  ⚠ ${w}`)];
 }
 
-/** `parallelism.tensor: …`; an issue about the whole scenario has an empty path (`[2].` in an array). */
-export function issueText(issue: { path: string; message: string }): string {
-  const path = issue.path.replace(/\.$/, '');
-  return path === '' ? issue.message : `${path}: ${issue.message}`;
-}
-
 /** `✗ out-of-memory: needs …`, or `✗ invalid` / `✗ indivisible` with each field issue on its own line. */
 export function infeasibleLines(e: EstimateInfeasible): string[] {
   const issues = e.issues ?? [];
   if (issues.length === 0) return [`✗ ${e.reason}: ${e.message}`];
-  return [`✗ ${e.reason}`, ...issues.map((i) => `  ${issueText(i)}`)];
+  return [`✗ ${e.reason}`, ...issues.map((i) => `  ${formatIssue(i)}`)];
 }
 
 /** The report of one answer, as lines. */

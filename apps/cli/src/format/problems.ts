@@ -1,5 +1,4 @@
-import type { EstimateJson } from '@trainplan/protocol';
-import { issueText } from './estimate-report.ts';
+import { formatIssue, type EstimateJson } from '@trainplan/protocol';
 
 /**
  * The stderr lines for the answers that are not ok, one per problem, so scripts can grep them and
@@ -12,7 +11,7 @@ export function problemLines(answer: EstimateJson | readonly EstimateJson[]): st
   return answers.flatMap((a, i) => {
     if (a.ok) return [];
     const issues = a.issues ?? [];
-    if (issues.length > 0) return issues.map(issueText);
+    if (issues.length > 0) return issues.map(formatIssue);
     return [`${many ? `[${i}] ` : ''}${a.reason}: ${a.message}`];
   });
 }

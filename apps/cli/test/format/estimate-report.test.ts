@@ -109,7 +109,7 @@ describe('infeasibleLines', () => {
     }, ['✗ invalid', '  parallelism.tensor: expected an integer ≥ 1, got 0', '  model: unknown preset']],
     ['indivisible', { ok: false, reason: 'indivisible', message: '…', issues: [{ path: 'training.globalBatchSize', message: 'not a multiple' }] },
       ['✗ indivisible', '  training.globalBatchSize: not a multiple']],
-    ['invalid, about the whole input', { ok: false, reason: 'invalid', message: 'm', issues: [{ path: '[3].', message: 'expected a scenario object' }] },
+    ['invalid, about the whole input', { ok: false, reason: 'invalid', message: 'm', issues: [{ path: '[3]', message: 'expected a scenario object' }] },
       ['✗ invalid', '  [3]: expected a scenario object']],
   ])('prints %s as ✗ with each field issue on its own line', (_, answer, lines) => {
     expect(infeasibleLines(answer)).toEqual(lines);

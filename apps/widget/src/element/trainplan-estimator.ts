@@ -3,6 +3,7 @@
 import { validateScenario, type EstimateJson, type EstimateOk, type ScenarioInput } from '@trainplan/protocol';
 import { formatBytes } from '@trainplan/units';
 import { breakdownBar } from '../charts/breakdown-bar.ts';
+import { esc } from '../charts/markup.ts';
 import { memoryBar } from '../charts/memory-bar.ts';
 import { scalingChart, type ScalingPoint } from '../charts/scaling-chart.ts';
 import { apiBackend, localBackend, type Backend } from '../compute/backend.ts';
@@ -123,11 +124,12 @@ export class TrainplanEstimator extends HTMLElement {
 
   /** Runs `fn`, turning anything it throws into a status message: the host page never sees it. */
   #guard(fn: () => void | Promise<void>): void {
+    const fail = (e: unknown) => this.#status(`Something went wrong: ${message(e)}. Showing the last good result.`);
     try {
       const r = fn();
-      if (r instanceof Promise) r.catch((e: unknown) => this.#status(`Something went wrong: ${message(e)}. Showing the last good result.`));
+      if (r instanceof Promise) r.catch(fail);
     } catch (e) {
-      this.#status(`Something went wrong: ${message(e)}. Showing the last good result.`);
+      fail(e);
     }
   }
 
@@ -252,7 +254,7 @@ export class TrainplanEstimator extends HTMLElement {
     this.#showIssues([]);
     this.#status('');
     this.#lastGood = { scenario, estimate };
-    this.#render(estimate, scenario);
+    this.#render(estimate);
     this.#share(scenario);
     this.dispatchEvent(new CustomEvent('trainplan-estimate', { detail: { scenario, estimate }, bubbles: true, composed: true }));
     await this.#sizing(run, scenario, estimate, parsed.budget, parsed.auto);
@@ -279,7 +281,7 @@ export class TrainplanEstimator extends HTMLElement {
     this.#writeForm();
     const m = this.#root.getElementById('m-auto');
     if (m) m.textContent = '';
-    this.#set('.out-search', `<p class="caption">Searched ${result.candidatesEvaluated.toLocaleString('en-US')} configurations: best ${result.best.label.replace(/[<>&]/g, '')}.</p>`);
+    this.#set('.out-search', `<p class="caption">Searched ${result.candidatesEvaluated.toLocaleString('en-US')} configurations: best ${esc(result.best.label)}.</p>`);
     return { scenario: best, estimate: result.best.estimate };
   }
 
@@ -288,7 +290,7 @@ export class TrainplanEstimator extends HTMLElement {
     if (el) el.innerHTML = html;
   }
 
-  #render(e: EstimateOk, _scenario: ScenarioInput): void {
+  #render(e: EstimateOk): void {
     this.#set('.headline', headline(e));
     this.#set('.out-breakdown', breakdownBar(e.breakdown, e.stepTimeSeconds));
     this.#set('.out-memory', memoryBar(e.memory));
@@ -320,7 +322,7 @@ export class TrainplanEstimator extends HTMLElement {
     try {
       results = await this.#backend.estimate(counts.map(at));
     } catch (err) {
-      if (run === this.#run) this.#set('.out-scaling', `<p class="caption">Could not reach the estimator: ${message(err).replace(/[<>&]/g, '')}</p>`);
+      if (run === this.#run) this.#set('.out-scaling', `<p class="caption">Could not reach the estimator: ${esc(message(err))}</p>`);
       return;
     }
     if (run !== this.#run) return;
@@ -339,7 +341,7 @@ export class TrainplanEstimator extends HTMLElement {
         if (run !== this.#run) return;
         searched = searchedNodesSection(nodes);
       } catch (err) {
-        searched = `<p class="caption">Could not reach the estimator: ${message(err).replace(/[<>&]/g, '')}</p>`;
+        searched = `<p class="caption">Could not reach the estimator: ${esc(message(err))}</p>`;
       }
     }
     this.#set('.out-nodes', searched + nodesSection(answer, budget));

@@ -1,15 +1,14 @@
 import {
   runNodes, runSearch, type EstimateOk, type NodesResponseJson, type ScenarioInput, type SearchPlanJson, type SearchResponseJson,
 } from '@trainplan/protocol';
-import { formatSeconds, toDays } from '@trainplan/units';
-import { DEFAULT_BATCH_TOKENS, gpusPerNodeOf } from '../defaults.ts';
+import { formatPercent, formatSeconds, toDays } from '@trainplan/units';
+import { DEFAULT_BATCH_TOKENS, DEFAULT_GPU, defaultBatchText, gpusPerNodeOf, seqLengthOf } from '../defaults.ts';
 import { compactCount, formatDays } from '../format.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
 import { widgetUrl } from '../scenario.ts';
 import type { Answer, AnswerOptions } from './answer-types.ts';
 import { describeConfiguration, estimateFigures, estimateNumbers, gpuName, modelName } from './describe-estimate.ts';
 import { answerHelp } from './help-answer.ts';
-import { modelById } from '@trainplan/presets';
 
 /**
  * Nodes, time and best-configuration questions, answered by the protocol's search (issue 4):
@@ -20,22 +19,21 @@ import { modelById } from '@trainplan/presets';
 
 /** The search's machine: a system id when a node type was named (it fixes the fabric), else the GPU. */
 const machineOf = (p: AskParameters): { gpu: string; gpusPerNode?: number } => ({
-  gpu: p.system ?? p.gpu ?? 'h100-sxm',
+  gpu: p.system ?? p.gpu ?? DEFAULT_GPU,
   ...(p.gpusPerNode !== undefined && { gpusPerNode: p.gpusPerNode }),
 });
 
 /** Sequences per step: the stated global batch, else about 4M tokens (Llama 2's batch). */
 function trainingOf(p: AskParameters): { globalBatchSize: number; precision: NonNullable<AskParameters['precision']>; seqLength?: number } {
-  const seq = p.seqLength ?? (p.model === undefined ? undefined : modelById(p.model)?.shape.seqLength) ?? 2048;
   return {
-    globalBatchSize: p.globalBatchSize ?? Math.max(1, Math.round(DEFAULT_BATCH_TOKENS / seq)),
+    globalBatchSize: p.globalBatchSize ?? Math.max(1, Math.round(DEFAULT_BATCH_TOKENS / seqLengthOf(p))),
     precision: p.precision ?? 'bf16',
     ...(p.seqLength !== undefined && { seqLength: p.seqLength }),
   };
 }
 
 const batchAssumption = (q: ParsedQuestion, training: { globalBatchSize: number }): string[] =>
-  q.parameters.globalBatchSize === undefined ? [`global batch ${training.globalBatchSize} sequences (about 4M tokens, as Llama 2 trained)`] : [];
+  q.parameters.globalBatchSize === undefined ? [defaultBatchText(training.globalBatchSize)] : [];
 
 /** Whole nodes for the question's cluster; a problem sentence when GPUs do not fill whole nodes. */
 function nodesOf(p: AskParameters): number | string {
@@ -129,7 +127,7 @@ export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOption
   }
   const best: SearchPlanJson = result.best;
   const days = best.days === undefined ? '' : `, ${formatDays(best.days)} for ${compactCount(p.tokens ?? 0)} tokens`;
-  const headline = `Best for ${subjectOf(p)} × ${nodes} nodes: ${best.label} (${formatSeconds(best.estimate.stepTimeSeconds)} per step, ${(best.estimate.mfu * 100).toFixed(1)}% MFU${days})`;
+  const headline = `Best for ${subjectOf(p)} × ${nodes} nodes: ${best.label} (${formatSeconds(best.estimate.stepTimeSeconds)} per step, ${formatPercent(best.estimate.mfu)} MFU${days})`;
   const notes = [
     `${compactCount(result.candidatesEvaluated)} of ${compactCount(result.spaceSize)} candidates settled, ${result.fullEstimates} fully estimated${result.budgetExhausted ? ' (budget reached: the best found so far)' : ''}.`,
     ...result.alternatives.slice(0, 3).map((a) => `Runner-up ${a.why}`),

@@ -58,16 +58,18 @@ function nearest(prefixes: readonly string[], parameters: number, tolerance: num
 // "175b" is 175 billion, "1t" one trillion (units' parseCount).
 const sizeOf = (text: string | undefined): number | undefined => (text === undefined ? undefined : parseCount(text.replace(/\s+/g, '')));
 
-/** Exact preset ids first ("llama3.1-405b", "megatron-1t"), longest first so "gpt3-1.3b" never matches inside another. */
-const IDS_LONGEST_FIRST = [...MODEL_IDS].sort((a, b) => b.length - a.length);
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Exact preset ids first ("llama3.1-405b", "megatron-1t"), longest first so "gpt3-1.3b" never matches inside another. */
+const ID_PATTERNS: readonly (readonly [string, RegExp])[] = [...MODEL_IDS]
+  .sort((a, b) => b.length - a.length)
+  .map((id) => [id, new RegExp(`(?<![\\w.])${escape(id)}(?![\\w.])`)] as const);
 
 export type ModelMatch = Match & { model?: string; unknownSize?: number };
 
 /** Finds the model a question names; `unknownSize` when it names a size no preset has. */
 export function matchModel(text: string): ModelMatch | undefined {
-  for (const id of IDS_LONGEST_FIRST) {
-    const m = new RegExp(`(?<![\\w.])${escape(id)}(?![\\w.])`).exec(text);
+  for (const [id, pattern] of ID_PATTERNS) {
+    const m = pattern.exec(text);
     if (m) return { model: id, index: m.index, length: m[0].length };
   }
   for (const family of FAMILIES) {

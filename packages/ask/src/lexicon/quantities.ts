@@ -67,9 +67,9 @@ export function takeParallelism(s: Scanner): Partial<Pick<AskParameters, Integer
   for (const [field, words] of PARALLEL_WORDS) {
     const after = s.take(new RegExp(String.raw`\b(?:${words})\s*(?:=|:|of|is)?\s*(\d+)(k?)\b`));
     const m = after ?? s.take(new RegExp(String.raw`\b(\d+)(k?)(?:[\s-]*way)?[\s-]*(?:${words})\b`));
+    // "8k context" / "32k sequence": k is 1024 here (4k = 4096, as Llama 2 says).
     if (m) out[field] = Number(m[1]) * (m[2] === 'k' ? 1024 : 1);
   }
-  // "8k context" / "32k sequence" reads as tokens of sequence; k is 1024 there (4k = 4096, as Llama 2 says).
   return out;
 }
 

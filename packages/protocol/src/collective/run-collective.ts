@@ -1,5 +1,6 @@
 import { collectiveCost, type CollectiveCost } from '@trainplan/collectives';
 import { GiB, toGBps } from '@trainplan/units';
+import { issuesMessage } from '../problem.ts';
 import type { FieldIssue } from '../wire.ts';
 import { resolveCollectiveMachine, type CollectiveMachine } from './collective-machine.ts';
 import type { CollectiveErrorJson, CollectiveResponseJson, CollectiveRowJson } from './collective-response.ts';
@@ -14,8 +15,7 @@ export function defaultSweepBytes(): number[] {
 }
 
 function error(reason: CollectiveErrorJson['reason'], issues: FieldIssue[], limit?: CollectiveErrorJson['limit']): CollectiveErrorJson {
-  const message = issues.slice(0, 3).map((i) => (i.path === '' ? i.message : `${i.path}: ${i.message}`)).join('; ');
-  return { ok: false, reason, message, issues, ...(limit && { limit }) };
+  return { ok: false, reason, message: issuesMessage(issues), issues, ...(limit && { limit }) };
 }
 
 function row(bytes: number, cost: CollectiveCost): CollectiveRowJson {

@@ -1,5 +1,6 @@
 import { planInference, type InferenceAnswer, type InferenceEstimate } from '@trainplan/search';
 import { million } from '@trainplan/units';
+import { issuesMessage } from '../problem.ts';
 import { array } from '../schema/compose.ts';
 import { object, optional, withDefault } from '../schema/object.ts';
 import { enumOf, integer, number } from '../schema/scalars.ts';
@@ -67,17 +68,19 @@ const shapeJson = (tensor: number, pipeline: number, a: InferenceAnswer) => (a.o
   ? { tensor, pipeline, ok: true as const, largestBatch: point(a) }
   : { tensor, pipeline, ok: false as const, reason: a.reason, message: a.message });
 
+const invalid = (issues: FieldIssue[]): InferenceResponseJson => ({ ok: false, reason: 'invalid', message: issuesMessage(issues), issues });
+
 /** Inference planning on the wire: prefill/decode latency, KV cache, largest batch, tokens/s/GPU, frontier. */
 export function runInference(request: unknown): InferenceResponseJson {
   const valid = validate(inferenceRequestSchema, request);
-  if (!valid.ok) return { ok: false, reason: 'invalid', message: valid.issues.slice(0, 3).map((i) => `${i.path}: ${i.message}`).join('; '), issues: valid.issues };
+  if (!valid.ok) return invalid(valid.issues);
   const req = valid.value;
   const resolved = resolveSearch({
     model: req.model, cluster: req.cluster,
     training: { globalBatchSize: 1, precision: req.precision, dropout: false, attentionKernel: 'flash' },
     settings: { scatterGather: false, overlapGradReduce: false, overlapTensorParallelComm: false, overlapPipelineComm: false },
   }, 1);
-  if (!resolved.ok) return { ok: false, reason: 'invalid', message: resolved.issues.map((i) => `${i.path}: ${i.message}`).join('; '), issues: resolved.issues };
+  if (!resolved.ok) return invalid(resolved.issues);
   const result = planInference(resolved.value.base, {
     promptTokens: req.promptTokens, outputTokens: req.outputTokens,
     ...(req.tensor && { tensor: req.tensor }), ...(req.pipeline && { pipeline: req.pipeline }), ...(req.batches && { batches: req.batches }),

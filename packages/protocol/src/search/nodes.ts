@@ -1,5 +1,6 @@
 import { fewestNodes, trainOnNodes } from '@trainplan/search';
-import { million, thousand, trillion } from '@trainplan/units';
+import { days, million, thousand, trillion } from '@trainplan/units';
+import { issuesMessage } from '../problem.ts';
 import { object, optional } from '../schema/object.ts';
 import { integer, number } from '../schema/scalars.ts';
 import type { Schema } from '../schema/types.ts';
@@ -14,8 +15,6 @@ import { resolveSearch, type SearchRequestCore } from './resolve-search.ts';
 import type { SearchRequest } from './search-schema.ts';
 import { searchOptions, type RunSearchOptions } from './run-search.ts';
 import type { ClosestJson, NodesResponseJson } from './wire.ts';
-
-const SECONDS_PER_DAY = 86_400;
 
 /** A validated "how many nodes" request. */
 export interface NodesRequest extends SearchRequestCore {
@@ -64,7 +63,7 @@ export const nodesRequestJsonSchema = /* @__PURE__ */ jsonSchemaDocument(nodesRe
 });
 
 const invalid = (issues: FieldIssue[]): NodesResponseJson => ({
-  ok: false, reason: 'invalid', message: issues.slice(0, 3).map((i) => `${i.path}: ${i.message}`).join('; '), issues,
+  ok: false, reason: 'invalid', message: issuesMessage(issues), issues,
 });
 
 /**
@@ -101,7 +100,7 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
   }
 
   const goal = {
-    ...(req.days !== undefined && { deadlineSeconds: req.days * SECONDS_PER_DAY }),
+    ...(req.days !== undefined && { deadlineSeconds: days(req.days) }),
     ...(req.gpuHours !== undefined && { gpuHourBudget: req.gpuHours }),
     ...(req.budget !== undefined && { costBudget: req.budget }),
     ...(price !== undefined && { pricePerGpuHour: price }),

@@ -1,7 +1,7 @@
 import { describeCandidate, explainAlternatives, fewestNodes, MAX_NODES, searchPlans, type SearchOptions } from '@trainplan/search';
 import { formatBytes } from '@trainplan/units';
-import { runEstimate } from '../run.ts';
-import type { EstimateOk, FieldIssue } from '../wire.ts';
+import { issuesMessage } from '../problem.ts';
+import type { FieldIssue } from '../wire.ts';
 import { planJson, statsJson } from './plan-json.ts';
 import { candidateScenario, resolveSearch, type ResolvedSearch } from './resolve-search.ts';
 import { validateSearchRequest, type SearchRequest } from './search-schema.ts';
@@ -14,12 +14,7 @@ export interface RunSearchOptions {
   candidateBudget?: number;
 }
 
-const invalid = (issues: FieldIssue[]): SearchFailJson => ({
-  ok: false,
-  reason: 'invalid',
-  message: issues.slice(0, 3).map((i) => `${i.path}: ${i.message}`).join('; ') + (issues.length > 3 ? ` (and ${issues.length - 3} more)` : ''),
-  issues,
-});
+const invalid = (issues: FieldIssue[]): SearchFailJson => ({ ok: false, reason: 'invalid', message: issuesMessage(issues), issues });
 
 /** Nodes of the request's cluster (gpus given: whole nodes). */
 function requestNodes(req: SearchRequest, gpusPerNode: number): number | FieldIssue {
@@ -111,10 +106,4 @@ export function runSearch(request: unknown, options: RunSearchOptions = {}): Sea
   const warnings: string[] = [];
   if (result.budgetExhausted) warnings.push(`the candidate budget ran out after ${result.fullEstimates} full estimates: the ranking covers only the candidates with the best lower bounds`);
   return { ok: true, objective: req.objective, ...stats, best: top[0]!, top, alternatives, warnings };
-}
-
-/** Re-estimates a plan's scenario through the contract path (for callers that only keep the scenario). */
-export function estimateScenario(scenario: unknown): EstimateOk | undefined {
-  const e = runEstimate(scenario);
-  return !Array.isArray(e) && e.ok ? e : undefined;
 }

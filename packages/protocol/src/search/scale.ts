@@ -1,5 +1,6 @@
 import { describeCandidate, scalingSweep, tensorPipelineTable, type FixedStrategy } from '@trainplan/search';
 import { million } from '@trainplan/units';
+import { issuesMessage } from '../problem.ts';
 import { array } from '../schema/compose.ts';
 import { object, optional, withDefault } from '../schema/object.ts';
 import { boolean, enumOf, integer } from '../schema/scalars.ts';
@@ -62,7 +63,7 @@ export type ScaleResponseJson =
   | { ok: false; reason: 'invalid'; message: string; issues: FieldIssue[] };
 
 const invalid = (issues: FieldIssue[]): ScaleResponseJson => ({
-  ok: false, reason: 'invalid', message: issues.slice(0, 3).map((i) => `${i.path}: ${i.message}`).join('; '), issues,
+  ok: false, reason: 'invalid', message: issuesMessage(issues), issues,
 });
 
 /** Scaling sweeps and the TP/PP trade-off table on the wire. */

@@ -1,5 +1,6 @@
 import type { InferenceAnswer, InferenceBase, InferenceEstimate } from './inference-plan.ts';
 import { estimateInference } from './inference-plan.ts';
+import { powersOfTwoUpTo } from '../search-space.ts';
 
 export interface InferenceSearch {
   readonly promptTokens: number;
@@ -27,12 +28,6 @@ export interface InferencePlanResult {
   readonly closest?: { readonly point: InferenceEstimate; readonly why: string };
 }
 
-const powersOfTwo = (max: number): number[] => {
-  const out: number[] = [];
-  for (let x = 1; x <= max; x *= 2) out.push(x);
-  return out;
-};
-
 /** Pareto frontier over (decode latency ↓, tokens/s/GPU ↑), sorted by latency. */
 export function latencyThroughputFrontier(points: readonly InferenceEstimate[]): InferenceEstimate[] {
   const sorted = [...points].sort((a, b) => a.decodeStepSeconds - b.decodeStepSeconds || b.tokensPerSecondPerGpu - a.tokensPerSecondPerGpu);
@@ -53,7 +48,7 @@ export function latencyThroughputFrontier(points: readonly InferenceEstimate[]):
  */
 export function planInference(base: InferenceBase, search: InferenceSearch): InferencePlanResult {
   const domain = base.nvlinkDomainGpus;
-  const tensors = search.tensor ?? powersOfTwo(domain);
+  const tensors = search.tensor ?? powersOfTwoUpTo(domain);
   const pipelines = search.pipeline ?? [1, 2, 4, 8].filter((p) => p <= base.model.layers);
   const points: InferenceEstimate[] = [];
   const byShape: { tensor: number; pipeline: number; answer: InferenceAnswer }[] = [];
@@ -62,7 +57,7 @@ export function planInference(base: InferenceBase, search: InferenceSearch): Inf
       const shape = { tensor, pipeline, promptTokens: search.promptTokens, outputTokens: search.outputTokens };
       const probe = estimateInference(base, { ...shape, batch: 1 });
       if (!probe.ok) { byShape.push({ tensor, pipeline, answer: probe }); continue; }
-      const batches = (search.batches ?? powersOfTwo(probe.maxBatch)).filter((b) => b <= probe.maxBatch);
+      const batches = (search.batches ?? powersOfTwoUpTo(probe.maxBatch)).filter((b) => b <= probe.maxBatch);
       if (probe.maxBatch > 0 && search.batches === undefined && !batches.includes(probe.maxBatch)) batches.push(probe.maxBatch);
       let largest: InferenceAnswer = probe;
       for (const batch of batches) {

@@ -1,6 +1,6 @@
 import { collectiveCost, p2pSeconds } from '@trainplan/collectives';
 import { kvWidth, parameterBreakdown, stageParameters, layersPerStage } from '@trainplan/model';
-import { COMPUTE_CALIBRATION, layerProfile, peak16 } from '@trainplan/planner';
+import { layerProfile, peak16, resolveCalibration } from '@trainplan/planner';
 import { GiB, type Bytes, type Seconds } from '@trainplan/units';
 import { planFor, type SearchBase } from '../candidate.ts';
 
@@ -88,7 +88,7 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape): I
   const prefillInput = planFor({ ...base, globalBatchSize: b, dropout: false, seqLength: promptTokens }, {
     tensor: t, pipeline: p, data: 1, context: 1, virtualStages: 1, microBatchSize: b, sequenceParallel: false, recompute: 'none', sharding: 'none',
   });
-  const calibration = { ...COMPUTE_CALIBRATION[base.gpu.generation], ...base.calibration };
+  const calibration = resolveCalibration(base);
   const layerForward = layerProfile(prefillInput).forwardSeconds;
   const crossNode = t * p > base.nvlinkDomainGpus;
   const send = (bytes: number) => (p > 1 ? (p - 1) * p2pSeconds({ bytes, fabric: base.fabric, crossNode }) : 0);

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { runEstimate, validateScenarios, type EstimateJson } from '../src/index.ts';
+import { minimalScenario } from './support/scenarios.ts';
+
+const issuesOf = (answer: EstimateJson | EstimateJson[]) => (Array.isArray(answer) ? answer : [answer]).flatMap((a) => (a.ok ? [] : a.issues ?? []));
+
+describe('runEstimate', () => {
+  it.each<[string, unknown[], string[]]>([
+    ['a field of the second scenario', [minimalScenario, { ...minimalScenario, cluster: { gpu: 'h100-sxm', nodes: 0 } }], ['[1].cluster.nodes']],
+    ['a whole scenario that is not an object', [null], ['[0]']],
+    ['an unknown preset (found by resolving, not validating)', [{ ...minimalScenario, model: 'no-such-model' }], ['[0].model']],
+  ])('prefixes the issue paths of an array with [i] as the validator writes them: %s', (_, input, paths) => {
+    const answer = runEstimate(input);
+    expect(issuesOf(answer).map((i) => i.path)).toEqual(paths);
+    // The same paths validateScenarios gives, where it finds the issue.
+    const validation = validateScenarios(input);
+    if (!validation.ok) expect(validation.issues.map((i) => i.path)).toEqual(paths);
+  });
+
+  it('names the first three issues in the message and counts the rest', () => {
+    const answer = runEstimate({ model: 1, cluster: 2, training: 3, parallelism: 4, extra: 5 });
+    expect(answer).toMatchObject({ ok: false, reason: 'invalid' });
+    const { message, issues = [] } = answer as Extract<EstimateJson, { ok: false }>;
+    expect(issues.length).toBeGreaterThan(3);
+    expect(message).toBe(`${issues.slice(0, 3).map((i) => `${i.path}: ${i.message}`).join('; ')} (and ${issues.length - 3} more)`);
+  });
+
+  it('an empty array is one issue about the whole input, without a leading ": "', () => {
+    expect(runEstimate([])).toMatchObject({ ok: false, reason: 'invalid', message: 'expected a scenario or a non-empty array of scenarios' });
+  });
+});
