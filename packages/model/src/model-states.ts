@@ -22,19 +22,27 @@ const MEGATRON_GRADIENT_BYTES = 4;
 const ZERO_GRADIENT_BYTES = 2;
 const ADAM_STATE_BYTES = 12;
 
-export function modelStateBytes(input: { parameters: Count; sharding: StateSharding; dataParallel: number }): ModelStateBytes {
+/**
+ * `gradientBytes` replaces the sharding mode's own gradient-buffer size per parameter (4 for Megatron,
+ * 2 for ZeRO) when the framework accumulates elsewhere, e.g. DeepSpeed's BF16 optimizer: 16-bit
+ * gradients plus an unsharded fp32 accumulation buffer, 2 + 4 (bigscience tr11 chronicles-prequel:
+ * "The additional memory usage is 4bytes x params and it's not sharded across gpus").
+ */
+export function modelStateBytes(input: { parameters: Count; sharding: StateSharding; dataParallel: number; gradientBytes?: number }): ModelStateBytes {
   const { parameters: n, dataParallel: d } = input;
+  const zeroGradients = (input.gradientBytes ?? ZERO_GRADIENT_BYTES) * n;
+  const megatronGradients = (input.gradientBytes ?? MEGATRON_GRADIENT_BYTES) * n;
   switch (input.sharding) {
     case 'none':
-      return { weights: WEIGHT_BYTES * n, gradients: MEGATRON_GRADIENT_BYTES * n, optimizer: ADAM_STATE_BYTES * n };
+      return { weights: WEIGHT_BYTES * n, gradients: megatronGradients, optimizer: ADAM_STATE_BYTES * n };
     case 'distributed-optimizer':
-      return { weights: WEIGHT_BYTES * n, gradients: MEGATRON_GRADIENT_BYTES * n, optimizer: (ADAM_STATE_BYTES * n) / d };
+      return { weights: WEIGHT_BYTES * n, gradients: megatronGradients, optimizer: (ADAM_STATE_BYTES * n) / d };
     case 'zero-1':
-      return { weights: WEIGHT_BYTES * n, gradients: ZERO_GRADIENT_BYTES * n, optimizer: (ADAM_STATE_BYTES * n) / d };
+      return { weights: WEIGHT_BYTES * n, gradients: zeroGradients, optimizer: (ADAM_STATE_BYTES * n) / d };
     case 'zero-2':
-      return { weights: WEIGHT_BYTES * n, gradients: (ZERO_GRADIENT_BYTES * n) / d, optimizer: (ADAM_STATE_BYTES * n) / d };
+      return { weights: WEIGHT_BYTES * n, gradients: zeroGradients / d, optimizer: (ADAM_STATE_BYTES * n) / d };
     case 'zero-3':
-      return { weights: (WEIGHT_BYTES * n) / d, gradients: (ZERO_GRADIENT_BYTES * n) / d, optimizer: (ADAM_STATE_BYTES * n) / d };
+      return { weights: (WEIGHT_BYTES * n) / d, gradients: zeroGradients / d, optimizer: (ADAM_STATE_BYTES * n) / d };
   }
 }
 

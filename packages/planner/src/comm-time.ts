@@ -3,6 +3,7 @@ import {
 } from '@trainplan/collectives';
 import { kvWidth } from '@trainplan/model';
 import type { Bytes, Seconds } from '@trainplan/units';
+import { accumulatorBytes } from './gradient-accumulation.ts';
 import type { ParallelGroups } from './groups.ts';
 import type { PlanInput } from './plan-input.ts';
 
@@ -134,8 +135,12 @@ export function pipelineSend(input: PlanInput, groups: ParallelGroups): Seconds 
 
 /** Bytes per gradient element reduced across data-parallel ranks. */
 function gradientBytes(input: PlanInput): number {
-  // Megatron reduces fp32 main gradients under bf16 (accumulate_allreduce_grads_in_fp32), 16-bit
-  // gradients under fp16; DeepSpeed ZeRO reduces 16-bit gradients.
+  // The buffer gradients accumulate in is the one reduced: an unfused add's target (DeepSpeed's BF16
+  // optimizer all-reduces its fp32 gradients: engine._bf16_reduce_grads), else Megatron reduces fp32
+  // main gradients under bf16 (accumulate_allreduce_grads_in_fp32), 16-bit gradients under fp16;
+  // DeepSpeed ZeRO reduces 16-bit gradients.
+  const accumulated = accumulatorBytes(input.gradientAccumulation ?? 'fused');
+  if (accumulated !== undefined) return accumulated;
   if (input.sharding.startsWith('zero')) return B16;
   return input.precision === 'fp16' ? B16 : 4;
 }

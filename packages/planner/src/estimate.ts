@@ -3,6 +3,7 @@ import { formatBytes, toTFLOPS, type Bytes, type Seconds } from '@trainplan/unit
 import { resolveCalibration } from './calibration.ts';
 import { checkPlan, type PlanIssue } from './check-plan.ts';
 import { contextParallelLayerComm, dataParallelCommByStage, embeddingSyncComm, pipelineSend, tensorParallelLayerComm } from './comm-time.ts';
+import { gradientAccumulationSeconds } from './gradient-accumulation.ts';
 import { exposedBucketParameters } from './gradient-buckets.ts';
 import { parallelGroups } from './groups.ts';
 import { kernelContext, peak16 } from './kernel-context.ts';
@@ -93,8 +94,10 @@ function computeEstimate(input: PlanInput): PlanEstimate {
   const layer = layerComputeCost(input, ctx, peak16(input.gpu));
   const tp = tensorParallelLayerComm(input, groups);
   const cp = contextParallelLayerComm(input, groups);
+  // The first stage holds the word embedding and the last the output layer (stage-parameters.ts).
+  const accumulation = params.map((n, i) => gradientAccumulationSeconds(input, ctx, n, layers[i]!, i === 0 || i === input.pipeline - 1));
   const times = stageTimes({
-    input, layers, layer, tp, cp, logits: logitsCost(input, ctx), embedding: embeddingCost(input, ctx),
+    input, layers, layer, tp, cp, logits: logitsCost(input, ctx), embedding: embeddingCost(input, ctx), accumulation,
   });
   const memories = stageMemories(input, layers, params, m);
 

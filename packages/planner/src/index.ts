@@ -1,4 +1,4 @@
-export type { PlanInput, TrainingPrecision } from './plan-input.ts';
+export type { GradientAccumulation, PlanInput, TrainingPrecision } from './plan-input.ts';
 export type { PlanEstimate, PlanInfeasible, StepBreakdown } from './estimate.ts';
 export { estimatePlan } from './estimate.ts';
 export type { PlanIssue } from './check-plan.ts';

@@ -6,6 +6,13 @@ import type { AttentionKernel, ModelShape, PipelineSchedule, RecomputeMode, Stat
 export type TrainingPrecision = 'fp16' | 'bf16' | 'fp8';
 
 /**
+ * How weight gradients accumulate across micro-batches (gradient-accumulation.ts): 'fused' inside the
+ * weight-gradient GEMM (Megatron's gradient_accumulation_fusion, Transformer Engine), or a separate
+ * add per parameter per micro-batch into a 16-bit ('16-bit') or fp32 ('fp32') buffer.
+ */
+export type GradientAccumulation = 'fused' | '16-bit' | 'fp32';
+
+/**
  * A fully resolved training plan: the model, the machine and the parallel strategy, every default
  * already applied (the protocol package turns a contract scenario into this).
  */
@@ -44,6 +51,8 @@ export interface PlanInput {
    * turns on) or 'unfused' (Megatron-LM's vocab-parallel cross entropy in fp32, its default): layer-time.ts.
    */
   readonly crossEntropyKernel?: 'fused' | 'unfused';
+  /** How weight gradients accumulate across micro-batches; default 'fused'. */
+  readonly gradientAccumulation?: GradientAccumulation;
   /** Megatron's scatter-gather of pipeline sends (SC'21 §4.1); not used with sequence parallelism. */
   readonly scatterGather: boolean;
   /** Overlap the data-parallel gradient reduction with the last micro-batch's backward pass. */

@@ -2,6 +2,7 @@ import {
   activationBytesPerLayer, embeddingActivationBytes, inFlightMicroBatches, modelStateBytes, workingBytesPerLayer, type ActivationInput,
 } from '@trainplan/model';
 import { GiB, type Bytes } from '@trainplan/units';
+import { heldGradientBytes } from './gradient-accumulation.ts';
 import type { PlanInput } from './plan-input.ts';
 
 /**
@@ -46,8 +47,9 @@ export function stageMemories(
   const working = workingBytesPerLayer(act);
   // The first stage's embedding term grows linearly with the micro-batches it holds; the last's does not.
   const embedding = embeddingActivationBytes({ ...act, inFlight: 1 });
+  const gradientBytes = heldGradientBytes(input);
   return layers.map((count, stage) => {
-    const states = modelStateBytes({ parameters: parameters[stage]!, sharding: input.sharding, dataParallel: input.data });
+    const states = modelStateBytes({ parameters: parameters[stage]!, sharding: input.sharding, dataParallel: input.data, gradientBytes });
     const held = inFlightMicroBatches({
       schedule: input.schedule, pipeline: input.pipeline, microBatches, virtualStages: input.virtualStages, stage,
     });

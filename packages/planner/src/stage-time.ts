@@ -24,6 +24,8 @@ const exposed = (comm: Seconds, window: Seconds, overlap: boolean): Seconds => (
 
 export function stageTimes(args: {
   input: PlanInput; layers: readonly number[]; layer: LayerComputeCost; tp: TensorParallelLayerComm; cp: Pass; logits: Pass; embedding: Pass;
+  /** Per stage: the unfused gradient accumulation after each micro-batch's backward (gradient-accumulation.ts). */
+  accumulation?: readonly Seconds[];
 }): StageTime[] {
   const { input, layers, layer, tp, cp } = args;
   const overlapTp = input.overlapTensorParallelComm;
@@ -42,6 +44,7 @@ export function stageTimes(args: {
     let backward = n * layer.backward;
     if (i === 0) { forward += args.embedding.forward; backward += args.embedding.backward; }
     if (i === layers.length - 1) { forward += args.logits.forward; backward += args.logits.backward; }
+    backward += args.accumulation?.[i] ?? 0;
     const recompute = recomputed * recomputePerLayer;
     const tensorParallelComm = n * (tpForward + tpBackward) + (input.recompute === 'full' ? recomputed * tpForward : 0);
     const contextParallelComm = n * cpPerLayer;

@@ -75,6 +75,7 @@ export function resolveScenario(s: ResolvedScenarioInput): { ok: true; value: Re
     dropout: s.training.dropout ?? true,
     attentionKernel: s.training.attentionKernel ?? 'flash',
     ...(s.training.crossEntropyKernel !== undefined && { crossEntropyKernel: s.training.crossEntropyKernel }),
+    ...(s.training.gradientAccumulation !== undefined && { gradientAccumulation: s.training.gradientAccumulation }),
     tensor: p.tensor,
     pipeline: p.pipeline,
     data,

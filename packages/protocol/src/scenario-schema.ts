@@ -85,6 +85,11 @@ const training = object({
     description: "Extension: the loss over the vocabulary: fused (default; NeMo's cross_entropy_loss_fusion), or Megatron-LM's "
       + 'unfused vocab-parallel cross entropy in fp32 (its default without --cross-entropy-loss-fusion).',
   })),
+  gradientAccumulation: optional(enumOf(['fused', '16-bit', 'fp32'], {
+    description: "Extension: how weight gradients accumulate across micro-batches: 'fused' (default) inside the weight-gradient GEMM "
+      + "(Megatron's gradient_accumulation_fusion, Transformer Engine), or a separate add per parameter per micro-batch into a "
+      + "16-bit or fp32 buffer (PyTorch DDP, DeepSpeed, Megatron-LM 2021), which is also the width the data-parallel reduction sends.",
+  })),
 }, { expected: 'a training object', description: 'The batch and the precision.' });
 
 const degree = (description: string) => withDefault(positive(thousand(64), description), 1);

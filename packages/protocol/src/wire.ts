@@ -52,6 +52,14 @@ export interface ScenarioInput {
     attentionKernel?: 'flash' | 'unfused';
     /** Extension: fused cross entropy (default) or Megatron-LM's unfused vocab-parallel cross entropy in fp32. */
     crossEntropyKernel?: 'fused' | 'unfused';
+    /**
+     * Extension: how weight gradients accumulate across micro-batches: 'fused' (default) inside the
+     * weight-gradient GEMM (Megatron's gradient_accumulation_fusion, Transformer Engine); '16-bit' or
+     * 'fp32': a separate add per parameter per micro-batch into a buffer of that width, which is also
+     * what the data-parallel reduction sends (PyTorch DDP and DeepSpeed fp16: '16-bit'; Megatron-LM 2021
+     * local DDP: its main-gradient buffer; DeepSpeed's BF16 optimizer: 'fp32').
+     */
+    gradientAccumulation?: 'fused' | '16-bit' | 'fp32';
   };
   parallelism?: {
     tensor?: number;

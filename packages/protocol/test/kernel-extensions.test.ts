@@ -45,3 +45,27 @@ describe('scenario extensions parallelism.asyncTensorParallelGradComm and traini
     expect(estimate({ crossEntropyKernel: 'unfused' }, {}).stepTimeSeconds).toBeGreaterThan(fused.stepTimeSeconds);
   });
 });
+
+describe('scenario extension training.gradientAccumulation', () => {
+  it('is optional and written back only when given', () => {
+    const v = validateScenario(scenario({}, {}));
+    expect(v.ok && 'gradientAccumulation' in v.value.training).toBe(false);
+    const given = validateScenario(scenario({ gradientAccumulation: 'fp32' }, {}));
+    expect(given.ok && given.value.training.gradientAccumulation).toBe('fp32');
+  });
+  it('names the field and the allowed values when the value is wrong', () => {
+    const bad = validateScenario(scenario({ gradientAccumulation: 'fp8' }, {}));
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) {
+      expect(bad.issues.map((i) => i.path)).toEqual(['training.gradientAccumulation']);
+      expect(bad.issues[0]!.message).toMatch(/fused.*16-bit.*fp32/);
+    }
+  });
+  it("an unfused add per micro-batch lengthens the step, fp32 more than 16-bit; 'fused' is the default's answer", () => {
+    const fused = estimate({}, {});
+    expect(estimate({ gradientAccumulation: 'fused' }, {}).stepTimeSeconds).toBe(fused.stepTimeSeconds);
+    const sixteen = estimate({ gradientAccumulation: '16-bit' }, {});
+    expect(sixteen.breakdown.computeSeconds).toBeGreaterThan(fused.breakdown.computeSeconds!);
+    expect(estimate({ gradientAccumulation: 'fp32' }, {}).stepTimeSeconds).toBeGreaterThan(sixteen.stepTimeSeconds);
+  });
+});

@@ -7,3 +7,4 @@ export type { SourceId, SourceProfile } from './sources.ts';
 export { predictTable4, TABLE4 } from './korthikanti-table4.ts';
 export { renderValidationReport, TARGETS } from './render.ts';
 export { constantEfficiencyBaseline } from './baseline.ts';
+export { bloomConsistency } from './bloom-consistency.ts';

@@ -1,3 +1,4 @@
+import { bloomConsistencySection } from './bloom-consistency-section.ts';
 import { collectivesSection } from './collectives-section.ts';
 import { renderValidationReport } from './render.ts';
 import { scoreAll, summarise } from './score.ts';
@@ -29,6 +30,7 @@ const trainingRuns: ValidationSection = {
 
 export const VALIDATION_SECTIONS: ValidationSection[] = [
   trainingRuns,
+  bloomConsistencySection,
   collectivesSection,
   searchSection,
 ];

@@ -43,21 +43,58 @@ export function interleavingChoices(layers: number, pipeline: number, max: numbe
 const tp = (row: TrainingRow): number => row.parallel.tp ?? 1;
 const pp = (row: TrainingRow): number => row.parallel.pp ?? 1;
 
+/**
+ * The SC'21 artifact's settings for each Table 1 row, keyed by layer count (one row per model size):
+ * Megatron-LM examples/sc21/run_table_1.sh sets MBS, --num-layers-per-virtual-pipeline-stage (here as
+ * v = layers / (p · layers per virtual stage)) and DDP=torch|local. The paper's text omits them.
+ */
+const SC21_TABLE1_RUNS: Readonly<Record<number, { microBatchSize: number; layersPerVirtualStage?: number; torchDdp: boolean }>> = {
+  24: { microBatchSize: 16, torchDdp: true }, // 1.7B
+  30: { microBatchSize: 16, torchDdp: true }, // 3.6B
+  36: { microBatchSize: 16, torchDdp: true }, // 7.5B
+  40: { microBatchSize: 8, torchDdp: true }, // 18.4B
+  48: { microBatchSize: 4, torchDdp: false }, // 39.1B
+  60: { microBatchSize: 2, layersPerVirtualStage: 5, torchDdp: false }, // 76.1B
+  80: { microBatchSize: 2, layersPerVirtualStage: 5, torchDdp: false }, // 145.6B
+  96: { microBatchSize: 1, layersPerVirtualStage: 3, torchDdp: false }, // 310.1B
+  105: { microBatchSize: 1, layersPerVirtualStage: 1, torchDdp: false }, // 529.6B
+  128: { microBatchSize: 1, torchDdp: false }, // 1008.0B
+};
+
+export function sc21Table1Run(row: TrainingRow): { microBatchSize: number; virtualStages: number; torchDdp: boolean } {
+  const run = SC21_TABLE1_RUNS[row.model.layers];
+  if (!run) throw new Error(`no SC'21 artifact settings for ${row.id} (${row.model.layers} layers)`);
+  const perStage = row.model.layers / pp(row);
+  return { microBatchSize: run.microBatchSize, virtualStages: run.layersPerVirtualStage ? perStage / run.layersPerVirtualStage : 1, torchDdp: run.torchDdp };
+}
+
 export const SOURCES: readonly SourceProfile[] = [
   {
     id: 'narayanan21',
     title: 'Narayanan et al. SC\'21 (Megatron-LM), Table 1: weak scaling 1.7B–1T on Selene',
-    assumptions: 'fp16, full recompute, unfused softmax attention with dropout, unfused fp32 cross entropy, interleaved 1F1B with scatter-gather '
-      + '(stated for all Table-1 runs), no gradient-reduce overlap (Megatron 2021). Unstated: micro-batch size and the '
-      + 'number of model chunks v: the fastest feasible of mbs ∈ {1, 2, 4, 8} and v with L divisible by p·v.',
+    assumptions: 'fp16, full recompute, unfused softmax attention with dropout, unfused fp32 cross entropy, scatter-gather '
+      + '(stated for all Table-1 runs). Micro-batch size, model chunks v and the data-parallel implementation as the '
+      + 'paper\'s artifact runs them (Megatron-LM examples/sc21/run_table_1.sh): PyTorch DDP, which overlaps the gradient '
+      + 'all-reduce with the backward pass, for the unpipelined 1.7B–18B rows; Megatron\'s local DDP (no overlap) above. '
+      + 'Weight gradients accumulate by a separate add per micro-batch into the 16-bit gradient buffer (the DDP hook '
+      + '`param.main_grad.add_(param.grad.data)`, or autograd under PyTorch DDP): fusing it into the GEMM came in 2022 (NVIDIA/apex#1297).',
     matches: (r) => r.id.startsWith('narayanan21'),
     network: 'hdr-ib-8x',
-    scenario: (r) => ({
-      model: gptModel(r),
-      training: { globalBatchSize: r.parallel.gbs!, precision: 'fp16', dropout: true, attentionKernel: 'unfused', crossEntropyKernel: 'unfused' },
-      parallelism: { tensor: tp(r), pipeline: pp(r), recompute: 'full', scatterGather: true },
-    }),
-    unknowns: (r) => ({ microBatchSize: [1, 2, 4, 8], virtualStages: interleavingChoices(r.model.layers, pp(r), 8) }),
+    scenario: (r) => {
+      const run = sc21Table1Run(r);
+      return {
+        model: gptModel(r),
+        training: {
+          globalBatchSize: r.parallel.gbs!, microBatchSize: run.microBatchSize, precision: 'fp16', dropout: true,
+          attentionKernel: 'unfused', crossEntropyKernel: 'unfused', gradientAccumulation: '16-bit',
+        },
+        parallelism: {
+          tensor: tp(r), pipeline: pp(r), recompute: 'full', scatterGather: true,
+          virtualStages: run.virtualStages, overlapGradReduce: run.torchDdp,
+        },
+      };
+    },
+    unknowns: () => ({}),
   },
   {
     id: 'korthikanti22',
@@ -65,7 +102,8 @@ export const SOURCES: readonly SourceProfile[] = [
     assumptions: 'fp16, unfused softmax attention with dropout, unfused fp32 cross entropy, scatter-gather without sequence parallelism, no '
       + 'gradient-reduce overlap (stated for the DP run), asynchronous backward tensor-parallel communication '
       + '(Megatron-LM v3.0 default: --async-tensor-model-parallel-allreduce, and with sequence parallelism the input '
-      + 're-gather under the dgrad GEMM). Everything else as the row states; micro-batch-level '
+      + 're-gather under the dgrad GEMM), weight gradients accumulated inside the weight-gradient GEMM (v3.0\'s '
+      + 'LinearWithGradAccumulationAndAsyncCommunication, gradient_accumulation_fusion). Everything else as the row states; micro-batch-level '
       + 'recompute (App. C) is modelled as selective recompute. Where a pipelined row does not state v (1T), the '
       + 'fastest feasible v with L divisible by p·v is used.',
     matches: (r) => r.id.startsWith('korthikanti22'),
@@ -150,7 +188,10 @@ export const SOURCES: readonly SourceProfile[] = [
     title: 'BigScience BLOOM (tr11-176B) prequel benchmarks on Jean Zay: Megatron-DeepSpeed, 384 A100',
     assumptions: 'Megatron-DeepSpeed of early 2022: ZeRO stage 1, full recompute ("checkpoint-activations"), unfused '
       + 'softmax attention with dropout, unfused fp32 cross entropy, synchronous tensor-parallel collectives, DeepSpeed\'s non-interleaved pipeline without scatter-gather, no overlap; '
-      + 'ALiBi positions, tied embeddings; 4 × 100 Gb/s Omni-Path per node. Everything else as the row states.',
+      + 'ALiBi positions, tied embeddings; 4 × 100 Gb/s Omni-Path per node. fp16 rows accumulate 16-bit gradients by autograd\'s '
+      + 'separate add per micro-batch; from 02-28, DeepSpeed\'s new BF16 optimizer adds them into an unsharded fp32 buffer each '
+      + 'micro-batch and all-reduces that fp32 buffer (chronicles-prequel: "accumulate gradients in fp32 ... a bit slower"; '
+      + 'engine._bf16_reduce_grads). Everything else as the row states.',
     matches: (r) => r.id.startsWith('bloom-prequel'),
     network: 'omnipath-4x',
     scenario: (r) => ({
@@ -158,6 +199,7 @@ export const SOURCES: readonly SourceProfile[] = [
       training: {
         globalBatchSize: r.parallel.gbs!, microBatchSize: r.parallel.mbs ?? 1,
         precision: r.precision?.startsWith('bf16') ? 'bf16' : 'fp16', dropout: true, attentionKernel: 'unfused', crossEntropyKernel: 'unfused',
+        gradientAccumulation: r.precision === 'bf16-optimizer' ? 'fp32' : '16-bit',
       },
       parallelism: { tensor: tp(r), pipeline: pp(r), recompute: 'full', zeroStage: 1, scatterGather: false },
     }),

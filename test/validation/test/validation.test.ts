@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { constantEfficiencyBaseline, predictTable4, scoreAll, summarise, TABLE4, TARGETS } from '../src/index.ts';
+import { bloomConsistency, constantEfficiencyBaseline, predictTable4, scoreAll, summarise, TABLE4, TARGETS } from '../src/index.ts';
+
 
 /**
  * Accuracy against ../shared/ground-truth (tiers A and B). Where the issue's target is met the test
@@ -27,16 +28,12 @@ describe('step-time accuracy against published runs', () => {
     ['korthikanti22', TARGETS.sourceMape],
     ['dgxc-24.11', TARGETS.sourceMape],
     ['megatron-readme-h100', TARGETS.sourceMape],
+    ['bloom-prequel', TARGETS.sourceMape],
   ])('%s MAPE ≤ 8% (issue target)', (id, bound) => {
     expect(source(id).mape).toBeLessThanOrEqual(bound);
   });
-  it.each([
-    ['bloom-prequel', 0.085, 'measured 8.1%'],
-  ])('%s MAPE ≤ %d (regression guard; issue target 8%, %s)', (id, guard) => {
-    expect(source(id).mape).toBeLessThanOrEqual(guard);
-  });
-  it('worst row ≤ 25% (regression guard; issue target 15%, measured 24.4%, a BLOOM row)', () => {
-    expect(overall.worst).toBeLessThanOrEqual(0.25);
+  it('worst row ≤ 22.9% (regression guard; issue target 15%, measured 22.4%, a BLOOM row: see docs/validation.md)', () => {
+    expect(overall.worst).toBeLessThanOrEqual(0.229);
   });
   it('beats one constant efficiency per GPU fitted to the same rows', () => {
     expect(overall.mape).toBeLessThan(constantEfficiencyBaseline(rows).mape);
@@ -49,8 +46,16 @@ describe('SC\'21 Table 1 hardware FLOP utilisation', () => {
   it('mean HFU error ≤ 3% (issue target)', () => {
     expect(hfuErrors.reduce((a, b) => a + b, 0) / hfuErrors.length).toBeLessThanOrEqual(0.03);
   });
-  it('worst HFU error ≤ 7% (regression guard; issue target 6%, measured 6.9%)', () => {
-    expect(Math.max(...hfuErrors)).toBeLessThanOrEqual(0.07);
+  it('worst HFU error ≤ 6% (issue target)', () => {
+    expect(Math.max(...hfuErrors)).toBeLessThanOrEqual(0.06);
+  });
+  it('runs every row with the artifact\'s stated micro-batch and v, searching nothing', () => {
+    // Megatron-LM examples/sc21/run_table_1.sh: 76B runs MBS 2 with 5 layers per virtual stage (v = 60/4/5 = 3).
+    const row76 = t1.find((r) => r.id === 'narayanan21-t1-76.1B')!;
+    expect(row76.candidates).toBe(1);
+    expect(row76.estimate.resolved.microBatchSize).toBe(2);
+    expect(row76.estimate.resolved.virtualStages).toBe(3);
+    expect(t1.every((r) => r.candidates === 1)).toBe(true);
   });
 });
 
@@ -73,18 +78,35 @@ describe('Korthikanti et al. 2022', () => {
       expect(full.predictedStepSeconds).toBeGreaterThan(sel.predictedStepSeconds);
     }
   });
-  it('full vs selective + SP step times within 7.5% (regression guard; issue target 5%, worst measured 7.0%: 1T selective + SP)', () => {
+  it('full vs selective + SP step times (22B, 175B, 530B, 1T) within 5% (issue target)', () => {
     const pairs = rows.filter((r) => r.source === 'korthikanti22' && /-(fullrecompute|selective\+sp)$/.test(r.id));
     expect(pairs.length).toBe(8);
-    expect(Math.max(...pairs.map((r) => Math.abs(r.error)))).toBeLessThanOrEqual(0.075);
-  });
-  it('seven of the eight full vs selective + SP steps are within the issue\'s 5% (measured: all but 1T selective + SP)', () => {
-    const pairs = rows.filter((r) => r.source === 'korthikanti22' && /-(fullrecompute|selective\+sp)$/.test(r.id));
-    expect(pairs.filter((r) => Math.abs(r.error) <= 0.05).length).toBeGreaterThanOrEqual(7);
+    expect(Math.max(...pairs.map((r) => Math.abs(r.error)))).toBeLessThanOrEqual(0.05);
   });
   it('Table 4: asynchronous backward communication (Megatron-LM v3.0) brings the backward pass closer to the paper than synchronous collectives', () => {
     const synchronous = predictTable4({ asyncTensorParallelGradComm: false });
     expect(Math.abs(t4.backwardMs - TABLE4.backwardMs)).toBeLessThan(Math.abs(synchronous.backwardMs - TABLE4.backwardMs));
     expect(t4.forwardMs).toBeCloseTo(synchronous.forwardMs, 12);
+  });
+});
+
+describe('BLOOM prequel: the claims docs/validation.md makes about the whole 2022-02-25 table', () => {
+  const c = bloomConsistency();
+  it('finds the eleven ground-truth configurations among the twenty-one the source printed', () => {
+    expect(c.rows.length).toBe(21);
+    expect(c.rows.filter((r) => r.inGroundTruth).length).toBe(11);
+  });
+  it('the same configuration measured at batch 1568 and 2048 took about as long: the planner grows with the batch, the source did not', () => {
+    expect(c.sameConfiguration.measuredGrowth).toBeLessThan(0.05);
+    expect(c.sameConfiguration.predictedGrowth).toBeGreaterThan(0.2);
+    expect(c.sameConfiguration.predictedGrowth).toBeLessThanOrEqual(c.sameConfiguration.batchGrowth);
+  });
+  it('the error is a trend in data-parallel degree: unbiased to DP 8, under-predicted at DP 24 by more than the modelled DP time', () => {
+    const upTo8 = c.rows.filter((r) => r.dataParallel <= 8 && !(r.label.startsWith('TP 8 · PP 6') && r.label.endsWith('batch 1568')));
+    expect(upTo8.reduce((s, r) => s + Math.abs(r.scored.error), 0) / upTo8.length).toBeLessThan(0.04);
+    for (const r of c.rows.filter((x) => x.dataParallel === 24)) {
+      const gap = r.scored.measuredStepSeconds - r.scored.predictedStepSeconds;
+      expect(gap).toBeGreaterThan(r.scored.estimate.breakdown.dataParallelCommSeconds);
+    }
   });
 });

@@ -1,0 +1,65 @@
+import { stageParameters } from '@trainplan/model';
+import { describe, expect, it } from 'vitest';
+import { COMPUTE_CALIBRATION, dataParallelComm, estimatePlan, parallelGroups, type PlanEstimate, type PlanInput } from '../src/index.ts';
+import { gpt3OnSelene } from './fixtures.ts';
+
+const ok = (input: PlanInput): PlanEstimate => {
+  const e = estimatePlan(input);
+  if (!e.ok) throw new Error(e.message);
+  return e;
+};
+
+/** GPT-3 175B, TP 8 × PP 8 on 128 DGX A100: 12 layers on every stage, 96 micro-batches per pipeline. */
+const plan: PlanInput = { ...gpt3OnSelene, precision: 'fp16' };
+const a100 = COMPUTE_CALIBRATION.ampere;
+const bandwidth = plan.gpu.hbmBandwidth * a100.hbmFraction;
+// Parameter tensors per GPT layer: 4 linears with biases, 2 LayerNorms with biases.
+const TENSORS_PER_LAYER = 12;
+
+describe('unfused gradient accumulation (a separate add per parameter per micro-batch)', () => {
+  const middle = 3; // a middle stage: transformer layers only
+  const params = stageParameters({ shape: plan.model, tensorParallel: 8, layersPerStage: Array(8).fill(12) })[middle]!;
+
+  it.each([['16-bit', 2], ['fp32', 4]] as const)('%s: every micro-batch reads the fresh 16-bit gradient and reads and writes a %i-byte buffer, on the backward pass', (mode, width) => {
+    const fused = ok(plan).stages[middle]!.time;
+    const unfused = ok({ ...plan, gradientAccumulation: mode }).stages[middle]!.time;
+    const bytes = params * (2 + 2 * width);
+    const kernels = 12 * TENSORS_PER_LAYER;
+    expect(unfused.backward - fused.backward).toBeCloseTo(bytes / bandwidth + kernels * a100.kernelOverhead, 9);
+    expect(unfused.forward).toBe(fused.forward);
+  });
+
+  it("'fused' (Megatron's gradient_accumulation_fusion) is the default and adds nothing", () => {
+    expect(ok({ ...plan, gradientAccumulation: 'fused' }).stepTimeSeconds).toBe(ok(plan).stepTimeSeconds);
+  });
+
+  it('costs in proportion to the micro-batches of a step', () => {
+    const extra = (b: number) => ok({ ...plan, globalBatchSize: b, gradientAccumulation: '16-bit' }).breakdown.computeSeconds
+      - ok({ ...plan, globalBatchSize: b }).breakdown.computeSeconds;
+    expect(extra(3072) / extra(1536)).toBeCloseTo(2, 9);
+  });
+
+  it('the data-parallel reduction sends the accumulation buffer: fp32 makes the gradient all-reduce twice as long', () => {
+    const groups = parallelGroups(plan);
+    const comm = (p: PlanInput) => dataParallelComm(p, groups, params, 96);
+    // Without sharding the step's data-parallel traffic is the gradient all-reduce alone (~2.5 GB here: bandwidth-bound).
+    const allReduce16 = comm({ ...plan, gradientAccumulation: '16-bit' });
+    const allReduce32 = comm({ ...plan, gradientAccumulation: 'fp32' });
+    expect(allReduce32 / allReduce16).toBeCloseTo(2, 2);
+    // ZeRO-1 adds the same weight all-gather to either: the difference is the all-reduce's.
+    const zero1: PlanInput = { ...plan, sharding: 'zero-1' };
+    expect(comm({ ...zero1, gradientAccumulation: 'fp32' }) - comm({ ...zero1, gradientAccumulation: '16-bit' })).toBeCloseTo(allReduce32 - allReduce16, 9);
+    // DeepSpeed ZeRO reduces 16-bit gradients by itself: '16-bit' changes nothing there.
+    expect(comm({ ...zero1, gradientAccumulation: '16-bit' })).toBe(comm(zero1));
+  });
+
+  it("memory holds the buffer: DeepSpeed's BF16 optimizer keeps fp32 gradients beside the 16-bit ones (2 + 4 B/param)", () => {
+    const zero1: PlanInput = { ...plan, sharding: 'zero-1' };
+    const gradients = (p: PlanInput) => ok(p).stages[middle]!.memory.gradientsBytes;
+    expect(gradients(zero1)).toBeCloseTo(2 * params, 0);
+    expect(gradients({ ...zero1, gradientAccumulation: 'fp32' })).toBeCloseTo(6 * params, 0);
+    // Megatron's hook frees each 16-bit gradient once added: the buffer alone.
+    expect(gradients({ ...plan, gradientAccumulation: '16-bit' })).toBeCloseTo(2 * params, 0);
+    expect(gradients(plan)).toBeCloseTo(4 * params, 0);
+  });
+});

@@ -1,0 +1,93 @@
+import { loadTrainingRows, type TrainingRow } from './ground-truth.ts';
+import { scoreRow, type ScoredRow } from './score.ts';
+import { spearman } from './search-findings.ts';
+import { SOURCES } from './sources.ts';
+
+/**
+ * Every 181B configuration (72 layers, h 14336, 64 heads, 384 A100) the BLOOM prequel measured on
+ * 2022-02-25, as its tables print them (bigscience-workshop/bigscience
+ * train/tr11-176B-ml/chronicles-prequel.md @59a90eec, sections "GBS Variations" and "Tweaking TP"):
+ * the ground truth keeps eleven of them; the others are the same table's neighbours. Scored with the
+ * same source profile, they show what of the BLOOM error is the source's own scatter. Not part of
+ * the scored ground truth: a diagnostic only.
+ */
+const FEB25_TABLES: readonly { dp: number; tp: number; pp: number; mbs: number; gbs: number; seconds: number }[] = [
+  { dp: 8, tp: 8, pp: 6, mbs: 4, gbs: 1568, seconds: 113.01 },
+  { dp: 8, tp: 8, pp: 6, mbs: 4, gbs: 2048, seconds: 114.11 },
+  { dp: 8, tp: 8, pp: 6, mbs: 6, gbs: 2016, seconds: 123.57 },
+  { dp: 4, tp: 8, pp: 12, mbs: 4, gbs: 1568, seconds: 92.75 },
+  { dp: 4, tp: 8, pp: 12, mbs: 4, gbs: 2048, seconds: 117.07 },
+  { dp: 4, tp: 8, pp: 12, mbs: 2, gbs: 1568, seconds: 99.93 },
+  { dp: 4, tp: 8, pp: 12, mbs: 2, gbs: 2048, seconds: 128.82 },
+  { dp: 6, tp: 8, pp: 8, mbs: 4, gbs: 2016, seconds: 113.16 },
+  { dp: 12, tp: 8, pp: 4, mbs: 2, gbs: 2016, seconds: 125.52 },
+  { dp: 12, tp: 8, pp: 4, mbs: 4, gbs: 2016, seconds: 114.81 },
+  { dp: 24, tp: 8, pp: 2, mbs: 1, gbs: 2016, seconds: 145.45 },
+  { dp: 24, tp: 8, pp: 2, mbs: 2, gbs: 2016, seconds: 136.13 },
+  { dp: 8, tp: 4, pp: 12, mbs: 4, gbs: 2048, seconds: 111.89 },
+  { dp: 8, tp: 4, pp: 12, mbs: 2, gbs: 2048, seconds: 110.48 },
+  { dp: 8, tp: 4, pp: 12, mbs: 2, gbs: 2048, seconds: 113.54 },
+  { dp: 16, tp: 4, pp: 6, mbs: 4, gbs: 2048, seconds: 117.11 },
+  { dp: 16, tp: 4, pp: 6, mbs: 2, gbs: 2048, seconds: 111.71 },
+  { dp: 16, tp: 2, pp: 12, mbs: 2, gbs: 2048, seconds: 112.5 },
+  { dp: 8, tp: 2, pp: 24, mbs: 1, gbs: 2048, seconds: 119.53 },
+  { dp: 8, tp: 2, pp: 24, mbs: 2, gbs: 2048, seconds: 122.75 },
+  { dp: 4, tp: 4, pp: 24, mbs: 1, gbs: 2048, seconds: 130.6 },
+];
+
+export interface ConsistencyRow {
+  readonly label: string;
+  readonly dataParallel: number;
+  readonly inGroundTruth: boolean;
+  readonly scored: ScoredRow;
+}
+
+export interface BloomConsistency {
+  readonly rows: readonly ConsistencyRow[];
+  /** The configuration measured at two batches (dp 8, tp 8, pp 6, mbs 4): step-time growth measured and predicted. */
+  readonly sameConfiguration: { readonly measuredGrowth: number; readonly predictedGrowth: number; readonly batchGrowth: number };
+  /** Mean signed step-time error by data-parallel degree, ascending. */
+  readonly errorByDataParallel: readonly { readonly dataParallel: number; readonly rows: number; readonly meanError: number }[];
+  /** Spearman rank correlation of tokens/s over all the configurations. */
+  readonly spearmanAll: number;
+}
+
+export function bloomConsistency(): BloomConsistency {
+  const all = loadTrainingRows();
+  const template = all.find((r) => r.id.startsWith('bloom-prequel-02-25-00'));
+  if (!template) throw new Error('the BLOOM prequel rows are missing from the ground truth');
+  const profile = SOURCES.find((s) => s.id === 'bloom-prequel')!;
+  const kept = all.filter((r) => r.id.startsWith('bloom-prequel-02-25'));
+  const rows = FEB25_TABLES.map((c): ConsistencyRow => {
+    const row: TrainingRow = {
+      ...template,
+      id: `bloom-prequel-02-25-table-dp${c.dp}tp${c.tp}pp${c.pp}mbs${c.mbs}gbs${c.gbs}`,
+      parallel: { ...template.parallel, dp: c.dp, tp: c.tp, pp: c.pp, mbs: c.mbs, gbs: c.gbs },
+      measured: { ...template.measured, step_time_s: c.seconds },
+    };
+    const inGroundTruth = kept.some((k) => k.parallel.dp === c.dp && k.parallel.tp === c.tp && k.parallel.pp === c.pp
+      && k.parallel.mbs === c.mbs && k.parallel.gbs === c.gbs && k.measured.step_time_s === c.seconds);
+    return { label: `TP ${c.tp} · PP ${c.pp} · DP ${c.dp} · mbs ${c.mbs} · batch ${c.gbs}`, dataParallel: c.dp, inGroundTruth, scored: scoreRow(row, profile)! };
+  });
+  const pair = rows.filter((r) => r.dataParallel === 8 && r.scored.estimate.resolved.tensor === 8 && r.scored.estimate.resolved.microBatchSize === 4);
+  const [small, large] = [...pair].sort((a, b) => a.scored.estimate.resolved.globalBatchSize - b.scored.estimate.resolved.globalBatchSize);
+  const growth = (f: (r: ScoredRow) => number) => f(large!.scored) / f(small!.scored) - 1;
+  const degrees = [...new Set(rows.map((r) => r.dataParallel))].sort((a, b) => a - b);
+  const tokensPerSecond = (r: ScoredRow, seconds: number) => (r.estimate.resolved.globalBatchSize * r.estimate.resolved.seqLength) / seconds;
+  return {
+    rows,
+    sameConfiguration: {
+      measuredGrowth: growth((r) => r.measuredStepSeconds),
+      predictedGrowth: growth((r) => r.predictedStepSeconds),
+      batchGrowth: growth((r) => r.estimate.resolved.globalBatchSize),
+    },
+    errorByDataParallel: degrees.map((d) => {
+      const group = rows.filter((r) => r.dataParallel === d);
+      return { dataParallel: d, rows: group.length, meanError: group.reduce((s, r) => s + r.scored.error, 0) / group.length };
+    }),
+    spearmanAll: spearman(
+      rows.map((r) => tokensPerSecond(r.scored, r.scored.measuredStepSeconds)),
+      rows.map((r) => tokensPerSecond(r.scored, r.scored.predictedStepSeconds)),
+    ),
+  };
+}
