@@ -47,6 +47,9 @@ export function toMegatronArgs(scenario: unknown): string | undefined {
   if (plan.precision === 'fp16') args.push('--fp16');
   if (plan.precision === 'fp8') args.push('--bf16', '--fp8-format hybrid');
   if (plan.attentionKernel === 'flash') args.push('--use-flash-attn');
+  // Megatron fuses gradient accumulation into the weight-gradient GEMM by default; an unfused add is its fallback.
+  if ((plan.gradientAccumulation ?? 'fused') !== 'fused') args.push('--no-gradient-accumulation-fusion');
+  if (plan.gradientAccumulation === 'fp32') args.push('--accumulate-allreduce-grads-in-fp32');
   if (!plan.dropout) args.push('--attention-dropout 0', '--hidden-dropout 0');
   if (plan.overlapGradReduce) args.push('--overlap-grad-reduce');
   if (plan.overlapGradReduce && plan.sharding === 'distributed-optimizer') args.push('--overlap-param-gather');
@@ -90,6 +93,7 @@ export function toNemoYaml(scenario: unknown): string | undefined {
     `  hidden_dropout: ${plan.dropout ? 0.1 : 0}`,
     `  attention_dropout: ${plan.dropout ? 0.1 : 0}`,
     `  use_flash_attention: ${plan.attentionKernel === 'flash'}`,
+    `  gradient_accumulation_fusion: ${(plan.gradientAccumulation ?? 'fused') === 'fused'}`,
   ];
   if (plan.precision === 'fp8') lines.push('  fp8: true', '  fp8_hybrid: true');
   if (plan.overlapTensorParallelComm) lines.push('  ub_tp_comm_overlap: true');

@@ -25,6 +25,10 @@ export const searchTrainingFields = {
   tokens: optional(number({ greaterThan: 0, max: trillion(1000), description: 'A token budget: the answer then carries the time to train.' })),
   dropout: withDefault(boolean({ description: "Hidden and attention dropout on (Megatron's default 0.1)." }), true),
   attentionKernel: withDefault(enumOf(['flash', 'unfused'], { description: "Fused flash attention, or Megatron 2021–22's unfused softmax attention." }), 'flash'),
+  gradientAccumulation: optional(enumOf(['fused', '16-bit', 'fp32'], {
+    description: "How weight gradients accumulate across micro-batches: 'fused' (default) in the weight-gradient GEMM, or a separate add "
+      + 'per micro-batch into a 16-bit or fp32 buffer (PyTorch DDP, DeepSpeed), as the scenario\'s training.gradientAccumulation.',
+  })),
 };
 
 /** The software's switches: fixed for the whole search, as in the scenario's `parallelism` extensions. */

@@ -71,6 +71,7 @@ export function candidateScenario(r: ResolvedSearch, c: Candidate, nodes: number
       ...(t.tokens !== undefined && { tokens: t.tokens }),
       dropout: t.dropout,
       attentionKernel: t.attentionKernel,
+      ...(t.gradientAccumulation !== undefined && { gradientAccumulation: t.gradientAccumulation }),
     },
     parallelism: {
       tensor: c.tensor,

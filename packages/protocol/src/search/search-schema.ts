@@ -20,7 +20,7 @@ export interface SearchRequestCore {
   cluster: { gpu: string; gpusPerNode?: number; network?: string; nodes?: number; gpus?: number };
   training: {
     globalBatchSize: number; precision: PrecisionId; seqLength?: number; tokens?: number; dropout: boolean;
-    attentionKernel: 'flash' | 'unfused';
+    attentionKernel: 'flash' | 'unfused'; gradientAccumulation?: 'fused' | '16-bit' | 'fp32';
   };
   settings: { scatterGather: boolean; overlapGradReduce: boolean; overlapTensorParallelComm: boolean; overlapPipelineComm: boolean };
 }

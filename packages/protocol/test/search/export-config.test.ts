@@ -25,6 +25,16 @@ describe('toMegatronArgs', () => {
     }
   });
 
+  it('turns off gradient-accumulation fusion only for an unfused add, and asks for fp32 accumulation where the plan has it', () => {
+    expect(toMegatronArgs(LLAMA)).not.toContain('--no-gradient-accumulation-fusion');
+    const fp32 = toMegatronArgs({ ...LLAMA, training: { ...LLAMA.training, gradientAccumulation: 'fp32' } })!;
+    expect(fp32).toContain('--no-gradient-accumulation-fusion');
+    expect(fp32).toContain('--accumulate-allreduce-grads-in-fp32');
+    const sixteen = toMegatronArgs({ ...LLAMA, training: { ...LLAMA.training, gradientAccumulation: '16-bit' } })!;
+    expect(sixteen).toContain('--no-gradient-accumulation-fusion');
+    expect(sixteen).not.toContain('--accumulate-allreduce-grads-in-fp32');
+  });
+
   it('answers undefined for an invalid scenario', () => {
     expect(toMegatronArgs({ model: 'x' })).toBeUndefined();
   });
@@ -38,5 +48,10 @@ describe('toNemoYaml', () => {
       '  context_parallel_size: 2', '  sequence_parallel: true', '  activations_checkpoint_granularity: selective', '    name: distributed_fused_adam']) {
       expect(yaml.split('\n')).toContain(line);
     }
+  });
+  it('states gradient_accumulation_fusion as the plan has it', () => {
+    expect(toNemoYaml(LLAMA)!.split('\n')).toContain('  gradient_accumulation_fusion: true');
+    const unfused = toNemoYaml({ ...LLAMA, training: { ...LLAMA.training, gradientAccumulation: '16-bit' } })!;
+    expect(unfused.split('\n')).toContain('  gradient_accumulation_fusion: false');
   });
 });

@@ -29,6 +29,15 @@ describe('runSearch', () => {
     expect(answer.best.days).toBeCloseTo(300e9 / answer.best.estimate.tokensPerSecond / 86_400, 9);
   });
 
+  it("searches with the request's gradient accumulation and writes it into every plan, which then estimates the same", () => {
+    const unfused = runSearch({ ...GPT3, training: { ...GPT3.training, gradientAccumulation: '16-bit' } }) as SearchOkJson;
+    expect(unfused.ok).toBe(true);
+    expect(unfused.best.scenario.training.gradientAccumulation).toBe('16-bit');
+    expect(runEstimate(unfused.best.scenario)).toEqual(unfused.best.estimate);
+    // A separate add per micro-batch can only slow the best plan down.
+    expect(unfused.best.estimate.stepTimeSeconds).toBeGreaterThan(answer.best.estimate.stepTimeSeconds);
+  });
+
   it('a system id stands for its GPU, node size and network', () => {
     const a = runSearch({ ...GPT3, cluster: { gpu: 'dgx-a100-80gb', nodes: 128 } }) as SearchOkJson;
     expect(a.best.scenario.cluster).toEqual({ gpu: 'a100-80gb', gpusPerNode: 8, nodes: 128, network: 'hdr-ib-8x' });
