@@ -44,7 +44,8 @@ export interface LayerActivationTerms {
   readonly checkpoint: Bytes;
 }
 
-export function layerActivationTerms(input: ActivationInput): LayerActivationTerms {
+/** `recompute` overrides the input's mode (what a layer holds without recompute, for the working set). */
+export function layerActivationTerms(input: ActivationInput, recompute: RecomputeMode = input.recompute): LayerActivationTerms {
   const { shape, microBatchSize: b, tensorParallel: t } = input;
   const c = input.contextParallel ?? 1;
   const s = input.seqLength / c;
@@ -69,7 +70,7 @@ export function layerActivationTerms(input: ActivationInput): LayerActivationTer
   const unfusedCore = (BYTES_16BIT + (input.dropout ? BYTES_MASK + BYTES_16BIT : 0)) * scores;
   // Flash attention keeps only the fp32 log-sum-exp per query and head.
   const flashCore = BYTES_FP32 * a * s * b;
-  const keepsCore = input.recompute === 'none' || input.attentionKernel === 'flash';
+  const keepsCore = recompute === 'none' || input.attentionKernel === 'flash';
   const attentionCore = keepsCore ? (input.attentionKernel === 'flash' ? flashCore : unfusedCore) / t : 0;
 
   const checkpoint = (BYTES_16BIT * sbh) / spDivisor;
@@ -88,7 +89,8 @@ export function activationBytesPerLayer(input: ActivationInput): Bytes {
 
 /** Everything a layer holds while it runs forward or is recomputed: what full recompute rebuilds. */
 export function workingBytesPerLayer(input: ActivationInput): Bytes {
-  return activationBytesPerLayer({ ...input, recompute: 'none' });
+  const terms = layerActivationTerms(input, 'none');
+  return terms.replicated + terms.tensorParallel + terms.attentionCore;
 }
 
 export type PipelineSchedule = '1f1b' | 'interleaved' | 'gpipe';
@@ -111,15 +113,15 @@ export function inFlightMicroBatches(input: {
 /**
  * Extra activations of the first and last stages (Korthikanti §4.3): the embedding dropout mask per
  * in-flight micro-batch on the first; the output layer's input 2·sbh and the fp32 logits 4·sbV
- * (split by tensor parallelism) on the last.
+ * (split by tensor parallelism) on the last. `inFlight` defaults to one micro-batch.
  */
-export function embeddingActivationBytes(input: ActivationInput & { inFlight: number }): { first: Bytes; last: Bytes } {
+export function embeddingActivationBytes(input: ActivationInput & { inFlight?: number }): { first: Bytes; last: Bytes } {
   const c = input.contextParallel ?? 1;
   const sb = (input.seqLength / c) * input.microBatchSize;
   const h = input.shape.hiddenSize;
   const t = input.tensorParallel;
   const spDivisor = input.sequenceParallel ? t : 1;
-  const first = input.dropout ? (input.inFlight * BYTES_MASK * sb * h) / spDivisor : 0;
+  const first = input.dropout ? ((input.inFlight ?? 1) * BYTES_MASK * sb * h) / spDivisor : 0;
   const last = (BYTES_16BIT * sb * h) / spDivisor + (BYTES_FP32 * sb * input.shape.vocabSize) / t;
   return { first, last };
 }

@@ -23,17 +23,18 @@ export interface ComputeCalibration {
 }
 
 /**
- * Fitted on 46 A100 rows (Narayanan SC'21, Korthikanti 2022, BLOOM), refitted 2026-11-23 when the
- * unfused per-micro-batch gradient accumulation of SC'21 and BLOOM was modelled (gradient-accumulation.ts):
- * 0.72 → 0.74, HBM 0.75 → 0.70, kernel overhead 2 → 3 µs; A100 MAPE 4.85% → 4.58%.
+ * Fitted on 46 A100 rows (Narayanan SC'21, Korthikanti 2022, BLOOM), refitted 2026-11-23 once the
+ * unfused per-micro-batch gradient accumulation of SC'21 and BLOOM (gradient-accumulation.ts) and
+ * DeepSpeed's partitioned pipeline sends were modelled: GEMM 0.72 → 0.73, HBM 0.75 → 0.70 (the fit's
+ * lower bound), kernel overhead 2 µs unchanged; A100 MAPE 5.38%.
  */
 const AMPERE: ComputeCalibration = {
-  gemmPeakFraction: 0.74,
+  gemmPeakFraction: 0.73,
   fp8GemmPeakFraction: 0,
   // No A100 row uses flash attention; FlashAttention-2 reports 50–73% of A100 peak forward (Dao 2023, Fig. 4).
   attentionPeakFraction: 0.55,
   hbmFraction: 0.7,
-  kernelOverhead: us(3),
+  kernelOverhead: us(2),
 };
 
 /** Fitted on 33 H100 rows (NVIDIA DGX Cloud recipes v24.11, Megatron-LM README), 2026-11. */

@@ -43,10 +43,11 @@ export function stageMemories(
 ): StageMemory[] {
   const act = activationInput(input);
   const stored = activationBytesPerLayer(act);
-  const full = input.recompute === 'full' ? activationBytesPerLayer({ ...act, recompute: 'none' }) : stored;
   const working = workingBytesPerLayer(act);
+  // Layers not recomputed keep everything a layer holds without recompute: its working set.
+  const full = input.recompute === 'full' ? working : stored;
   // The first stage's embedding term grows linearly with the micro-batches it holds; the last's does not.
-  const embedding = embeddingActivationBytes({ ...act, inFlight: 1 });
+  const embedding = embeddingActivationBytes(act); // one micro-batch in flight
   const gradientBytes = heldGradientBytes(input);
   return layers.map((count, stage) => {
     const states = modelStateBytes({ parameters: parameters[stage]!, sharding: input.sharding, dataParallel: input.data, gradientBytes });

@@ -187,7 +187,9 @@ export const SOURCES: readonly SourceProfile[] = [
     id: 'bloom-prequel',
     title: 'BigScience BLOOM (tr11-176B) prequel benchmarks on Jean Zay: Megatron-DeepSpeed, 384 A100',
     assumptions: 'Megatron-DeepSpeed of early 2022: ZeRO stage 1, full recompute ("checkpoint-activations"), unfused '
-      + 'softmax attention with dropout, unfused fp32 cross entropy, synchronous tensor-parallel collectives, DeepSpeed\'s non-interleaved pipeline without scatter-gather, no overlap; '
+      + 'softmax attention with dropout, unfused fp32 cross entropy, synchronous tensor-parallel collectives, DeepSpeed\'s non-interleaved pipeline, '
+      + 'no overlap; pipeline sends split across the tensor-parallel ranks and re-gathered by the receiver, as Megatron\'s scatter-gather '
+      + '(DeepSpeed PipelineEngine: is_pipe_partitioned = is_grad_partitioned = is_model_parallel); '
       + 'ALiBi positions, tied embeddings; 4 × 100 Gb/s Omni-Path per node. fp16 rows accumulate 16-bit gradients by autograd\'s '
       + 'separate add per micro-batch; from 02-28, DeepSpeed\'s new BF16 optimizer adds them into an unsharded fp32 buffer each '
       + 'micro-batch and all-reduces that fp32 buffer (chronicles-prequel: "accumulate gradients in fp32 ... a bit slower"; '
@@ -201,7 +203,7 @@ export const SOURCES: readonly SourceProfile[] = [
         precision: r.precision?.startsWith('bf16') ? 'bf16' : 'fp16', dropout: true, attentionKernel: 'unfused', crossEntropyKernel: 'unfused',
         gradientAccumulation: r.precision === 'bf16-optimizer' ? 'fp32' : '16-bit',
       },
-      parallelism: { tensor: tp(r), pipeline: pp(r), recompute: 'full', zeroStage: 1, scatterGather: false },
+      parallelism: { tensor: tp(r), pipeline: pp(r), recompute: 'full', zeroStage: 1, scatterGather: true },
     }),
     unknowns: () => ({}),
   },
