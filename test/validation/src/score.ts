@@ -96,14 +96,20 @@ function evaluate(scenario: ScenarioInput, overrides: CalibrationOverrides): Est
   return result.estimate ? toEstimateJson(resolved.value, result.estimate) : undefined;
 }
 
+/** Every combination of a row's unstated settings, estimated (out-of-memory ones included, flagged). */
+export function rowCandidates(row: TrainingRow, profile: SourceProfile, overrides: CalibrationOverrides = {}): { pick: Record<string, number | string>; estimate: EstimateOk }[] {
+  return combinations(profile.unknowns(row)).flatMap((pick) => {
+    const estimate = evaluate(candidateScenario(row, profile, pick), overrides);
+    return estimate ? [{ pick, estimate }] : [];
+  });
+}
+
 export function scoreRow(row: TrainingRow, profile: SourceProfile, overrides: CalibrationOverrides = {}): ScoredRow | undefined {
   const measured = measuredStep(row, profile);
   if (!measured || row.parallel.gbs === null) return undefined;
   const picks = combinations(profile.unknowns(row));
   let best: { e: EstimateOk; pick: Record<string, number | string>; fits: boolean } | undefined;
-  for (const pick of picks) {
-    const answer = evaluate(candidateScenario(row, profile, pick), overrides);
-    if (!answer) continue;
+  for (const { pick, estimate: answer } of rowCandidates(row, profile, overrides)) {
     // A candidate that fits always beats one that does not; among equals, the faster wins.
     const better = !best || (answer.memory.fits && !best.fits)
       || (answer.memory.fits === best.fits && answer.stepTimeSeconds < best.e.stepTimeSeconds);
