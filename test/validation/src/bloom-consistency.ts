@@ -45,7 +45,13 @@ export interface ConsistencyRow {
 export interface BloomConsistency {
   readonly rows: readonly ConsistencyRow[];
   /** The configuration measured at two batches (dp 8, tp 8, pp 6, mbs 4): step-time growth measured and predicted. */
-  readonly sameConfiguration: { readonly measuredGrowth: number; readonly predictedGrowth: number; readonly batchGrowth: number };
+  readonly sameConfiguration: {
+    readonly measuredGrowth: number; readonly predictedGrowth: number; readonly batchGrowth: number;
+    /** Measured seconds per added sample between the two batches, and per sample at the larger batch. */
+    readonly marginalSecondsPerSample: number; readonly averageSecondsPerSample: number;
+    /** trainplan's step-time error at each batch. */
+    readonly errors: readonly [number, number];
+  };
   /** Mean signed step-time error by data-parallel degree, ascending. */
   readonly errorByDataParallel: readonly { readonly dataParallel: number; readonly rows: number; readonly meanError: number }[];
   /** Spearman rank correlation of tokens/s over all the configurations. */
@@ -80,6 +86,10 @@ export function bloomConsistency(): BloomConsistency {
       measuredGrowth: growth((r) => r.measuredStepSeconds),
       predictedGrowth: growth((r) => r.predictedStepSeconds),
       batchGrowth: growth((r) => r.estimate.resolved.globalBatchSize),
+      marginalSecondsPerSample: (large!.scored.measuredStepSeconds - small!.scored.measuredStepSeconds)
+        / (large!.scored.estimate.resolved.globalBatchSize - small!.scored.estimate.resolved.globalBatchSize),
+      averageSecondsPerSample: large!.scored.measuredStepSeconds / large!.scored.estimate.resolved.globalBatchSize,
+      errors: [small!.scored.error, large!.scored.error],
     },
     errorByDataParallel: degrees.map((d) => {
       const group = rows.filter((r) => r.dataParallel === d);

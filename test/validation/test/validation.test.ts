@@ -105,6 +105,10 @@ describe('BLOOM prequel: the claims docs/validation.md makes about the whole 202
     expect(c.sameConfiguration.measuredGrowth).toBeLessThan(0.05);
     expect(c.sameConfiguration.predictedGrowth).toBeGreaterThan(0.2);
     expect(c.sameConfiguration.predictedGrowth).toBeLessThanOrEqual(c.sameConfiguration.batchGrowth);
+    // An added sample cost a tenth of an average one: the two measurements cannot both be right.
+    expect(c.sameConfiguration.marginalSecondsPerSample).toBeLessThan(c.sameConfiguration.averageSecondsPerSample / 10);
+    // The batch-2048 twin is predicted far better than the kept batch-1568 row.
+    expect(Math.abs(c.sameConfiguration.errors[1])).toBeLessThan(Math.abs(c.sameConfiguration.errors[0]) / 2);
   });
   it('the error is a trend in data-parallel degree: DP 24 at least 10 points below DP ≤ 8, by more than the modelled DP time', () => {
     const mean = (d: (x: number) => boolean) => {
