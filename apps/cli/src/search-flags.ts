@@ -18,6 +18,7 @@ export const TRAINING_FLAGS: Record<string, FlagSpec> = {
   'global-batch': { type: 'string', short: 'b', valueName: 'a count' },
   'seq-length': { type: 'string', valueName: 'a count' },
   precision: { type: 'string', valueName: 'fp16, bf16 or fp8' },
+  'grad-accumulation': { type: 'string', valueName: 'fused, 16-bit or fp32' },
   'max-tensor': { type: 'string', valueName: 'a count' },
   'tensor-within-node': { type: 'boolean' },
   'memory-fraction': { type: 'string', valueName: 'a number in (0, 1]' },
@@ -54,6 +55,7 @@ export function machineFields(v: FlagValues): Record<string, unknown> {
 export function trainingFields(v: FlagValues, tokens?: number | string): Record<string, unknown> {
   return defined({
     globalBatchSize: count(v, 'global-batch'), seqLength: count(v, 'seq-length'), precision: v.precision, tokens,
+    gradientAccumulation: v['grad-accumulation'],
   });
 }
 

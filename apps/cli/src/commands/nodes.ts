@@ -39,7 +39,7 @@ Options:
       --budget M         budget in money (with --price)
       --price P          price of one GPU-hour
   -n, --nodes N          the inverse question: days on N nodes
-      --seq-length, --precision, --max-tensor, --tensor-within-node, --memory-fraction, --gpus-per-node, --network
+      --seq-length, --precision, --grad-accumulation, --max-tensor, --tensor-within-node, --memory-fraction, --gpus-per-node, --network
   -i, --input FILE|-     the whole request as JSON instead of flags
       --json             print the JSON answer (nodes, days, gpuHours, configuration)
       --export F         print the configuration as Megatron-LM arguments (megatron) or NeMo YAML (nemo)
@@ -52,7 +52,7 @@ Examples:
   trainplan nodes --model gpt3-175b --gpu a100-80gb --global-batch 1536 --tokens 300B --nodes 128
 `;
 
-const REQUEST_FLAGS = ['model', 'gpu', 'global-batch', 'tokens', 'days', 'gpu-hours', 'budget', 'price', 'nodes', 'seq-length', 'precision', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network'];
+const REQUEST_FLAGS = ['model', 'gpu', 'global-batch', 'tokens', 'days', 'gpu-hours', 'budget', 'price', 'nodes', 'seq-length', 'precision', 'grad-accumulation', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network'];
 
 function fromFlags(v: FlagValues): Record<string, unknown> {
   const constraints = constraintFields(v);

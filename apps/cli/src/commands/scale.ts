@@ -32,6 +32,7 @@ Options:
       --weak           weak scaling (default strong)
   -t, --tensor T, -p, --pipeline P, --recompute R   hold the plan fixed
       --trade-off      the TP × PP trade-off table at the first size
+      --seq-length, --precision, --grad-accumulation, --max-tensor, --tensor-within-node, --memory-fraction, --gpus-per-node, --network
   -i, --input FILE|-   the whole request as JSON instead of flags
       --json           print the JSON answer
   -h, --help           show this help
@@ -40,7 +41,7 @@ Example:
   trainplan scale --model mt-nlg-530b --gpu azure-ndm-a100-v4 --global-batch 1920 --nodes 105,140,175 --tensor 8 --pipeline 35 --recompute full
 `;
 
-const REQUEST_FLAGS = ['model', 'gpu', 'global-batch', 'nodes', 'weak', 'tensor', 'pipeline', 'recompute', 'trade-off', 'seq-length', 'precision', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network'];
+const REQUEST_FLAGS = ['model', 'gpu', 'global-batch', 'nodes', 'weak', 'tensor', 'pipeline', 'recompute', 'trade-off', 'seq-length', 'precision', 'grad-accumulation', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network'];
 
 function fromFlags(v: FlagValues): Record<string, unknown> {
   const constraints = constraintFields(v);

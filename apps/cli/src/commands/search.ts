@@ -37,6 +37,8 @@ Options:
   -b, --global-batch B      sequences per optimizer step
       --seq-length S        override the model's sequence length
       --precision P         fp16, bf16 (default) or fp8
+      --grad-accumulation A fused (default: inside the weight-gradient GEMM), or 16-bit / fp32: a separate add
+                            per micro-batch (PyTorch DDP, DeepSpeed)
       --tokens T            a token budget (e.g. 300B): adds days and GPU-hours
       --objective O         throughput (default), time-to-train (needs --tokens), cost (needs --tokens, --price)
       --price P             price of one GPU-hour
@@ -59,7 +61,7 @@ Examples:
   trainplan search --model llama3-70b --gpu dgx-h100 --gpus 64 --global-batch 128 --export megatron
 `;
 
-const REQUEST_FLAGS = ['model', 'gpu', 'nodes', 'gpus', 'global-batch', 'seq-length', 'precision', 'tokens', 'objective', 'price', 'top', 'budget', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network'];
+const REQUEST_FLAGS = ['model', 'gpu', 'nodes', 'gpus', 'global-batch', 'seq-length', 'precision', 'grad-accumulation', 'tokens', 'objective', 'price', 'top', 'budget', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network'];
 
 function fromFlags(v: FlagValues): Record<string, unknown> {
   const m = machineFields(v);

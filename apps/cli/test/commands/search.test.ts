@@ -40,6 +40,17 @@ describe('trainplan search', () => {
     expect(out).toContain('--global-batch-size 1536');
   });
 
+  it('--grad-accumulation reaches the plans and their export; a wrong value names the field', async () => {
+    const { code, out } = await cli(['search', ...GPT3, '--top', '1', '--grad-accumulation', 'fp32', '--json']);
+    expect(code).toBe(0);
+    expect(JSON.parse(out).best.scenario.training.gradientAccumulation).toBe('fp32');
+    const exported = await cli(['search', ...GPT3, '--top', '1', '--grad-accumulation', '16-bit', '--export', 'megatron']);
+    expect(exported.out).toContain('--no-gradient-accumulation-fusion');
+    const bad = await cli(['search', ...GPT3, '--grad-accumulation', 'fp8']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('training.gradientAccumulation');
+  });
+
   it('--export nemo prints a NeMo YAML fragment', async () => {
     const { out } = await cli(['search', ...GPT3, '--top', '1', '--export', 'nemo']);
     expect(out).toMatch(/^trainer:\n {2}num_nodes: 128\n/);
