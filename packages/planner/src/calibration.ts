@@ -26,7 +26,9 @@ export interface ComputeCalibration {
  * Fitted on 46 A100 rows (Narayanan SC'21, Korthikanti 2022, BLOOM), refitted 2026-11-23 once the
  * unfused per-micro-batch gradient accumulation of SC'21 and BLOOM (gradient-accumulation.ts) and
  * DeepSpeed's partitioned pipeline sends were modelled: GEMM 0.72 → 0.73, HBM 0.75 → 0.70 (the fit's
- * lower bound), kernel overhead 2 µs unchanged; A100 MAPE 5.38%.
+ * lower bound), kernel overhead 2 µs unchanged. After ZeRO-1's traffic was corrected to 2Ψ the fit
+ * suggests GEMM 0.72 for A100 MAPE 5.75% → 5.74%: a step inside the flat bottom of the fit, driven by
+ * the BLOOM rows' unmodelled data-parallel slowdown (docs/validation.md), so not adopted.
  */
 const AMPERE: ComputeCalibration = {
   gemmPeakFraction: 0.73,

@@ -149,6 +149,11 @@ function gradientBytes(input: PlanInput): number {
  * Data-parallel synchronisation of one step for a stage holding `parameters` weights per GPU:
  * an all-reduce of the gradients, or with a sharded optimizer a reduce-scatter of the gradients and
  * an all-gather of the updated 16-bit weights (ZeRO-3 gathers weights every micro-batch, twice).
+ * ZeRO stages 1 and 2 move the same 2Ψ as plain data parallelism (Rajbhandari et al. 2020, §7.2.1):
+ * each rank receives only its shard's reduced gradients (DeepSpeed's stage_1_and_2 `average_tensor`
+ * reduces each partition to its owner), then gathers the updated weights. DeepSpeed's BF16 optimizer,
+ * its stage-1 equivalent for bf16, all-reduces instead; at its fp32 width that difference is a few
+ * tenths of a percent of a BLOOM step, not modelled.
  */
 export function dataParallelComm(input: PlanInput, groups: ParallelGroups, parameters: number, microBatches: number): Seconds {
   const grads = parameters * gradientBytes(input);
@@ -158,8 +163,6 @@ export function dataParallelComm(input: PlanInput, groups: ParallelGroups, param
     case 'none':
       return collective(input, 'all-reduce', grads, dp);
     case 'zero-1':
-      // ZeRO-1 keeps whole gradients (all-reduce), updates its optimizer shard, then all-gathers the weights.
-      return collective(input, 'all-reduce', grads, dp) + collective(input, 'all-gather', weights, dp);
     case 'zero-2':
     case 'distributed-optimizer':
       return collective(input, 'reduce-scatter', grads, dp) + collective(input, 'all-gather', weights, dp);

@@ -186,7 +186,7 @@ export const SOURCES: readonly SourceProfile[] = [
   {
     id: 'bloom-prequel',
     title: 'BigScience BLOOM (tr11-176B) prequel benchmarks on Jean Zay: Megatron-DeepSpeed, 384 A100',
-    assumptions: 'Megatron-DeepSpeed of early 2022: ZeRO stage 1, full recompute ("checkpoint-activations"), unfused '
+    assumptions: 'Megatron-DeepSpeed of early 2022: ZeRO stage 1 (each partition\'s gradients reduced to its owner, then the weights all-gathered), full recompute ("checkpoint-activations"), unfused '
       + 'softmax attention with dropout, unfused fp32 cross entropy, synchronous tensor-parallel collectives, DeepSpeed\'s non-interleaved pipeline, '
       + 'no overlap; pipeline sends split across the tensor-parallel ranks and re-gathered by the receiver, as Megatron\'s scatter-gather '
       + '(DeepSpeed PipelineEngine: is_pipe_partitioned = is_grad_partitioned = is_model_parallel); '
