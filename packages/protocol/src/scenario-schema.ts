@@ -19,7 +19,7 @@ import { boolean, enumOf, integer, number, string } from './schema/scalars.ts';
 import type { JsonSchema, Schema } from './schema/types.ts';
 import { jsonSchemaDocument, validate } from './schema/validate.ts';
 import type { ResolvedScenarioInput } from './resolved.ts';
-import type { FieldIssue } from './wire.ts';
+import { GRADIENT_ACCUMULATION_IDS, type FieldIssue } from './wire.ts';
 
 /** The most scenarios one request may carry: a hostile-input guard, stated in the JSON Schema too. */
 export const MAX_SCENARIOS = 1024;
@@ -85,7 +85,7 @@ const training = object({
     description: "Extension: the loss over the vocabulary: fused (default; NeMo's cross_entropy_loss_fusion), or Megatron-LM's "
       + 'unfused vocab-parallel cross entropy in fp32 (its default without --cross-entropy-loss-fusion).',
   })),
-  gradientAccumulation: optional(enumOf(['fused', '16-bit', 'fp32'], {
+  gradientAccumulation: optional(enumOf(GRADIENT_ACCUMULATION_IDS, {
     description: "Extension: how weight gradients accumulate across micro-batches: 'fused' (default) inside the weight-gradient GEMM "
       + "(Megatron's gradient_accumulation_fusion, Transformer Engine), or a separate add per parameter per micro-batch into a "
       + "16-bit or fp32 buffer (PyTorch DDP, DeepSpeed, Megatron-LM 2021), which is also the width the data-parallel reduction sends.",

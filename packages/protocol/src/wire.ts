@@ -5,6 +5,9 @@
  */
 
 export type PrecisionId = 'fp16' | 'bf16' | 'fp8';
+/** Extension: how weight gradients accumulate across micro-batches (scenario `training.gradientAccumulation`). */
+export const GRADIENT_ACCUMULATION_IDS = ['fused', '16-bit', 'fp32'] as const;
+export type GradientAccumulationId = (typeof GRADIENT_ACCUMULATION_IDS)[number];
 export type RecomputeMode = 'none' | 'selective' | 'full';
 /** Extension: how the pipeline is scheduled. 'interleaved' needs virtualStages > 1. */
 export type ScheduleId = '1f1b' | 'interleaved' | 'gpipe';
@@ -59,7 +62,7 @@ export interface ScenarioInput {
      * what the data-parallel reduction sends (PyTorch DDP and DeepSpeed fp16: '16-bit'; Megatron-LM 2021
      * local DDP: its main-gradient buffer; DeepSpeed's BF16 optimizer: 'fp32').
      */
-    gradientAccumulation?: 'fused' | '16-bit' | 'fp32';
+    gradientAccumulation?: GradientAccumulationId;
   };
   parallelism?: {
     tensor?: number;

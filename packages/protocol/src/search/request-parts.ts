@@ -5,6 +5,7 @@
  */
 import { billion, million, thousand, trillion } from '@trainplan/units';
 import { array } from '../schema/compose.ts';
+import { GRADIENT_ACCUMULATION_IDS } from '../wire.ts';
 import { object, optional, withDefault } from '../schema/object.ts';
 import { boolean, enumOf, integer, number, string } from '../schema/scalars.ts';
 
@@ -25,7 +26,7 @@ export const searchTrainingFields = {
   tokens: optional(number({ greaterThan: 0, max: trillion(1000), description: 'A token budget: the answer then carries the time to train.' })),
   dropout: withDefault(boolean({ description: "Hidden and attention dropout on (Megatron's default 0.1)." }), true),
   attentionKernel: withDefault(enumOf(['flash', 'unfused'], { description: "Fused flash attention, or Megatron 2021–22's unfused softmax attention." }), 'flash'),
-  gradientAccumulation: optional(enumOf(['fused', '16-bit', 'fp32'], {
+  gradientAccumulation: optional(enumOf(GRADIENT_ACCUMULATION_IDS, {
     description: "How weight gradients accumulate across micro-batches: 'fused' (default) in the weight-gradient GEMM, or a separate add "
       + 'per micro-batch into a 16-bit or fp32 buffer (PyTorch DDP, DeepSpeed), as the scenario\'s training.gradientAccumulation.',
   })),

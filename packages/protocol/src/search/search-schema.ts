@@ -4,7 +4,7 @@ import type { Schema } from '../schema/types.ts';
 import { jsonSchemaDocument, validate } from '../schema/validate.ts';
 import { modelSchema } from '../scenario-schema.ts';
 import type { ResolvedModelObject } from '../resolved.ts';
-import type { FieldIssue, PrecisionId } from '../wire.ts';
+import type { FieldIssue, GradientAccumulationId, PrecisionId } from '../wire.ts';
 import {
   candidateBudgetSchema, constraintsSchema, objectiveSchema, pricePerGpuHourSchema, searchClusterFields,
   searchTrainingFields, settingsSchema, topSchema,
@@ -20,7 +20,7 @@ export interface SearchRequestCore {
   cluster: { gpu: string; gpusPerNode?: number; network?: string; nodes?: number; gpus?: number };
   training: {
     globalBatchSize: number; precision: PrecisionId; seqLength?: number; tokens?: number; dropout: boolean;
-    attentionKernel: 'flash' | 'unfused'; gradientAccumulation?: 'fused' | '16-bit' | 'fp32';
+    attentionKernel: 'flash' | 'unfused'; gradientAccumulation?: GradientAccumulationId;
   };
   settings: { scatterGather: boolean; overlapGradReduce: boolean; overlapTensorParallelComm: boolean; overlapPipelineComm: boolean };
 }
