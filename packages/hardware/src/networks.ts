@@ -74,7 +74,8 @@ const SPECS: Readonly<Record<NetworkId, NetworkSpec>> = {
     source: {
       title: 'BigScience 2022, BLOOM (arXiv:2211.05100); bigscience tr11-176B-ml README',
       url: 'https://arxiv.org/abs/2211.05100',
-      note: 'Jean Zay A100 nodes: 4 Omni-Path 100 Gb/s links per node, dedicated NCCL subnet. Latency: Intel quotes '
+      note: 'Jean Zay A100 nodes: 4 Omni-Path 100 Gb/s links per node in an enhanced 8-D hypercube (not a fat tree: not '
+        + 'modelled), dedicated NCCL subnet. Latency: Intel quotes '
         + '≈1 µs end-to-end MPI latency for Omni-Path 100 (100–110 ns per switch); assumed.',
     },
   },

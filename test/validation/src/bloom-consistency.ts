@@ -1,5 +1,6 @@
+import { networkById } from '@trainplan/presets';
 import { loadTrainingRows, type TrainingRow } from './ground-truth.ts';
-import { scoreRow, type ScoredRow } from './score.ts';
+import { scoreRow, type FabricOverride, type ScoredRow } from './score.ts';
 import { spearman } from './search-findings.ts';
 import { SOURCES } from './sources.ts';
 
@@ -38,6 +39,7 @@ const FEB25_TABLES: readonly { dp: number; tp: number; pp: number; mbs: number; 
 export interface ConsistencyRow {
   readonly label: string;
   readonly dataParallel: number;
+  readonly tensor: number;
   readonly inGroundTruth: boolean;
   readonly scored: ScoredRow;
 }
@@ -56,15 +58,29 @@ export interface BloomConsistency {
   readonly errorByDataParallel: readonly { readonly dataParallel: number; readonly rows: number; readonly meanError: number }[];
   /** Spearman rank correlation of tokens/s over all the configurations. */
   readonly spearmanAll: number;
+  /** The table rescored with fewer NICs per node: first as modelled, then 2, then 1. */
+  readonly nicSensitivity: readonly NicSensitivity[];
 }
 
-export function bloomConsistency(): BloomConsistency {
+export interface NicSensitivity {
+  readonly nicsPerNode: number;
+  /** Mean absolute step-time error over the 21 configurations. */
+  readonly mape: number;
+  readonly spearman: number;
+  /** Mean signed error of the DP ≤ 8 rows, of the DP 24 rows, and of the TP 2 rows (the most pipeline traffic). */
+  readonly meanErrorUpToDp8: number;
+  readonly meanErrorDp24: number;
+  readonly meanErrorTp2: number;
+}
+
+/** The 21 configurations, scored with the BLOOM profile (and, for what-ifs, a changed fabric). */
+function scoreTable(fabric?: FabricOverride): ConsistencyRow[] {
   const all = loadTrainingRows();
   const template = all.find((r) => r.id.startsWith('bloom-prequel-02-25-00'));
   if (!template) throw new Error('the BLOOM prequel rows are missing from the ground truth');
   const profile = SOURCES.find((s) => s.id === 'bloom-prequel')!;
   const kept = all.filter((r) => r.id.startsWith('bloom-prequel-02-25'));
-  const rows = FEB25_TABLES.map((c): ConsistencyRow => {
+  return FEB25_TABLES.map((c): ConsistencyRow => {
     const row: TrainingRow = {
       ...template,
       id: `bloom-prequel-02-25-table-dp${c.dp}tp${c.tp}pp${c.pp}mbs${c.mbs}gbs${c.gbs}`,
@@ -73,13 +89,51 @@ export function bloomConsistency(): BloomConsistency {
     };
     const inGroundTruth = kept.some((k) => k.parallel.dp === c.dp && k.parallel.tp === c.tp && k.parallel.pp === c.pp
       && k.parallel.mbs === c.mbs && k.parallel.gbs === c.gbs && k.measured.step_time_s === c.seconds);
-    return { label: `TP ${c.tp} · PP ${c.pp} · DP ${c.dp} · mbs ${c.mbs} · batch ${c.gbs}`, dataParallel: c.dp, inGroundTruth, scored: scoreRow(row, profile)! };
+    return {
+      label: `TP ${c.tp} · PP ${c.pp} · DP ${c.dp} · mbs ${c.mbs} · batch ${c.gbs}`, dataParallel: c.dp, tensor: c.tp, inGroundTruth,
+      scored: scoreRow(row, profile, {}, fabric)!,
+    };
   });
+}
+
+const tokensPerSecond = (r: ScoredRow, seconds: number) => (r.estimate.resolved.globalBatchSize * r.estimate.resolved.seqLength) / seconds;
+const meanError = (rows: readonly ConsistencyRow[]) => rows.reduce((s, r) => s + r.scored.error, 0) / rows.length;
+
+function tableSpearman(rows: readonly ConsistencyRow[]): number {
+  return spearman(
+    rows.map((r) => tokensPerSecond(r.scored, r.scored.measuredStepSeconds)),
+    rows.map((r) => tokensPerSecond(r.scored, r.scored.predictedStepSeconds)),
+  );
+}
+
+/**
+ * The table rescored as if NCCL drove fewer of each node's four Omni-Path NICs (the same as a
+ * uniform cut of the fabric's bandwidth): does slower inter-node communication, everywhere, explain
+ * the trend in data-parallel degree? It would also slow the pipeline sends, which weigh most where
+ * TP is small.
+ */
+function nicSensitivity(asModelled: readonly ConsistencyRow[]): NicSensitivity[] {
+  const profile = SOURCES.find((s) => s.id === 'bloom-prequel')!;
+  const modelledNics = networkById(profile.network)!.nicsPerNode;
+  return [modelledNics, 2, 1].filter((n, i, all) => n <= modelledNics && all.indexOf(n) === i).map((nicsPerNode) => {
+    const rows = nicsPerNode === modelledNics ? asModelled : scoreTable((f) => ({ ...f, nicsPerNode }));
+    return {
+      nicsPerNode,
+      mape: rows.reduce((s, r) => s + Math.abs(r.scored.error), 0) / rows.length,
+      spearman: tableSpearman(rows),
+      meanErrorUpToDp8: meanError(rows.filter((r) => r.dataParallel <= 8)),
+      meanErrorDp24: meanError(rows.filter((r) => r.dataParallel === 24)),
+      meanErrorTp2: meanError(rows.filter((r) => r.tensor === 2)),
+    };
+  });
+}
+
+export function bloomConsistency(): BloomConsistency {
+  const rows = scoreTable();
   const pair = rows.filter((r) => r.dataParallel === 8 && r.scored.estimate.resolved.tensor === 8 && r.scored.estimate.resolved.microBatchSize === 4);
   const [small, large] = [...pair].sort((a, b) => a.scored.estimate.resolved.globalBatchSize - b.scored.estimate.resolved.globalBatchSize);
   const growth = (f: (r: ScoredRow) => number) => f(large!.scored) / f(small!.scored) - 1;
   const degrees = [...new Set(rows.map((r) => r.dataParallel))].sort((a, b) => a - b);
-  const tokensPerSecond = (r: ScoredRow, seconds: number) => (r.estimate.resolved.globalBatchSize * r.estimate.resolved.seqLength) / seconds;
   return {
     rows,
     sameConfiguration: {
@@ -95,9 +149,7 @@ export function bloomConsistency(): BloomConsistency {
       const group = rows.filter((r) => r.dataParallel === d);
       return { dataParallel: d, rows: group.length, meanError: group.reduce((s, r) => s + r.scored.error, 0) / group.length };
     }),
-    spearmanAll: spearman(
-      rows.map((r) => tokensPerSecond(r.scored, r.scored.measuredStepSeconds)),
-      rows.map((r) => tokensPerSecond(r.scored, r.scored.predictedStepSeconds)),
-    ),
+    spearmanAll: tableSpearman(rows),
+    nicSensitivity: nicSensitivity(rows),
   };
 }

@@ -1,5 +1,5 @@
 import { modelFlopsPerStep, narayananHardwareFlops, withShapeDefaults } from '@trainplan/model';
-import type { ComputeCalibration } from '@trainplan/planner';
+import type { ComputeCalibration, PlanInput } from '@trainplan/planner';
 import { estimatePlan } from '@trainplan/planner';
 import { resolveScenario, toEstimateJson, validateScenario, type EstimateOk, type ScenarioInput } from '@trainplan/protocol';
 import { gpuById } from '@trainplan/presets';
@@ -82,34 +82,49 @@ function candidateScenario(row: TrainingRow, profile: SourceProfile, pick: Recor
 export type CalibrationOverrides = Partial<Record<string, Partial<ComputeCalibration>>>;
 
 /**
+ * A change to the machine as the collectives see it, for what-if diagnostics that the scenario
+ * contract has no field for (e.g. fewer NICs per node than the preset); none for scored rows.
+ */
+export type FabricOverride = (fabric: PlanInput['fabric']) => PlanInput['fabric'];
+
+/**
  * The contract path (validate → resolve → plan → estimate JSON), with optional calibration overrides.
  * Out-of-memory candidates are still ranked, flagged as not fitting.
  */
-function evaluate(scenario: ScenarioInput, overrides: CalibrationOverrides): EstimateOk | undefined {
+function evaluate(scenario: ScenarioInput, overrides: CalibrationOverrides, fabric?: FabricOverride): EstimateOk | undefined {
   const valid = validateScenario(scenario);
   if (!valid.ok) throw new Error(`validation scenario is invalid: ${valid.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
   const resolved = resolveScenario(valid.value);
   if (!resolved.ok) throw new Error(resolved.issues.map((i) => `${i.path}: ${i.message}`).join('; '));
-  const plan = { ...resolved.value.plan, calibration: overrides[resolved.value.plan.gpu.generation] };
+  const resolvedPlan = resolved.value.plan;
+  const plan = {
+    ...resolvedPlan,
+    calibration: overrides[resolvedPlan.gpu.generation],
+    ...(fabric && { fabric: fabric(resolvedPlan.fabric) }),
+  };
   const result = estimatePlan(plan);
   if (result.ok) return toEstimateJson(resolved.value, result);
   return result.estimate ? toEstimateJson(resolved.value, result.estimate) : undefined;
 }
 
 /** Every combination of a row's unstated settings, estimated (out-of-memory ones included, flagged). */
-export function rowCandidates(row: TrainingRow, profile: SourceProfile, overrides: CalibrationOverrides = {}): { pick: Record<string, number | string>; estimate: EstimateOk }[] {
+export function rowCandidates(
+  row: TrainingRow, profile: SourceProfile, overrides: CalibrationOverrides = {}, fabric?: FabricOverride,
+): { pick: Record<string, number | string>; estimate: EstimateOk }[] {
   return combinations(profile.unknowns(row)).flatMap((pick) => {
-    const estimate = evaluate(candidateScenario(row, profile, pick), overrides);
+    const estimate = evaluate(candidateScenario(row, profile, pick), overrides, fabric);
     return estimate ? [{ pick, estimate }] : [];
   });
 }
 
-export function scoreRow(row: TrainingRow, profile: SourceProfile, overrides: CalibrationOverrides = {}): ScoredRow | undefined {
+export function scoreRow(
+  row: TrainingRow, profile: SourceProfile, overrides: CalibrationOverrides = {}, fabric?: FabricOverride,
+): ScoredRow | undefined {
   const measured = measuredStep(row, profile);
   if (!measured || row.parallel.gbs === null) return undefined;
   const picks = combinations(profile.unknowns(row));
   let best: { e: EstimateOk; pick: Record<string, number | string>; fits: boolean } | undefined;
-  for (const { pick, estimate: answer } of rowCandidates(row, profile, overrides)) {
+  for (const { pick, estimate: answer } of rowCandidates(row, profile, overrides, fabric)) {
     // A candidate that fits always beats one that does not; among equals, the faster wins.
     const better = !best || (answer.memory.fits && !best.fits)
       || (answer.memory.fits === best.fits && answer.stepTimeSeconds < best.e.stepTimeSeconds);

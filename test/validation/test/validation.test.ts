@@ -121,4 +121,19 @@ describe('BLOOM prequel: the claims docs/validation.md makes about the whole 202
       expect(gap).toBeGreaterThan(r.scored.estimate.breakdown.dataParallelCommSeconds);
     }
   });
+  it('a uniformly slower fabric does not explain it: fewer NICs flatten the DP trend but push the TP 2 rows far over', () => {
+    const [modelled, ...cut] = c.nicSensitivity;
+    expect(modelled!.nicsPerNode).toBe(4);
+    expect(cut.map((x) => x.nicsPerNode)).toEqual([2, 1]);
+    // Less bandwidth never makes a step shorter: every group's mean error rises as NICs are removed.
+    for (const [a, b] of [[modelled!, cut[0]!], [cut[0]!, cut[1]!]] as const) {
+      expect(b.meanErrorUpToDp8).toBeGreaterThan(a.meanErrorUpToDp8);
+      expect(b.meanErrorDp24).toBeGreaterThan(a.meanErrorDp24);
+      expect(b.meanErrorTp2).toBeGreaterThan(a.meanErrorTp2);
+    }
+    const quarter = cut[1]!;
+    expect(Math.abs(quarter.meanErrorDp24)).toBeLessThan(0.05);
+    expect(quarter.meanErrorTp2).toBeGreaterThan(0.1);
+    expect(quarter.spearman).toBeLessThan(0.8);
+  });
 });
