@@ -5,6 +5,12 @@ import { parseFlags, type FlagSpec, type FlagValues } from './flags.ts';
 import type { CliIo } from './io.ts';
 import { requestFrom } from './search-flags.ts';
 
+/** The io a command answers through; a request built from flags names its bad fields by flag. */
+export interface RequestIo extends CliIo {
+  /** The flag that sets a request path (`training.globalBatchSize` → `--global-batch`), if one does. */
+  readonly flagFor?: (path: string) => string | undefined;
+}
+
 /**
  * A command whose flags build one API request body (or `--input FILE|-` gives it whole): search,
  * nodes, scale and inference. The shared part — parse flags, `--help`, usage errors, build or read
@@ -22,7 +28,7 @@ export interface RequestCommandSpec {
   /** A usage problem with the flags beyond parsing (e.g. an unknown --export format), or undefined. */
   check?: (v: FlagValues) => string | undefined;
   /** Runs the request and prints the answer; resolves to the exit code. */
-  answer: (request: Record<string, unknown>, v: FlagValues, io: CliIo) => number;
+  answer: (request: Record<string, unknown>, v: FlagValues, io: RequestIo) => number;
 }
 
 export function requestCommand(spec: RequestCommandSpec): Command {
@@ -46,14 +52,42 @@ export function requestCommand(spec: RequestCommandSpec): Command {
       if (problem !== undefined) return usageError(problem);
       const request = await requestFrom(v, io, () => spec.fromFlags(v), spec.requestFlags);
       if (!request.ok) return usageError(request.message);
-      return spec.answer(request.value, v, io);
+      const fromFlags = typeof v.input !== 'string';
+      return spec.answer(request.value, v, fromFlags ? { ...io, flagFor: flagLocator(spec) } : io);
     },
   };
 }
 
-/** One stderr line per invalid field of a request, named by its JSON path. */
-export function printIssues(io: CliIo, issues: readonly { path: string; message: string }[] | undefined): void {
-  for (const issue of issues ?? []) printError(io, `${issue.path || '(request)'}: ${issue.message}`);
+/**
+ * One stderr line per invalid field of a request: named by the flag that sets it when the request
+ * was built from flags (`--global-batch: missing required field`), else by its JSON path.
+ */
+export function printIssues(io: RequestIo, issues: readonly { path: string; message: string }[] | undefined): void {
+  for (const issue of issues ?? []) printError(io, `${io.flagFor?.(issue.path) ?? (issue.path || '(request)')}: ${issue.message}`);
+}
+
+const MARKER = '\u0000flag';
+
+/**
+ * Where each request flag lands in the request: fromFlags is run with that flag alone set to a
+ * marker, and the marker's path is the flag's (a table kept by hand could drift from fromFlags).
+ * An issue at the marker's path, at another item of the list it fills, or at that list, is the flag's.
+ */
+function flagLocator(spec: RequestCommandSpec): (path: string) => string | undefined {
+  const anyItem = (path: string) => path.replace(/\[\d+\]/g, '[]');
+  const byPath = new Map<string, string>();
+  for (const name of spec.requestFlags) {
+    if (spec.flags[name]?.type !== 'string') continue;
+    for (const path of markerPaths(spec.fromFlags({ [name]: MARKER }))) byPath.set(anyItem(path), `--${name}`);
+  }
+  return (path) => byPath.get(anyItem(path)) ?? byPath.get(`${anyItem(path)}[]`);
+}
+
+function markerPaths(value: unknown, path = ''): string[] {
+  if (value === MARKER) return [path];
+  if (typeof value !== 'object' || value === null) return [];
+  if (Array.isArray(value)) return value.flatMap((x, i) => markerPaths(x, `${path}[${i}]`));
+  return Object.entries(value).flatMap(([k, x]) => markerPaths(x, path === '' ? k : `${path}.${k}`));
 }
 
 /**
@@ -61,7 +95,7 @@ export function printIssues(io: CliIo, issues: readonly { path: string; message:
  * report; for an invalid request, one line per offending field. True when the answer is ok.
  */
 export function printAnswer<Ok extends { ok: true }>(
-  io: CliIo, v: FlagValues, answer: Ok | { ok: false; issues: readonly { path: string; message: string }[] }, report: (a: Ok) => string,
+  io: RequestIo, v: FlagValues, answer: Ok | { ok: false; issues: readonly { path: string; message: string }[] }, report: (a: Ok) => string,
 ): answer is Ok {
   if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
   if (!answer.ok) {

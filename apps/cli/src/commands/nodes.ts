@@ -1,5 +1,6 @@
+import { DEFAULT_BATCH_TOKENS, defaultBatchText, seqLengthOf } from '@trainplan/ask';
 import { runNodes, type NodesResponseJson } from '@trainplan/protocol';
-import { formatSeconds } from '@trainplan/units';
+import { formatCount, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -9,7 +10,7 @@ import { progressBar } from '../format/progress-bar.ts';
 import { constraintFields, count, machineFields, MACHINE_FLAGS, number, TRAINING_FLAGS, trainingFields } from '../search-flags.ts';
 import { exportScenario } from './search.ts';
 
-const SYNOPSIS = 'trainplan nodes --model ID --gpu ID --global-batch B --tokens T (--days D | --gpu-hours H | --budget M --price P | --nodes N) [--json] [--export megatron|nemo]';
+const SYNOPSIS = 'trainplan nodes --model ID --gpu ID --tokens T (--days D | --gpu-hours H | --budget M --price P | --nodes N) [--global-batch B] [--json] [--export megatron|nemo]';
 
 const FLAGS: Record<string, FlagSpec> = {
   ...MACHINE_FLAGS,
@@ -32,10 +33,10 @@ at that size, not a fixed TFLOP/s); or, with --nodes, the days on that many node
 Options:
   -m, --model ID         model preset id
   -g, --gpu ID           GPU or system preset id
-  -b, --global-batch B   sequences per optimizer step
+  -b, --global-batch B   sequences per optimizer step (default: about 4M tokens, as the chat bot assumes)
   -t, --tokens T         tokens to train on (e.g. 300B)
   -d, --days D           deadline in days
-      --gpu-hours H      budget in GPU-hours
+      --gpu-hours H      budget in GPU-hours (e.g. 6.4M)
       --budget M         budget in money (with --price)
       --price P          price of one GPU-hour
   -n, --nodes N          the inverse question: days on N nodes
@@ -49,20 +50,31 @@ Exit status: 0 answered; 1 the goal cannot be met (the closest feasible alternat
 
 Examples:
   trainplan nodes --model gpt3-175b --gpu dgx-a100-80gb --global-batch 1536 --tokens 300B --days 30
+  trainplan nodes --model llama3-70b --gpu h100-sxm --tokens 15T --gpu-hours 6.4M
   trainplan nodes --model gpt3-175b --gpu a100-80gb --global-batch 1536 --tokens 300B --nodes 128
 `;
 
 const REQUEST_FLAGS = ['model', 'gpu', 'global-batch', 'tokens', 'days', 'gpu-hours', 'budget', 'price', 'nodes', 'seq-length', 'precision', 'grad-accumulation', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network'];
 
+/**
+ * The global batch when --global-batch is not given: about 4M tokens a step (Touvron et al. 2023,
+ * Llama 2 §2.2), in sequences of the model's length, as the chat bot assumes for the same question.
+ */
+function defaultGlobalBatch(v: FlagValues): number {
+  const seqLength = count(v, 'seq-length');
+  const seq = seqLengthOf({ ...(typeof v.model === 'string' && { model: v.model }), ...(typeof seqLength === 'number' && { seqLength }) });
+  return Math.max(1, Math.round(DEFAULT_BATCH_TOKENS / seq));
+}
+
 function fromFlags(v: FlagValues): Record<string, unknown> {
   const constraints = constraintFields(v);
   return {
     ...machineFields(v),
-    training: trainingFields(v),
+    training: { ...trainingFields(v), ...(v['global-batch'] === undefined && { globalBatchSize: defaultGlobalBatch(v) }) },
     tokens: count(v, 'tokens'),
     ...(v.days !== undefined && { days: number(v, 'days') }),
-    ...(v['gpu-hours'] !== undefined && { gpuHours: number(v, 'gpu-hours') }),
-    ...(v.budget !== undefined && { budget: number(v, 'budget') }),
+    ...(v['gpu-hours'] !== undefined && { gpuHours: count(v, 'gpu-hours') }),
+    ...(v.budget !== undefined && { budget: count(v, 'budget') }),
     ...(v.price !== undefined && { pricePerGpuHour: number(v, 'price') }),
     ...(v.nodes !== undefined && { nodes: count(v, 'nodes') }),
     ...(constraints && { constraints }),
@@ -78,7 +90,7 @@ export function formatNodesReport(a: NodesResponseJson): string {
   const r = a.configuration.estimate.resolved;
   return [
     `${a.mode === 'fewest-nodes' ? 'fewest nodes' : 'on'}: ${a.nodes} nodes (${a.gpus} × ${r.gpu})`,
-    `time to train ${a.tokens.toExponential(2)} tokens: ${a.days.toFixed(1)} days · ${Math.round(a.gpuHours).toLocaleString('en-US')} GPU-hours${a.cost === undefined ? '' : ` · cost ${Math.round(a.cost).toLocaleString('en-US')}`}`,
+    `time to train ${formatCount(a.tokens).replace(/\s+/g, '')} tokens: ${a.days.toFixed(1)} days · ${Math.round(a.gpuHours).toLocaleString('en-US')} GPU-hours${a.cost === undefined ? '' : ` · cost ${Math.round(a.cost).toLocaleString('en-US')}`}`,
     `configuration: ${a.configuration.label}`,
     `  step ${formatSeconds(a.configuration.estimate.stepTimeSeconds)} · MFU ${(a.configuration.estimate.mfu * 100).toFixed(1)}% · ${a.searches} cluster sizes searched`,
     '',
@@ -98,9 +110,13 @@ export const nodesCommand: Command = requestCommand({
     const bar = progressBar(io, 'sizing');
     const answer = runNodes(request, { onProgress: bar.onProgress });
     bar.done();
+    const batch = (request.training as { globalBatchSize?: unknown } | undefined)?.globalBatchSize;
+    const assumed = v.input === undefined && v['global-batch'] === undefined && typeof batch === 'number'
+      ? `assumed (no --global-batch): ${defaultBatchText(batch)}` : undefined;
     if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
     else if (typeof v.export === 'string' && answer.ok) exportScenario(io, v.export, answer.configuration.scenario);
-    else if (answer.ok || answer.reason !== 'invalid') io.stdout(formatNodesReport(answer));
+    else if (answer.ok || answer.reason !== 'invalid') io.stdout(`${assumed === undefined ? '' : `${assumed}\n`}${formatNodesReport(answer)}`);
+    if (assumed !== undefined && (v.json === true || typeof v.export === 'string')) io.stderr(`trainplan: ${assumed}\n`);
     if (answer.ok) return EXIT.ok;
     if (answer.reason === 'invalid') {
       printIssues(io, answer.issues);

@@ -48,7 +48,7 @@ describe('trainplan search', () => {
     expect(exported.out).toContain('--no-gradient-accumulation-fusion');
     const bad = await cli(['search', ...GPT3, '--grad-accumulation', 'fp8']);
     expect(bad.code).toBe(2);
-    expect(bad.err).toContain('training.gradientAccumulation');
+    expect(bad.err).toMatch(/^trainplan: --grad-accumulation: /m);
   });
 
   it('--export nemo prints a NeMo YAML fragment', async () => {
@@ -74,9 +74,13 @@ describe('trainplan search', () => {
   it.each([
     [['search', '--gpu', 'a100-80gb', '--nodes', '8', '--global-batch', '64'], /missing --model/],
     [['search', ...GPT3, '--export', 'pdf'], /--export must be megatron or nemo/],
-    [['search', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--global-batch', '64'], /cluster\.nodes: give either cluster\.nodes or cluster\.gpus/],
+    [['search', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--global-batch', '64'], /trainplan: --nodes: give either cluster\.nodes or cluster\.gpus/],
+    [['search', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--nodes', '8'], /^trainplan: --global-batch: missing required field/m],
+    [['search', ...GPT3, '--top', 'many'], /^trainplan: --top: /m],
+    [['scale', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--global-batch', '64', '--nodes', '16,x'], /^trainplan: --nodes: .*got "x"/m],
+    [['inference', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--prompt', '0', '--output', '8'], /^trainplan: --prompt: /m],
     [['search', ...GPT3, '--objective', 'fastest'], /objective: expected/],
-  ])('usage errors exit 2 naming the problem (%#)', async (args, message) => {
+  ])('usage errors exit 2 naming the problem, by the flag that sets the field (%#)', async (args, message) => {
     const { code, err } = await cli(args);
     expect(code).toBe(2);
     expect(err).toMatch(message);
@@ -87,6 +91,13 @@ describe('trainplan search', () => {
     const { code, out } = await cli(['search', '--input', 'r.json', '--json'], { files: { 'r.json': JSON.stringify(request) } });
     expect(code).toBe(0);
     expect(JSON.parse(out).top).toHaveLength(1);
+  });
+
+  it('a bad field of an --input request is named by its JSON path, since no flag was used', async () => {
+    const request = { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', nodes: 128 }, training: {} };
+    const { code, err } = await cli(['search', '--input', 'r.json'], { files: { 'r.json': JSON.stringify(request) } });
+    expect(code).toBe(2);
+    expect(err).toMatch(/^trainplan: training\.globalBatchSize: missing required field/m);
   });
 });
 
@@ -105,7 +116,27 @@ describe('trainplan nodes', () => {
   it('the inverse: days on N nodes, as a human line', async () => {
     const { code, out } = await cli([...base, '--nodes', '128']);
     expect(code).toBe(0);
-    expect(out).toMatch(/^on: 128 nodes \(1024 × a100-80gb\)\ntime to train 3\.00e\+11 tokens: \d+\.\d days/);
+    expect(out).toMatch(/^on: 128 nodes \(1024 × a100-80gb\)\ntime to train 300B tokens: \d+\.\d days/);
+  });
+
+  it('without --global-batch, as the issue writes the command: about 4M tokens a step, said on the first line', async () => {
+    const noBatch = base.filter((x, i) => x !== '--global-batch' && base[i - 1] !== '--global-batch');
+    const { code, out } = await cli([...noBatch, '--nodes', '128']);
+    expect(code).toBe(0);
+    // GPT-3's 2048-token sequences: 4 Mi tokens are 2048 of them.
+    expect(out).toMatch(/^assumed \(no --global-batch\): global batch 2048 sequences/);
+    const json = await cli([...noBatch, '--nodes', '128', '--json']);
+    expect(JSON.parse(json.out).configuration.scenario.training.globalBatchSize).toBe(2048);
+    expect(json.err).toMatch(/^trainplan: assumed \(no --global-batch\)/);
+    // A longer sequence takes fewer of them: Llama 3's 8192 tokens → 512.
+    const llama = await cli(['nodes', '--model', 'llama3-70b', '--gpu', 'h100-sxm', '--tokens', '15T', '--nodes', '64', '--json']);
+    expect(JSON.parse(llama.out).configuration.scenario.training.globalBatchSize).toBe(512);
+  });
+
+  it('budgets take counts with a suffix (--gpu-hours 6.4M)', async () => {
+    const { code, out } = await cli([...base, '--gpu-hours', '1.5M', '--json']);
+    expect(code).toBe(0);
+    expect(JSON.parse(out).gpuHours).toBeLessThanOrEqual(1.5e6);
   });
 
   it('an unreachable deadline exits 1 and names the closest feasible alternative', async () => {
