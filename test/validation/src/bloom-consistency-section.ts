@@ -23,9 +23,10 @@ export const bloomConsistencySection: ValidationSection = {
         + 'with the same source profile shows which errors are the source\'s own scatter and which are a trend the model lacks. '
         + 'Diagnostic only: not part of the scored rows above.',
       '',
-      '| configuration | in ground truth | measured | predicted | error |',
-      '|---|---|---|---|---|',
-      ...c.rows.map((r) => `| ${r.label} | ${r.inGroundTruth ? 'yes' : 'no'} | ${r.scored.measuredStepSeconds.toFixed(1)} s | ${r.scored.predictedStepSeconds.toFixed(1)} s | ${signed(r.scored.error)} |`),
+      '| configuration | in ground truth | measured | predicted | error | memory: measured (nvidia-smi) | predicted |',
+      '|---|---|---|---|---|---|---|',
+      ...c.rows.map((r) => `| ${r.label} | ${r.inGroundTruth ? 'yes' : 'no'} | ${r.scored.measuredStepSeconds.toFixed(1)} s | ${r.scored.predictedStepSeconds.toFixed(1)} s | ${signed(r.scored.error)} | `
+        + `${r.measuredMemoryGB === undefined ? '–' : `${r.measuredMemoryGB} GB`} | ${(r.scored.estimate.memory.totalBytes / 2 ** 30).toFixed(1)} GiB |`),
       '',
       `- The same configuration (TP 8 · PP 6 · DP 8 · mbs 4) was measured at batch 1568 and 2048: ${pct(same.batchGrowth)} more samples took `
         + `${pct(same.measuredGrowth)} longer: ${(same.marginalSecondsPerSample * 1000).toFixed(1)} ms per added sample against `
@@ -39,6 +40,11 @@ export const bloomConsistencySection: ValidationSection = {
         + 'fixed TP, since PP shrinks). No published NCCL measurement of that fabric exists to calibrate it, fitting it to these '
         + 'rows would be a per-source constant, and the what-if below shows that a slower fabric alone does not fit them either, so it stays a known miss.',
       `- Over all ${c.rows.length} configurations the rank correlation of tokens/s is ${c.spearmanAll.toFixed(2)}.`,
+      `- Memory: on the ${c.memory.rows} rows that print the most any GPU used (nvidia-smi), trainplan's peak per GPU is ${pct(c.memory.meanRatio)} of it `
+        + `on average (${pct(c.memory.minRatio)}–${pct(c.memory.maxRatio)}), reading the printed "GB" as GiB (as decimal GB the shares are 7% higher). ${c.rows.every((r) => r.scored.fits) ? 'Every prediction fits, as every run did' : 'Some predictions do not fit, though every run did'}, `
+        + 'but the prediction is optimistic for this stack: nvidia-smi also counts what PyTorch\'s caching allocator keeps, beyond trainplan\'s '
+        + '10% allowance, and DeepSpeed ZeRO-1 buffers trainplan does not list (its gradient bucket, reduce_bucket_size = 5e8 elements by default, 1 GB in 16-bit; '
+        + 'at the optimizer step, an fp32 copy of its gradient partition, 4 B per parameter ÷ DP: deepspeed/runtime/zero/stage_1_and_2.py). Keep that headroom when a DeepSpeed plan is near the limit.',
       '',
       ...nicSensitivityLines(c.nicSensitivity, c.rows.length),
     ];

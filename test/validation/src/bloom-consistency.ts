@@ -10,29 +10,31 @@ import { SOURCES } from './sources.ts';
  * train/tr11-176B-ml/chronicles-prequel.md @59a90eec, sections "GBS Variations" and "Tweaking TP"):
  * the ground truth keeps eleven of them; the others are the same table's neighbours. Scored with the
  * same source profile, they show what of the BLOOM error is the source's own scatter. Not part of
- * the scored ground truth: a diagnostic only.
+ * the scored ground truth: a diagnostic only. `memory` is the table's "Mem" column where it has one:
+ * the most any GPU used, read from nvidia-smi ("GB" as printed), so it includes the CUDA context and
+ * what PyTorch's caching allocator holds.
  */
-const FEB25_TABLES: readonly { dp: number; tp: number; pp: number; mbs: number; gbs: number; seconds: number }[] = [
-  { dp: 8, tp: 8, pp: 6, mbs: 4, gbs: 1568, seconds: 113.01 },
-  { dp: 8, tp: 8, pp: 6, mbs: 4, gbs: 2048, seconds: 114.11 },
-  { dp: 8, tp: 8, pp: 6, mbs: 6, gbs: 2016, seconds: 123.57 },
+const FEB25_TABLES: readonly { dp: number; tp: number; pp: number; mbs: number; gbs: number; seconds: number; memory?: number }[] = [
+  { dp: 8, tp: 8, pp: 6, mbs: 4, gbs: 1568, seconds: 113.01, memory: 56 },
+  { dp: 8, tp: 8, pp: 6, mbs: 4, gbs: 2048, seconds: 114.11, memory: 55 },
+  { dp: 8, tp: 8, pp: 6, mbs: 6, gbs: 2016, seconds: 123.57, memory: 66 },
   { dp: 4, tp: 8, pp: 12, mbs: 4, gbs: 1568, seconds: 92.75 },
-  { dp: 4, tp: 8, pp: 12, mbs: 4, gbs: 2048, seconds: 117.07 },
+  { dp: 4, tp: 8, pp: 12, mbs: 4, gbs: 2048, seconds: 117.07, memory: 49 },
   { dp: 4, tp: 8, pp: 12, mbs: 2, gbs: 1568, seconds: 99.93 },
   { dp: 4, tp: 8, pp: 12, mbs: 2, gbs: 2048, seconds: 128.82 },
-  { dp: 6, tp: 8, pp: 8, mbs: 4, gbs: 2016, seconds: 113.16 },
-  { dp: 12, tp: 8, pp: 4, mbs: 2, gbs: 2016, seconds: 125.52 },
-  { dp: 12, tp: 8, pp: 4, mbs: 4, gbs: 2016, seconds: 114.81 },
-  { dp: 24, tp: 8, pp: 2, mbs: 1, gbs: 2016, seconds: 145.45 },
-  { dp: 24, tp: 8, pp: 2, mbs: 2, gbs: 2016, seconds: 136.13 },
-  { dp: 8, tp: 4, pp: 12, mbs: 4, gbs: 2048, seconds: 111.89 },
-  { dp: 8, tp: 4, pp: 12, mbs: 2, gbs: 2048, seconds: 110.48 },
-  { dp: 8, tp: 4, pp: 12, mbs: 2, gbs: 2048, seconds: 113.54 },
-  { dp: 16, tp: 4, pp: 6, mbs: 4, gbs: 2048, seconds: 117.11 },
-  { dp: 16, tp: 4, pp: 6, mbs: 2, gbs: 2048, seconds: 111.71 },
-  { dp: 16, tp: 2, pp: 12, mbs: 2, gbs: 2048, seconds: 112.5 },
-  { dp: 8, tp: 2, pp: 24, mbs: 1, gbs: 2048, seconds: 119.53 },
-  { dp: 8, tp: 2, pp: 24, mbs: 2, gbs: 2048, seconds: 122.75 },
+  { dp: 6, tp: 8, pp: 8, mbs: 4, gbs: 2016, seconds: 113.16, memory: 52 },
+  { dp: 12, tp: 8, pp: 4, mbs: 2, gbs: 2016, seconds: 125.52, memory: 53 },
+  { dp: 12, tp: 8, pp: 4, mbs: 4, gbs: 2016, seconds: 114.81, memory: 59 },
+  { dp: 24, tp: 8, pp: 2, mbs: 1, gbs: 2016, seconds: 145.45, memory: 65 },
+  { dp: 24, tp: 8, pp: 2, mbs: 2, gbs: 2016, seconds: 136.13, memory: 76 },
+  { dp: 8, tp: 4, pp: 12, mbs: 4, gbs: 2048, seconds: 111.89, memory: 60 },
+  { dp: 8, tp: 4, pp: 12, mbs: 2, gbs: 2048, seconds: 110.48, memory: 44 },
+  { dp: 8, tp: 4, pp: 12, mbs: 2, gbs: 2048, seconds: 113.54, memory: 38 },
+  { dp: 16, tp: 4, pp: 6, mbs: 4, gbs: 2048, seconds: 117.11, memory: 75 },
+  { dp: 16, tp: 4, pp: 6, mbs: 2, gbs: 2048, seconds: 111.71, memory: 57 },
+  { dp: 16, tp: 2, pp: 12, mbs: 2, gbs: 2048, seconds: 112.5, memory: 63 },
+  { dp: 8, tp: 2, pp: 24, mbs: 1, gbs: 2048, seconds: 119.53, memory: 44 },
+  { dp: 8, tp: 2, pp: 24, mbs: 2, gbs: 2048, seconds: 122.75, memory: 53 },
   { dp: 4, tp: 4, pp: 24, mbs: 1, gbs: 2048, seconds: 130.6 },
 ];
 
@@ -42,6 +44,8 @@ export interface ConsistencyRow {
   readonly tensor: number;
   readonly inGroundTruth: boolean;
   readonly scored: ScoredRow;
+  /** The source's "Mem" column (nvidia-smi, "GB" as printed), where it has one. */
+  readonly measuredMemoryGB?: number;
 }
 
 export interface BloomConsistency {
@@ -58,6 +62,8 @@ export interface BloomConsistency {
   readonly errorByDataParallel: readonly { readonly dataParallel: number; readonly rows: number; readonly meanError: number }[];
   /** Spearman rank correlation of tokens/s over all the configurations. */
   readonly spearmanAll: number;
+  /** Predicted peak memory per GPU (GiB) against the source's nvidia-smi figure, over the rows that print one. */
+  readonly memory: { readonly rows: number; readonly meanRatio: number; readonly minRatio: number; readonly maxRatio: number };
   /** The table rescored with fewer NICs per node: first as modelled, then 2, then 1. */
   readonly nicSensitivity: readonly NicSensitivity[];
 }
@@ -92,6 +98,7 @@ function scoreTable(fabric?: FabricOverride): ConsistencyRow[] {
     return {
       label: `TP ${c.tp} · PP ${c.pp} · DP ${c.dp} · mbs ${c.mbs} · batch ${c.gbs}`, dataParallel: c.dp, tensor: c.tp, inGroundTruth,
       scored: scoreRow(row, profile, {}, fabric)!,
+      ...(c.memory !== undefined && { measuredMemoryGB: c.memory }),
     };
   });
 }
@@ -104,6 +111,20 @@ function tableSpearman(rows: readonly ConsistencyRow[]): number {
     rows.map((r) => tokensPerSecond(r.scored, r.scored.measuredStepSeconds)),
     rows.map((r) => tokensPerSecond(r.scored, r.scored.predictedStepSeconds)),
   );
+}
+
+/** Predicted peak memory per GPU in GiB over the measured figure taken as GiB (nvidia-smi's MiB / 1024). */
+export const memoryRatio = (r: ConsistencyRow): number | undefined =>
+  r.measuredMemoryGB === undefined ? undefined : r.scored.estimate.memory.totalBytes / 2 ** 30 / r.measuredMemoryGB;
+
+function memoryAgainstMeasured(rows: readonly ConsistencyRow[]): BloomConsistency['memory'] {
+  const ratios = rows.map(memoryRatio).filter((x): x is number => x !== undefined);
+  return {
+    rows: ratios.length,
+    meanRatio: ratios.reduce((s, x) => s + x, 0) / ratios.length,
+    minRatio: Math.min(...ratios),
+    maxRatio: Math.max(...ratios),
+  };
 }
 
 /**
@@ -150,6 +171,7 @@ export function bloomConsistency(): BloomConsistency {
       return { dataParallel: d, rows: group.length, meanError: group.reduce((s, r) => s + r.scored.error, 0) / group.length };
     }),
     spearmanAll: tableSpearman(rows),
+    memory: memoryAgainstMeasured(rows),
     nicSensitivity: nicSensitivity(rows),
   };
 }
