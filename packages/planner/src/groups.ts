@@ -9,12 +9,21 @@ import type { PlanInput } from './plan-input.ts';
 export interface ParallelGroups {
   readonly tensor: CommGroup;
   readonly context: CommGroup;
+  /** The ranks that hold the same weights and sum their gradients: data × context (see weightReplicas). */
   readonly data: CommGroup;
   /** Pipeline neighbours sit on different nodes. */
   readonly pipelineCrossesNodes: boolean;
   /** Tensor-parallel group spans more than one node (slow: warned about). */
   readonly tensorCrossesNodes: boolean;
 }
+
+/**
+ * Ranks holding the same weights: data × context. Context-parallel ranks see different tokens of the
+ * same sequences, so their weight gradients sum too: Megatron-Core's DistributedDataParallel reduces
+ * gradients, and its distributed optimizer shards state, over the "dp-cp" group
+ * (parallel_state.get_data_parallel_group(with_context_parallel=True)).
+ */
+export const weightReplicas = (input: Pick<PlanInput, 'data' | 'context'>): number => input.data * input.context;
 
 const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, x));
 
@@ -42,7 +51,8 @@ export function parallelGroups(input: PlanInput): ParallelGroups {
   return {
     tensor: strided(t, 1, g),
     context: strided(c, t, g),
-    data: strided(d, t * c, g),
+    // The dp-cp group: tensor rank and stage fixed, context and data ranks contiguous after it.
+    data: strided(c * d, t, g),
     pipelineCrossesNodes: t * c * d >= g,
     tensorCrossesNodes: t > g,
   };

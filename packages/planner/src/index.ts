@@ -8,7 +8,7 @@ export { COMPUTE_CALIBRATION, resolveCalibration } from './calibration.ts';
 export type { StageMemory } from './plan-memory.ts';
 export type { StageTime } from './stage-time.ts';
 export type { ParallelGroups } from './groups.ts';
-export { parallelGroups } from './groups.ts';
+export { parallelGroups, weightReplicas } from './groups.ts';
 export type { KernelContext, GemmShape } from './kernel-time.ts';
 export { gemmSeconds, tileWaveEfficiency } from './kernel-time.ts';
 export { layerComputeCost, logitsCost } from './layer-time.ts';

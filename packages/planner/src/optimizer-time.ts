@@ -1,5 +1,6 @@
 import type { Seconds } from '@trainplan/units';
 import { elementwiseSeconds, type KernelContext } from './kernel-time.ts';
+import { weightReplicas } from './groups.ts';
 import type { PlanInput } from './plan-input.ts';
 
 /**
@@ -12,6 +13,6 @@ const ADAM_BYTES_PER_PARAMETER = 34;
 /** The optimizer step: memory-bound over the parameters this GPU updates. */
 export function optimizerStepSeconds(input: PlanInput, ctx: KernelContext, parameters: number): Seconds {
   const sharded = input.sharding !== 'none';
-  const updated = sharded ? parameters / input.data : parameters;
+  const updated = sharded ? parameters / weightReplicas(input) : parameters;
   return elementwiseSeconds(ctx, ADAM_BYTES_PER_PARAMETER * updated);
 }

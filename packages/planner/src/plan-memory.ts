@@ -3,6 +3,7 @@ import {
 } from '@trainplan/model';
 import { GiB, type Bytes } from '@trainplan/units';
 import { heldGradientBytes } from './gradient-accumulation.ts';
+import { weightReplicas } from './groups.ts';
 import type { PlanInput } from './plan-input.ts';
 
 /**
@@ -50,7 +51,7 @@ export function stageMemories(
   const embedding = embeddingActivationBytes(act); // one micro-batch in flight
   const gradientBytes = heldGradientBytes(input);
   return layers.map((count, stage) => {
-    const states = modelStateBytes({ parameters: parameters[stage]!, sharding: input.sharding, dataParallel: input.data, gradientBytes });
+    const states = modelStateBytes({ parameters: parameters[stage]!, sharding: input.sharding, dataParallel: weightReplicas(input), gradientBytes });
     const held = inFlightMicroBatches({
       schedule: input.schedule, pipeline: input.pipeline, microBatches, virtualStages: input.virtualStages, stage,
     });

@@ -73,6 +73,28 @@ describe('estimatePlan', () => {
     expect(b.stepTimeSeconds).toBeLessThanOrEqual(a.stepTimeSeconds);
     expect(b.breakdown.dataParallelCommTotalSeconds).toBeCloseTo(a.breakdown.dataParallelCommTotalSeconds, 12);
   });
+  it('context-parallel ranks sum their gradients and share the optimizer shards (Megatron-Core\'s dp-cp group)', () => {
+    // Fitting or not (a longer sequence per GPU needs more memory), the answer carries its figures.
+    const figures = (x: PlanInput): PlanEstimate => {
+      const e = estimatePlan(x);
+      return e.ok ? e : e.estimate!;
+    };
+    // Llama 3 70B, TP 4 · PP 4 on 8 nodes: CP 2 · DP 2 against CP 1 · DP 4 and CP 4 · DP 1.
+    const cp2 = figures(llamaOnH100);
+    const dp4 = figures({ ...llamaOnH100, context: 1, data: 4, globalBatchSize: 256 });
+    const cp4 = figures({ ...llamaOnH100, context: 4, data: 1, globalBatchSize: 64 });
+    // With DP 1 there are still four replicas of each weight to reduce over.
+    expect(cp4.breakdown.dataParallelCommTotalSeconds).toBeGreaterThan(0);
+    // Four weight replicas either way: the same optimizer shard and the same update work.
+    for (const e of [cp2, cp4]) {
+      expect(e.memory.optimizerBytes).toBeCloseTo(dp4.memory.optimizerBytes, 0);
+      expect(e.breakdown.optimizerSeconds).toBeCloseTo(dp4.breakdown.optimizerSeconds, 9);
+    }
+    // CP 1 · DP 1 (16 GPUs) holds every optimizer state itself: four times the sharded one, nothing to reduce.
+    const alone = figures({ ...llamaOnH100, nodes: 2, context: 1, data: 1, globalBatchSize: 16 });
+    expect(alone.memory.optimizerBytes / cp4.memory.optimizerBytes).toBeCloseTo(4, 6);
+    expect(alone.breakdown.dataParallelCommTotalSeconds).toBe(0);
+  });
   it('interleaving shrinks the bubble by v', () => {
     const one = ok({ ...gpt3OnSelene, globalBatchSize: 128, data: 16 });
     const three = ok({ ...gpt3OnSelene, globalBatchSize: 128, data: 16, virtualStages: 3, schedule: 'interleaved' });

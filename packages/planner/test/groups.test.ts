@@ -13,6 +13,12 @@ describe('parallel groups on Megatron\'s tp-cp-dp-pp rank order', () => {
     expect(g.data).toEqual({ ranks: 16, ranksPerNode: 1, concurrentGroupsPerNode: 8 });
   });
 
+  it('the gradient group spans data and context ranks: TP 4 · CP 2 · DP 2 sums over 4 ranks, 2 per node', () => {
+    const g = groups(4, 2, 2, 8);
+    expect(g.context).toEqual({ ranks: 2, ranksPerNode: 2, concurrentGroupsPerNode: 4 });
+    expect(g.data).toEqual({ ranks: 4, ranksPerNode: 2, concurrentGroupsPerNode: 4 });
+  });
+
   it('TP 2 leaves four ranks of each data-parallel group per node', () => {
     expect(groups(2, 1, 16, 8).data).toEqual({ ranks: 16, ranksPerNode: 4, concurrentGroupsPerNode: 2 });
   });

@@ -60,17 +60,19 @@ export class MemoryBound {
     const s = this.stages(t, p);
     const per = this.layerBytes(t, c, mbs, sp, recompute);
     const interleave = v > 1 ? 1 + (p - 1) / (p * v) : 1;
-    const first = this.stage(s.first, s.firstLayers, Math.min(p, microBatches) * interleave, per, recompute, sharding, d, recomputedLayers);
+    // Sharded states divide over the ranks that hold the same weights: data × context (planner's weightReplicas).
+    const replicas = c * d;
+    const first = this.stage(s.first, s.firstLayers, Math.min(p, microBatches) * interleave, per, recompute, sharding, replicas, recomputedLayers);
     if (p === 1) return first;
-    const last = this.stage(s.last, s.lastLayers, Math.min(1, microBatches) * interleave, per, recompute, sharding, d, recomputedLayers);
+    const last = this.stage(s.last, s.lastLayers, Math.min(1, microBatches) * interleave, per, recompute, sharding, replicas, recomputedLayers);
     return Math.max(first, last);
   }
 
   private stage(
     params: number, layers: number, held: number, per: { stored: Bytes; full: Bytes }, recompute: 'none' | 'selective' | 'full',
-    sharding: StateSharding, d: number, recomputedLayers: number | undefined,
+    sharding: StateSharding, replicas: number, recomputedLayers: number | undefined,
   ): Bytes {
-    const st = modelStateBytes({ parameters: params, sharding, dataParallel: d });
+    const st = modelStateBytes({ parameters: params, sharding, dataParallel: replicas });
     const recomputed = recompute === 'full' ? Math.min(layers, recomputedLayers ?? layers) : 0;
     const acts = held * (recomputed * per.stored + (layers - recomputed) * (recompute === 'full' ? per.full : per.stored));
     return st.weights + st.gradients + st.optimizer + acts;
