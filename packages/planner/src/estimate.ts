@@ -82,6 +82,13 @@ export function estimatePlan(input: PlanInput): PlanEstimate | PlanInfeasible {
   return result;
 }
 
+/**
+ * Above this share of HBM a plan that "fits" is warned about: the memory model's allowances (runtime
+ * reserve, 10% of activations for fragmentation) are estimates, and measured peaks run above them
+ * (docs/validation.md, BLOOM prequel memory against nvidia-smi).
+ */
+const TIGHT_MEMORY_SHARE = 0.95;
+
 function computeEstimate(input: PlanInput): PlanEstimate {
   const warnings: string[] = [];
   const ctx = kernelContext(input, resolveCalibration(input));
@@ -155,6 +162,11 @@ function computeEstimate(input: PlanInput): PlanEstimate {
   if (input.sequenceParallel && input.tensor === 1) warnings.push('sequence parallelism has no effect without tensor parallelism');
   if (input.scatterGather && input.sequenceParallel) warnings.push('scatter-gather is not used together with sequence parallelism (Megatron skips it)');
   if (input.pipeline > 1 && m < input.pipeline) warnings.push(`only ${m} micro-batches for ${input.pipeline} pipeline stages: the bubble dominates`);
+  const memoryShare = worst.totalBytes / input.gpu.hbmBytes;
+  if (memoryShare > TIGHT_MEMORY_SHARE && memoryShare <= 1) {
+    warnings.push(`peak memory is ${(memoryShare * 100).toFixed(1)}% of the GPU's: fragmentation beyond the modelled allowance can run it out `
+      + 'of memory (a search with memoryFraction 0.9 keeps 10% free)');
+  }
 
   return {
     ok: true,

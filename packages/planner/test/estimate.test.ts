@@ -95,6 +95,14 @@ describe('estimatePlan', () => {
     expect(alone.memory.optimizerBytes / cp4.memory.optimizerBytes).toBeCloseTo(4, 6);
     expect(alone.breakdown.dataParallelCommTotalSeconds).toBe(0);
   });
+  it('a plan that fits within 5% of the GPU\'s memory carries a warning; one with room does not', () => {
+    const roomy = ok(gpt3OnSelene);
+    expect(roomy.memory.totalBytes / roomy.memory.capacityBytes).toBeLessThan(0.95);
+    expect(roomy.warnings.some((w) => w.startsWith('peak memory'))).toBe(false);
+    // The same plan on a GPU whose memory is 2% larger than its peak.
+    const tight = ok({ ...gpt3OnSelene, gpu: { ...gpt3OnSelene.gpu, hbmBytes: roomy.memory.totalBytes * 1.02 } });
+    expect(tight.warnings).toContainEqual(expect.stringMatching(/^peak memory is 98\.0% of the GPU's/));
+  });
   it('interleaving shrinks the bubble by v', () => {
     const one = ok({ ...gpt3OnSelene, globalBatchSize: 128, data: 16 });
     const three = ok({ ...gpt3OnSelene, globalBatchSize: 128, data: 16, virtualStages: 3, schedule: 'interleaved' });

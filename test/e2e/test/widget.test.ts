@@ -121,6 +121,9 @@ describe('the demo page in Chromium', () => {
     expect(await page.getByLabel('Tensor (t)', { exact: true }).inputValue()).toBe(String(p.tensor));
     expect(await page.getByLabel('Pipeline (p)', { exact: true }).inputValue()).toBe(String(p.pipeline));
     expect(await page.getByLabel('Virtual stages (v)', { exact: true }).inputValue()).toBe(String(p.virtualStages));
+    // The estimate's advice is shown with it: the fastest plan sits near its memory limit, and says so.
+    expect(search.best.estimate.warnings).toContainEqual(expect.stringMatching(/^peak memory is/));
+    expect(await page.locator('trainplan-estimator [data-warning]').allInnerTexts()).toEqual(search.best.estimate.warnings);
     const nodes = runNodes({ ...machine, cluster: { gpu: 'a100-80gb' }, tokens: 300e9, days: 30 });
     if (!nodes.ok) throw new Error(nodes.message);
     expect(await page.locator('trainplan-estimator [data-searched-nodes]').getAttribute('data-searched-nodes')).toBe(String(nodes.nodes));

@@ -93,6 +93,7 @@ export function formatNodesReport(a: NodesResponseJson): string {
     `time to train ${formatCount(a.tokens).replace(/\s+/g, '')} tokens: ${a.days.toFixed(1)} days · ${Math.round(a.gpuHours).toLocaleString('en-US')} GPU-hours${a.cost === undefined ? '' : ` · cost ${Math.round(a.cost).toLocaleString('en-US')}`}`,
     `configuration: ${a.configuration.label}`,
     `  step ${formatSeconds(a.configuration.estimate.stepTimeSeconds)} · MFU ${(a.configuration.estimate.mfu * 100).toFixed(1)}% · ${a.searches} cluster sizes searched`,
+    ...a.configuration.estimate.warnings.map((w) => `  ⚠ ${w}`),
     '',
   ].join('\n');
 }

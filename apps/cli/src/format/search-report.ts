@@ -16,6 +16,7 @@ export function formatSearchReport(answer: SearchResponseJson): string {
     '',
     `best: ${a.best.label}`,
     `  step ${formatSeconds(a.best.estimate.stepTimeSeconds)} · ${Math.round(a.best.estimate.tokensPerSecond).toLocaleString('en-US')} tokens/s · MFU ${pct(a.best.estimate.mfu)} · memory ${formatBytes(a.best.estimate.memory.totalBytes)} of ${formatBytes(a.best.estimate.memory.capacityBytes)}${a.best.days === undefined ? '' : ` · ${a.best.days.toFixed(1)} days`}${a.best.cost === undefined ? '' : ` · cost ${Math.round(a.best.cost).toLocaleString('en-US')}`}`,
+    ...a.best.estimate.warnings.map((w) => `  ⚠ ${w}`),
     '',
     'top plans:',
     ...renderTable([

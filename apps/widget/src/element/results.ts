@@ -20,6 +20,11 @@ export function headline(e: EstimateOk): string {
   return parts.join('');
 }
 
+/** The estimate's advice (tensor parallelism across nodes, memory near the limit, …), one item each. */
+export function warningsList(e: EstimateOk): string {
+  return e.warnings.map((w) => `<li data-warning>${esc(w)}</li>`).join('');
+}
+
 /** The most boxes the schedule picture draws; beyond, it shows the first micro-batches only. */
 const MAX_DRAWN_MICRO_BATCHES = 16;
 

@@ -42,6 +42,9 @@ input:focus-visible,select:focus-visible,a:focus-visible,button:focus-visible{ou
 .headline div{display:flex;flex-direction:column}
 .headline b{font-size:1.35em;font-variant-numeric:tabular-nums}
 .headline span{font-size:.8em;color:var(--_muted)}
+.warnings{margin:0 0 8px;padding:0 0 0 1.2em;font-size:.85em}
+.warnings:empty{display:none}
+.warnings li::marker{content:'⚠ '}
 h3{font-size:.95em;margin:12px 0 4px}
 .chart{display:block;width:100%;height:auto;overflow:visible}
 .chart.breakdown,.chart.memory{height:28px}

@@ -33,6 +33,7 @@ export function template(): string {
 <section class="outputs" aria-label="estimate">
 <p class="status" role="status" aria-live="polite"></p>
 <div class="headline" aria-live="polite"></div>
+<ul class="warnings" aria-live="polite"></ul>
 <div class="out-search"></div>
 <h3>Where the step goes</h3><div class="out-breakdown"></div>
 <h3>Memory per GPU</h3><div class="out-memory"></div>

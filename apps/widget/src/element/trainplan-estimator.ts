@@ -13,7 +13,7 @@ import { fieldForPath, fieldsFromScenario, scenarioFromFields, type Budget, type
 import { scenarioFromHash, scenarioToHash } from '../hash.ts';
 import { nodesAnswer } from '../sizing/nodes-answer.ts';
 import { scalingNodeCounts, validNodeCounts } from '../sizing/node-counts.ts';
-import { headline, nodesSection, pipelineSection, searchedNodesSection } from './results.ts';
+import { headline, nodesSection, pipelineSection, searchedNodesSection, warningsList } from './results.ts';
 import { STYLES } from './styles.ts';
 import { template } from './template.ts';
 
@@ -292,6 +292,7 @@ export class TrainplanEstimator extends HTMLElement {
 
   #render(e: EstimateOk): void {
     this.#set('.headline', headline(e));
+    this.#set('.warnings', warningsList(e));
     this.#set('.out-breakdown', breakdownBar(e.breakdown, e.stepTimeSeconds));
     this.#set('.out-memory', memoryBar(e.memory));
     this.#set('.out-pipeline', pipelineSection(e));
