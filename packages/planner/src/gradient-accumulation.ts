@@ -16,15 +16,36 @@ export function accumulatorBytes(mode: GradientAccumulation): number | undefined
   return mode === 'fp32' ? FP32 : mode === '16-bit' ? B16 : undefined;
 }
 
+/** What decides the gradient buffer: the sharding mode, the training precision and the accumulation. */
+export type GradientBufferInput = Pick<PlanInput, 'sharding' | 'precision' | 'gradientAccumulation'>;
+
 /**
- * Gradient bytes per parameter held in memory, or `undefined` for the sharding mode's own: with an
- * unfused add, the accumulation buffer; DeepSpeed (ZeRO) keeps the 16-bit gradients beside an fp32
- * one, Megatron's hook frees each 16-bit gradient once it is added.
+ * Gradient bytes per parameter held between backward passes (before ZeRO-2/3 sharding).
+ * - An unfused add keeps its buffer; DeepSpeed (ZeRO) keeps the 16-bit gradients beside an fp32 one
+ *   (2 + 4), Megatron's hook frees each 16-bit gradient once it is added.
+ * - Fused (the default): Megatron's main_grad buffer is fp32 under bf16 and fp8 (bf16 parameters),
+ *   forced by megatron/arguments.py ("bfloat16 requires gradient accumulation and all-reduce to be
+ *   done in fp32"), and 16-bit under fp16, where accumulate_allreduce_grads_in_fp32 is off by default
+ *   (megatron/model/distributed.py `_get_buffer_type`: fp32 only with that flag, else the parameter's
+ *   dtype); DeepSpeed ZeRO holds 16-bit gradients.
  */
-export function heldGradientBytes(input: PlanInput): number | undefined {
+export function heldGradientBytes(input: GradientBufferInput): number {
   const buffer = accumulatorBytes(input.gradientAccumulation ?? 'fused');
-  if (buffer === undefined) return undefined;
-  return input.sharding.startsWith('zero') && buffer === FP32 ? B16 + FP32 : buffer;
+  const zero = input.sharding.startsWith('zero');
+  if (buffer !== undefined) return zero && buffer === FP32 ? B16 + FP32 : buffer;
+  return zero || input.precision === 'fp16' ? B16 : FP32;
+}
+
+/**
+ * The fp32 gradients the optimizer step builds when the held ones are 16-bit, per parameter of the
+ * stage: Megatron's Float16Optimizer copies `main_grad.float()` into its fp32 main parameters'
+ * gradients (megatron/optimizer/optimizer.py `_copy_model_grads_to_main_grads`; the distributed
+ * optimizer, its shard), DeepSpeed ZeRO flattens its partition to fp32 (stage_1_and_2.py `step`).
+ * Transient: it exists while the activations are freed (plan-memory.ts takes the larger).
+ */
+export function optimizerGradientCopyBytes(input: GradientBufferInput, parameters: number, replicas: number): number {
+  if (heldGradientBytes(input) !== B16) return 0;
+  return (FP32 * parameters) / (input.sharding === 'none' ? 1 : replicas);
 }
 
 /**

@@ -20,3 +20,4 @@ export type { TensorParallelLayerComm } from './comm-time.ts';
 export { dataParallelComm, tensorParallelLayerComm } from './comm-time.ts';
 export { exposedTensorParallelBackward } from './async-tensor-parallel.ts';
 export { exposedBucketParameters } from './gradient-buckets.ts';
+export { heldGradientBytes } from './gradient-accumulation.ts';

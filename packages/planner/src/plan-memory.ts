@@ -2,7 +2,7 @@ import {
   activationBytesPerLayer, embeddingActivationBytes, inFlightMicroBatches, modelStateBytes, workingBytesPerLayer, type ActivationInput,
 } from '@trainplan/model';
 import { GiB, type Bytes } from '@trainplan/units';
-import { heldGradientBytes } from './gradient-accumulation.ts';
+import { heldGradientBytes, optimizerGradientCopyBytes } from './gradient-accumulation.ts';
 import { weightReplicas } from './groups.ts';
 import type { PlanInput } from './plan-input.ts';
 
@@ -51,7 +51,8 @@ export function stageMemories(
   const embedding = embeddingActivationBytes(act); // one micro-batch in flight
   const gradientBytes = heldGradientBytes(input);
   return layers.map((count, stage) => {
-    const states = modelStateBytes({ parameters: parameters[stage]!, sharding: input.sharding, dataParallel: weightReplicas(input), gradientBytes });
+    const replicas = weightReplicas(input);
+    const states = modelStateBytes({ parameters: parameters[stage]!, sharding: input.sharding, dataParallel: replicas, gradientBytes });
     const held = inFlightMicroBatches({
       schedule: input.schedule, pipeline: input.pipeline, microBatches, virtualStages: input.virtualStages, stage,
     });
@@ -61,7 +62,11 @@ export function stageMemories(
     if (recomputed > 0) activations += working;
     if (stage === 0) activations += held * embedding.first;
     if (stage === input.pipeline - 1) activations += embedding.last;
-    const otherBytes = RUNTIME_RESERVE + FRAGMENTATION * activations;
+    const fragmentation = FRAGMENTATION * activations;
+    // At the optimizer step the activations are freed and an fp32 copy of 16-bit gradients is built:
+    // where that copy is the larger, the peak is the step's, and the difference shows here.
+    const stepExtra = Math.max(0, optimizerGradientCopyBytes(input, parameters[stage]!, replicas) - activations - fragmentation);
+    const otherBytes = RUNTIME_RESERVE + fragmentation + stepExtra;
     return {
       stage,
       weightsBytes: states.weights,

@@ -61,7 +61,29 @@ describe('unfused gradient accumulation (a separate add per parameter per micro-
     expect(gradients({ ...zero1, gradientAccumulation: 'fp32' })).toBeCloseTo(6 * params, 0);
     // Megatron's hook frees each 16-bit gradient once added: the buffer alone.
     expect(gradients({ ...plan, gradientAccumulation: '16-bit' })).toBeCloseTo(2 * params, 0);
-    expect(gradients(plan)).toBeCloseTo(4 * params, 0);
+    // Fused, Megatron's main_grad buffer takes the parameters' width under fp16 and fp32 under bf16.
+    expect(gradients(plan)).toBeCloseTo(2 * params, 0);
+    expect(gradients({ ...plan, precision: 'bf16' })).toBeCloseTo(4 * params, 0);
+  });
+
+  it('a 16-bit gradient buffer is copied to fp32 for the optimizer step: the peak is the larger of the passes and the step', () => {
+    const stage = (p: PlanInput) => ok(p).stages[0]!.memory;
+    const states = (m: ReturnType<typeof stage>) => m.weightsBytes + m.gradientsBytes + m.optimizerBytes;
+    // GPT-3 on TP 8 × PP 8 without recompute holds far more activations than the 4 B/param copy: the passes set the peak.
+    const heavyPlan: PlanInput = { ...plan, recompute: 'selective', sequenceParallel: true, microBatchSize: 2, data: 16, globalBatchSize: 1536 };
+    const first = stageParameters({ shape: plan.model, tensorParallel: 8, layersPerStage: Array(8).fill(12) })[0]!;
+    const heavy = stage(heavyPlan);
+    expect(heavy.activationsBytes).toBeGreaterThan(4 * first);
+    expect(heavy.otherBytes).toBeCloseTo(stage({ ...heavyPlan, precision: 'bf16' }).otherBytes, 0);
+    // A 2-layer model, one 256-token sequence per GPU (TP 8 · DP 128): the copy outweighs the activations.
+    const light: PlanInput = { ...plan, model: { ...plan.model, layers: 2 }, pipeline: 1, data: 128, globalBatchSize: 128, seqLength: 256 };
+    const n = stageParameters({ shape: light.model, tensorParallel: 8, layersPerStage: [2] })[0]!;
+    const fp16 = stage(light);
+    const bf16 = stage({ ...light, precision: 'bf16' }); // fp32 main gradients: nothing to copy
+    const reserve = bf16.otherBytes - 0.1 * bf16.activationsBytes;
+    expect(4 * n).toBeGreaterThan(1.1 * fp16.activationsBytes);
+    expect(fp16.totalBytes - states(fp16) - reserve).toBeCloseTo(4 * n, 0);
+    expect(fp16.totalBytes).toBeCloseTo(fp16.weightsBytes + fp16.gradientsBytes + fp16.optimizerBytes + fp16.activationsBytes + fp16.otherBytes, 0);
   });
 });
 

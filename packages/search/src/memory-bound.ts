@@ -1,4 +1,5 @@
 import { activationBytesPerLayer, layersPerStage, modelStateBytes, stageParameters, type StateSharding } from '@trainplan/model';
+import { heldGradientBytes } from '@trainplan/planner';
 import type { Bytes } from '@trainplan/units';
 import type { SearchBase } from './candidate.ts';
 
@@ -8,17 +9,26 @@ export const layerKey = (t: number, c: number, mbs: number, sp: boolean): number
 /**
  * A closed-form lower bound on the memory of the most loaded GPU, built from the same terms the
  * planner sums (packages/planner/src/plan-memory.ts; model reference §3): model states per stage
- * (Megatron's 18 B/param, the distributed optimizer's 6 + 12/d, ZeRO) and the activations stored for
+ * (Megatron's 18 B/param, 16 under fp16, the distributed optimizer's 6 + 12/d, ZeRO; the planner's
+ * gradient width) and the activations stored for
  * the micro-batches in flight (Korthikanti et al. 2022, Table 2; 1F1B holds min(p − i, m) on stage i,
  * Narayanan SC'21 §2.2). It leaves out only non-negative terms (the embedding extras, the recompute
- * working set, the runtime reserve, fragmentation), so a candidate it rejects cannot fit; the full
+ * working set, the runtime reserve, fragmentation, the optimizer step's fp32 gradient copy), so a candidate it rejects cannot fit; the full
  * estimate decides the rest.
  */
 export class MemoryBound {
   private readonly stageParams = new Map<number, { first: number; last: number; firstLayers: number; lastLayers: number }>();
   private readonly perLayer = new Map<number, { stored: Bytes; full: Bytes }>();
 
-  constructor(private readonly base: SearchBase) {}
+  /** Gradient bytes per parameter by sharding mode, as the planner holds them (fixed for a search). */
+  private readonly gradientBytes: Record<StateSharding, number>;
+
+  constructor(private readonly base: SearchBase) {
+    const width = (sharding: StateSharding) => heldGradientBytes({ sharding, precision: base.precision, gradientAccumulation: base.gradientAccumulation });
+    this.gradientBytes = {
+      none: width('none'), 'distributed-optimizer': width('distributed-optimizer'), 'zero-1': width('zero-1'), 'zero-2': width('zero-2'), 'zero-3': width('zero-3'),
+    };
+  }
 
   /** First and last stage's parameters per GPU, and their layer counts, for (t, p). */
   stages(t: number, p: number) {
@@ -72,7 +82,7 @@ export class MemoryBound {
     params: number, layers: number, held: number, per: { stored: Bytes; full: Bytes }, recompute: 'none' | 'selective' | 'full',
     sharding: StateSharding, replicas: number, recomputedLayers: number | undefined,
   ): Bytes {
-    const st = modelStateBytes({ parameters: params, sharding, dataParallel: replicas });
+    const st = modelStateBytes({ parameters: params, sharding, dataParallel: replicas, gradientBytes: this.gradientBytes[sharding] });
     const recomputed = recompute === 'full' ? Math.min(layers, recomputedLayers ?? layers) : 0;
     const acts = held * (recomputed * per.stored + (layers - recomputed) * (recompute === 'full' ? per.full : per.stored));
     return st.weights + st.gradients + st.optimizer + acts;

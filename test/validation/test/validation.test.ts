@@ -81,12 +81,14 @@ describe('Korthikanti et al. 2022', () => {
     }
   });
   const pairs = rows.filter((r) => r.source === 'korthikanti22' && /-(fullrecompute|selective\+sp)$/.test(r.id));
-  it('full vs selective + SP step times (22B, 175B, 530B, 1T) within 6.5% (regression guard; issue target 5%, worst measured 6.1%: 1T selective + SP)', () => {
+  it('full vs selective + SP step times (22B, 175B, 530B, 1T) within the issue\'s 5%', () => {
     expect(pairs.length).toBe(8);
-    expect(Math.max(...pairs.map((r) => Math.abs(r.error)))).toBeLessThanOrEqual(0.065);
+    expect(Math.max(...pairs.map((r) => Math.abs(r.error)))).toBeLessThanOrEqual(0.05);
   });
-  it('seven of the eight full vs selective + SP steps are within the issue\'s 5% (measured: all but 1T selective + SP)', () => {
-    expect(pairs.filter((r) => Math.abs(r.error) <= 0.05).length).toBeGreaterThanOrEqual(7);
+  it('1T selective + SP, whose v the paper leaves out, runs interleaved (v 2): it fits once fp16 keeps 16-bit main gradients', () => {
+    const row = pairs.find((r) => r.id === 'korthikanti22-1000B-selective+sp')!;
+    expect(row.chosen).toBe('virtualStages 2');
+    expect(row.fits).toBe(true);
   });
   it('Table 4: asynchronous backward communication (Megatron-LM v3.0) brings the backward pass closer to the paper than synchronous collectives', () => {
     const synchronous = predictTable4({ asyncTensorParallelGradComm: false });
