@@ -93,31 +93,61 @@ export const collectivesSection: ValidationSection = {
 };
 
 /**
- * Large-message busbw against the maintainers' and NVIDIA's multi-node statements (8 GiB, 4 nodes of
- * 8 GPUs unless the statement names another shape). SHARP (CollNet) is not modelled: its row shows
- * what NCCL does without it.
+ * Large-message busbw against the maintainers' and NVIDIA's statements (8 GiB unless the statement
+ * names a size). SHARP (CollNet) is not modelled: its row shows what NCCL does without it. Users'
+ * reports are shown beside them for what they are: one machine each, tuned or not.
  */
-const STATEMENTS: readonly { id: string; what: string; fabric: () => Fabric; group: CommGroup; note?: string }[] = [
+interface Statement {
+  readonly id: string;
+  readonly what: string;
+  readonly fabric: () => Fabric;
+  readonly group: CommGroup;
+  readonly bytes?: number;
+  /** NCCL's algorithm when the statement fixes it (NCCL_ALGO=Ring); else NCCL's own choice. */
+  readonly algorithm?: 'ring';
+  readonly note?: string;
+}
+
+/** DGX A100 nodes with four 200 Gb/s HDR NICs instead of eight (the user reports below). */
+function a100FourHdr(): Fabric {
+  const gpu = gpuById('a100-80gb');
+  const system = systemById('dgx-a100-80gb');
+  const network = networkById('hdr-ib-8x');
+  if (!gpu || !system || !network) throw new Error('presets missing for the 4×HDR A100 node');
+  return fabricFromSpecs({ gpu, system, network: { ...network, nicsPerNode: 4 }, nvlink: NVLINKS[gpu.nvlink] });
+}
+
+const STATEMENTS: readonly Statement[] = [
+  { id: 'nvidia-gtc24-s62129-nvlink3-a100', what: '8 × A100, NVLink3, 1 node', fabric: () => fabric('a100-80gb', 'dgx-a100-80gb', 'hdr-ib-8x'), group: { ranks: 8, ranksPerNode: 8 } },
+  { id: 'nvidia-gtc24-s62129-nvlink4-h100', what: '8 × H100, NVLink4, 1 node', fabric: () => fabric('h100-sxm', 'dgx-h100', 'ndr-ib-8x'), group: { ranks: 8, ranksPerNode: 8 }, algorithm: 'ring', note: 'ring (the chart\'s bar without NVLink SHARP)' },
+  { id: 'nvidia-gtc24-s62129-nvlink4-sharp-h100', what: '8 × H100, NVLink4 + NVLS, 1 node', fabric: () => fabric('h100-sxm', 'dgx-h100', 'ndr-ib-8x'), group: { ranks: 8, ranksPerNode: 8 } },
   { id: 'nccl-812-dgxa100-multinode', what: 'DGX A100, 8×HDR, 4 nodes', fabric: () => fabric('a100-80gb', 'dgx-a100-80gb', 'hdr-ib-8x'), group: { ranks: 32, ranksPerNode: 8 } },
   { id: 'nvidia-gtc24-s62129-dgx-a100-multinode', what: 'DGX A100, 8×HDR, 16 nodes', fabric: () => fabric('a100-80gb', 'dgx-a100-80gb', 'hdr-ib-8x'), group: { ranks: 128, ranksPerNode: 8 } },
   { id: 'nccl-tests-29-dgx1-edr', what: 'DGX-1 V100, 4×EDR, 4 nodes', fabric: () => fabric('v100-32gb', 'dgx-1-v100', 'edr-ib-4x'), group: { ranks: 32, ranksPerNode: 8 } },
   { id: 'nvidia-gtc24-s62129-dgx-h100-multinode', what: 'DGX H100, 8×NDR, 4 nodes', fabric: () => fabric('h100-sxm', 'dgx-h100', 'ndr-ib-8x'), group: { ranks: 32, ranksPerNode: 8 } },
   { id: 'nvidia-gtc24-s62129-dgx-h100-multinode-sharp', what: 'DGX H100 + IB SHARP, 4 nodes', fabric: () => fabric('h100-sxm', 'dgx-h100', 'ndr-ib-8x'), group: { ranks: 32, ranksPerNode: 8 }, note: 'not modelled: needs CollNet/SHARP, which NCCL leaves off by default; shown without it' },
+  { id: 'nccl-tests-175-a100-2node-4xhdr', what: '8 × A100 + 4×HDR, 2 nodes, 4 GiB', fabric: a100FourHdr, group: { ranks: 16, ranksPerNode: 8 }, bytes: GiB(4), note: 'a user\'s report, below the 96–100 GB/s they expected (NVIDIA\'s 24 GB/s per HDR NIC, nccl-tests#160, gives 96)' },
+  { id: 'nccl-tests-119-a100-3node-4xhdr', what: '8 × A100 + 4×HDR, 3 nodes, 128 MiB', fabric: a100FourHdr, group: { ranks: 24, ranksPerNode: 8 }, bytes: MiB(128), note: 'a user\'s report: the sweep\'s peak, at 128 MiB' },
 ];
 
+/** Statements scored against their figure; users' reports are listed but not scored. */
+const isUserReport = (id: string, entries: readonly Entry[]) => entries.find((e) => e.id === id)?.kind === 'user_report';
+
 function statementsTable(entries: readonly Entry[], summary: string[]): string[] {
-  const lines = ['## Collectives: multi-node statements', '',
-    'All-reduce busbw at 8 GiB (auto algorithm) against maintainer statements and NVIDIA charts in `collectives.json`.', '',
+  const lines = ['## Collectives: statements and reports', '',
+    'All-reduce busbw against maintainer statements, NVIDIA charts and users\' reports in `collectives.json` (8 GiB unless the row names a size; '
+      + 'NCCL\'s choice of algorithm unless the note fixes one).', '',
     '| statement | machine | stated busbw | predicted | error | algorithm | note |', '|---|---|---|---|---|---|---|'];
   for (const s of STATEMENTS) {
     const stated = entries.find((e) => e.id === s.id)?.busbw_GBps;
     let f: Fabric;
     try { f = s.fabric(); } catch (e) { lines.push(`| ${s.id} | ${s.what} | ${stated ?? '–'} | – | – | – | ${(e as Error).message} |`); continue; }
-    const cost = collectiveCost({ op: 'all-reduce', bytes: GiB(8), group: s.group, fabric: f });
+    const cost = collectiveCost({ op: 'all-reduce', bytes: s.bytes ?? GiB(8), group: s.group, fabric: f, ...(s.algorithm && { algorithm: s.algorithm }) });
     const predicted = toGBps(cost.busBandwidth);
     const error = stated ? predicted / stated - 1 : Number.NaN;
     lines.push(`| ${s.id} | ${s.what} | ${stated ?? '–'} | ${predicted.toFixed(1)} | ${Number.isFinite(error) ? pct(error) : '–'} | ${cost.algorithm}/${cost.protocol} | ${s.note ?? ''} |`);
-    if (!s.note) summary.push(`collectives ${s.id}: predicted ${predicted.toFixed(1)} vs stated ${stated ?? '–'} GB/s (${Number.isFinite(error) ? pct(error) : '–'})`);
+    const scored = !s.note || s.algorithm !== undefined;
+    if (scored && !isUserReport(s.id, entries)) summary.push(`collectives ${s.id}: predicted ${predicted.toFixed(1)} vs stated ${stated ?? '–'} GB/s (${Number.isFinite(error) ? pct(error) : '–'})`);
   }
   lines.push('');
   return lines;
