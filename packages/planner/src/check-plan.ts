@@ -34,6 +34,10 @@ export function checkPlan(input: PlanInput): PlanIssue[] {
     add('training.globalBatchSize', `global batch ${input.globalBatchSize} is not a multiple of micro-batch × data-parallel = ${input.microBatchSize}×${d} = ${perStep}`);
   }
   if (input.seqLength % c !== 0) add('parallelism.context', `sequence length ${input.seqLength} does not split evenly over ${c} context-parallel ranks`);
+  // megatron/core/transformer/dot_product_attention.py: "Context parallelism is only supported by TEDotProductAttention!"
+  if (c > 1 && input.attentionKernel === 'unfused') {
+    add('parallelism.context', 'context parallelism runs only in Transformer Engine\'s fused attention: use attentionKernel "flash" or context 1');
+  }
   if (input.precision === 'fp8' && input.gpu.peakFlops.fp8 === undefined) {
     add('training.precision', `${input.gpu.name} has no FP8 tensor cores`);
   }

@@ -52,6 +52,8 @@ export function enumerateCandidates(args: {
     { size: space.context.length, set: (st, i) => {
       const c = (st.c = space.context[i]!);
       if (base.seqLength % c !== 0) return 'sequence-indivisible';
+      // Megatron-Core's own attention asserts context_parallel_size == 1 ("only supported by TEDotProductAttention").
+      if (c > 1 && base.attentionKernel === 'unfused') return 'context-needs-fused-attention';
       return gpus % (st.t * c) !== 0 ? 'gpus-indivisible' : undefined;
     } },
     { size: space.pipeline.length, set: (st, i) => {

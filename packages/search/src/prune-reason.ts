@@ -7,6 +7,7 @@ export type PruneReason =
   | 'heads-indivisible'
   | 'too-many-stages'
   | 'sequence-indivisible'
+  | 'context-needs-fused-attention'
   | 'batch-indivisible'
   | 'interleave-indivisible'
   | 'redundant'
@@ -19,6 +20,7 @@ export const PRUNE_REASON_TEXT: Readonly<Record<PruneReason, string>> = {
   'heads-indivisible': 'tensor parallelism does not divide the attention heads, key/value heads or FFN size',
   'too-many-stages': 'more pipeline stages than layers',
   'sequence-indivisible': 'context parallelism does not divide the sequence length',
+  'context-needs-fused-attention': 'context parallelism runs only in Transformer Engine\'s fused attention, not the unfused kernels the scenario uses',
   'batch-indivisible': 'the global batch is not a multiple of micro-batch × data-parallel size',
   'interleave-indivisible': 'virtual stages need layers divisible by pipeline × virtual stages, and micro-batches by pipeline stages',
   redundant: 'the same plan as another candidate (sequence parallelism without tensor parallelism, or a partial recompute that is not needed)',

@@ -50,6 +50,15 @@ describe('searchPlans: enumerate → evaluate → rank', () => {
     expect(result.fullEstimates).toBeLessThan(result.spaceSize / 100);
   });
 
+  it('with unfused attention no plan uses context parallelism, and the pruned ones say why', () => {
+    const unfused = searchPlans({ ...gpt3Base, attentionKernel: 'unfused' }, { top: 5 });
+    expect(unfused.top.length).toBeGreaterThan(0);
+    for (const p of unfused.top) expect(p.candidate.context).toBe(1);
+    expect(unfused.pruned.counts['context-needs-fused-attention']).toBeGreaterThan(0);
+    // With flash attention the same search may use it.
+    expect(searchPlans(gpt3Base, { top: 1 }).pruned.counts['context-needs-fused-attention']).toBe(0);
+  });
+
   it('every ranked plan respects Megatron\'s rules and fits in memory', () => {
     for (const p of result.top) {
       const c = p.candidate;
