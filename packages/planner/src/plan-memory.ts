@@ -50,8 +50,8 @@ export function stageMemories(
   // The first stage's embedding term grows linearly with the micro-batches it holds; the last's does not.
   const embedding = embeddingActivationBytes(act); // one micro-batch in flight
   const gradientBytes = heldGradientBytes(input);
+  const replicas = weightReplicas(input);
   return layers.map((count, stage) => {
-    const replicas = weightReplicas(input);
     const states = modelStateBytes({ parameters: parameters[stage]!, sharding: input.sharding, dataParallel: replicas, gradientBytes });
     const held = inFlightMicroBatches({
       schedule: input.schedule, pipeline: input.pipeline, microBatches, virtualStages: input.virtualStages, stage,

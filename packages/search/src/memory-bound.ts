@@ -10,11 +10,11 @@ export const layerKey = (t: number, c: number, mbs: number, sp: boolean): number
  * A closed-form lower bound on the memory of the most loaded GPU, built from the same terms the
  * planner sums (packages/planner/src/plan-memory.ts; model reference §3): model states per stage
  * (Megatron's 18 B/param, 16 under fp16, the distributed optimizer's 6 + 12/d, ZeRO; the planner's
- * gradient width) and the activations stored for
- * the micro-batches in flight (Korthikanti et al. 2022, Table 2; 1F1B holds min(p − i, m) on stage i,
- * Narayanan SC'21 §2.2). It leaves out only non-negative terms (the embedding extras, the recompute
- * working set, the runtime reserve, fragmentation, the optimizer step's fp32 gradient copy), so a candidate it rejects cannot fit; the full
- * estimate decides the rest.
+ * gradient width) and the activations stored for the micro-batches in flight (Korthikanti et al.
+ * 2022, Table 2; 1F1B holds min(p − i, m) on stage i, Narayanan SC'21 §2.2). It leaves out only
+ * non-negative terms (the embedding extras, the recompute working set, the runtime reserve,
+ * fragmentation, the optimizer step's fp32 gradient copy), so a candidate it rejects cannot fit; the
+ * full estimate decides the rest.
  */
 export class MemoryBound {
   private readonly stageParams = new Map<number, { first: number; last: number; firstLayers: number; lastLayers: number }>();
