@@ -45,7 +45,9 @@ export const formatFlops = (f: FlopPerSecond, significant = 3): string =>
 export const formatBandwidth = (r: BytesPerSecond, significant = 3): string =>
   scaled(r, [[1e12, 'TB/s'], [1e9, 'GB/s'], [1e6, 'MB/s'], [1e3, 'KB/s'], [1, 'B/s']], significant);
 
+/** Counts: "2.08 k", "1.23 M"; a whole count under a thousand as it is ("72", not "72.0"). */
 export const formatCount = (c: Count, significant = 3): string =>
-  scaled(c, [[1e12, 'T'], [1e9, 'B'], [1e6, 'M'], [1e3, 'k'], [1, '']], significant).trimEnd();
+  Number.isInteger(c) && Math.abs(c) < 1e3 ? String(c)
+    : scaled(c, [[1e12, 'T'], [1e9, 'B'], [1e6, 'M'], [1e3, 'k'], [1, '']], significant).trimEnd();
 
 export const formatPercent = (r: Ratio, decimals = 1): string => `${(r * 100).toFixed(decimals)}%`;

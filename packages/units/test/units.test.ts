@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   GB, GiB, Gbps, TFLOPS, us, formatBytes, formatBytesDecimal, formatSeconds, formatFlops,
-  formatBandwidth, formatPercent, parseBytes, parseCount, toGBps,
+  formatBandwidth, formatCount, formatPercent, parseBytes, parseCount, toGBps,
 } from '../src/index.ts';
 
 describe('constructors', () => {
@@ -25,6 +25,14 @@ describe('formatting for humans', () => {
     [0, '0 B'],
   ])('formatBytes(%d) is %s', (b, text) => expect(formatBytes(b)).toBe(text));
   it('formats message sizes in decimal units', () => expect(formatBytesDecimal(GB(1))).toBe('1.00 GB'));
+  it.each([
+    [72, '72'],
+    [999, '999'],
+    [2.5, '2.50'],
+    [2084, '2.08 k'],
+    [1_228_800, '1.23 M'],
+    [300e9, '300 B'],
+  ])('formatCount(%d) is %s: whole counts under a thousand as they are', (c, text) => expect(formatCount(c)).toBe(text));
   it.each([
     [22.8, '22.8 s'],
     [0.0077, '7.70 ms'],
