@@ -32,6 +32,10 @@ export function checkPlan(input: PlanInput): PlanIssue[] {
   const perStep = input.microBatchSize * d;
   if (input.globalBatchSize % perStep !== 0) {
     add('training.globalBatchSize', `global batch ${input.globalBatchSize} is not a multiple of micro-batch × data-parallel = ${input.microBatchSize}×${d} = ${perStep}`);
+  } else if (v > 1 && p > 1 && (input.globalBatchSize / perStep) % p !== 0) {
+    // megatron/core/pipeline_parallel/schedules.py: "number of microbatches ... is not divisible by
+    // pipeline-model-parallel-size ... when using interleaved schedule".
+    add('parallelism.virtualStages', `the interleaved schedule needs the micro-batches per step (${input.globalBatchSize / perStep}) in whole rounds of the ${p} pipeline stages`);
   }
   if (input.seqLength % c !== 0) add('parallelism.context', `sequence length ${input.seqLength} does not split evenly over ${c} context-parallel ranks`);
   // megatron/core/transformer/dot_product_attention.py: "Context parallelism is only supported by TEDotProductAttention!"

@@ -118,6 +118,8 @@ describe('infeasible plans are answers, not crashes', () => {
     [{ virtualStages: 5, schedule: 'interleaved' as const }, 'parallelism.virtualStages'],
     [{ pipeline: 128, data: 1 }, 'parallelism.pipeline'],
     [{ precision: 'fp8' as const }, 'training.precision'],
+    // Megatron's interleaved schedule runs the micro-batches in whole rounds of p (schedules.py): 12 of them on 8 stages cannot.
+    [{ virtualStages: 2, schedule: 'interleaved' as const, globalBatchSize: 192 }, 'parallelism.virtualStages'],
     // Megatron-Core's own attention asserts context parallelism 1: ring attention lives in Transformer Engine.
     [{ context: 2, data: 8, attentionKernel: 'unfused' as const }, 'parallelism.context'],
   ])('%o is indivisible and names %s', (change, path) => {
