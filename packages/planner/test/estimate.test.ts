@@ -120,6 +120,8 @@ describe('infeasible plans are answers, not crashes', () => {
     [{ precision: 'fp8' as const }, 'training.precision'],
     // Megatron's interleaved schedule runs the micro-batches in whole rounds of p (schedules.py): 12 of them on 8 stages cannot.
     [{ virtualStages: 2, schedule: 'interleaved' as const, globalBatchSize: 192 }, 'parallelism.virtualStages'],
+    // Transformer Engine's load-balanced ring attention needs 2 × CP equal chunks: 2050 tokens split in 2, not in 4.
+    [{ context: 2, data: 8, seqLength: 2050 }, 'parallelism.context'],
     // Megatron-Core's own attention asserts context parallelism 1: ring attention lives in Transformer Engine.
     [{ context: 2, data: 8, attentionKernel: 'unfused' as const }, 'parallelism.context'],
   ])('%o is indivisible and names %s', (change, path) => {

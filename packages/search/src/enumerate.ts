@@ -51,7 +51,8 @@ export function enumerateCandidates(args: {
     } },
     { size: space.context.length, set: (st, i) => {
       const c = (st.c = space.context[i]!);
-      if (base.seqLength % c !== 0) return 'sequence-indivisible';
+      // Each rank's chunk is split in two for causal load balancing (Transformer Engine): 2·c chunks.
+      if (base.seqLength % (c > 1 ? 2 * c : 1) !== 0) return 'sequence-indivisible';
       // Megatron-Core's own attention asserts context_parallel_size == 1 ("only supported by TEDotProductAttention").
       if (c > 1 && base.attentionKernel === 'unfused') return 'context-needs-fused-attention';
       return gpus % (st.t * c) !== 0 ? 'gpus-indivisible' : undefined;

@@ -19,7 +19,7 @@ export const PRUNE_REASON_TEXT: Readonly<Record<PruneReason, string>> = {
   'gpus-indivisible': 'tensor × pipeline × context does not divide the GPUs',
   'heads-indivisible': 'tensor parallelism does not divide the attention heads, key/value heads or FFN size',
   'too-many-stages': 'more pipeline stages than layers',
-  'sequence-indivisible': 'context parallelism does not divide the sequence length',
+  'sequence-indivisible': 'context parallelism does not divide the sequence length into 2 × CP equal chunks',
   'context-needs-fused-attention': 'context parallelism runs only in Transformer Engine\'s fused attention, not the unfused kernels the scenario uses',
   'batch-indivisible': 'the global batch is not a multiple of micro-batch × data-parallel size',
   'interleave-indivisible': 'virtual stages need layers divisible by pipeline × virtual stages, and micro-batches by pipeline stages',
