@@ -43,6 +43,9 @@ export function planFor(base: SearchBase, c: Candidate): PlanInput {
     recompute: c.recompute,
     recomputeLayers: c.recomputeLayers,
     sharding: c.sharding,
+    // Megatron skips scatter-gather when sequence parallelism already splits the sends: a plan that
+    // picks sequence parallelism states it off rather than carry a setting that does nothing.
+    scatterGather: base.scatterGather && !c.sequenceParallel,
   };
 }
 

@@ -50,6 +50,14 @@ describe('searchPlans: enumerate → evaluate → rank', () => {
     expect(result.fullEstimates).toBeLessThan(result.spaceSize / 100);
   });
 
+  it('a plan with sequence parallelism states scatter-gather off (Megatron skips it), so it carries no warning about it', () => {
+    const r = searchPlans({ ...gpt3Base, scatterGather: true }, { top: 10 });
+    const sp = r.top.filter((p) => p.candidate.sequenceParallel);
+    expect(sp.length).toBeGreaterThan(0);
+    for (const p of sp) expect(p.estimate.warnings.some((w) => w.startsWith('scatter-gather'))).toBe(false);
+    for (const p of r.top) expect(planFor({ ...gpt3Base, scatterGather: true }, p.candidate).scatterGather).toBe(!p.candidate.sequenceParallel);
+  });
+
   it('with unfused attention no plan uses context parallelism, and the pruned ones say why', () => {
     const unfused = searchPlans({ ...gpt3Base, attentionKernel: 'unfused' }, { top: 5 });
     expect(unfused.top.length).toBeGreaterThan(0);
