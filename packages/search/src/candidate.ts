@@ -43,11 +43,15 @@ export function planFor(base: SearchBase, c: Candidate): PlanInput {
     recompute: c.recompute,
     recomputeLayers: c.recomputeLayers,
     sharding: c.sharding,
-    // Megatron skips scatter-gather when sequence parallelism already splits the sends: a plan that
-    // picks sequence parallelism states it off rather than carry a setting that does nothing.
-    scatterGather: base.scatterGather && !c.sequenceParallel,
+    scatterGather: scatterGatherFor(base.scatterGather, c),
   };
 }
+
+/**
+ * Megatron skips scatter-gather when sequence parallelism already splits the pipeline sends: a plan
+ * that picks sequence parallelism states it off rather than carry a setting that does nothing.
+ */
+export const scatterGatherFor = (requested: boolean, c: Pick<Candidate, 'sequenceParallel'>): boolean => requested && !c.sequenceParallel;
 
 /** A short human label: "TP 8 · PP 8 · DP 16 · mbs 1 · full recompute". */
 export function describeCandidate(c: Candidate): string {

@@ -1,6 +1,6 @@
 import type { StateSharding } from '@trainplan/model';
 import { gpuById, systemById } from '@trainplan/presets';
-import type { Candidate, SearchBase } from '@trainplan/search';
+import { scatterGatherFor, type Candidate, type SearchBase } from '@trainplan/search';
 import { resolveScenario } from '../resolve.ts';
 import { validateScenario } from '../scenario-schema.ts';
 import type { FieldIssue, ScenarioInput } from '../wire.ts';
@@ -85,6 +85,7 @@ export function candidateScenario(r: ResolvedSearch, c: Candidate, nodes: number
       ...shardingFields(c.sharding),
       schedule: c.virtualStages > 1 ? 'interleaved' : '1f1b',
       ...r.core.settings,
+      scatterGather: scatterGatherFor(r.core.settings.scatterGather, c),
     },
   };
 }

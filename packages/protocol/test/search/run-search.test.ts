@@ -38,6 +38,16 @@ describe('runSearch', () => {
     expect(unfused.best.estimate.stepTimeSeconds).toBeGreaterThan(answer.best.estimate.stepTimeSeconds);
   });
 
+  it('with scatter-gather asked for, a plan using sequence parallelism states it off, as Megatron runs it, and carries no warning', () => {
+    const sg = runSearch({ ...GPT3, settings: { scatterGather: true }, top: 10 }) as SearchOkJson;
+    expect(sg.ok).toBe(true);
+    expect(sg.top.some((p) => p.scenario.parallelism!.sequenceParallel)).toBe(true);
+    for (const p of sg.top) {
+      expect(p.scenario.parallelism!.scatterGather).toBe(!p.scenario.parallelism!.sequenceParallel);
+      expect(p.estimate.warnings.filter((w) => w.startsWith('scatter-gather'))).toEqual([]);
+    }
+  });
+
   it('a system id stands for its GPU, node size and network', () => {
     const a = runSearch({ ...GPT3, cluster: { gpu: 'dgx-a100-80gb', nodes: 128 } }) as SearchOkJson;
     expect(a.best.scenario.cluster).toEqual({ gpu: 'a100-80gb', gpusPerNode: 8, nodes: 128, network: 'hdr-ib-8x' });
