@@ -37,9 +37,12 @@ export function checkPlan(input: PlanInput): PlanIssue[] {
     // pipeline-model-parallel-size ... when using interleaved schedule".
     add('parallelism.virtualStages', `the interleaved schedule needs the micro-batches per step (${input.globalBatchSize / perStep}) in whole rounds of the ${p} pipeline stages`);
   }
-  if (input.seqLength % c !== 0) add('parallelism.context', `sequence length ${input.seqLength} does not split evenly over ${c} context-parallel ranks`);
-  // Transformer Engine splits each rank's chunk in two for causal load balancing: "Sequence length per GPU needs to be divisible by 2!"
-  else if (c > 1 && (input.seqLength / c) % 2 !== 0) add('parallelism.context', `sequence length ${input.seqLength} does not split into 2 × ${c} equal chunks for load-balanced ring attention`);
+  if (input.seqLength % c !== 0) {
+    add('parallelism.context', `sequence length ${input.seqLength} does not split evenly over ${c} context-parallel ranks`);
+  } else if (c > 1 && (input.seqLength / c) % 2 !== 0) {
+    // Transformer Engine splits each rank's chunk in two for causal load balancing: "Sequence length per GPU needs to be divisible by 2!"
+    add('parallelism.context', `sequence length ${input.seqLength} does not split into 2 × ${c} equal chunks for load-balanced ring attention`);
+  }
   // megatron/core/transformer/dot_product_attention.py: "Context parallelism is only supported by TEDotProductAttention!"
   if (c > 1 && input.attentionKernel === 'unfused') {
     add('parallelism.context', 'context parallelism runs only in Transformer Engine\'s fused attention: use attentionKernel "flash" or context 1');

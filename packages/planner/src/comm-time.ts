@@ -3,7 +3,7 @@ import {
 } from '@trainplan/collectives';
 import { kvWidth } from '@trainplan/model';
 import type { Bytes, Seconds } from '@trainplan/units';
-import { accumulatorBytes } from './gradient-accumulation.ts';
+import { reducedGradientBytes } from './gradient-accumulation.ts';
 import type { ParallelGroups } from './groups.ts';
 import type { PlanInput } from './plan-input.ts';
 
@@ -133,18 +133,6 @@ export function pipelineSend(input: PlanInput, groups: ParallelGroups): Seconds 
   });
 }
 
-/** Bytes per gradient element reduced across data-parallel ranks. */
-function gradientBytes(input: PlanInput): number {
-  // The buffer gradients accumulate in is the one reduced: an unfused add's target (DeepSpeed's BF16
-  // optimizer all-reduces its fp32 gradients: engine._bf16_reduce_grads), else Megatron reduces fp32
-  // main gradients under bf16 (accumulate_allreduce_grads_in_fp32), 16-bit gradients under fp16;
-  // DeepSpeed ZeRO reduces 16-bit gradients.
-  const accumulated = accumulatorBytes(input.gradientAccumulation ?? 'fused');
-  if (accumulated !== undefined) return accumulated;
-  if (input.sharding.startsWith('zero')) return B16;
-  return input.precision === 'fp16' ? B16 : 4;
-}
-
 /**
  * Data-parallel synchronisation of one step for a stage holding `parameters` weights per GPU:
  * an all-reduce of the gradients, or with a sharded optimizer a reduce-scatter of the gradients and
@@ -156,7 +144,7 @@ function gradientBytes(input: PlanInput): number {
  * of a BLOOM step (02-28 rows), not modelled.
  */
 export function dataParallelComm(input: PlanInput, groups: ParallelGroups, parameters: number, microBatches: number): Seconds {
-  const grads = parameters * gradientBytes(input);
+  const grads = parameters * reducedGradientBytes(input);
   const weights = parameters * B16;
   const dp = groups.data;
   switch (input.sharding) {
@@ -177,6 +165,6 @@ export function dataParallelComm(input: PlanInput, groups: ParallelGroups, param
  */
 export function embeddingSyncComm(input: PlanInput): Seconds {
   if (input.pipeline <= 1 || !input.model.tiedEmbeddings) return 0;
-  const bytes = ((input.model.vocabSize * input.model.hiddenSize) / input.tensor) * gradientBytes(input);
+  const bytes = ((input.model.vocabSize * input.model.hiddenSize) / input.tensor) * reducedGradientBytes(input);
   return collective(input, 'all-reduce', bytes, { ranks: 2, ranksPerNode: 1, concurrentGroupsPerNode: input.gpusPerNode }, 'contiguous');
 }

@@ -7,10 +7,9 @@ const B16 = 2;
 const FP32 = 4;
 
 /**
- * Bytes per parameter of the buffer that weight gradients accumulate into across micro-batches, and
- * so of the data-parallel reduction that follows: 'fused' keeps each framework's own buffer
- * (`undefined` here: Megatron fp32 main gradients, DeepSpeed ZeRO 16-bit; comm-time.ts), otherwise
- * the unfused add's target.
+ * Bytes per parameter of the buffer an unfused add accumulates weight gradients into across
+ * micro-batches, or `undefined` when the accumulation is fused into the weight-gradient GEMM (the
+ * framework's own buffer then: reducedGradientBytes).
  */
 export function accumulatorBytes(mode: GradientAccumulation): number | undefined {
   return mode === 'fp32' ? FP32 : mode === '16-bit' ? B16 : undefined;
@@ -20,20 +19,28 @@ export function accumulatorBytes(mode: GradientAccumulation): number | undefined
 export type GradientBufferInput = Pick<PlanInput, 'sharding' | 'precision' | 'gradientAccumulation'>;
 
 /**
- * Gradient bytes per parameter held between backward passes (before ZeRO-2/3 sharding).
- * - An unfused add keeps its buffer; DeepSpeed (ZeRO) keeps the 16-bit gradients beside an fp32 one
- *   (2 + 4), Megatron's hook frees each 16-bit gradient once it is added.
- * - Fused (the default): Megatron's main_grad buffer is fp32 under bf16 and fp8 (bf16 parameters),
- *   forced by megatron/arguments.py ("bfloat16 requires gradient accumulation and all-reduce to be
- *   done in fp32"), and 16-bit under fp16, where accumulate_allreduce_grads_in_fp32 is off by default
- *   (megatron/model/distributed.py `_get_buffer_type`: fp32 only with that flag, else the parameter's
- *   dtype); DeepSpeed ZeRO holds 16-bit gradients.
+ * Bytes per parameter of the gradients the data-parallel reduction sends: the buffer they accumulate
+ * in. An unfused add's target (DeepSpeed's BF16 optimizer all-reduces its fp32 buffer:
+ * engine._bf16_reduce_grads); fused, Megatron's main_grad buffer, fp32 under bf16 and fp8 (bf16
+ * parameters), forced by megatron/arguments.py ("bfloat16 requires gradient accumulation and
+ * all-reduce to be done in fp32"), and 16-bit under fp16, where accumulate_allreduce_grads_in_fp32 is
+ * off by default (megatron/model/distributed.py `_get_buffer_type`: fp32 only with that flag, else the
+ * parameter's dtype); DeepSpeed ZeRO's 16-bit gradients.
+ */
+export function reducedGradientBytes(input: GradientBufferInput): number {
+  const buffer = accumulatorBytes(input.gradientAccumulation ?? 'fused');
+  if (buffer !== undefined) return buffer;
+  return input.sharding.startsWith('zero') || input.precision === 'fp16' ? B16 : FP32;
+}
+
+/**
+ * Gradient bytes per parameter held between backward passes (before ZeRO-2/3 sharding): the reduced
+ * buffer, plus the 16-bit gradients DeepSpeed (ZeRO) keeps beside an fp32 one (2 + 4); Megatron's
+ * hook frees each 16-bit gradient once it is added.
  */
 export function heldGradientBytes(input: GradientBufferInput): number {
-  const buffer = accumulatorBytes(input.gradientAccumulation ?? 'fused');
-  const zero = input.sharding.startsWith('zero');
-  if (buffer !== undefined) return zero && buffer === FP32 ? B16 + FP32 : buffer;
-  return zero || input.precision === 'fp16' ? B16 : FP32;
+  const reduced = reducedGradientBytes(input);
+  return input.sharding.startsWith('zero') && reduced === FP32 ? B16 + FP32 : reduced;
 }
 
 /**
