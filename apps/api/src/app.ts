@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
-import { internalError, notFound } from './http/problems.ts';
+import { allowedMethods } from './http/allowed-methods.ts';
+import { internalError, methodNotAllowed, notFound } from './http/problems.ts';
 import { POST_OPERATIONS } from './operations/index.ts';
 import type { PostOperation } from './operations/operation.ts';
 import { metaRoutes } from './routes/meta-routes.ts';
@@ -15,7 +16,7 @@ export interface Mount {
 }
 
 export interface ApiOptions {
-  /** Apps composed in by an infra entry; they get the API's CORS and 404 handling. */
+  /** Apps composed in by an infra entry; they get the API's CORS and 404/405 handling. */
   readonly mounts?: readonly Mount[];
   /** Extra POST operations (tests; an infra that serves more); default: POST_OPERATIONS. */
   readonly operations?: readonly PostOperation[];
@@ -34,7 +35,7 @@ export function createApi(options: ApiOptions = {}): Hono {
     origin: '*',
     allowMethods: ['GET', 'POST', 'OPTIONS'],
     allowHeaders: ['content-type', 'accept', 'if-none-match'],
-    exposeHeaders: ['etag', 'content-type'],
+    exposeHeaders: ['etag', 'content-type', 'allow'],
     maxAge: 86400,
   }));
   // Mounts first: a mounted app may own `/` (the widget's demo page); the API's own paths follow.
@@ -42,7 +43,13 @@ export function createApi(options: ApiOptions = {}): Hono {
   metaRoutes(app, operations);
   presetRoutes(app);
   postOperationRoutes(app, operations);
-  app.notFound((c) => notFound(`no route ${c.req.method} ${c.req.path}`));
+  // A path some route answers, asked with another method, is a 405 naming the methods it answers
+  // (mounted apps' routes included); a path no route answers is a 404.
+  const allowed = allowedMethods(app);
+  app.notFound((c) => {
+    const allow = allowed(c.req.path);
+    return allow.length > 0 ? methodNotAllowed(c.req.method, c.req.path, allow) : notFound(`no route ${c.req.method} ${c.req.path}`);
+  });
   app.onError(() => internalError());
   return app;
 }

@@ -33,6 +33,23 @@ describe('POST /v1/estimate', () => {
     expect(res.headers.get('content-type')).toContain('application/problem+json');
     const body = await res.json() as { issues: { path: string }[] };
     expect(body.issues.map((i) => i.path)).toContain('parallelism.tensor');
+    expect(body).toMatchObject({ title: 'Invalid scenario', type: 'https://trainplan.dev/problems/invalid-scenario' });
+  });
+  it.each([
+    ['/v1/search', 'search request'], ['/v1/nodes', 'nodes request'], ['/v1/scale', 'scale request'], ['/v1/inference', 'inference request'],
+  ])('a 400 from %s is titled "Invalid %s"', async (path, subject) => {
+    const res = await app.request(path, { method: 'POST', body: '{"model":7}', headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(400);
+    const body = await res.json() as { title: string; detail: string };
+    expect(body.title).toBe(`Invalid ${subject}`);
+    expect(body.detail.startsWith(`The ${subject} has `)).toBe(true);
+  });
+  it('an unknown preset id is no 400: a 200 answer with ok: false, reason "invalid", naming the field (the contract)', async () => {
+    const res = await post(JSON.stringify({ ...scenario, cluster: { gpu: 'a100-81gb', nodes: 128 } }));
+    expect(res.status).toBe(200);
+    const body = await res.json() as { ok: boolean; reason: string; issues: { path: string }[] };
+    expect(body).toMatchObject({ ok: false, reason: 'invalid' });
+    expect(body.issues.map((i) => i.path)).toContain('cluster.gpu');
   });
   it.each([
     ['{not json', 'application/json', 400],
@@ -43,5 +60,48 @@ describe('POST /v1/estimate', () => {
   });
   it('unknown routes are 404', async () => {
     expect((await app.request('/v2/nothing')).status).toBe(404);
+  });
+});
+
+describe('a known path asked with another method is 405 with an Allow header', () => {
+  it.each([
+    ['GET', '/v1/estimate', 'POST, OPTIONS'],
+    ['PUT', '/v1/estimate', 'POST, OPTIONS'],
+    ['DELETE', '/v1/collective', 'POST, OPTIONS'],
+    ['DELETE', '/v1/presets/gpus', 'GET, HEAD, OPTIONS'],
+    ['POST', '/v1/presets/models/gpt3-175b', 'GET, HEAD, OPTIONS'],
+    ['PATCH', '/openapi.json', 'GET, HEAD, OPTIONS'],
+    ['POST', '/healthz', 'GET, HEAD, OPTIONS'],
+  ])('%s %s → 405, Allow: %s', async (method, path, allow) => {
+    const res = await app.request(path, { method, headers: { origin: 'https://a.example' } });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe(allow);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    const body = await res.json() as { title: string; status: number; detail: string; allow: string[] };
+    expect(body).toMatchObject({ title: 'Method Not Allowed', status: 405, allow: allow.split(', ') });
+    expect(body.detail).toContain(method);
+  });
+  it('HEAD of a POST route is 405 too; the right method still answers, and unknown paths stay 404', async () => {
+    const head = await app.request('/v1/estimate', { method: 'HEAD' });
+    expect(head.status).toBe(405);
+    expect(head.headers.get('allow')).toBe('POST, OPTIONS');
+    expect((await app.request('/v1/presets/gpus')).status).toBe(200);
+    expect((await post(JSON.stringify(scenario))).status).toBe(200);
+    const missing = await app.request('/v1/estimates', { method: 'PUT' });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('allow')).toBeNull();
+  });
+});
+
+describe('GET / (the landing page, where no widget is mounted: Deno, Workers)', () => {
+  it('opens a widget link\'s #scenario= instead of ignoring it: shows the scenario and posts it to /v1/estimate', async () => {
+    const html = await (await app.request('/')).text();
+    expect(html).toContain('POST /v1/estimate');
+    expect(html).toMatch(/location\.hash[\s\S]*'#scenario='/);
+    expect(html).toContain("fetch('/v1/estimate'");
+    expect(html).toContain('TRAINPLAN_PUBLIC_URL');
+    // The hash is shown as text, never parsed as markup.
+    expect(html).not.toContain('innerHTML');
   });
 });

@@ -21,6 +21,13 @@ describe('POST /v1/collective', () => {
     const paths = ((await res.json()) as { issues: { path: string }[] }).issues.map((i) => i.path);
     expect(paths).toEqual(expect.arrayContaining(['op', 'nodes']));
   });
+  it('its 400 is titled for what was sent, a collective request, not a scenario', async () => {
+    const body = await (await post({ op: 'all-shuffle', nodes: 0 })).json() as { type: string; title: string; detail: string };
+    expect(body.title).toBe('Invalid collective request');
+    expect(body.type).toBe('https://trainplan.dev/problems/invalid-request');
+    expect(body.detail).toMatch(/^The collective request has \d+ issues: /);
+    expect(JSON.stringify(body)).not.toMatch(/scenario/i);
+  });
   it('an algorithm the machine lacks is a 200 answer with ok: false and the reason (NVLS needs NVSwitch 3: not on A100)', async () => {
     const res = await post({ op: 'all-reduce', gpu: 'a100-80gb', nodes: 1, algorithm: 'nvls', size: 1 << 20 });
     expect(res.status).toBe(200);

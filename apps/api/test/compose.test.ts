@@ -17,4 +17,9 @@ describe('composing other apps into the API', () => {
     expect((await app.request('/healthz')).status).toBe(200);
     expect((await app.request('/chat/nothing')).status).toBe(404);
   });
+  it('a mounted route asked with another method is 405 naming the methods it answers', async () => {
+    const res = await app.request('/chat/whoami', { method: 'POST' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+  });
 });

@@ -36,7 +36,8 @@ describe('POST /v1/search', () => {
     expect(await res.json()).toMatchObject({ limit: 'candidateBudget', max: HTTP_MAX_CANDIDATE_BUDGET, requested: HTTP_MAX_CANDIDATE_BUDGET + 1 });
   });
   it('a model that fits nowhere on the cluster is a 200 with ok: false and the reason', async () => {
-    const res = await post('/v1/search', { model: 'gpt3-175b', cluster: { gpu: 'v100-32gb', nodes: 1 }, training: { globalBatchSize: 8 } });
+    // fp16: the V100 has no BF16 tensor cores, and a bf16 request is refused as invalid before any search.
+    const res = await post('/v1/search', { model: 'gpt3-175b', cluster: { gpu: 'v100-32gb', nodes: 1 }, training: { globalBatchSize: 8, precision: 'fp16' } });
     expect(res.status).toBe(200);
     const body = await res.json() as { ok: boolean; reason: string; message: string };
     expect(body).toMatchObject({ ok: false, reason: 'no-feasible-configuration' });

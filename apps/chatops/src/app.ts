@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import { ask as askQuestion, DEFAULT_PUBLIC_URL, type Answer, type AnswerOptions } from '@trainplan/ask';
+import { ask as askQuestion, type Answer, type AnswerOptions } from '@trainplan/ask';
 import { toDiscordMessage, PONG } from './discord-message.ts';
 import { toSlackMessage } from './slack-message.ts';
 import { isDiscordPublicKey, verifyDiscordRequest } from './verify-discord.ts';
@@ -9,7 +9,11 @@ import { verifySlackRequest, type Verification } from './verify-slack.ts';
 export interface ChatEnv {
   SLACK_SIGNING_SECRET?: string;
   DISCORD_PUBLIC_KEY?: string;
-  /** Where the widget is served (answers link to `${TRAINPLAN_PUBLIC_URL}/#scenario=…`). */
+  /**
+   * The public address of a server that serves the widget at `/` (answers link to
+   * `${TRAINPLAN_PUBLIC_URL}/#scenario=…`): set it wherever the address the requests arrive at is not
+   * the one readers should open (behind a proxy or TLS terminator), and on runtimes without the widget.
+   */
   TRAINPLAN_PUBLIC_URL?: string;
 }
 
@@ -21,6 +25,13 @@ export interface ChatAppOptions {
   env?: ChatEnv | Record<string, string | undefined>;
   /** Overrides TRAINPLAN_PUBLIC_URL. */
   publicUrl?: string;
+  /**
+   * Whether the runtime serving this app also serves the widget at `/` of the same origin (Node's
+   * `npm start` does; the Deno and Workers entries do not). Without TRAINPLAN_PUBLIC_URL, answers then
+   * link to the origin the request came to (its host and port, as the runtime was configured);
+   * otherwise they carry no link, since nothing there would open it. Default false.
+   */
+  widgetAtOrigin?: boolean;
   /** The clock, in milliseconds since the epoch (tests move it to replay requests). */
   now?: () => number;
   /** The question answerer (default @trainplan/ask's ask); tests wrap it to count calls. */
@@ -58,8 +69,11 @@ export function createChatApp(options: ChatAppOptions = {}): Hono {
     const value = bound ?? (options.env as Record<string, string | undefined> | undefined)?.[name];
     return value === undefined || value.trim() === '' ? undefined : value.trim();
   };
+  // The widget links' base: the configured public URL, else this origin when it serves the widget, else none.
+  const publicUrl = (c: Context): string | null =>
+    options.publicUrl ?? read(c, 'TRAINPLAN_PUBLIC_URL') ?? (options.widgetAtOrigin === true ? new URL(c.req.url).origin : null);
   const answerOptions = (c: Context): AnswerOptions => ({
-    publicUrl: options.publicUrl ?? read(c, 'TRAINPLAN_PUBLIC_URL') ?? DEFAULT_PUBLIC_URL,
+    publicUrl: publicUrl(c),
     candidateBudget: options.candidateBudget ?? DEFAULT_CHAT_CANDIDATE_BUDGET,
   });
 

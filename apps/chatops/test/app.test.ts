@@ -119,6 +119,7 @@ describe('POST /slack', () => {
     const body = slashCommand('what is the weather');
     const message = (await (await post(app, '/slack', body, slackHeaders(SECRET, String(NOW_SECONDS), body))).json()) as SlackMessage;
     expect(message.response_type).toBe('ephemeral');
+    expect(message.text).toBe('I didn\'t understand "what is the weather".');
     expect(JSON.stringify(message.blocks)).toContain('how many nodes for 175B');
   });
 });
@@ -193,7 +194,7 @@ describe('secrets', () => {
 });
 
 describe('refusals', () => {
-  // Found by test/fuzz (issue 8): refusals were RFC 9457 bodies served as application/json.
+  // Found by test/fuzz: refusals were RFC 9457 bodies served as application/json.
   it.each([
     ['401 unsigned', '/slack', { 'content-type': 'application/x-www-form-urlencoded' }, ENV, 401],
     ['415 another media type', '/discord', { 'content-type': 'text/plain' }, ENV, 415],
@@ -204,5 +205,37 @@ describe('refusals', () => {
     expect(res.status).toBe(status);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
     expect(await res.json()).toMatchObject({ type: 'about:blank', status });
+  });
+});
+
+describe('the widget link of an answer', () => {
+  const { SLACK_SIGNING_SECRET } = ENV;
+  const slackAt = async (options: ChatAppOptions, url: string, env: object) => {
+    const { app } = counted(options);
+    const body = slashCommand('how many nodes for 175B');
+    const res = await app.request(url, { method: 'POST', body, headers: slackHeaders(SECRET, String(NOW_SECONDS), body) }, env);
+    expect(res.status).toBe(200);
+    return JSON.stringify(((await res.json()) as SlackMessage).blocks);
+  };
+
+  it('points at TRAINPLAN_PUBLIC_URL when it is set, whatever the runtime serves', async () => {
+    const text = await slackAt({ widgetAtOrigin: true }, 'http://10.0.0.5:9000/slack', ENV);
+    expect(text).toContain('<https://plan.example/#scenario=');
+    expect(text).not.toContain('10.0.0.5');
+  });
+
+  it('without it, points at the origin the request came to where that runtime serves the widget (its own host and port)', async () => {
+    const text = await slackAt({ widgetAtOrigin: true }, 'http://10.0.0.5:9000/slack', { SLACK_SIGNING_SECRET });
+    expect(text).toContain('<http://10.0.0.5:9000/#scenario=');
+    expect(text).not.toContain('127.0.0.1:8787');
+  });
+
+  it('without it, on a runtime that serves no widget (Deno, Workers), the answer carries no link rather than a dead one', async () => {
+    for (const options of [{}, { widgetAtOrigin: false }]) {
+      const text = await slackAt(options, 'http://10.0.0.5:9000/slack', { SLACK_SIGNING_SECRET });
+      expect(text).toMatch(/GPT-3 175B/);
+      expect(text).not.toContain('#scenario=');
+      expect(text).not.toContain('Open this scenario');
+    }
   });
 });

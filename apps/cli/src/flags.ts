@@ -9,6 +9,9 @@ export interface FlagSpec {
 
 export type FlagValues = Record<string, string | boolean | undefined>;
 
+/** "-5", "-0.5", "-1e3": a negative number is a value (for the schema to refuse with its range), not a flag. */
+const NEGATIVE_NUMBER = /^-(\d|\.\d)/;
+
 export type ParsedFlags =
   | { ok: true; values: FlagValues }
   | { ok: false; message: string };
@@ -37,7 +40,7 @@ export function parseFlags(argv: string[], spec: Record<string, FlagSpec>): Pars
     const wanted = flag.valueName ?? 'a value';
     if (token.value === undefined) return { ok: false, message: `${token.rawName} needs ${wanted}` };
     // Non-strict parseArgs takes `--input --json` as input "--json"; that is a slip, not a file name.
-    if (!token.inlineValue && token.value.startsWith('-') && token.value !== '-') {
+    if (!token.inlineValue && token.value.startsWith('-') && token.value !== '-' && !NEGATIVE_NUMBER.test(token.value)) {
       return { ok: false, message: `${token.rawName} needs ${wanted}, got the flag ${token.value}` };
     }
     values[token.name] = token.value;

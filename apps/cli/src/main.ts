@@ -10,9 +10,38 @@ function unknownCommand(io: CliIo, name: string): number {
   return EXIT.usage;
 }
 
+/** `trainplan help [<command>]`: a command's help, or the general one (also for `help --help`, `help help`). */
+function help(args: string[], io: CliIo): number {
+  const topics = args.filter((a) => a !== '--help' && a !== '-h');
+  const flag = topics.find((a) => a.startsWith('-'));
+  if (flag !== undefined) {
+    printError(io, `unknown flag ${flag} (usage: trainplan help [<command>])`);
+    return EXIT.usage;
+  }
+  const [topic, ...extra] = topics;
+  if (extra.length > 0) {
+    printError(io, `unexpected argument '${extra[0]}' (usage: trainplan help [<command>])`);
+    return EXIT.usage;
+  }
+  if (topic === undefined || topic === 'help') {
+    io.stdout(generalHelp(commands));
+    return EXIT.ok;
+  }
+  const command = findCommand(topic);
+  if (command === undefined) return unknownCommand(io, topic);
+  io.stdout(command.usage);
+  return EXIT.ok;
+}
+
 async function dispatch(argv: string[], io: CliIo): Promise<number> {
   const [first, ...rest] = argv;
-  if (first === undefined || first === '--help' || first === '-h') {
+  // No command is a usage error: the usage goes to stderr and the exit is 2, so a script that lost its command fails.
+  if (first === undefined) {
+    printError(io, `missing the command (commands: ${commandNames(commands).join(', ')})`);
+    io.stderr("Usage: trainplan <command> [options]; run 'trainplan --help' for what each command does, with examples.\n");
+    return EXIT.usage;
+  }
+  if (first === '--help' || first === '-h') {
     io.stdout(generalHelp(commands));
     return EXIT.ok;
   }
@@ -20,21 +49,7 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
     io.stdout(`${VERSION}\n`);
     return EXIT.ok;
   }
-  if (first === 'help') {
-    const [topic, ...extra] = rest;
-    if (extra.length > 0) {
-      printError(io, `unexpected argument '${extra[0]}' (usage: trainplan help <command>)`);
-      return EXIT.usage;
-    }
-    if (topic === undefined) {
-      io.stdout(generalHelp(commands));
-      return EXIT.ok;
-    }
-    const command = findCommand(topic);
-    if (command === undefined) return unknownCommand(io, topic);
-    io.stdout(command.usage);
-    return EXIT.ok;
-  }
+  if (first === 'help') return help(rest, io);
   if (first.startsWith('-')) {
     printError(io, `unknown flag ${first} (usage: trainplan <command> [options]; see trainplan --help)`);
     return EXIT.usage;

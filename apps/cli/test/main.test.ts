@@ -11,7 +11,7 @@ async function run(argv: string[], stdin?: string) {
 }
 
 describe('trainplan (no command)', () => {
-  it.each([[[]], [['--help']], [['-h']], [['help']]])('%j lists every command with its summary and exits 0', async (argv) => {
+  it.each([[['--help']], [['-h']], [['help']], [['help', '--help']], [['help', '-h']], [['help', 'help']]])('%j lists every command with its summary and exits 0', async (argv) => {
     const { code, out, err } = await run(argv);
     expect(code).toBe(0);
     expect(err).toBe('');
@@ -19,6 +19,32 @@ describe('trainplan (no command)', () => {
     const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     for (const command of commands) expect(out).toMatch(new RegExp(`^  ${command.name} +${literal(command.summary)}$`, 'm'));
     expect(out).toMatch(/^ {2}help +/m);
+  });
+
+  it('no command at all is a usage error: the usage and the commands on stderr, nothing on stdout, exit 2', async () => {
+    const { code, out, err } = await run([]);
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(err).toContain('trainplan: missing the command (commands: estimate, ');
+    expect(err).toContain('Usage: trainplan <command> [options]');
+    expect(err).toContain("run 'trainplan --help'");
+  });
+
+  it('the general help has examples: one per command, each the first example of that command\'s own help', async () => {
+    const { out } = await run(['--help']);
+    const examples = out.slice(out.indexOf('\nExamples:\n')).split('\n').filter((line) => line.startsWith('  trainplan '));
+    for (const command of commands) {
+      const own = examples.find((line) => line.startsWith(`  trainplan ${command.name} `));
+      expect(own, command.name).toBeDefined();
+      expect(command.usage, command.name).toContain(own!);
+    }
+    expect(examples).toContain('  trainplan help search');
+  });
+
+  it.each([[['help', 'search', '--help']], [['help', '--help', 'search']], [['help', 'search', '-h']]])('%j prints that command\'s help and exits 0', async (argv) => {
+    const { code, out, err } = await run(argv);
+    expect({ code, err }).toEqual({ code: 0, err: '' });
+    expect(out.startsWith('Usage: trainplan search ')).toBe(true);
   });
 
   it.each([['--version'], ['-v']])('%s prints the version of package.json', async (flag) => {
@@ -37,7 +63,8 @@ describe('trainplan (no command)', () => {
     [['estimat'], `trainplan: unknown command 'estimat' (commands: ${known})`],
     [['help', 'serve'], `trainplan: unknown command 'serve' (commands: ${known})`],
     [['--json'], 'trainplan: unknown flag --json (usage: trainplan <command> [options]; see trainplan --help)'],
-    [['help', 'estimate', 'extra'], "trainplan: unexpected argument 'extra' (usage: trainplan help <command>)"],
+    [['help', 'estimate', 'extra'], "trainplan: unexpected argument 'extra' (usage: trainplan help [<command>])"],
+    [['help', '--json'], 'trainplan: unknown flag --json (usage: trainplan help [<command>])'],
   ])('%j is a usage error (exit 2) that lists the real commands or names the flag', async (argv, message) => {
     expect(await run(argv)).toEqual({ code: 2, out: '', err: `${message}\n` });
   });

@@ -13,7 +13,7 @@ export interface WidgetBundle {
   readonly gzipBytes: number;
 }
 
-/** The bundle budget of issue 6: at most 80 KB gzip, the core included. */
+/** The bundle budget: at most 80 KB gzip, the core included. */
 export const WIDGET_BUDGET_GZIP_BYTES = 80 * 1000;
 
 /**

@@ -12,7 +12,7 @@ export const infraDir = fileURLToPath(new URL('..', import.meta.url));
  */
 export const wranglerCli = fileURLToPath(import.meta.resolve('wrangler/package.json').replace('package.json', 'bin/wrangler.js'));
 
-/** The Worker's gzip budget (issue 5): what `wrangler deploy` would upload, gzipped. */
+/** The Worker's gzip budget (250 KiB): what `wrangler deploy` would upload, gzipped. */
 export const WORKER_GZIP_BUDGET_BYTES = 250 * 1024;
 
 export interface WorkerBundle { bytes: number; gzipBytes: number }

@@ -45,6 +45,15 @@ describe('the chat bot in the Worker', () => {
     expect(((await res.json()) as { text: string }).text).toMatch(/GPT-3 175B .* \d+ nodes/);
   });
 
+  it('links answers to the widget only at TRAINPLAN_PUBLIC_URL: the Worker serves no widget, so without it there is no link', async () => {
+    const body = form('how many nodes for 175B');
+    const bare = JSON.stringify(await (await worker.fetch(await slackSigned(body, now()), { SLACK_SIGNING_SECRET: SECRET })).json());
+    expect(bare).toMatch(/GPT-3 175B/);
+    expect(bare).not.toContain('#scenario=');
+    const linked = await worker.fetch(await slackSigned(body, now()), { SLACK_SIGNING_SECRET: SECRET, TRAINPLAN_PUBLIC_URL: 'https://plan.example' });
+    expect(JSON.stringify(await linked.json())).toContain('<https://plan.example/#scenario=');
+  });
+
   it('refuses replayed and tampered Slack requests with 401', async () => {
     const body = form('how many nodes for 175B');
     const old = String(Math.floor(Date.now() / 1000) - 600);

@@ -40,4 +40,10 @@ describe('the Worker on workerd', () => {
     expect(pre.headers.get('access-control-allow-origin')).toBe('*');
     expect((await SELF.fetch('http://worker/v2/nothing')).status).toBe(404);
   });
+  it('answers a known path asked with another method with 405 and Allow', async () => {
+    const res = await SELF.fetch('http://worker/v1/estimate', { method: 'PUT' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST, OPTIONS');
+    expect((await SELF.fetch('http://worker/v1/chat/slack')).headers.get('allow')).toBe('POST, OPTIONS');
+  });
 });

@@ -12,7 +12,9 @@ declare const Deno: {
 
 // The apps Deno serves beside the API, one line each (the chat bot).
 const mounts: Mount[] = [
-  { path: '/v1/chat', app: createChatApp() }, // the chat bot: POST /v1/chat/slack, /v1/chat/discord
+  // The chat bot: POST /v1/chat/slack, /v1/chat/discord. Deno serves no widget, so answers link to one
+  // only where TRAINPLAN_PUBLIC_URL names a server that does (e.g. `npm start` on Node).
+  { path: '/v1/chat', app: createChatApp({ widgetAtOrigin: false }) },
 ];
 
 // `npx deno task start`: on http://127.0.0.1:8787 (PORT and HOST override). Deno.env reaches handlers as c.env.

@@ -5,7 +5,9 @@ import { createWidgetApp } from '@trainplan/widget';
 
 // The apps Node serves beside the API, one line each (the widget demo, the chat bot).
 const mounts: Mount[] = [
-  { path: '/v1/chat', app: createChatApp() }, // the chat bot: POST /v1/chat/slack, /v1/chat/discord (secrets from c.env)
+  // The chat bot: POST /v1/chat/slack, /v1/chat/discord (secrets from c.env). Its answers link to the
+  // widget at TRAINPLAN_PUBLIC_URL, else at the origin the request came to, which serves it here.
+  { path: '/v1/chat', app: createChatApp({ widgetAtOrigin: true }) },
   { path: '/', app: createWidgetApp() }, // the widget: demo page at /, module at /widget/trainplan-widget.js
 ];
 

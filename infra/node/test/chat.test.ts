@@ -59,3 +59,22 @@ describe('the chat bot on Node (POST /v1/chat/*)', () => {
     expect(started?.output()).not.toContain(SECRET);
   });
 });
+
+describe('the chat bot on Node without TRAINPLAN_PUBLIC_URL', () => {
+  // Another port than 8787 (PORT=0: a free one): the links must follow where this server listens.
+  let own: StartedServer | undefined;
+  beforeAll(async () => { own = await startServer({ SLACK_SIGNING_SECRET: SECRET, TRAINPLAN_PUBLIC_URL: '' }); }, 30_000);
+  afterAll(() => { own?.server.kill(); });
+
+  it('links to the widget where this server serves it: its own origin and port, not 127.0.0.1:8787', async () => {
+    const body = slashCommand('how many nodes for 175B');
+    const res = await fetch(`${own!.base}/v1/chat/slack`, { method: 'POST', body, headers: slackHeaders(SECRET, now(), body) });
+    expect(res.status).toBe(200);
+    const blocks = JSON.stringify(((await res.json()) as { blocks: unknown[] }).blocks);
+    expect(own!.base).not.toBe('http://127.0.0.1:8787');
+    expect(blocks).toContain(`<${own!.base}/#scenario=`);
+    // …and that address serves the widget's page, which reads the #scenario= hash.
+    const page = await (await fetch(`${own!.base}/`)).text();
+    expect(page).toContain('trainplan-estimator');
+  });
+});

@@ -25,6 +25,12 @@ describe('npm start on Node', () => {
     expect(res.status).toBe(200);
     expect(((await res.json()) as { ok: boolean }).ok).toBe(true);
   });
+  it('a known path with another method is 405 with Allow (the shared app\'s handling, on Node)', async () => {
+    const res = await fetch(`${base}/v1/estimate`);
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST, OPTIONS');
+    expect((await fetch(`${base}/v1/presets/gpus`, { method: 'DELETE' })).headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+  });
   it('serves the landing page at /', async () => {
     expect(await (await fetch(`${base}/`)).text()).toContain('POST /v1/estimate');
   });

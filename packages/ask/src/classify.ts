@@ -13,8 +13,11 @@ const TIME = /\bhow long\b|\btime to train\b|\btraining time\b|\bwhen will\b|\bd
 const CONFIG = /\b(?:best|optimal|fastest|recommended|ideal|good|right)\b.*\b(?:config(?:uration)?s?|setup|strateg(?:y|ies)|parallelism|layout|plan|split|sharding|settings?|mapping)\b|\bhow (?:should|do|would|to) (?:i |we )?(?:shard|paralleli[sz]e|split|configure|lay out|map)\b|\b(?:config(?:uration)?|strategy|parallelism) for\b|\bsearch\b|\boptimi[sz]e\b/;
 const ESTIMATE = /\b(?:step[\s-]*time|mfu|hfu|throughput|tokens?\s*(?:\/|per)\s*s(?:ec(?:ond)?)?|tflop\/?s|tflops|estimate|how fast|speed|performance|iteration time)\b/;
 
+/** The (normalised) text asks for help itself, or says nothing: "", "help", "hi", "usage …". */
+export const isHelpRequest = (text: string): boolean => HELP.test(text) || /^\s*(?:help|usage)\b/.test(text);
+
 export function classify(text: string, stated: AskParameters): IntentName {
-  if (HELP.test(text) || /^\s*(?:help|usage)\b/.test(text)) return 'help';
+  if (isHelpRequest(text)) return 'help';
   if (stated.op !== undefined) return 'collective';
   if (MEMORY.test(text)) return 'memory';
   if (TIME_COUNT.test(text)) return 'time';

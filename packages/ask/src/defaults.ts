@@ -1,4 +1,4 @@
-import { defaultSystemForGpu, modelById, systemById } from '@trainplan/presets';
+import { defaultSystemForGpu, gpuById, modelById, systemById } from '@trainplan/presets';
 import { GB, days, toDays } from '@trainplan/units';
 import { compactCount } from './format.ts';
 import type { AskParameters, DefaultUsed, IntentName } from './question.ts';
@@ -31,6 +31,13 @@ export function gpusPerNodeOf(p: AskParameters): number {
   if (system !== undefined) return system.gpusPerNode;
   // Eight GPUs per node when the GPU is unknown: every DGX/HGX board but GB200's tray.
   return (p.gpu === undefined ? undefined : defaultSystemForGpu(p.gpu))?.gpusPerNode ?? 8;
+}
+
+/** Whether the question's GPU (named, or of the named system) computes in BF16; true when unknown. */
+function hasBf16(p: AskParameters): boolean {
+  const gpuId = p.system === undefined ? p.gpu : systemById(p.system)?.gpu ?? p.gpu;
+  const gpu = gpuId === undefined ? undefined : gpuById(gpuId);
+  return gpu === undefined || gpu.peakFlops.bf16 !== undefined;
 }
 
 /** Fills what the intent needs; returns the parameters to use and the defaults taken, in order. */
@@ -70,7 +77,11 @@ export function withDefaults(intent: IntentName, stated: AskParameters): { param
   if ((intent === 'time' || intent === 'config') && p.nodes === undefined && p.gpus === undefined) {
     take('nodes', DEFAULT_NODES, `${DEFAULT_NODES} nodes (no cluster size given)`);
   }
-  if (p.precision === undefined) take('precision', 'bf16', 'BF16 mixed precision');
+  if (p.precision === undefined) {
+    // Volta has no BF16 tensor cores (V100 datasheet): its mixed precision is FP16 with loss scaling.
+    if (hasBf16(p)) take('precision', 'bf16', 'BF16 mixed precision');
+    else take('precision', 'fp16', 'FP16 mixed precision (the GPU has no BF16)');
+  }
 
   // "How long … with tp 8 pp 8" is a fixed configuration too: the estimate carries the time to train.
   if (intent === 'memory' || intent === 'estimate' || (intent === 'time' && hasFixedConfiguration(stated))) fillFixedConfiguration(p, take);

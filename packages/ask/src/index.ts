@@ -3,13 +3,14 @@ export type {
   IntentName, AskParameters, DefaultUsed, ParsedQuestion, CollectiveOp, CollectiveAlgorithm,
 } from './question.ts';
 export { parse, normalize, MAX_QUESTION_LENGTH } from './parse.ts';
+export { isHelpRequest } from './classify.ts';
 export {
   DEFAULT_GPU, DEFAULT_DEADLINE_SECONDS, DEFAULT_NODES, DEFAULT_BATCH_TOKENS, DEFAULT_COLLECTIVE_BYTES,
   DEFAULT_COLLECTIVE_GPUS, CHINCHILLA_TOKENS_PER_PARAMETER, defaultBatchText, seqLengthOf,
 } from './defaults.ts';
-export type { Answer, AnswerFigure, AnswerOptions } from './answer/answer-types.ts';
+export type { Answer, AnswerFigure, AnswerOptions, PublicUrl } from './answer/answer-types.ts';
 export { DEFAULT_PUBLIC_URL } from './answer/answer-types.ts';
 export { answer, ask } from './answer/answer.ts';
 export { EXAMPLE_QUESTIONS } from './answer/help-answer.ts';
 export { renderText } from './answer/render-text.ts';
-export { widgetUrl, scenarioOf } from './scenario.ts';
+export { widgetUrl, widgetLink, scenarioOf } from './scenario.ts';

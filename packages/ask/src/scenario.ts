@@ -37,3 +37,7 @@ export function scenarioOf(p: AskParameters): ScenarioInput {
 export function widgetUrl(scenario: ScenarioInput, publicUrl: string): string {
   return `${publicUrl.replace(/\/+$/, '')}/#scenario=${encodeURIComponent(JSON.stringify(scenario))}`;
 }
+
+/** The `widgetUrl` member of an answer: the link, or nothing where no widget is served (publicUrl null). */
+export const widgetLink = (scenario: ScenarioInput, publicUrl: string | null): { widgetUrl?: string } =>
+  publicUrl === null ? {} : { widgetUrl: widgetUrl(scenario, publicUrl) };

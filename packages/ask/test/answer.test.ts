@@ -54,6 +54,20 @@ describe('answer: nodes, time and best configuration (the search)', () => {
   });
 });
 
+describe('answer: precision follows the GPU', () => {
+  it('a V100 question is planned in FP16 (Volta has no BF16) and says so', () => {
+    const a = ask('how long to train gpt3-1.3b on 300B tokens on 16 nodes of v100');
+    expect(a.ok).toBe(true);
+    expect(a.scenario).toMatchObject({ training: { precision: 'fp16' } });
+    expect(a.assumptions).toContain('FP16 mixed precision (the GPU has no BF16)');
+  });
+
+  it('an H100 question keeps BF16', () => {
+    const a = ask('how long to train gpt3-1.3b on 300B tokens on 16 nodes of h100');
+    expect(a.scenario).toMatchObject({ training: { precision: 'bf16' } });
+  });
+});
+
 describe('answer: a stated configuration (runEstimate)', () => {
   it('memory for 70B with tp 8 pp 4 on A100 80GB: model states are at least 18 B per parameter share', () => {
     const a = ask('memory for 70B with tp 8 pp 4 on A100 80GB');
@@ -100,6 +114,28 @@ describe('answer: help', () => {
     expect(a.examples).toContain('how many nodes for 175B');
   });
 
+  it.each(['', '   ', 'help', 'Help me', 'hi', 'examples', 'usage'])('"%s" (empty, or asking for help) gets the help alone, headed by what the bot answers', (q) => {
+    const a = ask(q);
+    expect(a.headline).toMatch(/^I answer LLM training planning questions/);
+    expect(a.headline).not.toMatch(/understand/);
+  });
+
+  it.each(['what is the weather', 'asdfgh qwerty', 'tell me a joke about GPUs'])('"%s" is said not to be understood, in the first line, before the help', (q) => {
+    const a = ask(q);
+    expect(a.intent).toBe('help');
+    expect(a.headline).toBe(`I didn't understand "${q}".`);
+    expect(a.notes[0]).toMatch(/^I answer LLM training planning questions/);
+    expect(renderText(a).split('\n')[0]).toBe(a.headline);
+    expect(a.examples.length).toBeGreaterThan(0);
+  });
+
+  it('a long question not understood is quoted clipped, on one line', () => {
+    const a = ask(`${'blah '.repeat(40)}\nand more`);
+    expect(a.headline).toMatch(/^I didn't understand "blah blah .*…"\.$/);
+    expect(a.headline).not.toContain('\n');
+    expect(a.headline.length).toBeLessThan(120);
+  });
+
   it('a model size no preset has is said back, with the examples', () => {
     const a = ask('how many nodes for 100B');
     expect(a.headline).toMatch(/no model preset has about 100B/);
@@ -108,6 +144,21 @@ describe('answer: help', () => {
 
   it('every example question is answered (none falls back to help)', () => {
     for (const q of ask('help').examples) expect(ask(q).intent, q).not.toBe('help');
+  });
+});
+
+describe('the widget link', () => {
+  const q = 'step time of llama3-8b on 8 H100 with tp 8';
+  it('is built on the publicUrl the caller passes (a server\'s configured URL or its request\'s origin)', () => {
+    expect(ask(q, { publicUrl: 'http://10.0.0.5:9000' }).widgetUrl).toMatch(/^http:\/\/10\.0\.0\.5:9000\/#scenario=/);
+  });
+  it('is left out when the caller says nothing serves the widget (publicUrl null)', () => {
+    for (const question of [q, 'how many nodes for 175B', 'best config for 530B on 280 DGX A100']) {
+      const a = ask(question, { publicUrl: null, candidateBudget: 2000 });
+      expect(a.scenario, question).toBeDefined();
+      expect(a.widgetUrl, question).toBeUndefined();
+      expect(renderText(a)).not.toContain('Open in the widget');
+    }
   });
 });
 

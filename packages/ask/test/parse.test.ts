@@ -13,7 +13,7 @@ const MIB_BYTES = 1024 * 1024;
  * `stated` is exactly the facts the text gives (defaults are checked separately below).
  */
 const TABLE: readonly [question: string, intent: IntentName, stated: AskParameters][] = [
-  // The issue's own examples.
+  // The examples the bot was specified with.
   ['how many nodes for 175B', 'nodes', { model: 'gpt3-175b' }],
   ['how many H100 nodes to train llama3-70b on 2T tokens in 30 days', 'nodes',
     { model: 'llama3-70b', gpu: 'h100-sxm', tokens: 2 * TRILLION, deadlineSeconds: 30 * DAY }],

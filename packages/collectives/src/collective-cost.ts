@@ -7,6 +7,7 @@ import { algorithmUnavailable, ncclCandidatesFor } from './nccl-candidates.ts';
 import { ncclRuntimeTimeUs } from './nccl-runtime-model.ts';
 import { ncclTopology, type NcclTopology } from './nccl-topology.ts';
 import type { Algorithm, CollectiveCost, CollectiveRequest } from './types.ts';
+import { assertWithinBandwidthBound } from './bandwidth-bound.ts';
 
 function toCost(request: CollectiveRequest, candidate: NcclCandidate, timeUs: number): CollectiveCost {
   const seconds = us(timeUs);
@@ -106,11 +107,11 @@ export function collectiveCost(request: CollectiveRequest): CollectiveCost {
   const algorithm = request.algorithm ?? 'auto';
   if (algorithm === 'hierarchical') {
     if (request.op !== 'all-reduce') throw new RangeError('the hierarchical algorithm implements all-reduce only');
-    return hierarchicalCollectiveCost(request, collectiveCost);
+    return assertWithinBandwidthBound(request, hierarchicalCollectiveCost(request, collectiveCost));
   }
   const choice = ncclChoice(request, algorithm);
   if (choice === null) return idleCost(request, algorithm);
   const { bytes } = request;
   const timeUs = ncclRuntimeTimeUs(choice.topology, request.op, choice.best, bytes, sizeIndex(bytes));
-  return toCost(request, choice.best, timeUs);
+  return assertWithinBandwidthBound(request, toCost(request, choice.best, timeUs));
 }

@@ -16,16 +16,19 @@ export function fabricFromSpecs(specs: {
   if (gpu.nvlink !== nvlink.id) {
     throw new RangeError(`GPU ${gpu.id} uses ${gpu.nvlink} but the NVLink spec passed is ${nvlink.id}`);
   }
-  const nvlinkDomain = network.kind === 'nvlink' && network.nvlinkDomainGpus !== undefined;
+  const domainGpus = network.kind === 'nvlink' ? network.nvlinkDomainGpus : undefined;
+  // A domain of several trays (GB200 NVL72: 18 trays of 4 GPUs) has every tray's NICs (one per GPU):
+  // the spec's nicsPerNode counts a tray's (DGX SuperPOD GB200 reference architecture).
+  const nicsPerNode = domainGpus === undefined ? network.nicsPerNode : network.nicsPerNode * (domainGpus / system.gpusPerNode);
   return {
     generation: gpu.generation,
-    gpusPerNode: nvlinkDomain ? (network.nvlinkDomainGpus ?? system.gpusPerNode) : system.gpusPerNode,
+    gpusPerNode: domainGpus ?? system.gpusPerNode,
     intraNode: system.intraNode,
     nvlinkCount: gpu.nvlinkCount,
     nvlinkBandwidthPerLink: nvlink.bandwidthPerLinkPerDirection,
     nvlinkSharp: system.nvlinkSharp,
     networkKind: network.kind,
-    nicsPerNode: network.nicsPerNode,
+    nicsPerNode,
     nicBandwidth: network.nicBandwidth,
     networkLatency: network.latency,
     inNetworkReduction: network.inNetworkReduction,

@@ -18,6 +18,7 @@ export { binomialBroadcast } from './binomial-broadcast.ts';
 export { pairwiseAllToAll } from './pairwise-all-to-all.ts';
 export { hierarchicalAllReduce } from './hierarchical-all-reduce.ts';
 export { lowerBoundAllReduceSeconds } from './lower-bound-all-reduce-seconds.ts';
+export { assertWithinBandwidthBound, busBandwidthLimit, mayExceedWireRate } from './bandwidth-bound.ts';
 
 // NCCL's cost model (v2.30.x), the planner's fast path.
 export type { Cited, ByNodeCount, NcclAlgorithm, NcclHardware } from './nccl-tables.ts';

@@ -33,6 +33,8 @@ describe('fabricFromSpecs', () => {
     const fabric = fabricFromSpecs({ gpu: b200, system: nvl72, network: nvlinkNetwork, nvlink: nvlink5 });
     expect(fabric.gpusPerNode).toBe(72);
     expect(fabric.networkKind).toBe('nvlink');
+    // The domain holds 18 trays of 4 GPUs, each tray with its 4 NICs: one NIC per GPU beyond the rack.
+    expect(fabric.nicsPerNode).toBe(72);
   });
 
   it('refuses an NVLink spec that is not the GPU\'s', () => {

@@ -1,35 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { KiB, GiB } from '@trainplan/units';
-import { ncclCandidates, ncclTopology } from '../src/index.ts';
+import { busBandwidthLimit, collectiveCost, mayExceedWireRate, ncclCandidates, ncclTopology } from '../src/index.ts';
 import type { CollectiveCost, CollectiveOp, CommGroup, Fabric } from '../src/index.ts';
 import { A100_FABRIC, H100_FABRIC, H100_RING_ONLY_FABRIC } from './fixtures.ts';
 
-/**
- * The per-rank bandwidth limit a bandwidth-optimal algorithm can reach, in busbw terms: the GPU's
- * NVLink line rate on one node; across nodes the line rate of the NICs this group owns per node
- * (every inter-node channel crosses them), and NVLink too when several ranks share a node
- * (reference §3: per-node busbw ≤ min(B_intra, #NIC·B_NIC)). This is the Patarasuk-Yuan bound
- * t ≥ 2(n−1)/n·S/B restated as busbw ≤ B.
- */
-function busBandwidthLimit(fabric: Fabric, group: CommGroup): number {
-  const { placement } = ncclTopology(fabric, group);
-  const nvlink = fabric.nvlinkCount * fabric.nvlinkBandwidthPerLink * placement.nvlinkShare;
-  if (placement.nodes === 1) return nvlink;
-  const nics = placement.nicsPerNode * fabric.nicBandwidth;
-  return placement.ranksPerNode > 1 ? Math.min(nvlink, nics) : nics;
-}
-
-/**
- * The exceptions the reference names (§2, last sentence; nccl-tests#196, #212): NVLS reduces
- * inside the NVSwitch, so each GPU sends its data once and busbw (480 on H100) exceeds the
- * 450 GB/s wire rate; NVLSTree inherits that; and on exactly 2 nodes NCCL's tree is costed on
- * bwIntra (which pass 2 of the search raises to up to 2 × bwInter), so 2-node Tree busbw can
- * exceed the NIC rate. Every other pair must stay at or under the limit.
- */
-function mayExceedWireRate(cost: CollectiveCost, group: CommGroup): boolean {
-  const nodes = group.ranks / group.ranksPerNode;
-  return cost.algorithm === 'nvls' || cost.algorithm === 'nvls-tree' || (cost.algorithm === 'tree' && nodes === 2);
-}
+/** In busbw terms the Patarasuk-Yuan bound is busbw ≤ B, B the per-rank line rate (`busBandwidthLimit`). */
+const mayExceed = (cost: CollectiveCost, group: CommGroup): boolean => mayExceedWireRate(cost.algorithm, group);
 
 const sizes = Array.from({ length: 13 }, (_, i) => KiB(4 ** i)).filter((b) => b <= GiB(16));
 const ranks = [2, 4, 8, 16, 64, 512, 4096];
@@ -43,13 +19,32 @@ const layouts = (n: number): CommGroup[] => [
 ];
 const cases = fabrics.flatMap(([name, fabric]) => ranks.flatMap((n) => layouts(n).map((g) => [name, n, g.ranksPerNode, fabric, g] as const)));
 
+describe('the per-rank limit is the line rate the hardware states', () => {
+  it('one node: the GPU\'s NVLink (A100: 12 links × 25 GB/s; H100: 18 × 25 GB/s)', () => {
+    expect(busBandwidthLimit(A100_FABRIC, { ranks: 8, ranksPerNode: 8 })).toBe(12 * 25e9);
+    expect(busBandwidthLimit(H100_FABRIC, { ranks: 8, ranksPerNode: 8 })).toBe(18 * 25e9);
+  });
+  it('across DGX A100 nodes: the node\'s 8 HDR NICs (8 × 25 GB/s), under its NVLink', () => {
+    expect(busBandwidthLimit(A100_FABRIC, { ranks: 32, ranksPerNode: 8 })).toBe(8 * 25e9);
+  });
+  it('collectiveCost checks it on every answer: a sweep over sizes, ranks and algorithms never trips it', () => {
+    for (const [, fabric] of fabrics) {
+      for (const group of [{ ranks: 8, ranksPerNode: 8 }, { ranks: 64, ranksPerNode: 8 }, { ranks: 16, ranksPerNode: 1, concurrentGroupsPerNode: 8 }]) {
+        for (const bytes of sizes) {
+          for (const op of boundedOps) expect(() => collectiveCost({ op, bytes, group, fabric })).not.toThrow();
+        }
+      }
+    }
+  });
+});
+
 describe('no (algorithm, protocol) NCCL weighs beats the per-rank bandwidth limit, 1 KiB – 16 GiB', () => {
   it.each(cases)('%s, %i ranks, %i per node', (_name, _n, _ppn, fabric, group) => {
     const limit = busBandwidthLimit(fabric, group);
     for (const op of boundedOps) {
       for (const bytes of sizes) {
         for (const cost of ncclCandidates({ op, bytes, group, fabric })) {
-          if (mayExceedWireRate(cost, group)) continue;
+          if (mayExceed(cost, group)) continue;
           expect(cost.busBandwidth, `${op} ${bytes} B ${cost.algorithm}/${cost.protocol}`).toBeLessThanOrEqual(limit);
         }
       }

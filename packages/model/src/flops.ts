@@ -87,9 +87,3 @@ export function narayananHardwareFlops(shape: ModelShape, globalBatchSize: numbe
   const { layers: L, hiddenSize: h, vocabSize: V, seqLength: s } = shape;
   return 96 * globalBatchSize * s * L * h * h * (1 + s / (6 * h) + V / (16 * L * h));
 }
-
-/** Korthikanti 2022 model FLOPs (GPT), kept as the paper states it for checks. */
-export function korthikantiModelFlops(shape: ModelShape, globalBatchSize: number): Flop {
-  const { layers: L, hiddenSize: h, vocabSize: V, seqLength: s } = shape;
-  return 72 * globalBatchSize * s * L * h * h * (1 + s / (6 * h) + V / (12 * L * h));
-}

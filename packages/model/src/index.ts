@@ -1,11 +1,11 @@
 export type { ModelShape, ModelShapeInput } from './shape.ts';
 export { withShapeDefaults } from './shape.ts';
 export type { ParameterBreakdown } from './parameters.ts';
-export { parameterBreakdown, parameterCount, narayananParameterCount, kvWidth } from './parameters.ts';
+export { parameterBreakdown, parameterCount, kvWidth } from './parameters.ts';
 export type { AttentionFlopConvention, RecomputeMode, LayerForwardFlops, StepFlopsInput } from './flops.ts';
 export {
   layerForwardFlopsPerToken, logitsForwardFlopsPerToken, modelFlopsPerStep, hardwareFlopsPerStep,
-  narayananHardwareFlops, korthikantiModelFlops,
+  narayananHardwareFlops,
 } from './flops.ts';
 export type { ActivationInput, AttentionKernel, LayerActivationTerms, PipelineSchedule } from './activations.ts';
 export {
@@ -14,4 +14,5 @@ export {
 } from './activations.ts';
 export type { StateSharding, ModelStateBytes } from './model-states.ts';
 export { modelStateBytes, bytesPerParameter } from './model-states.ts';
-export { layersPerStage, stageParameters } from './stage-parameters.ts';
+export type { PipelineSplit } from './stage-parameters.ts';
+export { layersPerStage, pipelineSplit, stageParameters } from './stage-parameters.ts';

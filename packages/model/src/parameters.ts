@@ -63,8 +63,3 @@ export function parameterBreakdown(shape: ModelShape): ParameterBreakdown {
 
 export const parameterCount = (shape: ModelShape): Count => parameterBreakdown(shape).total;
 
-/** Narayanan et al. SC'21 eq. 2, for GPT-shaped models (learned positions, tied, f = 4h). */
-export function narayananParameterCount(shape: Pick<ModelShape, 'layers' | 'hiddenSize' | 'vocabSize' | 'seqLength'>): Count {
-  const { layers: L, hiddenSize: h, vocabSize: V, seqLength: s } = shape;
-  return 12 * L * h * h * (1 + 13 / (12 * h) + (V + s) / (12 * L * h));
-}

@@ -3,16 +3,57 @@ import { parameterBreakdown } from './parameters.ts';
 import type { ModelShape } from './shape.ts';
 
 /**
- * Layers per pipeline stage. Megatron splits L evenly; when p does not divide L, this puts the
- * remainder on the middle stages, since the first holds the embedding and the last the output layer.
+ * How Megatron-Core places L transformer layers on p pipeline stages: all stages equal, or (uneven
+ * pipeline parallelism, Megatron-Core 0.9) the first stage `first` layers, the last `last`, and every
+ * middle stage the same `middle` (`--decoder-first-pipeline-num-layers`, `--decoder-last-pipeline-num-layers`;
+ * megatron/core/transformer/transformer_config.py, the "Uneven PP" checks of __post_init__: first and last
+ * "must be larger than 0", the layers left "must be divisible by the middle pipeline model parallel size",
+ * and with no middle stage no layer may be left over). No other shape, such as extra layers spread over some
+ * middle stages, can be expressed.
+ */
+export interface PipelineSplit {
+  readonly first: number;
+  /** Layers on each middle stage (with p ≤ 2 there is none, and this repeats `first`). */
+  readonly middle: number;
+  readonly last: number;
+  /** Layers on each of the p stages, first to last. */
+  readonly stages: readonly number[];
+  /** Whether Megatron needs the first/last flags: some stage differs from the others. */
+  readonly uneven: boolean;
+}
+
+/**
+ * The split trainplan plans for L layers on p stages, or undefined when it has none. The middle stages
+ * take b = ⌈L/p⌉ layers (the fewest the slowest stage can hold), and the remainder r = L − (p − 2)·b
+ * goes to the first and last stages, the last taking the smaller half since it also computes the
+ * logits and the loss: first ⌈r/2⌉, last ⌊r/2⌋. When p divides L this is the even split (r = 2b). When
+ * r/2 rounds down to no layer (96 layers on 26 stages: b = 4, r = 0), there is none. Megatron's checks
+ * would also accept thinner middle stages with thicker end stages (3 each, then 12 on the first and on
+ * the last); trainplan plans only the split above, so it refuses such a pair.
+ */
+export function pipelineSplit(layers: number, pipeline: number): PipelineSplit | undefined {
+  const L = layers;
+  const p = pipeline;
+  if (!Number.isInteger(L) || !Number.isInteger(p) || p < 1 || L < p) return undefined;
+  if (p === 1) return { first: L, middle: L, last: L, stages: [L], uneven: false };
+  const b = Math.ceil(L / p);
+  const r = p === 2 ? L : L - (p - 2) * b;
+  const first = Math.ceil(r / 2);
+  const last = Math.floor(r / 2);
+  if (last < 1) return undefined;
+  const middle = p === 2 ? first : b;
+  const stages = [first, ...Array.from({ length: p - 2 }, () => middle), last];
+  return { first, middle, last, stages, uneven: stages.some((n) => n !== first) };
+}
+
+/**
+ * Layers per pipeline stage (pipelineSplit's). A pair with no split is a programmer error here:
+ * the planner's checkPlan and the search's enumeration refuse it first.
  */
 export function layersPerStage(layers: number, pipeline: number): number[] {
-  const base = Math.floor(layers / pipeline);
-  const extra = layers - base * pipeline;
-  const stages = Array.from({ length: pipeline }, () => base);
-  const start = Math.floor((pipeline - extra) / 2);
-  for (let i = 0; i < extra; i++) stages[start + i]! += 1;
-  return stages;
+  const split = pipelineSplit(layers, pipeline);
+  if (split === undefined) throw new RangeError(`no Megatron pipeline split of ${layers} layers over ${pipeline} stages`);
+  return [...split.stages];
 }
 
 /**

@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
-  hardwareFlopsPerStep, korthikantiModelFlops, modelFlopsPerStep, narayananHardwareFlops, layerForwardFlopsPerToken,
+  hardwareFlopsPerStep, modelFlopsPerStep, layerForwardFlopsPerToken, type ModelShape,
 } from '../src/index.ts';
 import { gpt3_175b, korthikanti22b, llama3_70b } from './fixtures.ts';
+
+/** Korthikanti et al. 2022, §6 (model FLOPs of a GPT), as the paper writes it. */
+const korthikantiModelFlops = ({ layers: L, hiddenSize: h, vocabSize: V, seqLength: s }: ModelShape, B: number) =>
+  72 * B * s * L * h * h * (1 + s / (6 * h) + V / (12 * L * h));
+/** Narayanan et al. SC'21 eq. 3 (hardware FLOPs of a GPT with full recompute), as the paper writes it. */
+const narayananHardwareFlops = ({ layers: L, hiddenSize: h, vocabSize: V, seqLength: s }: ModelShape, B: number) =>
+  96 * B * s * L * h * h * (1 + s / (6 * h) + V / (16 * L * h));
 
 describe('FLOPs per step', () => {
   it.each([[gpt3_175b, 1536], [korthikanti22b, 4]])('model FLOPs of a GPT equal Korthikanti 72·B·s·L·h²(1 + s/6h + V/12Lh)', (shape, B) => {

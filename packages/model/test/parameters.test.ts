@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { narayananParameterCount, parameterBreakdown, parameterCount, stageParameters, layersPerStage, withShapeDefaults } from '../src/index.ts';
+import { parameterBreakdown, parameterCount, stageParameters, layersPerStage, withShapeDefaults } from '../src/index.ts';
 import { gpt3_175b, llama3_70b } from './fixtures.ts';
+
+/** Narayanan et al. SC'21 eq. 2 (GPT: learned positions, tied embeddings, f = 4h), as the paper writes it. */
+const narayananParameterCount = ({ layers: L, hiddenSize: h, vocabSize: V, seqLength: s }: typeof gpt3_175b) =>
+  12 * L * h * h * (1 + 13 / (12 * h) + (V + s) / (12 * L * h));
 
 describe('parameter counts', () => {
   it('GPT-3 175B equals Narayanan SC\'21 eq. 2 plus the final LayerNorm', () => {

@@ -1,4 +1,6 @@
+import { pipelineSplit, type PipelineSplit } from '@trainplan/model';
 import type { PlanInput } from './plan-input.ts';
+import { runsFlashAttention } from './gpu-support.ts';
 
 /** A reason a plan cannot run as asked, naming the scenario-contract field to change. */
 export interface PlanIssue {
@@ -6,15 +8,18 @@ export interface PlanIssue {
   readonly message: string;
 }
 
+type Add = (path: string, message: string) => void;
+
 /**
  * Divisibility and consistency rules Megatron-LM enforces at start-up (megatron/training/arguments.py
- * and parallel_state.py), stated as data. An empty list means the plan can run (memory aside).
+ * validate_args, megatron/core/transformer/transformer_config.py __post_init__, parallel_state.py),
+ * stated as data. An empty list means the plan can run (memory aside).
  */
 export function checkPlan(input: PlanInput): PlanIssue[] {
   const issues: PlanIssue[] = [];
-  const { model, tensor: t, pipeline: p, context: c, data: d, virtualStages: v } = input;
+  const { model, tensor: t, pipeline: p, context: c, data: d } = input;
   const gpus = input.nodes * input.gpusPerNode;
-  const add = (path: string, message: string) => issues.push({ path, message });
+  const add: Add = (path, message) => issues.push({ path, message });
 
   if (t * p * c * d !== gpus) {
     add('parallelism.data', `tensor × pipeline × context × data = ${t}×${p}×${c}×${d} = ${t * p * c * d}, but the cluster has ${gpus} GPUs`);
@@ -24,34 +29,111 @@ export function checkPlan(input: PlanInput): PlanIssue[] {
     add('parallelism.tensor', `${model.kvHeads} key/value heads do not split evenly over ${t} tensor-parallel ranks`);
   }
   if (model.ffnHiddenSize % t !== 0) add('parallelism.tensor', `FFN size ${model.ffnHiddenSize} does not split evenly over ${t} ranks`);
-  if (p > model.layers) add('parallelism.pipeline', `${p} pipeline stages for ${model.layers} layers: each stage needs at least one layer`);
-  if (v > 1 && model.layers % (p * v) !== 0) {
-    add('parallelism.virtualStages', `the interleaved schedule needs layers (${model.layers}) divisible by pipeline × virtualStages (${p}×${v})`);
-  }
-  if (v > 1 && p === 1) add('parallelism.virtualStages', 'virtual stages need a pipeline of more than one stage');
+  checkPipeline(input, add);
   const perStep = input.microBatchSize * d;
   if (input.globalBatchSize % perStep !== 0) {
     add('training.globalBatchSize', `global batch ${input.globalBatchSize} is not a multiple of micro-batch × data-parallel = ${input.microBatchSize}×${d} = ${perStep}`);
-  } else if (v > 1 && p > 1 && (input.globalBatchSize / perStep) % p !== 0) {
+  } else if (input.virtualStages > 1 && p > 1 && (input.globalBatchSize / perStep) % p !== 0) {
     // megatron/core/pipeline_parallel/schedules.py: "number of microbatches ... is not divisible by
     // pipeline-model-parallel-size ... when using interleaved schedule".
     add('parallelism.virtualStages', `the interleaved schedule needs the micro-batches per step (${input.globalBatchSize / perStep}) in whole rounds of the ${p} pipeline stages`);
   }
-  if (input.seqLength % c !== 0) {
-    add('parallelism.context', `sequence length ${input.seqLength} does not split evenly over ${c} context-parallel ranks`);
-  } else if (c > 1 && (input.seqLength / c) % 2 !== 0) {
+  checkSequence(input, add);
+  checkPrecision(input, add);
+  checkRecompute(input, add);
+  return issues;
+}
+
+/** The layer split over the stages and the interleaved schedule's rules. */
+function checkPipeline(input: PlanInput, add: Add): void {
+  const { model, pipeline: p, virtualStages: v } = input;
+  const L = model.layers;
+  if (p > L) {
+    add('parallelism.pipeline', `${p} pipeline stages for ${L} layers: each stage needs at least one layer`);
+    return;
+  }
+  const split = pipelineSplit(L, p);
+  if (split === undefined) {
+    const b = Math.ceil(L / p);
+    add('parallelism.pipeline', `${L} layers have no Megatron split over ${p} stages: with ${b} layers on each of the ${p - 2} middle stages `
+      + `(⌈L/p⌉), ${L - (p - 2) * b} are left for the first and last, which need at least one each `
+      + '(--decoder-first/last-pipeline-num-layers); use fewer stages');
+    return;
+  }
+  if (v > 1 && p === 1) {
+    add('parallelism.virtualStages', 'virtual stages need a pipeline of more than one stage');
+    return;
+  }
+  if (v > 1 && split.stages.some((n) => n % v !== 0)) {
+    // transformer_config.py: the first and last stage's layers and each middle stage's "must be divisible
+    // by virtual pipeline parallel degree"; an even split (arguments.py, --num-layers-per-virtual-pipeline-stage)
+    // needs the layers per stage divisible by the layers per model chunk, the same rule.
+    add('parallelism.virtualStages', `the interleaved schedule splits every stage's layers into ${v} equal model chunks; the stages hold ${describeSplit(split)} layers`);
+  }
+  if (v > 1 && p === 2 && !input.overlapPipelineComm) {
+    // arguments.py: "When interleaved schedule is used and p2p communication overlap is disabled,
+    // pipeline-model-parallel size should be greater than 2".
+    add('parallelism.virtualStages', 'the interleaved schedule on 2 pipeline stages needs overlapped pipeline sends '
+      + '(overlapPipelineComm); without them Megatron asks for more than 2 stages');
+  }
+}
+
+/** "4 each", "2, 4 × 23, 2" or "3, 2": the layers of a split's stages. */
+function describeSplit(split: PipelineSplit): string {
+  const p = split.stages.length;
+  if (!split.uneven) return `${split.first} each`;
+  return p <= 3 ? split.stages.join(', ') : `${split.first}, ${split.middle} × ${p - 2}, ${split.last}`;
+}
+
+/** Context and sequence parallelism split the sequence; Transformer Engine and Megatron split it evenly. */
+function checkSequence(input: PlanInput, add: Add): void {
+  const { tensor: t, context: c, seqLength: s } = input;
+  if (s % c !== 0) {
+    add('parallelism.context', `sequence length ${s} does not split evenly over ${c} context-parallel ranks`);
+  } else if (c > 1 && (s / c) % 2 !== 0) {
     // Transformer Engine splits each rank's chunk in two for causal load balancing: "Sequence length per GPU needs to be divisible by 2!"
-    add('parallelism.context', `sequence length ${input.seqLength} does not split into 2 × ${c} equal chunks for load-balanced ring attention`);
+    add('parallelism.context', `sequence length ${s} does not split into 2 × ${c} equal chunks for load-balanced ring attention`);
+  } else if (input.sequenceParallel && t > 1 && (s / c) % t !== 0) {
+    // megatron/core/tensor_parallel/mappings.py _split_along_first_dim / _reduce_scatter_along_first_dim:
+    // the [s/c, b, h] activations split on the sequence, "First dimension of the tensor should be
+    // divisible by tensor parallel size".
+    add('parallelism.sequenceParallel', `sequence parallelism splits each rank's ${s / c} tokens over ${t} tensor-parallel ranks, which does not divide them`);
   }
   // megatron/core/transformer/dot_product_attention.py: "Context parallelism is only supported by TEDotProductAttention!"
   if (c > 1 && input.attentionKernel === 'unfused') {
     add('parallelism.context', 'context parallelism runs only in Transformer Engine\'s fused attention: use attentionKernel "flash" or context 1');
   }
+  // arguments.py: sequence_parallel is turned off when tensor_model_parallel_size == 1, then "Tensor parallel
+  // communication/GEMM overlap can happen only when sequence parallelism is enabled" (--tp-comm-overlap).
+  if (input.overlapTensorParallelComm && !(input.sequenceParallel && t > 1)) {
+    add('parallelism.overlapTensorParallelComm', t > 1
+      ? 'tensor-parallel communication overlap (--tp-comm-overlap) needs sequence parallelism: set sequenceParallel'
+      : 'tensor-parallel communication overlap (--tp-comm-overlap) needs sequence parallelism, which Megatron turns off at tensor 1');
+  }
+}
+
+function checkPrecision(input: PlanInput, add: Add): void {
   if (input.precision === 'fp8' && input.gpu.peakFlops.fp8 === undefined) {
     add('training.precision', `${input.gpu.name} has no FP8 tensor cores`);
   }
-  if (input.recomputeLayers !== undefined && input.recompute !== 'full') {
-    add('parallelism.recomputeLayers', 'recomputeLayers applies only with recompute "full"');
+  // bf16 needs BF16 tensor cores: Volta has FP16 ones only.
+  if (input.precision === 'bf16' && input.gpu.peakFlops.bf16 === undefined) {
+    add('training.precision', `${input.gpu.name} has no BF16 tensor cores: use precision "fp16"`);
   }
-  return issues;
+  if (input.attentionKernel === 'flash' && !runsFlashAttention(input.gpu)) {
+    add('training.attentionKernel', `${input.gpu.name} cannot run FlashAttention (Ampere or newer): use attentionKernel "unfused"`);
+  }
+}
+
+function checkRecompute(input: PlanInput, add: Add): void {
+  const { recomputeLayers: n, virtualStages: v } = input;
+  if (n === undefined) return;
+  if (input.recompute !== 'full') {
+    add('parallelism.recomputeLayers', 'recomputeLayers applies only with recompute "full"');
+  } else if (v > 1 && n % v !== 0) {
+    // Megatron applies --recompute-num-layers (method block) in each model chunk: TransformerBlock
+    // checkpoints the first recompute_num_layers of its own layers, and a stage holds v chunks.
+    add('parallelism.recomputeLayers', `with ${v} model chunks per stage Megatron recomputes the same number of layers in each: `
+      + `recomputeLayers ${n} per stage is not a multiple of ${v}`);
+  }
 }

@@ -87,7 +87,7 @@ export function estimatePlan(input: PlanInput): PlanEstimate | PlanInfeasible {
  * reserve, 10% of activations for fragmentation) are estimates, and measured peaks run above them
  * (docs/validation.md, BLOOM prequel memory against nvidia-smi).
  */
-const TIGHT_MEMORY_SHARE = 0.95;
+export const TIGHT_MEMORY_SHARE = 0.95;
 
 function computeEstimate(input: PlanInput): PlanEstimate {
   const warnings: string[] = [];
@@ -113,7 +113,10 @@ function computeEstimate(input: PlanInput): PlanEstimate {
   const bubble = pipelineTime({ stageSeconds: times.map((t) => t.total), microBatches: m, virtualStages: input.virtualStages }).bubbleSeconds;
 
   const send = pipelineSend(input, groups);
-  const sends = input.overlapPipelineComm ? 2 * (input.pipeline - 1) : 2 * (input.virtualStages * m + input.pipeline - 1);
+  // Megatron overlaps pipeline sends with compute only in the interleaved schedule: without it, arguments.py
+  // sets overlap_p2p_comm False ("non-interleaved schedule does not support overlapping p2p communication").
+  const overlapSends = input.overlapPipelineComm && input.virtualStages > 1;
+  const sends = overlapSends ? 2 * (input.pipeline - 1) : 2 * (input.virtualStages * m + input.pipeline - 1);
   const pipelineComm = input.pipeline > 1 ? sends * send : 0;
 
   // Data-parallel synchronisation runs on every stage at once; the slowest stage's counts.
@@ -161,6 +164,9 @@ function computeEstimate(input: PlanInput): PlanEstimate {
   if (groups.tensorCrossesNodes) warnings.push(`tensor parallelism of ${input.tensor} spans nodes of ${input.gpusPerNode} GPUs: its all-reduces cross the network`);
   if (input.sequenceParallel && input.tensor === 1) warnings.push('sequence parallelism has no effect without tensor parallelism');
   if (input.scatterGather && input.sequenceParallel) warnings.push('scatter-gather is not used together with sequence parallelism (Megatron skips it)');
+  if (input.overlapPipelineComm && input.pipeline > 1 && input.virtualStages === 1) {
+    warnings.push('overlapped pipeline sends need the interleaved schedule (virtualStages > 1): Megatron turns the overlap off without it');
+  }
   if (input.pipeline > 1 && m < input.pipeline) warnings.push(`only ${m} micro-batches for ${input.pipeline} pipeline stages: the bubble dominates`);
   const memoryShare = worst.totalBytes / input.gpu.hbmBytes;
   if (memoryShare > TIGHT_MEMORY_SHARE && memoryShare <= 1) {

@@ -1,6 +1,6 @@
 export type { GradientAccumulation, PlanInput, TrainingPrecision } from './plan-input.ts';
 export type { PlanEstimate, PlanInfeasible, StepBreakdown } from './estimate.ts';
-export { estimatePlan } from './estimate.ts';
+export { estimatePlan, TIGHT_MEMORY_SHARE } from './estimate.ts';
 export type { PlanIssue } from './check-plan.ts';
 export { checkPlan } from './check-plan.ts';
 export type { ComputeCalibration } from './calibration.ts';
@@ -21,3 +21,4 @@ export { dataParallelComm, tensorParallelLayerComm } from './comm-time.ts';
 export { exposedTensorParallelBackward } from './async-tensor-parallel.ts';
 export { exposedBucketParameters } from './gradient-buckets.ts';
 export { heldGradientBytes } from './gradient-accumulation.ts';
+export { defaultAttentionKernel, defaultPrecision, runsFlashAttention } from './gpu-support.ts';

@@ -4,7 +4,11 @@ import type { ComputeCalibration } from './calibration.ts';
 import type { KernelContext } from './kernel-time.ts';
 import type { PlanInput } from './plan-input.ts';
 
-/** The 16-bit dense tensor peak (bf16, or fp16 on GPUs without bf16). */
+/**
+ * The 16-bit dense tensor peak: bf16's, or fp16's on a GPU without BF16 tensor cores (V100). Only fp16
+ * plans take that fallback: checkPlan refuses bf16 on such a GPU (training.precision). Every GPU with
+ * both states the same peak for each (packages/hardware/src/gpus.ts).
+ */
 export function peak16(gpu: GpuSpec): FlopPerSecond {
   return gpu.peakFlops.bf16 ?? gpu.peakFlops.fp16 ?? 0;
 }

@@ -56,6 +56,7 @@ export function stageMemories(
     const held = inFlightMicroBatches({
       schedule: input.schedule, pipeline: input.pipeline, microBatches, virtualStages: input.virtualStages, stage,
     });
+    // Layers of this stage recomputed: min(v·N, count) for Megatron's per-chunk N (stage-time.ts).
     const recomputed = input.recompute === 'full' ? Math.min(count, input.recomputeLayers ?? count) : 0;
     let activations = held * (recomputed * stored + (count - recomputed) * full);
     // Recomputing a layer rebuilds its whole working set for the backward pass.
@@ -66,15 +67,19 @@ export function stageMemories(
     // At the optimizer step the activations are freed and an fp32 copy of 16-bit gradients is built:
     // where that copy is the larger, the peak is the step's, and the difference shows here.
     const stepExtra = Math.max(0, optimizerGradientCopyBytes(input, parameters[stage]!, replicas) - activations - fragmentation);
-    const otherBytes = RUNTIME_RESERVE + fragmentation + stepExtra;
+    // Whole bytes, each rounded up (a share such as 12/d bytes per parameter or 10% of the activations
+    // is fractional), so the parts add up to the total exactly.
+    const parts = {
+      weightsBytes: Math.ceil(states.weights),
+      gradientsBytes: Math.ceil(states.gradients),
+      optimizerBytes: Math.ceil(states.optimizer),
+      activationsBytes: Math.ceil(activations),
+      otherBytes: Math.ceil(RUNTIME_RESERVE + fragmentation + stepExtra),
+    };
     return {
       stage,
-      weightsBytes: states.weights,
-      gradientsBytes: states.gradients,
-      optimizerBytes: states.optimizer,
-      activationsBytes: activations,
-      otherBytes,
-      totalBytes: states.weights + states.gradients + states.optimizer + activations + otherBytes,
+      ...parts,
+      totalBytes: parts.weightsBytes + parts.gradientsBytes + parts.optimizerBytes + parts.activationsBytes + parts.otherBytes,
     };
   });
 }

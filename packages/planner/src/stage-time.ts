@@ -39,6 +39,10 @@ export function stageTimes(args: {
   const cpPerLayer = exposed(cp.forward, layer.attentionForward, true) + exposed(cp.backward, layer.attentionBackward, true);
 
   return layers.map((n, i) => {
+    // recomputeLayers counts a stage's recomputed layers. Megatron's --recompute-num-layers N (method block)
+    // applies in each of the v model chunks (transformer_block.py: a TransformerBlock checkpoints the first N
+    // of its own layers), so a stage recomputes v·min(N, n/v) = min(v·N, n): recomputeLayers is v·N, a
+    // multiple of v (checkPlan), and the export writes N = recomputeLayers / v.
     const recomputed = input.recompute === 'full' ? Math.min(n, input.recomputeLayers ?? n) : input.recompute === 'selective' ? n : 0;
     let forward = n * layer.forward;
     let backward = n * layer.backward;

@@ -103,6 +103,18 @@ describe('estimatePlan', () => {
     const tight = ok({ ...gpt3OnSelene, gpu: { ...gpt3OnSelene.gpu, hbmBytes: roomy.memory.totalBytes * 1.02 } });
     expect(tight.warnings).toContainEqual(expect.stringMatching(/^peak memory is 98\.0% of the GPU's/));
   });
+  it('overlapped pipeline sends hide them only in the interleaved schedule, as Megatron runs it', () => {
+    const exposed = ok({ ...gpt3OnSelene, globalBatchSize: 128, data: 16 });
+    const askedAtV1 = ok({ ...gpt3OnSelene, globalBatchSize: 128, data: 16, overlapPipelineComm: true });
+    // Without interleaving Megatron turns the overlap off: nothing changes but a warning.
+    expect(askedAtV1.breakdown.pipelineCommSeconds).toBe(exposed.breakdown.pipelineCommSeconds);
+    expect(askedAtV1.warnings).toContainEqual(expect.stringMatching(/^overlapped pipeline sends need the interleaved schedule/));
+    const interleaved = { ...gpt3OnSelene, globalBatchSize: 128, data: 16, virtualStages: 3, schedule: 'interleaved' as const };
+    // Interleaved and overlapped: only the 2(p − 1) warm-up and drain sends stay exposed, not 2(v·m + p − 1).
+    const [off, on] = [ok(interleaved), ok({ ...interleaved, overlapPipelineComm: true })];
+    const m = 128 / 16;
+    expect(on.breakdown.pipelineCommSeconds / off.breakdown.pipelineCommSeconds).toBeCloseTo((2 * 7) / (2 * (3 * m + 7)), 12);
+  });
   it('interleaving shrinks the bubble by v', () => {
     const one = ok({ ...gpt3OnSelene, globalBatchSize: 128, data: 16 });
     const three = ok({ ...gpt3OnSelene, globalBatchSize: 128, data: 16, virtualStages: 3, schedule: 'interleaved' });
@@ -176,6 +188,15 @@ describe('physics invariants over random strategies', () => {
       if (!est) return true;
       return allFinite(est) && est.mfu <= est.hfu + 1e-12 && est.hfu <= 1 && est.breakdown.pipelineBubbleSeconds >= 0;
     }), { numRuns: 300 });
+  });
+  it('memory is whole bytes whose parts add up to the total, on every stage', () => {
+    fc.assert(fc.property(strategies, (s) => {
+      const e = estimatePlan(planFor(s));
+      const est = e.ok ? e : e.estimate;
+      if (!est) return true;
+      return est.stages.every(({ memory: m }) => [m.weightsBytes, m.gradientsBytes, m.optimizerBytes, m.activationsBytes, m.otherBytes].every(Number.isInteger)
+        && m.totalBytes === m.weightsBytes + m.gradientsBytes + m.optimizerBytes + m.activationsBytes + m.otherBytes);
+    }), { numRuns: 200 });
   });
   it('memory per GPU never grows when only the tensor-parallel size grows', () => {
     fc.assert(fc.property(strategies, (s) => {

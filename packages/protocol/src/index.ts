@@ -32,7 +32,7 @@ export type { ResolvedPlan } from './resolve.ts';
 export { resolveScenario } from './resolve.ts';
 export { runEstimate, estimateResolvedScenario, toEstimateJson } from './run.ts';
 export { CONTRACT_EXAMPLE } from './examples.ts';
-// Configuration search, capacity planning, scaling and inference (issue 4).
+// Configuration search, capacity planning, scaling and inference.
 export * from './search/index.ts';
 
 // POST /v1/collective: one collective, closed form and optionally emulated.

@@ -1,8 +1,10 @@
 import type { GpuSpec, NetworkSpec, SystemSpec } from '@trainplan/hardware';
 import { withShapeDefaults, type ModelShape, type StateSharding } from '@trainplan/model';
-import type { PlanInput } from '@trainplan/planner';
-import { defaultSystemForGpu, gpuById, GPU_IDS, modelById, MODEL_IDS, networkById, NETWORK_IDS } from '@trainplan/presets';
+import { defaultAttentionKernel, defaultPrecision, type PlanInput } from '@trainplan/planner';
+import { defaultSystemForGpu, gpuById, modelById, networkById } from '@trainplan/presets';
 import { fabricFor } from './fabric-cache.ts';
+import { machineIssues } from './machine-checks.ts';
+import { unknownGpu, unknownModel, unknownNetwork } from './preset-ids.ts';
 import type { ResolvedScenarioInput } from './resolved.ts';
 import type { FieldIssue } from './wire.ts';
 
@@ -13,12 +15,10 @@ export interface ResolvedPlan {
   readonly networkId: string;
 }
 
-const list = (ids: readonly string[]): string => ids.join(', ');
-
 function resolveModel(model: ResolvedScenarioInput['model'], issues: FieldIssue[]): ModelShape | undefined {
   if (typeof model !== 'string') return withShapeDefaults(model);
   const preset = modelById(model);
-  if (!preset) issues.push({ path: 'model', message: `unknown model "${model}"; known: ${list(MODEL_IDS)}` });
+  if (!preset) issues.push(unknownModel(model));
   return preset?.shape;
 }
 
@@ -36,18 +36,21 @@ export function resolveScenario(s: ResolvedScenarioInput): { ok: true; value: Re
   const issues: FieldIssue[] = [];
   const model = resolveModel(s.model, issues);
   const gpu: GpuSpec | undefined = gpuById(s.cluster.gpu);
-  if (!gpu) issues.push({ path: 'cluster.gpu', message: `unknown GPU "${s.cluster.gpu}"; known: ${list(GPU_IDS)}` });
+  if (!gpu) issues.push(unknownGpu(s.cluster.gpu));
   const system: SystemSpec | undefined = gpu ? defaultSystemForGpu(gpu.id) : undefined;
   const networkId = s.cluster.network ?? system?.network ?? 'hdr-ib-8x';
   const network: NetworkSpec | undefined = networkById(networkId);
-  if (!network) issues.push({ path: 'cluster.network', message: `unknown network "${networkId}"; known: ${list(NETWORK_IDS)}` });
+  if (!network) issues.push(unknownNetwork(networkId));
   if (!model || !gpu || !system || !network) return { ok: false, issues };
 
-  const gpusPerNode = s.cluster.gpusPerNode ?? system.gpusPerNode;
-  const gpus = s.cluster.gpus ?? (s.cluster.nodes ?? 0) * gpusPerNode;
-  if (gpus % gpusPerNode !== 0 && gpus > gpusPerNode) {
-    issues.push({ path: 'cluster.gpus', message: `${gpus} GPUs do not fill whole nodes of ${gpusPerNode}` });
+  const nodeGpus = s.cluster.gpusPerNode ?? system.gpusPerNode;
+  issues.push(...machineIssues({ system, network, gpusPerNode: nodeGpus, prefix: 'cluster.' }));
+  const gpus = s.cluster.gpus ?? (s.cluster.nodes ?? 0) * nodeGpus;
+  if (gpus % nodeGpus !== 0 && gpus > nodeGpus) {
+    issues.push({ path: 'cluster.gpus', message: `${gpus} GPUs do not fill whole nodes of ${nodeGpus}` });
   }
+  // Fewer GPUs than a node holds are one partly used node, not a fraction of one.
+  const gpusPerNode = Math.min(nodeGpus, gpus);
   const p = s.parallelism;
   const modelParallel = p.tensor * p.pipeline * p.context;
   const data = p.data ?? gpus / modelParallel;
@@ -70,10 +73,10 @@ export function resolveScenario(s: ResolvedScenarioInput): { ok: true; value: Re
     globalBatchSize: s.training.globalBatchSize,
     microBatchSize: s.training.microBatchSize,
     seqLength: shape.seqLength,
-    precision: s.training.precision,
+    precision: s.training.precision ?? defaultPrecision(gpu),
     tokens: s.training.tokens,
     dropout: s.training.dropout ?? true,
-    attentionKernel: s.training.attentionKernel ?? 'flash',
+    attentionKernel: s.training.attentionKernel ?? defaultAttentionKernel(gpu),
     ...(s.training.crossEntropyKernel !== undefined && { crossEntropyKernel: s.training.crossEntropyKernel }),
     ...(s.training.gradientAccumulation !== undefined && { gradientAccumulation: s.training.gradientAccumulation }),
     tensor: p.tensor,

@@ -34,11 +34,10 @@ export interface ResolvedParallelism extends Parallelism {
 
 type Training = ScenarioInput['training'];
 
+/** Training after validation; precision and the attention kernel stay open: their defaults depend on the GPU (resolve.ts). */
 export interface ResolvedTraining extends Training {
   microBatchSize: number;
-  precision: PrecisionId;
   dropout: boolean;
-  attentionKernel: NonNullable<Training['attentionKernel']>;
 }
 
 export interface ResolvedScenarioInput extends ScenarioInput {

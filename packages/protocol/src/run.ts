@@ -4,6 +4,7 @@ import { issuesMessage } from './problem.ts';
 import { resolveScenario, type ResolvedPlan } from './resolve.ts';
 import type { ResolvedScenarioInput } from './resolved.ts';
 import { validateScenario } from './scenario-schema.ts';
+import { presetIdIssues } from './preset-ids.ts';
 import type { EstimateJson, EstimateOk, FieldIssue } from './wire.ts';
 
 /** `[i]` before each path of the i-th scenario: `[2].cluster.gpu`, `[2]` for the whole scenario (as formatPath writes them). */
@@ -98,9 +99,14 @@ export function runEstimate(value: unknown): EstimateJson | EstimateJson[] {
     if (value.length === 0) return invalid([{ path: '', message: 'expected a scenario or a non-empty array of scenarios' }]);
     return value.map((item, i) => {
       const v = validateScenario(item);
-      return v.ok ? estimateResolvedScenario(v.value, i) : invalid(prefix(v.issues, i));
+      return v.ok ? estimateResolvedScenario(v.value, i) : invalid(prefix(withPresetIds(v.issues, item), i));
     });
   }
   const v = validateScenario(value);
-  return v.ok ? estimateResolvedScenario(v.value) : invalid(v.issues);
+  return v.ok ? estimateResolvedScenario(v.value) : invalid(withPresetIds(v.issues, value));
+}
+
+/** A scenario's schema issues and, for fields they do not already name, its unknown preset ids. */
+function withPresetIds(issues: readonly FieldIssue[], raw: unknown): FieldIssue[] {
+  return [...issues, ...presetIdIssues(raw).filter((p) => !issues.some((i) => i.path === p.path))];
 }

@@ -14,7 +14,7 @@
  */
 import { billion, million, thousand, trillion } from '@trainplan/units';
 import { array, map, union } from './schema/compose.ts';
-import { object, optional, withDefault } from './schema/object.ts';
+import { defaultedLater, object, optional, withDefault } from './schema/object.ts';
 import { boolean, enumOf, integer, number, string } from './schema/scalars.ts';
 import type { JsonSchema, Schema } from './schema/types.ts';
 import { jsonSchemaDocument, validate } from './schema/validate.ts';
@@ -74,12 +74,15 @@ const cluster = object({
 const training = object({
   globalBatchSize: positive(billion(1), 'Sequences per optimizer step.'),
   microBatchSize: withDefault(positive(million(1), 'Sequences per micro-batch.'), 1),
-  precision: withDefault(enumOf(['fp16', 'bf16', 'fp8'], { description: 'Arithmetic precision of the matrix multiplies.' }), 'bf16'),
+  precision: defaultedLater(enumOf(['fp16', 'bf16', 'fp8'], {
+    description: 'Arithmetic precision of the matrix multiplies; default: bf16, or fp16 on a GPU without BF16 (V100).',
+  }), 'bf16'),
   seqLength: optional(positive(million(10), "Sequence length, in tokens; overrides the model's.")),
   tokens: optional(number({ greaterThan: 0, max: trillion(1000), description: 'Extension: a token budget; the estimate then carries the time to train.' })),
   dropout: flag(true, "Extension: hidden and attention dropout on (Megatron's default 0.1)."),
-  attentionKernel: withDefault(enumOf(['flash', 'unfused'], {
-    description: "Extension: fused flash attention, or Megatron 2021–22's unfused softmax attention.",
+  attentionKernel: defaultedLater(enumOf(['flash', 'unfused'], {
+    description: "Extension: fused flash attention, or Megatron 2021–22's unfused softmax attention; default: flash, or unfused "
+      + 'on a GPU that cannot run FlashAttention (V100).',
   }), 'flash'),
   crossEntropyKernel: optional(enumOf(['fused', 'unfused'], {
     description: "Extension: the loss over the vocabulary: fused (default; NeMo's cross_entropy_loss_fusion), or Megatron-LM's "

@@ -25,6 +25,12 @@ describe('runEstimate', () => {
     expect(message).toBe(`${issues.slice(0, 3).map((i) => `${i.path}: ${i.message}`).join('; ')} (and ${issues.length - 3} more)`);
   });
 
+  it('names unknown preset ids in the same answer as the schema\'s issues, not only once those are mended', () => {
+    const answer = runEstimate({ model: 'gpt5', cluster: { gpu: 'a200', nodes: 1, network: 'ib-9000' } });
+    expect(issuesOf(answer).map((i) => i.path)).toEqual(['training', 'model', 'cluster.gpu', 'cluster.network']);
+    expect(issuesOf(runEstimate([{ model: 'gpt5', cluster: { gpu: 'h100-sxm', nodes: 1 } }])).map((i) => i.path)).toEqual(['[0].training', '[0].model']);
+  });
+
   it('an empty array is one issue about the whole input, without a leading ": "', () => {
     expect(runEstimate([])).toMatchObject({ ok: false, reason: 'invalid', message: 'expected a scenario or a non-empty array of scenarios' });
   });

@@ -15,10 +15,10 @@ function valid(value: unknown): ResolvedScenarioInput {
 }
 
 describe('valid scenarios', () => {
-  it('the contract example validates and gains only the extensions\' defaults', () => {
+  it('the contract example validates and gains only the extensions\' defaults (the attention kernel\'s is the GPU\'s, at resolve)', () => {
     expect(valid(contractExample)).toEqual({
       ...contractExample,
-      training: { ...contractExample.training, dropout: true, attentionKernel: 'flash' },
+      training: { ...contractExample.training, dropout: true },
       parallelism: {
         ...contractExample.parallelism, schedule: '1f1b', scatterGather: false, overlapGradReduce: false,
         overlapTensorParallelComm: false, overlapPipelineComm: false,
@@ -30,7 +30,8 @@ describe('valid scenarios', () => {
     expect(valid(minimalScenario)).toEqual({
       model: 'llama3-8b',
       cluster: { gpu: 'h100-sxm', nodes: 2 },
-      training: { globalBatchSize: 512, microBatchSize: 1, precision: 'bf16', dropout: true, attentionKernel: 'flash' },
+      // precision and attentionKernel are left for resolve, whose defaults depend on the GPU (bf16 and flash here).
+      training: { globalBatchSize: 512, microBatchSize: 1, dropout: true },
       parallelism: neutralParallelism,
     });
   });

@@ -44,6 +44,7 @@ export function planFor(base: SearchBase, c: Candidate): PlanInput {
     recomputeLayers: c.recomputeLayers,
     sharding: c.sharding,
     scatterGather: scatterGatherFor(base.scatterGather, c),
+    overlapPipelineComm: overlapPipelineCommFor(base.overlapPipelineComm, c),
   };
 }
 
@@ -52,6 +53,13 @@ export function planFor(base: SearchBase, c: Candidate): PlanInput {
  * that picks sequence parallelism states it off rather than carry a setting that does nothing.
  */
 export const scatterGatherFor = (requested: boolean, c: Pick<Candidate, 'sequenceParallel'>): boolean => requested && !c.sequenceParallel;
+
+/**
+ * Megatron overlaps pipeline sends only in the interleaved schedule (arguments.py turns overlap_p2p_comm
+ * off otherwise): a plan without virtual stages states the overlap off rather than carry a setting that
+ * does nothing.
+ */
+export const overlapPipelineCommFor = (requested: boolean, c: Pick<Candidate, 'virtualStages'>): boolean => requested && c.virtualStages > 1;
 
 /** A short human label: "TP 8 · PP 8 · DP 16 · mbs 1 · full recompute". */
 export function describeCandidate(c: Candidate): string {

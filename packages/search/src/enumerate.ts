@@ -1,4 +1,4 @@
-import type { StateSharding } from '@trainplan/model';
+import { pipelineSplit, type StateSharding } from '@trainplan/model';
 import type { Candidate, RecomputeChoice, SearchBase } from './candidate.ts';
 import type { MemoryBound } from './memory-bound.ts';
 import { addPruned, type PruneReason, type PruneTally } from './prune-reason.ts';
@@ -14,6 +14,8 @@ export interface Survivor {
 /** The partial candidate as the walk fills it in, dimension by dimension. */
 interface Prefix {
   t: number; c: number; p: number; d: number; v: number; mbs: number; m: number; sp: boolean;
+  /** Layers on each pipeline stage (Megatron's split for p), and the most any stage holds. */
+  stages: readonly number[]; maxLayers: number;
 }
 
 /** One dimension: its values, and the check a prefix must pass to go deeper (a reason when it fails). */
@@ -24,10 +26,12 @@ interface Dimension {
 
 /**
  * Enumerate: walks the space's product one dimension at a time and drops whole subtrees as soon as a
- * prefix breaks one of Megatron-LM's start-up rules (megatron/training/arguments.py,
- * megatron/core/parallel_state.py: heads and FFN divisible by TP, TP·PP·CP dividing the GPUs, the
- * batch divisible by micro-batch × DP, layers divisible by PP·v and micro-batches by PP for the
- * interleaved schedule), counting each dropped subtree's candidates under its reason. The leaves
+ * prefix breaks one of Megatron-LM's start-up rules, the planner's checkPlan (megatron/training/arguments.py,
+ * megatron/core/transformer/transformer_config.py, megatron/core/parallel_state.py: heads and FFN divisible
+ * by TP, TP·PP·CP dividing the GPUs, a first/middle/last split of the layers over PP, every stage's layers
+ * divisible by v and micro-batches by PP for the interleaved schedule, which on 2 stages needs overlapped
+ * sends, the batch divisible by micro-batch × DP, the sequence divisible by TP under sequence parallelism,
+ * which --tp-comm-overlap needs), counting each dropped subtree's candidates under its reason. The leaves
  * (recompute × sharding) get the closed-form memory bound and the step-time lower bound.
  */
 export function enumerateCandidates(args: {
@@ -40,7 +44,8 @@ export function enumerateCandidates(args: {
   const model = base.model;
   const gpus = base.nodes * base.gpusPerNode;
   const L = model.layers;
-  const s: Prefix = { t: 1, c: 1, p: 1, d: 1, v: 1, mbs: 1, m: 1, sp: false };
+  const s: Prefix = { t: 1, c: 1, p: 1, d: 1, v: 1, mbs: 1, m: 1, sp: false, stages: [L], maxLayers: L };
+  const splits = space.pipeline.map((p) => pipelineSplit(L, p));
 
   const dims: Dimension[] = [
     { size: space.tensor.length, set: (st, i) => {
@@ -60,13 +65,21 @@ export function enumerateCandidates(args: {
     { size: space.pipeline.length, set: (st, i) => {
       const p = (st.p = space.pipeline[i]!);
       if (p > L) return 'too-many-stages';
+      const split = splits[i];
+      if (split === undefined) return 'pipeline-split';
+      st.stages = split.stages;
+      st.maxLayers = Math.max(split.first, split.middle, split.last);
       if (gpus % (st.t * st.c * p) !== 0) return 'gpus-indivisible';
       st.d = gpus / (st.t * st.c * p);
       return undefined;
     } },
     { size: space.virtualStages.length, set: (st, i) => {
       const v = (st.v = space.virtualStages[i]!);
-      return v > 1 && (st.p === 1 || L % (st.p * v) !== 0) ? 'interleave-indivisible' : undefined;
+      if (v === 1) return undefined;
+      // Every stage's layers split into v equal model chunks (transformer_config.py).
+      if (st.p === 1 || st.stages.some((n) => n % v !== 0)) return 'interleave-indivisible';
+      // arguments.py: without p2p overlap the interleaved schedule needs more than 2 stages.
+      return st.p === 2 && !base.overlapPipelineComm ? 'interleave-needs-overlap' : undefined;
     } },
     { size: space.microBatchSize.length, set: (st, i) => {
       const mbs = (st.mbs = space.microBatchSize[i]!);
@@ -77,7 +90,11 @@ export function enumerateCandidates(args: {
     } },
     { size: space.sequenceParallel.length, set: (st, i) => {
       st.sp = space.sequenceParallel[i]!;
-      return st.sp && st.t === 1 ? 'redundant' : undefined;
+      if (st.sp && st.t === 1) return 'redundant';
+      // arguments.py: --tp-comm-overlap asserts sequence parallelism (which Megatron turns off at TP 1).
+      if (!st.sp && base.overlapTensorParallelComm) return 'tp-overlap-needs-sequence-parallel';
+      // mappings.py: sequence parallelism splits each context rank's s/c tokens evenly over the TP ranks.
+      return st.sp && (base.seqLength / st.c) % st.t !== 0 ? 'sequence-parallel-indivisible' : undefined;
     } },
   ];
   // Candidates below one value of each dimension (the leaves are recompute × sharding).
@@ -89,7 +106,7 @@ export function enumerateCandidates(args: {
   }
 
   const leafContext: LeafContext = {
-    memory, step, budget: args.memoryBudgetBytes, tally, layers: L, survivors: [], nearest: args.nearestOutOfMemory,
+    memory, step, budget: args.memoryBudgetBytes, tally, survivors: [], nearest: args.nearestOutOfMemory,
   };
   let accounted = 0;
   const walk = (level: number): void => {
@@ -118,7 +135,6 @@ interface LeafContext {
   readonly step: StepBound;
   readonly budget: number;
   readonly tally: PruneTally;
-  readonly layers: number;
   readonly survivors: Survivor[];
   readonly nearest: { candidate?: Candidate; neededBytes: number } | undefined;
 }
@@ -155,17 +171,20 @@ function leaf(ctx: LeafContext, s: Prefix, recompute: RecomputeChoice, sharding:
     return;
   }
   // Full recompute of only N layers per stage: worth it only between "none fits" and "full fits";
-  // N is the fewest layers that the bound lets fit (the estimate raises it if the extras do not).
+  // N is the fewest layers that the bound lets fit (the estimate raises it if the extras do not),
+  // rounded up to a multiple of v: Megatron recomputes the same N/v layers in each model chunk.
   if (bound(ctx, s, 'none', sharding) <= ctx.budget) return addPruned(ctx.tally, 'redundant', 1);
   const fullBytes = bound(ctx, s, 'full', sharding);
   if (fullBytes > ctx.budget) return outOfMemory(ctx, s, 'full', sharding, fullBytes);
   let lo = 1;
-  let hi = ctx.memory.stages(s.t, s.p).firstLayers;
+  let hi = s.maxLayers;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     if (bound(ctx, s, 'full', sharding, mid) <= ctx.budget) hi = mid;
     else lo = mid + 1;
   }
-  if (lo >= Math.ceil(ctx.layers / s.p)) return addPruned(ctx.tally, 'redundant', 1);
+  lo = Math.ceil(lo / s.v) * s.v;
+  // Recomputing as many layers as the fullest stage holds is full recompute.
+  if (lo >= s.maxLayers) return addPruned(ctx.tally, 'redundant', 1);
   keep(ctx, s, 'full', sharding, lo);
 }

@@ -2,6 +2,7 @@ import type { PlanEstimate, StepBreakdown } from '@trainplan/planner';
 import type { Candidate, SearchBase } from './candidate.ts';
 import { evaluateCandidate } from './evaluate.ts';
 import { MemoryBound } from './memory-bound.ts';
+import { memoryBudgetBytes } from './memory-budget.ts';
 
 /** A plan one step away from the best, and why it loses. */
 export interface Alternative {
@@ -84,17 +85,21 @@ function dominantIncrease(best: StepBreakdown, alt: StepBreakdown): string {
 
 /**
  * The nearest alternatives to the best plan (one dimension moved one step) and why each loses: the
- * planner's own breakdown says which part of the step grew, or the planner's reason it cannot run.
+ * planner's own breakdown says which part of the step grew, or the planner's reason it cannot run
+ * (above the search's memory budget included: `memoryFraction` as the search had it).
  */
-export function explainAlternatives(base: SearchBase, best: { candidate: Candidate; estimate: PlanEstimate }, limit = 8): Alternative[] {
+export function explainAlternatives(
+  base: SearchBase, best: { candidate: Candidate; estimate: PlanEstimate }, limit = 8, memoryFraction?: number,
+): Alternative[] {
   const memory = new MemoryBound(base);
+  const budget = memoryBudgetBytes(base, memoryFraction);
   const out: Alternative[] = [];
   for (const { change, candidate } of neighbours(base, best.candidate)) {
     if (base.globalBatchSize % (candidate.microBatchSize * candidate.data) !== 0) {
       out.push({ change, candidate, why: `${change}: the global batch ${base.globalBatchSize} is not a multiple of micro-batch × DP = ${candidate.microBatchSize}×${candidate.data}` });
       continue;
     }
-    const result = evaluateCandidate(base, candidate, memory);
+    const result = evaluateCandidate(base, candidate, memory, budget);
     if (!result.ok) {
       out.push({ change, candidate: result.candidate, why: `${change}: ${result.infeasible.message}` });
       continue;

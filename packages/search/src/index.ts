@@ -1,6 +1,6 @@
 /** @trainplan/search: configuration search, capacity planning, scaling sweeps and inference planning. */
 export type { Candidate, RecomputeChoice, SearchBase } from './candidate.ts';
-export { planFor, describeCandidate, scatterGatherFor } from './candidate.ts';
+export { planFor, describeCandidate, overlapPipelineCommFor, scatterGatherFor } from './candidate.ts';
 export type { SearchSpace, SearchConstraints } from './search-space.ts';
 export { defaultSearchSpace, spaceSize } from './search-space.ts';
 export type { PruneReason, PruneTally } from './prune-reason.ts';
@@ -10,11 +10,14 @@ export { StepBound } from './step-bound.ts';
 export type { Evaluation } from './evaluate.ts';
 export { evaluateCandidate } from './evaluate.ts';
 export type { SearchObjective, SearchOptions, SearchResult, RankedPlan } from './search.ts';
-export { searchPlans } from './search.ts';
+export { searchPlans, refusalReason, PROGRESS_UNITS } from './search.ts';
+export { whyNothingFits } from './nothing-fits.ts';
 export type { Alternative } from './explain.ts';
 export { explainAlternatives } from './explain.ts';
-export type { CapacityPoint, CapacityGoal, CapacityAnswer } from './capacity.ts';
-export { trainOnNodes, fewestNodes, MAX_NODES } from './capacity.ts';
+export type { CapacityPoint, CapacityGoal, CapacityAnswer, CapacityCheck, CapacityOptions } from './capacity.ts';
+export { trainOnNodes, fewestNodes, MAX_NODES, SCAN_WINDOW } from './capacity.ts';
+export type { BudgetGoal } from './capacity-budget.ts';
+export { fastestWithinBudget, BUDGET_SCAN_WINDOW } from './capacity-budget.ts';
 export type { FixedStrategy, ScalingPoint, TradeOffCell } from './scaling.ts';
 export { scalingSweep, tensorPipelineTable } from './scaling.ts';
 export type { InferenceBase, InferenceShape, InferenceEstimate, InferenceAnswer } from './inference/inference-plan.ts';

@@ -6,12 +6,17 @@ export type PruneReason =
   | 'gpus-indivisible'
   | 'heads-indivisible'
   | 'too-many-stages'
+  | 'pipeline-split'
   | 'sequence-indivisible'
   | 'context-needs-fused-attention'
   | 'batch-indivisible'
   | 'interleave-indivisible'
+  | 'interleave-needs-overlap'
+  | 'tp-overlap-needs-sequence-parallel'
+  | 'sequence-parallel-indivisible'
   | 'redundant'
   | 'out-of-memory'
+  | 'planner-refused'
   | 'dominated'
   | 'budget';
 
@@ -19,12 +24,17 @@ export const PRUNE_REASON_TEXT: Readonly<Record<PruneReason, string>> = {
   'gpus-indivisible': 'tensor × pipeline × context does not divide the GPUs',
   'heads-indivisible': 'tensor parallelism does not divide the attention heads, key/value heads or FFN size',
   'too-many-stages': 'more pipeline stages than layers',
+  'pipeline-split': 'no Megatron split of the layers over the pipeline stages: middle stages of ⌈layers / stages⌉ leave none for the first or last stage',
   'sequence-indivisible': 'context parallelism does not divide the sequence length into 2 × CP equal chunks',
   'context-needs-fused-attention': 'context parallelism runs only in Transformer Engine\'s fused attention, not the unfused kernels the scenario uses',
   'batch-indivisible': 'the global batch is not a multiple of micro-batch × data-parallel size',
-  'interleave-indivisible': 'virtual stages need layers divisible by pipeline × virtual stages, and micro-batches by pipeline stages',
+  'interleave-indivisible': 'virtual stages need more than one pipeline stage, every stage\'s layers divisible by the virtual stages, and micro-batches in whole rounds of the pipeline stages',
+  'interleave-needs-overlap': 'the interleaved schedule on 2 pipeline stages needs overlapped pipeline sends (overlapPipelineComm); without them Megatron asks for more than 2 stages',
+  'tp-overlap-needs-sequence-parallel': 'tensor-parallel communication overlap (--tp-comm-overlap) needs sequence parallelism, which needs tensor parallelism',
+  'sequence-parallel-indivisible': 'sequence parallelism does not split each context-parallel rank\'s tokens evenly over the tensor-parallel ranks',
   redundant: 'the same plan as another candidate (sequence parallelism without tensor parallelism, or a partial recompute that is not needed)',
   'out-of-memory': 'does not fit in GPU memory',
+  'planner-refused': 'the planner refused it for a rule the enumeration does not mirror (the example names the field)',
   dominated: 'its lower bound on step time is already slower than the k-th best found',
   budget: 'not evaluated: the candidate budget ran out',
 };

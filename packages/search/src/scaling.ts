@@ -1,5 +1,6 @@
 import { estimatePlan, type PlanEstimate } from '@trainplan/planner';
 import { planFor, type Candidate, type SearchBase } from './candidate.ts';
+import { whyNothingFits } from './nothing-fits.ts';
 import { defaultSearchSpace } from './search-space.ts';
 import { searchPlans, type SearchOptions } from './search.ts';
 
@@ -15,9 +16,11 @@ export interface ScalingPoint {
   readonly estimate?: PlanEstimate;
   readonly tokensPerSecondPerGpu?: number;
   /**
-   * Throughput per GPU relative to the sweep's first runnable point: 1 is perfect scaling. For
-   * strong scaling (fixed batch) this is (T_n / T_0) / (n / n_0) of the tokens/s T; for weak
-   * scaling (batch grows with the nodes) it is the same ratio, the usual definition of both.
+   * Throughput per GPU relative to the smallest runnable size of the sweep (whatever order the sizes
+   * were listed in): 1 is perfect scaling. For strong scaling (fixed batch) this is (T_n / T_0) /
+   * (n / n_0) of the tokens/s T; for weak scaling (batch grows with the nodes) it is the same ratio,
+   * the usual definition of both (e.g. Narayanan et al. 2021, "Efficient Large-Scale Language Model
+   * Training on GPU Clusters", §5.1 weak scaling).
    */
   readonly efficiency?: number;
   readonly reason?: string;
@@ -44,15 +47,16 @@ function point(base: SearchBase, nodes: number, globalBatchSize: number, fixed: 
   const space = fixed ? { ...defaultSearchSpace(b, constraints), ...(fixed.tensor !== undefined && { tensor: [fixed.tensor] }), ...(fixed.pipeline !== undefined && { pipeline: [fixed.pipeline] }) } : undefined;
   const result = searchPlans(b, { ...options, top: 1, ...(space && { space }) });
   const best = result.top[0];
-  if (!best) return { nodes, gpus, globalBatchSize, reason: 'no configuration fits' };
+  if (!best) return { nodes, gpus, globalBatchSize, reason: `no configuration fits: ${whyNothingFits(result)}` };
   return { nodes, gpus, globalBatchSize, candidate: best.candidate, estimate: best.estimate, tokensPerSecondPerGpu: best.estimate.tokensPerSecond / gpus };
 }
 
 /**
  * Step time, throughput per GPU and scaling efficiency against node count, as in the Azure NDm A100
  * v4 study (530B at 105/140/175 nodes). Strong scaling keeps the global batch; weak scaling grows it
- * in proportion to the nodes (rounded to a whole sequence; a size the batch cannot be split over is
- * reported with the planner's reason).
+ * in proportion to the nodes from the first size listed (rounded to a whole sequence; a size the batch
+ * cannot be split over is reported with the planner's reason). Efficiency is against the smallest size
+ * that runs, so listing the sizes in another order changes nothing but the order of the points.
  */
 export function scalingSweep(base: SearchBase, args: {
   nodes: readonly number[]; mode: 'strong' | 'weak'; fixed?: FixedStrategy; options?: SearchOptions;
@@ -61,7 +65,7 @@ export function scalingSweep(base: SearchBase, args: {
   const points = args.nodes.map((n) => point(
     base, n, args.mode === 'weak' ? Math.round((base.globalBatchSize * n) / first) : base.globalBatchSize, args.fixed, args.options ?? {},
   ));
-  const ref = points.find((p) => p.tokensPerSecondPerGpu !== undefined);
+  const ref = points.reduce<ScalingPoint | undefined>((a, p) => (p.tokensPerSecondPerGpu !== undefined && (!a || p.nodes < a.nodes) ? p : a), undefined);
   return points.map((p) => (p.tokensPerSecondPerGpu !== undefined && ref?.tokensPerSecondPerGpu
     ? { ...p, efficiency: p.tokensPerSecondPerGpu / ref.tokensPerSecondPerGpu }
     : p));
@@ -91,7 +95,7 @@ export function tensorPipelineTable(base: SearchBase, options: SearchOptions & {
       const result = searchPlans(base, { ...options, top: 1, space: { ...space, tensor: [t], pipeline: [p] } });
       const best = result.top[0];
       cells.push(best ? { tensor: t, pipeline: p, candidate: best.candidate, estimate: best.estimate }
-        : { tensor: t, pipeline: p, reason: result.closestInfeasible?.message ?? 'no configuration passes the divisibility rules' });
+        : { tensor: t, pipeline: p, reason: result.closestInfeasible?.message ?? whyNothingFits(result) });
     }
   }
   return cells;

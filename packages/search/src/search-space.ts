@@ -7,7 +7,10 @@ import type { RecomputeChoice, SearchBase } from './candidate.ts';
  */
 export interface SearchSpace {
   readonly tensor: readonly number[];
-  /** Pipeline stages; a p that does not divide the layers gives an uneven split (middle stages get the extra). */
+  /**
+   * Pipeline stages; a p that does not divide the layers gives Megatron's uneven split (first and last
+   * stages hold fewer, @trainplan/model pipelineSplit), and a p with no such split is pruned.
+   */
   readonly pipeline: readonly number[];
   readonly context: readonly number[];
   readonly virtualStages: readonly number[];
@@ -29,7 +32,7 @@ export interface SearchConstraints {
   readonly recompute?: readonly RecomputeChoice[];
   readonly sharding?: readonly StateSharding[];
   readonly sequenceParallel?: readonly boolean[];
-  /** Usable share of GPU memory, (0, 1]: 0.9 keeps 10% headroom. Default 1. */
+  /** Usable share of GPU memory, (0, 1]: 0.9 keeps 10% headroom. Default TIGHT_MEMORY_SHARE (0.95). */
   readonly memoryFraction?: number;
 }
 

@@ -41,6 +41,32 @@ describe('estimateInference', () => {
     expect(e.decodeStepSeconds).toBeGreaterThan(e.weightsBytesPerGpu / base.gpu.hbmBandwidth);
   });
 
+  it('with PP, the batch circulates as PP micro-batches so every stage is busy: TP 8 · PP 2 at batch 2m steps like TP 8 alone at batch m, at the same tokens/s per GPU', () => {
+    // A long prompt makes the KV cache a large share of each step's HBM traffic, so a step over the whole
+    // batch at once (one micro-batch crossing the stages in turn) would be visibly slower.
+    const long = { promptTokens: 8192, outputTokens: 512 };
+    const m = 8;
+    const tp = estimateInference(base, { ...long, tensor: 8, pipeline: 1, batch: m });
+    const pp = estimateInference(base, { ...long, tensor: 8, pipeline: 2, batch: 2 * m });
+    const whole = estimateInference(base, { ...long, tensor: 8, pipeline: 1, batch: 2 * m });
+    if (!tp.ok || !pp.ok || !whole.ok) throw new Error('expected all three to fit');
+    expect(pp.microBatches).toBe(2);
+    expect(pp.decodeStepSeconds / tp.decodeStepSeconds - 1).toBeLessThan(0.01);
+    expect(pp.decodeStepSeconds).toBeGreaterThanOrEqual(tp.decodeStepSeconds);
+    expect(pp.tokensPerSecondPerGpu / tp.tokensPerSecondPerGpu).toBeCloseTo(1, 2);
+    // Every sequence of the batch gets a token per step.
+    expect(pp.tokensPerSecondPerGpu).toBeCloseTo(2 * m / pp.decodeStepSeconds / 16, 9);
+    // Reading the KV cache of 2m sequences per layer takes longer than m: the pipelined step is shorter.
+    expect(pp.decodeStepSeconds).toBeLessThan(whole.decodeStepSeconds);
+  });
+
+  it('a lone sequence on PP 2 has no second micro-batch: one stage waits while the other works', () => {
+    const one = estimateInference(base, { ...shape, pipeline: 2, batch: 1 });
+    if (!one.ok) throw new Error(one.message);
+    expect(one.microBatches).toBe(1);
+    expect(one.tokensPerSecondPerGpu).toBeCloseTo(1 / one.decodeStepSeconds / 16, 9);
+  });
+
   it('batching raises tokens/s per GPU and the per-token latency', () => {
     const one = estimateInference(base, { ...shape, batch: 1 });
     const many = estimateInference(base, { ...shape, batch: 64 });
@@ -75,10 +101,28 @@ describe('planInference', () => {
     expect(Math.max(...ok.map((p) => p.tokensPerSecondPerGpu))).toBe(result.best!.tokensPerSecondPerGpu);
   });
 
-  it('an impossible latency bound answers with the fastest plan and why', () => {
+  it('an impossible latency bound answers with the closest plan and the figure that misses, saying it once', () => {
     const r = planInference(base, { promptTokens: 2048, outputTokens: 512, maxDecodeSecondsPerToken: 1e-6 });
     expect(r.best).toBeUndefined();
-    expect(r.closest?.why).toMatch(/no plan meets the latency bounds/);
+    const p = r.closest!.point;
+    // The closest to a decode bound is the point with the lowest decode latency.
+    expect(p.decodeStepSeconds).toBe(Math.min(...r.points.map((x) => x.decodeStepSeconds)));
+    expect(r.closest!.why).toMatch(/^the closest plan \(TP \d+, PP \d+, batch \d+\) decodes a token in [\d.]+ ms against the 1\.00 µs bound; its first token comes after [\d.]+ m?s$/);
+    expect(r.closest!.why).not.toMatch(/no plan meets/);
+  });
+
+  it('with only a first-token bound, the closest plan is the one with the fastest prefill, and the why names that bound', () => {
+    const r = planInference(base, { promptTokens: 2048, outputTokens: 512, maxPrefillSeconds: 1e-6 });
+    const p = r.closest!.point;
+    expect(p.prefillSeconds).toBe(Math.min(...r.points.map((x) => x.prefillSeconds)));
+    expect(r.closest!.why).toMatch(/first token comes after [\d.]+ m?s against the 1\.00 µs bound$/);
+  });
+
+  it('warns when prompt + output exceed the model\'s sequence length, and not otherwise', () => {
+    expect(result.warnings).toEqual([]);
+    const long = planInference(base, { promptTokens: 100_000, outputTokens: 100, tensor: [8], pipeline: [8], batches: [1] });
+    expect(long.warnings).toHaveLength(1);
+    expect(long.warnings[0]).toContain(`longer than ${base.model.name}'s sequence length (${base.model.seqLength.toLocaleString('en-US')} tokens)`);
   });
 
   it('latencyThroughputFrontier keeps the non-dominated points of a hand-made set', () => {

@@ -1,8 +1,9 @@
+import { gpuById } from '@trainplan/hardware';
 import { estimatePlan } from '@trainplan/planner';
 import { describe, expect, it } from 'vitest';
 import { GiB } from '@trainplan/units';
 import {
-  defaultSearchSpace, evaluateCandidate, explainAlternatives, MemoryBound, planFor, searchPlans, spaceSize, type Candidate,
+  defaultSearchSpace, evaluateCandidate, explainAlternatives, MemoryBound, planFor, refusalReason, searchPlans, spaceSize, type Candidate, type PruneReason,
 } from '../src/index.ts';
 import { gpt3Base, smallBase } from './fixtures.ts';
 
@@ -95,13 +96,27 @@ describe('searchPlans options', () => {
     expect(r.candidatesEvaluated).toBeLessThan(r.spaceSize);
   });
 
-  it('reports progress monotonically, ending at the space size', () => {
+  it('reports progress monotonically, ending at the total', () => {
     const seen: number[] = [];
     let total = 0;
     searchPlans(gpt3Base, { top: 1, onProgress: (done, t) => { seen.push(done); total = t; } });
     expect(seen.length).toBeGreaterThan(1);
     expect(seen.every((x, i) => i === 0 || x >= seen[i - 1]!)).toBe(true);
     expect(seen.at(-1)).toBe(total);
+  });
+
+  it('weights progress by work, not candidates: the enumeration settles ~99% of them but is a third of the bar, and the full estimates fill the rest in small steps', () => {
+    const shares: number[] = [];
+    const r = searchPlans(gpt3Base, { top: 1, onProgress: (done, t) => shares.push(done / t) });
+    // Nearly every candidate is settled without a full estimate…
+    expect(r.fullEstimates).toBeLessThan(r.spaceSize / 100);
+    // …yet the bar is at most half way when the estimates start, and moves through them without a leap.
+    const estimating = shares.filter((x) => x >= 0.3 && x < 1);
+    expect(Math.min(...estimating)).toBeLessThanOrEqual(0.5);
+    expect(estimating.length).toBeGreaterThan(20);
+    const after = shares.filter((x) => x >= Math.min(...estimating));
+    const leap = Math.max(...after.slice(1).map((x, i) => x - after[i]!));
+    expect(leap).toBeLessThan(0.1);
   });
 
   it('answers a model that fits nowhere with the candidate that came closest, and by how much', () => {
@@ -113,6 +128,16 @@ describe('searchPlans options', () => {
 });
 
 describe('explainAlternatives', () => {
+  it('declines a neighbour above the search\'s memory budget, naming it, though it fits the GPU', () => {
+    const best = searchPlans(gpt3Base, { top: 1 }).top[0]!;
+    const share = best.estimate.memory.totalBytes / gpt3Base.gpu.hbmBytes;
+    // A budget just above the best plan's own peak: neighbours that need more are out of memory to the search.
+    const alternatives = explainAlternatives(gpt3Base, best, 20, share * 1.001);
+    const declined = alternatives.filter((a) => a.why.includes('the search leaves usable'));
+    expect(declined.length).toBeGreaterThan(0);
+    for (const a of alternatives.filter((x) => x.estimate)) expect(a.estimate!.memory.totalBytes).toBeLessThanOrEqual(share * 1.001 * gpt3Base.gpu.hbmBytes);
+  });
+
   it('says why the neighbours of the best GPT-3 plan lose, naming the part of the step that grew', () => {
     const r = searchPlans(gpt3Base, { top: 1 });
     const alternatives = explainAlternatives(gpt3Base, r.top[0]!);
@@ -132,7 +157,49 @@ describe('explainAlternatives', () => {
     if (!e.ok) throw new Error(e.message);
     const tp16 = explainAlternatives(gpt3Base, { candidate: forced.candidate, estimate: e }, 20).find((a) => a.change.startsWith('TP 16'));
     expect(tp16?.change).toBe('TP 16 crosses nodes');
-    expect(tp16?.why).toMatch(/tensor-parallel communication|needs/);
+    // It runs (half the weights per GPU fit more easily), so the loss is time, and the time is TP traffic over InfiniBand.
+    expect(tp16!.estimate).toBeDefined();
+    expect(tp16!.slowdown!).toBeGreaterThan(0);
+    const m = /^TP 16 crosses nodes: \+(\d+)% step time, mostly \+(\d+)% tensor-parallel communication \(\+[\d.]+ m?s per step\)$/.exec(tp16!.why);
+    expect(m, tp16!.why).not.toBeNull();
+    const grew = tp16!.estimate!.breakdown.tensorParallelCommSeconds / e.breakdown.tensorParallelCommSeconds - 1;
+    expect(Number(m![2])).toBe(Math.round(grew * 100));
+  });
+});
+
+describe('refusalReason: each planner refusal under its own reason', () => {
+  it.each([
+    ['parallelism.data', 'tensor × pipeline × context × data = 8×8×1×3 = 192, but the cluster has 1024 GPUs', 'gpus-indivisible'],
+    ['parallelism.tensor', '96 attention heads do not split evenly over 5 tensor-parallel ranks', 'heads-indivisible'],
+    ['parallelism.pipeline', '128 pipeline stages for 96 layers: each stage needs at least one layer', 'too-many-stages'],
+    ['parallelism.pipeline', '96 layers have no Megatron split over 31 stages: with 4 layers on each of the 29 middle stages (⌈L/p⌉), −20 are left for the first and last', 'pipeline-split'],
+    ['parallelism.virtualStages', 'the interleaved schedule splits every stage\'s layers into 5 equal model chunks; the stages hold 12 each', 'interleave-indivisible'],
+    ['parallelism.virtualStages', 'the interleaved schedule on 2 pipeline stages needs overlapped pipeline sends (overlapPipelineComm)', 'interleave-needs-overlap'],
+    ['parallelism.sequenceParallel', 'sequence parallelism splits each rank\'s 1025 tokens over 8 tensor-parallel ranks, which does not divide them', 'sequence-parallel-indivisible'],
+    ['parallelism.overlapTensorParallelComm', 'tensor-parallel communication overlap (--tp-comm-overlap) needs sequence parallelism: set sequenceParallel', 'tp-overlap-needs-sequence-parallel'],
+    ['training.globalBatchSize', 'global batch 1536 is not a multiple of micro-batch × data-parallel = 1×1000 = 1000', 'batch-indivisible'],
+    ['parallelism.context', 'sequence length 2048 does not split into 2 × 3 equal chunks for load-balanced ring attention', 'sequence-indivisible'],
+    ['parallelism.context', 'context parallelism runs only in Transformer Engine\'s fused attention: use attentionKernel "flash" or context 1', 'context-needs-fused-attention'],
+    ['training.precision', 'NVIDIA V100 SXM2 32GB has no FP8 tensor cores', 'planner-refused'],
+    ['parallelism.recomputeLayers', 'recomputeLayers applies only with recompute "full"', 'planner-refused'],
+  ] as const)('%s (%s) → %s', (path, message, reason: PruneReason) => {
+    expect(refusalReason({ reason: 'indivisible', issues: [{ path, message }] })).toBe(reason);
+  });
+
+  it('memory is out-of-memory, whatever else it says', () => {
+    expect(refusalReason({ reason: 'out-of-memory' })).toBe('out-of-memory');
+  });
+
+  it('a search whose every estimate the planner refuses (FP8 on a V100) tallies them as planner-refused with the field, not as heads-indivisible', () => {
+    const v100 = { ...gpt3Base, gpu: gpuById('v100-32gb')!, precision: 'fp8' as const };
+    const refused = searchPlans(v100, { top: 1 });
+    expect(refused.top).toEqual([]);
+    expect(refused.fullEstimates).toBeGreaterThan(0);
+    expect(refused.pruned.counts['planner-refused']).toBe(refused.fullEstimates);
+    expect(refused.pruned.examples['planner-refused']).toMatch(/^training\.precision: /);
+    // heads-indivisible counts only what the enumeration pruned by tensor degree: the same as on a GPU with FP8.
+    const h100 = searchPlans({ ...gpt3Base, gpu: gpuById('h100-sxm')!, precision: 'fp8' }, { top: 1 });
+    expect(refused.pruned.counts['heads-indivisible']).toBe(h100.pruned.counts['heads-indivisible']);
   });
 });
 

@@ -77,21 +77,38 @@ export async function sustainedLoad(target: LoadTarget, plan: RuntimePlan, warmu
   return { result, rssAfterWarmupBytes, rssEndBytes, heapAfterWarmup, heapEnd: await target.postGcHeap() };
 }
 
-export interface FaultRun { baseline: OpenLoopResult; underAttack: OpenLoopResult; attack: AttackReport }
+export interface FaultRun {
+  /** Normal requests alone, before the attack. */
+  baseline: OpenLoopResult;
+  underAttack: OpenLoopResult;
+  /** Normal requests alone again, after the attack: with `baseline`, it brackets the attack in time. */
+  baselineAfter: OpenLoopResult;
+  attack: AttackReport;
+}
 
-/** The same normal requests (at half the plan's rate) without, then with, the attack running beside them. */
+/**
+ * The attack's cost to normal requests: their p99 under attack over the larger p99 of the two
+ * attack-free runs around it. Two cores shared with other processes drift over a run; a baseline taken
+ * on both sides of the attack compares it with the machine as it was then, not with one lucky window.
+ */
+export const starvationRatio = (f: FaultRun): number => f.underAttack.p99Ms / Math.max(f.baseline.p99Ms, f.baselineAfter.p99Ms);
+
+/** The same normal requests (at half the plan's rate) without, with, then again without the attack beside them. */
 export async function faultLoad(target: LoadTarget, plan: RuntimePlan, seconds: number): Promise<FaultRun> {
   const base = target.server.base;
   const normal = { base, ratePerSecond: plan.ratePerSecond / 2, seconds, mix: REQUEST_MIX };
   const baseline = await runOpenLoop(normal);
   const attack = await startAttackProcess({ base, ...ATTACK });
+  let underAttack: OpenLoopResult;
   try {
     // Let the slow sockets connect and the first uploads start before measuring.
     await new Promise((r) => setTimeout(r, 500));
-    const underAttack = await runOpenLoop(normal);
-    return { baseline, underAttack, attack: await attack.stop() };
+    underAttack = await runOpenLoop(normal);
   } catch (e) {
     await attack.stop();
     throw e;
   }
+  const report = await attack.stop();
+  const baselineAfter = await runOpenLoop(normal);
+  return { baseline, underAttack, baselineAfter, attack: report };
 }

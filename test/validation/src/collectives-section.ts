@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { collectiveCost, fabricFromSpecs, ncclPredictedCost, type CommGroup, type Fabric } from '@trainplan/collectives';
+import { collectiveCost, fabricFromSpecs, ncclPredictedCost, type CollectiveOp, type CommGroup, type Fabric } from '@trainplan/collectives';
 import { NVLINKS } from '@trainplan/hardware';
 import { gpuById, networkById, systemById } from '@trainplan/presets';
 import { GiB, KiB, MiB, toGBps, toUs } from '@trainplan/units';
@@ -105,8 +105,15 @@ interface Statement {
   readonly bytes?: number;
   /** NCCL's algorithm when the statement fixes it (NCCL_ALGO=Ring); else NCCL's own choice. */
   readonly algorithm?: 'ring';
+  /** The collective (default all-reduce). */
+  readonly op?: CollectiveOp;
+  /** The figure to score when the statement's own is not the row's busbw_GBps (e.g. a per-NIC rate in the notes). */
+  readonly stated?: number;
   readonly note?: string;
 }
+
+/** One GPU per node and one NIC each: the data-parallel ring of a TP-8 job, 8 such rings per node sharing the node's NICs. */
+const PER_NIC_GROUP: CommGroup = { ranks: 16, ranksPerNode: 1, concurrentGroupsPerNode: 8 };
 
 /** DGX A100 nodes with four 200 Gb/s HDR NICs instead of eight (the user reports below). */
 function a100FourHdr(): Fabric {
@@ -126,6 +133,14 @@ const STATEMENTS: readonly Statement[] = [
   { id: 'nccl-tests-29-dgx1-edr', what: 'DGX-1 V100, 4×EDR, 4 nodes', fabric: () => fabric('v100-32gb', 'dgx-1-v100', 'edr-ib-4x'), group: { ranks: 32, ranksPerNode: 8 } },
   { id: 'nvidia-gtc24-s62129-dgx-h100-multinode', what: 'DGX H100, 8×NDR, 4 nodes', fabric: () => fabric('h100-sxm', 'dgx-h100', 'ndr-ib-8x'), group: { ranks: 32, ranksPerNode: 8 } },
   { id: 'nvidia-gtc24-s62129-dgx-h100-multinode-sharp', what: 'DGX H100 + IB SHARP, 4 nodes', fabric: () => fabric('h100-sxm', 'dgx-h100', 'ndr-ib-8x'), group: { ranks: 32, ranksPerNode: 8 }, note: 'not modelled: needs CollNet/SHARP, which NCCL leaves off by default; shown without it' },
+  { id: 'nvidia-gtc24-s62129-nvlink2-v100', what: '8 × V100, NVLink2 (DGX-1), 1 node', fabric: () => fabric('v100-32gb', 'dgx-1-v100', 'edr-ib-4x'), group: { ranks: 8, ranksPerNode: 8 } },
+  { id: 'nccl-tests-212-h100-nvlink', what: '8 × H100, NVLink4, ring all-reduce', fabric: () => fabric('h100-sxm', 'dgx-h100', 'ndr-ib-8x'), group: { ranks: 8, ranksPerNode: 8 }, algorithm: 'ring', note: '"370GB/s … with NCCL_ALGO=RING"' },
+  { id: 'nccl-tests-212-h100-nvlink', what: '8 × H100, NVLink4, all-gather', op: 'all-gather', fabric: () => fabric('h100-sxm', 'dgx-h100', 'ndr-ib-8x'), group: { ranks: 8, ranksPerNode: 8 }, note: '"370GB/s … when running non-allreduce operations"' },
+  { id: 'nccl-tests-212-h100-nvlink', what: '8 × H100, NVLink4, reduce-scatter', op: 'reduce-scatter', fabric: () => fabric('h100-sxm', 'dgx-h100', 'ndr-ib-8x'), group: { ranks: 8, ranksPerNode: 8 }, note: 'the same statement' },
+  { id: 'nccl-tests-160-hdr-per-nic', what: 'one HDR NIC per GPU, 16 nodes', fabric: () => fabric('a100-80gb', 'dgx-a100-80gb', 'hdr-ib-8x'), group: PER_NIC_GROUP, stated: 24, note: 'the maintainer\'s "24 GB/s per NIC … on perfect setups"' },
+  { id: 'nccl-tests-290-ndr-per-nic', what: 'one NDR NIC per GPU, 16 nodes', fabric: () => fabric('h100-sxm', 'dgx-h100', 'ndr-ib-8x'), group: PER_NIC_GROUP, stated: 47, note: 'the maintainer\'s "46-48GB/s per NIC" (midpoint)' },
+  { id: 'nccl-1281-h100-rs-ag', what: '8 × H100, reduce-scatter', op: 'reduce-scatter', fabric: () => fabric('h100-sxm', 'dgx-h100', 'ndr-ib-8x'), group: { ranks: 8, ranksPerNode: 8 }, note: 'a user\'s report' },
+  { id: 'nccl-1281-h100-rs-ag', what: '8 × H100, all-gather', op: 'all-gather', fabric: () => fabric('h100-sxm', 'dgx-h100', 'ndr-ib-8x'), group: { ranks: 8, ranksPerNode: 8 }, stated: 350, note: 'a user\'s report ("allgather\'s busbw is 350GBps")' },
   { id: 'nccl-tests-175-a100-2node-4xhdr', what: '8 × A100 + 4×HDR, 2 nodes, 4 GiB', fabric: a100FourHdr, group: { ranks: 16, ranksPerNode: 8 }, bytes: GiB(4), note: 'a user\'s report, below the 96–100 GB/s they expected (NVIDIA\'s 24 GB/s per HDR NIC, nccl-tests#160, gives 96)' },
   { id: 'nccl-tests-119-a100-3node-4xhdr', what: '8 × A100 + 4×HDR, 3 nodes, 128 MiB', fabric: a100FourHdr, group: { ranks: 24, ranksPerNode: 8 }, bytes: MiB(128), note: 'a user\'s report: the sweep\'s peak, at 128 MiB' },
 ];
@@ -135,19 +150,20 @@ const isUserReport = (id: string, entries: readonly Entry[]) => entries.find((e)
 
 function statementsTable(entries: readonly Entry[], summary: string[]): string[] {
   const lines = ['## Collectives: statements and reports', '',
-    'All-reduce busbw against maintainer statements, NVIDIA charts and users\' reports in `collectives.json` (8 GiB unless the row names a size; '
+    'Large-message busbw against maintainer statements, NVIDIA charts and users\' reports in `collectives.json` (8 GiB unless the row names a size; '
       + 'NCCL\'s choice of algorithm unless the note fixes one).', '',
-    '| statement | machine | stated busbw | predicted | error | algorithm | note |', '|---|---|---|---|---|---|---|'];
+    '| statement | machine | op | stated busbw | predicted | error | algorithm | note |', '|---|---|---|---|---|---|---|---|'];
   for (const s of STATEMENTS) {
-    const stated = entries.find((e) => e.id === s.id)?.busbw_GBps;
+    const op = s.op ?? 'all-reduce';
+    const stated = s.stated ?? entries.find((e) => e.id === s.id)?.busbw_GBps;
     let f: Fabric;
-    try { f = s.fabric(); } catch (e) { lines.push(`| ${s.id} | ${s.what} | ${stated ?? '–'} | – | – | – | ${(e as Error).message} |`); continue; }
-    const cost = collectiveCost({ op: 'all-reduce', bytes: s.bytes ?? GiB(8), group: s.group, fabric: f, ...(s.algorithm && { algorithm: s.algorithm }) });
+    try { f = s.fabric(); } catch (e) { lines.push(`| ${s.id} | ${s.what} | ${op} | ${stated ?? '–'} | – | – | – | ${(e as Error).message} |`); continue; }
+    const cost = collectiveCost({ op, bytes: s.bytes ?? GiB(8), group: s.group, fabric: f, ...(s.algorithm && { algorithm: s.algorithm }) });
     const predicted = toGBps(cost.busBandwidth);
     const error = stated ? predicted / stated - 1 : Number.NaN;
-    lines.push(`| ${s.id} | ${s.what} | ${stated ?? '–'} | ${predicted.toFixed(1)} | ${Number.isFinite(error) ? pct(error) : '–'} | ${cost.algorithm}/${cost.protocol} | ${s.note ?? ''} |`);
-    const scored = !s.note || s.algorithm !== undefined;
-    if (scored && !isUserReport(s.id, entries)) summary.push(`collectives ${s.id}: predicted ${predicted.toFixed(1)} vs stated ${stated ?? '–'} GB/s (${Number.isFinite(error) ? pct(error) : '–'})`);
+    lines.push(`| ${s.id} | ${s.what} | ${op} | ${stated ?? '–'} | ${predicted.toFixed(1)} | ${Number.isFinite(error) ? pct(error) : '–'} | ${cost.algorithm}/${cost.protocol} | ${s.note ?? ''} |`);
+    const scored = !s.note || s.algorithm !== undefined || s.stated !== undefined || s.op !== undefined;
+    if (scored && !isUserReport(s.id, entries)) summary.push(`collectives ${s.id}${op === 'all-reduce' ? '' : ` ${op}`}: predicted ${predicted.toFixed(1)} vs stated ${stated ?? '–'} GB/s (${Number.isFinite(error) ? pct(error) : '–'})`);
   }
   lines.push('');
   return lines;

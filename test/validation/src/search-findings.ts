@@ -118,12 +118,28 @@ export function scatterGatherGains(): { globalBatchSize: number; gain: number }[
   return [12, 24, 36, 48, 60].map((b) => ({ globalBatchSize: b, gain: estimate(s(b, false)).stepTimeSeconds / estimate(s(b, true)).stepTimeSeconds - 1 }));
 }
 
-/** MT-NLG 530B on Azure NDm A100 v4, TP 8, PP 35, batch 1920 (NeMo's 530B default), 105 → 140 → 175 nodes. */
-export function scaling530B(): { nodes: number; stepTimeSeconds: number; efficiency: number; measuredStepSeconds: number }[] {
+/** The two recompute settings the 530B scaling check is run under: the Azure blog states neither. */
+export const SCALING_530B_SETTINGS = {
+  /** SC'21's setting for 530B-class models. */
+  'full recompute': { recompute: 'full' },
+  /** The NeMo-Megatron launcher's GPT-3 configs (conf/training/gpt3/175b.yaml: selective, sequence_parallel True). */
+  'selective recompute + SP': { recompute: 'selective', sequenceParallel: true },
+} as const satisfies Record<string, { recompute: 'full' | 'selective'; sequenceParallel?: boolean }>;
+export type Scaling530BSetting = keyof typeof SCALING_530B_SETTINGS;
+
+/**
+ * MT-NLG 530B on Azure NDm A100 v4, TP 8, PP 35, batch 1920 (MT-NLG's, arXiv:2201.11990 §2.4), 105 →
+ * 140 → 175 nodes. The measured steps are the Azure HPC blog's (ground truth, tier C: it states neither
+ * the batch nor the recompute setting), so the absolute error is shown for each assumed setting and only
+ * the scaling efficiency is a target.
+ */
+export function scaling530B(setting: Scaling530BSetting = 'full recompute'): {
+  nodes: number; stepTimeSeconds: number; efficiency: number; measuredStepSeconds: number;
+}[] {
   const measured: Record<number, number> = { 105: 88.2, 140: 67.4, 175: 55.7 };
   const a = runScale({
     model: 'mt-nlg-530b', cluster: { gpu: 'azure-ndm-a100-v4' }, training: { globalBatchSize: 1920 }, nodes: [105, 140, 175],
-    parallelism: { tensor: 8, pipeline: 35, recompute: 'full' },
+    parallelism: { tensor: 8, pipeline: 35, ...SCALING_530B_SETTINGS[setting] },
   });
   if (!a.ok) throw new Error(a.message);
   return a.points.map((p) => ({ nodes: p.nodes, stepTimeSeconds: p.stepTimeSeconds!, efficiency: p.efficiency!, measuredStepSeconds: measured[p.nodes]! }));

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { runEstimate } from '@trainplan/protocol';
 import {
-  bloomTopologySweep, gpt3TimeToTrain, interleavingGains, scaling530B, scatterGatherGains, SEARCH_TARGETS, spearman, twentyBTensorPipeline,
+  bloomTopologySweep, gpt3TimeToTrain, interleavingGains, scaling530B, SCALING_530B_SETTINGS, scatterGatherGains, SEARCH_TARGETS, spearman, twentyBTensorPipeline,
+  type Scaling530BSetting,
 } from '../src/search-findings.ts';
 
 /**
@@ -53,8 +54,8 @@ describe('the seed documents\' findings', () => {
       expect(r.gain).toBeLessThanOrEqual(SEARCH_TARGETS.scatterGatherMaxGain);
     }
   });
-  it('530B from 105 to 175 nodes stays above 90% scaling efficiency', () => {
-    const points = scaling530B();
+  it.each(Object.keys(SCALING_530B_SETTINGS) as Scaling530BSetting[])('530B from 105 to 175 nodes stays above 90% scaling efficiency (%s)', (setting) => {
+    const points = scaling530B(setting);
     expect(points[0]!.efficiency).toBe(1);
     for (const p of points) expect(p.efficiency).toBeGreaterThan(SEARCH_TARGETS.scalingEfficiency);
   });

@@ -19,13 +19,33 @@ export function problemResponse(problem: Problem, headers: Record<string, string
   });
 }
 
-/** 400: each offending field by its JSON path (protocol's problemDetails, so the CLI and API agree). */
-export function invalidInput(issues: FieldIssue[]): Response {
-  return problemResponse({ ...problemDetails(issues) });
+/** The problem type of a 400 whose body is not a scenario (a collective, search, nodes… request). */
+export const INVALID_REQUEST_PROBLEM_TYPE = 'https://trainplan.dev/problems/invalid-request';
+
+/**
+ * 400: each offending field by its JSON path (protocol's problemDetails, so the CLI and API agree),
+ * titled for what the body is: "Invalid scenario" for a scenario, "Invalid collective request"…
+ */
+export function invalidInput(issues: FieldIssue[], subject = 'scenario'): Response {
+  const problem = problemDetails(issues);
+  if (subject === 'scenario') return problemResponse({ ...problem });
+  return problemResponse({
+    ...problem,
+    type: INVALID_REQUEST_PROBLEM_TYPE,
+    title: `Invalid ${subject}`,
+    detail: problem.detail.replace(/^The scenario\b/, `The ${subject}`),
+  });
 }
 
 export const notFound = (detail: string): Response =>
   problemResponse({ type: 'about:blank', title: 'Not Found', status: 404, detail });
+
+/** 405: the path exists, the method does not; `Allow` lists the methods it answers (RFC 9110 §15.5.6). */
+export const methodNotAllowed = (method: string, path: string, allow: readonly string[]): Response =>
+  problemResponse(
+    { type: 'about:blank', title: 'Method Not Allowed', status: 405, detail: `${path} answers ${allow.join(', ')}, not ${method}`, allow: [...allow] },
+    { allow: allow.join(', ') },
+  );
 
 export const payloadTooLarge = (limitBytes: number): Response =>
   problemResponse({ type: 'about:blank', title: 'Payload Too Large', status: 413, detail: `bodies are limited to ${limitBytes} bytes`, limitBytes });

@@ -33,6 +33,7 @@ export const collectiveOperation = operation<CollectiveRequest>({
   requestSchema: collectiveRequestJsonSchema,
   responseSchema: collectiveResponseJsonSchema,
   example: { op: 'all-reduce', gpu: 'h100-sxm', nodes: 2, sizes: [1048576, 1073741824] },
+  subject: 'collective request',
   validate: validateCollectiveRequest,
   run(request) {
     if (request.eventBudget !== undefined && request.eventBudget > HTTP_MAX_EVENT_BUDGET) {

@@ -20,6 +20,11 @@ export interface PostOperation<T = unknown> {
   readonly requestSchema: JsonSchema;
   readonly responseSchema: JsonSchema;
   readonly example: unknown;
+  /**
+   * What the body is, for the 400's title and detail ("Invalid collective request"); default
+   * "scenario" (the contract's scenario, POST /v1/estimate and /v1/memory).
+   */
+  readonly subject?: string;
   validate(body: unknown): { ok: true; value: T } | { ok: false; issues: FieldIssue[] };
   /** The answer (200, ok true or false), or a refusal (422). Never throws for a validated value. */
   run(value: T): { answer: unknown } | { overBudget: OverBudget };

@@ -35,6 +35,7 @@ export const searchOperation = operation<SearchRequest>({
   requestSchema: searchRequestJsonSchema,
   responseSchema: searchResponseJsonSchema,
   example: { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', nodes: 128 }, training: { globalBatchSize: 1536 }, top: 3 },
+  subject: 'search request',
   validate: validateSearchRequest,
   run(request) {
     const refusal = budgetRefusal(request.candidateBudget);
@@ -50,6 +51,7 @@ export const nodesOperation = operation<NodesRequest>({
   requestSchema: nodesRequestJsonSchema,
   responseSchema: nodesResponseJsonSchema,
   example: { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, tokens: 300e9, days: 30 },
+  subject: 'nodes request',
   validate: (body) => validate(nodesRequestSchema, body),
   run: (request) => ({ answer: runNodes(request, options) }),
 });
@@ -62,6 +64,7 @@ export const scaleOperation = operation<ScaleRequest>({
   requestSchema: scaleRequestJsonSchema,
   responseSchema: scaleResponseJsonSchema,
   example: { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, nodes: [32, 64, 128] },
+  subject: 'scale request',
   validate: (body) => validate(scaleRequestSchema, body),
   run(request) {
     if (request.nodes.length > HTTP_MAX_SCALE_SIZES) {
@@ -82,6 +85,7 @@ export const inferenceOperation = operation<InferenceRequest>({
   requestSchema: inferenceRequestJsonSchema,
   responseSchema: inferenceResponseJsonSchema,
   example: { model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512 },
+  subject: 'inference request',
   validate: (body) => validate(inferenceRequestSchema, body),
   run: (request) => ({ answer: runInference(request) }),
 });

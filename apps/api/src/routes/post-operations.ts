@@ -11,7 +11,7 @@ export function postOperationRoutes(app: Hono, operations: readonly PostOperatio
       const body = await readBody(c);
       if (!body.ok) return body.response;
       const valid = op.validate(body.value);
-      if (!valid.ok) return invalidInput(valid.issues);
+      if (!valid.ok) return invalidInput(valid.issues, op.subject);
       const result = op.run(valid.value);
       if ('overBudget' in result) return overBudget(result.overBudget.detail, result.overBudget.limit);
       return respond(c, result.answer);

@@ -32,7 +32,8 @@ function withEmulation(value: unknown): unknown {
 const USAGE = `Usage: ${SYNOPSIS}
 
 Estimate the step time, throughput, MFU/HFU and memory per GPU of a training scenario (the JSON
-of docs/scenario-contract.md), or of each scenario in a JSON array of them.
+of the scenario contract, ../shared/docs/scenario-contract.md beside the repository, with
+trainplan's additions in packages/protocol/src/wire.ts), or of each scenario in a JSON array of them.
 
 Options:
   -i, --input FILE|-  read the scenario, or an array of scenarios, from FILE; - reads stdin
@@ -48,7 +49,8 @@ down by where it goes, and the memory per GPU against its capacity.
 Exit status:
   0  every scenario is feasible
   1  some scenario is infeasible (out-of-memory, indivisible) or invalid; its answer is still
-     printed (ok: false with --json), and each problem is listed on stderr, one per line
+     printed (ok: false with --json), and each such scenario gets one line on stderr naming
+     its fields
   2  usage error, or the input cannot be read or is not JSON
 
 Examples:

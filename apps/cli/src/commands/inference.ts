@@ -1,5 +1,5 @@
 import { runInference, type InferencePointJson, type InferenceResponseJson } from '@trainplan/protocol';
-import { formatBytes, formatSeconds } from '@trainplan/units';
+import { formatBytes, formatNumber, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -42,6 +42,10 @@ Example:
 const REQUEST_FLAGS = ['model', 'gpu', 'prompt', 'output', 'precision', 'max-token-ms', 'max-ttft-s', 'gpus-per-node', 'network'];
 
 const MS = 1000;
+/** Significant figures of a rate: 0.0123 and 1.23 tokens/s stay readable instead of rounding to 0 and 1. */
+const RATE_DIGITS = 3;
+const rate = (x: number): string => formatNumber(x, RATE_DIGITS);
+const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 
 function fromFlags(v: FlagValues): Record<string, unknown> {
   const tokenMs = number(v, 'max-token-ms');
@@ -57,7 +61,7 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
 
 const row = (p: InferencePointJson): string[] => [
   String(p.tensor), String(p.pipeline), String(p.batch), formatSeconds(p.prefillSeconds), `${(p.decodeStepSeconds * MS).toFixed(1)} ms`,
-  p.tokensPerSecondPerGpu.toFixed(0), formatBytes(p.kvCacheBytesPerGpu), formatBytes(p.totalBytesPerGpu), String(p.maxBatch), '',
+  rate(p.tokensPerSecondPerGpu), formatBytes(p.kvCacheBytesPerGpu), formatBytes(p.totalBytesPerGpu), String(p.maxBatch), '',
 ];
 const HEADER = ['TP', 'PP', 'batch', 'first token', 'per token', 'tokens/s/GPU', 'KV cache', 'memory', 'max batch', ''];
 const ALIGN = ['right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'] as const;
@@ -67,8 +71,9 @@ const unservable = (tensor: number, pipeline: number, message: string): string[]
 
 export function formatInferenceReport(a: Extract<InferenceResponseJson, { ok: true }>): string {
   const lines = [
-    `serving ${a.promptTokens} prompt + ${a.outputTokens} output tokens per sequence`,
-    a.best ? `best under the bounds: TP ${a.best.tensor} · PP ${a.best.pipeline} · batch ${a.best.batch}: ${a.best.tokensPerSecondPerGpu.toFixed(0)} tokens/s/GPU, ${(a.best.decodeStepSeconds * MS).toFixed(1)} ms per token` : `no plan meets the bounds${a.closest ? `: ${a.closest.why}` : ''}`,
+    `serving ${plural(a.promptTokens, 'prompt token', 'prompt tokens')} + ${plural(a.outputTokens, 'output token', 'output tokens')} per sequence`,
+    ...(a.warnings ?? []).map((w) => `⚠ ${w}`),
+    a.best ? `best under the bounds: TP ${a.best.tensor} · PP ${a.best.pipeline} · batch ${a.best.batch}: ${rate(a.best.tokensPerSecondPerGpu)} tokens/s/GPU, ${formatSeconds(a.best.decodeStepSeconds)} per token` : `no plan meets the latency bounds${a.closest ? `: ${a.closest.why}` : ''}`,
     '',
     'largest batch per TP × PP:',
     ...renderTable([HEADER, ...a.byShape.map((s) => (s.ok ? row(s.largestBatch) : unservable(s.tensor, s.pipeline, s.message)))], { align: ALIGN }),
@@ -91,7 +96,8 @@ export const inferenceCommand: Command = requestCommand({
     const answer = runInference(request);
     if (!printAnswer(io, v, answer, formatInferenceReport)) return EXIT.usage;
     if (!answer.best) {
-      printError(io, `no plan meets the latency bounds${answer.closest ? `: ${answer.closest.why}` : ''}`);
+      // The report on stdout already says why; under --json stdout is the JSON, so stderr carries the reason.
+      printError(io, v.json === true && answer.closest ? `no plan meets the latency bounds: ${answer.closest.why}` : 'no plan meets the latency bounds');
       return EXIT.infeasible;
     }
     return EXIT.ok;

@@ -26,9 +26,14 @@ const FLAGS: Record<string, FlagSpec> = {
 
 const USAGE = `Usage: ${SYNOPSIS}
 
-How many nodes: the fewest nodes of a GPU's (or system's) node type that train a token budget within
-a deadline or a budget, with the configuration used (the achieved throughput of the best plan found
-at that size, not a fixed TFLOP/s); or, with --nodes, the days on that many nodes.
+How many nodes of a GPU's (or system's) node type to train a token budget on, with the configuration
+used (the achieved throughput of the best plan found at that size, not a fixed TFLOP/s):
+  --days D              the fewest nodes that train within D days (with --gpu-hours or --budget too:
+                        the fewest that meet the deadline within the budget)
+  --gpu-hours H, or --budget M --price P, without --days
+                        the fastest plan the budget affords: the largest useful cluster whose GPU-hours
+                        (or cost) stay within it, with the smallest cluster that fits and its days beside it
+  --nodes N             the days on N nodes
 
 Options:
   -m, --model ID         model preset id
@@ -42,7 +47,8 @@ Options:
   -n, --nodes N          the inverse question: days on N nodes
       --seq-length, --precision, --grad-accumulation, --max-tensor, --tensor-within-node, --memory-fraction, --gpus-per-node, --network
   -i, --input FILE|-     the whole request as JSON instead of flags
-      --json             print the JSON answer (nodes, days, gpuHours, configuration)
+      --json             print the JSON answer (mode, nodes, days, gpuHours, configuration; smallest with a
+                         budget alone; checked and note with a deadline)
       --export F         print the configuration as Megatron-LM arguments (megatron) or NeMo YAML (nemo)
   -h, --help             show this help
 
@@ -66,6 +72,15 @@ function defaultGlobalBatch(v: FlagValues): number {
   return Math.max(1, Math.round(DEFAULT_BATCH_TOKENS / seq));
 }
 
+const nodesText = (n: number): string => `${n} node${n === 1 ? '' : 's'}`;
+const gpuHoursText = (h: number): string => Math.round(h).toLocaleString('en-US');
+
+const HEADLINE: Record<Extract<NodesResponseJson, { ok: true }>['mode'], string> = {
+  'fewest-nodes': 'fewest nodes',
+  'fastest-within-budget': 'fastest within the budget',
+  'days-on-nodes': 'on',
+};
+
 function fromFlags(v: FlagValues): Record<string, unknown> {
   const constraints = constraintFields(v);
   return {
@@ -84,15 +99,21 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
 export function formatNodesReport(a: NodesResponseJson): string {
   if (!a.ok) {
     const lines = [`no answer: ${a.message}`];
-    if (a.closest) lines.push(`closest feasible alternative: ${a.closest.nodes} nodes, ${a.closest.days?.toFixed(1)} days, ${Math.round(a.closest.gpuHours ?? 0).toLocaleString('en-US')} GPU-hours`);
+    const c = a.closest;
+    if (c?.nodes !== undefined) {
+      lines.push(`closest feasible alternative: ${nodesText(c.nodes)}${c.days === undefined ? '' : `, ${c.days.toFixed(1)} days`}${c.gpuHours === undefined ? '' : `, ${gpuHoursText(c.gpuHours)} GPU-hours`}${c.cost === undefined ? '' : `, cost ${Math.round(c.cost).toLocaleString('en-US')}`}`);
+    }
     return `${lines.join('\n')}\n`;
   }
   const r = a.configuration.estimate.resolved;
+  const s = a.smallest;
   return [
-    `${a.mode === 'fewest-nodes' ? 'fewest nodes' : 'on'}: ${a.nodes} nodes (${a.gpus} × ${r.gpu})`,
-    `time to train ${formatCount(a.tokens).replace(/\s+/g, '')} tokens: ${a.days.toFixed(1)} days · ${Math.round(a.gpuHours).toLocaleString('en-US')} GPU-hours${a.cost === undefined ? '' : ` · cost ${Math.round(a.cost).toLocaleString('en-US')}`}`,
+    `${HEADLINE[a.mode]}: ${nodesText(a.nodes)} (${a.gpus} × ${r.gpu})`,
+    `time to train ${formatCount(a.tokens).replace(/\s+/g, '')} tokens: ${a.days.toFixed(1)} days · ${gpuHoursText(a.gpuHours)} GPU-hours${a.cost === undefined ? '' : ` · cost ${Math.round(a.cost).toLocaleString('en-US')}`}`,
+    ...(s ? [`smallest cluster that fits: ${nodesText(s.nodes)}, ${s.days.toFixed(1)} days · ${gpuHoursText(s.gpuHours)} GPU-hours${s.cost === undefined ? '' : ` · cost ${Math.round(s.cost).toLocaleString('en-US')}`}${s.withinBudget ? '' : ' (over the budget)'}`] : []),
     `configuration: ${a.configuration.label}`,
-    `  step ${formatSeconds(a.configuration.estimate.stepTimeSeconds)} · MFU ${(a.configuration.estimate.mfu * 100).toFixed(1)}% · ${a.searches} cluster sizes searched`,
+    `  step ${formatSeconds(a.configuration.estimate.stepTimeSeconds)} · MFU ${(a.configuration.estimate.mfu * 100).toFixed(1)}% · ${a.searches} cluster size${a.searches === 1 ? '' : 's'} searched`,
+    ...(a.checked && a.checked.fromNodes < a.nodes ? [`  ${a.checked.complete ? 'checked' : 'partly checked'}: every size from ${a.checked.fromNodes} to ${a.nodes - 1} nodes misses the deadline${a.checked.complete ? `; fewer than ${a.checked.fromNodes} cannot meet it even at 100% MFU` : `; sizes below ${a.checked.fromNodes} were not all searched`}`] : []),
     ...a.configuration.estimate.warnings.map((w) => `  ⚠ ${w}`),
     '',
   ].join('\n');
@@ -109,7 +130,10 @@ export const nodesCommand: Command = requestCommand({
   check: exportProblem,
   answer(request, v, io) {
     const bar = progressBar(io, 'sizing');
-    const answer = runNodes(request, { onProgress: bar.onProgress });
+    const answer = runNodes(request, {
+      onProgress: bar.onProgress,
+      onClusterSize: (nodes, before) => bar.note(`${nodesText(nodes)} (cluster size ${before + 1})`),
+    });
     bar.done();
     const batch = (request.training as { globalBatchSize?: unknown } | undefined)?.globalBatchSize;
     const assumed = v.input === undefined && v['global-batch'] === undefined && typeof batch === 'number'

@@ -25,7 +25,10 @@ const USAGE = `Usage: ${SYNOPSIS}
 Scaling sweeps: step time, throughput per GPU and scaling efficiency against node count, strong
 (fixed global batch) or weak (--weak: the batch grows with the nodes); with --tensor and --pipeline
 the plan is held fixed (as in the Azure NDm A100 v4 study's 530B at 105/140/175 nodes), otherwise
-the best plan is searched at every size. --trade-off adds the TP × PP table at the first size.
+the best plan is searched at every size. Efficiency is tokens/s per GPU against the smallest size
+that runs, in whatever order the sizes are listed; a size where nothing runs says why (the memory the
+closest plan needs against the GPU's, or the divisibility rules that rule every plan out). With
+--weak the batch given is the first listed size's. --trade-off adds the TP × PP table at the first size.
 
 Options:
   -n, --nodes LIST     node counts, e.g. 105,140,175

@@ -41,11 +41,12 @@ Options:
                             per micro-batch (PyTorch DDP, DeepSpeed)
       --tokens T            a token budget (e.g. 300B): adds days and GPU-hours
       --objective O         throughput (default), time-to-train (needs --tokens), cost (needs --tokens, --price)
-      --price P             price of one GPU-hour
+      --price P             price of one GPU-hour, e.g. 2.5 for US$2.50; the cost is in the same currency
   -k, --top K               plans to list (default 10)
       --max-tensor N        largest tensor-parallel degree to try
       --tensor-within-node  keep tensor parallelism inside a node
-      --memory-fraction F   usable share of GPU memory (e.g. 0.9)
+      --memory-fraction F   usable share of GPU memory (default 0.95, the share above which an estimate
+                            warns; 1 uses all of it)
       --budget N            at most N full estimates
       --gpus-per-node N, --network ID   override the system's
   -i, --input FILE|-        the whole search request as JSON (the API's body) instead of flags

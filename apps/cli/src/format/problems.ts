@@ -1,8 +1,8 @@
 import { formatIssue, type EstimateJson } from '@trainplan/protocol';
 
 /**
- * The stderr lines for the answers that are not ok, one per problem, so scripts can grep them and
- * `--json` keeps stdout pure JSON. Issue paths already carry `[i].` for an array input (runEstimate
+ * The stderr lines for the answers that are not ok, one line per answer (its issues joined by "; "),
+ * so scripts can grep them and `--json` keeps stdout pure JSON. Issue paths already carry `[i].` for an array input (runEstimate
  * adds it); out-of-memory answers get the same `[i]` here.
  */
 export function problemLines(answer: EstimateJson | readonly EstimateJson[]): string[] {
@@ -11,7 +11,7 @@ export function problemLines(answer: EstimateJson | readonly EstimateJson[]): st
   return answers.flatMap((a, i) => {
     if (a.ok) return [];
     const issues = a.issues ?? [];
-    if (issues.length > 0) return issues.map(formatIssue);
+    if (issues.length > 0) return [issues.map(formatIssue).join('; ')];
     return [`${many ? `[${i}] ` : ''}${a.reason}: ${a.message}`];
   });
 }

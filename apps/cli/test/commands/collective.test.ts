@@ -26,6 +26,22 @@ describe('trainplan collective', () => {
     expect(answer.rows[0].emulated.bottleneckLink.link).toMatch(/nic/);
   });
 
+  it('the help\'s --oversubscription example shows it: the emulated all-reduce is slower at 4:1 than at 1:1 (and the closed form is not)', async () => {
+    const { out: help } = await collective(['--help']);
+    const example = help.split('\n').find((line) => line.includes('--oversubscription 4'))?.trim();
+    expect(example).toBeDefined();
+    const args = example!.split(/\s+/).slice(2);
+    const emulated = async (ratio: string) => {
+      const { code, out } = await collective([...args.map((a, i) => (args[i - 1] === '--oversubscription' ? ratio : a)), '--json']);
+      expect(code).toBe(0);
+      const row = (JSON.parse(out) as { rows: { seconds: number; emulated: { seconds: number } }[] }).rows[0]!;
+      return row;
+    };
+    const [blocking, nonBlocking] = [await emulated('4'), await emulated('1')];
+    expect(blocking.seconds).toBe(nonBlocking.seconds);
+    expect(blocking.emulated.seconds).toBeGreaterThan(1.5 * nonBlocking.emulated.seconds);
+  }, 30_000);
+
   it.each([
     [['--op', 'bogus', '--gpu', 'h100-sxm'], 2, /--op/],
     [['--op', 'all-reduce', '--gpu', 'h100-sxm', '--size', '-3'], 2, /--size/],

@@ -14,9 +14,9 @@ describe('problemLines', () => {
     ['an ok answer', fixtureEstimate, []],
     ['an out-of-memory answer', oom, ['out-of-memory: needs 90 GiB']],
     ['an array: out-of-memory gets its index, issues keep theirs', [fixtureEstimate, invalid, oom], [
-      '[1].parallelism.tensor: expected an integer ≥ 1, got 0', '[1].model: unknown preset', '[2] out-of-memory: needs 90 GiB',
+      '[1].parallelism.tensor: expected an integer ≥ 1, got 0; [1].model: unknown preset', '[2] out-of-memory: needs 90 GiB',
     ]],
-  ])('lists one line per problem for %s', (_, answer, lines) => {
+  ])('lists one line per answer that is not ok, its issues joined, for %s', (_, answer, lines) => {
     expect(problemLines(answer)).toEqual(lines);
   });
 });

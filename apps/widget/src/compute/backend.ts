@@ -4,7 +4,7 @@ import { runEstimate, runNodes, runSearch, type EstimateJson, type NodesResponse
 export interface Backend {
   /** One estimate per scenario, in order; rejects only when the API cannot be reached or answers garbage. */
   estimate(scenarios: readonly ScenarioInput[]): Promise<EstimateJson[]>;
-  /** The search of issue 4 (runSearch): the best parallel configuration for a model, cluster and batch. */
+  /** The configuration search (runSearch): the best parallel configuration for a model, cluster and batch. */
   search(request: unknown): Promise<SearchResponseJson>;
   /** "How many nodes" with a searched configuration (runNodes). */
   nodes(request: unknown): Promise<NodesResponseJson>;

@@ -12,7 +12,7 @@ function base(s: ScenarioInput) {
   };
 }
 
-/** A search request (issue 4's runSearch / POST /v1/search): the fastest configuration on these nodes. */
+/** A search request (@trainplan/search's runSearch / POST /v1/search): the fastest configuration on these nodes. */
 export function searchRequestFor(s: ScenarioInput): object {
   const b = base(s);
   const tokens = s.training.tokens;

@@ -261,7 +261,7 @@ export class TrainplanEstimator extends HTMLElement {
   }
 
   /**
-   * "Auto": issue 4's configuration search for this model, cluster and batch; the best plan's
+   * "Auto": the configuration search for this model, cluster and batch; the best plan's
    * choices are written into the form so the reader sees (and can then edit) them.
    */
   async #search(run: number, scenario: ScenarioInput): Promise<{ scenario: ScenarioInput; estimate: EstimateOk } | undefined> {

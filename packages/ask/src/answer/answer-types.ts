@@ -40,10 +40,19 @@ export interface Answer {
 }
 
 export interface AnswerOptions {
-  /** Where the widget is served; links are `${publicUrl}/#scenario=…`. Default http://127.0.0.1:8787. */
-  publicUrl?: string;
+  /**
+   * Where the widget is served, by the caller's own configuration: links are `${publicUrl}/#scenario=…`.
+   * A server passes its public URL (TRAINPLAN_PUBLIC_URL) or the origin the request came to; null when
+   * nothing serves the widget, and the answers carry no link. Left out: DEFAULT_PUBLIC_URL, where
+   * `npm start` serves it with no PORT set (the CLI's default; a server should never rely on it).
+   */
+  publicUrl?: string | null;
   /** Candidates a configuration search may evaluate (keeps chat answers inside Slack's 3 s). */
   candidateBudget?: number;
 }
 
+/** `npm start`'s address with no PORT or HOST set: the CLI's default link base, never a server's. */
 export const DEFAULT_PUBLIC_URL = 'http://127.0.0.1:8787';
+
+/** Where the widget is served, or null when nothing serves it (answers then carry no link). */
+export type PublicUrl = string | null;

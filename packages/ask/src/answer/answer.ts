@@ -13,7 +13,7 @@ import { hasFixedConfiguration } from '../defaults.ts';
  * Never throws for anything a question can say: what cannot be answered comes back as help.
  */
 export function answer(q: ParsedQuestion, options: AnswerOptions = {}): Answer {
-  const publicUrl = options.publicUrl ?? DEFAULT_PUBLIC_URL;
+  const publicUrl = options.publicUrl === undefined ? DEFAULT_PUBLIC_URL : options.publicUrl;
   if (q.intent === 'help' || q.problems.length > 0) return answerHelp(q);
   switch (q.intent) {
     case 'memory':

@@ -2,8 +2,8 @@ import { runEstimate, type EstimateJson } from '@trainplan/protocol';
 import { formatBytes, formatPercent, formatSeconds } from '@trainplan/units';
 import { compactCount, formatDays } from '../format.ts';
 import type { ParsedQuestion } from '../question.ts';
-import { scenarioOf, widgetUrl } from '../scenario.ts';
-import type { Answer } from './answer-types.ts';
+import { scenarioOf, widgetLink } from '../scenario.ts';
+import type { Answer, PublicUrl } from './answer-types.ts';
 import {
   describeConfiguration, describeInfeasible, estimateFigures, estimateNumbers, gpuName, modelName,
 } from './describe-estimate.ts';
@@ -12,7 +12,7 @@ import {
  * Memory and estimate questions (and time with a stated layout): the stated configuration (defaults filled) through the contract's
  * runEstimate. The headline is memory per GPU or step time and MFU, as asked.
  */
-export function answerFixedConfiguration(q: ParsedQuestion, publicUrl: string): Answer {
+export function answerFixedConfiguration(q: ParsedQuestion, publicUrl: PublicUrl): Answer {
   const p = q.parameters;
   const scenario = scenarioOf(p);
   const result = runEstimate(scenario) as EstimateJson;
@@ -21,7 +21,7 @@ export function answerFixedConfiguration(q: ParsedQuestion, publicUrl: string): 
     question: q.text,
     assumptions: q.defaults.map((d) => d.text),
     scenario,
-    widgetUrl: widgetUrl(scenario, publicUrl),
+    ...widgetLink(scenario, publicUrl),
     examples: [],
     data: result,
   };

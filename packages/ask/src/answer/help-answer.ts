@@ -1,3 +1,5 @@
+import { isHelpRequest } from '../classify.ts';
+import { normalize } from '../parse.ts';
 import type { ParsedQuestion } from '../question.ts';
 import type { Answer } from './answer-types.ts';
 
@@ -12,19 +14,24 @@ export const EXAMPLE_QUESTIONS: readonly string[] = [
   'all-reduce 1 GB on 64 H100',
 ];
 
-/** A short help: what the bot answers, with examples; `problems` say why the question was not answered. */
+const CAPABILITIES = 'I answer LLM training planning questions: nodes, time to train, best configuration, memory, step time, collectives.';
+const VOCABULARY = 'Models: preset ids (gpt3-175b, llama3-70b, mt-nlg-530b, …) or sizes (175B). GPUs: V100, A100 40/80GB, H100, H200, B200, GB200, or DGX nodes.';
+/** How much of a question that was not understood is quoted back. */
+const QUOTED_CHARACTERS = 80;
+
+/**
+ * A short help: what the bot answers, with examples. Its first line says why: the problems of a
+ * question that was understood but cannot be answered; "I didn't understand …" for a question that
+ * was not understood; for an empty message or one asking for help, the help alone.
+ */
 export function answerHelp(q: ParsedQuestion, problems: readonly string[] = q.problems): Answer {
-  const understood = q.intent !== 'help';
-  return {
-    intent: 'help',
-    ok: false,
-    question: q.text,
-    headline: understood && problems.length > 0
-      ? `I could not answer that: ${problems.join('; ')}.`
-      : 'I answer LLM training planning questions: nodes, time to train, best configuration, memory, step time, collectives.',
-    figures: [],
-    assumptions: [],
-    notes: ['Models: preset ids (gpt3-175b, llama3-70b, mt-nlg-530b, …) or sizes (175B). GPUs: V100, A100 40/80GB, H100, H200, B200, GB200, or DGX nodes.'],
-    examples: [...EXAMPLE_QUESTIONS],
-  };
+  const base = { intent: 'help' as const, ok: false, question: q.text, figures: [], assumptions: [], examples: [...EXAMPLE_QUESTIONS] };
+  if (q.intent !== 'help' && problems.length > 0) {
+    return { ...base, headline: `I could not answer that: ${problems.join('; ')}.`, notes: [VOCABULARY] };
+  }
+  if (isHelpRequest(normalize(q.text))) return { ...base, headline: CAPABILITIES, notes: [VOCABULARY] };
+  const text = q.text.replace(/\s+/g, ' ');
+  const quoted = text.length <= QUOTED_CHARACTERS ? text : `${text.slice(0, QUOTED_CHARACTERS - 1)}…`;
+  const why = problems.length > 0 ? ` (${problems.join('; ')})` : '';
+  return { ...base, headline: `I didn't understand "${quoted}"${why}.`, notes: [CAPABILITIES, VOCABULARY] };
 }

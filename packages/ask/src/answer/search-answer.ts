@@ -5,13 +5,13 @@ import { formatPercent, formatSeconds, toDays } from '@trainplan/units';
 import { DEFAULT_BATCH_TOKENS, DEFAULT_GPU, defaultBatchText, gpusPerNodeOf, seqLengthOf } from '../defaults.ts';
 import { compactCount, formatDays } from '../format.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
-import { widgetUrl } from '../scenario.ts';
-import type { Answer, AnswerOptions } from './answer-types.ts';
+import { widgetLink } from '../scenario.ts';
+import type { Answer, AnswerOptions, PublicUrl } from './answer-types.ts';
 import { describeConfiguration, estimateFigures, estimateNumbers, gpuName, modelName } from './describe-estimate.ts';
 import { answerHelp } from './help-answer.ts';
 
 /**
- * Nodes, time and best-configuration questions, answered by the protocol's search (issue 4):
+ * Nodes, time and best-configuration questions, answered by the protocol's configuration search:
  * runNodes for "how many nodes" (the fewest nodes whose best configuration meets the deadline) and
  * "how long" (days on the given nodes with the best configuration), runSearch for "best config".
  * Numbers come from the plan's contract estimate, so they match POST /v1/estimate for the same scenario.
@@ -48,7 +48,7 @@ interface PlanView {
   estimate: EstimateOk;
 }
 
-function planAnswer(q: ParsedQuestion, publicUrl: string, plan: PlanView, headline: string, extra: { assumptions: string[]; notes: string[]; data: unknown }): Answer {
+function planAnswer(q: ParsedQuestion, publicUrl: PublicUrl, plan: PlanView, headline: string, extra: { assumptions: string[]; notes: string[]; data: unknown }): Answer {
   return {
     intent: q.intent,
     ok: true,
@@ -60,13 +60,13 @@ function planAnswer(q: ParsedQuestion, publicUrl: string, plan: PlanView, headli
     assumptions: [...q.defaults.map((d) => d.text), ...extra.assumptions],
     notes: [...plan.estimate.warnings, ...extra.notes],
     scenario: plan.scenario,
-    widgetUrl: widgetUrl(plan.scenario, publicUrl),
+    ...widgetLink(plan.scenario, publicUrl),
     examples: [],
     data: extra.data,
   };
 }
 
-function failure(q: ParsedQuestion, publicUrl: string, headline: string, closest: { why: string; scenario?: ScenarioInput; estimate?: EstimateOk } | undefined, extra: { assumptions: string[]; data: unknown }): Answer {
+function failure(q: ParsedQuestion, publicUrl: PublicUrl, headline: string, closest: { why: string; scenario?: ScenarioInput; estimate?: EstimateOk } | undefined, extra: { assumptions: string[]; data: unknown }): Answer {
   const base: Answer = {
     intent: q.intent, ok: false, question: q.text, headline, figures: [],
     assumptions: [...q.defaults.map((d) => d.text), ...extra.assumptions], notes: [], examples: [], data: extra.data,
@@ -74,7 +74,7 @@ function failure(q: ParsedQuestion, publicUrl: string, headline: string, closest
   if (closest === undefined) return base;
   base.notes.push(`Closest that works: ${closest.why}`);
   if (closest.scenario !== undefined && closest.estimate !== undefined) {
-    return { ...base, configuration: describeConfiguration(closest.estimate), figures: estimateFigures(closest.estimate), scenario: closest.scenario, widgetUrl: widgetUrl(closest.scenario, publicUrl) };
+    return { ...base, configuration: describeConfiguration(closest.estimate), figures: estimateFigures(closest.estimate), scenario: closest.scenario, ...widgetLink(closest.scenario, publicUrl) };
   }
   return base;
 }
@@ -82,7 +82,7 @@ function failure(q: ParsedQuestion, publicUrl: string, headline: string, closest
 const subjectOf = (p: AskParameters): string => `${modelName(p.model ?? '')} on ${gpuName(p.gpu ?? '')}`;
 
 /** "How many nodes" and "how long": runNodes in its two modes. */
-export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, publicUrl: string): Answer {
+export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, publicUrl: PublicUrl): Answer {
   const p = q.parameters;
   const training = trainingOf(p);
   const assumptions = batchAssumption(q, training);
@@ -114,7 +114,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
 }
 
 /** "Best config": runSearch, the best plan with the runners-up and why they lose. */
-export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOptions, publicUrl: string): Answer {
+export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOptions, publicUrl: PublicUrl): Answer {
   const p = q.parameters;
   const nodes = nodesOf(p);
   if (typeof nodes === 'string') return answerHelp(q, [nodes]);

@@ -2,6 +2,7 @@ import type { Fabric } from '@trainplan/collectives';
 import type { GpuSpec, NetworkSpec, SystemSpec } from '@trainplan/hardware';
 import { defaultSystemForGpu, gpuById, GPU_IDS, networkById, NETWORK_IDS, systemById, SYSTEM_IDS } from '@trainplan/presets';
 import { fabricFor } from '../fabric-cache.ts';
+import { machineIssues } from '../machine-checks.ts';
 import type { FieldIssue } from '../wire.ts';
 import type { CollectiveRequest } from './collective-schema.ts';
 
@@ -40,9 +41,7 @@ export function resolveCollectiveMachine(
   }
   if (!gpu || !system || !network) return { ok: false, issues };
   const gpusPerNode = request.gpusPerNode ?? system.gpusPerNode;
-  if (gpusPerNode > system.gpusPerNode) {
-    issues.push({ path: 'gpusPerNode', message: `${system.id} has ${system.gpusPerNode} GPUs per node, asked for ${gpusPerNode}` });
-  }
+  issues.push(...machineIssues({ system, network, gpusPerNode, prefix: '' }));
   const fabric = fabricFor(gpu, system, network, network.nvlinkDomainGpus ?? system.gpusPerNode);
   const ranks = request.nodes * gpusPerNode;
   // NVLink domains (GB200 NVL72): whole trays inside one domain are one "node" to NCCL.

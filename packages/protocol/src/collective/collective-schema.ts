@@ -40,8 +40,9 @@ export interface CollectiveRequest {
 }
 
 const presetId = (description: string): Schema<string> => string({ minLength: 1, maxLength: 64, description });
+/** Whole bytes: a message is a count of them. */
 const size = (description: string): Schema<number> =>
-  number({ greaterThan: 0, max: MAX_COLLECTIVE_BYTES, description });
+  integer({ min: 1, max: MAX_COLLECTIVE_BYTES, description });
 
 export const collectiveRequestSchema: Schema<CollectiveRequest> = object({
   op: enumOf(COLLECTIVE_OPS, { description: 'The collective, nccl-tests size conventions (collectives-reference §2).' }),

@@ -90,6 +90,14 @@ export function optional<T>(schema: Schema<T>): Schema<T> & { readonly presence:
 }
 
 /**
+ * A field that may be absent and whose default depends on other fields (precision on the GPU), so the
+ * caller applies it after validation; the JSON Schema still states the `usual` default as an annotation.
+ */
+export function defaultedLater<T>(schema: Schema<T>, usual: JsonValue): Schema<T> & { readonly presence: 'optional' } {
+  return { ...optional(schema), toJsonSchema: () => ({ ...schema.toJsonSchema(), default: usual }) };
+}
+
+/**
  * A field that may be absent, in which case `value` is validated in its place (so a default object
  * such as `{}` gets its own defaults filled, and every answer gets a fresh copy).
  * Throws when the default itself is invalid: that is a mistake in our schema, not in the input.

@@ -1,25 +1,46 @@
+import { pipelineSplit, type PipelineSplit } from '@trainplan/model';
+import { checkPlan, type PlanInput } from '@trainplan/planner';
 import { validateScenario } from '../scenario-schema.ts';
 import { resolveScenario } from '../resolve.ts';
-import type { PlanInput } from '@trainplan/planner';
 
-/** The plan behind a scenario, or undefined when it does not validate or resolve. */
-function planOf(scenario: unknown): PlanInput | undefined {
+/** A runnable plan and its layer split, or undefined when the scenario does not validate, resolve or pass checkPlan. */
+function planOf(scenario: unknown): { plan: PlanInput; split: PipelineSplit } | undefined {
   const v = validateScenario(scenario);
   if (!v.ok) return undefined;
   const r = resolveScenario(v.value);
-  return r.ok ? r.value.plan : undefined;
+  // A plan Megatron would refuse at start-up (checkPlan) has no command line to write.
+  if (!r.ok || checkPlan(r.value.plan).length > 0) return undefined;
+  const split = pipelineSplit(r.value.plan.model.layers, r.value.plan.pipeline);
+  return split && { plan: r.value.plan, split };
+}
+
+/**
+ * Megatron's --recompute-num-layers N for full recompute, method block: N applies in each model chunk
+ * (megatron/core/transformer/transformer_block.py: a TransformerBlock, one per chunk, checkpoints the
+ * first recompute_num_layers of its own layers), so it is recomputeLayers / v (a multiple of v: checkPlan),
+ * and for every layer the fullest chunk's layer count, L / (p·v) when the split is even.
+ */
+function recomputeLayersPerChunk(plan: PlanInput, split: PipelineSplit): number {
+  const v = plan.virtualStages;
+  return (plan.recomputeLayers ?? Math.max(split.first, split.middle, split.last)) / v;
 }
 
 /**
  * A contract scenario as Megatron-LM command-line arguments (megatron/training/arguments.py names,
- * Megatron-Core 0.9+), ready to paste after `pretrain_gpt.py`. Model flags are included when the
- * model is known; data, tokenizer and checkpoint paths are the user's. Answers `undefined` for a
- * scenario that does not validate.
+ * Megatron-Core 0.9+, where the uneven pipeline split arrived; an uneven split with virtual stages needs
+ * 0.11+, whose changelog adds "uneven virtual pipeline parallel split support in first and last PP stage"),
+ * ready to paste after `pretrain_gpt.py`. Model flags are included when the model is known; data,
+ * tokenizer and checkpoint paths are the user's. Notes Megatron has no flag for come first as `#` lines,
+ * so the backslash-continued argument block stays one shell command. Answers `undefined` for a scenario
+ * that does not validate, or that Megatron would refuse (checkPlan).
  */
 export function toMegatronArgs(scenario: unknown): string | undefined {
-  const plan = planOf(scenario);
-  if (plan === undefined) return undefined;
+  const planned = planOf(scenario);
+  if (planned === undefined) return undefined;
+  const { plan, split } = planned;
   const m = plan.model;
+  const v = plan.virtualStages;
+  const notes: string[] = [];
   const args: string[] = [
     `--num-layers ${m.layers}`, `--hidden-size ${m.hiddenSize}`, `--num-attention-heads ${m.attentionHeads}`,
     `--ffn-hidden-size ${m.ffnHiddenSize}`, `--seq-length ${plan.seqLength}`, `--max-position-embeddings ${plan.seqLength}`,
@@ -34,15 +55,22 @@ export function toMegatronArgs(scenario: unknown): string | undefined {
     `--tensor-model-parallel-size ${plan.tensor}`, `--pipeline-model-parallel-size ${plan.pipeline}`,
     `--micro-batch-size ${plan.microBatchSize}`, `--global-batch-size ${plan.globalBatchSize}`,
   );
+  // Uneven split: first and last stage's layers (the middle ones follow); transformer_config.py "Uneven PP".
+  if (split.uneven) args.push(`--decoder-first-pipeline-num-layers ${split.first}`, `--decoder-last-pipeline-num-layers ${split.last}`);
   if (plan.context > 1) args.push(`--context-parallel-size ${plan.context}`);
-  if (plan.virtualStages > 1) args.push(`--num-layers-per-virtual-pipeline-stage ${m.layers / (plan.pipeline * plan.virtualStages)}`);
+  // arguments.py: with an uneven split, "please use --num-virtual-stages-per-pipeline-rank to specify virtual
+  // pipeline parallel degree"; an even one may give the layers per chunk.
+  if (v > 1) args.push(split.uneven ? `--num-virtual-stages-per-pipeline-rank ${v}` : `--num-layers-per-virtual-pipeline-stage ${m.layers / (plan.pipeline * v)}`);
   if (plan.sequenceParallel) args.push('--sequence-parallel');
   if (plan.recompute === 'selective') args.push('--recompute-granularity selective');
   if (plan.recompute === 'full') {
-    args.push('--recompute-granularity full', '--recompute-method block', `--recompute-num-layers ${plan.recomputeLayers ?? Math.ceil(m.layers / plan.pipeline)}`);
+    args.push('--recompute-granularity full', '--recompute-method block', `--recompute-num-layers ${recomputeLayersPerChunk(plan, split)}`);
   }
   if (plan.sharding === 'distributed-optimizer') args.push('--use-distributed-optimizer');
-  if (plan.sharding.startsWith('zero-')) args.push(`# ZeRO stage ${plan.sharding.slice(5)} is DeepSpeed's (Megatron-DeepSpeed --zero-stage ${plan.sharding.slice(5)})`);
+  if (plan.sharding.startsWith('zero-')) {
+    const stage = plan.sharding.slice(5);
+    notes.push(`# ZeRO stage ${stage} is DeepSpeed's (Megatron-DeepSpeed --zero-stage ${stage}); Megatron-LM's nearest is --use-distributed-optimizer`);
+  }
   if (plan.precision === 'bf16') args.push('--bf16');
   if (plan.precision === 'fp16') args.push('--fp16');
   if (plan.precision === 'fp8') args.push('--bf16', '--fp8-format hybrid');
@@ -53,20 +81,47 @@ export function toMegatronArgs(scenario: unknown): string | undefined {
   if (!plan.dropout) args.push('--attention-dropout 0', '--hidden-dropout 0');
   if (plan.overlapGradReduce) args.push('--overlap-grad-reduce');
   if (plan.overlapGradReduce && plan.sharding === 'distributed-optimizer') args.push('--overlap-param-gather');
+  // Needs --sequence-parallel ("Tensor parallel communication/GEMM overlap can happen only when sequence
+  // parallelism is enabled"), which checkPlan makes sure of.
   if (plan.overlapTensorParallelComm) args.push('--tp-comm-overlap');
-  if (plan.overlapPipelineComm && plan.virtualStages > 1) args.push('--overlap-p2p-communication');
+  // arguments.py: `--no-overlap-p2p-communication` (store_false, dest overlap_p2p_comm): the overlap is on by
+  // default with the interleaved schedule (Megatron-LM had the opt-in `--overlap-p2p-communication` when the
+  // option arrived in 2023 and the negative form by early 2024, well before Megatron-Core 0.9); without
+  // interleaving Megatron turns it off itself ("non-interleaved schedule does not support overlapping p2p
+  // communication"), so no flag either way.
+  if (v > 1 && !plan.overlapPipelineComm) args.push('--no-overlap-p2p-communication');
   // Scatter-gather of pipeline sends was Megatron 2021's default and is gone from Megatron-Core: no flag either way.
-  return args.join(' \\\n  ');
+  return [...notes, args.join(' \\\n  ')].join('\n');
+}
+
+/**
+ * NeMo's optimizer for a plan's state sharding. NeMo has no ZeRO stage setting: its sharded optimizer is
+ * distributed_fused_adam, Apex's DistributedFusedAdam ("implements the ZeRO-2 algorithm, which distributes
+ * the optimizer state and gradients between parallel processes"), the nearest to every ZeRO stage.
+ */
+function nemoOptimizer(plan: PlanInput): { name: string; note?: string } {
+  if (plan.sharding === 'none') return { name: 'fused_adam' };
+  if (plan.sharding === 'distributed-optimizer') return { name: 'distributed_fused_adam' };
+  const stage = Number(plan.sharding.slice(5));
+  const differs = stage === 1 ? '; ZeRO-1 leaves the gradients whole, so it holds less per GPU than this plan'
+    : stage === 3 ? '; ZeRO-3 also shards the weights, so it holds more per GPU than this plan' : '';
+  const note = `NeMo has no ZeRO stage setting (this plan: ZeRO-${stage}); the nearest is distributed_fused_adam, which shards `
+    + `the optimizer state and the gradients over the data-parallel ranks (Apex: "the ZeRO-2 algorithm")${differs}`;
+  return { name: 'distributed_fused_adam', note };
 }
 
 /**
  * The same plan as a NeMo (Megatron GPT) YAML fragment under `model:` (NeMo 1.x / NeMo-Megatron
- * launcher config keys), ready to paste into a training config.
+ * launcher config keys), ready to paste into a training config. An uneven pipeline split is written as
+ * Megatron-Core's TransformerConfig fields num_layers_in_first/last_pipeline_stage, which NeMo 1.x's
+ * MegatronBaseModel.build_transformer_config passes through from `model:` by name ("then config").
  */
 export function toNemoYaml(scenario: unknown): string | undefined {
-  const plan = planOf(scenario);
-  if (plan === undefined) return undefined;
+  const planned = planOf(scenario);
+  if (planned === undefined) return undefined;
+  const { plan, split } = planned;
   const m = plan.model;
+  const optimizer = nemoOptimizer(plan);
   const lines = [
     'trainer:',
     `  num_nodes: ${plan.nodes}`,
@@ -78,6 +133,7 @@ export function toNemoYaml(scenario: unknown): string | undefined {
     `  tensor_model_parallel_size: ${plan.tensor}`,
     `  pipeline_model_parallel_size: ${plan.pipeline}`,
     `  virtual_pipeline_model_parallel_size: ${plan.virtualStages > 1 ? plan.virtualStages : 'null'}`,
+    ...nemoSplitLines(plan, split),
     `  context_parallel_size: ${plan.context}`,
     `  sequence_parallel: ${plan.sequenceParallel}`,
     `  encoder_seq_length: ${plan.seqLength}`,
@@ -89,7 +145,8 @@ export function toNemoYaml(scenario: unknown): string | undefined {
     `  num_query_groups: ${m.kvHeads}`,
     `  activations_checkpoint_granularity: ${plan.recompute === 'none' ? 'null' : plan.recompute}`,
     `  activations_checkpoint_method: ${plan.recompute === 'full' ? 'block' : 'null'}`,
-    `  activations_checkpoint_num_layers: ${plan.recompute === 'full' ? plan.recomputeLayers ?? Math.ceil(m.layers / plan.pipeline) : 'null'}`,
+    // NeMo hands this to Megatron-Core's recompute_num_layers: per model chunk, as for Megatron-LM.
+    `  activations_checkpoint_num_layers: ${plan.recompute === 'full' ? recomputeLayersPerChunk(plan, split) : 'null'}`,
     `  hidden_dropout: ${plan.dropout ? 0.1 : 0}`,
     `  attention_dropout: ${plan.dropout ? 0.1 : 0}`,
     `  use_flash_attention: ${plan.attentionKernel === 'flash'}`,
@@ -97,7 +154,27 @@ export function toNemoYaml(scenario: unknown): string | undefined {
   ];
   if (plan.precision === 'fp8') lines.push('  fp8: true', '  fp8_hybrid: true');
   if (plan.overlapTensorParallelComm) lines.push('  ub_tp_comm_overlap: true');
-  lines.push('  optim:', `    name: ${plan.sharding === 'distributed-optimizer' ? 'distributed_fused_adam' : 'fused_adam'}`);
-  if (plan.sharding === 'distributed-optimizer' && plan.overlapGradReduce) lines.push('    overlap_grad_sync: true', '    overlap_param_sync: true');
+  if (optimizer.note !== undefined) lines.push(`  # ${optimizer.note}`);
+  lines.push('  optim:', `    name: ${optimizer.name}`);
+  if (optimizer.name === 'distributed_fused_adam' && plan.overlapGradReduce) lines.push('    overlap_grad_sync: true', '    overlap_param_sync: true');
   return `${lines.join('\n')}\n`;
+}
+
+/** An uneven split's keys, with a comment stating it (and what NeMo 1.x would refuse with virtual stages). */
+function nemoSplitLines(plan: PlanInput, split: PipelineSplit): string[] {
+  if (!split.uneven) return [];
+  const p = plan.pipeline;
+  const v = plan.virtualStages;
+  const shape = p > 2 ? `${split.first} + ${split.middle} × ${p - 2} + ${split.last}` : `${split.first} + ${split.last}`;
+  const lines = [
+    `  # uneven pipeline split of the ${plan.model.layers} layers: ${shape} (Megatron-Core TransformerConfig fields, ${v > 1 ? '0.11+ with virtual stages' : '0.9+'})`,
+    `  num_layers_in_first_pipeline_stage: ${split.first}`,
+    `  num_layers_in_last_pipeline_stage: ${split.last}`,
+  ];
+  // NeMo 1.x MegatronBaseModel.__init__: "(num_layers // pipeline_model_parallel_size) % vp_size == 0".
+  if (v > 1 && Math.floor(plan.model.layers / p) % v !== 0) {
+    lines.splice(1, 0, `  # NeMo 1.x asserts (num_layers // pipeline_model_parallel_size) % virtual_pipeline_model_parallel_size == 0, `
+      + `which ${plan.model.layers} // ${p} = ${Math.floor(plan.model.layers / p)} fails for ${v}: set this split by hand`);
+  }
+  return lines;
 }

@@ -20,7 +20,7 @@ const inferencePoint: Schema<InferencePointJson> = object({
   batch: count('Sequences decoded together.'),
   gpus: count('GPUs of one replica (tensor × pipeline).'),
   prefillSeconds: seconds('Time to first token (the prompt\'s forward pass)'),
-  decodeStepSeconds: seconds('Time per generated token'),
+  decodeStepSeconds: seconds('Time per generated token of a sequence (with PP: a round of the micro-batches through the stages)'),
   tokensPerSecondPerGpu: number({ min: 0, description: 'Generated tokens per second per GPU.' }),
   weightsBytesPerGpu: bytes('Weights per GPU'),
   kvCacheBytesPerGpu: bytes('KV cache per GPU at this batch'),
@@ -56,6 +56,7 @@ const inferenceOk = object({
     why: message('Why no shape meets the bounds, and what comes closest.'),
     point: inferencePoint,
   }, { ...open, description: 'When no shape meets the latency bounds: the nearest point.' })),
+  warnings: optional(array(message('A caveat.'), { maxItems: 16, description: 'Caveats about the request, e.g. a context longer than the model\'s sequence length.' })),
 }, { ...open, expected: 'an inference answer', description: 'Serving plans per tensor × pipeline shape.' });
 
 const inferenceFail = object({

@@ -2,7 +2,7 @@ import { planInference, type InferenceAnswer, type InferenceEstimate } from '@tr
 import { million } from '@trainplan/units';
 import { issuesMessage } from '../problem.ts';
 import { array } from '../schema/compose.ts';
-import { object, optional, withDefault } from '../schema/object.ts';
+import { defaultedLater, object, optional, withDefault } from '../schema/object.ts';
 import { enumOf, integer, number } from '../schema/scalars.ts';
 import type { Schema } from '../schema/types.ts';
 import { jsonSchemaDocument, validate } from '../schema/validate.ts';
@@ -15,7 +15,7 @@ import { resolveSearch } from './resolve-search.ts';
 export interface InferenceRequest {
   model: string | ResolvedModelObject;
   cluster: { gpu: string; gpusPerNode?: number; network?: string };
-  precision: 'fp16' | 'bf16' | 'fp8';
+  precision?: 'fp16' | 'bf16' | 'fp8';
   promptTokens: number;
   outputTokens: number;
   tensor?: number[];
@@ -30,7 +30,9 @@ const sizes = (description: string) => optional(array(integer({ min: 1, max: 102
 export const inferenceRequestSchema: Schema<InferenceRequest> = object({
   model: modelSchema,
   cluster: object(searchClusterFields, { expected: 'a cluster object', description: 'The node type serving one replica.' }),
-  precision: withDefault(enumOf(['fp16', 'bf16', 'fp8'], { description: 'Weights and KV cache precision.' }), 'bf16'),
+  precision: defaultedLater(enumOf(['fp16', 'bf16', 'fp8'], {
+    description: 'Weights and KV cache precision; default: bf16, or fp16 on a GPU without BF16 (V100).',
+  }), 'bf16'),
   promptTokens: integer({ min: 1, max: million(10), description: 'Prompt length, in tokens.' }),
   outputTokens: integer({ min: 1, max: million(10), description: 'Generated tokens per sequence.' }),
   tensor: sizes('Tensor-parallel degrees to try.'),
@@ -54,6 +56,8 @@ export type InferenceResponseJson =
     ok: true; promptTokens: number; outputTokens: number; best?: InferencePointJson; frontier: InferencePointJson[];
     byShape: ({ tensor: number; pipeline: number } & ({ ok: true; largestBatch: InferencePointJson } | { ok: false; reason: string; message: string }))[];
     closest?: { why: string; point: InferencePointJson };
+    /** Caveats about the request, e.g. a context longer than the model's sequence length. */
+    warnings?: string[];
   }
   | { ok: false; reason: 'invalid'; message: string; issues: FieldIssue[] };
 
@@ -77,7 +81,8 @@ export function runInference(request: unknown): InferenceResponseJson {
   const req = valid.value;
   const resolved = resolveSearch({
     model: req.model, cluster: req.cluster,
-    training: { globalBatchSize: 1, precision: req.precision, dropout: false, attentionKernel: 'flash' },
+    // Precision and attention kernel left to the GPU's defaults (flash where it runs) unless asked.
+    training: { globalBatchSize: 1, precision: req.precision, dropout: false },
     settings: { scatterGather: false, overlapGradReduce: false, overlapTensorParallelComm: false, overlapPipelineComm: false },
   }, 1);
   if (!resolved.ok) return invalid(resolved.issues);
@@ -95,5 +100,6 @@ export function runInference(request: unknown): InferenceResponseJson {
     frontier: result.frontier.map(point),
     byShape: result.byShape.map((s) => shapeJson(s.tensor, s.pipeline, s.answer)),
     ...(result.closest && { closest: { why: result.closest.why, point: point(result.closest.point) } }),
+    warnings: [...result.warnings],
   };
 }

@@ -1,7 +1,7 @@
 /** The answer to POST /v1/nodes (`NodesResponseJson` in wire.ts) as one toolkit schema. */
 import { union } from '../schema/compose.ts';
 import { object, optional } from '../schema/object.ts';
-import { enumOf, integer, literal, number } from '../schema/scalars.ts';
+import { boolean, enumOf, integer, literal, number } from '../schema/scalars.ts';
 import type { JsonSchema, Schema } from '../schema/types.ts';
 import { jsonSchemaDocument, validate, type Validation } from '../schema/validate.ts';
 import { closestSchema, cost, count, days, gpuHours, issuesSchema, message, open, searchPlanSchema, seconds } from './response-parts.ts';
@@ -9,10 +9,21 @@ import type { NodesResponseJson } from './wire.ts';
 
 const searches = integer({ min: 0, description: 'Configuration searches run (one per cluster size tried).' });
 
+/** With a budget alone: the smallest cluster that fits, what training on it takes, and whether that is within the budget. */
+const smallest = object({
+  nodes: count('Nodes.'),
+  gpus: count('GPUs.'),
+  days: days('Time to train the token budget'),
+  seconds: seconds('Time to train the token budget'),
+  gpuHours: gpuHours('GPU time to train the token budget'),
+  cost: optional(cost('Cost of the GPU-hours (with pricePerGpuHour)')),
+  withinBudget: boolean({ description: 'Whether its GPU-hours (or cost) stay within the budget.' }),
+}, { ...open, expected: 'the smallest cluster that fits', description: 'With a budget alone: the smallest cluster that fits, for comparison.' });
+
 const nodesOk = object({
   ok: literal(true),
-  mode: enumOf(['fewest-nodes', 'days-on-nodes'], {
-    description: "'fewest-nodes' (a deadline or a budget was given) or 'days-on-nodes' (nodes was given).",
+  mode: enumOf(['fewest-nodes', 'fastest-within-budget', 'days-on-nodes'], {
+    description: "'fewest-nodes' (a deadline was given, with or without a budget), 'fastest-within-budget' (a budget and no deadline: the fastest plan it affords) or 'days-on-nodes' (nodes was given).",
   }),
   nodes: count('Nodes.'),
   gpus: count('GPUs.'),
@@ -23,6 +34,12 @@ const nodesOk = object({
   tokens: number({ greaterThan: 0, description: 'The token budget, in tokens.' }),
   configuration: searchPlanSchema,
   searches,
+  smallest: optional(smallest),
+  checked: optional(object({
+    fromNodes: count('Every size from this many nodes to one below the answer was searched and misses the deadline.'),
+    complete: boolean({ description: 'True when no smaller size can meet the deadline even at 100% MFU (the answer is the fewest nodes).' }),
+  }, { ...open, expected: 'a checked range', description: "How far below a deadline's answer every size was searched." })),
+  note: optional(message('How thoroughly the cluster sizes were searched, for humans.')),
 }, { ...open, expected: 'a nodes answer', description: 'The cluster size and the best configuration on it.' });
 
 const nodesFail = object({

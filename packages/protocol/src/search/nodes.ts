@@ -1,4 +1,4 @@
-import { fewestNodes, trainOnNodes } from '@trainplan/search';
+import { fastestWithinBudget, fewestNodes, trainOnNodes, type CapacityPoint } from '@trainplan/search';
 import { days, million, thousand, trillion } from '@trainplan/units';
 import { issuesMessage } from '../problem.ts';
 import { object, optional } from '../schema/object.ts';
@@ -14,14 +14,14 @@ import {
 import { resolveSearch, type SearchRequestCore } from './resolve-search.ts';
 import type { SearchRequest } from './search-schema.ts';
 import { searchOptions, type RunSearchOptions } from './run-search.ts';
-import type { ClosestJson, NodesResponseJson } from './wire.ts';
+import type { ClosestJson, NodesResponseJson, NodesSizeJson } from './wire.ts';
 
 /** A validated "how many nodes" request. */
 export interface NodesRequest extends SearchRequestCore {
   tokens: number;
-  /** Deadline in days: the answer is the fewest nodes that meet it. */
+  /** Deadline in days: the answer is the fewest nodes that meet it (within the budget, if one is given). */
   days?: number;
-  /** Budget in GPU-hours, or in money with pricePerGpuHour. */
+  /** Budget in GPU-hours, or in money with pricePerGpuHour: without a deadline, the answer is the fastest plan it affords. */
   gpuHours?: number;
   budget?: number;
   pricePerGpuHour?: number;
@@ -49,7 +49,7 @@ export const nodesRequestSchema: Schema<NodesRequest> = object({
   nodes: optional(integer({ min: 1, max: million(1), description: 'Days on this many nodes (the inverse question).' })),
 }, {
   expected: 'a nodes request object',
-  description: 'The fewest nodes that train a token budget within a deadline or a budget, or the days on a given number of nodes.',
+  description: 'The fewest nodes that train a token budget within a deadline (and budget, if given); with only a budget, the fastest plan it affords; or the days on a given number of nodes.',
   refine(raw, issue) {
     const goals = ['days', 'gpuHours', 'budget'].filter((k) => raw[k] !== undefined);
     if (raw.nodes !== undefined && goals.length > 0) issue('nodes', 'give nodes (days on that many nodes) or a goal (days, gpuHours, budget), not both');
@@ -66,10 +66,20 @@ const invalid = (issues: FieldIssue[]): NodesResponseJson => ({
   ok: false, reason: 'invalid', message: issuesMessage(issues), issues,
 });
 
+const nodesText = (n: number): string => `${n} node${n === 1 ? '' : 's'}`;
+
+const sizeJson = (p: CapacityPoint): NodesSizeJson => ({
+  nodes: p.nodes, gpus: p.gpus, days: p.days, seconds: p.seconds, gpuHours: p.gpuHours, ...(p.cost !== undefined && { cost: p.cost }),
+});
+
 /**
- * "How many nodes": the fewest nodes of the given node type whose best configuration trains `tokens`
- * within the deadline or budget (the achieved throughput of that configuration, not a fixed TFLOP/s),
- * or the days on a given number of nodes. Impossible goals answer with the closest feasible point.
+ * "How many nodes", in three modes, each with the configuration used (the achieved throughput of the
+ * best plan found at that size, not a fixed TFLOP/s):
+ * - a deadline (optionally with a budget): the fewest nodes that meet it ('fewest-nodes');
+ * - a budget alone (GPU-hours, or money with a price): the fastest plan the budget affords, the largest
+ *   useful cluster, with the smallest cluster that fits beside it ('fastest-within-budget');
+ * - nodes: the days on that many nodes ('days-on-nodes').
+ * Impossible goals answer with the closest feasible point.
  */
 export function runNodes(request: unknown, options: RunSearchOptions = {}): NodesResponseJson {
   const valid = validate(nodesRequestSchema, request);
@@ -78,7 +88,10 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
   const probe = resolveSearch({ ...req, training: { ...req.training, tokens: req.tokens } }, 1);
   if (!probe.ok) return invalid(probe.issues);
   const r = probe.value;
-  const opts = searchOptions({ ...req, top: 1, objective: 'throughput' } as SearchRequest, options);
+  const opts = {
+    ...searchOptions({ ...req, top: 1, objective: 'throughput' } as SearchRequest, options),
+    ...(options.onClusterSize && { onClusterSize: options.onClusterSize }),
+  };
   const price = req.pricePerGpuHour;
   const point = (nodes: number, p: NonNullable<ReturnType<typeof trainOnNodes>>) => ({
     nodes, gpus: p.gpus, days: p.days, seconds: p.seconds, gpuHours: p.gpuHours,
@@ -88,13 +101,15 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
   });
 
   if (req.nodes !== undefined) {
-    const p = trainOnNodes(r.base, req.nodes, req.tokens, opts, price);
+    options.onClusterSize?.(req.nodes, 0);
+    const { onClusterSize: _, ...one } = opts;
+    const p = trainOnNodes(r.base, req.nodes, req.tokens, one, price);
     if (p) return { ok: true, mode: 'days-on-nodes', ...point(req.nodes, p), searches: 1 };
     const fewest = fewestNodes(r.base, req.tokens, {}, opts);
-    const closest: ClosestJson | undefined = fewest.ok ? closestJson(fewest, `nothing fits on ${req.nodes} nodes; the fewest that fit are ${fewest.nodes}`) : undefined;
+    const closest: ClosestJson | undefined = fewest.ok ? closestJson(fewest, `nothing fits on ${nodesText(req.nodes)}; the fewest that fit are ${fewest.nodes}`) : undefined;
     return {
       ok: false, reason: 'does-not-fit',
-      message: `no configuration of ${req.nodes} nodes runs this model and batch`,
+      message: `no configuration of ${nodesText(req.nodes)} runs this model and batch`,
       ...(closest && { closest }), searches: 1 + fewest.searches,
     };
   }
@@ -105,8 +120,17 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
     ...(req.budget !== undefined && { costBudget: req.budget }),
     ...(price !== undefined && { pricePerGpuHour: price }),
   };
-  const answer = fewestNodes(r.base, req.tokens, goal, opts);
-  if (answer.ok) return { ok: true, mode: 'fewest-nodes', ...point(answer.nodes, answer), searches: answer.searches };
+  const withinBudget = (p: CapacityPoint) => (req.gpuHours === undefined || p.gpuHours <= req.gpuHours) && (req.budget === undefined || (p.cost ?? Infinity) <= req.budget);
+  const budgetOnly = req.days === undefined;
+  const answer = budgetOnly ? fastestWithinBudget(r.base, req.tokens, goal, opts) : fewestNodes(r.base, req.tokens, goal, opts);
+  if (answer.ok) {
+    return {
+      ok: true, mode: budgetOnly ? 'fastest-within-budget' : 'fewest-nodes', ...point(answer.nodes, answer), searches: answer.searches,
+      ...(answer.smallest && { smallest: { ...sizeJson(answer.smallest), withinBudget: withinBudget(answer.smallest) } }),
+      ...(answer.checked && { checked: { fromNodes: answer.checked.fromNodes, complete: answer.checked.complete } }),
+      ...(answer.note !== undefined && { note: answer.note }),
+    };
+  }
   return {
     ok: false, reason: answer.reason, message: answer.message, searches: answer.searches,
     ...(answer.closest && { closest: closestJson(answer.closest, answer.message) }),

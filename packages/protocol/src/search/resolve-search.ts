@@ -1,6 +1,7 @@
 import type { StateSharding } from '@trainplan/model';
 import { gpuById, systemById } from '@trainplan/presets';
-import { scatterGatherFor, type Candidate, type SearchBase } from '@trainplan/search';
+import { overlapPipelineCommFor, scatterGatherFor, type Candidate, type SearchBase } from '@trainplan/search';
+import { runsFlashAttention } from '@trainplan/planner';
 import { resolveScenario } from '../resolve.ts';
 import { validateScenario } from '../scenario-schema.ts';
 import type { FieldIssue, ScenarioInput } from '../wire.ts';
@@ -45,6 +46,13 @@ export function resolveSearch(core: SearchRequestCore, nodes: number): { ok: tru
   if (plan.precision === 'fp8' && plan.gpu.peakFlops.fp8 === undefined) {
     return { ok: false, issues: [{ path: 'training.precision', message: `${plan.gpu.name} has no FP8 tensor cores` }] };
   }
+  // As the planner's checkPlan: bf16 needs BF16 tensor cores (a V100 has FP16 ones only).
+  if (plan.precision === 'bf16' && plan.gpu.peakFlops.bf16 === undefined) {
+    return { ok: false, issues: [{ path: 'training.precision', message: `${plan.gpu.name} has no BF16 tensor cores: use precision "fp16"` }] };
+  }
+  if (plan.attentionKernel === 'flash' && !runsFlashAttention(plan.gpu)) {
+    return { ok: false, issues: [{ path: 'training.attentionKernel', message: `${plan.gpu.name} cannot run FlashAttention (Ampere or newer): use attentionKernel "unfused"` }] };
+  }
   // The parallel strategy is what the search chooses; the rest of the plan is its base.
   const { tensor: _t, pipeline: _p, data: _d, context: _c, virtualStages: _v, schedule: _s, microBatchSize: _b,
     sequenceParallel: _sp, recompute: _r, recomputeLayers: _n, sharding: _z, ...base } = plan;
@@ -66,11 +74,11 @@ export function candidateScenario(r: ResolvedSearch, c: Candidate, nodes: number
     training: {
       globalBatchSize: t.globalBatchSize,
       microBatchSize: c.microBatchSize,
-      precision: t.precision,
+      precision: r.base.precision,
       ...(t.seqLength !== undefined && { seqLength: t.seqLength }),
       ...(t.tokens !== undefined && { tokens: t.tokens }),
       dropout: t.dropout,
-      attentionKernel: t.attentionKernel,
+      attentionKernel: r.base.attentionKernel,
       ...(t.gradientAccumulation !== undefined && { gradientAccumulation: t.gradientAccumulation }),
     },
     parallelism: {
@@ -86,6 +94,7 @@ export function candidateScenario(r: ResolvedSearch, c: Candidate, nodes: number
       schedule: c.virtualStages > 1 ? 'interleaved' : '1f1b',
       ...r.core.settings,
       scatterGather: scatterGatherFor(r.core.settings.scatterGather, c),
+      overlapPipelineComm: overlapPipelineCommFor(r.core.settings.overlapPipelineComm, c),
     },
   };
 }

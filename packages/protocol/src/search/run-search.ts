@@ -1,26 +1,36 @@
-import { describeCandidate, explainAlternatives, fewestNodes, MAX_NODES, searchPlans, type SearchOptions } from '@trainplan/search';
-import { formatBytes } from '@trainplan/units';
+import { describeCandidate, explainAlternatives, MAX_NODES, searchPlans, whyNothingFits, type SearchOptions } from '@trainplan/search';
 import { issuesMessage } from '../problem.ts';
 import type { FieldIssue } from '../wire.ts';
 import { planJson, statsJson } from './plan-json.ts';
-import { candidateScenario, resolveSearch, type ResolvedSearch } from './resolve-search.ts';
+import { candidateScenario, resolveSearch } from './resolve-search.ts';
+import { nearestCluster } from './run-search-nearest.ts';
 import { validateSearchRequest, type SearchRequest } from './search-schema.ts';
-import type { ClosestJson, SearchFailJson, SearchResponseJson } from './wire.ts';
+import type { SearchFailJson, SearchResponseJson } from './wire.ts';
 
 export interface RunSearchOptions {
-  /** Called now and then with candidates settled so far and the space's size. */
+  /** Called now and then with the work done so far and the total (a share: done / total), for a progress bar. */
   onProgress?: (done: number, total: number) => void;
+  /** runNodes: called as each cluster size's search starts, with its size and the searches run before it. */
+  onClusterSize?: (nodes: number, searchesBefore: number) => void;
   /** Caps the request's own candidateBudget (a server's guard). */
   candidateBudget?: number;
 }
 
 const invalid = (issues: FieldIssue[]): SearchFailJson => ({ ok: false, reason: 'invalid', message: issuesMessage(issues), issues });
 
-/** Nodes of the request's cluster (gpus given: whole nodes). */
+/**
+ * Nodes of the request's cluster. `gpus` is the exact size of the cluster in whole nodes: a count that
+ * does not fill whole nodes is refused, naming the two nearest counts that do.
+ */
 function requestNodes(req: SearchRequest, gpusPerNode: number): number | FieldIssue {
   if (req.cluster.nodes !== undefined) return req.cluster.nodes;
   const gpus = req.cluster.gpus!;
-  if (gpus % gpusPerNode !== 0) return { path: 'cluster.gpus', message: `${gpus} GPUs do not fill whole nodes of ${gpusPerNode}` };
+  if (gpus % gpusPerNode !== 0) {
+    const fewer = Math.floor(gpus / gpusPerNode);
+    const whole = (n: number) => `${n * gpusPerNode} (${n} node${n === 1 ? '' : 's'})`;
+    const options = [...(fewer > 0 ? [whole(fewer)] : []), whole(fewer + 1)];
+    return { path: 'cluster.gpus', message: `${gpus} GPUs do not fill whole nodes of ${gpusPerNode} GPUs: ask for ${options.join(' or ')}, or give cluster.nodes` };
+  }
   return gpus / gpusPerNode;
 }
 
@@ -31,23 +41,6 @@ export function searchOptions(req: SearchRequest, options: RunSearchOptions): Se
     constraints: req.constraints,
     ...(Number.isFinite(budget) && { candidateBudget: budget }),
     ...(options.onProgress && { onProgress: options.onProgress }),
-  };
-}
-
-/** When nothing fits on the cluster asked for: the fewest nodes on which something does. */
-function closestCluster(r: ResolvedSearch, req: SearchRequest, options: SearchOptions, nodes: number): ClosestJson | undefined {
-  const answer = fewestNodes(r.base, req.training.tokens ?? 1, {}, { ...options, onProgress: undefined });
-  if (!answer.ok) return undefined;
-  const plan = planJson(r, answer.plan.candidate, answer.nodes, 1, req.pricePerGpuHour);
-  const more = answer.nodes > nodes;
-  return {
-    why: more
-      ? `no configuration fits on ${nodes} nodes; the fewest nodes that fit are ${answer.nodes} (${answer.gpus} GPUs), with ${plan.label}`
-      : `no configuration fits on ${nodes} nodes as asked (the batch or the degrees do not divide); ${answer.nodes} nodes work, with ${plan.label}`,
-    nodes: answer.nodes,
-    gpus: answer.gpus,
-    scenario: plan.scenario,
-    estimate: plan.estimate,
   };
 }
 
@@ -75,12 +68,11 @@ export function runSearch(request: unknown, options: RunSearchOptions = {}): Sea
   const best = result.top[0];
   if (!best) {
     const miss = result.closestInfeasible;
+    const why = whyNothingFits(result);
     const fail: SearchFailJson = {
       ok: false,
       reason: 'no-feasible-configuration',
-      message: miss
-        ? `no configuration of ${req.cluster.gpus ?? nodes * r.cluster.gpusPerNode} GPUs runs: the closest needs ${formatBytes(miss.neededBytes)} per GPU, the GPU has ${formatBytes(miss.availableBytes)}`
-        : `no configuration of ${nodes * r.cluster.gpusPerNode} GPUs passes Megatron's divisibility rules for this model and batch`,
+      message: `no configuration of ${nodes * r.cluster.gpusPerNode} GPUs runs: ${why}`,
       ...stats,
     };
     if (miss) {
@@ -89,13 +81,13 @@ export function runSearch(request: unknown, options: RunSearchOptions = {}): Sea
         neededBytes: miss.neededBytes, availableBytes: miss.availableBytes, message: miss.message,
       };
     }
-    const closest = nodes < MAX_NODES ? closestCluster(r, req, opts, nodes) : undefined;
+    const closest = nodes <= MAX_NODES ? nearestCluster(r, req, opts, nodes) : undefined;
     if (closest) fail.closest = closest;
     return fail;
   }
 
   const top = result.top.map((p, i) => planJson(r, p.candidate, nodes, i + 1, req.pricePerGpuHour));
-  const alternatives = explainAlternatives(r.base, best).map((a) => ({
+  const alternatives = explainAlternatives(r.base, best, undefined, req.constraints.memoryFraction).map((a) => ({
     change: a.change,
     label: describeCandidate(a.candidate),
     scenario: candidateScenario(r, a.candidate, nodes),

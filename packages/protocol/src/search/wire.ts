@@ -83,10 +83,23 @@ export interface SearchFailJson extends Partial<SearchStatsJson> {
 
 export type SearchResponseJson = SearchOkJson | SearchFailJson;
 
+/** A cluster size and what training the token budget on it takes. */
+export interface NodesSizeJson {
+  nodes: number;
+  gpus: number;
+  days: number;
+  seconds: number;
+  gpuHours: number;
+  cost?: number;
+}
+
 export interface NodesOkJson {
   ok: true;
-  /** 'fewest-nodes' (a deadline or a budget was given) or 'days-on-nodes' (nodes was given). */
-  mode: 'fewest-nodes' | 'days-on-nodes';
+  /**
+   * 'fewest-nodes' (a deadline was given, with or without a budget), 'fastest-within-budget' (a budget
+   * and no deadline: the fastest plan the budget affords) or 'days-on-nodes' (nodes was given).
+   */
+  mode: 'fewest-nodes' | 'fastest-within-budget' | 'days-on-nodes';
   nodes: number;
   gpus: number;
   days: number;
@@ -98,6 +111,12 @@ export interface NodesOkJson {
   configuration: SearchPlanJson;
   /** Searches run (one per cluster size tried). */
   searches: number;
+  /** 'fastest-within-budget': the smallest cluster that fits, how long it takes, and whether it stays within the budget. */
+  smallest?: NodesSizeJson & { withinBudget: boolean };
+  /** 'fewest-nodes': every size from fromNodes to nodes − 1 was searched and misses the deadline; complete: none below fromNodes can meet it even at 100% MFU. */
+  checked?: { fromNodes: number; complete: boolean };
+  /** How thoroughly the cluster sizes were searched, for humans. */
+  note?: string;
 }
 
 export interface NodesFailJson {

@@ -25,6 +25,8 @@ describe('runCollective', () => {
     [{ op: 'all-squash', gpu: 'h100-sxm' }, 'invalid', 'op'],
     [{ op: 'all-reduce', gpu: 'h100-sxm', size: 0 }, 'invalid', 'size'],
     [{ op: 'all-reduce', gpu: 'h100-sxm', size: -5 }, 'invalid', 'size'],
+    [{ op: 'all-reduce', gpu: 'h100-sxm', size: 1.5 }, 'invalid', 'size'],
+    [{ op: 'all-reduce', gpu: 'h100-sxm', sizes: [8, 12.25] }, 'invalid', 'sizes[1]'],
     [{ op: 'all-reduce', gpu: 'h100-sxm', size: 2 ** 60 }, 'invalid', 'size'],
     [{ op: 'all-reduce', gpu: 'h100-sxm', gpusPerNode: 16 }, 'invalid', 'gpusPerNode'],
     [{ op: 'all-reduce' }, 'invalid', 'gpu'],

@@ -55,3 +55,93 @@ describe('toNemoYaml', () => {
     expect(unfused.split('\n')).toContain('  gradient_accumulation_fusion: false');
   });
 });
+
+/** GPT-3 175B (96 layers) with TP 8 on p stages of one DGX A100 each, no data parallelism. */
+const gpt3OnStages = (p: number, parallelism: Record<string, unknown> = {}) => ({
+  ...CONTRACT_EXAMPLE,
+  cluster: { ...CONTRACT_EXAMPLE.cluster, nodes: p },
+  training: { ...CONTRACT_EXAMPLE.training, globalBatchSize: 64 * p },
+  parallelism: { ...CONTRACT_EXAMPLE.parallelism, pipeline: p, ...parallelism },
+});
+const lines = (text: string | undefined) => text!.split('\n');
+
+describe('toMegatronArgs: Megatron-Core\'s uneven pipeline split', () => {
+  it('96 layers on 25 stages: first 2 and last 2 layers as flags (the 23 middle stages take 4 each)', () => {
+    const args = toMegatronArgs(gpt3OnStages(25))!;
+    expect(args).toContain('--decoder-first-pipeline-num-layers 2');
+    expect(args).toContain('--decoder-last-pipeline-num-layers 2');
+    // Full recompute of every layer: the fullest stage's 4.
+    expect(args).toContain('--recompute-num-layers 4');
+  });
+
+  it('an even split needs neither flag', () => {
+    expect(toMegatronArgs(CONTRACT_EXAMPLE)).not.toContain('--decoder-first-pipeline-num-layers');
+  });
+
+  it('an uneven split with virtual stages gives the chunk count (--num-virtual-stages-per-pipeline-rank), as arguments.py requires', () => {
+    const args = toMegatronArgs(gpt3OnStages(25, { virtualStages: 2, schedule: 'interleaved' }))!;
+    expect(args).toContain('--num-virtual-stages-per-pipeline-rank 2');
+    expect(args).not.toContain('--num-layers-per-virtual-pipeline-stage');
+    // 4 layers per middle stage in 2 chunks: every layer recomputed is 2 per chunk.
+    expect(args).toContain('--recompute-num-layers 2');
+  });
+
+  it('writes nothing for a pipeline with no Megatron split (96 layers on 26 stages)', () => {
+    expect(toMegatronArgs(gpt3OnStages(26))).toBeUndefined();
+    expect(toNemoYaml(gpt3OnStages(26))).toBeUndefined();
+  });
+});
+
+describe('toMegatronArgs: --recompute-num-layers counts layers per model chunk', () => {
+  const interleaved = { ...CONTRACT_EXAMPLE, parallelism: { ...CONTRACT_EXAMPLE.parallelism, virtualStages: 2, schedule: 'interleaved' } };
+  it('all layers: L / (p·v) = 96 / 16 = 6, not ⌈L/p⌉ = 12', () => {
+    expect(toMegatronArgs(interleaved)).toContain('--recompute-num-layers 6');
+    expect(lines(toNemoYaml(interleaved))).toContain('  activations_checkpoint_num_layers: 6');
+  });
+  it('4 layers per stage over 2 chunks is 2 per chunk; 3 per stage cannot be split so, and is not exported', () => {
+    const four = { ...interleaved, parallelism: { ...interleaved.parallelism, recomputeLayers: 4 } };
+    expect(toMegatronArgs(four)).toContain('--recompute-num-layers 2');
+    expect(toMegatronArgs({ ...interleaved, parallelism: { ...interleaved.parallelism, recomputeLayers: 3 } })).toBeUndefined();
+  });
+});
+
+describe('toMegatronArgs: notes stay outside the shell command', () => {
+  const zero1 = { ...LLAMA, parallelism: { ...LLAMA.parallelism, distributedOptimizer: false, zeroStage: 1 } };
+  it('a ZeRO note is a comment line before the backslash-continued arguments, which end every line but the last with \\', () => {
+    const [note, ...block] = lines(toMegatronArgs(zero1));
+    expect(note).toMatch(/^# ZeRO stage 1/);
+    expect(block.slice(0, -1).every((l) => l.endsWith(' \\'))).toBe(true);
+    expect(block.some((l) => l.trimStart().startsWith('#'))).toBe(false);
+  });
+  it('NeMo: a comment says there is no ZeRO stage, and the nearest optimizer is distributed_fused_adam', () => {
+    const yaml = lines(toNemoYaml(zero1));
+    expect(yaml).toContain('    name: distributed_fused_adam');
+    expect(yaml.some((l) => l.trimStart().startsWith('#') && l.includes('no ZeRO stage'))).toBe(true);
+  });
+});
+
+describe('toMegatronArgs: overlap flags as Megatron-Core names them', () => {
+  it('pipeline-send overlap is on by default with interleaving: only turning it off takes a flag', () => {
+    expect(toMegatronArgs(LLAMA)).toContain('--no-overlap-p2p-communication');
+    const overlapped = toMegatronArgs({ ...LLAMA, parallelism: { ...LLAMA.parallelism, overlapPipelineComm: true } })!;
+    expect(overlapped).not.toMatch(/overlap-p2p-communication/);
+  });
+  it('without interleaving Megatron turns it off itself: no flag either way', () => {
+    expect(toMegatronArgs(CONTRACT_EXAMPLE)).not.toMatch(/overlap-p2p-communication/);
+  });
+  it('--tp-comm-overlap comes with --sequence-parallel; without it the plan is not exported', () => {
+    expect(toMegatronArgs({ ...LLAMA, parallelism: { ...LLAMA.parallelism, overlapTensorParallelComm: true } })).toContain('--tp-comm-overlap');
+    const noSp = { ...LLAMA, parallelism: { ...LLAMA.parallelism, overlapTensorParallelComm: true, sequenceParallel: false } };
+    expect(toMegatronArgs(noSp)).toBeUndefined();
+  });
+});
+
+describe('toNemoYaml: an uneven split', () => {
+  it('states the split in a comment and as Megatron-Core\'s first/last stage fields', () => {
+    const yaml = lines(toNemoYaml(gpt3OnStages(25)));
+    expect(yaml).toContain('  num_layers_in_first_pipeline_stage: 2');
+    expect(yaml).toContain('  num_layers_in_last_pipeline_stage: 2');
+    expect(yaml.some((l) => l.startsWith('  #') && l.includes('2 + 4 × 23 + 2'))).toBe(true);
+    expect(lines(toNemoYaml(CONTRACT_EXAMPLE)).some((l) => l.includes('num_layers_in_first_pipeline_stage'))).toBe(false);
+  });
+});

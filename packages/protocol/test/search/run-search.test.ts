@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   inferenceRequestJsonSchema, nodesRequestJsonSchema, runEstimate, runInference, runNodes, runScale, runSearch, scaleRequestJsonSchema,
-  searchRequestJsonSchema, validateScenario, type SearchOkJson,
+  searchRequestJsonSchema, validateInferenceResponse, validateNodesResponse, validateScenario, type SearchOkJson,
 } from '../../src/index.ts';
 
 const GPT3 = { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', nodes: 128 }, training: { globalBatchSize: 1536, tokens: 300e9 }, top: 3 };
@@ -48,6 +48,31 @@ describe('runSearch', () => {
     }
   });
 
+  it('with overlapped pipeline sends asked for, a plan without virtual stages states them off (Megatron overlaps only interleaved) and carries no warning', () => {
+    // maxVirtualStages 1: every pipelined plan runs the plain 1F1B schedule.
+    const answer = runSearch({ ...GPT3, settings: { overlapPipelineComm: true }, constraints: { maxVirtualStages: 1 }, top: 10 }) as SearchOkJson;
+    expect(answer.ok).toBe(true);
+    const plans = answer.top.filter((p) => p.scenario.parallelism!.pipeline! > 1);
+    expect(plans.some((p) => p.scenario.parallelism!.virtualStages === 1)).toBe(true);
+    for (const p of plans) {
+      expect(p.scenario.parallelism!.overlapPipelineComm).toBe(p.scenario.parallelism!.virtualStages! > 1);
+      expect(p.estimate.warnings.filter((w) => w.startsWith('overlapped pipeline sends'))).toEqual([]);
+    }
+  });
+
+  it('keeps 5% of GPU memory free by default (where an estimate warns), and memoryFraction 1 lifts it', () => {
+    const headroom = runSearch({ ...GPT3, top: 10 }) as SearchOkJson;
+    const all = runSearch({ ...GPT3, constraints: { memoryFraction: 1 }, top: 10 }) as SearchOkJson;
+    for (const p of headroom.top) {
+      expect(p.estimate.memory.totalBytes).toBeLessThanOrEqual(0.95 * p.estimate.memory.capacityBytes);
+      expect(p.estimate.warnings.filter((w) => w.startsWith('peak memory'))).toEqual([]);
+    }
+    // On this cluster the fastest plan of all is a tight one, which the default declines.
+    const tightest = Math.max(...all.top.map((p) => p.estimate.memory.totalBytes / p.estimate.memory.capacityBytes));
+    expect(tightest).toBeGreaterThan(0.95);
+    expect(all.best.estimate.stepTimeSeconds).toBeLessThanOrEqual(headroom.best.estimate.stepTimeSeconds);
+  });
+
   it('a system id stands for its GPU, node size and network', () => {
     const a = runSearch({ ...GPT3, cluster: { gpu: 'dgx-a100-80gb', nodes: 128 } }) as SearchOkJson;
     expect(a.best.scenario.cluster).toEqual({ gpu: 'a100-80gb', gpusPerNode: 8, nodes: 128, network: 'hdr-ib-8x' });
@@ -81,6 +106,39 @@ describe('runSearch', () => {
     expect(a.closest!.nodes).toBeGreaterThan(1);
     expect(validateScenario(a.closest!.scenario).ok).toBe(true);
     expect(a.closest!.estimate!.memory.fits).toBe(true);
+    expect(a.message).toMatch(/^no configuration of 8 GPUs runs: out of memory: the plan that comes closest \(.*\) needs [\d.]+ GiB per GPU, the GPU has 80\.0 GiB$/);
+  });
+
+  describe('--gpus 1000 for GPT-3 175B at batch 1536 (8 × 5³ GPUs: no TP × PP × DP split)', () => {
+    const request = { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', gpus: 1000 }, training: { globalBatchSize: 1536 } };
+    const a = runSearch(request);
+    const runs = (nodes: number) => runSearch({ ...request, cluster: { gpu: 'a100-80gb', nodes }, top: 1 }).ok;
+
+    it('says why the size asked for fails: the divisibility rules that rule every plan out', () => {
+      expect(a.ok).toBe(false);
+      if (a.ok) return;
+      expect(a.message).toMatch(/^no configuration of 1000 GPUs runs: no plan passes Megatron's divisibility rules: tensor × pipeline × context does not divide the GPUs \(\d+% of candidates\)/);
+    });
+
+    it('answers the nearest size that runs, below the request first, not the fewest nodes that fit', () => {
+      if (a.ok) throw new Error('expected no plan on 1000 GPUs');
+      const nearest = a.closest!.nodes!;
+      expect(nearest).toBeLessThan(125);
+      for (let n = nearest + 1; n < 125; n++) expect(runs(n), `${n} nodes`).toBe(false);
+      expect(runs(nearest)).toBe(true);
+      expect(a.closest!.why).toMatch(new RegExp(`^nothing runs on 125 nodes \\(1000 GPUs\\); the nearest smaller size that runs: ${nearest} nodes \\(${nearest * 8} GPUs\\), with TP`));
+    });
+  });
+
+  it('a GPU count that does not fill whole nodes is refused, naming the two counts that do', () => {
+    const a = runSearch({ model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', gpus: 1004 }, training: { globalBatchSize: 1536 } });
+    expect(a.ok).toBe(false);
+    if (a.ok) return;
+    expect(a.reason).toBe('invalid');
+    expect(a.issues).toEqual([{ path: 'cluster.gpus', message: '1004 GPUs do not fill whole nodes of 8 GPUs: ask for 1000 (125 nodes) or 1008 (126 nodes), or give cluster.nodes' }]);
+    const four = runSearch({ model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', gpus: 4 }, training: { globalBatchSize: 1536 } });
+    if (four.ok) throw new Error('expected a refusal');
+    expect(four.issues![0]!.message).toContain('ask for 8 (1 node), or');
   });
 });
 
@@ -101,6 +159,36 @@ describe('runNodes', () => {
     expect(a.mode).toBe('days-on-nodes');
     expect(a.nodes).toBe(128);
     expect(a.days).toBeCloseTo(300e9 / a.configuration.estimate.tokensPerSecond / 86_400, 9);
+  });
+
+  it('the fewest nodes for a deadline are the fewest: every size checked below them misses it', () => {
+    const a = runNodes({ model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, tokens: 300e9, days: 30 });
+    if (!a.ok) throw new Error(a.message);
+    expect(validateNodesResponse(a)).toEqual({ ok: true, value: a });
+    expect(a.checked!.fromNodes).toBeLessThan(a.nodes);
+    for (let n = a.checked!.fromNodes; n < a.nodes; n++) {
+      const b = runNodes({ model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, tokens: 300e9, nodes: n });
+      expect(!b.ok || b.days > 30, `${n} nodes`).toBe(true);
+    }
+  });
+
+  it('a budget alone answers the fastest plan it affords, with the smallest cluster that fits beside it', () => {
+    const request = { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, tokens: 300e9, gpuHours: 600e3 };
+    const a = runNodes(request);
+    if (!a.ok) throw new Error(a.message);
+    expect(validateNodesResponse(a)).toEqual({ ok: true, value: a });
+    expect(a.mode).toBe('fastest-within-budget');
+    expect(a.gpuHours).toBeLessThanOrEqual(600e3);
+    expect(a.smallest!.nodes).toBeLessThan(a.nodes);
+    expect(a.smallest!.days).toBeGreaterThan(a.days);
+    expect(a.smallest!.withinBudget).toBe(a.smallest!.gpuHours <= 600e3);
+    // With a deadline too, the meaning stays: the fewest nodes that meet it, within the budget.
+    const both = runNodes({ ...request, days: 30 });
+    if (!both.ok) throw new Error(both.message);
+    expect(both.mode).toBe('fewest-nodes');
+    expect(both.nodes).toBeLessThan(a.nodes);
+    expect(both.days).toBeLessThanOrEqual(30);
+    expect(both.smallest).toBeUndefined();
   });
 
   it('a budget of zero answers with the cheapest feasible run and why', () => {
@@ -133,6 +221,24 @@ describe('runScale and runInference', () => {
     if (!a.ok) throw new Error(a.message);
     expect(a.best!.decodeStepSeconds).toBeLessThanOrEqual(0.05);
     expect(a.frontier.length).toBeGreaterThan(1);
+    expect(a.warnings).toEqual([]);
+  });
+
+  it('inference warns about a context longer than the model\'s sequence length, in a valid answer', () => {
+    const a = runInference({ model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 100_000, outputTokens: 100, tensor: [8], pipeline: [1] });
+    if (!a.ok) throw new Error(a.message);
+    expect(a.warnings).toHaveLength(1);
+    expect(a.warnings![0]).toMatch(/100,100 tokens\) is longer than .*'s sequence length \(8,192 tokens\)/);
+    expect(validateInferenceResponse(a)).toEqual({ ok: true, value: a });
+  });
+
+  it('scale: efficiency against the smallest size whatever the order, and why a size runs nothing', () => {
+    const a = runScale({ model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, nodes: [64, 32, 16, 1] });
+    if (!a.ok) throw new Error(a.message);
+    const [n64, , n16, n1] = a.points;
+    expect(n16!.efficiency).toBe(1);
+    expect(n64!.efficiency).toBeCloseTo(n64!.tokensPerSecondPerGpu! / n16!.tokensPerSecondPerGpu!, 12);
+    expect(n1!.reason).toMatch(/^no configuration fits: out of memory: .* needs [\d.]+ GiB per GPU, the GPU has 80\.0 GiB$/);
   });
 
   it('publishes a JSON Schema document for each request', () => {

@@ -1,3 +1,4 @@
+import { formatSeconds } from '@trainplan/units';
 import type { InferenceAnswer, InferenceBase, InferenceEstimate } from './inference-plan.ts';
 import { estimateInference } from './inference-plan.ts';
 import { powersOfTwoUpTo } from '../search-space.ts';
@@ -24,8 +25,14 @@ export interface InferencePlanResult {
   readonly best?: InferenceEstimate;
   /** Per (TP, PP): the largest batch and its figures, or why it cannot serve. */
   readonly byShape: readonly { readonly tensor: number; readonly pipeline: number; readonly answer: InferenceAnswer }[];
-  /** When no point meets the bounds: the one with the lowest decode latency, and why it misses. */
+  /**
+   * When no point meets the bounds: the one nearest to meeting them (the least worst ratio of its
+   * latency to a bound), and the figures by which it misses, e.g. "the closest plan (TP 8, PP 1,
+   * batch 1) decodes a token in 18.6 ms against the 1 µs bound; its first token comes after 120 ms".
+   */
   readonly closest?: { readonly point: InferenceEstimate; readonly why: string };
+  /** Caveats about the request, e.g. a context longer than the model's sequence length. */
+  readonly warnings: readonly string[];
 }
 
 /** Pareto frontier over (decode latency ↓, tokens/s/GPU ↑), sorted by latency. */
@@ -71,13 +78,37 @@ export function planInference(base: InferenceBase, search: InferenceSearch): Inf
     && (search.maxPrefillSeconds === undefined || p.prefillSeconds <= search.maxPrefillSeconds);
   const ok = points.filter(meets);
   const best = ok.reduce<InferenceEstimate | undefined>((a, b) => (!a || b.tokensPerSecondPerGpu > a.tokensPerSecondPerGpu ? b : a), undefined);
-  let closest: InferencePlanResult['closest'];
-  if (!best && points.length > 0) {
-    const fastest = points.reduce((a, b) => (b.decodeStepSeconds + b.prefillSeconds < a.decodeStepSeconds + a.prefillSeconds ? b : a));
-    closest = {
-      point: fastest,
-      why: `no plan meets the latency bounds; the fastest (TP ${fastest.shape.tensor}, PP ${fastest.shape.pipeline}, batch ${fastest.shape.batch}) decodes a token in ${(fastest.decodeStepSeconds * 1000).toFixed(1)} ms with a first token after ${(fastest.prefillSeconds * 1000).toFixed(0)} ms`,
-    };
-  }
-  return { points, frontier: latencyThroughputFrontier(points), best, byShape, closest };
+  const closest = !best && points.length > 0 ? closestMiss(points, search) : undefined;
+  return { points, frontier: latencyThroughputFrontier(points), best, byShape, closest, warnings: contextWarnings(base, search) };
+}
+
+/** The point nearest to meeting the bounds (the smallest of its worst latency-to-bound ratio), and by how much it misses. */
+function closestMiss(points: readonly InferenceEstimate[], search: InferenceSearch): NonNullable<InferencePlanResult['closest']> {
+  const decodeBound = search.maxDecodeSecondsPerToken;
+  const prefillBound = search.maxPrefillSeconds;
+  const worst = (p: InferenceEstimate) => Math.max(
+    decodeBound === undefined ? 0 : p.decodeStepSeconds / decodeBound,
+    prefillBound === undefined ? 0 : p.prefillSeconds / prefillBound,
+  );
+  const point = points.reduce((a, b) => (worst(b) < worst(a) ? b : a));
+  const against = (bound: number | undefined, value: number) => (bound !== undefined && value > bound ? ` against the ${formatSeconds(bound)} bound` : '');
+  return {
+    point,
+    why: `the closest plan (TP ${point.shape.tensor}, PP ${point.shape.pipeline}, batch ${point.shape.batch}) decodes a token in ${formatSeconds(point.decodeStepSeconds)}${against(decodeBound, point.decodeStepSeconds)}; `
+      + `its first token comes after ${formatSeconds(point.prefillSeconds)}${against(prefillBound, point.prefillSeconds)}`,
+  };
+}
+
+/**
+ * A context (prompt + output) longer than the model's sequence length: the presets state the length
+ * the model was trained at and no longer context window, so the estimate is given with a warning
+ * rather than refused (long-context variants, e.g. Llama 3.1's 128K with RoPE scaling, serve more).
+ */
+function contextWarnings(base: InferenceBase, search: InferenceSearch): string[] {
+  const context = search.promptTokens + search.outputTokens;
+  const limit = base.model.seqLength;
+  if (context <= limit) return [];
+  const n = (x: number) => x.toLocaleString('en-US');
+  return [`the context (${n(search.promptTokens)} prompt + ${n(search.outputTokens)} output = ${n(context)} tokens) is longer than ${base.model.name}'s sequence length (${n(limit)} tokens): `
+    + 'the estimate assumes the model can attend over all of it (a long-context variant); the preset states no longer context window'];
 }

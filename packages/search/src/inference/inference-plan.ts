@@ -1,5 +1,5 @@
 import { collectiveCost, p2pSeconds } from '@trainplan/collectives';
-import { kvWidth, parameterBreakdown, stageParameters, layersPerStage } from '@trainplan/model';
+import { kvWidth, parameterBreakdown, pipelineSplit, stageParameters } from '@trainplan/model';
 import { layerProfile, peak16, resolveCalibration } from '@trainplan/planner';
 import { GiB, type Bytes, type Seconds } from '@trainplan/units';
 import { planFor, type SearchBase } from '../candidate.ts';
@@ -10,7 +10,10 @@ export type InferenceBase = Omit<SearchBase, 'globalBatchSize' | 'tokens'>;
 export interface InferenceShape {
   readonly tensor: number;
   readonly pipeline: number;
-  /** Concurrent sequences decoded together. */
+  /**
+   * Concurrent sequences the replica decodes, all held in its KV cache. With pipeline parallelism they
+   * are split into min(PP, batch) micro-batches in flight, one per stage.
+   */
   readonly batch: number;
   readonly promptTokens: number;
   readonly outputTokens: number;
@@ -21,8 +24,13 @@ export interface InferenceEstimate {
   readonly shape: InferenceShape;
   /** Time to first token of one batch: the prompt's forward pass through every stage. */
   readonly prefillSeconds: Seconds;
-  /** One decode step (one token for each sequence of the batch), at the mean context length. */
+  /**
+   * One decode step: the time between two tokens of a sequence, in which every sequence of the batch
+   * gets one (a round of the micro-batches through the stages), at the mean context length.
+   */
   readonly decodeStepSeconds: Seconds;
+  /** Micro-batches in flight in the pipeline: min(PP, batch). */
+  readonly microBatches: number;
   readonly weightsBytesPerGpu: Bytes;
   readonly kvCacheBytesPerGpu: Bytes;
   readonly totalBytesPerGpu: Bytes;
@@ -61,8 +69,19 @@ export function kvCacheBytesPerToken(base: InferenceBase, tensor: number, layers
  * element-wise traffic) plus its tensor-parallel all-reduces and the pipeline sends. A decode step is a
  * roofline (Williams et al. 2009) per layer: the larger of the weights + KV-cache bytes over the
  * sustained HBM bandwidth and the FLOPs over the sustained tensor peak, plus kernel launch overheads
- * and two all-reduces of b·h values; a token crosses all p stages in turn, while p micro-batches keep
- * every stage busy, so throughput is the batch over one traversal.
+ * and two all-reduces of m·h values for a micro-batch of m sequences.
+ *
+ * Pipelined decode: the batch is split into k = min(p, b) micro-batches of m = ⌈b/k⌉ that circulate
+ * through the p stages, so while one micro-batch is on stage i the others are on other stages and every
+ * stage is busy (GPipe's micro-batching, Huang et al. 2019; vLLM runs one "virtual engine" per stage for
+ * this, vllm-project/vllm#4461 and #11945, "saturating all pipeline stages"). A sequence's next token
+ * waits for its micro-batch to cross all p stages, and each stage serves k micro-batches per round, so
+ * the step is max(one traversal at m, k × the slowest stage at m); every sequence of the batch gets a
+ * token per step, so throughput is b over the step. Each stage reads its weights once per micro-batch,
+ * so TP t · PP p at batch p·m decodes at the step and per-GPU throughput of TP t alone at batch m (plus
+ * the sends): PP does not raise tokens/s per GPU, it adds memory for the weights and KV cache of a
+ * larger batch. (One micro-batch of all b sequences would leave p − 1 stages idle and read every
+ * sequence's KV cache on the critical path of each token.)
  */
 export function estimateInference(base: InferenceBase, shape: InferenceShape): InferenceAnswer {
   const { tensor: t, pipeline: p, batch: b, promptTokens, outputTokens } = shape;
@@ -70,10 +89,13 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape): I
   const fail = (reason: 'indivisible' | 'out-of-memory', message: string): InferenceAnswer => ({ ok: false, shape, reason, message });
   if (model.attentionHeads % t !== 0 || model.ffnHiddenSize % t !== 0) return fail('indivisible', `${model.attentionHeads} heads / FFN ${model.ffnHiddenSize} do not split over TP ${t}`);
   if (p > model.layers) return fail('indivisible', `${p} pipeline stages for ${model.layers} layers`);
+  // Megatron-Core's first/middle/last layer split (@trainplan/model pipelineSplit).
+  const split = pipelineSplit(model.layers, p);
+  if (split === undefined) return fail('indivisible', `${model.layers} layers have no Megatron split over ${p} pipeline stages`);
   const maxContext = promptTokens + outputTokens;
 
   // Memory: the heaviest stage's weights (16-bit or FP8) plus the KV cache at full context.
-  const layers = layersPerStage(model.layers, p);
+  const layers = [...split.stages];
   const params = stageParameters({ shape: model, tensorParallel: t, layersPerStage: layers });
   const weights = Math.max(...params) * bytesPerValue(base);
   const mostLayers = Math.max(...layers);
@@ -94,28 +116,32 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape): I
   const send = (bytes: number) => (p > 1 ? (p - 1) * p2pSeconds({ bytes, fabric: base.fabric, crossNode }) : 0);
   const prefill = model.layers * layerForward + send(2 * b * promptTokens * model.hiddenSize);
 
-  // Decode: per layer, weights + KV read once per step for the whole batch (Pope et al. 2022 §3).
+  // Decode: per layer, weights + KV read once per micro-batch (Pope et al. 2022 §3), m sequences at a time.
+  const microBatches = Math.min(p, b);
+  const m = Math.ceil(b / microBatches);
   const parts = parameterBreakdown(model);
   const layerWeights = (parts.perLayerTensorParallel / t + parts.perLayerReplicated) * bytesPerValue(base);
   const meanContext = promptTokens + outputTokens / 2;
-  const kvRead = b * meanContext * kvCacheBytesPerToken(base, t, 1);
+  const kvRead = m * meanContext * kvCacheBytesPerToken(base, t, 1);
   const hbm = base.gpu.hbmBandwidth * calibration.hbmFraction;
-  const flops = 2 * b * (parts.perLayerTensorParallel / t) + (4 * b * meanContext * model.hiddenSize) / t;
+  const flops = 2 * m * (parts.perLayerTensorParallel / t) + (4 * m * meanContext * model.hiddenSize) / t;
   const peak = base.precision === 'fp8' && base.gpu.peakFlops.fp8 !== undefined ? base.gpu.peakFlops.fp8 * calibration.fp8GemmPeakFraction : peak16(base.gpu) * calibration.gemmPeakFraction;
   const memorySeconds = (layerWeights + kvRead) / hbm;
   const computeSeconds = flops / peak;
   const group = { ranks: t, ranksPerNode: Math.min(t, base.nvlinkDomainGpus), concurrentGroupsPerNode: 1 };
-  const allReduce = t > 1 ? collectiveCost({ op: 'all-reduce', bytes: 2 * b * model.hiddenSize, group, fabric: base.fabric, algorithm: 'auto' }).seconds : 0;
+  const allReduce = t > 1 ? collectiveCost({ op: 'all-reduce', bytes: 2 * m * model.hiddenSize, group, fabric: base.fabric, algorithm: 'auto' }).seconds : 0;
   const layerDecode = Math.max(memorySeconds, computeSeconds) + KERNELS_PER_LAYER * calibration.kernelOverhead + 2 * allReduce;
-  // The output layer: V·h/t weights read once per step.
+  // The output layer on the last stage: V·h/t weights read once per micro-batch.
   const logits = (model.vocabSize * model.hiddenSize * bytesPerValue(base)) / t / hbm;
-  const decodeStep = model.layers * layerDecode + logits + send(2 * b * model.hiddenSize);
+  const traversal = model.layers * layerDecode + logits + send(2 * m * model.hiddenSize);
+  const slowestStage = Math.max(...layers.map((l, i) => l * layerDecode + (i === layers.length - 1 ? logits : 0)));
+  const decodeStep = Math.max(traversal, microBatches * slowestStage);
 
   if (total > capacity) {
     return fail('out-of-memory', `needs ${(total / GiB(1)).toFixed(1)} GiB per GPU (weights ${(weights / GiB(1)).toFixed(1)} GiB, KV cache ${(kv / GiB(1)).toFixed(1)} GiB), the ${base.gpu.name} has ${(capacity / GiB(1)).toFixed(1)} GiB`);
   }
   return {
-    ok: true, shape, prefillSeconds: prefill, decodeStepSeconds: decodeStep, weightsBytesPerGpu: weights, kvCacheBytesPerGpu: kv,
+    ok: true, shape, prefillSeconds: prefill, decodeStepSeconds: decodeStep, microBatches, weightsBytesPerGpu: weights, kvCacheBytesPerGpu: kv,
     totalBytesPerGpu: total, capacityBytes: capacity, maxBatch, tokensPerSecondPerGpu: b / decodeStep / (t * p),
     memoryBound: memorySeconds >= computeSeconds,
   };

@@ -1,0 +1,55 @@
+import { validateInferenceResponse } from '@trainplan/protocol';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/main.ts';
+import { fakeIo } from '../support/fake-io.ts';
+
+async function cli(args: string[]) {
+  const io = fakeIo();
+  const code = await main(args, io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+const LLAMA = ['inference', '--model', 'llama3-70b', '--gpu', 'h100-sxm', '--prompt', '2048', '--output', '512'];
+
+describe('trainplan inference', () => {
+  it('--json answers the best plan under the bound, the frontier and each shape, as the schema says', async () => {
+    const { code, out, err } = await cli([...LLAMA, '--max-token-ms', '50', '--json']);
+    expect(code).toBe(0);
+    expect(err).toBe('');
+    const a = JSON.parse(out);
+    expect(validateInferenceResponse(a)).toEqual({ ok: true, value: a });
+    expect(a.best.decodeStepSeconds).toBeLessThanOrEqual(0.05);
+    expect(a.frontier.length).toBeGreaterThan(1);
+    expect(a.warnings).toEqual([]);
+  });
+
+  it('an unreachable latency bound exits 1, saying once which plan comes closest and by how much', async () => {
+    const { code, out, err } = await cli([...LLAMA, '--max-token-ms', '0.001']);
+    expect(code).toBe(1);
+    expect(out.split('\n')[1]).toMatch(/^no plan meets the latency bounds: the closest plan \(TP \d+, PP \d+, batch \d+\) decodes a token in [\d.]+ ms against the 1\.00 µs bound; its first token comes after [\d.]+ m?s$/);
+    expect(out.match(/no plan meets/g)).toHaveLength(1);
+    expect(err).toBe('trainplan: no plan meets the latency bounds\n');
+    // Under --json the JSON is on stdout, so the reason goes to stderr.
+    const json = await cli([...LLAMA, '--max-token-ms', '0.001', '--json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.out).closest.why).toMatch(/^the closest plan/);
+    expect(json.err).toMatch(/^trainplan: no plan meets the latency bounds: the closest plan/);
+  });
+
+  it('small rates keep significant digits, and a context past the model\'s sequence length is warned about', async () => {
+    // 405B on V100s (FP16: no BF16 tensor cores) with a 100k-token prompt: about 2 tokens/s per GPU.
+    const { code, out } = await cli(['inference', '--model', 'llama3.1-405b', '--gpu', 'v100-32gb', '--precision', 'fp16', '--prompt', '100000', '--output', '100']);
+    expect(code).toBe(0);
+    expect(out).toMatch(/\n⚠ the context \(100,000 prompt \+ 100 output = 100,100 tokens\) is longer than Llama 3\.1 405B's sequence length \(8,192 tokens\)/);
+    const best = /best under the bounds: .*: ([\d.]+) tokens\/s\/GPU/.exec(out);
+    expect(best, out).not.toBeNull();
+    expect(best![1]).toMatch(/^(\d\.\d\d|0\.\d+)$/);
+    // No row of the tables rounds a rate to a bare 0.
+    expect(out).not.toMatch(/ms\s+0\s+\d/);
+  });
+
+  it('"1 prompt token", not "1 prompt tokens"', async () => {
+    const { out } = await cli(['inference', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--prompt', '1', '--output', '1']);
+    expect(out).toMatch(/^serving 1 prompt token \+ 1 output token per sequence\n/);
+  });
+});

@@ -1,0 +1,48 @@
+import { ncclTopology } from './nccl-topology.ts';
+import type { Algorithm, CollectiveCost, CommGroup, Fabric } from './types.ts';
+
+/**
+ * The busbw no bandwidth-optimal algorithm can pass (Patarasuk & Yuan, JPDC 69(2), 2009: every
+ * all-reduce sends at least 2(p−1)/p·S bytes per rank, t ≥ 2(p−1)/p·S/B, i.e. busbw ≤ B): B is the
+ * GPU's NVLink line rate on one node; across nodes the line rate of the NICs this group owns per
+ * node, and NVLink too when several ranks share a node (collectives-reference §3: per-node
+ * busbw ≤ min(B_intra, #NIC·B_NIC)). All-gather, reduce-scatter, broadcast and reduce share it.
+ */
+export function busBandwidthLimit(fabric: Fabric, group: CommGroup): number {
+  const { placement } = ncclTopology(fabric, group);
+  const nvlink = fabric.nvlinkCount * fabric.nvlinkBandwidthPerLink * placement.nvlinkShare;
+  if (placement.nodes === 1) return nvlink;
+  const nics = placement.nicsPerNode * fabric.nicBandwidth;
+  return placement.ranksPerNode > 1 ? Math.min(nvlink, nics) : nics;
+}
+
+/**
+ * Where NCCL's own costing may pass that limit (collectives-reference §2; nccl-tests#196, #212): NVLS
+ * reduces inside the NVSwitch (each GPU sends its data once: 480 GB/s busbw on an H100's 450 GB/s
+ * wire), NVLSTree inherits it, and on exactly 2 nodes NCCL costs Tree on bwIntra, which its search
+ * raises to up to 2 × bwInter.
+ */
+export function mayExceedWireRate(algorithm: Algorithm, group: CommGroup): boolean {
+  const nodes = group.ranks / group.ranksPerNode;
+  // CollNet reduces in the InfiniBand switches (SHARP): in-network like NVLS.
+  return algorithm === 'nvls' || algorithm === 'nvls-tree' || algorithm === 'collnet' || (algorithm === 'tree' && nodes === 2);
+}
+
+const BOUNDED_OPS: ReadonlySet<string> = new Set(['all-reduce', 'all-gather', 'reduce-scatter', 'broadcast', 'reduce']);
+
+/**
+ * The issue's invariant, checked on every answer: no algorithm may beat the bandwidth lower bound.
+ * A cost that does is a modelling error, thrown rather than returned.
+ */
+export function assertWithinBandwidthBound(
+  request: { readonly op: string; readonly fabric: Fabric; readonly group: CommGroup }, cost: CollectiveCost,
+): CollectiveCost {
+  if (!BOUNDED_OPS.has(request.op) || cost.busBandwidth === 0 || mayExceedWireRate(cost.algorithm, request.group)) return cost;
+  const limit = busBandwidthLimit(request.fabric, request.group);
+  // 1e-9 relative: float rounding of the same quantity computed two ways, never a physical margin.
+  if (cost.busBandwidth > limit * (1 + 1e-9)) {
+    throw new Error(`internal: ${request.op} ${cost.algorithm}/${cost.protocol} reaches busbw ${cost.busBandwidth} B/s, above the `
+      + `${limit} B/s per-rank bound 2(p−1)/p·S/B allows (Patarasuk & Yuan 2009)`);
+  }
+  return cost;
+}

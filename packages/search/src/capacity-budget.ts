@@ -1,0 +1,76 @@
+import type { SearchBase } from './candidate.ts';
+import type { CapacityAnswer } from './capacity.ts';
+import {
+  MAX_NODES, meetsGoal, nodesText, sizer, smallestFit, type CapacityGoal, type CapacityOptions, type CapacityPoint,
+} from './capacity-sizer.ts';
+
+/**
+ * Sizes searched one by one below the budget's boundary. Near the boundary a count with more factors
+ * of two can be faster than the boundary itself (Llama 3 70B on H100: 384 nodes take 87 days and
+ * 6.40M GPU-hours, 512 nodes 57 days and 5.64M), so a few sizes below it are tried too.
+ */
+export const BUDGET_SCAN_WINDOW = 16;
+
+/** The budget part of a goal: a deadline, if any, is dropped (fastestWithinBudget answers without one). */
+export type BudgetGoal = Omit<CapacityGoal, 'deadlineSeconds'>;
+
+/**
+ * The fastest plan a GPU-hour or money budget affords, for a user with a budget and no deadline:
+ * the cluster size (and its best plan) with the shortest time to train among those whose GPU-hours
+ * (or cost) stay within the budget, with the smallest cluster that fits stated beside it. GPU-hours
+ * grow with the node count as scaling efficiency falls, so the sizes are grown over powers of two
+ * until one exceeds the budget, the boundary is bisected, and BUDGET_SCAN_WINDOW sizes below it are
+ * searched; the answer is the fastest of every size searched that stays within the budget.
+ */
+export function fastestWithinBudget(base: SearchBase, tokens: number, goal: BudgetGoal, options: CapacityOptions = {}): CapacityAnswer {
+  const budget: CapacityGoal = { ...goal, deadlineSeconds: undefined };
+  const s = sizer(base, tokens, options, goal.pricePerGpuHour);
+  const fit = smallestFit(s);
+  if (!fit) {
+    return { ok: false, reason: 'does-not-fit', message: `no configuration fits on up to ${MAX_NODES} nodes of ${base.gpusPerNode} × ${base.gpu.name}`, searches: s.searches() };
+  }
+  const smallest = fit.smallest;
+  // Held in an object: `consider` updates them from inside a closure.
+  const seen: { fastest?: CapacityPoint; cheapest: CapacityPoint } = { cheapest: smallest };
+  const consider = (p: CapacityPoint | undefined): boolean => {
+    if (!p) return false;
+    if (p.gpuHours < seen.cheapest.gpuHours) seen.cheapest = p;
+    if (!meetsGoal(p, budget)) return false;
+    if (!seen.fastest || p.seconds < seen.fastest.seconds) seen.fastest = p;
+    return true;
+  };
+  consider(smallest);
+  // Powers of two upwards while the budget holds; a miss before any hit is given until 8× the smallest
+  // size to find a cheaper region (a small cluster can be slow enough to cost more, e.g. deep pipelines).
+  let lastHit = seen.fastest ? smallest.nodes : 0;
+  let firstMiss: number | undefined;
+  for (let n = fit.first.nodes; n <= MAX_NODES; n *= 2) {
+    if (n <= smallest.nodes) continue;
+    const point = s.at(n);
+    if (!point) continue;
+    if (consider(point)) lastHit = n;
+    else if (seen.fastest) { firstMiss = n; break; } else if (n >= 8 * smallest.nodes) break;
+  }
+  const { fastest, cheapest } = seen;
+  if (!fastest) {
+    const message = `no cluster size stays within the budget: the cheapest run found takes ${Math.round(cheapest.gpuHours)} GPU-hours${cheapest.cost === undefined ? '' : ` (cost ${Math.round(cheapest.cost)})`} on ${nodesText(cheapest.nodes)}`;
+    return { ok: false, reason: 'budget-unreachable', message, closest: cheapest, searches: s.searches() };
+  }
+  let boundary = lastHit;
+  if (firstMiss !== undefined) {
+    let miss = firstMiss;
+    while (miss - boundary > 1) {
+      const mid = Math.floor((boundary + miss) / 2);
+      if (consider(s.at(mid))) boundary = mid;
+      else miss = mid;
+    }
+    for (let n = boundary - 1; n >= Math.max(lastHit + 1, boundary - BUDGET_SCAN_WINDOW); n--) consider(s.at(n));
+  }
+  const best = seen.fastest ?? fastest;
+  const how = firstMiss === undefined
+    ? `every power of two up to ${nodesText(lastHit)} stays within the budget`
+    : `powers of two, the budget's boundary at ${nodesText(boundary)} by bisection, and up to ${BUDGET_SCAN_WINDOW} sizes below it`;
+  const note = `the fastest of ${s.searches()} cluster sizes searched (${how}); `
+    + `the smallest cluster that fits, ${nodesText(smallest.nodes)}, takes ${smallest.days.toFixed(1)} days`;
+  return { ok: true, ...best, smallest, note, searches: s.searches() };
+}

@@ -1,0 +1,104 @@
+import type { SearchBase } from './candidate.ts';
+import { searchPlans, type RankedPlan, type SearchOptions } from './search.ts';
+
+/** A cluster size, the best plan found on it, and what training the token budget on it takes. */
+export interface CapacityPoint {
+  readonly nodes: number;
+  readonly gpus: number;
+  readonly plan: RankedPlan;
+  readonly seconds: number;
+  readonly days: number;
+  readonly gpuHours: number;
+  /** With a price per GPU-hour. */
+  readonly cost?: number;
+}
+
+export interface CapacityGoal {
+  /** Train within this many seconds. */
+  readonly deadlineSeconds?: number;
+  /** Spend at most this many GPU-hours. */
+  readonly gpuHourBudget?: number;
+  /** Spend at most this much money (with pricePerGpuHour). */
+  readonly costBudget?: number;
+  readonly pricePerGpuHour?: number;
+}
+
+export interface CapacityOptions extends SearchOptions {
+  /** Called as each cluster size's search starts, with its size in nodes and the searches run before it. */
+  readonly onClusterSize?: (nodes: number, searchesBefore: number) => void;
+}
+
+/** The largest cluster the capacity planner considers, in nodes (a 65,536-GPU machine of 8-GPU nodes). */
+export const MAX_NODES = 8192;
+const SECONDS_PER_DAY = 86_400;
+const SECONDS_PER_HOUR = 3600;
+
+/**
+ * The best plan on `nodes` nodes and the time to train `tokens` with it: the achieved throughput of
+ * the searched configuration, not a fixed TFLOP/s.
+ */
+export function trainOnNodes(base: SearchBase, nodes: number, tokens: number, options: SearchOptions = {}, price?: number): CapacityPoint | undefined {
+  const result = searchPlans({ ...base, nodes, tokens }, { ...options, top: 1 });
+  const best = result.top[0];
+  if (!best) return undefined;
+  const gpus = nodes * base.gpusPerNode;
+  const seconds = tokens / best.estimate.tokensPerSecond;
+  const gpuHours = (seconds * gpus) / SECONDS_PER_HOUR;
+  return { nodes, gpus, plan: best, seconds, days: seconds / SECONDS_PER_DAY, gpuHours, cost: price === undefined ? undefined : gpuHours * price };
+}
+
+export function meetsGoal(point: CapacityPoint, goal: CapacityGoal): boolean {
+  if (goal.deadlineSeconds !== undefined && point.seconds > goal.deadlineSeconds) return false;
+  if (goal.gpuHourBudget !== undefined && point.gpuHours > goal.gpuHourBudget) return false;
+  if (goal.costBudget !== undefined && (point.cost ?? Infinity) > goal.costBudget) return false;
+  return true;
+}
+
+/** "1 node", "3 nodes". */
+export const nodesText = (n: number): string => `${n} node${n === 1 ? '' : 's'}`;
+
+/** Searches cluster sizes, each at most once, counting the searches and reporting each size as it starts. */
+export interface Sizer {
+  readonly at: (nodes: number) => CapacityPoint | undefined;
+  readonly searches: () => number;
+}
+
+export function sizer(base: SearchBase, tokens: number, options: CapacityOptions, price?: number): Sizer {
+  const { onClusterSize, ...search } = options;
+  const seen = new Map<number, CapacityPoint | undefined>();
+  let searches = 0;
+  return {
+    at(nodes) {
+      if (seen.has(nodes)) return seen.get(nodes);
+      onClusterSize?.(nodes, searches);
+      searches += 1;
+      const point = trainOnNodes(base, nodes, tokens, search, price);
+      seen.set(nodes, point);
+      return point;
+    },
+    searches: () => searches,
+  };
+}
+
+/**
+ * The smallest cluster the model fits on: the smallest power of two by doubling (`first`), then
+ * bisection between the last power of two that did not fit and it (`smallest`). Undefined when nothing
+ * fits on MAX_NODES.
+ */
+export function smallestFit(s: Sizer): { first: CapacityPoint; smallest: CapacityPoint } | undefined {
+  let low = 0;
+  let first: CapacityPoint | undefined;
+  for (let n = 1; n <= MAX_NODES && !first; n *= 2) {
+    first = s.at(n);
+    if (!first) low = n;
+  }
+  if (!first) return undefined;
+  let smallest = first;
+  while (smallest.nodes - low > 1) {
+    const mid = Math.floor((low + smallest.nodes) / 2);
+    const point = s.at(mid);
+    if (point) smallest = point;
+    else low = mid;
+  }
+  return { first, smallest };
+}

@@ -1,0 +1,29 @@
+import { formatBytes } from '@trainplan/units';
+import { describeCandidate } from './candidate.ts';
+import { PRUNE_REASON_TEXT, type PruneReason } from './prune-reason.ts';
+import type { SearchResult } from './search.ts';
+
+/** Reasons that are not a rule the candidates broke (they say how the search ended, not why nothing runs). */
+const NOT_A_RULE: ReadonlySet<PruneReason> = new Set(['out-of-memory', 'dominated', 'budget', 'redundant']);
+/** Rules named in the sentence, most frequent first (the rest are in the answer's pruned tally). */
+const RULES_NAMED = 2;
+
+/**
+ * Why a search found no plan, in one line: the memory shortfall of the candidate that came closest
+ * to fitting (what it needs per GPU against the GPU's HBM), or else the divisibility rules that ruled
+ * every candidate out, most frequent first with their share of the space.
+ */
+export function whyNothingFits(result: Pick<SearchResult, 'closestInfeasible' | 'pruned' | 'budgetExhausted' | 'spaceSize'>): string {
+  const miss = result.closestInfeasible;
+  if (miss) {
+    return `out of memory: the plan that comes closest (${describeCandidate(miss.candidate)}) needs ${formatBytes(miss.neededBytes)} per GPU, the GPU has ${formatBytes(miss.availableBytes)}`;
+  }
+  if (result.budgetExhausted) return 'the candidate budget ran out before a plan that fits was found';
+  const rules = (Object.entries(result.pruned.counts) as [PruneReason, number][])
+    .filter(([reason, count]) => count > 0 && !NOT_A_RULE.has(reason))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, RULES_NAMED);
+  if (rules.length === 0) return 'no candidate plan in the search space';
+  const share = (count: number) => `${Math.max(1, Math.round((count / Math.max(1, result.spaceSize)) * 100))}%`;
+  return `no plan passes Megatron's divisibility rules: ${rules.map(([reason, count]) => `${PRUNE_REASON_TEXT[reason]} (${share(count)} of candidates)`).join('; ')}`;
+}

@@ -1,0 +1,81 @@
+import { checkPlan } from '@trainplan/planner';
+import { GiB } from '@trainplan/units';
+import { describe, expect, it } from 'vitest';
+import { evaluateCandidate, MemoryBound, planFor, searchPlans, type Candidate, type SearchBase, type SearchSpace } from '../src/index.ts';
+import { gpt3Base, smallBase } from './fixtures.ts';
+
+/** A space of one value per dimension, widened where a test says. */
+const space = (over: Partial<SearchSpace>): SearchSpace => ({
+  tensor: [8], pipeline: [8], context: [1], virtualStages: [1], microBatchSize: [1], sequenceParallel: [false],
+  recompute: ['full'], sharding: ['none'], ...over,
+});
+
+/** Every ranked plan passes the planner's own start-up checks. */
+const allRunnable = (base: SearchBase, plans: readonly { candidate: Candidate }[]) =>
+  plans.every((p) => checkPlan(planFor(base, p.candidate)).length === 0);
+
+describe('the search prunes what Megatron refuses at start-up, with a reason', () => {
+  it('a pipeline depth with no first/middle/last split (96 layers on 26 stages) is pruned as pipeline-split', () => {
+    // 8 · 26 = 208 GPUs: 26 nodes, no data parallelism.
+    const base = { ...gpt3Base, nodes: 26, globalBatchSize: 26 * 64 };
+    const r = searchPlans(base, { space: space({ pipeline: [26] }) });
+    expect(r.pruned.counts['pipeline-split']).toBe(1);
+    expect(r.top).toEqual([]);
+  });
+
+  it('96 layers on 25 stages (2, 4 × 23, 2) interleave with v = 2, not v = 4 (the end stages\' 2 layers)', () => {
+    const base = { ...gpt3Base, nodes: 25, globalBatchSize: 25 * 64 };
+    const r = searchPlans(base, { space: space({ pipeline: [25], virtualStages: [2, 4] }) });
+    expect(r.pruned.counts['interleave-indivisible']).toBe(1);
+    expect(r.top.map((p) => p.candidate.virtualStages)).toEqual([2]);
+    expect(r.top[0]!.estimate.stages.map((s) => s.layers)).toEqual([2, ...Array(23).fill(4), 2]);
+  });
+
+  it('interleaving on 2 stages needs overlapped pipeline sends', () => {
+    const two = space({ tensor: [8], pipeline: [2], virtualStages: [2] });
+    expect(searchPlans(smallBase, { space: two }).pruned.counts['interleave-needs-overlap']).toBe(1);
+    expect(searchPlans({ ...smallBase, overlapPipelineComm: true }, { space: two }).pruned.counts['interleave-needs-overlap']).toBe(0);
+  });
+
+  it('with --tp-comm-overlap only sequence-parallel plans run (and so none at tensor 1)', () => {
+    const base = { ...smallBase, overlapTensorParallelComm: true };
+    const r = searchPlans(base, { space: space({ tensor: [1, 8], pipeline: [1], sequenceParallel: [false, true] }) });
+    // TP 1: without SP refused, with SP redundant; TP 8: without SP refused, with SP ranked.
+    expect(r.pruned.counts['tp-overlap-needs-sequence-parallel']).toBe(2);
+    expect(r.top.map((p) => [p.candidate.tensor, p.candidate.sequenceParallel])).toEqual([[8, true]]);
+    expect(allRunnable(base, r.top)).toBe(true);
+  });
+
+  it('sequence parallelism needs the tokens per context rank divisible by TP (2052 by 4, not by 8)', () => {
+    const base = { ...smallBase, seqLength: 2052 };
+    const r = searchPlans(base, { space: space({ tensor: [4, 8], pipeline: [1], sequenceParallel: [true] }) });
+    expect(r.pruned.counts['sequence-parallel-indivisible']).toBe(1);
+    expect(r.top.map((p) => p.candidate.tensor)).toEqual([4]);
+  });
+});
+
+describe('partial recompute comes in whole layers per model chunk', () => {
+  // GPT-3 175B at TP 8 · PP 8 on 70 GiB needs several recomputed layers per stage (search.test.ts).
+  const tight = { ...gpt3Base, gpu: { ...gpt3Base.gpu, hbmBytes: GiB(70) } };
+
+  it('with v model chunks the search picks a multiple of v layers per stage', () => {
+    for (const v of [2, 3]) {
+      const r = searchPlans(tight, { space: space({ virtualStages: [v], recompute: ['full-partial'] }) });
+      const layers = r.top.map((p) => p.candidate.recomputeLayers).filter((n) => n !== undefined);
+      expect(layers.length).toBe(1);
+      expect(layers[0]! % v).toBe(0);
+      expect(allRunnable(tight, r.top)).toBe(true);
+    }
+  });
+
+  it('raising a short partial recompute keeps it a multiple of v', () => {
+    const c: Candidate = {
+      tensor: 8, pipeline: 8, data: 16, context: 1, virtualStages: 3, microBatchSize: 1, sequenceParallel: false,
+      recompute: 'full', recomputeLayers: 3, sharding: 'none',
+    };
+    const raised = evaluateCandidate(tight, c, new MemoryBound(tight));
+    if (!raised.ok) throw new Error(raised.infeasible.message);
+    expect(raised.candidate.recomputeLayers! % 3).toBe(0);
+    expect(raised.candidate.recomputeLayers).toBeGreaterThan(3);
+  });
+});
