@@ -90,12 +90,17 @@ export function renderValidationReport(rows: readonly ScoredRow[]): string {
     out.push(`## ${source.id}: ${source.title}`, '', `Settings: ${source.assumptions}`, '');
     out.push('| row | tier | measured step | from | predicted | error | unstated settings chosen | step breakdown (%) | fits |', '|---|---|---|---|---|---|---|---|---|');
     for (const r of group) {
-      out.push(`| ${r.id} | ${r.tier} | ${s3(r.measuredStepSeconds)} s | ${r.measuredFrom} | ${s3(r.predictedStepSeconds)} s | ${signed(r.error)} | ${r.chosen || '–'} | ${share(r)} | ${r.fits ? 'yes' : 'no'} |`);
+      out.push(`| ${r.id} | ${r.tier} | ${s3(r.measuredStepSeconds)} s | ${r.measuredFrom} | ${s3(r.predictedStepSeconds)} s | ${signed(r.error)} | ${chosenText(r)} | ${share(r)} | ${r.fits ? 'yes' : 'no'} |`);
     }
     out.push('');
   }
   return out.join('\n');
 }
+
+/** The unstated settings chosen and, when several fit, the slowest fitting one's error: the spread they alone allow. */
+const chosenText = (r: ScoredRow): string => (r.chosen
+  ? `${r.chosen}${r.slowestFittingError !== undefined ? ` (fastest of ${r.candidates}; the slowest that fits: ${signed(r.slowestFittingError)})` : ''}`
+  : '–');
 
 /**
  * For a row whose unstated settings were searched: the faster candidates that did not fit, with what

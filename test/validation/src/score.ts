@@ -22,6 +22,8 @@ export interface ScoredRow {
   /** The unstated settings that were chosen (fastest feasible), as text. */
   readonly chosen: string;
   readonly candidates: number;
+  /** Among the candidates that fit, the slowest one's error: how far the unstated settings alone could move the row. */
+  readonly slowestFittingError?: number;
   readonly fits: boolean;
 }
 
@@ -122,13 +124,15 @@ export function scoreRow(
 ): ScoredRow | undefined {
   const measured = measuredStep(row, profile);
   if (!measured || row.parallel.gbs === null) return undefined;
-  const picks = combinations(profile.unknowns(row));
+  const candidates = rowCandidates(row, profile, overrides, fabric);
   let best: { e: EstimateOk; pick: Record<string, number | string>; fits: boolean } | undefined;
-  for (const { pick, estimate: answer } of rowCandidates(row, profile, overrides, fabric)) {
+  let slowestFitting = -Infinity;
+  for (const { pick, estimate: answer } of candidates) {
     // A candidate that fits always beats one that does not; among equals, the faster wins.
     const better = !best || (answer.memory.fits && !best.fits)
       || (answer.memory.fits === best.fits && answer.stepTimeSeconds < best.e.stepTimeSeconds);
     if (better) best = { e: answer, pick, fits: answer.memory.fits };
+    if (answer.memory.fits) slowestFitting = Math.max(slowestFitting, answer.stepTimeSeconds);
   }
   if (!best) throw new Error(`no feasible candidate for ${row.id}`);
   return {
@@ -141,7 +145,8 @@ export function scoreRow(
     error: (best.e.stepTimeSeconds - measured.seconds) / measured.seconds,
     estimate: best.e,
     chosen: Object.entries(best.pick).map(([k, v]) => `${k} ${v}`).join(', '),
-    candidates: picks.length,
+    candidates: candidates.length,
+    ...(candidates.length > 1 && Number.isFinite(slowestFitting) && { slowestFittingError: (slowestFitting - measured.seconds) / measured.seconds }),
     fits: best.fits,
   };
 }

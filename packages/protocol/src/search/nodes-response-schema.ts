@@ -10,13 +10,18 @@ import type { NodesResponseJson } from './wire.ts';
 const searches = integer({ min: 0, description: 'Configuration searches run (one per cluster size tried).' });
 
 /** With a budget alone: the smallest cluster that fits, what training on it takes, and whether that is within the budget. */
-const smallest = object({
+/** A cluster size and what training the token budget on it takes (NodesSizeJson). */
+const sizeFields = {
   nodes: count('Nodes.'),
   gpus: count('GPUs.'),
   days: days('Time to train the token budget'),
   seconds: seconds('Time to train the token budget'),
   gpuHours: gpuHours('GPU time to train the token budget'),
   cost: optional(cost('Cost of the GPU-hours (with pricePerGpuHour)')),
+};
+
+const smallest = object({
+  ...sizeFields,
   withinBudget: boolean({ description: 'Whether its GPU-hours (or cost) stay within the budget.' }),
 }, { ...open, expected: 'the smallest cluster that fits', description: 'With a budget alone: the smallest cluster that fits, for comparison.' });
 
@@ -25,12 +30,7 @@ const nodesOk = object({
   mode: enumOf(['fewest-nodes', 'fastest-within-budget', 'days-on-nodes'], {
     description: "'fewest-nodes' (a deadline was given, with or without a budget), 'fastest-within-budget' (a budget and no deadline: the fastest plan it affords) or 'days-on-nodes' (nodes was given).",
   }),
-  nodes: count('Nodes.'),
-  gpus: count('GPUs.'),
-  days: days('Time to train the token budget'),
-  seconds: seconds('Time to train the token budget'),
-  gpuHours: gpuHours('GPU time to train the token budget'),
-  cost: optional(cost('Cost of the GPU-hours (with pricePerGpuHour)')),
+  ...sizeFields,
   tokens: number({ greaterThan: 0, description: 'The token budget, in tokens.' }),
   configuration: searchPlanSchema,
   searches,

@@ -93,19 +93,13 @@ export interface NodesSizeJson {
   cost?: number;
 }
 
-export interface NodesOkJson {
+export interface NodesOkJson extends NodesSizeJson {
   ok: true;
   /**
    * 'fewest-nodes' (a deadline was given, with or without a budget), 'fastest-within-budget' (a budget
    * and no deadline: the fastest plan the budget affords) or 'days-on-nodes' (nodes was given).
    */
   mode: 'fewest-nodes' | 'fastest-within-budget' | 'days-on-nodes';
-  nodes: number;
-  gpus: number;
-  days: number;
-  seconds: number;
-  gpuHours: number;
-  cost?: number;
   tokens: number;
   /** The configuration used: the best plan found on that many nodes. */
   configuration: SearchPlanJson;
