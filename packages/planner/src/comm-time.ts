@@ -17,10 +17,28 @@ const B16 = 2;
 function collective(input: PlanInput, op: CollectiveOp, bytes: Bytes, group: CommGroup, layout: GroupLayout = 'strided'): Seconds {
   if (group.ranks <= 1 || bytes <= 0) return 0;
   if (input.communicationModel === 'emulated') {
-    return emulatedCollectiveCost({ fabric: input.fabric, op, bytes, group, layout, oversubscription: input.oversubscription }).seconds;
+    const cost = emulatedCollectiveCost({ fabric: input.fabric, op, bytes, group, layout, oversubscription: input.oversubscription });
+    if (!cost.emulated) noteFallback(input, `${op} of ${group.ranks} GPUs`, cost.reason);
+    return cost.seconds;
   }
   return collectiveCost({ op, bytes, group, fabric: input.fabric, algorithm: 'auto' }).seconds;
 }
+
+/**
+ * Where the emulator declined a collective (over its budget, or an algorithm it does not run), the
+ * closed form answered: the estimate says so (emulationFallbacks) rather than pass it off as emulated.
+ * Kept per plan object, so one estimate's notes never reach another's.
+ */
+const fallbacks = new WeakMap<PlanInput, Set<string>>();
+
+function noteFallback(input: PlanInput, what: string, reason: string | undefined): void {
+  let notes = fallbacks.get(input);
+  if (!notes) fallbacks.set(input, (notes = new Set()));
+  notes.add(`${what}: ${reason ?? 'the emulator declined it'}`);
+}
+
+/** The collectives of this plan that NCCL's closed form costed instead of the emulator, with why. */
+export const emulationFallbacks = (input: PlanInput): readonly string[] => [...(fallbacks.get(input) ?? [])];
 
 const emulated = (input: PlanInput): boolean => input.communicationModel === 'emulated';
 
@@ -33,7 +51,12 @@ function emulatedSend(input: PlanInput, bytes: Bytes, crossNode: boolean): Secon
   const g = input.fabric.gpusPerNode;
   if (crossNode) {
     const nodesPerStage = (input.tensor * input.context * input.data) / g;
-    return emulatedStageSendCost({ fabric: input.fabric, nodesPerStage, bytes, oversubscription: input.oversubscription }).seconds;
+    // Every stage boundary at its real node offset: a boundary that crosses a leaf's spine trunk is seen.
+    const cost = emulatedStageSendCost({
+      fabric: input.fabric, nodesPerStage, bytes, oversubscription: input.oversubscription, stages: input.pipeline,
+    });
+    if (!cost.emulated) noteFallback(input, `pipeline sends of ${input.pipeline} stages`, cost.reason);
+    return cost.seconds;
   }
   const group: CommGroup = { ranks: 2, ranksPerNode: 2, concurrentGroupsPerNode: Math.max(1, Math.floor(g / 2)) };
   return collective(input, 'send-recv', bytes, group, 'contiguous');

@@ -2,7 +2,9 @@ import { hardwareFlopsPerStep, layersPerStage, modelFlopsPerStep, parameterCount
 import { formatBytes, toTFLOPS, type Bytes, type Seconds } from '@trainplan/units';
 import { resolveCalibration } from './calibration.ts';
 import { checkPlan, type PlanIssue } from './check-plan.ts';
-import { contextParallelLayerComm, dataParallelCommByStage, embeddingSyncComm, pipelineSend, tensorParallelLayerComm } from './comm-time.ts';
+import {
+  contextParallelLayerComm, dataParallelCommByStage, embeddingSyncComm, emulationFallbacks, pipelineSend, tensorParallelLayerComm,
+} from './comm-time.ts';
 import { gradientAccumulationSeconds } from './gradient-accumulation.ts';
 import { exposedBucketParameters } from './gradient-buckets.ts';
 import { parallelGroups } from './groups.ts';
@@ -164,6 +166,7 @@ function computeEstimate(input: PlanInput): PlanEstimate {
   if (groups.tensorCrossesNodes) warnings.push(`tensor parallelism of ${input.tensor} spans nodes of ${input.gpusPerNode} GPUs: its all-reduces cross the network`);
   if (input.sequenceParallel && input.tensor === 1) warnings.push('sequence parallelism has no effect without tensor parallelism');
   if (input.scatterGather && input.sequenceParallel) warnings.push('scatter-gather is not used together with sequence parallelism (Megatron skips it)');
+  for (const fallback of emulationFallbacks(input)) warnings.push(`not emulated, NCCL's closed form used instead: ${fallback}`);
   if (input.overlapPipelineComm && input.pipeline > 1 && input.virtualStages === 1) {
     warnings.push('overlapped pipeline sends need the interleaved schedule (virtualStages > 1): Megatron turns the overlap off without it');
   }

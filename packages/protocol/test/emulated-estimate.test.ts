@@ -35,6 +35,30 @@ describe("scenario extension cluster.communicationModel: 'emulated'", () => {
     expect(oversubscribed.stepTimeSeconds).toBeGreaterThan(flat.stepTimeSeconds);
   });
 
+  it('sees every stage boundary where it is: GPT-3 175B, TP 8 × PP 8 on 128 nodes (16 per stage) at 8:1 crosses leaf trunks', () => {
+    // 16-node stages; at 8:1 a 64-port leaf holds 56 nodes, so boundaries at nodes 48 and 112 cross a leaf
+    // whose trunk carries an eighth of its NIC rate: slower than the first boundary alone, inside one leaf.
+    const gpt3 = (cluster: Record<string, unknown>) => ({
+      ...scenario(cluster), model: 'gpt3-175b', parallelism: { tensor: 8, pipeline: 8, recompute: 'full', distributedOptimizer: true },
+    });
+    const run = (cluster: Record<string, unknown>) => runEstimate(gpt3(cluster)) as unknown as Ok & { warnings: string[] };
+    const flat = run({ communicationModel: 'emulated' });
+    const blocking = run({ communicationModel: 'emulated', oversubscription: 8 });
+    expect(blocking.breakdown.pipelineCommSeconds! / flat.breakdown.pipelineCommSeconds!).toBeGreaterThan(2);
+    expect(blocking.warnings.filter((w) => w.startsWith('not emulated'))).toEqual([]);
+  });
+
+  it('says which collectives the closed form costed when the emulator declined them, and why', () => {
+    // 1024 DGX-1 nodes, TP 8: eight data-parallel rings of 1024 GPUs share each node's 4 NICs, which
+    // needs the full (not symmetric) emulation, over the default event budget.
+    const r = runEstimate({
+      model: 'gpt3-1.3b', cluster: { gpu: 'v100-32gb', nodes: 1024, communicationModel: 'emulated' },
+      training: { globalBatchSize: 8192 }, parallelism: { tensor: 8, pipeline: 1 },
+    }) as unknown as Ok & { warnings: string[] };
+    expect(r.ok).toBe(true);
+    expect(r.warnings).toContainEqual(expect.stringMatching(/^not emulated, NCCL's closed form used instead: all-reduce of 1024 GPUs: .*event budget/));
+  });
+
   it('an emulated estimate is memoised: the second is at least 5× faster than the first', () => {
     const s = scenario({ communicationModel: 'emulated', oversubscription: 2 });
     const t0 = performance.now();

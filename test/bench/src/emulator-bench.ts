@@ -1,4 +1,4 @@
-import { buildTopology, collectiveCost, emulateCollectives, fabricFromSpecs } from '@trainplan/collectives';
+import { buildTopology, collectiveCost, DEFAULT_EVENT_BUDGET, emulateCollectives, fabricFromSpecs } from '@trainplan/collectives';
 import { NVLINKS } from '@trainplan/hardware';
 import { gpuById, networkById, systemById } from '@trainplan/presets';
 import { GiB } from '@trainplan/units';
@@ -8,7 +8,7 @@ import type { BenchSection } from './sections.ts';
  * The issue-3 scale target: a ring all-reduce over 16,384 GPUs (2,048 DGX H100 nodes, 8 × NDR) in
  * ≤ 2 s on one core at ≥ 2 M events/s. Measured wall time (performance.now) and the heap in use after the run.
  */
-function run16k(): { seconds: number; ncclSeconds: number; events: number; wallSeconds: number; heapMiB: number; mode: string } {
+function run16k(): { seconds: number; ncclSeconds: number; events: number; cost: number; wallSeconds: number; heapMiB: number; mode: string } {
   const gpu = gpuById('h100-sxm');
   const system = systemById('dgx-h100');
   const network = networkById('ndr-ib-8x');
@@ -24,7 +24,7 @@ function run16k(): { seconds: number; ncclSeconds: number; events: number; wallS
   if (!result.ok) throw new Error(result.message);
   // The peer: NCCL's own cost model for the same ring (packages/collectives' closed form).
   const ncclSeconds = collectiveCost({ op: 'all-reduce', bytes: GiB(1), group: { ranks: 16_384, ranksPerNode: 8 }, fabric, algorithm: 'ring' }).seconds;
-  return { seconds: result.seconds, ncclSeconds, events: result.events, wallSeconds, heapMiB, mode: result.collectives[0]?.mode ?? '?' };
+  return { seconds: result.seconds, ncclSeconds, events: result.events, cost: result.cost, wallSeconds, heapMiB, mode: result.collectives[0]?.mode ?? '?' };
 }
 
 export const emulatorSection: BenchSection = {
@@ -46,6 +46,7 @@ export const emulatorSection: BenchSection = {
         `| wall time (graph + emulation) | ${r.wallSeconds.toFixed(3)} s | ≤ 2 s: ${verdict(r.wallSeconds <= 2)} |`,
         `| events | ${r.events.toLocaleString('en-US')} (${r.mode} mode) | |`,
         `| events per second | ${(rate / 1e6).toFixed(2)} M | ≥ 2 M: ${verdict(rate >= 2e6)} |`,
+        `| event budget spent (events, flows in flight, flow–link visits) | ${Math.round(r.cost).toLocaleString('en-US')} | ≤ the default ${DEFAULT_EVENT_BUDGET.toLocaleString('en-US')} |`,
         `| JS heap in use after the run (whole process) | ${r.heapMiB.toFixed(1)} MiB | bounded by links and flows in flight |`,
         `| emulated time | ${(r.seconds * 1e3).toFixed(2)} ms | NCCL's cost model for the same ring: ${(r.ncclSeconds * 1e3).toFixed(2)} ms (${((r.seconds / r.ncclSeconds - 1) * 100).toFixed(1)}%) |`,
         '',

@@ -90,7 +90,7 @@ export const httpSection: BenchSection = {
     const mark = (ok: boolean) => (ok ? 'met' : '**missed**');
     return {
       markdown: [
-        '## HTTP API (issue 5)',
+        '## HTTP API',
         '',
         `POST /v1/estimate (the contract example) on the live Node server, ${CONNECTIONS} keep-alive connections from a`,
         'load generator on the same machine (client and server share the cores); after a warm-up, the best of',

@@ -54,7 +54,7 @@ export const searchSection: BenchSection = {
         'space\'s (tensor × pipeline × context × virtual stages × micro-batch × sequence parallelism × recompute ×',
         'optimizer layout); every one is settled: pruned by Megatron\'s divisibility rules or the closed-form memory',
         'bound, skipped by the step-time lower bound (branch and bound; provably outside the top k), or estimated in',
-        'full. Pruned candidates are counted as evaluated, as the issue\'s "with pruning" allows; the full-estimate column',
+        'full. Pruned candidates count as evaluated (the candidates/s target counts every candidate settled, pruning included); the full-estimate column',
         'says how many went through the planner.',
         '',
         '| benchmark | candidates | full estimates | cold ms | median ms | best ms | candidates/s (median) | target |',

@@ -67,7 +67,7 @@ afterAll(() => {
   rmSync(secretsDir, { recursive: true, force: true });
 });
 
-interface Exchange { status: number; contentType: string | null; etag: string | null; body: string }
+interface Exchange { status: number; contentType: string | null; etag: string | null; allow: string | null; body: string }
 
 async function send(server: LiveServer, path: string, init: RequestInit = {}): Promise<Exchange> {
   const res = await fetch(`${server.base}${path}`, init);
@@ -77,6 +77,7 @@ async function send(server: LiveServer, path: string, init: RequestInit = {}): P
     status: res.status,
     contentType: res.headers.get('content-type'),
     etag: res.headers.get('etag'),
+    allow: res.headers.get('allow'),
     body: isMsgpack ? JSON.stringify(decodeMsgpack(bytes)) : new TextDecoder().decode(bytes),
   };
 }
@@ -112,6 +113,7 @@ const REQUESTS: [string, string, RequestInit?][] = [
   ['presets: unknown model', '/v1/presets/models/nope'],
   ['openapi', '/openapi.json'],
   ['404', '/v2/nothing'],
+  ['405 naming the allowed methods', '/v1/estimate', { method: 'GET' }],
 ];
 
 describe('Node, workerd and Deno answer the same requests identically', () => {

@@ -1,4 +1,4 @@
-import { runCollective, type CollectiveOkJson } from '@trainplan/protocol';
+import { defaultSweepBytes, runCollective, type CollectiveErrorJson, type CollectiveOkJson } from '@trainplan/protocol';
 import { formatBytes, formatSeconds, parseBytes } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
@@ -19,6 +19,7 @@ const FLAGS: Record<string, FlagSpec> = {
   algorithm: { type: 'string', valueName: 'ring, tree, nvls, nvls-tree, pat, hierarchical or auto' },
   size: { type: 'string', valueName: 'a size such as 64MiB or 1e9' },
   oversubscription: { type: 'string', valueName: 'a ratio ≥ 1' },
+  'event-budget': { type: 'string', valueName: 'a count of events' },
   emulate: { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -41,7 +42,13 @@ Options:
       --algorithm A         ring, tree, nvls, nvls-tree, pat, hierarchical, or auto (NCCL's argmin; default)
       --size BYTES          one size instead of the sweep (64MiB, 1GB, 1e9)
       --emulate             also emulate (ring and direct sends) and report the bottleneck link
-      --oversubscription R  fat-tree leaf oversubscription for the emulator (default 1)
+      --oversubscription R  fat-tree leaf oversubscription for the emulator (default 1): it slows only
+                            traffic between leaves. One NCCL ring or tree crosses each leaf boundary
+                            once per channel, under the trunk's rate, so a lone collective rarely feels
+                            it; many at once do, as a training step's pipeline sends do (trainplan
+                            estimate --emulate with cluster.oversubscription)
+      --event-budget N      the emulator's work limit over all sizes (default 10,000,000 events;
+                            flows in flight and flow–link visits count too): past it, a clear refusal
       --json                print the JSON answer (the body of POST /v1/collective)
   -h, --help                show this help
 
@@ -53,7 +60,32 @@ Exit status:
 Examples:
   trainplan collective --op all-reduce --gpu h100-sxm --nodes 4
   trainplan collective --op all-reduce --gpu a100-80gb --nodes 16 --size 1GiB --emulate
+  trainplan collective --op all-reduce --gpu a100-80gb --nodes 128 --size 1GiB --emulate --oversubscription 4
+  trainplan collective --op all-to-all --gpu h100-sxm --nodes 8 --size 64MiB --emulate --event-budget 20000000
 `;
+
+/**
+ * The most nodes × sizes one run may emulate: the HTTP API's limit (apps/api
+ * src/operations/collective.ts HTTP_MAX_EMULATED_NODE_SIZES, restated because apps never import
+ * each other), so that the CLI refuses what the API refuses instead of emulating, say, 65,536
+ * nodes for minutes. The emulator's event budget bounds each size's run; this bounds the sweep.
+ */
+const MAX_EMULATED_NODE_SIZES = 256;
+
+/** The node-sizes limit's refusal, as the API words it, or null within the limit. */
+function overNodeSizes(request: Record<string, unknown>): CollectiveErrorJson | null {
+  if (request.emulate !== true) return null;
+  const nodes = typeof request.nodes === 'number' ? request.nodes : 1;
+  const sizes = request.size !== undefined ? 1 : defaultSweepBytes().length;
+  const requested = nodes * sizes;
+  if (!(requested > MAX_EMULATED_NODE_SIZES)) return null;
+  const message = `emulating ${sizes} size(s) on ${nodes} nodes is ${requested} node-sizes, over the limit of `
+    + `${MAX_EMULATED_NODE_SIZES} per run: emulate fewer sizes (--size) or nodes (the closed form, without --emulate, has no such limit)`;
+  return {
+    ok: false, reason: 'event-budget', message, issues: [{ path: '', message }],
+    limit: { name: 'emulatedNodeSizes', value: MAX_EMULATED_NODE_SIZES, requested },
+  };
+}
 
 function usageError(io: CliIo, message: string): number {
   printError(io, `${message} (usage: ${SYNOPSIS})`);
@@ -73,7 +105,7 @@ export function formatCollectiveTable(answer: CollectiveOkJson): string {
       const e = r.emulated;
       cells.push(e ? formatSeconds(e.seconds) : '–', e ? gbps(e.busbwGBps) : '–',
         e ? `${(e.differenceFromClosedForm * 100).toFixed(1)}%` : '–',
-        e ? `${e.bottleneckLink.link} (${(e.bottleneckLink.utilisation * 100).toFixed(0)}%)` : '–');
+        e ? bottleneckText(e.bottleneckLink) : '–');
     }
     return cells;
   });
@@ -82,6 +114,12 @@ export function formatCollectiveTable(answer: CollectiveOkJson): string {
   if (answer.topology) lines.push('', 'topology:', ...answer.topology.map((l) => `  ${l}`));
   for (const note of answer.notes) lines.push('', `note: ${note}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** The busiest link and its utilisation; at a latency-bound size no link is busy, and the cell says so. */
+function bottleneckText(link: { link: string; utilisation: number }): string {
+  const pct = Math.round(link.utilisation * 100);
+  return pct === 0 ? 'none (latency-bound)' : `${link.link} (${pct}%)`;
 }
 
 function numberFlag(value: string | boolean | undefined): number | undefined | null {
@@ -105,7 +143,7 @@ export const collectiveCommand: Command = {
     if (typeof v.op !== 'string') return usageError(io, 'missing --op');
     const request: Record<string, unknown> = { op: v.op };
     for (const key of ['gpu', 'system', 'network', 'algorithm'] as const) if (typeof v[key] === 'string') request[key] = v[key];
-    for (const [flag, key] of [['nodes', 'nodes'], ['gpus-per-node', 'gpusPerNode'], ['oversubscription', 'oversubscription']] as const) {
+    for (const [flag, key] of [['nodes', 'nodes'], ['gpus-per-node', 'gpusPerNode'], ['oversubscription', 'oversubscription'], ['event-budget', 'eventBudget']] as const) {
       const n = numberFlag(v[flag]);
       if (n === null) return usageError(io, `--${flag} needs a number, got '${String(v[flag])}'`);
       if (n !== undefined) request[key] = n;
@@ -116,7 +154,8 @@ export const collectiveCommand: Command = {
       request.size = bytes;
     }
     if (v.emulate === true) request.emulate = true;
-    const answer = runCollective(request);
+    const refused = overNodeSizes(request);
+    const answer = refused ?? runCollective(request);
     if (!answer.ok) {
       if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
       for (const issue of answer.issues) printError(io, issue.path === '' ? issue.message : `${flagName(issue.path)}: ${issue.message}`);

@@ -1,9 +1,9 @@
 import { ringChannels } from './ring-program.ts';
-import type { StreamFlow } from './stream-program.ts';
+import { FlowSet } from './stream-program.ts';
 import {
-  MAX_ROUTE_LINKS, gpuNode, nvlinkDownLink, nvlinkUpLink, railOfLocalGpu, routeInto, type TopologyGraph,
+  MAX_ROUTE_LINKS, gpuNode, nvlinkDownLink, nvlinkUpLink, pathLatency, railOfLocalGpu, routeInto, type TopologyGraph,
 } from '../topology/topology-graph.ts';
-import type { CollectiveOp } from '../types.ts';
+import type { Algorithm, CollectiveOp } from '../types.ts';
 
 /** A group laid out node by node: `ppn` GPUs on each of `nodes` nodes. */
 export interface StreamGroup {
@@ -14,48 +14,114 @@ export interface StreamGroup {
 }
 
 /**
- * Collects flows whose caps make the uncontended run take exactly `bandwidthSeconds`: each edge
- * carries its bytes at bytes ÷ bandwidthSeconds at most, the pace NCCL's model gives the algorithm
- * (protocol efficiency and per-channel caps included). Links slower than that pace, or shared with
- * other flows, slow it down: that is what the emulator adds to the closed form.
+ * Appends flows to a FlowSet with caps that make the uncontended run take exactly
+ * `bandwidthSeconds`: each edge carries its bytes at bytes ÷ bandwidthSeconds at most, the pace
+ * NCCL's model gives the algorithm (protocol efficiency and per-channel caps included). Links slower
+ * than that pace, or shared with other flows, slow it down: that is what the emulator adds to the
+ * closed form. Each flow's arrival is its route's wire latency after its last byte.
  */
 class FlowList {
-  readonly flows: StreamFlow[] = [];
-  constructor(private readonly t: TopologyGraph, private readonly bandwidthSeconds: number) {}
+  constructor(private readonly t: TopologyGraph, private readonly bandwidthSeconds: number, readonly out: FlowSet) {}
 
   route(src: number, dst: number, rail: number, bytes: number): void {
-    const path = new Int32Array(MAX_ROUTE_LINKS);
-    const length = routeInto(this.t, src, dst, rail, path);
-    if (length > 0) this.push(path, length, bytes);
+    const f = this.out.reserve();
+    const at = f * MAX_ROUTE_LINKS;
+    const length = routeInto(this.t, src, dst, rail, this.out.paths, at) - at;
+    if (length > 0) this.commit(f, length, bytes);
   }
 
   link(link: number, bytes: number): void {
-    this.push(Int32Array.of(link), 1, bytes);
+    const f = this.out.reserve();
+    this.out.paths[f * MAX_ROUTE_LINKS] = link;
+    this.commit(f, 1, bytes);
   }
 
-  private push(path: Int32Array, length: number, bytes: number): void {
+  private commit(f: number, length: number, bytes: number): void {
     const cap = this.bandwidthSeconds > 0 ? bytes / this.bandwidthSeconds : Number.POSITIVE_INFINITY;
-    this.flows.push({ path, length, bytes, capBytesPerSecond: cap });
+    this.out.commit(f, length, bytes, cap, pathLatency(this.t, this.out.paths, f * MAX_ROUTE_LINKS, length));
   }
 }
 
 const railOf = (t: TopologyGraph, gpu: number): number => railOfLocalGpu(t, gpu - gpuNode(t, gpu) * t.gpusPerNode);
 
+/** A rank's place in one binary tree: its parent and children (−1: none). */
+export interface TreeLinks { readonly parent: number; readonly child0: number; readonly child1: number }
+
 /**
- * Double binary tree edges (child → parent) over `heads` (one GPU per node), as NCCL builds them
- * (Sanders, Speck & Träff 2009; NVIDIA/nccl src/graph/trees.cc ncclGetDtree): tree 0 a binary tree
- * over the nodes in order, tree 1 the same shape over the nodes in reverse, so that most interior
- * nodes of one are leaves of the other. We use the heap-shaped tree (parent ⌊(p−1)/2⌋), not NCCL's
- * bit-reversed one: the same depth and the same per-node fan-in and fan-out.
+ * NCCL's binary tree over `nranks` (NVIDIA/nccl src/graph/trees.cc ncclGetBtree), ported as is:
+ * root 0, an in-order tree on the bits of the rank. A rank's lowest set bit `bit` gives its parent
+ * (rank ^ bit) | (bit << 1), or rank ^ bit when that is out of range, and its children
+ * rank ∓ bit/2 (the upper one halved until it is in range). So the subtree of rank r with lowest bit
+ * b holds the consecutive ranks r − b + 1 … r + b − 1: neighbours in rank order stay close in the
+ * tree, and a tree over nodes laid out leaf by leaf crosses few leaf boundaries.
+ */
+export function ncclBtree(nranks: number, rank: number): TreeLinks {
+  let bit = 1;
+  for (; bit < nranks; bit <<= 1) if (bit & rank) break;
+  if (rank === 0) return { parent: -1, child0: -1, child1: nranks > 1 ? bit >> 1 : -1 };
+  let up = (rank ^ bit) | (bit << 1);
+  if (up >= nranks) up = rank ^ bit;
+  let lowbit = bit >> 1;
+  const child0 = lowbit === 0 ? -1 : rank - lowbit;
+  let child1 = lowbit === 0 ? -1 : rank + lowbit;
+  while (child1 >= nranks) {
+    child1 = lowbit === 0 ? -1 : rank + lowbit;
+    lowbit >>= 1;
+  }
+  return { parent: up, child0, child1 };
+}
+
+/**
+ * NCCL's double binary tree (src/graph/trees.cc ncclGetDtree): tree 0 is `ncclBtree`; tree 1 is its
+ * mirror (rank r ↦ nranks − 1 − r) when nranks is even, or the tree shifted by one rank
+ * (r ↦ r + 1 mod nranks) when odd, so that most interior ranks of one tree are leaves of the other
+ * (Sanders, Speck & Träff 2009).
+ */
+export function ncclDtree(nranks: number, rank: number): [TreeLinks, TreeLinks] {
+  const tree0 = ncclBtree(nranks, rank);
+  const map = (r: number, to: (x: number) => number): number => (r === -1 ? -1 : to(r));
+  if (nranks % 2 === 1) {
+    const b = ncclBtree(nranks, (rank - 1 + nranks) % nranks);
+    const back = (x: number): number => (x + 1) % nranks;
+    return [tree0, { parent: map(b.parent, back), child0: map(b.child0, back), child1: map(b.child1, back) }];
+  }
+  const b = ncclBtree(nranks, nranks - 1 - rank);
+  const back = (x: number): number => nranks - 1 - x;
+  return [tree0, { parent: map(b.parent, back), child0: map(b.child0, back), child1: map(b.child1, back) }];
+}
+
+/**
+ * The double binary tree's edges (child → parent) over `heads` (one GPU per node, in node order),
+ * as NCCL builds its inter-node trees: `ncclDtree` over the node indices.
  */
 export function doubleBinaryTreeEdges(heads: readonly number[]): [number, number][][] {
   const n = heads.length;
-  return [0, 1].map((k) => {
-    const at = (p: number): number => heads[k === 0 ? p : n - 1 - p] as number;
-    const edges: [number, number][] = [];
-    for (let p = 1; p < n; p++) edges.push([at(p), at((p - 1) >> 1)]);
-    return edges;
-  });
+  const trees: [number, number][][] = [[], []];
+  for (let r = 0; r < n; r++) {
+    const links = ncclDtree(n, r);
+    for (let k = 0; k < 2; k++) {
+      const parent = (links[k] as TreeLinks).parent;
+      if (parent >= 0) (trees[k] as [number, number][]).push([heads[r] as number, heads[parent] as number]);
+    }
+  }
+  return trees;
+}
+
+/**
+ * How many flows `appendStreams` adds for `algorithm` over a group of n GPUs on `nodes` nodes
+ * (every edge below has distinct ends, so every one is a flow), computed before any is built so
+ * that the budget can refuse a run first: ring n per channel, chain n − 1 per channel, tree
+ * 4(n − 1) per channel (two trees, each edge both ways, the chains inside nodes in both trees),
+ * NVLS 2 per GPU plus, across nodes, 4(nodes − 1) per channel.
+ */
+export function streamFlowCount(algorithm: Algorithm, op: CollectiveOp, n: number, nodes: number, nChannels: number): number {
+  switch (algorithm) {
+    case 'ring': return op === 'broadcast' || op === 'reduce' ? nChannels * (n - 1) : nChannels * n;
+    case 'tree': return nChannels * 4 * (n - 1);
+    case 'nvls':
+    case 'nvls-tree': return 2 * n + (nodes > 1 ? nChannels * 4 * (nodes - 1) : 0);
+    default: return 0;
+  }
 }
 
 /**
@@ -64,8 +130,8 @@ export function doubleBinaryTreeEdges(heads: readonly number[]): [number, number
  * GPUs joined across nodes by the double binary tree on the channel's rail; each of the two trees
  * reduces half the channel's data up and broadcasts it down, every edge streaming both ways.
  */
-export function treeStreams(g: StreamGroup, bytes: number, nChannels: number, bandwidthSeconds: number): StreamFlow[] {
-  const out = new FlowList(g.t, bandwidthSeconds);
+export function treeStreams(g: StreamGroup, bytes: number, nChannels: number, bandwidthSeconds: number, set: FlowSet): void {
+  const out = new FlowList(g.t, bandwidthSeconds, set);
   const share = bytes / (2 * nChannels);
   for (const { order, rail } of ringChannels(g.t, g.gpus, g.ppn, nChannels)) {
     const heads: number[] = [];
@@ -81,7 +147,6 @@ export function treeStreams(g: StreamGroup, bytes: number, nChannels: number, ba
       }
     }
   }
-  return out.flows;
 }
 
 /**
@@ -92,8 +157,8 @@ export function treeStreams(g: StreamGroup, bytes: number, nChannels: number, ba
  * up, S down. NVLSTree adds the inter-node step: per channel (one per local GPU, its own NIC) a
  * double binary tree over the nodes carrying the channel's share up and down.
  */
-export function nvlsStreams(g: StreamGroup, op: CollectiveOp, bytes: number, nChannels: number, bandwidthSeconds: number): StreamFlow[] {
-  const out = new FlowList(g.t, bandwidthSeconds);
+export function nvlsStreams(g: StreamGroup, op: CollectiveOp, bytes: number, nChannels: number, bandwidthSeconds: number, set: FlowSet): void {
+  const out = new FlowList(g.t, bandwidthSeconds, set);
   const shard = bytes / g.ppn;
   const up = op === 'all-reduce' ? bytes + shard : op === 'reduce-scatter' ? bytes : shard;
   const down = op === 'all-reduce' ? shard + bytes : op === 'reduce-scatter' ? shard : bytes;
@@ -111,7 +176,6 @@ export function nvlsStreams(g: StreamGroup, op: CollectiveOp, bytes: number, nCh
       }
     }
   }
-  return out.flows;
 }
 
 /**
@@ -119,8 +183,8 @@ export function nvlsStreams(g: StreamGroup, op: CollectiveOp, bytes: number, nCh
  * from the root (rank 0, nccl-tests' default) to the rank before it, pipelined, each edge carrying
  * the channel's share; reduce runs the same chain towards the root.
  */
-export function chainStreams(g: StreamGroup, op: 'broadcast' | 'reduce', bytes: number, nChannels: number, bandwidthSeconds: number): StreamFlow[] {
-  const out = new FlowList(g.t, bandwidthSeconds);
+export function chainStreams(g: StreamGroup, op: 'broadcast' | 'reduce', bytes: number, nChannels: number, bandwidthSeconds: number, set: FlowSet): void {
+  const out = new FlowList(g.t, bandwidthSeconds, set);
   const share = bytes / nChannels;
   const root = g.gpus[0] as number;
   for (const { order, rail } of ringChannels(g.t, g.gpus, g.ppn, nChannels)) {
@@ -132,7 +196,6 @@ export function chainStreams(g: StreamGroup, op: 'broadcast' | 'reduce', bytes: 
       if (op === 'broadcast') out.route(a, b, rail, share); else out.route(b, a, rail, share);
     }
   }
-  return out.flows;
 }
 
 /**
@@ -140,12 +203,11 @@ export function chainStreams(g: StreamGroup, op: 'broadcast' | 'reduce', bytes: 
  * all-reduce 2(n−1)/n·S per edge, all-gather and reduce-scatter (n−1)/n·S, spread over the channels.
  * Used inside the hierarchical all-reduce; a stand-alone ring runs step by step (`RingProgram`).
  */
-export function ringStreams(g: StreamGroup, op: CollectiveOp, bytes: number, nChannels: number, bandwidthSeconds: number): StreamFlow[] {
-  const out = new FlowList(g.t, bandwidthSeconds);
+export function ringStreams(g: StreamGroup, op: CollectiveOp, bytes: number, nChannels: number, bandwidthSeconds: number, set: FlowSet): void {
+  const out = new FlowList(g.t, bandwidthSeconds, set);
   const n = g.gpus.length;
   const perEdge = ((op === 'all-reduce' ? 2 : 1) * (n - 1) * bytes) / (n * nChannels);
   for (const { order, rail } of ringChannels(g.t, g.gpus, g.ppn, nChannels)) {
     for (let i = 0; i < n; i++) out.route(order[i] as number, order[(i + 1) % n] as number, rail, perEdge);
   }
-  return out.flows;
 }

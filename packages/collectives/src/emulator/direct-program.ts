@@ -1,17 +1,20 @@
-import { MAX_ROUTE_LINKS, gpuNode, railOfLocalGpu, routeInto, type TopologyGraph } from '../topology/topology-graph.ts';
+import { MAX_ROUTE_LINKS, gpuNode, pathLatency, railOfLocalGpu, routeInto, type TopologyGraph } from '../topology/topology-graph.ts';
 import type { FlowEngine, FlowProgram } from './flow-engine.ts';
 
 /**
  * Grouped point-to-point sends, all posted at once (NCCL's all-to-all and send/recv;
  * collectives-reference §7.4): one flow per (source, destination) pair, each after NCCL's one-step
  * latency plus the per-post network overhead of the remote peers posted before it
- * (src/tuning/ring.cc getNetOverhead), on the sender's own rail across nodes.
+ * (src/tuning/ring.cc getNetOverhead), on the sender's own rail across nodes. A pair's data
+ * arrives its route's wire latency after its last byte leaves (per-hop latency); the start times
+ * hold NCCL's latency less the wire it already includes (see emulate-collectives.ts).
  */
 export class DirectProgram implements FlowProgram {
   finishedAt = -1;
   private programId = -1;
   private left: number;
   private readonly path = new Int32Array(MAX_ROUTE_LINKS);
+  private readonly wireSeconds: Float64Array;
 
   constructor(
     private readonly topology: TopologyGraph,
@@ -20,6 +23,7 @@ export class DirectProgram implements FlowProgram {
     private readonly startSeconds: Float64Array,
   ) {
     this.left = pairs.length / 2;
+    this.wireSeconds = new Float64Array(this.left);
   }
 
   start(engine: FlowEngine): void {
@@ -32,12 +36,14 @@ export class DirectProgram implements FlowProgram {
     const t = this.topology;
     const src = this.pairs[2 * pair] as number;
     const dst = this.pairs[2 * pair + 1] as number;
-    const rail = railOfLocalGpu(t, src - gpuNode(t, src) * t.gpusPerNode);
-    const length = routeInto(t, src, dst, rail, this.path);
+    const length = routeInto(t, src, dst, railOfLocalGpu(t, src - gpuNode(t, src) * t.gpusPerNode), this.path);
+    this.wireSeconds[pair] = pathLatency(t, this.path, 0, length);
     engine.flow(this.programId, pair, this.pairBytes, this.path, length, null, Number.POSITIVE_INFINITY);
   }
 
-  onFlowDone(engine: FlowEngine): void {
-    if (--this.left === 0) this.finishedAt = engine.now;
+  onFlowDone(engine: FlowEngine, pair: number): void {
+    const arrival = engine.now + (this.wireSeconds[pair] as number);
+    if (arrival > this.finishedAt) this.finishedAt = arrival;
+    --this.left;
   }
 }

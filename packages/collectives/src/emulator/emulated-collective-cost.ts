@@ -27,6 +27,8 @@ export interface EmulatedCost {
   readonly seconds: number;
   /** False when the emulator refused the run (event budget, an algorithm it does not execute): the closed form answered. */
   readonly emulated: boolean;
+  /** Why the emulator refused, when `emulated` is false (its message), for the caller to report. */
+  readonly reason?: string;
 }
 
 /** The GPUs of each concurrent group, node by node, on a topology of ranks / ranksPerNode nodes. */
@@ -78,40 +80,53 @@ export function emulatedCollectiveCost(options: EmulatedCostOptions): EmulatedCo
   const result = emulateCollectives({ topology: t, collectives, maxLinks: 1 });
   const cost: EmulatedCost = result.ok
     ? { seconds: result.seconds, emulated: true }
-    : { seconds: collectiveCost({ op, bytes, group, fabric }).seconds, emulated: false };
+    : { seconds: collectiveCost({ op, bytes, group, fabric }).seconds, emulated: false, reason: result.message };
   memo.set(key, cost);
   return cost;
 }
 
 /**
- * One pipeline-stage boundary: every GPU of a stage's `nodesPerStage` nodes sends `bytes` to the
- * same local GPU `nodesPerStage` nodes on (Megatron's pp-outermost rank order), all at once, both
- * directions (activations forward, gradients back), on the fat tree of the two stages' nodes: where
- * a stage outgrows a leaf these sends cross the spine. Memoised; the closed form answers
- * (`emulated: false`) when the emulator refuses.
+ * The pipeline-stage boundaries: every GPU of stage s's `nodesPerStage` nodes sends `bytes` to the
+ * same local GPU `nodesPerStage` nodes on (Megatron's pp-outermost rank order: stage s holds nodes
+ * s·nodesPerStage …), both directions (activations forward, gradients back), at every boundary at
+ * once (in a pipeline's steady state every stage sends and receives together), on the fat tree of
+ * all `stages` stages' nodes, so a boundary meets the leaf switches where it really falls: where
+ * stages straddle a leaf these sends cross the spine, and share its trunks with the other
+ * boundaries'. The slowest send's time. `stages` defaults to 2 (one boundary, from node 0), which
+ * sees a leaf boundary only when a stage outgrows a leaf. Memoised; the closed form answers
+ * (`emulated: false`, with the reason) when the emulator refuses.
  */
 export function emulatedStageSendCost(options: {
   readonly fabric: Fabric;
   readonly nodesPerStage: number;
   readonly bytes: number;
   readonly oversubscription?: number;
+  /** Pipeline stages (≥ 2): all their boundaries are emulated at their real node offsets. */
+  readonly stages?: number;
 }): EmulatedCost {
   const { fabric, bytes } = options;
   const nodesPerStage = Math.max(1, Math.ceil(options.nodesPerStage));
+  const stages = Math.max(2, Math.floor(options.stages ?? 2));
   if (!(bytes > 0)) return { seconds: 0, emulated: true };
-  const t = topologyFor(fabric, 2 * nodesPerStage, options.oversubscription ?? 1);
+  const t = topologyFor(fabric, stages * nodesPerStage, options.oversubscription ?? 1);
   let memo = times.get(t);
   if (!memo) times.set(t, (memo = new Map()));
-  const key = `stage-send|${bytes}|${nodesPerStage}`;
+  const key = `stage-send|${bytes}|${nodesPerStage}|${stages}`;
   const hit = memo.get(key);
   if (hit) return hit;
   const g = fabric.gpusPerNode;
+  const stageGpus = nodesPerStage * g;
   const collectives: EmulatedCollective[] = [];
-  for (let gpu = 0; gpu < nodesPerStage * g; gpu++) collectives.push({ op: 'send-recv', bytes, gpus: [gpu, gpu + nodesPerStage * g] });
+  for (let s = 0; s + 1 < stages; s++) {
+    for (let gpu = s * stageGpus; gpu < (s + 1) * stageGpus; gpu++) collectives.push({ op: 'send-recv', bytes, gpus: [gpu, gpu + stageGpus] });
+  }
   const result = emulateCollectives({ topology: t, collectives, maxLinks: 1 });
   const cost: EmulatedCost = result.ok
     ? { seconds: result.seconds, emulated: true }
-    : { seconds: collectiveCost({ op: 'send-recv', bytes, group: { ranks: 2, ranksPerNode: 1 }, fabric }).seconds, emulated: false };
+    : {
+      seconds: collectiveCost({ op: 'send-recv', bytes, group: { ranks: 2, ranksPerNode: 1 }, fabric }).seconds,
+      emulated: false, reason: result.message,
+    };
   memo.set(key, cost);
   return cost;
 }

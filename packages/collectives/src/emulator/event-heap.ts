@@ -45,6 +45,12 @@ export class EventHeap {
     if (key < old) this.up(at); else this.down(at);
   }
 
+  /** Empties the heap (its ids' positions reset; O(size)). */
+  clear(): void {
+    for (let i = 0; i < this.size; i++) this.position[this.ids[i] as number] = -1;
+    this.size = 0;
+  }
+
   /** Removes the minimum. */
   pop(): void {
     const top = this.ids[0] as number;
@@ -57,7 +63,9 @@ export class EventHeap {
     }
   }
 
+  /** Removes `id` if it is in the heap. */
   remove(id: number): void {
+    if (id >= this.position.length) return;
     const at = this.position[id] as number;
     if (at < 0) return;
     this.position[id] = -1;

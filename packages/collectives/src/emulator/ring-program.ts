@@ -1,4 +1,4 @@
-import { MAX_ROUTE_LINKS, gpuNode, railOfLocalGpu, routeInto, type TopologyGraph } from '../topology/topology-graph.ts';
+import { MAX_ROUTE_LINKS, gpuNode, pathLatency, railOfLocalGpu, routeInto, type TopologyGraph } from '../topology/topology-graph.ts';
 import type { FlowEngine, FlowProgram } from './flow-engine.ts';
 
 /** One channel's ring: the GPUs in ring order and the NIC rail it crosses nodes on. */
@@ -8,24 +8,60 @@ export interface RingChannel {
 }
 
 /**
- * NCCL-style rings over a group laid out node by node (Megatron/NCCL rank order): channel c visits
- * each node's GPUs rotated by c, entering and leaving every node on the rail of its entry GPU
- * (NCCL_CROSS_NIC=0), so channels spread over the rails (src/graph/search.cc rings on DGX: one NIC per channel).
+ * NCCL-style rings over a group laid out node by node (Megatron/NCCL rank order). NCCL's graph
+ * search starts channel c at NIC `nets[(c + i) % netCount]` (NVIDIA/nccl src/graph/search.cc
+ * ncclTopoSearchRecNet), so channels take the NICs round-robin, and enters the node at "the most
+ * local GPUs" of that NIC (same function); the ring leaves every node on the same NIC
+ * (NCCL_CROSS_NIC=0). Here: the NICs are those local to the group's GPUs (in order of first
+ * appearance; a GPU's own NIC is railOfLocalGpu), channel c takes NIC c mod their count, and each
+ * node's GPUs are rotated so that the channel enters at one of that NIC's GPUs (the next one each
+ * time the channel index wraps round the NICs). With one NIC per GPU (DGX A100, H100) channel c
+ * enters at GPU c mod ppn on NIC c mod 8; on a DGX-1 (4 NICs, 8 GPUs) 4 channels use NICs 0–3, not
+ * 0, 0, 1, 1.
  */
 export function ringChannels(t: TopologyGraph, gpus: readonly number[], ranksPerNode: number, nChannels: number): RingChannel[] {
   const n = gpus.length;
+  // Positions (0 … ppn−1) of the first node's GPUs by rail, rails in order of first appearance.
+  const byRail = new Map<number, number[]>();
+  for (let i = 0; i < ranksPerNode; i++) {
+    const gpu = gpus[i] as number;
+    const rail = railOfLocalGpu(t, gpu - gpuNode(t, gpu) * t.gpusPerNode);
+    const at = byRail.get(rail);
+    if (at) at.push(i); else byRail.set(rail, [i]);
+  }
+  const rails = [...byRail.keys()];
   const channels: RingChannel[] = [];
   for (let c = 0; c < nChannels; c++) {
+    const rail = rails[c % rails.length] as number;
+    const positions = byRail.get(rail) as number[];
+    const shift = positions[Math.floor(c / rails.length) % positions.length] as number;
     const order = new Int32Array(n);
-    const shift = c % ranksPerNode;
     for (let base = 0; base < n; base += ranksPerNode) {
       for (let i = 0; i < ranksPerNode; i++) order[base + i] = gpus[base + ((i + shift) % ranksPerNode)] as number;
     }
-    const first = order[0] as number;
-    const local = first - gpuNode(t, first) * t.gpusPerNode;
-    channels.push({ order, rail: railOfLocalGpu(t, local) });
+    channels.push({ order, rail });
   }
   return channels;
+}
+
+/**
+ * Per channel, the wire latency of the edge leaving each node (ring position (k+1)·ppn − 1 → the
+ * next node's first): the tracked chunk's per-hop latency on the steps NCCL counts as inter-node.
+ */
+export function interNodeHopSeconds(t: TopologyGraph, channels: readonly RingChannel[], ranksPerNode: number): Float64Array[] {
+  const path = new Int32Array(MAX_ROUTE_LINKS);
+  return channels.map(({ order, rail }) => {
+    const n = order.length;
+    const nodes = n / ranksPerNode;
+    const out = new Float64Array(nodes);
+    if (nodes === 1) return out;
+    for (let node = 0; node < nodes; node++) {
+      const from = (node + 1) * ranksPerNode - 1;
+      const length = routeInto(t, order[from] as number, order[(from + 1) % n] as number, rail, path);
+      out[node] = pathLatency(t, path, 0, length);
+    }
+    return out;
+  });
 }
 
 /** What one ring run needs from NCCL's model: the protocol's wire efficiency, caps and latencies. */
@@ -39,21 +75,39 @@ export interface RingPlan {
   readonly capBytesPerSecond: number;
   readonly baseSeconds: number;
   readonly intraStepSeconds: number;
+  /** NCCL's inter-node step latency less the wire it already holds (interNodeWireSeconds). */
   readonly interStepSeconds: number;
+  /** Per channel, per node: the wire latency of the ring edge leaving that node (interNodeHopSeconds). */
+  readonly hopSeconds: readonly Float64Array[];
+}
+
+/** Per channel: the routes emulated (flattened, MAX_ROUTE_LINKS per edge), their lengths and weights. */
+export interface RingReps {
+  readonly routes: Int32Array;
+  readonly lengths: Int32Array;
+  readonly weights: Float64Array;
+  readonly count: number;
 }
 
 /**
  * A ring collective as flows: per channel, 2(n−1) (all-reduce) or n−1 steps; in step k every ring
  * edge carries one chunk, and step k+1 starts once every chunk of step k has arrived and one
- * step's latency has passed (NCCL's per-step latency; the tracked chunk's edge decides whether it is
- * the intra- or inter-node one, as `ringLatencyParts` counts them). Channels run independently.
+ * step's latency has passed. The step's latency is that of the chunk NCCL's model tracks (ring
+ * position k mod n: `ringLatencyParts` counts its intra- and inter-node hops): NCCL's per-step
+ * latency, and on an inter-node hop that hop's own wire latency (per-hop latency: two cables under
+ * one leaf, four through the spine) in place of the one-leaf wire NCCL's figure already holds.
+ * Only the tracked chunk's hop is charged: in NCCL's pipeline a rank waits for its predecessor
+ * alone (src/device/prims_simple.h), so the other edges' wire latencies overlap it; charging
+ * every edge's at the step barrier would count the slowest hop on every one of the 2(n−1) steps,
+ * which NCCL's measured ring latency does not show. Channels run independently.
  *
  * `representatives` are the edges actually emulated. In full mode that is every edge of every
  * channel (n flows per step per channel). In symmetric mode it is one edge per class of identical
  * edges per channel, each standing for all its class: on every link it weighs M_l / R_l, where M_l
  * is how many ring edges (all channels) cross the link and R_l how many representatives do, so the
- * link's load while all channels are in flight is exactly M_l, as in the full run. Other collectives'
- * flows on the same links add their own load, so contention is still emulated.
+ * link's load while all channels are in flight is exactly M_l, as in the full run. Links the
+ * representatives do not cross carry nothing, so symmetric mode is exact only while no other
+ * collective shares the ring's links (emulate-collectives.ts checks it).
  */
 export class RingProgram implements FlowProgram {
   finishedAt = -1;
@@ -66,8 +120,7 @@ export class RingProgram implements FlowProgram {
     private readonly plan: RingPlan,
     private readonly ranksPerNode: number,
     private readonly nodes: number,
-    /** Per channel: routes (flattened, MAX_ROUTE_LINKS per edge), their lengths and weights. */
-    private readonly reps: readonly { routes: Int32Array; lengths: Int32Array; weights: Float64Array; count: number }[],
+    private readonly reps: readonly RingReps[],
   ) {
     this.step = new Int32Array(reps.length);
     this.outstanding = new Int32Array(reps.length);
@@ -77,14 +130,17 @@ export class RingProgram implements FlowProgram {
   start(engine: FlowEngine): void {
     this.programId = engine.addProgram(this);
     if (this.plan.nsteps === 0 || this.reps.length === 0) { this.finishedAt = engine.now; return; }
-    for (let c = 0; c < this.reps.length; c++) engine.timer(this.programId, c, this.plan.baseSeconds + this.stepLatency(0));
+    for (let c = 0; c < this.reps.length; c++) engine.timer(this.programId, c, this.plan.baseSeconds + this.stepLatency(c, 0));
   }
 
   /** The tracked chunk crosses ring position k mod n in step k; positions ppn−1, 2ppn−1, … leave a node. */
-  private stepLatency(k: number): number {
+  private stepLatency(channel: number, k: number): number {
     if (this.nodes === 1) return this.plan.intraStepSeconds;
-    const n = this.ranksPerNode * this.nodes;
-    return (k % n) % this.ranksPerNode === this.ranksPerNode - 1 ? this.plan.interStepSeconds : this.plan.intraStepSeconds;
+    const position = k % (this.ranksPerNode * this.nodes);
+    if (position % this.ranksPerNode !== this.ranksPerNode - 1) return this.plan.intraStepSeconds;
+    const hops = this.plan.hopSeconds[channel];
+    const node = (position - (this.ranksPerNode - 1)) / this.ranksPerNode;
+    return this.plan.interStepSeconds + (hops ? (hops[node] as number) : 0);
   }
 
   onTimer(engine: FlowEngine, channel: number): void {
@@ -94,9 +150,7 @@ export class RingProgram implements FlowProgram {
     const cap = this.plan.capBytesPerSecond / this.plan.efficiency;
     this.outstanding[channel] = rep.count;
     for (let e = 0; e < rep.count; e++) {
-      const routes = rep.routes.subarray(e * MAX_ROUTE_LINKS, (e + 1) * MAX_ROUTE_LINKS);
-      const weights = rep.weights.subarray(e * MAX_ROUTE_LINKS, (e + 1) * MAX_ROUTE_LINKS);
-      engine.flow(this.programId, channel, wireBytes, routes, rep.lengths[e] as number, weights, cap);
+      engine.flow(this.programId, channel, wireBytes, rep.routes, rep.lengths[e] as number, rep.weights, cap, e * MAX_ROUTE_LINKS);
     }
   }
 
@@ -107,7 +161,7 @@ export class RingProgram implements FlowProgram {
     const next = (this.step[channel] as number) + 1;
     this.step[channel] = next;
     if (next < this.plan.nsteps) {
-      engine.timer(this.programId, channel, this.stepLatency(next));
+      engine.timer(this.programId, channel, this.stepLatency(channel, next));
     } else if (--this.channelsLeft === 0) {
       this.finishedAt = engine.now;
     }
@@ -133,7 +187,7 @@ export function edgeMultiplicity(t: TopologyGraph, channels: readonly RingChanne
  * identical edges (`symmetric`; a class is the sequence of (link kind, bandwidth, multiplicity)
  * along the route), with weights M_l / R_l.
  */
-export function representatives(t: TopologyGraph, channels: readonly RingChannel[], multiplicity: Float64Array, full: boolean) {
+export function representatives(t: TopologyGraph, channels: readonly RingChannel[], multiplicity: Float64Array, full: boolean): RingReps[] {
   const path = new Int32Array(MAX_ROUTE_LINKS);
   const chosen = channels.map(({ order, rail }) => {
     const n = order.length;

@@ -36,8 +36,9 @@ export interface TopologyOptions {
  *     NDR's 50: nccl-tests#160, #290); NIC↔leaf cables at line rate;
  *   leaf↔spine trunk: the leaf's attached line rate ÷ oversubscription.
  * Latency: the network preset's one-way latency is NIC to NIC through the spine, split over its four
- * cables; NVLink and PCIe hops carry none here because NCCL's per-step latencies (which the emulator
- * applies per step) already include them.
+ * cables; a chunk's route adds its cables' latency (per-hop latency), less the one-leaf wire NCCL's
+ * network latencies already hold (topology-graph.ts interNodeWireSeconds). NVLink and PCIe hops
+ * carry none here because NCCL's per-step latencies (which the emulator applies per step) include them.
  */
 export function buildTopology(options: TopologyOptions): TopologyGraph {
   const { fabric, nodes } = options;
@@ -103,7 +104,7 @@ export function describeTopology(t: TopologyGraph): string[] {
   const lines = [
     `${t.nodes} node(s) × ${t.gpusPerNode} GPUs = ${t.nodes * t.gpusPerNode} GPUs; ${t.nicsPerNode} NIC(s) per node; `
       + `${t.leaves} leaf switch(es), ${t.railOptimised ? 'rail-optimised' : 'not rail-optimised'}, `
-      + `${t.nodesPerLeaf} node(s) per leaf, oversubscription ${t.oversubscription}:1; ${t.linkCount} directed links`,
+      + `leaf capacity ${t.nodesPerLeaf} node(s), oversubscription ${t.oversubscription}:1; ${t.linkCount} directed links`,
   ];
   lines.push(t.railOptimised
     ? `switching: one NVSwitch vertex per node (its planes merged); ${t.nicsPerNode} rail group(s) of ${t.leaves / t.nicsPerNode} leaf switch(es), NIC r of every node on a leaf of rail r; one spine vertex (a non-blocking core: only the leaf trunks are modelled)`

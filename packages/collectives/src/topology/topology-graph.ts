@@ -89,6 +89,26 @@ export function routeInto(t: TopologyGraph, src: number, dst: number, rail: numb
 /** The longest route: 8 links (PCIe, host→NIC, NIC→leaf, leaf→spine, and back down). */
 export const MAX_ROUTE_LINKS = 8;
 
+/** The summed wire latency of `path[at .. at + length)` (per-hop latency of a route). */
+export function pathLatency(t: TopologyGraph, path: Int32Array, at: number, length: number): number {
+  let seconds = 0;
+  for (let i = at; i < at + length; i++) seconds += t.linkLatency[path[i] as number] as number;
+  return seconds;
+}
+
+/**
+ * The wire latency NCCL's network latency figures already hold: that of the shortest inter-node
+ * route, NIC → leaf switch → NIC (its two cables). NCCL's hwLat[NET] (src/graph/tuning.cc) is a
+ * measured per-hop figure that includes the wire, and the IB plugin adds no latency of its own
+ * (p2p-seconds.ts); we take it as measured between two nodes under one leaf, the usual
+ * nccl-tests set-up (an assumption: NCCL does not say). The emulator charges NCCL's figure less
+ * this, plus each route's own wire latency, so a route through the spine costs its two extra cables.
+ */
+export function interNodeWireSeconds(t: TopologyGraph): number {
+  if (t.nodes < 1 || t.nicsPerNode < 1) return 0;
+  return (t.linkLatency[nicLink(t, 0, 0, 2)] as number) + (t.linkLatency[nicLink(t, 0, 0, 3)] as number);
+}
+
 /** A readable name for a link, e.g. `node 3 gpu 5 nvlink-up`, `leaf 2 leaf-spine`. */
 export function linkName(t: TopologyGraph, link: number): string {
   const kind = LINK_KINDS[t.linkKind[link] ?? 0] ?? 'link';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GiB, MiB } from '@trainplan/units';
 import { buildTopology, collectiveCost, emulateCollectives, type Algorithm, type CollectiveOp, type Fabric } from '../../src/index.ts';
-import { doubleBinaryTreeEdges } from '../../src/emulator/algorithm-streams.ts';
+import { doubleBinaryTreeEdges, ncclBtree, ncclDtree, type TreeLinks } from '../../src/emulator/algorithm-streams.ts';
 import { A100_FABRIC, GB200_NVL72_FABRIC, H100_FABRIC } from '../fixtures.ts';
 
 const range = (n: number, from = 0) => Array.from({ length: n }, (_, i) => from + i);
@@ -15,7 +15,29 @@ function emulateOne(fabric: Fabric, nodes: number, op: CollectiveOp, algorithm: 
   return { r, closed };
 }
 
-describe('double binary tree', () => {
+describe("NCCL's double binary tree (src/graph/trees.cc ncclGetBtree / ncclGetDtree)", () => {
+  // Expected values read off the illustrations in trees.cc's comments (14 ranks for the btree,
+  // 12 ranks for the mirrored second tree, 13 for the shifted one), not from this code.
+  const links = (l: TreeLinks) => ({ parent: l.parent, children: [l.child0, l.child1].filter((c) => c >= 0).sort((a, b) => a - b) });
+  it.each([
+    [0, -1, [8]], [8, 0, [4, 12]], [4, 8, [2, 6]], [12, 8, [10, 13]], [2, 4, [1, 3]], [6, 4, [5, 7]],
+    [10, 12, [9, 11]], [13, 12, []], [1, 2, []], [11, 10, []],
+  ])('btree of 14 ranks: rank %i has parent %i and children %j', (rank, parent, children) => {
+    expect(links(ncclBtree(14, rank))).toEqual({ parent, children });
+  });
+
+  it.each([
+    [11, -1, [3]], [3, 11, [1, 7]], [7, 3, [5, 9]], [1, 3, [0, 2]], [9, 7, [8, 10]], [0, 1, []],
+  ])('dtree of 12 ranks (even: mirrored), tree 1: rank %i has parent %i and children %j', (rank, parent, children) => {
+    expect(links(ncclDtree(12, rank)[1])).toEqual({ parent, children });
+  });
+
+  it.each([
+    [1, -1, [9]], [9, 1, [0, 5]], [5, 9, [3, 7]], [0, 9, [11]], [11, 0, [10, 12]], [3, 5, [2, 4]],
+  ])('dtree of 13 ranks (odd: shifted by one), tree 1: rank %i has parent %i and children %j', (rank, parent, children) => {
+    expect(links(ncclDtree(13, rank)[1])).toEqual({ parent, children });
+  });
+
   it('two trees over n nodes each have n − 1 edges, and a node is interior in at most one tree for n = 8', () => {
     const [a, b] = doubleBinaryTreeEdges(range(8));
     expect(a).toHaveLength(7);
@@ -23,6 +45,15 @@ describe('double binary tree', () => {
     const interior = (edges: [number, number][]) => new Set(edges.map(([, parent]) => parent));
     const both = [...interior(a!)].filter((n) => interior(b!).has(n));
     expect(both).toEqual([]);
+  });
+
+  it('over 128 nodes, 32 to a leaf, the two trees cross leaves on 10 edges (in-order subtrees stay in their leaf)', () => {
+    // By hand for tree 0: the subtrees under 16, 48, 80, 112 (ranks 1–31, 33–63, 65–95, 97–127)
+    // each lie in one leaf; only the edges 16→32, 32→64, 64→0, 96→64 and 80→96 join two leaves.
+    // Tree 1 mirrors tree 0 (128 is even) and the mirror maps leaves onto leaves: 5 more.
+    const leaf = (node: number) => Math.floor(node / 32);
+    const crossing = doubleBinaryTreeEdges(range(128)).flat().filter(([child, parent]) => leaf(child) !== leaf(parent));
+    expect(crossing).toHaveLength(10);
   });
 });
 

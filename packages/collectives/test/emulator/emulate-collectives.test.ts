@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GiB, MiB } from '@trainplan/units';
 import { buildTopology, collectiveCost, describeTopology, emulateCollectives, routeInto, MAX_ROUTE_LINKS } from '../../src/index.ts';
-import { A100_FABRIC, H100_RING_ONLY_FABRIC } from '../fixtures.ts';
+import { A100_FABRIC, H100_FABRIC, H100_RING_ONLY_FABRIC } from '../fixtures.ts';
 
 const range = (n: number, from = 0) => Array.from({ length: n }, (_, i) => from + i);
 
@@ -123,3 +123,103 @@ describe('a very large emulation is refused before its flows are built', () => {
     if (!r.ok && r.reason === 'event-budget') expect(r.needed).toBeGreaterThanOrEqual(Math.min(atLeast, 1_000_001));
   });
 });
+
+// Audit (issue 3, defect 1): the budget counted events only, while every event re-rated every flow
+// on the links it touched, so a 16-node all-to-all (32,512 events) took 147 s and a 65,536-node
+// all-reduce 217 s and 4 GB. Flows in flight and flow–link visits now count against the budget.
+describe('the event budget bounds the work and the memory, not only the events', () => {
+  it('a 16-node H100 all-to-all whose 32,512 events fit a budget of 1 M, but whose re-rating does not, is refused', () => {
+    // 128 GPUs each post 120 remote sends, one per NCCL net overhead (1 µs), 8 MiB each: the sends
+    // outlast the 120 posts (8 MiB at 8 × 48 GB/s per node takes 22 µs per GPU's send at the very
+    // least, and each node starts 8 per µs), so each of the 120 post rounds re-rates about all the
+    // 8·(r + 1)·16 remote sends in flight: ≈ 10^6 sends re-rated, ≥ 14 visits each (emulation-budget.ts).
+    const topology = buildTopology({ fabric: H100_FABRIC, nodes: 16 });
+    const r = emulateCollectives({ topology, eventBudget: 1_000_000, collectives: [{ op: 'all-to-all', bytes: GiB(1), gpus: range(128) }] });
+    expect(r).toMatchObject({ ok: false, reason: 'event-budget', limit: 1_000_000 });
+    if (!r.ok && r.reason === 'event-budget') {
+      expect(r.needed).toBeGreaterThan(1_000_000);
+      expect(r.message).toMatch(/event budget of 1000000/);
+    }
+  });
+
+  it('the same all-to-all within the default budget runs, and agrees with the closed form uncontended (within 2%)', () => {
+    const topology = buildTopology({ fabric: H100_FABRIC, nodes: 16 });
+    const r = emulateCollectives({ topology, collectives: [{ op: 'all-to-all', bytes: GiB(1), gpus: range(128) }] });
+    if (!r.ok) throw new Error(r.message);
+    const closed = collectiveCost({ op: 'all-to-all', bytes: GiB(1), group: { ranks: 128, ranksPerNode: 8 }, fabric: H100_FABRIC });
+    expect(Math.abs(r.seconds / closed.seconds - 1)).toBeLessThanOrEqual(0.02);
+  });
+
+  it('a tree all-reduce over 524,288 GPUs is refused before its flows exist: 4(n − 1) flows per channel in flight at once, 11 events each', () => {
+    // The tree streams every edge of both trees both ways at once (algorithm-streams.ts): at least
+    // 4(n − 1) flows, each a completion event plus 10 for its slot in flight. The old bound (n − 1
+    // events) let it build them all: minutes and gigabytes.
+    const nodes = 65_536;
+    const n = nodes * 8;
+    const r = emulateCollectives({ topology: buildTopology({ fabric: A100_FABRIC, nodes }), collectives: [{ op: 'all-reduce', bytes: MiB(1), gpus: range(n), algorithm: 'tree' }] });
+    expect(r).toMatchObject({ ok: false, reason: 'event-budget', limit: 10_000_000 });
+    if (!r.ok && r.reason === 'event-budget') expect(r.needed).toBeGreaterThanOrEqual(11 * 4 * (n - 1));
+  });
+});
+
+// Audit defect 2: symmetric mode loads only each edge class's representative links, so flows of
+// other collectives on the ring's other links saw none of its traffic (ring 44.3 ms in full mode,
+// 23.0 ms in auto). Auto now takes symmetric mode only where it is exact.
+describe('symmetric mode is used only where it is exact', () => {
+  const topology = buildTopology({ fabric: A100_FABRIC, nodes: 16, nodesPerLeaf: 2, oversubscription: 4 });
+  const ring = { op: 'all-reduce' as const, bytes: GiB(1), gpus: range(128) };
+  // 8 sends between leaves (nodes 4–11 → 6–13, two nodes a leaf), each on its GPU's own rail.
+  const sends = range(8).map((i) => ({ op: 'send-recv' as const, bytes: GiB(1), gpus: [(i + 4) * 8 + i, (i + 6) * 8 + i] }));
+
+  it('a ring beside cross-leaf sends takes as long in auto mode as in full mode', () => {
+    const full = emulateCollectives({ topology, mode: 'full', collectives: [ring, ...sends] });
+    const auto = emulateCollectives({ topology, collectives: [ring, ...sends] });
+    if (!full.ok || !auto.ok) throw new Error('emulation failed');
+    expect(auto.collectives[0]?.mode).toBe('full');
+    expect(auto.collectives[0]!.seconds / full.collectives[0]!.seconds).toBeCloseTo(1, 12);
+    // The sends do slow it: alone it is faster.
+    const alone = emulateCollectives({ topology, collectives: [ring] });
+    if (!alone.ok) throw new Error(alone.message);
+    expect(full.collectives[0]!.seconds).toBeGreaterThan(1.5 * alone.seconds);
+  });
+
+  it('alone, or beside a collective on other nodes, the same ring runs symmetric and takes as long as in full mode', () => {
+    const wide = buildTopology({ fabric: A100_FABRIC, nodes: 32, nodesPerLeaf: 2, oversubscription: 4 });
+    const other = { op: 'all-reduce' as const, bytes: GiB(1), gpus: range(128, 128) };
+    const full = emulateCollectives({ topology: wide, mode: 'full', collectives: [ring] });
+    const auto = emulateCollectives({ topology: wide, collectives: [ring, other] });
+    if (!full.ok || !auto.ok) throw new Error('emulation failed');
+    expect(auto.collectives.map((c) => c.mode)).toEqual(['symmetric', 'symmetric']);
+    expect(auto.collectives[0]!.seconds / full.seconds).toBeCloseTo(1, 9);
+  });
+});
+
+// Audit defect 5: link latency was written and printed but never read. A chunk now arrives its
+// route's wire latency after its last byte; NCCL's per-hop latencies already hold the one-leaf wire
+// (topology-graph.ts interNodeWireSeconds), so only what a route adds beyond one leaf shows.
+describe('per-hop latency', () => {
+  const latency = A100_FABRIC.networkLatency; // NIC to NIC through the spine: four cables of latency / 4
+
+  it('a ring all-reduce of one GPU on each of 4 nodes takes (4 − 1) network latencies longer when every hop crosses the spine', () => {
+    // 2(4 − 1) steps, each tracked hop inter-node; through the spine it crosses 2 more cables
+    // (leaf→spine, spine→leaf) of latency / 4 each: 2·3·2·latency/4 = 3·latency more. The NIC (24
+    // GB/s of a 25 GB/s cable) bounds the bandwidth either way.
+    const gpus = range(4).map((n) => n * 8);
+    const run = (nodesPerLeaf: number) => {
+      const r = emulateCollectives({ topology: buildTopology({ fabric: A100_FABRIC, nodes: 4, nodesPerLeaf }), collectives: [{ op: 'all-reduce', bytes: MiB(1), gpus, algorithm: 'ring' }] });
+      if (!r.ok) throw new Error(r.message);
+      return r.seconds;
+    };
+    expect(run(1) - run(4)).toBeCloseTo(3 * latency, 15);
+  });
+
+  it('a send through the spine arrives half a network latency later than one under a leaf', () => {
+    const run = (nodesPerLeaf: number) => {
+      const r = emulateCollectives({ topology: buildTopology({ fabric: A100_FABRIC, nodes: 2, nodesPerLeaf }), collectives: [{ op: 'send-recv', bytes: MiB(64), gpus: [0, 8] }] });
+      if (!r.ok) throw new Error(r.message);
+      return r.seconds;
+    };
+    expect(run(1) - run(2)).toBeCloseTo(latency / 2, 15);
+  });
+});
+

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FlowEngine, type FlowProgram } from '../../src/emulator/flow-engine.ts';
+import { EVENTS_PER_FLOW_IN_FLIGHT, FlowEngine, VISITS_PER_EVENT, type FlowProgram } from '../../src/emulator/flow-engine.ts';
 
 /** Records when each tagged flow finished. */
 class Recorder implements FlowProgram {
@@ -8,8 +9,35 @@ class Recorder implements FlowProgram {
   onFlowDone(engine: FlowEngine, tag: number): void { this.finished.set(tag, engine.now); }
 }
 
-function start(engine: FlowEngine, program: number, tag: number, bytes: number, links: number[], cap = Number.POSITIVE_INFINITY) {
-  engine.flow(program, tag, bytes, Int32Array.from(links), links.length, null, cap);
+function start(engine: FlowEngine, program: number, tag: number, bytes: number, links: number[], cap = Number.POSITIVE_INFINITY, weights?: number[]) {
+  engine.flow(program, tag, bytes, Int32Array.from(links), links.length, weights ? Float64Array.from(weights) : null, cap);
+}
+
+interface Instance { bandwidths: number[]; flows: { links: number[]; weights: number[]; cap: number }[] }
+
+/**
+ * Max-min fair rates by the textbook's progressive filling (Bertsekas & Gallager, Data Networks,
+ * 2nd ed., §6.5.2), written plainly: all unfrozen flows share one rate, raised to the least of the
+ * links' fair shares (what the frozen flows leave ÷ copies of unfrozen flows) and the unfrozen
+ * flows' caps; the flows that meet their cap or cross a link that filled freeze there; repeat.
+ */
+function maxMin({ bandwidths, flows }: Instance): number[] {
+  const rates = flows.map(() => 0);
+  const frozen = flows.map(() => false);
+  while (frozen.some((f) => !f)) {
+    const left = [...bandwidths];
+    const copies = bandwidths.map(() => 0);
+    flows.forEach((f, i) => f.links.forEach((l, j) => {
+      if (frozen[i]) left[l]! -= f.weights[j]! * rates[i]!; else copies[l]! += f.weights[j]!;
+    }));
+    let level = Number.POSITIVE_INFINITY;
+    copies.forEach((c, l) => { if (c > 0) level = Math.min(level, left[l]! / c); });
+    flows.forEach((f, i) => { if (!frozen[i]) level = Math.min(level, f.cap); });
+    const full = copies.map((c, l) => c > 0 && left[l]! / c <= level * (1 + 1e-12));
+    const freezing = flows.map((f, i) => !frozen[i] && (f.cap <= level * (1 + 1e-12) || f.links.some((l) => full[l])));
+    freezing.forEach((now, i) => { if (now) { frozen[i] = true; rates[i] = level; } });
+  }
+  return rates;
 }
 
 describe('flow engine: max-min fair sharing', () => {
@@ -69,5 +97,55 @@ describe('flow engine: max-min fair sharing', () => {
     engine.run(100);
     expect(engine.linkBytes[0]).toBeCloseTo(10, 9);
     expect(engine.linkBytes[1]).toBeCloseTo(6, 9);
+  });
+
+  it('every flow’s rate is the max-min fair rate of textbook progressive filling (random links, copies and caps)', () => {
+    // Probe flow f: it carries a tiny ε bytes, the others 10^9 times more, so it finishes at ε / rate_f
+    // before any rate changes.
+    const instance = fc.integer({ min: 1, max: 4 }).chain((links) => fc.record({
+      bandwidths: fc.array(fc.integer({ min: 1, max: 20 }), { minLength: links, maxLength: links }),
+      flows: fc.array(fc.record({
+        links: fc.uniqueArray(fc.integer({ min: 0, max: links - 1 }), { minLength: 1, maxLength: links }),
+        copies: fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 4, maxLength: 4 }),
+        cap: fc.oneof(fc.constant(Number.POSITIVE_INFINITY), fc.integer({ min: 1, max: 10 })),
+      }), { minLength: 1, maxLength: 6 }),
+    }));
+    fc.assert(fc.property(instance, ({ bandwidths, flows }) => {
+      const inst: Instance = { bandwidths, flows: flows.map((f) => ({ links: f.links, weights: f.links.map((_, j) => f.copies[j]!), cap: f.cap })) };
+      const expected = maxMin(inst);
+      inst.flows.forEach((_, probe) => {
+        const engine = new FlowEngine(Float64Array.from(bandwidths));
+        const r = new Recorder();
+        const p = engine.addProgram(r);
+        inst.flows.forEach((f, i) => start(engine, p, i, i === probe ? 1e-6 : 1e3, f.links, f.cap, f.weights));
+        engine.run(Number.POSITIVE_INFINITY);
+        expect(r.finished.get(probe)! * expected[probe]! / 1e-6).toBeCloseTo(1, 9);
+      });
+    }), { numRuns: 200 });
+  });
+});
+
+describe('flow engine: the limit bounds the work, not only the events', () => {
+  it('n flows of different sizes on one link re-rate each other at every finish: the visits stop the run though the events fit', () => {
+    // 400 flows on one link finish one by one (sizes 1 … 400), so the k-th finish re-rates the
+    // 400 − k flows left: the fill reads each on its link at least twice (its copies, its freezing),
+    // ≥ 2·Σ(400 − k) ≈ 160,000 visits = 10,000 events at 16 a visit. The 400 events alone (and 4,000
+    // for the 400 flows in flight at 10 each) are inside a limit of 8,000; the visits are not.
+    expect(VISITS_PER_EVENT).toBe(16);
+    expect(EVENTS_PER_FLOW_IN_FLIGHT).toBe(10);
+    const engine = new FlowEngine(Float64Array.from([1]));
+    const p = engine.addProgram(new Recorder());
+    for (let i = 1; i <= 400; i++) start(engine, p, i, i, [0]);
+    expect(engine.run(8_000)).toBe(false);
+    expect(engine.events).toBeLessThan(400);
+    expect(engine.cost).toBeGreaterThan(8_000);
+  });
+
+  it('flows in flight count against the limit: 1,000 at once past a limit of 5,000 stop the run before any completes', () => {
+    const engine = new FlowEngine(Float64Array.from([1]));
+    const p = engine.addProgram(new Recorder());
+    for (let i = 0; i < 1000; i++) start(engine, p, i, 1, [0]);
+    expect(engine.run(5_000)).toBe(false);
+    expect(engine.events).toBe(0);
   });
 });

@@ -33,11 +33,12 @@ export function emulateRows(request: CollectiveRequest, machine: CollectiveMachi
       }
       return {
         ok: false,
-        message: `emulating ${row.bytes} B needs about ${result.needed} events; with the sizes before it that passes the event budget of ${budget}`,
+        message: `emulating ${row.bytes} B needs about ${result.needed} budget units (events, flows in flight, flow–link visits); with the sizes before it that passes the event budget of ${budget}`,
         limit: { name: 'eventBudget', value: budget, requested: used + result.needed },
       };
     }
-    used += result.events;
+    // The budget counts work, not only events (FlowEngine cost): the sizes before this one spent `cost`.
+    used += result.cost;
     const run = result.collectives[0];
     if (!run || !result.bottleneck) continue;
     const algbw = row.bytes / run.seconds;
