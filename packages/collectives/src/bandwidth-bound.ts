@@ -1,4 +1,4 @@
-import { ncclTopology } from './nccl-topology.ts';
+import { ncclTopology, type NcclTopology } from './nccl-topology.ts';
 import type { Algorithm, CollectiveCost, CommGroup, Fabric } from './types.ts';
 
 /**
@@ -8,8 +8,8 @@ import type { Algorithm, CollectiveCost, CommGroup, Fabric } from './types.ts';
  * node, and NVLink too when several ranks share a node (collectives-reference §3: per-node
  * busbw ≤ min(B_intra, #NIC·B_NIC)). All-gather, reduce-scatter, broadcast and reduce share it.
  */
-export function busBandwidthLimit(fabric: Fabric, group: CommGroup): number {
-  const { placement } = ncclTopology(fabric, group);
+export function busBandwidthLimit(fabric: Fabric, group: CommGroup, topology: NcclTopology = ncclTopology(fabric, group)): number {
+  const { placement } = topology;
   const nvlink = fabric.nvlinkCount * fabric.nvlinkBandwidthPerLink * placement.nvlinkShare;
   if (placement.nodes === 1) return nvlink;
   const nics = placement.nicsPerNode * fabric.nicBandwidth;
@@ -35,10 +35,10 @@ const BOUNDED_OPS: ReadonlySet<string> = new Set(['all-reduce', 'all-gather', 'r
  * A cost that does is a modelling error, thrown rather than returned.
  */
 export function assertWithinBandwidthBound(
-  request: { readonly op: string; readonly fabric: Fabric; readonly group: CommGroup }, cost: CollectiveCost,
+  request: { readonly op: string; readonly fabric: Fabric; readonly group: CommGroup }, cost: CollectiveCost, topology?: NcclTopology,
 ): CollectiveCost {
   if (!BOUNDED_OPS.has(request.op) || cost.busBandwidth === 0 || mayExceedWireRate(cost.algorithm, request.group)) return cost;
-  const limit = busBandwidthLimit(request.fabric, request.group);
+  const limit = busBandwidthLimit(request.fabric, request.group, topology);
   // 1e-9 relative: float rounding of the same quantity computed two ways, never a physical margin.
   if (cost.busBandwidth > limit * (1 + 1e-9)) {
     throw new Error(`internal: ${request.op} ${cost.algorithm}/${cost.protocol} reaches busbw ${cost.busBandwidth} B/s, above the `

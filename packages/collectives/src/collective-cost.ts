@@ -113,5 +113,5 @@ export function collectiveCost(request: CollectiveRequest): CollectiveCost {
   if (choice === null) return idleCost(request, algorithm);
   const { bytes } = request;
   const timeUs = ncclRuntimeTimeUs(choice.topology, request.op, choice.best, bytes, sizeIndex(bytes));
-  return assertWithinBandwidthBound(request, toCost(request, choice.best, timeUs));
+  return assertWithinBandwidthBound(request, toCost(request, choice.best, timeUs), choice.topology);
 }

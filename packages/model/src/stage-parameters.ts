@@ -32,10 +32,23 @@ export interface PipelineSplit {
  * the last); trainplan plans only the split above, so it refuses such a pair.
  */
 export function pipelineSplit(layers: number, pipeline: number): PipelineSplit | undefined {
+  // Memoised: the planner asks for the same few (L, p) pairs on every estimate (checks, times, memory).
+  const key = layers * 65536 + pipeline;
+  if (splits.has(key)) return splits.get(key);
+  const split = computeSplit(layers, pipeline);
+  if (splits.size >= MAX_MEMOISED_SPLITS) splits.clear();
+  splits.set(key, split);
+  return split;
+}
+
+const splits = new Map<number, PipelineSplit | undefined>();
+const MAX_MEMOISED_SPLITS = 4096;
+
+function computeSplit(layers: number, pipeline: number): PipelineSplit | undefined {
   const L = layers;
   const p = pipeline;
   if (!Number.isInteger(L) || !Number.isInteger(p) || p < 1 || L < p) return undefined;
-  if (p === 1) return { first: L, middle: L, last: L, stages: [L], uneven: false };
+  if (p === 1) return Object.freeze({ first: L, middle: L, last: L, stages: Object.freeze([L]), uneven: false });
   const b = Math.ceil(L / p);
   const r = p === 2 ? L : L - (p - 2) * b;
   const first = Math.ceil(r / 2);
@@ -43,7 +56,7 @@ export function pipelineSplit(layers: number, pipeline: number): PipelineSplit |
   if (last < 1) return undefined;
   const middle = p === 2 ? first : b;
   const stages = [first, ...Array.from({ length: p - 2 }, () => middle), last];
-  return { first, middle, last, stages, uneven: stages.some((n) => n !== first) };
+  return Object.freeze({ first, middle, last, stages: Object.freeze(stages), uneven: stages.some((n) => n !== first) });
 }
 
 /**
