@@ -86,7 +86,7 @@ export const loadSection: BenchSection = {
         '|---|---|---|---|---|---|---|---|---|---|---|',
         ...rows,
         '',
-        `Faults: the same normal requests at half the rate, without and then with an attack running beside them in another process:`,
+        `Faults: the same normal requests at half the rate, without, with and again without an attack running beside them in another process:`,
         `${ATTACK.slowSockets} slow-loris sockets (a byte each every ${ATTACK.byteIntervalMs} ms, half dribbling headers, half a body) and`,
         `${ATTACK.oversizedBytes / MiB} MiB uploads (half with a Content-Length, half chunked), ${ATTACK.oversizedPerSecond} per second, ${ATTACK.oversizedConcurrency} in flight.`,
         '',
