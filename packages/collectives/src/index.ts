@@ -41,7 +41,7 @@ export { fabricFromSpecs } from './fabric-from-specs.ts';
 export type { LinkKind, TopologyGraph } from './topology/topology-graph.ts';
 export { routeInto, MAX_ROUTE_LINKS } from './topology/topology-graph.ts';
 export type { TopologyOptions } from './topology/build-topology.ts';
-export { buildTopology, describeTopology } from './topology/build-topology.ts';
+export { buildTopology, describeTopology, summariseTopology, type TopologySummary } from './topology/build-topology.ts';
 export type { EmulatedCollective, EmulatedCollectiveResult, EmulationResult, LinkUsage } from './emulator/emulate-collectives.ts';
 export { emulateCollectives, DEFAULT_EVENT_BUDGET } from './emulator/emulate-collectives.ts';
 export type { EmulatedCost, EmulatedCostOptions, GroupLayout } from './emulator/emulated-collective-cost.ts';

@@ -99,6 +99,37 @@ export function buildTopology(options: TopologyOptions): TopologyGraph {
   };
 }
 
+/** The graph as data: its counts, and its links grouped by kind, bandwidth and latency (SI units). */
+export interface TopologySummary {
+  readonly nodes: number;
+  readonly gpusPerNode: number;
+  readonly nicsPerNode: number;
+  readonly leaves: number;
+  readonly railOptimised: boolean;
+  /** Nodes one leaf switch holds (its capacity; the last leaf may hold fewer). */
+  readonly nodesPerLeaf: number;
+  readonly oversubscription: number;
+  readonly linkCount: number;
+  readonly links: readonly { readonly kind: string; readonly count: number; readonly bandwidthBytesPerSecond: number; readonly latencySeconds: number }[];
+}
+
+export function summariseTopology(t: TopologyGraph): TopologySummary {
+  const groups = new Map<string, { kind: string; count: number; bandwidthBytesPerSecond: number; latencySeconds: number }>();
+  for (let l = 0; l < t.linkCount; l++) {
+    const kind = LINK_KINDS[t.linkKind[l] ?? 0]!;
+    const bandwidthBytesPerSecond = t.linkBandwidth[l] ?? 0;
+    const latencySeconds = t.linkLatency[l] ?? 0;
+    const key = `${kind}|${bandwidthBytesPerSecond}|${latencySeconds}`;
+    const group = groups.get(key);
+    if (group) group.count += 1;
+    else groups.set(key, { kind, count: 1, bandwidthBytesPerSecond, latencySeconds });
+  }
+  return {
+    nodes: t.nodes, gpusPerNode: t.gpusPerNode, nicsPerNode: t.nicsPerNode, leaves: t.leaves, railOptimised: t.railOptimised,
+    nodesPerLeaf: t.nodesPerLeaf, oversubscription: t.oversubscription, linkCount: t.linkCount, links: [...groups.values()],
+  };
+}
+
 /** The graph as printable lines: counts, and one line per link kind with its bandwidth and latency. */
 export function describeTopology(t: TopologyGraph): string[] {
   const lines = [
@@ -109,11 +140,8 @@ export function describeTopology(t: TopologyGraph): string[] {
   lines.push(t.railOptimised
     ? `switching: one NVSwitch vertex per node (its planes merged); ${t.nicsPerNode} rail group(s) of ${t.leaves / t.nicsPerNode} leaf switch(es), NIC r of every node on a leaf of rail r; one spine vertex (a non-blocking core: only the leaf trunks are modelled)`
     : `switching: one NVSwitch vertex per node (its planes merged); ${t.leaves} leaf switch(es) each holding every NIC of its nodes; one spine vertex (a non-blocking core: only the leaf trunks are modelled)`);
-  const seen = new Map<string, number>();
-  for (let l = 0; l < t.linkCount; l++) {
-    const key = `${LINK_KINDS[t.linkKind[l] ?? 0]} ${toGBps(t.linkBandwidth[l] ?? 0).toFixed(1)} GB/s ${((t.linkLatency[l] ?? 0) / us(1)).toFixed(2)} µs`;
-    seen.set(key, (seen.get(key) ?? 0) + 1);
+  for (const link of summariseTopology(t).links) {
+    lines.push(`${link.count} × ${link.kind} ${toGBps(link.bandwidthBytesPerSecond).toFixed(1)} GB/s ${(link.latencySeconds / us(1)).toFixed(2)} µs`);
   }
-  for (const [key, count] of seen) lines.push(`${count} × ${key}`);
   return lines;
 }

@@ -8,7 +8,7 @@
  */
 import { array, union } from '../schema/compose.ts';
 import { object, optional } from '../schema/object.ts';
-import { enumOf, integer, literal, number, string } from '../schema/scalars.ts';
+import { boolean, enumOf, integer, literal, number, string } from '../schema/scalars.ts';
 import type { JsonSchema, Schema } from '../schema/types.ts';
 import { jsonSchemaDocument, validate, type Validation } from '../schema/validate.ts';
 import { fieldIssueSchema } from '../estimate-schema.ts';
@@ -54,6 +54,24 @@ const row = object({
   emulated: optional(emulated),
 }, { ...open, description: 'One size, nccl-tests columns.' });
 
+/** The topology graph as data (summariseTopology): counts, and links grouped by kind, bandwidth and latency. */
+const topologyGraph = object({
+  nodes: count('Nodes.'),
+  gpusPerNode: count('GPUs per node.'),
+  nicsPerNode: count('Compute NICs (rails) per node.'),
+  leaves: count('Leaf switches.'),
+  railOptimised: boolean({ description: 'NIC r of every node on a leaf of rail r.' }),
+  nodesPerLeaf: count('Nodes one leaf switch holds (the last may hold fewer).'),
+  oversubscription: number({ min: 1, description: 'Leaf oversubscription, down-links to up-links.' }),
+  linkCount: count('Directed links.'),
+  links: array(object({
+    kind: string({ description: 'What the link joins (nvlink-up, host-nic, nic-leaf, leaf-spine, …).' }),
+    count: count('Links of this kind, bandwidth and latency.'),
+    bandwidthBytesPerSecond: number({ min: 0, description: 'Bandwidth of one link, one direction, in bytes per second.' }),
+    latencySeconds: number({ min: 0, description: 'Latency of one link, in seconds.' }),
+  }, { ...open, description: 'Links of one kind, bandwidth and latency.' }), { description: 'The links, grouped.' }),
+}, { ...open, description: 'With emulate: true, the topology graph the emulator ran on, as data.' });
+
 const collectiveOk = object({
   ok: literal(true),
   op: enumOf(COLLECTIVE_OPS, { description: 'The collective.' }),
@@ -66,6 +84,7 @@ const collectiveOk = object({
   algorithm: enumOf(COLLECTIVE_ALGORITHMS, { description: "The algorithm asked for ('auto': NCCL's argmin)." }),
   rows: array(row, { description: 'One row per size, in the order asked.' }),
   topology: optional(array(string(), { maxItems: 4096, description: 'With emulate: true, the topology the emulator ran on, as text lines.' })),
+  topologyGraph: optional(topologyGraph),
   notes: array(string({ maxLength: 4096 }), { description: 'Caveats for humans.' }),
 }, { ...open, expected: 'a collective answer', description: 'The collective costed at each size.' });
 

@@ -1,3 +1,4 @@
+import type { TopologySummary } from '@trainplan/collectives';
 /** The JSON answer to a collective request: one row per size, nccl-tests columns, units in the names. */
 import type { FieldIssue } from '../wire.ts';
 
@@ -53,6 +54,8 @@ export interface CollectiveOkJson {
   rows: CollectiveRowJson[];
   /** With `emulate: true`: the topology the emulator ran on, as text lines. */
   topology?: string[];
+  /** With `emulate: true`: the same topology as data. */
+  topologyGraph?: TopologySummary;
   notes: string[];
 }
 

@@ -1,4 +1,6 @@
-import { buildTopology, busBandwidthFactor, DEFAULT_EVENT_BUDGET, describeTopology, emulateCollectives, type LinkUsage } from '@trainplan/collectives';
+import {
+  buildTopology, busBandwidthFactor, DEFAULT_EVENT_BUDGET, describeTopology, emulateCollectives, summariseTopology, type LinkUsage, type TopologySummary,
+} from '@trainplan/collectives';
 import { toGBps } from '@trainplan/units';
 import type { CollectiveMachine } from './collective-machine.ts';
 import type { CollectiveRowJson, LinkUtilisationJson } from './collective-response.ts';
@@ -14,7 +16,7 @@ const linkJson = (l: LinkUsage): LinkUtilisationJson => ({
  * names the limit.
  */
 export function emulateRows(request: CollectiveRequest, machine: CollectiveMachine, rows: CollectiveRowJson[]):
-  | { ok: true; topology: string[]; notes: string[] }
+  | { ok: true; topology: string[]; topologyGraph: TopologySummary; notes: string[] }
   | { ok: false; message: string; limit: { name: string; value: number; requested: number } } {
   const { fabric, group } = machine;
   const topologyNodes = group.ranks / group.ranksPerNode;
@@ -29,7 +31,7 @@ export function emulateRows(request: CollectiveRequest, machine: CollectiveMachi
     if (!result.ok) {
       if (result.reason === 'invalid') {
         notes.push(`not emulated: ${result.message}`);
-        return { ok: true, topology: describeTopology(topology), notes };
+        return { ok: true, topology: describeTopology(topology), topologyGraph: summariseTopology(topology), notes };
       }
       return {
         ok: false,
@@ -58,5 +60,5 @@ export function emulateRows(request: CollectiveRequest, machine: CollectiveMachi
   if (rows.some((r) => r.emulated && r.emulated.algorithm !== r.algorithm)) {
     notes.push('the emulator executes ring, tree, NVLS, NVLSTree, hierarchical and direct sends; rows where NCCL picks another algorithm (PAT) emulate the fastest of those instead');
   }
-  return { ok: true, topology: describeTopology(topology), notes };
+  return { ok: true, topology: describeTopology(topology), topologyGraph: summariseTopology(topology), notes };
 }

@@ -1,4 +1,4 @@
-import { collectiveCost, type CollectiveCost } from '@trainplan/collectives';
+import { collectiveCost, type CollectiveCost, type TopologySummary } from '@trainplan/collectives';
 import { GiB, toGBps } from '@trainplan/units';
 import { issuesMessage } from '../problem.ts';
 import type { FieldIssue } from '../wire.ts';
@@ -62,10 +62,12 @@ export function runCollective(body: unknown): CollectiveResponseJson {
   if (!closed.ok) return closed.error;
   const notes: string[] = [];
   let topology: string[] | undefined;
+  let topologyGraph: TopologySummary | undefined;
   if (request.emulate) {
     const emulated = emulateRows(request, machine, closed.rows);
     if (!emulated.ok) return error('event-budget', [{ path: 'eventBudget', message: emulated.message }], emulated.limit);
     topology = emulated.topology;
+    topologyGraph = emulated.topologyGraph;
     notes.push(...emulated.notes);
   }
   return {
@@ -80,6 +82,7 @@ export function runCollective(body: unknown): CollectiveResponseJson {
     algorithm: request.algorithm,
     rows: closed.rows,
     ...(topology && { topology }),
+    ...(topologyGraph && { topologyGraph }),
     notes,
   };
 }

@@ -21,6 +21,18 @@ describe('runCollective', () => {
     expect(r.topology?.[0]).toMatch(/2 node\(s\) × 8 GPUs/);
   });
 
+  it('with emulate, states the topology as data: 2 DGX A100 nodes, 8 HDR rails of one leaf each', () => {
+    const r = runCollective({ op: 'all-reduce', gpu: 'a100-80gb', nodes: 2, size: MiB(64), emulate: true });
+    if (!r.ok) throw new Error(r.message);
+    const g = r.topologyGraph!;
+    expect(g).toMatchObject({ nodes: 2, gpusPerNode: 8, nicsPerNode: 8, leaves: 8, railOptimised: true, oversubscription: 1 });
+    // Every link is counted once in a group, and each node's 8 NICs reach their leaf at HDR's 200 Gb/s (25 GB/s).
+    expect(g.links.reduce((n, l) => n + l.count, 0)).toBe(g.linkCount);
+    const nicToLeaf = g.links.filter((l) => l.kind === 'nic-leaf');
+    expect(nicToLeaf.reduce((n, l) => n + l.count, 0)).toBe(2 * 8);
+    for (const l of nicToLeaf) expect(l.bandwidthBytesPerSecond).toBe(25e9);
+  });
+
   it.each([
     [{ op: 'all-squash', gpu: 'h100-sxm' }, 'invalid', 'op'],
     [{ op: 'all-reduce', gpu: 'h100-sxm', size: 0 }, 'invalid', 'size'],
