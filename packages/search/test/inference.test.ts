@@ -60,6 +60,22 @@ describe('estimateInference', () => {
     expect(pp.decodeStepSeconds).toBeLessThan(whole.decodeStepSeconds);
   });
 
+  it('prefill on PP pipelines the micro-batches: faster than the whole batch crossing the stages in turn, never faster than its compute split over the stages', () => {
+    const batch = 8;
+    const pp = estimateInference(base, { ...shape, tensor: 8, pipeline: 4, batch });
+    const lone = estimateInference(base, { ...shape, tensor: 8, pipeline: 4, batch: 1 });
+    const tp = estimateInference(base, { ...shape, tensor: 8, pipeline: 1, batch });
+    if (!pp.ok || !lone.ok || !tp.ok) throw new Error('expected all three to fit');
+    // One micro-batch per stage: the whole batch crossing the 4 stages in turn would take as long as TP 8
+    // alone (each stage a quarter of the layers, one after another); pipelined, k = p = 4 micro-batches take
+    // (k + p − 1)/(k·p) = 7/16 of that, plus sends: under half …
+    expect(pp.microBatches).toBe(4);
+    expect(pp.prefillSeconds).toBeLessThan(0.5 * tp.prefillSeconds);
+    // … and no faster than TP 8 alone spread over 4 stages' worth of GPUs (the same FLOPs on 4× the GPUs).
+    expect(pp.prefillSeconds).toBeGreaterThan(tp.prefillSeconds / 4);
+    expect(lone.prefillSeconds).toBeLessThan(pp.prefillSeconds);
+  });
+
   it('a lone sequence on PP 2 has no second micro-batch: one stage waits while the other works', () => {
     const one = estimateInference(base, { ...shape, pipeline: 2, batch: 1 });
     if (!one.ok) throw new Error(one.message);

@@ -106,19 +106,24 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape): I
   const kv = kvPerSequence * b;
   const total = weights + kv + RUNTIME_RESERVE;
 
-  // Prefill: one forward pass of the batch's prompts, stage after stage.
-  const prefillInput = planFor({ ...base, globalBatchSize: b, dropout: false, seqLength: promptTokens }, {
-    tensor: t, pipeline: p, data: 1, context: 1, virtualStages: 1, microBatchSize: b, sequenceParallel: false, recompute: 'none', sharding: 'none',
+  // The batch runs as k = min(p, b) micro-batches of m sequences, for prefill as for decode.
+  const microBatches = Math.min(p, b);
+  const m = Math.ceil(b / microBatches);
+
+  // Prefill: the micro-batches' forward passes through the stages, pipelined (GPipe's forward, Huang et
+  // al. 2019): the last micro-batch leaves the last stage one traversal plus k − 1 slowest stages after
+  // the first entered, so the batch's first tokens are all out then.
+  const prefillInput = planFor({ ...base, globalBatchSize: m, dropout: false, seqLength: promptTokens }, {
+    tensor: t, pipeline: p, data: 1, context: 1, virtualStages: 1, microBatchSize: m, sequenceParallel: false, recompute: 'none', sharding: 'none',
   });
   const calibration = resolveCalibration(base);
   const layerForward = layerProfile(prefillInput).forwardSeconds;
   const crossNode = t * p > base.nvlinkDomainGpus;
   const send = (bytes: number) => (p > 1 ? (p - 1) * p2pSeconds({ bytes, fabric: base.fabric, crossNode }) : 0);
-  const prefill = model.layers * layerForward + send(2 * b * promptTokens * model.hiddenSize);
+  const prefillTraversal = model.layers * layerForward + send(2 * m * promptTokens * model.hiddenSize);
+  const prefill = prefillTraversal + (microBatches - 1) * Math.max(...layers) * layerForward;
 
   // Decode: per layer, weights + KV read once per micro-batch (Pope et al. 2022 §3), m sequences at a time.
-  const microBatches = Math.min(p, b);
-  const m = Math.ceil(b / microBatches);
   const parts = parameterBreakdown(model);
   const layerWeights = (parts.perLayerTensorParallel / t + parts.perLayerReplicated) * bytesPerValue(base);
   const meanContext = promptTokens + outputTokens / 2;
