@@ -16,7 +16,7 @@ export function machineIssues(input: {
   if (gpusPerNode > system.gpusPerNode) {
     issues.push({
       path: `${prefix}gpusPerNode`,
-      message: `${system.id} has ${system.gpusPerNode} GPUs per node (one NVLink domain), asked for ${gpusPerNode}`,
+      message: `${system.id} has ${system.gpusPerNode} GPUs per node, asked for ${gpusPerNode} (a node's GPUs are priced at its NVLink speed)`,
     });
   }
   if (network.nvlinkDomainGpus !== undefined && network.id !== system.network) {
