@@ -45,4 +45,4 @@ export { buildTopology, describeTopology, summariseTopology, type TopologySummar
 export type { EmulatedCollective, EmulatedCollectiveResult, EmulationResult, LinkUsage } from './emulator/emulate-collectives.ts';
 export { emulateCollectives, DEFAULT_EVENT_BUDGET } from './emulator/emulate-collectives.ts';
 export type { EmulatedCost, EmulatedCostOptions, GroupLayout } from './emulator/emulated-collective-cost.ts';
-export { emulatedCollectiveCost, emulatedStageSendCost } from './emulator/emulated-collective-cost.ts';
+export { concurrentGroupGpus, emulatedCollectiveCost, emulatedStageSendCost } from './emulator/emulated-collective-cost.ts';

@@ -16,6 +16,7 @@ const FLAGS: Record<string, FlagSpec> = {
   network: { type: 'string', valueName: 'a network preset id' },
   nodes: { type: 'string', valueName: 'a node count' },
   'gpus-per-node': { type: 'string', valueName: 'a GPU count' },
+  'concurrent-groups': { type: 'string', valueName: 'a group count' },
   algorithm: { type: 'string', valueName: 'ring, tree, nvls, nvls-tree, pat, hierarchical or auto' },
   size: { type: 'string', valueName: 'a size such as 64MiB or 1e9' },
   oversubscription: { type: 'string', valueName: 'a ratio ≥ 1' },
@@ -39,6 +40,9 @@ Options:
       --network ID          the inter-node fabric (default: the system's)
       --nodes N             nodes taking part (default 1)
       --gpus-per-node N     GPUs of each node taking part (default: all)
+      --concurrent-groups K K sibling groups run the same collective at once on the same nodes, sharing
+                            their NICs (the 8 data-parallel rings of a TP-8 job: --gpus-per-node 1
+                            --concurrent-groups 8); times are the last group's
       --algorithm A         ring, tree, nvls, nvls-tree, pat, hierarchical, or auto (NCCL's argmin; default)
       --size BYTES          one size instead of the sweep (64MiB, 1GB, 1e9)
       --emulate             also emulate (ring and direct sends) and report the bottleneck link
@@ -62,6 +66,7 @@ Examples:
   trainplan collective --op all-reduce --gpu a100-80gb --nodes 16 --size 1GiB --emulate
   trainplan collective --op all-reduce --gpu a100-80gb --nodes 128 --size 1GiB --emulate --oversubscription 4
   trainplan collective --op all-to-all --gpu h100-sxm --nodes 8 --size 64MiB --emulate --event-budget 20000000
+  trainplan collective --op all-reduce --gpu v100-32gb --nodes 4 --gpus-per-node 1 --concurrent-groups 8 --size 1GiB --emulate
 `;
 
 /**
@@ -109,7 +114,8 @@ export function formatCollectiveTable(answer: CollectiveOkJson): string {
     }
     return cells;
   });
-  const title = `${answer.op} · ${answer.gpu} × ${answer.ranks} (${answer.nodes} node(s) × ${answer.gpusPerNode}, ${answer.system}, ${answer.network}) · algorithm ${answer.algorithm}`;
+  const siblings = answer.concurrentGroups !== undefined ? ` · ${answer.concurrentGroups} groups at once` : '';
+  const title = `${answer.op} · ${answer.gpu} × ${answer.ranks} (${answer.nodes} node(s) × ${answer.gpusPerNode}, ${answer.system}, ${answer.network})${siblings} · algorithm ${answer.algorithm}`;
   const lines = [title, '', ...renderTable([header, ...rows], { align: ['right', 'right', 'right', 'right', 'left', 'left', 'right', 'right', 'right', 'left'] })];
   if (answer.topology) lines.push('', 'topology:', ...answer.topology.map((l) => `  ${l}`));
   for (const note of answer.notes) lines.push('', `note: ${note}`);
@@ -143,7 +149,7 @@ export const collectiveCommand: Command = {
     if (typeof v.op !== 'string') return usageError(io, 'missing --op');
     const request: Record<string, unknown> = { op: v.op };
     for (const key of ['gpu', 'system', 'network', 'algorithm'] as const) if (typeof v[key] === 'string') request[key] = v[key];
-    for (const [flag, key] of [['nodes', 'nodes'], ['gpus-per-node', 'gpusPerNode'], ['oversubscription', 'oversubscription'], ['event-budget', 'eventBudget']] as const) {
+    for (const [flag, key] of [['nodes', 'nodes'], ['gpus-per-node', 'gpusPerNode'], ['oversubscription', 'oversubscription'], ['event-budget', 'eventBudget'], ['concurrent-groups', 'concurrentGroups']] as const) {
       const n = numberFlag(v[flag]);
       if (n === null) return usageError(io, `--${flag} needs a number, got '${String(v[flag])}'`);
       if (n !== undefined) request[key] = n;

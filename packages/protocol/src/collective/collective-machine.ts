@@ -1,4 +1,4 @@
-import type { Fabric } from '@trainplan/collectives';
+import type { CommGroup, Fabric } from '@trainplan/collectives';
 import type { GpuSpec, NetworkSpec, SystemSpec } from '@trainplan/hardware';
 import { defaultSystemForGpu, gpuById, GPU_IDS, networkById, NETWORK_IDS, systemById, SYSTEM_IDS } from '@trainplan/presets';
 import { fabricFor } from '../fabric-cache.ts';
@@ -15,7 +15,8 @@ export interface CollectiveMachine {
   /** GPUs of each system node taking part. */
   readonly gpusPerNode: number;
   /** The communicator as the collectives package sees it (an NVL72 rack is one NVLink "node"). */
-  readonly group: { readonly ranks: number; readonly ranksPerNode: number };
+  /** The communicator, with its concurrent siblings (concurrentGroupsPerNode) when asked for. */
+  readonly group: CommGroup;
 }
 
 /** Preset ids → specs and the communicator; every unknown id or impossible count is an issue. */
@@ -56,6 +57,14 @@ export function resolveCollectiveMachine(
     }
     ranksPerNode = Math.min(ranks, domain);
   }
+  const concurrent = request.concurrentGroups ?? 1;
+  if (concurrent * gpusPerNode > system.gpusPerNode) {
+    issues.push({
+      path: 'concurrentGroups',
+      message: `${concurrent} groups of ${gpusPerNode} GPUs per node need ${concurrent * gpusPerNode} GPUs per node; ${system.id} has ${system.gpusPerNode}`,
+    });
+  }
   if (issues.length > 0) return { ok: false, issues };
-  return { ok: true, value: { gpu, system, network, fabric, nodes: request.nodes, gpusPerNode, group: { ranks, ranksPerNode } } };
+  const group: CommGroup = { ranks, ranksPerNode, ...(concurrent > 1 && { concurrentGroupsPerNode: concurrent }) };
+  return { ok: true, value: { gpu, system, network, fabric, nodes: request.nodes, gpusPerNode, group } };
 }

@@ -81,6 +81,7 @@ const collectiveOk = object({
   nodes: count('Nodes.'),
   gpusPerNode: count('GPUs per node.'),
   ranks: count('Ranks in the group (nodes × GPUs per node).'),
+  concurrentGroups: optional(count('Sibling groups that ran the same collective at once on the same nodes (when more than one).')),
   algorithm: enumOf(COLLECTIVE_ALGORITHMS, { description: "The algorithm asked for ('auto': NCCL's argmin)." }),
   rows: array(row, { description: 'One row per size, in the order asked.' }),
   topology: optional(array(string(), { maxItems: 4096, description: 'With emulate: true, the topology the emulator ran on, as text lines.' })),

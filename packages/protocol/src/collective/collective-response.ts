@@ -49,6 +49,8 @@ export interface CollectiveOkJson {
   nodes: number;
   gpusPerNode: number;
   ranks: number;
+  /** Sibling groups that ran the same collective at once on the same nodes (when more than one). */
+  concurrentGroups?: number;
   /** The algorithm asked for ('auto' unless forced). */
   algorithm: string;
   rows: CollectiveRowJson[];

@@ -31,6 +31,7 @@ export interface CollectiveRequest {
   network?: string;
   nodes: number;
   gpusPerNode?: number;
+  concurrentGroups?: number;
   algorithm: (typeof COLLECTIVE_ALGORITHMS)[number];
   size?: number;
   sizes?: number[];
@@ -51,6 +52,11 @@ export const collectiveRequestSchema: Schema<CollectiveRequest> = object({
   network: optional(presetId("Inter-node fabric preset id; default: the system's.")),
   nodes: withDefault(integer({ min: 1, max: MAX_COLLECTIVE_NODES, description: 'Nodes taking part.' }), 1),
   gpusPerNode: optional(integer({ min: 1, max: 1024, description: "GPUs of each node taking part; default: all of the system's." })),
+  concurrentGroups: optional(integer({
+    min: 1, max: 1024,
+    description: 'Sibling groups running the same collective at once on the same nodes, each with gpusPerNode GPUs of every node, '
+      + 'sharing its NICs and switches (the 8 data-parallel rings of a TP-8 job: gpusPerNode 1, concurrentGroups 8). Default 1.',
+  })),
   algorithm: withDefault(enumOf(COLLECTIVE_ALGORITHMS, {
     description: "'auto' takes NCCL's fastest predicted (algorithm, protocol); a named one is forced.",
   }), 'auto'),

@@ -1,5 +1,5 @@
 import {
-  buildTopology, busBandwidthFactor, DEFAULT_EVENT_BUDGET, describeTopology, emulateCollectives, summariseTopology, type LinkUsage, type TopologySummary,
+  buildTopology, busBandwidthFactor, concurrentGroupGpus, DEFAULT_EVENT_BUDGET, describeTopology, emulateCollectives, summariseTopology, type LinkUsage, type TopologySummary,
 } from '@trainplan/collectives';
 import { toGBps } from '@trainplan/units';
 import type { CollectiveMachine } from './collective-machine.ts';
@@ -21,13 +21,14 @@ export function emulateRows(request: CollectiveRequest, machine: CollectiveMachi
   const { fabric, group } = machine;
   const topologyNodes = group.ranks / group.ranksPerNode;
   const topology = buildTopology({ fabric, nodes: topologyNodes, oversubscription: request.oversubscription ?? 1 });
-  const gpus: number[] = [];
-  for (let n = 0; n < topologyNodes; n++) for (let l = 0; l < group.ranksPerNode; l++) gpus.push(n * fabric.gpusPerNode + l);
+  // The group and its concurrent siblings (concurrentGroups), on every node's GPUs in turn: they share the NICs.
+  const groups = concurrentGroupGpus(group, fabric.gpusPerNode, 'strided');
   const budget = request.eventBudget ?? DEFAULT_EVENT_BUDGET;
   let used = 0;
   const notes: string[] = [];
   for (const row of rows) {
-    const result = emulateCollectives({ topology, collectives: [{ op: request.op, bytes: row.bytes, gpus, algorithm: request.algorithm }], eventBudget: budget - used, maxLinks: 8 });
+    const collectives = groups.map((gpus) => ({ op: request.op, bytes: row.bytes, gpus, algorithm: request.algorithm }));
+    const result = emulateCollectives({ topology, collectives, eventBudget: budget - used, maxLinks: 8 });
     if (!result.ok) {
       if (result.reason === 'invalid') {
         notes.push(`not emulated: ${result.message}`);
@@ -43,9 +44,10 @@ export function emulateRows(request: CollectiveRequest, machine: CollectiveMachi
     used += result.cost;
     const run = result.collectives[0];
     if (!run || !result.bottleneck) continue;
-    const algbw = row.bytes / run.seconds;
+    // With sibling groups, a size is done when the last of them is (result.seconds).
+    const algbw = row.bytes / result.seconds;
     row.emulated = {
-      seconds: run.seconds,
+      seconds: result.seconds,
       algbwGBps: toGBps(algbw),
       busbwGBps: toGBps(algbw * busBandwidthFactor(request.op, group.ranks)),
       algorithm: run.algorithm,
@@ -54,7 +56,7 @@ export function emulateRows(request: CollectiveRequest, machine: CollectiveMachi
       events: result.events,
       bottleneckLink: linkJson(result.bottleneck),
       links: result.links.map(linkJson),
-      differenceFromClosedForm: run.seconds / row.seconds - 1,
+      differenceFromClosedForm: result.seconds / row.seconds - 1,
     };
   }
   if (rows.some((r) => r.emulated && r.emulated.algorithm !== r.algorithm)) {

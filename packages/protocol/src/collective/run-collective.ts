@@ -79,6 +79,7 @@ export function runCollective(body: unknown): CollectiveResponseJson {
     nodes: machine.nodes,
     gpusPerNode: machine.gpusPerNode,
     ranks: machine.group.ranks,
+    ...(machine.group.concurrentGroupsPerNode !== undefined && { concurrentGroups: machine.group.concurrentGroupsPerNode }),
     algorithm: request.algorithm,
     rows: closed.rows,
     ...(topology && { topology }),

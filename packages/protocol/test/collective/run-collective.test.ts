@@ -21,6 +21,27 @@ describe('runCollective', () => {
     expect(r.topology?.[0]).toMatch(/2 node\(s\) × 8 GPUs/);
   });
 
+  it('runs sibling groups at once: the 8 one-GPU-per-node rings of a TP-8 job share a DGX-1\'s 4 NICs two to one, and a DGX A100\'s 8 not at all', () => {
+    const at = (gpu: string, concurrentGroups: number) => {
+      const r = runCollective({ op: 'all-reduce', gpu, nodes: 4, gpusPerNode: 1, concurrentGroups, size: GiB(1), emulate: true });
+      if (!r.ok) throw new Error(r.message);
+      return r;
+    };
+    const [dgx1, dgx1Shared] = [at('v100-32gb', 1), at('v100-32gb', 8)];
+    expect(dgx1Shared.concurrentGroups).toBe(8);
+    // Two rings per NIC: each gets half its rate, in the closed form and in the emulation alike.
+    expect(dgx1Shared.rows[0]!.seconds / dgx1.rows[0]!.seconds).toBeCloseTo(2, 1);
+    expect(dgx1Shared.rows[0]!.emulated!.seconds / dgx1.rows[0]!.emulated!.seconds).toBeCloseTo(2, 1);
+    const [a100, a100Shared] = [at('a100-80gb', 1), at('a100-80gb', 8)];
+    expect(a100Shared.rows[0]!.emulated!.seconds / a100.rows[0]!.emulated!.seconds).toBeCloseTo(1, 2);
+  });
+
+  it('refuses more sibling groups than the node has GPUs for, naming concurrentGroups', () => {
+    const r = runCollective({ op: 'all-reduce', gpu: 'v100-32gb', nodes: 4, gpusPerNode: 2, concurrentGroups: 8 });
+    expect(r.ok).toBe(false);
+    expect(JSON.stringify(r)).toContain('"path":"concurrentGroups"');
+  });
+
   it('with emulate, states the topology as data: 2 DGX A100 nodes, 8 HDR rails of one leaf each', () => {
     const r = runCollective({ op: 'all-reduce', gpu: 'a100-80gb', nodes: 2, size: MiB(64), emulate: true });
     if (!r.ok) throw new Error(r.message);
