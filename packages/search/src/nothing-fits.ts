@@ -16,7 +16,10 @@ const RULES_NAMED = 2;
 export function whyNothingFits(result: Pick<SearchResult, 'closestInfeasible' | 'pruned' | 'budgetExhausted' | 'spaceSize'>): string {
   const miss = result.closestInfeasible;
   if (miss) {
-    return `out of memory: the plan that comes closest (${describeCandidate(miss.candidate)}) needs ${formatBytes(miss.neededBytes)} per GPU, the GPU has ${formatBytes(miss.availableBytes)}`;
+    const limit = miss.availableBytes < miss.capacityBytes
+      ? `the search leaves ${formatBytes(miss.availableBytes)} of the GPU's ${formatBytes(miss.capacityBytes)} usable (memoryFraction)`
+      : `the GPU has ${formatBytes(miss.availableBytes)}`;
+    return `out of memory: the plan that comes closest (${describeCandidate(miss.candidate)}) needs ${formatBytes(miss.neededBytes)} per GPU, ${limit}`;
   }
   if (result.budgetExhausted) return 'the candidate budget ran out before a plan that fits was found';
   const rules = (Object.entries(result.pruned.counts) as [PruneReason, number][])

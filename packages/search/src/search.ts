@@ -47,7 +47,11 @@ export interface SearchResult {
   /** Best first; empty when nothing fits. */
   readonly top: readonly RankedPlan[];
   /** When nothing fits: the evaluated candidate that came closest to fitting in memory. */
-  readonly closestInfeasible?: { readonly candidate: Candidate; readonly neededBytes: number; readonly availableBytes: number; readonly message: string };
+  readonly closestInfeasible?: {
+    readonly candidate: Candidate; readonly neededBytes: number; readonly availableBytes: number; readonly message: string;
+    /** The GPU's whole HBM: `availableBytes` is less when the search's memoryFraction is what the plan missed. */
+    readonly capacityBytes: number;
+  };
   readonly budgetExhausted: boolean;
 }
 
@@ -192,7 +196,7 @@ export function searchPlans(base: SearchBase, options: SearchOptions = {}): Sear
       addPruned(tally, refusalReason(r), 1, () => r.message);
       if (r.reason === 'out-of-memory' && r.neededBytes !== undefined && r.availableBytes !== undefined
         && (!closest || r.neededBytes < closest.neededBytes)) {
-        closest = { candidate: result.candidate, neededBytes: r.neededBytes, availableBytes: r.availableBytes, message: r.message };
+        closest = { candidate: result.candidate, neededBytes: r.neededBytes, availableBytes: r.availableBytes, message: r.message, capacityBytes: base.gpu.hbmBytes };
       }
     }
     if (report && fullEstimates % REPORT_EVERY === 0) {
@@ -204,7 +208,10 @@ export function searchPlans(base: SearchBase, options: SearchOptions = {}): Sear
     // Nothing survived the memory bound: estimate the nearest miss, so the answer can say by how much.
     const miss = evaluateCandidate(base, nearestOutOfMemory.candidate, undefined, memoryBudget);
     if (!miss.ok && miss.infeasible.neededBytes !== undefined) {
-      closest = { candidate: miss.candidate, neededBytes: miss.infeasible.neededBytes, availableBytes: miss.infeasible.availableBytes ?? base.gpu.hbmBytes, message: miss.infeasible.message };
+      closest = {
+        candidate: miss.candidate, neededBytes: miss.infeasible.neededBytes, availableBytes: miss.infeasible.availableBytes ?? base.gpu.hbmBytes,
+        message: miss.infeasible.message, capacityBytes: base.gpu.hbmBytes,
+      };
     }
   }
   report?.(1);

@@ -3,7 +3,7 @@ import { estimatePlan } from '@trainplan/planner';
 import { describe, expect, it } from 'vitest';
 import { GiB } from '@trainplan/units';
 import {
-  defaultSearchSpace, evaluateCandidate, explainAlternatives, MemoryBound, planFor, refusalReason, searchPlans, spaceSize, type Candidate, type PruneReason,
+  defaultSearchSpace, evaluateCandidate, explainAlternatives, MemoryBound, planFor, refusalReason, searchPlans, spaceSize, whyNothingFits, type Candidate, type PruneReason,
 } from '../src/index.ts';
 import { gpt3Base, smallBase } from './fixtures.ts';
 
@@ -124,6 +124,18 @@ describe('searchPlans options', () => {
     expect(r.top).toEqual([]);
     expect(r.closestInfeasible).toBeDefined();
     expect(r.closestInfeasible!.neededBytes).toBeGreaterThan(r.closestInfeasible!.availableBytes);
+  });
+
+  it('says it is the search\'s memoryFraction, not the GPU, that a plan fitting the GPU misses', () => {
+    // The best plan's own peak: a tenth below it, every plan that fits the GPU misses the budget.
+    const best = searchPlans(gpt3Base, { top: 1 }).top[0]!;
+    const memoryFraction = (0.9 * best.estimate.memory.totalBytes) / gpt3Base.gpu.hbmBytes;
+    const r = searchPlans(gpt3Base, { top: 1, constraints: { memoryFraction } });
+    expect(r.top.every((p) => p.estimate.memory.totalBytes <= memoryFraction * gpt3Base.gpu.hbmBytes)).toBe(true);
+    const tight = searchPlans({ ...gpt3Base, nodes: 16, globalBatchSize: 512 }, { top: 1, constraints: { memoryFraction: 0.01 } });
+    expect(tight.top).toEqual([]);
+    expect(tight.closestInfeasible!.availableBytes).toBeLessThan(tight.closestInfeasible!.capacityBytes);
+    expect(whyNothingFits(tight)).toMatch(/needs [\d.]+ GiB per GPU, the search leaves [\d.]+ MiB of the GPU's 80\.0 GiB usable \(memoryFraction\)$/);
   });
 });
 
