@@ -2,13 +2,21 @@ import { pipelineSplit, type PipelineSplit } from '@trainplan/model';
 import type { PlanInput } from './plan-input.ts';
 import { runsFlashAttention } from './gpu-support.ts';
 
-/** A reason a plan cannot run as asked, naming the scenario-contract field to change. */
+/** Which of Megatron's rules a plan breaks: one id per rule, so callers sort refusals without reading the prose. */
+export type PlanRule =
+  | 'gpus-indivisible' | 'heads-indivisible' | 'batch-indivisible' | 'interleave-rounds' | 'too-many-stages' | 'pipeline-split'
+  | 'interleave-needs-pipeline' | 'interleave-indivisible' | 'interleave-needs-overlap' | 'sequence-indivisible'
+  | 'sequence-parallel-indivisible' | 'context-needs-fused-attention' | 'tp-overlap-needs-sequence-parallel'
+  | 'precision-unsupported' | 'attention-unsupported' | 'recompute-layers';
+
+/** A reason a plan cannot run as asked, naming the scenario-contract field to change and the rule. */
 export interface PlanIssue {
   readonly path: string;
   readonly message: string;
+  readonly rule: PlanRule;
 }
 
-type Add = (path: string, message: string) => void;
+type Add = (path: string, rule: PlanRule, message: string) => void;
 
 /**
  * Divisibility and consistency rules Megatron-LM enforces at start-up (megatron/training/arguments.py
@@ -19,24 +27,24 @@ export function checkPlan(input: PlanInput): PlanIssue[] {
   const issues: PlanIssue[] = [];
   const { model, tensor: t, pipeline: p, context: c, data: d } = input;
   const gpus = input.nodes * input.gpusPerNode;
-  const add: Add = (path, message) => issues.push({ path, message });
+  const add: Add = (path, rule, message) => issues.push({ path, rule, message });
 
   if (t * p * c * d !== gpus) {
-    add('parallelism.data', `tensor × pipeline × context × data = ${t}×${p}×${c}×${d} = ${t * p * c * d}, but the cluster has ${gpus} GPUs`);
+    add('parallelism.data', 'gpus-indivisible', `tensor × pipeline × context × data = ${t}×${p}×${c}×${d} = ${t * p * c * d}, but the cluster has ${gpus} GPUs`);
   }
-  if (model.attentionHeads % t !== 0) add('parallelism.tensor', `${model.attentionHeads} attention heads do not split evenly over ${t} tensor-parallel ranks`);
+  if (model.attentionHeads % t !== 0) add('parallelism.tensor', 'heads-indivisible', `${model.attentionHeads} attention heads do not split evenly over ${t} tensor-parallel ranks`);
   else if (model.kvHeads % t !== 0 && t % model.kvHeads !== 0) {
-    add('parallelism.tensor', `${model.kvHeads} key/value heads do not split evenly over ${t} tensor-parallel ranks`);
+    add('parallelism.tensor', 'heads-indivisible', `${model.kvHeads} key/value heads do not split evenly over ${t} tensor-parallel ranks`);
   }
-  if (model.ffnHiddenSize % t !== 0) add('parallelism.tensor', `FFN size ${model.ffnHiddenSize} does not split evenly over ${t} ranks`);
+  if (model.ffnHiddenSize % t !== 0) add('parallelism.tensor', 'heads-indivisible', `FFN size ${model.ffnHiddenSize} does not split evenly over ${t} ranks`);
   checkPipeline(input, add);
   const perStep = input.microBatchSize * d;
   if (input.globalBatchSize % perStep !== 0) {
-    add('training.globalBatchSize', `global batch ${input.globalBatchSize} is not a multiple of micro-batch × data-parallel = ${input.microBatchSize}×${d} = ${perStep}`);
+    add('training.globalBatchSize', 'batch-indivisible', `global batch ${input.globalBatchSize} is not a multiple of micro-batch × data-parallel = ${input.microBatchSize}×${d} = ${perStep}`);
   } else if (input.virtualStages > 1 && p > 1 && (input.globalBatchSize / perStep) % p !== 0) {
     // megatron/core/pipeline_parallel/schedules.py: "number of microbatches ... is not divisible by
     // pipeline-model-parallel-size ... when using interleaved schedule".
-    add('parallelism.virtualStages', `the interleaved schedule needs the micro-batches per step (${input.globalBatchSize / perStep}) in whole rounds of the ${p} pipeline stages`);
+    add('parallelism.virtualStages', 'interleave-rounds', `the interleaved schedule needs the micro-batches per step (${input.globalBatchSize / perStep}) in whole rounds of the ${p} pipeline stages`);
   }
   checkSequence(input, add);
   checkPrecision(input, add);
@@ -49,31 +57,31 @@ function checkPipeline(input: PlanInput, add: Add): void {
   const { model, pipeline: p, virtualStages: v } = input;
   const L = model.layers;
   if (p > L) {
-    add('parallelism.pipeline', `${p} pipeline stages for ${L} layers: each stage needs at least one layer`);
+    add('parallelism.pipeline', 'too-many-stages', `${p} pipeline stages for ${L} layers: each stage needs at least one layer`);
     return;
   }
   const split = pipelineSplit(L, p);
   if (split === undefined) {
     const b = Math.ceil(L / p);
-    add('parallelism.pipeline', `${L} layers have no Megatron split over ${p} stages: with ${b} layers on each of the ${p - 2} middle stages `
+    add('parallelism.pipeline', 'pipeline-split', `${L} layers have no Megatron split over ${p} stages: with ${b} layers on each of the ${p - 2} middle stages `
       + `(⌈L/p⌉), ${L - (p - 2) * b} are left for the first and last, which need at least one each `
       + '(--decoder-first/last-pipeline-num-layers); use fewer stages');
     return;
   }
   if (v > 1 && p === 1) {
-    add('parallelism.virtualStages', 'virtual stages need a pipeline of more than one stage');
+    add('parallelism.virtualStages', 'interleave-needs-pipeline', 'virtual stages need a pipeline of more than one stage');
     return;
   }
   if (v > 1 && split.stages.some((n) => n % v !== 0)) {
     // transformer_config.py: the first and last stage's layers and each middle stage's "must be divisible
     // by virtual pipeline parallel degree"; an even split (arguments.py, --num-layers-per-virtual-pipeline-stage)
     // needs the layers per stage divisible by the layers per model chunk, the same rule.
-    add('parallelism.virtualStages', `the interleaved schedule splits every stage's layers into ${v} equal model chunks; the stages hold ${describeSplit(split)} layers`);
+    add('parallelism.virtualStages', 'interleave-indivisible', `the interleaved schedule splits every stage's layers into ${v} equal model chunks; the stages hold ${describeSplit(split)} layers`);
   }
   if (v > 1 && p === 2 && !input.overlapPipelineComm) {
     // arguments.py: "When interleaved schedule is used and p2p communication overlap is disabled,
     // pipeline-model-parallel size should be greater than 2".
-    add('parallelism.virtualStages', 'the interleaved schedule on 2 pipeline stages needs overlapped pipeline sends '
+    add('parallelism.virtualStages', 'interleave-needs-overlap', 'the interleaved schedule on 2 pipeline stages needs overlapped pipeline sends '
       + '(overlapPipelineComm); without them Megatron asks for more than 2 stages');
   }
 }
@@ -89,39 +97,49 @@ function describeSplit(split: PipelineSplit): string {
 function checkSequence(input: PlanInput, add: Add): void {
   const { tensor: t, context: c, seqLength: s } = input;
   if (s % c !== 0) {
-    add('parallelism.context', `sequence length ${s} does not split evenly over ${c} context-parallel ranks`);
+    add('parallelism.context', 'sequence-indivisible', `sequence length ${s} does not split evenly over ${c} context-parallel ranks`);
   } else if (c > 1 && (s / c) % 2 !== 0) {
     // Transformer Engine splits each rank's chunk in two for causal load balancing: "Sequence length per GPU needs to be divisible by 2!"
-    add('parallelism.context', `sequence length ${s} does not split into 2 × ${c} equal chunks for load-balanced ring attention`);
+    add('parallelism.context', 'sequence-indivisible', `sequence length ${s} does not split into 2 × ${c} equal chunks for load-balanced ring attention`);
   } else if (input.sequenceParallel && t > 1 && (s / c) % t !== 0) {
     // megatron/core/tensor_parallel/mappings.py _split_along_first_dim / _reduce_scatter_along_first_dim:
     // the [s/c, b, h] activations split on the sequence, "First dimension of the tensor should be
     // divisible by tensor parallel size".
-    add('parallelism.sequenceParallel', `sequence parallelism splits each rank's ${s / c} tokens over ${t} tensor-parallel ranks, which does not divide them`);
+    add('parallelism.sequenceParallel', 'sequence-parallel-indivisible', `sequence parallelism splits each rank's ${s / c} tokens over ${t} tensor-parallel ranks, which does not divide them`);
   }
   // megatron/core/transformer/dot_product_attention.py: "Context parallelism is only supported by TEDotProductAttention!"
   if (c > 1 && input.attentionKernel === 'unfused') {
-    add('parallelism.context', 'context parallelism runs only in Transformer Engine\'s fused attention: use attentionKernel "flash" or context 1');
+    add('parallelism.context', 'context-needs-fused-attention', 'context parallelism runs only in Transformer Engine\'s fused attention: use attentionKernel "flash" or context 1');
   }
   // arguments.py: sequence_parallel is turned off when tensor_model_parallel_size == 1, then "Tensor parallel
   // communication/GEMM overlap can happen only when sequence parallelism is enabled" (--tp-comm-overlap).
   if (input.overlapTensorParallelComm && !(input.sequenceParallel && t > 1)) {
-    add('parallelism.overlapTensorParallelComm', t > 1
+    add('parallelism.overlapTensorParallelComm', 'tp-overlap-needs-sequence-parallel', t > 1
       ? 'tensor-parallel communication overlap (--tp-comm-overlap) needs sequence parallelism: set sequenceParallel'
       : 'tensor-parallel communication overlap (--tp-comm-overlap) needs sequence parallelism, which Megatron turns off at tensor 1');
   }
 }
 
-function checkPrecision(input: PlanInput, add: Add): void {
+/**
+ * What the GPU cannot run of the plan's arithmetic: its precision's tensor cores and its attention
+ * kernel. The search asks this alone of its base plan, before any parallel strategy is chosen.
+ */
+export function gpuIssues(input: Pick<PlanInput, 'gpu' | 'precision' | 'attentionKernel'>): PlanIssue[] {
+  const issues: PlanIssue[] = [];
+  checkPrecision(input, (path, rule, message) => issues.push({ path, rule, message }));
+  return issues;
+}
+
+function checkPrecision(input: Pick<PlanInput, 'gpu' | 'precision' | 'attentionKernel'>, add: Add): void {
   if (input.precision === 'fp8' && input.gpu.peakFlops.fp8 === undefined) {
-    add('training.precision', `${input.gpu.name} has no FP8 tensor cores`);
+    add('training.precision', 'precision-unsupported', `${input.gpu.name} has no FP8 tensor cores`);
   }
   // bf16 needs BF16 tensor cores: Volta has FP16 ones only.
   if (input.precision === 'bf16' && input.gpu.peakFlops.bf16 === undefined) {
-    add('training.precision', `${input.gpu.name} has no BF16 tensor cores: use precision "fp16"`);
+    add('training.precision', 'precision-unsupported', `${input.gpu.name} has no BF16 tensor cores: use precision "fp16"`);
   }
   if (input.attentionKernel === 'flash' && !runsFlashAttention(input.gpu)) {
-    add('training.attentionKernel', `${input.gpu.name} cannot run FlashAttention (Ampere or newer): use attentionKernel "unfused"`);
+    add('training.attentionKernel', 'attention-unsupported', `${input.gpu.name} cannot run FlashAttention (Ampere or newer): use attentionKernel "unfused"`);
   }
 }
 
@@ -129,11 +147,11 @@ function checkRecompute(input: PlanInput, add: Add): void {
   const { recomputeLayers: n, virtualStages: v } = input;
   if (n === undefined) return;
   if (input.recompute !== 'full') {
-    add('parallelism.recomputeLayers', 'recomputeLayers applies only with recompute "full"');
+    add('parallelism.recomputeLayers', 'recompute-layers', 'recomputeLayers applies only with recompute "full"');
   } else if (v > 1 && n % v !== 0) {
     // Megatron applies --recompute-num-layers (method block) in each model chunk: TransformerBlock
     // checkpoints the first recompute_num_layers of its own layers, and a stage holds v chunks.
-    add('parallelism.recomputeLayers', `with ${v} model chunks per stage Megatron recomputes the same number of layers in each: `
+    add('parallelism.recomputeLayers', 'recompute-layers', `with ${v} model chunks per stage Megatron recomputes the same number of layers in each: `
       + `recomputeLayers ${n} per stage is not a multiple of ${v}`);
   }
 }

@@ -174,7 +174,7 @@ function computeEstimate(input: PlanInput): PlanEstimate {
   const memoryShare = worst.totalBytes / input.gpu.hbmBytes;
   if (memoryShare > TIGHT_MEMORY_SHARE && memoryShare <= 1) {
     warnings.push(`peak memory is ${(memoryShare * 100).toFixed(1)}% of the GPU's: fragmentation beyond the modelled allowance can run it out `
-      + 'of memory (a search with memoryFraction 0.9 keeps 10% free)');
+      + 'of memory (the search keeps 5% free by default; memoryFraction 0.9 keeps 10%)');
   }
 
   return {

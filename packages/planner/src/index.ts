@@ -1,8 +1,8 @@
 export type { GradientAccumulation, PlanInput, TrainingPrecision } from './plan-input.ts';
 export type { PlanEstimate, PlanInfeasible, StepBreakdown } from './estimate.ts';
 export { estimatePlan, TIGHT_MEMORY_SHARE } from './estimate.ts';
-export type { PlanIssue } from './check-plan.ts';
-export { checkPlan } from './check-plan.ts';
+export type { PlanIssue, PlanRule } from './check-plan.ts';
+export { checkPlan, gpuIssues } from './check-plan.ts';
 export type { ComputeCalibration } from './calibration.ts';
 export { COMPUTE_CALIBRATION, resolveCalibration } from './calibration.ts';
 export type { StageMemory } from './plan-memory.ts';

@@ -5,8 +5,8 @@ import { NVLINKS, type GpuSpec, type NetworkSpec, type SystemSpec } from '@train
  * One Fabric object per (GPU, system, network, node size): the collectives package memoises NCCL's
  * graphs per fabric object, so reusing it makes repeated estimates of one machine cheap. Presets are
  * immutable, so the cache never goes stale; its size is bounded by the preset catalogue.
- * GB200 NVL72: pass the NVLink domain (72), not the 4-GPU tray, as `gpusPerNode`: that is what
- * collectives see as one "node".
+ * GB200 NVL72: `gpusPerNode` is the NVLink domain (72), which is what collectives see as one "node";
+ * fabricFromSpecs derives it, and the domain's NICs, from the network and the 4-GPU tray.
  */
 const fabrics = new Map<string, Fabric>();
 
@@ -14,7 +14,10 @@ export function fabricFor(gpu: GpuSpec, system: SystemSpec, network: NetworkSpec
   const key = `${gpu.id}|${system.id}|${network.id}|${gpusPerNode}`;
   let fabric = fabrics.get(key);
   if (!fabric) {
-    fabric = fabricFromSpecs({ gpu, system: { ...system, gpusPerNode }, network, nvlink: NVLINKS[gpu.nvlink] });
+    // An NVLink-domain fabric sizes its "node" itself (fabricFromSpecs: the domain, with every tray's NICs),
+    // which needs the system's own tray size; other fabrics take the node size asked for.
+    const node = network.nvlinkDomainGpus !== undefined ? system : { ...system, gpusPerNode };
+    fabric = fabricFromSpecs({ gpu, system: node, network, nvlink: NVLINKS[gpu.nvlink] });
     fabrics.set(key, fabric);
   }
   return fabric;

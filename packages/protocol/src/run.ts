@@ -8,9 +8,9 @@ import { presetIdIssues } from './preset-ids.ts';
 import type { EstimateJson, EstimateOk, FieldIssue } from './wire.ts';
 
 /** `[i]` before each path of the i-th scenario: `[2].cluster.gpu`, `[2]` for the whole scenario (as formatPath writes them). */
-const prefix = (issues: FieldIssue[], index: number | undefined): FieldIssue[] =>
-  index === undefined ? issues : issues.map((i) => ({
-    path: i.path === '' || i.path.startsWith('[') ? `[${index}]${i.path}` : `[${index}].${i.path}`,
+const prefix = (issues: readonly FieldIssue[], index: number | undefined): FieldIssue[] =>
+  issues.map((i) => ({
+    path: index === undefined ? i.path : i.path === '' || i.path.startsWith('[') ? `[${index}]${i.path}` : `[${index}].${i.path}`,
     message: i.message,
   }));
 

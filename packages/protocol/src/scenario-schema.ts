@@ -71,19 +71,23 @@ const cluster = object({
   jsonSchema: { oneOf: [{ required: ['nodes'] }, { required: ['gpus'] }] },
 });
 
+/** Precision and attention kernel: left open by validation, their defaults follow the GPU (resolve.ts). */
+export const precisionSchema = defaultedLater(enumOf(['fp16', 'bf16', 'fp8'], {
+  description: 'Arithmetic precision of the matrix multiplies; default: bf16, or fp16 on a GPU without BF16 (V100).',
+}), 'bf16');
+export const attentionKernelSchema = defaultedLater(enumOf(['flash', 'unfused'], {
+  description: "Extension: fused flash attention, or Megatron 2021–22's unfused softmax attention; default: flash, or unfused "
+    + 'on a GPU that cannot run FlashAttention (V100).',
+}), 'flash');
+
 const training = object({
   globalBatchSize: positive(billion(1), 'Sequences per optimizer step.'),
   microBatchSize: withDefault(positive(million(1), 'Sequences per micro-batch.'), 1),
-  precision: defaultedLater(enumOf(['fp16', 'bf16', 'fp8'], {
-    description: 'Arithmetic precision of the matrix multiplies; default: bf16, or fp16 on a GPU without BF16 (V100).',
-  }), 'bf16'),
+  precision: precisionSchema,
   seqLength: optional(positive(million(10), "Sequence length, in tokens; overrides the model's.")),
   tokens: optional(number({ greaterThan: 0, max: trillion(1000), description: 'Extension: a token budget; the estimate then carries the time to train.' })),
   dropout: flag(true, "Extension: hidden and attention dropout on (Megatron's default 0.1)."),
-  attentionKernel: defaultedLater(enumOf(['flash', 'unfused'], {
-    description: "Extension: fused flash attention, or Megatron 2021–22's unfused softmax attention; default: flash, or unfused "
-      + 'on a GPU that cannot run FlashAttention (V100).',
-  }), 'flash'),
+  attentionKernel: attentionKernelSchema,
   crossEntropyKernel: optional(enumOf(['fused', 'unfused'], {
     description: "Extension: the loss over the vocabulary: fused (default; NeMo's cross_entropy_loss_fusion), or Megatron-LM's "
       + 'unfused vocab-parallel cross entropy in fp32 (its default without --cross-entropy-loss-fusion).',

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runCollective, runEstimate, type EstimateJson } from '../src/index.ts';
+import { gpuById, networkById, systemById } from '@trainplan/presets';
+import { fabricFor } from '../src/fabric-cache.ts';
 import { scenarioWith } from './support/scenarios.ts';
 
 const issuesOf = (a: EstimateJson | EstimateJson[]) => (Array.isArray(a) ? a : [a]).flatMap((x) => (x.ok ? [] : x.issues ?? []));
@@ -32,5 +34,15 @@ describe('what a cluster may not ask of its presets', () => {
   it('answers fewer GPUs than a node holds as one partly used node, not a fraction of a node', () => {
     const answer = runEstimate(scenarioWith((s) => { s.model = 'gpt3-350m'; s.cluster = { gpu: 'a100-80gb', gpus: 4 }; s.training = { globalBatchSize: 64 }; }));
     expect(answer).toMatchObject({ ok: true, resolved: { nodes: 1, gpusPerNode: 4, gpus: 4 } });
+  });
+});
+
+describe('the GB200 NVL72 fabric as resolved for a plan', () => {
+  it('is one 72-GPU node with one NIC per GPU (18 trays × 4 NICs)', () => {
+    const gpu = gpuById('gb200')!;
+    const system = systemById('gb200-nvl72')!;
+    const fabric = fabricFor(gpu, system, networkById('nvl72')!, 72);
+    expect(fabric.gpusPerNode).toBe(72);
+    expect(fabric.nicsPerNode).toBe(72);
   });
 });

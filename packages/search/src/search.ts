@@ -1,4 +1,4 @@
-import type { PlanEstimate, PlanInfeasible } from '@trainplan/planner';
+import type { PlanEstimate, PlanInfeasible, PlanRule } from '@trainplan/planner';
 import type { Candidate, SearchBase } from './candidate.ts';
 import { enumerateCandidates } from './enumerate.ts';
 import { evaluateCandidate, type Evaluation } from './evaluate.ts';
@@ -89,30 +89,30 @@ function evaluationShare(survivors: readonly { lowerBoundSeconds: number }[], do
 }
 
 /**
- * The planner's refusal fields (check-plan.ts names the scenario field to change) and the prune reason
- * each is; where one field carries two rules, the rule whose message matches comes first.
+ * The prune reason of each planner rule (check-plan.ts PlanRule) the enumeration mirrors; the rules it
+ * does not mirror (a precision or kernel the GPU lacks, recompute layers) are 'planner-refused'.
  */
-const REFUSAL_BY_FIELD: Readonly<Record<string, readonly (readonly [RegExp, PruneReason])[]>> = {
-  'parallelism.data': [[/./, 'gpus-indivisible']],
-  'parallelism.tensor': [[/./, 'heads-indivisible']],
-  'parallelism.pipeline': [[/no Megatron split/, 'pipeline-split'], [/./, 'too-many-stages']],
-  'parallelism.virtualStages': [[/overlapped pipeline sends/, 'interleave-needs-overlap'], [/./, 'interleave-indivisible']],
-  'parallelism.context': [[/fused attention|attentionKernel/, 'context-needs-fused-attention'], [/./, 'sequence-indivisible']],
-  'parallelism.sequenceParallel': [[/./, 'sequence-parallel-indivisible']],
-  'parallelism.overlapTensorParallelComm': [[/./, 'tp-overlap-needs-sequence-parallel']],
-  'training.globalBatchSize': [[/./, 'batch-indivisible']],
+const REASON_OF_RULE: Readonly<Partial<Record<PlanRule, PruneReason>>> = {
+  'gpus-indivisible': 'gpus-indivisible',
+  'heads-indivisible': 'heads-indivisible',
+  'batch-indivisible': 'batch-indivisible',
+  'too-many-stages': 'too-many-stages',
+  'pipeline-split': 'pipeline-split',
+  'interleave-rounds': 'interleave-indivisible',
+  'interleave-needs-pipeline': 'interleave-indivisible',
+  'interleave-indivisible': 'interleave-indivisible',
+  'interleave-needs-overlap': 'interleave-needs-overlap',
+  'sequence-indivisible': 'sequence-indivisible',
+  'sequence-parallel-indivisible': 'sequence-parallel-indivisible',
+  'context-needs-fused-attention': 'context-needs-fused-attention',
+  'tp-overlap-needs-sequence-parallel': 'tp-overlap-needs-sequence-parallel',
 };
 
-/**
- * The prune reason of a planner refusal, by the field its first issue names: memory, a divisibility
- * rule the enumeration mirrors, or 'planner-refused' for one it does not (FP8 on a GPU without it,
- * recompute layers without full recompute), whose example message keeps the field.
- */
+/** The prune reason of a planner refusal: memory, or the rule its first issue breaks. */
 export function refusalReason(r: Pick<PlanInfeasible, 'reason' | 'issues'>): PruneReason {
   if (r.reason === 'out-of-memory') return 'out-of-memory';
   const issue = r.issues?.[0];
-  if (issue === undefined) return 'planner-refused';
-  return REFUSAL_BY_FIELD[issue.path]?.find(([pattern]) => pattern.test(issue.message))?.[1] ?? 'planner-refused';
+  return (issue && REASON_OF_RULE[issue.rule]) ?? 'planner-refused';
 }
 
 /** Caps a space with the constraints (a given space may be wider than they allow). */

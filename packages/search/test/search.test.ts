@@ -1,5 +1,5 @@
 import { gpuById } from '@trainplan/hardware';
-import { estimatePlan } from '@trainplan/planner';
+import { estimatePlan, type PlanInput } from '@trainplan/planner';
 import { describe, expect, it } from 'vitest';
 import { GiB } from '@trainplan/units';
 import {
@@ -180,22 +180,29 @@ describe('explainAlternatives', () => {
 });
 
 describe('refusalReason: each planner refusal under its own reason', () => {
+  // Real refusals: the planner's own issues for plans that break one rule each (GPT-3 175B on 1024 A100).
+  const tp8pp8: Candidate = {
+    tensor: 8, pipeline: 8, context: 1, data: 16, virtualStages: 1, microBatchSize: 1, sequenceParallel: false, recompute: 'full', sharding: 'none',
+  };
+  const plan = (change: Partial<PlanInput>): PlanInput => ({ ...planFor(gpt3Base, tp8pp8), ...change });
   it.each([
-    ['parallelism.data', 'tensor × pipeline × context × data = 8×8×1×3 = 192, but the cluster has 1024 GPUs', 'gpus-indivisible'],
-    ['parallelism.tensor', '96 attention heads do not split evenly over 5 tensor-parallel ranks', 'heads-indivisible'],
-    ['parallelism.pipeline', '128 pipeline stages for 96 layers: each stage needs at least one layer', 'too-many-stages'],
-    ['parallelism.pipeline', '96 layers have no Megatron split over 31 stages: with 4 layers on each of the 29 middle stages (⌈L/p⌉), −20 are left for the first and last', 'pipeline-split'],
-    ['parallelism.virtualStages', 'the interleaved schedule splits every stage\'s layers into 5 equal model chunks; the stages hold 12 each', 'interleave-indivisible'],
-    ['parallelism.virtualStages', 'the interleaved schedule on 2 pipeline stages needs overlapped pipeline sends (overlapPipelineComm)', 'interleave-needs-overlap'],
-    ['parallelism.sequenceParallel', 'sequence parallelism splits each rank\'s 1025 tokens over 8 tensor-parallel ranks, which does not divide them', 'sequence-parallel-indivisible'],
-    ['parallelism.overlapTensorParallelComm', 'tensor-parallel communication overlap (--tp-comm-overlap) needs sequence parallelism: set sequenceParallel', 'tp-overlap-needs-sequence-parallel'],
-    ['training.globalBatchSize', 'global batch 1536 is not a multiple of micro-batch × data-parallel = 1×1000 = 1000', 'batch-indivisible'],
-    ['parallelism.context', 'sequence length 2048 does not split into 2 × 3 equal chunks for load-balanced ring attention', 'sequence-indivisible'],
-    ['parallelism.context', 'context parallelism runs only in Transformer Engine\'s fused attention: use attentionKernel "flash" or context 1', 'context-needs-fused-attention'],
-    ['training.precision', 'NVIDIA V100 SXM2 32GB has no FP8 tensor cores', 'planner-refused'],
-    ['parallelism.recomputeLayers', 'recomputeLayers applies only with recompute "full"', 'planner-refused'],
-  ] as const)('%s (%s) → %s', (path, message, reason: PruneReason) => {
-    expect(refusalReason({ reason: 'indivisible', issues: [{ path, message }] })).toBe(reason);
+    [{ data: 3 }, 'gpus-indivisible'],
+    [{ tensor: 64, data: 2 }, 'heads-indivisible'],
+    [{ pipeline: 128, data: 1 }, 'too-many-stages'],
+    [{ pipeline: 64, data: 2 }, 'pipeline-split'],
+    [{ virtualStages: 5, schedule: 'interleaved' }, 'interleave-indivisible'],
+    [{ pipeline: 2, data: 64, virtualStages: 2, schedule: 'interleaved', overlapPipelineComm: false }, 'interleave-needs-overlap'],
+    [{ seqLength: 2050, sequenceParallel: true }, 'sequence-parallel-indivisible'],
+    [{ overlapTensorParallelComm: true, sequenceParallel: false }, 'tp-overlap-needs-sequence-parallel'],
+    [{ globalBatchSize: 1000 }, 'batch-indivisible'],
+    [{ context: 2, data: 8, attentionKernel: 'unfused' }, 'context-needs-fused-attention'],
+    [{ precision: 'fp8' }, 'planner-refused'],
+    [{ recompute: 'none', recomputeLayers: 2 }, 'planner-refused'],
+  ] as const)('%j → %s', (change, reason: PruneReason) => {
+    const r = estimatePlan(plan(change as Partial<PlanInput>));
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(refusalReason(r)).toBe(reason);
   });
 
   it('memory is out-of-memory, whatever else it says', () => {

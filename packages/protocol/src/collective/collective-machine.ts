@@ -58,7 +58,7 @@ export function resolveCollectiveMachine(
     ranksPerNode = Math.min(ranks, domain);
   }
   const concurrent = request.concurrentGroups ?? 1;
-  if (concurrent * gpusPerNode > system.gpusPerNode) {
+  if (concurrent > 1 && concurrent * gpusPerNode > system.gpusPerNode) {
     issues.push({
       path: 'concurrentGroups',
       message: `${concurrent} groups of ${gpusPerNode} GPUs per node need ${concurrent * gpusPerNode} GPUs per node; ${system.id} has ${system.gpusPerNode}`,

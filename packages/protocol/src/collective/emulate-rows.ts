@@ -21,6 +21,7 @@ export function emulateRows(request: CollectiveRequest, machine: CollectiveMachi
   const { fabric, group } = machine;
   const topologyNodes = group.ranks / group.ranksPerNode;
   const topology = buildTopology({ fabric, nodes: topologyNodes, oversubscription: request.oversubscription ?? 1 });
+  const described = { topology: describeTopology(topology), topologyGraph: summariseTopology(topology) };
   // The group and its concurrent siblings (concurrentGroups), on every node's GPUs in turn: they share the NICs.
   const groups = concurrentGroupGpus(group, fabric.gpusPerNode, 'strided');
   const budget = request.eventBudget ?? DEFAULT_EVENT_BUDGET;
@@ -32,7 +33,7 @@ export function emulateRows(request: CollectiveRequest, machine: CollectiveMachi
     if (!result.ok) {
       if (result.reason === 'invalid') {
         notes.push(`not emulated: ${result.message}`);
-        return { ok: true, topology: describeTopology(topology), topologyGraph: summariseTopology(topology), notes };
+        return { ok: true, ...described, notes };
       }
       return {
         ok: false,
@@ -62,5 +63,5 @@ export function emulateRows(request: CollectiveRequest, machine: CollectiveMachi
   if (rows.some((r) => r.emulated && r.emulated.algorithm !== r.algorithm)) {
     notes.push('the emulator executes ring, tree, NVLS, NVLSTree, hierarchical and direct sends; rows where NCCL picks another algorithm (PAT) emulate the fastest of those instead');
   }
-  return { ok: true, topology: describeTopology(topology), topologyGraph: summariseTopology(topology), notes };
+  return { ok: true, ...described, notes };
 }

@@ -6,7 +6,8 @@
 import { billion, million, thousand, trillion } from '@trainplan/units';
 import { array } from '../schema/compose.ts';
 import { GRADIENT_ACCUMULATION_IDS } from '../wire.ts';
-import { defaultedLater, object, optional, withDefault } from '../schema/object.ts';
+import { attentionKernelSchema, precisionSchema } from '../scenario-schema.ts';
+import { object, optional, withDefault } from '../schema/object.ts';
 import { boolean, enumOf, integer, number, string } from '../schema/scalars.ts';
 
 const positive = (max: number, description: string) => integer({ min: 1, max, description });
@@ -21,16 +22,11 @@ export const searchClusterFields = {
 
 export const searchTrainingFields = {
   globalBatchSize: positive(billion(1), 'Sequences per optimizer step.'),
-  precision: defaultedLater(enumOf(['fp16', 'bf16', 'fp8'], {
-    description: 'Arithmetic precision of the matrix multiplies; default: bf16, or fp16 on a GPU without BF16 (V100).',
-  }), 'bf16'),
+  precision: precisionSchema,
   seqLength: optional(positive(million(10), "Sequence length, in tokens; overrides the model's.")),
   tokens: optional(number({ greaterThan: 0, max: trillion(1000), description: 'A token budget: the answer then carries the time to train.' })),
   dropout: withDefault(boolean({ description: "Hidden and attention dropout on (Megatron's default 0.1)." }), true),
-  attentionKernel: defaultedLater(enumOf(['flash', 'unfused'], {
-    description: "Fused flash attention, or Megatron 2021–22's unfused softmax attention; default: flash, or unfused on a GPU that "
-      + 'cannot run FlashAttention (V100).',
-  }), 'flash'),
+  attentionKernel: attentionKernelSchema,
   gradientAccumulation: optional(enumOf(GRADIENT_ACCUMULATION_IDS, {
     description: "How weight gradients accumulate across micro-batches: 'fused' (default) in the weight-gradient GEMM, or a separate add "
       + 'per micro-batch into a 16-bit or fp32 buffer (PyTorch DDP, DeepSpeed), as the scenario\'s training.gradientAccumulation.',

@@ -1,7 +1,7 @@
 import type { StateSharding } from '@trainplan/model';
 import { gpuById, systemById } from '@trainplan/presets';
 import { overlapPipelineCommFor, scatterGatherFor, type Candidate, type SearchBase } from '@trainplan/search';
-import { runsFlashAttention } from '@trainplan/planner';
+import { gpuIssues } from '@trainplan/planner';
 import { resolveScenario } from '../resolve.ts';
 import { validateScenario } from '../scenario-schema.ts';
 import type { FieldIssue, ScenarioInput } from '../wire.ts';
@@ -43,16 +43,9 @@ export function resolveSearch(core: SearchRequestCore, nodes: number): { ok: tru
     return { ok: false, issues: known };
   }
   const { plan, gpuId, networkId } = resolved.value;
-  if (plan.precision === 'fp8' && plan.gpu.peakFlops.fp8 === undefined) {
-    return { ok: false, issues: [{ path: 'training.precision', message: `${plan.gpu.name} has no FP8 tensor cores` }] };
-  }
-  // As the planner's checkPlan: bf16 needs BF16 tensor cores (a V100 has FP16 ones only).
-  if (plan.precision === 'bf16' && plan.gpu.peakFlops.bf16 === undefined) {
-    return { ok: false, issues: [{ path: 'training.precision', message: `${plan.gpu.name} has no BF16 tensor cores: use precision "fp16"` }] };
-  }
-  if (plan.attentionKernel === 'flash' && !runsFlashAttention(plan.gpu)) {
-    return { ok: false, issues: [{ path: 'training.attentionKernel', message: `${plan.gpu.name} cannot run FlashAttention (Ampere or newer): use attentionKernel "unfused"` }] };
-  }
+  // The planner's own rules for what the GPU runs (checkPlan), asked once for the whole search.
+  const unrunnable = gpuIssues(plan);
+  if (unrunnable.length > 0) return { ok: false, issues: unrunnable.map(({ path, message }) => ({ path, message })) };
   // The parallel strategy is what the search chooses; the rest of the plan is its base.
   const { tensor: _t, pipeline: _p, data: _d, context: _c, virtualStages: _v, schedule: _s, microBatchSize: _b,
     sequenceParallel: _sp, recompute: _r, recomputeLayers: _n, sharding: _z, ...base } = plan;
