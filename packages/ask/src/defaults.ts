@@ -1,4 +1,5 @@
 import { defaultSystemForGpu, gpuById, modelById, systemById } from '@trainplan/presets';
+import { defaultPrecision } from '@trainplan/protocol';
 import { GB, days, toDays } from '@trainplan/units';
 import { compactCount } from './format.ts';
 import type { AskParameters, DefaultUsed, IntentName } from './question.ts';
@@ -33,11 +34,10 @@ export function gpusPerNodeOf(p: AskParameters): number {
   return (p.gpu === undefined ? undefined : defaultSystemForGpu(p.gpu))?.gpusPerNode ?? 8;
 }
 
-/** Whether the question's GPU (named, or of the named system) computes in BF16; true when unknown. */
-function hasBf16(p: AskParameters): boolean {
+/** The question's GPU: named, or the named system's; undefined when unknown. */
+function gpuOf(p: AskParameters) {
   const gpuId = p.system === undefined ? p.gpu : systemById(p.system)?.gpu ?? p.gpu;
-  const gpu = gpuId === undefined ? undefined : gpuById(gpuId);
-  return gpu === undefined || gpu.peakFlops.bf16 !== undefined;
+  return gpuId === undefined ? undefined : gpuById(gpuId);
 }
 
 /** Fills what the intent needs; returns the parameters to use and the defaults taken, in order. */
@@ -78,8 +78,9 @@ export function withDefaults(intent: IntentName, stated: AskParameters): { param
     take('nodes', DEFAULT_NODES, `${DEFAULT_NODES} nodes (no cluster size given)`);
   }
   if (p.precision === undefined) {
-    // Volta has no BF16 tensor cores (V100 datasheet): its mixed precision is FP16 with loss scaling.
-    if (hasBf16(p)) take('precision', 'bf16', 'BF16 mixed precision');
+    // The scenario's own default (the planner's defaultPrecision): FP16 where the GPU has no BF16 (Volta).
+    const gpu = gpuOf(p);
+    if (gpu === undefined || defaultPrecision(gpu) === 'bf16') take('precision', 'bf16', 'BF16 mixed precision');
     else take('precision', 'fp16', 'FP16 mixed precision (the GPU has no BF16)');
   }
 

@@ -48,3 +48,6 @@ export { runCollective, defaultSweepBytes } from './collective/run-collective.ts
 export {
   collectiveResponseSchema, collectiveResponseJsonSchema, validateCollectiveResponse,
 } from './collective/collective-response-schema.ts';
+// The defaults a scenario takes from its GPU (resolve.ts), for callers that state them (the chat answers).
+export { defaultPrecision } from '@trainplan/planner';
+export { nodesText } from '@trainplan/search';

@@ -1,5 +1,5 @@
 import { DEFAULT_BATCH_TOKENS, defaultBatchText, seqLengthOf } from '@trainplan/ask';
-import { runNodes, type NodesResponseJson } from '@trainplan/protocol';
+import { runNodes, type NodesResponseJson, nodesText } from '@trainplan/protocol';
 import { formatCount, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
@@ -72,7 +72,6 @@ function defaultGlobalBatch(v: FlagValues): number {
   return Math.max(1, Math.round(DEFAULT_BATCH_TOKENS / seq));
 }
 
-const nodesText = (n: number): string => `${n} node${n === 1 ? '' : 's'}`;
 const gpuHoursText = (h: number): string => Math.round(h).toLocaleString('en-US');
 
 const HEADLINE: Record<Extract<NodesResponseJson, { ok: true }>['mode'], string> = {

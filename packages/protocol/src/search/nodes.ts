@@ -1,4 +1,4 @@
-import { fastestWithinBudget, fewestNodes, trainOnNodes, type CapacityPoint } from '@trainplan/search';
+import { fastestWithinBudget, fewestNodes, meetsGoal, nodesText, trainOnNodes, type CapacityPoint } from '@trainplan/search';
 import { days, million, thousand, trillion } from '@trainplan/units';
 import { issuesMessage } from '../problem.ts';
 import { object, optional } from '../schema/object.ts';
@@ -66,7 +66,6 @@ const invalid = (issues: FieldIssue[]): NodesResponseJson => ({
   ok: false, reason: 'invalid', message: issuesMessage(issues), issues,
 });
 
-const nodesText = (n: number): string => `${n} node${n === 1 ? '' : 's'}`;
 
 const sizeJson = (p: CapacityPoint): NodesSizeJson => ({
   nodes: p.nodes, gpus: p.gpus, days: p.days, seconds: p.seconds, gpuHours: p.gpuHours, ...(p.cost !== undefined && { cost: p.cost }),
@@ -93,11 +92,8 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
     ...(options.onClusterSize && { onClusterSize: options.onClusterSize }),
   };
   const price = req.pricePerGpuHour;
-  const point = (nodes: number, p: NonNullable<ReturnType<typeof trainOnNodes>>) => ({
-    nodes, gpus: p.gpus, days: p.days, seconds: p.seconds, gpuHours: p.gpuHours,
-    ...(p.cost !== undefined && { cost: p.cost }),
-    tokens: req.tokens,
-    configuration: planJson(r, p.plan.candidate, nodes, 1, price),
+  const point = (nodes: number, p: CapacityPoint) => ({
+    ...sizeJson(p), tokens: req.tokens, configuration: planJson(r, p.plan.candidate, nodes, 1, price),
   });
 
   if (req.nodes !== undefined) {
@@ -120,13 +116,12 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
     ...(req.budget !== undefined && { costBudget: req.budget }),
     ...(price !== undefined && { pricePerGpuHour: price }),
   };
-  const withinBudget = (p: CapacityPoint) => (req.gpuHours === undefined || p.gpuHours <= req.gpuHours) && (req.budget === undefined || (p.cost ?? Infinity) <= req.budget);
   const budgetOnly = req.days === undefined;
   const answer = budgetOnly ? fastestWithinBudget(r.base, req.tokens, goal, opts) : fewestNodes(r.base, req.tokens, goal, opts);
   if (answer.ok) {
     return {
       ok: true, mode: budgetOnly ? 'fastest-within-budget' : 'fewest-nodes', ...point(answer.nodes, answer), searches: answer.searches,
-      ...(answer.smallest && { smallest: { ...sizeJson(answer.smallest), withinBudget: withinBudget(answer.smallest) } }),
+      ...(answer.smallest && { smallest: { ...sizeJson(answer.smallest), withinBudget: meetsGoal(answer.smallest, goal) } }),
       ...(answer.checked && { checked: { fromNodes: answer.checked.fromNodes, complete: answer.checked.complete } }),
       ...(answer.note !== undefined && { note: answer.note }),
     };

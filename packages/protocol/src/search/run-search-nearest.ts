@@ -1,4 +1,4 @@
-import { fewestNodes, MAX_NODES, trainOnNodes, type CapacityPoint, type SearchOptions } from '@trainplan/search';
+import { fewestNodes, MAX_NODES, trainOnNodes, type CapacityPoint, type SearchOptions, nodesText } from '@trainplan/search';
 import { planJson } from './plan-json.ts';
 import type { ResolvedSearch } from './resolve-search.ts';
 import type { SearchRequest } from './search-schema.ts';
@@ -11,7 +11,6 @@ import type { ClosestJson } from './wire.ts';
  */
 export const NEAREST_WINDOW = 16;
 
-const nodesText = (n: number): string => `${n} node${n === 1 ? '' : 's'}`;
 
 /** The nearest cluster size that runs: below the request first (nearest first), then above it. */
 function nearestPoint(r: ResolvedSearch, tokens: number, options: SearchOptions, nodes: number): CapacityPoint | undefined {
