@@ -45,6 +45,7 @@ export type {
   CollectiveResponseJson, CollectiveOkJson, CollectiveErrorJson, CollectiveRowJson, EmulatedRowJson, LinkUtilisationJson,
 } from './collective/collective-response.ts';
 export { runCollective, defaultSweepBytes } from './collective/run-collective.ts';
+export { emulatedNodeSizes, MAX_EMULATED_NODE_SIZES, sizeCount } from './collective/emulation-limit.ts';
 export {
   collectiveResponseSchema, collectiveResponseJsonSchema, validateCollectiveResponse,
 } from './collective/collective-response-schema.ts';

@@ -1,6 +1,6 @@
 import {
-  collectiveRequestJsonSchema, collectiveResponseJsonSchema, defaultSweepBytes, runCollective, validateCollectiveRequest,
-  type CollectiveRequest,
+  collectiveRequestJsonSchema, collectiveResponseJsonSchema, emulatedNodeSizes, MAX_EMULATED_NODE_SIZES, runCollective, sizeCount,
+  validateCollectiveRequest, type CollectiveRequest,
 } from '@trainplan/protocol';
 import { operation } from './operation.ts';
 
@@ -12,15 +12,8 @@ import { operation } from './operation.ts';
  */
 export const HTTP_MAX_EVENT_BUDGET = 2_000_000;
 
-/**
- * The most (nodes × sizes) one HTTP request may emulate. Events alone do not bound the CPU: on big
- * topologies each event re-rates many flows. Measured on this repository's 2-core machine
- * (test/fuzz found it): about 2–7 ms per node per emulated size (all-reduce, auto or hierarchical),
- * so 256 node-sizes stay near a second (e.g. one size on 256 nodes, or the 32-size sweep on 8).
- */
-export const HTTP_MAX_EMULATED_NODE_SIZES = 256;
-
-const sizeCount = (r: CollectiveRequest): number => r.sizes?.length ?? (r.size !== undefined ? 1 : defaultSweepBytes().length);
+/** The most (nodes × sizes) one HTTP request may emulate: protocol's limit (emulation-limit.ts), shared with the CLI. */
+export const HTTP_MAX_EMULATED_NODE_SIZES = MAX_EMULATED_NODE_SIZES;
 
 export const collectiveOperation = operation<CollectiveRequest>({
   path: '/v1/collective',
@@ -42,7 +35,7 @@ export const collectiveOperation = operation<CollectiveRequest>({
         limit: { limit: 'eventBudget', max: HTTP_MAX_EVENT_BUDGET, requested: request.eventBudget },
       } };
     }
-    const nodeSizes = request.emulate ? request.nodes * sizeCount(request) : 0;
+    const nodeSizes = emulatedNodeSizes(request);
     if (nodeSizes > HTTP_MAX_EMULATED_NODE_SIZES) {
       return { overBudget: {
         detail: `emulating ${sizeCount(request)} size(s) on ${request.nodes} nodes is ${nodeSizes} node-sizes, over the API's limit of `

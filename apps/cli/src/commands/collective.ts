@@ -1,4 +1,6 @@
-import { defaultSweepBytes, runCollective, type CollectiveErrorJson, type CollectiveOkJson } from '@trainplan/protocol';
+import {
+  emulatedNodeSizes, MAX_EMULATED_NODE_SIZES, runCollective, sizeCount, type CollectiveErrorJson, type CollectiveOkJson,
+} from '@trainplan/protocol';
 import { formatBytes, formatSeconds, parseBytes } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
@@ -69,22 +71,12 @@ Examples:
   trainplan collective --op all-reduce --gpu v100-32gb --nodes 4 --gpus-per-node 1 --concurrent-groups 8 --size 1GiB --emulate
 `;
 
-/**
- * The most nodes × sizes one run may emulate: the HTTP API's limit (apps/api
- * src/operations/collective.ts HTTP_MAX_EMULATED_NODE_SIZES, restated because apps never import
- * each other), so that the CLI refuses what the API refuses instead of emulating, say, 65,536
- * nodes for minutes. The emulator's event budget bounds each size's run; this bounds the sweep.
- */
-const MAX_EMULATED_NODE_SIZES = 256;
-
-/** The node-sizes limit's refusal, as the API words it, or null within the limit. */
+/** The node-sizes limit's refusal (protocol's MAX_EMULATED_NODE_SIZES, the API's too), or null within it. */
 function overNodeSizes(request: Record<string, unknown>): CollectiveErrorJson | null {
-  if (request.emulate !== true) return null;
-  const nodes = typeof request.nodes === 'number' ? request.nodes : 1;
-  const sizes = request.size !== undefined ? 1 : defaultSweepBytes().length;
-  const requested = nodes * sizes;
+  const r = { emulate: request.emulate === true, nodes: typeof request.nodes === 'number' ? request.nodes : 1, size: request.size as number | undefined };
+  const requested = emulatedNodeSizes(r);
   if (!(requested > MAX_EMULATED_NODE_SIZES)) return null;
-  const message = `emulating ${sizes} size(s) on ${nodes} nodes is ${requested} node-sizes, over the limit of `
+  const message = `emulating ${sizeCount(r)} size(s) on ${r.nodes} nodes is ${requested} node-sizes, over the limit of `
     + `${MAX_EMULATED_NODE_SIZES} per run: emulate fewer sizes (--size) or nodes (the closed form, without --emulate, has no such limit)`;
   return {
     ok: false, reason: 'event-budget', message, issues: [{ path: '', message }],

@@ -1,0 +1,19 @@
+import { defaultSweepBytes } from './run-collective.ts';
+import type { CollectiveRequest } from './collective-schema.ts';
+
+/**
+ * The most (nodes × sizes) one request may emulate, for the API and the CLI alike. Events alone do not
+ * bound the CPU: on big topologies each event re-rates many flows. Measured on this repository's 2-core
+ * machine (test/fuzz found it): about 2–7 ms per node per emulated size (all-reduce, auto or
+ * hierarchical), so 256 node-sizes stay near a second (e.g. one size on 256 nodes, or the 32-size sweep
+ * on 8). The emulator's event budget bounds each size's run; this bounds the sweep.
+ */
+export const MAX_EMULATED_NODE_SIZES = 256;
+
+/** Sizes a request asks for: its list, its one size, or the default sweep. */
+export const sizeCount = (r: Pick<CollectiveRequest, 'size' | 'sizes'>): number =>
+  r.sizes?.length ?? (r.size !== undefined ? 1 : defaultSweepBytes().length);
+
+/** The node-sizes a request would emulate (0 without emulate). */
+export const emulatedNodeSizes = (r: Pick<CollectiveRequest, 'emulate' | 'nodes' | 'size' | 'sizes'>): number =>
+  (r.emulate ? r.nodes * sizeCount(r) : 0);
