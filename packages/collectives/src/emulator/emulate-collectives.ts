@@ -55,6 +55,8 @@ function overBudget(needed: number, budget: number, ran: boolean): EmulationResu
  */
 function exclusiveLinks(t: TopologyGraph, prepared: readonly Prepared[]): boolean[] {
   if (prepared.length === 1) return [true];
+  // No collective could use symmetric mode (the planner's stage sends, short rings): nothing to route twice.
+  if (!prepared.some((p) => p.symmetricCandidate)) return prepared.map(() => false);
   // owner[l]: 0 none, i + 1 collective i alone, −1 several.
   const owner = new Int32Array(t.linkCount);
   prepared.forEach((p, i) => p.links((link) => {
@@ -62,6 +64,7 @@ function exclusiveLinks(t: TopologyGraph, prepared: readonly Prepared[]): boolea
     if (o === 0) owner[link] = i + 1; else if (o !== i + 1) owner[link] = -1;
   }));
   return prepared.map((p, i) => {
+    if (!p.symmetricCandidate) return false;
     let alone = true;
     p.links((link) => { if (owner[link] !== i + 1) alone = false; });
     return alone;

@@ -1,4 +1,4 @@
-import { EVENTS_PER_FLOW_IN_FLIGHT, VISITS_PER_EVENT } from './flow-engine.ts';
+import { budgetUnits, EVENTS_PER_FLOW_IN_FLIGHT, VISITS_PER_EVENT } from './flow-engine.ts';
 
 /**
  * The default budget, in events: a few seconds of emulation on one core (a budget unit is
@@ -17,7 +17,7 @@ export interface Work {
 
 /** The budget a run of `work` spends, in events: as FlowEngine's `cost`. */
 export function workCost(work: Work): number {
-  return work.events + work.peakFlows * EVENTS_PER_FLOW_IN_FLIGHT + work.visits / VISITS_PER_EVENT;
+  return budgetUnits(work.events, work.peakFlows, work.visits);
 }
 
 export const BUDGET_UNITS = `events (an event, ${EVENTS_PER_FLOW_IN_FLIGHT} per flow in flight, 1 per ${VISITS_PER_EVENT} flow–link visits while re-rating)`;

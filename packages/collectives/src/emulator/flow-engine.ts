@@ -21,6 +21,10 @@ export const VISITS_PER_EVENT = 16;
  */
 export const EVENTS_PER_FLOW_IN_FLIGHT = 10;
 
+/** The budget a run spends, in events: its events, its most flows in flight and its flow–link visits. */
+export const budgetUnits = (events: number, peakFlows: number, visits: number): number =>
+  events + peakFlows * EVENTS_PER_FLOW_IN_FLIGHT + visits / VISITS_PER_EVENT;
+
 /**
  * Events whose times differ by less than this fraction of the time run as one batch: their rate
  * changes are settled once (a flow finished that much early carries its last few bytes at once).
@@ -129,7 +133,7 @@ export class FlowEngine {
 
   /** The work done so far, in events (see VISITS_PER_EVENT and EVENTS_PER_FLOW_IN_FLIGHT). */
   get cost(): number {
-    return this.events + this.visits / VISITS_PER_EVENT + this.peakFlows * EVENTS_PER_FLOW_IN_FLIGHT;
+    return budgetUnits(this.events, this.peakFlows, this.visits);
   }
 
   addProgram(program: FlowProgram): number {

@@ -37,6 +37,8 @@ export interface OverBudget { readonly overBudget: number }
 /** A collective ready to run, with the work it needs at least and the links its flows may cross. */
 export interface Prepared {
   readonly result: Omit<EmulatedCollectiveResult, 'seconds' | 'mode'>;
+  /** Whether build() could choose symmetric mode (a long ring, mode not 'full'): only then is the check worth running. */
+  readonly symmetricCandidate: boolean;
   /** Calls `mark` for every link its flows may cross (for the symmetric-mode check). */
   links(mark: (link: number) => void): void;
   /**
@@ -127,6 +129,7 @@ function streamed(phases: StreamPhase[], result: Prepared['result']): Prepared {
         }
       }
     },
+    symmetricCandidate: false,
     build: () => ({ program, work, mode: 'full' }),
   };
 }
@@ -186,9 +189,8 @@ function direct(t: TopologyGraph, c: EmulatedCollective, topology: NcclTopology,
   const hw = NCCL_TABLES.hwLatencyUs.value;
   const base = NCCL_TABLES.baseLatencyUs.value.ring.Simple;
   const overhead = NCCL_TABLES.netOverheadUs.value.intel;
-  const wire = interNodeWireSeconds(t);
   // NCCL's latency less the one-leaf wire it holds; the route's own wire is added on arrival.
-  const remoteStart = (round: number): number => Math.max(0, us(base + hw.net.ring.Simple + round * overhead) - wire);
+  const remoteStart = (round: number): number => phaseLatency(t, us(base + hw.net.ring.Simple + round * overhead), true);
   const localStart = us(base + hw[topology.intraHardware].ring.Simple);
   const nodes = n / ppn;
   const nodeNic = t.nicsPerNode * (t.linkBandwidth[t.gpusPerNode * 4] as number); // host→NIC links of a node
@@ -225,6 +227,7 @@ function direct(t: TopologyGraph, c: EmulatedCollective, topology: NcclTopology,
         for (let j = 0; j < length; j++) mark(path[j] as number);
       }
     },
+    symmetricCandidate: false,
     build: () => ({ program, work, mode: 'full' }),
   };
 }
@@ -253,6 +256,7 @@ function ring(t: TopologyGraph, c: EmulatedCollective, topology: NcclTopology, p
   const multiplicity = edgeMultiplicity(t, channels);
   return {
     result: { algorithm: 'ring', protocol: candidate.protocol },
+    symmetricCandidate: mode !== 'full' && !(mode === 'auto' && stepsEvents * (n + 1) <= FULL_MODE_MAX_EVENTS),
     links(mark) {
       for (let l = 0; l < multiplicity.length; l++) if ((multiplicity[l] as number) > 0) mark(l);
     },
@@ -272,7 +276,7 @@ function ring(t: TopologyGraph, c: EmulatedCollective, topology: NcclTopology, p
         capBytesPerSecond: GBps(perChannelBusGBps),
         baseSeconds: us(parts.baseUs * scale),
         intraStepSeconds: us(parts.intraStepUs * scale),
-        interStepSeconds: Math.max(0, us(parts.interStepUs * scale) - interNodeWireSeconds(t)),
+        interStepSeconds: phaseLatency(t, us(parts.interStepUs * scale), true),
         hopSeconds: interNodeHopSeconds(t, channels, ppn),
       }, ppn, nodes, reps);
       return { program, work: { events: stepsEvents + nsteps * flowsPerStep, peakFlows: flowsPerStep, visits: 0 }, mode: full ? 'full' : 'symmetric' };
