@@ -30,7 +30,8 @@ export function machineRates(row: Pick<CollectiveAnswerRow, 'gpu' | 'system' | '
   const network = networkById(row.network);
   if (!gpu || !system || !network) throw new Error(`the answer names unknown presets: ${row.gpu}, ${row.system}, ${row.network}`);
   const domain = network.nvlinkDomainGpus;
-  const fabric = fabricFromSpecs({ gpu, system: { ...system, gpusPerNode: domain ?? system.gpusPerNode }, network, nvlink: NVLINKS[gpu.nvlink] });
+  // fabricFromSpecs makes an NVLink domain one node itself, with every tray's NICs: it needs the tray's size.
+  const fabric = fabricFromSpecs({ gpu, system, network, nvlink: NVLINKS[gpu.nvlink] });
   return {
     fabric,
     nvlinkBytesPerSecond: fabric.nvlinkCount * fabric.nvlinkBandwidthPerLink,
