@@ -1,9 +1,39 @@
+import { nvlinkPeerLinks } from '@trainplan/hardware';
 import { toGBps } from '@trainplan/units';
 import { effectiveIntraBandwidthGBps, effectiveNicBandwidthGBps } from './effective-bandwidth.ts';
 import { candidate, type NcclCandidate } from './nccl-candidate.ts';
 import { NCCL_TABLES } from './nccl-tables.ts';
 import type { NcclTopology } from './nccl-topology.ts';
-import type { CollectiveOp } from './types.ts';
+import { PCIE_X16_GBPS } from './pcie-bandwidth.ts';
+import type { CollectiveOp, Fabric } from './types.ts';
+
+/**
+ * Microseconds per byte of S that the all-to-all's intra-node part takes on a direct NVLink mesh
+ * (DGX-1), or null behind an NVSwitch. Each GPU sends S/n to every local peer at once: to an
+ * NVLink neighbour over that pair's links (links × NCCL's per-link figure), to a GPU it has no
+ * NVLink to through the host over its PCIe x16 link, which its S·(n−ppn)/n for other nodes also
+ * crosses (topology-graph.ts routeInto). The slowest GPU's slowest path sets the time. The group
+ * is taken to be local GPUs 0 … ppn−1, as Megatron places an expert- or tensor-parallel group.
+ */
+function meshAllToAllUsPerByte(fabric: Fabric, ranks: number, ppn: number): number | null {
+  const g = fabric.gpusPerNode;
+  const peers = fabric.nvlinkCount > 0 ? nvlinkPeerLinks(fabric.intraNode, g) : null;
+  if (!peers) return null;
+  const perLinkGBps = NCCL_TABLES.nvlinkBandwidthPerLinkGBps.value[fabric.generation];
+  const interFraction = (ranks - ppn) / ranks;
+  let worst = 0;
+  for (let a = 0; a < ppn; a++) {
+    let viaHost = interFraction;
+    for (let b = 0; b < ppn; b++) {
+      if (b === a) continue;
+      const links = peers[a * g + b] as number;
+      if (links > 0) worst = Math.max(worst, 1 / ranks / (1000 * links * perLinkGBps));
+      else viaHost += 1 / ranks;
+    }
+    worst = Math.max(worst, viaHost / (1000 * PCIE_X16_GBPS[fabric.generation]));
+  }
+  return worst;
+}
 
 /**
  * All-to-all and send/recv are not in NCCL's tuner: NCCL runs them as grouped point-to-point
@@ -13,6 +43,7 @@ import type { CollectiveOp } from './types.ts';
  *     aggregate several NICs, nccl-tests#267), S·(ppn−1)/n go over NVLink, both at once;
  *     busbw on N nodes then tends to N/(N−1) × the per-GPU NIC rate (nccl-tests#130);
  *   send/recv: S to one peer, over NVLink on one node, the NIC share across nodes.
+ * On a direct NVLink mesh (DGX-1) the intra-node part goes pair by pair (meshAllToAllUsPerByte).
  * Latency: one NCCL Ring/Simple step (base + hop), plus the per-post network overhead
  * (src/tuning/ring.cc getNetOverhead) for every peer on another node.
  */
@@ -31,7 +62,8 @@ export function directModel(topology: NcclTopology, op: CollectiveOp): NcclCandi
   } else {
     const interFraction = (ranks - ranksPerNode) / ranks;
     const intraFraction = (ranksPerNode - 1) / ranks;
-    transferUsPerByte = Math.max(interFraction / (1000 * nicGBps), intraFraction / (1000 * intraGBps));
+    const mesh = meshAllToAllUsPerByte(fabric, ranks, ranksPerNode);
+    transferUsPerByte = Math.max(interFraction / (1000 * nicGBps), mesh ?? intraFraction / (1000 * intraGBps));
     latencyUs += (ranks - ranksPerNode) * T.netOverheadUs.value.intel;
   }
   // Expressed as latency + bytes / algbw, the form every candidate shares.

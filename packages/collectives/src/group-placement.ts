@@ -14,7 +14,8 @@ export interface GroupPlacement {
   /**
    * NICs of one node this group's channels can use (may be fractional). The node's NICs are split
    * between the concurrent groups, and a GPU only reaches the NICs of its own PCIe switch
-   * (nicsPerNode / gpusPerNode of them), so a lone GPU per node gets one rail, not eight.
+   * (nicsPerNode / gpusPerNode of them), so a lone GPU per node gets one rail, not eight, and
+   * four GPUs of a DGX-1 (two per NIC) reach two of its four NICs.
    */
   readonly nicsPerNode: number;
 }
@@ -45,7 +46,7 @@ export function groupPlacement(group: CommGroup, fabric: Fabric): GroupPlacement
   const nicsPerGpu = fabric.nicsPerNode / fabric.gpusPerNode;
   const nicsPerNode = Math.min(
     fabric.nicsPerNode / concurrentGroupsPerNode,
-    ranksPerNode * Math.max(1, nicsPerGpu),
+    Math.max(1, ranksPerNode * nicsPerGpu),
   );
   return {
     ranks, nodes, ranksPerNode, concurrentGroupsPerNode,

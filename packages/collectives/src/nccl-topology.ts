@@ -1,4 +1,6 @@
+import { nvlinkPeerLinks } from '@trainplan/hardware';
 import { toGBps } from '@trainplan/units';
+import { meshRingChannels } from './mesh-rings.ts';
 import { channelsThatFit, dupChannels, FIT_TOLERANCE_GBPS, raiseAlongLadder, searchLadder, type NcclGraph } from './nccl-graph-search.ts';
 import { NCCL_TABLES, type NcclHardware } from './nccl-tables.ts';
 import { groupPlacement, type GroupPlacement } from './group-placement.ts';
@@ -22,19 +24,26 @@ export interface NcclTopology {
 const isHopperOrLater = (fabric: Fabric): boolean => fabric.generation === 'hopper' || fabric.generation === 'blackwell';
 
 /**
- * GPU-to-NVLink bandwidth as NCCL sees it: links × NCCL's per-link figure for the SM generation
- * (src/graph/topo.h; 12 × 20 = 240 on A100, 18 × 20.6 ≈ 371 on H100), not the line rate. On a
- * DGX-1 hybrid cube-mesh a sub-node group can only use the links among its members: we scale
- * the link count by (ranksPerNode − 1)/(gpusPerNode − 1), an approximation.
+ * NVLinks a GPU can drive into a ring of this group: all of them behind an NVSwitch; on a direct
+ * mesh (DGX-1) one per ring channel NCCL's search fits along the links among the group's GPUs
+ * (mesh-rings.ts: 6 on a full DGX-1, 4 for GPUs 0–3), taken to be local GPUs 0 … ppn−1 as
+ * Megatron places a tensor-parallel group; 0 when those GPUs have no NVLink ring.
+ */
+function ringLinks(fabric: Fabric, ranksPerNode: number): number {
+  const peers = ranksPerNode > 1 ? nvlinkPeerLinks(fabric.intraNode, fabric.gpusPerNode) : null;
+  if (!peers) return fabric.nvlinkCount;
+  return meshRingChannels(peers, fabric.gpusPerNode, Array.from({ length: ranksPerNode }, (_, i) => i));
+}
+
+/**
+ * GPU-to-NVLink bandwidth as NCCL sees it: ring links × NCCL's per-link figure for the SM
+ * generation (src/graph/topo.h; 12 × 20 = 240 on A100, 18 × 20.6 ≈ 371 on H100), not the line
+ * rate; NCCL's PCIe figure when the GPUs have no NVLink (ring) between them.
  */
 function intraBandwidthPerGpuGBps(fabric: Fabric, placement: GroupPlacement): number {
-  if (fabric.nvlinkCount === 0) return NCCL_TABLES.pciBandwidthGBps.value * placement.nvlinkShare;
-  const perLink = NCCL_TABLES.nvlinkBandwidthPerLinkGBps.value[fabric.generation];
-  const fullNode = placement.ranksPerNode === fabric.gpusPerNode || fabric.gpusPerNode === 1;
-  const links = fabric.intraNode === 'nvlink-hybrid-cube-mesh' && !fullNode
-    ? Math.max(1, Math.round((fabric.nvlinkCount * (placement.ranksPerNode - 1)) / (fabric.gpusPerNode - 1)))
-    : fabric.nvlinkCount;
-  return links * perLink * placement.nvlinkShare;
+  const links = fabric.nvlinkCount === 0 ? 0 : ringLinks(fabric, placement.ranksPerNode);
+  if (links === 0) return NCCL_TABLES.pciBandwidthGBps.value * placement.nvlinkShare;
+  return links * NCCL_TABLES.nvlinkBandwidthPerLinkGBps.value[fabric.generation] * placement.nvlinkShare;
 }
 
 /**
@@ -103,7 +112,7 @@ function deriveTopology(fabric: Fabric, group: CommGroup): NcclTopology {
   };
   return {
     placement, fabric, ring, tree,
-    intraHardware: fabric.nvlinkCount > 0 ? 'nvlink' : 'pci',
+    intraHardware: fabric.nvlinkCount > 0 && ringLinks(fabric, ppn) > 0 ? 'nvlink' : 'pci',
     intraBandwidthPerGpuGBps: intraGBps,
     nvls: nvlsGraph(fabric, placement, intraGBps, nicGBps, ladder),
   };

@@ -3,6 +3,7 @@ export type {
   NetworkSpec, SystemSpec,
 } from './types.ts';
 export { NVLINKS, nvlinkBandwidthPerDirection } from './nvlink.ts';
+export { nvlinkPeerLinks } from './nvlink-mesh.ts';
 export type { GpuId } from './gpus.ts';
 export { GPUS, GPU_IDS, gpuById, isGpuId } from './gpus.ts';
 export type { NetworkId } from './networks.ts';

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { toGBps } from '@trainplan/units';
 import { GPUS } from '../src/gpus.ts';
 import { NVLINKS, nvlinkBandwidthPerDirection } from '../src/nvlink.ts';
+import { nvlinkPeerLinks } from '../src/nvlink-mesh.ts';
 
 describe('NVLINKS', () => {
   it.each([
@@ -32,5 +33,40 @@ describe('nvlinkBandwidthPerDirection', () => {
     const gpu = GPUS[id];
     expect(gpu).toBeDefined();
     expect(toGBps(nvlinkBandwidthPerDirection(gpu!))).toBe(gbps);
+  });
+});
+
+describe('the DGX-1 hybrid cube-mesh (nvlinkPeerLinks)', () => {
+  const g = 8;
+  const links = nvlinkPeerLinks('nvlink-hybrid-cube-mesh', g) as Readonly<Uint8Array>;
+  const at = (a: number, b: number): number => links[a * g + b] as number;
+  const range = Array.from({ length: g }, (_, i) => i);
+
+  it('uses every one of a V100\'s NVLink ports, and links are symmetric', () => {
+    for (const a of range) {
+      expect(range.reduce((sum, b) => sum + at(a, b), 0)).toBe(GPUS['v100-32gb']?.nvlinkCount);
+      for (const b of range) expect(at(a, b)).toBe(at(b, a));
+    }
+  });
+
+  it('is a cube with two faces\' diagonals (whitepaper): 16 linked pairs, 8 of them doubled, 24 links', () => {
+    const pairs = range.flatMap((a) => range.filter((b) => b > a && at(a, b) > 0).map((b) => at(a, b)));
+    expect(pairs).toHaveLength(16);
+    expect(pairs.filter((n) => n === 2)).toHaveLength(8);
+    expect(pairs.reduce((s, n) => s + n, 0)).toBe((8 * 6) / 2);
+  });
+
+  it('matches nvidia-smi topo -m on a DGX-1V: quads 0–3 and 4–7 complete, GPU i to i + 4, GPU0 SYS to 5–7', () => {
+    for (const quad of [[0, 1, 2, 3], [4, 5, 6, 7]]) for (const a of quad) for (const b of quad) if (a !== b) expect(at(a, b)).toBeGreaterThan(0);
+    for (let i = 0; i < 4; i++) expect(at(i, i + 4)).toBeGreaterThan(0);
+    expect([at(0, 5), at(0, 6), at(0, 7)]).toEqual([0, 0, 0]);
+    expect([at(0, 1), at(0, 2), at(0, 3), at(0, 4)]).toEqual([1, 1, 2, 2]);
+  });
+
+  it('keeps the links among the GPUs a smaller node uses, and is null behind an NVSwitch', () => {
+    const four = nvlinkPeerLinks('nvlink-hybrid-cube-mesh', 4) as Readonly<Uint8Array>;
+    expect(four[0 * 4 + 3]).toBe(2);
+    expect(four).toHaveLength(16);
+    expect(nvlinkPeerLinks('nvswitch', 8)).toBeNull();
   });
 });

@@ -5,7 +5,7 @@ import { ringLatencyParts } from '../nccl-ring-model.ts';
 import { ncclRuntimeTimeUs } from '../nccl-runtime-model.ts';
 import { NCCL_TABLES } from '../nccl-tables.ts';
 import { ncclTopology, type NcclTopology } from '../nccl-topology.ts';
-import { MAX_ROUTE_LINKS, gpuNode, interNodeWireSeconds, railOfLocalGpu, routeInto, type TopologyGraph } from '../topology/topology-graph.ts';
+import { MAX_ROUTE_LINKS, gpuNode, hostNicLink, interNodeWireSeconds, railOfLocalGpu, routeInto, type TopologyGraph } from '../topology/topology-graph.ts';
 import type { Algorithm, CollectiveOp, Protocol } from '../types.ts';
 import { chainStreams, nvlsStreams, ringStreams, streamFlowCount, treeStreams, type StreamGroup } from './algorithm-streams.ts';
 import { DirectProgram } from './direct-program.ts';
@@ -193,7 +193,7 @@ function direct(t: TopologyGraph, c: EmulatedCollective, topology: NcclTopology,
   const remoteStart = (round: number): number => phaseLatency(t, us(base + hw.net.ring.Simple + round * overhead), true);
   const localStart = us(base + hw[topology.intraHardware].ring.Simple);
   const nodes = n / ppn;
-  const nodeNic = t.nicsPerNode * (t.linkBandwidth[t.gpusPerNode * 4] as number); // host→NIC links of a node
+  const nodeNic = t.nicsPerNode * (t.linkBandwidth[hostNicLink(t, 0, 0)] as number); // host→NIC links of a node
   const visits = c.op === 'all-to-all' && nodes > 1
     ? allToAllVisitsAtLeast({ nodes, ppn, pairBytes, nodeNicBytesPerSecond: nodeNic, routeLinks: 6, remoteStartSeconds: remoteStart })
     : 0;

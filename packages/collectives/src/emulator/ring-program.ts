@@ -1,5 +1,7 @@
 import { MAX_ROUTE_LINKS, gpuNode, pathLatency, railOfLocalGpu, routeInto, type TopologyGraph } from '../topology/topology-graph.ts';
 import type { FlowEngine, FlowProgram } from './flow-engine.ts';
+import { nvlinkPeerLinks } from '@trainplan/hardware';
+import { packMeshRings } from '../mesh-rings.ts';
 
 /** One channel's ring: the GPUs in ring order and the NIC rail it crosses nodes on. */
 export interface RingChannel {
@@ -18,6 +20,11 @@ export interface RingChannel {
  * time the channel index wraps round the NICs). With one NIC per GPU (DGX A100, H100) channel c
  * enters at GPU c mod ppn on NIC c mod 8; on a DGX-1 (4 NICs, 8 GPUs) 4 channels use NICs 0–3, not
  * 0, 0, 1, 1.
+ *
+ * Behind an NVSwitch any order of a node's GPUs is a ring; on a direct NVLink mesh (DGX-1) each
+ * channel's order inside a node follows NVLink edges from its entry GPU (packMeshRings, spreading
+ * the channels over the links as NCCL's search does). GPUs with no NVLink ring keep their order and
+ * meet over PCIe.
  */
 export function ringChannels(t: TopologyGraph, gpus: readonly number[], ranksPerNode: number, nChannels: number): RingChannel[] {
   const n = gpus.length;
@@ -30,18 +37,40 @@ export function ringChannels(t: TopologyGraph, gpus: readonly number[], ranksPer
     if (at) at.push(i); else byRail.set(rail, [i]);
   }
   const rails = [...byRail.keys()];
+  const entries: number[] = [];
+  for (let c = 0; c < nChannels; c++) {
+    const positions = byRail.get(rails[c % rails.length] as number) as number[];
+    entries.push(positions[Math.floor(c / rails.length) % positions.length] as number);
+  }
+  const meshOrders = meshPositions(t, gpus, ranksPerNode, entries, n > ranksPerNode);
   const channels: RingChannel[] = [];
   for (let c = 0; c < nChannels; c++) {
-    const rail = rails[c % rails.length] as number;
-    const positions = byRail.get(rail) as number[];
-    const shift = positions[Math.floor(c / rails.length) % positions.length] as number;
+    const shift = entries[c] as number;
+    const positions = meshOrders?.[c];
     const order = new Int32Array(n);
     for (let base = 0; base < n; base += ranksPerNode) {
-      for (let i = 0; i < ranksPerNode; i++) order[base + i] = gpus[base + ((i + shift) % ranksPerNode)] as number;
+      for (let i = 0; i < ranksPerNode; i++) {
+        order[base + i] = gpus[base + (positions ? (positions[i] as number) : (i + shift) % ranksPerNode)] as number;
+      }
     }
-    channels.push({ order, rail });
+    channels.push({ order, rail: rails[c % rails.length] as number });
   }
   return channels;
+}
+
+/**
+ * On a direct NVLink mesh, per channel the positions (0 … ppn−1, in the first node's GPUs) in ring
+ * order from the channel's entry position; null behind an NVSwitch or when no NVLink ring exists.
+ */
+function meshPositions(t: TopologyGraph, gpus: readonly number[], ppn: number, entries: readonly number[], open: boolean): number[][] | null {
+  if (!t.peerSlot || ppn < 3) return null;
+  const links = nvlinkPeerLinks(t.fabric.intraNode, t.gpusPerNode);
+  if (!links) return null;
+  const locals = gpus.slice(0, ppn).map((gpu) => gpu - gpuNode(t, gpu) * t.gpusPerNode);
+  const rail = (local: number): number => railOfLocalGpu(t, local);
+  const rings = packMeshRings(links, t.gpusPerNode, locals, entries.map((p) => locals[p] as number), open,
+    (entry, exit) => rail(entry) === rail(exit));
+  return rings ? rings.map((ring) => ring.map((local) => locals.indexOf(local))) : null;
 }
 
 /**

@@ -1,16 +1,10 @@
-import type { GpuGeneration } from '@trainplan/hardware';
+import { nvlinkPeerLinks } from '@trainplan/hardware';
 import { GBps, toGBps, us } from '@trainplan/units';
 import { effectiveNicBandwidthGBps } from '../effective-bandwidth.ts';
 import { NCCL_TABLES } from '../nccl-tables.ts';
+import { PCIE_X16_GBPS } from '../pcie-bandwidth.ts';
 import type { Fabric } from '../types.ts';
 import { LINK_KINDS, type LinkKind, type TopologyGraph } from './topology-graph.ts';
-
-/**
- * Host PCIe per GPU, one direction, x16: Gen3 15.75, Gen4 31.5, Gen5 63 GB/s (PCI-SIG base
- * specifications 3.0/4.0/5.0: 8/16/32 GT/s × 16 lanes × 128/130). V100 DGX-1: Gen3; A100: Gen4;
- * H100, B200: Gen5.
- */
-const PCIE_X16_GBPS: Readonly<Record<GpuGeneration, number>> = { volta: 15.75, ampere: 31.5, hopper: 63, blackwell: 63 };
 
 /** Leaf switch radix (ports): 40 on HDR QM8700, 64 on NDR QM9700 (NVIDIA Quantum datasheets); we use 64 for both. */
 const LEAF_RADIX = 64;
@@ -31,7 +25,8 @@ export interface TopologyOptions {
  * The topology graph of `nodes` nodes of `fabric` (collectives-reference §7.2). Bandwidths are what
  * NCCL drives, so that an uncontended emulation meets NCCL's own model:
  *   NVLink port: links × NCCL's per-link figure (src/graph/topo.h: 20 GB/s SM80, 20.6 SM90, 40.1
- *     SM100; 240 GB/s A100, 371 H100), or NCCL's PCIe figure without NVLink;
+ *     SM100; 240 GB/s A100, 371 H100), or NCCL's PCIe figure without NVLink; on a direct mesh
+ *     (DGX-1) each ordered pair NVLink joins is its own link of the pair's links × that figure;
  *   NIC: the fastest inter-node speed of NCCL's ladder that fits the line rate (24 of HDR's 25, 48 of
  *     NDR's 50: nccl-tests#160, #290); NIC↔leaf cables at line rate;
  *   leaf↔spine trunk: the leaf's attached line rate ÷ oversubscription.
@@ -52,16 +47,23 @@ export function buildTopology(options: TopologyOptions): TopologyGraph {
   const nodesPerLeaf = options.nodesPerLeaf ?? (railOptimised ? downPorts : Math.max(1, Math.floor(downPorts / nics)));
   const leavesPerGroup = Math.ceil(nodes / nodesPerLeaf);
   const leaves = railOptimised ? leavesPerGroup * nics : leavesPerGroup;
-  const linksPerNode = 4 * g + 4 * nics;
+  const peers = fabric.nvlinkCount > 0 ? nvlinkPeerLinks(fabric.intraNode, g) : null;
+  const linksPerGpu = peers ? 2 : 4;
+  let peerSlot: Int32Array | null = null;
+  let peerLinks = 0;
+  if (peers) {
+    peerSlot = new Int32Array(g * g).fill(-1);
+    for (let pair = 0; pair < g * g; pair++) if ((peers[pair] as number) > 0) peerSlot[pair] = peerLinks++;
+  }
+  const linksPerNode = linksPerGpu * g + 4 * nics + peerLinks;
   const linkCount = nodes * linksPerNode + 2 * leaves;
   const bw = new Float64Array(linkCount);
   const lat = new Float64Array(linkCount);
   const kind = new Uint8Array(linkCount);
   const k = (name: LinkKind): number => LINK_KINDS.indexOf(name);
 
-  const nvlinkGBps = fabric.nvlinkCount > 0
-    ? fabric.nvlinkCount * NCCL_TABLES.nvlinkBandwidthPerLinkGBps.value[fabric.generation]
-    : NCCL_TABLES.pciBandwidthGBps.value;
+  const perLinkGBps = NCCL_TABLES.nvlinkBandwidthPerLinkGBps.value[fabric.generation];
+  const nvlinkGBps = fabric.nvlinkCount > 0 ? fabric.nvlinkCount * perLinkGBps : NCCL_TABLES.pciBandwidthGBps.value;
   const nicLineGBps = toGBps(fabric.nicBandwidth);
   const nicGBps = effectiveNicBandwidthGBps(nicLineGBps, fabric.generation);
   const pcieGBps = PCIE_X16_GBPS[fabric.generation];
@@ -70,14 +72,25 @@ export function buildTopology(options: TopologyOptions): TopologyGraph {
   for (let n = 0; n < nodes; n++) {
     const base = n * linksPerNode;
     for (let l = 0; l < g; l++) {
-      const at = base + 4 * l;
-      bw[at] = GBps(nvlinkGBps); kind[at] = k('nvlink-up');
-      bw[at + 1] = GBps(nvlinkGBps); kind[at + 1] = k('nvlink-down');
-      bw[at + 2] = GBps(pcieGBps); kind[at + 2] = k('pcie-up');
-      bw[at + 3] = GBps(pcieGBps); kind[at + 3] = k('pcie-down');
+      let at = base + linksPerGpu * l;
+      if (!peers) {
+        bw[at] = GBps(nvlinkGBps); kind[at] = k('nvlink-up');
+        bw[at + 1] = GBps(nvlinkGBps); kind[at + 1] = k('nvlink-down');
+        at += 2;
+      }
+      bw[at] = GBps(pcieGBps); kind[at] = k('pcie-up');
+      bw[at + 1] = GBps(pcieGBps); kind[at + 1] = k('pcie-down');
+    }
+    if (peers && peerSlot) {
+      const first = base + linksPerGpu * g + 4 * nics;
+      for (let pair = 0; pair < g * g; pair++) {
+        const slot = peerSlot[pair] as number;
+        if (slot < 0) continue;
+        bw[first + slot] = GBps((peers[pair] as number) * perLinkGBps); kind[first + slot] = k('nvlink-peer');
+      }
     }
     for (let r = 0; r < nics; r++) {
-      const at = base + 4 * g + 4 * r;
+      const at = base + linksPerGpu * g + 4 * r;
       bw[at] = GBps(nicGBps); kind[at] = k('host-nic');
       bw[at + 1] = GBps(nicGBps); kind[at + 1] = k('nic-host');
       bw[at + 2] = GBps(nicLineGBps); kind[at + 2] = k('nic-leaf'); lat[at + 2] = cableLatency;
@@ -95,7 +108,7 @@ export function buildTopology(options: TopologyOptions): TopologyGraph {
   }
   return {
     fabric, nodes, gpusPerNode: g, nicsPerNode: nics, railOptimised, oversubscription, nodesPerLeaf, leaves,
-    linksPerNode, linkCount, linkBandwidth: bw, linkLatency: lat, linkKind: kind,
+    linksPerNode, linksPerGpu, peerSlot, linkCount, linkBandwidth: bw, linkLatency: lat, linkKind: kind,
   };
 }
 
@@ -137,9 +150,12 @@ export function describeTopology(t: TopologyGraph): string[] {
       + `${t.leaves} leaf switch(es), ${t.railOptimised ? 'rail-optimised' : 'not rail-optimised'}, `
       + `leaf capacity ${t.nodesPerLeaf} node(s), oversubscription ${t.oversubscription}:1; ${t.linkCount} directed links`,
   ];
+  const inside = t.peerSlot
+    ? 'no NVSwitch: GPUs joined pair by pair by their own NVLinks (a direct mesh), pairs without one through the host over PCIe'
+    : 'one NVSwitch vertex per node (its planes merged)';
   lines.push(t.railOptimised
-    ? `switching: one NVSwitch vertex per node (its planes merged); ${t.nicsPerNode} rail group(s) of ${t.leaves / t.nicsPerNode} leaf switch(es), NIC r of every node on a leaf of rail r; one spine vertex (a non-blocking core: only the leaf trunks are modelled)`
-    : `switching: one NVSwitch vertex per node (its planes merged); ${t.leaves} leaf switch(es) each holding every NIC of its nodes; one spine vertex (a non-blocking core: only the leaf trunks are modelled)`);
+    ? `switching: ${inside}; ${t.nicsPerNode} rail group(s) of ${t.leaves / t.nicsPerNode} leaf switch(es), NIC r of every node on a leaf of rail r; one spine vertex (a non-blocking core: only the leaf trunks are modelled)`
+    : `switching: ${inside}; ${t.leaves} leaf switch(es) each holding every NIC of its nodes; one spine vertex (a non-blocking core: only the leaf trunks are modelled)`);
   for (const link of summariseTopology(t).links) {
     lines.push(`${link.count} × ${link.kind} ${toGBps(link.bandwidthBytesPerSecond).toFixed(1)} GB/s ${(link.latencySeconds / us(1)).toFixed(2)} µs`);
   }

@@ -3,18 +3,21 @@ import type { Fabric } from '../types.ts';
 /** What a directed link joins. One physical cable or port is two links, one per direction. */
 export const LINK_KINDS = [
   'nvlink-up', 'nvlink-down', 'pcie-up', 'pcie-down', 'host-nic', 'nic-host', 'nic-leaf', 'leaf-nic', 'leaf-spine', 'spine-leaf',
+  'nvlink-peer',
 ] as const;
 export type LinkKind = (typeof LINK_KINDS)[number];
 
 /**
  * A machine as a graph the emulator runs flows on: per node, each GPU's NVLink port into the node's
- * NVSwitch domain (up and down), each GPU's PCIe path to the host complex, each NIC (one rail per
- * NIC), its cable to a leaf switch, and each leaf's trunk to the spine layer. Links are numbered
+ * NVSwitch domain (up and down) or, on a direct NVLink mesh (DGX-1), one link per ordered pair of
+ * GPUs that NVLink joins; each GPU's PCIe path to the host complex, each NIC (one rail per NIC), its
+ * cable to a leaf switch, and each leaf's trunk to the spine layer. Links are numbered
  * arithmetically (no maps), so routing is O(hops); attributes live in typed arrays.
  *
  * Layout: node n owns links [n·linksPerNode, (n+1)·linksPerNode): for g in GPUs nvlink-up,
- * nvlink-down, pcie-up, pcie-down (4 each), then for r in NICs host-nic, nic-host, nic-leaf,
- * leaf-nic (4 each); then per leaf leaf-spine, spine-leaf.
+ * nvlink-down, pcie-up, pcie-down (linksPerGpu = 4; on a mesh only pcie-up, pcie-down: 2), then for
+ * r in NICs host-nic, nic-host, nic-leaf, leaf-nic (4 each), then on a mesh its nvlink-peer links
+ * (peerSlot); then per leaf leaf-spine, spine-leaf.
  */
 export interface TopologyGraph {
   readonly fabric: Fabric;
@@ -27,6 +30,14 @@ export interface TopologyGraph {
   readonly nodesPerLeaf: number;
   readonly leaves: number;
   readonly linksPerNode: number;
+  /** Links per GPU at the start of a node's block: 4 behind an NVSwitch, 2 (PCIe only) on a mesh. */
+  readonly linksPerGpu: number;
+  /**
+   * On a direct NVLink mesh, peerSlot[a·gpusPerNode + b] is the index (within the node's block, after
+   * its NICs) of the nvlink-peer link from local GPU a to b, or −1 where NVLink does not join them;
+   * null behind an NVSwitch.
+   */
+  readonly peerSlot: Int32Array | null;
   readonly linkCount: number;
   /** Bytes per second each way, as NCCL can drive it (see buildTopology for each kind's figure). */
   readonly linkBandwidth: Float64Array;
@@ -46,15 +57,22 @@ export function leafOf(t: TopologyGraph, node: number, rail: number): number {
   return Math.floor(node / t.nodesPerLeaf);
 }
 
+/** GPU link `offset` of a local GPU: 0 nvlink-up, 1 nvlink-down (NVSwitch only), 2 pcie-up, 3 pcie-down. */
 const gpuLink = (t: TopologyGraph, node: number, local: number, offset: number): number =>
-  node * t.linksPerNode + local * 4 + offset;
+  node * t.linksPerNode + local * t.linksPerGpu + offset - (4 - t.linksPerGpu);
 const nicLink = (t: TopologyGraph, node: number, rail: number, offset: number): number =>
-  node * t.linksPerNode + t.gpusPerNode * 4 + rail * 4 + offset;
+  node * t.linksPerNode + t.gpusPerNode * t.linksPerGpu + rail * 4 + offset;
+/** The first nvlink-peer link of a node's block (a mesh's). */
+const peerBase = (t: TopologyGraph, node: number): number => node * t.linksPerNode + t.gpusPerNode * t.linksPerGpu + t.nicsPerNode * 4;
+/** The host→NIC link of NIC `rail` of `node`. */
+export const hostNicLink = (t: TopologyGraph, node: number, rail: number): number => nicLink(t, node, rail, 0);
 const leafLink = (t: TopologyGraph, leaf: number, offset: number): number => t.nodes * t.linksPerNode + leaf * 2 + offset;
 
 /**
  * The links a transfer from GPU `src` to GPU `dst` crosses, appended to `out` (returns its new
- * length). Inside a node: NVLink up, NVLink down. Across nodes, on NIC `rail` at both ends (NCCL keeps
+ * length). Inside a node: NVLink up, NVLink down; on a mesh the pair's own NVLink, or, where NVLink
+ * does not join them, PCIe up and down through the host (NCCL's P2P over PCIe or host memory for a
+ * `SYS` pair: src/transport/p2p.cc, shm.cc). Across nodes, on NIC `rail` at both ends (NCCL keeps
  * a channel on one rail, NCCL_CROSS_NIC=0): PCIe up, host→NIC, NIC→leaf, [leaf→spine→leaf],
  * leaf→NIC, NIC→host, PCIe down.
  */
@@ -67,6 +85,16 @@ export function routeInto(t: TopologyGraph, src: number, dst: number, rail: numb
   let i = at;
   if (sn === dn) {
     if (src === dst) return i;
+    if (t.peerSlot) {
+      const slot = t.peerSlot[sl * g + dl] as number;
+      if (slot >= 0) {
+        out[i++] = peerBase(t, sn) + slot;
+      } else {
+        out[i++] = gpuLink(t, sn, sl, 2);
+        out[i++] = gpuLink(t, dn, dl, 3);
+      }
+      return i;
+    }
     out[i++] = gpuLink(t, sn, sl, 0);
     out[i++] = gpuLink(t, dn, dl, 1);
     return i;
@@ -115,13 +143,19 @@ export function linkName(t: TopologyGraph, link: number): string {
   if (link >= t.nodes * t.linksPerNode) return `leaf ${Math.floor((link - t.nodes * t.linksPerNode) / 2)} ${kind}`;
   const node = Math.floor(link / t.linksPerNode);
   const within = link - node * t.linksPerNode;
-  if (within < t.gpusPerNode * 4) return `node ${node} gpu ${Math.floor(within / 4)} ${kind}`;
-  return `node ${node} nic ${Math.floor((within - t.gpusPerNode * 4) / 4)} ${kind}`;
+  const gpuLinks = t.gpusPerNode * t.linksPerGpu;
+  if (within < gpuLinks) return `node ${node} gpu ${Math.floor(within / t.linksPerGpu)} ${kind}`;
+  if (within < gpuLinks + 4 * t.nicsPerNode) return `node ${node} nic ${Math.floor((within - gpuLinks) / 4)} ${kind}`;
+  const slot = link - peerBase(t, node);
+  const pair = t.peerSlot ? t.peerSlot.indexOf(slot) : -1;
+  return `node ${node} gpu ${Math.floor(pair / t.gpusPerNode)}→gpu ${pair % t.gpusPerNode} ${kind}`;
 }
 
+function switchPort(t: TopologyGraph, gpu: number, offset: 0 | 1): number {
+  if (t.peerSlot) throw new Error('a direct NVLink mesh has no NVSwitch ports');
+  return gpuLink(t, gpuNode(t, gpu), gpu - gpuNode(t, gpu) * t.gpusPerNode, offset);
+}
 /** GPU `gpu`'s NVLink port into its node's NVSwitch vertex (one switch vertex per node stands for the NVSwitch planes). */
-export const nvlinkUpLink = (t: TopologyGraph, gpu: number): number =>
-  gpuLink(t, gpuNode(t, gpu), gpu - gpuNode(t, gpu) * t.gpusPerNode, 0);
+export const nvlinkUpLink = (t: TopologyGraph, gpu: number): number => switchPort(t, gpu, 0);
 /** The NVSwitch vertex's port down to GPU `gpu`. */
-export const nvlinkDownLink = (t: TopologyGraph, gpu: number): number =>
-  gpuLink(t, gpuNode(t, gpu), gpu - gpuNode(t, gpu) * t.gpusPerNode, 1);
+export const nvlinkDownLink = (t: TopologyGraph, gpu: number): number => switchPort(t, gpu, 1);
