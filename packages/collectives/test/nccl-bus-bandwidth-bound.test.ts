@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KiB, GiB } from '@trainplan/units';
-import { busBandwidthLimit, collectiveCost, mayExceedWireRate, ncclCandidates, ncclTopology } from '../src/index.ts';
+import { assertWithinBandwidthBound, busBandwidthLimit, collectiveCost, mayExceedWireRate, ncclCandidates, ncclTopology } from '../src/index.ts';
 import type { CollectiveCost, CollectiveOp, CommGroup, Fabric } from '../src/index.ts';
 import { A100_FABRIC, H100_FABRIC, H100_RING_ONLY_FABRIC } from './fixtures.ts';
 
@@ -23,6 +23,14 @@ describe('the per-rank limit is the line rate the hardware states', () => {
   });
   it('across DGX A100 nodes: the node\'s 8 HDR NICs (8 × 25 GB/s), under its NVLink', () => {
     expect(busBandwidthLimit(A100_FABRIC, { ranks: 32, ranksPerNode: 8 })).toBe(8 * 25e9);
+  });
+  it('the check throws on a cost 1% past the limit, and lets NVLS past it (in-switch reduction)', () => {
+    const group = { ranks: 8, ranksPerNode: 8 };
+    const real = collectiveCost({ op: 'all-reduce', bytes: GiB(1), group, fabric: H100_RING_ONLY_FABRIC });
+    const over: CollectiveCost = { ...real, busBandwidth: 1.01 * busBandwidthLimit(H100_RING_ONLY_FABRIC, group) };
+    expect(() => assertWithinBandwidthBound({ op: 'all-reduce', fabric: H100_RING_ONLY_FABRIC, group }, over)).toThrow(/per-rank bound/);
+    expect(assertWithinBandwidthBound({ op: 'all-reduce', fabric: H100_FABRIC, group }, { ...over, algorithm: 'nvls' }).algorithm).toBe('nvls');
+    expect(assertWithinBandwidthBound({ op: 'all-reduce', fabric: H100_RING_ONLY_FABRIC, group }, real)).toBe(real);
   });
   it('collectiveCost checks it on every answer: a sweep over sizes, ranks and algorithms never trips it', () => {
     for (const [, fabric] of fabrics) {

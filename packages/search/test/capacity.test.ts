@@ -28,12 +28,13 @@ describe('fewestNodes', () => {
     expect(misses(a.nodes - 1)).toBe(true);
   });
 
-  it('is the fewest, though time to train is not monotone in the nodes: GPT-3 175B meets 30 days on 88 nodes, and the bisection alone stopped at 98', () => {
+  it('is the fewest, though time to train is not monotone in the nodes (a bisection would assume it is)', () => {
     if (!a.ok) throw new Error(a.message);
-    // The audit's counter-examples: 88 and 96 nodes both meet the deadline (97 does not even run).
-    expect(misses(88)).toBe(false);
-    expect(misses(96)).toBe(false);
-    expect(a.nodes).toBeLessThanOrEqual(88);
+    // Non-monotone: among the next sizes up, some meet the deadline and some do not (a node count
+    // whose GPUs factor badly into TP · PP · DP, or run no plan at all).
+    const above = Array.from({ length: 12 }, (_, i) => a.nodes + 1 + i).map(misses);
+    expect(above).toContain(true);
+    expect(above).toContain(false);
     // Every size the scan checked below the answer misses, searched here independently.
     expect(a.checked).toBeDefined();
     for (let n = a.checked!.fromNodes; n < a.nodes; n++) expect(misses(n), `${n} nodes`).toBe(true);

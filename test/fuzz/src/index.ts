@@ -4,7 +4,7 @@ export { validScenario } from './scenarios.ts';
 export { numbersIn } from './walk.ts';
 export { CASE_FLOORS, CASES_PER_RUN_TARGET, caseCounter } from './case-count.ts';
 export type { FuzzFile } from './case-count.ts';
-export { REQUEST_BUDGET_MS, checkAnswer, checkFinite, exchange, relatedPaths } from './http.ts';
+export { HEAVIEST_RATIO, calibrateRequestBudget, requestBudgetMs, checkAnswer, checkFinite, exchange, relatedPaths } from './http.ts';
 export type { Exchange, ProblemJson, RequestableApp } from './http.ts';
 export { allToAllFloorSeconds, busBandwidthLimit, gbpsToBytesPerSecond, machineRates } from './busbw-limit.ts';
 export type { CollectiveAnswerRow } from './busbw-limit.ts';

@@ -31,11 +31,29 @@ describe('step-time accuracy against published runs', () => {
   ])('%s MAPE ≤ 8% (issue target)', (id, bound) => {
     expect(source(id).mape).toBeLessThanOrEqual(bound);
   });
-  it('bloom-prequel MAPE ≤ 10.5% (regression guard; issue target 8%, measured 10.0%: see "BLOOM prequel: the whole 2022-02-25 table")', () => {
-    expect(source('bloom-prequel').mape).toBeLessThanOrEqual(0.105);
+  // Regression guards where the target is missed: the measured figure rounded up to the next tenth
+  // of a point (MAPE) or whole point (rows), so any step back fails. See docs/validation.md.
+  const bloom = source('bloom-prequel').mape;
+  it(`bloom-prequel MAPE ≤ 10.2% (regression guard; issue target 8%, measured ${(100 * bloom).toFixed(1)}%)`, () => {
+    expect(bloom).toBeLessThanOrEqual(0.102);
   });
-  it('worst row ≤ 26% (regression guard; issue target 15%, measured 25.5%, a BLOOM row: see docs/validation.md)', () => {
-    expect(overall.worst).toBeLessThanOrEqual(0.26);
+  // The rows past the issue's 15% row target, each with its own guard (|error| now: 25.5%, 17.7%,
+  // 25.4%, 16.8%): every other row is held to the target itself.
+  const ROW_MISSES: Readonly<Record<string, number>> = {
+    'bloom-prequel-02-25-00-L72h14336-dp8tp8pp6mbs4gbs1568-nh64': 0.26,
+    'bloom-prequel-02-25-08-L72h14336-dp12tp8pp4mbs2gbs2016-nh64': 0.18,
+    'bloom-prequel-02-25-10-L72h14336-dp24tp8pp2mbs1gbs2016-nh64': 0.26,
+    'bloom-prequel-02-28-26-L70h14336-dp4tp8pp12mbs2gbs2048-nh64': 0.17,
+  };
+  it('every row other than the four listed BLOOM misses is within 15% (issue target)', () => {
+    const over = rows.filter((r) => !(r.id in ROW_MISSES) && Math.abs(r.error) > TARGETS.rowError);
+    expect(over.map((r) => `${r.id} ${(100 * r.error).toFixed(1)}%`)).toEqual([]);
+  });
+  it.each(Object.entries(ROW_MISSES))('known miss %s stays within its guard (%s)', (id, guard) => {
+    const row = rows.find((r) => r.id === id);
+    expect(row, id).toBeDefined();
+    expect(Math.abs(row!.error)).toBeLessThanOrEqual(guard);
+    expect(Math.abs(row!.error)).toBeGreaterThan(TARGETS.rowError); // met now: move it out of the list
   });
   it('beats one constant efficiency per GPU fitted to the same rows', () => {
     expect(overall.mape).toBeLessThan(constantEfficiencyBaseline(rows).mape);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GBps, GiB } from '@trainplan/units';
-import { emulatedCollectiveCost, emulatedStageSendCost } from '../../src/index.ts';
+import { collectiveCost, emulatedCollectiveCost, emulatedStageSendCost } from '../../src/index.ts';
 import { A100_FABRIC } from '../fixtures.ts';
 
 // Audit defect 6: the stage boundary was emulated on a topology of 2 × (nodes per stage) from node
@@ -34,5 +34,7 @@ describe('pipeline-stage sends at their real node offsets', () => {
     });
     expect(refused.emulated).toBe(false);
     expect(refused.reason).toMatch(/event budget/);
+    const closed = collectiveCost({ op: 'all-to-all', bytes: GiB(1), group: { ranks: 65_536, ranksPerNode: 8 }, fabric: A100_FABRIC });
+    expect(refused.seconds).toBe(closed.seconds);
   });
 });
