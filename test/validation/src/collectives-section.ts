@@ -10,7 +10,7 @@ interface Entry { readonly id: string; readonly kind: string; readonly busbw_GBp
 
 const GROUND_TRUTH = new URL('../../../../shared/ground-truth/collectives.json', import.meta.url);
 
-function fabric(gpuId: string, systemId: string, networkId: string): Fabric {
+export function fabric(gpuId: string, systemId: string, networkId: string): Fabric {
   const gpu = gpuById(gpuId);
   const system = systemById(systemId);
   const network = networkById(networkId);

@@ -3,6 +3,7 @@ import { collectivesSection } from './collectives-section.ts';
 import { renderValidationReport } from './render.ts';
 import { scoreAll, summarise } from './score.ts';
 import { searchSection } from './search-section.ts';
+import { switchPointsSection } from './switch-points-section.ts';
 
 /**
  * One part of docs/validation.md: `run` scores its ground truth and returns the markdown lines of its
@@ -32,5 +33,6 @@ export const VALIDATION_SECTIONS: ValidationSection[] = [
   trainingRuns,
   bloomConsistencySection,
   collectivesSection,
+  switchPointsSection,
   searchSection,
 ];
