@@ -1,6 +1,6 @@
 import { defaultSystemForGpu, gpuById, modelById, systemById } from '@trainplan/presets';
 import { defaultPrecision } from '@trainplan/protocol';
-import { GB, days, toDays } from '@trainplan/units';
+import { GB, countOf, days, toDays } from '@trainplan/units';
 import { compactCount } from './format.ts';
 import type { AskParameters, DefaultUsed, IntentName } from './question.ts';
 
@@ -75,7 +75,7 @@ export function withDefaults(intent: IntentName, stated: AskParameters): { param
     take('deadlineSeconds', DEFAULT_DEADLINE_SECONDS, `a ${toDays(DEFAULT_DEADLINE_SECONDS)}-day deadline`);
   }
   if ((intent === 'time' || intent === 'config') && p.nodes === undefined && p.gpus === undefined) {
-    take('nodes', DEFAULT_NODES, `${DEFAULT_NODES} nodes (no cluster size given)`);
+    take('nodes', DEFAULT_NODES, `${countOf(DEFAULT_NODES, 'node')} (no cluster size given)`);
   }
   if (p.precision === undefined) {
     // The scenario's own default (the planner's defaultPrecision): FP16 where the GPU has no BF16 (Volta).
@@ -97,7 +97,14 @@ type Take = <K extends keyof AskParameters>(field: K, value: NonNullable<AskPara
 /** A fixed configuration for memory and estimate questions: one model replica unless a cluster is given. */
 function fillFixedConfiguration(p: AskParameters, take: Take): void {
   const perNode = gpusPerNodeOf(p);
-  if (p.tensor === undefined) take('tensor', Math.min(8, perNode), `tensor parallel ${Math.min(8, perNode)} (one NVLink domain)`);
+  if (p.tensor === undefined) {
+    // Within one NVLink domain (at most 8, Megatron's usual), and dividing the GPUs the question names.
+    const gpus = p.gpus ?? (p.nodes === undefined ? undefined : p.nodes * perNode);
+    const tensor = [8, 4, 2, 1].find((t) => t <= perNode && (gpus === undefined || gpus % t === 0)) ?? 1;
+    take('tensor', tensor, gpus !== undefined && tensor < Math.min(8, perNode)
+      ? `tensor parallel ${tensor} (the largest that divides the ${gpus} GPU${gpus === 1 ? '' : 's'} asked about)`
+      : `tensor parallel ${tensor} (one NVLink domain)`);
+  }
   if (p.pipeline === undefined) take('pipeline', 1, 'no pipeline parallelism');
   if (p.microBatchSize === undefined) take('microBatchSize', 1, 'micro-batch 1');
   if (p.recompute === undefined) take('recompute', 'selective', 'selective activation recompute (Korthikanti et al. 2022)');
@@ -107,7 +114,7 @@ function fillFixedConfiguration(p: AskParameters, take: Take): void {
   if (p.nodes === undefined && p.gpus === undefined) {
     const gpus = replica * (p.data ?? 1);
     if (gpus % perNode === 0) take('nodes', gpus / perNode, `${gpus / perNode} node${gpus === perNode ? '' : 's'}: the GPUs of ${p.data === undefined ? 'one model replica' : 'the stated parallel sizes'}`);
-    else take('gpus', gpus, `${gpus} GPUs: ${p.data === undefined ? 'one model replica' : 'the stated parallel sizes'}`);
+    else take('gpus', gpus, `${countOf(gpus, 'GPU')}: ${p.data === undefined ? 'one model replica' : 'the stated parallel sizes'}`);
   }
   if (p.globalBatchSize === undefined) {
     const gpus = p.gpus ?? (p.nodes ?? 1) * perNode;

@@ -7,7 +7,20 @@ export type PlanRule =
   | 'gpus-indivisible' | 'heads-indivisible' | 'batch-indivisible' | 'interleave-rounds' | 'too-many-stages' | 'pipeline-split'
   | 'interleave-needs-pipeline' | 'interleave-indivisible' | 'interleave-needs-overlap' | 'sequence-indivisible'
   | 'sequence-parallel-indivisible' | 'context-needs-fused-attention' | 'tp-overlap-needs-sequence-parallel'
-  | 'precision-unsupported' | 'attention-unsupported' | 'recompute-layers';
+  | 'precision-unsupported' | 'attention-unsupported' | 'recompute-layers' | 'recompute-layers-needs-full';
+
+/**
+ * The rules a size breaks by not dividing another (the contract's reason "indivisible"); every other
+ * rule is a setting that cannot go with another, or with the GPU (reason "invalid").
+ */
+const DIVISIBILITY_RULES: ReadonlySet<PlanRule> = new Set<PlanRule>([
+  'gpus-indivisible', 'heads-indivisible', 'batch-indivisible', 'interleave-rounds', 'too-many-stages', 'pipeline-split',
+  'interleave-indivisible', 'sequence-indivisible', 'sequence-parallel-indivisible', 'recompute-layers',
+]);
+
+/** The contract's reason for a plan refused with `issues`: indivisible if any size does not divide, else invalid. */
+export const refusalKind = (issues: readonly PlanIssue[]): 'indivisible' | 'invalid' =>
+  issues.some((i) => DIVISIBILITY_RULES.has(i.rule)) ? 'indivisible' : 'invalid';
 
 /** A reason a plan cannot run as asked, naming the scenario-contract field to change and the rule. */
 export interface PlanIssue {
@@ -147,7 +160,7 @@ function checkRecompute(input: PlanInput, add: Add): void {
   const { recomputeLayers: n, virtualStages: v } = input;
   if (n === undefined) return;
   if (input.recompute !== 'full') {
-    add('parallelism.recomputeLayers', 'recompute-layers', 'recomputeLayers applies only with recompute "full"');
+    add('parallelism.recomputeLayers', 'recompute-layers-needs-full', 'recomputeLayers applies only with recompute "full"');
   } else if (v > 1 && n % v !== 0) {
     // Megatron applies --recompute-num-layers (method block) in each model chunk: TransformerBlock
     // checkpoints the first recompute_num_layers of its own layers, and a stage holds v chunks.

@@ -1,7 +1,7 @@
 import { hardwareFlopsPerStep, layersPerStage, modelFlopsPerStep, parameterCount, stageParameters } from '@trainplan/model';
 import { formatBytes, toTFLOPS, type Bytes, type Seconds } from '@trainplan/units';
 import { resolveCalibration } from './calibration.ts';
-import { checkPlan, type PlanIssue } from './check-plan.ts';
+import { checkPlan, refusalKind, type PlanIssue } from './check-plan.ts';
 import {
   contextParallelLayerComm, dataParallelCommByStage, embeddingSyncComm, emulationFallbacks, pipelineSend, tensorParallelLayerComm,
 } from './comm-time.ts';
@@ -51,7 +51,7 @@ export interface PlanEstimate {
 
 export interface PlanInfeasible {
   readonly ok: false;
-  readonly reason: 'out-of-memory' | 'indivisible';
+  readonly reason: 'out-of-memory' | 'indivisible' | 'invalid';
   readonly message: string;
   readonly issues?: readonly PlanIssue[];
   readonly neededBytes?: Bytes;
@@ -68,7 +68,7 @@ export interface PlanInfeasible {
 export function estimatePlan(input: PlanInput): PlanEstimate | PlanInfeasible {
   const issues = checkPlan(input);
   if (issues.length > 0) {
-    return { ok: false, reason: 'indivisible', message: issues.map((i) => `${i.path}: ${i.message}`).join('; '), issues };
+    return { ok: false, reason: refusalKind(issues), message: issues.map((i) => `${i.path}: ${i.message}`).join('; '), issues };
   }
   const result = computeEstimate(input);
   if (!result.memory.fits) {

@@ -130,13 +130,10 @@ describe('infeasible plans are answers, not crashes', () => {
     [{ globalBatchSize: 1000 }, 'training.globalBatchSize'],
     [{ virtualStages: 5, schedule: 'interleaved' as const }, 'parallelism.virtualStages'],
     [{ pipeline: 128, data: 1 }, 'parallelism.pipeline'],
-    [{ precision: 'fp8' as const }, 'training.precision'],
     // Megatron's interleaved schedule runs the micro-batches in whole rounds of p (schedules.py): 12 of them on 8 stages cannot.
     [{ virtualStages: 2, schedule: 'interleaved' as const, globalBatchSize: 192 }, 'parallelism.virtualStages'],
     // Transformer Engine's load-balanced ring attention needs 2 × CP equal chunks: 2050 tokens split in 2, not in 4.
     [{ context: 2, data: 8, seqLength: 2050 }, 'parallelism.context'],
-    // Megatron-Core's own attention asserts context parallelism 1: ring attention lives in Transformer Engine.
-    [{ context: 2, data: 8, attentionKernel: 'unfused' as const }, 'parallelism.context'],
   ])('%o is indivisible and names %s', (change, path) => {
     const e = estimatePlan({ ...gpt3OnSelene, ...change });
     expect(e.ok).toBe(false);
@@ -144,6 +141,24 @@ describe('infeasible plans are answers, not crashes', () => {
       expect(e.reason).toBe('indivisible');
       expect(e.issues!.map((i) => i.path)).toContain(path);
     }
+  });
+  it.each([
+    // An A100 has no FP8 tensor cores (A100 whitepaper: FP16/BF16/TF32/INT8 only).
+    [{ precision: 'fp8' as const }, 'training.precision'],
+    // Megatron-Core's own attention asserts context parallelism 1: ring attention lives in Transformer Engine.
+    [{ context: 2, data: 8, attentionKernel: 'unfused' as const }, 'parallelism.context'],
+    [{ recomputeLayers: 4, recompute: 'selective' as const }, 'parallelism.recomputeLayers'],
+  ])('%o is a setting that cannot run (invalid, not indivisible) and names %s', (change, path) => {
+    const e = estimatePlan({ ...gpt3OnSelene, ...change });
+    expect(e.ok).toBe(false);
+    if (!e.ok) {
+      expect(e.reason).toBe('invalid');
+      expect(e.issues!.map((i) => i.path)).toContain(path);
+    }
+  });
+  it('a plan breaking both kinds of rule is indivisible (a size must change whatever else does)', () => {
+    const e = estimatePlan({ ...gpt3OnSelene, tensor: 7, precision: 'fp8' });
+    expect(!e.ok && e.reason).toBe('indivisible');
   });
   it('a model that does not fit says what it needs and what there is', () => {
     const e = estimatePlan({ ...gpt3OnSelene, tensor: 1, pipeline: 1, data: 1024, recompute: 'none', globalBatchSize: 1024 });

@@ -87,7 +87,7 @@ export function estimateResolvedScenario(s: ResolvedScenarioInput, index?: numbe
   if (result.reason === 'out-of-memory') {
     return { ok: false, reason: 'out-of-memory', message: result.message, neededBytes: result.neededBytes, availableBytes: result.availableBytes };
   }
-  return { ok: false, reason: 'indivisible', message: result.message, issues: prefix([...(result.issues ?? [])], index) };
+  return { ok: false, reason: result.reason, message: result.message, issues: prefix([...(result.issues ?? [])], index) };
 }
 
 /**

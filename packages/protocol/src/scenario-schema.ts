@@ -45,7 +45,22 @@ const modelObject = map(
     positionEmbedding: optional(enumOf(['learned', 'rotary', 'alibi'], { description: 'Extension.' })),
     linearBias: optional(boolean({ description: 'Extension: linear layers carry a bias.' })),
     normalization: optional(enumOf(['layernorm', 'rmsnorm'], { description: 'Extension.' })),
-  }, { expected: 'a model object', description: 'A transformer given by its shape.' }),
+  }, {
+    expected: 'a model object',
+    description: 'A transformer given by its shape (hiddenSize a multiple of attentionHeads; kvHeads divides attentionHeads).',
+    // Megatron-LM's own checks (megatron/training/arguments.py): hidden_size % num_attention_heads == 0
+    // (the head size, when kv_channels is not given) and num_attention_heads % num_query_groups == 0.
+    refine(raw, issue) {
+      const whole = (x: unknown): x is number => Number.isInteger(x) && (x as number) > 0;
+      const { hiddenSize, attentionHeads, kvHeads } = raw;
+      if (whole(hiddenSize) && whole(attentionHeads) && hiddenSize % attentionHeads !== 0) {
+        issue('hiddenSize', `must be a multiple of attentionHeads (${attentionHeads}): each head has hiddenSize / attentionHeads dimensions, got ${hiddenSize}`);
+      }
+      if (whole(kvHeads) && whole(attentionHeads) && attentionHeads % kvHeads !== 0) {
+        issue('kvHeads', `must divide attentionHeads (${attentionHeads}): each key/value head serves a whole group of query heads, got ${kvHeads}`);
+      }
+    },
+  }),
   (model) => ({ ...model, kvHeads: model.kvHeads ?? model.attentionHeads, ffnHiddenSize: model.ffnHiddenSize ?? 4 * model.hiddenSize }),
 );
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_SCENARIOS, validateScenario, validateScenarios, type ResolvedScenarioInput } from '../src/index.ts';
-import { badScenarios, contractExample, goodScenarios, gpt3Shape, minimalScenario, scenarioWith } from './support/scenarios.ts';
+import { badScenarios, contractExample, crossFieldBadScenarios, goodScenarios, gpt3Shape, minimalScenario, scenarioWith } from './support/scenarios.ts';
 
 const neutralParallelism = {
   tensor: 1, pipeline: 1, virtualStages: 1, context: 1, sequenceParallel: false, recompute: 'none',
@@ -74,7 +74,7 @@ describe('valid scenarios', () => {
 
 describe('invalid scenarios name the offending field', () => {
   // Reordered so that the title shows the path, not the (possibly 100 KB) input.
-  const rows = badScenarios.map(([what, input, path, fragment]) => [what, path, fragment, input] as const);
+  const rows = [...badScenarios, ...crossFieldBadScenarios].map(([what, input, path, fragment]) => [what, path, fragment, input] as const);
   it.each(rows)('%s is reported at %j: %s', (_, path, fragment, input) => {
     const result = validateScenario(input);
     expect(result.ok).toBe(false);

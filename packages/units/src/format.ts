@@ -51,3 +51,6 @@ export const formatCount = (c: Count, significant = 3): string =>
     : scaled(c, [[1e12, 'T'], [1e9, 'B'], [1e6, 'M'], [1e3, 'k'], [1, '']], significant).trimEnd();
 
 export const formatPercent = (r: Ratio, decimals = 1): string => `${(r * 100).toFixed(decimals)}%`;
+
+/** `n` and a noun, plural unless n is 1: `1 node`, `8 nodes`, `1 GPU`. Nouns whose plural adds "s" only. */
+export const countOf = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;

@@ -8,6 +8,6 @@ export {
 } from './quantities.ts';
 export {
   formatNumber, formatBytes, formatBytesDecimal, formatSeconds, formatFlops, formatBandwidth,
-  formatCount, formatPercent,
+  formatCount, formatPercent, countOf,
 } from './format.ts';
 export { parseBytes, parseCount } from './parse.ts';

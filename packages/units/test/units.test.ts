@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   GB, GiB, Gbps, TFLOPS, us, formatBytes, formatBytesDecimal, formatSeconds, formatFlops,
-  formatBandwidth, formatCount, formatPercent, parseBytes, parseCount, toGBps,
+  countOf, formatBandwidth, formatCount, formatPercent, parseBytes, parseCount, toGBps,
 } from '../src/index.ts';
 
 describe('constructors', () => {
@@ -43,6 +43,9 @@ describe('formatting for humans', () => {
     expect(formatFlops(TFLOPS(145.1))).toBe('145 TFLOP/s');
     expect(formatBandwidth(Gbps(400))).toBe('50.0 GB/s');
     expect(formatPercent(0.465)).toBe('46.5%');
+  });
+  it('counts with a singular for one only', () => {
+    expect([countOf(1, 'node'), countOf(0, 'node'), countOf(8, 'GPU')]).toEqual(['1 node', '0 nodes', '8 GPUs']);
   });
 });
 

@@ -4,7 +4,7 @@
  */
 import { formatIssue, type BreakdownJson, type EstimateInfeasible, type EstimateJson, type EstimateOk, type MemoryJson } from '@trainplan/protocol';
 import {
-  TFLOPS, formatBytes, formatCount, formatFlops, formatNumber, formatPercent, formatSeconds,
+  TFLOPS, countOf, formatBytes, formatCount, formatFlops, formatNumber, formatPercent, formatSeconds,
 } from '@trainplan/units';
 import { bar } from './bars.ts';
 import { renderTable } from './table.ts';
@@ -40,7 +40,7 @@ export function headerLine(e: EstimateOk): string {
   const sharding = r.distributedOptimizer ? ['distributed optimizer'] : r.zeroStage > 0 ? [`ZeRO-${r.zeroStage}`] : [];
   return [
     `${r.model} (${formatCount(e.parameters)} parameters)`,
-    `${r.gpu} × ${r.gpus} (${r.nodes} nodes × ${r.gpusPerNode}, ${r.network})`,
+    `${r.gpu} × ${r.gpus} (${countOf(r.nodes, 'node')} × ${r.gpusPerNode}, ${r.network})`,
     `TP ${r.tensor} · PP ${r.pipeline} · DP ${r.data} · CP ${r.context} · v ${r.virtualStages}`,
     `micro-batch ${r.microBatchSize}`,
     `global batch ${r.globalBatchSize} (${r.microBatches} micro-batches)`,

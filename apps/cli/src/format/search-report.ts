@@ -1,5 +1,5 @@
 import type { SearchOkJson, SearchPlanJson, SearchResponseJson } from '@trainplan/protocol';
-import { formatBytes, formatCount, formatSeconds } from '@trainplan/units';
+import { countOf, formatBytes, formatCount, formatSeconds } from '@trainplan/units';
 import { renderTable } from './table.ts';
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
@@ -11,7 +11,7 @@ export function formatSearchReport(answer: SearchResponseJson): string {
   const a: SearchOkJson = answer;
   const r = a.best.estimate.resolved;
   const lines = [
-    `${r.model} · ${r.gpu} × ${r.gpus} (${r.nodes} nodes × ${r.gpusPerNode}, ${r.network}) · global batch ${r.globalBatchSize} · seq ${r.seqLength} · ${r.precision}`,
+    `${r.model} · ${r.gpu} × ${r.gpus} (${countOf(r.nodes, 'node')} × ${r.gpusPerNode}, ${r.network}) · global batch ${r.globalBatchSize} · seq ${r.seqLength} · ${r.precision}`,
     `searched ${formatCount(a.spaceSize)} candidates (${formatCount(a.fullEstimates)} full estimates; the rest ruled out by rules and bounds)`,
     '',
     `best: ${a.best.label}`,

@@ -1,5 +1,5 @@
 import { runEstimate, type EstimateJson } from '@trainplan/protocol';
-import { formatBytes, formatPercent, formatSeconds } from '@trainplan/units';
+import { countOf, formatBytes, formatPercent, formatSeconds } from '@trainplan/units';
 import { compactCount, formatDays } from '../format.ts';
 import type { ParsedQuestion } from '../question.ts';
 import { scenarioOf, widgetLink } from '../scenario.ts';
@@ -32,7 +32,7 @@ export function answerFixedConfiguration(q: ParsedQuestion, publicUrl: PublicUrl
   const headline = q.intent === 'memory'
     ? `${subject}: ${formatBytes(result.memory.totalBytes)} per GPU of ${formatBytes(result.memory.capacityBytes)} (${result.memory.fits ? 'fits' : 'does not fit'})`
     : q.intent === 'time' && result.timeToTrain !== undefined
-      ? `${subject}: ${formatDays(result.timeToTrain.days)} to train ${compactCount(result.timeToTrain.tokens)} tokens on ${result.resolved.nodes} nodes`
+      ? `${subject}: ${formatDays(result.timeToTrain.days)} to train ${compactCount(result.timeToTrain.tokens)} tokens on ${countOf(result.resolved.nodes, 'node')}`
       : `${subject}: ${describeStep(result.stepTimeSeconds, result.mfu)}`;
   return {
     ...base,

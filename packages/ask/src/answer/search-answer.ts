@@ -1,7 +1,7 @@
 import {
   runNodes, runSearch, type EstimateOk, type NodesResponseJson, type ScenarioInput, type SearchPlanJson, type SearchResponseJson,
 } from '@trainplan/protocol';
-import { formatPercent, formatSeconds, toDays } from '@trainplan/units';
+import { countOf, formatPercent, formatSeconds, toDays } from '@trainplan/units';
 import { DEFAULT_BATCH_TOKENS, DEFAULT_GPU, defaultBatchText, gpusPerNodeOf, seqLengthOf } from '../defaults.ts';
 import { compactCount, formatDays } from '../format.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
@@ -123,11 +123,11 @@ export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOption
   const request = { model: p.model, cluster: { ...machineOf(p), nodes }, training, top: 3 };
   const result: SearchResponseJson = runSearch(request, options.candidateBudget === undefined ? {} : { candidateBudget: options.candidateBudget });
   if (!result.ok) {
-    return failure(q, publicUrl, `${subjectOf(p)} on ${nodes} nodes: ${result.message}`, result.closest, { assumptions, data: result });
+    return failure(q, publicUrl, `${subjectOf(p)} on ${countOf(nodes, 'node')}: ${result.message}`, result.closest, { assumptions, data: result });
   }
   const best: SearchPlanJson = result.best;
   const days = best.days === undefined ? '' : `, ${formatDays(best.days)} for ${compactCount(p.tokens ?? 0)} tokens`;
-  const headline = `Best for ${subjectOf(p)} × ${nodes} nodes: ${best.label} (${formatSeconds(best.estimate.stepTimeSeconds)} per step, ${formatPercent(best.estimate.mfu)} MFU${days})`;
+  const headline = `Best for ${subjectOf(p)} × ${countOf(nodes, 'node')}: ${best.label} (${formatSeconds(best.estimate.stepTimeSeconds)} per step, ${formatPercent(best.estimate.mfu)} MFU${days})`;
   const notes = [
     `${compactCount(result.candidatesEvaluated)} of ${compactCount(result.spaceSize)} candidates settled, ${result.fullEstimates} fully estimated${result.budgetExhausted ? ' (budget reached: the best found so far)' : ''}.`,
     ...result.alternatives.slice(0, 3).map((a) => `Runner-up ${a.why}`),

@@ -143,6 +143,14 @@ export function toNemoYaml(scenario: unknown): string | undefined {
     `  ffn_hidden_size: ${m.ffnHiddenSize}`,
     `  num_attention_heads: ${m.attentionHeads}`,
     `  num_query_groups: ${m.kvHeads}`,
+    // The architecture keys, always written: NeMo's GPT defaults (megatron_gpt_config.yaml: gelu, layernorm,
+    // bias, learned_absolute, tied embeddings) would otherwise build another model than a Llama's
+    // (megatron_llama_config.yaml: fast-swiglu, rmsnorm, bias False, rope, untied).
+    `  activation: ${m.gatedMlp ? 'fast-swiglu' : 'gelu'}`,
+    `  normalization: ${m.normalization === 'rmsnorm' ? 'rmsnorm' : 'layernorm'}`,
+    `  bias: ${m.linearBias === true}`,
+    `  position_embedding_type: ${m.positionEmbedding === 'rotary' ? 'rope' : m.positionEmbedding === 'alibi' ? 'alibi' : 'learned_absolute'}`,
+    `  share_embeddings_and_output_weights: ${m.tiedEmbeddings}`,
     `  activations_checkpoint_granularity: ${plan.recompute === 'none' ? 'null' : plan.recompute}`,
     `  activations_checkpoint_method: ${plan.recompute === 'full' ? 'block' : 'null'}`,
     // NeMo hands this to Megatron-Core's recompute_num_layers: per model chunk, as for Megatron-LM.

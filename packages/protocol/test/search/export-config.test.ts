@@ -49,6 +49,17 @@ describe('toNemoYaml', () => {
       expect(yaml.split('\n')).toContain(line);
     }
   });
+  it('states the architecture, so NeMo\'s GPT defaults do not build another model: Llama 3 as megatron_llama_config.yaml has it', () => {
+    // Llama 3 (arXiv:2407.21783): SwiGLU, RMSNorm, no linear biases, RoPE, untied input and output embeddings.
+    const yaml = toNemoYaml(LLAMA)!.split('\n');
+    for (const line of ['  activation: fast-swiglu', '  normalization: rmsnorm', '  bias: false', '  position_embedding_type: rope',
+      '  share_embeddings_and_output_weights: false']) expect(yaml).toContain(line);
+  });
+  it('and GPT-3 as megatron_gpt_config.yaml has it: GELU, LayerNorm, biases, learned positions, tied embeddings', () => {
+    const yaml = toNemoYaml(CONTRACT_EXAMPLE)!.split('\n');
+    for (const line of ['  activation: gelu', '  normalization: layernorm', '  bias: true', '  position_embedding_type: learned_absolute',
+      '  share_embeddings_and_output_weights: true']) expect(yaml).toContain(line);
+  });
   it('states gradient_accumulation_fusion as the plan has it', () => {
     expect(toNemoYaml(LLAMA)!.split('\n')).toContain('  gradient_accumulation_fusion: true');
     const unfused = toNemoYaml({ ...LLAMA, training: { ...LLAMA.training, gradientAccumulation: '16-bit' } })!;

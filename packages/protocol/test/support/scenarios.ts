@@ -21,6 +21,16 @@ export const scenarioWith = (edit: (s: Editable) => void): unknown => {
 const withModel = (fields: Json) => scenarioWith((s) => { s.model = { ...gpt3Shape, ...fields }; });
 const withParallelism = (fields: Json) => scenarioWith((s) => { s.parallelism = fields; });
 
+/**
+ * Refused by validation but not by the JSON Schema, which cannot state a divisibility between two
+ * fields (the model object's description states it): [what is wrong, input, path, message fragment].
+ */
+export const crossFieldBadScenarios: [string, unknown, string, string][] = [
+  ['a hidden size the heads do not divide (Megatron: hidden_size % num_attention_heads)', withModel({ hiddenSize: 12289 }), 'model.hiddenSize', 'must be a multiple of attentionHeads (96)'],
+  ['kvHeads that do not divide the heads (Megatron: num_attention_heads % num_query_groups)', withModel({ kvHeads: 7 }), 'model.kvHeads', 'must divide attentionHeads (96)'],
+  ['more kvHeads than heads', withModel({ kvHeads: 192 }), 'model.kvHeads', 'must divide attentionHeads (96)'],
+];
+
 /** [what is wrong, input, the one path reported, a fragment of its message]. */
 export const badScenarios: [string, unknown, string, string][] = [
   ['a scenario that is null', null, '', 'expected a scenario object, got null'],
