@@ -139,6 +139,6 @@ export function formatEstimateReport(answer: EstimateJson | readonly EstimateJso
   if (!Array.isArray(answer)) return `${estimateReportLines(answer as EstimateJson).join('\n')}\n`;
   const answers = answer as readonly EstimateJson[];
   return answers
-    .map((a, i) => [`── Scenario ${i + 1} of ${answers.length} ──`, ...estimateReportLines(a)].join('\n'))
+    .map((a, i) => [`── Scenario ${i + 1} of ${answers.length} (input [${i}]) ──`, ...estimateReportLines(a)].join('\n'))
     .join('\n\n') + '\n';
 }

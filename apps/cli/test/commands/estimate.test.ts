@@ -124,7 +124,7 @@ describe('trainplan estimate: the human report', () => {
 
   it('reports each scenario of an array under a "Scenario i of n" heading', async () => {
     const { out } = await fromFile([], JSON.stringify([contractScenario, outOfMemoryScenario]));
-    expect(out.match(/^── Scenario \d of 2 ──$/gm)).toEqual(['── Scenario 1 of 2 ──', '── Scenario 2 of 2 ──']);
+    expect(out.match(/^── Scenario \d of 2 \(input \[\d\]\) ──$/gm)).toEqual(['── Scenario 1 of 2 (input [0]) ──', '── Scenario 2 of 2 (input [1]) ──']);
   });
 
   it.each([

@@ -94,8 +94,8 @@ describe('formatEstimateReport (of a hand-written answer)', () => {
   it('reports each answer of an array under a numbered heading, separated by a blank line', () => {
     const oom: EstimateInfeasible = { ok: false, reason: 'out-of-memory', message: 'needs 90.0 GiB per GPU' };
     const text = formatEstimateReport([fixtureEstimate, oom]);
-    expect(text).toMatch(/^── Scenario 1 of 2 ──\ngpt3-175b /);
-    expect(text.endsWith('\n\n── Scenario 2 of 2 ──\n✗ out-of-memory: needs 90.0 GiB per GPU\n')).toBe(true);
+    expect(text).toMatch(/^── Scenario 1 of 2 \(input \[0\]\) ──\ngpt3-175b /);
+    expect(text.endsWith('\n\n── Scenario 2 of 2 (input [1]) ──\n✗ out-of-memory: needs 90.0 GiB per GPU\n')).toBe(true);
   });
 });
 

@@ -69,6 +69,10 @@ export function runCollective(body: unknown): CollectiveResponseJson {
     topology = emulated.topology;
     topologyGraph = emulated.topologyGraph;
     notes.push(...emulated.notes);
+  } else {
+    // Said, not silently dropped: these only steer the emulator.
+    const unused = (['oversubscription', 'eventBudget'] as const).filter((key) => request[key] !== undefined);
+    if (unused.length > 0) notes.push(`${unused.join(' and ')} ${unused.length > 1 ? 'apply' : 'applies'} only to the emulator (emulate): the closed form above does not use ${unused.length > 1 ? 'them' : 'it'}`);
   }
   return {
     ok: true,

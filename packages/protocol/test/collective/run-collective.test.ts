@@ -21,6 +21,15 @@ describe('runCollective', () => {
     expect(r.topology?.[0]).toMatch(/2 node\(s\) × 8 GPUs/);
   });
 
+  it('says that oversubscription and eventBudget without emulate are unused, rather than dropping them silently', () => {
+    const plain = runCollective({ op: 'all-reduce', gpu: 'a100-80gb', nodes: 4, size: GiB(1) });
+    const r = runCollective({ op: 'all-reduce', gpu: 'a100-80gb', nodes: 4, size: GiB(1), oversubscription: 4, eventBudget: 1000 });
+    if (!r.ok || !plain.ok) throw new Error('refused');
+    expect(r.notes).toContainEqual(expect.stringMatching(/^oversubscription and eventBudget apply only to the emulator/));
+    expect(plain.notes).toEqual([]);
+    expect(r.rows[0]?.seconds).toBe(plain.rows[0]?.seconds);
+  });
+
   it('runs sibling groups at once: the 8 one-GPU-per-node rings of a TP-8 job share a DGX-1\'s 4 NICs two to one, and a DGX A100\'s 8 not at all', () => {
     const at = (gpu: string, concurrentGroups: number) => {
       const r = runCollective({ op: 'all-reduce', gpu, nodes: 4, gpusPerNode: 1, concurrentGroups, size: GiB(1), emulate: true });
