@@ -15,8 +15,8 @@ describe('answer: nodes, time and best configuration (the search)', () => {
     expect(nodes.ok).toBe(true);
     const e = runEstimate(nodes.scenario) as EstimateOk;
     expect(e.timeToTrain?.tokens).toBe(300e9);
-    // Days to train = tokens / (tokens per second) / 86400, and within the deadline.
-    expect(e.timeToTrain!.days).toBeCloseTo(300e9 / e.tokensPerSecond / DAY_SECONDS, 6);
+    // Days to train = whole steps (tokens / tokens per step, rounded up) × step time, and within the deadline.
+    expect(e.timeToTrain!.days).toBeCloseTo(Math.ceil(300e9 / (e.resolved.globalBatchSize * e.resolved.seqLength)) * e.stepTimeSeconds / DAY_SECONDS, 6);
     expect(e.timeToTrain!.days).toBeLessThanOrEqual(30);
     expect(nodes.headline).toContain(`${e.resolved.nodes} nodes (${e.resolved.gpus} GPUs)`);
   });
@@ -81,11 +81,11 @@ describe('answer: a stated configuration (runEstimate)', () => {
     expect(a.headline).toMatch(/GiB per GPU of .*GiB \((fits|does not fit)\)/);
   });
 
-  it('"how long … with tp 8 pp 8" uses the stated layout and days = tokens / throughput', () => {
+  it('"how long … with tp 8 pp 8" uses the stated layout and days = whole steps × step time', () => {
     const a = ask('how long to train 175B on 128 DGX A100 with tp 8 pp 8');
     const e = a.data as EstimateOk;
     expect(e.resolved).toMatchObject({ tensor: 8, pipeline: 8, nodes: 128 });
-    expect(e.timeToTrain!.days).toBeCloseTo(300e9 / e.tokensPerSecond / DAY_SECONDS, 6);
+    expect(e.timeToTrain!.days).toBeCloseTo(Math.ceil(300e9 / (e.resolved.globalBatchSize * e.resolved.seqLength)) * e.stepTimeSeconds / DAY_SECONDS, 6);
   });
 
   it('an impossible layout answers why (out of memory), with the widget link to fix it there', () => {

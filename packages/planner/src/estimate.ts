@@ -193,10 +193,12 @@ function computeEstimate(input: PlanInput): PlanEstimate {
     breakdown,
     memory: { ...worst, capacityBytes: input.gpu.hbmBytes, fits: worst.totalBytes <= input.gpu.hbmBytes },
     stages: times.map((time, i) => ({ time, memory: memories[i]!, layers: layers[i]! })),
+    // Whole optimizer steps: each consumes a whole global batch (Narayanan et al. 2021 §2.2), so a
+    // token budget takes ceil(tokens / tokens per step) of them.
     timeToTrain: input.tokens === undefined ? undefined : {
       tokens: input.tokens,
-      seconds: (input.tokens / tokensPerStep) * step,
-      gpuHours: ((input.tokens / tokensPerStep) * step * gpus) / 3600,
+      seconds: Math.ceil(input.tokens / tokensPerStep) * step,
+      gpuHours: (Math.ceil(input.tokens / tokensPerStep) * step * gpus) / 3600,
     },
     warnings,
   };

@@ -56,9 +56,13 @@ describe('estimatePlan', () => {
     expect(e.hfu / e.mfu).toBeGreaterThan(1.3);
     expect(e.hfu / e.mfu).toBeLessThan(1.34);
   });
-  it('fills the GPU-hours of a token budget', () => {
+  it('fills the GPU-hours of a token budget, in whole optimizer steps (one global batch each)', () => {
     const e = ok({ ...gpt3OnSelene, tokens: 300e9 });
-    expect(e.timeToTrain!.seconds).toBeCloseTo(300e9 / e.tokensPerSecond, 3);
+    const steps = Math.ceil(300e9 / (gpt3OnSelene.globalBatchSize * gpt3OnSelene.seqLength));
+    expect(e.timeToTrain!.seconds).toBeCloseTo(steps * e.stepTimeSeconds, 3);
+    // Less than one step more than the fractional count would give.
+    expect(e.timeToTrain!.seconds - 300e9 / e.tokensPerSecond).toBeGreaterThanOrEqual(0);
+    expect(e.timeToTrain!.seconds - 300e9 / e.tokensPerSecond).toBeLessThan(e.stepTimeSeconds);
     expect(e.timeToTrain!.gpuHours).toBeCloseTo((e.timeToTrain!.seconds * 1024) / 3600, 3);
   });
   it('GPT-3 175B with the paper\'s configuration trains 300B tokens in about a month on 1024 A100 (Narayanan: ~34 days)', () => {

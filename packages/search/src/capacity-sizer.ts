@@ -34,17 +34,43 @@ const SECONDS_PER_DAY = 86_400;
 const SECONDS_PER_HOUR = 3600;
 
 /**
- * The best plan on `nodes` nodes and the time to train `tokens` with it: the achieved throughput of
- * the searched configuration, not a fixed TFLOP/s.
+ * Tokens one optimizer step consumes: the global batch, globalBatchSize sequences of seqLength tokens.
+ * The weights are updated once per global batch, after all its micro-batches (Narayanan et al. 2021,
+ * SC'21, §2.2: the pipeline is flushed and the optimizer steps at the end of each batch), so training
+ * takes a whole number of steps.
  */
-export function trainOnNodes(base: SearchBase, nodes: number, tokens: number, options: SearchOptions = {}, price?: number): CapacityPoint | undefined {
+export const tokensPerStep = (base: Pick<SearchBase, 'globalBatchSize' | 'seqLength'>): number => base.globalBatchSize * base.seqLength;
+
+/** Optimizer steps to train `tokens`: whole steps, ceil(tokens / tokens per step) (see tokensPerStep). */
+export const stepsToTrain = (base: Pick<SearchBase, 'globalBatchSize' | 'seqLength'>, tokens: number): number => Math.ceil(tokens / tokensPerStep(base));
+
+/**
+ * Why no plan runs on a cluster size: 'out-of-memory' (some split passes the divisibility rules but
+ * none fits in the GPU's memory), 'indivisible' (no TP × PP × DP split of the GPUs passes Megatron's
+ * divisibility rules), or 'candidate-budget' (the search's budget ran out first).
+ */
+export type NoPlanReason = 'out-of-memory' | 'indivisible' | 'candidate-budget';
+
+/** One cluster size searched: the point when a plan runs, else why none does. */
+export type SizeSearch = { readonly point: CapacityPoint; readonly noPlan?: undefined } | { readonly point?: undefined; readonly noPlan: NoPlanReason };
+
+/**
+ * The best plan on `nodes` nodes and the time to train `tokens` with it: the achieved step time of the
+ * searched configuration, not a fixed TFLOP/s, times the whole steps the tokens take (stepsToTrain).
+ */
+export function searchOnNodes(base: SearchBase, nodes: number, tokens: number, options: SearchOptions = {}, price?: number): SizeSearch {
   const result = searchPlans({ ...base, nodes, tokens }, { ...options, top: 1 });
   const best = result.top[0];
-  if (!best) return undefined;
+  if (!best) return { noPlan: result.closestInfeasible ? 'out-of-memory' : result.budgetExhausted ? 'candidate-budget' : 'indivisible' };
   const gpus = nodes * base.gpusPerNode;
-  const seconds = tokens / best.estimate.tokensPerSecond;
+  const seconds = stepsToTrain(base, tokens) * best.estimate.stepTimeSeconds;
   const gpuHours = (seconds * gpus) / SECONDS_PER_HOUR;
-  return { nodes, gpus, plan: best, seconds, days: seconds / SECONDS_PER_DAY, gpuHours, cost: price === undefined ? undefined : gpuHours * price };
+  return { point: { nodes, gpus, plan: best, seconds, days: seconds / SECONDS_PER_DAY, gpuHours, cost: price === undefined ? undefined : gpuHours * price } };
+}
+
+/** searchOnNodes's point, or undefined when no plan runs on `nodes` nodes. */
+export function trainOnNodes(base: SearchBase, nodes: number, tokens: number, options: SearchOptions = {}, price?: number): CapacityPoint | undefined {
+  return searchOnNodes(base, nodes, tokens, options, price).point;
 }
 
 export function meetsGoal(point: CapacityPoint, goal: CapacityGoal): boolean {
@@ -60,22 +86,30 @@ export const nodesText = (n: number): string => `${n} node${n === 1 ? '' : 's'}`
 /** Searches cluster sizes, each at most once, counting the searches and reporting each size as it starts. */
 export interface Sizer {
   readonly at: (nodes: number) => CapacityPoint | undefined;
+  /** Why no plan runs on `nodes` nodes; undefined when one does or the size was not searched. */
+  readonly noPlan: (nodes: number) => NoPlanReason | undefined;
+  /** Every size searched on which a plan runs, in the order searched. */
+  readonly points: () => CapacityPoint[];
   readonly searches: () => number;
 }
 
 export function sizer(base: SearchBase, tokens: number, options: CapacityOptions, price?: number): Sizer {
   const { onClusterSize, ...search } = options;
-  const seen = new Map<number, CapacityPoint | undefined>();
+  const seen = new Map<number, SizeSearch>();
   let searches = 0;
+  const run = (nodes: number): SizeSearch => {
+    const known = seen.get(nodes);
+    if (known) return known;
+    onClusterSize?.(nodes, searches);
+    searches += 1;
+    const size = searchOnNodes(base, nodes, tokens, search, price);
+    seen.set(nodes, size);
+    return size;
+  };
   return {
-    at(nodes) {
-      if (seen.has(nodes)) return seen.get(nodes);
-      onClusterSize?.(nodes, searches);
-      searches += 1;
-      const point = trainOnNodes(base, nodes, tokens, search, price);
-      seen.set(nodes, point);
-      return point;
-    },
+    at: (nodes) => run(nodes).point,
+    noPlan: (nodes) => seen.get(nodes)?.noPlan,
+    points: () => [...seen.values()].flatMap((size) => (size.point ? [size.point] : [])),
     searches: () => searches,
   };
 }

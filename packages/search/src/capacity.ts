@@ -3,13 +3,20 @@ import {
   MAX_NODES, meetsGoal, nodesText, sizer, smallestFit, type CapacityGoal, type CapacityOptions, type CapacityPoint, type Sizer,
 } from './capacity-sizer.ts';
 
-export type { CapacityGoal, CapacityOptions, CapacityPoint } from './capacity-sizer.ts';
-export { MAX_NODES, trainOnNodes } from './capacity-sizer.ts';
+export type { CapacityGoal, CapacityOptions, CapacityPoint, NoPlanReason } from './capacity-sizer.ts';
+export { MAX_NODES, stepsToTrain, tokensPerStep, trainOnNodes } from './capacity-sizer.ts';
 
 /** How far below the answer every cluster size was searched (a deadline's answer only). */
 export interface CapacityCheck {
-  /** Every size from this many nodes to one below the answer was searched and misses the goal. */
+  /**
+   * Every size from this many nodes to one below the answer was searched and falls short: it runs a
+   * plan that misses the goal, or runs no plan at all (`noPlan` of them).
+   */
   readonly fromNodes: number;
+  /** Of those sizes, how many run no plan at all (nothing fits in memory, or no split divides evenly). */
+  readonly noPlan: number;
+  /** Of the `noPlan` sizes, how many are out of memory (the rest: no split passes the divisibility rules, or the search's budget ran out). */
+  readonly outOfMemory: number;
   /**
    * True when no size below `fromNodes` can meet the deadline even at the GPU's peak (MFU 1), so the
    * answer is the fewest nodes; false when the scan stopped at its window (SCAN_WINDOW sizes).
@@ -47,9 +54,10 @@ export const SCAN_WINDOW = 128;
 
 /**
  * Fewer nodes than this cannot train in `deadlineSeconds` even at 100% MFU: the model FLOPs of the
- * token budget are the same on every cluster size (the batch is fixed), and a plan's time is those
- * FLOPs over nodes × GPUs × peak × MFU with MFU ≤ 1 (MFU as defined by Chowdhery et al. 2022, PaLM,
- * Appendix B). From a point found: seconds × nodes × MFU is those FLOPs over GPUs-per-node × peak.
+ * token budget are the same on every cluster size (the batch is fixed, so are the whole steps the
+ * tokens take), and a plan's time is those FLOPs over nodes × GPUs × peak × MFU with MFU ≤ 1 (MFU as
+ * defined by Chowdhery et al. 2022, PaLM, Appendix B). From a point found: seconds × nodes × MFU is
+ * those FLOPs over GPUs-per-node × peak.
  */
 function peakFloorNodes(point: CapacityPoint, deadlineSeconds: number): number {
   return Math.max(1, Math.ceil((point.seconds * point.nodes * point.plan.estimate.mfu) / deadlineSeconds));
@@ -64,14 +72,106 @@ function scanBelow(s: Sizer, found: CapacityPoint, goal: CapacityGoal & { deadli
     const point = s.at(n);
     if (point && meetsGoal(point, goal)) fewest = point;
   }
-  return { point: fewest, checked: { fromNodes: from, complete: from === floor } };
+  let noPlan = 0;
+  let outOfMemory = 0;
+  for (let n = from; n < fewest.nodes; n++) {
+    const why = s.noPlan(n);
+    if (why !== undefined) noPlan += 1;
+    if (why === 'out-of-memory') outOfMemory += 1;
+  }
+  return { point: fewest, checked: { fromNodes: from, complete: from === floor, noPlan, outOfMemory } };
+}
+
+/**
+ * Why `noPlan` sizes run nothing, in words: "out of memory", "no split divides evenly", or both with
+ * their counts.
+ */
+export function noPlanText(noPlan: number, outOfMemory: number): string {
+  const other = noPlan - outOfMemory;
+  if (other === 0) return 'out of memory';
+  if (outOfMemory === 0) return 'no TP × PP × DP split divides evenly';
+  return `${outOfMemory} out of memory, ${other} with no TP × PP × DP split that divides evenly`;
+}
+
+/**
+ * What the sizes from `checked.fromNodes` to one below `nodes` did, in words: every one missed the
+ * goal, ran no plan, or some of each (a size that runs no plan did not "miss" the deadline).
+ */
+export function checkedText(checked: Pick<CapacityCheck, 'fromNodes' | 'noPlan' | 'outOfMemory'>, nodes: number, goal = 'the deadline'): string {
+  const span = `from ${checked.fromNodes} to ${nodes - 1} nodes`;
+  const total = nodes - checked.fromNodes;
+  const why = noPlanText(checked.noPlan, checked.outOfMemory);
+  if (checked.noPlan === 0) return `every size ${span} misses ${goal}`;
+  if (checked.noPlan >= total) return `no size ${span} runs a plan (${why})`;
+  const missing = total - checked.noPlan;
+  return `of the sizes ${span}, ${missing} ${missing === 1 ? 'misses' : 'miss'} ${goal} and ${checked.noPlan} ${checked.noPlan === 1 ? 'runs' : 'run'} no plan (${why})`;
 }
 
 function checkNote(fewest: CapacityPoint, checked: CapacityCheck): string {
-  const below = fewest.nodes > checked.fromNodes ? `every size from ${checked.fromNodes} to ${fewest.nodes - 1} nodes was searched and misses the goal; ` : '';
-  return below + (checked.complete
-    ? `fewer than ${nodesText(checked.fromNodes)} cannot meet the deadline even at 100% MFU`
-    : `sizes below ${checked.fromNodes} nodes were not all searched (the scan covers the ${SCAN_WINDOW} sizes below the bisection's answer)`);
+  const below = fewest.nodes > checked.fromNodes ? `${checkedText(checked, fewest.nodes, 'the goal')} (every one searched); ` : '';
+  if (checked.complete) {
+    return checked.fromNodes > 1
+      ? `${below}fewer than ${nodesText(checked.fromNodes)} cannot meet the deadline even at 100% MFU`
+      : `${below}every smaller size was searched`;
+  }
+  return `${below}sizes below ${checked.fromNodes} nodes were not all searched (the scan covers the ${SCAN_WINDOW} sizes below the bisection's answer)`;
+}
+
+const SECONDS_PER_DAY = 86_400;
+const gpuHoursText = (h: number): string => Math.round(h).toLocaleString('en-US');
+
+/** "24,907 over the budget of 480,000 (1.05 × it)": by how much `value` exceeds `budget`. */
+function overText(value: number, budget: number): string {
+  const ratio = value / budget;
+  const times = !Number.isFinite(ratio) ? '' : ` (${ratio < 10 ? ratio.toFixed(2) : Math.round(ratio).toLocaleString('en-US')} × it)`;
+  return `${gpuHoursText(value - budget)} over the budget of ${gpuHoursText(budget)}${times}`;
+}
+
+/** What training on `p` spends against the goal's budgets: "504,907 GPU-hours, 24,907 over the budget of 480,000 (1.05 × it)". */
+function spendText(p: CapacityPoint, goal: CapacityGoal): string {
+  const parts = [`${gpuHoursText(p.gpuHours)} GPU-hours${goal.gpuHourBudget !== undefined && p.gpuHours > goal.gpuHourBudget ? `, ${overText(p.gpuHours, goal.gpuHourBudget)}` : ''}`];
+  if (goal.costBudget !== undefined && p.cost !== undefined) {
+    parts.push(`cost ${gpuHoursText(p.cost)}${p.cost > goal.costBudget ? `, ${overText(p.cost, goal.costBudget)}` : ''}`);
+  }
+  return parts.join('; ');
+}
+
+/** The fewest of `points` that meet `goal`, if any. */
+const fewestMeeting = (points: readonly CapacityPoint[], goal: CapacityGoal): CapacityPoint | undefined =>
+  points.filter((p) => meetsGoal(p, goal)).reduce<CapacityPoint | undefined>((a, p) => (a === undefined || p.nodes < a.nodes ? p : a), undefined);
+
+/**
+ * Powers of two from the smallest fit upwards (the sizes with the most TP × PP × DP splits) until one
+ * meets the goal; otherwise the best point seen (cheapest with a budget alone, else fastest).
+ */
+function grow(s: Sizer, fit: { first: CapacityPoint; smallest: CapacityPoint }, goal: CapacityGoal): { found: CapacityPoint; below: number } | { found?: undefined; closest: CapacityPoint } {
+  const budgetOnly = goal.deadlineSeconds === undefined;
+  let closest = fit.smallest;
+  let below = fit.smallest.nodes;
+  for (let n = fit.first.nodes; n <= MAX_NODES; n *= 2) {
+    if (n <= fit.smallest.nodes) continue;
+    const point = s.at(n);
+    if (!point) { below = n; continue; }
+    if (meetsGoal(point, goal)) return { found: point, below };
+    below = n;
+    if (budgetOnly ? point.gpuHours < closest.gpuHours : point.seconds < closest.seconds) closest = point;
+    // A budget that the cluster sizes keep missing by more each time will not be met by growing further.
+    if (budgetOnly && n >= 8 * fit.smallest.nodes) break;
+  }
+  return { closest };
+}
+
+/** Bisects between `below` (a size that missed) and `found` (one that met the goal). */
+function bisect(s: Sizer, below: number, found: CapacityPoint, goal: CapacityGoal): CapacityPoint {
+  let miss = below;
+  let hit = found;
+  while (hit.nodes - miss > 1) {
+    const mid = Math.floor((miss + hit.nodes) / 2);
+    const point = s.at(mid);
+    if (point && meetsGoal(point, goal)) hit = point;
+    else miss = mid;
+  }
+  return hit;
 }
 
 /**
@@ -81,7 +181,8 @@ function checkNote(fewest: CapacityPoint, checked: CapacityCheck): string {
  * last miss and the first hit, and, with a deadline, a search of every size below that answer down to
  * the peak-FLOPs floor (or SCAN_WINDOW sizes), since time to train steps up and down with the node
  * count's factors. A budget alone (no deadline) is checked from the smallest cluster upwards, by
- * doubling: use fastestWithinBudget for the fastest plan a budget affords.
+ * doubling: use fastestWithinBudget for the fastest plan a budget affords. A deadline and a budget
+ * that no power of two meets together are told apart by deadlineOrBudget.
  */
 export function fewestNodes(base: SearchBase, tokens: number, goal: CapacityGoal, options: CapacityOptions = {}): CapacityAnswer {
   const s = sizer(base, tokens, options, goal.pricePerGpuHour);
@@ -96,33 +197,60 @@ export function fewestNodes(base: SearchBase, tokens: number, goal: CapacityGoal
   };
   if (meetsGoal(fit.smallest, goal)) return answer(fit.smallest);
 
-  const budgetOnly = goal.deadlineSeconds === undefined;
-  // Grow over powers of two (the sizes with the most TP × PP × DP splits), keeping the best point seen as the closest alternative.
-  let closest = fit.smallest;
-  let below = fit.smallest.nodes;
-  let found: CapacityPoint | undefined;
-  for (let n = fit.first.nodes; n <= MAX_NODES; n *= 2) {
-    if (n <= fit.smallest.nodes) continue;
-    const point = s.at(n);
-    if (!point) { below = n; continue; }
-    if (meetsGoal(point, goal)) { found = point; break; }
-    below = n;
-    if (budgetOnly ? point.gpuHours < closest.gpuHours : point.seconds < closest.seconds) closest = point;
-    // A budget that the cluster sizes keep missing by more each time will not be met by growing further.
-    if (budgetOnly && n >= 8 * fit.smallest.nodes) break;
+  const grown = grow(s, fit, goal);
+  if (grown.found) return answer(bisect(s, grown.below, grown.found, goal));
+  const { closest } = grown;
+  if (goal.deadlineSeconds === undefined) {
+    const message = `no cluster size meets the budget: the cheapest run found takes ${closest.gpuHours.toFixed(0)} GPU-hours on ${nodesText(closest.nodes)}`;
+    return { ok: false, reason: 'budget-unreachable', message, closest, searches: s.searches() };
   }
-  if (!found) {
-    const message = budgetOnly
-      ? `no cluster size meets the budget: the cheapest run found takes ${closest.gpuHours.toFixed(0)} GPU-hours on ${nodesText(closest.nodes)}`
-      : `no cluster of up to ${MAX_NODES} nodes meets the deadline: the fastest found takes ${closest.days.toFixed(1)} days on ${nodesText(closest.nodes)}`;
-    return { ok: false, reason: budgetOnly ? 'budget-unreachable' : 'deadline-unreachable', message, closest, searches: s.searches() };
+  const deadlineUnreachable = (): CapacityAnswer => ({
+    ok: false,
+    reason: 'deadline-unreachable',
+    message: `no cluster of up to ${MAX_NODES} nodes meets the deadline: the fastest found takes ${closest.days.toFixed(1)} days on ${nodesText(closest.nodes)}`,
+    closest,
+    searches: s.searches(),
+  });
+  const withBudget = goal.gpuHourBudget !== undefined || goal.costBudget !== undefined;
+  if (!withBudget) return deadlineUnreachable();
+  return deadlineOrBudget(s, fit, { ...goal, deadlineSeconds: goal.deadlineSeconds }, answer, deadlineUnreachable);
+}
+
+/**
+ * A deadline and a budget that no power of two met together: which one fails. Sizes are searched for
+ * the deadline alone (powers of two, bisection and the scan below, as for a deadline alone), since a
+ * size between two powers of two can meet both (then it is the answer). Otherwise: no size meets the
+ * deadline → 'deadline-unreachable' (the fastest found); sizes meet the deadline but none within the
+ * budget → 'budget-unreachable', with the cheapest size found that meets the deadline as the closest
+ * alternative and by how much it exceeds the budget, saying so when other sizes stay within the
+ * budget but miss the deadline.
+ */
+function deadlineOrBudget(
+  s: Sizer, fit: { first: CapacityPoint; smallest: CapacityPoint }, goal: CapacityGoal & { deadlineSeconds: number },
+  answer: (found: CapacityPoint) => CapacityAnswer, deadlineUnreachable: () => CapacityAnswer,
+): CapacityAnswer {
+  const deadline: CapacityGoal = { deadlineSeconds: goal.deadlineSeconds };
+  const budget: CapacityGoal = { ...goal, deadlineSeconds: undefined };
+  let inTime = meetsGoal(fit.smallest, deadline) ? fit.smallest : undefined;
+  if (!inTime) {
+    const grown = grow(s, fit, deadline);
+    if (!grown.found) return deadlineUnreachable();
+    inTime = bisect(s, grown.below, grown.found, deadline);
   }
-  // Bisect between the last size that missed and the first that met the goal.
-  while (found.nodes - below > 1) {
-    const mid = Math.floor((below + found.nodes) / 2);
-    const point = s.at(mid);
-    if (point && meetsGoal(point, goal)) found = point;
-    else below = mid;
+  scanBelow(s, inTime, { deadlineSeconds: goal.deadlineSeconds });
+  const points = s.points();
+  const both = fewestMeeting(points, goal);
+  if (both) return answer(both);
+  const cheapest = points.filter((p) => meetsGoal(p, deadline)).reduce((a, p) => (p.gpuHours < a.gpuHours ? p : a));
+  const affordable = points.filter((p) => meetsGoal(p, budget));
+  const over = `the cheapest that meets the deadline, ${nodesText(cheapest.nodes)} (${cheapest.days.toFixed(1)} days), takes ${spendText(cheapest, goal)}`;
+  let message: string;
+  if (affordable.length === 0) {
+    message = `the deadline can be met but not within the budget: no cluster size searched stays within the budget; ${over}`;
+  } else {
+    const fastest = affordable.reduce((a, p) => (p.seconds < a.seconds ? p : a));
+    message = `no cluster size searched meets both the deadline and the budget: those within the budget miss the deadline `
+      + `(the fastest, ${nodesText(fastest.nodes)}, takes ${fastest.days.toFixed(1)} days against a deadline of ${(goal.deadlineSeconds / SECONDS_PER_DAY).toFixed(1)}), and ${over}`;
   }
-  return answer(found);
+  return { ok: false, reason: 'budget-unreachable', message, closest: cheapest, searches: s.searches() };
 }

@@ -8,20 +8,30 @@ const NOT_A_RULE: ReadonlySet<PruneReason> = new Set(['out-of-memory', 'dominate
 /** Rules named in the sentence, most frequent first (the rest are in the answer's pruned tally). */
 const RULES_NAMED = 2;
 
+type Miss = NonNullable<SearchResult['closestInfeasible']>;
+
+/** "(TP 1 · …) needs 79.6 GiB per GPU, the GPU has 79.6 GiB": a candidate's memory shortfall. */
+function shortfall(miss: Miss): string {
+  const limit = miss.availableBytes < miss.capacityBytes
+    ? `the search leaves ${formatBytes(miss.availableBytes)} of the GPU's ${formatBytes(miss.capacityBytes)} usable (memoryFraction)`
+    : `the GPU has ${formatBytes(miss.availableBytes)}`;
+  return `(${describeCandidate(miss.candidate)}) needs ${formatBytes(miss.neededBytes)} per GPU, ${limit}`;
+}
+
 /**
- * Why a search found no plan, in one line: the memory shortfall of the candidate that came closest
- * to fitting (what it needs per GPU against the GPU's HBM), or else the divisibility rules that ruled
- * every candidate out, most frequent first with their share of the space.
+ * Why a search found no plan, in one line. When the candidate budget ran out first, that is the
+ * reason (a plan that fits may lie among the candidates not estimated), with the closest candidate
+ * seen so far; otherwise the memory shortfall of the candidate that came closest to fitting (what it
+ * needs per GPU against the GPU's HBM), or else the divisibility rules that ruled every candidate
+ * out, most frequent first with their share of the space.
  */
-export function whyNothingFits(result: Pick<SearchResult, 'closestInfeasible' | 'pruned' | 'budgetExhausted' | 'spaceSize'>): string {
+export function whyNothingFits(result: Pick<SearchResult, 'closestInfeasible' | 'pruned' | 'budgetExhausted' | 'spaceSize' | 'fullEstimates'>): string {
   const miss = result.closestInfeasible;
-  if (miss) {
-    const limit = miss.availableBytes < miss.capacityBytes
-      ? `the search leaves ${formatBytes(miss.availableBytes)} of the GPU's ${formatBytes(miss.capacityBytes)} usable (memoryFraction)`
-      : `the GPU has ${formatBytes(miss.availableBytes)}`;
-    return `out of memory: the plan that comes closest (${describeCandidate(miss.candidate)}) needs ${formatBytes(miss.neededBytes)} per GPU, ${limit}`;
+  if (result.budgetExhausted) {
+    const estimates = `${result.fullEstimates} full estimate${result.fullEstimates === 1 ? '' : 's'}`;
+    return `the candidate budget ran out after ${estimates}, before any plan that fits was estimated${miss ? `; the closest seen so far ${shortfall(miss)}` : ''}`;
   }
-  if (result.budgetExhausted) return 'the candidate budget ran out before a plan that fits was found';
+  if (miss) return `out of memory: the plan that comes closest ${shortfall(miss)}`;
   const rules = (Object.entries(result.pruned.counts) as [PruneReason, number][])
     .filter(([reason, count]) => count > 0 && !NOT_A_RULE.has(reason))
     .sort((a, b) => b[1] - a[1])

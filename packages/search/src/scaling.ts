@@ -1,10 +1,13 @@
 import { estimatePlan, type PlanEstimate } from '@trainplan/planner';
 import { planFor, type Candidate, type SearchBase } from './candidate.ts';
 import { whyNothingFits } from './nothing-fits.ts';
-import { defaultSearchSpace } from './search-space.ts';
+import { defaultSearchSpace, type SearchConstraints, type SearchSpace } from './search-space.ts';
 import { searchPlans, type SearchOptions } from './search.ts';
 
-/** The parallel degrees held fixed across a sweep (the rest is searched, or defaults). */
+/**
+ * The parallel degrees held fixed across a sweep: with tensor and pipeline the whole plan (the rest at
+ * its defaults); otherwise each one given narrows the search at every size.
+ */
 export type FixedStrategy = Partial<Omit<Candidate, 'data'>>;
 
 export interface ScalingPoint {
@@ -30,7 +33,27 @@ const DEFAULTS: Omit<Candidate, 'data'> = {
   tensor: 1, pipeline: 1, context: 1, virtualStages: 1, microBatchSize: 1, sequenceParallel: false, recompute: 'none', sharding: 'none',
 };
 
-/** One point: the fixed strategy when it names tensor and pipeline sizes, else the best plan found. */
+/**
+ * The search space with each degree the strategy holds fixed narrowed to that one value: a fixed
+ * recompute mode (or micro-batch, …) without tensor and pipeline sizes still binds every plan searched.
+ * The search's own 'full-partial' is not tried when recompute is fixed: 'full' names all layers.
+ */
+function fixedSpace(b: SearchBase, fixed: FixedStrategy, constraints: SearchConstraints): SearchSpace {
+  const one = <K extends keyof FixedStrategy>(k: K): [NonNullable<FixedStrategy[K]>] | undefined => (fixed[k] === undefined ? undefined : [fixed[k]!]);
+  const space = defaultSearchSpace(b, constraints);
+  return {
+    tensor: one('tensor') ?? space.tensor,
+    pipeline: one('pipeline') ?? space.pipeline,
+    context: one('context') ?? space.context,
+    virtualStages: one('virtualStages') ?? space.virtualStages,
+    microBatchSize: one('microBatchSize') ?? space.microBatchSize,
+    sequenceParallel: one('sequenceParallel') ?? space.sequenceParallel,
+    recompute: one('recompute') ?? space.recompute,
+    sharding: one('sharding') ?? space.sharding,
+  };
+}
+
+/** One point: the fixed strategy when it names tensor and pipeline sizes, else the best plan found with what it fixes. */
 function point(base: SearchBase, nodes: number, globalBatchSize: number, fixed: FixedStrategy | undefined, options: SearchOptions): ScalingPoint {
   const gpus = nodes * base.gpusPerNode;
   const b = { ...base, nodes, globalBatchSize };
@@ -43,11 +66,10 @@ function point(base: SearchBase, nodes: number, globalBatchSize: number, fixed: 
     if (!result.ok) return { nodes, gpus, globalBatchSize, candidate, reason: result.message };
     return { nodes, gpus, globalBatchSize, candidate, estimate: result, tokensPerSecondPerGpu: result.tokensPerSecond / gpus };
   }
-  const constraints = { ...options.constraints };
-  const space = fixed ? { ...defaultSearchSpace(b, constraints), ...(fixed.tensor !== undefined && { tensor: [fixed.tensor] }), ...(fixed.pipeline !== undefined && { pipeline: [fixed.pipeline] }) } : undefined;
+  const space = fixed ? fixedSpace(b, fixed, options.constraints ?? {}) : undefined;
   const result = searchPlans(b, { ...options, top: 1, ...(space && { space }) });
   const best = result.top[0];
-  if (!best) return { nodes, gpus, globalBatchSize, reason: `no configuration fits: ${whyNothingFits(result)}` };
+  if (!best) return { nodes, gpus, globalBatchSize, reason: `${result.budgetExhausted ? 'no plan found' : 'no configuration fits'}: ${whyNothingFits(result)}` };
   return { nodes, gpus, globalBatchSize, candidate: best.candidate, estimate: best.estimate, tokensPerSecondPerGpu: best.estimate.tokensPerSecond / gpus };
 }
 

@@ -5,12 +5,25 @@ import { gpt3Base } from './fixtures.ts';
 const TOKENS = 300e9;
 const DAY = 86_400;
 
+/** Tokens per optimizer step: the fixture's global batch of 1536 sequences of 2048 tokens (GPT-3's, Brown et al. 2020, Table 2.1). */
+const STEP_TOKENS = 1536 * 2048;
+
 describe('trainOnNodes', () => {
-  it('the time to train is the token budget over the best plan\'s achieved tokens/s', () => {
+  it('the time to train is whole optimizer steps of the best plan\'s step time: a partial last batch is still a step', () => {
+    expect(gpt3Base.globalBatchSize * gpt3Base.seqLength).toBe(STEP_TOKENS);
     const p = trainOnNodes(gpt3Base, 128, TOKENS)!;
-    expect(p.seconds).toBeCloseTo(TOKENS / p.plan.estimate.tokensPerSecond, 6);
+    // 300e9 / 3,145,728 = 95,367.4: the run is 95,368 steps, not 95,367.4.
+    expect(p.seconds).toBeCloseTo(95_368 * p.plan.estimate.stepTimeSeconds, 6);
     expect(p.days).toBeCloseTo(p.seconds / DAY, 9);
     expect(p.gpuHours).toBeCloseTo((p.seconds * 1024) / 3600, 6);
+  });
+
+  it('one token, or one batch exactly, takes one step', () => {
+    const one = trainOnNodes(gpt3Base, 128, 1)!;
+    expect(one.seconds).toBeCloseTo(one.plan.estimate.stepTimeSeconds, 9);
+    const batch = trainOnNodes(gpt3Base, 128, STEP_TOKENS)!;
+    expect(batch.seconds).toBeCloseTo(batch.plan.estimate.stepTimeSeconds, 9);
+    expect(trainOnNodes(gpt3Base, 128, STEP_TOKENS + 1)!.seconds).toBeCloseTo(2 * batch.plan.estimate.stepTimeSeconds, 9);
   });
 });
 
@@ -35,9 +48,27 @@ describe('fewestNodes', () => {
     const above = Array.from({ length: 12 }, (_, i) => a.nodes + 1 + i).map(misses);
     expect(above).toContain(true);
     expect(above).toContain(false);
-    // Every size the scan checked below the answer misses, searched here independently.
+    // Every size the scan checked below the answer misses, searched here independently; those that
+    // run no plan at all are counted apart (they do not "miss" the deadline, they do not run).
     expect(a.checked).toBeDefined();
-    for (let n = a.checked!.fromNodes; n < a.nodes; n++) expect(misses(n), `${n} nodes`).toBe(true);
+    let noPlan = 0;
+    for (let n = a.checked!.fromNodes; n < a.nodes; n++) {
+      expect(misses(n), `${n} nodes`).toBe(true);
+      if (trainOnNodes(gpt3Base, n, TOKENS) === undefined) noPlan += 1;
+    }
+    expect(a.checked!.noPlan).toBe(noPlan);
+    expect(a.checked!.outOfMemory).toBeLessThanOrEqual(noPlan);
+  });
+
+  it('a token budget of one step: the sizes below the answer run out of memory, and are counted so, not as missing the deadline', () => {
+    const one = fewestNodes(gpt3Base, STEP_TOKENS, { deadlineSeconds: deadline });
+    if (!one.ok) throw new Error(one.message);
+    // One step takes minutes, so the answer is the smallest cluster the model fits on.
+    expect(one.seconds).toBeCloseTo(one.plan.estimate.stepTimeSeconds, 9);
+    for (let n = 1; n < one.nodes; n++) expect(trainOnNodes(gpt3Base, n, STEP_TOKENS), `${n} nodes`).toBeUndefined();
+    expect(one.checked).toMatchObject({ fromNodes: 1, complete: true, noPlan: one.nodes - 1, outOfMemory: one.nodes - 1 });
+    expect(one.note).toMatch(new RegExp(`^no size from 1 to ${one.nodes - 1} nodes runs a plan \\(out of memory\\)`));
+    expect(one.note).not.toMatch(/misses|fewer than 1 node/);
   });
 
   it('stops the scan only where fewer nodes cannot meet the deadline even at the GPU\'s peak', () => {
@@ -57,6 +88,63 @@ describe('fewestNodes', () => {
     expect(a.reason).toBe('deadline-unreachable');
     expect(a.closest?.seconds).toBeGreaterThan(3600);
     expect(a.message).toMatch(/fastest found takes/);
+  });
+
+  describe('a deadline and a budget', () => {
+    const powersOfTwo = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
+    const at = (n: number) => trainOnNodes(gpt3Base, n, TOKENS);
+
+    it('a budget no size meets, with an easy deadline: the budget is named, with the cheapest size found that meets the deadline and by how much it is over', () => {
+      const budget = 100;
+      const easy = 200 * DAY;
+      const b = fewestNodes(gpt3Base, TOKENS, { deadlineSeconds: easy, gpuHourBudget: budget });
+      if (b.ok) throw new Error('100 GPU-hours cannot train GPT-3 175B');
+      expect(b.reason).toBe('budget-unreachable');
+      expect(b.closest!.seconds).toBeLessThanOrEqual(easy);
+      expect(b.closest!.gpuHours).toBeGreaterThan(budget);
+      // The cheapest that meets the deadline: no power of two that meets it costs less.
+      for (const n of powersOfTwo) {
+        const p = at(n);
+        if (p && p.seconds <= easy) expect(p.gpuHours, `${n} nodes`).toBeGreaterThanOrEqual(b.closest!.gpuHours);
+      }
+      const over = Math.round(b.closest!.gpuHours - budget).toLocaleString('en-US');
+      expect(b.message).toContain(`${over} over the budget of 100`);
+      expect(b.message).not.toMatch(/meets the deadline: the fastest/);
+    });
+
+    it('sizes meet each but none both: says so, and offers the cheapest that meets the deadline', () => {
+      const budget = 480e3;
+      const b = fewestNodes(gpt3Base, TOKENS, { deadlineSeconds: deadline, gpuHourBudget: budget });
+      if (b.ok) throw new Error(`expected no answer, got ${b.nodes} nodes`);
+      expect(b.reason).toBe('budget-unreachable');
+      expect(b.closest!.seconds).toBeLessThanOrEqual(deadline);
+      expect(b.closest!.gpuHours).toBeGreaterThan(budget);
+      // The size it names within the budget is, searched here independently, within it and too slow.
+      const m = /those within the budget miss the deadline \(the fastest, (\d+) nodes?, takes/.exec(b.message);
+      expect(m, b.message).not.toBeNull();
+      const affordable = at(Number(m![1]))!;
+      expect(affordable.gpuHours).toBeLessThanOrEqual(budget);
+      expect(affordable.seconds).toBeGreaterThan(deadline);
+    });
+
+    it('a size between two powers of two that meets both is the answer (the powers alone miss: 64 nodes are too slow, 128 over the budget)', () => {
+      const budget = 495e3;
+      expect(at(64)!.seconds).toBeGreaterThan(deadline);
+      for (const n of powersOfTwo.filter((x) => x >= 128)) expect(at(n)!.gpuHours, `${n} nodes`).toBeGreaterThan(budget);
+      const b = fewestNodes(gpt3Base, TOKENS, { deadlineSeconds: deadline, gpuHourBudget: budget });
+      if (!b.ok) throw new Error(b.message);
+      expect(b.nodes).toBeGreaterThan(64);
+      expect(b.nodes).toBeLessThan(128);
+      expect(b.seconds).toBeLessThanOrEqual(deadline);
+      expect(b.gpuHours).toBeLessThanOrEqual(budget);
+    });
+
+    it('a deadline no size meets is still the deadline, whatever the budget', () => {
+      const b = fewestNodes(gpt3Base, TOKENS, { deadlineSeconds: 3600, gpuHourBudget: 1e12 });
+      if (b.ok) throw new Error('one hour is too short');
+      expect(b.reason).toBe('deadline-unreachable');
+      expect(b.message).toMatch(/fastest found takes/);
+    });
   });
 
   it('a budget of zero GPU-hours answers with the cheapest run found', () => {

@@ -5,7 +5,7 @@ import { GiB } from '@trainplan/units';
 import {
   defaultSearchSpace, evaluateCandidate, explainAlternatives, MemoryBound, planFor, refusalReason, searchPlans, spaceSize, whyNothingFits, type Candidate, type PruneReason,
 } from '../src/index.ts';
-import { gpt3Base, smallBase } from './fixtures.ts';
+import { gpt3Base, llama70bBase, smallBase } from './fixtures.ts';
 
 /** Every candidate of the space, estimated in full with no pruning: the reference the search must match. */
 function bruteForce(base: typeof smallBase): { candidate: Candidate; step: number }[] {
@@ -125,6 +125,22 @@ describe('searchPlans options', () => {
     expect(r.top).toEqual([]);
     expect(r.closestInfeasible).toBeDefined();
     expect(r.closestInfeasible!.neededBytes).toBeGreaterThan(r.closestInfeasible!.availableBytes);
+  });
+
+  it.each([1, 2])('a budget of %i that runs out before any plan that fits is estimated is the reason given, not "out of memory", with the closest seen so far', (budget) => {
+    // Llama 2 70B on 4 DGX H100: the candidates with the best lower bounds do not fit, one further on does.
+    const base = { ...llama70bBase, nodes: 4 };
+    const whole = searchPlans(base, { top: 1 });
+    expect(whole.top).toHaveLength(1);
+    expect(whole.fullEstimates).toBeGreaterThan(budget);
+    const cut = searchPlans(base, { top: 1, candidateBudget: budget });
+    expect(cut.top).toEqual([]);
+    expect(cut.budgetExhausted).toBe(true);
+    expect(cut.fullEstimates).toBe(budget);
+    expect(cut.closestInfeasible!.neededBytes).toBeGreaterThan(cut.closestInfeasible!.availableBytes);
+    const estimates = budget === 1 ? '1 full estimate' : `${budget} full estimates`;
+    expect(whyNothingFits(cut)).toMatch(new RegExp(`^the candidate budget ran out after ${estimates}, before any plan that fits was estimated; `
+      + 'the closest seen so far \\(TP \\d+ · PP \\d+ [^)]*\\) needs [\\d.]+ GiB per GPU, '));
   });
 
   it('says it is the search\'s memoryFraction, not the GPU, that a plan fitting the GPU misses', () => {

@@ -35,6 +35,9 @@ Options:
       --json             print the JSON answer
   -h, --help             show this help
 
+Exit status: 0 a plan meets the latency bounds (without bounds: some TP × PP shape fits in memory);
+1 no plan does (the report names the closest, and stderr says why); 2 usage error or invalid request.
+
 Example:
   trainplan inference --model llama3-70b --gpu h100-sxm --prompt 2048 --output 512 --max-token-ms 50
 `;

@@ -73,6 +73,8 @@ function defaultGlobalBatch(v: FlagValues): number {
 }
 
 const gpuHoursText = (h: number): string => Math.round(h).toLocaleString('en-US');
+/** Days to one decimal; under a tenth of a day (a run of a few steps), the time itself rather than "0.0 days". */
+const durationText = (days: number, seconds: number): string => (days >= 0.1 ? `${days.toFixed(1)} days` : formatSeconds(seconds));
 
 const HEADLINE: Record<Extract<NodesResponseJson, { ok: true }>['mode'], string> = {
   'fewest-nodes': 'fewest nodes',
@@ -95,6 +97,29 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
   };
 }
 
+/**
+ * What the sizes below a deadline's answer did: each one searched either runs a plan that misses the
+ * deadline or runs no plan at all (out of memory, or no TP × PP × DP split divides evenly); a size
+ * that runs nothing did not "miss" the deadline, so the two are told apart.
+ */
+function checkedLine(c: NonNullable<Extract<NodesResponseJson, { ok: true }>['checked']>, nodes: number): string {
+  const span = `from ${c.fromNodes} to ${nodes - 1} nodes`;
+  const total = nodes - c.fromNodes;
+  const noPlan = c.noPlan ?? 0;
+  const outOfMemory = c.outOfMemory ?? 0;
+  const other = noPlan - outOfMemory;
+  const why = other === 0 ? 'out of memory'
+    : outOfMemory === 0 ? 'no TP × PP × DP split divides evenly'
+      : `${outOfMemory} out of memory, ${other} with no TP × PP × DP split that divides evenly`;
+  const missing = total - noPlan;
+  const what = noPlan === 0 ? `every size ${span} misses the deadline`
+    : missing <= 0 ? `no size ${span} runs a plan (${why})`
+      : `of the sizes ${span}, ${missing} ${missing === 1 ? 'misses' : 'miss'} the deadline and ${noPlan} ${noPlan === 1 ? 'runs' : 'run'} no plan (${why})`;
+  const below = !c.complete ? `; sizes below ${c.fromNodes} were not all searched`
+    : c.fromNodes > 1 ? `; fewer than ${c.fromNodes} cannot meet it even at 100% MFU` : '';
+  return `  ${c.complete ? 'checked' : 'partly checked'}: ${what}${below}`;
+}
+
 export function formatNodesReport(a: NodesResponseJson): string {
   if (!a.ok) {
     const lines = [`no answer: ${a.message}`];
@@ -108,11 +133,11 @@ export function formatNodesReport(a: NodesResponseJson): string {
   const s = a.smallest;
   return [
     `${HEADLINE[a.mode]}: ${nodesText(a.nodes)} (${a.gpus} × ${r.gpu})`,
-    `time to train ${formatCount(a.tokens).replace(/\s+/g, '')} tokens: ${a.days.toFixed(1)} days · ${gpuHoursText(a.gpuHours)} GPU-hours${a.cost === undefined ? '' : ` · cost ${Math.round(a.cost).toLocaleString('en-US')}`}`,
+    `time to train ${formatCount(a.tokens).replace(/\s+/g, '')} tokens: ${durationText(a.days, a.seconds)} · ${gpuHoursText(a.gpuHours)} GPU-hours${a.cost === undefined ? '' : ` · cost ${Math.round(a.cost).toLocaleString('en-US')}`}`,
     ...(s ? [`smallest cluster that fits: ${nodesText(s.nodes)}, ${s.days.toFixed(1)} days · ${gpuHoursText(s.gpuHours)} GPU-hours${s.cost === undefined ? '' : ` · cost ${Math.round(s.cost).toLocaleString('en-US')}`}${s.withinBudget ? '' : ' (over the budget)'}`] : []),
     `configuration: ${a.configuration.label}`,
     `  step ${formatSeconds(a.configuration.estimate.stepTimeSeconds)} · MFU ${(a.configuration.estimate.mfu * 100).toFixed(1)}% · ${a.searches} cluster size${a.searches === 1 ? '' : 's'} searched`,
-    ...(a.checked && a.checked.fromNodes < a.nodes ? [`  ${a.checked.complete ? 'checked' : 'partly checked'}: every size from ${a.checked.fromNodes} to ${a.nodes - 1} nodes misses the deadline${a.checked.complete ? `; fewer than ${a.checked.fromNodes} cannot meet it even at 100% MFU` : `; sizes below ${a.checked.fromNodes} were not all searched`}`] : []),
+    ...(a.checked && a.checked.fromNodes < a.nodes ? [checkedLine(a.checked, a.nodes)] : []),
     ...a.configuration.estimate.warnings.map((w) => `  ⚠ ${w}`),
     '',
   ].join('\n');
@@ -134,7 +159,9 @@ export const nodesCommand: Command = requestCommand({
       onClusterSize: (nodes, before) => bar.note(`${nodesText(nodes)} (cluster size ${before + 1})`),
     });
     bar.done();
-    const batch = (request.training as { globalBatchSize?: unknown } | undefined)?.globalBatchSize;
+    // `--input -` may carry any JSON (null, a number): runNodes names what is wrong with it; only a flag-built request has an assumed batch.
+    const training: unknown = typeof request === 'object' && request !== null ? request.training : undefined;
+    const batch = typeof training === 'object' && training !== null ? (training as { globalBatchSize?: unknown }).globalBatchSize : undefined;
     const assumed = v.input === undefined && v['global-batch'] === undefined && typeof batch === 'number'
       ? `assumed (no --global-batch): ${defaultBatchText(batch)}` : undefined;
     if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);

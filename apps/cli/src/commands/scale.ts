@@ -1,6 +1,7 @@
 import { runScale, type ScaleResponseJson } from '@trainplan/protocol';
 import { formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
+import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
 import { printAnswer, requestCommand } from '../request-command.ts';
 import type { FlagSpec, FlagValues } from '../flags.ts';
@@ -33,12 +34,18 @@ closest plan needs against the GPU's, or the divisibility rules that rule every 
 Options:
   -n, --nodes LIST     node counts, e.g. 105,140,175
       --weak           weak scaling (default strong)
-  -t, --tensor T, -p, --pipeline P, --recompute R   hold the plan fixed
+  -t, --tensor T, -p, --pipeline P   hold the tensor and pipeline sizes fixed (both: the whole plan is fixed,
+                       the rest at its defaults; one: only it is held, the rest is searched)
+      --recompute R    none, selective or full at every size: with --tensor and --pipeline it is the fixed
+                       plan's; otherwise only plans with that recompute mode are searched
       --trade-off      the TP × PP trade-off table at the first size
       --seq-length, --precision, --grad-accumulation, --max-tensor, --tensor-within-node, --memory-fraction, --gpus-per-node, --network
   -i, --input FILE|-   the whole request as JSON instead of flags
       --json           print the JSON answer
   -h, --help           show this help
+
+Exit status: 0 every size has a plan; 1 some size has none (its row says why, and stderr has one
+line per such size); 2 usage error or invalid request.
 
 Example:
   trainplan scale --model mt-nlg-530b --gpu azure-ndm-a100-v4 --global-batch 1920 --nodes 105,140,175 --tensor 8 --pipeline 35 --recompute full
@@ -104,6 +111,9 @@ export const scaleCommand: Command = requestCommand({
   answer(request, v, io) {
     const answer = runScale(request);
     if (!printAnswer(io, v, answer, formatScaleReport)) return EXIT.usage;
-    return answer.points.some((p) => p.reason !== undefined) ? EXIT.infeasible : EXIT.ok;
+    // stdout carries the table (or the JSON); stderr names each size without a plan, so a script sees why it exits 1.
+    const failed = answer.points.filter((p) => p.reason !== undefined);
+    for (const p of failed) printError(io, `${p.nodes} node${p.nodes === 1 ? '' : 's'} (${p.gpus} GPUs): ${p.reason}`);
+    return failed.length > 0 ? EXIT.infeasible : EXIT.ok;
   },
 });

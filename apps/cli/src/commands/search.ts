@@ -47,14 +47,16 @@ Options:
       --tensor-within-node  keep tensor parallelism inside a node
       --memory-fraction F   usable share of GPU memory (default 0.95, the share above which an estimate
                             warns; 1 uses all of it)
-      --budget N            at most N full estimates
+      --budget N            at most N full estimates (if none of them fits, the answer is budget-exhausted:
+                            raise N)
       --gpus-per-node N, --network ID   override the system's
   -i, --input FILE|-        the whole search request as JSON (the API's body) instead of flags
       --json                print the JSON answer (candidatesEvaluated, best {scenario, estimate}, top, …)
       --export megatron|nemo  print the best plan as Megatron-LM arguments or a NeMo YAML fragment
   -h, --help                show this help
 
-Exit status: 0 a plan was found; 1 nothing fits (the closest feasible alternative is printed);
+Exit status: 0 a plan was found; 1 no plan: nothing fits (the closest feasible alternative is printed),
+or --budget ran out before a plan that fits was estimated (the closest candidate seen is printed);
 2 usage error or invalid request.
 
 Examples:
@@ -104,10 +106,14 @@ export const searchCommand: Command = requestCommand({
       printIssues(io, answer.issues);
       return EXIT.usage;
     }
-    if (typeof v.export === 'string' && answer.ok) exportScenario(io, v.export, answer.best.scenario);
-    else if (v.json !== true) io.stdout(formatSearchReport(answer));
-    if (!answer.ok) {
-      printError(io, `${answer.reason}: ${answer.message}`);
+    // The answer names the request's field (candidateBudget); a request built from flags names --budget.
+    const shown = !answer.ok && answer.reason === 'budget-exhausted'
+      ? { ...answer, message: answer.message.replaceAll('candidateBudget', io.flagFor?.('candidateBudget') ?? 'candidateBudget') }
+      : answer;
+    if (typeof v.export === 'string' && shown.ok) exportScenario(io, v.export, shown.best.scenario);
+    else if (v.json !== true) io.stdout(formatSearchReport(shown));
+    if (!shown.ok) {
+      printError(io, `${shown.reason}: ${shown.message}`);
       return EXIT.infeasible;
     }
     return EXIT.ok;

@@ -1,10 +1,10 @@
-import { validateNodesResponse } from '@trainplan/protocol';
+import { runScale, validateNodesResponse } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/main.ts';
 import { fakeIo } from '../support/fake-io.ts';
 
-async function cli(args: string[], tty = false) {
-  const io = { ...fakeIo(), stderrIsTTY: tty };
+async function cli(args: string[], tty = false, stdin?: string) {
+  const io = { ...fakeIo(stdin === undefined ? {} : { stdin }), stderrIsTTY: tty };
   const code = await main(args, io);
   return { code, out: io.out(), err: io.err() };
 }
@@ -47,12 +47,111 @@ describe('trainplan nodes', () => {
     expect(err).toMatch(/^trainplan: --price: a budget in money needs pricePerGpuHour/m);
   });
 
-  it('a deadline answer says how far below it every size was checked', async () => {
+  it('a deadline answer says how far below it every size was checked, telling sizes that run no plan from sizes that miss the deadline', async () => {
     const { code, out } = await cli([...GPT3, '--days', '30']);
     expect(code).toBe(0);
-    const m = /^fewest nodes: (\d+) nodes[\s\S]*\n {2}checked: every size from (\d+) to (\d+) nodes misses the deadline; fewer than \2 cannot meet it even at 100% MFU\n/.exec(out);
+    const a = JSON.parse((await cli([...GPT3, '--days', '30', '--json'])).out);
+    const { fromNodes, noPlan } = a.checked;
+    const total = a.nodes - fromNodes;
+    // Below the answer some counts leave no TP × PP × DP split of the batch (a prime count of nodes, say):
+    // those run nothing rather than miss the deadline.
+    expect(noPlan).toBeGreaterThan(0);
+    expect(noPlan).toBeLessThan(total);
+    const m = /^fewest nodes: (\d+) nodes[\s\S]*\n {2}checked: of the sizes from (\d+) to (\d+) nodes, (\d+) miss the deadline and (\d+) run no plan \([^)]+\); fewer than \2 cannot meet it even at 100% MFU\n/.exec(out);
     expect(m, out).not.toBeNull();
+    expect(Number(m![1])).toBe(a.nodes);
     expect(Number(m![3])).toBe(Number(m![1]) - 1);
+    expect([Number(m![4]), Number(m![5])]).toEqual([total - noPlan, noPlan]);
+  });
+
+  it('sizes that run out of memory are not said to miss the deadline (a one-step run: the answer is the smallest cluster that fits)', async () => {
+    const oneStep = String(1536 * 2048);
+    const { code, out } = await cli([...GPT3.slice(0, -1), oneStep, '--days', '30', '--json']);
+    expect(code).toBe(0);
+    const a = JSON.parse(out);
+    expect(validateNodesResponse(a)).toEqual({ ok: true, value: a });
+    // Every smaller size, swept independently, runs nothing for want of memory.
+    const below = Array.from({ length: a.nodes - 1 }, (_, i) => i + 1);
+    const sweep = runScale({ model: 'gpt3-175b', cluster: { gpu: 'dgx-a100-80gb' }, training: { globalBatchSize: 1536 }, nodes: below });
+    if (!sweep.ok) throw new Error(sweep.message);
+    for (const p of sweep.points) expect(p.reason, `${p.nodes} nodes`).toMatch(/out of memory/);
+    expect(a.checked).toEqual({ fromNodes: 1, complete: true, noPlan: a.nodes - 1, outOfMemory: a.nodes - 1 });
+    const text = (await cli([...GPT3.slice(0, -1), oneStep, '--days', '30'])).out;
+    expect(text).toContain(`\n  checked: no size from 1 to ${a.nodes - 1} nodes runs a plan (out of memory)\n`);
+    expect(text).not.toMatch(/misses the deadline|fewer than 1 |0\.0 days/);
+  });
+
+  it('a token budget smaller than one global batch is refused, naming --tokens: training takes whole steps', async () => {
+    const { code, out, err } = await cli([...GPT3.slice(0, -1), '1', '--days', '30']);
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(err).toBe('trainplan: --tokens: 1 token is less than one optimizer step, a global batch of 1536 × 2048 = 3,145,728 tokens (training takes whole steps)\n');
+  });
+
+  it('a null request on stdin names the request, like search, scale and inference, not an internal error', async () => {
+    const nodes = await cli(['nodes', '--input', '-'], false, 'null');
+    expect(nodes.code).toBe(2);
+    expect(nodes.err).toBe('trainplan: (request): expected a nodes request object, got null\n');
+    const search = await cli(['search', '--input', '-'], false, 'null');
+    expect(search.code).toBe(nodes.code);
+    expect(search.err).toBe('trainplan: (request): expected a search request object, got null\n');
+  });
+
+  it.each([
+    [['--gpu-hours', '0'], '--gpu-hours'],
+    [['--budget', '0', '--price', '2'], '--budget'],
+    [['--days', '30', '--gpu-hours', '0'], '--gpu-hours'],
+  ])('a zero budget (%j) is a usage error naming its flag, as --days 0 is', async (flags, flag) => {
+    const { code, out, err } = await cli([...GPT3, ...flags]);
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(err).toBe(`trainplan: ${flag}: expected a number > 0, got 0\n`);
+  });
+
+  it('a deadline met easily with a budget that is not: the budget is blamed, with the cheapest plan that meets the deadline', async () => {
+    const { code, out, err } = await cli([...GPT3, '--days', '200', '--gpu-hours', '100', '--json']);
+    expect(code).toBe(1);
+    const a = JSON.parse(out);
+    expect(validateNodesResponse(a)).toEqual({ ok: true, value: a });
+    expect(a.reason).toBe('budget-unreachable');
+    expect(a.closest.days).toBeLessThanOrEqual(200);
+    expect(a.closest.gpuHours).toBeGreaterThan(100);
+    expect(a.message).toContain(`${Math.round(a.closest.gpuHours - 100).toLocaleString('en-US')} over the budget of 100`);
+    expect(err).toMatch(/^trainplan: budget-unreachable: /);
+    // The deadline alone is met, so it cannot be what fails.
+    expect((await cli([...GPT3, '--days', '200'])).code).toBe(0);
+  });
+
+  it('a money budget with a deadline is checked the same way', async () => {
+    const { code, out } = await cli([...GPT3, '--days', '30', '--budget', '100', '--price', '2']);
+    expect(code).toBe(1);
+    expect(out).toMatch(/^no answer: the deadline can be met but not within the budget: .*cost [\d,]+, [\d,]+ over the budget of 100/);
+    const alt = /\nclosest feasible alternative: \d+ nodes, ([\d.]+) days, [\d,]+ GPU-hours, cost [\d,]+\n/.exec(out);
+    expect(alt, out).not.toBeNull();
+    expect(Number(alt![1])).toBeLessThanOrEqual(30);
+  });
+
+  it('a cluster size that runs nothing offers the nearest size that runs, above or below, not the smallest', async () => {
+    const asked = 1700;
+    const { code, out } = await cli([...GPT3, '--nodes', String(asked), '--json']);
+    expect(code).toBe(1);
+    const a = JSON.parse(out);
+    expect(validateNodesResponse(a)).toEqual({ ok: true, value: a });
+    expect(a.reason).toBe('does-not-fit');
+    // The sizes around it, swept independently (at most 64 a sweep): the nearest that runs, either side.
+    const sweep = (from: number, to: number) => {
+      const s = runScale({ model: 'gpt3-175b', cluster: { gpu: 'dgx-a100-80gb' }, training: { globalBatchSize: 1536 }, nodes: Array.from({ length: to - from + 1 }, (_, i) => from + i) });
+      if (!s.ok) throw new Error(s.message);
+      return s.points.filter((p) => p.stepTimeSeconds !== undefined).map((p) => p.nodes);
+    };
+    const runs = [...sweep(asked - 48, asked - 1), ...sweep(asked + 1, asked + 48)];
+    expect(runs).not.toContain(asked);
+    const distance = Math.min(...runs.map((n) => Math.abs(n - asked)));
+    expect(Math.abs(a.closest.nodes - asked)).toBe(distance);
+    expect(runs).toContain(a.closest.nodes);
+    // And the nearest smaller size that runs is named too, for a user who has only the nodes asked for.
+    const smaller = Math.max(...runs.filter((n) => n < asked));
+    if (a.closest.nodes > asked) expect(a.message).toContain(`the nearest smaller ${smaller} nodes`);
   });
 
   it('--days -5 is refused for its value, not taken for a flag', async () => {

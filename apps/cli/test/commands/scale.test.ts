@@ -36,10 +36,51 @@ describe('trainplan scale', () => {
     expect(out).toMatch(/\n\s+1\s+1\s+—\s+—\s+—\s+needs [\d.]+ GiB per GPU on pipeline stage 0, the NVIDIA A100 SXM4 80GB has 80\.0 GiB\n/);
   });
 
-  it('a size where nothing runs says why (the memory the closest plan needs) and exits 1', async () => {
-    const { code, out } = await cli([...GPT3, '--nodes', '1,16']);
+  it('a size where nothing runs says why (the memory the closest plan needs) and exits 1, with one stderr line for it', async () => {
+    const { code, out, err } = await cli([...GPT3, '--nodes', '1,16']);
     expect(code).toBe(1);
-    expect(rows(out).get(1)!.at(-1)).toMatch(/^no configuration fits: out of memory: the plan that comes closest \(.*\) needs [\d.]+ GiB per GPU, the GPU has 80\.0 GiB$/);
+    const reason = rows(out).get(1)!.at(-1)!;
+    expect(reason).toMatch(/^no configuration fits: out of memory: the plan that comes closest \(.*\) needs [\d.]+ GiB per GPU, the GPU has 80\.0 GiB$/);
     expect(rows(out).get(16)![6]).toBe('100.0%');
+    // Only the size without a plan, named with its reason.
+    expect(err).toBe(`trainplan: 1 node (8 GPUs): ${reason}\n`);
+  });
+
+  it('under --json stdout is the JSON and stderr still names each size without a plan, one line each', async () => {
+    const { code, out, err } = await cli([...GPT3, '--nodes', '1,2,16', '--json']);
+    expect(code).toBe(1);
+    const points: { nodes: number; reason?: string }[] = JSON.parse(out).points;
+    const failed = points.filter((p) => p.reason !== undefined);
+    expect(failed.map((p) => p.nodes)).toEqual([1, 2]);
+    expect(err.split('\n').filter(Boolean)).toEqual(failed.map((p) => `trainplan: ${p.nodes} node${p.nodes === 1 ? '' : 's'} (${p.nodes * 8} GPUs): ${p.reason}`));
+  });
+
+  it('a sweep where every size runs exits 0 with nothing on stderr', async () => {
+    const { code, err } = await cli([...GPT3, '--nodes', '16,32']);
+    expect(code).toBe(0);
+    expect(err).toBe('');
+  });
+
+  describe('--recompute without --tensor and --pipeline', () => {
+    const LLAMA = ['scale', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--global-batch', '64', '--nodes', '1,2'];
+    const recomputeOf = (out: string): string[] => JSON.parse(out).points.map((p: { scenario: { parallelism: { recompute: string } } }) => p.scenario.parallelism.recompute);
+
+    it('searches only plans with that recompute mode at every size', async () => {
+      // The premise: left free, the best plans recompute nothing.
+      const free = await cli([...LLAMA, '--json']);
+      expect(recomputeOf(free.out)).toEqual(['none', 'none']);
+      const { code, out, err } = await cli([...LLAMA, '--recompute', 'full', '--json']);
+      expect(code).toBe(0);
+      expect(err).toBe('');
+      expect(recomputeOf(out)).toEqual(['full', 'full']);
+      const table = await cli([...LLAMA, '--recompute', 'selective']);
+      expect([...rows(table.out).values()].map((cells) => cells.at(-1))).toEqual([expect.stringContaining('selective recompute'), expect.stringContaining('selective recompute')]);
+    });
+
+    it('a mode that is not one of none, selective or full is refused, naming the flag', async () => {
+      const { code, err } = await cli([...LLAMA, '--recompute', 'partial']);
+      expect(code).toBe(2);
+      expect(err).toMatch(/^trainplan: --recompute: /);
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { runEstimate } from '@trainplan/protocol';
+import { runEstimate, validateSearchResponse } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/main.ts';
 import { fakeIo } from '../support/fake-io.ts';
@@ -69,6 +69,56 @@ describe('trainplan search', () => {
     expect(code).toBe(1);
     expect(out).toContain('closest feasible alternative');
     expect(err).toMatch(/^trainplan: no-feasible-configuration: /);
+  });
+
+  describe('a --budget that runs out before any plan that fits is estimated', () => {
+    // Llama 3 8B on one DGX H100, batch 32: the candidates with the best lower bounds do not fit; later ones do.
+    const LLAMA = ['search', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--nodes', '1', '--global-batch', '32'];
+
+    it('the same search without --budget finds a plan (the premise)', async () => {
+      const { code, out } = await cli([...LLAMA, '--top', '1', '--json']);
+      expect(code).toBe(0);
+      expect(JSON.parse(out).fullEstimates).toBeGreaterThan(3);
+    });
+
+    it.each([1, 2, 3])('--budget %i exits 1 as budget-exhausted, naming --budget and the estimates made, with the closest seen so far', async (budget) => {
+      const estimates = budget === 1 ? '1 full estimate' : `${budget} full estimates`;
+      const { code, out, err } = await cli([...LLAMA, '--budget', String(budget)]);
+      expect(code).toBe(1);
+      expect(err).toMatch(new RegExp(`^trainplan: budget-exhausted: not every configuration of 8 GPUs was estimated: the candidate budget ran out after ${estimates}, `
+        + `before any plan that fits was estimated; the closest seen so far \\(TP \\d+ [^)]*\\) needs [\\d.]+ GiB per GPU, .*; raise --budget above ${budget} to search further\n$`));
+      expect(out).toMatch(/^no plan: .*raise --budget above/);
+      expect(out).toMatch(/\nclosest miss: TP \d+ /);
+      // Nothing was shown not to run here, so no other cluster size is offered as "the nearest that runs".
+      expect(out).not.toContain('closest feasible alternative');
+      expect(out).not.toContain('out of memory: the plan that comes closest');
+    });
+
+    it('--json answers reason budget-exhausted (as the response schema allows) with the estimates made and the closest candidate', async () => {
+      const { code, out, err } = await cli([...LLAMA, '--budget', '1', '--json']);
+      expect(code).toBe(1);
+      const a = JSON.parse(out);
+      expect(validateSearchResponse(a)).toEqual({ ok: true, value: a });
+      expect(a).toMatchObject({ ok: false, reason: 'budget-exhausted', fullEstimates: 1, budgetExhausted: true });
+      expect(a.nearestMiss.neededBytes).toBeGreaterThan(a.nearestMiss.availableBytes);
+      expect(a.closest).toBeUndefined();
+      // The JSON names the request's own field; stderr, for a request built from flags, the flag.
+      expect(a.message).toMatch(/raise candidateBudget above 1 to search further$/);
+      expect(err).toMatch(/raise --budget above 1 to search further\n$/);
+    });
+
+    it('an --input request is told its field, candidateBudget', async () => {
+      const request = { model: 'llama3-8b', cluster: { gpu: 'h100-sxm', nodes: 1 }, training: { globalBatchSize: 32 }, candidateBudget: 1 };
+      const { code, err } = await cli(['search', '--input', 'r.json'], { files: { 'r.json': JSON.stringify(request) } });
+      expect(code).toBe(1);
+      expect(err).toMatch(/^trainplan: budget-exhausted: .*raise candidateBudget above 1 to search further\n$/);
+    });
+
+    it('--help documents it under exit status 1', async () => {
+      const { code, out } = await cli(['search', '--help']);
+      expect(code).toBe(0);
+      expect(out).toMatch(/\nExit status: 0 a plan was found; 1 no plan: nothing fits .*\nor --budget ran out before a plan that fits was estimated .*;\n2 usage error/);
+    });
   });
 
   it.each([
@@ -152,6 +202,15 @@ describe('trainplan scale and inference', () => {
     expect(code).toBe(0);
     expect(out).toMatch(/^strong scaling:\n/);
     expect(out).toMatch(/\n\s+105\s+840\s+1920\s+.*100\.0%/);
+  });
+
+  it.each([
+    ['scale', /\nExit status: 0 every size has a plan; 1 some size has none \(its row says why, and stderr has one\nline per such size\); 2 usage error or invalid request\.\n/],
+    ['inference', /\nExit status: 0 a plan meets the latency bounds .*\n1 no plan does \(the report names the closest, and stderr says why\); 2 usage error or invalid request\.\n/],
+  ])('%s --help has the exit status section the other commands have', async (command, section) => {
+    const { code, out } = await cli([command, '--help']);
+    expect(code).toBe(0);
+    expect(out).toMatch(section);
   });
 
   it('inference prints the best plan under the bound and the frontier', async () => {

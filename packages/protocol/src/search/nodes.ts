@@ -1,4 +1,4 @@
-import { fastestWithinBudget, fewestNodes, meetsGoal, nodesText, trainOnNodes, type CapacityPoint } from '@trainplan/search';
+import { fastestWithinBudget, fewestNodes, meetsGoal, nodesText, trainOnNodes, type CapacityPoint, type SearchOptions, type SearchBase } from '@trainplan/search';
 import { days, million, thousand, trillion } from '@trainplan/units';
 import { issuesMessage } from '../problem.ts';
 import { object, optional } from '../schema/object.ts';
@@ -43,8 +43,8 @@ export const nodesRequestSchema: Schema<NodesRequest> = object({
   constraints: constraintsSchema,
   tokens: number({ greaterThan: 0, max: trillion(1000), description: 'Tokens to train on.' }),
   days: optional(number({ greaterThan: 0, max: thousand(100), description: 'Deadline, in days.' })),
-  gpuHours: optional(number({ min: 0, max: trillion(1), description: 'Budget, in GPU-hours.' })),
-  budget: optional(number({ min: 0, max: trillion(1000), description: 'Budget in money (needs pricePerGpuHour).' })),
+  gpuHours: optional(number({ greaterThan: 0, max: trillion(1), description: 'Budget, in GPU-hours.' })),
+  budget: optional(number({ greaterThan: 0, max: trillion(1000), description: 'Budget in money (needs pricePerGpuHour).' })),
   pricePerGpuHour: pricePerGpuHourSchema,
   nodes: optional(integer({ min: 1, max: million(1), description: 'Days on this many nodes (the inverse question).' })),
 }, {
@@ -72,6 +72,50 @@ const sizeJson = (p: CapacityPoint): NodesSizeJson => ({
 });
 
 /**
+ * Sizes tried on each side of a cluster size that runs no plan. A count that fails only for
+ * divisibility (1,700 nodes of 8 GPUs = 2⁵ × 5² × 17 GPUs leave no TP × PP × DP split of a 1,536
+ * batch) has a neighbour within a few dozen nodes that runs (1,728 and 1,664 for GPT-3 175B); a size
+ * that runs nothing is settled by the divisibility rules in milliseconds, so the window is wide.
+ */
+export const NEAREST_WINDOW = 128;
+
+/**
+ * The nearest cluster size to `nodes` on which a plan runs: sizes one, two, … away on both sides (fewer
+ * nodes on a tie) up to NEAREST_WINDOW each way, else the fewest nodes that fit. When the nearest is
+ * larger, the nearest smaller size that runs in the window too (`smaller`), for a user who has only
+ * `nodes` nodes.
+ */
+function nearestRunning(
+  base: SearchBase, tokens: number, nodes: number, options: SearchOptions & { onClusterSize?: (nodes: number, before: number) => void }, price?: number,
+): { nearest?: CapacityPoint; smaller?: CapacityPoint; searches: number } {
+  const { onClusterSize, ...search } = options;
+  const seen = new Map<number, CapacityPoint | undefined>();
+  const at = (n: number): CapacityPoint | undefined => {
+    if (!seen.has(n)) {
+      onClusterSize?.(n, seen.size);
+      seen.set(n, trainOnNodes(base, n, tokens, search, price));
+    }
+    return seen.get(n);
+  };
+  let below: CapacityPoint | undefined;
+  let above: CapacityPoint | undefined;
+  for (let d = 1; d <= NEAREST_WINDOW && !below && !above; d++) {
+    if (nodes - d >= 1) below = at(nodes - d);
+    if (!below) above = at(nodes + d);
+  }
+  if (below) return { nearest: below, searches: seen.size };
+  if (above) {
+    for (let n = nodes - 1; n >= Math.max(1, nodes - NEAREST_WINDOW) && !below; n--) below = at(n);
+    return { nearest: above, ...(below && { smaller: below }), searches: seen.size };
+  }
+  const fewest = fewestNodes(base, tokens, {}, options);
+  return { ...(fewest.ok && { nearest: fewest }), searches: seen.size + fewest.searches };
+}
+
+/** "28 more", "36 fewer": how far `n` is from `nodes`. */
+const distanceText = (n: number, nodes: number): string => `${Math.abs(n - nodes)} ${n > nodes ? 'more' : 'fewer'}`;
+
+/**
  * "How many nodes", in three modes, each with the configuration used (the achieved throughput of the
  * best plan found at that size, not a fixed TFLOP/s):
  * - a deadline (optionally with a budget): the fewest nodes that meet it ('fewest-nodes');
@@ -92,6 +136,15 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
     ...(options.onClusterSize && { onClusterSize: options.onClusterSize }),
   };
   const price = req.pricePerGpuHour;
+  // Training takes whole optimizer steps, each one global batch (Narayanan et al. 2021, SC'21, §2.2: the
+  // optimizer steps once the batch's micro-batches are through): fewer tokens than one batch is no run.
+  const stepTokens = r.base.globalBatchSize * r.base.seqLength;
+  if (req.tokens < stepTokens) {
+    return invalid([{
+      path: 'tokens',
+      message: `${req.tokens.toLocaleString('en-US')} token${req.tokens === 1 ? '' : 's'} ${req.tokens === 1 ? 'is' : 'are'} less than one optimizer step, a global batch of ${r.base.globalBatchSize} × ${r.base.seqLength} = ${stepTokens.toLocaleString('en-US')} tokens (training takes whole steps)`,
+    }]);
+  }
   const point = (nodes: number, p: CapacityPoint) => ({
     ...sizeJson(p), tokens: req.tokens, configuration: planJson(r, p.plan.candidate, nodes, 1, price),
   });
@@ -101,12 +154,18 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
     const { onClusterSize: _, ...one } = opts;
     const p = trainOnNodes(r.base, req.nodes, req.tokens, one, price);
     if (p) return { ok: true, mode: 'days-on-nodes', ...point(req.nodes, p), searches: 1 };
-    const fewest = fewestNodes(r.base, req.tokens, {}, opts);
-    const closest: ClosestJson | undefined = fewest.ok ? closestJson(fewest, `nothing fits on ${nodesText(req.nodes)}; the fewest that fit are ${fewest.nodes}`) : undefined;
+    const asked = req.nodes;
+    const near = nearestRunning(r.base, req.tokens, asked, {
+      ...one, ...(options.onClusterSize && { onClusterSize: (n: number, before: number) => options.onClusterSize!(n, 1 + before) }),
+    }, price);
+    const n = near.nearest;
+    const smaller = near.smaller;
+    const nearest = n === undefined ? '' : `; the nearest size that runs is ${nodesText(n.nodes)} (${distanceText(n.nodes, asked)})`
+      + (smaller ? `, the nearest smaller ${nodesText(smaller.nodes)} (${distanceText(smaller.nodes, asked)}, ${smaller.days.toFixed(1)} days)` : '');
+    const message = `no configuration of ${nodesText(asked)} runs this model and batch${nearest}`;
     return {
-      ok: false, reason: 'does-not-fit',
-      message: `no configuration of ${nodesText(req.nodes)} runs this model and batch`,
-      ...(closest && { closest }), searches: 1 + fewest.searches,
+      ok: false, reason: 'does-not-fit', message,
+      ...(n && { closest: closestJson(n, `nothing runs on ${nodesText(asked)}${nearest}`) }), searches: 1 + near.searches,
     };
   }
 
@@ -122,7 +181,11 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
     return {
       ok: true, mode: budgetOnly ? 'fastest-within-budget' : 'fewest-nodes', ...point(answer.nodes, answer), searches: answer.searches,
       ...(answer.smallest && { smallest: { ...sizeJson(answer.smallest), withinBudget: meetsGoal(answer.smallest, goal) } }),
-      ...(answer.checked && { checked: { fromNodes: answer.checked.fromNodes, complete: answer.checked.complete } }),
+      ...(answer.checked && {
+        checked: {
+          fromNodes: answer.checked.fromNodes, complete: answer.checked.complete, noPlan: answer.checked.noPlan, outOfMemory: answer.checked.outOfMemory,
+        },
+      }),
       ...(answer.note !== undefined && { note: answer.note }),
     };
   }

@@ -45,6 +45,19 @@ export function searchOptions(req: SearchRequest, options: RunSearchOptions): Se
 }
 
 /**
+ * What to do when the candidate budget ran out before a plan that fits: raise the request's
+ * candidateBudget, or, when the caller's cap (RunSearchOptions.candidateBudget, e.g. the API's) is
+ * the limit that bit, narrow the space, since raising the request's budget cannot pass the cap.
+ */
+function raiseBudget(req: SearchRequest, options: RunSearchOptions, fullEstimates: number): string {
+  const cap = options.candidateBudget;
+  if (cap !== undefined && (req.candidateBudget === undefined || req.candidateBudget >= cap)) {
+    return `this service caps a search at ${cap} full estimates: narrow the search with constraints to reach a plan that fits`;
+  }
+  return `raise candidateBudget above ${fullEstimates} to search further`;
+}
+
+/**
  * The configuration search on the wire: validate → resolve → search (enumerate → evaluate → rank) →
  * the best plan as a contract scenario with its contract estimate, the top k, the nearest
  * alternatives and why they lose, and what was pruned and why. Never throws for any input; a request
@@ -69,19 +82,18 @@ export function runSearch(request: unknown, options: RunSearchOptions = {}): Sea
   if (!best) {
     const miss = result.closestInfeasible;
     const why = whyNothingFits(result);
-    const fail: SearchFailJson = {
-      ok: false,
-      reason: 'no-feasible-configuration',
-      message: `no configuration of ${nodes * r.cluster.gpusPerNode} GPUs runs: ${why}`,
-      ...stats,
-    };
+    const gpus = nodes * r.cluster.gpusPerNode;
+    const fail: SearchFailJson = result.budgetExhausted
+      ? { ok: false, reason: 'budget-exhausted', message: `not every configuration of ${gpus} GPUs was estimated: ${why}; ${raiseBudget(req, options, result.fullEstimates)}`, ...stats }
+      : { ok: false, reason: 'no-feasible-configuration', message: `no configuration of ${gpus} GPUs runs: ${why}`, ...stats };
     if (miss) {
       fail.nearestMiss = {
         label: describeCandidate(miss.candidate), scenario: candidateScenario(r, miss.candidate, nodes),
         neededBytes: miss.neededBytes, availableBytes: miss.availableBytes, message: miss.message,
       };
     }
-    const closest = nodes <= MAX_NODES ? nearestCluster(r, req, opts, nodes) : undefined;
+    // A search cut short by its budget has not shown that nothing runs here, so no other size is offered.
+    const closest = !result.budgetExhausted && nodes <= MAX_NODES ? nearestCluster(r, req, opts, nodes) : undefined;
     if (closest) fail.closest = closest;
     return fail;
   }

@@ -36,13 +36,13 @@ export const scaleRequestSchema: Schema<ScaleRequest> = object({
   parallelism: optional(object({
     tensor: degree('Tensor-parallel degree held fixed.'),
     pipeline: degree('Pipeline-parallel degree held fixed.'),
-    context: degree('Context-parallel degree (with tensor and pipeline).'),
-    virtualStages: degree('Model chunks per stage (with tensor and pipeline).'),
-    microBatchSize: degree('Micro-batch size (with tensor and pipeline).'),
-    sequenceParallel: optional(boolean({ description: 'Sequence parallelism (with tensor and pipeline).' })),
-    recompute: optional(enumOf(['none', 'selective', 'full'], { description: 'Recompute (with tensor and pipeline).' })),
-    distributedOptimizer: optional(boolean({ description: 'Distributed optimizer (with tensor and pipeline).' })),
-  }, { expected: 'a parallelism object', description: 'Held fixed at every size: with tensor and pipeline the plan is fully fixed; otherwise the rest is searched.' })),
+    context: degree('Context-parallel degree.'),
+    virtualStages: degree('Model chunks per stage.'),
+    microBatchSize: degree('Micro-batch size.'),
+    sequenceParallel: optional(boolean({ description: 'Sequence parallelism.' })),
+    recompute: optional(enumOf(['none', 'selective', 'full'], { description: 'Recompute.' })),
+    distributedOptimizer: optional(boolean({ description: 'Distributed optimizer.' })),
+  }, { expected: 'a parallelism object', description: 'Held fixed at every size, each field on its own (the search keeps only plans with it); with tensor and pipeline both given the plan is fully fixed, otherwise the fields not given are searched.' })),
   tradeOff: withDefault(boolean({ description: 'Add the TP × PP trade-off table at the first size.' }), false),
 }, { expected: 'a scale request object', description: 'Scaling sweeps: step time, throughput per GPU and efficiency against node count.' });
 

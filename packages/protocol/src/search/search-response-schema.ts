@@ -55,7 +55,9 @@ const searchOk = object({
 
 const searchFail = object({
   ok: literal(false),
-  reason: enumOf(['invalid', 'no-feasible-configuration'], { description: 'Why there is no plan.' }),
+  reason: enumOf(['invalid', 'no-feasible-configuration', 'budget-exhausted'], {
+    description: "Why there is no plan: 'budget-exhausted' when the candidate budget ran out before any plan that fits was estimated.",
+  }),
   message: message('The reason, for humans.'),
   issues: optional(issuesSchema),
   spaceSize: optional(spaceSize),

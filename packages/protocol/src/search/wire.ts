@@ -73,10 +73,14 @@ export interface ClosestJson {
 
 export interface SearchFailJson extends Partial<SearchStatsJson> {
   ok: false;
-  reason: 'invalid' | 'no-feasible-configuration';
+  /**
+   * 'budget-exhausted': the candidate budget ran out before any plan that fits was estimated (one may
+   * exist among the rest); nearestMiss is then the closest candidate seen so far.
+   */
+  reason: 'invalid' | 'no-feasible-configuration' | 'budget-exhausted';
   message: string;
   issues?: FieldIssue[];
-  /** The candidate that came closest to fitting in memory on the cluster asked for. */
+  /** The candidate that came closest to fitting in memory on the cluster asked for (of those estimated, when the budget ran out). */
   nearestMiss?: { label: string; scenario: ScenarioInput; neededBytes: number; availableBytes: number; message: string };
   closest?: ClosestJson;
 }
@@ -107,8 +111,12 @@ export interface NodesOkJson extends NodesSizeJson {
   searches: number;
   /** 'fastest-within-budget': the smallest cluster that fits, how long it takes, and whether it stays within the budget. */
   smallest?: NodesSizeJson & { withinBudget: boolean };
-  /** 'fewest-nodes': every size from fromNodes to nodes − 1 was searched and misses the deadline; complete: none below fromNodes can meet it even at 100% MFU. */
-  checked?: { fromNodes: number; complete: boolean };
+  /**
+   * 'fewest-nodes': every size from fromNodes to nodes − 1 was searched and falls short: it misses the
+   * deadline, or runs no plan at all (noPlan of them, outOfMemory of those out of memory); complete:
+   * none below fromNodes can meet it even at 100% MFU.
+   */
+  checked?: { fromNodes: number; complete: boolean; noPlan?: number; outOfMemory?: number };
   /** How thoroughly the cluster sizes were searched, for humans. */
   note?: string;
 }

@@ -25,8 +25,10 @@ describe('runSearch', () => {
     expect(answer.pruned.reduce((s, p) => s + p.count, 0)).toBeLessThanOrEqual(answer.spaceSize);
   });
 
-  it('with a token budget, days = tokens / tokens per second', () => {
-    expect(answer.best.days).toBeCloseTo(300e9 / answer.best.estimate.tokensPerSecond / 86_400, 9);
+  it('with a token budget, days = whole steps (tokens / tokens per step, rounded up) × step time', () => {
+    const r = answer.best.estimate.resolved;
+    const steps = Math.ceil(300e9 / (r.globalBatchSize * r.seqLength));
+    expect(answer.best.days).toBeCloseTo((steps * answer.best.estimate.stepTimeSeconds) / 86_400, 9);
   });
 
   it("searches with the request's gradient accumulation and writes it into every plan, which then estimates the same", () => {
@@ -158,7 +160,8 @@ describe('runNodes', () => {
     if (!a.ok) throw new Error(a.message);
     expect(a.mode).toBe('days-on-nodes');
     expect(a.nodes).toBe(128);
-    expect(a.days).toBeCloseTo(300e9 / a.configuration.estimate.tokensPerSecond / 86_400, 9);
+    // Whole optimizer steps, each a global batch of 1536 × 2048 tokens: 300e9 / 3,145,728 = 95,367.4 → 95,368 steps.
+    expect(a.days).toBeCloseTo((95_368 * a.configuration.estimate.stepTimeSeconds) / 86_400, 9);
   });
 
   it('the fewest nodes for a deadline are the fewest: every size checked below them misses it', () => {
@@ -191,12 +194,19 @@ describe('runNodes', () => {
     expect(both.smallest).toBeUndefined();
   });
 
-  it('a budget of zero answers with the cheapest feasible run and why', () => {
-    const a = runNodes({ model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, tokens: 300e9, gpuHours: 0 });
+  it('a budget of zero is refused, naming the field; one below every run answers with the cheapest feasible run and why', () => {
+    const request = { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, tokens: 300e9 };
+    for (const zero of [{ gpuHours: 0 }, { budget: 0, pricePerGpuHour: 2 }]) {
+      const z = runNodes({ ...request, ...zero });
+      if (z.ok) throw new Error('a zero budget was accepted');
+      expect(z.reason).toBe('invalid');
+      expect(z.issues!.map((i) => i.path)).toEqual(Object.keys(zero).slice(0, 1));
+    }
+    const a = runNodes({ ...request, gpuHours: 1 });
     expect(a.ok).toBe(false);
     if (a.ok) return;
     expect(a.reason).toBe('budget-unreachable');
-    expect(a.closest!.gpuHours).toBeGreaterThan(0);
+    expect(a.closest!.gpuHours).toBeGreaterThan(1);
     expect(a.closest!.why).toMatch(/cheapest/);
   });
 
