@@ -43,6 +43,11 @@ export function parseFlags(argv: string[], spec: Record<string, FlagSpec>): Pars
     if (!token.inlineValue && token.value.startsWith('-') && token.value !== '-' && !NEGATIVE_NUMBER.test(token.value)) {
       return { ok: false, message: `${token.rawName} needs ${wanted}, got the flag ${token.value}` };
     }
+    // One value per flag: a second one would silently replace the first.
+    const earlier = values[token.name];
+    if (typeof earlier === 'string' && earlier !== token.value) {
+      return { ok: false, message: `${token.rawName} given twice ('${earlier}' and '${token.value}'): give it once` };
+    }
     values[token.name] = token.value;
   }
   return { ok: true, values };

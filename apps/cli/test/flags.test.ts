@@ -12,7 +12,7 @@ describe('parseFlags', () => {
     [['-i', '-'], { input: '-' }],
     [['--input=a.json'], { input: 'a.json' }],
     [['-ia.json'], { input: 'a.json' }],
-    [['--input', 'a.json', '--input', 'b.json'], { input: 'b.json' }],
+    [['--input', 'a.json', '--input', 'a.json'], { input: 'a.json' }],
     [[], {}],
   ])('%j parses to %j', (argv, values) => {
     expect(parseFlags(argv, spec)).toEqual({ ok: true, values });
@@ -27,6 +27,8 @@ describe('parseFlags', () => {
     [['--json=no'], '--json does not take a value'],
     [['a.json'], "unexpected argument 'a.json'"],
     [['--', '--json'], "unexpected argument '--json'"],
+    // A second value would silently replace the first (trainplan search --gpu a100-80gb … --gpu h100-sxm).
+    [['--input', 'a.json', '-i', 'b.json'], "-i given twice ('a.json' and 'b.json'): give it once"],
   ])('%j is refused: %s', (argv, message) => {
     expect(parseFlags(argv, spec)).toEqual({ ok: false, message });
   });
