@@ -44,6 +44,7 @@ export function parse(question: string): ParsedQuestion {
   if (model !== undefined) {
     s.blank(model);
     if (model.model !== undefined) stated.model = model.model;
+    else if (model.unknownSize !== undefined && model.unknownSize <= 0) problems.push(`a model size must be positive, got ${compactCount(model.unknownSize)} parameters`);
     else if (model.unknownSize !== undefined) problems.push(`no model preset has about ${compactCount(model.unknownSize)} parameters`);
   }
   const hardware = matchHardware(s.text);

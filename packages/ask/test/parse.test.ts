@@ -124,6 +124,12 @@ describe('parse: what it will not guess', () => {
     expect(q.problems.join(' ')).toMatch(/no model preset has about 100B/);
   });
 
+  it('a negative size is refused, not read as its magnitude (-5B is not 5B)', () => {
+    const q = parse('how many nodes for -5B');
+    expect(q.problems.join(' ')).toMatch(/a model size must be positive, got -5/);
+    expect(q.parameters.model).toBeUndefined();
+  });
+
   it('a training question without a model asks for one', () => {
     expect(parse('how many nodes in 30 days').problems.join(' ')).toMatch(/name a model/);
   });

@@ -1,7 +1,7 @@
 import {
   emulatedNodeSizes, MAX_EMULATED_NODE_SIZES, runCollective, sizeCount, type CollectiveErrorJson, type CollectiveOkJson,
 } from '@trainplan/protocol';
-import { formatBytes, formatSeconds, parseBytes } from '@trainplan/units';
+import { formatBytes, formatBytesDecimal, formatSeconds, parseBytes } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -97,7 +97,7 @@ export function formatCollectiveTable(answer: CollectiveOkJson): string {
   const header = ['size', 'time', 'algbw GB/s', 'busbw GB/s', 'algorithm', 'protocol'];
   if (emulated) header.push('emulated', 'emu busbw', 'Δ', 'bottleneck link');
   const rows = answer.rows.map((r) => {
-    const cells = [formatBytes(r.bytes), formatSeconds(r.seconds), gbps(r.algbwGBps), gbps(r.busbwGBps), r.algorithm, r.protocol];
+    const cells = [sizeText(r.bytes), formatSeconds(r.seconds), gbps(r.algbwGBps), gbps(r.busbwGBps), r.algorithm, r.protocol];
     if (emulated) {
       const e = r.emulated;
       cells.push(e ? formatSeconds(e.seconds) : '–', e ? gbps(e.busbwGBps) : '–',
@@ -112,6 +112,12 @@ export function formatCollectiveTable(answer: CollectiveOkJson): string {
   if (answer.topology) lines.push('', 'topology:', ...answer.topology.map((l) => `  ${l}`));
   for (const note of answer.notes) lines.push('', `note: ${note}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** A size in the units it was likely given in: binary (KiB, MiB, GiB) when a power of 1024 divides it, else decimal (1GB → 1.00 GB, not 954 MiB). */
+function sizeText(bytes: number): string {
+  const binary = [2 ** 30, 2 ** 20, 2 ** 10].some((unit) => bytes >= unit && bytes % unit === 0) || bytes < 1000;
+  return binary ? formatBytes(bytes) : formatBytesDecimal(bytes);
 }
 
 /** The busiest link and its utilisation; at a latency-bound size no link is busy, and the cell says so. */

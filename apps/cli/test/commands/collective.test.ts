@@ -18,6 +18,11 @@ describe('trainplan collective', () => {
     expect(out).toMatch(/16\.0 GiB/);
   });
 
+  it.each([['1GB', '1.00 GB'], ['1GiB', '1.00 GiB'], ['64MiB', '64.0 MiB']])('--size %s is shown as %s, in the units it was given in', async (size, shown) => {
+    const { out } = await collective(['--op', 'all-reduce', '--gpu', 'a100-80gb', '--size', size]);
+    expect(out.split('\n')[3]?.trim().startsWith(shown)).toBe(true);
+  });
+
   it('--size --emulate --json gives one row with the emulated answer', async () => {
     const { code, out } = await collective(['--op', 'all-reduce', '--gpu', 'a100-80gb', '--nodes', '2', '--size', '1GiB', '--emulate', '--json']);
     expect(code).toBe(0);

@@ -87,10 +87,13 @@ export function matchModel(text: string): ModelMatch | undefined {
     return model === undefined ? { ...where, unknownSize: size } : { ...where, model };
   }
   // A bare size: "175B", "70b model", "1T parameters" (never "2T tokens").
-  const bare = /(?<![\w.])(\d+(?:\.\d+)?)\s*(b|t|billion|trillion)\b(?!\s*(?:tokens?|toks?)\b)/.exec(text);
+  // A minus sign before it ("-5B") is kept, so that the answer refuses the size rather than read 5B.
+  const bare = /(?<![\w.])(-?)(\d+(?:\.\d+)?)\s*(b|t|billion|trillion)\b(?!\s*(?:tokens?|toks?)\b)/.exec(text);
   if (bare) {
-    const size = sizeOf(`${bare[1]}${bare[2]}`);
-    if (size === undefined) return undefined;
+    const magnitude = sizeOf(`${bare[2]}${bare[3]}`);
+    if (magnitude === undefined) return undefined;
+    if (bare[1] === '-') return { index: bare.index, length: bare[0].length, unknownSize: -magnitude };
+    const size = magnitude;
     const model = nearest(FAMILY_PREFERENCE, size, BARE_SIZE_TOLERANCE);
     const where = { index: bare.index, length: bare[0].length };
     return model === undefined ? { ...where, unknownSize: size } : { ...where, model };
