@@ -54,9 +54,10 @@ function rotate(cycle: readonly number[], entry: number): number[] {
  * anywhere). `open`: the ring leaves the node from its last GPU (a ring over several nodes), so the
  * edge back to the entry is not used, and the last GPU is one `exitNear` the entry where some ring
  * allows it: NCCL's search ends a channel's path at a GPU that reaches the channel's NIC, charging
- * that GPU's path to the NIC (src/graph/search.cc ncclTopoSearchRecGpu, NCCL_CROSS_NIC=0). Each channel takes the cycle whose busiest edge would be the
- * least loaded relative to its link count, then the one over the least-used edges. Null when the
- * GPUs have no NVLink ring through all of them, or are fewer than two.
+ * that GPU's path to the NIC (src/graph/search.cc ncclTopoSearchRecGpu, NCCL_CROSS_NIC=0). Each
+ * channel takes the cycle whose busiest edge would be the least loaded relative to its link count,
+ * then the one over the least-used edges. Null when the GPUs have no NVLink ring through all of
+ * them, or are fewer than two.
  */
 export function packMeshRings(
   links: Readonly<Uint8Array>, g: number, locals: readonly number[], entries: readonly (number | null)[], open: boolean,

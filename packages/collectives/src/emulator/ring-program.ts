@@ -1,7 +1,7 @@
-import { MAX_ROUTE_LINKS, gpuNode, pathLatency, railOfLocalGpu, routeInto, type TopologyGraph } from '../topology/topology-graph.ts';
-import type { FlowEngine, FlowProgram } from './flow-engine.ts';
 import { nvlinkPeerLinks } from '@trainplan/hardware';
 import { packMeshRings } from '../mesh-rings.ts';
+import { MAX_ROUTE_LINKS, gpuNode, pathLatency, railOfLocalGpu, routeInto, type TopologyGraph } from '../topology/topology-graph.ts';
+import type { FlowEngine, FlowProgram } from './flow-engine.ts';
 
 /** One channel's ring: the GPUs in ring order and the NIC rail it crosses nodes on. */
 export interface RingChannel {
