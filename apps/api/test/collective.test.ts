@@ -14,12 +14,21 @@ describe('POST /v1/collective', () => {
     expect(body.rows.map((r) => r.bytes)).toEqual([1 << 20, 1 << 30]);
     for (const r of body.rows) expect(r.busbwGBps).toBeCloseTo(r.algbwGBps * (2 * 15) / 16, 6);
     expect(res.headers.get('etag')).not.toBeNull();
+    // The API's event cap is its own: a closed-form answer carries no note about a budget nobody sent.
+    expect((body as unknown as { notes: string[] }).notes).toEqual([]);
   });
   it('bad input is a 400 listing each field path', async () => {
     const res = await post({ op: 'all-shuffle', nodes: 0 });
     expect(res.status).toBe(400);
     const paths = ((await res.json()) as { issues: { path: string }[] }).issues.map((i) => i.path);
     expect(paths).toEqual(expect.arrayContaining(['op', 'nodes']));
+  });
+  it('a body that does not parse is also titled for the collective request', async () => {
+    const res = await app.request('/v1/collective', { method: 'POST', body: '{', headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(400);
+    const body = await res.json() as { type: string; title: string };
+    expect(body.title).toBe('Invalid collective request');
+    expect(body.type).toBe('https://trainplan.dev/problems/invalid-request');
   });
   it('its 400 is titled for what was sent, a collective request, not a scenario', async () => {
     const body = await (await post({ op: 'all-shuffle', nodes: 0 })).json() as { type: string; title: string; detail: string };

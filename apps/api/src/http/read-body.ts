@@ -14,7 +14,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * A request body as a JSON value, from JSON or MessagePack: 415 for another media type, 413 past
  * MAX_BODY_BYTES (checked on Content-Length first, then on the bytes read), 400 when it does not parse.
  */
-export async function readBody(c: Context): Promise<BodyResult> {
+export async function readBody(c: Context, subject = 'scenario'): Promise<BodyResult> {
   const contentType = c.req.header('content-type');
   const encoding = requestEncoding(contentType);
   if (!encoding) return { ok: false, response: unsupportedMediaType(mediaType(contentType)) };
@@ -26,7 +26,7 @@ export async function readBody(c: Context): Promise<BodyResult> {
     return { ok: true, value: encoding === 'json' ? JSON.parse(decoder.decode(bytes)) : decodeMsgpack(bytes) };
   } catch {
     const what = encoding === 'json' ? 'valid UTF-8 JSON' : 'valid MessagePack';
-    return { ok: false, response: invalidInput([{ path: '', message: `the body is not ${what}` }]) };
+    return { ok: false, response: invalidInput([{ path: '', message: `the body is not ${what}` }], subject) };
   }
 }
 

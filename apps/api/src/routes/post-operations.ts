@@ -8,7 +8,7 @@ import type { PostOperation } from '../operations/operation.ts';
 export function postOperationRoutes(app: Hono, operations: readonly PostOperation[]): void {
   for (const op of operations) {
     app.post(op.path, async (c) => {
-      const body = await readBody(c);
+      const body = await readBody(c, op.subject);
       if (!body.ok) return body.response;
       const valid = op.validate(body.value);
       if (!valid.ok) return invalidInput(valid.issues, op.subject);
