@@ -48,7 +48,7 @@ const MS = 1000;
 /** Significant figures of a rate: 0.0123 and 1.23 tokens/s stay readable instead of rounding to 0 and 1. */
 const RATE_DIGITS = 3;
 const rate = (x: number): string => formatNumber(x, RATE_DIGITS);
-const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+const plural = (n: number, one: string, many: string): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
 function fromFlags(v: FlagValues): Record<string, unknown> {
   const tokenMs = number(v, 'max-token-ms');
@@ -76,7 +76,9 @@ export function formatInferenceReport(a: Extract<InferenceResponseJson, { ok: tr
   const lines = [
     `serving ${plural(a.promptTokens, 'prompt token', 'prompt tokens')} + ${plural(a.outputTokens, 'output token', 'output tokens')} per sequence`,
     ...(a.warnings ?? []).map((w) => `⚠ ${w}`),
-    a.best ? `best under the bounds: TP ${a.best.tensor} · PP ${a.best.pipeline} · batch ${a.best.batch}: ${rate(a.best.tokensPerSecondPerGpu)} tokens/s/GPU, ${formatSeconds(a.best.decodeStepSeconds)} per token` : `no plan meets the latency bounds${a.closest ? `: ${a.closest.why}` : ''}`,
+    a.best ? `best under the bounds: TP ${a.best.tensor} · PP ${a.best.pipeline} · batch ${a.best.batch}: ${rate(a.best.tokensPerSecondPerGpu)} tokens/s/GPU, ${formatSeconds(a.best.decodeStepSeconds)} per token`
+      : a.byShape.some((s) => s.ok) ? `no plan meets the latency bounds${a.closest ? `: ${a.closest.why}` : ''}`
+        : 'no plan: no TP × PP shape tried can serve the model (each shape\'s reason below)',
     '',
     'largest batch per TP × PP:',
     ...renderTable([HEADER, ...a.byShape.map((s) => (s.ok ? row(s.largestBatch) : unservable(s.tensor, s.pipeline, s.message)))], { align: ALIGN }),

@@ -85,13 +85,19 @@ export function runInference(request: unknown): InferenceResponseJson {
     training: { globalBatchSize: 1, precision: req.precision, dropout: false },
     settings: { scatterGather: false, overlapGradReduce: false, overlapTensorParallelComm: false, overlapPipelineComm: false },
   }, 1);
-  if (!resolved.ok) return invalid(resolved.issues);
+  // The request sets precision at its top level: name it so, not as the scenario's training.precision.
+  if (!resolved.ok) return invalid(resolved.issues.map((i) => (i.path === 'training.precision' ? { ...i, path: 'precision' } : i)));
   const result = planInference(resolved.value.base, {
     promptTokens: req.promptTokens, outputTokens: req.outputTokens,
     ...(req.tensor && { tensor: req.tensor }), ...(req.pipeline && { pipeline: req.pipeline }), ...(req.batches && { batches: req.batches }),
     ...(req.maxDecodeSecondsPerToken !== undefined && { maxDecodeSecondsPerToken: req.maxDecodeSecondsPerToken }),
     ...(req.maxPrefillSeconds !== undefined && { maxPrefillSeconds: req.maxPrefillSeconds }),
   });
+  // Nothing serves at all (memory or divisibility, not the latency bounds): said first, with the reason of each shape.
+  const served = result.byShape.some((s) => s.answer.ok);
+  const widest = result.byShape.reduce<(typeof result.byShape)[number] | undefined>((a, s) => (a === undefined || s.tensor * s.pipeline > a.tensor * a.pipeline ? s : a), undefined);
+  const none = served || widest === undefined || widest.answer.ok ? []
+    : [`no tensor × pipeline shape tried can serve the model (each one's reason is in byShape); the widest, TP ${widest.tensor} · PP ${widest.pipeline}: ${widest.answer.message}`];
   return {
     ok: true,
     promptTokens: req.promptTokens,
@@ -100,6 +106,6 @@ export function runInference(request: unknown): InferenceResponseJson {
     frontier: result.frontier.map(point),
     byShape: result.byShape.map((s) => shapeJson(s.tensor, s.pipeline, s.answer)),
     ...(result.closest && { closest: { why: result.closest.why, point: point(result.closest.point) } }),
-    warnings: [...result.warnings],
+    warnings: [...none, ...result.warnings],
   };
 }

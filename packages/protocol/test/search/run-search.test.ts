@@ -242,6 +242,24 @@ describe('runScale and runInference', () => {
     expect(validateInferenceResponse(a)).toEqual({ ok: true, value: a });
   });
 
+  it('inference where no shape serves says so first, naming the widest shape tried and what it needs', () => {
+    const a = runInference({ model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512, tensor: [1], pipeline: [1] });
+    if (!a.ok) throw new Error(a.message);
+    expect(a.byShape.every((s) => !s.ok)).toBe(true);
+    expect(a.warnings![0]).toMatch(/^no tensor × pipeline shape tried can serve the model .* TP 1 · PP 1: needs .* per GPU/);
+    expect(validateInferenceResponse(a)).toEqual({ ok: true, value: a });
+    const served = runInference({ model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512, tensor: [8], pipeline: [1] });
+    if (!served.ok) throw new Error(served.message);
+    expect(served.warnings ?? []).toEqual([]);
+  });
+
+  it('inference names its own precision field when the GPU cannot run it (not training.precision)', () => {
+    const a = runInference({ model: 'llama3-70b', cluster: { gpu: 'a100-80gb' }, promptTokens: 2048, outputTokens: 512, precision: 'fp8' });
+    expect(a.ok).toBe(false);
+    if (a.ok) return;
+    expect(a.issues.map((i) => i.path)).toEqual(['precision']);
+  });
+
   it('scale: efficiency against the smallest size whatever the order, and why a size runs nothing', () => {
     const a = runScale({ model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, nodes: [64, 32, 16, 1] });
     if (!a.ok) throw new Error(a.message);
