@@ -1,4 +1,4 @@
-import { gpuById, GPU_IDS, modelById, MODEL_IDS, networkById, NETWORK_IDS } from '@trainplan/presets';
+import { gpuById, GPU_IDS, modelById, MODEL_IDS, networkById, NETWORK_IDS, systemById, SYSTEM_IDS } from '@trainplan/presets';
 import type { FieldIssue } from './wire.ts';
 
 const known = (ids: readonly string[]): string => ids.join(', ');
@@ -6,7 +6,7 @@ const known = (ids: readonly string[]): string => ids.join(', ');
 /** The issue for a model id no preset has. */
 export const unknownModel = (id: string): FieldIssue => ({ path: 'model', message: `unknown model "${id}"; known: ${known(MODEL_IDS)}` });
 /** The issue for a GPU id no preset has. */
-export const unknownGpu = (id: string): FieldIssue => ({ path: 'cluster.gpu', message: `unknown GPU "${id}"; known: ${known(GPU_IDS)}` });
+export const unknownGpu = (id: string): FieldIssue => ({ path: 'cluster.gpu', message: `unknown GPU "${id}"; known: ${known(GPU_IDS)}; or a system id: ${known(SYSTEM_IDS)}` });
 /** The issue for a network id no preset has. */
 export const unknownNetwork = (id: string): FieldIssue => ({ path: 'cluster.network', message: `unknown network "${id}"; known: ${known(NETWORK_IDS)}` });
 
@@ -23,7 +23,7 @@ export function presetIdIssues(raw: unknown): FieldIssue[] {
   const issues: FieldIssue[] = [];
   if (typeof s.model === 'string' && !modelById(s.model)) issues.push(unknownModel(s.model));
   const cluster = record(s.cluster);
-  if (typeof cluster?.gpu === 'string' && !gpuById(cluster.gpu)) issues.push(unknownGpu(cluster.gpu));
+  if (typeof cluster?.gpu === 'string' && !gpuById(cluster.gpu) && !systemById(cluster.gpu)) issues.push(unknownGpu(cluster.gpu));
   if (typeof cluster?.network === 'string' && !networkById(cluster.network)) issues.push(unknownNetwork(cluster.network));
   return issues;
 }

@@ -1,7 +1,7 @@
 import type { GpuSpec, NetworkSpec, SystemSpec } from '@trainplan/hardware';
 import { withShapeDefaults, type ModelShape, type StateSharding } from '@trainplan/model';
 import { defaultAttentionKernel, defaultPrecision, type PlanInput } from '@trainplan/planner';
-import { defaultSystemForGpu, gpuById, modelById, networkById } from '@trainplan/presets';
+import { defaultSystemForGpu, gpuById, modelById, networkById, systemById } from '@trainplan/presets';
 import { fabricFor } from './fabric-cache.ts';
 import { machineIssues } from './machine-checks.ts';
 import { unknownGpu, unknownModel, unknownNetwork } from './preset-ids.ts';
@@ -35,9 +35,11 @@ function sharding(p: ResolvedScenarioInput['parallelism']): StateSharding {
 export function resolveScenario(s: ResolvedScenarioInput): { ok: true; value: ResolvedPlan } | { ok: false; issues: FieldIssue[] } {
   const issues: FieldIssue[] = [];
   const model = resolveModel(s.model, issues);
-  const gpu: GpuSpec | undefined = gpuById(s.cluster.gpu);
+  // cluster.gpu is a GPU preset id, or (an extension) a system id standing for its GPU, node size and network.
+  const namedSystem = gpuById(s.cluster.gpu) ? undefined : systemById(s.cluster.gpu);
+  const gpu: GpuSpec | undefined = gpuById(namedSystem ? namedSystem.gpu : s.cluster.gpu);
   if (!gpu) issues.push(unknownGpu(s.cluster.gpu));
-  const system: SystemSpec | undefined = gpu ? defaultSystemForGpu(gpu.id) : undefined;
+  const system: SystemSpec | undefined = namedSystem ?? (gpu ? defaultSystemForGpu(gpu.id) : undefined);
   const networkId = s.cluster.network ?? system?.network ?? 'hdr-ib-8x';
   const network: NetworkSpec | undefined = networkById(networkId);
   if (!network) issues.push(unknownNetwork(networkId));

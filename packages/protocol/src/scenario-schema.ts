@@ -65,7 +65,7 @@ const modelObject = map(
 );
 
 const cluster = object({
-  gpu: presetId('GPU preset id, e.g. a100-80gb.'),
+  gpu: presetId('GPU preset id, e.g. a100-80gb; or (an extension) a system id, e.g. dgx-h100, standing for its GPU, GPUs per node and network.'),
   gpusPerNode: optional(positive(1024, "GPUs per node; default: the GPU's preset system's.")),
   nodes: optional(positive(million(1), 'Nodes; give this or gpus.')),
   gpus: optional(positive(million(10), 'GPUs in all; give this or nodes.')),

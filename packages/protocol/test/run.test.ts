@@ -17,6 +17,17 @@ describe('runEstimate', () => {
     if (!validation.ok) expect(validation.issues.map((i) => i.path)).toEqual(paths);
   });
 
+  it('a system id in cluster.gpu stands for its GPU, node size and network, as the search takes it', () => {
+    const scenario = (cluster: Record<string, unknown>) => ({ ...minimalScenario, model: 'llama3-8b', cluster: { ...cluster, nodes: 2 }, training: { globalBatchSize: 64 }, parallelism: { tensor: 8 } });
+    const bySystem = runEstimate(scenario({ gpu: 'dgx-h100' })) as EstimateJson;
+    const byGpu = runEstimate(scenario({ gpu: 'h100-sxm', gpusPerNode: 8, network: 'ndr-ib-8x' })) as EstimateJson;
+    if (!bySystem.ok || !byGpu.ok) throw new Error('refused');
+    expect(bySystem.resolved.gpu).toBe('h100-sxm');
+    expect(bySystem.stepTimeSeconds).toBe(byGpu.stepTimeSeconds);
+    const unknown = runEstimate(scenario({ gpu: 'dgx-z' })) as EstimateJson;
+    expect(!unknown.ok && unknown.issues?.[0]?.message).toMatch(/unknown GPU "dgx-z"; known: .*; or a system id: .*dgx-h100/);
+  });
+
   it('names the first three issues in the message and counts the rest', () => {
     const answer = runEstimate({ model: 1, cluster: 2, training: 3, parallelism: 4, extra: 5 });
     expect(answer).toMatchObject({ ok: false, reason: 'invalid' });

@@ -66,8 +66,13 @@ function raiseBudget(req: SearchRequest, options: RunSearchOptions, fullEstimate
 export function runSearch(request: unknown, options: RunSearchOptions = {}): SearchResponseJson {
   const valid = validateSearchRequest(request);
   if (!valid.ok) return invalid(valid.issues);
-  const req = valid.value;
-  const probe = resolveSearch(req, 1);
+  const asked = valid.value;
+  const first = resolveSearch(asked, 1);
+  if (!first.ok) return invalid(first.issues);
+  // Fewer GPUs than a node holds are one partly used node, as the estimate takes them (resolve.ts).
+  const partial = asked.cluster.nodes === undefined && asked.cluster.gpus !== undefined && asked.cluster.gpus < first.value.cluster.gpusPerNode;
+  const req: SearchRequest = partial ? { ...asked, cluster: { ...asked.cluster, gpusPerNode: asked.cluster.gpus } } : asked;
+  const probe = partial ? resolveSearch(req, 1) : first;
   if (!probe.ok) return invalid(probe.issues);
   const nodes = requestNodes(req, probe.value.cluster.gpusPerNode);
   if (typeof nodes !== 'number') return invalid([nodes]);

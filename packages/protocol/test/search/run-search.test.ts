@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   inferenceRequestJsonSchema, nodesRequestJsonSchema, runEstimate, runInference, runNodes, runScale, runSearch, scaleRequestJsonSchema,
-  searchRequestJsonSchema, validateInferenceResponse, validateNodesResponse, validateScenario, type SearchOkJson,
+  searchRequestJsonSchema, validateInferenceResponse, validateNodesResponse, validateScenario, type EstimateJson, type SearchOkJson,
 } from '../../src/index.ts';
 
 const GPT3 = { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', nodes: 128 }, training: { globalBatchSize: 1536, tokens: 300e9 }, top: 3 };
@@ -138,9 +138,19 @@ describe('runSearch', () => {
     if (a.ok) return;
     expect(a.reason).toBe('invalid');
     expect(a.issues).toEqual([{ path: 'cluster.gpus', message: '1004 GPUs do not fill whole nodes of 8 GPUs: ask for 1000 (125 nodes) or 1008 (126 nodes), or give cluster.nodes' }]);
-    const four = runSearch({ model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', gpus: 4 }, training: { globalBatchSize: 1536 } });
-    if (four.ok) throw new Error('expected a refusal');
-    expect(four.issues![0]!.message).toContain('ask for 8 (1 node), or');
+  });
+
+  it('fewer GPUs than a node holds are one partly used node, as the estimate takes them', () => {
+    const request = { model: 'gpt3-1.3b', cluster: { gpu: 'a100-40gb', gpus: 4 }, training: { globalBatchSize: 64 } };
+    const four = runSearch(request);
+    if (!four.ok) throw new Error(four.message);
+    expect(four.best.estimate.resolved).toMatchObject({ nodes: 1, gpusPerNode: 4, gpus: 4 });
+    // The best plan, asked of the estimate in the request's own form (gpus: 4), answers the same.
+    const { tensor, pipeline, context, virtualStages, sequenceParallel, recompute, distributedOptimizer } = four.best.scenario.parallelism!;
+    const same = runEstimate({ ...request, training: four.best.scenario.training,
+      parallelism: { tensor, pipeline, context, virtualStages, sequenceParallel, recompute, distributedOptimizer } }) as EstimateJson;
+    if (!same.ok) throw new Error(same.message);
+    expect(same.stepTimeSeconds).toBe(four.best.estimate.stepTimeSeconds);
   });
 });
 
