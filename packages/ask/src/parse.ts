@@ -1,14 +1,15 @@
-import { modelById } from '@trainplan/presets';
+import { GPU_IDS, modelById } from '@trainplan/presets';
 import { compactCount } from './format.ts';
 import { classify } from './classify.ts';
 import { withDefaults } from './defaults.ts';
-import { matchHardware } from './lexicon/hardware.ts';
+import { matchHardware, matchUnmodelledHardware } from './lexicon/hardware.ts';
 import { matchModel } from './lexicon/models.ts';
 import {
   HW_TOKEN, Scanner, takeAlgorithm, takeBytes, takeCollectiveOp, takeCounts, takeDeadline, takeParallelism,
   takePrecision, takeRecompute, takeSequenceParallel, takeTokens,
 } from './lexicon/quantities.ts';
-import type { AskParameters, ParsedQuestion } from './question.ts';
+import type { AskParameters, DefaultUsed, ParsedQuestion } from './question.ts';
+import { outOfScope } from './scope.ts';
 
 /** Questions longer than this are refused (a chat question is a line). */
 export const MAX_QUESTION_LENGTH = 500;
@@ -19,6 +20,8 @@ export function normalize(text: string): string {
     .toLowerCase()
     .replace(/[\u2010-\u2015\u2212]/g, '-')
     .replace(/\u00d7/g, 'x')
+    // "8xH100", "8xA100": GPUs per box before the GPU's name, spaced so the name is a word of its own.
+    .replace(/(\d)x(?=dgx|gpus?\b|[a-z]{1,3}\d{2,4})/g, '$1x ')
     .replace(/(\d),(?=\d{3}\b)/g, '$1')
     .replace(/[`*_"“”‘’]/g, ' ')
     .replace(/\s+/g, ' ')
@@ -47,14 +50,21 @@ export function parse(question: string): ParsedQuestion {
     else if (model.unknownSize !== undefined && model.unknownSize <= 0) problems.push(`a model size must be positive, got ${compactCount(model.unknownSize)} parameters`);
     else if (model.unknownSize !== undefined) problems.push(`no model preset has about ${compactCount(model.unknownSize)} parameters`);
   }
-  const hardware = matchHardware(s.text);
+  // An accelerator no preset models is named back, never read as the nearest preset.
+  const unmodelled = matchUnmodelledHardware(s.text);
+  if (unmodelled !== undefined) {
+    s.replace(unmodelled, ` ${HW_TOKEN} `);
+    problems.push(`${unmodelled.name} is not modelled${unmodelled.modelled === undefined ? '' : `: ${unmodelled.modelled}`}; the GPU presets are ${GPU_IDS.join(', ')}`);
+  }
+  const hardware = unmodelled === undefined ? matchHardware(s.text) : undefined;
   if (hardware !== undefined) {
     s.replace(hardware, ` ${HW_TOKEN} `);
     stated.gpu = hardware.gpu;
     if (hardware.system !== undefined) stated.system = hardware.system;
   }
   stated.tokens = takeTokens(s);
-  stated.deadlineSeconds = takeDeadline(s);
+  const deadline = takeDeadline(s);
+  stated.deadlineSeconds = deadline?.seconds;
   Object.assign(stated, takeParallelism(s));
   stated.precision = takePrecision(s);
   stated.recompute = takeRecompute(s);
@@ -64,12 +74,23 @@ export function parse(question: string): ParsedQuestion {
     stated.algorithm = takeAlgorithm(s);
     stated.bytes = takeBytes(s);
   }
-  Object.assign(stated, takeCounts(s, hardware?.system !== undefined));
+  Object.assign(stated, takeCounts(s, hardware?.system !== undefined, hardware?.system === 'gb200-nvl72'));
   const facts = defined(stated);
 
   const intent = classify(normal, facts);
   const { parameters, defaults } = withDefaults(intent, facts);
-  if (hardware?.assumed !== undefined && intent !== 'help') defaults.unshift({ field: 'gpu', value: hardware.gpu, text: hardware.assumed });
+  // How the question's own words were read, said first ("A100 taken as the 80GB part").
+  const readings: DefaultUsed[] = [];
+  if (model?.assumed !== undefined && model.model !== undefined) readings.push({ field: 'model', value: model.model, text: model.assumed });
+  if (hardware?.assumed !== undefined) readings.push({ field: 'gpu', value: hardware.gpu, text: hardware.assumed });
+  if (deadline?.assumed !== undefined) readings.push({ field: 'deadlineSeconds', value: deadline.seconds, text: deadline.assumed });
+  if (intent !== 'help') defaults.unshift(...readings);
+
+  // Serving, fine-tuning and hyperparameter questions are declined with a pointer, not planned as training.
+  const declined = outOfScope(normal, s.text, facts);
+  if (declined !== undefined) {
+    return { text, intent, parameters, stated: facts, defaults, problems: [declined.problem], outOfScope: declined.pointer === undefined ? [] : [declined.pointer] };
+  }
   if (intent !== 'help' && intent !== 'collective' && parameters.model === undefined && model?.unknownSize === undefined) {
     problems.push('name a model: a preset id such as gpt3-175b or llama3-70b, or a size such as 175B');
   }

@@ -75,4 +75,9 @@ export interface ParsedQuestion {
   defaults: DefaultUsed[];
   /** Why the question could not be answered as asked (e.g. no model named); empty when it can. */
   problems: string[];
+  /**
+   * Set when the question asks what the planner does not answer (serving, fine-tuning, hyperparameters):
+   * then `problems` says why, and these notes where to ask instead (empty when nowhere).
+   */
+  outOfScope?: string[];
 }

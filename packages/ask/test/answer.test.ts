@@ -177,3 +177,78 @@ describe('renderText', () => {
     expect((ask('step time of llama3-8b on 8 H100 with tp 8').data as EstimateOk).resolved.globalBatchSize).toBe(512);
   });
 });
+
+describe('answer: questions the planner does not answer are declined, not planned as training', () => {
+  it.each([
+    'how many GPUs to serve llama 70b at 50 ms/token',
+    'inference latency of llama 70b on 8 h100',
+    'how many h100 to serve 1000 qps of llama 3 8b',
+    'how many nodes for serving llama3-8b at 30 tokens/s per user',
+  ])('"%s" points to `trainplan inference`', (question) => {
+    const a = ask(question);
+    expect(a.ok).toBe(false);
+    expect(a.scenario).toBeUndefined();
+    expect(a.headline).toMatch(/^I could not answer that: serving and inference .* are not planned here, only training runs\.$/);
+    expect(a.notes[0]).toContain('trainplan inference --model llama3-70b --gpu h100-sxm --prompt 2048 --output 512 --max-token-ms 50');
+  });
+
+  it.each([
+    ['how much memory for 7b full finetune on 1 a100', /fine-tuning \(LoRA, SFT\) is not modelled/],
+    ['lora llama 3 8b on 8 h100 how long', /fine-tuning \(LoRA, SFT\) is not modelled/],
+    ['how many nodes to fine-tune llama3-70b', /fine-tuning \(LoRA, SFT\) is not modelled/],
+    ["what's the best learning rate for 70b", /the learning rate are not planned here/],
+    ['optimal batch size for 70b on 64 nodes', /the optimal batch size is not planned here/],
+  ])('"%s" is declined with what the bot answers', (question, why) => {
+    const a = ask(question);
+    expect(a.ok).toBe(false);
+    expect(a.scenario).toBeUndefined();
+    expect(a.headline).toMatch(/^I could not answer that: /);
+    expect(a.headline).toMatch(why);
+    expect(a.notes[0]).toMatch(/^I answer LLM training planning questions/);
+  });
+
+  it('an inference latency is declined, a collective\'s latency answered', () => {
+    expect(ask('inference latency of llama 70b on 8 h100').headline).toMatch(/^I could not answer that: serving/);
+    expect(ask('all-reduce latency of 1 GB on 64 h100').ok).toBe(true);
+  });
+
+  it('"optimal batch size" is declined, a stated batch size planned with', () => {
+    expect(ask('optimal batch size for 70b on 64 nodes').headline).toMatch(/^I could not answer that: the optimal batch size/);
+    expect(ask('best config for 70b on 64 nodes with batch size 1024', { candidateBudget: 2000 }).ok).toBe(true);
+  });
+});
+
+describe('answer: unmodelled hardware', () => {
+  it('"how long to train 70b on 512 mi300x" is declined naming the MI300X, not answered for H100', () => {
+    const a = ask('how long to train 70b on 512 mi300x');
+    expect(a.ok).toBe(false);
+    expect(a.scenario).toBeUndefined();
+    expect(a.headline).toBe('I could not answer that: MI300X is not modelled; the GPU presets are v100-32gb, a100-40gb, a100-80gb, h100-sxm, h200, b200, gb200.');
+  });
+});
+
+describe('answer: counts and words', () => {
+  it('"does llama 3 8b fit on a single h100" is planned on one GPU (where it does not fit)', () => {
+    const a = ask('does llama 3 8b fit on a single h100');
+    expect(a.scenario?.cluster).toMatchObject({ gpu: 'h100-sxm', gpus: 1 });
+    expect(a.headline).toMatch(/does not fit/);
+  });
+
+  it('"how long to train 7b on a single a100 80gb" is declined (the search plans whole nodes), not answered on 128 nodes', () => {
+    const a = ask('how long to train 7b on a single a100 80gb');
+    expect(a.ok).toBe(false);
+    expect(a.headline).toBe('I could not answer that: 1 GPU is not whole nodes of 8; give a multiple of 8.');
+  });
+
+  it('"allreduce 1GB on 16 nodes of 8xH100" runs on 128 H100s', () => {
+    const a = ask('allreduce 1GB on 16 nodes of 8xH100');
+    expect(a.ok).toBe(true);
+    expect(a.data).toMatchObject({ nodes: 16, gpusPerNode: 8 });
+    expect(a.headline).toMatch(/^all-reduce of 1\.00 GB on 128 × H100/);
+  });
+
+  it('one node "trains", several "train"', () => {
+    const a = ask('how many nodes for llama3-8b on 20B tokens in 30 days');
+    expect(a.headline).toMatch(/: 1 node \(8 GPUs\) trains 20\.0B tokens in /);
+  });
+});

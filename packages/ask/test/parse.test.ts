@@ -45,7 +45,7 @@ const TABLE: readonly [question: string, intent: IntentName, stated: AskParamete
   ['what is the fastest strategy for 340B on 96 GB200 trays', 'config', { model: 'nemotron4-340b', gpu: 'gb200', system: 'gb200-nvl72', nodes: 96 }],
   ['llama3-70b on 64 h100 nodes', 'config', { model: 'llama3-70b', gpu: 'h100-sxm', nodes: 64 }],
   // memory
-  ['does llama3-70b fit on one node of 8 H100 with tp 8?', 'memory', { model: 'llama3-70b', gpu: 'h100-sxm', tensor: 8, gpusPerNode: 8 }],
+  ['does llama3-70b fit on one node of 8 H100 with tp 8?', 'memory', { model: 'llama3-70b', gpu: 'h100-sxm', tensor: 8, gpusPerNode: 8, nodes: 1 }],
   ['memory per GPU for gpt3-175b tp=8 pp=16 full recompute on a100', 'memory',
     { model: 'gpt3-175b', gpu: 'a100-80gb', tensor: 8, pipeline: 16, recompute: 'full' }],
   ['How much memory does 13B need with tensor parallel 2 and micro batch 4?', 'memory',
@@ -141,5 +141,131 @@ describe('parse: what it will not guess', () => {
   it('"2T tokens" is a token budget, never a 2T-parameter model', () => {
     const q = parse('how many nodes for llama3-8b on 2T tokens');
     expect(q.stated).toEqual({ model: 'llama3-8b', tokens: 2 * TRILLION });
+  });
+});
+
+describe('parse: deadlines', () => {
+  it('"3D parallel" is no 3-day deadline: the "in 60 days" is', () => {
+    expect(parse('how many nodes for 175b with 3D parallel in 60 days').stated.deadlineSeconds).toBe(60 * DAY);
+    const q = parse('how many nodes for 175b with 3d parallelism');
+    expect(q.stated.deadlineSeconds).toBeUndefined();
+    expect(q.defaults.map((d) => d.text)).toContain('a 30-day deadline');
+    expect(parse('how many nodes for 175b in 3d').stated.deadlineSeconds).toBe(3 * DAY);
+  });
+
+  it.each([
+    ['how many nodes for 7b on 1T tokens in a week', 7],
+    ['how many nodes to train 70b in two weeks', 14],
+    ['how many nodes for 70b in a month', 30],
+    ['how many nodes for 70b within one day', 1],
+  ])('"%s" is a %d-day deadline, not the 30-day default', (question, deadlineDays) => {
+    const q = parse(question);
+    expect(q.stated.deadlineSeconds).toBe(deadlineDays * DAY);
+    expect(q.defaults.map((d) => d.text)).not.toContain('a 30-day deadline');
+  });
+
+  it('months are 30 days, and the answer says so', () => {
+    const q = parse('how many nodes for 70b in 6 months');
+    expect(q.stated.deadlineSeconds).toBe(180 * DAY);
+    expect(q.defaults.map((d) => d.text)).toContain('a month taken as 30 days (6 months = 180 days)');
+    expect(parse('how many nodes for 70b in a month').defaults.map((d) => d.text)).toContain('a month taken as 30 days');
+  });
+});
+
+describe('parse: counts in words', () => {
+  it.each<[string, AskParameters]>([
+    ['does llama 3 8b fit on a single h100', { gpu: 'h100-sxm', gpus: 1 }],
+    ['does llama 3 8b fit on one h100', { gpu: 'h100-sxm', gpus: 1 }],
+    ['does llama 3 8b fit on an h100', { gpu: 'h100-sxm', gpus: 1 }],
+    ['does llama 3 8b fit on a single gpu', { gpus: 1 }],
+    ['memory for 70b on a single node', { nodes: 1 }],
+    ['memory for 70b on one node', { nodes: 1 }],
+    ['memory for 70b on one dgx h100', { gpu: 'h100-sxm', system: 'dgx-h100', nodes: 1 }],
+    ['step time of 70b on two h100 nodes with tp 8', { gpu: 'h100-sxm', nodes: 2, tensor: 8 }],
+  ])('"%s" states its count', (question, stated) => {
+    const q = parse(question);
+    expect(q.stated).toMatchObject(stated);
+    expect(q.defaults.map((d) => d.field)).not.toContain('nodes');
+    expect(q.defaults.map((d) => d.field)).not.toContain('gpus');
+  });
+
+  it('"one GB200 tray" is one node, "a GB200 NVL72" (a rack of 18 trays) no count', () => {
+    expect(parse('memory for 70b on one gb200 tray').stated).toMatchObject({ system: 'gb200-nvl72', nodes: 1 });
+    const q = parse('how fast is llama 3 70b on a gb200 nvl72');
+    expect(q.stated.nodes).toBeUndefined();
+    expect(q.stated.gpus).toBeUndefined();
+  });
+
+  it('"an H100" is one GPU, "an H100 cluster" no count', () => {
+    expect(parse('how long to train 70b on an h100').stated.gpus).toBe(1);
+    const q = parse('how long to train 70b on an h100 cluster');
+    expect(q.stated.gpus).toBeUndefined();
+    expect(q.stated.nodes).toBeUndefined();
+  });
+});
+
+describe('parse: "8xH100" is GPUs per node', () => {
+  it.each<[string, AskParameters]>([
+    ['how long to train 70b on 16 8xH100 nodes', { gpu: 'h100-sxm', gpusPerNode: 8, nodes: 16 }],
+    ['how long to train 70b on 16 8x a100 nodes', { gpu: 'a100-80gb', gpusPerNode: 8, nodes: 16 }],
+    ['how long to train 70b on 16 nodes of 8x A100', { gpu: 'a100-80gb', gpusPerNode: 8, nodes: 16 }],
+    ['how many 8xH100 nodes do i need to train llama 70b on 2T tokens in 3 weeks', { gpu: 'h100-sxm', gpusPerNode: 8 }],
+    ['allreduce 1GB on 16 nodes of 8xH100', { op: 'all-reduce', gpu: 'h100-sxm', gpusPerNode: 8, nodes: 16 }],
+  ])('"%s"', (question, stated) => {
+    const q = parse(question);
+    expect(q.stated).toMatchObject(stated);
+    expect(q.stated.gpus).toBeUndefined();
+    if (stated.nodes === undefined) expect(q.stated.nodes).toBeUndefined();
+  });
+
+  it('"8xH100" with no node noun stays 8 GPUs', () => {
+    expect(parse('tokens/sec for llama 2 7b on 8xH100').stated).toMatchObject({ gpu: 'h100-sxm', gpus: 8 });
+  });
+});
+
+describe('parse: hardware no preset models is declined, never read as H100', () => {
+  it.each([
+    ['how long to train 70b on 512 l40s', 'L40S'],
+    ['how many nodes for 175b on mi300x', 'MI300X'],
+    ['how long to train 70b on 64 mi250 nodes', 'MI250'],
+    ['how long to train 70b on 512 gh200', 'GH200'],
+    ['how many nodes for 175B on TPU v4', 'TPU v4'],
+    ['how long to train 70b on 64 gaudi nodes', 'Gaudi'],
+    ['how long to train 7b on 8 rtx 4090', 'RTX 4090'],
+  ])('"%s" names %s and lists the GPU presets', (question, name) => {
+    const q = parse(question);
+    expect(q.stated.gpu).toBeUndefined();
+    expect(q.problems.join(' ')).toContain(`${name} is not modelled; the GPU presets are v100-32gb, a100-40gb, a100-80gb, h100-sxm, h200, b200, gb200`);
+  });
+
+  it.each([
+    ['how long to train 70b on 512 h100 pcie', 'H100 PCIe is not modelled: only the H100 SXM part (h100-sxm) is modelled'],
+    ['how long to train 70b on 512 h100 nvl', 'H100 NVL is not modelled: only the H100 SXM part (h100-sxm) is modelled'],
+    ['how long to train 70b on 512 a100 pcie', 'A100 PCIe is not modelled: only the A100 SXM4 parts (a100-40gb, a100-80gb) are modelled'],
+    ['memory for 13b on v100 16gb', 'V100 16GB is not modelled: only the 32 GB V100 (v100-32gb) is modelled'],
+  ])('"%s": only the SXM part is modelled', (question, problem) => {
+    const q = parse(question);
+    expect(q.stated.gpu).toBeUndefined();
+    expect(q.problems.join(' ')).toContain(problem);
+  });
+
+  it.each(['how long to train 13b on 256 a100-40g', 'how long to train 13b on 256 a100 40'])('"%s" is the A100 40GB', (question) => {
+    const q = parse(question);
+    expect(q.stated).toMatchObject({ gpu: 'a100-40gb', gpus: 256 });
+    expect(q.defaults.map((d) => d.field)).not.toContain('gpu');
+  });
+
+  it('"a100 40" is the 40GB part, but "a100 40 nodes" is 40 nodes of the (assumed 80GB) A100', () => {
+    expect(parse('memory for 13b on a100 40 with tp 2').stated).toMatchObject({ gpu: 'a100-40gb', tensor: 2 });
+    expect(parse('how long to train 13b on a100 40 nodes').stated).toMatchObject({ gpu: 'a100-80gb', nodes: 40 });
+  });
+});
+
+describe('parse: model names', () => {
+  it.each(['how many nodes for llama 3 405b', 'how many nodes for llama3 405b', 'how many nodes for llama-3-405b'])('"%s" is Llama 3.1 405B, said so', (question) => {
+    const q = parse(question);
+    expect(q.problems).toEqual([]);
+    expect(q.stated.model).toBe('llama3.1-405b');
+    expect(q.defaults[0]?.text).toBe("Llama 3 405B taken as Llama 3.1 405B (llama3.1-405b; Meta's paper, Dubey et al. 2024, calls it Llama 3 405B)");
   });
 });

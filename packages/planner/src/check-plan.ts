@@ -89,7 +89,7 @@ function checkPipeline(input: PlanInput, add: Add): void {
     // transformer_config.py: the first and last stage's layers and each middle stage's "must be divisible
     // by virtual pipeline parallel degree"; an even split (arguments.py, --num-layers-per-virtual-pipeline-stage)
     // needs the layers per stage divisible by the layers per model chunk, the same rule.
-    add('parallelism.virtualStages', 'interleave-indivisible', `the interleaved schedule splits every stage's layers into ${v} equal model chunks; the stages hold ${describeSplit(split)} layers`);
+    add('parallelism.virtualStages', 'interleave-indivisible', `the interleaved schedule splits every stage's layers into ${v} equal model chunks; ${describeSplit(split)}`);
   }
   if (v > 1 && p === 2 && !input.overlapPipelineComm) {
     // arguments.py: "When interleaved schedule is used and p2p communication overlap is disabled,
@@ -100,10 +100,11 @@ function checkPipeline(input: PlanInput, add: Add): void {
 }
 
 /** "4 each", "2, 4 × 23, 2" or "3, 2": the layers of a split's stages. */
+/** "each stage holds 12 layers", or "the stages hold 2, 4 × 23, 2 layers" for an uneven split. */
 function describeSplit(split: PipelineSplit): string {
   const p = split.stages.length;
-  if (!split.uneven) return `${split.first} each`;
-  return p <= 3 ? split.stages.join(', ') : `${split.first}, ${split.middle} × ${p - 2}, ${split.last}`;
+  if (!split.uneven) return `each stage holds ${split.first} layer${split.first === 1 ? '' : 's'}`;
+  return `the stages hold ${p <= 3 ? split.stages.join(', ') : `${split.first}, ${split.middle} × ${p - 2}, ${split.last}`} layers`;
 }
 
 /** Context and sequence parallelism split the sequence; Transformer Engine and Megatron split it evenly. */

@@ -26,6 +26,9 @@ const QUOTED_CHARACTERS = 80;
  */
 export function answerHelp(q: ParsedQuestion, problems: readonly string[] = q.problems): Answer {
   const base = { intent: 'help' as const, ok: false, question: q.text, figures: [], assumptions: [], examples: [...EXAMPLE_QUESTIONS] };
+  if (q.outOfScope !== undefined && problems.length > 0) {
+    return { ...base, headline: `I could not answer that: ${problems.join('; ')}.`, notes: [...q.outOfScope, CAPABILITIES, VOCABULARY] };
+  }
   if (q.intent !== 'help' && problems.length > 0) {
     return { ...base, headline: `I could not answer that: ${problems.join('; ')}.`, notes: [VOCABULARY] };
   }

@@ -40,7 +40,7 @@ function nodesOf(p: AskParameters): number | string {
   if (p.nodes !== undefined) return p.nodes;
   const perNode = gpusPerNodeOf(p);
   const gpus = p.gpus ?? perNode;
-  return gpus % perNode === 0 ? gpus / perNode : `${gpus} GPUs are not whole nodes of ${perNode}; give a multiple of ${perNode}`;
+  return gpus % perNode === 0 ? gpus / perNode : `${gpus === 1 ? '1 GPU is' : `${gpus} GPUs are`} not whole nodes of ${perNode}; give a multiple of ${perNode}`;
 }
 
 interface PlanView {
@@ -102,7 +102,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   const plan = result.configuration;
   const cluster = `${result.nodes} node${result.nodes === 1 ? '' : 's'} (${result.gpus} GPUs)`;
   const headline = q.intent === 'nodes'
-    ? `${subjectOf(p)}: ${cluster} train ${tokens} tokens in ${formatDays(result.days)} (deadline ${formatDays(toDays(p.deadlineSeconds ?? 0))})`
+    ? `${subjectOf(p)}: ${cluster} train${result.nodes === 1 ? 's' : ''} ${tokens} tokens in ${formatDays(result.days)} (deadline ${formatDays(toDays(p.deadlineSeconds ?? 0))})`
     : `${subjectOf(p)}: ${formatDays(result.days)} to train ${tokens} tokens on ${cluster}`;
   const notes = [
     q.intent === 'nodes'

@@ -19,14 +19,50 @@ const SYSTEMS: readonly { pattern: RegExp; system: string; gpu: string }[] = [
   { pattern: /\b(?:azure[\s-]*)?nd[\s-]*m?[\s-]*a100[\s-]*v4\b/, system: 'azure-ndm-a100-v4', gpu: 'a100-80gb' },
 ];
 
+/** A bare "A100 40" is the 40GB part unless a count or unit follows ("A100 40 nodes", "A100 40 days"). */
+const NOT_A_COUNT = String.raw`(?![\s-]*(?:[\d.%]|x\b|[kmbt]\b|nodes?|gpus?|machines?|servers?|boxes|hosts?|systems?|trays?|cards?|days?|d\b|hours?|hrs?|h\b|weeks?|wks?|w\b|months?|mo\b|tokens?|toks?|thousand|million|billion|trillion|percent))`;
+const GB_SIZE = (size: number): string => String.raw`(?:${size}\s*g(?:i?b)?s?\b|${size}\b${NOT_A_COUNT})`;
+
 const GPUS: readonly { pattern: RegExp; gpu: string }[] = [
-  { pattern: /\ba100[\s-]*40\s*gb\b/, gpu: 'a100-40gb' },
-  { pattern: /\ba100(?:[\s-]*(?:sxm4?[\s-]*)?80\s*gb)?s?\b/, gpu: 'a100-80gb' },
+  { pattern: new RegExp(String.raw`\ba100[\s-]*(?:sxm4?[\s-]*)?${GB_SIZE(40)}`), gpu: 'a100-40gb' },
+  { pattern: new RegExp(String.raw`\ba100(?:[\s-]*(?:sxm4?[\s-]*)?${GB_SIZE(80)})?s?\b`), gpu: 'a100-80gb' },
   { pattern: /\bh100(?:[\s-]*(?:sxm5?|80\s*gb))*s?\b/, gpu: 'h100-sxm' },
   { pattern: /\bh200s?\b/, gpu: 'h200' },
   { pattern: /\bb200s?\b/, gpu: 'b200' },
   { pattern: /\bv100(?:[\s-]*32\s*gb)?s?\b/, gpu: 'v100-32gb' },
 ];
+
+/**
+ * Accelerators no preset models, and variants of modelled ones that differ from the preset (PCIe and NVL
+ * cards have other clocks, power and links than the SXM parts): named back and declined, never read as
+ * the nearest preset. Checked before the presets, so "H100 PCIe" is never the H100 SXM.
+ */
+const UNMODELLED: readonly { pattern: RegExp; name: (m: string) => string; modelled?: string }[] = [
+  { pattern: /\bh100[\s-]*(?:80\s*gb[\s-]*)?(?:pcie|nvl)\b/, name: (m) => (/nvl/.test(m) ? 'H100 NVL' : 'H100 PCIe'), modelled: 'only the H100 SXM part (h100-sxm) is modelled' },
+  { pattern: /\ba100[\s-]*(?:(?:40|80)\s*gb[\s-]*)?pcie\b/, name: () => 'A100 PCIe', modelled: 'only the A100 SXM4 parts (a100-40gb, a100-80gb) are modelled' },
+  { pattern: /\bv100[\s-]*(?:(?:sxm2?|pcie)[\s-]*)?16\s*g(?:i?b)?\b/, name: () => 'V100 16GB', modelled: 'only the 32 GB V100 (v100-32gb) is modelled' },
+  { pattern: /\bv100[\s-]*(?:32\s*gb[\s-]*)?pcie\b/, name: () => 'V100 PCIe', modelled: 'only the V100 SXM2 32GB part (v100-32gb) is modelled' },
+  { pattern: /\bgh[\s-]*200\b/, name: () => 'GH200' },
+  { pattern: /\bg?b[13]00\b/, name: (m) => m.toUpperCase() },
+  { pattern: /\b[ah]800\b|\bh20\b/, name: (m) => m.toUpperCase() },
+  { pattern: /\b(?:amd[\s-]*)?(?:instinct[\s-]*)?mi[\s-]*[1-4]\d{2}[a-z]?\b/, name: (m) => m.replace(/^(?:amd[\s-]*)?(?:instinct[\s-]*)?/, '').replace(/[\s-]/g, '').toUpperCase() },
+  { pattern: /\b(?:google[\s-]*)?(?:cloud[\s-]*)?tpus?(?:[\s-]*v\d+[a-z]?)?\b/, name: (m) => m.replace(/^.*?tpus?/, 'TPU').replace(/[\s-]*v(\d)/, ' v$1') },
+  { pattern: /\b(?:intel[\s-]*)?(?:habana[\s-]*)?gaudi[\s-]*\d?\b/, name: (m) => `Gaudi${m.match(/\d/)?.[0] ?? ''}`.replace(/(\d)$/, ' $1') },
+  { pattern: /\b(?:aws[\s-]*)?(?:trainium\d?|trn[12])\b/, name: () => 'Trainium' },
+  { pattern: /\b(?:nvidia[\s-]*)?(?:geforce[\s-]*)?rtx[\s-]*(?:a?\d{4}(?:[\s-]*ti)?|pro[\s-]*\d{4})?\b/, name: (m) => m.replace(/^.*?rtx/, 'RTX').replace(/[\s-]+/g, ' ').toUpperCase() },
+  { pattern: /\bl40s?\b|\bl4\b|\ba10g?\b|\ba40\b|\ba6000\b|\bt4\b|\bp100\b|\bk80\b/, name: (m) => m.toUpperCase() },
+];
+
+export type UnmodelledHardware = Match & { name: string; modelled?: string };
+
+/** An accelerator the presets do not model, named as the question wrote it ("MI300X", "H100 PCIe"). */
+export function matchUnmodelledHardware(text: string): UnmodelledHardware | undefined {
+  for (const u of UNMODELLED) {
+    const m = u.pattern.exec(text);
+    if (m) return { index: m.index, length: m[0].length, name: u.name(m[0]), ...(u.modelled !== undefined && { modelled: u.modelled }) };
+  }
+  return undefined;
+}
 
 /** The node type or GPU a question names, with a note when a variant was assumed ("A100" → 80GB). */
 export function matchHardware(text: string): HardwareMatch | undefined {
@@ -39,7 +75,7 @@ export function matchHardware(text: string): HardwareMatch | undefined {
     if (!m) continue;
     const where = { index: m.index, length: m[0].length, gpu: g.gpu };
     // A bare "A100" is taken as the 80GB part (DGX A100 640GB, the Selene node of Narayanan et al. 2021).
-    if (g.gpu === 'a100-80gb' && !/80\s*gb/.test(m[0])) return { ...where, assumed: 'A100 taken as the 80GB part (say "A100 40GB" for the other)' };
+    if (g.gpu === 'a100-80gb' && !/80/.test(m[0].slice(4))) return { ...where, assumed: 'A100 taken as the 80GB part (say "A100 40GB" for the other)' };
     return where;
   }
   return undefined;

@@ -19,11 +19,19 @@ const FAMILY_SIZE_TOLERANCE = 0.15;
  * Families with an optional version and size (named groups). `prefixes` are the preset ids the size
  * is looked up among; `alone` is what the family means without a size ("GPT-3" is GPT-3 175B).
  */
-const FAMILIES: readonly { pattern: RegExp; prefixes: (version: string | undefined) => readonly string[]; alone?: string }[] = [
+const FAMILIES: readonly {
+  pattern: RegExp;
+  prefixes: (version: string | undefined) => readonly string[];
+  alone?: string;
+  /** Where a versioned size the version has no preset of was released under another name, and why. */
+  renamed?: (version: string | undefined) => { family: string; prefix: string; why: string } | undefined;
+}[] = [
   // "llama 3.1 405b", "llama-3-70b", "llama2 7b"; Llama without a version prefers Llama 3, then 3.1, then 2.
   {
     pattern: /\bllama[\s-]*(?<version>3\.1|2|3)?[\s-]*(?<size>\d+(?:\.\d+)?\s*[bmt])?\b/,
     prefixes: (v) => (v !== undefined ? [`llama${v}-`] : FAMILY_PREFERENCE.filter((p) => p.startsWith('llama'))),
+    // Meta's paper (Dubey et al. 2024, "The Llama 3 Herd of Models") calls the 405B model "Llama 3 405B"; it shipped as Llama 3.1.
+    renamed: (v) => (v === '3' ? { family: 'Llama 3', prefix: 'llama3.1-', why: "Meta's paper, Dubey et al. 2024, calls it Llama 3" } : undefined),
   },
   { pattern: /\bgpt[\s-]*3(?:[\s-]*(?<size>\d+(?:\.\d+)?\s*[bm]))?\b/, prefixes: () => ['gpt3-'], alone: 'gpt3-175b' },
   { pattern: /\bnemotron(?:[\s-]*4)?(?:[\s-]*(?<size>\d+(?:\.\d+)?\s*b))?\b/, prefixes: () => ['nemotron4-'], alone: 'nemotron4-340b' },
@@ -58,13 +66,17 @@ function nearest(prefixes: readonly string[], parameters: number, tolerance: num
 // "175b" is 175 billion, "1t" one trillion (units' parseCount).
 const sizeOf = (text: string | undefined): number | undefined => (text === undefined ? undefined : parseCount(text.replace(/\s+/g, '')));
 
+/** "405 b" → "405B", as a model's name writes its size. */
+const compactSize = (text: string | undefined): string => (text ?? '').replace(/\s+/g, '').toUpperCase();
+
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Exact preset ids first ("llama3.1-405b", "megatron-1t"), longest first so "gpt3-1.3b" never matches inside another. */
 const ID_PATTERNS: readonly (readonly [string, RegExp])[] = [...MODEL_IDS]
   .sort((a, b) => b.length - a.length)
   .map((id) => [id, new RegExp(`(?<![\\w.])${escape(id)}(?![\\w.])`)] as const);
 
-export type ModelMatch = Match & { model?: string; unknownSize?: number };
+/** `assumed`: how the name was read when it is not the preset's own ("Llama 3 405B" → llama3.1-405b). */
+export type ModelMatch = Match & { model?: string; unknownSize?: number; assumed?: string };
 
 /** Finds the model a question names; `unknownSize` when it names a size no preset has. */
 export function matchModel(text: string): ModelMatch | undefined {
@@ -84,7 +96,15 @@ export function matchModel(text: string): ModelMatch | undefined {
       return { ...where, model: family.prefixes(m.groups.version).flatMap((p) => MODEL_IDS.filter((id) => id.startsWith(p))).at(-1) ?? 'llama3-70b' };
     }
     const model = nearest(family.prefixes(m.groups?.version), size, FAMILY_SIZE_TOLERANCE);
-    return model === undefined ? { ...where, unknownSize: size } : { ...where, model };
+    if (model !== undefined) return { ...where, model };
+    const renamed = family.renamed?.(m.groups?.version);
+    const successor = renamed === undefined ? undefined : nearest([renamed.prefix], size, FAMILY_SIZE_TOLERANCE);
+    if (renamed !== undefined && successor !== undefined) {
+      const asked = `${renamed.family} ${compactSize(m.groups?.size)}`;
+      const name = modelById(successor)?.shape.name ?? successor;
+      return { ...where, model: successor, assumed: `${asked} taken as ${name} (${successor}; ${renamed.why} ${compactSize(m.groups?.size)})` };
+    }
+    return { ...where, unknownSize: size };
   }
   // A bare size: "175B", "70b model", "1T parameters" (never "2T tokens").
   // A minus sign before it ("-5B") is kept, so that the answer refuses the size rather than read 5B.

@@ -36,15 +36,44 @@ export function takeTokens(s: Scanner): number | undefined {
   return m ? parseCount(`${m[1]}${m[2] ?? ''}`) : undefined;
 }
 
-const DURATION_UNITS: Record<string, number> = { hour: hours(1), day: days(1), week: days(7), month: days(30) };
+/** A month is taken as 30 days (as "3 months" = 90 days); answers say so when a question counts months. */
+export const DAYS_PER_MONTH = 30;
+const DURATION_UNITS: Record<string, number> = { hour: hours(1), day: days(1), week: days(7), month: days(DAYS_PER_MONTH) };
 
-/** "in 30 days", "within 2 weeks", "3 months" (a month is taken as 30 days), "36 hours". */
-export function takeDeadline(s: Scanner): number | undefined {
-  const m = s.take(new RegExp(String.raw`${NUMBER}\s*(hours?|hrs?|h|days?|d|weeks?|wks?|w|months?|mo)\b`));
+/** Number words a question may spell out ("two weeks", "one node"). */
+export const NUMBER_WORDS: Readonly<Record<string, number>> = {
+  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+};
+const NUMBER_WORD = Object.keys(NUMBER_WORDS).join('|');
+
+/** Not a duration: "3D parallel(ism)", "2-way". */
+const NOT_A_DURATION = String.raw`(?![\s-]*(?:parallel\w*|way)\b)`;
+
+export interface Deadline {
+  seconds: number;
+  /** What the reading assumed, said back in the answer (a month's length). */
+  assumed?: string;
+}
+
+const unitKey = (unit: string): string => (unit.startsWith('h') ? 'hour' : unit.startsWith('d') ? 'day' : unit.startsWith('w') ? 'week' : 'month');
+const plural = (n: number, unit: string): string => `${n} ${unit}${n === 1 ? '' : 's'}`;
+
+/**
+ * "in 30 days", "within 2 weeks", "3 months", "36 hours", "14d"; in words: "in a week", "two weeks",
+ * "in a month". "3D parallel" is not a 3-day deadline. A month is taken as DAYS_PER_MONTH days, and said so.
+ */
+export function takeDeadline(s: Scanner): Deadline | undefined {
+  const digits = s.take(new RegExp(String.raw`${NUMBER}\s*(hours?|hrs?|h|days?|d|weeks?|wks?|w|months?|mo)\b${NOT_A_DURATION}`));
+  // "a week" only after a preposition ("in a week", "within a month"), so "1B tokens a day" is no deadline.
+  const words = digits ?? s.take(new RegExp(String.raw`(?:\b(?:in|within|under|over|for|inside|than|about|around|roughly)\s+(?:an?|one)|\b(${NUMBER_WORD}))\s+(hours?|days?|weeks?|months?)\b`));
+  const m = digits ?? words;
   if (!m) return undefined;
-  const unit = m[2] ?? '';
-  const key = unit.startsWith('h') ? 'hour' : unit.startsWith('d') ? 'day' : unit.startsWith('w') ? 'week' : 'month';
-  return Number(m[1]) * (DURATION_UNITS[key] ?? days(1));
+  const count = digits ? Number(m[1]) : m[1] === undefined ? 1 : NUMBER_WORDS[m[1]] ?? 1;
+  const key = unitKey(m[2] ?? '');
+  const seconds = count * (DURATION_UNITS[key] ?? days(1));
+  if (key !== 'month') return { seconds };
+  const inDays = count === 1 ? '' : ` (${plural(count, 'month')} = ${plural(Number((count * DAYS_PER_MONTH).toFixed(1)), 'day')})`;
+  return { seconds, assumed: `a month taken as ${DAYS_PER_MONTH} days${inDays}` };
 }
 
 type IntegerField = 'tensor' | 'pipeline' | 'context' | 'data' | 'virtualStages' | 'microBatchSize' | 'globalBatchSize' | 'seqLength';
@@ -122,23 +151,60 @@ export function takeBytes(s: Scanner): number | undefined {
 /** The ASCII words used for a hardware name once it is found (so counts can sit next to it). */
 export const HW_TOKEN = 'HW';
 
+/** Nouns that count machines ("16 nodes", "2 DGX boxes"). */
+const NODE_NOUN = String.raw`(?:nodes?|machines?|servers?|boxes|hosts?|trays?|systems?)`;
+/** Nouns for a group of GPUs, not one: "an H100 cluster" is no count of one. */
+const GROUP_NOUN = String.raw`(?:clusters?|pods?|superpods?|racks?|fleets?|farms?|partitions?|generation|family|series)`;
+
+/**
+ * Spelled-out counts before a GPU or node noun become digits: "one node", "a single H100", "two DGX H100",
+ * "a GPU", "an H100" (never "an H100 cluster"), so the count patterns below read them.
+ */
+function spelledCounts(s: Scanner, notBeforeHardware: boolean): void {
+  const hardware = notBeforeHardware ? '' : String.raw`|${HW_TOKEN}\b(?!\s*${GROUP_NOUN}\b)`;
+  const noun = String.raw`(?=\s*(?:(?:${HW_TOKEN}\s*)?(?:gpus?|${NODE_NOUN})\b${hardware}))`;
+  s.text = s.text.replace(new RegExp(String.raw`\b(?:(a\s+single|single|an?)|(${NUMBER_WORD}))\b${noun}`, 'g'), (_m, single: string | undefined, word: string | undefined) =>
+    String(single !== undefined ? 1 : NUMBER_WORDS[word ?? ''] ?? 1));
+}
+
 /**
  * Node and GPU counts around the hardware name: "128 nodes", "280 DGX A100", "64 H100 nodes",
- * "1,024 GPUs", "64 H100s", "nodes of 8 GPUs". `systemNamed` says whether HW is a node type.
+ * "1,024 GPUs", "64 H100s", "nodes of 8 GPUs", "16 nodes of 8x A100", "16 8xH100 nodes", "one node",
+ * "a single H100". `systemNamed` says whether HW is a node type; `rackScale` whether it names a rack
+ * (GB200 NVL72) rather than one node.
  */
-export function takeCounts(s: Scanner, systemNamed: boolean): Pick<AskParameters, 'nodes' | 'gpus' | 'gpusPerNode'> {
+export function takeCounts(s: Scanner, systemNamed: boolean, rackScale = false): Pick<AskParameters, 'nodes' | 'gpus' | 'gpusPerNode'> {
   const out: Pick<AskParameters, 'nodes' | 'gpus' | 'gpusPerNode'> = {};
   const num = String.raw`(\d+(?:\.\d+)?)(k?)`;
-  const value = (m: RegExpExecArray): number => Math.round(Number(m[1]) * (m[2] === 'k' ? 1000 : 1));
-  const perNode = s.take(new RegExp(String.raw`(\d+)\s*(?:x\s*)?(?:${HW_TOKEN}\s*)?(?:gpus?\s*)?(?:per|a|each|/)\s*(?:node|server|machine|box)\b|nodes?\s+(?:of|with)\s+(\d+)\s*(?:${HW_TOKEN}\s*)?(?:gpus?)?`));
-  if (perNode) out.gpusPerNode = Number(perNode[1] ?? perNode[2]);
-  const nodes = s.take(new RegExp(String.raw`${num}\s*(?:x\s*)?(?:${HW_TOKEN}\s*)?(?:nodes?|machines?|servers?|boxes|hosts?|trays?|systems?)\b`));
-  if (nodes) out.nodes = value(nodes);
+  const value = (whole: string, k: string | undefined): number => Math.round(Number(whole) * (k === 'k' ? 1000 : 1));
+  // "8 GPUs per node", "8 H100 a node" (before spelled counts, so "a node" stays per node here).
+  const perNode = s.take(new RegExp(String.raw`(\d+)\s*(?:x\s*)?(?:${HW_TOKEN}\s*)?(?:gpus?\s*)?(?:per|a|each|/)\s*(?:node|server|machine|box)\b`));
+  if (perNode) out.gpusPerNode = Number(perNode[1]);
+  // "a GB200 NVL72" is a rack of 18 trays, never one tray (the preset's node): no spelled count for it.
+  spelledCounts(s, rackScale);
+  // "16 nodes of 8x A100", "one node with 8 GPUs": the count before is nodes, the one after GPUs per node.
+  const nodesOf = out.gpusPerNode === undefined
+    ? s.take(new RegExp(String.raw`(?:${num}\s*)?${NODE_NOUN}\s+(?:of|with)\s+(\d+)(?:\s*x\b|(?![\w.]))\s*(?:${HW_TOKEN}\s*)?(?:gpus?)?`))
+    : undefined;
+  if (nodesOf) {
+    out.gpusPerNode = Number(nodesOf[3]);
+    if (nodesOf[1] !== undefined) out.nodes = value(nodesOf[1], nodesOf[2]);
+  }
+  // "16 8xH100 nodes", "8xA100 nodes": 8 GPUs per node; a count before is nodes. "8xH100" alone counts GPUs.
+  const perNodeX = systemNamed || out.gpusPerNode !== undefined
+    ? undefined
+    : s.take(new RegExp(String.raw`(?:${num}\s+)?(\d+)x\s*(?:${HW_TOKEN}\s*(?:gpus?\s*)?|gpus?\s*)${NODE_NOUN}\b`));
+  if (perNodeX) {
+    out.gpusPerNode = Number(perNodeX[3]);
+    if (perNodeX[1] !== undefined) out.nodes = value(perNodeX[1], perNodeX[2]);
+  }
+  const nodes = out.nodes === undefined ? s.take(new RegExp(String.raw`${num}\s*(?:x\s*)?(?:${HW_TOKEN}\s*)?${NODE_NOUN}\b`)) : undefined;
+  if (nodes) out.nodes = value(nodes[1] ?? '', nodes[2]);
   const next = s.take(new RegExp(String.raw`${num}\s*(?:x\s*)?(?:${HW_TOKEN}\s*(?:gpus?)?|gpus?)(?![\w])`));
   if (next) {
     // "280 DGX A100" counts nodes; "64 H100" counts GPUs.
-    if (systemNamed && !/gpu/.test(next[0]) && out.nodes === undefined) out.nodes = value(next);
-    else out.gpus = value(next);
+    if (systemNamed && !/gpu/.test(next[0]) && out.nodes === undefined) out.nodes = value(next[1] ?? '', next[2]);
+    else out.gpus = value(next[1] ?? '', next[2]);
   }
   return out;
 }
