@@ -60,6 +60,10 @@ const TABLE: readonly [question: string, intent: IntentName, stated: AskParamete
     { model: 'gpt3-175b', gpu: 'a100-80gb', system: 'dgx-a100-80gb', nodes: 128, tensor: 8, pipeline: 8, globalBatchSize: 1536 }],
   ['throughput of megatron 39.1b with tp 8 pp 2 on 64 gpus', 'estimate', { model: 'megatron-39.1b', tensor: 8, pipeline: 2, gpus: 64 }],
   ['gpt3-6.7b tp 4 pp 2 cp 2 bf16', 'estimate', { model: 'gpt3-6.7b', tensor: 4, pipeline: 2, context: 2, precision: 'bf16' }],
+  // "8k context" is a sequence length (k = 1024 for token counts, as Llama 2's 4k is 4096); "2 context parallel" is CP.
+  ['how long to train llama 3 8b with 8k context on 8 nodes', 'time', { model: 'llama3-8b', seqLength: 8192, nodes: 8 }],
+  ['llama 70b with a 128k-token context window on 64 nodes', 'config', { model: 'llama3-70b', seqLength: 131072, nodes: 64 }],
+  ['how long to train llama 3 8b with 2 context parallel on 8 nodes', 'time', { model: 'llama3-8b', context: 2, nodes: 8 }],
   // collectives
   ['allreduce 256MB on 8 nodes of DGX H100', 'collective', { op: 'all-reduce', bytes: 256 * 1000 * 1000, gpu: 'h100-sxm', system: 'dgx-h100', nodes: 8 }],
   ['all-gather of 64 MiB across 16 A100 with ring', 'collective', { op: 'all-gather', bytes: 64 * MIB_BYTES, gpu: 'a100-80gb', gpus: 16, algorithm: 'ring' }],

@@ -93,7 +93,12 @@ const PARALLEL_WORDS: readonly [IntegerField, string][] = [
 /** Parallel sizes, batch sizes and sequence length, by name before or after the number. */
 export function takeParallelism(s: Scanner): Partial<Pick<AskParameters, IntegerField>> {
   const out: Partial<Pick<AskParameters, IntegerField>> = {};
+  // "8k context", "128k-token context window": a sequence length (a number before "context" not followed by
+  // "parallel"; "context parallel 2" and "cp 2" are context parallelism, below).
+  const window = s.take(/\b(\d+)(k?)[\s-]*(?:tokens?[\s-]*)?context(?:[\s-]*(?:window|length))?\b(?![\s-]*parallel)/);
+  if (window) out.seqLength = Number(window[1]) * (window[2] === 'k' ? 1024 : 1);
   for (const [field, words] of PARALLEL_WORDS) {
+    if (out[field] !== undefined) continue;
     const after = s.take(new RegExp(String.raw`\b(?:${words})\s*(?:=|:|of|is)?\s*(\d+)(k?)\b`));
     const m = after ?? s.take(new RegExp(String.raw`\b(\d+)(k?)(?:[\s-]*way)?[\s-]*(?:${words})\b`));
     // "8k context" / "32k sequence": k is 1024 here (4k = 4096, as Llama 2 says).
