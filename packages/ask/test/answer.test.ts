@@ -11,6 +11,20 @@ const scenarioFromUrl = (url: string): ScenarioInput => JSON.parse(decodeURIComp
 describe('answer: nodes, time and best configuration (the search)', () => {
   const nodes = ask('how many nodes for 175B');
 
+  it('keeps the settings the question states: recompute, micro-batch and sequence parallelism exactly', () => {
+    const a = ask('best config for gpt3-13b on 8 nodes with mbs 4, full recompute and without sequence parallel');
+    const e = (a.data as { best: { estimate: EstimateOk } }).best.estimate;
+    expect(e.resolved).toMatchObject({ microBatchSize: 4, recompute: 'full', sequenceParallel: false });
+  });
+
+  it('takes a stated TP as an upper bound and says so when the best plan uses less', () => {
+    const a = ask('best config for gpt3-13b on 8 nodes with tp 8');
+    const e = (a.data as { best: { estimate: EstimateOk } }).best.estimate;
+    expect(e.resolved.tensor).toBeLessThanOrEqual(8);
+    if (e.resolved.tensor !== 8) expect(a.notes).toContainEqual(`TP 8 was asked; the search, which takes it as an upper bound, found TP ${e.resolved.tensor} faster.`);
+    else expect(a.notes.some((n) => n.startsWith('TP 8 was asked'))).toBe(false);
+  });
+
   it('"how many nodes for 175B" meets the 30-day default deadline with GPT-3\'s 300B tokens', () => {
     expect(nodes.ok).toBe(true);
     const e = runEstimate(nodes.scenario) as EstimateOk;

@@ -32,6 +32,33 @@ function trainingOf(p: AskParameters): { globalBatchSize: number; precision: Non
   };
 }
 
+/**
+ * The question's own settings as search constraints: recompute, micro-batch and sequence parallelism
+ * exactly; tensor, pipeline, context and virtual-stage sizes as upper bounds (the search takes no
+ * exact size for them), with `held` telling the answer to check the plan keeps them.
+ */
+function constraintsOf(p: AskParameters): Record<string, unknown> {
+  return {
+    ...(p.recompute !== undefined && { recompute: [p.recompute] }),
+    ...(p.microBatchSize !== undefined && { microBatchSizes: [p.microBatchSize] }),
+    ...(p.sequenceParallel !== undefined && { sequenceParallel: [p.sequenceParallel] }),
+    ...(p.tensor !== undefined && { maxTensor: p.tensor }),
+    ...(p.pipeline !== undefined && { maxPipeline: p.pipeline }),
+    ...(p.context !== undefined && { maxContext: p.context }),
+    ...(p.virtualStages !== undefined && { maxVirtualStages: p.virtualStages }),
+  };
+}
+
+/** A note for each stated size the best plan does not keep (the search only bounds them). */
+function heldNotes(p: AskParameters, plan: EstimateOk): string[] {
+  const r = plan.resolved;
+  const sizes: [string, number | undefined, number][] = [
+    ['TP', p.tensor, r.tensor], ['PP', p.pipeline, r.pipeline], ['CP', p.context, r.context], ['v', p.virtualStages, r.virtualStages],
+  ];
+  return sizes.filter(([, asked, used]) => asked !== undefined && asked !== used)
+    .map(([name, asked, used]) => `${name} ${asked} was asked; the search, which takes it as an upper bound, found ${name} ${used} faster.`);
+}
+
 const batchAssumption = (q: ParsedQuestion, training: { globalBatchSize: number }): string[] =>
   q.parameters.globalBatchSize === undefined ? [defaultBatchText(training.globalBatchSize)] : [];
 
@@ -86,7 +113,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   const p = q.parameters;
   const training = trainingOf(p);
   const assumptions = batchAssumption(q, training);
-  const request: Record<string, unknown> = { model: p.model, cluster: machineOf(p), training, tokens: p.tokens };
+  const request: Record<string, unknown> = { model: p.model, cluster: machineOf(p), training, tokens: p.tokens, constraints: constraintsOf(p) };
   if (q.intent === 'nodes') {
     request.days = toDays(p.deadlineSeconds ?? 0);
   } else {
@@ -109,6 +136,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
       ? `The fewest nodes whose best configuration meets the deadline (${result.searches} cluster sizes searched).`
       : 'With the fastest configuration the search found on these nodes.',
     `${compactCount(result.gpuHours)} GPU-hours.`,
+    ...heldNotes(p, plan.estimate),
   ];
   return planAnswer(q, publicUrl, plan, headline, { assumptions, notes, data: result });
 }
@@ -120,7 +148,7 @@ export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOption
   if (typeof nodes === 'string') return answerHelp(q, [nodes]);
   const training = { ...trainingOf(p), ...(p.tokens !== undefined && { tokens: p.tokens }) };
   const assumptions = batchAssumption(q, training);
-  const request = { model: p.model, cluster: { ...machineOf(p), nodes }, training, top: 3 };
+  const request = { model: p.model, cluster: { ...machineOf(p), nodes }, training, top: 3, constraints: constraintsOf(p) };
   const result: SearchResponseJson = runSearch(request, options.candidateBudget === undefined ? {} : { candidateBudget: options.candidateBudget });
   if (!result.ok) {
     return failure(q, publicUrl, `${subjectOf(p)} on ${countOf(nodes, 'node')}: ${result.message}`, result.closest, { assumptions, data: result });
@@ -131,6 +159,7 @@ export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOption
   const notes = [
     `${compactCount(result.candidatesEvaluated)} of ${compactCount(result.spaceSize)} candidates settled, ${result.fullEstimates} fully estimated${result.budgetExhausted ? ' (budget reached: the best found so far)' : ''}.`,
     ...result.alternatives.slice(0, 3).map((a) => `Runner-up ${a.why}`),
+    ...heldNotes(p, best.estimate),
   ];
   return planAnswer(q, publicUrl, best, headline, { assumptions, notes, data: result });
 }
