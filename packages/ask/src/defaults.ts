@@ -110,6 +110,9 @@ function fillFixedConfiguration(p: AskParameters, take: Take): void {
   if (p.recompute === undefined) take('recompute', 'selective', 'selective activation recompute (Korthikanti et al. 2022)');
   // Korthikanti et al. 2022 pair selective recompute with sequence parallelism: activations drop by t.
   if (p.sequenceParallel === undefined && (p.tensor ?? 1) > 1) take('sequenceParallel', true, 'sequence parallelism alongside tensor parallelism (Korthikanti et al. 2022)');
+  // Megatron-Core runs use it (NeMo's and Megatron's GPT recipes pass --use-distributed-optimizer); the search
+  // answers pick it too, so a stated layout is judged as the searched ones are.
+  if (p.distributedOptimizer === undefined) take('distributedOptimizer', true, 'the distributed optimizer (optimizer states sharded over data parallelism, as Megatron-Core recipes run)');
   const replica = (p.tensor ?? 1) * (p.pipeline ?? 1) * (p.context ?? 1);
   if (p.nodes === undefined && p.gpus === undefined) {
     const gpus = replica * (p.data ?? 1);

@@ -6,7 +6,7 @@ import { matchHardware, matchUnmodelledHardware } from './lexicon/hardware.ts';
 import { matchModel } from './lexicon/models.ts';
 import {
   HW_TOKEN, Scanner, takeAlgorithm, takeBytes, takeCollectiveOp, takeCounts, takeDeadline, takeParallelism,
-  takePrecision, takeRecompute, takeSequenceParallel, takeTokens,
+  takeDistributedOptimizer, takePrecision, takeRecompute, takeSequenceParallel, takeTokens,
 } from './lexicon/quantities.ts';
 import type { AskParameters, DefaultUsed, ParsedQuestion } from './question.ts';
 import { outOfScope } from './scope.ts';
@@ -69,6 +69,7 @@ export function parse(question: string): ParsedQuestion {
   stated.precision = takePrecision(s);
   stated.recompute = takeRecompute(s);
   stated.sequenceParallel = takeSequenceParallel(s);
+  stated.distributedOptimizer = takeDistributedOptimizer(s);
   stated.op = takeCollectiveOp(s);
   if (stated.op !== undefined) {
     stated.algorithm = takeAlgorithm(s);

@@ -51,6 +51,8 @@ export interface AskParameters {
   precision?: 'fp16' | 'bf16' | 'fp8';
   recompute?: 'none' | 'selective' | 'full';
   sequenceParallel?: boolean;
+  /** Megatron's distributed optimizer (optimizer states sharded over data parallelism). */
+  distributedOptimizer?: boolean;
   op?: CollectiveOp;
   bytes?: number;
   algorithm?: CollectiveAlgorithm;

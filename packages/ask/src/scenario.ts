@@ -27,6 +27,7 @@ export function scenarioOf(p: AskParameters): ScenarioInput {
   if (p.virtualStages !== undefined) parallelism.virtualStages = p.virtualStages;
   if (p.recompute !== undefined) parallelism.recompute = p.recompute;
   if (p.sequenceParallel !== undefined) parallelism.sequenceParallel = p.sequenceParallel;
+  if (p.distributedOptimizer !== undefined) parallelism.distributedOptimizer = p.distributedOptimizer;
   return { model: p.model ?? '', cluster: clusterOf(p), training, parallelism };
 }
 

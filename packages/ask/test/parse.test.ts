@@ -64,6 +64,9 @@ const TABLE: readonly [question: string, intent: IntentName, stated: AskParamete
   ['how long to train llama 3 8b with 8k context on 8 nodes', 'time', { model: 'llama3-8b', seqLength: 8192, nodes: 8 }],
   ['llama 70b with a 128k-token context window on 64 nodes', 'config', { model: 'llama3-70b', seqLength: 131072, nodes: 64 }],
   ['how long to train llama 3 8b with 2 context parallel on 8 nodes', 'time', { model: 'llama3-8b', context: 2, nodes: 8 }],
+  ['memory for 70b on 16 h100 with tp 8 w/o sp and without the distributed optimizer', 'memory',
+    { model: 'llama3-70b', gpu: 'h100-sxm', gpus: 16, tensor: 8, sequenceParallel: false, distributedOptimizer: false }],
+  ['memory for 70b on 16 h100 with tp 8 and the distributed optimizer', 'memory', { model: 'llama3-70b', gpu: 'h100-sxm', gpus: 16, tensor: 8, distributedOptimizer: true }],
   // collectives
   ['allreduce 256MB on 8 nodes of DGX H100', 'collective', { op: 'all-reduce', bytes: 256 * 1000 * 1000, gpu: 'h100-sxm', system: 'dgx-h100', nodes: 8 }],
   ['all-gather of 64 MiB across 16 A100 with ring', 'collective', { op: 'all-gather', bytes: 64 * MIB_BYTES, gpu: 'a100-80gb', gpus: 16, algorithm: 'ring' }],

@@ -42,6 +42,7 @@ function constraintsOf(p: AskParameters): Record<string, unknown> {
     ...(p.recompute !== undefined && { recompute: [p.recompute] }),
     ...(p.microBatchSize !== undefined && { microBatchSizes: [p.microBatchSize] }),
     ...(p.sequenceParallel !== undefined && { sequenceParallel: [p.sequenceParallel] }),
+    ...(p.distributedOptimizer !== undefined && { sharding: [p.distributedOptimizer ? 'distributed-optimizer' : 'none'] }),
     ...(p.tensor !== undefined && { maxTensor: p.tensor }),
     ...(p.pipeline !== undefined && { maxPipeline: p.pipeline }),
     ...(p.context !== undefined && { maxContext: p.context }),

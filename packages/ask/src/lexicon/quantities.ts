@@ -47,7 +47,8 @@ export const NUMBER_WORDS: Readonly<Record<string, number>> = {
 const NUMBER_WORD = Object.keys(NUMBER_WORDS).join('|');
 
 /** Not a duration: "3D parallel(ism)", "2-way". */
-const NOT_A_DURATION = String.raw`(?![\s-]*(?:parallel\w*|way)\b)`;
+// Not "3d parallel", "8-way", nor "w/o" (without) read as weeks.
+const NOT_A_DURATION = String.raw`(?![\s-]*(?:parallel\w*|way)\b)(?!\/)`;
 
 export interface Deadline {
   seconds: number;
@@ -121,8 +122,16 @@ export function takeRecompute(s: Scanner): AskParameters['recompute'] {
 
 /** "sequence parallel", "with SP", "no sequence parallelism". */
 export function takeSequenceParallel(s: Scanner): boolean | undefined {
-  if (s.take(/\b(?:no|without)\s+(?:sequence[\s-]*parallel\w*|sp)\b/)) return false;
+  if (s.take(/(?:\b(?:no|without)|\bw\/o)\s*(?:sequence[\s-]*parallel\w*|sp)\b/)) return false;
   if (s.take(/\bsequence[\s-]*parallel\w*|\bsp\b/)) return true;
+  return undefined;
+}
+
+/** "distributed optimizer", "dist opt", "without the distributed optimizer" (Megatron's --use-distributed-optimizer). */
+export function takeDistributedOptimizer(s: Scanner): boolean | undefined {
+  const name = String.raw`(?:the\s+)?(?:distributed[\s-]*optimi[sz]er|dist[\s-]*opt)`;
+  if (s.take(new RegExp(String.raw`(?:\b(?:no|without)|\bw\/o)\s*${name}\b`))) return false;
+  if (s.take(new RegExp(String.raw`\b${name}\b`))) return true;
   return undefined;
 }
 
