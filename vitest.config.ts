@@ -4,7 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'infra/*/test/**/*.test.ts', 'test/*/test/**/*.test.ts'],
-    exclude: ['**/node_modules/**', 'test/e2e/**'],
+    // Browser tests run in the browser suite (test/e2e/vitest.config.ts), which installs chromium first.
+    exclude: ['**/node_modules/**', 'test/e2e/**', '**/*.browser.test.ts'],
     testTimeout: 60_000,
     pool: 'threads',
   },

@@ -6,7 +6,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   root: fileURLToPath(new URL('../..', import.meta.url)),
   test: {
-    include: ['test/e2e/test/**/*.test.ts'],
+    // Browser tests of a package (apps/*/test/*.browser.test.ts) run here too, where chromium is ensured.
+    include: ['test/e2e/test/**/*.test.ts', 'apps/*/test/**/*.browser.test.ts'],
     globalSetup: ['test/e2e/src/ensure-chromium.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,

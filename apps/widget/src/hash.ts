@@ -31,3 +31,9 @@ export function scenarioFromHash(hash: string): unknown {
   }
   return undefined;
 }
+
+/** Whether the hash has a `scenario=` part at all, readable or not: a link meant for the widget. */
+export function hasScenarioPart(hash: string): boolean {
+  const body = hash.startsWith('#') ? hash.slice(1) : hash;
+  return body.split('&').some((part) => part.startsWith(`${HASH_KEY}=`));
+}

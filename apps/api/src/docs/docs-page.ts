@@ -7,6 +7,7 @@ export function docsPage(): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>trainplan API</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <style>
 body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
 h2{margin-top:2rem}.op{border:1px solid #ddd;border-radius:6px;padding:.75rem 1rem;margin:1rem 0}
@@ -33,6 +34,7 @@ button{padding:.3rem .9rem}details summary{cursor:pointer}
       const params = (op.parameters || []).map((p) => { const i = el('input', { value: p.example || '', placeholder: p.name }); box.append(el('label', {}, p.name + ': ', i)); return [p.name, i]; });
       if (media) {
         input = el('textarea', { value: JSON.stringify(media.example ?? {}, null, 2) });
+        input.setAttribute('aria-label', 'Request body (JSON) for ' + verb.toUpperCase() + ' ' + path);
         box.append(input);
         box.append(el('details', {}, el('summary', { textContent: 'request schema' }), el('pre', { textContent: JSON.stringify(media.schema, null, 2) })));
       }

@@ -17,7 +17,7 @@ export function pipelineChart(t: Timeline, note = ''): string {
     + (row >= 12 ? `<text x="0" y="${s * row + row - 4}" class="axis">s${s}</text>` : ''));
   const ops = t.ops.map((o) => {
     const text = row >= 12 && (o.end - o.start) * scale > 12 ? `<text x="${px(label + o.start * scale + 2)}" y="${o.stage * row + row - 4}" class="mb">${o.microBatch + 1}</text>` : '';
-    return `<rect class="op ${o.kind === 'forward' ? 'fwd' : 'bwd'}" style="fill:${hue(o.microBatch)}" x="${px(label + o.start * scale)}" y="${o.stage * row + 1}" width="${px((o.end - o.start) * scale)}" height="${row - 2}"><title>${esc(`stage ${o.stage}, micro-batch ${o.microBatch + 1}${t.virtualStages > 1 ? `, chunk ${o.chunk}` : ''}, ${o.kind}`)}</title></rect>${text}`;
+    return `<rect class="op ${o.kind === 'forward' ? 'fwd' : 'bwd'}" fill="${hue(o.microBatch)}" x="${px(label + o.start * scale)}" y="${o.stage * row + 1}" width="${px((o.end - o.start) * scale)}" height="${row - 2}"><title>${esc(`stage ${o.stage}, micro-batch ${o.microBatch + 1}${t.virtualStages > 1 ? `, chunk ${o.chunk}` : ''}, ${o.kind}`)}</title></rect>${text}`;
   });
   const name = t.schedule === 'interleaved' ? `interleaved 1F1B, v = ${t.virtualStages}` : t.schedule === 'gpipe' ? 'GPipe' : '1F1B';
   const caption = `${name}: p = ${t.stages}, m = ${t.microBatches}; bubble ${formatPercent(t.bubbleFraction)} of the ideal time${note ? ` (${note})` : ''}`;

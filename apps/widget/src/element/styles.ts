@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * The element's stylesheet, inside its shadow root so it neither leaks into nor inherits rules from
  * the host page. Themeable through CSS custom properties set on the element or any ancestor:
@@ -8,6 +9,26 @@
  * --trainplan-optimizer-state, --trainplan-activations, --trainplan-other.
  * Light and dark follow prefers-color-scheme unless theme="light" or theme="dark" is set.
  */
+let shared: CSSStyleSheet | undefined;
+
+/**
+ * The stylesheet as a constructable CSSStyleSheet (adoptedStyleSheets), which a strict Content Security
+ * Policy (`style-src 'self'`, no 'unsafe-inline') does not block the way it blocks a <style> element;
+ * one sheet shared by every instance. `undefined` where the browser has no constructable stylesheets.
+ */
+export function constructedStyles(): CSSStyleSheet | undefined {
+  if (shared) return shared;
+  try {
+    if (typeof CSSStyleSheet === 'undefined' || typeof ShadowRoot === 'undefined' || !('adoptedStyleSheets' in ShadowRoot.prototype)) return undefined;
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(STYLES);
+    shared = sheet;
+    return sheet;
+  } catch {
+    return undefined;
+  }
+}
+
 const LIGHT = `--_bg:var(--trainplan-bg,#fff);--_fg:var(--trainplan-fg,#1b1f24);--_muted:var(--trainplan-muted,#5b6470);
 --_border:var(--trainplan-border,#d5d9de);--_accent:var(--trainplan-accent,#2563eb);--_error:var(--trainplan-error,#b42318);--_idle:#eceef1;--_field:#fff;`;
 const DARK = `--_bg:var(--trainplan-bg,#16181d);--_fg:var(--trainplan-fg,#e6e8eb);--_muted:var(--trainplan-muted,#9aa3ad);
@@ -38,6 +59,8 @@ input:focus-visible,select:focus-visible,a:focus-visible,button:focus-visible{ou
 .outputs{min-width:0}
 .status{margin:0 0 8px;color:var(--_error)}
 .status:empty{display:none}
+.note{margin:0 0 8px;font-size:.85em;color:var(--_muted)}
+.note:empty{display:none}
 .headline{display:flex;flex-wrap:wrap;gap:4px 16px;margin:0 0 8px}
 .headline div{display:flex;flex-direction:column}
 .headline b{font-size:1.35em;font-variant-numeric:tabular-nums}

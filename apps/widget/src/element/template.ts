@@ -32,6 +32,7 @@ export function template(): string {
 <form class="inputs" novalidate aria-label="training scenario">${sets}</form>
 <section class="outputs" aria-label="estimate">
 <p class="status" role="status" aria-live="polite"></p>
+<p class="note" aria-live="polite"></p>
 <div class="headline" aria-live="polite"></div>
 <ul class="warnings" aria-live="polite"></ul>
 <div class="out-search"></div>

@@ -9,12 +9,15 @@ import { scalingChart, type ScalingPoint } from '../charts/scaling-chart.ts';
 import { apiBackend, localBackend, type Backend } from '../compute/backend.ts';
 import { nodesRequestFor, searchRequestFor } from '../compute/search-requests.ts';
 import { DEFAULT_VALUES, FIELDS, FIELD_NAMES, type FieldValues } from '../form/fields.ts';
-import { fieldForPath, fieldsFromScenario, scenarioFromFields, type Budget, type FieldIssue } from '../form/scenario-from-fields.ts';
-import { scenarioFromHash, scenarioToHash } from '../hash.ts';
+import { dropConflicting, keptIn, keptNote, withKept, type KeptFields } from '../form/kept-fields.ts';
+import {
+  fieldForPath, fieldsFromScenario, fitPrecisionToGpu, readScenario, scenarioFromFields, type Budget, type FieldIssue,
+} from '../form/scenario-from-fields.ts';
+import { hasScenarioPart, scenarioFromHash, scenarioToHash } from '../hash.ts';
 import { nodesAnswer } from '../sizing/nodes-answer.ts';
 import { scalingNodeCounts, validNodeCounts } from '../sizing/node-counts.ts';
 import { headline, nodesSection, pipelineSection, searchedNodesSection, warningsList } from './results.ts';
-import { STYLES } from './styles.ts';
+import { constructedStyles, STYLES } from './styles.ts';
 import { template } from './template.ts';
 
 const BOOLEAN_FIELDS = new Set(FIELDS.filter((f) => f.kind === 'checkbox').map((f) => f.name));
@@ -66,12 +69,27 @@ export class TrainplanEstimator extends HTMLElement {
   #run = 0;
   #lastGood: { scenario: ScenarioInput; estimate: EstimateOk } | undefined;
   #connected = false;
+  /** The link's fields the form cannot show: merged into every estimate and the shared hash (form/kept-fields.ts). */
+  #kept: KeptFields = {};
+  /** What the last change did on its own (a kept field dropped, the precision switched), shown under the status. */
+  #notices: string[] = [];
+  /** The precision a GPU change switched away from, restored on a GPU that runs it (until the reader picks one). */
+  #precisionSwitchedFrom: string | undefined;
+  /** A bad link's message: it stays, and the page's URL is left alone, until the reader edits a field. */
+  #linkProblem = '';
   readonly #onHashChange = () => this.#guard(() => this.#readHash(true));
 
   constructor() {
     super();
     this.#root = this.attachShadow({ mode: 'open' });
-    this.#root.innerHTML = `<style>${STYLES}</style>${template()}`;
+    // A constructable stylesheet where there is one: a strict CSP (style-src 'self') blocks a <style> element.
+    const sheet = constructedStyles();
+    if (sheet) {
+      this.#root.adoptedStyleSheets = [sheet];
+      this.#root.innerHTML = template();
+    } else {
+      this.#root.innerHTML = `<style>${STYLES}</style>${template()}`;
+    }
     const form = this.#root.querySelector('form')!;
     form.addEventListener('input', (ev) => this.#guard(() => this.#onInput(ev)));
     form.addEventListener('change', (ev) => this.#guard(() => this.#onInput(ev)));
@@ -116,7 +134,7 @@ export class TrainplanEstimator extends HTMLElement {
       if (!this.#connected) return;
       if (name === 'api') this.#setBackend();
       else if (name === 'sync-hash') return;
-      else this.#values[name] = value === null ? (DEFAULT_VALUES[name] ?? '') : this.#fromAttribute(name, value);
+      else this.#change(name, value === null ? (DEFAULT_VALUES[name] ?? '') : this.#fromAttribute(name, value));
       this.#writeForm();
       this.#schedule(0);
     });
@@ -144,14 +162,28 @@ export class TrainplanEstimator extends HTMLElement {
   }
 
   #readHash(rerun: boolean): void {
-    const raw = scenarioFromHash(window.location.hash);
-    if (raw === undefined) return;
-    const v = validateScenario(raw);
-    if (!v.ok) {
-      this.#status(`The link's scenario is not valid (${v.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}); showing the page's example.`);
+    const hash = window.location.hash;
+    if (!hasScenarioPart(hash)) return;
+    const raw = scenarioFromHash(hash);
+    if (raw === undefined) {
+      this.#linkProblem = "The link's scenario could not be read (it is not URI-encoded JSON); showing the page's example.";
+      this.#status('');
       return;
     }
-    this.#values = fieldsFromScenario(raw as ScenarioInput, this.#values);
+    const v = validateScenario(raw);
+    if (!v.ok) {
+      this.#linkProblem = `The link's scenario is not valid (${v.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}); showing the page's example.`;
+      this.#status('');
+      return;
+    }
+    const reading = readScenario(raw as ScenarioInput, this.#values);
+    this.#values = { ...reading.values };
+    this.#kept = reading.kept;
+    this.#notices = [...reading.notes];
+    this.#precisionSwitchedFrom = undefined;
+    this.#linkProblem = '';
+    this.#status('');
+    this.#showNote();
     if (rerun) {
       this.#writeForm();
       this.#schedule(0);
@@ -161,13 +193,51 @@ export class TrainplanEstimator extends HTMLElement {
   #onInput(ev: Event): void {
     const target = ev.target as HTMLInputElement | HTMLSelectElement | null;
     if (!target?.name) return;
-    this.#values[target.name] = target instanceof HTMLInputElement && target.type === 'checkbox' ? String(target.checked) : target.value;
+    // The reader has taken over: a bad link's message goes, and the URL may follow the form again.
+    if (this.#linkProblem) {
+      this.#linkProblem = '';
+      this.#status('');
+    }
+    const adjusted = this.#change(target.name, target instanceof HTMLInputElement && target.type === 'checkbox' ? String(target.checked) : target.value);
+    if (adjusted) this.#writeForm();
     if (target.name === 'model') this.#showCustom();
     if (SEARCHED_FIELDS.has(target.name) && this.#values.auto === 'true') {
       this.#values.auto = 'false';
       this.#writeForm();
     }
     this.#schedule(ev.type === 'change' ? 0 : DEBOUNCE_MS);
+  }
+
+  /**
+   * One field takes a new value (from the reader or an attribute): kept link fields it conflicts with are
+   * dropped, and a GPU without tensor cores for the precision switches it; the notes say what happened.
+   * True when another field changed with it (the form must be redrawn).
+   */
+  #change(name: string, value: string): boolean {
+    const old = this.#values[name];
+    this.#values[name] = value;
+    if (old === value) return false;
+    const notices: string[] = [];
+    let adjusted = false;
+    const dropped = dropConflicting(this.#kept, name, this.#values);
+    this.#kept = dropped.kept;
+    if (dropped.note) notices.push(dropped.note);
+    if (name === 'precision') this.#precisionSwitchedFrom = undefined;
+    if (name === 'gpu') {
+      const fit = fitPrecisionToGpu(this.#values, this.#precisionSwitchedFrom);
+      adjusted = fit.values.precision !== this.#values.precision;
+      this.#values = { ...fit.values };
+      this.#precisionSwitchedFrom = fit.switchedFrom;
+      if (fit.note) notices.push(fit.note);
+    }
+    this.#notices = notices;
+    this.#showNote();
+    return adjusted;
+  }
+
+  #showNote(): void {
+    const el = this.#root.querySelector('.note');
+    if (el) el.textContent = [keptNote(this.#kept), ...this.#notices].filter(Boolean).join(' ');
   }
 
   #writeForm(): void {
@@ -191,9 +261,10 @@ export class TrainplanEstimator extends HTMLElement {
     this.#timer = setTimeout(() => this.#guard(() => this.#update()), ms);
   }
 
+  /** The status line: a bad link's message (until the reader edits a field), then `text`. */
   #status(text: string): void {
     const el = this.#root.querySelector('.status');
-    if (el) el.textContent = text;
+    if (el) el.textContent = [this.#linkProblem, text].filter(Boolean).join(' ');
   }
 
   #showIssues(issues: readonly FieldIssue[]): void {
@@ -221,9 +292,10 @@ export class TrainplanEstimator extends HTMLElement {
     const run = ++this.#run;
     const parsed = scenarioFromFields(this.#values);
     if (!parsed.ok) return this.#showIssues(parsed.issues);
-    const valid = validateScenario(parsed.scenario);
+    // The link's fields the form cannot show go with it (with "auto", only the model's: the search picks the rest).
+    let scenario = withKept(parsed.scenario, parsed.auto ? keptIn(this.#kept, 'model') : this.#kept);
+    const valid = validateScenario(scenario);
     if (!valid.ok) return this.#showIssues(valid.issues.map((i) => ({ field: fieldForPath(i.path), message: i.message })));
-    let scenario = parsed.scenario;
     let results: EstimateJson[];
     try {
       if (parsed.auto) {
@@ -302,8 +374,9 @@ export class TrainplanEstimator extends HTMLElement {
     const hash = scenarioToHash(scenario);
     const link = this.#root.querySelector<HTMLAnchorElement>('.share-link');
     if (link) link.href = `${window.location.href.split('#')[0]}${hash}`;
-    // replaceState, not location.hash: no history entry per keystroke and no scroll jump.
-    if (this.hasAttribute('sync-hash') && window.location.hash !== hash) window.history.replaceState(window.history.state, '', hash);
+    // replaceState, not location.hash: no history entry per keystroke and no scroll jump. A bad link stays
+    // in the address bar (the reader can see and fix it) until the reader edits a field.
+    if (this.hasAttribute('sync-hash') && !this.#linkProblem && window.location.hash !== hash) window.history.replaceState(window.history.state, '', hash);
   }
 
   /** The scaling curve and the "how many nodes" answer: one batch of estimates at other node counts. */

@@ -1,6 +1,8 @@
-import type { ScenarioInput } from '@trainplan/protocol';
+import { defaultPrecision, resolveScenario, validateScenario, type ScenarioInput } from '@trainplan/protocol';
+import { defaultSystemForGpu, gpuById } from '@trainplan/presets';
 import { parseCount } from '@trainplan/units';
 import { FIELDS, type FieldSpec, type FieldValues } from './fields.ts';
+import { keptFromScenario, type KeptFields } from './kept-fields.ts';
 
 export interface FieldIssue {
   /** The field's name (= its attribute), or '' when no one field is to blame. */
@@ -107,10 +109,45 @@ export function fieldForPath(path: string): string {
 const str = (x: unknown): string => (x === undefined || x === null ? '' : String(x));
 
 /**
- * A contract scenario (from a shared link) → field values, over `base` for what it leaves out.
- * Fields the widget does not show (e.g. zeroStage) are dropped; the caller validates first.
+ * Nodes, GPUs per node and precision as the protocol itself resolves the scenario (resolveScenario, the
+ * code the API and the CLI run): a link that counts GPUs (`cluster.gpus`) becomes the nodes the API would
+ * use, and a missing precision the GPU's default (fp16 on a V100). When resolution refuses the scenario
+ * (e.g. degrees that do not divide the GPUs) the same arithmetic is done here, so the estimate can still
+ * name the problem; `note` says when the link's GPUs do not fill whole nodes.
  */
-export function fieldsFromScenario(scenario: ScenarioInput, base: FieldValues): FieldValues {
+function machineOf(s: ScenarioInput): { nodes: number; gpusPerNode: number; precision: string; gpu?: string; network?: string; note?: string } {
+  const valid = validateScenario(s);
+  const resolved = valid.ok ? resolveScenario(valid.value) : undefined;
+  if (resolved?.ok) {
+    const { plan, gpuId, networkId } = resolved.value;
+    // A system id in cluster.gpu (dgx-h100) is its GPU, node size and network: the form shows those.
+    const system = gpuById(s.cluster.gpu) === undefined ? { gpu: gpuId, network: networkId } : {};
+    return { nodes: plan.nodes, gpusPerNode: plan.gpusPerNode, precision: plan.precision, ...system };
+  }
+  const c = s.cluster;
+  const gpu = gpuById(c.gpu);
+  const nodeGpus = c.gpusPerNode ?? defaultSystemForGpu(c.gpu)?.gpusPerNode ?? 8;
+  const gpus = c.gpus ?? (c.nodes ?? 1) * nodeGpus;
+  const gpusPerNode = Math.min(nodeGpus, gpus);
+  const nodes = Math.max(1, Math.ceil(gpus / gpusPerNode));
+  const precision = s.training.precision ?? (gpu ? defaultPrecision(gpu) : 'bf16');
+  const note = c.gpus !== undefined && gpus % gpusPerNode !== 0
+    ? `The link's ${gpus} GPUs do not fill whole nodes of ${gpusPerNode}; showing ${nodes} nodes.` : undefined;
+  return { nodes, gpusPerNode, precision, ...(note ? { note } : {}) };
+}
+
+/** What a shared link's scenario puts in the form, what the form cannot show (kept), and notes to show. */
+export interface ScenarioReading {
+  readonly values: FieldValues;
+  readonly kept: KeptFields;
+  readonly notes: readonly string[];
+}
+
+/**
+ * A contract scenario (from a shared link, or a searched plan) → field values over `base` for what it
+ * leaves out, the fields the form has no input for (kept: merge them back with `withKept`), and notes.
+ */
+export function readScenario(scenario: ScenarioInput, base: FieldValues): ScenarioReading {
   const out: FieldValues = { ...base };
   const m = scenario.model;
   if (typeof m === 'string') {
@@ -124,21 +161,51 @@ export function fieldsFromScenario(scenario: ScenarioInput, base: FieldValues): 
     });
   }
   const c = scenario.cluster;
-  const gpusPerNode = c.gpusPerNode;
-  out.gpu = c.gpu;
-  out.network = str(c.network);
-  out['gpus-per-node'] = str(gpusPerNode);
-  // A link may give gpus instead of nodes; the widget counts nodes (8 per node unless told).
-  out.nodes = c.nodes !== undefined ? str(c.nodes) : str(Math.max(1, Math.round((c.gpus ?? 8) / (gpusPerNode ?? 8))));
+  const machine = machineOf(scenario);
+  out.gpu = machine.gpu ?? c.gpu;
+  out.network = str(c.network ?? machine.network);
+  out.nodes = str(machine.nodes);
+  // Blank means the system's GPUs per node; state it when the link did, or when the protocol resolved fewer.
+  const systemGpus = machine.gpu === undefined ? defaultSystemForGpu(c.gpu)?.gpusPerNode : undefined;
+  out['gpus-per-node'] = c.gpusPerNode !== undefined || machine.gpusPerNode !== systemGpus ? str(machine.gpusPerNode) : '';
   const t = scenario.training;
   out.gbs = str(t.globalBatchSize);
   out.mbs = str(t.microBatchSize ?? 1);
-  out.precision = t.precision ?? 'bf16';
+  out.precision = machine.precision;
   if (t.tokens !== undefined) out.tokens = str(t.tokens);
   const p = scenario.parallelism ?? {};
   Object.assign(out, {
     tp: str(p.tensor ?? 1), pp: str(p.pipeline ?? 1), vp: str(p.virtualStages ?? 1), cp: str(p.context ?? 1),
     sp: str(p.sequenceParallel ?? false), recompute: p.recompute ?? 'none', distopt: str(p.distributedOptimizer ?? false),
   });
-  return out;
+  return { values: out, kept: keptFromScenario(scenario), notes: machine.note ? [machine.note] : [] };
+}
+
+/** The field values of `readScenario` alone (what the form shows; the kept fields are not in it). */
+export function fieldsFromScenario(scenario: ScenarioInput, base: FieldValues): FieldValues {
+  return readScenario(scenario, base).values;
+}
+
+const hasPrecision = (gpu: NonNullable<ReturnType<typeof gpuById>>, precision: string): boolean =>
+  (gpu.peakFlops as Readonly<Record<string, number | undefined>>)[precision] !== undefined;
+
+/**
+ * After the reader picks another GPU: a precision that GPU has no tensor cores for (bf16 on a V100, fp8
+ * before Hopper) is switched to the GPU's default (the protocol's defaultPrecision), and the note says so;
+ * `switchedFrom` remembers the reader's precision, which comes back on a GPU that runs it.
+ */
+export function fitPrecisionToGpu(values: FieldValues, switchedFrom?: string): { values: FieldValues; switchedFrom?: string; note: string } {
+  const gpu = gpuById(values.gpu ?? '');
+  const precision = values.precision ?? '';
+  if (!gpu) return { values, ...(switchedFrom ? { switchedFrom } : {}), note: '' };
+  if (switchedFrom !== undefined && switchedFrom !== precision && hasPrecision(gpu, switchedFrom)) {
+    return { values: { ...values, precision: switchedFrom }, note: `Precision back to ${switchedFrom} on ${gpu.name}.` };
+  }
+  if (hasPrecision(gpu, precision)) return { values, ...(switchedFrom ? { switchedFrom } : {}), note: '' };
+  const fallback = defaultPrecision(gpu);
+  return {
+    values: { ...values, precision: fallback },
+    switchedFrom: switchedFrom ?? precision,
+    note: `${gpu.name} has no ${precision.toUpperCase()} tensor cores: precision switched from ${precision} to ${fallback}.`,
+  };
 }

@@ -1,0 +1,206 @@
+/// <reference lib="dom" />
+// The element in a real browser (Debian's chromium, driven by playwright-core; never a downloaded one):
+// the widget's module is bundled in-process and served with the pages below through request routing, so
+// no server or port is needed. It runs in the browser suite (test/e2e/vitest.config.ts), whose globalSetup
+// installs chromium on a fresh CI machine.
+import { existsSync } from 'node:fs';
+import { createApi } from '@trainplan/api';
+import { runEstimate, type EstimateOk } from '@trainplan/protocol';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildWidgetBundle } from '../src/build.ts';
+import { scenarioFromHash } from '../src/hash.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+// The browser suite's globalSetup (test/e2e/src/ensure-chromium.ts) installs it; run alone, say what is missing.
+if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run this file in the browser suite (npx vitest run --config test/e2e/vitest.config.ts)`);
+
+const ORIGIN = 'http://widget.test';
+/** A host page with nothing inline, so it runs under a strict CSP too. */
+const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>t</title>
+<script type="module" src="/w.js"></script></head><body>
+<trainplan-estimator sync-hash model="gpt3-175b" gpu="a100-80gb" nodes="128" tp="8" pp="8" gbs="1536" mbs="1" recompute="full"></trainplan-estimator>
+</body></html>`;
+const STRICT_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:";
+
+type Estimator = HTMLElement & { estimate?: EstimateOk; scenario?: unknown };
+let browser: Browser;
+let bundle: string;
+
+beforeAll(async () => {
+  bundle = (await buildWidgetBundle()).code;
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+}, 120_000);
+afterAll(async () => { await browser?.close(); });
+
+interface Opened { page: Page; context: BrowserContext; problems: string[]; requests: string[] }
+
+async function open(hash = '', options: { csp?: string } = {}): Promise<Opened> {
+  const context = await browser.newContext();
+  const requests: string[] = [];
+  await context.route(`${ORIGIN}/**`, (route) => {
+    const path = new URL(route.request().url()).pathname;
+    requests.push(path);
+    const headers: Record<string, string> = options.csp ? { 'content-security-policy': options.csp } : {};
+    if (path === '/w.js') return route.fulfill({ contentType: 'text/javascript', body: bundle, headers });
+    if (path === '/') return route.fulfill({ contentType: 'text/html', body: PAGE, headers });
+    return route.fulfill({ status: 404, body: 'not found' });
+  });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  await page.goto(`${ORIGIN}/${hash}`);
+  await waitFor(page, 'el.estimate !== undefined');
+  return { page, context, problems, requests };
+}
+
+async function waitFor(page: Page, condition: string): Promise<void> {
+  await page.waitForFunction(`(() => { const el = document.querySelector('trainplan-estimator'); return !!el && (${condition}); })()`, undefined, { timeout: 15_000 });
+}
+const link = (scenario: unknown) => `#scenario=${encodeURIComponent(JSON.stringify(scenario))}`;
+const estimateOf = (page: Page) => page.locator('trainplan-estimator').evaluate((el) => (el as Estimator).estimate!);
+const shown = (page: Page, selector: string) => page.locator(`trainplan-estimator ${selector}`).first().innerText();
+const hashOf = (page: Page) => page.evaluate(() => window.location.hash);
+const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
+/** Time for the debounced estimate (and any hash write) after an edit to have happened. */
+const settle = (page: Page) => page.waitForTimeout(600);
+
+describe('<trainplan-estimator> opening shared links, in Chromium', () => {
+  it('a cluster.gpus link gets the nodes the API resolves: 4 A100s are 1 node of 4 (1.718 s), not 1 of 8', async () => {
+    const scenario = { model: 'gpt3-1.3b', cluster: { gpu: 'a100-40gb', gpus: 4 }, training: { globalBatchSize: 64 } };
+    const { page, context, problems } = await open(link(scenario));
+    await waitFor(page, "el.estimate.resolved.gpu === 'a100-40gb'");
+    expect(await field(page, 'Nodes').inputValue()).toBe('1');
+    expect(await field(page, 'GPUs per node').inputValue()).toBe('4');
+    const api = runEstimate(scenario) as EstimateOk;
+    const widget = await estimateOf(page);
+    expect([widget.resolved.nodes, widget.resolved.gpusPerNode]).toEqual([1, 4]);
+    expect(widget.stepTimeSeconds).toBe(api.stepTimeSeconds);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("keeps the link's fields the form cannot show, says so, answers as the API, and shares them on", async () => {
+    const scenario = {
+      model: { layers: 24, hiddenSize: 2048, attentionHeads: 16, vocabSize: 51200, seqLength: 2048, tiedEmbeddings: false },
+      cluster: { gpu: 'a100-80gb', nodes: 2 },
+      training: { globalBatchSize: 64, precision: 'bf16', dropout: false, attentionKernel: 'unfused' },
+      parallelism: { tensor: 2, pipeline: 2, zeroStage: 1, overlapGradReduce: true },
+    };
+    const { page, context, problems } = await open(link(scenario));
+    await waitFor(page, "el.estimate.resolved.gpu === 'a100-80gb' && el.estimate.resolved.nodes === 2");
+    const api = runEstimate(scenario) as EstimateOk;
+    expect(api.ok).toBe(true);
+    expect((await estimateOf(page)).stepTimeSeconds).toBe(api.stepTimeSeconds);
+    expect((await estimateOf(page)).memory).toEqual(api.memory);
+    const note = await shown(page, '.note');
+    for (const part of ['From the link, not editable here:', 'tiedEmbeddings false', 'dropout false', 'attentionKernel unfused', 'zeroStage 1', 'overlapGradReduce true']) expect(note).toContain(part);
+    // The hash written back still carries them.
+    const shared = scenarioFromHash(await hashOf(page)) as typeof scenario;
+    expect(shared.model.tiedEmbeddings).toBe(false);
+    expect(shared.parallelism.zeroStage).toBe(1);
+    expect(shared.training.dropout).toBe(false);
+    // An edit that does not conflict keeps them; ticking the distributed optimizer drops ZeRO, and says so.
+    await field(page, 'Global batch (sequences)').fill('128');
+    await waitFor(page, 'el.estimate.resolved.globalBatchSize === 128');
+    expect((await estimateOf(page)).stepTimeSeconds).toBe((runEstimate({ ...scenario, training: { ...scenario.training, globalBatchSize: 128 } }) as EstimateOk).stepTimeSeconds);
+    await field(page, 'Distributed optimizer').check();
+    await waitFor(page, 'el.estimate.resolved.distributedOptimizer === true');
+    await expect.poll(() => shown(page, '.note')).toContain('Dropped from the link (Distributed optimizer changed): zeroStage 1');
+    expect(await shown(page, '.note')).toContain('tiedEmbeddings false');
+    await settle(page);
+    expect((scenarioFromHash(await hashOf(page)) as typeof scenario).parallelism.zeroStage).toBeUndefined();
+    // Leaving the custom shape for a preset drops the shape's own fields, and says so.
+    await field(page, 'Model').selectOption('gpt3-1.3b');
+    await expect.poll(() => shown(page, '.note')).toMatch(/Dropped from the link \(the model is no longer the link's custom shape\): tiedEmbeddings false/);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("a V100 link without precision takes fp16 as the API does; switching the GPU to V100 switches bf16 to fp16 and says so", async () => {
+    const scenario = { model: 'gpt3-350m', cluster: { gpu: 'v100-32gb', nodes: 1 }, training: { globalBatchSize: 64 } };
+    const v100 = await open(link(scenario));
+    await waitFor(v100.page, "el.estimate.resolved.gpu === 'v100-32gb'");
+    expect(await field(v100.page, 'Precision').inputValue()).toBe('fp16');
+    expect((await estimateOf(v100.page)).stepTimeSeconds).toBe((runEstimate(scenario) as EstimateOk).stepTimeSeconds);
+    expect(await shown(v100.page, '.status')).toBe('');
+    await v100.context.close();
+
+    const { page, context, problems } = await open();
+    await field(page, 'GPU').selectOption('v100-32gb');
+    await expect.poll(() => field(page, 'Precision').inputValue()).toBe('fp16');
+    await settle(page);
+    // GPT-3 175B does not fit 32 GB V100s at this plan: the answer is "out of memory", not the precision.
+    expect(await shown(page, '#m-mbs')).toContain('out of memory');
+    expect(await page.locator('trainplan-estimator #m-precision').innerText()).toBe('');
+    expect(await shown(page, '.note')).toMatch(/V100.* has no BF16 tensor cores: precision switched from bf16 to fp16/);
+    await field(page, 'GPU').selectOption('h100-sxm');
+    await waitFor(page, "el.estimate.resolved.gpu === 'h100-sxm'");
+    expect(await field(page, 'Precision').inputValue()).toBe('bf16');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  for (const [name, hash, says] of [
+    ['an unreadable link', '#scenario=%7Bbad', "The link's scenario could not be read"],
+    ['an invalid link', link({ model: 'gpt3-1.3b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 64 } }), "The link's scenario is not valid (cluster.nodes"],
+  ] as const) {
+    it(`${name} keeps its message and the reader's URL until the reader edits a field`, async () => {
+      const { page, context, problems } = await open(hash);
+      await waitFor(page, "el.shadowRoot.querySelector('.out-scaling svg') !== null");
+      await settle(page);
+      expect(await shown(page, '.status')).toContain(says);
+      expect(await hashOf(page)).toBe(hash);
+      await field(page, 'Pipeline (p)').fill('16');
+      await waitFor(page, 'el.estimate.resolved.pipeline === 16');
+      await settle(page);
+      expect(await shown(page, '.status')).toBe('');
+      expect((scenarioFromHash(await hashOf(page)) as { parallelism: { pipeline: number } }).parallelism.pipeline).toBe(16);
+      expect(problems).toEqual([]);
+      await context.close();
+    });
+  }
+
+  it("is styled under a strict CSP (style-src 'self'), with no violation reported", async () => {
+    const { page, context, problems } = await open('', { csp: STRICT_CSP });
+    const css = await page.locator('trainplan-estimator').evaluate((el) => {
+      const s = getComputedStyle(el);
+      const op = el.shadowRoot!.querySelector('svg.pipeline rect.op');
+      return { border: s.borderTopStyle, padding: s.paddingTop, display: s.display, opFill: op ? getComputedStyle(op).fill : '' };
+    });
+    expect(css).toEqual({ border: 'solid', padding: '12px', display: 'block', opFill: expect.stringMatching(/^rgb\(/) });
+    expect(css.opFill).not.toBe('rgb(0, 0, 0)');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('the API docs page (/docs), in Chromium', () => {
+  it('labels every "Try it" request body and asks for no /favicon.ico', async () => {
+    const api = createApi();
+    const context = await browser.newContext();
+    const requests: string[] = [];
+    await context.route('http://api.test/**', async (route) => {
+      const req = route.request();
+      requests.push(new URL(req.url()).pathname);
+      const res = await api.request(new URL(req.url()).pathname, { method: req.method(), headers: req.headers(), body: req.postData() ?? undefined });
+      return route.fulfill({ status: res.status, headers: Object.fromEntries(res.headers), body: Buffer.from(await res.arrayBuffer()) });
+    });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+    await page.goto('http://api.test/docs');
+    await page.waitForFunction(() => document.querySelectorAll('textarea').length > 0);
+    const names = await page.locator('textarea').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+    expect(names.length).toBeGreaterThanOrEqual(7);
+    for (const n of names) expect(n).toMatch(/^Request body \(JSON\) for POST \/v1\//);
+    expect(new Set(names).size).toBe(names.length);
+    await page.getByRole('textbox', { name: 'Request body (JSON) for POST /v1/estimate' }).waitFor();
+    // Headless Chromium asks for no favicon either way; a headed browser asks for /favicon.ico (a 404) unless the page names one.
+    expect(await page.locator('head link[rel=icon]').getAttribute('href')).toBe('data:,');
+    expect(requests).not.toContain('/favicon.ico');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
