@@ -18,7 +18,8 @@ export interface DiscordEmbed {
 
 export interface DiscordMessageResponse {
   type: 4;
-  data: { embeds: DiscordEmbed[]; flags?: number };
+  /** allowed_mentions { parse: [] }: nothing the answer echoes from a question (@everyone, <@id>) pings anyone. */
+  data: { embeds: DiscordEmbed[]; flags?: number; allowed_mentions: { parse: [] } };
 }
 
 /** Interaction response types. */
@@ -53,7 +54,7 @@ export function toDiscordMessage(answer: Answer): DiscordMessageResponse {
     left -= field.name.length + field.value.length;
     embed.fields.push(field);
   }
-  const data: DiscordMessageResponse['data'] = { embeds: [embed] };
+  const data: DiscordMessageResponse['data'] = { embeds: [embed], allowed_mentions: { parse: [] } };
   if (answer.intent === 'help') data.flags = EPHEMERAL;
   return { type: CHANNEL_MESSAGE_WITH_SOURCE, data };
 }

@@ -44,5 +44,6 @@ export function toSlackMessage(answer: Answer): SlackMessage {
   // A link longer than a text object cannot be sent; the configuration above still says what it was.
   const link = answer.widgetUrl === undefined ? undefined : `<${answer.widgetUrl}|Open this scenario in the widget>`;
   if (link !== undefined && link.length <= MAX_TEXT) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: link } });
-  return { response_type: answer.intent === 'help' ? 'ephemeral' : 'in_channel', text: clip(answer.headline, MAX_TEXT), blocks };
+  // The fallback text is what notifications show: escaped too, so an echoed "<!channel>" pings nobody.
+  return { response_type: answer.intent === 'help' ? 'ephemeral' : 'in_channel', text: clip(escape(answer.headline), MAX_TEXT), blocks };
 }

@@ -9,6 +9,13 @@ const huge: Answer = {
   assumptions: ['a'.repeat(5000)], notes: ['n'.repeat(5000)], examples: [], widgetUrl: `https://x.example/#scenario=${'%7B'.repeat(2000)}`,
 };
 
+describe('toDiscordMessage: mentions', () => {
+  it('allows no mentions, so an echoed @everyone or <@id> pings nobody', () => {
+    const m = toDiscordMessage({ ...huge, headline: '@everyone <@123>', figures: [] });
+    expect(m.data.allowed_mentions).toEqual({ parse: [] });
+  });
+});
+
 describe('toSlackMessage', () => {
   it('keeps every text inside Block Kit\'s limits (3000 per text, 10 fields of 2000)', () => {
     const m = toSlackMessage(huge);
@@ -28,6 +35,8 @@ describe('toSlackMessage', () => {
   it('escapes &, < and > so an answer cannot inject Slack links or mentions', () => {
     const m = toSlackMessage({ ...huge, headline: '<!channel> & <http://evil|x>', configuration: undefined, figures: [], assumptions: [], notes: [], widgetUrl: undefined });
     expect(m.blocks[0]).toEqual({ type: 'section', text: { type: 'mrkdwn', text: '*&lt;!channel&gt; &amp; &lt;http://evil|x&gt;*' } });
+    // The fallback text (what notifications show) too.
+    expect(m.text).toBe('&lt;!channel&gt; &amp; &lt;http://evil|x&gt;');
   });
 });
 
