@@ -63,6 +63,15 @@ export function withDefaults(intent: IntentName, stated: AskParameters): { param
   if (!TRAINING_INTENTS.has(intent)) return { parameters: p, defaults: used };
   const preset = p.model === undefined ? undefined : modelById(p.model);
 
+  if (p.tokens === undefined && p.tokensPerParameter !== undefined && preset !== undefined) {
+    const tokens = Math.round(p.tokensPerParameter * preset.publishedParameters);
+    take('tokens', tokens, `${compactCount(tokens)} training tokens (${p.tokensPerParameter} per parameter, as asked, × ${compactCount(preset.publishedParameters)} parameters)`);
+  }
+  if (p.globalBatchSize === undefined && p.batchTokens !== undefined) {
+    const seq = seqLengthOf(p);
+    const batch = Math.max(1, Math.round(p.batchTokens / seq));
+    take('globalBatchSize', batch, `global batch ${batch} sequences (the ${compactCount(p.batchTokens)}-token batch asked, over ${seq}-token sequences)`);
+  }
   if ((intent === 'nodes' || intent === 'time' || intent === 'config') && p.tokens === undefined && preset !== undefined) {
     if (preset.defaultTrainingTokens !== undefined) {
       take('tokens', preset.defaultTrainingTokens, `${compactCount(preset.defaultTrainingTokens)} training tokens (${preset.shape.name}'s published budget)`);
@@ -71,7 +80,8 @@ export function withDefaults(intent: IntentName, stated: AskParameters): { param
       take('tokens', tokens, `${compactCount(tokens)} training tokens (20 per parameter, Hoffmann et al. 2022; ${preset.shape.name} states none)`);
     }
   }
-  if (intent === 'nodes' && p.deadlineSeconds === undefined) {
+  // A GPU-hour budget alone is a goal of its own ("how many nodes on 1.7M GPU-hours"): no deadline is assumed.
+  if (intent === 'nodes' && p.deadlineSeconds === undefined && p.gpuHours === undefined) {
     take('deadlineSeconds', DEFAULT_DEADLINE_SECONDS, `a ${toDays(DEFAULT_DEADLINE_SECONDS)}-day deadline`);
   }
   if ((intent === 'time' || intent === 'config') && p.nodes === undefined && p.gpus === undefined) {

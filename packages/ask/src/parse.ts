@@ -6,7 +6,7 @@ import { matchHardware, matchUnmodelledHardware } from './lexicon/hardware.ts';
 import { matchModel } from './lexicon/models.ts';
 import {
   HW_TOKEN, Scanner, takeAlgorithm, takeBytes, takeCollectiveOp, takeCounts, takeDeadline, takeParallelism,
-  takeDistributedOptimizer, takePrecision, takeRecompute, takeSequenceParallel, takeTokens,
+  takeDistributedOptimizer, takeGpuHours, takePrecision, takeRecompute, takeSequenceParallel, takeTokenPhrases, takeTokens,
 } from './lexicon/quantities.ts';
 import type { AskParameters, DefaultUsed, ParsedQuestion } from './question.ts';
 import { outOfScope } from './scope.ts';
@@ -62,6 +62,8 @@ export function parse(question: string): ParsedQuestion {
     stated.gpu = hardware.gpu;
     if (hardware.system !== undefined) stated.system = hardware.system;
   }
+  stated.gpuHours = takeGpuHours(s);
+  Object.assign(stated, takeTokenPhrases(s));
   stated.tokens = takeTokens(s);
   const deadline = takeDeadline(s);
   stated.deadlineSeconds = deadline?.seconds;

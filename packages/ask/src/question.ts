@@ -39,6 +39,12 @@ export interface AskParameters {
   gpus?: number;
   gpusPerNode?: number;
   tokens?: number;
+  /** Tokens per optimizer step ("a 4M token batch"): the global batch is this over the sequence length. */
+  batchTokens?: number;
+  /** Training tokens per model parameter ("20 tokens per parameter"). */
+  tokensPerParameter?: number;
+  /** A budget in GPU-hours ("on 1.7M GPU-hours"). */
+  gpuHours?: number;
   deadlineSeconds?: number;
   tensor?: number;
   pipeline?: number;

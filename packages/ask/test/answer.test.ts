@@ -11,6 +11,14 @@ const scenarioFromUrl = (url: string): ScenarioInput => JSON.parse(decodeURIComp
 describe('answer: nodes, time and best configuration (the search)', () => {
   const nodes = ask('how many nodes for 175B');
 
+  it('derives the budget and the batch from token phrases: 20 tokens per parameter, a 4M-token batch', () => {
+    const a = ask('how many nodes for 70b at 20 tokens per parameter with a 4M token batch in 30 days');
+    const params = modelById('llama3-70b')!.publishedParameters;
+    expect(a.scenario?.training.tokens).toBe(Math.round(20 * params));
+    expect(a.scenario?.training.globalBatchSize).toBe(Math.round(4e6 / 8192));
+    expect(a.assumptions.join(' ')).toMatch(/20 per parameter, as asked/);
+  });
+
   it('keeps the settings the question states: recompute, micro-batch and sequence parallelism exactly', () => {
     const a = ask('best config for gpt3-13b on 8 nodes with mbs 4, full recompute and without sequence parallel');
     const e = (a.data as { best: { estimate: EstimateOk } }).best.estimate;

@@ -67,6 +67,11 @@ const TABLE: readonly [question: string, intent: IntentName, stated: AskParamete
   ['memory for 70b on 16 h100 with tp 8 w/o sp and without the distributed optimizer', 'memory',
     { model: 'llama3-70b', gpu: 'h100-sxm', gpus: 16, tensor: 8, sequenceParallel: false, distributedOptimizer: false }],
   ['memory for 70b on 16 h100 with tp 8 and the distributed optimizer', 'memory', { model: 'llama3-70b', gpu: 'h100-sxm', gpus: 16, tensor: 8, distributedOptimizer: true }],
+  // Token counts that are not the training budget, and a budget in GPU-hours that is not a GPU count.
+  ['how many nodes for llama 3 8b with a 4M token batch', 'nodes', { model: 'llama3-8b', batchTokens: 4e6 }],
+  ['how long to train 7b on 4096 token sequences on 8 nodes', 'time', { model: 'llama2-7b', seqLength: 4096, nodes: 8 }],
+  ['how many nodes for 70b at 20 tokens per parameter in 30 days', 'nodes', { model: 'llama3-70b', tokensPerParameter: 20, deadlineSeconds: 30 * 86_400 }],
+  ['how many h100 nodes to train llama 3 8b on 1.7M gpu hours', 'nodes', { model: 'llama3-8b', gpu: 'h100-sxm', gpuHours: 1.7e6 }],
   // collectives
   ['allreduce 256MB on 8 nodes of DGX H100', 'collective', { op: 'all-reduce', bytes: 256 * 1000 * 1000, gpu: 'h100-sxm', system: 'dgx-h100', nodes: 8 }],
   ['all-gather of 64 MiB across 16 A100 with ring', 'collective', { op: 'all-gather', bytes: 64 * MIB_BYTES, gpu: 'a100-80gb', gpus: 16, algorithm: 'ring' }],

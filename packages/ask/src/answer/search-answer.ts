@@ -116,7 +116,8 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   const assumptions = batchAssumption(q, training);
   const request: Record<string, unknown> = { model: p.model, cluster: machineOf(p), training, tokens: p.tokens, constraints: constraintsOf(p) };
   if (q.intent === 'nodes') {
-    request.days = toDays(p.deadlineSeconds ?? 0);
+    if (p.deadlineSeconds !== undefined) request.days = toDays(p.deadlineSeconds);
+    if (p.gpuHours !== undefined) request.gpuHours = p.gpuHours;
   } else {
     const nodes = nodesOf(p);
     if (typeof nodes === 'string') return answerHelp(q, [nodes]);
@@ -129,8 +130,12 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   }
   const plan = result.configuration;
   const cluster = `${result.nodes} node${result.nodes === 1 ? '' : 's'} (${result.gpus} GPUs)`;
+  const goal = [
+    ...(p.deadlineSeconds !== undefined ? [`deadline ${formatDays(toDays(p.deadlineSeconds))}`] : []),
+    ...(p.gpuHours !== undefined ? [`budget ${compactCount(p.gpuHours)} GPU-hours`] : []),
+  ].join(', ');
   const headline = q.intent === 'nodes'
-    ? `${subjectOf(p)}: ${cluster} train${result.nodes === 1 ? 's' : ''} ${tokens} tokens in ${formatDays(result.days)} (deadline ${formatDays(toDays(p.deadlineSeconds ?? 0))})`
+    ? `${subjectOf(p)}: ${cluster} train${result.nodes === 1 ? 's' : ''} ${tokens} tokens in ${formatDays(result.days)} (${goal})`
     : `${subjectOf(p)}: ${formatDays(result.days)} to train ${tokens} tokens on ${cluster}`;
   const notes = [
     q.intent === 'nodes'

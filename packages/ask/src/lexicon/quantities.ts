@@ -32,7 +32,34 @@ const COUNT_UNIT = String.raw`(k|m|b|t|thousand|million|billion|trillion)?`;
 
 /** "2T tokens", "300 billion tokens", "1.4e12 tokens". */
 export function takeTokens(s: Scanner): number | undefined {
-  const m = s.take(new RegExp(String.raw`(\d+(?:\.\d+)?(?:e\d+)?)\s*${COUNT_UNIT}\s*(?:training\s+)?(?:tokens?|toks?)\b`));
+  // Not a batch ("a 4M token batch"), a sequence ("4096 token sequences"), a rate ("20 tokens per parameter"):
+  // those are read first (takeTokenPhrases) and never taken as the training budget.
+  const m = s.take(new RegExp(String.raw`(\d+(?:\.\d+)?(?:e\d+)?)\s*${COUNT_UNIT}\s*(?:training\s+)?(?:tokens?|toks?)\b(?![\s-]*(?:batch|sequences?|seqs?|context|window|per|/))`));
+  return m ? parseCount(`${m[1]}${m[2] ?? ''}`) : undefined;
+}
+
+/**
+ * Token counts that are not the training budget: "a 4M token batch" / "batch of 4M tokens" (tokens per
+ * step), "4096 token sequences" (the sequence length), "20 tokens per parameter" (a budget per parameter,
+ * as Hoffmann et al. 2022 put it).
+ */
+export function takeTokenPhrases(s: Scanner): Pick<AskParameters, 'batchTokens' | 'seqLength' | 'tokensPerParameter'> {
+  const out: Pick<AskParameters, 'batchTokens' | 'seqLength' | 'tokensPerParameter'> = {};
+  const count = String.raw`(\d+(?:\.\d+)?)\s*${COUNT_UNIT}`;
+  const batch = s.take(new RegExp(String.raw`\b${count}[\s-]*tokens?[\s-]*(?:global[\s-]*)?batch(?:[\s-]*size)?\b`))
+    ?? s.take(new RegExp(String.raw`\bbatch(?:[\s-]*size)?\s+of\s+${count}\s*tokens?\b`));
+  if (batch) out.batchTokens = parseCount(`${batch[1]}${batch[2] ?? ''}`);
+  // "4096-token sequences", "8k token sequences": k is 1024 for a sequence, as for "8k context".
+  const seq = s.take(/\b(\d+)(k?)[\s-]*tokens?[\s-]*(?:sequences?|seqs?)\b/);
+  if (seq) out.seqLength = Number(seq[1]) * (seq[2] === 'k' ? 1024 : 1);
+  const rate = s.take(/\b(\d+(?:\.\d+)?)\s*tokens?\s*(?:per|\/|a)\s*param(?:eter)?s?\b/);
+  if (rate) out.tokensPerParameter = Number(rate[1]);
+  return out;
+}
+
+/** "1.7M GPU-hours", "a budget of 500k gpu hours": a budget in GPU-hours, never a GPU count. */
+export function takeGpuHours(s: Scanner): number | undefined {
+  const m = s.take(new RegExp(String.raw`\b(\d+(?:\.\d+)?)\s*${COUNT_UNIT}\s*gpu[\s-]*(?:hours?|hrs?|h)\b`));
   return m ? parseCount(`${m[1]}${m[2] ?? ''}`) : undefined;
 }
 
@@ -46,8 +73,7 @@ export const NUMBER_WORDS: Readonly<Record<string, number>> = {
 };
 const NUMBER_WORD = Object.keys(NUMBER_WORDS).join('|');
 
-/** Not a duration: "3D parallel(ism)", "2-way". */
-// Not "3d parallel", "8-way", nor "w/o" (without) read as weeks.
+/** Not a duration: "3D parallel(ism)", "2-way", nor "w/o" (without) read as weeks. */
 const NOT_A_DURATION = String.raw`(?![\s-]*(?:parallel\w*|way)\b)(?!\/)`;
 
 export interface Deadline {
