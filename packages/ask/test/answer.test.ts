@@ -11,6 +11,14 @@ const scenarioFromUrl = (url: string): ScenarioInput => JSON.parse(decodeURIComp
 describe('answer: nodes, time and best configuration (the search)', () => {
   const nodes = ask('how many nodes for 175B');
 
+  it('takes a default batch some split of the GPUs can divide: on 1000 GPUs, 1000 sequences, not 1024', () => {
+    const a = ask('how long to train a 7b on 1000 H100s');
+    expect(a.ok).toBe(true);
+    const batch = a.scenario!.training.globalBatchSize;
+    expect(batch % 125).toBe(0);
+    expect(Math.abs(batch * 4096 - 4e6) / 4e6).toBeLessThan(0.1); // still about 4M tokens per step
+  });
+
   it('derives the budget and the batch from token phrases: 20 tokens per parameter, a 4M-token batch', () => {
     const a = ask('how many nodes for 70b at 20 tokens per parameter with a 4M token batch in 30 days');
     const params = modelById('llama3-70b')!.publishedParameters;
