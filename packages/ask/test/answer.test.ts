@@ -11,6 +11,14 @@ const scenarioFromUrl = (url: string): ScenarioInput => JSON.parse(decodeURIComp
 describe('answer: nodes, time and best configuration (the search)', () => {
   const nodes = ask('how many nodes for 175B');
 
+  it('labels the closest alternative\'s figures as such: they answer another cluster than the one asked', () => {
+    const a = ask('how long to train gpt3-175b on 1 node');
+    expect(a.ok).toBe(false);
+    expect(a.figures.length).toBeGreaterThan(0);
+    for (const f of a.figures) expect(f.label).toMatch(/\(closest\)$/);
+    expect(a.configuration).toMatch(/^closest that works, not what was asked: /);
+  });
+
   it('takes a default batch some split of the GPUs can divide: on 1000 GPUs, 1000 sequences, not 1024', () => {
     const a = ask('how long to train a 7b on 1000 H100s');
     expect(a.ok).toBe(true);

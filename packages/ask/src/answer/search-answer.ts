@@ -116,7 +116,14 @@ function failure(q: ParsedQuestion, publicUrl: PublicUrl, headline: string, clos
   if (closest === undefined) return base;
   base.notes.push(`Closest that works: ${closest.why}`);
   if (closest.scenario !== undefined && closest.estimate !== undefined) {
-    return { ...base, configuration: describeConfiguration(closest.estimate), figures: estimateFigures(closest.estimate), scenario: closest.scenario, ...widgetLink(closest.scenario, publicUrl) };
+    // Its figures answer another question (another cluster or budget): every one says so, in chat too.
+    return {
+      ...base,
+      configuration: `closest that works, not what was asked: ${describeConfiguration(closest.estimate)}`,
+      figures: estimateFigures(closest.estimate).map((f) => ({ ...f, label: `${f.label} (closest)` })),
+      scenario: closest.scenario,
+      ...widgetLink(closest.scenario, publicUrl),
+    };
   }
   return base;
 }
