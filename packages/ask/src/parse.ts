@@ -57,6 +57,8 @@ export function parse(question: string): ParsedQuestion {
     problems.push(`${unmodelled.name} is not modelled${unmodelled.modelled === undefined ? '' : `: ${unmodelled.modelled}`}; the GPU presets are ${GPU_IDS.join(', ')}`);
   }
   const hardware = unmodelled === undefined ? matchHardware(s.text) : undefined;
+  // "8 GB200 NVL72" counts racks of 72 GPUs; "72 GB200" counts GPUs (a GB200 tray, the preset's node, holds 4).
+  const racks = hardware?.system === 'gb200-nvl72' && /nvl/.test(s.text.slice(hardware.index, hardware.index + hardware.length));
   if (hardware !== undefined) {
     s.replace(hardware, ` ${HW_TOKEN} `);
     stated.gpu = hardware.gpu;
@@ -77,7 +79,9 @@ export function parse(question: string): ParsedQuestion {
     stated.algorithm = takeAlgorithm(s);
     stated.bytes = takeBytes(s);
   }
-  Object.assign(stated, takeCounts(s, hardware?.system !== undefined, hardware?.system === 'gb200-nvl72'));
+  Object.assign(stated, takeCounts(s, hardware?.system !== undefined && hardware.system !== 'gb200-nvl72', hardware?.system === 'gb200-nvl72', racks));
+  // "a GB200 NVL72", "one NVL72 rack": one rack, 72 GPUs.
+  if (racks && stated.gpus === undefined && stated.nodes === undefined && /\b(?:a|one|single)\s+(?:dgx[\s-]*)?(?:gb200[\s-]*)?nvl/.test(normal)) stated.gpus = 72;
   const facts = defined(stated);
 
   const intent = classify(normal, facts);

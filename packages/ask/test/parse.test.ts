@@ -201,11 +201,13 @@ describe('parse: counts in words', () => {
     expect(q.defaults.map((d) => d.field)).not.toContain('gpus');
   });
 
-  it('"one GB200 tray" is one node, "a GB200 NVL72" (a rack of 18 trays) no count', () => {
+  it('"one GB200 tray" is one node; "a GB200 NVL72" one rack of 72 GPUs; "8 GB200 NVL72" 8 racks; "72 GB200" 72 GPUs', () => {
     expect(parse('memory for 70b on one gb200 tray').stated).toMatchObject({ system: 'gb200-nvl72', nodes: 1 });
-    const q = parse('how fast is llama 3 70b on a gb200 nvl72');
-    expect(q.stated.nodes).toBeUndefined();
-    expect(q.stated.gpus).toBeUndefined();
+    // NVIDIA GB200 NVL72: 72 Blackwell GPUs (18 trays of 4) in one NVLink domain.
+    expect(parse('how fast is llama 3 70b on a gb200 nvl72').stated).toMatchObject({ gpus: 72 });
+    expect(parse('how long to train 70b on 8 gb200 nvl72').stated).toMatchObject({ gpus: 8 * 72 });
+    expect(parse('all-reduce 1GB on 72 gb200').stated).toMatchObject({ gpus: 72 });
+    expect(parse('how long to train 70b on 280 dgx a100').stated).toMatchObject({ nodes: 280 });
   });
 
   it('"an H100" is one GPU, "an H100 cluster" no count', () => {

@@ -213,7 +213,7 @@ function spelledCounts(s: Scanner, notBeforeHardware: boolean): void {
  * "a single H100". `systemNamed` says whether HW is a node type; `rackScale` whether it names a rack
  * (GB200 NVL72) rather than one node.
  */
-export function takeCounts(s: Scanner, systemNamed: boolean, rackScale = false): Pick<AskParameters, 'nodes' | 'gpus' | 'gpusPerNode'> {
+export function takeCounts(s: Scanner, systemNamed: boolean, rackScale = false, racks = false): Pick<AskParameters, 'nodes' | 'gpus' | 'gpusPerNode'> {
   const out: Pick<AskParameters, 'nodes' | 'gpus' | 'gpusPerNode'> = {};
   const num = String.raw`(\d+(?:\.\d+)?)(k?)`;
   const value = (whole: string, k: string | undefined): number => Math.round(Number(whole) * (k === 'k' ? 1000 : 1));
@@ -244,6 +244,8 @@ export function takeCounts(s: Scanner, systemNamed: boolean, rackScale = false):
   if (next) {
     // "280 DGX A100" counts nodes; "64 H100" counts GPUs.
     if (systemNamed && !/gpu/.test(next[0]) && out.nodes === undefined) out.nodes = value(next[1] ?? '', next[2]);
+    // "8 GB200 NVL72": racks of 72 GPUs (NVIDIA GB200 NVL72: 72 Blackwell GPUs in one NVLink domain).
+    else if (racks && !/gpu/.test(next[0])) out.gpus = 72 * value(next[1] ?? '', next[2]);
     else out.gpus = value(next[1] ?? '', next[2]);
   }
   return out;
