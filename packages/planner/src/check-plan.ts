@@ -29,7 +29,8 @@ export interface PlanIssue {
   readonly rule: PlanRule;
 }
 
-type Add = (path: string, rule: PlanRule, message: string) => void;
+/** Records one issue (a plain function: no closure is made per plan checked, the search checks millions). */
+const push = (issues: PlanIssue[], path: string, rule: PlanRule, message: string): void => { issues.push({ path, rule, message }); };
 
 /**
  * Divisibility and consistency rules Megatron-LM enforces at start-up (megatron/training/arguments.py
@@ -40,61 +41,60 @@ export function checkPlan(input: PlanInput): PlanIssue[] {
   const issues: PlanIssue[] = [];
   const { model, tensor: t, pipeline: p, context: c, data: d } = input;
   const gpus = input.nodes * input.gpusPerNode;
-  const add: Add = (path, rule, message) => issues.push({ path, rule, message });
 
   if (t * p * c * d !== gpus) {
-    add('parallelism.data', 'gpus-indivisible', `tensor × pipeline × context × data = ${t}×${p}×${c}×${d} = ${t * p * c * d}, but the cluster has ${gpus} GPUs`);
+    push(issues, 'parallelism.data', 'gpus-indivisible', `tensor × pipeline × context × data = ${t}×${p}×${c}×${d} = ${t * p * c * d}, but the cluster has ${gpus} GPUs`);
   }
-  if (model.attentionHeads % t !== 0) add('parallelism.tensor', 'heads-indivisible', `${model.attentionHeads} attention heads do not split evenly over ${t} tensor-parallel ranks`);
+  if (model.attentionHeads % t !== 0) push(issues, 'parallelism.tensor', 'heads-indivisible', `${model.attentionHeads} attention heads do not split evenly over ${t} tensor-parallel ranks`);
   else if (model.kvHeads % t !== 0 && t % model.kvHeads !== 0) {
-    add('parallelism.tensor', 'heads-indivisible', `${model.kvHeads} key/value heads do not split evenly over ${t} tensor-parallel ranks`);
+    push(issues, 'parallelism.tensor', 'heads-indivisible', `${model.kvHeads} key/value heads do not split evenly over ${t} tensor-parallel ranks`);
   }
-  if (model.ffnHiddenSize % t !== 0) add('parallelism.tensor', 'heads-indivisible', `FFN size ${model.ffnHiddenSize} does not split evenly over ${t} ranks`);
-  checkPipeline(input, add);
+  if (model.ffnHiddenSize % t !== 0) push(issues, 'parallelism.tensor', 'heads-indivisible', `FFN size ${model.ffnHiddenSize} does not split evenly over ${t} ranks`);
+  checkPipeline(input, issues);
   const perStep = input.microBatchSize * d;
   if (input.globalBatchSize % perStep !== 0) {
-    add('training.globalBatchSize', 'batch-indivisible', `global batch ${input.globalBatchSize} is not a multiple of micro-batch × data-parallel = ${input.microBatchSize}×${d} = ${perStep}`);
+    push(issues, 'training.globalBatchSize', 'batch-indivisible', `global batch ${input.globalBatchSize} is not a multiple of micro-batch × data-parallel = ${input.microBatchSize}×${d} = ${perStep}`);
   } else if (input.virtualStages > 1 && p > 1 && (input.globalBatchSize / perStep) % p !== 0) {
     // megatron/core/pipeline_parallel/schedules.py: "number of microbatches ... is not divisible by
     // pipeline-model-parallel-size ... when using interleaved schedule".
-    add('parallelism.virtualStages', 'interleave-rounds', `the interleaved schedule needs the micro-batches per step (${input.globalBatchSize / perStep}) in whole rounds of the ${p} pipeline stages`);
+    push(issues, 'parallelism.virtualStages', 'interleave-rounds', `the interleaved schedule needs the micro-batches per step (${input.globalBatchSize / perStep}) in whole rounds of the ${p} pipeline stages`);
   }
-  checkSequence(input, add);
-  checkPrecision(input, add);
-  checkRecompute(input, add);
+  checkSequence(input, issues);
+  checkPrecision(input, issues);
+  checkRecompute(input, issues);
   return issues;
 }
 
 /** The layer split over the stages and the interleaved schedule's rules. */
-function checkPipeline(input: PlanInput, add: Add): void {
+function checkPipeline(input: PlanInput, issues: PlanIssue[]): void {
   const { model, pipeline: p, virtualStages: v } = input;
   const L = model.layers;
   if (p > L) {
-    add('parallelism.pipeline', 'too-many-stages', `${p} pipeline stages for ${L} layers: each stage needs at least one layer`);
+    push(issues, 'parallelism.pipeline', 'too-many-stages', `${p} pipeline stages for ${L} layers: each stage needs at least one layer`);
     return;
   }
   const split = pipelineSplit(L, p);
   if (split === undefined) {
     const b = Math.ceil(L / p);
-    add('parallelism.pipeline', 'pipeline-split', `${L} layers have no Megatron split over ${p} stages: with ${b} layers on each of the ${p - 2} middle stages `
+    push(issues, 'parallelism.pipeline', 'pipeline-split', `${L} layers have no Megatron split over ${p} stages: with ${b} layers on each of the ${p - 2} middle stages `
       + `(⌈L/p⌉), ${L - (p - 2) * b} are left for the first and last, which need at least one each `
       + '(--decoder-first/last-pipeline-num-layers); use fewer stages');
     return;
   }
   if (v > 1 && p === 1) {
-    add('parallelism.virtualStages', 'interleave-needs-pipeline', 'virtual stages need a pipeline of more than one stage');
+    push(issues, 'parallelism.virtualStages', 'interleave-needs-pipeline', 'virtual stages need a pipeline of more than one stage');
     return;
   }
-  if (v > 1 && split.stages.some((n) => n % v !== 0)) {
+  if (v > 1 && (split.first % v !== 0 || split.last % v !== 0 || (p > 2 && split.middle % v !== 0))) {
     // transformer_config.py: the first and last stage's layers and each middle stage's "must be divisible
     // by virtual pipeline parallel degree"; an even split (arguments.py, --num-layers-per-virtual-pipeline-stage)
     // needs the layers per stage divisible by the layers per model chunk, the same rule.
-    add('parallelism.virtualStages', 'interleave-indivisible', `the interleaved schedule splits every stage's layers into ${v} equal model chunks; ${describeSplit(split)}`);
+    push(issues, 'parallelism.virtualStages', 'interleave-indivisible', `the interleaved schedule splits every stage's layers into ${v} equal model chunks; ${describeSplit(split)}`);
   }
   if (v > 1 && p === 2 && !input.overlapPipelineComm) {
     // arguments.py: "When interleaved schedule is used and p2p communication overlap is disabled,
     // pipeline-model-parallel size should be greater than 2".
-    add('parallelism.virtualStages', 'interleave-needs-overlap', 'the interleaved schedule on 2 pipeline stages needs overlapped pipeline sends '
+    push(issues, 'parallelism.virtualStages', 'interleave-needs-overlap', 'the interleaved schedule on 2 pipeline stages needs overlapped pipeline sends '
       + '(overlapPipelineComm); without them Megatron asks for more than 2 stages');
   }
 }
@@ -108,27 +108,27 @@ function describeSplit(split: PipelineSplit): string {
 }
 
 /** Context and sequence parallelism split the sequence; Transformer Engine and Megatron split it evenly. */
-function checkSequence(input: PlanInput, add: Add): void {
+function checkSequence(input: PlanInput, issues: PlanIssue[]): void {
   const { tensor: t, context: c, seqLength: s } = input;
   if (s % c !== 0) {
-    add('parallelism.context', 'sequence-indivisible', `sequence length ${s} does not split evenly over ${c} context-parallel ranks`);
+    push(issues, 'parallelism.context', 'sequence-indivisible', `sequence length ${s} does not split evenly over ${c} context-parallel ranks`);
   } else if (c > 1 && (s / c) % 2 !== 0) {
     // Transformer Engine splits each rank's chunk in two for causal load balancing: "Sequence length per GPU needs to be divisible by 2!"
-    add('parallelism.context', 'sequence-indivisible', `sequence length ${s} does not split into 2 × ${c} equal chunks for load-balanced ring attention`);
+    push(issues, 'parallelism.context', 'sequence-indivisible', `sequence length ${s} does not split into 2 × ${c} equal chunks for load-balanced ring attention`);
   } else if (input.sequenceParallel && t > 1 && (s / c) % t !== 0) {
     // megatron/core/tensor_parallel/mappings.py _split_along_first_dim / _reduce_scatter_along_first_dim:
     // the [s/c, b, h] activations split on the sequence, "First dimension of the tensor should be
     // divisible by tensor parallel size".
-    add('parallelism.sequenceParallel', 'sequence-parallel-indivisible', `sequence parallelism splits each rank's ${s / c} tokens over ${t} tensor-parallel ranks, which does not divide them`);
+    push(issues, 'parallelism.sequenceParallel', 'sequence-parallel-indivisible', `sequence parallelism splits each rank's ${s / c} tokens over ${t} tensor-parallel ranks, which does not divide them`);
   }
   // megatron/core/transformer/dot_product_attention.py: "Context parallelism is only supported by TEDotProductAttention!"
   if (c > 1 && input.attentionKernel === 'unfused') {
-    add('parallelism.context', 'context-needs-fused-attention', 'context parallelism runs only in Transformer Engine\'s fused attention: use attentionKernel "flash" or context 1');
+    push(issues, 'parallelism.context', 'context-needs-fused-attention', 'context parallelism runs only in Transformer Engine\'s fused attention: use attentionKernel "flash" or context 1');
   }
   // arguments.py: sequence_parallel is turned off when tensor_model_parallel_size == 1, then "Tensor parallel
   // communication/GEMM overlap can happen only when sequence parallelism is enabled" (--tp-comm-overlap).
   if (input.overlapTensorParallelComm && !(input.sequenceParallel && t > 1)) {
-    add('parallelism.overlapTensorParallelComm', 'tp-overlap-needs-sequence-parallel', t > 1
+    push(issues, 'parallelism.overlapTensorParallelComm', 'tp-overlap-needs-sequence-parallel', t > 1
       ? 'tensor-parallel communication overlap (--tp-comm-overlap) needs sequence parallelism: set sequenceParallel'
       : 'tensor-parallel communication overlap (--tp-comm-overlap) needs sequence parallelism, which Megatron turns off at tensor 1');
   }
@@ -140,32 +140,32 @@ function checkSequence(input: PlanInput, add: Add): void {
  */
 export function gpuIssues(input: Pick<PlanInput, 'gpu' | 'precision' | 'attentionKernel'>): PlanIssue[] {
   const issues: PlanIssue[] = [];
-  checkPrecision(input, (path, rule, message) => issues.push({ path, rule, message }));
+  checkPrecision(input, issues);
   return issues;
 }
 
-function checkPrecision(input: Pick<PlanInput, 'gpu' | 'precision' | 'attentionKernel'>, add: Add): void {
+function checkPrecision(input: Pick<PlanInput, 'gpu' | 'precision' | 'attentionKernel'>, issues: PlanIssue[]): void {
   if (input.precision === 'fp8' && input.gpu.peakFlops.fp8 === undefined) {
-    add('training.precision', 'precision-unsupported', `${input.gpu.name} has no FP8 tensor cores`);
+    push(issues, 'training.precision', 'precision-unsupported', `${input.gpu.name} has no FP8 tensor cores`);
   }
   // bf16 needs BF16 tensor cores: Volta has FP16 ones only.
   if (input.precision === 'bf16' && input.gpu.peakFlops.bf16 === undefined) {
-    add('training.precision', 'precision-unsupported', `${input.gpu.name} has no BF16 tensor cores: use precision "fp16"`);
+    push(issues, 'training.precision', 'precision-unsupported', `${input.gpu.name} has no BF16 tensor cores: use precision "fp16"`);
   }
   if (input.attentionKernel === 'flash' && !runsFlashAttention(input.gpu)) {
-    add('training.attentionKernel', 'attention-unsupported', `${input.gpu.name} cannot run FlashAttention (Ampere or newer): use attentionKernel "unfused"`);
+    push(issues, 'training.attentionKernel', 'attention-unsupported', `${input.gpu.name} cannot run FlashAttention (Ampere or newer): use attentionKernel "unfused"`);
   }
 }
 
-function checkRecompute(input: PlanInput, add: Add): void {
+function checkRecompute(input: PlanInput, issues: PlanIssue[]): void {
   const { recomputeLayers: n, virtualStages: v } = input;
   if (n === undefined) return;
   if (input.recompute !== 'full') {
-    add('parallelism.recomputeLayers', 'recompute-layers-needs-full', 'recomputeLayers applies only with recompute "full"');
+    push(issues, 'parallelism.recomputeLayers', 'recompute-layers-needs-full', 'recomputeLayers applies only with recompute "full"');
   } else if (v > 1 && n % v !== 0) {
     // Megatron applies --recompute-num-layers (method block) in each model chunk: TransformerBlock
     // checkpoints the first recompute_num_layers of its own layers, and a stage holds v chunks.
-    add('parallelism.recomputeLayers', 'recompute-layers', `with ${v} model chunks per stage Megatron recomputes the same number of layers in each: `
+    push(issues, 'parallelism.recomputeLayers', 'recompute-layers', `with ${v} model chunks per stage Megatron recomputes the same number of layers in each: `
       + `recomputeLayers ${n} per stage is not a multiple of ${v}`);
   }
 }
