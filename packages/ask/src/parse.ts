@@ -5,7 +5,7 @@ import { withDefaults } from './defaults.ts';
 import { matchHardware, matchUnmodelledHardware } from './lexicon/hardware.ts';
 import { matchModel } from './lexicon/models.ts';
 import {
-  HW_TOKEN, Scanner, takeAlgorithm, takeBytes, takeCollectiveOp, takeCounts, takeDeadline, takeParallelism,
+  HW_TOKEN, KILO_COUNT, Scanner, takeAlgorithm, takeBytes, takeCollectiveOp, takeCounts, takeDeadline, takeParallelism,
   takeDistributedOptimizer, takeGpuHours, takePrecision, takeRecompute, takeSequenceParallel, takeTokenPhrases, takeTokens,
 } from './lexicon/quantities.ts';
 import type { AskParameters, DefaultUsed, ParsedQuestion } from './question.ts';
@@ -79,6 +79,7 @@ export function parse(question: string): ParsedQuestion {
     stated.algorithm = takeAlgorithm(s);
     stated.bytes = takeBytes(s);
   }
+  const kiloCount = new RegExp(String.raw`\b\d+(?:\.\d+)?k\s*(?:x\s*)?(?:${HW_TOKEN}|gpus?\b|nodes?\b)`).exec(s.text)?.[0];
   Object.assign(stated, takeCounts(s, hardware?.system !== undefined && hardware.system !== 'gb200-nvl72', hardware?.system === 'gb200-nvl72', racks));
   // "a GB200 NVL72", "one NVL72 rack": one rack, 72 GPUs.
   if (racks && stated.gpus === undefined && stated.nodes === undefined && /\b(?:a|one|single)\s+(?:dgx[\s-]*)?(?:gb200[\s-]*)?nvl/.test(normal)) stated.gpus = 72;
@@ -91,6 +92,10 @@ export function parse(question: string): ParsedQuestion {
   if (model?.assumed !== undefined && model.model !== undefined) readings.push({ field: 'model', value: model.model, text: model.assumed });
   if (hardware?.assumed !== undefined) readings.push({ field: 'gpu', value: hardware.gpu, text: hardware.assumed });
   if (deadline?.assumed !== undefined) readings.push({ field: 'deadlineSeconds', value: deadline.seconds, text: deadline.assumed });
+  if (kiloCount !== undefined && (facts.gpus !== undefined || facts.nodes !== undefined)) {
+    const count = facts.gpus ?? facts.nodes ?? 0;
+    readings.push({ field: facts.gpus !== undefined ? 'gpus' : 'nodes', value: count, text: `k read as ${KILO_COUNT} in a cluster size (${count.toLocaleString('en-US')}), as "16K H100s" means 16,384 in Meta's Llama 3 paper` });
+  }
   if (intent !== 'help') defaults.unshift(...readings);
 
   // Serving, fine-tuning and hyperparameter questions are declined with a pointer, not planned as training.

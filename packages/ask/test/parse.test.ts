@@ -37,7 +37,7 @@ const TABLE: readonly [question: string, intent: IntentName, stated: AskParamete
   ['time to train mt-nlg-530b on 420 DGX A100 with 270B tokens', 'time',
     { model: 'mt-nlg-530b', gpu: 'a100-80gb', system: 'dgx-a100-80gb', nodes: 420, tokens: 270 * BILLION }],
   ['How long would Llama 2 7B take on 4 nodes?', 'time', { model: 'llama2-7b', nodes: 4 }],
-  ['training time for 405B on 2k H100 GPUs', 'time', { model: 'llama3.1-405b', gpu: 'h100-sxm', gpus: 2000 }],
+  ['training time for 405B on 2k H100 GPUs', 'time', { model: 'llama3.1-405b', gpu: 'h100-sxm', gpus: 2048 }],
   // config
   ['best configuration for llama3-8b on 8 H100', 'config', { model: 'llama3-8b', gpu: 'h100-sxm', gpus: 8 }],
   ['optimal parallelism for gpt3-175b on 128 DGX H100 nodes', 'config', { model: 'gpt3-175b', gpu: 'h100-sxm', system: 'dgx-h100', nodes: 128 }],
@@ -208,6 +208,13 @@ describe('parse: counts in words', () => {
     expect(parse('how long to train 70b on 8 gb200 nvl72').stated).toMatchObject({ gpus: 8 * 72 });
     expect(parse('all-reduce 1GB on 72 gb200').stated).toMatchObject({ gpus: 72 });
     expect(parse('how long to train 70b on 280 dgx a100').stated).toMatchObject({ nodes: 280 });
+  });
+
+  it('k in a cluster size is 1024, and the answer says so: "16k H100s" is 16,384 GPUs', () => {
+    const q = parse('how long does llama 3.1 405b take on 16k h100s');
+    expect(q.stated.gpus).toBe(16_384);
+    expect(q.defaults[0]?.text).toMatch(/^k read as 1024 in a cluster size \(16,384\)/);
+    expect(parse('how long to train 70b on 2k nodes').stated.nodes).toBe(2048);
   });
 
   it('"an H100" is one GPU, "an H100 cluster" no count', () => {

@@ -63,6 +63,9 @@ export function takeGpuHours(s: Scanner): number | undefined {
   return m ? parseCount(`${m[1]}${m[2] ?? ''}`) : undefined;
 }
 
+/** k in a GPU or node count: 1024 ("16k H100s" = 16,384, as Meta counts its 16K-GPU cluster). */
+export const KILO_COUNT = 1024;
+
 /** A month is taken as 30 days (as "3 months" = 90 days); answers say so when a question counts months. */
 export const DAYS_PER_MONTH = 30;
 const DURATION_UNITS: Record<string, number> = { hour: hours(1), day: days(1), week: days(7), month: days(DAYS_PER_MONTH) };
@@ -216,7 +219,8 @@ function spelledCounts(s: Scanner, notBeforeHardware: boolean): void {
 export function takeCounts(s: Scanner, systemNamed: boolean, rackScale = false, racks = false): Pick<AskParameters, 'nodes' | 'gpus' | 'gpusPerNode'> {
   const out: Pick<AskParameters, 'nodes' | 'gpus' | 'gpusPerNode'> = {};
   const num = String.raw`(\d+(?:\.\d+)?)(k?)`;
-  const value = (whole: string, k: string | undefined): number => Math.round(Number(whole) * (k === 'k' ? 1000 : 1));
+  // "16k H100s" is 16,384 GPUs, as cluster sizes go (Meta's Llama 3 paper: "16K H100 GPUs" = 16,384); parse.ts says so.
+  const value = (whole: string, k: string | undefined): number => Math.round(Number(whole) * (k === 'k' ? KILO_COUNT : 1));
   // "8 GPUs per node", "8 H100 a node" (before spelled counts, so "a node" stays per node here).
   const perNode = s.take(new RegExp(String.raw`(\d+)\s*(?:x\s*)?(?:${HW_TOKEN}\s*)?(?:gpus?\s*)?(?:per|a|each|/)\s*(?:node|server|machine|box)\b`));
   if (perNode) out.gpusPerNode = Number(perNode[1]);
