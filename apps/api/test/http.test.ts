@@ -126,7 +126,8 @@ describe('GET /openapi.json', () => {
     const doc = await (await app.request('/openapi.json')).json() as { openapi: string; paths: Record<string, Record<string, unknown>> };
     expect(doc.openapi).toBe('3.1.0');
     for (const op of POST_OPERATIONS) expect(doc.paths[op.path]?.post).toBeDefined();
-    for (const path of ['/v1/presets/gpus', '/v1/presets/systems', '/v1/presets/networks', '/v1/presets/models', '/v1/presets/models/{id}']) {
+    for (const path of ['/v1/presets', '/v1/presets/gpus', '/v1/presets/systems', '/v1/presets/networks', '/v1/presets/models',
+      '/v1/presets/gpus/{id}', '/v1/presets/systems/{id}', '/v1/presets/networks/{id}', '/v1/presets/models/{id}']) {
       expect(doc.paths[path]?.get).toBeDefined();
     }
   });

@@ -2,7 +2,7 @@ import { GPU_IDS, MODEL_IDS, NETWORK_IDS, SYSTEM_IDS } from '@trainplan/presets'
 import { validate } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
 import { createApi } from '../src/index.ts';
-import { gpuPresetSchema, modelPresetSchema, networkPresetSchema, systemPresetSchema } from '../src/presets/preset-schemas.ts';
+import { gpuPresetSchema, modelPresetSchema, networkPresetSchema, presetIndexSchema, systemPresetSchema } from '../src/presets/preset-schemas.ts';
 
 const app = createApi();
 const get = async (path: string) => {
@@ -22,6 +22,12 @@ describe('GET /v1/presets', () => {
     const list = body as { id: string }[];
     expect(list.map((p) => p.id)).toEqual([...ids]);
     for (const preset of list) expect(validate(schema as never, preset)).toMatchObject({ ok: true });
+  });
+  it('/v1/presets lists the ids of every catalogue, valid against its published schema', async () => {
+    const { res, body } = await get('/v1/presets');
+    expect(res.status).toBe(200);
+    expect(validate(presetIndexSchema, body)).toMatchObject({ ok: true });
+    expect(body).toEqual({ gpus: [...GPU_IDS], systems: [...SYSTEM_IDS], networks: [...NETWORK_IDS], models: [...MODEL_IDS] });
   });
   it('serves the contract ids the scenario contract requires', async () => {
     const models = ((await get('/v1/presets/models')).body as { id: string }[]).map((m) => m.id);

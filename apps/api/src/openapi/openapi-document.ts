@@ -8,7 +8,7 @@ import { array, integer, JSON_SCHEMA_DIALECT, jsonSchemaDocument, object, option
 import { JSON_TYPE, MSGPACK_TYPE } from '../http/media-types.ts';
 import { MAX_BODY_BYTES } from '../http/read-body.ts';
 import type { PostOperation } from '../operations/operation.ts';
-import { modelPresetJsonSchema, presetListJsonSchemas } from '../presets/preset-schemas.ts';
+import { presetIndexJsonSchema, presetJsonSchemas, presetListJsonSchemas } from '../presets/preset-schemas.ts';
 
 type Json = Record<string, unknown>;
 
@@ -66,6 +66,12 @@ export function openApiDocument(operations: readonly PostOperation[]): Json {
   const presetPaths = Object.fromEntries(Object.entries(presetListJsonSchemas).map(([kind, schema]) => [
     `/v1/presets/${kind}`, getPath(`presets-${kind}`, `Every ${kind.slice(0, -1)} preset, citing its source`, schema),
   ]));
+  const examples: Readonly<Record<string, string>> = { gpus: 'h100-sxm', systems: 'dgx-h100', networks: 'ndr-ib-8x', models: 'gpt3-175b' };
+  const onePresetPaths = Object.fromEntries(Object.entries(presetJsonSchemas).map(([kind, schema]) => [
+    `/v1/presets/${kind}/{id}`, getPath(`preset-${kind.slice(0, -1)}`, `One ${kind.slice(0, -1)} preset`, schema, {
+      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' }, example: examples[kind] }],
+    }),
+  ]));
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: JSON_SCHEMA_DIALECT,
@@ -78,9 +84,8 @@ export function openApiDocument(operations: readonly PostOperation[]): Json {
     paths: {
       ...Object.fromEntries(operations.map((op) => [op.path, postPath(op)])),
       ...presetPaths,
-      '/v1/presets/models/{id}': getPath('preset-model', 'One model preset', modelPresetJsonSchema, {
-        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' }, example: 'gpt3-175b' }],
-      }),
+      '/v1/presets': getPath('presets', 'The preset ids of every catalogue', presetIndexJsonSchema),
+      ...onePresetPaths,
       '/healthz': { get: { operationId: 'healthz', summary: 'Liveness', responses: { 200: { description: '{"ok":true}' } } } },
       '/openapi.json': { get: { operationId: 'openapi', summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } } } },
       '/docs': { get: { operationId: 'docs', summary: 'Interactive documentation (HTML)', responses: { 200: { description: 'HTML' } } } },

@@ -93,3 +93,18 @@ export const presetListJsonSchemas = {
 } as const;
 
 export const modelPresetJsonSchema = jsonSchemaDocument(modelPresetSchema, { title: 'Model preset' });
+
+/** One preset of each kind, for GET /v1/presets/{kind}/{id}. */
+export const presetJsonSchemas = {
+  gpus: jsonSchemaDocument(gpuPresetSchema, { title: 'GPU preset' }),
+  systems: jsonSchemaDocument(systemPresetSchema, { title: 'System preset' }),
+  networks: jsonSchemaDocument(networkPresetSchema, { title: 'Network preset' }),
+  models: modelPresetJsonSchema,
+} as const;
+
+/** GET /v1/presets: the ids of every catalogue. */
+const ids = (what: string) => array(string({ minLength: 1, description: `A ${what} preset id.` }), { maxItems: 1000 });
+export const presetIndexSchema = object({
+  gpus: ids('GPU'), systems: ids('system'), networks: ids('network'), models: ids('model'),
+}, { description: 'The preset ids of every catalogue.' });
+export const presetIndexJsonSchema = jsonSchemaDocument(presetIndexSchema, { title: 'Preset ids by catalogue' });
