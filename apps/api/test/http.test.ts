@@ -56,6 +56,8 @@ describe('ETag and caching', () => {
     expect(again.status).toBe(304);
     expect(again.headers.get('etag')).toBe(etag);
     expect(await again.text()).toBe('');
+    // The stored representation's type, not a default a Node adapter would add (text/plain).
+    expect(again.headers.get('content-type')).toBe('application/json; charset=utf-8');
   });
   it('a stale If-None-Match gets the full answer', async () => {
     const res = await post('/v1/estimate', json, { 'content-type': 'application/json', 'if-none-match': '"0000000000000000"' });

@@ -25,12 +25,13 @@ export function respond(c: Context, data: unknown): Response {
   const text = JSON.stringify(data);
   const encoding = responseEncoding(c.req.header('accept'));
   const etag = `"${fnv1a64(text)}${encoding === 'msgpack' ? '-mp' : ''}"`;
-  const headers: Record<string, string> = { etag, 'cache-control': CACHE_CONTROL, vary: 'Accept' };
+  const contentType = encoding === 'msgpack' ? MSGPACK_TYPE : `${JSON_TYPE}; charset=utf-8`;
+  // A 304 states the stored representation's type too (RFC 9110 §15.4.5 lets it carry what a 200 would);
+  // without one, @hono/node-server adds text/plain to every response, and a cache could take that up.
+  const headers: Record<string, string> = { etag, 'cache-control': CACHE_CONTROL, vary: 'Accept', 'content-type': contentType };
   if (matches(c.req.header('if-none-match'), etag)) return new Response(null, { status: 304, headers });
-  if (encoding === 'msgpack') {
-    return new Response(encodeMsgpack(JSON.parse(text)), { status: 200, headers: { ...headers, 'content-type': MSGPACK_TYPE } });
-  }
-  return new Response(text, { status: 200, headers: { ...headers, 'content-type': `${JSON_TYPE}; charset=utf-8` } });
+  if (encoding === 'msgpack') return new Response(encodeMsgpack(JSON.parse(text)), { status: 200, headers });
+  return new Response(text, { status: 200, headers });
 }
 
 /** RFC 9110 §13.1.2: `*`, or a list of entity tags compared weakly (W/ prefixes ignored). */
