@@ -70,6 +70,11 @@ describe('NCCL graph search → channels × per-channel bandwidth (reference §1
     expect(ncclTopology(V100_FABRIC, node8).ring).toEqual({ nChannels: 6, bwIntraGBps: 20, bwInterGBps: 20 });
   });
 
+  it('GB200 NVL72: a group of 72 or fewer spread over racks (9 of 36 in each of 4, 8 groups a rack) is 4 nodes, not one domain', () => {
+    const t = ncclTopology(GB200_NVL72_FABRIC, { ranks: 36, ranksPerNode: 9, concurrentGroupsPerNode: 8 });
+    expect(t.placement).toMatchObject({ nodes: 4, ranksPerNode: 9, nvlinkShare: 1 });
+  });
+
   it('GB200 NVL72: a 72-GPU group is one NVSwitch domain, a single node for the tuner', () => {
     const t = ncclTopology(GB200_NVL72_FABRIC, { ranks: 72, ranksPerNode: 4 });
     expect(t.placement).toMatchObject({ nodes: 1, ranksPerNode: 72 });

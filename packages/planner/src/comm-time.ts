@@ -49,8 +49,14 @@ const emulated = (input: PlanInput): boolean => input.communicationModel === 'em
  */
 function emulatedSend(input: PlanInput, bytes: Bytes, crossNode: boolean): Seconds {
   const g = input.fabric.gpusPerNode;
+  const stageGpus = input.tensor * input.context * input.data;
+  if (crossNode && stageGpus % g !== 0) {
+    // Stages that do not fill whole nodes share nodes: the emulated stage layout needs whole nodes per stage.
+    noteFallback(input, `pipeline sends of ${input.pipeline} stages`, `a stage of ${stageGpus} GPUs does not fill whole nodes of ${g}`);
+    return p2pSeconds({ bytes, fabric: input.fabric, crossNode: true });
+  }
   if (crossNode) {
-    const nodesPerStage = (input.tensor * input.context * input.data) / g;
+    const nodesPerStage = stageGpus / g;
     // Every stage boundary at its real node offset: a boundary that crosses a leaf's spine trunk is seen.
     const cost = emulatedStageSendCost({
       fabric: input.fabric, nodesPerStage, bytes, oversubscription: input.oversubscription, stages: input.pipeline,

@@ -163,7 +163,10 @@ function computeEstimate(input: PlanInput): PlanEstimate {
   const tokensPerStep = input.globalBatchSize * input.seqLength;
   const worst = memories.reduce((a, b) => (b.totalBytes > a.totalBytes ? b : a));
 
-  if (groups.tensorCrossesNodes) warnings.push(`tensor parallelism of ${input.tensor} spans nodes of ${input.gpusPerNode} GPUs: its all-reduces cross the network`);
+  if (groups.tensorCrossesNodes) {
+    const domain = input.nvlinkDomainGpus === input.gpusPerNode ? `nodes of ${input.gpusPerNode} GPUs` : `NVLink domains of ${input.nvlinkDomainGpus} GPUs`;
+    warnings.push(`tensor parallelism of ${input.tensor} spans ${domain}: its all-reduces cross the network`);
+  }
   if (input.sequenceParallel && input.tensor === 1) warnings.push('sequence parallelism has no effect without tensor parallelism');
   if (input.scatterGather && input.sequenceParallel) warnings.push('scatter-gather is not used together with sequence parallelism (Megatron skips it)');
   for (const fallback of emulationFallbacks(input)) warnings.push(`not emulated, NCCL's closed form used instead: ${fallback}`);

@@ -45,15 +45,35 @@ function strided(size: number, stride: number, gpusPerNode: number): CommGroup {
   return { ranks: size, ranksPerNode, concurrentGroupsPerNode };
 }
 
+const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+
+/**
+ * A tensor-parallel group (contiguous ranks). Where the node (or NVLink domain) size is not a multiple
+ * of it, groups tile across node edges: on 72-GPU GB200 NVL72 domains TP 16 puts ranks 64–79 in two
+ * racks, 8 in each (gcd(16, 72)). The slowest group sets the step, so that one is costed.
+ */
+function tensorGroup(t: number, g: number, gpus: number): CommGroup {
+  if (t < g && g % t !== 0 && gpus > g) {
+    const ranksPerNode = gcd(t, g);
+    return { ranks: t, ranksPerNode, concurrentGroupsPerNode: Math.max(1, Math.floor(g / t)) };
+  }
+  return strided(t, 1, g);
+}
+
 export function parallelGroups(input: PlanInput): ParallelGroups {
   const g = input.nvlinkDomainGpus;
-  const { tensor: t, context: c, data: d } = input;
+  const { tensor: t, context: c, data: d, pipeline: p } = input;
+  const gpus = t * c * d * p;
+  const tensor = tensorGroup(t, g, gpus);
   return {
-    tensor: strided(t, 1, g),
+    tensor,
     context: strided(c, t, g),
     // The dp-cp group: tensor rank and stage fixed, context and data ranks contiguous after it.
     data: strided(c * d, t, g),
-    pipelineCrossesNodes: t * c * d >= g,
-    tensorCrossesNodes: t > g,
+    // Stages are laid out one after another (pp outermost): once the pipeline holds more GPUs than a node,
+    // some boundary has its two stages on different nodes (TP 2 · DP 2 · PP 4 on two 8-GPU nodes: stage 1 → 2),
+    // and the slowest boundary is the one costed.
+    pipelineCrossesNodes: p > 1 && gpus > g,
+    tensorCrossesNodes: tensor.ranksPerNode < t,
   };
 }

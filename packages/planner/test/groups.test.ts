@@ -33,3 +33,25 @@ describe('parallel groups on Megatron\'s tp-cp-dp-pp rank order', () => {
     expect(groups(2, 1, 48, 72).data.ranksPerNode).toBe(24);
   });
 });
+
+describe('groups that cross node (or NVLink-domain) edges', () => {
+  const withPipeline = (tensor: number, data: number, pipeline: number, nvlinkDomainGpus: number) =>
+    parallelGroups({ tensor, context: 1, data, pipeline, nvlinkDomainGpus } as PlanInput);
+
+  it('a pipeline longer than a node crosses nodes even when a stage is smaller than one: TP 2 · DP 2 · PP 4 on two 8-GPU nodes (stage 1 → 2)', () => {
+    expect(withPipeline(2, 2, 4, 8).pipelineCrossesNodes).toBe(true);
+    expect(withPipeline(2, 2, 2, 8).pipelineCrossesNodes).toBe(false); // 8 GPUs: one node
+    expect(withPipeline(8, 4, 1, 8).pipelineCrossesNodes).toBe(false); // no pipeline
+  });
+
+  it('TP 16 on 72-GPU NVL72 racks: groups tile across the rack edge (ranks 64–79: 8 in each rack), so TP crosses', () => {
+    const straddling = withPipeline(16, 9, 1, 72); // 144 GPUs, two racks
+    expect(straddling.tensor).toMatchObject({ ranks: 16, ranksPerNode: 8 });
+    expect(straddling.tensorCrossesNodes).toBe(true);
+    // 64 GPUs (TP 16 · DP 4) inside one rack: every group is whole.
+    expect(withPipeline(16, 4, 1, 72).tensor).toMatchObject({ ranks: 16, ranksPerNode: 16 });
+    expect(withPipeline(16, 4, 1, 72).tensorCrossesNodes).toBe(false);
+    // TP 8 divides 72: no group straddles, however many racks.
+    expect(withPipeline(8, 36, 1, 72).tensorCrossesNodes).toBe(false);
+  });
+});

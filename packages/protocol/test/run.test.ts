@@ -46,3 +46,22 @@ describe('runEstimate', () => {
     expect(runEstimate([])).toMatchObject({ ok: false, reason: 'invalid', message: 'expected a scenario or a non-empty array of scenarios' });
   });
 });
+
+describe('GB200 NVL72: groups across racks are costed across them', () => {
+  const onTrays = (trays: number) => runEstimate({
+    model: 'llama3-70b', cluster: { gpu: 'gb200', nodes: trays }, training: { globalBatchSize: trays * 32, microBatchSize: 1, precision: 'bf16' },
+    parallelism: { tensor: 8, sequenceParallel: true, recompute: 'selective', distributedOptimizer: true },
+  }) as EstimateJson;
+
+  it('the data-parallel all-reduce of a TP-8 plan never gets cheaper per step as racks are added (1, 2, 4, 8, 16 racks)', () => {
+    // It was costed as NVLink shared 1/racks ways up to 72 ranks (4 and 8 racks: 2.5–5× too slow), then as the network.
+    const dp = [18, 36, 72, 144, 288].map((trays) => {
+      const e = onTrays(trays);
+      if (!e.ok) throw new Error(e.message);
+      return e.breakdown.dataParallelCommSeconds;
+    });
+    for (let i = 1; i < dp.length; i++) expect(dp[i]!).toBeGreaterThanOrEqual(dp[i - 1]! * (1 - 1e-9));
+    // Across racks each rack's 9 ranks of a group leave through their own NICs: the step grows by (d − 1)/d, not by racks.
+    expect(dp[4]! / dp[1]!).toBeLessThan(1.2);
+  });
+});
