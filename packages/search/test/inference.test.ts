@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { estimateInference, kvCacheBytesPerToken, latencyThroughputFrontier, planInference, type InferenceEstimate } from '../src/index.ts';
-import { llama70bBase } from './fixtures.ts';
+import { gpuById } from '@trainplan/hardware';
+import { a100Fabric, llama70bBase } from './fixtures.ts';
 
 const base = llama70bBase;
 
@@ -32,6 +33,14 @@ describe('estimateInference', () => {
     if (!e.ok) throw new Error(e.message);
     expect(estimateInference(base, { ...shape, batch: e.maxBatch }).ok).toBe(true);
     expect(estimateInference(base, { ...shape, batch: e.maxBatch + 1 }).ok).toBe(false);
+  });
+
+  it('a faster GPU decodes faster: the same TP 8 replica on A100 (2.0 TB/s) takes longer per token than on H100 (3.35 TB/s)', () => {
+    // Decode is HBM-bound; serving replays it as a CUDA graph, so training's eager launch gap (Hopper's fit) is not paid.
+    const onA100 = { ...base, gpu: gpuById('a100-80gb')!, fabric: a100Fabric };
+    const [h, a] = [estimateInference(base, { ...shape, batch: 1 }), estimateInference(onA100, { ...shape, batch: 1 })];
+    if (!h.ok || !a.ok) throw new Error('refused');
+    expect(h.decodeStepSeconds).toBeLessThan(a.decodeStepSeconds);
   });
 
   it('decoding one sequence is bound by HBM: at least the weights over the HBM bandwidth', () => {
