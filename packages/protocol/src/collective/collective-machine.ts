@@ -58,7 +58,12 @@ export function resolveCollectiveMachine(
     ranksPerNode = Math.min(ranks, domain);
   }
   const concurrent = request.concurrentGroups ?? 1;
-  if (concurrent > 1 && concurrent * gpusPerNode > system.gpusPerNode) {
+  if (domain !== undefined && concurrent > 1 && concurrent * ranksPerNode > domain) {
+    issues.push({
+      path: 'concurrentGroups',
+      message: `${concurrent} groups of ${ranksPerNode} GPUs in one ${domain}-GPU NVLink domain need ${concurrent * ranksPerNode} GPUs there`,
+    });
+  } else if (concurrent > 1 && concurrent * gpusPerNode > system.gpusPerNode) {
     issues.push({
       path: 'concurrentGroups',
       message: `${concurrent} groups of ${gpusPerNode} GPUs per node need ${concurrent * gpusPerNode} GPUs per node; ${system.id} has ${system.gpusPerNode}`,

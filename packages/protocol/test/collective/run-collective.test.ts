@@ -21,6 +21,13 @@ describe('runCollective', () => {
     expect(r.topology?.[0]).toMatch(/2 node\(s\) × 8 GPUs/);
   });
 
+  it('refuses sibling groups that need more GPUs than an NVL72 domain holds (4 groups of 36 in 72)', () => {
+    const over = runCollective({ op: 'all-reduce', system: 'gb200-nvl72', nodes: 36, gpusPerNode: 1, concurrentGroups: 4, size: GiB(1) });
+    expect(over.ok).toBe(false);
+    if (!over.ok) expect(over.issues).toEqual([{ path: 'concurrentGroups', message: expect.stringContaining('need 144 GPUs') }]);
+    expect(runCollective({ op: 'all-reduce', system: 'gb200-nvl72', nodes: 18, gpusPerNode: 1, concurrentGroups: 4, size: GiB(1) }).ok).toBe(true);
+  });
+
   it('says that oversubscription and eventBudget without emulate are unused, rather than dropping them silently', () => {
     const plain = runCollective({ op: 'all-reduce', gpu: 'a100-80gb', nodes: 4, size: GiB(1) });
     const r = runCollective({ op: 'all-reduce', gpu: 'a100-80gb', nodes: 4, size: GiB(1), oversubscription: 4, eventBudget: 1000 });
