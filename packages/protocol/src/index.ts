@@ -51,4 +51,4 @@ export {
 } from './collective/collective-response-schema.ts';
 // The defaults a scenario takes from its GPU (resolve.ts), for callers that state them (the chat answers).
 export { defaultPrecision } from '@trainplan/planner';
-export { nodesText } from '@trainplan/search';
+export { checkedText, nodesText } from '@trainplan/search';

@@ -15,7 +15,7 @@ export { whyNothingFits } from './nothing-fits.ts';
 export type { Alternative } from './explain.ts';
 export { explainAlternatives } from './explain.ts';
 export type { CapacityPoint, CapacityGoal, CapacityAnswer, CapacityCheck, CapacityOptions } from './capacity.ts';
-export { trainOnNodes, fewestNodes, MAX_NODES, SCAN_WINDOW } from './capacity.ts';
+export { trainOnNodes, fewestNodes, checkedText, MAX_NODES, SCAN_WINDOW } from './capacity.ts';
 export { meetsGoal, nodesText } from './capacity-sizer.ts';
 export type { BudgetGoal } from './capacity-budget.ts';
 export { fastestWithinBudget, BUDGET_SCAN_WINDOW } from './capacity-budget.ts';

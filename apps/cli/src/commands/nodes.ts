@@ -1,5 +1,5 @@
 import { DEFAULT_BATCH_TOKENS, defaultBatchText, seqLengthOf } from '@trainplan/ask';
-import { runNodes, type NodesResponseJson, nodesText } from '@trainplan/protocol';
+import { checkedText, runNodes, type NodesResponseJson, nodesText } from '@trainplan/protocol';
 import { formatCount, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
@@ -97,24 +97,9 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
   };
 }
 
-/**
- * What the sizes below a deadline's answer did: each one searched either runs a plan that misses the
- * deadline or runs no plan at all (out of memory, or no TP × PP × DP split divides evenly); a size
- * that runs nothing did not "miss" the deadline, so the two are told apart.
- */
+/** The checked line: what the sizes below a deadline's answer did (the search's own wording, checkedText). */
 function checkedLine(c: NonNullable<Extract<NodesResponseJson, { ok: true }>['checked']>, nodes: number): string {
-  const span = `from ${c.fromNodes} to ${nodes - 1} nodes`;
-  const total = nodes - c.fromNodes;
-  const noPlan = c.noPlan ?? 0;
-  const outOfMemory = c.outOfMemory ?? 0;
-  const other = noPlan - outOfMemory;
-  const why = other === 0 ? 'out of memory'
-    : outOfMemory === 0 ? 'no TP × PP × DP split divides evenly'
-      : `${outOfMemory} out of memory, ${other} with no TP × PP × DP split that divides evenly`;
-  const missing = total - noPlan;
-  const what = noPlan === 0 ? `every size ${span} misses the deadline`
-    : missing <= 0 ? `no size ${span} runs a plan (${why})`
-      : `of the sizes ${span}, ${missing} ${missing === 1 ? 'misses' : 'miss'} the deadline and ${noPlan} ${noPlan === 1 ? 'runs' : 'run'} no plan (${why})`;
+  const what = checkedText({ fromNodes: c.fromNodes, noPlan: c.noPlan ?? 0, outOfMemory: c.outOfMemory ?? 0 }, nodes);
   const below = !c.complete ? `; sizes below ${c.fromNodes} were not all searched`
     : c.fromNodes > 1 ? `; fewer than ${c.fromNodes} cannot meet it even at 100% MFU` : '';
   return `  ${c.complete ? 'checked' : 'partly checked'}: ${what}${below}`;
