@@ -62,6 +62,18 @@ export interface PlanInfeasible {
 
 
 /**
+ * Optimizer steps to train `tokens`: each step consumes a whole global batch (the weights are updated once
+ * per batch, after all its micro-batches: Narayanan et al. 2021, SC'21, §2.2), so ceil(tokens / tokens per step).
+ */
+export const stepsToTrain = (tokens: number, tokensPerStep: number): number => Math.ceil(tokens / tokensPerStep);
+
+/** Whole optimizer steps for `tokens`, their time and GPU-hours. */
+function trainingTime(tokens: number, tokensPerStep: number, stepSeconds: Seconds, gpus: number): { tokens: number; seconds: Seconds; gpuHours: number } {
+  const seconds = stepsToTrain(tokens, tokensPerStep) * stepSeconds;
+  return { tokens, seconds, gpuHours: (seconds * gpus) / 3600 };
+}
+
+/**
  * A training plan → step time, throughput, MFU/HFU and memory per GPU. Pure: the same input gives
  * the same answer on every runtime.
  */
@@ -196,13 +208,7 @@ function computeEstimate(input: PlanInput): PlanEstimate {
     breakdown,
     memory: { ...worst, capacityBytes: input.gpu.hbmBytes, fits: worst.totalBytes <= input.gpu.hbmBytes },
     stages: times.map((time, i) => ({ time, memory: memories[i]!, layers: layers[i]! })),
-    // Whole optimizer steps: each consumes a whole global batch (Narayanan et al. 2021 §2.2), so a
-    // token budget takes ceil(tokens / tokens per step) of them.
-    timeToTrain: input.tokens === undefined ? undefined : {
-      tokens: input.tokens,
-      seconds: Math.ceil(input.tokens / tokensPerStep) * step,
-      gpuHours: (Math.ceil(input.tokens / tokensPerStep) * step * gpus) / 3600,
-    },
+    timeToTrain: input.tokens === undefined ? undefined : trainingTime(input.tokens, tokensPerStep, step, gpus),
     warnings,
   };
 }

@@ -31,18 +31,6 @@ export interface CapacityOptions extends SearchOptions {
 /** The largest cluster the capacity planner considers, in nodes (a 65,536-GPU machine of 8-GPU nodes). */
 export const MAX_NODES = 8192;
 const SECONDS_PER_DAY = 86_400;
-const SECONDS_PER_HOUR = 3600;
-
-/**
- * Tokens one optimizer step consumes: the global batch, globalBatchSize sequences of seqLength tokens.
- * The weights are updated once per global batch, after all its micro-batches (Narayanan et al. 2021,
- * SC'21, §2.2: the pipeline is flushed and the optimizer steps at the end of each batch), so training
- * takes a whole number of steps.
- */
-export const tokensPerStep = (base: Pick<SearchBase, 'globalBatchSize' | 'seqLength'>): number => base.globalBatchSize * base.seqLength;
-
-/** Optimizer steps to train `tokens`: whole steps, ceil(tokens / tokens per step) (see tokensPerStep). */
-export const stepsToTrain = (base: Pick<SearchBase, 'globalBatchSize' | 'seqLength'>, tokens: number): number => Math.ceil(tokens / tokensPerStep(base));
 
 /**
  * Why no plan runs on a cluster size: 'out-of-memory' (some split passes the divisibility rules but
@@ -56,15 +44,17 @@ export type SizeSearch = { readonly point: CapacityPoint; readonly noPlan?: unde
 
 /**
  * The best plan on `nodes` nodes and the time to train `tokens` with it: the achieved step time of the
- * searched configuration, not a fixed TFLOP/s, times the whole steps the tokens take (stepsToTrain).
+ * searched configuration, not a fixed TFLOP/s, times the whole steps the tokens take (the planner's
+ * timeToTrain, planner stepsToTrain).
  */
 export function searchOnNodes(base: SearchBase, nodes: number, tokens: number, options: SearchOptions = {}, price?: number): SizeSearch {
   const result = searchPlans({ ...base, nodes, tokens }, { ...options, top: 1 });
   const best = result.top[0];
   if (!best) return { noPlan: result.closestInfeasible ? 'out-of-memory' : result.budgetExhausted ? 'candidate-budget' : 'indivisible' };
   const gpus = nodes * base.gpusPerNode;
-  const seconds = stepsToTrain(base, tokens) * best.estimate.stepTimeSeconds;
-  const gpuHours = (seconds * gpus) / SECONDS_PER_HOUR;
+  const time = best.estimate.timeToTrain;
+  if (!time) throw new Error('internal: a search given tokens estimates the time to train them');
+  const { seconds, gpuHours } = time;
   return { point: { nodes, gpus, plan: best, seconds, days: seconds / SECONDS_PER_DAY, gpuHours, cost: price === undefined ? undefined : gpuHours * price } };
 }
 

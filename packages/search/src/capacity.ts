@@ -4,7 +4,7 @@ import {
 } from './capacity-sizer.ts';
 
 export type { CapacityGoal, CapacityOptions, CapacityPoint, NoPlanReason } from './capacity-sizer.ts';
-export { MAX_NODES, stepsToTrain, tokensPerStep, trainOnNodes } from './capacity-sizer.ts';
+export { MAX_NODES, trainOnNodes } from './capacity-sizer.ts';
 
 /** How far below the answer every cluster size was searched (a deadline's answer only). */
 export interface CapacityCheck {
