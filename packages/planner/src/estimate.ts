@@ -65,7 +65,7 @@ export interface PlanInfeasible {
  * Optimizer steps to train `tokens`: each step consumes a whole global batch (the weights are updated once
  * per batch, after all its micro-batches: Narayanan et al. 2021, SC'21, §2.2), so ceil(tokens / tokens per step).
  */
-export const stepsToTrain = (tokens: number, tokensPerStep: number): number => Math.ceil(tokens / tokensPerStep);
+const stepsToTrain = (tokens: number, tokensPerStep: number): number => Math.ceil(tokens / tokensPerStep);
 
 /** Whole optimizer steps for `tokens`, their time and GPU-hours. */
 function trainingTime(tokens: number, tokensPerStep: number, stepSeconds: Seconds, gpus: number): { tokens: number; seconds: Seconds; gpuHours: number } {

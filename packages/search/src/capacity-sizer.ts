@@ -45,7 +45,7 @@ export type SizeSearch = { readonly point: CapacityPoint; readonly noPlan?: unde
 /**
  * The best plan on `nodes` nodes and the time to train `tokens` with it: the achieved step time of the
  * searched configuration, not a fixed TFLOP/s, times the whole steps the tokens take (the planner's
- * timeToTrain, planner stepsToTrain).
+ * timeToTrain).
  */
 export function searchOnNodes(base: SearchBase, nodes: number, tokens: number, options: SearchOptions = {}, price?: number): SizeSearch {
   const result = searchPlans({ ...base, nodes, tokens }, { ...options, top: 1 });
