@@ -44,9 +44,9 @@ describe('answer: nodes, time and best configuration (the search)', () => {
   it('takes a stated TP as an upper bound and says so when the best plan uses less', () => {
     const a = ask('best config for gpt3-13b on 8 nodes with tp 8');
     const e = (a.data as { best: { estimate: EstimateOk } }).best.estimate;
-    expect(e.resolved.tensor).toBeLessThanOrEqual(8);
-    if (e.resolved.tensor !== 8) expect(a.notes).toContainEqual(`TP 8 was asked; the search, which takes it as an upper bound, found TP ${e.resolved.tensor} faster.`);
-    else expect(a.notes.some((n) => n.startsWith('TP 8 was asked'))).toBe(false);
+    // 13B on 64 GPUs runs fastest below TP 8: the bound holds and the answer says what it found.
+    expect(e.resolved.tensor).toBeLessThan(8);
+    expect(a.notes).toContainEqual(`TP 8 was asked; the search, which takes it as an upper bound, found TP ${e.resolved.tensor} faster.`);
   });
 
   it('"how many nodes for 175B" meets the 30-day default deadline with GPT-3\'s 300B tokens', () => {

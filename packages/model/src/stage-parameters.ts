@@ -63,10 +63,10 @@ function computeSplit(layers: number, pipeline: number): PipelineSplit | undefin
  * Layers per pipeline stage (pipelineSplit's). A pair with no split is a programmer error here:
  * the planner's checkPlan and the search's enumeration refuse it first.
  */
-export function layersPerStage(layers: number, pipeline: number): number[] {
+export function layersPerStage(layers: number, pipeline: number): readonly number[] {
   const split = pipelineSplit(layers, pipeline);
   if (split === undefined) throw new RangeError(`no Megatron pipeline split of ${layers} layers over ${pipeline} stages`);
-  return [...split.stages];
+  return split.stages; // shared and memoised: callers only read it
 }
 
 /**

@@ -99,7 +99,6 @@ function checkPipeline(input: PlanInput, issues: PlanIssue[]): void {
   }
 }
 
-/** "4 each", "2, 4 × 23, 2" or "3, 2": the layers of a split's stages. */
 /** "each stage holds 12 layers", or "the stages hold 2, 4 × 23, 2 layers" for an uneven split. */
 function describeSplit(split: PipelineSplit): string {
   const p = split.stages.length;

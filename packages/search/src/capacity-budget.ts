@@ -66,7 +66,7 @@ export function fastestWithinBudget(base: SearchBase, tokens: number, goal: Budg
     }
     for (let n = boundary - 1; n >= Math.max(lastHit + 1, boundary - BUDGET_SCAN_WINDOW); n--) consider(s.at(n));
   }
-  const best = seen.fastest ?? fastest;
+  const best = fastest;
   const how = firstMiss === undefined
     ? `every power of two up to ${nodesText(lastHit)} stays within the budget`
     : `powers of two, the budget's boundary at ${nodesText(boundary)} by bisection, and up to ${BUDGET_SCAN_WINDOW} sizes below it`;

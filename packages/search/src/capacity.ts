@@ -1,3 +1,4 @@
+import { toDays } from '@trainplan/units';
 import type { SearchBase } from './candidate.ts';
 import {
   MAX_NODES, meetsGoal, nodesText, sizer, smallestFit, type CapacityGoal, type CapacityOptions, type CapacityPoint, type Sizer,
@@ -117,7 +118,6 @@ function checkNote(fewest: CapacityPoint, checked: CapacityCheck): string {
   return `${below}sizes below ${checked.fromNodes} nodes were not all searched (the scan covers the ${SCAN_WINDOW} sizes below the bisection's answer)`;
 }
 
-const SECONDS_PER_DAY = 86_400;
 const gpuHoursText = (h: number): string => Math.round(h).toLocaleString('en-US');
 
 /** "24,907 over the budget of 480,000 (1.05 × it)": by how much `value` exceeds `budget`. */
@@ -250,7 +250,7 @@ function deadlineOrBudget(
   } else {
     const fastest = affordable.reduce((a, p) => (p.seconds < a.seconds ? p : a));
     message = `no cluster size searched meets both the deadline and the budget: those within the budget miss the deadline `
-      + `(the fastest, ${nodesText(fastest.nodes)}, takes ${fastest.days.toFixed(1)} days against a deadline of ${(goal.deadlineSeconds / SECONDS_PER_DAY).toFixed(1)}), and ${over}`;
+      + `(the fastest, ${nodesText(fastest.nodes)}, takes ${fastest.days.toFixed(1)} days against a deadline of ${toDays(goal.deadlineSeconds).toFixed(1)}), and ${over}`;
   }
   return { ok: false, reason: 'budget-unreachable', message, closest: cheapest, searches: s.searches() };
 }

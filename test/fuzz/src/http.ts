@@ -62,6 +62,8 @@ export interface ProblemJson {
  */
 export function checkAnswer(what: string, x: Exchange): ProblemJson | unknown {
   expect(x.status, `${what} → ${x.status}: ${x.text.slice(0, 300)}`).toBeLessThan(500);
+  // A suite that never calibrated would hold every answer to an infinite bound: refuse to run it so.
+  if (!Number.isFinite(budgetMs)) throw new Error('checkAnswer before calibrateRequestBudget: the time bound is not set');
   expect(x.ms, `${what} took ${x.ms.toFixed(0)} ms, over ${HEAVIEST_RATIO}× the heaviest valid request`).toBeLessThan(budgetMs);
   const type = x.headers.get('content-type') ?? '';
   if (x.status >= 400) {

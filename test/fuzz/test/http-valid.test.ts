@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createApi } from '@trainplan/api';
 import { GPU_IDS, MODEL_IDS } from '@trainplan/presets';
 import {
-  allToAllFloorSeconds, busBandwidthLimit, caseCounter, checkAnswer, exchange, gbpsToBytesPerSecond, validScenario,
+  allToAllFloorSeconds, busBandwidthLimit, calibrateRequestBudget, caseCounter, checkAnswer, exchange, gbpsToBytesPerSecond, validScenario,
   type CollectiveAnswerRow,
 } from '../src/index.ts';
 
@@ -14,6 +14,11 @@ import {
  */
 const counter = caseCounter('http-valid');
 const app = createApi();
+// The time bound of checkAnswer: a ratio to the heaviest valid request (the search example), timed here.
+const searchExample = ((await (await app.request('/openapi.json')).json()) as { paths: Record<string, { post?: { requestBody?: { content: Record<string, { example?: unknown }> } } }> })
+  .paths['/v1/search']?.post?.requestBody?.content['application/json']?.example;
+if (searchExample === undefined) throw new Error('the OpenAPI document has no /v1/search example to calibrate the time bound on');
+await calibrateRequestBudget(() => exchange(app, '/v1/search', { method: 'POST', body: JSON.stringify(searchExample), headers: { 'content-type': 'application/json' } }));
 
 async function postTwice(path: string, body: unknown): Promise<unknown> {
   counter.add();

@@ -102,7 +102,7 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape): I
   const maxContext = promptTokens + outputTokens;
 
   // Memory: the heaviest stage's weights (16-bit or FP8) plus the KV cache at full context.
-  const layers = [...split.stages];
+  const layers = split.stages;
   const params = stageParameters({ shape: model, tensorParallel: t, layersPerStage: layers });
   const weights = Math.max(...params) * bytesPerValue(base);
   const mostLayers = Math.max(...layers);
@@ -128,7 +128,7 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape): I
   const crossNode = t * p > base.nvlinkDomainGpus;
   const send = (bytes: number) => (p > 1 ? (p - 1) * p2pSeconds({ bytes, fabric: base.fabric, crossNode }) : 0);
   const prefillTraversal = model.layers * layerForward + send(2 * m * promptTokens * model.hiddenSize);
-  const prefill = prefillTraversal + (microBatches - 1) * Math.max(...layers) * layerForward;
+  const prefill = prefillTraversal + (microBatches - 1) * mostLayers * layerForward;
 
   // Decode: per layer, weights + KV read once per micro-batch (Pope et al. 2022 §3), m sequences at a time.
   const parts = parameterBreakdown(model);
