@@ -21,10 +21,11 @@ export interface GroupPlacement {
 }
 
 /**
- * Resolves `group` on `fabric`. On an NVLink-only fabric (GB200 NVL72, `networkKind: 'nvlink'`)
- * a group that fits in the NVLink domain (`fabric.gpusPerNode` GPUs) is one NVSwitch domain: a
- * single "node" for the tuner, as NCCL treats a multi-node NVLink (MNNVL) communicator
- * (NVIDIA/nccl src/graph/tuning.cc: `nNodes = comm->MNNVL ? 1 : comm->nNodes`).
+ * Resolves `group` on `fabric`. On an NVLink-only fabric (GB200 NVL72, `networkKind: 'nvlink'`) a
+ * "node" is the whole NVLink domain (`fabric.gpusPerNode` GPUs), as NCCL treats a multi-node NVLink
+ * (MNNVL) communicator (NVIDIA/nccl src/graph/tuning.cc: `nNodes = comm->MNNVL ? 1 : comm->nNodes`):
+ * callers give ranksPerNode per domain (planner groups.ts, protocol collective-machine.ts), so a group
+ * inside one rack is ranksPerNode = ranks, and one spread over racks counts them.
  */
 export function groupPlacement(group: CommGroup, fabric: Fabric): GroupPlacement {
   const { ranks } = group;
@@ -33,14 +34,7 @@ export function groupPlacement(group: CommGroup, fabric: Fabric): GroupPlacement
   if (!Number.isInteger(concurrentGroupsPerNode) || concurrentGroupsPerNode < 1) {
     throw new RangeError(`group.concurrentGroupsPerNode must be a positive integer, got ${concurrentGroupsPerNode}`);
   }
-  // A group of one NVLink domain's size or less is one domain only if its placement says so: callers give
-  // ranksPerNode in domains (planner groups.ts, protocol collective-machine.ts), and a strided data-parallel
-  // group of 36 over four 72-GPU racks (9 per rack) spans four of them, as a TP-16 group straddling a rack
-  // edge spans two; only a group laid out in trays (ranksPerNode a tray's GPUs, ranks a domain or less) is
-  // taken whole.
-  const oneNvlinkDomain = fabric.networkKind === 'nvlink' && ranks <= fabric.gpusPerNode
-    && (group.concurrentGroupsPerNode ?? 1) === 1;
-  const ranksPerNode = oneNvlinkDomain ? ranks : group.ranksPerNode;
+  const ranksPerNode = group.ranksPerNode;
   if (!Number.isInteger(ranksPerNode) || ranksPerNode < 1 || ranks % ranksPerNode !== 0) {
     throw new RangeError(`group.ranksPerNode (${ranksPerNode}) must be a positive divisor of group.ranks (${ranks})`);
   }

@@ -30,6 +30,7 @@ const isHopperOrLater = (fabric: Fabric): boolean => fabric.generation === 'hopp
  * Megatron places a tensor-parallel group; 0 when those GPUs have no NVLink ring.
  */
 function ringLinks(fabric: Fabric, ranksPerNode: number): number {
+  if (fabric.nvlinkCount === 0) return 0;
   const peers = ranksPerNode > 1 ? nvlinkPeerLinks(fabric.intraNode, fabric.gpusPerNode) : null;
   if (!peers) return fabric.nvlinkCount;
   return meshRingChannels(peers, fabric.gpusPerNode, Array.from({ length: ranksPerNode }, (_, i) => i));
@@ -40,8 +41,7 @@ function ringLinks(fabric: Fabric, ranksPerNode: number): number {
  * generation (src/graph/topo.h; 12 × 20 = 240 on A100, 18 × 20.6 ≈ 371 on H100), not the line
  * rate; NCCL's PCIe figure when the GPUs have no NVLink (ring) between them.
  */
-function intraBandwidthPerGpuGBps(fabric: Fabric, placement: GroupPlacement): number {
-  const links = fabric.nvlinkCount === 0 ? 0 : ringLinks(fabric, placement.ranksPerNode);
+function intraBandwidthPerGpuGBps(fabric: Fabric, placement: GroupPlacement, links: number): number {
   if (links === 0) return NCCL_TABLES.pciBandwidthGBps.value * placement.nvlinkShare;
   return links * NCCL_TABLES.nvlinkBandwidthPerLinkGBps.value[fabric.generation] * placement.nvlinkShare;
 }
@@ -84,7 +84,8 @@ function deriveTopology(fabric: Fabric, group: CommGroup): NcclTopology {
   const placement = groupPlacement(group, fabric);
   const { nodes, ranksPerNode: ppn } = placement;
   const hopper = isHopperOrLater(fabric);
-  const intraGBps = intraBandwidthPerGpuGBps(fabric, placement);
+  const links = ringLinks(fabric, ppn);
+  const intraGBps = intraBandwidthPerGpuGBps(fabric, placement, links);
   const nicGBps = toGBps(fabric.nicBandwidth);
   const ladders = NCCL_TABLES.speedLadderGBps.value;
   const ladder = nodes > 1 ? ladders.inter[fabric.generation] : ladders.intra[fabric.generation];
@@ -112,7 +113,7 @@ function deriveTopology(fabric: Fabric, group: CommGroup): NcclTopology {
   };
   return {
     placement, fabric, ring, tree,
-    intraHardware: fabric.nvlinkCount > 0 && ringLinks(fabric, ppn) > 0 ? 'nvlink' : 'pci',
+    intraHardware: links > 0 ? 'nvlink' : 'pci',
     intraBandwidthPerGpuGBps: intraGBps,
     nvls: nvlsGraph(fabric, placement, intraGBps, nicGBps, ladder),
   };

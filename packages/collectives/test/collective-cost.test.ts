@@ -133,7 +133,7 @@ describe('other fabrics', () => {
   });
 
   it('GB200 NVL72: a 72-rank all-reduce runs inside the NVLink domain (NVLS, no NIC)', () => {
-    const c = allReduce(GB200_NVL72_FABRIC, { ranks: 72, ranksPerNode: 4 }, GiB(1));
+    const c = allReduce(GB200_NVL72_FABRIC, { ranks: 72, ranksPerNode: 72 }, GiB(1));
     expect(c.algorithm).toBe('nvls');
   });
 });

@@ -76,7 +76,7 @@ describe('NCCL graph search → channels × per-channel bandwidth (reference §1
   });
 
   it('GB200 NVL72: a 72-GPU group is one NVSwitch domain, a single node for the tuner', () => {
-    const t = ncclTopology(GB200_NVL72_FABRIC, { ranks: 72, ranksPerNode: 4 });
+    const t = ncclTopology(GB200_NVL72_FABRIC, { ranks: 72, ranksPerNode: 72 });
     expect(t.placement).toMatchObject({ nodes: 1, ranksPerNode: 72 });
     expect(t.ring).toEqual({ nChannels: 16, bwIntraGBps: 45, bwInterGBps: 45 });
   });

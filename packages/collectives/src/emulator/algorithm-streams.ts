@@ -1,7 +1,7 @@
 import { ringChannels } from './ring-program.ts';
 import { FlowSet } from './stream-program.ts';
 import {
-  MAX_ROUTE_LINKS, gpuNode, nvlinkDownLink, nvlinkUpLink, pathLatency, railOfLocalGpu, routeInto, type TopologyGraph,
+  MAX_ROUTE_LINKS, nvlinkDownLink, nvlinkUpLink, pathLatency, railOfGpu, routeInto, type TopologyGraph,
 } from '../topology/topology-graph.ts';
 import type { Algorithm, CollectiveOp } from '../types.ts';
 
@@ -42,7 +42,6 @@ class FlowList {
   }
 }
 
-const railOf = (t: TopologyGraph, gpu: number): number => railOfLocalGpu(t, gpu - gpuNode(t, gpu) * t.gpusPerNode);
 
 /** A rank's place in one binary tree: its parent and children (−1: none). */
 export interface TreeLinks { readonly parent: number; readonly child0: number; readonly child1: number }
@@ -170,7 +169,7 @@ export function nvlsStreams(g: StreamGroup, op: CollectiveOp, bytes: number, nCh
     const share = bytes / (2 * nChannels);
     for (let c = 0; c < nChannels; c++) {
       const heads = Array.from({ length: g.nodes }, (_, node) => g.gpus[node * g.ppn + (c % g.ppn)] as number);
-      const rail = railOf(g.t, heads[0] as number);
+      const rail = railOfGpu(g.t, heads[0] as number);
       for (const treeEdges of doubleBinaryTreeEdges(heads)) {
         for (const [child, parent] of treeEdges) { out.route(child, parent, rail, share); out.route(parent, child, rail, share); }
       }

@@ -1,4 +1,4 @@
-import { MAX_ROUTE_LINKS, gpuNode, pathLatency, railOfLocalGpu, routeInto, type TopologyGraph } from '../topology/topology-graph.ts';
+import { MAX_ROUTE_LINKS, pathLatency, railOfGpu, routeInto, type TopologyGraph } from '../topology/topology-graph.ts';
 import type { FlowEngine, FlowProgram } from './flow-engine.ts';
 
 /**
@@ -12,7 +12,6 @@ import type { FlowEngine, FlowProgram } from './flow-engine.ts';
 export class DirectProgram implements FlowProgram {
   finishedAt = -1;
   private programId = -1;
-  private left: number;
   private readonly path = new Int32Array(MAX_ROUTE_LINKS);
   private readonly wireSeconds: Float64Array;
 
@@ -22,13 +21,12 @@ export class DirectProgram implements FlowProgram {
     private readonly pairBytes: number,
     private readonly startSeconds: Float64Array,
   ) {
-    this.left = pairs.length / 2;
-    this.wireSeconds = new Float64Array(this.left);
+    this.wireSeconds = new Float64Array(pairs.length / 2);
   }
 
   start(engine: FlowEngine): void {
     this.programId = engine.addProgram(this);
-    if (this.left === 0) { this.finishedAt = engine.now; return; }
+    if (this.pairs.length === 0) { this.finishedAt = engine.now; return; }
     for (let p = 0; p < this.pairs.length / 2; p++) engine.timer(this.programId, p, this.startSeconds[p] as number);
   }
 
@@ -36,7 +34,7 @@ export class DirectProgram implements FlowProgram {
     const t = this.topology;
     const src = this.pairs[2 * pair] as number;
     const dst = this.pairs[2 * pair + 1] as number;
-    const length = routeInto(t, src, dst, railOfLocalGpu(t, src - gpuNode(t, src) * t.gpusPerNode), this.path);
+    const length = routeInto(t, src, dst, railOfGpu(t, src), this.path);
     this.wireSeconds[pair] = pathLatency(t, this.path, 0, length);
     engine.flow(this.programId, pair, this.pairBytes, this.path, length, null, Number.POSITIVE_INFINITY);
   }
@@ -44,6 +42,5 @@ export class DirectProgram implements FlowProgram {
   onFlowDone(engine: FlowEngine, pair: number): void {
     const arrival = engine.now + (this.wireSeconds[pair] as number);
     if (arrival > this.finishedAt) this.finishedAt = arrival;
-    --this.left;
   }
 }

@@ -4,7 +4,6 @@ import { FlowEngine } from './flow-engine.ts';
 import { prepareCollective, type EmulatedCollective, type EmulatedCollectiveResult, type Prepared, type Program } from './prepare-collective.ts';
 
 export { DEFAULT_EVENT_BUDGET } from './emulation-budget.ts';
-export { FULL_MODE_MAX_EVENTS } from './prepare-collective.ts';
 export type { EmulatedCollective, EmulatedCollectiveResult } from './prepare-collective.ts';
 
 export interface LinkUsage {

@@ -5,7 +5,7 @@ import { ringLatencyParts } from '../nccl-ring-model.ts';
 import { ncclRuntimeTimeUs } from '../nccl-runtime-model.ts';
 import { NCCL_TABLES } from '../nccl-tables.ts';
 import { ncclTopology, type NcclTopology } from '../nccl-topology.ts';
-import { MAX_ROUTE_LINKS, gpuNode, hostNicLink, interNodeWireSeconds, railOfLocalGpu, routeInto, type TopologyGraph } from '../topology/topology-graph.ts';
+import { MAX_ROUTE_LINKS, hostNicLink, interNodeWireSeconds, railOfGpu, routeInto, type TopologyGraph } from '../topology/topology-graph.ts';
 import type { Algorithm, CollectiveOp, Protocol } from '../types.ts';
 import { chainStreams, nvlsStreams, ringStreams, streamFlowCount, treeStreams, type StreamGroup } from './algorithm-streams.ts';
 import { DirectProgram } from './direct-program.ts';
@@ -222,7 +222,7 @@ function direct(t: TopologyGraph, c: EmulatedCollective, topology: NcclTopology,
     links(mark) {
       for (let q = 0; q < pairCount; q++) {
         const src = pairs[2 * q] as number;
-        const rail = railOfLocalGpu(t, src - gpuNode(t, src) * t.gpusPerNode);
+        const rail = railOfGpu(t, src);
         const length = routeInto(t, src, pairs[2 * q + 1] as number, rail, path);
         for (let j = 0; j < length; j++) mark(path[j] as number);
       }
@@ -249,6 +249,8 @@ function ring(t: TopologyGraph, c: EmulatedCollective, topology: NcclTopology, p
   const runtimeAlgBandwidthGBps = c.bytes / (1000 * (choice.bandwidthSeconds / us(1)));
   const perChannelBusGBps = (runtimeAlgBandwidthGBps * nsteps) / n / nCh;
   const stepsEvents = nCh * nsteps;
+  // Full mode when asked, or (auto) when every edge of every step fits the full-mode event limit.
+  const fullByMode = mode === 'full' || (mode === 'auto' && stepsEvents * (n + 1) <= FULL_MODE_MAX_EVENTS);
   // Every step of every channel is at least one event and one flow: refuse before building channels.
   const least = workCost({ events: stepsEvents, peakFlows: nCh, visits: 0 });
   if (least > budget) return { overBudget: least };
@@ -256,12 +258,12 @@ function ring(t: TopologyGraph, c: EmulatedCollective, topology: NcclTopology, p
   const multiplicity = edgeMultiplicity(t, channels);
   return {
     result: { algorithm: 'ring', protocol: candidate.protocol },
-    symmetricCandidate: mode !== 'full' && !(mode === 'auto' && stepsEvents * (n + 1) <= FULL_MODE_MAX_EVENTS),
+    symmetricCandidate: !fullByMode,
     links(mark) {
       for (let l = 0; l < multiplicity.length; l++) if ((multiplicity[l] as number) > 0) mark(l);
     },
     build(symmetricAllowed) {
-      const full = mode === 'full' || !symmetricAllowed || (mode === 'auto' && stepsEvents * (n + 1) <= FULL_MODE_MAX_EVENTS);
+      const full = fullByMode || !symmetricAllowed;
       if (full) {
         // n flows per step per channel: refuse before routing them all.
         const cost = workCost({ events: stepsEvents * (n + 1), peakFlows: nCh * n, visits: 0 });

@@ -1,6 +1,6 @@
 import { nvlinkPeerLinks } from '@trainplan/hardware';
 import { packMeshRings } from '../mesh-rings.ts';
-import { MAX_ROUTE_LINKS, gpuNode, pathLatency, railOfLocalGpu, routeInto, type TopologyGraph } from '../topology/topology-graph.ts';
+import { MAX_ROUTE_LINKS, gpuNode, pathLatency, railOfGpu, railOfLocalGpu, routeInto, type TopologyGraph } from '../topology/topology-graph.ts';
 import type { FlowEngine, FlowProgram } from './flow-engine.ts';
 
 /** One channel's ring: the GPUs in ring order and the NIC rail it crosses nodes on. */
@@ -32,7 +32,7 @@ export function ringChannels(t: TopologyGraph, gpus: readonly number[], ranksPer
   const byRail = new Map<number, number[]>();
   for (let i = 0; i < ranksPerNode; i++) {
     const gpu = gpus[i] as number;
-    const rail = railOfLocalGpu(t, gpu - gpuNode(t, gpu) * t.gpusPerNode);
+    const rail = railOfGpu(t, gpu);
     const at = byRail.get(rail);
     if (at) at.push(i); else byRail.set(rail, [i]);
   }

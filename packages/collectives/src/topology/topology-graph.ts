@@ -51,6 +51,8 @@ export const gpuNode = (t: TopologyGraph, gpu: number): number => Math.floor(gpu
 /** The NIC (rail) closest to a GPU: GPUs split evenly over the NICs of their node. */
 export const railOfLocalGpu = (t: TopologyGraph, local: number): number =>
   Math.floor((local * t.nicsPerNode) / t.gpusPerNode);
+/** The NIC (rail) closest to a GPU, by its global index. */
+export const railOfGpu = (t: TopologyGraph, gpu: number): number => railOfLocalGpu(t, gpu - gpuNode(t, gpu) * t.gpusPerNode);
 
 export function leafOf(t: TopologyGraph, node: number, rail: number): number {
   if (t.railOptimised) return rail * Math.ceil(t.nodes / t.nodesPerLeaf) + Math.floor(node / t.nodesPerLeaf);
