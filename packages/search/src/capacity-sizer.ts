@@ -1,3 +1,4 @@
+import { countOf } from '@trainplan/units';
 import type { SearchBase } from './candidate.ts';
 import { searchPlans, type RankedPlan, type SearchOptions } from './search.ts';
 
@@ -71,7 +72,7 @@ export function meetsGoal(point: CapacityPoint, goal: CapacityGoal): boolean {
 }
 
 /** "1 node", "3 nodes". */
-export const nodesText = (n: number): string => `${n} node${n === 1 ? '' : 's'}`;
+export const nodesText = (n: number): string => countOf(n, 'node');
 
 /** Searches cluster sizes, each at most once, counting the searches and reporting each size as it starts. */
 export interface Sizer {

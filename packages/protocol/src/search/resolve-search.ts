@@ -1,5 +1,4 @@
 import type { StateSharding } from '@trainplan/model';
-import { gpuById, systemById } from '@trainplan/presets';
 import { overlapPipelineCommFor, scatterGatherFor, type Candidate, type SearchBase } from '@trainplan/search';
 import { gpuIssues } from '@trainplan/planner';
 import { resolveScenario } from '../resolve.ts';
@@ -22,15 +21,14 @@ export interface ResolvedSearch {
  * so a plan written back as a scenario is estimated with exactly the machine the search used.
  */
 export function resolveSearch(core: SearchRequestCore, nodes: number): { ok: true; value: ResolvedSearch } | { ok: false; issues: FieldIssue[] } {
-  const system = gpuById(core.cluster.gpu) ? undefined : systemById(core.cluster.gpu);
-  const gpu = system ? system.gpu : core.cluster.gpu;
+  // A system id in cluster.gpu (its GPU, node size and network) is resolveScenario's to read.
   const probe: ScenarioInput = {
     model: core.model,
     cluster: {
-      gpu,
+      gpu: core.cluster.gpu,
       nodes,
-      ...(core.cluster.gpusPerNode ?? system?.gpusPerNode) !== undefined && { gpusPerNode: core.cluster.gpusPerNode ?? system?.gpusPerNode },
-      ...(core.cluster.network ?? system?.network) !== undefined && { network: core.cluster.network ?? system?.network },
+      ...(core.cluster.gpusPerNode !== undefined && { gpusPerNode: core.cluster.gpusPerNode }),
+      ...(core.cluster.network !== undefined && { network: core.cluster.network }),
     },
     training: { ...core.training, globalBatchSize: core.training.globalBatchSize },
     parallelism: { ...core.settings },
@@ -38,10 +36,7 @@ export function resolveSearch(core: SearchRequestCore, nodes: number): { ok: tru
   const valid = validateScenario(probe);
   if (!valid.ok) return { ok: false, issues: valid.issues };
   const resolved = resolveScenario(valid.value);
-  if (!resolved.ok) {
-    const known = resolved.issues.map((i) => (i.path === 'cluster.gpu' ? { ...i, message: `${i.message}; or a system id` } : i));
-    return { ok: false, issues: known };
-  }
+  if (!resolved.ok) return { ok: false, issues: resolved.issues };
   const { plan, gpuId, networkId } = resolved.value;
   // The planner's own rules for what the GPU runs (checkPlan), asked once for the whole search.
   const unrunnable = gpuIssues(plan);
