@@ -35,13 +35,13 @@ export const SWITCH_POINTS: readonly SwitchPoint[] = [
   { what: '16 × DGX A100: Ring/LL128 → Ring/Simple', fabric: a100, group: nodes16, from: 'ring/LL128', to: 'ring/Simple', quotedMB: 620 },
 ];
 
-const choiceAt = (f: Fabric, group: CommGroup, bytes: number): string => {
+export const choiceAt = (f: Fabric, group: CommGroup, bytes: number): string => {
   const c = collectiveCost({ op: 'all-reduce', bytes, group, fabric: f });
   return `${c.algorithm}/${c.protocol}`;
 };
 
 /** The first size (scanning up by 0.5% from a tenth of the quoted one) at which the model chooses `to`. */
-function modelSwitchBytes(p: SwitchPoint, f: Fabric): number {
+export function modelSwitchBytes(p: SwitchPoint, f: Fabric): number {
   for (let bytes = MB(p.quotedMB) / 10; bytes < GiB(16); bytes *= 1.005) if (choiceAt(f, p.group, bytes) === p.to) return bytes;
   return Number.NaN;
 }
@@ -53,7 +53,7 @@ export function candidateGap(p: SwitchPoint, f: Fabric, bytes: number): number {
   return Math.abs(time(p.from) / time(p.to) - 1);
 }
 
-const bandTolerance = (bytes: number) => (bytes >= MiB(256) ? 0.05 : 0.15);
+export const bandTolerance = (bytes: number) => (bytes >= MiB(256) ? 0.05 : 0.15);
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 
 export const switchPointsSection: ValidationSection = {
