@@ -138,6 +138,29 @@ function fillFixedConfiguration(p: AskParameters, take: Take): void {
   }
 }
 
+/**
+ * The step a default batch is a multiple of on `gpus` GPUs: the data-parallel size left when model
+ * parallelism takes the largest power of two (≤ 64) dividing them, so that some TP × PP × CP split can
+ * divide the batch (on 1000 GPUs, 125: 1024 sequences would leave no split).
+ */
+function batchStep(gpus: number | undefined): number {
+  if (gpus === undefined) return 1;
+  let modelParallel = 1;
+  while (modelParallel < 64 && gpus % (modelParallel * 2) === 0) modelParallel *= 2;
+  return gpus / modelParallel;
+}
+
+/**
+ * The global batch a search question takes when it states none: about 4M tokens a step (Touvron et al.
+ * 2023, Llama 2 §2.2) in sequences of the model's length, a multiple some split of the cluster's GPUs
+ * divides when the cluster is known (batchStep). The CLI's `nodes` takes the same.
+ */
+export function defaultGlobalBatch(p: AskParameters): number {
+  const gpus = p.gpus ?? (p.nodes === undefined ? undefined : p.nodes * gpusPerNodeOf(p));
+  const step = batchStep(gpus);
+  return step * Math.max(1, Math.round(DEFAULT_BATCH_TOKENS / seqLengthOf(p) / step));
+}
+
 /** Tokens per sequence: the stated length, else the model preset's, else GPT-3's 2048. */
 export const seqLengthOf = (p: AskParameters): number =>
   p.seqLength ?? (p.model === undefined ? undefined : modelById(p.model)?.shape.seqLength) ?? 2048;

@@ -1,4 +1,4 @@
-import { DEFAULT_BATCH_TOKENS, defaultBatchText, seqLengthOf } from '@trainplan/ask';
+import { defaultBatchText, defaultGlobalBatch } from '@trainplan/ask';
 import { checkedText, runNodes, type NodesResponseJson, nodesText } from '@trainplan/protocol';
 import { formatCount, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
@@ -62,14 +62,15 @@ Examples:
 
 const REQUEST_FLAGS = ['model', 'gpu', 'global-batch', 'tokens', 'days', 'gpu-hours', 'budget', 'price', 'nodes', 'seq-length', 'precision', 'grad-accumulation', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network'];
 
-/**
- * The global batch when --global-batch is not given: about 4M tokens a step (Touvron et al. 2023,
- * Llama 2 §2.2), in sequences of the model's length, as the chat bot assumes for the same question.
- */
-function defaultGlobalBatch(v: FlagValues): number {
+/** The global batch when --global-batch is not given: the chat bot's for the same question (defaultGlobalBatch). */
+function defaultBatch(v: FlagValues): number {
   const seqLength = count(v, 'seq-length');
-  const seq = seqLengthOf({ ...(typeof v.model === 'string' && { model: v.model }), ...(typeof seqLength === 'number' && { seqLength }) });
-  return Math.max(1, Math.round(DEFAULT_BATCH_TOKENS / seq));
+  const nodes = count(v, 'nodes');
+  return defaultGlobalBatch({
+    ...(typeof v.model === 'string' && { model: v.model }), ...(typeof seqLength === 'number' && { seqLength }),
+    // --gpu takes a GPU or a system id: the node size comes from whichever it is.
+    ...(typeof v.gpu === 'string' && { gpu: v.gpu, system: v.gpu }), ...(typeof nodes === 'number' && { nodes }),
+  });
 }
 
 const gpuHoursText = (h: number): string => Math.round(h).toLocaleString('en-US');
@@ -86,7 +87,7 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
   const constraints = constraintFields(v);
   return {
     ...machineFields(v),
-    training: { ...trainingFields(v), ...(v['global-batch'] === undefined && { globalBatchSize: defaultGlobalBatch(v) }) },
+    training: { ...trainingFields(v), ...(v['global-batch'] === undefined && { globalBatchSize: defaultBatch(v) }) },
     tokens: count(v, 'tokens'),
     ...(v.days !== undefined && { days: number(v, 'days') }),
     ...(v['gpu-hours'] !== undefined && { gpuHours: count(v, 'gpu-hours') }),

@@ -2,7 +2,7 @@ import {
   runNodes, runSearch, type EstimateOk, type NodesResponseJson, type ScenarioInput, type SearchPlanJson, type SearchResponseJson,
 } from '@trainplan/protocol';
 import { countOf, formatPercent, formatSeconds, toDays } from '@trainplan/units';
-import { DEFAULT_BATCH_TOKENS, DEFAULT_GPU, defaultBatchText, gpusPerNodeOf, seqLengthOf } from '../defaults.ts';
+import { DEFAULT_GPU, defaultBatchText, defaultGlobalBatch, gpusPerNodeOf } from '../defaults.ts';
 import { compactCount, formatDays } from '../format.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
 import { widgetLink } from '../scenario.ts';
@@ -23,24 +23,10 @@ const machineOf = (p: AskParameters): { gpu: string; gpusPerNode?: number } => (
   ...(p.gpusPerNode !== undefined && { gpusPerNode: p.gpusPerNode }),
 });
 
-/**
- * The step a default batch is a multiple of on `gpus` GPUs: the data-parallel size left when model
- * parallelism takes the largest power of two (≤ 64) dividing them, so that some TP × PP × CP split can
- * divide the batch (on 1000 GPUs, 125: 1024 sequences would leave no split).
- */
-const batchStep = (gpus: number | undefined): number => {
-  if (gpus === undefined) return 1;
-  let modelParallel = 1;
-  while (modelParallel < 64 && gpus % (modelParallel * 2) === 0) modelParallel *= 2;
-  return gpus / modelParallel;
-};
-
-/** Sequences per step: the stated global batch, else about 4M tokens (Llama 2's batch), a multiple of batchStep. */
+/** Sequences per step: the stated global batch, else the default one (defaultGlobalBatch). */
 function trainingOf(p: AskParameters): { globalBatchSize: number; precision: NonNullable<AskParameters['precision']>; seqLength?: number } {
-  const gpus = p.gpus ?? (p.nodes === undefined ? undefined : p.nodes * gpusPerNodeOf(p));
-  const step = batchStep(gpus);
   return {
-    globalBatchSize: p.globalBatchSize ?? step * Math.max(1, Math.round(DEFAULT_BATCH_TOKENS / seqLengthOf(p) / step)),
+    globalBatchSize: p.globalBatchSize ?? defaultGlobalBatch(p),
     precision: p.precision ?? 'bf16',
     ...(p.seqLength !== undefined && { seqLength: p.seqLength }),
   };
