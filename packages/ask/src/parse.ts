@@ -79,8 +79,8 @@ export function parse(question: string): ParsedQuestion {
     stated.algorithm = takeAlgorithm(s);
     stated.bytes = takeBytes(s);
   }
-  const kiloCount = new RegExp(String.raw`\b\d+(?:\.\d+)?k\s*(?:x\s*)?(?:${HW_TOKEN}|gpus?\b|nodes?\b)`).exec(s.text)?.[0];
-  Object.assign(stated, takeCounts(s, hardware?.system !== undefined && hardware.system !== 'gb200-nvl72', hardware?.system === 'gb200-nvl72', racks));
+  let kiloCount = false;
+  Object.assign(stated, takeCounts(s, hardware?.system !== undefined && hardware.system !== 'gb200-nvl72', hardware?.system === 'gb200-nvl72', racks, () => { kiloCount = true; }));
   // "a GB200 NVL72", "one NVL72 rack": one rack, 72 GPUs.
   if (racks && stated.gpus === undefined && stated.nodes === undefined && /\b(?:a|one|single)\s+(?:dgx[\s-]*)?(?:gb200[\s-]*)?nvl/.test(normal)) stated.gpus = 72;
   const facts = defined(stated);
@@ -92,7 +92,7 @@ export function parse(question: string): ParsedQuestion {
   if (model?.assumed !== undefined && model.model !== undefined) readings.push({ field: 'model', value: model.model, text: model.assumed });
   if (hardware?.assumed !== undefined) readings.push({ field: 'gpu', value: hardware.gpu, text: hardware.assumed });
   if (deadline?.assumed !== undefined) readings.push({ field: 'deadlineSeconds', value: deadline.seconds, text: deadline.assumed });
-  if (kiloCount !== undefined && (facts.gpus !== undefined || facts.nodes !== undefined)) {
+  if (kiloCount && (facts.gpus !== undefined || facts.nodes !== undefined)) {
     const count = facts.gpus ?? facts.nodes ?? 0;
     readings.push({ field: facts.gpus !== undefined ? 'gpus' : 'nodes', value: count, text: `k read as ${KILO_COUNT} in a cluster size (${count.toLocaleString('en-US')}), as "16K H100s" means 16,384 in Meta's Llama 3 paper` });
   }

@@ -215,6 +215,8 @@ describe('parse: counts in words', () => {
     expect(q.stated.gpus).toBe(16_384);
     expect(q.defaults[0]?.text).toMatch(/^k read as 1024 in a cluster size \(16,384\)/);
     expect(parse('how long to train 70b on 2k nodes').stated.nodes).toBe(2048);
+    // In the 8xH100 node form too (a second regex used to guess whether k was applied, and missed it).
+    expect(parse('how long to train 70b on 16k 8xh100 nodes').defaults[0]?.text).toMatch(/^k read as 1024 in a cluster size \(16,384\)/);
   });
 
   it('"an H100" is one GPU, "an H100 cluster" no count', () => {

@@ -216,11 +216,16 @@ function spelledCounts(s: Scanner, notBeforeHardware: boolean): void {
  * "a single H100". `systemNamed` says whether HW is a node type; `rackScale` whether it names a rack
  * (GB200 NVL72) rather than one node.
  */
-export function takeCounts(s: Scanner, systemNamed: boolean, rackScale = false, racks = false): Pick<AskParameters, 'nodes' | 'gpus' | 'gpusPerNode'> {
+export function takeCounts(
+  s: Scanner, systemNamed: boolean, rackScale = false, racks = false, onKilo: () => void = () => {},
+): Pick<AskParameters, 'nodes' | 'gpus' | 'gpusPerNode'> {
   const out: Pick<AskParameters, 'nodes' | 'gpus' | 'gpusPerNode'> = {};
   const num = String.raw`(\d+(?:\.\d+)?)(k?)`;
-  // "16k H100s" is 16,384 GPUs, as cluster sizes go (Meta's Llama 3 paper: "16K H100 GPUs" = 16,384); parse.ts says so.
-  const value = (whole: string, k: string | undefined): number => Math.round(Number(whole) * (k === 'k' ? KILO_COUNT : 1));
+  // "16k H100s" is 16,384 GPUs, as cluster sizes go (Meta's Llama 3 paper: "16K H100 GPUs" = 16,384); onKilo lets parse.ts say so.
+  const value = (whole: string, k: string | undefined): number => {
+    if (k === 'k') onKilo();
+    return Math.round(Number(whole) * (k === 'k' ? KILO_COUNT : 1));
+  };
   // "8 GPUs per node", "8 H100 a node" (before spelled counts, so "a node" stays per node here).
   const perNode = s.take(new RegExp(String.raw`(\d+)\s*(?:x\s*)?(?:${HW_TOKEN}\s*)?(?:gpus?\s*)?(?:per|a|each|/)\s*(?:node|server|machine|box)\b`));
   if (perNode) out.gpusPerNode = Number(perNode[1]);
