@@ -8,7 +8,7 @@ export const HELP_SUMMARY = 'show the help of a command: trainplan help <command
  * A command's first example: the first `  trainplan …` line under its help's "Examples:" (or
  * "Example:"), so the general help quotes each command's own, tested examples.
  */
-export function firstExample(command: Command): string | undefined {
+function firstExample(command: Command): string | undefined {
   const lines = command.usage.split('\n');
   const start = lines.findIndex((line) => /^Examples?:$/.test(line));
   if (start < 0) return undefined;

@@ -50,5 +50,5 @@ export {
   collectiveResponseSchema, collectiveResponseJsonSchema, validateCollectiveResponse,
 } from './collective/collective-response-schema.ts';
 // The defaults a scenario takes from its GPU (resolve.ts), for callers that state them (the chat answers).
-export { defaultPrecision } from '@trainplan/planner';
+export { defaultPrecision, runsFlashAttention } from '@trainplan/planner';
 export { checkedText, nodesText } from '@trainplan/search';

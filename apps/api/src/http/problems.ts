@@ -20,7 +20,7 @@ export function problemResponse(problem: Problem, headers: Record<string, string
 }
 
 /** The problem type of a 400 whose body is not a scenario (a collective, search, nodes… request). */
-export const INVALID_REQUEST_PROBLEM_TYPE = 'https://trainplan.dev/problems/invalid-request';
+const INVALID_REQUEST_PROBLEM_TYPE = 'https://trainplan.dev/problems/invalid-request';
 
 /**
  * 400: each offending field by its JSON path (protocol's problemDetails, so the CLI and API agree),

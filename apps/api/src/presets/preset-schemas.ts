@@ -92,7 +92,7 @@ export const presetListJsonSchemas = {
   models: list(modelPresetSchema, 'Model presets'),
 } as const;
 
-export const modelPresetJsonSchema = jsonSchemaDocument(modelPresetSchema, { title: 'Model preset' });
+const modelPresetJsonSchema = jsonSchemaDocument(modelPresetSchema, { title: 'Model preset' });
 
 /** One preset of each kind, for GET /v1/presets/{kind}/{id}. */
 export const presetJsonSchemas = {

@@ -1,4 +1,4 @@
-import type { ScenarioInput } from '@trainplan/protocol';
+import { runsFlashAttention, type ScenarioInput } from '@trainplan/protocol';
 import { gpuById } from '@trainplan/presets';
 import { FIELDS, type FieldValues } from './fields.ts';
 
@@ -10,6 +10,9 @@ import { FIELDS, type FieldValues } from './fields.ts';
  * conflicts with (`dropConflicting`).
  */
 export type KeptFields = Readonly<Record<string, unknown>>;
+
+/** Whether the GPU (a preset id) runs flash attention; an unknown id is left to the estimate to refuse. */
+const runsOn = (gpu: string | undefined): boolean => { const spec = gpuById(gpu ?? ''); return spec === undefined || runsFlashAttention(spec); };
 
 type Section = 'model' | 'cluster' | 'training' | 'parallelism';
 
@@ -89,7 +92,7 @@ function conflicts(path: string, value: unknown, field: string, values: FieldVal
     case 'parallelism.schedule': return field === 'vp';
     case 'parallelism.recomputeLayers': return ['recompute', 'pp', 'vp', 'layers', 'model'].includes(field);
     case 'training.attentionKernel':
-      return (field === 'gpu' && value === 'flash' && gpuById(values.gpu ?? '')?.generation === 'volta')
+      return (field === 'gpu' && value === 'flash' && !runsOn(values.gpu))
         || (field === 'cp' && value === 'unfused' && values.cp !== '1');
     default: return false;
   }

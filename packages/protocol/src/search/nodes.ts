@@ -77,7 +77,7 @@ const sizeJson = (p: CapacityPoint): NodesSizeJson => ({
  * batch) has a neighbour within a few dozen nodes that runs (1,728 and 1,664 for GPT-3 175B); a size
  * that runs nothing is settled by the divisibility rules in milliseconds, so the window is wide.
  */
-export const NEAREST_WINDOW = 128;
+const NEAREST_WINDOW = 128;
 
 /**
  * The nearest cluster size to `nodes` on which a plan runs: sizes one, two, … away on both sides (fewer

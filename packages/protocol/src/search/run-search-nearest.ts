@@ -9,7 +9,7 @@ import type { ClosestJson } from './wire.ts';
  * that fails only for divisibility (1,000 GPUs = 8 × 5³ leave no TP × PP × DP split of a 1,536 batch)
  * almost always has a neighbour within a few nodes that runs; a memory shortfall is met higher up.
  */
-export const NEAREST_WINDOW = 16;
+const NEAREST_WINDOW = 16;
 
 
 /** The nearest cluster size that runs: below the request first (nearest first), then above it. */
