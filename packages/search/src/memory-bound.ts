@@ -17,7 +17,7 @@ export const layerKey = (t: number, c: number, mbs: number, sp: boolean): number
  * full estimate decides the rest.
  */
 export class MemoryBound {
-  private readonly stageParams = new Map<number, { first: number; last: number; firstLayers: number; lastLayers: number }>();
+  private readonly stageParams = new Map<number, { first: number; second: number; last: number; firstLayers: number; secondLayers: number; lastLayers: number }>();
   private readonly perLayer = new Map<number, { stored: Bytes; full: Bytes }>();
 
   /** Gradient bytes per parameter by sharding mode, as the planner holds them (fixed for a search). */
@@ -30,14 +30,18 @@ export class MemoryBound {
     };
   }
 
-  /** First and last stage's parameters per GPU, and their layer counts, for (t, p). */
+  /**
+   * The first, second and last stage's parameters per GPU and layer counts, for (t, p). The second stands
+   * for the middle ones: Megatron's uneven split makes the first and last the lightest (96 layers on 25
+   * stages: 2, 4 × 23, 2), and the second holds one micro-batch fewer than the first.
+   */
   stages(t: number, p: number) {
     const key = t * 100_000 + p;
     let s = this.stageParams.get(key);
     if (!s) {
       const layers = layersPerStage(this.base.model.layers, p);
       const params = stageParameters({ shape: this.base.model, tensorParallel: t, layersPerStage: layers });
-      s = { first: params[0]!, last: params[p - 1]!, firstLayers: layers[0]!, lastLayers: layers[p - 1]! };
+      s = { first: params[0]!, second: params[Math.min(1, p - 1)]!, last: params[p - 1]!, firstLayers: layers[0]!, secondLayers: layers[Math.min(1, p - 1)]!, lastLayers: layers[p - 1]! };
       this.stageParams.set(key, s);
     }
     return s;
@@ -59,7 +63,7 @@ export class MemoryBound {
   }
 
   /**
-   * The bound for one candidate: max over the first and last stage of states + stored activations.
+   * The bound for one candidate: max over the first, second and last stage of states + stored activations.
    * `recomputedLayers` counts layers per stage that keep only their input (all of them for 'full').
    * Positional and allocation-free: the enumeration calls it for every leaf of the space.
    */
@@ -75,7 +79,9 @@ export class MemoryBound {
     const first = this.stage(s.first, s.firstLayers, Math.min(p, microBatches) * interleave, per, recompute, sharding, replicas, recomputedLayers);
     if (p === 1) return first;
     const last = this.stage(s.last, s.lastLayers, Math.min(1, microBatches) * interleave, per, recompute, sharding, replicas, recomputedLayers);
-    return Math.max(first, last);
+    if (p === 2) return Math.max(first, last);
+    const second = this.stage(s.second, s.secondLayers, Math.min(p - 1, microBatches) * interleave, per, recompute, sharding, replicas, recomputedLayers);
+    return Math.max(first, second, last);
   }
 
   private stage(
