@@ -100,7 +100,7 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
 
 /** The checked line: what the sizes below a deadline's answer did (the search's own wording, checkedText). */
 function checkedLine(c: NonNullable<Extract<NodesResponseJson, { ok: true }>['checked']>, nodes: number): string {
-  const what = checkedText({ fromNodes: c.fromNodes, noPlan: c.noPlan ?? 0, outOfMemory: c.outOfMemory ?? 0 }, nodes);
+  const what = checkedText(c, nodes);
   const below = !c.complete ? `; sizes below ${c.fromNodes} were not all searched`
     : c.fromNodes > 1 ? `; fewer than ${c.fromNodes} cannot meet it even at 100% MFU` : '';
   return `  ${c.complete ? 'checked' : 'partly checked'}: ${what}${below}`;

@@ -38,8 +38,8 @@ const nodesOk = object({
   checked: optional(object({
     fromNodes: count('Every size from this many nodes to one below the answer was searched and misses the deadline or runs no plan.'),
     complete: boolean({ description: 'True when no smaller size can meet the deadline even at 100% MFU (the answer is the fewest nodes).' }),
-    noPlan: optional(integer({ min: 0, description: 'Of the sizes from fromNodes to one below the answer, how many run no plan at all (the rest run and miss the deadline).' })),
-    outOfMemory: optional(integer({ min: 0, description: 'Of the noPlan sizes, how many run out of memory (the rest: no TP × PP × DP split passes the divisibility rules).' })),
+    noPlan: integer({ min: 0, description: 'Of the sizes from fromNodes to one below the answer, how many run no plan at all (the rest run and miss the deadline).' }),
+    outOfMemory: integer({ min: 0, description: 'Of the noPlan sizes, how many run out of memory (the rest: no TP × PP × DP split passes the divisibility rules).' }),
   }, { ...open, expected: 'a checked range', description: "How far below a deadline's answer every size was searched." })),
   note: optional(message('How thoroughly the cluster sizes were searched, for humans.')),
 }, { ...open, expected: 'a nodes answer', description: 'The cluster size and the best configuration on it.' });

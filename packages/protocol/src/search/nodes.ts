@@ -181,11 +181,7 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
     return {
       ok: true, mode: budgetOnly ? 'fastest-within-budget' : 'fewest-nodes', ...point(answer.nodes, answer), searches: answer.searches,
       ...(answer.smallest && { smallest: { ...sizeJson(answer.smallest), withinBudget: meetsGoal(answer.smallest, goal) } }),
-      ...(answer.checked && {
-        checked: {
-          fromNodes: answer.checked.fromNodes, complete: answer.checked.complete, noPlan: answer.checked.noPlan, outOfMemory: answer.checked.outOfMemory,
-        },
-      }),
+      ...(answer.checked && { checked: answer.checked }),
       ...(answer.note !== undefined && { note: answer.note }),
     };
   }

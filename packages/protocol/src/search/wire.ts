@@ -116,7 +116,7 @@ export interface NodesOkJson extends NodesSizeJson {
    * deadline, or runs no plan at all (noPlan of them, outOfMemory of those out of memory); complete:
    * none below fromNodes can meet it even at 100% MFU.
    */
-  checked?: { fromNodes: number; complete: boolean; noPlan?: number; outOfMemory?: number };
+  checked?: { fromNodes: number; complete: boolean; noPlan: number; outOfMemory: number };
   /** How thoroughly the cluster sizes were searched, for humans. */
   note?: string;
 }
