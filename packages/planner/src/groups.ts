@@ -33,43 +33,36 @@ function largestDivisorAtMost(n: number, limit: number): number {
   return 1;
 }
 
-/**
- * A group of `size` ranks taken every `stride` ranks. Ranks per node must divide the group for the
- * tuner's symmetric placement: on power-of-two nodes that is min(size, gpusPerNode / stride); on a
- * 72-GPU NVL72 domain a 256-rank group straddles domains unevenly (72+72+72+40), and we take the
- * largest even split that fits a domain (64 per domain over 4 domains).
- */
-function strided(size: number, stride: number, gpusPerNode: number): CommGroup {
-  const ranksPerNode = largestDivisorAtMost(size, clamp(Math.floor(gpusPerNode / stride), 1, size));
-  const concurrentGroupsPerNode = Math.max(1, Math.floor(gpusPerNode / ranksPerNode));
-  return { ranks: size, ranksPerNode, concurrentGroupsPerNode };
-}
-
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
 
 /**
- * A tensor-parallel group (contiguous ranks). Where the node (or NVLink domain) size is not a multiple
- * of it, groups tile across node edges: on 72-GPU GB200 NVL72 domains TP 16 puts ranks 64–79 in two
- * racks, 8 in each (gcd(16, 72)). The slowest group sets the step, so that one is costed.
+ * A group of `size` ranks taken every `stride` ranks, on nodes (or NVLink domains) of `gpusPerNode`
+ * GPUs in a cluster of `gpus`. Ranks per node must divide the group for the tuner's symmetric placement:
+ * on power-of-two nodes that is min(size, gpusPerNode / stride); on a 72-GPU NVL72 domain a 256-rank
+ * group straddles domains unevenly (72+72+72+40), and we take the largest even split that fits a domain
+ * (64 per domain over 4 domains). A group spanning fewer GPUs than a domain that the domain size is no
+ * multiple of tiles across domain edges (TP 16 on 72-GPU racks: ranks 64–79, 8 in each rack); the
+ * straddling group sets the step, so its split is costed: gcd(span, domain) GPUs of the span per domain.
  */
-function tensorGroup(t: number, g: number, gpus: number): CommGroup {
-  if (t < g && g % t !== 0 && gpus > g) {
-    const ranksPerNode = gcd(t, g);
-    return { ranks: t, ranksPerNode, concurrentGroupsPerNode: Math.max(1, Math.floor(g / t)) };
-  }
-  return strided(t, 1, g);
+function strided(size: number, stride: number, gpusPerNode: number, gpus: number): CommGroup {
+  const span = size * stride;
+  const straddles = span < gpusPerNode && gpusPerNode % span !== 0 && gpus > gpusPerNode;
+  const limit = straddles ? Math.floor(gcd(span, gpusPerNode) / stride) : Math.floor(gpusPerNode / stride);
+  const ranksPerNode = largestDivisorAtMost(size, clamp(limit, 1, size));
+  const concurrentGroupsPerNode = Math.max(1, Math.floor(gpusPerNode / ranksPerNode));
+  return { ranks: size, ranksPerNode, concurrentGroupsPerNode };
 }
 
 export function parallelGroups(input: PlanInput): ParallelGroups {
   const g = input.nvlinkDomainGpus;
   const { tensor: t, context: c, data: d, pipeline: p } = input;
   const gpus = t * c * d * p;
-  const tensor = tensorGroup(t, g, gpus);
+  const tensor = strided(t, 1, g, gpus);
   return {
     tensor,
-    context: strided(c, t, g),
+    context: strided(c, t, g, gpus),
     // The dp-cp group: tensor rank and stage fixed, context and data ranks contiguous after it.
-    data: strided(c * d, t, g),
+    data: strided(c * d, t, g, gpus),
     // Stages are laid out one after another (pp outermost): once the pipeline holds more GPUs than a node,
     // some boundary has its two stages on different nodes (TP 2 · DP 2 · PP 4 on two 8-GPU nodes: stage 1 → 2),
     // and the slowest boundary is the one costed.

@@ -54,4 +54,12 @@ describe('groups that cross node (or NVLink-domain) edges', () => {
     // TP 8 divides 72: no group straddles, however many racks.
     expect(withPipeline(8, 36, 1, 72).tensorCrossesNodes).toBe(false);
   });
+
+  it('context and data groups straddle rack edges too: TP 8 · CP 4 spans 32 GPUs, and ranks 64+r … 88+r sit in two racks', () => {
+    const g = parallelGroups({ tensor: 8, context: 4, data: 9, pipeline: 1, nvlinkDomainGpus: 72 } as PlanInput);
+    expect(g.context.ranks).toBe(4);
+    expect(g.context.ranksPerNode).toBeLessThan(4);
+    // Inside one rack (CP 4 · TP 8 · DP 2 = 64 GPUs) no group crosses an edge.
+    expect(parallelGroups({ tensor: 8, context: 4, data: 2, pipeline: 1, nvlinkDomainGpus: 72 } as PlanInput).context.ranksPerNode).toBe(4);
+  });
 });
