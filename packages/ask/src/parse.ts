@@ -1,4 +1,4 @@
-import { GPU_IDS, modelById } from '@trainplan/presets';
+import { GPU_IDS, modelById, networkById, systemById } from '@trainplan/presets';
 import { compactCount } from './format.ts';
 import { classify } from './classify.ts';
 import { withDefaults } from './defaults.ts';
@@ -58,7 +58,10 @@ export function parse(question: string): ParsedQuestion {
   }
   const hardware = unmodelled === undefined ? matchHardware(s.text) : undefined;
   // "8 GB200 NVL72" counts racks of 72 GPUs; "72 GB200" counts GPUs (a GB200 tray, the preset's node, holds 4).
-  const racks = hardware?.system === 'gb200-nvl72' && /nvl/.test(s.text.slice(hardware.index, hardware.index + hardware.length));
+  const rackScale = hardware?.system === 'gb200-nvl72';
+  // The GPUs of one NVLink domain (rack), from the system's network preset, when the question names the rack.
+  const rackGpus = rackScale && /nvl/.test(s.text.slice(hardware.index, hardware.index + hardware.length))
+    ? networkById(systemById(hardware.system ?? '')?.network ?? '')?.nvlinkDomainGpus : undefined;
   if (hardware !== undefined) {
     s.replace(hardware, ` ${HW_TOKEN} `);
     stated.gpu = hardware.gpu;
@@ -80,9 +83,9 @@ export function parse(question: string): ParsedQuestion {
     stated.bytes = takeBytes(s);
   }
   let kiloCount = false;
-  Object.assign(stated, takeCounts(s, hardware?.system !== undefined && hardware.system !== 'gb200-nvl72', hardware?.system === 'gb200-nvl72', racks, () => { kiloCount = true; }));
+  Object.assign(stated, takeCounts(s, hardware?.system !== undefined && !rackScale, rackScale, rackGpus, () => { kiloCount = true; }));
   // "a GB200 NVL72", "one NVL72 rack": one rack, 72 GPUs.
-  if (racks && stated.gpus === undefined && stated.nodes === undefined && /\b(?:a|one|single)\s+(?:dgx[\s-]*)?(?:gb200[\s-]*)?nvl/.test(normal)) stated.gpus = 72;
+  if (rackGpus !== undefined && stated.gpus === undefined && stated.nodes === undefined && /\b(?:a|one|single)\s+(?:dgx[\s-]*)?(?:gb200[\s-]*)?nvl/.test(normal)) stated.gpus = rackGpus;
   const facts = defined(stated);
 
   const intent = classify(normal, facts);

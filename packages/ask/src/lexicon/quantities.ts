@@ -217,7 +217,7 @@ function spelledCounts(s: Scanner, notBeforeHardware: boolean): void {
  * (GB200 NVL72) rather than one node.
  */
 export function takeCounts(
-  s: Scanner, systemNamed: boolean, rackScale = false, racks = false, onKilo: () => void = () => {},
+  s: Scanner, systemNamed: boolean, rackScale = false, rackGpus: number | undefined = undefined, onKilo: () => void = () => {},
 ): Pick<AskParameters, 'nodes' | 'gpus' | 'gpusPerNode'> {
   const out: Pick<AskParameters, 'nodes' | 'gpus' | 'gpusPerNode'> = {};
   const num = String.raw`(\d+(?:\.\d+)?)(k?)`;
@@ -253,8 +253,8 @@ export function takeCounts(
   if (next) {
     // "280 DGX A100" counts nodes; "64 H100" counts GPUs.
     if (systemNamed && !/gpu/.test(next[0]) && out.nodes === undefined) out.nodes = value(next[1] ?? '', next[2]);
-    // "8 GB200 NVL72": racks of 72 GPUs (NVIDIA GB200 NVL72: 72 Blackwell GPUs in one NVLink domain).
-    else if (racks && !/gpu/.test(next[0])) out.gpus = 72 * value(next[1] ?? '', next[2]);
+    // "8 GB200 NVL72": racks, each one NVLink domain of rackGpus (72) GPUs.
+    else if (rackGpus !== undefined && !/gpu/.test(next[0])) out.gpus = rackGpus * value(next[1] ?? '', next[2]);
     else out.gpus = value(next[1] ?? '', next[2]);
   }
   return out;
