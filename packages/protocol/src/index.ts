@@ -44,8 +44,9 @@ export type { CollectiveRequest, CollectiveValidation } from './collective/colle
 export type {
   CollectiveResponseJson, CollectiveOkJson, CollectiveErrorJson, CollectiveRowJson, EmulatedRowJson, LinkUtilisationJson,
 } from './collective/collective-response.ts';
-export { runCollective, defaultSweepBytes } from './collective/run-collective.ts';
-export { emulatedNodeSizes, MAX_EMULATED_NODE_SIZES, sizeCount } from './collective/emulation-limit.ts';
+export { runCollective } from './collective/run-collective.ts';
+export { defaultSweepBytes } from './collective/sweep.ts';
+export { MAX_EMULATED_NODE_SIZES } from './collective/emulation-limit.ts';
 export {
   collectiveResponseSchema, collectiveResponseJsonSchema, validateCollectiveResponse,
 } from './collective/collective-response-schema.ts';

@@ -1,5 +1,5 @@
 import {
-  collectiveRequestJsonSchema, collectiveResponseJsonSchema, emulatedNodeSizes, MAX_EMULATED_NODE_SIZES, runCollective, sizeCount,
+  collectiveRequestJsonSchema, collectiveResponseJsonSchema, MAX_EMULATED_NODE_SIZES, runCollective,
   validateCollectiveRequest, type CollectiveRequest,
 } from '@trainplan/protocol';
 import { operation } from './operation.ts';
@@ -33,14 +33,6 @@ export const collectiveOperation = operation<CollectiveRequest>({
       return { overBudget: {
         detail: `eventBudget ${request.eventBudget} is over the API's limit of ${HTTP_MAX_EVENT_BUDGET} emulator events per request`,
         limit: { limit: 'eventBudget', max: HTTP_MAX_EVENT_BUDGET, requested: request.eventBudget },
-      } };
-    }
-    const nodeSizes = emulatedNodeSizes(request);
-    if (nodeSizes > HTTP_MAX_EMULATED_NODE_SIZES) {
-      return { overBudget: {
-        detail: `emulating ${sizeCount(request)} size(s) on ${request.nodes} nodes is ${nodeSizes} node-sizes, over the API's limit of `
-          + `${HTTP_MAX_EMULATED_NODE_SIZES} per request: emulate fewer sizes or nodes (the closed form, without emulate, has no such limit)`,
-        limit: { limit: 'emulatedNodeSizes', max: HTTP_MAX_EMULATED_NODE_SIZES, requested: nodeSizes },
       } };
     }
     // The API's cap applies to an emulation only; a closed-form request is passed as sent (its notes name what it sent).

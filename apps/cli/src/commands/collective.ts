@@ -1,6 +1,4 @@
-import {
-  emulatedNodeSizes, MAX_EMULATED_NODE_SIZES, runCollective, sizeCount, type CollectiveErrorJson, type CollectiveOkJson,
-} from '@trainplan/protocol';
+import { runCollective, type CollectiveOkJson } from '@trainplan/protocol';
 import { formatBytes, formatBytesDecimal, formatSeconds, parseBytes } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
@@ -70,19 +68,6 @@ Examples:
   trainplan collective --op all-to-all --gpu h100-sxm --nodes 8 --size 64MiB --emulate --event-budget 20000000
   trainplan collective --op all-reduce --gpu v100-32gb --nodes 4 --gpus-per-node 1 --concurrent-groups 8 --size 1GiB --emulate
 `;
-
-/** The node-sizes limit's refusal (protocol's MAX_EMULATED_NODE_SIZES, the API's too), or null within it. */
-function overNodeSizes(request: Record<string, unknown>): CollectiveErrorJson | null {
-  const r = { emulate: request.emulate === true, nodes: typeof request.nodes === 'number' ? request.nodes : 1, size: request.size as number | undefined };
-  const requested = emulatedNodeSizes(r);
-  if (!(requested > MAX_EMULATED_NODE_SIZES)) return null;
-  const message = `emulating ${sizeCount(r)} size(s) on ${r.nodes} nodes is ${requested} node-sizes, over the limit of `
-    + `${MAX_EMULATED_NODE_SIZES} per run: emulate fewer sizes (--size) or nodes (the closed form, without --emulate, has no such limit)`;
-  return {
-    ok: false, reason: 'event-budget', message, issues: [{ path: '', message }],
-    limit: { name: 'emulatedNodeSizes', value: MAX_EMULATED_NODE_SIZES, requested },
-  };
-}
 
 function usageError(io: CliIo, message: string): number {
   printError(io, `${message} (usage: ${SYNOPSIS})`);
@@ -158,8 +143,7 @@ export const collectiveCommand: Command = {
       request.size = bytes;
     }
     if (v.emulate === true) request.emulate = true;
-    const refused = overNodeSizes(request);
-    const answer = refused ?? runCollective(request);
+    const answer = runCollective(request);
     if (!answer.ok) {
       if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
       for (const issue of answer.issues) printError(io, issue.path === '' ? issue.message : `${flagName(issue.path)}: ${issue.message}`);

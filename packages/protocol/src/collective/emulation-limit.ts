@@ -1,4 +1,4 @@
-import { defaultSweepBytes } from './run-collective.ts';
+import { sizeCount } from './sweep.ts';
 import type { CollectiveRequest } from './collective-schema.ts';
 
 /**
@@ -9,10 +9,6 @@ import type { CollectiveRequest } from './collective-schema.ts';
  * on 8). The emulator's event budget bounds each size's run; this bounds the sweep.
  */
 export const MAX_EMULATED_NODE_SIZES = 256;
-
-/** Sizes a request asks for: its list, its one size, or the default sweep. */
-export const sizeCount = (r: Pick<CollectiveRequest, 'size' | 'sizes'>): number =>
-  r.sizes?.length ?? (r.size !== undefined ? 1 : defaultSweepBytes().length);
 
 /** The node-sizes a request would emulate (0 without emulate). */
 export const emulatedNodeSizes = (r: Pick<CollectiveRequest, 'emulate' | 'nodes' | 'size' | 'sizes'>): number =>

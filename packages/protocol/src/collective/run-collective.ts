@@ -6,13 +6,8 @@ import { resolveCollectiveMachine, type CollectiveMachine } from './collective-m
 import type { CollectiveErrorJson, CollectiveResponseJson, CollectiveRowJson } from './collective-response.ts';
 import { validateCollectiveRequest, type CollectiveRequest } from './collective-schema.ts';
 import { emulateRows } from './emulate-rows.ts';
-
-/** nccl-tests' `-b 8 -e 16G -f 2`: 8 B, 16 B, … 16 GiB. */
-export function defaultSweepBytes(): number[] {
-  const sizes: number[] = [];
-  for (let bytes = 8; bytes <= GiB(16); bytes *= 2) sizes.push(bytes);
-  return sizes;
-}
+import { emulatedNodeSizes, MAX_EMULATED_NODE_SIZES } from './emulation-limit.ts';
+import { defaultSweepBytes, sizeCount } from './sweep.ts';
 
 function error(reason: CollectiveErrorJson['reason'], issues: FieldIssue[], limit?: CollectiveErrorJson['limit']): CollectiveErrorJson {
   return { ok: false, reason, message: issuesMessage(issues), issues, ...(limit && { limit }) };
@@ -54,6 +49,13 @@ export function runCollective(body: unknown): CollectiveResponseJson {
   const validation = validateCollectiveRequest(body);
   if (!validation.ok) return error('invalid', validation.issues);
   const request = validation.value;
+  // The sweep's emulation limit, here so that every caller (API, CLI) refuses the same requests alike.
+  const nodeSizes = emulatedNodeSizes(request);
+  if (nodeSizes > MAX_EMULATED_NODE_SIZES) {
+    const message = `emulating ${sizeCount(request)} size(s) on ${request.nodes} nodes is ${nodeSizes} node-sizes, over the limit of `
+      + `${MAX_EMULATED_NODE_SIZES} per request: emulate fewer sizes or nodes (the closed form, without emulate, has no such limit)`;
+    return error('event-budget', [{ path: '', message }], { name: 'emulatedNodeSizes', value: MAX_EMULATED_NODE_SIZES, requested: nodeSizes });
+  }
   const resolved = resolveCollectiveMachine(request);
   if (!resolved.ok) return error('invalid', resolved.issues);
   const machine = resolved.value;

@@ -81,7 +81,9 @@ describe('runCollective', () => {
     [{ op: 'all-reduce' }, 'invalid', 'gpu'],
     [{ op: 'all-reduce', gpu: 'tpu-v9' }, 'invalid', 'gpu'],
     [{ op: 'all-reduce', gpu: 'a100-80gb', algorithm: 'nvls' }, 'unavailable', 'algorithm'],
-    [{ op: 'all-reduce', gpu: 'a100-80gb', nodes: 2048, size: MiB(1), emulate: true, eventBudget: 1000 }, 'event-budget', 'eventBudget'],
+    [{ op: 'all-reduce', gpu: 'a100-80gb', nodes: 128, size: MiB(1), emulate: true, eventBudget: 1000 }, 'event-budget', 'eventBudget'],
+    // Past the node-sizes limit (2048 nodes × 1 size > 256), refused before any emulation, for every caller alike.
+    [{ op: 'all-reduce', gpu: 'a100-80gb', nodes: 2048, size: MiB(1), emulate: true }, 'event-budget', ''],
   ])('%j → %s naming %s (never throws)', (body, reason, path) => {
     const r = runCollective(body);
     expect(r.ok).toBe(false);
