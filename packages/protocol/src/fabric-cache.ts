@@ -5,13 +5,14 @@ import { NVLINKS, type GpuSpec, type NetworkSpec, type SystemSpec } from '@train
  * One Fabric object per (GPU, system, network, node size): the collectives package memoises NCCL's
  * graphs per fabric object, so reusing it makes repeated estimates of one machine cheap. Presets are
  * immutable, so the cache never goes stale; its size is bounded by the preset catalogue.
- * GB200 NVL72: `gpusPerNode` is the NVLink domain (72), which is what collectives see as one "node";
- * fabricFromSpecs derives it, and the domain's NICs, from the network and the 4-GPU tray.
+ * `gpusPerNode` is the node size the caller plans with; on an NVLink-domain network (GB200 NVL72) it is
+ * not used: the domain (72) is what collectives see as one "node", and fabricFromSpecs derives it, and
+ * the domain's NICs, from the network and the system's 4-GPU tray.
  */
 const fabrics = new Map<string, Fabric>();
 
 export function fabricFor(gpu: GpuSpec, system: SystemSpec, network: NetworkSpec, gpusPerNode: number): Fabric {
-  const key = `${gpu.id}|${system.id}|${network.id}|${gpusPerNode}`;
+  const key = `${gpu.id}|${system.id}|${network.id}|${network.nvlinkDomainGpus ?? gpusPerNode}`;
   let fabric = fabrics.get(key);
   if (!fabric) {
     // An NVLink-domain fabric sizes its "node" itself (fabricFromSpecs: the domain, with every tray's NICs),

@@ -64,7 +64,7 @@ export function resolveScenario(s: ResolvedScenarioInput): { ok: true; value: Re
   const shape: ModelShape = s.training.seqLength !== undefined ? { ...model, seqLength: s.training.seqLength } : model;
   // GB200 NVL72: the NVLink domain, not the 4-GPU tray, is what collectives see as one "node".
   const nvlinkDomainGpus = network.nvlinkDomainGpus ?? gpusPerNode;
-  const fabric = fabricFor(gpu, system, network, nvlinkDomainGpus);
+  const fabric = fabricFor(gpu, system, network, gpusPerNode);
   const plan: PlanInput = {
     model: shape,
     gpu,

@@ -43,7 +43,7 @@ export function resolveCollectiveMachine(
   if (!gpu || !system || !network) return { ok: false, issues };
   const gpusPerNode = request.gpusPerNode ?? system.gpusPerNode;
   issues.push(...machineIssues({ system, network, gpusPerNode, prefix: '' }));
-  const fabric = fabricFor(gpu, system, network, network.nvlinkDomainGpus ?? system.gpusPerNode);
+  const fabric = fabricFor(gpu, system, network, system.gpusPerNode);
   const ranks = request.nodes * gpusPerNode;
   // NVLink domains (GB200 NVL72): whole trays inside one domain are one "node" to NCCL.
   const domain = network.nvlinkDomainGpus;
