@@ -5,6 +5,8 @@
 import type { FieldIssue } from './wire.ts';
 
 export const INVALID_SCENARIO_PROBLEM_TYPE = 'https://trainplan.dev/problems/invalid-scenario';
+/** The problem type of a 400 whose body is another request than a scenario (a collective, search, nodes… request). */
+export const INVALID_REQUEST_PROBLEM_TYPE = 'https://trainplan.dev/problems/invalid-request';
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
 export interface ProblemDetails {
@@ -29,15 +31,15 @@ export function issuesMessage(issues: readonly FieldIssue[]): string {
   return issues.slice(0, ISSUES_IN_DETAIL).map(formatIssue).join('; ') + (more > 0 ? ` (and ${more} more)` : '');
 }
 
-export function problemDetails(issues: FieldIssue[], status = 400): ProblemDetails {
+export function problemDetails(issues: FieldIssue[], status = 400, subject = 'scenario'): ProblemDetails {
   const shown = issues.slice(0, ISSUES_IN_DETAIL).map(formatIssue).join('; ');
   const more = issues.length - ISSUES_IN_DETAIL;
   const detail = issues.length === 0
-    ? 'The scenario is invalid.'
-    : `The scenario has ${issues.length === 1 ? '1 issue' : `${issues.length} issues`}: ${shown}${more > 0 ? `; and ${more} more` : ''}.`;
+    ? `The ${subject} is invalid.`
+    : `The ${subject} has ${issues.length === 1 ? '1 issue' : `${issues.length} issues`}: ${shown}${more > 0 ? `; and ${more} more` : ''}.`;
   return {
-    type: INVALID_SCENARIO_PROBLEM_TYPE,
-    title: 'Invalid scenario',
+    type: subject === 'scenario' ? INVALID_SCENARIO_PROBLEM_TYPE : INVALID_REQUEST_PROBLEM_TYPE,
+    title: `Invalid ${subject}`,
     status,
     detail,
     issues: issues.map(({ path, message }) => ({ path, message })),

@@ -19,22 +19,12 @@ export function problemResponse(problem: Problem, headers: Record<string, string
   });
 }
 
-/** The problem type of a 400 whose body is not a scenario (a collective, search, nodes… request). */
-const INVALID_REQUEST_PROBLEM_TYPE = 'https://trainplan.dev/problems/invalid-request';
-
 /**
  * 400: each offending field by its JSON path (protocol's problemDetails, so the CLI and API agree),
  * titled for what the body is: "Invalid scenario" for a scenario, "Invalid collective request"…
  */
 export function invalidInput(issues: FieldIssue[], subject = 'scenario'): Response {
-  const problem = problemDetails(issues);
-  if (subject === 'scenario') return problemResponse({ ...problem });
-  return problemResponse({
-    ...problem,
-    type: INVALID_REQUEST_PROBLEM_TYPE,
-    title: `Invalid ${subject}`,
-    detail: problem.detail.replace(/^The scenario\b/, `The ${subject}`),
-  });
+  return problemResponse({ ...problemDetails(issues, 400, subject) });
 }
 
 export const notFound = (detail: string): Response =>
