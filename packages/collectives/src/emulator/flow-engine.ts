@@ -567,7 +567,8 @@ const WEIGHT_EPSILON = 1e-9;
 /** Up to this many links and flows a filling scans rather than keeping heaps (fewer operations when small). */
 const SMALL_FILL = 32;
 
-function grow<T extends Float64Array | Int32Array | Uint8Array>(array: T, index: number): T {
+/** `array` with room for `index` (doubled until it fits), its contents kept. */
+export function grow<T extends Float64Array | Int32Array | Uint8Array>(array: T, index: number): T {
   let capacity = array.length;
   while (capacity <= index) capacity *= 2;
   const next = new (array.constructor as new (n: number) => T)(capacity);

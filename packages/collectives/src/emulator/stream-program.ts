@@ -1,5 +1,5 @@
 import { MAX_ROUTE_LINKS } from '../topology/topology-graph.ts';
-import type { FlowEngine, FlowProgram } from './flow-engine.ts';
+import { grow, type FlowEngine, type FlowProgram } from './flow-engine.ts';
 
 /**
  * Pipelined transfers, flat (about 60 bytes each, not an object per flow): flow f carries
@@ -18,12 +18,11 @@ export class FlowSet {
   reserve(): number {
     const f = this.count;
     if (f >= this.lengths.length) {
-      const size = 2 * this.lengths.length;
-      const paths = new Int32Array(size * MAX_ROUTE_LINKS); paths.set(this.paths); this.paths = paths;
-      const lengths = new Uint8Array(size); lengths.set(this.lengths); this.lengths = lengths;
-      const bytes = new Float64Array(size); bytes.set(this.bytes); this.bytes = bytes;
-      const caps = new Float64Array(size); caps.set(this.caps); this.caps = caps;
-      const latency = new Float64Array(size); latency.set(this.latencySeconds); this.latencySeconds = latency;
+      this.paths = grow(this.paths, (f + 1) * MAX_ROUTE_LINKS - 1);
+      this.lengths = grow(this.lengths, f);
+      this.bytes = grow(this.bytes, f);
+      this.caps = grow(this.caps, f);
+      this.latencySeconds = grow(this.latencySeconds, f);
     }
     return f;
   }
