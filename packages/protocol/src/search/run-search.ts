@@ -76,7 +76,8 @@ export function runSearch(request: unknown, options: RunSearchOptions = {}): Sea
   if (!probe.ok) return invalid(probe.issues);
   const nodes = requestNodes(req, probe.value.cluster.gpusPerNode);
   if (typeof nodes !== 'number') return invalid([nodes]);
-  const resolved = resolveSearch(req, nodes);
+  // The probe resolved one node: that is the answer's machine when the request is one node.
+  const resolved = nodes === 1 ? probe : resolveSearch(req, nodes);
   if (!resolved.ok) return invalid(resolved.issues);
   const r = resolved.value;
   const opts = searchOptions(req, options);
