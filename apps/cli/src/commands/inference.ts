@@ -76,9 +76,9 @@ export function formatInferenceReport(a: Extract<InferenceResponseJson, { ok: tr
   const lines = [
     `serving ${plural(a.promptTokens, 'prompt token', 'prompt tokens')} + ${plural(a.outputTokens, 'output token', 'output tokens')} per sequence`,
     ...(a.warnings ?? []).map((w) => `⚠ ${w}`),
-    a.best ? `best under the bounds: TP ${a.best.tensor} · PP ${a.best.pipeline} · batch ${a.best.batch}: ${rate(a.best.tokensPerSecondPerGpu)} tokens/s/GPU, ${formatSeconds(a.best.decodeStepSeconds)} per token`
-      : a.byShape.some((s) => s.ok) ? `no plan meets the latency bounds${a.closest ? `: ${a.closest.why}` : ''}`
-        : 'no plan: no TP × PP shape tried can serve the model (each shape\'s reason below)',
+    // Where no shape serves at all, the first warning above says so: no headline restates it.
+    ...(a.best ? [`best under the bounds: TP ${a.best.tensor} · PP ${a.best.pipeline} · batch ${a.best.batch}: ${rate(a.best.tokensPerSecondPerGpu)} tokens/s/GPU, ${formatSeconds(a.best.decodeStepSeconds)} per token`]
+      : a.byShape.some((s) => s.ok) ? [`no plan meets the latency bounds${a.closest ? `: ${a.closest.why}` : ''}`] : []),
     '',
     'largest batch per TP × PP:',
     ...renderTable([HEADER, ...a.byShape.map((s) => (s.ok ? row(s.largestBatch) : unservable(s.tensor, s.pipeline, s.message)))], { align: ALIGN }),
