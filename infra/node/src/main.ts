@@ -2,6 +2,7 @@ import { serve } from '@hono/node-server';
 import { createApi, type Mount } from '@trainplan/api';
 import { createChatApp } from '@trainplan/chatops';
 import { createWidgetApp } from '@trainplan/widget';
+import { NoContentResponse } from './no-content-response.ts';
 
 // The apps Node serves beside the API, one line each (the widget demo, the chat bot).
 const mounts: Mount[] = [
@@ -18,8 +19,8 @@ const hostname = process.env.HOST ?? '127.0.0.1';
 // Slow clients may not hold a connection for long (Node's defaults: 60 s for headers, 300 s for a
 // request, checked every 30 s): headers within 10 s and a whole request within 30 s, checked every
 // 2 s, as nginx's client_header_timeout and Apache's mod_reqtimeout bound slow-loris clients. A
-// scenario is a few hundred bytes; no honest client needs longer.
-const serverOptions = { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 2_000 };
+// scenario is a few hundred bytes; no honest client needs longer. A 204 goes out with no content type.
+const serverOptions = { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 2_000, ServerResponse: NoContentResponse };
 serve({ fetch: (request) => app.fetch(request, process.env), port, hostname, serverOptions }, (info) => {
   console.log(`trainplan API listening on http://${hostname}:${info.port}`);
 });

@@ -31,6 +31,26 @@ describe('npm start on Node', () => {
     expect(res.headers.get('allow')).toBe('POST, OPTIONS');
     expect((await fetch(`${base}/v1/presets/gpus`, { method: 'DELETE' })).headers.get('allow')).toBe('GET, HEAD, OPTIONS');
   });
+  it('a CORS preflight is a 204 with no content type (the adapter would add text/plain to it)', async () => {
+    const res = await fetch(`${base}/v1/estimate`, {
+      method: 'OPTIONS', headers: { origin: 'https://blog.example', 'access-control-request-method': 'POST' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('content-type')).toBeNull();
+    expect(await res.text()).toBe('');
+  });
+  it('a 304 keeps the type the API states for it', async () => {
+    const init = (headers: Record<string, string> = {}) => ({
+      method: 'POST', headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', nodes: 128 }, training: { globalBatchSize: 1536 }, parallelism: { tensor: 8, pipeline: 8, recompute: 'full' } }),
+    });
+    const first = await fetch(`${base}/v1/estimate`, init());
+    await first.arrayBuffer();
+    const again = await fetch(`${base}/v1/estimate`, init({ 'if-none-match': first.headers.get('etag')! }));
+    expect(again.status).toBe(304);
+    expect(again.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  });
   it('serves the landing page at /', async () => {
     expect(await (await fetch(`${base}/`)).text()).toContain('POST /v1/estimate');
   });

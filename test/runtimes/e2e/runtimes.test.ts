@@ -146,6 +146,7 @@ describe('Node, workerd and Deno answer the same requests identically', () => {
       const res = await fetch(`${s.base}/v1/estimate`, init);
       expect(res.status, s.name).toBe(204);
       expect(res.headers.get('access-control-allow-origin'), s.name).toBe('*');
+      expect(res.headers.get('content-type'), s.name).toBeNull(); // a 204 has no content, so no type
     }
   });
 });
