@@ -17,6 +17,8 @@ export { explainAlternatives } from './explain.ts';
 export type { CapacityPoint, CapacityGoal, CapacityAnswer, CapacityCheck, CapacityOptions } from './capacity.ts';
 export { trainOnNodes, fewestNodes, checkedText, MAX_NODES } from './capacity.ts';
 export { meetsGoal, nodesText } from './capacity-sizer.ts';
+export type { NearestSizes } from './capacity-nearest.ts';
+export { nearestRunning, NEAREST_WINDOW } from './capacity-nearest.ts';
 export type { BudgetGoal } from './capacity-budget.ts';
 export { fastestWithinBudget } from './capacity-budget.ts';
 export type { FixedStrategy, ScalingPoint, TradeOffCell } from './scaling.ts';

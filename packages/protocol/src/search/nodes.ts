@@ -1,4 +1,4 @@
-import { fastestWithinBudget, fewestNodes, meetsGoal, nodesText, trainOnNodes, type CapacityPoint, type SearchOptions, type SearchBase } from '@trainplan/search';
+import { fastestWithinBudget, fewestNodes, meetsGoal, nearestRunning, nodesText, trainOnNodes, type CapacityPoint } from '@trainplan/search';
 import { days, million, thousand, trillion } from '@trainplan/units';
 import { issuesMessage } from '../problem.ts';
 import { object, optional } from '../schema/object.ts';
@@ -70,47 +70,6 @@ const invalid = (issues: FieldIssue[]): NodesResponseJson => ({
 const sizeJson = (p: CapacityPoint): NodesSizeJson => ({
   nodes: p.nodes, gpus: p.gpus, days: p.days, seconds: p.seconds, gpuHours: p.gpuHours, ...(p.cost !== undefined && { cost: p.cost }),
 });
-
-/**
- * Sizes tried on each side of a cluster size that runs no plan. A count that fails only for
- * divisibility (1,700 nodes of 8 GPUs = 2⁵ × 5² × 17 GPUs leave no TP × PP × DP split of a 1,536
- * batch) has a neighbour within a few dozen nodes that runs (1,728 and 1,664 for GPT-3 175B); a size
- * that runs nothing is settled by the divisibility rules in milliseconds, so the window is wide.
- */
-const NEAREST_WINDOW = 128;
-
-/**
- * The nearest cluster size to `nodes` on which a plan runs: sizes one, two, … away on both sides (fewer
- * nodes on a tie) up to NEAREST_WINDOW each way, else the fewest nodes that fit. When the nearest is
- * larger, the nearest smaller size that runs in the window too (`smaller`), for a user who has only
- * `nodes` nodes.
- */
-function nearestRunning(
-  base: SearchBase, tokens: number, nodes: number, options: SearchOptions & { onClusterSize?: (nodes: number, before: number) => void }, price?: number,
-): { nearest?: CapacityPoint; smaller?: CapacityPoint; searches: number } {
-  const { onClusterSize, ...search } = options;
-  const seen = new Map<number, CapacityPoint | undefined>();
-  const at = (n: number): CapacityPoint | undefined => {
-    if (!seen.has(n)) {
-      onClusterSize?.(n, seen.size);
-      seen.set(n, trainOnNodes(base, n, tokens, search, price));
-    }
-    return seen.get(n);
-  };
-  let below: CapacityPoint | undefined;
-  let above: CapacityPoint | undefined;
-  for (let d = 1; d <= NEAREST_WINDOW && !below && !above; d++) {
-    if (nodes - d >= 1) below = at(nodes - d);
-    if (!below) above = at(nodes + d);
-  }
-  if (below) return { nearest: below, searches: seen.size };
-  if (above) {
-    for (let n = nodes - 1; n >= Math.max(1, nodes - NEAREST_WINDOW) && !below; n--) below = at(n);
-    return { nearest: above, ...(below && { smaller: below }), searches: seen.size };
-  }
-  const fewest = fewestNodes(base, tokens, {}, options);
-  return { ...(fewest.ok && { nearest: fewest }), searches: seen.size + fewest.searches };
-}
 
 /** "28 more", "36 fewer": how far `n` is from `nodes`. */
 const distanceText = (n: number, nodes: number): string => `${Math.abs(n - nodes)} ${n > nodes ? 'more' : 'fewer'}`;

@@ -122,13 +122,19 @@ describe('runSearch', () => {
       expect(a.message).toMatch(/^no configuration of 1000 GPUs runs: no plan passes Megatron's divisibility rules: tensor × pipeline × context does not divide the GPUs \(\d+% of candidates\)/);
     });
 
-    it('answers the nearest size that runs, below the request first, not the fewest nodes that fit', () => {
+    it('answers the nearest size that runs (fewer nodes on a tie), not the fewest nodes that fit, naming the nearest smaller when it is larger', () => {
       if (a.ok) throw new Error('expected no plan on 1000 GPUs');
       const nearest = a.closest!.nodes!;
-      expect(nearest).toBeLessThan(125);
-      for (let n = nearest + 1; n < 125; n++) expect(runs(n), `${n} nodes`).toBe(false);
+      const distance = Math.abs(nearest - 125);
+      // No size nearer runs, nor one as near with fewer nodes.
+      for (let d = 1; d < distance; d++) for (const n of [125 - d, 125 + d]) expect(runs(n), `${n} nodes`).toBe(false);
+      if (nearest > 125) expect(runs(125 - distance), `${125 - distance} nodes`).toBe(false);
       expect(runs(nearest)).toBe(true);
-      expect(a.closest!.why).toMatch(new RegExp(`^nothing runs on 125 nodes \\(1000 GPUs\\); the nearest smaller size that runs: ${nearest} nodes \\(${nearest * 8} GPUs\\), with TP`));
+      // 128 nodes (1024 GPUs) is nearer than any smaller size, so the nearest smaller that runs is named beside it.
+      expect(nearest).toBe(128);
+      let smaller = 124;
+      while (smaller > 1 && !runs(smaller)) smaller -= 1;
+      expect(a.closest!.why).toMatch(new RegExp(`^nothing runs on 125 nodes \\(1000 GPUs\\); the nearest size that runs is larger: 128 nodes \\(1024 GPUs\\), with TP .*; the nearest smaller: ${smaller} nodes \\(${smaller * 8} GPUs\\)$`));
     });
   });
 
