@@ -7,6 +7,9 @@ import {
 export type { CapacityGoal, CapacityOptions, CapacityPoint, NoPlanReason } from './capacity-sizer.ts';
 export { MAX_NODES, trainOnNodes } from './capacity-sizer.ts';
 
+/** A goal with a deadline (fewestNodes's question), optionally checked against a budget. */
+export type DeadlineGoal = CapacityGoal & { readonly deadlineSeconds: number };
+
 /** How far below the answer every cluster size was searched (a deadline's answer only). */
 export interface CapacityCheck {
   /**
@@ -65,7 +68,7 @@ function peakFloorNodes(point: CapacityPoint, deadlineSeconds: number): number {
 }
 
 /** Searches every size below `found` down to the peak floor or the window, keeping the fewest that meet the goal. */
-function scanBelow(s: Sizer, found: CapacityPoint, goal: CapacityGoal & { deadlineSeconds: number }): { point: CapacityPoint; checked: CapacityCheck } {
+function scanBelow(s: Sizer, found: CapacityPoint, goal: DeadlineGoal): { point: CapacityPoint; checked: CapacityCheck } {
   const floor = peakFloorNodes(found, goal.deadlineSeconds);
   const from = Math.max(floor, found.nodes - SCAN_WINDOW);
   let fewest = found;
@@ -142,10 +145,9 @@ const fewestMeeting = (points: readonly CapacityPoint[], goal: CapacityGoal): Ca
 
 /**
  * Powers of two from the smallest fit upwards (the sizes with the most TP × PP × DP splits) until one
- * meets the goal; otherwise the best point seen (cheapest with a budget alone, else fastest).
+ * meets the goal; otherwise the fastest point seen.
  */
-function grow(s: Sizer, fit: { first: CapacityPoint; smallest: CapacityPoint }, goal: CapacityGoal): { found: CapacityPoint; below: number } | { found?: undefined; closest: CapacityPoint } {
-  const budgetOnly = goal.deadlineSeconds === undefined;
+function grow(s: Sizer, fit: { first: CapacityPoint; smallest: CapacityPoint }, goal: DeadlineGoal): { found: CapacityPoint; below: number } | { found?: undefined; closest: CapacityPoint } {
   let closest = fit.smallest;
   let below = fit.smallest.nodes;
   for (let n = fit.first.nodes; n <= MAX_NODES; n *= 2) {
@@ -154,15 +156,13 @@ function grow(s: Sizer, fit: { first: CapacityPoint; smallest: CapacityPoint }, 
     if (!point) { below = n; continue; }
     if (meetsGoal(point, goal)) return { found: point, below };
     below = n;
-    if (budgetOnly ? point.gpuHours < closest.gpuHours : point.seconds < closest.seconds) closest = point;
-    // A budget that the cluster sizes keep missing by more each time will not be met by growing further.
-    if (budgetOnly && n >= 8 * fit.smallest.nodes) break;
+    if (point.seconds < closest.seconds) closest = point;
   }
   return { closest };
 }
 
 /** Bisects between `below` (a size that missed) and `found` (one that met the goal). */
-function bisect(s: Sizer, below: number, found: CapacityPoint, goal: CapacityGoal): CapacityPoint {
+function bisect(s: Sizer, below: number, found: CapacityPoint, goal: DeadlineGoal): CapacityPoint {
   let miss = below;
   let hit = found;
   while (hit.nodes - miss > 1) {
@@ -178,21 +178,19 @@ function bisect(s: Sizer, below: number, found: CapacityPoint, goal: CapacityGoa
  * "How many nodes": the fewest nodes whose best plan trains `tokens` within the goal (a deadline,
  * optionally checked against a budget). The smallest cluster the model fits on is found by doubling
  * and bisection (capacity-sizer.ts); then powers of two until the goal is met, bisection between the
- * last miss and the first hit, and, with a deadline, a search of every size below that answer down to
- * the peak-FLOPs floor (or SCAN_WINDOW sizes), since time to train steps up and down with the node
- * count's factors. A budget alone (no deadline) is checked from the smallest cluster upwards, by
- * doubling: use fastestWithinBudget for the fastest plan a budget affords. A deadline and a budget
- * that no power of two meets together are told apart by deadlineOrBudget.
+ * last miss and the first hit, and a search of every size below that answer down to the peak-FLOPs
+ * floor (or SCAN_WINDOW sizes), since time to train steps up and down with the node count's factors. A deadline and a budget that no power of two meets together are told apart by
+ * deadlineOrBudget. A budget without a deadline is fastestWithinBudget's question, and the smallest
+ * cluster that fits, whatever the time, is smallestFit's (capacity-sizer.ts).
  */
-export function fewestNodes(base: SearchBase, tokens: number, goal: CapacityGoal, options: CapacityOptions = {}): CapacityAnswer {
+export function fewestNodes(base: SearchBase, tokens: number, goal: DeadlineGoal, options: CapacityOptions = {}): CapacityAnswer {
   const s = sizer(base, tokens, options, goal.pricePerGpuHour);
   const fit = smallestFit(s);
   if (!fit) {
     return { ok: false, reason: 'does-not-fit', message: `no configuration fits on up to ${MAX_NODES} nodes of ${base.gpusPerNode} × ${base.gpu.name}`, searches: s.searches() };
   }
   const answer = (found: CapacityPoint): CapacityAnswer => {
-    if (goal.deadlineSeconds === undefined) return { ok: true, searches: s.searches(), ...found };
-    const { point, checked } = scanBelow(s, found, { ...goal, deadlineSeconds: goal.deadlineSeconds });
+    const { point, checked } = scanBelow(s, found, goal);
     return { ok: true, ...point, checked, note: checkNote(point, checked), searches: s.searches() };
   };
   if (meetsGoal(fit.smallest, goal)) return answer(fit.smallest);
@@ -200,10 +198,6 @@ export function fewestNodes(base: SearchBase, tokens: number, goal: CapacityGoal
   const grown = grow(s, fit, goal);
   if (grown.found) return answer(bisect(s, grown.below, grown.found, goal));
   const { closest } = grown;
-  if (goal.deadlineSeconds === undefined) {
-    const message = `no cluster size meets the budget: the cheapest run found takes ${closest.gpuHours.toFixed(0)} GPU-hours on ${nodesText(closest.nodes)}`;
-    return { ok: false, reason: 'budget-unreachable', message, closest, searches: s.searches() };
-  }
   const deadlineUnreachable = (): CapacityAnswer => ({
     ok: false,
     reason: 'deadline-unreachable',
@@ -213,7 +207,7 @@ export function fewestNodes(base: SearchBase, tokens: number, goal: CapacityGoal
   });
   const withBudget = goal.gpuHourBudget !== undefined || goal.costBudget !== undefined;
   if (!withBudget) return deadlineUnreachable();
-  return deadlineOrBudget(s, fit, { ...goal, deadlineSeconds: goal.deadlineSeconds }, answer, deadlineUnreachable);
+  return deadlineOrBudget(s, fit, goal, answer, deadlineUnreachable);
 }
 
 /**
@@ -226,10 +220,10 @@ export function fewestNodes(base: SearchBase, tokens: number, goal: CapacityGoal
  * budget but miss the deadline.
  */
 function deadlineOrBudget(
-  s: Sizer, fit: { first: CapacityPoint; smallest: CapacityPoint }, goal: CapacityGoal & { deadlineSeconds: number },
+  s: Sizer, fit: { first: CapacityPoint; smallest: CapacityPoint }, goal: DeadlineGoal,
   answer: (found: CapacityPoint) => CapacityAnswer, deadlineUnreachable: () => CapacityAnswer,
 ): CapacityAnswer {
-  const deadline: CapacityGoal = { deadlineSeconds: goal.deadlineSeconds };
+  const deadline: DeadlineGoal = { deadlineSeconds: goal.deadlineSeconds };
   const budget: CapacityGoal = { ...goal, deadlineSeconds: undefined };
   let inTime = meetsGoal(fit.smallest, deadline) ? fit.smallest : undefined;
   if (!inTime) {
@@ -237,7 +231,7 @@ function deadlineOrBudget(
     if (!grown.found) return deadlineUnreachable();
     inTime = bisect(s, grown.below, grown.found, deadline);
   }
-  scanBelow(s, inTime, { deadlineSeconds: goal.deadlineSeconds });
+  scanBelow(s, inTime, deadline);
   const points = s.points();
   const both = fewestMeeting(points, goal);
   if (both) return answer(both);

@@ -14,7 +14,7 @@ export { searchPlans, refusalReason } from './search.ts';
 export { whyNothingFits } from './nothing-fits.ts';
 export type { Alternative } from './explain.ts';
 export { explainAlternatives } from './explain.ts';
-export type { CapacityPoint, CapacityGoal, CapacityAnswer, CapacityCheck, CapacityOptions } from './capacity.ts';
+export type { CapacityPoint, CapacityGoal, CapacityAnswer, CapacityCheck, CapacityOptions, DeadlineGoal } from './capacity.ts';
 export { trainOnNodes, fewestNodes, checkedText, MAX_NODES } from './capacity.ts';
 export { meetsGoal, nodesText } from './capacity-sizer.ts';
 export type { NearestSizes } from './capacity-nearest.ts';

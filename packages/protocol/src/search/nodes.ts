@@ -128,18 +128,20 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
     };
   }
 
-  const goal = {
-    ...(req.days !== undefined && { deadlineSeconds: days(req.days) }),
+  const budget = {
     ...(req.gpuHours !== undefined && { gpuHourBudget: req.gpuHours }),
     ...(req.budget !== undefined && { costBudget: req.budget }),
     ...(price !== undefined && { pricePerGpuHour: price }),
   };
   const budgetOnly = req.days === undefined;
-  const answer = budgetOnly ? fastestWithinBudget(r.base, req.tokens, goal, opts) : fewestNodes(r.base, req.tokens, goal, opts);
+  const answer = req.days === undefined
+    ? fastestWithinBudget(r.base, req.tokens, budget, opts)
+    : fewestNodes(r.base, req.tokens, { ...budget, deadlineSeconds: days(req.days) }, opts);
   if (answer.ok) {
     return {
       ok: true, mode: budgetOnly ? 'fastest-within-budget' : 'fewest-nodes', ...point(answer.nodes, answer), searches: answer.searches,
-      ...(answer.smallest && { smallest: { ...sizeJson(answer.smallest), withinBudget: meetsGoal(answer.smallest, goal) } }),
+      // Only fastestWithinBudget (no deadline) states the smallest cluster, so the budget is the whole goal.
+      ...(answer.smallest && { smallest: { ...sizeJson(answer.smallest), withinBudget: meetsGoal(answer.smallest, budget) } }),
       ...(answer.checked && { checked: answer.checked }),
       ...(answer.note !== undefined && { note: answer.note }),
     };
