@@ -36,6 +36,7 @@ export function requestCommand(spec: RequestCommandSpec): Command {
     name: spec.name,
     summary: spec.summary,
     usage: spec.usage,
+    flags: spec.flags,
     async run(argv, io) {
       const usageError = (message: string) => {
         printError(io, `${message} (usage: ${spec.synopsis})`);

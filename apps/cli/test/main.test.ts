@@ -41,6 +41,19 @@ describe('trainplan (no command)', () => {
     expect(examples).toContain('  trainplan help search');
   });
 
+  it.each(commands.map((c) => [c.name, c]))('%s --help lists every flag the command accepts, with its short form', (_, command) => {
+    // The Options section alone: the usage line and the examples name flags too.
+    const start = command.usage.indexOf('\nOptions:\n');
+    expect(start, command.name).toBeGreaterThan(0);
+    const options = command.usage.slice(start, command.usage.indexOf('\n\n', start + 1));
+    const listed = (flag: string) => new RegExp(`(^|[\\s,|(])${flag.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=[\\s,|)]|$)`, 'm').test(options);
+    const missing = Object.entries(command.flags).flatMap(([name, spec]) => [
+      ...(listed(`--${name}`) ? [] : [`--${name}`]),
+      ...(spec.short === undefined || listed(`-${spec.short}`) ? [] : [`-${spec.short}`]),
+    ]);
+    expect(missing, command.name).toEqual([]);
+  });
+
   it.each([[['help', 'search', '--help']], [['help', '--help', 'search']], [['help', 'search', '-h']]])('%j prints that command\'s help and exits 0', async (argv) => {
     const { code, out, err } = await run(argv);
     expect({ code, err }).toEqual({ code: 0, err: '' });

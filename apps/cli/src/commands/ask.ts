@@ -32,6 +32,12 @@ Examples:
   trainplan ask "all-reduce 1 GB on 64 H100" --json
 `;
 
+const OPTIONS = {
+  json: { type: 'boolean' },
+  'public-url': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 function usageError(io: CliIo, message: string): number {
   printError(io, `${message} (usage: ${SYNOPSIS})`);
   return EXIT.usage;
@@ -41,6 +47,7 @@ export const askCommand: Command = {
   name: 'ask',
   summary: 'answer a planning question in plain words ("how many nodes for 175B")',
   usage: USAGE,
+  flags: OPTIONS,
   async run(argv, io) {
     let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
     try {
@@ -64,9 +71,3 @@ export const askCommand: Command = {
     return a.ok ? EXIT.ok : EXIT.infeasible;
   },
 };
-
-const OPTIONS = {
-  json: { type: 'boolean' },
-  'public-url': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const;

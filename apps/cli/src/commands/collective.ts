@@ -121,6 +121,7 @@ export const collectiveCommand: Command = {
   name: 'collective',
   summary: 'cost one collective over sizes 8 B to 16 GiB by the NCCL cost model, or emulate it',
   usage: USAGE,
+  flags: FLAGS,
   async run(argv, io) {
     const flags = parseFlags(argv, FLAGS);
     if (!flags.ok) return usageError(io, flags.message);

@@ -74,6 +74,7 @@ export const estimateCommand: Command = {
   name: 'estimate',
   summary: 'estimate step time, throughput, MFU and memory per GPU of a training scenario',
   usage: USAGE,
+  flags: FLAGS,
   async run(argv, io) {
     const flags = parseFlags(argv, FLAGS);
     if (!flags.ok) return usageError(io, flags.message);

@@ -8,7 +8,7 @@ import type { FlagSpec, FlagValues } from '../flags.ts';
 import { renderTable } from '../format/table.ts';
 import { count, machineFields, MACHINE_FLAGS, number } from '../search-flags.ts';
 
-const SYNOPSIS = 'trainplan inference --model ID --gpu ID --prompt N --output N [--max-token-ms L] [--max-ttft-s S] [--precision bf16|fp8] [--json]';
+const SYNOPSIS = 'trainplan inference --model ID --gpu ID --prompt N --output N [--max-token-ms L] [--max-ttft-s S] [--precision bf16|fp16|fp8] [--json]';
 
 const FLAGS: Record<string, FlagSpec> = {
   ...MACHINE_FLAGS,
@@ -26,11 +26,14 @@ KV-cache memory, the largest batch that fits, tokens/s per GPU, the throughput-v
 frontier, and the best plan under the latency bounds.
 
 Options:
+  -m, --model ID         model preset id
+  -g, --gpu ID           GPU or system preset id
       --prompt N         prompt tokens per sequence
       --output N         generated tokens per sequence
       --max-token-ms L   latency bound per generated token, in ms
       --max-ttft-s S     bound on the time to first token, in s
       --precision P      weights and KV cache: bf16 (default), fp16 or fp8
+      --gpus-per-node N, --network ID   override the system's
   -i, --input FILE|-     the whole request as JSON instead of flags
       --json             print the JSON answer
   -h, --help             show this help

@@ -32,6 +32,9 @@ closest plan needs against the GPU's, or the divisibility rules that rule every 
 --weak the batch given is the first listed size's. --trade-off adds the TP × PP table at the first size.
 
 Options:
+  -m, --model ID       model preset id
+  -g, --gpu ID         GPU or system preset id
+  -b, --global-batch B sequences per optimizer step (with --weak: at the first listed size)
   -n, --nodes LIST     node counts, e.g. 105,140,175
       --weak           weak scaling (default strong)
   -t, --tensor T, -p, --pipeline P   hold the tensor and pipeline sizes fixed (both: the whole plan is fixed,
