@@ -1,4 +1,4 @@
-import { runInference, type InferencePointJson, type InferenceResponseJson } from '@trainplan/protocol';
+import { inferenceRequestJsonSchema, runInference, type InferencePointJson, type InferenceResponseJson } from '@trainplan/protocol';
 import { formatBytes, formatNumber, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
@@ -48,6 +48,18 @@ Example:
 const REQUEST_FLAGS = ['model', 'gpu', 'prompt', 'output', 'precision', 'max-token-ms', 'max-ttft-s', 'gpus-per-node', 'network'];
 
 const MS = 1000;
+/** The request's bound per generated token is in seconds; --max-token-ms gives it in ms. */
+const MAX_TOKEN_MS = (inferenceRequestJsonSchema.properties?.maxDecodeSecondsPerToken?.maximum ?? Number.POSITIVE_INFINITY) * MS;
+
+/**
+ * --max-token-ms checked in its own unit: the request's field is in seconds, so the schema would
+ * answer "-5" with "got -0.005" and "abc" with a bound of 3600 (seconds) beside a flag in ms.
+ */
+function tokenMsProblem(v: FlagValues): string | undefined {
+  const ms = number(v, 'max-token-ms');
+  if (ms === undefined || (typeof ms === 'number' && ms > 0 && ms <= MAX_TOKEN_MS)) return undefined;
+  return `--max-token-ms: expected milliseconds > 0 and ≤ ${MAX_TOKEN_MS.toLocaleString('en-US')}, got "${String(v['max-token-ms'])}"`;
+}
 /** Significant figures of a rate: 0.0123 and 1.23 tokens/s stay readable instead of rounding to 0 and 1. */
 const RATE_DIGITS = 3;
 const rate = (x: number): string => formatNumber(x, RATE_DIGITS);
@@ -100,6 +112,7 @@ export const inferenceCommand: Command = requestCommand({
   flags: FLAGS,
   requestFlags: REQUEST_FLAGS,
   fromFlags,
+  check: tokenMsProblem,
   answer(request, v, io) {
     const answer = runInference(request);
     if (!printAnswer(io, v, answer, formatInferenceReport)) return EXIT.usage;

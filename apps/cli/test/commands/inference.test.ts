@@ -1,4 +1,4 @@
-import { validateInferenceResponse } from '@trainplan/protocol';
+import { inferenceRequestJsonSchema, validateInferenceResponse } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/main.ts';
 import { fakeIo } from '../support/fake-io.ts';
@@ -46,6 +46,17 @@ describe('trainplan inference', () => {
     expect(best![1]).toMatch(/^(\d\.\d\d|0\.\d+)$/);
     // No row of the tables rounds a rate to a bare 0.
     expect(out).not.toMatch(/ms\s+0\s+\d/);
+  });
+
+  it('a bad --max-token-ms is refused in milliseconds, the unit it was given in (the request\'s field is in seconds)', async () => {
+    const hourMs = inferenceRequestJsonSchema.properties!.maxDecodeSecondsPerToken!.maximum! * 1000;
+    for (const bad of ['-5', '0', 'abc', String(hourMs + 1)]) {
+      const { code, out, err } = await cli([...LLAMA, '--max-token-ms', bad]);
+      expect({ code, out }, bad).toEqual({ code: 2, out: '' });
+      expect(err, bad).toMatch(new RegExp(`^trainplan: --max-token-ms: expected milliseconds > 0 and ≤ ${hourMs.toLocaleString('en-US')}, got "${bad}"`));
+    }
+    // An hour is the largest bound: it is taken, and every plan meets it.
+    expect((await cli([...LLAMA, '--max-token-ms', String(hourMs)])).code).toBe(0);
   });
 
   it('"1 prompt token", not "1 prompt tokens"', async () => {
