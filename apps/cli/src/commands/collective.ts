@@ -99,10 +99,13 @@ export function formatCollectiveTable(answer: CollectiveOkJson): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** A size in the units it was likely given in: binary (KiB, MiB, GiB) when a power of 1024 divides it, else decimal (1GB → 1.00 GB, not 954 MiB). */
+/**
+ * A size in the units it was likely given in: binary (KiB, MiB, GiB) when they show it exactly, else
+ * decimal (1GB → 1.00 GB, not 954 MiB; 1TB → 1.00 TB, not 931 GiB, though 1024 divides 10¹²).
+ */
 function sizeText(bytes: number): string {
-  const binary = [2 ** 30, 2 ** 20, 2 ** 10].some((unit) => bytes >= unit && bytes % unit === 0) || bytes < 1000;
-  return binary ? formatBytes(bytes) : formatBytesDecimal(bytes);
+  const binary = formatBytes(bytes);
+  return parseBytes(binary) === bytes ? binary : formatBytesDecimal(bytes);
 }
 
 /** The busiest link and its utilisation; at a latency-bound size no link is busy, and the cell says so. */
