@@ -1,5 +1,5 @@
 import { runScale, type ScaleResponseJson } from '@trainplan/protocol';
-import { formatSeconds } from '@trainplan/units';
+import { formatSeconds, parseCount } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -58,7 +58,8 @@ const REQUEST_FLAGS = ['model', 'gpu', 'global-batch', 'nodes', 'weak', 'tensor'
 
 function fromFlags(v: FlagValues): Record<string, unknown> {
   const constraints = constraintFields(v);
-  const nodes = typeof v.nodes === 'string' ? v.nodes.split(',').map((x) => { const n = Number(x.trim()); return Number.isFinite(n) && x.trim() !== '' ? n : x; }) : undefined;
+  // Each size reads like every other count flag ("2k" as --gpus takes it); one that does not parse goes to the schema as text, which names it.
+  const nodes = typeof v.nodes === 'string' ? v.nodes.split(',').map((x) => parseCount(x) ?? x) : undefined;
   const parallelism = {
     ...(v.tensor !== undefined && { tensor: count(v, 'tensor') }),
     ...(v.pipeline !== undefined && { pipeline: count(v, 'pipeline') }),

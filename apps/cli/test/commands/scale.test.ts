@@ -55,6 +55,14 @@ describe('trainplan scale', () => {
     expect(err.split('\n').filter(Boolean)).toEqual(failed.map((p) => `trainplan: ${p.nodes} node${p.nodes === 1 ? '' : 's'} (${p.nodes * 8} GPUs): ${p.reason}`));
   });
 
+  it('--nodes reads each size as the other count flags do (2k, 1e3), spaces after commas allowed', async () => {
+    const { out } = await cli([...GPT3, '--nodes', '16, 2k,1e3', '--tensor', '8', '--pipeline', '8', '--json']);
+    expect(JSON.parse(out).points.map((p: { nodes: number }) => p.nodes)).toEqual([16, 2000, 1000]);
+    const bad = await cli([...GPT3, '--nodes', '16,2x']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/^trainplan: --nodes: .*got "2x"/);
+  });
+
   it('a sweep where every size runs exits 0 with nothing on stderr', async () => {
     const { code, err } = await cli([...GPT3, '--nodes', '16,32']);
     expect(code).toBe(0);
