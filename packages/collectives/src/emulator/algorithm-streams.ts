@@ -1,7 +1,7 @@
 import { ringChannels } from './ring-program.ts';
 import { FlowSet } from './stream-program.ts';
 import {
-  MAX_ROUTE_LINKS, nvlinkDownLink, nvlinkUpLink, pathLatency, railOfGpu, routeInto, type TopologyGraph,
+  MAX_ROUTE_LINKS, nvlinkDownLink, nvlinkUpLink, railOfGpu, routeInto, type TopologyGraph,
 } from '../topology/topology-graph.ts';
 import type { Algorithm, CollectiveOp } from '../types.ts';
 
@@ -18,7 +18,7 @@ export interface StreamGroup {
  * `bandwidthSeconds`: each edge carries its bytes at bytes ÷ bandwidthSeconds at most, the pace
  * NCCL's model gives the algorithm (protocol efficiency and per-channel caps included). Links slower
  * than that pace, or shared with other flows, slow it down: that is what the emulator adds to the
- * closed form. Each flow's arrival is its route's wire latency after its last byte.
+ * closed form. (Each flow's arrival, its route's wire latency after its last byte, is the engine's.)
  */
 class FlowList {
   constructor(private readonly t: TopologyGraph, private readonly bandwidthSeconds: number, readonly out: FlowSet) {}
@@ -38,7 +38,7 @@ class FlowList {
 
   private commit(f: number, length: number, bytes: number): void {
     const cap = this.bandwidthSeconds > 0 ? bytes / this.bandwidthSeconds : Number.POSITIVE_INFINITY;
-    this.out.commit(f, length, bytes, cap, pathLatency(this.t, this.out.paths, f * MAX_ROUTE_LINKS, length));
+    this.out.commit(f, length, bytes, cap);
   }
 }
 

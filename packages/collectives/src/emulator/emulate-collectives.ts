@@ -140,7 +140,7 @@ export function emulateCollectives(options: {
     programs.push(built.program);
     modes.push(built.mode);
   }
-  const engine = new FlowEngine(t.linkBandwidth);
+  const engine = new FlowEngine(t.linkBandwidth, t.linkLatency);
   for (const program of programs) program.start(engine);
   if (!engine.run(budget)) return overBudget(engine.cost, budget, true);
   // A program finishes when its last chunk arrives, which may be a wire latency after the last event.

@@ -3,6 +3,7 @@ import { EventHeap } from './event-heap.ts';
 /** What the engine calls back: a collective's program reacts to its flows and timers. */
 export interface FlowProgram {
   onTimer(engine: FlowEngine, tag: number): void;
+  /** Flow `tag` has sent its last byte (now); `engine.arrivalSeconds()` tells when that byte arrives. */
   onFlowDone(engine: FlowEngine, tag: number): void;
 }
 
@@ -37,6 +38,10 @@ const BATCH_TOLERANCE = 1e-12;
  * flow may also carry its own rate cap), computed by progressive filling (see `fill`). Two event
  * kinds: a timer (latency, a dependency) and a flow completion.
  *
+ * A flow's completion is reported when its last byte leaves (its links are free from then on);
+ * `arrivalSeconds` tells when that byte arrives (per-hop latency), so programs describe only what
+ * they send.
+ *
  * Events at the same time run as one batch: their flows start and end, and only then are rates
  * settled, once, for the flows on the links they touched (and, while rates fall, their
  * neighbours). A ring step that starts n flows at once therefore re-rates once, not n times.
@@ -54,6 +59,8 @@ export class FlowEngine {
   /** The most flows in flight at once so far. */
   peakFlows = 0;
   readonly linkBandwidth: Float64Array;
+  /** Seconds of wire latency per link (a flow arrives their sum over its path after its last byte). */
+  readonly linkLatency: Float64Array;
   /** Bytes × copies carried per link, for utilisation. */
   readonly linkBytes: Float64Array;
   /** Σ weight × rate of the flows on each link (kept as rates change, so a filling need not list them). */
@@ -118,9 +125,14 @@ export class FlowEngine {
 
   private limit = Number.POSITIVE_INFINITY;
   private exceeded = false;
+  /** The flow whose completion onFlowDone is reporting (its slot intact until a flow starts); −1: none. */
+  private done = -1;
 
-  constructor(linkBandwidth: Float64Array) {
+  /** `linkLatency`: seconds per link (none: every link 0, a flow arrives as its last byte leaves). */
+  constructor(linkBandwidth: Float64Array, linkLatency: Float64Array = new Float64Array(linkBandwidth.length)) {
+    if (linkLatency.length !== linkBandwidth.length) throw new RangeError('linkLatency needs one entry per link');
     this.linkBandwidth = linkBandwidth;
+    this.linkLatency = linkLatency;
     this.linkBytes = new Float64Array(linkBandwidth.length);
     this.linkLoad = new Float64Array(linkBandwidth.length);
     this.linkHead = new Int32Array(linkBandwidth.length).fill(-1);
@@ -134,6 +146,23 @@ export class FlowEngine {
   /** The work done so far, in events (see VISITS_PER_EVENT and EVENTS_PER_FLOW_IN_FLIGHT). */
   get cost(): number {
     return budgetUnits(this.events, this.peakFlows, this.visits);
+  }
+
+  /**
+   * When the last byte of the flow onFlowDone reports arrives: now plus its path's wire latency,
+   * the latencies of the links it crossed summed (ASTRA-sim's delay = hops·latency + chunk/bw, with
+   * each hop's own latency; collectives-reference §4). Summed when asked, so a program that does
+   * not ask (the ring's step barrier) pays nothing. Asked anywhere else, or once the program has
+   * started a flow, it throws.
+   */
+  arrivalSeconds(): number {
+    const id = this.done;
+    if (id < 0) throw new Error('arrivalSeconds is for onFlowDone, before it starts a flow');
+    let seconds = 0;
+    const first = id << FlowEngine.SHIFT;
+    const end = first + (this.flowLength[id] as number);
+    for (let e = first; e < end; e++) seconds += this.linkLatency[this.entLink[e] as number] as number;
+    return this.now + seconds;
   }
 
   addProgram(program: FlowProgram): number {
@@ -163,6 +192,7 @@ export class FlowEngine {
     weights: Float64Array | null, capBytesPerSecond: number, at = 0): void {
     if (length > FlowEngine.MAX_PATH) throw new RangeError(`a path has at most ${FlowEngine.MAX_PATH} links`);
     if (this.exceeded) return;
+    this.done = -1; // the slot of the flow just finished may be reused
     const id = this.freeFlows.pop() ?? this.flowCount++;
     if (id >= this.flowRemaining.length) this.growFlows(id);
     if (++this.live > this.peakFlows) {
@@ -539,7 +569,9 @@ export class FlowEngine {
           const program = this.flowProgram[id] as number;
           const tag = this.flowTag[id] as number;
           this.finishFlow(id);
+          this.done = id;
           (this.programs[program] as FlowProgram).onFlowDone(this, tag);
+          this.done = -1;
         } else {
           break;
         }

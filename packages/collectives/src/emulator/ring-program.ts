@@ -120,7 +120,7 @@ export interface RingReps {
 
 /**
  * A ring collective as flows: per channel, 2(n−1) (all-reduce) or n−1 steps; in step k every ring
- * edge carries one chunk, and step k+1 starts once every chunk of step k has arrived and one
+ * edge carries one chunk, and step k+1 starts once every chunk of step k has been sent and one
  * step's latency has passed. The step's latency is that of the chunk NCCL's model tracks (ring
  * position k mod n: `ringLatencyParts` counts its intra- and inter-node hops): NCCL's per-step
  * latency, and on an inter-node hop that hop's own wire latency (per-hop latency: two cables under
@@ -183,6 +183,10 @@ export class RingProgram implements FlowProgram {
     }
   }
 
+  /**
+   * The step barrier counts chunks sent (now), not their arrival (the engine's arrivalSeconds):
+   * only the tracked chunk's hop wire is charged, in stepLatency.
+   */
   onFlowDone(engine: FlowEngine, channel: number): void {
     const left = (this.outstanding[channel] as number) - 1;
     this.outstanding[channel] = left;

@@ -2,9 +2,8 @@ import { MAX_ROUTE_LINKS } from '../topology/topology-graph.ts';
 import { grow, type FlowEngine, type FlowProgram } from './flow-engine.ts';
 
 /**
- * Pipelined transfers, flat (about 60 bytes each, not an object per flow): flow f carries
- * `bytes[f]` over `paths[f·MAX_ROUTE_LINKS …]` (`lengths[f]` links), at most `caps[f]` bytes/s, and
- * arrives `latencySeconds[f]` (its route's wire latency) after its last byte leaves.
+ * Pipelined transfers, flat (about 50 bytes each, not an object per flow): flow f carries
+ * `bytes[f]` over `paths[f·MAX_ROUTE_LINKS …]` (`lengths[f]` links), at most `caps[f]` bytes/s.
  */
 export class FlowSet {
   count = 0;
@@ -12,7 +11,6 @@ export class FlowSet {
   lengths = new Uint8Array(16);
   bytes = new Float64Array(16);
   caps = new Float64Array(16);
-  latencySeconds = new Float64Array(16);
 
   /** Room for one more flow; returns its index (its path is written at index·MAX_ROUTE_LINKS). */
   reserve(): number {
@@ -22,17 +20,15 @@ export class FlowSet {
       this.lengths = grow(this.lengths, f);
       this.bytes = grow(this.bytes, f);
       this.caps = grow(this.caps, f);
-      this.latencySeconds = grow(this.latencySeconds, f);
     }
     return f;
   }
 
   /** Commits flow `f` (from `reserve`, its path already written). */
-  commit(f: number, length: number, bytes: number, capBytesPerSecond: number, latencySeconds: number): void {
+  commit(f: number, length: number, bytes: number, capBytesPerSecond: number): void {
     this.lengths[f] = length;
     this.bytes[f] = bytes;
     this.caps[f] = capBytesPerSecond;
-    this.latencySeconds[f] = latencySeconds;
     this.count = f + 1;
   }
 }
@@ -50,7 +46,8 @@ export interface StreamPhase {
  * concurrently with the others. A phase therefore waits the algorithm's pipeline-fill latency (NCCL's
  * model) and then runs one flow per edge, all together, sharing links max-min fairly with everything
  * else in flight; it ends when the last chunk arrives, its route's wire latency after its last byte
- * left (per-hop latency). Phases run one after another (the hierarchical all-reduce's three steps).
+ * left (the engine's arrival time: per-hop latency). Phases run one after another (the
+ * hierarchical all-reduce's three steps).
  */
 export class StreamProgram implements FlowProgram {
   finishedAt = -1;
@@ -95,9 +92,8 @@ export class StreamProgram implements FlowProgram {
     }
   }
 
-  onFlowDone(engine: FlowEngine, flow: number): void {
-    const phase = this.phases[this.phase];
-    const arrival = engine.now + (phase ? (phase.flows.latencySeconds[flow] as number) : 0);
+  onFlowDone(engine: FlowEngine): void {
+    const arrival = engine.arrivalSeconds();
     if (arrival > this.arrival) this.arrival = arrival;
     if (--this.left > 0) return;
     this.phase++;

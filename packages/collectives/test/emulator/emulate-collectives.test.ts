@@ -221,5 +221,16 @@ describe('per-hop latency', () => {
     };
     expect(run(1) - run(2)).toBeCloseTo(latency / 2, 15);
   });
+
+  it('a tree all-reduce across 2 nodes ends half a network latency later through the spine: its phase waits for the last chunk to arrive', () => {
+    // One streamed phase; its inter-node edges cross 2 more cables (leaf→spine, spine→leaf) of
+    // latency / 4 each through the spine, and the phase ends when their last byte arrives.
+    const run = (nodesPerLeaf: number) => {
+      const r = emulateCollectives({ topology: buildTopology({ fabric: A100_FABRIC, nodes: 2, nodesPerLeaf }), collectives: [{ op: 'all-reduce', bytes: MiB(1), gpus: range(16), algorithm: 'tree' }] });
+      if (!r.ok) throw new Error(r.message);
+      return r.seconds;
+    };
+    expect(run(1) - run(2)).toBeCloseTo(latency / 2, 15);
+  });
 });
 

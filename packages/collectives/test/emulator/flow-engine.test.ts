@@ -2,11 +2,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EVENTS_PER_FLOW_IN_FLIGHT, FlowEngine, VISITS_PER_EVENT, type FlowProgram } from '../../src/emulator/flow-engine.ts';
 
-/** Records when each tagged flow finished. */
+/** Records when each tagged flow finished (sent its last byte) and when that byte arrived. */
 class Recorder implements FlowProgram {
   readonly finished = new Map<number, number>();
+  readonly arrived = new Map<number, number>();
   onTimer(): void {}
-  onFlowDone(engine: FlowEngine, tag: number): void { this.finished.set(tag, engine.now); }
+  onFlowDone(engine: FlowEngine, tag: number): void {
+    this.finished.set(tag, engine.now);
+    this.arrived.set(tag, engine.arrivalSeconds());
+  }
 }
 
 function start(engine: FlowEngine, program: number, tag: number, bytes: number, links: number[], cap = Number.POSITIVE_INFINITY, weights?: number[]) {
@@ -122,6 +126,52 @@ describe('flow engine: max-min fair sharing', () => {
         expect(r.finished.get(probe)! * expected[probe]! / 1e-6).toBeCloseTo(1, 9);
       });
     }), { numRuns: 200 });
+  });
+});
+
+describe('flow engine: per-hop latency', () => {
+  it('a flow arrives the sum of its links’ latencies after its last byte, and frees its links at the last byte', () => {
+    // Link 0: 8 B/s, 0.25 s; link 1: 8 B/s, 0.5 s. Flow 0 (4 B) and flow 1 (12 B) share link 0 at
+    // 4 B/s; flow 1 also crosses link 1. Flow 0 is sent by 1 s and arrives at 1.25 s; flow 1 then
+    // has link 0 alone (8 B/s) for its last 8 B: sent by 2 s (not 2.125 s, as it would be were
+    // link 0 held until flow 0 arrived), arriving 0.25 + 0.5 s later, at 2.75 s.
+    const engine = new FlowEngine(Float64Array.from([8, 8]), Float64Array.from([0.25, 0.5]));
+    const r = new Recorder();
+    const p = engine.addProgram(r);
+    start(engine, p, 0, 4, [0]);
+    start(engine, p, 1, 12, [0, 1]);
+    expect(engine.run(100)).toBe(true);
+    expect(r.finished.get(0)).toBeCloseTo(1, 12);
+    expect(r.arrived.get(0)).toBeCloseTo(1.25, 12);
+    expect(r.finished.get(1)).toBeCloseTo(2, 12);
+    expect(r.arrived.get(1)).toBeCloseTo(2.75, 12);
+  });
+
+  it('links given no latency deliver a flow as its last byte leaves', () => {
+    const engine = new FlowEngine(Float64Array.from([4]));
+    const r = new Recorder();
+    start(engine, engine.addProgram(r), 0, 8, [0]);
+    engine.run(100);
+    expect(r.arrived.get(0)).toBe(r.finished.get(0));
+    expect(r.finished.get(0)).toBeCloseTo(2, 12);
+  });
+
+  it('arrival is asked of a finished flow only: outside onFlowDone, or once it has started a flow (its slot may be reused), it throws', () => {
+    const engine = new FlowEngine(Float64Array.from([4]), Float64Array.from([1]));
+    expect(() => engine.arrivalSeconds()).toThrow(/onFlowDone/);
+    const asked: unknown[] = [];
+    const p = engine.addProgram({
+      onTimer() {},
+      onFlowDone(e, tag) {
+        if (tag === 0) e.flow(p, 1, 4, Int32Array.from([0]), 1, null, Number.POSITIVE_INFINITY);
+        try { asked.push(e.arrivalSeconds()); } catch (error) { asked.push(error); }
+      },
+    });
+    start(engine, p, 0, 4, [0]);
+    engine.run(100);
+    // Flow 0 ends at 1 s but started flow 1 before asking; flow 1 ends at 2 s and arrives at 3 s.
+    expect(asked[0]).toBeInstanceOf(Error);
+    expect(asked[1]).toBeCloseTo(3, 12);
   });
 });
 
