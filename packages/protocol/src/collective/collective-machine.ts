@@ -28,11 +28,12 @@ export function resolveCollectiveMachine(
   let gpu: GpuSpec | undefined;
   if (request.system !== undefined) {
     system = systemById(request.system);
-    if (!system) issues.push({ path: 'system', message: `unknown system "${request.system}"; known: ${SYSTEM_IDS.join(', ')}` });
+    if (!system) issues.push({ path: 'system', message: `unknown system "${request.system}"; known: ${SYSTEM_IDS.join(', ')}${gpuById(request.system) ? `; "${request.system}" is a GPU: give it as gpu` : ''}` });
     gpu = system ? gpuById(system.gpu) : undefined;
   } else if (request.gpu !== undefined) {
     gpu = gpuById(request.gpu);
-    if (!gpu) issues.push({ path: 'gpu', message: `unknown GPU "${request.gpu}"; known: ${GPU_IDS.join(', ')}` });
+    // Estimates take a system id as their GPU; here a system is its own field, and the message says so.
+    if (!gpu) issues.push({ path: 'gpu', message: `unknown GPU "${request.gpu}"; known: ${GPU_IDS.join(', ')}${systemById(request.gpu) ? `; "${request.gpu}" is a system: give it as system` : ''}` });
     system = gpu ? defaultSystemForGpu(gpu.id) : undefined;
   }
   const networkId = request.network ?? system?.network;

@@ -12,6 +12,17 @@ describe('runCollective', () => {
     for (const row of r.rows) expect(row.busbwGBps).toBeCloseTo(row.algbwGBps * (2 * 31) / 32, 9);
   });
 
+  it('a system id given as the GPU, or a GPU id as the system, is refused with the field it belongs in', () => {
+    const asGpu = runCollective({ op: 'all-reduce', gpu: 'dgx-h100' });
+    expect(!asGpu.ok && asGpu.issues).toEqual([{ path: 'gpu', message: expect.stringMatching(/^unknown GPU "dgx-h100"; known: .*h100-sxm.*; "dgx-h100" is a system: give it as system$/) }]);
+    const asSystem = runCollective({ op: 'all-reduce', system: 'h100-sxm' });
+    expect(!asSystem.ok && asSystem.issues).toEqual([{ path: 'system', message: expect.stringMatching(/; "h100-sxm" is a GPU: give it as gpu$/) }]);
+    // An id that is neither gets no such hint.
+    const neither = runCollective({ op: 'all-reduce', gpu: 'a100-81gb' });
+    expect(!neither.ok && neither.issues[0]?.message).not.toMatch(/give it as/);
+    expect(runCollective({ op: 'all-reduce', system: 'dgx-h100', size: GiB(1) }).ok).toBe(true);
+  });
+
   it('with emulate, adds the emulated time, bottleneck link and busiest links per size', () => {
     const r = runCollective({ op: 'all-reduce', gpu: 'a100-80gb', nodes: 2, size: GiB(1), emulate: true, algorithm: 'ring' });
     if (!r.ok) throw new Error(r.message);
