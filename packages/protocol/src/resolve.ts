@@ -28,6 +28,16 @@ function sharding(p: ResolvedScenarioInput['parallelism']): StateSharding {
 }
 
 /**
+ * cluster.gpu's machine: a GPU preset id and its usual DGX-class system, or (an extension) a system id
+ * standing for its GPU, node size and network. A part left undefined is an unknown id.
+ */
+export function clusterMachine(id: string): { gpu?: GpuSpec; system?: SystemSpec } {
+  const named = gpuById(id) ? undefined : systemById(id);
+  const gpu = gpuById(named ? named.gpu : id);
+  return { gpu, system: named ?? (gpu ? defaultSystemForGpu(gpu.id) : undefined) };
+}
+
+/**
  * A validated contract scenario → the planner's fully resolved input: preset ids looked up,
  * the machine's defaults applied (gpusPerNode and network from the GPU's usual DGX-class system),
  * data parallelism derived as GPUs / (tensor · pipeline · context).
@@ -35,11 +45,8 @@ function sharding(p: ResolvedScenarioInput['parallelism']): StateSharding {
 export function resolveScenario(s: ResolvedScenarioInput): { ok: true; value: ResolvedPlan } | { ok: false; issues: FieldIssue[] } {
   const issues: FieldIssue[] = [];
   const model = resolveModel(s.model, issues);
-  // cluster.gpu is a GPU preset id, or (an extension) a system id standing for its GPU, node size and network.
-  const namedSystem = gpuById(s.cluster.gpu) ? undefined : systemById(s.cluster.gpu);
-  const gpu: GpuSpec | undefined = gpuById(namedSystem ? namedSystem.gpu : s.cluster.gpu);
+  const { gpu, system } = clusterMachine(s.cluster.gpu);
   if (!gpu) issues.push(unknownGpu(s.cluster.gpu));
-  const system: SystemSpec | undefined = namedSystem ?? (gpu ? defaultSystemForGpu(gpu.id) : undefined);
   const networkId = s.cluster.network ?? system?.network ?? 'hdr-ib-8x';
   const network: NetworkSpec | undefined = networkById(networkId);
   if (!network) issues.push(unknownNetwork(networkId));

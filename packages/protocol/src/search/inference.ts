@@ -84,7 +84,7 @@ export function runInference(request: unknown): InferenceResponseJson {
     // Precision and attention kernel left to the GPU's defaults (flash where it runs) unless asked.
     training: { globalBatchSize: 1, precision: req.precision, dropout: false },
     settings: { scatterGather: false, overlapGradReduce: false, overlapTensorParallelComm: false, overlapPipelineComm: false },
-  }, 1);
+  }, { nodes: 1 });
   // The request sets precision at its top level: name it so, not as the scenario's training.precision.
   if (!resolved.ok) return invalid(resolved.issues.map((i) => (i.path === 'training.precision' ? { ...i, path: 'precision' } : i)));
   const result = planInference(resolved.value.base, {

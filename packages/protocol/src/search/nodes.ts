@@ -87,7 +87,7 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
   const valid = validate(nodesRequestSchema, request);
   if (!valid.ok) return invalid(valid.issues);
   const req = valid.value;
-  const probe = resolveSearch({ ...req, training: { ...req.training, tokens: req.tokens } }, 1);
+  const probe = resolveSearch({ ...req, training: { ...req.training, tokens: req.tokens } }, { nodes: 1 });
   if (!probe.ok) return invalid(probe.issues);
   const r = probe.value;
   const opts = {

@@ -18,15 +18,17 @@ export interface ResolvedSearch {
 
 /**
  * Resolves the model, GPU (or system) and network through the scenario path itself (resolveScenario),
- * so a plan written back as a scenario is estimated with exactly the machine the search used.
+ * so a plan written back as a scenario is estimated with exactly the machine the search used. The
+ * cluster is `nodes` nodes, or `gpus` GPUs as the scenario takes them (fewer than a node are one
+ * partly used node).
  */
-export function resolveSearch(core: SearchRequestCore, nodes: number): { ok: true; value: ResolvedSearch } | { ok: false; issues: FieldIssue[] } {
+export function resolveSearch(core: SearchRequestCore, size: { nodes: number } | { gpus: number }): { ok: true; value: ResolvedSearch } | { ok: false; issues: FieldIssue[] } {
   // A system id in cluster.gpu (its GPU, node size and network) is resolveScenario's to read.
   const probe: ScenarioInput = {
     model: core.model,
     cluster: {
       gpu: core.cluster.gpu,
-      nodes,
+      ...size,
       ...(core.cluster.gpusPerNode !== undefined && { gpusPerNode: core.cluster.gpusPerNode }),
       ...(core.cluster.network !== undefined && { network: core.cluster.network }),
     },

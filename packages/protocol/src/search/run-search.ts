@@ -1,5 +1,6 @@
 import { describeCandidate, explainAlternatives, MAX_NODES, searchPlans, whyNothingFits, type SearchOptions } from '@trainplan/search';
 import { issuesMessage } from '../problem.ts';
+import { clusterMachine } from '../resolve.ts';
 import type { FieldIssue } from '../wire.ts';
 import { planJson, statsJson } from './plan-json.ts';
 import { candidateScenario, resolveSearch } from './resolve-search.ts';
@@ -19,19 +20,24 @@ export interface RunSearchOptions {
 const invalid = (issues: FieldIssue[]): SearchFailJson => ({ ok: false, reason: 'invalid', message: issuesMessage(issues), issues });
 
 /**
- * Nodes of the request's cluster. `gpus` is the exact size of the cluster in whole nodes: a count that
- * does not fill whole nodes is refused, naming the two nearest counts that do.
+ * The request's cluster as resolveSearch takes it. A GPU count under one node (of the size the request
+ * names, else its machine's) is one partly used node, resolved from the count as the estimate resolves
+ * it (resolve.ts); otherwise `gpus` is the exact size of the cluster in whole nodes: a count that does
+ * not fill whole nodes is refused, naming the two nearest counts that do.
  */
-function requestNodes(req: SearchRequest, gpusPerNode: number): number | FieldIssue {
-  if (req.cluster.nodes !== undefined) return req.cluster.nodes;
+function clusterSize(req: SearchRequest): { nodes: number } | { gpus: number } | FieldIssue {
+  if (req.cluster.nodes !== undefined) return { nodes: req.cluster.nodes };
   const gpus = req.cluster.gpus!;
+  // resolveScenario's node size; none for an unknown GPU or system id, which resolving reports.
+  const gpusPerNode = req.cluster.gpusPerNode ?? clusterMachine(req.cluster.gpu).system?.gpusPerNode;
+  if (gpusPerNode === undefined || gpus < gpusPerNode) return { gpus };
   if (gpus % gpusPerNode !== 0) {
     const fewer = Math.floor(gpus / gpusPerNode);
     const whole = (n: number) => `${n * gpusPerNode} (${n} node${n === 1 ? '' : 's'})`;
     const options = [...(fewer > 0 ? [whole(fewer)] : []), whole(fewer + 1)];
     return { path: 'cluster.gpus', message: `${gpus} GPUs do not fill whole nodes of ${gpusPerNode} GPUs: ask for ${options.join(' or ')}, or give cluster.nodes` };
   }
-  return gpus / gpusPerNode;
+  return { nodes: gpus / gpusPerNode };
 }
 
 export function searchOptions(req: SearchRequest, options: RunSearchOptions): SearchOptions {
@@ -66,20 +72,15 @@ function raiseBudget(req: SearchRequest, options: RunSearchOptions, fullEstimate
 export function runSearch(request: unknown, options: RunSearchOptions = {}): SearchResponseJson {
   const valid = validateSearchRequest(request);
   if (!valid.ok) return invalid(valid.issues);
-  const asked = valid.value;
-  const first = resolveSearch(asked, 1);
-  if (!first.ok) return invalid(first.issues);
-  // Fewer GPUs than a node holds are one partly used node, as the estimate takes them (resolve.ts).
-  const partial = asked.cluster.nodes === undefined && asked.cluster.gpus !== undefined && asked.cluster.gpus < first.value.cluster.gpusPerNode;
-  const req: SearchRequest = partial ? { ...asked, cluster: { ...asked.cluster, gpusPerNode: asked.cluster.gpus } } : asked;
-  const probe = partial ? resolveSearch(req, 1) : first;
-  if (!probe.ok) return invalid(probe.issues);
-  const nodes = requestNodes(req, probe.value.cluster.gpusPerNode);
-  if (typeof nodes !== 'number') return invalid([nodes]);
-  // The probe resolved one node: that is the answer's machine when the request is one node.
-  const resolved = nodes === 1 ? probe : resolveSearch(req, nodes);
+  const req = valid.value;
+  const size = clusterSize(req);
+  // Resolved once, for the cluster searched; GPUs that do not fill whole nodes are reported after the
+  // resolution's own issues (resolved on one node for them).
+  const resolved = resolveSearch(req, 'path' in size ? { nodes: 1 } : size);
   if (!resolved.ok) return invalid(resolved.issues);
+  if ('path' in size) return invalid([size]);
   const r = resolved.value;
+  const nodes = r.base.nodes;
   const opts = searchOptions(req, options);
   const result = searchPlans(r.base, opts);
   const stats = statsJson(result);

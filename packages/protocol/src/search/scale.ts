@@ -72,7 +72,7 @@ export function runScale(request: unknown, options: RunSearchOptions = {}): Scal
   if (!valid.ok) return invalid(valid.issues);
   const req = valid.value;
   const first = req.nodes[0]!;
-  const resolved = resolveSearch(req, first);
+  const resolved = resolveSearch(req, { nodes: first });
   if (!resolved.ok) return invalid(resolved.issues);
   const r = resolved.value;
   const opts = searchOptions({ ...req, top: 1, objective: 'throughput' } as SearchRequest, options);

@@ -158,6 +158,16 @@ describe('runSearch', () => {
     if (!same.ok) throw new Error(same.message);
     expect(same.stepTimeSeconds).toBe(four.best.estimate.stepTimeSeconds);
   });
+
+  it('a partly used node is checked against the node size asked for, as the estimate checks it: 16 GPUs per node of an 8-GPU DGX are refused', () => {
+    const request = { model: 'gpt3-1.3b', cluster: { gpu: 'a100-40gb', gpusPerNode: 16, gpus: 4 }, training: { globalBatchSize: 64 } };
+    const a = runSearch(request);
+    const estimate = runEstimate({ ...request, parallelism: { tensor: 1, pipeline: 1 } }) as EstimateJson;
+    if (a.ok || estimate.ok) throw new Error('expected both to refuse 16 GPUs per node');
+    expect(a.reason).toBe('invalid');
+    expect(a.issues).toEqual([{ path: 'cluster.gpusPerNode', message: expect.stringMatching(/^dgx-a100-40gb has 8 GPUs per node, asked for 16/) }]);
+    expect(a.issues).toEqual(estimate.issues);
+  });
 });
 
 describe('runNodes', () => {
