@@ -210,6 +210,12 @@ describe('renderText', () => {
     }
   });
 
+  it.each(['how many H100 nodes to train llama3-70b on 2T tokens in 30 days', 'how long to train gpt3-175b on 128 nodes'])('"%s" states the GPU-hours once, beside the time to train', (question) => {
+    const text = renderText(ask(question));
+    expect(text).toMatch(/Time to train: .* · \S+ GPU-hours\n/);
+    expect(text.match(/GPU-hours/g)).toHaveLength(1);
+  });
+
   it('uses the preset\'s sequence length for the default batch (Llama 3: 8192 → 512 sequences)', () => {
     expect(modelById('llama3-8b')?.shape.seqLength).toBe(8192);
     expect((ask('step time of llama3-8b on 8 H100 with tp 8').data as EstimateOk).resolved.globalBatchSize).toBe(512);

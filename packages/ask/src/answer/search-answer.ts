@@ -148,7 +148,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     q.intent === 'nodes'
       ? `The fewest nodes whose best configuration meets the deadline (${result.searches} cluster sizes searched).`
       : 'With the fastest configuration the search found on these nodes.',
-    `${compactCount(result.gpuHours)} GPU-hours.`,
+    // The GPU-hours are in the time-to-train figure already (describe-estimate), not restated here.
     ...heldNotes(p, plan.estimate),
   ];
   return planAnswer(q, publicUrl, plan, headline, { assumptions, notes, data: result });
