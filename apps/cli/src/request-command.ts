@@ -9,6 +9,12 @@ import { requestFrom } from './search-flags.ts';
 export interface RequestIo extends CliIo {
   /** The flag that sets a request path (`training.globalBatchSize` → `--global-batch`), if one does. */
   readonly flagFor?: (path: string) => string | undefined;
+  /**
+   * A message with each request field it names written as the flag that sets it ("give either
+   * cluster.nodes or cluster.gpus" → "give either --nodes or --gpus"). Only dotted or camelCase
+   * fields are rewritten: a one-word field (`tokens`, `days`) reads as plain English in prose.
+   */
+  readonly inFlagTerms?: (message: string) => string;
 }
 
 /**
@@ -54,7 +60,7 @@ export function requestCommand(spec: RequestCommandSpec): Command {
       const request = await requestFrom(v, io, () => spec.fromFlags(v), spec.requestFlags);
       if (!request.ok) return usageError(request.message);
       const fromFlags = typeof v.input !== 'string';
-      return spec.answer(request.value, v, fromFlags ? { ...io, flagFor: flagLocator(spec) } : io);
+      return spec.answer(request.value, v, fromFlags ? { ...io, ...flagLocator(spec) } : io);
     },
   };
 }
@@ -64,7 +70,9 @@ export function requestCommand(spec: RequestCommandSpec): Command {
  * was built from flags (`--global-batch: missing required field`), else by its JSON path.
  */
 export function printIssues(io: RequestIo, issues: readonly { path: string; message: string }[] | undefined): void {
-  for (const issue of issues ?? []) printError(io, `${io.flagFor?.(issue.path) ?? (issue.path || '(request)')}: ${issue.message}`);
+  for (const issue of issues ?? []) {
+    printError(io, `${io.flagFor?.(issue.path) ?? (issue.path || '(request)')}: ${io.inFlagTerms?.(issue.message) ?? issue.message}`);
+  }
 }
 
 const MARKER = '\u0000flag';
@@ -74,14 +82,20 @@ const MARKER = '\u0000flag';
  * marker, and the marker's path is the flag's (a table kept by hand could drift from fromFlags).
  * An issue at the marker's path, at another item of the list it fills, or at that list, is the flag's.
  */
-function flagLocator(spec: RequestCommandSpec): (path: string) => string | undefined {
+function flagLocator(spec: RequestCommandSpec): Required<Pick<RequestIo, 'flagFor' | 'inFlagTerms'>> {
   const anyItem = (path: string) => path.replace(/\[\d+\]/g, '[]');
   const byPath = new Map<string, string>();
   for (const name of spec.requestFlags) {
     if (spec.flags[name]?.type !== 'string') continue;
     for (const path of markerPaths(spec.fromFlags({ [name]: MARKER }))) byPath.set(anyItem(path), `--${name}`);
   }
-  return (path) => byPath.get(anyItem(path)) ?? byPath.get(`${anyItem(path)}[]`);
+  // Longest first, so `training.tokens` is taken whole before any shorter field inside it.
+  const named = [...byPath.keys()].filter((path) => /^[\w.]+$/.test(path) && /[.A-Z]/.test(path)).sort((a, b) => b.length - a.length);
+  const fields = named.length === 0 ? undefined : new RegExp(`(?<![\\w.])(${named.map((p) => p.replaceAll('.', '\\.')).join('|')})(?![\\w])`, 'g');
+  return {
+    flagFor: (path) => byPath.get(anyItem(path)) ?? byPath.get(`${anyItem(path)}[]`),
+    inFlagTerms: (message) => (fields ? message.replace(fields, (path) => byPath.get(path)!) : message),
+  };
 }
 
 function markerPaths(value: unknown, path = ''): string[] {

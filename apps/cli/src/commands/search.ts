@@ -106,10 +106,8 @@ export const searchCommand: Command = requestCommand({
       printIssues(io, answer.issues);
       return EXIT.usage;
     }
-    // The answer names the request's field (candidateBudget); a request built from flags names --budget.
-    const shown = !answer.ok && answer.reason === 'budget-exhausted'
-      ? { ...answer, message: answer.message.replaceAll('candidateBudget', io.flagFor?.('candidateBudget') ?? 'candidateBudget') }
-      : answer;
+    // The answer names the request's fields (candidateBudget); a request built from flags names its flags (--budget).
+    const shown = !answer.ok && io.inFlagTerms ? { ...answer, message: io.inFlagTerms(answer.message) } : answer;
     if (typeof v.export === 'string' && shown.ok) exportScenario(io, v.export, shown.best.scenario);
     else if (v.json !== true) io.stdout(formatSearchReport(shown));
     if (!shown.ok) {

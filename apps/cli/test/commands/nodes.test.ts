@@ -44,7 +44,7 @@ describe('trainplan nodes', () => {
   it('--budget without --price is a usage error naming --price', async () => {
     const { code, err } = await cli([...GPT3, '--budget', '1M']);
     expect(code).toBe(2);
-    expect(err).toMatch(/^trainplan: --price: a budget in money needs pricePerGpuHour/m);
+    expect(err).toMatch(/^trainplan: --price: a budget in money needs --price$/m);
   });
 
   it('a deadline answer says how far below it every size was checked, telling sizes that run no plan from sizes that miss the deadline', async () => {

@@ -124,7 +124,9 @@ describe('trainplan search', () => {
   it.each([
     [['search', '--gpu', 'a100-80gb', '--nodes', '8', '--global-batch', '64'], /missing --model/],
     [['search', ...GPT3, '--export', 'pdf'], /--export must be megatron or nemo/],
-    [['search', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--global-batch', '64'], /trainplan: --nodes: give either cluster\.nodes or cluster\.gpus/],
+    // The message names the other fields by their flags too, not by the request's JSON paths.
+    [['search', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--global-batch', '64'], /^trainplan: --nodes: give either --nodes or --gpus, got neither$/m],
+    [['search', ...GPT3, '--objective', 'cost'], /^trainplan: --price: objective "cost" needs --tokens and --price$/m],
     [['search', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--nodes', '8'], /^trainplan: --global-batch: missing required field/m],
     [['search', ...GPT3, '--top', 'many'], /^trainplan: --top: /m],
     [['scale', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--global-batch', '64', '--nodes', '16,x'], /^trainplan: --nodes: .*got "x"/m],
@@ -134,6 +136,13 @@ describe('trainplan search', () => {
     const { code, err } = await cli(args);
     expect(code).toBe(2);
     expect(err).toMatch(message);
+  });
+
+  it('an --input request is told its fields by their JSON paths', async () => {
+    const request = { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 64 } };
+    const { code, err } = await cli(['search', '--input', 'r.json'], { files: { 'r.json': JSON.stringify(request) } });
+    expect(code).toBe(2);
+    expect(err).toBe('trainplan: cluster.nodes: give either cluster.nodes or cluster.gpus, got neither\n');
   });
 
   it('reads the whole request from --input', async () => {
