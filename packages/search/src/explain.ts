@@ -1,3 +1,4 @@
+import { formatPercent } from '@trainplan/units';
 import type { PlanEstimate, StepBreakdown } from '@trainplan/planner';
 import type { Candidate, SearchBase } from './candidate.ts';
 import { evaluateCandidate } from './evaluate.ts';
@@ -68,7 +69,8 @@ function neighbours(base: SearchBase, best: Candidate): { change: string; candid
   return out;
 }
 
-const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(0)}%`;
+/** A change as a signed percentage: one decimal under 10% ("+0.5%", "+4.2%"), whole above ("+31%"). */
+const pct = (x: number): string => `${x >= 0 ? '+' : '−'}${formatPercent(Math.abs(x), Math.abs(x) < 0.1 ? 1 : 0)}`;
 const secs = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x) < 0.1 ? `${(Math.abs(x) * 1000).toFixed(0)} ms` : `${Math.abs(x).toFixed(2)} s`}`;
 
 /** The breakdown part that grew the most, stated as in the issue's example. */

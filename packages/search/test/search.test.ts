@@ -182,6 +182,19 @@ describe('explainAlternatives', () => {
     expect(alternatives.some((a) => /tensor-parallel communication|pipeline bubble|compute/.test(a.why))).toBe(true);
   });
 
+  it('states each slowdown to a tenth of a per cent under 10% (a 0.5% loss is not "+0%"), whole per cents above', () => {
+    const alternatives = explainAlternatives(gpt3Base, searchPlans(gpt3Base, { top: 1 }).top[0]!, 20).filter((a) => a.slowdown! > 0);
+    // The premise: this space has neighbours on both sides of 10%, and one under 1%.
+    expect(alternatives.some((a) => a.slowdown! < 0.01)).toBe(true);
+    expect(alternatives.some((a) => a.slowdown! > 0.1)).toBe(true);
+    for (const a of alternatives) {
+      const stated = /: \+([\d.]+)% step time/.exec(a.why);
+      expect(stated, a.why).not.toBeNull();
+      const percent = a.slowdown! * 100;
+      expect(stated![1]).toBe(percent < 10 ? percent.toFixed(1) : percent.toFixed(0));
+    }
+  });
+
   it('explains tensor parallelism across nodes by its communication (the issue\'s example)', () => {
     const best = searchPlans(gpt3Base, { top: 1, constraints: { maxTensor: 8, tensorWithinNode: false } }).top[0]!;
     const forced = { ...best, candidate: { ...best.candidate, tensor: 8, data: 1024 / (8 * best.candidate.pipeline * best.candidate.context) } };
