@@ -87,13 +87,24 @@ const ALIGN = ['right', 'right', 'right', 'right', 'right', 'right', 'right', 'r
 const unservable = (tensor: number, pipeline: number, message: string): string[] =>
   [String(tensor), String(pipeline), '—', '—', '—', '—', '—', '—', '—', message];
 
-export function formatInferenceReport(a: Extract<InferenceResponseJson, { ok: true }>): string {
+/** The latency bounds a request sets, in words ("≤ 30.0 ms per token"), or undefined when it sets none. */
+function boundsText(request: Record<string, unknown>): string | undefined {
+  const parts = [
+    ...(typeof request.maxDecodeSecondsPerToken === 'number' ? [`≤ ${formatSeconds(request.maxDecodeSecondsPerToken)} per token`] : []),
+    ...(typeof request.maxPrefillSeconds === 'number' ? [`≤ ${formatSeconds(request.maxPrefillSeconds)} to the first token`] : []),
+  ];
+  return parts.length > 0 ? parts.join(', ') : undefined;
+}
+
+/** The report; `bounds` is the request's latency bounds in words (boundsText), absent when it sets none. */
+export function formatInferenceReport(a: Extract<InferenceResponseJson, { ok: true }>, bounds?: string): string {
+  const headline = bounds === undefined ? 'highest throughput (no latency bound given)' : `best under the bounds (${bounds})`;
   const lines = [
     `serving ${plural(a.promptTokens, 'prompt token', 'prompt tokens')} + ${plural(a.outputTokens, 'output token', 'output tokens')} per sequence`,
     ...(a.warnings ?? []).map((w) => `⚠ ${w}`),
     // Where no shape serves at all, the first warning above says so: no headline restates it.
-    ...(a.best ? [`best under the bounds: TP ${a.best.tensor} · PP ${a.best.pipeline} · batch ${a.best.batch}: ${rate(a.best.tokensPerSecondPerGpu)} tokens/s/GPU, ${formatSeconds(a.best.decodeStepSeconds)} per token`]
-      : a.byShape.some((s) => s.ok) ? [`no plan meets the latency bounds${a.closest ? `: ${a.closest.why}` : ''}`] : []),
+    ...(a.best ? [`${headline}: TP ${a.best.tensor} · PP ${a.best.pipeline} · batch ${a.best.batch}: ${rate(a.best.tokensPerSecondPerGpu)} tokens/s/GPU, ${formatSeconds(a.best.decodeStepSeconds)} per token`]
+      : a.byShape.some((s) => s.ok) ? [`no plan meets the latency bounds${bounds === undefined ? '' : ` (${bounds})`}${a.closest ? `: ${a.closest.why}` : ''}`] : []),
     '',
     'largest batch per TP × PP:',
     ...renderTable([HEADER, ...a.byShape.map((s) => (s.ok ? row(s.largestBatch) : unservable(s.tensor, s.pipeline, s.message)))], { align: ALIGN }),
@@ -115,7 +126,8 @@ export const inferenceCommand: Command = requestCommand({
   check: tokenMsProblem,
   answer(request, v, io) {
     const answer = runInference(request);
-    if (!printAnswer(io, v, answer, formatInferenceReport)) return EXIT.usage;
+    const bounds = boundsText(request);
+    if (!printAnswer(io, v, answer, (a: Extract<InferenceResponseJson, { ok: true }>) => formatInferenceReport(a, bounds))) return EXIT.usage;
     if (!answer.best) {
       // The report on stdout already says why; under --json stdout is the JSON, so stderr carries the reason.
       printError(io, v.json === true && answer.closest ? `no plan meets the latency bounds: ${answer.closest.why}` : 'no plan meets the latency bounds');

@@ -26,7 +26,7 @@ describe('trainplan inference', () => {
   it('an unreachable latency bound exits 1, saying once which plan comes closest and by how much', async () => {
     const { code, out, err } = await cli([...LLAMA, '--max-token-ms', '0.001']);
     expect(code).toBe(1);
-    expect(out.split('\n')[1]).toMatch(/^no plan meets the latency bounds: the closest plan \(TP \d+, PP \d+, batch \d+\) decodes a token in [\d.]+ ms against the 1\.00 µs bound; its first token comes after [\d.]+ m?s$/);
+    expect(out.split('\n')[1]).toMatch(/^no plan meets the latency bounds \(≤ 1\.00 µs per token\): the closest plan \(TP \d+, PP \d+, batch \d+\) decodes a token in [\d.]+ ms against the 1\.00 µs bound; its first token comes after [\d.]+ m?s$/);
     expect(out.match(/no plan meets/g)).toHaveLength(1);
     expect(err).toBe('trainplan: no plan meets the latency bounds\n');
     // Under --json the JSON is on stdout, so the reason goes to stderr.
@@ -41,11 +41,19 @@ describe('trainplan inference', () => {
     const { code, out } = await cli(['inference', '--model', 'llama3.1-405b', '--gpu', 'v100-32gb', '--precision', 'fp16', '--prompt', '100000', '--output', '100']);
     expect(code).toBe(0);
     expect(out).toMatch(/\n⚠ the context \(100,000 prompt \+ 100 output = 100,100 tokens\) is longer than Llama 3\.1 405B's sequence length \(8,192 tokens\)/);
-    const best = /best under the bounds: .*: ([\d.]+) tokens\/s\/GPU/.exec(out);
+    const best = /highest throughput \(no latency bound given\): .*: ([\d.]+) tokens\/s\/GPU/.exec(out);
     expect(best, out).not.toBeNull();
     expect(best![1]).toMatch(/^(\d\.\d\d|0\.\d+)$/);
     // No row of the tables rounds a rate to a bare 0.
     expect(out).not.toMatch(/ms\s+0\s+\d/);
+  });
+
+  it('the headline names the bounds it was chosen under, and says so when none was given', async () => {
+    const bounded = await cli([...LLAMA, '--max-token-ms', '50', '--max-ttft-s', '20']);
+    expect(bounded.out.split('\n')[1]).toMatch(/^best under the bounds \(≤ 50\.0 ms per token, ≤ 20\.0 s to the first token\): TP \d+ · PP \d+ · batch \d+/);
+    const free = await cli(LLAMA);
+    expect(free.out.split('\n')[1]).toMatch(/^highest throughput \(no latency bound given\): TP \d+ · PP \d+ · batch \d+/);
+    expect(free.out).not.toContain('bounds');
   });
 
   it('a bad --max-token-ms is refused in milliseconds, the unit it was given in (the request\'s field is in seconds)', async () => {

@@ -225,7 +225,7 @@ describe('trainplan scale and inference', () => {
   it('inference prints the best plan under the bound and the frontier', async () => {
     const { code, out } = await cli(['inference', '--model', 'llama3-70b', '--gpu', 'h100-sxm', '--prompt', '2048', '--output', '512', '--max-token-ms', '50']);
     expect(code).toBe(0);
-    expect(out).toMatch(/best under the bounds: TP \d+ · PP \d+ · batch \d+/);
+    expect(out).toMatch(/best under the bounds \(≤ 50\.0 ms per token\): TP \d+ · PP \d+ · batch \d+/);
     expect(out).toContain('throughput-versus-latency frontier:');
   });
 });
