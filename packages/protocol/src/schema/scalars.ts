@@ -62,11 +62,14 @@ export function number(options: NumberOptions = {}): Schema<number> {
   });
 }
 
+/** A bound as people read it: whole numbers from 10,000 up grouped by thousands ("≤ 1,000,000,000,000,000"), others as they are. */
+const boundText = (x: number): string => (Number.isInteger(x) && Math.abs(x) >= 10_000 ? x.toLocaleString('en-US') : String(x));
+
 function numeric(noun: string, isKind: (n: number) => boolean, options: NumberOptions, json: JsonSchema): Schema<number> {
   const { min, max, greaterThan } = options;
-  const low = greaterThan !== undefined ? `> ${greaterThan}` : min !== undefined ? `≥ ${min}` : undefined;
-  const high = max !== undefined ? `≤ ${max}` : undefined;
-  const range = min !== undefined && max !== undefined ? ` from ${min} to ${max}` : low && high ? ` ${low} and ${high}` : low || high ? ` ${low ?? high}` : '';
+  const low = greaterThan !== undefined ? `> ${boundText(greaterThan)}` : min !== undefined ? `≥ ${boundText(min)}` : undefined;
+  const high = max !== undefined ? `≤ ${boundText(max)}` : undefined;
+  const range = min !== undefined && max !== undefined ? ` from ${boundText(min)} to ${boundText(max)}` : low && high ? ` ${low} and ${high}` : low || high ? ` ${low ?? high}` : '';
   const expected = options.expected ?? `${noun}${range}`;
   return {
     expected,

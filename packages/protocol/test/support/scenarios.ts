@@ -45,7 +45,7 @@ export const badScenarios: [string, unknown, string, string][] = [
   ['zero layers', withModel({ layers: 0 }), 'model.layers', 'expected an integer ≥ 1, got 0'],
   ['more layers than the sane maximum', withModel({ layers: 1001 }), 'model.layers', 'expected an integer ≤ 1000, got 1001'],
   ['a fractional hidden size', withModel({ hiddenSize: 1.5 }), 'model.hiddenSize', 'got 1.5'],
-  ['attention heads as a numeric string', withModel({ attentionHeads: '96' }), 'model.attentionHeads', 'expected an integer from 1 to 100000, got "96"'],
+  ['attention heads as a numeric string', withModel({ attentionHeads: '96' }), 'model.attentionHeads', 'expected an integer from 1 to 100,000, got "96"'],
   ['a NaN vocabulary size', withModel({ vocabSize: NaN }), 'model.vocabSize', 'got NaN'],
   ['an infinite sequence length', withModel({ seqLength: Infinity }), 'model.seqLength', 'got Infinity'],
   ['a negative kvHeads', withModel({ kvHeads: -8 }), 'model.kvHeads', 'expected an integer ≥ 1, got -8'],
