@@ -60,3 +60,25 @@ describe('request bodies without a Content-Length', () => {
     expect((await post(body)).status).toBe(413);
   });
 });
+
+describe('a body that does not parse says why (400 problem+json)', () => {
+  const send = (path: string, body: BodyInit, type = 'application/json') => app.request(path, { method: 'POST', body, headers: { 'content-type': type } });
+  const detail = async (res: Response) => {
+    expect(res.status).toBe(400);
+    return ((await res.json()) as { issues: { path: string; message: string }[] }).issues;
+  };
+  it.each([
+    ['/v1/estimate', '', 'the body is empty (expected a scenario as JSON)'],
+    ['/v1/inference', '', 'the body is empty (expected an inference request as JSON)'],
+    // Where the JSON breaks, as the CLI's --input says it (a trailing comma at offset 21).
+    ['/v1/estimate', '{"model":"gpt3-175b",}', "the body is not valid JSON (unexpected '}' at position 21, line 1, column 22)"],
+    ['/v1/search', '{\n  "model": "gpt3-175b",\n', 'the body is not valid JSON (unexpected end of input at position 26, line 3, column 1)'],
+    ['/v1/estimate', new Uint8Array([0x7b, 0xff, 0x7d]), 'the body is not valid UTF-8 (JSON is UTF-8 text: RFC 8259 §8.1)'],
+  ])('POST %s with %j', async (path, body, message) => {
+    expect(await detail(await send(path, body))).toEqual([{ path: '', message }]);
+  });
+  it('an empty or truncated MessagePack body names MessagePack (an array of 2 with 1 item)', async () => {
+    expect(await detail(await send('/v1/estimate', '', 'application/msgpack'))).toEqual([{ path: '', message: 'the body is empty (expected a scenario as MessagePack)' }]);
+    expect(await detail(await send('/v1/estimate', new Uint8Array([0x92, 0x01]), 'application/msgpack'))).toEqual([{ path: '', message: 'the body is not valid MessagePack' }]);
+  });
+});

@@ -1,5 +1,5 @@
+import { describeJsonError } from '@trainplan/protocol';
 import { errorMessage } from './errors.ts';
-import { describeJsonError } from './json-error.ts';
 import type { CliIo } from './io.ts';
 
 export type InputResult = { ok: true; value: unknown } | { ok: false; message: string };

@@ -1,3 +1,4 @@
+import { describeJsonError } from '@trainplan/protocol';
 import type { Context } from 'hono';
 import { decodeMsgpack } from './msgpack.ts';
 import { mediaType, requestEncoding } from './media-types.ts';
@@ -22,11 +23,26 @@ export async function readBody(c: Context, subject = 'scenario'): Promise<BodyRe
   if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return { ok: false, response: payloadTooLarge(MAX_BODY_BYTES) };
   const bytes = await readAtMost(c.req.raw, MAX_BODY_BYTES);
   if (bytes === undefined) return { ok: false, response: payloadTooLarge(MAX_BODY_BYTES) };
+  const format = encoding === 'json' ? 'JSON' : 'MessagePack';
+  const refuse = (message: string): BodyResult => ({ ok: false, response: invalidInput([{ path: '', message }], subject) });
+  if (bytes.byteLength === 0) return refuse(`the body is empty (expected ${/^[aeiou]/.test(subject) ? 'an' : 'a'} ${subject} as ${format})`);
+  if (encoding === 'msgpack') {
+    try {
+      return { ok: true, value: decodeMsgpack(bytes) };
+    } catch {
+      return refuse('the body is not valid MessagePack');
+    }
+  }
+  let text: string;
   try {
-    return { ok: true, value: encoding === 'json' ? JSON.parse(decoder.decode(bytes)) : decodeMsgpack(bytes) };
+    text = decoder.decode(bytes);
   } catch {
-    const what = encoding === 'json' ? 'valid UTF-8 JSON' : 'valid MessagePack';
-    return { ok: false, response: invalidInput([{ path: '', message: `the body is not ${what}` }], subject) };
+    return refuse('the body is not valid UTF-8 (JSON is UTF-8 text: RFC 8259 §8.1)');
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return refuse(`the body is not valid JSON (${describeJsonError(text, error instanceof Error ? error.message : String(error))})`);
   }
 }
 

@@ -1,8 +1,8 @@
 /**
  * Where a JSON text first breaks, as `unexpected '}' at position 12, line 2, column 5`.
  * JSON.parse's own messages differ between V8 versions and some quote the whole input (which may
- * span many lines), so the CLI locates the error itself with this small RFC 8259 scanner. It runs
- * only after JSON.parse has failed.
+ * span many lines), so the CLI (--input) and the API (request bodies) locate the error themselves
+ * with this small RFC 8259 scanner. It runs only after JSON.parse has failed.
  */
 const FAIL = Symbol('json-syntax-error');
 
