@@ -182,6 +182,11 @@ function computeEstimate(input: PlanInput): PlanEstimate {
   if (input.sequenceParallel && input.tensor === 1) warnings.push('sequence parallelism has no effect without tensor parallelism');
   if (input.scatterGather && input.sequenceParallel) warnings.push('scatter-gather is not used together with sequence parallelism (Megatron skips it)');
   for (const fallback of emulationFallbacks(input)) warnings.push(`not emulated, NCCL's closed form used instead: ${fallback}`);
+  if ((input.oversubscription ?? 1) > 1 && input.communicationModel !== 'emulated') {
+    // NCCL's closed form costs each collective on its own, at its rings' and trees' rates: a leaf's
+    // uplinks shared by collectives crossing it at once are the emulator's topology alone.
+    warnings.push(`leaf oversubscription ${input.oversubscription}:1 is modelled only by the emulated communication model (communicationModel "emulated"); the closed form used here costs a non-blocking fabric`);
+  }
   if (input.overlapPipelineComm && input.pipeline > 1 && input.virtualStages === 1) {
     warnings.push('overlapped pipeline sends need the interleaved schedule (virtualStages > 1): Megatron turns the overlap off without it');
   }

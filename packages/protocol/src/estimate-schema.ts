@@ -73,6 +73,10 @@ const resolved = object({
   distributedOptimizer: boolean(),
   zeroStage: integer({ min: 0, max: 3, description: 'ZeRO stage (0 = none).' }),
   schedule,
+  communicationModel: enumOf(['closed-form', 'emulated'], {
+    description: "Extension: how the collectives were costed: NCCL's closed form, or the discrete-event emulator on the topology graph.",
+  }),
+  oversubscription: number({ min: 1, description: "Extension: the fat tree's leaf oversubscription (1: non-blocking); only the emulator's topology uses it." }),
 }, { ...open, description: 'Extension: the scenario as evaluated, every default and derived value filled in.' });
 
 const timeToTrain = object({

@@ -64,6 +64,8 @@ export function toEstimateJson(resolved: ResolvedPlan, e: PlanEstimate): Estimat
       distributedOptimizer: plan.sharding === 'distributed-optimizer',
       zeroStage: plan.sharding.startsWith('zero-') ? Number(plan.sharding.slice(5)) : 0,
       schedule: plan.schedule,
+      communicationModel: plan.communicationModel ?? 'closed-form',
+      oversubscription: plan.oversubscription ?? 1,
     },
     warnings: [...e.warnings],
   };

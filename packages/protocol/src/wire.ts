@@ -157,6 +157,10 @@ export interface EstimateOk {
     distributedOptimizer: boolean;
     zeroStage: number;
     schedule: ScheduleId;
+    /** Extension: how the collectives were costed: NCCL's closed form, or the discrete-event emulator on the topology. */
+    communicationModel: 'closed-form' | 'emulated';
+    /** Extension: the fat tree's leaf oversubscription (1: non-blocking); only the emulator's topology uses it. */
+    oversubscription: number;
   };
   /** Present when `training.tokens` was given. */
   timeToTrain?: { tokens: number; seconds: number; days: number; gpuHours: number };

@@ -26,6 +26,22 @@ describe("scenario extension cluster.communicationModel: 'emulated'", () => {
     }
   });
 
+  it('states how the collectives were costed, and warns that the closed form leaves an oversubscription out', () => {
+    type Answer = Ok & { resolved: { communicationModel: string; oversubscription: number }; warnings: string[] };
+    const run = (cluster: Record<string, unknown>) => runEstimate(scenario(cluster)) as unknown as Answer;
+    const closed = run({ oversubscription: 4 });
+    const emulated = run({ communicationModel: 'emulated', oversubscription: 4 });
+    expect(closed.resolved).toMatchObject({ communicationModel: 'closed-form', oversubscription: 4 });
+    expect(emulated.resolved).toMatchObject({ communicationModel: 'emulated', oversubscription: 4 });
+    expect(run({}).resolved).toMatchObject({ communicationModel: 'closed-form', oversubscription: 1 });
+    const unused = /^leaf oversubscription 4:1 is modelled only by the emulated communication model/;
+    expect(closed.warnings.filter((w) => unused.test(w))).toHaveLength(1);
+    // The closed form's answer is the non-blocking one, as the warning says.
+    expect(closed.stepTimeSeconds).toBe(run({}).stepTimeSeconds);
+    expect(emulated.warnings.some((w) => unused.test(w))).toBe(false);
+    expect(run({}).warnings.some((w) => w.includes('oversubscription'))).toBe(false);
+  });
+
   it('on a 4:1 oversubscribed fat tree the pipeline sends crossing the spine are slower, and so is the step', () => {
     const flat = estimate({ communicationModel: 'emulated' });
     const oversubscribed = estimate({ communicationModel: 'emulated', oversubscription: 4 });

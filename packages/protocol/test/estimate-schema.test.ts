@@ -20,7 +20,7 @@ const feasible = {
     model: 'gpt3-175b', gpu: 'a100-80gb', network: 'hdr-ib-8x', gpusPerNode: 8, nodes: 128, gpus: 1024,
     tensor: 8, pipeline: 8, data: 16, context: 1, virtualStages: 1, microBatchSize: 1, microBatches: 96,
     globalBatchSize: 1536, seqLength: 2048, precision: 'bf16', recompute: 'full', sequenceParallel: false,
-    distributedOptimizer: false, zeroStage: 0, schedule: '1f1b',
+    distributedOptimizer: false, zeroStage: 0, schedule: '1f1b', communicationModel: 'closed-form', oversubscription: 1,
   },
   timeToTrain: { tokens: 300e9, seconds: 2.17e6, days: 25.2, gpuHours: 618_000 },
   warnings: ['pipeline bubble above 10%'],

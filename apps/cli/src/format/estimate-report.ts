@@ -40,7 +40,7 @@ export function headerLine(e: EstimateOk): string {
   const sharding = r.distributedOptimizer ? ['distributed optimizer'] : r.zeroStage > 0 ? [`ZeRO-${r.zeroStage}`] : [];
   return [
     `${r.model} (${formatCount(e.parameters)} parameters)`,
-    `${r.gpu} × ${r.gpus} (${countOf(r.nodes, 'node')} × ${r.gpusPerNode}, ${r.network})`,
+    `${r.gpu} × ${r.gpus} (${countOf(r.nodes, 'node')} × ${r.gpusPerNode}, ${r.network}${r.oversubscription > 1 ? `, leaves ${r.oversubscription}:1 oversubscribed` : ''})`,
     `TP ${r.tensor} · PP ${r.pipeline} · DP ${r.data} · CP ${r.context} · v ${r.virtualStages}`,
     `micro-batch ${r.microBatchSize}`,
     `global batch ${r.globalBatchSize} (${r.microBatches} micro-batches)`,
@@ -48,6 +48,7 @@ export function headerLine(e: EstimateOk): string {
     `recompute ${r.recompute}`,
     ...(r.sequenceParallel ? ['sequence parallel'] : []),
     ...sharding,
+    ...(r.communicationModel === 'emulated' ? ['communication emulated on the topology'] : []),
   ].join(' · ');
 }
 

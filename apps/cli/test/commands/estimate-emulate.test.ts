@@ -12,4 +12,17 @@ describe('trainplan estimate --emulate', () => {
     const expected = runEstimate({ ...contractScenario, cluster: { ...contractScenario.cluster, communicationModel: 'emulated' } });
     expect(JSON.parse(io.out())).toEqual(expected);
   });
+
+  it('the report header says the communication was emulated and on what fabric; without --emulate it says neither', async () => {
+    const oversubscribed = { ...contractScenario, cluster: { ...contractScenario.cluster, oversubscription: 4 } };
+    const header = async (argv: string[]) => {
+      const io = fakeIo({ stdin: JSON.stringify(oversubscribed) });
+      expect(await main(['estimate', '--input', '-', ...argv], io)).toBe(0);
+      return io.out().split('\n')[0]!;
+    };
+    const emulated = await header(['--emulate']);
+    expect(emulated).toContain('(128 nodes × 8, hdr-ib-8x, leaves 4:1 oversubscribed)');
+    expect(emulated).toMatch(/ · communication emulated on the topology$/);
+    expect(await header([])).not.toContain('emulated');
+  });
 });

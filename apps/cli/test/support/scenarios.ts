@@ -67,7 +67,7 @@ export const fixtureEstimate: EstimateOk = {
     model: 'gpt3-175b', gpu: 'a100-80gb', network: 'hdr-ib-8x', gpusPerNode: 8, nodes: 128, gpus: 1024,
     tensor: 8, pipeline: 8, data: 16, context: 1, virtualStages: 1, microBatchSize: 1, microBatches: 96,
     globalBatchSize: 1536, seqLength: 2048, precision: 'bf16', recompute: 'full', sequenceParallel: false,
-    distributedOptimizer: false, zeroStage: 0, schedule: '1f1b',
+    distributedOptimizer: false, zeroStage: 0, schedule: '1f1b', communicationModel: 'closed-form', oversubscription: 1,
   },
   timeToTrain: { tokens: billion(300), seconds: days(30), days: 30, gpuHours: 737_280 },
   warnings: ['the pipeline bubble is large: try more micro-batches or virtual stages'],
