@@ -63,11 +63,9 @@ export class EventHeap {
     }
   }
 
-  /** Removes `id` if it is in the heap. */
+  /** Removes `id`, which is in the heap (callers that cannot know ask `has` first). */
   remove(id: number): void {
-    if (id >= this.position.length) return;
     const at = this.position[id] as number;
-    if (at < 0) return;
     this.position[id] = -1;
     const last = --this.size;
     if (at === last) return;

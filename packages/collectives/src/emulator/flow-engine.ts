@@ -461,6 +461,7 @@ export class FlowEngine {
         break;
       }
       if (cap <= share) {
+        if (!small) capHeap.pop(); // capped is its top
         visits += this.freeze(capped, cap);
         unfrozen--;
         continue;
@@ -471,6 +472,8 @@ export class FlowEngine {
         visits++;
         const id = o >> FlowEngine.SHIFT;
         if (this.flowStamp[id] !== stamp || this.flowFrozen[id] !== 0) continue;
+        // A large filling keyed every capped flow in the cap heap; a small one keyed none.
+        if (!small && (this.flowCap[id] as number) < Number.POSITIVE_INFINITY) capHeap.remove(id);
         visits += this.freeze(id, level);
         unfrozen--;
       }
@@ -484,12 +487,12 @@ export class FlowEngine {
 
   /**
    * Freezes flow `id` at `level`: its links lose that much capacity and its weight (their heap keys
-   * are refreshed lazily, see `fill`). Returns the visits.
+   * are refreshed lazily, see `fill`; `fill` also takes the flow out of the cap heap). Returns the
+   * visits.
    */
   private freeze(id: number, level: number): number {
     this.flowFrozen[id] = 1;
     this.flowRate[id] = level;
-    this.capHeap.remove(id);
     const first = id << FlowEngine.SHIFT;
     const end = first + (this.flowLength[id] as number);
     for (let e = first; e < end; e++) {

@@ -103,7 +103,11 @@ describe('flow engine: max-min fair sharing', () => {
     expect(engine.linkBytes[1]).toBeCloseTo(6, 9);
   });
 
-  it('every flow’s rate is the max-min fair rate of textbook progressive filling (random links, copies and caps)', () => {
+  // A filling of up to 32 flows scans its links and caps; a larger one keeps them in heaps (flow-engine.ts SMALL_FILL).
+  it.each([
+    { filling: 'a small filling (scanned)', minFlows: 1, maxFlows: 6, numRuns: 200 },
+    { filling: 'a large filling (heaps)', minFlows: 40, maxFlows: 48, numRuns: 30 },
+  ])('every flow’s rate is the max-min fair rate of textbook progressive filling (random links, copies and caps): $filling', ({ minFlows, maxFlows, numRuns }) => {
     // Probe flow f: it carries a tiny ε bytes, the others 10^9 times more, so it finishes at ε / rate_f
     // before any rate changes.
     const instance = fc.integer({ min: 1, max: 4 }).chain((links) => fc.record({
@@ -112,7 +116,7 @@ describe('flow engine: max-min fair sharing', () => {
         links: fc.uniqueArray(fc.integer({ min: 0, max: links - 1 }), { minLength: 1, maxLength: links }),
         copies: fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 4, maxLength: 4 }),
         cap: fc.oneof(fc.constant(Number.POSITIVE_INFINITY), fc.integer({ min: 1, max: 10 })),
-      }), { minLength: 1, maxLength: 6 }),
+      }), { minLength: minFlows, maxLength: maxFlows }),
     }));
     fc.assert(fc.property(instance, ({ bandwidths, flows }) => {
       const inst: Instance = { bandwidths, flows: flows.map((f) => ({ links: f.links, weights: f.links.map((_, j) => f.copies[j]!), cap: f.cap })) };
@@ -125,7 +129,7 @@ describe('flow engine: max-min fair sharing', () => {
         engine.run(Number.POSITIVE_INFINITY);
         expect(r.finished.get(probe)! * expected[probe]! / 1e-6).toBeCloseTo(1, 9);
       });
-    }), { numRuns: 200 });
+    }), { numRuns });
   });
 });
 
