@@ -84,7 +84,7 @@ export function withDefaults(intent: IntentName, stated: AskParameters): { param
   if (intent === 'nodes' && p.deadlineSeconds === undefined && p.gpuHours === undefined) {
     take('deadlineSeconds', DEFAULT_DEADLINE_SECONDS, `a ${toDays(DEFAULT_DEADLINE_SECONDS)}-day deadline`);
   }
-  if ((intent === 'time' || intent === 'config') && p.nodes === undefined && p.gpus === undefined) {
+  if ((intent === 'time' || intent === 'config' || (intent === 'estimate' && searchesLayout(intent, stated))) && p.nodes === undefined && p.gpus === undefined) {
     take('nodes', DEFAULT_NODES, `${countOf(DEFAULT_NODES, 'node')} (no cluster size given)`);
   }
   if (p.precision === undefined) {
@@ -95,12 +95,26 @@ export function withDefaults(intent: IntentName, stated: AskParameters): { param
   }
 
   // "How long … with tp 8 pp 8" is a fixed configuration too: the estimate carries the time to train.
-  if (intent === 'memory' || intent === 'estimate' || (intent === 'time' && hasFixedConfiguration(stated))) fillFixedConfiguration(p, take);
+  const fixed = ((intent === 'memory' || intent === 'estimate') && !searchesLayout(intent, stated)) || (intent === 'time' && hasFixedConfiguration(stated));
+  if (fixed) fillFixedConfiguration(p, take);
   return { parameters: p, defaults: used };
 }
 
 /** Whether the question fixes the parallel layout (then no search is run). */
 export const hasFixedConfiguration = (p: AskParameters): boolean => p.tensor !== undefined || p.pipeline !== undefined;
+
+/**
+ * Whether a memory or estimate question is answered by the search's fastest plan rather than one
+ * default layout: an estimate that states no layout ("MFU of GPT-3 175B on 1024 A100"), and a memory
+ * question that states a cluster but no layout ("does Llama 3.1 405B fit on 16 H200 nodes"). One
+ * default layout (TP 8, no pipeline) fails there though other splits fit: 405B at TP 8 alone needs
+ * 394 GiB per GPU. A memory question without a cluster keeps the one-replica layout, whose memory per
+ * GPU is what it asks.
+ */
+export function searchesLayout(intent: IntentName, stated: AskParameters): boolean {
+  if (hasFixedConfiguration(stated)) return false;
+  return intent === 'estimate' || (intent === 'memory' && (stated.nodes !== undefined || stated.gpus !== undefined));
+}
 
 type Take = <K extends keyof AskParameters>(field: K, value: NonNullable<AskParameters[K]>, text: string) => void;
 

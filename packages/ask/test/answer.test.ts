@@ -1,4 +1,4 @@
-import { runEstimate, type EstimateOk, type ScenarioInput } from '@trainplan/protocol';
+import { runEstimate, type EstimateOk, type ScenarioInput, type SearchResponseJson } from '@trainplan/protocol';
 import { modelById } from '@trainplan/presets';
 import { describe, expect, it } from 'vitest';
 import { ask, answer } from '../src/answer/answer.ts';
@@ -272,10 +272,39 @@ describe('answer: unmodelled hardware', () => {
 });
 
 describe('answer: counts and words', () => {
-  it('"does llama 3 8b fit on a single h100" is planned on one GPU (where it does not fit)', () => {
+  it('"does llama 3 8b fit on a single h100" is searched on one GPU (where no layout fits), with the closest that runs', () => {
     const a = ask('does llama 3 8b fit on a single h100');
-    expect(a.scenario?.cluster).toMatchObject({ gpu: 'h100-sxm', gpus: 1 });
-    expect(a.headline).toMatch(/does not fit/);
+    expect(a.ok).toBe(false);
+    expect(a.headline).toMatch(/^Llama 3 8B on H100 SXM5 80GB on 1 GPU: does not fit: no configuration of 1 GPU runs: out of memory/);
+    const searched = a.data as SearchResponseJson;
+    expect(searched).toMatchObject({ ok: false, reason: 'no-feasible-configuration' });
+    // The closest is another cluster, and says so.
+    expect(a.configuration).toMatch(/^closest that works, not what was asked: /);
+    expect(a.scenario?.cluster.gpu).toBe('h100-sxm');
+  });
+
+  it.each([
+    // One default layout (TP 8, no pipeline) needs 394 GiB per GPU here; the search finds the splits that fit.
+    ['does llama3.1-405b fit on 16 H200 nodes', 'memory', /^Llama 3\.1 405B on H200 SXM 141GB × 16 nodes: fits, [\d.]+ GiB per GPU of 140 GiB with the fastest plan that fits: TP \d+ · PP \d+/],
+    // TP 8 alone does not hold 175B on one node's worth of layout; any layout on 1024 GPUs is searched.
+    ['what MFU does gpt3-175b get on 1024 A100s', 'estimate', /^GPT-3 175B on A100 SXM4 80GB × 1024 GPUs: [\d.]+ s per step, [\d.]+% MFU with the fastest plan found: TP \d+ · PP \d+/],
+  ])('"%s" (%s, no layout stated) is answered by the fastest plan on that cluster', (question, intent, headline) => {
+    const a = ask(question);
+    expect(a.intent).toBe(intent);
+    expect(a.ok).toBe(true);
+    expect(a.headline).toMatch(headline);
+    const best = (a.data as Extract<SearchResponseJson, { ok: true }>).best;
+    expect(best.estimate.memory.fits).toBe(true);
+    expect(a.memoryPerGpuBytes).toBe(best.estimate.memory.totalBytes);
+    // No layout default is claimed: the search chose it.
+    expect(a.assumptions.some((x) => /no pipeline parallelism|tensor parallel 8/.test(x))).toBe(false);
+  });
+
+  it('a layout stated with the cluster is estimated as stated, not searched', () => {
+    const a = ask('does llama3.1-405b fit on 16 H200 nodes with tp 8 pp 1');
+    expect(a.headline).toMatch(/does not fit: needs [\d.]+ GiB per GPU/);
+    expect(a.scenario).toMatchObject({ cluster: { nodes: 16 }, parallelism: { tensor: 8, pipeline: 1 } });
+    expect(a.data).toMatchObject({ ok: false, reason: 'out-of-memory' });
   });
 
   it('"how long to train 7b on a single a100 80gb" is declined (the search plans whole nodes), not answered on 128 nodes', () => {

@@ -5,7 +5,7 @@ import { answerCollective } from './collective-answer.ts';
 import { answerFixedConfiguration } from './estimate-answer.ts';
 import { answerHelp } from './help-answer.ts';
 import { answerBestConfiguration, answerNodesOrTime } from './search-answer.ts';
-import { hasFixedConfiguration } from '../defaults.ts';
+import { hasFixedConfiguration, searchesLayout } from '../defaults.ts';
 
 /**
  * A parsed question → its answer, from the protocol's entry points: runEstimate for a stated
@@ -18,7 +18,7 @@ export function answer(q: ParsedQuestion, options: AnswerOptions = {}): Answer {
   switch (q.intent) {
     case 'memory':
     case 'estimate':
-      return answerFixedConfiguration(q, publicUrl);
+      return searchesLayout(q.intent, q.stated) ? answerBestConfiguration(q, options, publicUrl) : answerFixedConfiguration(q, publicUrl);
     case 'collective':
       return answerCollective(q);
     case 'time':

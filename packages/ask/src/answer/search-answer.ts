@@ -1,7 +1,7 @@
 import {
   runNodes, runSearch, type EstimateOk, type NodesResponseJson, type ScenarioInput, type SearchPlanJson, type SearchResponseJson,
 } from '@trainplan/protocol';
-import { countOf, formatPercent, formatSeconds, toDays } from '@trainplan/units';
+import { countOf, formatBytes, formatPercent, formatSeconds, toDays } from '@trainplan/units';
 import { DEFAULT_GPU, defaultBatchText, defaultGlobalBatch, gpusPerNodeOf } from '../defaults.ts';
 import { compactCount, formatDays } from '../format.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
@@ -154,21 +154,33 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   return planAnswer(q, publicUrl, plan, headline, { assumptions, notes, data: result });
 }
 
-/** "Best config": runSearch, the best plan with the runners-up and why they lose. */
+/**
+ * "Best config", and memory or estimate questions that state no layout (searchesLayout): runSearch on
+ * the question's cluster (whole nodes, or fewer GPUs than one node), the best plan with the runners-up
+ * and why they lose. The headline answers what was asked: the best plan, whether the model fits there
+ * and in how much memory, or its step time and MFU.
+ */
 export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOptions, publicUrl: PublicUrl): Answer {
   const p = q.parameters;
-  const nodes = nodesOf(p);
-  if (typeof nodes === 'string') return answerHelp(q, [nodes]);
+  const cluster: { nodes: number } | { gpus: number } = p.nodes !== undefined ? { nodes: p.nodes } : { gpus: p.gpus ?? gpusPerNodeOf(p) };
+  const size = 'nodes' in cluster ? countOf(cluster.nodes, 'node') : countOf(cluster.gpus, 'GPU');
   const training = { ...trainingOf(p), ...(p.tokens !== undefined && { tokens: p.tokens }) };
   const assumptions = batchAssumption(q, training);
-  const request = { model: p.model, cluster: { ...machineOf(p), nodes }, training, top: 3, constraints: constraintsOf(p) };
+  const request = { model: p.model, cluster: { ...machineOf(p), ...cluster }, training, top: 3, constraints: constraintsOf(p) };
   const result: SearchResponseJson = runSearch(request, options.candidateBudget === undefined ? {} : { candidateBudget: options.candidateBudget });
   if (!result.ok) {
-    return failure(q, publicUrl, `${subjectOf(p)} on ${countOf(nodes, 'node')}: ${result.message}`, result.closest, { assumptions, data: result });
+    const fit = q.intent === 'memory' && result.reason === 'no-feasible-configuration' ? 'does not fit: ' : '';
+    return failure(q, publicUrl, `${subjectOf(p)} on ${size}: ${fit}${result.message}`, result.closest, { assumptions, data: result });
   }
   const best: SearchPlanJson = result.best;
+  const e = best.estimate;
   const days = best.days === undefined ? '' : `, ${formatDays(best.days)} for ${compactCount(p.tokens ?? 0)} tokens`;
-  const headline = `Best for ${subjectOf(p)} × ${countOf(nodes, 'node')}: ${best.label} (${formatSeconds(best.estimate.stepTimeSeconds)} per step, ${formatPercent(best.estimate.mfu)} MFU${days})`;
+  const step = `${formatSeconds(e.stepTimeSeconds)} per step, ${formatPercent(e.mfu)} MFU`;
+  const headline = q.intent === 'memory'
+    ? `${subjectOf(p)} × ${size}: fits, ${formatBytes(e.memory.totalBytes)} per GPU of ${formatBytes(e.memory.capacityBytes)} with the fastest plan that fits: ${best.label} (${step})`
+    : q.intent === 'estimate'
+      ? `${subjectOf(p)} × ${size}: ${step} with the fastest plan found: ${best.label}`
+      : `Best for ${subjectOf(p)} × ${size}: ${best.label} (${step}${days})`;
   const notes = [
     `${compactCount(result.candidatesEvaluated)} of ${compactCount(result.spaceSize)} candidates settled, ${result.fullEstimates} fully estimated${result.budgetExhausted ? ' (budget reached: the best found so far)' : ''}.`,
     ...result.alternatives.slice(0, 3).map((a) => `Runner-up ${a.why}`),

@@ -1,4 +1,5 @@
 import { describeCandidate, explainAlternatives, MAX_NODES, searchPlans, whyNothingFits, type SearchOptions } from '@trainplan/search';
+import { countOf } from '@trainplan/units';
 import { issuesMessage } from '../problem.ts';
 import { clusterMachine } from '../resolve.ts';
 import type { FieldIssue } from '../wire.ts';
@@ -91,8 +92,8 @@ export function runSearch(request: unknown, options: RunSearchOptions = {}): Sea
     const why = whyNothingFits(result);
     const gpus = nodes * r.cluster.gpusPerNode;
     const fail: SearchFailJson = result.budgetExhausted
-      ? { ok: false, reason: 'budget-exhausted', message: `not every configuration of ${gpus} GPUs was estimated: ${why}; ${raiseBudget(req, options, result.fullEstimates)}`, ...stats }
-      : { ok: false, reason: 'no-feasible-configuration', message: `no configuration of ${gpus} GPUs runs: ${why}`, ...stats };
+      ? { ok: false, reason: 'budget-exhausted', message: `not every configuration of ${countOf(gpus, 'GPU')} was estimated: ${why}; ${raiseBudget(req, options, result.fullEstimates)}`, ...stats }
+      : { ok: false, reason: 'no-feasible-configuration', message: `no configuration of ${countOf(gpus, 'GPU')} runs: ${why}`, ...stats };
     if (miss) {
       fail.nearestMiss = {
         label: describeCandidate(miss.candidate), scenario: candidateScenario(r, miss.candidate, nodes),
