@@ -1,4 +1,5 @@
 import { pipelineSplit, type PipelineSplit } from '@trainplan/model';
+import { countOf } from '@trainplan/units';
 import type { PlanInput } from './plan-input.ts';
 import { runsFlashAttention } from './gpu-support.ts';
 
@@ -102,7 +103,7 @@ function checkPipeline(input: PlanInput, issues: PlanIssue[]): void {
 /** "each stage holds 12 layers", or "the stages hold 2, 4 × 23, 2 layers" for an uneven split. */
 function describeSplit(split: PipelineSplit): string {
   const p = split.stages.length;
-  if (!split.uneven) return `each stage holds ${split.first} layer${split.first === 1 ? '' : 's'}`;
+  if (!split.uneven) return `each stage holds ${countOf(split.first, 'layer')}`;
   return `the stages hold ${p <= 3 ? split.stages.join(', ') : `${split.first}, ${split.middle} × ${p - 2}, ${split.last}`} layers`;
 }
 

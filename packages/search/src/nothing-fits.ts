@@ -1,4 +1,4 @@
-import { formatBytes } from '@trainplan/units';
+import { countOf, formatBytes } from '@trainplan/units';
 import { describeCandidate } from './candidate.ts';
 import { PRUNE_REASON_TEXT, type PruneReason } from './prune-reason.ts';
 import type { SearchResult } from './search.ts';
@@ -28,7 +28,7 @@ function shortfall(miss: Miss): string {
 export function whyNothingFits(result: Pick<SearchResult, 'closestInfeasible' | 'pruned' | 'budgetExhausted' | 'spaceSize' | 'fullEstimates'>): string {
   const miss = result.closestInfeasible;
   if (result.budgetExhausted) {
-    const estimates = `${result.fullEstimates} full estimate${result.fullEstimates === 1 ? '' : 's'}`;
+    const estimates = countOf(result.fullEstimates, 'full estimate');
     return `the candidate budget ran out after ${estimates}, before any plan that fits was estimated${miss ? `; the closest seen so far ${shortfall(miss)}` : ''}`;
   }
   if (miss) return `out of memory: the plan that comes closest ${shortfall(miss)}`;

@@ -1,6 +1,6 @@
 import { defaultBatchText, defaultGlobalBatch } from '@trainplan/ask';
 import { checkedText, runNodes, type NodesResponseJson, nodesText } from '@trainplan/protocol';
-import { formatCount, formatSeconds } from '@trainplan/units';
+import { countOf, formatCount, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -122,7 +122,7 @@ export function formatNodesReport(a: NodesResponseJson): string {
     `time to train ${formatCount(a.tokens).replace(/\s+/g, '')} tokens: ${durationText(a.days, a.seconds)} · ${gpuHoursText(a.gpuHours)} GPU-hours${a.cost === undefined ? '' : ` · cost ${Math.round(a.cost).toLocaleString('en-US')}`}`,
     ...(s ? [`smallest cluster that fits: ${nodesText(s.nodes)}, ${s.days.toFixed(1)} days · ${gpuHoursText(s.gpuHours)} GPU-hours${s.cost === undefined ? '' : ` · cost ${Math.round(s.cost).toLocaleString('en-US')}`}${s.withinBudget ? '' : ' (over the budget)'}`] : []),
     `configuration: ${a.configuration.label}`,
-    `  step ${formatSeconds(a.configuration.estimate.stepTimeSeconds)} · MFU ${(a.configuration.estimate.mfu * 100).toFixed(1)}% · ${a.searches} cluster size${a.searches === 1 ? '' : 's'} searched`,
+    `  step ${formatSeconds(a.configuration.estimate.stepTimeSeconds)} · MFU ${(a.configuration.estimate.mfu * 100).toFixed(1)}% · ${countOf(a.searches, 'cluster size')} searched`,
     ...(a.checked && a.checked.fromNodes < a.nodes ? [checkedLine(a.checked, a.nodes)] : []),
     ...a.configuration.estimate.warnings.map((w) => `  ⚠ ${w}`),
     '',

@@ -1,5 +1,5 @@
 import { runScale, type ScaleResponseJson } from '@trainplan/protocol';
-import { formatSeconds, parseCount } from '@trainplan/units';
+import { countOf, formatSeconds, parseCount } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -117,7 +117,7 @@ export const scaleCommand: Command = requestCommand({
     if (!printAnswer(io, v, answer, formatScaleReport)) return EXIT.usage;
     // stdout carries the table (or the JSON); stderr names each size without a plan, so a script sees why it exits 1.
     const failed = answer.points.filter((p) => p.reason !== undefined);
-    for (const p of failed) printError(io, `${p.nodes} node${p.nodes === 1 ? '' : 's'} (${p.gpus} GPUs): ${p.reason}`);
+    for (const p of failed) printError(io, `${countOf(p.nodes, 'node')} (${p.gpus} GPUs): ${p.reason}`);
     return failed.length > 0 ? EXIT.infeasible : EXIT.ok;
   },
 });

@@ -1,5 +1,6 @@
 /** Schemas built from schemas: arrays, unions, and transforms of a validated value. */
-import { describe, mismatch, nested, plural, report } from './context.ts';
+import { countOf } from '@trainplan/units';
+import { describe, mismatch, nested, report } from './context.ts';
 import { withDescription } from './scalars.ts';
 import type { BaseOptions, Checked, Schema } from './types.ts';
 
@@ -24,7 +25,7 @@ export function array<T>(items: Schema<T>, options: ArrayOptions = {}): Schema<T
       if (!Array.isArray(value)) return mismatch(ctx, at, expected, value);
       // A too-long array is refused before any item is looked at, so its cost stays bounded.
       if (value.length < minItems || value.length > maxItems) {
-        report(ctx, at, `expected ${expected}, got ${plural(value.length, 'item')}`);
+        report(ctx, at, `expected ${expected}, got ${countOf(value.length, 'item')}`);
         return { ok: false };
       }
       return nested(ctx, at, (): Checked<T[]> => {

@@ -2,6 +2,7 @@
  * Validation state, issue reporting, and the two formatters every message uses:
  * JSON paths (`parallelism.tensor`, `[2].cluster.gpu`) and short descriptions of what was got.
  */
+import { countOf } from '@trainplan/units';
 import type { Context, Limits, Path } from './types.ts';
 
 export const defaultLimits: Limits = { maxDepth: 32, maxIssues: 100 };
@@ -77,15 +78,11 @@ export function describe(value: unknown): string {
     case 'bigint': return `a bigint (${truncate(String(value), MAX_QUOTED)})`;
     case 'object':
       if (value === null) return 'null';
-      return Array.isArray(value) ? `an array of ${plural(value.length, 'item')}` : 'an object';
+      return Array.isArray(value) ? `an array of ${countOf(value.length, 'item')}` : 'an object';
     default: return `a ${typeof value}`;
   }
 }
 
-/** `plural(1, 'item')` → '1 item'; `plural(5000, 'item')` → '5000 items'. */
-export function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -34,7 +34,7 @@ function clusterSize(req: SearchRequest): { nodes: number } | { gpus: number } |
   if (gpusPerNode === undefined || gpus < gpusPerNode) return { gpus };
   if (gpus % gpusPerNode !== 0) {
     const fewer = Math.floor(gpus / gpusPerNode);
-    const whole = (n: number) => `${n * gpusPerNode} (${n} node${n === 1 ? '' : 's'})`;
+    const whole = (n: number) => `${n * gpusPerNode} (${countOf(n, 'node')})`;
     const options = [...(fewer > 0 ? [whole(fewer)] : []), whole(fewer + 1)];
     return { path: 'cluster.gpus', message: `${gpus} GPUs do not fill whole nodes of ${gpusPerNode} GPUs: ask for ${options.join(' or ')}, or give cluster.nodes` };
   }
