@@ -24,6 +24,26 @@ export const TRAINING_FLAGS: Record<string, FlagSpec> = {
   'memory-fraction': { type: 'string', valueName: 'a number in (0, 1]' },
 };
 
+/**
+ * The search space's own dimensions, for search and nodes: each a comma-separated list of exactly the
+ * values tried (constraints.tensorSizes, pipelineSizes, contextSizes, virtualStageCounts,
+ * microBatchSizes, recompute), so a plan that must run TP 8 with full recompute is searched as such.
+ */
+export const SPACE_FLAGS: Record<string, FlagSpec> = {
+  tensor: { type: 'string', valueName: 'a comma-separated list of tensor-parallel degrees' },
+  pipeline: { type: 'string', valueName: 'a comma-separated list of pipeline depths' },
+  context: { type: 'string', valueName: 'a comma-separated list of context-parallel degrees' },
+  'virtual-stages': { type: 'string', valueName: 'a comma-separated list of model chunks per stage' },
+  'micro-batch': { type: 'string', valueName: 'a comma-separated list of micro-batch sizes' },
+  recompute: { type: 'string', valueName: 'a comma-separated list of none, selective, full, full-partial' },
+};
+
+/** The help lines of SPACE_FLAGS, the same in every command that takes them. */
+export const SPACE_FLAGS_HELP = `      --tensor LIST         only these tensor-parallel degrees, e.g. 4,8 (likewise --pipeline LIST,
+                            --context LIST, --virtual-stages LIST, --micro-batch LIST)
+      --recompute LIST      only these recompute modes: none, selective, full, full-partial (full on
+                            some layers per stage)`;
+
 export type Built = { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
 
 /** A count flag ("300B", "2e12", "1536"), passed through as text when it does not parse so the schema names it. */
@@ -63,6 +83,22 @@ export function constraintFields(v: FlagValues): Record<string, unknown> | undef
   const c = defined({
     maxTensor: count(v, 'max-tensor'), tensorWithinNode: v['tensor-within-node'] === true ? true : undefined,
     memoryFraction: number(v, 'memory-fraction'),
+  });
+  return Object.keys(c).length > 0 ? c : undefined;
+}
+
+/** A comma-separated list flag: counts parsed ("8,16"), any item that does not parse passed through as text for the schema to name. */
+function list(v: FlagValues, name: string, item: (x: string) => unknown = (x) => parseCount(x) ?? x): unknown[] | undefined {
+  const raw = v[name];
+  return typeof raw === 'string' ? raw.split(',').map((x) => item(x.trim())) : undefined;
+}
+
+/** constraintFields plus the SPACE_FLAGS lists (search and nodes). */
+export function spaceConstraintFields(v: FlagValues): Record<string, unknown> | undefined {
+  const c = defined({
+    ...constraintFields(v),
+    tensorSizes: list(v, 'tensor'), pipelineSizes: list(v, 'pipeline'), contextSizes: list(v, 'context'),
+    virtualStageCounts: list(v, 'virtual-stages'), microBatchSizes: list(v, 'micro-batch'), recompute: list(v, 'recompute', (x) => x),
   });
   return Object.keys(c).length > 0 ? c : undefined;
 }

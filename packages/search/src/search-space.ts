@@ -20,8 +20,19 @@ export interface SearchSpace {
   readonly sharding: readonly StateSharding[];
 }
 
-/** Limits a user puts on the space (the issue's "constraints"). */
+/**
+ * Limits a user puts on the space (the issue's "constraints"). A list (`tensorSizes`, `pipelineSizes`,
+ * `microBatchSizes`, …) is exactly the values tried; a max caps them, a list included.
+ */
 export interface SearchConstraints {
+  /** Exactly these tensor-parallel degrees (default: powers of two up to twice the NVLink domain). */
+  readonly tensorSizes?: readonly number[];
+  /** Exactly these pipeline depths (default: 1 to the layer count). */
+  readonly pipelineSizes?: readonly number[];
+  /** Exactly these context-parallel degrees (default: 1, 2, 4, 8). */
+  readonly contextSizes?: readonly number[];
+  /** Exactly these numbers of model chunks per stage (default: 1 to 8). */
+  readonly virtualStageCounts?: readonly number[];
   readonly maxTensor?: number;
   /** Keep tensor parallelism inside one NVLink domain (default false: crossing nodes is tried and explained). */
   readonly tensorWithinNode?: boolean;
@@ -42,6 +53,8 @@ export const powersOfTwoUpTo = (max: number): number[] => {
   for (let x = 1; x <= max; x *= 2) out.push(x);
   return out;
 };
+/** A user's list of sizes, each once, smallest first (a repeated size would be the same candidates twice). */
+const distinct = (xs: readonly number[]): number[] => [...new Set(xs)].sort((a, b) => a - b);
 const range = (lo: number, hi: number): number[] => Array.from({ length: Math.max(0, hi - lo + 1) }, (_, i) => lo + i);
 
 /**
@@ -56,11 +69,11 @@ export function defaultSearchSpace(base: SearchBase, constraints: SearchConstrai
   const maxTensor = Math.min(constraints.maxTensor ?? 2 * domain, constraints.tensorWithinNode ? domain : Infinity);
   const layers = base.model.layers;
   return {
-    tensor: powersOfTwoUpTo(maxTensor),
-    pipeline: range(1, Math.min(layers, constraints.maxPipeline ?? layers)),
-    context: powersOfTwoUpTo(constraints.maxContext ?? 8),
-    virtualStages: range(1, constraints.maxVirtualStages ?? 8),
-    microBatchSize: constraints.microBatchSizes ?? powersOfTwoUpTo(16),
+    tensor: constraints.tensorSizes ? distinct(constraints.tensorSizes) : powersOfTwoUpTo(maxTensor),
+    pipeline: constraints.pipelineSizes ? distinct(constraints.pipelineSizes) : range(1, Math.min(layers, constraints.maxPipeline ?? layers)),
+    context: constraints.contextSizes ? distinct(constraints.contextSizes) : powersOfTwoUpTo(constraints.maxContext ?? 8),
+    virtualStages: constraints.virtualStageCounts ? distinct(constraints.virtualStageCounts) : range(1, constraints.maxVirtualStages ?? 8),
+    microBatchSize: constraints.microBatchSizes ? distinct(constraints.microBatchSizes) : powersOfTwoUpTo(16),
     sequenceParallel: constraints.sequenceParallel ?? [false, true],
     recompute: constraints.recompute ?? ['none', 'selective', 'full', 'full-partial'],
     sharding: constraints.sharding ?? ['none', 'distributed-optimizer'],

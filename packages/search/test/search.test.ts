@@ -88,6 +88,31 @@ describe('searchPlans options', () => {
     }
   });
 
+  it('lists of sizes are exactly the values tried, each once, and a max still caps a list', () => {
+    const constraints = { tensorSizes: [8, 4, 8], pipelineSizes: [16, 8], recompute: ['full' as const], microBatchSizes: [2, 1] };
+    const r = searchPlans(gpt3Base, { top: 20, constraints });
+    expect(r.top.length).toBeGreaterThan(1);
+    for (const p of r.top) {
+      expect([4, 8]).toContain(p.candidate.tensor);
+      expect([8, 16]).toContain(p.candidate.pipeline);
+      expect(p.candidate.recompute).toBe('full');
+      expect([1, 2]).toContain(p.candidate.microBatchSize);
+    }
+    // One listed degree alone is kept to exactly: TP 8 only.
+    const eight = searchPlans(gpt3Base, { top: 5, constraints: { ...constraints, tensorSizes: [8] } });
+    expect(eight.top.length).toBeGreaterThan(0);
+    for (const p of eight.top) expect(p.candidate.tensor).toBe(8);
+    // A repeated size is not tried twice: the space is the product of the distinct values.
+    const space = defaultSearchSpace(gpt3Base, constraints);
+    expect(space.tensor).toEqual([4, 8]);
+    expect(spaceSize(space)).toBe(spaceSize(defaultSearchSpace(gpt3Base, { ...constraints, tensorSizes: [4, 8] })));
+    // The best plan among these is no faster than the unconstrained best.
+    expect(r.top[0]!.estimate.stepTimeSeconds).toBeGreaterThanOrEqual(searchPlans(gpt3Base, { top: 1 }).top[0]!.estimate.stepTimeSeconds);
+    const capped = searchPlans(gpt3Base, { top: 20, constraints: { ...constraints, maxTensor: 4 } });
+    expect(capped.top.length).toBeGreaterThan(0);
+    for (const p of capped.top) expect(p.candidate.tensor).toBe(4);
+  });
+
   it('stops at the candidate budget and says so', () => {
     const r = searchPlans(gpt3Base, { top: 3, candidateBudget: 5 });
     expect(r.fullEstimates).toBe(5);

@@ -7,7 +7,9 @@ import { EXIT } from '../exit-codes.ts';
 import { exportProblem, printIssues, requestCommand } from '../request-command.ts';
 import type { FlagSpec, FlagValues } from '../flags.ts';
 import { progressBar } from '../format/progress-bar.ts';
-import { constraintFields, count, machineFields, MACHINE_FLAGS, number, TRAINING_FLAGS, trainingFields } from '../search-flags.ts';
+import {
+  count, machineFields, MACHINE_FLAGS, number, SPACE_FLAGS, SPACE_FLAGS_HELP, spaceConstraintFields, TRAINING_FLAGS, trainingFields,
+} from '../search-flags.ts';
 import { exportScenario } from './search.ts';
 
 const SYNOPSIS = 'trainplan nodes --model ID --gpu ID --tokens T (--days D | --gpu-hours H | --budget M --price P | --nodes N) [--global-batch B] [--json] [--export megatron|nemo]';
@@ -15,6 +17,7 @@ const SYNOPSIS = 'trainplan nodes --model ID --gpu ID --tokens T (--days D | --g
 const FLAGS: Record<string, FlagSpec> = {
   ...MACHINE_FLAGS,
   ...TRAINING_FLAGS,
+  ...SPACE_FLAGS,
   tokens: { type: 'string', short: 't', valueName: 'a count, e.g. 300B' },
   days: { type: 'string', short: 'd', valueName: 'a number of days' },
   'gpu-hours': { type: 'string', valueName: 'a number of GPU-hours' },
@@ -45,6 +48,7 @@ Options:
       --budget M         budget in money (with --price)
       --price P          price of one GPU-hour
   -n, --nodes N          the inverse question: days on N nodes
+${SPACE_FLAGS_HELP}
       --seq-length, --precision, --grad-accumulation, --max-tensor, --tensor-within-node, --memory-fraction, --gpus-per-node, --network
   -i, --input FILE|-     the whole request as JSON instead of flags
       --json             print the JSON answer (mode, nodes, days, gpuHours, configuration; smallest with a
@@ -60,7 +64,7 @@ Examples:
   trainplan nodes --model gpt3-175b --gpu a100-80gb --global-batch 1536 --tokens 300B --nodes 128
 `;
 
-const REQUEST_FLAGS = ['model', 'gpu', 'global-batch', 'tokens', 'days', 'gpu-hours', 'budget', 'price', 'nodes', 'seq-length', 'precision', 'grad-accumulation', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network'];
+const REQUEST_FLAGS = ['model', 'gpu', 'global-batch', 'tokens', 'days', 'gpu-hours', 'budget', 'price', 'nodes', 'seq-length', 'precision', 'grad-accumulation', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network', ...Object.keys(SPACE_FLAGS)];
 
 /** The global batch when --global-batch is not given: the chat bot's for the same question (defaultGlobalBatch). */
 function defaultBatch(v: FlagValues): number {
@@ -84,7 +88,7 @@ const HEADLINE: Record<Extract<NodesResponseJson, { ok: true }>['mode'], string>
 };
 
 function fromFlags(v: FlagValues): Record<string, unknown> {
-  const constraints = constraintFields(v);
+  const constraints = spaceConstraintFields(v);
   return {
     ...machineFields(v),
     training: { ...trainingFields(v), ...(v['global-batch'] === undefined && { globalBatchSize: defaultBatch(v) }) },

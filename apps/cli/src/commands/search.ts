@@ -7,13 +7,16 @@ import { progressBar } from '../format/progress-bar.ts';
 import { formatSearchReport } from '../format/search-report.ts';
 import type { CliIo } from '../io.ts';
 import { exportProblem, printIssues, requestCommand } from '../request-command.ts';
-import { constraintFields, count, machineFields, MACHINE_FLAGS, number, TRAINING_FLAGS, trainingFields } from '../search-flags.ts';
+import {
+  count, machineFields, MACHINE_FLAGS, number, SPACE_FLAGS, SPACE_FLAGS_HELP, spaceConstraintFields, TRAINING_FLAGS, trainingFields,
+} from '../search-flags.ts';
 
 const SYNOPSIS = 'trainplan search --model ID --gpu ID (--nodes N | --gpus N) --global-batch B [--objective throughput|time-to-train|cost] [--top K] [--json] [--export megatron|nemo]';
 
 const FLAGS: Record<string, FlagSpec> = {
   ...MACHINE_FLAGS,
   ...TRAINING_FLAGS,
+  ...SPACE_FLAGS,
   nodes: { type: 'string', short: 'n', valueName: 'a count' },
   gpus: { type: 'string', valueName: 'a count' },
   tokens: { type: 'string', valueName: 'a count, e.g. 300B' },
@@ -43,6 +46,7 @@ Options:
       --objective O         throughput (default), time-to-train (needs --tokens), cost (needs --tokens, --price)
       --price P             price of one GPU-hour, e.g. 2.5 for US$2.50; the cost is in the same currency
   -k, --top K               plans to list (default 10)
+${SPACE_FLAGS_HELP}
       --max-tensor N        largest tensor-parallel degree to try
       --tensor-within-node  keep tensor parallelism inside a node
       --memory-fraction F   usable share of GPU memory (default 0.95, the share above which an estimate
@@ -62,13 +66,14 @@ or --budget ran out before a plan that fits was estimated (the closest candidate
 Examples:
   trainplan search --model gpt3-175b --gpu a100-80gb --nodes 128 --global-batch 1536 --tokens 300B
   trainplan search --model llama3-70b --gpu dgx-h100 --gpus 64 --global-batch 128 --export megatron
+  trainplan search --model gpt3-175b --gpu a100-80gb --nodes 128 --global-batch 1536 --tensor 8 --recompute full,selective
 `;
 
-const REQUEST_FLAGS = ['model', 'gpu', 'nodes', 'gpus', 'global-batch', 'seq-length', 'precision', 'grad-accumulation', 'tokens', 'objective', 'price', 'top', 'budget', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network'];
+const REQUEST_FLAGS = ['model', 'gpu', 'nodes', 'gpus', 'global-batch', 'seq-length', 'precision', 'grad-accumulation', 'tokens', 'objective', 'price', 'top', 'budget', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network', ...Object.keys(SPACE_FLAGS)];
 
 function fromFlags(v: FlagValues): Record<string, unknown> {
   const m = machineFields(v);
-  const constraints = constraintFields(v);
+  const constraints = spaceConstraintFields(v);
   const request: Record<string, unknown> = {
     ...m,
     cluster: { ...(m.cluster as object), ...(v.nodes !== undefined && { nodes: count(v, 'nodes') }), ...(v.gpus !== undefined && { gpus: count(v, 'gpus') }) },

@@ -138,6 +138,28 @@ describe('trainplan search', () => {
     expect(err).toMatch(message);
   });
 
+  it('--tensor, --pipeline, --recompute and --micro-batch are exactly the values searched', async () => {
+    const { code, out } = await cli(['search', ...GPT3, '--tensor', '8', '--pipeline', '8,16', '--recompute', 'full', '--micro-batch', '1,2', '--json']);
+    expect(code).toBe(0);
+    const a = JSON.parse(out);
+    expect(a.top.length).toBeGreaterThan(0);
+    for (const p of a.top) {
+      expect(p.scenario.parallelism).toMatchObject({ tensor: 8, recompute: 'full' });
+      expect([8, 16]).toContain(p.scenario.parallelism.pipeline);
+      expect([1, 2]).toContain(p.scenario.training.microBatchSize);
+    }
+  });
+
+  it.each([
+    [['--tensor', '8,x'], /^trainplan: --tensor: expected an integer from 1 to 64,000, got "x"$/m],
+    [['--recompute', 'full,fully'], /^trainplan: --recompute: expected one of none, selective, full, full-partial, got "fully"$/m],
+    [['--virtual-stages', '0'], /^trainplan: --virtual-stages: expected an integer ≥ 1, got 0$/m],
+  ])('a bad item of a list flag is named by its flag (%j)', async (flags, message) => {
+    const { code, err } = await cli(['search', ...GPT3, ...flags]);
+    expect(code).toBe(2);
+    expect(err).toMatch(message);
+  });
+
   it('an --input request is told its fields by their JSON paths', async () => {
     const request = { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 64 } };
     const { code, err } = await cli(['search', '--input', 'r.json'], { files: { 'r.json': JSON.stringify(request) } });

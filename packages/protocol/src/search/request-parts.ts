@@ -46,7 +46,14 @@ const recomputeChoice = enumOf(['none', 'selective', 'full', 'full-partial'], {
 });
 const shardingChoice = enumOf(['none', 'distributed-optimizer', 'zero-1', 'zero-2', 'zero-3'], { description: 'Optimizer-state layouts to try.' });
 
+/** A list of sizes to try exactly (each once; a max of the same dimension still caps it). */
+const sizes = (max: number, what: string) => optional(array(positive(max, what), { minItems: 1, maxItems: 64 }));
+
 export const constraintsSchema = withDefault(object({
+  tensorSizes: sizes(thousand(64), 'A tensor-parallel degree to try (the list is exactly the degrees tried).'),
+  pipelineSizes: sizes(1000, 'A pipeline depth to try (the list is exactly the depths tried).'),
+  contextSizes: sizes(1024, 'A context-parallel degree to try (the list is exactly the degrees tried).'),
+  virtualStageCounts: sizes(64, 'A number of model chunks per pipeline stage to try (the list is exactly the counts tried).'),
   maxTensor: optional(positive(thousand(64), 'Largest tensor-parallel degree to try.')),
   tensorWithinNode: optional(boolean({ description: 'Keep tensor parallelism inside one NVLink domain.' })),
   maxPipeline: optional(positive(1000, 'Largest pipeline-parallel degree to try.')),

@@ -28,6 +28,7 @@ export interface SearchRequestCore {
 /** A validated search request, every default filled in. */
 export interface SearchRequest extends SearchRequestCore {
   constraints: {
+    tensorSizes?: number[]; pipelineSizes?: number[]; contextSizes?: number[]; virtualStageCounts?: number[];
     maxTensor?: number; tensorWithinNode?: boolean; maxPipeline?: number; maxContext?: number; maxVirtualStages?: number;
     microBatchSizes?: number[]; recompute?: RecomputeChoice[]; sharding?: StateSharding[]; sequenceParallel?: boolean[];
     memoryFraction?: number;
