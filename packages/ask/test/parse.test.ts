@@ -69,6 +69,10 @@ const TABLE: readonly [question: string, intent: IntentName, stated: AskParamete
   ['memory for 70b on 16 h100 with tp 8 and the distributed optimizer', 'memory', { model: 'llama3-70b', gpu: 'h100-sxm', gpus: 16, tensor: 8, distributedOptimizer: true }],
   // Token counts that are not the training budget, and a budget in GPU-hours that is not a GPU count.
   ['how many nodes for llama 3 8b with a 4M token batch', 'nodes', { model: 'llama3-8b', batchTokens: 4e6 }],
+  // A batch in tokens written after the word batch, or per step: never the training budget.
+  ['how long to train gpt3 on 256 gpus with batch size 4M tokens', 'time', { model: 'gpt3-175b', gpus: 256, batchTokens: 4e6 }],
+  ['how long to train gpt3 on 256 gpus with gbs=2M tokens', 'time', { model: 'gpt3-175b', gpus: 256, batchTokens: 2e6 }],
+  ['how long to train gpt3 on 256 gpus with 4M tokens per step', 'time', { model: 'gpt3-175b', gpus: 256, batchTokens: 4e6 }],
   ['how long to train 7b on 4096 token sequences on 8 nodes', 'time', { model: 'llama2-7b', seqLength: 4096, nodes: 8 }],
   ['how many nodes for 70b at 20 tokens per parameter in 30 days', 'nodes', { model: 'llama3-70b', tokensPerParameter: 20, deadlineSeconds: 30 * 86_400 }],
   ['how many h100 nodes to train llama 3 8b on 1.7M gpu hours', 'nodes', { model: 'llama3-8b', gpu: 'h100-sxm', gpuHours: 1.7e6 }],

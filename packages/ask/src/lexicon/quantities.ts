@@ -46,8 +46,10 @@ export function takeTokens(s: Scanner): number | undefined {
 export function takeTokenPhrases(s: Scanner): Pick<AskParameters, 'batchTokens' | 'seqLength' | 'tokensPerParameter'> {
   const out: Pick<AskParameters, 'batchTokens' | 'seqLength' | 'tokensPerParameter'> = {};
   const count = String.raw`(\d+(?:\.\d+)?)\s*${COUNT_UNIT}`;
+  // "a 4M token batch", "batch size of 4M tokens", "batch size 4M tokens", "gbs=4M tokens", "4M tokens per step".
   const batch = s.take(new RegExp(String.raw`\b${count}[\s-]*tokens?[\s-]*(?:global[\s-]*)?batch(?:[\s-]*size)?\b`))
-    ?? s.take(new RegExp(String.raw`\bbatch(?:[\s-]*size)?\s+of\s+${count}\s*tokens?\b`));
+    ?? s.take(new RegExp(String.raw`\b(?:(?:global[\s-]*)?batch(?:[\s-]*size)?|gbs)\s*(?:of|=|:|is|at)?\s*${count}\s*tokens?\b`))
+    ?? s.take(new RegExp(String.raw`\b${count}\s*tokens?\s*(?:per|/|a|an|each)\s*(?:global\s+)?(?:batch|step|iteration|optimi[sz]er\s+step)\b`));
   if (batch) out.batchTokens = parseCount(`${batch[1]}${batch[2] ?? ''}`);
   // "4096-token sequences", "8k token sequences": k is 1024 for a sequence, as for "8k context".
   const seq = s.take(/\b(\d+)(k?)[\s-]*tokens?[\s-]*(?:sequences?|seqs?)\b/);
