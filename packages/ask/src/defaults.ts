@@ -69,8 +69,10 @@ export function withDefaults(intent: IntentName, stated: AskParameters): { param
   }
   if (p.globalBatchSize === undefined && p.batchTokens !== undefined) {
     const seq = seqLengthOf(p);
-    const batch = Math.max(1, Math.round(p.batchTokens / seq));
-    take('globalBatchSize', batch, `global batch ${batch} sequences (the ${compactCount(p.batchTokens)}-token batch asked, over ${seq}-token sequences)`);
+    const exact = p.batchTokens / seq;
+    const batch = roundBatch(exact);
+    const rounded = batch === Math.round(exact) ? '' : `, rounded from ${formatCount(exact)} so that power-of-two data-parallel sizes divide it`;
+    take('globalBatchSize', batch, `global batch ${batch} sequences (the ${compactCount(p.batchTokens)}-token batch asked, over ${seq}-token sequences${rounded})`);
   }
   if ((intent === 'nodes' || intent === 'time' || intent === 'config') && p.tokens === undefined && preset !== undefined) {
     if (preset.defaultTrainingTokens !== undefined) {
@@ -174,6 +176,25 @@ export function defaultGlobalBatch(p: AskParameters): number {
   const step = batchStep(gpus);
   return step * Math.max(1, Math.round(DEFAULT_BATCH_TOKENS / seqLengthOf(p) / step));
 }
+
+/** How far a batch asked in tokens may move to be a multiple of a power of two (GPT-3's "3.2M" is 1536 × 2048 = 3.15M). */
+export const BATCH_ROUNDING = 0.05;
+
+/**
+ * Sequences per step for a batch asked in tokens: the nearest multiple of the largest power of two
+ * within BATCH_ROUNDING of it, so that power-of-two data-parallel sizes divide it ("4M tokens" of 2048 is
+ * 2048 sequences, not 1953, which only DP 1 divides on a power-of-two cluster).
+ */
+export function roundBatch(sequences: number): number {
+  for (let step = 2 ** 14; step > 1; step /= 2) {
+    const batch = Math.max(step, Math.round(sequences / step) * step);
+    if (Math.abs(batch - sequences) <= BATCH_ROUNDING * sequences) return batch;
+  }
+  return Math.max(1, Math.round(sequences));
+}
+
+/** "1953.1" for a fractional count, "1953" for a whole one. */
+const formatCount = (n: number): string => (Number.isInteger(n) ? String(n) : n.toFixed(1));
 
 /** Tokens per sequence: the stated length, else the model preset's, else GPT-3's 2048. */
 export const seqLengthOf = (p: AskParameters): number =>
