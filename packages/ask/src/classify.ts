@@ -3,7 +3,7 @@ import type { AskParameters, IntentName } from './question.ts';
 /**
  * The intent of a question from its wording, checked in a fixed order so that each phrasing has one
  * reading: a named collective wins, then memory, then "how many days" (time) before "how many
- * nodes", then durations, then configurations, then estimates.
+ * nodes", then a deadline with no cluster (nodes), then durations, then configurations, then estimates.
  */
 const HELP = /^\s*(?:help|\?+|hi|hello|hey|usage|examples?|what can you do\??)?\s*$/;
 const MEMORY = /\b(?:memory|mem|hbm|vram|fits?|oom|out of memory|how much (?:gpu )?ram)\b/;
@@ -22,6 +22,9 @@ export function classify(text: string, stated: AskParameters): IntentName {
   if (MEMORY.test(text)) return 'memory';
   if (TIME_COUNT.test(text)) return 'time';
   if (NODES.test(text)) return 'nodes';
+  // A deadline or a GPU-hour budget with no cluster asks for the cluster that meets it ("nodes to train 70b
+  // in 1.5 months", "best setup for 70b in 2 weeks"): any other reading would plan a default cluster and drop it.
+  if ((stated.deadlineSeconds !== undefined || stated.gpuHours !== undefined) && stated.nodes === undefined && stated.gpus === undefined) return 'nodes';
   if (TIME.test(text)) return 'time';
   if (CONFIG.test(text)) return 'config';
   if (ESTIMATE.test(text)) return 'estimate';

@@ -31,6 +31,10 @@ const TABLE: readonly [question: string, intent: IntentName, stated: AskParamete
   ['how many machines for 1T in 60 days', 'nodes', { model: 'megatron-1t', deadlineSeconds: 60 * DAY }],
   ['how big a cluster for llama2-70b on 2 trillion tokens in 21 days', 'nodes',
     { model: 'llama2-70b', tokens: 2 * TRILLION, deadlineSeconds: 21 * DAY }],
+  // A deadline or GPU-hour budget with no cluster asks for the cluster (a 128-node default would drop it).
+  ['nodes to train 70b in 1.5 months', 'nodes', { model: 'llama3-70b', deadlineSeconds: 45 * DAY }],
+  ['best setup for llama3 8b on 15T tokens in 2 weeks', 'nodes', { model: 'llama3-8b', tokens: 15 * TRILLION, deadlineSeconds: 14 * DAY }],
+  ['gpt3 175b in 10 days on h100', 'nodes', { model: 'gpt3-175b', gpu: 'h100-sxm', deadlineSeconds: 10 * DAY }],
   // time
   ['how long to train llama3-70b on 512 H100', 'time', { model: 'llama3-70b', gpu: 'h100-sxm', gpus: 512 }],
   ['how many days to train GPT-3 on 1,024 A100s', 'time', { model: 'gpt3-175b', gpu: 'a100-80gb', gpus: 1024 }],
