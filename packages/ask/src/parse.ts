@@ -59,9 +59,9 @@ export function parse(question: string): ParsedQuestion {
   const hardware = unmodelled === undefined ? matchHardware(s.text) : undefined;
   // "8 GB200 NVL72" counts racks of 72 GPUs; "72 GB200" counts GPUs (a GB200 tray, the preset's node, holds 4).
   const rackScale = hardware?.system === 'gb200-nvl72';
-  // The GPUs of one NVLink domain (rack), from the system's network preset, when the question names the rack.
-  const rackGpus = rackScale && /nvl/.test(s.text.slice(hardware.index, hardware.index + hardware.length))
-    ? networkById(systemById(hardware.system ?? '')?.network ?? '')?.nvlinkDomainGpus : undefined;
+  // The GPUs of one NVLink domain (rack), from the system's network preset; rackGpus when the name is the rack's.
+  const rackSize = rackScale ? networkById(systemById(hardware.system ?? '')?.network ?? '')?.nvlinkDomainGpus : undefined;
+  const rackGpus = rackScale && /nvl/.test(s.text.slice(hardware.index, hardware.index + hardware.length)) ? rackSize : undefined;
   if (hardware !== undefined) {
     s.replace(hardware, ` ${HW_TOKEN} `);
     stated.gpu = hardware.gpu;
@@ -83,7 +83,7 @@ export function parse(question: string): ParsedQuestion {
     stated.bytes = takeBytes(s);
   }
   let kiloCount = false;
-  Object.assign(stated, takeCounts(s, hardware?.system !== undefined && !rackScale, rackScale, rackGpus, () => { kiloCount = true; }));
+  Object.assign(stated, takeCounts(s, hardware?.system !== undefined && !rackScale, rackScale, rackGpus, () => { kiloCount = true; }, rackSize));
   // "a GB200 NVL72", "one NVL72 rack": one rack, 72 GPUs.
   if (rackGpus !== undefined && stated.gpus === undefined && stated.nodes === undefined && /\b(?:a|one|single)\s+(?:dgx[\s-]*)?(?:gb200[\s-]*)?nvl/.test(normal)) stated.gpus = rackGpus;
   const facts = defined(stated);

@@ -218,6 +218,14 @@ describe('parse: counts in words', () => {
     expect(parse('how long to train 70b on 280 dgx a100').stated).toMatchObject({ nodes: 280 });
   });
 
+  it('"a rack of GB200" is one NVL72 rack (72 GPUs), "2 GB200 racks" two: not the 128-node default', () => {
+    // NVIDIA GB200 NVL72: one rack is one NVLink domain of 72 Blackwell GPUs.
+    expect(parse('how long to train llama3 70b on a rack of gb200').stated).toMatchObject({ system: 'gb200-nvl72', gpus: 72 });
+    expect(parse('how long to train llama3 70b on 2 racks of gb200').stated).toMatchObject({ gpus: 144 });
+    expect(parse('how long to train llama3 70b on two gb200 nvl72 racks').stated).toMatchObject({ gpus: 144 });
+    expect(parse('how long to train llama3 70b on 4 gb200 racks').defaults.map((d) => d.field)).not.toContain('nodes');
+  });
+
   it('k in a cluster size is 1024, and the answer says so: "16k H100s" is 16,384 GPUs', () => {
     const q = parse('how long does llama 3.1 405b take on 16k h100s');
     expect(q.stated.gpus).toBe(16_384);

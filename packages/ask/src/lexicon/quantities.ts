@@ -220,6 +220,7 @@ function spelledCounts(s: Scanner, notBeforeHardware: boolean): void {
  */
 export function takeCounts(
   s: Scanner, systemNamed: boolean, rackScale = false, rackGpus: number | undefined = undefined, onKilo: () => void = () => {},
+  rackSize: number | undefined = rackGpus,
 ): Pick<AskParameters, 'nodes' | 'gpus' | 'gpusPerNode'> {
   const out: Pick<AskParameters, 'nodes' | 'gpus' | 'gpusPerNode'> = {};
   const num = String.raw`(\d+(?:\.\d+)?)(k?)`;
@@ -228,6 +229,13 @@ export function takeCounts(
     if (k === 'k') onKilo();
     return Math.round(Number(whole) * (k === 'k' ? KILO_COUNT : 1));
   };
+  // "a rack of GB200", "2 GB200 racks", "two racks of GB200": racks of rackSize GPUs (one NVLink domain each).
+  if (rackSize !== undefined) {
+    s.text = s.text.replace(new RegExp(String.raw`\b(?:(a\s+single|single|an?)|(${NUMBER_WORD}))\b(?=\s*(?:${HW_TOKEN}\s*)?racks?\b)`, 'g'),
+      (_m, single: string | undefined, word: string | undefined) => String(single !== undefined ? 1 : NUMBER_WORDS[word ?? ''] ?? 1));
+    const racks = s.take(new RegExp(String.raw`${num}\s*(?:x\s*)?(?:${HW_TOKEN}\s*)?racks?\b(?:\s+of\s+${HW_TOKEN}\b)?`));
+    if (racks) out.gpus = rackSize * value(racks[1] ?? '', racks[2]);
+  }
   // "8 GPUs per node", "8 H100 a node" (before spelled counts, so "a node" stays per node here).
   const perNode = s.take(new RegExp(String.raw`(\d+)\s*(?:x\s*)?(?:${HW_TOKEN}\s*)?(?:gpus?\s*)?(?:per|a|each|/)\s*(?:node|server|machine|box)\b`));
   if (perNode) out.gpusPerNode = Number(perNode[1]);
@@ -251,7 +259,7 @@ export function takeCounts(
   }
   const nodes = out.nodes === undefined ? s.take(new RegExp(String.raw`${num}\s*(?:x\s*)?(?:${HW_TOKEN}\s*)?${NODE_NOUN}\b`)) : undefined;
   if (nodes) out.nodes = value(nodes[1] ?? '', nodes[2]);
-  const next = s.take(new RegExp(String.raw`${num}\s*(?:x\s*)?(?:${HW_TOKEN}\s*(?:gpus?)?|gpus?)(?![\w])`));
+  const next = out.gpus !== undefined ? undefined : s.take(new RegExp(String.raw`${num}\s*(?:x\s*)?(?:${HW_TOKEN}\s*(?:gpus?)?|gpus?)(?![\w])`));
   if (next) {
     // "280 DGX A100" counts nodes; "64 H100" counts GPUs.
     if (systemNamed && !/gpu/.test(next[0]) && out.nodes === undefined) out.nodes = value(next[1] ?? '', next[2]);
