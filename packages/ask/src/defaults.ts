@@ -123,6 +123,12 @@ type Take = <K extends keyof AskParameters>(field: K, value: NonNullable<AskPara
 /** A fixed configuration for memory and estimate questions: one model replica unless a cluster is given. */
 function fillFixedConfiguration(p: AskParameters, take: Take): void {
   const perNode = gpusPerNodeOf(p);
+  // ZeRO and FSDP shard over data parallelism, which one model replica on its own lacks: one node, no TP.
+  if (p.zeroStage !== undefined) {
+    const zero = `ZeRO-${p.zeroStage} shards over data parallelism`;
+    if (p.tensor === undefined) take('tensor', 1, `no tensor parallelism (${zero}, as DeepSpeed and FSDP runs do)`);
+    if (p.nodes === undefined && p.gpus === undefined && p.data === undefined) take('nodes', 1, `1 node, data parallel over its ${perNode} GPUs (${zero}; one GPU would shard nothing)`);
+  }
   if (p.tensor === undefined) {
     // Within one NVLink domain (at most 8, Megatron's usual), and dividing the GPUs the question names.
     const gpus = p.gpus ?? (p.nodes === undefined ? undefined : p.nodes * perNode);
@@ -138,7 +144,7 @@ function fillFixedConfiguration(p: AskParameters, take: Take): void {
   if (p.sequenceParallel === undefined && (p.tensor ?? 1) > 1) take('sequenceParallel', true, 'sequence parallelism alongside tensor parallelism (Korthikanti et al. 2022)');
   // Megatron-Core runs use it (NeMo's and Megatron's GPT recipes pass --use-distributed-optimizer); the search
   // answers pick it too, so a stated layout is judged as the searched ones are.
-  if (p.distributedOptimizer === undefined) take('distributedOptimizer', true, 'the distributed optimizer (optimizer states sharded over data parallelism, as Megatron-Core recipes run)');
+  if (p.distributedOptimizer === undefined && p.zeroStage === undefined) take('distributedOptimizer', true, 'the distributed optimizer (optimizer states sharded over data parallelism, as Megatron-Core recipes run)');
   const replica = (p.tensor ?? 1) * (p.pipeline ?? 1) * (p.context ?? 1);
   if (p.nodes === undefined && p.gpus === undefined) {
     const gpus = replica * (p.data ?? 1);

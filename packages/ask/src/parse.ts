@@ -6,7 +6,7 @@ import { matchHardware, matchUnmodelledHardware } from './lexicon/hardware.ts';
 import { matchModel } from './lexicon/models.ts';
 import {
   HW_TOKEN, KILO_COUNT, Scanner, takeAlgorithm, takeBytes, takeCollectiveOp, takeCounts, takeDeadline, takeParallelism,
-  takeDistributedOptimizer, takeGpuHours, takePrecision, takeRecompute, takeSequenceParallel, takeTokenPhrases, takeTokens,
+  takeDistributedOptimizer, takeGpuHours, takePrecision, takeRecompute, takeSequenceParallel, takeTokenPhrases, takeTokens, takeZeroStage,
 } from './lexicon/quantities.ts';
 import type { AskParameters, DefaultUsed, ParsedQuestion } from './question.ts';
 import { outOfScope } from './scope.ts';
@@ -74,6 +74,8 @@ export function parse(question: string): ParsedQuestion {
   stated.deadlineSeconds = deadline?.seconds;
   Object.assign(stated, takeParallelism(s));
   stated.precision = takePrecision(s);
+  const zero = takeZeroStage(s);
+  stated.zeroStage = zero?.stage;
   stated.recompute = takeRecompute(s);
   stated.sequenceParallel = takeSequenceParallel(s);
   stated.distributedOptimizer = takeDistributedOptimizer(s);
@@ -94,6 +96,7 @@ export function parse(question: string): ParsedQuestion {
   const readings: DefaultUsed[] = [];
   if (model?.assumed !== undefined && model.model !== undefined) readings.push({ field: 'model', value: model.model, text: model.assumed });
   if (hardware?.assumed !== undefined) readings.push({ field: 'gpu', value: hardware.gpu, text: hardware.assumed });
+  if (zero?.assumed !== undefined) readings.push({ field: 'zeroStage', value: zero.stage, text: zero.assumed });
   if (deadline?.assumed !== undefined) readings.push({ field: 'deadlineSeconds', value: deadline.seconds, text: deadline.assumed });
   if (kiloCount && (facts.gpus !== undefined || facts.nodes !== undefined)) {
     const count = facts.gpus ?? facts.nodes ?? 0;

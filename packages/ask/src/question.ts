@@ -59,6 +59,8 @@ export interface AskParameters {
   sequenceParallel?: boolean;
   /** Megatron's distributed optimizer (optimizer states sharded over data parallelism). */
   distributedOptimizer?: boolean;
+  /** A ZeRO stage ("zero-3", DeepSpeed), or FSDP's full sharding read as stage 3. */
+  zeroStage?: 1 | 2 | 3;
   op?: CollectiveOp;
   bytes?: number;
   algorithm?: CollectiveAlgorithm;

@@ -28,6 +28,7 @@ export function scenarioOf(p: AskParameters): ScenarioInput {
   if (p.recompute !== undefined) parallelism.recompute = p.recompute;
   if (p.sequenceParallel !== undefined) parallelism.sequenceParallel = p.sequenceParallel;
   if (p.distributedOptimizer !== undefined) parallelism.distributedOptimizer = p.distributedOptimizer;
+  if (p.zeroStage !== undefined) parallelism.zeroStage = p.zeroStage;
   return { model: p.model ?? '', cluster: clusterOf(p), training, parallelism };
 }
 

@@ -145,6 +145,26 @@ describe('answer: a stated configuration (runEstimate)', () => {
   });
 });
 
+describe('answer: ZeRO and FSDP', () => {
+  it('"with zero-3" and no cluster is one node of data parallelism with ZeRO-3, not one TP-8 replica where it shards nothing', () => {
+    const a = ask('does llama 2 7b fit in 80GB with zero-3');
+    expect(a.scenario?.parallelism).toMatchObject({ zeroStage: 3, tensor: 1 });
+    expect(a.scenario?.parallelism?.distributedOptimizer).toBeUndefined();
+    const r = (a.data as EstimateOk).resolved;
+    expect(r.data).toBe(8);
+    expect(r.zeroStage).toBe(3);
+    // ZeRO-3 over 8 GPUs: weights, gradients and Adam states (16 bytes per parameter, Rajbhandari et al. 2020) / 8.
+    expect(a.memoryPerGpuBytes).toBeGreaterThan((16 * modelById('llama2-7b')!.publishedParameters) / 8);
+    expect(a.configuration).toMatch(/ZeRO-3/);
+  });
+
+  it('"with fsdp" on a cluster is searched with ZeRO-3 only, and the reading is said', () => {
+    const a = ask('llama3-8b with fsdp on 8 h100, step time?');
+    expect((a.data as SearchResponseJson & { ok: true }).best.estimate.resolved.zeroStage).toBe(3);
+    expect(a.assumptions[0]).toMatch(/^FSDP read as ZeRO-3/);
+  });
+});
+
 describe('answer: collectives (runCollective)', () => {
   it('all-reduce 1 GB on 64 H100: bus bandwidth is 2(n-1)/n of algorithm bandwidth (nccl-tests)', () => {
     const a = ask('all-reduce 1 GB on 64 H100');

@@ -71,6 +71,10 @@ const TABLE: readonly [question: string, intent: IntentName, stated: AskParamete
   ['memory for 70b on 16 h100 with tp 8 w/o sp and without the distributed optimizer', 'memory',
     { model: 'llama3-70b', gpu: 'h100-sxm', gpus: 16, tensor: 8, sequenceParallel: false, distributedOptimizer: false }],
   ['memory for 70b on 16 h100 with tp 8 and the distributed optimizer', 'memory', { model: 'llama3-70b', gpu: 'h100-sxm', gpus: 16, tensor: 8, distributedOptimizer: true }],
+  // ZeRO stages (DeepSpeed) and FSDP's full sharding, read as ZeRO-3.
+  ['does llama 2 7b fit with zero-3', 'memory', { model: 'llama2-7b', zeroStage: 3 }],
+  ['memory for 13b with deepspeed zero stage 2 tp 2', 'memory', { model: 'llama2-13b', zeroStage: 2, tensor: 2 }],
+  ['llama3-8b with fsdp on 8 h100, step time?', 'estimate', { model: 'llama3-8b', gpu: 'h100-sxm', gpus: 8, zeroStage: 3 }],
   // Token counts that are not the training budget, and a budget in GPU-hours that is not a GPU count.
   ['how many nodes for llama 3 8b with a 4M token batch', 'nodes', { model: 'llama3-8b', batchTokens: 4e6 }],
   // A batch in tokens written after the word batch, or per step: never the training budget.

@@ -43,6 +43,7 @@ function constraintsOf(p: AskParameters): Record<string, unknown> {
     ...(p.microBatchSize !== undefined && { microBatchSizes: [p.microBatchSize] }),
     ...(p.sequenceParallel !== undefined && { sequenceParallel: [p.sequenceParallel] }),
     ...(p.distributedOptimizer !== undefined && { sharding: [p.distributedOptimizer ? 'distributed-optimizer' : 'none'] }),
+    ...(p.zeroStage !== undefined && { sharding: [`zero-${p.zeroStage}`] }),
     ...(p.tensor !== undefined && { maxTensor: p.tensor }),
     ...(p.pipeline !== undefined && { maxPipeline: p.pipeline }),
     ...(p.context !== undefined && { maxContext: p.context }),

@@ -166,6 +166,25 @@ export function takeDistributedOptimizer(s: Scanner): boolean | undefined {
   return undefined;
 }
 
+/** How a ZeRO stage was named: "FSDP" is read as stage 3, and the answer says so. */
+export interface ZeroStage {
+  stage: 1 | 2 | 3;
+  assumed?: string;
+}
+
+/**
+ * "zero-3", "ZeRO stage 2", "deepspeed zero3" (Rajbhandari et al. 2020); "FSDP" is PyTorch's full sharding,
+ * which shards parameters, gradients and optimizer states as ZeRO-3 does (Zhao et al. 2023).
+ */
+export function takeZeroStage(s: Scanner): ZeroStage | undefined {
+  const zero = s.take(/\b(?:deepspeed[\s-]*)?zero[\s-]*(?:stage[\s-]*)?([1-3])\b/);
+  if (zero) return { stage: Number(zero[1]) as 1 | 2 | 3 };
+  if (s.take(/\b(?:pytorch[\s-]*)?fsdp2?\b|\bfully[\s-]*sharded[\s-]*data[\s-]*parallel\w*/)) {
+    return { stage: 3, assumed: 'FSDP read as ZeRO-3 (parameters, gradients and optimizer states sharded over data parallelism, as its full sharding does)' };
+  }
+  return undefined;
+}
+
 const OPS: readonly [CollectiveOp, RegExp][] = [
   ['all-reduce', /\ball[\s-]*reduce\b|\ballreduce\b/],
   ['all-gather', /\ball[\s-]*gather\b|\ballgather\b/],
