@@ -6,7 +6,7 @@ import { matchHardware, matchUnmodelledHardware } from './lexicon/hardware.ts';
 import { matchModel } from './lexicon/models.ts';
 import {
   HW_TOKEN, KILO_COUNT, Scanner, takeAlgorithm, takeBytes, takeCollectiveOp, takeCounts, takeDeadline, takeParallelism,
-  takeDistributedOptimizer, takeGpuHours, takePrecision, takeRecompute, takeSequenceParallel, takeTokenPhrases, takeTokens, takeZeroStage,
+  findDateDeadline, takeDistributedOptimizer, takeGpuHours, takePrecision, takeRecompute, takeSequenceParallel, takeTokenPhrases, takeTokens, takeZeroStage,
 } from './lexicon/quantities.ts';
 import type { AskParameters, DefaultUsed, ParsedQuestion } from './question.ts';
 import { outOfScope } from './scope.ts';
@@ -71,6 +71,8 @@ export function parse(question: string): ParsedQuestion {
   Object.assign(stated, takeTokenPhrases(s));
   stated.tokens = takeTokens(s);
   const deadline = takeDeadline(s);
+  // "by end of month": read only to say it was not understood, never guessed as a length.
+  const dateDeadline = deadline === undefined ? findDateDeadline(s.text) : undefined;
   stated.deadlineSeconds = deadline?.seconds;
   Object.assign(stated, takeParallelism(s));
   stated.precision = takePrecision(s);
@@ -103,6 +105,10 @@ export function parse(question: string): ParsedQuestion {
     readings.push({ field: facts.gpus !== undefined ? 'gpus' : 'nodes', value: count, text: `k read as ${KILO_COUNT} in a cluster size (${count.toLocaleString('en-US')}), as "16K H100s" means 16,384 in Meta's Llama 3 paper` });
   }
   if (intent !== 'help') defaults.unshift(...readings);
+  const assumedDeadline = defaults.find((d) => d.field === 'deadlineSeconds' && d.value === parameters.deadlineSeconds && facts.deadlineSeconds === undefined);
+  if (dateDeadline !== undefined && assumedDeadline !== undefined) {
+    assumedDeadline.text += ` ("${dateDeadline}" not understood: a date needs today's, which I do not know; give a length, e.g. "in 20 days")`;
+  }
 
   // Serving, fine-tuning and hyperparameter questions are declined with a pointer, not planned as training.
   const declined = outOfScope(normal, s.text, facts);

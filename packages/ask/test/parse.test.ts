@@ -188,6 +188,14 @@ describe('parse: deadlines', () => {
     expect(q.defaults.map((d) => d.text)).not.toContain('a 30-day deadline');
   });
 
+  it.each(['by end of month', 'by next friday', 'before q3', 'by 2025-06-30'])('a date ("%s") is said not understood where the default deadline stands in for it', (when) => {
+    const q = parse(`how many nodes for llama 3 70b ${when} on h100`);
+    expect(q.parameters.deadlineSeconds).toBe(30 * DAY);
+    expect(q.defaults.find((d) => d.field === 'deadlineSeconds')?.text).toContain(`"${when}" not understood`);
+    // A deadline stated as a length is read, and nothing is said about dates.
+    expect(parse('how many nodes for llama 3 70b in 20 days on h100').defaults.map((d) => d.text).join(' ')).not.toMatch(/not understood/);
+  });
+
   it('months are 30 days, and the answer says so', () => {
     const q = parse('how many nodes for 70b in 6 months');
     expect(q.stated.deadlineSeconds).toBe(180 * DAY);

@@ -108,6 +108,14 @@ export function takeDeadline(s: Scanner): Deadline | undefined {
   return { seconds, assumed: `a month taken as ${DAYS_PER_MONTH} days${inDays}` };
 }
 
+const MONTH_NAMES = String.raw`jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?`;
+const DAY_NAMES = String.raw`mon|tue|wed|thu|fri|sat|sun`;
+/** A deadline given as a date ("by end of month", "before Q3", "by next Friday", "by 2025-06-30"): days to it need today's date. */
+const DATE_DEADLINE = new RegExp(String.raw`\b(?:by|before|until|till|due|ahead\s+of)\s+(?:the\s+)?(?:end\s+of\s+(?:the\s+)?(?:month|quarter|year|week|[a-z]+)|eo[mqwy]\b|(?:next|this)\s+[a-z]+|tomorrow|tonight|h[12]\b|q[1-4]\b|(?:${MONTH_NAMES})\b|(?:${DAY_NAMES})[a-z]*\b|\d{4}-\d{2}(?:-\d{2})?|\d{1,2}/\d{1,2}(?:/\d{2,4})?)`);
+
+/** A deadline the question gives as a date, which has no length without today's date (packages keep no clock). */
+export const findDateDeadline = (text: string): string | undefined => DATE_DEADLINE.exec(text)?.[0].trim();
+
 type IntegerField = 'tensor' | 'pipeline' | 'context' | 'data' | 'virtualStages' | 'microBatchSize' | 'globalBatchSize' | 'seqLength';
 
 /** Megatron's flag names and the words people use for them: "tp 8", "tp=8", "tp8", "8-way tensor parallel". */
