@@ -110,8 +110,19 @@ describe('parse: defaults are stated', () => {
   it('"how many nodes for 175B" takes GPT-3\'s 300B tokens, a 30-day deadline and H100 nodes', () => {
     const q = parse('how many nodes for 175B');
     expect(q.parameters).toMatchObject({ model: 'gpt3-175b', gpu: 'h100-sxm', tokens: 300 * BILLION, deadlineSeconds: 30 * DAY });
-    expect(q.defaults.map((d) => d.field)).toEqual(['gpu', 'tokens', 'deadlineSeconds', 'precision']);
+    // The bare size is a reading too: 175B names no architecture, GPT-3's is taken.
+    expect(q.defaults.map((d) => d.field)).toEqual(['model', 'gpu', 'tokens', 'deadlineSeconds', 'precision']);
     expect(q.defaults.find((d) => d.field === 'tokens')?.text).toMatch(/300B training tokens/);
+  });
+
+  it('a bare size says which preset it was taken as, and the others of that size', () => {
+    // Llama 2 13B and GPT-3 13B share the size, not the shape (40 layers each, but 4096 vs 2048 tokens, 32k vs 50k vocabulary).
+    const q = parse('how long to train 13b on 32 a100s');
+    expect(q.stated.model).toBe('llama2-13b');
+    expect(q.defaults[0]).toMatchObject({ field: 'model', value: 'llama2-13b' });
+    expect(q.defaults[0]?.text).toBe('13B taken as Llama 2 13B (llama2-13b); also that size: gpt3-13b (name one to plan it)');
+    // A named family is no reading.
+    expect(parse('how long to train gpt-3 13b on 32 a100s').defaults.map((d) => d.field)).not.toContain('model');
   });
 
   it('a stated fact is never listed as a default', () => {
@@ -126,7 +137,7 @@ describe('parse: defaults are stated', () => {
   });
 
   it('a bare "A100" says it was taken as the 80GB part', () => {
-    expect(parse('memory for 70B on a100').defaults[0]?.text).toMatch(/80GB/);
+    expect(parse('memory for 70B on a100').defaults.find((d) => d.field === 'gpu')?.text).toMatch(/80GB/);
   });
 
   it('memory questions without a cluster use one model replica and a ~4M-token batch', () => {
@@ -244,7 +255,7 @@ describe('parse: counts in words', () => {
     expect(q.defaults[0]?.text).toMatch(/^k read as 1024 in a cluster size \(16,384\)/);
     expect(parse('how long to train 70b on 2k nodes').stated.nodes).toBe(2048);
     // In the 8xH100 node form too (a second regex used to guess whether k was applied, and missed it).
-    expect(parse('how long to train 70b on 16k 8xh100 nodes').defaults[0]?.text).toMatch(/^k read as 1024 in a cluster size \(16,384\)/);
+    expect(parse('how long to train 70b on 16k 8xh100 nodes').defaults.find((d) => d.field === 'nodes')?.text).toMatch(/^k read as 1024 in a cluster size \(16,384\)/);
   });
 
   it('"an H100" is one GPU, "an H100 cluster" no count', () => {

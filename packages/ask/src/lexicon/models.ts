@@ -78,6 +78,16 @@ const ID_PATTERNS: readonly (readonly [string, RegExp])[] = [...MODEL_IDS]
 /** `assumed`: how the name was read when it is not the preset's own ("Llama 3 405B" → llama3.1-405b). */
 export type ModelMatch = Match & { model?: string; unknownSize?: number; assumed?: string };
 
+/**
+ * How a bare size was read, said in the answer: "13B taken as Llama 2 13B (llama2-13b); also that size:
+ * gpt3-13b", since a size names no architecture (layers, width, vocabulary, sequence length all differ).
+ */
+function bareSizeReading(asked: string, size: number, model: string): string {
+  const others = MODEL_IDS.filter((id) => id !== model && relative(size, modelById(id)?.publishedParameters ?? 0) <= BARE_SIZE_TOLERANCE);
+  const name = modelById(model)?.shape.name ?? model;
+  return `${compactSize(asked.replace(/billion/, 'b').replace(/trillion/, 't'))} taken as ${name} (${model})${others.length === 0 ? '' : `; also that size: ${others.join(', ')} (name one to plan it)`}`;
+}
+
 /** Finds the model a question names; `unknownSize` when it names a size no preset has. */
 export function matchModel(text: string): ModelMatch | undefined {
   for (const [id, pattern] of ID_PATTERNS) {
@@ -116,7 +126,7 @@ export function matchModel(text: string): ModelMatch | undefined {
     const size = magnitude;
     const model = nearest(FAMILY_PREFERENCE, size, BARE_SIZE_TOLERANCE);
     const where = { index: bare.index, length: bare[0].length };
-    return model === undefined ? { ...where, unknownSize: size } : { ...where, model };
+    return model === undefined ? { ...where, unknownSize: size } : { ...where, model, assumed: bareSizeReading(`${bare[2]}${bare[3]}`, size, model) };
   }
   return undefined;
 }
