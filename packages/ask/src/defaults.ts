@@ -19,6 +19,12 @@ export const DEFAULT_NODES = 128;
 export const CHINCHILLA_TOKENS_PER_PARAMETER = 20;
 /** Global batch of about 4M tokens (Touvron et al. 2023, Llama 2, Sec. 2.2: "a global batch-size of 4M tokens"). */
 export const DEFAULT_BATCH_TOKENS = 4 * 1024 * 1024;
+/**
+ * GPUs per sequence of a default batch at most: on a large cluster the batch grows past 4M tokens to one
+ * sequence per 8 GPUs, as Llama 3 405B trained with 2,048 sequences a step on 16,384 H100s (Dubey et al. 2024,
+ * Table 4); 4M tokens there (512 sequences) leaves data parallelism 4 and a pipeline fed 4 micro-batches.
+ */
+export const GPUS_PER_DEFAULT_SEQUENCE = 8;
 /** A collective's message when none is given, and its GPU count: one DGX node. */
 export const DEFAULT_COLLECTIVE_BYTES = GB(1);
 export const DEFAULT_COLLECTIVE_GPUS = 8;
@@ -155,8 +161,8 @@ function fillFixedConfiguration(p: AskParameters, take: Take): void {
     const gpus = p.gpus ?? (p.nodes ?? 1) * perNode;
     const data = p.data ?? Math.max(1, Math.floor(gpus / replica));
     const step = data * (p.microBatchSize ?? 1);
-    const batch = Math.max(step, Math.round(DEFAULT_BATCH_TOKENS / seqLengthOf(p) / step) * step);
-    take('globalBatchSize', batch, defaultBatchText(batch));
+    const batch = Math.max(step, Math.round(defaultSequences(p, gpus) / step) * step);
+    take('globalBatchSize', batch, defaultBatchText(batch, seqLengthOf(p)));
   }
 }
 
@@ -180,8 +186,12 @@ function batchStep(gpus: number | undefined): number {
 export function defaultGlobalBatch(p: AskParameters): number {
   const gpus = p.gpus ?? (p.nodes === undefined ? undefined : p.nodes * gpusPerNodeOf(p));
   const step = batchStep(gpus);
-  return step * Math.max(1, Math.round(DEFAULT_BATCH_TOKENS / seqLengthOf(p) / step));
+  return step * Math.max(1, Math.round(defaultSequences(p, gpus) / step));
 }
+
+/** Sequences a default batch aims at: about 4M tokens, or one per GPUS_PER_DEFAULT_SEQUENCE GPUs where that is more. */
+const defaultSequences = (p: AskParameters, gpus: number | undefined): number =>
+  Math.max(DEFAULT_BATCH_TOKENS / seqLengthOf(p), (gpus ?? 0) / GPUS_PER_DEFAULT_SEQUENCE);
 
 /** How far a batch asked in tokens may move to be a multiple of a power of two (GPT-3's "3.2M" is 1536 × 2048 = 3.15M). */
 export const BATCH_ROUNDING = 0.05;
@@ -206,5 +216,11 @@ const formatCount = (n: number): string => (Number.isInteger(n) ? String(n) : n.
 export const seqLengthOf = (p: AskParameters): number =>
   p.seqLength ?? (p.model === undefined ? undefined : modelById(p.model)?.shape.seqLength) ?? 2048;
 
-/** How an answer says it took the default global batch. */
-export const defaultBatchText = (batch: number): string => `global batch ${batch} sequences (about 4M tokens, as Llama 2 trained)`;
+/** How an answer says it took the default global batch; with the sequence length, whether it grew with the cluster. */
+export function defaultBatchText(batch: number, seqLength?: number): string {
+  // Rounding to a split of the GPUs moves a 4M-token batch by less than a half; more is the per-GPU floor.
+  if (seqLength !== undefined && batch * seqLength > 1.5 * DEFAULT_BATCH_TOKENS) {
+    return `global batch ${batch} sequences (${compactCount(batch * seqLength)} tokens: one sequence per ${GPUS_PER_DEFAULT_SEQUENCE} GPUs, more than the usual 4M tokens on a cluster this large, as Llama 3 405B trained with 2,048 sequences on 16,384 H100s)`;
+  }
+  return `global batch ${batch} sequences (about 4M tokens, as Llama 2 trained)`;
+}

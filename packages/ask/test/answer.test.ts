@@ -251,6 +251,17 @@ describe('renderText', () => {
     expect(modelById('llama3-8b')?.shape.seqLength).toBe(8192);
     expect((ask('step time of llama3-8b on 8 H100 with tp 8').data as EstimateOk).resolved.globalBatchSize).toBe(512);
   });
+
+  it('grows the default batch on a large cluster to one sequence per 8 GPUs, and says so (Llama 3 405B: 2,048 sequences on 16,384 H100s)', () => {
+    // Dubey et al. 2024, Table 4: 16,384 H100s trained 405B with DP 128 × 16 sequences = 2,048 sequences of 8,192 tokens.
+    const searched = ask('how long to train llama 3.1 405b on 16k h100s');
+    expect(searched.scenario?.training.globalBatchSize).toBe(2048);
+    expect(searched.assumptions.join(' ')).toMatch(/global batch 2048 sequences \(16\.8M tokens: one sequence per 8 GPUs/);
+    const fixed = parse('step time of llama 3.1 405b on 16k h100 with tp 8 pp 16');
+    expect(fixed.parameters.globalBatchSize).toBe(2048);
+    // Where 4M tokens already gives a sequence per 8 GPUs, it stays (GPT-3 on 1024 GPUs: 2048 sequences of 2048).
+    expect(ask('how long to train gpt3 175b on 1024 a100s').scenario?.training.globalBatchSize).toBe(2048);
+  });
 });
 
 describe('answer: questions the planner does not answer are declined, not planned as training', () => {

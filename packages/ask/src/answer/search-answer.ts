@@ -2,7 +2,7 @@ import {
   runNodes, runSearch, type EstimateOk, type NodesResponseJson, type ScenarioInput, type SearchPlanJson, type SearchResponseJson,
 } from '@trainplan/protocol';
 import { countOf, formatBytes, formatPercent, formatSeconds, toDays } from '@trainplan/units';
-import { DEFAULT_GPU, defaultBatchText, defaultGlobalBatch, gpusPerNodeOf } from '../defaults.ts';
+import { DEFAULT_GPU, defaultBatchText, defaultGlobalBatch, gpusPerNodeOf, seqLengthOf } from '../defaults.ts';
 import { compactCount, formatDays } from '../format.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
 import { widgetLink } from '../scenario.ts';
@@ -62,7 +62,7 @@ function heldNotes(p: AskParameters, plan: EstimateOk): string[] {
 }
 
 const batchAssumption = (q: ParsedQuestion, training: { globalBatchSize: number }): string[] =>
-  q.parameters.globalBatchSize === undefined ? [defaultBatchText(training.globalBatchSize)] : [];
+  q.parameters.globalBatchSize === undefined ? [defaultBatchText(training.globalBatchSize, seqLengthOf(q.parameters))] : [];
 
 /** Whole nodes for the question's cluster; a problem sentence when GPUs do not fill whole nodes. */
 function nodesOf(p: AskParameters): number | string {
