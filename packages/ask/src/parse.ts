@@ -23,6 +23,8 @@ export function normalize(text: string): string {
     // "8xH100", "8xA100": GPUs per box before the GPU's name, spaced so the name is a word of its own.
     .replace(/(\d)x(?=dgx|gpus?\b|[a-z]{1,3}\d{2,4})/g, '$1x ')
     .replace(/(\d),(?=\d{3}\b)/g, '$1')
+    // Counts misspelt as people type them: "bilion", "billon", "trilion", "milion" ("300 bilion tokens" was not read).
+    .replace(/\b(b|tr|m)il+i?o+n(s?)\b/g, '$1illion$2')
     .replace(/[`*_"“”‘’]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();

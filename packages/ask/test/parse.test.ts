@@ -75,6 +75,9 @@ const TABLE: readonly [question: string, intent: IntentName, stated: AskParamete
   ['does llama 2 7b fit with zero-3', 'memory', { model: 'llama2-7b', zeroStage: 3 }],
   ['memory for 13b with deepspeed zero stage 2 tp 2', 'memory', { model: 'llama2-13b', zeroStage: 2, tensor: 2 }],
   ['llama3-8b with fsdp on 8 h100, step time?', 'estimate', { model: 'llama3-8b', gpu: 'h100-sxm', gpus: 8, zeroStage: 3 }],
+  // Misspelt counts are read, not dropped for a default that may differ.
+  ['how long to train gpt3 175b on 1024 a100 with 250 bilion tokens', 'time', { model: 'gpt3-175b', gpu: 'a100-80gb', gpus: 1024, tokens: 250 * BILLION }],
+  ['how many nodes for llama 3 8b on 2 trilion tokens', 'nodes', { model: 'llama3-8b', tokens: 2 * TRILLION }],
   // Token counts that are not the training budget, and a budget in GPU-hours that is not a GPU count.
   ['how many nodes for llama 3 8b with a 4M token batch', 'nodes', { model: 'llama3-8b', batchTokens: 4e6 }],
   // A batch in tokens written after the word batch, or per step: never the training budget.
