@@ -33,9 +33,9 @@ function trainingOf(p: AskParameters): { globalBatchSize: number; precision: Non
 }
 
 /**
- * The question's own settings as search constraints: recompute, micro-batch and sequence parallelism
- * exactly; tensor, pipeline, context and virtual-stage sizes as upper bounds (the search takes no
- * exact size for them), with `held` telling the answer to check the plan keeps them.
+ * The question's own settings as search constraints, each held exactly: recompute, micro-batch,
+ * sequence parallelism, sharding, and the tensor, pipeline, context and virtual-stage sizes (the
+ * search's exact lists: "with tp 8" plans TP 8, not TP 8 or less).
  */
 function constraintsOf(p: AskParameters): Record<string, unknown> {
   return {
@@ -44,21 +44,11 @@ function constraintsOf(p: AskParameters): Record<string, unknown> {
     ...(p.sequenceParallel !== undefined && { sequenceParallel: [p.sequenceParallel] }),
     ...(p.distributedOptimizer !== undefined && { sharding: [p.distributedOptimizer ? 'distributed-optimizer' : 'none'] }),
     ...(p.zeroStage !== undefined && { sharding: [`zero-${p.zeroStage}`] }),
-    ...(p.tensor !== undefined && { maxTensor: p.tensor }),
-    ...(p.pipeline !== undefined && { maxPipeline: p.pipeline }),
-    ...(p.context !== undefined && { maxContext: p.context }),
-    ...(p.virtualStages !== undefined && { maxVirtualStages: p.virtualStages }),
+    ...(p.tensor !== undefined && { tensorSizes: [p.tensor] }),
+    ...(p.pipeline !== undefined && { pipelineSizes: [p.pipeline] }),
+    ...(p.context !== undefined && { contextSizes: [p.context] }),
+    ...(p.virtualStages !== undefined && { virtualStageCounts: [p.virtualStages] }),
   };
-}
-
-/** A note for each stated size the best plan does not keep (the search only bounds them). */
-function heldNotes(p: AskParameters, plan: EstimateOk): string[] {
-  const r = plan.resolved;
-  const sizes: [string, number | undefined, number][] = [
-    ['TP', p.tensor, r.tensor], ['PP', p.pipeline, r.pipeline], ['CP', p.context, r.context], ['v', p.virtualStages, r.virtualStages],
-  ];
-  return sizes.filter(([, asked, used]) => asked !== undefined && asked !== used)
-    .map(([name, asked, used]) => `${name} ${asked} was asked; the search, which takes it as an upper bound, found ${name} ${used} faster.`);
 }
 
 const batchAssumption = (q: ParsedQuestion, training: { globalBatchSize: number }): string[] =>
@@ -150,7 +140,6 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
       ? `The fewest nodes whose best configuration meets the deadline (${result.searches} cluster sizes searched).`
       : 'With the fastest configuration the search found on these nodes.',
     // The GPU-hours are in the time-to-train figure already (describe-estimate), not restated here.
-    ...heldNotes(p, plan.estimate),
   ];
   return planAnswer(q, publicUrl, plan, headline, { assumptions, notes, data: result });
 }
@@ -185,7 +174,6 @@ export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOption
   const notes = [
     `${compactCount(result.candidatesEvaluated)} of ${compactCount(result.spaceSize)} candidates settled, ${result.fullEstimates} fully estimated${result.budgetExhausted ? ' (budget reached: the best found so far)' : ''}.`,
     ...result.alternatives.slice(0, 3).map((a) => `Runner-up ${a.why}`),
-    ...heldNotes(p, best.estimate),
   ];
   return planAnswer(q, publicUrl, best, headline, { assumptions, notes, data: result });
 }
