@@ -24,6 +24,17 @@ describe('scenarioFromFields', () => {
     if (!r.ok) expect(r.issues).toEqual([{ field, message: expect.stringContaining(message) }]);
   });
 
+  it.each([['nodes', '0x10'], ['nodes', '0b101'], ['tp', '0o10'], ['days', '0x1e']])('refuses %s written %j (not decimal notation), instead of reading it as another number', (field, value) => {
+    const r = scenarioFromFields({ ...DEFAULT_VALUES, [field]: value });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.issues).toEqual([{ field, message: `not a number: "${value}"` }]);
+  });
+
+  it('still reads decimal notation: signs, decimals, exponents and spaces around', () => {
+    const r = scenarioFromFields({ ...DEFAULT_VALUES, nodes: ' 1e2 ', days: '.5', tp: '+8' });
+    expect(r.ok && [r.scenario.cluster.nodes, r.budget.deadlineDays, r.scenario.parallelism?.tensor]).toEqual([100, 0.5, 8]);
+  });
+
   it('reads a custom shape only when the model is "custom", and leaves optional fields to the contract defaults', () => {
     const r = scenarioFromFields({ ...DEFAULT_VALUES, model: 'custom', layers: '32', hidden: '4096', heads: '32', vocab: '32000', seq: '4096', gated: 'true', 'kv-heads': '8', ffn: '' });
     expect(r.ok && r.scenario.model).toEqual({ layers: 32, hiddenSize: 4096, attentionHeads: 32, vocabSize: 32000, seqLength: 4096, gatedMlp: true, kvHeads: 8, name: 'custom' });

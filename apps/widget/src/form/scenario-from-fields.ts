@@ -20,6 +20,9 @@ export type FieldsResult =
   | { ok: true; scenario: ScenarioInput; budget: Budget; auto: boolean }
   | { ok: false; issues: FieldIssue[] };
 
+/** Decimal notation only: Number() also reads "0x10", "0b101" and "0o10", which a reader means as no number. */
+const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
+
 function parseField(spec: FieldSpec, raw: string): { value?: number | string | boolean; issue?: string } {
   const text = raw.trim();
   if (spec.kind === 'checkbox') return { value: text === 'true' || text === 'on' };
@@ -28,7 +31,7 @@ function parseField(spec: FieldSpec, raw: string): { value?: number | string | b
     return known ? { value: text } : { issue: `unknown ${spec.label.toLowerCase()} "${text}"` };
   }
   if (text === '') return spec.optional ? {} : { issue: 'required' };
-  const n = spec.kind === 'count' ? parseCount(text) : Number(text);
+  const n = spec.kind === 'count' ? parseCount(text) : DECIMAL.test(text) ? Number(text) : undefined;
   if (n === undefined || !Number.isFinite(n)) return { issue: spec.kind === 'count' ? `not a count (e.g. 300B, 2T): "${text}"` : `not a number: "${text}"` };
   if (spec.kind === 'integer' && !Number.isInteger(n)) return { issue: `a whole number, got ${text}` };
   if (spec.min !== undefined && n < spec.min) return { issue: `at least ${spec.min}, got ${text}` };
