@@ -58,10 +58,15 @@ export function nodesSection(answer: NodesAnswer | undefined, budget: Budget): s
     + '<p class="caption">The fewest nodes that meet the deadline at this t, p, c, micro-batch and global batch (data parallelism grows with the nodes).</p>';
 }
 
+/** `text` ending as a sentence (a full stop unless it has one). */
+const sentence = (text: string): string => (/[.!?]$/.test(text) ? text : `${text}.`);
+
 /** The searched "how many nodes" answer (runNodes): the fewest nodes with the best configuration for each size. */
 export function searchedNodesSection(n: NodesResponseJson): string {
   if (!n.ok) {
-    return `<p data-searched-answer="${esc(n.reason)}">${esc(`Searched: ${n.message}${n.closest ? ` Closest: ${n.closest.why}` : ''}`)}</p>`;
+    // runNodes often gives the failure's own message as the closest point's why: say it once.
+    const why = n.closest && !n.message.includes(n.closest.why) ? ` Closest: ${sentence(n.closest.why)}` : '';
+    return `<p data-searched-answer="${esc(n.reason)}">${esc(`Searched: ${sentence(n.message)}${why}`)}</p>`;
   }
   return `<p data-searched-answer="ok"><b data-searched-nodes="${n.nodes}">${esc(`${n.nodes} nodes`)}</b>${esc(` (${n.gpus} GPUs) with ${n.configuration.label}: ${formatNumber(n.days)} days, ${formatCount(n.gpuHours)} GPU-hours (searched).`)}</p>`;
 }

@@ -1,0 +1,22 @@
+import type { NodesResponseJson } from '@trainplan/protocol';
+import { describe, expect, it } from 'vitest';
+import { searchedNodesSection } from '../src/element/results.ts';
+
+const text = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
+
+describe('the searched "how many nodes" answer', () => {
+  const message = 'no cluster of up to 8192 nodes meets the deadline: the fastest found takes 366.3 days on 512 nodes';
+
+  it('says a failure once, even when the closest point repeats the message (runNodes gives it as its why)', () => {
+    const n = { ok: false, reason: 'deadline-unreachable', message, searches: 3, closest: { why: message, nodes: 512, gpus: 4096 } } as unknown as NodesResponseJson;
+    const shown = text(searchedNodesSection(n));
+    expect(shown.split(message)).toHaveLength(2);
+    expect(shown).toBe(`Searched: ${message}.`);
+  });
+
+  it('adds a closest point that says something else as its own sentence', () => {
+    const why = 'nothing runs on 1 node (8 GPUs); the nearest size that runs is larger: 6 nodes (48 GPUs)';
+    const n = { ok: false, reason: 'does-not-fit', message: 'no configuration of 1 node runs this model and batch', searches: 2, closest: { why } } as unknown as NodesResponseJson;
+    expect(text(searchedNodesSection(n))).toBe(`Searched: no configuration of 1 node runs this model and batch. Closest: ${why}.`);
+  });
+});
