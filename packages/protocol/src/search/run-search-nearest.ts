@@ -10,13 +10,16 @@ const sizeText = (p: Pick<CapacityPoint, 'nodes' | 'gpus'>): string => `${nodesT
 /**
  * When nothing runs on the cluster asked for: the nearest cluster size on which something does
  * (nearestRunning: the nearer side, fewer nodes on a tie; when it is larger, the nearest smaller size
- * that runs is named too). Why the asked size fails is the answer's message.
+ * that runs is named too), in whole nodes of `r`'s machine. Why the asked size fails is the answer's
+ * message. A partly used node (fewer GPUs than a node, `asked` naming them) is `nodes` 0: every whole
+ * node count is larger.
  */
-export function nearestCluster(r: ResolvedSearch, req: SearchRequest, options: SearchOptions, nodes: number): ClosestJson | undefined {
+export function nearestCluster(
+  r: ResolvedSearch, req: SearchRequest, options: SearchOptions, nodes: number, asked = sizeText({ nodes, gpus: nodes * r.cluster.gpusPerNode }),
+): ClosestJson | undefined {
   const { nearest, smaller } = nearestRunning(r.base, req.training.tokens ?? 1, nodes, { ...options, onProgress: undefined });
   if (!nearest) return undefined;
   const plan = planJson(r, nearest.plan.candidate, nearest.nodes, 1, req.pricePerGpuHour);
-  const asked = `${nodesText(nodes)} (${nodes * r.cluster.gpusPerNode} GPUs)`;
   const side = nearest.nodes < nodes ? 'the nearest smaller size that runs' : 'the nearest size that runs is larger';
   return {
     why: `nothing runs on ${asked}; ${side}: ${sizeText(nearest)}, with ${plan.label}${smaller ? `; the nearest smaller: ${sizeText(smaller)}` : ''}`,

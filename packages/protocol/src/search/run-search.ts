@@ -4,10 +4,10 @@ import { issuesMessage } from '../problem.ts';
 import { clusterMachine } from '../resolve.ts';
 import type { FieldIssue } from '../wire.ts';
 import { planJson, statsJson } from './plan-json.ts';
-import { candidateScenario, resolveSearch } from './resolve-search.ts';
+import { candidateScenario, resolveSearch, type ResolvedSearch } from './resolve-search.ts';
 import { nearestCluster } from './run-search-nearest.ts';
 import { validateSearchRequest, type SearchRequest } from './search-schema.ts';
-import type { SearchFailJson, SearchResponseJson } from './wire.ts';
+import type { ClosestJson, SearchFailJson, SearchResponseJson } from './wire.ts';
 
 export interface RunSearchOptions {
   /** Called now and then with the work done so far and the total (a share: done / total), for a progress bar. */
@@ -39,6 +39,18 @@ function clusterSize(req: SearchRequest): { nodes: number } | { gpus: number } |
     return { path: 'cluster.gpus', message: `${gpus} GPUs do not fill whole nodes of ${gpusPerNode} GPUs: ask for ${options.join(' or ')}, or give cluster.nodes` };
   }
   return { nodes: gpus / gpusPerNode };
+}
+
+/**
+ * The nearest size that runs, for a request that runs nothing: in whole nodes of the machine, from
+ * the nodes asked, or, for a partly used node (`{ gpus }`), from none (1 GPU of an 8-GPU DGX runs
+ * nothing: the answer is a whole node or more, not "2 nodes of 1 GPU").
+ */
+function nearestFromRequest(req: SearchRequest, size: { nodes: number } | { gpus: number }, r: ResolvedSearch, opts: SearchOptions, nodes: number): ClosestJson | undefined {
+  if (!('gpus' in size)) return nearestCluster(r, req, opts, nodes);
+  const whole = resolveSearch(req, { nodes: 1 });
+  if (!whole.ok || whole.value.cluster.gpusPerNode <= size.gpus) return undefined;
+  return nearestCluster(whole.value, req, opts, 0, countOf(size.gpus, 'GPU'));
 }
 
 export function searchOptions(req: SearchRequest, options: RunSearchOptions): SearchOptions {
@@ -101,7 +113,7 @@ export function runSearch(request: unknown, options: RunSearchOptions = {}): Sea
       };
     }
     // A search cut short by its budget has not shown that nothing runs here, so no other size is offered.
-    const closest = !result.budgetExhausted && nodes <= MAX_NODES ? nearestCluster(r, req, opts, nodes) : undefined;
+    const closest = result.budgetExhausted || nodes > MAX_NODES ? undefined : nearestFromRequest(req, size, r, opts, nodes);
     if (closest) fail.closest = closest;
     return fail;
   }

@@ -159,6 +159,19 @@ describe('runSearch', () => {
     expect(same.stepTimeSeconds).toBe(four.best.estimate.stepTimeSeconds);
   });
 
+  it('a partly used node that runs nothing is offered whole nodes of the machine, not more partial nodes', () => {
+    // GPT-3 175B on 1 H100 runs nothing; the nearest that runs is a count of whole 8-GPU nodes.
+    const a = runSearch({ model: 'gpt3-175b', cluster: { gpu: 'h100-sxm', gpus: 1 }, training: { globalBatchSize: 2048 } });
+    if (a.ok) throw new Error('expected 175B on one GPU to run nothing');
+    expect(a.message).toMatch(/^no configuration of 1 GPU runs: /);
+    expect(a.closest!.scenario.cluster).toMatchObject({ gpu: 'h100-sxm', gpusPerNode: 8, nodes: a.closest!.nodes });
+    expect(a.closest!.gpus).toBe(8 * a.closest!.nodes);
+    expect(a.closest!.why).toMatch(new RegExp(`^nothing runs on 1 GPU; the nearest size that runs is larger: ${a.closest!.nodes} nodes \\(${a.closest!.gpus} GPUs\\)`));
+    // It is the fewest whole nodes that run: one node fewer runs nothing.
+    const fewer = runSearch({ model: 'gpt3-175b', cluster: { gpu: 'h100-sxm', nodes: a.closest!.nodes - 1 }, training: { globalBatchSize: 2048 }, top: 1 });
+    expect(fewer.ok).toBe(false);
+  });
+
   it('a partly used node is checked against the node size asked for, as the estimate checks it: 16 GPUs per node of an 8-GPU DGX are refused', () => {
     const request = { model: 'gpt3-1.3b', cluster: { gpu: 'a100-40gb', gpusPerNode: 16, gpus: 4 }, training: { globalBatchSize: 64 } };
     const a = runSearch(request);
