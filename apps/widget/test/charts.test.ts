@@ -58,6 +58,25 @@ describe('scaling chart', () => {
   });
 });
 
+describe('scaling chart labels', () => {
+  const ticks = (svg: string) => [...svg.matchAll(/<text class="axis" x="([\d.-]+)" y="([\d.-]+)" text-anchor="end">/g)].map((m) => ({ x: Number(m[1]), y: Number(m[2]) }));
+  const dots = (svg: string) => [...svg.matchAll(/<circle class="[^"]*" cx="([\d.-]+)" cy="[\d.-]+" r="([\d.]+)"/g)].map((m) => ({ cx: Number(m[1]), r: Number(m[2]) }));
+
+  it('keeps the throughput labels clear of the dots, the current one ringed at the smallest size included', () => {
+    const svg = scalingChart([{ nodes: 8, tokensPerSecond: 3880 }, { nodes: 16, tokensPerSecond: 4600 }, { nodes: 64, tokensPerSecond: 5290 }], 8);
+    const left = Math.min(...dots(svg).map((d) => d.cx - d.r - 1)); // 1: half the current dot's 2-unit ring
+    expect(ticks(svg).length).toBeGreaterThan(0);
+    for (const t of ticks(svg)) expect(t.x).toBeLessThan(left);
+  });
+
+  it('draws one throughput label, not two on top of each other, when the sizes give nearly the same throughput', () => {
+    // The ideal line stretches the axis: 15.8 k and 18.9 k sit about a text line apart.
+    const svg = scalingChart([{ nodes: 64, tokensPerSecond: 15_800 }, { nodes: 448, tokensPerSecond: 18_900 }], 64);
+    const ys = ticks(svg).map((t) => t.y).sort((a, b) => a - b);
+    for (let i = 1; i < ys.length; i += 1) expect(ys[i]! - ys[i - 1]!).toBeGreaterThanOrEqual(14);
+  });
+});
+
 describe('markup', () => {
   it('escapes what it interpolates', () => {
     expect(esc('<img src=x onerror="a">&\'')).toBe('&#60;img src=x onerror=&#34;a&#34;&#62;&#38;&#39;');

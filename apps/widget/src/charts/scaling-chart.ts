@@ -8,6 +8,9 @@ export interface ScalingPoint {
   readonly reason?: string;
 }
 
+/** The least distance between two axis labels (10-unit text and its line spacing). */
+const LABEL_GAP = 14;
+
 /**
  * Throughput against node count on log–log axes, with the ideal (linear) scaling from the smallest
  * feasible point dashed and the current node count ringed. Infeasible sizes are listed, not drawn.
@@ -17,7 +20,7 @@ export function scalingChart(points: readonly ScalingPoint[], currentNodes: numb
   if (ok.length === 0) return '<p class="caption">No node count in range runs this configuration.</p>';
   const width = 320;
   const height = 160;
-  const pad = { left: 44, right: 8, top: 8, bottom: 22 };
+  const pad = { left: 50, right: 8, top: 8, bottom: 22 };
   const first = ok[0]!;
   const xs = ok.map((p) => Math.log2(p.nodes));
   const ideal = ok.map((p) => (first.tokensPerSecond * p.nodes) / first.nodes);
@@ -29,8 +32,11 @@ export function scalingChart(points: readonly ScalingPoint[], currentNodes: numb
   const path = (vals: readonly number[]) => ok.map((p, i) => `${i === 0 ? 'M' : 'L'}${px(X(p.nodes))},${px(Y(vals[i]!))}`).join('');
   const dots = ok.map((p) => `<circle class="${p.nodes === currentNodes ? 'dot current' : 'dot'}" cx="${px(X(p.nodes))}" cy="${px(Y(p.tokensPerSecond))}" r="${p.nodes === currentNodes ? 5 : 3}"><title>${esc(`${p.nodes} nodes: ${formatCount(p.tokensPerSecond)} tokens/s`)}</title></circle>`);
   const xTicks = ok.map((p) => `<text class="axis" x="${px(X(p.nodes))}" y="${height - 6}" text-anchor="middle">${p.nodes}</text>`);
-  const yTicks = [Math.min(...ok.map((p) => p.tokensPerSecond)), Math.max(...ok.map((p) => p.tokensPerSecond))]
-    .map((v) => `<text class="axis" x="${pad.left - 4}" y="${px(Y(v) + 4)}" text-anchor="end">${esc(formatCount(v))}</text>`);
+  // The lowest and highest throughput, ending left of the dots (the current one is ringed, r 5 + a 2-unit
+  // stroke); one label only when the two would be closer than a line of 10-unit text.
+  const [lo, hi] = [Math.min(...ok.map((p) => p.tokensPerSecond)), Math.max(...ok.map((p) => p.tokensPerSecond))];
+  const yTicks = (Y(lo) - Y(hi) >= LABEL_GAP ? [lo, hi] : [hi])
+    .map((v) => `<text class="axis" x="${pad.left - 10}" y="${px(Y(v) + 4)}" text-anchor="end">${esc(formatCount(v))}</text>`);
   const skipped = points.filter((p) => p.tokensPerSecond === undefined);
   const note = skipped.length > 0 ? `<p class="caption">Not drawn: ${esc(skipped.map((p) => `${p.nodes} nodes (${p.reason ?? 'infeasible'})`).join('; '))}.</p>` : '';
   return `<svg class="chart scaling" viewBox="0 0 ${width} ${height}" role="img" aria-label="tokens per second against node count"><path class="ideal" d="${path(ideal)}"/><path class="line" d="${path(ok.map((p) => p.tokensPerSecond))}"/>${dots.join('')}${xTicks.join('')}${yTicks.join('')}</svg><p class="caption">Tokens/s against nodes (log–log) at this global batch and t, p, c; dashed: linear scaling.</p>${note}`;
