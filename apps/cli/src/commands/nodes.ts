@@ -1,4 +1,4 @@
-import { defaultBatchText, defaultGlobalBatch } from '@trainplan/ask';
+import { defaultBatchText, defaultGlobalBatch, seqLengthOf } from '@trainplan/ask';
 import { checkedText, runNodes, type NodesResponseJson, nodesText } from '@trainplan/protocol';
 import { countOf, formatCount, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
@@ -77,6 +77,12 @@ function defaultBatch(v: FlagValues): number {
   });
 }
 
+/** The sequence length the request trains at: --seq-length, else the model's (as the bot reads it). */
+function seqLength(v: FlagValues): number {
+  const given = count(v, 'seq-length');
+  return seqLengthOf({ ...(typeof v.model === 'string' && { model: v.model }), ...(typeof given === 'number' && { seqLength: given }) });
+}
+
 const gpuHoursText = (h: number): string => Math.round(h).toLocaleString('en-US');
 /** Days to one decimal; under a tenth of a day (a run of a few steps), the time itself rather than "0.0 days". */
 const durationText = (days: number, seconds: number): string => (days >= 0.1 ? `${days.toFixed(1)} days` : formatSeconds(seconds));
@@ -153,7 +159,7 @@ export const nodesCommand: Command = requestCommand({
     const training: unknown = typeof request === 'object' && request !== null ? request.training : undefined;
     const batch = typeof training === 'object' && training !== null ? (training as { globalBatchSize?: unknown }).globalBatchSize : undefined;
     const assumed = v.input === undefined && v['global-batch'] === undefined && typeof batch === 'number'
-      ? `assumed (no --global-batch): ${defaultBatchText(batch)}` : undefined;
+      ? `assumed (no --global-batch): ${defaultBatchText(batch, seqLength(v))}` : undefined;
     if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
     else if (typeof v.export === 'string' && answer.ok) exportScenario(io, v.export, answer.configuration.scenario);
     else if (answer.ok || answer.reason !== 'invalid') io.stdout(`${assumed === undefined ? '' : `${assumed}\n`}${formatNodesReport(answer)}`);

@@ -212,6 +212,15 @@ describe('trainplan nodes', () => {
     // A longer sequence takes fewer of them: Llama 3's 8192 tokens → 512.
     const llama = await cli(['nodes', '--model', 'llama3-70b', '--gpu', 'h100-sxm', '--tokens', '15T', '--nodes', '64', '--json']);
     expect(JSON.parse(llama.out).configuration.scenario.training.globalBatchSize).toBe(512);
+    expect(llama.err).toBe('trainplan: assumed (no --global-batch): global batch 512 sequences (about 4M tokens, as Llama 2 trained)\n');
+  });
+
+  it('on a cluster large enough that the assumed batch grows past 4M tokens, the line says how many tokens it is', async () => {
+    const { err, out } = await cli(['nodes', '--model', 'llama3.1-405b', '--gpu', 'h100-sxm', '--tokens', '15T', '--nodes', '2048', '--json']);
+    const batch = JSON.parse(out).configuration.scenario.training.globalBatchSize as number;
+    // Llama 3.1's 8192-token sequences: the batch in tokens, not "about 4M".
+    expect(batch * 8192).toBeGreaterThan(6 * 2 ** 20);
+    expect(err).toMatch(new RegExp(`^trainplan: assumed \\(no --global-batch\\): global batch ${batch} sequences \\(16\\.8M tokens: `));
   });
 
   it('budgets take counts with a suffix (--gpu-hours 6.4M)', async () => {

@@ -164,11 +164,13 @@ describe('runSearch', () => {
     const a = runSearch({ model: 'gpt3-175b', cluster: { gpu: 'h100-sxm', gpus: 1 }, training: { globalBatchSize: 2048 } });
     if (a.ok) throw new Error('expected 175B on one GPU to run nothing');
     expect(a.message).toMatch(/^no configuration of 1 GPU runs: /);
-    expect(a.closest!.scenario.cluster).toMatchObject({ gpu: 'h100-sxm', gpusPerNode: 8, nodes: a.closest!.nodes });
-    expect(a.closest!.gpus).toBe(8 * a.closest!.nodes);
-    expect(a.closest!.why).toMatch(new RegExp(`^nothing runs on 1 GPU; the nearest size that runs is larger: ${a.closest!.nodes} nodes \\(${a.closest!.gpus} GPUs\\)`));
+    const closest = a.closest!;
+    const nodes = closest.nodes!;
+    expect(closest.scenario!.cluster).toMatchObject({ gpu: 'h100-sxm', gpusPerNode: 8, nodes });
+    expect(closest.gpus).toBe(8 * nodes);
+    expect(closest.why).toMatch(new RegExp(`^nothing runs on 1 GPU; the nearest size that runs is larger: ${nodes} nodes \\(${closest.gpus} GPUs\\)`));
     // It is the fewest whole nodes that run: one node fewer runs nothing.
-    const fewer = runSearch({ model: 'gpt3-175b', cluster: { gpu: 'h100-sxm', nodes: a.closest!.nodes - 1 }, training: { globalBatchSize: 2048 }, top: 1 });
+    const fewer = runSearch({ model: 'gpt3-175b', cluster: { gpu: 'h100-sxm', nodes: nodes - 1 }, training: { globalBatchSize: 2048 }, top: 1 });
     expect(fewer.ok).toBe(false);
   });
 
