@@ -291,6 +291,22 @@ describe('the demo page in Chromium', () => {
     await context.close();
   });
 
+  it("draws its charts' text at a readable size on a phone (390 px) and on a desktop (1300 px)", async () => {
+    for (const width of [390, 1300]) {
+      const { page, context, problems } = await open('/', { viewport: { width, height: 900 } });
+      await waitFor(page, "el.shadowRoot.querySelector('.out-scaling svg') !== null");
+      // The size a reader sees: the font size times the SVG's scale from its viewBox to the screen.
+      const sizes = await page.locator('trainplan-estimator').evaluate((el) => [...el.shadowRoot!.querySelectorAll<SVGTextElement>('svg text')]
+        .map((t) => ({ chart: t.closest('svg')!.getAttribute('class'), px: parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM()!.a })));
+      expect(sizes.filter((s) => s.chart?.includes('pipeline')).length, `${width} px`).toBeGreaterThan(8);
+      const smallest = Math.min(...sizes.map((s) => s.px));
+      expect(sizes.filter((s) => s.px < 8).map((s) => `${s.chart}: ${s.px.toFixed(1)} px`), `${width} px`).toEqual([]);
+      expect(smallest).toBeGreaterThanOrEqual(8);
+      expect(problems).toEqual([]);
+      await context.close();
+    }
+  });
+
   it('fits a 360 px column without horizontal overflow, and follows the dark colour scheme', async () => {
     const narrow = await open('/', { viewport: { width: 360, height: 900 }, colorScheme: 'dark' });
     const sizes = await narrow.page.locator('trainplan-estimator').evaluate((el) => {

@@ -7,16 +7,19 @@ import { esc, hue, px } from './markup.ts';
  * passes pale, each micro-batch its own colour; the idle grey behind the boxes is the bubble.
  */
 export function pipelineChart(t: Timeline, note = ''): string {
-  const width = 640;
+  // About the width it is drawn at (330 px in a phone's column, 410 px beside an article), so its 10-unit
+  // text stays 8 px or more on screen; a wider viewBox shrank it to 5 px on a phone.
+  const width = 400;
   const row = t.stages > 16 ? 8 : 16;
-  const label = 34;
+  const label = 24;
   const height = t.stages * row;
   const scale = (width - label) / t.makespan;
   const rows = Array.from({ length: t.stages }, (_, s) =>
     `<rect class="idle" x="${label}" y="${s * row + 1}" width="${width - label}" height="${row - 2}"/>`
     + (row >= 12 ? `<text x="0" y="${s * row + row - 4}" class="axis">s${s}</text>` : ''));
   const ops = t.ops.map((o) => {
-    const text = row >= 12 && (o.end - o.start) * scale > 12 ? `<text x="${px(label + o.start * scale + 2)}" y="${o.stage * row + row - 4}" class="mb">${o.microBatch + 1}</text>` : '';
+    // A micro-batch's number where its box has room for it (10-unit digits are about 6 units wide).
+    const text = row >= 12 && (o.end - o.start) * scale >= String(o.microBatch + 1).length * 6 + 2 ? `<text x="${px(label + o.start * scale + 2)}" y="${o.stage * row + row - 4}" class="mb">${o.microBatch + 1}</text>` : '';
     return `<rect class="op ${o.kind === 'forward' ? 'fwd' : 'bwd'}" fill="${hue(o.microBatch)}" x="${px(label + o.start * scale)}" y="${o.stage * row + 1}" width="${px((o.end - o.start) * scale)}" height="${row - 2}"><title>${esc(`stage ${o.stage}, micro-batch ${o.microBatch + 1}${t.virtualStages > 1 ? `, chunk ${o.chunk}` : ''}, ${o.kind}`)}</title></rect>${text}`;
   });
   const name = t.schedule === 'interleaved' ? `interleaved 1F1B, v = ${t.virtualStages}` : t.schedule === 'gpipe' ? 'GPipe' : '1F1B';

@@ -75,7 +75,7 @@ h3{font-size:.95em;margin:12px 0 4px}
 .swatch{display:inline-block;width:.8em;height:.8em;border-radius:2px;margin-right:4px;vertical-align:-1px}
 .caption{font-size:.8em;color:var(--_muted);margin:4px 0 0}
 .axis{font-size:10px;fill:var(--_muted)}
-.mb{font-size:9px;fill:#fff;pointer-events:none}
+.mb{font-size:10px;fill:#fff;pointer-events:none}
 .idle{fill:var(--_idle)}
 .op.bwd{fill-opacity:.55}
 .capacity{stroke:var(--_fg);stroke-width:2;stroke-dasharray:3 2}
