@@ -37,3 +37,29 @@ export function hasScenarioPart(hash: string): boolean {
   const body = hash.startsWith('#') ? hash.slice(1) : hash;
   return body.split('&').some((part) => part.startsWith(`${HASH_KEY}=`));
 }
+
+/** The hash part of the widget's deadline for "how many nodes", which the scenario contract has no field for. */
+export const DAYS_KEY = 'days';
+
+/**
+ * The widget's own link: `#scenario=…&days=30` (`&days=` when the deadline is blank). Tools that build
+ * links (the chat bot) write the scenario part alone; the widget then keeps the page's deadline.
+ */
+export function widgetHash(scenario: unknown, days: number | undefined): string {
+  return `${scenarioToHash(scenario)}&${DAYS_KEY}=${days === undefined ? '' : encodeURIComponent(String(days))}`;
+}
+
+/**
+ * The deadline a widget's link carries ('' when it was blank), or `undefined` when the hash has no
+ * `days=` part (a link another tool built). Never throws.
+ */
+export function deadlineFromHash(hash: string): string | undefined {
+  const body = hash.startsWith('#') ? hash.slice(1) : hash;
+  const part = body.split('&').find((p) => p.startsWith(`${DAYS_KEY}=`));
+  if (part === undefined) return undefined;
+  try {
+    return decodeURIComponent(part.slice(DAYS_KEY.length + 1));
+  } catch {
+    return undefined;
+  }
+}

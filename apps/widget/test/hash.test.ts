@@ -1,6 +1,6 @@
 import { CONTRACT_EXAMPLE } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
-import { scenarioFromHash, scenarioToHash } from '../src/hash.ts';
+import { deadlineFromHash, scenarioFromHash, scenarioToHash, widgetHash } from '../src/hash.ts';
 
 describe('scenario URL hash', () => {
   it('is "#scenario=" followed by the URI-encoded scenario JSON (the format chat links use)', () => {
@@ -21,5 +21,19 @@ describe('scenario URL hash', () => {
 
   it.each(['', '#', '#intro', '#scenario=', '#scenario=%7Bnot-json', '#scenario=%E0%A4%A'])('answers undefined for %j without throwing', (hash) => {
     expect(scenarioFromHash(hash)).toBeUndefined();
+  });
+});
+
+describe("the widget's link", () => {
+  it('is the scenario hash and the deadline, which the scenario contract has no field for', () => {
+    expect(widgetHash(CONTRACT_EXAMPLE, 45)).toBe(`${scenarioToHash(CONTRACT_EXAMPLE)}&days=45`);
+    expect(scenarioFromHash(widgetHash(CONTRACT_EXAMPLE, 45))).toEqual(CONTRACT_EXAMPLE);
+    expect(deadlineFromHash(widgetHash(CONTRACT_EXAMPLE, 0.5))).toBe('0.5');
+  });
+
+  it('says a blank deadline, and tells it from a link without one (another tool built it)', () => {
+    expect(deadlineFromHash(widgetHash(CONTRACT_EXAMPLE, undefined))).toBe('');
+    expect(deadlineFromHash(scenarioToHash(CONTRACT_EXAMPLE))).toBeUndefined();
+    expect(deadlineFromHash('#days=%E0%A4%A')).toBeUndefined();
   });
 });

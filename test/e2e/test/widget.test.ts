@@ -183,6 +183,29 @@ describe('the demo page in Chromium', () => {
     await second.context.close();
   });
 
+  it('"Link to this scenario" carries the "how many nodes" budget: a deadline, and a budget left blank', async () => {
+    const first = await open();
+    await first.page.getByLabel('Token budget', { exact: true }).fill('2T');
+    await first.page.getByLabel('Deadline (days)', { exact: true }).fill('45');
+    await waitFor(first.page, "el.estimate.timeToTrain?.tokens === 2e12 && /45\\.0-day deadline/.test(el.shadowRoot.querySelector('.out-nodes').textContent)");
+    const answer = await text(first.page, '.out-nodes');
+    const link = new URL((await first.page.locator('trainplan-estimator .share-link').getAttribute('href'))!);
+    const second = await open(link.hash ? `/${link.hash}` : '/');
+    expect(await second.page.getByLabel('Deadline (days)', { exact: true }).inputValue()).toBe('45');
+    await waitFor(second.page, "el.shadowRoot.querySelector('.out-nodes [data-nodes]') !== null");
+    expect(await text(second.page, '.out-nodes')).toBe(answer);
+    // A reader who clears the budget shares a link without one: it opens blank, not with the page's 300B.
+    await second.page.getByLabel('Token budget', { exact: true }).fill('');
+    await waitFor(second.page, 'el.estimate.timeToTrain === undefined');
+    const blank = new URL((await second.page.locator('trainplan-estimator .share-link').getAttribute('href'))!);
+    const third = await open(`/${blank.hash}`);
+    expect(await third.page.getByLabel('Token budget', { exact: true }).inputValue()).toBe('');
+    expect((await estimateOf(third.page)).timeToTrain).toBeUndefined();
+    expect(await text(third.page, '.out-nodes')).toContain('Give a token budget and a deadline');
+    expect([...first.problems, ...second.problems, ...third.problems]).toEqual([]);
+    for (const o of [first, second, third]) await o.context.close();
+  });
+
   it('opens a link built by another tool (#scenario= + URI-encoded JSON) with a custom model shape', async () => {
     const scenario = {
       model: { layers: 32, hiddenSize: 4096, attentionHeads: 32, kvHeads: 8, ffnHiddenSize: 14336, vocabSize: 128256, seqLength: 8192, gatedMlp: true, tiedEmbeddings: false, name: 'custom' },

@@ -13,7 +13,7 @@ import { dropConflicting, keptIn, keptNote, withKept, type KeptFields } from '..
 import {
   fieldForPath, fieldsFromScenario, fitPrecisionToGpu, readScenario, scenarioFromFields, type Budget, type FieldIssue,
 } from '../form/scenario-from-fields.ts';
-import { hasScenarioPart, scenarioFromHash, scenarioToHash } from '../hash.ts';
+import { deadlineFromHash, hasScenarioPart, scenarioFromHash, widgetHash } from '../hash.ts';
 import { nodesAnswer } from '../sizing/nodes-answer.ts';
 import { scalingNodeCounts, validNodeCounts } from '../sizing/node-counts.ts';
 import { headline, nodesSection, pipelineSection, searchedNodesSection, warningsList } from './results.ts';
@@ -178,6 +178,12 @@ export class TrainplanEstimator extends HTMLElement {
     }
     const reading = readScenario(raw as ScenarioInput, this.#values);
     this.#values = { ...reading.values };
+    // The widget's own link states the whole "how many nodes" budget: its deadline, and no tokens is a blank budget.
+    const days = deadlineFromHash(hash);
+    if (days !== undefined) {
+      this.#values.days = days;
+      if ((raw as ScenarioInput).training.tokens === undefined) this.#values.tokens = '';
+    }
     this.#kept = reading.kept;
     this.#notices = [...reading.notes];
     this.#precisionSwitchedFrom = undefined;
@@ -327,7 +333,7 @@ export class TrainplanEstimator extends HTMLElement {
     this.#status('');
     this.#lastGood = { scenario, estimate };
     this.#render(estimate);
-    this.#share(scenario);
+    this.#share(scenario, parsed.budget.deadlineDays);
     this.dispatchEvent(new CustomEvent('trainplan-estimate', { detail: { scenario, estimate }, bubbles: true, composed: true }));
     await this.#sizing(run, scenario, estimate, parsed.budget, parsed.auto);
   }
@@ -370,8 +376,8 @@ export class TrainplanEstimator extends HTMLElement {
     this.#set('.out-pipeline', pipelineSection(e));
   }
 
-  #share(scenario: ScenarioInput): void {
-    const hash = scenarioToHash(scenario);
+  #share(scenario: ScenarioInput, days: number | undefined): void {
+    const hash = widgetHash(scenario, days);
     const link = this.#root.querySelector<HTMLAnchorElement>('.share-link');
     if (link) link.href = `${window.location.href.split('#')[0]}${hash}`;
     // replaceState, not location.hash: no history entry per keystroke and no scroll jump. A bad link stays
