@@ -1,7 +1,7 @@
 import { CONTRACT_EXAMPLE, validateScenario } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_VALUES, FIELDS, type FieldValues } from '../src/form/fields.ts';
-import { fieldForPath, fieldsFromScenario, scenarioFromFields } from '../src/form/scenario-from-fields.ts';
+import { countText, fieldForPath, fieldsFromScenario, scenarioFromFields } from '../src/form/scenario-from-fields.ts';
 
 describe('scenarioFromFields', () => {
   it("turns the default fields into the contract's example scenario, with the token budget", () => {
@@ -57,6 +57,16 @@ describe('fieldsFromScenario', () => {
       const back = fieldsFromScenario(r.scenario, { ...DEFAULT_VALUES, days: values['days'] ?? '' });
       expect(scenarioFromFields(back)).toEqual(r);
     }
+  });
+
+  it("shows a link's token budget as a reader writes it (2T, 1.5T, 300B), not as 2000000000000", () => {
+    const at = (tokens: number) => fieldsFromScenario({ model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', nodes: 128 }, training: { globalBatchSize: 1536, tokens } }, DEFAULT_VALUES).tokens;
+    expect([at(2e12), at(1.5e12), at(300e9), at(1_234_567), at(999)]).toEqual(['2T', '1.5T', '300B', '1234567', '999']);
+  });
+
+  it.each([2e12, 1.5e12, 300e9, 1.25e9, 7e6, 1_234_567, 999, 1, 1e15, 123_456_789_012])('writes %d so that it reads back exactly', (n) => {
+    const r = scenarioFromFields({ ...DEFAULT_VALUES, tokens: countText(n) });
+    expect(r.ok && r.budget.tokens).toBe(n);
   });
 
   it('converts a link that counts GPUs into nodes', () => {

@@ -112,6 +112,20 @@ export function fieldForPath(path: string): string {
 const str = (x: unknown): string => (x === undefined || x === null ? '' : String(x));
 
 /**
+ * A count as a reader writes it in the token-budget field (2T, 1.5T, 300B, 7M), exact: parseCount reads it
+ * back to the same number; a plain number where no suffix says it in under 1000 with three decimals or fewer.
+ */
+export function countText(n: number): string {
+  for (const [suffix, factor] of [['T', 1e12], ['B', 1e9], ['M', 1e6], ['k', 1e3]] as const) {
+    const q = n / factor;
+    if (q < 1 || (q >= 1000 && suffix !== 'T') || !/^\d+(\.\d{1,3})?$/.test(String(q))) continue;
+    const text = `${q}${suffix}`;
+    if (parseCount(text) === n) return text;
+  }
+  return String(n);
+}
+
+/**
  * Nodes, GPUs per node and precision as the protocol itself resolves the scenario (resolveScenario, the
  * code the API and the CLI run): a link that counts GPUs (`cluster.gpus`) becomes the nodes the API would
  * use, and a missing precision the GPU's default (fp16 on a V100). When resolution refuses the scenario
@@ -175,7 +189,7 @@ export function readScenario(scenario: ScenarioInput, base: FieldValues): Scenar
   out.gbs = str(t.globalBatchSize);
   out.mbs = str(t.microBatchSize ?? 1);
   out.precision = machine.precision;
-  if (t.tokens !== undefined) out.tokens = str(t.tokens);
+  if (t.tokens !== undefined) out.tokens = countText(t.tokens);
   const p = scenario.parallelism ?? {};
   Object.assign(out, {
     tp: str(p.tensor ?? 1), pp: str(p.pipeline ?? 1), vp: str(p.virtualStages ?? 1), cp: str(p.context ?? 1),
