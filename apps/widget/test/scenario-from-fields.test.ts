@@ -30,6 +30,11 @@ describe('scenarioFromFields', () => {
     if (!r.ok) expect(r.issues).toEqual([{ field, message: `not a number: "${value}"` }]);
   });
 
+  it('states the token budget\'s bounds as counts, not as 1000000000000000', () => {
+    const r = scenarioFromFields({ ...DEFAULT_VALUES, tokens: '1e30' });
+    expect(!r.ok && r.issues).toEqual([{ field: 'tokens', message: 'at most 1000T, got 1e30' }]);
+  });
+
   it('still reads decimal notation: signs, decimals, exponents and spaces around', () => {
     const r = scenarioFromFields({ ...DEFAULT_VALUES, nodes: ' 1e2 ', days: '.5', tp: '+8' });
     expect(r.ok && [r.scenario.cluster.nodes, r.budget.deadlineDays, r.scenario.parallelism?.tensor]).toEqual([100, 0.5, 8]);

@@ -34,8 +34,9 @@ function parseField(spec: FieldSpec, raw: string): { value?: number | string | b
   const n = spec.kind === 'count' ? parseCount(text) : DECIMAL.test(text) ? Number(text) : undefined;
   if (n === undefined || !Number.isFinite(n)) return { issue: spec.kind === 'count' ? `not a count (e.g. 300B, 2T): "${text}"` : `not a number: "${text}"` };
   if (spec.kind === 'integer' && !Number.isInteger(n)) return { issue: `a whole number, got ${text}` };
-  if (spec.min !== undefined && n < spec.min) return { issue: `at least ${spec.min}, got ${text}` };
-  if (spec.max !== undefined && n > spec.max) return { issue: `at most ${spec.max}, got ${text}` };
+  const bound = (b: number) => (spec.kind === 'count' ? countText(b) : String(b));
+  if (spec.min !== undefined && n < spec.min) return { issue: `at least ${bound(spec.min)}, got ${text}` };
+  if (spec.max !== undefined && n > spec.max) return { issue: `at most ${bound(spec.max)}, got ${text}` };
   return { value: n };
 }
 
