@@ -56,6 +56,12 @@ describe('scaling chart', () => {
     expect(svg).toContain('4 nodes (out-of-memory)');
     expect(svg).toContain('class="dot current"');
   });
+
+  it('says "1 node" where a size of one node is listed or titled', () => {
+    const svg = scalingChart([{ nodes: 1, reason: 'out-of-memory' }, { nodes: 2, tokensPerSecond: 1000 }, { nodes: 4, tokensPerSecond: 1900 }], 2);
+    expect(svg).toContain('Not drawn: 1 node (out-of-memory).');
+    expect(scalingChart([{ nodes: 1, tokensPerSecond: 500 }], 1)).toContain('<title>1 node: 500 tokens/s</title>');
+  });
 });
 
 describe('scaling chart labels', () => {

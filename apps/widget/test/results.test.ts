@@ -1,6 +1,6 @@
 import type { NodesResponseJson } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
-import { searchedNodesSection } from '../src/element/results.ts';
+import { nodesSection, searchedNodesSection } from '../src/element/results.ts';
 
 const text = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
 
@@ -18,5 +18,20 @@ describe('the searched "how many nodes" answer', () => {
     const why = 'nothing runs on 1 node (8 GPUs); the nearest size that runs is larger: 6 nodes (48 GPUs)';
     const n = { ok: false, reason: 'does-not-fit', message: 'no configuration of 1 node runs this model and batch', searches: 2, closest: { why } } as unknown as NodesResponseJson;
     expect(text(searchedNodesSection(n))).toBe(`Searched: no configuration of 1 node runs this model and batch. Closest: ${why}.`);
+  });
+});
+
+describe('the "how many nodes" answer counts in words', () => {
+  const budget = { tokens: 1e9, deadlineDays: 30 };
+
+  it('says "1 node", not "1 nodes"', () => {
+    expect(text(nodesSection({ kind: 'meets', nodes: 1, gpus: 8, days: 2, gpuHours: 384 }, budget))).toMatch(/^1 node \(8 GPUs\) train/);
+    expect(text(nodesSection({ kind: 'too-slow', fastestNodes: 1, fastestDays: 40 }, budget))).toContain('the fastest tried, 1 node, takes');
+    expect(text(nodesSection({ kind: 'meets', nodes: 2, gpus: 16, days: 1, gpuHours: 384 }, budget))).toMatch(/^2 nodes \(16 GPUs\)/);
+  });
+
+  it('and a searched answer on one GPU says "1 node (1 GPU)"', () => {
+    const n = { ok: true, nodes: 1, gpus: 1, days: 3, gpuHours: 72, configuration: { label: 'TP 1 · PP 1 · DP 1' } } as unknown as NodesResponseJson;
+    expect(text(searchedNodesSection(n))).toMatch(/^1 node \(1 GPU\) with TP 1/);
   });
 });

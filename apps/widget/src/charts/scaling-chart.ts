@@ -1,4 +1,4 @@
-import { formatCount } from '@trainplan/units';
+import { countOf, formatCount } from '@trainplan/units';
 import { esc, px } from './markup.ts';
 
 export interface ScalingPoint {
@@ -30,7 +30,7 @@ export function scalingChart(points: readonly ScalingPoint[], currentNodes: numb
   const X = (n: number) => pad.left + ((Math.log2(n) - x0) / (x1 - x0)) * (width - pad.left - pad.right);
   const Y = (v: number) => height - pad.bottom - ((Math.log10(v) - y0) / (y1 - y0)) * (height - pad.top - pad.bottom);
   const path = (vals: readonly number[]) => ok.map((p, i) => `${i === 0 ? 'M' : 'L'}${px(X(p.nodes))},${px(Y(vals[i]!))}`).join('');
-  const dots = ok.map((p) => `<circle class="${p.nodes === currentNodes ? 'dot current' : 'dot'}" cx="${px(X(p.nodes))}" cy="${px(Y(p.tokensPerSecond))}" r="${p.nodes === currentNodes ? 5 : 3}"><title>${esc(`${p.nodes} nodes: ${formatCount(p.tokensPerSecond)} tokens/s`)}</title></circle>`);
+  const dots = ok.map((p) => `<circle class="${p.nodes === currentNodes ? 'dot current' : 'dot'}" cx="${px(X(p.nodes))}" cy="${px(Y(p.tokensPerSecond))}" r="${p.nodes === currentNodes ? 5 : 3}"><title>${esc(`${countOf(p.nodes, 'node')}: ${formatCount(p.tokensPerSecond)} tokens/s`)}</title></circle>`);
   const xTicks = ok.map((p) => `<text class="axis" x="${px(X(p.nodes))}" y="${height - 6}" text-anchor="middle">${p.nodes}</text>`);
   // The lowest and highest throughput, ending left of the dots (the current one is ringed, r 5 + a 2-unit
   // stroke); one label only when the two would be closer than a line of 10-unit text.
@@ -38,6 +38,6 @@ export function scalingChart(points: readonly ScalingPoint[], currentNodes: numb
   const yTicks = (Y(lo) - Y(hi) >= LABEL_GAP ? [lo, hi] : [hi])
     .map((v) => `<text class="axis" x="${pad.left - 10}" y="${px(Y(v) + 4)}" text-anchor="end">${esc(formatCount(v))}</text>`);
   const skipped = points.filter((p) => p.tokensPerSecond === undefined);
-  const note = skipped.length > 0 ? `<p class="caption">Not drawn: ${esc(skipped.map((p) => `${p.nodes} nodes (${p.reason ?? 'infeasible'})`).join('; '))}.</p>` : '';
+  const note = skipped.length > 0 ? `<p class="caption">Not drawn: ${esc(skipped.map((p) => `${countOf(p.nodes, 'node')} (${p.reason ?? 'infeasible'})`).join('; '))}.</p>` : '';
   return `<svg class="chart scaling" viewBox="0 0 ${width} ${height}" role="img" aria-label="tokens per second against node count"><path class="ideal" d="${path(ideal)}"/><path class="line" d="${path(ok.map((p) => p.tokensPerSecond))}"/>${dots.join('')}${xTicks.join('')}${yTicks.join('')}</svg><p class="caption">Tokens/s against nodes (log–log) at this global batch and t, p, c; dashed: linear scaling.</p>${note}`;
 }

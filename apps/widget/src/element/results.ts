@@ -1,5 +1,5 @@
 import type { EstimateOk, NodesResponseJson } from '@trainplan/protocol';
-import { formatCount, formatNumber, formatPercent, formatSeconds } from '@trainplan/units';
+import { countOf, formatCount, formatNumber, formatPercent, formatSeconds } from '@trainplan/units';
 import { esc } from '../charts/markup.ts';
 import { pipelineChart } from '../charts/pipeline-chart.ts';
 import type { Budget } from '../form/scenario-from-fields.ts';
@@ -52,9 +52,9 @@ export function nodesSection(answer: NodesAnswer | undefined, budget: Budget): s
   const goal = `${formatCount(budget.tokens)} tokens in ${formatNumber(budget.deadlineDays)} days`;
   if (!answer || answer.kind === 'none') return `<p>${esc(`No node count trains ${goal} with this configuration${answer ? `: ${answer.message}` : ''}.`)}</p>`;
   if (answer.kind === 'too-slow') {
-    return `<p data-answer="too-slow">${esc(`Not reachable with this configuration: the fastest tried, ${answer.fastestNodes} nodes, takes ${formatNumber(answer.fastestDays)} days.`)}</p>`;
+    return `<p data-answer="too-slow">${esc(`Not reachable with this configuration: the fastest tried, ${countOf(answer.fastestNodes, 'node')}, takes ${formatNumber(answer.fastestDays)} days.`)}</p>`;
   }
-  return `<p data-answer="meets"><b data-nodes="${answer.nodes}">${esc(`${answer.nodes} nodes`)}</b>${esc(` (${answer.gpus} GPUs) train ${formatCount(budget.tokens)} tokens in ${formatNumber(answer.days)} days, within the ${formatNumber(budget.deadlineDays)}-day deadline; ${formatCount(answer.gpuHours)} GPU-hours.`)}</p>`
+  return `<p data-answer="meets"><b data-nodes="${answer.nodes}">${esc(countOf(answer.nodes, 'node'))}</b>${esc(` (${countOf(answer.gpus, 'GPU')}) train ${formatCount(budget.tokens)} tokens in ${formatNumber(answer.days)} days, within the ${formatNumber(budget.deadlineDays)}-day deadline; ${formatCount(answer.gpuHours)} GPU-hours.`)}</p>`
     + '<p class="caption">The fewest nodes that meet the deadline at this t, p, c, micro-batch and global batch (data parallelism grows with the nodes).</p>';
 }
 
@@ -68,5 +68,5 @@ export function searchedNodesSection(n: NodesResponseJson): string {
     const why = n.closest && !n.message.includes(n.closest.why) ? ` Closest: ${sentence(n.closest.why)}` : '';
     return `<p data-searched-answer="${esc(n.reason)}">${esc(`Searched: ${sentence(n.message)}${why}`)}</p>`;
   }
-  return `<p data-searched-answer="ok"><b data-searched-nodes="${n.nodes}">${esc(`${n.nodes} nodes`)}</b>${esc(` (${n.gpus} GPUs) with ${n.configuration.label}: ${formatNumber(n.days)} days, ${formatCount(n.gpuHours)} GPU-hours (searched).`)}</p>`;
+  return `<p data-searched-answer="ok"><b data-searched-nodes="${n.nodes}">${esc(countOf(n.nodes, 'node'))}</b>${esc(` (${countOf(n.gpus, 'GPU')}) with ${n.configuration.label}: ${formatNumber(n.days)} days, ${formatCount(n.gpuHours)} GPU-hours (searched).`)}</p>`;
 }
