@@ -1,6 +1,6 @@
 import type { NodesResponseJson } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
-import { nodesSection, searchedNodesSection } from '../src/element/results.ts';
+import { nodesSection, outOfMemoryMessage, searchedNodesSection } from '../src/element/results.ts';
 
 const text = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
 
@@ -33,5 +33,21 @@ describe('the "how many nodes" answer counts in words', () => {
   it('and a searched answer on one GPU says "1 node (1 GPU)"', () => {
     const n = { ok: true, nodes: 1, gpus: 1, days: 3, gpuHours: 72, configuration: { label: 'TP 1 · PP 1 · DP 1' } } as unknown as NodesResponseJson;
     expect(text(searchedNodesSection(n))).toMatch(/^1 node \(1 GPU\) with TP 1/);
+  });
+});
+
+describe('the out-of-memory message beside the micro-batch', () => {
+  const need = ' (needs 99.8 GiB of 80.0 GiB per GPU)';
+
+  it('suggests only what the form does not do already', () => {
+    expect(outOfMemoryMessage(need, { recompute: 'full', distopt: 'true', mbs: '1' }))
+      .toBe('out of memory (needs 99.8 GiB of 80.0 GiB per GPU): try more t or p');
+    expect(outOfMemoryMessage(need, { recompute: 'full', distopt: 'false', mbs: '1' })).toBe(`out of memory${need}: try more t or p, or the distributed optimizer`);
+  });
+
+  it('suggests every lever when none is pulled', () => {
+    expect(outOfMemoryMessage('', { recompute: 'none', distopt: 'false', mbs: '4' }))
+      .toBe('out of memory: try full or selective recompute, more t or p, the distributed optimizer, or a smaller micro-batch');
+    expect(outOfMemoryMessage('', { recompute: 'selective', distopt: 'true', mbs: '2' })).toBe('out of memory: try full recompute, more t or p, or a smaller micro-batch');
   });
 });

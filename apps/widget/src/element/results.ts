@@ -2,6 +2,7 @@ import type { EstimateOk, NodesResponseJson } from '@trainplan/protocol';
 import { countOf, formatCount, formatNumber, formatPercent, formatSeconds } from '@trainplan/units';
 import { esc } from '../charts/markup.ts';
 import { pipelineChart } from '../charts/pipeline-chart.ts';
+import type { FieldValues } from '../form/fields.ts';
 import type { Budget } from '../form/scenario-from-fields.ts';
 import { pipelineTimeline } from '../schedule/pipeline-timeline.ts';
 import type { NodesAnswer } from '../sizing/nodes-answer.ts';
@@ -69,4 +70,19 @@ export function searchedNodesSection(n: NodesResponseJson): string {
     return `<p data-searched-answer="${esc(n.reason)}">${esc(`Searched: ${sentence(n.message)}${why}`)}</p>`;
   }
   return `<p data-searched-answer="ok"><b data-searched-nodes="${n.nodes}">${esc(countOf(n.nodes, 'node'))}</b>${esc(` (${countOf(n.gpus, 'GPU')}) with ${n.configuration.label}: ${formatNumber(n.days)} days, ${formatCount(n.gpuHours)} GPU-hours (searched).`)}</p>`;
+}
+
+/**
+ * The message beside the micro-batch when the plan does not fit: `need` (" (needs … per GPU)" or ''), then
+ * only the levers the form has not pulled yet (no "try recompute" with full recompute on).
+ */
+export function outOfMemoryMessage(need: string, values: FieldValues): string {
+  const levers = [
+    ...(values.recompute === 'none' ? ['full or selective recompute'] : values.recompute === 'selective' ? ['full recompute'] : []),
+    'more t or p',
+    ...(values.distopt === 'true' ? [] : ['the distributed optimizer']),
+    ...(Number(values.mbs) > 1 ? ['a smaller micro-batch'] : []),
+  ];
+  const last = levers.pop()!;
+  return `out of memory${need}: try ${levers.length > 0 ? `${levers.join(', ')}, or ${last}` : last}`;
 }

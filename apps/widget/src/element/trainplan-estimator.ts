@@ -16,7 +16,7 @@ import {
 import { deadlineFromHash, hasScenarioPart, scenarioFromHash, widgetHash } from '../hash.ts';
 import { nodesAnswer } from '../sizing/nodes-answer.ts';
 import { scalingNodeCounts, validNodeCounts } from '../sizing/node-counts.ts';
-import { headline, nodesSection, pipelineSection, searchedNodesSection, warningsList } from './results.ts';
+import { headline, nodesSection, outOfMemoryMessage, pipelineSection, searchedNodesSection, warningsList } from './results.ts';
 import { constructedStyles, STYLES } from './styles.ts';
 import { template } from './template.ts';
 
@@ -324,7 +324,7 @@ export class TrainplanEstimator extends HTMLElement {
       if (estimate.reason === 'out-of-memory') {
         const need = estimate.neededBytes !== undefined && estimate.availableBytes !== undefined
           ? ` (needs ${formatBytes(estimate.neededBytes)} of ${formatBytes(estimate.availableBytes)} per GPU)` : '';
-        return this.#showIssues([{ field: 'mbs', message: `out of memory${need}: try recompute, more t or p, the distributed optimizer or a smaller micro-batch` }]);
+        return this.#showIssues([{ field: 'mbs', message: outOfMemoryMessage(need, this.#values) }]);
       }
       const issues = estimate.issues ?? [];
       return this.#showIssues(issues.length > 0 ? issues.map((i) => ({ field: fieldForPath(i.path), message: i.message })) : [{ field: '', message: estimate.message }]);
