@@ -210,6 +210,19 @@ describe('parse: deadlines', () => {
     expect(parse('how many nodes for llama 3 70b in 20 days on h100').defaults.map((d) => d.text).join(' ')).not.toMatch(/not understood/);
   });
 
+  it.each(['paid by month', 'limited by saturating links', 'sized by this model', 'run by sunny'])('words that only look like a date ("%s") are not taken for one', (words) => {
+    const q = parse(`how many nodes for llama 3 70b on h100, ${words}`);
+    expect(q.parameters.deadlineSeconds).toBe(30 * DAY);
+    expect(q.defaults.map((d) => d.text).join(' ')).not.toMatch(/not understood/);
+  });
+
+  it('"2T tokens a batch of 1024" is a budget and then a batch, not a 2T-token batch; "4M tokens a step" is the batch in tokens', () => {
+    const budget = parse('how many nodes to train 70b on 2T tokens a batch of 1024');
+    expect(budget.stated).toMatchObject({ tokens: 2e12 });
+    expect(budget.stated.batchTokens).toBeUndefined();
+    expect(parse('how long to train gpt3 175b on 256 gpus with 4M tokens a step').stated).toMatchObject({ batchTokens: 4e6 });
+  });
+
   it('months are 30 days, and the answer says so', () => {
     const q = parse('how many nodes for 70b in 6 months');
     expect(q.stated.deadlineSeconds).toBe(180 * DAY);

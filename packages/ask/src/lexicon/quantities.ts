@@ -49,7 +49,8 @@ export function takeTokenPhrases(s: Scanner): Pick<AskParameters, 'batchTokens' 
   // "a 4M token batch", "batch size of 4M tokens", "batch size 4M tokens", "gbs=4M tokens", "4M tokens per step".
   const batch = s.take(new RegExp(String.raw`\b${count}[\s-]*tokens?[\s-]*(?:global[\s-]*)?batch(?:[\s-]*size)?\b`))
     ?? s.take(new RegExp(String.raw`\b(?:(?:global[\s-]*)?batch(?:[\s-]*size)?|gbs)\s*(?:of|=|:|is|at)?\s*${count}\s*tokens?\b`))
-    ?? s.take(new RegExp(String.raw`\b${count}\s*tokens?\s*(?:per|/|a|an|each)\s*(?:global\s+)?(?:batch|step|iteration|optimi[sz]er\s+step)\b`));
+    // "a step" but not "a batch": "train on 2T tokens a batch of 1024" is a budget, then a batch in sequences.
+    ?? s.take(new RegExp(String.raw`\b${count}\s*tokens?\s*(?:(?:per|/|each)\s*(?:global\s+)?(?:batch|step|iteration|optimi[sz]er\s+step)|an?\s+(?:step|iteration|optimi[sz]er\s+step))\b`));
   if (batch) out.batchTokens = parseCount(`${batch[1]}${batch[2] ?? ''}`);
   // "4096-token sequences", "8k token sequences": k is 1024 for a sequence, as for "8k context".
   const seq = s.take(/\b(\d+)(k?)[\s-]*tokens?[\s-]*(?:sequences?|seqs?)\b/);
@@ -109,9 +110,9 @@ export function takeDeadline(s: Scanner): Deadline | undefined {
 }
 
 const MONTH_NAMES = String.raw`jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?`;
-const DAY_NAMES = String.raw`mon|tue|wed|thu|fri|sat|sun`;
+const DAY_NAMES = String.raw`mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:rs(?:day)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?`;
 /** A deadline given as a date ("by end of month", "before Q3", "by next Friday", "by 2025-06-30"): days to it need today's date. */
-const DATE_DEADLINE = new RegExp(String.raw`\b(?:by|before|until|till|due|ahead\s+of)\s+(?:the\s+)?(?:end\s+of\s+(?:the\s+)?(?:month|quarter|year|week|[a-z]+)|eo[mqwy]\b|(?:next|this)\s+[a-z]+|tomorrow|tonight|h[12]\b|q[1-4]\b|(?:${MONTH_NAMES})\b|(?:${DAY_NAMES})[a-z]*\b|\d{4}-\d{2}(?:-\d{2})?|\d{1,2}/\d{1,2}(?:/\d{2,4})?)`);
+const DATE_DEADLINE = new RegExp(String.raw`\b(?:by|before|until|till|due|ahead\s+of)\s+(?:the\s+)?(?:end\s+of\s+(?:the\s+)?(?:month|quarter|year|week|${MONTH_NAMES})\b|eo[mqwy]\b|(?:next|this)\s+(?:week|month|quarter|year|${DAY_NAMES})\b|tomorrow|tonight|h[12]\b|q[1-4]\b|(?:${MONTH_NAMES})\b|(?:${DAY_NAMES})\b|\d{4}-\d{2}(?:-\d{2})?|\d{1,2}/\d{1,2}(?:/\d{2,4})?)`);
 
 /** A deadline the question gives as a date, which has no length without today's date (packages keep no clock). */
 export const findDateDeadline = (text: string): string | undefined => DATE_DEADLINE.exec(text)?.[0].trim();
