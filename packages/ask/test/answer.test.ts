@@ -345,6 +345,13 @@ describe('answer: counts and words', () => {
     expect(a.assumptions.some((x) => /no pipeline parallelism|tensor parallel 8/.test(x))).toBe(false);
   });
 
+  it('a cluster no split divides runs nothing, and is not said not to fit (memory is not why)', () => {
+    const a = ask('does gpt3-1.3b fit on 125 A100 nodes with global batch 1536');
+    expect(a.ok).toBe(false);
+    expect(a.headline).toMatch(/on 125 nodes: no configuration of 1000 GPUs runs: no plan passes Megatron's divisibility rules/);
+    expect(a.headline).not.toContain('does not fit');
+  });
+
   it('a layout stated with the cluster is estimated as stated, not searched', () => {
     const a = ask('does llama3.1-405b fit on 16 H200 nodes with tp 8 pp 1');
     expect(a.headline).toMatch(/does not fit: needs [\d.]+ GiB per GPU/);

@@ -20,6 +20,11 @@ export interface NearestSizes {
   readonly smaller?: CapacityPoint;
   /** Cluster sizes searched, each once. */
   readonly searches: number;
+  /**
+   * True when nothing within NEAREST_WINDOW sizes runs and `nearest` is the smallest cluster the model
+   * fits on instead: not the nearest size that runs (one beyond the window may be nearer).
+   */
+  readonly outsideWindow?: true;
 }
 
 /**
@@ -46,5 +51,5 @@ export function nearestRunning(base: SearchBase, tokens: number, nodes: number, 
     return { nearest: above, ...(below && { smaller: below }), searches: s.searches() };
   }
   const fewest = smallestFit(s)?.smallest;
-  return { ...(fewest && { nearest: fewest }), searches: s.searches() };
+  return { ...(fewest && { nearest: fewest, outsideWindow: true as const }), searches: s.searches() };
 }

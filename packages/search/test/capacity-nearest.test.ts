@@ -15,6 +15,7 @@ describe('nearestRunning: the nearest cluster size that runs, for GPT-3 175B at 
     const near = nearestRunning(gpt3Base, TOKENS, 116);
     expect(near.nearest?.nodes).toBe(112);
     expect(near.smaller).toBeUndefined();
+    expect(near.outsideWindow).toBeUndefined();
   });
 
   it('a strictly nearer larger size is the answer, with the nearest smaller that runs beside it: 125 nodes → 128, and 120', () => {
@@ -41,5 +42,7 @@ describe('nearestRunning: the nearest cluster size that runs, for GPT-3 175B at 
     expect(runs(fewest, one)).toBe(true);
     for (const n of range(1, fewest - 1)) expect(runs(n, one), `${n} nodes`).toBe(false);
     expect(near.smaller).toBeUndefined();
+    // Said as what it is: the fewest nodes that run, found outside the window, not the nearest.
+    expect(near.outsideWindow).toBe(true);
   });
 });

@@ -159,7 +159,8 @@ export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOption
   const request = { model: p.model, cluster: { ...machineOf(p), ...cluster }, training, top: 3, constraints: constraintsOf(p) };
   const result: SearchResponseJson = runSearch(request, options.candidateBudget === undefined ? {} : { candidateBudget: options.candidateBudget });
   if (!result.ok) {
-    const fit = q.intent === 'memory' && result.reason === 'no-feasible-configuration' ? 'does not fit: ' : '';
+    // Out of memory is "does not fit"; a cluster no split divides (no nearestMiss) runs nothing for another reason.
+    const fit = q.intent === 'memory' && result.reason === 'no-feasible-configuration' && result.nearestMiss !== undefined ? 'does not fit: ' : '';
     return failure(q, publicUrl, `${subjectOf(p)} on ${size}: ${fit}${result.message}`, result.closest, { assumptions, data: result });
   }
   const best: SearchPlanJson = result.best;

@@ -1,4 +1,4 @@
-import { fastestWithinBudget, fewestNodes, meetsGoal, nearestRunning, nodesText, trainOnNodes, type CapacityPoint } from '@trainplan/search';
+import { fastestWithinBudget, fewestNodes, meetsGoal, NEAREST_WINDOW, nearestRunning, nodesText, trainOnNodes, type CapacityPoint } from '@trainplan/search';
 import { days, million, thousand, trillion } from '@trainplan/units';
 import { issuesMessage } from '../problem.ts';
 import { object, optional } from '../schema/object.ts';
@@ -119,7 +119,9 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
     }, price);
     const n = near.nearest;
     const smaller = near.smaller;
-    const nearest = n === undefined ? '' : `; the nearest size that runs is ${nodesText(n.nodes)} (${distanceText(n.nodes, asked)})`
+    const nearest = n === undefined ? ''
+      : near.outsideWindow ? `; no size within ${NEAREST_WINDOW} nodes of it runs; the fewest nodes that run: ${nodesText(n.nodes)} (${distanceText(n.nodes, asked)})`
+      : `; the nearest size that runs is ${nodesText(n.nodes)} (${distanceText(n.nodes, asked)})`
       + (smaller ? `, the nearest smaller ${nodesText(smaller.nodes)} (${distanceText(smaller.nodes, asked)}, ${smaller.days.toFixed(1)} days)` : '');
     const message = `no configuration of ${nodesText(asked)} runs this model and batch${nearest}`;
     return {

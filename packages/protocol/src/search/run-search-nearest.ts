@@ -1,4 +1,4 @@
-import { nearestRunning, nodesText, type CapacityPoint, type SearchOptions } from '@trainplan/search';
+import { NEAREST_WINDOW, nearestRunning, nodesText, type CapacityPoint, type SearchOptions } from '@trainplan/search';
 import { planJson } from './plan-json.ts';
 import type { ResolvedSearch } from './resolve-search.ts';
 import type { SearchRequest } from './search-schema.ts';
@@ -17,10 +17,11 @@ const sizeText = (p: Pick<CapacityPoint, 'nodes' | 'gpus'>): string => `${nodesT
 export function nearestCluster(
   r: ResolvedSearch, req: SearchRequest, options: SearchOptions, nodes: number, asked = sizeText({ nodes, gpus: nodes * r.cluster.gpusPerNode }),
 ): ClosestJson | undefined {
-  const { nearest, smaller } = nearestRunning(r.base, req.training.tokens ?? 1, nodes, { ...options, onProgress: undefined });
+  const { nearest, smaller, outsideWindow } = nearestRunning(r.base, req.training.tokens ?? 1, nodes, { ...options, onProgress: undefined });
   if (!nearest) return undefined;
   const plan = planJson(r, nearest.plan.candidate, nearest.nodes, 1, req.pricePerGpuHour);
-  const side = nearest.nodes < nodes ? 'the nearest smaller size that runs' : 'the nearest size that runs is larger';
+  const side = outsideWindow ? `no size within ${NEAREST_WINDOW} nodes of it runs; the fewest nodes that run`
+    : nearest.nodes < nodes ? 'the nearest smaller size that runs' : 'the nearest size that runs is larger';
   return {
     why: `nothing runs on ${asked}; ${side}: ${sizeText(nearest)}, with ${plan.label}${smaller ? `; the nearest smaller: ${sizeText(smaller)}` : ''}`,
     nodes: nearest.nodes,
