@@ -88,7 +88,7 @@ export function constraintFields(v: FlagValues): Record<string, unknown> | undef
 }
 
 /** A comma-separated list flag: counts parsed ("8,16"), any item that does not parse passed through as text for the schema to name. */
-function list(v: FlagValues, name: string, item: (x: string) => unknown = (x) => parseCount(x) ?? x): unknown[] | undefined {
+export function list(v: FlagValues, name: string, item: (x: string) => unknown = (x) => parseCount(x) ?? x): unknown[] | undefined {
   const raw = v[name];
   return typeof raw === 'string' ? raw.split(',').map((x) => item(x.trim())) : undefined;
 }

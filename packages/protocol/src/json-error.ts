@@ -128,6 +128,10 @@ export function describeJsonError(text: string, fallback: string): string {
   const where = `at position ${offset}, line ${line}, column ${column}`;
   if (offset >= text.length) return `unexpected end of input ${where}`;
   const ch = text[offset]!;
-  const shown = ch >= ' ' && ch !== "'" ? `'${ch}'` : JSON.stringify(ch);
+  // A visible ASCII character as itself, a control character or quote as a JSON string ("\t"), and
+  // anything else (a no-break space pasted from a page, a byte-order mark) by its code point, since
+  // quoting it would show a blank or nothing.
+  const shown = /^[!-~]$/.test(ch) && ch !== "'" ? `'${ch}'`
+    : ch < ' ' || ch === "'" ? JSON.stringify(ch) : `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
   return `unexpected ${shown} ${where}`;
 }

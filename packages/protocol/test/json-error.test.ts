@@ -25,6 +25,9 @@ describe('describeJsonError', () => {
     ['{"a":', 'unexpected end of input at position 5, line 1, column 6'],
     ['{"a":\n"x\ty"}', 'unexpected "\\t" at position 8, line 2, column 3'],
     ["{'a':1}", 'unexpected "\'" at position 1, line 1, column 2'],
+    // Invisible characters by code point: a pasted no-break space, a byte-order mark.
+    ['{"a":\u00a01}', 'unexpected U+00A0 at position 5, line 1, column 6'],
+    ['\ufeff{"a":1}', 'unexpected U+FEFF at position 0, line 1, column 1'],
   ])('describes %j as %j', (text, description) => {
     expect(describeJsonError(text, 'fallback')).toBe(description);
   });

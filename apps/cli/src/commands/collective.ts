@@ -101,11 +101,12 @@ export function formatCollectiveTable(answer: CollectiveOkJson): string {
 
 /**
  * A size in the units it was likely given in: binary (KiB, MiB, GiB) when they show it exactly, else
- * decimal (1GB → 1.00 GB, not 954 MiB; 1TB → 1.00 TB, not 931 GiB, though 1024 divides 10¹²).
+ * decimal (1GB → 1.00 GB, not 954 MiB; 1TB → 1.00 TB, not 931 GiB, though 1024 divides 10¹²). Under
+ * 1 KiB binary is plain bytes, exact for every size, so 1KB stays 1.00 KB rather than 1000 B.
  */
 function sizeText(bytes: number): string {
   const binary = formatBytes(bytes);
-  return parseBytes(binary) === bytes ? binary : formatBytesDecimal(bytes);
+  return bytes >= 1024 && parseBytes(binary) === bytes ? binary : formatBytesDecimal(bytes);
 }
 
 /** The busiest link and its utilisation; at a latency-bound size no link is busy, and the cell says so. */

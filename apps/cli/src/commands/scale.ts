@@ -1,12 +1,12 @@
 import { runScale, type ScaleResponseJson } from '@trainplan/protocol';
-import { countOf, formatSeconds, parseCount } from '@trainplan/units';
+import { countOf, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
 import { printAnswer, requestCommand } from '../request-command.ts';
 import type { FlagSpec, FlagValues } from '../flags.ts';
 import { renderTable } from '../format/table.ts';
-import { constraintFields, count, machineFields, MACHINE_FLAGS, TRAINING_FLAGS, trainingFields } from '../search-flags.ts';
+import { constraintFields, count, list, machineFields, MACHINE_FLAGS, TRAINING_FLAGS, trainingFields } from '../search-flags.ts';
 
 const SYNOPSIS = 'trainplan scale --model ID --gpu ID --global-batch B --nodes N1,N2,… [--weak] [--tensor T --pipeline P] [--trade-off] [--json]';
 
@@ -59,7 +59,7 @@ const REQUEST_FLAGS = ['model', 'gpu', 'global-batch', 'nodes', 'weak', 'tensor'
 function fromFlags(v: FlagValues): Record<string, unknown> {
   const constraints = constraintFields(v);
   // Each size reads like every other count flag ("2k" as --gpus takes it); one that does not parse goes to the schema as text, which names it.
-  const nodes = typeof v.nodes === 'string' ? v.nodes.split(',').map((x) => parseCount(x) ?? x) : undefined;
+  const nodes = list(v, 'nodes');
   const parallelism = {
     ...(v.tensor !== undefined && { tensor: count(v, 'tensor') }),
     ...(v.pipeline !== undefined && { pipeline: count(v, 'pipeline') }),
@@ -117,7 +117,7 @@ export const scaleCommand: Command = requestCommand({
     if (!printAnswer(io, v, answer, formatScaleReport)) return EXIT.usage;
     // stdout carries the table (or the JSON); stderr names each size without a plan, so a script sees why it exits 1.
     const failed = answer.points.filter((p) => p.reason !== undefined);
-    for (const p of failed) printError(io, `${countOf(p.nodes, 'node')} (${p.gpus} GPUs): ${p.reason}`);
+    for (const p of failed) printError(io, `${countOf(p.nodes, 'node')} (${countOf(p.gpus, 'GPU')}): ${p.reason}`);
     return failed.length > 0 ? EXIT.infeasible : EXIT.ok;
   },
 });

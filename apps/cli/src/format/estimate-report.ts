@@ -40,7 +40,7 @@ export function headerLine(e: EstimateOk): string {
   const sharding = r.distributedOptimizer ? ['distributed optimizer'] : r.zeroStage > 0 ? [`ZeRO-${r.zeroStage}`] : [];
   return [
     `${r.model} (${formatCount(e.parameters)} parameters)`,
-    `${r.gpu} × ${r.gpus} (${countOf(r.nodes, 'node')} × ${r.gpusPerNode}, ${r.network}${r.oversubscription > 1 ? `, leaves ${r.oversubscription}:1 oversubscribed` : ''})`,
+    `${r.gpu} × ${r.gpus} (${countOf(r.nodes, 'node')} × ${r.gpusPerNode}, ${r.network}${r.oversubscription > 1 && r.communicationModel === 'emulated' ? `, leaves ${r.oversubscription}:1 oversubscribed` : ''})`,
     `TP ${r.tensor} · PP ${r.pipeline} · DP ${r.data} · CP ${r.context} · v ${r.virtualStages}`,
     `micro-batch ${r.microBatchSize}`,
     `global batch ${r.globalBatchSize} (${r.microBatches} micro-batches)`,

@@ -55,6 +55,12 @@ describe('trainplan scale', () => {
     expect(err.split('\n').filter(Boolean)).toEqual(failed.map((p) => `trainplan: ${p.nodes} node${p.nodes === 1 ? '' : 's'} (${p.nodes * 8} GPUs): ${p.reason}`));
   });
 
+  it('a one-GPU size is counted in words: "1 node (1 GPU)"', async () => {
+    const { err } = await cli(['scale', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--gpus-per-node', '1', '--nodes', '1,2', '--global-batch', '64']);
+    expect(err).toMatch(/^trainplan: 1 node \(1 GPU\): /m);
+    expect(err).toMatch(/^trainplan: 2 nodes \(2 GPUs\): /m);
+  });
+
   it('--nodes reads each size as the other count flags do (2k, 1e3), spaces after commas allowed', async () => {
     const { out } = await cli([...GPT3, '--nodes', '16, 2k,1e3', '--tensor', '8', '--pipeline', '8', '--json']);
     expect(JSON.parse(out).points.map((p: { nodes: number }) => p.nodes)).toEqual([16, 2000, 1000]);
