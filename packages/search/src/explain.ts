@@ -1,9 +1,10 @@
 import { formatPercent } from '@trainplan/units';
 import type { PlanEstimate, StepBreakdown } from '@trainplan/planner';
-import type { Candidate, SearchBase } from './candidate.ts';
+import type { Candidate, RecomputeChoice, SearchBase } from './candidate.ts';
 import { evaluateCandidate } from './evaluate.ts';
 import { MemoryBound } from './memory-bound.ts';
 import { memoryBudgetBytes } from './memory-budget.ts';
+import type { SearchSpace } from './search-space.ts';
 
 /** A plan one step away from the best, and why it loses. */
 export interface Alternative {
@@ -15,6 +16,16 @@ export interface Alternative {
   readonly slowdown?: number;
   /** One line: "TP 16 crosses nodes: +31% tensor-parallel communication (+1.2 s per step)". */
   readonly why: string;
+  /** True when the space searched (the request's constraints) leaves it out: it may even be faster. */
+  readonly outsideSpace?: true;
+}
+
+/** Whether the space has every one of the candidate's settings (a partial full recompute is 'full-partial'). */
+function inSpace(space: SearchSpace, c: Candidate): boolean {
+  const recompute: RecomputeChoice = c.recompute === 'full' && c.recomputeLayers !== undefined ? 'full-partial' : c.recompute;
+  return space.tensor.includes(c.tensor) && space.pipeline.includes(c.pipeline) && space.context.includes(c.context)
+    && space.virtualStages.includes(c.virtualStages) && space.microBatchSize.includes(c.microBatchSize)
+    && space.sequenceParallel.includes(c.sequenceParallel) && space.recompute.includes(recompute) && space.sharding.includes(c.sharding);
 }
 
 const PARTS: readonly [keyof StepBreakdown, string][] = [
@@ -88,10 +99,12 @@ function dominantIncrease(best: StepBreakdown, alt: StepBreakdown): string {
 /**
  * The nearest alternatives to the best plan (one dimension moved one step) and why each loses: the
  * planner's own breakdown says which part of the step grew, or the planner's reason it cannot run
- * (above the search's memory budget included: `memoryFraction` as the search had it).
+ * (above the search's memory budget included: `memoryFraction` as the search had it). Given the
+ * `space` searched, a neighbour outside it (ruled out by the request's constraints) is said to be so,
+ * with how much faster or slower it would be, after the ones inside it.
  */
 export function explainAlternatives(
-  base: SearchBase, best: { candidate: Candidate; estimate: PlanEstimate }, limit = 8, memoryFraction?: number,
+  base: SearchBase, best: { candidate: Candidate; estimate: PlanEstimate }, limit = 8, memoryFraction?: number, space?: SearchSpace,
 ): Alternative[] {
   const memory = new MemoryBound(base);
   const budget = memoryBudgetBytes(base, memoryFraction);
@@ -107,12 +120,17 @@ export function explainAlternatives(
       continue;
     }
     const slowdown = result.estimate.stepTimeSeconds / best.estimate.stepTimeSeconds - 1;
+    if (space !== undefined && !inSpace(space, result.candidate)) {
+      out.push({ change, candidate: result.candidate, estimate: result.estimate, slowdown, outsideSpace: true, why: `${change}: ${pct(slowdown)} step time, outside the space searched (the constraints rule it out)` });
+      continue;
+    }
     const why = slowdown <= 0
       ? `${change}: as fast (${pct(slowdown)} step time) within the model's resolution`
       : `${change}: ${pct(slowdown)} step time, mostly ${dominantIncrease(best.estimate.breakdown, result.estimate.breakdown)}`;
     out.push({ change, candidate: result.candidate, estimate: result.estimate, slowdown, why });
   }
-  // Runnable ones first, the closest first; then the ones that cannot run.
-  out.sort((a, b) => (a.slowdown ?? Infinity) - (b.slowdown ?? Infinity));
+  // Runnable ones inside the space first, the closest first; then those outside it; then the ones that cannot run.
+  const rank = (a: Alternative) => (a.slowdown === undefined ? 2 : a.outsideSpace ? 1 : 0);
+  out.sort((a, b) => rank(a) - rank(b) || (a.slowdown ?? 0) - (b.slowdown ?? 0));
   return out.slice(0, limit);
 }

@@ -10,7 +10,7 @@ export { StepBound } from './step-bound.ts';
 export type { Evaluation } from './evaluate.ts';
 export { evaluateCandidate } from './evaluate.ts';
 export type { SearchObjective, SearchOptions, SearchResult, RankedPlan } from './search.ts';
-export { searchPlans, refusalReason } from './search.ts';
+export { searchPlans, searchedSpace, refusalReason } from './search.ts';
 export { whyNothingFits } from './nothing-fits.ts';
 export type { Alternative } from './explain.ts';
 export { explainAlternatives } from './explain.ts';

@@ -138,9 +138,15 @@ function constrain(space: SearchSpace, c: SearchConstraints, domain: number): Se
  *    cost) order plans the same way, since each is the step time times a constant; they differ only
  *    when the GPU count varies (capacity.ts).
  */
+/** The space a search with `options` enumerates: the given or default space, capped by the constraints. */
+export function searchedSpace(base: SearchBase, options: Pick<SearchOptions, 'space' | 'constraints'> = {}): SearchSpace {
+  const constraints = options.constraints ?? {};
+  return constrain(options.space ?? defaultSearchSpace(base, constraints), constraints, base.nvlinkDomainGpus);
+}
+
 export function searchPlans(base: SearchBase, options: SearchOptions = {}): SearchResult {
   const constraints = options.constraints ?? {};
-  const space = constrain(options.space ?? defaultSearchSpace(base, constraints), constraints, base.nvlinkDomainGpus);
+  const space = searchedSpace(base, options);
   const total = spaceSize(space);
   const top = Math.max(1, options.top ?? DEFAULT_TOP);
   const budget = Math.max(0, options.candidateBudget ?? DEFAULT_BUDGET);

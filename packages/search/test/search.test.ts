@@ -3,7 +3,7 @@ import { estimatePlan, type PlanInput } from '@trainplan/planner';
 import { describe, expect, it } from 'vitest';
 import { GiB } from '@trainplan/units';
 import {
-  defaultSearchSpace, evaluateCandidate, explainAlternatives, MemoryBound, planFor, refusalReason, searchPlans, spaceSize, whyNothingFits, type Candidate, type PruneReason,
+  defaultSearchSpace, evaluateCandidate, explainAlternatives, MemoryBound, planFor, refusalReason, searchedSpace, searchPlans, spaceSize, whyNothingFits, type Candidate, type PruneReason,
 } from '../src/index.ts';
 import { gpt3Base, llama70bBase, smallBase } from './fixtures.ts';
 
@@ -205,6 +205,22 @@ describe('explainAlternatives', () => {
     // Sorted closest first.
     expect(runnable.map((a) => a.slowdown)).toEqual([...runnable.map((a) => a.slowdown)].sort((a, b) => a! - b!));
     expect(alternatives.some((a) => /tensor-parallel communication|pipeline bubble|compute/.test(a.why))).toBe(true);
+  });
+
+  it('given the space searched, a neighbour the constraints rule out is said to be outside it, after the ones inside, however fast', () => {
+    const constraints = { tensorSizes: [8], pipelineSizes: [8], recompute: ['full' as const], microBatchSizes: [1] };
+    const best = searchPlans(gpt3Base, { top: 1, constraints }).top[0]!;
+    const alternatives = explainAlternatives(gpt3Base, best, 20, undefined, searchedSpace(gpt3Base, { constraints }));
+    const outside = alternatives.filter((a) => a.outsideSpace);
+    // The premise: without full recompute a step is faster, and the constraints forbid it.
+    const noRecompute = outside.find((a) => a.change === 'no recompute');
+    expect(noRecompute?.slowdown).toBeLessThan(-0.05);
+    expect(noRecompute?.why).toMatch(/^no recompute: −\d+% step time, outside the space searched/);
+    for (const a of outside) expect(a.why).not.toContain('as fast');
+    for (const a of alternatives.filter((x) => x.estimate && !x.outsideSpace)) expect(a.slowdown!).toBeGreaterThanOrEqual(-1e-9);
+    // Inside the space first, then outside it.
+    const order = alternatives.filter((a) => a.estimate).map((a) => (a.outsideSpace ? 1 : 0));
+    expect(order).toEqual([...order].sort());
   });
 
   it('states each slowdown to a tenth of a per cent under 10% (a 0.5% loss is not "+0%"), whole per cents above', () => {

@@ -1,4 +1,4 @@
-import { describeCandidate, explainAlternatives, MAX_NODES, searchPlans, whyNothingFits, type SearchOptions } from '@trainplan/search';
+import { describeCandidate, explainAlternatives, MAX_NODES, searchedSpace, searchPlans, whyNothingFits, type SearchOptions } from '@trainplan/search';
 import { countOf } from '@trainplan/units';
 import { issuesMessage } from '../problem.ts';
 import { clusterMachine } from '../resolve.ts';
@@ -119,7 +119,7 @@ export function runSearch(request: unknown, options: RunSearchOptions = {}): Sea
   }
 
   const top = result.top.map((p, i) => planJson(r, p.candidate, nodes, i + 1, req.pricePerGpuHour));
-  const alternatives = explainAlternatives(r.base, best, undefined, req.constraints.memoryFraction).map((a) => ({
+  const alternatives = explainAlternatives(r.base, best, undefined, req.constraints.memoryFraction, searchedSpace(r.base, opts)).map((a) => ({
     change: a.change,
     label: describeCandidate(a.candidate),
     scenario: candidateScenario(r, a.candidate, nodes),
