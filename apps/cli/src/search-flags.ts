@@ -1,4 +1,4 @@
-import { parseCount } from '@trainplan/units';
+import { parseCount, parseDecimal } from '@trainplan/units';
 import type { FlagSpec, FlagValues } from './flags.ts';
 import type { CliIo } from './io.ts';
 import { readJsonInput } from './read-input.ts';
@@ -57,8 +57,8 @@ export function count(v: FlagValues, name: string): number | string | undefined 
 export function number(v: FlagValues, name: string): number | string | undefined {
   const raw = v[name];
   if (typeof raw !== 'string') return undefined;
-  const n = Number(raw);
-  return raw.trim() !== '' && Number.isFinite(n) ? n : raw;
+  const n = parseDecimal(raw);
+  return n !== undefined && Number.isFinite(n) ? n : raw;
 }
 
 const defined = (o: Record<string, unknown>): Record<string, unknown> =>

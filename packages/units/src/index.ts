@@ -10,4 +10,4 @@ export {
   formatNumber, formatBytes, formatBytesDecimal, formatSeconds, formatFlops, formatBandwidth,
   formatCount, formatPercent, countOf,
 } from './format.ts';
-export { parseBytes, parseCount } from './parse.ts';
+export { parseBytes, parseCount, parseDecimal } from './parse.ts';

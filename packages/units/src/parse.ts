@@ -16,6 +16,15 @@ export function parseBytes(text: string): Bytes | undefined {
 
 const COUNT_FACTORS: Record<string, number> = { '': 1, k: 1e3, m: 1e6, b: 1e9, g: 1e9, t: 1e12 };
 
+/** Decimal notation only: Number() also reads "0x10", "0b101" and "0o10", which a reader means as no number. */
+const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
+
+/** Parses a decimal number ("2.5", "-5", "1e-3"; surrounding space allowed); undefined for anything else, hex and "" included. */
+export function parseDecimal(text: string): number | undefined {
+  const t = text.trim();
+  return DECIMAL.test(t) ? Number(t) : undefined;
+}
+
 /** Parses "300B", "2T", "1.5e12", "15 trillion" into a plain count; undefined otherwise. */
 export function parseCount(text: string): Count | undefined {
   const words: Record<string, string> = { thousand: 'k', million: 'm', billion: 'b', trillion: 't' };

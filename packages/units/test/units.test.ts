@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   GB, GiB, Gbps, TFLOPS, us, formatBytes, formatBytesDecimal, formatSeconds, formatFlops,
-  countOf, formatBandwidth, formatCount, formatPercent, parseBytes, parseCount, toGBps,
+  countOf, formatBandwidth, formatCount, formatPercent, parseBytes, parseCount, parseDecimal, toGBps,
 } from '../src/index.ts';
 
 describe('constructors', () => {
@@ -60,4 +60,8 @@ describe('parsing', () => {
   it.each([
     ['300B', 300e9], ['2T', 2e12], ['15 trillion', 15e12], ['1.5e12', 1.5e12],
   ])('parseCount(%s) = %d', (t, c) => expect(parseCount(t)).toBe(c));
+  it.each([['2.5', 2.5], [' -5 ', -5], ['1e-3', 0.001], ['.5', 0.5], ['7.', 7]])('parseDecimal(%j) = %d', (t, n) => expect(parseDecimal(t)).toBe(n));
+  it.each(['0x10', '0b101', '0o10', '', ' ', 'abc', '1,5', 'Infinity'])('parseDecimal(%j) is no number (Number() reads some of these)', (t) => {
+    expect(parseDecimal(t)).toBeUndefined();
+  });
 });

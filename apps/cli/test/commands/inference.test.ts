@@ -58,7 +58,7 @@ describe('trainplan inference', () => {
 
   it('a bad --max-token-ms is refused in milliseconds, the unit it was given in (the request\'s field is in seconds)', async () => {
     const hourMs = inferenceRequestJsonSchema.properties!.maxDecodeSecondsPerToken!.maximum! * 1000;
-    for (const bad of ['-5', '0', 'abc', String(hourMs + 1)]) {
+    for (const bad of ['-5', '0', 'abc', '0x10', String(hourMs + 1)]) {
       const { code, out, err } = await cli([...LLAMA, '--max-token-ms', bad]);
       expect({ code, out }, bad).toEqual({ code: 2, out: '' });
       expect(err, bad).toMatch(new RegExp(`^trainplan: --max-token-ms: expected milliseconds > 0 and ≤ ${hourMs.toLocaleString('en-US')}, got "${bad}"`));

@@ -1,6 +1,6 @@
 import { defaultPrecision, resolveScenario, validateScenario, type ScenarioInput } from '@trainplan/protocol';
 import { defaultSystemForGpu, gpuById } from '@trainplan/presets';
-import { parseCount } from '@trainplan/units';
+import { parseCount, parseDecimal } from '@trainplan/units';
 import { FIELDS, type FieldSpec, type FieldValues } from './fields.ts';
 import { keptFromScenario, type KeptFields } from './kept-fields.ts';
 
@@ -20,9 +20,6 @@ export type FieldsResult =
   | { ok: true; scenario: ScenarioInput; budget: Budget; auto: boolean }
   | { ok: false; issues: FieldIssue[] };
 
-/** Decimal notation only: Number() also reads "0x10", "0b101" and "0o10", which a reader means as no number. */
-const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
-
 function parseField(spec: FieldSpec, raw: string): { value?: number | string | boolean; issue?: string } {
   const text = raw.trim();
   if (spec.kind === 'checkbox') return { value: text === 'true' || text === 'on' };
@@ -31,7 +28,7 @@ function parseField(spec: FieldSpec, raw: string): { value?: number | string | b
     return known ? { value: text } : { issue: `unknown ${spec.label.toLowerCase()} "${text}"` };
   }
   if (text === '') return spec.optional ? {} : { issue: 'required' };
-  const n = spec.kind === 'count' ? parseCount(text) : DECIMAL.test(text) ? Number(text) : undefined;
+  const n = spec.kind === 'count' ? parseCount(text) : parseDecimal(text);
   if (n === undefined || !Number.isFinite(n)) return { issue: spec.kind === 'count' ? `not a count (e.g. 300B, 2T): "${text}"` : `not a number: "${text}"` };
   if (spec.kind === 'integer' && !Number.isInteger(n)) return { issue: `a whole number, got ${text}` };
   const bound = (b: number) => (spec.kind === 'count' ? countText(b) : String(b));
