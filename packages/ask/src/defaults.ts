@@ -161,8 +161,12 @@ function fillFixedConfiguration(p: AskParameters, take: Take): void {
     const gpus = p.gpus ?? (p.nodes ?? 1) * perNode;
     const data = p.data ?? Math.max(1, Math.floor(gpus / replica));
     const step = data * (p.microBatchSize ?? 1);
-    const batch = Math.max(step, Math.round(defaultSequences(p, gpus) / step) * step);
-    take('globalBatchSize', batch, defaultBatchText(batch, seqLengthOf(p)));
+    const aimed = defaultSequences(p, gpus);
+    const batch = Math.max(step, Math.round(aimed / step) * step);
+    // Above the aim by more than rounding: one micro-batch per data-parallel rank is the least this layout runs.
+    take('globalBatchSize', batch, batch === step && step > 1.5 * aimed
+      ? `global batch ${batch} sequences (${compactCount(batch * seqLengthOf(p))} tokens: one micro-batch on each of the ${data} data-parallel ranks, the least this layout runs)`
+      : defaultBatchText(batch, seqLengthOf(p)));
   }
 }
 

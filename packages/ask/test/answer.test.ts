@@ -352,6 +352,12 @@ describe('answer: counts and words', () => {
     expect(a.headline).not.toContain('does not fit');
   });
 
+  it('a default batch raised to one micro-batch per data-parallel rank says so, not that it is one sequence per 8 GPUs', () => {
+    const a = ask('estimate llama2-7b on 4096 H100 with tp 1 pp 1');
+    expect(a.assumptions).toContain('global batch 4096 sequences (16.8M tokens: one micro-batch on each of the 4096 data-parallel ranks, the least this layout runs)');
+    expect(a.assumptions.join(' ')).not.toContain('one sequence per 8 GPUs');
+  });
+
   it('a layout stated with the cluster is estimated as stated, not searched', () => {
     const a = ask('does llama3.1-405b fit on 16 H200 nodes with tp 8 pp 1');
     expect(a.headline).toMatch(/does not fit: needs [\d.]+ GiB per GPU/);
