@@ -38,11 +38,16 @@ export const SPACE_FLAGS: Record<string, FlagSpec> = {
   recompute: { type: 'string', valueName: 'a comma-separated list of none, selective, full, full-partial' },
 };
 
-/** The help lines of SPACE_FLAGS, the same in every command that takes them. */
-export const SPACE_FLAGS_HELP = `      --tensor LIST         only these tensor-parallel degrees, e.g. 4,8 (likewise --pipeline LIST,
-                            --context LIST, --virtual-stages LIST, --micro-batch LIST)
-      --recompute LIST      only these recompute modes: none, selective, full, full-partial (full on
-                            some layers per stage)`;
+/** The help lines of SPACE_FLAGS, the same in every command that takes them, descriptions from `column` on (the command's own layout). */
+export function spaceFlagsHelp(column: number): string {
+  const line = (flag: string, text: string) => `      ${flag}`.padEnd(column) + text;
+  return [
+    line('--tensor LIST', 'only these tensor-parallel degrees, e.g. 4,8 (likewise --pipeline LIST,'),
+    line('', '--context LIST, --virtual-stages LIST, --micro-batch LIST)'),
+    line('--recompute LIST', 'only these recompute modes: none, selective, full, full-partial (full on'),
+    line('', 'some layers per stage)'),
+  ].join('\n');
+}
 
 export type Built = { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
 

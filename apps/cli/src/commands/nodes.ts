@@ -8,7 +8,7 @@ import { exportProblem, printIssues, requestCommand } from '../request-command.t
 import type { FlagSpec, FlagValues } from '../flags.ts';
 import { progressBar } from '../format/progress-bar.ts';
 import {
-  count, machineFields, MACHINE_FLAGS, number, SPACE_FLAGS, SPACE_FLAGS_HELP, spaceConstraintFields, TRAINING_FLAGS, trainingFields,
+  count, machineFields, MACHINE_FLAGS, number, SPACE_FLAGS, spaceConstraintFields, spaceFlagsHelp, TRAINING_FLAGS, trainingFields,
 } from '../search-flags.ts';
 import { exportScenario } from './search.ts';
 
@@ -48,7 +48,7 @@ Options:
       --budget M         budget in money (with --price)
       --price P          price of one GPU-hour
   -n, --nodes N          the inverse question: days on N nodes
-${SPACE_FLAGS_HELP}
+${spaceFlagsHelp(25)}
       --seq-length, --precision, --grad-accumulation, --max-tensor, --tensor-within-node, --memory-fraction, --gpus-per-node, --network
   -i, --input FILE|-     the whole request as JSON instead of flags
       --json             print the JSON answer (mode, nodes, days, gpuHours, configuration; smallest with a

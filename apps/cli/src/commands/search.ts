@@ -8,7 +8,7 @@ import { formatSearchReport } from '../format/search-report.ts';
 import type { CliIo } from '../io.ts';
 import { exportProblem, printIssues, requestCommand } from '../request-command.ts';
 import {
-  count, machineFields, MACHINE_FLAGS, number, SPACE_FLAGS, SPACE_FLAGS_HELP, spaceConstraintFields, TRAINING_FLAGS, trainingFields,
+  count, machineFields, MACHINE_FLAGS, number, SPACE_FLAGS, spaceConstraintFields, spaceFlagsHelp, TRAINING_FLAGS, trainingFields,
 } from '../search-flags.ts';
 
 const SYNOPSIS = 'trainplan search --model ID --gpu ID (--nodes N | --gpus N) --global-batch B [--objective throughput|time-to-train|cost] [--top K] [--json] [--export megatron|nemo]';
@@ -46,7 +46,7 @@ Options:
       --objective O         throughput (default), time-to-train (needs --tokens), cost (needs --tokens, --price)
       --price P             price of one GPU-hour, e.g. 2.5 for US$2.50; the cost is in the same currency
   -k, --top K               plans to list (default 10)
-${SPACE_FLAGS_HELP}
+${spaceFlagsHelp(28)}
       --max-tensor N        largest tensor-parallel degree to try
       --tensor-within-node  keep tensor parallelism inside a node
       --memory-fraction F   usable share of GPU memory (default 0.95, the share above which an estimate
