@@ -232,7 +232,7 @@ describe('explainAlternatives', () => {
       const stated = /: \+([\d.]+)% step time/.exec(a.why);
       expect(stated, a.why).not.toBeNull();
       const percent = a.slowdown! * 100;
-      expect(stated![1]).toBe(percent < 10 ? percent.toFixed(1) : percent.toFixed(0));
+      expect(stated![1]).toBe(Number(percent.toFixed(1)) < 10 ? percent.toFixed(1) : percent.toFixed(0));
     }
   });
 
