@@ -47,6 +47,7 @@ fieldset{border:1px solid var(--_border);border-radius:8px;margin:0 0 8px;paddin
 legend{font-weight:600;padding:0 4px}
 .field{display:flex;flex-direction:column;min-width:0}
 .field[hidden]{display:none}
+.field.wide{grid-column:1/-1}
 .field.check{flex-direction:row;align-items:center;gap:6px}
 label{font-size:.85em;color:var(--_muted)}
 .check label{color:var(--_fg)}

@@ -19,7 +19,7 @@ function control(f: FieldSpec): string {
 }
 
 function field(f: FieldSpec): string {
-  const cls = f.kind === 'checkbox' ? 'field check' : 'field';
+  const cls = f.kind === 'checkbox' ? 'field check' : f.wide ? 'field wide' : 'field';
   const label = `<label for="f-${f.name}">${esc(f.label)}</label>`;
   const body = f.kind === 'checkbox' ? `${control(f)}${label}` : `${label}${control(f)}`;
   return `<div class="${cls}" data-field="${f.name}"${f.customOnly ? ' data-custom' : ''}>${body}<span class="msg" id="m-${f.name}" aria-live="polite"></span></div>`;

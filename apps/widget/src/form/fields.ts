@@ -21,25 +21,31 @@ export interface FieldSpec {
   readonly group: 'model' | 'cluster' | 'batch' | 'parallelism' | 'budget';
   /** Shown only when the model is "custom". */
   readonly customOnly?: boolean;
+  /** Drawn across its fieldset's whole row: a select whose options are ids as long as `megatron-529.6b`. */
+  readonly wide?: boolean;
+  /**
+   * An empty text input's placeholder: what a blank means. Short, since a text box is 106 px wide at its
+   * narrowest (test/layout.browser.test.ts); "blank:" goes without saying, as a placeholder shows only then.
+   */
   readonly hint?: string;
 }
 
 const ids = (list: readonly string[]) => list.map((id) => [id, id] as const);
 
 export const FIELDS: readonly FieldSpec[] = [
-  { name: 'model', label: 'Model', kind: 'select', group: 'model', options: [...ids(MODEL_IDS), ['custom', 'custom shape…']] },
+  { name: 'model', label: 'Model', kind: 'select', group: 'model', wide: true, options: [...ids(MODEL_IDS), ['custom', 'custom shape…']] },
   { name: 'layers', label: 'Layers', kind: 'integer', min: 1, max: 1000, group: 'model', customOnly: true },
   { name: 'hidden', label: 'Hidden size', kind: 'integer', min: 1, max: 1_000_000, group: 'model', customOnly: true },
   { name: 'heads', label: 'Attention heads', kind: 'integer', min: 1, max: 100_000, group: 'model', customOnly: true },
-  { name: 'kv-heads', label: 'KV heads', kind: 'integer', min: 1, max: 100_000, optional: true, group: 'model', customOnly: true, hint: 'blank: = heads' },
-  { name: 'ffn', label: 'FFN size', kind: 'integer', min: 1, max: 10_000_000, optional: true, group: 'model', customOnly: true, hint: 'blank: 4 × hidden' },
+  { name: 'kv-heads', label: 'KV heads', kind: 'integer', min: 1, max: 100_000, optional: true, group: 'model', customOnly: true, hint: '= heads' },
+  { name: 'ffn', label: 'FFN size', kind: 'integer', min: 1, max: 10_000_000, optional: true, group: 'model', customOnly: true, hint: '4 × hidden' },
   { name: 'vocab', label: 'Vocabulary', kind: 'integer', min: 1, max: 10_000_000, group: 'model', customOnly: true },
   { name: 'gated', label: 'Gated MLP (SwiGLU)', kind: 'checkbox', group: 'model', customOnly: true },
-  { name: 'seq', label: 'Sequence length', kind: 'integer', min: 1, max: 10_000_000, optional: true, group: 'model', hint: "blank: the model's" },
-  { name: 'gpu', label: 'GPU', kind: 'select', group: 'cluster', options: ids(GPU_IDS) },
-  { name: 'network', label: 'Network', kind: 'select', group: 'cluster', options: [['', 'default for the GPU'], ...ids(NETWORK_IDS)] },
+  { name: 'seq', label: 'Sequence length', kind: 'integer', min: 1, max: 10_000_000, optional: true, group: 'model', hint: "the model's" },
+  { name: 'gpu', label: 'GPU', kind: 'select', group: 'cluster', wide: true, options: ids(GPU_IDS) },
+  { name: 'network', label: 'Network', kind: 'select', group: 'cluster', wide: true, options: [['', 'default for the GPU'], ...ids(NETWORK_IDS)] },
   { name: 'nodes', label: 'Nodes', kind: 'integer', min: 1, max: 1_000_000, group: 'cluster' },
-  { name: 'gpus-per-node', label: 'GPUs per node', kind: 'integer', min: 1, max: 1024, optional: true, group: 'cluster', hint: "blank: the system's" },
+  { name: 'gpus-per-node', label: 'GPUs per node', kind: 'integer', min: 1, max: 1024, optional: true, group: 'cluster', hint: "the system's" },
   { name: 'gbs', label: 'Global batch (sequences)', kind: 'integer', min: 1, max: 1_000_000_000, group: 'batch' },
   { name: 'mbs', label: 'Micro-batch', kind: 'integer', min: 1, max: 1_000_000, group: 'batch' },
   { name: 'precision', label: 'Precision', kind: 'select', group: 'batch', options: ids(['bf16', 'fp16', 'fp8']) },
