@@ -1,4 +1,5 @@
 import { CONTRACT_EXAMPLE, runEstimate, type EstimateOk } from '@trainplan/protocol';
+import { GiB, formatNumber } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
 import { breakdownBar, breakdownSegments } from '../src/charts/breakdown-bar.ts';
 import { esc } from '../src/charts/markup.ts';
@@ -7,6 +8,7 @@ import { pipelineChart } from '../src/charts/pipeline-chart.ts';
 import { scalingChart } from '../src/charts/scaling-chart.ts';
 import { pipelineTimeline } from '../src/schedule/pipeline-timeline.ts';
 
+const GIB = GiB(1);
 const example = runEstimate(CONTRACT_EXAMPLE) as EstimateOk;
 const widths = (svg: string, cls: string) => [...svg.matchAll(new RegExp(`class="[^"]*${cls}[^"]*" [^>]*width="([\\d.]+)"`, 'g'))].map((m) => Number(m[1]));
 
@@ -80,6 +82,44 @@ describe('scaling chart labels', () => {
     const svg = scalingChart([{ nodes: 64, tokensPerSecond: 15_800 }, { nodes: 448, tokensPerSecond: 18_900 }], 64);
     const ys = ticks(svg).map((t) => t.y).sort((a, b) => a - b);
     for (let i = 1; i < ys.length; i += 1) expect(ys[i]! - ys[i - 1]!).toBeGreaterThanOrEqual(14);
+  });
+});
+
+describe('chart axes', () => {
+  /** Each axis's title, by axis: the element marked data-axis="x" or "y" and its text. */
+  const axes = (markup: string) => Object.fromEntries([...markup.matchAll(/data-axis="([xy])"[^>]*>([^<]*)</g)].map((m) => [m[1], m[2]]));
+  const timeline = pipelineTimeline({ stages: 4, microBatches: 8, virtualStages: 1, schedule: '1f1b' });
+  if (!timeline.ok) throw new Error(timeline.message);
+  const scaling = scalingChart([{ nodes: 8, tokensPerSecond: 1000 }, { nodes: 16, tokensPerSecond: 1900 }], 16);
+
+  it.each([
+    ['step-time breakdown bar', breakdownBar(example.breakdown, example.stepTimeSeconds), { x: 'step time (s)' }],
+    ['step-time breakdown bar under a second', breakdownBar(example.breakdown, 0.437), { x: 'step time (ms)' }],
+    ['memory bar', memoryBar(example.memory), { x: 'GiB per GPU' }],
+    ['pipeline chart', pipelineChart(timeline.timeline), { x: 'time (forward passes of a micro-batch) →', y: 'stage' }],
+    ['scaling chart', scaling, { x: 'nodes', y: 'tokens/s' }],
+  ])('the %s names each axis with its unit', (_name, markup, expected) => {
+    expect(axes(markup)).toEqual(expected);
+  });
+
+  it("the bars' scales run from 0 to the step time, and to the larger of the memory and the capacity, in the axis's unit", () => {
+    const ends = (markup: string) => [...markup.matchAll(/<span class="end">([^<]*)</g)].map((m) => m[1]);
+    expect(ends(breakdownBar(example.breakdown, example.stepTimeSeconds))).toEqual(['0', formatNumber(example.stepTimeSeconds)]);
+    const m = { weightsBytes: 10 * GIB, gradientsBytes: 10 * GIB, optimizerBytes: 20 * GIB, activationsBytes: 30 * GIB, otherBytes: 10 * GIB, totalBytes: 80 * GIB, capacityBytes: 40 * GIB, fits: false };
+    expect(ends(memoryBar(m))).toEqual(['0', '80.0']);
+    expect(ends(memoryBar({ ...m, capacityBytes: 160 * GIB, fits: true }))).toEqual(['0', '160']);
+  });
+
+  it('the scaling chart keeps its axis titles inside the picture', () => {
+    const [, w, h] = scaling.match(/viewBox="0 0 (\d+) (\d+)"/)!.map(Number);
+    const titles = [...scaling.matchAll(/<text [^>]*x="([\d.-]+)" y="([\d.-]+)"[^>]*data-axis/g)];
+    expect(titles).toHaveLength(2);
+    for (const t of titles) {
+      expect(Number(t[1])).toBeGreaterThanOrEqual(0);
+      expect(Number(t[1])).toBeLessThanOrEqual(w!);
+      expect(Number(t[2])).toBeGreaterThan(0);
+      expect(Number(t[2])).toBeLessThanOrEqual(h!);
+    }
   });
 });
 

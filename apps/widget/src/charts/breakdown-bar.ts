@@ -1,5 +1,6 @@
 import type { BreakdownJson } from '@trainplan/protocol';
 import { formatPercent, formatSeconds } from '@trainplan/units';
+import { barScale } from './bar-scale.ts';
 import { esc, px } from './markup.ts';
 
 export interface Segment {
@@ -39,5 +40,5 @@ export function breakdownBar(b: BreakdownJson, stepTimeSeconds: number): string 
     return r;
   });
   const legend = segments.map((s) => `<li><span class="swatch seg-${s.key}"></span>${esc(s.label)} <b>${esc(formatSeconds(s.seconds))}</b> <small>${esc(formatPercent(s.seconds / total))}</small></li>`);
-  return `<svg class="chart breakdown" viewBox="0 0 ${width} 24" preserveAspectRatio="none" role="img" aria-label="${esc(`step time breakdown, ${formatSeconds(stepTimeSeconds)} in all`)}">${rects.join('')}</svg><ul class="legend">${legend.join('')}</ul>`;
+  return `<svg class="chart breakdown" viewBox="0 0 ${width} 24" preserveAspectRatio="none" role="img" aria-label="${esc(`step time breakdown, ${formatSeconds(stepTimeSeconds)} in all`)}">${rects.join('')}</svg>${barScale(formatSeconds(total), (unit) => `step time (${unit})`)}<ul class="legend">${legend.join('')}</ul>`;
 }

@@ -1,5 +1,6 @@
 import type { MemoryJson } from '@trainplan/protocol';
 import { formatBytes, formatPercent } from '@trainplan/units';
+import { barScale } from './bar-scale.ts';
 import { esc, px } from './markup.ts';
 
 const PARTS = [
@@ -28,5 +29,5 @@ export function memoryBar(m: MemoryJson): string {
   const capacityLine = `<line class="capacity" x1="${px(cap)}" x2="${px(cap)}" y1="0" y2="28"><title>${esc(`capacity ${formatBytes(m.capacityBytes)}`)}</title></line>`;
   const legend = PARTS.map(([key, label, k]) => `<li><span class="swatch mem-${key}"></span>${esc(label)} <b>${esc(formatBytes(m[k]))}</b></li>`);
   const summary = `${formatBytes(m.totalBytes)} of ${formatBytes(m.capacityBytes)} (${formatPercent(m.totalBytes / Math.max(m.capacityBytes, 1), 0)})${m.fits ? '' : ': does not fit'}`;
-  return `<svg class="chart memory" viewBox="0 0 ${width} 28" preserveAspectRatio="none" role="img" aria-label="${esc(`memory per GPU ${summary}`)}">${rects.join('')}${capacityLine}</svg><p class="caption">${esc(summary)}</p><ul class="legend">${legend.join('')}</ul>`;
+  return `<svg class="chart memory" viewBox="0 0 ${width} 28" preserveAspectRatio="none" role="img" aria-label="${esc(`memory per GPU ${summary}`)}">${rects.join('')}${capacityLine}</svg>${barScale(formatBytes(scale), (unit) => `${unit} per GPU`)}<p class="caption">${esc(summary)}</p><ul class="legend">${legend.join('')}</ul>`;
 }

@@ -12,17 +12,22 @@ export function pipelineChart(t: Timeline, note = ''): string {
   const width = 400;
   const row = t.stages > 16 ? 8 : 16;
   const label = 24;
-  const height = t.stages * row;
+  // A line above the rows for the stage axis's title, and one below them for the time axis's.
+  const top = 12;
+  const height = top + t.stages * row + 14;
   const scale = (width - label) / t.makespan;
   const rows = Array.from({ length: t.stages }, (_, s) =>
-    `<rect class="idle" x="${label}" y="${s * row + 1}" width="${width - label}" height="${row - 2}"/>`
-    + (row >= 12 ? `<text x="0" y="${s * row + row - 4}" class="axis">s${s}</text>` : ''));
+    `<rect class="idle" x="${label}" y="${top + s * row + 1}" width="${width - label}" height="${row - 2}"/>`
+    + (row >= 12 ? `<text x="0" y="${top + s * row + row - 4}" class="axis">s${s}</text>` : ''));
   const ops = t.ops.map((o) => {
     // A micro-batch's number where its box has room for it (10-unit digits are about 6 units wide).
-    const text = row >= 12 && (o.end - o.start) * scale >= String(o.microBatch + 1).length * 6 + 2 ? `<text x="${px(label + o.start * scale + 2)}" y="${o.stage * row + row - 4}" class="mb">${o.microBatch + 1}</text>` : '';
-    return `<rect class="op ${o.kind === 'forward' ? 'fwd' : 'bwd'}" fill="${hue(o.microBatch)}" x="${px(label + o.start * scale)}" y="${o.stage * row + 1}" width="${px((o.end - o.start) * scale)}" height="${row - 2}"><title>${esc(`stage ${o.stage}, micro-batch ${o.microBatch + 1}${t.virtualStages > 1 ? `, chunk ${o.chunk}` : ''}, ${o.kind}`)}</title></rect>${text}`;
+    const text = row >= 12 && (o.end - o.start) * scale >= String(o.microBatch + 1).length * 6 + 2 ? `<text x="${px(label + o.start * scale + 2)}" y="${top + o.stage * row + row - 4}" class="mb">${o.microBatch + 1}</text>` : '';
+    return `<rect class="op ${o.kind === 'forward' ? 'fwd' : 'bwd'}" fill="${hue(o.microBatch)}" x="${px(label + o.start * scale)}" y="${top + o.stage * row + 1}" width="${px((o.end - o.start) * scale)}" height="${row - 2}"><title>${esc(`stage ${o.stage}, micro-batch ${o.microBatch + 1}${t.virtualStages > 1 ? `, chunk ${o.chunk}` : ''}, ${o.kind}`)}</title></rect>${text}`;
   });
+  // Time runs in the timeline's own unit, one whole-stage forward of one micro-batch (a backward is 2 or 3 of them).
+  const axes = `<text class="axis axis-title" x="0" y="9" data-axis="y">stage</text>`
+    + `<text class="axis axis-title" x="${label}" y="${height - 3}" data-axis="x">time (forward passes of a micro-batch) →</text>`;
   const name = t.schedule === 'interleaved' ? `interleaved 1F1B, v = ${t.virtualStages}` : t.schedule === 'gpipe' ? 'GPipe' : '1F1B';
   const caption = `${name}: p = ${t.stages}, m = ${t.microBatches}; bubble ${formatPercent(t.bubbleFraction)} of the ideal time${note ? ` (${note})` : ''}`;
-  return `<svg class="chart pipeline" viewBox="0 0 ${width} ${height}" role="img" aria-label="${esc(`pipeline schedule, ${caption}`)}">${rows.join('')}${ops.join('')}</svg><p class="caption">${esc(caption)}. Solid: forward; pale: backward; grey: idle (bubble).</p>`;
+  return `<svg class="chart pipeline" viewBox="0 0 ${width} ${height}" role="img" aria-label="${esc(`pipeline schedule, ${caption}`)}">${axes}${rows.join('')}${ops.join('')}</svg><p class="caption">${esc(caption)}. Solid: forward; pale: backward; grey: idle (bubble).</p>`;
 }

@@ -72,10 +72,12 @@ input:focus-visible,select:focus-visible,a:focus-visible,button:focus-visible{ou
 h3{font-size:.95em;margin:12px 0 4px}
 .chart{display:block;width:100%;height:auto;overflow:visible}
 .chart.breakdown,.chart.memory{height:28px}
+.scale{display:flex;justify-content:space-between;gap:8px;font-size:.75em;color:var(--_muted);font-variant-numeric:tabular-nums}
 .legend{list-style:none;margin:4px 0 0;padding:0;display:flex;flex-wrap:wrap;gap:2px 12px;font-size:.8em}
 .swatch{display:inline-block;width:.8em;height:.8em;border-radius:2px;margin-right:4px;vertical-align:-1px}
 .caption{font-size:.8em;color:var(--_muted);margin:4px 0 0}
 .axis{font-size:10px;fill:var(--_muted)}
+.axis-title{font-style:italic}
 .mb{font-size:10px;fill:#fff;pointer-events:none}
 .idle{fill:var(--_idle)}
 .op.bwd{fill-opacity:.55}
