@@ -25,6 +25,17 @@ const smallest = object({
   withinBudget: boolean({ description: 'Whether its GPU-hours (or cost) stay within the budget.' }),
 }, { ...open, expected: 'the smallest cluster that fits', description: 'With a budget alone: the smallest cluster that fits, for comparison.' });
 
+const largerBatch = object({
+  ...sizeFields,
+  globalBatchSize: count("Sequences per optimizer step: twice the request's."),
+  bubbleFraction: number({ min: 0, max: 1, description: "The pipeline bubble's share of the step in the plan at the request's batch." }),
+  message: message('What the larger batch would change, and the caveat, for humans.'),
+}, {
+  ...open, expected: 'a larger-batch answer',
+  description: 'When the batch holds the plan back (a pipeline bubble of a tenth of the step or more, or one micro-batch per data-parallel rank): '
+    + 'the same question answered with twice the global batch, given only when that needs fewer nodes or days.',
+});
+
 const nodesOk = object({
   ok: literal(true),
   mode: enumOf(['fewest-nodes', 'fastest-within-budget', 'days-on-nodes'], {
@@ -42,6 +53,7 @@ const nodesOk = object({
     outOfMemory: integer({ min: 0, description: 'Of the noPlan sizes, how many run out of memory (the rest: no TP × PP × DP split passes the divisibility rules).' }),
   }, { ...open, expected: 'a checked range', description: "How far below a deadline's answer every size was searched." })),
   note: optional(message('How thoroughly the cluster sizes were searched, for humans.')),
+  largerBatch: optional(largerBatch),
 }, { ...open, expected: 'a nodes answer', description: 'The cluster size and the best configuration on it.' });
 
 const nodesFail = object({
@@ -51,6 +63,7 @@ const nodesFail = object({
   issues: optional(issuesSchema),
   closest: optional(closestSchema),
   searches: optional(searches),
+  largerBatch: optional(largerBatch),
 }, { ...open, expected: 'a nodes failure', description: 'The goal cannot be met: the reason, and the closest feasible point.' });
 
 /** The annotation checks at compile time that the validated type is wire.ts's NodesResponseJson. */

@@ -7,6 +7,7 @@ import type { Schema } from '../schema/types.ts';
 import { jsonSchemaDocument, validate } from '../schema/validate.ts';
 import { modelSchema } from '../scenario-schema.ts';
 import type { FieldIssue } from '../wire.ts';
+import { largerBatch } from './nodes-larger-batch.ts';
 import { planJson } from './plan-json.ts';
 import {
   constraintsSchema, pricePerGpuHourSchema, searchClusterFields, searchTrainingFields, settingsSchema,
@@ -112,7 +113,10 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
     options.onClusterSize?.(req.nodes, 0);
     const { onClusterSize: _, ...one } = opts;
     const p = trainOnNodes(r.base, req.nodes, req.tokens, one, price);
-    if (p) return { ok: true, mode: 'days-on-nodes', ...point(req.nodes, p), searches: 1 };
+    if (p) {
+      const larger = largerBatch(r.base, req.tokens, p, { kind: 'nodes', nodes: req.nodes, ...(price !== undefined && { pricePerGpuHour: price }) }, one);
+      return { ok: true, mode: 'days-on-nodes', ...point(req.nodes, p), searches: 1, ...(larger && { largerBatch: larger }) };
+    }
     const asked = req.nodes;
     const near = nearestRunning(r.base, req.tokens, asked, {
       ...one, ...(options.onClusterSize && { onClusterSize: (n: number, before: number) => options.onClusterSize!(n, 1 + before) }),
@@ -139,6 +143,13 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
   const answer = req.days === undefined
     ? fastestWithinBudget(r.base, req.tokens, budget, opts)
     : fewestNodes(r.base, req.tokens, { ...budget, deadlineSeconds: days(req.days) }, opts);
+  const deadline = req.days === undefined ? undefined : {
+    kind: 'deadline' as const, deadlineSeconds: days(req.days), missed: !answer.ok, ...(price !== undefined && { pricePerGpuHour: price }),
+  };
+  // Only a deadline without a budget: with a budget, the larger batch's answer would also have to stay within it.
+  const hinted = deadline && !('gpuHourBudget' in budget || 'costBudget' in budget) ? (answer.ok ? answer : answer.closest) : undefined;
+  const larger = hinted && deadline && (answer.ok || answer.reason === 'deadline-unreachable')
+    ? largerBatch(r.base, req.tokens, hinted, deadline, opts) : undefined;
   if (answer.ok) {
     return {
       ok: true, mode: budgetOnly ? 'fastest-within-budget' : 'fewest-nodes', ...point(answer.nodes, answer), searches: answer.searches,
@@ -146,11 +157,13 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
       ...(answer.smallest && { smallest: { ...sizeJson(answer.smallest), withinBudget: meetsGoal(answer.smallest, budget) } }),
       ...(answer.checked && { checked: answer.checked }),
       ...(answer.note !== undefined && { note: answer.note }),
+      ...(larger && { largerBatch: larger }),
     };
   }
   return {
     ok: false, reason: answer.reason, message: answer.message, searches: answer.searches,
     ...(answer.closest && { closest: closestJson(answer.closest, answer.message) }),
+    ...(larger && { largerBatch: larger }),
   };
 
   function closestJson(p: { nodes: number; gpus: number; plan: { candidate: Parameters<typeof planJson>[1] }; days: number; gpuHours: number; cost?: number }, why: string): ClosestJson {

@@ -119,6 +119,22 @@ export interface NodesOkJson extends NodesSizeJson {
   checked?: { fromNodes: number; complete: boolean; noPlan: number; outOfMemory: number };
   /** How thoroughly the cluster sizes were searched, for humans. */
   note?: string;
+  /** When the batch holds the plan back: the same question answered with twice the global batch. */
+  largerBatch?: LargerBatchJson;
+}
+
+/**
+ * The same question answered with twice the global batch, given only when the batch holds the plan
+ * back (its pipeline bubble takes a tenth of the step or more, or each data-parallel rank gets a
+ * single micro-batch) and the larger batch needs fewer nodes or days. A hint: whether the model trains
+ * as well at that batch is not the step-time model's to say.
+ */
+export interface LargerBatchJson extends NodesSizeJson {
+  /** Sequences per optimizer step: twice the request's. */
+  globalBatchSize: number;
+  /** The pipeline bubble's share of the step in the plan at the request's batch. */
+  bubbleFraction: number;
+  message: string;
 }
 
 export interface NodesFailJson {
@@ -128,6 +144,8 @@ export interface NodesFailJson {
   issues?: FieldIssue[];
   closest?: ClosestJson;
   searches?: number;
+  /** 'deadline-unreachable': the deadline answered with twice the global batch, when that meets it. */
+  largerBatch?: LargerBatchJson;
 }
 
 export type NodesResponseJson = NodesOkJson | NodesFailJson;
