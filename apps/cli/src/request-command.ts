@@ -1,6 +1,7 @@
 import type { Command } from './command.ts';
 import { printError } from './errors.ts';
 import { EXIT } from './exit-codes.ts';
+import { flagLocator } from './flag-terms.ts';
 import { parseFlags, type FlagSpec, type FlagValues } from './flags.ts';
 import type { CliIo } from './io.ts';
 import { requestFrom } from './search-flags.ts';
@@ -11,8 +12,8 @@ export interface RequestIo extends CliIo {
   readonly flagFor?: (path: string) => string | undefined;
   /**
    * A message with each request field it names written as the flag that sets it ("give either
-   * cluster.nodes or cluster.gpus" → "give either --nodes or --gpus"). Only dotted or camelCase
-   * fields are rewritten: a one-word field (`tokens`, `days`) reads as plain English in prose.
+   * cluster.nodes or cluster.gpus" → "give either --nodes or --gpus"); flag-terms.ts says which
+   * words are fields (a one-word field such as `days` only where it stands in a list of fields).
    */
   readonly inFlagTerms?: (message: string) => string;
 }
@@ -73,36 +74,6 @@ export function printIssues(io: RequestIo, issues: readonly { path: string; mess
   for (const issue of issues ?? []) {
     printError(io, `${io.flagFor?.(issue.path) ?? (issue.path || '(request)')}: ${io.inFlagTerms?.(issue.message) ?? issue.message}`);
   }
-}
-
-const MARKER = '\u0000flag';
-
-/**
- * Where each request flag lands in the request: fromFlags is run with that flag alone set to a
- * marker, and the marker's path is the flag's (a table kept by hand could drift from fromFlags).
- * An issue at the marker's path, at another item of the list it fills, or at that list, is the flag's.
- */
-function flagLocator(spec: RequestCommandSpec): Required<Pick<RequestIo, 'flagFor' | 'inFlagTerms'>> {
-  const anyItem = (path: string) => path.replace(/\[\d+\]/g, '[]');
-  const byPath = new Map<string, string>();
-  for (const name of spec.requestFlags) {
-    if (spec.flags[name]?.type !== 'string') continue;
-    for (const path of markerPaths(spec.fromFlags({ [name]: MARKER }))) byPath.set(anyItem(path), `--${name}`);
-  }
-  // Longest first, so `training.tokens` is taken whole before any shorter field inside it.
-  const named = [...byPath.keys()].filter((path) => /^[\w.]+$/.test(path) && /[.A-Z]/.test(path)).sort((a, b) => b.length - a.length);
-  const fields = named.length === 0 ? undefined : new RegExp(`(?<![\\w.])(${named.map((p) => p.replaceAll('.', '\\.')).join('|')})(?![\\w])`, 'g');
-  return {
-    flagFor: (path) => byPath.get(anyItem(path)) ?? byPath.get(`${anyItem(path)}[]`),
-    inFlagTerms: (message) => (fields ? message.replace(fields, (path) => byPath.get(path)!) : message),
-  };
-}
-
-function markerPaths(value: unknown, path = ''): string[] {
-  if (value === MARKER) return [path];
-  if (typeof value !== 'object' || value === null) return [];
-  if (Array.isArray(value)) return value.flatMap((x, i) => markerPaths(x, `${path}[${i}]`));
-  return Object.entries(value).flatMap(([k, x]) => markerPaths(x, path === '' ? k : `${path}.${k}`));
 }
 
 /**

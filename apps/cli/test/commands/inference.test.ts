@@ -71,4 +71,10 @@ describe('trainplan inference', () => {
     const { out } = await cli(['inference', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--prompt', '1', '--output', '1']);
     expect(out).toMatch(/^serving 1 prompt token \+ 1 output token per sequence\n/);
   });
+
+  it('a precision the GPU lacks is told the flag to use: "use --precision fp16", not \'use precision "fp16"\'', async () => {
+    const { code, out, err } = await cli(['inference', '--model', 'llama3-8b', '--gpu', 'v100-32gb', '--prompt', '128', '--output', '8', '--precision', 'bf16']);
+    expect({ code, out }).toEqual({ code: 2, out: '' });
+    expect(err).toBe('trainplan: --precision: NVIDIA V100 SXM2 32GB has no BF16 tensor cores: use --precision fp16\n');
+  });
 });

@@ -177,4 +177,25 @@ describe('trainplan nodes', () => {
     expect(err.endsWith('\r')).toBe(true);
     expect((await cli([...GPT3, '--days', '30', '--json'])).err).toBe('');
   });
+
+  describe('a request built from flags is told its fields by their flags', () => {
+    it('--days with --nodes names --nodes, --days, --gpu-hours and --budget, and leaves "days on that many nodes" as it reads', async () => {
+      const { code, out, err } = await cli([...GPT3, '--days', '30', '--nodes', '8']);
+      expect({ code, out }).toEqual({ code: 2, out: '' });
+      expect(err).toBe('trainplan: --nodes: give --nodes (days on that many nodes) or a goal (--days, --gpu-hours, --budget), not both\n');
+    });
+
+    it('no goal: "give a deadline (--days), a budget (--gpu-hours, or --budget with --price), or --nodes"', async () => {
+      const { code, err } = await cli(GPT3);
+      expect(code).toBe(2);
+      expect(err).toBe('trainplan: --days: give a deadline (--days), a budget (--gpu-hours, or --budget with --price), or --nodes\n');
+    });
+
+    it('an --input request is told its JSON fields', async () => {
+      const request = { model: 'gpt3-175b', cluster: { gpu: 'dgx-a100-80gb' }, training: { globalBatchSize: 1536 }, tokens: 3e11, days: 30, nodes: 8 };
+      const { code, err } = await cli(['nodes', '--input', '-'], false, JSON.stringify(request));
+      expect(code).toBe(2);
+      expect(err).toBe('trainplan: nodes: give nodes (days on that many nodes) or a goal (days, gpuHours, budget), not both\n');
+    });
+  });
 });
