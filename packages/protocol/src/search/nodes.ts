@@ -149,7 +149,8 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
   // Only a deadline without a budget: with a budget, the larger batch's answer would also have to stay within it.
   const hinted = deadline && !('gpuHourBudget' in budget || 'costBudget' in budget) ? (answer.ok ? answer : answer.closest) : undefined;
   const larger = hinted && deadline && (answer.ok || answer.reason === 'deadline-unreachable')
-    ? largerBatch(r.base, req.tokens, hinted, deadline, opts) : undefined;
+    // Its sizes are not the request's: progress goes on, the cluster-size notes do not.
+    ? largerBatch(r.base, req.tokens, hinted, deadline, (({ onClusterSize: _, ...rest }) => rest)(opts)) : undefined;
   if (answer.ok) {
     return {
       ok: true, mode: budgetOnly ? 'fastest-within-budget' : 'fewest-nodes', ...point(answer.nodes, answer), searches: answer.searches,

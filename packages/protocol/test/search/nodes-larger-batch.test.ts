@@ -31,6 +31,16 @@ describe('nodes: a batch that holds the plan back', () => {
     expect(validateNodesResponse(a)).toEqual({ ok: true, value: a });
   });
 
+  it("the larger batch's search reports progress but not its cluster sizes: one size note per search of the request's", () => {
+    const sizes: number[] = [];
+    let progress = 0;
+    const a = runNodes(request(2048, { days: 2 }), { onClusterSize: (n) => sizes.push(n), onProgress: () => { progress += 1; } });
+    if (!a.ok) throw new Error(a.message);
+    expect(a.largerBatch).toBeDefined();
+    expect(sizes).toHaveLength(a.searches);
+    expect(progress).toBeGreaterThan(0);
+  });
+
   it('days on given nodes: the larger batch is offered when it trains faster on the same nodes', () => {
     const a = runNodes(request(2048, { nodes: 784 }));
     if (!a.ok) throw new Error(a.message);
