@@ -35,7 +35,8 @@ afterAll(async () => { await browser?.close(); });
 
 interface Opened { page: Page; context: BrowserContext; problems: string[]; requests: string[] }
 
-async function open(hash = '', options: { csp?: string } = {}): Promise<Opened> {
+/** Opens the page and waits for `options.until` (an expression over `el`, the widget; default: a first estimate). */
+async function open(hash = '', options: { csp?: string; until?: string } = {}): Promise<Opened> {
   const context = await browser.newContext();
   const requests: string[] = [];
   await context.route(`${ORIGIN}/**`, (route) => {
@@ -51,7 +52,7 @@ async function open(hash = '', options: { csp?: string } = {}): Promise<Opened> 
   page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   await page.goto(`${ORIGIN}/${hash}`);
-  await waitFor(page, 'el.estimate !== undefined');
+  await waitFor(page, options.until ?? 'el.estimate !== undefined');
   return { page, context, problems, requests };
 }
 
@@ -171,6 +172,29 @@ describe('<trainplan-estimator> opening shared links, in Chromium', () => {
     });
     expect(css).toEqual({ border: 'solid', padding: '12px', display: 'block', opFill: expect.stringMatching(/^rgb\(/) });
     expect(css.opFill).not.toBe('rgb(0, 0, 0)');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('<trainplan-estimator> opening an infeasible scenario, in Chromium', () => {
+  it('shows the out-of-memory message and no empty result headings until a scenario runs, then the results', async () => {
+    const scenario = {
+      model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', nodes: 128 },
+      training: { globalBatchSize: 1536, microBatchSize: 8 }, parallelism: { tensor: 8, pipeline: 8, recompute: 'none' },
+    };
+    const { page, context, problems } = await open(link(scenario), { until: "/out of memory/.test(el.shadowRoot.getElementById('m-mbs').textContent)" });
+    const headings = page.locator('trainplan-estimator h3');
+    expect(await headings.count()).toBe(5);
+    for (const h of await headings.all()) expect(await h.isVisible()).toBe(false);
+    expect(await page.locator('trainplan-estimator .share-link').isVisible()).toBe(false);
+    expect(await shown(page, '.status')).toBe('Fix the marked field.');
+    await field(page, 'Micro-batch').fill('1');
+    await field(page, 'Recompute').selectOption('full');
+    await waitFor(page, 'el.estimate !== undefined');
+    await expect.poll(() => headings.first().isVisible()).toBe(true);
+    expect(await page.locator('trainplan-estimator .share-link').isVisible()).toBe(true);
+    expect(await shown(page, '.status')).toBe('');
     expect(problems).toEqual([]);
     await context.close();
   });

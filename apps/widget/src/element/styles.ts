@@ -58,6 +58,7 @@ input:focus-visible,select:focus-visible,a:focus-visible,button:focus-visible{ou
 .msg{color:var(--_error);font-size:.8em;min-height:0}
 .msg:empty{display:none}
 .outputs{min-width:0}
+.results[hidden]{display:none}
 .status{margin:0 0 8px;color:var(--_error)}
 .status:empty{display:none}
 .note{margin:0 0 8px;font-size:.85em;color:var(--_muted)}

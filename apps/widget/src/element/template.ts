@@ -25,7 +25,10 @@ function field(f: FieldSpec): string {
   return `<div class="${cls}" data-field="${f.name}"${f.customOnly ? ' data-custom' : ''}>${body}<span class="msg" id="m-${f.name}" aria-live="polite"></span></div>`;
 }
 
-/** The element's shadow DOM: the inputs, grouped, and empty output slots the results fill. */
+/**
+ * The element's shadow DOM: the inputs, grouped, and empty output slots the results fill. The results stay
+ * hidden until the first good estimate: a scenario that opens infeasible shows its message, not five empty headings.
+ */
 export function template(): string {
   const sets = GROUPS.map(([g, title]) => `<fieldset data-group="${g}"><legend>${title}</legend>${FIELDS.filter((f) => f.group === g).map(field).join('')}</fieldset>`).join('');
   return `<div class="tp" part="root">
@@ -33,6 +36,7 @@ export function template(): string {
 <section class="outputs" aria-label="estimate">
 <p class="status" role="status" aria-live="polite"></p>
 <p class="note" aria-live="polite"></p>
+<div class="results" hidden>
 <div class="headline" aria-live="polite"></div>
 <ul class="warnings" aria-live="polite"></ul>
 <div class="out-search"></div>
@@ -42,5 +46,5 @@ export function template(): string {
 <h3>Scaling over nodes</h3><div class="out-scaling"></div>
 <h3>How many nodes</h3><div class="out-nodes" aria-live="polite"></div>
 <p class="share"><a class="share-link" href="#">Link to this scenario</a></p>
-</section></div>`;
+</div></section></div>`;
 }

@@ -369,6 +369,8 @@ export class TrainplanEstimator extends HTMLElement {
   }
 
   #render(e: EstimateOk): void {
+    const results = this.#root.querySelector<HTMLElement>('.results');
+    if (results) results.hidden = false;
     this.#set('.headline', headline(e));
     this.#set('.warnings', warningsList(e));
     this.#set('.out-breakdown', breakdownBar(e.breakdown, e.stepTimeSeconds));
