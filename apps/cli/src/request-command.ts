@@ -1,7 +1,7 @@
 import type { Command } from './command.ts';
 import { printError } from './errors.ts';
 import { EXIT } from './exit-codes.ts';
-import { flagLocator } from './flag-terms.ts';
+import { flagLocator, proseInFlagTerms } from './flag-terms.ts';
 import { parseFlags, type FlagSpec, type FlagValues } from './flags.ts';
 import type { CliIo } from './io.ts';
 import { requestFrom } from './search-flags.ts';
@@ -16,6 +16,14 @@ export interface RequestIo extends CliIo {
    * words are fields (a one-word field such as `days` only where it stands in a list of fields).
    */
   readonly inFlagTerms?: (message: string) => string;
+}
+
+/**
+ * The answer the report and stderr show: its messages, reasons, whys and warnings in flag terms for
+ * a request built from flags (`--input` requests keep their JSON paths); --json prints the answer itself.
+ */
+export function shownAnswer<T>(io: RequestIo, answer: T): T {
+  return io.inFlagTerms ? proseInFlagTerms(answer, io.inFlagTerms) : answer;
 }
 
 /**
@@ -88,7 +96,7 @@ export function printAnswer<Ok extends { ok: true }>(
     printIssues(io, answer.issues);
     return false;
   }
-  if (v.json !== true) io.stdout(report(answer));
+  if (v.json !== true) io.stdout(report(shownAnswer(io, answer)));
   return true;
 }
 

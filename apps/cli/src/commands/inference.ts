@@ -3,7 +3,7 @@ import { formatBytes, formatNumber, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
-import { printAnswer, requestCommand } from '../request-command.ts';
+import { printAnswer, requestCommand, shownAnswer } from '../request-command.ts';
 import type { FlagSpec, FlagValues } from '../flags.ts';
 import { renderTable } from '../format/table.ts';
 import { count, machineFields, MACHINE_FLAGS, number } from '../search-flags.ts';
@@ -130,7 +130,8 @@ export const inferenceCommand: Command = requestCommand({
     if (!printAnswer(io, v, answer, (a: Extract<InferenceResponseJson, { ok: true }>) => formatInferenceReport(a, bounds))) return EXIT.usage;
     if (!answer.best) {
       // The report on stdout already says why; under --json stdout is the JSON, so stderr carries the reason.
-      printError(io, v.json === true && answer.closest ? `no plan meets the latency bounds: ${answer.closest.why}` : 'no plan meets the latency bounds');
+      const closest = shownAnswer(io, answer).closest;
+      printError(io, v.json === true && closest ? `no plan meets the latency bounds: ${closest.why}` : 'no plan meets the latency bounds');
       return EXIT.infeasible;
     }
     return EXIT.ok;

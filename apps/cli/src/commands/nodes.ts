@@ -4,7 +4,7 @@ import { countOf, formatCount, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
-import { exportProblem, printIssues, requestCommand } from '../request-command.ts';
+import { exportProblem, printIssues, requestCommand, shownAnswer } from '../request-command.ts';
 import type { FlagSpec, FlagValues } from '../flags.ts';
 import { progressBar } from '../format/progress-bar.ts';
 import {
@@ -160,16 +160,18 @@ export const nodesCommand: Command = requestCommand({
     const batch = typeof training === 'object' && training !== null ? (training as { globalBatchSize?: unknown }).globalBatchSize : undefined;
     const assumed = v.input === undefined && v['global-batch'] === undefined && typeof batch === 'number'
       ? `assumed (no --global-batch): ${defaultBatchText(batch, seqLength(v))}` : undefined;
+    // The report and stderr name the request's fields by their flags (shownAnswer); --json is the API's answer.
+    const shown = shownAnswer(io, answer);
     if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
     else if (typeof v.export === 'string' && answer.ok) exportScenario(io, v.export, answer.configuration.scenario);
-    else if (answer.ok || answer.reason !== 'invalid') io.stdout(`${assumed === undefined ? '' : `${assumed}\n`}${formatNodesReport(answer)}`);
+    else if (shown.ok || shown.reason !== 'invalid') io.stdout(`${assumed === undefined ? '' : `${assumed}\n`}${formatNodesReport(shown)}`);
     if (assumed !== undefined && (v.json === true || typeof v.export === 'string')) io.stderr(`trainplan: ${assumed}\n`);
-    if (answer.ok) return EXIT.ok;
+    if (answer.ok || shown.ok) return EXIT.ok;
     if (answer.reason === 'invalid') {
       printIssues(io, answer.issues);
       return EXIT.usage;
     }
-    printError(io, `${answer.reason}: ${answer.message}`);
+    printError(io, `${shown.reason}: ${shown.message}`);
     return EXIT.infeasible;
   },
 });

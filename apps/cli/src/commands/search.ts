@@ -6,7 +6,7 @@ import type { FlagSpec, FlagValues } from '../flags.ts';
 import { progressBar } from '../format/progress-bar.ts';
 import { formatSearchReport } from '../format/search-report.ts';
 import type { CliIo } from '../io.ts';
-import { exportProblem, printIssues, requestCommand } from '../request-command.ts';
+import { exportProblem, printIssues, requestCommand, shownAnswer } from '../request-command.ts';
 import {
   count, machineFields, MACHINE_FLAGS, number, SPACE_FLAGS, spaceConstraintFields, spaceFlagsHelp, TRAINING_FLAGS, trainingFields,
 } from '../search-flags.ts';
@@ -112,7 +112,7 @@ export const searchCommand: Command = requestCommand({
       return EXIT.usage;
     }
     // The answer names the request's fields (candidateBudget); a request built from flags names its flags (--budget).
-    const shown = !answer.ok && io.inFlagTerms ? { ...answer, message: io.inFlagTerms(answer.message) } : answer;
+    const shown = shownAnswer(io, answer);
     if (typeof v.export === 'string' && shown.ok) exportScenario(io, v.export, shown.best.scenario);
     else if (v.json !== true) io.stdout(formatSearchReport(shown));
     if (!shown.ok) {

@@ -191,6 +191,15 @@ describe('trainplan nodes', () => {
       expect(err).toBe('trainplan: --days: give a deadline (--days), a budget (--gpu-hours, or --budget with --price), or --nodes\n');
     });
 
+    it('the plan\'s warnings name --memory-fraction; --json keeps the field, memoryFraction', async () => {
+      const args = [...GPT3, '--nodes', '16', '--memory-fraction', '1'];
+      const { code, out } = await cli(args);
+      expect(code).toBe(0);
+      expect(out).toMatch(/\n {2}⚠ peak memory is 9\d\.\d% of the GPU's: .*; --memory-fraction 0\.9 keeps 10%\)\n/);
+      expect(out).not.toContain('memoryFraction');
+      expect((await cli([...args, '--json'])).out).toContain('memoryFraction 0.9 keeps 10%');
+    });
+
     it('an --input request is told its JSON fields', async () => {
       const request = { model: 'gpt3-175b', cluster: { gpu: 'dgx-a100-80gb' }, training: { globalBatchSize: 1536 }, tokens: 3e11, days: 30, nodes: 8 };
       const { code, err } = await cli(['nodes', '--input', '-'], false, JSON.stringify(request));

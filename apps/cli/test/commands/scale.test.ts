@@ -97,4 +97,15 @@ describe('trainplan scale', () => {
       expect(err).toMatch(/^trainplan: --recompute: /);
     });
   });
+
+  it('a size the --memory-fraction rules out says so by the flag, in the table and on stderr; --json keeps memoryFraction', async () => {
+    const args = [...GPT3, '--nodes', '16', '--memory-fraction', '0.3'];
+    const { code, out, err } = await cli(args);
+    expect(code).toBe(1);
+    expect(rows(out).get(16)!.at(-1)).toMatch(/^no configuration fits: .*, the search leaves 24\.0 GiB of the GPU's 80\.0 GiB usable \(--memory-fraction\)$/);
+    expect(err).toMatch(/^trainplan: 16 nodes \(128 GPUs\): no configuration fits: .* usable \(--memory-fraction\)\n$/);
+    const json = await cli([...args, '--json']);
+    expect(JSON.parse(json.out).points[0].reason).toMatch(/usable \(memoryFraction\)$/);
+    expect(json.err).toMatch(/usable \(--memory-fraction\)\n$/);
+  });
 });

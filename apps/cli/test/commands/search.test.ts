@@ -160,6 +160,14 @@ describe('trainplan search', () => {
     expect(err).toMatch(message);
   });
 
+  it('a search the --memory-fraction rules out names the flag, not the field memoryFraction, in the report and on stderr', async () => {
+    const { code, out, err } = await cli(['search', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--nodes', '16', '--global-batch', '1536', '--memory-fraction', '0.3']);
+    expect(code).toBe(1);
+    expect(out).toMatch(/\nclosest miss: .* above the 24\.0 GiB the search leaves usable \(--memory-fraction 0\.3 of the NVIDIA A100 SXM4 80GB's 80\.0 GiB\)\n/);
+    expect(err).toMatch(/^trainplan: no-feasible-configuration: .* the search leaves 24\.0 GiB of the GPU's 80\.0 GiB usable \(--memory-fraction\)\n$/);
+    expect(out + err).not.toContain('memoryFraction');
+  });
+
   it('an --input request is told its fields by their JSON paths', async () => {
     const request = { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 64 } };
     const { code, err } = await cli(['search', '--input', 'r.json'], { files: { 'r.json': JSON.stringify(request) } });
