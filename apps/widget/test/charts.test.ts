@@ -49,6 +49,19 @@ describe('pipeline chart', () => {
     expect(svg.match(/class="idle"/g)).toHaveLength(4);
     expect(svg).toContain('bubble 18.8%'); // (p − 1)/(v·m) = 3/16
   });
+
+  it.each([24, 64, 128])('draws %i stages in at most 218 units of height (12 + 192 + 14), every row still a visible bar', (stages) => {
+    const r = pipelineTimeline({ stages, microBatches: stages, virtualStages: 1, schedule: '1f1b' });
+    if (!r.ok) throw new Error(r.message);
+    const svg = pipelineChart(r.timeline);
+    expect(Number(svg.match(/viewBox="0 0 400 ([\d.]+)"/)![1])).toBeLessThanOrEqual(218);
+    const idle = [...svg.matchAll(/class="idle" x="[\d.]+" y="([\d.]+)" width="[\d.]+" height="([\d.]+)"/g)].map((m) => ({ y: Number(m[1]), h: Number(m[2]) }));
+    expect(idle).toHaveLength(stages);
+    for (const [i, bar] of idle.entries()) {
+      expect(bar.h).toBeGreaterThanOrEqual(1);
+      if (i > 0) expect(bar.y).toBeGreaterThan(idle[i - 1]!.y + idle[i - 1]!.h); // a gap between rows
+    }
+  });
 });
 
 describe('scaling chart', () => {
