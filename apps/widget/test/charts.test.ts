@@ -68,14 +68,26 @@ describe('scaling chart', () => {
   it('draws feasible sizes and lists the others with their reason', () => {
     const svg = scalingChart([{ nodes: 8, tokensPerSecond: 1000 }, { nodes: 16, tokensPerSecond: 1900 }, { nodes: 4, reason: 'out-of-memory' }], 16);
     expect(svg.match(/<circle/g)).toHaveLength(2);
-    expect(svg).toContain('4 nodes (out-of-memory)');
+    expect(svg).toContain('4 nodes (out of memory)');
     expect(svg).toContain('class="dot current"');
   });
 
   it('says "1 node" where a size of one node is listed or titled', () => {
     const svg = scalingChart([{ nodes: 1, reason: 'out-of-memory' }, { nodes: 2, tokensPerSecond: 1000 }, { nodes: 4, tokensPerSecond: 1900 }], 2);
-    expect(svg).toContain('Not drawn: 1 node (out-of-memory).');
+    expect(svg).toContain('Not drawn: 1 node (out of memory).');
     expect(scalingChart([{ nodes: 1, tokensPerSecond: 500 }], 1)).toContain('<title>1 node: 500 tokens/s</title>');
+  });
+});
+
+describe('scaling chart, sizes not drawn', () => {
+  it.each([
+    ['out-of-memory', 'out of memory'],
+    ['indivisible', 'the batch does not divide evenly'],
+    ['invalid', 'not a valid plan'],
+    ['no answer', 'no answer'],
+  ])('says why in words, not as the code %s', (reason, words) => {
+    const svg = scalingChart([{ nodes: 8, tokensPerSecond: 1000 }, { nodes: 2048, reason }], 8);
+    expect(svg).toContain(`Not drawn: 2048 nodes (${words}).`);
   });
 });
 

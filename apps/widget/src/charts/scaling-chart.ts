@@ -8,6 +8,13 @@ export interface ScalingPoint {
   readonly reason?: string;
 }
 
+/** An estimate's reason code in words, for the list of sizes not drawn. */
+const REASON_WORDS: Readonly<Record<string, string>> = {
+  'out-of-memory': 'out of memory',
+  indivisible: 'the batch does not divide evenly',
+  invalid: 'not a valid plan',
+};
+
 /** The least distance between two axis labels (10-unit text and its line spacing). */
 const LABEL_GAP = 14;
 
@@ -41,6 +48,6 @@ export function scalingChart(points: readonly ScalingPoint[], currentNodes: numb
   const yTicks = (Y(lo) - Y(hi) >= LABEL_GAP ? [lo, hi] : [hi])
     .map((v) => `<text class="axis" x="${pad.left - 10}" y="${px(Y(v) + 4)}" text-anchor="end">${esc(formatCount(v))}</text>`);
   const skipped = points.filter((p) => p.tokensPerSecond === undefined);
-  const note = skipped.length > 0 ? `<p class="caption">Not drawn: ${esc(skipped.map((p) => `${countOf(p.nodes, 'node')} (${p.reason ?? 'infeasible'})`).join('; '))}.</p>` : '';
+  const note = skipped.length > 0 ? `<p class="caption">Not drawn: ${esc(skipped.map((p) => `${countOf(p.nodes, 'node')} (${REASON_WORDS[p.reason ?? ''] ?? p.reason ?? 'infeasible'})`).join('; '))}.</p>` : '';
   return `<svg class="chart scaling" viewBox="0 0 ${width} ${height}" role="img" aria-label="tokens per second against node count"><path class="ideal" d="${path(ideal)}"/><path class="line" d="${path(ok.map((p) => p.tokensPerSecond))}"/>${dots.join('')}${xTicks.join('')}${yTicks.join('')}${titles}</svg><p class="caption">Tokens/s against nodes (log–log) at this global batch and t, p, c; dashed: linear scaling.</p>${note}`;
 }
