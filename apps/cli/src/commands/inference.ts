@@ -87,11 +87,16 @@ const ALIGN = ['right', 'right', 'right', 'right', 'right', 'right', 'right', 'r
 const unservable = (tensor: number, pipeline: number, message: string): string[] =>
   [String(tensor), String(pipeline), '—', '—', '—', '—', '—', '—', '—', message];
 
-/** The latency bounds a request sets, in words ("≤ 30.0 ms per token"), or undefined when it sets none. */
-function boundsText(request: Record<string, unknown>): string | undefined {
+/**
+ * The latency bounds a request sets, in words ("≤ 30.0 ms per token"), or undefined when it sets none.
+ * `--input -` may carry any JSON (null, a number): runInference names what is wrong with it.
+ */
+function boundsText(request: unknown): string | undefined {
+  if (typeof request !== 'object' || request === null) return undefined;
+  const { maxDecodeSecondsPerToken, maxPrefillSeconds } = request as Record<string, unknown>;
   const parts = [
-    ...(typeof request.maxDecodeSecondsPerToken === 'number' ? [`≤ ${formatSeconds(request.maxDecodeSecondsPerToken)} per token`] : []),
-    ...(typeof request.maxPrefillSeconds === 'number' ? [`≤ ${formatSeconds(request.maxPrefillSeconds)} to the first token`] : []),
+    ...(typeof maxDecodeSecondsPerToken === 'number' ? [`≤ ${formatSeconds(maxDecodeSecondsPerToken)} per token`] : []),
+    ...(typeof maxPrefillSeconds === 'number' ? [`≤ ${formatSeconds(maxPrefillSeconds)} to the first token`] : []),
   ];
   return parts.length > 0 ? parts.join(', ') : undefined;
 }

@@ -77,4 +77,11 @@ describe('trainplan inference', () => {
     expect({ code, out }).toEqual({ code: 2, out: '' });
     expect(err).toBe('trainplan: --precision: NVIDIA V100 SXM2 32GB has no BF16 tensor cores: use --precision fp16\n');
   });
+
+  it.each(['null', '42', '"text"'])('an --input request of %s is refused as not a request (exit 2), not an internal error', async (json) => {
+    const io = fakeIo({ stdin: json });
+    const code = await main(['inference', '--input', '-'], io);
+    expect(code).toBe(2);
+    expect(io.err()).toMatch(/^trainplan: \(request\): expected an inference request object, got .+\n$/);
+  });
 });
