@@ -28,7 +28,7 @@ export function classify(text: string, stated: AskParameters): IntentName {
   if (TIME.test(text)) return 'time';
   if (CONFIG.test(text)) return 'config';
   if (ESTIMATE.test(text)) return 'estimate';
-  if (stated.model === undefined) return 'help';
+  if (stated.model === undefined && stated.customModel === undefined) return 'help';
   // A model and a cluster with no question word: the fixed configuration if one was given, else the best one.
   return stated.tensor !== undefined || stated.pipeline !== undefined ? 'estimate' : 'config';
 }

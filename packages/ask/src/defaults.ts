@@ -1,7 +1,8 @@
-import { defaultSystemForGpu, gpuById, modelById, systemById } from '@trainplan/presets';
+import { defaultSystemForGpu, gpuById, systemById } from '@trainplan/presets';
 import { defaultPrecision } from '@trainplan/protocol';
 import { GB, countOf, days, toDays } from '@trainplan/units';
 import { compactCount } from './format.ts';
+import { modelFactsOf, modelSeqLengthOf } from './model-of.ts';
 import type { AskParameters, DefaultUsed, IntentName } from './question.ts';
 
 /**
@@ -67,11 +68,11 @@ export function withDefaults(intent: IntentName, stated: AskParameters): { param
   }
 
   if (!TRAINING_INTENTS.has(intent)) return { parameters: p, defaults: used };
-  const preset = p.model === undefined ? undefined : modelById(p.model);
+  const model = modelFactsOf(p);
 
-  if (p.tokens === undefined && p.tokensPerParameter !== undefined && preset !== undefined) {
-    const tokens = Math.round(p.tokensPerParameter * preset.publishedParameters);
-    take('tokens', tokens, `${compactCount(tokens)} training tokens (${p.tokensPerParameter} per parameter, as asked, × ${compactCount(preset.publishedParameters)} parameters)`);
+  if (p.tokens === undefined && p.tokensPerParameter !== undefined && model !== undefined) {
+    const tokens = Math.round(p.tokensPerParameter * model.parameters);
+    take('tokens', tokens, `${compactCount(tokens)} training tokens (${p.tokensPerParameter} per parameter, as asked, × ${compactCount(model.parameters)} parameters)`);
   }
   if (p.globalBatchSize === undefined && p.batchTokens !== undefined) {
     const seq = seqLengthOf(p);
@@ -80,12 +81,13 @@ export function withDefaults(intent: IntentName, stated: AskParameters): { param
     const rounded = batch === Math.round(exact) ? '' : `, rounded from ${formatCount(exact)} so that power-of-two data-parallel sizes divide it`;
     take('globalBatchSize', batch, `global batch ${batch} sequences (the ${compactCount(p.batchTokens)}-token batch asked, over ${seq}-token sequences${rounded})`);
   }
-  if ((intent === 'nodes' || intent === 'time' || intent === 'config') && p.tokens === undefined && preset !== undefined) {
-    if (preset.defaultTrainingTokens !== undefined) {
-      take('tokens', preset.defaultTrainingTokens, `${compactCount(preset.defaultTrainingTokens)} training tokens (${preset.shape.name}'s published budget)`);
+  if ((intent === 'nodes' || intent === 'time' || intent === 'config') && p.tokens === undefined && model !== undefined) {
+    if (model.defaultTrainingTokens !== undefined) {
+      take('tokens', model.defaultTrainingTokens, `${compactCount(model.defaultTrainingTokens)} training tokens (${model.name}'s published budget)`);
     } else {
-      const tokens = CHINCHILLA_TOKENS_PER_PARAMETER * preset.publishedParameters;
-      take('tokens', tokens, `${compactCount(tokens)} training tokens (20 per parameter, Hoffmann et al. 2022; ${preset.shape.name} states none)`);
+      const tokens = CHINCHILLA_TOKENS_PER_PARAMETER * model.parameters;
+      const why = model.published ? `${model.name} states none` : `× the ${compactCount(model.parameters)} parameters asked`;
+      take('tokens', tokens, `${compactCount(tokens)} training tokens (20 per parameter, Hoffmann et al. 2022; ${why})`);
     }
   }
   // A GPU-hour budget alone is a goal of its own ("how many nodes on 1.7M GPU-hours"): no deadline is assumed.
@@ -216,9 +218,8 @@ export function roundBatch(sequences: number): number {
 /** "1953.1" for a fractional count, "1953" for a whole one. */
 const formatCount = (n: number): string => (Number.isInteger(n) ? String(n) : n.toFixed(1));
 
-/** Tokens per sequence: the stated length, else the model preset's, else GPT-3's 2048. */
-export const seqLengthOf = (p: AskParameters): number =>
-  p.seqLength ?? (p.model === undefined ? undefined : modelById(p.model)?.shape.seqLength) ?? 2048;
+/** Tokens per sequence: the stated length, else the model's, else GPT-3's 2048. */
+export const seqLengthOf = (p: AskParameters): number => p.seqLength ?? modelSeqLengthOf(p) ?? 2048;
 
 /** How an answer says it took the default global batch; with the sequence length, whether it grew with the cluster. */
 export function defaultBatchText(batch: number, seqLength?: number): string {

@@ -3,6 +3,7 @@ import { compactCount } from './format.ts';
 import { classify } from './classify.ts';
 import { withDefaults } from './defaults.ts';
 import { matchHardware, matchUnmodelledHardware } from './lexicon/hardware.ts';
+import { customModelOfSize } from './custom-model.ts';
 import { matchModel } from './lexicon/models.ts';
 import {
   HW_TOKEN, KILO_COUNT, Scanner, takeAlgorithm, takeBytes, takeCollectiveOp, takeCounts, takeDeadline, takeParallelism,
@@ -46,11 +47,21 @@ export function parse(question: string): ParsedQuestion {
   const stated: AskParameters = {};
 
   const model = matchModel(s.text);
+  // A bare size no preset has ("a 30B model") is planned as a GPT-style decoder of that size, said so.
+  let customReading: string | undefined;
   if (model !== undefined) {
     s.blank(model);
     if (model.model !== undefined) stated.model = model.model;
     else if (model.unknownSize !== undefined && model.unknownSize <= 0) problems.push(`a model size must be positive, got ${compactCount(model.unknownSize)} parameters`);
-    else if (model.unknownSize !== undefined) problems.push(`no model preset has about ${compactCount(model.unknownSize)} parameters`);
+    else if (model.unknownSize !== undefined && model.family !== undefined) {
+      problems.push(`no ${model.family} preset has about ${model.askedSize ?? compactCount(model.unknownSize)} parameters (ask for "a ${model.askedSize ?? compactCount(model.unknownSize)} model" to plan a GPT-style decoder of that size)`);
+    } else if (model.unknownSize !== undefined) {
+      const custom = customModelOfSize(model.unknownSize, model.askedSize ?? compactCount(model.unknownSize));
+      if (custom.ok) {
+        stated.customModel = custom.model;
+        customReading = custom.reading;
+      } else problems.push(custom.problem);
+    }
   }
   // An accelerator no preset models is named back, never read as the nearest preset.
   const unmodelled = matchUnmodelledHardware(s.text);
@@ -99,6 +110,7 @@ export function parse(question: string): ParsedQuestion {
   // How the question's own words were read, said first ("A100 taken as the 80GB part").
   const readings: DefaultUsed[] = [];
   if (model?.assumed !== undefined && model.model !== undefined) readings.push({ field: 'model', value: model.model, text: model.assumed });
+  if (customReading !== undefined && facts.customModel !== undefined) readings.push({ field: 'customModel', value: facts.customModel.shape.name ?? 'custom', text: customReading });
   if (hardware?.assumed !== undefined) readings.push({ field: 'gpu', value: hardware.gpu, text: hardware.assumed });
   if (zero?.assumed !== undefined) readings.push({ field: 'zeroStage', value: zero.stage, text: zero.assumed });
   if (deadline?.assumed !== undefined) readings.push({ field: 'deadlineSeconds', value: deadline.seconds, text: deadline.assumed });
@@ -117,7 +129,7 @@ export function parse(question: string): ParsedQuestion {
   if (declined !== undefined) {
     return { text, intent, parameters, stated: facts, defaults, problems: [declined.problem], outOfScope: declined.pointer === undefined ? [] : [declined.pointer] };
   }
-  if (intent !== 'help' && intent !== 'collective' && parameters.model === undefined && model?.unknownSize === undefined) {
+  if (intent !== 'help' && intent !== 'collective' && parameters.model === undefined && parameters.customModel === undefined && model?.unknownSize === undefined) {
     problems.push('name a model: a preset id such as gpt3-175b or llama3-70b, or a size such as 175B');
   }
   if (parameters.model !== undefined && modelById(parameters.model) === undefined) problems.push(`unknown model ${parameters.model}`);

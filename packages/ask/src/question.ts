@@ -1,4 +1,5 @@
 import type { CollectiveRequest } from '@trainplan/protocol';
+import type { CustomModel } from './custom-model.ts';
 
 /**
  * What a parsed question is: an intent, the facts the text gave, and the defaults taken for the
@@ -31,6 +32,8 @@ export type CollectiveAlgorithm = Extract<CollectiveRequest['algorithm'], 'ring'
 export interface AskParameters {
   /** A model preset id (packages/presets). */
   model?: string;
+  /** A model no preset has, sized by the question ("a 30B model"): a GPT-style decoder (custom-model.ts); then `model` is unset. */
+  customModel?: CustomModel;
   /** A GPU preset id. */
   gpu?: string;
   /** A system preset id, when the question named a node type ("DGX A100"). */

@@ -1,6 +1,7 @@
 import type { ScenarioInput } from '@trainplan/protocol';
 import { systemById } from '@trainplan/presets';
 import { DEFAULT_GPU, gpusPerNodeOf } from './defaults.ts';
+import { modelInputOf } from './model-of.ts';
 import type { AskParameters } from './question.ts';
 
 /** The contract's `cluster` for the parameters: the system's fabric when a node type was named. */
@@ -29,7 +30,7 @@ export function scenarioOf(p: AskParameters): ScenarioInput {
   if (p.sequenceParallel !== undefined) parallelism.sequenceParallel = p.sequenceParallel;
   if (p.distributedOptimizer !== undefined) parallelism.distributedOptimizer = p.distributedOptimizer;
   if (p.zeroStage !== undefined) parallelism.zeroStage = p.zeroStage;
-  return { model: p.model ?? '', cluster: clusterOf(p), training, parallelism };
+  return { model: modelInputOf(p) ?? '', cluster: clusterOf(p), training, parallelism };
 }
 
 /**

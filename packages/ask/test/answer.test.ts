@@ -208,9 +208,9 @@ describe('answer: help', () => {
     expect(a.headline.length).toBeLessThan(120);
   });
 
-  it('a model size no preset has is said back, with the examples', () => {
-    const a = ask('how many nodes for 100B');
-    expect(a.headline).toMatch(/no model preset has about 100B/);
+  it('a family size no preset has is said back, with the examples', () => {
+    const a = ask('how many nodes for llama 2 30B');
+    expect(a.headline).toMatch(/no Llama 2 preset has about 30B/);
     expect(a.examples.length).toBeGreaterThan(0);
   });
 

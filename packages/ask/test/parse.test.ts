@@ -157,9 +157,15 @@ describe('parse: defaults are stated', () => {
 });
 
 describe('parse: what it will not guess', () => {
-  it('a size no preset has is a problem, not a silent substitute', () => {
+  it('a size no preset has is no silent substitute: it is planned as a GPT-style decoder, said first among the assumptions', () => {
     const q = parse('how many nodes for 100B');
-    expect(q.problems.join(' ')).toMatch(/no model preset has about 100B/);
+    expect(q.problems).toEqual([]);
+    expect(q.parameters.model).toBeUndefined();
+    expect(q.defaults[0]?.text).toMatch(/^100B taken as a GPT-style decoder \(no preset has that size\)/);
+  });
+
+  it('a family\'s size no preset has is a problem naming the family, with the bare size to ask instead', () => {
+    expect(parse('how many nodes for gpt-3 30b').problems).toEqual(['no GPT-3 preset has about 30B parameters (ask for "a 30B model" to plan a GPT-style decoder of that size)']);
   });
 
   it('a negative size is refused, not read as its magnitude (-5B is not 5B)', () => {

@@ -1,11 +1,12 @@
 import { runEstimate, type EstimateJson } from '@trainplan/protocol';
 import { countOf, formatBytes, formatPercent, formatSeconds } from '@trainplan/units';
 import { compactCount, formatDays } from '../format.ts';
+import { modelNameOf } from '../model-of.ts';
 import type { ParsedQuestion } from '../question.ts';
 import { scenarioOf, widgetLink } from '../scenario.ts';
 import type { Answer, PublicUrl } from './answer-types.ts';
 import {
-  describeConfiguration, describeInfeasible, estimateFigures, estimateNumbers, gpuName, modelName,
+  describeConfiguration, describeInfeasible, estimateFigures, estimateNumbers, gpuName,
 } from './describe-estimate.ts';
 
 /**
@@ -25,7 +26,7 @@ export function answerFixedConfiguration(q: ParsedQuestion, publicUrl: PublicUrl
     examples: [],
     data: result,
   };
-  const subject = `${modelName(scenario.model as string)} on ${gpuName(p.gpu ?? '')}`;
+  const subject = `${modelNameOf(p)} on ${gpuName(p.gpu ?? '')}`;
   if (!result.ok) {
     return { ...base, ok: false, headline: `${subject}: ${describeInfeasible(result)}`, figures: [], notes: (result.issues ?? []).map((i) => `${i.path}: ${i.message}`) };
   }

@@ -4,10 +4,11 @@ import {
 import { countOf, formatBytes, formatPercent, formatSeconds, toDays } from '@trainplan/units';
 import { DEFAULT_GPU, defaultBatchText, defaultGlobalBatch, gpusPerNodeOf, seqLengthOf } from '../defaults.ts';
 import { compactCount, formatDays } from '../format.ts';
+import { modelInputOf, modelNameOf } from '../model-of.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
 import { widgetLink } from '../scenario.ts';
 import type { Answer, AnswerOptions, PublicUrl } from './answer-types.ts';
-import { describeConfiguration, estimateFigures, estimateNumbers, gpuName, modelName } from './describe-estimate.ts';
+import { describeConfiguration, estimateFigures, estimateNumbers, gpuName } from './describe-estimate.ts';
 import { answerHelp } from './help-answer.ts';
 
 /**
@@ -105,14 +106,14 @@ function failure(q: ParsedQuestion, publicUrl: PublicUrl, headline: string, clos
   return base;
 }
 
-const subjectOf = (p: AskParameters): string => `${modelName(p.model ?? '')} on ${gpuName(p.gpu ?? '')}`;
+const subjectOf = (p: AskParameters): string => `${modelNameOf(p)} on ${gpuName(p.gpu ?? '')}`;
 
 /** "How many nodes" and "how long": runNodes in its two modes. */
 export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, publicUrl: PublicUrl): Answer {
   const p = q.parameters;
   const training = trainingOf(p);
   const assumptions = batchAssumption(q, training);
-  const request: Record<string, unknown> = { model: p.model, cluster: machineOf(p), training, tokens: p.tokens, constraints: constraintsOf(p) };
+  const request: Record<string, unknown> = { model: modelInputOf(p), cluster: machineOf(p), training, tokens: p.tokens, constraints: constraintsOf(p) };
   if (q.intent === 'nodes') {
     if (p.deadlineSeconds !== undefined) request.days = toDays(p.deadlineSeconds);
     if (p.gpuHours !== undefined) request.gpuHours = p.gpuHours;
@@ -156,7 +157,7 @@ export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOption
   const size = 'nodes' in cluster ? countOf(cluster.nodes, 'node') : countOf(cluster.gpus, 'GPU');
   const training = { ...trainingOf(p), ...(p.tokens !== undefined && { tokens: p.tokens }) };
   const assumptions = batchAssumption(q, training);
-  const request = { model: p.model, cluster: { ...machineOf(p), ...cluster }, training, top: 3, constraints: constraintsOf(p) };
+  const request = { model: modelInputOf(p), cluster: { ...machineOf(p), ...cluster }, training, top: 3, constraints: constraintsOf(p) };
   const result: SearchResponseJson = runSearch(request, options.candidateBudget === undefined ? {} : { candidateBudget: options.candidateBudget });
   if (!result.ok) {
     // Out of memory is "does not fit"; a cluster no split divides (no nearestMiss) runs nothing for another reason.

@@ -21,27 +21,32 @@ const FAMILY_SIZE_TOLERANCE = 0.15;
  */
 const FAMILIES: readonly {
   pattern: RegExp;
+  /** The family as an answer names it ("Llama 2"). */
+  label: (version: string | undefined) => string;
   prefixes: (version: string | undefined) => readonly string[];
   alone?: string;
   /** Where a versioned size the version has no preset of was released under another name, and why. */
   renamed?: (version: string | undefined) => { family: string; prefix: string; why: string } | undefined;
 }[] = [
   // "llama 3.1 405b", "llama-3-70b", "llama2 7b"; Llama without a version prefers Llama 3, then 3.1, then 2.
+  // A version is never the first digit of a size: "llama 30b" is Llama at 30B, not Llama 3 at 0B (as GPT-3's and Nemotron-4's).
   {
-    pattern: /\bllama[\s-]*(?<version>3\.1|2|3)?[\s-]*(?<size>\d+(?:\.\d+)?\s*[bmt])?\b/,
+    pattern: /\bllama[\s-]*(?:(?<version>3\.1|2|3)(?![\d.]))?[\s-]*(?<size>\d+(?:\.\d+)?\s*[bmt])?\b/,
+    label: (v) => (v === undefined ? 'Llama' : `Llama ${v}`),
     prefixes: (v) => (v !== undefined ? [`llama${v}-`] : FAMILY_PREFERENCE.filter((p) => p.startsWith('llama'))),
     // Meta's paper (Dubey et al. 2024, "The Llama 3 Herd of Models") calls the 405B model "Llama 3 405B"; it shipped as Llama 3.1.
     renamed: (v) => (v === '3' ? { family: 'Llama 3', prefix: 'llama3.1-', why: "Meta's paper, Dubey et al. 2024, calls it Llama 3" } : undefined),
   },
-  { pattern: /\bgpt[\s-]*3(?:[\s-]*(?<size>\d+(?:\.\d+)?\s*[bm]))?\b/, prefixes: () => ['gpt3-'], alone: 'gpt3-175b' },
-  { pattern: /\bnemotron(?:[\s-]*4)?(?:[\s-]*(?<size>\d+(?:\.\d+)?\s*b))?\b/, prefixes: () => ['nemotron4-'], alone: 'nemotron4-340b' },
+  { pattern: /\bgpt[\s-]*3(?![\d.])(?:[\s-]*(?<size>\d+(?:\.\d+)?\s*[bm]))?\b/, label: () => 'GPT-3', prefixes: () => ['gpt3-'], alone: 'gpt3-175b' },
+  { pattern: /\bnemotron(?:[\s-]*4(?![\d.]))?(?:[\s-]*(?<size>\d+(?:\.\d+)?\s*b))?\b/, label: () => 'Nemotron-4', prefixes: () => ['nemotron4-'], alone: 'nemotron4-340b' },
   {
     pattern: /\b(?:mt[\s-]*nlg|megatron[\s-]*turing(?:[\s-]*nlg)?)(?:[\s-]*(?<size>\d+(?:\.\d+)?\s*b))?\b/,
+    label: () => 'MT-NLG',
     prefixes: () => ['mt-nlg-'],
     alone: 'mt-nlg-530b',
   },
-  { pattern: /\bbloom(?:[\s-]*(?<size>\d+(?:\.\d+)?\s*b))?\b/, prefixes: () => ['bloom-'], alone: 'bloom-176b' },
-  { pattern: /\bmegatron(?:[\s-]*gpt)?[\s-]*(?<size>\d+(?:\.\d+)?\s*[bt])\b/, prefixes: () => ['megatron-'] },
+  { pattern: /\bbloom(?:[\s-]*(?<size>\d+(?:\.\d+)?\s*b))?\b/, label: () => 'BLOOM', prefixes: () => ['bloom-'], alone: 'bloom-176b' },
+  { pattern: /\bmegatron(?:[\s-]*gpt)?[\s-]*(?<size>\d+(?:\.\d+)?\s*[bt])\b/, label: () => 'Megatron GPT', prefixes: () => ['megatron-'] },
 ];
 
 const relative = (a: number, b: number): number => Math.abs(a - b) / b;
@@ -75,8 +80,12 @@ const ID_PATTERNS: readonly (readonly [string, RegExp])[] = [...MODEL_IDS]
   .sort((a, b) => b.length - a.length)
   .map((id) => [id, new RegExp(`(?<![\\w.])${escape(id)}(?![\\w.])`)] as const);
 
-/** `assumed`: how the name was read when it is not the preset's own ("Llama 3 405B" → llama3.1-405b). */
-export type ModelMatch = Match & { model?: string; unknownSize?: number; assumed?: string };
+/**
+ * `assumed`: how the name was read when it is not the preset's own ("Llama 3 405B" → llama3.1-405b).
+ * `unknownSize`: a size no preset has, as a count and as written ("30B"); `family` names the family it
+ * was asked of ("Llama"), absent for a bare size, which may be planned as a GPT-style decoder (custom-model.ts).
+ */
+export type ModelMatch = Match & { model?: string; unknownSize?: number; askedSize?: string; family?: string; assumed?: string };
 
 /**
  * How a bare size was read, said in the answer: "13B taken as Llama 2 13B (llama2-13b); also that size:
@@ -85,8 +94,11 @@ export type ModelMatch = Match & { model?: string; unknownSize?: number; assumed
 function bareSizeReading(asked: string, size: number, model: string): string {
   const others = MODEL_IDS.filter((id) => id !== model && relative(size, modelById(id)?.publishedParameters ?? 0) <= BARE_SIZE_TOLERANCE);
   const name = modelById(model)?.shape.name ?? model;
-  return `${compactSize(asked.replace(/billion/, 'b').replace(/trillion/, 't'))} taken as ${name} (${model})${others.length === 0 ? '' : `; also that size: ${others.join(', ')} (name one to plan it)`}`;
+  return `${sizeAsWritten(asked)} taken as ${name} (${model})${others.length === 0 ? '' : `; also that size: ${others.join(', ')} (name one to plan it)`}`;
 }
+
+/** "30 billion" → "30B", "1.5t" → "1.5T": a size as a model's name writes it. */
+const sizeAsWritten = (asked: string): string => compactSize(asked.replace(/billion/, 'b').replace(/trillion/, 't'));
 
 /** Finds the model a question names; `unknownSize` when it names a size no preset has. */
 export function matchModel(text: string): ModelMatch | undefined {
@@ -114,7 +126,7 @@ export function matchModel(text: string): ModelMatch | undefined {
       const name = modelById(successor)?.shape.name ?? successor;
       return { ...where, model: successor, assumed: `${asked} taken as ${name} (${successor}; ${renamed.why} ${compactSize(m.groups?.size)})` };
     }
-    return { ...where, unknownSize: size };
+    return { ...where, unknownSize: size, askedSize: compactSize(m.groups?.size), family: family.label(m.groups?.version) };
   }
   // A bare size: "175B", "70b model", "1T parameters" (never "2T tokens").
   // A minus sign before it ("-5B") is kept, so that the answer refuses the size rather than read 5B.
@@ -122,11 +134,12 @@ export function matchModel(text: string): ModelMatch | undefined {
   if (bare) {
     const magnitude = sizeOf(`${bare[2]}${bare[3]}`);
     if (magnitude === undefined) return undefined;
-    if (bare[1] === '-') return { index: bare.index, length: bare[0].length, unknownSize: -magnitude };
+    const askedSize = sizeAsWritten(`${bare[2]}${bare[3]}`);
+    if (bare[1] === '-') return { index: bare.index, length: bare[0].length, unknownSize: -magnitude, askedSize: `-${askedSize}` };
     const size = magnitude;
     const model = nearest(FAMILY_PREFERENCE, size, BARE_SIZE_TOLERANCE);
     const where = { index: bare.index, length: bare[0].length };
-    return model === undefined ? { ...where, unknownSize: size } : { ...where, model, assumed: bareSizeReading(`${bare[2]}${bare[3]}`, size, model) };
+    return model === undefined ? { ...where, unknownSize: size, askedSize } : { ...where, model, assumed: bareSizeReading(`${bare[2]}${bare[3]}`, size, model) };
   }
   return undefined;
 }

@@ -1,0 +1,43 @@
+import { modelById } from '@trainplan/presets';
+import type { ModelObjectInput } from '@trainplan/protocol';
+import type { AskParameters } from './question.ts';
+
+/**
+ * The question's model, whether a preset id or a size no preset has (a GPT-style decoder, custom-model.ts),
+ * in the forms the answers need: the contract's `model`, a name, and the size budgets are taken from.
+ */
+
+/** The contract's `model`: the preset id, or the custom model's object; undefined when no model was given. */
+export const modelInputOf = (p: AskParameters): string | ModelObjectInput | undefined => p.customModel?.shape ?? p.model;
+
+/** "GPT-3 175B" for a preset, "GPT-style 30B" for a custom size, the id itself for an unknown id. */
+export function modelNameOf(p: AskParameters): string {
+  if (p.customModel !== undefined) return p.customModel.shape.name ?? 'custom';
+  if (p.model === undefined) return '';
+  return modelById(p.model)?.shape.name ?? p.model;
+}
+
+/** What budgets are taken from: a size (published, or as asked), and the tokens the source trained on. */
+export interface ModelFacts {
+  name: string;
+  parameters: number;
+  /** Whether `parameters` is a published count (a preset's) rather than the size the question asked. */
+  published: boolean;
+  defaultTrainingTokens?: number;
+}
+
+export function modelFactsOf(p: AskParameters): ModelFacts | undefined {
+  if (p.customModel !== undefined) return { name: modelNameOf(p), parameters: p.customModel.askedParameters, published: false };
+  const preset = p.model === undefined ? undefined : modelById(p.model);
+  if (preset === undefined) return undefined;
+  return {
+    name: preset.shape.name,
+    parameters: preset.publishedParameters,
+    published: true,
+    ...(preset.defaultTrainingTokens !== undefined && { defaultTrainingTokens: preset.defaultTrainingTokens }),
+  };
+}
+
+/** The model's own sequence length, when the model is known. */
+export const modelSeqLengthOf = (p: AskParameters): number | undefined =>
+  p.customModel?.shape.seqLength ?? (p.model === undefined ? undefined : modelById(p.model)?.shape.seqLength);
