@@ -76,11 +76,16 @@ export function requestCommand(spec: RequestCommandSpec): Command {
 
 /**
  * One stderr line per invalid field of a request: named by the flag that sets it when the request
- * was built from flags (`--global-batch: missing required field`), else by its JSON path.
+ * was built from flags (`--global-batch: missing required field`), else by its JSON path. A path no
+ * flag sets (`training`, for a rule between fields) means nothing to a user of flags: where the
+ * message names the flags itself ("--objective time-to-train needs --tokens"), it stands alone.
  */
 export function printIssues(io: RequestIo, issues: readonly { path: string; message: string }[] | undefined): void {
   for (const issue of issues ?? []) {
-    printError(io, `${io.flagFor?.(issue.path) ?? (issue.path || '(request)')}: ${io.inFlagTerms?.(issue.message) ?? issue.message}`);
+    const flag = io.flagFor?.(issue.path);
+    const message = io.inFlagTerms?.(issue.message) ?? issue.message;
+    const alone = io.flagFor !== undefined && flag === undefined && message !== issue.message;
+    printError(io, alone ? message : `${flag ?? (issue.path || '(request)')}: ${message}`);
   }
 }
 

@@ -127,6 +127,8 @@ describe('trainplan search', () => {
     // The message names the other fields by their flags too, not by the request's JSON paths.
     [['search', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--global-batch', '64'], /^trainplan: --nodes: give either --nodes or --gpus, got neither$/m],
     [['search', ...GPT3, '--objective', 'cost'], /^trainplan: --price: --objective cost needs --tokens and --price$/m],
+    // A rule between fields whose path no flag sets (training) is said in flags alone.
+    [['search', ...GPT3, '--objective', 'time-to-train'], /^trainplan: --objective time-to-train needs --tokens$/m],
     [['search', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--nodes', '8'], /^trainplan: --global-batch: missing required field/m],
     [['search', ...GPT3, '--top', 'many'], /^trainplan: --top: /m],
     [['scale', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--global-batch', '64', '--nodes', '16,x'], /^trainplan: --nodes: .*got "x"/m],
