@@ -5,6 +5,7 @@ import { withDefaults } from './defaults.ts';
 import { matchHardware, matchUnmodelledHardware } from './lexicon/hardware.ts';
 import { customModelOfSize } from './custom-model.ts';
 import { matchModel } from './lexicon/models.ts';
+import { takeStatedMfu } from './lexicon/mfu.ts';
 import {
   HW_TOKEN, KILO_COUNT, Scanner, takeAlgorithm, takeBytes, takeCollectiveOp, takeCounts, takeDeadline, takeParallelism,
   findDateDeadline, takeDistributedOptimizer, takeGpuHours, takePrecision, takeRecompute, takeSequenceParallel, takeTokenPhrases, takeTokens, takeZeroStage,
@@ -80,6 +81,9 @@ export function parse(question: string): ParsedQuestion {
     stated.gpu = hardware.gpu;
     if (hardware.system !== undefined) stated.system = hardware.system;
   }
+  const mfu = takeStatedMfu(s);
+  if (mfu?.ok === true) stated.mfu = mfu.mfu;
+  else if (mfu !== undefined) problems.push(mfu.problem);
   stated.gpuHours = takeGpuHours(s);
   Object.assign(stated, takeTokenPhrases(s));
   stated.tokens = takeTokens(s);

@@ -64,6 +64,11 @@ export interface AskParameters {
   distributedOptimizer?: boolean;
   /** A ZeRO stage ("zero-3", DeepSpeed), or FSDP's full sharding read as stage 3. */
   zeroStage?: 1 | 2 | 3;
+  /**
+   * An MFU the asker states ("at 50% MFU"), as a fraction of peak in (0, 1]. Plans never take it as an
+   * input (the planner models compute and communication itself); the answer compares it with the plan's.
+   */
+  mfu?: number;
   op?: CollectiveOp;
   bytes?: number;
   algorithm?: CollectiveAlgorithm;

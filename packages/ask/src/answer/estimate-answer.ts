@@ -8,6 +8,7 @@ import type { Answer, PublicUrl } from './answer-types.ts';
 import {
   describeConfiguration, describeInfeasible, estimateFigures, estimateNumbers, gpuName,
 } from './describe-estimate.ts';
+import { listOf, statedMfuNote, statedMfuUnused } from './stated-mfu.ts';
 
 /**
  * Memory and estimate questions (and time with a stated layout): the stated configuration (defaults filled) through the contract's
@@ -28,7 +29,7 @@ export function answerFixedConfiguration(q: ParsedQuestion, publicUrl: PublicUrl
   };
   const subject = `${modelNameOf(p)} on ${gpuName(p.gpu ?? '')}`;
   if (!result.ok) {
-    return { ...base, ok: false, headline: `${subject}: ${describeInfeasible(result)}`, figures: [], notes: (result.issues ?? []).map((i) => `${i.path}: ${i.message}`) };
+    return { ...base, ok: false, headline: `${subject}: ${describeInfeasible(result)}`, figures: [], notes: [...(result.issues ?? []).map((i) => `${i.path}: ${i.message}`), ...listOf(statedMfuUnused(p))] };
   }
   const headline = q.intent === 'memory'
     ? `${subject}: ${formatBytes(result.memory.totalBytes)} per GPU of ${formatBytes(result.memory.capacityBytes)} (${result.memory.fits ? 'fits' : 'does not fit'})`
@@ -42,7 +43,7 @@ export function answerFixedConfiguration(q: ParsedQuestion, publicUrl: PublicUrl
     configuration: describeConfiguration(result),
     figures: estimateFigures(result),
     ...estimateNumbers(result),
-    notes: [...result.warnings],
+    notes: [...result.warnings, ...listOf(statedMfuNote(p, result))],
   };
 }
 

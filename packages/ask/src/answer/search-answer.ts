@@ -10,6 +10,7 @@ import { widgetLink } from '../scenario.ts';
 import type { Answer, AnswerOptions, PublicUrl } from './answer-types.ts';
 import { describeConfiguration, estimateFigures, estimateNumbers, gpuName } from './describe-estimate.ts';
 import { answerHelp } from './help-answer.ts';
+import { listOf, statedMfuNote, statedMfuUnused } from './stated-mfu.ts';
 
 /**
  * Nodes, time and best-configuration questions, answered by the protocol's configuration search:
@@ -78,7 +79,7 @@ function planAnswer(q: ParsedQuestion, publicUrl: PublicUrl, plan: PlanView, hea
     figures: estimateFigures(plan.estimate),
     ...estimateNumbers(plan.estimate),
     assumptions: [...q.defaults.map((d) => d.text), ...extra.assumptions],
-    notes: [...plan.estimate.warnings, ...extra.notes],
+    notes: [...plan.estimate.warnings, ...extra.notes, ...listOf(statedMfuNote(q.parameters, plan.estimate))],
     scenario: plan.scenario,
     ...widgetLink(plan.scenario, publicUrl),
     examples: [],
@@ -91,6 +92,8 @@ function failure(q: ParsedQuestion, publicUrl: PublicUrl, headline: string, clos
     intent: q.intent, ok: false, question: q.text, headline, figures: [],
     assumptions: [...q.defaults.map((d) => d.text), ...extra.assumptions], notes: [], examples: [], data: extra.data,
   };
+  const mfu = statedMfuUnused(q.parameters);
+  if (mfu !== undefined) base.notes.push(mfu);
   if (closest === undefined) return base;
   base.notes.push(`Closest that works: ${closest.why}`);
   if (closest.scenario !== undefined && closest.estimate !== undefined) {

@@ -1,0 +1,80 @@
+import type { EstimateOk } from '@trainplan/protocol';
+import { describe, expect, it } from 'vitest';
+import { ask } from '../src/answer/answer.ts';
+import { parse } from '../src/parse.ts';
+
+/** Days as the answers write them (format.ts formatDays): one decimal under 100. */
+const daysText = (days: number): string => `${Number(days.toFixed(days >= 100 ? 0 : 1))} days`;
+
+describe('parse: an MFU the question states', () => {
+  it.each([
+    ['how many nodes for 175B at 50% MFU', 0.5],
+    ['how long to train 70B on 64 nodes assuming 45% mfu', 0.45],
+    ['how long to train 70B on 64 nodes with an mfu of 0.4', 0.4],
+    ['how long to train 70B on 64 nodes, mfu=0.35', 0.35],
+    ['how long to train 70B on 64 nodes at 40 percent model flops utilization', 0.4],
+    ['how long to train 70B on 64 nodes at mfu 100%', 1],
+  ])('"%s" states an MFU of %d', (question, mfu) => {
+    const q = parse(question);
+    expect(q.stated.mfu).toBeCloseTo(mfu, 12);
+    expect(q.problems).toEqual([]);
+  });
+
+  it.each([
+    ['how many nodes for 175B at 150% MFU', 'an MFU of 150% is out of range: MFU is a share of the GPU\'s peak, above 0% and at most 100%'],
+    ['how many nodes for 175B at 0% MFU', 'an MFU of 0% is out of range: MFU is a share of the GPU\'s peak, above 0% and at most 100%'],
+    ['how many nodes for 175B with mfu of 40', 'an MFU of 40 is out of range: give a fraction above 0 and at most 1 (0.4) or a percentage (40%)'],
+    ['how many nodes for 175B with mfu of -0.2', 'an MFU of -0.2 is out of range: give a fraction above 0 and at most 1 (0.4) or a percentage (40%)'],
+  ])('"%s" is refused, naming the MFU', (question, problem) => {
+    expect(parse(question).problems).toEqual([problem]);
+  });
+
+  it.each([
+    ['mfu of llama3-8b on 8 h100 with tp 8', { gpus: 8 }],
+    ['what mfu does gpt3-175b get on 64 nodes', { nodes: 64 }],
+  ])('"%s" asks for an MFU and states none: its counts stay counts', (question, counts) => {
+    const q = parse(question);
+    expect(q.stated.mfu).toBeUndefined();
+    expect(q.stated).toMatchObject(counts);
+  });
+});
+
+describe('answer: a stated MFU is acknowledged, never planned from', () => {
+  const stated = ask('how many nodes for 175B at 50% MFU');
+  const plain = ask('how many nodes for 175B');
+
+  it('plans exactly what the question without it plans (the physics stands)', () => {
+    expect(stated.ok).toBe(true);
+    expect(stated.scenario).toEqual(plain.scenario);
+    expect(stated.mfu).toBe(plain.mfu);
+  });
+
+  it('says the stated and the predicted MFU, and the days the same nodes take at the stated one (time × predicted / stated)', () => {
+    const days = (stated.data as { configuration: { estimate: EstimateOk } }).configuration.estimate.timeToTrain!.days;
+    const note = stated.notes.find((n) => n.startsWith('You stated'));
+    const predicted = `${(stated.mfu! * 100).toFixed(1)}%`;
+    const nodes = stated.scenario!.cluster.nodes;
+    const atStated = days * stated.mfu! / 0.5;
+    expect(note).toBe(`You stated 50% MFU; the planner predicts ${predicted} for this layout. At 50% MFU the same ${nodes} nodes would take ${daysText(atStated)}, within the 30-day deadline.`);
+  });
+
+  it('says when the stated MFU would miss the deadline', () => {
+    const a = ask('how many nodes for 175B at 30% MFU');
+    expect(a.notes.at(-1)).toMatch(/^You stated 30% MFU; .* would take [\d.]+ days, past the 30-day deadline\.$/);
+  });
+
+  it('a fixed layout without a token budget gives the step time at the stated MFU', () => {
+    const a = ask('step time of gpt3-175b on 64 nodes with tp 8 pp 8 at mfu of 0.4');
+    expect(a.ok).toBe(true);
+    const note = a.notes.find((n) => n.startsWith('You stated'));
+    expect(note).toMatch(/^You stated 40% MFU; the planner predicts [\d.]+% for this layout\. At 40% MFU the same 64 nodes would take [\d.]+ s per step\.$/);
+    const seconds = Number(/take ([\d.]+) s/.exec(note!)![1]);
+    expect(seconds).toBeCloseTo(a.stepTimeSeconds! * a.mfu! / 0.4, 0);
+  });
+
+  it('an answer with no plan still says the stated MFU was not used', () => {
+    const a = ask('how long to train gpt3-175b on 1 node at 40% mfu');
+    expect(a.ok).toBe(false);
+    expect(a.notes).toContain('You stated 40% MFU; plans here take the MFU the planner predicts for each layout, not a stated one.');
+  });
+});
