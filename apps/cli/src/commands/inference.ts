@@ -48,18 +48,23 @@ Example:
 const REQUEST_FLAGS = ['model', 'gpu', 'prompt', 'output', 'precision', 'max-token-ms', 'max-ttft-s', 'gpus-per-node', 'network'];
 
 const MS = 1000;
+const bound = (field: 'maxDecodeSecondsPerToken' | 'maxPrefillSeconds') =>
+  inferenceRequestJsonSchema.properties?.[field]?.maximum ?? Number.POSITIVE_INFINITY;
 /** The request's bound per generated token is in seconds; --max-token-ms gives it in ms. */
-const MAX_TOKEN_MS = (inferenceRequestJsonSchema.properties?.maxDecodeSecondsPerToken?.maximum ?? Number.POSITIVE_INFINITY) * MS;
+const MAX_TOKEN_MS = bound('maxDecodeSecondsPerToken') * MS;
 
 /**
- * --max-token-ms checked in its own unit: the request's field is in seconds, so the schema would
- * answer "-5" with "got -0.005" and "abc" with a bound of 3600 (seconds) beside a flag in ms.
+ * A latency bound checked in its flag's unit: the request's per-token field is in seconds, so the
+ * schema would answer --max-token-ms "-5" with "got -0.005" and "abc" with a bound of 3600 (seconds)
+ * beside a flag in ms; and its "expected a number" would leave --max-ttft-s 2ms without its unit.
  */
-function tokenMsProblem(v: FlagValues): string | undefined {
-  const ms = number(v, 'max-token-ms');
-  if (ms === undefined || (typeof ms === 'number' && ms > 0 && ms <= MAX_TOKEN_MS)) return undefined;
-  return `--max-token-ms: expected milliseconds > 0 and ≤ ${MAX_TOKEN_MS.toLocaleString('en-US')}, got "${String(v['max-token-ms'])}"`;
+function boundProblem(v: FlagValues, flag: string, unit: string, max: number): string | undefined {
+  const x = number(v, flag);
+  if (x === undefined || (typeof x === 'number' && x > 0 && x <= max)) return undefined;
+  return `--${flag}: expected ${unit} > 0 and ≤ ${max.toLocaleString('en-US')}, got "${String(v[flag])}"`;
 }
+const boundsProblem = (v: FlagValues): string | undefined =>
+  boundProblem(v, 'max-token-ms', 'milliseconds', MAX_TOKEN_MS) ?? boundProblem(v, 'max-ttft-s', 'seconds', bound('maxPrefillSeconds'));
 /** Significant figures of a rate: 0.0123 and 1.23 tokens/s stay readable instead of rounding to 0 and 1. */
 const RATE_DIGITS = 3;
 const rate = (x: number): string => formatNumber(x, RATE_DIGITS);
@@ -128,7 +133,7 @@ export const inferenceCommand: Command = requestCommand({
   flags: FLAGS,
   requestFlags: REQUEST_FLAGS,
   fromFlags,
-  check: tokenMsProblem,
+  check: boundsProblem,
   answer(request, v, io) {
     const answer = runInference(request);
     const bounds = boundsText(request);

@@ -84,4 +84,10 @@ describe('trainplan inference', () => {
     expect(code).toBe(2);
     expect(io.err()).toMatch(/^trainplan: \(request\): expected an inference request object, got .+\n$/);
   });
+
+  it.each(['2ms', '0', '-1', '3601'])('--max-ttft-s %s is refused in seconds, its unit', async (bad) => {
+    const { code, out, err } = await cli([...LLAMA, '--max-ttft-s', bad]);
+    expect({ code, out }).toEqual({ code: 2, out: '' });
+    expect(err).toMatch(new RegExp(`^trainplan: --max-ttft-s: expected seconds > 0 and ≤ 3,600, got "${bad}" \\(usage: `));
+  });
 });
