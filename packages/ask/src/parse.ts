@@ -6,6 +6,7 @@ import { matchHardware, matchUnmodelledHardware } from './lexicon/hardware.ts';
 import { customModelOfSize } from './custom-model.ts';
 import { matchModel } from './lexicon/models.ts';
 import { takeStatedMfu } from './lexicon/mfu.ts';
+import { resolveSharding } from './sharding.ts';
 import {
   HW_TOKEN, KILO_COUNT, Scanner, takeAlgorithm, takeBytes, takeCollectiveOp, takeCounts, takeDeadline, takeParallelism,
   findDateDeadline, takeDistributedOptimizer, takeGpuHours, takePrecision, takeRecompute, takeSequenceParallel, takeTokenPhrases, takeTokens, takeZeroStage,
@@ -117,6 +118,8 @@ export function parse(question: string): ParsedQuestion {
   if (customReading !== undefined && facts.customModel !== undefined) readings.push({ field: 'customModel', value: facts.customModel.shape.name ?? 'custom', text: customReading });
   if (hardware?.assumed !== undefined) readings.push({ field: 'gpu', value: hardware.gpu, text: hardware.assumed });
   if (zero?.assumed !== undefined) readings.push({ field: 'zeroStage', value: zero.stage, text: zero.assumed });
+  const sharding = resolveSharding(parameters);
+  if (sharding !== undefined) readings.push(sharding);
   if (deadline?.assumed !== undefined) readings.push({ field: 'deadlineSeconds', value: deadline.seconds, text: deadline.assumed });
   if (kiloCount && (facts.gpus !== undefined || facts.nodes !== undefined)) {
     const count = facts.gpus ?? facts.nodes ?? 0;

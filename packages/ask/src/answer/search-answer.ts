@@ -34,18 +34,25 @@ function trainingOf(p: AskParameters): { globalBatchSize: number; precision: Non
   };
 }
 
+/** The one sharding the question holds: a ZeRO stage, else the distributed optimizer on or off (parse's resolveSharding keeps one). */
+function shardingOf(p: AskParameters): string | undefined {
+  if (p.zeroStage !== undefined) return `zero-${p.zeroStage}`;
+  if (p.distributedOptimizer !== undefined) return p.distributedOptimizer ? 'distributed-optimizer' : 'none';
+  return undefined;
+}
+
 /**
  * The question's own settings as search constraints, each held exactly: recompute, micro-batch,
  * sequence parallelism, sharding, and the tensor, pipeline, context and virtual-stage sizes (the
  * search's exact lists: "with tp 8" plans TP 8, not TP 8 or less).
  */
 function constraintsOf(p: AskParameters): Record<string, unknown> {
+  const sharding = shardingOf(p);
   return {
     ...(p.recompute !== undefined && { recompute: [p.recompute] }),
     ...(p.microBatchSize !== undefined && { microBatchSizes: [p.microBatchSize] }),
     ...(p.sequenceParallel !== undefined && { sequenceParallel: [p.sequenceParallel] }),
-    ...(p.distributedOptimizer !== undefined && { sharding: [p.distributedOptimizer ? 'distributed-optimizer' : 'none'] }),
-    ...(p.zeroStage !== undefined && { sharding: [`zero-${p.zeroStage}`] }),
+    ...(sharding !== undefined && { sharding: [sharding] }),
     ...(p.tensor !== undefined && { tensorSizes: [p.tensor] }),
     ...(p.pipeline !== undefined && { pipelineSizes: [p.pipeline] }),
     ...(p.context !== undefined && { contextSizes: [p.context] }),
