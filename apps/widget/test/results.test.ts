@@ -1,4 +1,4 @@
-import type { NodesResponseJson } from '@trainplan/protocol';
+import { runNodes, type NodesResponseJson } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
 import { nodesSection, outOfMemoryMessage, searchedNodesSection } from '../src/element/results.ts';
 
@@ -18,6 +18,21 @@ describe('the searched "how many nodes" answer', () => {
     const why = 'nothing runs on 1 node (8 GPUs); the nearest size that runs is larger: 6 nodes (48 GPUs)';
     const n = { ok: false, reason: 'does-not-fit', message: 'no configuration of 1 node runs this model and batch', searches: 2, closest: { why } } as unknown as NodesResponseJson;
     expect(text(searchedNodesSection(n))).toBe(`Searched: no configuration of 1 node runs this model and batch. Closest: ${why}.`);
+  });
+});
+
+describe('the searched answer when the batch holds the plan back', () => {
+  it("adds runNodes's larger-batch hint under the answer (GPT-3 175B in 2 days on H100 at 2048 sequences)", () => {
+    const n = runNodes({ model: 'gpt3-175b', cluster: { gpu: 'h100-sxm' }, training: { globalBatchSize: 2048 }, tokens: 300e9, days: 2 });
+    if (!n.ok || !n.largerBatch) throw new Error('expected an answer with a larger-batch hint');
+    const html = searchedNodesSection(n);
+    expect(html).toContain('data-larger-batch="4096"');
+    expect(text(html)).toContain(n.largerBatch.message);
+  });
+
+  it('adds nothing when there is no hint', () => {
+    const n = { ok: true, nodes: 2, gpus: 16, days: 3, gpuHours: 72, configuration: { label: 'TP 1 · PP 1 · DP 16' } } as unknown as NodesResponseJson;
+    expect(searchedNodesSection(n)).not.toContain('data-larger-batch');
   });
 });
 

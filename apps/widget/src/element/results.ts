@@ -67,10 +67,14 @@ export function searchedNodesSection(n: NodesResponseJson): string {
   if (!n.ok) {
     // runNodes often gives the failure's own message as the closest point's why: say it once.
     const why = n.closest && !n.message.includes(n.closest.why) ? ` Closest: ${sentence(n.closest.why)}` : '';
-    return `<p data-searched-answer="${esc(n.reason)}">${esc(`Searched: ${sentence(n.message)}${why}`)}</p>`;
+    return `<p data-searched-answer="${esc(n.reason)}">${esc(`Searched: ${sentence(n.message)}${why}`)}</p>${largerBatchNote(n)}`;
   }
-  return `<p data-searched-answer="ok"><b data-searched-nodes="${n.nodes}">${esc(countOf(n.nodes, 'node'))}</b>${esc(` (${countOf(n.gpus, 'GPU')}) with ${n.configuration.label}: ${formatNumber(n.days)} days, ${formatCount(n.gpuHours)} GPU-hours (searched).`)}</p>`;
+  return `<p data-searched-answer="ok"><b data-searched-nodes="${n.nodes}">${esc(countOf(n.nodes, 'node'))}</b>${esc(` (${countOf(n.gpus, 'GPU')}) with ${n.configuration.label}: ${formatNumber(n.days)} days, ${formatCount(n.gpuHours)} GPU-hours (searched).`)}</p>${largerBatchNote(n)}`;
 }
+
+/** runNodes's hint when the batch, not the cluster, holds the plan back (the same question at twice the batch). */
+const largerBatchNote = (n: NodesResponseJson): string =>
+  (n.largerBatch ? `<p class="caption" data-larger-batch="${n.largerBatch.globalBatchSize}">${esc(n.largerBatch.message)}</p>` : '');
 
 /**
  * The message beside the micro-batch when the plan does not fit: `need` (" (needs … per GPU)" or ''), then
