@@ -19,6 +19,11 @@ describe('answer: nodes, time and best configuration (the search)', () => {
     expect(a.configuration).toMatch(/^closest that works, not what was asked: /);
   });
 
+  it('counts the cluster sizes searched in words: "1 cluster size searched", not "1 cluster sizes searched"', () => {
+    const a = ask('how many nodes for gpt3-126m');
+    expect(a.notes[0]).toBe('The fewest nodes whose best configuration meets the deadline (1 cluster size searched).');
+  });
+
   it('takes a default batch some split of the GPUs can divide: on 1000 GPUs, 1000 sequences, not 1024', () => {
     const a = ask('how long to train a 7b on 1000 H100s');
     expect(a.ok).toBe(true);

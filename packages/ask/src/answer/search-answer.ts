@@ -148,7 +148,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     : `${subjectOf(p)}: ${formatDays(result.days)} to train ${tokens} tokens on ${cluster}`;
   const notes = [
     q.intent === 'nodes'
-      ? `The fewest nodes whose best configuration meets the deadline (${result.searches} cluster sizes searched).`
+      ? `The fewest nodes whose best configuration meets the deadline (${countOf(result.searches, 'cluster size')} searched).`
       : 'With the fastest configuration the search found on these nodes.',
     // The GPU-hours are in the time-to-train figure already (describe-estimate), not restated here.
   ];
