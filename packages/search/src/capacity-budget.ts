@@ -1,7 +1,7 @@
 import type { SearchBase } from './candidate.ts';
 import type { CapacityAnswer } from './capacity.ts';
 import {
-  MAX_NODES, meetsGoal, nodesText, sizer, smallestFit, type CapacityGoal, type CapacityOptions, type CapacityPoint,
+  MAX_NODES, meetsGoal, nodesText, sizer, smallestFit, wholeText, type CapacityGoal, type CapacityOptions, type CapacityPoint,
 } from './capacity-sizer.ts';
 
 /**
@@ -53,7 +53,7 @@ export function fastestWithinBudget(base: SearchBase, tokens: number, goal: Budg
   }
   const { fastest, cheapest } = seen;
   if (!fastest) {
-    const message = `no cluster size stays within the budget: the cheapest run found takes ${Math.round(cheapest.gpuHours)} GPU-hours${cheapest.cost === undefined ? '' : ` (cost ${Math.round(cheapest.cost)})`} on ${nodesText(cheapest.nodes)}`;
+    const message = `no cluster size stays within the budget: the cheapest run found takes ${wholeText(cheapest.gpuHours)} GPU-hours${cheapest.cost === undefined ? '' : ` (cost ${wholeText(cheapest.cost)})`} on ${nodesText(cheapest.nodes)}`;
     return { ok: false, reason: 'budget-unreachable', message, closest: cheapest, searches: s.searches() };
   }
   let boundary = lastHit;

@@ -74,6 +74,9 @@ export function meetsGoal(point: CapacityPoint, goal: CapacityGoal): boolean {
 /** "1 node", "3 nodes". */
 export const nodesText = (n: number): string => countOf(n, 'node');
 
+/** GPU-hours or a cost in messages: rounded to a whole number, grouped by thousands ("473,824"). */
+export const wholeText = (x: number): string => Math.round(x).toLocaleString('en-US');
+
 /** Searches cluster sizes, each at most once, counting the searches and reporting each size as it starts. */
 export interface Sizer {
   readonly at: (nodes: number) => CapacityPoint | undefined;

@@ -1,7 +1,7 @@
 import { toDays } from '@trainplan/units';
 import type { SearchBase } from './candidate.ts';
 import {
-  MAX_NODES, meetsGoal, nodesText, sizer, smallestFit, type CapacityGoal, type CapacityOptions, type CapacityPoint, type Sizer,
+  MAX_NODES, meetsGoal, nodesText, sizer, smallestFit, wholeText, type CapacityGoal, type CapacityOptions, type CapacityPoint, type Sizer,
 } from './capacity-sizer.ts';
 
 export type { CapacityGoal, CapacityOptions, CapacityPoint, NoPlanReason } from './capacity-sizer.ts';
@@ -121,20 +121,18 @@ function checkNote(fewest: CapacityPoint, checked: CapacityCheck): string {
   return `${below}sizes below ${checked.fromNodes} nodes were not all searched (the scan covers the ${SCAN_WINDOW} sizes below the bisection's answer)`;
 }
 
-const gpuHoursText = (h: number): string => Math.round(h).toLocaleString('en-US');
-
 /** "24,907 over the budget of 480,000 (1.05 × it)": by how much `value` exceeds `budget`. */
 function overText(value: number, budget: number): string {
   const ratio = value / budget;
   const times = !Number.isFinite(ratio) ? '' : ` (${ratio < 10 ? ratio.toFixed(2) : Math.round(ratio).toLocaleString('en-US')} × it)`;
-  return `${gpuHoursText(value - budget)} over the budget of ${gpuHoursText(budget)}${times}`;
+  return `${wholeText(value - budget)} over the budget of ${wholeText(budget)}${times}`;
 }
 
 /** What training on `p` spends against the goal's budgets: "504,907 GPU-hours, 24,907 over the budget of 480,000 (1.05 × it)". */
 function spendText(p: CapacityPoint, goal: CapacityGoal): string {
-  const parts = [`${gpuHoursText(p.gpuHours)} GPU-hours${goal.gpuHourBudget !== undefined && p.gpuHours > goal.gpuHourBudget ? `, ${overText(p.gpuHours, goal.gpuHourBudget)}` : ''}`];
+  const parts = [`${wholeText(p.gpuHours)} GPU-hours${goal.gpuHourBudget !== undefined && p.gpuHours > goal.gpuHourBudget ? `, ${overText(p.gpuHours, goal.gpuHourBudget)}` : ''}`];
   if (goal.costBudget !== undefined && p.cost !== undefined) {
-    parts.push(`cost ${gpuHoursText(p.cost)}${p.cost > goal.costBudget ? `, ${overText(p.cost, goal.costBudget)}` : ''}`);
+    parts.push(`cost ${wholeText(p.cost)}${p.cost > goal.costBudget ? `, ${overText(p.cost, goal.costBudget)}` : ''}`);
   }
   return parts.join('; ');
 }

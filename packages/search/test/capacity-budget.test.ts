@@ -30,6 +30,13 @@ describe('fastestWithinBudget: a budget and no deadline', () => {
     expect(trainOnNodes(gpt3Base, next, TOKENS)!.gpuHours).toBeGreaterThan(BUDGET);
   });
 
+  it('a money budget below every run gives the cheapest run\'s cost grouped by thousands', () => {
+    const none = fastestWithinBudget(gpt3Base, TOKENS, { costBudget: 1000, pricePerGpuHour: 2 });
+    if (none.ok) throw new Error('a budget of 1000 met');
+    expect(none.message).toContain(`(cost ${Math.round(none.closest!.cost!).toLocaleString('en-US')})`);
+    expect(none.closest!.cost).toBeGreaterThan(1000);
+  });
+
   it('a money budget is the GPU-hours times the price', () => {
     const money = fastestWithinBudget(gpt3Base, TOKENS, { costBudget: 2 * BUDGET, pricePerGpuHour: 2 });
     if (!money.ok || !a.ok) throw new Error('expected both to be met');
@@ -43,6 +50,8 @@ describe('fastestWithinBudget: a budget and no deadline', () => {
     if (none.ok) return;
     expect(none.reason).toBe('budget-unreachable');
     expect(none.closest!.gpuHours).toBeGreaterThan(1000);
-    expect(none.message).toMatch(/cheapest run found takes \d+ GPU-hours on \d+ nodes?/);
+    const hours = Math.round(none.closest!.gpuHours).toLocaleString('en-US');
+    expect(hours).toContain(',');
+    expect(none.message).toMatch(new RegExp(`cheapest run found takes ${hours} GPU-hours on [\\d,]+ nodes?`));
   });
 });
