@@ -52,7 +52,8 @@ ${spaceFlagsHelp(25)}
       --seq-length, --precision, --grad-accumulation, --max-tensor, --tensor-within-node, --memory-fraction, --gpus-per-node, --network
   -i, --input FILE|-     the whole request as JSON instead of flags
       --json             print the JSON answer (mode, nodes, days, gpuHours, configuration; smallest with a
-                         budget alone; checked and note with a deadline)
+                         budget alone; checked and note with a deadline; largerBatch, printed as a hint, when
+                         the batch holds the plan back and twice the batch needs materially fewer nodes or days)
       --export F         print the configuration as Megatron-LM arguments (megatron) or NeMo YAML (nemo)
   -h, --help             show this help
 
@@ -123,7 +124,7 @@ export function formatNodesReport(a: NodesResponseJson): string {
     if (c?.nodes !== undefined) {
       lines.push(`closest feasible alternative: ${nodesText(c.nodes)}${c.days === undefined ? '' : `, ${c.days.toFixed(1)} days`}${c.gpuHours === undefined ? '' : `, ${gpuHoursText(c.gpuHours)} GPU-hours`}${c.cost === undefined ? '' : `, cost ${Math.round(c.cost).toLocaleString('en-US')}`}`);
     }
-    return `${lines.join('\n')}\n`;
+    return `${[...lines, ...hintLines(a)].join('\n')}\n`;
   }
   const r = a.configuration.estimate.resolved;
   const s = a.smallest;
@@ -135,9 +136,13 @@ export function formatNodesReport(a: NodesResponseJson): string {
     `  step ${formatSeconds(a.configuration.estimate.stepTimeSeconds)} · MFU ${(a.configuration.estimate.mfu * 100).toFixed(1)}% · ${countOf(a.searches, 'cluster size')} searched`,
     ...(a.checked && a.checked.fromNodes < a.nodes ? [checkedLine(a.checked, a.nodes)] : []),
     ...a.configuration.estimate.warnings.map((w) => `  ⚠ ${w}`),
+    ...hintLines(a),
     '',
   ].join('\n');
 }
+
+/** runNodes's hint when the batch, not the cluster, holds the plan back (the same question at twice the batch). */
+const hintLines = (a: NodesResponseJson): string[] => (a.largerBatch ? [`hint: ${a.largerBatch.message}`] : []);
 
 export const nodesCommand: Command = requestCommand({
   name: 'nodes',

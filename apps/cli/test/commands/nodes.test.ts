@@ -41,6 +41,16 @@ describe('trainplan nodes', () => {
     expect(a.days).toBeLessThan(a.smallest.days / 10);
   });
 
+  it('a deadline the batch holds back ends with a hint: the same question at twice the batch (GPT-3 175B in 2 days on H100)', async () => {
+    const args = ['nodes', '--model', 'gpt3-175b', '--gpu', 'h100-sxm', '--global-batch', '2048', '--tokens', '300B', '--days', '2'];
+    const a = JSON.parse((await cli([...args, '--json'])).out);
+    expect(a.largerBatch.globalBatchSize).toBe(4096);
+    const { code, out } = await cli(args);
+    expect(code).toBe(0);
+    expect(out).toContain(`\nhint: ${a.largerBatch.message}\n`);
+    expect((await cli([...GPT3, '--days', '30'])).out).not.toContain('hint:');
+  });
+
   it('--budget without --price is a usage error naming --price', async () => {
     const { code, err } = await cli([...GPT3, '--budget', '1M']);
     expect(code).toBe(2);
