@@ -24,6 +24,19 @@ describe('answer: nodes, time and best configuration (the search)', () => {
     expect(a.notes[0]).toBe('The fewest nodes whose best configuration meets the deadline (1 cluster size searched).');
   });
 
+  it('says when the batch holds the plan back, with the same question at twice the batch (runNodes\'s largerBatch)', () => {
+    const a = ask('how many H100 nodes to train gpt3-175b on 300B tokens in 2 days');
+    expect(a.ok).toBe(true);
+    const hint = (a.data as { largerBatch?: { message: string; nodes: number } }).largerBatch;
+    if (!hint) throw new Error('expected a larger-batch hint at 2 days');
+    expect(a.notes).toContain(hint.message);
+    expect(renderText(a)).toContain(hint.message);
+    const unreachable = ask('how many H100 nodes to train gpt3-175b on 300B tokens in 0.3 days');
+    expect(unreachable.ok).toBe(false);
+    expect(unreachable.notes.at(-1)).toMatch(/^The batch holds this plan back: .* would meet the deadline on /);
+    expect(nodes.notes.some((n) => n.startsWith('The batch holds'))).toBe(false);
+  });
+
   it('takes a default batch some split of the GPUs can divide: on 1000 GPUs, 1000 sequences, not 1024', () => {
     const a = ask('how long to train a 7b on 1000 H100s');
     expect(a.ok).toBe(true);

@@ -94,15 +94,18 @@ function planAnswer(q: ParsedQuestion, publicUrl: PublicUrl, plan: PlanView, hea
   };
 }
 
-function failure(q: ParsedQuestion, publicUrl: PublicUrl, headline: string, closest: { why: string; scenario?: ScenarioInput; estimate?: EstimateOk } | undefined, extra: { assumptions: string[]; data: unknown }): Answer {
+function failure(
+  q: ParsedQuestion, publicUrl: PublicUrl, headline: string, closest: { why: string; scenario?: ScenarioInput; estimate?: EstimateOk } | undefined,
+  extra: { assumptions: string[]; data: unknown; notes?: string[] },
+): Answer {
+  const mfu = statedMfuUnused(q.parameters);
   const base: Answer = {
     intent: q.intent, ok: false, question: q.text, headline, figures: [],
-    assumptions: [...q.defaults.map((d) => d.text), ...extra.assumptions], notes: [], examples: [], data: extra.data,
+    assumptions: [...q.defaults.map((d) => d.text), ...extra.assumptions],
+    notes: [...(mfu === undefined ? [] : [mfu]), ...(closest === undefined ? [] : [`Closest that works: ${closest.why}`]), ...(extra.notes ?? [])],
+    examples: [], data: extra.data,
   };
-  const mfu = statedMfuUnused(q.parameters);
-  if (mfu !== undefined) base.notes.push(mfu);
   if (closest === undefined) return base;
-  base.notes.push(`Closest that works: ${closest.why}`);
   if (closest.scenario !== undefined && closest.estimate !== undefined) {
     // Its figures answer another question (another cluster or budget): every one says so, in chat too.
     return {
@@ -134,8 +137,10 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   }
   const result: NodesResponseJson = runNodes(request, options.candidateBudget === undefined ? {} : { candidateBudget: options.candidateBudget });
   const tokens = compactCount(p.tokens ?? 0);
+  // runNodes's hint when the batch, not the cluster, holds the plan back (the same question at twice the batch).
+  const hint = result.largerBatch === undefined ? [] : [result.largerBatch.message];
   if (!result.ok) {
-    return failure(q, publicUrl, `${subjectOf(p)}: ${result.message}`, result.closest, { assumptions, data: result });
+    return failure(q, publicUrl, `${subjectOf(p)}: ${result.message}`, result.closest, { assumptions, data: result, notes: hint });
   }
   const plan = result.configuration;
   const cluster = `${result.nodes} node${result.nodes === 1 ? '' : 's'} (${result.gpus} GPUs)`;
@@ -151,6 +156,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
       ? `The fewest nodes whose best configuration meets the deadline (${countOf(result.searches, 'cluster size')} searched).`
       : 'With the fastest configuration the search found on these nodes.',
     // The GPU-hours are in the time-to-train figure already (describe-estimate), not restated here.
+    ...hint,
   ];
   return planAnswer(q, publicUrl, plan, headline, { assumptions, notes, data: result });
 }
