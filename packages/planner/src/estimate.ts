@@ -7,7 +7,7 @@ import {
 } from './comm-time.ts';
 import { gradientAccumulationSeconds } from './gradient-accumulation.ts';
 import { exposedBucketParameters } from './gradient-buckets.ts';
-import { parallelGroups } from './groups.ts';
+import { parallelGroups, weightReplicas } from './groups.ts';
 import { kernelContext, peak16 } from './kernel-context.ts';
 import { embeddingCost, layerComputeCost, logitsCost } from './layer-time.ts';
 import { optimizerStepSeconds } from './optimizer-time.ts';
@@ -180,6 +180,12 @@ function computeEstimate(input: PlanInput): PlanEstimate {
     warnings.push(`tensor parallelism of ${input.tensor} spans ${domain}: its all-reduces cross the network`);
   }
   if (input.sequenceParallel && input.tensor === 1) warnings.push('sequence parallelism has no effect without tensor parallelism');
+  // ZeRO (Rajbhandari et al. 2020, §5) and Megatron's distributed optimizer partition states across
+  // the ranks that hold the same weights (data × context, weightReplicas): with one, nothing is split.
+  if (input.sharding !== 'none' && weightReplicas(input) === 1) {
+    const name = input.sharding === 'distributed-optimizer' ? 'the distributed optimizer' : `ZeRO-${input.sharding.slice('zero-'.length)}`;
+    warnings.push(`${name} shards the model states across data-parallel (and context-parallel) ranks: with one, it shards nothing`);
+  }
   if (input.scatterGather && input.sequenceParallel) warnings.push('scatter-gather is not used together with sequence parallelism (Megatron skips it)');
   for (const fallback of emulationFallbacks(input)) warnings.push(`not emulated, NCCL's closed form used instead: ${fallback}`);
   if ((input.oversubscription ?? 1) > 1 && input.communicationModel !== 'emulated') {

@@ -107,6 +107,14 @@ describe('estimatePlan', () => {
     const tight = ok({ ...gpt3OnSelene, gpu: { ...gpt3OnSelene.gpu, hbmBytes: roomy.memory.totalBytes * 1.02 } });
     expect(tight.warnings).toContainEqual(expect.stringMatching(/^peak memory is 98\.0% of the GPU's/));
   });
+  it.each(['zero-3', 'distributed-optimizer'] as const)('%s with one replica of the weights (DP 1, CP 1) warns that it shards nothing; with DP 16, no warning', (sharding) => {
+    const sharded = /shards the model states across data-parallel \(and context-parallel\) ranks: with one, it shards nothing$/;
+    const alone = ok({ ...gpt3OnSelene, nodes: 8, data: 1, globalBatchSize: 16, sharding });
+    expect(alone.warnings).toContainEqual(expect.stringMatching(sharded));
+    expect(alone.warnings.find((w) => sharded.test(w))).toMatch(sharding === 'zero-3' ? /^ZeRO-3 / : /^the distributed optimizer /);
+    expect(ok({ ...gpt3OnSelene, sharding }).warnings.some((w) => sharded.test(w))).toBe(false);
+    expect(ok({ ...gpt3OnSelene, nodes: 8, data: 1, globalBatchSize: 16 }).warnings.some((w) => sharded.test(w))).toBe(false);
+  });
   it('overlapped pipeline sends hide them only in the interleaved schedule, as Megatron runs it', () => {
     const exposed = ok({ ...gpt3OnSelene, globalBatchSize: 128, data: 16 });
     const askedAtV1 = ok({ ...gpt3OnSelene, globalBatchSize: 128, data: 16, overlapPipelineComm: true });
