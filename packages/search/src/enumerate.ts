@@ -111,7 +111,17 @@ export function enumerateCandidates(args: {
   let accounted = 0;
   const walk = (level: number): void => {
     if (level === dims.length) {
-      for (const r of space.recompute) for (const sh of space.sharding) leaf(leafContext, s, r, sh);
+      // One replica of the weights (DP × CP = 1) leaves the distributed optimizer nothing to shard: its
+      // candidates are the plain optimizer's (6 + 12/d = 18 B/param at d = 1, no collectives), so they
+      // go as redundant when the plain one is searched. ZeRO stages stay: DeepSpeed counts 16-bit
+      // gradients, 16 B/param, another memory even unsharded (model-states.ts).
+      const alone = s.d * s.c === 1 && space.sharding.includes('none');
+      for (const r of space.recompute) {
+        for (const sh of space.sharding) {
+          if (alone && sh === 'distributed-optimizer') addPruned(tally, 'redundant', 1);
+          else leaf(leafContext, s, r, sh);
+        }
+      }
       accounted += leaves;
       if (args.onChunk && (accounted & 0x3fff) < leaves) args.onChunk(accounted);
       return;

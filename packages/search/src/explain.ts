@@ -76,7 +76,11 @@ function neighbours(base: SearchBase, best: Candidate): { change: string; candid
     }
   }
   const otherSharding = best.sharding === 'none' ? 'distributed-optimizer' : 'none';
-  out.push({ change: otherSharding === 'none' ? 'without the distributed optimizer' : 'with the distributed optimizer', candidate: { ...best, sharding: otherSharding } });
+  // With one replica of the weights (DP × CP = 1) the distributed optimizer shards nothing: toggling it is the same plan.
+  const samePlan = best.data * best.context === 1 && (best.sharding === 'none' || best.sharding === 'distributed-optimizer');
+  if (!samePlan) {
+    out.push({ change: otherSharding === 'none' ? 'without the distributed optimizer' : 'with the distributed optimizer', candidate: { ...best, sharding: otherSharding } });
+  }
   return out;
 }
 

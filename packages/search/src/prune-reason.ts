@@ -32,7 +32,7 @@ export const PRUNE_REASON_TEXT: Readonly<Record<PruneReason, string>> = {
   'interleave-needs-overlap': 'the interleaved schedule on 2 pipeline stages needs overlapped pipeline sends (overlapPipelineComm); without them Megatron asks for more than 2 stages',
   'tp-overlap-needs-sequence-parallel': 'tensor-parallel communication overlap (--tp-comm-overlap) needs sequence parallelism, which needs tensor parallelism',
   'sequence-parallel-indivisible': 'sequence parallelism does not split each context-parallel rank\'s tokens evenly over the tensor-parallel ranks',
-  redundant: 'the same plan as another candidate (sequence parallelism without tensor parallelism, or a partial recompute that is not needed)',
+  redundant: 'the same plan as another candidate (sequence parallelism without tensor parallelism, a partial recompute that is not needed, or the distributed optimizer with one data-parallel replica)',
   'out-of-memory': 'does not fit in GPU memory',
   'planner-refused': 'the planner refused it for a rule the enumeration does not mirror (the example names the field)',
   dominated: 'its lower bound on step time is already slower than the k-th best found',

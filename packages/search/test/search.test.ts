@@ -182,6 +182,37 @@ describe('searchPlans options', () => {
   });
 });
 
+describe('one replica of the weights: the distributed optimizer shards nothing', () => {
+  // GPT-3 175B on 8 DGX A100 at a batch of 64: the plans that fit hold one data-parallel replica.
+  const alone = { ...gpt3Base, nodes: 8, globalBatchSize: 64 };
+  const r = searchPlans(alone, { top: 10 });
+  const single = (c: Candidate) => c.data * c.context === 1;
+
+  it('ranks each DP × CP = 1 plan once, without its distributed-optimizer twin, and counts the twins as redundant', () => {
+    expect(r.top.some((p) => single(p.candidate))).toBe(true);
+    for (const p of r.top.filter((x) => single(x.candidate))) expect(p.candidate.sharding).toBe('none');
+    const keys = r.top.map((p) => JSON.stringify({ ...p.candidate, sharding: undefined }));
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(r.pruned.counts.redundant).toBeGreaterThan(0);
+  });
+
+  it('keeps the distributed optimizer at DP × CP = 1 when the constraints leave nothing else', () => {
+    const only = searchPlans(alone, { top: 3, constraints: { sharding: ['distributed-optimizer'] } });
+    expect(only.top.length).toBeGreaterThan(0);
+    for (const p of only.top) expect(p.candidate.sharding).toBe('distributed-optimizer');
+  });
+
+  it('offers no "with the distributed optimizer" neighbour for such a plan: it is the same plan', () => {
+    const best = r.top.find((p) => single(p.candidate))!;
+    const alternatives = explainAlternatives(alone, best, 50);
+    expect(alternatives.length).toBeGreaterThan(3);
+    expect(alternatives.some((a) => a.change.includes('distributed optimizer'))).toBe(false);
+    const replicated = searchPlans(gpt3Base, { top: 1 }).top[0]!;
+    expect(replicated.candidate.data).toBeGreaterThan(1);
+    expect(explainAlternatives(gpt3Base, replicated, 50).some((a) => a.change.includes('distributed optimizer'))).toBe(true);
+  });
+});
+
 describe('explainAlternatives', () => {
   it('declines a neighbour above the search\'s memory budget, naming it, though it fits the GPU', () => {
     const best = searchPlans(gpt3Base, { top: 1 }).top[0]!;
