@@ -97,8 +97,17 @@ function bareSizeReading(asked: string, size: number, model: string): string {
   return `${sizeAsWritten(asked)} taken as ${name} (${model})${others.length === 0 ? '' : `; also that size: ${others.join(', ')} (name one to plan it)`}`;
 }
 
-/** "30 billion" → "30B", "1.5t" → "1.5T": a size as a model's name writes it. */
-const sizeAsWritten = (asked: string): string => compactSize(asked.replace(/billion/, 'b').replace(/trillion/, 't'));
+/** "30 billion" → "30B", "1.5t" → "1.5T", "350 million" → "350M": a size as a model's name writes it. */
+const sizeAsWritten = (asked: string): string => compactSize(asked.replace(/million/, 'm').replace(/billion/, 'b').replace(/trillion/, 't'));
+
+/**
+ * Counts that are not a model's size, by the words after them: tokens, GPU-hours, sequences, steps, a batch
+ * ("a 4M batch"), or by the words before them: a batch ("batch size 4m"), money ("$2M").
+ */
+const NOT_A_SIZE_AFTER = String.raw`(?![\s-]*(?:tokens?|toks?|gpus?|sequences?|seqs?|samples?|steps?|iterations?|batch\w*|context|words?|dollars?|usd)\b)`;
+const NOT_A_SIZE_BEFORE = String.raw`(?<![\w.$€£])(?<!\bbatch(?:[\s-]*size)?\s*(?:of|=|:|is)?\s*-?)`;
+/** A bare size in millions, billions or trillions of parameters (units' parseCount reads m, b, t). */
+const BARE_SIZE = new RegExp(String.raw`${NOT_A_SIZE_BEFORE}(-?)(\d+(?:\.\d+)?)\s*(m|b|t|million|billion|trillion)\b${NOT_A_SIZE_AFTER}`);
 
 /** Finds the model a question names; `unknownSize` when it names a size no preset has. */
 export function matchModel(text: string): ModelMatch | undefined {
@@ -128,9 +137,9 @@ export function matchModel(text: string): ModelMatch | undefined {
     }
     return { ...where, unknownSize: size, askedSize: compactSize(m.groups?.size), family: family.label(m.groups?.version) };
   }
-  // A bare size: "175B", "70b model", "1T parameters" (never "2T tokens").
+  // A bare size: "175B", "70b model", "1T parameters", "a 350M model" (never "2T tokens" nor "1.7M GPU-hours").
   // A minus sign before it ("-5B") is kept, so that the answer refuses the size rather than read 5B.
-  const bare = /(?<![\w.])(-?)(\d+(?:\.\d+)?)\s*(b|t|billion|trillion)\b(?!\s*(?:tokens?|toks?)\b)/.exec(text);
+  const bare = BARE_SIZE.exec(text);
   if (bare) {
     const magnitude = sizeOf(`${bare[2]}${bare[3]}`);
     if (magnitude === undefined) return undefined;
