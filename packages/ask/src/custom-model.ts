@@ -1,15 +1,44 @@
-import { parameterCount, withShapeDefaults } from '@trainplan/model';
+import { parameterCount, withShapeDefaults, type ModelShape } from '@trainplan/model';
 import { MODEL_IDS, modelById, type ModelPreset } from '@trainplan/presets';
 import type { ModelObjectInput } from '@trainplan/protocol';
 import { compactCount } from './format.ts';
 
 /**
- * A GPT-style dense decoder of about a size no preset has ("a 30B model"), so a bare size is planned
- * rather than declined. The width and heads are a published pair: those of the GPT-3 (Brown et al. 2020,
- * Table 2.1) or Megatron weak-scaling (Narayanan et al. SC'21, Table 1) model nearest in size, read from
- * the presets; the layer count is the one whose parameter count (packages/model's parameterCount,
- * SC'21 eq. 2 with the final norm) lands nearest the size asked.
+ * A decoder of about a size no preset has ("a 30B model", "llama 30b"), so a size is planned rather than
+ * declined, in the style of a family of published rows: GPT-style for a bare size (the GPT-3, Brown et al.
+ * 2020, Table 2.1, and Megatron weak-scaling, Narayanan et al. SC'21, Table 1, rows), Llama-style for a Llama
+ * size (the Llama 2 and 3 rows, Touvron et al. 2023 and Dubey et al. 2024). The width and heads (and, for
+ * Llama, the key/value heads, FFN width and the architecture: gated MLP, untied embeddings, RMSNorm, rotary
+ * positions) are those of the family's row nearest in size, read from the presets; the layer count is the
+ * one whose parameter count (packages/model's parameterCount, SC'21 eq. 2 with the final norm) lands
+ * nearest the size asked.
  */
+
+/** A family of published rows a custom model is shaped from, and what of a row it takes besides the width and heads. */
+export interface ShapeFamily {
+  /** The model's name before its size: "GPT-style" → "GPT-style 30B". */
+  style: string;
+  /** The family as "the widest published … shape" names it ("GPT", "Llama 2"). */
+  label: string;
+  /** Preset ids the rows are read from, in the order ties prefer them. */
+  prefixes: readonly string[];
+  /** Fields of the row's shape the model takes besides layers, width, heads, vocabulary and sequence length. */
+  fields: readonly Exclude<keyof ModelShape, 'name' | 'layers' | 'hiddenSize' | 'attentionHeads' | 'vocabSize' | 'seqLength'>[];
+}
+
+/**
+ * The bare size's family: the GPT-3 and Megatron rows (mt-nlg-530b repeats a megatron row). The GPT conventions
+ * (f = 4h, learned positions, biases, LayerNorm, tied embeddings) are the contract's defaults, so nothing more is taken.
+ */
+export const GPT_STYLE: ShapeFamily = { style: 'GPT-style', label: 'GPT', prefixes: ['gpt3-', 'megatron-'], fields: [] };
+
+/** A Llama family's rows (`prefixes`: one version's, or all of them): the row's GQA, FFN and architecture are kept. */
+export const llamaStyle = (label: string, prefixes: readonly string[]): ShapeFamily => ({
+  style: `${label}-style`,
+  label,
+  prefixes,
+  fields: ['kvHeads', 'ffnHiddenSize', 'gatedMlp', 'tiedEmbeddings', 'positionEmbedding', 'linearBias', 'normalization'],
+});
 
 /** A model the question sized but no preset has: the shape planned and how it was chosen. */
 export interface CustomModel {
@@ -23,70 +52,85 @@ export interface CustomModel {
 
 export type CustomModelResult = { ok: true; model: CustomModel; reading: string } | { ok: false; problem: string };
 
-/** The preset families whose rows are published GPT shapes (gpt3-*, megatron-*; mt-nlg-530b repeats a megatron row). */
-const SHAPE_FAMILIES = ['gpt3-', 'megatron-'] as const;
-
 /** The scenario contract's model object takes at most this many layers (protocol's scenario schema). */
 export const MAX_CUSTOM_LAYERS = 1000;
 
 /** How far the nearest layer count may leave the asked size; beyond it the size is declined, not misplanned. */
 export const CUSTOM_SIZE_TOLERANCE = 0.1;
 
-const rows = (): readonly ModelPreset[] =>
-  MODEL_IDS.filter((id) => SHAPE_FAMILIES.some((f) => id.startsWith(f))).flatMap((id) => modelById(id) ?? []);
+/** The family's rows, in its prefixes' order (so that ties prefer the first). */
+const rows = (family: ShapeFamily): readonly ModelPreset[] =>
+  family.prefixes.flatMap((prefix) => MODEL_IDS.filter((id) => id.startsWith(prefix))).flatMap((id) => modelById(id) ?? []);
 
-/** The row nearest in size on a log scale, so that 30B is nearer 39.1B than 18.4B. */
-function nearestRow(parameters: number): ModelPreset {
-  const all = rows();
+/** The row nearest in size on a log scale, so that 30B is nearer 39.1B than 18.4B; a tie keeps the earlier row. */
+function nearestRow(family: ShapeFamily, parameters: number): ModelPreset | undefined {
   const distance = (p: ModelPreset): number => Math.abs(Math.log(p.publishedParameters / parameters));
-  return all.reduce((best, row) => (distance(row) < distance(best) ? row : best));
+  return rows(family).reduce<ModelPreset | undefined>((best, row) => (best === undefined || distance(row) < distance(best) ? row : best), undefined);
 }
 
-/** "Narayanan et al. 2021 … Table 1": the citation's authors and year, and the table its note names. */
+/**
+ * "Narayanan et al. 2021, Table 1": the citation's authors and year, and the table its note names when the note's
+ * first sentence says that table gives the shape (Llama 2's Table 1 gives context and tokens; its widths are Llama 1's).
+ */
 function citation(row: ModelPreset): string {
   const authors = /^[^,]+ et al\. \d{4}/.exec(row.source.title)?.[0] ?? row.source.title;
-  const table = /^Table [\d.]+/.exec(row.source.note ?? '')?.[0];
+  const first = (row.source.note ?? '').split('. ')[0] ?? '';
+  const table = /layers/.test(first) ? /^Table [\d.]+/.exec(first)?.[0] : undefined;
   return table === undefined ? authors : `${authors}, ${table}`;
 }
 
-const shapeWith = (row: ModelPreset, layers: number, name: string): ModelObjectInput => ({
-  name,
-  layers,
-  hiddenSize: row.shape.hiddenSize,
-  attentionHeads: row.shape.attentionHeads,
-  vocabSize: row.shape.vocabSize,
-  seqLength: row.shape.seqLength,
-});
+function shapeWith(family: ShapeFamily, row: ModelPreset, layers: number, name: string): ModelObjectInput {
+  const shape: ModelObjectInput = {
+    name,
+    layers,
+    hiddenSize: row.shape.hiddenSize,
+    attentionHeads: row.shape.attentionHeads,
+    vocabSize: row.shape.vocabSize,
+    seqLength: row.shape.seqLength,
+  };
+  return Object.assign(shape, Object.fromEntries(family.fields.map((field) => [field, row.shape[field]])));
+}
+
+/** What a Llama-style shape takes of its row besides the width and heads, as the reading says it. */
+function architectureOf(shape: ModelObjectInput): string {
+  if (shape.gatedMlp !== true) return '';
+  const kv = shape.kvHeads !== undefined && shape.kvHeads !== shape.attentionHeads ? ` (${shape.kvHeads} key/value)` : '';
+  return `${kv}, gated FFN ${shape.ffnHiddenSize ?? 4 * shape.hiddenSize} (SwiGLU)${shape.tiedEmbeddings === false ? ', untied embeddings' : ''}`
+    + `${shape.normalization === 'rmsnorm' ? ', RMSNorm' : ''}${shape.positionEmbedding === 'rotary' ? ', rotary positions' : ''}`;
+}
 
 /** The parameter count of a model object, by packages/model's counter (GPT conventions for the unstated fields). */
 const countOf = (shape: ModelObjectInput): number => parameterCount(withShapeDefaults(shape));
 
 /**
- * A GPT-style decoder of about `parameters` (`asked` is how the question wrote the size, "30B"), or
- * why none is planned: smaller than one layer and the embeddings of GPT-3 Small, or needing more layers
- * than the contract takes.
+ * A decoder of about `parameters` in the family's style (`asked` is how the question wrote the size, "30B"), or
+ * why none is planned: smaller than one layer and the embeddings of the family's smallest row, or needing more
+ * layers than the contract takes.
  */
-export function customModelOfSize(parameters: number, asked: string): CustomModelResult {
-  const row = nearestRow(parameters);
-  const name = `GPT-style ${asked}`;
-  const one = countOf(shapeWith(row, 1, name));
-  const perLayer = countOf(shapeWith(row, 2, name)) - one;
+export function customModelOfSize(parameters: number, asked: string, family: ShapeFamily = GPT_STYLE): CustomModelResult {
+  const row = nearestRow(family, parameters);
+  if (row === undefined) return { ok: false, problem: `no ${family.label} preset has a published shape to take a ${asked} model's from` };
+  const name = `${family.style} ${asked}`;
+  const one = countOf(shapeWith(family, row, 1, name));
+  const perLayer = countOf(shapeWith(family, row, 2, name)) - one;
   // The count is linear in L: the nearest whole L to the exact solution, at least one.
   const layers = Math.max(1, Math.round((parameters - one) / perLayer + 1));
   if (layers > MAX_CUSTOM_LAYERS) {
-    return { ok: false, problem: `${asked} parameters is too large to plan: at the width of ${row.shape.name}, the widest published GPT shape, it needs ${layers} layers, more than the ${MAX_CUSTOM_LAYERS} a model takes` };
+    return { ok: false, problem: `${asked} parameters is too large to plan: at the width of ${row.shape.name}, the widest published ${family.label} shape, it needs ${layers} layers, more than the ${MAX_CUSTOM_LAYERS} a model takes` };
   }
-  const shape = shapeWith(row, layers, name);
+  const shape = shapeWith(family, row, layers, name);
   const count = countOf(shape);
   if (Math.abs(count - parameters) / parameters > CUSTOM_SIZE_TOLERANCE) {
-    return { ok: false, problem: `${asked} parameters is smaller than any GPT-style decoder planned here: one layer at the width of ${row.shape.name} has ${compactCount(count)} parameters, most of them the ${row.shape.vocabSize}-token embedding` };
+    return { ok: false, problem: `${asked} parameters is smaller than any ${family.style} decoder planned here: one layer at the width of ${row.shape.name} has ${compactCount(count)} parameters, most of them the ${row.shape.vocabSize}-token embedding` };
   }
-  const sizes = rows().map((r) => r.publishedParameters);
+  const sizes = rows(family).map((r) => r.publishedParameters);
   const outside = parameters > Math.max(...sizes) || parameters < Math.min(...sizes)
     ? `; outside the published sizes (${compactCount(Math.min(...sizes))} to ${compactCount(Math.max(...sizes))}), so the depth is extrapolated (${row.shape.name} has ${row.shape.layers} layers)`
     : '';
-  const reading = `${asked} taken as a GPT-style decoder (no preset has that size): ${layers} layers, hidden ${shape.hiddenSize}, ${shape.attentionHeads} heads, `
-    + `vocabulary ${shape.vocabSize}, ${shape.seqLength}-token sequences (~${compactCount(count)} parameters); width and heads of ${row.shape.name} `
-    + `(${citation(row)}), the published shape nearest in size, with the layer count that lands nearest ${asked}${outside}`;
+  const gpt = family.fields.length === 0;
+  const reading = `${asked} taken as a ${family.style} decoder (no ${gpt ? '' : `${family.label} `}preset has that size): ${layers} layers, hidden ${shape.hiddenSize}, `
+    + `${shape.attentionHeads} heads${architectureOf(shape)}, vocabulary ${shape.vocabSize}, ${shape.seqLength}-token sequences (~${compactCount(count)} parameters); `
+    + `${gpt ? 'width and heads' : 'width, heads and FFN'} of ${row.shape.name} (${citation(row)}), the published ${gpt ? '' : `${family.label} `}shape nearest in size, `
+    + `with the layer count that lands nearest ${asked}${outside}`;
   return { ok: true, model: { shape, askedParameters: parameters, parameters: count }, reading };
 }

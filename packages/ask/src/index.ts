@@ -14,4 +14,4 @@ export { answer, ask } from './answer/answer.ts';
 export { EXAMPLE_QUESTIONS } from './answer/help-answer.ts';
 export { renderText } from './answer/render-text.ts';
 export { widgetUrl, widgetLink, scenarioOf } from './scenario.ts';
-export type { CustomModel } from './custom-model.ts';
+export type { CustomModel, ShapeFamily } from './custom-model.ts';

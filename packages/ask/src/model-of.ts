@@ -10,7 +10,7 @@ import type { AskParameters } from './question.ts';
 /** The contract's `model`: the preset id, or the custom model's object; undefined when no model was given. */
 export const modelInputOf = (p: AskParameters): string | ModelObjectInput | undefined => p.customModel?.shape ?? p.model;
 
-/** "GPT-3 175B" for a preset, "GPT-style 30B" for a custom size, the id itself for an unknown id. */
+/** "GPT-3 175B" for a preset, "GPT-style 30B" or "Llama-style 30B" for a custom size, the id itself for an unknown id. */
 export function modelNameOf(p: AskParameters): string {
   if (p.customModel !== undefined) return p.customModel.shape.name ?? 'custom';
   if (p.model === undefined) return '';

@@ -49,16 +49,16 @@ export function parse(question: string): ParsedQuestion {
   const stated: AskParameters = {};
 
   const model = matchModel(s.text);
-  // A bare size no preset has ("a 30B model") is planned as a GPT-style decoder of that size, said so.
+  // A size no preset has ("a 30B model", "llama 30b") is planned as a decoder of that size in its family's style, said so.
   let customReading: string | undefined;
   if (model !== undefined) {
     s.blank(model);
     if (model.model !== undefined) stated.model = model.model;
     else if (model.unknownSize !== undefined && model.unknownSize <= 0) problems.push(`a model size must be positive, got ${compactCount(model.unknownSize)} parameters`);
-    else if (model.unknownSize !== undefined && model.family !== undefined) {
-      problems.push(`no ${model.family} preset has about ${model.askedSize ?? compactCount(model.unknownSize)} parameters (ask for "a ${model.askedSize ?? compactCount(model.unknownSize)} model" to plan a GPT-style decoder of that size)`);
+    else if (model.unknownSize !== undefined && model.shapeFamily === undefined) {
+      problems.push(`no ${model.family ?? 'preset'} preset has about ${model.askedSize ?? compactCount(model.unknownSize)} parameters (ask for "a ${model.askedSize ?? compactCount(model.unknownSize)} model" to plan a GPT-style decoder of that size)`);
     } else if (model.unknownSize !== undefined) {
-      const custom = customModelOfSize(model.unknownSize, model.askedSize ?? compactCount(model.unknownSize));
+      const custom = customModelOfSize(model.unknownSize, model.askedSize ?? compactCount(model.unknownSize), model.shapeFamily);
       if (custom.ok) {
         stated.customModel = custom.model;
         customReading = custom.reading;

@@ -32,7 +32,7 @@ export type CollectiveAlgorithm = Extract<CollectiveRequest['algorithm'], 'ring'
 export interface AskParameters {
   /** A model preset id (packages/presets). */
   model?: string;
-  /** A model no preset has, sized by the question ("a 30B model"): a GPT-style decoder (custom-model.ts); then `model` is unset. */
+  /** A model no preset has, sized by the question ("a 30B model", "llama 30b"): a GPT- or Llama-style decoder (custom-model.ts); then `model` is unset. */
   customModel?: CustomModel;
   /** A GPU preset id. */
   gpu?: string;

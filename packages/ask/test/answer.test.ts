@@ -227,8 +227,8 @@ describe('answer: help', () => {
   });
 
   it('a family size no preset has is said back, with the examples', () => {
-    const a = ask('how many nodes for llama 2 30B');
-    expect(a.headline).toMatch(/no Llama 2 preset has about 30B/);
+    const a = ask('how many nodes for bloom 30B');
+    expect(a.headline).toMatch(/no BLOOM preset has about 30B/);
     expect(a.examples.length).toBeGreaterThan(0);
   });
 

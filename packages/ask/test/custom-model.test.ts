@@ -4,7 +4,7 @@ import { runEstimate, type EstimateOk, type ScenarioInput } from '@trainplan/pro
 import { describe, expect, it } from 'vitest';
 import { ask } from '../src/answer/answer.ts';
 import { renderText } from '../src/answer/render-text.ts';
-import { customModelOfSize, MAX_CUSTOM_LAYERS } from '../src/custom-model.ts';
+import { customModelOfSize, llamaStyle, MAX_CUSTOM_LAYERS } from '../src/custom-model.ts';
 import { parse } from '../src/parse.ts';
 
 const BILLION = 1e9;
@@ -94,9 +94,65 @@ describe('parse: a bare size no preset has', () => {
     expect(q.problems[0]).toMatch(problem);
   });
 
-  it('"llama 30b" is Llama at 30B, declined by family, never Llama 3 at 0B ("a model size must be positive, got 0")', () => {
-    expect(parse('how many nodes for llama 30b').problems).toEqual(['no Llama preset has about 30B parameters (ask for "a 30B model" to plan a GPT-style decoder of that size)']);
+  it('"llama 30b" is Llama at 30B (a Llama-style decoder), never Llama 3 at 0B ("a model size must be positive, got 0")', () => {
+    const q = parse('how many nodes for llama 30b');
+    expect(q.problems).toEqual([]);
+    expect(q.parameters.customModel?.shape.name).toBe('Llama-style 30B');
     expect(parse('how many nodes for llama 3 70b').parameters.model).toBe('llama3-70b');
+  });
+
+  it('a size of a family with no shape to draw from (Nemotron-4, BLOOM) is still declined, with the bare size to ask instead', () => {
+    expect(parse('how many nodes for nemotron 30b').problems).toEqual(['no Nemotron-4 preset has about 30B parameters (ask for "a 30B model" to plan a GPT-style decoder of that size)']);
+    expect(parse('how many nodes for bloom 7b').problems).toEqual(['no BLOOM preset has about 7B parameters (ask for "a 7B model" to plan a GPT-style decoder of that size)']);
+  });
+});
+
+describe('a Llama size no preset has: a Llama-style decoder', () => {
+  const LLAMA_ARCHITECTURE = { gatedMlp: true, tiedEmbeddings: false, positionEmbedding: 'rotary', linearBias: false, normalization: 'rmsnorm' };
+
+  it('Llama 3 30B takes Llama 3 70B\'s width, heads, 8 key/value heads, FFN and architecture (Dubey et al. 2024, Table 3), with 33 layers', () => {
+    const r = customModelOfSize(30 * BILLION, '30B', llamaStyle('Llama 3', ['llama3-', 'llama3.1-']));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const row = modelById('llama3-70b')!.shape;
+    expect(r.model.shape).toEqual({
+      name: 'Llama 3-style 30B', layers: 33, hiddenSize: row.hiddenSize, attentionHeads: row.attentionHeads, kvHeads: row.kvHeads,
+      ffnHiddenSize: row.ffnHiddenSize, vocabSize: row.vocabSize, seqLength: row.seqLength, ...LLAMA_ARCHITECTURE,
+    });
+    // Untied, gated, GQA: the count is the Llama one, not GPT defaults' (which would be ~1.5x larger at this shape).
+    expect(r.model.parameters).toBe(parameterCount({ ...row, name: 'Llama 3-style 30B', layers: 33 }));
+    expect(Math.abs(countWithLayers(r.model.shape, 32) - 30 * BILLION)).toBeGreaterThan(Math.abs(r.model.parameters - 30 * BILLION));
+    expect(Math.abs(countWithLayers(r.model.shape, 34) - 30 * BILLION)).toBeGreaterThan(Math.abs(r.model.parameters - 30 * BILLION));
+    expect(r.reading).toBe('30B taken as a Llama 3-style decoder (no Llama 3 preset has that size): 33 layers, hidden 8192, 64 heads (8 key/value), '
+      + 'gated FFN 28672 (SwiGLU), untied embeddings, RMSNorm, rotary positions, vocabulary 128256, 8192-token sequences (~30.3B parameters); '
+      + 'width, heads and FFN of Llama 3 70B (Dubey et al. 2024, Table 3), the published Llama 3 shape nearest in size, with the layer count that lands nearest 30B');
+  });
+
+  it.each([
+    ['how many nodes for llama 30b', 'Llama-style 30B'],
+    ['how many nodes for a 30B llama', 'Llama-style 30B'],
+    ['how many nodes for a 30b parameter llama model', 'Llama-style 30B'],
+    ['how many nodes for llama 2 30b', 'Llama 2-style 30B'],
+  ])('%s: Llama 2 13B is the Llama row nearest 30B on a log scale (13B, not 70B), cited as Touvron et al. 2023 (its widths are no table of that paper)', (question, name) => {
+    const q = parse(question);
+    expect(q.problems).toEqual([]);
+    const row = modelById('llama2-13b')!.shape;
+    expect(q.parameters.customModel?.shape).toMatchObject({ name, layers: 94, hiddenSize: row.hiddenSize, kvHeads: row.kvHeads, ffnHiddenSize: row.ffnHiddenSize, ...LLAMA_ARCHITECTURE });
+    expect(q.defaults[0]?.text).toMatch(/width, heads and FFN of Llama 2 13B \(Touvron et al\. 2023\), the published Llama (2 )?shape nearest in size/);
+    expect(q.parameters.tokens).toBe(600 * BILLION);
+  });
+
+  it('a Llama size below one layer and the embeddings of the smallest row is declined with the reason (Llama 3 1B: one layer of Llama 3 8B is 1.27B)', () => {
+    expect(parse('how many nodes for llama 3 1b').problems).toEqual([
+      '1B parameters is smaller than any Llama 3-style decoder planned here: one layer at the width of Llama 3 8B has 1.27B parameters, most of them the 128256-token embedding',
+    ]);
+  });
+
+  it('"llama 30b" is answered with a plan whose scenario is the Llama-style shape', () => {
+    const a = ask('how many nodes for llama 30b on H100 in 30 days', { publicUrl: null });
+    expect(a.ok).toBe(true);
+    expect(a.headline).toMatch(/^Llama-style 30B on H100 SXM5 80GB: \d+ nodes/);
+    expect(a.scenario?.model).toMatchObject({ name: 'Llama-style 30B', layers: 94, ...LLAMA_ARCHITECTURE });
   });
 });
 

@@ -165,7 +165,12 @@ describe('parse: what it will not guess', () => {
   });
 
   it('a family\'s size no preset has is a problem naming the family, with the bare size to ask instead', () => {
-    expect(parse('how many nodes for gpt-3 30b').problems).toEqual(['no GPT-3 preset has about 30B parameters (ask for "a 30B model" to plan a GPT-style decoder of that size)']);
+    expect(parse('how many nodes for nemotron 30b').problems).toEqual(['no Nemotron-4 preset has about 30B parameters (ask for "a 30B model" to plan a GPT-style decoder of that size)']);
+  });
+
+  it('a GPT-3 or Megatron GPT size no preset has is the GPT-style decoder a bare size is', () => {
+    expect(parse('how many nodes for gpt-3 30b').parameters.customModel?.shape.name).toBe('GPT-style 30B');
+    expect(parse('how many nodes for megatron gpt 30b').parameters.customModel?.shape.name).toBe('GPT-style 30B');
   });
 
   it('a negative size is refused, not read as its magnitude (-5B is not 5B)', () => {

@@ -1,5 +1,6 @@
 import { MODEL_IDS, modelById } from '@trainplan/presets';
 import { parseCount } from '@trainplan/units';
+import { GPT_STYLE, llamaStyle, type ShapeFamily } from '../custom-model.ts';
 import type { Match } from './match.ts';
 
 /**
@@ -27,17 +28,25 @@ const FAMILIES: readonly {
   alone?: string;
   /** Where a versioned size the version has no preset of was released under another name, and why. */
   renamed?: (version: string | undefined) => { family: string; prefix: string; why: string } | undefined;
+  /** The rows a size no preset of the family has is shaped from (custom-model.ts); none: such a size is declined. */
+  custom?: (version: string | undefined) => ShapeFamily;
 }[] = [
   // "llama 3.1 405b", "llama-3-70b", "llama2 7b"; Llama without a version prefers Llama 3, then 3.1, then 2.
   // A version is never the first digit of a size: "llama 30b" is Llama at 30B, not Llama 3 at 0B (as GPT-3's and Nemotron-4's).
+  // The size may come first: "a 30B llama", "70b llama 3" (`pre`).
   {
-    pattern: /\bllama[\s-]*(?:(?<version>3\.1|2|3)(?![\d.]))?[\s-]*(?<size>\d+(?:\.\d+)?\s*[bmt])?\b/,
+    pattern: /(?:(?<![\w.])(?<pre>\d+(?:\.\d+)?\s*[bmt])[\s-]*(?:param(?:eter)?s?[\s-]+)?)?\bllama[\s-]*(?:(?<version>3\.1|2|3)(?![\d.]))?[\s-]*(?<size>\d+(?:\.\d+)?\s*[bmt])?\b/,
     label: (v) => (v === undefined ? 'Llama' : `Llama ${v}`),
     prefixes: (v) => (v !== undefined ? [`llama${v}-`] : FAMILY_PREFERENCE.filter((p) => p.startsWith('llama'))),
     // Meta's paper (Dubey et al. 2024, "The Llama 3 Herd of Models") calls the 405B model "Llama 3 405B"; it shipped as Llama 3.1.
     renamed: (v) => (v === '3' ? { family: 'Llama 3', prefix: 'llama3.1-', why: "Meta's paper, Dubey et al. 2024, calls it Llama 3" } : undefined),
+    // Llama 3's rows include 3.1's 405B, as its paper names it (above).
+    custom: (v) => llamaStyle(v === undefined ? 'Llama' : `Llama ${v}`, v === undefined ? FAMILY_PREFERENCE.filter((p) => p.startsWith('llama'))
+      : v === '3' ? ['llama3-', 'llama3.1-'] : [`llama${v}-`]),
   },
-  { pattern: /\bgpt[\s-]*3(?![\d.])(?:[\s-]*(?<size>\d+(?:\.\d+)?\s*[bm]))?\b/, label: () => 'GPT-3', prefixes: () => ['gpt3-'], alone: 'gpt3-175b' },
+  {
+    pattern: /\bgpt[\s-]*3(?![\d.])(?:[\s-]*(?<size>\d+(?:\.\d+)?\s*[bm]))?\b/, label: () => 'GPT-3', prefixes: () => ['gpt3-'], alone: 'gpt3-175b', custom: () => GPT_STYLE,
+  },
   { pattern: /\bnemotron(?:[\s-]*4(?![\d.]))?(?:[\s-]*(?<size>\d+(?:\.\d+)?\s*b))?\b/, label: () => 'Nemotron-4', prefixes: () => ['nemotron4-'], alone: 'nemotron4-340b' },
   {
     pattern: /\b(?:mt[\s-]*nlg|megatron[\s-]*turing(?:[\s-]*nlg)?)(?:[\s-]*(?<size>\d+(?:\.\d+)?\s*b))?\b/,
@@ -46,7 +55,7 @@ const FAMILIES: readonly {
     alone: 'mt-nlg-530b',
   },
   { pattern: /\bbloom(?:[\s-]*(?<size>\d+(?:\.\d+)?\s*b))?\b/, label: () => 'BLOOM', prefixes: () => ['bloom-'], alone: 'bloom-176b' },
-  { pattern: /\bmegatron(?:[\s-]*gpt)?[\s-]*(?<size>\d+(?:\.\d+)?\s*[bt])\b/, label: () => 'Megatron GPT', prefixes: () => ['megatron-'] },
+  { pattern: /\bmegatron(?:[\s-]*gpt)?[\s-]*(?<size>\d+(?:\.\d+)?\s*[bt])\b/, label: () => 'Megatron GPT', prefixes: () => ['megatron-'], custom: () => GPT_STYLE },
 ];
 
 const relative = (a: number, b: number): number => Math.abs(a - b) / b;
@@ -83,9 +92,10 @@ const ID_PATTERNS: readonly (readonly [string, RegExp])[] = [...MODEL_IDS]
 /**
  * `assumed`: how the name was read when it is not the preset's own ("Llama 3 405B" → llama3.1-405b).
  * `unknownSize`: a size no preset has, as a count and as written ("30B"); `family` names the family it
- * was asked of ("Llama"), absent for a bare size, which may be planned as a GPT-style decoder (custom-model.ts).
+ * was asked of ("Llama"), absent for a bare size. `shapeFamily`: the rows such a size is shaped from (custom-model.ts):
+ * GPT-style for a bare size, GPT-3's or Megatron's; Llama-style for a Llama size; absent where the family declines one.
  */
-export type ModelMatch = Match & { model?: string; unknownSize?: number; askedSize?: string; family?: string; assumed?: string };
+export type ModelMatch = Match & { model?: string; unknownSize?: number; askedSize?: string; family?: string; assumed?: string; shapeFamily?: ShapeFamily };
 
 /**
  * How a bare size was read, said in the answer: "13B taken as Llama 2 13B (llama2-13b); also that size:
@@ -119,7 +129,8 @@ export function matchModel(text: string): ModelMatch | undefined {
     const m = family.pattern.exec(text);
     if (!m) continue;
     const where = { index: m.index, length: m[0].length };
-    const size = sizeOf(m.groups?.size);
+    const written = m.groups?.size ?? m.groups?.pre;
+    const size = sizeOf(written);
     if (size === undefined) {
       if (family.alone !== undefined) return { ...where, model: family.alone };
       if (m.groups?.version === undefined) continue;
@@ -131,11 +142,12 @@ export function matchModel(text: string): ModelMatch | undefined {
     const renamed = family.renamed?.(m.groups?.version);
     const successor = renamed === undefined ? undefined : nearest([renamed.prefix], size, FAMILY_SIZE_TOLERANCE);
     if (renamed !== undefined && successor !== undefined) {
-      const asked = `${renamed.family} ${compactSize(m.groups?.size)}`;
+      const asked = `${renamed.family} ${compactSize(written)}`;
       const name = modelById(successor)?.shape.name ?? successor;
-      return { ...where, model: successor, assumed: `${asked} taken as ${name} (${successor}; ${renamed.why} ${compactSize(m.groups?.size)})` };
+      return { ...where, model: successor, assumed: `${asked} taken as ${name} (${successor}; ${renamed.why} ${compactSize(written)})` };
     }
-    return { ...where, unknownSize: size, askedSize: compactSize(m.groups?.size), family: family.label(m.groups?.version) };
+    const shapeFamily = family.custom?.(m.groups?.version);
+    return { ...where, unknownSize: size, askedSize: compactSize(written), family: family.label(m.groups?.version), ...(shapeFamily !== undefined && { shapeFamily }) };
   }
   // A bare size: "175B", "70b model", "1T parameters", "a 350M model" (never "2T tokens" nor "1.7M GPU-hours").
   // A minus sign before it ("-5B") is kept, so that the answer refuses the size rather than read 5B.
@@ -148,7 +160,7 @@ export function matchModel(text: string): ModelMatch | undefined {
     const size = magnitude;
     const model = nearest(FAMILY_PREFERENCE, size, BARE_SIZE_TOLERANCE);
     const where = { index: bare.index, length: bare[0].length };
-    return model === undefined ? { ...where, unknownSize: size, askedSize } : { ...where, model, assumed: bareSizeReading(`${bare[2]}${bare[3]}`, size, model) };
+    return model === undefined ? { ...where, unknownSize: size, askedSize, shapeFamily: GPT_STYLE } : { ...where, model, assumed: bareSizeReading(`${bare[2]}${bare[3]}`, size, model) };
   }
   return undefined;
 }
