@@ -5,6 +5,8 @@ export interface FlagSpec {
   short?: string;
   /** What a string flag's value is called in messages, e.g. `FILE|-`. */
   valueName?: string;
+  /** A comma-separated list (`--nodes 16,32`): an empty item (`16,,32`) is refused here, by its position. */
+  list?: true;
 }
 
 export type FlagValues = Record<string, string | boolean | undefined>;
@@ -39,6 +41,8 @@ export function parseFlags(argv: string[], spec: Record<string, FlagSpec>): Pars
     }
     const wanted = flag.valueName ?? 'a value';
     if (token.value === undefined) return { ok: false, message: `${token.rawName} needs ${wanted}` };
+    // `--model=` (or `--model ""`): said against its own flag, before any check of what else is missing.
+    if (token.value.trim() === '') return { ok: false, message: `${token.rawName}: empty value: give ${wanted}` };
     // Non-strict parseArgs takes `--input --json` as input "--json"; that is a slip, not a file name.
     if (!token.inlineValue && token.value.startsWith('-') && token.value !== '-' && !NEGATIVE_NUMBER.test(token.value)) {
       return { ok: false, message: `${token.rawName} needs ${wanted}, got the flag ${token.value}` };
@@ -48,7 +52,15 @@ export function parseFlags(argv: string[], spec: Record<string, FlagSpec>): Pars
     if (typeof earlier === 'string' && earlier !== token.value) {
       return { ok: false, message: `${token.rawName} given twice ('${earlier}' and '${token.value}'): give it once` };
     }
+    const empty = flag.list ? emptyItem(token.value) : undefined;
+    if (empty !== undefined) return { ok: false, message: `${token.rawName}: item ${empty} of "${token.value}" is empty` };
     values[token.name] = token.value;
   }
   return { ok: true, values };
+}
+
+/** The 1-based position of the first empty item of a comma-separated list ("16,,32" → 2), if any. */
+function emptyItem(value: string): number | undefined {
+  const index = value.split(',').findIndex((item) => item.trim() === '');
+  return index < 0 ? undefined : index + 1;
 }

@@ -30,12 +30,12 @@ export const TRAINING_FLAGS: Record<string, FlagSpec> = {
  * microBatchSizes, recompute), so a plan that must run TP 8 with full recompute is searched as such.
  */
 export const SPACE_FLAGS: Record<string, FlagSpec> = {
-  tensor: { type: 'string', valueName: 'a comma-separated list of tensor-parallel degrees' },
-  pipeline: { type: 'string', valueName: 'a comma-separated list of pipeline depths' },
-  context: { type: 'string', valueName: 'a comma-separated list of context-parallel degrees' },
-  'virtual-stages': { type: 'string', valueName: 'a comma-separated list of model chunks per stage' },
-  'micro-batch': { type: 'string', valueName: 'a comma-separated list of micro-batch sizes' },
-  recompute: { type: 'string', valueName: 'a comma-separated list of none, selective, full, full-partial' },
+  tensor: { type: 'string', valueName: 'a comma-separated list of tensor-parallel degrees', list: true },
+  pipeline: { type: 'string', valueName: 'a comma-separated list of pipeline depths', list: true },
+  context: { type: 'string', valueName: 'a comma-separated list of context-parallel degrees', list: true },
+  'virtual-stages': { type: 'string', valueName: 'a comma-separated list of model chunks per stage', list: true },
+  'micro-batch': { type: 'string', valueName: 'a comma-separated list of micro-batch sizes', list: true },
+  recompute: { type: 'string', valueName: 'a comma-separated list of none, selective, full, full-partial', list: true },
 };
 
 /** The help lines of SPACE_FLAGS, the same in every command that takes them, descriptions from `column` on (the command's own layout). */

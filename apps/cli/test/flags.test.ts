@@ -33,6 +33,28 @@ describe('parseFlags', () => {
     expect(parseFlags(argv, spec)).toEqual({ ok: false, message });
   });
 
+  it.each([
+    [['--input='], '--input: empty value: give FILE'],
+    [['--input', ''], '--input: empty value: give FILE'],
+    [['-i', ' '], '-i: empty value: give FILE'],
+  ])('%j is an empty value, refused against its own flag: %s', (argv, message) => {
+    expect(parseFlags(argv, spec)).toEqual({ ok: false, message });
+  });
+
+  const lists: Record<string, FlagSpec> = { nodes: { type: 'string', list: true }, model: { type: 'string' } };
+  it.each([
+    [['--nodes', '16,,32'], '--nodes: item 2 of "16,,32" is empty'],
+    [['--nodes=16,32,'], '--nodes: item 3 of "16,32," is empty'],
+    [['--nodes', ',16'], '--nodes: item 1 of ",16" is empty'],
+    [['--nodes', '16, ,32'], '--nodes: item 2 of "16, ,32" is empty'],
+  ])('a list flag %j names its empty item: %s', (argv, message) => {
+    expect(parseFlags(argv, lists)).toEqual({ ok: false, message });
+  });
+
+  it('a list flag with no empty item, and a flag that is not a list, keep their commas', () => {
+    expect(parseFlags(['--nodes', '16, 32', '--model', 'a,,b'], lists)).toEqual({ ok: true, values: { nodes: '16, 32', model: 'a,,b' } });
+  });
+
   it('takes --input=--odd-name literally: an inline value is never a slip', () => {
     expect(parseFlags(['--input=--odd-name'], spec)).toEqual({ ok: true, values: { input: '--odd-name' } });
   });

@@ -13,7 +13,7 @@ const SYNOPSIS = 'trainplan scale --model ID --gpu ID --global-batch B --nodes N
 const FLAGS: Record<string, FlagSpec> = {
   ...MACHINE_FLAGS,
   ...TRAINING_FLAGS,
-  nodes: { type: 'string', short: 'n', valueName: 'a comma-separated list of node counts' },
+  nodes: { type: 'string', short: 'n', valueName: 'a comma-separated list of node counts', list: true },
   weak: { type: 'boolean' },
   tensor: { type: 'string', short: 't', valueName: 'a count' },
   pipeline: { type: 'string', short: 'p', valueName: 'a count' },

@@ -69,6 +69,15 @@ describe('trainplan scale', () => {
     expect(bad.err).toMatch(/^trainplan: --nodes: .*got "2x"/);
   });
 
+  it.each([
+    ['16,,32', 'item 2 of "16,,32" is empty'],
+    ['16,32,', 'item 3 of "16,32," is empty'],
+  ])('--nodes %s names the empty item, not got ""', async (nodes, message) => {
+    const { code, err } = await cli([...GPT3, '--nodes', nodes]);
+    expect(code).toBe(2);
+    expect(err.startsWith(`trainplan: --nodes: ${message} (usage: trainplan scale `)).toBe(true);
+  });
+
   it('a sweep where every size runs exits 0 with nothing on stderr', async () => {
     const { code, err } = await cli([...GPT3, '--nodes', '16,32']);
     expect(code).toBe(0);

@@ -162,6 +162,29 @@ describe('trainplan search', () => {
     expect(err).toMatch(message);
   });
 
+  it.each([
+    [['--tensor', '4,,8'], '--tensor: item 2 of "4,,8" is empty'],
+    [['--pipeline', '8,'], '--pipeline: item 2 of "8," is empty'],
+    [['--micro-batch', ',1'], '--micro-batch: item 1 of ",1" is empty'],
+    [['--recompute', 'full,,selective'], '--recompute: item 2 of "full,,selective" is empty'],
+  ])('an empty item of a list flag is named by its position, not as got "" (%j)', async (flags, message) => {
+    const { code, err } = await cli(['search', ...GPT3, ...flags]);
+    expect(code).toBe(2);
+    expect(err.startsWith(`trainplan: ${message} (usage: trainplan search `)).toBe(true);
+    expect(err.split('\n')).toHaveLength(2);
+  });
+
+  it.each([
+    [['--model='], '--model: empty value: give a model preset id'],
+    [['--model', 'gpt3-175b', '--gpu='], '--gpu: empty value: give a GPU or system preset id'],
+    [[...GPT3.slice(0, 4), '--nodes='], '--nodes: empty value: give a count'],
+  ])('an empty value (%j) is refused against its own flag, before anything missing', async (flags, message) => {
+    const { code, err } = await cli(['search', ...flags]);
+    expect(code).toBe(2);
+    expect(err.startsWith(`trainplan: ${message} (usage: trainplan search `)).toBe(true);
+    expect(err.split('\n')).toHaveLength(2);
+  });
+
   it('a search the --memory-fraction rules out names the flag, not the field memoryFraction, in the report and on stderr', async () => {
     const { code, out, err } = await cli(['search', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--nodes', '16', '--global-batch', '1536', '--memory-fraction', '0.3']);
     expect(code).toBe(1);
