@@ -178,7 +178,7 @@ describe('<trainplan-estimator> opening shared links, in Chromium', () => {
 });
 
 describe('<trainplan-estimator> opening an infeasible scenario, in Chromium', () => {
-  it('shows the out-of-memory message and no empty result headings until a scenario runs, then the results', async () => {
+  it('says out of memory (a typo is "Fix the marked field."), with no empty result headings until a scenario runs, then the results', async () => {
     const scenario = {
       model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', nodes: 128 },
       training: { globalBatchSize: 1536, microBatchSize: 8 }, parallelism: { tensor: 8, pipeline: 8, recompute: 'none' },
@@ -188,6 +188,10 @@ describe('<trainplan-estimator> opening an infeasible scenario, in Chromium', ()
     expect(await headings.count()).toBe(5);
     for (const h of await headings.all()) expect(await h.isVisible()).toBe(false);
     expect(await page.locator('trainplan-estimator .share-link').isVisible()).toBe(false);
+    // Not a typing mistake: the status says what happened, and the marked field lists what to try.
+    expect(await shown(page, '.status')).toBe('Out of memory: see the marked field for what to try.');
+    await field(page, 'Micro-batch').fill('abc');
+    await expect.poll(() => shown(page, '#m-mbs')).toContain('not a number');
     expect(await shown(page, '.status')).toBe('Fix the marked field.');
     await field(page, 'Micro-batch').fill('1');
     await field(page, 'Recompute').selectOption('full');

@@ -29,6 +29,9 @@ const DEBOUNCE_MS = 120;
 /** Fields the search chooses: editing one by hand turns "auto" off. */
 const SEARCHED_FIELDS = new Set(['tp', 'pp', 'vp', 'cp', 'sp', 'distopt', 'mbs', 'recompute']);
 
+/** The status when the plan does not fit: not a typing mistake; the micro-batch's message lists what to try. */
+const OUT_OF_MEMORY_STATUS = 'Out of memory: see the marked field for what to try.';
+
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /** Up to n of a sorted list, evenly spaced on a log scale, always keeping the ends. */
@@ -273,7 +276,11 @@ export class TrainplanEstimator extends HTMLElement {
     if (el) el.textContent = [this.#linkProblem, text].filter(Boolean).join(' ');
   }
 
-  #showIssues(issues: readonly FieldIssue[]): void {
+  /**
+   * Marks each issue's field (or lists it in the status line when it has none on screen). `lead` is what the
+   * status says of the marked fields: a typing mistake by default; out of memory says so instead.
+   */
+  #showIssues(issues: readonly FieldIssue[], lead = 'Fix the marked field.'): void {
     for (const el of this.#root.querySelectorAll('.msg')) el.textContent = '';
     for (const el of this.#root.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
     const general: string[] = [];
@@ -289,7 +296,7 @@ export class TrainplanEstimator extends HTMLElement {
       }
     }
     if (issues.length > 0) {
-      this.#status(`${general.length > 0 ? `${general.join('; ')}. ` : 'Fix the marked field. '}${this.#lastGood ? 'Showing the last good result.' : ''}`);
+      this.#status(`${general.length > 0 ? `${general.join('; ')}. ` : `${lead} `}${this.#lastGood ? 'Showing the last good result.' : ''}`);
       this.dispatchEvent(new CustomEvent('trainplan-invalid', { detail: { issues }, bubbles: true, composed: true }));
     }
   }
@@ -324,7 +331,7 @@ export class TrainplanEstimator extends HTMLElement {
       if (estimate.reason === 'out-of-memory') {
         const need = estimate.neededBytes !== undefined && estimate.availableBytes !== undefined
           ? ` (needs ${formatBytes(estimate.neededBytes)} of ${formatBytes(estimate.availableBytes)} per GPU)` : '';
-        return this.#showIssues([{ field: 'mbs', message: outOfMemoryMessage(need, this.#values) }]);
+        return this.#showIssues([{ field: 'mbs', message: outOfMemoryMessage(need, this.#values) }], OUT_OF_MEMORY_STATUS);
       }
       const issues = estimate.issues ?? [];
       return this.#showIssues(issues.length > 0 ? issues.map((i) => ({ field: fieldForPath(i.path), message: i.message })) : [{ field: '', message: estimate.message }]);
