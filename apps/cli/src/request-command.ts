@@ -16,6 +16,8 @@ export interface RequestIo extends CliIo {
    * words are fields (a one-word field such as `days` only where it stands in a list of fields).
    */
   readonly inFlagTerms?: (message: string) => string;
+  /** What to give for a required flag left out, in the command's own words (RequestCommandSpec.missing). */
+  readonly missingHint?: (flag: string) => string | undefined;
 }
 
 /**
@@ -40,6 +42,12 @@ export interface RequestCommandSpec {
   /** Flags that belong to the request (refused next to `--input`, which carries the whole request). */
   requestFlags: readonly string[];
   fromFlags: (v: FlagValues) => Record<string, unknown>;
+  /**
+   * What to give for a required flag the schema finds missing, by flag name (`nodes` → 'the node
+   * counts to sweep, e.g. --nodes 105,140,175'): said as `missing --nodes: give …` instead of the
+   * schema's `missing required field: expected an array of 1 to 64 items`.
+   */
+  missing?: Readonly<Record<string, string>>;
   /** A usage problem with the flags beyond parsing (e.g. an unknown --export format), or undefined. */
   check?: (v: FlagValues) => string | undefined;
   /** Runs the request and prints the answer; resolves to the exit code. */
@@ -69,10 +77,14 @@ export function requestCommand(spec: RequestCommandSpec): Command {
       const request = await requestFrom(v, io, () => spec.fromFlags(v), spec.requestFlags);
       if (!request.ok) return usageError(request.message);
       const fromFlags = typeof v.input !== 'string';
-      return spec.answer(request.value, v, fromFlags ? { ...io, ...flagLocator(spec) } : io);
+      const missingHint = (flag: string) => spec.missing?.[flag.replace(/^--/, '')];
+      return spec.answer(request.value, v, fromFlags ? { ...io, ...flagLocator(spec), missingHint } : io);
     },
   };
 }
+
+/** The schema's message for a required field left out (packages/protocol/src/schema/object.ts). */
+const MISSING = /^missing required field\b/;
 
 /**
  * One stderr line per invalid field of a request: named by the flag that sets it when the request
@@ -83,6 +95,11 @@ export function requestCommand(spec: RequestCommandSpec): Command {
 export function printIssues(io: RequestIo, issues: readonly { path: string; message: string }[] | undefined): void {
   for (const issue of issues ?? []) {
     const flag = io.flagFor?.(issue.path);
+    const hint = flag === undefined || !MISSING.test(issue.message) ? undefined : io.missingHint?.(flag);
+    if (hint !== undefined) {
+      printError(io, `missing ${flag}: give ${hint}`);
+      continue;
+    }
     const message = io.inFlagTerms?.(issue.message) ?? issue.message;
     const alone = io.flagFor !== undefined && flag === undefined && message !== issue.message;
     printError(io, alone ? message : `${flag ?? (issue.path || '(request)')}: ${message}`);

@@ -133,6 +133,7 @@ export const inferenceCommand: Command = requestCommand({
   flags: FLAGS,
   requestFlags: REQUEST_FLAGS,
   fromFlags,
+  missing: { prompt: 'the prompt tokens per sequence, e.g. --prompt 2048', output: 'the generated tokens per sequence, e.g. --output 512' },
   check: boundsProblem,
   answer(request, v, io) {
     const answer = runInference(request);

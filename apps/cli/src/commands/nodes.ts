@@ -152,6 +152,7 @@ export const nodesCommand: Command = requestCommand({
   flags: FLAGS,
   requestFlags: REQUEST_FLAGS,
   fromFlags,
+  missing: { tokens: 'the tokens to train on, e.g. --tokens 300B' },
   check: exportProblem,
   answer(request, v, io) {
     const bar = progressBar(io, 'sizing');

@@ -112,6 +112,7 @@ export const scaleCommand: Command = requestCommand({
   flags: FLAGS,
   requestFlags: REQUEST_FLAGS,
   fromFlags,
+  missing: { nodes: 'the node counts to sweep, e.g. --nodes 105,140,175', 'global-batch': 'the sequences per optimizer step, e.g. --global-batch 1536' },
   answer(request, v, io) {
     const answer = runScale(request);
     if (!printAnswer(io, v, answer, formatScaleReport)) return EXIT.usage;

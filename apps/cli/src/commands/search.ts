@@ -101,6 +101,7 @@ export const searchCommand: Command = requestCommand({
   flags: FLAGS,
   requestFlags: REQUEST_FLAGS,
   fromFlags,
+  missing: { 'global-batch': 'the sequences per optimizer step, e.g. --global-batch 1536' },
   check: (v) => exportProblem(v) ?? (v.export !== undefined && v.json === true ? 'give --json or --export, not both' : undefined),
   answer(request, v, io) {
     const bar = progressBar(io, 'searching');

@@ -69,6 +69,12 @@ describe('trainplan scale', () => {
     expect(bad.err).toMatch(/^trainplan: --nodes: .*got "2x"/);
   });
 
+  it('an --input request without nodes is still told its field by its JSON path', async () => {
+    const io = fakeIo({ files: { 'r.json': JSON.stringify({ model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 } }) } });
+    expect(await main(['scale', '--input', 'r.json'], io)).toBe(2);
+    expect(io.err()).toMatch(/^trainplan: nodes: missing required field: expected an array of 1 to 64 items\n$/);
+  });
+
   it.each([
     ['16,,32', 'item 2 of "16,,32" is empty'],
     ['16,32,', 'item 3 of "16,32," is empty'],

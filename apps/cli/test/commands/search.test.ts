@@ -129,7 +129,7 @@ describe('trainplan search', () => {
     [['search', ...GPT3, '--objective', 'cost'], /^trainplan: --price: --objective cost needs --tokens and --price$/m],
     // A rule between fields whose path no flag sets (training) is said in flags alone.
     [['search', ...GPT3, '--objective', 'time-to-train'], /^trainplan: --objective time-to-train needs --tokens$/m],
-    [['search', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--nodes', '8'], /^trainplan: --global-batch: missing required field/m],
+    [['search', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--nodes', '8'], /^trainplan: missing --global-batch: give the sequences per optimizer step, e.g. --global-batch 1536$/m],
     [['search', ...GPT3, '--top', 'many'], /^trainplan: --top: /m],
     [['scale', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--global-batch', '64', '--nodes', '16,x'], /^trainplan: --nodes: .*got "x"/m],
     [['inference', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--prompt', '0', '--output', '8'], /^trainplan: --prompt: /m],

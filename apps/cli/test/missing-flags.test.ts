@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { main } from '../src/main.ts';
+import { fakeIo } from './support/fake-io.ts';
+
+const MACHINE = ['--model', 'gpt3-175b', '--gpu', 'a100-80gb'];
+
+/**
+ * A required flag left out is said in flags, with what to give and an example, rather than as the
+ * schema's "missing required field: expected an array of 1 to 64 items" (RequestCommandSpec.missing).
+ */
+describe('a required flag left out', () => {
+  it.each([
+    [['scale', ...MACHINE], [
+      'missing --global-batch: give the sequences per optimizer step, e.g. --global-batch 1536',
+      'missing --nodes: give the node counts to sweep, e.g. --nodes 105,140,175',
+    ]],
+    [['search', ...MACHINE, '--nodes', '8'], ['missing --global-batch: give the sequences per optimizer step, e.g. --global-batch 1536']],
+    [['nodes', ...MACHINE, '--days', '30'], ['missing --tokens: give the tokens to train on, e.g. --tokens 300B']],
+    [['inference', ...MACHINE], [
+      'missing --output: give the generated tokens per sequence, e.g. --output 512',
+      'missing --prompt: give the prompt tokens per sequence, e.g. --prompt 2048',
+    ]],
+  ])('%j: one line each, naming the flag and what to give', async (argv, messages) => {
+    const io = fakeIo();
+    expect(await main(argv, io)).toBe(2);
+    expect(io.out()).toBe('');
+    expect(io.err().split('\n').filter(Boolean).sort()).toEqual(messages.map((m) => `trainplan: ${m}`));
+  });
+
+  it('under --json stdout is still the answer (ok: false, its issues by JSON path); stderr says it in flags', async () => {
+    const io = fakeIo();
+    expect(await main(['scale', ...MACHINE, '--global-batch', '1536', '--json'], io)).toBe(2);
+    expect(JSON.parse(io.out()).issues).toEqual([{ path: 'nodes', message: 'missing required field: expected an array of 1 to 64 items' }]);
+    expect(io.err()).toBe('trainplan: missing --nodes: give the node counts to sweep, e.g. --nodes 105,140,175\n');
+  });
+});
