@@ -35,7 +35,9 @@ const MAX_EMBED_CHARS = 6000;
 const clip = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 
 export function toDiscordMessage(answer: Answer): DiscordMessageResponse {
-  const description = [answer.configuration === undefined ? undefined : `**Configuration:** ${answer.configuration}`, ...answer.notes]
+  // Notes and assumptions one to a bulleted line: one may hold a semicolon or several sentences of its own (a
+  // custom model's reading, the sharding note, the larger-batch hint), so "; " between them would blur where one ends.
+  const description = [answer.configuration === undefined ? undefined : `**Configuration:** ${answer.configuration}`, ...answer.notes.map((n) => `• ${n}`)]
     .filter((s): s is string => s !== undefined);
   if (answer.examples.length > 0) description.push('Try:', ...answer.examples.map((e) => `• \`${e}\``));
   const embed: DiscordEmbed = {
@@ -45,7 +47,7 @@ export function toDiscordMessage(answer: Answer): DiscordMessageResponse {
   };
   if (description.length > 0) embed.description = clip(description.join('\n'), 2000);
   if (answer.widgetUrl !== undefined && answer.widgetUrl.length <= MAX_URL) embed.url = answer.widgetUrl;
-  if (answer.assumptions.length > 0) embed.footer = { text: clip(`Assumed: ${answer.assumptions.join('; ')}`, 1500) };
+  if (answer.assumptions.length > 0) embed.footer = { text: clip(`Assumed:\n${answer.assumptions.map((a) => `• ${a}`).join('\n')}`, 1500) };
   // Fields fill what the 6000-character budget leaves; a figure that would overflow it is dropped whole.
   let left = MAX_EMBED_CHARS - embed.title.length - (embed.description?.length ?? 0) - (embed.footer?.text.length ?? 0);
   for (const f of answer.figures.slice(0, 25)) {

@@ -27,6 +27,8 @@ const clip = (text: string, max: number): string => (text.length <= max ? text :
 /** Slack's mrkdwn escapes: &, < and > (api.slack.com/reference/surfaces/formatting#escaping). */
 const escape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const mrkdwn = (text: string, max = MAX_TEXT): Mrkdwn => ({ type: 'mrkdwn', text: clip(text, max) });
+/** Items as bulleted lines ("• a\n• b"), as the examples are. */
+const bullets = (items: readonly string[]): string => items.map((item) => `• ${item}`).join('\n');
 
 export function toSlackMessage(answer: Answer): SlackMessage {
   const blocks: SlackBlock[] = [{ type: 'section', text: mrkdwn(`*${escape(answer.headline)}*`) }];
@@ -34,10 +36,12 @@ export function toSlackMessage(answer: Answer): SlackMessage {
   if (answer.figures.length > 0) {
     blocks.push({ type: 'section', fields: answer.figures.slice(0, MAX_FIELDS).map((f) => mrkdwn(`*${escape(f.label)}*\n${escape(f.value)}`, MAX_FIELD)) });
   }
+  // One line each: an assumption or note may hold a semicolon or several sentences of its own (a custom
+  // model's reading, the sharding note, the larger-batch hint), so "; " between them would blur where one ends.
   if (answer.assumptions.length > 0) {
-    blocks.push({ type: 'context', elements: [mrkdwn(`Assumed: ${answer.assumptions.map(escape).join('; ')}`)] });
+    blocks.push({ type: 'context', elements: [mrkdwn(`Assumed:\n${bullets(answer.assumptions.map(escape))}`)] });
   }
-  if (answer.notes.length > 0) blocks.push({ type: 'context', elements: [mrkdwn(answer.notes.map(escape).join('\n'))] });
+  if (answer.notes.length > 0) blocks.push({ type: 'context', elements: [mrkdwn(bullets(answer.notes.map(escape)))] });
   if (answer.examples.length > 0) {
     blocks.push({ type: 'section', text: mrkdwn(`Try:\n${answer.examples.map((e) => `• \`${escape(e)}\``).join('\n')}`) });
   }

@@ -144,7 +144,7 @@ describe('POST /discord', () => {
     const [embed] = message.data.embeds;
     expect(embed?.title).toMatch(/Llama 3 70B on A100 .*GiB per GPU/);
     expect(embed?.fields.map((f) => f.name)).toEqual(expect.arrayContaining(['Step time', 'MFU', 'Memory per GPU']));
-    expect(embed?.footer?.text).toMatch(/^Assumed: /);
+    expect(embed?.footer?.text).toMatch(/^Assumed:\n• /);
     expect(embed?.url).toMatch(/^https:\/\/plan\.example\/#scenario=/);
     const scenario = JSON.parse(decodeURIComponent(embed!.url!.split('#scenario=')[1]!)) as { model: string; parallelism: { tensor: number; pipeline: number } };
     expect(scenario.model).toBe('llama3-70b');

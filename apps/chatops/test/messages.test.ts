@@ -57,3 +57,33 @@ describe('toDiscordMessage', () => {
     expect(m.data.embeds[0]?.description).toContain('how many nodes for 175B');
   });
 });
+
+describe('the notes a plan may carry (stated MFU, sharding, the larger-batch hint) in chat', () => {
+  // One question that draws all three, at the bot's own search budget (app.ts's DEFAULT_CHAT_CANDIDATE_BUDGET).
+  const a = ask('how many nodes for 70b at 40% mfu with zero-1 and dist opt', { publicUrl: 'https://plan.example', candidateBudget: 20_000 });
+  const sharding = a.assumptions.find((t) => t.startsWith('ZeRO-1 used, not the distributed optimizer'));
+  const hint = a.notes.find((n) => n.startsWith('The batch holds this plan back: '));
+  const mfu = a.notes.find((n) => n.startsWith('You stated 40% MFU'));
+
+  it('the answer carries them (the fixture is what it says it is)', () => {
+    expect([sharding, hint, mfu].every((t) => t !== undefined)).toBe(true);
+    // The sharding note has a semicolon of its own: "; " cannot be what separates assumptions.
+    expect(sharding).toContain('; ');
+  });
+
+  it('Slack: each assumption and each note is a bulleted line of its own, whole, inside the 3000-character text limit', () => {
+    const context = toSlackMessage(a).blocks.flatMap((b) => (b.type === 'context' ? b.elements.map((e) => e.text) : []));
+    const assumed = context.find((t) => t.startsWith('Assumed:'));
+    expect(assumed?.split('\n')).toEqual(['Assumed:', ...a.assumptions.map((t) => `• ${t.replace(/&/g, '&amp;')}`)]);
+    expect(context).toContain(a.notes.map((n) => `• ${n}`).join('\n'));
+    for (const text of context) expect(text.length).toBeLessThanOrEqual(3000);
+  });
+
+  it('Discord: the notes are bulleted lines of the description and the assumptions of the footer, none cut, inside the embed limits', () => {
+    const [embed] = toDiscordMessage(a).data.embeds;
+    expect(embed!.footer?.text.split('\n')).toEqual(['Assumed:', ...a.assumptions.map((t) => `• ${t}`)]);
+    expect(embed!.description?.split('\n').slice(1)).toEqual(a.notes.map((n) => `• ${n}`));
+    expect(embed!.footer!.text.length).toBeLessThanOrEqual(2048);
+    expect(embed!.description!.length).toBeLessThanOrEqual(4096);
+  });
+});
