@@ -56,6 +56,10 @@ const TABLE: readonly [question: string, intent: IntentName, stated: AskParamete
     { model: 'llama2-13b', tensor: 2, microBatchSize: 4 }],
   ['will llama 3 8b OOM on v100 with no recompute and seq 8192', 'memory',
     { model: 'llama3-8b', gpu: 'v100-32gb', recompute: 'none', seqLength: 8192 }],
+  // The memory size written before the GPU's name: "a single 80GB A100" is one GPU, "40GB A100s" the 40GB part.
+  ['does a 13b fit on a single 80gb a100', 'memory', { model: 'llama2-13b', gpu: 'a100-80gb', gpus: 1 }],
+  ['how long to train 7b on 64 40GB A100s', 'time', { model: 'llama2-7b', gpu: 'a100-40gb', gpus: 64 }],
+  ['step time of llama3-8b on 8 80gb h100', 'estimate', { model: 'llama3-8b', gpu: 'h100-sxm', gpus: 8 }],
   ['hbm use of 175B with 8-way tensor and 8-way pipeline parallelism and gbs 1536', 'memory',
     { model: 'gpt3-175b', tensor: 8, pipeline: 8, globalBatchSize: 1536 }],
   // estimate
@@ -137,6 +141,10 @@ describe('parse: defaults are stated', () => {
     const q = parse('how long to train megatron 39.1b on 16 nodes');
     expect(q.parameters.tokens).toBe(20 * 39.1 * BILLION);
     expect(q.defaults.find((d) => d.field === 'tokens')?.text).toMatch(/20 per parameter/);
+  });
+
+  it('"80GB A100" names the part: nothing is said to be assumed of it', () => {
+    expect(parse('does a 13b fit on a single 80gb a100').defaults.map((d) => d.text).join(' ')).not.toMatch(/A100 taken as/);
   });
 
   it('a bare "A100" says it was taken as the 80GB part', () => {

@@ -23,13 +23,16 @@ const SYSTEMS: readonly { pattern: RegExp; system: string; gpu: string }[] = [
 const NOT_A_COUNT = String.raw`(?![\s-]*(?:[\d.%]|x\b|[kmbt]\b|nodes?|gpus?|machines?|servers?|boxes|hosts?|systems?|trays?|cards?|days?|d\b|hours?|hrs?|h\b|weeks?|wks?|w\b|months?|mo\b|tokens?|toks?|thousand|million|billion|trillion|percent))`;
 const GB_SIZE = (size: number): string => String.raw`(?:${size}\s*g(?:i?b)?s?\b|${size}\b${NOT_A_COUNT})`;
 
+/** The memory size written before the name: "a single 80GB A100", "8 40GB A100s". */
+const GB_BEFORE = (size: number): string => String.raw`\b${size}\s*g(?:i?b)?[\s-]*`;
+
 const GPUS: readonly { pattern: RegExp; gpu: string }[] = [
-  { pattern: new RegExp(String.raw`\ba100[\s-]*(?:sxm4?[\s-]*)?${GB_SIZE(40)}`), gpu: 'a100-40gb' },
-  { pattern: new RegExp(String.raw`\ba100(?:[\s-]*(?:sxm4?[\s-]*)?${GB_SIZE(80)})?s?\b`), gpu: 'a100-80gb' },
-  { pattern: /\bh100(?:[\s-]*(?:sxm5?|80\s*gb))*s?\b/, gpu: 'h100-sxm' },
+  { pattern: new RegExp(String.raw`${GB_BEFORE(40)}a100s?\b|\ba100[\s-]*(?:sxm4?[\s-]*)?${GB_SIZE(40)}`), gpu: 'a100-40gb' },
+  { pattern: new RegExp(String.raw`(?:${GB_BEFORE(80)})?\ba100(?:[\s-]*(?:sxm4?[\s-]*)?${GB_SIZE(80)})?s?\b`), gpu: 'a100-80gb' },
+  { pattern: new RegExp(String.raw`(?:${GB_BEFORE(80)})?\bh100(?:[\s-]*(?:sxm5?|80\s*gb))*s?\b`), gpu: 'h100-sxm' },
   { pattern: /\bh200s?\b/, gpu: 'h200' },
   { pattern: /\bb200s?\b/, gpu: 'b200' },
-  { pattern: /\bv100(?:[\s-]*32\s*gb)?s?\b/, gpu: 'v100-32gb' },
+  { pattern: new RegExp(String.raw`(?:${GB_BEFORE(32)})?\bv100(?:[\s-]*32\s*gb)?s?\b`), gpu: 'v100-32gb' },
 ];
 
 /**
@@ -75,7 +78,7 @@ export function matchHardware(text: string): HardwareMatch | undefined {
     if (!m) continue;
     const where = { index: m.index, length: m[0].length, gpu: g.gpu };
     // A bare "A100" is taken as the 80GB part (DGX A100 640GB, the Selene node of Narayanan et al. 2021).
-    if (g.gpu === 'a100-80gb' && !/80/.test(m[0].slice(4))) return { ...where, assumed: 'A100 taken as the 80GB part (say "A100 40GB" for the other)' };
+    if (g.gpu === 'a100-80gb' && !/80/.test(m[0].replace('a100', ''))) return { ...where, assumed: 'A100 taken as the 80GB part (say "A100 40GB" for the other)' };
     return where;
   }
   return undefined;
