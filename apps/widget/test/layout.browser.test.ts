@@ -12,9 +12,12 @@ if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run this fil
 
 const ORIGIN = 'http://layout.test';
 /** model="custom" shows the custom shape's fields too (KV heads, FFN size carry placeholders). */
-const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+const page = (attributes: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,"><title>t</title><script type="module" src="/w.js"></script></head>
-<body style="margin:8px"><trainplan-estimator model="custom"></trainplan-estimator></body></html>`;
+<body style="margin:8px"><trainplan-estimator ${attributes}></trainplan-estimator></body></html>`;
+const CUSTOM = 'model="custom"';
+/** GPT-3 175B without recompute at micro-batch 8 needs 308 GiB of 80 GiB: the long out-of-memory message. */
+const OUT_OF_MEMORY = 'model="gpt3-175b" gpu="a100-80gb" nodes="128" tp="8" pp="8" gbs="1536" mbs="8" recompute="none"';
 /**
  * 320 and 360: phones; 436: the fieldsets' grid (auto-fill, 7.5rem columns) has just gone to three columns,
  * each at its narrowest (a 106 px text box); 800: the form above the results; 1280: the form's 19rem column
@@ -33,14 +36,35 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => { await browser?.close(); });
 
-async function open(width: number): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
-  await page.route(`${ORIGIN}/**`, (route) => (new URL(route.request().url()).pathname === '/w.js'
+/** Opens the widget with `attributes` at `width` and waits for `until` (over `el`, the widget; default: a first estimate). */
+async function open(width: number, attributes = CUSTOM, until = 'el.estimate !== undefined'): Promise<Page> {
+  const tab = await browser.newPage({ viewport: { width, height: 900 } });
+  await tab.route(`${ORIGIN}/**`, (route) => (new URL(route.request().url()).pathname === '/w.js'
     ? route.fulfill({ contentType: 'text/javascript', body: bundle })
-    : route.fulfill({ contentType: 'text/html', body: PAGE })));
-  await page.goto(`${ORIGIN}/`);
-  await page.waitForFunction(() => (document.querySelector('trainplan-estimator') as HTMLElement & { estimate?: unknown } | null)?.estimate !== undefined);
-  return page;
+    : route.fulfill({ contentType: 'text/html', body: page(attributes) })));
+  await tab.goto(`${ORIGIN}/`);
+  await tab.waitForFunction(`(() => { const el = document.querySelector('trainplan-estimator'); return !!el && (${until}); })()`);
+  return tab;
+}
+
+interface Box { name: string; fieldTop: number; fieldBottom: number; inputTop: number; inputBottom: number }
+
+/** Each visible text input's and select's field (label above input), in px from the page's top. */
+function fieldBoxes(tab: Page): Promise<Box[]> {
+  return tab.locator('trainplan-estimator').evaluate((el) => [...el.shadowRoot!.querySelectorAll<HTMLElement>('.field:not(.check)')]
+    .filter((f) => f.offsetParent !== null)
+    .map((f) => {
+      const box = f.getBoundingClientRect();
+      const input = f.querySelector('input, select')!.getBoundingClientRect();
+      return { name: f.dataset.field!, fieldTop: box.top, fieldBottom: box.bottom, inputTop: input.top, inputBottom: input.bottom };
+    }));
+}
+
+/** The fields grouped into the form's rows (one grid row: the same top). */
+function rows(boxes: readonly Box[]): Box[][] {
+  const byTop = new Map<number, Box[]>();
+  for (const b of boxes) byTop.set(Math.round(b.fieldTop), [...(byTop.get(Math.round(b.fieldTop)) ?? []), b]);
+  return [...byTop.values()];
 }
 
 /**
@@ -68,9 +92,40 @@ function clipped(page: Page): Promise<string[]> {
 
 describe("the widget's form, in Chromium", () => {
   it.each(WIDTHS)('at %i px, no placeholder and no select option is cut off', async (width) => {
-    const page = await open(width);
-    expect(await page.locator('trainplan-estimator [data-field=ffn]').isVisible()).toBe(true);
-    expect(await clipped(page)).toEqual([]);
-    await page.close();
+    const tab = await open(width);
+    expect(await tab.locator('trainplan-estimator [data-field=ffn]').isVisible()).toBe(true);
+    expect(await clipped(tab)).toEqual([]);
+    await tab.close();
+  });
+
+  it.each(WIDTHS)('at %i px, the inputs of a row share their top edge (a label on two lines, "Global batch (sequences)", does not push its input down)', async (width) => {
+    const tab = await open(width);
+    const all = await fieldBoxes(tab);
+    expect(all.map((b) => b.name)).toContain('gbs');
+    for (const row of rows(all)) {
+      const tops = row.map((b) => `${b.name} ${Math.round(b.inputTop)}`);
+      expect(new Set(row.map((b) => Math.round(b.inputTop))).size, tops.join(', ')).toBe(1);
+    }
+    await tab.close();
+  });
+
+  it.each([360, 800])('at %i px, the out-of-memory message spans its fieldset under the row, which stays as tall as its label and input', async (width) => {
+    const tab = await open(width, OUT_OF_MEMORY, "/out of memory/.test(el.shadowRoot.getElementById('m-mbs').textContent)");
+    const all = await fieldBoxes(tab);
+    const at = (name: string) => all.find((b) => b.name === name)!;
+    expect(Math.round(at('mbs').inputTop)).toBe(Math.round(at('gbs').inputTop));
+    // No field grows with the message: each ends where its input does.
+    for (const b of all) expect(b.fieldBottom - b.inputBottom, b.name).toBeLessThanOrEqual(1);
+    const { msg, set, mbs } = await tab.locator('trainplan-estimator').evaluate((el) => {
+      const r = (e: Element) => { const b = e.getBoundingClientRect(); return { top: b.top, bottom: b.bottom, width: b.width }; };
+      const m = el.shadowRoot!.getElementById('m-mbs')!;
+      const fieldset = m.closest('fieldset')!;
+      return { msg: r(m), set: { ...r(fieldset), width: fieldset.clientWidth - 16 }, mbs: r(el.shadowRoot!.querySelector('[data-field=mbs]')!) };
+    });
+    expect(msg.width).toBeGreaterThanOrEqual(set.width - 1);
+    expect(msg.top).toBeGreaterThanOrEqual(mbs.bottom);
+    // Under the micro-batch's row, above the precision's.
+    expect(msg.bottom).toBeLessThanOrEqual(at('precision').fieldTop);
+    await tab.close();
   });
 });

@@ -43,20 +43,22 @@ border:1px solid var(--_border);border-radius:var(--trainplan-radius,10px);paddi
 *{box-sizing:border-box}
 .tp{display:grid;grid-template-columns:minmax(0,19rem) minmax(0,1fr);gap:16px}
 @container (max-width:44rem){.tp{grid-template-columns:minmax(0,1fr)}}
-fieldset{border:1px solid var(--_border);border-radius:8px;margin:0 0 8px;padding:6px 8px 8px;display:grid;grid-template-columns:repeat(auto-fill,minmax(7.5rem,1fr));gap:6px 8px;min-width:0}
+fieldset{border:1px solid var(--_border);border-radius:8px;margin:0 0 8px;padding:6px 8px 2px;display:grid;grid-template-columns:repeat(auto-fill,minmax(7.5rem,1fr));grid-auto-flow:row dense;gap:0 8px;min-width:0}
 legend{font-weight:600;padding:0 4px}
-.field{display:flex;flex-direction:column;min-width:0}
-.field[hidden]{display:none}
+.field{display:grid;grid-row:span 2;grid-template-rows:subgrid;min-width:0;margin-bottom:6px}
+.field label{align-self:end}
 .field.wide{grid-column:1/-1}
-.field.check{flex-direction:row;align-items:center;gap:6px}
+.field.check{display:flex;flex-direction:row;align-items:center;align-self:end;gap:6px}
+.field.check label{align-self:center}
+.field[hidden]{display:none}
 label{font-size:.85em;color:var(--_muted)}
 .check label{color:var(--_fg)}
 input,select,button{font:inherit;color:var(--_fg);background:var(--_field);border:1px solid var(--_border);border-radius:6px;padding:3px 6px;min-width:0;width:100%}
 input[type=checkbox]{width:auto}
 input:focus-visible,select:focus-visible,a:focus-visible,button:focus-visible{outline:2px solid var(--_accent);outline-offset:1px}
 [aria-invalid=true]{border-color:var(--_error)}
-.msg{color:var(--_error);font-size:.8em;min-height:0}
-.msg:empty{display:none}
+.msg{grid-column:1/-1;color:var(--_error);font-size:.8em;margin:-3px 0 6px}
+.msg:empty,.msg[hidden]{display:none}
 .outputs{min-width:0}
 .results[hidden]{display:none}
 .status{margin:0 0 8px;color:var(--_error)}

@@ -22,7 +22,10 @@ function field(f: FieldSpec): string {
   const cls = f.kind === 'checkbox' ? 'field check' : f.wide ? 'field wide' : 'field';
   const label = `<label for="f-${f.name}">${esc(f.label)}</label>`;
   const body = f.kind === 'checkbox' ? `${control(f)}${label}` : `${label}${control(f)}`;
-  return `<div class="${cls}" data-field="${f.name}"${f.customOnly ? ' data-custom' : ''}>${body}<span class="msg" id="m-${f.name}" aria-live="polite"></span></div>`;
+  const custom = f.customOnly ? ' data-custom' : '';
+  // The message follows the field as its own item across the fieldset's whole row (styles.ts): beside the
+  // field, a long one (out of memory lists what to try) made its row tall and pushed the next row out of line.
+  return `<div class="${cls}" data-field="${f.name}"${custom}>${body}</div><span class="msg" id="m-${f.name}" aria-live="polite"${custom}></span>`;
 }
 
 /**

@@ -287,8 +287,8 @@ export class TrainplanEstimator extends HTMLElement {
     for (const issue of issues) {
       const msg = issue.field ? this.#root.getElementById(`m-${issue.field}`) : null;
       const input = issue.field ? this.#root.getElementById(`f-${issue.field}`) : null;
-      const wrapper = msg?.parentElement;
-      if (msg && input && !wrapper?.hidden) {
+      // A custom shape's field and its message are hidden together while the model is a preset.
+      if (msg && input && !msg.hidden) {
         msg.textContent = msg.textContent ? `${msg.textContent}; ${issue.message}` : issue.message;
         input.setAttribute('aria-invalid', 'true');
       } else {
