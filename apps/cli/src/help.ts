@@ -36,6 +36,6 @@ Options:
 Examples:
 ${examples.map((e) => `  ${e}`).join('\n')}
 
-Run 'trainplan <command> --help' or 'trainplan help <command>' for a command's options and more examples.
+Run 'trainplan <command> --help' (or 'trainplan help <command>') for its options and examples.
 `;
 }

@@ -4,10 +4,11 @@ import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
 import type { CliIo } from '../io.ts';
+import { usageLine } from '../format/usage-line.ts';
 
 const SYNOPSIS = 'trainplan ask "QUESTION" [--json] [--public-url URL]';
 
-const USAGE = `Usage: ${SYNOPSIS}
+const USAGE = `${usageLine(SYNOPSIS)}
 
 Answer a planning question in plain words, as the Slack and Discord bot does: the headline number,
 the configuration behind it, step time, MFU, memory per GPU, the defaults assumed for what the

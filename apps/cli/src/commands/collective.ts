@@ -6,6 +6,7 @@ import { EXIT } from '../exit-codes.ts';
 import { parseFlags, type FlagSpec } from '../flags.ts';
 import { renderTable } from '../format/table.ts';
 import type { CliIo } from '../io.ts';
+import { usageLine } from '../format/usage-line.ts';
 
 const SYNOPSIS = 'trainplan collective --op OP (--gpu ID | --system ID) [--nodes N] [--algorithm ring|tree|nvls|auto] [--size BYTES] [--emulate] [--json]';
 
@@ -26,7 +27,7 @@ const FLAGS: Record<string, FlagSpec> = {
   help: { type: 'boolean', short: 'h' },
 };
 
-const USAGE = `Usage: ${SYNOPSIS}
+const USAGE = `${usageLine(SYNOPSIS)}
 
 Cost one collective the way NCCL's own tuner predicts it, as an nccl-tests-like table over sizes
 8 B … 16 GiB (×2 steps): size, time, algbw, busbw (nccl-tests conventions, GB = 1e9) and the chosen
@@ -34,25 +35,28 @@ algorithm/protocol. --emulate also runs the discrete-event emulator over the mac
 graph and adds its time, busbw and the bottleneck link.
 
 Options:
-      --op OP               all-reduce, all-gather, reduce-scatter, broadcast, reduce, all-to-all, send-recv
+      --op OP               all-reduce, all-gather, reduce-scatter, broadcast, reduce, all-to-all,
+                            send-recv
       --gpu ID              a GPU preset (its usual DGX-class system), or
       --system ID           a system preset
       --network ID          the inter-node fabric (default: the system's)
       --nodes N             nodes taking part (default 1)
       --gpus-per-node N     GPUs of each node taking part (default: all)
-      --concurrent-groups K K sibling groups run the same collective at once on the same nodes, sharing
-                            their NICs (the 8 data-parallel rings of a TP-8 job: --gpus-per-node 1
-                            --concurrent-groups 8); times are the last group's
-      --algorithm A         ring, tree, nvls, nvls-tree, pat, hierarchical, or auto (NCCL's argmin; default)
+      --concurrent-groups K K sibling groups run the same collective at once on the same nodes,
+                            sharing their NICs (the 8 data-parallel rings of a TP-8 job:
+                            --gpus-per-node 1 --concurrent-groups 8); times are the last group's
+      --algorithm A         ring, tree, nvls, nvls-tree, pat, hierarchical, or auto (NCCL's argmin;
+                            default)
       --size BYTES          one size instead of the sweep (64MiB, 1GB, 1e9)
       --emulate             also emulate (ring and direct sends) and report the bottleneck link
-      --oversubscription R  fat-tree leaf oversubscription for the emulator (default 1): it slows only
-                            traffic between leaves. One NCCL ring or tree crosses each leaf boundary
-                            once per channel, under the trunk's rate, so a lone collective rarely feels
-                            it; many at once do, as a training step's pipeline sends do (trainplan
-                            estimate --emulate with cluster.oversubscription)
+      --oversubscription R  fat-tree leaf oversubscription for the emulator (default 1): it slows
+                            only traffic between leaves. One NCCL ring or tree crosses each leaf
+                            boundary once per channel, under the trunk's rate, so a lone collective
+                            rarely feels it; many at once do, as a training step's pipeline sends do
+                            (trainplan estimate --emulate with cluster.oversubscription)
       --event-budget N      the emulator's work limit over all sizes (default 10,000,000 events;
-                            flows in flight and flow–link visits count too): past it, a clear refusal
+                            flows in flight and flow–link visits count too): past it, a clear
+                            refusal
       --json                print the JSON answer (the body of POST /v1/collective)
   -h, --help                show this help
 

@@ -7,6 +7,7 @@ import { formatEstimateReport } from '../format/estimate-report.ts';
 import { problemLines } from '../format/problems.ts';
 import type { CliIo } from '../io.ts';
 import { readJsonInput } from '../read-input.ts';
+import { usageLine } from '../format/usage-line.ts';
 
 const SYNOPSIS = 'trainplan estimate --input FILE|- [--emulate] [--json]';
 
@@ -29,11 +30,11 @@ function withEmulation(value: unknown): unknown {
   return Array.isArray(value) ? value.map(one) : one(value);
 }
 
-const USAGE = `Usage: ${SYNOPSIS}
+const USAGE = `${usageLine(SYNOPSIS)}
 
 Estimate the step time, throughput, MFU/HFU and memory per GPU of a training scenario (the JSON
 of the scenario contract, ../shared/docs/scenario-contract.md beside the repository, with
-trainplan's additions in packages/protocol/src/wire.ts), or of each scenario in a JSON array of them.
+trainplan's additions in packages/protocol/src/wire.ts), or of each scenario of a JSON array.
 
 Options:
   -i, --input FILE|-  read the scenario, or an array of scenarios, from FILE; - reads stdin

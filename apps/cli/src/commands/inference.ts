@@ -7,6 +7,7 @@ import { printAnswer, requestCommand, shownAnswer } from '../request-command.ts'
 import type { FlagSpec, FlagValues } from '../flags.ts';
 import { renderTable } from '../format/table.ts';
 import { count, machineFields, MACHINE_FLAGS, number } from '../search-flags.ts';
+import { usageLine } from '../format/usage-line.ts';
 
 const SYNOPSIS = 'trainplan inference --model ID --gpu ID --prompt N --output N [--max-token-ms L] [--max-ttft-s S] [--precision bf16|fp16|fp8] [--json]';
 
@@ -19,7 +20,7 @@ const FLAGS: Record<string, FlagSpec> = {
   'max-ttft-s': { type: 'string', valueName: 'seconds to the first token' },
 };
 
-const USAGE = `Usage: ${SYNOPSIS}
+const USAGE = `${usageLine(SYNOPSIS)}
 
 Serving a model on one replica of TP × PP GPUs: prefill (time to first token) and decode latency,
 KV-cache memory, the largest batch that fits, tokens/s per GPU, the throughput-versus-latency
@@ -39,7 +40,7 @@ Options:
   -h, --help             show this help
 
 Exit status: 0 a plan meets the latency bounds (without bounds: some TP × PP shape fits in memory);
-1 no plan does (the report names the closest, and stderr says why); 2 usage error or invalid request.
+1 no plan does (the report names the closest; stderr says why); 2 usage error or invalid request.
 
 Example:
   trainplan inference --model llama3-70b --gpu h100-sxm --prompt 2048 --output 512 --max-token-ms 50

@@ -11,6 +11,7 @@ import {
   count, machineFields, MACHINE_FLAGS, number, SPACE_FLAGS, spaceConstraintFields, spaceFlagsHelp, TRAINING_FLAGS, trainingFields,
 } from '../search-flags.ts';
 import { exportScenario } from './search.ts';
+import { usageLine } from '../format/usage-line.ts';
 
 const SYNOPSIS = 'trainplan nodes --model ID --gpu ID --tokens T (--days D | --gpu-hours H | --budget M --price P | --nodes N) [--global-batch B] [--json] [--export megatron|nemo]';
 
@@ -27,21 +28,24 @@ const FLAGS: Record<string, FlagSpec> = {
   export: { type: 'string', valueName: 'megatron or nemo' },
 };
 
-const USAGE = `Usage: ${SYNOPSIS}
+const USAGE = `${usageLine(SYNOPSIS)}
 
-How many nodes of a GPU's (or system's) node type to train a token budget on, with the configuration
-used (the achieved throughput of the best plan found at that size, not a fixed TFLOP/s):
+How many nodes of a GPU's (or system's) node type to train a token budget on, with the
+configuration used (the achieved throughput of the best plan found at that size, not a fixed
+TFLOP/s):
   --days D              the fewest nodes that train within D days (with --gpu-hours or --budget too:
                         the fewest that meet the deadline within the budget)
   --gpu-hours H, or --budget M --price P, without --days
-                        the fastest plan the budget affords: the largest useful cluster whose GPU-hours
-                        (or cost) stay within it, with the smallest cluster that fits and its days beside it
+                        the fastest plan the budget affords: the largest useful cluster whose
+                        GPU-hours (or cost) stay within it, with the smallest cluster that fits and
+                        its days beside it
   --nodes N             the days on N nodes
 
 Options:
   -m, --model ID         model preset id
   -g, --gpu ID           GPU or system preset id
-  -b, --global-batch B   sequences per optimizer step (default: about 4M tokens, as the chat bot assumes)
+  -b, --global-batch B   sequences per optimizer step (default: about 4M tokens, as the chat bot
+                         assumes)
   -t, --tokens T         tokens to train on (e.g. 300B)
   -d, --days D           deadline in days
       --gpu-hours H      budget in GPU-hours (e.g. 6.4M)
@@ -49,15 +53,19 @@ Options:
       --price P          price of one GPU-hour
   -n, --nodes N          the inverse question: days on N nodes
 ${spaceFlagsHelp(25)}
-      --seq-length, --precision, --grad-accumulation, --max-tensor, --tensor-within-node, --memory-fraction, --gpus-per-node, --network
+      --seq-length, --precision, --grad-accumulation, --max-tensor, --tensor-within-node,
+      --memory-fraction, --gpus-per-node, --network   as in trainplan search
   -i, --input FILE|-     the whole request as JSON instead of flags
-      --json             print the JSON answer (mode, nodes, days, gpuHours, configuration; smallest with a
-                         budget alone; checked and note with a deadline; largerBatch, printed as a hint, when
-                         the batch holds the plan back and twice the batch needs materially fewer nodes or days)
-      --export F         print the configuration as Megatron-LM arguments (megatron) or NeMo YAML (nemo)
+      --json             print the JSON answer (mode, nodes, days, gpuHours, configuration; smallest
+                         with a budget alone; checked and note with a deadline; largerBatch, printed
+                         as a hint, when the batch holds the plan back and twice the batch needs
+                         materially fewer nodes or days)
+      --export F         print the configuration as Megatron-LM arguments (megatron) or NeMo YAML
+                         (nemo)
   -h, --help             show this help
 
-Exit status: 0 answered; 1 the goal cannot be met (the closest feasible alternative is printed); 2 usage.
+Exit status: 0 answered; 1 the goal cannot be met (the closest feasible alternative is printed);
+2 usage error or invalid request.
 
 Examples:
   trainplan nodes --model gpt3-175b --gpu dgx-a100-80gb --global-batch 1536 --tokens 300B --days 30

@@ -7,6 +7,7 @@ import { printAnswer, requestCommand, shownAnswer } from '../request-command.ts'
 import type { FlagSpec, FlagValues } from '../flags.ts';
 import { renderTable } from '../format/table.ts';
 import { constraintFields, count, list, machineFields, MACHINE_FLAGS, TRAINING_FLAGS, trainingFields } from '../search-flags.ts';
+import { usageLine } from '../format/usage-line.ts';
 
 const SYNOPSIS = 'trainplan scale --model ID --gpu ID --global-batch B --nodes N1,N2,… [--weak] [--tensor T --pipeline P] [--trade-off] [--json]';
 
@@ -21,15 +22,16 @@ const FLAGS: Record<string, FlagSpec> = {
   'trade-off': { type: 'boolean' },
 };
 
-const USAGE = `Usage: ${SYNOPSIS}
+const USAGE = `${usageLine(SYNOPSIS)}
 
 Scaling sweeps: step time, throughput per GPU and scaling efficiency against node count, strong
 (fixed global batch) or weak (--weak: the batch grows with the nodes); with --tensor and --pipeline
 the plan is held fixed (as in the Azure NDm A100 v4 study's 530B at 105/140/175 nodes), otherwise
 the best plan is searched at every size. Efficiency is tokens/s per GPU against the smallest size
-that runs, in whatever order the sizes are listed; a size where nothing runs says why (the memory the
-closest plan needs against the GPU's, or the divisibility rules that rule every plan out). With
---weak the batch given is the first listed size's. --trade-off adds the TP × PP table at the first size.
+that runs, in whatever order the sizes are listed; a size where nothing runs says why (the memory
+the closest plan needs against the GPU's, or the divisibility rules that rule every plan out). With
+--weak the batch given is the first listed size's. --trade-off adds the TP × PP table at the first
+size.
 
 Options:
   -m, --model ID       model preset id
@@ -37,12 +39,14 @@ Options:
   -b, --global-batch B sequences per optimizer step (with --weak: at the first listed size)
   -n, --nodes LIST     node counts, e.g. 105,140,175
       --weak           weak scaling (default strong)
-  -t, --tensor T, -p, --pipeline P   hold the tensor and pipeline sizes fixed (both: the whole plan is fixed,
-                       the rest at its defaults; one: only it is held, the rest is searched)
-      --recompute R    none, selective or full at every size: with --tensor and --pipeline it is the fixed
-                       plan's; otherwise only plans with that recompute mode are searched
+  -t, --tensor T, -p, --pipeline P
+                       hold the tensor and pipeline sizes fixed (both: the whole plan is fixed, the
+                       rest at its defaults; one: only it is held, the rest is searched)
+      --recompute R    none, selective or full at every size: with --tensor and --pipeline it is the
+                       fixed plan's; otherwise only plans with that recompute mode are searched
       --trade-off      the TP × PP trade-off table at the first size
-      --seq-length, --precision, --grad-accumulation, --max-tensor, --tensor-within-node, --memory-fraction, --gpus-per-node, --network
+      --seq-length, --precision, --grad-accumulation, --max-tensor, --tensor-within-node,
+      --memory-fraction, --gpus-per-node, --network   as in trainplan search
   -i, --input FILE|-   the whole request as JSON instead of flags
       --json           print the JSON answer
   -h, --help           show this help

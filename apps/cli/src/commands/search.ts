@@ -10,6 +10,7 @@ import { exportProblem, printIssues, requestCommand, shownAnswer } from '../requ
 import {
   count, machineFields, MACHINE_FLAGS, number, SPACE_FLAGS, spaceConstraintFields, spaceFlagsHelp, TRAINING_FLAGS, trainingFields,
 } from '../search-flags.ts';
+import { usageLine } from '../format/usage-line.ts';
 
 const SYNOPSIS = 'trainplan search --model ID --gpu ID (--nodes N | --gpus N) --global-batch B [--objective throughput|time-to-train|cost] [--top K] [--json] [--export megatron|nemo]';
 
@@ -27,7 +28,7 @@ const FLAGS: Record<string, FlagSpec> = {
   export: { type: 'string', valueName: 'megatron or nemo' },
 };
 
-const USAGE = `Usage: ${SYNOPSIS}
+const USAGE = `${usageLine(SYNOPSIS)}
 
 Find the fastest parallel configuration (tensor, pipeline with even or uneven splits, data, context,
 virtual stages, sequence parallelism, micro-batch, recompute, distributed optimizer) of a model on
@@ -40,26 +41,29 @@ Options:
   -b, --global-batch B      sequences per optimizer step
       --seq-length S        override the model's sequence length
       --precision P         fp16, bf16 (default) or fp8
-      --grad-accumulation A fused (default: inside the weight-gradient GEMM), or 16-bit / fp32: a separate add
-                            per micro-batch (PyTorch DDP, DeepSpeed)
+      --grad-accumulation A fused (default: inside the weight-gradient GEMM), or 16-bit / fp32: a
+                            separate add per micro-batch (PyTorch DDP, DeepSpeed)
       --tokens T            a token budget (e.g. 300B): adds days and GPU-hours
-      --objective O         throughput (default), time-to-train (needs --tokens), cost (needs --tokens, --price)
-      --price P             price of one GPU-hour, e.g. 2.5 for US$2.50; the cost is in the same currency
+      --objective O         throughput (default), time-to-train (needs --tokens), cost (needs
+                            --tokens, --price)
+      --price P             price of one GPU-hour, e.g. 2.5 for US$2.50; the cost is in the same
+                            currency
   -k, --top K               plans to list (default 10)
 ${spaceFlagsHelp(28)}
       --max-tensor N        largest tensor-parallel degree to try
       --tensor-within-node  keep tensor parallelism inside a node
-      --memory-fraction F   usable share of GPU memory (default 0.95, the share above which an estimate
-                            warns; 1 uses all of it)
-      --budget N            at most N full estimates (if none of them fits, the answer is budget-exhausted:
-                            raise N)
+      --memory-fraction F   usable share of GPU memory (default 0.95, the share above which an
+                            estimate warns; 1 uses all of it)
+      --budget N            at most N full estimates (if none of them fits, the answer is
+                            budget-exhausted: raise N)
       --gpus-per-node N, --network ID   override the system's
   -i, --input FILE|-        the whole search request as JSON (the API's body) instead of flags
-      --json                print the JSON answer (candidatesEvaluated, best {scenario, estimate}, top, …)
+      --json                print the JSON answer (candidatesEvaluated, best {scenario, estimate},
+                            top, …)
       --export megatron|nemo  print the best plan as Megatron-LM arguments or a NeMo YAML fragment
   -h, --help                show this help
 
-Exit status: 0 a plan was found; 1 no plan: nothing fits (the closest feasible alternative is printed),
+Exit status: 0 a plan was found; 1 no plan: nothing fits (the closest feasible alternative shown),
 or --budget ran out before a plan that fits was estimated (the closest candidate seen is printed);
 2 usage error or invalid request.
 

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { commands } from '../src/commands/index.ts';
+import { HELP_WIDTH } from '../src/format/usage-line.ts';
+import { generalHelp } from '../src/help.ts';
+
+/**
+ * The lines of a help wider than HELP_WIDTH columns (code points: '…', '×' and '·' take one).
+ * An example command (`  trainplan …`) is exempt: it is pasted whole, and the general help quotes it.
+ */
+const wide = (help: string): string[] => help.split('\n')
+  .filter((line) => !line.startsWith('  trainplan ') && [...line].length > HELP_WIDTH);
+
+describe(`every help keeps to ${HELP_WIDTH} columns`, () => {
+  it.each(commands.map((c) => [c.name, c.usage]))('trainplan %s --help', (_, usage) => {
+    expect(wide(usage)).toEqual([]);
+  });
+
+  it('trainplan --help', () => {
+    expect(wide(generalHelp(commands))).toEqual([]);
+  });
+});
