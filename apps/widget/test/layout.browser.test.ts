@@ -109,6 +109,22 @@ describe("the widget's form, in Chromium", () => {
     await tab.close();
   });
 
+  it.each(WIDTHS)('at %i px, "Auto: search the fastest" says what it does on a line under it, which describes the checkbox', async (width) => {
+    const tab = await open(width);
+    const hint = tab.locator('trainplan-estimator #h-auto');
+    expect(await hint.isVisible()).toBe(true);
+    expect(await hint.innerText()).toBe('Tries t, p, v, c, micro-batch and recompute, and fills in the fastest plan that fits.');
+    const box = await tab.locator('trainplan-estimator').evaluate((el) => {
+      const r = (e: Element) => e.getBoundingClientRect();
+      const hintBox = r(el.shadowRoot!.getElementById('h-auto')!);
+      const check = el.shadowRoot!.getElementById('f-auto')!;
+      const set = r(check.closest('fieldset')!);
+      return { below: hintBox.top >= r(check).bottom, inside: hintBox.left >= set.left && hintBox.right <= set.right && hintBox.bottom <= set.bottom, describedBy: check.getAttribute('aria-describedby') };
+    });
+    expect(box).toEqual({ below: true, inside: true, describedBy: 'm-auto h-auto' });
+    await tab.close();
+  });
+
   it.each([360, 800])('at %i px, the out-of-memory message spans its fieldset under the row, which stays as tall as its label and input', async (width) => {
     const tab = await open(width, OUT_OF_MEMORY, "/out of memory/.test(el.shadowRoot.getElementById('m-mbs').textContent)");
     const all = await fieldBoxes(tab);

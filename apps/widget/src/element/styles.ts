@@ -48,8 +48,9 @@ legend{font-weight:600;padding:0 4px}
 .field{display:grid;grid-row:span 2;grid-template-rows:subgrid;min-width:0;margin-bottom:6px}
 .field label{align-self:end}
 .field.wide{grid-column:1/-1}
-.field.check{display:flex;flex-direction:row;align-items:center;align-self:end;gap:6px}
-.field.check label{align-self:center}
+.field.check{display:flex;flex-flow:row wrap;align-items:center;align-self:end;gap:0 6px}
+.hint{flex-basis:100%;font-size:.8em;color:var(--_muted)}
+.field.check label{align-self:center;flex:1 1 0;min-width:0}
 .field[hidden]{display:none}
 label{font-size:.85em;color:var(--_muted)}
 .check label{color:var(--_fg)}

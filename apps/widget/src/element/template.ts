@@ -6,7 +6,8 @@ const GROUPS = [
 ] as const;
 
 function control(f: FieldSpec): string {
-  const common = `id="f-${f.name}" name="${f.name}" aria-describedby="m-${f.name}"`;
+  const described = f.kind === 'checkbox' && f.hint ? `m-${f.name} h-${f.name}` : `m-${f.name}`;
+  const common = `id="f-${f.name}" name="${f.name}" aria-describedby="${described}"`;
   if (f.kind === 'select') {
     const options = (f.options ?? []).map(([v, l]) => `<option value="${esc(v)}">${esc(l)}</option>`).join('');
     return `<select ${common}>${options}</select>`;
@@ -19,9 +20,11 @@ function control(f: FieldSpec): string {
 }
 
 function field(f: FieldSpec): string {
-  const cls = f.kind === 'checkbox' ? 'field check' : f.wide ? 'field wide' : 'field';
+  const cls = `field${f.kind === 'checkbox' ? ' check' : ''}${f.wide ? ' wide' : ''}`;
   const label = `<label for="f-${f.name}">${esc(f.label)}</label>`;
-  const body = f.kind === 'checkbox' ? `${control(f)}${label}` : `${label}${control(f)}`;
+  // A checkbox has no placeholder: its hint is a line under it.
+  const hint = f.kind === 'checkbox' && f.hint ? `<span class="hint" id="h-${f.name}">${esc(f.hint)}</span>` : '';
+  const body = f.kind === 'checkbox' ? `${control(f)}${label}${hint}` : `${label}${control(f)}`;
   const custom = f.customOnly ? ' data-custom' : '';
   // The message follows the field as its own item across the fieldset's whole row (styles.ts): beside the
   // field, a long one (out of memory lists what to try) made its row tall and pushed the next row out of line.

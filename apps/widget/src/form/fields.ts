@@ -26,6 +26,7 @@ export interface FieldSpec {
   /**
    * An empty text input's placeholder: what a blank means. Short, since a text box is 106 px wide at its
    * narrowest (test/layout.browser.test.ts); "blank:" goes without saying, as a placeholder shows only then.
+   * A checkbox's is a line under it, in words for the reader (it has no placeholder).
    */
   readonly hint?: string;
 }
@@ -56,7 +57,7 @@ export const FIELDS: readonly FieldSpec[] = [
   { name: 'cp', label: 'Context (c)', kind: 'integer', min: 1, max: 64_000, group: 'parallelism' },
   { name: 'sp', label: 'Sequence parallel', kind: 'checkbox', group: 'parallelism' },
   { name: 'distopt', label: 'Distributed optimizer', kind: 'checkbox', group: 'parallelism' },
-  { name: 'auto', label: 'Auto: search the fastest', kind: 'checkbox', group: 'parallelism', hint: 'runs the configuration search (runSearch) and fills t, p, v, c, micro-batch, recompute' },
+  { name: 'auto', label: 'Auto: search the fastest', kind: 'checkbox', group: 'parallelism', wide: true, hint: 'Tries t, p, v, c, micro-batch and recompute, and fills in the fastest plan that fits.' },
   { name: 'tokens', label: 'Token budget', kind: 'count', min: 1, max: 1e15, optional: true, group: 'budget', hint: 'e.g. 300B, 2T' },
   { name: 'days', label: 'Deadline (days)', kind: 'number', min: 0.01, max: 36_500, optional: true, group: 'budget' },
 ];
