@@ -19,6 +19,17 @@ describe('answer: nodes, time and best configuration (the search)', () => {
     expect(a.configuration).toMatch(/^closest that works, not what was asked: /);
   });
 
+  it('says a failure once: a closest point whose why is the headline\'s message adds no "Closest that works" note', () => {
+    const a = ask('how many nodes for gpt3-175b on 300B tokens in 0.2 days on A100');
+    expect(a.ok).toBe(false);
+    const reason = a.headline.slice(a.headline.indexOf(': ') + 2);
+    expect(reason).toMatch(/^no cluster of up to [\d,]+ nodes meets the deadline/);
+    for (const n of a.notes) expect(n).not.toContain(reason);
+    expect(a.configuration).toMatch(/^closest that works, not what was asked: /);
+    // A closest point with something else to say still says it (another cluster than the one asked).
+    expect(ask('how long to train gpt3-175b on 1 node').notes.some((n) => n.startsWith('Closest that works: '))).toBe(true);
+  });
+
   it('counts the cluster sizes searched in words: "1 cluster size searched", not "1 cluster sizes searched"', () => {
     const a = ask('how many nodes for gpt3-126m');
     expect(a.notes[0]).toBe('The fewest nodes whose best configuration meets the deadline (1 cluster size searched).');

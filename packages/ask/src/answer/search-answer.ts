@@ -102,7 +102,11 @@ function failure(
   const base: Answer = {
     intent: q.intent, ok: false, question: q.text, headline, figures: [],
     assumptions: [...q.defaults.map((d) => d.text), ...extra.assumptions],
-    notes: [...(mfu === undefined ? [] : [mfu]), ...(closest === undefined ? [] : [`Closest that works: ${closest.why}`]), ...(extra.notes ?? [])],
+    // runNodes often gives its failure's message as the closest point's why: the headline says it already.
+    notes: [
+      ...(mfu === undefined ? [] : [mfu]), ...(closest === undefined || headline.includes(closest.why) ? [] : [`Closest that works: ${closest.why}`]),
+      ...(extra.notes ?? []),
+    ],
     examples: [], data: extra.data,
   };
   if (closest === undefined) return base;
