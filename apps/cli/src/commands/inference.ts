@@ -141,9 +141,12 @@ export const inferenceCommand: Command = requestCommand({
     const bounds = boundsText(request);
     if (!printAnswer(io, v, answer, (a: Extract<InferenceResponseJson, { ok: true }>) => formatInferenceReport(a, bounds))) return EXIT.usage;
     if (!answer.best) {
+      const shown = shownAnswer(io, answer);
+      // No shape serves at all (memory or divisibility): the first warning says so; the latency bounds are not to blame.
+      const unservable = shown.byShape.length === 0 || shown.byShape.some((s) => s.ok) ? undefined : shown.warnings?.[0];
       // The report on stdout already says why; under --json stdout is the JSON, so stderr carries the reason.
-      const closest = shownAnswer(io, answer).closest;
-      printError(io, v.json === true && closest ? `no plan meets the latency bounds: ${closest.why}` : 'no plan meets the latency bounds');
+      const closest = shown.closest;
+      printError(io, unservable ?? (v.json === true && closest ? `no plan meets the latency bounds: ${closest.why}` : 'no plan meets the latency bounds'));
       return EXIT.infeasible;
     }
     return EXIT.ok;

@@ -85,6 +85,26 @@ describe('trainplan inference', () => {
     expect(io.err()).toMatch(/^trainplan: \(request\): expected an inference request object, got .+\n$/);
   });
 
+  describe('a model no TP × PP shape can serve (Megatron 1T on one 40 GB GPU a node)', () => {
+    const UNSERVABLE = ['inference', '--model', 'megatron-1t', '--gpu', 'a100-40gb', '--gpus-per-node', '1', '--prompt', '2048', '--output', '512'];
+
+    it('the report says so first, pointing at the table below by no response field name (byShape)', async () => {
+      const { code, out } = await cli(UNSERVABLE);
+      expect(code).toBe(1);
+      expect(out.split('\n')[1]).toMatch(/^⚠ no tensor × pipeline shape tried can serve the model \(each shape's reason is given with it\); the widest, TP 1 · PP 8: needs [\d.]+ GiB per GPU/);
+      expect(out).toMatch(/\nlargest batch per TP × PP:\n/);
+      expect(out).not.toContain('byShape');
+    });
+
+    it('stderr says why no plan runs, not that the latency bounds (none were given) are missed', async () => {
+      for (const json of [[], ['--json']]) {
+        const { code, err } = await cli([...UNSERVABLE, ...json]);
+        expect(code).toBe(1);
+        expect(err).toMatch(/^trainplan: no tensor × pipeline shape tried can serve the model \(each shape's reason is given with it\); the widest, TP 1 · PP 8: needs [\d.]+ GiB per GPU .*\n$/);
+      }
+    });
+  });
+
   it.each(['2ms', '0', '-1', '3601'])('--max-ttft-s %s is refused in seconds, its unit', async (bad) => {
     const { code, out, err } = await cli([...LLAMA, '--max-ttft-s', bad]);
     expect({ code, out }).toEqual({ code: 2, out: '' });

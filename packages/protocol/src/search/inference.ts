@@ -97,7 +97,7 @@ export function runInference(request: unknown): InferenceResponseJson {
   const served = result.byShape.some((s) => s.answer.ok);
   const widest = result.byShape.reduce<(typeof result.byShape)[number] | undefined>((a, s) => (a === undefined || s.tensor * s.pipeline > a.tensor * a.pipeline ? s : a), undefined);
   const none = served || widest === undefined || widest.answer.ok ? []
-    : [`no tensor × pipeline shape tried can serve the model (each one's reason is in byShape); the widest, TP ${widest.tensor} · PP ${widest.pipeline}: ${widest.answer.message}`];
+    : [`no tensor × pipeline shape tried can serve the model (each shape's reason is given with it); the widest, TP ${widest.tensor} · PP ${widest.pipeline}: ${widest.answer.message}`];
   return {
     ok: true,
     promptTokens: req.promptTokens,
