@@ -79,14 +79,14 @@ function citation(row: ModelPreset): string {
   return table === undefined ? authors : `${authors}, ${table}`;
 }
 
-function shapeWith(family: ShapeFamily, row: ModelPreset, layers: number, name: string): ModelObjectInput {
+function shapeWith(family: ShapeFamily, row: ModelPreset, layers: number, name: string, seqLength?: number): ModelObjectInput {
   const shape: ModelObjectInput = {
     name,
     layers,
     hiddenSize: row.shape.hiddenSize,
     attentionHeads: row.shape.attentionHeads,
     vocabSize: row.shape.vocabSize,
-    seqLength: row.shape.seqLength,
+    seqLength: seqLength ?? row.shape.seqLength,
   };
   return Object.assign(shape, Object.fromEntries(family.fields.map((field) => [field, row.shape[field]])));
 }
@@ -105,20 +105,21 @@ const countOf = (shape: ModelObjectInput): number => parameterCount(withShapeDef
 /**
  * A decoder of about `parameters` in the family's style (`asked` is how the question wrote the size, "30B"), or
  * why none is planned: smaller than one layer and the embeddings of the family's smallest row, or needing more
- * layers than the contract takes.
+ * layers than the contract takes. A `seqLength` the question states is the model's (learned position
+ * embeddings count it); without one, the row's.
  */
-export function customModelOfSize(parameters: number, asked: string, family: ShapeFamily = GPT_STYLE): CustomModelResult {
+export function customModelOfSize(parameters: number, asked: string, family: ShapeFamily = GPT_STYLE, seqLength?: number): CustomModelResult {
   const row = nearestRow(family, parameters);
   if (row === undefined) return { ok: false, problem: `no ${family.label} preset has a published shape to take a ${asked} model's from` };
   const name = `${family.style} ${asked}`;
-  const one = countOf(shapeWith(family, row, 1, name));
-  const perLayer = countOf(shapeWith(family, row, 2, name)) - one;
+  const one = countOf(shapeWith(family, row, 1, name, seqLength));
+  const perLayer = countOf(shapeWith(family, row, 2, name, seqLength)) - one;
   // The count is linear in L: the nearest whole L to the exact solution, at least one.
   const layers = Math.max(1, Math.round((parameters - one) / perLayer + 1));
   if (layers > MAX_CUSTOM_LAYERS) {
     return { ok: false, problem: `${asked} parameters is too large to plan: at the width of ${row.shape.name}, the widest published ${family.label} shape, it needs ${layers} layers, more than the ${MAX_CUSTOM_LAYERS} a model takes` };
   }
-  const shape = shapeWith(family, row, layers, name);
+  const shape = shapeWith(family, row, layers, name, seqLength);
   const count = countOf(shape);
   if (Math.abs(count - parameters) / parameters > CUSTOM_SIZE_TOLERANCE) {
     return { ok: false, problem: `${asked} parameters is smaller than any ${family.style} decoder planned here: one layer at the width of ${row.shape.name} has ${compactCount(count)} parameters, most of them the ${row.shape.vocabSize}-token embedding` };

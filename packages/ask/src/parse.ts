@@ -57,12 +57,6 @@ export function parse(question: string): ParsedQuestion {
     else if (model.unknownSize !== undefined && model.unknownSize <= 0) problems.push(`a model size must be positive, got ${compactCount(model.unknownSize)} parameters`);
     else if (model.unknownSize !== undefined && model.shapeFamily === undefined) {
       problems.push(`no ${model.family ?? 'preset'} preset has about ${model.askedSize ?? compactCount(model.unknownSize)} parameters (ask for "a ${model.askedSize ?? compactCount(model.unknownSize)} model" to plan a GPT-style decoder of that size)`);
-    } else if (model.unknownSize !== undefined) {
-      const custom = customModelOfSize(model.unknownSize, model.askedSize ?? compactCount(model.unknownSize), model.shapeFamily);
-      if (custom.ok) {
-        stated.customModel = custom.model;
-        customReading = custom.reading;
-      } else problems.push(custom.problem);
     }
   }
   // An accelerator no preset models is named back, never read as the nearest preset.
@@ -108,6 +102,14 @@ export function parse(question: string): ParsedQuestion {
   Object.assign(stated, takeCounts(s, hardware?.system !== undefined && !rackScale, rackScale, rackGpus, () => { kiloCount = true; }, rackSize));
   // "a GB200 NVL72", "one NVL72 rack": one rack, 72 GPUs.
   if (rackGpus !== undefined && stated.gpus === undefined && stated.nodes === undefined && /\b(?:a|one|single)\s+(?:dgx[\s-]*)?(?:gb200[\s-]*)?nvl/.test(normal)) stated.gpus = rackGpus;
+  // Shaped once the counts are read: a stated sequence length is the model's ("a 30B model with seq 8192").
+  if (model?.model === undefined && model?.unknownSize !== undefined && model.unknownSize > 0 && model.shapeFamily !== undefined) {
+    const custom = customModelOfSize(model.unknownSize, model.askedSize ?? compactCount(model.unknownSize), model.shapeFamily, stated.seqLength);
+    if (custom.ok) {
+      stated.customModel = custom.model;
+      customReading = custom.reading;
+    } else problems.push(custom.problem);
+  }
   const facts = defined(stated);
 
   const intent = classify(normal, facts);

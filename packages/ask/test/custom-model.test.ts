@@ -74,6 +74,20 @@ describe('parse: a bare size no preset has', () => {
     expect(q.defaults.map((d) => d.text)).toContain('600B training tokens (20 per parameter, Hoffmann et al. 2022; × the 30.0B parameters asked)');
   });
 
+  it('a stated sequence length is the custom model\'s: the reading, the shape and the plan all say 8192', () => {
+    const q = parse('how many nodes for a 30B model with seq 8192 on H100');
+    expect(q.problems).toEqual([]);
+    expect(q.parameters.customModel?.shape.seqLength).toBe(8192);
+    const reading = q.defaults.find((d) => d.field === 'customModel')!.text;
+    expect(reading).toContain('8192-token sequences');
+    expect(reading).not.toContain('2048-token');
+    // Learned position embeddings count the sequence: the parameters stated are the shape's own.
+    const shape = q.parameters.customModel!.shape;
+    expect(q.parameters.customModel!.parameters).toBe(parameterCount(withShapeDefaults(shape)));
+    const a = ask('how many nodes for a 30B model with seq 8192 on H100');
+    expect(a.scenario?.training.seqLength ?? (a.scenario?.model as { seqLength?: number }).seqLength).toBe(8192);
+  });
+
   it.each([
     ['how many nodes for a 40B model', 'megatron-39.1b'],
     ['how many nodes for 175B', 'gpt3-175b'],
