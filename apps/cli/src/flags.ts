@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { nearest } from './nearest.ts';
 
 export interface FlagSpec {
   type: 'string' | 'boolean';
@@ -33,7 +34,7 @@ export function parseFlags(argv: string[], spec: Record<string, FlagSpec>): Pars
     if (token.kind === 'positional') return { ok: false, message: `unexpected argument '${token.value}'` };
     if (token.kind !== 'option') continue;
     const flag = spec[token.name];
-    if (flag === undefined) return { ok: false, message: `unknown flag ${token.rawName}` };
+    if (flag === undefined) return { ok: false, message: unknownFlag(token.rawName, spec) };
     if (flag.type === 'boolean') {
       if (token.value !== undefined) return { ok: false, message: `${token.rawName} does not take a value` };
       values[token.name] = true;
@@ -57,6 +58,12 @@ export function parseFlags(argv: string[], spec: Record<string, FlagSpec>): Pars
     values[token.name] = token.value;
   }
   return { ok: true, values };
+}
+
+/** `unknown flag --modle: did you mean --model?`, where one long flag is near (nearest.ts). */
+function unknownFlag(rawName: string, spec: Record<string, FlagSpec>): string {
+  const meant = rawName.startsWith('--') ? nearest(rawName.slice(2), Object.keys(spec)) : undefined;
+  return `unknown flag ${rawName}${meant === undefined ? '' : `: did you mean --${meant}?`}`;
 }
 
 /** The 1-based position of the first empty item of a comma-separated list ("16,,32" → 2), if any. */

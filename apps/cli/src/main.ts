@@ -3,10 +3,12 @@ import { errorMessage, printError } from './errors.ts';
 import { EXIT } from './exit-codes.ts';
 import { commandNames, generalHelp } from './help.ts';
 import type { CliIo } from './io.ts';
+import { nearest } from './nearest.ts';
 import { VERSION } from './version.ts';
 
 function unknownCommand(io: CliIo, name: string): number {
-  printError(io, `unknown command '${name}' (commands: ${commandNames(commands).join(', ')})`);
+  const meant = nearest(name, commandNames(commands));
+  printError(io, `unknown command '${name}'${meant === undefined ? '' : `: did you mean '${meant}'?`} (commands: ${commandNames(commands).join(', ')})`);
   return EXIT.usage;
 }
 
@@ -51,7 +53,8 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
   }
   if (first === 'help') return help(rest, io);
   if (first.startsWith('-')) {
-    printError(io, `unknown flag ${first} (usage: trainplan <command> [options]; see trainplan --help)`);
+    const meant = first.startsWith('--') ? nearest(first.slice(2), ['help', 'version']) : undefined;
+    printError(io, `unknown flag ${first}${meant === undefined ? '' : `: did you mean --${meant}?`} (usage: trainplan <command> [options]; see trainplan --help)`);
     return EXIT.usage;
   }
   const command = findCommand(first);

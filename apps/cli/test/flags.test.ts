@@ -20,6 +20,8 @@ describe('parseFlags', () => {
 
   it.each([
     [['--frob'], 'unknown flag --frob'],
+    [['--inptu', 'a.json'], 'unknown flag --inptu: did you mean --input?'],
+    [['--JSON'], 'unknown flag --JSON: did you mean --json?'],
     [['-x'], 'unknown flag -x'],
     [['--input'], '--input needs FILE'],
     [['-i'], '-i needs FILE'],

@@ -73,7 +73,10 @@ describe('trainplan (no command)', () => {
   const known = [...commands.map((c) => c.name), 'help'].join(', ');
   it.each([
     [['serve'], `trainplan: unknown command 'serve' (commands: ${known})`],
-    [['estimat'], `trainplan: unknown command 'estimat' (commands: ${known})`],
+    [['estimat'], `trainplan: unknown command 'estimat': did you mean 'estimate'? (commands: ${known})`],
+    [['nod'], `trainplan: unknown command 'nod': did you mean 'nodes'? (commands: ${known})`],
+    [['xyz'], `trainplan: unknown command 'xyz' (commands: ${known})`],
+    [['--verison'], 'trainplan: unknown flag --verison: did you mean --version? (usage: trainplan <command> [options]; see trainplan --help)'],
     [['help', 'serve'], `trainplan: unknown command 'serve' (commands: ${known})`],
     [['--json'], 'trainplan: unknown flag --json (usage: trainplan <command> [options]; see trainplan --help)'],
     [['help', 'estimate', 'extra'], "trainplan: unexpected argument 'extra' (usage: trainplan help [<command>])"],
