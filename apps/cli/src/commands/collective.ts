@@ -3,7 +3,8 @@ import { formatBytes, formatBytesDecimal, formatSeconds, parseBytes } from '@tra
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
-import { parseFlags, type FlagSpec } from '../flags.ts';
+import { flagLocator } from '../flag-terms.ts';
+import { parseFlags, type FlagSpec, type FlagValues } from '../flags.ts';
 import { renderTable } from '../format/table.ts';
 import type { CliIo } from '../io.ts';
 import { usageLine } from '../format/usage-line.ts';
@@ -73,6 +74,16 @@ Examples:
   trainplan collective --op all-reduce --gpu v100-32gb --nodes 4 --gpus-per-node 1 --concurrent-groups 8 --size 1GiB --emulate
 `;
 
+/** Where each flag lands in the request (the API's body), so an issue's message names flags, not fields. */
+const TERMS = flagLocator({
+  flags: FLAGS,
+  requestFlags: Object.keys(FLAGS),
+  fromFlags: (v: FlagValues) => ({
+    op: v.op, gpu: v.gpu, system: v.system, network: v.network, algorithm: v.algorithm, nodes: v.nodes, gpusPerNode: v['gpus-per-node'],
+    oversubscription: v.oversubscription, eventBudget: v['event-budget'], concurrentGroups: v['concurrent-groups'], size: v.size,
+  }),
+});
+
 function usageError(io: CliIo, message: string): number {
   printError(io, `${message} (usage: ${SYNOPSIS})`);
   return EXIT.usage;
@@ -138,7 +149,7 @@ export const collectiveCommand: Command = {
       io.stdout(USAGE);
       return EXIT.ok;
     }
-    if (typeof v.op !== 'string') return usageError(io, 'missing --op');
+    if (typeof v.op !== 'string') return usageError(io, `missing --op: give ${FLAGS.op!.valueName!}`);
     const request: Record<string, unknown> = { op: v.op };
     for (const key of ['gpu', 'system', 'network', 'algorithm'] as const) if (typeof v[key] === 'string') request[key] = v[key];
     for (const [flag, key] of [['nodes', 'nodes'], ['gpus-per-node', 'gpusPerNode'], ['oversubscription', 'oversubscription'], ['event-budget', 'eventBudget'], ['concurrent-groups', 'concurrentGroups']] as const) {
@@ -155,7 +166,10 @@ export const collectiveCommand: Command = {
     const answer = runCollective(request);
     if (!answer.ok) {
       if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
-      for (const issue of answer.issues) printError(io, issue.path === '' ? issue.message : `${flagName(issue.path)}: ${issue.message}`);
+      for (const issue of answer.issues) {
+        const message = TERMS.inFlagTerms(issue.message);
+        printError(io, issue.path === '' ? message : `${TERMS.flagFor(issue.path) ?? flagName(issue.path)}: ${message}`);
+      }
       return answer.reason === 'invalid' ? EXIT.usage : EXIT.infeasible;
     }
     io.stdout(v.json === true ? `${JSON.stringify(answer, null, 2)}\n` : formatCollectiveTable(answer));

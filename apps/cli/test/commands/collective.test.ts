@@ -63,4 +63,17 @@ describe('trainplan collective', () => {
     expect(code).toBe(exit);
     expect(err).toMatch(message);
   });
+
+  it.each([
+    [['--op', 'all-reduce'], 'trainplan: --gpu: give either --gpu or --system, got neither\n'],
+    [['--op', 'all-reduce', '--gpu', 'a100-80gb', '--system', 'dgx-a100'], 'trainplan: --gpu: give either --gpu or --system, not both\n'],
+  ])('%j names the flags, not the request fields gpu and system', async (args, err) => {
+    expect(await collective(args)).toMatchObject({ code: 2, err });
+  });
+
+  it('without --op it says what to give', async () => {
+    const { code, err } = await collective(['--gpu', 'a100-80gb']);
+    expect(code).toBe(2);
+    expect(err).toMatch(/^trainplan: missing --op: give an op \(all-reduce, all-gather, reduce-scatter, broadcast, reduce, all-to-all, send-recv\) \(usage: /);
+  });
 });
