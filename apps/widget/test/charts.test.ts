@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { breakdownBar, breakdownSegments } from '../src/charts/breakdown-bar.ts';
 import { esc } from '../src/charts/markup.ts';
 import { memoryBar } from '../src/charts/memory-bar.ts';
-import { pipelineChart } from '../src/charts/pipeline-chart.ts';
+import { MAX_DRAWN_BOXES, pipelineChart } from '../src/charts/pipeline-chart.ts';
 import { scalingChart } from '../src/charts/scaling-chart.ts';
+import { pipelineSection } from '../src/element/results.ts';
 import { pipelineTimeline } from '../src/schedule/pipeline-timeline.ts';
 
 const GIB = GiB(1);
@@ -50,17 +51,68 @@ describe('pipeline chart', () => {
     expect(svg).toContain('bubble 18.8%'); // (p − 1)/(v·m) = 3/16
   });
 
-  it.each([24, 64, 128])('draws %i stages in at most 218 units of height (12 + 192 + 14), every row still a visible bar', (stages) => {
-    const r = pipelineTimeline({ stages, microBatches: stages, virtualStages: 1, schedule: '1f1b' });
+  // 16 micro-batches: what the widget draws of a longer 1F1B step (element/results.ts).
+  it.each([[24, 24], [64, 64], [128, 44]])('draws %i stages (%i rows) in at most 218 units of height (12 + 192 + 14), every row still a visible bar', (stages, rows) => {
+    const r = pipelineTimeline({ stages, microBatches: 16, virtualStages: 1, schedule: '1f1b' });
     if (!r.ok) throw new Error(r.message);
     const svg = pipelineChart(r.timeline);
     expect(Number(svg.match(/viewBox="0 0 400 ([\d.]+)"/)![1])).toBeLessThanOrEqual(218);
     const idle = [...svg.matchAll(/class="idle" x="[\d.]+" y="([\d.]+)" width="[\d.]+" height="([\d.]+)"/g)].map((m) => ({ y: Number(m[1]), h: Number(m[2]) }));
-    expect(idle).toHaveLength(stages);
+    expect(idle).toHaveLength(rows);
     for (const [i, bar] of idle.entries()) {
       expect(bar.h).toBeGreaterThanOrEqual(1);
       if (i > 0) expect(bar.y).toBeGreaterThan(idle[i - 1]!.y + idle[i - 1]!.h); // a gap between rows
     }
+  });
+});
+
+describe('pipeline chart with many stages', () => {
+  const chart = (stages: number, microBatches: number, virtualStages: number) => {
+    const r = pipelineTimeline({ stages, microBatches, virtualStages, schedule: virtualStages > 1 ? 'interleaved' : '1f1b' });
+    if (!r.ok) throw new Error(r.message);
+    return { svg: pipelineChart(r.timeline), ops: r.timeline.ops.length };
+  };
+  const count = (svg: string, pattern: RegExp) => svg.match(pattern)?.length ?? 0;
+  const labels = (svg: string) => [...svg.matchAll(/y="([\d.]+)" class="axis" data-stage="(\d+)">s(\d+)</g)].map((m) => ({ y: Number(m[1]), stage: Number(m[2]) }));
+
+  it(`draws at most ${MAX_DRAWN_BOXES} boxes of p = 64, v = 2 (16,384 at m = p, the fewest the schedule allows): every 11th stage and the last, said in the caption`, () => {
+    const { svg, ops } = chart(64, 64, 2);
+    expect(ops).toBe(16_384);
+    expect(count(svg, /class="op /g)).toBe(7 * 256);
+    // Each box is a rect and its title: the whole picture stays a few thousand elements (it was 32,800).
+    expect(count(svg, /<[a-z]/g)).toBeLessThan(2 * MAX_DRAWN_BOXES + 100);
+    expect(labels(svg).map((l) => l.stage)).toEqual([0, 11, 22, 33, 44, 55, 63]);
+    expect(svg).toContain('7 of 64 stages drawn: s0, s11, s22, …, s63');
+  });
+
+  it('draws every stage of p = 64 at 16 micro-batches (2,048 boxes), labelling the first, every 8th and the last, 12 units or more apart', () => {
+    const { svg } = chart(64, 16, 1);
+    expect(count(svg, /class="idle"/g)).toBe(64);
+    expect(count(svg, /class="op /g)).toBe(2048);
+    const shown = labels(svg);
+    expect(shown.map((l) => l.stage)).toEqual([0, 8, 16, 24, 32, 40, 48, 56, 63]);
+    for (let i = 1; i < shown.length; i += 1) expect(shown[i]!.y - shown[i - 1]!.y).toBeGreaterThanOrEqual(12);
+    expect(svg).not.toContain('stages drawn');
+  });
+
+  it('labels every row of 16 stages or fewer, and says nothing of stages drawn', () => {
+    const { svg } = chart(8, 16, 1);
+    expect(labels(svg).map((l) => l.stage)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(svg).not.toContain('stages drawn');
+  });
+
+  it("keeps the widget's pipeline section of a 64-stage interleaved plan under the bound", () => {
+    const e = runEstimate({
+      model: { layers: 128, hiddenSize: 4096, attentionHeads: 32, vocabSize: 51200, seqLength: 2048 },
+      cluster: { gpu: 'a100-80gb', nodes: 128 },
+      training: { globalBatchSize: 1536, microBatchSize: 1 },
+      parallelism: { tensor: 2, pipeline: 64, virtualStages: 2, recompute: 'full' },
+    });
+    if (!e.ok) throw new Error(e.message);
+    const html = pipelineSection(e);
+    expect(count(html, /class="op /g)).toBeLessThanOrEqual(MAX_DRAWN_BOXES);
+    expect(html).toContain('first 64 of 192 micro-batches drawn');
+    expect(html).toContain('of 64 stages drawn');
   });
 });
 

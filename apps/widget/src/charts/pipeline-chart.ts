@@ -2,38 +2,79 @@ import { formatPercent } from '@trainplan/units';
 import type { Timeline } from '../schedule/pipeline-timeline.ts';
 import { esc, hue, px } from './markup.ts';
 
+/** The height the rows of more than 16 stages share, in viewBox units (16 stages at 16 units take 256). */
+const MANY_STAGES_HEIGHT = 192;
+
+/**
+ * The most forward and backward boxes the chart draws (each a rect and its title). p = 64 with v = 2 is
+ * 16,384 of them even at the fewest micro-batches the interleaved schedule allows (m = p): 33,000 SVG
+ * elements, which took the page seconds to lay out. Beyond, it draws every k-th stage, the first and the last.
+ */
+export const MAX_DRAWN_BOXES = 2048;
+
+/** Up to `n` (≥ 2) of the stages 0 … p − 1: all, or every k-th from the first, and the last. */
+function drawnStages(p: number, n: number): number[] {
+  if (n >= p) return Array.from({ length: p }, (_, s) => s);
+  // k·(n − 2) ≥ p − 1: the multiples of k below p − 1 are at most n − 1 rows, the last one more.
+  const every = n > 2 ? Math.ceil((p - 1) / (n - 2)) : p - 1;
+  const out: number[] = [];
+  for (let s = 0; s < p - 1; s += every) out.push(s);
+  return [...out, p - 1];
+}
+
+/**
+ * Which drawn rows get a stage label: all when a row has room for its 10-unit text; on thinner rows the
+ * first, the last and every k-th (k a power of two, so labels stay about 16 units apart), dropping a k-th one
+ * less than 12 units above the last.
+ */
+function labelledRows(rows: number, row: number): Set<number> {
+  if (row >= 12) return new Set(Array.from({ length: rows }, (_, i) => i));
+  const every = 2 ** Math.ceil(Math.log2(16 / row));
+  const out = new Set([0, rows - 1]);
+  for (let i = every; i < rows - 1; i += every) if ((rows - 1 - i) * row >= 12) out.add(i);
+  return out;
+}
+
 /**
  * The pipeline schedule as a Gantt chart: one row per stage, forward passes solid and backward
  * passes pale, each micro-batch its own colour; the idle grey behind the boxes is the bubble.
  */
-/** The height the rows of more than 16 stages share, in viewBox units (16 stages at 16 units take 256). */
-const MANY_STAGES_HEIGHT = 192;
-
 export function pipelineChart(t: Timeline, note = ''): string {
   // About the width it is drawn at (330 px in a phone's column, 410 px beside an article), so its 10-unit
   // text stays 8 px or more on screen; a wider viewBox shrank it to 5 px on a phone.
   const width = 400;
-  // Up to 16 stages, a labelled 16-unit row each; more share 192 units (p = 64 was 512 units, a 540 px strip
+  const perStage = t.ops.length / t.stages;
+  const stages = drawnStages(t.stages, Math.max(2, Math.floor(MAX_DRAWN_BOXES / perStage)));
+  const rowOf = new Map(stages.map((s, i) => [s, i] as const));
+  // Up to 16 rows, a labelled 16-unit row each; more share 192 units (p = 64 was 512 units, a 540 px strip
   // of hairlines on a phone), each row keeping a quarter of its height as the gap to the next.
-  const row = t.stages > 16 ? Math.min(8, MANY_STAGES_HEIGHT / t.stages) : 16;
+  const row = stages.length > 16 ? Math.min(8, MANY_STAGES_HEIGHT / stages.length) : 16;
   const gap = Math.min(2, row / 4);
   const label = 24;
   // A line above the rows for the stage axis's title, and one below them for the time axis's.
   const top = 12;
-  const height = top + t.stages * row + 14;
+  const height = top + stages.length * row + 14;
   const scale = (width - label) / t.makespan;
-  const rows = Array.from({ length: t.stages }, (_, s) =>
-    `<rect class="idle" x="${label}" y="${px(top + s * row + gap / 2)}" width="${width - label}" height="${px(row - gap)}"/>`
-    + (row >= 12 ? `<text x="0" y="${top + s * row + row - 4}" class="axis">s${s}</text>` : ''));
-  const ops = t.ops.map((o) => {
+  const labelled = labelledRows(stages.length, row);
+  // A thin row's label is centred on it (10-unit text is taller than the row).
+  const labelY = (i: number) => px(row >= 12 ? top + i * row + row - 4 : top + i * row + row / 2 + 3.5);
+  const rows = stages.map((s, i) =>
+    `<rect class="idle" x="${label}" y="${px(top + i * row + gap / 2)}" width="${width - label}" height="${px(row - gap)}"/>`
+    + (labelled.has(i) ? `<text x="0" y="${labelY(i)}" class="axis" data-stage="${s}">s${s}</text>` : ''));
+  const ops = t.ops.flatMap((o) => {
+    const i = rowOf.get(o.stage);
+    if (i === undefined) return [];
     // A micro-batch's number where its box has room for it (10-unit digits are about 6 units wide).
-    const text = row >= 12 && (o.end - o.start) * scale >= String(o.microBatch + 1).length * 6 + 2 ? `<text x="${px(label + o.start * scale + 2)}" y="${top + o.stage * row + row - 4}" class="mb">${o.microBatch + 1}</text>` : '';
-    return `<rect class="op ${o.kind === 'forward' ? 'fwd' : 'bwd'}" fill="${hue(o.microBatch)}" x="${px(label + o.start * scale)}" y="${px(top + o.stage * row + gap / 2)}" width="${px((o.end - o.start) * scale)}" height="${px(row - gap)}"><title>${esc(`stage ${o.stage}, micro-batch ${o.microBatch + 1}${t.virtualStages > 1 ? `, chunk ${o.chunk}` : ''}, ${o.kind}`)}</title></rect>${text}`;
+    const text = row >= 12 && (o.end - o.start) * scale >= String(o.microBatch + 1).length * 6 + 2 ? `<text x="${px(label + o.start * scale + 2)}" y="${top + i * row + row - 4}" class="mb">${o.microBatch + 1}</text>` : '';
+    return [`<rect class="op ${o.kind === 'forward' ? 'fwd' : 'bwd'}" fill="${hue(o.microBatch)}" x="${px(label + o.start * scale)}" y="${px(top + i * row + gap / 2)}" width="${px((o.end - o.start) * scale)}" height="${px(row - gap)}"><title>${esc(`stage ${o.stage}, micro-batch ${o.microBatch + 1}${t.virtualStages > 1 ? `, chunk ${o.chunk}` : ''}, ${o.kind}`)}</title></rect>${text}`];
   });
   // Time runs in the timeline's own unit, one whole-stage forward of one micro-batch (a backward is 2 or 3 of them).
   const axes = `<text class="axis axis-title" x="0" y="9" data-axis="y">stage</text>`
     + `<text class="axis axis-title" x="${label}" y="${px(height - 3)}" data-axis="x">time (forward passes of a micro-batch) →</text>`;
   const name = t.schedule === 'interleaved' ? `interleaved 1F1B, v = ${t.virtualStages}` : t.schedule === 'gpipe' ? 'GPipe' : '1F1B';
-  const caption = `${name}: p = ${t.stages}, m = ${t.microBatches}; bubble ${formatPercent(t.bubbleFraction)} of the ideal time${note ? ` (${note})` : ''}`;
+  const listed = stages.length > 4 ? [...stages.slice(0, 3).map((s) => `s${s}`), '…', `s${t.stages - 1}`] : stages.map((s) => `s${s}`);
+  const sampled = stages.length < t.stages ? `${stages.length} of ${t.stages} stages drawn: ${listed.join(', ')}` : '';
+  const notes = [note, sampled].filter(Boolean).join('; ');
+  const caption = `${name}: p = ${t.stages}, m = ${t.microBatches}; bubble ${formatPercent(t.bubbleFraction)} of the ideal time${notes ? ` (${notes})` : ''}`;
   return `<svg class="chart pipeline" viewBox="0 0 ${width} ${px(height)}" role="img" aria-label="${esc(`pipeline schedule, ${caption}`)}">${axes}${rows.join('')}${ops.join('')}</svg><p class="caption">${esc(caption)}. Solid: forward; pale: backward; grey: idle (bubble).</p>`;
 }

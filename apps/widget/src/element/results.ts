@@ -26,7 +26,7 @@ export function warningsList(e: EstimateOk): string {
   return e.warnings.map((w) => `<li data-warning>${esc(w)}</li>`).join('');
 }
 
-/** The most boxes the schedule picture draws; beyond, it shows the first micro-batches only. */
+/** The most micro-batches the schedule picture draws (it shows the first ones); the chart caps its boxes too (MAX_DRAWN_BOXES). */
 const MAX_DRAWN_MICRO_BATCHES = 16;
 
 /**
