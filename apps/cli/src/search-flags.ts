@@ -16,7 +16,7 @@ export const MACHINE_FLAGS: Record<string, FlagSpec> = {
 
 export const TRAINING_FLAGS: Record<string, FlagSpec> = {
   'global-batch': { type: 'string', short: 'b', valueName: 'a count' },
-  'seq-length': { type: 'string', valueName: 'a count' },
+  'seq-length': { type: 'string', valueName: 'a count of tokens, e.g. 2048 or 8k' },
   precision: { type: 'string', valueName: 'fp16, bf16 or fp8' },
   'grad-accumulation': { type: 'string', valueName: 'fused, 16-bit or fp32' },
   'max-tensor': { type: 'string', valueName: 'a count' },
@@ -59,6 +59,19 @@ export function count(v: FlagValues, name: string): number | string | undefined 
   return n === undefined ? raw : n;
 }
 
+/** k in a sequence length: 1024, as a context window is counted (Llama 2's "4k context" is 4096 tokens). */
+const TOKENS_PER_K = 1024;
+
+/**
+ * --seq-length: "8k" is 8192 and "128k" 131,072, as the chat bot reads "8k context"
+ * (packages/ask/src/lexicon/quantities.ts), not the 8000 count() makes of it; anything else as count() reads it.
+ */
+export function seqLength(v: FlagValues): number | string | undefined {
+  const raw = v['seq-length'];
+  const k = typeof raw === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*k\s*$/i.exec(raw) : null;
+  return k ? Number(k[1]) * TOKENS_PER_K : count(v, 'seq-length');
+}
+
 export function number(v: FlagValues, name: string): number | string | undefined {
   const raw = v[name];
   if (typeof raw !== 'string') return undefined;
@@ -79,7 +92,7 @@ export function machineFields(v: FlagValues): Record<string, unknown> {
 
 export function trainingFields(v: FlagValues, tokens?: number | string): Record<string, unknown> {
   return defined({
-    globalBatchSize: count(v, 'global-batch'), seqLength: count(v, 'seq-length'), precision: v.precision, tokens,
+    globalBatchSize: count(v, 'global-batch'), seqLength: seqLength(v), precision: v.precision, tokens,
     gradientAccumulation: v['grad-accumulation'],
   });
 }

@@ -1,6 +1,6 @@
 import { defaultBatchText, defaultGlobalBatch, seqLengthOf } from '@trainplan/ask';
 import { checkedText, runNodes, type NodesResponseJson, nodesText } from '@trainplan/protocol';
-import { countOf, formatCount, formatSeconds } from '@trainplan/units';
+import { countOf, formatCount, formatSeconds, parseDecimal } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -8,7 +8,7 @@ import { exportProblem, printIssues, requestCommand, shownAnswer } from '../requ
 import type { FlagSpec, FlagValues } from '../flags.ts';
 import { progressBar } from '../format/progress-bar.ts';
 import {
-  count, machineFields, MACHINE_FLAGS, number, SPACE_FLAGS, spaceConstraintFields, spaceFlagsHelp, TRAINING_FLAGS, trainingFields,
+  count, machineFields, MACHINE_FLAGS, number, seqLength as seqLengthFlag, SPACE_FLAGS, spaceConstraintFields, spaceFlagsHelp, TRAINING_FLAGS, trainingFields,
 } from '../search-flags.ts';
 import { exportScenario } from './search.ts';
 import { usageLine } from '../format/usage-line.ts';
@@ -47,7 +47,7 @@ Options:
   -b, --global-batch B   sequences per optimizer step (default: about 4M tokens, as the chat bot
                          assumes)
   -t, --tokens T         tokens to train on (e.g. 300B)
-  -d, --days D           deadline in days
+  -d, --days D           deadline in days (30, or 30d)
       --gpu-hours H      budget in GPU-hours (e.g. 6.4M)
       --budget M         budget in money (with --price)
       --price P          price of one GPU-hour
@@ -77,7 +77,7 @@ const REQUEST_FLAGS = ['model', 'gpu', 'global-batch', 'tokens', 'days', 'gpu-ho
 
 /** The global batch when --global-batch is not given: the chat bot's for the same question (defaultGlobalBatch). */
 function defaultBatch(v: FlagValues): number {
-  const seqLength = count(v, 'seq-length');
+  const seqLength = seqLengthFlag(v);
   const nodes = count(v, 'nodes');
   return defaultGlobalBatch({
     ...(typeof v.model === 'string' && { model: v.model }), ...(typeof seqLength === 'number' && { seqLength }),
@@ -88,7 +88,7 @@ function defaultBatch(v: FlagValues): number {
 
 /** The sequence length the request trains at: --seq-length, else the model's (as the bot reads it). */
 function seqLength(v: FlagValues): number {
-  const given = count(v, 'seq-length');
+  const given = seqLengthFlag(v);
   return seqLengthOf({ ...(typeof v.model === 'string' && { model: v.model }), ...(typeof given === 'number' && { seqLength: given }) });
 }
 
@@ -100,7 +100,16 @@ const HEADLINE: Record<Extract<NodesResponseJson, { ok: true }>['mode'], string>
   'fewest-nodes': 'fewest nodes',
   'fastest-within-budget': 'fastest within the budget',
   'days-on-nodes': 'on',
+  'cost-time-frontier': 'cheapest',
 };
+
+/** --days: "30", or with the unit it is already in ("30d", "30 days"); what does not parse goes to the schema as given. */
+function days(v: FlagValues): number | string | undefined {
+  const raw = v.days;
+  if (typeof raw !== 'string') return undefined;
+  const n = parseDecimal(raw.replace(/\s*(?:d|days?)\s*$/i, ''));
+  return n !== undefined && Number.isFinite(n) ? n : raw;
+}
 
 function fromFlags(v: FlagValues): Record<string, unknown> {
   const constraints = spaceConstraintFields(v);
@@ -108,7 +117,7 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
     ...machineFields(v),
     training: { ...trainingFields(v), ...(v['global-batch'] === undefined && { globalBatchSize: defaultBatch(v) }) },
     tokens: count(v, 'tokens'),
-    ...(v.days !== undefined && { days: number(v, 'days') }),
+    ...(v.days !== undefined && { days: days(v) }),
     ...(v['gpu-hours'] !== undefined && { gpuHours: count(v, 'gpu-hours') }),
     ...(v.budget !== undefined && { budget: count(v, 'budget') }),
     ...(v.price !== undefined && { pricePerGpuHour: number(v, 'price') }),

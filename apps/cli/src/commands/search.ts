@@ -39,7 +39,7 @@ Options:
   -g, --gpu ID              GPU preset id (a100-80gb) or system preset id (dgx-h100)
   -n, --nodes N | --gpus N  the cluster's size
   -b, --global-batch B      sequences per optimizer step
-      --seq-length S        override the model's sequence length
+      --seq-length S        override the model's sequence length (8k = 8192 tokens)
       --precision P         fp16, bf16 (default) or fp8
       --grad-accumulation A fused (default: inside the weight-gradient GEMM), or 16-bit / fp32: a
                             separate add per micro-batch (PyTorch DDP, DeepSpeed)

@@ -12,6 +12,27 @@ async function cli(args: string[], tty = false, stdin?: string) {
 const GPT3 = ['nodes', '--model', 'gpt3-175b', '--gpu', 'dgx-a100-80gb', '--global-batch', '1536', '--tokens', '300B'];
 
 describe('trainplan nodes', () => {
+  it.each(['30d', '30 days', '30D'])('--days %s is 30 days: the unit the flag is already in is allowed', async (days) => {
+    const LLAMA = ['nodes', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--tokens', '1T', '--json'];
+    const [given, plain] = await Promise.all([cli([...LLAMA, '--days', days]), cli([...LLAMA, '--days', '30'])]);
+    expect(given.code).toBe(0);
+    expect(JSON.parse(given.out).nodes).toBe(JSON.parse(plain.out).nodes);
+  });
+
+  it('--days 30dd is refused as given', async () => {
+    const { code, err } = await cli([...GPT3, '--days', '30dd']);
+    expect(code).toBe(2);
+    expect(err).toMatch(/^trainplan: --days: expected a number > 0 and ≤ 100,000, got "30dd"\n$/);
+  });
+
+  it('--seq-length 8k is 8192 tokens (k is 1024 in a sequence length, as the chat bot reads "8k context"), 2048 stays 2048', async () => {
+    for (const [given, tokens] of [['8k', 8192], ['2K', 2048], ['2048', 2048], ['1.5k', 1536]] as const) {
+      const { code, out } = await cli(['nodes', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--tokens', '1T', '--days', '30', '--seq-length', given, '--json']);
+      expect(code, given).toBe(0);
+      expect(JSON.parse(out).configuration.scenario.training.seqLength, given).toBe(tokens);
+    }
+  });
+
   it('--budget with --price and no deadline: the fastest plan the money affords, with the smallest cluster that fits', async () => {
     const { code, out } = await cli([...GPT3, '--budget', '1.2M', '--price', '2', '--json']);
     expect(code).toBe(0);
