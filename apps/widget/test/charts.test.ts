@@ -107,8 +107,8 @@ describe('pipeline chart with many stages', () => {
       cluster: { gpu: 'a100-80gb', nodes: 128 },
       training: { globalBatchSize: 1536, microBatchSize: 1 },
       parallelism: { tensor: 2, pipeline: 64, virtualStages: 2, recompute: 'full' },
-    });
-    if (!e.ok) throw new Error(e.message);
+    }) as EstimateOk;
+    expect(e.ok).toBe(true);
     const html = pipelineSection(e);
     expect(count(html, /class="op /g)).toBeLessThanOrEqual(MAX_DRAWN_BOXES);
     expect(html).toContain('first 64 of 192 micro-batches drawn');
