@@ -1,5 +1,5 @@
 import { runCollective, type CollectiveOkJson } from '@trainplan/protocol';
-import { formatBytes, formatBytesDecimal, formatSeconds, parseBytes } from '@trainplan/units';
+import { countOf, formatBytes, formatBytesDecimal, formatSeconds, parseBytes } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -107,7 +107,7 @@ export function formatCollectiveTable(answer: CollectiveOkJson): string {
     return cells;
   });
   const siblings = answer.concurrentGroups !== undefined ? ` · ${answer.concurrentGroups} groups at once` : '';
-  const title = `${answer.op} · ${answer.gpu} × ${answer.ranks} (${answer.nodes} node(s) × ${answer.gpusPerNode}, ${answer.system}, ${answer.network})${siblings} · algorithm ${answer.algorithm}`;
+  const title = `${answer.op} · ${answer.gpu} × ${answer.ranks} (${countOf(answer.nodes, 'node')} × ${answer.gpusPerNode}, ${answer.system}, ${answer.network})${siblings} · algorithm ${answer.algorithm}`;
   const lines = [title, '', ...renderTable([header, ...rows], { align: ['right', 'right', 'right', 'right', 'left', 'left', 'right', 'right', 'right', 'left'] })];
   if (answer.topology) lines.push('', 'topology:', ...answer.topology.map((l) => `  ${l}`));
   for (const note of answer.notes) lines.push('', `note: ${note}`);

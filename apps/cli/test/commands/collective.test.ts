@@ -18,6 +18,11 @@ describe('trainplan collective', () => {
     expect(out).toMatch(/16\.0 GiB/);
   });
 
+  it.each([['1', '1 node × 8'], ['4', '4 nodes × 8']])('the title counts --nodes %s in words: "%s", not "node(s)"', async (nodes, shown) => {
+    const { out } = await collective(['--op', 'all-reduce', '--gpu', 'h100-sxm', '--nodes', nodes, '--size', '1GiB']);
+    expect(out.split('\n')[0]).toContain(`(${shown}, `);
+  });
+
   it.each([['1GB', '1.00 GB'], ['1TB', '1.00 TB'], ['1e12', '1.00 TB'], ['1GiB', '1.00 GiB'], ['64MiB', '64.0 MiB'], ['1.5GiB', '1.50 GiB'], ['300', '300 B'], ['1KB', '1.00 KB'], ['1KiB', '1.00 KiB']])('--size %s is shown as %s, in the units it was given in', async (size, shown) => {
     const { out } = await collective(['--op', 'all-reduce', '--gpu', 'a100-80gb', '--size', size]);
     expect(out.split('\n')[3]?.trim().startsWith(shown)).toBe(true);
