@@ -21,6 +21,8 @@ export type { NearestSizes } from './capacity-nearest.ts';
 export { nearestRunning, NEAREST_WINDOW } from './capacity-nearest.ts';
 export type { BudgetGoal } from './capacity-budget.ts';
 export { fastestWithinBudget } from './capacity-budget.ts';
+export type { FrontierAnswer, FrontierPoint } from './capacity-frontier.ts';
+export { costTimeFrontier, FRONTIER_PATIENCE } from './capacity-frontier.ts';
 export type { FixedStrategy, ScalingPoint, TradeOffCell } from './scaling.ts';
 export { scalingSweep, tensorPipelineTable } from './scaling.ts';
 export type { InferenceBase, InferenceShape, InferenceEstimate, InferenceAnswer } from './inference/inference-plan.ts';

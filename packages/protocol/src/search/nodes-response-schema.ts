@@ -1,5 +1,5 @@
 /** The answer to POST /v1/nodes (`NodesResponseJson` in wire.ts) as one toolkit schema. */
-import { union } from '../schema/compose.ts';
+import { array, union } from '../schema/compose.ts';
 import { object, optional } from '../schema/object.ts';
 import { boolean, enumOf, integer, literal, number } from '../schema/scalars.ts';
 import type { JsonSchema, Schema } from '../schema/types.ts';
@@ -36,10 +36,17 @@ const largerBatch = object({
     + 'the same question answered with twice the global batch, given only when that needs fewer nodes or days.',
 });
 
+const frontierSize = object({
+  ...sizeFields,
+  label: message('The best plan found on that many nodes, e.g. "TP 8 · PP 8 · DP 16 · mbs 1 · SP · selective recompute".'),
+  mfu: number({ min: 0, max: 1, description: "The plan's model FLOPs utilisation." }),
+  pareto: boolean({ description: 'No other size searched trains as fast or faster for as few GPU-hours or fewer (one of them strictly).' }),
+}, { ...open, expected: 'a cluster size on the time–cost curve', description: 'What training takes on one cluster size with its best plan.' });
+
 const nodesOk = object({
   ok: literal(true),
-  mode: enumOf(['fewest-nodes', 'fastest-within-budget', 'days-on-nodes'], {
-    description: "'fewest-nodes' (a deadline was given, with or without a budget), 'fastest-within-budget' (a budget and no deadline: the fastest plan it affords) or 'days-on-nodes' (nodes was given).",
+  mode: enumOf(['fewest-nodes', 'fastest-within-budget', 'days-on-nodes', 'cost-time-frontier'], {
+    description: "'fewest-nodes' (a deadline was given, with or without a budget), 'fastest-within-budget' (a budget and no deadline: the fastest plan it affords), 'days-on-nodes' (nodes was given) or 'cost-time-frontier' (frontier was asked: the cheapest size, the curve in frontier).",
   }),
   ...sizeFields,
   tokens: number({ greaterThan: 0, description: 'The token budget, in tokens.' }),
@@ -54,6 +61,8 @@ const nodesOk = object({
   }, { ...open, expected: 'a checked range', description: "How far below a deadline's answer every size was searched." })),
   note: optional(message('How thoroughly the cluster sizes were searched, for humans.')),
   largerBatch: optional(largerBatch),
+  frontier: optional(array(frontierSize, { description: "'cost-time-frontier': every cluster size searched that runs, fewest nodes first." })),
+  fastest: optional(frontierSize),
 }, { ...open, expected: 'a nodes answer', description: 'The cluster size and the best configuration on it.' });
 
 const nodesFail = object({

@@ -1,8 +1,11 @@
-import { fastestWithinBudget, fewestNodes, meetsGoal, NEAREST_WINDOW, nearestRunning, nodesText, trainOnNodes, type CapacityPoint } from '@trainplan/search';
+import {
+  costTimeFrontier, describeCandidate, fastestWithinBudget, fewestNodes, meetsGoal, NEAREST_WINDOW, nearestRunning, nodesText, trainOnNodes,
+  type CapacityPoint, type FrontierPoint,
+} from '@trainplan/search';
 import { days, million, thousand, trillion } from '@trainplan/units';
 import { issuesMessage } from '../problem.ts';
 import { object, optional } from '../schema/object.ts';
-import { integer, number } from '../schema/scalars.ts';
+import { boolean, integer, number } from '../schema/scalars.ts';
 import type { Schema } from '../schema/types.ts';
 import { jsonSchemaDocument, validate } from '../schema/validate.ts';
 import { modelSchema } from '../scenario-schema.ts';
@@ -15,7 +18,7 @@ import {
 import { resolveSearch, type SearchRequestCore } from './resolve-search.ts';
 import type { SearchRequest } from './search-schema.ts';
 import { searchOptions, type RunSearchOptions } from './run-search.ts';
-import type { ClosestJson, NodesResponseJson, NodesSizeJson } from './wire.ts';
+import type { ClosestJson, FrontierSizeJson, NodesResponseJson, NodesSizeJson } from './wire.ts';
 
 /** A validated "how many nodes" request. */
 export interface NodesRequest extends SearchRequestCore {
@@ -28,6 +31,8 @@ export interface NodesRequest extends SearchRequestCore {
   pricePerGpuHour?: number;
   /** The inverse question: days on this many nodes. */
   nodes?: number;
+  /** The time–cost curve over cluster sizes: the cheapest size, each size's days and GPU-hours, the Pareto ones marked. */
+  frontier?: boolean;
   constraints: SearchRequest['constraints'];
 }
 
@@ -48,13 +53,22 @@ export const nodesRequestSchema: Schema<NodesRequest> = object({
   budget: optional(number({ greaterThan: 0, max: trillion(1000), description: 'Budget in money (needs pricePerGpuHour).' })),
   pricePerGpuHour: pricePerGpuHourSchema,
   nodes: optional(integer({ min: 1, max: million(1), description: 'Days on this many nodes (the inverse question).' })),
+  frontier: optional(boolean({
+    description: 'The time–cost curve instead of one goal: the smallest cluster that fits and powers of two while the time to train falls, '
+      + 'each with its days and GPU-hours (and cost, with pricePerGpuHour); the answer is the cheapest, the Pareto sizes marked.',
+  })),
 }, {
   expected: 'a nodes request object',
   description: 'The fewest nodes that train a token budget within a deadline (and budget, if given); with only a budget, the fastest plan it affords; or the days on a given number of nodes.',
   refine(raw, issue) {
     const goals = ['days', 'gpuHours', 'budget'].filter((k) => raw[k] !== undefined);
+    if (raw.frontier === true) {
+      const other = [...goals, ...(raw.nodes === undefined ? [] : ['nodes'])];
+      if (other.length > 0) issue('frontier', `give frontier (the time–cost curve) or a goal (${other.join(', ')}), not both`);
+      return;
+    }
     if (raw.nodes !== undefined && goals.length > 0) issue('nodes', 'give nodes (days on that many nodes) or a goal (days, gpuHours, budget), not both');
-    if (raw.nodes === undefined && goals.length === 0) issue('days', 'give a deadline (days), a budget (gpuHours, or budget with pricePerGpuHour), or nodes');
+    if (raw.nodes === undefined && goals.length === 0) issue('days', 'give a deadline (days), a budget (gpuHours, or budget with pricePerGpuHour), nodes, or frontier');
     if (raw.budget !== undefined && raw.pricePerGpuHour === undefined) issue('pricePerGpuHour', 'a budget in money needs pricePerGpuHour');
   },
 });
@@ -70,6 +84,10 @@ const invalid = (issues: FieldIssue[]): NodesResponseJson => ({
 
 const sizeJson = (p: CapacityPoint): NodesSizeJson => ({
   nodes: p.nodes, gpus: p.gpus, days: p.days, seconds: p.seconds, gpuHours: p.gpuHours, ...(p.cost !== undefined && { cost: p.cost }),
+});
+
+const frontierJson = (p: FrontierPoint): FrontierSizeJson => ({
+  ...sizeJson(p), label: describeCandidate(p.plan.candidate), mfu: p.plan.estimate.mfu, pareto: p.pareto,
 });
 
 /** "28 more", "36 fewer": how far `n` is from `nodes`. */
@@ -131,6 +149,15 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
     return {
       ok: false, reason: 'does-not-fit', message,
       ...(n && { closest: closestJson(n, `nothing runs on ${nodesText(asked)}${nearest}`) }), searches: 1 + near.searches,
+    };
+  }
+
+  if (req.frontier === true) {
+    const f = costTimeFrontier(r.base, req.tokens, opts, price);
+    if (!f.ok) return { ok: false, reason: f.reason, message: f.message, searches: f.searches };
+    return {
+      ok: true, mode: 'cost-time-frontier', ...point(f.cheapest.nodes, f.cheapest), searches: f.searches,
+      frontier: f.points.map(frontierJson), fastest: frontierJson(f.fastest),
     };
   }
 

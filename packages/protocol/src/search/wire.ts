@@ -101,9 +101,10 @@ export interface NodesOkJson extends NodesSizeJson {
   ok: true;
   /**
    * 'fewest-nodes' (a deadline was given, with or without a budget), 'fastest-within-budget' (a budget
-   * and no deadline: the fastest plan the budget affords) or 'days-on-nodes' (nodes was given).
+   * and no deadline: the fastest plan the budget affords), 'days-on-nodes' (nodes was given) or
+   * 'cost-time-frontier' (frontier was asked: the cheapest size, with the curve in `frontier`).
    */
-  mode: 'fewest-nodes' | 'fastest-within-budget' | 'days-on-nodes';
+  mode: 'fewest-nodes' | 'fastest-within-budget' | 'days-on-nodes' | 'cost-time-frontier';
   tokens: number;
   /** The configuration used: the best plan found on that many nodes. */
   configuration: SearchPlanJson;
@@ -121,6 +122,21 @@ export interface NodesOkJson extends NodesSizeJson {
   note?: string;
   /** When the batch holds the plan back: the same question answered with twice the global batch. */
   largerBatch?: LargerBatchJson;
+  /**
+   * 'cost-time-frontier': every cluster size searched that runs, fewest nodes first (the answer itself is
+   * the cheapest of them), with the fastest beside it.
+   */
+  frontier?: FrontierSizeJson[];
+  fastest?: FrontierSizeJson;
+}
+
+/** A cluster size on the time–cost curve: what training takes on it with its best plan. */
+export interface FrontierSizeJson extends NodesSizeJson {
+  /** The best plan found on that many nodes, e.g. "TP 8 · PP 8 · DP 16 · mbs 1 · …". */
+  label: string;
+  mfu: number;
+  /** No other size searched trains as fast or faster for as few GPU-hours or fewer (one strictly). */
+  pareto: boolean;
 }
 
 /**

@@ -1,0 +1,49 @@
+import { costTimeFrontier } from '@trainplan/search';
+import { describe, expect, it } from 'vitest';
+import { runEstimate, runNodes, validateNodesResponse } from '../../src/index.ts';
+import { resolveSearch } from '../../src/search/resolve-search.ts';
+
+const request = { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, tokens: 300e9 };
+
+describe('nodes: frontier, the time–cost curve over cluster sizes', () => {
+  const a = runNodes({ ...request, frontier: true, pricePerGpuHour: 2 });
+  if (!a.ok) throw new Error(a.message);
+
+  it('answers the cheapest size with its configuration, the curve, and the fastest, as the search finds them', () => {
+    expect(a.mode).toBe('cost-time-frontier');
+    const resolved = resolveSearch({ ...request, training: { ...request.training, tokens: request.tokens } }, { nodes: 1 });
+    if (!resolved.ok) throw new Error('unresolved');
+    const f = costTimeFrontier(resolved.value.base, request.tokens, {}, 2);
+    if (!f.ok) throw new Error(f.message);
+    expect(a.frontier!.map((p) => [p.nodes, p.days, p.gpuHours, p.pareto])).toEqual(f.points.map((p) => [p.nodes, p.days, p.gpuHours, p.pareto]));
+    expect(a.nodes).toBe(f.cheapest.nodes);
+    expect(a.fastest!.nodes).toBe(f.fastest.nodes);
+    expect(a.searches).toBe(f.searches);
+  });
+
+  it('the answer is the cheapest point of its own curve, costed at the price, and its configuration re-estimates to the same figures', () => {
+    const cheapest = a.frontier!.find((p) => p.nodes === a.nodes)!;
+    expect(a.gpuHours).toBe(Math.min(...a.frontier!.map((p) => p.gpuHours)));
+    expect(cheapest.cost).toBeCloseTo(2 * cheapest.gpuHours, 6);
+    expect(a.cost).toBeCloseTo(2 * a.gpuHours, 6);
+    expect(runEstimate(a.configuration.scenario)).toEqual(a.configuration.estimate);
+    expect(cheapest.mfu).toBe(a.configuration.estimate.mfu);
+    expect(cheapest.label).toBe(a.configuration.label);
+    expect(validateNodesResponse(a)).toEqual({ ok: true, value: a });
+  });
+
+  it.each([
+    [{ days: 30 }, 'days'], [{ nodes: 64 }, 'nodes'], [{ gpuHours: 1e6 }, 'gpuHours'],
+  ])('frontier with a goal (%o) is refused, naming both', (goal, field) => {
+    const r = runNodes({ ...request, ...goal, frontier: true });
+    expect(r.ok).toBe(false);
+    if (r.ok || r.reason !== 'invalid') throw new Error('expected an invalid request');
+    expect(r.issues).toEqual([{ path: 'frontier', message: `give frontier (the time–cost curve) or a goal (${field}), not both` }]);
+  });
+
+  it('without a goal or frontier, the message offers frontier too', () => {
+    const r = runNodes(request);
+    if (r.ok) throw new Error('expected invalid');
+    expect(r.message).toContain('or frontier');
+  });
+});
