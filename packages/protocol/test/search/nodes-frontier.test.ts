@@ -1,6 +1,8 @@
 import { costTimeFrontier } from '@trainplan/search';
 import { describe, expect, it } from 'vitest';
 import { runEstimate, runNodes, validateNodesResponse } from '../../src/index.ts';
+import { validate } from '../../src/schema/validate.ts';
+import { nodesRequestSchema } from '../../src/search/nodes.ts';
 import { resolveSearch } from '../../src/search/resolve-search.ts';
 
 const request = { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, tokens: 300e9 };
@@ -11,7 +13,9 @@ describe('nodes: frontier, the time–cost curve over cluster sizes', () => {
 
   it('answers the cheapest size with its configuration, the curve, and the fastest, as the search finds them', () => {
     expect(a.mode).toBe('cost-time-frontier');
-    const resolved = resolveSearch({ ...request, training: { ...request.training, tokens: request.tokens } }, { nodes: 1 });
+    const valid = validate(nodesRequestSchema, { ...request, frontier: true });
+    if (!valid.ok) throw new Error('invalid');
+    const resolved = resolveSearch({ ...valid.value, training: { ...valid.value.training, tokens: request.tokens } }, { nodes: 1 });
     if (!resolved.ok) throw new Error('unresolved');
     const f = costTimeFrontier(resolved.value.base, request.tokens, {}, 2);
     if (!f.ok) throw new Error(f.message);
