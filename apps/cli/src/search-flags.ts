@@ -51,12 +51,24 @@ export function spaceFlagsHelp(column: number): string {
 
 export type Built = { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
 
-/** A count flag ("300B", "2e12", "1536"), passed through as text when it does not parse so the schema names it. */
+/** Thousands grouped by commas ("1,536", "6,400,000"), as a count is often written; "1,5" is no such number. */
+const GROUPED = /^\s*\d{1,3}(?:,\d{3})+(?:\.\d+)?\s*$/;
+const ungrouped = (raw: string): string => (GROUPED.test(raw) ? raw.replaceAll(',', '') : raw);
+
+/** A count flag ("300B", "2e12", "1536", "1,536"), passed through as text when it does not parse so the schema names it. */
 export function count(v: FlagValues, name: string): number | string | undefined {
   const raw = v[name];
   if (typeof raw !== 'string') return undefined;
-  const n = parseCount(raw);
+  const n = parseCount(ungrouped(raw));
   return n === undefined ? raw : n;
+}
+
+/** A money flag (--price, --budget): "$2.50" or "€2.5" as 2.5, the sign dropped: the answer is in the same currency. */
+export function money(v: FlagValues, name: string, read: (v: FlagValues, name: string) => number | string | undefined = number): number | string | undefined {
+  const raw = v[name];
+  if (typeof raw !== 'string') return undefined;
+  const n = read({ [name]: raw.replace(/^\s*[$€£¥]\s*/u, '') }, name);
+  return typeof n === 'number' ? n : raw;
 }
 
 /** k in a sequence length: 1024, as a context window is counted (Llama 2's "4k context" is 4096 tokens). */
@@ -75,7 +87,7 @@ export function seqLength(v: FlagValues): number | string | undefined {
 export function number(v: FlagValues, name: string): number | string | undefined {
   const raw = v[name];
   if (typeof raw !== 'string') return undefined;
-  const n = parseDecimal(raw);
+  const n = parseDecimal(ungrouped(raw));
   return n !== undefined && Number.isFinite(n) ? n : raw;
 }
 

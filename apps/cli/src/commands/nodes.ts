@@ -8,7 +8,7 @@ import { exportProblem, printIssues, requestCommand, shownAnswer } from '../requ
 import type { FlagSpec, FlagValues } from '../flags.ts';
 import { progressBar } from '../format/progress-bar.ts';
 import {
-  count, machineFields, MACHINE_FLAGS, number, seqLength as seqLengthFlag, SPACE_FLAGS, spaceConstraintFields, spaceFlagsHelp, TRAINING_FLAGS, trainingFields,
+  count, machineFields, MACHINE_FLAGS, money, seqLength as seqLengthFlag, SPACE_FLAGS, spaceConstraintFields, spaceFlagsHelp, TRAINING_FLAGS, trainingFields,
 } from '../search-flags.ts';
 import { exportScenario } from './search.ts';
 import { usageLine } from '../format/usage-line.ts';
@@ -119,8 +119,8 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
     tokens: count(v, 'tokens'),
     ...(v.days !== undefined && { days: days(v) }),
     ...(v['gpu-hours'] !== undefined && { gpuHours: count(v, 'gpu-hours') }),
-    ...(v.budget !== undefined && { budget: count(v, 'budget') }),
-    ...(v.price !== undefined && { pricePerGpuHour: number(v, 'price') }),
+    ...(v.budget !== undefined && { budget: money(v, 'budget', count) }),
+    ...(v.price !== undefined && { pricePerGpuHour: money(v, 'price') }),
     ...(v.nodes !== undefined && { nodes: count(v, 'nodes') }),
     ...(constraints && { constraints }),
   };

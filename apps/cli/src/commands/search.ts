@@ -8,7 +8,7 @@ import { formatSearchReport } from '../format/search-report.ts';
 import type { CliIo } from '../io.ts';
 import { exportProblem, printIssues, requestCommand, shownAnswer } from '../request-command.ts';
 import {
-  count, machineFields, MACHINE_FLAGS, number, SPACE_FLAGS, spaceConstraintFields, spaceFlagsHelp, TRAINING_FLAGS, trainingFields,
+  count, machineFields, MACHINE_FLAGS, money, SPACE_FLAGS, spaceConstraintFields, spaceFlagsHelp, TRAINING_FLAGS, trainingFields,
 } from '../search-flags.ts';
 import { usageLine } from '../format/usage-line.ts';
 
@@ -83,7 +83,7 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
     cluster: { ...(m.cluster as object), ...(v.nodes !== undefined && { nodes: count(v, 'nodes') }), ...(v.gpus !== undefined && { gpus: count(v, 'gpus') }) },
     training: trainingFields(v, count(v, 'tokens')),
     ...(v.objective !== undefined && { objective: v.objective }),
-    ...(v.price !== undefined && { pricePerGpuHour: number(v, 'price') }),
+    ...(v.price !== undefined && { pricePerGpuHour: money(v, 'price') }),
     ...(v.top !== undefined && { top: count(v, 'top') }),
     ...(v.budget !== undefined && { candidateBudget: count(v, 'budget') }),
     ...(constraints && { constraints }),

@@ -185,6 +185,35 @@ describe('trainplan search', () => {
     expect(err.split('\n')).toHaveLength(2);
   });
 
+  describe('numbers as people write them', () => {
+    const LLAMA = ['--model', 'llama3-8b', '--gpu', 'h100-sxm', '--nodes', '1', '--tokens', '1B', '--top', '1', '--json'];
+    const answer = async (args: string[]) => {
+      const { code, out, err } = await cli(args);
+      expect({ code, err }).toEqual({ code: 0, err: '' });
+      return JSON.parse(out);
+    };
+
+    it('--global-batch 1,536 (thousands grouped by commas) is 1536; 1,5 is refused as given', async () => {
+      const a = await answer(['search', ...LLAMA, '--global-batch', '1,536']);
+      expect(a.best.scenario.training.globalBatchSize).toBe(1536);
+      const bad = await cli(['search', ...LLAMA, '--global-batch', '1,5']);
+      expect(bad.code).toBe(2);
+      expect(bad.err).toMatch(/^trainplan: --global-batch: expected an integer from 1 to 1,000,000,000, got "1,5"$/m);
+    });
+
+    it.each(['$2.50', '€2.5', '2.5'])('--price %s is 2.5 a GPU-hour: a currency sign is dropped (the cost is in the same currency)', async (price) => {
+      const a = await answer(['search', ...LLAMA, '--global-batch', '64', '--objective', 'cost', '--price', price]);
+      const b = await answer(['search', ...LLAMA, '--global-batch', '64', '--objective', 'cost', '--price', '2.5']);
+      expect(a.best.cost).toBeGreaterThan(0);
+      expect(a.best.cost).toBe(b.best.cost);
+    });
+
+    it('inference --prompt 2,048 is 2048 tokens', async () => {
+      const a = await answer(['inference', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--prompt', '2,048', '--output', '512', '--json']);
+      expect(a.promptTokens).toBe(2048);
+    });
+  });
+
   it('a search the --memory-fraction rules out names the flag, not the field memoryFraction, in the report and on stderr', async () => {
     const { code, out, err } = await cli(['search', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--nodes', '16', '--global-batch', '1536', '--memory-fraction', '0.3']);
     expect(code).toBe(1);
