@@ -125,6 +125,14 @@ describe("the widget's form, in Chromium", () => {
     await tab.close();
   });
 
+  it('shows a custom shape set by attributes, its hidden size as hidden-size (HTML\'s hidden="4096" hid the element)', async () => {
+    const tab = await open(800, 'model="custom" layers="32" hidden-size="4096" heads="32" vocab="32000" gpu="a100-80gb" nodes="1" tp="8" pp="1" gbs="64"');
+    expect(await tab.locator('trainplan-estimator').isVisible()).toBe(true);
+    expect(await tab.getByLabel('Hidden size', { exact: true }).inputValue()).toBe('4096');
+    expect(await tab.locator('trainplan-estimator').evaluate((el) => (el as HTMLElement & { scenario: { model: { hiddenSize: number } } }).scenario.model.hiddenSize)).toBe(4096);
+    await tab.close();
+  });
+
   it.each([360, 800])('at %i px, the out-of-memory message spans its fieldset under the row, which stays as tall as its label and input', async (width) => {
     const tab = await open(width, OUT_OF_MEMORY, "/out of memory/.test(el.shadowRoot.getElementById('m-mbs').textContent)");
     const all = await fieldBoxes(tab);

@@ -41,7 +41,7 @@ describe('scenarioFromFields', () => {
   });
 
   it('reads a custom shape only when the model is "custom", and leaves optional fields to the contract defaults', () => {
-    const r = scenarioFromFields({ ...DEFAULT_VALUES, model: 'custom', layers: '32', hidden: '4096', heads: '32', vocab: '32000', seq: '4096', gated: 'true', 'kv-heads': '8', ffn: '' });
+    const r = scenarioFromFields({ ...DEFAULT_VALUES, model: 'custom', layers: '32', 'hidden-size': '4096', heads: '32', vocab: '32000', seq: '4096', gated: 'true', 'kv-heads': '8', ffn: '' });
     expect(r.ok && r.scenario.model).toEqual({ layers: 32, hiddenSize: 4096, attentionHeads: 32, vocabSize: 32000, seqLength: 4096, gatedMlp: true, kvHeads: 8, name: 'custom' });
     // Custom-shape fields are ignored (even when wrong) while a preset is chosen.
     expect(scenarioFromFields({ ...DEFAULT_VALUES, layers: 'x' }).ok).toBe(true);
@@ -55,7 +55,7 @@ describe('scenarioFromFields', () => {
 
 describe('fieldsFromScenario', () => {
   it('gives back the fields a scenario came from', () => {
-    const custom = { ...DEFAULT_VALUES, model: 'custom', layers: '4', hidden: '256', heads: '8', 'kv-heads': '', ffn: '', vocab: '1000', seq: '512', gated: 'false', tp: '2', pp: '2', vp: '2', sp: 'true', distopt: 'true', network: 'ndr-ib-8x', gpu: 'h100-sxm', tokens: '1000000000' };
+    const custom = { ...DEFAULT_VALUES, model: 'custom', layers: '4', 'hidden-size': '256', heads: '8', 'kv-heads': '', ffn: '', vocab: '1000', seq: '512', gated: 'false', tp: '2', pp: '2', vp: '2', sp: 'true', distopt: 'true', network: 'ndr-ib-8x', gpu: 'h100-sxm', tokens: '1000000000' };
     for (const values of [DEFAULT_VALUES, { ...DEFAULT_VALUES, tokens: '300000000000' }, custom] as FieldValues[]) {
       const r = scenarioFromFields(values);
       if (!r.ok) throw new Error('expected valid fields');

@@ -52,7 +52,7 @@ function logSample(sorted: readonly number[], n: number): number[] {
 /**
  * `<trainplan-estimator>`: a training-plan estimator for any page. Attributes preset the scenario
  * (the names in form/fields.ts: model, gpu, network, nodes, gpus-per-node, gbs, mbs, seq, precision,
- * recompute, tp, pp, vp, cp, sp, distopt, tokens, days; custom shapes: model="custom" layers hidden
+ * recompute, tp, pp, vp, cp, sp, distopt, tokens, days; custom shapes: model="custom" layers hidden-size
  * heads kv-heads ffn vocab gated); `api="https://…"` sends estimates to a trainplan API instead of
  * computing in the page; `sync-hash` mirrors the scenario into the page's URL hash (hash.ts) and
  * starts from it; `theme="light|dark"` overrides prefers-color-scheme.

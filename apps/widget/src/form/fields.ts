@@ -3,7 +3,8 @@ import { GPU_IDS, MODEL_IDS, NETWORK_IDS } from '@trainplan/presets';
 /**
  * The widget's inputs as data: each field's name is also the attribute a docs author sets on
  * `<trainplan-estimator>` to pin an example (`model="gpt3-175b" tp="8" pp="8"`). Values are kept as
- * the strings a reader typed; `scenarioFromFields` turns them into a contract scenario.
+ * the strings a reader typed; `scenarioFromFields` turns them into a contract scenario. No name is one of
+ * HTML's global attributes: `hidden="4096"` would hide the whole element (the hidden size is `hidden-size`).
  */
 export type FieldKind = 'select' | 'integer' | 'count' | 'number' | 'checkbox';
 
@@ -36,7 +37,7 @@ const ids = (list: readonly string[]) => list.map((id) => [id, id] as const);
 export const FIELDS: readonly FieldSpec[] = [
   { name: 'model', label: 'Model', kind: 'select', group: 'model', wide: true, options: [...ids(MODEL_IDS), ['custom', 'custom shape…']] },
   { name: 'layers', label: 'Layers', kind: 'integer', min: 1, max: 1000, group: 'model', customOnly: true },
-  { name: 'hidden', label: 'Hidden size', kind: 'integer', min: 1, max: 1_000_000, group: 'model', customOnly: true },
+  { name: 'hidden-size', label: 'Hidden size', kind: 'integer', min: 1, max: 1_000_000, group: 'model', customOnly: true },
   { name: 'heads', label: 'Attention heads', kind: 'integer', min: 1, max: 100_000, group: 'model', customOnly: true },
   { name: 'kv-heads', label: 'KV heads', kind: 'integer', min: 1, max: 100_000, optional: true, group: 'model', customOnly: true, hint: '= heads' },
   { name: 'ffn', label: 'FFN size', kind: 'integer', min: 1, max: 10_000_000, optional: true, group: 'model', customOnly: true, hint: '4 × hidden' },
@@ -68,7 +69,7 @@ export type FieldValues = Record<string, string>;
 
 /** The example a bare `<trainplan-estimator>` shows: the contract's GPT-3 175B on 128 DGX A100. */
 export const DEFAULT_VALUES: FieldValues = {
-  model: 'gpt3-175b', layers: '24', hidden: '2048', heads: '16', 'kv-heads': '', ffn: '', vocab: '51200', gated: 'false', seq: '',
+  model: 'gpt3-175b', layers: '24', 'hidden-size': '2048', heads: '16', 'kv-heads': '', ffn: '', vocab: '51200', gated: 'false', seq: '',
   gpu: 'a100-80gb', network: '', nodes: '128', 'gpus-per-node': '',
   gbs: '1536', mbs: '1', precision: 'bf16', recompute: 'full',
   tp: '8', pp: '8', vp: '1', cp: '1', sp: 'false', distopt: 'false', auto: 'false',

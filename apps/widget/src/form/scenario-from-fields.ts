@@ -58,7 +58,7 @@ export function scenarioFromFields(values: FieldValues): FieldsResult {
 
   const model: ScenarioInput['model'] = custom
     ? {
-        layers: num('layers'), hiddenSize: num('hidden'), attentionHeads: num('heads'), vocabSize: num('vocab'),
+        layers: num('layers'), hiddenSize: num('hidden-size'), attentionHeads: num('heads'), vocabSize: num('vocab'),
         seqLength: opt('seq') ?? 2048, gatedMlp: v.gated === true, name: 'custom',
         ...(opt('kv-heads') !== undefined ? { kvHeads: num('kv-heads') } : {}),
         ...(opt('ffn') !== undefined ? { ffnHiddenSize: num('ffn') } : {}),
@@ -90,7 +90,7 @@ export function scenarioFromFields(values: FieldValues): FieldsResult {
 }
 
 const PATH_TO_FIELD: Record<string, string> = {
-  model: 'model', 'model.layers': 'layers', 'model.hiddenSize': 'hidden', 'model.attentionHeads': 'heads',
+  model: 'model', 'model.layers': 'layers', 'model.hiddenSize': 'hidden-size', 'model.attentionHeads': 'heads',
   'model.kvHeads': 'kv-heads', 'model.ffnHiddenSize': 'ffn', 'model.vocabSize': 'vocab', 'model.seqLength': 'seq',
   'cluster.gpu': 'gpu', 'cluster.network': 'network', 'cluster.nodes': 'nodes', 'cluster.gpus': 'nodes',
   'cluster.gpusPerNode': 'gpus-per-node',
@@ -170,7 +170,7 @@ export function readScenario(scenario: ScenarioInput, base: FieldValues): Scenar
     out.seq = str(scenario.training.seqLength);
   } else {
     Object.assign(out, {
-      model: 'custom', layers: str(m.layers), hidden: str(m.hiddenSize), heads: str(m.attentionHeads),
+      model: 'custom', layers: str(m.layers), 'hidden-size': str(m.hiddenSize), heads: str(m.attentionHeads),
       'kv-heads': str(m.kvHeads), ffn: str(m.ffnHiddenSize), vocab: str(m.vocabSize), gated: str(m.gatedMlp ?? false),
       seq: str(scenario.training.seqLength ?? m.seqLength),
     });
