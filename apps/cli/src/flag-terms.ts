@@ -46,7 +46,8 @@ export function flagLocator(spec: FlagsToRequest): FlagTerms {
   const anyItem = (path: string) => path.replace(/\[\d+\]/g, '[]');
   const byPath = new Map<string, string>();
   for (const name of spec.requestFlags) {
-    if (spec.flags[name]?.type !== 'string') continue;
+    // A boolean flag is found only where fromFlags passes its value through (nodes' --frontier).
+    if (spec.flags[name] === undefined) continue;
     for (const path of markerPaths(spec.fromFlags({ [name]: MARKER }))) byPath.set(anyItem(path), `--${name}`);
   }
   const byName = namesInMessages(byPath);

@@ -7,13 +7,14 @@ import { EXIT } from '../exit-codes.ts';
 import { exportProblem, printIssues, requestCommand, shownAnswer } from '../request-command.ts';
 import type { FlagSpec, FlagValues } from '../flags.ts';
 import { progressBar } from '../format/progress-bar.ts';
+import { renderTable } from '../format/table.ts';
 import {
   count, machineFields, MACHINE_FLAGS, money, seqLength as seqLengthFlag, SPACE_FLAGS, spaceConstraintFields, spaceFlagsHelp, TRAINING_FLAGS, trainingFields,
 } from '../search-flags.ts';
 import { exportScenario } from './search.ts';
 import { usageLine } from '../format/usage-line.ts';
 
-const SYNOPSIS = 'trainplan nodes --model ID --gpu ID --tokens T (--days D | --gpu-hours H | --budget M --price P | --nodes N) [--global-batch B] [--json] [--export megatron|nemo]';
+const SYNOPSIS = 'trainplan nodes --model ID --gpu ID --tokens T (--days D | --gpu-hours H | --budget M --price P | --nodes N | --frontier) [--global-batch B] [--json] [--export megatron|nemo]';
 
 const FLAGS: Record<string, FlagSpec> = {
   ...MACHINE_FLAGS,
@@ -25,6 +26,7 @@ const FLAGS: Record<string, FlagSpec> = {
   budget: { type: 'string', valueName: 'an amount of money' },
   price: { type: 'string', valueName: 'a price per GPU-hour' },
   nodes: { type: 'string', short: 'n', valueName: 'a count' },
+  frontier: { type: 'boolean' },
   export: { type: 'string', valueName: 'megatron or nemo' },
 };
 
@@ -40,6 +42,9 @@ TFLOP/s):
                         GPU-hours (or cost) stay within it, with the smallest cluster that fits and
                         its days beside it
   --nodes N             the days on N nodes
+  --frontier            the time–cost curve: the cheapest cluster size, and what going faster costs
+                        (each size's days and GPU-hours, and cost with --price; ★ marks the sizes no
+                        other beats on both)
 
 Options:
   -m, --model ID         model preset id
@@ -52,6 +57,7 @@ Options:
       --budget M         budget in money (with --price)
       --price P          price of one GPU-hour
   -n, --nodes N          the inverse question: days on N nodes
+      --frontier         the time–cost curve over cluster sizes (no goal)
 ${spaceFlagsHelp(25)}
       --seq-length, --precision, --grad-accumulation, --max-tensor, --tensor-within-node,
       --memory-fraction, --gpus-per-node, --network   as in trainplan search
@@ -71,9 +77,10 @@ Examples:
   trainplan nodes --model gpt3-175b --gpu dgx-a100-80gb --global-batch 1536 --tokens 300B --days 30
   trainplan nodes --model llama3-70b --gpu h100-sxm --tokens 15T --gpu-hours 6.4M
   trainplan nodes --model gpt3-175b --gpu a100-80gb --global-batch 1536 --tokens 300B --nodes 128
+  trainplan nodes --model llama3-70b --gpu h100-sxm --tokens 2T --frontier --price 2.5
 `;
 
-const REQUEST_FLAGS = ['model', 'gpu', 'global-batch', 'tokens', 'days', 'gpu-hours', 'budget', 'price', 'nodes', 'seq-length', 'precision', 'grad-accumulation', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network', ...Object.keys(SPACE_FLAGS)];
+const REQUEST_FLAGS = ['model', 'gpu', 'global-batch', 'tokens', 'days', 'gpu-hours', 'budget', 'price', 'nodes', 'frontier', 'seq-length', 'precision', 'grad-accumulation', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network', ...Object.keys(SPACE_FLAGS)];
 
 /** The global batch when --global-batch is not given: the chat bot's for the same question (defaultGlobalBatch). */
 function defaultBatch(v: FlagValues): number {
@@ -122,6 +129,8 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
     ...(v.budget !== undefined && { budget: money(v, 'budget', count) }),
     ...(v.price !== undefined && { pricePerGpuHour: money(v, 'price') }),
     ...(v.nodes !== undefined && { nodes: count(v, 'nodes') }),
+    // Passed as given (not `=== true`): the flag locator finds the field by the value it sets.
+    ...(v.frontier !== undefined && v.frontier !== false && { frontier: v.frontier }),
     ...(constraints && { constraints }),
   };
 }
@@ -154,8 +163,28 @@ export function formatNodesReport(a: NodesResponseJson): string {
     ...(a.checked && a.checked.fromNodes < a.nodes ? [checkedLine(a.checked, a.nodes)] : []),
     ...a.configuration.estimate.warnings.map((w) => `  ⚠ ${w}`),
     ...hintLines(a),
+    ...frontierLines(a),
     '',
   ].join('\n');
+}
+
+/** --frontier: the curve as a table, the cheapest and the fastest named, ★ on the Pareto sizes. */
+function frontierLines(a: Extract<NodesResponseJson, { ok: true }>): string[] {
+  if (!a.frontier) return [];
+  const costs = a.frontier.some((p) => p.cost !== undefined);
+  const rows = [
+    ['', 'nodes', 'GPUs', 'time', 'GPU-hours', ...(costs ? ['cost'] : []), 'MFU', 'plan'],
+    ...a.frontier.map((p) => [
+      p.pareto ? '★' : '', p.nodes.toLocaleString('en-US'), p.gpus.toLocaleString('en-US'), durationText(p.days, p.seconds), gpuHoursText(p.gpuHours),
+      ...(costs ? [p.cost === undefined ? '' : Math.round(p.cost).toLocaleString('en-US')] : []),
+      `${(p.mfu * 100).toFixed(1)}%`, `${p.label}${p.nodes === a.nodes ? '  ← cheapest' : p.nodes === a.fastest?.nodes ? '  ← fastest' : ''}`,
+    ]),
+  ];
+  return [
+    '',
+    'time–cost curve (★: no other size trains as fast for as few GPU-hours):',
+    ...renderTable(rows, { align: ['left', 'right', 'right', 'right', 'right', ...(costs ? ['right' as const] : []), 'right', 'left'] }),
+  ];
 }
 
 /** runNodes's hint when the batch, not the cluster, holds the plan back (the same question at twice the batch). */

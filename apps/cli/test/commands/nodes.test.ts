@@ -72,6 +72,29 @@ describe('trainplan nodes', () => {
     expect((await cli([...GPT3, '--days', '30'])).out).not.toContain('hint:');
   });
 
+  it('--frontier: the cheapest size as the answer, then the curve with each size\'s time, GPU-hours, cost and plan, ★ on the Pareto sizes', async () => {
+    const args = [...GPT3, '--frontier', '--price', '2'];
+    const a = JSON.parse((await cli([...args, '--json'])).out);
+    expect(validateNodesResponse(a).ok).toBe(true);
+    expect(a.mode).toBe('cost-time-frontier');
+    const { code, out } = await cli(args);
+    expect(code).toBe(0);
+    expect(out).toMatch(new RegExp(`^cheapest: ${a.nodes} nodes \\(${a.gpus} × a100-80gb\\)\ntime to train 300B tokens: [\\d.]+ days · [\\d,]+ GPU-hours · cost [\\d,]+\n`));
+    const table = out.slice(out.indexOf('time–cost curve'));
+    const rows = table.split('\n').slice(2).filter((line) => line.trim() !== '');
+    expect(rows).toHaveLength(a.frontier.length);
+    a.frontier.forEach((p: { nodes: number; gpuHours: number; cost: number; pareto: boolean; label: string }, i: number) => {
+      const row = rows[i]!;
+      expect(row.startsWith('  ★'), `${p.nodes} nodes`).toBe(p.pareto);
+      expect(row).toContain(` ${p.nodes.toLocaleString('en-US')} `);
+      expect(row).toContain(Math.round(p.gpuHours).toLocaleString('en-US'));
+      expect(row).toContain(Math.round(p.cost).toLocaleString('en-US'));
+      expect(row).toContain(p.label);
+    });
+    expect(rows.find((r) => r.endsWith('← cheapest'))).toContain(` ${a.nodes.toLocaleString('en-US')} `);
+    expect(rows.find((r) => r.endsWith('← fastest'))).toContain(` ${a.fastest.nodes.toLocaleString('en-US')} `);
+  });
+
   it('--budget without --price is a usage error naming --price', async () => {
     const { code, err } = await cli([...GPT3, '--budget', '1M']);
     expect(code).toBe(2);
@@ -216,10 +239,16 @@ describe('trainplan nodes', () => {
       expect(err).toBe('trainplan: --nodes: give --nodes (days on that many nodes) or a goal (--days, --gpu-hours, --budget), not both\n');
     });
 
-    it('no goal: "give a deadline (--days), a budget (--gpu-hours, or --budget with --price), or --nodes"', async () => {
+    it('no goal: "give a deadline (--days), a budget (--gpu-hours, or --budget with --price), --nodes, or --frontier"', async () => {
       const { code, err } = await cli(GPT3);
       expect(code).toBe(2);
-      expect(err).toBe('trainplan: --days: give a deadline (--days), a budget (--gpu-hours, or --budget with --price), or --nodes\n');
+      expect(err).toBe('trainplan: --days: give a deadline (--days), a budget (--gpu-hours, or --budget with --price), --nodes, or --frontier\n');
+    });
+
+    it('--frontier with a goal names both by their flags', async () => {
+      const { code, err } = await cli([...GPT3, '--frontier', '--days', '3']);
+      expect(code).toBe(2);
+      expect(err).toBe('trainplan: --frontier: give --frontier (the time–cost curve) or a goal (--days), not both\n');
     });
 
     it('the plan\'s warnings name --memory-fraction; --json keeps the field, memoryFraction', async () => {
