@@ -125,6 +125,16 @@ describe("the widget's form, in Chromium", () => {
     await tab.close();
   });
 
+  it.each([800, 1280])('at %i px, the pipeline and scaling charts draw their 10-unit text at 14 px at most', async (width) => {
+    const tab = await open(width);
+    await tab.waitForFunction(() => document.querySelector('trainplan-estimator')!.shadowRoot!.querySelector('svg.scaling') !== null);
+    const scales = await tab.locator('trainplan-estimator').evaluate((el) => [...el.shadowRoot!.querySelectorAll<SVGSVGElement>('svg.pipeline, svg.scaling')]
+      .map((svg) => ({ chart: svg.classList[1], scale: svg.getBoundingClientRect().width / svg.viewBox.baseVal.width })));
+    expect(scales.map((s) => s.chart).sort()).toEqual(['pipeline', 'scaling']);
+    for (const s of scales) expect(s.scale * 10, s.chart).toBeLessThanOrEqual(14);
+    await tab.close();
+  });
+
   it('shows a custom shape set by attributes, its hidden size as hidden-size (HTML\'s hidden="4096" hid the element)', async () => {
     const tab = await open(800, 'model="custom" layers="32" hidden-size="4096" heads="32" vocab="32000" gpu="a100-80gb" nodes="1" tp="8" pp="1" gbs="64"');
     expect(await tab.locator('trainplan-estimator').isVisible()).toBe(true);

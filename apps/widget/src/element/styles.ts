@@ -8,6 +8,9 @@
  * --trainplan-pp, --trainplan-dp, --trainplan-optimizer, --trainplan-weights, --trainplan-gradients,
  * --trainplan-optimizer-state, --trainplan-activations, --trainplan-other.
  * Light and dark follow prefers-color-scheme unless theme="light" or theme="dark" is set.
+ *
+ * The pipeline and scaling charts are at most 1.4 times their viewBox's width (400 and 320 units): their
+ * 10-unit text then stays at most 14 px (the whole results column at 1280 px drew it at 30 px).
  */
 let shared: CSSStyleSheet | undefined;
 
@@ -76,6 +79,8 @@ input:focus-visible,select:focus-visible,a:focus-visible,button:focus-visible{ou
 h3{font-size:.95em;margin:12px 0 4px}
 .chart{display:block;width:100%;height:auto;overflow:visible}
 .chart.breakdown,.chart.memory{height:28px}
+.chart.pipeline{max-width:560px}
+.chart.scaling{max-width:448px}
 .scale{display:flex;justify-content:space-between;gap:8px;font-size:.75em;color:var(--_muted);font-variant-numeric:tabular-nums}
 .legend{list-style:none;margin:4px 0 0;padding:0;display:flex;flex-wrap:wrap;gap:2px 12px;font-size:.8em}
 .swatch{display:inline-block;width:.8em;height:.8em;border-radius:2px;margin-right:4px;vertical-align:-1px}
