@@ -37,12 +37,12 @@ beforeAll(async () => {
 afterAll(async () => { await browser?.close(); });
 
 /** Opens the widget with `attributes` at `width` and waits for `until` (over `el`, the widget; default: a first estimate). */
-async function open(width: number, attributes = CUSTOM, until = 'el.estimate !== undefined'): Promise<Page> {
+async function open(width: number, attributes = CUSTOM, until = 'el.estimate !== undefined', hash = ''): Promise<Page> {
   const tab = await browser.newPage({ viewport: { width, height: 900 } });
   await tab.route(`${ORIGIN}/**`, (route) => (new URL(route.request().url()).pathname === '/w.js'
     ? route.fulfill({ contentType: 'text/javascript', body: bundle })
     : route.fulfill({ contentType: 'text/html', body: page(attributes) })));
-  await tab.goto(`${ORIGIN}/`);
+  await tab.goto(`${ORIGIN}/${hash}`);
   await tab.waitForFunction(`(() => { const el = document.querySelector('trainplan-estimator'); return !!el && (${until}); })()`);
   return tab;
 }
@@ -133,6 +133,24 @@ describe("the widget's form, in Chromium", () => {
     expect(scales.map((s) => s.chart).sort()).toEqual(['pipeline', 'scaling']);
     for (const s of scales) expect(s.scale * 10, s.chart).toBeLessThanOrEqual(14);
     await tab.close();
+  });
+
+  it('offers "Link to this scenario" only with sync-hash, where the link opens what the reader saw', async () => {
+    const link = (tab: Page) => tab.locator('trainplan-estimator .share-link');
+    // Without sync-hash the element does not read the link: it would open the page's own example.
+    const plain = await open(800, 'gbs="768"');
+    expect(await link(plain).isVisible()).toBe(false);
+    await plain.close();
+    const synced = await open(800, 'sync-hash gbs="768"');
+    expect(await link(synced).isVisible()).toBe(true);
+    await synced.getByLabel('Global batch (sequences)', { exact: true }).fill('384');
+    await synced.waitForFunction(() => (document.querySelector('trainplan-estimator') as HTMLElement & { estimate: { resolved: { globalBatchSize: number } } }).estimate.resolved.globalBatchSize === 384);
+    await expect.poll(() => link(synced).getAttribute('href')).toContain('%22globalBatchSize%22%3A384');
+    const href = new URL((await link(synced).getAttribute('href'))!);
+    await synced.close();
+    const reader = await open(800, 'sync-hash gbs="768"', 'el.estimate?.resolved.globalBatchSize === 384', href.hash);
+    expect(await reader.getByLabel('Global batch (sequences)', { exact: true }).inputValue()).toBe('384');
+    await reader.close();
   });
 
   it('shows a custom shape set by attributes, its hidden size as hidden-size (HTML\'s hidden="4096" hid the element)', async () => {

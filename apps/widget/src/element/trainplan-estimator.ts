@@ -389,6 +389,9 @@ export class TrainplanEstimator extends HTMLElement {
     const hash = widgetHash(scenario, days);
     const link = this.#root.querySelector<HTMLAnchorElement>('.share-link');
     if (link) link.href = `${window.location.href.split('#')[0]}${hash}`;
+    // Only an element with sync-hash starts from the link: elsewhere it would open the page's example.
+    const share = this.#root.querySelector<HTMLElement>('.share');
+    if (share) share.hidden = !this.hasAttribute('sync-hash');
     // replaceState, not location.hash: no history entry per keystroke and no scroll jump. A bad link stays
     // in the address bar (the reader can see and fix it) until the reader edits a field.
     if (this.hasAttribute('sync-hash') && !this.#linkProblem && window.location.hash !== hash) window.history.replaceState(window.history.state, '', hash);
