@@ -3,17 +3,14 @@
 // the widget's module is bundled in-process and served with the pages below through request routing, so
 // no server or port is needed. It runs in the browser suite (test/e2e/vitest.config.ts), whose globalSetup
 // installs chromium on a fresh CI machine.
-import { existsSync } from 'node:fs';
 import { createApi } from '@trainplan/api';
 import { runEstimate, type EstimateOk } from '@trainplan/protocol';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWidgetBundle } from '../src/build.ts';
+import { launchChromium } from './support/chromium.ts';
 import { scenarioFromHash } from '../src/hash.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-// The browser suite's globalSetup (test/e2e/src/ensure-chromium.ts) installs it; run alone, say what is missing.
-if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run this file in the browser suite (npx vitest run --config test/e2e/vitest.config.ts)`);
 
 const ORIGIN = 'http://widget.test';
 /** A host page with nothing inline, so it runs under a strict CSP too. */
@@ -29,7 +26,7 @@ let bundle: string;
 
 beforeAll(async () => {
   bundle = (await buildWidgetBundle()).code;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await launchChromium();
 }, 120_000);
 afterAll(async () => { await browser?.close(); });
 

@@ -2,13 +2,11 @@
 // The form's layout in a real browser (Debian's chromium, driven by playwright-core; never a downloaded one),
 // at a phone's width, the width where the fieldsets' columns are narrowest, a tablet's and a desktop's.
 // Runs in the browser suite (test/e2e/vitest.config.ts), whose globalSetup installs chromium.
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWidgetBundle } from '../src/build.ts';
+import { launchChromium } from './support/chromium.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run this file in the browser suite (npx vitest run --config test/e2e/vitest.config.ts)`);
 
 const ORIGIN = 'http://layout.test';
 /** model="custom" shows the custom shape's fields too (KV heads, FFN size carry placeholders). */
@@ -32,7 +30,7 @@ let bundle: string;
 
 beforeAll(async () => {
   bundle = (await buildWidgetBundle()).code;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await launchChromium();
 }, 120_000);
 afterAll(async () => { await browser?.close(); });
 
