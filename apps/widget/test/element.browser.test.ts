@@ -5,10 +5,9 @@
 // installs chromium on a fresh CI machine.
 import { createApi } from '@trainplan/api';
 import { runEstimate, type EstimateOk } from '@trainplan/protocol';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWidgetBundle } from '../src/build.ts';
-import { launchChromium } from './support/chromium.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { browserAndBundle } from './support/chromium.ts';
 import { scenarioFromHash } from '../src/hash.ts';
 
 
@@ -21,26 +20,19 @@ const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><link r
 const STRICT_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:";
 
 type Estimator = HTMLElement & { estimate?: EstimateOk; scenario?: unknown };
-let browser: Browser;
-let bundle: string;
-
-beforeAll(async () => {
-  bundle = (await buildWidgetBundle()).code;
-  browser = await launchChromium();
-}, 120_000);
-afterAll(async () => { await browser?.close(); });
+const { browser, bundle } = browserAndBundle();
 
 interface Opened { page: Page; context: BrowserContext; problems: string[]; requests: string[] }
 
 /** Opens the page and waits for `options.until` (an expression over `el`, the widget; default: a first estimate). */
 async function open(hash = '', options: { csp?: string; until?: string } = {}): Promise<Opened> {
-  const context = await browser.newContext();
+  const context = await browser().newContext();
   const requests: string[] = [];
   await context.route(`${ORIGIN}/**`, (route) => {
     const path = new URL(route.request().url()).pathname;
     requests.push(path);
     const headers: Record<string, string> = options.csp ? { 'content-security-policy': options.csp } : {};
-    if (path === '/w.js') return route.fulfill({ contentType: 'text/javascript', body: bundle, headers });
+    if (path === '/w.js') return route.fulfill({ contentType: 'text/javascript', body: bundle(), headers });
     if (path === '/') return route.fulfill({ contentType: 'text/html', body: PAGE, headers });
     return route.fulfill({ status: 404, body: 'not found' });
   });
@@ -204,7 +196,7 @@ describe('<trainplan-estimator> opening an infeasible scenario, in Chromium', ()
 describe('the API docs page (/docs), in Chromium', () => {
   it('labels every "Try it" request body and asks for no /favicon.ico', async () => {
     const api = createApi();
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     const requests: string[] = [];
     await context.route('http://api.test/**', async (route) => {
       const req = route.request();

@@ -2,10 +2,9 @@
 // The form's layout in a real browser (Debian's chromium, driven by playwright-core; never a downloaded one),
 // at a phone's width, the width where the fieldsets' columns are narrowest, a tablet's and a desktop's.
 // Runs in the browser suite (test/e2e/vitest.config.ts), whose globalSetup installs chromium.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWidgetBundle } from '../src/build.ts';
-import { launchChromium } from './support/chromium.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { browserAndBundle } from './support/chromium.ts';
 
 
 const ORIGIN = 'http://layout.test';
@@ -25,20 +24,13 @@ const WIDTHS = [320, 360, 436, 800, 1280];
 /** What Chromium's drop-down arrow takes from a select's content box (measured: 18–20 px at 14 px text). */
 const SELECT_ARROW_PX = 20;
 
-let browser: Browser;
-let bundle: string;
-
-beforeAll(async () => {
-  bundle = (await buildWidgetBundle()).code;
-  browser = await launchChromium();
-}, 120_000);
-afterAll(async () => { await browser?.close(); });
+const { browser, bundle } = browserAndBundle();
 
 /** Opens the widget with `attributes` at `width` and waits for `until` (over `el`, the widget; default: a first estimate). */
 async function open(width: number, attributes = CUSTOM, until = 'el.estimate !== undefined', hash = ''): Promise<Page> {
-  const tab = await browser.newPage({ viewport: { width, height: 900 } });
+  const tab = await browser().newPage({ viewport: { width, height: 900 } });
   await tab.route(`${ORIGIN}/**`, (route) => (new URL(route.request().url()).pathname === '/w.js'
-    ? route.fulfill({ contentType: 'text/javascript', body: bundle })
+    ? route.fulfill({ contentType: 'text/javascript', body: bundle() })
     : route.fulfill({ contentType: 'text/html', body: page(attributes) })));
   await tab.goto(`${ORIGIN}/${hash}`);
   await tab.waitForFunction(`(() => { const el = document.querySelector('trainplan-estimator'); return !!el && (${until}); })()`);
