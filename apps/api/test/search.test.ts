@@ -59,6 +59,14 @@ describe('POST /v1/scale, /v1/nodes, /v1/inference', () => {
     expect(body.ok).toBe(true);
     expect(body.days).toBeGreaterThan(0);
   });
+  it('frontier: the time–cost curve, the cheapest size as the answer, each size within the API\'s cap on a search', async () => {
+    const res = await post('/v1/nodes', { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, tokens: 300e9, frontier: true, pricePerGpuHour: 2 });
+    expect(res.status).toBe(200);
+    const body = await res.json() as { ok: boolean; mode: string; nodes: number; gpuHours: number; frontier: { nodes: number; gpuHours: number; cost: number }[] };
+    expect(body).toMatchObject({ ok: true, mode: 'cost-time-frontier' });
+    expect(body.gpuHours).toBe(Math.min(...body.frontier.map((p) => p.gpuHours)));
+    for (const p of body.frontier) expect(p.cost).toBeCloseTo(2 * p.gpuHours, 6);
+  });
   it('inference answers per tensor/pipeline shape', async () => {
     const body = await (await post('/v1/inference', { model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512 })).json() as { ok: boolean };
     expect(body.ok).toBe(true);

@@ -46,7 +46,7 @@ export const searchOperation = operation<SearchRequest>({
 export const nodesOperation = operation<NodesRequest>({
   path: '/v1/nodes',
   operationId: 'nodes',
-  summary: 'The fewest nodes that train a token budget within a deadline or budget (or the days on given nodes)',
+  summary: 'The fewest nodes that train a token budget within a deadline or budget, the days on given nodes, or the time–cost curve over cluster sizes (frontier)',
   description: `Capacity planning over the configuration search (each search capped at ${HTTP_MAX_CANDIDATE_BUDGET} full estimates).`,
   requestSchema: nodesRequestJsonSchema,
   responseSchema: nodesResponseJsonSchema,
