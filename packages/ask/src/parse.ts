@@ -1,11 +1,12 @@
 import { GPU_IDS, modelById, networkById, systemById } from '@trainplan/presets';
 import { compactCount } from './format.ts';
 import { classify } from './classify.ts';
-import { withDefaults } from './defaults.ts';
+import { gpusPerNodeOf, withDefaults } from './defaults.ts';
 import { matchHardware, matchUnmodelledHardware } from './lexicon/hardware.ts';
 import { customModelOfSize } from './custom-model.ts';
 import { matchModel } from './lexicon/models.ts';
 import { takeStatedMfu } from './lexicon/mfu.ts';
+import { resolvePrice, takePrice } from './lexicon/price.ts';
 import { resolveSharding } from './sharding.ts';
 import {
   HW_TOKEN, KILO_COUNT, Scanner, takeAlgorithm, takeBytes, takeCollectiveOp, takeCounts, takeDeadline, takeParallelism,
@@ -76,6 +77,8 @@ export function parse(question: string): ParsedQuestion {
     stated.gpu = hardware.gpu;
     if (hardware.system !== undefined) stated.system = hardware.system;
   }
+  // Before any count or duration: "$3 an hour per GPU" holds an hour and a GPU of its own.
+  const price = takePrice(s);
   const mfu = takeStatedMfu(s);
   if (mfu?.ok === true) stated.mfu = mfu.mfu;
   else if (mfu !== undefined) problems.push(mfu.problem);
@@ -100,6 +103,12 @@ export function parse(question: string): ParsedQuestion {
   }
   let kiloCount = false;
   Object.assign(stated, takeCounts(s, hardware?.system !== undefined && !rackScale, rackScale, rackGpus, () => { kiloCount = true; }, rackSize));
+  // Per GPU-hour once the node is known ("$98 per node-hour" over its GPUs).
+  const priced = price === undefined ? undefined : resolvePrice(price, gpusPerNodeOf(stated));
+  if (priced?.ok === true) {
+    stated.pricePerGpuHour = priced.perGpuHour;
+    stated.currency = priced.currency;
+  } else if (priced !== undefined) problems.push(priced.problem);
   // "a GB200 NVL72", "one NVL72 rack": one rack, 72 GPUs.
   if (rackGpus !== undefined && stated.gpus === undefined && stated.nodes === undefined && /\b(?:a|one|single)\s+(?:dgx[\s-]*)?(?:gb200[\s-]*)?nvl/.test(normal)) stated.gpus = rackGpus;
   // Shaped once the counts are read: a stated sequence length is the model's ("a 30B model with seq 8192").
@@ -119,6 +128,7 @@ export function parse(question: string): ParsedQuestion {
   if (model?.assumed !== undefined && model.model !== undefined) readings.push({ field: 'model', value: model.model, text: model.assumed });
   if (customReading !== undefined && facts.customModel !== undefined) readings.push({ field: 'customModel', value: facts.customModel.shape.name ?? 'custom', text: customReading });
   if (hardware?.assumed !== undefined) readings.push({ field: 'gpu', value: hardware.gpu, text: hardware.assumed });
+  if (priced?.ok === true && priced.assumed !== undefined) readings.push({ field: 'pricePerGpuHour', value: priced.perGpuHour, text: priced.assumed });
   if (zero?.assumed !== undefined) readings.push({ field: 'zeroStage', value: zero.stage, text: zero.assumed });
   const sharding = resolveSharding(parameters);
   if (sharding !== undefined) readings.push(sharding);

@@ -49,6 +49,10 @@ export interface AskParameters {
   /** A budget in GPU-hours ("on 1.7M GPU-hours"). */
   gpuHours?: number;
   deadlineSeconds?: number;
+  /** A price per GPU-hour ("at $2/GPU-hour"): answers with GPU-hours then give the cost, in the currency given. */
+  pricePerGpuHour?: number;
+  /** The price's currency sign ("$", "€", "£"), for display; unset when the question gave a number alone. */
+  currency?: string;
   tensor?: number;
   pipeline?: number;
   context?: number;

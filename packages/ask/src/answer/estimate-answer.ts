@@ -8,6 +8,7 @@ import type { Answer, PublicUrl } from './answer-types.ts';
 import {
   describeConfiguration, describeInfeasible, estimateFigures, estimateNumbers, gpuName,
 } from './describe-estimate.ts';
+import { costFigures, forCost } from './cost.ts';
 import { listOf, statedMfuNote, statedMfuUnused } from './stated-mfu.ts';
 
 /**
@@ -34,14 +35,14 @@ export function answerFixedConfiguration(q: ParsedQuestion, publicUrl: PublicUrl
   const headline = q.intent === 'memory'
     ? `${subject}: ${formatBytes(result.memory.totalBytes)} per GPU of ${formatBytes(result.memory.capacityBytes)} (${result.memory.fits ? 'fits' : 'does not fit'})`
     : q.intent === 'time' && result.timeToTrain !== undefined
-      ? `${subject}: ${formatDays(result.timeToTrain.days)} to train ${compactCount(result.timeToTrain.tokens)} tokens on ${countOf(result.resolved.nodes, 'node')}`
+      ? `${subject}: ${formatDays(result.timeToTrain.days)} to train ${compactCount(result.timeToTrain.tokens)} tokens on ${countOf(result.resolved.nodes, 'node')}${forCost(p, result.timeToTrain.gpuHours)}`
       : `${subject}: ${describeStep(result.stepTimeSeconds, result.mfu)}`;
   return {
     ...base,
     ok: true,
     headline,
     configuration: describeConfiguration(result),
-    figures: estimateFigures(result),
+    figures: [...estimateFigures(result), ...costFigures(p, result)],
     ...estimateNumbers(result),
     notes: [...result.warnings, ...listOf(statedMfuNote(p, result))],
   };

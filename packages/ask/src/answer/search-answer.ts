@@ -8,6 +8,7 @@ import { modelInputOf, modelNameOf } from '../model-of.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
 import { widgetLink } from '../scenario.ts';
 import type { Answer, AnswerOptions, PublicUrl } from './answer-types.ts';
+import { costFigures, forCost } from './cost.ts';
 import { describeConfiguration, estimateFigures, estimateNumbers, gpuName } from './describe-estimate.ts';
 import { answerHelp } from './help-answer.ts';
 import { listOf, statedMfuNote, statedMfuUnused } from './stated-mfu.ts';
@@ -15,7 +16,8 @@ import { listOf, statedMfuNote, statedMfuUnused } from './stated-mfu.ts';
 /**
  * Nodes, time and best-configuration questions, answered by the protocol's configuration search:
  * runNodes for "how many nodes" (the fewest nodes whose best configuration meets the deadline) and
- * "how long" (days on the given nodes with the best configuration), runSearch for "best config".
+ * "how long" (days on the given nodes with the best configuration), runSearch for "best config". With a
+ * price per GPU-hour, each plan's cost beside its GPU-hours.
  * Numbers come from the plan's contract estimate, so they match POST /v1/estimate for the same scenario.
  */
 
@@ -83,7 +85,7 @@ function planAnswer(q: ParsedQuestion, publicUrl: PublicUrl, plan: PlanView, hea
     question: q.text,
     headline,
     configuration: describeConfiguration(plan.estimate),
-    figures: estimateFigures(plan.estimate),
+    figures: [...estimateFigures(plan.estimate), ...costFigures(q.parameters, plan.estimate)],
     ...estimateNumbers(plan.estimate),
     assumptions: [...q.defaults.map((d) => d.text), ...extra.assumptions],
     notes: [...plan.estimate.warnings, ...extra.notes, ...listOf(statedMfuNote(q.parameters, plan.estimate))],
@@ -115,7 +117,7 @@ function failure(
     return {
       ...base,
       configuration: `closest that works, not what was asked: ${describeConfiguration(closest.estimate)}`,
-      figures: estimateFigures(closest.estimate).map((f) => ({ ...f, label: `${f.label} (closest)` })),
+      figures: [...estimateFigures(closest.estimate), ...costFigures(q.parameters, closest.estimate)].map((f) => ({ ...f, label: `${f.label} (closest)` })),
       scenario: closest.scenario,
       ...widgetLink(closest.scenario, publicUrl),
     };
@@ -130,7 +132,10 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   const p = q.parameters;
   const training = trainingOf(p);
   const assumptions = batchAssumption(q, training);
-  const request: Record<string, unknown> = { model: modelInputOf(p), cluster: machineOf(p), training, tokens: p.tokens, constraints: constraintsOf(p) };
+  const request: Record<string, unknown> = {
+    model: modelInputOf(p), cluster: machineOf(p), training, tokens: p.tokens, constraints: constraintsOf(p),
+    ...(p.pricePerGpuHour !== undefined && { pricePerGpuHour: p.pricePerGpuHour }),
+  };
   if (q.intent === 'nodes') {
     if (p.deadlineSeconds !== undefined) request.days = toDays(p.deadlineSeconds);
     if (p.gpuHours !== undefined) request.gpuHours = p.gpuHours;
@@ -152,9 +157,10 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     ...(p.deadlineSeconds !== undefined ? [`deadline ${formatDays(toDays(p.deadlineSeconds))}`] : []),
     ...(p.gpuHours !== undefined ? [`budget ${compactCount(p.gpuHours)} GPU-hours`] : []),
   ].join(', ');
+  const cost = forCost(p, result.gpuHours);
   const headline = q.intent === 'nodes'
-    ? `${subjectOf(p)}: ${cluster} train${result.nodes === 1 ? 's' : ''} ${tokens} tokens in ${formatDays(result.days)} (${goal})`
-    : `${subjectOf(p)}: ${formatDays(result.days)} to train ${tokens} tokens on ${cluster}`;
+    ? `${subjectOf(p)}: ${cluster} train${result.nodes === 1 ? 's' : ''} ${tokens} tokens in ${formatDays(result.days)}${cost} (${goal})`
+    : `${subjectOf(p)}: ${formatDays(result.days)} to train ${tokens} tokens on ${cluster}${cost}`;
   const notes = [
     q.intent === 'nodes'
       ? `The fewest nodes whose best configuration meets the deadline (${countOf(result.searches, 'cluster size')} searched).`
@@ -177,7 +183,10 @@ export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOption
   const size = 'nodes' in cluster ? countOf(cluster.nodes, 'node') : countOf(cluster.gpus, 'GPU');
   const training = { ...trainingOf(p), ...(p.tokens !== undefined && { tokens: p.tokens }) };
   const assumptions = batchAssumption(q, training);
-  const request = { model: modelInputOf(p), cluster: { ...machineOf(p), ...cluster }, training, top: 3, constraints: constraintsOf(p) };
+  const request = {
+    model: modelInputOf(p), cluster: { ...machineOf(p), ...cluster }, training, top: 3, constraints: constraintsOf(p),
+    ...(p.pricePerGpuHour !== undefined && { pricePerGpuHour: p.pricePerGpuHour }),
+  };
   const result: SearchResponseJson = runSearch(request, options.candidateBudget === undefined ? {} : { candidateBudget: options.candidateBudget });
   if (!result.ok) {
     // Out of memory is "does not fit"; a cluster no split divides (no nearestMiss) runs nothing for another reason.
@@ -186,7 +195,7 @@ export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOption
   }
   const best: SearchPlanJson = result.best;
   const e = best.estimate;
-  const days = best.days === undefined ? '' : `, ${formatDays(best.days)} for ${compactCount(p.tokens ?? 0)} tokens`;
+  const days = best.days === undefined ? '' : `, ${formatDays(best.days)} for ${compactCount(p.tokens ?? 0)} tokens${forCost(p, best.gpuHours)}`;
   const step = `${formatSeconds(e.stepTimeSeconds)} per step, ${formatPercent(e.mfu)} MFU`;
   const headline = q.intent === 'memory'
     ? `${subjectOf(p)} × ${size}: fits, ${formatBytes(e.memory.totalBytes)} per GPU of ${formatBytes(e.memory.capacityBytes)} with the fastest plan that fits: ${best.label} (${step})`

@@ -1,0 +1,78 @@
+import { HW_TOKEN, type Scanner } from './quantities.ts';
+
+/**
+ * A price the question states: "at $2/GPU-hour", "$2.50 per GPU hour", "2.5 USD per gpu-hour",
+ * "3 dollars an hour per GPU", "€1.8/GPU-h", "$2/H100-hour"; "$98 per node-hour" is a node's price, over its
+ * GPUs. Never a budget ("$2M budget": no "per … hour" follows) nor a GPU-hour budget ("1.7M GPU-hours").
+ */
+export interface PriceReading {
+  value: number;
+  /** "$", "€" or "£"; undefined when the question gave a number alone ("2 per GPU-hour"). */
+  currency?: string;
+  per: 'gpu-hour' | 'node-hour' | 'hour';
+}
+
+/** A price per GPU-hour, with how it was read when the question priced something else (a node, an hour). */
+export type StatedPrice = { ok: true; perGpuHour: number; currency?: string; assumed?: string } | { ok: false; problem: string };
+
+/**
+ * The most a GPU-hour may cost: cloud list prices are a few dollars (an H100 about $2 to $10), so a thousand
+ * is two orders of magnitude above any, and a larger number is a typo or a price per something else.
+ */
+export const MAX_PRICE_PER_GPU_HOUR = 1000;
+
+const SIGNS: Readonly<Record<string, string>> = {
+  '$': '$', 'us$': '$', usd: '$', dollar: '$', dollars: '$', buck: '$', bucks: '$', cent: '$', cents: '$',
+  '€': '€', eur: '€', euro: '€', euros: '€', '£': '£', gbp: '£', pound: '£', pounds: '£',
+};
+const BEFORE = String.raw`(us\$|[$€£]|usd|eur|gbp)?\s*`;
+const NUMBER = String.raw`(\d+(?:\.\d+)?|\.\d+)`;
+const AFTER = String.raw`(?:\s*(usd|eur|gbp|dollars?|bucks?|euros?|pounds?|cents?)\b)?`;
+const PER = String.raw`\s*(?:\/|per|an?|each|every)\s*`;
+const HOUR = String.raw`(?:hours?|hrs?|h)\b`;
+const GPU = String.raw`(?:gpus?|${HW_TOKEN}(?:[\s-]*gpus?)?)`;
+const NODE = String.raw`(?:nodes?|servers?|machines?|boxes)`;
+// One GPU's hour ("GPU-hour", "GPU per hour", "hour per GPU"), one node's, or an hour of no named unit.
+const of = (unit: string): string => String.raw`${unit}[\s-]*${HOUR}|${unit}\s*(?:\/|per|an?|each)\s*${HOUR}|${HOUR}\s*(?:\/|per|for\s+(?:each|one|a)|each|a)\s*${unit}\b`;
+const PRICE = new RegExp(String.raw`${BEFORE}${NUMBER}${AFTER}${PER}(?:(${of(GPU)})|(${of(NODE)})|(${HOUR}))`);
+
+/** Formats a price as asked: "$2", "$2.50", "€1.80", "2.5" (no currency given). */
+export const priceText = (value: number, currency: string | undefined): string =>
+  `${currency ?? ''}${Number.isInteger(value) ? value : value.toFixed(2)}`;
+
+/**
+ * The stated price, taken out of the text (resolvePrice makes it per GPU-hour once the node is known). A
+ * bare number needs a named GPU or node hour ("2 per GPU-hour"); "per hour" of no unit needs a currency
+ * ("$2 an hour").
+ */
+export function takePrice(s: Scanner): PriceReading | undefined {
+  const m = PRICE.exec(s.text);
+  if (!m) return undefined;
+  const sign = m[1] ?? m[3];
+  const per = m[4] !== undefined ? 'gpu-hour' : m[5] !== undefined ? 'node-hour' : 'hour';
+  if (sign === undefined && per === 'hour') return undefined;
+  s.blank({ index: m.index, length: m[0].length });
+  const currency = sign === undefined ? undefined : SIGNS[sign];
+  const value = Number(m[2]) / (sign?.startsWith('cent') === true ? 100 : 1);
+  return { value, per, ...(currency !== undefined && { currency }) };
+}
+
+/**
+ * A price per GPU-hour: a node's over its GPUs, an hour of no named unit read as one GPU's (said so);
+ * zero, or more than MAX_PRICE_PER_GPU_HOUR, is a problem naming the price.
+ */
+export function resolvePrice(r: PriceReading, gpusPerNode: number): StatedPrice {
+  const written = priceText(r.value, r.currency);
+  const perGpuHour = r.per === 'node-hour' ? r.value / gpusPerNode : r.value;
+  const unit = r.per === 'node-hour' ? 'node-hour' : 'GPU-hour';
+  if (!(perGpuHour > 0)) return { ok: false, problem: `a price of ${written} per ${unit} is out of range: give a price above 0 ("at $2/GPU-hour")` };
+  if (perGpuHour > MAX_PRICE_PER_GPU_HOUR) {
+    return { ok: false, problem: `a price of ${written} per ${unit} is out of range: at most ${MAX_PRICE_PER_GPU_HOUR.toLocaleString('en-US')} per GPU-hour (cloud prices are a few dollars)` };
+  }
+  const currency = r.currency === undefined ? {} : { currency: r.currency };
+  if (r.per === 'gpu-hour') return { ok: true, perGpuHour, ...currency };
+  const assumed = r.per === 'node-hour'
+    ? `${written} per node-hour read as ${priceText(perGpuHour, r.currency)} per GPU-hour (over the node's ${gpusPerNode} GPUs)`
+    : `${written} an hour read as per GPU-hour (say "per node-hour" for a node's price)`;
+  return { ok: true, perGpuHour, ...currency, assumed };
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { parse } from '../src/parse.ts';
+
+const MILLION = 1_000_000;
+
+describe('parse: a price per GPU-hour', () => {
+  it.each([
+    ['cheapest way to train 70B on 2T tokens at $2/GPU-hour', 2, '$'],
+    ['how long to train gpt3-175b on 128 nodes at $2.50 per GPU hour', 2.5, '$'],
+    ['how long to train gpt3-175b on 128 nodes at 2.5 USD per gpu-hour', 2.5, '$'],
+    ['how long to train gpt3-175b on 128 nodes at 3 dollars an hour per GPU', 3, '$'],
+    ['how long to train gpt3-175b on 128 nodes at €1.8/GPU-h', 1.8, '€'],
+    ['how long to train gpt3-175b on 128 nodes at £2 per gpu per hour', 2, '£'],
+    ['how long to train gpt3-175b on 128 nodes at 50 cents per GPU-hour', 0.5, '$'],
+    ['how long to train gpt3-175b on 128 nodes at 2 per GPU-hour', 2, undefined],
+  ])('"%s" states %s per GPU-hour (currency %s)', (question, price, currency) => {
+    const q = parse(question);
+    expect(q.problems).toEqual([]);
+    expect(q.stated.pricePerGpuHour).toBe(price);
+    expect(q.stated.currency).toBe(currency);
+  });
+
+  it('an H100-hour is a GPU-hour of the GPU it names', () => {
+    expect(parse('how long to train 70b on 64 nodes at $2/H100-hour').stated).toMatchObject({ gpu: 'h100-sxm', nodes: 64, pricePerGpuHour: 2 });
+  });
+
+  it('a node-hour is priced over the node\'s GPUs, and said so', () => {
+    const q = parse('how long to train 70b on 64 DGX H100 at $98 per node-hour');
+    expect(q.stated.pricePerGpuHour).toBe(98 / 8);
+    expect(q.defaults.map((d) => d.text)).toContain('$98 per node-hour read as $12.25 per GPU-hour (over the node\'s 8 GPUs)');
+  });
+
+  it('"$2 an hour" with no unit is read as per GPU-hour, said so; "2 an hour" with no currency is no price', () => {
+    const q = parse('how long to train 70b on 64 nodes at $2 an hour');
+    expect(q.stated.pricePerGpuHour).toBe(2);
+    expect(q.defaults.map((d) => d.text)).toContain('$2 an hour read as per GPU-hour (say "per node-hour" for a node\'s price)');
+    expect(parse('how long to train 70b on 64 nodes at 2 an hour').stated.pricePerGpuHour).toBeUndefined();
+  });
+
+  it.each([
+    // A budget, in money or GPU-hours, is no price, nor are token counts or sizes beside a price.
+    ['how many nodes for 70b with a $2M budget', { model: 'llama3-70b' }],
+    ['how many nodes for 70b on a budget of 1.7M GPU-hours', { model: 'llama3-70b', gpuHours: 1.7 * MILLION }],
+    ['how many nodes for 70b on 1.7M GPU-hours at $2/GPU-hour', { model: 'llama3-70b', gpuHours: 1.7 * MILLION, pricePerGpuHour: 2, currency: '$' }],
+    ['cheapest way to train 8b on 2T tokens at $2/GPU-hour', { model: 'llama3-8b', tokens: 2e12, pricePerGpuHour: 2, currency: '$' }],
+    ['how long to train 70b on 64 h100 at $2 per gpu-hour', { model: 'llama3-70b', gpu: 'h100-sxm', gpus: 64, pricePerGpuHour: 2, currency: '$' }],
+  ])('"%s" reads %j', (question, stated) => {
+    expect(parse(question).stated).toEqual(stated);
+  });
+
+  it.each([
+    ['how long to train 70b on 64 nodes at $0/GPU-hour', 'a price of $0 per GPU-hour is out of range: give a price above 0 ("at $2/GPU-hour")'],
+    ['how long to train 70b on 64 nodes at $5000 per GPU-hour', 'a price of $5000 per GPU-hour is out of range: at most 1,000 per GPU-hour (cloud prices are a few dollars)'],
+    ['how long to train 70b on 64 nodes at $0 per node-hour', 'a price of $0 per node-hour is out of range: give a price above 0 ("at $2/GPU-hour")'],
+  ])('"%s" is refused with a problem naming the price', (question, problem) => {
+    expect(parse(question).problems).toEqual([problem]);
+  });
+});
