@@ -2,12 +2,17 @@ import type { AskParameters, IntentName } from './question.ts';
 
 /**
  * The intent of a question from its wording, checked in a fixed order so that each phrasing has one
- * reading: a named collective wins, then memory, then "how many days" (time) before "how many
- * nodes", then a deadline with no cluster (nodes), then durations, then configurations, then estimates.
+ * reading: a named collective wins, then memory, then "how many days" (time), then "cheapest" and "how
+ * much would it cost" with no cluster, before "how many nodes", then a deadline with no cluster (nodes),
+ * then durations, then configurations, then estimates.
  */
 const HELP = /^\s*(?:help|\?+|hi|hello|hey|usage|examples?|what can you do\??)?\s*$/;
 const MEMORY = /\b(?:memory|mem|hbm|vram|fits?|oom|out of memory|how much (?:gpu )?ram)\b/;
 const TIME_COUNT = /\bhow many (?:days|weeks|hours|months|gpu[\s-]*hours)\b/;
+// "cheapest", "most cost-effective", "lowest cost", "minimize the cost": the time–cost curve's cheapest size.
+const CHEAPEST = /\b(?:cheapest|least expensive|lowest[\s-]*(?:cost|price)|most (?:cost|price)[\s-]*(?:effective|efficient)|cost[\s-]*(?:optimal|effective|efficient)|min(?:imum|imal|imi[sz]e|imi[sz]ing)?\s+(?:the\s+)?(?:total\s+)?(?:cost|spend|gpu[\s-]*hours))\b|\b(?:fewest|least) gpu[\s-]*hours\b/;
+// "how much would it cost", "what's the cost", "cost to train": with no cluster, the cheapest (or, with a deadline, the nodes that meet it).
+const COST = /\bhow much\b.*\bcosts?\b|\bcosts? to train\b|\bhow expensive\b|\bwhat(?:'s| is| would be| will be)? the (?:total )?cost\b|\btotal cost\b/;
 const NODES = /\bhow (?:many|much)\b.*\b(?:nodes?|gpus?|machines?|servers?|racks?|boxes|hardware|[abhv]100s?|[gb]?[bh]200s?)\b|\b(?:nodes?|gpus?) (?:do i|would i|will i|are) need(?:ed)?\b|\b(?:nodes?|gpus?) (?:needed|required)\b|\bnumber of (?:nodes|gpus)\b|\bcluster size\b|\bhow (?:big|large) (?:a|of a|the) cluster\b/;
 const TIME = /\bhow long\b|\btime to train\b|\btraining time\b|\bwhen will\b|\bduration\b|\bhow fast (?:can|will|would|does)\b.*\btrain\b|\bdays to train\b/;
 const CONFIG = /\b(?:best|optimal|fastest|recommended|ideal|good|right)\b.*\b(?:config(?:uration)?s?|setup|strateg(?:y|ies)|parallelism|layout|plan|split|sharding|settings?|mapping)\b|\bhow (?:should|do|would|to) (?:i |we )?(?:shard|paralleli[sz]e|split|configure|lay out|map)\b|\b(?:config(?:uration)?|strategy|parallelism) for\b|\bsearch\b|\boptimi[sz]e\b/;
@@ -21,10 +26,15 @@ export function classify(text: string, stated: AskParameters): IntentName {
   if (stated.op !== undefined) return 'collective';
   if (MEMORY.test(text)) return 'memory';
   if (TIME_COUNT.test(text)) return 'time';
+  const cluster = stated.nodes !== undefined || stated.gpus !== undefined;
+  // "Cheapest" on a stated cluster is its best configuration's (config, below).
+  if (!cluster && CHEAPEST.test(text)) return 'cheapest';
+  // The cost on a stated cluster is its time to train's; before NODES, which "how much" would match.
+  if (COST.test(text)) return cluster ? 'time' : stated.deadlineSeconds === undefined && stated.gpuHours === undefined ? 'cheapest' : 'nodes';
   if (NODES.test(text)) return 'nodes';
   // A deadline or a GPU-hour budget with no cluster asks for the cluster that meets it ("nodes to train 70b
   // in 1.5 months", "best setup for 70b in 2 weeks"): any other reading would plan a default cluster and drop it.
-  if ((stated.deadlineSeconds !== undefined || stated.gpuHours !== undefined) && stated.nodes === undefined && stated.gpus === undefined) return 'nodes';
+  if ((stated.deadlineSeconds !== undefined || stated.gpuHours !== undefined) && !cluster) return 'nodes';
   if (TIME.test(text)) return 'time';
   if (CONFIG.test(text)) return 'config';
   if (ESTIMATE.test(text)) return 'estimate';

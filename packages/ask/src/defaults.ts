@@ -30,7 +30,7 @@ export const GPUS_PER_DEFAULT_SEQUENCE = 8;
 export const DEFAULT_COLLECTIVE_BYTES = GB(1);
 export const DEFAULT_COLLECTIVE_GPUS = 8;
 
-const TRAINING_INTENTS: ReadonlySet<IntentName> = new Set(['nodes', 'time', 'config', 'memory', 'estimate']);
+const TRAINING_INTENTS: ReadonlySet<IntentName> = new Set(['nodes', 'cheapest', 'time', 'config', 'memory', 'estimate']);
 
 /** GPUs per node of the named system, else of the GPU's usual DGX-class system. */
 export function gpusPerNodeOf(p: AskParameters): number {
@@ -81,7 +81,7 @@ export function withDefaults(intent: IntentName, stated: AskParameters): { param
     const rounded = batch === Math.round(exact) ? '' : `, rounded from ${formatCount(exact)} so that power-of-two data-parallel sizes divide it`;
     take('globalBatchSize', batch, `global batch ${batch} sequences (the ${compactCount(p.batchTokens)}-token batch asked, over ${seq}-token sequences${rounded})`);
   }
-  if ((intent === 'nodes' || intent === 'time' || intent === 'config') && p.tokens === undefined && model !== undefined) {
+  if ((intent === 'nodes' || intent === 'cheapest' || intent === 'time' || intent === 'config') && p.tokens === undefined && model !== undefined) {
     if (model.defaultTrainingTokens !== undefined) {
       take('tokens', model.defaultTrainingTokens, `${compactCount(model.defaultTrainingTokens)} training tokens (${model.name}'s published budget)`);
     } else {

@@ -10,6 +10,8 @@ import type { CustomModel } from './custom-model.ts';
 export type IntentName =
   /** How many nodes train a model on a token budget within a deadline. */
   | 'nodes'
+  /** The cheapest cluster for a model and token budget (the time–cost curve), or the cheapest that meets a deadline. */
+  | 'cheapest'
   /** How long a model trains on a given cluster. */
   | 'time'
   /** The fastest parallel configuration for a model on a given cluster. */

@@ -38,4 +38,57 @@ describe('answers with GPU-hours give their cost at a stated price', () => {
     expect(costFigure(ask('how long to train gpt3-175b on 128 nodes at 2 per GPU-hour'))).toMatch(/^\d+k \(in the currency given\): /);
     expect(costFigure(ask('how long to train gpt3-175b on 128 nodes'))).toBeUndefined();
   });
+
+  it('"how much would it cost" on a stated cluster is its time to train, never a default deadline\'s nodes', () => {
+    const q = parse('how much would it cost to train llama3-70b on 2T tokens on 128 H100 nodes at $2/gpu-hour');
+    expect(q.intent).toBe('time');
+    expect(q.defaults.map((d) => d.field)).not.toContain('deadlineSeconds');
+  });
+});
+
+describe('cheapest: the time–cost frontier\'s cheapest size', () => {
+  it.each([
+    ['cheapest way to train 70B on 2T tokens at $2/GPU-hour'],
+    ['what\'s the most cost-effective cluster for llama3-70b on 15T tokens'],
+    ['lowest cost to train gpt3-175b on H100'],
+    ['how much does it cost to train a 7b model on 1T tokens at $2/gpu-hour'],
+  ])('"%s" is a cheapest question, with no deadline assumed', (question) => {
+    const q = parse(question);
+    expect(q.intent).toBe('cheapest');
+    expect(q.parameters.deadlineSeconds).toBeUndefined();
+  });
+
+  const a = ask('cheapest way to train 70B on 2T tokens at $2/GPU-hour');
+  const data = a.data as Extract<NodesResponseJson, { ok: true }>;
+
+  it('answers runNodes\'s frontier mode: the fewest GPU-hours of every size searched, costed', () => {
+    expect(data.mode).toBe('cost-time-frontier');
+    expect(data.gpuHours).toBe(Math.min(...data.frontier!.map((p) => p.gpuHours)));
+    expect(data.cost).toBeCloseTo(data.gpuHours * 2, 6);
+    expect(a.headline).toMatch(/^Cheapest for Llama 3 70B \(2\.00T tokens\) on H100 SXM5 80GB: \d+ nodes \(\d+ GPUs\), [\d.]+ days?, [\d.]+k GPU-hours \(\$[\d.]+M\)$/);
+    expect(a.figures.map((f) => f.label)).toEqual(['Step time', 'MFU', 'Memory per GPU', 'Throughput', 'Time to train', 'Cost']);
+  });
+
+  it('notes the trade-off at Pareto sizes: under 90 and 30 days, and the fastest, each with its extra GPU-hours', () => {
+    const faster = a.notes.filter((n) => /^(?:Faster: |The fastest, )/.test(n));
+    expect(faster.length).toBeGreaterThanOrEqual(2);
+    expect(faster.length).toBeLessThanOrEqual(3);
+    expect(faster.at(-1)).toMatch(/^The fastest, [\d,]+ nodes \([\d,]+ GPUs\): [\d.]+ days? for [\d.]+[kM] GPU-hours \(\$[\d.]+M, \+\d+%\)\.$/);
+    const shownDays = faster.map((n) => Number(/: ([\d.]+) day/.exec(n)?.[1]));
+    expect(shownDays[0]).toBeLessThanOrEqual(90);
+    expect(shownDays.some((d) => d <= 30)).toBe(true);
+  });
+
+  it('with a deadline, answers the fewest nodes that meet it, and says that is taken as the cheapest', () => {
+    const d = ask('cheapest way to train 70B on 2T tokens in 60 days at $2/GPU-hour');
+    expect((d.data as Extract<NodesResponseJson, { ok: true }>).mode).toBe('fewest-nodes');
+    expect(d.headline).toMatch(/^Cheapest for Llama 3 70B on H100 SXM5 80GB: \d+ nodes .* for \$[\d.]+M \(deadline 60 days\)$/);
+    expect(d.assumptions.join(' ')).toMatch(/cheapest cluster that meets the deadline taken as the fewest nodes that meet it/);
+  });
+
+  it('a GPU-hour budget without a deadline is said against the cheapest', () => {
+    const b = ask('cheapest way to train llama3-8b on 1T tokens with a budget of 10k GPU-hours');
+    expect((b.data as Extract<NodesResponseJson, { ok: true }>).mode).toBe('cost-time-frontier');
+    expect(b.notes.at(-1)).toBe('Even the cheapest is over the 10.0k GPU-hour budget.');
+  });
 });

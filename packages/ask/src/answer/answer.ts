@@ -24,6 +24,7 @@ export function answer(q: ParsedQuestion, options: AnswerOptions = {}): Answer {
     case 'time':
       return hasFixedConfiguration(q.stated) ? answerFixedConfiguration(q, publicUrl) : answerNodesOrTime(q, options, publicUrl);
     case 'nodes':
+    case 'cheapest':
       return answerNodesOrTime(q, options, publicUrl);
     case 'config':
       return answerBestConfiguration(q, options, publicUrl);

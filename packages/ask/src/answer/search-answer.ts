@@ -10,14 +10,15 @@ import { widgetLink } from '../scenario.ts';
 import type { Answer, AnswerOptions, PublicUrl } from './answer-types.ts';
 import { costFigures, forCost } from './cost.ts';
 import { describeConfiguration, estimateFigures, estimateNumbers, gpuName } from './describe-estimate.ts';
+import { frontierNotes, sizeText } from './frontier-notes.ts';
 import { answerHelp } from './help-answer.ts';
 import { listOf, statedMfuNote, statedMfuUnused } from './stated-mfu.ts';
 
 /**
  * Nodes, time and best-configuration questions, answered by the protocol's configuration search:
- * runNodes for "how many nodes" (the fewest nodes whose best configuration meets the deadline) and
- * "how long" (days on the given nodes with the best configuration), runSearch for "best config". With a
- * price per GPU-hour, each plan's cost beside its GPU-hours.
+ * runNodes for "how many nodes" (the fewest nodes whose best configuration meets the deadline), "how
+ * long" (days on the given nodes with the best configuration) and "cheapest" (its time–cost frontier),
+ * runSearch for "best config". With a price per GPU-hour, each plan's cost beside its GPU-hours.
  * Numbers come from the plan's contract estimate, so they match POST /v1/estimate for the same scenario.
  */
 
@@ -127,23 +128,43 @@ function failure(
 
 const subjectOf = (p: AskParameters): string => `${modelNameOf(p)} on ${gpuName(p.gpu ?? '')}`;
 
-/** "How many nodes" and "how long": runNodes in its two modes. */
+/** The request's goal: a deadline or budget (nodes, and cheapest with a deadline), nodes (time), or the frontier (cheapest). */
+function goalOf(q: ParsedQuestion): Record<string, unknown> | string {
+  const p = q.parameters;
+  if (q.intent === 'time') {
+    const nodes = nodesOf(p);
+    return typeof nodes === 'string' ? nodes : { nodes };
+  }
+  // Cheapest with a GPU-hour budget but no deadline: the cheapest plan, said against the budget (frontierBudgetNote).
+  if (q.intent === 'cheapest' && p.deadlineSeconds === undefined) return { frontier: true };
+  return {
+    ...(p.deadlineSeconds !== undefined && { days: toDays(p.deadlineSeconds) }),
+    ...(p.gpuHours !== undefined && { gpuHours: p.gpuHours }),
+  };
+}
+
+/** Whether the cheapest plan keeps to a GPU-hour budget the question gave with no deadline. */
+function frontierBudgetNote(p: AskParameters, gpuHours: number): string[] {
+  if (p.gpuHours === undefined) return [];
+  const budget = `${compactCount(p.gpuHours)} GPU-hour budget`;
+  return [gpuHours <= p.gpuHours ? `The cheapest is within the ${budget}.` : `Even the cheapest is over the ${budget}.`];
+}
+
+/** A cheapest question with a deadline: the fewest nodes that meet it, taken as the cheapest that does. */
+const CHEAPEST_BY_DEADLINE = 'the cheapest cluster that meets the deadline taken as the fewest nodes that meet it (a larger cluster trains the same tokens in more GPU-hours, as its MFU falls)';
+
+/** "How many nodes", "how long" and "cheapest": runNodes in its three modes. */
 export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, publicUrl: PublicUrl): Answer {
   const p = q.parameters;
   const training = trainingOf(p);
-  const assumptions = batchAssumption(q, training);
+  const byDeadline = q.intent === 'cheapest' && p.deadlineSeconds !== undefined;
+  const assumptions = [...batchAssumption(q, training), ...(byDeadline ? [CHEAPEST_BY_DEADLINE] : [])];
+  const goal = goalOf(q);
+  if (typeof goal === 'string') return answerHelp(q, [goal]);
   const request: Record<string, unknown> = {
-    model: modelInputOf(p), cluster: machineOf(p), training, tokens: p.tokens, constraints: constraintsOf(p),
+    model: modelInputOf(p), cluster: machineOf(p), training, tokens: p.tokens, constraints: constraintsOf(p), ...goal,
     ...(p.pricePerGpuHour !== undefined && { pricePerGpuHour: p.pricePerGpuHour }),
   };
-  if (q.intent === 'nodes') {
-    if (p.deadlineSeconds !== undefined) request.days = toDays(p.deadlineSeconds);
-    if (p.gpuHours !== undefined) request.gpuHours = p.gpuHours;
-  } else {
-    const nodes = nodesOf(p);
-    if (typeof nodes === 'string') return answerHelp(q, [nodes]);
-    request.nodes = nodes;
-  }
   const result: NodesResponseJson = runNodes(request, options.candidateBudget === undefined ? {} : { candidateBudget: options.candidateBudget });
   const tokens = compactCount(p.tokens ?? 0);
   // runNodes's hint when the batch, not the cluster, holds the plan back (the same question at twice the batch).
@@ -152,19 +173,23 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     return failure(q, publicUrl, `${subjectOf(p)}: ${result.message}`, result.closest, { assumptions, data: result, notes: hint });
   }
   const plan = result.configuration;
+  if (result.mode === 'cost-time-frontier') {
+    const headline = `Cheapest for ${modelNameOf(p)} (${tokens} tokens) on ${gpuName(p.gpu ?? '')}: ${sizeText(result, p).replace(': ', ', ').replace(' for ', ', ')}`;
+    return planAnswer(q, publicUrl, plan, headline, { assumptions, notes: [...frontierNotes(result, p), ...frontierBudgetNote(p, result.gpuHours)], data: result });
+  }
   const cluster = `${result.nodes} node${result.nodes === 1 ? '' : 's'} (${result.gpus} GPUs)`;
-  const goal = [
+  const goals = [
     ...(p.deadlineSeconds !== undefined ? [`deadline ${formatDays(toDays(p.deadlineSeconds))}`] : []),
     ...(p.gpuHours !== undefined ? [`budget ${compactCount(p.gpuHours)} GPU-hours`] : []),
   ].join(', ');
   const cost = forCost(p, result.gpuHours);
-  const headline = q.intent === 'nodes'
-    ? `${subjectOf(p)}: ${cluster} train${result.nodes === 1 ? 's' : ''} ${tokens} tokens in ${formatDays(result.days)}${cost} (${goal})`
-    : `${subjectOf(p)}: ${formatDays(result.days)} to train ${tokens} tokens on ${cluster}${cost}`;
+  const headline = q.intent === 'time'
+    ? `${subjectOf(p)}: ${formatDays(result.days)} to train ${tokens} tokens on ${cluster}${cost}`
+    : `${byDeadline ? 'Cheapest for ' : ''}${subjectOf(p)}: ${cluster} train${result.nodes === 1 ? 's' : ''} ${tokens} tokens in ${formatDays(result.days)}${cost} (${goals})`;
   const notes = [
-    q.intent === 'nodes'
-      ? `The fewest nodes whose best configuration meets the deadline (${countOf(result.searches, 'cluster size')} searched).`
-      : 'With the fastest configuration the search found on these nodes.',
+    q.intent === 'time'
+      ? 'With the fastest configuration the search found on these nodes.'
+      : `The fewest nodes whose best configuration meets the deadline (${countOf(result.searches, 'cluster size')} searched).`,
     // The GPU-hours are in the time-to-train figure already (describe-estimate), not restated here.
     ...hint,
   ];

@@ -1,0 +1,61 @@
+import type { NodesResponseJson } from '@trainplan/protocol';
+import { compactCount, formatDays } from '../format.ts';
+import type { AskParameters } from '../question.ts';
+import { costOf, moneyText } from './cost.ts';
+
+/**
+ * "Cheapest" answers from runNodes's time–cost frontier: the cheapest size (fewest GPU-hours) is the
+ * answer; the notes show what going faster costs, at a few Pareto sizes a planner would weigh.
+ */
+
+type FrontierAnswer = Extract<NodesResponseJson, { ok: true }>;
+/** One size of the curve (the protocol's FrontierSizeJson, which its index does not export). */
+type FrontierSizeJson = NonNullable<FrontierAnswer['frontier']>[number];
+
+/** Deadlines a plan is usually held to (a quarter, a month): the first Pareto size under each is shown. */
+export const FRONTIER_MILESTONE_DAYS: readonly number[] = [90, 30];
+/** Faster sizes shown at most (with the fastest). */
+const MAX_SHOWN = 3;
+
+const nodesGpus = (p: { nodes: number; gpus: number }): string =>
+  `${p.nodes.toLocaleString('en-US')} node${p.nodes === 1 ? '' : 's'} (${p.gpus.toLocaleString('en-US')} GPUs)`;
+
+/** "+4.7%", "+366%": the extra GPU-hours over the cheapest. */
+function extra(gpuHours: number, cheapest: number): string {
+  const percent = (gpuHours / cheapest - 1) * 100;
+  return `+${percent < 10 ? percent.toFixed(1) : Math.round(percent)}%`;
+}
+
+/** "8 nodes (64 GPUs), 372 days, 572k GPU-hours ($1.14M)": a size's time and price, cost when priced. */
+export function sizeText(p: { nodes: number; gpus: number; days: number; gpuHours: number }, q: AskParameters, cheapestGpuHours?: number): string {
+  const cost = costOf(q, p.gpuHours);
+  const more = cheapestGpuHours === undefined ? [] : [extra(p.gpuHours, cheapestGpuHours)];
+  const money = [...(cost === undefined ? [] : [moneyText(cost, q.currency)]), ...more];
+  return `${nodesGpus(p)}: ${formatDays(p.days)} for ${compactCount(p.gpuHours)} GPU-hours${money.length > 0 ? ` (${money.join(', ')})` : ''}`;
+}
+
+/**
+ * The Pareto sizes faster than the cheapest worth showing: the first under each milestone the cheapest
+ * misses, then the fastest; the next faster size when that leaves fewer than two.
+ */
+export function shownSizes(a: FrontierAnswer): FrontierSizeJson[] {
+  const faster = (a.frontier ?? []).filter((p) => p.pareto && p.nodes > a.nodes).sort((x, y) => x.nodes - y.nodes);
+  const picks = FRONTIER_MILESTONE_DAYS.filter((d) => a.days > d).map((d) => faster.find((p) => p.days <= d));
+  if (a.fastest !== undefined && a.fastest.nodes !== a.nodes) picks.push(faster.find((p) => p.nodes === a.fastest?.nodes) ?? a.fastest);
+  const shown = [...new Set(picks.filter((p): p is FrontierSizeJson => p !== undefined))];
+  if (shown.length < 2 && faster[0] !== undefined && !shown.includes(faster[0])) shown.unshift(faster[0]);
+  return shown.sort((x, y) => x.nodes - y.nodes).slice(-MAX_SHOWN);
+}
+
+/** The notes of a cheapest answer: how it was chosen, then the trade-off at the sizes shownSizes picks. */
+export function frontierNotes(a: FrontierAnswer, q: AskParameters): string[] {
+  const searched = a.frontier?.length ?? a.searches;
+  const shown = shownSizes(a);
+  const fastest = a.fastest?.nodes;
+  return [
+    `The fewest GPU-hours of ${searched} cluster size${searched === 1 ? '' : 's'} that run (the smallest that fits, then doubling while training gets faster); a faster cluster spends more GPU-hours as its MFU falls.`,
+    ...shown.map((p) => `${p.nodes === fastest ? 'The fastest, ' : 'Faster: '}${sizeText(p, q, a.gpuHours)}.`),
+    ...(shown.length === 0 ? ['No larger cluster trains it faster: the cheapest is also the fastest.'] : []),
+    'Give a deadline ("in 60 days") for the fewest nodes that meet it.',
+  ];
+}

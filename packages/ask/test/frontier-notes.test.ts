@@ -1,0 +1,45 @@
+import type { NodesResponseJson } from '@trainplan/protocol';
+import { describe, expect, it } from 'vitest';
+import { frontierNotes, shownSizes } from '../src/answer/frontier-notes.ts';
+
+type FrontierAnswer = Extract<NodesResponseJson, { ok: true }>;
+type Size = NonNullable<FrontierAnswer['frontier']>[number];
+
+/** A curve of [nodes, days, gpuHours, pareto] rows, the cheapest (fewest GPU-hours) as the answer. */
+function curve(rows: [number, number, number, boolean][]): FrontierAnswer {
+  const frontier: Size[] = rows.map(([nodes, days, gpuHours, pareto]) => ({
+    nodes, gpus: nodes * 8, days, seconds: days * 86_400, gpuHours, label: `plan ${nodes}`, mfu: 0.4, pareto,
+  }));
+  const cheapest = frontier.reduce((a, b) => (b.gpuHours < a.gpuHours ? b : a));
+  const fastest = frontier.reduce((a, b) => (b.days < a.days ? b : a));
+  return {
+    ok: true, mode: 'cost-time-frontier', ...cheapest, tokens: 1, searches: frontier.length, frontier, fastest,
+    configuration: {} as FrontierAnswer['configuration'],
+  };
+}
+
+describe('shownSizes: the faster Pareto sizes a cheapest answer shows', () => {
+  it.each([
+    ['a slow cheapest: the first under 90 days, the first under 30, and the fastest', [[8, 372, 572, true], [16, 188, 577, true], [64, 48.7, 598, true], [128, 25.2, 620, true], [8192, 1.7, 2664, true]], [64, 128, 8192]],
+    ['sizes off the Pareto front are never shown (4 nodes: slower and dearer than 8)', [[4, 800, 630, false], [8, 372, 572, true], [64, 80, 598, true], [8192, 1.7, 2664, true]], [64, 8192]],
+    ['a cheapest under 30 days: the next faster size and the fastest', [[16, 20, 100, true], [32, 10.5, 105, true], [64, 5.6, 112, true], [128, 3, 130, true]], [32, 128]],
+    ['no milestone met below the fastest: the fastest and the next faster size', [[8, 2000, 500, true], [16, 1000, 510, true], [32, 600, 530, true]], [16, 32]],
+    ['the cheapest is the fastest: none', [[16, 20, 100, true]], []],
+  ] as [string, [number, number, number, boolean][], number[]][])('%s', (_title, rows, nodes) => {
+    expect(shownSizes(curve(rows)).map((p) => p.nodes)).toEqual(nodes);
+  });
+});
+
+describe('frontierNotes', () => {
+  it('names each shown size\'s time, GPU-hours, cost and extra GPU-hours over the cheapest; the fastest by name', () => {
+    const notes = frontierNotes(curve([[8, 372, 572_000, true], [64, 48.7, 598_000, true], [8192, 1.7, 2_664_000, true]]), { pricePerGpuHour: 2, currency: '$' });
+    expect(notes.slice(1, 3)).toEqual([
+      'Faster: 64 nodes (512 GPUs): 48.7 days for 598k GPU-hours ($1.20M, +4.5%).',
+      'The fastest, 8,192 nodes (65,536 GPUs): 1.7 days for 2.66M GPU-hours ($5.33M, +366%).',
+    ]);
+  });
+
+  it('says so when the cheapest is also the fastest', () => {
+    expect(frontierNotes(curve([[16, 20, 100, true]]), {})).toContain('No larger cluster trains it faster: the cheapest is also the fastest.');
+  });
+});
