@@ -30,11 +30,11 @@ export function classify(text: string, stated: AskParameters): IntentName {
   // "Cheapest" on a stated cluster is its best configuration's (config, below).
   if (!cluster && CHEAPEST.test(text)) return 'cheapest';
   // The cost on a stated cluster is its time to train's; before NODES, which "how much" would match.
-  if (COST.test(text)) return cluster ? 'time' : stated.deadlineSeconds === undefined && stated.gpuHours === undefined ? 'cheapest' : 'nodes';
+  if (COST.test(text)) return cluster ? 'time' : stated.deadlineSeconds === undefined && stated.gpuHours === undefined && stated.costBudget === undefined ? 'cheapest' : 'nodes';
   if (NODES.test(text)) return 'nodes';
-  // A deadline or a GPU-hour budget with no cluster asks for the cluster that meets it ("nodes to train 70b
+  // A deadline or a budget (GPU-hours or money) with no cluster asks for the cluster that meets it ("nodes to train 70b
   // in 1.5 months", "best setup for 70b in 2 weeks"): any other reading would plan a default cluster and drop it.
-  if ((stated.deadlineSeconds !== undefined || stated.gpuHours !== undefined) && !cluster) return 'nodes';
+  if ((stated.deadlineSeconds !== undefined || stated.gpuHours !== undefined || stated.costBudget !== undefined) && !cluster) return 'nodes';
   if (TIME.test(text)) return 'time';
   if (CONFIG.test(text)) return 'config';
   if (ESTIMATE.test(text)) return 'estimate';

@@ -90,8 +90,8 @@ export function withDefaults(intent: IntentName, stated: AskParameters): { param
       take('tokens', tokens, `${compactCount(tokens)} training tokens (20 per parameter, Hoffmann et al. 2022; ${why})`);
     }
   }
-  // A GPU-hour budget alone is a goal of its own ("how many nodes on 1.7M GPU-hours"): no deadline is assumed.
-  if (intent === 'nodes' && p.deadlineSeconds === undefined && p.gpuHours === undefined) {
+  // A budget alone is a goal of its own ("how many nodes on 1.7M GPU-hours", "with a $2M budget"): no deadline is assumed.
+  if (intent === 'nodes' && p.deadlineSeconds === undefined && p.gpuHours === undefined && p.costBudget === undefined) {
     take('deadlineSeconds', DEFAULT_DEADLINE_SECONDS, `a ${toDays(DEFAULT_DEADLINE_SECONDS)}-day deadline`);
   }
   if ((intent === 'time' || intent === 'config' || (intent === 'estimate' && searchesLayout(intent, stated))) && p.nodes === undefined && p.gpus === undefined) {

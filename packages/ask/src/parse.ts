@@ -6,7 +6,7 @@ import { matchHardware, matchUnmodelledHardware } from './lexicon/hardware.ts';
 import { customModelOfSize } from './custom-model.ts';
 import { matchModel } from './lexicon/models.ts';
 import { takeStatedMfu } from './lexicon/mfu.ts';
-import { resolvePrice, takePrice } from './lexicon/price.ts';
+import { moneyBudgetProblem, resolvePrice, takeMoneyBudget, takePrice } from './lexicon/price.ts';
 import { resolveSharding } from './sharding.ts';
 import {
   HW_TOKEN, KILO_COUNT, Scanner, takeAlgorithm, takeBytes, takeCollectiveOp, takeCounts, takeDeadline, takeParallelism,
@@ -79,6 +79,7 @@ export function parse(question: string): ParsedQuestion {
   }
   // Before any count or duration: "$3 an hour per GPU" holds an hour and a GPU of its own.
   const price = takePrice(s);
+  const moneyBudget = takeMoneyBudget(s);
   const mfu = takeStatedMfu(s);
   if (mfu?.ok === true) stated.mfu = mfu.mfu;
   else if (mfu !== undefined) problems.push(mfu.problem);
@@ -109,6 +110,12 @@ export function parse(question: string): ParsedQuestion {
     stated.pricePerGpuHour = priced.perGpuHour;
     stated.currency = priced.currency;
   } else if (priced !== undefined) problems.push(priced.problem);
+  const budgetProblem = moneyBudget === undefined ? undefined : moneyBudgetProblem(moneyBudget, priced);
+  if (budgetProblem !== undefined) problems.push(budgetProblem);
+  else if (moneyBudget !== undefined) {
+    stated.costBudget = moneyBudget.amount;
+    stated.currency ??= moneyBudget.currency;
+  }
   // "a GB200 NVL72", "one NVL72 rack": one rack, 72 GPUs.
   if (rackGpus !== undefined && stated.gpus === undefined && stated.nodes === undefined && /\b(?:a|one|single)\s+(?:dgx[\s-]*)?(?:gb200[\s-]*)?nvl/.test(normal)) stated.gpus = rackGpus;
   // Shaped once the counts are read: a stated sequence length is the model's ("a 30B model with seq 8192").

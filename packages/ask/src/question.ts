@@ -53,6 +53,8 @@ export interface AskParameters {
   deadlineSeconds?: number;
   /** A price per GPU-hour ("at $2/GPU-hour"): answers with GPU-hours then give the cost, in the currency given. */
   pricePerGpuHour?: number;
+  /** A budget in money ("a $2M budget"), planned with pricePerGpuHour (a question with one and no price is a problem). */
+  costBudget?: number;
   /** The price's currency sign ("$", "€", "£"), for display; unset when the question gave a number alone. */
   currency?: string;
   tensor?: number;

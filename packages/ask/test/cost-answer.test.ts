@@ -46,6 +46,26 @@ describe('answers with GPU-hours give their cost at a stated price', () => {
   });
 });
 
+describe('a budget in money, at a price', () => {
+  it('is runNodes\'s budget: the fastest plan it affords, within it, the smallest cluster that fits beside it', () => {
+    const a = ask('how many nodes for 70b on 2T tokens with a $2M budget at $2/gpu-hour');
+    const data = a.data as Extract<NodesResponseJson, { ok: true }>;
+    expect(data.mode).toBe('fastest-within-budget');
+    expect(data.cost).toBeLessThanOrEqual(2e6);
+    expect(a.headline).toMatch(/ for \$[\d.]+M \(budget \$2\.00M\)$/);
+    expect(a.notes[0]).toMatch(/^The fastest plan the budget affords \(\d+ cluster sizes searched\); the smallest cluster that fits: \d+ nodes? \(\d+ GPUs\): [\d.]+ days for [\d.]+k GPU-hours \(\$[\d.]+M\)\.$/);
+  });
+
+  it('a GPU-hour budget alone says the same, never "meets the deadline" (there is none)', () => {
+    const a = ask('how many h100 nodes to train llama 3 8b on 1.7M gpu hours');
+    expect(a.notes[0]).toMatch(/^The fastest plan the budget affords /);
+  });
+
+  it('a cheapest question with one is said against the cheapest', () => {
+    expect(ask('cheapest way to train 70b on 2T tokens under $1M at $2/gpu-hour').notes.at(-1)).toBe('Even the cheapest is over the $1.00M budget.');
+  });
+});
+
 describe('cheapest: the time–cost frontier\'s cheapest size', () => {
   it.each([
     ['cheapest way to train 70B on 2T tokens at $2/GPU-hour'],

@@ -39,7 +39,6 @@ describe('parse: a price per GPU-hour', () => {
 
   it.each([
     // A budget, in money or GPU-hours, is no price, nor are token counts or sizes beside a price.
-    ['how many nodes for 70b with a $2M budget', { model: 'llama3-70b' }],
     ['how many nodes for 70b on a budget of 1.7M GPU-hours', { model: 'llama3-70b', gpuHours: 1.7 * MILLION }],
     ['how many nodes for 70b on 1.7M GPU-hours at $2/GPU-hour', { model: 'llama3-70b', gpuHours: 1.7 * MILLION, pricePerGpuHour: 2, currency: '$' }],
     ['cheapest way to train 8b on 2T tokens at $2/GPU-hour', { model: 'llama3-8b', tokens: 2e12, pricePerGpuHour: 2, currency: '$' }],
@@ -49,10 +48,23 @@ describe('parse: a price per GPU-hour', () => {
   });
 
   it.each([
+    ['how many nodes for 70b with a $2M budget at $2/GPU-hour', { model: 'llama3-70b', costBudget: 2 * MILLION, pricePerGpuHour: 2, currency: '$' }],
+    ['how many nodes for 70b on 2T tokens with a budget of $1.5 million at $2/gpu-hour', { model: 'llama3-70b', tokens: 2e12, costBudget: 1.5 * MILLION, pricePerGpuHour: 2, currency: '$' }],
+    ['how many nodes for 70b with 500k euros at €2 per GPU-hour', { model: 'llama3-70b', costBudget: 500_000, pricePerGpuHour: 2, currency: '€' }],
+  ])('a budget in money: "%s" reads %j, a nodes question with no deadline assumed', (question, stated) => {
+    const q = parse(question);
+    expect(q.stated).toEqual(stated);
+    expect(q.intent).toBe('nodes');
+    expect(q.parameters.deadlineSeconds).toBeUndefined();
+  });
+
+  it.each([
+    ['how many nodes for 70b with a $2M budget', 'a budget of $2.00M needs a price per GPU-hour to plan against ("at $2/GPU-hour"), or give it in GPU-hours ("1.7M GPU-hours")'],
+    ['how many nodes for 70b with 2 million dollars at €2/GPU-hour', 'the budget is in $ and the price in €: give both in one currency'],
     ['how long to train 70b on 64 nodes at $0/GPU-hour', 'a price of $0 per GPU-hour is out of range: give a price above 0 ("at $2/GPU-hour")'],
     ['how long to train 70b on 64 nodes at $5000 per GPU-hour', 'a price of $5000 per GPU-hour is out of range: at most 1,000 per GPU-hour (cloud prices are a few dollars)'],
     ['how long to train 70b on 64 nodes at $0 per node-hour', 'a price of $0 per node-hour is out of range: give a price above 0 ("at $2/GPU-hour")'],
-  ])('"%s" is refused with a problem naming the price', (question, problem) => {
+  ])('"%s" is refused with a problem saying what to give', (question, problem) => {
     expect(parse(question).problems).toEqual([problem]);
   });
 });

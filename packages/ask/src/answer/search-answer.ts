@@ -8,7 +8,7 @@ import { modelInputOf, modelNameOf } from '../model-of.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
 import { widgetLink } from '../scenario.ts';
 import type { Answer, AnswerOptions, PublicUrl } from './answer-types.ts';
-import { costFigures, forCost } from './cost.ts';
+import { costFigures, costOf, forCost, moneyText } from './cost.ts';
 import { describeConfiguration, estimateFigures, estimateNumbers, gpuName } from './describe-estimate.ts';
 import { frontierNotes, sizeText } from './frontier-notes.ts';
 import { answerHelp } from './help-answer.ts';
@@ -140,14 +140,18 @@ function goalOf(q: ParsedQuestion): Record<string, unknown> | string {
   return {
     ...(p.deadlineSeconds !== undefined && { days: toDays(p.deadlineSeconds) }),
     ...(p.gpuHours !== undefined && { gpuHours: p.gpuHours }),
+    ...(p.costBudget !== undefined && { budget: p.costBudget }),
   };
 }
 
-/** Whether the cheapest plan keeps to a GPU-hour budget the question gave with no deadline. */
+/** Whether the cheapest plan keeps to a budget (GPU-hours, money) the question gave with no deadline. */
 function frontierBudgetNote(p: AskParameters, gpuHours: number): string[] {
-  if (p.gpuHours === undefined) return [];
-  const budget = `${compactCount(p.gpuHours)} GPU-hour budget`;
-  return [gpuHours <= p.gpuHours ? `The cheapest is within the ${budget}.` : `Even the cheapest is over the ${budget}.`];
+  const cost = costOf(p, gpuHours);
+  const budgets: [string, boolean][] = [
+    ...(p.gpuHours === undefined ? [] : [[`${compactCount(p.gpuHours)} GPU-hour budget`, gpuHours <= p.gpuHours] as [string, boolean]]),
+    ...(p.costBudget === undefined || cost === undefined ? [] : [[`${moneyText(p.costBudget, p.currency)} budget`, cost <= p.costBudget] as [string, boolean]]),
+  ];
+  return budgets.map(([budget, within]) => (within ? `The cheapest is within the ${budget}.` : `Even the cheapest is over the ${budget}.`));
 }
 
 /** A cheapest question with a deadline: the fewest nodes that meet it, taken as the cheapest that does. */
@@ -181,15 +185,19 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   const goals = [
     ...(p.deadlineSeconds !== undefined ? [`deadline ${formatDays(toDays(p.deadlineSeconds))}`] : []),
     ...(p.gpuHours !== undefined ? [`budget ${compactCount(p.gpuHours)} GPU-hours`] : []),
+    ...(p.costBudget !== undefined ? [`budget ${moneyText(p.costBudget, p.currency)}`] : []),
   ].join(', ');
   const cost = forCost(p, result.gpuHours);
   const headline = q.intent === 'time'
     ? `${subjectOf(p)}: ${formatDays(result.days)} to train ${tokens} tokens on ${cluster}${cost}`
     : `${byDeadline ? 'Cheapest for ' : ''}${subjectOf(p)}: ${cluster} train${result.nodes === 1 ? 's' : ''} ${tokens} tokens in ${formatDays(result.days)}${cost} (${goals})`;
+  const searched = `${countOf(result.searches, 'cluster size')} searched`;
+  // A budget alone (no deadline) asks for the fastest plan it affords, the smallest cluster that fits beside it.
+  const smallest = result.smallest === undefined ? '' : `; the smallest cluster that fits: ${sizeText(result.smallest, p)}${result.smallest.withinBudget ? '' : ', over the budget'}`;
   const notes = [
-    q.intent === 'time'
-      ? 'With the fastest configuration the search found on these nodes.'
-      : `The fewest nodes whose best configuration meets the deadline (${countOf(result.searches, 'cluster size')} searched).`,
+    q.intent === 'time' ? 'With the fastest configuration the search found on these nodes.'
+      : result.mode === 'fastest-within-budget' ? `The fastest plan the budget affords (${searched})${smallest}.`
+        : `The fewest nodes whose best configuration meets the deadline (${searched}).`,
     // The GPU-hours are in the time-to-train figure already (describe-estimate), not restated here.
     ...hint,
   ];

@@ -1,3 +1,5 @@
+import { parseCount } from '@trainplan/units';
+import { compactCount } from '../format.ts';
 import { HW_TOKEN, type Scanner } from './quantities.ts';
 
 /**
@@ -75,4 +77,46 @@ export function resolvePrice(r: PriceReading, gpusPerNode: number): StatedPrice 
     ? `${written} per node-hour read as ${priceText(perGpuHour, r.currency)} per GPU-hour (over the node's ${gpusPerNode} GPUs)`
     : `${written} an hour read as per GPU-hour (say "per node-hour" for a node's price)`;
   return { ok: true, perGpuHour, ...currency, assumed };
+}
+
+const AMOUNT = String.raw`(?:(us\$|[$€£]|usd|eur|gbp)\s*${NUMBER}\s*(k|m|b|thousand|million|billion)?\b${AFTER}|${NUMBER}\s*(k|m|b|thousand|million|billion)?\s*(usd|eur|gbp|dollars|euros|pounds)\b)`;
+// "a $2M budget", "budget of $2M", "with 2 million dollars", "spend at most €500k": money, never a token count.
+const BUDGET = new RegExp(String.raw`\bbudget\s*(?:of|is|=|:)?\s*${AMOUNT}|\b(?:with|spend(?:ing)?|under|within|for|at most|up to)\s+(?:an?\s+)?${AMOUNT}(?:\s+budget\b)?|\b(?:an?\s+)?${AMOUNT}\s+budget\b`);
+
+/** A budget in money ("$2M budget"), its currency sign when given; a price per GPU-hour turns it into GPU-hours. */
+export interface MoneyBudget {
+  amount: number;
+  currency?: string;
+}
+
+/** The money budget the question states, taken out of the text (after takePrice, whose "$2/GPU-hour" is no budget). */
+export function takeMoneyBudget(s: Scanner): MoneyBudget | undefined {
+  const m = BUDGET.exec(s.text);
+  if (!m) return undefined;
+  s.blank({ index: m.index, length: m[0].length });
+  // The three places AMOUNT sits, each with its six groups: sign, number, scale, word after; number, scale, word.
+  for (let at = 1; at < m.length; at += 7) {
+    const [sign, number, scale, after, bareNumber, bareScale, word] = m.slice(at, at + 7);
+    const value = number ?? bareNumber;
+    if (value === undefined) continue;
+    const currency = SIGNS[sign ?? after ?? word ?? ''];
+    const amount = parseCount(`${value}${scale ?? bareScale ?? ''}`);
+    if (amount === undefined) continue;
+    return { amount, ...(currency !== undefined && { currency }) };
+  }
+  return undefined;
+}
+
+/**
+ * A money budget is GPU-hours only at a price (runNodes takes `budget` with `pricePerGpuHour`): without one,
+ * or priced in another currency, or not above zero, a problem saying what to give.
+ */
+export function moneyBudgetProblem(b: MoneyBudget, price: StatedPrice | undefined): string | undefined {
+  const written = `${b.currency ?? ''}${compactCount(b.amount)}`;
+  if (!(b.amount > 0)) return `a budget of ${written} is out of range: give one above 0`;
+  if (price === undefined) return `a budget of ${written} needs a price per GPU-hour to plan against ("at $2/GPU-hour"), or give it in GPU-hours ("1.7M GPU-hours")`;
+  if (price.ok && b.currency !== undefined && price.currency !== undefined && b.currency !== price.currency) {
+    return `the budget is in ${b.currency} and the price in ${price.currency}: give both in one currency`;
+  }
+  return undefined;
 }
