@@ -11,8 +11,8 @@ const MEMORY = /\b(?:memory|mem|hbm|vram|fits?|oom|out of memory|how much (?:gpu
 const TIME_COUNT = /\bhow many (?:days|weeks|hours|months|gpu[\s-]*hours)\b/;
 // "cheapest", "most cost-effective", "lowest cost", "minimize the cost": the time–cost curve's cheapest size.
 const CHEAPEST = /\b(?:cheapest|least expensive|lowest[\s-]*(?:cost|price)|most (?:cost|price)[\s-]*(?:effective|efficient)|cost[\s-]*(?:optimal|effective|efficient)|min(?:imum|imal|imi[sz]e|imi[sz]ing)?\s+(?:the\s+)?(?:total\s+)?(?:cost|spend|gpu[\s-]*hours))\b|\b(?:fewest|least) gpu[\s-]*hours\b/;
-// "how much would it cost", "what's the cost", "cost to train": with no cluster, the cheapest (or, with a deadline, the nodes that meet it).
-const COST = /\bhow much\b.*\bcosts?\b|\bcosts? to train\b|\bhow expensive\b|\bwhat(?:'s| is| would be| will be)? the (?:total )?cost\b|\btotal cost\b/;
+// "how much would it cost", "how much to train", "what's the cost", "cost to train": with no cluster, the cheapest (or, with a deadline, the nodes that meet it).
+const COST = /\bhow much\b.*\bcosts?\b|\bhow much (?:money|to train|for training)\b|\bcosts? to train\b|\bhow expensive\b|\bwhat(?:'s| is| would be| will be)? the (?:total )?cost\b|\btotal cost\b/;
 const NODES = /\bhow (?:many|much)\b.*\b(?:nodes?|gpus?|machines?|servers?|racks?|boxes|hardware|[abhv]100s?|[gb]?[bh]200s?)\b|\b(?:nodes?|gpus?) (?:do i|would i|will i|are) need(?:ed)?\b|\b(?:nodes?|gpus?) (?:needed|required)\b|\bnumber of (?:nodes|gpus)\b|\bcluster size\b|\bhow (?:big|large) (?:a|of a|the) cluster\b/;
 const TIME = /\bhow long\b|\btime to train\b|\btraining time\b|\bwhen will\b|\bduration\b|\bhow fast (?:can|will|would|does)\b.*\btrain\b|\bdays to train\b/;
 const CONFIG = /\b(?:best|optimal|fastest|recommended|ideal|good|right)\b.*\b(?:config(?:uration)?s?|setup|strateg(?:y|ies)|parallelism|layout|plan|split|sharding|settings?|mapping)\b|\bhow (?:should|do|would|to) (?:i |we )?(?:shard|paralleli[sz]e|split|configure|lay out|map)\b|\b(?:config(?:uration)?|strategy|parallelism) for\b|\bsearch\b|\boptimi[sz]e\b/;

@@ -39,6 +39,17 @@ describe('answers with GPU-hours give their cost at a stated price', () => {
     expect(costFigure(ask('how long to train gpt3-175b on 128 nodes'))).toBeUndefined();
   });
 
+  it.each([
+    ['how long and how much to train 13b on 1T tokens on 32 nodes at $3/gpu-hour', 'time', 32],
+    ['what would it cost to train llama 3 8b on 15T tokens on 8 nodes at $2.50/hr per GPU', 'time', 8],
+    ['how much to train 70b on 2T tokens at $2/gpu-hour', 'cheapest', undefined],
+    ['how much hardware to train 70b in 30 days', 'nodes', undefined],
+  ])('"%s" is a %s question on the nodes stated (%s)', (question, intent, nodes) => {
+    const q = parse(question);
+    expect(q.intent).toBe(intent);
+    expect(q.parameters.nodes).toBe(nodes);
+  });
+
   it('"how much would it cost" on a stated cluster is its time to train, never a default deadline\'s nodes', () => {
     const q = parse('how much would it cost to train llama3-70b on 2T tokens on 128 H100 nodes at $2/gpu-hour');
     expect(q.intent).toBe('time');
