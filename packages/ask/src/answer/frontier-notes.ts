@@ -1,4 +1,5 @@
-import type { NodesResponseJson } from '@trainplan/protocol';
+import type { FrontierSizeJson, NodesOkJson } from '@trainplan/protocol';
+import { countOf } from '@trainplan/units';
 import { compactCount, formatDays } from '../format.ts';
 import type { AskParameters } from '../question.ts';
 import { costOf, moneyText } from './cost.ts';
@@ -8,17 +9,15 @@ import { costOf, moneyText } from './cost.ts';
  * answer; the notes show what going faster costs, at a few Pareto sizes a planner would weigh.
  */
 
-type FrontierAnswer = Extract<NodesResponseJson, { ok: true }>;
-/** One size of the curve (the protocol's FrontierSizeJson, which its index does not export). */
-type FrontierSizeJson = NonNullable<FrontierAnswer['frontier']>[number];
+type FrontierAnswer = NodesOkJson;
 
 /** Deadlines a plan is usually held to (a quarter, a month): the first Pareto size under each is shown. */
 export const FRONTIER_MILESTONE_DAYS: readonly number[] = [90, 30];
 /** Faster sizes shown at most (with the fastest). */
 const MAX_SHOWN = 3;
 
-const nodesGpus = (p: { nodes: number; gpus: number }): string =>
-  `${p.nodes.toLocaleString('en-US')} node${p.nodes === 1 ? '' : 's'} (${p.gpus.toLocaleString('en-US')} GPUs)`;
+/** "8 nodes (64 GPUs)": counted as the answers' headlines count them. */
+const nodesGpus = (p: { nodes: number; gpus: number }): string => `${countOf(p.nodes, 'node')} (${countOf(p.gpus, 'GPU')})`;
 
 /** "+4.7%", "+366%": the extra GPU-hours over the cheapest. */
 function extra(gpuHours: number, cheapest: number): string {

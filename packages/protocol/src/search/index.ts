@@ -1,7 +1,7 @@
 /** The search, nodes, scale and inference requests on the wire, and the configuration exports. */
 export type {
   SearchObjectiveId, SearchPlanJson, SearchAlternativeJson, PrunedJson, SearchStatsJson, SearchOkJson, SearchFailJson,
-  SearchResponseJson, ClosestJson, NodesOkJson, NodesFailJson, NodesResponseJson, NodesSizeJson, LargerBatchJson,
+  SearchResponseJson, ClosestJson, NodesOkJson, NodesFailJson, NodesResponseJson, NodesSizeJson, LargerBatchJson, FrontierSizeJson,
 } from './wire.ts';
 export type { SearchRequest } from './search-schema.ts';
 export { searchRequestSchema, searchRequestJsonSchema, validateSearchRequest } from './search-schema.ts';
