@@ -64,7 +64,7 @@ describe('a budget in money, at a price', () => {
     expect(data.mode).toBe('fastest-within-budget');
     expect(data.cost).toBeLessThanOrEqual(2e6);
     expect(a.headline).toMatch(/ for \$[\d.]+M \(budget \$2\.00M\)$/);
-    expect(a.notes[0]).toMatch(/^The fastest plan the budget affords \(\d+ cluster sizes searched\); the smallest cluster that fits: \d+ nodes? \(\d+ GPUs\): [\d.]+ days for [\d.]+k GPU-hours \(\$[\d.]+M\)\.$/);
+    expect(a.notes[0]).toMatch(/^The fastest plan the budget affords \(\d+ cluster sizes searched\); the smallest cluster that fits: \d+ nodes? \(\d+ GPUs\): [\d.]+ days(?: \([\d.]+ years\))? for [\d.]+k GPU-hours \(\$[\d.]+M\)\.$/);
   });
 
   it('a GPU-hour budget alone says the same, never "meets the deadline" (there is none)', () => {

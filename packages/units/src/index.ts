@@ -4,7 +4,7 @@ export {
   ns, us, ms, seconds, minutes, hours, days,
   TFLOPS, PFLOPS, GBps, TBps, Gbps,
   thousand, million, billion, trillion,
-  toGB, toGiB, toMs, toUs, toDays, toHours, toTFLOPS, toGBps, toBillions,
+  toGB, toGiB, toMs, toUs, toDays, toHours, daysToYears, toTFLOPS, toGBps, toBillions,
 } from './quantities.ts';
 export {
   formatNumber, formatBytes, formatBytesDecimal, formatSeconds, formatFlops, formatBandwidth,

@@ -62,6 +62,8 @@ export const toMs = (s: Seconds): number => s * KILO;
 export const toUs = (s: Seconds): number => s * MEGA;
 export const toDays = (s: Seconds): number => s / 86400;
 export const toHours = (s: Seconds): number => s / 3600;
+/** Days as years: the Julian year, 365.25 days (IAU). */
+export const daysToYears = (days: number): number => days / 365.25;
 export const toTFLOPS = (f: FlopPerSecond): number => f / TERA;
 export const toGBps = (r: BytesPerSecond): number => r / GIGA;
 export const toBillions = (c: Count): number => c / GIGA;
