@@ -51,15 +51,11 @@ export function spaceFlagsHelp(column: number): string {
 
 export type Built = { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
 
-/** Thousands grouped by commas ("1,536", "6,400,000"), as a count is often written; "1,5" is no such number. */
-const GROUPED = /^\s*\d{1,3}(?:,\d{3})+(?:\.\d+)?\s*$/;
-const ungrouped = (raw: string): string => (GROUPED.test(raw) ? raw.replaceAll(',', '') : raw);
-
-/** A count flag ("300B", "2e12", "1536", "1,536"), passed through as text when it does not parse so the schema names it. */
+/** A count flag ("300B", "2e12", "1536", "1,536": units' parseCount reads thousands separators), passed through as text when it does not parse so the schema names it. */
 export function count(v: FlagValues, name: string): number | string | undefined {
   const raw = v[name];
   if (typeof raw !== 'string') return undefined;
-  const n = parseCount(ungrouped(raw));
+  const n = parseCount(raw);
   return n === undefined ? raw : n;
 }
 
@@ -87,7 +83,7 @@ export function seqLength(v: FlagValues): number | string | undefined {
 export function number(v: FlagValues, name: string): number | string | undefined {
   const raw = v[name];
   if (typeof raw !== 'string') return undefined;
-  const n = parseDecimal(ungrouped(raw));
+  const n = parseDecimal(raw);
   return n !== undefined && Number.isFinite(n) ? n : raw;
 }
 

@@ -35,6 +35,13 @@ describe('scenarioFromFields', () => {
     expect(!r.ok && r.issues).toEqual([{ field: 'tokens', message: 'at most 1000T, got 1e30' }]);
   });
 
+  it('reads thousands separators as a reader writes a count (1,024 nodes, a batch of 1,536), but not a misplaced comma', () => {
+    const r = scenarioFromFields({ ...DEFAULT_VALUES, nodes: '1,024', gbs: '1,536' });
+    expect(r.ok && [r.scenario.cluster.nodes, r.scenario.training.globalBatchSize]).toEqual([1024, 1536]);
+    const comma = scenarioFromFields({ ...DEFAULT_VALUES, nodes: '1,24' });
+    expect(!comma.ok && comma.issues).toEqual([{ field: 'nodes', message: 'not a number: "1,24"' }]);
+  });
+
   it('still reads decimal notation: signs, decimals, exponents and spaces around', () => {
     const r = scenarioFromFields({ ...DEFAULT_VALUES, nodes: ' 1e2 ', days: '.5', tp: '+8' });
     expect(r.ok && [r.scenario.cluster.nodes, r.budget.deadlineDays, r.scenario.parallelism?.tensor]).toEqual([100, 0.5, 8]);

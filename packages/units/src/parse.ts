@@ -18,20 +18,28 @@ const COUNT_FACTORS: Record<string, number> = { '': 1, k: 1e3, m: 1e6, b: 1e9, g
 
 /** Decimal notation only: Number() also reads "0x10", "0b101" and "0o10", which a reader means as no number. */
 const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
+/** Thousands grouped by commas ("1,536", "6,400,000.5"), as a count is often written; "1,5" is no such number. */
+const GROUPED = /^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d*)?$/;
 
-/** Parses a decimal number ("2.5", "-5", "1e-3"; surrounding space allowed); undefined for anything else, hex and "" included. */
+/** The text without its thousands separators when they group it correctly; as it is otherwise. */
+const ungrouped = (t: string): string => (GROUPED.test(t) ? t.replaceAll(',', '') : t);
+
+/**
+ * Parses a decimal number ("2.5", "-5", "1e-3", "1,536"; surrounding space allowed); undefined for
+ * anything else, hex, "" and a misplaced comma ("1,5") included.
+ */
 export function parseDecimal(text: string): number | undefined {
-  const t = text.trim();
+  const t = ungrouped(text.trim());
   return DECIMAL.test(t) ? Number(t) : undefined;
 }
 
-/** Parses "300B", "2T", "1.5e12", "15 trillion" into a plain count; undefined otherwise. */
+/** Parses "300B", "2T", "1.5e12", "15 trillion", "6,400,000" into a plain count; undefined otherwise. */
 export function parseCount(text: string): Count | undefined {
   const words: Record<string, string> = { thousand: 'k', million: 'm', billion: 'b', trillion: 't' };
-  const m = /^\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*([a-z]*)\s*$/i.exec(text);
+  const m = /^\s*(\d{1,3}(?:,\d{3})+(?:\.\d+)?|[0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*([a-z]*)\s*$/i.exec(text);
   if (!m) return undefined;
   let unit = (m[2] ?? '').toLowerCase();
   unit = words[unit] ?? unit;
   const factor = COUNT_FACTORS[unit];
-  return factor === undefined ? undefined : Number(m[1]) * factor;
+  return factor === undefined ? undefined : Number(ungrouped(m[1]!)) * factor;
 }

@@ -58,10 +58,11 @@ describe('parsing', () => {
     expect(parseBytes('5 parsecs')).toBeUndefined();
   });
   it.each([
-    ['300B', 300e9], ['2T', 2e12], ['15 trillion', 15e12], ['1.5e12', 1.5e12],
+    ['300B', 300e9], ['2T', 2e12], ['15 trillion', 15e12], ['1.5e12', 1.5e12], ['6,400,000', 6.4e6], ['1,536', 1536], ['1,500B', 1.5e12],
   ])('parseCount(%s) = %d', (t, c) => expect(parseCount(t)).toBe(c));
-  it.each([['2.5', 2.5], [' -5 ', -5], ['1e-3', 0.001], ['.5', 0.5], ['7.', 7]])('parseDecimal(%j) = %d', (t, n) => expect(parseDecimal(t)).toBe(n));
-  it.each(['0x10', '0b101', '0o10', '', ' ', 'abc', '1,5', 'Infinity'])('parseDecimal(%j) is no number (Number() reads some of these)', (t) => {
+  it.each(['1,5', '15,00', ',536', '1,5366'])('parseCount(%j) is no count: the commas do not group thousands', (t) => expect(parseCount(t)).toBeUndefined());
+  it.each([['2.5', 2.5], [' -5 ', -5], ['1e-3', 0.001], ['.5', 0.5], ['7.', 7], ['1,024', 1024], ['-1,234.5', -1234.5]])('parseDecimal(%j) = %d', (t, n) => expect(parseDecimal(t)).toBe(n));
+  it.each(['0x10', '0b101', '0o10', '', ' ', 'abc', '1,5', '1,2345', 'Infinity'])('parseDecimal(%j) is no number (Number() reads some of these)', (t) => {
     expect(parseDecimal(t)).toBeUndefined();
   });
 });
