@@ -162,8 +162,8 @@ export function formatNodesReport(a: NodesResponseJson): string {
     `  step ${formatSeconds(a.configuration.estimate.stepTimeSeconds)} · MFU ${(a.configuration.estimate.mfu * 100).toFixed(1)}% · ${countOf(a.searches, 'cluster size')} searched`,
     ...(a.checked && a.checked.fromNodes < a.nodes ? [checkedLine(a.checked, a.nodes)] : []),
     ...a.configuration.estimate.warnings.map((w) => `  ⚠ ${w}`),
-    ...hintLines(a),
     ...frontierLines(a),
+    ...hintLines(a),
     '',
   ].join('\n');
 }

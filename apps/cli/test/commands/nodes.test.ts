@@ -81,7 +81,9 @@ describe('trainplan nodes', () => {
     expect(code).toBe(0);
     expect(out).toMatch(new RegExp(`^cheapest: ${a.nodes} nodes \\(${a.gpus} × a100-80gb\\)\ntime to train 300B tokens: [\\d.]+ days · [\\d,]+ GPU-hours · cost [\\d,]+\n`));
     const table = out.slice(out.indexOf('time–cost curve'));
-    const rows = table.split('\n').slice(2).filter((line) => line.trim() !== '');
+    const rows = table.split('\n').slice(2).filter((line) => line.startsWith('  '));
+    // The curve's fastest size at twice the batch, after the table.
+    expect(out.trimEnd().split('\n').at(-1)).toBe(`hint: ${a.largerBatch.message}`);
     expect(rows).toHaveLength(a.frontier.length);
     a.frontier.forEach((p: { nodes: number; gpuHours: number; cost: number; pareto: boolean; label: string }, i: number) => {
       const row = rows[i]!;

@@ -44,13 +44,17 @@ export type LargerBatchQuestion =
  * a deadline `point` misses), fewer days on given nodes. A hint, not a change: whether a model trains
  * as well at the larger batch depends on its critical batch size (McCandlish et al. 2018, "An
  * Empirical Model of Large-Batch Training"), which no step-time model knows; Llama 3 405B doubled its
- * batch twice during pre-training, from 4M to 16M tokens (Dubey et al. 2024, §3.4.1).
+ * batch twice during pre-training, from 4M to 16M tokens (Dubey et al. 2024, §3.4.1). With
+ * `whenBound: false` the larger batch is tried whatever the plan's bubble (the time–cost curve's
+ * fastest size, where the batch spread over many GPUs shows as larger TP and CP as much as in the bubble).
  */
 export function largerBatch(
   base: SearchBase, tokens: number, point: CapacityPoint, question: LargerBatchQuestion, options: CapacityOptions,
+  { whenBound = true }: { readonly whenBound?: boolean } = {},
 ): LargerBatchJson | undefined {
   const batch = base.globalBatchSize;
-  if (!batchBound(point, batch)) return undefined;
+  const bound = batchBound(point, batch);
+  if (whenBound && !bound) return undefined;
   const doubled = { ...base, globalBatchSize: 2 * batch };
   // Training takes whole optimizer steps (Narayanan et al. 2021, §2.2): a budget under one larger step is no run.
   if (tokens < doubled.globalBatchSize * doubled.seqLength) return undefined;
@@ -60,7 +64,7 @@ export function largerBatch(
     : answerOf(fewestNodes(doubled, tokens, { deadlineSeconds: question.deadlineSeconds, ...(price !== undefined && { pricePerGpuHour: price }) }, options));
   if (!found) return undefined;
   if (!materiallyBetter(question, point, found)) return undefined;
-  return json(point, found, batch, base.seqLength, question.kind === 'deadline' && question.missed === true);
+  return json(point, found, batch, base.seqLength, question.kind === 'deadline' && question.missed === true, bound);
 }
 
 /**
@@ -78,7 +82,7 @@ function answerOf(a: ReturnType<typeof fewestNodes>): CapacityPoint | undefined 
   return a.ok ? a : undefined;
 }
 
-function json(point: CapacityPoint, found: CapacityPoint, batch: number, seqLength: number, missed: boolean): LargerBatchJson {
+function json(point: CapacityPoint, found: CapacityPoint, batch: number, seqLength: number, missed: boolean, bound: boolean): LargerBatchJson {
   const c = point.plan.candidate;
   const fraction = bubbleFraction(point);
   const why = fraction >= BATCH_BOUND_BUBBLE_FRACTION
@@ -88,7 +92,7 @@ function json(point: CapacityPoint, found: CapacityPoint, batch: number, seqLeng
   const gain = missed ? `meet the deadline on ${nodesText(found.nodes)} in ${found.days.toFixed(1)} days`
     : found.nodes < point.nodes ? `need ${nodesText(found.nodes)} (${point.nodes - found.nodes} fewer), ${found.days.toFixed(1)} days`
     : `take ${found.days.toFixed(1)} days on ${nodesText(found.nodes)} (${point.days.toFixed(1)} at ${batch})`;
-  const message = `The batch holds this plan back: ${why}. A global batch of ${larger} sequences `
+  const message = `${bound ? `The batch holds this plan back: ${why}. ` : ''}A global batch of ${larger} sequences `
     + `(${formatCount(larger * seqLength).replace(/\s+/g, '')} tokens) would ${gain}, `
     + 'if the model trains as well at that batch (its critical batch size, McCandlish et al. 2018).';
   return {

@@ -155,9 +155,14 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
   if (req.frontier === true) {
     const f = costTimeFrontier(r.base, req.tokens, opts, price);
     if (!f.ok) return { ok: false, reason: f.reason, message: f.message, searches: f.searches };
+    // The curve's fast end is where a fixed batch spreads thinnest: the fastest size at twice the batch, whatever its bubble.
+    const { onClusterSize: _, ...quiet } = opts;
+    const larger = largerBatch(r.base, req.tokens, f.fastest, {
+      kind: 'nodes', nodes: f.fastest.nodes, ...(price !== undefined && { pricePerGpuHour: price }),
+    }, quiet, { whenBound: false });
     return {
       ok: true, mode: 'cost-time-frontier', ...point(f.cheapest.nodes, f.cheapest), searches: f.searches,
-      frontier: f.points.map(frontierJson), fastest: frontierJson(f.fastest),
+      frontier: f.points.map(frontierJson), fastest: frontierJson(f.fastest), ...(larger && { largerBatch: larger }),
     };
   }
 

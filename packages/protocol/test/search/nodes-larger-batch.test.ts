@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { nodesText } from '@trainplan/search';
+import { nodesText, trainOnNodes } from '@trainplan/search';
 import { runNodes, validateNodesResponse } from '../../src/index.ts';
-import { BATCH_BOUND_BUBBLE_FRACTION, MATERIAL_GAIN, materiallyBetter } from '../../src/search/nodes-larger-batch.ts';
+import { validate } from '../../src/schema/validate.ts';
+import { BATCH_BOUND_BUBBLE_FRACTION, batchBound, largerBatch, MATERIAL_GAIN, materiallyBetter } from '../../src/search/nodes-larger-batch.ts';
+import { nodesRequestSchema } from '../../src/search/nodes.ts';
+import { resolveSearch } from '../../src/search/resolve-search.ts';
 
 // GPT-3 175B for 300B tokens on DGX H100 nodes at a 4M-token batch: two days need hundreds of nodes,
 // where 2048 sequences leave each pipeline few micro-batches; thirty days need a few dozen.
@@ -113,5 +116,35 @@ describe('nodes: a larger batch is offered only for a material gain', () => {
     ['a missed deadline, met on more nodes', { ...deadline, missed: true }, { nodes: 400, seconds: 90_000 }, { nodes: 410, seconds: 86_000 }, true],
   ] as const)('%s', (_title, question, point, found, offered) => {
     expect(materiallyBetter(question, point, found)).toBe(offered);
+  });
+});
+
+describe('largerBatch with whenBound: false (the time–cost curve\'s fastest size)', () => {
+  const base = (() => {
+    const valid = validate(nodesRequestSchema, { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, tokens: 300e9, nodes: 128 });
+    if (!valid.ok) throw new Error('invalid');
+    const r = resolveSearch({ ...valid.value, training: { ...valid.value.training, tokens: 300e9 } }, { nodes: 1 });
+    if (!r.ok) throw new Error('unresolved');
+    return r.value.base;
+  })();
+
+  it('tries twice the batch on a plan the batch does not visibly hold back, and says so without a "holds back" reason', () => {
+    const point = trainOnNodes(base, 1024, 300e9)!;
+    expect(batchBound(point, base.globalBatchSize)).toBe(false);
+    expect(largerBatch(base, 300e9, point, { kind: 'nodes', nodes: 1024 }, {})).toBeUndefined();
+    const hint = largerBatch(base, 300e9, point, { kind: 'nodes', nodes: 1024 }, {}, { whenBound: false });
+    if (!hint) throw new Error('expected twice the batch to train materially faster on 1024 nodes');
+    expect(hint.message).toMatch(/^A global batch of 3072 sequences \(6\.29M tokens\) would take [\d.]+ days on 1024 nodes \([\d.]+ at 1536\), if the model trains as well/);
+    expect(hint.days).toBe(trainOnNodes({ ...base, globalBatchSize: 3072 }, 1024, 300e9)!.days);
+  });
+
+  it('the frontier answer carries it for its fastest size', () => {
+    const a = runNodes({ model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, tokens: 300e9, frontier: true });
+    if (!a.ok) throw new Error(a.message);
+    expect(a.largerBatch?.nodes).toBe(a.fastest!.nodes);
+    expect(a.largerBatch!.days).toBeLessThan(a.fastest!.days);
+    const asked = runNodes({ model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 3072 }, tokens: 300e9, nodes: a.fastest!.nodes });
+    if (!asked.ok) throw new Error(asked.message);
+    expect(a.largerBatch!.days).toBe(asked.days);
   });
 });
