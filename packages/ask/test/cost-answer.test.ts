@@ -110,6 +110,13 @@ describe('cheapest: the time–cost frontier\'s cheapest size', () => {
     expect(shownDays.some((d) => d <= 30)).toBe(true);
   });
 
+  it('notes runNodes\'s larger-batch hint for the fastest size, when twice the batch trains it materially faster', () => {
+    const hint = data.largerBatch;
+    if (!hint) throw new Error('expected a larger-batch hint at the fastest size');
+    expect(hint.nodes).toBe(data.fastest!.nodes);
+    expect(a.notes).toContain(hint.message);
+  });
+
   it('with a deadline, answers the fewest nodes that meet it, and says that is taken as the cheapest', () => {
     const d = ask('cheapest way to train 70B on 2T tokens in 60 days at $2/GPU-hour');
     expect((d.data as Extract<NodesResponseJson, { ok: true }>).mode).toBe('fewest-nodes');

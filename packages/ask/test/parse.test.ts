@@ -62,6 +62,10 @@ const TABLE: readonly [question: string, intent: IntentName, stated: AskParamete
   ['step time of llama3-8b on 8 80gb h100', 'estimate', { model: 'llama3-8b', gpu: 'h100-sxm', gpus: 8 }],
   ['hbm use of 175B with 8-way tensor and 8-way pipeline parallelism and gbs 1536', 'memory',
     { model: 'gpt3-175b', tensor: 8, pipeline: 8, globalBatchSize: 1536 }],
+  // A bare "batch N" is the global batch, beside a micro-batch named as one.
+  ['how long to train gpt3-175b on 128 A100 nodes with batch 1536 and micro batch 2', 'time',
+    { model: 'gpt3-175b', gpu: 'a100-80gb', nodes: 128, globalBatchSize: 1536, microBatchSize: 2 }],
+  ['cheapest way to train gpt3-175b on 300B tokens with a batch of 1536', 'cheapest', { model: 'gpt3-175b', tokens: 300e9, globalBatchSize: 1536 }],
   // estimate
   ['step time of llama3-8b on 8 H100 with tp 8', 'estimate', { model: 'llama3-8b', gpu: 'h100-sxm', gpus: 8, tensor: 8 }],
   ['MFU for gpt3-175b on 128 DGX A100 with tp 8 pp 8 and global batch 1536', 'estimate',

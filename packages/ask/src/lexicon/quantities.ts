@@ -127,7 +127,8 @@ const PARALLEL_WORDS: readonly [IntegerField, string][] = [
   ['data', String.raw`dp|data[\s-]*parallel(?:ism|\s*size)?`],
   ['virtualStages', String.raw`vp|vpp|virtual[\s-]*(?:pipeline[\s-]*)?stages?|interleav(?:ed|ing)`],
   ['microBatchSize', String.raw`mbs|micro[\s-]*batch(?:[\s-]*size)?`],
-  ['globalBatchSize', String.raw`gbs|global[\s-]*batch(?:[\s-]*size)?|batch[\s-]*size`],
+  // A bare "batch 1536" is the global batch (a micro-batch is named as one, above; "batch 4M tokens" is takeTokenPhrases').
+  ['globalBatchSize', String.raw`gbs|global[\s-]*batch(?:[\s-]*size)?|batch(?:[\s-]*size)?`],
   ['seqLength', String.raw`seq(?:uence)?(?:[\s-]*len(?:gth)?)?|context[\s-]*length|ctx`],
 ];
 
