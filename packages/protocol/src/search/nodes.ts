@@ -126,10 +126,11 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
   const point = (nodes: number, p: CapacityPoint) => ({
     ...sizeJson(p), tokens: req.tokens, configuration: planJson(r, p.plan.candidate, nodes, 1, price),
   });
+  // One size's search, or a search of sizes that are not the request's (the larger batch's): progress, no size notes.
+  const { onClusterSize: _, ...one } = opts;
 
   if (req.nodes !== undefined) {
     options.onClusterSize?.(req.nodes, 0);
-    const { onClusterSize: _, ...one } = opts;
     const p = trainOnNodes(r.base, req.nodes, req.tokens, one, price);
     if (p) {
       const larger = largerBatch(r.base, req.tokens, p, { kind: 'nodes', nodes: req.nodes, ...(price !== undefined && { pricePerGpuHour: price }) }, one);
@@ -156,10 +157,9 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
     const f = costTimeFrontier(r.base, req.tokens, opts, price);
     if (!f.ok) return { ok: false, reason: f.reason, message: f.message, searches: f.searches };
     // The curve's fast end is where a fixed batch spreads thinnest: the fastest size at twice the batch, whatever its bubble.
-    const { onClusterSize: _, ...quiet } = opts;
     const larger = largerBatch(r.base, req.tokens, f.fastest, {
       kind: 'nodes', nodes: f.fastest.nodes, ...(price !== undefined && { pricePerGpuHour: price }),
-    }, quiet, { whenBound: false });
+    }, one, { whenBound: false });
     return {
       ok: true, mode: 'cost-time-frontier', ...point(f.cheapest.nodes, f.cheapest), searches: f.searches,
       frontier: f.points.map(frontierJson), fastest: frontierJson(f.fastest), ...(larger && { largerBatch: larger }),
@@ -181,8 +181,7 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
   // Only a deadline without a budget: with a budget, the larger batch's answer would also have to stay within it.
   const hinted = deadline && !('gpuHourBudget' in budget || 'costBudget' in budget) ? (answer.ok ? answer : answer.closest) : undefined;
   const larger = hinted && deadline && (answer.ok || answer.reason === 'deadline-unreachable')
-    // Its sizes are not the request's: progress goes on, the cluster-size notes do not.
-    ? largerBatch(r.base, req.tokens, hinted, deadline, (({ onClusterSize: _, ...rest }) => rest)(opts)) : undefined;
+    ? largerBatch(r.base, req.tokens, hinted, deadline, one) : undefined;
   if (answer.ok) {
     return {
       ok: true, mode: budgetOnly ? 'fastest-within-budget' : 'fewest-nodes', ...point(answer.nodes, answer), searches: answer.searches,
