@@ -12,6 +12,8 @@ const QUESTIONS = [
   'what\'s the most cost-effective cluster for llama3-70b on 15T tokens',
   'cheapest way to train 70B in 30 days at €1.8/GPU-h',
   'how many nodes to train llama3-8b on 15T tokens in 14 days at 2.5 USD per gpu-hour',
+  'how long to train 70b on 2T tokens on 64 H100 nodes at $2/GPU-hour with a $1M budget',
+  'cheapest way to train 70b on 2T tokens at $2/GPU-hour with a $1M budget',
 ];
 
 describe.each(QUESTIONS)('"%s" in chat', (question) => {
@@ -60,6 +62,14 @@ describe('the cost in chat', () => {
     expect(fastest).toBeDefined();
     expect(JSON.stringify(toSlackMessage(a).blocks)).toContain(fastest);
     expect(toDiscordMessage(a).data.embeds[0]!.description).toContain(fastest);
+  });
+
+  it('a budget on a stated cluster reaches the channel as one line: the cost and how far over the budget it is', () => {
+    const a = chat('how long to train 70b on 2T tokens on 64 H100 nodes at $2/GPU-hour with a $1M budget');
+    const budget = a.notes.find((n) => n.endsWith(' over the $1M budget.'));
+    expect(budget).toMatch(/^\$1\.\d\dM, \d+% over/);
+    expect(JSON.stringify(toSlackMessage(a).blocks)).toContain(`• ${budget}`);
+    expect(toDiscordMessage(a).data.embeds[0]!.description?.split('\n')).toContain(`• ${budget}`);
   });
 
   it('an out-of-range price is help, privately: the problem names the price', () => {

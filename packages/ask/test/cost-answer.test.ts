@@ -63,7 +63,8 @@ describe('a budget in money, at a price', () => {
     const data = a.data as Extract<NodesResponseJson, { ok: true }>;
     expect(data.mode).toBe('fastest-within-budget');
     expect(data.cost).toBeLessThanOrEqual(2e6);
-    expect(a.headline).toMatch(/ for \$[\d.]+M \(budget \$2\.00M\)$/);
+    expect(a.headline).toMatch(/ for \$[\d.]+M \(budget \$2M\)$/);
+    expect(a.notes.at(-1)).toMatch(/^\$1\.\d\dM, within the \$2M budget \(\$\d+k left\)\.$/);
     expect(a.notes[0]).toMatch(/^The fastest plan the budget affords \(\d+ cluster sizes searched\); the smallest cluster that fits: \d+ nodes? \(\d+ GPUs\): [\d.]+ days(?: \([\d.]+ years\))? for [\d.]+k GPU-hours \(\$[\d.]+M\)\.$/);
   });
 
@@ -73,7 +74,7 @@ describe('a budget in money, at a price', () => {
   });
 
   it('a cheapest question with one is said against the cheapest', () => {
-    expect(ask('cheapest way to train 70b on 2T tokens under $1M at $2/gpu-hour').notes.at(-1)).toBe('Even the cheapest is over the $1.00M budget.');
+    expect(ask('cheapest way to train 70b on 2T tokens under $1M at $2/gpu-hour').notes.at(-1)).toMatch(/^Even the cheapest: \$1\.\d\dM, \d+% over the \$1M budget\.$/);
   });
 });
 
@@ -127,6 +128,6 @@ describe('cheapest: the time–cost frontier\'s cheapest size', () => {
   it('a GPU-hour budget without a deadline is said against the cheapest', () => {
     const b = ask('cheapest way to train llama3-8b on 1T tokens with a budget of 10k GPU-hours');
     expect((b.data as Extract<NodesResponseJson, { ok: true }>).mode).toBe('cost-time-frontier');
-    expect(b.notes.at(-1)).toBe('Even the cheapest is over the 10.0k GPU-hour budget.');
+    expect(b.notes.at(-1)).toMatch(/^Even the cheapest: [\d.]+k GPU-hours, \d+% over the 10k GPU-hour budget\.$/);
   });
 });

@@ -8,6 +8,7 @@ import type { Answer, PublicUrl } from './answer-types.ts';
 import {
   describeConfiguration, describeInfeasible, estimateFigures, estimateNumbers, gpuName,
 } from './describe-estimate.ts';
+import { budgetNotes } from './budget-note.ts';
 import { costFigures, forCost } from './cost.ts';
 import { listOf, statedMfuNote, statedMfuUnused } from './stated-mfu.ts';
 
@@ -44,7 +45,7 @@ export function answerFixedConfiguration(q: ParsedQuestion, publicUrl: PublicUrl
     configuration: describeConfiguration(result),
     figures: [...estimateFigures(result), ...costFigures(p, result)],
     ...estimateNumbers(result),
-    notes: [...result.warnings, ...listOf(statedMfuNote(p, result))],
+    notes: [...result.warnings, ...budgetNotes(p, result.timeToTrain?.gpuHours), ...listOf(statedMfuNote(p, result))],
   };
 }
 

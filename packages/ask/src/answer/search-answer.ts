@@ -8,7 +8,8 @@ import { modelInputOf, modelNameOf } from '../model-of.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
 import { widgetLink } from '../scenario.ts';
 import type { Answer, AnswerOptions, PublicUrl } from './answer-types.ts';
-import { costFigures, costOf, forCost, moneyText } from './cost.ts';
+import { budgetNotes, budgetStandings, statedAmount, statedMoney } from './budget-note.ts';
+import { costFigures, forCost } from './cost.ts';
 import { describeConfiguration, estimateFigures, estimateNumbers, gpuName } from './describe-estimate.ts';
 import { frontierNotes, sizeText } from './frontier-notes.ts';
 import { answerHelp } from './help-answer.ts';
@@ -79,7 +80,8 @@ interface PlanView {
   estimate: EstimateOk;
 }
 
-function planAnswer(q: ParsedQuestion, publicUrl: PublicUrl, plan: PlanView, headline: string, extra: { assumptions: string[]; notes: string[]; data: unknown }): Answer {
+/** `extra.budget`: the notes that say the plan against the question's budgets, when not budgetNotes's own (the cheapest's). */
+function planAnswer(q: ParsedQuestion, publicUrl: PublicUrl, plan: PlanView, headline: string, extra: { assumptions: string[]; notes: string[]; data: unknown; budget?: string[] }): Answer {
   return {
     intent: q.intent,
     ok: true,
@@ -89,7 +91,10 @@ function planAnswer(q: ParsedQuestion, publicUrl: PublicUrl, plan: PlanView, hea
     figures: [...estimateFigures(plan.estimate), ...costFigures(q.parameters, plan.estimate)],
     ...estimateNumbers(plan.estimate),
     assumptions: [...q.defaults.map((d) => d.text), ...extra.assumptions],
-    notes: [...plan.estimate.warnings, ...extra.notes, ...listOf(statedMfuNote(q.parameters, plan.estimate))],
+    notes: [
+      ...plan.estimate.warnings, ...extra.notes, ...(extra.budget ?? budgetNotes(q.parameters, plan.estimate.timeToTrain?.gpuHours)),
+      ...listOf(statedMfuNote(q.parameters, plan.estimate)),
+    ],
     scenario: plan.scenario,
     ...widgetLink(plan.scenario, publicUrl),
     examples: [],
@@ -98,7 +103,7 @@ function planAnswer(q: ParsedQuestion, publicUrl: PublicUrl, plan: PlanView, hea
 }
 
 function failure(
-  q: ParsedQuestion, publicUrl: PublicUrl, headline: string, closest: { why: string; scenario?: ScenarioInput; estimate?: EstimateOk } | undefined,
+  q: ParsedQuestion, publicUrl: PublicUrl, headline: string, closest: { why: string; scenario?: ScenarioInput; estimate?: EstimateOk; gpuHours?: number } | undefined,
   extra: { assumptions: string[]; data: unknown; notes?: string[] },
 ): Answer {
   const mfu = statedMfuUnused(q.parameters);
@@ -109,6 +114,8 @@ function failure(
     notes: [
       ...(mfu === undefined ? [] : [mfu]), ...(closest === undefined || headline.includes(closest.why) ? [] : [`Closest that works: ${closest.why}`]),
       ...(extra.notes ?? []),
+      // The search's own message counts the budget bare ("cost 1,143,346"): the closest's standing, with its currency.
+      ...budgetNotes(q.parameters, closest?.gpuHours).map((n) => `The closest: ${n}`),
     ],
     examples: [], data: extra.data,
   };
@@ -145,14 +152,8 @@ function goalOf(q: ParsedQuestion): Record<string, unknown> | string {
 }
 
 /** Whether the cheapest plan keeps to a budget (GPU-hours, money) the question gave with no deadline. */
-function frontierBudgetNote(p: AskParameters, gpuHours: number): string[] {
-  const cost = costOf(p, gpuHours);
-  const budgets: [string, boolean][] = [
-    ...(p.gpuHours === undefined ? [] : [[`${compactCount(p.gpuHours)} GPU-hour budget`, gpuHours <= p.gpuHours] as [string, boolean]]),
-    ...(p.costBudget === undefined || cost === undefined ? [] : [[`${moneyText(p.costBudget, p.currency)} budget`, cost <= p.costBudget] as [string, boolean]]),
-  ];
-  return budgets.map(([budget, within]) => (within ? `The cheapest is within the ${budget}.` : `Even the cheapest is over the ${budget}.`));
-}
+const frontierBudgetNotes = (p: AskParameters, gpuHours: number): string[] =>
+  budgetStandings(p, gpuHours).map((s) => `${s.over ? 'Even the cheapest' : 'The cheapest'}: ${s.text}.`);
 
 /** A cheapest question with a deadline: the fewest nodes that meet it, taken as the cheapest that does. */
 const CHEAPEST_BY_DEADLINE = 'the cheapest cluster that meets the deadline taken as the fewest nodes that meet it (a larger cluster trains the same tokens in more GPU-hours, as its MFU falls)';
@@ -179,13 +180,13 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   const plan = result.configuration;
   if (result.mode === 'cost-time-frontier') {
     const headline = `Cheapest for ${modelNameOf(p)} (${tokens} tokens) on ${gpuName(p.gpu ?? '')}: ${sizeText(result, p).replace(': ', ', ').replace(' for ', ', ')}`;
-    return planAnswer(q, publicUrl, plan, headline, { assumptions, notes: [...frontierNotes(result, p), ...hint, ...frontierBudgetNote(p, result.gpuHours)], data: result });
+    return planAnswer(q, publicUrl, plan, headline, { assumptions, notes: [...frontierNotes(result, p), ...hint], budget: frontierBudgetNotes(p, result.gpuHours), data: result });
   }
   const cluster = `${result.nodes} node${result.nodes === 1 ? '' : 's'} (${result.gpus} GPUs)`;
   const goals = [
     ...(p.deadlineSeconds !== undefined ? [`deadline ${formatDays(toDays(p.deadlineSeconds))}`] : []),
-    ...(p.gpuHours !== undefined ? [`budget ${compactCount(p.gpuHours)} GPU-hours`] : []),
-    ...(p.costBudget !== undefined ? [`budget ${moneyText(p.costBudget, p.currency)}`] : []),
+    ...(p.gpuHours !== undefined ? [`budget ${statedAmount(p.gpuHours)} GPU-hours`] : []),
+    ...(p.costBudget !== undefined ? [`budget ${statedMoney(p.costBudget, p.currency)}`] : []),
   ].join(', ');
   const cost = forCost(p, result.gpuHours);
   const headline = q.intent === 'time'

@@ -1,0 +1,51 @@
+import { compactCount } from '../format.ts';
+import type { AskParameters } from '../question.ts';
+import { costOf, moneyText } from './cost.ts';
+
+/**
+ * A plan's GPU-hours and cost said against the budgets the question gave ("with a $1M budget", "on 1M
+ * GPU-hours"), in the words every answer uses: "$1.20M, 20% over the $1M budget", "$880k, within the $1M
+ * budget ($120k left)". Answers where the budget was no goal of the search (a time to train on a stated
+ * cluster, a best configuration) would otherwise read the budget and drop it.
+ */
+
+/** An amount as the asker wrote it: "1M", "1.5M", "500k" (compactCount's "1.00M", "1.50M" without the trailing zeros). */
+export const statedAmount = (amount: number): string => compactCount(amount).replace(/(\.\d*?)0+([a-zA-Z]*)$/, '$1$2').replace(/\.([a-zA-Z]*)$/, '$1');
+
+/** "$1M", "€500k": a budget in money as stated. */
+export const statedMoney = (amount: number, currency: string | undefined): string => `${currency ?? ''}${statedAmount(amount)}`;
+
+/** "+4.7%", "20%": how far `spent` is from `budget`, one decimal under 10%. */
+function percentOff(spent: number, budget: number): string {
+  const percent = Math.abs(spent / budget - 1) * 100;
+  return `${percent < 10 ? percent.toFixed(1) : Math.round(percent)}%`;
+}
+
+interface Standing {
+  over: boolean;
+  /** "$1.20M, 20% over the $1M budget" */
+  text: string;
+}
+
+function standing(spent: number, budget: number, show: (amount: number) => string, budgetName: string): Standing {
+  const over = spent > budget;
+  return {
+    over,
+    text: over
+      ? `${show(spent)}, ${percentOff(spent, budget)} over the ${budgetName}`
+      : `${show(spent)}, within the ${budgetName} (${show(budget - spent)} left)`,
+  };
+}
+
+/** The plan's standing against each budget the question gave: GPU-hours, then money (at its price). */
+export function budgetStandings(p: AskParameters, gpuHours: number): Standing[] {
+  const cost = costOf(p, gpuHours);
+  return [
+    ...(p.gpuHours === undefined ? [] : [standing(gpuHours, p.gpuHours, (h) => `${compactCount(h)} GPU-hours`, `${statedAmount(p.gpuHours)} GPU-hour budget`)]),
+    ...(p.costBudget === undefined || cost === undefined ? [] : [standing(cost, p.costBudget, (c) => moneyText(c, p.currency), `${statedMoney(p.costBudget, p.currency)} budget`)]),
+  ];
+}
+
+/** One note per budget: "$1.20M, 20% over the $1M budget."; none without a budget or GPU-hours. */
+export const budgetNotes = (p: AskParameters, gpuHours: number | undefined): string[] =>
+  gpuHours === undefined ? [] : budgetStandings(p, gpuHours).map((s) => `${s.text}.`);

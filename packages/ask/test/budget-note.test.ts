@@ -1,0 +1,58 @@
+import type { NodesResponseJson } from '@trainplan/protocol';
+import { describe, expect, it } from 'vitest';
+import { ask } from '../src/answer/answer.ts';
+import { budgetNotes, statedAmount } from '../src/answer/budget-note.ts';
+
+type NodesOk = Extract<NodesResponseJson, { ok: true }>;
+
+describe('a budget on a stated cluster is said against the plan, never read and dropped', () => {
+  it('how long on 64 nodes with a $1M budget: the cost, and by how much it misses', () => {
+    const a = ask('how long to train 70b on 2T tokens on 64 H100 nodes at $2/GPU-hour with a $1M budget');
+    const cost = (a.data as NodesOk).cost ?? 0;
+    expect(cost).toBeGreaterThan(1e6);
+    const percent = Math.round((cost / 1e6 - 1) * 100);
+    expect(a.notes).toContain(`$${(cost / 1e6).toFixed(2)}M, ${percent}% over the $1M budget.`);
+  });
+
+  it('within the budget: what is left', () => {
+    const a = ask('how long to train 70b on 2T tokens on 64 H100 nodes at $2/GPU-hour with a $1.5M budget');
+    expect(a.notes.at(-1)).toMatch(/^\$1\.\d\dM, within the \$1\.5M budget \(\$\d+k left\)\.$/);
+  });
+
+  it('a GPU-hour budget on a stated cluster, with no price', () => {
+    const a = ask('how long to train llama3-70b on 15T tokens on 256 H100 nodes with a 1M GPU-hour budget');
+    expect(a.notes.at(-1)).toMatch(/^[\d.]+M GPU-hours, \d+% over the 1M GPU-hour budget\.$/);
+  });
+
+  it('a stated layout (runEstimate) and a best configuration say it too', () => {
+    expect(ask('how long for gpt3-175b on 64 H100 with tp 8 pp 8 at $4/gpu-hour with a $500k budget').notes.at(-1))
+      .toMatch(/^\$\d+k, \d+% over the \$500k budget\.$/);
+    expect(ask('best config for 70b on 64 nodes with 2T tokens at $2/GPU-hour with a $1M budget', { candidateBudget: 20_000 }).notes.at(-1))
+      .toMatch(/^\$1\.\d\dM, \d+% over the \$1M budget\.$/);
+  });
+
+  it('no budget, no note', () => {
+    expect(ask('how long to train 70b on 2T tokens on 64 H100 nodes at $2/GPU-hour').notes.join(' ')).not.toMatch(/budget/);
+  });
+
+  it('no cluster within the budget: the closest\'s cost in its currency (the search counts it bare)', () => {
+    const a = ask('how many nodes to train 70b on 2T tokens at $2/GPU-hour with a $1M budget');
+    expect(a.ok).toBe(false);
+    expect(a.notes).toContainEqual(expect.stringMatching(/^The closest: \$1\.\d\dM, \d+% over the \$1M budget\.$/));
+  });
+});
+
+describe('budgetNotes', () => {
+  it.each([
+    [{ costBudget: 1e6, pricePerGpuHour: 2, currency: '$' }, 598_000, ['$1.20M, 20% over the $1M budget.']],
+    [{ costBudget: 1.2e6, pricePerGpuHour: 2, currency: '$' }, 598_000, ['$1.20M, within the $1.2M budget ($4.00k left).']],
+    [{ gpuHours: 500_000 }, 520_000, ['520k GPU-hours, 4.0% over the 500k GPU-hour budget.']],
+    [{ costBudget: 1e6 }, 598_000, []],
+  ] as const)('%j at %d GPU-hours: %j', (p, hours, notes) => {
+    expect(budgetNotes(p, hours)).toEqual(notes);
+  });
+
+  it.each([[1e6, '1M'], [1.5e6, '1.5M'], [500e3, '500k'], [2.25e6, '2.25M'], [10e3, '10k'], [480, '480']])('a budget of %d is said as stated: %s', (n, text) => {
+    expect(statedAmount(n)).toBe(text);
+  });
+});
