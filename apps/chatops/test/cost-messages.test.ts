@@ -14,6 +14,8 @@ const QUESTIONS = [
   'how many nodes to train llama3-8b on 15T tokens in 14 days at 2.5 USD per gpu-hour',
   'how long to train 70b on 2T tokens on 64 H100 nodes at $2/GPU-hour with a $1M budget',
   'cheapest way to train 70b on 2T tokens at $2/GPU-hour with a $1M budget',
+  'what does it cost per day to run 128 H100 nodes at $2/GPU-hour',
+  'how many GPU-hours to train 70b on 2T tokens in 30 days',
 ];
 
 describe.each(QUESTIONS)('"%s" in chat', (question) => {
@@ -41,7 +43,7 @@ describe.each(QUESTIONS)('"%s" in chat', (question) => {
     expect(embed!.title).toBe(a.headline);
     expect(embed!.title.length).toBeLessThanOrEqual(256);
     expect(embed!.fields.map((f) => `${f.name}: ${f.value}`)).toEqual(a.figures.map((f) => `${f.label}: ${f.value}`));
-    expect(embed!.description?.split('\n').slice(1)).toEqual(a.notes.map((n) => `• ${n}`));
+    expect(embed!.description?.split('\n').slice(a.configuration === undefined ? 0 : 1)).toEqual(a.notes.map((n) => `• ${n}`));
     const total = embed!.title.length + (embed!.description?.length ?? 0) + (embed!.footer?.text.length ?? 0)
       + embed!.fields.reduce((n, f) => n + f.name.length + f.value.length, 0);
     expect(total).toBeLessThanOrEqual(6000);
@@ -70,6 +72,13 @@ describe('the cost in chat', () => {
     expect(budget).toMatch(/^\$1\.\d\dM, \d+% over/);
     expect(JSON.stringify(toSlackMessage(a).blocks)).toContain(`• ${budget}`);
     expect(toDiscordMessage(a).data.embeds[0]!.description?.split('\n')).toContain(`• ${budget}`);
+  });
+
+  it('a cluster\'s cost per day is posted to the channel, not privately as help', () => {
+    const a = chat('what does it cost per day to run 128 H100 nodes at $2/GPU-hour');
+    expect(toSlackMessage(a).response_type).toBe('in_channel');
+    expect(toDiscordMessage(a).data.flags).toBeUndefined();
+    expect(toDiscordMessage(a).data.embeds[0]!.title).toContain('$49.2k a day');
   });
 
   it('an out-of-range price is help, privately: the problem names the price', () => {

@@ -2,12 +2,13 @@ import type { AskParameters, IntentName } from './question.ts';
 
 /**
  * The intent of a question from its wording, checked in a fixed order so that each phrasing has one
- * reading: a named collective wins, then memory, then "how many days" (time), then "cheapest" and "how
+ * reading: a named collective wins, then a cluster's price with no model (rate), then memory, then "how many days" (time), then "cheapest" and "how
  * much would it cost" with no cluster, before "how many nodes", then a deadline with no cluster (nodes),
  * then durations, then configurations, then estimates.
  */
 const HELP = /^\s*(?:help|\?+|hi|hello|hey|usage|examples?|what can you do\??)?\s*$/;
 const MEMORY = /\b(?:memory|mem|hbm|vram|fits?|oom|out of memory|how much (?:gpu )?ram)\b/;
+const GPU_HOURS_COUNT = /\bhow many gpu[\s-]*hours\b/;
 const TIME_COUNT = /\bhow many (?:days|weeks|hours|months|gpu[\s-]*hours)\b/;
 // "cheapest", "most cost-effective", "lowest cost", "minimize the cost": the time–cost curve's cheapest size.
 const CHEAPEST = /\b(?:cheapest|least expensive|lowest[\s-]*(?:cost|price)|most (?:cost|price)[\s-]*(?:effective|efficient)|cost[\s-]*(?:optimal|effective|efficient)|min(?:imum|imal|imi[sz]e|imi[sz]ing)?\s+(?:the\s+)?(?:total\s+)?(?:cost|spend|gpu[\s-]*hours))\b|\b(?:fewest|least) gpu[\s-]*hours\b/;
@@ -24,9 +25,13 @@ export const isHelpRequest = (text: string): boolean => HELP.test(text) || /^\s*
 export function classify(text: string, stated: AskParameters): IntentName {
   if (isHelpRequest(text)) return 'help';
   if (stated.op !== undefined) return 'collective';
-  if (MEMORY.test(text)) return 'memory';
-  if (TIME_COUNT.test(text)) return 'time';
   const cluster = stated.nodes !== undefined || stated.gpus !== undefined;
+  // A price and a cluster with no model: what running it costs ("what does it cost per day to run 128 H100 nodes at $2/GPU-hour").
+  if (cluster && stated.pricePerGpuHour !== undefined && stated.model === undefined && stated.customModel === undefined) return 'rate';
+  if (MEMORY.test(text)) return 'memory';
+  // "How many GPU-hours" with no cluster: the fewest any cluster spends (the cheapest), not a default 128 nodes' own.
+  if (!cluster && GPU_HOURS_COUNT.test(text)) return 'cheapest';
+  if (TIME_COUNT.test(text)) return 'time';
   // "Cheapest" on a stated cluster is its best configuration's (config, below).
   if (!cluster && CHEAPEST.test(text)) return 'cheapest';
   // The cost on a stated cluster is its time to train's; before NODES, which "how much" would match.

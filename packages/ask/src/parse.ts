@@ -155,7 +155,7 @@ export function parse(question: string): ParsedQuestion {
   if (declined !== undefined) {
     return { text, intent, parameters, stated: facts, defaults, problems: [declined.problem], outOfScope: declined.pointer === undefined ? [] : [declined.pointer] };
   }
-  if (intent !== 'help' && intent !== 'collective' && parameters.model === undefined && parameters.customModel === undefined && model?.unknownSize === undefined) {
+  if (intent !== 'help' && intent !== 'collective' && intent !== 'rate' && parameters.model === undefined && parameters.customModel === undefined && model?.unknownSize === undefined) {
     problems.push('name a model: a preset id such as gpt3-175b or llama3-70b, or a size such as 175B');
   }
   if (parameters.model !== undefined && modelById(parameters.model) === undefined) problems.push(`unknown model ${parameters.model}`);

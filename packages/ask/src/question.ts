@@ -22,6 +22,8 @@ export type IntentName =
   | 'estimate'
   /** One collective's time and bandwidth on a set of GPUs. */
   | 'collective'
+  /** What a cluster costs an hour and a day at a price per GPU-hour, with no model named ("cost per day of 128 H100 nodes at $2/GPU-hour"). */
+  | 'rate'
   /** Not understood, or asked for help: answered with examples. */
   | 'help';
 

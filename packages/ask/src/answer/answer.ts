@@ -4,6 +4,7 @@ import { DEFAULT_PUBLIC_URL, type Answer, type AnswerOptions } from './answer-ty
 import { answerCollective } from './collective-answer.ts';
 import { answerFixedConfiguration } from './estimate-answer.ts';
 import { answerHelp } from './help-answer.ts';
+import { answerRate } from './rate-answer.ts';
 import { answerBestConfiguration, answerNodesOrTime } from './search-answer.ts';
 import { hasFixedConfiguration, searchesLayout } from '../defaults.ts';
 
@@ -21,6 +22,8 @@ export function answer(q: ParsedQuestion, options: AnswerOptions = {}): Answer {
       return searchesLayout(q.intent, q.stated) ? answerBestConfiguration(q, options, publicUrl) : answerFixedConfiguration(q, publicUrl);
     case 'collective':
       return answerCollective(q);
+    case 'rate':
+      return answerRate(q);
     case 'time':
       return hasFixedConfiguration(q.stated) ? answerFixedConfiguration(q, publicUrl) : answerNodesOrTime(q, options, publicUrl);
     case 'nodes':

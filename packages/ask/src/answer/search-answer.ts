@@ -188,7 +188,8 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     ...(p.gpuHours !== undefined ? [`budget ${statedAmount(p.gpuHours)} GPU-hours`] : []),
     ...(p.costBudget !== undefined ? [`budget ${statedMoney(p.costBudget, p.currency)}`] : []),
   ].join(', ');
-  const cost = forCost(p, result.gpuHours);
+  // A cheapest question asks what the plan spends: its GPU-hours when no price makes them money.
+  const cost = forCost(p, result.gpuHours) || (byDeadline ? ` for ${compactCount(result.gpuHours)} GPU-hours` : '');
   const headline = q.intent === 'time'
     ? `${subjectOf(p)}: ${formatDays(result.days)} to train ${tokens} tokens on ${cluster}${cost}`
     : `${byDeadline ? 'Cheapest for ' : ''}${subjectOf(p)}: ${cluster} train${result.nodes === 1 ? 's' : ''} ${tokens} tokens in ${formatDays(result.days)}${cost} (${goals})`;
