@@ -81,6 +81,13 @@ describe('the cost in chat', () => {
     expect(toDiscordMessage(a).data.embeds[0]!.title).toContain('$49.2k a day');
   });
 
+  it('two cluster sizes are a pointer, privately, its whole headline inside Discord\'s 256-character title', () => {
+    const a = chat('is 512 or 1024 H100 cheaper for 405B on 15T tokens');
+    expect(toSlackMessage(a).response_type).toBe('ephemeral');
+    expect(toDiscordMessage(a).data.embeds[0]!.title).toBe(a.headline);
+    expect(a.headline.length).toBeLessThanOrEqual(256);
+  });
+
   it('an out-of-range price is help, privately: the problem names the price', () => {
     const a = chat('how long to train 70b on 64 nodes at $0/GPU-hour');
     expect(toSlackMessage(a).response_type).toBe('ephemeral');

@@ -34,6 +34,14 @@ export function normalize(text: string): string {
     .trim();
 }
 
+/** Two counts joined by "or"/"vs" before a GPU's name or "nodes"/"GPUs": two cluster sizes in one question. */
+const TWO_CLUSTER_SIZES = new RegExp(`\\b(\\d+k?)\\s+(?:or|vs\\.?|versus)\\s+(\\d+k?)\\s+(${HW_TOKEN}|nodes?|gpus?)\\b`);
+
+function twoSizesProblem(a: string, b: string, unit: string): string {
+  const what = unit === HW_TOKEN ? 'GPUs' : /^node/.test(unit) ? 'nodes' : 'GPUs';
+  return `${a} or ${b} ${what} are two cluster sizes and I plan one per question: ask "how long …" on each, or "cheapest way to train …" with no cluster for every size's time, GPU-hours and cost`
+}
+
 const defined = <T extends object>(o: T): T =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
@@ -102,6 +110,9 @@ export function parse(question: string): ParsedQuestion {
     stated.algorithm = takeAlgorithm(s);
     stated.bytes = takeBytes(s);
   }
+  // "is 512 or 1024 H100 cheaper": two cluster sizes, of which takeCounts would keep one and drop the other unsaid.
+  const twoSizes = TWO_CLUSTER_SIZES.exec(s.text);
+  if (twoSizes !== null) problems.push(twoSizesProblem(twoSizes[1] ?? '', twoSizes[2] ?? '', twoSizes[3] ?? ''));
   let kiloCount = false;
   Object.assign(stated, takeCounts(s, hardware?.system !== undefined && !rackScale, rackScale, rackGpus, () => { kiloCount = true; }, rackSize));
   // Per GPU-hour once the node is known ("$98 per node-hour" over its GPUs).
