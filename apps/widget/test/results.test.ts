@@ -1,6 +1,6 @@
 import { runNodes, type NodesResponseJson } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
-import { nodesSection, outOfMemoryMessage, searchedNodesSection } from '../src/element/results.ts';
+import { frontierSection, nodesSection, outOfMemoryMessage, searchedNodesSection } from '../src/element/results.ts';
 
 const text = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
 
@@ -18,6 +18,24 @@ describe('the searched "how many nodes" answer', () => {
     const why = 'nothing runs on 1 node (8 GPUs); the nearest size that runs is larger: 6 nodes (48 GPUs)';
     const n = { ok: false, reason: 'does-not-fit', message: 'no configuration of 1 node runs this model and batch', searches: 2, closest: { why } } as unknown as NodesResponseJson;
     expect(text(searchedNodesSection(n))).toBe(`Searched: no configuration of 1 node runs this model and batch. Closest: ${why}.`);
+  });
+});
+
+describe('the time–cost curve section', () => {
+  it('draws the chart with its sentence for a frontier answer (GPT-3 175B, 300B tokens on A100 80GB)', () => {
+    const n = runNodes({ model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, tokens: 300e9, frontier: true });
+    const html = frontierSection(n, 128);
+    expect(html).toContain('<svg class="chart frontier"');
+    expect(text(html)).toContain('Cheapest: 16 nodes, 155 days, 476 k GPU-hours; 128 nodes: 20.5 days for +6%;');
+  });
+
+  it("says runNodes's reason when there is no curve", () => {
+    const n = runNodes({ model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, tokens: 1000, frontier: true });
+    if (n.ok) throw new Error('expected a refusal: fewer tokens than one step');
+    const html = frontierSection(n, 128);
+    expect(html).not.toContain('<svg');
+    expect(html).toContain('data-frontier="invalid"');
+    expect(text(html)).toContain(`Time–cost curve: ${n.message}`);
   });
 });
 

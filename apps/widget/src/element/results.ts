@@ -1,10 +1,12 @@
 import type { EstimateOk, NodesResponseJson } from '@trainplan/protocol';
 import { countOf, formatCount, formatNumber, formatPercent, formatSeconds } from '@trainplan/units';
 import { esc } from '../charts/markup.ts';
+import { frontierChart } from '../charts/frontier-chart.ts';
 import { pipelineChart } from '../charts/pipeline-chart.ts';
 import type { FieldValues } from '../form/fields.ts';
 import type { Budget } from '../form/scenario-from-fields.ts';
 import { pipelineTimeline } from '../schedule/pipeline-timeline.ts';
+import { frontierSentence } from '../sizing/frontier-sentence.ts';
 import type { NodesAnswer } from '../sizing/nodes-answer.ts';
 
 const stat = (name: string, value: string, label: string) => `<div data-stat="${name}"><b>${esc(value)}</b><span>${esc(label)}</span></div>`;
@@ -70,6 +72,14 @@ export function searchedNodesSection(n: NodesResponseJson): string {
     return `<p data-searched-answer="${esc(n.reason)}">${esc(`Searched: ${sentence(n.message)}${why}`)}</p>${largerBatchNote(n)}`;
   }
   return `<p data-searched-answer="ok"><b data-searched-nodes="${n.nodes}">${esc(countOf(n.nodes, 'node'))}</b>${esc(` (${countOf(n.gpus, 'GPU')}) with ${n.configuration.label}: ${formatNumber(n.days)} days, ${formatCount(n.gpuHours)} GPU-hours (searched).`)}</p>${largerBatchNote(n)}`;
+}
+
+/** The time–cost curve (runNodes with frontier): the chart of days against GPU-hours per cluster size, and its sentence. */
+export function frontierSection(n: NodesResponseJson, currentNodes: number): string {
+  if (!n.ok) return `<p class="caption" data-frontier="${esc(n.reason)}">${esc(`Time–cost curve: ${sentence(n.message)}`)}</p>`;
+  const chart = frontierChart({ sizes: n.frontier ?? [], cheapestNodes: n.nodes, fastestNodes: n.fastest?.nodes ?? n.nodes, currentNodes });
+  return `<div class="frontier" data-frontier="ok">${chart}<p data-frontier-sentence>${esc(frontierSentence(n, currentNodes))}</p>`
+    + '<p class="caption">Each dot: a cluster size with its best plan found (searched); joined: no other size trains as fast for fewer GPU-hours; +%: GPU-hours over the cheapest.</p></div>';
 }
 
 /** runNodes's hint when the batch, not the cluster, holds the plan back (the same question at twice the batch). */

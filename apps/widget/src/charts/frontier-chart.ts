@@ -1,0 +1,99 @@
+import type { FrontierSizeJson } from '@trainplan/protocol';
+import { countOf, formatCount, formatNumber } from '@trainplan/units';
+import { esc, px } from './markup.ts';
+
+export interface FrontierChartInput {
+  /** Every cluster size searched that runs (runNodes's `frontier`), in any order. */
+  readonly sizes: readonly FrontierSizeJson[];
+  /** The node counts of the cheapest size (the answer) and the fastest. */
+  readonly cheapestNodes: number;
+  readonly fastestNodes: number;
+  /** The scenario's own node count: its dot is drawn larger and outlined, and labelled first after the ends. */
+  readonly currentNodes?: number;
+}
+
+const WIDTH = 320;
+const HEIGHT = 200;
+/** Room for the y ends ("1.84 M") at the left, the axis titles above and below the plot. */
+const PAD = { left: 50, right: 8, top: 22, bottom: 34 };
+/** A 10-unit digit's width and a label's height, for keeping the node-count labels apart. */
+const CHAR_WIDTH = 6;
+const LABEL_HEIGHT = 11;
+/** The least distance between two day ticks. */
+const TICK_GAP = 26;
+
+interface Box { x0: number; x1: number; y0: number; y1: number }
+const overlaps = (a: Box, b: Box) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+
+/** Day ticks at 1, 2 and 5 × 10^k inside [lo, hi], at least TICK_GAP apart; the ends' values when none falls inside. */
+function dayTicks(lo: number, hi: number, X: (d: number) => number): number[] {
+  const out: number[] = [];
+  for (let k = Math.floor(Math.log10(lo)); k <= Math.ceil(Math.log10(hi)); k += 1) {
+    for (const m of [1, 2, 5]) {
+      const d = m * 10 ** k;
+      if (d >= lo && d <= hi && (out.length === 0 || X(d) - X(out[out.length - 1]!) >= TICK_GAP)) out.push(d);
+    }
+  }
+  return out.length > 0 ? out : [lo, hi];
+}
+
+/**
+ * The time–cost curve over cluster sizes: days to train (log scale) across, GPU-hours up, one dot per size
+ * searched. The Pareto sizes (none trains as fast for fewer GPU-hours) are filled and joined by a line and
+ * carry their node count where it has room; the others are hollow. The cheapest and the fastest are ringed
+ * and named; the scenario's own size is outlined like the scaling chart's. Every dot's title gives its size, days, GPU-hours and plan.
+ */
+export function frontierChart({ sizes, cheapestNodes, fastestNodes, currentNodes }: FrontierChartInput): string {
+  const ok = sizes.filter((s) => s.days > 0 && s.gpuHours > 0);
+  if (ok.length === 0) return '<p class="caption">No cluster size searched runs this model and batch.</p>';
+  const days = ok.map((s) => s.days);
+  const hours = ok.map((s) => s.gpuHours);
+  // A little room beyond the extreme points, so the end dots and their rings stay inside the plot.
+  const [d0, d1] = [Math.min(...days) / 1.15, Math.max(...days) * 1.15];
+  const [hLo, hHi] = [Math.min(...hours), Math.max(...hours)];
+  const spread = Math.max(hHi - hLo, hHi * 0.05);
+  const [h0, h1] = [hLo - spread * 0.08, hHi + spread * 0.08];
+  const X = (d: number) => PAD.left + ((Math.log(d) - Math.log(d0)) / (Math.log(d1) - Math.log(d0))) * (WIDTH - PAD.left - PAD.right);
+  const Y = (h: number) => HEIGHT - PAD.bottom - ((h - h0) / (h1 - h0)) * (HEIGHT - PAD.top - PAD.bottom);
+
+  const pareto = ok.filter((s) => s.pareto).sort((a, b) => a.days - b.days);
+  const line = pareto.length > 1 ? `<path class="line pareto" d="${pareto.map((s, i) => `${i === 0 ? 'M' : 'L'}${px(X(s.days))},${px(Y(s.gpuHours))}`).join('')}"/>` : '';
+  const dots = ok.map((s) => {
+    const title = `${countOf(s.nodes, 'node')} (${countOf(s.gpus, 'GPU')}): ${formatNumber(s.days)} days, ${formatCount(s.gpuHours)} GPU-hours, MFU ${formatNumber(s.mfu * 100)}%; ${s.label}`;
+    const current = s.nodes === currentNodes;
+    return `<circle class="dot${s.pareto ? '' : ' off-curve'}${current ? ' current' : ''}" data-nodes="${s.nodes}" cx="${px(X(s.days))}" cy="${px(Y(s.gpuHours))}" r="${current ? 4 : 3}"><title>${esc(title)}</title></circle>`;
+  });
+  const marked = [['cheapest', cheapestNodes], ['fastest', fastestNodes]] as const;
+  const rings = marked.map(([kind, nodes]) => {
+    const s = ok.find((p) => p.nodes === nodes);
+    return s ? `<circle class="mark ${kind}" data-marker="${kind}" data-nodes="${nodes}" cx="${px(X(s.days))}" cy="${px(Y(s.gpuHours))}" r="6"/>` : '';
+  });
+
+  // Node-count labels above and right of their dots (left where the plot ends), the cheapest and the fastest first,
+  // then the scenario's own size and the other Pareto sizes from the fastest on, each only where it overlaps no label already placed.
+  const named = new Map<number, string>(marked.map(([kind, nodes]) => [nodes, `${nodes} ${kind}`]));
+  const first = (s: FrontierSizeJson) => (named.has(s.nodes) ? 0 : s.nodes === currentNodes ? 1 : 2);
+  const order = [...ok.filter((s) => first(s) < 2), ...pareto.filter((s) => first(s) === 2)].sort((a, b) => first(a) - first(b));
+  const placed: Box[] = [];
+  const labels: string[] = [];
+  for (const s of order) {
+    const text = named.get(s.nodes) ?? String(s.nodes);
+    const w = text.length * CHAR_WIDTH;
+    const [x, y] = [X(s.days), Y(s.gpuHours)];
+    const right = x + 6 + w <= WIDTH;
+    const box = right ? { x0: x + 6, x1: x + 6 + w, y0: y - 6 - LABEL_HEIGHT, y1: y - 6 } : { x0: x - 6 - w, x1: x - 6, y0: y - 6 - LABEL_HEIGHT, y1: y - 6 };
+    if (box.y0 < 0) { box.y0 += LABEL_HEIGHT + 12; box.y1 += LABEL_HEIGHT + 12; }
+    if (placed.some((b) => overlaps(b, box))) continue;
+    placed.push(box);
+    labels.push(`<text class="axis label" data-label="${s.nodes}" x="${px(right ? box.x0 : box.x1)}" y="${px(box.y1 - 2)}" text-anchor="${right ? 'start' : 'end'}">${esc(text)}</text>`);
+  }
+
+  const xTicks = dayTicks(Math.min(...days), Math.max(...days), X)
+    .map((d) => `<text class="axis tick" data-axis="x" x="${px(X(d))}" y="${HEIGHT - 20}" text-anchor="middle">${esc(String(Number(d.toPrecision(3))))}</text>`);
+  const yTicks = (Y(hLo) - Y(hHi) >= LABEL_HEIGHT + 3 ? [hLo, hHi] : [hHi])
+    .map((h) => `<text class="axis tick" data-axis="y" x="${PAD.left - 10}" y="${px(Y(h) + 4)}" text-anchor="end">${esc(formatCount(h))}</text>`);
+  const titles = '<text class="axis axis-title" x="0" y="10" text-anchor="start" data-axis="y">GPU-hours</text>'
+    + `<text class="axis axis-title" x="${px((PAD.left + WIDTH - PAD.right) / 2)}" y="${HEIGHT - 4}" text-anchor="middle" data-axis="x">days to train (log scale)</text>`;
+  const frame = `<path class="frame" d="M${PAD.left},${PAD.top}V${HEIGHT - PAD.bottom}H${WIDTH - PAD.right}"/>`;
+  return `<svg class="chart frontier" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="GPU-hours against days to train, one dot per cluster size">${frame}${line}${rings.join('')}${dots.join('')}${labels.join('')}${xTicks.join('')}${yTicks.join('')}${titles}</svg>`;
+}
