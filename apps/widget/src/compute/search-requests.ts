@@ -29,3 +29,8 @@ export function searchRequestFor(s: ScenarioInput): object {
 export function nodesRequestFor(s: ScenarioInput, budget: Required<Budget>): object {
   return { ...base(s), tokens: budget.tokens, days: budget.deadlineDays };
 }
+
+/** A time–cost curve request (runNodes with frontier / POST /v1/nodes): every cluster size's days and GPU-hours for the tokens. */
+export function frontierRequestFor(s: ScenarioInput, tokens: number): object {
+  return { ...base(s), tokens, frontier: true };
+}

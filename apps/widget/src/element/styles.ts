@@ -9,7 +9,7 @@
  * --trainplan-optimizer-state, --trainplan-activations, --trainplan-other.
  * Light and dark follow prefers-color-scheme unless theme="light" or theme="dark" is set.
  *
- * The pipeline and scaling charts are at most 1.4 times their viewBox's width (400 and 320 units): their
+ * The pipeline, scaling and time–cost charts are at most 1.4 times their viewBox's width (400, 320 and 320 units): their
  * 10-unit text then stays at most 14 px (the whole results column at 1280 px drew it at 30 px).
  */
 let shared: CSSStyleSheet | undefined;
@@ -80,7 +80,8 @@ h3{font-size:.95em;margin:12px 0 4px}
 .chart{display:block;width:100%;height:auto;overflow:visible}
 .chart.breakdown,.chart.memory{height:28px}
 .chart.pipeline{max-width:560px}
-.chart.scaling{max-width:448px}
+.chart.scaling,.chart.frontier{max-width:448px}
+.frontier{margin-top:8px}
 .scale{display:flex;justify-content:space-between;gap:8px;font-size:.75em;color:var(--_muted);font-variant-numeric:tabular-nums}
 .legend{list-style:none;margin:4px 0 0;padding:0;display:flex;flex-wrap:wrap;gap:2px 12px;font-size:.8em}
 .swatch{display:inline-block;width:.8em;height:.8em;border-radius:2px;margin-right:4px;vertical-align:-1px}
@@ -95,6 +96,10 @@ h3{font-size:.95em;margin:12px 0 4px}
 .ideal{fill:none;stroke:var(--_muted);stroke-width:1;stroke-dasharray:4 3}
 .dot{fill:var(--_accent)}
 .dot.current{stroke:var(--_fg);stroke-width:2}
+.dot.off-curve{fill:var(--_bg);stroke:var(--_accent);stroke-width:1.5}
+.mark{fill:none;stroke:var(--_fg);stroke-width:1.5}
+.mark.fastest{stroke-dasharray:2 2}
+.frame{fill:none;stroke:var(--_border)}
 .share a{color:var(--_accent)}
 .seg-compute{fill:var(--trainplan-compute,#2563eb);background:var(--trainplan-compute,#2563eb)}
 .seg-recompute{fill:var(--trainplan-recompute,#60a5fa);background:var(--trainplan-recompute,#60a5fa)}

@@ -1,13 +1,14 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
-import { validateScenario, type EstimateJson, type EstimateOk, type ScenarioInput } from '@trainplan/protocol';
+import { validateScenario, type EstimateJson, type EstimateOk, type NodesResponseJson, type ScenarioInput } from '@trainplan/protocol';
 import { formatBytes } from '@trainplan/units';
 import { breakdownBar } from '../charts/breakdown-bar.ts';
 import { esc } from '../charts/markup.ts';
 import { memoryBar } from '../charts/memory-bar.ts';
 import { scalingChart, type ScalingPoint } from '../charts/scaling-chart.ts';
 import { apiBackend, localBackend, type Backend } from '../compute/backend.ts';
-import { nodesRequestFor, searchRequestFor } from '../compute/search-requests.ts';
+import { LastAnswer } from '../compute/last-answer.ts';
+import { frontierRequestFor, nodesRequestFor, searchRequestFor } from '../compute/search-requests.ts';
 import { DEFAULT_VALUES, FIELDS, FIELD_NAMES, type FieldValues } from '../form/fields.ts';
 import { dropConflicting, keptIn, keptNote, withKept, type KeptFields } from '../form/kept-fields.ts';
 import {
@@ -16,7 +17,7 @@ import {
 import { deadlineFromHash, hasScenarioPart, scenarioFromHash, widgetHash } from '../hash.ts';
 import { nodesAnswer } from '../sizing/nodes-answer.ts';
 import { scalingNodeCounts, validNodeCounts } from '../sizing/node-counts.ts';
-import { headline, nodesSection, outOfMemoryMessage, pipelineSection, searchedNodesSection, warningsList } from './results.ts';
+import { frontierSection, headline, nodesSection, outOfMemoryMessage, pipelineSection, searchedNodesSection, warningsList } from './results.ts';
 import { constructedStyles, STYLES } from './styles.ts';
 import { template } from './template.ts';
 
@@ -80,6 +81,8 @@ export class TrainplanEstimator extends HTMLElement {
   #precisionSwitchedFrom: string | undefined;
   /** A bad link's message: it stays, and the page's URL is left alone, until the reader edits a field. */
   #linkProblem = '';
+  /** The last time–cost curve (runNodes with frontier), kept while its request stays the same. */
+  readonly #frontier = new LastAnswer<NodesResponseJson>();
   readonly #onHashChange = () => this.#guard(() => this.#readHash(true));
 
   constructor() {
@@ -162,6 +165,7 @@ export class TrainplanEstimator extends HTMLElement {
   #setBackend(): void {
     const api = this.getAttribute('api');
     this.#backend = api ? apiBackend(api) : localBackend();
+    this.#frontier.clear();
   }
 
   #readHash(rerun: boolean): void {
@@ -438,6 +442,32 @@ export class TrainplanEstimator extends HTMLElement {
     }
     this.#set('.out-nodes', searched + nodesSection(answer, budget));
     this.dispatchEvent(new CustomEvent('trainplan-sized', { detail: { points, answer }, bubbles: true, composed: true }));
+    await this.#timeCost(run, scenario, budget.tokens, auto);
+  }
+
+  /**
+   * The time–cost curve over cluster sizes, with "auto" and a token budget (the reader asked for searching).
+   * It searches every size, 0.1–0.4 s in the page (Chromium, GPT-3 175B: about as long as the searched answer
+   * above), so it runs after the answers are on screen, a task later, and only when its request changed.
+   */
+  async #timeCost(run: number, scenario: ScenarioInput, tokens: number | undefined, auto: boolean): Promise<void> {
+    if (tokens === undefined) return this.#set('.out-frontier', '');
+    if (!auto) return this.#set('.out-frontier', '<p class="caption">Turn on Auto to draw the time–cost curve over cluster sizes.</p>');
+    const request = frontierRequestFor(scenario, tokens);
+    const key = JSON.stringify(request);
+    if (!this.#frontier.has(key)) {
+      this.#set('.out-frontier', '<p class="caption">Searching cluster sizes for the time–cost curve…</p>');
+      // A task boundary: the browser paints the answers above and handles input before the search holds the page.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (run !== this.#run) return;
+    }
+    let html: string;
+    try {
+      html = frontierSection(await this.#frontier.get(key, () => this.#backend.nodes(request)), scenario.cluster.nodes ?? 1);
+    } catch (err) {
+      html = `<p class="caption">Could not reach the estimator: ${esc(message(err))}</p>`;
+    }
+    if (run === this.#run) this.#set('.out-frontier', html);
   }
 }
 

@@ -1,0 +1,30 @@
+/**
+ * Remembers the last answer by its request's key: the time–cost curve depends on the model, GPU, batch and
+ * tokens only, so editing the deadline or the node count redraws it without searching every size again.
+ * A failed call (the API unreachable) is forgotten, so the next update tries again.
+ */
+export class LastAnswer<T> {
+  #key: string | undefined;
+  #answer: Promise<T> | undefined;
+
+  /** Whether `key`'s answer is already known or on its way (no search to wait for). */
+  has(key: string): boolean {
+    return this.#key === key && this.#answer !== undefined;
+  }
+
+  get(key: string, compute: () => Promise<T>): Promise<T> {
+    if (this.#key === key && this.#answer) return this.#answer;
+    const answer = compute();
+    this.#key = key;
+    this.#answer = answer;
+    answer.catch(() => {
+      if (this.#answer === answer) this.#answer = undefined;
+    });
+    return answer;
+  }
+
+  clear(): void {
+    this.#key = undefined;
+    this.#answer = undefined;
+  }
+}

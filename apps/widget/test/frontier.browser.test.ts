@@ -1,0 +1,64 @@
+/// <reference lib="dom" />
+// The time–cost curve in a real browser (Debian's chromium via playwright-core): with Auto on and the
+// default token budget it appears under "How many nodes", on a phone and on a tablet, inside the element.
+// Runs in the browser suite (test/e2e/vitest.config.ts), whose globalSetup installs chromium.
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { browserAndBundle } from './support/chromium.ts';
+
+const ORIGIN = 'http://frontier.test';
+const page = (attributes: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,"><title>t</title><script type="module" src="/w.js"></script></head>
+<body style="margin:8px"><trainplan-estimator ${attributes}></trainplan-estimator></body></html>`;
+
+const { browser, bundle } = browserAndBundle();
+
+/** Opens the widget with `attributes` at `width` and waits until `until` holds in its shadow root. */
+async function open(width: number, attributes: string, until: string): Promise<Page> {
+  const tab = await browser().newPage({ viewport: { width, height: 900 } });
+  await tab.route(`${ORIGIN}/**`, (route) => (new URL(route.request().url()).pathname === '/w.js'
+    ? route.fulfill({ contentType: 'text/javascript', body: bundle() })
+    : route.fulfill({ contentType: 'text/html', body: page(attributes) })));
+  await tab.goto(`${ORIGIN}/`);
+  await tab.waitForFunction(`(() => { const root = document.querySelector('trainplan-estimator')?.shadowRoot; return !!root && !!(${until}); })()`, undefined, { timeout: 30_000 });
+  return tab;
+}
+
+describe('the time–cost curve in the browser', () => {
+  it.each([360, 800])('shows for the default scenario with Auto on at %i px, every part inside the element', async (width) => {
+    const tab = await open(width, 'auto', "root.querySelector('.out-frontier svg')");
+    const seen = await tab.locator('trainplan-estimator').evaluate((el) => {
+      const root = el.shadowRoot!;
+      const host = el.getBoundingClientRect();
+      const out = root.querySelector('.out-frontier')!;
+      const svg = out.querySelector('svg')!.getBoundingClientRect();
+      // Every label, tick, title and mark, and the sentence under the chart, measured where the browser drew them.
+      const parts = [...out.querySelectorAll('text, circle, p')].map((e) => e.getBoundingClientRect());
+      return {
+        dots: out.querySelectorAll('circle.dot').length,
+        line: out.querySelectorAll('path.line.pareto').length,
+        marks: [...out.querySelectorAll('[data-marker]')].map((m) => m.getAttribute('data-marker')),
+        titles: [...out.querySelectorAll('.axis-title')].map((t) => t.textContent),
+        sentence: out.querySelector('[data-frontier-sentence]')?.textContent,
+        svgHeight: svg.height,
+        outside: parts.filter((r) => r.left < host.left - 0.5 || r.right > host.right + 0.5).length,
+        pageOverflow: document.documentElement.scrollWidth - window.innerWidth,
+      };
+    });
+    expect(seen).toMatchObject({ dots: 12, line: 1, marks: ['cheapest', 'fastest'], titles: ['GPU-hours', 'days to train (log scale)'], outside: 0, pageOverflow: 0 });
+    expect(seen.sentence).toMatch(/^Cheapest: 16 nodes, 155 days, 476 k GPU-hours; 128 nodes: 20.5 days for \+6%; fastest: 8192 nodes, 1.17 days for \+287%\.$/);
+    // Readable, not squashed: the 320 × 200 viewBox keeps its shape at the width it is given.
+    expect(seen.svgHeight).toBeGreaterThan(150);
+    await tab.close();
+  });
+
+  it('asks for Auto instead of searching every size when Auto is off', async () => {
+    const tab = await open(800, '', "root.querySelector('.out-frontier')?.textContent");
+    const shown = await tab.locator('trainplan-estimator').evaluate((el) => {
+      const out = el.shadowRoot!.querySelector('.out-frontier')!;
+      return { text: out.textContent, svg: out.querySelectorAll('svg').length };
+    });
+    expect(shown).toEqual({ text: 'Turn on Auto to draw the time–cost curve over cluster sizes.', svg: 0 });
+    await tab.close();
+  });
+});

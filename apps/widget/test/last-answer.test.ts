@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { LastAnswer } from '../src/compute/last-answer.ts';
+
+describe('the last answer kept by its request', () => {
+  it('computes once for the same key and again for another', async () => {
+    const last = new LastAnswer<string>();
+    let calls = 0;
+    const compute = (v: string) => () => { calls += 1; return Promise.resolve(v); };
+    expect(last.has('a')).toBe(false);
+    expect(await last.get('a', compute('first'))).toBe('first');
+    expect(last.has('a')).toBe(true);
+    expect(await last.get('a', compute('second'))).toBe('first');
+    expect(calls).toBe(1);
+    expect(await last.get('b', compute('third'))).toBe('third');
+    expect([calls, last.has('a')]).toEqual([2, false]);
+    last.clear();
+    expect(last.has('b')).toBe(false);
+  });
+
+  it('forgets a failure, so the next call tries again', async () => {
+    const last = new LastAnswer<string>();
+    await expect(last.get('a', () => Promise.reject(new Error('unreachable')))).rejects.toThrow('unreachable');
+    expect(last.has('a')).toBe(false);
+    expect(await last.get('a', () => Promise.resolve('ok'))).toBe('ok');
+  });
+});
