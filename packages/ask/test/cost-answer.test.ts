@@ -25,7 +25,7 @@ describe('answers with GPU-hours give their cost at a stated price', () => {
     const a = ask('best config for 70b on 64 nodes with 2T tokens at $2/GPU-hour', { candidateBudget: 20_000 });
     const best = (a.data as Extract<SearchResponseJson, { ok: true }>).best;
     expect(best.cost).toBeCloseTo(best.gpuHours! * 2, 6);
-    expect(a.headline).toMatch(/ days for 2\.00T tokens for \$[\d.]+M\)$/);
+    expect(a.headline).toMatch(/ days for 2\.00T tokens, \$[\d.]+M\)$/);
   });
 
   it('a stated layout (runEstimate) gives the cost of its time to train', () => {

@@ -230,7 +230,8 @@ export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOption
   }
   const best: SearchPlanJson = result.best;
   const e = best.estimate;
-  const days = best.days === undefined ? '' : `, ${formatDays(best.days)} for ${compactCount(p.tokens ?? 0)} tokens${forCost(p, best.gpuHours)}`;
+  // ", $8.98M" after "for 15.0T tokens", not a second " for".
+  const days = best.days === undefined ? '' : `, ${formatDays(best.days)} for ${compactCount(p.tokens ?? 0)} tokens${forCost(p, best.gpuHours).replace(/^ for /, ', ')}`;
   const step = `${formatSeconds(e.stepTimeSeconds)} per step, ${formatPercent(e.mfu)} MFU`;
   const headline = q.intent === 'memory'
     ? `${subjectOf(p)} × ${size}: fits, ${formatBytes(e.memory.totalBytes)} per GPU of ${formatBytes(e.memory.capacityBytes)} with the fastest plan that fits: ${best.label} (${step})`
