@@ -46,7 +46,10 @@ export function shownSizes(a: FrontierAnswer): FrontierSizeJson[] {
   return shown.sort((x, y) => x.nodes - y.nodes).slice(-MAX_SHOWN);
 }
 
-/** The notes of a cheapest answer: how it was chosen, then the trade-off at the sizes shownSizes picks. */
+/**
+ * The notes of a cheapest answer: how it was chosen, the trade-off at the sizes shownSizes picks, then
+ * runNodes's larger-batch hint for the fastest size (its message) and how to ask for a deadline.
+ */
 export function frontierNotes(a: FrontierAnswer, q: AskParameters): string[] {
   const searched = a.frontier?.length ?? a.searches;
   const shown = shownSizes(a);
@@ -55,6 +58,7 @@ export function frontierNotes(a: FrontierAnswer, q: AskParameters): string[] {
     `The fewest GPU-hours of ${searched} cluster size${searched === 1 ? '' : 's'} that run (the smallest that fits, then doubling while training gets faster); a faster cluster spends more GPU-hours as its MFU falls.`,
     ...shown.map((p) => `${p.nodes === fastest ? 'The fastest, ' : 'Faster: '}${sizeText(p, q, a.gpuHours)}.`),
     ...(shown.length === 0 ? ['No larger cluster trains it faster: the cheapest is also the fastest.'] : []),
+    ...(a.largerBatch === undefined ? [] : [a.largerBatch.message]),
     'Give a deadline ("in 60 days") for the fewest nodes that meet it.',
   ];
 }

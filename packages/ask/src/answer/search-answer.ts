@@ -180,7 +180,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   const plan = result.configuration;
   if (result.mode === 'cost-time-frontier') {
     const headline = `Cheapest for ${modelNameOf(p)} (${tokens} tokens) on ${gpuName(p.gpu ?? '')}: ${sizeText(result, p).replace(': ', ', ').replace(' for ', ', ')}`;
-    return planAnswer(q, publicUrl, plan, headline, { assumptions, notes: [...frontierNotes(result, p), ...hint], budget: frontierBudgetNotes(p, result.gpuHours), data: result });
+    return planAnswer(q, publicUrl, plan, headline, { assumptions, notes: frontierNotes(result, p), budget: frontierBudgetNotes(p, result.gpuHours), data: result });
   }
   const cluster = `${result.nodes} node${result.nodes === 1 ? '' : 's'} (${result.gpus} GPUs)`;
   const goals = [
