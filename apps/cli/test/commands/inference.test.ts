@@ -20,7 +20,11 @@ describe('trainplan inference', () => {
     expect(validateInferenceResponse(a)).toEqual({ ok: true, value: a });
     expect(a.best.decodeStepSeconds).toBeLessThanOrEqual(0.05);
     expect(a.frontier.length).toBeGreaterThan(1);
-    expect(a.warnings).toEqual([]);
+    // --json keeps the API's field name; the report says --max-ttft-s.
+    expect(a.warnings).toEqual([expect.stringMatching(/^the best plan's time to first token is .* give maxPrefillSeconds for an interactive service$/)]);
+    const report = (await cli([...LLAMA, '--max-token-ms', '50'])).out;
+    expect(report).toContain('give --max-ttft-s for an interactive service');
+    expect((await cli([...LLAMA, '--max-token-ms', '50', '--max-ttft-s', '2'])).out).not.toContain('time to first token is');
   });
 
   it('an unreachable latency bound exits 1, saying once which plan comes closest and by how much', async () => {

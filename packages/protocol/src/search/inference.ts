@@ -1,5 +1,5 @@
 import { planInference, type InferenceAnswer, type InferenceEstimate } from '@trainplan/search';
-import { million } from '@trainplan/units';
+import { formatSeconds, million } from '@trainplan/units';
 import { issuesMessage } from '../problem.ts';
 import { array } from '../schema/compose.ts';
 import { defaultedLater, object, optional, withDefault } from '../schema/object.ts';
@@ -74,6 +74,25 @@ const shapeJson = (tensor: number, pipeline: number, a: InferenceAnswer) => (a.o
 
 const invalid = (issues: FieldIssue[]): InferenceResponseJson => ({ ok: false, reason: 'invalid', message: issuesMessage(issues), issues });
 
+/**
+ * The time to first token an interactive service is held to: MLPerf Inference's Llama 2 70B server
+ * scenario bounds it at 2 s (and the time per output token at 200 ms; MLCommons, Inference v4.0, 2024).
+ */
+export const INTERACTIVE_TTFT_SECONDS = 2;
+
+/**
+ * A request that bounds the time per output token (an interactive service) but not the time to first
+ * token may get a best plan that prefills hundreds of prompts at once: the batch is static (every
+ * sequence of it starts together), so its first token waits for all of them. Said when that wait passes
+ * INTERACTIVE_TTFT_SECONDS. Without any bound (throughput, as for offline batch work) nothing is said.
+ */
+function ttftWarning(best: InferenceEstimate | undefined, req: Pick<InferenceRequest, 'maxDecodeSecondsPerToken' | 'maxPrefillSeconds'>): string[] {
+  const interactive = req.maxDecodeSecondsPerToken !== undefined && req.maxPrefillSeconds === undefined;
+  if (best === undefined || !interactive || best.prefillSeconds <= INTERACTIVE_TTFT_SECONDS) return [];
+  return [`the best plan's time to first token is ${formatSeconds(best.prefillSeconds)}: its batch of ${best.shape.batch} prompts is prefilled together `
+    + `(a static batch); MLPerf Inference's Llama 2 70B server scenario bounds it at ${INTERACTIVE_TTFT_SECONDS} s, so give maxPrefillSeconds for an interactive service`];
+}
+
 /** Inference planning on the wire: prefill/decode latency, KV cache, largest batch, tokens/s/GPU, frontier. */
 export function runInference(request: unknown): InferenceResponseJson {
   const valid = validate(inferenceRequestSchema, request);
@@ -106,6 +125,6 @@ export function runInference(request: unknown): InferenceResponseJson {
     frontier: result.frontier.map(point),
     byShape: result.byShape.map((s) => shapeJson(s.tensor, s.pipeline, s.answer)),
     ...(result.closest && { closest: { why: result.closest.why, point: point(result.closest.point) } }),
-    warnings: [...none, ...result.warnings],
+    warnings: [...none, ...result.warnings, ...ttftWarning(result.best, req)],
   };
 }

@@ -272,7 +272,8 @@ describe('runScale and runInference', () => {
     if (!a.ok) throw new Error(a.message);
     expect(a.best!.decodeStepSeconds).toBeLessThanOrEqual(0.05);
     expect(a.frontier.length).toBeGreaterThan(1);
-    expect(a.warnings).toEqual([]);
+    // Only that its static batch's first token waits past an interactive service's 2 s (inference-ttft.test.ts).
+    expect(a.warnings).toEqual([expect.stringMatching(/^the best plan's time to first token is /)]);
   });
 
   it('inference warns about a context longer than the model\'s sequence length, in a valid answer', () => {
