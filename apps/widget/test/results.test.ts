@@ -27,6 +27,10 @@ describe('the time–cost curve section', () => {
     const html = frontierSection(n, 128);
     expect(html).toContain('<svg class="chart frontier"');
     expect(text(html)).toContain('Cheapest: 16 nodes, 155 days, 476 k GPU-hours; 128 nodes: 20.5 days for +6%;');
+    // The fastest size at twice the batch, under the curve.
+    if (!n.ok || !n.largerBatch) throw new Error('expected a larger-batch hint for the fastest size');
+    expect(html).toContain('data-larger-batch="3072"');
+    expect(text(html)).toContain(n.largerBatch.message);
   });
 
   it("says runNodes's reason when there is no curve", () => {

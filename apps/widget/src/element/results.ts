@@ -79,7 +79,8 @@ export function frontierSection(n: NodesResponseJson, currentNodes: number): str
   if (!n.ok) return `<p class="caption" data-frontier="${esc(n.reason)}">${esc(`Time–cost curve: ${sentence(n.message)}`)}</p>`;
   const chart = frontierChart({ sizes: n.frontier ?? [], cheapestNodes: n.nodes, fastestNodes: n.fastest?.nodes ?? n.nodes, currentNodes });
   return `<div class="frontier" data-frontier="ok">${chart}<p data-frontier-sentence>${esc(frontierSentence(n, currentNodes))}</p>`
-    + '<p class="caption">Each dot: a cluster size with its best plan found (searched); joined: no other size trains as fast for fewer GPU-hours; +%: GPU-hours over the cheapest.</p></div>';
+    + '<p class="caption">Each dot: a cluster size with its best plan found (searched); joined: no other size trains as fast for fewer GPU-hours; +%: GPU-hours over the cheapest.</p>'
+    + `${largerBatchNote(n)}</div>`;
 }
 
 /** runNodes's hint when the batch, not the cluster, holds the plan back (the same question at twice the batch). */
