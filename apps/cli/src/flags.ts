@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { nearest } from './nearest.ts';
+import { nearest } from '@trainplan/protocol';
 
 export interface FlagSpec {
   type: 'string' | 'boolean';

@@ -3,7 +3,7 @@ import { errorMessage, printError } from './errors.ts';
 import { EXIT } from './exit-codes.ts';
 import { commandNames, generalHelp } from './help.ts';
 import type { CliIo } from './io.ts';
-import { nearest } from './nearest.ts';
+import { nearest } from '@trainplan/protocol';
 import { VERSION } from './version.ts';
 
 function unknownCommand(io: CliIo, name: string): number {

@@ -55,3 +55,4 @@ export { defaultPrecision, runsFlashAttention } from '@trainplan/planner';
 export { checkedText, nodesText } from '@trainplan/search';
 // Where a JSON text breaks, for the CLI's --input and the API's request bodies.
 export { describeJsonError } from './json-error.ts';
+export { editDistance, nearest, nearestAll } from './nearest.ts';

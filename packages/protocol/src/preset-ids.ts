@@ -1,14 +1,34 @@
 import { gpuById, GPU_IDS, modelById, MODEL_IDS, networkById, NETWORK_IDS, systemById, SYSTEM_IDS } from '@trainplan/presets';
+import { nearestAll } from './nearest.ts';
 import type { FieldIssue } from './wire.ts';
 
 const known = (ids: readonly string[]): string => ids.join(', ');
 
+/** Ties offered at most: more is no suggestion. */
+const MAX_MEANT = 3;
+
+/**
+ * ' (did you mean gpt3-175b?)' when a known id is a slip away from the one given, ' (did you mean
+ * llama3-70b or llama3.1-405b?)' when a few tie (nearestAll), else ''.
+ */
+export function didYouMean(id: string, ids: readonly string[]): string {
+  const meant = nearestAll(id, ids);
+  if (meant.length === 0 || meant.length > MAX_MEANT) return '';
+  return ` (did you mean ${meant.length === 1 ? meant[0] : `${meant.slice(0, -1).join(', ')} or ${meant.at(-1)}`}?)`;
+}
+
 /** The issue for a model id no preset has. */
-export const unknownModel = (id: string): FieldIssue => ({ path: 'model', message: `unknown model "${id}"; known: ${known(MODEL_IDS)}` });
-/** The issue for a GPU id no preset has. */
-export const unknownGpu = (id: string): FieldIssue => ({ path: 'cluster.gpu', message: `unknown GPU "${id}"; known: ${known(GPU_IDS)}; or a system id: ${known(SYSTEM_IDS)}` });
+export const unknownModel = (id: string): FieldIssue => ({
+  path: 'model', message: `unknown model "${id}"${didYouMean(id, MODEL_IDS)}; known: ${known(MODEL_IDS)}`,
+});
+/** The issue for a GPU id no preset has (a system id is one too). */
+export const unknownGpu = (id: string): FieldIssue => ({
+  path: 'cluster.gpu', message: `unknown GPU "${id}"${didYouMean(id, [...GPU_IDS, ...SYSTEM_IDS])}; known: ${known(GPU_IDS)}; or a system id: ${known(SYSTEM_IDS)}`,
+});
 /** The issue for a network id no preset has. */
-export const unknownNetwork = (id: string): FieldIssue => ({ path: 'cluster.network', message: `unknown network "${id}"; known: ${known(NETWORK_IDS)}` });
+export const unknownNetwork = (id: string): FieldIssue => ({
+  path: 'cluster.network', message: `unknown network "${id}"${didYouMean(id, NETWORK_IDS)}; known: ${known(NETWORK_IDS)}`,
+});
 
 const record = (x: unknown): Record<string, unknown> | undefined =>
   typeof x === 'object' && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : undefined;

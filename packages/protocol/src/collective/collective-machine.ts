@@ -3,6 +3,7 @@ import type { GpuSpec, NetworkSpec, SystemSpec } from '@trainplan/hardware';
 import { defaultSystemForGpu, gpuById, GPU_IDS, networkById, NETWORK_IDS, systemById, SYSTEM_IDS } from '@trainplan/presets';
 import { fabricFor } from '../fabric-cache.ts';
 import { machineIssues } from '../machine-checks.ts';
+import { didYouMean } from '../preset-ids.ts';
 import type { FieldIssue } from '../wire.ts';
 import type { CollectiveRequest } from './collective-schema.ts';
 
@@ -28,18 +29,24 @@ export function resolveCollectiveMachine(
   let gpu: GpuSpec | undefined;
   if (request.system !== undefined) {
     system = systemById(request.system);
-    if (!system) issues.push({ path: 'system', message: `unknown system "${request.system}"; known: ${SYSTEM_IDS.join(', ')}${gpuById(request.system) ? `; "${request.system}" is a GPU: give it as gpu` : ''}` });
+    if (!system) {
+      const other = gpuById(request.system) ? `; "${request.system}" is a GPU: give it as gpu` : '';
+      issues.push({ path: 'system', message: `unknown system "${request.system}"${other ? '' : didYouMean(request.system, SYSTEM_IDS)}; known: ${SYSTEM_IDS.join(', ')}${other}` });
+    }
     gpu = system ? gpuById(system.gpu) : undefined;
   } else if (request.gpu !== undefined) {
     gpu = gpuById(request.gpu);
     // Estimates take a system id as their GPU; here a system is its own field, and the message says so.
-    if (!gpu) issues.push({ path: 'gpu', message: `unknown GPU "${request.gpu}"; known: ${GPU_IDS.join(', ')}${systemById(request.gpu) ? `; "${request.gpu}" is a system: give it as system` : ''}` });
+    if (!gpu) {
+      const other = systemById(request.gpu) ? `; "${request.gpu}" is a system: give it as system` : '';
+      issues.push({ path: 'gpu', message: `unknown GPU "${request.gpu}"${other ? '' : didYouMean(request.gpu, GPU_IDS)}; known: ${GPU_IDS.join(', ')}${other}` });
+    }
     system = gpu ? defaultSystemForGpu(gpu.id) : undefined;
   }
   const networkId = request.network ?? system?.network;
   const network = networkId === undefined ? undefined : networkById(networkId);
   if (networkId !== undefined && !network) {
-    issues.push({ path: 'network', message: `unknown network "${networkId}"; known: ${NETWORK_IDS.join(', ')}` });
+    issues.push({ path: 'network', message: `unknown network "${networkId}"${didYouMean(networkId, NETWORK_IDS)}; known: ${NETWORK_IDS.join(', ')}` });
   }
   if (!gpu || !system || !network) return { ok: false, issues };
   const gpusPerNode = request.gpusPerNode ?? system.gpusPerNode;

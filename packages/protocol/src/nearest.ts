@@ -20,16 +20,30 @@ export function editDistance(a: string, b: string): number {
 const MAX_EDITS = 2;
 
 /**
- * The known name a typed one most likely meant: the nearest within MAX_EDITS (case and `_` for `-`
- * ignored), else the only name the typed one begins (`--global` → `--global-batch`); undefined when
+ * The known name a typed one most likely meant: the only name the typed one begins (`--global` →
+ * `--global-batch`), else the nearest within MAX_EDITS (case and `_` for `-` ignored); undefined when
  * none is near, or when two are equally near (the message cannot say which).
  */
 export function nearest(typed: string, known: readonly string[]): string | undefined {
+  const all = nearestAll(typed, known);
+  return all.length === 1 ? all[0] : undefined;
+}
+
+/**
+ * Every known name as near as the nearest, in the order given: the names the typed one begins, else
+ * those the fewest edits away (nearest's rules); one for a clear slip, several when they tie
+ * ("llama3-405b" is two edits from both llama3-70b and llama3.1-405b), none when nothing is near.
+ */
+export function nearestAll(typed: string, known: readonly string[]): string[] {
   const word = typed.toLowerCase().replaceAll('_', '-');
+  // A name the typed one begins is meant before one a slip away: "h100" is h100-sxm, not h200.
+  const prefixed = word.length >= 3 ? known.filter((name) => name.startsWith(word) && name !== word) : [];
+  if (prefixed.length > 0) return prefixed;
   const scored = known.map((name) => ({ name, edits: editDistance(word, name) }))
-    .filter(({ edits }) => edits <= MAX_EDITS && edits * 2 < word.length)
-    .sort((x, y) => x.edits - y.edits);
-  if (scored.length > 0) return scored.length > 1 && scored[1]!.edits === scored[0]!.edits ? undefined : scored[0]!.name;
-  const prefixed = word.length >= 3 ? known.filter((name) => name.startsWith(word)) : [];
-  return prefixed.length === 1 ? prefixed[0] : undefined;
+    .filter(({ edits }) => edits <= MAX_EDITS && edits * 2 < word.length);
+  if (scored.length > 0) {
+    const best = Math.min(...scored.map(({ edits }) => edits));
+    return scored.filter(({ edits }) => edits === best).map(({ name }) => name);
+  }
+  return [];
 }
