@@ -177,9 +177,10 @@ function bisect(s: Sizer, below: number, found: CapacityPoint, goal: DeadlineGoa
  * optionally checked against a budget). The smallest cluster the model fits on is found by doubling
  * and bisection (capacity-sizer.ts); then powers of two until the goal is met, bisection between the
  * last miss and the first hit, and a search of every size below that answer down to the peak-FLOPs
- * floor (or SCAN_WINDOW sizes), since time to train steps up and down with the node count's factors. A deadline and a budget that no power of two meets together are told apart by
- * deadlineOrBudget. A budget without a deadline is fastestWithinBudget's question, and the smallest
- * cluster that fits, whatever the time, is smallestFit's (capacity-sizer.ts).
+ * floor (or SCAN_WINDOW sizes), since time to train steps up and down with the node count's factors.
+ * A deadline and a budget that no power of two meets together are told apart by deadlineOrBudget. A
+ * budget without a deadline is fastestWithinBudget's question, the smallest cluster that fits, whatever
+ * the time, smallestFit's (capacity-sizer.ts), and the whole time–cost curve costTimeFrontier's.
  */
 export function fewestNodes(base: SearchBase, tokens: number, goal: DeadlineGoal, options: CapacityOptions = {}): CapacityAnswer {
   const s = sizer(base, tokens, options, goal.pricePerGpuHour);

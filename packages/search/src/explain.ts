@@ -1,5 +1,5 @@
 import { formatPercent } from '@trainplan/units';
-import type { PlanEstimate, StepBreakdown } from '@trainplan/planner';
+import { weightReplicas, type PlanEstimate, type StepBreakdown } from '@trainplan/planner';
 import type { Candidate, RecomputeChoice, SearchBase } from './candidate.ts';
 import { evaluateCandidate } from './evaluate.ts';
 import { MemoryBound } from './memory-bound.ts';
@@ -77,7 +77,7 @@ function neighbours(base: SearchBase, best: Candidate): { change: string; candid
   }
   const otherSharding = best.sharding === 'none' ? 'distributed-optimizer' : 'none';
   // With one replica of the weights (DP × CP = 1) the distributed optimizer shards nothing: toggling it is the same plan.
-  const samePlan = best.data * best.context === 1 && (best.sharding === 'none' || best.sharding === 'distributed-optimizer');
+  const samePlan = weightReplicas(best) === 1 && (best.sharding === 'none' || best.sharding === 'distributed-optimizer');
   if (!samePlan) {
     out.push({ change: otherSharding === 'none' ? 'without the distributed optimizer' : 'with the distributed optimizer', candidate: { ...best, sharding: otherSharding } });
   }
