@@ -1,4 +1,4 @@
-import { formatPercent } from '@trainplan/units';
+import { formatPercentChange } from '@trainplan/units';
 import { weightReplicas, type PlanEstimate, type StepBreakdown } from '@trainplan/planner';
 import type { Candidate, RecomputeChoice, SearchBase } from './candidate.ts';
 import { evaluateCandidate } from './evaluate.ts';
@@ -84,12 +84,7 @@ function neighbours(base: SearchBase, best: Candidate): { change: string; candid
   return out;
 }
 
-/** A change as a signed percentage: one decimal under 10% ("+0.5%", "+4.2%"), whole above ("+31%"). */
-const pct = (x: number): string => {
-  // Decided on the rounded figure, so 9.96% reads "+10%", not "+10.0%".
-  const tenth = formatPercent(Math.abs(x), 1);
-  return `${x >= 0 ? '+' : '−'}${parseFloat(tenth) < 10 ? tenth : formatPercent(Math.abs(x), 0)}`;
-};
+const pct = formatPercentChange;
 const secs = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x) < 0.1 ? `${(Math.abs(x) * 1000).toFixed(0)} ms` : `${Math.abs(x).toFixed(2)} s`}`;
 
 /** The breakdown part that grew the most, stated as in the issue's example. */

@@ -52,5 +52,14 @@ export const formatCount = (c: Count, significant = 3): string =>
 
 export const formatPercent = (r: Ratio, decimals = 1): string => `${(r * 100).toFixed(decimals)}%`;
 
+/**
+ * A change as a signed percentage: one decimal under 10% ("+0.5%", "−4.2%"), whole from 10% ("+31%").
+ * Decided on the rounded figure, so 9.96% reads "+10%", not "+10.0%".
+ */
+export function formatPercentChange(r: Ratio): string {
+  const tenth = formatPercent(Math.abs(r), 1);
+  return `${r >= 0 ? '+' : '−'}${parseFloat(tenth) < 10 ? tenth : formatPercent(Math.abs(r), 0)}`;
+}
+
 /** `n` and a noun, plural unless n is 1: `1 node`, `8 nodes`, `1 GPU`. Nouns whose plural adds "s" only. */
 export const countOf = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;

@@ -8,6 +8,6 @@ export {
 } from './quantities.ts';
 export {
   formatNumber, formatBytes, formatBytesDecimal, formatSeconds, formatFlops, formatBandwidth,
-  formatCount, formatPercent, countOf,
+  formatCount, formatPercent, formatPercentChange, countOf,
 } from './format.ts';
 export { parseBytes, parseCount, parseDecimal } from './parse.ts';

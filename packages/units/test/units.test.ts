@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   GB, GiB, Gbps, TFLOPS, us, formatBytes, formatBytesDecimal, formatSeconds, formatFlops,
-  countOf, formatBandwidth, formatCount, formatPercent, parseBytes, parseCount, parseDecimal, toGBps,
+  countOf, formatBandwidth, formatCount, formatPercent, formatPercentChange, parseBytes, parseCount, parseDecimal, toGBps,
 } from '../src/index.ts';
 
 describe('constructors', () => {
@@ -64,5 +64,11 @@ describe('parsing', () => {
   it.each([['2.5', 2.5], [' -5 ', -5], ['1e-3', 0.001], ['.5', 0.5], ['7.', 7], ['1,024', 1024], ['-1,234.5', -1234.5]])('parseDecimal(%j) = %d', (t, n) => expect(parseDecimal(t)).toBe(n));
   it.each(['0x10', '0b101', '0o10', '', ' ', 'abc', '1,5', '1,2345', 'Infinity'])('parseDecimal(%j) is no number (Number() reads some of these)', (t) => {
     expect(parseDecimal(t)).toBeUndefined();
+  });
+});
+
+describe('formatPercentChange', () => {
+  it.each([[0.005, '+0.5%'], [-0.042, '−4.2%'], [0.0996, '+10%'], [0.31, '+31%'], [0, '+0.0%'], [3.66, '+366%']])('%d reads %s (one decimal under 10%, decided on the rounded figure)', (r, text) => {
+    expect(formatPercentChange(r)).toBe(text);
   });
 });
