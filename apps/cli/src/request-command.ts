@@ -108,18 +108,20 @@ export function printIssues(io: RequestIo, issues: readonly { path: string; mess
 
 /**
  * Prints an answer whose only failure is an invalid request: the JSON under `--json`, else the
- * report; for an invalid request, one line per offending field. True when the answer is ok.
+ * report; for an invalid request, one line per offending field. The answer as shown (in flag terms,
+ * shownAnswer) when it is ok, for the caller's stderr lines; undefined when the request was invalid.
  */
 export function printAnswer<Ok extends { ok: true }>(
   io: RequestIo, v: FlagValues, answer: Ok | { ok: false; issues: readonly { path: string; message: string }[] }, report: (a: Ok) => string,
-): answer is Ok {
+): Ok | undefined {
   if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
   if (!answer.ok) {
     printIssues(io, answer.issues);
-    return false;
+    return undefined;
   }
-  if (v.json !== true) io.stdout(report(shownAnswer(io, answer)));
-  return true;
+  const shown = shownAnswer(io, answer);
+  if (v.json !== true) io.stdout(report(shown));
+  return shown;
 }
 
 /** `--export` takes megatron or nemo. */

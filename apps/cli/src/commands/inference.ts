@@ -3,7 +3,7 @@ import { formatBytes, formatNumber, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
-import { printAnswer, requestCommand, shownAnswer } from '../request-command.ts';
+import { printAnswer, requestCommand } from '../request-command.ts';
 import type { FlagSpec, FlagValues } from '../flags.ts';
 import { renderTable } from '../format/table.ts';
 import { count, machineFields, MACHINE_FLAGS, number } from '../search-flags.ts';
@@ -139,9 +139,9 @@ export const inferenceCommand: Command = requestCommand({
   answer(request, v, io) {
     const answer = runInference(request);
     const bounds = boundsText(request);
-    if (!printAnswer(io, v, answer, (a: Extract<InferenceResponseJson, { ok: true }>) => formatInferenceReport(a, bounds))) return EXIT.usage;
-    if (!answer.best) {
-      const shown = shownAnswer(io, answer);
+    const shown = printAnswer(io, v, answer, (a: Extract<InferenceResponseJson, { ok: true }>) => formatInferenceReport(a, bounds));
+    if (!shown) return EXIT.usage;
+    if (!shown.best) {
       // No shape serves at all (memory or divisibility): the first warning says so; the latency bounds are not to blame.
       const unservable = shown.byShape.length === 0 || shown.byShape.some((s) => s.ok) ? undefined : shown.warnings?.[0];
       // The report on stdout already says why; under --json stdout is the JSON, so stderr carries the reason.

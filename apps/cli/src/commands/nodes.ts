@@ -1,6 +1,6 @@
 import { defaultBatchText, defaultGlobalBatch, seqLengthOf } from '@trainplan/ask';
 import { checkedText, runNodes, type NodesResponseJson, nodesText } from '@trainplan/protocol';
-import { countOf, formatCount, formatSeconds, parseDecimal } from '@trainplan/units';
+import { countOf, formatCount, formatPercent, formatSeconds, parseDecimal } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -99,7 +99,8 @@ function seqLength(v: FlagValues): number {
   return seqLengthOf({ ...(typeof v.model === 'string' && { model: v.model }), ...(typeof given === 'number' && { seqLength: given }) });
 }
 
-const gpuHoursText = (h: number): string => Math.round(h).toLocaleString('en-US');
+/** GPU-hours or a cost, whole and grouped by thousands ("476,157"). */
+const wholeText = (x: number): string => Math.round(x).toLocaleString('en-US');
 /** Days to one decimal; under a tenth of a day (a run of a few steps), the time itself rather than "0.0 days". */
 const durationText = (days: number, seconds: number): string => (days >= 0.1 ? `${days.toFixed(1)} days` : formatSeconds(seconds));
 
@@ -148,7 +149,7 @@ export function formatNodesReport(a: NodesResponseJson): string {
     const lines = [`no answer: ${a.message}`];
     const c = a.closest;
     if (c?.nodes !== undefined) {
-      lines.push(`closest feasible alternative: ${nodesText(c.nodes)}${c.days === undefined ? '' : `, ${c.days.toFixed(1)} days`}${c.gpuHours === undefined ? '' : `, ${gpuHoursText(c.gpuHours)} GPU-hours`}${c.cost === undefined ? '' : `, cost ${Math.round(c.cost).toLocaleString('en-US')}`}`);
+      lines.push(`closest feasible alternative: ${nodesText(c.nodes)}${c.days === undefined ? '' : `, ${c.days.toFixed(1)} days`}${c.gpuHours === undefined ? '' : `, ${wholeText(c.gpuHours)} GPU-hours`}${c.cost === undefined ? '' : `, cost ${wholeText(c.cost)}`}`);
     }
     return `${[...lines, ...hintLines(a)].join('\n')}\n`;
   }
@@ -156,10 +157,10 @@ export function formatNodesReport(a: NodesResponseJson): string {
   const s = a.smallest;
   return [
     `${HEADLINE[a.mode]}: ${nodesText(a.nodes)} (${a.gpus} × ${r.gpu})`,
-    `time to train ${formatCount(a.tokens).replace(/\s+/g, '')} tokens: ${durationText(a.days, a.seconds)} · ${gpuHoursText(a.gpuHours)} GPU-hours${a.cost === undefined ? '' : ` · cost ${Math.round(a.cost).toLocaleString('en-US')}`}`,
-    ...(s ? [`smallest cluster that fits: ${nodesText(s.nodes)}, ${s.days.toFixed(1)} days · ${gpuHoursText(s.gpuHours)} GPU-hours${s.cost === undefined ? '' : ` · cost ${Math.round(s.cost).toLocaleString('en-US')}`}${s.withinBudget ? '' : ' (over the budget)'}`] : []),
+    `time to train ${formatCount(a.tokens).replace(/\s+/g, '')} tokens: ${durationText(a.days, a.seconds)} · ${wholeText(a.gpuHours)} GPU-hours${a.cost === undefined ? '' : ` · cost ${wholeText(a.cost)}`}`,
+    ...(s ? [`smallest cluster that fits: ${nodesText(s.nodes)}, ${s.days.toFixed(1)} days · ${wholeText(s.gpuHours)} GPU-hours${s.cost === undefined ? '' : ` · cost ${wholeText(s.cost)}`}${s.withinBudget ? '' : ' (over the budget)'}`] : []),
     `configuration: ${a.configuration.label}`,
-    `  step ${formatSeconds(a.configuration.estimate.stepTimeSeconds)} · MFU ${(a.configuration.estimate.mfu * 100).toFixed(1)}% · ${countOf(a.searches, 'cluster size')} searched`,
+    `  step ${formatSeconds(a.configuration.estimate.stepTimeSeconds)} · MFU ${formatPercent(a.configuration.estimate.mfu)} · ${countOf(a.searches, 'cluster size')} searched`,
     ...(a.checked && a.checked.fromNodes < a.nodes ? [checkedLine(a.checked, a.nodes)] : []),
     ...a.configuration.estimate.warnings.map((w) => `  ⚠ ${w}`),
     ...frontierLines(a),
@@ -175,9 +176,9 @@ function frontierLines(a: Extract<NodesResponseJson, { ok: true }>): string[] {
   const rows = [
     ['', 'nodes', 'GPUs', 'time', 'GPU-hours', ...(costs ? ['cost'] : []), 'MFU', 'plan'],
     ...a.frontier.map((p) => [
-      p.pareto ? '★' : '', p.nodes.toLocaleString('en-US'), p.gpus.toLocaleString('en-US'), durationText(p.days, p.seconds), gpuHoursText(p.gpuHours),
-      ...(costs ? [p.cost === undefined ? '' : Math.round(p.cost).toLocaleString('en-US')] : []),
-      `${(p.mfu * 100).toFixed(1)}%`, `${p.label}${p.nodes === a.nodes ? '  ← cheapest' : p.nodes === a.fastest?.nodes ? '  ← fastest' : ''}`,
+      p.pareto ? '★' : '', p.nodes.toLocaleString('en-US'), p.gpus.toLocaleString('en-US'), durationText(p.days, p.seconds), wholeText(p.gpuHours),
+      ...(costs ? [p.cost === undefined ? '' : wholeText(p.cost)] : []),
+      formatPercent(p.mfu), `${p.label}${p.nodes === a.nodes ? '  ← cheapest' : p.nodes === a.fastest?.nodes ? '  ← fastest' : ''}`,
     ]),
   ];
   return [
@@ -218,6 +219,7 @@ export const nodesCommand: Command = requestCommand({
     else if (typeof v.export === 'string' && answer.ok) exportScenario(io, v.export, answer.configuration.scenario);
     else if (shown.ok || shown.reason !== 'invalid') io.stdout(`${assumed === undefined ? '' : `${assumed}\n`}${formatNodesReport(shown)}`);
     if (assumed !== undefined && (v.json === true || typeof v.export === 'string')) io.stderr(`trainplan: ${assumed}\n`);
+    // shown.ok is answer.ok (shownAnswer rewrites prose only); both are tested so that both narrow.
     if (answer.ok || shown.ok) return EXIT.ok;
     if (answer.reason === 'invalid') {
       printIssues(io, answer.issues);

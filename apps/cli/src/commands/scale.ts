@@ -3,7 +3,7 @@ import { countOf, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
-import { printAnswer, requestCommand, shownAnswer } from '../request-command.ts';
+import { printAnswer, requestCommand } from '../request-command.ts';
 import type { FlagSpec, FlagValues } from '../flags.ts';
 import { renderTable } from '../format/table.ts';
 import { constraintFields, count, list, machineFields, MACHINE_FLAGS, TRAINING_FLAGS, trainingFields } from '../search-flags.ts';
@@ -119,9 +119,10 @@ export const scaleCommand: Command = requestCommand({
   missing: { nodes: 'the node counts to sweep, e.g. --nodes 105,140,175', 'global-batch': 'the sequences per optimizer step, e.g. --global-batch 1536' },
   answer(request, v, io) {
     const answer = runScale(request);
-    if (!printAnswer(io, v, answer, formatScaleReport)) return EXIT.usage;
+    const shown = printAnswer(io, v, answer, formatScaleReport);
+    if (!shown) return EXIT.usage;
     // stdout carries the table (or the JSON); stderr names each size without a plan, so a script sees why it exits 1.
-    const failed = shownAnswer(io, answer).points.filter((p) => p.reason !== undefined);
+    const failed = shown.points.filter((p) => p.reason !== undefined);
     for (const p of failed) printError(io, `${countOf(p.nodes, 'node')} (${countOf(p.gpus, 'GPU')}): ${p.reason}`);
     return failed.length > 0 ? EXIT.infeasible : EXIT.ok;
   },
