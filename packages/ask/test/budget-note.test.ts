@@ -47,6 +47,9 @@ describe('budgetNotes', () => {
     [{ costBudget: 1e6, pricePerGpuHour: 2, currency: '$' }, 598_000, ['$1.20M, 20% over the $1M budget.']],
     [{ costBudget: 1.2e6, pricePerGpuHour: 2, currency: '$' }, 598_000, ['$1.20M, within the $1.2M budget ($4.00k left).']],
     [{ gpuHours: 500_000 }, 520_000, ['520k GPU-hours, 4.0% over the 500k GPU-hour budget.']],
+    // 9.96% over rounds to 10.0 at one decimal, so it reads whole: "10%", never "10.0%".
+    [{ gpuHours: 500_000 }, 549_800, ['550k GPU-hours, 10% over the 500k GPU-hour budget.']],
+    [{ gpuHours: 500_000 }, 549_700, ['550k GPU-hours, 9.9% over the 500k GPU-hour budget.']],
     [{ costBudget: 1e6 }, 598_000, []],
   ] as const)('%j at %d GPU-hours: %j', (p, hours, notes) => {
     expect(budgetNotes(p, hours)).toEqual(notes);

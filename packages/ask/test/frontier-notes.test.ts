@@ -39,6 +39,11 @@ describe('frontierNotes', () => {
     ]);
   });
 
+  it('an extra of 9.96% reads "+10%", whole once it rounds to 10 (not "+10.0%")', () => {
+    const notes = frontierNotes(curve([[8, 372, 500_000, true], [64, 48.7, 549_800, true]]), {});
+    expect(notes[1]).toBe('The fastest, 64 nodes (512 GPUs): 48.7 days for 550k GPU-hours (+10%).');
+  });
+
   it('says so when the cheapest is also the fastest', () => {
     expect(frontierNotes(curve([[16, 20, 100, true]]), {})).toContain('No larger cluster trains it faster: the cheapest is also the fastest.');
   });

@@ -1,3 +1,4 @@
+import { formatPercentChange } from '@trainplan/units';
 import { compactCount } from '../format.ts';
 import type { AskParameters } from '../question.ts';
 import { costOf, moneyText } from './cost.ts';
@@ -15,11 +16,8 @@ export const statedAmount = (amount: number): string => compactCount(amount).rep
 /** "$1M", "€500k": a budget in money as stated. */
 export const statedMoney = (amount: number, currency: string | undefined): string => `${currency ?? ''}${statedAmount(amount)}`;
 
-/** "+4.7%", "20%": how far `spent` is from `budget`, one decimal under 10%. */
-function percentOff(spent: number, budget: number): string {
-  const percent = Math.abs(spent / budget - 1) * 100;
-  return `${percent < 10 ? percent.toFixed(1) : Math.round(percent)}%`;
-}
+/** "4.7%", "20%": how far `spent` is from `budget`, units' signed change without its sign ("N% over" says which way). */
+const percentOff = (spent: number, budget: number): string => formatPercentChange(spent / budget - 1).replace(/^[+−]/, '');
 
 interface Standing {
   over: boolean;

@@ -1,5 +1,5 @@
 import type { FrontierSizeJson, NodesOkJson } from '@trainplan/protocol';
-import { countOf } from '@trainplan/units';
+import { countOf, formatPercentChange } from '@trainplan/units';
 import { compactCount, formatDays } from '../format.ts';
 import type { AskParameters } from '../question.ts';
 import { costOf, moneyText } from './cost.ts';
@@ -20,10 +20,7 @@ const MAX_SHOWN = 3;
 const nodesGpus = (p: { nodes: number; gpus: number }): string => `${countOf(p.nodes, 'node')} (${countOf(p.gpus, 'GPU')})`;
 
 /** "+4.7%", "+366%": the extra GPU-hours over the cheapest. */
-function extra(gpuHours: number, cheapest: number): string {
-  const percent = (gpuHours / cheapest - 1) * 100;
-  return `+${percent < 10 ? percent.toFixed(1) : Math.round(percent)}%`;
-}
+const extra = (gpuHours: number, cheapest: number): string => formatPercentChange(gpuHours / cheapest - 1);
 
 /** "8 nodes (64 GPUs), 372 days, 572k GPU-hours ($1.14M)": a size's time and price, cost when priced. */
 export function sizeText(p: { nodes: number; gpus: number; days: number; gpuHours: number }, q: AskParameters, cheapestGpuHours?: number): string {
