@@ -87,7 +87,8 @@ export function number(v: FlagValues, name: string): number | string | undefined
   return n !== undefined && Number.isFinite(n) ? n : raw;
 }
 
-const defined = (o: Record<string, unknown>): Record<string, unknown> =>
+/** The object without its undefined entries (a flag not given is no field). */
+export const defined = (o: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(o).filter(([, x]) => x !== undefined));
 
 /** The request's model and cluster (without the size) from flags. */

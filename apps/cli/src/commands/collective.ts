@@ -8,6 +8,7 @@ import { parseFlags, type FlagSpec, type FlagValues } from '../flags.ts';
 import { renderTable } from '../format/table.ts';
 import type { CliIo } from '../io.ts';
 import { usageLine } from '../format/usage-line.ts';
+import { count, defined, number } from '../search-flags.ts';
 
 const SYNOPSIS = 'trainplan collective --op OP (--gpu ID | --system ID) [--nodes N] [--algorithm ring|tree|nvls|auto] [--size BYTES] [--emulate] [--json]';
 
@@ -74,15 +75,23 @@ Examples:
   trainplan collective --op all-reduce --gpu v100-32gb --nodes 4 --gpus-per-node 1 --concurrent-groups 8 --size 1GiB --emulate
 `;
 
-/** Where each flag lands in the request (the API's body), so an issue's message names flags, not fields. */
-const TERMS = flagLocator({
-  flags: FLAGS,
-  requestFlags: Object.keys(FLAGS),
-  fromFlags: (v: FlagValues) => ({
-    op: v.op, gpu: v.gpu, system: v.system, network: v.network, algorithm: v.algorithm, nodes: v.nodes, gpusPerNode: v['gpus-per-node'],
-    oversubscription: v.oversubscription, eventBudget: v['event-budget'], concurrentGroups: v['concurrent-groups'], size: v.size,
-  }),
-});
+/**
+ * The request (the API's body) from flags: counts as the other commands read them (count, number:
+ * "1,024", "2k", decimal notation only), a size by parseBytes. What does not parse goes through as the
+ * text given, so the schema names it against its flag.
+ */
+function requestFrom(v: FlagValues): Record<string, unknown> {
+  const size = typeof v.size === 'string' ? parseBytes(v.size) ?? v.size : undefined;
+  return defined({
+    op: v.op, gpu: v.gpu, system: v.system, network: v.network, algorithm: v.algorithm,
+    nodes: count(v, 'nodes'), gpusPerNode: count(v, 'gpus-per-node'), oversubscription: number(v, 'oversubscription'),
+    eventBudget: count(v, 'event-budget'), concurrentGroups: count(v, 'concurrent-groups'), size,
+    ...(v.emulate === true && { emulate: true }),
+  });
+}
+
+/** Where each flag lands in the request, found by requestFrom itself, so an issue's message names flags, not fields. */
+const TERMS = flagLocator({ flags: FLAGS, requestFlags: Object.keys(FLAGS), fromFlags: requestFrom });
 
 function usageError(io: CliIo, message: string): number {
   printError(io, `${message} (usage: ${SYNOPSIS})`);
@@ -130,12 +139,6 @@ function bottleneckText(link: { link: string; utilisation: number }): string {
   return pct === 0 ? 'none (latency-bound)' : `${link.link} (${pct}%)`;
 }
 
-function numberFlag(value: string | boolean | undefined): number | undefined | null {
-  if (typeof value !== 'string') return undefined;
-  const n = Number(value);
-  return value.trim() === '' || !Number.isFinite(n) ? null : n;
-}
-
 export const collectiveCommand: Command = {
   name: 'collective',
   summary: 'cost one collective over sizes 8 B to 16 GiB by the NCCL cost model, or emulate it',
@@ -150,25 +153,13 @@ export const collectiveCommand: Command = {
       return EXIT.ok;
     }
     if (typeof v.op !== 'string') return usageError(io, `missing --op: give ${FLAGS.op!.valueName!}`);
-    const request: Record<string, unknown> = { op: v.op };
-    for (const key of ['gpu', 'system', 'network', 'algorithm'] as const) if (typeof v[key] === 'string') request[key] = v[key];
-    for (const [flag, key] of [['nodes', 'nodes'], ['gpus-per-node', 'gpusPerNode'], ['oversubscription', 'oversubscription'], ['event-budget', 'eventBudget'], ['concurrent-groups', 'concurrentGroups']] as const) {
-      const n = numberFlag(v[flag]);
-      if (n === null) return usageError(io, `--${flag} needs a number, got '${String(v[flag])}'`);
-      if (n !== undefined) request[key] = n;
-    }
-    if (typeof v.size === 'string') {
-      const bytes = parseBytes(v.size);
-      if (bytes === undefined) return usageError(io, `--size needs a size such as 64MiB or 1e9, got '${v.size}'`);
-      request.size = bytes;
-    }
-    if (v.emulate === true) request.emulate = true;
-    const answer = runCollective(request);
+    if (typeof v.size === 'string' && parseBytes(v.size) === undefined) return usageError(io, `--size needs a size such as 64MiB or 1e9, got '${v.size}'`);
+    const answer = runCollective(requestFrom(v));
     if (!answer.ok) {
       if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
       for (const issue of answer.issues) {
         const message = TERMS.inFlagTerms(issue.message);
-        printError(io, issue.path === '' ? message : `${TERMS.flagFor(issue.path) ?? flagName(issue.path)}: ${message}`);
+        printError(io, issue.path === '' ? message : `${TERMS.flagFor(issue.path) ?? issue.path}: ${message}`);
       }
       return answer.reason === 'invalid' ? EXIT.usage : EXIT.infeasible;
     }
@@ -177,5 +168,3 @@ export const collectiveCommand: Command = {
   },
 };
 
-/** A request path as the flag that set it: `gpusPerNode` → `--gpus-per-node`. */
-const flagName = (path: string): string => `--${path.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;

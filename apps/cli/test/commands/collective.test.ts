@@ -76,6 +76,15 @@ describe('trainplan collective', () => {
     expect(await collective(args)).toMatchObject({ code: 2, err });
   });
 
+  it('reads counts as the other commands do: 1,024 and 2k nodes are counts, 0x10 is no number', async () => {
+    const grouped = await collective(['--op', 'all-reduce', '--gpu', 'h100-sxm', '--nodes', '1,024', '--size', '1GiB', '--json']);
+    expect(grouped.code).toBe(0);
+    expect(JSON.parse(grouped.out)).toMatchObject({ nodes: 1024, ranks: 8192 });
+    const hex = await collective(['--op', 'all-reduce', '--gpu', 'h100-sxm', '--nodes', '0x10', '--size', '1GiB']);
+    expect(hex.code).toBe(2);
+    expect(hex.err).toBe('trainplan: --nodes: expected an integer from 1 to 65,536, got "0x10"\n');
+  });
+
   it('without --op it says what to give', async () => {
     const { code, err } = await collective(['--gpu', 'a100-80gb']);
     expect(code).toBe(2);
