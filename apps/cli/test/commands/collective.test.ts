@@ -76,7 +76,7 @@ describe('trainplan collective', () => {
     expect(await collective(args)).toMatchObject({ code: 2, err });
   });
 
-  it('reads counts as the other commands do: 1,024 and 2k nodes are counts, 0x10 is no number', async () => {
+  it('reads counts as the other commands do: 1,024 nodes is a count, 0x10 is no number', async () => {
     const grouped = await collective(['--op', 'all-reduce', '--gpu', 'h100-sxm', '--nodes', '1,024', '--size', '1GiB', '--json']);
     expect(grouped.code).toBe(0);
     expect(JSON.parse(grouped.out)).toMatchObject({ nodes: 1024, ranks: 8192 });

@@ -1,6 +1,7 @@
 /**
  * Remembers the last answer by its request's key: the time–cost curve depends on the model, GPU, batch and
- * tokens only, so editing the deadline or the node count redraws it without searching every size again.
+ * tokens only, and the searched "how many nodes" on those and the deadline, so editing the node count
+ * (or, for the curve, the deadline) redraws them without searching every size again.
  * A failed call (the API unreachable) is forgotten, so the next update tries again.
  */
 export class LastAnswer<T> {

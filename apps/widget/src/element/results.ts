@@ -68,7 +68,7 @@ const sentence = (text: string): string => (/[.!?]$/.test(text) ? text : `${text
 export function searchedNodesSection(n: NodesResponseJson): string {
   if (!n.ok) {
     // runNodes often gives the failure's own message as the closest point's why: say it once.
-    const why = n.closest && !n.message.includes(n.closest.why) ? ` Closest: ${sentence(n.closest.why)}` : '';
+    const why = n.closest && n.closest.why !== n.message ? ` Closest: ${sentence(n.closest.why)}` : '';
     return `<p data-searched-answer="${esc(n.reason)}">${esc(`Searched: ${sentence(n.message)}${why}`)}</p>${largerBatchNote(n)}`;
   }
   return `<p data-searched-answer="ok"><b data-searched-nodes="${n.nodes}">${esc(countOf(n.nodes, 'node'))}</b>${esc(` (${countOf(n.gpus, 'GPU')}) with ${n.configuration.label}: ${formatNumber(n.days)} days, ${formatCount(n.gpuHours)} GPU-hours (searched).`)}</p>${largerBatchNote(n)}`;

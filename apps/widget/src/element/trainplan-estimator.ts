@@ -83,6 +83,8 @@ export class TrainplanEstimator extends HTMLElement {
   #linkProblem = '';
   /** The last time–cost curve (runNodes with frontier), kept while its request stays the same. */
   readonly #frontier = new LastAnswer<NodesResponseJson>();
+  /** The searched "how many nodes" for a deadline: editing the node count leaves its request as it was. */
+  readonly #fewest = new LastAnswer<NodesResponseJson>();
   readonly #onHashChange = () => this.#guard(() => this.#readHash(true));
 
   constructor() {
@@ -166,6 +168,7 @@ export class TrainplanEstimator extends HTMLElement {
     const api = this.getAttribute('api');
     this.#backend = api ? apiBackend(api) : localBackend();
     this.#frontier.clear();
+    this.#fewest.clear();
   }
 
   #readHash(rerun: boolean): void {
@@ -433,7 +436,8 @@ export class TrainplanEstimator extends HTMLElement {
     if (auto && budget.tokens !== undefined && budget.deadlineDays !== undefined) {
       // With "auto" the reader asked for the search: "how many nodes" also searches the configuration per size.
       try {
-        const nodes = await this.#backend.nodes(nodesRequestFor(scenario, { tokens: budget.tokens, deadlineDays: budget.deadlineDays }));
+        const request = nodesRequestFor(scenario, { tokens: budget.tokens, deadlineDays: budget.deadlineDays });
+        const nodes = await this.#fewest.get(JSON.stringify(request), () => this.#backend.nodes(request));
         if (run !== this.#run) return;
         searched = searchedNodesSection(nodes);
       } catch (err) {
