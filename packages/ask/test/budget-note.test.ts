@@ -2,6 +2,7 @@ import type { NodesResponseJson } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
 import { ask } from '../src/answer/answer.ts';
 import { budgetNotes, statedAmount } from '../src/answer/budget-note.ts';
+import { compactCount } from '../src/format.ts';
 
 type NodesOk = Extract<NodesResponseJson, { ok: true }>;
 
@@ -39,20 +40,23 @@ describe('a budget on a stated cluster is said against the plan, never read and 
     const a = ask('how many nodes to train 70b on 2T tokens at $2/GPU-hour with a $1M budget');
     expect(a.ok).toBe(false);
     expect(a.notes).toContainEqual(expect.stringMatching(/^The closest: \$1\.\d\dM, \d+% over the \$1M budget\.$/));
+    const closest = (a.data as Extract<NodesResponseJson, { ok: false }>).closest;
+    expect(a.notes.some((n) => n.startsWith(`The closest: $${compactCount(closest?.cost ?? Number.NaN)}, `))).toBe(true);
   });
 });
 
 describe('budgetNotes', () => {
   it.each([
-    [{ costBudget: 1e6, pricePerGpuHour: 2, currency: '$' }, 598_000, ['$1.20M, 20% over the $1M budget.']],
-    [{ costBudget: 1.2e6, pricePerGpuHour: 2, currency: '$' }, 598_000, ['$1.20M, within the $1.2M budget ($4.00k left).']],
-    [{ gpuHours: 500_000 }, 520_000, ['520k GPU-hours, 4.0% over the 500k GPU-hour budget.']],
+    [{ costBudget: 1e6, currency: '$' }, { gpuHours: 598_000, cost: 1_196_000 }, ['$1.20M, 20% over the $1M budget.']],
+    [{ costBudget: 1.2e6, currency: '$' }, { gpuHours: 598_000, cost: 1_196_000 }, ['$1.20M, within the $1.2M budget ($4.00k left).']],
+    [{ gpuHours: 500_000 }, { gpuHours: 520_000 }, ['520k GPU-hours, 4.0% over the 500k GPU-hour budget.']],
     // 9.96% over rounds to 10.0 at one decimal, so it reads whole: "10%", never "10.0%".
-    [{ gpuHours: 500_000 }, 549_800, ['550k GPU-hours, 10% over the 500k GPU-hour budget.']],
-    [{ gpuHours: 500_000 }, 549_700, ['550k GPU-hours, 9.9% over the 500k GPU-hour budget.']],
-    [{ costBudget: 1e6 }, 598_000, []],
-  ] as const)('%j at %d GPU-hours: %j', (p, hours, notes) => {
-    expect(budgetNotes(p, hours)).toEqual(notes);
+    [{ gpuHours: 500_000 }, { gpuHours: 549_800 }, ['550k GPU-hours, 10% over the 500k GPU-hour budget.']],
+    [{ gpuHours: 500_000 }, { gpuHours: 549_700 }, ['550k GPU-hours, 9.9% over the 500k GPU-hour budget.']],
+    // A money budget is said against the spend's cost; a spend with none (no price) says nothing of it.
+    [{ costBudget: 1e6 }, { gpuHours: 598_000 }, []],
+  ] as const)('%j spending %j: %j', (p, spend, notes) => {
+    expect(budgetNotes(p, spend)).toEqual(notes);
   });
 
   it.each([[1e6, '1M'], [1.5e6, '1.5M'], [500e3, '500k'], [2.25e6, '2.25M'], [10e3, '10k'], [480, '480']])('a budget of %d is said as stated: %s', (n, text) => {

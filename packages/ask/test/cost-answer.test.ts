@@ -1,9 +1,12 @@
 import type { NodesResponseJson, SearchResponseJson } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
 import { ask } from '../src/answer/answer.ts';
+import { compactCount } from '../src/format.ts';
 import { parse } from '../src/parse.ts';
 
 const costFigure = (a: ReturnType<typeof ask>) => a.figures.find((f) => f.label === 'Cost')?.value;
+/** "$1.14M": a cost the protocol returned, as chat writes it. */
+const dollars = (cost: number | undefined): string => `$${compactCount(cost ?? Number.NaN)}`;
 
 describe('answers with GPU-hours give their cost at a stated price', () => {
   it('how long: the cost is the plan\'s GPU-hours × the price, as runNodes\'s own cost', () => {
@@ -11,13 +14,17 @@ describe('answers with GPU-hours give their cost at a stated price', () => {
     const data = a.data as Extract<NodesResponseJson, { ok: true }>;
     expect(data.cost).toBeCloseTo(data.gpuHours * 1.5, 6);
     expect(a.headline).toMatch(/^GPT-3 175B on A100 SXM4 80GB: [\d.]+ days to train 300B tokens on 128 nodes \(1024 GPUs\) for \$\d+k$/);
-    expect(costFigure(a)).toMatch(/^\$\d+k: \d+k GPU-hours at \$1\.50\/GPU-hour$/);
+    expect(a.headline.endsWith(` for ${dollars(data.cost)}`)).toBe(true);
+    expect(costFigure(a)).toBe(`${dollars(data.cost)}: ${compactCount(data.gpuHours)} GPU-hours at $1.50/GPU-hour`);
   });
 
   it('how many nodes: the headline and the figure carry the cost, in the currency given', () => {
     const a = ask('how many nodes to train llama3-8b on 1T tokens in 14 days at €1.8/GPU-h');
     expect(a.ok).toBe(true);
     expect(a.headline).toMatch(/ in [\d.]+ days for €[\d.]+k \(deadline 14 days\)$/);
+    const cost = (a.data as Extract<NodesResponseJson, { ok: true }>).cost ?? Number.NaN;
+    expect(a.headline.endsWith(` for €${compactCount(cost)} (deadline 14 days)`)).toBe(true);
+    expect(costFigure(a)?.startsWith(`€${compactCount(cost)}: `)).toBe(true);
     expect(costFigure(a)).toMatch(/^€[\d.]+k: [\d.]+k GPU-hours at €1\.80\/GPU-hour$/);
   });
 
@@ -26,6 +33,8 @@ describe('answers with GPU-hours give their cost at a stated price', () => {
     const best = (a.data as Extract<SearchResponseJson, { ok: true }>).best;
     expect(best.cost).toBeCloseTo(best.gpuHours! * 2, 6);
     expect(a.headline).toMatch(/ days for 2\.00T tokens, \$[\d.]+M\)$/);
+    expect(a.headline.endsWith(`, ${dollars(best.cost)})`)).toBe(true);
+    expect(costFigure(a)).toBe(`${dollars(best.cost)}: ${compactCount(best.gpuHours ?? Number.NaN)} GPU-hours at $2/GPU-hour`);
   });
 
   it('a stated layout (runEstimate) gives the cost of its time to train', () => {
@@ -64,6 +73,8 @@ describe('a budget in money, at a price', () => {
     expect(data.mode).toBe('fastest-within-budget');
     expect(data.cost).toBeLessThanOrEqual(2e6);
     expect(a.headline).toMatch(/ for \$[\d.]+M \(budget \$2M\)$/);
+    expect(a.headline.endsWith(` for ${dollars(data.cost)} (budget $2M)`)).toBe(true);
+    expect(a.notes[0]?.endsWith(` GPU-hours (${dollars(data.smallest?.cost)}).`)).toBe(true);
     expect(a.notes.at(-1)).toMatch(/^\$1\.\d\dM, within the \$2M budget \(\$\d+k left\)\.$/);
     expect(a.notes[0]).toMatch(/^The fastest plan the budget affords \(\d+ cluster sizes searched\); the smallest cluster that fits: \d+ nodes? \(\d+ GPUs\): [\d.]+ days(?: \([\d.]+ years\))? for [\d.]+k GPU-hours \(\$[\d.]+M\)\.$/);
   });
@@ -98,6 +109,8 @@ describe('cheapest: the time–cost frontier\'s cheapest size', () => {
     expect(data.gpuHours).toBe(Math.min(...data.frontier!.map((p) => p.gpuHours)));
     expect(data.cost).toBeCloseTo(data.gpuHours * 2, 6);
     expect(a.headline).toMatch(/^Cheapest for Llama 3 70B \(2\.00T tokens\) on H100 SXM5 80GB: \d+ nodes \(\d+ GPUs\), [\d.]+ days?, [\d.]+k GPU-hours \(\$[\d.]+M\)$/);
+    expect(a.headline.endsWith(`GPU-hours (${dollars(data.cost)})`)).toBe(true);
+    expect(costFigure(a)?.startsWith(`${dollars(data.cost)}: `)).toBe(true);
     expect(a.figures.map((f) => f.label)).toEqual(['Step time', 'MFU', 'Memory per GPU', 'Throughput', 'Time to train', 'Cost']);
   });
 
@@ -106,6 +119,7 @@ describe('cheapest: the time–cost frontier\'s cheapest size', () => {
     expect(faster.length).toBeGreaterThanOrEqual(2);
     expect(faster.length).toBeLessThanOrEqual(3);
     expect(faster.at(-1)).toMatch(/^The fastest, [\d,]+ nodes \([\d,]+ GPUs\): [\d.]+ days? for [\d.]+[kM] GPU-hours \(\$[\d.]+M, \+\d+%\)\.$/);
+    expect(faster.at(-1)).toContain(`GPU-hours (${dollars(data.fastest?.cost)}, +`);
     const shownDays = faster.map((n) => Number(/: ([\d.]+) day/.exec(n)?.[1]));
     expect(shownDays[0]).toBeLessThanOrEqual(90);
     expect(shownDays.some((d) => d <= 30)).toBe(true);

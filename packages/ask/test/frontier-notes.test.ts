@@ -5,10 +5,14 @@ import { frontierNotes, shownSizes } from '../src/answer/frontier-notes.ts';
 type FrontierAnswer = Extract<NodesResponseJson, { ok: true }>;
 type Size = NonNullable<FrontierAnswer['frontier']>[number];
 
-/** A curve of [nodes, days, gpuHours, pareto] rows, the cheapest (fewest GPU-hours) as the answer. */
-function curve(rows: [number, number, number, boolean][]): FrontierAnswer {
+/**
+ * A curve of [nodes, days, gpuHours, pareto] rows, the cheapest (fewest GPU-hours) as the answer; each
+ * size costed at `pricePerGpuHour` when given, as runNodes costs them.
+ */
+function curve(rows: [number, number, number, boolean][], pricePerGpuHour?: number): FrontierAnswer {
   const frontier: Size[] = rows.map(([nodes, days, gpuHours, pareto]) => ({
     nodes, gpus: nodes * 8, days, seconds: days * 86_400, gpuHours, label: `plan ${nodes}`, mfu: 0.4, pareto,
+    ...(pricePerGpuHour !== undefined && { cost: gpuHours * pricePerGpuHour }),
   }));
   const cheapest = frontier.reduce((a, b) => (b.gpuHours < a.gpuHours ? b : a));
   const fastest = frontier.reduce((a, b) => (b.days < a.days ? b : a));
@@ -31,8 +35,9 @@ describe('shownSizes: the faster Pareto sizes a cheapest answer shows', () => {
 });
 
 describe('frontierNotes', () => {
-  it('names each shown size\'s time, GPU-hours, cost and extra GPU-hours over the cheapest; the fastest by name', () => {
-    const notes = frontierNotes(curve([[8, 372, 572_000, true], [64, 48.7, 598_000, true], [8192, 1.7, 2_664_000, true]]), { pricePerGpuHour: 2, currency: '$' });
+  it('names each shown size\'s time, GPU-hours, runNodes\'s cost and extra GPU-hours over the cheapest; the fastest by name', () => {
+    // The question's currency only: the cost is each size's own (runNodes's at $2/GPU-hour), never recomputed.
+    const notes = frontierNotes(curve([[8, 372, 572_000, true], [64, 48.7, 598_000, true], [8192, 1.7, 2_664_000, true]], 2), { currency: '$' });
     expect(notes.slice(1, 3)).toEqual([
       'Faster: 64 nodes (512 GPUs): 48.7 days for 598k GPU-hours ($1.20M, +4.5%).',
       'The fastest, 8192 nodes (65536 GPUs): 1.7 days for 2.66M GPU-hours ($5.33M, +366%).',

@@ -1,7 +1,7 @@
 import { formatPercentChange } from '@trainplan/units';
 import { compactCount } from '../format.ts';
 import type { AskParameters } from '../question.ts';
-import { costOf, moneyText } from './cost.ts';
+import { moneyText, type Spend } from './cost.ts';
 
 /**
  * A plan's GPU-hours and cost said against the budgets the question gave ("with a $1M budget", "on 1M
@@ -35,15 +35,15 @@ function standing(spent: number, budget: number, show: (amount: number) => strin
   };
 }
 
-/** The plan's standing against each budget the question gave: GPU-hours, then money (at its price). */
-export function budgetStandings(p: AskParameters, gpuHours: number): Standing[] {
-  const cost = costOf(p, gpuHours);
+/** The plan's standing against each budget the question gave: GPU-hours, then money (its cost, at the price). */
+export function budgetStandings(p: AskParameters, spend: Spend): Standing[] {
+  const { gpuHours, cost } = spend;
   return [
     ...(p.gpuHours === undefined ? [] : [standing(gpuHours, p.gpuHours, (h) => `${compactCount(h)} GPU-hours`, `${statedAmount(p.gpuHours)} GPU-hour budget`)]),
     ...(p.costBudget === undefined || cost === undefined ? [] : [standing(cost, p.costBudget, (c) => moneyText(c, p.currency), `${statedMoney(p.costBudget, p.currency)} budget`)]),
   ];
 }
 
-/** One note per budget: "$1.20M, 20% over the $1M budget."; none without a budget or GPU-hours. */
-export const budgetNotes = (p: AskParameters, gpuHours: number | undefined): string[] =>
-  gpuHours === undefined ? [] : budgetStandings(p, gpuHours).map((s) => `${s.text}.`);
+/** One note per budget: "$1.20M, 20% over the $1M budget."; none without a budget or a spend. */
+export const budgetNotes = (p: AskParameters, spend: Spend | undefined): string[] =>
+  spend === undefined ? [] : budgetStandings(p, spend).map((s) => `${s.text}.`);

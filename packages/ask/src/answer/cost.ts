@@ -1,32 +1,43 @@
-import type { EstimateOk } from '@trainplan/protocol';
 import { compactCount } from '../format.ts';
 import { priceText } from '../lexicon/price.ts';
 import type { AskParameters } from '../question.ts';
 import type { AnswerFigure } from './answer-types.ts';
 
 /**
- * What GPU-hours cost at the question's price: GPU-hours × the price per GPU-hour, as the protocol's
- * planJson and runNodes compute `cost` (so the figure matches the answer's data). Nothing without a price.
+ * A plan's GPU-hours and what they cost. runNodes and runSearch, given the question's price, return the
+ * cost with every size and plan (`cost`): answers from them say that figure. Only runEstimate answers
+ * have no cost of their own, and estimateSpend prices their GPU-hours the way the protocol does.
  */
+export interface Spend {
+  gpuHours: number;
+  /** In the question's currency; undefined without a price. */
+  cost?: number;
+}
 
 /** "$1.14M", "€952k", "480" with no currency given. */
 export const moneyText = (amount: number, currency: string | undefined): string => `${currency ?? ''}${compactCount(amount)}`;
 
-/** The cost of `gpuHours` at the question's price; undefined when it states none. */
+/**
+ * The cost of `gpuHours` at the question's price (GPU-hours × the price per GPU-hour, as the protocol's
+ * planJson computes `cost`); undefined when it states none. For runEstimate answers only.
+ */
 export const costOf = (p: AskParameters, gpuHours: number): number | undefined =>
   p.pricePerGpuHour === undefined ? undefined : gpuHours * p.pricePerGpuHour;
 
-/** " for $1.14M" to end a headline with; "" without a price. */
-export function forCost(p: AskParameters, gpuHours: number | undefined): string {
-  const cost = gpuHours === undefined ? undefined : costOf(p, gpuHours);
-  return cost === undefined ? '' : ` for ${moneyText(cost, p.currency)}`;
+/** A runEstimate plan's spend: its GPU-hours, costed at the question's price (costOf). */
+export function estimateSpend(p: AskParameters, gpuHours: number | undefined): Spend | undefined {
+  if (gpuHours === undefined) return undefined;
+  const cost = costOf(p, gpuHours);
+  return { gpuHours, ...(cost !== undefined && { cost }) };
 }
 
-/** The Cost figure of a plan with a time to train, at the question's price; none without a price. */
-export function costFigures(p: AskParameters, e: EstimateOk): AnswerFigure[] {
-  const hours = e.timeToTrain?.gpuHours;
-  const cost = hours === undefined ? undefined : costOf(p, hours);
-  if (hours === undefined || cost === undefined) return [];
+/** " for $1.14M" to end a headline with; "" without a cost. */
+export const forCost = (p: AskParameters, cost: number | undefined): string =>
+  cost === undefined ? '' : ` for ${moneyText(cost, p.currency)}`;
+
+/** The Cost figure of a plan's spend, with the price it is at; none without a cost or a price. */
+export function costFigures(p: AskParameters, spend: Spend | undefined): AnswerFigure[] {
+  if (spend?.cost === undefined || p.pricePerGpuHour === undefined) return [];
   const currency = p.currency === undefined ? ' (in the currency given)' : '';
-  return [{ label: 'Cost', value: `${moneyText(cost, p.currency)}${currency}: ${compactCount(hours)} GPU-hours at ${priceText(p.pricePerGpuHour ?? 0, p.currency)}/GPU-hour` }];
+  return [{ label: 'Cost', value: `${moneyText(spend.cost, p.currency)}${currency}: ${compactCount(spend.gpuHours)} GPU-hours at ${priceText(p.pricePerGpuHour, p.currency)}/GPU-hour` }];
 }

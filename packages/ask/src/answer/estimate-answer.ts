@@ -9,7 +9,7 @@ import {
   describeConfiguration, describeInfeasible, estimateFigures, estimateNumbers, gpuName,
 } from './describe-estimate.ts';
 import { budgetNotes } from './budget-note.ts';
-import { costFigures, forCost } from './cost.ts';
+import { costFigures, estimateSpend, forCost } from './cost.ts';
 import { listOf, statedMfuNote, statedMfuUnused } from './stated-mfu.ts';
 
 /**
@@ -33,19 +33,21 @@ export function answerFixedConfiguration(q: ParsedQuestion, publicUrl: PublicUrl
   if (!result.ok) {
     return { ...base, ok: false, headline: `${subject}: ${describeInfeasible(result)}`, figures: [], notes: [...(result.issues ?? []).map((i) => `${i.path}: ${i.message}`), ...listOf(statedMfuUnused(p))] };
   }
+  // runEstimate has no price: its GPU-hours are costed here, at the question's.
+  const spend = estimateSpend(p, result.timeToTrain?.gpuHours);
   const headline = q.intent === 'memory'
     ? `${subject}: ${formatBytes(result.memory.totalBytes)} per GPU of ${formatBytes(result.memory.capacityBytes)} (${result.memory.fits ? 'fits' : 'does not fit'})`
     : q.intent === 'time' && result.timeToTrain !== undefined
-      ? `${subject}: ${formatDays(result.timeToTrain.days)} to train ${compactCount(result.timeToTrain.tokens)} tokens on ${countOf(result.resolved.nodes, 'node')}${forCost(p, result.timeToTrain.gpuHours)}`
+      ? `${subject}: ${formatDays(result.timeToTrain.days)} to train ${compactCount(result.timeToTrain.tokens)} tokens on ${countOf(result.resolved.nodes, 'node')}${forCost(p, spend?.cost)}`
       : `${subject}: ${describeStep(result.stepTimeSeconds, result.mfu)}`;
   return {
     ...base,
     ok: true,
     headline,
     configuration: describeConfiguration(result),
-    figures: [...estimateFigures(result), ...costFigures(p, result)],
+    figures: [...estimateFigures(result), ...costFigures(p, spend)],
     ...estimateNumbers(result),
-    notes: [...result.warnings, ...budgetNotes(p, result.timeToTrain?.gpuHours), ...listOf(statedMfuNote(p, result))],
+    notes: [...result.warnings, ...budgetNotes(p, spend), ...listOf(statedMfuNote(p, result))],
   };
 }
 

@@ -1,8 +1,8 @@
-import type { FrontierSizeJson, NodesOkJson } from '@trainplan/protocol';
+import type { FrontierSizeJson, NodesOkJson, NodesSizeJson } from '@trainplan/protocol';
 import { countOf, formatPercentChange } from '@trainplan/units';
 import { compactCount, formatDays } from '../format.ts';
 import type { AskParameters } from '../question.ts';
-import { costOf, moneyText } from './cost.ts';
+import { moneyText } from './cost.ts';
 
 /**
  * "Cheapest" answers from runNodes's time–cost frontier: the cheapest size (fewest GPU-hours) is the
@@ -22,9 +22,9 @@ const nodesGpus = (p: { nodes: number; gpus: number }): string => `${countOf(p.n
 /** "+4.7%", "+366%": the extra GPU-hours over the cheapest. */
 const extra = (gpuHours: number, cheapest: number): string => formatPercentChange(gpuHours / cheapest - 1);
 
-/** "8 nodes (64 GPUs), 372 days, 572k GPU-hours ($1.14M)": a size's time and price, cost when priced. */
-export function sizeText(p: { nodes: number; gpus: number; days: number; gpuHours: number }, q: AskParameters, cheapestGpuHours?: number): string {
-  const cost = costOf(q, p.gpuHours);
+/** "8 nodes (64 GPUs), 372 days, 572k GPU-hours ($1.14M)": a runNodes size's time and price, its cost when priced. */
+export function sizeText(p: NodesSizeJson, q: AskParameters, cheapestGpuHours?: number): string {
+  const { cost } = p;
   const more = cheapestGpuHours === undefined ? [] : [extra(p.gpuHours, cheapestGpuHours)];
   const money = [...(cost === undefined ? [] : [moneyText(cost, q.currency)]), ...more];
   return `${nodesGpus(p)}: ${formatDays(p.days)} for ${compactCount(p.gpuHours)} GPU-hours${money.length > 0 ? ` (${money.join(', ')})` : ''}`;

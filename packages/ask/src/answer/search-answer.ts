@@ -9,7 +9,7 @@ import type { AskParameters, ParsedQuestion } from '../question.ts';
 import { widgetLink } from '../scenario.ts';
 import type { Answer, AnswerOptions, PublicUrl } from './answer-types.ts';
 import { budgetNotes, budgetStandings, statedAmount, statedMoney } from './budget-note.ts';
-import { costFigures, forCost } from './cost.ts';
+import { costFigures, forCost, type Spend } from './cost.ts';
 import { describeConfiguration, estimateFigures, estimateNumbers, gpuName } from './describe-estimate.ts';
 import { frontierNotes, sizeText } from './frontier-notes.ts';
 import { answerHelp } from './help-answer.ts';
@@ -80,19 +80,29 @@ interface PlanView {
   estimate: EstimateOk;
 }
 
-/** `extra.budget`: the notes that say the plan against the question's budgets, when not budgetNotes's own (the cheapest's). */
-function planAnswer(q: ParsedQuestion, publicUrl: PublicUrl, plan: PlanView, headline: string, extra: { assumptions: string[]; notes: string[]; data: unknown; budget?: string[] }): Answer {
+/** What a runNodes size or runSearch plan spends: its GPU-hours and the protocol's cost of them (none without tokens). */
+const spendOf = (s: { gpuHours?: number; cost?: number }): Spend | undefined =>
+  s.gpuHours === undefined ? undefined : { gpuHours: s.gpuHours, ...(s.cost !== undefined && { cost: s.cost }) };
+
+/**
+ * `spend`: the GPU-hours and cost the protocol returned with the plan. `extra.budget`: the notes that say
+ * the plan against the question's budgets, when not budgetNotes's own (the cheapest's).
+ */
+function planAnswer(
+  q: ParsedQuestion, publicUrl: PublicUrl, plan: PlanView, spend: Spend | undefined, headline: string,
+  extra: { assumptions: string[]; notes: string[]; data: unknown; budget?: string[] },
+): Answer {
   return {
     intent: q.intent,
     ok: true,
     question: q.text,
     headline,
     configuration: describeConfiguration(plan.estimate),
-    figures: [...estimateFigures(plan.estimate), ...costFigures(q.parameters, plan.estimate)],
+    figures: [...estimateFigures(plan.estimate), ...costFigures(q.parameters, spend)],
     ...estimateNumbers(plan.estimate),
     assumptions: [...q.defaults.map((d) => d.text), ...extra.assumptions],
     notes: [
-      ...plan.estimate.warnings, ...extra.notes, ...(extra.budget ?? budgetNotes(q.parameters, plan.estimate.timeToTrain?.gpuHours)),
+      ...plan.estimate.warnings, ...extra.notes, ...(extra.budget ?? budgetNotes(q.parameters, spend)),
       ...listOf(statedMfuNote(q.parameters, plan.estimate)),
     ],
     scenario: plan.scenario,
@@ -103,7 +113,7 @@ function planAnswer(q: ParsedQuestion, publicUrl: PublicUrl, plan: PlanView, hea
 }
 
 function failure(
-  q: ParsedQuestion, publicUrl: PublicUrl, headline: string, closest: { why: string; scenario?: ScenarioInput; estimate?: EstimateOk; gpuHours?: number } | undefined,
+  q: ParsedQuestion, publicUrl: PublicUrl, headline: string, closest: { why: string; scenario?: ScenarioInput; estimate?: EstimateOk; gpuHours?: number; cost?: number } | undefined,
   extra: { assumptions: string[]; data: unknown; notes?: string[] },
 ): Answer {
   const mfu = statedMfuUnused(q.parameters);
@@ -115,7 +125,7 @@ function failure(
       ...(mfu === undefined ? [] : [mfu]), ...(closest === undefined || headline.includes(closest.why) ? [] : [`Closest that works: ${closest.why}`]),
       ...(extra.notes ?? []),
       // The search's own message counts the budget bare ("cost 1,143,346"): the closest's standing, with its currency.
-      ...budgetNotes(q.parameters, closest?.gpuHours).map((n) => `The closest: ${n}`),
+      ...budgetNotes(q.parameters, closest === undefined ? undefined : spendOf(closest)).map((n) => `The closest: ${n}`),
     ],
     examples: [], data: extra.data,
   };
@@ -125,7 +135,7 @@ function failure(
     return {
       ...base,
       configuration: `closest that works, not what was asked: ${describeConfiguration(closest.estimate)}`,
-      figures: [...estimateFigures(closest.estimate), ...costFigures(q.parameters, closest.estimate)].map((f) => ({ ...f, label: `${f.label} (closest)` })),
+      figures: [...estimateFigures(closest.estimate), ...costFigures(q.parameters, spendOf(closest))].map((f) => ({ ...f, label: `${f.label} (closest)` })),
       scenario: closest.scenario,
       ...widgetLink(closest.scenario, publicUrl),
     };
@@ -152,8 +162,8 @@ function goalOf(q: ParsedQuestion): Record<string, unknown> | string {
 }
 
 /** Whether the cheapest plan keeps to a budget (GPU-hours, money) the question gave with no deadline. */
-const frontierBudgetNotes = (p: AskParameters, gpuHours: number): string[] =>
-  budgetStandings(p, gpuHours).map((s) => `${s.over ? 'Even the cheapest' : 'The cheapest'}: ${s.text}.`);
+const frontierBudgetNotes = (p: AskParameters, cheapest: Spend): string[] =>
+  budgetStandings(p, cheapest).map((s) => `${s.over ? 'Even the cheapest' : 'The cheapest'}: ${s.text}.`);
 
 /** A cheapest question with a deadline: the fewest nodes that meet it, taken as the cheapest that does. */
 const CHEAPEST_BY_DEADLINE = 'the cheapest cluster that meets the deadline taken as the fewest nodes that meet it (a larger cluster trains the same tokens in more GPU-hours, as its MFU falls)';
@@ -180,7 +190,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   const plan = result.configuration;
   if (result.mode === 'cost-time-frontier') {
     const headline = `Cheapest for ${modelNameOf(p)} (${tokens} tokens) on ${gpuName(p.gpu ?? '')}: ${sizeText(result, p).replace(': ', ', ').replace(' for ', ', ')}`;
-    return planAnswer(q, publicUrl, plan, headline, { assumptions, notes: frontierNotes(result, p), budget: frontierBudgetNotes(p, result.gpuHours), data: result });
+    return planAnswer(q, publicUrl, plan, result, headline, { assumptions, notes: frontierNotes(result, p), budget: frontierBudgetNotes(p, result), data: result });
   }
   const cluster = `${result.nodes} node${result.nodes === 1 ? '' : 's'} (${result.gpus} GPUs)`;
   const goals = [
@@ -189,7 +199,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     ...(p.costBudget !== undefined ? [`budget ${statedMoney(p.costBudget, p.currency)}`] : []),
   ].join(', ');
   // A cheapest question asks what the plan spends: its GPU-hours when no price makes them money.
-  const cost = forCost(p, result.gpuHours) || (byDeadline ? ` for ${compactCount(result.gpuHours)} GPU-hours` : '');
+  const cost = forCost(p, result.cost) || (byDeadline ? ` for ${compactCount(result.gpuHours)} GPU-hours` : '');
   const headline = q.intent === 'time'
     ? `${subjectOf(p)}: ${formatDays(result.days)} to train ${tokens} tokens on ${cluster}${cost}`
     : `${byDeadline ? 'Cheapest for ' : ''}${subjectOf(p)}: ${cluster} train${result.nodes === 1 ? 's' : ''} ${tokens} tokens in ${formatDays(result.days)}${cost} (${goals})`;
@@ -203,7 +213,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     // The GPU-hours are in the time-to-train figure already (describe-estimate), not restated here.
     ...hint,
   ];
-  return planAnswer(q, publicUrl, plan, headline, { assumptions, notes, data: result });
+  return planAnswer(q, publicUrl, plan, result, headline, { assumptions, notes, data: result });
 }
 
 /**
@@ -231,7 +241,7 @@ export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOption
   const best: SearchPlanJson = result.best;
   const e = best.estimate;
   // ", $8.98M" after "for 15.0T tokens", not a second " for".
-  const days = best.days === undefined ? '' : `, ${formatDays(best.days)} for ${compactCount(p.tokens ?? 0)} tokens${forCost(p, best.gpuHours).replace(/^ for /, ', ')}`;
+  const days = best.days === undefined ? '' : `, ${formatDays(best.days)} for ${compactCount(p.tokens ?? 0)} tokens${forCost(p, best.cost).replace(/^ for /, ', ')}`;
   const step = `${formatSeconds(e.stepTimeSeconds)} per step, ${formatPercent(e.mfu)} MFU`;
   const headline = q.intent === 'memory'
     ? `${subjectOf(p)} × ${size}: fits, ${formatBytes(e.memory.totalBytes)} per GPU of ${formatBytes(e.memory.capacityBytes)} with the fastest plan that fits: ${best.label} (${step})`
@@ -242,5 +252,5 @@ export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOption
     `${compactCount(result.candidatesEvaluated)} of ${compactCount(result.spaceSize)} candidates settled, ${result.fullEstimates} fully estimated${result.budgetExhausted ? ' (budget reached: the best found so far)' : ''}.`,
     ...result.alternatives.slice(0, 3).map((a) => `Runner-up ${a.why}`),
   ];
-  return planAnswer(q, publicUrl, best, headline, { assumptions, notes, data: result });
+  return planAnswer(q, publicUrl, best, spendOf(best), headline, { assumptions, notes, data: result });
 }
