@@ -10,6 +10,12 @@
  */
 export const HASH_KEY = 'scenario';
 
+/** The raw value of the hash's `key=` part (still URI-encoded), or undefined when there is none. */
+function hashPart(hash: string, key: string): string | undefined {
+  const body = hash.startsWith('#') ? hash.slice(1) : hash;
+  return body.split('&').find((part) => part.startsWith(`${key}=`))?.slice(key.length + 1);
+}
+
 /** `#scenario=…` for a contract scenario. */
 export function scenarioToHash(scenario: unknown): string {
   return `#${HASH_KEY}=${encodeURIComponent(JSON.stringify(scenario))}`;
@@ -20,26 +26,22 @@ export function scenarioToHash(scenario: unknown): string {
  * hash has no `scenario=` part or it is not JSON. Never throws.
  */
 export function scenarioFromHash(hash: string): unknown {
-  const body = hash.startsWith('#') ? hash.slice(1) : hash;
-  for (const part of body.split('&')) {
-    if (!part.startsWith(`${HASH_KEY}=`)) continue;
-    try {
-      return JSON.parse(decodeURIComponent(part.slice(HASH_KEY.length + 1))) as unknown;
-    } catch {
-      return undefined;
-    }
+  const part = hashPart(hash, HASH_KEY);
+  if (part === undefined) return undefined;
+  try {
+    return JSON.parse(decodeURIComponent(part)) as unknown;
+  } catch {
+    return undefined;
   }
-  return undefined;
 }
 
 /** Whether the hash has a `scenario=` part at all, readable or not: a link meant for the widget. */
 export function hasScenarioPart(hash: string): boolean {
-  const body = hash.startsWith('#') ? hash.slice(1) : hash;
-  return body.split('&').some((part) => part.startsWith(`${HASH_KEY}=`));
+  return hashPart(hash, HASH_KEY) !== undefined;
 }
 
 /** The hash part of the widget's deadline for "how many nodes", which the scenario contract has no field for. */
-export const DAYS_KEY = 'days';
+const DAYS_KEY = 'days';
 
 /**
  * The widget's own link: `#scenario=…&days=30` (`&days=` when the deadline is blank). Tools that build
@@ -54,11 +56,10 @@ export function widgetHash(scenario: unknown, days: number | undefined): string 
  * `days=` part (a link another tool built). Never throws.
  */
 export function deadlineFromHash(hash: string): string | undefined {
-  const body = hash.startsWith('#') ? hash.slice(1) : hash;
-  const part = body.split('&').find((p) => p.startsWith(`${DAYS_KEY}=`));
+  const part = hashPart(hash, DAYS_KEY);
   if (part === undefined) return undefined;
   try {
-    return decodeURIComponent(part.slice(DAYS_KEY.length + 1));
+    return decodeURIComponent(part);
   } catch {
     return undefined;
   }
