@@ -10,3 +10,12 @@ export const formatDays = (days: number): string => {
 
 /** A count as chat writes it: "300B", "2T", "15.6T", "1.2M" (units' formatCount without the space). */
 export const compactCount = (count: number): string => formatCount(count).replace(/\s+/g, '');
+
+/** "$1.14M", "€952k", "480" with no currency given: an amount of money the plan spends, to three figures. */
+export const moneyText = (amount: number, currency: string | undefined): string => `${currency ?? ''}${compactCount(amount)}`;
+
+/** An amount as the asker wrote it: "1M", "1.5M", "500k" (compactCount's "1.00M", "1.50M" without the trailing zeros). */
+export const statedAmount = (amount: number): string => compactCount(amount).replace(/(\.\d*?)0+([a-zA-Z]*)$/, '$1$2').replace(/\.([a-zA-Z]*)$/, '$1');
+
+/** "$1M", "€500k": a budget in money as stated. */
+export const statedMoney = (amount: number, currency: string | undefined): string => `${currency ?? ''}${statedAmount(amount)}`;

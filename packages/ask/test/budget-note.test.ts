@@ -1,7 +1,7 @@
 import type { NodesResponseJson } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
 import { ask } from '../src/answer/answer.ts';
-import { budgetNotes, statedAmount } from '../src/answer/budget-note.ts';
+import { budgetNotes } from '../src/answer/budget-note.ts';
 import { compactCount } from '../src/format.ts';
 
 type NodesOk = Extract<NodesResponseJson, { ok: true }>;
@@ -57,9 +57,5 @@ describe('budgetNotes', () => {
     [{ costBudget: 1e6 }, { gpuHours: 598_000 }, []],
   ] as const)('%j spending %j: %j', (p, spend, notes) => {
     expect(budgetNotes(p, spend)).toEqual(notes);
-  });
-
-  it.each([[1e6, '1M'], [1.5e6, '1.5M'], [500e3, '500k'], [2.25e6, '2.25M'], [10e3, '10k'], [480, '480']])('a budget of %d is said as stated: %s', (n, text) => {
-    expect(statedAmount(n)).toBe(text);
   });
 });

@@ -59,7 +59,7 @@ describe('parse: a price per GPU-hour', () => {
   });
 
   it.each([
-    ['how many nodes for 70b with a $2M budget', 'a budget of $2.00M needs a price per GPU-hour to plan against ("at $2/GPU-hour"), or give it in GPU-hours ("1.7M GPU-hours")'],
+    ['how many nodes for 70b with a $2M budget', 'a budget of $2M needs a price per GPU-hour to plan against ("at $2/GPU-hour"), or give it in GPU-hours ("1.7M GPU-hours")'],
     ['how many nodes for 70b with 2 million dollars at €2/GPU-hour', 'the budget is in $ and the price in €: give both in one currency'],
     ['how long to train 70b on 64 nodes at $0/GPU-hour', 'a price of $0 per GPU-hour is out of range: give a price above 0 ("at $2/GPU-hour")'],
     ['how long to train 70b on 64 nodes at $5000 per GPU-hour', 'a price of $5000 per GPU-hour is out of range: at most 1,000 per GPU-hour (cloud prices are a few dollars)'],

@@ -1,7 +1,7 @@
 import { formatPercentChange } from '@trainplan/units';
-import { compactCount } from '../format.ts';
+import { compactCount, moneyText, statedAmount, statedMoney } from '../format.ts';
 import type { AskParameters } from '../question.ts';
-import { moneyText, type Spend } from './cost.ts';
+import type { Spend } from './cost.ts';
 
 /**
  * A plan's GPU-hours and cost said against the budgets the question gave ("with a $1M budget", "on 1M
@@ -9,12 +9,6 @@ import { moneyText, type Spend } from './cost.ts';
  * budget ($120k left)". Answers where the budget was no goal of the search (a time to train on a stated
  * cluster, a best configuration) would otherwise read the budget and drop it.
  */
-
-/** An amount as the asker wrote it: "1M", "1.5M", "500k" (compactCount's "1.00M", "1.50M" without the trailing zeros). */
-export const statedAmount = (amount: number): string => compactCount(amount).replace(/(\.\d*?)0+([a-zA-Z]*)$/, '$1$2').replace(/\.([a-zA-Z]*)$/, '$1');
-
-/** "$1M", "€500k": a budget in money as stated. */
-export const statedMoney = (amount: number, currency: string | undefined): string => `${currency ?? ''}${statedAmount(amount)}`;
 
 /** "4.7%", "20%": how far `spent` is from `budget`, units' signed change without its sign ("N% over" says which way). */
 const percentOff = (spent: number, budget: number): string => formatPercentChange(spent / budget - 1).replace(/^[+−]/, '');

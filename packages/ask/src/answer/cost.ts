@@ -1,4 +1,4 @@
-import { compactCount } from '../format.ts';
+import { compactCount, moneyText } from '../format.ts';
 import { priceText } from '../lexicon/price.ts';
 import type { AskParameters } from '../question.ts';
 import type { AnswerFigure } from './answer-types.ts';
@@ -13,9 +13,6 @@ export interface Spend {
   /** In the question's currency; undefined without a price. */
   cost?: number;
 }
-
-/** "$1.14M", "€952k", "480" with no currency given. */
-export const moneyText = (amount: number, currency: string | undefined): string => `${currency ?? ''}${compactCount(amount)}`;
 
 /**
  * The cost of `gpuHours` at the question's price (GPU-hours × the price per GPU-hour, as the protocol's

@@ -1,8 +1,7 @@
 import type { FrontierSizeJson, NodesOkJson, NodesSizeJson } from '@trainplan/protocol';
 import { countOf, formatPercentChange } from '@trainplan/units';
-import { compactCount, formatDays } from '../format.ts';
+import { compactCount, formatDays, moneyText } from '../format.ts';
 import type { AskParameters } from '../question.ts';
-import { moneyText } from './cost.ts';
 
 /**
  * "Cheapest" answers from runNodes's time–cost frontier: the cheapest size (fewest GPU-hours) is the

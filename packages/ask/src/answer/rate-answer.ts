@@ -1,10 +1,9 @@
 import { countOf, days, toHours } from '@trainplan/units';
 import { gpusPerNodeOf } from '../defaults.ts';
-import { compactCount } from '../format.ts';
+import { compactCount, moneyText } from '../format.ts';
 import { priceText } from '../lexicon/price.ts';
 import type { ParsedQuestion } from '../question.ts';
 import type { Answer, AnswerFigure } from './answer-types.ts';
-import { moneyText } from './cost.ts';
 import { gpuName } from './describe-estimate.ts';
 
 /**

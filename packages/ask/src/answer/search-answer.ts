@@ -3,12 +3,12 @@ import {
 } from '@trainplan/protocol';
 import { countOf, formatBytes, formatPercent, formatSeconds, toDays } from '@trainplan/units';
 import { DEFAULT_GPU, defaultBatchText, defaultGlobalBatch, gpusPerNodeOf, seqLengthOf } from '../defaults.ts';
-import { compactCount, formatDays } from '../format.ts';
+import { compactCount, formatDays, statedAmount, statedMoney } from '../format.ts';
 import { modelInputOf, modelNameOf } from '../model-of.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
 import { widgetLink } from '../scenario.ts';
 import type { Answer, AnswerOptions, PublicUrl } from './answer-types.ts';
-import { budgetNotes, budgetStandings, statedAmount, statedMoney } from './budget-note.ts';
+import { budgetNotes, budgetStandings } from './budget-note.ts';
 import { costFigures, forCost, type Spend } from './cost.ts';
 import { describeConfiguration, estimateFigures, estimateNumbers, gpuName } from './describe-estimate.ts';
 import { frontierNotes, sizeText } from './frontier-notes.ts';

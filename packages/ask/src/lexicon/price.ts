@@ -1,5 +1,5 @@
 import { parseCount } from '@trainplan/units';
-import { compactCount } from '../format.ts';
+import { statedMoney } from '../format.ts';
 import { HW_TOKEN, type Scanner } from './quantities.ts';
 
 /**
@@ -112,7 +112,7 @@ export function takeMoneyBudget(s: Scanner): MoneyBudget | undefined {
  * or priced in another currency, or not above zero, a problem saying what to give.
  */
 export function moneyBudgetProblem(b: MoneyBudget, price: StatedPrice | undefined): string | undefined {
-  const written = `${b.currency ?? ''}${compactCount(b.amount)}`;
+  const written = statedMoney(b.amount, b.currency);
   if (!(b.amount > 0)) return `a budget of ${written} is out of range: give one above 0`;
   if (price === undefined) return `a budget of ${written} needs a price per GPU-hour to plan against ("at $2/GPU-hour"), or give it in GPU-hours ("1.7M GPU-hours")`;
   if (price.ok && b.currency !== undefined && price.currency !== undefined && b.currency !== price.currency) {

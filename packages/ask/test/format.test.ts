@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { moneyText, statedAmount, statedMoney } from '../src/format.ts';
+
+describe('money as chat writes it', () => {
+  it.each([[1e6, '1M'], [1.5e6, '1.5M'], [500e3, '500k'], [2.25e6, '2.25M'], [10e3, '10k'], [480, '480']])('a budget of %d is said as stated: %s', (n, text) => {
+    expect(statedAmount(n)).toBe(text);
+  });
+
+  it.each([
+    [2e6, '$', '$2M'], [500e3, '€', '€500k'], [1.5e6, undefined, '1.5M'],
+  ] as const)('a money budget of %d in %s reads %s', (amount, currency, text) => {
+    expect(statedMoney(amount, currency)).toBe(text);
+  });
+
+  it.each([
+    [1_143_346, '$', '$1.14M'], [952_000, '€', '€952k'], [1_200_000, '$', '$1.20M'], [480, undefined, '480'],
+  ] as const)('what a plan spends, %d in %s, reads %s (three figures)', (amount, currency, text) => {
+    expect(moneyText(amount, currency)).toBe(text);
+  });
+});
