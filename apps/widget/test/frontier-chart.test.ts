@@ -1,11 +1,12 @@
-import { runNodes, type FrontierSizeJson, type NodesOkJson } from '@trainplan/protocol';
+import type { FrontierSizeJson } from '@trainplan/protocol';
 import { formatCount } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
+import { frontierAnswer } from './support/frontier-answer.ts';
 import { frontierChart } from '../src/charts/frontier-chart.ts';
 
 // The CLI's `trainplan nodes --model gpt3-175b --gpu a100-80gb --global-batch 1536 --tokens 300B --frontier`:
 // 12 sizes from 6 to 8192 nodes, 6 and 8 off the curve, 16 the cheapest, 8192 the fastest.
-const answer = runNodes({ model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, tokens: 300e9, frontier: true }) as NodesOkJson;
+const answer = frontierAnswer();
 const sizes = answer.frontier!;
 const svg = frontierChart({ sizes, cheapestNodes: answer.nodes, fastestNodes: answer.fastest!.nodes, currentNodes: 128 });
 

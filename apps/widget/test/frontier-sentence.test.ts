@@ -1,9 +1,9 @@
-import { runNodes, type NodesOkJson } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
+import { frontierAnswer } from './support/frontier-answer.ts';
 import { frontierSentence } from '../src/sizing/frontier-sentence.ts';
 
 // A real time–cost curve: GPT-3 175B, 300B tokens, A100 80GB, batch 1536 (16 nodes cheapest, 8192 fastest).
-const answer = runNodes({ model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, tokens: 300e9, frontier: true }) as NodesOkJson;
+const answer = frontierAnswer();
 const ends = 'Cheapest: 16 nodes, 155 days, 476 k GPU-hours';
 const fastest = 'fastest: 8192 nodes, 1.17 days for +287%';
 

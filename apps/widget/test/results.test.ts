@@ -1,6 +1,7 @@
 import { runNodes, type NodesResponseJson } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
 import { frontierSection, nodesSection, outOfMemoryMessage, searchedNodesSection } from '../src/element/results.ts';
+import { FRONTIER_REQUEST, frontierAnswer } from './support/frontier-answer.ts';
 
 const text = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
 
@@ -23,7 +24,7 @@ describe('the searched "how many nodes" answer', () => {
 
 describe('the time–cost curve section', () => {
   it('draws the chart with its sentence for a frontier answer (GPT-3 175B, 300B tokens on A100 80GB)', () => {
-    const n = runNodes({ model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, tokens: 300e9, frontier: true });
+    const n = frontierAnswer();
     const html = frontierSection(n, 128);
     expect(html).toContain('<svg class="chart frontier"');
     expect(text(html)).toContain('Cheapest: 16 nodes, 155 days, 476 k GPU-hours; 128 nodes: 20.5 days for +6%;');
@@ -34,7 +35,7 @@ describe('the time–cost curve section', () => {
   });
 
   it("says runNodes's reason when there is no curve", () => {
-    const n = runNodes({ model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, tokens: 1000, frontier: true });
+    const n = runNodes({ ...FRONTIER_REQUEST, tokens: 1000 });
     if (n.ok) throw new Error('expected a refusal: fewer tokens than one step');
     const html = frontierSection(n, 128);
     expect(html).not.toContain('<svg');
