@@ -10,4 +10,4 @@ export {
   formatNumber, formatBytes, formatBytesDecimal, formatSeconds, formatFlops, formatBandwidth,
   formatCount, formatPercent, formatPercentChange, countOf,
 } from './format.ts';
-export { parseBytes, parseCount, parseDecimal } from './parse.ts';
+export { formatCountExact, parseBytes, parseCount, parseDecimal } from './parse.ts';

@@ -1,4 +1,4 @@
-import type { Bytes, Count } from './quantities.ts';
+import { billion, million, thousand, trillion, type Bytes, type Count } from './quantities.ts';
 
 const SIZE_FACTORS: Record<string, number> = {
   b: 1, k: 1e3, kb: 1e3, m: 1e6, mb: 1e6, g: 1e9, gb: 1e9, t: 1e12, tb: 1e12,
@@ -42,4 +42,20 @@ export function parseCount(text: string): Count | undefined {
   unit = words[unit] ?? unit;
   const factor = COUNT_FACTORS[unit];
   return factor === undefined ? undefined : Number(ungrouped(m[1]!)) * factor;
+}
+
+const EXACT_SUFFIXES: readonly (readonly [string, number])[] = [['T', trillion(1)], ['B', billion(1)], ['M', million(1)], ['k', thousand(1)]];
+
+/**
+ * A count as a reader writes it (2T, 1.5T, 300B, 7M), exactly: parseCount reads it back to the same
+ * number; a plain number where no suffix says it in under 1000 with three decimals or fewer.
+ */
+export function formatCountExact(n: Count): string {
+  for (const [suffix, factor] of EXACT_SUFFIXES) {
+    const q = n / factor;
+    if (q < 1 || (q >= 1000 && suffix !== 'T')) continue;
+    const text = `${q}${suffix}`;
+    if (/^\d+(\.\d{1,3})?[A-Za-z]$/.test(text) && parseCount(text) === n) return text;
+  }
+  return String(n);
 }

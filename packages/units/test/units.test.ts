@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   GB, GiB, Gbps, TFLOPS, us, formatBytes, formatBytesDecimal, formatSeconds, formatFlops,
-  countOf, formatBandwidth, formatCount, formatPercent, formatPercentChange, parseBytes, parseCount, parseDecimal, toGBps,
+  countOf, formatBandwidth, formatCount, formatCountExact, formatPercent, formatPercentChange, parseBytes, parseCount, parseDecimal, toGBps,
 } from '../src/index.ts';
 
 describe('constructors', () => {
@@ -70,5 +70,12 @@ describe('parsing', () => {
 describe('formatPercentChange', () => {
   it.each([[0.005, '+0.5%'], [-0.042, '−4.2%'], [0.0996, '+10%'], [0.31, '+31%'], [0, '+0.0%'], [3.66, '+366%']])('%d reads %s (one decimal under 10%, decided on the rounded figure)', (r, text) => {
     expect(formatPercentChange(r)).toBe(text);
+  });
+});
+
+describe('formatCountExact: a count as a reader writes it, read back exactly by parseCount', () => {
+  it.each([[2e12, '2T'], [1.5e12, '1.5T'], [300e9, '300B'], [7e6, '7M'], [1536, '1.536k'], [999, '999'], [1234567, '1234567'], [1e15, '1000T']])('%d reads %s', (n, text) => {
+    expect(formatCountExact(n)).toBe(text);
+    expect(parseCount(text)).toBe(n);
   });
 });

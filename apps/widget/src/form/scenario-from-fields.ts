@@ -1,6 +1,6 @@
 import { defaultPrecision, resolveScenario, validateScenario, type ScenarioInput } from '@trainplan/protocol';
 import { defaultSystemForGpu, gpuById } from '@trainplan/presets';
-import { parseCount, parseDecimal } from '@trainplan/units';
+import { formatCountExact, parseCount, parseDecimal } from '@trainplan/units';
 import { FIELDS, type FieldSpec, type FieldValues } from './fields.ts';
 import { keptFromScenario, type KeptFields } from './kept-fields.ts';
 
@@ -109,19 +109,8 @@ export function fieldForPath(path: string): string {
 
 const str = (x: unknown): string => (x === undefined || x === null ? '' : String(x));
 
-/**
- * A count as a reader writes it in the token-budget field (2T, 1.5T, 300B, 7M), exact: parseCount reads it
- * back to the same number; a plain number where no suffix says it in under 1000 with three decimals or fewer.
- */
-export function countText(n: number): string {
-  for (const [suffix, factor] of [['T', 1e12], ['B', 1e9], ['M', 1e6], ['k', 1e3]] as const) {
-    const q = n / factor;
-    if (q < 1 || (q >= 1000 && suffix !== 'T') || !/^\d+(\.\d{1,3})?$/.test(String(q))) continue;
-    const text = `${q}${suffix}`;
-    if (parseCount(text) === n) return text;
-  }
-  return String(n);
-}
+/** A count as a reader writes it in the token-budget field (2T, 1.5T, 300B, 7M), exactly (units' formatCountExact). */
+export const countText = formatCountExact;
 
 /**
  * Nodes, GPUs per node and precision as the protocol itself resolves the scenario (resolveScenario, the
