@@ -1,12 +1,15 @@
-import { daysToYears, formatCount } from '@trainplan/units';
+import { countOf, daysToYears, formatCount } from '@trainplan/units';
 
 /** Days as chat writes them: "30 days", "8.2 days", "1 day". */
 export const formatDays = (days: number): string => {
   const rounded = Number(days.toFixed(days >= 100 ? 0 : 1));
   // Two years and more also in years: "2791 days (7.6 years)" reads at a glance.
   const years = days >= 730 ? ` (${daysToYears(days).toFixed(1)} years)` : '';
-  return `${rounded} day${rounded === 1 ? '' : 's'}${years}`;
+  return `${countOf(rounded, 'day')}${years}`;
 };
+
+/** "8 nodes (64 GPUs)", "1 node (1 GPU)": a cluster as the answers' headlines count it. */
+export const nodesGpus = (c: { nodes: number; gpus: number }): string => `${countOf(c.nodes, 'node')} (${countOf(c.gpus, 'GPU')})`;
 
 /** A count as chat writes it: "300B", "2T", "15.6T", "1.2M" (units' formatCount without the space). */
 export const compactCount = (count: number): string => formatCount(count).replace(/\s+/g, '');

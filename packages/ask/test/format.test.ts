@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { moneyText, statedAmount, statedMoney } from '../src/format.ts';
+import { formatDays, moneyText, nodesGpus, statedAmount, statedMoney } from '../src/format.ts';
 
 describe('money as chat writes it', () => {
   it.each([[1e6, '1M'], [1.5e6, '1.5M'], [500e3, '500k'], [2.25e6, '2.25M'], [10e3, '10k'], [480, '480']])('a budget of %d is said as stated: %s', (n, text) => {
@@ -16,5 +16,19 @@ describe('money as chat writes it', () => {
     [1_143_346, '$', '$1.14M'], [952_000, '€', '€952k'], [1_200_000, '$', '$1.20M'], [480, undefined, '480'],
   ] as const)('what a plan spends, %d in %s, reads %s (three figures)', (amount, currency, text) => {
     expect(moneyText(amount, currency)).toBe(text);
+  });
+});
+
+describe('clusters and days as chat counts them', () => {
+  it.each([
+    [1, 1, '1 node (1 GPU)'], [1, 8, '1 node (8 GPUs)'], [8, 64, '8 nodes (64 GPUs)'],
+  ])('%d nodes of %d GPUs in all: %s', (nodes, gpus, text) => {
+    expect(nodesGpus({ nodes, gpus })).toBe(text);
+  });
+
+  it.each([
+    [1, '1 day'], [1.04, '1 day'], [8.24, '8.2 days'], [30, '30 days'], [372.4, '372 days'], [2791, '2791 days (7.6 years)'],
+  ])('%d days: %s', (days, text) => {
+    expect(formatDays(days)).toBe(text);
   });
 });

@@ -50,6 +50,8 @@ describe('frontierNotes', () => {
   });
 
   it('says so when the cheapest is also the fastest', () => {
-    expect(frontierNotes(curve([[16, 20, 100, true]]), {})).toContain('No larger cluster trains it faster: the cheapest is also the fastest.');
+    const notes = frontierNotes(curve([[16, 20, 100, true]]), {});
+    expect(notes).toContain('No larger cluster trains it faster: the cheapest is also the fastest.');
+    expect(notes[0]).toMatch(/^The fewest GPU-hours of 1 cluster size that run /);
   });
 });

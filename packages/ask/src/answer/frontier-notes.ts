@@ -1,6 +1,6 @@
 import type { FrontierSizeJson, NodesOkJson, NodesSizeJson } from '@trainplan/protocol';
 import { countOf, formatPercentChange } from '@trainplan/units';
-import { compactCount, formatDays, moneyText } from '../format.ts';
+import { compactCount, formatDays, moneyText, nodesGpus } from '../format.ts';
 import type { AskParameters } from '../question.ts';
 
 /**
@@ -14,9 +14,6 @@ type FrontierAnswer = NodesOkJson;
 export const FRONTIER_MILESTONE_DAYS: readonly number[] = [90, 30];
 /** Faster sizes shown at most (with the fastest). */
 const MAX_SHOWN = 3;
-
-/** "8 nodes (64 GPUs)": counted as the answers' headlines count them. */
-const nodesGpus = (p: { nodes: number; gpus: number }): string => `${countOf(p.nodes, 'node')} (${countOf(p.gpus, 'GPU')})`;
 
 /** "+4.7%", "+366%": the extra GPU-hours over the cheapest. */
 const extra = (gpuHours: number, cheapest: number): string => formatPercentChange(gpuHours / cheapest - 1);
@@ -51,7 +48,7 @@ export function frontierNotes(a: FrontierAnswer, q: AskParameters): string[] {
   const shown = shownSizes(a);
   const fastest = a.fastest?.nodes;
   return [
-    `The fewest GPU-hours of ${searched} cluster size${searched === 1 ? '' : 's'} that run (the smallest that fits, then doubling while training gets faster); a faster cluster spends more GPU-hours as its MFU falls.`,
+    `The fewest GPU-hours of ${countOf(searched, 'cluster size')} that run (the smallest that fits, then doubling while training gets faster); a faster cluster spends more GPU-hours as its MFU falls.`,
     ...shown.map((p) => `${p.nodes === fastest ? 'The fastest, ' : 'Faster: '}${sizeText(p, q, a.gpuHours)}.`),
     ...(shown.length === 0 ? ['No larger cluster trains it faster: the cheapest is also the fastest.'] : []),
     ...(a.largerBatch === undefined ? [] : [a.largerBatch.message]),

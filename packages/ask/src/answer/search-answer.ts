@@ -3,7 +3,7 @@ import {
 } from '@trainplan/protocol';
 import { countOf, formatBytes, formatPercent, formatSeconds, toDays } from '@trainplan/units';
 import { DEFAULT_GPU, defaultBatchText, defaultGlobalBatch, gpusPerNodeOf, seqLengthOf } from '../defaults.ts';
-import { compactCount, formatDays, statedAmount, statedMoney } from '../format.ts';
+import { compactCount, formatDays, nodesGpus, statedAmount, statedMoney } from '../format.ts';
 import { modelInputOf, modelNameOf } from '../model-of.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
 import { widgetLink } from '../scenario.ts';
@@ -192,7 +192,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     const headline = `Cheapest for ${modelNameOf(p)} (${tokens} tokens) on ${gpuName(p.gpu ?? '')}: ${sizeText(result, p).replace(': ', ', ').replace(' for ', ', ')}`;
     return planAnswer(q, publicUrl, plan, result, headline, { assumptions, notes: frontierNotes(result, p), budget: frontierBudgetNotes(p, result), data: result });
   }
-  const cluster = `${result.nodes} node${result.nodes === 1 ? '' : 's'} (${result.gpus} GPUs)`;
+  const cluster = nodesGpus(result);
   const goals = [
     ...(p.deadlineSeconds !== undefined ? [`deadline ${formatDays(toDays(p.deadlineSeconds))}`] : []),
     ...(p.gpuHours !== undefined ? [`budget ${statedAmount(p.gpuHours)} GPU-hours`] : []),
