@@ -1,11 +1,9 @@
 import type { EstimateInfeasible, EstimateOk } from '@trainplan/protocol';
-import { gpuById, modelById } from '@trainplan/presets';
+import { gpuById } from '@trainplan/presets';
 import { formatBytes, formatNumber, formatPercent, formatSeconds } from '@trainplan/units';
 import { compactCount, formatDays } from '../format.ts';
 import type { AnswerFigure } from './answer-types.ts';
 
-/** "GPT-3 175B" for a preset id, the id itself otherwise. */
-export const modelName = (id: string): string => modelById(id)?.shape.name ?? id;
 /** "NVIDIA H100 SXM5 80GB" → "H100 SXM5 80GB". */
 export const gpuName = (id: string): string => gpuById(id)?.name.replace(/^NVIDIA\s+/, '') ?? id;
 
