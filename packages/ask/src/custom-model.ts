@@ -100,7 +100,7 @@ function architectureOf(shape: ModelObjectInput): string {
 }
 
 /** The parameter count of a model object, by packages/model's counter (GPT conventions for the unstated fields). */
-const countOf = (shape: ModelObjectInput): number => parameterCount(withShapeDefaults(shape));
+const parametersOf = (shape: ModelObjectInput): number => parameterCount(withShapeDefaults(shape));
 
 /**
  * A decoder of about `parameters` in the family's style (`asked` is how the question wrote the size, "30B"), or
@@ -112,15 +112,15 @@ export function customModelOfSize(parameters: number, asked: string, family: Sha
   const row = nearestRow(family, parameters);
   if (row === undefined) return { ok: false, problem: `no ${family.label} preset has a published shape to take a ${asked} model's from` };
   const name = `${family.style} ${asked}`;
-  const one = countOf(shapeWith(family, row, 1, name, seqLength));
-  const perLayer = countOf(shapeWith(family, row, 2, name, seqLength)) - one;
+  const one = parametersOf(shapeWith(family, row, 1, name, seqLength));
+  const perLayer = parametersOf(shapeWith(family, row, 2, name, seqLength)) - one;
   // The count is linear in L: the nearest whole L to the exact solution, at least one.
   const layers = Math.max(1, Math.round((parameters - one) / perLayer + 1));
   if (layers > MAX_CUSTOM_LAYERS) {
     return { ok: false, problem: `${asked} parameters is too large to plan: at the width of ${row.shape.name}, the widest published ${family.label} shape, it needs ${layers} layers, more than the ${MAX_CUSTOM_LAYERS} a model takes` };
   }
   const shape = shapeWith(family, row, layers, name, seqLength);
-  const count = countOf(shape);
+  const count = parametersOf(shape);
   if (Math.abs(count - parameters) / parameters > CUSTOM_SIZE_TOLERANCE) {
     return { ok: false, problem: `${asked} parameters is smaller than any ${family.style} decoder planned here: one layer at the width of ${row.shape.name} has ${compactCount(count)} parameters, most of them the ${row.shape.vocabSize}-token embedding` };
   }

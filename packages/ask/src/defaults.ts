@@ -78,7 +78,7 @@ export function withDefaults(intent: IntentName, stated: AskParameters): { param
     const seq = seqLengthOf(p);
     const exact = p.batchTokens / seq;
     const batch = roundBatch(exact);
-    const rounded = batch === Math.round(exact) ? '' : `, rounded from ${formatCount(exact)} so that power-of-two data-parallel sizes divide it`;
+    const rounded = batch === Math.round(exact) ? '' : `, rounded from ${sequencesText(exact)} so that power-of-two data-parallel sizes divide it`;
     take('globalBatchSize', batch, `global batch ${batch} sequences (the ${compactCount(p.batchTokens)}-token batch asked, over ${seq}-token sequences${rounded})`);
   }
   if ((intent === 'nodes' || intent === 'cheapest' || intent === 'time' || intent === 'config') && p.tokens === undefined && model !== undefined) {
@@ -215,8 +215,8 @@ export function roundBatch(sequences: number): number {
   return Math.max(1, Math.round(sequences));
 }
 
-/** "1953.1" for a fractional count, "1953" for a whole one. */
-const formatCount = (n: number): string => (Number.isInteger(n) ? String(n) : n.toFixed(1));
+/** Sequences as the batch note counts them: "1953.1" for a fractional count, "1953" for a whole one. */
+const sequencesText = (n: number): string => (Number.isInteger(n) ? String(n) : n.toFixed(1));
 
 /** Tokens per sequence: the stated length, else the model's, else GPT-3's 2048. */
 export const seqLengthOf = (p: AskParameters): number => p.seqLength ?? modelSeqLengthOf(p) ?? 2048;
