@@ -144,7 +144,7 @@ describe('scaling chart, sizes not drawn', () => {
 });
 
 describe('scaling chart labels', () => {
-  const ticks = (svg: string) => [...svg.matchAll(/<text class="axis" x="([\d.-]+)" y="([\d.-]+)" text-anchor="end">/g)].map((m) => ({ x: Number(m[1]), y: Number(m[2]) }));
+  const ticks = (svg: string) => [...svg.matchAll(/<text class="axis tick" data-axis="y" x="([\d.-]+)" y="([\d.-]+)" text-anchor="end">/g)].map((m) => ({ x: Number(m[1]), y: Number(m[2]) }));
   const dots = (svg: string) => [...svg.matchAll(/<circle class="[^"]*" cx="([\d.-]+)" cy="[\d.-]+" r="([\d.]+)"/g)].map((m) => ({ cx: Number(m[1]), r: Number(m[2]) }));
 
   it('keeps the throughput labels clear of the dots, the current one ringed at the smallest size included', () => {
@@ -158,6 +158,7 @@ describe('scaling chart labels', () => {
     // The ideal line stretches the axis: 15.8 k and 18.9 k sit about a text line apart.
     const svg = scalingChart([{ nodes: 64, tokensPerSecond: 15_800 }, { nodes: 448, tokensPerSecond: 18_900 }], 64);
     const ys = ticks(svg).map((t) => t.y).sort((a, b) => a - b);
+    expect(ys.length).toBeGreaterThan(0);
     for (let i = 1; i < ys.length; i += 1) expect(ys[i]! - ys[i - 1]!).toBeGreaterThanOrEqual(14);
   });
 });

@@ -1,5 +1,6 @@
 import type { FrontierSizeJson } from '@trainplan/protocol';
 import { countOf, formatCount, formatNumber } from '@trainplan/units';
+import { axisTitles, PLOT_PAD, yEndTicks } from './axes.ts';
 import { esc, px } from './markup.ts';
 
 export interface FrontierChartInput {
@@ -15,7 +16,7 @@ export interface FrontierChartInput {
 const WIDTH = 320;
 const HEIGHT = 200;
 /** Room for the y ends ("1.84 M") at the left, the axis titles above and below the plot. */
-const PAD = { left: 50, right: 8, top: 22, bottom: 34 };
+const PAD = PLOT_PAD;
 /** A 10-unit digit's width and a label's height, for keeping the node-count labels apart. */
 const CHAR_WIDTH = 6;
 const LABEL_HEIGHT = 11;
@@ -90,10 +91,8 @@ export function frontierChart({ sizes, cheapestNodes, fastestNodes, currentNodes
 
   const xTicks = dayTicks(Math.min(...days), Math.max(...days), X)
     .map((d) => `<text class="axis tick" data-axis="x" x="${px(X(d))}" y="${HEIGHT - 20}" text-anchor="middle">${esc(String(Number(d.toPrecision(3))))}</text>`);
-  const yTicks = (Y(hLo) - Y(hHi) >= LABEL_HEIGHT + 3 ? [hLo, hHi] : [hHi])
-    .map((h) => `<text class="axis tick" data-axis="y" x="${PAD.left - 10}" y="${px(Y(h) + 4)}" text-anchor="end">${esc(formatCount(h))}</text>`);
-  const titles = '<text class="axis axis-title" x="0" y="10" text-anchor="start" data-axis="y">GPU-hours</text>'
-    + `<text class="axis axis-title" x="${px((PAD.left + WIDTH - PAD.right) / 2)}" y="${HEIGHT - 4}" text-anchor="middle" data-axis="x">days to train (log scale)</text>`;
+  const yTicks = yEndTicks(hLo, hHi, Y, formatCount);
+  const titles = axisTitles(WIDTH, HEIGHT, 'GPU-hours', 'days to train (log scale)');
   const frame = `<path class="frame" d="M${PAD.left},${PAD.top}V${HEIGHT - PAD.bottom}H${WIDTH - PAD.right}"/>`;
-  return `<svg class="chart frontier" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="GPU-hours against days to train, one dot per cluster size">${frame}${line}${rings.join('')}${dots.join('')}${labels.join('')}${xTicks.join('')}${yTicks.join('')}${titles}</svg>`;
+  return `<svg class="chart frontier" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="GPU-hours against days to train, one dot per cluster size">${frame}${line}${rings.join('')}${dots.join('')}${labels.join('')}${xTicks.join('')}${yTicks}${titles}</svg>`;
 }

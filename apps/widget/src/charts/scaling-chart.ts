@@ -1,4 +1,5 @@
 import { countOf, formatCount } from '@trainplan/units';
+import { axisTitles, PLOT_PAD, yEndTicks } from './axes.ts';
 import { esc, px } from './markup.ts';
 
 export interface ScalingPoint {
@@ -15,9 +16,6 @@ const REASON_WORDS: Readonly<Record<string, string>> = {
   invalid: 'not a valid plan',
 };
 
-/** The least distance between two axis labels (10-unit text and its line spacing). */
-const LABEL_GAP = 14;
-
 /**
  * Throughput against node count on log–log axes, with the ideal (linear) scaling from the smallest
  * feasible point dashed and the current node count ringed. Infeasible sizes are listed, not drawn.
@@ -28,7 +26,7 @@ export function scalingChart(points: readonly ScalingPoint[], currentNodes: numb
   const width = 320;
   // A line above the plot for the throughput axis's title, and one below the node counts for theirs.
   const height = 184;
-  const pad = { left: 50, right: 8, top: 22, bottom: 34 };
+  const pad = PLOT_PAD;
   const first = ok[0]!;
   const xs = ok.map((p) => Math.log2(p.nodes));
   const ideal = ok.map((p) => (first.tokensPerSecond * p.nodes) / first.nodes);
@@ -40,14 +38,10 @@ export function scalingChart(points: readonly ScalingPoint[], currentNodes: numb
   const path = (vals: readonly number[]) => ok.map((p, i) => `${i === 0 ? 'M' : 'L'}${px(X(p.nodes))},${px(Y(vals[i]!))}`).join('');
   const dots = ok.map((p) => `<circle class="${p.nodes === currentNodes ? 'dot current' : 'dot'}" cx="${px(X(p.nodes))}" cy="${px(Y(p.tokensPerSecond))}" r="${p.nodes === currentNodes ? 5 : 3}"><title>${esc(`${countOf(p.nodes, 'node')}: ${formatCount(p.tokensPerSecond)} tokens/s`)}</title></circle>`);
   const xTicks = ok.map((p) => `<text class="axis" x="${px(X(p.nodes))}" y="${height - 20}" text-anchor="middle">${p.nodes}</text>`);
-  const titles = `<text class="axis axis-title" x="0" y="10" text-anchor="start" data-axis="y">tokens/s</text>`
-    + `<text class="axis axis-title" x="${px((pad.left + width - pad.right) / 2)}" y="${height - 4}" text-anchor="middle" data-axis="x">nodes</text>`;
-  // The lowest and highest throughput, ending left of the dots (the current one is ringed, r 5 + a 2-unit
-  // stroke); one label only when the two would be closer than a line of 10-unit text.
-  const [lo, hi] = [Math.min(...ok.map((p) => p.tokensPerSecond)), Math.max(...ok.map((p) => p.tokensPerSecond))];
-  const yTicks = (Y(lo) - Y(hi) >= LABEL_GAP ? [lo, hi] : [hi])
-    .map((v) => `<text class="axis" x="${pad.left - 10}" y="${px(Y(v) + 4)}" text-anchor="end">${esc(formatCount(v))}</text>`);
+  const titles = axisTitles(width, height, 'tokens/s', 'nodes');
+  // The lowest and highest throughput, ending left of the dots (the current one is ringed, r 5 + a 2-unit stroke).
+  const yTicks = yEndTicks(Math.min(...ok.map((p) => p.tokensPerSecond)), Math.max(...ok.map((p) => p.tokensPerSecond)), Y, formatCount);
   const skipped = points.filter((p) => p.tokensPerSecond === undefined);
   const note = skipped.length > 0 ? `<p class="caption">Not drawn: ${esc(skipped.map((p) => `${countOf(p.nodes, 'node')} (${REASON_WORDS[p.reason ?? ''] ?? p.reason ?? 'infeasible'})`).join('; '))}.</p>` : '';
-  return `<svg class="chart scaling" viewBox="0 0 ${width} ${height}" role="img" aria-label="tokens per second against node count"><path class="ideal" d="${path(ideal)}"/><path class="line" d="${path(ok.map((p) => p.tokensPerSecond))}"/>${dots.join('')}${xTicks.join('')}${yTicks.join('')}${titles}</svg><p class="caption">Tokens/s against nodes (log–log) at this global batch and t, p, c; dashed: linear scaling.</p>${note}`;
+  return `<svg class="chart scaling" viewBox="0 0 ${width} ${height}" role="img" aria-label="tokens per second against node count"><path class="ideal" d="${path(ideal)}"/><path class="line" d="${path(ok.map((p) => p.tokensPerSecond))}"/>${dots.join('')}${xTicks.join('')}${yTicks}${titles}</svg><p class="caption">Tokens/s against nodes (log–log) at this global batch and t, p, c; dashed: linear scaling.</p>${note}`;
 }

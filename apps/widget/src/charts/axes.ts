@@ -1,0 +1,23 @@
+import { esc, px } from './markup.ts';
+
+/** The plot's margins in a 320-unit-wide chart: the y ends' labels at the left, the axis titles above and below. */
+export const PLOT_PAD = { left: 50, right: 8, top: 22, bottom: 34 } as const;
+
+/** The least distance between the two y end labels: a line of 10-unit text. */
+const Y_END_GAP = 14;
+
+/** The y axis's title above the plot, at the left, and the x axis's below it, centred under the plot. */
+export function axisTitles(width: number, height: number, y: string, x: string): string {
+  return `<text class="axis axis-title" x="0" y="10" text-anchor="start" data-axis="y">${esc(y)}</text>`
+    + `<text class="axis axis-title" x="${px((PLOT_PAD.left + width - PLOT_PAD.right) / 2)}" y="${height - 4}" text-anchor="middle" data-axis="x">${esc(x)}</text>`;
+}
+
+/**
+ * The lowest and highest values as labels left of the plot; the highest alone when the two would be
+ * closer than a line of text.
+ */
+export function yEndTicks(lo: number, hi: number, Y: (v: number) => number, format: (v: number) => string): string {
+  return (Y(lo) - Y(hi) >= Y_END_GAP ? [lo, hi] : [hi])
+    .map((v) => `<text class="axis tick" data-axis="y" x="${PLOT_PAD.left - 10}" y="${px(Y(v) + 4)}" text-anchor="end">${esc(format(v))}</text>`)
+    .join('');
+}
