@@ -1,5 +1,6 @@
 import { ask, type Answer } from '@trainplan/ask';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_CHAT_CANDIDATE_BUDGET } from '../src/app.ts';
 import { toDiscordMessage } from '../src/discord-message.ts';
 import { toSlackMessage } from '../src/slack-message.ts';
 
@@ -59,8 +60,8 @@ describe('toDiscordMessage', () => {
 });
 
 describe('the notes a plan may carry (stated MFU, sharding, the larger-batch hint) in chat', () => {
-  // One question that draws all three, at the bot's own search budget (app.ts's DEFAULT_CHAT_CANDIDATE_BUDGET).
-  const a = ask('how many nodes for 70b at 40% mfu with zero-1 and dist opt', { publicUrl: 'https://plan.example', candidateBudget: 20_000 });
+  // One question that draws all three, at the bot's own search budget.
+  const a = ask('how many nodes for 70b at 40% mfu with zero-1 and dist opt', { publicUrl: 'https://plan.example', candidateBudget: DEFAULT_CHAT_CANDIDATE_BUDGET });
   const sharding = a.assumptions.find((t) => t.startsWith('ZeRO-1 used, not the distributed optimizer'));
   const hint = a.notes.find((n) => n.startsWith('The batch holds this plan back: '));
   const mfu = a.notes.find((n) => n.startsWith('You stated 40% MFU'));

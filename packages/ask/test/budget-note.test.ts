@@ -9,15 +9,22 @@ type NodesOk = Extract<NodesResponseJson, { ok: true }>;
 describe('a budget on a stated cluster is said against the plan, never read and dropped', () => {
   it('how long on 64 nodes with a $1M budget: the cost, and by how much it misses', () => {
     const a = ask('how long to train 70b on 2T tokens on 64 H100 nodes at $2/GPU-hour with a $1M budget');
-    const cost = (a.data as NodesOk).cost ?? 0;
+    const cost = (a.data as NodesOk).cost ?? Number.NaN;
     expect(cost).toBeGreaterThan(1e6);
-    const percent = Math.round((cost / 1e6 - 1) * 100);
-    expect(a.notes).toContain(`$${(cost / 1e6).toFixed(2)}M, ${percent}% over the $1M budget.`);
+    const note = a.notes.find((n) => n.endsWith(' over the $1M budget.'));
+    expect(note).toMatch(/^\$[\d.]+M, \d+% over the \$1M budget\.$/);
+    expect(note?.startsWith(`$${compactCount(cost)}, `)).toBe(true);
+    // The percent said is data.cost's excess over $1M, whole above 10%: within half a point of it.
+    const percent = Number(/, (\d+)% over/.exec(note ?? '')?.[1]);
+    expect(Math.abs(percent - (cost / 1e6 - 1) * 100)).toBeLessThanOrEqual(0.5);
   });
 
-  it('within the budget: what is left', () => {
+  it('within the budget: what is left, the budget less data.cost', () => {
     const a = ask('how long to train 70b on 2T tokens on 64 H100 nodes at $2/GPU-hour with a $1.5M budget');
+    const cost = (a.data as NodesOk).cost ?? Number.NaN;
+    expect(cost).toBeLessThan(1.5e6);
     expect(a.notes.at(-1)).toMatch(/^\$1\.\d\dM, within the \$1\.5M budget \(\$\d+k left\)\.$/);
+    expect(a.notes.at(-1)).toBe(`$${compactCount(cost)}, within the $1.5M budget ($${compactCount(1.5e6 - cost)} left).`);
   });
 
   it('a GPU-hour budget on a stated cluster, with no price', () => {

@@ -25,7 +25,10 @@ describe('customModelOfSize: a GPT-style decoder of a size no preset has', () =>
     if (!r.ok) return;
     const row = modelById('megatron-39.1b')!.shape;
     expect(r.model.shape).toEqual({ name: 'GPT-style 30B', layers: 37, hiddenSize: row.hiddenSize, attentionHeads: row.attentionHeads, vocabSize: 51200, seqLength: 2048 });
-    expect(r.model.parameters).toBe(parameterCount(withShapeDefaults(r.model.shape)));
+    // 37 × 12 × 8192² + (51200 + 2048) × 8192 ≈ 30.2B by hand; 36 and 38 layers land farther from 30B.
+    expect(Math.abs(r.model.parameters / (30.2 * BILLION) - 1)).toBeLessThan(0.002);
+    expect(Math.abs(countWithLayers(r.model.shape, 36) - 30 * BILLION)).toBeGreaterThan(Math.abs(r.model.parameters - 30 * BILLION));
+    expect(Math.abs(countWithLayers(r.model.shape, 38) - 30 * BILLION)).toBeGreaterThan(Math.abs(r.model.parameters - 30 * BILLION));
     expect(r.model.askedParameters).toBe(30 * BILLION);
     expect(r.reading).toMatch(/^30B taken as a GPT-style decoder .*37 layers, hidden 8192, 64 heads.*~30\.2B parameters.*Megatron GPT 39\.1B \(Narayanan et al\. 2021, Table 1\)/);
   });
@@ -81,9 +84,10 @@ describe('parse: a bare size no preset has', () => {
     const reading = q.defaults.find((d) => d.field === 'customModel')!.text;
     expect(reading).toContain('8192-token sequences');
     expect(reading).not.toContain('2048-token');
-    // Learned position embeddings count the sequence: the parameters stated are the shape's own.
-    const shape = q.parameters.customModel!.shape;
-    expect(q.parameters.customModel!.parameters).toBe(parameterCount(withShapeDefaults(shape)));
+    // Learned position embeddings count the sequence: 6144 more positions of hidden 8192 than at 2048, the layers the same.
+    const at2048 = parse('how many nodes for a 30B model on H100').parameters.customModel!;
+    expect(q.parameters.customModel!.shape.layers).toBe(at2048.shape.layers);
+    expect(q.parameters.customModel!.parameters - at2048.parameters).toBe((8192 - 2048) * 8192);
     const a = ask('how many nodes for a 30B model with seq 8192 on H100');
     expect(a.scenario?.training.seqLength ?? (a.scenario?.model as { seqLength?: number }).seqLength).toBe(8192);
   });

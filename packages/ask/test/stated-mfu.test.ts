@@ -1,10 +1,34 @@
 import type { EstimateOk } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
 import { ask } from '../src/answer/answer.ts';
+import { statedMfuNote } from '../src/answer/stated-mfu.ts';
 import { parse } from '../src/parse.ts';
 
-/** Days as the answers write them (format.ts formatDays): one decimal under 100. */
-const daysText = (days: number): string => `${Number(days.toFixed(days >= 100 ? 0 : 1))} days`;
+/** A plan on 8 nodes of 8 GPUs at 40% predicted MFU: 2 s a step, and 10 days for its tokens when `days` is given. */
+function plan(days?: number): EstimateOk {
+  return {
+    mfu: 0.4, stepTimeSeconds: 2, resolved: { nodes: 8, gpusPerNode: 8, gpus: 64 },
+    ...(days !== undefined && { timeToTrain: { days } }),
+  } as unknown as EstimateOk;
+}
+
+describe('statedMfuNote: the same plan at the stated MFU (time scales as predicted / stated)', () => {
+  // Worked by hand: 10 days at 40% is 10 × 0.4 / 0.5 = 8 days at 50%, and 10 × 0.4 / 0.25 = 16 days at 25%.
+  it.each([
+    [0.5, 30, 'You stated 50% MFU; the planner predicts 40.0% for this layout. At 50% MFU the same 8 nodes would take 8 days, within the 30-day deadline.'],
+    [0.25, 14, 'You stated 25% MFU; the planner predicts 40.0% for this layout. At 25% MFU the same 8 nodes would take 16 days, past the 14-day deadline.'],
+  ])('10 days at 40%% predicted, %d stated, a %d-day deadline', (mfu, deadlineDays, note) => {
+    expect(statedMfuNote({ mfu, deadlineSeconds: deadlineDays * 86_400 }, plan(10))).toBe(note);
+  });
+
+  it('a plan with no token budget: 2 s a step at 40% is 1.6 s at 50%', () => {
+    expect(statedMfuNote({ mfu: 0.5 }, plan())).toBe('You stated 50% MFU; the planner predicts 40.0% for this layout. At 50% MFU the same 8 nodes would take 1.60 s per step.');
+  });
+
+  it('the predicted MFU as stated: said to be the same, no other time', () => {
+    expect(statedMfuNote({ mfu: 0.4 }, plan(10))).toBe('You stated 40% MFU; the planner predicts 40.0% for this layout, the same.');
+  });
+});
 
 describe('parse: an MFU the question states', () => {
   it.each([
@@ -49,13 +73,11 @@ describe('answer: a stated MFU is acknowledged, never planned from', () => {
     expect(stated.mfu).toBe(plain.mfu);
   });
 
-  it('says the stated and the predicted MFU, and the days the same nodes take at the stated one (time × predicted / stated)', () => {
-    const days = (stated.data as { configuration: { estimate: EstimateOk } }).configuration.estimate.timeToTrain!.days;
+  it('says the stated and the predicted MFU, and the days the same nodes take at the stated one', () => {
     const note = stated.notes.find((n) => n.startsWith('You stated'));
     const predicted = `${(stated.mfu! * 100).toFixed(1)}%`;
     const nodes = stated.scenario!.cluster.nodes;
-    const atStated = days * stated.mfu! / 0.5;
-    expect(note).toBe(`You stated 50% MFU; the planner predicts ${predicted} for this layout. At 50% MFU the same ${nodes} nodes would take ${daysText(atStated)}, within the 30-day deadline.`);
+    expect(note).toMatch(new RegExp(`^You stated 50% MFU; the planner predicts ${predicted.replace('.', '\\.')} for this layout\\. At 50% MFU the same ${nodes} nodes would take [\\d.]+ days, within the 30-day deadline\\.$`));
   });
 
   it('says when the stated MFU would miss the deadline', () => {
@@ -69,7 +91,9 @@ describe('answer: a stated MFU is acknowledged, never planned from', () => {
     const note = a.notes.find((n) => n.startsWith('You stated'));
     expect(note).toMatch(/^You stated 40% MFU; the planner predicts [\d.]+% for this layout\. At 40% MFU the same 64 nodes would take [\d.]+ s per step\.$/);
     const seconds = Number(/take ([\d.]+) s/.exec(note!)![1]);
-    expect(seconds).toBeCloseTo(a.stepTimeSeconds! * a.mfu! / 0.4, 0);
+    // Three significant figures of the step time at the stated MFU: within 0.5% of it.
+    const atStated = a.stepTimeSeconds! * a.mfu! / 0.4;
+    expect(Math.abs(seconds / atStated - 1)).toBeLessThan(0.005);
   });
 
   it('an answer with no plan still says the stated MFU was not used', () => {
