@@ -56,7 +56,7 @@ export type CustomModelResult = { ok: true; model: CustomModel; reading: string 
 export const MAX_CUSTOM_LAYERS = 1000;
 
 /** How far the nearest layer count may leave the asked size; beyond it the size is declined, not misplanned. */
-export const CUSTOM_SIZE_TOLERANCE = 0.1;
+const CUSTOM_SIZE_TOLERANCE = 0.1;
 
 /** The family's rows, in its prefixes' order (so that ties prefer the first). */
 const rows = (family: ShapeFamily): readonly ModelPreset[] =>

@@ -25,7 +25,7 @@ export const DEFAULT_BATCH_TOKENS = 4 * 1024 * 1024;
  * sequence per 8 GPUs, as Llama 3 405B trained with 2,048 sequences a step on 16,384 H100s (Dubey et al. 2024,
  * Table 4); 4M tokens there (512 sequences) leaves data parallelism 4 and a pipeline fed 4 micro-batches.
  */
-export const GPUS_PER_DEFAULT_SEQUENCE = 8;
+const GPUS_PER_DEFAULT_SEQUENCE = 8;
 /** A collective's message when none is given, and its GPU count: one DGX node. */
 export const DEFAULT_COLLECTIVE_BYTES = GB(1);
 export const DEFAULT_COLLECTIVE_GPUS = 8;
@@ -200,14 +200,14 @@ const defaultSequences = (p: AskParameters, gpus: number | undefined): number =>
   Math.max(DEFAULT_BATCH_TOKENS / seqLengthOf(p), (gpus ?? 0) / GPUS_PER_DEFAULT_SEQUENCE);
 
 /** How far a batch asked in tokens may move to be a multiple of a power of two (GPT-3's "3.2M" is 1536 × 2048 = 3.15M). */
-export const BATCH_ROUNDING = 0.05;
+const BATCH_ROUNDING = 0.05;
 
 /**
  * Sequences per step for a batch asked in tokens: the nearest multiple of the largest power of two
  * within BATCH_ROUNDING of it, so that power-of-two data-parallel sizes divide it ("4M tokens" of 2048 is
  * 2048 sequences, not 1953, which only DP 1 divides on a power-of-two cluster).
  */
-export function roundBatch(sequences: number): number {
+function roundBatch(sequences: number): number {
   for (let step = 2 ** 14; step > 1; step /= 2) {
     const batch = Math.max(step, Math.round(sequences / step) * step);
     if (Math.abs(batch - sequences) <= BATCH_ROUNDING * sequences) return batch;

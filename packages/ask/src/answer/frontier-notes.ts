@@ -8,10 +8,8 @@ import type { AskParameters } from '../question.ts';
  * answer; the notes show what going faster costs, at a few Pareto sizes a planner would weigh.
  */
 
-type FrontierAnswer = NodesOkJson;
-
 /** Deadlines a plan is usually held to (a quarter, a month): the first Pareto size under each is shown. */
-export const FRONTIER_MILESTONE_DAYS: readonly number[] = [90, 30];
+const FRONTIER_MILESTONE_DAYS: readonly number[] = [90, 30];
 /** Faster sizes shown at most (with the fastest). */
 const MAX_SHOWN = 3;
 
@@ -30,7 +28,7 @@ export function sizeText(p: NodesSizeJson, q: AskParameters, cheapestGpuHours?: 
  * The Pareto sizes faster than the cheapest worth showing: the first under each milestone the cheapest
  * misses, then the fastest; the next faster size when that leaves fewer than two.
  */
-export function shownSizes(a: FrontierAnswer): FrontierSizeJson[] {
+export function shownSizes(a: NodesOkJson): FrontierSizeJson[] {
   const faster = (a.frontier ?? []).filter((p) => p.pareto && p.nodes > a.nodes).sort((x, y) => x.nodes - y.nodes);
   const picks = FRONTIER_MILESTONE_DAYS.filter((d) => a.days > d).map((d) => faster.find((p) => p.days <= d));
   if (a.fastest !== undefined && a.fastest.nodes !== a.nodes) picks.push(faster.find((p) => p.nodes === a.fastest?.nodes) ?? a.fastest);
@@ -43,7 +41,7 @@ export function shownSizes(a: FrontierAnswer): FrontierSizeJson[] {
  * The notes of a cheapest answer: how it was chosen, the trade-off at the sizes shownSizes picks, then
  * runNodes's larger-batch hint for the fastest size (its message) and how to ask for a deadline.
  */
-export function frontierNotes(a: FrontierAnswer, q: AskParameters): string[] {
+export function frontierNotes(a: NodesOkJson, q: AskParameters): string[] {
   const searched = a.frontier?.length ?? a.searches;
   const shown = shownSizes(a);
   const fastest = a.fastest?.nodes;

@@ -116,13 +116,12 @@ function failure(
   q: ParsedQuestion, publicUrl: PublicUrl, headline: string, closest: { why: string; scenario?: ScenarioInput; estimate?: EstimateOk; gpuHours?: number; cost?: number } | undefined,
   extra: { assumptions: string[]; data: unknown; notes?: string[] },
 ): Answer {
-  const mfu = statedMfuUnused(q.parameters);
   const base: Answer = {
     intent: q.intent, ok: false, question: q.text, headline, figures: [],
     assumptions: [...q.defaults.map((d) => d.text), ...extra.assumptions],
     // runNodes often gives its failure's message as the closest point's why: the headline says it already.
     notes: [
-      ...(mfu === undefined ? [] : [mfu]), ...(closest === undefined || headline.includes(closest.why) ? [] : [`Closest that works: ${closest.why}`]),
+      ...listOf(statedMfuUnused(q.parameters)), ...(closest === undefined || headline.includes(closest.why) ? [] : [`Closest that works: ${closest.why}`]),
       ...(extra.notes ?? []),
       // The search's own message counts the budget bare ("cost 1,143,346"): the closest's standing, with its currency.
       ...budgetNotes(q.parameters, closest === undefined ? undefined : spendOf(closest)).map((n) => `The closest: ${n}`),

@@ -21,7 +21,7 @@ export type StatedPrice = { ok: true; perGpuHour: number; currency?: string; ass
  * The most a GPU-hour may cost: cloud list prices are a few dollars (an H100 about $2 to $10), so a thousand
  * is two orders of magnitude above any, and a larger number is a typo or a price per something else.
  */
-export const MAX_PRICE_PER_GPU_HOUR = 1000;
+const MAX_PRICE_PER_GPU_HOUR = 1000;
 
 const SIGNS: Readonly<Record<string, string>> = {
   '$': '$', 'us$': '$', usd: '$', dollar: '$', dollars: '$', buck: '$', bucks: '$', cent: '$', cents: '$',
