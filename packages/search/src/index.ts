@@ -27,5 +27,7 @@ export type { FixedStrategy, ScalingPoint, TradeOffCell } from './scaling.ts';
 export { scalingSweep, tensorPipelineTable } from './scaling.ts';
 export type { InferenceBase, InferenceShape, InferenceEstimate, InferenceAnswer } from './inference/inference-plan.ts';
 export { estimateInference, kvCacheBytesPerToken } from './inference/inference-plan.ts';
+export type { InferenceBatching, ContinuousIteration, DecodeRound, PromptPrefill } from './inference/continuous-batching.ts';
+export { continuousIteration } from './inference/continuous-batching.ts';
 export type { InferenceSearch, InferencePlanResult } from './inference/frontier.ts';
 export { planInference, latencyThroughputFrontier } from './inference/frontier.ts';

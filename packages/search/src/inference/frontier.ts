@@ -1,4 +1,5 @@
 import { formatSeconds } from '@trainplan/units';
+import type { InferenceBatching } from './continuous-batching.ts';
 import type { InferenceAnswer, InferenceBase, InferenceEstimate } from './inference-plan.ts';
 import { estimateInference } from './inference-plan.ts';
 import { powersOfTwoUpTo } from '../search-space.ts';
@@ -6,8 +7,17 @@ import { powersOfTwoUpTo } from '../search-space.ts';
 export interface InferenceSearch {
   readonly promptTokens: number;
   readonly outputTokens: number;
+  /** Tensor-parallel degrees tried (default powers of two up to the NVLink domain, and up to `gpus` when given). */
   readonly tensor?: readonly number[];
+  /** Pipeline depths tried (default 1, 2, 4, 8 up to the layers, and up to `gpus` when given). */
   readonly pipeline?: readonly number[];
+  /** 'static' (default) or 'continuous' batching, for every shape (InferenceShape.batching). */
+  readonly batching?: InferenceBatching;
+  /**
+   * GPUs available to serve: only the TP × PP shapes whose GPU count t·p divides it are tried (and
+   * listed in byShape), each as gpus / (t·p) replicas. Without it, every shape tried is one replica.
+   */
+  readonly gpus?: number;
   /** Batches tried (default powers of two up to each shape's largest batch that fits). */
   readonly batches?: readonly number[];
   /** Keep plans whose per-token decode latency is at most this. */
@@ -54,14 +64,18 @@ export function latencyThroughputFrontier(points: readonly InferenceEstimate[]):
  * decode latency and tokens/s per GPU; the frontier; and the best plan under the latency bounds.
  */
 export function planInference(base: InferenceBase, search: InferenceSearch): InferencePlanResult {
-  const domain = base.nvlinkDomainGpus;
-  const tensors = search.tensor ?? powersOfTwoUpTo(domain);
-  const pipelines = search.pipeline ?? [1, 2, 4, 8].filter((p) => p <= base.model.layers);
+  const gpus = search.gpus ?? Number.POSITIVE_INFINITY;
+  const tensors = search.tensor ?? powersOfTwoUpTo(Math.min(base.nvlinkDomainGpus, gpus));
+  const pipelines = search.pipeline ?? [1, 2, 4, 8].filter((p) => p <= base.model.layers && p <= gpus);
+  // With the GPUs given, a shape is a whole number of replicas on them or it is not tried.
+  const divides = (tensor: number, pipeline: number) => search.gpus === undefined || search.gpus % (tensor * pipeline) === 0;
   const points: InferenceEstimate[] = [];
   const byShape: { tensor: number; pipeline: number; answer: InferenceAnswer }[] = [];
   for (const tensor of tensors) {
-    for (const pipeline of pipelines) {
-      const shape = { tensor, pipeline, promptTokens: search.promptTokens, outputTokens: search.outputTokens };
+    for (const pipeline of pipelines.filter((p) => divides(tensor, p))) {
+      const shape = {
+        tensor, pipeline, promptTokens: search.promptTokens, outputTokens: search.outputTokens, ...(search.batching !== undefined && { batching: search.batching }),
+      };
       const probe = estimateInference(base, { ...shape, batch: 1 });
       if (!probe.ok) { byShape.push({ tensor, pipeline, answer: probe }); continue; }
       const batches = (search.batches ?? powersOfTwoUpTo(probe.maxBatch)).filter((b) => b <= probe.maxBatch);

@@ -3,6 +3,7 @@ import { kvWidth, parameterBreakdown, pipelineSplit, stageParameters } from '@tr
 import { layerProfile, peak16, resolveCalibration } from '@trainplan/planner';
 import { GiB, us, type Bytes, type Seconds } from '@trainplan/units';
 import { planFor, type SearchBase } from '../candidate.ts';
+import { continuousIteration, type InferenceBatching } from './continuous-batching.ts';
 
 /** What the inference planner needs: the training base minus the batch (precision is the weights' and KV cache's). */
 export type InferenceBase = Omit<SearchBase, 'globalBatchSize' | 'tokens'>;
@@ -17,16 +18,24 @@ export interface InferenceShape {
   readonly batch: number;
   readonly promptTokens: number;
   readonly outputTokens: number;
+  /** 'static' (the default): the batch is prefilled together, then decoded; 'continuous': see continuousIteration. */
+  readonly batching?: InferenceBatching;
 }
 
 export interface InferenceEstimate {
   readonly ok: true;
   readonly shape: InferenceShape;
-  /** Time to first token of one batch: the prompt's forward pass through every stage. */
+  /** The batching that produced these figures (the shape's, 'static' when it gives none). */
+  readonly batching: InferenceBatching;
+  /**
+   * Time to first token. Static: of one batch, its prompts' forward pass through every stage.
+   * Continuous: one prompt's prefill alone plus one running iteration waited out (continuousIteration).
+   */
   readonly prefillSeconds: Seconds;
   /**
    * One decode step: the time between two tokens of a sequence, in which every sequence of the batch
-   * gets one (a round of the micro-batches through the stages), at the mean context length.
+   * gets one (a round of the micro-batches through the stages), at the mean context length. With
+   * continuous batching, the iteration: that round plus the prefill of the b/O prompts admitted in it.
    */
   readonly decodeStepSeconds: Seconds;
   /** Micro-batches in flight in the pipeline: min(PP, batch). */
@@ -37,7 +46,7 @@ export interface InferenceEstimate {
   readonly capacityBytes: Bytes;
   /** The most sequences of this prompt + output length that fit next to the weights. */
   readonly maxBatch: number;
-  /** Generated tokens per second per GPU in steady decoding. */
+  /** Generated tokens per second per GPU in steady decoding (b over the decode step, over the TP × PP GPUs). */
   readonly tokensPerSecondPerGpu: number;
   /** Whether the decode step is bound by HBM traffic (true) or by the tensor cores. */
   readonly memoryBound: boolean;
@@ -89,9 +98,13 @@ export function kvCacheBytesPerToken(base: InferenceBase, tensor: number, layers
  * the sends): PP does not raise tokens/s per GPU, it adds memory for the weights and KV cache of a
  * larger batch. (One micro-batch of all b sequences would leave p − 1 stages idle and read every
  * sequence's KV cache on the critical path of each token.)
+ *
+ * With `batching: 'continuous'` the decode round above also prefills the b/O prompts that replace the
+ * sequences finishing in it, each costed as one prompt alone (layerProfile at micro-batch 1):
+ * continuous-batching.ts. Memory is the static batch's: b sequences at full context.
  */
 export function estimateInference(base: InferenceBase, shape: InferenceShape): InferenceAnswer {
-  const { tensor: t, pipeline: p, batch: b, promptTokens, outputTokens } = shape;
+  const { tensor: t, pipeline: p, batch: b, promptTokens, outputTokens, batching = 'static' } = shape;
   const model = base.model;
   const fail = (reason: 'indivisible' | 'out-of-memory', message: string): InferenceAnswer => ({ ok: false, shape, reason, message });
   if (model.attentionHeads % t !== 0 || model.ffnHiddenSize % t !== 0) return fail('indivisible', `${model.attentionHeads} heads / FFN ${model.ffnHiddenSize} do not split over TP ${t}`);
@@ -120,11 +133,11 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape): I
   // Prefill: the micro-batches' forward passes through the stages, pipelined (GPipe's forward, Huang et
   // al. 2019): the last micro-batch leaves the last stage one traversal plus k − 1 slowest stages after
   // the first entered, so the batch's first tokens are all out then.
-  const prefillInput = planFor({ ...base, globalBatchSize: m, dropout: false, seqLength: promptTokens }, {
-    tensor: t, pipeline: p, data: 1, context: 1, virtualStages: 1, microBatchSize: m, sequenceParallel: false, recompute: 'none', sharding: 'none',
+  const prefillInput = (sequences: number) => planFor({ ...base, globalBatchSize: sequences, dropout: false, seqLength: promptTokens }, {
+    tensor: t, pipeline: p, data: 1, context: 1, virtualStages: 1, microBatchSize: sequences, sequenceParallel: false, recompute: 'none', sharding: 'none',
   });
   const calibration = resolveCalibration(base);
-  const layerForward = layerProfile(prefillInput).forwardSeconds;
+  const layerForward = layerProfile(prefillInput(m)).forwardSeconds;
   const crossNode = t * p > base.nvlinkDomainGpus;
   const send = (bytes: number) => (p > 1 ? (p - 1) * p2pSeconds({ bytes, fabric: base.fabric, crossNode }) : 0);
   const prefillTraversal = model.layers * layerForward + send(2 * m * promptTokens * model.hiddenSize);
@@ -147,15 +160,26 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape): I
   // The output layer on the last stage: V·h/t weights read once per micro-batch.
   const logits = (model.vocabSize * model.hiddenSize * bytesPerValue(base)) / t / hbm;
   const traversal = model.layers * layerDecode + logits + send(2 * m * model.hiddenSize);
-  const slowestStage = Math.max(...layers.map((l, i) => l * layerDecode + (i === layers.length - 1 ? logits : 0)));
+  const stageDecode = layers.map((l, i) => l * layerDecode + (i === layers.length - 1 ? logits : 0));
+  const slowestStage = Math.max(...stageDecode);
   const decodeStep = Math.max(traversal, microBatches * slowestStage);
+
+  // Continuous batching: the round also prefills the b/O prompts admitted in it, each alone (micro-batch 1).
+  const continuous = batching === 'continuous'
+    ? continuousIteration({
+      round: { microBatches, stageSeconds: stageDecode, activationBytes: 2 * m * model.hiddenSize },
+      prompt: { layerForwardSeconds: m === 1 ? layerForward : layerProfile(prefillInput(1)).forwardSeconds, layersPerStage: layers, activationBytes: 2 * promptTokens * model.hiddenSize },
+      batch: b, outputTokens, sendSeconds: send,
+    })
+    : undefined;
+  const step = continuous?.iterationSeconds ?? decodeStep;
 
   if (total > capacity) {
     return fail('out-of-memory', `needs ${(total / GiB(1)).toFixed(1)} GiB per GPU (weights ${(weights / GiB(1)).toFixed(1)} GiB, KV cache ${(kv / GiB(1)).toFixed(1)} GiB), the ${base.gpu.name} has ${(capacity / GiB(1)).toFixed(1)} GiB`);
   }
   return {
-    ok: true, shape, prefillSeconds: prefill, decodeStepSeconds: decodeStep, microBatches, weightsBytesPerGpu: weights, kvCacheBytesPerGpu: kv,
-    totalBytesPerGpu: total, capacityBytes: capacity, maxBatch, tokensPerSecondPerGpu: b / decodeStep / (t * p),
+    ok: true, shape, batching, prefillSeconds: continuous?.firstTokenSeconds ?? prefill, decodeStepSeconds: step, microBatches, weightsBytesPerGpu: weights,
+    kvCacheBytesPerGpu: kv, totalBytesPerGpu: total, capacityBytes: capacity, maxBatch, tokensPerSecondPerGpu: b / step / (t * p),
     memoryBound: memorySeconds >= computeSeconds,
   };
 }
