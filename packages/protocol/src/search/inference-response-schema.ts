@@ -19,8 +19,12 @@ const inferencePoint: Schema<InferencePointJson> = object({
   pipeline: count('Pipeline-parallel degree.'),
   batch: count('Sequences decoded together.'),
   gpus: count('GPUs of one replica (tensor × pipeline).'),
-  prefillSeconds: seconds('Time to first token (the prompt\'s forward pass)'),
-  decodeStepSeconds: seconds('Time per generated token of a sequence (with PP: a round of the micro-batches through the stages)'),
+  // Optional: answers from before continuous batching and the request's gpus still validate.
+  batching: optional(enumOf(['static', 'continuous'], { description: 'The batching the figures are for (the request\'s); absent: static.' })),
+  replicas: optional(count('Replicas of this shape on the request\'s gpus: gpus / (tensor × pipeline); only when the request gives gpus.')),
+  prefillSeconds: seconds('Time to first token (static: the batch\'s prompts\' forward pass; continuous: one prompt\'s, after a running iteration)'),
+  decodeStepSeconds: seconds('Time per generated token of a sequence (with PP: a round of the micro-batches through the stages; '
+    + 'continuous: an iteration, which also prefills the prompts admitted in it)'),
   tokensPerSecondPerGpu: number({ min: 0, description: 'Generated tokens per second per GPU.' }),
   weightsBytesPerGpu: bytes('Weights per GPU'),
   kvCacheBytesPerGpu: bytes('KV cache per GPU at this batch'),
@@ -56,6 +60,7 @@ const inferenceOk = object({
     why: message('Why no shape meets the bounds, and what comes closest.'),
     point: inferencePoint,
   }, { ...open, description: 'When no shape meets the latency bounds: the nearest point.' })),
+  unservable: optional(message('When no shape tried can serve the model at all (memory, divisibility, or none divides gpus): why. Also the first warning.')),
   warnings: optional(array(message('A caveat.'), { maxItems: 16, description: 'Caveats about the request, e.g. a context longer than the model\'s sequence length.' })),
 }, { ...open, expected: 'an inference answer', description: 'Serving plans per tensor × pipeline shape.' });
 

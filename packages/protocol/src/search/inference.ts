@@ -1,4 +1,4 @@
-import { planInference, type InferenceAnswer, type InferenceEstimate } from '@trainplan/search';
+import { planInference, type InferenceAnswer, type InferenceBatching, type InferenceEstimate } from '@trainplan/search';
 import { formatSeconds, million } from '@trainplan/units';
 import { issuesMessage } from '../problem.ts';
 import { array } from '../schema/compose.ts';
@@ -21,9 +21,15 @@ export interface InferenceRequest {
   tensor?: number[];
   pipeline?: number[];
   batches?: number[];
+  /** Filled in as 'static' when the request leaves it out. */
+  batching: InferenceBatching;
+  gpus?: number;
   maxDecodeSecondsPerToken?: number;
   maxPrefillSeconds?: number;
 }
+
+/** The most GPUs a request may offer (a very large cluster); a shape is tried only if its t·p divides it. */
+export const MAX_INFERENCE_GPUS = 65_536;
 
 const sizes = (description: string) => optional(array(integer({ min: 1, max: 1024, description }), { minItems: 1, maxItems: 16 }));
 
@@ -38,6 +44,13 @@ export const inferenceRequestSchema: Schema<InferenceRequest> = object({
   tensor: sizes('Tensor-parallel degrees to try.'),
   pipeline: sizes('Pipeline-parallel degrees to try.'),
   batches: optional(array(integer({ min: 1, max: million(1), description: 'A batch size.' }), { minItems: 1, maxItems: 64 })),
+  batching: withDefault(enumOf(['static', 'continuous'], {
+    description: 'static: each batch is prefilled together, then decoded (the first token waits for every prompt of it). '
+      + 'continuous: iteration-level scheduling (Orca, OSDI 2022; vLLM, SOSP 2023; TensorRT-LLM in-flight batching): '
+      + 'each decode iteration of the b sequences also prefills the b/outputTokens prompts replacing those that finished '
+      + '(chunked prefill, Sarathi-Serve, OSDI 2024), so a prompt waits one iteration rather than a whole batch.',
+  }), 'static'),
+  gpus: optional(integer({ min: 1, max: MAX_INFERENCE_GPUS, description: 'GPUs available: only TP × PP shapes that divide it are tried, each a replica (gpus / (TP × PP) replicas).' })),
   maxDecodeSecondsPerToken: optional(number({ greaterThan: 0, max: 3600, description: 'Latency bound per generated token.' })),
   maxPrefillSeconds: optional(number({ greaterThan: 0, max: 3600, description: 'Bound on the time to first token.' })),
 }, { expected: 'an inference request object', description: 'Serving a model: latency, KV cache, batch and throughput per TP and PP choice.' });
@@ -48,6 +61,10 @@ export const inferenceRequestJsonSchema = /* @__PURE__ */ jsonSchemaDocument(inf
 
 export interface InferencePointJson {
   tensor: number; pipeline: number; batch: number; gpus: number;
+  /** The batching the figures are for (absent from answers older than it: static). */
+  batching?: InferenceBatching;
+  /** Replicas of this shape on the request's gpus: gpus / (tensor × pipeline); only when the request gives gpus. */
+  replicas?: number;
   prefillSeconds: number; decodeStepSeconds: number; tokensPerSecondPerGpu: number;
   weightsBytesPerGpu: number; kvCacheBytesPerGpu: number; totalBytesPerGpu: number; capacityBytes: number; maxBatch: number; memoryBound: boolean;
 }
@@ -56,20 +73,23 @@ export type InferenceResponseJson =
     ok: true; promptTokens: number; outputTokens: number; best?: InferencePointJson; frontier: InferencePointJson[];
     byShape: ({ tensor: number; pipeline: number } & ({ ok: true; largestBatch: InferencePointJson } | { ok: false; reason: string; message: string }))[];
     closest?: { why: string; point: InferencePointJson };
+    /** When no shape tried can serve the model at all (memory, divisibility, or none divides gpus): why. */
+    unservable?: string;
     /** Caveats about the request, e.g. a context longer than the model's sequence length. */
     warnings?: string[];
   }
   | { ok: false; reason: 'invalid'; message: string; issues: FieldIssue[] };
 
-const point = (e: InferenceEstimate): InferencePointJson => ({
-  tensor: e.shape.tensor, pipeline: e.shape.pipeline, batch: e.shape.batch, gpus: e.shape.tensor * e.shape.pipeline,
+const point = (e: InferenceEstimate, gpus: number | undefined): InferencePointJson => ({
+  tensor: e.shape.tensor, pipeline: e.shape.pipeline, batch: e.shape.batch, gpus: e.shape.tensor * e.shape.pipeline, batching: e.batching,
+  ...(gpus !== undefined && { replicas: gpus / (e.shape.tensor * e.shape.pipeline) }),
   prefillSeconds: e.prefillSeconds, decodeStepSeconds: e.decodeStepSeconds, tokensPerSecondPerGpu: e.tokensPerSecondPerGpu,
   weightsBytesPerGpu: e.weightsBytesPerGpu, kvCacheBytesPerGpu: e.kvCacheBytesPerGpu, totalBytesPerGpu: e.totalBytesPerGpu,
   capacityBytes: e.capacityBytes, maxBatch: e.maxBatch, memoryBound: e.memoryBound,
 });
 
-const shapeJson = (tensor: number, pipeline: number, a: InferenceAnswer) => (a.ok
-  ? { tensor, pipeline, ok: true as const, largestBatch: point(a) }
+const shapeJson = (tensor: number, pipeline: number, a: InferenceAnswer, gpus: number | undefined) => (a.ok
+  ? { tensor, pipeline, ok: true as const, largestBatch: point(a, gpus) }
   : { tensor, pipeline, ok: false as const, reason: a.reason, message: a.message });
 
 const invalid = (issues: FieldIssue[]): InferenceResponseJson => ({ ok: false, reason: 'invalid', message: issuesMessage(issues), issues });
@@ -82,15 +102,38 @@ export const INTERACTIVE_TTFT_SECONDS = 2;
 
 /**
  * A request that bounds the time per output token (an interactive service) but not the time to first
- * token may get a best plan that prefills hundreds of prompts at once: the batch is static (every
- * sequence of it starts together), so its first token waits for all of them. Said when that wait passes
- * INTERACTIVE_TTFT_SECONDS. Without any bound (throughput, as for offline batch work) nothing is said.
+ * token may get a best plan whose first token comes late. Static batching: a batch of hundreds of
+ * prompts is prefilled together, so its first token waits for all of them; continuous batching admits
+ * prompts as sequences finish, which is suggested. Continuous batching: the first token is one prompt's
+ * prefill plus a running iteration of the batch, past the bound only for a long prompt or a slow
+ * iteration. Said when the wait passes INTERACTIVE_TTFT_SECONDS. Without any bound (throughput, as for
+ * offline batch work) nothing is said.
  */
 function ttftWarning(best: InferenceEstimate | undefined, req: Pick<InferenceRequest, 'maxDecodeSecondsPerToken' | 'maxPrefillSeconds'>): string[] {
   const interactive = req.maxDecodeSecondsPerToken !== undefined && req.maxPrefillSeconds === undefined;
   if (best === undefined || !interactive || best.prefillSeconds <= INTERACTIVE_TTFT_SECONDS) return [];
-  return [`the best plan's time to first token is ${formatSeconds(best.prefillSeconds)}: its batch of ${best.shape.batch} prompts is prefilled together `
-    + `(a static batch); MLPerf Inference's Llama 2 70B server scenario bounds it at ${INTERACTIVE_TTFT_SECONDS} s, so give maxPrefillSeconds for an interactive service`];
+  const why = best.batching === 'continuous'
+    ? `it is one prompt's prefill plus waiting for a running iteration of its ${best.shape.batch} sequences (continuous batching)`
+    : `its batch of ${best.shape.batch} prompts is prefilled together (a static batch: use batching "continuous" to admit prompts as sequences finish)`;
+  return [`the best plan's time to first token is ${formatSeconds(best.prefillSeconds)}: ${why}; `
+    + `MLPerf Inference's Llama 2 70B server scenario bounds it at ${INTERACTIVE_TTFT_SECONDS} s, so give maxPrefillSeconds for an interactive service`];
+}
+
+type InferencePlan = ReturnType<typeof planInference>;
+
+/**
+ * Why nothing serves at all (memory or divisibility, not the latency bounds), or undefined when some
+ * shape does: with the GPUs given, that no shape tried divides them; else the widest shape's reason.
+ */
+function unservableMessage(result: InferencePlan, gpus: number | undefined): string | undefined {
+  if (result.byShape.some((s) => s.answer.ok)) return undefined;
+  if (result.byShape.length === 0) {
+    return gpus === undefined ? undefined
+      : `no tensor × pipeline shape tried divides the ${gpus.toLocaleString('en-US')} GPUs given (gpus): give tensor and pipeline degrees whose product divides it`;
+  }
+  const widest = result.byShape.reduce((a, s) => (s.tensor * s.pipeline > a.tensor * a.pipeline ? s : a));
+  if (widest.answer.ok) return undefined;
+  return `no tensor × pipeline shape tried can serve the model (each shape's reason is given with it); the widest, TP ${widest.tensor} · PP ${widest.pipeline}: ${widest.answer.message}`;
 }
 
 /** Inference planning on the wire: prefill/decode latency, KV cache, largest batch, tokens/s/GPU, frontier. */
@@ -107,24 +150,24 @@ export function runInference(request: unknown): InferenceResponseJson {
   // The request sets precision at its top level: name it so, not as the scenario's training.precision.
   if (!resolved.ok) return invalid(resolved.issues.map((i) => (i.path === 'training.precision' ? { ...i, path: 'precision' } : i)));
   const result = planInference(resolved.value.base, {
-    promptTokens: req.promptTokens, outputTokens: req.outputTokens,
+    promptTokens: req.promptTokens, outputTokens: req.outputTokens, batching: req.batching,
     ...(req.tensor && { tensor: req.tensor }), ...(req.pipeline && { pipeline: req.pipeline }), ...(req.batches && { batches: req.batches }),
+    ...(req.gpus !== undefined && { gpus: req.gpus }),
     ...(req.maxDecodeSecondsPerToken !== undefined && { maxDecodeSecondsPerToken: req.maxDecodeSecondsPerToken }),
     ...(req.maxPrefillSeconds !== undefined && { maxPrefillSeconds: req.maxPrefillSeconds }),
   });
-  // Nothing serves at all (memory or divisibility, not the latency bounds): said first, with the reason of each shape.
-  const served = result.byShape.some((s) => s.answer.ok);
-  const widest = result.byShape.reduce<(typeof result.byShape)[number] | undefined>((a, s) => (a === undefined || s.tensor * s.pipeline > a.tensor * a.pipeline ? s : a), undefined);
-  const none = served || widest === undefined || widest.answer.ok ? []
-    : [`no tensor × pipeline shape tried can serve the model (each shape's reason is given with it); the widest, TP ${widest.tensor} · PP ${widest.pipeline}: ${widest.answer.message}`];
+  // Nothing serves at all: said first among the warnings too, where answers before `unservable` said it.
+  const unservable = unservableMessage(result, req.gpus);
+  const json = (e: InferenceEstimate) => point(e, req.gpus);
   return {
     ok: true,
     promptTokens: req.promptTokens,
     outputTokens: req.outputTokens,
-    ...(result.best && { best: point(result.best) }),
-    frontier: result.frontier.map(point),
-    byShape: result.byShape.map((s) => shapeJson(s.tensor, s.pipeline, s.answer)),
-    ...(result.closest && { closest: { why: result.closest.why, point: point(result.closest.point) } }),
-    warnings: [...none, ...result.warnings, ...ttftWarning(result.best, req)],
+    ...(result.best && { best: json(result.best) }),
+    frontier: result.frontier.map(json),
+    byShape: result.byShape.map((s) => shapeJson(s.tensor, s.pipeline, s.answer, req.gpus)),
+    ...(result.closest && { closest: { why: result.closest.why, point: json(result.closest.point) } }),
+    ...(unservable !== undefined && { unservable }),
+    warnings: [...(unservable === undefined ? [] : [unservable]), ...result.warnings, ...ttftWarning(result.best, req)],
   };
 }
