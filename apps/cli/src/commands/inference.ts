@@ -9,7 +9,8 @@ import { renderTable } from '../format/table.ts';
 import { count, machineFields, MACHINE_FLAGS, number } from '../search-flags.ts';
 import { usageLine } from '../format/usage-line.ts';
 
-const SYNOPSIS = 'trainplan inference --model ID --gpu ID --prompt N --output N [--max-token-ms L] [--max-ttft-s S] [--precision bf16|fp16|fp8] [--json]';
+const SYNOPSIS = 'trainplan inference --model ID --gpu ID --prompt N --output N [--max-token-ms L] [--max-ttft-s S] '
+  + '[--batching static|continuous] [--gpus N] [--precision bf16|fp16|fp8] [--json]';
 
 const FLAGS: Record<string, FlagSpec> = {
   ...MACHINE_FLAGS,
@@ -18,6 +19,8 @@ const FLAGS: Record<string, FlagSpec> = {
   precision: { type: 'string', valueName: 'fp16, bf16 or fp8' },
   'max-token-ms': { type: 'string', valueName: 'milliseconds per generated token' },
   'max-ttft-s': { type: 'string', valueName: 'seconds to the first token' },
+  batching: { type: 'string', valueName: 'static or continuous' },
+  gpus: { type: 'string', valueName: 'a count of GPUs' },
 };
 
 const USAGE = `${usageLine(SYNOPSIS)}
@@ -33,6 +36,9 @@ Options:
       --output N         generated tokens per sequence
       --max-token-ms L   latency bound per generated token, in ms
       --max-ttft-s S     bound on the time to first token, in s
+      --batching B       static (default): each batch is prefilled together, then decoded;
+                         continuous: prompts join as sequences finish, every iteration (vLLM)
+      --gpus N           GPUs to serve on: only TP × PP shapes dividing N, as N / (TP · PP) replicas
       --precision P      weights and KV cache: bf16 (default), fp16 or fp8
       --gpus-per-node N, --network ID   override the system's
   -i, --input FILE|-     the whole request as JSON instead of flags
@@ -42,11 +48,13 @@ Options:
 Exit status: 0 a plan meets the latency bounds (without bounds: some TP × PP shape fits in memory);
 1 no plan does (the report names the closest; stderr says why); 2 usage error or invalid request.
 
-Example:
+Examples:
   trainplan inference --model llama3-70b --gpu h100-sxm --prompt 2048 --output 512 --max-token-ms 50
+  trainplan inference --model llama3-70b --gpu h100-sxm --prompt 2048 --output 512 \\
+      --batching continuous --gpus 16 --max-token-ms 50
 `;
 
-const REQUEST_FLAGS = ['model', 'gpu', 'prompt', 'output', 'precision', 'max-token-ms', 'max-ttft-s', 'gpus-per-node', 'network'];
+const REQUEST_FLAGS = ['model', 'gpu', 'prompt', 'output', 'precision', 'max-token-ms', 'max-ttft-s', 'batching', 'gpus', 'gpus-per-node', 'network'];
 
 const MS = 1000;
 const bound = (field: 'maxDecodeSecondsPerToken' | 'maxPrefillSeconds') =>
@@ -78,6 +86,8 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
     promptTokens: count(v, 'prompt'),
     outputTokens: count(v, 'output'),
     ...(v.precision !== undefined && { precision: v.precision }),
+    ...(v.batching !== undefined && { batching: v.batching }),
+    ...(v.gpus !== undefined && { gpus: count(v, 'gpus') }),
     ...(tokenMs !== undefined && { maxDecodeSecondsPerToken: typeof tokenMs === 'number' ? tokenMs / MS : tokenMs }),
     ...(v['max-ttft-s'] !== undefined && { maxPrefillSeconds: number(v, 'max-ttft-s') }),
   };
@@ -107,15 +117,29 @@ function boundsText(request: unknown): string | undefined {
   return parts.length > 0 ? parts.join(', ') : undefined;
 }
 
+/**
+ * The best plan in words: "TP 8 · PP 1 · batch 64 · continuous batching", and on the request's GPUs
+ * "2 replicas of TP 4 · PP 1 · batch 64 each · static batching", with the tokens/s of all of them.
+ */
+function bestText(p: InferencePointJson): string {
+  const batching = `${p.batching ?? 'static'} batching`;
+  const perGpu = `${rate(p.tokensPerSecondPerGpu)} tokens/s/GPU`;
+  const perToken = `${formatSeconds(p.decodeStepSeconds)} per token`;
+  if (p.replicas === undefined) return `TP ${p.tensor} · PP ${p.pipeline} · batch ${p.batch} · ${batching}: ${perGpu}, ${perToken}`;
+  const gpus = p.replicas * p.gpus;
+  return `${plural(p.replicas, 'replica', 'replicas')} of TP ${p.tensor} · PP ${p.pipeline} · batch ${p.batch} each · ${batching}: `
+    + `${perGpu} (${rate(p.tokensPerSecondPerGpu * gpus)} tokens/s on the ${plural(gpus, 'GPU', 'GPUs')}), ${perToken}`;
+}
+
 /** The report; `bounds` is the request's latency bounds in words (boundsText), absent when it sets none. */
 export function formatInferenceReport(a: Extract<InferenceResponseJson, { ok: true }>, bounds?: string): string {
   const headline = bounds === undefined ? 'highest throughput (no latency bound given)' : `best under the bounds (${bounds})`;
   const lines = [
     `serving ${plural(a.promptTokens, 'prompt token', 'prompt tokens')} + ${plural(a.outputTokens, 'output token', 'output tokens')} per sequence`,
     ...(a.warnings ?? []).map((w) => `⚠ ${w}`),
-    // Where no shape serves at all, the first warning above says so: no headline restates it.
-    ...(a.best ? [`${headline}: TP ${a.best.tensor} · PP ${a.best.pipeline} · batch ${a.best.batch}: ${rate(a.best.tokensPerSecondPerGpu)} tokens/s/GPU, ${formatSeconds(a.best.decodeStepSeconds)} per token`]
-      : a.byShape.some((s) => s.ok) ? [`no plan meets the latency bounds${bounds === undefined ? '' : ` (${bounds})`}${a.closest ? `: ${a.closest.why}` : ''}`] : []),
+    // Where no shape serves at all, the first warning above says so (as `unservable`): no headline restates it.
+    ...(a.best ? [`${headline}: ${bestText(a.best)}`]
+      : a.unservable === undefined ? [`no plan meets the latency bounds${bounds === undefined ? '' : ` (${bounds})`}${a.closest ? `: ${a.closest.why}` : ''}`] : []),
     '',
     'largest batch per TP × PP:',
     ...renderTable([HEADER, ...a.byShape.map((s) => (s.ok ? row(s.largestBatch) : unservable(s.tensor, s.pipeline, s.message)))], { align: ALIGN }),
@@ -142,8 +166,8 @@ export const inferenceCommand: Command = requestCommand({
     const shown = printAnswer(io, v, answer, (a: Extract<InferenceResponseJson, { ok: true }>) => formatInferenceReport(a, bounds));
     if (!shown) return EXIT.usage;
     if (!shown.best) {
-      // No shape serves at all (memory or divisibility): the first warning says so; the latency bounds are not to blame.
-      const unservable = shown.byShape.length === 0 || shown.byShape.some((s) => s.ok) ? undefined : shown.warnings?.[0];
+      // No shape serves at all (memory, divisibility, or none divides --gpus): the latency bounds are not to blame.
+      const unservable = shown.unservable === undefined ? undefined : (io.inFlagTerms?.(shown.unservable) ?? shown.unservable);
       // The report on stdout already says why; under --json stdout is the JSON, so stderr carries the reason.
       const closest = shown.closest;
       printError(io, unservable ?? (v.json === true && closest ? `no plan meets the latency bounds: ${closest.why}` : 'no plan meets the latency bounds'));

@@ -109,6 +109,76 @@ describe('trainplan inference', () => {
     });
   });
 
+  describe('--batching and --gpus', () => {
+    const headline = (out: string) => out.split('\n').find((l) => /^(highest throughput|best under the bounds)/.test(l));
+
+    it('the headline says which batching chose the plan: static unless --batching continuous', async () => {
+      const stat = await cli(LLAMA);
+      expect(headline(stat.out)).toMatch(/^highest throughput \(no latency bound given\): TP \d+ · PP \d+ · batch \d+ · static batching: /);
+      const cont = await cli([...LLAMA, '--batching', 'continuous']);
+      expect(cont.code).toBe(0);
+      expect(headline(cont.out)).toMatch(/^highest throughput \(no latency bound given\): TP \d+ · PP \d+ · batch \d+ · continuous batching: /);
+      expect(cont.out).not.toContain('static batching');
+    });
+
+    it('under a per-token bound, static batching\'s late first token points at --batching continuous, which brings it under 2 s', async () => {
+      expect((await cli([...LLAMA, '--max-token-ms', '50'])).out).toContain('(a static batch: use --batching continuous to admit prompts as sequences finish)');
+      const { out } = await cli([...LLAMA, '--max-token-ms', '50', '--batching', 'continuous', '--json']);
+      const a = JSON.parse(out);
+      expect(a.best.batching).toBe('continuous');
+      expect(a.best.prefillSeconds).toBeLessThan(2);
+      expect(a.warnings ?? []).toEqual([]);
+    });
+
+    it('--gpus 8: the best line names the replicas of its shape, which fill the 8 GPUs, and their tokens/s', async () => {
+      const { code, out } = await cli([...LLAMA, '--max-token-ms', '50', '--batching', 'continuous', '--gpus', '8']);
+      expect(code).toBe(0);
+      const m = /^best under the bounds \(≤ 50\.0 ms per token\): (\d+) replicas? of TP (\d+) · PP (\d+) · batch \d+ each · continuous batching: ([\d.]+) tokens\/s\/GPU \(([\d.]+) tokens\/s on the 8 GPUs\), [\d.]+ ms per token$/m.exec(out);
+      expect(m, out).not.toBeNull();
+      const [replicas, tensor, pipeline, perGpu, all] = m!.slice(1).map(Number) as [number, number, number, number, number];
+      expect(replicas * tensor * pipeline).toBe(8);
+      expect(all / (8 * perGpu)).toBeCloseTo(1, 2);
+    });
+
+    it('--gpus 3 tries only shapes of 1 or 3 GPUs: Llama 3 8B as 3 replicas of TP 1 · PP 1', async () => {
+      const LLAMA8B = ['inference', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--prompt', '2048', '--output', '512', '--gpus', '3'];
+      const a = JSON.parse((await cli([...LLAMA8B, '--json'])).out);
+      expect(a.byShape.map((s: { tensor: number; pipeline: number }) => [s.tensor, s.pipeline])).toEqual([[1, 1]]);
+      expect(a.best).toMatchObject({ tensor: 1, pipeline: 1, replicas: 3 });
+      expect(headline((await cli(LLAMA8B)).out)).toMatch(/: 3 replicas of TP 1 · PP 1 · batch \d+ each · static batching: .* \([\d.]+ tokens\/s on the 3 GPUs\)/);
+    });
+
+    it('GPUs no shape fits in (70B on 3 GPUs: one 80 GB GPU a replica) exit 1, stderr saying why from unservable', async () => {
+      const { code, out, err } = await cli([...LLAMA, '--gpus', '3']);
+      expect(code).toBe(1);
+      expect(out.split('\n')[1]).toMatch(/^⚠ no tensor × pipeline shape tried can serve the model .*the widest, TP 1 · PP 1: needs/);
+      expect(err).toMatch(/^trainplan: no tensor × pipeline shape tried can serve the model .*the widest, TP 1 · PP 1: needs/);
+    });
+
+    it('a request whose TP list divides none of its GPUs exits 1, stderr saying so rather than blaming latency bounds', async () => {
+      const io = fakeIo({ stdin: JSON.stringify({ model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512, tensor: [8], gpus: 4 }) });
+      expect(await main(['inference', '--input', '-'], io)).toBe(1);
+      expect(io.err()).toBe('trainplan: no tensor × pipeline shape tried divides the 4 GPUs given (gpus): give tensor and pipeline degrees whose product divides it\n');
+    });
+
+    it.each([
+      [['--batching', 'dynamic'], /^trainplan: --batching: expected one of static, continuous, got "dynamic"/],
+      [['--gpus', '0'], /^trainplan: --gpus: expected an integer ≥ 1, got 0/],
+      [['--gpus', 'many'], /^trainplan: --gpus: /],
+    ])('%j is a usage error naming its flag', async (flags, message) => {
+      const { code, out, err } = await cli([...LLAMA, ...flags]);
+      expect({ code, out }).toEqual({ code: 2, out: '' });
+      expect(err).toMatch(message);
+    });
+
+    it('the help gives both flags and an example with them', async () => {
+      const { out } = await cli(['inference', '--help']);
+      expect(out).toMatch(/\n {6}--batching B {7}static \(default\)/);
+      expect(out).toMatch(/\n {6}--gpus N {11}GPUs to serve on/);
+      expect(out).toContain('\\\n      --batching continuous --gpus 16 --max-token-ms 50\n');
+    });
+  });
+
   it.each(['2ms', '0', '-1', '3601'])('--max-ttft-s %s is refused in seconds, its unit', async (bad) => {
     const { code, out, err } = await cli([...LLAMA, '--max-ttft-s', bad]);
     expect({ code, out }).toEqual({ code: 2, out: '' });
