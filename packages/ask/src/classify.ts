@@ -1,8 +1,9 @@
+import { SERVING_WORDS } from './lexicon/serving.ts';
 import type { AskParameters, IntentName } from './question.ts';
 
 /**
  * The intent of a question from its wording, checked in a fixed order so that each phrasing has one
- * reading: a named collective wins, then a cluster's price with no model (rate), then memory, then "how many days" (time), then "cheapest" and "how
+ * reading: a named collective wins, then serving (its words or figures: "serve", "TTFT", "2k prompt"), then a cluster's price with no model (rate), then memory, then "how many days" (time), then "cheapest" and "how
  * much would it cost" with no cluster, before "how many nodes", then a deadline with no cluster (nodes),
  * then durations, then configurations, then estimates.
  */
@@ -19,12 +20,16 @@ const TIME = /\bhow long\b|\btime to train\b|\btraining time\b|\bwhen will\b|\bd
 const CONFIG = /\b(?:best|optimal|fastest|recommended|ideal|good|right)\b.*\b(?:config(?:uration)?s?|setup|strateg(?:y|ies)|parallelism|layout|plan|split|sharding|settings?|mapping)\b|\bhow (?:should|do|would|to) (?:i |we )?(?:shard|paralleli[sz]e|split|configure|lay out|map)\b|\b(?:config(?:uration)?|strategy|parallelism) for\b|\bsearch\b|\boptimi[sz]e\b/;
 const ESTIMATE = /\b(?:step[\s-]*time|mfu|hfu|throughput|tokens?\s*(?:\/|per)\s*s(?:ec(?:ond)?)?|tflop\/?s|tflops|estimate|how fast|speed|performance|iteration time)\b/;
 
+/** Facts only a serving question states (lexicon/serving.ts). */
+const SERVING_FIGURES = ['promptTokens', 'outputTokens', 'maxTokenSeconds', 'maxFirstTokenSeconds', 'requestsPerSecond'] as const;
+
 /** The (normalised) text asks for help itself, or says nothing: "", "help", "hi", "usage …". */
 export const isHelpRequest = (text: string): boolean => HELP.test(text) || /^\s*(?:help|usage)\b/.test(text);
 
 export function classify(text: string, stated: AskParameters): IntentName {
   if (isHelpRequest(text)) return 'help';
   if (stated.op !== undefined) return 'collective';
+  if (SERVING_WORDS.test(text) || SERVING_FIGURES.some((field) => stated[field] !== undefined)) return 'serving';
   const cluster = stated.nodes !== undefined || stated.gpus !== undefined;
   // A price and a cluster with no model: what running it costs ("what does it cost per day to run 128 H100 nodes at $2/GPU-hour").
   if (cluster && stated.pricePerGpuHour !== undefined && stated.model === undefined && stated.customModel === undefined) return 'rate';

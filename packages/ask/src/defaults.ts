@@ -29,6 +29,16 @@ const GPUS_PER_DEFAULT_SEQUENCE = 8;
 /** A collective's message when none is given, and its GPU count: one DGX node. */
 export const DEFAULT_COLLECTIVE_BYTES = GB(1);
 export const DEFAULT_COLLECTIVE_GPUS = 8;
+/** A serving question's lengths when it gives none: a 2,048-token prompt and 512 generated tokens (the CLI's `inference` example). */
+export const DEFAULT_PROMPT_TOKENS = 2048;
+export const DEFAULT_OUTPUT_TOKENS = 512;
+/**
+ * The latency bounds of an interactive service when a serving question gives none: MLPerf Inference's
+ * Llama 2 70B server scenario holds the time to first token to 2 s and the time per output token to
+ * 200 ms (MLCommons, Inference v4.0, 2024).
+ */
+export const INTERACTIVE_FIRST_TOKEN_SECONDS = 2;
+export const INTERACTIVE_TOKEN_SECONDS = 0.2;
 
 const TRAINING_INTENTS: ReadonlySet<IntentName> = new Set(['nodes', 'cheapest', 'time', 'config', 'memory', 'estimate']);
 
@@ -67,6 +77,12 @@ export function withDefaults(intent: IntentName, stated: AskParameters): { param
     return { parameters: p, defaults: used };
   }
 
+  if (intent === 'serving') {
+    fillServing(p, take);
+    takeDefaultPrecision(p, take);
+    return { parameters: p, defaults: used };
+  }
+
   if (!TRAINING_INTENTS.has(intent)) return { parameters: p, defaults: used };
   const model = modelFactsOf(p);
 
@@ -97,12 +113,7 @@ export function withDefaults(intent: IntentName, stated: AskParameters): { param
   if ((intent === 'time' || intent === 'config' || (intent === 'estimate' && searchesLayout(intent, stated))) && p.nodes === undefined && p.gpus === undefined) {
     take('nodes', DEFAULT_NODES, `${countOf(DEFAULT_NODES, 'node')} (no cluster size given)`);
   }
-  if (p.precision === undefined) {
-    // The scenario's own default (the planner's defaultPrecision): FP16 where the GPU has no BF16 (Volta).
-    const gpu = gpuOf(p);
-    if (gpu === undefined || defaultPrecision(gpu) === 'bf16') take('precision', 'bf16', 'BF16 mixed precision');
-    else take('precision', 'fp16', 'FP16 mixed precision (the GPU has no BF16)');
-  }
+  takeDefaultPrecision(p, take);
 
   // "How long … with tp 8 pp 8" is a fixed configuration too: the estimate carries the time to train.
   const fixed = ((intent === 'memory' || intent === 'estimate') && !searchesLayout(intent, stated)) || (intent === 'time' && hasFixedConfiguration(stated));
@@ -127,6 +138,26 @@ export function searchesLayout(intent: IntentName, stated: AskParameters): boole
 }
 
 type Take = <K extends keyof AskParameters>(field: K, value: NonNullable<AskParameters[K]>, text: string) => void;
+
+/** The scenario's own default (the planner's defaultPrecision): FP16 where the GPU has no BF16 (Volta). */
+function takeDefaultPrecision(p: AskParameters, take: Take): void {
+  if (p.precision !== undefined) return;
+  const gpu = gpuOf(p);
+  if (gpu === undefined || defaultPrecision(gpu) === 'bf16') take('precision', 'bf16', 'BF16 mixed precision');
+  else take('precision', 'fp16', 'FP16 mixed precision (the GPU has no BF16)');
+}
+
+/** A serving question's prompt and output lengths, and an interactive service's latency bounds unless it gives one or says "offline". */
+function fillServing(p: AskParameters, take: Take): void {
+  const lengths = 'say e.g. "4k prompt, 1k output tokens" for others';
+  if (p.promptTokens === undefined) take('promptTokens', DEFAULT_PROMPT_TOKENS, `a ${DEFAULT_PROMPT_TOKENS.toLocaleString('en-US')}-token prompt (no length given; ${lengths})`);
+  if (p.outputTokens === undefined) take('outputTokens', DEFAULT_OUTPUT_TOKENS, `${DEFAULT_OUTPUT_TOKENS} generated tokens per request (no length given)`);
+  if (p.maxTokenSeconds === undefined && p.maxFirstTokenSeconds === undefined && p.offline !== true) {
+    const why = `an interactive service, as MLPerf Inference's Llama 2 70B server scenario bounds it; say "offline" for throughput alone`;
+    take('maxFirstTokenSeconds', INTERACTIVE_FIRST_TOKEN_SECONDS, `first token within ${INTERACTIVE_FIRST_TOKEN_SECONDS} s and each next within ${INTERACTIVE_TOKEN_SECONDS * 1000} ms (${why})`);
+    p.maxTokenSeconds = INTERACTIVE_TOKEN_SECONDS;
+  }
+}
 
 /** A fixed configuration for memory and estimate questions: one model replica unless a cluster is given. */
 function fillFixedConfiguration(p: AskParameters, take: Take): void {

@@ -14,6 +14,7 @@ import {
 } from './lexicon/quantities.ts';
 import type { AskParameters, DefaultUsed, ParsedQuestion } from './question.ts';
 import { outOfScope } from './scope.ts';
+import { takeServing } from './lexicon/serving.ts';
 
 /** Questions longer than this are refused (a chat question is a line). */
 export const MAX_QUESTION_LENGTH = 500;
@@ -91,6 +92,8 @@ export function parse(question: string): ParsedQuestion {
   const mfu = takeStatedMfu(s);
   if (mfu?.ok === true) stated.mfu = mfu.mfu;
   else if (mfu !== undefined) problems.push(mfu.problem);
+  // Before token counts: "generate 512 tokens" is an output length, never a training budget.
+  Object.assign(stated, takeServing(s));
   stated.gpuHours = takeGpuHours(s);
   Object.assign(stated, takeTokenPhrases(s));
   stated.tokens = takeTokens(s);
@@ -162,7 +165,7 @@ export function parse(question: string): ParsedQuestion {
   }
 
   // Serving, fine-tuning and hyperparameter questions are declined with a pointer, not planned as training.
-  const declined = outOfScope(normal, s.text, facts);
+  const declined = outOfScope(normal, s.text, intent);
   if (declined !== undefined) {
     return { text, intent, parameters, stated: facts, defaults, problems: [declined.problem], outOfScope: declined.pointer === undefined ? [] : [declined.pointer] };
   }

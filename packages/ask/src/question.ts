@@ -24,6 +24,8 @@ export type IntentName =
   | 'collective'
   /** What a cluster costs an hour and a day at a price per GPU-hour, with no model named ("cost per day of 128 H100 nodes at $2/GPU-hour"). */
   | 'rate'
+  /** Serving a model: latency, batch, KV cache and tokens/s per GPU of the best replica (the inference planner), and the GPUs a request rate needs. */
+  | 'serving'
   /** Not understood, or asked for help: answered with examples. */
   | 'help';
 
@@ -79,6 +81,18 @@ export interface AskParameters {
    * input (the planner models compute and communication itself); the answer compares it with the plan's.
    */
   mfu?: number;
+  /** Serving: tokens per prompt ("2k prompt"). */
+  promptTokens?: number;
+  /** Serving: tokens generated per request ("512 output tokens"). */
+  outputTokens?: number;
+  /** Serving: the bound on the time per output token ("50 ms/token", "30 tokens/s per user"), in seconds. */
+  maxTokenSeconds?: number;
+  /** Serving: the bound on the time to first token ("TTFT under 2 s"), in seconds. */
+  maxFirstTokenSeconds?: number;
+  /** Serving: the load to serve ("1000 QPS"), in requests per second. */
+  requestsPerSecond?: number;
+  /** Serving without a user waiting ("offline", "max throughput"): no interactive latency bound is assumed. */
+  offline?: boolean;
   op?: CollectiveOp;
   bytes?: number;
   algorithm?: CollectiveAlgorithm;

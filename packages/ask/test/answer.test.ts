@@ -299,19 +299,6 @@ describe('renderText', () => {
 
 describe('answer: questions the planner does not answer are declined, not planned as training', () => {
   it.each([
-    'how many GPUs to serve llama 70b at 50 ms/token',
-    'inference latency of llama 70b on 8 h100',
-    'how many h100 to serve 1000 qps of llama 3 8b',
-    'how many nodes for serving llama3-8b at 30 tokens/s per user',
-  ])('"%s" points to `trainplan inference`', (question) => {
-    const a = ask(question);
-    expect(a.ok).toBe(false);
-    expect(a.scenario).toBeUndefined();
-    expect(a.headline).toMatch(/^I could not answer that: serving and inference .* are not planned here, only training runs\.$/);
-    expect(a.notes[0]).toContain('trainplan inference --model llama3-70b --gpu h100-sxm --prompt 2048 --output 512 --max-token-ms 50');
-  });
-
-  it.each([
     ['how much memory for 7b full finetune on 1 a100', /fine-tuning \(LoRA, SFT\) is not modelled/],
     ['lora llama 3 8b on 8 h100 how long', /fine-tuning \(LoRA, SFT\) is not modelled/],
     ['how many nodes to fine-tune llama3-70b', /fine-tuning \(LoRA, SFT\) is not modelled/],
@@ -326,9 +313,9 @@ describe('answer: questions the planner does not answer are declined, not planne
     expect(a.notes[0]).toMatch(/^I answer LLM training planning questions/);
   });
 
-  it('an inference latency is declined, a collective\'s latency answered', () => {
-    expect(ask('inference latency of llama 70b on 8 h100').headline).toMatch(/^I could not answer that: serving/);
-    expect(ask('all-reduce latency of 1 GB on 64 h100').ok).toBe(true);
+  it('an inference latency is served, a collective\'s latency answered as a collective', () => {
+    expect(ask('inference latency of llama 70b on 8 h100').intent).toBe('serving');
+    expect(ask('all-reduce latency of 1 GB on 64 h100')).toMatchObject({ intent: 'collective', ok: true });
   });
 
   it('"optimal batch size" is declined, a stated batch size planned with', () => {

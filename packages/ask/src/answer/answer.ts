@@ -5,6 +5,7 @@ import { answerCollective } from './collective-answer.ts';
 import { answerFixedConfiguration } from './estimate-answer.ts';
 import { answerHelp } from './help-answer.ts';
 import { answerRate } from './rate-answer.ts';
+import { answerServing } from './serving-answer.ts';
 import { answerBestConfiguration, answerNodesOrTime } from './search-answer.ts';
 import { hasFixedConfiguration, searchesLayout } from '../defaults.ts';
 
@@ -24,6 +25,8 @@ export function answer(q: ParsedQuestion, options: AnswerOptions = {}): Answer {
       return answerCollective(q);
     case 'rate':
       return answerRate(q);
+    case 'serving':
+      return answerServing(q);
     case 'time':
       return hasFixedConfiguration(q.stated) ? answerFixedConfiguration(q, publicUrl) : answerNodesOrTime(q, options, publicUrl);
     case 'nodes':

@@ -13,9 +13,10 @@ export const EXAMPLE_QUESTIONS: readonly string[] = [
   'cheapest way to train llama3-70b on 2T tokens at $2/GPU-hour',
   'step time of llama3-8b on 8 H100 with tp 8',
   'all-reduce 1 GB on 64 H100',
+  'serve llama3-70b on one H100 node at 50 ms per token',
 ];
 
-const CAPABILITIES = 'I answer LLM training planning questions: nodes, time to train, cost and the cheapest cluster, best configuration, memory, step time, collectives.';
+const CAPABILITIES = 'I answer LLM training planning questions: nodes, time to train, cost and the cheapest cluster, best configuration, memory, step time, collectives, and serving (latency, tokens/s, GPUs for a request rate).';
 const VOCABULARY = 'Models: preset ids (gpt3-175b, llama3-70b, mt-nlg-530b, …) or sizes (175B). GPUs: V100, A100 40/80GB, H100, H200, B200, GB200, or DGX nodes.';
 /** How much of a question that was not understood is quoted back. */
 const QUOTED_CHARACTERS = 80;

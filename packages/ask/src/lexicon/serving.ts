@@ -1,0 +1,59 @@
+import type { AskParameters } from '../question.ts';
+import type { Scanner } from './quantities.ts';
+
+/**
+ * The words of a serving question and the figures it states: prompt and output lengths, latency bounds
+ * (per output token, to the first token, tokens/s per user) and a request rate. Read before the training
+ * budget, so "generate 512 tokens" is never a token budget and "30 tokens/s per user" never a throughput.
+ */
+
+// "latency" and "per user" are serving words unless a collective is named ("all-reduce latency").
+export const SERVING_WORDS = /\b(?:serv(?:e|es|ed|ing)|inference|qps|queries per second|requests? per second|latenc(?:y|ies)|ttft|tpot|time to first token|kv[\s-]*cache|prefill|decod(?:e|ing)|chatbot|endpoint)\b|\bms\s*(?:\/|per)\s*(?:output\s+)?tok(?:en)?s?\b|\btok(?:en)?s?\s*(?:\/|per)\s*s(?:ec(?:ond)?)?\s*(?:\/|per)\s*user\b|\bper user\b/;
+
+/** Throughput work with no user waiting ("offline", "batch inference"): no interactive latency bound is assumed. */
+const OFFLINE = /\b(?:offline|batch[\s-]*(?:inference|processing|jobs?)|max(?:imum)?[\s-]*throughput|throughput[\s-]*(?:only|bound|oriented))\b/;
+
+/** A token count as prompts are measured: "2k" is 2,048 (a context length, as "8k context" reads). */
+const TOKEN_COUNT = String.raw`(\d+(?:\.\d+)?)(k?)`;
+const tokenCount = (m: RegExpExecArray): number => Math.round(Number(m[1]) * (m[2] === 'k' ? 1024 : 1));
+
+/** "ms", "s", "sec", "seconds", "milliseconds" → seconds per unit. */
+const TIME_UNIT = String.raw`(ms|msec|milliseconds?|s|secs?|seconds?)`;
+const secondsOf = (value: string | undefined, unit: string | undefined): number =>
+  Number(value) * (unit !== undefined && /^m/.test(unit) ? 1e-3 : 1);
+
+/** Words between a latency's name and its value: "ttft under 2 s", "time to first token of 500 ms", "tpot <= 50ms". */
+const BOUND_JOIN = String.raw`(?:\s*(?:of|under|below|within|less than|at most|no more than|max(?:imum)?|<=?|≤|=|:|is|in|at|~|around|about)\s*)*\s*`;
+
+export type ServingFacts = Pick<AskParameters, 'promptTokens' | 'outputTokens' | 'maxTokenSeconds' | 'maxFirstTokenSeconds' | 'requestsPerSecond' | 'offline'>;
+
+/** Reads (and blanks) the serving figures; fields the question does not give stay unset. */
+export function takeServing(s: Scanner): ServingFacts {
+  const out: ServingFacts = {};
+  // "2k prompt", "2048-token prompts", "prompt of 2048 tokens", "prompt length 2048", "2048 input tokens", "ISL 2048".
+  const prompt = s.take(new RegExp(String.raw`\b${TOKEN_COUNT}[\s-]*(?:tokens?[\s-]*)?(?:prompts?|inputs?(?:[\s-]*tokens?)?|isl)\b`))
+    ?? s.take(new RegExp(String.raw`\b(?:prompts?|inputs?|isl)(?:[\s-]*(?:length|len|size|tokens))?${BOUND_JOIN}${TOKEN_COUNT}(?:[\s-]*tokens?)?\b`));
+  if (prompt) out.promptTokens = tokenCount(prompt);
+  // "512 output tokens", "512 generated tokens", "output of 512 tokens", "generate 512 tokens", "OSL 512".
+  const output = s.take(new RegExp(String.raw`\b${TOKEN_COUNT}[\s-]*(?:tokens?[\s-]*)?(?:outputs?|generated|new|completion|osl)(?:[\s-]*tokens?)?\b`))
+    ?? s.take(new RegExp(String.raw`\b(?:outputs?|completions?|generations?|osl)(?:[\s-]*(?:length|len|size|tokens))?${BOUND_JOIN}${TOKEN_COUNT}(?:[\s-]*tokens?)?\b`))
+    ?? s.take(new RegExp(String.raw`\b(?:generat\w*|produc\w*|writ\w*|output\w*)\s+${TOKEN_COUNT}[\s-]*tok(?:en)?s?\b`));
+  if (output) out.outputTokens = tokenCount(output);
+  // "30 tokens/s per user": a sequence's decode rate, so each token within 1/30 s.
+  const perUser = s.take(/\b(\d+(?:\.\d+)?)\s*tok(?:en)?s?\s*(?:\/|per)\s*s(?:ec(?:ond)?)?\s*(?:\/|per)\s*(?:user|sequence|stream|request)\b/);
+  // "50 ms/token", "50 ms per output token", "TPOT 50 ms", "inter-token latency under 40 ms".
+  const perToken = perUser ? undefined
+    : s.take(new RegExp(String.raw`\b(\d+(?:\.\d+)?)\s*${TIME_UNIT}\s*(?:\/|per|a|each)\s*(?:output\s+|generated\s+)?tok(?:en)?\b`))
+      ?? s.take(new RegExp(String.raw`\b(?:tpot|itl|inter[\s-]*token(?:\s+latency)?|time per (?:output )?token|per[\s-]*token latency)${BOUND_JOIN}(\d+(?:\.\d+)?)\s*${TIME_UNIT}\b`));
+  if (perUser) out.maxTokenSeconds = 1 / Number(perUser[1]);
+  else if (perToken) out.maxTokenSeconds = secondsOf(perToken[1], perToken[2]);
+  // "TTFT under 2 s", "time to first token of 500 ms", "first token within 1 s", "500 ms TTFT".
+  const firstToken = s.take(new RegExp(String.raw`\b(?:ttft|time[\s-]*to[\s-]*(?:the\s+)?first[\s-]*token|first[\s-]*token(?:\s+latency)?)${BOUND_JOIN}(\d+(?:\.\d+)?)\s*${TIME_UNIT}\b`))
+    ?? s.take(new RegExp(String.raw`\b(\d+(?:\.\d+)?)\s*${TIME_UNIT}\s*(?:ttft|time[\s-]*to[\s-]*(?:the\s+)?first[\s-]*token)\b`));
+  if (firstToken) out.maxFirstTokenSeconds = secondsOf(firstToken[1], firstToken[2]);
+  // "1000 qps", "50 requests/s", "20 req/s", "1k requests per second".
+  const rate = s.take(/\b(\d+(?:\.\d+)?)(k?)\s*(?:qps|rps|queries\s*(?:\/|per)\s*s(?:ec(?:ond)?)?|req(?:uest)?s?\s*(?:\/|per)\s*s(?:ec(?:ond)?)?)\b/);
+  if (rate) out.requestsPerSecond = Number(rate[1]) * (rate[2] === 'k' ? 1000 : 1);
+  if (OFFLINE.test(s.text)) out.offline = true;
+  return out;
+}

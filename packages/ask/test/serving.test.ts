@@ -1,0 +1,124 @@
+import type { InferencePointJson, InferenceResponseJson } from '@trainplan/protocol';
+import { describe, expect, it } from 'vitest';
+import { ask } from '../src/answer/answer.ts';
+import { parse } from '../src/parse.ts';
+
+type Served = Extract<InferenceResponseJson, { ok: true }>;
+const served = (question: string): { a: ReturnType<typeof ask>; data: Served } => {
+  const a = ask(question);
+  const data = a.data as InferenceResponseJson;
+  if (!data.ok) throw new Error(`not served: ${data.message}`);
+  return { a, data };
+};
+const figure = (a: ReturnType<typeof ask>, label: string): string => a.figures.find((f) => f.label === label)?.value ?? '';
+/** Requests a replica finishes per second: generated tokens/s of its GPUs over the tokens of one request. */
+const requestsPerReplica = (x: InferencePointJson, outputTokens: number): number => (x.tokensPerSecondPerGpu * x.gpus) / outputTokens;
+
+describe('serving questions are read as serving, with their figures', () => {
+  it('prompt and output lengths, both latency bounds and the GPUs named', () => {
+    const q = parse('serve llama3-70b on 8 h100 with 4k prompt and 1k output tokens, ttft under 1 s and 40 ms per token');
+    expect(q.intent).toBe('serving');
+    expect(q.problems).toEqual([]);
+    expect(q.stated).toMatchObject({ model: 'llama3-70b', gpus: 8, promptTokens: 4096, outputTokens: 1024, maxFirstTokenSeconds: 1, maxTokenSeconds: 0.04 });
+  });
+
+  it.each([
+    ['how fast can llama3-8b answer a prompt of 1500 tokens, generating 300 tokens, on one h100', { promptTokens: 1500, outputTokens: 300, gpus: 1 }],
+    ['llama3-8b with input length 8k and output length 2k on an h200', { promptTokens: 8192, outputTokens: 2048, gpus: 1 }],
+    ['serve llama3-70b at 30 tokens/s per user', { maxTokenSeconds: 1 / 30 }],
+    ['serve llama3-70b with tpot <= 25 ms and time to first token of 500 ms', { maxTokenSeconds: 0.025, maxFirstTokenSeconds: 0.5 }],
+    ['how many h100 to serve 2k requests per second of llama 3 8b', { requestsPerSecond: 2000 }],
+    ['how many gpus for 1000 qps of llama3-8b', { requestsPerSecond: 1000 }],
+  ])('"%s"', (question, facts) => {
+    const q = parse(question);
+    expect(q.intent).toBe('serving');
+    expect(q.stated).toMatchObject(facts);
+  });
+
+  it('"generate 512 tokens" is an output length, never a training budget', () => {
+    const q = parse('llama3-8b on 8 h100: generate 512 tokens per request');
+    expect(q.intent).toBe('serving');
+    expect(q.stated.outputTokens).toBe(512);
+    expect(q.stated.tokens).toBeUndefined();
+  });
+
+  it('training questions stay training questions', () => {
+    expect(parse('how many nodes for 175B').intent).toBe('nodes');
+    expect(parse('how long to train llama3-70b on 2T tokens on 64 h100 nodes')).toMatchObject({ intent: 'time', stated: { tokens: 2e12 } });
+    expect(parse('all-reduce latency of 1 GB on 64 h100').intent).toBe('collective');
+    expect(parse('how many nodes to fine-tune llama3-70b').problems[0]).toMatch(/^fine-tuning/);
+  });
+
+  it('no length or bound given: the defaults are said, with an interactive service\'s bounds; "offline" takes none', () => {
+    const q = parse('serve llama3-70b on 8 h100');
+    expect(q.parameters).toMatchObject({ promptTokens: 2048, outputTokens: 512, maxFirstTokenSeconds: 2, maxTokenSeconds: 0.2 });
+    expect(q.defaults.map((d) => d.text).join(' ')).toMatch(/MLPerf Inference/);
+    const offline = parse('offline batch inference of llama3-70b on 8 h100');
+    expect(offline.parameters.maxTokenSeconds).toBeUndefined();
+    expect(offline.parameters.maxFirstTokenSeconds).toBeUndefined();
+    // One bound stated: the other is not assumed.
+    expect(parse('serve llama3-70b at 50 ms per token').parameters.maxFirstTokenSeconds).toBeUndefined();
+  });
+});
+
+describe('serving answers', () => {
+  it('the best replica meets the bounds, divides the GPUs named, and its figures are the plan\'s', () => {
+    const { a, data } = served('serve llama3-70b on 8 h100 with ttft under 1 s and 60 ms per token');
+    expect(a).toMatchObject({ intent: 'serving', ok: true });
+    const best = data.best!;
+    expect(best.prefillSeconds).toBeLessThanOrEqual(1);
+    expect(best.decodeStepSeconds).toBeLessThanOrEqual(0.06);
+    expect(8 % best.gpus).toBe(0);
+    // Every shape tried fits in the 8 GPUs as whole replicas.
+    for (const s of data.byShape) expect(8 % (s.tensor * s.pipeline)).toBe(0);
+    expect(a.headline).toContain(`TP ${best.tensor} · PP ${best.pipeline}`);
+    expect(a.assumptions.join(' ')).toMatch(/continuous batching/);
+    expect(best.batching).toBe('continuous');
+    expect(figure(a, 'Time per output token')).toContain(`${(1 / best.decodeStepSeconds).toPrecision(3)} tokens/s per user`);
+    expect(a.memoryPerGpuBytes).toBeLessThanOrEqual(a.memoryCapacityBytes!);
+  });
+
+  it('six GPUs: only replicas of 1, 2, 3 or 6 GPUs', () => {
+    const { data } = served('serve llama3-8b on 6 h100 offline');
+    expect(data.byShape.length).toBeGreaterThan(0);
+    for (const s of data.byShape) expect([1, 2, 3, 6]).toContain(s.tensor * s.pipeline);
+  });
+
+  it('a request rate: the replicas it needs, from the best replica\'s own rate', () => {
+    const { a, data } = served('how many h100 to serve 1000 qps of llama 3 8b');
+    const best = data.best!;
+    const replicas = Math.ceil(1000 / requestsPerReplica(best, 512));
+    expect(figure(a, 'GPUs for 1,000 requests/s')).toMatch(new RegExp(`^${(replicas * best.gpus)} GPUs: ${replicas} replicas of TP ${best.tensor} · PP ${best.pipeline}$`));
+  });
+
+  it('a count asked with no load says one replica\'s rate and asks for the load', () => {
+    const { a } = served('how many GPUs to serve llama 70b at 50 ms/token');
+    expect(a.notes.join(' ')).toMatch(/give a load \("at 100 requests\/s"\) for the GPUs it needs/);
+  });
+
+  it('a model too large for the GPUs named: does not fit, and the smallest replica that holds it', () => {
+    const a = ask('can I serve llama3.1-405b on one H100?');
+    expect(a).toMatchObject({ intent: 'serving', ok: false });
+    expect(a.headline).toMatch(/^Llama 3\.1 405B on 1 × H100 SXM5 80GB: does not fit for serving \(TP 1 · PP 1: needs [\d.]+ GiB per GPU/);
+    const replica = figure(a, 'Replica (closest)');
+    const gpus = Number(/: (\d+) GPUs/.exec(replica)?.[1]);
+    // 405B parameters in 16 bits are 810 GB: no fewer than eleven 80 GB GPUs hold the weights alone.
+    expect(gpus).toBeGreaterThanOrEqual(11);
+    expect(a.notes[0]).toMatch(new RegExp(`^Closest that works: ${gpus} GPUs`));
+  });
+
+  it('bounds no plan meets: the closest, said as missing them', () => {
+    const a = ask('serve gpt3-175b on 8 A100 with 4k prompt and 1k output tokens, TTFT under 100 ms');
+    expect(a.ok).toBe(false);
+    expect(a.headline).toMatch(/no plan meets ≤ 100 ms to the first token: the closest plan/);
+    expect(a.configuration).toMatch(/^closest to the bounds, missing them: /);
+    expect(a.figures.every((f) => f.label.endsWith('(closest)'))).toBe(true);
+  });
+
+  it('the help lists a serving example, and it is answered', () => {
+    const help = ask('help');
+    const example = help.examples.find((e) => /serve/.test(e));
+    expect(example).toBeDefined();
+    expect(ask(example!)).toMatchObject({ intent: 'serving', ok: true });
+  });
+});
