@@ -150,6 +150,14 @@ function takeDefaultPrecision(p: AskParameters, take: Take): void {
 /** A serving question's prompt and output lengths, and an interactive service's latency bounds unless it gives one or says "offline". */
 function fillServing(p: AskParameters, take: Take): void {
   const lengths = 'say e.g. "4k prompt, 1k output tokens" for others';
+  // "a batch size of 32" in a serving question: the requests decoded together.
+  if (p.concurrency === undefined && p.globalBatchSize !== undefined) take('concurrency', p.globalBatchSize, `${p.globalBatchSize} concurrent requests per replica (the batch size asked)`);
+  const output = p.outputTokens ?? DEFAULT_OUTPUT_TOKENS;
+  // "32k context": the window a request fills, its prompt and what it generates.
+  if (p.promptTokens === undefined && p.seqLength !== undefined && p.seqLength > output) {
+    const prompt = p.seqLength - output;
+    take('promptTokens', prompt, `a ${prompt.toLocaleString('en-US')}-token prompt (the ${p.seqLength.toLocaleString('en-US')}-token context asked, less the ${output.toLocaleString('en-US')} generated)`);
+  }
   if (p.promptTokens === undefined) take('promptTokens', DEFAULT_PROMPT_TOKENS, `a ${DEFAULT_PROMPT_TOKENS.toLocaleString('en-US')}-token prompt (no length given; ${lengths})`);
   if (p.outputTokens === undefined) take('outputTokens', DEFAULT_OUTPUT_TOKENS, `${DEFAULT_OUTPUT_TOKENS} generated tokens per request (no length given)`);
   if (p.maxTokenSeconds === undefined && p.maxFirstTokenSeconds === undefined && p.offline !== true) {

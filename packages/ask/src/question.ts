@@ -91,6 +91,8 @@ export interface AskParameters {
   maxFirstTokenSeconds?: number;
   /** Serving: the load to serve ("1000 QPS"), in requests per second. */
   requestsPerSecond?: number;
+  /** Serving: requests a replica decodes together ("32 concurrent requests"; a stated batch size is read as it too). */
+  concurrency?: number;
   /** Serving without a user waiting ("offline", "max throughput"): no interactive latency bound is assumed. */
   offline?: boolean;
   op?: CollectiveOp;

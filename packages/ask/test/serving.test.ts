@@ -35,6 +35,22 @@ describe('serving questions are read as serving, with their figures', () => {
     expect(q.stated).toMatchObject(facts);
   });
 
+  it.each([
+    ['deploy llama 3 8b on a single A100 40GB', { gpus: 1 }],
+    ['llama3-70b on 8 h100 with 64 concurrent users', { concurrency: 64 }],
+    ['serve llama3-70b with concurrency 16', { concurrency: 16 }],
+  ])('"%s"', (question, facts) => {
+    const q = parse(question);
+    expect(q.intent).toBe('serving');
+    expect(q.stated).toMatchObject(facts);
+  });
+
+  it('a stated batch size is the concurrency; a stated context window is the prompt plus the output', () => {
+    expect(parse('serve llama3-70b with batch size 32 on 8 h100').parameters.concurrency).toBe(32);
+    const q = parse('kv cache of llama3-70b with 32k context and 1k output tokens on 8 h100');
+    expect(q.parameters).toMatchObject({ promptTokens: 32768 - 1024, outputTokens: 1024 });
+  });
+
   it('"generate 512 tokens" is an output length, never a training budget', () => {
     const q = parse('llama3-8b on 8 h100: generate 512 tokens per request');
     expect(q.intent).toBe('serving');
@@ -76,6 +92,20 @@ describe('serving answers', () => {
     expect(best.batching).toBe('continuous');
     expect(figure(a, 'Time per output token')).toContain(`${(1 / best.decodeStepSeconds).toPrecision(3)} tokens/s per user`);
     expect(a.memoryPerGpuBytes).toBeLessThanOrEqual(a.memoryCapacityBytes!);
+  });
+
+  it('a stated concurrency is the batch of every replica tried, and its total said', () => {
+    const { a, data } = served('llama3-8b on 8 h100 with 64 concurrent users');
+    expect(data.frontier.every((x) => x.batch === 64)).toBe(true);
+    // An 8B model's 16 GB of weights fit one GPU: the best replica is not all eight.
+    const replicas = 8 / data.best!.gpus;
+    expect(replicas).toBeGreaterThan(1);
+    expect(a.assumptions).toContain(`64 concurrent requests taken per replica: ${64 * replicas} on the 8 GPUs`);
+  });
+
+  it('one GPU is one replica: no "1 replica on the 1 GPUs"', () => {
+    const { a } = served('deploy llama 3 8b on a single A100 40GB');
+    expect(figure(a, 'Replica')).toBe('TP 1 · PP 1: 1 GPU');
   });
 
   it('six GPUs: only replicas of 1, 2, 3 or 6 GPUs', () => {

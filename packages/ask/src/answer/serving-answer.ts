@@ -33,6 +33,7 @@ function requestOf(p: AskParameters, gpus: number | undefined): Record<string, u
     ...(p.maxFirstTokenSeconds !== undefined && { maxPrefillSeconds: p.maxFirstTokenSeconds }),
     ...(p.tensor !== undefined && { tensor: [p.tensor] }),
     ...(p.pipeline !== undefined && { pipeline: [p.pipeline] }),
+    ...(p.concurrency !== undefined && { batches: [p.concurrency] }),
     ...(gpus !== undefined && { gpus }),
     batching: 'continuous',
   };
@@ -60,14 +61,17 @@ const ASKS_COUNT = /\bhow many\b|\bnumber of\b/i;
 /** The figures of one serving point, labelled "(closest)" when it answers another question. */
 function pointFigures(x: InferencePointJson, p: AskParameters, gpus: number | undefined): AnswerFigure[] {
   const outputTokens = p.outputTokens ?? 1;
-  const replicas = gpus === undefined ? '' : ` · ${countOf(Math.floor(gpus / x.gpus), 'replica')} on the ${gpus} GPUs`;
+  const replicas = gpus === undefined || gpus === x.gpus ? '' : ` · ${countOf(Math.floor(gpus / x.gpus), 'replica')} on the ${gpus} GPUs`;
   return [
     { label: 'Replica', value: `${shapeText(x)}: ${countOf(x.gpus, 'GPU')}${replicas}` },
     { label: 'Concurrent requests', value: `${x.batch} per replica (${x.maxBatch} fit in memory)` },
     { label: 'Time to first token', value: formatSeconds(x.prefillSeconds) },
     { label: 'Time per output token', value: `${formatSeconds(x.decodeStepSeconds)} (${perSecond(1 / x.decodeStepSeconds)} tokens/s per user)` },
     { label: 'Throughput', value: `${perSecond(x.tokensPerSecondPerGpu)} tokens/s per GPU · ${perSecond(requestsPerSecond(x, outputTokens))} requests/s per replica` },
-    { label: 'Memory per GPU', value: `${formatBytes(x.totalBytesPerGpu)} of ${formatBytes(x.capacityBytes)}: weights ${formatBytes(x.weightsBytesPerGpu)}, KV cache ${formatBytes(x.kvCacheBytesPerGpu)}` },
+    {
+      label: 'Memory per GPU',
+      value: `${formatBytes(x.totalBytesPerGpu)} of ${formatBytes(x.capacityBytes)}: weights ${formatBytes(x.weightsBytesPerGpu)}, KV cache ${formatBytes(x.kvCacheBytesPerGpu)} (${formatBytes(x.kvCacheBytesPerGpu / x.batch)} per request on each GPU)`,
+    },
   ];
 }
 
@@ -114,8 +118,11 @@ export function answerServing(q: ParsedQuestion): Answer {
     // A count asked with no request rate: one replica's GPUs answer it for one replica's load.
     const countNote = p.requestsPerSecond === undefined && ASKS_COUNT.test(q.text)
       ? [`One replica of ${countOf(best.gpus, 'GPU')} serves ${perSecond(requestsPerSecond(best, p.outputTokens ?? 1))} requests/s; give a load ("at 100 requests/s") for the GPUs it needs.`] : [];
+    // A stated concurrency is each replica's: said in the total when the GPUs named hold several.
+    const perReplica = p.concurrency !== undefined && gpus !== undefined && gpus > best.gpus
+      ? [`${p.concurrency} concurrent requests taken per replica: ${(p.concurrency * gpus / best.gpus).toLocaleString('en-US')} on the ${gpus} GPUs`] : [];
     return {
-      ...base, ok: true,
+      ...base, ok: true, assumptions: [...base.assumptions, ...perReplica],
       headline: `${subject}: ${ASKS_FIT.test(q.text) ? 'fits; ' : ''}${shapeText(best)}${replicas} serves ${perSecond(best.tokensPerSecondPerGpu)} tokens/s per GPU at ${countOf(best.batch, 'concurrent request')}, `
         + `${formatSeconds(best.decodeStepSeconds)} per token, first token in ${formatSeconds(best.prefillSeconds)}${bounds === undefined ? ' (no latency bound: the most throughput)' : ` (${bounds})`}`,
       configuration: `${shapeText(best)} · batch ${best.batch} · ${(p.precision ?? 'bf16').toUpperCase()} · ${countOf(p.promptTokens ?? 0, 'prompt token')} + ${countOf(p.outputTokens ?? 0, 'output token')}`,

@@ -8,7 +8,7 @@ import type { Scanner } from './quantities.ts';
  */
 
 // "latency" and "per user" are serving words unless a collective is named ("all-reduce latency").
-export const SERVING_WORDS = /\b(?:serv(?:e|es|ed|ing)|inference|qps|queries per second|requests? per second|latenc(?:y|ies)|ttft|tpot|time to first token|kv[\s-]*cache|prefill|decod(?:e|ing)|chatbot|endpoint)\b|\bms\s*(?:\/|per)\s*(?:output\s+)?tok(?:en)?s?\b|\btok(?:en)?s?\s*(?:\/|per)\s*s(?:ec(?:ond)?)?\s*(?:\/|per)\s*user\b|\bper user\b/;
+export const SERVING_WORDS = /\b(?:serv(?:e|es|ed|ing)|inference|qps|queries per second|requests? per second|latenc(?:y|ies)|ttft|tpot|time to first token|kv[\s-]*cache|prefill|decod(?:e|ing)|chatbot|endpoint|deploy(?:s|ed|ing|ment)?|run inference)\b|\bms\s*(?:\/|per)\s*(?:output\s+)?tok(?:en)?s?\b|\btok(?:en)?s?\s*(?:\/|per)\s*s(?:ec(?:ond)?)?\s*(?:\/|per)\s*user\b|\bper user\b/;
 
 /** Throughput work with no user waiting ("offline", "batch inference"): no interactive latency bound is assumed. */
 const OFFLINE = /\b(?:offline|batch[\s-]*(?:inference|processing|jobs?)|max(?:imum)?[\s-]*throughput|throughput[\s-]*(?:only|bound|oriented))\b/;
@@ -25,7 +25,7 @@ const secondsOf = (value: string | undefined, unit: string | undefined): number 
 /** Words between a latency's name and its value: "ttft under 2 s", "time to first token of 500 ms", "tpot <= 50ms". */
 const BOUND_JOIN = String.raw`(?:\s*(?:of|under|below|within|less than|at most|no more than|max(?:imum)?|<=?|≤|=|:|is|in|at|~|around|about)\s*)*\s*`;
 
-export type ServingFacts = Pick<AskParameters, 'promptTokens' | 'outputTokens' | 'maxTokenSeconds' | 'maxFirstTokenSeconds' | 'requestsPerSecond' | 'offline'>;
+export type ServingFacts = Pick<AskParameters, 'promptTokens' | 'outputTokens' | 'maxTokenSeconds' | 'maxFirstTokenSeconds' | 'requestsPerSecond' | 'concurrency' | 'offline'>;
 
 /** Reads (and blanks) the serving figures; fields the question does not give stay unset. */
 export function takeServing(s: Scanner): ServingFacts {
@@ -54,6 +54,10 @@ export function takeServing(s: Scanner): ServingFacts {
   // "1000 qps", "50 requests/s", "20 req/s", "1k requests per second".
   const rate = s.take(/\b(\d+(?:\.\d+)?)(k?)\s*(?:qps|rps|queries\s*(?:\/|per)\s*s(?:ec(?:ond)?)?|req(?:uest)?s?\s*(?:\/|per)\s*s(?:ec(?:ond)?)?)\b/);
   if (rate) out.requestsPerSecond = Number(rate[1]) * (rate[2] === 'k' ? 1000 : 1);
+  // "32 concurrent requests", "concurrency of 64", "64 concurrent users": the sequences a replica decodes together.
+  const concurrent = s.take(/\b(\d+)\s*(?:concurrent|simultaneous|parallel)\s*(?:requests?|users?|sequences?|streams?|sessions?)\b/)
+    ?? s.take(/\bconcurrency(?:\s*(?:of|=|:|is))?\s*(\d+)\b/);
+  if (concurrent) out.concurrency = Number(concurrent[1]);
   if (OFFLINE.test(s.text)) out.offline = true;
   return out;
 }
