@@ -8,6 +8,16 @@ export function formatNumber(x: number, significant = 3): string {
   return x.toFixed(Math.min(digits, 6));
 }
 
+/**
+ * A rate or count read as a whole number from a thousand up, grouped ("5,390"), and to `significant`
+ * figures below ("337", "0.0240"): tokens/s and requests/s as tables and prose show them alike.
+ */
+export function formatGrouped(x: number, significant = 3): string {
+  const text = formatNumber(x, significant);
+  // Judged after rounding, so 999.6 is "1,000" as 1000.4 is.
+  return Number.isFinite(x) && Math.abs(Number(text)) >= 1000 ? Math.round(x).toLocaleString('en-US') : text;
+}
+
 function scaled(x: number, steps: readonly (readonly [number, string])[], significant: number): string {
   const abs = Math.abs(x);
   for (const [factor, unit] of steps) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   GB, GiB, Gbps, TFLOPS, us, formatBytes, formatBytesDecimal, formatSeconds, formatFlops,
-  countOf, formatBandwidth, formatCount, formatCountExact, formatPercent, formatPercentChange, parseBytes, parseCount, parseDecimal, toGBps,
+  countOf, formatBandwidth, formatGrouped, formatCount, formatCountExact, formatPercent, formatPercentChange, parseBytes, parseCount, parseDecimal, toGBps,
 } from '../src/index.ts';
 
 describe('constructors', () => {
@@ -77,5 +77,15 @@ describe('formatCountExact: a count as a reader writes it, read back exactly by 
   it.each([[2e12, '2T'], [1.5e12, '1.5T'], [300e9, '300B'], [7e6, '7M'], [1536, '1.536k'], [999, '999'], [1234567, '1234567'], [1e15, '1000T']])('%d reads %s', (n, text) => {
     expect(formatCountExact(n)).toBe(text);
     expect(parseCount(text)).toBe(n);
+  });
+});
+
+describe('formatGrouped', () => {
+  it('groups whole numbers from a thousand up and keeps significant figures below', () => {
+    expect(formatGrouped(5390.4)).toBe('5,390');
+    expect(formatGrouped(1_234_567.8)).toBe('1,234,568');
+    expect(formatGrouped(999.6)).toBe('1,000');
+    expect(formatGrouped(337.2)).toBe('337');
+    expect(formatGrouped(0.02404)).toBe('0.0240');
   });
 });

@@ -1,5 +1,5 @@
 import { inferenceRequestJsonSchema, runInference, type InferencePointJson, type InferenceResponseJson } from '@trainplan/protocol';
-import { formatBytes, formatNumber, formatSeconds } from '@trainplan/units';
+import { formatBytes, formatGrouped, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -76,7 +76,7 @@ const boundsProblem = (v: FlagValues): string | undefined =>
   boundProblem(v, 'max-token-ms', 'milliseconds', MAX_TOKEN_MS) ?? boundProblem(v, 'max-ttft-s', 'seconds', bound('maxPrefillSeconds'));
 /** Significant figures of a rate: 0.0123 and 1.23 tokens/s stay readable instead of rounding to 0 and 1. */
 const RATE_DIGITS = 3;
-const rate = (x: number): string => formatNumber(x, RATE_DIGITS);
+const rate = (x: number): string => formatGrouped(x, RATE_DIGITS);
 const plural = (n: number, one: string, many: string): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
 function fromFlags(v: FlagValues): Record<string, unknown> {

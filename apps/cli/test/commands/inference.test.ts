@@ -133,9 +133,9 @@ describe('trainplan inference', () => {
     it('--gpus 8: the best line names the replicas of its shape, which fill the 8 GPUs, and their tokens/s', async () => {
       const { code, out } = await cli([...LLAMA, '--max-token-ms', '50', '--batching', 'continuous', '--gpus', '8']);
       expect(code).toBe(0);
-      const m = /^best under the bounds \(≤ 50\.0 ms per token\): (\d+) replicas? of TP (\d+) · PP (\d+) · batch \d+ each · continuous batching: ([\d.]+) tokens\/s\/GPU \(([\d.]+) tokens\/s on the 8 GPUs\), [\d.]+ ms per token$/m.exec(out);
+      const m = /^best under the bounds \(≤ 50\.0 ms per token\): (\d+) replicas? of TP (\d+) · PP (\d+) · batch \d+ each · continuous batching: ([\d,.]+) tokens\/s\/GPU \(([\d,.]+) tokens\/s on the 8 GPUs\), [\d.]+ ms per token$/m.exec(out);
       expect(m, out).not.toBeNull();
-      const [replicas, tensor, pipeline, perGpu, all] = m!.slice(1).map(Number) as [number, number, number, number, number];
+      const [replicas, tensor, pipeline, perGpu, all] = m!.slice(1).map((x) => Number(x.replace(/,/g, ''))) as [number, number, number, number, number];
       expect(replicas * tensor * pipeline).toBe(8);
       expect(all / (8 * perGpu)).toBeCloseTo(1, 2);
     });
@@ -145,7 +145,7 @@ describe('trainplan inference', () => {
       const a = JSON.parse((await cli([...LLAMA8B, '--json'])).out);
       expect(a.byShape.map((s: { tensor: number; pipeline: number }) => [s.tensor, s.pipeline])).toEqual([[1, 1]]);
       expect(a.best).toMatchObject({ tensor: 1, pipeline: 1, replicas: 3 });
-      expect(headline((await cli(LLAMA8B)).out)).toMatch(/: 3 replicas of TP 1 · PP 1 · batch \d+ each · static batching: .* \([\d.]+ tokens\/s on the 3 GPUs\)/);
+      expect(headline((await cli(LLAMA8B)).out)).toMatch(/: 3 replicas of TP 1 · PP 1 · batch \d+ each · static batching: .* \([\d,.]+ tokens\/s on the 3 GPUs\)/);
     });
 
     it('GPUs no shape fits in (70B on 3 GPUs: one 80 GB GPU a replica) exit 1, stderr saying why from unservable', async () => {

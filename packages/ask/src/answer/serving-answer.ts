@@ -1,5 +1,5 @@
 import { runInference, type InferencePointJson, type InferenceResponseJson } from '@trainplan/protocol';
-import { countOf, formatBytes, formatNumber, formatSeconds } from '@trainplan/units';
+import { countOf, formatBytes, formatGrouped, formatSeconds } from '@trainplan/units';
 import { DEFAULT_GPU, gpusPerNodeOf } from '../defaults.ts';
 import { modelInputOf, modelNameOf } from '../model-of.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
@@ -52,7 +52,7 @@ const shapeText = (x: { tensor: number; pipeline: number }): string => `TP ${x.t
 /** Requests a replica finishes per second: its generated tokens per second over the tokens of one request. */
 const requestsPerSecond = (x: InferencePointJson, outputTokens: number): number => (x.tokensPerSecondPerGpu * x.gpus) / outputTokens;
 /** A rate to three figures, grouped from a thousand up: "3,530", "337", "0.0240". */
-const perSecond = (x: number): string => (x >= 1000 ? Math.round(x).toLocaleString('en-US') : formatNumber(x, 3));
+const perSecond = (x: number): string => formatGrouped(x);
 /** Words of a question that asks whether the model fits ("can I fit 70B on one node", "enough memory"). */
 const ASKS_FIT = /\b(?:fits?|memory|vram|hbm|oom|enough)\b/i;
 /** Words of a question that asks for a count of GPUs or nodes. */
