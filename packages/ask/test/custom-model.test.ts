@@ -151,6 +151,10 @@ describe('a Llama size no preset has: a Llama-style decoder', () => {
     ['how many nodes for a 30B llama', 'Llama-style 30B'],
     ['how many nodes for a 30b parameter llama model', 'Llama-style 30B'],
     ['how many nodes for llama 2 30b', 'Llama 2-style 30B'],
+    ['how many nodes for a llama-style 30B', 'Llama-style 30B'],
+    ['how many nodes for a llama style 30b model', 'Llama-style 30B'],
+    ['how many nodes for a 30B llama-style model', 'Llama-style 30B'],
+    ['how many nodes for llama 2 like 30b', 'Llama 2-style 30B'],
   ])('%s: Llama 2 13B is the Llama row nearest 30B on a log scale (13B, not 70B), cited as Touvron et al. 2023 (its widths are no table of that paper)', (question, name) => {
     const q = parse(question);
     expect(q.problems).toEqual([]);

@@ -33,9 +33,9 @@ const FAMILIES: readonly {
 }[] = [
   // "llama 3.1 405b", "llama-3-70b", "llama2 7b"; Llama without a version prefers Llama 3, then 3.1, then 2.
   // A version is never the first digit of a size: "llama 30b" is Llama at 30B, not Llama 3 at 0B (as GPT-3's and Nemotron-4's).
-  // The size may come first: "a 30B llama", "70b llama 3" (`pre`).
+  // The size may come first: "a 30B llama", "70b llama 3" (`pre`); "llama-style 30B", "llama 3 like 30b": the family's shape.
   {
-    pattern: /(?:(?<![\w.])(?<pre>\d+(?:\.\d+)?\s*[bmt])[\s-]*(?:param(?:eter)?s?[\s-]+)?)?\bllama[\s-]*(?:(?<version>3\.1|2|3)(?![\d.]))?[\s-]*(?<size>\d+(?:\.\d+)?\s*[bmt])?\b/,
+    pattern: /(?:(?<![\w.])(?<pre>\d+(?:\.\d+)?\s*[bmt])[\s-]*(?:param(?:eter)?s?[\s-]+)?)?\bllama[\s-]*(?:(?<version>3\.1|2|3)(?![\d.]))?(?:[\s-]*(?:style|like|type|based|arch(?:itecture)?)\b)?[\s-]*(?<size>\d+(?:\.\d+)?\s*[bmt])?\b/,
     label: (v) => (v === undefined ? 'Llama' : `Llama ${v}`),
     prefixes: (v) => (v !== undefined ? [`llama${v}-`] : FAMILY_PREFERENCE.filter((p) => p.startsWith('llama'))),
     // Meta's paper (Dubey et al. 2024, "The Llama 3 Herd of Models") calls the 405B model "Llama 3 405B"; it shipped as Llama 3.1.
