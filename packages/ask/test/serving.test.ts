@@ -114,6 +114,11 @@ describe('serving answers', () => {
     for (const s of data.byShape) expect([1, 2, 3, 6]).toContain(s.tensor * s.pipeline);
   });
 
+  it('405B on 24 H100 is served as three stages of TP 8 (a depth no power of two gives)', () => {
+    const { data } = served('serve llama3.1-405b on 24 h100');
+    expect(data.best).toMatchObject({ tensor: 8, pipeline: 3, gpus: 24 });
+  });
+
   it('a request rate: the replicas it needs, from the best replica\'s own rate', () => {
     const { a, data } = served('how many h100 to serve 1000 qps of llama 3 8b');
     const best = data.best!;

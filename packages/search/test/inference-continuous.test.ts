@@ -114,8 +114,8 @@ describe('planInference with batching and the GPUs available', () => {
     expect(shapes(r)).toEqual([[1, 1], [1, 2], [1, 3], [2, 1], [2, 3], [3, 1], [3, 2], [6, 1]]);
   });
 
-  it('on 6 GPUs by default: TP and PP powers of two up to 6, so shapes of 1 or 2 GPUs', () => {
-    expect(shapes(planInference(base, { ...search, gpus: 6 }))).toEqual([[1, 1], [1, 2], [2, 1]]);
+  it('on 6 GPUs by default: TP a power of two up to 6, PP any depth dividing 6, so replicas of 1, 2, 3 or 6 GPUs', () => {
+    expect(shapes(planInference(base, { ...search, gpus: 6 }))).toEqual([[1, 1], [1, 2], [1, 3], [1, 6], [2, 1], [2, 3]]);
   });
 
   it('on 16 GPUs the default TP stays within the NVLink domain (8) and PP reaches 8', () => {

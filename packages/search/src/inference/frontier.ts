@@ -9,7 +9,7 @@ export interface InferenceSearch {
   readonly outputTokens: number;
   /** Tensor-parallel degrees tried (default powers of two up to the NVLink domain, and up to `gpus` when given). */
   readonly tensor?: readonly number[];
-  /** Pipeline depths tried (default 1, 2, 4, 8 up to the layers, and up to `gpus` when given). */
+  /** Pipeline depths tried (default 1, 2, 4, 8 up to the layers; with `gpus`, every depth up to 16 that divides it). */
   readonly pipeline?: readonly number[];
   /** 'static' (default) or 'continuous' batching, for every shape (InferenceShape.batching). */
   readonly batching?: InferenceBatching;
@@ -45,6 +45,9 @@ export interface InferencePlanResult {
   readonly warnings: readonly string[];
 }
 
+/** The deepest pipeline tried by default on a GPU count (a replica of 16 stages already pays 15 sends a token). */
+const MAX_DEFAULT_PIPELINE = 16;
+
 /** Pareto frontier over (decode latency ↓, tokens/s/GPU ↑), sorted by latency. */
 export function latencyThroughputFrontier(points: readonly InferenceEstimate[]): InferenceEstimate[] {
   const sorted = [...points].sort((a, b) => a.decodeStepSeconds - b.decodeStepSeconds || b.tokensPerSecondPerGpu - a.tokensPerSecondPerGpu);
@@ -66,7 +69,9 @@ export function latencyThroughputFrontier(points: readonly InferenceEstimate[]):
 export function planInference(base: InferenceBase, search: InferenceSearch): InferencePlanResult {
   const gpus = search.gpus ?? Number.POSITIVE_INFINITY;
   const tensors = search.tensor ?? powersOfTwoUpTo(Math.min(base.nvlinkDomainGpus, gpus));
-  const pipelines = search.pipeline ?? [1, 2, 4, 8].filter((p) => p <= base.model.layers && p <= gpus);
+  // With the GPUs given, every depth up to MAX_DEFAULT_PIPELINE that divides them (24 GPUs serve 405B as TP 8 · PP 3).
+  const depths = search.gpus === undefined ? [1, 2, 4, 8] : Array.from({ length: MAX_DEFAULT_PIPELINE }, (_, i) => i + 1).filter((p) => gpus % p === 0);
+  const pipelines = search.pipeline ?? depths.filter((p) => p <= base.model.layers && p <= gpus);
   // With the GPUs given, a shape is a whole number of replicas on them or it is not tried.
   const divides = (tensor: number, pipeline: number) => search.gpus === undefined || search.gpus % (tensor * pipeline) === 0;
   const points: InferenceEstimate[] = [];
