@@ -126,6 +126,11 @@ describe('serving answers', () => {
     expect(figure(a, 'GPUs for 1,000 requests/s')).toMatch(new RegExp(`^${(replicas * best.gpus)} GPUs: ${replicas} replicas of TP ${best.tensor} · PP ${best.pipeline}$`));
   });
 
+  it('a question whether it fits is answered "fits" first; one about a load is not', () => {
+    expect(ask('can I fit llama3-70b on one node of H100 for inference?').headline).toMatch(/^Llama 3 70B on 8 × H100 SXM5 80GB: fits; TP \d+ · PP \d+/);
+    expect(ask('are 8 h100 enough to serve llama3-8b at 10 qps').headline).not.toMatch(/fits/);
+  });
+
   it('a count asked with no load says one replica\'s rate and asks for the load', () => {
     const { a } = served('how many GPUs to serve llama 70b at 50 ms/token');
     expect(a.notes.join(' ')).toMatch(/give a load \("at 100 requests\/s"\) for the GPUs it needs/);

@@ -1,4 +1,4 @@
-import { runInference, type InferencePointJson, type InferenceResponseJson } from '@trainplan/protocol';
+import { runInference, widestShape, type InferencePointJson, type InferenceResponseJson } from '@trainplan/protocol';
 import { countOf, formatBytes, formatGrouped, formatSeconds } from '@trainplan/units';
 import { DEFAULT_GPU, gpusPerNodeOf } from '../defaults.ts';
 import { modelInputOf, modelNameOf } from '../model-of.ts';
@@ -54,7 +54,7 @@ const requestsPerSecond = (x: InferencePointJson, outputTokens: number): number 
 /** A rate to three figures, grouped from a thousand up: "3,530", "337", "0.0240". */
 const perSecond = (x: number): string => formatGrouped(x);
 /** Words of a question that asks whether the model fits ("can I fit 70B on one node", "enough memory"). */
-const ASKS_FIT = /\b(?:fits?|memory|vram|hbm|oom|enough)\b/i;
+const ASKS_FIT = /\b(?:fits?|memory|vram|hbm|oom)\b/i;
 /** Words of a question that asks for a count of GPUs or nodes. */
 const ASKS_COUNT = /\bhow many\b|\bnumber of\b/i;
 
@@ -133,7 +133,7 @@ export function answerServing(q: ParsedQuestion): Answer {
   }
   if (result.unservable !== undefined) {
     // Nothing fits on the GPUs named: the smallest replica that would serve, on more of them.
-    const widest = result.byShape.reduce<(typeof result.byShape)[number] | undefined>((a, s) => (a === undefined || s.tensor * s.pipeline > a.tensor * a.pipeline ? s : a), undefined);
+    const widest = widestShape(result.byShape);
     const why = widest === undefined || widest.ok ? 'no tensor × pipeline split of them serves it' : `${shapeText(widest)}: ${widest.message}`;
     const smallest = gpus === undefined ? undefined : smallestServing(p);
     return {

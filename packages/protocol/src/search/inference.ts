@@ -119,21 +119,25 @@ function ttftWarning(best: InferenceEstimate | undefined, req: Pick<InferenceReq
     + `MLPerf Inference's Llama 2 70B server scenario bounds it at ${INTERACTIVE_TTFT_SECONDS} s, so give maxPrefillSeconds for an interactive service`];
 }
 
-type InferencePlan = ReturnType<typeof planInference>;
+type ShapeJson = Extract<InferenceResponseJson, { ok: true }>['byShape'][number];
+
+/** The shape of the most GPUs among those tried (the likeliest to hold the model), or undefined when none was tried. */
+export const widestShape = <S extends { tensor: number; pipeline: number }>(byShape: readonly S[]): S | undefined =>
+  byShape.reduce<S | undefined>((a, s) => (a === undefined || s.tensor * s.pipeline > a.tensor * a.pipeline ? s : a), undefined);
 
 /**
  * Why nothing serves at all (memory or divisibility, not the latency bounds), or undefined when some
  * shape does: with the GPUs given, that no shape tried divides them; else the widest shape's reason.
  */
-function unservableMessage(result: InferencePlan, gpus: number | undefined): string | undefined {
-  if (result.byShape.some((s) => s.answer.ok)) return undefined;
-  if (result.byShape.length === 0) {
+function unservableMessage(byShape: readonly ShapeJson[], gpus: number | undefined): string | undefined {
+  if (byShape.some((s) => s.ok)) return undefined;
+  const widest = widestShape(byShape);
+  if (widest === undefined) {
     return gpus === undefined ? undefined
       : `no tensor × pipeline shape tried divides the ${gpus.toLocaleString('en-US')} GPUs given (gpus): give tensor and pipeline degrees whose product divides it`;
   }
-  const widest = result.byShape.reduce((a, s) => (s.tensor * s.pipeline > a.tensor * a.pipeline ? s : a));
-  if (widest.answer.ok) return undefined;
-  return `no tensor × pipeline shape tried can serve the model (each shape's reason is given with it); the widest, TP ${widest.tensor} · PP ${widest.pipeline}: ${widest.answer.message}`;
+  if (widest.ok) return undefined;
+  return `no tensor × pipeline shape tried can serve the model (each shape's reason is given with it); the widest, TP ${widest.tensor} · PP ${widest.pipeline}: ${widest.message}`;
 }
 
 /** Inference planning on the wire: prefill/decode latency, KV cache, largest batch, tokens/s/GPU, frontier. */
@@ -156,8 +160,9 @@ export function runInference(request: unknown): InferenceResponseJson {
     ...(req.maxDecodeSecondsPerToken !== undefined && { maxDecodeSecondsPerToken: req.maxDecodeSecondsPerToken }),
     ...(req.maxPrefillSeconds !== undefined && { maxPrefillSeconds: req.maxPrefillSeconds }),
   });
+  const byShape = result.byShape.map((s) => shapeJson(s.tensor, s.pipeline, s.answer, req.gpus));
   // Nothing serves at all: said first among the warnings too, where answers before `unservable` said it.
-  const unservable = unservableMessage(result, req.gpus);
+  const unservable = unservableMessage(byShape, req.gpus);
   const json = (e: InferenceEstimate) => point(e, req.gpus);
   return {
     ok: true,
@@ -165,7 +170,7 @@ export function runInference(request: unknown): InferenceResponseJson {
     outputTokens: req.outputTokens,
     ...(result.best && { best: json(result.best) }),
     frontier: result.frontier.map(json),
-    byShape: result.byShape.map((s) => shapeJson(s.tensor, s.pipeline, s.answer, req.gpus)),
+    byShape,
     ...(result.closest && { closest: { why: result.closest.why, point: json(result.closest.point) } }),
     ...(unservable !== undefined && { unservable }),
     warnings: [...(unservable === undefined ? [] : [unservable]), ...result.warnings, ...ttftWarning(result.best, req)],
