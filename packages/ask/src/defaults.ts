@@ -1,5 +1,5 @@
 import { defaultSystemForGpu, gpuById, systemById } from '@trainplan/presets';
-import { defaultPrecision } from '@trainplan/protocol';
+import { defaultPrecision, INTERACTIVE_TOKEN_SECONDS, INTERACTIVE_TTFT_SECONDS } from '@trainplan/protocol';
 import { GB, countOf, days, toDays } from '@trainplan/units';
 import { compactCount } from './format.ts';
 import { modelFactsOf, modelSeqLengthOf } from './model-of.ts';
@@ -32,13 +32,6 @@ export const DEFAULT_COLLECTIVE_GPUS = 8;
 /** A serving question's lengths when it gives none: a 2,048-token prompt and 512 generated tokens (the CLI's `inference` example). */
 export const DEFAULT_PROMPT_TOKENS = 2048;
 export const DEFAULT_OUTPUT_TOKENS = 512;
-/**
- * The latency bounds of an interactive service when a serving question gives none: MLPerf Inference's
- * Llama 2 70B server scenario holds the time to first token to 2 s and the time per output token to
- * 200 ms (MLCommons, Inference v4.0, 2024).
- */
-export const INTERACTIVE_FIRST_TOKEN_SECONDS = 2;
-export const INTERACTIVE_TOKEN_SECONDS = 0.2;
 
 const TRAINING_INTENTS: ReadonlySet<IntentName> = new Set(['nodes', 'cheapest', 'time', 'config', 'memory', 'estimate']);
 
@@ -160,9 +153,10 @@ function fillServing(p: AskParameters, take: Take): void {
   }
   if (p.promptTokens === undefined) take('promptTokens', DEFAULT_PROMPT_TOKENS, `a ${DEFAULT_PROMPT_TOKENS.toLocaleString('en-US')}-token prompt (no length given; ${lengths})`);
   if (p.outputTokens === undefined) take('outputTokens', DEFAULT_OUTPUT_TOKENS, `${DEFAULT_OUTPUT_TOKENS} generated tokens per request (no length given)`);
+  // An interactive service's bounds (the protocol's, from MLPerf Inference's Llama 2 70B server scenario).
   if (p.maxTokenSeconds === undefined && p.maxFirstTokenSeconds === undefined && p.offline !== true) {
     const why = `an interactive service, as MLPerf Inference's Llama 2 70B server scenario bounds it; say "offline" for throughput alone`;
-    take('maxFirstTokenSeconds', INTERACTIVE_FIRST_TOKEN_SECONDS, `first token within ${INTERACTIVE_FIRST_TOKEN_SECONDS} s and each next within ${INTERACTIVE_TOKEN_SECONDS * 1000} ms (${why})`);
+    take('maxFirstTokenSeconds', INTERACTIVE_TTFT_SECONDS, `first token within ${INTERACTIVE_TTFT_SECONDS} s and each next within ${INTERACTIVE_TOKEN_SECONDS * 1000} ms (${why})`);
     p.maxTokenSeconds = INTERACTIVE_TOKEN_SECONDS;
   }
 }

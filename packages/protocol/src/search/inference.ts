@@ -99,6 +99,8 @@ const invalid = (issues: FieldIssue[]): InferenceResponseJson => ({ ok: false, r
  * scenario bounds it at 2 s (and the time per output token at 200 ms; MLCommons, Inference v4.0, 2024).
  */
 export const INTERACTIVE_TTFT_SECONDS = 2;
+/** …and the time per output token of that scenario (same source). */
+export const INTERACTIVE_TOKEN_SECONDS = 0.2;
 
 /**
  * A request that bounds the time per output token (an interactive service) but not the time to first
