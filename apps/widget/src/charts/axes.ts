@@ -21,3 +21,21 @@ export function yEndTicks(lo: number, hi: number, Y: (v: number) => number, form
     .map((v) => `<text class="axis tick" data-axis="y" x="${PLOT_PAD.left - 10}" y="${px(Y(v) + 4)}" text-anchor="end">${esc(format(v))}</text>`)
     .join('');
 }
+
+/** The least distance between two ticks of a log axis: a label of three or four 10-unit digits and a gap. */
+const LOG_TICK_GAP = 26;
+
+/**
+ * Ticks at 1, 2 and 5 × 10^k inside [lo, hi] (lo > 0) on a log axis placed by `X`, at least LOG_TICK_GAP
+ * apart; the ends' values when none falls inside.
+ */
+export function logTicks(lo: number, hi: number, X: (v: number) => number): number[] {
+  const out: number[] = [];
+  for (let k = Math.floor(Math.log10(lo)); k <= Math.ceil(Math.log10(hi)); k += 1) {
+    for (const m of [1, 2, 5]) {
+      const v = m * 10 ** k;
+      if (v >= lo && v <= hi && (out.length === 0 || X(v) - X(out[out.length - 1]!) >= LOG_TICK_GAP)) out.push(v);
+    }
+  }
+  return out.length > 0 ? out : [lo, hi];
+}

@@ -1,6 +1,6 @@
 import type { FrontierSizeJson } from '@trainplan/protocol';
 import { countOf, formatCount, formatNumber } from '@trainplan/units';
-import { axisTitles, PLOT_PAD, yEndTicks } from './axes.ts';
+import { axisTitles, logTicks, PLOT_PAD, yEndTicks } from './axes.ts';
 import { esc, px } from './markup.ts';
 
 export interface FrontierChartInput {
@@ -20,23 +20,9 @@ const PAD = PLOT_PAD;
 /** A 10-unit digit's width and a label's height, for keeping the node-count labels apart. */
 const CHAR_WIDTH = 6;
 const LABEL_HEIGHT = 11;
-/** The least distance between two day ticks. */
-const TICK_GAP = 26;
 
 interface Box { x0: number; x1: number; y0: number; y1: number }
 const overlaps = (a: Box, b: Box) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
-
-/** Day ticks at 1, 2 and 5 × 10^k inside [lo, hi], at least TICK_GAP apart; the ends' values when none falls inside. */
-function dayTicks(lo: number, hi: number, X: (d: number) => number): number[] {
-  const out: number[] = [];
-  for (let k = Math.floor(Math.log10(lo)); k <= Math.ceil(Math.log10(hi)); k += 1) {
-    for (const m of [1, 2, 5]) {
-      const d = m * 10 ** k;
-      if (d >= lo && d <= hi && (out.length === 0 || X(d) - X(out[out.length - 1]!) >= TICK_GAP)) out.push(d);
-    }
-  }
-  return out.length > 0 ? out : [lo, hi];
-}
 
 /**
  * The time–cost curve over cluster sizes: days to train (log scale) across, GPU-hours up, one dot per size
@@ -89,7 +75,7 @@ export function frontierChart({ sizes, cheapestNodes, fastestNodes, currentNodes
     labels.push(`<text class="axis label" data-label="${s.nodes}" x="${px(right ? box.x0 : box.x1)}" y="${px(box.y1 - 2)}" text-anchor="${right ? 'start' : 'end'}">${esc(text)}</text>`);
   }
 
-  const xTicks = dayTicks(Math.min(...days), Math.max(...days), X)
+  const xTicks = logTicks(Math.min(...days), Math.max(...days), X)
     .map((d) => `<text class="axis tick" data-axis="x" x="${px(X(d))}" y="${HEIGHT - 20}" text-anchor="middle">${esc(String(Number(d.toPrecision(3))))}</text>`);
   const yTicks = yEndTicks(hLo, hHi, Y, formatCount);
   const titles = axisTitles(WIDTH, HEIGHT, 'GPU-hours', 'days to train (log scale)');

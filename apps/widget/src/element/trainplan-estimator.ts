@@ -18,7 +18,7 @@ import { deadlineFromHash, hasScenarioPart, scenarioFromHash, widgetHash } from 
 import { nodesAnswer } from '../sizing/nodes-answer.ts';
 import { scalingNodeCounts, validNodeCounts } from '../sizing/node-counts.ts';
 import { frontierSection, headline, nodesSection, outOfMemoryMessage, pipelineSection, searchedNodesSection, warningsList } from './results.ts';
-import { constructedStyles, STYLES } from './styles.ts';
+import { emit, guarded, markIssues, messageOf as message, mountShadow, setHtml, writeFields } from './shadow-form.ts';
 import { template } from './template.ts';
 
 const BOOLEAN_FIELDS = new Set(FIELDS.filter((f) => f.kind === 'checkbox').map((f) => f.name));
@@ -32,8 +32,6 @@ const SEARCHED_FIELDS = new Set(['tp', 'pp', 'vp', 'cp', 'sp', 'distopt', 'mbs',
 
 /** The status when the plan does not fit: not a typing mistake; the micro-batch's message lists what to try. */
 const OUT_OF_MEMORY_STATUS = 'Out of memory: see the marked field for what to try.';
-
-const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /** Up to n of a sorted list, evenly spaced on a log scale, always keeping the ends. */
 function logSample(sorted: readonly number[], n: number): number[] {
@@ -89,19 +87,7 @@ export class TrainplanEstimator extends HTMLElement {
 
   constructor() {
     super();
-    this.#root = this.attachShadow({ mode: 'open' });
-    // A constructable stylesheet where there is one: a strict CSP (style-src 'self') blocks a <style> element.
-    const sheet = constructedStyles();
-    if (sheet) {
-      this.#root.adoptedStyleSheets = [sheet];
-      this.#root.innerHTML = template();
-    } else {
-      this.#root.innerHTML = `<style>${STYLES}</style>${template()}`;
-    }
-    const form = this.#root.querySelector('form')!;
-    form.addEventListener('input', (ev) => this.#guard(() => this.#onInput(ev)));
-    form.addEventListener('change', (ev) => this.#guard(() => this.#onInput(ev)));
-    form.addEventListener('submit', (ev) => ev.preventDefault());
+    this.#root = mountShadow(this, template(), (ev) => this.#guard(() => this.#onInput(ev)));
   }
 
   /** The last scenario that gave a good estimate (a contract scenario), or undefined before the first. */
@@ -150,13 +136,7 @@ export class TrainplanEstimator extends HTMLElement {
 
   /** Runs `fn`, turning anything it throws into a status message: the host page never sees it. */
   #guard(fn: () => void | Promise<void>): void {
-    const fail = (e: unknown) => this.#status(`Something went wrong: ${message(e)}. Showing the last good result.`);
-    try {
-      const r = fn();
-      if (r instanceof Promise) r.catch(fail);
-    } catch (e) {
-      fail(e);
-    }
+    guarded(fn, (e) => this.#status(`Something went wrong: ${message(e)}. Showing the last good result.`));
   }
 
   #fromAttribute(name: string, value: string): string {
@@ -257,13 +237,7 @@ export class TrainplanEstimator extends HTMLElement {
   }
 
   #writeForm(): void {
-    for (const f of FIELDS) {
-      const el = this.#root.getElementById(`f-${f.name}`) as HTMLInputElement | HTMLSelectElement | null;
-      if (!el) continue;
-      const value = this.#values[f.name] ?? '';
-      if (el instanceof HTMLInputElement && el.type === 'checkbox') el.checked = value === 'true';
-      else el.value = value;
-    }
+    writeFields(this.#root, FIELDS, this.#values);
     this.#showCustom();
   }
 
@@ -288,23 +262,10 @@ export class TrainplanEstimator extends HTMLElement {
    * status says of the marked fields: a typing mistake by default; out of memory says so instead.
    */
   #showIssues(issues: readonly FieldIssue[], lead = 'Fix the marked field.'): void {
-    for (const el of this.#root.querySelectorAll('.msg')) el.textContent = '';
-    for (const el of this.#root.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
-    const general: string[] = [];
-    for (const issue of issues) {
-      const msg = issue.field ? this.#root.getElementById(`m-${issue.field}`) : null;
-      const input = issue.field ? this.#root.getElementById(`f-${issue.field}`) : null;
-      // A custom shape's field and its message are hidden together while the model is a preset.
-      if (msg && input && !msg.hidden) {
-        msg.textContent = msg.textContent ? `${msg.textContent}; ${issue.message}` : issue.message;
-        input.setAttribute('aria-invalid', 'true');
-      } else {
-        general.push(issue.message);
-      }
-    }
+    const general = markIssues(this.#root, issues);
     if (issues.length > 0) {
       this.#status(`${general.length > 0 ? `${general.join('; ')}. ` : `${lead} `}${this.#lastGood ? 'Showing the last good result.' : ''}`);
-      this.dispatchEvent(new CustomEvent('trainplan-invalid', { detail: { issues }, bubbles: true, composed: true }));
+      emit(this, 'trainplan-invalid', { issues });
     }
   }
 
@@ -348,7 +309,7 @@ export class TrainplanEstimator extends HTMLElement {
     this.#lastGood = { scenario, estimate };
     this.#render(estimate);
     this.#share(scenario, parsed.budget.deadlineDays);
-    this.dispatchEvent(new CustomEvent('trainplan-estimate', { detail: { scenario, estimate }, bubbles: true, composed: true }));
+    emit(this, 'trainplan-estimate', { scenario, estimate });
     await this.#sizing(run, scenario, estimate, parsed.budget, parsed.auto);
   }
 
@@ -378,8 +339,7 @@ export class TrainplanEstimator extends HTMLElement {
   }
 
   #set(selector: string, html: string): void {
-    const el = this.#root.querySelector(selector);
-    if (el) el.innerHTML = html;
+    setHtml(this.#root, selector, html);
   }
 
   #render(e: EstimateOk): void {
@@ -445,7 +405,7 @@ export class TrainplanEstimator extends HTMLElement {
       }
     }
     this.#set('.out-nodes', searched + nodesSection(answer, budget));
-    this.dispatchEvent(new CustomEvent('trainplan-sized', { detail: { points, answer }, bubbles: true, composed: true }));
+    emit(this, 'trainplan-sized', { points, answer });
     await this.#timeCost(run, scenario, budget.tokens, auto);
   }
 

@@ -14,12 +14,14 @@ export interface FieldSpec {
   readonly kind: FieldKind;
   /** For selects: [value, label]. */
   readonly options?: readonly (readonly [string, string])[];
+  /** A bound the value must exceed (a latency bound of 0 means nothing); `min` is one it may equal. */
+  readonly above?: number;
   readonly min?: number;
   readonly max?: number;
   /** Empty allowed (the contract's default applies). */
   readonly optional?: boolean;
-  /** Which fieldset it is drawn in. */
-  readonly group: 'model' | 'cluster' | 'batch' | 'parallelism' | 'budget';
+  /** Which fieldset it is drawn in (each element names its own: template.ts, serving-template.ts). */
+  readonly group: string;
   /** Shown only when the model is "custom". */
   readonly customOnly?: boolean;
   /** Drawn across its fieldset's whole row: a select whose options are ids as long as `megatron-529.6b`. */

@@ -1,14 +1,11 @@
 import { defaultPrecision, resolveScenario, validateScenario, type ScenarioInput } from '@trainplan/protocol';
 import { defaultSystemForGpu, gpuById } from '@trainplan/presets';
-import { formatCountExact, parseCount, parseDecimal } from '@trainplan/units';
-import { FIELDS, type FieldSpec, type FieldValues } from './fields.ts';
+import { formatCountExact } from '@trainplan/units';
+import { FIELDS, type FieldValues } from './fields.ts';
 import { keptFromScenario, type KeptFields } from './kept-fields.ts';
+import { parseFields, type FieldIssue } from './parse-field.ts';
 
-export interface FieldIssue {
-  /** The field's name (= its attribute), or '' when no one field is to blame. */
-  readonly field: string;
-  readonly message: string;
-}
+export type { FieldIssue } from './parse-field.ts';
 
 export interface Budget {
   /** Tokens to train on, a plain count. */
@@ -20,39 +17,16 @@ export type FieldsResult =
   | { ok: true; scenario: ScenarioInput; budget: Budget; auto: boolean }
   | { ok: false; issues: FieldIssue[] };
 
-function parseField(spec: FieldSpec, raw: string): { value?: number | string | boolean; issue?: string } {
-  const text = raw.trim();
-  if (spec.kind === 'checkbox') return { value: text === 'true' || text === 'on' };
-  if (spec.kind === 'select') {
-    const known = spec.options?.some(([v]) => v === text) ?? true;
-    return known ? { value: text } : { issue: `unknown ${spec.label.toLowerCase()} "${text}"` };
-  }
-  if (text === '') return spec.optional ? {} : { issue: 'required' };
-  const n = spec.kind === 'count' ? parseCount(text) : parseDecimal(text);
-  if (n === undefined || !Number.isFinite(n)) return { issue: spec.kind === 'count' ? `not a count (e.g. 300B, 2T): "${text}"` : `not a number: "${text}"` };
-  if (spec.kind === 'integer' && !Number.isInteger(n)) return { issue: `a whole number, got ${text}` };
-  const bound = (b: number) => (spec.kind === 'count' ? countText(b) : String(b));
-  if (spec.min !== undefined && n < spec.min) return { issue: `at least ${bound(spec.min)}, got ${text}` };
-  if (spec.max !== undefined && n > spec.max) return { issue: `at most ${bound(spec.max)}, got ${text}` };
-  return { value: n };
-}
-
 /**
  * The reader's field values → a contract scenario (../shared/docs/scenario-contract.md) and the
  * token budget and deadline for the "how many nodes" answer. Only checks of one field at a time
  * live here; whether the degrees divide the GPUs is the estimate's answer, mapped back by `fieldForPath`.
  */
 export function scenarioFromFields(values: FieldValues): FieldsResult {
-  const issues: FieldIssue[] = [];
-  const v: Record<string, number | string | boolean | undefined> = {};
   const custom = values.model === 'custom';
-  for (const spec of FIELDS) {
-    if (spec.customOnly && !custom) continue;
-    const parsed = parseField(spec, values[spec.name] ?? '');
-    if (parsed.issue) issues.push({ field: spec.name, message: parsed.issue });
-    v[spec.name] = parsed.value;
-  }
-  if (issues.length > 0) return { ok: false, issues };
+  const parsed = parseFields(FIELDS, values, (spec) => spec.customOnly === true && !custom);
+  if (!parsed.ok) return parsed;
+  const v = parsed.values;
   const num = (name: string) => v[name] as number;
   const opt = (name: string) => v[name] as number | undefined;
 

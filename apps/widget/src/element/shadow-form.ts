@@ -1,0 +1,88 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+/**
+ * What both elements do with their shadow root and its form: mount the stylesheet and markup, wire the
+ * form's input, fill the controls, mark a field's issue beside it, replace an output slot, send an event.
+ * The estimator and the serving element each keep their own state and flow; these are the parts they share.
+ */
+import type { FieldSpec } from '../form/fields.ts';
+import type { FieldIssue } from '../form/parse-field.ts';
+import { constructedStyles, STYLES } from './styles.ts';
+
+/** An error's message, for a status line (anything may be thrown). */
+export const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/**
+ * An open shadow root on `host` with the shared stylesheet and `html`; `onInput` hears every input and
+ * change of its form, and submitting the form does nothing (there is nothing to send: answers follow the input).
+ */
+export function mountShadow(host: HTMLElement, html: string, onInput: (ev: Event) => void): ShadowRoot {
+  const root = host.attachShadow({ mode: 'open' });
+  // A constructable stylesheet where there is one: a strict CSP (style-src 'self') blocks a <style> element.
+  const sheet = constructedStyles();
+  if (sheet) {
+    root.adoptedStyleSheets = [sheet];
+    root.innerHTML = html;
+  } else {
+    root.innerHTML = `<style>${STYLES}</style>${html}`;
+  }
+  const form = root.querySelector('form')!;
+  form.addEventListener('input', onInput);
+  form.addEventListener('change', onInput);
+  form.addEventListener('submit', (ev) => ev.preventDefault());
+  return root;
+}
+
+/** Runs `fn`, handing anything it throws or rejects with to `fail`: a custom element never throws into its host page. */
+export function guarded(fn: () => void | Promise<void>, fail: (e: unknown) => void): void {
+  try {
+    const r = fn();
+    if (r instanceof Promise) r.catch(fail);
+  } catch (e) {
+    fail(e);
+  }
+}
+
+/** Writes `values` into the form's controls (`f-<name>`): a checkbox's "true"/"false" as its tick. */
+export function writeFields(root: ShadowRoot, fields: readonly FieldSpec[], values: Readonly<Record<string, string>>): void {
+  for (const f of fields) {
+    const el = root.getElementById(`f-${f.name}`) as HTMLInputElement | HTMLSelectElement | null;
+    if (!el) continue;
+    const value = values[f.name] ?? '';
+    if (el instanceof HTMLInputElement && el.type === 'checkbox') el.checked = value === 'true';
+    else el.value = value;
+  }
+}
+
+/**
+ * Clears the previous marks, then shows each issue beside its field (its message slot, aria-invalid on the
+ * control). Returns the messages of the issues with no field on screen, for the status line instead.
+ */
+export function markIssues(root: ShadowRoot, issues: readonly FieldIssue[]): string[] {
+  for (const el of root.querySelectorAll('.msg')) el.textContent = '';
+  for (const el of root.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
+  const general: string[] = [];
+  for (const issue of issues) {
+    const msg = issue.field ? root.getElementById(`m-${issue.field}`) : null;
+    const input = issue.field ? root.getElementById(`f-${issue.field}`) : null;
+    // A field and its message hidden together (the estimator's custom shape under a preset) count as off screen.
+    if (msg && input && !msg.hidden) {
+      msg.textContent = msg.textContent ? `${msg.textContent}; ${issue.message}` : issue.message;
+      input.setAttribute('aria-invalid', 'true');
+    } else {
+      general.push(issue.message);
+    }
+  }
+  return general;
+}
+
+/** Replaces the markup of the first element matching `selector` (an output slot). */
+export function setHtml(root: ShadowRoot, selector: string, html: string): void {
+  const el = root.querySelector(selector);
+  if (el) el.innerHTML = html;
+}
+
+/** Dispatches `type` with `detail`, bubbling out of the shadow root so a host page can listen on any ancestor. */
+export function emit(host: HTMLElement, type: string, detail: unknown): void {
+  host.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+}
