@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { estimateInference, planInference, type InferenceEstimate, type InferenceShape } from '../src/index.ts';
+import { continuousIteration, estimateInference, fusedLayerSeconds, pagedTokensPerSequence, planInference, type InferenceEstimate, type InferenceShape } from '../src/index.ts';
+import { parameterCount } from '@trainplan/model';
 import { llama70bBase as base } from './fixtures.ts';
 
 const shape = { tensor: 8, pipeline: 1, promptTokens: 2048, outputTokens: 512 };
@@ -10,6 +11,34 @@ function estimate(s: InferenceShape): InferenceEstimate {
   if (!e.ok) throw new Error(`${JSON.stringify(s)}: ${e.message}`);
   return e;
 }
+
+describe('a fused iteration, worked by hand', () => {
+  // A decode layer streaming its weights for 10 µs while its FLOPs take 2 µs, with 1 µs of launches and all-reduces.
+  const layer = { memorySeconds: 10e-6, computeSeconds: 2e-6, fixedSeconds: 1e-6 };
+
+  it('prefill tensor-core work fits in the 8 µs the tensor cores idle, and costs nothing there; beyond it, it adds', () => {
+    expect(fusedLayerSeconds(layer, { tensorCoreSeconds: 0, otherSeconds: 0 })).toBeCloseTo(11e-6, 15);
+    expect(fusedLayerSeconds(layer, { tensorCoreSeconds: 8e-6, otherSeconds: 0 })).toBeCloseTo(11e-6, 15);
+    expect(fusedLayerSeconds(layer, { tensorCoreSeconds: 12e-6, otherSeconds: 0 })).toBeCloseTo(15e-6, 15);
+    // Element-wise kernels and all-reduces of the prompt do not hide.
+    expect(fusedLayerSeconds(layer, { tensorCoreSeconds: 4e-6, otherSeconds: 3e-6 })).toBeCloseTo(14e-6, 15);
+  });
+
+  it('two stages of 3 and 2 layers, two micro-batches, 4 sequences of 2 output tokens: one prompt per micro-batch each iteration', () => {
+    const prompt = { layerTensorCoreSeconds: 6e-6, layerOtherSeconds: 1e-6, activationBytes: 0 };
+    const round = { microBatches: 2, layer, layersPerStage: [3, 2], logitsSeconds: 5e-6, activationBytes: 0 };
+    const it = continuousIteration({ round, prompt, batch: 4, outputTokens: 2, sendSeconds: () => 0 });
+    // A fused layer: max(10, 2 + 6) + 1 + 1 = 12 µs; stages 36 and 24 + 5 µs; traversal 65 µs, busiest stage 2 × 36 = 72 µs.
+    expect(it.iterationSeconds).toBeCloseTo(72e-6, 15);
+    // The prompt alone: 5 layers × 7 µs; the first token waits one iteration more.
+    expect(it.promptSeconds).toBeCloseTo(35e-6, 15);
+    expect(it.firstTokenSeconds).toBeCloseTo(107e-6, 15);
+  });
+
+  it('a paged sequence of 100 prompt and 10 output tokens holds 100 + 5.5 tokens on average, and half a 16-token block more', () => {
+    expect(pagedTokensPerSequence(100, 10)).toBe(113);
+  });
+});
 
 describe('continuous batching (Orca, vLLM, in-flight batching)', () => {
   it('static stays the default: no batching given answers exactly as batching "static", and says so', () => {
@@ -37,12 +66,32 @@ describe('continuous batching (Orca, vLLM, in-flight batching)', () => {
     expect(cont.tokensPerSecondPerGpu).toBeCloseTo(batch / cont.decodeStepSeconds / (8 * pipeline), 9);
   });
 
-  it.each([1, 8, 64, 256])('PP 1, batch %i: the iteration is the decode step plus b/O prompts each prefilled as a batch of one', (batch) => {
+  it.each([1, 8, 64, 256])('PP 1, batch %i: the iteration lies between the decode step with the b/O prompts\' FLOPs at peak and the decode step plus their prefill alone', (batch) => {
     const stat = estimate({ ...shape, batch });
     const cont = estimate({ ...shape, batch, batching: 'continuous' });
     const onePrompt = estimate({ ...shape, batch: 1 }).prefillSeconds;
     const admitted = batch / shape.outputTokens;
-    expect(cont.decodeStepSeconds - stat.decodeStepSeconds).toBeCloseTo(admitted * onePrompt, 12);
+    // Fusion only saves: never more than the decode step and the prompts' prefill run one after the other.
+    expect(cont.decodeStepSeconds).toBeLessThan(stat.decodeStepSeconds + admitted * onePrompt);
+    // Physics: the prompts' 2·N·P FLOPs must run on the t GPUs' tensor cores, at best at their dense peak.
+    const promptFlops = admitted * 2 * parameterCount(base.model) * shape.promptTokens;
+    expect(cont.decodeStepSeconds).toBeGreaterThan(promptFlops / (shape.tensor * base.gpu.peakFlops.bf16!));
+  });
+
+  it('fused with a memory-bound decode, most of a small batch\'s prefill hides under the weight reads; at a large batch little does', () => {
+    const onePrompt = estimate({ ...shape, batch: 1 }).prefillSeconds;
+    const hidden = (batch: number) => {
+      const stat = estimate({ ...shape, batch });
+      const cont = estimate({ ...shape, batch, batching: 'continuous' });
+      const work = (batch / shape.outputTokens) * onePrompt;
+      return (stat.decodeStepSeconds + work - cont.decodeStepSeconds) / work;
+    };
+    // The prompt's GEMMs and attention hide; its element-wise kernels and all-reduces (under half of it) do not.
+    expect(hidden(1)).toBeGreaterThan(0.5);
+    expect(hidden(1)).toBeLessThan(1);
+    // Batch 600 admits 1.2 prompts an iteration: far more tensor-core work than the decode leaves idle.
+    expect(hidden(600)).toBeLessThan(0.2);
+    expect(hidden(600)).toBeGreaterThan(0);
   });
 
   it.each([[1, 8], [2, 8], [4, 64], [8, 64]])('PP %i, batch %i: the first token is one prompt\'s prefill alone plus the running iteration', (pipeline, batch) => {
@@ -51,16 +100,16 @@ describe('continuous batching (Orca, vLLM, in-flight batching)', () => {
     expect(cont.prefillSeconds).toBeCloseTo(alone + cont.decodeStepSeconds, 12);
   });
 
-  it.each([2, 4, 8])('PP %i with a micro-batch per stage: the stages share the admitted prompts\' prefill, each adding about 1/PP of it', (pipeline) => {
+  it.each([2, 4, 8])('PP %i with a micro-batch per stage: the stages share the admitted prompts\' prefill, each adding at most about 1/PP of it', (pipeline) => {
     const batch = 64;
     const stat = estimate({ ...shape, pipeline, batch });
     const cont = estimate({ ...shape, pipeline, batch, batching: 'continuous' });
     const prefillWork = (batch / shape.outputTokens) * estimate({ ...shape, pipeline, batch: 1 }).prefillSeconds;
     const added = cont.decodeStepSeconds - stat.decodeStepSeconds;
-    // At most all of it (one stage doing every layer); at least one stage's share: the lone prompt's
-    // prefill also holds the p − 1 pipeline sends, which keep no stage busy, hence the 10 %.
-    expect(added).toBeLessThan(prefillWork);
-    expect(added).toBeGreaterThan((0.9 * prefillWork) / pipeline);
+    // Each stage prefills its own layers of the prompts, not every layer (one stage doing all of it would
+    // add prefillWork); the 10 % is the sends of the prompts' activations between the stages.
+    expect(added).toBeGreaterThan(0);
+    expect(added).toBeLessThan((1.1 * prefillWork) / pipeline);
   });
 
   it('PP keeps the per-GPU throughput: TP 8 · PP 2 at batch 2m serves like TP 8 alone at batch m (as static batching does)', () => {
@@ -81,10 +130,24 @@ describe('continuous batching (Orca, vLLM, in-flight batching)', () => {
     expect(ratio(100_000)).toBeLessThan(1);
   });
 
-  it('memory is the static batch\'s: b sequences at full context', () => {
+  it('the KV cache is paged: a sequence holds its prompt and half its output on average (within a 16-token block), not its full context', () => {
     const stat = estimate({ ...shape, batch: 64 });
     const cont = estimate({ ...shape, batch: 64, batching: 'continuous' });
-    expect([cont.kvCacheBytesPerGpu, cont.totalBytesPerGpu, cont.maxBatch]).toEqual([stat.kvCacheBytesPerGpu, stat.totalBytesPerGpu, stat.maxBatch]);
+    const full = shape.promptTokens + shape.outputTokens;
+    const mean = shape.promptTokens + shape.outputTokens / 2;
+    const ratio = cont.kvCacheBytesPerGpu / stat.kvCacheBytesPerGpu;
+    expect(ratio).toBeGreaterThan(mean / full);
+    expect(ratio).toBeLessThan((mean + 16) / full);
+    // The weights and the runtime reserve are the same; only the cache shrinks.
+    expect(cont.totalBytesPerGpu - cont.kvCacheBytesPerGpu).toBe(stat.totalBytesPerGpu - stat.kvCacheBytesPerGpu);
+    expect(cont.maxBatch).toBeGreaterThan(stat.maxBatch);
+  });
+
+  it('a short prompt with a long output nearly doubles the largest batch: sequences hold half their output on average', () => {
+    const s = { ...shape, batch: 1, promptTokens: 128, outputTokens: 8192 };
+    const ratio = estimate({ ...s, batching: 'continuous' }).maxBatch / estimate(s).maxBatch;
+    expect(ratio).toBeGreaterThan(1.9);
+    expect(ratio).toBeLessThan(2);
   });
 });
 

@@ -48,7 +48,8 @@ export const inferenceRequestSchema: Schema<InferenceRequest> = object({
     description: 'static: each batch is prefilled together, then decoded (the first token waits for every prompt of it). '
       + 'continuous: iteration-level scheduling (Orca, OSDI 2022; vLLM, SOSP 2023; TensorRT-LLM in-flight batching): '
       + 'each decode iteration of the b sequences also prefills the b/outputTokens prompts replacing those that finished '
-      + '(chunked prefill, Sarathi-Serve, OSDI 2024), so a prompt waits one iteration rather than a whole batch.',
+      + '(chunked prefill fused into the decode kernels, Sarathi-Serve, OSDI 2024), so a prompt waits one iteration rather than a whole batch; '
+      + 'the KV cache is paged (vLLM\'s PagedAttention), each sequence holding its prompt and, on average, half its output.',
   }), 'static'),
   gpus: optional(integer({ min: 1, max: MAX_INFERENCE_GPUS, description: 'GPUs available: only TP × PP shapes that divide it are tried, each a replica (gpus / (TP × PP) replicas).' })),
   maxDecodeSecondsPerToken: optional(number({ greaterThan: 0, max: 3600, description: 'Latency bound per generated token.' })),

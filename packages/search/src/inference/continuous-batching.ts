@@ -5,26 +5,39 @@ import type { Bytes, Seconds } from '@trainplan/units';
  * decoded together until it finishes. 'continuous': iteration-level scheduling (Orca, Yu et al.,
  * OSDI 2022; vLLM, Kwon et al., SOSP 2023; TensorRT-LLM's in-flight batching): a finished sequence
  * leaves and a waiting prompt joins at every iteration, its prefill piggybacked on the decode
- * (chunked prefill, Sarathi-Serve, Agrawal et al., OSDI 2024).
+ * (chunked prefill, Sarathi-Serve, Agrawal et al., OSDI 2024), with a paged KV cache.
  */
 export type InferenceBatching = 'static' | 'continuous';
+
+/** One layer's decode of one micro-batch, as a roofline (estimateInference). */
+export interface DecodeLayer {
+  /** The layer's weights and the micro-batch's KV cache over the sustained HBM bandwidth. */
+  readonly memorySeconds: Seconds;
+  /** The micro-batch's FLOPs over the sustained tensor-core peak. */
+  readonly computeSeconds: Seconds;
+  /** What neither overlaps: kernel overheads and the tensor-parallel all-reduces. */
+  readonly fixedSeconds: Seconds;
+}
 
 /** One decode round of the replica at batch b, as estimateInference costs it. */
 export interface DecodeRound {
   /** Micro-batches k = min(PP, b) in flight; a round is each of them crossing every stage once. */
   readonly microBatches: number;
-  /** Each stage's decode work on one micro-batch (its layers, and the logits on the last stage). */
-  readonly stageSeconds: readonly Seconds[];
+  readonly layer: DecodeLayer;
+  /** Layers on each pipeline stage. */
+  readonly layersPerStage: readonly number[];
+  /** The output layer's decode of one micro-batch, on the last stage. */
+  readonly logitsSeconds: Seconds;
   /** Activations one micro-batch's decode sends from a stage to the next (2·m·h). */
   readonly activationBytes: Bytes;
 }
 
-/** One prompt's prefill on the replica, alone (a micro-batch of one sequence). */
+/** One prompt's prefill on the replica, alone (a micro-batch of one sequence), per layer. */
 export interface PromptPrefill {
-  /** A layer's forward pass over one prompt, tensor-parallel all-reduces included (layerProfile at micro-batch 1). */
-  readonly layerForwardSeconds: Seconds;
-  /** Layers on each pipeline stage. */
-  readonly layersPerStage: readonly number[];
+  /** The layer's GEMMs and attention core over the prompt: tensor-core work (planner's layerComputeCost). */
+  readonly layerTensorCoreSeconds: Seconds;
+  /** The rest of the layer's forward: element-wise kernels and the tensor-parallel all-reduces. */
+  readonly layerOtherSeconds: Seconds;
   /** Activations of the prompt one stage sends to the next (2·P·h). */
   readonly activationBytes: Bytes;
 }
@@ -38,19 +51,45 @@ export interface ContinuousIteration {
   readonly firstTokenSeconds: Seconds;
 }
 
+/** Prefill work one micro-batch's layer carries besides its decode: tensor-core work, and the rest. */
+export interface LayerPrefill {
+  readonly tensorCoreSeconds: Seconds;
+  readonly otherSeconds: Seconds;
+}
+
+/** A decode round's layers carry no prefill (static batching). */
+export const NO_PREFILL: LayerPrefill = { tensorCoreSeconds: 0, otherSeconds: 0 };
+
+/**
+ * One layer of one micro-batch with `prefill` fused into the same kernels (Sarathi-Serve's decode-maximal
+ * batching, Agrawal et al. 2024 §4; vLLM's chunked prefill runs prompt and decode tokens as one flattened
+ * batch): the GEMMs read the weights once for both, so the prompt's tensor-core work fills the tensor
+ * cores the memory-bound decode leaves idle while its weights stream in, a roofline (Williams et al.
+ * 2009) over the sum: max(memory, decode FLOPs + prefill's). The prefill's element-wise kernels and
+ * all-reduces add. With no prefill it is the decode layer's roofline plus its overheads.
+ */
+export function fusedLayerSeconds(layer: DecodeLayer, prefill: LayerPrefill): Seconds {
+  return Math.max(layer.memorySeconds, layer.computeSeconds + prefill.tensorCoreSeconds) + layer.fixedSeconds + prefill.otherSeconds;
+}
+
+/** Each stage's time on one micro-batch whose layers carry `prefill`: its layers, and the logits on the last. */
+export function stageSeconds(round: DecodeRound, prefill: LayerPrefill = NO_PREFILL): Seconds[] {
+  const layer = fusedLayerSeconds(round.layer, prefill);
+  const last = round.layersPerStage.length - 1;
+  return round.layersPerStage.map((l, i) => l * layer + (i === last ? round.logitsSeconds : 0));
+}
+
 /**
  * Continuous batching in steady state with b sequences of O output tokens each: an iteration decodes one
  * token for each of the b sequences, b/O of them finish (each lives O iterations), and as many new
  * prompts are admitted and prefilled inside it (Orca's iteration-level scheduling, Yu et al. 2022;
  * Sarathi-Serve's chunked prefill piggybacked on the decode batch, Agrawal et al. 2024).
  *
- * The prefill work adds to the decode round rather than fusing with it (Sarathi fuses the prompt chunk
- * into the decode GEMMs, so the weights are read once for both): an upper bound on the iteration.
- * PP = 1: T_iter = decode step + (b/O) × one prompt's prefill. PP = p > 1, an approximation: the b/O
- * prompts ride in the k micro-batches, (b/O)/k each, so each micro-batch's traversal grows by (b/O)/k
- * prompts' layers (and sends their activations along with its own), and stage i is busy k × its
- * decode work plus (b/O) × its layers' forward over one prompt; the iteration is the larger of the
- * traversal and the busiest stage, as the decode round is (estimateInference).
+ * The b/O prompts ride in the k micro-batches, (b/O)/k each, fused into their layers (fusedLayerSeconds):
+ * each micro-batch's traversal grows by its share of the prompts' work beyond what hides under the decode's
+ * weight reads (and it sends their activations along with its own), and each stage is busy k times its
+ * fused layers. The iteration is the larger of the traversal and the busiest stage, as the decode round
+ * is (estimateInference); with PP 1 it is the one stage's fused layers.
  *
  * The time to first token is one running iteration (a prompt arriving waits up to one before it is
  * admitted) plus the prompt's prefill alone, as an engine that admits a waiting prompt whole at the
@@ -69,13 +108,28 @@ export function continuousIteration(options: {
   const { round, prompt, batch, outputTokens, sendSeconds } = options;
   const k = round.microBatches;
   // Prompts admitted per iteration: each sequence lives O iterations, so b/O leave and join per iteration.
-  const admitted = batch / outputTokens;
-  const promptLayers = (layers: number) => layers * prompt.layerForwardSeconds;
-  const allLayers = prompt.layersPerStage.reduce((a, l) => a + l, 0);
-  const decodeWork = round.stageSeconds.reduce((a, s) => a + s, 0);
-  const traversal = decodeWork + (admitted / k) * promptLayers(allLayers) + sendSeconds(round.activationBytes + (admitted / k) * prompt.activationBytes);
-  const busiestStage = Math.max(...round.stageSeconds.map((s, i) => k * s + admitted * promptLayers(prompt.layersPerStage[i]!)));
+  const perMicroBatch = batch / outputTokens / k;
+  const stages = stageSeconds(round, { tensorCoreSeconds: perMicroBatch * prompt.layerTensorCoreSeconds, otherSeconds: perMicroBatch * prompt.layerOtherSeconds });
+  const traversal = stages.reduce((a, s) => a + s, 0) + sendSeconds(round.activationBytes + perMicroBatch * prompt.activationBytes);
+  const busiestStage = k * Math.max(...stages);
   const iterationSeconds = Math.max(traversal, busiestStage);
-  const promptSeconds = promptLayers(allLayers) + sendSeconds(prompt.activationBytes);
+  const allLayers = round.layersPerStage.reduce((a, l) => a + l, 0);
+  const promptSeconds = allLayers * (prompt.layerTensorCoreSeconds + prompt.layerOtherSeconds) + sendSeconds(prompt.activationBytes);
   return { iterationSeconds, promptSeconds, firstTokenSeconds: promptSeconds + iterationSeconds };
+}
+
+/** vLLM's default KV block: 16 tokens (PagedAttention, Kwon et al. 2023 §4.2; `block_size` in vLLM's cache config). */
+export const KV_BLOCK_TOKENS = 16;
+
+/**
+ * KV-cache tokens a sequence holds on average under continuous batching with a paged cache (vLLM's
+ * PagedAttention, Kwon et al. 2023 §4; TensorRT-LLM's paged KV cache): blocks are taken as tokens are
+ * written and freed when the sequence leaves, so a sequence holds its prompt and the tokens generated
+ * so far, not its full context. In steady state the b running sequences are spread evenly over their O
+ * iterations, j = 0 … O − 1 tokens generated, each writing one more in the iteration: P + (O + 1)/2 tokens
+ * on average, plus the half-filled last block (the only waste, §4.2). Output lengths that vary need
+ * headroom above this mean; vLLM preempts (and later recomputes) sequences when blocks run out.
+ */
+export function pagedTokensPerSequence(promptTokens: number, outputTokens: number): number {
+  return promptTokens + (outputTokens + 1) / 2 + (KV_BLOCK_TOKENS - 1) / 2;
 }

@@ -1,9 +1,9 @@
 import { collectiveCost, p2pSeconds } from '@trainplan/collectives';
 import { kvWidth, parameterBreakdown, pipelineSplit, stageParameters } from '@trainplan/model';
-import { layerProfile, peak16, resolveCalibration } from '@trainplan/planner';
+import { kernelContext, layerComputeCost, layerProfile, peak16, resolveCalibration, type PlanInput } from '@trainplan/planner';
 import { GiB, us, type Bytes, type Seconds } from '@trainplan/units';
 import { planFor, type SearchBase } from '../candidate.ts';
-import { continuousIteration, type InferenceBatching } from './continuous-batching.ts';
+import { continuousIteration, pagedTokensPerSequence, stageSeconds, type DecodeRound, type InferenceBatching, type PromptPrefill } from './continuous-batching.ts';
 
 /** What the inference planner needs: the training base minus the batch (precision is the weights' and KV cache's). */
 export type InferenceBase = Omit<SearchBase, 'globalBatchSize' | 'tokens'>;
@@ -80,6 +80,21 @@ export function kvCacheBytesPerToken(base: InferenceBase, tensor: number, layers
 }
 
 /**
+ * One prompt's prefill per layer, alone (a micro-batch of one sequence, `lone`), split as fusion needs it:
+ * the GEMMs and attention core (tensor-core work, the planner's layerComputeCost) and the rest of the
+ * layer's forward (element-wise kernels and the tensor-parallel all-reduces, the rest of layerProfile's).
+ */
+function promptPrefill(lone: PlanInput): PromptPrefill {
+  const cost = layerComputeCost(lone, kernelContext(lone, resolveCalibration(lone)), peak16(lone.gpu));
+  const tensorCore = cost.gemmForward + cost.attentionForward;
+  return {
+    layerTensorCoreSeconds: tensorCore,
+    layerOtherSeconds: layerProfile(lone).forwardSeconds - tensorCore,
+    activationBytes: 2 * lone.seqLength * lone.model.hiddenSize,
+  };
+}
+
+/**
  * Serving one model replica with TP × PP GPUs. Prefill is costed with the training model's own
  * forward-pass kernels (the planner's layerProfile: GEMMs with tile/wave quantisation, flash attention,
  * element-wise traffic) plus its tensor-parallel all-reduces and the pipeline sends. A decode step is a
@@ -100,8 +115,9 @@ export function kvCacheBytesPerToken(base: InferenceBase, tensor: number, layers
  * sequence's KV cache on the critical path of each token.)
  *
  * With `batching: 'continuous'` the decode round above also prefills the b/O prompts that replace the
- * sequences finishing in it, each costed as one prompt alone (layerProfile at micro-batch 1):
- * continuous-batching.ts. Memory is the static batch's: b sequences at full context.
+ * sequences finishing in it, each costed as one prompt alone and fused into the decode's layers, and the
+ * KV cache is paged, holding each sequence's steady-state mean rather than its full context
+ * (continuous-batching.ts). Static batching reserves every sequence's full context.
  */
 export function estimateInference(base: InferenceBase, shape: InferenceShape): InferenceAnswer {
   const { tensor: t, pipeline: p, batch: b, promptTokens, outputTokens, batching = 'static' } = shape;
@@ -112,14 +128,15 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape): I
   // Megatron-Core's first/middle/last layer split (@trainplan/model pipelineSplit).
   const split = pipelineSplit(model.layers, p);
   if (split === undefined) return fail('indivisible', `${model.layers} layers have no Megatron split over ${p} pipeline stages`);
-  const maxContext = promptTokens + outputTokens;
+  // KV tokens a sequence holds: its full context reserved (static), or its steady-state mean in a paged cache (continuous).
+  const heldTokens = batching === 'continuous' ? pagedTokensPerSequence(promptTokens, outputTokens) : promptTokens + outputTokens;
 
-  // Memory: the heaviest stage's weights (16-bit or FP8) plus the KV cache at full context.
+  // Memory: the heaviest stage's weights (16-bit or FP8) plus the KV cache of the tokens held.
   const layers = split.stages;
   const params = stageParameters({ shape: model, tensorParallel: t, layersPerStage: layers });
   const weights = Math.max(...params) * bytesPerValue(base);
   const mostLayers = Math.max(...layers);
-  const kvPerSequence = kvCacheBytesPerToken(base, t, mostLayers) * maxContext;
+  const kvPerSequence = kvCacheBytesPerToken(base, t, mostLayers) * heldTokens;
   const capacity = base.gpu.hbmBytes;
   const free = capacity - weights - RUNTIME_RESERVE;
   const maxBatch = free > 0 ? Math.floor(free / kvPerSequence) : 0;
@@ -156,21 +173,21 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape): I
   const group = { ranks: t, ranksPerNode: Math.min(t, base.nvlinkDomainGpus), concurrentGroupsPerNode: 1 };
   const allReduce = t > 1 ? collectiveCost({ op: 'all-reduce', bytes: 2 * m * model.hiddenSize, group, fabric: base.fabric, algorithm: 'auto' }).seconds : 0;
   const kernelOverhead = Math.min(calibration.kernelOverhead, DECODE_KERNEL_OVERHEAD);
-  const layerDecode = Math.max(memorySeconds, computeSeconds) + KERNELS_PER_LAYER * kernelOverhead + 2 * allReduce;
-  // The output layer on the last stage: V·h/t weights read once per micro-batch.
-  const logits = (model.vocabSize * model.hiddenSize * bytesPerValue(base)) / t / hbm;
-  const traversal = model.layers * layerDecode + logits + send(2 * m * model.hiddenSize);
-  const stageDecode = layers.map((l, i) => l * layerDecode + (i === layers.length - 1 ? logits : 0));
-  const slowestStage = Math.max(...stageDecode);
-  const decodeStep = Math.max(traversal, microBatches * slowestStage);
+  const round: DecodeRound = {
+    microBatches,
+    layer: { memorySeconds, computeSeconds, fixedSeconds: KERNELS_PER_LAYER * kernelOverhead + 2 * allReduce },
+    layersPerStage: layers,
+    // The output layer on the last stage: V·h/t weights read once per micro-batch.
+    logitsSeconds: (model.vocabSize * model.hiddenSize * bytesPerValue(base)) / t / hbm,
+    activationBytes: 2 * m * model.hiddenSize,
+  };
+  const stageDecode = stageSeconds(round);
+  const traversal = stageDecode.reduce((a, s) => a + s, 0) + send(round.activationBytes);
+  const decodeStep = Math.max(traversal, microBatches * Math.max(...stageDecode));
 
-  // Continuous batching: the round also prefills the b/O prompts admitted in it, each alone (micro-batch 1).
+  // Continuous batching: the round also prefills the b/O prompts admitted in it, fused into its layers.
   const continuous = batching === 'continuous'
-    ? continuousIteration({
-      round: { microBatches, stageSeconds: stageDecode, activationBytes: 2 * m * model.hiddenSize },
-      prompt: { layerForwardSeconds: m === 1 ? layerForward : layerProfile(prefillInput(1)).forwardSeconds, layersPerStage: layers, activationBytes: 2 * promptTokens * model.hiddenSize },
-      batch: b, outputTokens, sendSeconds: send,
-    })
+    ? continuousIteration({ round, prompt: promptPrefill(prefillInput(1)), batch: b, outputTokens, sendSeconds: send })
     : undefined;
   const step = continuous?.iterationSeconds ?? decodeStep;
 
