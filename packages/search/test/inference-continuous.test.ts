@@ -30,9 +30,19 @@ describe('a fused iteration, worked by hand', () => {
     const it = continuousIteration({ round, prompt, batch: 4, outputTokens: 2, sendSeconds: () => 0 });
     // A fused layer: max(10, 2 + 6) + 1 + 1 = 12 µs; stages 36 and 24 + 5 µs; traversal 65 µs, busiest stage 2 × 36 = 72 µs.
     expect(it.iterationSeconds).toBeCloseTo(72e-6, 15);
-    // The prompt alone: 5 layers × 7 µs; the first token waits one iteration more.
-    expect(it.promptSeconds).toBeCloseTo(35e-6, 15);
-    expect(it.firstTokenSeconds).toBeCloseTo(107e-6, 15);
+    // The carrying iteration: one whole prompt on a micro-batch, 12 µs a layer again, through both stages (65 µs).
+    expect(it.carryingSeconds).toBeCloseTo(65e-6, 15);
+    // The first token waits out the running iteration, then rides the carrying one.
+    expect(it.firstTokenSeconds).toBeCloseTo(137e-6, 15);
+  });
+
+  it('a sequence running alone: a quarter prompt a layer each iteration, and no running iteration to wait for', () => {
+    const prompt = { layerTensorCoreSeconds: 6e-6, layerOtherSeconds: 1e-6, activationBytes: 0 };
+    const round = { microBatches: 1, layer, layersPerStage: [3, 2], logitsSeconds: 5e-6, activationBytes: 0 };
+    const it = continuousIteration({ round, prompt, batch: 1, outputTokens: 4, sendSeconds: () => 0 });
+    // max(10, 2 + 1.5) + 1 + 0.25 = 11.25 µs a layer: 5 layers and the logits.
+    expect(it.iterationSeconds).toBeCloseTo(61.25e-6, 15);
+    expect(it.firstTokenSeconds).toBeCloseTo(65e-6, 15);
   });
 
   it('a paged sequence of 100 prompt and 10 output tokens holds 100 + 5.5 tokens on average, and half a 16-token block more', () => {
@@ -94,10 +104,20 @@ describe('continuous batching (Orca, vLLM, in-flight batching)', () => {
     expect(hidden(600)).toBeGreaterThan(0);
   });
 
-  it.each([[1, 8], [2, 8], [4, 64], [8, 64]])('PP %i, batch %i: the first token is one prompt\'s prefill alone plus the running iteration', (pipeline, batch) => {
+  it.each([[1, 8], [2, 8], [4, 64], [8, 64]])('PP %i, batch %i: the first token waits out the running iteration, then rides one carrying its whole prefill', (pipeline, batch) => {
     const cont = estimate({ ...shape, pipeline, batch, batching: 'continuous' });
     const alone = estimate({ ...shape, pipeline, batch: 1 }).prefillSeconds;
-    expect(cont.prefillSeconds).toBeCloseTo(alone + cont.decodeStepSeconds, 12);
+    const decode = estimate({ ...shape, pipeline, batch }).decodeStepSeconds;
+    // The carrying iteration is at least the prompt's prefill alone, and at most that and a decode step one after the other.
+    expect(cont.prefillSeconds).toBeGreaterThanOrEqual(cont.decodeStepSeconds + alone);
+    expect(cont.prefillSeconds).toBeLessThan(cont.decodeStepSeconds + alone + decode);
+  });
+
+  it.each([1, 2, 4])('PP %i, a sequence alone: nothing runs before its prompt, so its first token is about its prefill alone', (pipeline) => {
+    const cont = estimate({ ...shape, pipeline, batch: 1, batching: 'continuous' });
+    const stat = estimate({ ...shape, pipeline, batch: 1 });
+    expect(cont.prefillSeconds).toBeGreaterThanOrEqual(stat.prefillSeconds);
+    expect(cont.prefillSeconds).toBeLessThan(stat.prefillSeconds + stat.decodeStepSeconds);
   });
 
   it.each([2, 4, 8])('PP %i with a micro-batch per stage: the stages share the admitted prompts\' prefill, each adding at most about 1/PP of it', (pipeline) => {

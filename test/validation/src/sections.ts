@@ -3,6 +3,7 @@ import { collectivesSection } from './collectives-section.ts';
 import { renderValidationReport } from './render.ts';
 import { scoreAll, summarise } from './score.ts';
 import { searchSection } from './search-section.ts';
+import { servingSection } from './serving-section.ts';
 import { switchPointsSection } from './switch-points-section.ts';
 
 /**
@@ -35,4 +36,5 @@ export const VALIDATION_SECTIONS: ValidationSection[] = [
   collectivesSection,
   switchPointsSection,
   searchSection,
+  servingSection,
 ];

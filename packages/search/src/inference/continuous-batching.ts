@@ -45,9 +45,9 @@ export interface PromptPrefill {
 export interface ContinuousIteration {
   /** One iteration: every running sequence gets a token and b/O prompts are prefilled (the time per output token). */
   readonly iterationSeconds: Seconds;
-  /** One prompt's prefill alone through every stage, with the pipeline sends. */
-  readonly promptSeconds: Seconds;
-  /** Time to first token: a running iteration waited out, then the prompt's own prefill. */
+  /** The iteration that prefills one prompt whole, fused with its micro-batch's decode, through every stage. */
+  readonly carryingSeconds: Seconds;
+  /** Time to first token: a running iteration waited out (none when the sequence runs alone), then the carrying one. */
   readonly firstTokenSeconds: Seconds;
 }
 
@@ -91,11 +91,12 @@ export function stageSeconds(round: DecodeRound, prefill: LayerPrefill = NO_PREF
  * fused layers. The iteration is the larger of the traversal and the busiest stage, as the decode round
  * is (estimateInference); with PP 1 it is the one stage's fused layers.
  *
- * The time to first token is one running iteration (a prompt arriving waits up to one before it is
- * admitted) plus the prompt's prefill alone, as an engine that admits a waiting prompt whole at the
- * next iteration boundary (vLLM's scheduler without chunked prefill runs waiting prompts first). It
- * ignores queueing at saturation (prompts arriving faster than b/O per iteration wait longer) and a
- * small chunk budget spreading one prompt over several iterations.
+ * The time to first token is the running iteration waited out (a prompt arriving waits up to one before
+ * it is admitted; with a batch of one nothing else runs, so it starts at once) plus the iteration that
+ * carries it: its prefill whole, fused with its micro-batch's decode, through every stage, as an engine
+ * that admits a waiting prompt whole at the next iteration boundary (vLLM's scheduler without chunked
+ * prefill runs waiting prompts first). It ignores queueing at saturation (prompts arriving faster than
+ * b/O per iteration wait longer) and a small chunk budget spreading one prompt over several iterations.
  */
 export function continuousIteration(options: {
   readonly round: DecodeRound;
@@ -113,9 +114,10 @@ export function continuousIteration(options: {
   const traversal = stages.reduce((a, s) => a + s, 0) + sendSeconds(round.activationBytes + perMicroBatch * prompt.activationBytes);
   const busiestStage = k * Math.max(...stages);
   const iterationSeconds = Math.max(traversal, busiestStage);
-  const allLayers = round.layersPerStage.reduce((a, l) => a + l, 0);
-  const promptSeconds = allLayers * (prompt.layerTensorCoreSeconds + prompt.layerOtherSeconds) + sendSeconds(prompt.activationBytes);
-  return { iterationSeconds, promptSeconds, firstTokenSeconds: promptSeconds + iterationSeconds };
+  const carrying = stageSeconds(round, { tensorCoreSeconds: prompt.layerTensorCoreSeconds, otherSeconds: prompt.layerOtherSeconds });
+  const carryingSeconds = carrying.reduce((a, s) => a + s, 0) + sendSeconds(round.activationBytes + prompt.activationBytes);
+  const waitSeconds = batch > 1 ? iterationSeconds : 0;
+  return { iterationSeconds, carryingSeconds, firstTokenSeconds: waitSeconds + carryingSeconds };
 }
 
 /** vLLM's default KV block: 16 tokens (PagedAttention, Kwon et al. 2023 §4.2; `block_size` in vLLM's cache config). */
