@@ -9,9 +9,17 @@ export function embedSnippet(origin = 'https://your-trainplan-host'): string {
   tp="8" pp="8" gbs="1536" mbs="1" recompute="full"></trainplan-estimator>`;
 }
 
+/** The same for `<trainplan-serving>`: the API's inference example, held to 50 ms per output token. */
+export function servingSnippet(origin = 'https://your-trainplan-host'): string {
+  return `<script type="module" src="${origin}${MODULE_PATH}"></script>
+<trainplan-serving model="llama3-70b" gpu="h100-sxm" prompt="2048" output="512"
+  max-token-ms="50"></trainplan-serving>`;
+}
+
 /**
  * The demo page `npm start` serves at `/`: a short article on parallelism with the widget beside
- * the text (mirroring its scenario into the URL hash), and the embed snippet.
+ * the text (mirroring its scenario into the URL hash), and the embed snippet; then a short section on
+ * serving with `<trainplan-serving>` and its snippet.
  */
 export function demoPage(): string {
   return `<!doctype html>
@@ -23,8 +31,8 @@ export function demoPage(): string {
 <style>
 :root{color-scheme:light dark}
 body{font:17px/1.6 Georgia,serif;margin:0;padding:1.5rem 1rem;max-width:84rem;margin:auto}
-main{display:grid;grid-template-columns:minmax(0,30rem) minmax(0,1fr);gap:2rem;align-items:start}
-@media (max-width:60rem){main{grid-template-columns:minmax(0,1fr)}}
+main,.pair{display:grid;grid-template-columns:minmax(0,30rem) minmax(0,1fr);gap:2rem;align-items:start}
+@media (max-width:60rem){main,.pair{grid-template-columns:minmax(0,1fr)}}
 aside{position:sticky;top:1rem}
 pre{background:rgba(127,127,127,.12);padding:.8rem;overflow:auto;font-size:13px}
 code{font-size:.9em}
@@ -63,5 +71,17 @@ trainplan API instead (it sends <code>POST /v1/estimate</code>; this server's AP
 </article>
 <aside><trainplan-estimator sync-hash model="gpt3-175b" gpu="a100-80gb" nodes="128" tp="8" pp="8" gbs="1536" mbs="1" recompute="full" tokens="300B" days="30"></trainplan-estimator></aside>
 </main>
+<section class="pair" aria-labelledby="serving">
+<div>
+<h2 id="serving">Serving it: latency against throughput</h2>
+<p>Serving trades each user's speed for the GPUs' throughput: a larger batch reads the weights once for
+more sequences, so tokens/s per GPU rise while every token takes longer. The KV cache of the batch must fit
+beside the weights. The serving element finds the tensor × pipeline split and batch with the most tokens/s
+per GPU within a bound per output token, with continuous batching (prompts join as sequences finish, as vLLM
+serves); give <code>gpus</code> to count replicas.</p>
+<pre><code>${escapeHtml(servingSnippet())}</code></pre>
+</div>
+<trainplan-serving model="llama3-70b" gpu="h100-sxm" prompt="2048" output="512" max-token-ms="50"></trainplan-serving>
+</section>
 </body></html>`;
 }

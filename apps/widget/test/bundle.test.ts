@@ -8,6 +8,7 @@ describe('the widget bundle', () => {
     expect(bundle.gzipBytes).toBeLessThanOrEqual(WIDGET_BUDGET_GZIP_BYTES);
     // The core is in it: the planner's calibration and the presets travel with the element.
     expect(bundle.code).toContain('trainplan-estimator');
+    expect(bundle.code).toContain('trainplan-serving');
     expect(bundle.code).toContain('gpt3-175b');
   });
 
@@ -31,6 +32,8 @@ describe('the widget app', () => {
     expect(html).toContain(`<script type="module" src="${MODULE_PATH}"></script>`);
     expect(html).toContain('<trainplan-estimator sync-hash');
     expect(html).toContain('&#60;script type=&#34;module&#34;'); // the snippet, escaped for reading
+    expect(html).toContain('<trainplan-serving model=');
+    expect(html).toContain('&#60;trainplan-serving'); // its snippet
   });
 
   it('serves the module as JavaScript to any origin', async () => {

@@ -3,10 +3,10 @@
 // the widget's module is bundled in-process and served with the pages below through request routing, so
 // no server or port is needed. It runs in the browser suite (test/e2e/vitest.config.ts), whose globalSetup
 // installs chromium on a fresh CI machine.
-import { createApi } from '@trainplan/api';
 import { runEstimate, type EstimateOk } from '@trainplan/protocol';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { pageProblems, routeToApi } from './support/browser-page.ts';
 import { browserAndBundle } from './support/chromium.ts';
 import { scenarioFromHash } from '../src/hash.ts';
 
@@ -37,9 +37,7 @@ async function open(hash = '', options: { csp?: string; until?: string } = {}): 
     return route.fulfill({ status: 404, body: 'not found' });
   });
   const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  const problems = pageProblems(page);
   await page.goto(`${ORIGIN}/${hash}`);
   await waitFor(page, options.until ?? 'el.estimate !== undefined');
   return { page, context, problems, requests };
@@ -195,15 +193,8 @@ describe('<trainplan-estimator> opening an infeasible scenario, in Chromium', ()
 
 describe('the API docs page (/docs), in Chromium', () => {
   it('labels every "Try it" request body and asks for no /favicon.ico', async () => {
-    const api = createApi();
     const context = await browser().newContext();
-    const requests: string[] = [];
-    await context.route('http://api.test/**', async (route) => {
-      const req = route.request();
-      requests.push(new URL(req.url()).pathname);
-      const res = await api.request(new URL(req.url()).pathname, { method: req.method(), headers: req.headers(), body: req.postData() ?? undefined });
-      return route.fulfill({ status: res.status, headers: Object.fromEntries(res.headers), body: Buffer.from(await res.arrayBuffer()) });
-    });
+    const calls = await routeToApi(context, 'http://api.test');
     const page = await context.newPage();
     const problems: string[] = [];
     page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
@@ -216,7 +207,7 @@ describe('the API docs page (/docs), in Chromium', () => {
     await page.getByRole('textbox', { name: 'Request body (JSON) for POST /v1/estimate' }).waitFor();
     // Headless Chromium asks for no favicon either way; a headed browser asks for /favicon.ico (a 404) unless the page names one.
     expect(await page.locator('head link[rel=icon]').getAttribute('href')).toBe('data:,');
-    expect(requests).not.toContain('/favicon.ico');
+    expect(calls.map((c) => c.path)).not.toContain('/favicon.ico');
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -3,6 +3,10 @@ import { esc, px } from './markup.ts';
 /** The plot's margins in a 320-unit-wide chart: the y ends' labels at the left, the axis titles above and below. */
 export const PLOT_PAD = { left: 50, right: 8, top: 22, bottom: 34 } as const;
 
+/** The plot's left and bottom edges, in a chart `width` × `height` units. */
+export const plotFrame = (width: number, height: number): string =>
+  `<path class="frame" d="M${PLOT_PAD.left},${PLOT_PAD.top}V${height - PLOT_PAD.bottom}H${width - PLOT_PAD.right}"/>`;
+
 /** The least distance between the two y end labels: a line of 10-unit text. */
 const Y_END_GAP = 14;
 
@@ -38,4 +42,11 @@ export function logTicks(lo: number, hi: number, X: (v: number) => number): numb
     }
   }
   return out.length > 0 ? out : [lo, hi];
+}
+
+/** logTicks's values as labels under a plot `height` units tall, to three significant figures. */
+export function logXTicks(lo: number, hi: number, X: (v: number) => number, height: number): string {
+  return logTicks(lo, hi, X)
+    .map((v) => `<text class="axis tick" data-axis="x" x="${px(X(v))}" y="${height - 20}" text-anchor="middle">${esc(String(Number(v.toPrecision(3))))}</text>`)
+    .join('');
 }

@@ -1,6 +1,6 @@
 import type { FrontierSizeJson } from '@trainplan/protocol';
 import { countOf, formatCount, formatNumber } from '@trainplan/units';
-import { axisTitles, logTicks, PLOT_PAD, yEndTicks } from './axes.ts';
+import { axisTitles, logXTicks, PLOT_PAD, plotFrame, yEndTicks } from './axes.ts';
 import { esc, px } from './markup.ts';
 
 export interface FrontierChartInput {
@@ -75,10 +75,9 @@ export function frontierChart({ sizes, cheapestNodes, fastestNodes, currentNodes
     labels.push(`<text class="axis label" data-label="${s.nodes}" x="${px(right ? box.x0 : box.x1)}" y="${px(box.y1 - 2)}" text-anchor="${right ? 'start' : 'end'}">${esc(text)}</text>`);
   }
 
-  const xTicks = logTicks(Math.min(...days), Math.max(...days), X)
-    .map((d) => `<text class="axis tick" data-axis="x" x="${px(X(d))}" y="${HEIGHT - 20}" text-anchor="middle">${esc(String(Number(d.toPrecision(3))))}</text>`);
+  const xTicks = logXTicks(Math.min(...days), Math.max(...days), X, HEIGHT);
   const yTicks = yEndTicks(hLo, hHi, Y, formatCount);
   const titles = axisTitles(WIDTH, HEIGHT, 'GPU-hours', 'days to train (log scale)');
-  const frame = `<path class="frame" d="M${PAD.left},${PAD.top}V${HEIGHT - PAD.bottom}H${WIDTH - PAD.right}"/>`;
-  return `<svg class="chart frontier" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="GPU-hours against days to train, one dot per cluster size">${frame}${line}${rings.join('')}${dots.join('')}${labels.join('')}${xTicks.join('')}${yTicks}${titles}</svg>`;
+  const frame = plotFrame(WIDTH, HEIGHT);
+  return `<svg class="chart frontier" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="GPU-hours against days to train, one dot per cluster size">${frame}${line}${rings.join('')}${dots.join('')}${labels.join('')}${xTicks}${yTicks}${titles}</svg>`;
 }

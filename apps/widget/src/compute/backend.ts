@@ -1,4 +1,6 @@
-import { runEstimate, runNodes, runSearch, type EstimateJson, type NodesResponseJson, type ScenarioInput, type SearchResponseJson } from '@trainplan/protocol';
+import {
+  runEstimate, runInference, runNodes, runSearch, type EstimateJson, type InferenceResponseJson, type NodesResponseJson, type ScenarioInput, type SearchResponseJson,
+} from '@trainplan/protocol';
 
 /** Where estimates come from: the core in the page (offline), or a trainplan API. */
 export interface Backend {
@@ -8,6 +10,8 @@ export interface Backend {
   search(request: unknown): Promise<SearchResponseJson>;
   /** "How many nodes" with a searched configuration (runNodes). */
   nodes(request: unknown): Promise<NodesResponseJson>;
+  /** Serving a model (runInference): latency, KV cache, batch and tokens/s per TP × PP shape, and the best plan. */
+  inference(request: unknown): Promise<InferenceResponseJson>;
   readonly kind: 'local' | 'api';
 }
 
@@ -21,13 +25,15 @@ export function localBackend(): Backend {
     },
     search: async (request) => runSearch(request),
     nodes: async (request) => runNodes(request),
+    inference: async (request) => runInference(request),
   };
 }
 
 interface Problem { detail?: string; issues?: { path: string; message: string }[] }
 
 /**
- * A trainplan API at `base` (e.g. "https://trainplan.example"): POST /v1/estimate with an array of
+ * A trainplan API at `base` (e.g. "https://trainplan.example"): POST /v1/search, /v1/nodes and
+ * /v1/inference with the request as the core takes it, and /v1/estimate with an array of
  * scenarios, which the contract answers with an array in the same order. A 400 problem (invalid
  * input) becomes an 'invalid' answer for every scenario, so the widget shows it beside the field.
  */
@@ -51,6 +57,7 @@ export function apiBackend(base: string, fetchImpl: typeof fetch = (...a) => fet
     },
     search: (request) => post<SearchResponseJson>(`${root}/v1/search`, request, fetchImpl),
     nodes: (request) => post<NodesResponseJson>(`${root}/v1/nodes`, request, fetchImpl),
+    inference: (request) => post<InferenceResponseJson>(`${root}/v1/inference`, request, fetchImpl),
   };
 }
 

@@ -9,7 +9,8 @@ import { pipelineTimeline } from '../schedule/pipeline-timeline.ts';
 import { frontierSentence } from '../sizing/frontier-sentence.ts';
 import type { NodesAnswer } from '../sizing/nodes-answer.ts';
 
-const stat = (name: string, value: string, label: string) => `<div data-stat="${name}"><b>${esc(value)}</b><span>${esc(label)}</span></div>`;
+/** One headline figure: the value large, what it is (and its unit) under it; `name` marks it for tests and styles. */
+export const stat = (name: string, value: string, label: string) => `<div data-stat="${name}"><b>${esc(value)}</b><span>${esc(label)}</span></div>`;
 
 /** Step time, throughput, per-GPU TFLOP/s, MFU and (with a token budget) the time to train. */
 export function headline(e: EstimateOk): string {
@@ -23,8 +24,8 @@ export function headline(e: EstimateOk): string {
   return parts.join('');
 }
 
-/** The estimate's advice (tensor parallelism across nodes, memory near the limit, …), one item each. */
-export function warningsList(e: EstimateOk): string {
+/** An answer's advice (the estimate's: tensor parallelism across nodes, memory near the limit, …; serving's caveats), one item each. */
+export function warningsList(e: { readonly warnings: readonly string[] }): string {
   return e.warnings.map((w) => `<li data-warning>${esc(w)}</li>`).join('');
 }
 
@@ -62,7 +63,7 @@ export function nodesSection(answer: NodesAnswer | undefined, budget: Budget): s
 }
 
 /** `text` ending as a sentence (a full stop unless it has one). */
-const sentence = (text: string): string => (/[.!?]$/.test(text) ? text : `${text}.`);
+export const sentence = (text: string): string => (/[.!?]$/.test(text) ? text : `${text}.`);
 
 /** The searched "how many nodes" answer (runNodes): the fewest nodes with the best configuration for each size. */
 export function searchedNodesSection(n: NodesResponseJson): string {

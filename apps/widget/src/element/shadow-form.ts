@@ -9,6 +9,9 @@ import type { FieldSpec } from '../form/fields.ts';
 import type { FieldIssue } from '../form/parse-field.ts';
 import { constructedStyles, STYLES } from './styles.ts';
 
+/** Inputs settle for this long before the answer reruns (keystrokes in a number coalesce). */
+export const INPUT_DEBOUNCE_MS = 120;
+
 /** An error's message, for a status line (anything may be thrown). */
 export const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 

@@ -6,10 +6,10 @@
  * --trainplan-error, --trainplan-font, --trainplan-radius, and the series colours
  * --trainplan-compute, --trainplan-recompute, --trainplan-tp, --trainplan-cp, --trainplan-bubble,
  * --trainplan-pp, --trainplan-dp, --trainplan-optimizer, --trainplan-weights, --trainplan-gradients,
- * --trainplan-optimizer-state, --trainplan-activations, --trainplan-other.
+ * --trainplan-optimizer-state, --trainplan-activations, --trainplan-other, and serving's --trainplan-kv-cache.
  * Light and dark follow prefers-color-scheme unless theme="light" or theme="dark" is set.
  *
- * The pipeline, scaling and time–cost charts are at most 1.4 times their viewBox's width (400, 320 and 320 units): their
+ * The pipeline, scaling, time–cost and serving charts are at most 1.4 times their viewBox's width (400, 320, 320 and 320 units): their
  * 10-unit text then stays at most 14 px (the whole results column at 1280 px drew it at 30 px).
  */
 let shared: CSSStyleSheet | undefined;
@@ -80,7 +80,7 @@ h3{font-size:.95em;margin:12px 0 4px}
 .chart{display:block;width:100%;height:auto;overflow:visible}
 .chart.breakdown,.chart.memory{height:28px}
 .chart.pipeline{max-width:560px}
-.chart.scaling,.chart.frontier{max-width:448px}
+.chart.scaling,.chart.frontier,.chart.serving-frontier{max-width:448px}
 .frontier{margin-top:8px}
 .scale{display:flex;justify-content:space-between;gap:8px;font-size:.75em;color:var(--_muted);font-variant-numeric:tabular-nums}
 .legend{list-style:none;margin:4px 0 0;padding:0;display:flex;flex-wrap:wrap;gap:2px 12px;font-size:.8em}
@@ -100,6 +100,8 @@ h3{font-size:.95em;margin:12px 0 4px}
 .mark{fill:none;stroke:var(--_fg);stroke-width:1.5}
 .mark.fastest{stroke-dasharray:2 2}
 .frame{fill:none;stroke:var(--_border)}
+.bound{stroke:var(--_error);stroke-width:1.5;stroke-dasharray:4 3}
+.answer p{margin:0 0 8px;font-weight:600}
 .share a{color:var(--_accent)}
 .seg-compute{fill:var(--trainplan-compute,#2563eb);background:var(--trainplan-compute,#2563eb)}
 .seg-recompute{fill:var(--trainplan-recompute,#60a5fa);background:var(--trainplan-recompute,#60a5fa)}
@@ -112,6 +114,7 @@ h3{font-size:.95em;margin:12px 0 4px}
 .mem-weights{fill:var(--trainplan-weights,#2563eb);background:var(--trainplan-weights,#2563eb)}
 .mem-gradients{fill:var(--trainplan-gradients,#0ea5e9);background:var(--trainplan-gradients,#0ea5e9)}
 .mem-optimizer{fill:var(--trainplan-optimizer-state,#a855f7);background:var(--trainplan-optimizer-state,#a855f7)}
+.mem-kv{fill:var(--trainplan-kv-cache,#10b981);background:var(--trainplan-kv-cache,#10b981)}
 .mem-activations{fill:var(--trainplan-activations,#f59e0b);background:var(--trainplan-activations,#f59e0b)}
 .mem-other{fill:var(--trainplan-other,#9ca3af);background:var(--trainplan-other,#9ca3af)}
 `;

@@ -18,14 +18,12 @@ import { deadlineFromHash, hasScenarioPart, scenarioFromHash, widgetHash } from 
 import { nodesAnswer } from '../sizing/nodes-answer.ts';
 import { scalingNodeCounts, validNodeCounts } from '../sizing/node-counts.ts';
 import { frontierSection, headline, nodesSection, outOfMemoryMessage, pipelineSection, searchedNodesSection, warningsList } from './results.ts';
-import { emit, guarded, markIssues, messageOf as message, mountShadow, setHtml, writeFields } from './shadow-form.ts';
+import { emit, guarded, INPUT_DEBOUNCE_MS, markIssues, messageOf as message, mountShadow, setHtml, writeFields } from './shadow-form.ts';
 import { template } from './template.ts';
 
 const BOOLEAN_FIELDS = new Set(FIELDS.filter((f) => f.kind === 'checkbox').map((f) => f.name));
 /** The most node counts tried for "how many nodes" (one request to an API stays well under its body limit). */
 const MAX_SIZING_CANDIDATES = 96;
-/** Inputs settle for this long before the estimate reruns (keystrokes in a number coalesce). */
-const DEBOUNCE_MS = 120;
 
 /** Fields the search chooses: editing one by hand turns "auto" off. */
 const SEARCHED_FIELDS = new Set(['tp', 'pp', 'vp', 'cp', 'sp', 'distopt', 'mbs', 'recompute']);
@@ -201,7 +199,7 @@ export class TrainplanEstimator extends HTMLElement {
       this.#values.auto = 'false';
       this.#writeForm();
     }
-    this.#schedule(ev.type === 'change' ? 0 : DEBOUNCE_MS);
+    this.#schedule(ev.type === 'change' ? 0 : INPUT_DEBOUNCE_MS);
   }
 
   /**

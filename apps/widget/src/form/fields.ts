@@ -34,7 +34,8 @@ export interface FieldSpec {
   readonly hint?: string;
 }
 
-const ids = (list: readonly string[]) => list.map((id) => [id, id] as const);
+/** Select options whose labels are their ids (the presets' ids are what a docs author writes). */
+export const ids = (list: readonly string[]) => list.map((id) => [id, id] as const);
 
 export const FIELDS: readonly FieldSpec[] = [
   { name: 'model', label: 'Model', kind: 'select', group: 'model', wide: true, options: [...ids(MODEL_IDS), ['custom', 'custom shape…']] },

@@ -1,0 +1,46 @@
+import type { InferenceRequest } from '@trainplan/protocol';
+import { ms, seconds } from '@trainplan/units';
+import type { FieldValues } from '../form/fields.ts';
+import { parseFields, type FieldIssue } from '../form/parse-field.ts';
+import { SERVING_FIELDS } from './serving-fields.ts';
+
+export type ServingRequestResult = { ok: true; request: InferenceRequest } | { ok: false; issues: FieldIssue[] };
+
+/**
+ * The serving form's values → an inference request (runInference / POST /v1/inference). Each field is
+ * checked alone here; what only the protocol knows (fp8 on a GPU without it, a model the GPUs cannot
+ * hold) comes back in its answer, mapped to a field by `servingFieldForPath`. The latency bounds are
+ * typed in ms per token and s to the first token and sent in seconds, as the request states them.
+ */
+export function inferenceRequestFromFields(values: FieldValues): ServingRequestResult {
+  const parsed = parseFields(SERVING_FIELDS, values);
+  if (!parsed.ok) return parsed;
+  const v = parsed.values;
+  const num = (name: string) => v[name] as number | undefined;
+  const tokenMs = num('max-token-ms');
+  const ttft = num('max-ttft');
+  return {
+    ok: true,
+    request: {
+      model: v.model as string,
+      cluster: { gpu: v.gpu as string },
+      ...(v.precision ? { precision: v.precision as NonNullable<InferenceRequest['precision']> } : {}),
+      promptTokens: num('prompt')!,
+      outputTokens: num('output')!,
+      batching: v.batching as InferenceRequest['batching'],
+      ...(num('gpus') !== undefined ? { gpus: num('gpus') } : {}),
+      ...(tokenMs !== undefined ? { maxDecodeSecondsPerToken: ms(tokenMs) } : {}),
+      ...(ttft !== undefined ? { maxPrefillSeconds: seconds(ttft) } : {}),
+    },
+  };
+}
+
+const PATH_TO_FIELD: Readonly<Record<string, string>> = {
+  model: 'model', cluster: 'gpu', 'cluster.gpu': 'gpu', precision: 'precision', promptTokens: 'prompt', outputTokens: 'output',
+  batching: 'batching', gpus: 'gpus', maxDecodeSecondsPerToken: 'max-token-ms', maxPrefillSeconds: 'max-ttft',
+};
+
+/** The serving field to show a protocol issue beside, from its JSON path ('' when none fits: the status line says it). */
+export function servingFieldForPath(path: string): string {
+  return PATH_TO_FIELD[path] ?? '';
+}

@@ -1,0 +1,41 @@
+import { GPU_IDS, MODEL_IDS } from '@trainplan/presets';
+import { hours, million, toMs } from '@trainplan/units';
+import { ids, type FieldSpec, type FieldValues } from '../form/fields.ts';
+
+/**
+ * `<trainplan-serving>`'s inputs as data: each name is also its attribute (`model="llama3-70b"
+ * max-token-ms="50"`). The bounds are the inference request schema's (@trainplan/protocol, inference.ts:
+ * prompt and output up to 10 M tokens, latency bounds up to an hour, up to 65,536 GPUs), checked here in
+ * the field's own unit, so "at most 3600000" is said beside a field in ms rather than 3600 (seconds).
+ * test/serving-request.test.ts holds them to the schema.
+ */
+const MAX_TOKENS = million(10);
+const MAX_BOUND_SECONDS = hours(1);
+const MAX_GPUS = 65_536;
+
+export const SERVING_GROUPS = [['model', 'Model and GPU'], ['requests', 'Requests'], ['limits', 'GPUs and latency bounds']] as const;
+
+export const SERVING_FIELDS: readonly FieldSpec[] = [
+  { name: 'model', label: 'Model', kind: 'select', group: 'model', wide: true, options: ids(MODEL_IDS) },
+  { name: 'gpu', label: 'GPU', kind: 'select', group: 'model', wide: true, options: ids(GPU_IDS) },
+  // Blank: the protocol's default for the GPU (bf16, or fp16 on a V100, which has no BF16 tensor cores).
+  { name: 'precision', label: 'Precision', kind: 'select', group: 'model', options: [['', 'GPU default'], ...ids(['bf16', 'fp16', 'fp8'])] },
+  { name: 'prompt', label: 'Prompt (tokens)', kind: 'integer', min: 1, max: MAX_TOKENS, group: 'requests' },
+  { name: 'output', label: 'Output (tokens)', kind: 'integer', min: 1, max: MAX_TOKENS, group: 'requests' },
+  { name: 'batching', label: 'Batching', kind: 'select', group: 'requests', options: [['continuous', 'continuous'], ['static', 'static']] },
+  { name: 'gpus', label: 'GPUs', kind: 'integer', min: 1, max: MAX_GPUS, optional: true, group: 'limits', hint: 'one replica' },
+  { name: 'max-token-ms', label: 'Per token ≤ (ms)', kind: 'number', above: 0, max: toMs(MAX_BOUND_SECONDS), optional: true, group: 'limits', hint: 'no bound' },
+  { name: 'max-ttft', label: 'First token ≤ (s)', kind: 'number', above: 0, max: MAX_BOUND_SECONDS, optional: true, group: 'limits', hint: 'no bound' },
+];
+
+export const SERVING_FIELD_NAMES: readonly string[] = SERVING_FIELDS.map((f) => f.name);
+
+/**
+ * What a bare `<trainplan-serving>` shows: the API's own inference example (Llama 3 70B on H100, 2,048
+ * prompt and 512 output tokens). Batching is continuous here, not the protocol's static default: it is how
+ * vLLM, TensorRT-LLM and TGI serve, so it is what a docs reader deploys (the chat bot assumes it too).
+ */
+export const SERVING_DEFAULTS: FieldValues = {
+  model: 'llama3-70b', gpu: 'h100-sxm', precision: '', prompt: '2048', output: '512', batching: 'continuous',
+  gpus: '', 'max-token-ms': '', 'max-ttft': '',
+};

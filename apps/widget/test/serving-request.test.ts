@@ -1,0 +1,78 @@
+import { inferenceRequestJsonSchema, runInference } from '@trainplan/protocol';
+import { describe, expect, it } from 'vitest';
+import { inferenceRequestFromFields, servingFieldForPath } from '../src/serving/request-from-fields.ts';
+import { SERVING_DEFAULTS, SERVING_FIELDS, SERVING_FIELD_NAMES } from '../src/serving/serving-fields.ts';
+
+const request = (values: Record<string, string> = {}) => {
+  const r = inferenceRequestFromFields({ ...SERVING_DEFAULTS, ...values });
+  if (!r.ok) throw new Error(`expected a request: ${JSON.stringify(r.issues)}`);
+  return r.request;
+};
+const spec = (name: string) => SERVING_FIELDS.find((f) => f.name === name)!;
+const schema = (property: string) => inferenceRequestJsonSchema.properties![property]!;
+
+describe('the serving form → an inference request', () => {
+  it("asks for the bare element's example with continuous batching (the protocol's default is static), and runInference takes it", () => {
+    const r = request();
+    expect(r).toEqual({ model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512, batching: 'continuous' });
+    expect(runInference(r).ok).toBe(true);
+  });
+
+  it('leaves blank optional fields out, so the protocol\'s defaults apply (precision by GPU, no GPU count, no bounds)', () => {
+    const r = request({ precision: '', gpus: ' ', 'max-token-ms': '', 'max-ttft': '' });
+    for (const key of ['precision', 'gpus', 'maxDecodeSecondsPerToken', 'maxPrefillSeconds']) expect(r).not.toHaveProperty(key);
+  });
+
+  it('sends the bound per token typed in ms in seconds (50 ms is 0.05 s) and the first-token bound in seconds', () => {
+    const r = request({ 'max-token-ms': '50', 'max-ttft': '2', gpus: '16', precision: 'fp8', batching: 'static' });
+    expect(r.maxDecodeSecondsPerToken).toBeCloseTo(0.05, 12);
+    expect(r.maxPrefillSeconds).toBe(2);
+    expect(r).toMatchObject({ gpus: 16, precision: 'fp8', batching: 'static' });
+    expect(runInference(r).ok).toBe(true);
+  });
+
+  it.each([
+    ['prompt', '0', 'at least 1'], ['prompt', '', 'required'], ['output', 'abc', 'not a number'], ['output', '1.5', 'whole number'],
+    ['gpus', '0', 'at least 1'], ['max-token-ms', '0', 'more than 0, got 0'], ['max-ttft', '-1', 'more than 0'],
+    ['batching', 'dynamic', 'unknown batching'], ['gpu', 'tpu-v5', 'unknown gpu'], ['model', 'gpt-5', 'unknown model'],
+  ])('names the field when %s is %j', (field, value, message) => {
+    const r = inferenceRequestFromFields({ ...SERVING_DEFAULTS, [field]: value });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.issues).toEqual([{ field, message: expect.stringContaining(message) }]);
+  });
+
+  it("checks the request schema's bounds in each field's own unit (ms per token: the schema's seconds × 1000)", () => {
+    expect(spec('prompt').max).toBe(schema('promptTokens').maximum);
+    expect(spec('output').max).toBe(schema('outputTokens').maximum);
+    expect(spec('gpus').max).toBe(schema('gpus').maximum);
+    expect(spec('max-ttft').max).toBe(schema('maxPrefillSeconds').maximum);
+    expect(spec('max-token-ms').max).toBe(schema('maxDecodeSecondsPerToken').maximum! * 1000);
+    // One past the bound is refused beside the field, in its unit, before the protocol sees it.
+    const over = inferenceRequestFromFields({ ...SERVING_DEFAULTS, 'max-token-ms': String(spec('max-token-ms').max! + 1) });
+    expect(!over.ok && over.issues[0]?.message).toMatch(/^at most 3600000, got/);
+  });
+});
+
+describe("the protocol's issues, shown beside the serving form's fields", () => {
+  it.each([
+    ['precision', { precision: 'fp8', cluster: { gpu: 'a100-80gb' } }],
+    ['gpu', { cluster: { gpu: 'tpu-v5' } }],
+    ['model', { model: 'gpt-5' }],
+    ['prompt', { promptTokens: 0 }],
+    ['output', { outputTokens: 0 }],
+    ['gpus', { gpus: 0 }],
+    ['max-token-ms', { maxDecodeSecondsPerToken: 0 }],
+    ['max-ttft', { maxPrefillSeconds: 0 }],
+    ['batching', { batching: 'dynamic' }],
+  ])('runInference\'s issue for a bad %s lands on that field', (field, change) => {
+    const a = runInference({ ...request(), ...change });
+    if (a.ok) throw new Error('expected an invalid answer');
+    expect(a.issues.length).toBeGreaterThan(0);
+    for (const issue of a.issues) expect(servingFieldForPath(issue.path)).toBe(field);
+  });
+
+  it("gives '' for a path no field shows (the status line says it)", () => {
+    expect(servingFieldForPath('cluster.network')).toBe('');
+    expect(SERVING_FIELD_NAMES).not.toContain('');
+  });
+});

@@ -1,0 +1,127 @@
+import { runInference, type InferenceResponseJson } from '@trainplan/protocol';
+import { describe, expect, it } from 'vitest';
+import { inferenceRequestFromFields } from '../src/serving/request-from-fields.ts';
+import { SERVING_DEFAULTS } from '../src/serving/serving-fields.ts';
+import { servingSections } from '../src/serving/serving-results.ts';
+import { servingView, type ServingView } from '../src/serving/serving-view.ts';
+
+type Served = Extract<InferenceResponseJson, { ok: true }>;
+
+/** The request the form makes of `values` over the defaults, and runInference's own answer to it. */
+function ask(values: Record<string, string> = {}) {
+  const r = inferenceRequestFromFields({ ...SERVING_DEFAULTS, ...values });
+  if (!r.ok) throw new Error(JSON.stringify(r.issues));
+  const answer = runInference(r.request);
+  if (!answer.ok) throw new Error(answer.message);
+  return { request: r.request, answer: answer as Served, view: servingView(answer, r.request) };
+}
+
+const stat = (v: ServingView, name: string) => v.stats.find((s) => s.name === name)!;
+/** A figure as the reader sees it, back to a number ("2,842" → 2842, "23.2 ms" → 23.2). */
+const figure = (value: string) => Number(value.replace(/,/g, '').split(' ')[0]);
+/** A figure shown to three significant figures is within half a unit of its third figure: 0.5 % at most. */
+const ROUNDING = 0.005;
+const near = (ratio: number) => expect(Math.abs(ratio - 1)).toBeLessThanOrEqual(ROUNDING);
+const text = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
+
+describe('the serving view of an answer', () => {
+  it("shows runInference's best plan: its shape and batch in the title, its own figures", () => {
+    const { answer, view } = ask();
+    const best = answer.best!;
+    expect(view.kind).toBe('best');
+    expect(view.point).toEqual(best);
+    expect(view.title).toContain(`TP ${best.tensor} · PP ${best.pipeline} · batch ${best.batch} · continuous batching`);
+    expect(view.title).toMatch(/^Highest throughput \(no latency bound given\)/);
+    expect(stat(view, 'shape').value).toBe(`TP ${best.tensor} · PP ${best.pipeline}`);
+    expect(figure(stat(view, 'batch').value)).toBe(best.batch);
+    expect(view.frontier).toEqual(answer.frontier);
+  });
+
+  it('gives each user one token per decode step (tokens/s per user × time per token = 1) and a replica its GPUs\' tokens', () => {
+    const { answer, view } = ask({ 'max-token-ms': '50' });
+    const best = answer.best!;
+    const perUser = figure(stat(view, 'user-rate').value);
+    near(perUser * best.decodeStepSeconds);
+    const perGpu = figure(stat(view, 'gpu-rate').value);
+    near(figure(stat(view, 'total-rate').value) / (best.tokensPerSecondPerGpu * best.gpus));
+    near(perGpu / best.tokensPerSecondPerGpu);
+    expect(stat(view, 'total-rate').label).toBe('tokens/s per replica');
+  });
+
+  it('on a GPU count, totals the tokens/s over all the GPUs given, replicas × the replica\'s GPUs', () => {
+    const { answer, view } = ask({ gpus: '16', 'max-token-ms': '50' });
+    const best = answer.best!;
+    expect(best.replicas! * best.gpus).toBe(16);
+    expect(stat(view, 'total-rate').label).toBe('tokens/s on the 16 GPUs');
+    near(figure(stat(view, 'total-rate').value) / (best.tokensPerSecondPerGpu * 16));
+    expect(view.title).toMatch(new RegExp(`× ${best.replicas} replicas?\\.$`));
+  });
+
+  it('draws memory per GPU as weights, KV cache and the rest, adding up to the total, against the capacity', () => {
+    const { answer, view } = ask();
+    const best = answer.best!;
+    const parts = Object.fromEntries(view.memory!.parts.map((p) => [p.key, p.bytes]));
+    expect(parts.weights).toBe(best.weightsBytesPerGpu);
+    expect(parts.kv).toBe(best.kvCacheBytesPerGpu);
+    expect(parts.weights! + parts.kv! + parts.other!).toBeCloseTo(best.totalBytesPerGpu, 0);
+    expect(parts.other).toBeGreaterThan(0);
+    expect(view.memory).toMatchObject({ capacityBytes: best.capacityBytes, fits: true });
+  });
+
+  it('a tighter bound per token never yields more tokens/s per GPU, and the plan given always meets it', () => {
+    const bounds = [500, 100, 50, 30, 20];
+    const rates = bounds.map((ms) => {
+      const { view } = ask({ 'max-token-ms': String(ms) });
+      if (view.kind !== 'best') return 0;
+      expect(view.point!.decodeStepSeconds).toBeLessThanOrEqual(ms / 1000);
+      expect(view.title).toMatch(/^Best within ≤ .* per token:/);
+      return view.point!.tokensPerSecondPerGpu;
+    });
+    for (let i = 1; i < rates.length; i += 1) expect(rates[i]!).toBeLessThanOrEqual(rates[i - 1]!);
+    expect(rates[0]).toBeGreaterThan(0);
+  });
+
+  it("says plainly when no plan meets the bounds, with the protocol's why, and shows the closest plan's figures as closest", () => {
+    const { answer, view } = ask({ 'max-token-ms': '0.001' });
+    expect(answer.best).toBeUndefined();
+    expect(view.kind).toBe('missed');
+    expect(view.title).toContain('No plan meets ≤ ');
+    expect(view.title).toContain(answer.closest!.why);
+    expect(view.point).toEqual(answer.closest!.point);
+    expect(stat(view, 'shape').label).toContain('(closest plan)');
+    expect(text(servingSections(view)['.out-memory'])).toContain('Memory per GPU (closest plan)');
+  });
+
+  it("says the protocol's unservable message when no shape holds the model, once (not again among the warnings)", () => {
+    const { answer, view } = ask({ model: 'llama3.1-405b', gpus: '2' });
+    expect(answer.unservable).toBeDefined();
+    expect(view.kind).toBe('unservable');
+    expect(view.title).toContain(answer.unservable);
+    expect(view.warnings).not.toContain(answer.unservable);
+    expect(view.stats).toEqual([]);
+    const html = servingSections(view);
+    expect(html['.out-memory']).toBe('');
+    expect(html['.headline']).toBe('');
+  });
+});
+
+describe('the serving sections', () => {
+  it('put the title, one marked figure each, the memory bar and the frontier chart in their slots', () => {
+    const { answer, request, view } = ask({ 'max-token-ms': '50' });
+    const html = servingSections(view, request.maxDecodeSecondsPerToken);
+    expect(text(html['.answer'])).toBe(view.title);
+    expect(html['.answer']).toContain('data-answer="best"');
+    for (const s of view.stats) expect(html['.headline']).toContain(`data-stat="${s.name}"`);
+    expect(html['.out-memory']).toContain('class="mem mem-kv"');
+    expect(html['.out-frontier'].match(/<circle class="dot/g)).toHaveLength(answer.frontier.length);
+    expect(html['.out-frontier']).toContain('data-marker="plan"');
+    expect(text(html['.out-frontier'])).toContain('dashed: the bound per token');
+  });
+
+  it("lists the answer's warnings (a context past the model's sequence length)", () => {
+    const { answer, view } = ask({ prompt: '100000' });
+    expect(answer.warnings?.length).toBeGreaterThan(0);
+    const items = servingSections(view)['.warnings'].match(/<li data-warning>/g) ?? [];
+    expect(items).toHaveLength(answer.warnings!.length);
+  });
+});

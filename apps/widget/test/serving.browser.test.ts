@@ -1,0 +1,140 @@
+/// <reference lib="dom" />
+// <trainplan-serving> in a real browser (Debian's chromium, driven by playwright-core; never a downloaded one):
+// the widget's module is bundled in-process and served with the page through request routing, so no server
+// or port is needed. It runs in the browser suite (test/e2e/vitest.config.ts), whose globalSetup installs
+// chromium on a fresh CI machine. Expected answers are runInference's own, asked here, never copied figures.
+import { runInference, type InferenceRequest, type InferenceResponseJson } from '@trainplan/protocol';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { pageProblems, routeToApi, unlabelledControls, type ApiCall } from './support/browser-page.ts';
+import { browserAndBundle } from './support/chromium.ts';
+
+const ORIGIN = 'http://widget.test';
+const API = 'http://api.test';
+const ATTRIBUTES = 'model="llama3-70b" gpu="h100-sxm" prompt="2048" output="512" max-token-ms="50"';
+/** The request those attributes make: continuous batching is the element's default. */
+const REQUEST = { model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512, batching: 'continuous', maxDecodeSecondsPerToken: 0.05 };
+/** A host page with nothing inline, so it runs under a strict CSP too (the first test serves it with one). */
+const page = (attributes: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>t</title>
+<script type="module" src="/w.js"></script></head><body><trainplan-serving ${attributes}></trainplan-serving></body></html>`;
+const STRICT_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:";
+
+type Served = Extract<InferenceResponseJson, { ok: true }>;
+type Serving = HTMLElement & { response?: Served; request?: InferenceRequest };
+const { browser, bundle } = browserAndBundle();
+
+interface Opened { page: Page; context: BrowserContext; problems: string[]; apiCalls: ApiCall[] }
+
+/**
+ * Opens a page holding the element with `attributes` (an API at http://api.test answers as apps/api does) and
+ * waits for a first answer. With `csp`, the page is served under it (Playwright's later string waits need eval, which it blocks).
+ */
+async function open(attributes = ATTRIBUTES, csp?: string): Promise<Opened> {
+  const context = await browser().newContext();
+  await context.route(`${ORIGIN}/**`, (route) => {
+    const path = new URL(route.request().url()).pathname;
+    const headers: Record<string, string> = csp ? { 'content-security-policy': csp } : {};
+    if (path === '/w.js') return route.fulfill({ contentType: 'text/javascript', body: bundle(), headers });
+    if (path === '/') return route.fulfill({ contentType: 'text/html', body: page(attributes), headers });
+    return route.fulfill({ status: 404, body: 'not found' });
+  });
+  const apiCalls = await routeToApi(context, API);
+  const tab = await context.newPage();
+  const problems = pageProblems(tab);
+  await tab.goto(`${ORIGIN}/`);
+  await waitFor(tab, 'el.response !== undefined');
+  return { page: tab, context, problems, apiCalls };
+}
+
+async function waitFor(tab: Page, condition: string): Promise<void> {
+  await tab.waitForFunction(`(() => { const el = document.querySelector('trainplan-serving'); return !!el && (${condition}); })()`, undefined, { timeout: 15_000 });
+}
+const shown = (tab: Page, selector: string) => tab.locator(`trainplan-serving ${selector}`).first().innerText();
+const field = (tab: Page, label: string) => tab.getByLabel(label, { exact: true });
+const responseOf = (tab: Page) => tab.locator('trainplan-serving').evaluate((el) => (el as Serving).response!);
+const plan = (r: InferenceResponseJson) => {
+  if (!r.ok || !r.best) throw new Error('expected a best plan');
+  return r.best;
+};
+
+describe('<trainplan-serving>, in Chromium', () => {
+  it("shows runInference's best configuration, its figures and chart, styled under a strict CSP", async () => {
+    const { page: tab, context, problems } = await open(ATTRIBUTES, STRICT_CSP);
+    const best = plan(runInference(REQUEST));
+    expect((await responseOf(tab)).best).toEqual(best);
+    const answer = await shown(tab, '.answer');
+    expect(answer).toContain(`TP ${best.tensor} · PP ${best.pipeline} · batch ${best.batch} · continuous batching`);
+    expect(answer).toMatch(/^Best within ≤ 50\.0 ms per token/);
+    for (const name of ['ttft', 'tpot', 'gpu-rate', 'user-rate', 'memory']) expect(await tab.locator(`trainplan-serving [data-stat="${name}"]`).count()).toBe(1);
+    expect(await shown(tab, '[data-stat="tpot"]')).toMatch(/ms\s+time per output token/);
+    expect(await tab.locator('trainplan-serving svg.serving-frontier circle.dot').count()).toBe((runInference(REQUEST) as Served).frontier.length);
+    expect(await tab.locator('trainplan-serving svg.memory rect.mem-kv').count()).toBe(1);
+    // Styled under a strict CSP (a constructable stylesheet), with the series colour of the KV cache.
+    const fill = await tab.locator('trainplan-serving svg.memory rect.mem-kv').evaluate((el) => getComputedStyle(el).fill);
+    expect(fill).toMatch(/^rgb\(/);
+    expect(fill).not.toBe('rgb(0, 0, 0)');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('answers again when a field changes: 16 GPUs give the replicas runInference gives, and the event carries request and response', async () => {
+    const { page: tab, context, problems } = await open();
+    await tab.evaluate(() => {
+      document.addEventListener('trainplan-inference', (ev) => { (window as unknown as { last: unknown }).last = (ev as CustomEvent).detail; });
+    });
+    await field(tab, 'GPUs').fill('16');
+    await waitFor(tab, 'el.request.gpus === 16');
+    const best = plan(runInference({ ...REQUEST, gpus: 16 }));
+    expect(best.replicas).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => shown(tab, '.answer')).toContain(`× ${best.replicas} replica`);
+    expect(await shown(tab, '[data-stat="total-rate"]')).toContain('tokens/s on the 16 GPUs');
+    const detail = await tab.evaluate(() => (window as unknown as { last: { request: InferenceRequest; response: Served } }).last);
+    expect(detail.request).toEqual({ ...REQUEST, gpus: 16 });
+    expect(detail.response.best).toEqual(best);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("shows an invalid value's issue beside its field (and the protocol's, fp8 on an A100, beside the precision), keeping the last answer", async () => {
+    const { page: tab, context, problems } = await open();
+    const before = await shown(tab, '.answer');
+    await field(tab, 'Prompt (tokens)').fill('abc');
+    await expect.poll(() => shown(tab, '#m-prompt')).toContain('not a number');
+    expect(await field(tab, 'Prompt (tokens)').getAttribute('aria-invalid')).toBe('true');
+    expect(await shown(tab, '.status')).toBe('Fix the marked field. Showing the last answer.');
+    expect(await shown(tab, '.answer')).toBe(before);
+    await field(tab, 'Prompt (tokens)').fill('2048');
+    await field(tab, 'GPU').selectOption('a100-80gb');
+    await field(tab, 'Precision').selectOption('fp8');
+    await expect.poll(() => shown(tab, '#m-precision')).toContain('no FP8 tensor cores');
+    expect(await tab.locator('trainplan-serving #m-prompt').innerText()).toBe('');
+    await field(tab, 'Precision').selectOption('');
+    await waitFor(tab, "el.request.cluster.gpu === 'a100-80gb' && el.request.precision === undefined");
+    expect(await shown(tab, '.status')).toBe('');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("says plainly when the model does not fit the GPUs given, with the protocol's message", async () => {
+    const { page: tab, context, problems } = await open('model="llama3.1-405b" gpu="h100-sxm" prompt="2048" output="512" gpus="2"');
+    const a = runInference({ ...REQUEST, model: 'llama3.1-405b', gpus: 2, maxDecodeSecondsPerToken: undefined }) as Served;
+    expect(a.unservable).toBeDefined();
+    expect(await shown(tab, '.answer')).toContain(a.unservable!);
+    expect(await tab.locator('trainplan-serving [data-answer="unservable"]').count()).toBe(1);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('asks the API (POST /v1/inference) with api="…", labels every control, and follows theme="dark"', async () => {
+    const { page: tab, context, problems, apiCalls } = await open(`${ATTRIBUTES} api="${API}" theme="dark"`);
+    expect(apiCalls).toContainEqual({ method: 'POST', path: '/v1/inference' });
+    expect((await responseOf(tab)).best).toEqual(plan(runInference(REQUEST)));
+    expect(await unlabelledControls(tab.locator('trainplan-serving'))).toEqual([]);
+    const background = await tab.locator('trainplan-serving').evaluate((el) => getComputedStyle(el).backgroundColor);
+    const [r, g, b] = (background.match(/\d+/g) ?? []).map(Number);
+    // Rec. 601 luma: a dark theme's background is dark.
+    expect(0.299 * r! + 0.587 * g! + 0.114 * b!).toBeLessThan(60);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
