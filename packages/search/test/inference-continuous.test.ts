@@ -25,7 +25,7 @@ describe('a fused iteration, worked by hand', () => {
   });
 
   it('two stages of 3 and 2 layers, two micro-batches, 4 sequences of 2 output tokens: one prompt per micro-batch each iteration', () => {
-    const prompt = { layerTensorCoreSeconds: 6e-6, layerOtherSeconds: 1e-6, activationBytes: 0 };
+    const prompt = { layerTensorCoreSeconds: 6e-6, layerOtherSeconds: 1e-6, activationBytes: 0, chunks: 1 };
     const round = { microBatches: 2, layer, layersPerStage: [3, 2], logitsSeconds: 5e-6, activationBytes: 0 };
     const it = continuousIteration({ round, prompt, batch: 4, outputTokens: 2, sendSeconds: () => 0 });
     // A fused layer: max(10, 2 + 6) + 1 + 1 = 12 µs; stages 36 and 24 + 5 µs; traversal 65 µs, busiest stage 2 × 36 = 72 µs.
@@ -36,13 +36,18 @@ describe('a fused iteration, worked by hand', () => {
     expect(it.firstTokenSeconds).toBeCloseTo(137e-6, 15);
   });
 
-  it('a sequence running alone: a quarter prompt a layer each iteration, and no running iteration to wait for', () => {
-    const prompt = { layerTensorCoreSeconds: 6e-6, layerOtherSeconds: 1e-6, activationBytes: 0 };
+  it('a sequence alone, a prompt every 4 iterations whose tensor-core work (16 µs a layer) is twice the 8 µs the decode leaves idle', () => {
     const round = { microBatches: 1, layer, layersPerStage: [3, 2], logitsSeconds: 5e-6, activationBytes: 0 };
-    const it = continuousIteration({ round, prompt, batch: 1, outputTokens: 4, sendSeconds: () => 0 });
-    // max(10, 2 + 1.5) + 1 + 0.25 = 11.25 µs a layer: 5 layers and the logits.
-    expect(it.iterationSeconds).toBeCloseTo(61.25e-6, 15);
-    expect(it.firstTokenSeconds).toBeCloseTo(65e-6, 15);
+    const whole = { layerTensorCoreSeconds: 16e-6, layerOtherSeconds: 1e-6, activationBytes: 0, chunks: 1 };
+    const run = (chunks: number) => continuousIteration({ round, prompt: { ...whole, chunks }, batch: 1, outputTokens: 4, sendSeconds: () => 0 });
+    // Whole: one iteration in 4 carries it, max(10, 2 + 16) + 1 + 1 = 20 µs a layer, the others 11: 13.25 µs on average,
+    // 5 layers and the logits. Its first token waits for nothing (it runs alone) and rides the 20 µs layers: 105 µs.
+    expect(run(1).iterationSeconds).toBeCloseTo(71.25e-6, 15);
+    expect(run(1).firstTokenSeconds).toBeCloseTo(105e-6, 15);
+    // In 4 chunks every iteration carries one, which hides under the weight reads: max(10, 2 + 4) + 1 + 0.25 = 11.25 µs a layer.
+    // The first token now takes the 4 iterations that carry the chunks.
+    expect(run(4).iterationSeconds).toBeCloseTo(61.25e-6, 15);
+    expect(run(4).firstTokenSeconds).toBeCloseTo(245e-6, 15);
   });
 
   it('a paged sequence of 100 prompt and 10 output tokens holds 100 + 5.5 tokens on average, and half a 16-token block more', () => {
@@ -88,20 +93,27 @@ describe('continuous batching (Orca, vLLM, in-flight batching)', () => {
     expect(cont.decodeStepSeconds).toBeGreaterThan(promptFlops / (shape.tensor * base.gpu.peakFlops.bf16!));
   });
 
-  it('fused with a memory-bound decode, most of a small batch\'s prefill hides under the weight reads; at a large batch little does', () => {
+  it('batch 64 admits a prompt every 8 iterations: whole, it hides one iteration\'s idle tensor cores; in 8 chunks of 256 tokens, one every iteration', () => {
     const onePrompt = estimate({ ...shape, batch: 1 }).prefillSeconds;
-    const hidden = (batch: number) => {
-      const stat = estimate({ ...shape, batch });
-      const cont = estimate({ ...shape, batch, batching: 'continuous' });
-      const work = (batch / shape.outputTokens) * onePrompt;
-      return (stat.decodeStepSeconds + work - cont.decodeStepSeconds) / work;
-    };
-    // The prompt's GEMMs and attention hide; its element-wise kernels and all-reduces (under half of it) do not.
-    expect(hidden(1)).toBeGreaterThan(0.5);
-    expect(hidden(1)).toBeLessThan(1);
-    // Batch 600 admits 1.2 prompts an iteration: far more tensor-core work than the decode leaves idle.
-    expect(hidden(600)).toBeLessThan(0.2);
-    expect(hidden(600)).toBeGreaterThan(0);
+    const stat = estimate({ ...shape, batch: 64 });
+    const work = (64 / shape.outputTokens) * onePrompt;
+    const whole = estimate({ ...shape, batch: 64, batching: 'continuous' });
+    const chunked = estimate({ ...shape, batch: 64, batching: 'continuous', prefillChunkTokens: 256 });
+    const hidden = (e: InferenceEstimate) => (stat.decodeStepSeconds + work - e.decodeStepSeconds) / work;
+    // The prompt's GEMMs and attention can hide; its element-wise kernels and all-reduces (under half of it) cannot.
+    expect(hidden(chunked)).toBeGreaterThan(0.5);
+    expect(hidden(chunked)).toBeLessThan(1);
+    expect(hidden(whole)).toBeGreaterThan(0);
+    expect(hidden(whole)).toBeLessThan(0.1);
+    // Sarathi-Serve's trade: chunks make every token faster and the first token slower (it waits for its 8 iterations).
+    expect(chunked.decodeStepSeconds).toBeLessThan(whole.decodeStepSeconds);
+    expect(chunked.prefillSeconds).toBeGreaterThan(whole.prefillSeconds);
+  });
+
+  it('a chunk no shorter than the prompt is the whole prompt', () => {
+    const whole = estimate({ ...shape, batch: 64, batching: 'continuous' });
+    expect(estimate({ ...shape, batch: 64, batching: 'continuous', prefillChunkTokens: shape.promptTokens })).toEqual({ ...whole, shape: expect.anything() });
+    expect(estimate({ ...shape, batch: 64, batching: 'continuous', prefillChunkTokens: 1e6 }).decodeStepSeconds).toBe(whole.decodeStepSeconds);
   });
 
   it.each([[1, 8], [2, 8], [4, 64], [8, 64]])('PP %i, batch %i: the first token waits out the running iteration, then rides one carrying its whole prefill', (pipeline, batch) => {

@@ -10,7 +10,7 @@ import { count, machineFields, MACHINE_FLAGS, number } from '../search-flags.ts'
 import { usageLine } from '../format/usage-line.ts';
 
 const SYNOPSIS = 'trainplan inference --model ID --gpu ID --prompt N --output N [--max-token-ms L] [--max-ttft-s S] '
-  + '[--batching static|continuous] [--gpus N] [--precision bf16|fp16|fp8] [--json]';
+  + '[--batching static|continuous] [--prefill-chunk N] [--gpus N] [--precision bf16|fp16|fp8] [--json]';
 
 const FLAGS: Record<string, FlagSpec> = {
   ...MACHINE_FLAGS,
@@ -20,6 +20,7 @@ const FLAGS: Record<string, FlagSpec> = {
   'max-token-ms': { type: 'string', valueName: 'milliseconds per generated token' },
   'max-ttft-s': { type: 'string', valueName: 'seconds to the first token' },
   batching: { type: 'string', valueName: 'static or continuous' },
+  'prefill-chunk': { type: 'string', valueName: 'a token count' },
   gpus: { type: 'string', valueName: 'a count of GPUs' },
 };
 
@@ -38,6 +39,8 @@ Options:
       --max-ttft-s S     bound on the time to first token, in s
       --batching B       static (default): each batch is prefilled together, then decoded;
                          continuous: prompts join as sequences finish, every iteration (vLLM)
+      --prefill-chunk N  continuous only: prefill at most N prompt tokens an iteration (chunked
+                         prefill, as vLLM's max_num_batched_tokens); default: a prompt whole
       --gpus N           GPUs to serve on: only TP × PP shapes dividing N, as N / (TP · PP) replicas
       --precision P      weights and KV cache: bf16 (default), fp16 or fp8
       --gpus-per-node N, --network ID   override the system's
@@ -52,9 +55,11 @@ Examples:
   trainplan inference --model llama3-70b --gpu h100-sxm --prompt 2048 --output 512 --max-token-ms 50
   trainplan inference --model llama3-70b --gpu h100-sxm --prompt 2048 --output 512 \\
       --batching continuous --gpus 16 --max-token-ms 50
+  trainplan inference --model llama3-8b --gpu h100-sxm --prompt 6144 --output 512 \
+      --batching continuous --prefill-chunk 2048 --max-token-ms 30
 `;
 
-const REQUEST_FLAGS = ['model', 'gpu', 'prompt', 'output', 'precision', 'max-token-ms', 'max-ttft-s', 'batching', 'gpus', 'gpus-per-node', 'network'];
+const REQUEST_FLAGS = ['model', 'gpu', 'prompt', 'output', 'precision', 'max-token-ms', 'max-ttft-s', 'batching', 'prefill-chunk', 'gpus', 'gpus-per-node', 'network'];
 
 const MS = 1000;
 const bound = (field: 'maxDecodeSecondsPerToken' | 'maxPrefillSeconds') =>
@@ -88,6 +93,7 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
     ...(v.precision !== undefined && { precision: v.precision }),
     ...(v.batching !== undefined && { batching: v.batching }),
     ...(v.gpus !== undefined && { gpus: count(v, 'gpus') }),
+    ...(v['prefill-chunk'] !== undefined && { prefillChunkTokens: count(v, 'prefill-chunk') }),
     ...(tokenMs !== undefined && { maxDecodeSecondsPerToken: typeof tokenMs === 'number' ? tokenMs / MS : tokenMs }),
     ...(v['max-ttft-s'] !== undefined && { maxPrefillSeconds: number(v, 'max-ttft-s') }),
   };
@@ -122,7 +128,8 @@ function boundsText(request: unknown): string | undefined {
  * "2 replicas of TP 4 · PP 1 · batch 64 each · static batching", with the tokens/s of all of them.
  */
 function bestText(p: InferencePointJson): string {
-  const batching = `${p.batching ?? 'static'} batching`;
+  const chunk = p.prefillChunkTokens === undefined ? '' : ` (prefill in chunks of ${formatGrouped(p.prefillChunkTokens)} tokens)`;
+  const batching = `${p.batching ?? 'static'} batching${chunk}`;
   const perGpu = `${rate(p.tokensPerSecondPerGpu)} tokens/s/GPU`;
   const perToken = `${formatSeconds(p.decodeStepSeconds)} per token`;
   if (p.replicas === undefined) return `TP ${p.tensor} · PP ${p.pipeline} · batch ${p.batch} · ${batching}: ${perGpu}, ${perToken}`;

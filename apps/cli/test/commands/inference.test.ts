@@ -121,6 +121,18 @@ describe('trainplan inference', () => {
       expect(cont.out).not.toContain('static batching');
     });
 
+    it('--prefill-chunk: the headline names the chunk, --json carries it on every point; without --batching continuous it is a usage error', async () => {
+      const { code, out } = await cli([...LLAMA, '--batching', 'continuous', '--prefill-chunk', '512']);
+      expect(code).toBe(0);
+      expect(headline(out)).toMatch(/ · continuous batching \(prefill in chunks of 512 tokens\): /);
+      const a = JSON.parse((await cli([...LLAMA, '--batching', 'continuous', '--prefill-chunk', '512', '--json'])).out);
+      expect([a.best, ...a.frontier].every((p: { prefillChunkTokens?: number }) => p.prefillChunkTokens === 512)).toBe(true);
+      const stat = await cli([...LLAMA, '--prefill-chunk', '512']);
+      expect(stat.code).toBe(2);
+      expect(stat.err).toContain('--prefill-chunk: chunked prefill applies to continuous batching');
+      expect((await cli([...LLAMA, '--batching', 'continuous', '--prefill-chunk', '0'])).err).toContain('--prefill-chunk: expected an integer ≥ 1, got 0');
+    });
+
     it('under a per-token bound, static batching\'s late first token points at --batching continuous, which brings it under 2 s', async () => {
       expect((await cli([...LLAMA, '--max-token-ms', '50'])).out).toContain('(a static batch: use --batching continuous to admit prompts as sequences finish)');
       const { out } = await cli([...LLAMA, '--max-token-ms', '50', '--batching', 'continuous', '--json']);

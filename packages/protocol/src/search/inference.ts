@@ -23,6 +23,7 @@ export interface InferenceRequest {
   batches?: number[];
   /** Filled in as 'static' when the request leaves it out. */
   batching: InferenceBatching;
+  prefillChunkTokens?: number;
   gpus?: number;
   maxDecodeSecondsPerToken?: number;
   maxPrefillSeconds?: number;
@@ -51,6 +52,10 @@ export const inferenceRequestSchema: Schema<InferenceRequest> = object({
       + '(chunked prefill fused into the decode kernels, Sarathi-Serve, OSDI 2024), so a prompt waits one iteration rather than a whole batch; '
       + 'the KV cache is paged (vLLM\'s PagedAttention), each sequence holding its prompt and, on average, half its output.',
   }), 'static'),
+  prefillChunkTokens: optional(integer({ min: 1, max: million(10), description: 'Continuous batching only: the most prompt tokens one iteration '
+    + 'prefills (chunked prefill, Sarathi-Serve, OSDI 2024; vLLM\'s max_num_batched_tokens less the running decodes). Smaller chunks hide more '
+    + 'of the prefill under the decode\'s weight reads (a faster token) and spread a prompt over more iterations (a later first token). '
+    + 'Default: each prompt prefilled whole in one iteration (TensorRT-LLM\'s default).' })),
   gpus: optional(integer({ min: 1, max: MAX_INFERENCE_GPUS, description: 'GPUs available: only TP × PP shapes that divide it are tried, each a replica (gpus / (TP × PP) replicas).' })),
   maxDecodeSecondsPerToken: optional(number({ greaterThan: 0, max: 3600, description: 'Latency bound per generated token.' })),
   maxPrefillSeconds: optional(number({ greaterThan: 0, max: 3600, description: 'Bound on the time to first token.' })),
@@ -64,6 +69,8 @@ export interface InferencePointJson {
   tensor: number; pipeline: number; batch: number; gpus: number;
   /** The batching the figures are for (absent from answers older than it: static). */
   batching?: InferenceBatching;
+  /** Continuous batching's prefill chunk, when the request gives one. */
+  prefillChunkTokens?: number;
   /** Replicas of this shape on the request's gpus: gpus / (tensor × pipeline); only when the request gives gpus. */
   replicas?: number;
   prefillSeconds: number; decodeStepSeconds: number; tokensPerSecondPerGpu: number;
@@ -83,6 +90,7 @@ export type InferenceResponseJson =
 
 const point = (e: InferenceEstimate, gpus: number | undefined): InferencePointJson => ({
   tensor: e.shape.tensor, pipeline: e.shape.pipeline, batch: e.shape.batch, gpus: e.shape.tensor * e.shape.pipeline, batching: e.batching,
+  ...(e.shape.prefillChunkTokens !== undefined && { prefillChunkTokens: e.shape.prefillChunkTokens }),
   ...(gpus !== undefined && { replicas: gpus / (e.shape.tensor * e.shape.pipeline) }),
   prefillSeconds: e.prefillSeconds, decodeStepSeconds: e.decodeStepSeconds, tokensPerSecondPerGpu: e.tokensPerSecondPerGpu,
   weightsBytesPerGpu: e.weightsBytesPerGpu, kvCacheBytesPerGpu: e.kvCacheBytesPerGpu, totalBytesPerGpu: e.totalBytesPerGpu,
@@ -148,6 +156,9 @@ export function runInference(request: unknown): InferenceResponseJson {
   const valid = validate(inferenceRequestSchema, request);
   if (!valid.ok) return invalid(valid.issues);
   const req = valid.value;
+  if (req.prefillChunkTokens !== undefined && req.batching !== 'continuous') {
+    return invalid([{ path: 'prefillChunkTokens', message: 'chunked prefill applies to continuous batching: give batching "continuous", or leave prefillChunkTokens out' }]);
+  }
   const resolved = resolveSearch({
     model: req.model, cluster: req.cluster,
     // Precision and attention kernel left to the GPU's defaults (flash where it runs) unless asked.
@@ -160,6 +171,7 @@ export function runInference(request: unknown): InferenceResponseJson {
     promptTokens: req.promptTokens, outputTokens: req.outputTokens, batching: req.batching,
     ...(req.tensor && { tensor: req.tensor }), ...(req.pipeline && { pipeline: req.pipeline }), ...(req.batches && { batches: req.batches }),
     ...(req.gpus !== undefined && { gpus: req.gpus }),
+    ...(req.prefillChunkTokens !== undefined && { prefillChunkTokens: req.prefillChunkTokens }),
     ...(req.maxDecodeSecondsPerToken !== undefined && { maxDecodeSecondsPerToken: req.maxDecodeSecondsPerToken }),
     ...(req.maxPrefillSeconds !== undefined && { maxPrefillSeconds: req.maxPrefillSeconds }),
   });

@@ -115,3 +115,32 @@ describe('an answer where nothing serves says why in unservable, and still as th
     expect(a.byShape[0]).toMatchObject({ ok: true, largestBatch: { replicas: 2 } });
   });
 });
+
+describe('inference request: a prefill chunk', () => {
+  it.each([[0], [2.5], ['512']])('prefillChunkTokens %j is invalid, with the issue at prefillChunkTokens', (prefillChunkTokens) => {
+    const a = runInference({ ...request, batching: 'continuous', prefillChunkTokens });
+    expect(a.ok).toBe(false);
+    if (a.ok) return;
+    expect(a.issues.map((i) => i.path)).toEqual(['prefillChunkTokens']);
+  });
+
+  it('a chunk with static batching (given or by default) is refused: static batches prefill every prompt at once', () => {
+    for (const batching of ['static', undefined]) {
+      const a = runInference({ ...request, ...(batching && { batching }), prefillChunkTokens: 512 });
+      expect(a.ok).toBe(false);
+      if (a.ok) return;
+      expect(a.issues).toEqual([{ path: 'prefillChunkTokens', message: expect.stringMatching(/continuous batching/) }]);
+    }
+  });
+
+  it('each point states its chunk; chunks of 256 tokens decode faster and answer the first token later than whole prompts', () => {
+    const one = { ...request, batching: 'continuous', tensor: [8], pipeline: [1], batches: [64] };
+    const whole = answer(one).best!;
+    const chunked = answer({ ...one, prefillChunkTokens: 256 });
+    expect(whole.prefillChunkTokens).toBeUndefined();
+    expect(pointsOf(chunked).every((p) => p.prefillChunkTokens === 256)).toBe(true);
+    expect(chunked.best!.decodeStepSeconds).toBeLessThan(whole.decodeStepSeconds);
+    expect(chunked.best!.prefillSeconds).toBeGreaterThan(whole.prefillSeconds);
+    expect(validateInferenceResponse(chunked)).toEqual({ ok: true, value: chunked });
+  });
+});

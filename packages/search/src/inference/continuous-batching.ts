@@ -4,8 +4,8 @@ import type { Bytes, Seconds } from '@trainplan/units';
  * How a replica batches its sequences. 'static': a batch of b prompts is prefilled together, then
  * decoded together until it finishes. 'continuous': iteration-level scheduling (Orca, Yu et al.,
  * OSDI 2022; vLLM, Kwon et al., SOSP 2023; TensorRT-LLM's in-flight batching): a finished sequence
- * leaves and a waiting prompt joins at every iteration, its prefill piggybacked on the decode
- * (chunked prefill, Sarathi-Serve, Agrawal et al., OSDI 2024), with a paged KV cache.
+ * leaves and a waiting prompt joins at every iteration, its prefill fused into the running decode,
+ * whole or in chunks (Sarathi-Serve, Agrawal et al., OSDI 2024), with a paged KV cache.
  */
 export type InferenceBatching = 'static' | 'continuous';
 
@@ -40,12 +40,18 @@ export interface PromptPrefill {
   readonly layerOtherSeconds: Seconds;
   /** Activations of the prompt one stage sends to the next (2·P·h). */
   readonly activationBytes: Bytes;
+  /**
+   * Iterations one prompt's prefill is spread over: ⌈P / chunk⌉ with chunked prefill (Sarathi-Serve's chunk;
+   * vLLM's max_num_batched_tokens less the running decodes), 1 when a prompt is prefilled whole in one
+   * iteration (TensorRT-LLM's default, enable_chunked_context off; vLLM's V0 scheduler).
+   */
+  readonly chunks: number;
 }
 
 export interface ContinuousIteration {
   /** One iteration: every running sequence gets a token and b/O prompts are prefilled (the time per output token). */
   readonly iterationSeconds: Seconds;
-  /** The iteration that prefills one prompt whole, fused with its micro-batch's decode, through every stage. */
+  /** The iterations that prefill one prompt's chunks (one, unchunked), each fused with its micro-batch's decode, through every stage. */
   readonly carryingSeconds: Seconds;
   /** Time to first token: a running iteration waited out (none when the sequence runs alone), then the carrying one. */
   readonly firstTokenSeconds: Seconds;
@@ -82,21 +88,23 @@ export function stageSeconds(round: DecodeRound, prefill: LayerPrefill = NO_PREF
 /**
  * Continuous batching in steady state with b sequences of O output tokens each: an iteration decodes one
  * token for each of the b sequences, b/O of them finish (each lives O iterations), and as many new
- * prompts are admitted and prefilled inside it (Orca's iteration-level scheduling, Yu et al. 2022;
- * Sarathi-Serve's chunked prefill piggybacked on the decode batch, Agrawal et al. 2024).
+ * prompts are admitted and prefilled (Orca's iteration-level scheduling, Yu et al. 2022), their prefill
+ * fused into the iteration's kernels (fusedLayerSeconds).
  *
- * The b/O prompts ride in the k micro-batches, (b/O)/k each, fused into their layers (fusedLayerSeconds):
- * each micro-batch's traversal grows by its share of the prompts' work beyond what hides under the decode's
- * weight reads (and it sends their activations along with its own), and each stage is busy k times its
- * fused layers. The iteration is the larger of the traversal and the busiest stage, as the decode round
- * is (estimateInference); with PP 1 it is the one stage's fused layers.
+ * The b/O prompts ride in the k micro-batches, a = (b/O)/k each, as c chunks apiece. A micro-batch's
+ * iteration carries prefill with probability φ = min(1, a·c), and then a/φ prompts' worth of it; otherwise
+ * it only decodes. Only an iteration that carries prefill hides some under its weight reads, so spreading
+ * a prompt over more iterations hides more of it: Sarathi-Serve's chunked prefill (Agrawal et al. 2024),
+ * where every iteration carries a chunk (φ = 1), against a whole prompt in one iteration (c = 1), which
+ * hides at most one iteration's idle tensor cores per prompt. The mean iteration, the time per output
+ * token, is the larger of a micro-batch's traversal (with its share of the prompts' activations sent along)
+ * and k times the busiest stage, as the decode round is (estimateInference).
  *
  * The time to first token is the running iteration waited out (a prompt arriving waits up to one before
- * it is admitted; with a batch of one nothing else runs, so it starts at once) plus the iteration that
- * carries it: its prefill whole, fused with its micro-batch's decode, through every stage, as an engine
- * that admits a waiting prompt whole at the next iteration boundary (vLLM's scheduler without chunked
- * prefill runs waiting prompts first). It ignores queueing at saturation (prompts arriving faster than
- * b/O per iteration wait longer) and a small chunk budget spreading one prompt over several iterations.
+ * it is admitted; with a batch of one nothing else runs, so it starts at once) plus the c iterations that
+ * carry its chunks, each fused with its micro-batch's decode and crossing every stage, as an engine that
+ * admits a waiting prompt at the next iteration boundary (vLLM's scheduler runs waiting prompts first). It
+ * ignores queueing at saturation (prompts arriving faster than the iterations admit them wait longer).
  */
 export function continuousIteration(options: {
   readonly round: DecodeRound;
@@ -110,12 +118,17 @@ export function continuousIteration(options: {
   const k = round.microBatches;
   // Prompts admitted per iteration: each sequence lives O iterations, so b/O leave and join per iteration.
   const perMicroBatch = batch / outputTokens / k;
-  const stages = stageSeconds(round, { tensorCoreSeconds: perMicroBatch * prompt.layerTensorCoreSeconds, otherSeconds: perMicroBatch * prompt.layerOtherSeconds });
+  const carrying = Math.min(1, perMicroBatch * prompt.chunks);
+  const share = (prompts: number): LayerPrefill => ({ tensorCoreSeconds: prompts * prompt.layerTensorCoreSeconds, otherSeconds: prompts * prompt.layerOtherSeconds });
+  const withPrefill = stageSeconds(round, share(perMicroBatch / carrying));
+  const decodeOnly = stageSeconds(round);
+  const stages = withPrefill.map((s, i) => carrying * s + (1 - carrying) * decodeOnly[i]!);
   const traversal = stages.reduce((a, s) => a + s, 0) + sendSeconds(round.activationBytes + perMicroBatch * prompt.activationBytes);
   const busiestStage = k * Math.max(...stages);
   const iterationSeconds = Math.max(traversal, busiestStage);
-  const carrying = stageSeconds(round, { tensorCoreSeconds: prompt.layerTensorCoreSeconds, otherSeconds: prompt.layerOtherSeconds });
-  const carryingSeconds = carrying.reduce((a, s) => a + s, 0) + sendSeconds(round.activationBytes + prompt.activationBytes);
+  const chunkIteration = stageSeconds(round, share(1 / prompt.chunks)).reduce((a, s) => a + s, 0)
+    + sendSeconds(round.activationBytes + prompt.activationBytes / prompt.chunks);
+  const carryingSeconds = prompt.chunks * chunkIteration;
   const waitSeconds = batch > 1 ? iterationSeconds : 0;
   return { iterationSeconds, carryingSeconds, firstTokenSeconds: waitSeconds + carryingSeconds };
 }

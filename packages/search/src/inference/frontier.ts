@@ -13,6 +13,8 @@ export interface InferenceSearch {
   readonly pipeline?: readonly number[];
   /** 'static' (default) or 'continuous' batching, for every shape (InferenceShape.batching). */
   readonly batching?: InferenceBatching;
+  /** Continuous batching's prefill chunk, for every shape (InferenceShape.prefillChunkTokens); whole prompts without it. */
+  readonly prefillChunkTokens?: number;
   /**
    * GPUs available to serve: only the TP × PP shapes whose GPU count t·p divides it are tried (and
    * listed in byShape), each as gpus / (t·p) replicas. Without it, every shape tried is one replica.
@@ -80,6 +82,7 @@ export function planInference(base: InferenceBase, search: InferenceSearch): Inf
     for (const pipeline of pipelines.filter((p) => divides(tensor, p))) {
       const shape = {
         tensor, pipeline, promptTokens: search.promptTokens, outputTokens: search.outputTokens, ...(search.batching !== undefined && { batching: search.batching }),
+        ...(search.prefillChunkTokens !== undefined && { prefillChunkTokens: search.prefillChunkTokens }),
       };
       const probe = estimateInference(base, { ...shape, batch: 1 });
       if (!probe.ok) { byShape.push({ tensor, pipeline, answer: probe }); continue; }

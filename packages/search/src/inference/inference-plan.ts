@@ -20,6 +20,12 @@ export interface InferenceShape {
   readonly outputTokens: number;
   /** 'static' (the default): the batch is prefilled together, then decoded; 'continuous': see continuousIteration. */
   readonly batching?: InferenceBatching;
+  /**
+   * Continuous batching only: the most prompt tokens one iteration prefills (chunked prefill, Sarathi-Serve;
+   * vLLM's max_num_batched_tokens less the running decodes). Without it a prompt is prefilled whole in one
+   * iteration (TensorRT-LLM's default).
+   */
+  readonly prefillChunkTokens?: number;
 }
 
 export interface InferenceEstimate {
@@ -84,13 +90,14 @@ export function kvCacheBytesPerToken(base: InferenceBase, tensor: number, layers
  * the GEMMs and attention core (tensor-core work, the planner's layerComputeCost) and the rest of the
  * layer's forward (element-wise kernels and the tensor-parallel all-reduces, the rest of layerProfile's).
  */
-function promptPrefill(lone: PlanInput): PromptPrefill {
+function promptPrefill(lone: PlanInput, chunks: number): PromptPrefill {
   const cost = layerComputeCost(lone, kernelContext(lone, resolveCalibration(lone)), peak16(lone.gpu));
   const tensorCore = cost.gemmForward + cost.attentionForward;
   return {
     layerTensorCoreSeconds: tensorCore,
     layerOtherSeconds: layerProfile(lone).forwardSeconds - tensorCore,
     activationBytes: 2 * lone.seqLength * lone.model.hiddenSize,
+    chunks,
   };
 }
 
@@ -115,12 +122,14 @@ function promptPrefill(lone: PlanInput): PromptPrefill {
  * sequence's KV cache on the critical path of each token.)
  *
  * With `batching: 'continuous'` the decode round above also prefills the b/O prompts that replace the
- * sequences finishing in it, each costed as one prompt alone and fused into the decode's layers, and the
+ * sequences finishing in it, each costed as one prompt alone and fused into the decode's layers (whole,
+ * or in chunks of `prefillChunkTokens`), and the
  * KV cache is paged, holding each sequence's steady-state mean rather than its full context
  * (continuous-batching.ts). Static batching reserves every sequence's full context.
  */
 export function estimateInference(base: InferenceBase, shape: InferenceShape): InferenceAnswer {
-  const { tensor: t, pipeline: p, batch: b, promptTokens, outputTokens, batching = 'static' } = shape;
+  const { tensor: t, pipeline: p, batch: b, promptTokens, outputTokens, batching = 'static', prefillChunkTokens } = shape;
+  const chunks = prefillChunkTokens === undefined ? 1 : Math.ceil(promptTokens / prefillChunkTokens);
   const model = base.model;
   const fail = (reason: 'indivisible' | 'out-of-memory', message: string): InferenceAnswer => ({ ok: false, shape, reason, message });
   if (model.attentionHeads % t !== 0 || model.ffnHiddenSize % t !== 0) return fail('indivisible', `${model.attentionHeads} heads / FFN ${model.ffnHiddenSize} do not split over TP ${t}`);
@@ -187,7 +196,7 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape): I
 
   // Continuous batching: the round also prefills the b/O prompts admitted in it, fused into its layers.
   const continuous = batching === 'continuous'
-    ? continuousIteration({ round, prompt: promptPrefill(prefillInput(1)), batch: b, outputTokens, sendSeconds: send })
+    ? continuousIteration({ round, prompt: promptPrefill(prefillInput(1), chunks), batch: b, outputTokens, sendSeconds: send })
     : undefined;
   const step = continuous?.iterationSeconds ?? decodeStep;
 
