@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { iterationLawMs, NIM_ROWS, predictServing, runningSequences, saturated } from '../src/nim-serving.ts';
-import { scoreServing } from '../src/serving-section.ts';
+import { scoreServing, scoreTrtllm } from '../src/serving-section.ts';
 
 /**
  * Continuous batching against NVIDIA NIM's published Llama 3.3 70B FP8 TP 2 measurements (docs/validation.md,
@@ -55,5 +55,37 @@ describe('serving validation: NIM, Llama 3.3 70B, FP8, TP 2 on 2 H100', () => {
     const p = predictServing(full[0]!);
     expect(p.maxBatchReserved).toBeGreaterThanOrEqual(ran);
     expect(p.maxBatchPaged).toBeGreaterThan(p.maxBatchReserved);
+  });
+});
+
+describe('serving validation: TensorRT-LLM static batching (Llama 2 7B and 70B on A100 FP16 and H100 FP8)', () => {
+  const { firstToken, throughput } = scoreTrtllm();
+
+  it('a 2,048-token prompt on A100 in FP16: the first token within 10 %, the training-fitted Ampere constants carrying over', () => {
+    const rows = firstToken.filter((s) => s.row.gpu === 'a100-80gb' && s.row.promptTokens === 2048);
+    expect(rows).toHaveLength(2);
+    for (const s of rows) expect(Math.abs(s.error)).toBeLessThan(0.1);
+  });
+
+  it('a 2,048-token prompt on H100 in FP8 is predicted slow, by at most the report\'s 27 % (the FP8 prefill gap NIM shows too)', () => {
+    const rows = firstToken.filter((s) => s.row.gpu === 'h100-sxm' && s.row.promptTokens === 2048);
+    expect(rows).toHaveLength(2);
+    for (const s of rows) {
+      expect(s.error).toBeGreaterThan(0); // met when fixed: update the report's reading
+      expect(s.error).toBeLessThan(0.3);
+    }
+  });
+
+  it('Llama 2 7B (no GQA): every static-batch throughput within 25 %', () => {
+    const rows = throughput.filter((s) => s.row.model === 'llama2-7b');
+    expect(rows).toHaveLength(8);
+    for (const s of rows) expect(Math.abs(s.error)).toBeLessThan(0.25);
+  });
+
+  it('Llama 2 70B decoding 2,048 tokens is predicted far faster than these pre-XQA engines ran: the known GQA gap, held', () => {
+    const rows = throughput.filter((s) => s.row.model === 'llama2-70b' && s.row.outputTokens === 2048);
+    expect(rows).toHaveLength(3);
+    for (const s of rows) expect(s.error).toBeGreaterThan(0.5);
+    for (const s of throughput.filter((x) => x.row.model === 'llama2-70b' && x.row.outputTokens === 128)) expect(Math.abs(s.error)).toBeLessThan(0.25);
   });
 });

@@ -81,7 +81,6 @@ export function pointMemory(p: InferencePointJson): MemoryParts {
 
 const shapeText = (p: InferencePointJson): string => `TP ${p.tensor} · PP ${p.pipeline} · batch ${p.batch} · ${p.batching ?? 'static'} batching`;
 
-
 /** runInference's answer (ok) → what the element shows; `request` gives the bounds to name. */
 export function servingView(a: Served, request: Pick<InferenceRequest, 'maxDecodeSecondsPerToken' | 'maxPrefillSeconds'>): ServingView {
   const bounds = boundsText(request);
