@@ -1,6 +1,6 @@
 import { iterationLawMs, NIM_ROWS, NIM_SOURCE, predictServing, runningSequences, saturated, type ServingRow } from './nim-serving.ts';
 import type { ValidationSection } from './sections.ts';
-import { FIRST_TOKEN_ROWS, predictFirstTokenMs, predictThroughput, THROUGHPUT_ROWS, TRTLLM_SOURCE, type FirstTokenRow } from './trtllm-serving.ts';
+import { FIRST_TOKEN_ROWS, predictFirstTokenMs, predictThroughput, THROUGHPUT_ROWS, TRTLLM_SOURCE, type Machine } from './trtllm-serving.ts';
 
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
@@ -23,7 +23,7 @@ export function scoreServing(): ServingScore[] {
 
 const meanAbs = (xs: readonly number[]) => xs.reduce((a, x) => a + Math.abs(x), 0) / xs.length;
 
-const machine = (r: FirstTokenRow): string => `${r.model === 'llama2-7b' ? 'Llama 2 7B' : 'Llama 2 70B'}, ${r.gpu === 'h100-sxm' ? 'H100' : 'A100'} ${r.precision.toUpperCase()}, TP ${r.tensor}`;
+const machine = (r: Machine): string => `${r.model === 'llama2-7b' ? 'Llama 2 7B' : 'Llama 2 70B'}, ${r.gpu === 'h100-sxm' ? 'H100' : 'A100'} ${r.precision.toUpperCase()}, TP ${r.tensor}`;
 
 /** TensorRT-LLM's batch-1 first tokens and static-batch throughputs, predicted (signed relative errors). */
 export function scoreTrtllm() {

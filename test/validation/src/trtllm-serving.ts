@@ -12,7 +12,7 @@ export const TRTLLM_SOURCE = {
   url: 'https://github.com/NVIDIA/TensorRT-LLM/blob/138f96d45f90b9667426f7c47297d8c06bafac73/docs/source/performance.md',
 } as const;
 
-interface Machine { readonly model: 'llama2-7b' | 'llama2-70b'; readonly gpu: 'h100-sxm' | 'a100-80gb'; readonly precision: 'fp8' | 'fp16'; readonly tensor: number }
+export interface Machine { readonly model: 'llama2-7b' | 'llama2-70b'; readonly gpu: 'h100-sxm' | 'a100-80gb'; readonly precision: 'fp8' | 'fp16'; readonly tensor: number }
 
 export interface FirstTokenRow extends Machine { readonly promptTokens: number; readonly ttftMs: number }
 export interface ThroughputRow extends Machine { readonly batch: number; readonly promptTokens: number; readonly outputTokens: number; readonly tokensPerSecondPerGpu: number }
