@@ -122,6 +122,15 @@ describe('serving answers', () => {
     expect(best.pipeline % 3).toBe(0);
   });
 
+  it('a batch of a thousand and more reads grouped, as the rates do: "1,557 concurrent requests", "batch 1,557"', () => {
+    const { a, data } = served('how many h100 to serve llama 3 70b at 100 requests per second');
+    const batch = data.best!.batch;
+    expect(batch).toBeGreaterThanOrEqual(1000);
+    const grouped = batch.toLocaleString('en-US');
+    expect(a.headline).toContain(`at ${grouped} concurrent requests`);
+    expect(figure(a, 'Concurrent requests')).toMatch(new RegExp(`^${grouped} per replica \\(${data.best!.maxBatch.toLocaleString('en-US')} fit in memory\\)$`));
+  });
+
   it('a request rate: the replicas it needs, from the best replica\'s own rate', () => {
     const { a, data } = served('how many h100 to serve 1000 qps of llama 3 8b');
     const best = data.best!;

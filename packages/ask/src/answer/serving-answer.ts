@@ -53,6 +53,8 @@ const shapeText = (x: { tensor: number; pipeline: number }): string => `TP ${x.t
 const requestsPerSecond = (x: InferencePointJson, outputTokens: number): number => (x.tokensPerSecondPerGpu * x.gpus) / outputTokens;
 /** A rate to three figures, grouped from a thousand up: "3,530", "337", "0.0240". */
 const perSecond = (x: number): string => formatGrouped(x);
+/** A count of requests, grouped from a thousand up as the rates are: "1,557 concurrent requests". */
+const requests = (n: number, noun: string): string => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
 /** Words of a question that asks whether the model fits ("can I fit 70B on one node", "enough memory"). */
 const ASKS_FIT = /\b(?:fits?|memory|vram|hbm|oom)\b/i;
 /** Words of a question that asks for a count of GPUs or nodes. */
@@ -64,7 +66,7 @@ function pointFigures(x: InferencePointJson, p: AskParameters, gpus: number | un
   const replicas = gpus === undefined || gpus === x.gpus ? '' : ` · ${countOf(Math.floor(gpus / x.gpus), 'replica')} on the ${gpus} GPUs`;
   return [
     { label: 'Replica', value: `${shapeText(x)}: ${countOf(x.gpus, 'GPU')}${replicas}` },
-    { label: 'Concurrent requests', value: `${x.batch} per replica (${x.maxBatch} fit in memory)` },
+    { label: 'Concurrent requests', value: `${x.batch.toLocaleString('en-US')} per replica (${x.maxBatch.toLocaleString('en-US')} fit in memory)` },
     { label: 'Time to first token', value: formatSeconds(x.prefillSeconds) },
     { label: 'Time per output token', value: `${formatSeconds(x.decodeStepSeconds)} (${perSecond(1 / x.decodeStepSeconds)} tokens/s per user)` },
     { label: 'Throughput', value: `${perSecond(x.tokensPerSecondPerGpu)} tokens/s per GPU · ${perSecond(requestsPerSecond(x, outputTokens))} requests/s per replica` },
@@ -90,7 +92,7 @@ type Served = Extract<InferenceResponseJson, { ok: true }>;
 function fastestNote(a: Served): string[] {
   const first = a.frontier[0];
   if (first === undefined) return [];
-  return [`Fastest per token: ${shapeText(first)} with ${countOf(first.batch, 'request')} at a time, ${formatSeconds(first.decodeStepSeconds)} per token, first token in ${formatSeconds(first.prefillSeconds)}.`];
+  return [`Fastest per token: ${shapeText(first)} with ${requests(first.batch, 'request')} at a time, ${formatSeconds(first.decodeStepSeconds)} per token, first token in ${formatSeconds(first.prefillSeconds)}.`];
 }
 
 /** The smallest replica that serves the model at all, when the GPUs named hold none (run again without the count). */
@@ -120,12 +122,12 @@ export function answerServing(q: ParsedQuestion): Answer {
       ? [`One replica of ${countOf(best.gpus, 'GPU')} serves ${perSecond(requestsPerSecond(best, p.outputTokens ?? 1))} requests/s; give a load ("at 100 requests/s") for the GPUs it needs.`] : [];
     // A stated concurrency is each replica's: said in the total when the GPUs named hold several.
     const perReplica = p.concurrency !== undefined && gpus !== undefined && gpus > best.gpus
-      ? [`${p.concurrency} concurrent requests taken per replica: ${(p.concurrency * gpus / best.gpus).toLocaleString('en-US')} on the ${gpus} GPUs`] : [];
+      ? [`${p.concurrency.toLocaleString('en-US')} concurrent requests taken per replica: ${(p.concurrency * gpus / best.gpus).toLocaleString('en-US')} on the ${gpus} GPUs`] : [];
     return {
       ...base, ok: true, assumptions: [...base.assumptions, ...perReplica],
-      headline: `${subject}: ${ASKS_FIT.test(q.text) ? 'fits; ' : ''}${shapeText(best)}${replicas} serves ${perSecond(best.tokensPerSecondPerGpu)} tokens/s per GPU at ${countOf(best.batch, 'concurrent request')}, `
+      headline: `${subject}: ${ASKS_FIT.test(q.text) ? 'fits; ' : ''}${shapeText(best)}${replicas} serves ${perSecond(best.tokensPerSecondPerGpu)} tokens/s per GPU at ${requests(best.batch, 'concurrent request')}, `
         + `${formatSeconds(best.decodeStepSeconds)} per token, first token in ${formatSeconds(best.prefillSeconds)}${bounds === undefined ? ' (no latency bound: the most throughput)' : ` (${bounds})`}`,
-      configuration: `${shapeText(best)} · batch ${best.batch} · ${(p.precision ?? 'bf16').toUpperCase()} · ${countOf(p.promptTokens ?? 0, 'prompt token')} + ${countOf(p.outputTokens ?? 0, 'output token')}`,
+      configuration: `${shapeText(best)} · batch ${best.batch.toLocaleString('en-US')} · ${(p.precision ?? 'bf16').toUpperCase()} · ${countOf(p.promptTokens ?? 0, 'prompt token')} + ${countOf(p.outputTokens ?? 0, 'output token')}`,
       figures: [...pointFigures(best, p, gpus), ...loadFigure(best, p, gpus)],
       memoryPerGpuBytes: best.totalBytesPerGpu, memoryCapacityBytes: best.capacityBytes,
       notes: [...(result.warnings ?? []), ...countNote, ...fastestNote(result)],
@@ -142,7 +144,7 @@ export function answerServing(q: ParsedQuestion): Answer {
       figures: smallest === undefined ? [] : pointFigures(smallest, p, undefined).map((f) => ({ ...f, label: `${f.label} (closest)` })),
       ...(smallest !== undefined && { configuration: `closest that works, not what was asked: ${shapeText(smallest)} on ${countOf(smallest.gpus, 'GPU')}` }),
       notes: [
-        ...(smallest === undefined ? [] : [`Closest that works: ${countOf(smallest.gpus, 'GPU')} (${shapeText(smallest)}) hold it, with up to ${countOf(smallest.maxBatch, 'request')} at a time.`]),
+        ...(smallest === undefined ? [] : [`Closest that works: ${countOf(smallest.gpus, 'GPU')} (${shapeText(smallest)}) hold it, with up to ${requests(smallest.maxBatch, 'request')} at a time.`]),
       ],
     };
   }
@@ -151,7 +153,7 @@ export function answerServing(q: ParsedQuestion): Answer {
     ...base, ok: false,
     headline: `${subject}: no plan meets ${bounds ?? 'the latency bounds'}${closest === undefined ? '' : `: ${closest.why}`}`,
     figures: closest === undefined ? [] : pointFigures(closest.point, p, gpus).map((f) => ({ ...f, label: `${f.label} (closest)` })),
-    ...(closest !== undefined && { configuration: `closest to the bounds, missing them: ${shapeText(closest.point)} · batch ${closest.point.batch}` }),
+    ...(closest !== undefined && { configuration: `closest to the bounds, missing them: ${shapeText(closest.point)} · batch ${closest.point.batch.toLocaleString('en-US')}` }),
     notes: [...(result.warnings ?? []), ...fastestNote(result)],
   };
 }
