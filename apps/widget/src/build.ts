@@ -1,9 +1,19 @@
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 
 /** The browser entry; build.ts itself is Node-only and never part of the bundle. */
 const ENTRY = fileURLToPath(new URL('./entry.ts', import.meta.url));
+/** What the bundle takes in place of the collectives emulator's entry points (closed-form-emulation.ts says why). */
+const CLOSED_FORM_EMULATION = fileURLToPath(new URL('./compute/closed-form-emulation.ts', import.meta.url));
+
+/** Resolves @trainplan/collectives' emulator entry points to the widget's closed-form stand-in. */
+const withoutEmulator: Plugin = {
+  name: 'trainplan-without-emulator',
+  setup(b) {
+    b.onResolve({ filter: /\/emulator\/emulated-collective-cost\.ts$/ }, () => ({ path: CLOSED_FORM_EMULATION }));
+  },
+};
 
 export interface WidgetBundle {
   /** The ES module `trainplan-widget.js`, minified. */
@@ -18,7 +28,8 @@ export const WIDGET_BUDGET_GZIP_BYTES = 80 * 1000;
 
 /**
  * Bundles the widget with the core packages into one ES module with esbuild: minified, ES2022
- * for evergreen browsers, no source map, `sideEffects` honoured so unused exports drop out.
+ * for evergreen browsers, no source map, `sideEffects` honoured so unused exports drop out, and
+ * the collectives emulator left out (closed-form-emulation.ts).
  */
 export async function buildWidgetBundle(): Promise<WidgetBundle> {
   const result = await build({
@@ -31,6 +42,7 @@ export async function buildWidgetBundle(): Promise<WidgetBundle> {
     legalComments: 'none',
     write: false,
     logLevel: 'silent',
+    plugins: [withoutEmulator],
   });
   const file = result.outputFiles[0];
   if (!file) throw new Error('esbuild produced no output');

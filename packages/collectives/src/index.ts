@@ -44,5 +44,8 @@ export type { TopologyOptions } from './topology/build-topology.ts';
 export { buildTopology, describeTopology, summariseTopology, type TopologySummary } from './topology/build-topology.ts';
 export type { EmulatedCollective, EmulatedCollectiveResult, EmulationResult, LinkUsage } from './emulator/emulate-collectives.ts';
 export { emulateCollectives, DEFAULT_EVENT_BUDGET } from './emulator/emulate-collectives.ts';
-export type { EmulatedCost, EmulatedCostOptions, GroupLayout } from './emulator/emulated-collective-cost.ts';
-export { concurrentGroupGpus, emulatedCollectiveCost, emulatedStageSendCost } from './emulator/emulated-collective-cost.ts';
+export type { GroupLayout } from './emulator/concurrent-groups.ts';
+export { concurrentGroupGpus } from './emulator/concurrent-groups.ts';
+// The browser widget's bundle swaps this module for NCCL's closed form (apps/widget/src/compute/closed-form-emulation.ts).
+export type { EmulatedCost, EmulatedCostOptions } from './emulator/emulated-collective-cost.ts';
+export { emulatedCollectiveCost, emulatedStageSendCost } from './emulator/emulated-collective-cost.ts';

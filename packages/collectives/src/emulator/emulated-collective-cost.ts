@@ -2,14 +2,8 @@ import { collectiveCost } from '../collective-cost.ts';
 import { buildTopology } from '../topology/build-topology.ts';
 import type { TopologyGraph } from '../topology/topology-graph.ts';
 import type { CollectiveOp, CommGroup, Fabric } from '../types.ts';
+import { concurrentGroupGpus, type GroupLayout } from './concurrent-groups.ts';
 import { emulateCollectives, type EmulatedCollective } from './emulate-collectives.ts';
-
-/**
- * How a parallel group's ranks sit on a node (Megatron's rank order tp-cp-dp-pp): `contiguous` for
- * tensor parallelism (group j holds local GPUs j·k … j·k + k − 1), `strided` for the context- and
- * data-parallel groups (group j holds local GPUs j, j + c, j + 2c, …; c concurrent groups).
- */
-export type GroupLayout = 'contiguous' | 'strided';
 
 export interface EmulatedCostOptions {
   readonly fabric: Fabric;
@@ -29,17 +23,6 @@ export interface EmulatedCost {
   readonly emulated: boolean;
   /** Why the emulator refused, when `emulated` is false (its message), for the caller to report. */
   readonly reason?: string;
-}
-
-/** The GPUs of each concurrent group, node by node, on a topology of ranks / ranksPerNode nodes. */
-export function concurrentGroupGpus(group: CommGroup, gpusPerNode: number, layout: GroupLayout): number[][] {
-  const k = group.ranksPerNode;
-  const c = Math.max(1, Math.min(group.concurrentGroupsPerNode ?? 1, Math.floor(gpusPerNode / k)));
-  return Array.from({ length: c }, (_, j) => Array.from({ length: group.ranks }, (_, m) => {
-    const node = Math.floor(m / k);
-    const local = layout === 'contiguous' ? j * k + (m % k) : j + (m % k) * c;
-    return node * gpusPerNode + (local < gpusPerNode ? local : (j * k + (m % k)) % gpusPerNode);
-  }));
 }
 
 // Memo per fabric (immutable data, weakly held): topologies by (nodes, oversubscription), and
