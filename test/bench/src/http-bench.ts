@@ -1,6 +1,7 @@
 import { Agent, request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { CONTRACT_EXAMPLE } from '@trainplan/protocol';
+import { buildWidgetBundle, WIDGET_BUDGET_GZIP_BYTES } from '../../../apps/widget/src/build.ts';
 import { buildWorkerBundle, WORKER_GZIP_BUDGET_BYTES } from '../../../infra/cloudflare/test/worker-bundle.ts';
 import { percentile } from '../../load/src/percentile.ts';
 import { startServer } from '../../runtimes/src/live-server.ts';
@@ -87,6 +88,7 @@ export const httpSection: BenchSection = {
     const p50 = percentile(sorted, 0.5);
     const p99 = percentile(sorted, 0.99);
     const bundle = buildWorkerBundle();
+    const widget = await buildWidgetBundle();
     const mark = (ok: boolean) => (ok ? 'met' : '**missed**');
     return {
       markdown: [
@@ -104,11 +106,13 @@ export const httpSection: BenchSection = {
         `| p99 latency | ${p99.toFixed(2)} ms | ≤ ${TARGET_P99_MS} ms | ${mark(p99 <= TARGET_P99_MS)} |`,
         `| errors | ${result.errors} of ${totalRequests} | 0 | ${mark(result.errors === 0)} |`,
         `| Worker bundle (wrangler deploy --dry-run), gzip -9 | ${(bundle.gzipBytes / 1024).toFixed(1)} KB (${(bundle.bytes / 1024).toFixed(1)} KB raw) | ≤ ${WORKER_GZIP_BUDGET_BYTES / 1024} KB | ${mark(bundle.gzipBytes <= WORKER_GZIP_BUDGET_BYTES)} |`,
+        `| widget module (both elements, the core included), gzip -9 | ${(widget.gzipBytes / 1000).toFixed(1)} kB (${(widget.bytes / 1000).toFixed(1)} kB raw) | ≤ ${WIDGET_BUDGET_GZIP_BYTES / 1000} kB | ${mark(widget.gzipBytes <= WIDGET_BUDGET_GZIP_BYTES)} |`,
         '',
       ],
       summary: [
         `POST /v1/estimate on Node: ${rps.toFixed(0)} req/s, p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms, ${result.errors} errors of ${totalRequests} (best of ${WINDOWS} windows)`,
         `Worker bundle: ${(bundle.gzipBytes / 1024).toFixed(1)} KB gzip`,
+        `widget module: ${(widget.gzipBytes / 1000).toFixed(1)} kB gzip (budget ${WIDGET_BUDGET_GZIP_BYTES / 1000} kB)`,
       ],
     };
   },

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { resolveScenario, runSearch, validateScenario, type ScenarioInput } from '@trainplan/protocol';
+import { resolveScenario, runInference, runSearch, validateScenario, type ScenarioInput } from '@trainplan/protocol';
 import { searchPlans, type SearchBase, type SearchResult } from '@trainplan/search';
 import type { BenchSection } from './sections.ts';
 
@@ -34,6 +34,13 @@ function time<T>(name: string, fn: () => T, budgetSeconds: number): Timing<T> {
   return { name, runs: times.length, bestMs: times[0]!, medianMs: times[Math.floor(times.length / 2)]!, coldMs, result };
 }
 
+/** Serving plans: every default TP × PP shape and its batches, as `trainplan inference` asks. */
+const LLAMA70B_SERVING = { model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512, batching: 'continuous', maxDecodeSecondsPerToken: 0.05 };
+const LLAMA405B_ON_24 = { model: 'llama3.1-405b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512, batching: 'continuous', gpus: 24 };
+
+/** Points a serving answer priced: every shape's batches (the frontier and best are drawn from them). */
+const pointsOf = (a: ReturnType<typeof runInference>): number => (a.ok ? a.byShape.length : 0);
+
 export const searchSection: BenchSection = {
   name: 'search',
   run(budgetSeconds) {
@@ -44,6 +51,10 @@ export const searchSection: BenchSection = {
       time('searchPlans, GPT-3 175B on 1024 A100, batch 1536 (full default space, top 10)', () => searchPlans(gpt3), budgetSeconds),
     ];
     const wireTiming = time('runSearch (JSON in → validate → search → top 10 and alternatives as contract JSON), 1T on 3072 A100', () => runSearch(ONE_T), budgetSeconds);
+    const serving = [
+      time('runInference, Llama 3 70B on H100, 2,048 + 512 tokens, continuous, ≤ 50 ms/token (16 default shapes)', () => runInference(LLAMA70B_SERVING), budgetSeconds),
+      time('runInference, Llama 3.1 405B on 24 H100, continuous (the shapes that divide 24)', () => runInference(LLAMA405B_ON_24), budgetSeconds),
+    ];
     const perSecond = (r: Timing<SearchResult>) => r.result.spaceSize / (r.medianMs / 1000);
     const oneTMet = rows[0]!.medianMs <= 100;
     return {
@@ -64,10 +75,19 @@ export const searchSection: BenchSection = {
         '',
         'Peer figure: Calculon (Isaev et al., SC\'23) searches a 1T-model space exhaustively in minutes on many cores.',
         '',
+        '### Inference planning speed',
+        '',
+        'JSON in to JSON out: each TP × PP shape tried is probed for its largest batch, then its batches (powers of two up to it) are priced.',
+        '',
+        '| benchmark | shapes | cold ms | median ms | best ms |',
+        '|---|---|---|---|---|',
+        ...serving.map((r) => `| ${r.name} | ${pointsOf(r.result)} | ${r.coldMs.toFixed(0)} | ${r.medianMs.toFixed(1)} | ${r.bestMs.toFixed(1)} |`),
+        '',
       ],
       summary: [
         ...rows.map((r) => `${r.name}: median ${r.medianMs.toFixed(1)} ms (cold ${r.coldMs.toFixed(0)} ms), ${Math.round(perSecond(r)).toLocaleString('en-US')} candidates/s, ${r.result.fullEstimates} full estimates`),
         `${wireTiming.name}: median ${wireTiming.medianMs.toFixed(1)} ms`,
+        ...serving.map((r) => `${r.name}: median ${r.medianMs.toFixed(1)} ms (cold ${r.coldMs.toFixed(0)} ms)`),
       ],
     };
   },
