@@ -18,9 +18,20 @@ describe('the serving form → an inference request', () => {
     expect(runInference(r).ok).toBe(true);
   });
 
-  it('leaves blank optional fields out, so the protocol\'s defaults apply (precision by GPU, no GPU count, no bounds)', () => {
-    const r = request({ precision: '', gpus: ' ', 'max-token-ms': '', 'max-ttft': '' });
-    for (const key of ['precision', 'gpus', 'maxDecodeSecondsPerToken', 'maxPrefillSeconds']) expect(r).not.toHaveProperty(key);
+  it('leaves blank optional fields out, so the protocol\'s defaults apply (precision by GPU, no GPU count, no bounds, whole prompts)', () => {
+    const r = request({ precision: '', gpus: ' ', 'max-token-ms': '', 'max-ttft': '', 'prefill-chunk': '' });
+    for (const key of ['precision', 'gpus', 'maxDecodeSecondsPerToken', 'maxPrefillSeconds', 'prefillChunkTokens']) expect(r).not.toHaveProperty(key);
+  });
+
+  it('a prefill chunk goes to the request; runInference prices it on every point, and refuses it beside the field with static batching', () => {
+    const r = request({ 'prefill-chunk': '512' });
+    expect(r.prefillChunkTokens).toBe(512);
+    const a = runInference(r);
+    if (!a.ok) throw new Error(a.message);
+    expect(a.best?.prefillChunkTokens).toBe(512);
+    const stat = runInference(request({ 'prefill-chunk': '512', batching: 'static' }));
+    if (stat.ok) throw new Error('expected static batching to refuse a chunk');
+    expect(stat.issues.map((i) => servingFieldForPath(i.path))).toEqual(['prefill-chunk']);
   });
 
   it('sends the bound per token typed in ms in seconds (50 ms is 0.05 s) and the first-token bound in seconds', () => {
@@ -33,7 +44,7 @@ describe('the serving form → an inference request', () => {
 
   it.each([
     ['prompt', '0', 'at least 1'], ['prompt', '', 'required'], ['output', 'abc', 'not a number'], ['output', '1.5', 'whole number'],
-    ['gpus', '0', 'at least 1'], ['max-token-ms', '0', 'more than 0, got 0'], ['max-ttft', '-1', 'more than 0'],
+    ['gpus', '0', 'at least 1'], ['prefill-chunk', '0', 'at least 1'], ['max-token-ms', '0', 'more than 0, got 0'], ['max-ttft', '-1', 'more than 0'],
     ['batching', 'dynamic', 'unknown batching'], ['gpu', 'tpu-v5', 'unknown gpu'], ['model', 'gpt-5', 'unknown model'],
   ])('names the field when %s is %j', (field, value, message) => {
     const r = inferenceRequestFromFields({ ...SERVING_DEFAULTS, [field]: value });
@@ -45,6 +56,7 @@ describe('the serving form → an inference request', () => {
     expect(spec('prompt').max).toBe(schema('promptTokens').maximum);
     expect(spec('output').max).toBe(schema('outputTokens').maximum);
     expect(spec('gpus').max).toBe(schema('gpus').maximum);
+    expect(spec('prefill-chunk').max).toBe(schema('prefillChunkTokens').maximum);
     expect(spec('max-ttft').max).toBe(schema('maxPrefillSeconds').maximum);
     expect(spec('max-token-ms').max).toBe(schema('maxDecodeSecondsPerToken').maximum! * 1000);
     // One past the bound is refused beside the field, in its unit, before the protocol sees it.

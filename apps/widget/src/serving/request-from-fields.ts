@@ -28,6 +28,7 @@ export function inferenceRequestFromFields(values: FieldValues): ServingRequestR
       promptTokens: num('prompt')!,
       outputTokens: num('output')!,
       batching: v.batching as InferenceRequest['batching'],
+      ...(num('prefill-chunk') !== undefined ? { prefillChunkTokens: num('prefill-chunk') } : {}),
       ...(num('gpus') !== undefined ? { gpus: num('gpus') } : {}),
       ...(tokenMs !== undefined ? { maxDecodeSecondsPerToken: ms(tokenMs) } : {}),
       ...(ttft !== undefined ? { maxPrefillSeconds: seconds(ttft) } : {}),
@@ -37,7 +38,7 @@ export function inferenceRequestFromFields(values: FieldValues): ServingRequestR
 
 const PATH_TO_FIELD: Readonly<Record<string, string>> = {
   model: 'model', cluster: 'gpu', 'cluster.gpu': 'gpu', precision: 'precision', promptTokens: 'prompt', outputTokens: 'output',
-  batching: 'batching', gpus: 'gpus', maxDecodeSecondsPerToken: 'max-token-ms', maxPrefillSeconds: 'max-ttft',
+  batching: 'batching', prefillChunkTokens: 'prefill-chunk', gpus: 'gpus', maxDecodeSecondsPerToken: 'max-token-ms', maxPrefillSeconds: 'max-ttft',
 };
 
 /** The serving field to show a protocol issue beside, from its JSON path ('' when none fits: the status line says it). */

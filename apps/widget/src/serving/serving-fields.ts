@@ -23,6 +23,8 @@ export const SERVING_FIELDS: readonly FieldSpec[] = [
   { name: 'prompt', label: 'Prompt (tokens)', kind: 'integer', min: 1, max: MAX_TOKENS, group: 'requests' },
   { name: 'output', label: 'Output (tokens)', kind: 'integer', min: 1, max: MAX_TOKENS, group: 'requests' },
   { name: 'batching', label: 'Batching', kind: 'select', group: 'requests', options: [['continuous', 'continuous'], ['static', 'static']] },
+  // Continuous batching only (the protocol says so beside this field otherwise): blank prefills each prompt whole.
+  { name: 'prefill-chunk', label: 'Prefill chunk (tokens)', kind: 'integer', min: 1, max: MAX_TOKENS, optional: true, group: 'requests', hint: 'whole prompt' },
   { name: 'gpus', label: 'GPUs', kind: 'integer', min: 1, max: MAX_GPUS, optional: true, group: 'limits', hint: 'one replica' },
   { name: 'max-token-ms', label: 'Per token ≤ (ms)', kind: 'number', above: 0, max: toMs(MAX_BOUND_SECONDS), optional: true, group: 'limits', hint: 'no bound' },
   { name: 'max-ttft', label: 'First token ≤ (s)', kind: 'number', above: 0, max: MAX_BOUND_SECONDS, optional: true, group: 'limits', hint: 'no bound' },
@@ -36,6 +38,6 @@ export const SERVING_FIELD_NAMES: readonly string[] = SERVING_FIELDS.map((f) => 
  * vLLM, TensorRT-LLM and TGI serve, so it is what a docs reader deploys (the chat bot assumes it too).
  */
 export const SERVING_DEFAULTS: FieldValues = {
-  model: 'llama3-70b', gpu: 'h100-sxm', precision: '', prompt: '2048', output: '512', batching: 'continuous',
+  model: 'llama3-70b', gpu: 'h100-sxm', precision: '', prompt: '2048', output: '512', batching: 'continuous', 'prefill-chunk': '',
   gpus: '', 'max-token-ms': '', 'max-ttft': '',
 };
