@@ -1,5 +1,5 @@
 import { runInference, widestShape, type InferencePointJson, type InferenceResponseJson } from '@trainplan/protocol';
-import { countOf, formatBytes, formatGrouped, formatSeconds } from '@trainplan/units';
+import { countOf, formatBytes, formatGrouped, formatPercent, formatSeconds } from '@trainplan/units';
 import { DEFAULT_GPU, gpusPerNodeOf } from '../defaults.ts';
 import { modelInputOf, modelNameOf } from '../model-of.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
@@ -77,13 +77,22 @@ function pointFigures(x: InferencePointJson, p: AskParameters, gpus: number | un
   ];
 }
 
-/** With a request rate: the replicas (and GPUs) it needs, and whether the GPUs named hold them. */
+/**
+ * With a request rate: the replicas (and GPUs) it needs, how loaded they are (the rate over what they finish
+ * at this batch: near 100% prompts wait for admission, a queue the estimate leaves out), and whether the
+ * GPUs named hold them.
+ */
 function loadFigure(x: InferencePointJson, p: AskParameters, gpus: number | undefined): AnswerFigure[] {
   if (p.requestsPerSecond === undefined) return [];
-  const replicas = Math.ceil(p.requestsPerSecond / requestsPerSecond(x, p.outputTokens ?? 1));
+  const capacity = requestsPerSecond(x, p.outputTokens ?? 1);
+  const replicas = Math.ceil(p.requestsPerSecond / capacity);
   const needed = replicas * x.gpus;
+  const load = formatPercent(p.requestsPerSecond / (replicas * capacity), 0);
   const standing = gpus === undefined ? '' : needed <= gpus ? ` (the ${gpus} GPUs named are enough)` : ` (more than the ${gpus} GPUs named)`;
-  return [{ label: `GPUs for ${perSecond(p.requestsPerSecond)} requests/s`, value: `${countOf(needed, 'GPU')}: ${countOf(replicas, 'replica')} of ${shapeText(x)}${standing}` }];
+  return [{
+    label: `GPUs for ${perSecond(p.requestsPerSecond)} requests/s`,
+    value: `${countOf(needed, 'GPU')}: ${countOf(replicas, 'replica')} of ${shapeText(x)}, loaded to ${load} of what they serve${standing}`,
+  }];
 }
 
 type Served = Extract<InferenceResponseJson, { ok: true }>;
