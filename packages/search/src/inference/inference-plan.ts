@@ -123,9 +123,9 @@ function promptPrefill(lone: PlanInput, chunks: number): PromptPrefill {
  *
  * With `batching: 'continuous'` the decode round above also prefills the b/O prompts that replace the
  * sequences finishing in it, each costed as one prompt alone and fused into the decode's layers (whole,
- * or in chunks of `prefillChunkTokens`), and the
- * KV cache is paged, holding each sequence's steady-state mean rather than its full context
- * (continuous-batching.ts). Static batching reserves every sequence's full context.
+ * or in chunks of `prefillChunkTokens`), and the KV cache is paged, holding each sequence's steady-state
+ * mean rather than its full context (continuous-batching.ts). Static batching reserves every sequence's
+ * full context.
  */
 export function estimateInference(base: InferenceBase, shape: InferenceShape): InferenceAnswer {
   const { tensor: t, pipeline: p, batch: b, promptTokens, outputTokens, batching = 'static', prefillChunkTokens } = shape;
