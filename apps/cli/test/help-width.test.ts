@@ -10,9 +10,16 @@ import { generalHelp } from '../src/help.ts';
 const wide = (help: string): string[] => help.split('\n')
   .filter((line) => !line.startsWith('  trainplan ') && [...line].length > HELP_WIDTH);
 
+/**
+ * Example lines that swallowed their continuation: a `\` at a template literal's line end joins the next
+ * line, indentation and all, so the example shows a run of spaces mid-command instead of breaking.
+ */
+const joined = (help: string): string[] => help.split('\n').filter((line) => line.startsWith('  trainplan ') && /\S {3,}\S/.test(line));
+
 describe(`every help keeps to ${HELP_WIDTH} columns`, () => {
   it.each(commands.map((c) => [c.name, c.usage]))('trainplan %s --help', (_, usage) => {
     expect(wide(usage)).toEqual([]);
+    expect(joined(usage)).toEqual([]);
   });
 
   it('trainplan --help', () => {

@@ -55,7 +55,7 @@ Examples:
   trainplan inference --model llama3-70b --gpu h100-sxm --prompt 2048 --output 512 --max-token-ms 50
   trainplan inference --model llama3-70b --gpu h100-sxm --prompt 2048 --output 512 \\
       --batching continuous --gpus 16 --max-token-ms 50
-  trainplan inference --model llama3-8b --gpu h100-sxm --prompt 6144 --output 512 \
+  trainplan inference --model llama3-8b --gpu h100-sxm --prompt 6144 --output 512 \\
       --batching continuous --prefill-chunk 2048 --max-token-ms 30
 `;
 

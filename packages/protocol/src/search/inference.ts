@@ -49,7 +49,7 @@ export const inferenceRequestSchema: Schema<InferenceRequest> = object({
     description: 'static: each batch is prefilled together, then decoded (the first token waits for every prompt of it). '
       + 'continuous: iteration-level scheduling (Orca, OSDI 2022; vLLM, SOSP 2023; TensorRT-LLM in-flight batching): '
       + 'each decode iteration of the b sequences also prefills the b/outputTokens prompts replacing those that finished '
-      + '(chunked prefill fused into the decode kernels, Sarathi-Serve, OSDI 2024), so a prompt waits one iteration rather than a whole batch; '
+      + '(fused into the decode kernels, each prompt whole or in chunks of prefillChunkTokens as Sarathi-Serve, OSDI 2024), so a prompt waits one iteration rather than a whole batch; '
       + 'the KV cache is paged (vLLM\'s PagedAttention), each sequence holding its prompt and, on average, half its output.',
   }), 'static'),
   prefillChunkTokens: optional(integer({ min: 1, max: million(10), description: 'Continuous batching only: the most prompt tokens one iteration '
