@@ -1,4 +1,5 @@
-import { iterationLawMs, NIM_ROWS, NIM_SOURCE, predictServing, runningSequences, saturated, type ServingRow } from './nim-serving.ts';
+import { COMPUTE_CALIBRATION } from '@trainplan/planner';
+import { iterationLawMs, NIM_ROWS, NIM_SOURCE, predictServing, runningSequences, saturated, type ServingPrediction, type ServingRow } from './nim-serving.ts';
 import type { ValidationSection } from './sections.ts';
 import { FIRST_TOKEN_ROWS, predictFirstTokenMs, predictThroughput, THROUGHPUT_ROWS, TRTLLM_SOURCE, type Machine } from './trtllm-serving.ts';
 
@@ -8,6 +9,7 @@ const n = (x: number) => Math.round(x).toLocaleString('en-US');
 
 export interface ServingScore {
   readonly row: ServingRow;
+  readonly predicted: ServingPrediction;
   readonly ttftError: number;
   readonly itlError: number;
   readonly throughputError: number;
@@ -17,25 +19,38 @@ export interface ServingScore {
 export function scoreServing(): ServingScore[] {
   return NIM_ROWS.filter((r) => !saturated(r)).map((row) => {
     const p = predictServing(row);
-    return { row, ttftError: p.ttftMs / row.ttftMs - 1, itlError: p.itlMs / row.itlMs - 1, throughputError: p.tokensPerSecond / row.tokensPerSecond - 1 };
+    return { row, predicted: p, ttftError: p.ttftMs / row.ttftMs - 1, itlError: p.itlMs / row.itlMs - 1, throughputError: p.tokensPerSecond / row.tokensPerSecond - 1 };
   });
 }
 
 const meanAbs = (xs: readonly number[]) => xs.reduce((a, x) => a + Math.abs(x), 0) / xs.length;
+/** The span of the errors' sizes, "3–24%" (rounded to whole per cent). */
+const range = (errors: readonly number[]) => {
+  const sizes = errors.map((e) => Math.round(Math.abs(e) * 100));
+  return `${Math.min(...sizes)}–${Math.max(...sizes)}%`;
+};
 
 const machine = (r: Machine): string => `${r.model === 'llama2-7b' ? 'Llama 2 7B' : 'Llama 2 70B'}, ${r.gpu === 'h100-sxm' ? 'H100' : 'A100'} ${r.precision.toUpperCase()}, TP ${r.tensor}`;
 
 /** TensorRT-LLM's batch-1 first tokens and static-batch throughputs, predicted (signed relative errors). */
 export function scoreTrtllm() {
   return {
-    firstToken: FIRST_TOKEN_ROWS.map((row) => ({ row, predictedMs: predictFirstTokenMs(row), error: predictFirstTokenMs(row) / row.ttftMs - 1 })),
-    throughput: THROUGHPUT_ROWS.map((row) => ({ row, predicted: predictThroughput(row), error: predictThroughput(row) / row.tokensPerSecondPerGpu - 1 })),
+    firstToken: FIRST_TOKEN_ROWS.map((row) => {
+      const predictedMs = predictFirstTokenMs(row);
+      return { row, predictedMs, error: predictedMs / row.ttftMs - 1 };
+    }),
+    throughput: THROUGHPUT_ROWS.map((row) => {
+      const predicted = predictThroughput(row);
+      return { row, predicted, error: predicted / row.tokensPerSecondPerGpu - 1 };
+    }),
   };
 }
 
 function trtllmMarkdown(): { markdown: string[]; summary: string } {
   const { firstToken, throughput } = scoreTrtllm();
   const byLength = (p: number) => firstToken.filter((s) => s.row.promptTokens === p);
+  const longDecodes = throughput.filter((s) => s.row.model === 'llama2-70b' && s.row.outputTokens === 2048);
+  const close = throughput.filter((s) => !longDecodes.includes(s));
   const markdown = ['### Static batching and the first token: TensorRT-LLM', '',
     `Source: ${TRTLLM_SOURCE.title} (${TRTLLM_SOURCE.url}): a batch prefilled together and decoded to its end. The prediction is`,
     '`trainplan inference` with static batching at the row\'s batch and TP; throughput is b × O tokens over the batch\'s prefill (which',
@@ -47,9 +62,9 @@ function trtllmMarkdown(): { markdown: string[]; summary: string } {
     '', 'Reading the errors:',
     `- A 2,048-token prompt\'s prefill: A100 FP16 within ${byLength(2048).filter((s) => s.row.gpu === 'a100-80gb').map((s) => pct(s.error)).join(' and ')} (the Ampere constants, fitted on`,
     `  training runs, carry over); H100 FP8 ${byLength(2048).filter((s) => s.row.gpu === 'h100-sxm').map((s) => pct(s.error)).join(' and ')}: slow, as against NIM above (the FP8 GEMM efficiency).`,
-    '- A 128-token prompt is a few milliseconds of fixed costs (launches, all-reduces, the first decode), which the model gets within 3–24%.',
-    '- Throughput: the Llama 2 7B rows (no GQA) and the 70B rows with 128 output tokens are within about ±25%. The 70B rows that decode',
-    '  2,048 tokens are predicted 1.8–2.5× too fast. Llama 2 70B shares each key/value head among 8 query heads (GQA), which the model',
+    `- A 128-token prompt is a few milliseconds of fixed costs (launches, all-reduces, the first decode), which the model gets off by ${range(byLength(128).map((s) => s.error))}.`,
+    `- Throughput: the Llama 2 7B rows (no GQA) and the 70B rows with 128 output tokens are within ${Math.round(Math.max(...close.map((s) => Math.abs(s.error))) * 100)}%. The 70B rows that decode`,
+    `  2,048 tokens are predicted ${longDecodes.map((s) => (1 + s.error).toFixed(1)).sort().join(', ')}× too fast. Llama 2 70B shares each key/value head among 8 query heads (GQA), which the model`,
     '  reads once per group. These v0.6.1 measurements predate TensorRT-LLM\'s XQA generation kernel for MQA/GQA ("2.4x more Llama-70B',
     '  throughput within the same latency budget", the project\'s news of 2024-01-30); a kernel reading the cache once per query head',
     '  moves 8 times the bytes, which long decodes of large batches are bound by. The model describes the engines after it.', ''];
@@ -69,8 +84,9 @@ export const servingSection: ValidationSection = {
       '| prompt + output | concurrency | TTFT measured | predicted | error | ITL measured | predicted | error | tokens/s measured | predicted | error |',
       '|---|---|---|---|---|---|---|---|---|---|---|'];
     const scores = scoreServing();
+    const alone = scores.filter((s) => s.row.concurrency === 1);
     for (const s of scores) {
-      const p = predictServing(s.row);
+      const p = s.predicted;
       markdown.push(`| ${n(s.row.promptTokens)} + ${n(s.row.outputTokens)} | ${s.row.concurrency} | ${ms(s.row.ttftMs)} ms | ${ms(p.ttftMs)} ms | ${pct(s.ttftError)} `
         + `| ${ms(s.row.itlMs)} ms | ${ms(p.itlMs)} ms | ${pct(s.itlError)} | ${n(s.row.tokensPerSecond)} | ${n(p.tokensPerSecond)} | ${pct(s.throughputError)} |`);
     }
@@ -84,7 +100,7 @@ export const servingSection: ValidationSection = {
       'Reading the errors:',
       '- Per token at concurrency 1 the step is the weights streaming from HBM (35 GB per GPU in FP8), which the roofline gets within a few per cent.',
       '- The first token at concurrency 1 is one prompt\'s prefill, which the model costs with the training-fitted Hopper FP8 GEMM efficiency',
-      '  (0.44 of the FP8 peak, fitted on Transformer Engine training runs) and attention in 16 bits: 35–41% slow here. TensorRT-LLM',
+      `  (${COMPUTE_CALIBRATION.hopper.fp8GemmPeakFraction} of the FP8 peak, fitted on Transformer Engine training runs) and attention in 16 bits: ${range(alone.map((s) => s.ttftError))} slow here. TensorRT-LLM`,
       '  runs its FP8 GEMMs on weights quantised once, and can run the prompt\'s attention in FP8 with an FP8 KV cache.',
       '- Under load the time per token is the decode step plus the c/O prompts admitted in each iteration, each prefilled whole, so the',
       '  prefill\'s error carries into it. With the measured costs in its place (concurrency 1\'s ITL and TTFT) the same law gives:', '',
