@@ -1,4 +1,4 @@
-import { inferenceRequestJsonSchema, runInference, type InferencePointJson, type InferenceResponseJson } from '@trainplan/protocol';
+import { inferenceBoundsText, inferenceRequestJsonSchema, runInference, type InferencePointJson, type InferenceResponseJson } from '@trainplan/protocol';
 import { formatBytes, formatGrouped, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
@@ -113,15 +113,8 @@ const unservable = (tensor: number, pipeline: number, message: string): string[]
  * The latency bounds a request sets, in words ("≤ 30.0 ms per token"), or undefined when it sets none.
  * `--input -` may carry any JSON (null, a number): runInference names what is wrong with it.
  */
-function boundsText(request: unknown): string | undefined {
-  if (typeof request !== 'object' || request === null) return undefined;
-  const { maxDecodeSecondsPerToken, maxPrefillSeconds } = request as Record<string, unknown>;
-  const parts = [
-    ...(typeof maxDecodeSecondsPerToken === 'number' ? [`≤ ${formatSeconds(maxDecodeSecondsPerToken)} per token`] : []),
-    ...(typeof maxPrefillSeconds === 'number' ? [`≤ ${formatSeconds(maxPrefillSeconds)} to the first token`] : []),
-  ];
-  return parts.length > 0 ? parts.join(', ') : undefined;
-}
+const boundsText = (request: unknown): string | undefined =>
+  (typeof request === 'object' && request !== null ? inferenceBoundsText(request) : undefined);
 
 /**
  * The best plan in words: "TP 8 · PP 1 · batch 64 · continuous batching", and on the request's GPUs

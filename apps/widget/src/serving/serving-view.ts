@@ -1,4 +1,4 @@
-import type { InferencePointJson, InferenceRequest, InferenceResponseJson } from '@trainplan/protocol';
+import { inferenceBoundsText, type InferencePointJson, type InferenceRequest, type InferenceResponseJson } from '@trainplan/protocol';
 import { countOf, formatBytes, formatGrouped, formatSeconds } from '@trainplan/units';
 import type { MemoryParts } from '../charts/memory-bar.ts';
 import { sentence } from '../element/results.ts';
@@ -35,14 +35,6 @@ type Served = Extract<InferenceResponseJson, { ok: true }>;
 /** A rate to three significant figures, grouped from a thousand up ("3,530", "337", "0.0240"), as the CLI and the bot show it. */
 const rate = (x: number): string => formatGrouped(x, 3);
 
-/** "≤ 50.0 ms per token, ≤ 2.00 s to the first token": the request's latency bounds, or undefined when it sets none. */
-export function boundsText(r: Pick<InferenceRequest, 'maxDecodeSecondsPerToken' | 'maxPrefillSeconds'>): string | undefined {
-  const parts = [
-    ...(r.maxDecodeSecondsPerToken === undefined ? [] : [`≤ ${formatSeconds(r.maxDecodeSecondsPerToken)} per token`]),
-    ...(r.maxPrefillSeconds === undefined ? [] : [`≤ ${formatSeconds(r.maxPrefillSeconds)} to the first token`]),
-  ];
-  return parts.length > 0 ? parts.join(', ') : undefined;
-}
 
 /**
  * The figures of one serving point. Each sequence of the batch gets one token per decode step (continuous
@@ -83,7 +75,7 @@ const shapeText = (p: InferencePointJson): string => `TP ${p.tensor} · PP ${p.p
 
 /** runInference's answer (ok) → what the element shows; `request` gives the bounds to name. */
 export function servingView(a: Served, request: Pick<InferenceRequest, 'maxDecodeSecondsPerToken' | 'maxPrefillSeconds'>): ServingView {
-  const bounds = boundsText(request);
+  const bounds = inferenceBoundsText(request);
   const warnings = (a.warnings ?? []).filter((w) => w !== a.unservable);
   if (a.best) {
     const lead = bounds === undefined ? 'Highest throughput (no latency bound given)' : `Best within ${bounds}`;

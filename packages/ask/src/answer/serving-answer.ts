@@ -1,4 +1,4 @@
-import { runInference, widestShape, type InferencePointJson, type InferenceResponseJson } from '@trainplan/protocol';
+import { inferenceBoundsText, runInference, widestShape, type InferencePointJson, type InferenceResponseJson } from '@trainplan/protocol';
 import { countOf, formatBytes, formatGrouped, formatPercent, formatSeconds } from '@trainplan/units';
 import { DEFAULT_GPU, gpusPerNodeOf } from '../defaults.ts';
 import { modelInputOf, modelNameOf } from '../model-of.ts';
@@ -40,13 +40,8 @@ function requestOf(p: AskParameters, gpus: number | undefined): Record<string, u
 }
 
 /** "≤ 2.00 s to the first token, ≤ 200 ms per token": the bounds the plan was held to. */
-function boundsText(p: AskParameters): string | undefined {
-  const parts = [
-    ...(p.maxFirstTokenSeconds === undefined ? [] : [`≤ ${formatSeconds(p.maxFirstTokenSeconds)} to the first token`]),
-    ...(p.maxTokenSeconds === undefined ? [] : [`≤ ${formatSeconds(p.maxTokenSeconds)} per token`]),
-  ];
-  return parts.length === 0 ? undefined : parts.join(', ');
-}
+const boundsText = (p: AskParameters): string | undefined =>
+  inferenceBoundsText({ maxDecodeSecondsPerToken: p.maxTokenSeconds, maxPrefillSeconds: p.maxFirstTokenSeconds });
 
 const shapeText = (x: { tensor: number; pipeline: number }): string => `TP ${x.tensor} · PP ${x.pipeline}`;
 /** Requests a replica finishes per second: its generated tokens per second over the tokens of one request. */

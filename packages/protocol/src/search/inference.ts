@@ -130,6 +130,19 @@ function ttftWarning(best: InferenceEstimate | undefined, req: Pick<InferenceReq
     + `MLPerf Inference's Llama 2 70B server scenario bounds it at ${INTERACTIVE_TTFT_SECONDS} s, so give maxPrefillSeconds for an interactive service`];
 }
 
+/**
+ * A request's latency bounds in words, "≤ 50.0 ms per token, ≤ 2.00 s to the first token", or undefined when it
+ * sets none: how the CLI, the widget and the chat bot name them. A bound that is not a number is left out.
+ */
+export function inferenceBoundsText(bounds: { readonly maxDecodeSecondsPerToken?: unknown; readonly maxPrefillSeconds?: unknown }): string | undefined {
+  const { maxDecodeSecondsPerToken: token, maxPrefillSeconds: first } = bounds;
+  const parts = [
+    ...(typeof token === 'number' ? [`≤ ${formatSeconds(token)} per token`] : []),
+    ...(typeof first === 'number' ? [`≤ ${formatSeconds(first)} to the first token`] : []),
+  ];
+  return parts.length > 0 ? parts.join(', ') : undefined;
+}
+
 type ShapeJson = Extract<InferenceResponseJson, { ok: true }>['byShape'][number];
 
 /** The shape of the most GPUs among those tried (the likeliest to hold the model), or undefined when none was tried. */

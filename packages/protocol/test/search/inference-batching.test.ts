@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inferenceRequestJsonSchema, runInference, validateInferenceResponse, type InferenceResponseJson } from '../../src/index.ts';
-import { INTERACTIVE_TTFT_SECONDS } from '../../src/search/inference.ts';
+import { inferenceBoundsText, INTERACTIVE_TTFT_SECONDS } from '../../src/search/inference.ts';
 
 const request = { model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512 };
 type Ok = Extract<InferenceResponseJson, { ok: true }>;
@@ -142,5 +142,13 @@ describe('inference request: a prefill chunk', () => {
     expect(chunked.best!.decodeStepSeconds).toBeLessThan(whole.decodeStepSeconds);
     expect(chunked.best!.prefillSeconds).toBeGreaterThan(whole.prefillSeconds);
     expect(validateInferenceResponse(chunked)).toEqual({ ok: true, value: chunked });
+  });
+});
+
+describe('inferenceBoundsText: the bounds in words, as the CLI, the widget and the bot say them', () => {
+  it('per token first, then to the first token; a bound that is not a number is left out; none is undefined', () => {
+    expect(inferenceBoundsText({ maxDecodeSecondsPerToken: 0.05, maxPrefillSeconds: 2 })).toBe('≤ 50.0 ms per token, ≤ 2.00 s to the first token');
+    expect(inferenceBoundsText({ maxPrefillSeconds: 2, maxDecodeSecondsPerToken: '50' })).toBe('≤ 2.00 s to the first token');
+    expect(inferenceBoundsText({})).toBeUndefined();
   });
 });
