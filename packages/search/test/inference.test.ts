@@ -35,6 +35,22 @@ describe('estimateInference', () => {
     expect(estimateInference(base, { ...shape, batch: e.maxBatch + 1 }).ok).toBe(false);
   });
 
+  it('gpuMemoryUtilization holds back headroom: 0.9 of 80 GB leaves 8 GB less for the KV cache, 82 fewer 100 MiB sequences', () => {
+    // Llama 2 70B on TP 8: 2,048 + 512 tokens × 2 × 80 layers × 1 KV head × 128 dims × 2 bytes = 100 MiB a sequence per GPU.
+    const all = estimateInference(base, { ...shape, batch: 1 });
+    const vllm = estimateInference(base, { ...shape, batch: 1, gpuMemoryUtilization: 0.9 });
+    if (!all.ok || !vllm.ok) throw new Error('TP 8 serves 70B');
+    const headroomSequences = (0.1 * base.gpu.hbmBytes) / (2560 * 2 * 80 * 128 * 2);
+    expect(all.maxBatch - vllm.maxBatch).toBeGreaterThanOrEqual(Math.floor(headroomSequences));
+    expect(all.maxBatch - vllm.maxBatch).toBeLessThanOrEqual(Math.ceil(headroomSequences));
+    expect(vllm.usableBytes).toBeCloseTo(0.9 * vllm.capacityBytes, 0);
+    expect(all.usableBytes).toBe(all.capacityBytes);
+    // A batch that fits all of the memory but not the usable part is refused, saying which limit it hit.
+    const over = estimateInference(base, { ...shape, batch: all.maxBatch, gpuMemoryUtilization: 0.9 });
+    expect(over.ok).toBe(false);
+    if (!over.ok) expect(over.message).toMatch(/may be used \(gpuMemoryUtilization 0\.9\)/);
+  });
+
   it('a faster GPU decodes faster: the same TP 8 replica on A100 (2.0 TB/s) takes longer per token than on H100 (3.35 TB/s)', () => {
     // Decode is HBM-bound; serving replays it as a CUDA graph, so training's eager launch gap (Hopper's fit) is not paid.
     const onA100 = { ...base, gpu: gpuById('a100-80gb')!, fabric: a100Fabric };

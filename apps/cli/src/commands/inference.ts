@@ -1,5 +1,5 @@
 import { inferenceBoundsText, inferenceRequestJsonSchema, runInference, type InferencePointJson, type InferenceResponseJson } from '@trainplan/protocol';
-import { formatBytes, formatGrouped, formatSeconds } from '@trainplan/units';
+import { formatBytes, formatGrouped, formatPercent, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -10,7 +10,7 @@ import { count, machineFields, MACHINE_FLAGS, number } from '../search-flags.ts'
 import { usageLine } from '../format/usage-line.ts';
 
 const SYNOPSIS = 'trainplan inference --model ID --gpu ID --prompt N --output N [--max-token-ms L] [--max-ttft-s S] '
-  + '[--batching static|continuous] [--prefill-chunk N] [--gpus N] [--precision bf16|fp16|fp8] [--json]';
+  + '[--batching static|continuous] [--prefill-chunk N] [--gpus N] [--gpu-memory-utilization F] [--precision bf16|fp16|fp8] [--json]';
 
 const FLAGS: Record<string, FlagSpec> = {
   ...MACHINE_FLAGS,
@@ -22,6 +22,7 @@ const FLAGS: Record<string, FlagSpec> = {
   batching: { type: 'string', valueName: 'static or continuous' },
   'prefill-chunk': { type: 'string', valueName: 'a token count' },
   gpus: { type: 'string', valueName: 'a count of GPUs' },
+  'gpu-memory-utilization': { type: 'string', valueName: 'a fraction of each GPU\'s memory, above 0 and at most 1' },
 };
 
 const USAGE = `${usageLine(SYNOPSIS)}
@@ -42,6 +43,9 @@ Options:
       --prefill-chunk N  continuous only: prefill at most N prompt tokens an iteration (chunked
                          prefill, as vLLM's max_num_batched_tokens); default: a prompt whole
       --gpus N           GPUs to serve on: only TP × PP shapes dividing N, as N / (TP · PP) replicas
+      --gpu-memory-utilization F
+                         the fraction of each GPU's memory the server may use, the rest left
+                         free (vLLM's flag of that name, 0.9 there); default 1, all of it
       --precision P      weights and KV cache: bf16 (default), fp16 or fp8
       --gpus-per-node N, --network ID   override the system's
   -i, --input FILE|-     the whole request as JSON instead of flags
@@ -57,9 +61,11 @@ Examples:
       --batching continuous --gpus 16 --max-token-ms 50
   trainplan inference --model llama3-8b --gpu h100-sxm --prompt 6144 --output 512 \\
       --batching continuous --prefill-chunk 2048 --max-token-ms 30
+  trainplan inference --model llama3-70b --gpu h100-sxm --prompt 2048 --output 512 \\
+      --batching continuous --gpu-memory-utilization 0.9
 `;
 
-const REQUEST_FLAGS = ['model', 'gpu', 'prompt', 'output', 'precision', 'max-token-ms', 'max-ttft-s', 'batching', 'prefill-chunk', 'gpus', 'gpus-per-node', 'network'];
+const REQUEST_FLAGS = ['model', 'gpu', 'prompt', 'output', 'precision', 'max-token-ms', 'max-ttft-s', 'batching', 'prefill-chunk', 'gpus', 'gpu-memory-utilization', 'gpus-per-node', 'network'];
 
 const MS = 1000;
 const bound = (field: 'maxDecodeSecondsPerToken' | 'maxPrefillSeconds') =>
@@ -94,6 +100,7 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
     ...(v.batching !== undefined && { batching: v.batching }),
     ...(v.gpus !== undefined && { gpus: count(v, 'gpus') }),
     ...(v['prefill-chunk'] !== undefined && { prefillChunkTokens: count(v, 'prefill-chunk') }),
+    ...(v['gpu-memory-utilization'] !== undefined && { gpuMemoryUtilization: number(v, 'gpu-memory-utilization') }),
     ...(tokenMs !== undefined && { maxDecodeSecondsPerToken: typeof tokenMs === 'number' ? tokenMs / MS : tokenMs }),
     ...(v['max-ttft-s'] !== undefined && { maxPrefillSeconds: number(v, 'max-ttft-s') }),
   };
@@ -131,11 +138,19 @@ function bestText(p: InferencePointJson): string {
     + `${perGpu} (${rate(p.tokensPerSecondPerGpu * gpus)} tokens/s on the ${plural(gpus, 'GPU', 'GPUs')}), ${perToken}`;
 }
 
+/** "each GPU may use 71.6 GiB of its 79.6 GiB (90%)", when the request holds memory back (gpuMemoryUtilization). */
+function usableText(a: Extract<InferenceResponseJson, { ok: true }>): string[] {
+  const p = a.best ?? a.byShape.flatMap((s) => (s.ok ? [s.largestBatch] : []))[0];
+  if (p?.usableBytesPerGpu === undefined) return [];
+  return [`each GPU may use ${formatBytes(p.usableBytesPerGpu)} of its ${formatBytes(p.capacityBytes)} (${formatPercent(p.usableBytesPerGpu / p.capacityBytes, 0)}): the largest batches fit in that`];
+}
+
 /** The report; `bounds` is the request's latency bounds in words (boundsText), absent when it sets none. */
 export function formatInferenceReport(a: Extract<InferenceResponseJson, { ok: true }>, bounds?: string): string {
   const headline = bounds === undefined ? 'highest throughput (no latency bound given)' : `best under the bounds (${bounds})`;
   const lines = [
     `serving ${plural(a.promptTokens, 'prompt token', 'prompt tokens')} + ${plural(a.outputTokens, 'output token', 'output tokens')} per sequence`,
+    ...usableText(a),
     ...(a.warnings ?? []).map((w) => `⚠ ${w}`),
     // Where no shape serves at all, the first warning above says so (as `unservable`): no headline restates it.
     ...(a.best ? [`${headline}: ${bestText(a.best)}`]

@@ -133,6 +133,25 @@ describe('trainplan inference', () => {
       expect((await cli([...LLAMA, '--batching', 'continuous', '--prefill-chunk', '0'])).err).toContain('--prefill-chunk: expected an integer ≥ 1, got 0');
     });
 
+    it('--gpu-memory-utilization: the report says what each GPU may use, fewer sequences fit, and a bad value is a usage error in the flag\'s terms', async () => {
+      const all = JSON.parse((await cli([...LLAMA, '--json'])).out);
+      const { code, out } = await cli([...LLAMA, '--gpu-memory-utilization', '0.9']);
+      expect(code).toBe(0);
+      expect(out.split('\n')[1]).toMatch(/^each GPU may use 71\.\d GiB of its 79\.\d GiB \(90%\): the largest batches fit in that$/);
+      const held = JSON.parse((await cli([...LLAMA, '--gpu-memory-utilization', '0.9', '--json'])).out);
+      const maxBatch = (a: { byShape: { tensor: number; pipeline: number; largestBatch?: { maxBatch: number } }[] }) =>
+        a.byShape.find((s) => s.tensor === 8 && s.pipeline === 1)!.largestBatch!.maxBatch;
+      expect(maxBatch(held)).toBeLessThan(maxBatch(all));
+      expect(all.best.usableBytesPerGpu).toBeUndefined();
+      // TP 1 holds 70B's 131 GiB of weights nowhere; its reason names the usable part and the flag, not the API field.
+      expect(out).toMatch(/71\.\d GiB of the NVIDIA H100 SXM5 80GB's 79\.\d GiB may be used \(--gpu-memory-utilization 0\.9\)/);
+      for (const bad of ['0', '1.5', '90%']) {
+        const r = await cli([...LLAMA, '--gpu-memory-utilization', bad]);
+        expect(r.code).toBe(2);
+        expect(r.err).toMatch(/^trainplan: --gpu-memory-utilization: expected a number /);
+      }
+    });
+
     it('under a per-token bound, static batching\'s late first token points at --batching continuous, which brings it under 2 s', async () => {
       expect((await cli([...LLAMA, '--max-token-ms', '50'])).out).toContain('(a static batch: use --batching continuous to admit prompts as sequences finish)');
       const { out } = await cli([...LLAMA, '--max-token-ms', '50', '--batching', 'continuous', '--json']);

@@ -31,6 +31,7 @@ const inferencePoint: Schema<InferencePointJson> = object({
   kvCacheBytesPerGpu: bytes('KV cache per GPU at this batch'),
   totalBytesPerGpu: bytes('Memory per GPU in all'),
   capacityBytes: bytes("The GPU's memory capacity"),
+  usableBytesPerGpu: optional(bytes('The memory the server may use per GPU (capacityBytes × the request\'s gpuMemoryUtilization), when the request gives one')),
   maxBatch: integer({ min: 0, description: 'The largest batch whose KV cache fits.' }),
   memoryBound: boolean({ description: 'Whether decode is bound by HBM bandwidth rather than compute.' }),
 }, { ...open, description: 'One serving shape and batch: latency, throughput and memory per GPU.' });

@@ -24,6 +24,7 @@ export interface InferenceRequest {
   /** Filled in as 'static' when the request leaves it out. */
   batching: InferenceBatching;
   prefillChunkTokens?: number;
+  gpuMemoryUtilization?: number;
   gpus?: number;
   maxDecodeSecondsPerToken?: number;
   maxPrefillSeconds?: number;
@@ -56,6 +57,9 @@ export const inferenceRequestSchema: Schema<InferenceRequest> = object({
     + 'prefills (chunked prefill, Sarathi-Serve, OSDI 2024; vLLM\'s max_num_batched_tokens less the running decodes). Smaller chunks hide more '
     + 'of the prefill under the decode\'s weight reads (a faster token) and spread a prompt over more iterations (a later first token). '
     + 'Default: each prompt prefilled whole in one iteration (TensorRT-LLM\'s default).' })),
+  gpuMemoryUtilization: optional(number({ greaterThan: 0, max: 1, description: 'The fraction of each GPU\'s memory the server may fill with weights, '
+    + 'runtime buffers and KV cache; the rest is headroom it never allocates, so fewer sequences fit. vLLM\'s gpu_memory_utilization (0.9 by default there), '
+    + 'SGLang\'s mem_fraction_static. Default: 1, all of it.' })),
   gpus: optional(integer({ min: 1, max: MAX_INFERENCE_GPUS, description: 'GPUs available: only TP × PP shapes that divide it are tried, each a replica (gpus / (TP × PP) replicas).' })),
   maxDecodeSecondsPerToken: optional(number({ greaterThan: 0, max: 3600, description: 'Latency bound per generated token.' })),
   maxPrefillSeconds: optional(number({ greaterThan: 0, max: 3600, description: 'Bound on the time to first token.' })),
@@ -73,6 +77,8 @@ export interface InferencePointJson {
   prefillChunkTokens?: number;
   /** Replicas of this shape on the request's gpus: gpus / (tensor × pipeline); only when the request gives gpus. */
   replicas?: number;
+  /** The memory the server may use per GPU, capacityBytes × the request's gpuMemoryUtilization; only when the request gives one. */
+  usableBytesPerGpu?: number;
   prefillSeconds: number; decodeStepSeconds: number; tokensPerSecondPerGpu: number;
   weightsBytesPerGpu: number; kvCacheBytesPerGpu: number; totalBytesPerGpu: number; capacityBytes: number; maxBatch: number; memoryBound: boolean;
 }
@@ -95,6 +101,7 @@ const point = (e: InferenceEstimate, gpus: number | undefined): InferencePointJs
   prefillSeconds: e.prefillSeconds, decodeStepSeconds: e.decodeStepSeconds, tokensPerSecondPerGpu: e.tokensPerSecondPerGpu,
   weightsBytesPerGpu: e.weightsBytesPerGpu, kvCacheBytesPerGpu: e.kvCacheBytesPerGpu, totalBytesPerGpu: e.totalBytesPerGpu,
   capacityBytes: e.capacityBytes, maxBatch: e.maxBatch, memoryBound: e.memoryBound,
+  ...(e.shape.gpuMemoryUtilization !== undefined && { usableBytesPerGpu: e.usableBytes }),
 });
 
 const shapeJson = (tensor: number, pipeline: number, a: InferenceAnswer, gpus: number | undefined) => (a.ok
@@ -185,6 +192,7 @@ export function runInference(request: unknown): InferenceResponseJson {
     ...(req.tensor && { tensor: req.tensor }), ...(req.pipeline && { pipeline: req.pipeline }), ...(req.batches && { batches: req.batches }),
     ...(req.gpus !== undefined && { gpus: req.gpus }),
     ...(req.prefillChunkTokens !== undefined && { prefillChunkTokens: req.prefillChunkTokens }),
+    ...(req.gpuMemoryUtilization !== undefined && { gpuMemoryUtilization: req.gpuMemoryUtilization }),
     ...(req.maxDecodeSecondsPerToken !== undefined && { maxDecodeSecondsPerToken: req.maxDecodeSecondsPerToken }),
     ...(req.maxPrefillSeconds !== undefined && { maxPrefillSeconds: req.maxPrefillSeconds }),
   });

@@ -15,6 +15,8 @@ export interface InferenceSearch {
   readonly batching?: InferenceBatching;
   /** Continuous batching's prefill chunk, for every shape (InferenceShape.prefillChunkTokens); whole prompts without it. */
   readonly prefillChunkTokens?: number;
+  /** The fraction of each GPU's memory the server may use, for every shape (InferenceShape.gpuMemoryUtilization); all of it without it. */
+  readonly gpuMemoryUtilization?: number;
   /**
    * GPUs available to serve: only the TP × PP shapes whose GPU count t·p divides it are tried (and
    * listed in byShape), each as gpus / (t·p) replicas. Without it, every shape tried is one replica.
@@ -83,6 +85,7 @@ export function planInference(base: InferenceBase, search: InferenceSearch): Inf
       const shape = {
         tensor, pipeline, promptTokens: search.promptTokens, outputTokens: search.outputTokens, ...(search.batching !== undefined && { batching: search.batching }),
         ...(search.prefillChunkTokens !== undefined && { prefillChunkTokens: search.prefillChunkTokens }),
+        ...(search.gpuMemoryUtilization !== undefined && { gpuMemoryUtilization: search.gpuMemoryUtilization }),
       };
       const probe = estimateInference(base, { ...shape, batch: 1 });
       if (!probe.ok) { byShape.push({ tensor, pipeline, answer: probe }); continue; }

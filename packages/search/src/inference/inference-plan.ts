@@ -26,6 +26,12 @@ export interface InferenceShape {
    * iteration (TensorRT-LLM's default).
    */
   readonly prefillChunkTokens?: number;
+  /**
+   * The fraction of each GPU's memory the server may fill with weights, runtime buffers and KV cache
+   * (vLLM's gpu_memory_utilization, 0.9 by default there; SGLang's mem_fraction_static): the rest is
+   * headroom the engine never allocates. Without it, all of the GPU's memory (1).
+   */
+  readonly gpuMemoryUtilization?: number;
 }
 
 export interface InferenceEstimate {
@@ -50,6 +56,8 @@ export interface InferenceEstimate {
   readonly kvCacheBytesPerGpu: Bytes;
   readonly totalBytesPerGpu: Bytes;
   readonly capacityBytes: Bytes;
+  /** The memory the server may use on each GPU: its capacity times the shape's gpuMemoryUtilization. */
+  readonly usableBytes: Bytes;
   /** The most sequences of this prompt + output length that fit next to the weights. */
   readonly maxBatch: number;
   /** Generated tokens per second per GPU in steady decoding (b over the decode step, over the TP × PP GPUs). */
@@ -147,7 +155,8 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape): I
   const mostLayers = Math.max(...layers);
   const kvPerSequence = kvCacheBytesPerToken(base, t, mostLayers) * heldTokens;
   const capacity = base.gpu.hbmBytes;
-  const free = capacity - weights - RUNTIME_RESERVE;
+  const usable = capacity * (shape.gpuMemoryUtilization ?? 1);
+  const free = usable - weights - RUNTIME_RESERVE;
   const maxBatch = free > 0 ? Math.floor(free / kvPerSequence) : 0;
   const kv = kvPerSequence * b;
   const total = weights + kv + RUNTIME_RESERVE;
@@ -200,12 +209,16 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape): I
     : undefined;
   const step = continuous?.iterationSeconds ?? decodeStep;
 
-  if (total > capacity) {
-    return fail('out-of-memory', `needs ${(total / GiB(1)).toFixed(1)} GiB per GPU (weights ${(weights / GiB(1)).toFixed(1)} GiB, KV cache ${(kv / GiB(1)).toFixed(1)} GiB), the ${base.gpu.name} has ${(capacity / GiB(1)).toFixed(1)} GiB`);
+  if (total > usable) {
+    const gib = (x: Bytes) => `${(x / GiB(1)).toFixed(1)} GiB`;
+    const has = usable < capacity
+      ? `${gib(usable)} of the ${base.gpu.name}'s ${gib(capacity)} may be used (gpuMemoryUtilization ${shape.gpuMemoryUtilization})`
+      : `the ${base.gpu.name} has ${gib(capacity)}`;
+    return fail('out-of-memory', `needs ${gib(total)} per GPU (weights ${gib(weights)}, KV cache ${gib(kv)}), ${has}`);
   }
   return {
     ok: true, shape, batching, prefillSeconds: continuous?.firstTokenSeconds ?? prefill, decodeStepSeconds: step, microBatches, weightsBytesPerGpu: weights,
-    kvCacheBytesPerGpu: kv, totalBytesPerGpu: total, capacityBytes: capacity, maxBatch, tokensPerSecondPerGpu: b / step / (t * p),
+    kvCacheBytesPerGpu: kv, totalBytesPerGpu: total, capacityBytes: capacity, usableBytes: usable, maxBatch, tokensPerSecondPerGpu: b / step / (t * p),
     memoryBound: memorySeconds >= computeSeconds,
   };
 }
