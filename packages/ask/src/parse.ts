@@ -9,7 +9,7 @@ import { takeStatedMfu } from './lexicon/mfu.ts';
 import { moneyBudgetProblem, resolvePrice, takeMoneyBudget, takePrice } from './lexicon/price.ts';
 import { resolveSharding } from './sharding.ts';
 import {
-  HW_TOKEN, KILO_COUNT, Scanner, takeAlgorithm, takeBytes, takeCollectiveOp, takeCounts, takeDeadline, takeParallelism,
+  HW_TOKEN, KILO_COUNT, Scanner, type CountContext, takeAlgorithm, takeBytes, takeCollectiveOp, takeCounts, takeDeadline, takeParallelism,
   findDateDeadline, takeDistributedOptimizer, takeGpuHours, takePrecision, takeRecompute, takeSequenceParallel, takeTokenPhrases, takeTokens, takeZeroStage,
 } from './lexicon/quantities.ts';
 import type { AskParameters, DefaultUsed, ParsedQuestion } from './question.ts';
@@ -41,6 +41,16 @@ const TWO_CLUSTER_SIZES = new RegExp(`\\b(\\d+k?)\\s+(?:or|vs\\.?|versus)\\s+(\\
 function twoSizesProblem(a: string, b: string, unit: string): string {
   const what = unit === HW_TOKEN ? 'GPUs' : /^node/.test(unit) ? 'nodes' : 'GPUs';
   return `${a} or ${b} ${what} are two cluster sizes and I plan one per question: ask "how long …" on each, or "cheapest way to train …" with no cluster for every size's time, GPU-hours and cost`
+}
+
+/**
+ * A rack-scale system's rack (GB200 NVL72): its GPUs, one NVLink domain from the system's network preset, and
+ * whether the question named the rack ("GB200 NVL72") rather than the GPU ("GB200"); undefined for any other system.
+ */
+function rackOf(system: string | undefined, named: string): CountContext['rack'] {
+  if (system !== 'gb200-nvl72') return undefined;
+  const gpus = networkById(systemById(system)?.network ?? '')?.nvlinkDomainGpus;
+  return gpus === undefined ? undefined : { gpus, named: /nvl/.test(named) };
 }
 
 const defined = <T extends object>(o: T): T =>
@@ -77,10 +87,7 @@ export function parse(question: string): ParsedQuestion {
   }
   const hardware = unmodelled === undefined ? matchHardware(s.text) : undefined;
   // "8 GB200 NVL72" counts racks of 72 GPUs; "72 GB200" counts GPUs (a GB200 tray, the preset's node, holds 4).
-  const rackScale = hardware?.system === 'gb200-nvl72';
-  // The GPUs of one NVLink domain (rack), from the system's network preset; rackGpus when the name is the rack's.
-  const rackSize = rackScale ? networkById(systemById(hardware.system ?? '')?.network ?? '')?.nvlinkDomainGpus : undefined;
-  const rackGpus = rackScale && /nvl/.test(s.text.slice(hardware.index, hardware.index + hardware.length)) ? rackSize : undefined;
+  const rack = hardware === undefined ? undefined : rackOf(hardware.system, s.text.slice(hardware.index, hardware.index + hardware.length));
   if (hardware !== undefined) {
     s.replace(hardware, ` ${HW_TOKEN} `);
     stated.gpu = hardware.gpu;
@@ -116,8 +123,8 @@ export function parse(question: string): ParsedQuestion {
   // "is 512 or 1024 H100 cheaper": two cluster sizes, of which takeCounts would keep one and drop the other unsaid.
   const twoSizes = TWO_CLUSTER_SIZES.exec(s.text);
   if (twoSizes !== null) problems.push(twoSizesProblem(twoSizes[1] ?? '', twoSizes[2] ?? '', twoSizes[3] ?? ''));
-  let kiloCount = false;
-  Object.assign(stated, takeCounts(s, hardware?.system !== undefined && !rackScale, rackScale, rackGpus, () => { kiloCount = true; }, rackSize));
+  const counts = takeCounts(s, { nodeNamed: hardware?.system !== undefined, ...(rack !== undefined && { rack }) });
+  Object.assign(stated, counts.counts);
   // Per GPU-hour once the node is known ("$98 per node-hour" over its GPUs).
   const priced = price === undefined ? undefined : resolvePrice(price, gpusPerNodeOf(stated));
   if (priced?.ok === true) {
@@ -131,7 +138,7 @@ export function parse(question: string): ParsedQuestion {
     stated.currency ??= moneyBudget.currency;
   }
   // "a GB200 NVL72", "one NVL72 rack": one rack, 72 GPUs.
-  if (rackGpus !== undefined && stated.gpus === undefined && stated.nodes === undefined && /\b(?:a|one|single)\s+(?:dgx[\s-]*)?(?:gb200[\s-]*)?nvl/.test(normal)) stated.gpus = rackGpus;
+  if (rack?.named === true && stated.gpus === undefined && stated.nodes === undefined && /\b(?:a|one|single)\s+(?:dgx[\s-]*)?(?:gb200[\s-]*)?nvl/.test(normal)) stated.gpus = rack.gpus;
   // Shaped once the counts are read: a stated sequence length is the model's ("a 30B model with seq 8192").
   if (model?.model === undefined && model?.unknownSize !== undefined && model.unknownSize > 0 && model.shapeFamily !== undefined) {
     const custom = customModelOfSize(model.unknownSize, model.askedSize ?? compactCount(model.unknownSize), model.shapeFamily, stated.seqLength);
@@ -154,7 +161,7 @@ export function parse(question: string): ParsedQuestion {
   const sharding = resolveSharding(parameters);
   if (sharding !== undefined) readings.push(sharding);
   if (deadline?.assumed !== undefined) readings.push({ field: 'deadlineSeconds', value: deadline.seconds, text: deadline.assumed });
-  if (kiloCount && (facts.gpus !== undefined || facts.nodes !== undefined)) {
+  if (counts.kilo && (facts.gpus !== undefined || facts.nodes !== undefined)) {
     const count = facts.gpus ?? facts.nodes ?? 0;
     readings.push({ field: facts.gpus !== undefined ? 'gpus' : 'nodes', value: count, text: `k read as ${KILO_COUNT} in a cluster size (${count.toLocaleString('en-US')}), as "16K H100s" means 16,384 in Meta's Llama 3 paper` });
   }

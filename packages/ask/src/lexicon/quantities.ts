@@ -241,35 +241,51 @@ function spelledCounts(s: Scanner, notBeforeHardware: boolean): void {
     String(single !== undefined ? 1 : NUMBER_WORDS[word ?? ''] ?? 1));
 }
 
+/** What a count beside the hardware name counts, by what the name is (parse.ts reads it from the hardware matched). */
+export interface CountContext {
+  /** The name is a node type ("DGX A100"): a bare count before it is nodes ("280 DGX A100"), not GPUs. */
+  nodeNamed: boolean;
+  /**
+   * The name is a rack-scale system (GB200 NVL72): `gpus` in one rack (one NVLink domain), and `named` when the
+   * rack's own name was used ("GB200 NVL72", so "8 GB200 NVL72" counts racks; "72 GB200" counts GPUs).
+   */
+  rack?: { gpus: number; named: boolean };
+}
+
+/** The counts read, and whether one was in thousands of 1024 ("16k H100s"), which the answer says. */
+export interface CountsRead {
+  counts: Pick<AskParameters, 'nodes' | 'gpus' | 'gpusPerNode'>;
+  kilo: boolean;
+}
+
 /**
  * Node and GPU counts around the hardware name: "128 nodes", "280 DGX A100", "64 H100 nodes",
  * "1,024 GPUs", "64 H100s", "nodes of 8 GPUs", "16 nodes of 8x A100", "16 8xH100 nodes", "one node",
- * "a single H100". `systemNamed` says whether HW is a node type; `rackScale` whether it names a rack
- * (GB200 NVL72) rather than one node.
+ * "a single H100", "2 GB200 racks".
  */
-export function takeCounts(
-  s: Scanner, systemNamed: boolean, rackScale = false, rackGpus: number | undefined = undefined, onKilo: () => void = () => {},
-  rackSize: number | undefined = rackGpus,
-): Pick<AskParameters, 'nodes' | 'gpus' | 'gpusPerNode'> {
+export function takeCounts(s: Scanner, { nodeNamed, rack }: CountContext): CountsRead {
+  // A rack-scale system's preset node is one tray, which no bare count means: "8 GB200 NVL72" is never 8 trays.
+  const systemNamed = nodeNamed && rack === undefined;
+  let kilo = false;
   const out: Pick<AskParameters, 'nodes' | 'gpus' | 'gpusPerNode'> = {};
   const num = String.raw`(\d+(?:\.\d+)?)(k?)`;
-  // "16k H100s" is 16,384 GPUs, as cluster sizes go (Meta's Llama 3 paper: "16K H100 GPUs" = 16,384); onKilo lets parse.ts say so.
+  // "16k H100s" is 16,384 GPUs, as cluster sizes go (Meta's Llama 3 paper: "16K H100 GPUs" = 16,384); `kilo` lets parse.ts say so.
   const value = (whole: string, k: string | undefined): number => {
-    if (k === 'k') onKilo();
+    if (k === 'k') kilo = true;
     return Math.round(Number(whole) * (k === 'k' ? KILO_COUNT : 1));
   };
-  // "a rack of GB200", "2 GB200 racks", "two racks of GB200": racks of rackSize GPUs (one NVLink domain each).
-  if (rackSize !== undefined) {
+  // "a rack of GB200", "2 GB200 racks", "two racks of GB200": racks of rack.gpus GPUs (one NVLink domain each).
+  if (rack !== undefined) {
     s.text = s.text.replace(new RegExp(String.raw`\b(?:(a\s+single|single|an?)|(${NUMBER_WORD}))\b(?=\s*(?:${HW_TOKEN}\s*)?racks?\b)`, 'g'),
       (_m, single: string | undefined, word: string | undefined) => String(single !== undefined ? 1 : NUMBER_WORDS[word ?? ''] ?? 1));
     const racks = s.take(new RegExp(String.raw`${num}\s*(?:x\s*)?(?:${HW_TOKEN}\s*)?racks?\b(?:\s+of\s+${HW_TOKEN}\b)?`));
-    if (racks) out.gpus = rackSize * value(racks[1] ?? '', racks[2]);
+    if (racks) out.gpus = rack.gpus * value(racks[1] ?? '', racks[2]);
   }
   // "8 GPUs per node", "8 H100 a node" (before spelled counts, so "a node" stays per node here).
   const perNode = s.take(new RegExp(String.raw`(\d+)\s*(?:x\s*)?(?:${HW_TOKEN}\s*)?(?:gpus?\s*)?(?:per|a|each|/)\s*(?:node|server|machine|box)\b`));
   if (perNode) out.gpusPerNode = Number(perNode[1]);
   // "a GB200 NVL72" is a rack of 18 trays, never one tray (the preset's node): no spelled count for it.
-  spelledCounts(s, rackScale);
+  spelledCounts(s, rack !== undefined);
   // "16 nodes of 8x A100", "one node with 8 GPUs": the count before is nodes, the one after GPUs per node.
   const nodesOf = out.gpusPerNode === undefined
     ? s.take(new RegExp(String.raw`(?:${num}\s*)?${NODE_NOUN}\s+(?:of|with)\s+(\d+)(?:\s*x\b|(?![\w.]))\s*(?:${HW_TOKEN}\s*)?(?:gpus?)?`))
@@ -292,9 +308,9 @@ export function takeCounts(
   if (next) {
     // "280 DGX A100" counts nodes; "64 H100" counts GPUs.
     if (systemNamed && !/gpu/.test(next[0]) && out.nodes === undefined) out.nodes = value(next[1] ?? '', next[2]);
-    // "8 GB200 NVL72": racks, each one NVLink domain of rackGpus (72) GPUs.
-    else if (rackGpus !== undefined && !/gpu/.test(next[0])) out.gpus = rackGpus * value(next[1] ?? '', next[2]);
+    // "8 GB200 NVL72": racks, each one NVLink domain of rack.gpus (72) GPUs.
+    else if (rack?.named === true && !/gpu/.test(next[0])) out.gpus = rack.gpus * value(next[1] ?? '', next[2]);
     else out.gpus = value(next[1] ?? '', next[2]);
   }
-  return out;
+  return { counts: out, kilo };
 }
