@@ -16,12 +16,27 @@ const MAX_SHOWN = 3;
 /** "+4.7%", "+366%": the extra GPU-hours over the cheapest. */
 const extra = (gpuHours: number, cheapest: number): string => formatPercentChange(gpuHours / cheapest - 1);
 
-/** "8 nodes (64 GPUs), 372 days, 572k GPU-hours ($1.14M)": a runNodes size's time and price, its cost when priced. */
-export function sizeText(p: NodesSizeJson, q: AskParameters, cheapestGpuHours?: number): string {
+/** A runNodes size as the answers say it, in parts a note or a headline joins its own way. */
+export interface SizeParts {
+  /** "8 nodes (64 GPUs)" */
+  cluster: string;
+  /** "372 days" */
+  days: string;
+  /** "572k GPU-hours ($1.14M, +4.7%)": its cost when priced, and its extra over the cheapest when given. */
+  spend: string;
+}
+
+export function sizeParts(p: NodesSizeJson, q: AskParameters, cheapestGpuHours?: number): SizeParts {
   const { cost } = p;
   const more = cheapestGpuHours === undefined ? [] : [extra(p.gpuHours, cheapestGpuHours)];
   const money = [...(cost === undefined ? [] : [moneyText(cost, q.currency)]), ...more];
-  return `${nodesGpus(p)}: ${formatDays(p.days)} for ${compactCount(p.gpuHours)} GPU-hours${money.length > 0 ? ` (${money.join(', ')})` : ''}`;
+  return { cluster: nodesGpus(p), days: formatDays(p.days), spend: `${compactCount(p.gpuHours)} GPU-hours${money.length > 0 ? ` (${money.join(', ')})` : ''}` };
+}
+
+/** "8 nodes (64 GPUs): 372 days for 572k GPU-hours ($1.14M)": a runNodes size's time and price, its cost when priced. */
+export function sizeText(p: NodesSizeJson, q: AskParameters, cheapestGpuHours?: number): string {
+  const { cluster, days, spend } = sizeParts(p, q, cheapestGpuHours);
+  return `${cluster}: ${days} for ${spend}`;
 }
 
 /**

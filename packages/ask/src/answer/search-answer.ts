@@ -3,7 +3,7 @@ import {
 } from '@trainplan/protocol';
 import { countOf, formatBytes, formatPercent, formatSeconds, toDays } from '@trainplan/units';
 import { DEFAULT_GPU, defaultBatchText, defaultGlobalBatch, gpusPerNodeOf, seqLengthOf } from '../defaults.ts';
-import { compactCount, formatDays, nodesGpus, statedAmount, statedMoney } from '../format.ts';
+import { compactCount, formatDays, moneyText, nodesGpus, statedAmount, statedMoney } from '../format.ts';
 import { modelInputOf, modelNameOf } from '../model-of.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
 import { widgetLink } from '../scenario.ts';
@@ -11,7 +11,7 @@ import type { Answer, AnswerOptions, PublicUrl } from './answer-types.ts';
 import { budgetNotes, budgetStandings } from './budget-note.ts';
 import { costFigures, forCost, type Spend } from './cost.ts';
 import { describeConfiguration, estimateFigures, estimateNumbers, gpuName } from './describe-estimate.ts';
-import { frontierNotes, sizeText } from './frontier-notes.ts';
+import { frontierNotes, sizeParts, sizeText } from './frontier-notes.ts';
 import { answerHelp } from './help-answer.ts';
 import { listOf, statedMfuNote, statedMfuUnused } from './stated-mfu.ts';
 
@@ -188,7 +188,8 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   }
   const plan = result.configuration;
   if (result.mode === 'cost-time-frontier') {
-    const headline = `Cheapest for ${modelNameOf(p)} (${tokens} tokens) on ${gpuName(p.gpu ?? '')}: ${sizeText(result, p).replace(': ', ', ').replace(' for ', ', ')}`;
+    const size = sizeParts(result, p);
+    const headline = `Cheapest for ${modelNameOf(p)} (${tokens} tokens) on ${gpuName(p.gpu ?? '')}: ${size.cluster}, ${size.days}, ${size.spend}`;
     return planAnswer(q, publicUrl, plan, result, headline, { assumptions, notes: frontierNotes(result, p), budget: frontierBudgetNotes(p, result), data: result });
   }
   const cluster = nodesGpus(result);
@@ -240,7 +241,8 @@ export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOption
   const best: SearchPlanJson = result.best;
   const e = best.estimate;
   // ", $8.98M" after "for 15.0T tokens", not a second " for".
-  const days = best.days === undefined ? '' : `, ${formatDays(best.days)} for ${compactCount(p.tokens ?? 0)} tokens${forCost(p, best.cost).replace(/^ for /, ', ')}`;
+  const cost = best.cost === undefined ? '' : `, ${moneyText(best.cost, p.currency)}`;
+  const days = best.days === undefined ? '' : `, ${formatDays(best.days)} for ${compactCount(p.tokens ?? 0)} tokens${cost}`;
   const step = `${formatSeconds(e.stepTimeSeconds)} per step, ${formatPercent(e.mfu)} MFU`;
   const headline = q.intent === 'memory'
     ? `${subjectOf(p)} × ${size}: fits, ${formatBytes(e.memory.totalBytes)} per GPU of ${formatBytes(e.memory.capacityBytes)} with the fastest plan that fits: ${best.label} (${step})`
