@@ -66,3 +66,15 @@ describe('budgetNotes', () => {
     expect(budgetNotes(p, spend)).toEqual(notes);
   });
 });
+
+describe('budgetNotes: whose spend the note says', () => {
+  const p = { costBudget: 1e6, currency: '$' };
+  it.each([
+    ['answered', { gpuHours: 598_000, cost: 1_196_000 }, '$1.20M, 20% over the $1M budget.'],
+    ['cheapest', { gpuHours: 598_000, cost: 1_196_000 }, 'Even the cheapest: $1.20M, 20% over the $1M budget.'],
+    ['cheapest', { gpuHours: 440_000, cost: 880_000 }, 'The cheapest: $880k, within the $1M budget ($120k left).'],
+    ['closest', { gpuHours: 598_000, cost: 1_196_000 }, 'The closest: $1.20M, 20% over the $1M budget.'],
+  ] as const)('the %s plan spending %j: "%s"', (plan, spend, note) => {
+    expect(budgetNotes(p, spend, { plan })).toEqual([note]);
+  });
+});

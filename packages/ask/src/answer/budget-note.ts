@@ -30,7 +30,7 @@ function standing(spent: number, budget: number, show: (amount: number) => strin
 }
 
 /** The plan's standing against each budget the question gave: GPU-hours, then money (its cost, at the price). */
-export function budgetStandings(p: AskParameters, spend: Spend): Standing[] {
+function budgetStandings(p: AskParameters, spend: Spend): Standing[] {
   const { gpuHours, cost } = spend;
   return [
     ...(p.gpuHours === undefined ? [] : [standing(gpuHours, p.gpuHours, (h) => `${compactCount(h)} GPU-hours`, `${statedAmount(p.gpuHours)} GPU-hour budget`)]),
@@ -38,6 +38,17 @@ export function budgetStandings(p: AskParameters, spend: Spend): Standing[] {
   ];
 }
 
+/**
+ * Whose spend the notes say: the plan answered (bare), the cheapest plan when the budget was no goal of the
+ * search ("The cheapest: …", "Even the cheapest: …" when over), or the closest plan when none met the goal
+ * ("The closest: …", since the search's own message counts the budget bare).
+ */
+export type BudgetPlan = 'answered' | 'cheapest' | 'closest';
+
+const lead = (plan: BudgetPlan, over: boolean): string =>
+  plan === 'cheapest' ? `${over ? 'Even the cheapest' : 'The cheapest'}: ` : plan === 'closest' ? 'The closest: ' : '';
+
 /** One note per budget: "$1.20M, 20% over the $1M budget."; none without a budget or a spend. */
-export const budgetNotes = (p: AskParameters, spend: Spend | undefined): string[] =>
-  spend === undefined ? [] : budgetStandings(p, spend).map((s) => `${s.text}.`);
+export function budgetNotes(p: AskParameters, spend: Spend | undefined, { plan = 'answered' }: { plan?: BudgetPlan } = {}): string[] {
+  return spend === undefined ? [] : budgetStandings(p, spend).map((s) => `${lead(plan, s.over)}${s.text}.`);
+}

@@ -8,7 +8,7 @@ import { modelInputOf, modelNameOf } from '../model-of.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
 import { widgetLink } from '../scenario.ts';
 import type { Answer, AnswerOptions, PublicUrl } from './answer-types.ts';
-import { budgetNotes, budgetStandings } from './budget-note.ts';
+import { budgetNotes, type BudgetPlan } from './budget-note.ts';
 import { costFigures, forCost, type Spend } from './cost.ts';
 import { describeConfiguration, estimateFigures, estimateNumbers, gpuName } from './describe-estimate.ts';
 import { frontierNotes, sizeParts, sizeText } from './frontier-notes.ts';
@@ -85,12 +85,12 @@ const spendOf = (s: { gpuHours?: number; cost?: number }): Spend | undefined =>
   s.gpuHours === undefined ? undefined : { gpuHours: s.gpuHours, ...(s.cost !== undefined && { cost: s.cost }) };
 
 /**
- * `spend`: the GPU-hours and cost the protocol returned with the plan. `extra.budget`: the notes that say
- * the plan against the question's budgets, when not budgetNotes's own (the cheapest's).
+ * `spend`: the GPU-hours and cost the protocol returned with the plan. `extra.budgetPlan`: whose spend the
+ * budget notes say, when not the plan answered (a cheapest answer's: its budget was no goal of the search).
  */
 function planAnswer(
   q: ParsedQuestion, publicUrl: PublicUrl, plan: PlanView, spend: Spend | undefined, headline: string,
-  extra: { assumptions: string[]; notes: string[]; data: unknown; budget?: string[] },
+  extra: { assumptions: string[]; notes: string[]; data: unknown; budgetPlan?: BudgetPlan },
 ): Answer {
   return {
     intent: q.intent,
@@ -102,7 +102,7 @@ function planAnswer(
     ...estimateNumbers(plan.estimate),
     assumptions: [...q.defaults.map((d) => d.text), ...extra.assumptions],
     notes: [
-      ...plan.estimate.warnings, ...extra.notes, ...(extra.budget ?? budgetNotes(q.parameters, spend)),
+      ...plan.estimate.warnings, ...extra.notes, ...budgetNotes(q.parameters, spend, { plan: extra.budgetPlan ?? 'answered' }),
       ...listOf(statedMfuNote(q.parameters, plan.estimate)),
     ],
     scenario: plan.scenario,
@@ -124,7 +124,7 @@ function failure(
       ...listOf(statedMfuUnused(q.parameters)), ...(closest === undefined || headline.includes(closest.why) ? [] : [`Closest that works: ${closest.why}`]),
       ...(extra.notes ?? []),
       // The search's own message counts the budget bare ("cost 1,143,346"): the closest's standing, with its currency.
-      ...budgetNotes(q.parameters, closest === undefined ? undefined : spendOf(closest)).map((n) => `The closest: ${n}`),
+      ...budgetNotes(q.parameters, closest === undefined ? undefined : spendOf(closest), { plan: 'closest' }),
     ],
     examples: [], data: extra.data,
   };
@@ -151,7 +151,7 @@ function goalOf(q: ParsedQuestion): Record<string, unknown> | string {
     const nodes = nodesOf(p);
     return typeof nodes === 'string' ? nodes : { nodes };
   }
-  // Cheapest with a GPU-hour budget but no deadline: the cheapest plan, said against the budget (frontierBudgetNote).
+  // Cheapest with a GPU-hour budget but no deadline: the cheapest plan, said against the budget (budgetNotes of the cheapest).
   if (q.intent === 'cheapest' && p.deadlineSeconds === undefined) return { frontier: true };
   return {
     ...(p.deadlineSeconds !== undefined && { days: toDays(p.deadlineSeconds) }),
@@ -159,10 +159,6 @@ function goalOf(q: ParsedQuestion): Record<string, unknown> | string {
     ...(p.costBudget !== undefined && { budget: p.costBudget }),
   };
 }
-
-/** Whether the cheapest plan keeps to a budget (GPU-hours, money) the question gave with no deadline. */
-const frontierBudgetNotes = (p: AskParameters, cheapest: Spend): string[] =>
-  budgetStandings(p, cheapest).map((s) => `${s.over ? 'Even the cheapest' : 'The cheapest'}: ${s.text}.`);
 
 /** A cheapest question with a deadline: the fewest nodes that meet it, taken as the cheapest that does. */
 const CHEAPEST_BY_DEADLINE = 'the cheapest cluster that meets the deadline taken as the fewest nodes that meet it (a larger cluster trains the same tokens in more GPU-hours, as its MFU falls)';
@@ -190,7 +186,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   if (result.mode === 'cost-time-frontier') {
     const size = sizeParts(result, p);
     const headline = `Cheapest for ${modelNameOf(p)} (${tokens} tokens) on ${gpuName(p.gpu ?? '')}: ${size.cluster}, ${size.days}, ${size.spend}`;
-    return planAnswer(q, publicUrl, plan, result, headline, { assumptions, notes: frontierNotes(result, p), budget: frontierBudgetNotes(p, result), data: result });
+    return planAnswer(q, publicUrl, plan, result, headline, { assumptions, notes: frontierNotes(result, p), budgetPlan: 'cheapest', data: result });
   }
   const cluster = nodesGpus(result);
   const goals = [
