@@ -6,6 +6,7 @@
  * The estimator and the serving element each keep their own state and flow; these are the parts they share.
  */
 import type { FieldSpec } from '../form/fields.ts';
+import { CUSTOM_MODEL } from '../form/model-shape.ts';
 import type { FieldIssue } from '../form/parse-field.ts';
 import { constructedStyles, STYLES } from './styles.ts';
 
@@ -55,6 +56,22 @@ export function writeFields(root: ShadowRoot, fields: readonly FieldSpec[], valu
     if (el instanceof HTMLInputElement && el.type === 'checkbox') el.checked = value === 'true';
     else el.value = value;
   }
+}
+
+/** A control's value as the form keeps it: a checkbox's tick as "true"/"false" (its `value` is always "on"). */
+export const controlValue = (el: HTMLInputElement | HTMLSelectElement): string =>
+  (el instanceof HTMLInputElement && el.type === 'checkbox' ? String(el.checked) : el.value);
+
+/** An attribute's value as the form keeps it: a checkbox's bare attribute (`gated`, `sp=""`) or "true" is "true", anything else "false". */
+export function attributeValue(fields: readonly FieldSpec[], name: string, value: string): string {
+  if (fields.find((f) => f.name === name)?.kind !== 'checkbox') return value;
+  return value === '' || value === 'true' ? 'true' : 'false';
+}
+
+/** Shows a custom shape's fields (and their message slots, `data-custom`) only while the model is "custom". */
+export function showCustom(root: ShadowRoot, values: Readonly<Record<string, string>>): void {
+  const custom = values.model === CUSTOM_MODEL;
+  for (const el of root.querySelectorAll<HTMLElement>('[data-custom]')) el.hidden = !custom;
 }
 
 /**

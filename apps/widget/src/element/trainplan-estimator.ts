@@ -18,10 +18,11 @@ import { deadlineFromHash, hasScenarioPart, scenarioFromHash, widgetHash } from 
 import { nodesAnswer } from '../sizing/nodes-answer.ts';
 import { scalingNodeCounts, validNodeCounts } from '../sizing/node-counts.ts';
 import { frontierSection, headline, nodesSection, outOfMemoryMessage, pipelineSection, searchedNodesSection, warningsList } from './results.ts';
-import { emit, guarded, INPUT_DEBOUNCE_MS, markIssues, messageOf as message, mountShadow, setHtml, writeFields } from './shadow-form.ts';
+import {
+  attributeValue, controlValue, emit, guarded, INPUT_DEBOUNCE_MS, markIssues, messageOf as message, mountShadow, setHtml, showCustom, writeFields,
+} from './shadow-form.ts';
 import { template } from './template.ts';
 
-const BOOLEAN_FIELDS = new Set(FIELDS.filter((f) => f.kind === 'checkbox').map((f) => f.name));
 /** The most node counts tried for "how many nodes" (one request to an API stays well under its body limit). */
 const MAX_SIZING_CANDIDATES = 96;
 
@@ -138,8 +139,7 @@ export class TrainplanEstimator extends HTMLElement {
   }
 
   #fromAttribute(name: string, value: string): string {
-    if (BOOLEAN_FIELDS.has(name)) return value === '' || value === 'true' ? 'true' : 'false';
-    return value;
+    return attributeValue(FIELDS, name, value);
   }
 
   #setBackend(): void {
@@ -192,7 +192,7 @@ export class TrainplanEstimator extends HTMLElement {
       this.#linkProblem = '';
       this.#status('');
     }
-    const adjusted = this.#change(target.name, target instanceof HTMLInputElement && target.type === 'checkbox' ? String(target.checked) : target.value);
+    const adjusted = this.#change(target.name, controlValue(target));
     if (adjusted) this.#writeForm();
     if (target.name === 'model') this.#showCustom();
     if (SEARCHED_FIELDS.has(target.name) && this.#values.auto === 'true') {
@@ -240,8 +240,7 @@ export class TrainplanEstimator extends HTMLElement {
   }
 
   #showCustom(): void {
-    const custom = this.#values.model === 'custom';
-    for (const el of this.#root.querySelectorAll<HTMLElement>('[data-custom]')) el.hidden = !custom;
+    showCustom(this.#root, this.#values);
   }
 
   #schedule(ms: number): void {

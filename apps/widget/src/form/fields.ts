@@ -1,4 +1,5 @@
 import { GPU_IDS, MODEL_IDS, NETWORK_IDS } from '@trainplan/presets';
+import { CUSTOM_OPTION, SEQ_FIELD, SHAPE_DEFAULTS, SHAPE_FIELDS } from './model-shape.ts';
 
 /**
  * The widget's inputs as data: each field's name is also the attribute a docs author sets on
@@ -38,15 +39,9 @@ export interface FieldSpec {
 export const ids = (list: readonly string[]) => list.map((id) => [id, id] as const);
 
 export const FIELDS: readonly FieldSpec[] = [
-  { name: 'model', label: 'Model', kind: 'select', group: 'model', wide: true, options: [...ids(MODEL_IDS), ['custom', 'custom shape…']] },
-  { name: 'layers', label: 'Layers', kind: 'integer', min: 1, max: 1000, group: 'model', customOnly: true },
-  { name: 'hidden-size', label: 'Hidden size', kind: 'integer', min: 1, max: 1_000_000, group: 'model', customOnly: true },
-  { name: 'heads', label: 'Attention heads', kind: 'integer', min: 1, max: 100_000, group: 'model', customOnly: true },
-  { name: 'kv-heads', label: 'KV heads', kind: 'integer', min: 1, max: 100_000, optional: true, group: 'model', customOnly: true, hint: '= heads' },
-  { name: 'ffn', label: 'FFN size', kind: 'integer', min: 1, max: 10_000_000, optional: true, group: 'model', customOnly: true, hint: '4 × hidden' },
-  { name: 'vocab', label: 'Vocabulary', kind: 'integer', min: 1, max: 10_000_000, group: 'model', customOnly: true },
-  { name: 'gated', label: 'Gated MLP (SwiGLU)', kind: 'checkbox', group: 'model', customOnly: true },
-  { name: 'seq', label: 'Sequence length', kind: 'integer', min: 1, max: 10_000_000, optional: true, group: 'model', hint: "the model's" },
+  { name: 'model', label: 'Model', kind: 'select', group: 'model', wide: true, options: [...ids(MODEL_IDS), CUSTOM_OPTION] },
+  ...SHAPE_FIELDS,
+  SEQ_FIELD,
   { name: 'gpu', label: 'GPU', kind: 'select', group: 'cluster', wide: true, options: ids(GPU_IDS) },
   { name: 'network', label: 'Network', kind: 'select', group: 'cluster', wide: true, options: [['', 'default for the GPU'], ...ids(NETWORK_IDS)] },
   { name: 'nodes', label: 'Nodes', kind: 'integer', min: 1, max: 1_000_000, group: 'cluster' },
@@ -72,7 +67,7 @@ export type FieldValues = Record<string, string>;
 
 /** The example a bare `<trainplan-estimator>` shows: the contract's GPT-3 175B on 128 DGX A100. */
 export const DEFAULT_VALUES: FieldValues = {
-  model: 'gpt3-175b', layers: '24', 'hidden-size': '2048', heads: '16', 'kv-heads': '', ffn: '', vocab: '51200', gated: 'false', seq: '',
+  model: 'gpt3-175b', ...SHAPE_DEFAULTS, seq: '',
   gpu: 'a100-80gb', network: '', nodes: '128', 'gpus-per-node': '',
   gbs: '1536', mbs: '1', precision: 'bf16', recompute: 'full',
   tp: '8', pp: '8', vp: '1', cp: '1', sp: 'false', distopt: 'false', auto: 'false',

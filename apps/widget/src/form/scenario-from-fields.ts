@@ -3,6 +3,7 @@ import { defaultSystemForGpu, gpuById } from '@trainplan/presets';
 import { formatCountExact } from '@trainplan/units';
 import { FIELDS, type FieldValues } from './fields.ts';
 import { keptFromScenario, type KeptFields } from './kept-fields.ts';
+import { CUSTOM_MODEL, hiddenUnder, modelShape, SHAPE_PATH_TO_FIELD, shapeValues } from './model-shape.ts';
 import { parseFields, type FieldIssue } from './parse-field.ts';
 
 export type { FieldIssue } from './parse-field.ts';
@@ -23,21 +24,14 @@ export type FieldsResult =
  * live here; whether the degrees divide the GPUs is the estimate's answer, mapped back by `fieldForPath`.
  */
 export function scenarioFromFields(values: FieldValues): FieldsResult {
-  const custom = values.model === 'custom';
-  const parsed = parseFields(FIELDS, values, (spec) => spec.customOnly === true && !custom);
+  const custom = values.model === CUSTOM_MODEL;
+  const parsed = parseFields(FIELDS, values, hiddenUnder(values));
   if (!parsed.ok) return parsed;
   const v = parsed.values;
   const num = (name: string) => v[name] as number;
   const opt = (name: string) => v[name] as number | undefined;
 
-  const model: ScenarioInput['model'] = custom
-    ? {
-        layers: num('layers'), hiddenSize: num('hidden-size'), attentionHeads: num('heads'), vocabSize: num('vocab'),
-        seqLength: opt('seq') ?? 2048, gatedMlp: v.gated === true, name: 'custom',
-        ...(opt('kv-heads') !== undefined ? { kvHeads: num('kv-heads') } : {}),
-        ...(opt('ffn') !== undefined ? { ffnHiddenSize: num('ffn') } : {}),
-      }
-    : (v.model as string);
+  const model: ScenarioInput['model'] = custom ? modelShape(v, opt('seq') ?? 2048) : (v.model as string);
   const scenario: ScenarioInput = {
     model,
     cluster: {
@@ -64,8 +58,7 @@ export function scenarioFromFields(values: FieldValues): FieldsResult {
 }
 
 const PATH_TO_FIELD: Record<string, string> = {
-  model: 'model', 'model.layers': 'layers', 'model.hiddenSize': 'hidden-size', 'model.attentionHeads': 'heads',
-  'model.kvHeads': 'kv-heads', 'model.ffnHiddenSize': 'ffn', 'model.vocabSize': 'vocab', 'model.seqLength': 'seq',
+  ...SHAPE_PATH_TO_FIELD,
   'cluster.gpu': 'gpu', 'cluster.network': 'network', 'cluster.nodes': 'nodes', 'cluster.gpus': 'nodes',
   'cluster.gpusPerNode': 'gpus-per-node',
   'training.globalBatchSize': 'gbs', 'training.microBatchSize': 'mbs', 'training.precision': 'precision',
@@ -132,11 +125,7 @@ export function readScenario(scenario: ScenarioInput, base: FieldValues): Scenar
     out.model = m;
     out.seq = str(scenario.training.seqLength);
   } else {
-    Object.assign(out, {
-      model: 'custom', layers: str(m.layers), 'hidden-size': str(m.hiddenSize), heads: str(m.attentionHeads),
-      'kv-heads': str(m.kvHeads), ffn: str(m.ffnHiddenSize), vocab: str(m.vocabSize), gated: str(m.gatedMlp ?? false),
-      seq: str(scenario.training.seqLength ?? m.seqLength),
-    });
+    Object.assign(out, shapeValues(m), { seq: str(scenario.training.seqLength ?? m.seqLength) });
   }
   const c = scenario.cluster;
   const machine = machineOf(scenario);
