@@ -78,7 +78,9 @@ trainplan API instead (it sends <code>POST /v1/estimate</code>; this server's AP
 more sequences, so tokens/s per GPU rise while every token takes longer. The KV cache of the batch must fit
 beside the weights. The serving element finds the tensor × pipeline split and batch with the most tokens/s
 per GPU within a bound per output token, with continuous batching (prompts join as sequences finish, as vLLM
-serves); give <code>gpus</code> to count replicas.</p>
+serves); give <code>gpus</code> to count replicas, or <code>model="custom"</code> with <code>layers</code>,
+<code>hidden-size</code>, <code>heads</code>, <code>kv-heads</code>, <code>ffn</code>, <code>vocab</code> and
+<code>gated</code> for a shape of your own, as in the estimator.</p>
 <pre><code>${escapeHtml(servingSnippet())}</code></pre>
 </div>
 <trainplan-serving model="llama3-70b" gpu="h100-sxm" prompt="2048" output="512" max-token-ms="50"></trainplan-serving>

@@ -16,6 +16,7 @@ export { validNodeCounts, scalingNodeCounts } from './sizing/node-counts.ts';
 export { nodesAnswer } from './sizing/nodes-answer.ts';
 export type { NodesAnswer } from './sizing/nodes-answer.ts';
 export { inferenceRequestFromFields, servingFieldForPath } from './serving/request-from-fields.ts';
+export type { ServingRequest } from './serving/request-from-fields.ts';
 export { SERVING_FIELDS, SERVING_DEFAULTS } from './serving/serving-fields.ts';
 export { servingView, pointStats, pointMemory } from './serving/serving-view.ts';
 export type { ServingView, Stat } from './serving/serving-view.ts';

@@ -4,6 +4,7 @@
 // Runs in the browser suite (test/e2e/vitest.config.ts), whose globalSetup installs chromium.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { clippedTexts } from './support/browser-page.ts';
 import { browserAndBundle } from './support/chromium.ts';
 
 
@@ -21,8 +22,6 @@ const OUT_OF_MEMORY = 'model="gpt3-175b" gpu="a100-80gb" nodes="128" tp="8" pp="
  * beside them.
  */
 const WIDTHS = [320, 360, 436, 800, 1280];
-/** What Chromium's drop-down arrow takes from a select's content box (measured: 18–20 px at 14 px text). */
-const SELECT_ARROW_PX = 20;
 
 const { browser, bundle } = browserAndBundle();
 
@@ -57,34 +56,11 @@ function rows(boxes: readonly Box[]): Box[][] {
   return [...byTop.values()];
 }
 
-/**
- * Each text a control shows that is wider than the room it has: an empty input's placeholder, and every
- * option of a select (any of them may be the one picked). Measured with the control's own font.
- */
-function clipped(page: Page): Promise<string[]> {
-  return page.locator('trainplan-estimator').evaluate((el, arrow) => {
-    const ctx = document.createElement('canvas').getContext('2d')!;
-    const out: string[] = [];
-    for (const c of el.shadowRoot!.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input[placeholder], select')) {
-      const s = getComputedStyle(c);
-      ctx.font = `${s.fontStyle} ${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
-      const isSelect = c instanceof HTMLSelectElement;
-      const room = c.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) - (isSelect ? arrow : 0);
-      const texts = isSelect ? [...c.options].map((o) => o.text) : [c.placeholder];
-      for (const t of texts) {
-        const w = ctx.measureText(t).width;
-        if (w > room) out.push(`${c.name}: "${t}" is ${w.toFixed(0)} px in ${room.toFixed(0)} px`);
-      }
-    }
-    return out;
-  }, SELECT_ARROW_PX);
-}
-
 describe("the widget's form, in Chromium", () => {
   it.each(WIDTHS)('at %i px, no placeholder and no select option is cut off', async (width) => {
     const tab = await open(width);
     expect(await tab.locator('trainplan-estimator [data-field=ffn]').isVisible()).toBe(true);
-    expect(await clipped(tab)).toEqual([]);
+    expect(await clippedTexts(tab.locator('trainplan-estimator'))).toEqual([]);
     await tab.close();
   });
 

@@ -2,6 +2,7 @@ import { inferenceRequestJsonSchema, runInference } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
 import { inferenceRequestFromFields, servingFieldForPath } from '../src/serving/request-from-fields.ts';
 import { SERVING_DEFAULTS, SERVING_FIELDS, SERVING_FIELD_NAMES } from '../src/serving/serving-fields.ts';
+import { FIELDS } from '../src/form/fields.ts';
 
 const request = (values: Record<string, string> = {}) => {
   const r = inferenceRequestFromFields({ ...SERVING_DEFAULTS, ...values });
@@ -86,5 +87,80 @@ describe("the protocol's issues, shown beside the serving form's fields", () => 
   it("gives '' for a path no field shows (the status line says it)", () => {
     expect(servingFieldForPath('cluster.network')).toBe('');
     expect(SERVING_FIELD_NAMES).not.toContain('');
+  });
+});
+
+/** Llama 3 70B's shape as a reader types it (Meta's config.json: 80 layers, 8,192 wide, 64 heads, 8 KV heads, FFN 28,672, 128,256 tokens). */
+const LLAMA_SHAPE = {
+  model: 'custom', layers: '80', 'hidden-size': '8192', heads: '64', 'kv-heads': '8', ffn: '28672', vocab: '128256', gated: 'true', seq: '8192',
+};
+const answer = (values: Record<string, string>) => {
+  const a = runInference(request(values));
+  if (!a.ok) throw new Error(a.message);
+  return a;
+};
+
+describe('a custom model shape in the serving form', () => {
+  it('sends the shape typed, as the model object of the request schema', () => {
+    expect(request(LLAMA_SHAPE).model).toEqual({
+      layers: 80, hiddenSize: 8192, attentionHeads: 64, kvHeads: 8, ffnHiddenSize: 28672, vocabSize: 128256, seqLength: 8192, gatedMlp: true, name: 'custom',
+    });
+  });
+
+  it("leaves a blank KV heads and FFN size to the protocol's defaults, and a blank sequence length is prompt + output (2,048 + 512)", () => {
+    const r = request({ ...LLAMA_SHAPE, 'kv-heads': '', ffn: ' ', seq: '', gated: 'false' });
+    expect(r.model).toEqual({ layers: 80, hiddenSize: 8192, attentionHeads: 64, vocabSize: 128256, seqLength: 2560, gatedMlp: false, name: 'custom' });
+    // The context fits the sequence length, so the protocol has no context warning to give.
+    expect(answer({ ...LLAMA_SHAPE, seq: '' }).warnings?.join(' ') ?? '').not.toMatch(/sequence length/);
+    // A length the reader states shorter than the context is warned of.
+    expect(answer({ ...LLAMA_SHAPE, seq: '2048' }).warnings?.join(' ')).toMatch(/longer than custom's sequence length \(2,048 tokens\)/);
+  });
+
+  it('reaches the answer: at TP 8 · PP 1, 8 KV heads hold 1/8 of the KV cache per sequence that 64 (blank: one per head) hold', () => {
+    const kvPerSequence = (values: Record<string, string>) => {
+      const shape = answer(values).byShape.find((s) => s.tensor === 8 && s.pipeline === 1);
+      if (!shape?.ok) throw new Error('expected TP 8 · PP 1 to serve the shape');
+      return shape.largestBatch.kvCacheBytesPerGpu / shape.largestBatch.batch;
+    };
+    expect(kvPerSequence({ ...LLAMA_SHAPE, 'kv-heads': '' }) / kvPerSequence(LLAMA_SHAPE)).toBeCloseTo(8, 9);
+  });
+
+  it.each([
+    ['layers', '', 'required'], ['layers', '0', 'at least 1'], ['hidden-size', 'abc', 'not a number'], ['heads', '1.5', 'whole number'],
+    ['kv-heads', '0', 'at least 1'], ['ffn', '-4', 'at least 1'], ['vocab', '', 'required'], ['seq', '0', 'at least 1'],
+  ])('names the field when %s is %j', (field, value, message) => {
+    const r = inferenceRequestFromFields({ ...SERVING_DEFAULTS, ...LLAMA_SHAPE, [field]: value });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.issues).toEqual([{ field, message: expect.stringContaining(message) }]);
+  });
+
+  it.each([
+    // 8,192 / 60 heads is no whole head size (8 KV heads left out: they would not divide 60 either).
+    ['hidden-size', { heads: '60', 'kv-heads': '' }, 'must be a multiple of attentionHeads (60)'],
+    ['kv-heads', { 'kv-heads': '6' }, 'must divide attentionHeads (64)'],
+  ])("runInference's refusal of the shape lands on %s", (field, change, message) => {
+    const a = runInference(request({ ...LLAMA_SHAPE, ...change }));
+    if (a.ok) throw new Error('expected an invalid answer');
+    expect(a.issues.map((i) => ({ field: servingFieldForPath(i.path), message: i.message }))).toEqual([{ field, message: expect.stringContaining(message) }]);
+  });
+
+  it.each([
+    ['model.layers', 'layers'], ['model.hiddenSize', 'hidden-size'], ['model.attentionHeads', 'heads'], ['model.kvHeads', 'kv-heads'],
+    ['model.ffnHiddenSize', 'ffn'], ['model.vocabSize', 'vocab'], ['model.seqLength', 'seq'],
+  ])('shows the protocol\'s issue at %s beside %s', (path, field) => {
+    expect(servingFieldForPath(path)).toBe(field);
+  });
+
+  it("ignores the shape's fields under a preset, even unreadable ones: the preset's request is unchanged", () => {
+    const r = request({ ...LLAMA_SHAPE, model: 'llama3-70b', layers: '', heads: 'abc', seq: '0' });
+    expect(r).toEqual({ model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512, batching: 'continuous' });
+  });
+
+  it("offers the estimator's shape fields (the same specs), each shown only with the custom shape, and its \"custom shape…\" option", () => {
+    const custom = SERVING_FIELDS.filter((f) => f.customOnly);
+    expect(custom.map((f) => f.name)).toEqual(['layers', 'hidden-size', 'heads', 'kv-heads', 'ffn', 'vocab', 'gated', 'seq']);
+    for (const f of custom.filter((c) => c.name !== 'seq')) expect(f).toBe(FIELDS.find((e) => e.name === f.name));
+    expect(spec('model').options?.at(-1)).toEqual(['custom', 'custom shape…']);
+    expect(FIELDS.find((f) => f.name === 'model')?.options?.at(-1)).toEqual(['custom', 'custom shape…']);
   });
 });

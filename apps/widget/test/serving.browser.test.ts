@@ -6,7 +6,7 @@
 import { runInference, type InferenceRequest, type InferenceResponseJson } from '@trainplan/protocol';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { pageProblems, routeToApi, unlabelledControls, type ApiCall } from './support/browser-page.ts';
+import { clippedTexts, pageProblems, routeToApi, unlabelledControls, type ApiCall } from './support/browser-page.ts';
 import { browserAndBundle } from './support/chromium.ts';
 
 const ORIGIN = 'http://widget.test';
@@ -122,6 +122,68 @@ describe('<trainplan-serving>, in Chromium', () => {
     expect(await shown(tab, '.answer')).toContain(a.unservable!);
     expect(await tab.locator('trainplan-serving [data-answer="unservable"]').count()).toBe(1);
     expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('shows the shape fields with "custom shape…", answers for the shape typed (its issue beside its field), and hides them again under a preset', async () => {
+    const { page: tab, context, problems } = await open();
+    const shapeField = tab.locator('trainplan-serving [data-field="layers"]');
+    expect(await shapeField.isVisible()).toBe(false);
+    await field(tab, 'Model').selectOption('custom');
+    expect(await shapeField.isVisible()).toBe(true);
+    for (const label of ['Hidden size', 'Attention heads', 'KV heads', 'FFN size', 'Vocabulary', 'Gated MLP (SwiGLU)', 'Sequence length']) {
+      expect(await field(tab, label).isVisible()).toBe(true);
+    }
+    // Llama 3 70B's shape (Meta's config.json), typed field by field.
+    for (const [label, value] of [['Layers', '80'], ['Hidden size', '8192'], ['Attention heads', '64'], ['KV heads', '8'], ['FFN size', '28672'], ['Vocabulary', '128256']]) {
+      await field(tab, label!).fill(value!);
+    }
+    await field(tab, 'Gated MLP (SwiGLU)').check();
+    await waitFor(tab, 'el.request.model.gatedMlp === true && el.request.model.vocabSize === 128256');
+    // A blank sequence length is the request's context, 2,048 prompt + 512 output tokens.
+    const shape = { layers: 80, hiddenSize: 8192, attentionHeads: 64, kvHeads: 8, ffnHiddenSize: 28672, vocabSize: 128256, seqLength: 2560, gatedMlp: true, name: 'custom' };
+    const request = await tab.locator('trainplan-serving').evaluate((el) => (el as Serving).request);
+    expect(request).toEqual({ ...REQUEST, model: shape });
+    const best = plan(runInference({ ...REQUEST, model: shape }));
+    expect((await responseOf(tab)).best).toEqual(best);
+    await expect.poll(() => shown(tab, '.answer')).toContain(`TP ${best.tensor} · PP ${best.pipeline} · batch ${best.batch}`);
+    // 8,192 is no multiple of 60 heads: the protocol's issue shows beside the hidden size.
+    await field(tab, 'KV heads').fill('');
+    await field(tab, 'Attention heads').fill('60');
+    await expect.poll(() => shown(tab, '#m-hidden-size')).toContain('must be a multiple of attentionHeads (60)');
+    expect(await field(tab, 'Hidden size').getAttribute('aria-invalid')).toBe('true');
+    expect(await shown(tab, '.status')).toBe('Fix the marked field. Showing the last answer.');
+    // Back to a preset: the shape's fields (and the message beside one) are hidden, and the preset is answered.
+    await field(tab, 'Model').selectOption('llama3-70b');
+    await waitFor(tab, "el.request.model === 'llama3-70b'");
+    expect(await shapeField.isVisible()).toBe(false);
+    expect(await tab.locator('trainplan-serving #m-hidden-size').isVisible()).toBe(false);
+    expect((await responseOf(tab)).best).toEqual(plan(runInference(REQUEST)));
+    expect(await shown(tab, '.status')).toBe('');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('takes a custom shape from attributes, as the estimator does (a bare gated is on)', async () => {
+    const shapeAttributes = 'model="custom" layers="80" hidden-size="8192" heads="64" kv-heads="8" ffn="28672" vocab="128256" gated seq="8192"';
+    const { page: tab, context, problems } = await open(`${shapeAttributes} gpu="h100-sxm" prompt="2048" output="512" max-token-ms="50"`);
+    const shape = { layers: 80, hiddenSize: 8192, attentionHeads: 64, kvHeads: 8, ffnHiddenSize: 28672, vocabSize: 128256, seqLength: 8192, gatedMlp: true, name: 'custom' };
+    expect(await tab.locator('trainplan-serving').evaluate((el) => (el as Serving).request)).toEqual({ ...REQUEST, model: shape });
+    expect(await field(tab, 'Gated MLP (SwiGLU)').isChecked()).toBe(true);
+    expect(await field(tab, 'Layers').inputValue()).toBe('80');
+    expect((await responseOf(tab)).best).toEqual(plan(runInference({ ...REQUEST, model: shape })));
+    // Unticked, the box reads false (a checkbox's value is "on" either way).
+    await field(tab, 'Gated MLP (SwiGLU)').uncheck();
+    await waitFor(tab, 'el.request.model.gatedMlp === false');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it.each([320, 436])("at %i px, no placeholder of the custom shape's fields and no select option is cut off", async (width) => {
+    const { page: tab, context } = await open('model="custom"');
+    await tab.setViewportSize({ width, height: 900 });
+    expect(await field(tab, 'Sequence length').isVisible()).toBe(true);
+    expect(await clippedTexts(tab.locator('trainplan-serving'))).toEqual([]);
     await context.close();
   });
 

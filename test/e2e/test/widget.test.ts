@@ -215,9 +215,10 @@ describe('the demo page in Chromium', () => {
     };
     const { page, context, problems } = await open(`/#scenario=${encodeURIComponent(JSON.stringify(scenario))}`);
     await waitFor(page, "el.estimate.resolved.gpu === 'h100-sxm'");
-    // The estimator's: the demo page's <trainplan-serving> below has a Model field too.
-    expect(await page.locator('trainplan-estimator').getByLabel('Model', { exact: true }).inputValue()).toBe('custom');
-    expect(await page.getByLabel('KV heads', { exact: true }).inputValue()).toBe('8');
+    // The estimator's: the demo page's <trainplan-serving> below has a Model field too, and custom shape fields (hidden).
+    const estimator = page.locator('trainplan-estimator');
+    expect(await estimator.getByLabel('Model', { exact: true }).inputValue()).toBe('custom');
+    expect(await estimator.getByLabel('KV heads', { exact: true }).inputValue()).toBe('8');
     // The form has no tiedEmbeddings field; the widget keeps it from the link, so it answers as the CLI does.
     const expected = await cli(scenario);
     expect(Math.abs((await estimateOf(page)).stepTimeSeconds / expected.stepTimeSeconds - 1)).toBeLessThan(1e-12);

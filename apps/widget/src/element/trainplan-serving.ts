@@ -1,22 +1,26 @@
 /// <reference lib="dom" />
-import type { InferenceRequest, InferenceResponseJson } from '@trainplan/protocol';
+import type { InferenceResponseJson } from '@trainplan/protocol';
 import { apiBackend, localBackend, type Backend } from '../compute/backend.ts';
 import type { FieldValues } from '../form/fields.ts';
 import type { FieldIssue } from '../form/parse-field.ts';
-import { inferenceRequestFromFields, servingFieldForPath } from '../serving/request-from-fields.ts';
+import { inferenceRequestFromFields, servingFieldForPath, type ServingRequest } from '../serving/request-from-fields.ts';
 import { SERVING_DEFAULTS, SERVING_FIELDS, SERVING_FIELD_NAMES } from '../serving/serving-fields.ts';
 import { servingSections } from '../serving/serving-results.ts';
 import { servingView } from '../serving/serving-view.ts';
 import { servingTemplate } from './serving-template.ts';
-import { emit, guarded, INPUT_DEBOUNCE_MS, markIssues, messageOf, mountShadow, setHtml, writeFields } from './shadow-form.ts';
+import {
+  attributeValue, controlValue, emit, guarded, INPUT_DEBOUNCE_MS, markIssues, messageOf, mountShadow, setHtml, showCustom, writeFields,
+} from './shadow-form.ts';
 
 type Served = Extract<InferenceResponseJson, { ok: true }>;
 
 /**
  * `<trainplan-serving>`: "how do I serve model X on GPU Y" for any page. Attributes preset the request
- * (serving/serving-fields.ts: model, gpu, precision, prompt, output, batching, gpus, max-token-ms,
- * max-ttft); `api="https://…"` asks a trainplan API (POST /v1/inference) instead of computing in the page;
- * `theme="light|dark"` overrides prefers-color-scheme. Batching is continuous unless `batching="static"`.
+ * (serving/serving-fields.ts: model, gpu, precision, prompt, output, batching, prefill-chunk, gpus,
+ * max-token-ms, max-ttft; custom shapes as the estimator's: model="custom" layers hidden-size heads kv-heads
+ * ffn vocab gated, and seq, blank for the context, prompt + output); `api="https://…"` asks a trainplan API
+ * (POST /v1/inference) instead of computing in the page; `theme="light|dark"` overrides prefers-color-scheme.
+ * Batching is continuous unless `batching="static"`.
  *
  * Like `<trainplan-estimator>` it never throws into the host page, shows an input's issue beside its field
  * and keeps the last answer on screen. Events (bubbling, composed): `trainplan-inference` with
@@ -32,15 +36,15 @@ export class TrainplanServing extends HTMLElement {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #run = 0;
   #connected = false;
-  #last: { request: InferenceRequest; response: Served } | undefined;
+  #last: { request: ServingRequest; response: Served } | undefined;
 
   constructor() {
     super();
     this.#root = mountShadow(this, servingTemplate(), (ev) => this.#guard(() => this.#onInput(ev)));
   }
 
-  /** The last request answered (the protocol's inference request), or undefined before the first. */
-  get request(): InferenceRequest | undefined {
+  /** The last request answered (the protocol's inference request, a custom model as typed), or undefined before the first. */
+  get request(): ServingRequest | undefined {
     return this.#last?.request;
   }
 
@@ -54,10 +58,10 @@ export class TrainplanServing extends HTMLElement {
       this.#connected = true;
       for (const name of SERVING_FIELD_NAMES) {
         const attr = this.getAttribute(name);
-        if (attr !== null) this.#values[name] = attr;
+        if (attr !== null) this.#values[name] = attributeValue(SERVING_FIELDS, name, attr);
       }
       this.#setBackend();
-      writeFields(this.#root, SERVING_FIELDS, this.#values);
+      this.#writeForm();
       this.#schedule(0);
     });
   }
@@ -71,8 +75,8 @@ export class TrainplanServing extends HTMLElement {
     this.#guard(() => {
       if (!this.#connected) return;
       if (name === 'api') this.#setBackend();
-      else this.#values[name] = value ?? SERVING_DEFAULTS[name] ?? '';
-      writeFields(this.#root, SERVING_FIELDS, this.#values);
+      else this.#values[name] = value === null ? (SERVING_DEFAULTS[name] ?? '') : attributeValue(SERVING_FIELDS, name, value);
+      this.#writeForm();
       this.#schedule(0);
     });
   }
@@ -89,8 +93,15 @@ export class TrainplanServing extends HTMLElement {
   #onInput(ev: Event): void {
     const target = ev.target as HTMLInputElement | HTMLSelectElement | null;
     if (!target?.name) return;
-    this.#values[target.name] = target.value;
+    this.#values[target.name] = controlValue(target);
+    if (target.name === 'model') showCustom(this.#root, this.#values);
     this.#schedule(ev.type === 'change' ? 0 : INPUT_DEBOUNCE_MS);
+  }
+
+  /** The form shows the values, a custom shape's fields only with model "custom". */
+  #writeForm(): void {
+    writeFields(this.#root, SERVING_FIELDS, this.#values);
+    showCustom(this.#root, this.#values);
   }
 
   #schedule(delayMs: number): void {

@@ -1,32 +1,42 @@
-import type { InferenceRequest } from '@trainplan/protocol';
+import type { InferenceRequest, ModelObjectInput } from '@trainplan/protocol';
 import { ms, seconds } from '@trainplan/units';
 import type { FieldValues } from '../form/fields.ts';
+import { CUSTOM_MODEL, hiddenUnder, modelShape, SHAPE_PATH_TO_FIELD } from '../form/model-shape.ts';
 import { parseFields, type FieldIssue } from '../form/parse-field.ts';
 import { SERVING_FIELDS } from './serving-fields.ts';
 
-export type ServingRequestResult = { ok: true; request: InferenceRequest } | { ok: false; issues: FieldIssue[] };
+/**
+ * An inference request as the form sends it: a custom model as the reader gave it (a blank KV heads or FFN
+ * size left out), which runInference completes with the protocol's defaults.
+ */
+export type ServingRequest = Omit<InferenceRequest, 'model'> & { model: string | ModelObjectInput };
+
+export type ServingRequestResult = { ok: true; request: ServingRequest } | { ok: false; issues: FieldIssue[] };
 
 /**
  * The serving form's values → an inference request (runInference / POST /v1/inference). Each field is
  * checked alone here; what only the protocol knows (fp8 on a GPU without it, a model the GPUs cannot
  * hold) comes back in its answer, mapped to a field by `servingFieldForPath`. The latency bounds are
- * typed in ms per token and s to the first token and sent in seconds, as the request states them.
+ * typed in ms per token and s to the first token and sent in seconds, as the request states them. A custom
+ * shape's fields are read only with model "custom" (under a preset they are hidden, and ignored).
  */
 export function inferenceRequestFromFields(values: FieldValues): ServingRequestResult {
-  const parsed = parseFields(SERVING_FIELDS, values);
+  const parsed = parseFields(SERVING_FIELDS, values, hiddenUnder(values));
   if (!parsed.ok) return parsed;
   const v = parsed.values;
   const num = (name: string) => v[name] as number | undefined;
   const tokenMs = num('max-token-ms');
   const ttft = num('max-ttft');
+  const prompt = num('prompt')!;
+  const output = num('output')!;
   return {
     ok: true,
     request: {
-      model: v.model as string,
+      model: v.model === CUSTOM_MODEL ? modelShape(v, num('seq') ?? prompt + output) : (v.model as string),
       cluster: { gpu: v.gpu as string },
       ...(v.precision ? { precision: v.precision as NonNullable<InferenceRequest['precision']> } : {}),
-      promptTokens: num('prompt')!,
-      outputTokens: num('output')!,
+      promptTokens: prompt,
+      outputTokens: output,
       batching: v.batching as InferenceRequest['batching'],
       ...(num('prefill-chunk') !== undefined ? { prefillChunkTokens: num('prefill-chunk') } : {}),
       ...(num('gpus') !== undefined ? { gpus: num('gpus') } : {}),
@@ -37,7 +47,7 @@ export function inferenceRequestFromFields(values: FieldValues): ServingRequestR
 }
 
 const PATH_TO_FIELD: Readonly<Record<string, string>> = {
-  model: 'model', cluster: 'gpu', 'cluster.gpu': 'gpu', precision: 'precision', promptTokens: 'prompt', outputTokens: 'output',
+  ...SHAPE_PATH_TO_FIELD, cluster: 'gpu', 'cluster.gpu': 'gpu', precision: 'precision', promptTokens: 'prompt', outputTokens: 'output',
   batching: 'batching', prefillChunkTokens: 'prefill-chunk', gpus: 'gpus', maxDecodeSecondsPerToken: 'max-token-ms', maxPrefillSeconds: 'max-ttft',
 };
 

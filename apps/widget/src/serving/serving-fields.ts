@@ -1,13 +1,15 @@
 import { GPU_IDS, MODEL_IDS } from '@trainplan/presets';
 import { hours, million, toMs } from '@trainplan/units';
 import { ids, type FieldSpec, type FieldValues } from '../form/fields.ts';
+import { CUSTOM_OPTION, SEQ_FIELD, SHAPE_DEFAULTS, SHAPE_FIELDS } from '../form/model-shape.ts';
 
 /**
  * `<trainplan-serving>`'s inputs as data: each name is also its attribute (`model="llama3-70b"
  * max-token-ms="50"`). The bounds are the inference request schema's (@trainplan/protocol, inference.ts:
  * prompt and output up to 10 M tokens, latency bounds up to an hour, up to 65,536 GPUs), checked here in
  * the field's own unit, so "at most 3600000" is said beside a field in ms rather than 3600 (seconds).
- * test/serving-request.test.ts holds them to the schema.
+ * test/serving-request.test.ts holds them to the schema. A custom shape (`model="custom" layers="80"
+ * hidden-size="8192" …`) takes the estimator's attributes, form/model-shape.ts.
  */
 const MAX_TOKENS = million(10);
 const MAX_BOUND_SECONDS = hours(1);
@@ -16,7 +18,14 @@ const MAX_GPUS = 65_536;
 export const SERVING_GROUPS = [['model', 'Model and GPU'], ['requests', 'Requests'], ['limits', 'GPUs and latency bounds']] as const;
 
 export const SERVING_FIELDS: readonly FieldSpec[] = [
-  { name: 'model', label: 'Model', kind: 'select', group: 'model', wide: true, options: ids(MODEL_IDS) },
+  { name: 'model', label: 'Model', kind: 'select', group: 'model', wide: true, options: [...ids(MODEL_IDS), CUSTOM_OPTION] },
+  // The estimator's custom shape fields, shown only with model "custom". The request has no sequence length of
+  // its own (a preset's is the model's), so it is the shape's here. Blank: the context, prompt + output tokens
+  // ("prompt + output" is cut off in a 106 px text box, test/serving.browser.test.ts), so the protocol warns of
+  // a longer context only for a length the reader states. It is not only a check: a custom shape's learned
+  // positions are seq × hidden parameters (GPT-style, @trainplan/model's defaults).
+  ...SHAPE_FIELDS,
+  { ...SEQ_FIELD, customOnly: true, hint: 'the context' },
   { name: 'gpu', label: 'GPU', kind: 'select', group: 'model', wide: true, options: ids(GPU_IDS) },
   // Blank: the protocol's default for the GPU (bf16, or fp16 on a V100, which has no BF16 tensor cores).
   { name: 'precision', label: 'Precision', kind: 'select', group: 'model', options: [['', 'GPU default'], ...ids(['bf16', 'fp16', 'fp8'])] },
@@ -38,6 +47,6 @@ export const SERVING_FIELD_NAMES: readonly string[] = SERVING_FIELDS.map((f) => 
  * vLLM, TensorRT-LLM and TGI serve, so it is what a docs reader deploys (the chat bot assumes it too).
  */
 export const SERVING_DEFAULTS: FieldValues = {
-  model: 'llama3-70b', gpu: 'h100-sxm', precision: '', prompt: '2048', output: '512', batching: 'continuous', 'prefill-chunk': '',
+  model: 'llama3-70b', ...SHAPE_DEFAULTS, seq: '', gpu: 'h100-sxm', precision: '', prompt: '2048', output: '512', batching: 'continuous', 'prefill-chunk': '',
   gpus: '', 'max-token-ms': '', 'max-ttft': '',
 };
