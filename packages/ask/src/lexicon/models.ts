@@ -2,6 +2,7 @@ import { MODEL_IDS, modelById } from '@trainplan/presets';
 import { parseCount } from '@trainplan/units';
 import { GPT_STYLE, llamaStyle, type ShapeFamily } from '../custom-model.ts';
 import type { Match } from './match.ts';
+import { DECIMAL, SIZE_SCALE } from './numbers.ts';
 
 /**
  * Model names as people type them in chat: preset ids ("llama3-70b"), family and size
@@ -117,7 +118,7 @@ const sizeAsWritten = (asked: string): string => compactSize(asked.replace(/mill
 const NOT_A_SIZE_AFTER = String.raw`(?![\s-]*(?:tokens?|toks?|gpus?|sequences?|seqs?|samples?|steps?|iterations?|batch\w*|context|words?|dollars?|usd)\b)`;
 const NOT_A_SIZE_BEFORE = String.raw`(?<![\w.$€£])(?<!\bbatch(?:[\s-]*size)?\s*(?:of|=|:|is)?\s*-?)`;
 /** A bare size in millions, billions or trillions of parameters (units' parseCount reads m, b, t). */
-const BARE_SIZE = new RegExp(String.raw`${NOT_A_SIZE_BEFORE}(-?)(\d+(?:\.\d+)?)\s*(m|b|t|million|billion|trillion)\b${NOT_A_SIZE_AFTER}`);
+const BARE_SIZE = new RegExp(String.raw`${NOT_A_SIZE_BEFORE}(-?)(${DECIMAL})\s*(${SIZE_SCALE})\b${NOT_A_SIZE_AFTER}`);
 
 /** Finds the model a question names; `unknownSize` when it names a size no preset has. */
 export function matchModel(text: string): ModelMatch | undefined {

@@ -1,5 +1,5 @@
-import { parseCount } from '@trainplan/units';
 import { statedMoney } from '../format.ts';
+import { DECIMAL, MONEY_SCALE, scaledCount } from './numbers.ts';
 import { HW_TOKEN, type Scanner } from './quantities.ts';
 
 /**
@@ -27,8 +27,11 @@ const SIGNS: Readonly<Record<string, string>> = {
   '$': '$', 'us$': '$', usd: '$', dollar: '$', dollars: '$', buck: '$', bucks: '$', cent: '$', cents: '$',
   '€': '€', eur: '€', euro: '€', euros: '€', '£': '£', gbp: '£', pound: '£', pounds: '£',
 };
-const BEFORE = String.raw`(us\$|[$€£]|usd|eur|gbp)?\s*`;
-const NUMBER = String.raw`(\d+(?:\.\d+)?|\.\d+)`;
+/** A currency written before the amount: "$2", "US$2", "€1.80", "usd 2". */
+const SIGN = String.raw`(us\$|[$€£]|usd|eur|gbp)`;
+const BEFORE = String.raw`${SIGN}?\s*`;
+/** An amount of money may start at its point: "$.50". */
+const NUMBER = String.raw`(${DECIMAL}|\.\d+)`;
 const AFTER = String.raw`(?:\s*(usd|eur|gbp|dollars?|bucks?|euros?|pounds?|cents?)\b)?`;
 const PER = String.raw`\s*(?:\/|per|an?|each|every)\s*`;
 const HOUR = String.raw`(?:hours?|hrs?|h)\b`;
@@ -79,7 +82,10 @@ export function resolvePrice(r: PriceReading, gpusPerNode: number): StatedPrice 
   return { ok: true, perGpuHour, ...currency, assumed };
 }
 
-const AMOUNT = String.raw`(?:(us\$|[$€£]|usd|eur|gbp)\s*${NUMBER}\s*(k|m|b|thousand|million|billion)?\b${AFTER}|${NUMBER}\s*(k|m|b|thousand|million|billion)?\s*(usd|eur|gbp|dollars|euros|pounds)\b)`;
+/** A sum as two groups, its number and its optional scale ("2", "m"): read with scaledCount. */
+const SUM = String.raw`${NUMBER}\s*(${MONEY_SCALE})?`;
+// A sign before ("$2M", "€500k") or a currency after ("2 million dollars", "500k eur").
+const AMOUNT = String.raw`(?:${SIGN}\s*${SUM}\b${AFTER}|${SUM}\s*(usd|eur|gbp|dollars|euros|pounds)\b)`;
 // "a $2M budget", "budget of $2M", "with 2 million dollars", "spend at most €500k": money, never a token count.
 const BUDGET = new RegExp(String.raw`\bbudget\s*(?:of|is|=|:)?\s*${AMOUNT}|\b(?:with|spend(?:ing)?|under|within|for|at most|up to)\s+(?:an?\s+)?${AMOUNT}(?:\s+budget\b)?|\b(?:an?\s+)?${AMOUNT}\s+budget\b`);
 
@@ -100,7 +106,7 @@ export function takeMoneyBudget(s: Scanner): MoneyBudget | undefined {
     const value = number ?? bareNumber;
     if (value === undefined) continue;
     const currency = SIGNS[sign ?? after ?? word ?? ''];
-    const amount = parseCount(`${value}${scale ?? bareScale ?? ''}`);
+    const amount = scaledCount(value, scale ?? bareScale);
     if (amount === undefined) continue;
     return { amount, ...(currency !== undefined && { currency }) };
   }

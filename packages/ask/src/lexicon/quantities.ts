@@ -1,6 +1,7 @@
-import { days, hours, parseBytes, parseCount } from '@trainplan/units';
+import { days, hours, parseBytes } from '@trainplan/units';
 import type { AskParameters, CollectiveAlgorithm, CollectiveOp } from '../question.ts';
 import type { Match } from './match.ts';
+import { COUNT_SCALE, DECIMAL, KILO_NUMBER, SCALED_COUNT, scaledCount } from './numbers.ts';
 
 /**
  * The numbers a question carries, each found by a phrase pattern and then blanked so that the next
@@ -27,15 +28,15 @@ export class Scanner {
   }
 }
 
-const NUMBER = String.raw`(\d+(?:\.\d+)?)`;
-const COUNT_UNIT = String.raw`(k|m|b|t|thousand|million|billion|trillion)?`;
+const NUMBER = String.raw`(${DECIMAL})`;
 
 /** "2T tokens", "300 billion tokens", "1.4e12 tokens". */
 export function takeTokens(s: Scanner): number | undefined {
   // Not a batch ("a 4M token batch"), a sequence ("4096 token sequences"), a rate ("20 tokens per parameter"):
-  // those are read first (takeTokenPhrases) and never taken as the training budget.
-  const m = s.take(new RegExp(String.raw`(\d+(?:\.\d+)?(?:e\d+)?)\s*${COUNT_UNIT}\s*(?:training\s+)?(?:tokens?|toks?)\b(?![\s-]*(?:batch|sequences?|seqs?|context|window|per|/))`));
-  return m ? parseCount(`${m[1]}${m[2] ?? ''}`) : undefined;
+  // those are read first (takeTokenPhrases) and never taken as the training budget. A token count alone may
+  // take an exponent ("1.4e12 tokens").
+  const m = s.take(new RegExp(String.raw`(${DECIMAL}(?:e\d+)?)\s*(${COUNT_SCALE})?\s*(?:training\s+)?(?:tokens?|toks?)\b(?![\s-]*(?:batch|sequences?|seqs?|context|window|per|/))`));
+  return m ? scaledCount(m[1], m[2]) : undefined;
 }
 
 /**
@@ -45,13 +46,12 @@ export function takeTokens(s: Scanner): number | undefined {
  */
 export function takeTokenPhrases(s: Scanner): Pick<AskParameters, 'batchTokens' | 'seqLength' | 'tokensPerParameter'> {
   const out: Pick<AskParameters, 'batchTokens' | 'seqLength' | 'tokensPerParameter'> = {};
-  const count = String.raw`(\d+(?:\.\d+)?)\s*${COUNT_UNIT}`;
   // "a 4M token batch", "batch size of 4M tokens", "batch size 4M tokens", "gbs=4M tokens", "4M tokens per step".
-  const batch = s.take(new RegExp(String.raw`\b${count}[\s-]*tokens?[\s-]*(?:global[\s-]*)?batch(?:[\s-]*size)?\b`))
-    ?? s.take(new RegExp(String.raw`\b(?:(?:global[\s-]*)?batch(?:[\s-]*size)?|gbs)\s*(?:of|=|:|is|at)?\s*${count}\s*tokens?\b`))
+  const batch = s.take(new RegExp(String.raw`\b${SCALED_COUNT}[\s-]*tokens?[\s-]*(?:global[\s-]*)?batch(?:[\s-]*size)?\b`))
+    ?? s.take(new RegExp(String.raw`\b(?:(?:global[\s-]*)?batch(?:[\s-]*size)?|gbs)\s*(?:of|=|:|is|at)?\s*${SCALED_COUNT}\s*tokens?\b`))
     // "a step" but not "a batch": "train on 2T tokens a batch of 1024" is a budget, then a batch in sequences.
-    ?? s.take(new RegExp(String.raw`\b${count}\s*tokens?\s*(?:(?:per|/|each)\s*(?:global\s+)?(?:batch|step|iteration|optimi[sz]er\s+step)|an?\s+(?:step|iteration|optimi[sz]er\s+step))\b`));
-  if (batch) out.batchTokens = parseCount(`${batch[1]}${batch[2] ?? ''}`);
+    ?? s.take(new RegExp(String.raw`\b${SCALED_COUNT}\s*tokens?\s*(?:(?:per|/|each)\s*(?:global\s+)?(?:batch|step|iteration|optimi[sz]er\s+step)|an?\s+(?:step|iteration|optimi[sz]er\s+step))\b`));
+  if (batch) out.batchTokens = scaledCount(batch[1], batch[2]);
   // "4096-token sequences", "8k token sequences": k is 1024 for a sequence, as for "8k context".
   const seq = s.take(/\b(\d+)(k?)[\s-]*tokens?[\s-]*(?:sequences?|seqs?)\b/);
   if (seq) out.seqLength = Number(seq[1]) * (seq[2] === 'k' ? 1024 : 1);
@@ -62,8 +62,8 @@ export function takeTokenPhrases(s: Scanner): Pick<AskParameters, 'batchTokens' 
 
 /** "1.7M GPU-hours", "a budget of 500k gpu hours": a budget in GPU-hours, never a GPU count. */
 export function takeGpuHours(s: Scanner): number | undefined {
-  const m = s.take(new RegExp(String.raw`\b(\d+(?:\.\d+)?)\s*${COUNT_UNIT}\s*gpu[\s-]*(?:hours?|hrs?|h)\b`));
-  return m ? parseCount(`${m[1]}${m[2] ?? ''}`) : undefined;
+  const m = s.take(new RegExp(String.raw`\b${SCALED_COUNT}\s*gpu[\s-]*(?:hours?|hrs?|h)\b`));
+  return m ? scaledCount(m[1], m[2]) : undefined;
 }
 
 /** k in a GPU or node count: 1024 ("16k H100s" = 16,384, as Meta counts its 16K-GPU cluster). */
@@ -268,7 +268,7 @@ export function takeCounts(s: Scanner, { nodeNamed, rack }: CountContext): Count
   const systemNamed = nodeNamed && rack === undefined;
   let kilo = false;
   const out: Pick<AskParameters, 'nodes' | 'gpus' | 'gpusPerNode'> = {};
-  const num = String.raw`(\d+(?:\.\d+)?)(k?)`;
+  const num = KILO_NUMBER;
   // "16k H100s" is 16,384 GPUs, as cluster sizes go (Meta's Llama 3 paper: "16K H100 GPUs" = 16,384); `kilo` lets parse.ts say so.
   const value = (whole: string, k: string | undefined): number => {
     if (k === 'k') kilo = true;

@@ -1,4 +1,5 @@
 import type { AskParameters } from '../question.ts';
+import { KILO_NUMBER } from './numbers.ts';
 import type { Scanner } from './quantities.ts';
 
 /**
@@ -14,7 +15,7 @@ export const SERVING_WORDS = /\b(?:serv(?:e|es|ed|ing)|inference|qps|queries per
 const OFFLINE = /\b(?:offline|batch[\s-]*(?:inference|processing|jobs?)|max(?:imum)?[\s-]*throughput|throughput[\s-]*(?:only|bound|oriented))\b/;
 
 /** A token count as prompts are measured: "2k" is 2,048 (a context length, as "8k context" reads). */
-const TOKEN_COUNT = String.raw`(\d+(?:\.\d+)?)(k?)`;
+const TOKEN_COUNT = KILO_NUMBER;
 const tokenCount = (m: RegExpExecArray): number => Math.round(Number(m[1]) * (m[2] === 'k' ? 1024 : 1));
 
 /** "ms", "s", "sec", "seconds", "milliseconds" → seconds per unit. */

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { COUNT_SCALE, MONEY_SCALE, SCALED_COUNT, SIZE_SCALE, scaledCount } from '../src/lexicon/numbers.ts';
+
+describe('numbers: the pieces counts, money and sizes are written with', () => {
+  it('each reader takes the scales it means, letters before words: a count all four, money no trillions, a size no thousands', () => {
+    expect(COUNT_SCALE).toBe('k|m|b|t|thousand|million|billion|trillion');
+    expect(MONEY_SCALE).toBe('k|m|b|thousand|million|billion');
+    expect(SIZE_SCALE).toBe('m|b|t|million|billion|trillion');
+  });
+
+  it.each([
+    ['1.7m', 1_700_000],
+    ['300 billion', 300_000_000_000],
+    ['2t', 2_000_000_000_000],
+    ['500k', 500_000],
+    ['4096', 4096],
+  ])('SCALED_COUNT reads "%s" (normalised text is lower case) as %d with scaledCount', (text, count) => {
+    const m = new RegExp(`^${SCALED_COUNT}$`).exec(text);
+    expect(m).not.toBeNull();
+    expect(scaledCount(m?.[1], m?.[2])).toBe(count);
+  });
+});
