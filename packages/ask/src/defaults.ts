@@ -4,6 +4,7 @@ import { GB, countOf, days, toDays } from '@trainplan/units';
 import { compactCount } from './format.ts';
 import { modelFactsOf, modelSeqLengthOf } from './model-of.ts';
 import type { AskParameters, DefaultUsed, IntentName } from './question.ts';
+import { shardingOf } from './sharding.ts';
 
 /**
  * The facts a question leaves out, filled with stated defaults. Every default taken is listed so the
@@ -185,7 +186,7 @@ function fillFixedConfiguration(p: AskParameters, take: Take): void {
   if (p.sequenceParallel === undefined && (p.tensor ?? 1) > 1) take('sequenceParallel', true, 'sequence parallelism alongside tensor parallelism (Korthikanti et al. 2022)');
   // Megatron-Core runs use it (NeMo's and Megatron's GPT recipes pass --use-distributed-optimizer); the search
   // answers pick it too, so a stated layout is judged as the searched ones are.
-  if (p.distributedOptimizer === undefined && p.zeroStage === undefined) take('distributedOptimizer', true, 'the distributed optimizer (optimizer states sharded over data parallelism, as Megatron-Core recipes run)');
+  if (shardingOf(p) === undefined) take('distributedOptimizer', true, 'the distributed optimizer (optimizer states sharded over data parallelism, as Megatron-Core recipes run)');
   const replica = (p.tensor ?? 1) * (p.pipeline ?? 1) * (p.context ?? 1);
   if (p.nodes === undefined && p.gpus === undefined) {
     const gpus = replica * (p.data ?? 1);

@@ -2,6 +2,7 @@ import type { EstimateOk, SearchResponseJson } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
 import { ask } from '../src/answer/answer.ts';
 import { parse } from '../src/parse.ts';
+import { shardingOf } from '../src/sharding.ts';
 
 describe('a ZeRO stage and the distributed optimizer asked together', () => {
   it('keeps the ZeRO stage and says so: the parameters hold one sharding, the stated facts both', () => {
@@ -40,5 +41,19 @@ describe('a ZeRO stage and the distributed optimizer asked together', () => {
     const q = parse('memory for 70B with zero-3 and without the distributed optimizer');
     expect(q.parameters).toMatchObject({ zeroStage: 3, distributedOptimizer: false });
     expect(q.defaults.some((d) => /used, not the distributed optimizer/.test(d.text))).toBe(false);
+  });
+});
+
+describe('shardingOf: the one sharding a question\'s facts hold', () => {
+  it.each([
+    [{}, undefined],
+    [{ distributedOptimizer: true }, 'distributed-optimizer'],
+    [{ distributedOptimizer: false }, 'none'],
+    [{ zeroStage: 2 }, 'zero-2'],
+    // Both named: the ZeRO stage, whichever way the distributed optimizer was asked.
+    [{ zeroStage: 3, distributedOptimizer: true }, 'zero-3'],
+    [{ zeroStage: 1, distributedOptimizer: false }, 'zero-1'],
+  ] as const)('%j → %s', (facts, sharding) => {
+    expect(shardingOf(facts)).toBe(sharding);
   });
 });

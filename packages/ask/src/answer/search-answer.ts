@@ -7,6 +7,7 @@ import { compactCount, formatDays, moneyText, nodesGpus, statedAmount, statedMon
 import { modelInputOf, modelNameOf } from '../model-of.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
 import { widgetLink } from '../scenario.ts';
+import { shardingOf } from '../sharding.ts';
 import type { Answer, AnswerOptions, PublicUrl } from './answer-types.ts';
 import { budgetNotes, type BudgetPlan } from './budget-note.ts';
 import { costFigures, forCost, type Spend } from './cost.ts';
@@ -38,17 +39,10 @@ function trainingOf(p: AskParameters): { globalBatchSize: number; precision: Non
   };
 }
 
-/** The one sharding the question holds: a ZeRO stage, else the distributed optimizer on or off (parse's resolveSharding keeps one). */
-function shardingOf(p: AskParameters): string | undefined {
-  if (p.zeroStage !== undefined) return `zero-${p.zeroStage}`;
-  if (p.distributedOptimizer !== undefined) return p.distributedOptimizer ? 'distributed-optimizer' : 'none';
-  return undefined;
-}
-
 /**
  * The question's own settings as search constraints, each held exactly: recompute, micro-batch,
- * sequence parallelism, sharding, and the tensor, pipeline, context and virtual-stage sizes (the
- * search's exact lists: "with tp 8" plans TP 8, not TP 8 or less).
+ * sequence parallelism, sharding (shardingOf's one choice), and the tensor, pipeline, context and
+ * virtual-stage sizes (the search's exact lists: "with tp 8" plans TP 8, not TP 8 or less).
  */
 function constraintsOf(p: AskParameters): Record<string, unknown> {
   const sharding = shardingOf(p);
