@@ -56,11 +56,20 @@ export interface GemmShape {
 
 export const gemmFlops = (g: GemmShape): Flop => 2 * g.m * g.n * g.k * (g.batch ?? 1);
 
+/**
+ * A GEMM's tensor-core time alone, with tile and wave quantisation, without its operand traffic or launch:
+ * what its rows add to a kernel that streams the same weights for other rows anyway (a serving iteration
+ * that fuses a prompt's prefill into the decode's GEMMs).
+ */
+export function gemmComputeSeconds(ctx: KernelContext, g: GemmShape): Seconds {
+  const efficiency = ctx.gemmFraction * tileWaveEfficiency(g.m, g.n, g.batch ?? 1, ctx.gpu.smCount);
+  return gemmFlops(g) / (ctx.gemmPeak * efficiency);
+}
+
 /** Time of one GEMM: the slower of tensor-core time (with quantisation) and operand/result traffic. */
 export function gemmSeconds(ctx: KernelContext, g: GemmShape, outputBytesPerElement = 2): Seconds {
   const batch = g.batch ?? 1;
-  const efficiency = ctx.gemmFraction * tileWaveEfficiency(g.m, g.n, batch, ctx.gpu.smCount);
-  const compute = gemmFlops(g) / (ctx.gemmPeak * efficiency);
+  const compute = gemmComputeSeconds(ctx, g);
   const bytes = batch * (ctx.gemmOperandBytes * (g.m * g.k + g.k * g.n) + outputBytesPerElement * g.m * g.n);
   return Math.max(compute, memorySeconds(ctx, bytes)) + ctx.calibration.kernelOverhead;
 }

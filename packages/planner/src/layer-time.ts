@@ -1,7 +1,7 @@
 import { kvWidth } from '@trainplan/model';
 import type { Seconds } from '@trainplan/units';
 import {
-  elementwiseSeconds, flashAttentionSeconds, gemmForwardBackwardSeconds, gemmSeconds,
+  elementwiseSeconds, flashAttentionSeconds, gemmComputeSeconds, gemmForwardBackwardSeconds, gemmSeconds,
   type KernelContext,
 } from './kernel-time.ts';
 import type { PlanInput } from './plan-input.ts';
@@ -17,6 +17,8 @@ export interface LayerComputeCost {
   /** GEMM time, forward and backward, against which tensor-parallel communication may overlap. */
   readonly gemmForward: Seconds;
   readonly gemmBackward: Seconds;
+  /** The forward GEMMs' tensor-core time alone (gemmComputeSeconds): what they add to a serving iteration that fuses them into the decode's. */
+  readonly gemmForwardCompute: Seconds;
   /**
    * The attention core (Q·Kᵀ, softmax, dropout, ·V): what selective recompute re-runs, and the
    * compute that context-parallel K/V exchange overlaps.
@@ -52,12 +54,13 @@ export function layerComputeCost(input: PlanInput, ctx: KernelContext, peak16: n
   const drop = input.dropout ? MASK : 0;
 
   // Linear layers: [T, in] × [in, out/t] (column parallel) and [T, in/t] × [in/t, out] (row parallel).
-  const gemms = [
+  const shapes = [
     { m: T, n: (h + 2 * kv) / t, k: h },
     { m: T, n: h, k: h / t },
     { m: T, n: (model.gatedMlp ? 2 * f : f) / t, k: h },
     { m: T, n: h, k: f / t },
-  ].map((g) => gemmForwardBackwardSeconds(ctx, g));
+  ];
+  const gemms = shapes.map((g) => gemmForwardBackwardSeconds(ctx, g));
   const gemmForward = gemms.reduce((sum, g) => sum + g.forward, 0);
   const gemmBackward = gemms.reduce((sum, g) => sum + g.backward, 0);
 
@@ -110,6 +113,7 @@ export function layerComputeCost(input: PlanInput, ctx: KernelContext, peak16: n
     backward: gemmBackward + elementBackward + attentionBackward,
     gemmForward,
     gemmBackward,
+    gemmForwardCompute: shapes.reduce((sum, g) => sum + gemmComputeSeconds(ctx, g), 0),
     attentionForward,
     attentionBackward,
     columnParallelBackward: [gemms[0]!, gemms[2]!],

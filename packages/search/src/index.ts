@@ -29,5 +29,6 @@ export type { InferenceBase, InferenceShape, InferenceEstimate, InferenceAnswer 
 export { estimateInference, kvCacheBytesPerToken } from './inference/inference-plan.ts';
 export type { InferenceBatching, ContinuousIteration, DecodeLayer, DecodeRound, LayerPrefill, PromptPrefill } from './inference/continuous-batching.ts';
 export { continuousIteration, fusedLayerSeconds, KV_BLOCK_TOKENS, pagedTokensPerSequence } from './inference/continuous-batching.ts';
+export { cachedPrefixTokens, uncachedAttentionFraction } from './inference/prefix-cache.ts';
 export type { InferenceSearch, InferencePlanResult } from './inference/frontier.ts';
 export { planInference, latencyThroughputFrontier } from './inference/frontier.ts';

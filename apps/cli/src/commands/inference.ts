@@ -10,7 +10,7 @@ import { count, machineFields, MACHINE_FLAGS, number } from '../search-flags.ts'
 import { usageLine } from '../format/usage-line.ts';
 
 const SYNOPSIS = 'trainplan inference --model ID --gpu ID --prompt N --output N [--max-token-ms L] [--max-ttft-s S] '
-  + '[--batching static|continuous] [--prefill-chunk N] [--gpus N] [--gpu-memory-utilization F] [--precision bf16|fp16|fp8] [--json]';
+  + '[--batching static|continuous] [--prefill-chunk N] [--shared-prefix N] [--gpus N] [--gpu-memory-utilization F] [--precision bf16|fp16|fp8] [--json]';
 
 const FLAGS: Record<string, FlagSpec> = {
   ...MACHINE_FLAGS,
@@ -21,6 +21,7 @@ const FLAGS: Record<string, FlagSpec> = {
   'max-ttft-s': { type: 'string', valueName: 'seconds to the first token' },
   batching: { type: 'string', valueName: 'static or continuous' },
   'prefill-chunk': { type: 'string', valueName: 'a token count' },
+  'shared-prefix': { type: 'string', valueName: 'a token count' },
   gpus: { type: 'string', valueName: 'a count of GPUs' },
   'gpu-memory-utilization': { type: 'string', valueName: 'a fraction of each GPU\'s memory, above 0 and at most 1' },
 };
@@ -42,6 +43,8 @@ Options:
                          continuous: prompts join as sequences finish, every iteration (vLLM)
       --prefill-chunk N  continuous only: prefill at most N prompt tokens an iteration (chunked
                          prefill, as vLLM's max_num_batched_tokens); default: a prompt whole
+      --shared-prefix N  continuous only: every prompt opens with the same N tokens (a system
+                         prompt), cached once and not prefilled again (vLLM's prefix caching)
       --gpus N           GPUs to serve on: only TP × PP shapes dividing N, as N / (TP · PP) replicas
       --gpu-memory-utilization F
                          the fraction of each GPU's memory the server may use, the rest left
@@ -62,10 +65,10 @@ Examples:
   trainplan inference --model llama3-8b --gpu h100-sxm --prompt 6144 --output 512 \\
       --batching continuous --prefill-chunk 2048 --max-token-ms 30
   trainplan inference --model llama3-70b --gpu h100-sxm --prompt 2048 --output 512 \\
-      --batching continuous --gpu-memory-utilization 0.9
+      --batching continuous --gpu-memory-utilization 0.9 --shared-prefix 1024
 `;
 
-const REQUEST_FLAGS = ['model', 'gpu', 'prompt', 'output', 'precision', 'max-token-ms', 'max-ttft-s', 'batching', 'prefill-chunk', 'gpus', 'gpu-memory-utilization', 'gpus-per-node', 'network'];
+const REQUEST_FLAGS = ['model', 'gpu', 'prompt', 'output', 'precision', 'max-token-ms', 'max-ttft-s', 'batching', 'prefill-chunk', 'shared-prefix', 'gpus', 'gpu-memory-utilization', 'gpus-per-node', 'network'];
 
 const MS = 1000;
 const bound = (field: 'maxDecodeSecondsPerToken' | 'maxPrefillSeconds') =>
@@ -100,6 +103,7 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
     ...(v.batching !== undefined && { batching: v.batching }),
     ...(v.gpus !== undefined && { gpus: count(v, 'gpus') }),
     ...(v['prefill-chunk'] !== undefined && { prefillChunkTokens: count(v, 'prefill-chunk') }),
+    ...(v['shared-prefix'] !== undefined && { sharedPrefixTokens: count(v, 'shared-prefix') }),
     ...(v['gpu-memory-utilization'] !== undefined && { gpuMemoryUtilization: number(v, 'gpu-memory-utilization') }),
     ...(tokenMs !== undefined && { maxDecodeSecondsPerToken: typeof tokenMs === 'number' ? tokenMs / MS : tokenMs }),
     ...(v['max-ttft-s'] !== undefined && { maxPrefillSeconds: number(v, 'max-ttft-s') }),
@@ -128,8 +132,11 @@ const boundsText = (request: unknown): string | undefined =>
  * "2 replicas of TP 4 · PP 1 · batch 64 each · static batching", with the tokens/s of all of them.
  */
 function bestText(p: InferencePointJson): string {
-  const chunk = p.prefillChunkTokens === undefined ? '' : ` (prefill in chunks of ${formatGrouped(p.prefillChunkTokens)} tokens)`;
-  const batching = `${p.batching ?? 'static'} batching${chunk}`;
+  const prefill = [
+    ...(p.prefillChunkTokens === undefined ? [] : [`prefill in chunks of ${formatGrouped(p.prefillChunkTokens)} tokens`]),
+    ...(p.sharedPrefixTokens === undefined ? [] : [`a ${formatGrouped(p.sharedPrefixTokens)}-token prefix shared and cached`]),
+  ].join(', ');
+  const batching = `${p.batching ?? 'static'} batching${prefill === '' ? '' : ` (${prefill})`}`;
   const perGpu = `${rate(p.tokensPerSecondPerGpu)} tokens/s/GPU`;
   const perToken = `${formatSeconds(p.decodeStepSeconds)} per token`;
   if (p.replicas === undefined) return `TP ${p.tensor} · PP ${p.pipeline} · batch ${p.batch} · ${batching}: ${perGpu}, ${perToken}`;

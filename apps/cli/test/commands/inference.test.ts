@@ -133,6 +133,22 @@ describe('trainplan inference', () => {
       expect((await cli([...LLAMA, '--batching', 'continuous', '--prefill-chunk', '0'])).err).toContain('--prefill-chunk: expected an integer ≥ 1, got 0');
     });
 
+    it('--shared-prefix: the headline names it, --json carries it, more sequences fit; without --batching continuous, or past the prompt, a usage error', async () => {
+      const { code, out } = await cli([...LLAMA, '--batching', 'continuous', '--shared-prefix', '1024', '--prefill-chunk', '512']);
+      expect(code).toBe(0);
+      expect(headline(out)).toMatch(/ · continuous batching \(prefill in chunks of 512 tokens, a 1,024-token prefix shared and cached\): /);
+      const plain = JSON.parse((await cli([...LLAMA, '--batching', 'continuous', '--json'])).out);
+      const shared = JSON.parse((await cli([...LLAMA, '--batching', 'continuous', '--shared-prefix', '1024', '--json'])).out);
+      expect([shared.best, ...shared.frontier].every((p: { sharedPrefixTokens?: number }) => p.sharedPrefixTokens === 1024)).toBe(true);
+      expect(shared.best.maxBatch).toBeGreaterThan(plain.best.maxBatch);
+      const stat = await cli([...LLAMA, '--shared-prefix', '1024']);
+      expect(stat.code).toBe(2);
+      expect(stat.err).toContain('--shared-prefix: prefix caching applies to continuous batching');
+      const long = await cli([...LLAMA, '--batching', 'continuous', '--shared-prefix', '4000']);
+      expect(long.code).toBe(2);
+      expect(long.err).toContain('--shared-prefix: the shared prefix (4,000 tokens) is part of the prompt: at most --prompt (2,048)');
+    });
+
     it('--gpu-memory-utilization: the report says what each GPU may use, fewer sequences fit, and a bad value is a usage error in the flag\'s terms', async () => {
       const all = JSON.parse((await cli([...LLAMA, '--json'])).out);
       const { code, out } = await cli([...LLAMA, '--gpu-memory-utilization', '0.9']);

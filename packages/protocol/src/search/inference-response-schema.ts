@@ -22,6 +22,7 @@ const inferencePoint: Schema<InferencePointJson> = object({
   // Optional: answers from before continuous batching and the request's gpus still validate.
   batching: optional(enumOf(['static', 'continuous'], { description: 'The batching the figures are for (the request\'s); absent: static.' })),
   prefillChunkTokens: optional(integer({ min: 1, description: 'Continuous batching\'s prefill chunk, in tokens, when the request gives one.' })),
+  sharedPrefixTokens: optional(integer({ min: 1, description: 'Continuous batching\'s shared, cached prompt prefix, in tokens, when the request gives one.' })),
   replicas: optional(count('Replicas of this shape on the request\'s gpus: gpus / (tensor × pipeline); only when the request gives gpus.')),
   prefillSeconds: seconds('Time to first token (static: the batch\'s prompts\' forward pass; continuous: a running iteration waited out, then the iterations that prefill the prompt, whole or in chunks)'),
   decodeStepSeconds: seconds('Time per generated token of a sequence (with PP: a round of the micro-batches through the stages; '

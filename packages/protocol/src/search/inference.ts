@@ -25,6 +25,7 @@ export interface InferenceRequest {
   batching: InferenceBatching;
   prefillChunkTokens?: number;
   gpuMemoryUtilization?: number;
+  sharedPrefixTokens?: number;
   gpus?: number;
   maxDecodeSecondsPerToken?: number;
   maxPrefillSeconds?: number;
@@ -57,6 +58,11 @@ export const inferenceRequestSchema: Schema<InferenceRequest> = object({
     + 'prefills (chunked prefill, Sarathi-Serve, OSDI 2024; vLLM\'s max_num_batched_tokens less the running decodes). Smaller chunks hide more '
     + 'of the prefill under the decode\'s weight reads (a faster token) and spread a prompt over more iterations (a later first token). '
     + 'Default: each prompt prefilled whole in one iteration (TensorRT-LLM\'s default).' })),
+  sharedPrefixTokens: optional(integer({ min: 1, max: million(10), description: 'Continuous batching only: the tokens every prompt opens with, '
+    + 'the same for all (a system prompt, few-shot examples), which a prefix-caching engine keeps once and does not prefill again '
+    + '(vLLM\'s automatic prefix caching, SGLang\'s RadixAttention, TensorRT-LLM\'s KV cache reuse): whole 16-token blocks of it are shared, '
+    + 'so each prompt prefills only the rest (attending over all of it) and each sequence holds only the rest in the KV cache; the decode still '
+    + 'reads the prefix for every sequence. At most promptTokens. Default: none shared.' })),
   gpuMemoryUtilization: optional(number({ greaterThan: 0, max: 1, description: 'The fraction of each GPU\'s memory the server may fill with weights, '
     + 'runtime buffers and KV cache; the rest is headroom it never allocates, so fewer sequences fit. vLLM\'s gpu_memory_utilization (0.9 by default there), '
     + 'SGLang\'s mem_fraction_static. Default: 1, all of it.' })),
@@ -75,6 +81,8 @@ export interface InferencePointJson {
   batching?: InferenceBatching;
   /** Continuous batching's prefill chunk, when the request gives one. */
   prefillChunkTokens?: number;
+  /** Continuous batching's shared, cached prompt prefix, when the request gives one. */
+  sharedPrefixTokens?: number;
   /** Replicas of this shape on the request's gpus: gpus / (tensor × pipeline); only when the request gives gpus. */
   replicas?: number;
   /** The memory the server may use per GPU, capacityBytes × the request's gpuMemoryUtilization; only when the request gives one. */
@@ -97,6 +105,7 @@ export type InferenceResponseJson =
 const point = (e: InferenceEstimate, gpus: number | undefined): InferencePointJson => ({
   tensor: e.shape.tensor, pipeline: e.shape.pipeline, batch: e.shape.batch, gpus: e.shape.tensor * e.shape.pipeline, batching: e.batching,
   ...(e.shape.prefillChunkTokens !== undefined && { prefillChunkTokens: e.shape.prefillChunkTokens }),
+  ...(e.shape.sharedPrefixTokens !== undefined && { sharedPrefixTokens: e.shape.sharedPrefixTokens }),
   ...(gpus !== undefined && { replicas: gpus / (e.shape.tensor * e.shape.pipeline) }),
   prefillSeconds: e.prefillSeconds, decodeStepSeconds: e.decodeStepSeconds, tokensPerSecondPerGpu: e.tokensPerSecondPerGpu,
   weightsBytesPerGpu: e.weightsBytesPerGpu, kvCacheBytesPerGpu: e.kvCacheBytesPerGpu, totalBytesPerGpu: e.totalBytesPerGpu,
@@ -179,6 +188,12 @@ export function runInference(request: unknown): InferenceResponseJson {
   if (req.prefillChunkTokens !== undefined && req.batching !== 'continuous') {
     return invalid([{ path: 'prefillChunkTokens', message: 'chunked prefill applies to continuous batching: give batching "continuous", or leave prefillChunkTokens out' }]);
   }
+  if (req.sharedPrefixTokens !== undefined && req.batching !== 'continuous') {
+    return invalid([{ path: 'sharedPrefixTokens', message: 'prefix caching applies to continuous batching (a paged KV cache shares the prefix\'s blocks): give batching "continuous", or leave sharedPrefixTokens out' }]);
+  }
+  if (req.sharedPrefixTokens !== undefined && req.sharedPrefixTokens > req.promptTokens) {
+    return invalid([{ path: 'sharedPrefixTokens', message: `the shared prefix (${req.sharedPrefixTokens.toLocaleString('en-US')} tokens) is part of the prompt: at most promptTokens (${req.promptTokens.toLocaleString('en-US')})` }]);
+  }
   const resolved = resolveSearch({
     model: req.model, cluster: req.cluster,
     // Precision and attention kernel left to the GPU's defaults (flash where it runs) unless asked.
@@ -193,6 +208,7 @@ export function runInference(request: unknown): InferenceResponseJson {
     ...(req.gpus !== undefined && { gpus: req.gpus }),
     ...(req.prefillChunkTokens !== undefined && { prefillChunkTokens: req.prefillChunkTokens }),
     ...(req.gpuMemoryUtilization !== undefined && { gpuMemoryUtilization: req.gpuMemoryUtilization }),
+    ...(req.sharedPrefixTokens !== undefined && { sharedPrefixTokens: req.sharedPrefixTokens }),
     ...(req.maxDecodeSecondsPerToken !== undefined && { maxDecodeSecondsPerToken: req.maxDecodeSecondsPerToken }),
     ...(req.maxPrefillSeconds !== undefined && { maxPrefillSeconds: req.maxPrefillSeconds }),
   });

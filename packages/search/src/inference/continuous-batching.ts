@@ -34,11 +34,11 @@ export interface DecodeRound {
 
 /** One prompt's prefill on the replica, alone (a micro-batch of one sequence), per layer. */
 export interface PromptPrefill {
-  /** The layer's GEMMs and attention core over the prompt: tensor-core work (planner's layerComputeCost). */
+  /** The layer's GEMMs over the prompt's tokens (their tensor-core time alone) and its attention core: tensor-core work. */
   readonly layerTensorCoreSeconds: Seconds;
-  /** The rest of the layer's forward: element-wise kernels and the tensor-parallel all-reduces. */
+  /** The rest of the layer's forward: element-wise traffic and all-reduce bytes, beyond the launches and latencies the decode pays. */
   readonly layerOtherSeconds: Seconds;
-  /** Activations of the prompt one stage sends to the next (2·P·h). */
+  /** Activations of the prompt's new tokens one stage sends to the next (2·P·h, less a cached prefix). */
   readonly activationBytes: Bytes;
   /**
    * Iterations one prompt's prefill is spread over: ⌈P / chunk⌉ with chunked prefill (Sarathi-Serve's chunk;

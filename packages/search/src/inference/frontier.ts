@@ -17,6 +17,8 @@ export interface InferenceSearch {
   readonly prefillChunkTokens?: number;
   /** The fraction of each GPU's memory the server may use, for every shape (InferenceShape.gpuMemoryUtilization); all of it without it. */
   readonly gpuMemoryUtilization?: number;
+  /** Continuous batching's cached shared prefix, for every shape (InferenceShape.sharedPrefixTokens); none without it. */
+  readonly sharedPrefixTokens?: number;
   /**
    * GPUs available to serve: only the TP × PP shapes whose GPU count t·p divides it are tried (and
    * listed in byShape), each as gpus / (t·p) replicas. Without it, every shape tried is one replica.
@@ -86,6 +88,7 @@ export function planInference(base: InferenceBase, search: InferenceSearch): Inf
         tensor, pipeline, promptTokens: search.promptTokens, outputTokens: search.outputTokens, ...(search.batching !== undefined && { batching: search.batching }),
         ...(search.prefillChunkTokens !== undefined && { prefillChunkTokens: search.prefillChunkTokens }),
         ...(search.gpuMemoryUtilization !== undefined && { gpuMemoryUtilization: search.gpuMemoryUtilization }),
+        ...(search.sharedPrefixTokens !== undefined && { sharedPrefixTokens: search.sharedPrefixTokens }),
       };
       const probe = estimateInference(base, { ...shape, batch: 1 });
       if (!probe.ok) { byShape.push({ tensor, pipeline, answer: probe }); continue; }

@@ -3,6 +3,7 @@ import { kvWidth, parameterBreakdown, pipelineSplit, stageParameters } from '@tr
 import { kernelContext, layerComputeCost, layerProfile, peak16, resolveCalibration, type PlanInput } from '@trainplan/planner';
 import { GiB, us, type Bytes, type Seconds } from '@trainplan/units';
 import { planFor, type SearchBase } from '../candidate.ts';
+import { cachedPrefixTokens, uncachedAttentionFraction } from './prefix-cache.ts';
 import { continuousIteration, pagedTokensPerSequence, stageSeconds, type DecodeRound, type InferenceBatching, type PromptPrefill } from './continuous-batching.ts';
 
 /** What the inference planner needs: the training base minus the batch (precision is the weights' and KV cache's). */
@@ -32,6 +33,11 @@ export interface InferenceShape {
    * headroom the engine never allocates. Without it, all of the GPU's memory (1).
    */
   readonly gpuMemoryUtilization?: number;
+  /**
+   * Continuous batching only: the tokens every prompt opens with, the same for all (a system prompt), which
+   * a prefix-caching engine keeps once and does not prefill again (prefix-cache.ts). Without it, none.
+   */
+  readonly sharedPrefixTokens?: number;
 }
 
 export interface InferenceEstimate {
@@ -93,18 +99,30 @@ export function kvCacheBytesPerToken(base: InferenceBase, tensor: number, layers
   return 2 * layersOnGpu * perRankWidth * bytesPerValue(base);
 }
 
-/**
- * One prompt's prefill per layer, alone (a micro-batch of one sequence, `lone`), split as fusion needs it:
- * the GEMMs and attention core (tensor-core work, the planner's layerComputeCost) and the rest of the
- * layer's forward (element-wise kernels and the tensor-parallel all-reduces, the rest of layerProfile's).
- */
-function promptPrefill(lone: PlanInput, chunks: number): PromptPrefill {
+/** A lone sequence's forward per layer (the planner's layerComputeCost and layerProfile): its parts, as fusion needs them. */
+function loneLayer(lone: PlanInput) {
   const cost = layerComputeCost(lone, kernelContext(lone, resolveCalibration(lone)), peak16(lone.gpu));
-  const tensorCore = cost.gemmForward + cost.attentionForward;
+  return { gemmCompute: cost.gemmForwardCompute, attention: cost.attentionForward, other: layerProfile(lone).forwardSeconds - cost.gemmForward - cost.attentionForward };
+}
+
+/**
+ * One prompt's prefill per layer as it adds to the decode it is fused into (a micro-batch of one sequence,
+ * `lone(tokens)` the planner input of one sequence of that many tokens). Its rows join the decode's GEMMs,
+ * which stream the weights anyway: they add their tensor-core time alone, not a second weight read or
+ * launch. Its attention runs as its own kernel over the prompt (flash attention). Its element-wise traffic
+ * and all-reduce bytes add; their launches and latencies are the decode's (the prompt's figures less a
+ * one-token forward's). With a cached prefix of N tokens only the P − N new ones go through the GEMMs,
+ * element-wise kernels and all-reduces, and their attention is (P² − N²)/P² of the whole prompt's
+ * (prefix-cache.ts).
+ */
+function promptPrefill(lone: (tokens: number) => PlanInput, promptTokens: number, cachedTokens: number, chunks: number): PromptPrefill {
+  const whole = loneLayer(lone(promptTokens));
+  const tail = cachedTokens === 0 ? whole : loneLayer(lone(promptTokens - cachedTokens));
+  const oneToken = loneLayer(lone(1));
   return {
-    layerTensorCoreSeconds: tensorCore,
-    layerOtherSeconds: layerProfile(lone).forwardSeconds - tensorCore,
-    activationBytes: 2 * lone.seqLength * lone.model.hiddenSize,
+    layerTensorCoreSeconds: tail.gemmCompute + whole.attention * uncachedAttentionFraction(promptTokens, cachedTokens),
+    layerOtherSeconds: Math.max(0, tail.other - oneToken.other),
+    activationBytes: 2 * (promptTokens - cachedTokens) * lone(promptTokens).model.hiddenSize,
     chunks,
   };
 }
@@ -133,11 +151,14 @@ function promptPrefill(lone: PlanInput, chunks: number): PromptPrefill {
  * sequences finishing in it, each costed as one prompt alone and fused into the decode's layers (whole,
  * or in chunks of `prefillChunkTokens`), and the KV cache is paged, holding each sequence's steady-state
  * mean rather than its full context (continuous-batching.ts). Static batching reserves every sequence's
- * full context.
+ * full context. A shared prefix (`sharedPrefixTokens`, continuous only) is held once and not prefilled
+ * again (prefix-cache.ts); the decode still reads it for every sequence, as paged attention does.
  */
 export function estimateInference(base: InferenceBase, shape: InferenceShape): InferenceAnswer {
   const { tensor: t, pipeline: p, batch: b, promptTokens, outputTokens, batching = 'static', prefillChunkTokens } = shape;
-  const chunks = prefillChunkTokens === undefined ? 1 : Math.ceil(promptTokens / prefillChunkTokens);
+  // A shared prefix is cached by continuous batching's paged cache only (static batching has none to share).
+  const cached = batching === 'continuous' && shape.sharedPrefixTokens !== undefined ? cachedPrefixTokens(shape.sharedPrefixTokens, promptTokens) : 0;
+  const chunks = prefillChunkTokens === undefined ? 1 : Math.ceil((promptTokens - cached) / prefillChunkTokens);
   const model = base.model;
   const fail = (reason: 'indivisible' | 'out-of-memory', message: string): InferenceAnswer => ({ ok: false, shape, reason, message });
   if (model.attentionHeads % t !== 0 || model.ffnHiddenSize % t !== 0) return fail('indivisible', `${model.attentionHeads} heads / FFN ${model.ffnHiddenSize} do not split over TP ${t}`);
@@ -145,8 +166,9 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape): I
   // Megatron-Core's first/middle/last layer split (@trainplan/model pipelineSplit).
   const split = pipelineSplit(model.layers, p);
   if (split === undefined) return fail('indivisible', `${model.layers} layers have no Megatron split over ${p} pipeline stages`);
-  // KV tokens a sequence holds: its full context reserved (static), or its steady-state mean in a paged cache (continuous).
-  const heldTokens = batching === 'continuous' ? pagedTokensPerSequence(promptTokens, outputTokens) : promptTokens + outputTokens;
+  // KV tokens a sequence holds: its full context reserved (static), or its steady-state mean in a paged cache
+  // (continuous), past the cached prefix's blocks, which the replica holds once for all of them.
+  const heldTokens = batching === 'continuous' ? pagedTokensPerSequence(promptTokens - cached, outputTokens) : promptTokens + outputTokens;
 
   // Memory: the heaviest stage's weights (16-bit or FP8) plus the KV cache of the tokens held.
   const layers = split.stages;
@@ -154,11 +176,12 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape): I
   const weights = Math.max(...params) * bytesPerValue(base);
   const mostLayers = Math.max(...layers);
   const kvPerSequence = kvCacheBytesPerToken(base, t, mostLayers) * heldTokens;
+  const kvShared = kvCacheBytesPerToken(base, t, mostLayers) * cached;
   const capacity = base.gpu.hbmBytes;
   const usable = capacity * (shape.gpuMemoryUtilization ?? 1);
-  const free = usable - weights - RUNTIME_RESERVE;
+  const free = usable - weights - RUNTIME_RESERVE - kvShared;
   const maxBatch = free > 0 ? Math.floor(free / kvPerSequence) : 0;
-  const kv = kvPerSequence * b;
+  const kv = kvPerSequence * b + kvShared;
   const total = weights + kv + RUNTIME_RESERVE;
 
   // The batch runs as k = min(p, b) micro-batches of m sequences, for prefill as for decode.
@@ -168,7 +191,7 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape): I
   // Prefill: the micro-batches' forward passes through the stages, pipelined (GPipe's forward, Huang et
   // al. 2019): the last micro-batch leaves the last stage one traversal plus k − 1 slowest stages after
   // the first entered, so the batch's first tokens are all out then.
-  const prefillInput = (sequences: number) => planFor({ ...base, globalBatchSize: sequences, dropout: false, seqLength: promptTokens }, {
+  const prefillInput = (sequences: number, tokens = promptTokens) => planFor({ ...base, globalBatchSize: sequences, dropout: false, seqLength: tokens }, {
     tensor: t, pipeline: p, data: 1, context: 1, virtualStages: 1, microBatchSize: sequences, sequenceParallel: false, recompute: 'none', sharding: 'none',
   });
   const calibration = resolveCalibration(base);
@@ -205,7 +228,7 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape): I
 
   // Continuous batching: the round also prefills the b/O prompts admitted in it, fused into its layers.
   const continuous = batching === 'continuous'
-    ? continuousIteration({ round, prompt: promptPrefill(prefillInput(1), chunks), batch: b, outputTokens, sendSeconds: send })
+    ? continuousIteration({ round, prompt: promptPrefill((tokens) => prefillInput(1, tokens), promptTokens, cached, chunks), batch: b, outputTokens, sendSeconds: send })
     : undefined;
   const step = continuous?.iterationSeconds ?? decodeStep;
 
