@@ -196,13 +196,9 @@ function fillFixedConfiguration(p: AskParameters, take: Take): void {
   if (p.globalBatchSize === undefined) {
     const gpus = p.gpus ?? (p.nodes ?? 1) * perNode;
     const data = p.data ?? Math.max(1, Math.floor(gpus / replica));
-    const step = data * (p.microBatchSize ?? 1);
-    const aimed = defaultSequences(p, gpus);
-    const batch = Math.max(step, Math.round(aimed / step) * step);
-    // Above the aim by more than rounding: one micro-batch per data-parallel rank is the least this layout runs.
-    take('globalBatchSize', batch, batch === step && step > 1.5 * aimed
-      ? `global batch ${batch} sequences (${compactCount(batch * seqLengthOf(p))} tokens: one micro-batch on each of the ${data} data-parallel ranks, the least this layout runs)`
-      : defaultBatchText(batch, seqLengthOf(p)));
+    // A multiple of one micro-batch per data-parallel rank, the least this layout runs.
+    const batch = batchNear(p, gpus, data * (p.microBatchSize ?? 1), { why: 'layout', ranks: data });
+    take('globalBatchSize', batch.sequences, defaultBatchNote(batch));
   }
 }
 
@@ -219,19 +215,47 @@ function batchStep(gpus: number | undefined): number {
 }
 
 /**
- * The global batch a search question takes when it states none: about 4M tokens a step (Touvron et al.
- * 2023, Llama 2 §2.2) in sequences of the model's length, a multiple some split of the cluster's GPUs
- * divides when the cluster is known (batchStep). The CLI's `nodes` takes the same.
+ * Why a default global batch has the size it has, decided where it is chosen and carried to the sentence that
+ * says it: about 4M tokens (`tokens`); one sequence per GPUS_PER_DEFAULT_SEQUENCE GPUs, more than that on a large
+ * cluster (`cluster`); or one step of the multiple it is rounded to, above either aim (`layout`: one micro-batch
+ * on each of a fixed layout's data-parallel `ranks`; `split`: the data-parallel `ranks` batchStep leaves).
  */
-export function defaultGlobalBatch(p: AskParameters): number {
-  const gpus = p.gpus ?? (p.nodes === undefined ? undefined : p.nodes * gpusPerNodeOf(p));
-  const step = batchStep(gpus);
-  return step * Math.max(1, Math.round(defaultSequences(p, gpus) / step));
+export type DefaultBatchWhy = { why: 'tokens' } | { why: 'cluster' } | { why: 'layout'; ranks: number } | { why: 'split'; ranks: number };
+
+/** A default global batch: its sequences, their length, and why it is that size. */
+export type DefaultBatch = { sequences: number; seqLength: number } & DefaultBatchWhy;
+
+/** Sequences a default batch aims at, and which aim: about 4M tokens, or one per GPUS_PER_DEFAULT_SEQUENCE GPUs where that is more. */
+function batchAim(p: AskParameters, gpus: number | undefined): { sequences: number; why: 'tokens' | 'cluster' } {
+  const tokens = DEFAULT_BATCH_TOKENS / seqLengthOf(p);
+  const cluster = (gpus ?? 0) / GPUS_PER_DEFAULT_SEQUENCE;
+  return cluster > tokens ? { sequences: cluster, why: 'cluster' } : { sequences: tokens, why: 'tokens' };
 }
 
-/** Sequences a default batch aims at: about 4M tokens, or one per GPUS_PER_DEFAULT_SEQUENCE GPUs where that is more. */
-const defaultSequences = (p: AskParameters, gpus: number | undefined): number =>
-  Math.max(DEFAULT_BATCH_TOKENS / seqLengthOf(p), (gpus ?? 0) / GPUS_PER_DEFAULT_SEQUENCE);
+/**
+ * The multiple of `step` nearest the aim, at least one step. Rounding moves the aim by less than a half; a
+ * single step more than that above it is the least `step` allows, and `floor` says why.
+ */
+function batchNear(p: AskParameters, gpus: number | undefined, step: number, floor: DefaultBatchWhy): DefaultBatch {
+  const aim = batchAim(p, gpus);
+  const sequences = step * Math.max(1, Math.round(aim.sequences / step));
+  const why = sequences === step && step > 1.5 * aim.sequences ? floor : { why: aim.why };
+  return { sequences, seqLength: seqLengthOf(p), ...why };
+}
+
+/**
+ * The global batch a search question takes when it states none: about 4M tokens a step (Touvron et al.
+ * 2023, Llama 2 §2.2) in sequences of the model's length, a multiple some split of the cluster's GPUs
+ * divides when the cluster is known (batchStep); with why, for defaultBatchNote.
+ */
+export function defaultBatch(p: AskParameters): DefaultBatch {
+  const gpus = p.gpus ?? (p.nodes === undefined ? undefined : p.nodes * gpusPerNodeOf(p));
+  const step = batchStep(gpus);
+  return batchNear(p, gpus, step, { why: 'split', ranks: step });
+}
+
+/** defaultBatch's sequences. The CLI's `nodes` takes the same. */
+export const defaultGlobalBatch = (p: AskParameters): number => defaultBatch(p).sequences;
 
 /** How far a batch asked in tokens may move to be a multiple of a power of two (GPT-3's "3.2M" is 1536 × 2048 = 3.15M). */
 const BATCH_ROUNDING = 0.05;
@@ -255,11 +279,26 @@ const sequencesText = (n: number): string => (Number.isInteger(n) ? String(n) : 
 /** Tokens per sequence: the stated length, else the model's, else GPT-3's 2048. */
 export const seqLengthOf = (p: AskParameters): number => p.seqLength ?? modelSeqLengthOf(p) ?? 2048;
 
-/** How an answer says it took the default global batch; with the sequence length, whether it grew with the cluster. */
+/** How an answer says it took the default global batch, and why it is that size. */
+export function defaultBatchNote(b: DefaultBatch): string {
+  const head = `global batch ${b.sequences} sequences`;
+  const tokens = compactCount(b.sequences * b.seqLength);
+  switch (b.why) {
+    case 'tokens': return `${head} (about 4M tokens, as Llama 2 trained)`;
+    case 'cluster':
+      return `${head} (${tokens} tokens: one sequence per ${GPUS_PER_DEFAULT_SEQUENCE} GPUs, more than the usual 4M tokens on a cluster this large, as Llama 3 405B trained with 2,048 sequences on 16,384 H100s)`;
+    case 'layout': return `${head} (${tokens} tokens: one micro-batch on each of the ${b.ranks} data-parallel ranks, the least this layout runs)`;
+    case 'split': return `${head} (${tokens} tokens: one sequence on each of the ${b.ranks} data-parallel ranks, the least some split of these GPUs divides)`;
+  }
+}
+
+/**
+ * @deprecated For a batch known only by its size (apps/cli's `nodes` holds the number its request carries): why
+ * it is that size is guessed from its tokens. defaultBatch(p) with defaultBatchNote carries why instead.
+ */
 export function defaultBatchText(batch: number, seqLength?: number): string {
   // Rounding to a split of the GPUs moves a 4M-token batch by less than a half; more is the per-GPU floor.
-  if (seqLength !== undefined && batch * seqLength > 1.5 * DEFAULT_BATCH_TOKENS) {
-    return `global batch ${batch} sequences (${compactCount(batch * seqLength)} tokens: one sequence per ${GPUS_PER_DEFAULT_SEQUENCE} GPUs, more than the usual 4M tokens on a cluster this large, as Llama 3 405B trained with 2,048 sequences on 16,384 H100s)`;
-  }
-  return `global batch ${batch} sequences (about 4M tokens, as Llama 2 trained)`;
+  const grew = seqLength !== undefined && batch * seqLength > 1.5 * DEFAULT_BATCH_TOKENS;
+  // Without a length it can only be the 4M-token sentence, which counts no tokens.
+  return defaultBatchNote({ sequences: batch, seqLength: seqLength ?? 0, why: grew ? 'cluster' : 'tokens' });
 }

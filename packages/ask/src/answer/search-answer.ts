@@ -2,7 +2,7 @@ import {
   runNodes, runSearch, type EstimateOk, type NodesResponseJson, type ScenarioInput, type SearchPlanJson, type SearchResponseJson,
 } from '@trainplan/protocol';
 import { countOf, formatBytes, formatPercent, formatSeconds, toDays } from '@trainplan/units';
-import { DEFAULT_GPU, defaultBatchText, defaultGlobalBatch, gpusPerNodeOf, seqLengthOf } from '../defaults.ts';
+import { DEFAULT_GPU, defaultBatch, defaultBatchNote, gpusPerNodeOf } from '../defaults.ts';
 import { compactCount, formatDays, moneyText, nodesGpus, statedAmount, statedMoney } from '../format.ts';
 import { modelInputOf, modelNameOf } from '../model-of.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
@@ -30,13 +30,18 @@ const machineOf = (p: AskParameters): { gpu: string; gpusPerNode?: number } => (
   ...(p.gpusPerNode !== undefined && { gpusPerNode: p.gpusPerNode }),
 });
 
-/** Sequences per step: the stated global batch, else the default one (defaultGlobalBatch). */
-function trainingOf(p: AskParameters): { globalBatchSize: number; precision: NonNullable<AskParameters['precision']>; seqLength?: number } {
-  return {
-    globalBatchSize: p.globalBatchSize ?? defaultGlobalBatch(p),
-    precision: p.precision ?? 'bf16',
-    ...(p.seqLength !== undefined && { seqLength: p.seqLength }),
-  };
+interface Training {
+  globalBatchSize: number;
+  precision: NonNullable<AskParameters['precision']>;
+  seqLength?: number;
+}
+
+/** Sequences per step: the stated global batch, else the default one (defaultBatch), said among the assumptions. */
+function trainingOf(p: AskParameters): { training: Training; assumptions: string[] } {
+  const rest = { precision: p.precision ?? 'bf16', ...(p.seqLength !== undefined && { seqLength: p.seqLength }) } as const;
+  if (p.globalBatchSize !== undefined) return { training: { globalBatchSize: p.globalBatchSize, ...rest }, assumptions: [] };
+  const batch = defaultBatch(p);
+  return { training: { globalBatchSize: batch.sequences, ...rest }, assumptions: [defaultBatchNote(batch)] };
 }
 
 /**
@@ -57,9 +62,6 @@ function constraintsOf(p: AskParameters): Record<string, unknown> {
     ...(p.virtualStages !== undefined && { virtualStageCounts: [p.virtualStages] }),
   };
 }
-
-const batchAssumption = (q: ParsedQuestion, training: { globalBatchSize: number }): string[] =>
-  q.parameters.globalBatchSize === undefined ? [defaultBatchText(training.globalBatchSize, seqLengthOf(q.parameters))] : [];
 
 /** Whole nodes for the question's cluster; a problem sentence when GPUs do not fill whole nodes. */
 function nodesOf(p: AskParameters): number | string {
@@ -160,9 +162,9 @@ const CHEAPEST_BY_DEADLINE = 'the cheapest cluster that meets the deadline taken
 /** "How many nodes", "how long" and "cheapest": runNodes in its three modes. */
 export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, publicUrl: PublicUrl): Answer {
   const p = q.parameters;
-  const training = trainingOf(p);
+  const { training, assumptions: batch } = trainingOf(p);
   const byDeadline = q.intent === 'cheapest' && p.deadlineSeconds !== undefined;
-  const assumptions = [...batchAssumption(q, training), ...(byDeadline ? [CHEAPEST_BY_DEADLINE] : [])];
+  const assumptions = [...batch, ...(byDeadline ? [CHEAPEST_BY_DEADLINE] : [])];
   const goal = goalOf(q);
   if (typeof goal === 'string') return answerHelp(q, [goal]);
   const request: Record<string, unknown> = {
@@ -216,8 +218,8 @@ export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOption
   const p = q.parameters;
   const cluster: { nodes: number } | { gpus: number } = p.nodes !== undefined ? { nodes: p.nodes } : { gpus: p.gpus ?? gpusPerNodeOf(p) };
   const size = 'nodes' in cluster ? countOf(cluster.nodes, 'node') : countOf(cluster.gpus, 'GPU');
-  const training = { ...trainingOf(p), ...(p.tokens !== undefined && { tokens: p.tokens }) };
-  const assumptions = batchAssumption(q, training);
+  const { training: trained, assumptions } = trainingOf(p);
+  const training = { ...trained, ...(p.tokens !== undefined && { tokens: p.tokens }) };
   const request = {
     model: modelInputOf(p), cluster: { ...machineOf(p), ...cluster }, training, top: 3, constraints: constraintsOf(p),
     ...(p.pricePerGpuHour !== undefined && { pricePerGpuHour: p.pricePerGpuHour }),

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { defaultBatch, defaultBatchNote, defaultBatchText, defaultGlobalBatch } from '../src/defaults.ts';
+import { parse } from '../src/parse.ts';
+
+describe('defaultBatch: the default global batch carries why it is that size, from where it is chosen', () => {
+  it.each([
+    // 4 Mi tokens of 8192 = 512 sequences; 512 GPUs / 8 = 64 aims lower.
+    [{ model: 'llama3-70b', nodes: 64 }, { sequences: 512, why: 'tokens' }],
+    // 16,384 GPUs / 8 = 2048 sequences, above 512; a multiple of 16,384 / 64 = 256 (Dubey et al. 2024, Table 4).
+    [{ model: 'llama3.1-405b', nodes: 2048 }, { sequences: 2048, why: 'cluster' }],
+    // 5120 GPUs / 8 = 640, above 512 (5.24M tokens: grown for the cluster, though within 1.5x of 4M).
+    [{ model: 'llama3-70b', nodes: 640 }, { sequences: 640, why: 'cluster' }],
+    // GB200 trays hold 4: 4100 GPUs leave model parallelism 4 and data parallelism 1025, twice the 512.5 aimed at.
+    [{ model: 'llama3-70b', system: 'gb200-nvl72', gpu: 'gb200', nodes: 1025 }, { sequences: 1025, why: 'split', ranks: 1025 }],
+    // No cluster: GPT-3's 2048-token sequences, 2048 of them.
+    [{ model: 'gpt3-175b' }, { sequences: 2048, why: 'tokens' }],
+  ])('%j → %j', (p, expected) => {
+    expect(defaultBatch(p)).toMatchObject(expected);
+    expect(defaultGlobalBatch(p)).toBe(expected.sequences);
+  });
+
+  it('each reason has its sentence', () => {
+    expect(defaultBatchNote({ sequences: 512, seqLength: 8192, why: 'tokens' })).toBe('global batch 512 sequences (about 4M tokens, as Llama 2 trained)');
+    expect(defaultBatchNote({ sequences: 640, seqLength: 8192, why: 'cluster' }))
+      .toBe('global batch 640 sequences (5.24M tokens: one sequence per 8 GPUs, more than the usual 4M tokens on a cluster this large, as Llama 3 405B trained with 2,048 sequences on 16,384 H100s)');
+    expect(defaultBatchNote({ sequences: 4096, seqLength: 4096, why: 'layout', ranks: 4096 }))
+      .toBe('global batch 4096 sequences (16.8M tokens: one micro-batch on each of the 4096 data-parallel ranks, the least this layout runs)');
+    // Not "one sequence per 8 GPUs": 4100 GPUs / 8 is 512.5, and the batch is twice that.
+    expect(defaultBatchNote({ sequences: 1025, seqLength: 8192, why: 'split', ranks: 1025 }))
+      .toBe('global batch 1025 sequences (8.40M tokens: one sequence on each of the 1025 data-parallel ranks, the least some split of these GPUs divides)');
+  });
+
+  it('a fixed layout\'s default batch says the reason it was chosen with (5120 GPUs at TP 8: DP 640, one sequence per 8 GPUs)', () => {
+    const q = parse('step time of llama3-70b on 640 h100 nodes with tp 8 pp 1');
+    expect(q.parameters.globalBatchSize).toBe(640);
+    expect(q.defaults.find((d) => d.field === 'globalBatchSize')?.text).toMatch(/^global batch 640 sequences \(5\.24M tokens: one sequence per 8 GPUs/);
+  });
+
+  it('defaultBatchText, for a batch known only by its size, still guesses from its tokens (apps/cli)', () => {
+    expect(defaultBatchText(512, 8192)).toBe('global batch 512 sequences (about 4M tokens, as Llama 2 trained)');
+    expect(defaultBatchText(2048, 8192)).toMatch(/^global batch 2048 sequences \(16\.8M tokens: one sequence per 8 GPUs/);
+    expect(defaultBatchText(2048)).toBe('global batch 2048 sequences (about 4M tokens, as Llama 2 trained)');
+  });
+});
