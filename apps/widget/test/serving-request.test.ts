@@ -20,8 +20,10 @@ describe('the serving form → an inference request', () => {
   });
 
   it('leaves blank optional fields out, so the protocol\'s defaults apply (precision by GPU, no GPU count, no bounds, whole prompts)', () => {
-    const r = request({ precision: '', gpus: ' ', 'max-token-ms': '', 'max-ttft': '', 'prefill-chunk': '' });
-    for (const key of ['precision', 'gpus', 'maxDecodeSecondsPerToken', 'maxPrefillSeconds', 'prefillChunkTokens']) expect(r).not.toHaveProperty(key);
+    const r = request({ precision: '', gpus: ' ', 'max-token-ms': '', 'max-ttft': '', 'prefill-chunk': '', 'shared-prefix': '', 'gpu-memory': '' });
+    for (const key of ['precision', 'gpus', 'maxDecodeSecondsPerToken', 'maxPrefillSeconds', 'prefillChunkTokens', 'sharedPrefixTokens', 'gpuMemoryUtilization']) {
+      expect(r).not.toHaveProperty(key);
+    }
   });
 
   it('a prefill chunk goes to the request; runInference prices it on every point, and refuses it beside the field with static batching', () => {
@@ -35,6 +37,21 @@ describe('the serving form → an inference request', () => {
     expect(stat.issues.map((i) => servingFieldForPath(i.path))).toEqual(['prefill-chunk']);
   });
 
+  it('a shared prefix and a memory fraction go to the request; runInference refuses each beside its field', () => {
+    const r = request({ 'shared-prefix': '1024', 'gpu-memory': '0.9' });
+    expect(r).toMatchObject({ sharedPrefixTokens: 1024, gpuMemoryUtilization: 0.9 });
+    const a = runInference(r);
+    if (!a.ok) throw new Error(a.message);
+    expect(a.best?.sharedPrefixTokens).toBe(1024);
+    expect(a.best?.usableBytesPerGpu).toBeCloseTo(0.9 * a.best!.capacityBytes, 0);
+    const stat = runInference(request({ 'shared-prefix': '1024', batching: 'static' }));
+    if (stat.ok) throw new Error('expected static batching to refuse a shared prefix');
+    expect(stat.issues.map((i) => servingFieldForPath(i.path))).toEqual(['shared-prefix']);
+    const long = runInference(request({ 'shared-prefix': '4096' }));
+    if (long.ok) throw new Error('expected a prefix longer than the prompt to be refused');
+    expect(long.issues.map((i) => servingFieldForPath(i.path))).toEqual(['shared-prefix']);
+  });
+
   it('sends the bound per token typed in ms in seconds (50 ms is 0.05 s) and the first-token bound in seconds', () => {
     const r = request({ 'max-token-ms': '50', 'max-ttft': '2', gpus: '16', precision: 'fp8', batching: 'static' });
     expect(r.maxDecodeSecondsPerToken).toBeCloseTo(0.05, 12);
@@ -45,7 +62,8 @@ describe('the serving form → an inference request', () => {
 
   it.each([
     ['prompt', '0', 'at least 1'], ['prompt', '', 'required'], ['output', 'abc', 'not a number'], ['output', '1.5', 'whole number'],
-    ['gpus', '0', 'at least 1'], ['prefill-chunk', '0', 'at least 1'], ['max-token-ms', '0', 'more than 0, got 0'], ['max-ttft', '-1', 'more than 0'],
+    ['gpus', '0', 'at least 1'], ['prefill-chunk', '0', 'at least 1'], ['shared-prefix', '0', 'at least 1'], ['gpu-memory', '1.5', 'at most 1'],
+    ['gpu-memory', '0', 'more than 0'], ['max-token-ms', '0', 'more than 0, got 0'], ['max-ttft', '-1', 'more than 0'],
     ['batching', 'dynamic', 'unknown batching'], ['gpu', 'tpu-v5', 'unknown gpu'], ['model', 'gpt-5', 'unknown model'],
   ])('names the field when %s is %j', (field, value, message) => {
     const r = inferenceRequestFromFields({ ...SERVING_DEFAULTS, [field]: value });
@@ -58,6 +76,8 @@ describe('the serving form → an inference request', () => {
     expect(spec('output').max).toBe(schema('outputTokens').maximum);
     expect(spec('gpus').max).toBe(schema('gpus').maximum);
     expect(spec('prefill-chunk').max).toBe(schema('prefillChunkTokens').maximum);
+    expect(spec('shared-prefix').max).toBe(schema('sharedPrefixTokens').maximum);
+    expect(spec('gpu-memory').max).toBe(schema('gpuMemoryUtilization').maximum);
     expect(spec('max-ttft').max).toBe(schema('maxPrefillSeconds').maximum);
     expect(spec('max-token-ms').max).toBe(schema('maxDecodeSecondsPerToken').maximum! * 1000);
     // One past the bound is refused beside the field, in its unit, before the protocol sees it.

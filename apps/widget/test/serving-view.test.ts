@@ -37,6 +37,14 @@ describe('the serving view of an answer', () => {
     expect(view.frontier).toEqual(answer.frontier);
   });
 
+  it('with a memory fraction, the memory figure and bar are of what the server may use (0.9 of an H100\'s 79.6 GiB: 71.7 GiB)', () => {
+    const { answer, view } = ask({ 'gpu-memory': '0.9' });
+    expect(stat(view, 'memory').value).toMatch(/ of 71\.7 GiB$/);
+    expect(stat(view, 'memory').label).toBe('memory per GPU (of what the server may use)');
+    expect(stat(ask().view, 'memory').value).toMatch(/ of 79\.6 GiB$/);
+    expect(answer.best!.totalBytesPerGpu).toBeLessThanOrEqual(answer.best!.usableBytesPerGpu!);
+  });
+
   it('gives each user one token per decode step (tokens/s per user × time per token = 1) and a replica its GPUs\' tokens', () => {
     const { answer, view } = ask({ 'max-token-ms': '50' });
     const best = answer.best!;

@@ -16,8 +16,8 @@ type Served = Extract<InferenceResponseJson, { ok: true }>;
 
 /**
  * `<trainplan-serving>`: "how do I serve model X on GPU Y" for any page. Attributes preset the request
- * (serving/serving-fields.ts: model, gpu, precision, prompt, output, batching, prefill-chunk, gpus,
- * max-token-ms, max-ttft; custom shapes as the estimator's: model="custom" layers hidden-size heads kv-heads
+ * (serving/serving-fields.ts: model, gpu, precision, prompt, output, batching, prefill-chunk, shared-prefix,
+ * gpus, max-token-ms, max-ttft, gpu-memory; custom shapes as the estimator's: model="custom" layers hidden-size heads kv-heads
  * ffn vocab gated, and seq, blank for the context, prompt + output); `api="https://…"` asks a trainplan API
  * (POST /v1/inference) instead of computing in the page; `theme="light|dark"` overrides prefers-color-scheme.
  * Batching is continuous unless `batching="static"`.

@@ -34,9 +34,13 @@ export const SERVING_FIELDS: readonly FieldSpec[] = [
   { name: 'batching', label: 'Batching', kind: 'select', group: 'requests', options: [['continuous', 'continuous'], ['static', 'static']] },
   // Continuous batching only (the protocol says so beside this field otherwise): blank prefills each prompt whole.
   { name: 'prefill-chunk', label: 'Prefill chunk (tokens)', kind: 'integer', min: 1, max: MAX_TOKENS, optional: true, group: 'requests', hint: 'whole prompt' },
+  // Continuous batching only, as the chunk: a system prompt every request opens with, cached once (prefix caching).
+  { name: 'shared-prefix', label: 'Shared prefix (tokens)', kind: 'integer', min: 1, max: MAX_TOKENS, optional: true, group: 'requests', hint: 'none' },
   { name: 'gpus', label: 'GPUs', kind: 'integer', min: 1, max: MAX_GPUS, optional: true, group: 'limits', hint: 'one replica' },
   { name: 'max-token-ms', label: 'Per token ≤ (ms)', kind: 'number', above: 0, max: toMs(MAX_BOUND_SECONDS), optional: true, group: 'limits', hint: 'no bound' },
   { name: 'max-ttft', label: 'First token ≤ (s)', kind: 'number', above: 0, max: MAX_BOUND_SECONDS, optional: true, group: 'limits', hint: 'no bound' },
+  // vLLM's gpu_memory_utilization: the fraction of each GPU's memory the server may fill.
+  { name: 'gpu-memory', label: 'GPU memory used (0–1)', kind: 'number', above: 0, max: 1, optional: true, group: 'limits', hint: 'all' },
 ];
 
 export const SERVING_FIELD_NAMES: readonly string[] = SERVING_FIELDS.map((f) => f.name);
@@ -47,6 +51,6 @@ export const SERVING_FIELD_NAMES: readonly string[] = SERVING_FIELDS.map((f) => 
  * vLLM, TensorRT-LLM and TGI serve, so it is what a docs reader deploys (the chat bot assumes it too).
  */
 export const SERVING_DEFAULTS: FieldValues = {
-  model: 'llama3-70b', ...SHAPE_DEFAULTS, seq: '', gpu: 'h100-sxm', precision: '', prompt: '2048', output: '512', batching: 'continuous', 'prefill-chunk': '',
+  model: 'llama3-70b', ...SHAPE_DEFAULTS, seq: '', gpu: 'h100-sxm', precision: '', prompt: '2048', output: '512', batching: 'continuous', 'prefill-chunk': '', 'shared-prefix': '', 'gpu-memory': '',
   gpus: '', 'max-token-ms': '', 'max-ttft': '',
 };

@@ -54,9 +54,12 @@ export function pointStats(p: InferencePointJson, closest = false): Stat[] {
     stat('gpu-rate', rate(p.tokensPerSecondPerGpu), 'tokens/s per GPU'),
     stat('user-rate', rate(1 / p.decodeStepSeconds), 'tokens/s per user'),
     stat('total-rate', rate(p.tokensPerSecondPerGpu * gpus), p.replicas === undefined ? 'tokens/s per replica' : `tokens/s on the ${countOf(gpus, 'GPU')}`),
-    stat('memory', `${formatBytes(p.totalBytesPerGpu)} of ${formatBytes(p.capacityBytes)}`, 'memory per GPU'),
+    stat('memory', `${formatBytes(p.totalBytesPerGpu)} of ${formatBytes(usableBytes(p))}`, p.usableBytesPerGpu === undefined ? 'memory per GPU' : 'memory per GPU (of what the server may use)'),
   ];
 }
+
+/** The memory the server may use on each GPU: all of it, or what the request's gpuMemoryUtilization leaves. */
+const usableBytes = (p: InferencePointJson): number => p.usableBytesPerGpu ?? p.capacityBytes;
 
 /** A point's memory per GPU: weights, KV cache, and the rest (runtime reserve and one step's activations). */
 export function pointMemory(p: InferencePointJson): MemoryParts {
@@ -67,7 +70,7 @@ export function pointMemory(p: InferencePointJson): MemoryParts {
       { key: 'kv', label: 'KV cache', bytes: p.kvCacheBytesPerGpu },
       { key: 'other', label: 'runtime and activations', bytes: other },
     ],
-    totalBytes: p.totalBytesPerGpu, capacityBytes: p.capacityBytes, fits: p.totalBytesPerGpu <= p.capacityBytes,
+    totalBytes: p.totalBytesPerGpu, capacityBytes: usableBytes(p), fits: p.totalBytesPerGpu <= usableBytes(p),
   };
 }
 
