@@ -30,5 +30,7 @@ export { estimateInference, kvCacheBytesPerToken } from './inference/inference-p
 export type { InferenceBatching, ContinuousIteration, DecodeLayer, DecodeRound, LayerPrefill, PromptPrefill } from './inference/continuous-batching.ts';
 export { continuousIteration, fusedLayerSeconds, KV_BLOCK_TOKENS, pagedTokensPerSequence } from './inference/continuous-batching.ts';
 export { cachedPrefixTokens, uncachedAttentionFraction } from './inference/prefix-cache.ts';
+export type { LoadedPoint, ServingLoad } from './inference/serving-load.ts';
+export { admissionWaitSeconds, erlangC, servingLoad } from './inference/serving-load.ts';
 export type { InferenceSearch, InferencePlanResult } from './inference/frontier.ts';
 export { planInference, latencyThroughputFrontier } from './inference/frontier.ts';

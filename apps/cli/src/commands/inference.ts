@@ -10,7 +10,7 @@ import { count, machineFields, MACHINE_FLAGS, number } from '../search-flags.ts'
 import { usageLine } from '../format/usage-line.ts';
 
 const SYNOPSIS = 'trainplan inference --model ID --gpu ID --prompt N --output N [--max-token-ms L] [--max-ttft-s S] '
-  + '[--batching static|continuous] [--prefill-chunk N] [--shared-prefix N] [--gpus N] [--gpu-memory-utilization F] [--precision bf16|fp16|fp8] [--json]';
+  + '[--batching static|continuous] [--prefill-chunk N] [--shared-prefix N] [--rate R] [--gpus N] [--gpu-memory-utilization F] [--precision bf16|fp16|fp8] [--json]';
 
 const FLAGS: Record<string, FlagSpec> = {
   ...MACHINE_FLAGS,
@@ -22,6 +22,7 @@ const FLAGS: Record<string, FlagSpec> = {
   batching: { type: 'string', valueName: 'static or continuous' },
   'prefill-chunk': { type: 'string', valueName: 'a token count' },
   'shared-prefix': { type: 'string', valueName: 'a token count' },
+  rate: { type: 'string', valueName: 'requests per second' },
   gpus: { type: 'string', valueName: 'a count of GPUs' },
   'gpu-memory-utilization': { type: 'string', valueName: 'a fraction of each GPU\'s memory, above 0 and at most 1' },
 };
@@ -45,6 +46,8 @@ Options:
                          prefill, as vLLM's max_num_batched_tokens); default: a prompt whole
       --shared-prefix N  continuous only: every prompt opens with the same N tokens (a system
                          prompt), cached once and not prefilled again (vLLM's prefix caching)
+      --rate R           continuous only: requests per second to serve; the best plan is then
+                         the one needing the fewest GPUs, a first token's wait for a slot counted
       --gpus N           GPUs to serve on: only TP × PP shapes dividing N, as N / (TP · PP) replicas
       --gpu-memory-utilization F
                          the fraction of each GPU's memory the server may use, the rest left
@@ -66,9 +69,11 @@ Examples:
       --batching continuous --prefill-chunk 2048 --max-token-ms 30
   trainplan inference --model llama3-70b --gpu h100-sxm --prompt 2048 --output 512 \\
       --batching continuous --gpu-memory-utilization 0.9 --shared-prefix 1024
+  trainplan inference --model llama3-8b --gpu h100-sxm --prompt 2048 --output 256 \\
+      --batching continuous --rate 100 --max-token-ms 30 --max-ttft-s 1
 `;
 
-const REQUEST_FLAGS = ['model', 'gpu', 'prompt', 'output', 'precision', 'max-token-ms', 'max-ttft-s', 'batching', 'prefill-chunk', 'shared-prefix', 'gpus', 'gpu-memory-utilization', 'gpus-per-node', 'network'];
+const REQUEST_FLAGS = ['model', 'gpu', 'prompt', 'output', 'precision', 'max-token-ms', 'max-ttft-s', 'batching', 'prefill-chunk', 'shared-prefix', 'rate', 'gpus', 'gpu-memory-utilization', 'gpus-per-node', 'network'];
 
 const MS = 1000;
 const bound = (field: 'maxDecodeSecondsPerToken' | 'maxPrefillSeconds') =>
@@ -103,6 +108,7 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
     ...(v.batching !== undefined && { batching: v.batching }),
     ...(v.gpus !== undefined && { gpus: count(v, 'gpus') }),
     ...(v['prefill-chunk'] !== undefined && { prefillChunkTokens: count(v, 'prefill-chunk') }),
+    ...(v.rate !== undefined && { requestsPerSecond: number(v, 'rate') }),
     ...(v['shared-prefix'] !== undefined && { sharedPrefixTokens: count(v, 'shared-prefix') }),
     ...(v['gpu-memory-utilization'] !== undefined && { gpuMemoryUtilization: number(v, 'gpu-memory-utilization') }),
     ...(tokenMs !== undefined && { maxDecodeSecondsPerToken: typeof tokenMs === 'number' ? tokenMs / MS : tokenMs }),
@@ -145,6 +151,17 @@ function bestText(p: InferencePointJson): string {
     + `${perGpu} (${rate(p.tokensPerSecondPerGpu * gpus)} tokens/s on the ${plural(gpus, 'GPU', 'GPUs')}), ${perToken}`;
 }
 
+/**
+ * With --rate: "20 requests/s take 3 replicas (24 GPUs), 80% loaded: 12.0 ms on average for a slot, the first
+ * token in 250 ms".
+ */
+function loadText(p: InferencePointJson): string[] {
+  const load = p.load;
+  if (load === undefined) return [];
+  return [`${rate(load.requestsPerSecond)} requests/s take ${plural(load.replicas, 'replica', 'replicas')} (${plural(load.gpus, 'GPU', 'GPUs')}), `
+    + `${formatPercent(load.utilization, 0)} loaded: ${formatSeconds(load.queueSeconds)} on average for a slot, the first token in ${formatSeconds(load.firstTokenSeconds)}`];
+}
+
 /** "each GPU may use 71.6 GiB of its 79.6 GiB (90%)", when the request holds memory back (gpuMemoryUtilization). */
 function usableText(a: Extract<InferenceResponseJson, { ok: true }>): string[] {
   const p = a.best ?? a.byShape.flatMap((s) => (s.ok ? [s.largestBatch] : []))[0];
@@ -160,7 +177,7 @@ export function formatInferenceReport(a: Extract<InferenceResponseJson, { ok: tr
     ...usableText(a),
     ...(a.warnings ?? []).map((w) => `⚠ ${w}`),
     // Where no shape serves at all, the first warning above says so (as `unservable`): no headline restates it.
-    ...(a.best ? [`${headline}: ${bestText(a.best)}`]
+    ...(a.best ? [`${headline}: ${bestText(a.best)}`, ...loadText(a.best)]
       : a.unservable === undefined ? [`no plan meets the latency bounds${bounds === undefined ? '' : ` (${bounds})`}${a.closest ? `: ${a.closest.why}` : ''}`] : []),
     '',
     'largest batch per TP × PP:',

@@ -149,6 +149,29 @@ describe('trainplan inference', () => {
       expect(long.err).toContain('--shared-prefix: the shared prefix (4,000 tokens) is part of the prompt: at most --prompt (2,048)');
     });
 
+    it('--rate: the best plan needs the fewest GPUs, and a line says how many replicas, how loaded, and the wait for a slot', async () => {
+      const args = ['inference', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--prompt', '2048', '--output', '256', '--batching', 'continuous', '--max-token-ms', '30'];
+      const { code, out } = await cli([...args, '--rate', '100', '--max-ttft-s', '1']);
+      expect(code).toBe(0);
+      expect(headline(out)).toMatch(/^best under the bounds \(≤ 30\.0 ms per token, ≤ 1\.00 s to the first token, 100 requests\/s\): /);
+      const line = out.split('\n')[2]!;
+      expect(line).toMatch(/^100 requests\/s take \d+ replicas \(\d+ GPUs\), \d+% loaded: .+ on average for a slot, the first token in .+$/);
+      const a = JSON.parse((await cli([...args, '--rate', '100', '--max-ttft-s', '1', '--json'])).out);
+      expect(line).toContain(`take ${a.best.load.replicas} replicas (${a.best.load.gpus} GPUs)`);
+      // Those GPUs finish more than the 100 requests a second: tokens/s over 256 tokens each.
+      expect((a.best.load.gpus * a.best.tokensPerSecondPerGpu) / 256).toBeGreaterThan(100);
+      const stat = await cli([...LLAMA, '--rate', '100']);
+      expect(stat.code).toBe(2);
+      expect(stat.err).toContain('--rate: a request rate is served by continuous batching');
+      expect((await cli([...args, '--rate', '0'])).err).toContain('--rate: expected a number > 0, got 0');
+    });
+
+    it('--rate on too few GPUs exits 1, naming the replicas the rate needs', async () => {
+      const { code, out } = await cli([...LLAMA, '--batching', 'continuous', '--rate', '100', '--gpus', '16']);
+      expect(code).toBe(1);
+      expect(out).toMatch(/100 requests\/s need \d+ replicas of it \(\d+ GPUs\), 16 given/);
+    });
+
     it('--gpu-memory-utilization: the report says what each GPU may use, fewer sequences fit, and a bad value is a usage error in the flag\'s terms', async () => {
       const all = JSON.parse((await cli([...LLAMA, '--json'])).out);
       const { code, out } = await cli([...LLAMA, '--gpu-memory-utilization', '0.9']);

@@ -1,5 +1,5 @@
 import { planInference, type InferenceAnswer, type InferenceBatching, type InferenceEstimate } from '@trainplan/search';
-import { formatSeconds, million } from '@trainplan/units';
+import { formatGrouped, formatPercent, formatSeconds, million } from '@trainplan/units';
 import { issuesMessage } from '../problem.ts';
 import { array } from '../schema/compose.ts';
 import { defaultedLater, object, optional, withDefault } from '../schema/object.ts';
@@ -29,6 +29,7 @@ export interface InferenceRequest {
   gpus?: number;
   maxDecodeSecondsPerToken?: number;
   maxPrefillSeconds?: number;
+  requestsPerSecond?: number;
 }
 
 /** The most GPUs a request may offer (a very large cluster); a shape is tried only if its t·p divides it. */
@@ -68,7 +69,11 @@ export const inferenceRequestSchema: Schema<InferenceRequest> = object({
     + 'SGLang\'s mem_fraction_static. Default: 1, all of it.' })),
   gpus: optional(integer({ min: 1, max: MAX_INFERENCE_GPUS, description: 'GPUs available: only TP × PP shapes that divide it are tried, each a replica (gpus / (TP × PP) replicas).' })),
   maxDecodeSecondsPerToken: optional(number({ greaterThan: 0, max: 3600, description: 'Latency bound per generated token.' })),
-  maxPrefillSeconds: optional(number({ greaterThan: 0, max: 3600, description: 'Bound on the time to first token.' })),
+  maxPrefillSeconds: optional(number({ greaterThan: 0, max: 3600, description: 'Bound on the time to first token (with requestsPerSecond, the wait for a slot included).' })),
+  requestsPerSecond: optional(number({ greaterThan: 0, max: million(1), description: 'Continuous batching only: a request rate to serve. Each point then gives '
+    + 'its load: the replicas the rate needs of it (Poisson arrivals spread evenly over them, each replica an M/D/b queue of b slots held O iterations), '
+    + 'their utilization and the mean wait for a slot (Erlang C with the Allen–Cunneen correction); the best plan is the one needing the fewest GPUs '
+    + '(at most gpus, when given), and maxPrefillSeconds bounds the first token with the wait.' })),
 }, { expected: 'an inference request object', description: 'Serving a model: latency, KV cache, batch and throughput per TP and PP choice.' });
 
 export const inferenceRequestJsonSchema = /* @__PURE__ */ jsonSchemaDocument(inferenceRequestSchema, {
@@ -87,6 +92,8 @@ export interface InferencePointJson {
   replicas?: number;
   /** The memory the server may use per GPU, capacityBytes × the request's gpuMemoryUtilization; only when the request gives one. */
   usableBytesPerGpu?: number;
+  /** With requestsPerSecond: the replicas the rate needs of this point, their GPUs and utilization, the wait for a slot and the first token with it. */
+  load?: { requestsPerSecond: number; replicas: number; gpus: number; utilization: number; queueSeconds: number; firstTokenSeconds: number };
   prefillSeconds: number; decodeStepSeconds: number; tokensPerSecondPerGpu: number;
   weightsBytesPerGpu: number; kvCacheBytesPerGpu: number; totalBytesPerGpu: number; capacityBytes: number; maxBatch: number; memoryBound: boolean;
 }
@@ -111,6 +118,7 @@ const point = (e: InferenceEstimate, gpus: number | undefined): InferencePointJs
   weightsBytesPerGpu: e.weightsBytesPerGpu, kvCacheBytesPerGpu: e.kvCacheBytesPerGpu, totalBytesPerGpu: e.totalBytesPerGpu,
   capacityBytes: e.capacityBytes, maxBatch: e.maxBatch, memoryBound: e.memoryBound,
   ...(e.shape.gpuMemoryUtilization !== undefined && { usableBytesPerGpu: e.usableBytes }),
+  ...(e.load !== undefined && { load: { ...e.load } }),
 });
 
 const shapeJson = (tensor: number, pipeline: number, a: InferenceAnswer, gpus: number | undefined) => (a.ok
@@ -138,23 +146,27 @@ export const INTERACTIVE_TOKEN_SECONDS = 0.2;
  */
 function ttftWarning(best: InferenceEstimate | undefined, req: Pick<InferenceRequest, 'maxDecodeSecondsPerToken' | 'maxPrefillSeconds'>): string[] {
   const interactive = req.maxDecodeSecondsPerToken !== undefined && req.maxPrefillSeconds === undefined;
-  if (best === undefined || !interactive || best.prefillSeconds <= INTERACTIVE_TTFT_SECONDS) return [];
+  const firstToken = best?.load?.firstTokenSeconds ?? best?.prefillSeconds;
+  if (best === undefined || firstToken === undefined || !interactive || firstToken <= INTERACTIVE_TTFT_SECONDS) return [];
   const why = best.batching === 'continuous'
     ? `it is one prompt's prefill plus waiting for a running iteration of its ${best.shape.batch} sequences (continuous batching)`
+      + (best.load === undefined ? '' : ` and ${formatSeconds(best.load.queueSeconds)} on average for a slot, its replicas ${formatPercent(best.load.utilization, 0)} loaded`)
     : `its batch of ${best.shape.batch} prompts is prefilled together (a static batch: use batching "continuous" to admit prompts as sequences finish)`;
-  return [`the best plan's time to first token is ${formatSeconds(best.prefillSeconds)}: ${why}; `
+  return [`the best plan's time to first token is ${formatSeconds(firstToken)}: ${why}; `
     + `MLPerf Inference's Llama 2 70B server scenario bounds it at ${INTERACTIVE_TTFT_SECONDS} s, so give maxPrefillSeconds for an interactive service`];
 }
 
 /**
- * A request's latency bounds in words, "≤ 50.0 ms per token, ≤ 2.00 s to the first token", or undefined when it
- * sets none: how the CLI, the widget and the chat bot name them. A bound that is not a number is left out.
+ * A request's latency bounds in words, "≤ 50.0 ms per token, ≤ 2.00 s to the first token", and its rate when it
+ * gives one ("…, 100 requests/s"), or undefined when it sets none: how the CLI, the widget and the chat bot name
+ * them. A bound that is not a number is left out.
  */
-export function inferenceBoundsText(bounds: { readonly maxDecodeSecondsPerToken?: unknown; readonly maxPrefillSeconds?: unknown }): string | undefined {
-  const { maxDecodeSecondsPerToken: token, maxPrefillSeconds: first } = bounds;
+export function inferenceBoundsText(bounds: { readonly maxDecodeSecondsPerToken?: unknown; readonly maxPrefillSeconds?: unknown; readonly requestsPerSecond?: unknown }): string | undefined {
+  const { maxDecodeSecondsPerToken: token, maxPrefillSeconds: first, requestsPerSecond: rate } = bounds;
   const parts = [
     ...(typeof token === 'number' ? [`≤ ${formatSeconds(token)} per token`] : []),
     ...(typeof first === 'number' ? [`≤ ${formatSeconds(first)} to the first token`] : []),
+    ...(typeof rate === 'number' ? [`${formatGrouped(rate)} requests/s`] : []),
   ];
   return parts.length > 0 ? parts.join(', ') : undefined;
 }
@@ -191,6 +203,9 @@ export function runInference(request: unknown): InferenceResponseJson {
   if (req.sharedPrefixTokens !== undefined && req.batching !== 'continuous') {
     return invalid([{ path: 'sharedPrefixTokens', message: 'prefix caching applies to continuous batching (a paged KV cache shares the prefix\'s blocks): give batching "continuous", or leave sharedPrefixTokens out' }]);
   }
+  if (req.requestsPerSecond !== undefined && req.batching !== 'continuous') {
+    return invalid([{ path: 'requestsPerSecond', message: 'a request rate is served by continuous batching (requests join as sequences finish): give batching "continuous", or leave requestsPerSecond out' }]);
+  }
   if (req.sharedPrefixTokens !== undefined && req.sharedPrefixTokens > req.promptTokens) {
     return invalid([{ path: 'sharedPrefixTokens', message: `the shared prefix (${req.sharedPrefixTokens.toLocaleString('en-US')} tokens) is part of the prompt: at most promptTokens (${req.promptTokens.toLocaleString('en-US')})` }]);
   }
@@ -211,6 +226,7 @@ export function runInference(request: unknown): InferenceResponseJson {
     ...(req.sharedPrefixTokens !== undefined && { sharedPrefixTokens: req.sharedPrefixTokens }),
     ...(req.maxDecodeSecondsPerToken !== undefined && { maxDecodeSecondsPerToken: req.maxDecodeSecondsPerToken }),
     ...(req.maxPrefillSeconds !== undefined && { maxPrefillSeconds: req.maxPrefillSeconds }),
+    ...(req.requestsPerSecond !== undefined && { requestsPerSecond: req.requestsPerSecond }),
   });
   const byShape = result.byShape.map((s) => shapeJson(s.tensor, s.pipeline, s.answer, req.gpus));
   // Nothing serves at all: said first among the warnings too, where answers before `unservable` said it.

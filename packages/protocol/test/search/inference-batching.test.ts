@@ -150,5 +150,6 @@ describe('inferenceBoundsText: the bounds in words, as the CLI, the widget and t
     expect(inferenceBoundsText({ maxDecodeSecondsPerToken: 0.05, maxPrefillSeconds: 2 })).toBe('≤ 50.0 ms per token, ≤ 2.00 s to the first token');
     expect(inferenceBoundsText({ maxPrefillSeconds: 2, maxDecodeSecondsPerToken: '50' })).toBe('≤ 2.00 s to the first token');
     expect(inferenceBoundsText({})).toBeUndefined();
+    expect(inferenceBoundsText({ maxDecodeSecondsPerToken: 0.03, requestsPerSecond: 1500 })).toBe('≤ 30.0 ms per token, 1,500 requests/s');
   });
 });

@@ -2,6 +2,7 @@ import { formatSeconds } from '@trainplan/units';
 import type { InferenceBatching } from './continuous-batching.ts';
 import type { InferenceAnswer, InferenceBase, InferenceEstimate } from './inference-plan.ts';
 import { estimateInference } from './inference-plan.ts';
+import { servingLoad } from './serving-load.ts';
 import { powersOfTwoUpTo } from '../search-space.ts';
 
 export interface InferenceSearch {
@@ -28,8 +29,14 @@ export interface InferenceSearch {
   readonly batches?: readonly number[];
   /** Keep plans whose per-token decode latency is at most this. */
   readonly maxDecodeSecondsPerToken?: number;
-  /** Keep plans whose time to first token is at most this. */
+  /** Keep plans whose time to first token is at most this (with a request rate, the wait for a slot included). */
   readonly maxPrefillSeconds?: number;
+  /**
+   * Continuous batching: a request rate to serve. Each point then carries its `load` (servingLoad: the
+   * replicas, GPUs and slot wait for it) and the best plan is the one needing the fewest GPUs (on `gpus`,
+   * at most those), ties to the higher tokens/s per GPU.
+   */
+  readonly requestsPerSecond?: number;
 }
 
 export interface InferencePlanResult {
@@ -97,33 +104,56 @@ export function planInference(base: InferenceBase, search: InferenceSearch): Inf
       let largest: InferenceAnswer = probe;
       for (const batch of batches) {
         const e = estimateInference(base, { ...shape, batch });
-        if (e.ok) { points.push(e); largest = e; }
+        if (e.ok) {
+          const point = search.requestsPerSecond === undefined ? e : withLoad(e, search.requestsPerSecond, search.maxPrefillSeconds);
+          points.push(point);
+          largest = point;
+        }
       }
       byShape.push({ tensor, pipeline, answer: largest });
     }
   }
+  const rated = search.requestsPerSecond !== undefined;
+  // With a rate the first-token bound is the load's (the wait for a slot included), and the GPUs it needs must be there.
+  const meetsLoad = (p: InferenceEstimate) => p.load !== undefined && (search.gpus === undefined || p.load.gpus <= search.gpus);
   const meets = (p: InferenceEstimate) => (search.maxDecodeSecondsPerToken === undefined || p.decodeStepSeconds <= search.maxDecodeSecondsPerToken)
-    && (search.maxPrefillSeconds === undefined || p.prefillSeconds <= search.maxPrefillSeconds);
-  const ok = points.filter(meets);
-  const best = ok.reduce<InferenceEstimate | undefined>((a, b) => (!a || b.tokensPerSecondPerGpu > a.tokensPerSecondPerGpu ? b : a), undefined);
+    && (rated ? meetsLoad(p) : search.maxPrefillSeconds === undefined || p.prefillSeconds <= search.maxPrefillSeconds);
+  const better = (a: InferenceEstimate, b: InferenceEstimate) => (rated && a.load!.gpus !== b.load!.gpus
+    ? b.load!.gpus < a.load!.gpus
+    : b.tokensPerSecondPerGpu > a.tokensPerSecondPerGpu);
+  const best = points.filter(meets).reduce<InferenceEstimate | undefined>((a, b) => (!a || better(a, b) ? b : a), undefined);
   const closest = !best && points.length > 0 ? closestMiss(points, search) : undefined;
   return { points, frontier: latencyThroughputFrontier(points), best, byShape, closest, warnings: contextWarnings(base, search) };
+}
+
+/** The point with the replicas `requestsPerSecond` needs of it (servingLoad), or as it was when no count meets the first-token bound. */
+function withLoad(e: InferenceEstimate, requestsPerSecond: number, maxFirstTokenSeconds: number | undefined): InferenceEstimate {
+  const load = servingLoad({
+    batch: e.shape.batch, gpus: e.shape.tensor * e.shape.pipeline, outputTokens: e.shape.outputTokens,
+    iterationSeconds: e.decodeStepSeconds, firstTokenSeconds: e.prefillSeconds,
+  }, requestsPerSecond, maxFirstTokenSeconds);
+  return load === undefined ? e : { ...e, load };
 }
 
 /** The point nearest to meeting the bounds (the smallest of its worst latency-to-bound ratio), and by how much it misses. */
 function closestMiss(points: readonly InferenceEstimate[], search: InferenceSearch): NonNullable<InferencePlanResult['closest']> {
   const decodeBound = search.maxDecodeSecondsPerToken;
   const prefillBound = search.maxPrefillSeconds;
+  const gpus = search.requestsPerSecond === undefined ? undefined : search.gpus;
   const worst = (p: InferenceEstimate) => Math.max(
     decodeBound === undefined ? 0 : p.decodeStepSeconds / decodeBound,
     prefillBound === undefined ? 0 : p.prefillSeconds / prefillBound,
+    gpus === undefined || p.load === undefined ? 0 : p.load.gpus / gpus,
   );
   const point = points.reduce((a, b) => (worst(b) < worst(a) ? b : a));
   const against = (bound: number | undefined, value: number) => (bound !== undefined && value > bound ? ` against the ${formatSeconds(bound)} bound` : '');
+  const load = point.load;
+  const needs = load === undefined || gpus === undefined || load.gpus <= gpus ? ''
+    : `; ${load.requestsPerSecond.toLocaleString('en-US')} requests/s need ${load.replicas.toLocaleString('en-US')} replicas of it (${load.gpus.toLocaleString('en-US')} GPUs), ${gpus.toLocaleString('en-US')} given`;
   return {
     point,
     why: `the closest plan (TP ${point.shape.tensor}, PP ${point.shape.pipeline}, batch ${point.shape.batch}) decodes a token in ${formatSeconds(point.decodeStepSeconds)}${against(decodeBound, point.decodeStepSeconds)}; `
-      + `its first token comes after ${formatSeconds(point.prefillSeconds)}${against(prefillBound, point.prefillSeconds)}`,
+      + `its first token comes after ${formatSeconds(point.prefillSeconds)}${against(prefillBound, point.prefillSeconds)}${needs}`,
   };
 }
 

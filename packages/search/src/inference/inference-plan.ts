@@ -4,6 +4,7 @@ import { kernelContext, layerComputeCost, layerProfile, peak16, resolveCalibrati
 import { GiB, us, type Bytes, type Seconds } from '@trainplan/units';
 import { planFor, type SearchBase } from '../candidate.ts';
 import { cachedPrefixTokens, uncachedAttentionFraction } from './prefix-cache.ts';
+import type { ServingLoad } from './serving-load.ts';
 import { continuousIteration, pagedTokensPerSequence, stageSeconds, type DecodeRound, type InferenceBatching, type PromptPrefill } from './continuous-batching.ts';
 
 /** What the inference planner needs: the training base minus the batch (precision is the weights' and KV cache's). */
@@ -70,6 +71,8 @@ export interface InferenceEstimate {
   readonly tokensPerSecondPerGpu: number;
   /** Whether the decode step is bound by HBM traffic (true) or by the tensor cores. */
   readonly memoryBound: boolean;
+  /** With a request rate (planInference's requestsPerSecond): the replicas it needs of this point and their wait for a slot. */
+  readonly load?: ServingLoad;
 }
 
 export type InferenceAnswer = InferenceEstimate | { readonly ok: false; readonly shape: InferenceShape; readonly reason: 'indivisible' | 'out-of-memory'; readonly message: string };

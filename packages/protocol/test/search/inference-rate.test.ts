@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { inferenceRequestJsonSchema, runInference, validateInferenceResponse, type InferenceResponseJson } from '../../src/index.ts';
+
+const request = { model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512, batching: 'continuous', maxDecodeSecondsPerToken: 0.05 };
+type Ok = Extract<InferenceResponseJson, { ok: true }>;
+
+function answer(body: object): Ok {
+  const a = runInference(body);
+  if (!a.ok) throw new Error(a.message);
+  return a;
+}
+const issues = (body: object) => {
+  const a = runInference(body);
+  return a.ok ? [] : a.issues;
+};
+
+describe('inference request: requestsPerSecond', () => {
+  it.each([[0], [-1], ['20'], [null], [2e6]])('%j is invalid, with the issue at requestsPerSecond', (requestsPerSecond) => {
+    expect(issues({ ...request, requestsPerSecond }).map((i) => i.path)).toEqual(['requestsPerSecond']);
+  });
+
+  it('with static batching it is refused beside the field', () => {
+    const [issue] = issues({ ...request, batching: 'static', requestsPerSecond: 20 });
+    expect(issue).toEqual({ path: 'requestsPerSecond', message: expect.stringMatching(/^a request rate is served by continuous batching/) });
+  });
+
+  it('the JSON Schema says how the load is reckoned', () => {
+    expect(inferenceRequestJsonSchema.properties!.requestsPerSecond!.description).toMatch(/M\/D\/b queue.*Erlang C.*Allen–Cunneen/);
+  });
+});
+
+describe('inference answer with a request rate', () => {
+  it('every point gives its load; the best needs the fewest GPUs, enough for the rate, and the answer validates', () => {
+    const a = answer({ ...request, requestsPerSecond: 20, maxPrefillSeconds: 2 });
+    const points = [...a.frontier, a.best!];
+    for (const p of points) {
+      // The replicas finish more than the rate: tokens/s on their GPUs over 512 tokens a request.
+      expect((p.load!.gpus * p.tokensPerSecondPerGpu) / 512).toBeGreaterThan(20);
+      expect(p.load!.gpus).toBe(p.load!.replicas * p.tensor * p.pipeline);
+      expect(p.load!.firstTokenSeconds).toBeCloseTo(p.prefillSeconds + p.load!.queueSeconds, 12);
+    }
+    expect(a.best!.load!.firstTokenSeconds).toBeLessThanOrEqual(2);
+    expect(a.best!.load!.gpus).toBeLessThanOrEqual(Math.min(...a.frontier.filter((p) => p.decodeStepSeconds <= 0.05 && p.load!.firstTokenSeconds <= 2).map((p) => p.load!.gpus)));
+    expect(validateInferenceResponse(a)).toEqual({ ok: true, value: a });
+  });
+
+  it('without a rate no point has a load', () => {
+    expect(answer(request).best!.load).toBeUndefined();
+  });
+});
