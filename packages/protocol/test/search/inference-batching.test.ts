@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { inferenceRequestJsonSchema, runInference, validateInferenceResponse, type InferenceResponseJson } from '../../src/index.ts';
+import { inferenceRequestJsonSchema, runInference, validateInferenceResponse } from '../../src/index.ts';
+import { served, type InferenceOk } from '../support/inference.ts';
 import { inferenceBoundsText, INTERACTIVE_TTFT_SECONDS } from '../../src/search/inference.ts';
 
 const request = { model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512 };
-type Ok = Extract<InferenceResponseJson, { ok: true }>;
-
-function answer(body: object): Ok {
-  const a = runInference(body);
-  if (!a.ok) throw new Error(a.message);
-  return a;
-}
-const pointsOf = (a: Ok) => [...a.frontier, ...(a.best ? [a.best] : []), ...a.byShape.flatMap((s) => (s.ok ? [s.largestBatch] : []))];
+const pointsOf = (a: InferenceOk) => [...a.frontier, ...(a.best ? [a.best] : []), ...a.byShape.flatMap((s) => (s.ok ? [s.largestBatch] : []))];
 const ttft = /^the best plan's time to first token is /;
 
 describe('inference request: batching and gpus', () => {
@@ -39,14 +33,14 @@ describe('inference request: batching and gpus', () => {
 
 describe('inference answer: batching and replicas on each point', () => {
   it('by default every point is static and has no replicas, and the answer validates', () => {
-    const a = answer({ ...request, tensor: [8], pipeline: [1, 2] });
+    const a = served({ ...request, tensor: [8], pipeline: [1, 2] });
     expect(pointsOf(a).length).toBeGreaterThan(0);
     for (const p of pointsOf(a)) expect([p.batching, p.replicas]).toEqual(['static', undefined]);
     expect(validateInferenceResponse(a)).toEqual({ ok: true, value: a });
   });
 
   it('continuous on 8 GPUs: each point is continuous, 8 / (TP × PP) replicas, and the answer validates', () => {
-    const a = answer({ ...request, batching: 'continuous', gpus: 8, maxDecodeSecondsPerToken: 0.05 });
+    const a = served({ ...request, batching: 'continuous', gpus: 8, maxDecodeSecondsPerToken: 0.05 });
     expect(a.best).toBeDefined();
     for (const p of pointsOf(a)) {
       expect(p.batching).toBe('continuous');
@@ -57,16 +51,16 @@ describe('inference answer: batching and replicas on each point', () => {
   });
 
   it('an answer from before batching, replicas and unservable still validates', () => {
-    const a = answer({ ...request, gpus: 8, tensor: [8], pipeline: [1] });
-    const older = JSON.parse(JSON.stringify(a, (k, v) => (k === 'batching' || k === 'replicas' || k === 'unservable' ? undefined : v))) as Ok;
+    const a = served({ ...request, gpus: 8, tensor: [8], pipeline: [1] });
+    const older = JSON.parse(JSON.stringify(a, (k, v) => (k === 'batching' || k === 'replicas' || k === 'unservable' ? undefined : v))) as InferenceOk;
     expect(JSON.stringify(older)).not.toMatch(/batching|replicas/);
     expect(validateInferenceResponse(older)).toEqual({ ok: true, value: older });
   });
 
   it('continuous batching brings the best plan\'s first token under the interactive 2 s where static keeps it past', () => {
     const bounded = { ...request, maxDecodeSecondsPerToken: 0.05 };
-    const stat = answer(bounded);
-    const cont = answer({ ...bounded, batching: 'continuous' });
+    const stat = served(bounded);
+    const cont = served({ ...bounded, batching: 'continuous' });
     expect(stat.best!.prefillSeconds).toBeGreaterThan(INTERACTIVE_TTFT_SECONDS);
     expect(cont.best!.prefillSeconds).toBeLessThan(INTERACTIVE_TTFT_SECONDS);
   });
@@ -76,16 +70,16 @@ describe('the time-to-first-token warning names the batching', () => {
   const interactive = { ...request, maxDecodeSecondsPerToken: 0.05 };
 
   it('static: the batch is prefilled together, and continuous batching is suggested', () => {
-    const warning = answer(interactive).warnings?.find((w) => ttft.test(w));
+    const warning = served(interactive).warnings?.find((w) => ttft.test(w));
     expect(warning).toMatch(/prompts is prefilled together \(a static batch: use batching "continuous" to admit prompts as sequences finish\)/);
   });
 
   it('continuous, under 2 s: nothing is said', () => {
-    expect(answer({ ...interactive, batching: 'continuous' }).warnings?.some((w) => ttft.test(w))).toBe(false);
+    expect(served({ ...interactive, batching: 'continuous' }).warnings?.some((w) => ttft.test(w))).toBe(false);
   });
 
   it('continuous, a 32k-token prompt past 2 s: one prompt\'s prefill and a running iteration, never a batch prefilled together', () => {
-    const a = answer({ ...interactive, promptTokens: 32_768, tensor: [8], pipeline: [1], batching: 'continuous', maxDecodeSecondsPerToken: 0.2 });
+    const a = served({ ...interactive, promptTokens: 32_768, tensor: [8], pipeline: [1], batching: 'continuous', maxDecodeSecondsPerToken: 0.2 });
     expect(a.best!.prefillSeconds).toBeGreaterThan(INTERACTIVE_TTFT_SECONDS);
     const warning = a.warnings?.find((w) => ttft.test(w));
     expect(warning).toContain(`one prompt's prefill plus waiting for a running iteration of its ${a.best!.batch} sequences (continuous batching)`);
@@ -95,14 +89,14 @@ describe('the time-to-first-token warning names the batching', () => {
 
 describe('an answer where nothing serves says why in unservable, and still as the first warning', () => {
   it('out of memory on every shape: the widest shape\'s reason', () => {
-    const a = answer({ ...request, tensor: [1], pipeline: [1] });
+    const a = served({ ...request, tensor: [1], pipeline: [1] });
     expect(a.unservable).toMatch(/^no tensor × pipeline shape tried can serve the model .* TP 1 · PP 1: needs .* per GPU/);
     expect(a.warnings![0]).toBe(a.unservable);
     expect(validateInferenceResponse(a)).toEqual({ ok: true, value: a });
   });
 
   it('no shape given divides the GPUs: nothing is tried, and unservable says so', () => {
-    const a = answer({ ...request, tensor: [8], gpus: 4 });
+    const a = served({ ...request, tensor: [8], gpus: 4 });
     expect(a.byShape).toEqual([]);
     expect(a.unservable).toBe('no tensor × pipeline shape tried divides the 4 GPUs given (gpus): give tensor and pipeline degrees whose product divides it');
     expect(a.warnings![0]).toBe(a.unservable);
@@ -110,7 +104,7 @@ describe('an answer where nothing serves says why in unservable, and still as th
   });
 
   it('a model some shape serves has no unservable', () => {
-    const a = answer({ ...request, tensor: [8], pipeline: [1], gpus: 16 });
+    const a = served({ ...request, tensor: [8], pipeline: [1], gpus: 16 });
     expect(a.unservable).toBeUndefined();
     expect(a.byShape[0]).toMatchObject({ ok: true, largestBatch: { replicas: 2 } });
   });
@@ -135,8 +129,8 @@ describe('inference request: a prefill chunk', () => {
 
   it('each point states its chunk; chunks of 256 tokens decode faster and answer the first token later than whole prompts', () => {
     const one = { ...request, batching: 'continuous', tensor: [8], pipeline: [1], batches: [64] };
-    const whole = answer(one).best!;
-    const chunked = answer({ ...one, prefillChunkTokens: 256 });
+    const whole = served(one).best!;
+    const chunked = served({ ...one, prefillChunkTokens: 256 });
     expect(whole.prefillChunkTokens).toBeUndefined();
     expect(pointsOf(chunked).every((p) => p.prefillChunkTokens === 256)).toBe(true);
     expect(chunked.best!.decodeStepSeconds).toBeLessThan(whole.decodeStepSeconds);

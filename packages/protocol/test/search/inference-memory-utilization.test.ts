@@ -1,16 +1,10 @@
 import { gpuById } from '@trainplan/presets';
 import { describe, expect, it } from 'vitest';
-import { inferenceRequestJsonSchema, runInference, validateInferenceResponse, type InferenceResponseJson } from '../../src/index.ts';
+import { inferenceRequestJsonSchema, runInference, validateInferenceResponse } from '../../src/index.ts';
+import { served, type InferenceOk } from '../support/inference.ts';
 
 const request = { model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512, tensor: [8], pipeline: [1] };
-type Ok = Extract<InferenceResponseJson, { ok: true }>;
-
-function answer(body: object): Ok {
-  const a = runInference(body);
-  if (!a.ok) throw new Error(a.message);
-  return a;
-}
-const largest = (a: Ok) => {
+const largest = (a: InferenceOk) => {
   const shape = a.byShape[0]!;
   if (!shape.ok) throw new Error(shape.message);
   return shape.largestBatch;
@@ -31,14 +25,14 @@ describe('inference request: gpuMemoryUtilization', () => {
   });
 
   it('without it nothing changes: no usableBytesPerGpu, and 1 gives the same largest batch', () => {
-    const plain = largest(answer(request));
+    const plain = largest(served(request));
     expect(plain.usableBytesPerGpu).toBeUndefined();
-    expect(largest(answer({ ...request, gpuMemoryUtilization: 1 })).maxBatch).toBe(plain.maxBatch);
+    expect(largest(served({ ...request, gpuMemoryUtilization: 1 })).maxBatch).toBe(plain.maxBatch);
   });
 
   it('vLLM\'s 0.9: the usable memory is 0.9 of the capacity, fewer sequences fit, and the answer validates', () => {
-    const plain = largest(answer(request));
-    const a = answer({ ...request, gpuMemoryUtilization: 0.9 });
+    const plain = largest(served(request));
+    const a = served({ ...request, gpuMemoryUtilization: 0.9 });
     const headroom = largest(a);
     expect(headroom.usableBytesPerGpu).toBeCloseTo(0.9 * headroom.capacityBytes, 0);
     expect(headroom.totalBytesPerGpu).toBeLessThanOrEqual(headroom.usableBytesPerGpu!);
@@ -49,7 +43,7 @@ describe('inference request: gpuMemoryUtilization', () => {
   });
 
   it('a utilization leaving no room past the weights: the shape says so with the usable figure', () => {
-    const a = answer({ ...request, gpuMemoryUtilization: 0.2 });
+    const a = served({ ...request, gpuMemoryUtilization: 0.2 });
     const shape = a.byShape[0]!;
     expect(shape.ok).toBe(false);
     if (shape.ok) return;

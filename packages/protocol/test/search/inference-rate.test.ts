@@ -1,26 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { inferenceRequestJsonSchema, runInference, validateInferenceResponse, type InferenceResponseJson } from '../../src/index.ts';
+import { inferenceRequestJsonSchema, validateInferenceResponse } from '../../src/index.ts';
+import { served, inferenceIssues } from '../support/inference.ts';
 
 const request = { model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512, batching: 'continuous', maxDecodeSecondsPerToken: 0.05 };
-type Ok = Extract<InferenceResponseJson, { ok: true }>;
-
-function answer(body: object): Ok {
-  const a = runInference(body);
-  if (!a.ok) throw new Error(a.message);
-  return a;
-}
-const issues = (body: object) => {
-  const a = runInference(body);
-  return a.ok ? [] : a.issues;
-};
 
 describe('inference request: requestsPerSecond', () => {
   it.each([[0], [-1], ['20'], [null], [2e6]])('%j is invalid, with the issue at requestsPerSecond', (requestsPerSecond) => {
-    expect(issues({ ...request, requestsPerSecond }).map((i) => i.path)).toEqual(['requestsPerSecond']);
+    expect(inferenceIssues({ ...request, requestsPerSecond }).map((i) => i.path)).toEqual(['requestsPerSecond']);
   });
 
   it('with static batching it is refused beside the field', () => {
-    const [issue] = issues({ ...request, batching: 'static', requestsPerSecond: 20 });
+    const [issue] = inferenceIssues({ ...request, batching: 'static', requestsPerSecond: 20 });
     expect(issue).toEqual({ path: 'requestsPerSecond', message: expect.stringMatching(/^a request rate is served by continuous batching/) });
   });
 
@@ -31,7 +21,7 @@ describe('inference request: requestsPerSecond', () => {
 
 describe('inference answer with a request rate', () => {
   it('every point gives its load; the best needs the fewest GPUs, enough for the rate, and the answer validates', () => {
-    const a = answer({ ...request, requestsPerSecond: 20, maxPrefillSeconds: 2 });
+    const a = served({ ...request, requestsPerSecond: 20, maxPrefillSeconds: 2 });
     const points = [...a.frontier, a.best!];
     for (const p of points) {
       // The replicas finish more than the rate: tokens/s on their GPUs over 512 tokens a request.
@@ -45,6 +35,6 @@ describe('inference answer with a request rate', () => {
   });
 
   it('without a rate no point has a load', () => {
-    expect(answer(request).best!.load).toBeUndefined();
+    expect(served(request).best!.load).toBeUndefined();
   });
 });
