@@ -2,7 +2,7 @@ import { defaultSystemForGpu, gpuById, systemById } from '@trainplan/presets';
 import { defaultPrecision, INTERACTIVE_TOKEN_SECONDS, INTERACTIVE_TTFT_SECONDS } from '@trainplan/protocol';
 import { GB, countOf, days, toDays } from '@trainplan/units';
 import { compactCount } from './format.ts';
-import { modelFactsOf, modelSeqLengthOf } from './model-of.ts';
+import { modelFactsOf, modelSeqLengthOf, modelShapeOf, splitsOver } from './model-of.ts';
 import type { AskParameters, DefaultUsed, IntentName } from './question.ts';
 import { shardingOf } from './sharding.ts';
 
@@ -172,12 +172,17 @@ function fillFixedConfiguration(p: AskParameters, take: Take): void {
     if (p.nodes === undefined && p.gpus === undefined && p.data === undefined) take('nodes', 1, `1 node, data parallel over its ${perNode} GPUs (${zero}; one GPU would shard nothing)`);
   }
   if (p.tensor === undefined) {
-    // Within one NVLink domain (at most 8, Megatron's usual), and dividing the GPUs the question names.
+    // Within one NVLink domain (at most 8, Megatron's usual), dividing the GPUs the question names, and splitting
+    // the model's heads (GPT-3 Small's 12 go over 4 ranks, not 8).
     const gpus = p.gpus ?? (p.nodes === undefined ? undefined : p.nodes * perNode);
-    const tensor = [8, 4, 2, 1].find((t) => t <= perNode && (gpus === undefined || gpus % t === 0)) ?? 1;
-    take('tensor', tensor, gpus !== undefined && tensor < Math.min(8, perNode)
-      ? `tensor parallel ${tensor} (the largest that divides the ${gpus} GPU${gpus === 1 ? '' : 's'} asked about)`
-      : `tensor parallel ${tensor} (one NVLink domain)`);
+    const byGpus = [8, 4, 2, 1].find((t) => t <= perNode && (gpus === undefined || gpus % t === 0)) ?? 1;
+    const shape = modelShapeOf(p);
+    const tensor = [8, 4, 2, 1].find((t) => t <= byGpus && (shape === undefined || splitsOver(shape, t))) ?? 1;
+    take('tensor', tensor, tensor < byGpus && shape !== undefined
+      ? `tensor parallel ${tensor} (the largest that splits the model's ${shape.attentionHeads} attention heads evenly)`
+      : gpus !== undefined && tensor < Math.min(8, perNode)
+        ? `tensor parallel ${tensor} (the largest that divides the ${gpus} GPU${gpus === 1 ? '' : 's'} asked about)`
+        : `tensor parallel ${tensor} (one NVLink domain)`);
   }
   if (p.pipeline === undefined) take('pipeline', 1, 'no pipeline parallelism');
   if (p.microBatchSize === undefined) take('microBatchSize', 1, 'micro-batch 1');

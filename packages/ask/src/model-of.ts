@@ -1,3 +1,4 @@
+import { withShapeDefaults, type ModelShape } from '@trainplan/model';
 import { modelById } from '@trainplan/presets';
 import type { ModelObjectInput } from '@trainplan/protocol';
 import type { AskParameters } from './question.ts';
@@ -41,3 +42,16 @@ export function modelFactsOf(p: AskParameters): ModelFacts | undefined {
 /** The model's own sequence length, when the model is known. */
 export const modelSeqLengthOf = (p: AskParameters): number | undefined =>
   p.customModel?.shape.seqLength ?? (p.model === undefined ? undefined : modelById(p.model)?.shape.seqLength);
+
+/** The model's whole shape (a custom one with the contract's defaults filled), when the model is known. */
+export function modelShapeOf(p: AskParameters): ModelShape | undefined {
+  if (p.customModel !== undefined) return withShapeDefaults(p.customModel.shape);
+  return p.model === undefined ? undefined : modelById(p.model)?.shape;
+}
+
+/**
+ * Whether tensor parallelism of `t` splits the model's heads and FFN evenly, as the planner's checkPlan
+ * requires (key/value heads split or shared whole: GQA's 8 over TP 16 are each held by two ranks).
+ */
+export const splitsOver = (shape: ModelShape, t: number): boolean =>
+  shape.attentionHeads % t === 0 && (shape.kvHeads % t === 0 || t % shape.kvHeads === 0) && shape.ffnHiddenSize % t === 0;

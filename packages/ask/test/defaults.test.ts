@@ -42,3 +42,17 @@ describe('defaultBatch: the default global batch carries why it is that size, fr
     expect(defaultBatchText(2048)).toBe('global batch 2048 sequences (about 4M tokens, as Llama 2 trained)');
   });
 });
+
+describe('a fixed layout\'s default tensor parallelism splits the model\'s heads', () => {
+  it('GPT-3 Small\'s 12 heads go over 4 ranks, not 8 (which the planner refuses), and the answer says why', () => {
+    const q = parse('memory for gpt3-125m');
+    expect(q.parameters.tensor).toBe(4);
+    expect(q.defaults.find((d) => d.field === 'tensor')?.text).toBe("tensor parallel 4 (the largest that splits the model's 12 attention heads evenly)");
+  });
+
+  it('heads that 8 divides keep one NVLink domain (GPT-3 175B\'s 96)', () => {
+    const q = parse('memory for gpt3-175b');
+    expect(q.parameters.tensor).toBe(8);
+    expect(q.defaults.find((d) => d.field === 'tensor')?.text).toBe('tensor parallel 8 (one NVLink domain)');
+  });
+});
