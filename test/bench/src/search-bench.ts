@@ -36,6 +36,11 @@ function time<T>(name: string, fn: () => T, budgetSeconds: number): Timing<T> {
 
 /** Serving plans: every default TP × PP shape and its batches, as `trainplan inference` asks. */
 const LLAMA70B_SERVING = { model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512, batching: 'continuous', maxDecodeSecondsPerToken: 0.05 };
+/** The CLI's --rate example: the fewest GPUs for 100 requests/s, each point's replicas found by its slot queue (Erlang C). */
+const LLAMA8B_AT_RATE = {
+  model: 'llama3-8b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 256, batching: 'continuous',
+  requestsPerSecond: 100, maxDecodeSecondsPerToken: 0.03, maxPrefillSeconds: 1,
+};
 const LLAMA405B_ON_24 = { model: 'llama3.1-405b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512, batching: 'continuous', gpus: 24 };
 
 /** Points a serving answer priced: every shape's batches (the frontier and best are drawn from them). */
@@ -54,6 +59,7 @@ export const searchSection: BenchSection = {
     const serving = [
       time('runInference, Llama 3 70B on H100, 2,048 + 512 tokens, continuous, ≤ 50 ms/token (16 default shapes)', () => runInference(LLAMA70B_SERVING), budgetSeconds),
       time('runInference, Llama 3.1 405B on 24 H100, continuous (the shapes that divide 24)', () => runInference(LLAMA405B_ON_24), budgetSeconds),
+      time('runInference, Llama 3 8B on H100, 100 requests/s, ≤ 30 ms/token, ≤ 1 s first token (each point\'s replicas by its queue)', () => runInference(LLAMA8B_AT_RATE), budgetSeconds),
     ];
     const perSecond = (r: Timing<SearchResult>) => r.result.spaceSize / (r.medianMs / 1000);
     const oneTMet = rows[0]!.medianMs <= 100;
