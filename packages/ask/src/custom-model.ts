@@ -1,17 +1,20 @@
 import { parameterCount, withShapeDefaults, type ModelShape } from '@trainplan/model';
-import { MODEL_IDS, modelById, type ModelPreset } from '@trainplan/presets';
+import type { ModelPreset } from '@trainplan/presets';
 import type { ModelObjectInput } from '@trainplan/protocol';
+import { rows, widthFor, type Width } from './custom-width.ts';
 import { compactCount } from './format.ts';
 
 /**
  * A decoder of about a size no preset has ("a 30B model", "llama 30b"), so a size is planned rather than
  * declined, in the style of a family of published rows: GPT-style for a bare size (the GPT-3, Brown et al.
  * 2020, Table 2.1, and Megatron weak-scaling, Narayanan et al. SC'21, Table 1, rows), Llama-style for a Llama
- * size (the Llama 2 and 3 rows, Touvron et al. 2023 and Dubey et al. 2024). The width and heads (and, for
- * Llama, the key/value heads, FFN width and the architecture: gated MLP, untied embeddings, RMSNorm, rotary
- * positions) are those of the family's row nearest in size, read from the presets; the layer count is the
- * one whose parameter count (packages/model's parameterCount, SC'21 eq. 2 with the final norm) lands
- * nearest the size asked.
+ * size (the Llama 2 and 3 rows, Touvron et al. 2023 and Dubey et al. 2024), all read from the presets.
+ * GPT-style takes the width and heads of the family's row nearest in size. Llama-style interpolates the
+ * width between the rows either side of the size (custom-width.ts), so 30B is shaped as Meta shaped Llama 1
+ * 33B rather than as 94 layers of Llama 2 13B; the key/value heads, vocabulary and architecture (gated MLP,
+ * untied embeddings, RMSNorm, rotary positions) are the nearer row's. The layer count is the one whose
+ * parameter count (packages/model's parameterCount, SC'21 eq. 2 with the final norm) lands nearest the
+ * size asked.
  */
 
 /** A family of published rows a custom model is shaped from, and what of a row it takes besides the width and heads. */
@@ -22,22 +25,32 @@ export interface ShapeFamily {
   label: string;
   /** Preset ids the rows are read from, in the order ties prefer them. */
   prefixes: readonly string[];
-  /** Fields of the row's shape the model takes besides layers, width, heads, vocabulary and sequence length. */
+  /**
+   * Fields of the row's shape the model takes besides layers, width, heads, vocabulary and sequence length (an
+   * interpolated width brings its own key/value heads and FFN width, which take the place of the row's).
+   */
   fields: readonly Exclude<keyof ModelShape, 'name' | 'layers' | 'hiddenSize' | 'attentionHeads' | 'vocabSize' | 'seqLength'>[];
+  /**
+   * How the width is chosen: the nearest row's (`nearest`: GPT-3's and Megatron's widths follow no one rule,
+   * 5140 for 13B), or interpolated between the rows either side of the size (`interpolated`: Llama's heads are
+   * 128 wide and its FFN follows one formula, so a width between two rows is one Meta could have chosen).
+   */
+  width: 'nearest' | 'interpolated';
 }
 
 /**
  * The bare size's family: the GPT-3 and Megatron rows (mt-nlg-530b repeats a megatron row). The GPT conventions
  * (f = 4h, learned positions, biases, LayerNorm, tied embeddings) are the contract's defaults, so nothing more is taken.
  */
-export const GPT_STYLE: ShapeFamily = { style: 'GPT-style', label: 'GPT', prefixes: ['gpt3-', 'megatron-'], fields: [] };
+export const GPT_STYLE: ShapeFamily = { style: 'GPT-style', label: 'GPT', prefixes: ['gpt3-', 'megatron-'], fields: [], width: 'nearest' };
 
-/** A Llama family's rows (`prefixes`: one version's, or all of them): the row's GQA, FFN and architecture are kept. */
+/** A Llama family's rows (`prefixes`: one version's, or all of them): the width interpolated, the nearer row's GQA and architecture kept. */
 export const llamaStyle = (label: string, prefixes: readonly string[]): ShapeFamily => ({
   style: `${label}-style`,
   label,
   prefixes,
   fields: ['kvHeads', 'ffnHiddenSize', 'gatedMlp', 'tiedEmbeddings', 'positionEmbedding', 'linearBias', 'normalization'],
+  width: 'interpolated',
 });
 
 /** A model the question sized but no preset has: the shape planned and how it was chosen. */
@@ -58,16 +71,6 @@ export const MAX_CUSTOM_LAYERS = 1000;
 /** How far the nearest layer count may leave the asked size; beyond it the size is declined, not misplanned. */
 const CUSTOM_SIZE_TOLERANCE = 0.1;
 
-/** The family's rows, in its prefixes' order (so that ties prefer the first). */
-const rows = (family: ShapeFamily): readonly ModelPreset[] =>
-  family.prefixes.flatMap((prefix) => MODEL_IDS.filter((id) => id.startsWith(prefix))).flatMap((id) => modelById(id) ?? []);
-
-/** The row nearest in size on a log scale, so that 30B is nearer 39.1B than 18.4B; a tie keeps the earlier row. */
-function nearestRow(family: ShapeFamily, parameters: number): ModelPreset | undefined {
-  const distance = (p: ModelPreset): number => Math.abs(Math.log(p.publishedParameters / parameters));
-  return rows(family).reduce<ModelPreset | undefined>((best, row) => (best === undefined || distance(row) < distance(best) ? row : best), undefined);
-}
-
 /**
  * "Narayanan et al. 2021, Table 1": the citation's authors and year, and the table its note names when the note's
  * first sentence says that table gives the shape (Llama 2's Table 1 gives context and tokens; its widths are Llama 1's).
@@ -79,16 +82,21 @@ function citation(row: ModelPreset): string {
   return table === undefined ? authors : `${authors}, ${table}`;
 }
 
-function shapeWith(family: ShapeFamily, row: ModelPreset, layers: number, name: string, seqLength?: number): ModelObjectInput {
+/** The contract's model object of `layers` layers at `width`, with what the family takes of the width's row. */
+function shapeWith(family: ShapeFamily, width: Width, layers: number, name: string, seqLength?: number): ModelObjectInput {
+  const { row } = width;
   const shape: ModelObjectInput = {
     name,
     layers,
-    hiddenSize: row.shape.hiddenSize,
-    attentionHeads: row.shape.attentionHeads,
+    hiddenSize: width.hiddenSize,
+    attentionHeads: width.attentionHeads,
     vocabSize: row.shape.vocabSize,
     seqLength: seqLength ?? row.shape.seqLength,
   };
-  return Object.assign(shape, Object.fromEntries(family.fields.map((field) => [field, row.shape[field]])));
+  return Object.assign(shape, Object.fromEntries(family.fields.map((field) => [field, row.shape[field]])), {
+    ...(width.kvHeads !== undefined && { kvHeads: width.kvHeads }),
+    ...(width.ffnHiddenSize !== undefined && { ffnHiddenSize: width.ffnHiddenSize }),
+  });
 }
 
 /** What a Llama-style shape takes of its row besides the width and heads, as the reading says it. */
@@ -109,17 +117,18 @@ const parametersOf = (shape: ModelObjectInput): number => parameterCount(withSha
  * embeddings count it); without one, the row's.
  */
 export function customModelOfSize(parameters: number, asked: string, family: ShapeFamily = GPT_STYLE, seqLength?: number): CustomModelResult {
-  const row = nearestRow(family, parameters);
-  if (row === undefined) return { ok: false, problem: `no ${family.label} preset has a published shape to take a ${asked} model's from` };
+  const width = widthFor(family, parameters);
+  if (width === undefined) return { ok: false, problem: `no ${family.label} preset has a published shape to take a ${asked} model's from` };
+  const { row } = width;
   const name = `${family.style} ${asked}`;
-  const one = parametersOf(shapeWith(family, row, 1, name, seqLength));
-  const perLayer = parametersOf(shapeWith(family, row, 2, name, seqLength)) - one;
+  const one = parametersOf(shapeWith(family, width, 1, name, seqLength));
+  const perLayer = parametersOf(shapeWith(family, width, 2, name, seqLength)) - one;
   // The count is linear in L: the nearest whole L to the exact solution, at least one.
   const layers = Math.max(1, Math.round((parameters - one) / perLayer + 1));
   if (layers > MAX_CUSTOM_LAYERS) {
     return { ok: false, problem: `${asked} parameters is too large to plan: at the width of ${row.shape.name}, the widest published ${family.label} shape, it needs ${layers} layers, more than the ${MAX_CUSTOM_LAYERS} a model takes` };
   }
-  const shape = shapeWith(family, row, layers, name, seqLength);
+  const shape = shapeWith(family, width, layers, name, seqLength);
   const count = parametersOf(shape);
   if (Math.abs(count - parameters) / parameters > CUSTOM_SIZE_TOLERANCE) {
     return { ok: false, problem: `${asked} parameters is smaller than any ${family.style} decoder planned here: one layer at the width of ${row.shape.name} has ${compactCount(count)} parameters, most of them the ${row.shape.vocabSize}-token embedding` };
@@ -129,9 +138,17 @@ export function customModelOfSize(parameters: number, asked: string, family: Sha
     ? `; outside the published sizes (${compactCount(Math.min(...sizes))} to ${compactCount(Math.max(...sizes))}), so the depth is extrapolated (${row.shape.name} has ${row.shape.layers} layers)`
     : '';
   const gpt = family.fields.length === 0;
-  const reading = `${asked} taken as a ${family.style} decoder (no ${gpt ? '' : `${family.label} `}preset has that size): ${layers} layers, hidden ${shape.hiddenSize}, `
-    + `${shape.attentionHeads} heads${architectureOf(shape)}, vocabulary ${shape.vocabSize}, ${shape.seqLength}-token sequences (~${compactCount(count)} parameters); `
-    + `${gpt ? 'width and heads' : 'width, heads and FFN'} of ${row.shape.name} (${citation(row)}), the published ${gpt ? '' : `${family.label} `}shape nearest in size, `
-    + `with the layer count that lands nearest ${asked}${outside}`;
+  const described = `${asked} taken as a ${family.style} decoder (no ${gpt ? '' : `${family.label} `}preset has that size): ${layers} layers, hidden ${shape.hiddenSize}, `
+    + `${shape.attentionHeads} heads${architectureOf(shape)}, vocabulary ${shape.vocabSize}, ${shape.seqLength}-token sequences (~${compactCount(count)} parameters); `;
+  const layered = `with the layer count that lands nearest ${asked}${outside}`;
+  const reading = width.between === undefined
+    ? `${described}${gpt ? 'width and heads' : 'width, heads and FFN'} of ${row.shape.name} (${citation(row)}), the published ${gpt ? '' : `${family.label} `}shape nearest in size, ${layered}`
+    : `${described}${interpolationReading(width, width.between, layered)}`;
   return { ok: true, model: { shape, askedParameters: parameters, parameters: count }, reading };
+}
+
+/** How an interpolated width was chosen, as the reading says it. */
+function interpolationReading({ row, hiddenSize, attentionHeads }: Width, [lo, hi]: readonly [ModelPreset, ModelPreset], layered: string): string {
+  return `width interpolated on a log scale of size between ${lo.shape.name} (${citation(lo)}) and ${hi.shape.name} (${citation(hi)}), `
+    + `in heads of ${hiddenSize / attentionHeads}, ${layered}; key/value heads, FFN multiplier, vocabulary and architecture of ${row.shape.name}, the nearer in size`;
 }

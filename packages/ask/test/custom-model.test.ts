@@ -128,40 +128,93 @@ describe('parse: a bare size no preset has', () => {
 describe('a Llama size no preset has: a Llama-style decoder', () => {
   const LLAMA_ARCHITECTURE = { gatedMlp: true, tiedEmbeddings: false, positionEmbedding: 'rotary', linearBias: false, normalization: 'rmsnorm' };
 
-  it('Llama 3 30B takes Llama 3 70B\'s width, heads, 8 key/value heads, FFN and architecture (Dubey et al. 2024, Table 3), with 33 layers', () => {
+  it('Llama-style 30B is shaped as Meta shaped Llama 1 33B: its width, heads and FFN, 55 layers, 29.85B by hand', () => {
+    const r = customModelOfSize(30 * BILLION, '30B', llamaStyle('Llama', ['llama3-', 'llama3.1-', 'llama2-']));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    // Between Llama 2 13B (hidden 5120) and the 70B rows (8192): t = ln(30/13) / ln(70/13) = 0.497, so
+    // 5120 · (8192/5120)^0.497 = 6466, in groups of 4 heads of 128 (512): 13 groups, 52 heads, hidden 6656.
+    // FFN as Meta's code gives it at 13B's multiplier 1.0: int(8 · 6656 / 3) = 17,749, up to a multiple of 256: 17,920.
+    // Llama 1 33B (Touvron et al. 2023a, arXiv:2302.13971, Table 2; FFN by Meta's code at multiple_of 256): 6656, 52 heads, FFN 17920, 60 layers.
+    const row = modelById('llama2-13b')!.shape;
+    expect(r.model.shape).toEqual({
+      name: 'Llama-style 30B', layers: 55, hiddenSize: 6656, attentionHeads: 52, kvHeads: 52, ffnHiddenSize: 17920,
+      vocabSize: row.vocabSize, seqLength: row.seqLength, ...LLAMA_ARCHITECTURE,
+    });
+    // A layer: 4h² attention + 3hf gated MLP + 2h RMSNorm = 177,209,344 + 357,826,560 + 13,312 = 535,049,216;
+    // untied embeddings 2 · 32000 · 6656 = 425,984,000 and the final norm 6656. (30e9 − 425,990,656) / 535,049,216 = 55.3 → 55.
+    expect(r.model.parameters).toBe(425_990_656 + 55 * 535_049_216);
+    expect(Math.abs(r.model.parameters / (30 * BILLION) - 1)).toBeLessThan(0.03);
+    // Layers within 15% of Llama 1 33B's 60; at its 60 the same shape counts 32.5B, its published size.
+    expect(Math.abs(r.model.shape.layers / 60 - 1)).toBeLessThan(0.15);
+    expect(countWithLayers(r.model.shape, 60) / BILLION).toBeCloseTo(32.53, 2);
+    expect(Math.abs(countWithLayers(r.model.shape, 54) - 30 * BILLION)).toBeGreaterThan(Math.abs(r.model.parameters - 30 * BILLION));
+    expect(Math.abs(countWithLayers(r.model.shape, 56) - 30 * BILLION)).toBeGreaterThan(Math.abs(r.model.parameters - 30 * BILLION));
+    expect(r.reading).toBe('30B taken as a Llama-style decoder (no Llama preset has that size): 55 layers, hidden 6656, 52 heads, '
+      + 'gated FFN 17920 (SwiGLU), untied embeddings, RMSNorm, rotary positions, vocabulary 32000, 4096-token sequences (~29.9B parameters); '
+      + 'width interpolated on a log scale of size between Llama 2 13B (Touvron et al. 2023) and Llama 3 70B (Dubey et al. 2024, Table 3), in heads of 128, '
+      + 'with the layer count that lands nearest 30B; key/value heads, FFN multiplier, vocabulary and architecture of Llama 2 13B, the nearer in size');
+  });
+
+  it('Llama 3 30B is interpolated between Llama 3 8B and 70B, with 70B\'s 8 key/value heads, FFN multiplier and vocabulary (Dubey et al. 2024, Table 3): 59 layers of 6144', () => {
     const r = customModelOfSize(30 * BILLION, '30B', llamaStyle('Llama 3', ['llama3-', 'llama3.1-']));
     expect(r.ok).toBe(true);
     if (!r.ok) return;
+    // t = ln(30/8) / ln(70/8) = 0.609: 4096 · 2^0.609 = 6246; 70B is nearer and has GQA, so whole groups of 8 heads
+    // of 128 (1024): 6 groups, 48 heads, 6144. FFN at 70B's multiplier 1.3: int(1.3 · int(8 · 6144 / 3)) = 21,299 → 21,504.
     const row = modelById('llama3-70b')!.shape;
     expect(r.model.shape).toEqual({
-      name: 'Llama 3-style 30B', layers: 33, hiddenSize: row.hiddenSize, attentionHeads: row.attentionHeads, kvHeads: row.kvHeads,
-      ffnHiddenSize: row.ffnHiddenSize, vocabSize: row.vocabSize, seqLength: row.seqLength, ...LLAMA_ARCHITECTURE,
+      name: 'Llama 3-style 30B', layers: 59, hiddenSize: 6144, attentionHeads: 48, kvHeads: 8, ffnHiddenSize: 21504,
+      vocabSize: row.vocabSize, seqLength: row.seqLength, ...LLAMA_ARCHITECTURE,
     });
-    // Untied, gated, GQA: the count is the Llama one, not GPT defaults' (which would be ~1.5x larger at this shape).
-    expect(r.model.parameters).toBe(parameterCount({ ...row, name: 'Llama 3-style 30B', layers: 33 }));
-    expect(Math.abs(countWithLayers(r.model.shape, 32) - 30 * BILLION)).toBeGreaterThan(Math.abs(r.model.parameters - 30 * BILLION));
-    expect(Math.abs(countWithLayers(r.model.shape, 34) - 30 * BILLION)).toBeGreaterThan(Math.abs(r.model.parameters - 30 * BILLION));
-    expect(r.reading).toBe('30B taken as a Llama 3-style decoder (no Llama 3 preset has that size): 33 layers, hidden 8192, 64 heads (8 key/value), '
-      + 'gated FFN 28672 (SwiGLU), untied embeddings, RMSNorm, rotary positions, vocabulary 128256, 8192-token sequences (~30.3B parameters); '
-      + 'width, heads and FFN of Llama 3 70B (Dubey et al. 2024, Table 3), the published Llama 3 shape nearest in size, with the layer count that lands nearest 30B');
+    // A layer: 2h² (Q, out) + 2 · h · 1024 (K, V) + 3hf + 2h = 75,497,472 + 12,582,912 + 396,361,728 + 12,288 = 484,454,400;
+    // embeddings 2 · 128256 · 6144 = 1,576,009,728 and the final norm. (30e9 − 1,576,015,872) / 484,454,400 = 58.7 → 59.
+    expect(r.model.parameters).toBe(1_576_015_872 + 59 * 484_454_400);
+    expect(r.model.parameters).toBe(parameterCount({ ...row, name: 'Llama 3-style 30B', layers: 59, hiddenSize: 6144, attentionHeads: 48, ffnHiddenSize: 21504 }));
+    expect(Math.abs(r.model.parameters / (30 * BILLION) - 1)).toBeLessThan(0.03);
   });
 
   it.each([
-    ['how many nodes for llama 30b', 'Llama-style 30B'],
-    ['how many nodes for a 30B llama', 'Llama-style 30B'],
-    ['how many nodes for a 30b parameter llama model', 'Llama-style 30B'],
-    ['how many nodes for llama 2 30b', 'Llama 2-style 30B'],
-    ['how many nodes for a llama-style 30B', 'Llama-style 30B'],
-    ['how many nodes for a llama style 30b model', 'Llama-style 30B'],
-    ['how many nodes for a 30B llama-style model', 'Llama-style 30B'],
-    ['how many nodes for llama 2 like 30b', 'Llama 2-style 30B'],
-  ])('%s: Llama 2 13B is the Llama row nearest 30B on a log scale (13B, not 70B), cited as Touvron et al. 2023 (its widths are no table of that paper)', (question, name) => {
+    ['how many nodes for llama 30b', 'Llama-style 30B', 'Llama 3 70B (Dubey et al. 2024, Table 3)'],
+    ['how many nodes for a 30B llama', 'Llama-style 30B', 'Llama 3 70B (Dubey et al. 2024, Table 3)'],
+    ['how many nodes for a 30b parameter llama model', 'Llama-style 30B', 'Llama 3 70B (Dubey et al. 2024, Table 3)'],
+    ['how many nodes for llama 2 30b', 'Llama 2-style 30B', 'Llama 2 70B (Touvron et al. 2023)'],
+    ['how many nodes for a llama-style 30B', 'Llama-style 30B', 'Llama 3 70B (Dubey et al. 2024, Table 3)'],
+    ['how many nodes for a llama style 30b model', 'Llama-style 30B', 'Llama 3 70B (Dubey et al. 2024, Table 3)'],
+    ['how many nodes for a 30B llama-style model', 'Llama-style 30B', 'Llama 3 70B (Dubey et al. 2024, Table 3)'],
+    ['how many nodes for llama 2 like 30b', 'Llama 2-style 30B', 'Llama 2 70B (Touvron et al. 2023)'],
+  ])('%s: %s, between Llama 2 13B and the 70B row of its family (the same width, 8192), with Llama 2 13B\'s vocabulary, heads and architecture as the nearer', (question, name, seventy) => {
     const q = parse(question);
     expect(q.problems).toEqual([]);
     const row = modelById('llama2-13b')!.shape;
-    expect(q.parameters.customModel?.shape).toMatchObject({ name, layers: 94, hiddenSize: row.hiddenSize, kvHeads: row.kvHeads, ffnHiddenSize: row.ffnHiddenSize, ...LLAMA_ARCHITECTURE });
-    expect(q.defaults[0]?.text).toMatch(/width, heads and FFN of Llama 2 13B \(Touvron et al\. 2023\), the published Llama (2 )?shape nearest in size/);
+    expect(q.parameters.customModel?.shape).toMatchObject({ name, layers: 55, hiddenSize: 6656, attentionHeads: 52, kvHeads: 52, ffnHiddenSize: 17920, vocabSize: row.vocabSize, ...LLAMA_ARCHITECTURE });
+    expect(q.defaults[0]?.text).toContain(`width interpolated on a log scale of size between Llama 2 13B (Touvron et al. 2023) and ${seventy}, in heads of 128`);
     expect(q.parameters.tokens).toBe(600 * BILLION);
+  });
+
+  it.each([
+    // Width 4096 · (5120/4096)^(ln(10/7) / ln(13/7)) = 4658 → 9 groups of 512 = 4608; and so on.
+    [10, 'Llama 2', 'llama2-7b', 'llama2-13b', 4608],
+    [20, 'Llama 2', 'llama2-13b', 'llama2-70b', 5632],
+    [30, 'Llama 2', 'llama2-13b', 'llama2-70b', 6656],
+    // 70B is nearer 40B and has GQA: whole groups of 8 heads (1024), 7007 → 7168.
+    [40, 'Llama 2', 'llama2-13b', 'llama2-70b', 7168],
+    [100, 'Llama 3', 'llama3-70b', 'llama3.1-405b', 9216],
+    [200, 'Llama 3', 'llama3-70b', 'llama3.1-405b', 12288],
+  ] as const)('%dB %s-style lies between %s and %s: hidden %d in heads of 128, its depth between theirs, within 3%% of the size', (billions, label, lo, hi, hiddenSize) => {
+    const prefixes = label === 'Llama 2' ? ['llama2-'] : ['llama3-', 'llama3.1-'];
+    const r = customModelOfSize(billions * BILLION, `${billions}B`, llamaStyle(label, prefixes));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const { shape, parameters } = r.model;
+    expect(shape.hiddenSize).toBe(hiddenSize);
+    expect(shape.hiddenSize / shape.attentionHeads).toBe(128);
+    expect(shape.attentionHeads % 4).toBe(0);
+    expect(shape.attentionHeads % (shape.kvHeads ?? shape.attentionHeads)).toBe(0);
+    expect((shape.ffnHiddenSize ?? 0) % 256).toBe(0);
+    expect(shape.layers).toBeGreaterThanOrEqual(modelById(lo)!.shape.layers);
+    expect(shape.layers).toBeLessThanOrEqual(modelById(hi)!.shape.layers);
+    expect(Math.abs(parameters / (billions * BILLION) - 1)).toBeLessThan(0.03);
   });
 
   it('a Llama size below one layer and the embeddings of the smallest row is declined with the reason (Llama 3 1B: one layer of Llama 3 8B is 1.27B)', () => {
@@ -170,11 +223,18 @@ describe('a Llama size no preset has: a Llama-style decoder', () => {
     ]);
   });
 
+  it('"memory for llama 30b" takes tensor parallel 4: Llama 1 33B\'s 52 heads do not split over 8 ranks', () => {
+    const q = parse('memory for llama 30b');
+    expect(q.parameters.customModel?.shape.attentionHeads).toBe(52);
+    expect(q.parameters.tensor).toBe(4);
+    expect(ask('memory for llama 30b').headline).toMatch(/^Llama-style 30B on H100 SXM5 80GB: (does not fit: needs )?[\d.]+ GiB per GPU/);
+  });
+
   it('"llama 30b" is answered with a plan whose scenario is the Llama-style shape', () => {
     const a = ask('how many nodes for llama 30b on H100 in 30 days', { publicUrl: null });
     expect(a.ok).toBe(true);
     expect(a.headline).toMatch(/^Llama-style 30B on H100 SXM5 80GB: \d+ nodes/);
-    expect(a.scenario?.model).toMatchObject({ name: 'Llama-style 30B', layers: 94, ...LLAMA_ARCHITECTURE });
+    expect(a.scenario?.model).toMatchObject({ name: 'Llama-style 30B', layers: 55, hiddenSize: 6656, ...LLAMA_ARCHITECTURE });
   });
 });
 
