@@ -20,8 +20,8 @@ describe('the serving form → an inference request', () => {
   });
 
   it('leaves blank optional fields out, so the protocol\'s defaults apply (precision by GPU, no GPU count, no bounds, whole prompts)', () => {
-    const r = request({ precision: '', gpus: ' ', 'max-token-ms': '', 'max-ttft': '', 'prefill-chunk': '', 'shared-prefix': '', 'gpu-memory': '' });
-    for (const key of ['precision', 'gpus', 'maxDecodeSecondsPerToken', 'maxPrefillSeconds', 'prefillChunkTokens', 'sharedPrefixTokens', 'gpuMemoryUtilization']) {
+    const r = request({ precision: '', gpus: ' ', rate: ' ', 'max-token-ms': '', 'max-ttft': '', 'prefill-chunk': '', 'shared-prefix': '', 'gpu-memory': '' });
+    for (const key of ['precision', 'gpus', 'requestsPerSecond', 'maxDecodeSecondsPerToken', 'maxPrefillSeconds', 'prefillChunkTokens', 'sharedPrefixTokens', 'gpuMemoryUtilization']) {
       expect(r).not.toHaveProperty(key);
     }
   });
@@ -52,6 +52,19 @@ describe('the serving form → an inference request', () => {
     expect(long.issues.map((i) => servingFieldForPath(i.path))).toEqual(['shared-prefix']);
   });
 
+  it('a request rate goes to the request as requestsPerSecond; runInference gives every point its load, and refuses the rate beside the field with static batching', () => {
+    const r = request({ rate: '20.5', 'max-token-ms': '50' });
+    expect(r.requestsPerSecond).toBe(20.5);
+    const a = runInference(r);
+    if (!a.ok) throw new Error(a.message);
+    expect(a.best?.load?.requestsPerSecond).toBe(20.5);
+    for (const p of a.frontier) expect(p.load?.requestsPerSecond).toBe(20.5);
+    const stat = runInference(request({ rate: '20', batching: 'static' }));
+    if (stat.ok) throw new Error('expected static batching to refuse a rate');
+    expect(stat.issues.map((i) => ({ field: servingFieldForPath(i.path), message: i.message })))
+      .toEqual([{ field: 'rate', message: expect.stringMatching(/^a request rate is served by continuous batching/) }]);
+  });
+
   it('sends the bound per token typed in ms in seconds (50 ms is 0.05 s) and the first-token bound in seconds', () => {
     const r = request({ 'max-token-ms': '50', 'max-ttft': '2', gpus: '16', precision: 'fp8', batching: 'static' });
     expect(r.maxDecodeSecondsPerToken).toBeCloseTo(0.05, 12);
@@ -64,6 +77,7 @@ describe('the serving form → an inference request', () => {
     ['prompt', '0', 'at least 1'], ['prompt', '', 'required'], ['output', 'abc', 'not a number'], ['output', '1.5', 'whole number'],
     ['gpus', '0', 'at least 1'], ['prefill-chunk', '0', 'at least 1'], ['shared-prefix', '0', 'at least 1'], ['gpu-memory', '1.5', 'at most 1'],
     ['gpu-memory', '0', 'more than 0'], ['max-token-ms', '0', 'more than 0, got 0'], ['max-ttft', '-1', 'more than 0'],
+    ['rate', '0', 'more than 0, got 0'], ['rate', '-5', 'more than 0'], ['rate', 'many', 'not a number'], ['rate', '1000001', 'at most 1000000'],
     ['batching', 'dynamic', 'unknown batching'], ['gpu', 'tpu-v5', 'unknown gpu'], ['model', 'gpt-5', 'unknown model'],
   ])('names the field when %s is %j', (field, value, message) => {
     const r = inferenceRequestFromFields({ ...SERVING_DEFAULTS, [field]: value });
@@ -78,6 +92,8 @@ describe('the serving form → an inference request', () => {
     expect(spec('prefill-chunk').max).toBe(schema('prefillChunkTokens').maximum);
     expect(spec('shared-prefix').max).toBe(schema('sharedPrefixTokens').maximum);
     expect(spec('gpu-memory').max).toBe(schema('gpuMemoryUtilization').maximum);
+    expect(spec('rate').max).toBe(schema('requestsPerSecond').maximum);
+    expect(spec('rate').above).toBe(schema('requestsPerSecond').exclusiveMinimum);
     expect(spec('max-ttft').max).toBe(schema('maxPrefillSeconds').maximum);
     expect(spec('max-token-ms').max).toBe(schema('maxDecodeSecondsPerToken').maximum! * 1000);
     // One past the bound is refused beside the field, in its unit, before the protocol sees it.
@@ -94,6 +110,8 @@ describe("the protocol's issues, shown beside the serving form's fields", () => 
     ['prompt', { promptTokens: 0 }],
     ['output', { outputTokens: 0 }],
     ['gpus', { gpus: 0 }],
+    ['rate', { requestsPerSecond: 0 }],
+    ['rate', { requestsPerSecond: 2e6 }],
     ['max-token-ms', { maxDecodeSecondsPerToken: 0 }],
     ['max-ttft', { maxPrefillSeconds: 0 }],
     ['batching', { batching: 'dynamic' }],

@@ -1,4 +1,5 @@
 import { runInference, type InferenceResponseJson } from '@trainplan/protocol';
+import { formatSeconds } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
 import { inferenceRequestFromFields } from '../src/serving/request-from-fields.ts';
 import { SERVING_DEFAULTS } from '../src/serving/serving-fields.ts';
@@ -22,6 +23,14 @@ const figure = (value: string) => Number(value.replace(/,/g, '').split(' ')[0]);
 /** A figure shown to three significant figures is within half a unit of its third figure: 0.5 % at most. */
 const ROUNDING = 0.005;
 const near = (ratio: number) => expect(Math.abs(ratio - 1)).toBeLessThanOrEqual(ROUNDING);
+/** A time as the reader sees it, back to seconds ("389 ms" → 0.389, "1.08 s" → 1.08). */
+const secondsOf = (value: string) => {
+  const [n, unit] = value.split(' ');
+  const scale: Record<string, number> = { s: 1, ms: 1e-3, 'µs': 1e-6 };
+  expect(scale).toHaveProperty(unit!);
+  return Number(n) * scale[unit!]!;
+};
+const names = (v: ServingView) => v.stats.map((s) => s.name);
 const text = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
 
 describe('the serving view of an answer', () => {
@@ -131,5 +140,80 @@ describe('the serving sections', () => {
     expect(answer.warnings?.length).toBeGreaterThan(0);
     const items = servingSections(view)['.warnings'].match(/<li data-warning>/g) ?? [];
     expect(items).toHaveLength(answer.warnings!.length);
+  });
+});
+
+describe('the serving view with a request rate', () => {
+  it("shows the load runInference gives the best plan: its GPUs (replicas × TP × PP), how loaded, the wait for a slot and the first token with it", () => {
+    const { answer, view } = ask({ rate: '20', 'max-token-ms': '50' });
+    const best = answer.best!;
+    const load = best.load!;
+    expect(view.point).toEqual(best);
+    // The GPUs the rate takes are whole replicas of the plan, enough for 20 requests/s of 512 output tokens each.
+    expect(load.gpus).toBe(load.replicas * best.tensor * best.pipeline);
+    expect((load.gpus * best.tokensPerSecondPerGpu) / 512).toBeGreaterThan(20);
+    expect(figure(stat(view, 'load-gpus').value)).toBe(load.gpus);
+    expect(stat(view, 'load-gpus').label).toBe(`${load.replicas} replicas for 20.0 requests/s`);
+    expect(stat(view, 'shape').label).toBe(`${best.gpus} GPUs per replica`);
+    // A percentage to the unit: within half a point of the utilization.
+    expect(Math.abs(parseFloat(stat(view, 'utilization').value) - load.utilization * 100)).toBeLessThanOrEqual(0.5);
+    expect(stat(view, 'utilization').value).toMatch(/^\d+%$/);
+    near(secondsOf(stat(view, 'queue').value) / load.queueSeconds);
+    // The first token shown is the load's: the prompt's own wait plus the wait for a slot.
+    expect(stat(view, 'ttft').label).toBe('time to first token (wait included)');
+    near(secondsOf(stat(view, 'ttft').value) / (best.prefillSeconds + load.queueSeconds));
+    expect(load.queueSeconds).toBeGreaterThan(0);
+    expect(view.title).toBe(`Fewest GPUs for 20.0 requests/s within ≤ 50.0 ms per token: TP ${best.tensor} · PP ${best.pipeline} · batch ${best.batch}`
+      + ` · continuous batching × ${load.replicas} replicas (${load.gpus} GPUs).`);
+    // The load's figures come straight after the plan's shape.
+    expect(names(view).slice(0, 4)).toEqual(['shape', 'load-gpus', 'utilization', 'queue']);
+  });
+
+  it('without a rate the figures are as before: no load, and the first token without a wait', () => {
+    const { answer, view } = ask({ 'max-token-ms': '50' });
+    expect(answer.best!.load).toBeUndefined();
+    expect(names(view)).toEqual(['shape', 'batch', 'ttft', 'tpot', 'gpu-rate', 'user-rate', 'total-rate', 'memory']);
+    expect(stat(view, 'ttft')).toEqual({ name: 'ttft', value: formatSeconds(answer.best!.prefillSeconds), label: 'time to first token' });
+    expect(stat(view, 'shape').label).toBe(`one replica of ${answer.best!.gpus} GPUs`);
+  });
+
+  it('on a GPU count, says how many of the GPUs given the rate takes, and still totals tokens/s over all of them', () => {
+    const { answer, view } = ask({ rate: '20', gpus: '64', 'max-token-ms': '50' });
+    const best = answer.best!;
+    expect(best.load!.gpus).toBeLessThanOrEqual(64);
+    expect(stat(view, 'load-gpus').label).toBe(`${best.load!.replicas} replicas for 20.0 requests/s, 64 given`);
+    expect(stat(view, 'total-rate').label).toBe('tokens/s on the 64 GPUs');
+    expect(view.title).toMatch(new RegExp(`× ${best.load!.replicas} replicas \\(${best.load!.gpus} GPUs\\)\\.$`));
+  });
+
+  it("on too few GPUs for the rate, says so with the protocol's why and shows the closest plan's load, past the GPUs given", () => {
+    const { answer, view } = ask({ rate: '20', gpus: '16', 'max-token-ms': '50' });
+    const closest = answer.closest!;
+    const load = closest.point.load!;
+    expect(view.kind).toBe('missed');
+    expect(view.title).toBe(`No plan meets ≤ 50.0 ms per token, 20.0 requests/s: ${closest.why}.`);
+    // The protocol's why names the rate as it likes ("20 requests/s"), the bounds to three figures ("20.0").
+    expect(view.title).toMatch(new RegExp(`20(\\.0)? requests/s need ${load.replicas} replicas of it \\(${load.gpus} GPUs\\), 16 given\\.$`));
+    expect(view.point).toEqual(closest.point);
+    expect(load.gpus).toBeGreaterThan(16);
+    expect(figure(stat(view, 'load-gpus').value)).toBe(load.gpus);
+    expect(stat(view, 'load-gpus').label).toBe(`${load.replicas} replicas for 20.0 requests/s, 16 given`);
+    expect(stat(view, 'shape').label).toBe(`${closest.point.gpus} GPUs per replica (closest plan)`);
+  });
+
+  it('groups a count of GPUs past a thousand (a million requests/s)', () => {
+    const { answer, view } = ask({ rate: '1000000' });
+    const load = answer.best!.load!;
+    expect(load.gpus).toBeGreaterThan(1000);
+    expect(stat(view, 'load-gpus').value).toBe(`${load.gpus.toLocaleString('en-US')} GPUs`);
+    expect(figure(stat(view, 'load-gpus').value)).toBe(load.gpus);
+    expect(view.title).toMatch(/^Fewest GPUs for 1,000,000 requests\/s: /);
+  });
+
+  it('draws the load figures in the headline, one marked figure each', () => {
+    const { view } = ask({ rate: '20' });
+    const html = servingSections(view)['.headline'];
+    for (const name of ['load-gpus', 'utilization', 'queue']) expect(html).toContain(`data-stat="${name}"`);
+    expect(text(html)).toContain('mean wait for a slot');
   });
 });

@@ -95,6 +95,30 @@ describe('<trainplan-serving>, in Chromium', () => {
     await context.close();
   });
 
+  it("typing a rate shows the load runInference gives (GPUs, how loaded, the wait for a slot, the first token with it); clearing it removes them", async () => {
+    const { page: tab, context, problems } = await open();
+    const loadStat = tab.locator('trainplan-serving [data-stat="load-gpus"]');
+    expect(await loadStat.count()).toBe(0);
+    await field(tab, 'Requests/s').fill('20');
+    await waitFor(tab, 'el.request.requestsPerSecond === 20');
+    const best = plan(runInference({ ...REQUEST, requestsPerSecond: 20 }));
+    const load = best.load!;
+    expect((await responseOf(tab)).best).toEqual(best);
+    await expect.poll(() => shown(tab, '.answer')).toContain(`× ${load.replicas} replicas (${load.gpus} GPUs)`);
+    expect(await loadStat.innerText()).toMatch(new RegExp(`^${load.gpus} GPUs\\s+${load.replicas} replicas for 20\\.0 requests/s$`));
+    expect(await shown(tab, '[data-stat="utilization"]')).toMatch(/^\d+%\s+loaded \(slots in use\)$/);
+    expect(await shown(tab, '[data-stat="queue"]')).toMatch(/mean wait for a slot$/);
+    expect(await shown(tab, '[data-stat="ttft"]')).toMatch(/time to first token \(wait included\)$/);
+    await field(tab, 'Requests/s').fill('');
+    await waitFor(tab, 'el.request.requestsPerSecond === undefined');
+    await expect.poll(() => loadStat.count()).toBe(0);
+    expect(await tab.locator('trainplan-serving [data-stat="queue"]').count()).toBe(0);
+    expect(await shown(tab, '[data-stat="ttft"]')).toMatch(/time to first token$/);
+    expect((await responseOf(tab)).best).toEqual(plan(runInference(REQUEST)));
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("shows an invalid value's issue beside its field (and the protocol's, fp8 on an A100, beside the precision), keeping the last answer", async () => {
     const { page: tab, context, problems } = await open();
     const before = await shown(tab, '.answer');

@@ -17,10 +17,12 @@ type Served = Extract<InferenceResponseJson, { ok: true }>;
 /**
  * `<trainplan-serving>`: "how do I serve model X on GPU Y" for any page. Attributes preset the request
  * (serving/serving-fields.ts: model, gpu, precision, prompt, output, batching, prefill-chunk, shared-prefix,
- * gpus, max-token-ms, max-ttft, gpu-memory; custom shapes as the estimator's: model="custom" layers hidden-size heads kv-heads
+ * gpus, rate, max-token-ms, max-ttft, gpu-memory; custom shapes as the estimator's: model="custom" layers hidden-size heads kv-heads
  * ffn vocab gated, and seq, blank for the context, prompt + output); `api="https://…"` asks a trainplan API
  * (POST /v1/inference) instead of computing in the page; `theme="light|dark"` overrides prefers-color-scheme.
- * Batching is continuous unless `batching="static"`.
+ * Batching is continuous unless `batching="static"`. With `rate` (requests/s, continuous batching only) the plan
+ * shown is the one needing the fewest GPUs, with the replicas and GPUs the rate takes, how loaded they are, the
+ * mean wait for a slot and the first token with that wait (max-ttft then bounds it, wait included).
  *
  * Like `<trainplan-estimator>` it never throws into the host page, shows an input's issue beside its field
  * and keeps the last answer on screen. Events (bubbling, composed): `trainplan-inference` with

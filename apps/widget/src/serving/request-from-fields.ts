@@ -41,6 +41,7 @@ export function inferenceRequestFromFields(values: FieldValues): ServingRequestR
       ...(num('prefill-chunk') !== undefined ? { prefillChunkTokens: num('prefill-chunk') } : {}),
       ...(num('shared-prefix') !== undefined ? { sharedPrefixTokens: num('shared-prefix') } : {}),
       ...(num('gpus') !== undefined ? { gpus: num('gpus') } : {}),
+      ...(num('rate') !== undefined ? { requestsPerSecond: num('rate') } : {}),
       ...(num('gpu-memory') !== undefined ? { gpuMemoryUtilization: num('gpu-memory') } : {}),
       ...(tokenMs !== undefined ? { maxDecodeSecondsPerToken: ms(tokenMs) } : {}),
       ...(ttft !== undefined ? { maxPrefillSeconds: seconds(ttft) } : {}),
@@ -50,7 +51,7 @@ export function inferenceRequestFromFields(values: FieldValues): ServingRequestR
 
 const PATH_TO_FIELD: Readonly<Record<string, string>> = {
   ...SHAPE_PATH_TO_FIELD, cluster: 'gpu', 'cluster.gpu': 'gpu', precision: 'precision', promptTokens: 'prompt', outputTokens: 'output',
-  batching: 'batching', prefillChunkTokens: 'prefill-chunk', sharedPrefixTokens: 'shared-prefix', gpus: 'gpus', gpuMemoryUtilization: 'gpu-memory', maxDecodeSecondsPerToken: 'max-token-ms', maxPrefillSeconds: 'max-ttft',
+  batching: 'batching', prefillChunkTokens: 'prefill-chunk', sharedPrefixTokens: 'shared-prefix', gpus: 'gpus', requestsPerSecond: 'rate', gpuMemoryUtilization: 'gpu-memory', maxDecodeSecondsPerToken: 'max-token-ms', maxPrefillSeconds: 'max-ttft',
 };
 
 /** The serving field to show a protocol issue beside, from its JSON path ('' when none fits: the status line says it). */

@@ -6,7 +6,7 @@ import { CUSTOM_OPTION, SEQ_FIELD, SHAPE_DEFAULTS, SHAPE_FIELDS } from '../form/
 /**
  * `<trainplan-serving>`'s inputs as data: each name is also its attribute (`model="llama3-70b"
  * max-token-ms="50"`). The bounds are the inference request schema's (@trainplan/protocol, inference.ts:
- * prompt and output up to 10 M tokens, latency bounds up to an hour, up to 65,536 GPUs), checked here in
+ * prompt and output up to 10 M tokens, latency bounds up to an hour, up to 65,536 GPUs and a million requests/s), checked here in
  * the field's own unit, so "at most 3600000" is said beside a field in ms rather than 3600 (seconds).
  * test/serving-request.test.ts holds them to the schema. A custom shape (`model="custom" layers="80"
  * hidden-size="8192" …`) takes the estimator's attributes, form/model-shape.ts.
@@ -14,6 +14,7 @@ import { CUSTOM_OPTION, SEQ_FIELD, SHAPE_DEFAULTS, SHAPE_FIELDS } from '../form/
 const MAX_TOKENS = million(10);
 const MAX_BOUND_SECONDS = hours(1);
 const MAX_GPUS = 65_536;
+const MAX_REQUESTS_PER_SECOND = million(1);
 
 export const SERVING_GROUPS = [['model', 'Model and GPU'], ['requests', 'Requests'], ['limits', 'GPUs and latency bounds']] as const;
 
@@ -37,6 +38,8 @@ export const SERVING_FIELDS: readonly FieldSpec[] = [
   // Continuous batching only, as the chunk: a system prompt every request opens with, cached once (prefix caching).
   { name: 'shared-prefix', label: 'Shared prefix (tokens)', kind: 'integer', min: 1, max: MAX_TOKENS, optional: true, group: 'requests', hint: 'none' },
   { name: 'gpus', label: 'GPUs', kind: 'integer', min: 1, max: MAX_GPUS, optional: true, group: 'limits', hint: 'one replica' },
+  // Continuous batching only, as the chunk: requests per second to serve; the plan shown is then the one needing the fewest GPUs.
+  { name: 'rate', label: 'Requests/s', kind: 'number', above: 0, max: MAX_REQUESTS_PER_SECOND, optional: true, group: 'limits', hint: 'none' },
   { name: 'max-token-ms', label: 'Per token ≤ (ms)', kind: 'number', above: 0, max: toMs(MAX_BOUND_SECONDS), optional: true, group: 'limits', hint: 'no bound' },
   { name: 'max-ttft', label: 'First token ≤ (s)', kind: 'number', above: 0, max: MAX_BOUND_SECONDS, optional: true, group: 'limits', hint: 'no bound' },
   // vLLM's gpu_memory_utilization: the fraction of each GPU's memory the server may fill.
@@ -52,5 +55,5 @@ export const SERVING_FIELD_NAMES: readonly string[] = SERVING_FIELDS.map((f) => 
  */
 export const SERVING_DEFAULTS: FieldValues = {
   model: 'llama3-70b', ...SHAPE_DEFAULTS, seq: '', gpu: 'h100-sxm', precision: '', prompt: '2048', output: '512', batching: 'continuous', 'prefill-chunk': '', 'shared-prefix': '', 'gpu-memory': '',
-  gpus: '', 'max-token-ms': '', 'max-ttft': '',
+  gpus: '', rate: '', 'max-token-ms': '', 'max-ttft': '',
 };

@@ -1,5 +1,5 @@
 import { inferenceBoundsText, type InferencePointJson, type InferenceRequest, type InferenceResponseJson } from '@trainplan/protocol';
-import { countOf, formatBytes, formatGrouped, formatSeconds } from '@trainplan/units';
+import { countOf, formatBytes, formatGrouped, formatPercent, formatSeconds } from '@trainplan/units';
 import type { MemoryParts } from '../charts/memory-bar.ts';
 import { sentence } from '../element/results.ts';
 
@@ -12,8 +12,8 @@ export interface Stat {
 
 /**
  * What `<trainplan-serving>` shows for an answer, as data (tested in Node; serving-results.ts draws it):
- * - `best`: the plan with the most tokens/s per GPU within the bounds, its figures and memory;
- * - `missed`: some shape serves, but none within the latency bounds: the protocol's why, and the closest point's figures;
+ * - `best`: the plan with the most tokens/s per GPU within the bounds (with a request rate: the fewest GPUs), its figures and memory;
+ * - `missed`: some shape serves, but none within the latency bounds (with a rate, on the GPUs given): the protocol's why, and the closest point's figures;
  * - `unservable`: no shape tried holds the model at all (memory, divisibility): the protocol's message.
  */
 export interface ServingView {
@@ -32,24 +32,47 @@ export interface ServingView {
 
 type Served = Extract<InferenceResponseJson, { ok: true }>;
 
+type Load = NonNullable<InferencePointJson['load']>;
+
 /** A rate to three significant figures, grouped from a thousand up ("3,530", "337", "0.0240"), as the CLI and the bot show it. */
 const rate = (x: number): string => formatGrouped(x, 3);
+/** A whole count and its noun, grouped ("874,720 GPUs"): a rate may take more GPUs than a request may offer. */
+const counted = (n: number, noun: string): string => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
+const stat = (name: string, value: string, label: string): Stat => ({ name, value, label });
 
+/**
+ * What a request rate takes of a point (the protocol's load): its replicas' GPUs (replicas × TP × PP), beside
+ * the GPUs given when the request gives some; how loaded they are (the share of their batch slots in use);
+ * and the mean wait for a slot, which the time to first token then includes.
+ */
+function loadStats(load: Load, givenGpus: number | undefined): Stat[] {
+  const given = givenGpus === undefined ? '' : `, ${givenGpus.toLocaleString('en-US')} given`;
+  return [
+    stat('load-gpus', counted(load.gpus, 'GPU'), `${counted(load.replicas, 'replica')} for ${rate(load.requestsPerSecond)} requests/s${given}`),
+    stat('utilization', formatPercent(load.utilization, 0), 'loaded (slots in use)'),
+    stat('queue', formatSeconds(load.queueSeconds), 'mean wait for a slot'),
+  ];
+}
 
 /**
  * The figures of one serving point. Each sequence of the batch gets one token per decode step (continuous
  * batching: per iteration), so a user sees 1 / step tokens/s; a replica makes tokens/s per GPU × its GPUs, and
- * the request's GPUs (replicas × the replica's GPUs) that many times over.
+ * the request's GPUs (replicas × the replica's GPUs) that many times over. With a request rate the point's
+ * load comes after its shape, which then names the GPUs of one replica (the load says how many replicas), and
+ * the time to first token is the load's, the wait for a slot included.
  */
 export function pointStats(p: InferencePointJson, closest = false): Stat[] {
   const gpus = (p.replicas ?? 1) * p.gpus;
-  const stat = (name: string, value: string, label: string): Stat => ({ name, value, label });
-  const replicas = p.replicas === undefined ? `one replica of ${countOf(p.gpus, 'GPU')}` : `${countOf(p.replicas, 'replica')} of ${countOf(p.gpus, 'GPU')}`;
+  const { load } = p;
+  const replicas = load !== undefined ? `${countOf(p.gpus, 'GPU')} per replica`
+    : p.replicas === undefined ? `one replica of ${countOf(p.gpus, 'GPU')}` : `${countOf(p.replicas, 'replica')} of ${countOf(p.gpus, 'GPU')}`;
   return [
     // The first figure names the plan; "closest" there says that every figure after it is of a plan missing the bounds.
     stat('shape', `TP ${p.tensor} · PP ${p.pipeline}`, `${replicas}${closest ? ' (closest plan)' : ''}`),
+    ...(load === undefined ? [] : loadStats(load, p.replicas === undefined ? undefined : gpus)),
     stat('batch', String(p.batch), `concurrent sequences per replica (${p.maxBatch} fit)`),
-    stat('ttft', formatSeconds(p.prefillSeconds), 'time to first token'),
+    load === undefined ? stat('ttft', formatSeconds(p.prefillSeconds), 'time to first token')
+      : stat('ttft', formatSeconds(load.firstTokenSeconds), 'time to first token (wait included)'),
     stat('tpot', formatSeconds(p.decodeStepSeconds), 'time per output token'),
     stat('gpu-rate', rate(p.tokensPerSecondPerGpu), 'tokens/s per GPU'),
     stat('user-rate', rate(1 / p.decodeStepSeconds), 'tokens/s per user'),
@@ -76,15 +99,31 @@ export function pointMemory(p: InferencePointJson): MemoryParts {
 
 const shapeText = (p: InferencePointJson): string => `TP ${p.tensor} · PP ${p.pipeline} · batch ${p.batch} · ${p.batching ?? 'static'} batching`;
 
-/** runInference's answer (ok) → what the element shows; `request` gives the bounds to name. */
-export function servingView(a: Served, request: Pick<InferenceRequest, 'maxDecodeSecondsPerToken' | 'maxPrefillSeconds'>): ServingView {
+/**
+ * The best plan's title: what it is best at and how many of it. Without a rate, the most tokens/s per GPU (within
+ * the latency bounds), on the request's GPUs when it gives some; with one, the fewest GPUs for the rate, the
+ * replicas and GPUs the rate takes ("Fewest GPUs for 20.0 requests/s within ≤ 50.0 ms per token: TP 4 · PP 1 ·
+ * batch 64 · continuous batching × 8 replicas (32 GPUs).").
+ */
+function bestTitle(best: InferencePointJson, request: Pick<InferenceRequest, 'maxDecodeSecondsPerToken' | 'maxPrefillSeconds'>): string {
+  const latency = inferenceBoundsText({ maxDecodeSecondsPerToken: request.maxDecodeSecondsPerToken, maxPrefillSeconds: request.maxPrefillSeconds });
+  const { load } = best;
+  if (load !== undefined) {
+    const lead = `Fewest GPUs for ${rate(load.requestsPerSecond)} requests/s${latency === undefined ? '' : ` within ${latency}`}`;
+    return `${lead}: ${shapeText(best)} × ${counted(load.replicas, 'replica')} (${counted(load.gpus, 'GPU')}).`;
+  }
+  const lead = latency === undefined ? 'Highest throughput (no latency bound given)' : `Best within ${latency}`;
+  return `${lead}: ${shapeText(best)}${best.replicas === undefined ? '' : ` × ${countOf(best.replicas, 'replica')}`}.`;
+}
+
+/** runInference's answer (ok) → what the element shows; `request` gives the bounds (and the rate) to name. */
+export function servingView(a: Served, request: Pick<InferenceRequest, 'maxDecodeSecondsPerToken' | 'maxPrefillSeconds' | 'requestsPerSecond'>): ServingView {
+  // The rate is named among the bounds: "No plan meets ≤ 30.0 ms per token, 100 requests/s: …".
   const bounds = inferenceBoundsText(request);
   const warnings = (a.warnings ?? []).filter((w) => w !== a.unservable);
   if (a.best) {
-    const lead = bounds === undefined ? 'Highest throughput (no latency bound given)' : `Best within ${bounds}`;
-    const replicas = a.best.replicas === undefined ? '' : ` × ${countOf(a.best.replicas, 'replica')}`;
     return {
-      kind: 'best', title: `${lead}: ${shapeText(a.best)}${replicas}.`, point: a.best, stats: pointStats(a.best), memory: pointMemory(a.best), frontier: a.frontier, warnings,
+      kind: 'best', title: bestTitle(a.best, request), point: a.best, stats: pointStats(a.best), memory: pointMemory(a.best), frontier: a.frontier, warnings,
     };
   }
   if (a.unservable !== undefined) return { kind: 'unservable', title: sentence(`Does not serve: ${a.unservable}`), stats: [], frontier: a.frontier, warnings };
