@@ -1,4 +1,4 @@
-import { defaultBatchText, defaultGlobalBatch, seqLengthOf } from '@trainplan/ask';
+import { defaultBatch as askDefaultBatch, defaultBatchNote, type DefaultBatch } from '@trainplan/ask';
 import { checkedText, runNodes, type NodesResponseJson, nodesText } from '@trainplan/protocol';
 import { countOf, formatCount, formatPercent, formatSeconds, parseDecimal } from '@trainplan/units';
 import type { Command } from '../command.ts';
@@ -82,21 +82,15 @@ Examples:
 
 const REQUEST_FLAGS = ['model', 'gpu', 'global-batch', 'tokens', 'days', 'gpu-hours', 'budget', 'price', 'nodes', 'frontier', 'seq-length', 'precision', 'grad-accumulation', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network', ...Object.keys(SPACE_FLAGS)];
 
-/** The global batch when --global-batch is not given: the chat bot's for the same question (defaultGlobalBatch). */
-function defaultBatch(v: FlagValues): number {
+/** The global batch when --global-batch is not given, and why it is that size: the chat bot's for the same question. */
+function defaultBatch(v: FlagValues): DefaultBatch {
   const seqLength = seqLengthFlag(v);
   const nodes = count(v, 'nodes');
-  return defaultGlobalBatch({
+  return askDefaultBatch({
     ...(typeof v.model === 'string' && { model: v.model }), ...(typeof seqLength === 'number' && { seqLength }),
     // --gpu takes a GPU or a system id: the node size comes from whichever it is.
     ...(typeof v.gpu === 'string' && { gpu: v.gpu, system: v.gpu }), ...(typeof nodes === 'number' && { nodes }),
   });
-}
-
-/** The sequence length the request trains at: --seq-length, else the model's (as the bot reads it). */
-function seqLength(v: FlagValues): number {
-  const given = seqLengthFlag(v);
-  return seqLengthOf({ ...(typeof v.model === 'string' && { model: v.model }), ...(typeof given === 'number' && { seqLength: given }) });
 }
 
 /** GPU-hours or a cost, whole and grouped by thousands ("476,157"). */
@@ -123,7 +117,7 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
   const constraints = spaceConstraintFields(v);
   return {
     ...machineFields(v),
-    training: { ...trainingFields(v), ...(v['global-batch'] === undefined && { globalBatchSize: defaultBatch(v) }) },
+    training: { ...trainingFields(v), ...(v['global-batch'] === undefined && { globalBatchSize: defaultBatch(v).sequences }) },
     tokens: count(v, 'tokens'),
     ...(v.days !== undefined && { days: days(v) }),
     ...(v['gpu-hours'] !== undefined && { gpuHours: count(v, 'gpu-hours') }),
@@ -212,7 +206,7 @@ export const nodesCommand: Command = requestCommand({
     const training: unknown = typeof request === 'object' && request !== null ? request.training : undefined;
     const batch = typeof training === 'object' && training !== null ? (training as { globalBatchSize?: unknown }).globalBatchSize : undefined;
     const assumed = v.input === undefined && v['global-batch'] === undefined && typeof batch === 'number'
-      ? `assumed (no --global-batch): ${defaultBatchText(batch, seqLength(v))}` : undefined;
+      ? `assumed (no --global-batch): ${defaultBatchNote(defaultBatch(v))}` : undefined;
     // The report and stderr name the request's fields by their flags (shownAnswer); --json is the API's answer.
     const shown = shownAnswer(io, answer);
     if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);

@@ -19,6 +19,14 @@ describe('trainplan nodes', () => {
     expect(JSON.parse(given.out).nodes).toBe(JSON.parse(plain.out).nodes);
   });
 
+  it('without --global-batch the report says why the batch is its size, as the bot does: more than 4M tokens on a large cluster', async () => {
+    const { code, out } = await cli(['nodes', '--model', 'llama3-70b', '--gpu', 'h100-sxm', '--tokens', '2T', '--nodes', '640']);
+    expect(code).toBe(0);
+    // 640 nodes × 8 GPUs / 8 = 640 sequences of 8,192 tokens: 5.24M, not "about 4M".
+    expect(out.split('\n')[0]).toBe('assumed (no --global-batch): global batch 640 sequences (5.24M tokens: one sequence per 8 GPUs, more than the usual '
+      + '4M tokens on a cluster this large, as Llama 3 405B trained with 2,048 sequences on 16,384 H100s)');
+  });
+
   it('--days 30dd is refused as given', async () => {
     const { code, err } = await cli([...GPT3, '--days', '30dd']);
     expect(code).toBe(2);
