@@ -10,9 +10,12 @@ export function formatNumber(x: number, significant = 3): string {
 
 /**
  * A rate or count read as a whole number from a thousand up, grouped ("5,390"), and to `significant`
- * figures below ("337", "0.0240"): tokens/s and requests/s as tables and prose show them alike.
+ * figures below ("337", "0.0240"): tokens/s and requests/s as tables and prose show them alike. A whole
+ * number is shown whole ("20", not "20.0"): a rate a request gives reads as it was given.
  */
 export function formatGrouped(x: number, significant = 3): string {
+  // A whole number (a rate as given: 20 requests/s) keeps its digits, no trailing zeros added.
+  if (Number.isInteger(x)) return x.toLocaleString('en-US');
   const text = formatNumber(x, significant);
   // Judged after rounding, so 999.6 is "1,000" as 1000.4 is.
   return Number.isFinite(x) && Math.abs(Number(text)) >= 1000 ? Math.round(x).toLocaleString('en-US') : text;

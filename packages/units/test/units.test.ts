@@ -88,4 +88,10 @@ describe('formatGrouped', () => {
     expect(formatGrouped(337.2)).toBe('337');
     expect(formatGrouped(0.02404)).toBe('0.0240');
   });
+  it('shows a whole number whole, as a request gave it: 20 requests/s, not 20.0', () => {
+    expect(formatGrouped(20)).toBe('20');
+    expect(formatGrouped(5)).toBe('5');
+    expect(formatGrouped(1500)).toBe('1,500');
+    expect(formatGrouped(12.5)).toBe('12.5');
+  });
 });

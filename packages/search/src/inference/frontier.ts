@@ -1,4 +1,4 @@
-import { formatSeconds } from '@trainplan/units';
+import { formatGrouped, formatSeconds } from '@trainplan/units';
 import type { InferenceBatching } from './continuous-batching.ts';
 import type { InferenceAnswer, InferenceBase, InferenceEstimate } from './inference-plan.ts';
 import { estimateInference } from './inference-plan.ts';
@@ -97,13 +97,14 @@ export function planInference(base: InferenceBase, search: InferenceSearch): Inf
         ...(search.gpuMemoryUtilization !== undefined && { gpuMemoryUtilization: search.gpuMemoryUtilization }),
         ...(search.sharedPrefixTokens !== undefined && { sharedPrefixTokens: search.sharedPrefixTokens }),
       };
-      const probe = estimateInference(base, { ...shape, batch: 1 });
+      const memo = {};
+      const probe = estimateInference(base, { ...shape, batch: 1 }, memo);
       if (!probe.ok) { byShape.push({ tensor, pipeline, answer: probe }); continue; }
       const batches = (search.batches ?? powersOfTwoUpTo(probe.maxBatch)).filter((b) => b <= probe.maxBatch);
       if (probe.maxBatch > 0 && search.batches === undefined && !batches.includes(probe.maxBatch)) batches.push(probe.maxBatch);
       let largest: InferenceAnswer = probe;
       for (const batch of batches) {
-        const e = estimateInference(base, { ...shape, batch });
+        const e = estimateInference(base, { ...shape, batch }, memo);
         if (e.ok) {
           const point = search.requestsPerSecond === undefined ? e : withLoad(e, search.requestsPerSecond, search.maxPrefillSeconds);
           points.push(point);
@@ -149,7 +150,7 @@ function closestMiss(points: readonly InferenceEstimate[], search: InferenceSear
   const against = (bound: number | undefined, value: number) => (bound !== undefined && value > bound ? ` against the ${formatSeconds(bound)} bound` : '');
   const load = point.load;
   const needs = load === undefined || gpus === undefined || load.gpus <= gpus ? ''
-    : `; ${load.requestsPerSecond.toLocaleString('en-US')} requests/s need ${load.replicas.toLocaleString('en-US')} replicas of it (${load.gpus.toLocaleString('en-US')} GPUs), ${gpus.toLocaleString('en-US')} given`;
+    : `; ${formatGrouped(load.requestsPerSecond)} requests/s need ${load.replicas.toLocaleString('en-US')} replicas of it (${load.gpus.toLocaleString('en-US')} GPUs), ${gpus.toLocaleString('en-US')} given`;
   return {
     point,
     why: `the closest plan (TP ${point.shape.tensor}, PP ${point.shape.pipeline}, batch ${point.shape.batch}) decodes a token in ${formatSeconds(point.decodeStepSeconds)}${against(decodeBound, point.decodeStepSeconds)}; `

@@ -77,6 +77,14 @@ export interface InferenceEstimate {
 
 export type InferenceAnswer = InferenceEstimate | { readonly ok: false; readonly shape: InferenceShape; readonly reason: 'indivisible' | 'out-of-memory'; readonly message: string };
 
+/**
+ * What the estimates of one shape share whatever their batch, kept by planInference across its batches: one
+ * prompt's prefill (three planner layer costs). Only for estimates of the same base and shape but the batch.
+ */
+export interface ShapeMemo {
+  prompt?: PromptPrefill;
+}
+
 /** CUDA context, cuBLAS workspace, NCCL buffers and the activations of one step (as training's reserve). */
 const RUNTIME_RESERVE: Bytes = GiB(2);
 /** Kernels per layer of one decode step (QKV, attention, out-proj, two or three MLP GEMMs, norms, residuals). */
@@ -157,7 +165,7 @@ function promptPrefill(lone: (tokens: number) => PlanInput, promptTokens: number
  * full context. A shared prefix (`sharedPrefixTokens`, continuous only) is held once and not prefilled
  * again (prefix-cache.ts); the decode still reads it for every sequence, as paged attention does.
  */
-export function estimateInference(base: InferenceBase, shape: InferenceShape): InferenceAnswer {
+export function estimateInference(base: InferenceBase, shape: InferenceShape, memo: ShapeMemo = {}): InferenceAnswer {
   const { tensor: t, pipeline: p, batch: b, promptTokens, outputTokens, batching = 'static', prefillChunkTokens } = shape;
   // A shared prefix is cached by continuous batching's paged cache only (static batching has none to share).
   const cached = batching === 'continuous' && shape.sharedPrefixTokens !== undefined ? cachedPrefixTokens(shape.sharedPrefixTokens, promptTokens) : 0;
@@ -231,7 +239,7 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape): I
 
   // Continuous batching: the round also prefills the b/O prompts admitted in it, fused into its layers.
   const continuous = batching === 'continuous'
-    ? continuousIteration({ round, prompt: promptPrefill((tokens) => prefillInput(1, tokens), promptTokens, cached, chunks), batch: b, outputTokens, sendSeconds: send })
+    ? continuousIteration({ round, prompt: (memo.prompt ??= promptPrefill((tokens) => prefillInput(1, tokens), promptTokens, cached, chunks)), batch: b, outputTokens, sendSeconds: send })
     : undefined;
   const step = continuous?.iterationSeconds ?? decodeStep;
 
