@@ -1,4 +1,5 @@
 import type { InferencePointJson, InferenceResponseJson } from '@trainplan/protocol';
+import { formatSeconds } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
 import { ask } from '../src/answer/answer.ts';
 import { parse } from '../src/parse.ts';
@@ -131,18 +132,6 @@ describe('serving answers', () => {
     expect(figure(a, 'Concurrent requests')).toMatch(new RegExp(`^${grouped} per replica \\(${data.best!.maxBatch.toLocaleString('en-US')} fit in memory\\)$`));
   });
 
-  it('a request rate: the replicas it needs, from the best replica\'s own rate', () => {
-    const { a, data } = served('how many h100 to serve 1000 qps of llama 3 8b');
-    const best = data.best!;
-    const replicas = Math.ceil(1000 / requestsPerReplica(best, 512));
-    // Loaded to the rate over what the replicas finish: over (replicas − 1)/replicas, or fewer would do, and at most all of it.
-    const load = 1000 / (replicas * requestsPerReplica(best, 512));
-    expect(load).toBeGreaterThan((replicas - 1) / replicas);
-    expect(load).toBeLessThanOrEqual(1);
-    expect(figure(a, 'GPUs for 1,000 requests/s')).toBe(`${replicas * best.gpus} GPUs: ${replicas} replicas of TP ${best.tensor} · PP ${best.pipeline}, `
-      + `loaded to ${Math.round(load * 100)}% of what they serve`);
-  });
-
   it('a question whether it fits is answered "fits" first; one about a load is not', () => {
     expect(ask('can I fit llama3-70b on one node of H100 for inference?').headline).toMatch(/^Llama 3 70B on 8 × H100 SXM5 80GB: fits; TP \d+ · PP \d+/);
     expect(ask('are 8 h100 enough to serve llama3-8b at 10 qps').headline).not.toMatch(/fits/);
@@ -177,5 +166,103 @@ describe('serving answers', () => {
     const example = help.examples.find((e) => /serve/.test(e));
     expect(example).toBeDefined();
     expect(ask(example!)).toMatchObject({ intent: 'serving', ok: true });
+  });
+});
+
+describe('serving at a request rate: the protocol\'s load, worded', () => {
+  type Load = NonNullable<InferencePointJson['load']>;
+  const loadOf = (x: InferencePointJson | undefined): Load => {
+    if (x?.load === undefined) throw new Error('no load');
+    return x.load;
+  };
+
+  it('the rate is sent as requestsPerSecond and the answer\'s figures are the best plan\'s load', () => {
+    const { a, data } = served('how many h100 to serve 1000 qps of llama 3 8b');
+    const best = data.best!;
+    const load = loadOf(best);
+    expect(load.requestsPerSecond).toBe(1000);
+    // Hand-worked: the replicas' GPUs are replicas × TP × PP, and together they finish more than the rate
+    // (tokens/s on their GPUs over the 512 tokens of a request), loaded to the rate over that.
+    expect(load.gpus).toBe(load.replicas * best.tensor * best.pipeline);
+    const served1 = requestsPerReplica(best, 512);
+    expect(load.replicas * served1).toBeGreaterThan(1000);
+    expect(load.utilization).toBeCloseTo(1000 / (load.replicas * served1), 9);
+    expect(load.firstTokenSeconds).toBeCloseTo(best.prefillSeconds + load.queueSeconds, 12);
+    // The default 2 s bound holds the first token with its wait.
+    expect(load.firstTokenSeconds).toBeLessThanOrEqual(2);
+    const shape = `TP ${best.tensor} · PP ${best.pipeline}`;
+    expect(a.headline).toBe(`Llama 3 8B on H100 SXM5 80GB: ${load.gpus} GPUs serve 1,000 requests/s as ${load.replicas} replicas of ${shape} at ${best.batch} concurrent requests each, `
+      + `${Math.round(load.utilization * 100)}% loaded: ${formatSeconds(best.decodeStepSeconds)} per token, first token in ${formatSeconds(load.firstTokenSeconds)} with the wait for a slot `
+      + '(≤ 200 ms per token, ≤ 2.00 s to the first token)');
+    expect(figure(a, 'GPUs for 1,000 requests/s')).toBe(`${load.gpus} GPUs: ${load.replicas} replicas of ${shape}, ${Math.round(load.utilization * 100)}% loaded, `
+      + `${formatSeconds(load.queueSeconds)} on average waiting for a slot`);
+    expect(figure(a, 'Time to first token')).toBe(`${formatSeconds(load.firstTokenSeconds)} at 1,000 requests/s: ${formatSeconds(best.prefillSeconds)} once a slot is free, `
+      + `plus ${formatSeconds(load.queueSeconds)} waiting for one on average`);
+    expect(a.assumptions).toContain('first token within 2 s, the wait for a slot included, and each next within 200 ms '
+      + '(an interactive service, as MLPerf Inference\'s Llama 2 70B server scenario bounds it; say "offline" for throughput alone)');
+  });
+
+  it('the best plan needs the fewest GPUs of every point meeting the bounds with its wait, not the most tokens/s per GPU', () => {
+    const { data } = served('how many h100 to serve llama 3 70b at 100 requests per second');
+    const meets = [...data.frontier, ...data.byShape.flatMap((s) => (s.ok ? [s.largestBatch] : []))]
+      .filter((x) => x.load !== undefined && x.decodeStepSeconds <= 0.2 && x.load.firstTokenSeconds <= 2);
+    expect(meets.length).toBeGreaterThan(1);
+    expect(loadOf(data.best).gpus).toBe(Math.min(...meets.map((x) => loadOf(x).gpus)));
+  });
+
+  it('GPUs named that hold the rate: how many of them it takes, and a wait under a microsecond said so', () => {
+    const { a, data } = served('are 8 h100 enough to serve llama3-8b at 10 qps');
+    const best = data.best!;
+    const load = loadOf(best);
+    expect(load.gpus).toBeLessThanOrEqual(8);
+    expect(load.queueSeconds).toBeLessThan(1e-6);
+    expect(a.headline).toMatch(new RegExp(`^Llama 3 8B on 8 × H100 SXM5 80GB: ${load.gpus} of the 8 GPUs serve 10 requests/s as 1 replica of TP ${best.tensor} · PP ${best.pipeline} at ${best.batch} concurrent requests, `));
+    expect(figure(a, 'GPUs for 10 requests/s')).toMatch(/under 1 µs on average waiting for a slot \(the 8 GPUs named are enough\)$/);
+    // The replica figure names no "4 replicas on the 8 GPUs": the load says how many serve.
+    expect(figure(a, 'Replica')).toBe(`TP ${best.tensor} · PP ${best.pipeline}: ${best.gpus} GPUs`);
+  });
+
+  it('too few GPUs named for the rate: not served, and the closest plan with the GPUs it needs (the protocol\'s why)', () => {
+    const a = ask('serve llama3-8b on 8 h100 at 1000 qps');
+    const data = a.data as Served;
+    expect(a.ok).toBe(false);
+    const closest = data.closest!;
+    const load = loadOf(closest.point);
+    expect(load.gpus).toBeGreaterThan(8);
+    expect(load.gpus).toBe(load.replicas * closest.point.gpus);
+    expect(closest.why).toMatch(new RegExp(`1,000 requests/s need ${load.replicas} replicas of it \\(${load.gpus} GPUs\\), 8 given$`));
+    expect(a.headline).toBe(`Llama 3 8B on 8 × H100 SXM5 80GB: no plan serves 1,000 requests/s on the 8 GPUs within ≤ 200 ms per token, ≤ 2.00 s to the first token: ${closest.why}`);
+    expect(a.configuration).toBe(`closest, on more GPUs than named: TP ${closest.point.tensor} · PP ${closest.point.pipeline} · batch ${closest.point.batch}, ${load.replicas} replicas on ${load.gpus} GPUs`);
+    expect(figure(a, 'GPUs for 1,000 requests/s (closest)')).toMatch(/\(more than the 8 GPUs named\)$/);
+  });
+
+  it('a stated concurrency at a rate: its total is over the replicas the load takes', () => {
+    const { a, data } = served('how many h100 to serve llama 3 70b at 100 requests per second with 64 concurrent users');
+    const load = loadOf(data.best);
+    expect(data.best!.batch).toBe(64);
+    expect(a.assumptions).toContain(`64 concurrent requests taken per replica: ${(64 * load.replicas).toLocaleString('en-US')} on the ${load.replicas} replicas`);
+  });
+
+  it('a model too large for the GPUs named, at a rate: the smallest replica that holds it and the replicas the rate takes of it', () => {
+    const a = ask('can I serve llama3.1-405b on one H100 at 10 qps?');
+    expect(a.ok).toBe(false);
+    const note = a.notes.find((n) => n.startsWith('Closest that works'))!;
+    const [, replicas, gpus] = /; 10 requests\/s take (\d+) replicas of it \((\d+) GPUs\)\.$/.exec(note) ?? [];
+    const replicaGpus = Number(/^Closest that works: (\d+) GPUs/.exec(note)?.[1]);
+    expect(Number(gpus)).toBe(Number(replicas) * replicaGpus);
+    expect(figure(a, 'GPUs for 10 requests/s (closest)')).toMatch(new RegExp(`^${gpus} GPUs: ${replicas} replicas of `));
+  });
+
+  it('without a rate no load is asked for or worded', () => {
+    const { a, data } = served('serve llama3-70b on 8 h100');
+    expect(data.best!.load).toBeUndefined();
+    expect(a.figures.some((f) => f.label.startsWith('GPUs for'))).toBe(false);
+    expect(a.headline).toMatch(/: TP \d+ · PP \d+ serves [\d,.]+ tokens\/s per GPU at [\d,]+ concurrent requests, [\d.]+ ms per token, first token in [\d.]+ ms \(/);
+    expect(figure(a, 'Time to first token')).toBe(formatSeconds(data.best!.prefillSeconds));
+  });
+
+  it('no latency bound at a rate: the fewest GPUs, said so', () => {
+    const { a } = served('offline llama3-8b at 1000 qps');
+    expect(a.headline).toMatch(/ \(no latency bound: the fewest GPUs\)$/);
   });
 });

@@ -1,18 +1,21 @@
 import { inferenceBoundsText, runInference, widestShape, type InferencePointJson, type InferenceResponseJson } from '@trainplan/protocol';
-import { countOf, formatBytes, formatGrouped, formatPercent, formatSeconds } from '@trainplan/units';
+import { countOf, formatBytes, formatSeconds } from '@trainplan/units';
 import { DEFAULT_GPU, gpusPerNodeOf } from '../defaults.ts';
 import { modelInputOf, modelNameOf } from '../model-of.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
 import type { Answer, AnswerFigure } from './answer-types.ts';
 import { gpuName } from './describe-estimate.ts';
 import { answerHelp } from './help-answer.ts';
+import { firstTokenText, isLoaded, loadFigure, loadHeadline, takesText } from './serving-load.ts';
+import { perSecond, replicaRequestsPerSecond, requests, shapeText } from './serving-text.ts';
 
 /**
  * "Can I serve 70B on one H100 node?", "how many GPUs to serve llama 3 8b at 1000 QPS": the protocol's
  * runInference with continuous batching (requests join and leave the batch at every decode step, as
  * vLLM and TensorRT-LLM serve), on the GPUs the question names (each replica's TP × PP divides them).
  * The answer is the replica with the most tokens/s per GPU within the latency bounds; with a request
- * rate, the replicas and GPUs that rate needs.
+ * rate (sent as the protocol's requestsPerSecond), the plan needing the fewest GPUs for it, the wait for a
+ * slot counted against the first-token bound, worded from the protocol's load (serving-load.ts).
  */
 
 const CONTINUOUS = 'continuous batching (requests join and leave the batch at every decode step, as vLLM and TensorRT-LLM in-flight batching serve)';
@@ -35,6 +38,7 @@ function requestOf(p: AskParameters, gpus: number | undefined): Record<string, u
     ...(p.pipeline !== undefined && { pipeline: [p.pipeline] }),
     ...(p.concurrency !== undefined && { batches: [p.concurrency] }),
     ...(gpus !== undefined && { gpus }),
+    ...(p.requestsPerSecond !== undefined && { requestsPerSecond: p.requestsPerSecond }),
     batching: 'continuous',
   };
 }
@@ -43,51 +47,29 @@ function requestOf(p: AskParameters, gpus: number | undefined): Record<string, u
 const boundsText = (p: AskParameters): string | undefined =>
   inferenceBoundsText({ maxDecodeSecondsPerToken: p.maxTokenSeconds, maxPrefillSeconds: p.maxFirstTokenSeconds });
 
-const shapeText = (x: { tensor: number; pipeline: number }): string => `TP ${x.tensor} · PP ${x.pipeline}`;
-/** Requests a replica finishes per second: its generated tokens per second over the tokens of one request. */
-const requestsPerSecond = (x: InferencePointJson, outputTokens: number): number => (x.tokensPerSecondPerGpu * x.gpus) / outputTokens;
-/** A rate to three figures, grouped from a thousand up: "3,530", "337", "0.0240". */
-const perSecond = (x: number): string => formatGrouped(x);
-/** A count of requests, grouped from a thousand up as the rates are: "1,557 concurrent requests". */
-const requests = (n: number, noun: string): string => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
 /** Words of a question that asks whether the model fits ("can I fit 70B on one node", "enough memory"). */
 const ASKS_FIT = /\b(?:fits?|memory|vram|hbm|oom)\b/i;
 /** Words of a question that asks for a count of GPUs or nodes. */
 const ASKS_COUNT = /\bhow many\b|\bnumber of\b/i;
 
-/** The figures of one serving point, labelled "(closest)" when it answers another question. */
+/**
+ * The figures of one serving point, labelled "(closest)" when it answers another question. With a rate the
+ * replicas are the load's (loadFigure), not as many as the GPUs named hold, and the first token waits for a slot.
+ */
 function pointFigures(x: InferencePointJson, p: AskParameters, gpus: number | undefined): AnswerFigure[] {
   const outputTokens = p.outputTokens ?? 1;
-  const replicas = gpus === undefined || gpus === x.gpus ? '' : ` · ${countOf(Math.floor(gpus / x.gpus), 'replica')} on the ${gpus} GPUs`;
+  const replicas = gpus === undefined || gpus === x.gpus || isLoaded(x) ? '' : ` · ${countOf(Math.floor(gpus / x.gpus), 'replica')} on the ${gpus} GPUs`;
   return [
     { label: 'Replica', value: `${shapeText(x)}: ${countOf(x.gpus, 'GPU')}${replicas}` },
     { label: 'Concurrent requests', value: `${x.batch.toLocaleString('en-US')} per replica (${x.maxBatch.toLocaleString('en-US')} fit in memory)` },
-    { label: 'Time to first token', value: formatSeconds(x.prefillSeconds) },
+    { label: 'Time to first token', value: isLoaded(x) ? firstTokenText(x) : formatSeconds(x.prefillSeconds) },
     { label: 'Time per output token', value: `${formatSeconds(x.decodeStepSeconds)} (${perSecond(1 / x.decodeStepSeconds)} tokens/s per user)` },
-    { label: 'Throughput', value: `${perSecond(x.tokensPerSecondPerGpu)} tokens/s per GPU · ${perSecond(requestsPerSecond(x, outputTokens))} requests/s per replica` },
+    { label: 'Throughput', value: `${perSecond(x.tokensPerSecondPerGpu)} tokens/s per GPU · ${perSecond(replicaRequestsPerSecond(x, outputTokens))} requests/s per replica` },
     {
       label: 'Memory per GPU',
       value: `${formatBytes(x.totalBytesPerGpu)} of ${formatBytes(x.capacityBytes)}: weights ${formatBytes(x.weightsBytesPerGpu)}, KV cache ${formatBytes(x.kvCacheBytesPerGpu)} (${formatBytes(x.kvCacheBytesPerGpu / x.batch)} per request on each GPU)`,
     },
   ];
-}
-
-/**
- * With a request rate: the replicas (and GPUs) it needs, how loaded they are (the rate over what they finish
- * at this batch: near 100% prompts wait for admission, a queue the estimate leaves out), and whether the
- * GPUs named hold them.
- */
-function loadFigure(x: InferencePointJson, p: AskParameters, gpus: number | undefined): AnswerFigure[] {
-  if (p.requestsPerSecond === undefined) return [];
-  const capacity = requestsPerSecond(x, p.outputTokens ?? 1);
-  const replicas = Math.ceil(p.requestsPerSecond / capacity);
-  const needed = replicas * x.gpus;
-  const load = formatPercent(p.requestsPerSecond / (replicas * capacity), 0);
-  const standing = gpus === undefined ? '' : needed <= gpus ? ` (the ${gpus} GPUs named are enough)` : ` (more than the ${gpus} GPUs named)`;
-  return [{
-    label: `GPUs for ${perSecond(p.requestsPerSecond)} requests/s`,
-    value: `${countOf(needed, 'GPU')}: ${countOf(replicas, 'replica')} of ${shapeText(x)}, loaded to ${load} of what they serve${standing}`,
-  }];
 }
 
 type Served = Extract<InferenceResponseJson, { ok: true }>;
@@ -107,6 +89,44 @@ function smallestServing(p: AskParameters): InferencePointJson | undefined {
     .reduce<InferencePointJson | undefined>((a, b) => (a === undefined || b.gpus < a.gpus || (b.gpus === a.gpus && b.tokensPerSecondPerGpu > a.tokensPerSecondPerGpu) ? b : a), undefined);
 }
 
+/**
+ * The plan in the headline. Without a rate: "TP 2 · PP 1 (4 replicas) serves 5,582 tokens/s per GPU at 497
+ * concurrent requests, 44.5 ms per token, first token in 89.2 ms". With one: the protocol's load (loadHeadline).
+ */
+function planHeadline(best: InferencePointJson, gpus: number | undefined): string {
+  if (isLoaded(best)) return loadHeadline(best, gpus);
+  const replicas = gpus === undefined || gpus === best.gpus ? '' : ` (${countOf(gpus / best.gpus, 'replica')})`;
+  return `${shapeText(best)}${replicas} serves ${perSecond(best.tokensPerSecondPerGpu)} tokens/s per GPU at ${requests(best.batch, 'concurrent request')}, `
+    + `${formatSeconds(best.decodeStepSeconds)} per token, first token in ${formatSeconds(best.prefillSeconds)}`;
+}
+
+/** The bounds the plan was held to, or with none what it was chosen for: the most throughput, or at a rate the fewest GPUs. */
+const boundsNote = (bounds: string | undefined, p: AskParameters): string =>
+  (bounds !== undefined ? ` (${bounds})` : p.requestsPerSecond === undefined ? ' (no latency bound: the most throughput)' : ' (no latency bound: the fewest GPUs)');
+
+/** A point's figures, its load's among them, labelled as the closest: an answer to another question than the one asked. */
+const closestFigures = (x: InferencePointJson, p: AskParameters, gpus: number | undefined): AnswerFigure[] =>
+  [...pointFigures(x, p, gpus), ...loadFigure(x, gpus)].map((f) => ({ ...f, label: `${f.label} (closest)` }));
+
+/** What no plan met: "no plan meets ≤ 100 ms to the first token", or at a rate "no plan serves 1,000 requests/s on the 8 GPUs within …". */
+function missedText(bounds: string | undefined, p: AskParameters, gpus: number | undefined): string {
+  if (p.requestsPerSecond === undefined) return `no plan meets ${bounds ?? 'the latency bounds'}`;
+  return `no plan serves ${perSecond(p.requestsPerSecond)} requests/s${gpus === undefined ? '' : ` on the ${gpus.toLocaleString('en-US')} GPUs`}${bounds === undefined ? '' : ` within ${bounds}`}`;
+}
+
+/**
+ * The closest plan's configuration, said as missing the bounds; at a rate one that meets them on more GPUs
+ * than named is said as that ("on more GPUs than named: TP 2 · PP 1 · batch 497, 47 replicas on 94 GPUs").
+ */
+function closestConfiguration(x: InferencePointJson, p: AskParameters): string {
+  const shape = `${shapeText(x)} · batch ${x.batch.toLocaleString('en-US')}`;
+  const meetsBounds = (p.maxTokenSeconds === undefined || x.decodeStepSeconds <= p.maxTokenSeconds)
+    && (p.maxFirstTokenSeconds === undefined || (x.load?.firstTokenSeconds ?? x.prefillSeconds) <= p.maxFirstTokenSeconds);
+  return isLoaded(x) && meetsBounds
+    ? `closest, on more GPUs than named: ${shape}, ${countOf(x.load.replicas, 'replica')} on ${countOf(x.load.gpus, 'GPU')}`
+    : `closest to the bounds, missing them: ${shape}`;
+}
+
 export function answerServing(q: ParsedQuestion): Answer {
   const p = q.parameters;
   const gpus = servingGpus(p);
@@ -120,19 +140,19 @@ export function answerServing(q: ParsedQuestion): Answer {
   };
   const best = result.best;
   if (best !== undefined) {
-    const replicas = gpus === undefined || gpus === best.gpus ? '' : ` (${countOf(gpus / best.gpus, 'replica')})`;
     // A count asked with no request rate: one replica's GPUs answer it for one replica's load.
     const countNote = p.requestsPerSecond === undefined && ASKS_COUNT.test(q.text)
-      ? [`One replica of ${countOf(best.gpus, 'GPU')} serves ${perSecond(requestsPerSecond(best, p.outputTokens ?? 1))} requests/s; give a load ("at 100 requests/s") for the GPUs it needs.`] : [];
-    // A stated concurrency is each replica's: said in the total when the GPUs named hold several.
-    const perReplica = p.concurrency !== undefined && gpus !== undefined && gpus > best.gpus
-      ? [`${p.concurrency.toLocaleString('en-US')} concurrent requests taken per replica: ${(p.concurrency * gpus / best.gpus).toLocaleString('en-US')} on the ${gpus} GPUs`] : [];
+      ? [`One replica of ${countOf(best.gpus, 'GPU')} serves ${perSecond(replicaRequestsPerSecond(best, p.outputTokens ?? 1))} requests/s; give a load ("at 100 requests/s") for the GPUs it needs.`] : [];
+    // A stated concurrency is each replica's: said in the total when the plan holds several (the load's, or as many as the GPUs named hold).
+    const replicaCount = isLoaded(best) ? best.load.replicas : gpus === undefined ? 1 : gpus / best.gpus;
+    const where = isLoaded(best) ? `the ${countOf(replicaCount, 'replica')}` : `the ${gpus} GPUs`;
+    const perReplica = p.concurrency !== undefined && replicaCount > 1
+      ? [`${p.concurrency.toLocaleString('en-US')} concurrent requests taken per replica: ${(p.concurrency * replicaCount).toLocaleString('en-US')} on ${where}`] : [];
     return {
       ...base, ok: true, assumptions: [...base.assumptions, ...perReplica],
-      headline: `${subject}: ${ASKS_FIT.test(q.text) ? 'fits; ' : ''}${shapeText(best)}${replicas} serves ${perSecond(best.tokensPerSecondPerGpu)} tokens/s per GPU at ${requests(best.batch, 'concurrent request')}, `
-        + `${formatSeconds(best.decodeStepSeconds)} per token, first token in ${formatSeconds(best.prefillSeconds)}${bounds === undefined ? ' (no latency bound: the most throughput)' : ` (${bounds})`}`,
+      headline: `${subject}: ${ASKS_FIT.test(q.text) ? 'fits; ' : ''}${planHeadline(best, gpus)}${boundsNote(bounds, p)}`,
       configuration: `${shapeText(best)} · batch ${best.batch.toLocaleString('en-US')} · ${(p.precision ?? 'bf16').toUpperCase()} · ${countOf(p.promptTokens ?? 0, 'prompt token')} + ${countOf(p.outputTokens ?? 0, 'output token')}`,
-      figures: [...pointFigures(best, p, gpus), ...loadFigure(best, p, gpus)],
+      figures: [...pointFigures(best, p, gpus), ...loadFigure(best, gpus)],
       memoryPerGpuBytes: best.totalBytesPerGpu, memoryCapacityBytes: best.capacityBytes,
       notes: [...(result.warnings ?? []), ...countNote, ...fastestNote(result)],
     };
@@ -145,19 +165,20 @@ export function answerServing(q: ParsedQuestion): Answer {
     return {
       ...base, ok: false,
       headline: `${subject}: does not fit for serving (${why})`,
-      figures: smallest === undefined ? [] : pointFigures(smallest, p, undefined).map((f) => ({ ...f, label: `${f.label} (closest)` })),
+      figures: smallest === undefined ? [] : closestFigures(smallest, p, undefined),
       ...(smallest !== undefined && { configuration: `closest that works, not what was asked: ${shapeText(smallest)} on ${countOf(smallest.gpus, 'GPU')}` }),
       notes: [
-        ...(smallest === undefined ? [] : [`Closest that works: ${countOf(smallest.gpus, 'GPU')} (${shapeText(smallest)}) hold it, with up to ${requests(smallest.maxBatch, 'request')} at a time.`]),
+        ...(smallest === undefined ? [] : [`Closest that works: ${countOf(smallest.gpus, 'GPU')} (${shapeText(smallest)}) hold it, with up to ${requests(smallest.maxBatch, 'request')} at a time`
+          + `${isLoaded(smallest) ? `; ${takesText(smallest)}` : ''}.`]),
       ],
     };
   }
   const closest = result.closest;
   return {
     ...base, ok: false,
-    headline: `${subject}: no plan meets ${bounds ?? 'the latency bounds'}${closest === undefined ? '' : `: ${closest.why}`}`,
-    figures: closest === undefined ? [] : pointFigures(closest.point, p, gpus).map((f) => ({ ...f, label: `${f.label} (closest)` })),
-    ...(closest !== undefined && { configuration: `closest to the bounds, missing them: ${shapeText(closest.point)} · batch ${closest.point.batch.toLocaleString('en-US')}` }),
+    headline: `${subject}: ${missedText(bounds, p, gpus)}${closest === undefined ? '' : `: ${closest.why}`}`,
+    figures: closest === undefined ? [] : closestFigures(closest.point, p, gpus),
+    ...(closest !== undefined && { configuration: closestConfiguration(closest.point, p) }),
     notes: [...(result.warnings ?? []), ...fastestNote(result)],
   };
 }
