@@ -1,10 +1,11 @@
-import { collectiveCost, p2pSeconds } from '@trainplan/collectives';
-import { kvWidth, parameterBreakdown, pipelineSplit, stageParameters } from '@trainplan/model';
+import { p2pSeconds } from '@trainplan/collectives';
+import { kvWidth, pipelineSplit, stageParameters } from '@trainplan/model';
 import { kernelContext, layerComputeCost, layerProfile, peak16, resolveCalibration, type PlanInput } from '@trainplan/planner';
-import { GiB, us, type Bytes, type Seconds } from '@trainplan/units';
+import { GiB, type Bytes, type Seconds } from '@trainplan/units';
 import { planFor, type SearchBase } from '../candidate.ts';
 import { cachedPrefixTokens, uncachedAttentionFraction } from './prefix-cache.ts';
 import type { ServingLoad } from './serving-load.ts';
+import { bytesPerValue, decodeLayer, decodeLogitsSeconds } from './decode-layer.ts';
 import { continuousIteration, pagedTokensPerSequence, stageSeconds, type DecodeRound, type InferenceBatching, type PromptPrefill } from './continuous-batching.ts';
 
 /** What the inference planner needs: the training base minus the batch (precision is the weights' and KV cache's). */
@@ -87,17 +88,6 @@ export interface ShapeMemo {
 
 /** CUDA context, cuBLAS workspace, NCCL buffers and the activations of one step (as training's reserve). */
 const RUNTIME_RESERVE: Bytes = GiB(2);
-/** Kernels per layer of one decode step (QKV, attention, out-proj, two or three MLP GEMMs, norms, residuals). */
-const KERNELS_PER_LAYER = 10;
-/**
- * The most a decode kernel costs beyond its own work. Serving engines replay the decode step as a CUDA
- * graph (vLLM and TensorRT-LLM capture it), so the CPU launch gap the eager-PyTorch training fits hold
- * (Hopper's 10 µs) is not paid; what stays is the GPU-side ramp and tail, which the A100 fit bounds
- * (2 µs, a kernel queue kept full by the CPU). Without it a faster GPU decodes slower (H100 below A100).
- */
-const DECODE_KERNEL_OVERHEAD: Seconds = us(2);
-
-const bytesPerValue = (base: InferenceBase): number => (base.precision === 'fp8' ? 1 : 2);
 
 /**
  * KV-cache bytes per token on one GPU: K and V of every layer the GPU holds, n_kv·d_head wide each,
@@ -205,7 +195,6 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
   const prefillInput = (sequences: number, tokens = promptTokens) => planFor({ ...base, globalBatchSize: sequences, dropout: false, seqLength: tokens }, {
     tensor: t, pipeline: p, data: 1, context: 1, virtualStages: 1, microBatchSize: sequences, sequenceParallel: false, recompute: 'none', sharding: 'none',
   });
-  const calibration = resolveCalibration(base);
   const layerForward = layerProfile(prefillInput(m)).forwardSeconds;
   const crossNode = t * p > base.nvlinkDomainGpus;
   const send = (bytes: number) => (p > 1 ? (p - 1) * p2pSeconds({ bytes, fabric: base.fabric, crossNode }) : 0);
@@ -213,25 +202,10 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
   const prefill = prefillTraversal + (microBatches - 1) * mostLayers * layerForward;
 
   // Decode: per layer, weights + KV read once per micro-batch (Pope et al. 2022 §3), m sequences at a time.
-  const parts = parameterBreakdown(model);
-  const layerWeights = (parts.perLayerTensorParallel / t + parts.perLayerReplicated) * bytesPerValue(base);
   const meanContext = promptTokens + outputTokens / 2;
-  const kvRead = m * meanContext * kvCacheBytesPerToken(base, t, 1);
-  const hbm = base.gpu.hbmBandwidth * calibration.hbmFraction;
-  const flops = 2 * m * (parts.perLayerTensorParallel / t) + (4 * m * meanContext * model.hiddenSize) / t;
-  const peak = base.precision === 'fp8' && base.gpu.peakFlops.fp8 !== undefined ? base.gpu.peakFlops.fp8 * calibration.fp8GemmPeakFraction : peak16(base.gpu) * calibration.gemmPeakFraction;
-  const memorySeconds = (layerWeights + kvRead) / hbm;
-  const computeSeconds = flops / peak;
-  const group = { ranks: t, ranksPerNode: Math.min(t, base.nvlinkDomainGpus), concurrentGroupsPerNode: 1 };
-  const allReduce = t > 1 ? collectiveCost({ op: 'all-reduce', bytes: 2 * m * model.hiddenSize, group, fabric: base.fabric, algorithm: 'auto' }).seconds : 0;
-  const kernelOverhead = Math.min(calibration.kernelOverhead, DECODE_KERNEL_OVERHEAD);
+  const layer = decodeLayer({ base, model, tensor: t, microBatch: m, meanContext, kvBytesPerToken: kvCacheBytesPerToken(base, t, 1) });
   const round: DecodeRound = {
-    microBatches,
-    layer: { memorySeconds, computeSeconds, fixedSeconds: KERNELS_PER_LAYER * kernelOverhead + 2 * allReduce },
-    layersPerStage: layers,
-    // The output layer on the last stage: V·h/t weights read once per micro-batch.
-    logitsSeconds: (model.vocabSize * model.hiddenSize * bytesPerValue(base)) / t / hbm,
-    activationBytes: 2 * m * model.hiddenSize,
+    microBatches, layer, layersPerStage: layers, logitsSeconds: decodeLogitsSeconds(base, model, t), activationBytes: 2 * m * model.hiddenSize,
   };
   const stageDecode = stageSeconds(round);
   const traversal = stageDecode.reduce((a, s) => a + s, 0) + send(round.activationBytes);
@@ -253,6 +227,6 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
   return {
     ok: true, shape, batching, prefillSeconds: continuous?.firstTokenSeconds ?? prefill, decodeStepSeconds: step, microBatches, weightsBytesPerGpu: weights,
     kvCacheBytesPerGpu: kv, totalBytesPerGpu: total, capacityBytes: capacity, usableBytes: usable, maxBatch, tokensPerSecondPerGpu: b / step / (t * p),
-    memoryBound: memorySeconds >= computeSeconds,
+    memoryBound: layer.memorySeconds >= layer.computeSeconds,
   };
 }

@@ -1,0 +1,61 @@
+import { collectiveCost } from '@trainplan/collectives';
+import { parameterBreakdown, type ModelShape } from '@trainplan/model';
+import { peak16, resolveCalibration } from '@trainplan/planner';
+import { us, type Seconds } from '@trainplan/units';
+import type { DecodeLayer } from './continuous-batching.ts';
+import type { InferenceBase } from './inference-plan.ts';
+
+/** Kernels per layer of one decode step (QKV, attention, out-proj, two or three MLP GEMMs, norms, residuals). */
+const KERNELS_PER_LAYER = 10;
+/**
+ * The most a decode kernel costs beyond its own work. Serving engines replay the decode step as a CUDA
+ * graph (vLLM and TensorRT-LLM capture it), so the CPU launch gap the eager-PyTorch training fits hold
+ * (Hopper's 10 µs) is not paid; what stays is the GPU-side ramp and tail, which the A100 fit bounds
+ * (2 µs, a kernel queue kept full by the CPU). Without it a faster GPU decodes slower (H100 below A100).
+ */
+const DECODE_KERNEL_OVERHEAD: Seconds = us(2);
+
+/** Bytes of a weight or KV-cache value: FP8's one, else 16 bits. */
+export const bytesPerValue = (base: Pick<InferenceBase, 'precision'>): number => (base.precision === 'fp8' ? 1 : 2);
+
+/** The sustained HBM bandwidth the decode streams weights and KV cache at (the calibration's fraction of the datasheet's). */
+export const decodeHbmBandwidth = (base: InferenceBase): number => base.gpu.hbmBandwidth * resolveCalibration(base).hbmFraction;
+
+/**
+ * One layer of `model` decoding a micro-batch of m sequences on tensor-parallel rank t, as a roofline
+ * (Williams et al. 2009; Pope et al. 2022 §3): the layer's weights and the micro-batch's KV cache (at the
+ * mean context) read once from HBM, against the FLOPs of `queryTokens` new tokens a sequence (1 when
+ * decoding; the γ + 1 a target model verifies under speculative decoding) over the sustained tensor-core
+ * peak; plus its kernels' overheads and two tensor-parallel all-reduces of the tokens' activations.
+ * `kvBytesPerToken` is the KV cache of one token of one layer on this rank.
+ */
+export function decodeLayer(options: {
+  readonly base: InferenceBase;
+  readonly model: ModelShape;
+  readonly tensor: number;
+  readonly microBatch: number;
+  readonly meanContext: number;
+  readonly kvBytesPerToken: number;
+  readonly queryTokens?: number;
+}): DecodeLayer {
+  const { base, model, tensor: t, microBatch: m, meanContext, kvBytesPerToken, queryTokens = 1 } = options;
+  const calibration = resolveCalibration(base);
+  const parts = parameterBreakdown(model);
+  const layerWeights = (parts.perLayerTensorParallel / t + parts.perLayerReplicated) * bytesPerValue(base);
+  const kvRead = m * meanContext * kvBytesPerToken;
+  const tokens = m * queryTokens;
+  const flops = 2 * tokens * (parts.perLayerTensorParallel / t) + (4 * tokens * meanContext * model.hiddenSize) / t;
+  const peak = base.precision === 'fp8' && base.gpu.peakFlops.fp8 !== undefined ? base.gpu.peakFlops.fp8 * calibration.fp8GemmPeakFraction : peak16(base.gpu) * calibration.gemmPeakFraction;
+  const group = { ranks: t, ranksPerNode: Math.min(t, base.nvlinkDomainGpus), concurrentGroupsPerNode: 1 };
+  const allReduce = t > 1 ? collectiveCost({ op: 'all-reduce', bytes: 2 * tokens * model.hiddenSize, group, fabric: base.fabric, algorithm: 'auto' }).seconds : 0;
+  const kernelOverhead = Math.min(calibration.kernelOverhead, DECODE_KERNEL_OVERHEAD);
+  return {
+    memorySeconds: (layerWeights + kvRead) / decodeHbmBandwidth(base),
+    computeSeconds: flops / peak,
+    fixedSeconds: KERNELS_PER_LAYER * kernelOverhead + 2 * allReduce,
+  };
+}
+
+/** The output layer's decode of one micro-batch on the last stage: V·h/t weights read once. */
+export const decodeLogitsSeconds = (base: InferenceBase, model: ModelShape, tensor: number): Seconds =>
+  (model.vocabSize * model.hiddenSize * bytesPerValue(base)) / tensor / decodeHbmBandwidth(base);
