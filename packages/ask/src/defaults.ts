@@ -152,7 +152,7 @@ function fillServing(p: AskParameters, take: Take): void {
     const prompt = p.seqLength - output;
     take('promptTokens', prompt, `a ${prompt.toLocaleString('en-US')}-token prompt (the ${p.seqLength.toLocaleString('en-US')}-token context asked, less the ${output.toLocaleString('en-US')} generated)`);
   }
-  if (p.promptTokens === undefined) take('promptTokens', DEFAULT_PROMPT_TOKENS, `a ${DEFAULT_PROMPT_TOKENS.toLocaleString('en-US')}-token prompt (no length given; ${lengths})`);
+  fillPrompt(p, take, lengths);
   if (p.outputTokens === undefined) take('outputTokens', DEFAULT_OUTPUT_TOKENS, `${DEFAULT_OUTPUT_TOKENS} generated tokens per request (no length given)`);
   // An interactive service's bounds (the protocol's, from MLPerf Inference's Llama 2 70B server scenario).
   if (p.maxTokenSeconds === undefined && p.maxFirstTokenSeconds === undefined && p.offline !== true) {
@@ -161,6 +161,26 @@ function fillServing(p: AskParameters, take: Take): void {
     const waited = p.requestsPerSecond === undefined ? '' : ', the wait for a slot included,';
     take('maxFirstTokenSeconds', INTERACTIVE_TTFT_SECONDS, `first token within ${INTERACTIVE_TTFT_SECONDS} s${waited} and each next within ${INTERACTIVE_TOKEN_SECONDS * 1000} ms (${why})`);
     p.maxTokenSeconds = INTERACTIVE_TOKEN_SECONDS;
+  }
+}
+
+/**
+ * A serving question's prompt length, with the prefix every prompt shares (a system prompt) inside it, as the
+ * protocol reads sharedPrefixTokens. A prompt length longer than the prefix is the whole prompt ("a 4k prompt
+ * with a 1k system prompt": 1k shared, 3k each request's own). One no longer than it cannot hold it, so it is
+ * read as each request's own part, after the prefix ("a 500-token prompt with a 2k system prompt": 2,548 tokens
+ * in all); the default 2,048 is read so too when the prefix is as long, and the answer says the total.
+ */
+function fillPrompt(p: AskParameters, take: Take, lengths: string): void {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const prefix = p.sharedPrefixTokens;
+  const after = (shared: number, own: number, why: string) =>
+    take('promptTokens', shared + own, `a ${n(shared + own)}-token prompt: the ${n(shared)}-token shared prefix, then ${n(own)} tokens of each request's own (${why})`);
+  if (p.promptTokens === undefined) {
+    if (prefix !== undefined && prefix >= DEFAULT_PROMPT_TOKENS) after(prefix, DEFAULT_PROMPT_TOKENS, `no length given; ${lengths}`);
+    else take('promptTokens', DEFAULT_PROMPT_TOKENS, `a ${n(DEFAULT_PROMPT_TOKENS)}-token prompt (no length given; ${lengths})`);
+  } else if (prefix !== undefined && p.promptTokens <= prefix) {
+    after(prefix, p.promptTokens, `the ${n(p.promptTokens)}-token prompt asked is no longer than the prefix it opens with, so read as the part after it`);
   }
 }
 

@@ -83,6 +83,12 @@ export interface AskParameters {
   mfu?: number;
   /** Serving: tokens per prompt ("2k prompt"). */
   promptTokens?: number;
+  /**
+   * Serving: the tokens every prompt opens with, the same for all ("a 1k-token system prompt"), cached once and
+   * not prefilled again (the protocol's sharedPrefixTokens). Part of promptTokens (defaults.ts says how a prompt
+   * length no longer than it is read).
+   */
+  sharedPrefixTokens?: number;
   /** Serving: tokens generated per request ("512 output tokens"). */
   outputTokens?: number;
   /** Serving: the bound on the time per output token ("50 ms/token", "30 tokens/s per user"), in seconds. */

@@ -1,4 +1,4 @@
-import type { InferencePointJson, InferenceResponseJson } from '@trainplan/protocol';
+import { runInference, type InferencePointJson, type InferenceResponseJson } from '@trainplan/protocol';
 import { formatSeconds } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
 import { ask } from '../src/answer/answer.ts';
@@ -264,5 +264,95 @@ describe('serving at a request rate: the protocol\'s load, worded', () => {
   it('no latency bound at a rate: the fewest GPUs, said so', () => {
     const { a } = served('offline llama3-8b at 1000 qps');
     expect(a.headline).toMatch(/ \(no latency bound: the fewest GPUs\)$/);
+  });
+});
+
+describe('serving with a shared prompt prefix (a system prompt, cached once)', () => {
+  it.each([
+    ['serve llama3-8b with a 1k-token system prompt', 1024],
+    ['serve llama3-8b with a 500 token shared prefix', 500],
+    ['serve llama3-8b with 2k tokens of system prompt', 2048],
+    ['serve llama3-8b with a system prompt of 1k tokens', 1024],
+    ['serve llama3-8b with a system prompt of 1.5k', 1536],
+    ['serve llama3-8b where every request has 1024 shared prompt tokens', 1024],
+    ['serve llama3-8b with a 1,024-token common prefix', 1024],
+    ['serve llama3-8b, shared prefix: 300 tokens', 300],
+    ['serve llama3-8b with a 256-token prompt prefix', 256],
+  ])('"%s" shares %d tokens', (question, tokens) => {
+    const q = parse(question);
+    expect(q.intent).toBe('serving');
+    expect(q.stated.sharedPrefixTokens).toBe(tokens);
+  });
+
+  it('a system prompt alone makes a serving question, and its prompt length is not the prompt\'s', () => {
+    const q = parse('llama3-8b on 8 h100 with a 1k system prompt');
+    expect(q.intent).toBe('serving');
+    expect(q.stated).toMatchObject({ sharedPrefixTokens: 1024 });
+    expect(q.stated.promptTokens).toBeUndefined();
+  });
+
+  it('"system prompt at 100 qps" is a rate with no prefix or prompt length (the rate is read first)', () => {
+    const q = parse('serve llama 3 8b with a system prompt at 100 qps');
+    expect(q.stated.requestsPerSecond).toBe(100);
+    expect(q.stated.sharedPrefixTokens).toBeUndefined();
+    expect(q.stated.promptTokens).toBeUndefined();
+  });
+
+  it.each([
+    // A prompt longer than the prefix holds it: 4,096 in all, the first 1,024 shared.
+    ['serve llama3-8b with 4k prompts and a 1k system prompt', 4096, 1024],
+    // No longer than the prefix: each request's own part after it, 2,048 + 500 and 2,048 + 2,048.
+    ['serve llama3-8b with 2k tokens of system prompt and a 500 token prompt', 2548, 2048],
+    ['serve llama3-8b with a 2k prompt and a 2k system prompt', 4096, 2048],
+    // No length given: the default 2,048 holds a shorter prefix, and follows one as long or longer (4,096 + 2,048).
+    ['serve llama3-8b with a 1k-token system prompt', 2048, 1024],
+    ['serve llama3-8b with a system prompt of 4k tokens', 6144, 4096],
+  ])('"%s": a %d-token prompt opening with %d shared', (question, promptTokens, sharedPrefixTokens) => {
+    expect(parse(question).parameters).toMatchObject({ promptTokens, sharedPrefixTokens });
+  });
+
+  it('a prompt no longer than its prefix is said to be read as the part after it', () => {
+    const q = parse('serve llama3-8b with 2k tokens of system prompt and a 500 token prompt');
+    expect(q.stated.promptTokens).toBe(500);
+    expect(q.defaults.map((d) => d.text)).toContain('a 2,548-token prompt: the 2,048-token shared prefix, then 500 tokens of each request\'s own '
+      + '(the 500-token prompt asked is no longer than the prefix it opens with, so read as the part after it)');
+  });
+
+  it('the prefix is sent as sharedPrefixTokens with the whole prompt, and said in the configuration and assumptions', () => {
+    const a = ask('serve llama3-8b on 8 h100 with 2k tokens of system prompt and a 500 token prompt');
+    // The very request the bot documents: 2,548 prompt tokens, the first 2,048 shared.
+    expect(a.data).toEqual(runInference({
+      model: 'llama3-8b', cluster: { gpu: 'h100-sxm' }, precision: 'bf16', promptTokens: 2548, outputTokens: 512, sharedPrefixTokens: 2048,
+      maxDecodeSecondsPerToken: 0.2, maxPrefillSeconds: 2, gpus: 8, batching: 'continuous',
+    }));
+    const data = a.data as Served;
+    expect(data.best!.sharedPrefixTokens).toBe(2048);
+    expect(a.configuration).toMatch(/ · 2548 prompt tokens \(the first 2,048 shared and cached\) \+ 512 output tokens$/);
+    expect(a.assumptions).toContain('a 2,048-token prefix shared and cached: every 2,548-token prompt opens with the same 2,048 tokens (a system prompt), '
+      + 'held once in the KV cache in whole blocks and not prefilled again (prefix caching, as vLLM\'s automatic prefix caching and SGLang\'s RadixAttention serve); '
+      + 'each request prefills and holds only the 500 tokens after it, attending over all of them');
+  });
+
+  it('a shared prefix lets more requests fit and prefills less: every shape holds more than the same prompts unshared, and a lone request\'s first token comes sooner', () => {
+    const shared = served('llama3-70b on 8 h100 with 4k prompts and a 2k system prompt, offline').data;
+    const unshared = served('llama3-70b on 8 h100 with 4k prompts, offline').data;
+    const largest = (d: Served) => new Map(d.byShape.flatMap((s) => (s.ok ? [[`${s.tensor}·${s.pipeline}`, s.largestBatch] as const] : [])));
+    const without = largest(unshared);
+    const withPrefix = largest(shared);
+    expect(without.size).toBeGreaterThan(0);
+    expect([...withPrefix.keys()]).toEqual([...without.keys()]);
+    for (const [shape, x] of withPrefix) {
+      // Each sequence holds 2,048 fewer prompt tokens (held once for all instead): more of them fit.
+      expect(x.maxBatch).toBeGreaterThan(without.get(shape)!.maxBatch);
+    }
+    // The fastest point (one request at a time) prefills 2,048 of its 4,096 tokens, not all of them.
+    expect(shared.frontier[0]!.prefillSeconds).toBeLessThan(unshared.frontier[0]!.prefillSeconds);
+  });
+
+  it('no prefix stated: no sharedPrefixTokens sent and nothing said of one', () => {
+    const { a, data } = served('serve llama3-8b on 8 h100');
+    expect(data.best!.sharedPrefixTokens).toBeUndefined();
+    expect(a.configuration).toMatch(/ · 2048 prompt tokens \+ 512 output tokens$/);
+    expect(a.assumptions.join(' ')).not.toMatch(/prefix/);
   });
 });

@@ -20,6 +20,24 @@ import { perSecond, replicaRequestsPerSecond, requests, shapeText } from './serv
 
 const CONTINUOUS = 'continuous batching (requests join and leave the batch at every decode step, as vLLM and TensorRT-LLM in-flight batching serve)';
 
+/**
+ * How a shared prefix is served, said when the question gives one: "a 1,024-token prefix shared and cached: …".
+ * The protocol holds it in whole KV blocks (the part of a last block is each request's own) and always
+ * prefills a prompt's last token, whose logits give the first output token.
+ */
+const prefixCaching = (p: AskParameters): string[] => {
+  const prefix = p.sharedPrefixTokens;
+  if (prefix === undefined) return [];
+  const n = (x: number) => x.toLocaleString('en-US');
+  return [`a ${n(prefix)}-token prefix shared and cached: every ${n(p.promptTokens ?? prefix)}-token prompt opens with the same ${n(prefix)} tokens (a system prompt), `
+    + 'held once in the KV cache in whole blocks and not prefilled again (prefix caching, as vLLM\'s automatic prefix caching and SGLang\'s RadixAttention serve); '
+    + `each request prefills and holds only the ${n((p.promptTokens ?? prefix) - prefix)} tokens after it, attending over all of them`];
+};
+
+/** "2048 prompt tokens (the first 1,024 shared and cached) + 512 output tokens": the lengths of the configuration. */
+const lengthsText = (p: AskParameters): string => `${countOf(p.promptTokens ?? 0, 'prompt token')}`
+  + `${p.sharedPrefixTokens === undefined ? '' : ` (the first ${p.sharedPrefixTokens.toLocaleString('en-US')} shared and cached)`} + ${countOf(p.outputTokens ?? 0, 'output token')}`;
+
 /** The GPUs the question gives to serving: stated GPUs, or nodes × GPUs per node; undefined when it names no count. */
 function servingGpus(p: AskParameters): number | undefined {
   if (p.gpus !== undefined) return p.gpus;
@@ -32,6 +50,7 @@ function requestOf(p: AskParameters, gpus: number | undefined): Record<string, u
     cluster: { gpu: p.system ?? p.gpu ?? DEFAULT_GPU, ...(p.gpusPerNode !== undefined && { gpusPerNode: p.gpusPerNode }) },
     ...(p.precision !== undefined && { precision: p.precision }),
     promptTokens: p.promptTokens, outputTokens: p.outputTokens,
+    ...(p.sharedPrefixTokens !== undefined && { sharedPrefixTokens: p.sharedPrefixTokens }),
     ...(p.maxTokenSeconds !== undefined && { maxDecodeSecondsPerToken: p.maxTokenSeconds }),
     ...(p.maxFirstTokenSeconds !== undefined && { maxPrefillSeconds: p.maxFirstTokenSeconds }),
     ...(p.tensor !== undefined && { tensor: [p.tensor] }),
@@ -136,7 +155,7 @@ export function answerServing(q: ParsedQuestion): Answer {
   const bounds = boundsText(p);
   const base = {
     intent: q.intent, question: q.text, examples: [], data: result,
-    assumptions: [...q.defaults.map((d) => d.text), CONTINUOUS],
+    assumptions: [...q.defaults.map((d) => d.text), CONTINUOUS, ...prefixCaching(p)],
   };
   const best = result.best;
   if (best !== undefined) {
@@ -151,7 +170,7 @@ export function answerServing(q: ParsedQuestion): Answer {
     return {
       ...base, ok: true, assumptions: [...base.assumptions, ...perReplica],
       headline: `${subject}: ${ASKS_FIT.test(q.text) ? 'fits; ' : ''}${planHeadline(best, gpus)}${boundsNote(bounds, p)}`,
-      configuration: `${shapeText(best)} · batch ${best.batch.toLocaleString('en-US')} · ${(p.precision ?? 'bf16').toUpperCase()} · ${countOf(p.promptTokens ?? 0, 'prompt token')} + ${countOf(p.outputTokens ?? 0, 'output token')}`,
+      configuration: `${shapeText(best)} · batch ${best.batch.toLocaleString('en-US')} · ${(p.precision ?? 'bf16').toUpperCase()} · ${lengthsText(p)}`,
       figures: [...pointFigures(best, p, gpus), ...loadFigure(best, gpus)],
       memoryPerGpuBytes: best.totalBytesPerGpu, memoryCapacityBytes: best.capacityBytes,
       notes: [...(result.warnings ?? []), ...countNote, ...fastestNote(result)],

@@ -3,8 +3,9 @@ import { KILO_NUMBER } from './numbers.ts';
 import type { Scanner } from './quantities.ts';
 
 /**
- * The words of a serving question and the figures it states: prompt and output lengths, latency bounds
- * (per output token, to the first token, tokens/s per user) and a request rate. Read before the training
+ * The words of a serving question and the figures it states: prompt and output lengths, a prompt prefix
+ * every request shares (a system prompt), latency bounds (per output token, to the first token, tokens/s
+ * per user) and a request rate. Read before the training
  * budget, so "generate 512 tokens" is never a token budget and "30 tokens/s per user" never a throughput.
  */
 
@@ -26,11 +27,31 @@ const secondsOf = (value: string | undefined, unit: string | undefined): number 
 /** Words between a latency's name and its value: "ttft under 2 s", "time to first token of 500 ms", "tpot <= 50ms". */
 const BOUND_JOIN = String.raw`(?:\s*(?:of|under|below|within|less than|at most|no more than|max(?:imum)?|<=?|≤|=|:|is|in|at|~|around|about)\s*)*\s*`;
 
-export type ServingFacts = Pick<AskParameters, 'promptTokens' | 'outputTokens' | 'maxTokenSeconds' | 'maxFirstTokenSeconds' | 'requestsPerSecond' | 'concurrency' | 'offline'>;
+export type ServingFacts = Pick<AskParameters, 'promptTokens' | 'sharedPrefixTokens' | 'outputTokens' | 'maxTokenSeconds' | 'maxFirstTokenSeconds' | 'requestsPerSecond' | 'concurrency' | 'offline'>;
+
+/** The names of a prefix every prompt shares: "system prompt", "shared prefix", "common prompt prefix", "cached prefix". */
+const SHARED_PREFIX = String.raw`(?:system[\s-]*(?:prompts?|messages?)|(?:shared|common|cached)[\s-]*(?:prompt[\s-]*)?prefix(?:es)?|prompt[\s-]*prefix(?:es)?)`;
+
+/**
+ * "a 1k-token system prompt", "a 500 token shared prefix", "2k tokens of system prompt", "1024 shared prompt
+ * tokens", "system prompt of 1k tokens", "shared prefix: 500 tokens". Read before the prompt, whose own patterns
+ * would take "prompt of 1k tokens" out of "system prompt of 1k tokens". After the name, the count must follow
+ * "of", "is", "=" or ":", so "system prompt at 100 qps" leaves the rate alone.
+ */
+function takeSharedPrefix(s: Scanner): RegExpExecArray | undefined {
+  return s.take(new RegExp(String.raw`\b${TOKEN_COUNT}[\s-]*(?:tok(?:en)?s?[\s-]*)?(?:(?:of|for|in)(?:\s+(?:the|a))?\s+)?${SHARED_PREFIX}\b`))
+    ?? s.take(new RegExp(String.raw`\b${TOKEN_COUNT}[\s-]*(?:shared|common|cached)[\s-]*(?:prompt[\s-]*)?tok(?:en)?s\b`))
+    ?? s.take(new RegExp(String.raw`\b${SHARED_PREFIX}(?:[\s-]*(?:length|len|size))?\s*(?:of|is|=|:)\s*(?:about\s+|~\s*)?${TOKEN_COUNT}(?:[\s-]*tok(?:en)?s?)?\b`));
+}
 
 /** Reads (and blanks) the serving figures; fields the question does not give stay unset. */
 export function takeServing(s: Scanner): ServingFacts {
   const out: ServingFacts = {};
+  // "1000 qps", "50 requests/s", "20 req/s", "1k requests per second". First: "system prompt at 100 qps" was a 100-token prompt.
+  const rate = s.take(/\b(\d+(?:\.\d+)?)(k?)\s*(?:qps|rps|queries\s*(?:\/|per)\s*s(?:ec(?:ond)?)?|req(?:uest)?s?\s*(?:\/|per)\s*s(?:ec(?:ond)?)?)\b/);
+  if (rate) out.requestsPerSecond = Number(rate[1]) * (rate[2] === 'k' ? 1000 : 1);
+  const prefix = takeSharedPrefix(s);
+  if (prefix) out.sharedPrefixTokens = tokenCount(prefix);
   // "2k prompt", "2048-token prompts", "prompt of 2048 tokens", "prompt length 2048", "2048 input tokens", "ISL 2048".
   const prompt = s.take(new RegExp(String.raw`\b${TOKEN_COUNT}[\s-]*(?:tokens?[\s-]*)?(?:prompts?|inputs?(?:[\s-]*tokens?)?|isl)\b`))
     ?? s.take(new RegExp(String.raw`\b(?:prompts?|inputs?|isl)(?:[\s-]*(?:length|len|size|tokens))?${BOUND_JOIN}${TOKEN_COUNT}(?:[\s-]*tokens?)?\b`));
@@ -52,9 +73,6 @@ export function takeServing(s: Scanner): ServingFacts {
   const firstToken = s.take(new RegExp(String.raw`\b(?:ttft|time[\s-]*to[\s-]*(?:the\s+)?first[\s-]*token|first[\s-]*token(?:\s+latency)?)${BOUND_JOIN}(\d+(?:\.\d+)?)\s*${TIME_UNIT}\b`))
     ?? s.take(new RegExp(String.raw`\b(\d+(?:\.\d+)?)\s*${TIME_UNIT}\s*(?:ttft|time[\s-]*to[\s-]*(?:the\s+)?first[\s-]*token)\b`));
   if (firstToken) out.maxFirstTokenSeconds = secondsOf(firstToken[1], firstToken[2]);
-  // "1000 qps", "50 requests/s", "20 req/s", "1k requests per second".
-  const rate = s.take(/\b(\d+(?:\.\d+)?)(k?)\s*(?:qps|rps|queries\s*(?:\/|per)\s*s(?:ec(?:ond)?)?|req(?:uest)?s?\s*(?:\/|per)\s*s(?:ec(?:ond)?)?)\b/);
-  if (rate) out.requestsPerSecond = Number(rate[1]) * (rate[2] === 'k' ? 1000 : 1);
   // "32 concurrent requests", "concurrency of 64", "64 concurrent users": the sequences a replica decodes together.
   const concurrent = s.take(/\b(\d+)\s*(?:concurrent|simultaneous|parallel)\s*(?:requests?|users?|sequences?|streams?|sessions?)\b/)
     ?? s.take(/\bconcurrency(?:\s*(?:of|=|:|is))?\s*(\d+)\b/);
