@@ -67,6 +67,19 @@ export const LLAMA_MODELS: readonly ModelPreset[] = [
     defaultTrainingTokens: trillion(15),
   },
   {
+    // The usual draft model for speculative decoding of the Llama 3 family (same tokenizer).
+    id: 'llama3.2-1b',
+    shape: { ...llamaShape({ name: 'Llama 3.2 1B', layers: 16, hiddenSize: 2048, attentionHeads: 32, kvHeads: 8, ffnHiddenSize: 8192, vocabSize: 128256, seqLength: 8192 }), tiedEmbeddings: true },
+    publishedParameters: billion(1.23),
+    source: {
+      title: 'Meta, Llama 3.2 model card and meta-llama/Llama-3.2-1B config.json (2024-09-25)',
+      url: 'https://huggingface.co/meta-llama/Llama-3.2-1B',
+      note: 'config.json: 16 layers, hidden 2048, 32 heads (head dim 64), 8 KV heads, intermediate 8192, vocab 128,256, '
+        + 'tie_word_embeddings true; rope scaling from an original 8192-token context; the model card gives 1.23B parameters and up to 9T tokens.',
+    },
+    defaultTrainingTokens: trillion(9),
+  },
+  {
     id: 'llama3.1-405b',
     shape: llamaShape({ name: 'Llama 3.1 405B', layers: 126, hiddenSize: 16384, attentionHeads: 128, kvHeads: 8, ffnHiddenSize: 53248, vocabSize: 128256, seqLength: 8192 }),
     publishedParameters: billion(405),

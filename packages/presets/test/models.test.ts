@@ -62,14 +62,15 @@ describe('MODELS', () => {
     ['bloom-176b', 70, 14336, 112, 112, 57344],
     ['llama2-70b', 80, 8192, 64, 8, 28672],
     ['llama3.1-405b', 126, 16384, 128, 8, 53248],
+    ['llama3.2-1b', 16, 2048, 32, 8, 8192],
     ['nemotron4-340b', 96, 18432, 96, 8, 73728],
   ])('%s has L=%d, h=%d, a=%d, a_kv=%d, f=%d', (id, layers, hiddenSize, attentionHeads, kvHeads, ffnHiddenSize) => {
     expect(modelById(id)!.shape).toMatchObject({ layers, hiddenSize, attentionHeads, kvHeads, ffnHiddenSize });
   });
 
-  it.each(ALL.filter((m) => m.id.startsWith('llama')))('$id is gated, untied, rotary, bias-free, RMSNorm', (m) => {
+  it.each(ALL.filter((m) => m.id.startsWith('llama')))('$id is gated, rotary, bias-free, RMSNorm; untied but Llama 3.2 1B', (m) => {
     expect(m.shape).toMatchObject({
-      gatedMlp: true, tiedEmbeddings: false, positionEmbedding: 'rotary', linearBias: false, normalization: 'rmsnorm',
+      gatedMlp: true, tiedEmbeddings: m.id === 'llama3.2-1b', positionEmbedding: 'rotary', linearBias: false, normalization: 'rmsnorm',
     });
   });
 
