@@ -15,7 +15,8 @@ export interface ResolvedPlan {
   readonly networkId: string;
 }
 
-function resolveModel(model: ResolvedScenarioInput['model'], issues: FieldIssue[]): ModelShape | undefined {
+/** A model field (a preset id or a shape with its defaults filled) → its shape, or an issue at `model` for an unknown id. */
+export function resolveModel(model: ResolvedScenarioInput['model'], issues: FieldIssue[]): ModelShape | undefined {
   if (typeof model !== 'string') return withShapeDefaults(model);
   const preset = modelById(model);
   if (!preset) issues.push(unknownModel(model));

@@ -6,11 +6,11 @@ import { EXIT } from '../exit-codes.ts';
 import { printAnswer, requestCommand } from '../request-command.ts';
 import type { FlagSpec, FlagValues } from '../flags.ts';
 import { renderTable } from '../format/table.ts';
-import { count, machineFields, MACHINE_FLAGS, number } from '../search-flags.ts';
+import { count, defined, machineFields, MACHINE_FLAGS, number } from '../search-flags.ts';
 import { usageLine } from '../format/usage-line.ts';
 
 const SYNOPSIS = 'trainplan inference --model ID --gpu ID --prompt N --output N [--max-token-ms L] [--max-ttft-s S] '
-  + '[--batching static|continuous] [--prefill-chunk N] [--shared-prefix N] [--rate R] [--gpus N] [--gpu-memory-utilization F] [--precision bf16|fp16|fp8] [--json]';
+  + '[--batching static|continuous] [--prefill-chunk N] [--shared-prefix N] [--rate R] [--draft-model ID --draft-tokens N --acceptance A] [--gpus N] [--gpu-memory-utilization F] [--precision bf16|fp16|fp8] [--json]';
 
 const FLAGS: Record<string, FlagSpec> = {
   ...MACHINE_FLAGS,
@@ -23,6 +23,9 @@ const FLAGS: Record<string, FlagSpec> = {
   'prefill-chunk': { type: 'string', valueName: 'a token count' },
   'shared-prefix': { type: 'string', valueName: 'a token count' },
   rate: { type: 'string', valueName: 'requests per second' },
+  'draft-model': { type: 'string', valueName: 'a model preset id' },
+  'draft-tokens': { type: 'string', valueName: 'a token count' },
+  acceptance: { type: 'string', valueName: 'a fraction above 0 and at most 1' },
   gpus: { type: 'string', valueName: 'a count of GPUs' },
   'gpu-memory-utilization': { type: 'string', valueName: 'a fraction of each GPU\'s memory, above 0 and at most 1' },
 };
@@ -48,6 +51,9 @@ Options:
                          prompt), cached once and not prefilled again (vLLM's prefix caching)
       --rate R           continuous only: requests per second to serve; the best plan is then
                          the one needing the fewest GPUs, a first token's wait for a slot counted
+      --draft-model ID, --draft-tokens N, --acceptance A
+                         speculative decoding: a draft model (e.g. llama3.2-1b) proposes N tokens a
+                         step, each accepted with chance A; one pipeline stage only
       --gpus N           GPUs to serve on: only TP × PP shapes dividing N, as N / (TP · PP) replicas
       --gpu-memory-utilization F
                          the fraction of each GPU's memory the server may use, the rest left
@@ -71,9 +77,11 @@ Examples:
       --batching continuous --gpu-memory-utilization 0.9 --shared-prefix 1024
   trainplan inference --model llama3-8b --gpu h100-sxm --prompt 2048 --output 256 \\
       --batching continuous --rate 100 --max-token-ms 30 --max-ttft-s 1
+  trainplan inference --model llama3-70b --gpu h100-sxm --prompt 2048 --output 512 \\
+      --draft-model llama3.2-1b --draft-tokens 4 --acceptance 0.7
 `;
 
-const REQUEST_FLAGS = ['model', 'gpu', 'prompt', 'output', 'precision', 'max-token-ms', 'max-ttft-s', 'batching', 'prefill-chunk', 'shared-prefix', 'rate', 'gpus', 'gpu-memory-utilization', 'gpus-per-node', 'network'];
+const REQUEST_FLAGS = ['model', 'gpu', 'prompt', 'output', 'precision', 'max-token-ms', 'max-ttft-s', 'batching', 'prefill-chunk', 'shared-prefix', 'rate', 'draft-model', 'draft-tokens', 'acceptance', 'gpus', 'gpu-memory-utilization', 'gpus-per-node', 'network'];
 
 const MS = 1000;
 const bound = (field: 'maxDecodeSecondsPerToken' | 'maxPrefillSeconds') =>
@@ -109,6 +117,9 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
     ...(v.gpus !== undefined && { gpus: count(v, 'gpus') }),
     ...(v['prefill-chunk'] !== undefined && { prefillChunkTokens: count(v, 'prefill-chunk') }),
     ...(v.rate !== undefined && { requestsPerSecond: number(v, 'rate') }),
+    ...((v['draft-model'] !== undefined || v['draft-tokens'] !== undefined || v.acceptance !== undefined) && {
+      speculative: defined({ draftModel: v['draft-model'], draftTokens: count(v, 'draft-tokens'), acceptanceRate: number(v, 'acceptance') }),
+    }),
     ...(v['shared-prefix'] !== undefined && { sharedPrefixTokens: count(v, 'shared-prefix') }),
     ...(v['gpu-memory-utilization'] !== undefined && { gpuMemoryUtilization: number(v, 'gpu-memory-utilization') }),
     ...(tokenMs !== undefined && { maxDecodeSecondsPerToken: typeof tokenMs === 'number' ? tokenMs / MS : tokenMs }),
@@ -142,7 +153,9 @@ function bestText(p: InferencePointJson): string {
     ...(p.prefillChunkTokens === undefined ? [] : [`prefill in chunks of ${formatGrouped(p.prefillChunkTokens)} tokens`]),
     ...(p.sharedPrefixTokens === undefined ? [] : [`a ${formatGrouped(p.sharedPrefixTokens)}-token prefix shared and cached`]),
   ].join(', ');
-  const batching = `${p.batching ?? 'static'} batching${prefill === '' ? '' : ` (${prefill})`}`;
+  const spec = p.speculation === undefined ? ''
+    : ` · speculative decoding: ${rate(p.speculation.tokensPerStep)} tokens a step (${p.speculation.draftTokens} drafted, ${formatPercent(p.speculation.acceptanceRate, 0)} accepted)`;
+  const batching = `${p.batching ?? 'static'} batching${prefill === '' ? '' : ` (${prefill})`}${spec}`;
   const perGpu = `${rate(p.tokensPerSecondPerGpu)} tokens/s/GPU`;
   const perToken = `${formatSeconds(p.decodeStepSeconds)} per token`;
   if (p.replicas === undefined) return `TP ${p.tensor} · PP ${p.pipeline} · batch ${p.batch} · ${batching}: ${perGpu}, ${perToken}`;

@@ -172,6 +172,23 @@ describe('trainplan inference', () => {
       expect(out).toMatch(/100 requests\/s need \d+ replicas of it \(\d+ GPUs\), 16 given/);
     });
 
+    it('--draft-model, --draft-tokens, --acceptance: the headline names the speculation, a token alone comes sooner, a flag left out is named', async () => {
+      const spec = ['--draft-model', 'llama3.2-1b', '--draft-tokens', '4', '--acceptance', '0.7'];
+      const { code, out } = await cli([...LLAMA, ...spec, '--max-token-ms', '10']);
+      expect(code).toBe(0);
+      expect(headline(out)).toMatch(/ · speculative decoding: 2\.77 tokens a step \(4 drafted, 70% accepted\): /);
+      // Only one pipeline stage is tried: every shape row is PP 1.
+      const a = JSON.parse((await cli([...LLAMA, ...spec, '--json'])).out);
+      expect(a.byShape.every((s: { pipeline: number }) => s.pipeline === 1)).toBe(true);
+      const plain = JSON.parse((await cli([...LLAMA, '--json'])).out);
+      expect(a.frontier[0].decodeStepSeconds).toBeLessThan(plain.frontier[0].decodeStepSeconds);
+      const missing = await cli([...LLAMA, '--draft-model', 'llama3.2-1b']);
+      expect(missing.code).toBe(2);
+      expect(missing.err).toContain('--draft-tokens: missing required field');
+      expect(missing.err).toContain('--acceptance: missing required field');
+      expect((await cli([...LLAMA, ...spec.slice(2), '--draft-model', 'llama3.2-1'])).err).toMatch(/--draft-model: unknown model "llama3\.2-1" \(did you mean llama3\.2-1b\?\)/);
+    });
+
     it('--gpu-memory-utilization: the report says what each GPU may use, fewer sequences fit, and a bad value is a usage error in the flag\'s terms', async () => {
       const all = JSON.parse((await cli([...LLAMA, '--json'])).out);
       const { code, out } = await cli([...LLAMA, '--gpu-memory-utilization', '0.9']);

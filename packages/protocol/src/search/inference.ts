@@ -11,6 +11,7 @@ import type { ResolvedModelObject } from '../resolved.ts';
 import type { FieldIssue } from '../wire.ts';
 import { searchClusterFields } from './request-parts.ts';
 import { resolveSearch } from './resolve-search.ts';
+import { resolveModel } from '../resolve.ts';
 
 export interface InferenceRequest {
   model: string | ResolvedModelObject;
@@ -30,6 +31,7 @@ export interface InferenceRequest {
   maxDecodeSecondsPerToken?: number;
   maxPrefillSeconds?: number;
   requestsPerSecond?: number;
+  speculative?: { draftModel: string | ResolvedModelObject; draftTokens: number; acceptanceRate: number };
 }
 
 /** The most GPUs a request may offer (a very large cluster); a shape is tried only if its t·p divides it. */
@@ -70,6 +72,18 @@ export const inferenceRequestSchema: Schema<InferenceRequest> = object({
   gpus: optional(integer({ min: 1, max: MAX_INFERENCE_GPUS, description: 'GPUs available: only TP × PP shapes that divide it are tried, each a replica (gpus / (TP × PP) replicas).' })),
   maxDecodeSecondsPerToken: optional(number({ greaterThan: 0, max: 3600, description: 'Latency bound per generated token.' })),
   maxPrefillSeconds: optional(number({ greaterThan: 0, max: 3600, description: 'Bound on the time to first token (with requestsPerSecond, the wait for a slot included).' })),
+  speculative: optional(object({
+    draftModel: modelSchema,
+    draftTokens: integer({ min: 1, max: 16, description: 'γ: tokens the draft proposes a step (vLLM\'s num_speculative_tokens).' }),
+    acceptanceRate: number({ greaterThan: 0, max: 1, description: 'α: the chance the target accepts each draft token (measured on your traffic; '
+      + 'Leviathan et al. 2023 report 0.5–0.9 across tasks and drafts).' }),
+  }, {
+    expected: 'a speculative decoding object',
+    description: 'Speculative decoding (Leviathan et al., ICML 2023): a draft model (a preset id such as llama3.2-1b, or a shape) proposes '
+      + 'draftTokens tokens, one decode step each, and the target checks them all in one pass, yielding (1 − α^(γ+1))/(1 − α) tokens a step. '
+      + 'The draft runs on the same GPUs (its weights and KV cache beside the target\'s), on the target\'s TP when its heads split so, else whole '
+      + 'on each GPU; one pipeline stage only. It pays while decoding is memory-bound (small batches) and loses once the batch makes it compute-bound.',
+  })),
   requestsPerSecond: optional(number({ greaterThan: 0, max: million(1), description: 'Continuous batching only: a request rate to serve. Each point then gives '
     + 'its load: the replicas the rate needs of it (Poisson arrivals spread evenly over them, each replica an M/D/b queue of b slots held O iterations), '
     + 'their utilization and the mean wait for a slot (Erlang C with the Allen–Cunneen correction); the best plan is the one needing the fewest GPUs '
@@ -92,6 +106,11 @@ export interface InferencePointJson {
   replicas?: number;
   /** The memory the server may use per GPU, capacityBytes × the request's gpuMemoryUtilization; only when the request gives one. */
   usableBytesPerGpu?: number;
+  /** With speculative decoding: γ, α, the tokens a step yields, the draft's TP, memory per GPU and step (weights and KV above include the draft's). */
+  speculation?: {
+    draftTokens: number; acceptanceRate: number; tokensPerStep: number; draftTensor: number;
+    draftWeightsBytesPerGpu: number; draftKvCacheBytesPerGpu: number; draftStepSeconds: number;
+  };
   /** With requestsPerSecond: the replicas the rate needs of this point, their GPUs and utilization, the wait for a slot and the first token with it. */
   load?: { requestsPerSecond: number; replicas: number; gpus: number; utilization: number; queueSeconds: number; firstTokenSeconds: number };
   prefillSeconds: number; decodeStepSeconds: number; tokensPerSecondPerGpu: number;
@@ -119,6 +138,7 @@ const point = (e: InferenceEstimate, gpus: number | undefined): InferencePointJs
   capacityBytes: e.capacityBytes, maxBatch: e.maxBatch, memoryBound: e.memoryBound,
   ...(e.shape.gpuMemoryUtilization !== undefined && { usableBytesPerGpu: e.usableBytes }),
   ...(e.load !== undefined && { load: { ...e.load } }),
+  ...(e.speculation !== undefined && { speculation: { ...e.speculation } }),
 });
 
 const shapeJson = (tensor: number, pipeline: number, a: InferenceAnswer, gpus: number | undefined) => (a.ok
@@ -206,6 +226,9 @@ export function runInference(request: unknown): InferenceResponseJson {
   if (req.requestsPerSecond !== undefined && req.batching !== 'continuous') {
     return invalid([{ path: 'requestsPerSecond', message: 'a request rate is served by continuous batching (requests join as sequences finish): give batching "continuous", or leave requestsPerSecond out' }]);
   }
+  const draftIssues: FieldIssue[] = [];
+  const draft = req.speculative === undefined ? undefined : resolveModel(req.speculative.draftModel, draftIssues);
+  if (draftIssues.length > 0) return invalid(draftIssues.map((i) => ({ ...i, path: 'speculative.draftModel' })));
   if (req.sharedPrefixTokens !== undefined && req.sharedPrefixTokens > req.promptTokens) {
     return invalid([{ path: 'sharedPrefixTokens', message: `the shared prefix (${req.sharedPrefixTokens.toLocaleString('en-US')} tokens) is part of the prompt: at most promptTokens (${req.promptTokens.toLocaleString('en-US')})` }]);
   }
@@ -227,6 +250,9 @@ export function runInference(request: unknown): InferenceResponseJson {
     ...(req.maxDecodeSecondsPerToken !== undefined && { maxDecodeSecondsPerToken: req.maxDecodeSecondsPerToken }),
     ...(req.maxPrefillSeconds !== undefined && { maxPrefillSeconds: req.maxPrefillSeconds }),
     ...(req.requestsPerSecond !== undefined && { requestsPerSecond: req.requestsPerSecond }),
+    ...(req.speculative !== undefined && draft !== undefined && {
+      speculative: { draft, draftTokens: req.speculative.draftTokens, acceptanceRate: req.speculative.acceptanceRate },
+    }),
   });
   const byShape = result.byShape.map((s) => shapeJson(s.tensor, s.pipeline, s.answer, req.gpus));
   // Nothing serves at all: said first among the warnings too, where answers before `unservable` said it.

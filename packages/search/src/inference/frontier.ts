@@ -3,6 +3,7 @@ import type { InferenceBatching } from './continuous-batching.ts';
 import type { InferenceAnswer, InferenceBase, InferenceEstimate } from './inference-plan.ts';
 import { estimateInference } from './inference-plan.ts';
 import { servingLoad } from './serving-load.ts';
+import type { Speculation } from './speculative.ts';
 import { powersOfTwoUpTo } from '../search-space.ts';
 
 export interface InferenceSearch {
@@ -10,7 +11,7 @@ export interface InferenceSearch {
   readonly outputTokens: number;
   /** Tensor-parallel degrees tried (default powers of two up to the NVLink domain, and up to `gpus` when given). */
   readonly tensor?: readonly number[];
-  /** Pipeline depths tried (default 1, 2, 4, 8 up to the layers; with `gpus`, every depth up to 16 that divides it). */
+  /** Pipeline depths tried (default 1, 2, 4, 8 up to the layers; with `gpus`, every depth up to 16 that divides it; speculating, 1). */
   readonly pipeline?: readonly number[];
   /** 'static' (default) or 'continuous' batching, for every shape (InferenceShape.batching). */
   readonly batching?: InferenceBatching;
@@ -20,6 +21,8 @@ export interface InferenceSearch {
   readonly gpuMemoryUtilization?: number;
   /** Continuous batching's cached shared prefix, for every shape (InferenceShape.sharedPrefixTokens); none without it. */
   readonly sharedPrefixTokens?: number;
+  /** Speculative decoding, for every shape (InferenceShape.speculative); none without it. */
+  readonly speculative?: Speculation;
   /**
    * GPUs available to serve: only the TP × PP shapes whose GPU count t·p divides it are tried (and
    * listed in byShape), each as gpus / (t·p) replicas. Without it, every shape tried is one replica.
@@ -84,7 +87,8 @@ export function planInference(base: InferenceBase, search: InferenceSearch): Inf
   const tensors = search.tensor ?? powersOfTwoUpTo(Math.min(base.nvlinkDomainGpus, gpus));
   // With the GPUs given, every depth up to MAX_DEFAULT_PIPELINE that divides them (24 GPUs serve 405B as TP 8 · PP 3).
   const depths = search.gpus === undefined ? [1, 2, 4, 8] : Array.from({ length: MAX_DEFAULT_PIPELINE }, (_, i) => i + 1).filter((p) => gpus % p === 0);
-  const pipelines = search.pipeline ?? depths.filter((p) => p <= base.model.layers && p <= gpus);
+  // Speculative decoding is modelled on one stage (estimateInference): deeper pipelines are not tried unless asked.
+  const pipelines = search.pipeline ?? (search.speculative === undefined ? depths.filter((p) => p <= base.model.layers && p <= gpus) : [1]);
   // With the GPUs given, a shape is a whole number of replicas on them or it is not tried.
   const divides = (tensor: number, pipeline: number) => search.gpus === undefined || search.gpus % (tensor * pipeline) === 0;
   const points: InferenceEstimate[] = [];
@@ -96,6 +100,7 @@ export function planInference(base: InferenceBase, search: InferenceSearch): Inf
         ...(search.prefillChunkTokens !== undefined && { prefillChunkTokens: search.prefillChunkTokens }),
         ...(search.gpuMemoryUtilization !== undefined && { gpuMemoryUtilization: search.gpuMemoryUtilization }),
         ...(search.sharedPrefixTokens !== undefined && { sharedPrefixTokens: search.sharedPrefixTokens }),
+        ...(search.speculative !== undefined && { speculative: search.speculative }),
       };
       const memo = {};
       const probe = estimateInference(base, { ...shape, batch: 1 }, memo);

@@ -1,12 +1,13 @@
 import { p2pSeconds } from '@trainplan/collectives';
-import { kvWidth, pipelineSplit, stageParameters } from '@trainplan/model';
+import { kvWidth, parameterCount, pipelineSplit, stageParameters } from '@trainplan/model';
 import { kernelContext, layerComputeCost, layerProfile, peak16, resolveCalibration, type PlanInput } from '@trainplan/planner';
 import { GiB, type Bytes, type Seconds } from '@trainplan/units';
 import { planFor, type SearchBase } from '../candidate.ts';
 import { cachedPrefixTokens, uncachedAttentionFraction } from './prefix-cache.ts';
 import type { ServingLoad } from './serving-load.ts';
+import { draftTensor, tokensPerStep, type Speculation } from './speculative.ts';
 import { bytesPerValue, decodeLayer, decodeLogitsSeconds } from './decode-layer.ts';
-import { continuousIteration, pagedTokensPerSequence, stageSeconds, type DecodeRound, type InferenceBatching, type PromptPrefill } from './continuous-batching.ts';
+import { continuousIteration, fusedLayerSeconds, NO_PREFILL, pagedTokensPerSequence, stageSeconds, type DecodeRound, type InferenceBatching, type PromptPrefill } from './continuous-batching.ts';
 
 /** What the inference planner needs: the training base minus the batch (precision is the weights' and KV cache's). */
 export type InferenceBase = Omit<SearchBase, 'globalBatchSize' | 'tokens'>;
@@ -40,6 +41,8 @@ export interface InferenceShape {
    * a prefix-caching engine keeps once and does not prefill again (prefix-cache.ts). Without it, none.
    */
   readonly sharedPrefixTokens?: number;
+  /** Speculative decoding with a draft model (speculative.ts); one pipeline stage only. Without it, none. */
+  readonly speculative?: Speculation;
 }
 
 export interface InferenceEstimate {
@@ -74,6 +77,21 @@ export interface InferenceEstimate {
   readonly memoryBound: boolean;
   /** With a request rate (planInference's requestsPerSecond): the replicas it needs of this point and their wait for a slot. */
   readonly load?: ServingLoad;
+  /** With speculative decoding: its figures (the weights and KV cache above include the draft's). */
+  readonly speculation?: SpeculationFigures;
+}
+
+export interface SpeculationFigures {
+  readonly draftTokens: number;
+  readonly acceptanceRate: number;
+  /** Tokens a verification step yields on average (tokensPerStep). */
+  readonly tokensPerStep: number;
+  /** The draft's tensor-parallel degree (draftTensor). */
+  readonly draftTensor: number;
+  readonly draftWeightsBytesPerGpu: Bytes;
+  readonly draftKvCacheBytesPerGpu: Bytes;
+  /** One draft decode step of the batch (γ of them a verification step). */
+  readonly draftStepSeconds: Seconds;
 }
 
 export type InferenceAnswer = InferenceEstimate | { readonly ok: false; readonly shape: InferenceShape; readonly reason: 'indivisible' | 'out-of-memory'; readonly message: string };
@@ -167,6 +185,8 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
   // Megatron-Core's first/middle/last layer split (@trainplan/model pipelineSplit).
   const split = pipelineSplit(model.layers, p);
   if (split === undefined) return fail('indivisible', `${model.layers} layers have no Megatron split over ${p} pipeline stages`);
+  const spec = shape.speculative;
+  if (spec !== undefined && p > 1) return fail('indivisible', `speculative decoding is modelled on one pipeline stage, not ${p} (vLLM runs it without pipeline parallelism)`);
   // KV tokens a sequence holds: its full context reserved (static), or its steady-state mean in a paged cache
   // (continuous), past the cached prefix's blocks, which the replica holds once for all of them.
   const heldTokens = batching === 'continuous' ? pagedTokensPerSequence(promptTokens - cached, outputTokens) : promptTokens + outputTokens;
@@ -176,14 +196,18 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
   const params = stageParameters({ shape: model, tensorParallel: t, layersPerStage: layers });
   const weights = Math.max(...params) * bytesPerValue(base);
   const mostLayers = Math.max(...layers);
-  const kvPerSequence = kvCacheBytesPerToken(base, t, mostLayers) * heldTokens;
-  const kvShared = kvCacheBytesPerToken(base, t, mostLayers) * cached;
+  // A draft model (speculative decoding) holds its weights and a KV cache of the same tokens beside the target's.
+  const draft = spec === undefined ? undefined : { shape: spec.draft, tensor: draftTensor(spec.draft, t), base: { ...base, model: spec.draft } };
+  const draftWeights = draft === undefined ? 0 : (parameterCount(draft.shape) / draft.tensor) * bytesPerValue(base);
+  const kvPerToken = kvCacheBytesPerToken(base, t, mostLayers) + (draft === undefined ? 0 : kvCacheBytesPerToken(draft.base, draft.tensor, draft.shape.layers));
+  const kvPerSequence = kvPerToken * heldTokens;
+  const kvShared = kvPerToken * cached;
   const capacity = base.gpu.hbmBytes;
   const usable = capacity * (shape.gpuMemoryUtilization ?? 1);
-  const free = usable - weights - RUNTIME_RESERVE - kvShared;
+  const free = usable - weights - draftWeights - RUNTIME_RESERVE - kvShared;
   const maxBatch = free > 0 ? Math.floor(free / kvPerSequence) : 0;
   const kv = kvPerSequence * b + kvShared;
-  const total = weights + kv + RUNTIME_RESERVE;
+  const total = weights + draftWeights + kv + RUNTIME_RESERVE;
 
   // The batch runs as k = min(p, b) micro-batches of m sequences, for prefill as for decode.
   const microBatches = Math.min(p, b);
@@ -203,7 +227,15 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
 
   // Decode: per layer, weights + KV read once per micro-batch (Pope et al. 2022 §3), m sequences at a time.
   const meanContext = promptTokens + outputTokens / 2;
-  const layer = decodeLayer({ base, model, tensor: t, microBatch: m, meanContext, kvBytesPerToken: kvCacheBytesPerToken(base, t, 1) });
+  // Speculating, the target verifies γ + 1 tokens a sequence in one pass, and the draft takes γ decode steps before it.
+  const queryTokens = spec === undefined ? 1 : spec.draftTokens + 1;
+  const layer = decodeLayer({ base, model, tensor: t, microBatch: m, meanContext, kvBytesPerToken: kvCacheBytesPerToken(base, t, 1), queryTokens });
+  const draftStep = draft === undefined ? 0
+    : draft.shape.layers * fusedLayerSeconds(decodeLayer({
+      base: draft.base, model: draft.shape, tensor: draft.tensor, microBatch: m, meanContext, kvBytesPerToken: kvCacheBytesPerToken(draft.base, draft.tensor, 1),
+    }), NO_PREFILL) + decodeLogitsSeconds(draft.base, draft.shape, draft.tensor);
+  const drafting = spec === undefined ? 0 : spec.draftTokens * draftStep;
+  const perStep = spec === undefined ? 1 : tokensPerStep(spec.draftTokens, spec.acceptanceRate);
   const round: DecodeRound = {
     microBatches, layer, layersPerStage: layers, logitsSeconds: decodeLogitsSeconds(base, model, t), activationBytes: 2 * m * model.hiddenSize,
   };
@@ -212,21 +244,33 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
   const decodeStep = Math.max(traversal, microBatches * Math.max(...stageDecode));
 
   // Continuous batching: the round also prefills the b/O prompts admitted in it, fused into its layers.
+  // A sequence lives O / E steps when each yields E tokens (E = 1 without speculation).
   const continuous = batching === 'continuous'
-    ? continuousIteration({ round, prompt: (memo.prompt ??= promptPrefill((tokens) => prefillInput(1, tokens), promptTokens, cached, chunks)), batch: b, outputTokens, sendSeconds: send })
+    ? continuousIteration({ round, prompt: (memo.prompt ??= promptPrefill((tokens) => prefillInput(1, tokens), promptTokens, cached, chunks)), batch: b, outputTokens: outputTokens / perStep, sendSeconds: send })
     : undefined;
-  const step = continuous?.iterationSeconds ?? decodeStep;
+  // One step: the decode round or continuous iteration, after the draft's γ steps; a token is a step over E.
+  const step = (continuous?.iterationSeconds ?? decodeStep) + drafting;
+  const perToken = step / perStep;
+  // The first token: waiting out a running step (its drafting too), then the iterations carrying the prompt.
+  const firstToken = continuous === undefined ? prefill : continuous.firstTokenSeconds + (b > 1 ? (1 + chunks) * drafting : 0);
 
   if (total > usable) {
     const gib = (x: Bytes) => `${(x / GiB(1)).toFixed(1)} GiB`;
     const has = usable < capacity
       ? `${gib(usable)} of the ${base.gpu.name}'s ${gib(capacity)} may be used (gpuMemoryUtilization ${shape.gpuMemoryUtilization})`
       : `the ${base.gpu.name} has ${gib(capacity)}`;
-    return fail('out-of-memory', `needs ${gib(total)} per GPU (weights ${gib(weights)}, KV cache ${gib(kv)}), ${has}`);
+    return fail('out-of-memory', `needs ${gib(total)} per GPU (weights ${gib(weights + draftWeights)}, KV cache ${gib(kv)}), ${has}`);
   }
   return {
-    ok: true, shape, batching, prefillSeconds: continuous?.firstTokenSeconds ?? prefill, decodeStepSeconds: step, microBatches, weightsBytesPerGpu: weights,
-    kvCacheBytesPerGpu: kv, totalBytesPerGpu: total, capacityBytes: capacity, usableBytes: usable, maxBatch, tokensPerSecondPerGpu: b / step / (t * p),
+    ok: true, shape, batching, prefillSeconds: firstToken, decodeStepSeconds: perToken, microBatches, weightsBytesPerGpu: weights + draftWeights,
+    kvCacheBytesPerGpu: kv, totalBytesPerGpu: total, capacityBytes: capacity, usableBytes: usable, maxBatch, tokensPerSecondPerGpu: b / perToken / (t * p),
     memoryBound: layer.memorySeconds >= layer.computeSeconds,
+    ...(spec !== undefined && draft !== undefined && {
+      speculation: {
+        draftTokens: spec.draftTokens, acceptanceRate: spec.acceptanceRate, tokensPerStep: perStep, draftTensor: draft.tensor,
+        draftWeightsBytesPerGpu: draftWeights, draftKvCacheBytesPerGpu: (kvCacheBytesPerToken(draft.base, draft.tensor, draft.shape.layers) * (heldTokens * b + cached)),
+        draftStepSeconds: draftStep,
+      },
+    }),
   };
 }
