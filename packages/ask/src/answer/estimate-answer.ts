@@ -1,7 +1,7 @@
 import { runEstimate, type EstimateJson } from '@trainplan/protocol';
 import { countOf, formatBytes, formatPercent, formatSeconds } from '@trainplan/units';
 import { compactCount, formatDays } from '../format.ts';
-import { modelNameOf } from '../model-of.ts';
+import { modelNameOf, modelShapeOf } from '../model-of.ts';
 import type { ParsedQuestion } from '../question.ts';
 import { scenarioOf, widgetLink } from '../scenario.ts';
 import type { Answer, PublicUrl } from './answer-types.ts';
@@ -9,6 +9,7 @@ import {
   describeConfiguration, describeInfeasible, estimateFigures, estimateNumbers, gpuName,
 } from './describe-estimate.ts';
 import { budgetNotes } from './budget-note.ts';
+import { fittingHeadline, fittingLayout, fittingNote, noFittingNote } from './fitting-layout.ts';
 import { costFigures, estimateSpend, forCost } from './cost.ts';
 import { listOf, statedMfuNote, statedMfuUnused } from './stated-mfu.ts';
 
@@ -31,7 +32,22 @@ export function answerFixedConfiguration(q: ParsedQuestion, publicUrl: PublicUrl
   };
   const subject = `${modelNameOf(p)} on ${gpuName(p.gpu ?? '')}`;
   if (!result.ok) {
-    return { ...base, ok: false, headline: `${subject}: ${describeInfeasible(result)}`, figures: [], notes: [...(result.issues ?? []).map((i) => `${i.path}: ${i.message}`), ...listOf(statedMfuUnused(p))] };
+    // Out of memory: the smallest layout that fits, as the closest (its figures say so), after what was asked.
+    const search = result.reason === 'out-of-memory' ? fittingLayout(q, result) : undefined;
+    const fit = search !== undefined && 'fit' in search ? search.fit : undefined;
+    const layers = modelShapeOf(p)?.layers;
+    return {
+      ...base, ok: false,
+      headline: `${subject}: ${describeInfeasible(result)}${fit === undefined ? '' : `; ${fittingHeadline(fit, p)}`}`,
+      ...(fit !== undefined && { configuration: `closest that fits, not what was asked: ${describeConfiguration(fit.estimate)}` }),
+      figures: fit === undefined ? [] : estimateFigures(fit.estimate).map((f) => ({ ...f, label: `${f.label} (closest)` })),
+      notes: [
+        ...(result.issues ?? []).map((i) => `${i.path}: ${i.message}`),
+        ...(fit === undefined || layers === undefined ? [] : [fittingNote(fit, p, layers)]),
+        ...(search === undefined || 'fit' in search ? [] : noFittingNote(search, p)),
+        ...listOf(statedMfuUnused(p)),
+      ],
+    };
   }
   // runEstimate has no price: its GPU-hours are costed here, at the question's.
   const spend = estimateSpend(p, result.timeToTrain?.gpuHours);
