@@ -318,14 +318,3 @@ export function defaultBatchNote(b: DefaultBatch): string {
     case 'split': return `${head} (${tokens} tokens: one sequence on each of the ${b.ranks} data-parallel ranks, the least some split of these GPUs divides)`;
   }
 }
-
-/**
- * @deprecated For a batch known only by its size (apps/cli's `nodes` holds the number its request carries): why
- * it is that size is guessed from its tokens. defaultBatch(p) with defaultBatchNote carries why instead.
- */
-export function defaultBatchText(batch: number, seqLength?: number): string {
-  // Rounding to a split of the GPUs moves a 4M-token batch by less than a half; more is the per-GPU floor.
-  const grew = seqLength !== undefined && batch * seqLength > 1.5 * DEFAULT_BATCH_TOKENS;
-  // Without a length it can only be the 4M-token sentence, which counts no tokens.
-  return defaultBatchNote({ sequences: batch, seqLength: seqLength ?? 0, why: grew ? 'cluster' : 'tokens' });
-}

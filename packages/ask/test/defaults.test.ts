@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultBatch, defaultBatchNote, defaultBatchText, defaultGlobalBatch } from '../src/defaults.ts';
+import { defaultBatch, defaultBatchNote, defaultGlobalBatch } from '../src/defaults.ts';
 import { parse } from '../src/parse.ts';
 
 describe('defaultBatch: the default global batch carries why it is that size, from where it is chosen', () => {
@@ -36,11 +36,6 @@ describe('defaultBatch: the default global batch carries why it is that size, fr
     expect(q.defaults.find((d) => d.field === 'globalBatchSize')?.text).toMatch(/^global batch 640 sequences \(5\.24M tokens: one sequence per 8 GPUs/);
   });
 
-  it('defaultBatchText, for a batch known only by its size, still guesses from its tokens (apps/cli)', () => {
-    expect(defaultBatchText(512, 8192)).toBe('global batch 512 sequences (about 4M tokens, as Llama 2 trained)');
-    expect(defaultBatchText(2048, 8192)).toMatch(/^global batch 2048 sequences \(16\.8M tokens: one sequence per 8 GPUs/);
-    expect(defaultBatchText(2048)).toBe('global batch 2048 sequences (about 4M tokens, as Llama 2 trained)');
-  });
 });
 
 describe('a fixed layout\'s default tensor parallelism splits the model\'s heads', () => {
