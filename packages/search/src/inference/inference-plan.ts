@@ -171,7 +171,10 @@ function promptPrefill(lone: (tokens: number) => PlanInput, promptTokens: number
  * or in chunks of `prefillChunkTokens`), and the KV cache is paged, holding each sequence's steady-state
  * mean rather than its full context (continuous-batching.ts). Static batching reserves every sequence's
  * full context. A shared prefix (`sharedPrefixTokens`, continuous only) is held once and not prefilled
- * again (prefix-cache.ts); the decode still reads it for every sequence, as paged attention does.
+ * again (prefix-cache.ts); the decode still reads it for every sequence, as paged attention does. With
+ * `speculative` a draft model's γ decode steps precede each step, the target's layers verify γ + 1 tokens a
+ * sequence (its FLOPs and all-reduces γ + 1 times, its reads once), and a step yields E tokens, so a token
+ * costs the step over E (speculative.ts); the draft's weights and KV cache count in memory.
  */
 export function estimateInference(base: InferenceBase, shape: InferenceShape, memo: ShapeMemo = {}): InferenceAnswer {
   const { tensor: t, pipeline: p, batch: b, promptTokens, outputTokens, batching = 'static', prefillChunkTokens } = shape;
@@ -268,7 +271,7 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
     ...(spec !== undefined && draft !== undefined && {
       speculation: {
         draftTokens: spec.draftTokens, acceptanceRate: spec.acceptanceRate, tokensPerStep: perStep, draftTensor: draft.tensor,
-        draftWeightsBytesPerGpu: draftWeights, draftKvCacheBytesPerGpu: (kvCacheBytesPerToken(draft.base, draft.tensor, draft.shape.layers) * (heldTokens * b + cached)),
+        draftWeightsBytesPerGpu: draftWeights, draftKvCacheBytesPerGpu: kvCacheBytesPerToken(draft.base, draft.tensor, draft.shape.layers) * (heldTokens * b + cached),
         draftStepSeconds: draftStep,
       },
     }),
