@@ -1,3 +1,4 @@
+import { MODEL_IDS } from '@trainplan/presets';
 import { inferenceRequestJsonSchema, runInference } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
 import { inferenceRequestFromFields, servingFieldForPath } from '../src/serving/request-from-fields.ts';
@@ -200,5 +201,81 @@ describe('a custom model shape in the serving form', () => {
     for (const f of custom.filter((c) => c.name !== 'seq')) expect(f).toBe(FIELDS.find((e) => e.name === f.name));
     expect(spec('model').options?.at(-1)).toEqual(['custom', 'custom shape…']);
     expect(FIELDS.find((f) => f.name === 'model')?.options?.at(-1)).toEqual(['custom', 'custom shape…']);
+  });
+});
+
+/** A Llama 3.2 1B draft for the bare element's Llama 3 70B, as the reader picks it. */
+const DRAFT = { 'draft-model': 'llama3.2-1b' };
+/** The request schema's own bounds of speculative's fields. */
+const speculativeSchema = (property: string) => schema('speculative').properties![property]!;
+
+describe('speculative decoding in the serving form', () => {
+  it('a draft model sends speculative as the draft, γ and α typed; runInference then speculates on every point, one pipeline stage each', () => {
+    const r = request({ ...DRAFT, 'draft-tokens': '6', acceptance: '0.8' });
+    expect(r).toEqual({ ...request(), speculative: { draftModel: 'llama3.2-1b', draftTokens: 6, acceptanceRate: 0.8 } });
+    const a = answer({ ...DRAFT, 'draft-tokens': '6', acceptance: '0.8' });
+    expect(a.frontier.length).toBeGreaterThan(0);
+    for (const p of [a.best!, ...a.frontier]) expect(p.speculation).toMatchObject({ draftTokens: 6, acceptanceRate: 0.8 });
+    // The form gives no pipeline degrees, and the protocol tries only PP 1 when speculating.
+    expect(a.byShape.map((s) => s.pipeline)).toEqual(a.byShape.map(() => 1));
+  });
+
+  it('a draft model alone drafts 4 tokens accepted with chance 0.7 (the fields\' starting values)', () => {
+    expect(SERVING_DEFAULTS).toMatchObject({ 'draft-model': '', 'draft-tokens': '4', acceptance: '0.7' });
+    expect(request(DRAFT).speculative).toEqual({ draftModel: 'llama3.2-1b', draftTokens: 4, acceptanceRate: 0.7 });
+  });
+
+  it.each([
+    ['γ and α filled', { 'draft-tokens': '8', acceptance: '0.9' }],
+    ['γ and α unreadable', { 'draft-tokens': 'abc', acceptance: '2' }],
+    ['γ and α blank', { 'draft-tokens': '', acceptance: ' ' }],
+    ['a blank draft given as spaces', { 'draft-model': ' ', 'draft-tokens': '0' }],
+  ])('a blank draft model sends no speculation at all, %s: the request is the bare one', (_, values) => {
+    expect(request({ 'draft-model': '', ...values })).toEqual(request());
+  });
+
+  it.each([
+    ['draft-tokens', '0', 'at least 1, got 0'], ['draft-tokens', '17', 'at most 16, got 17'], ['draft-tokens', '2.5', 'a whole number'],
+    ['draft-tokens', '', 'required'], ['acceptance', '0', 'more than 0, got 0'], ['acceptance', '1.2', 'at most 1, got 1.2'],
+    ['acceptance', '-0.5', 'more than 0'], ['acceptance', 'high', 'not a number: "high"'], ['acceptance', '', 'required'],
+    ['draft-model', 'llama-1b', 'unknown draft model "llama-1b"'], ['draft-model', 'custom', 'unknown draft model "custom"'],
+  ])('with a draft model, names the field when %s is %j', (field, value, message) => {
+    const r = inferenceRequestFromFields({ ...SERVING_DEFAULTS, ...DRAFT, [field]: value });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.issues).toEqual([{ field, message: expect.stringContaining(message) }]);
+  });
+
+  it("checks the request schema's bounds of γ (1–16) and α (above 0, at most 1)", () => {
+    expect([spec('draft-tokens').min, spec('draft-tokens').max]).toEqual([speculativeSchema('draftTokens').minimum, speculativeSchema('draftTokens').maximum]);
+    expect([spec('draft-tokens').min, spec('draft-tokens').max]).toEqual([1, 16]);
+    expect([spec('acceptance').above, spec('acceptance').max]).toEqual([speculativeSchema('acceptanceRate').exclusiveMinimum, speculativeSchema('acceptanceRate').maximum]);
+    expect([spec('acceptance').above, spec('acceptance').max]).toEqual([0, 1]);
+  });
+
+  it('offers "none" and then every model preset as a draft (no custom shape), γ and α shown only with one', () => {
+    expect(spec('draft-model').options).toEqual([['', 'none'], ...MODEL_IDS.map((id) => [id, id])]);
+    expect(MODEL_IDS).toContain('llama3.2-1b');
+    expect(SERVING_FIELDS.filter((f) => f.shownWith === 'draft-model').map((f) => f.name)).toEqual(['draft-tokens', 'acceptance']);
+  });
+});
+
+describe("the protocol's speculative issues, shown beside the serving form's fields", () => {
+  const speculative = { draftModel: 'llama3.2-1b', draftTokens: 4, acceptanceRate: 0.7 };
+  it.each([
+    ['draft-model', { draftModel: 'llama-1b' }, /^unknown model "llama-1b" \(did you mean/],
+    ['draft-tokens', { draftTokens: 17 }, /^expected an integer ≤ 16, got 17$/],
+    ['draft-tokens', { draftTokens: undefined }, /missing required field/],
+    ['acceptance', { acceptanceRate: 0 }, /^expected a number > 0, got 0$/],
+    ['acceptance', { acceptanceRate: undefined }, /missing required field/],
+  ])('runInference\'s issue for %s (%j) lands on that field', (field, change, message) => {
+    const a = runInference({ ...request(), speculative: { ...speculative, ...change } });
+    if (a.ok) throw new Error('expected an invalid answer');
+    expect(a.issues.map((i) => ({ field: servingFieldForPath(i.path), message: i.message }))).toEqual([{ field, message: expect.stringMatching(message) }]);
+  });
+
+  it.each([
+    ['speculative.draftModel', 'draft-model'], ['speculative.draftTokens', 'draft-tokens'], ['speculative.acceptanceRate', 'acceptance'], ['speculative', 'draft-model'],
+  ])("shows the protocol's issue at %s beside %s", (path, field) => {
+    expect(servingFieldForPath(path)).toBe(field);
   });
 });

@@ -1,5 +1,5 @@
 import { runInference, type InferenceResponseJson } from '@trainplan/protocol';
-import { formatSeconds } from '@trainplan/units';
+import { formatGrouped, formatSeconds } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
 import { inferenceRequestFromFields } from '../src/serving/request-from-fields.ts';
 import { SERVING_DEFAULTS } from '../src/serving/serving-fields.ts';
@@ -215,5 +215,97 @@ describe('the serving view with a request rate', () => {
     const html = servingSections(view)['.headline'];
     for (const name of ['load-gpus', 'utilization', 'queue']) expect(html).toContain(`data-stat="${name}"`);
     expect(text(html)).toContain('mean wait for a slot');
+  });
+});
+
+/** A Llama 3.2 1B draft for Llama 3 70B on H100, as the reader picks it (γ 4 and α 0.7 unless given). */
+const DRAFT = { 'draft-model': 'llama3.2-1b' };
+
+describe('the serving view with speculative decoding', () => {
+  it('names the draft in the title and shows the tokens a step the answer gives: (1 − 0.7⁵)/(1 − 0.7) = 0.83193/0.3 = 2.77 for γ 4, α 0.7', () => {
+    const { answer, view } = ask({ ...DRAFT, 'max-token-ms': '50' });
+    const best = answer.best!;
+    const spec = best.speculation!;
+    expect(spec).toMatchObject({ draftTokens: 4, acceptanceRate: 0.7 });
+    expect(spec.tokensPerStep).toBeCloseTo((1 - 0.7 ** 5) / (1 - 0.7), 12);
+    expect(spec.tokensPerStep).toBeCloseTo(2.7731, 4);
+    expect(stat(view, 'speculation')).toEqual({ name: 'speculation', value: '2.77 tokens a step', label: '4 drafted, 70% accepted' });
+    near(figure(stat(view, 'speculation').value) / spec.tokensPerStep);
+    expect(view.title).toBe(`Best within ≤ 50.0 ms per token: TP ${best.tensor} · PP 1 · batch ${best.batch} · continuous batching · speculative decoding with llama3.2-1b.`);
+    // The figure follows the time per output token it explains, which is already the step over those tokens.
+    expect(names(view)).toEqual(['shape', 'batch', 'ttft', 'tpot', 'speculation', 'gpu-rate', 'user-rate', 'total-rate', 'memory']);
+    near(figure(stat(view, 'user-rate').value) * best.decodeStepSeconds);
+  });
+
+  it.each([
+    // γ, α, (1 − α^(γ+1))/(1 − α) worked by hand, and the figure shown.
+    ['1', '0.5', 0.75 / 0.5, '1.50 tokens a step', '1 drafted, 50% accepted'],
+    ['2', '0.5', 0.875 / 0.5, '1.75 tokens a step', '2 drafted, 50% accepted'],
+    ['3', '0.8', 0.5904 / 0.2, '2.95 tokens a step', '3 drafted, 80% accepted'],
+    // Every draft token accepted: γ + 1, shown whole.
+    ['4', '1', 5, '5 tokens a step', '4 drafted, 100% accepted'],
+  ])('γ %s, α %s: %s tokens a step, as the answer gives', (gamma, alpha, tokens, value, label) => {
+    const { answer, view } = ask({ ...DRAFT, 'draft-tokens': gamma, acceptance: alpha, 'max-token-ms': '50' });
+    const spec = answer.best!.speculation!;
+    expect(spec).toMatchObject({ draftTokens: Number(gamma), acceptanceRate: Number(alpha) });
+    expect(spec.tokensPerStep).toBeCloseTo(tokens, 12);
+    expect(stat(view, 'speculation')).toEqual({ name: 'speculation', value, label });
+  });
+
+  it("draws the draft's weights and KV cache as their own part of the memory, taken out of the point's weights and KV cache", () => {
+    const { answer, view } = ask({ ...DRAFT, 'max-token-ms': '50' });
+    const best = answer.best!;
+    const spec = best.speculation!;
+    const parts = Object.fromEntries(view.memory!.parts.map((p) => [p.key, p.bytes]));
+    expect(view.memory!.parts.map((p) => p.key)).toEqual(['weights', 'kv', 'draft', 'other']);
+    expect(parts.draft).toBe(spec.draftWeightsBytesPerGpu + spec.draftKvCacheBytesPerGpu);
+    expect(parts.weights).toBe(best.weightsBytesPerGpu - spec.draftWeightsBytesPerGpu);
+    expect(parts.kv).toBe(best.kvCacheBytesPerGpu - spec.draftKvCacheBytesPerGpu);
+    expect(parts.weights! + parts.kv! + parts.draft! + parts.other!).toBeCloseTo(best.totalBytesPerGpu, 0);
+    expect(spec.draftWeightsBytesPerGpu).toBeGreaterThan(0);
+    const html = servingSections(view);
+    expect(html['.out-memory']).toContain('class="mem mem-draft"');
+    expect(text(html['.out-memory'])).toContain('draft model');
+    expect(html['.headline']).toContain('data-stat="speculation"');
+    expect(text(html['.headline'])).toContain('2.77 tokens a step4 drafted, 70% accepted');
+  });
+
+  it('meets a bound per token no plan meets alone (≤ 10 ms on H100: the closest alone, TP 8 at batch 1, takes 12.4 ms; TP 8 at batch 8 with the draft 7.92 ms, as the README says)', () => {
+    const alone = ask({ 'max-token-ms': '10' });
+    const drafted = ask({ ...DRAFT, 'max-token-ms': '10' });
+    expect(alone.view.kind).toBe('missed');
+    expect(alone.answer.closest!.point.decodeStepSeconds).toBeGreaterThan(0.01);
+    expect([stat(alone.view, 'shape').value, stat(alone.view, 'batch').value, stat(alone.view, 'tpot').value]).toEqual(['TP 8 · PP 1', '1', '12.4 ms']);
+    expect(drafted.view.kind).toBe('best');
+    expect(drafted.view.point!.decodeStepSeconds).toBeLessThanOrEqual(0.01);
+    expect([stat(drafted.view, 'shape').value, stat(drafted.view, 'batch').value, stat(drafted.view, 'tpot').value]).toEqual(['TP 8 · PP 1', '8', '7.92 ms']);
+    expect(drafted.view.title).toMatch(/^Best within ≤ 10\.0 ms per token: .* · speculative decoding with llama3\.2-1b\.$/);
+  });
+
+  it('shows the closest plan speculating when no plan meets the bounds', () => {
+    const { answer, view } = ask({ ...DRAFT, 'max-token-ms': '0.001' });
+    expect(view.kind).toBe('missed');
+    expect(view.point).toEqual(answer.closest!.point);
+    expect(stat(view, 'speculation').value).toBe(`${formatGrouped(answer.closest!.point.speculation!.tokensPerStep, 3)} tokens a step`);
+  });
+
+  it('without a draft model the view is as before, γ and α filled or not: no figure, no memory part, no draft in the title', () => {
+    const { view } = ask({ 'draft-tokens': '8', acceptance: '0.9' });
+    expect(view).toEqual(ask().view);
+    expect(names(view)).not.toContain('speculation');
+    expect(view.memory!.parts.map((p) => p.key)).toEqual(['weights', 'kv', 'other']);
+    expect(view.title).not.toContain('speculative');
+  });
+
+  it("says the protocol's refusal when a pipeline is asked beside a draft (one pipeline stage only)", () => {
+    const r = inferenceRequestFromFields({ ...SERVING_DEFAULTS, ...DRAFT });
+    if (!r.ok) throw new Error(JSON.stringify(r.issues));
+    const request = { ...r.request, pipeline: [2] };
+    const a = runInference(request);
+    if (!a.ok) throw new Error(a.message);
+    const view = servingView(a, request);
+    expect(view.kind).toBe('unservable');
+    expect(view.title).toContain('speculative decoding is modelled on one pipeline stage, not 2');
+    expect(view.stats).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@
 // or port is needed. It runs in the browser suite (test/e2e/vitest.config.ts), whose globalSetup installs
 // chromium on a fresh CI machine. Expected answers are runInference's own, asked here, never copied figures.
 import { runInference, type InferenceRequest, type InferenceResponseJson } from '@trainplan/protocol';
+import { formatGrouped } from '@trainplan/units';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { clippedTexts, pageProblems, routeToApi, unlabelledControls, type ApiCall } from './support/browser-page.ts';
@@ -119,6 +120,47 @@ describe('<trainplan-serving>, in Chromium', () => {
     await context.close();
   });
 
+  it('choosing a draft model shows γ and α and the speculation runInference gives; an unreadable α under "none" blocks nothing, and none removes it', async () => {
+    const { page: tab, context, problems } = await open();
+    const specStat = tab.locator('trainplan-serving [data-stat="speculation"]');
+    const tokensField = tab.locator('trainplan-serving [data-field="draft-tokens"]');
+    expect(await specStat.count()).toBe(0);
+    expect(await tokensField.isVisible()).toBe(false);
+    expect(await tab.locator('trainplan-serving [data-field="acceptance"]').isVisible()).toBe(false);
+    await field(tab, 'Draft model').selectOption('llama3.2-1b');
+    await waitFor(tab, "el.request.speculative?.draftModel === 'llama3.2-1b'");
+    const speculative = { draftModel: 'llama3.2-1b', draftTokens: 4, acceptanceRate: 0.7 };
+    expect(await tab.locator('trainplan-serving').evaluate((el) => (el as Serving).request)).toEqual({ ...REQUEST, speculative });
+    expect(await tokensField.isVisible()).toBe(true);
+    expect(await field(tab, 'Draft tokens (γ)').inputValue()).toBe('4');
+    expect(await field(tab, 'Acceptance (α, 0–1)').inputValue()).toBe('0.7');
+    const best = plan(runInference({ ...REQUEST, speculative }));
+    expect((await responseOf(tab)).best).toEqual(best);
+    const tokens = formatGrouped(best.speculation!.tokensPerStep, 3);
+    await expect.poll(() => specStat.count()).toBe(1);
+    expect(await specStat.innerText()).toMatch(new RegExp(`^${tokens} tokens a step\\s+4 drafted, 70% accepted$`));
+    expect(await shown(tab, '.answer')).toContain(`TP ${best.tensor} · PP 1 · batch ${best.batch} · continuous batching · speculative decoding with llama3.2-1b`);
+    expect(await tab.locator('trainplan-serving svg.memory rect.mem-draft').count()).toBe(1);
+    // γ 8 is asked and shown.
+    await field(tab, 'Draft tokens (γ)').fill('8');
+    await waitFor(tab, 'el.request.speculative?.draftTokens === 8');
+    await expect.poll(() => specStat.innerText()).toMatch(/8 drafted, 70% accepted$/);
+    // An unreadable α is named beside its field; under "none" it is hidden and blocks nothing.
+    await field(tab, 'Acceptance (α, 0–1)').fill('1.5');
+    await expect.poll(() => shown(tab, '#m-acceptance')).toContain('at most 1, got 1.5');
+    await field(tab, 'Draft model').selectOption('');
+    await waitFor(tab, 'el.request.speculative === undefined');
+    await expect.poll(() => specStat.count()).toBe(0);
+    expect(await tokensField.isVisible()).toBe(false);
+    expect(await tab.locator('trainplan-serving #m-acceptance').isVisible()).toBe(false);
+    expect(await tab.locator('trainplan-serving svg.memory rect.mem-draft').count()).toBe(0);
+    expect(await shown(tab, '.answer')).not.toContain('speculative');
+    expect(await shown(tab, '.status')).toBe('');
+    expect((await responseOf(tab)).best).toEqual(plan(runInference(REQUEST)));
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("shows an invalid value's issue beside its field (and the protocol's, fp8 on an A100, beside the precision), keeping the last answer", async () => {
     const { page: tab, context, problems } = await open();
     const before = await shown(tab, '.answer');
@@ -203,10 +245,11 @@ describe('<trainplan-serving>, in Chromium', () => {
     await context.close();
   });
 
-  it.each([320, 436])("at %i px, no placeholder of the custom shape's fields and no select option is cut off", async (width) => {
-    const { page: tab, context } = await open('model="custom"');
+  it.each([320, 436])("at %i px, no placeholder of the custom shape's or the draft's fields and no select option is cut off", async (width) => {
+    const { page: tab, context } = await open('model="custom" draft-model="llama3.2-1b"');
     await tab.setViewportSize({ width, height: 900 });
     expect(await field(tab, 'Sequence length').isVisible()).toBe(true);
+    expect(await field(tab, 'Acceptance (α, 0–1)').isVisible()).toBe(true);
     expect(await clippedTexts(tab.locator('trainplan-serving'))).toEqual([]);
     await context.close();
   });

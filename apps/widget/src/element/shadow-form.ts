@@ -74,6 +74,11 @@ export function showCustom(root: ShadowRoot, values: Readonly<Record<string, str
   for (const el of root.querySelectorAll<HTMLElement>('[data-custom]')) el.hidden = !custom;
 }
 
+/** Shows each field drawn with `data-shown-with` (and its message slot) only while the field it names is not blank. */
+export function showShownWith(root: ShadowRoot, values: Readonly<Record<string, string>>): void {
+  for (const el of root.querySelectorAll<HTMLElement>('[data-shown-with]')) el.hidden = (values[el.dataset.shownWith ?? ''] ?? '').trim() === '';
+}
+
 /**
  * Clears the previous marks, then shows each issue beside its field (its message slot, aria-invalid on the
  * control). Returns the messages of the issues with no field on screen, for the status line instead.

@@ -115,6 +115,7 @@ h3{font-size:.95em;margin:12px 0 4px}
 .mem-gradients{fill:var(--trainplan-gradients,#0ea5e9);background:var(--trainplan-gradients,#0ea5e9)}
 .mem-optimizer{fill:var(--trainplan-optimizer-state,#a855f7);background:var(--trainplan-optimizer-state,#a855f7)}
 .mem-kv{fill:var(--trainplan-kv-cache,#10b981);background:var(--trainplan-kv-cache,#10b981)}
+.mem-draft{fill:var(--trainplan-draft-model,#ec4899);background:var(--trainplan-draft-model,#ec4899)}
 .mem-activations{fill:var(--trainplan-activations,#f59e0b);background:var(--trainplan-activations,#f59e0b)}
 .mem-other{fill:var(--trainplan-other,#9ca3af);background:var(--trainplan-other,#9ca3af)}
 `;

@@ -9,7 +9,7 @@ import { servingSections } from '../serving/serving-results.ts';
 import { servingView } from '../serving/serving-view.ts';
 import { servingTemplate } from './serving-template.ts';
 import {
-  attributeValue, controlValue, emit, guarded, INPUT_DEBOUNCE_MS, markIssues, messageOf, mountShadow, setHtml, showCustom, writeFields,
+  attributeValue, controlValue, emit, guarded, INPUT_DEBOUNCE_MS, markIssues, messageOf, mountShadow, setHtml, showCustom, showShownWith, writeFields,
 } from './shadow-form.ts';
 
 type Served = Extract<InferenceResponseJson, { ok: true }>;
@@ -17,12 +17,17 @@ type Served = Extract<InferenceResponseJson, { ok: true }>;
 /**
  * `<trainplan-serving>`: "how do I serve model X on GPU Y" for any page. Attributes preset the request
  * (serving/serving-fields.ts: model, gpu, precision, prompt, output, batching, prefill-chunk, shared-prefix,
- * gpus, rate, max-token-ms, max-ttft, gpu-memory; custom shapes as the estimator's: model="custom" layers hidden-size heads kv-heads
- * ffn vocab gated, and seq, blank for the context, prompt + output); `api="https://…"` asks a trainplan API
- * (POST /v1/inference) instead of computing in the page; `theme="light|dark"` overrides prefers-color-scheme.
+ * gpus, rate, max-token-ms, max-ttft, gpu-memory, draft-model, draft-tokens, acceptance; custom shapes as the
+ * estimator's: model="custom" layers hidden-size heads kv-heads ffn vocab gated, and seq, blank for the context,
+ * prompt + output); `api="https://…"` asks a trainplan API (POST /v1/inference) instead of computing in the page;
+ * `theme="light|dark"` overrides prefers-color-scheme.
  * Batching is continuous unless `batching="static"`. With `rate` (requests/s, continuous batching only) the plan
  * shown is the one needing the fewest GPUs, with the replicas and GPUs the rate takes, how loaded they are, the
- * mean wait for a slot and the first token with that wait (max-ttft then bounds it, wait included).
+ * mean wait for a slot and the first token with that wait (max-ttft then bounds it, wait included). With
+ * `draft-model` (a preset id; blank: none) the request speculates (Leviathan et al. 2023): the draft proposes
+ * `draft-tokens` tokens a step (γ, 1–16, 4 unless given), each accepted with chance `acceptance` (α, in (0, 1],
+ * 0.7 unless given), and the figures add the tokens a step yields and the draft's memory; only one pipeline
+ * stage is tried. Without a draft model the other two are hidden and not sent.
  *
  * Like `<trainplan-estimator>` it never throws into the host page, shows an input's issue beside its field
  * and keeps the last answer on screen. Events (bubbling, composed): `trainplan-inference` with
@@ -96,14 +101,19 @@ export class TrainplanServing extends HTMLElement {
     const target = ev.target as HTMLInputElement | HTMLSelectElement | null;
     if (!target?.name) return;
     this.#values[target.name] = controlValue(target);
-    if (target.name === 'model') showCustom(this.#root, this.#values);
+    if (target.name === 'model' || SERVING_FIELDS.some((f) => f.shownWith === target.name)) this.#showFields();
     this.#schedule(ev.type === 'change' ? 0 : INPUT_DEBOUNCE_MS);
   }
 
-  /** The form shows the values, a custom shape's fields only with model "custom". */
+  /** The form shows the values, a custom shape's fields only with model "custom", γ and α only with a draft model. */
   #writeForm(): void {
     writeFields(this.#root, SERVING_FIELDS, this.#values);
+    this.#showFields();
+  }
+
+  #showFields(): void {
     showCustom(this.#root, this.#values);
+    showShownWith(this.#root, this.#values);
   }
 
   #schedule(delayMs: number): void {

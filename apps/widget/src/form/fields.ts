@@ -25,6 +25,11 @@ export interface FieldSpec {
   readonly group: string;
   /** Shown only when the model is "custom". */
   readonly customOnly?: boolean;
+  /**
+   * Shown, and read, only while the field it names is not blank: speculative decoding's draft tokens and
+   * acceptance rate only with a draft model. Hidden, it is left out of the request, its issue with it.
+   */
+  readonly shownWith?: string;
   /** Drawn across its fieldset's whole row: a select whose options are ids as long as `megatron-529.6b`. */
   readonly wide?: boolean;
   /**
@@ -34,6 +39,10 @@ export interface FieldSpec {
    */
   readonly hint?: string;
 }
+
+/** Whether `spec` is hidden, and left unparsed, for `values`: its `shownWith` field is blank. */
+export const hiddenWithout = (values: Readonly<Record<string, string>>) => (spec: FieldSpec): boolean =>
+  spec.shownWith !== undefined && (values[spec.shownWith] ?? '').trim() === '';
 
 /** Select options whose labels are their ids (the presets' ids are what a docs author writes). */
 export const ids = (list: readonly string[]) => list.map((id) => [id, id] as const);

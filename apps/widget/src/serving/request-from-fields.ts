@@ -1,6 +1,6 @@
 import type { InferenceRequest, ModelObjectInput } from '@trainplan/protocol';
 import { ms, seconds } from '@trainplan/units';
-import type { FieldValues } from '../form/fields.ts';
+import { hiddenWithout, type FieldValues } from '../form/fields.ts';
 import { CUSTOM_MODEL, hiddenUnder, modelShape, SHAPE_PATH_TO_FIELD } from '../form/model-shape.ts';
 import { parseFields, type FieldIssue } from '../form/parse-field.ts';
 import { SERVING_FIELDS } from './serving-fields.ts';
@@ -18,10 +18,12 @@ export type ServingRequestResult = { ok: true; request: ServingRequest } | { ok:
  * checked alone here; what only the protocol knows (fp8 on a GPU without it, a model the GPUs cannot
  * hold) comes back in its answer, mapped to a field by `servingFieldForPath`. The latency bounds are
  * typed in ms per token and s to the first token and sent in seconds, as the request states them. A custom
- * shape's fields are read only with model "custom" (under a preset they are hidden, and ignored).
+ * shape's fields are read only with model "custom" (under a preset they are hidden, and ignored); the draft tokens
+ * and acceptance rate only with a draft model, which makes the request's `speculative` (blank: no speculation).
  */
 export function inferenceRequestFromFields(values: FieldValues): ServingRequestResult {
-  const parsed = parseFields(SERVING_FIELDS, values, hiddenUnder(values));
+  const [custom, unset] = [hiddenUnder(values), hiddenWithout(values)];
+  const parsed = parseFields(SERVING_FIELDS, values, (f) => custom(f) || unset(f));
   if (!parsed.ok) return parsed;
   const v = parsed.values;
   const num = (name: string) => v[name] as number | undefined;
@@ -45,6 +47,7 @@ export function inferenceRequestFromFields(values: FieldValues): ServingRequestR
       ...(num('gpu-memory') !== undefined ? { gpuMemoryUtilization: num('gpu-memory') } : {}),
       ...(tokenMs !== undefined ? { maxDecodeSecondsPerToken: ms(tokenMs) } : {}),
       ...(ttft !== undefined ? { maxPrefillSeconds: seconds(ttft) } : {}),
+      ...(v['draft-model'] ? { speculative: { draftModel: v['draft-model'] as string, draftTokens: num('draft-tokens')!, acceptanceRate: num('acceptance')! } } : {}),
     },
   };
 }
@@ -52,6 +55,7 @@ export function inferenceRequestFromFields(values: FieldValues): ServingRequestR
 const PATH_TO_FIELD: Readonly<Record<string, string>> = {
   ...SHAPE_PATH_TO_FIELD, cluster: 'gpu', 'cluster.gpu': 'gpu', precision: 'precision', promptTokens: 'prompt', outputTokens: 'output',
   batching: 'batching', prefillChunkTokens: 'prefill-chunk', sharedPrefixTokens: 'shared-prefix', gpus: 'gpus', requestsPerSecond: 'rate', gpuMemoryUtilization: 'gpu-memory', maxDecodeSecondsPerToken: 'max-token-ms', maxPrefillSeconds: 'max-ttft',
+  speculative: 'draft-model', 'speculative.draftModel': 'draft-model', 'speculative.draftTokens': 'draft-tokens', 'speculative.acceptanceRate': 'acceptance',
 };
 
 /** The serving field to show a protocol issue beside, from its JSON path ('' when none fits: the status line says it). */

@@ -6,17 +6,23 @@ import { CUSTOM_OPTION, SEQ_FIELD, SHAPE_DEFAULTS, SHAPE_FIELDS } from '../form/
 /**
  * `<trainplan-serving>`'s inputs as data: each name is also its attribute (`model="llama3-70b"
  * max-token-ms="50"`). The bounds are the inference request schema's (@trainplan/protocol, inference.ts:
- * prompt and output up to 10 M tokens, latency bounds up to an hour, up to 65,536 GPUs and a million requests/s), checked here in
- * the field's own unit, so "at most 3600000" is said beside a field in ms rather than 3600 (seconds).
- * test/serving-request.test.ts holds them to the schema. A custom shape (`model="custom" layers="80"
+ * prompt and output up to 10 M tokens, latency bounds up to an hour, up to 65,536 GPUs and a million requests/s,
+ * 1 to 16 draft tokens), checked here in the field's own unit, so "at most 3600000" is said beside a field in ms
+ * rather than 3600 (seconds). test/serving-request.test.ts holds them to the schema. A custom shape (`model="custom" layers="80"
  * hidden-size="8192" …`) takes the estimator's attributes, form/model-shape.ts.
  */
 const MAX_TOKENS = million(10);
 const MAX_BOUND_SECONDS = hours(1);
 const MAX_GPUS = 65_536;
 const MAX_REQUESTS_PER_SECOND = million(1);
+/** γ: the most tokens a draft may propose a step (the protocol's bound; vLLM's num_speculative_tokens). */
+const MAX_DRAFT_TOKENS = 16;
 
-export const SERVING_GROUPS = [['model', 'Model and GPU'], ['requests', 'Requests'], ['limits', 'GPUs and latency bounds']] as const;
+// Speculative decoding has a fieldset of its own: in Requests' grid (dense flow), γ filled the gap before its draft
+// model's full-width row.
+export const SERVING_GROUPS = [
+  ['model', 'Model and GPU'], ['requests', 'Requests'], ['speculation', 'Speculative decoding'], ['limits', 'GPUs and latency bounds'],
+] as const;
 
 export const SERVING_FIELDS: readonly FieldSpec[] = [
   { name: 'model', label: 'Model', kind: 'select', group: 'model', wide: true, options: [...ids(MODEL_IDS), CUSTOM_OPTION] },
@@ -37,6 +43,11 @@ export const SERVING_FIELDS: readonly FieldSpec[] = [
   { name: 'prefill-chunk', label: 'Prefill chunk (tokens)', kind: 'integer', min: 1, max: MAX_TOKENS, optional: true, group: 'requests', hint: 'whole prompt' },
   // Continuous batching only, as the chunk: a system prompt every request opens with, cached once (prefix caching).
   { name: 'shared-prefix', label: 'Shared prefix (tokens)', kind: 'integer', min: 1, max: MAX_TOKENS, optional: true, group: 'requests', hint: 'none' },
+  // Speculative decoding (Leviathan et al. 2023): a preset draft model proposes γ tokens a step, the target checks
+  // them in one pass and keeps each with chance α. Blank: none, and γ and α are hidden and not sent.
+  { name: 'draft-model', label: 'Draft model', kind: 'select', group: 'speculation', wide: true, options: [['', 'none'], ...ids(MODEL_IDS)] },
+  { name: 'draft-tokens', label: 'Draft tokens (γ)', kind: 'integer', min: 1, max: MAX_DRAFT_TOKENS, group: 'speculation', shownWith: 'draft-model' },
+  { name: 'acceptance', label: 'Acceptance (α, 0–1)', kind: 'number', above: 0, max: 1, group: 'speculation', shownWith: 'draft-model' },
   { name: 'gpus', label: 'GPUs', kind: 'integer', min: 1, max: MAX_GPUS, optional: true, group: 'limits', hint: 'one replica' },
   // Continuous batching only, as the chunk: requests per second to serve; the plan shown is then the one needing the fewest GPUs.
   { name: 'rate', label: 'Requests/s', kind: 'number', above: 0, max: MAX_REQUESTS_PER_SECOND, optional: true, group: 'limits', hint: 'none' },
@@ -56,4 +67,8 @@ export const SERVING_FIELD_NAMES: readonly string[] = SERVING_FIELDS.map((f) => 
 export const SERVING_DEFAULTS: FieldValues = {
   model: 'llama3-70b', ...SHAPE_DEFAULTS, seq: '', gpu: 'h100-sxm', precision: '', prompt: '2048', output: '512', batching: 'continuous', 'prefill-chunk': '', 'shared-prefix': '', 'gpu-memory': '',
   gpus: '', rate: '', 'max-token-ms': '', 'max-ttft': '',
+  // No draft model, so no speculation; choosing one starts from the protocol's worked example, 4 drafted tokens
+  // accepted with chance 0.7 (mid-range of the 0.5–0.9 Leviathan et al. 2023 report). Values, not placeholders:
+  // they are what is sent.
+  'draft-model': '', 'draft-tokens': '4', acceptance: '0.7',
 };

@@ -33,6 +33,7 @@ export interface ServingView {
 type Served = Extract<InferenceResponseJson, { ok: true }>;
 
 type Load = NonNullable<InferencePointJson['load']>;
+type Speculation = NonNullable<InferencePointJson['speculation']>;
 
 /** A rate to three significant figures, grouped from a thousand up ("3,530", "337", "0.0240"), as the CLI and the bot show it. */
 const rate = (x: number): string => formatGrouped(x, 3);
@@ -55,6 +56,14 @@ function loadStats(load: Load, givenGpus: number | undefined): Stat[] {
 }
 
 /**
+ * What speculative decoding makes of a step: the tokens it yields on average, (1 − α^(γ+1))/(1 − α) (Leviathan
+ * et al. 2023), from γ drafted tokens each accepted with chance α. The time per output token is already the
+ * step over those tokens, the draft's γ steps included.
+ */
+const speculationStat = (s: Speculation): Stat =>
+  stat('speculation', `${rate(s.tokensPerStep)} tokens a step`, `${s.draftTokens} drafted, ${formatPercent(s.acceptanceRate, 0)} accepted`);
+
+/**
  * The figures of one serving point. Each sequence of the batch gets one token per decode step (continuous
  * batching: per iteration), so a user sees 1 / step tokens/s; a replica makes tokens/s per GPU × its GPUs, and
  * the request's GPUs (replicas × the replica's GPUs) that many times over. With a request rate the point's
@@ -74,6 +83,7 @@ export function pointStats(p: InferencePointJson, closest = false): Stat[] {
     load === undefined ? stat('ttft', formatSeconds(p.prefillSeconds), 'time to first token')
       : stat('ttft', formatSeconds(load.firstTokenSeconds), 'time to first token (wait included)'),
     stat('tpot', formatSeconds(p.decodeStepSeconds), 'time per output token'),
+    ...(p.speculation === undefined ? [] : [speculationStat(p.speculation)]),
     stat('gpu-rate', rate(p.tokensPerSecondPerGpu), 'tokens/s per GPU'),
     stat('user-rate', rate(1 / p.decodeStepSeconds), 'tokens/s per user'),
     stat('total-rate', rate(p.tokensPerSecondPerGpu * gpus), p.replicas === undefined ? 'tokens/s per replica' : `tokens/s on the ${countOf(gpus, 'GPU')}`),
@@ -84,20 +94,36 @@ export function pointStats(p: InferencePointJson, closest = false): Stat[] {
 /** The memory the server may use on each GPU: all of it, or what the request's gpuMemoryUtilization leaves. */
 const usableBytes = (p: InferencePointJson): number => p.usableBytesPerGpu ?? p.capacityBytes;
 
-/** A point's memory per GPU: weights, KV cache, and the rest (runtime reserve and one step's activations). */
+/**
+ * A point's memory per GPU: weights, KV cache, and the rest (runtime reserve and one step's activations). With
+ * speculative decoding the point's weights and KV cache include the draft's, which is drawn as its own part.
+ */
 export function pointMemory(p: InferencePointJson): MemoryParts {
   const other = Math.max(0, p.totalBytesPerGpu - p.weightsBytesPerGpu - p.kvCacheBytesPerGpu);
+  const spec = p.speculation;
+  const draft = spec === undefined ? [] : [{ key: 'draft', label: 'draft model', bytes: spec.draftWeightsBytesPerGpu + spec.draftKvCacheBytesPerGpu }];
   return {
     parts: [
-      { key: 'weights', label: 'weights', bytes: p.weightsBytesPerGpu },
-      { key: 'kv', label: 'KV cache', bytes: p.kvCacheBytesPerGpu },
+      { key: 'weights', label: 'weights', bytes: p.weightsBytesPerGpu - (spec?.draftWeightsBytesPerGpu ?? 0) },
+      { key: 'kv', label: 'KV cache', bytes: p.kvCacheBytesPerGpu - (spec?.draftKvCacheBytesPerGpu ?? 0) },
+      ...draft,
       { key: 'other', label: 'runtime and activations', bytes: other },
     ],
     totalBytes: p.totalBytesPerGpu, capacityBytes: usableBytes(p), fits: p.totalBytesPerGpu <= usableBytes(p),
   };
 }
 
-const shapeText = (p: InferencePointJson): string => `TP ${p.tensor} · PP ${p.pipeline} · batch ${p.batch} · ${p.batching ?? 'static'} batching`;
+type TitleRequest = Pick<InferenceRequest, 'maxDecodeSecondsPerToken' | 'maxPrefillSeconds' | 'speculative'>;
+
+/** The draft a request names: its preset id, or a shape's name. */
+const draftName = (draft: NonNullable<InferenceRequest['speculative']>['draftModel']): string =>
+  (typeof draft === 'string' ? draft : draft.name ?? 'a custom shape');
+
+/** "TP 8 · PP 1 · batch 64 · continuous batching", and "· speculative decoding with llama3.2-1b" when the point speculates. */
+const shapeText = (p: InferencePointJson, request: TitleRequest): string => {
+  const spec = p.speculation !== undefined && request.speculative !== undefined ? ` · speculative decoding with ${draftName(request.speculative.draftModel)}` : '';
+  return `TP ${p.tensor} · PP ${p.pipeline} · batch ${p.batch} · ${p.batching ?? 'static'} batching${spec}`;
+};
 
 /**
  * The best plan's title: what it is best at and how many of it. Without a rate, the most tokens/s per GPU (within
@@ -105,19 +131,19 @@ const shapeText = (p: InferencePointJson): string => `TP ${p.tensor} · PP ${p.p
  * replicas and GPUs the rate takes ("Fewest GPUs for 20.0 requests/s within ≤ 50.0 ms per token: TP 4 · PP 1 ·
  * batch 64 · continuous batching × 8 replicas (32 GPUs).").
  */
-function bestTitle(best: InferencePointJson, request: Pick<InferenceRequest, 'maxDecodeSecondsPerToken' | 'maxPrefillSeconds'>): string {
+function bestTitle(best: InferencePointJson, request: TitleRequest): string {
   const latency = inferenceBoundsText({ maxDecodeSecondsPerToken: request.maxDecodeSecondsPerToken, maxPrefillSeconds: request.maxPrefillSeconds });
   const { load } = best;
   if (load !== undefined) {
     const lead = `Fewest GPUs for ${rate(load.requestsPerSecond)} requests/s${latency === undefined ? '' : ` within ${latency}`}`;
-    return `${lead}: ${shapeText(best)} × ${counted(load.replicas, 'replica')} (${counted(load.gpus, 'GPU')}).`;
+    return `${lead}: ${shapeText(best, request)} × ${counted(load.replicas, 'replica')} (${counted(load.gpus, 'GPU')}).`;
   }
   const lead = latency === undefined ? 'Highest throughput (no latency bound given)' : `Best within ${latency}`;
-  return `${lead}: ${shapeText(best)}${best.replicas === undefined ? '' : ` × ${countOf(best.replicas, 'replica')}`}.`;
+  return `${lead}: ${shapeText(best, request)}${best.replicas === undefined ? '' : ` × ${countOf(best.replicas, 'replica')}`}.`;
 }
 
-/** runInference's answer (ok) → what the element shows; `request` gives the bounds (and the rate) to name. */
-export function servingView(a: Served, request: Pick<InferenceRequest, 'maxDecodeSecondsPerToken' | 'maxPrefillSeconds' | 'requestsPerSecond'>): ServingView {
+/** runInference's answer (ok) → what the element shows; `request` gives the bounds (and the rate) and the draft model to name. */
+export function servingView(a: Served, request: TitleRequest & Pick<InferenceRequest, 'requestsPerSecond'>): ServingView {
   // The rate is named among the bounds: "No plan meets ≤ 30.0 ms per token, 100 requests/s: …".
   const bounds = inferenceBoundsText(request);
   const warnings = (a.warnings ?? []).filter((w) => w !== a.unservable);
