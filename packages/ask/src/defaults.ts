@@ -5,6 +5,7 @@ import { compactCount } from './format.ts';
 import { modelFactsOf, modelSeqLengthOf, modelShapeOf, splitsOver } from './model-of.ts';
 import type { AskParameters, DefaultUsed, IntentName } from './question.ts';
 import { shardingOf } from './sharding.ts';
+import { fillSpeculative } from './speculative.ts';
 
 /**
  * The facts a question leaves out, filled with stated defaults. Every default taken is listed so the
@@ -73,6 +74,7 @@ export function withDefaults(intent: IntentName, stated: AskParameters): { param
 
   if (intent === 'serving') {
     fillServing(p, take);
+    fillSpeculative(p, take);
     takeDefaultPrecision(p, take);
     return { parameters: p, defaults: used };
   }
@@ -131,7 +133,8 @@ export function searchesLayout(intent: IntentName, stated: AskParameters): boole
   return intent === 'estimate' || (intent === 'memory' && (stated.nodes !== undefined || stated.gpus !== undefined));
 }
 
-type Take = <K extends keyof AskParameters>(field: K, value: NonNullable<AskParameters[K]>, text: string) => void;
+/** Takes a default: sets the field and says it (withDefaults' `take`), for the fillers of other files (speculative.ts). */
+export type Take = <K extends keyof AskParameters>(field: K, value: NonNullable<AskParameters[K]>, text: string) => void;
 
 /** The scenario's own default (the planner's defaultPrecision): FP16 where the GPU has no BF16 (Volta). */
 function takeDefaultPrecision(p: AskParameters, take: Take): void {

@@ -4,7 +4,7 @@ import { classify } from './classify.ts';
 import { gpusPerNodeOf, withDefaults } from './defaults.ts';
 import { matchHardware, matchUnmodelledHardware } from './lexicon/hardware.ts';
 import { customModelOfSize } from './custom-model.ts';
-import { matchModel } from './lexicon/models.ts';
+import { takeServedModel, takeSpeculative } from './lexicon/speculative.ts';
 import { takeStatedMfu } from './lexicon/mfu.ts';
 import { moneyBudgetProblem, resolvePrice, takeMoneyBudget, takePrice } from './lexicon/price.ts';
 import { resolveSharding } from './sharding.ts';
@@ -15,6 +15,7 @@ import {
 import type { AskParameters, DefaultUsed, ParsedQuestion } from './question.ts';
 import { outOfScope } from './scope.ts';
 import { takeServing } from './lexicon/serving.ts';
+import { resolveDraft } from './speculative.ts';
 
 /** Questions longer than this are refused (a chat question is a line). */
 export const MAX_QUESTION_LENGTH = 500;
@@ -68,11 +69,13 @@ export function parse(question: string): ParsedQuestion {
   const s = new Scanner(normal);
   const stated: AskParameters = {};
 
-  const model = matchModel(s.text);
+  // Speculative decoding first: a draft's name ("llama 3.2 1b as the draft", "a 1B draft model") is never the model to serve.
+  const speculative = takeSpeculative(s);
+  const served = takeServedModel(s, speculative);
+  const model = served.model;
   // A size no preset has ("a 30B model", "llama 30b") is planned as a decoder of that size in its family's style, said so.
   let customReading: string | undefined;
   if (model !== undefined) {
-    s.blank(model);
     if (model.model !== undefined) stated.model = model.model;
     else if (model.unknownSize !== undefined && model.unknownSize <= 0) problems.push(`a model size must be positive, got ${compactCount(model.unknownSize)} parameters`);
     else if (model.unknownSize !== undefined && model.shapeFamily === undefined) {
@@ -147,6 +150,13 @@ export function parse(question: string): ParsedQuestion {
       customReading = custom.reading;
     } else problems.push(custom.problem);
   }
+  // The draft is read against the model to serve: its vocabulary, its size ("a 1B draft" for Llama 3 70B is Llama 3.2 1B).
+  problems.push(...speculative.problems);
+  const draftWritten = speculative.draftWritten ?? served.draftWritten;
+  const draft = draftWritten === undefined ? undefined : resolveDraft(draftWritten, stated);
+  if (draft?.ok === true) stated.draftModel = draft.id;
+  else if (draft !== undefined) problems.push(draft.problem);
+  Object.assign(stated, { speculative: speculative.speculative, draftTokens: speculative.draftTokens, acceptanceRate: speculative.acceptanceRate });
   const facts = defined(stated);
 
   const intent = classify(normal, facts);
@@ -155,6 +165,7 @@ export function parse(question: string): ParsedQuestion {
   const readings: DefaultUsed[] = [];
   if (model?.assumed !== undefined && model.model !== undefined) readings.push({ field: 'model', value: model.model, text: model.assumed });
   if (customReading !== undefined && facts.customModel !== undefined) readings.push({ field: 'customModel', value: facts.customModel.shape.name ?? 'custom', text: customReading });
+  if (draft?.ok === true && draft.reading !== undefined) readings.push({ field: 'draftModel', value: draft.id, text: draft.reading });
   if (hardware?.assumed !== undefined) readings.push({ field: 'gpu', value: hardware.gpu, text: hardware.assumed });
   if (priced?.ok === true && priced.assumed !== undefined) readings.push({ field: 'pricePerGpuHour', value: priced.perGpuHour, text: priced.assumed });
   if (zero?.assumed !== undefined) readings.push({ field: 'zeroStage', value: zero.stage, text: zero.assumed });

@@ -101,6 +101,17 @@ export interface AskParameters {
   concurrency?: number;
   /** Serving without a user waiting ("offline", "max throughput"): no interactive latency bound is assumed. */
   offline?: boolean;
+  /**
+   * Serving with speculative decoding ("with speculative decoding", or a draft, γ or α stated): sent as the protocol's
+   * `speculative` with the three below. False when asked but no draft can be assumed for the model (speculative.ts): none is planned, said so.
+   */
+  speculative?: boolean;
+  /** Speculative decoding: the draft model, a preset id sharing the model's vocabulary ("llama3.2-1b"). */
+  draftModel?: string;
+  /** Speculative decoding: γ, the tokens the draft proposes a step ("4 draft tokens"), 1 to 16. */
+  draftTokens?: number;
+  /** Speculative decoding: α, the chance the model accepts each draft token ("acceptance rate 0.8", "80% acceptance"), in (0, 1]. */
+  acceptanceRate?: number;
   op?: CollectiveOp;
   bytes?: number;
   algorithm?: CollectiveAlgorithm;

@@ -364,4 +364,18 @@ describe('parse: model names', () => {
     expect(q.stated.model).toBe('llama3.1-405b');
     expect(q.defaults[0]?.text).toBe("Llama 3 405B taken as Llama 3.1 405B (llama3.1-405b; Meta's paper, Dubey et al. 2024, calls it Llama 3 405B)");
   });
+
+  // Meta names it 1B for 1.23B parameters, 19% off: the name's own size matches, as no tolerance would.
+  it.each(['serve llama 3.2 1b on one h100', 'serve llama-3.2-1b on one h100', 'serve llama3.2 1b on one h100'])('"%s" is Llama 3.2 1B, the size its name states', (question) => {
+    const q = parse(question);
+    expect(q.problems).toEqual([]);
+    expect(q.stated).toMatchObject({ model: 'llama3.2-1b' });
+    expect(q.stated.customModel).toBeUndefined();
+  });
+
+  it('a Llama 3.2 size no preset has is declined, never shaped from its one row', () => {
+    expect(parse('how long to train llama 3.2 3b on 8 h100 nodes').problems).toEqual([
+      'no Llama 3.2 preset has about 3B parameters (ask for "a 3B model" to plan a GPT-style decoder of that size)',
+    ]);
+  });
 });

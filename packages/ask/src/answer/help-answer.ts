@@ -16,7 +16,7 @@ export const EXAMPLE_QUESTIONS: readonly string[] = [
   'serve llama3-70b on one H100 node at 50 ms per token',
 ];
 
-const CAPABILITIES = 'I answer LLM training planning questions: nodes, time to train, cost and the cheapest cluster, best configuration, memory, step time, collectives, and serving (latency, tokens/s, GPUs for a request rate).';
+const CAPABILITIES = 'I answer LLM training planning questions: nodes, time to train, cost and the cheapest cluster, best configuration, memory, step time, collectives, and serving (latency, tokens/s, GPUs for a request rate, speculative decoding with a draft model).';
 const VOCABULARY = 'Models: preset ids (gpt3-175b, llama3-70b, mt-nlg-530b, …) or sizes (175B). GPUs: V100, A100 40/80GB, H100, H200, B200, GB200, or DGX nodes.';
 /** How much of a question that was not understood is quoted back. */
 const QUOTED_CHARACTERS = 80;

@@ -1,5 +1,5 @@
 import { inferenceBoundsText, runInference, widestShape, type InferencePointJson, type InferenceResponseJson } from '@trainplan/protocol';
-import { countOf, formatBytes, formatSeconds } from '@trainplan/units';
+import { countOf, formatNumber, formatSeconds } from '@trainplan/units';
 import { DEFAULT_GPU, gpusPerNodeOf } from '../defaults.ts';
 import { modelInputOf, modelNameOf } from '../model-of.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
@@ -7,6 +7,9 @@ import type { Answer, AnswerFigure } from './answer-types.ts';
 import { gpuName } from './describe-estimate.ts';
 import { answerHelp } from './help-answer.ts';
 import { firstTokenText, isLoaded, loadFigure, loadHeadline, takesText } from './serving-load.ts';
+import {
+  draftName, memoryText, SPECULATION_TRADE, speculationAssumption, speculationConfiguration, speculationFigure, speculativeOf,
+} from './serving-speculation.ts';
 import { perSecond, replicaRequestsPerSecond, requests, shapeText } from './serving-text.ts';
 
 /**
@@ -15,7 +18,9 @@ import { perSecond, replicaRequestsPerSecond, requests, shapeText } from './serv
  * vLLM and TensorRT-LLM serve), on the GPUs the question names (each replica's TP × PP divides them).
  * The answer is the replica with the most tokens/s per GPU within the latency bounds; with a request
  * rate (sent as the protocol's requestsPerSecond), the plan needing the fewest GPUs for it, the wait for a
- * slot counted against the first-token bound, worded from the protocol's load (serving-load.ts).
+ * slot counted against the first-token bound, worded from the protocol's load (serving-load.ts). With speculative
+ * decoding (the protocol's `speculative`) its figures are worded (serving-speculation.ts) and the plan without it
+ * is said beside, from a second run: speculation wins at small batches and loses at large ones.
  */
 
 const CONTINUOUS = 'continuous batching (requests join and leave the batch at every decode step, as vLLM and TensorRT-LLM in-flight batching serve)';
@@ -58,6 +63,7 @@ function requestOf(p: AskParameters, gpus: number | undefined): Record<string, u
     ...(p.concurrency !== undefined && { batches: [p.concurrency] }),
     ...(gpus !== undefined && { gpus }),
     ...(p.requestsPerSecond !== undefined && { requestsPerSecond: p.requestsPerSecond }),
+    ...(speculativeOf(p) !== undefined && { speculative: speculativeOf(p) }),
     batching: 'continuous',
   };
 }
@@ -77,6 +83,7 @@ const ASKS_COUNT = /\bhow many\b|\bnumber of\b/i;
  */
 function pointFigures(x: InferencePointJson, p: AskParameters, gpus: number | undefined): AnswerFigure[] {
   const outputTokens = p.outputTokens ?? 1;
+  const spec = speculativeOf(p);
   const replicas = gpus === undefined || gpus === x.gpus || isLoaded(x) ? '' : ` · ${countOf(Math.floor(gpus / x.gpus), 'replica')} on the ${gpus} GPUs`;
   return [
     { label: 'Replica', value: `${shapeText(x)}: ${countOf(x.gpus, 'GPU')}${replicas}` },
@@ -84,10 +91,8 @@ function pointFigures(x: InferencePointJson, p: AskParameters, gpus: number | un
     { label: 'Time to first token', value: isLoaded(x) ? firstTokenText(x) : formatSeconds(x.prefillSeconds) },
     { label: 'Time per output token', value: `${formatSeconds(x.decodeStepSeconds)} (${perSecond(1 / x.decodeStepSeconds)} tokens/s per user)` },
     { label: 'Throughput', value: `${perSecond(x.tokensPerSecondPerGpu)} tokens/s per GPU · ${perSecond(replicaRequestsPerSecond(x, outputTokens))} requests/s per replica` },
-    {
-      label: 'Memory per GPU',
-      value: `${formatBytes(x.totalBytesPerGpu)} of ${formatBytes(x.capacityBytes)}: weights ${formatBytes(x.weightsBytesPerGpu)}, KV cache ${formatBytes(x.kvCacheBytesPerGpu)} (${formatBytes(x.kvCacheBytesPerGpu / x.batch)} per request on each GPU)`,
-    },
+    ...(spec === undefined ? [] : speculationFigure(x, spec)),
+    { label: 'Memory per GPU', value: memoryText(x) },
   ];
 }
 
@@ -146,17 +151,51 @@ function closestConfiguration(x: InferencePointJson, p: AskParameters): string {
     : `closest to the bounds, missing them: ${shape}`;
 }
 
+/** How the plan with speculation compares with the plan without: tokens/s per GPU, or at a rate the GPUs it takes. */
+function speculationGain(speculating: InferencePointJson | undefined, plain: InferencePointJson): string {
+  if (speculating === undefined) return '';
+  if (isLoaded(speculating) && isLoaded(plain)) return `: ${countOf(speculating.load.gpus, 'GPU')} with speculation, ${plain.load.gpus.toLocaleString('en-US')} without`;
+  if (isLoaded(speculating) || isLoaded(plain)) return '';
+  return `: speculation gives ${formatNumber(speculating.tokensPerSecondPerGpu / plain.tokensPerSecondPerGpu, 2)}× its tokens/s per GPU`;
+}
+
+/**
+ * The plan without speculative decoding, said beside a speculating answer from a second run of the same request:
+ * "Without speculative decoding: TP 2 · PP 4 serves 575 tokens/s per GPU at 688 concurrent requests, …: speculation
+ * gives 0.88× its tokens/s per GPU; fastest per token 6.25 ms with it, 12.4 ms without; speculation pays while …".
+ * Where nothing serves speculating, the one pipeline stage it is planned on is said as the reason.
+ */
+function withoutSpeculation(speculating: Served, p: AskParameters, gpus: number | undefined, bounds: string | undefined): string[] {
+  const plain = runInference(requestOf({ ...p, speculative: undefined }, gpus));
+  // Nothing serves without a draft: nothing serves with one either (it only adds memory), as the answer says.
+  if (!plain.ok || plain.unservable !== undefined) return [];
+  const best = plain.best;
+  if (best === undefined) {
+    return [`Without speculative decoding ${missedText(bounds, p, gpus)}${plain.closest === undefined ? '' : `: ${plain.closest.why}`}; ${SPECULATION_TRADE}.`];
+  }
+  if (speculating.unservable !== undefined) {
+    return [`Speculative decoding is planned on one pipeline stage, as vLLM runs it, so no replica here holds the model and its draft; without it: ${planHeadline(best, gpus)}.`];
+  }
+  const fastest = speculating.frontier[0] !== undefined && plain.frontier[0] !== undefined
+    ? `; fastest per token ${formatSeconds(speculating.frontier[0].decodeStepSeconds)} with it, ${formatSeconds(plain.frontier[0].decodeStepSeconds)} without` : '';
+  return [`Without speculative decoding: ${planHeadline(best, gpus)}${speculationGain(speculating.best, best)}${fastest}; ${SPECULATION_TRADE}.`];
+}
+
 export function answerServing(q: ParsedQuestion): Answer {
   const p = q.parameters;
   const gpus = servingGpus(p);
   const result = runInference(requestOf(p, gpus));
   if (!result.ok) return answerHelp(q, [result.message]);
-  const subject = `${modelNameOf(p)} on ${gpus === undefined ? '' : `${gpus} × `}${gpuName(p.gpu ?? '')}`;
+  const spec = speculativeOf(p);
+  // Speculation asked with no draft to assume (speculative.ts) is said in the headline too: the plan is without it.
+  const drafting = spec !== undefined ? ` with a ${draftName(spec)} draft` : p.speculative === false ? ' without speculative decoding (no draft named)' : '';
+  const subject = `${modelNameOf(p)}${drafting} on ${gpus === undefined ? '' : `${gpus} × `}${gpuName(p.gpu ?? '')}`;
   const bounds = boundsText(p);
   const base = {
     intent: q.intent, question: q.text, examples: [], data: result,
-    assumptions: [...q.defaults.map((d) => d.text), CONTINUOUS, ...prefixCaching(p)],
+    assumptions: [...q.defaults.map((d) => d.text), CONTINUOUS, ...prefixCaching(p), ...speculationAssumption(spec)],
   };
+  const without = spec === undefined ? [] : withoutSpeculation(result, p, gpus, bounds);
   const best = result.best;
   if (best !== undefined) {
     // A count asked with no request rate: one replica's GPUs answer it for one replica's load.
@@ -170,10 +209,10 @@ export function answerServing(q: ParsedQuestion): Answer {
     return {
       ...base, ok: true, assumptions: [...base.assumptions, ...perReplica],
       headline: `${subject}: ${ASKS_FIT.test(q.text) ? 'fits; ' : ''}${planHeadline(best, gpus)}${boundsNote(bounds, p)}`,
-      configuration: `${shapeText(best)} · batch ${best.batch.toLocaleString('en-US')} · ${(p.precision ?? 'bf16').toUpperCase()} · ${lengthsText(p)}`,
+      configuration: `${shapeText(best)} · batch ${best.batch.toLocaleString('en-US')} · ${(p.precision ?? 'bf16').toUpperCase()} · ${lengthsText(p)}${speculationConfiguration(spec)}`,
       figures: [...pointFigures(best, p, gpus), ...loadFigure(best, gpus)],
       memoryPerGpuBytes: best.totalBytesPerGpu, memoryCapacityBytes: best.capacityBytes,
-      notes: [...(result.warnings ?? []), ...countNote, ...fastestNote(result)],
+      notes: [...(result.warnings ?? []), ...countNote, ...fastestNote(result), ...without],
     };
   }
   if (result.unservable !== undefined) {
@@ -189,6 +228,7 @@ export function answerServing(q: ParsedQuestion): Answer {
       notes: [
         ...(smallest === undefined ? [] : [`Closest that works: ${countOf(smallest.gpus, 'GPU')} (${shapeText(smallest)}) hold it, with up to ${requests(smallest.maxBatch, 'request')} at a time`
           + `${isLoaded(smallest) ? `; ${takesText(smallest)}` : ''}.`]),
+        ...without,
       ],
     };
   }
@@ -198,6 +238,6 @@ export function answerServing(q: ParsedQuestion): Answer {
     headline: `${subject}: ${missedText(bounds, p, gpus)}${closest === undefined ? '' : `: ${closest.why}`}`,
     figures: closest === undefined ? [] : closestFigures(closest.point, p, gpus),
     ...(closest !== undefined && { configuration: closestConfiguration(closest.point, p) }),
-    notes: [...(result.warnings ?? []), ...fastestNote(result)],
+    notes: [...(result.warnings ?? []), ...fastestNote(result), ...without],
   };
 }

@@ -30,20 +30,21 @@ const FAMILIES: readonly {
   /** Where a versioned size the version has no preset of was released under another name, and why. */
   renamed?: (version: string | undefined) => { family: string; prefix: string; why: string } | undefined;
   /** The rows a size no preset of the family has is shaped from (custom-model.ts); none: such a size is declined. */
-  custom?: (version: string | undefined) => ShapeFamily;
+  custom?: (version: string | undefined) => ShapeFamily | undefined;
 }[] = [
-  // "llama 3.1 405b", "llama-3-70b", "llama2 7b"; Llama without a version prefers Llama 3, then 3.1, then 2.
+  // "llama 3.1 405b", "llama-3-70b", "llama2 7b", "llama 3.2 1b"; Llama without a version prefers Llama 3, then 3.1, then 2.
   // A version is never the first digit of a size: "llama 30b" is Llama at 30B, not Llama 3 at 0B (as GPT-3's and Nemotron-4's).
   // The size may come first: "a 30B llama", "70b llama 3" (`pre`); "llama-style 30B", "llama 3 like 30b": the family's shape.
   {
-    pattern: /(?:(?<![\w.])(?<pre>\d+(?:\.\d+)?\s*[bmt])[\s-]*(?:param(?:eter)?s?[\s-]+)?)?\bllama[\s-]*(?:(?<version>3\.1|2|3)(?![\d.]))?(?:[\s-]*(?:style|like|type|based|arch(?:itecture)?)\b)?[\s-]*(?<size>\d+(?:\.\d+)?\s*[bmt])?\b/,
+    pattern: /(?:(?<![\w.])(?<pre>\d+(?:\.\d+)?\s*[bmt])[\s-]*(?:param(?:eter)?s?[\s-]+)?)?\bllama[\s-]*(?:(?<version>3\.[12]|2|3)(?![\d.]))?(?:[\s-]*(?:style|like|type|based|arch(?:itecture)?)\b)?[\s-]*(?<size>\d+(?:\.\d+)?\s*[bmt])?\b/,
     label: (v) => (v === undefined ? 'Llama' : `Llama ${v}`),
     prefixes: (v) => (v !== undefined ? [`llama${v}-`] : FAMILY_PREFERENCE.filter((p) => p.startsWith('llama'))),
     // Meta's paper (Dubey et al. 2024, "The Llama 3 Herd of Models") calls the 405B model "Llama 3 405B"; it shipped as Llama 3.1.
     renamed: (v) => (v === '3' ? { family: 'Llama 3', prefix: 'llama3.1-', why: "Meta's paper, Dubey et al. 2024, calls it Llama 3" } : undefined),
-    // Llama 3's rows include 3.1's 405B, as its paper names it (above).
-    custom: (v) => llamaStyle(v === undefined ? 'Llama' : `Llama ${v}`, v === undefined ? FAMILY_PREFERENCE.filter((p) => p.startsWith('llama'))
-      : v === '3' ? ['llama3-', 'llama3.1-'] : [`llama${v}-`]),
+    // Llama 3's rows include 3.1's 405B, as its paper names it (above). Llama 3.2's one preset (1B, a draft model) shapes
+    // no other size: "llama 3.2 3b" is declined rather than drawn from a single row.
+    custom: (v) => (v === '3.2' ? undefined : llamaStyle(v === undefined ? 'Llama' : `Llama ${v}`, v === undefined ? FAMILY_PREFERENCE.filter((p) => p.startsWith('llama'))
+      : v === '3' ? ['llama3-', 'llama3.1-'] : [`llama${v}-`])),
   },
   {
     pattern: /\bgpt[\s-]*3(?![\d.])(?:[\s-]*(?<size>\d+(?:\.\d+)?\s*[bm]))?\b/, label: () => 'GPT-3', prefixes: () => ['gpt3-'], alone: 'gpt3-175b', custom: () => GPT_STYLE,
@@ -61,7 +62,16 @@ const FAMILIES: readonly {
 
 const relative = (a: number, b: number): number => Math.abs(a - b) / b;
 
-/** The preset with this prefix nearest `parameters`, within `tolerance`; ties go to FAMILY_PREFERENCE order. */
+/** The size a preset's name states ("Llama 3.2 1B": a billion), or undefined when it states none ("GPT-3 Small"). */
+export function namedSizeOf(id: string): number | undefined {
+  const size = /(\d+(?:\.\d+)?[MBT])$/.exec(modelById(id)?.shape.name ?? '')?.[1];
+  return size === undefined ? undefined : parseCount(size);
+}
+
+/**
+ * The preset with this prefix nearest `parameters`, within `tolerance`; ties go to FAMILY_PREFERENCE order.
+ * A preset whose name states the size asked is at no distance: Meta names Llama 3.2 1B for 1.23B parameters.
+ */
 function nearest(prefixes: readonly string[], parameters: number, tolerance: number): string | undefined {
   let best: { id: string; distance: number; rank: number } | undefined;
   for (const id of MODEL_IDS) {
@@ -69,7 +79,7 @@ function nearest(prefixes: readonly string[], parameters: number, tolerance: num
     if (rank < 0) continue;
     const preset = modelById(id);
     if (preset === undefined) continue;
-    const distance = relative(parameters, preset.publishedParameters);
+    const distance = namedSizeOf(id) === parameters ? 0 : relative(parameters, preset.publishedParameters);
     if (distance > tolerance) continue;
     if (best === undefined || distance < best.distance - 1e-9 || (Math.abs(distance - best.distance) <= 1e-9 && rank < best.rank)) {
       best = { id, distance, rank };
