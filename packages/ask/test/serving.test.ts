@@ -1,17 +1,10 @@
-import { runInference, type InferencePointJson, type InferenceResponseJson } from '@trainplan/protocol';
+import { runInference, type InferencePointJson } from '@trainplan/protocol';
 import { formatSeconds } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
 import { ask } from '../src/answer/answer.ts';
 import { parse } from '../src/parse.ts';
+import { figure, served, type Served } from './support/serving.ts';
 
-type Served = Extract<InferenceResponseJson, { ok: true }>;
-const served = (question: string): { a: ReturnType<typeof ask>; data: Served } => {
-  const a = ask(question);
-  const data = a.data as InferenceResponseJson;
-  if (!data.ok) throw new Error(`not served: ${data.message}`);
-  return { a, data };
-};
-const figure = (a: ReturnType<typeof ask>, label: string): string => a.figures.find((f) => f.label === label)?.value ?? '';
 /** Requests a replica finishes per second: generated tokens/s of its GPUs over the tokens of one request. */
 const requestsPerReplica = (x: InferencePointJson, outputTokens: number): number => (x.tokensPerSecondPerGpu * x.gpus) / outputTokens;
 

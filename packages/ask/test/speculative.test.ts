@@ -1,17 +1,9 @@
-import { runInference, type InferenceResponseJson } from '@trainplan/protocol';
+import { runInference } from '@trainplan/protocol';
 import { formatBytes, formatNumber, formatSeconds } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
-import { ask } from '../src/answer/answer.ts';
 import { parse } from '../src/parse.ts';
+import { figure, served, type Served } from './support/serving.ts';
 
-type Served = Extract<InferenceResponseJson, { ok: true }>;
-const served = (question: string): { a: ReturnType<typeof ask>; data: Served } => {
-  const a = ask(question);
-  const data = a.data as InferenceResponseJson;
-  if (!data.ok) throw new Error(`not served: ${data.message}`);
-  return { a, data };
-};
-const figure = (a: ReturnType<typeof ask>, label: string): string => a.figures.find((f) => f.label === label)?.value ?? '';
 
 /** The request a question with no lengths or bounds sends for Llama 3 70B on one H100 node (defaults.ts). */
 const LLAMA3_70B_NODE = {
