@@ -212,19 +212,22 @@ function unservableMessage(byShape: readonly ShapeJson[], gpus: number | undefin
   return `no tensor × pipeline shape tried can serve the model (each shape's reason is given with it); the widest, TP ${widest.tensor} · PP ${widest.pipeline}: ${widest.message}`;
 }
 
+/** Request fields that only continuous batching serves, and why: refused beside the field with static batching. */
+const CONTINUOUS_ONLY: readonly (readonly ['prefillChunkTokens' | 'sharedPrefixTokens' | 'requestsPerSecond', string])[] = [
+  ['prefillChunkTokens', 'chunked prefill applies to continuous batching'],
+  ['sharedPrefixTokens', 'prefix caching applies to continuous batching (a paged KV cache shares the prefix\'s blocks)'],
+  ['requestsPerSecond', 'a request rate is served by continuous batching (requests join as sequences finish)'],
+];
+
 /** Inference planning on the wire: prefill/decode latency, KV cache, largest batch, tokens/s/GPU, frontier. */
 export function runInference(request: unknown): InferenceResponseJson {
   const valid = validate(inferenceRequestSchema, request);
   if (!valid.ok) return invalid(valid.issues);
   const req = valid.value;
-  if (req.prefillChunkTokens !== undefined && req.batching !== 'continuous') {
-    return invalid([{ path: 'prefillChunkTokens', message: 'chunked prefill applies to continuous batching: give batching "continuous", or leave prefillChunkTokens out' }]);
-  }
-  if (req.sharedPrefixTokens !== undefined && req.batching !== 'continuous') {
-    return invalid([{ path: 'sharedPrefixTokens', message: 'prefix caching applies to continuous batching (a paged KV cache shares the prefix\'s blocks): give batching "continuous", or leave sharedPrefixTokens out' }]);
-  }
-  if (req.requestsPerSecond !== undefined && req.batching !== 'continuous') {
-    return invalid([{ path: 'requestsPerSecond', message: 'a request rate is served by continuous batching (requests join as sequences finish): give batching "continuous", or leave requestsPerSecond out' }]);
+  const staticOnly = req.batching === 'continuous' ? undefined : CONTINUOUS_ONLY.find(([field]) => req[field] !== undefined);
+  if (staticOnly !== undefined) {
+    const [field, why] = staticOnly;
+    return invalid([{ path: field, message: `${why}: give batching "continuous", or leave ${field} out` }]);
   }
   const draftIssues: FieldIssue[] = [];
   const draft = req.speculative === undefined ? undefined : resolveModel(req.speculative.draftModel, draftIssues);
@@ -240,19 +243,12 @@ export function runInference(request: unknown): InferenceResponseJson {
   }, { nodes: 1 });
   // The request sets precision at its top level: name it so, not as the scenario's training.precision.
   if (!resolved.ok) return invalid(resolved.issues.map((i) => (i.path === 'training.precision' ? { ...i, path: 'precision' } : i)));
+  // The request's fields are the search's, by the same names; a field left out stays undefined there too.
+  const { model: _model, cluster: _cluster, precision: _precision, speculative, ...search } = req;
   const result = planInference(resolved.value.base, {
-    promptTokens: req.promptTokens, outputTokens: req.outputTokens, batching: req.batching,
-    ...(req.tensor && { tensor: req.tensor }), ...(req.pipeline && { pipeline: req.pipeline }), ...(req.batches && { batches: req.batches }),
-    ...(req.gpus !== undefined && { gpus: req.gpus }),
-    ...(req.prefillChunkTokens !== undefined && { prefillChunkTokens: req.prefillChunkTokens }),
-    ...(req.gpuMemoryUtilization !== undefined && { gpuMemoryUtilization: req.gpuMemoryUtilization }),
-    ...(req.sharedPrefixTokens !== undefined && { sharedPrefixTokens: req.sharedPrefixTokens }),
-    ...(req.maxDecodeSecondsPerToken !== undefined && { maxDecodeSecondsPerToken: req.maxDecodeSecondsPerToken }),
-    ...(req.maxPrefillSeconds !== undefined && { maxPrefillSeconds: req.maxPrefillSeconds }),
-    ...(req.requestsPerSecond !== undefined && { requestsPerSecond: req.requestsPerSecond }),
-    ...(req.speculative !== undefined && draft !== undefined && {
-      speculative: { draft, draftTokens: req.speculative.draftTokens, acceptanceRate: req.speculative.acceptanceRate },
-    }),
+    ...search,
+    speculative: speculative === undefined || draft === undefined ? undefined
+      : { draft, draftTokens: speculative.draftTokens, acceptanceRate: speculative.acceptanceRate },
   });
   const byShape = result.byShape.map((s) => shapeJson(s.tensor, s.pipeline, s.answer, req.gpus));
   // Nothing serves at all: said first among the warnings too, where answers before `unservable` said it.

@@ -103,8 +103,8 @@ export function stageSeconds(round: DecodeRound, prefill: LayerPrefill = NO_PREF
  * The time to first token is the running iteration waited out (a prompt arriving waits up to one before
  * it is admitted; with a batch of one nothing else runs, so it starts at once) plus the c iterations that
  * carry its chunks, each fused with its micro-batch's decode and crossing every stage, as an engine that
- * admits a waiting prompt at the next iteration boundary (vLLM's scheduler runs waiting prompts first). It
- * ignores queueing at saturation (prompts arriving faster than the iterations admit them wait longer).
+ * admits a waiting prompt at the next iteration boundary (vLLM's scheduler runs waiting prompts first). The
+ * wait for a free slot under a request rate is serving-load.ts's (planInference's requestsPerSecond).
  */
 export function continuousIteration(options: {
   readonly round: DecodeRound;

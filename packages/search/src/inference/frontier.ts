@@ -95,13 +95,8 @@ export function planInference(base: InferenceBase, search: InferenceSearch): Inf
   const byShape: { tensor: number; pipeline: number; answer: InferenceAnswer }[] = [];
   for (const tensor of tensors) {
     for (const pipeline of pipelines.filter((p) => divides(tensor, p))) {
-      const shape = {
-        tensor, pipeline, promptTokens: search.promptTokens, outputTokens: search.outputTokens, ...(search.batching !== undefined && { batching: search.batching }),
-        ...(search.prefillChunkTokens !== undefined && { prefillChunkTokens: search.prefillChunkTokens }),
-        ...(search.gpuMemoryUtilization !== undefined && { gpuMemoryUtilization: search.gpuMemoryUtilization }),
-        ...(search.sharedPrefixTokens !== undefined && { sharedPrefixTokens: search.sharedPrefixTokens }),
-        ...(search.speculative !== undefined && { speculative: search.speculative }),
-      };
+      const { promptTokens, outputTokens, batching, prefillChunkTokens, gpuMemoryUtilization, sharedPrefixTokens, speculative } = search;
+      const shape = { tensor, pipeline, promptTokens, outputTokens, batching, prefillChunkTokens, gpuMemoryUtilization, sharedPrefixTokens, speculative };
       const memo = {};
       const probe = estimateInference(base, { ...shape, batch: 1 }, memo);
       if (!probe.ok) { byShape.push({ tensor, pipeline, answer: probe }); continue; }

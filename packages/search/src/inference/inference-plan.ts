@@ -135,13 +135,14 @@ function loneLayer(lone: PlanInput) {
  * (prefix-cache.ts).
  */
 function promptPrefill(lone: (tokens: number) => PlanInput, promptTokens: number, cachedTokens: number, chunks: number): PromptPrefill {
-  const whole = loneLayer(lone(promptTokens));
+  const prompt = lone(promptTokens);
+  const whole = loneLayer(prompt);
   const tail = cachedTokens === 0 ? whole : loneLayer(lone(promptTokens - cachedTokens));
   const oneToken = loneLayer(lone(1));
   return {
     layerTensorCoreSeconds: tail.gemmCompute + whole.attention * uncachedAttentionFraction(promptTokens, cachedTokens),
     layerOtherSeconds: Math.max(0, tail.other - oneToken.other),
-    activationBytes: 2 * (promptTokens - cachedTokens) * lone(promptTokens).model.hiddenSize,
+    activationBytes: 2 * (promptTokens - cachedTokens) * prompt.model.hiddenSize,
     chunks,
   };
 }
@@ -202,7 +203,8 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
   // A draft model (speculative decoding) holds its weights and a KV cache of the same tokens beside the target's.
   const draft = spec === undefined ? undefined : { shape: spec.draft, tensor: draftTensor(spec.draft, t), base: { ...base, model: spec.draft } };
   const draftWeights = draft === undefined ? 0 : (parameterCount(draft.shape) / draft.tensor) * bytesPerValue(base);
-  const kvPerToken = kvCacheBytesPerToken(base, t, mostLayers) + (draft === undefined ? 0 : kvCacheBytesPerToken(draft.base, draft.tensor, draft.shape.layers));
+  const draftKvPerToken = draft === undefined ? 0 : kvCacheBytesPerToken(draft.base, draft.tensor, draft.shape.layers);
+  const kvPerToken = kvCacheBytesPerToken(base, t, mostLayers) + draftKvPerToken;
   const kvPerSequence = kvPerToken * heldTokens;
   const kvShared = kvPerToken * cached;
   const capacity = base.gpu.hbmBytes;
@@ -271,7 +273,7 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
     ...(spec !== undefined && draft !== undefined && {
       speculation: {
         draftTokens: spec.draftTokens, acceptanceRate: spec.acceptanceRate, tokensPerStep: perStep, draftTensor: draft.tensor,
-        draftWeightsBytesPerGpu: draftWeights, draftKvCacheBytesPerGpu: kvCacheBytesPerToken(draft.base, draft.tensor, draft.shape.layers) * (heldTokens * b + cached),
+        draftWeightsBytesPerGpu: draftWeights, draftKvCacheBytesPerGpu: draftKvPerToken * (heldTokens * b + cached),
         draftStepSeconds: draftStep,
       },
     }),
