@@ -108,22 +108,24 @@ const plural = (n: number, one: string, many: string): string => `${n.toLocaleSt
 
 function fromFlags(v: FlagValues): Record<string, unknown> {
   const tokenMs = number(v, 'max-token-ms');
+  const speculating = v['draft-model'] !== undefined || v['draft-tokens'] !== undefined || v.acceptance !== undefined;
   return {
     ...machineFields(v),
-    promptTokens: count(v, 'prompt'),
-    outputTokens: count(v, 'output'),
-    ...(v.precision !== undefined && { precision: v.precision }),
-    ...(v.batching !== undefined && { batching: v.batching }),
-    ...(v.gpus !== undefined && { gpus: count(v, 'gpus') }),
-    ...(v['prefill-chunk'] !== undefined && { prefillChunkTokens: count(v, 'prefill-chunk') }),
-    ...(v.rate !== undefined && { requestsPerSecond: number(v, 'rate') }),
-    ...((v['draft-model'] !== undefined || v['draft-tokens'] !== undefined || v.acceptance !== undefined) && {
-      speculative: defined({ draftModel: v['draft-model'], draftTokens: count(v, 'draft-tokens'), acceptanceRate: number(v, 'acceptance') }),
+    ...defined({
+      promptTokens: count(v, 'prompt'),
+      outputTokens: count(v, 'output'),
+      precision: v.precision,
+      batching: v.batching,
+      gpus: count(v, 'gpus'),
+      prefillChunkTokens: count(v, 'prefill-chunk'),
+      requestsPerSecond: number(v, 'rate'),
+      speculative: speculating
+        ? defined({ draftModel: v['draft-model'], draftTokens: count(v, 'draft-tokens'), acceptanceRate: number(v, 'acceptance') }) : undefined,
+      sharedPrefixTokens: count(v, 'shared-prefix'),
+      gpuMemoryUtilization: number(v, 'gpu-memory-utilization'),
+      maxDecodeSecondsPerToken: typeof tokenMs === 'number' ? tokenMs / MS : tokenMs,
+      maxPrefillSeconds: number(v, 'max-ttft-s'),
     }),
-    ...(v['shared-prefix'] !== undefined && { sharedPrefixTokens: count(v, 'shared-prefix') }),
-    ...(v['gpu-memory-utilization'] !== undefined && { gpuMemoryUtilization: number(v, 'gpu-memory-utilization') }),
-    ...(tokenMs !== undefined && { maxDecodeSecondsPerToken: typeof tokenMs === 'number' ? tokenMs / MS : tokenMs }),
-    ...(v['max-ttft-s'] !== undefined && { maxPrefillSeconds: number(v, 'max-ttft-s') }),
   };
 }
 
