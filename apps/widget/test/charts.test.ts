@@ -157,9 +157,7 @@ describe('scaling chart labels', () => {
   it('draws one throughput label, not two on top of each other, when the sizes give nearly the same throughput', () => {
     // The ideal line stretches the axis: 15.8 k and 18.9 k sit about a text line apart.
     const svg = scalingChart([{ nodes: 64, tokensPerSecond: 15_800 }, { nodes: 448, tokensPerSecond: 18_900 }], 64);
-    const ys = ticks(svg).map((t) => t.y).sort((a, b) => a - b);
-    expect(ys.length).toBeGreaterThan(0);
-    for (let i = 1; i < ys.length; i += 1) expect(ys[i]! - ys[i - 1]!).toBeGreaterThanOrEqual(14);
+    expect(ticks(svg)).toHaveLength(1);
   });
 });
 
