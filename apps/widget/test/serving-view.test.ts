@@ -89,13 +89,13 @@ describe('the serving view of an answer', () => {
     const bounds = [500, 100, 50, 30, 20];
     const rates = bounds.map((ms) => {
       const { view } = ask({ 'max-token-ms': String(ms) });
-      if (view.kind !== 'best') return 0;
+      // Llama 3 70B on H100 serves within each of these bounds: none may pass by missing it.
+      expect(view.kind).toBe('best');
       expect(view.point!.decodeStepSeconds).toBeLessThanOrEqual(ms / 1000);
       expect(view.title).toMatch(/^Best within ≤ .* per token:/);
       return view.point!.tokensPerSecondPerGpu;
     });
     for (let i = 1; i < rates.length; i += 1) expect(rates[i]!).toBeLessThanOrEqual(rates[i - 1]!);
-    expect(rates[0]).toBeGreaterThan(0);
   });
 
   it("says plainly when no plan meets the bounds, with the protocol's why, and shows the closest plan's figures as closest", () => {
