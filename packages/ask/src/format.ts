@@ -1,4 +1,4 @@
-import { countOf, daysToYears, formatCount } from '@trainplan/units';
+import { countOf, daysToYears, formatCount, formatCountExact } from '@trainplan/units';
 
 /** Days as chat writes them: "30 days", "8.2 days", "1 day". */
 export const formatDays = (days: number): string => {
@@ -17,8 +17,5 @@ export const compactCount = (count: number): string => formatCount(count).replac
 /** "$1.14M", "€952k", "480" with no currency given: an amount of money the plan spends, to three figures. */
 export const moneyText = (amount: number, currency: string | undefined): string => `${currency ?? ''}${compactCount(amount)}`;
 
-/** An amount as the asker wrote it: "1M", "1.5M", "500k" (compactCount's "1.00M", "1.50M" without the trailing zeros). */
-export const statedAmount = (amount: number): string => compactCount(amount).replace(/(\.\d*?)0+([a-zA-Z]*)$/, '$1$2').replace(/\.([a-zA-Z]*)$/, '$1');
-
-/** "$1M", "€500k": a budget in money as stated. */
-export const statedMoney = (amount: number, currency: string | undefined): string => `${currency ?? ''}${statedAmount(amount)}`;
+/** "$1M", "€500k", "$1.005M": a budget in money as stated, every digit (units' formatCountExact). */
+export const statedMoney = (amount: number, currency: string | undefined): string => `${currency ?? ''}${formatCountExact(amount)}`;

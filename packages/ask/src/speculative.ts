@@ -1,7 +1,6 @@
 import { MODEL_IDS, modelById } from '@trainplan/presets';
-import { parseCount } from '@trainplan/units';
+import { formatCountExact, parseCount } from '@trainplan/units';
 import type { Take } from './defaults.ts';
-import { statedAmount } from './format.ts';
 import { matchModel, namedSizeOf } from './lexicon/models.ts';
 import { modelFactsOf, modelNameOf, modelShapeOf } from './model-of.ts';
 import type { AskParameters } from './question.ts';
@@ -81,7 +80,7 @@ export function resolveDraft(written: string, p: AskParameters): DraftReading {
   if (size === undefined) return { ok: false, problem: `the draft "${written}" is no model preset; ${nameOne(p)}` };
   const family = m?.family;
   // "1B", "Llama 1B": the size as a model's name writes it.
-  const asked = `${family === undefined ? '' : `${family} `}${m?.askedSize ?? statedAmount(size).toUpperCase()}`;
+  const asked = `${family === undefined ? '' : `${family} `}${m?.askedSize ?? formatCountExact(size).toUpperCase()}`;
   const id = draftsFor(p).find((d) => namedSizeOf(d) === size && (family === undefined || nameOf(d).startsWith(family)));
   if (id === undefined) return { ok: false, problem: `no preset of ${asked} can draft for ${modelNameOf(p)}; ${nameOne(p)}` };
   return { ok: true, id, reading: `the ${asked} draft taken as ${nameOf(id)} (${id}), the preset of that size sharing ${modelNameOf(p)}'s vocabulary` };

@@ -1,13 +1,12 @@
+import { parseCount } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
-import { formatDays, moneyText, nodesGpus, statedAmount, statedMoney } from '../src/format.ts';
+import { formatDays, moneyText, nodesGpus, statedMoney } from '../src/format.ts';
 
 describe('money as chat writes it', () => {
-  it.each([[1e6, '1M'], [1.5e6, '1.5M'], [500e3, '500k'], [2.25e6, '2.25M'], [10e3, '10k'], [480, '480']])('a budget of %d is said as stated: %s', (n, text) => {
-    expect(statedAmount(n)).toBe(text);
-  });
-
   it.each([
-    [2e6, '$', '$2M'], [500e3, '€', '€500k'], [1.5e6, undefined, '1.5M'],
+    [2e6, '$', '$2M'], [500e3, '€', '€500k'], [1.5e6, undefined, '1.5M'], [2.25e6, '$', '$2.25M'], [10e3, '$', '$10k'], [480, undefined, '480'],
+    // As stated, every digit: "$1.005M" (as parse reads it) is never rounded to "$1M", which is another budget.
+    [parseCount('1.005m')!, '$', '$1.005M'],
   ] as const)('a money budget of %d in %s reads %s', (amount, currency, text) => {
     expect(statedMoney(amount, currency)).toBe(text);
   });

@@ -1,5 +1,5 @@
-import { formatPercentChange } from '@trainplan/units';
-import { compactCount, moneyText, statedAmount, statedMoney } from '../format.ts';
+import { formatCountExact, formatPercentChange } from '@trainplan/units';
+import { compactCount, moneyText, statedMoney } from '../format.ts';
 import type { AskParameters } from '../question.ts';
 import type { Spend } from './cost.ts';
 
@@ -33,7 +33,7 @@ function standing(spent: number, budget: number, show: (amount: number) => strin
 function budgetStandings(p: AskParameters, spend: Spend): Standing[] {
   const { gpuHours, cost } = spend;
   return [
-    ...(p.gpuHours === undefined ? [] : [standing(gpuHours, p.gpuHours, (h) => `${compactCount(h)} GPU-hours`, `${statedAmount(p.gpuHours)} GPU-hour budget`)]),
+    ...(p.gpuHours === undefined ? [] : [standing(gpuHours, p.gpuHours, (h) => `${compactCount(h)} GPU-hours`, `${formatCountExact(p.gpuHours)} GPU-hour budget`)]),
     ...(p.costBudget === undefined || cost === undefined ? [] : [standing(cost, p.costBudget, (c) => moneyText(c, p.currency), `${statedMoney(p.costBudget, p.currency)} budget`)]),
   ];
 }

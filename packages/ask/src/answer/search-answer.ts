@@ -1,9 +1,9 @@
 import {
   runNodes, runSearch, type EstimateOk, type NodesResponseJson, type ScenarioInput, type SearchPlanJson, type SearchResponseJson,
 } from '@trainplan/protocol';
-import { countOf, formatBytes, formatPercent, formatSeconds, toDays } from '@trainplan/units';
+import { countOf, formatBytes, formatCountExact, formatPercent, formatSeconds, toDays } from '@trainplan/units';
 import { DEFAULT_GPU, defaultBatch, defaultBatchNote, gpusPerNodeOf } from '../defaults.ts';
-import { compactCount, formatDays, moneyText, nodesGpus, statedAmount, statedMoney } from '../format.ts';
+import { compactCount, formatDays, moneyText, nodesGpus, statedMoney } from '../format.ts';
 import { modelInputOf, modelNameOf } from '../model-of.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
 import { widgetLink } from '../scenario.ts';
@@ -187,7 +187,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   const cluster = nodesGpus(result);
   const goals = [
     ...(p.deadlineSeconds !== undefined ? [`deadline ${formatDays(toDays(p.deadlineSeconds))}`] : []),
-    ...(p.gpuHours !== undefined ? [`budget ${statedAmount(p.gpuHours)} GPU-hours`] : []),
+    ...(p.gpuHours !== undefined ? [`budget ${formatCountExact(p.gpuHours)} GPU-hours`] : []),
     ...(p.costBudget !== undefined ? [`budget ${statedMoney(p.costBudget, p.currency)}`] : []),
   ].join(', ');
   // A cheapest question asks what the plan spends: its GPU-hours when no price makes them money.
