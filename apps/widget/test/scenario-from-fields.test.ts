@@ -1,7 +1,8 @@
 import { CONTRACT_EXAMPLE, validateScenario } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
+import { formatCountExact } from '@trainplan/units';
 import { DEFAULT_VALUES, FIELDS, type FieldValues } from '../src/form/fields.ts';
-import { countText, fieldForPath, fieldsFromScenario, scenarioFromFields } from '../src/form/scenario-from-fields.ts';
+import { fieldForPath, fieldsFromScenario, scenarioFromFields } from '../src/form/scenario-from-fields.ts';
 
 describe('scenarioFromFields', () => {
   it("turns the default fields into the contract's example scenario, with the token budget", () => {
@@ -77,7 +78,7 @@ describe('fieldsFromScenario', () => {
   });
 
   it.each([2e12, 1.5e12, 300e9, 1.25e9, 7e6, 1_234_567, 999, 1, 1e15, 123_456_789_012])('writes %d so that it reads back exactly', (n) => {
-    const r = scenarioFromFields({ ...DEFAULT_VALUES, tokens: countText(n) });
+    const r = scenarioFromFields({ ...DEFAULT_VALUES, tokens: formatCountExact(n) });
     expect(r.ok && r.budget.tokens).toBe(n);
   });
 

@@ -76,9 +76,6 @@ export function fieldForPath(path: string): string {
 
 const str = (x: unknown): string => (x === undefined || x === null ? '' : String(x));
 
-/** A count as a reader writes it in the token-budget field (2T, 1.5T, 300B, 7M), exactly (units' formatCountExact). */
-export const countText = formatCountExact;
-
 /**
  * Nodes, GPUs per node and precision as the protocol itself resolves the scenario (resolveScenario, the
  * code the API and the CLI run): a link that counts GPUs (`cluster.gpus`) becomes the nodes the API would
@@ -139,7 +136,8 @@ export function readScenario(scenario: ScenarioInput, base: FieldValues): Scenar
   out.gbs = str(t.globalBatchSize);
   out.mbs = str(t.microBatchSize ?? 1);
   out.precision = machine.precision;
-  if (t.tokens !== undefined) out.tokens = countText(t.tokens);
+  // As a reader writes it in the token-budget field (2T, 1.5T, 300B), and read back exactly.
+  if (t.tokens !== undefined) out.tokens = formatCountExact(t.tokens);
   const p = scenario.parallelism ?? {};
   Object.assign(out, {
     tp: str(p.tensor ?? 1), pp: str(p.pipeline ?? 1), vp: str(p.virtualStages ?? 1), cp: str(p.context ?? 1),
