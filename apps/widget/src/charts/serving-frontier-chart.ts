@@ -37,16 +37,18 @@ export function servingFrontierChart({ points, marked, maxDecodeSecondsPerToken 
   const [y0, y1] = [Math.min(...rates) / MARGIN_FACTOR, Math.max(...rates) * MARGIN_FACTOR];
   const X = (v: number) => PLOT_PAD.left + (Math.log(v / x0) / Math.log(x1 / x0)) * (WIDTH - PLOT_PAD.left - PLOT_PAD.right);
   const Y = (v: number) => HEIGHT - PLOT_PAD.bottom - (Math.log(v / y0) / Math.log(y1 / y0)) * (HEIGHT - PLOT_PAD.top - PLOT_PAD.bottom);
-  const at = (p: InferencePointJson) => `${px(X(toMs(p.decodeStepSeconds)))},${px(Y(p.tokensPerSecondPerGpu))}`;
+  /** A point's place in the plot, as SVG attribute text. */
+  const xy = (p: InferencePointJson) => [px(X(toMs(p.decodeStepSeconds))), px(Y(p.tokensPerSecondPerGpu))] as const;
+  const at = (p: InferencePointJson) => xy(p).join(',');
 
   const line = frontier.length > 1 ? `<path class="line" d="M${frontier.map(at).join('L')}"/>` : '';
   const dots = ok.map((p) => {
     const title = `TP ${p.tensor} · PP ${p.pipeline} · batch ${p.batch}: ${formatSeconds(p.decodeStepSeconds)} per token, ${rate(p.tokensPerSecondPerGpu)} tokens/s per GPU, first token ${formatSeconds(p.prefillSeconds)}`;
-    const [cx, cy] = at(p).split(',');
+    const [cx, cy] = xy(p);
     return `<circle class="dot${frontier.includes(p) ? '' : ' off-curve'}" data-plan="${p.tensor}x${p.pipeline}x${p.batch}" cx="${cx}" cy="${cy}" r="3"><title>${esc(title)}</title></circle>`;
   });
-  const ring = marked && ok.some((p) => same(p, marked))
-    ? `<circle class="mark" data-marker="plan" cx="${px(X(toMs(marked.decodeStepSeconds)))}" cy="${px(Y(marked.tokensPerSecondPerGpu))}" r="6"/>` : '';
+  const ringAt = marked && ok.some((p) => same(p, marked)) ? xy(marked) : undefined;
+  const ring = ringAt ? `<circle class="mark" data-marker="plan" cx="${ringAt[0]}" cy="${ringAt[1]}" r="6"/>` : '';
   const boundMs = maxDecodeSecondsPerToken === undefined ? undefined : toMs(maxDecodeSecondsPerToken);
   const bound = boundMs !== undefined && boundMs > x0 && boundMs < x1
     ? `<line class="bound" data-bound="token" x1="${px(X(boundMs))}" x2="${px(X(boundMs))}" y1="${PLOT_PAD.top}" y2="${HEIGHT - PLOT_PAD.bottom}"><title>${esc(`bound: ${formatSeconds(maxDecodeSecondsPerToken!)} per token`)}</title></line>` : '';
