@@ -33,7 +33,7 @@ const LOG_TICK_GAP = 26;
  * Ticks at 1, 2 and 5 × 10^k inside [lo, hi] (lo > 0) on a log axis placed by `X`, at least LOG_TICK_GAP
  * apart; the ends' values when none falls inside.
  */
-export function logTicks(lo: number, hi: number, X: (v: number) => number): number[] {
+function logTicks(lo: number, hi: number, X: (v: number) => number): number[] {
   const out: number[] = [];
   for (let k = Math.floor(Math.log10(lo)); k <= Math.ceil(Math.log10(hi)); k += 1) {
     for (const m of [1, 2, 5]) {

@@ -12,7 +12,7 @@ export interface FieldIssue {
  * One field's text → its value, or the issue to show beside it. Only checks of the field alone live here
  * (shared by both elements' forms); whether the values make sense together is the protocol's answer.
  */
-export function parseField(spec: FieldSpec, raw: string): { value?: number | string | boolean; issue?: string } {
+function parseField(spec: FieldSpec, raw: string): { value?: number | string | boolean; issue?: string } {
   const text = raw.trim();
   if (spec.kind === 'checkbox') return { value: text === 'true' || text === 'on' };
   if (spec.kind === 'select') {

@@ -4,13 +4,13 @@ import { afterAll, beforeAll } from 'vitest';
 import { buildWidgetBundle } from '../../src/build.ts';
 
 /** Debian's chromium: playwright never downloads a browser here. */
-export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = '/usr/bin/chromium';
 
 /**
  * Debian's chromium, headless. The browser suite's globalSetup (test/e2e/src/ensure-chromium.ts)
  * installs it on a fresh CI machine; a file run alone says what is missing instead of skipping.
  */
-export async function launchChromium(): Promise<Browser> {
+async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run this file in the browser suite (npx vitest run --config test/e2e/vitest.config.ts)`);
   return chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
 }
