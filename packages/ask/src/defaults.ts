@@ -1,6 +1,6 @@
 import { defaultSystemForGpu, gpuById, systemById } from '@trainplan/presets';
 import { defaultPrecision, INTERACTIVE_TOKEN_SECONDS, INTERACTIVE_TTFT_SECONDS } from '@trainplan/protocol';
-import { GB, countOf, days, toDays } from '@trainplan/units';
+import { GB, countOf, days, toDays, toMs } from '@trainplan/units';
 import { compactCount } from './format.ts';
 import { modelFactsOf, modelSeqLengthOf, modelShapeOf, splitsOver } from './model-of.ts';
 import type { AskParameters, DefaultUsed, IntentName } from './question.ts';
@@ -162,7 +162,7 @@ function fillServing(p: AskParameters, take: Take): void {
     const why = `an interactive service, as MLPerf Inference's Llama 2 70B server scenario bounds it; say "offline" for throughput alone`;
     // At a request rate the first-token bound holds the wait for a slot too (the protocol's load).
     const waited = p.requestsPerSecond === undefined ? '' : ', the wait for a slot included,';
-    take('maxFirstTokenSeconds', INTERACTIVE_TTFT_SECONDS, `first token within ${INTERACTIVE_TTFT_SECONDS} s${waited} and each next within ${INTERACTIVE_TOKEN_SECONDS * 1000} ms (${why})`);
+    take('maxFirstTokenSeconds', INTERACTIVE_TTFT_SECONDS, `first token within ${INTERACTIVE_TTFT_SECONDS} s${waited} and each next within ${toMs(INTERACTIVE_TOKEN_SECONDS)} ms (${why})`);
     p.maxTokenSeconds = INTERACTIVE_TOKEN_SECONDS;
   }
 }

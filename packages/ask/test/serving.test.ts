@@ -1,5 +1,5 @@
 import { runInference, type InferencePointJson } from '@trainplan/protocol';
-import { formatSeconds } from '@trainplan/units';
+import { formatSeconds, ms } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
 import { ask } from '../src/answer/answer.ts';
 import { parse } from '../src/parse.ts';
@@ -37,6 +37,11 @@ describe('serving questions are read as serving, with their figures', () => {
     const q = parse(question);
     expect(q.intent).toBe('serving');
     expect(q.stated).toMatchObject(facts);
+  });
+
+  it.each([9, 13, 35, 50])('a bound of %d ms is the seconds units\' ms gives, as the widget and the CLI send it (never 1 ulp off)', (milliseconds) => {
+    const q = parse(`serve llama3-70b with tpot ${milliseconds} ms and ttft ${milliseconds} ms`);
+    expect(q.stated).toMatchObject({ maxTokenSeconds: ms(milliseconds), maxFirstTokenSeconds: ms(milliseconds) });
   });
 
   it('a stated batch size is the concurrency; a stated context window is the prompt plus the output', () => {

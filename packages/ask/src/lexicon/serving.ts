@@ -1,3 +1,4 @@
+import { ms } from '@trainplan/units';
 import type { AskParameters } from '../question.ts';
 import { KILO_NUMBER } from './numbers.ts';
 import type { Scanner } from './quantities.ts';
@@ -21,8 +22,9 @@ const tokenCount = (m: RegExpExecArray): number => Math.round(Number(m[1]) * (m[
 
 /** "ms", "s", "sec", "seconds", "milliseconds" → seconds per unit. */
 const TIME_UNIT = String.raw`(ms|msec|milliseconds?|s|secs?|seconds?)`;
+/** In seconds, as units' ms reads milliseconds: the bound the widget and the CLI send for the same figure. */
 const secondsOf = (value: string | undefined, unit: string | undefined): number =>
-  Number(value) * (unit !== undefined && /^m/.test(unit) ? 1e-3 : 1);
+  (unit !== undefined && /^m/.test(unit) ? ms(Number(value)) : Number(value));
 
 /** Words between a latency's name and its value: "ttft under 2 s", "time to first token of 500 ms", "tpot <= 50ms". */
 const BOUND_JOIN = String.raw`(?:\s*(?:of|under|below|within|less than|at most|no more than|max(?:imum)?|<=?|≤|=|:|is|in|at|~|around|about)\s*)*\s*`;
