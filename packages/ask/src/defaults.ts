@@ -276,16 +276,13 @@ function batchNear(p: AskParameters, gpus: number | undefined, step: number, flo
 /**
  * The global batch a search question takes when it states none: about 4M tokens a step (Touvron et al.
  * 2023, Llama 2 §2.2) in sequences of the model's length, a multiple some split of the cluster's GPUs
- * divides when the cluster is known (batchStep); with why, for defaultBatchNote.
+ * divides when the cluster is known (batchStep); with why, for defaultBatchNote. The CLI's `nodes` takes the same.
  */
 export function defaultBatch(p: AskParameters): DefaultBatch {
   const gpus = p.gpus ?? (p.nodes === undefined ? undefined : p.nodes * gpusPerNodeOf(p));
   const step = batchStep(gpus);
   return batchNear(p, gpus, step, { why: 'split', ranks: step });
 }
-
-/** defaultBatch's sequences. The CLI's `nodes` takes the same. */
-export const defaultGlobalBatch = (p: AskParameters): number => defaultBatch(p).sequences;
 
 /** How far a batch asked in tokens may move to be a multiple of a power of two (GPT-3's "3.2M" is 1536 × 2048 = 3.15M). */
 const BATCH_ROUNDING = 0.05;

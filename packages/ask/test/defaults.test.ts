@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultBatch, defaultBatchNote, defaultGlobalBatch } from '../src/defaults.ts';
+import { defaultBatch, defaultBatchNote } from '../src/defaults.ts';
 import { parse } from '../src/parse.ts';
 
 describe('defaultBatch: the default global batch carries why it is that size, from where it is chosen', () => {
@@ -16,7 +16,6 @@ describe('defaultBatch: the default global batch carries why it is that size, fr
     [{ model: 'gpt3-175b' }, { sequences: 2048, why: 'tokens' }],
   ])('%j → %j', (p, expected) => {
     expect(defaultBatch(p)).toMatchObject(expected);
-    expect(defaultGlobalBatch(p)).toBe(expected.sequences);
   });
 
   it('each reason has its sentence', () => {
