@@ -46,6 +46,10 @@ export function gpusPerNodeOf(p: AskParameters): number {
   return (p.gpu === undefined ? undefined : defaultSystemForGpu(p.gpu))?.gpusPerNode ?? 8;
 }
 
+/** The GPUs the question names: stated GPUs, or nodes × GPUs per node; undefined when it names no count. */
+export const clusterGpusOf = (p: AskParameters): number | undefined =>
+  p.gpus ?? (p.nodes === undefined ? undefined : p.nodes * gpusPerNodeOf(p));
+
 /** The question's GPU: named, or the named system's; undefined when unknown. */
 function gpuOf(p: AskParameters) {
   const gpuId = p.system === undefined ? p.gpu : systemById(p.system)?.gpu ?? p.gpu;
@@ -199,7 +203,7 @@ function fillFixedConfiguration(p: AskParameters, take: Take): void {
   if (p.tensor === undefined) {
     // Within one NVLink domain (at most 8, Megatron's usual), dividing the GPUs the question names, and splitting
     // the model's heads (GPT-3 Small's 12 go over 4 ranks, not 8).
-    const gpus = p.gpus ?? (p.nodes === undefined ? undefined : p.nodes * perNode);
+    const gpus = clusterGpusOf(p);
     const byGpus = [8, 4, 2, 1].find((t) => t <= perNode && (gpus === undefined || gpus % t === 0)) ?? 1;
     const shape = modelShapeOf(p);
     const tensor = [8, 4, 2, 1].find((t) => t <= byGpus && (shape === undefined || splitsOver(shape, t))) ?? 1;
@@ -279,7 +283,7 @@ function batchNear(p: AskParameters, gpus: number | undefined, step: number, flo
  * divides when the cluster is known (batchStep); with why, for defaultBatchNote. The CLI's `nodes` takes the same.
  */
 export function defaultBatch(p: AskParameters): DefaultBatch {
-  const gpus = p.gpus ?? (p.nodes === undefined ? undefined : p.nodes * gpusPerNodeOf(p));
+  const gpus = clusterGpusOf(p);
   const step = batchStep(gpus);
   return batchNear(p, gpus, step, { why: 'split', ranks: step });
 }

@@ -1,6 +1,6 @@
 import { inferenceBoundsText, runInference, widestShape, type InferencePointJson, type InferenceResponseJson } from '@trainplan/protocol';
 import { countOf, formatNumber, formatSeconds } from '@trainplan/units';
-import { DEFAULT_GPU, gpusPerNodeOf } from '../defaults.ts';
+import { clusterGpusOf, DEFAULT_GPU } from '../defaults.ts';
 import { modelInputOf, modelNameOf } from '../model-of.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
 import type { Answer, AnswerFigure } from './answer-types.ts';
@@ -42,12 +42,6 @@ const prefixCaching = (p: AskParameters): string[] => {
 /** "2048 prompt tokens (the first 1,024 shared and cached) + 512 output tokens": the lengths of the configuration. */
 const lengthsText = (p: AskParameters): string => `${countOf(p.promptTokens ?? 0, 'prompt token')}`
   + `${p.sharedPrefixTokens === undefined ? '' : ` (the first ${p.sharedPrefixTokens.toLocaleString('en-US')} shared and cached)`} + ${countOf(p.outputTokens ?? 0, 'output token')}`;
-
-/** The GPUs the question gives to serving: stated GPUs, or nodes × GPUs per node; undefined when it names no count. */
-function servingGpus(p: AskParameters): number | undefined {
-  if (p.gpus !== undefined) return p.gpus;
-  return p.nodes === undefined ? undefined : p.nodes * gpusPerNodeOf(p);
-}
 
 function requestOf(p: AskParameters, gpus: number | undefined): Record<string, unknown> {
   return {
@@ -183,7 +177,8 @@ function withoutSpeculation(speculating: Served, p: AskParameters, gpus: number 
 
 export function answerServing(q: ParsedQuestion): Answer {
   const p = q.parameters;
-  const gpus = servingGpus(p);
+  // The GPUs the question gives to serving; undefined when it names no count.
+  const gpus = clusterGpusOf(p);
   const result = runInference(requestOf(p, gpus));
   if (!result.ok) return answerHelp(q, [result.message]);
   const spec = speculativeOf(p);
