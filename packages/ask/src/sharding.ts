@@ -22,8 +22,8 @@ export function shardingOf(p: Pick<AskParameters, 'zeroStage' | 'distributedOpti
  * so the parameters hold the one sharding planned; the answer says so, never silently.
  */
 export function resolveSharding(p: AskParameters): DefaultUsed | undefined {
-  // Asked for and not chosen; only a ZeRO stage is chosen over it (the zeroStage test narrows the type for the text).
-  if (p.distributedOptimizer !== true || shardingOf(p) === 'distributed-optimizer' || p.zeroStage === undefined) return undefined;
+  // Asked for beside a ZeRO stage, which shardingOf chooses over it (with none it chooses the distributed optimizer).
+  if (p.distributedOptimizer !== true || p.zeroStage === undefined) return undefined;
   delete p.distributedOptimizer;
   const stage = `ZeRO-${p.zeroStage}`;
   const more = p.zeroStage === 1
