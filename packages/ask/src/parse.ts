@@ -40,8 +40,9 @@ export function normalize(text: string): string {
 const TWO_CLUSTER_SIZES = new RegExp(`\\b(\\d+k?)\\s+(?:or|vs\\.?|versus)\\s+(\\d+k?)\\s+(${HW_TOKEN}|nodes?|gpus?)\\b`);
 
 function twoSizesProblem(a: string, b: string, unit: string): string {
-  const what = unit === HW_TOKEN ? 'GPUs' : /^node/.test(unit) ? 'nodes' : 'GPUs';
-  return `${a} or ${b} ${what} are two cluster sizes and I plan one per question: ask "how long …" on each, or "cheapest way to train …" with no cluster for every size's time, GPU-hours and cost`
+  // A GPU's name (HW_TOKEN) counts GPUs, as "gpus" does.
+  const what = /^node/.test(unit) ? 'nodes' : 'GPUs';
+  return `${a} or ${b} ${what} are two cluster sizes and I plan one per question: ask "how long …" on each, or "cheapest way to train …" with no cluster for every size's time, GPU-hours and cost`;
 }
 
 /**
