@@ -3,7 +3,6 @@ import { modelById } from '@trainplan/presets';
 import { describe, expect, it } from 'vitest';
 import { ask, answer } from '../src/answer/answer.ts';
 import { renderText } from '../src/answer/render-text.ts';
-import { formatDays } from '../src/format.ts';
 import { parse } from '../src/parse.ts';
 
 const DAY_SECONDS = 86_400;
@@ -398,13 +397,5 @@ describe('answer: counts and words', () => {
   it('one node "trains", several "train"', () => {
     const a = ask('how many nodes for llama3-8b on 20B tokens in 30 days');
     expect(a.headline).toMatch(/: 1 node \(8 GPUs\) trains 20\.0B tokens in /);
-  });
-});
-
-describe('formatDays: days as chat writes them', () => {
-  it.each([
-    [1, '1 day'], [8.24, '8.2 days'], [372.4, '372 days'], [729, '729 days'], [730, '730 days (2.0 years)'], [2791, '2791 days (7.6 years)'],
-  ])('%d days read "%s" (two years and more also in Julian years of 365.25 days)', (days, text) => {
-    expect(formatDays(days)).toBe(text);
   });
 });
