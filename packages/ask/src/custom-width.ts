@@ -27,7 +27,7 @@ export const rows = (family: ShapeFamily): readonly ModelPreset[] =>
   family.prefixes.flatMap((prefix) => MODEL_IDS.filter((id) => id.startsWith(prefix))).flatMap((id) => modelById(id) ?? []);
 
 /** The row nearest in size on a log scale, so that 30B is nearer 39.1B than 18.4B; a tie keeps the earlier row. */
-export function nearestRow(family: ShapeFamily, parameters: number): ModelPreset | undefined {
+function nearestRow(family: ShapeFamily, parameters: number): ModelPreset | undefined {
   const distance = (p: ModelPreset): number => Math.abs(Math.log(p.publishedParameters / parameters));
   return rows(family).reduce<ModelPreset | undefined>((best, row) => (best === undefined || distance(row) < distance(best) ? row : best), undefined);
 }

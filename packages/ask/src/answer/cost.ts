@@ -15,17 +15,12 @@ export interface Spend {
 }
 
 /**
- * The cost of `gpuHours` at the question's price (GPU-hours × the price per GPU-hour, as the protocol's
- * planJson computes `cost`); undefined when it states none. For runEstimate answers only.
+ * A runEstimate plan's spend: its GPU-hours, costed at the question's price (GPU-hours × the price per
+ * GPU-hour, as the protocol's planJson computes `cost`), with no cost when it states none.
  */
-export const costOf = (p: AskParameters, gpuHours: number): number | undefined =>
-  p.pricePerGpuHour === undefined ? undefined : gpuHours * p.pricePerGpuHour;
-
-/** A runEstimate plan's spend: its GPU-hours, costed at the question's price (costOf). */
 export function estimateSpend(p: AskParameters, gpuHours: number | undefined): Spend | undefined {
   if (gpuHours === undefined) return undefined;
-  const cost = costOf(p, gpuHours);
-  return { gpuHours, ...(cost !== undefined && { cost }) };
+  return { gpuHours, ...(p.pricePerGpuHour !== undefined && { cost: gpuHours * p.pricePerGpuHour }) };
 }
 
 /** " for $1.14M" to end a headline with; "" without a cost. */

@@ -20,7 +20,7 @@ export const isLoaded = (x: InferencePointJson): x is LoadedPoint => x.load !== 
  * waiting falls to 1e-50 and below, a figure no server's clock tells from none.
  */
 const NEGLIGIBLE_WAIT = us(1);
-export const waitText = (seconds: number): string => (seconds < NEGLIGIBLE_WAIT ? 'under 1 µs' : formatSeconds(seconds));
+const waitText = (seconds: number): string => (seconds < NEGLIGIBLE_WAIT ? 'under 1 µs' : formatSeconds(seconds));
 
 const rateText = (load: ServingLoad): string => `${perSecond(load.requestsPerSecond)} requests/s`;
 

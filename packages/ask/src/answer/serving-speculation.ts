@@ -26,7 +26,7 @@ const SUPERSCRIPT = '⁰¹²³⁴⁵⁶⁷⁸⁹';
 const superscript = (n: number): string => [...String(n)].map((d) => SUPERSCRIPT[Number(d)] ?? d).join('');
 
 /** "(1 − 0.7⁵)/(1 − 0.7) = 2.77 tokens a step", or with every draft token kept "all 4 kept: 5 tokens a step" (Leviathan et al. 2023, eq. 1). */
-export function tokensPerStepText(x: Speculation): string {
+function tokensPerStepText(x: Speculation): string {
   const a = x.acceptanceRate;
   if (a >= 1) return `all ${x.draftTokens} kept: ${x.draftTokens + 1} tokens a step`;
   return `(1 − ${a}${superscript(x.draftTokens + 1)})/(1 − ${a}) = ${formatNumber(x.tokensPerStep)} tokens a step`;
