@@ -1,4 +1,5 @@
 import { GPU_IDS, MODEL_IDS } from '@trainplan/presets';
+import { MAX_DRAFT_TOKENS } from '@trainplan/protocol';
 import { hours, million, toMs } from '@trainplan/units';
 import { ids, type FieldSpec, type FieldValues } from '../form/fields.ts';
 import { CUSTOM_OPTION, SEQ_FIELD, SHAPE_DEFAULTS, SHAPE_FIELDS } from '../form/model-shape.ts';
@@ -15,8 +16,6 @@ const MAX_TOKENS = million(10);
 const MAX_BOUND_SECONDS = hours(1);
 const MAX_GPUS = 65_536;
 const MAX_REQUESTS_PER_SECOND = million(1);
-/** γ: the most tokens a draft may propose a step (the protocol's bound; vLLM's num_speculative_tokens). */
-const MAX_DRAFT_TOKENS = 16;
 
 // Speculative decoding has a fieldset of its own: in Requests' grid (dense flow), γ filled the gap before its draft
 // model's full-width row.

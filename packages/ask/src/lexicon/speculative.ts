@@ -1,4 +1,5 @@
 import { modelById } from '@trainplan/presets';
+import { MAX_DRAFT_TOKENS } from '@trainplan/protocol';
 import type { Match } from './match.ts';
 import { matchModel, type ModelMatch } from './models.ts';
 import type { Scanner } from './quantities.ts';
@@ -25,8 +26,6 @@ export interface SpeculativeFacts {
   problems: string[];
 }
 
-/** γ as the protocol takes it (vLLM's num_speculative_tokens); a larger one is refused there too. */
-export const MAX_DRAFT_TOKENS = 16;
 
 /** Words that ask for speculative decoding, its draft or its figures without naming them ("speculative decoding", "assisted generation"). */
 const ASKS = /\bspeculat(?:ive|ion|ing|e)\b|\bspec[\s-]*decod(?:e|ing)\b|\bassisted[\s-]*(?:generation|decoding)\b|\bdraft(?:er|s|ing)?(?:[\s-]*models?)?\b/;

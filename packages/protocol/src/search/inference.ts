@@ -34,6 +34,9 @@ export interface InferenceRequest {
   speculative?: { draftModel: string | ResolvedModelObject; draftTokens: number; acceptanceRate: number };
 }
 
+/** γ, the most tokens a draft may propose a step (vLLM's num_speculative_tokens runs in this range). */
+export const MAX_DRAFT_TOKENS = 16;
+
 /** The most GPUs a request may offer (a very large cluster); a shape is tried only if its t·p divides it. */
 export const MAX_INFERENCE_GPUS = 65_536;
 
@@ -74,7 +77,7 @@ export const inferenceRequestSchema: Schema<InferenceRequest> = object({
   maxPrefillSeconds: optional(number({ greaterThan: 0, max: 3600, description: 'Bound on the time to first token (with requestsPerSecond, the wait for a slot included).' })),
   speculative: optional(object({
     draftModel: modelSchema,
-    draftTokens: integer({ min: 1, max: 16, description: 'γ: tokens the draft proposes a step (vLLM\'s num_speculative_tokens).' }),
+    draftTokens: integer({ min: 1, max: MAX_DRAFT_TOKENS, description: 'γ: tokens the draft proposes a step (vLLM\'s num_speculative_tokens).' }),
     acceptanceRate: number({ greaterThan: 0, max: 1, description: 'α: the chance the target accepts each draft token (measured on your traffic; '
       + 'Leviathan et al. 2023 report 0.5–0.9 across tasks and drafts).' }),
   }, {
