@@ -51,6 +51,29 @@ describe('estimateInference', () => {
     if (!over.ok) expect(over.message).toMatch(/may be used \(gpuMemoryUtilization 0\.9\)/);
   });
 
+  it('an FP8 KV cache beside 16-bit weights halves the cache, not the weights: 50 MiB a sequence, about twice the batch', () => {
+    // 2,560 tokens × 2 × 80 layers × 1 KV head a rank × 128 dims × 1 byte = 50 MiB a sequence on each GPU of TP 8.
+    const bf16 = estimateInference(base, { ...shape, batch: 64 });
+    const fp8 = estimateInference(base, { ...shape, batch: 64, kvCachePrecision: 'fp8' });
+    if (!bf16.ok || !fp8.ok) throw new Error('TP 8 serves 70B');
+    expect(fp8.kvCacheBytesPerGpu).toBe(64 * 2560 * 2 * 80 * 128 * 1);
+    expect(fp8.kvCacheBytesPerGpu).toBe(bf16.kvCacheBytesPerGpu / 2);
+    expect(fp8.weightsBytesPerGpu).toBe(bf16.weightsBytesPerGpu);
+    const free = fp8.usableBytes - fp8.weightsBytesPerGpu - (fp8.totalBytesPerGpu - fp8.weightsBytesPerGpu - fp8.kvCacheBytesPerGpu);
+    expect(fp8.maxBatch).toBe(Math.floor(free / (2560 * 2 * 80 * 128)));
+    // Each step reads half the cache: faster per token, but not as fast as FP8 weights too.
+    const allFp8 = estimateInference({ ...base, precision: 'fp8' }, { ...shape, batch: 64 });
+    if (!allFp8.ok) throw new Error('FP8 serves 70B');
+    expect(fp8.decodeStepSeconds).toBeLessThan(bf16.decodeStepSeconds);
+    expect(fp8.decodeStepSeconds).toBeGreaterThan(allFp8.decodeStepSeconds);
+    // Naming the weights' own precision changes nothing; FP8 weights with a 16-bit cache hold the 16-bit cache.
+    expect(estimateInference(base, { ...shape, batch: 64, kvCachePrecision: 'bf16' })).toEqual({ ...bf16, shape: { ...bf16.shape, kvCachePrecision: 'bf16' } });
+    const fp8Weights = estimateInference({ ...base, precision: 'fp8' }, { ...shape, batch: 64, kvCachePrecision: 'bf16' });
+    if (!fp8Weights.ok) throw new Error('FP8 serves 70B');
+    expect(fp8Weights.kvCacheBytesPerGpu).toBe(bf16.kvCacheBytesPerGpu);
+    expect(fp8Weights.weightsBytesPerGpu).toBe(allFp8.weightsBytesPerGpu);
+  });
+
   it('a faster GPU decodes faster: the same TP 8 replica on A100 (2.0 TB/s) takes longer per token than on H100 (3.35 TB/s)', () => {
     // Decode is HBM-bound; serving replays it as a CUDA graph, so training's eager launch gap (Hopper's fit) is not paid.
     const onA100 = { ...base, gpu: gpuById('a100-80gb')!, fabric: a100Fabric };

@@ -27,6 +27,7 @@ export interface InferenceRequest {
   prefillChunkTokens?: number;
   gpuMemoryUtilization?: number;
   sharedPrefixTokens?: number;
+  kvCachePrecision?: 'fp16' | 'bf16' | 'fp8';
   gpus?: number;
   maxDecodeSecondsPerToken?: number;
   maxPrefillSeconds?: number;
@@ -69,6 +70,12 @@ export const inferenceRequestSchema: Schema<InferenceRequest> = object({
     + '(vLLM\'s automatic prefix caching, SGLang\'s RadixAttention, TensorRT-LLM\'s KV cache reuse): whole 16-token blocks of it are shared, '
     + 'so each prompt prefills only the rest (attending over all of it) and each sequence holds only the rest in the KV cache; the decode still '
     + 'reads the prefix for every sequence. At most promptTokens. Default: none shared.' })),
+  kvCachePrecision: optional(enumOf(['fp16', 'bf16', 'fp8'], {
+    description: 'The KV cache\'s number format, when it is not the weights\' (vLLM\'s kv_cache_dtype "fp8", TensorRT-LLM\'s FP8 KV cache): '
+      + 'FP8 halves the cache\'s memory, so about twice the sequences fit, and the bytes each decode step reads from it, as an attention kernel that '
+      + 'loads FP8 and dequantizes in registers does (TensorRT-LLM\'s XQA, FlashInfer; vLLM\'s docs state its FP8 cache gains capacity but no latency yet). '
+      + 'Attention still computes in 16 bits, so an FP8 cache needs no FP8 tensor cores (E5M2 converts in software before Hopper). Default: precision.',
+  })),
   gpuMemoryUtilization: optional(number({ greaterThan: 0, max: 1, description: 'The fraction of each GPU\'s memory the server may fill with weights, '
     + 'runtime buffers and KV cache; the rest is headroom it never allocates, so fewer sequences fit. vLLM\'s gpu_memory_utilization (0.9 by default there), '
     + 'SGLang\'s mem_fraction_static. Default: 1, all of it.' })),
@@ -105,6 +112,8 @@ export interface InferencePointJson {
   prefillChunkTokens?: number;
   /** Continuous batching's shared, cached prompt prefix, when the request gives one. */
   sharedPrefixTokens?: number;
+  /** The KV cache's number format, when the request gives one. */
+  kvCachePrecision?: 'fp16' | 'bf16' | 'fp8';
   /** Replicas of this shape on the request's gpus: gpus / (tensor × pipeline); only when the request gives gpus. */
   replicas?: number;
   /** The memory the server may use per GPU, capacityBytes × the request's gpuMemoryUtilization; only when the request gives one. */
@@ -135,6 +144,7 @@ const point = (e: InferenceEstimate, gpus: number | undefined): InferencePointJs
   tensor: e.shape.tensor, pipeline: e.shape.pipeline, batch: e.shape.batch, gpus: e.shape.tensor * e.shape.pipeline, batching: e.batching,
   ...(e.shape.prefillChunkTokens !== undefined && { prefillChunkTokens: e.shape.prefillChunkTokens }),
   ...(e.shape.sharedPrefixTokens !== undefined && { sharedPrefixTokens: e.shape.sharedPrefixTokens }),
+  ...(e.shape.kvCachePrecision !== undefined && { kvCachePrecision: e.shape.kvCachePrecision }),
   ...(gpus !== undefined && { replicas: gpus / (e.shape.tensor * e.shape.pipeline) }),
   prefillSeconds: e.prefillSeconds, decodeStepSeconds: e.decodeStepSeconds, tokensPerSecondPerGpu: e.tokensPerSecondPerGpu,
   weightsBytesPerGpu: e.weightsBytesPerGpu, kvCacheBytesPerGpu: e.kvCacheBytesPerGpu, totalBytesPerGpu: e.totalBytesPerGpu,
@@ -246,6 +256,11 @@ export function runInference(request: unknown): InferenceResponseJson {
   }, { nodes: 1 });
   // The request sets precision at its top level: name it so, not as the scenario's training.precision.
   if (!resolved.ok) return invalid(resolved.issues.map((i) => (i.path === 'training.precision' ? { ...i, path: 'precision' } : i)));
+  // A 16-bit cache is read by 16-bit attention, so BF16 needs the GPU's BF16 support (Volta has none), as the weights' precision does.
+  const { gpu } = resolved.value.base;
+  if (req.kvCachePrecision === 'bf16' && gpu.peakFlops.bf16 === undefined) {
+    return invalid([{ path: 'kvCachePrecision', message: `${gpu.name} has no BF16 tensor cores: use kvCachePrecision "fp16" or "fp8"` }]);
+  }
   // The request's fields are the search's, by the same names; a field left out stays undefined there too.
   const { model: _model, cluster: _cluster, precision: _precision, speculative, ...search } = req;
   const result = planInference(resolved.value.base, {

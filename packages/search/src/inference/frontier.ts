@@ -1,3 +1,4 @@
+import type { TrainingPrecision } from '@trainplan/planner';
 import { formatGrouped, formatSeconds } from '@trainplan/units';
 import type { InferenceBatching } from './continuous-batching.ts';
 import type { InferenceAnswer, InferenceBase, InferenceEstimate } from './inference-plan.ts';
@@ -21,6 +22,8 @@ export interface InferenceSearch {
   readonly gpuMemoryUtilization?: number;
   /** Continuous batching's cached shared prefix, for every shape (InferenceShape.sharedPrefixTokens); none without it. */
   readonly sharedPrefixTokens?: number;
+  /** The KV cache's number format, for every shape (InferenceShape.kvCachePrecision); the weights' without it. */
+  readonly kvCachePrecision?: TrainingPrecision;
   /** Speculative decoding, for every shape (InferenceShape.speculative); none without it. */
   readonly speculative?: Speculation;
   /**
@@ -95,8 +98,8 @@ export function planInference(base: InferenceBase, search: InferenceSearch): Inf
   const byShape: { tensor: number; pipeline: number; answer: InferenceAnswer }[] = [];
   for (const tensor of tensors) {
     for (const pipeline of pipelines.filter((p) => divides(tensor, p))) {
-      const { promptTokens, outputTokens, batching, prefillChunkTokens, gpuMemoryUtilization, sharedPrefixTokens, speculative } = search;
-      const shape = { tensor, pipeline, promptTokens, outputTokens, batching, prefillChunkTokens, gpuMemoryUtilization, sharedPrefixTokens, speculative };
+      const { promptTokens, outputTokens, batching, prefillChunkTokens, gpuMemoryUtilization, sharedPrefixTokens, kvCachePrecision, speculative } = search;
+      const shape = { tensor, pipeline, promptTokens, outputTokens, batching, prefillChunkTokens, gpuMemoryUtilization, sharedPrefixTokens, kvCachePrecision, speculative };
       const memo = {};
       const probe = estimateInference(base, { ...shape, batch: 1 }, memo);
       if (!probe.ok) { byShape.push({ tensor, pipeline, answer: probe }); continue; }

@@ -1,6 +1,6 @@
 import { p2pSeconds } from '@trainplan/collectives';
 import { kvWidth, parameterCount, pipelineSplit, stageParameters } from '@trainplan/model';
-import { kernelContext, layerComputeCost, layerProfile, peak16, resolveCalibration, type PlanInput } from '@trainplan/planner';
+import { kernelContext, layerComputeCost, layerProfile, peak16, resolveCalibration, type PlanInput, type TrainingPrecision } from '@trainplan/planner';
 import { GiB, type Bytes, type Seconds } from '@trainplan/units';
 import { planFor, type SearchBase } from '../candidate.ts';
 import { cachedPrefixTokens, uncachedAttentionFraction } from './prefix-cache.ts';
@@ -41,6 +41,14 @@ export interface InferenceShape {
    * a prefix-caching engine keeps once and does not prefill again (prefix-cache.ts). Without it, none.
    */
   readonly sharedPrefixTokens?: number;
+  /**
+   * The KV cache's number format when it is not the weights' (vLLM's kv_cache_dtype "fp8", TensorRT-LLM's FP8
+   * KV cache on 16-bit weights, or 16-bit KV beside FP8 weights): its bytes a value, in memory and in each
+   * decode step's reads, as an attention kernel that loads FP8 and dequantizes in registers does (TensorRT-LLM's
+   * XQA, FlashInfer; vLLM's quantized-KV docs state its FP8 cache gains capacity but not yet latency). Attention
+   * still computes in 16 bits. Without it, the weights' precision.
+   */
+  readonly kvCachePrecision?: TrainingPrecision;
   /** Speculative decoding with a draft model (speculative.ts); one pipeline stage only. Without it, none. */
   readonly speculative?: Speculation;
 }
@@ -110,12 +118,13 @@ const RUNTIME_RESERVE: Bytes = GiB(2);
 /**
  * KV-cache bytes per token on one GPU: K and V of every layer the GPU holds, n_kv·d_head wide each,
  * split over tensor-parallel ranks (heads; when TP exceeds the KV heads each rank keeps one head,
- * as Megatron and vLLM replicate them). Pope et al. 2022 ("Efficiently Scaling Transformer Inference") §2.
+ * as Megatron and vLLM replicate them), each value in `precision` (the weights' unless the cache's own
+ * is given). Pope et al. 2022 ("Efficiently Scaling Transformer Inference") §2.
  */
-export function kvCacheBytesPerToken(base: InferenceBase, tensor: number, layersOnGpu: number): Bytes {
+export function kvCacheBytesPerToken(base: InferenceBase, tensor: number, layersOnGpu: number, precision: TrainingPrecision = base.precision): Bytes {
   const width = kvWidth(base.model);
   const perRankWidth = base.model.kvHeads >= tensor ? width / tensor : width / base.model.kvHeads;
-  return 2 * layersOnGpu * perRankWidth * bytesPerValue(base);
+  return 2 * layersOnGpu * perRankWidth * bytesPerValue({ precision });
 }
 
 /** A lone sequence's forward per layer (the planner's layerComputeCost and layerProfile): its parts, as fusion needs them. */
@@ -203,8 +212,10 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
   // A draft model (speculative decoding) holds its weights and a KV cache of the same tokens beside the target's.
   const draft = spec === undefined ? undefined : { shape: spec.draft, tensor: draftTensor(spec.draft, t), base: { ...base, model: spec.draft } };
   const draftWeights = draft === undefined ? 0 : (parameterCount(draft.shape) / draft.tensor) * bytesPerValue(base);
-  const draftKvPerToken = draft === undefined ? 0 : kvCacheBytesPerToken(draft.base, draft.tensor, draft.shape.layers);
-  const kvPerToken = kvCacheBytesPerToken(base, t, mostLayers) + draftKvPerToken;
+  // The cache's format, the draft's as the target's (one engine setting for both).
+  const kvPrecision = shape.kvCachePrecision ?? base.precision;
+  const draftKvPerToken = draft === undefined ? 0 : kvCacheBytesPerToken(draft.base, draft.tensor, draft.shape.layers, kvPrecision);
+  const kvPerToken = kvCacheBytesPerToken(base, t, mostLayers, kvPrecision) + draftKvPerToken;
   const kvPerSequence = kvPerToken * heldTokens;
   const kvShared = kvPerToken * cached;
   const capacity = base.gpu.hbmBytes;
@@ -234,10 +245,10 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
   const meanContext = promptTokens + outputTokens / 2;
   // Speculating, the target verifies γ + 1 tokens a sequence in one pass, and the draft takes γ decode steps before it.
   const queryTokens = spec === undefined ? 1 : spec.draftTokens + 1;
-  const layer = decodeLayer({ base, model, tensor: t, microBatch: m, meanContext, kvBytesPerToken: kvCacheBytesPerToken(base, t, 1), queryTokens });
+  const layer = decodeLayer({ base, model, tensor: t, microBatch: m, meanContext, kvBytesPerToken: kvCacheBytesPerToken(base, t, 1, kvPrecision), queryTokens });
   const draftStep = draft === undefined ? 0
     : draft.shape.layers * fusedLayerSeconds(decodeLayer({
-      base: draft.base, model: draft.shape, tensor: draft.tensor, microBatch: m, meanContext, kvBytesPerToken: kvCacheBytesPerToken(draft.base, draft.tensor, 1),
+      base: draft.base, model: draft.shape, tensor: draft.tensor, microBatch: m, meanContext, kvBytesPerToken: kvCacheBytesPerToken(draft.base, draft.tensor, 1, kvPrecision),
     }), NO_PREFILL) + decodeLogitsSeconds(draft.base, draft.shape, draft.tensor);
   const drafting = spec === undefined ? 0 : spec.draftTokens * draftStep;
   const perStep = spec === undefined ? 1 : tokensPerStep(spec.draftTokens, spec.acceptanceRate);
