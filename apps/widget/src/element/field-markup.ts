@@ -25,11 +25,10 @@ export function field(f: FieldSpec): string {
   // A checkbox has no placeholder: its hint is a line under it.
   const hint = f.kind === 'checkbox' && f.hint ? `<span class="hint" id="h-${f.name}">${esc(f.hint)}</span>` : '';
   const body = f.kind === 'checkbox' ? `${control(f)}${label}${hint}` : `${label}${control(f)}`;
-  // What hides the field and its message (shadow-form.ts): a custom shape's, or a blank field it goes with.
-  const custom = `${f.customOnly ? ' data-custom' : ''}${f.shownWith ? ` data-shown-with="${esc(f.shownWith)}"` : ''}`;
+  // shadow-form.ts's showFields hides a field and its message together (a custom shape's, or one shown with another).
   // The message follows the field as its own item across the fieldset's whole row (styles.ts): beside the
   // field, a long one (out of memory lists what to try) made its row tall and pushed the next row out of line.
-  return `<div class="${cls}" data-field="${f.name}"${custom}>${body}</div><span class="msg" id="m-${f.name}" aria-live="polite"${custom}></span>`;
+  return `<div class="${cls}" data-field="${f.name}">${body}</div><span class="msg" id="m-${f.name}" aria-live="polite"></span>`;
 }
 
 /** The fields grouped into fieldsets, in `groups`' order: [group, legend] pairs. */

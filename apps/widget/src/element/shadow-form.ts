@@ -5,8 +5,7 @@
  * form's input, fill the controls, mark a field's issue beside it, replace an output slot, send an event.
  * The estimator and the serving element each keep their own state and flow; these are the parts they share.
  */
-import type { FieldSpec } from '../form/fields.ts';
-import { CUSTOM_MODEL } from '../form/model-shape.ts';
+import { hiddenFor, type FieldSpec } from '../form/fields.ts';
 import type { FieldIssue } from '../form/parse-field.ts';
 import { constructedStyles, STYLES } from './styles.ts';
 
@@ -68,15 +67,16 @@ export function attributeValue(fields: readonly FieldSpec[], name: string, value
   return value === '' || value === 'true' ? 'true' : 'false';
 }
 
-/** Shows a custom shape's fields (and their message slots, `data-custom`) only while the model is "custom". */
-export function showCustom(root: ShadowRoot, values: Readonly<Record<string, string>>): void {
-  const custom = values.model === CUSTOM_MODEL;
-  for (const el of root.querySelectorAll<HTMLElement>('[data-custom]')) el.hidden = !custom;
-}
-
-/** Shows each field drawn with `data-shown-with` (and its message slot) only while the field it names is not blank. */
-export function showShownWith(root: ShadowRoot, values: Readonly<Record<string, string>>): void {
-  for (const el of root.querySelectorAll<HTMLElement>('[data-shown-with]')) el.hidden = (values[el.dataset.shownWith ?? ''] ?? '').trim() === '';
+/**
+ * Shows each field of `fields` (its row and its message slot) only while `hiddenFor` says the request reads it:
+ * a custom shape's fields with model "custom", a field with `shownWith` while the field it names is not blank.
+ */
+export function showFields(root: ShadowRoot, fields: readonly FieldSpec[], values: Readonly<Record<string, string>>): void {
+  const hidden = hiddenFor(values);
+  for (const f of fields) {
+    if (!f.customOnly && f.shownWith === undefined) continue;
+    for (const el of root.querySelectorAll<HTMLElement>(`[data-field="${f.name}"], #m-${f.name}`)) el.hidden = hidden(f);
+  }
 }
 
 /**

@@ -19,7 +19,7 @@ import { nodesAnswer } from '../sizing/nodes-answer.ts';
 import { scalingNodeCounts, validNodeCounts } from '../sizing/node-counts.ts';
 import { frontierSection, headline, nodesSection, outOfMemoryMessage, pipelineSection, searchedNodesSection, warningsList } from './results.ts';
 import {
-  attributeValue, controlValue, emit, guarded, INPUT_DEBOUNCE_MS, markIssues, messageOf as message, mountShadow, setHtml, showCustom, writeFields,
+  attributeValue, controlValue, emit, guarded, INPUT_DEBOUNCE_MS, markIssues, messageOf as message, mountShadow, setHtml, showFields, writeFields,
 } from './shadow-form.ts';
 import { template } from './template.ts';
 
@@ -240,7 +240,7 @@ export class TrainplanEstimator extends HTMLElement {
   }
 
   #showCustom(): void {
-    showCustom(this.#root, this.#values);
+    showFields(this.#root, FIELDS, this.#values);
   }
 
   #schedule(ms: number): void {

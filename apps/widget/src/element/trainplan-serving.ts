@@ -9,7 +9,7 @@ import { servingSections } from '../serving/serving-results.ts';
 import { servingView } from '../serving/serving-view.ts';
 import { servingTemplate } from './serving-template.ts';
 import {
-  attributeValue, controlValue, emit, guarded, INPUT_DEBOUNCE_MS, markIssues, messageOf, mountShadow, setHtml, showCustom, showShownWith, writeFields,
+  attributeValue, controlValue, emit, guarded, INPUT_DEBOUNCE_MS, markIssues, messageOf, mountShadow, setHtml, showFields, writeFields,
 } from './shadow-form.ts';
 
 type Served = Extract<InferenceResponseJson, { ok: true }>;
@@ -112,8 +112,7 @@ export class TrainplanServing extends HTMLElement {
   }
 
   #showFields(): void {
-    showCustom(this.#root, this.#values);
-    showShownWith(this.#root, this.#values);
+    showFields(this.#root, SERVING_FIELDS, this.#values);
   }
 
   #schedule(delayMs: number): void {

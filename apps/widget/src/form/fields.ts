@@ -1,5 +1,5 @@
 import { GPU_IDS, MODEL_IDS, NETWORK_IDS } from '@trainplan/presets';
-import { CUSTOM_OPTION, SEQ_FIELD, SHAPE_DEFAULTS, SHAPE_FIELDS } from './model-shape.ts';
+import { CUSTOM_MODEL, CUSTOM_OPTION, SEQ_FIELD, SHAPE_DEFAULTS, SHAPE_FIELDS } from './model-shape.ts';
 
 /**
  * The widget's inputs as data: each field's name is also the attribute a docs author sets on
@@ -40,9 +40,14 @@ export interface FieldSpec {
   readonly hint?: string;
 }
 
-/** Whether `spec` is hidden, and left unparsed, for `values`: its `shownWith` field is blank. */
-export const hiddenWithout = (values: Readonly<Record<string, string>>) => (spec: FieldSpec): boolean =>
-  spec.shownWith !== undefined && (values[spec.shownWith] ?? '').trim() === '';
+/**
+ * Whether `spec` is hidden, and left unparsed, for `values`: a custom shape's field while the model is a preset
+ * (`customOnly`), or a field whose `shownWith` field is blank. The one rule for both: the form hides
+ * (shadow-form.ts, `showFields`) exactly what the request leaves out (`parseFields`' skip).
+ */
+export const hiddenFor = (values: Readonly<Record<string, string>>) => (spec: FieldSpec): boolean =>
+  (spec.customOnly === true && values.model !== CUSTOM_MODEL)
+  || (spec.shownWith !== undefined && (values[spec.shownWith] ?? '').trim() === '');
 
 /** Select options whose labels are their ids (the presets' ids are what a docs author writes). */
 export const ids = (list: readonly string[]) => list.map((id) => [id, id] as const);

@@ -33,10 +33,6 @@ export const SHAPE_DEFAULTS: FieldValues = {
   layers: '24', 'hidden-size': '2048', heads: '16', 'kv-heads': '', ffn: '', vocab: '51200', gated: 'false',
 };
 
-/** Whether `spec` is left out (unparsed) for the model `values.model` names: a custom shape's field under a preset. */
-export const hiddenUnder = (values: Readonly<Record<string, string>>) => (spec: FieldSpec): boolean =>
-  spec.customOnly === true && values.model !== CUSTOM_MODEL;
-
 /**
  * The parsed shape fields → the protocol's model object, with `seqLength` as the element decides it. A blank
  * KV heads or FFN size is left out, so the protocol's defaults apply (attentionHeads, 4 × hiddenSize).

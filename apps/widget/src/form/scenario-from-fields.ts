@@ -1,9 +1,9 @@
 import { defaultPrecision, resolveScenario, validateScenario, type ScenarioInput } from '@trainplan/protocol';
 import { defaultSystemForGpu, gpuById } from '@trainplan/presets';
 import { formatCountExact } from '@trainplan/units';
-import { FIELDS, type FieldValues } from './fields.ts';
+import { FIELDS, hiddenFor, type FieldValues } from './fields.ts';
 import { keptFromScenario, type KeptFields } from './kept-fields.ts';
-import { CUSTOM_MODEL, hiddenUnder, modelShape, SHAPE_PATH_TO_FIELD, shapeValues } from './model-shape.ts';
+import { CUSTOM_MODEL, modelShape, SHAPE_PATH_TO_FIELD, shapeValues } from './model-shape.ts';
 import { parseFields, type FieldIssue } from './parse-field.ts';
 
 export type { FieldIssue } from './parse-field.ts';
@@ -25,7 +25,7 @@ export type FieldsResult =
  */
 export function scenarioFromFields(values: FieldValues): FieldsResult {
   const custom = values.model === CUSTOM_MODEL;
-  const parsed = parseFields(FIELDS, values, hiddenUnder(values));
+  const parsed = parseFields(FIELDS, values, hiddenFor(values));
   if (!parsed.ok) return parsed;
   const v = parsed.values;
   const num = (name: string) => v[name] as number;

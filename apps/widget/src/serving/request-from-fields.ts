@@ -1,7 +1,7 @@
 import type { InferenceRequest, ModelObjectInput } from '@trainplan/protocol';
 import { ms, seconds } from '@trainplan/units';
-import { hiddenWithout, type FieldValues } from '../form/fields.ts';
-import { CUSTOM_MODEL, hiddenUnder, modelShape, SHAPE_PATH_TO_FIELD } from '../form/model-shape.ts';
+import { hiddenFor, type FieldValues } from '../form/fields.ts';
+import { CUSTOM_MODEL, modelShape, SHAPE_PATH_TO_FIELD } from '../form/model-shape.ts';
 import { parseFields, type FieldIssue } from '../form/parse-field.ts';
 import { SERVING_FIELDS } from './serving-fields.ts';
 
@@ -22,8 +22,7 @@ export type ServingRequestResult = { ok: true; request: ServingRequest } | { ok:
  * and acceptance rate only with a draft model, which makes the request's `speculative` (blank: no speculation).
  */
 export function inferenceRequestFromFields(values: FieldValues): ServingRequestResult {
-  const [custom, unset] = [hiddenUnder(values), hiddenWithout(values)];
-  const parsed = parseFields(SERVING_FIELDS, values, (f) => custom(f) || unset(f));
+  const parsed = parseFields(SERVING_FIELDS, values, hiddenFor(values));
   if (!parsed.ok) return parsed;
   const v = parsed.values;
   const num = (name: string) => v[name] as number | undefined;
