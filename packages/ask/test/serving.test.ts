@@ -1,5 +1,5 @@
 import { runInference, type InferencePointJson } from '@trainplan/protocol';
-import { formatSeconds, ms } from '@trainplan/units';
+import { formatBytes, formatSeconds, ms } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
 import { ask } from '../src/answer/answer.ts';
 import { parse } from '../src/parse.ts';
@@ -345,6 +345,17 @@ describe('serving with a shared prompt prefix (a system prompt, cached once)', (
     }
     // The fastest point (one request at a time) prefills 2,048 of its 4,096 tokens, not all of them.
     expect(shared.frontier[0]!.prefillSeconds).toBeLessThan(unshared.frontier[0]!.prefillSeconds);
+  });
+
+  it('the KV cache per request is each request\'s own part; the shared prefix\'s is said apart, held once, never spread over the requests', () => {
+    // Four requests of 4,608 tokens, the first 4,096 shared: each holds what a lone 512-token prompt holds.
+    const shared = served('serve llama3-70b on 8 h100 with tp 8, a 4k system prompt and 4.5k prompts, 4 concurrent requests, offline');
+    const own = served('serve llama3-70b on 8 h100 with tp 8, 512-token prompts, 4 concurrent requests, offline').data.best!;
+    const x = shared.data.best!;
+    expect([x.batch, own.batch, x.tensor, own.tensor]).toEqual([4, 4, 8, 8]);
+    const perRequest = own.kvCacheBytesPerGpu / 4;
+    expect(figure(shared.a, 'Memory per GPU')).toContain(`KV cache ${formatBytes(x.kvCacheBytesPerGpu)} (${formatBytes(perRequest)} per request on each GPU, `
+      + `plus ${formatBytes(x.kvCacheBytesPerGpu - 4 * perRequest)} for the 4,096-token shared prefix, held once)`);
   });
 
   it('no prefix stated: no sharedPrefixTokens sent and nothing said of one', () => {

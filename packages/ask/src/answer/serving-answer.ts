@@ -8,8 +8,9 @@ import { gpuName } from './describe-estimate.ts';
 import { answerHelp } from './help-answer.ts';
 import { firstTokenText, isLoaded, loadFigure, loadHeadline, takesText } from './serving-load.ts';
 import {
-  draftName, memoryText, SPECULATION_TRADE, speculationAssumption, speculationConfiguration, speculationFigure, speculativeOf,
+  draftName, SPECULATION_TRADE, speculationAssumption, speculationConfiguration, speculationFigure, speculativeOf,
 } from './serving-speculation.ts';
+import { memoryText, type SharedPrefixKv } from './serving-memory.ts';
 import { perSecond, replicaRequestsPerSecond, requests, shapeText } from './serving-text.ts';
 
 /**
@@ -62,6 +63,26 @@ function requestOf(p: AskParameters, gpus: number | undefined): Record<string, u
   };
 }
 
+/**
+ * A shared prefix's KV cache on each GPU of a point, held once for all its requests. The protocol gives the KV
+ * cache whole, b × each request's own part + the prefix's blocks; the same request at another batch of the same
+ * shape gives a second such sum, and the two split it. Without a prefix, undefined; its bytes undefined where no
+ * other batch fits (a replica that holds one request).
+ */
+function sharedPrefixKv(x: InferencePointJson, p: AskParameters): SharedPrefixKv | undefined {
+  const tokens = p.sharedPrefixTokens;
+  if (tokens === undefined) return undefined;
+  const other = x.batch === 1 ? 2 : 1;
+  const again = runInference(requestOf({
+    ...p, maxTokenSeconds: undefined, maxFirstTokenSeconds: undefined, requestsPerSecond: undefined, tensor: x.tensor, pipeline: x.pipeline, concurrency: other,
+  }, undefined));
+  const shape = again.ok ? again.byShape[0] : undefined;
+  if (shape?.ok !== true) return { tokens };
+  const perRequest = (x.kvCacheBytesPerGpu - shape.largestBatch.kvCacheBytesPerGpu) / (x.batch - other);
+  // Rounding aside, never below none: a prefix shorter than a KV block holds no block of its own.
+  return { tokens, bytes: Math.max(0, x.kvCacheBytesPerGpu - perRequest * x.batch) };
+}
+
 /** "≤ 2.00 s to the first token, ≤ 200 ms per token": the bounds the plan was held to. */
 const boundsText = (p: AskParameters): string | undefined =>
   inferenceBoundsText({ maxDecodeSecondsPerToken: p.maxTokenSeconds, maxPrefillSeconds: p.maxFirstTokenSeconds });
@@ -86,7 +107,7 @@ function pointFigures(x: InferencePointJson, p: AskParameters, gpus: number | un
     { label: 'Time per output token', value: `${formatSeconds(x.decodeStepSeconds)} (${perSecond(1 / x.decodeStepSeconds)} tokens/s per user)` },
     { label: 'Throughput', value: `${perSecond(x.tokensPerSecondPerGpu)} tokens/s per GPU · ${perSecond(replicaRequestsPerSecond(x, outputTokens))} requests/s per replica` },
     ...(spec === undefined ? [] : speculationFigure(x, spec)),
-    { label: 'Memory per GPU', value: memoryText(x) },
+    { label: 'Memory per GPU', value: memoryText(x, sharedPrefixKv(x, p)) },
   ];
 }
 

@@ -1,6 +1,6 @@
 import type { InferencePointJson } from '@trainplan/protocol';
 import { modelById } from '@trainplan/presets';
-import { formatBytes, formatNumber, formatSeconds } from '@trainplan/units';
+import { formatNumber, formatSeconds } from '@trainplan/units';
 import type { AskParameters } from '../question.ts';
 import type { AnswerFigure } from './answer-types.ts';
 
@@ -45,19 +45,6 @@ export function speculationFigure(x: InferencePointJson, s: Speculative): Answer
     value: `${draftName(s)} (TP ${spec.draftTensor}) drafts ${spec.draftTokens} tokens a step, each kept with probability ${spec.acceptanceRate}: ${tokensPerStepText(spec)}; `
       + `a step ${formatSeconds(step)}, of which the draft's ${spec.draftTokens} steps ${formatSeconds(spec.draftTokens * spec.draftStepSeconds)}`,
   }];
-}
-
-/**
- * A point's memory per GPU, the draft's share said when it speculates: "weights 33.4 GiB (the draft's 589 MiB),
- * KV cache 44.0 GiB (the draft's 4.00 GiB; 199 MiB per request on each GPU)". Without speculation as before.
- */
-export function memoryText(x: InferencePointJson): string {
-  const perRequest = `${formatBytes(x.kvCacheBytesPerGpu / x.batch)} per request on each GPU`;
-  const spec = x.speculation;
-  const whole = `${formatBytes(x.totalBytesPerGpu)} of ${formatBytes(x.capacityBytes)}`;
-  if (spec === undefined) return `${whole}: weights ${formatBytes(x.weightsBytesPerGpu)}, KV cache ${formatBytes(x.kvCacheBytesPerGpu)} (${perRequest})`;
-  return `${whole}: weights ${formatBytes(x.weightsBytesPerGpu)} (the draft's ${formatBytes(spec.draftWeightsBytesPerGpu)}), `
-    + `KV cache ${formatBytes(x.kvCacheBytesPerGpu)} (the draft's ${formatBytes(spec.draftKvCacheBytesPerGpu)}; ${perRequest})`;
 }
 
 /** " · speculative: Llama 3.2 1B draft, γ 4, α 0.7": the configuration's part, empty without speculation. */
