@@ -309,6 +309,20 @@ describe('serving with a shared prompt prefix (a system prompt, cached once)', (
     expect(parse(question).parameters).toMatchObject({ promptTokens, sharedPrefixTokens });
   });
 
+  it.each([
+    ['serve llama 2 70b, 1000 token system prompt, 200 token user prompt, 300 output, 10 rps on A100', 1000, 1200],
+    ['serve gpt3 on 16 a100 with a 2k-token system prompt and 100 token user messages', 2048, 2148],
+    ['serve llama3-8b with a 1k system prompt and a user prompt of 1.5k tokens', 1024, 2560],
+  ])('"%s": a user\'s prompt (or message) is each request\'s own part, after the %d-token system prompt (%d in all), never a training budget', (question, sharedPrefixTokens, promptTokens) => {
+    const q = parse(question);
+    expect(q.stated.tokens).toBeUndefined();
+    expect(q.parameters).toMatchObject({ promptTokens, sharedPrefixTokens });
+  });
+
+  it('a user prompt with no system prompt is the prompt', () => {
+    expect(parse('serve llama3-8b with 300-token user prompts').stated).toMatchObject({ promptTokens: 300 });
+  });
+
   it('a prompt no longer than its prefix is said to be read as the part after it', () => {
     const q = parse('serve llama3-8b with 2k tokens of system prompt and a 500 token prompt');
     expect(q.stated.promptTokens).toBe(500);

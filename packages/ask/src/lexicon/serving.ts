@@ -34,6 +34,9 @@ export type ServingFacts = Pick<AskParameters, 'promptTokens' | 'sharedPrefixTok
 /** The names of a prefix every prompt shares: "system prompt", "shared prefix", "common prompt prefix", "cached prefix". */
 const SHARED_PREFIX = String.raw`(?:system[\s-]*(?:prompts?|messages?)|(?:shared|common|cached)[\s-]*(?:prompt[\s-]*)?prefix(?:es)?|prompt[\s-]*prefix(?:es)?)`;
 
+/** What a user writes, each request's own part of the prompt (after any system prompt): "user prompt", "user messages". */
+const USER_PROMPT = String.raw`(?:user|request|query)[\s-]*(?:prompts?|messages?|inputs?|quer(?:y|ies))`;
+
 /**
  * "a 1k-token system prompt", "a 500 token shared prefix", "2k tokens of system prompt", "1024 shared prompt
  * tokens", "system prompt of 1k tokens", "shared prefix: 500 tokens". Read before the prompt, whose own patterns
@@ -54,10 +57,13 @@ export function takeServing(s: Scanner): ServingFacts {
   if (rate) out.requestsPerSecond = Number(rate[1]) * (rate[2] === 'k' ? 1000 : 1);
   const prefix = takeSharedPrefix(s);
   if (prefix) out.sharedPrefixTokens = tokenCount(prefix);
-  // "2k prompt", "2048-token prompts", "prompt of 2048 tokens", "prompt length 2048", "2048 input tokens", "ISL 2048".
-  const prompt = s.take(new RegExp(String.raw`\b${TOKEN_COUNT}[\s-]*(?:tokens?[\s-]*)?(?:prompts?|inputs?(?:[\s-]*tokens?)?|isl)\b`))
-    ?? s.take(new RegExp(String.raw`\b(?:prompts?|inputs?|isl)(?:[\s-]*(?:length|len|size|tokens))?${BOUND_JOIN}${TOKEN_COUNT}(?:[\s-]*tokens?)?\b`));
-  if (prompt) out.promptTokens = tokenCount(prompt);
+  // "2k prompt", "2048-token prompts", "prompt of 2048 tokens", "prompt length 2048", "2048 input tokens", "ISL 2048";
+  // a user's own: "200 token user prompt", "100-token user messages", "user prompt of 1.5k tokens".
+  const prompt = s.take(new RegExp(String.raw`\b${TOKEN_COUNT}[\s-]*(?:tokens?[\s-]*)?(?:${USER_PROMPT}|prompts?|inputs?(?:[\s-]*tokens?)?|isl)\b`))
+    ?? s.take(new RegExp(String.raw`\b(?:${USER_PROMPT}|prompts?|inputs?|isl)(?:[\s-]*(?:length|len|size|tokens))?${BOUND_JOIN}${TOKEN_COUNT}(?:[\s-]*tokens?)?\b`));
+  // A user's prompt follows the system prompt, whatever its length: the whole prompt is both.
+  const own = prompt !== undefined && out.sharedPrefixTokens !== undefined && new RegExp(String.raw`\b${USER_PROMPT}`).test(prompt[0]);
+  if (prompt) out.promptTokens = tokenCount(prompt) + (own ? out.sharedPrefixTokens ?? 0 : 0);
   // "512 output tokens", "512 generated tokens", "output of 512 tokens", "generate 512 tokens", "OSL 512".
   const output = s.take(new RegExp(String.raw`\b${TOKEN_COUNT}[\s-]*(?:tokens?[\s-]*)?(?:outputs?|generated|new|completion|osl)(?:[\s-]*tokens?)?\b`))
     ?? s.take(new RegExp(String.raw`\b(?:outputs?|completions?|generations?|osl)(?:[\s-]*(?:length|len|size|tokens))?${BOUND_JOIN}${TOKEN_COUNT}(?:[\s-]*tokens?)?\b`))
