@@ -174,6 +174,17 @@ describe('serving at a request rate: the protocol\'s load, worded', () => {
     return x.load;
   };
 
+  it.each([
+    ['how many h100s to serve 70b at 200 requests per minute', 200 / 60],
+    ['serve llama3-8b at 12k requests/min', 200],
+    ['serve llama3-8b at 600 rpm', 10],
+    ['serve llama3-8b for 36k queries an hour', 10],
+    ['serve llama3-8b at 8.64 million requests per day', 100],
+    ['serve llama3 70b at 1.5k rps', 1500],
+  ])('"%s": a rate per minute, hour or day is read per second', (question, requestsPerSecond) => {
+    expect(parse(question).stated.requestsPerSecond).toBeCloseTo(requestsPerSecond, 9);
+  });
+
   it('the rate is sent as requestsPerSecond and the answer\'s figures are the best plan\'s load', () => {
     const { a, data } = served('how many h100 to serve 1000 qps of llama 3 8b');
     const best = data.best!;

@@ -1,6 +1,6 @@
-import { ms } from '@trainplan/units';
+import { days, hours, minutes, ms } from '@trainplan/units';
 import type { AskParameters } from '../question.ts';
-import { KILO_NUMBER } from './numbers.ts';
+import { KILO_NUMBER, SCALED_COUNT, scaledCount } from './numbers.ts';
 import type { Scanner } from './quantities.ts';
 
 /**
@@ -11,7 +11,17 @@ import type { Scanner } from './quantities.ts';
  */
 
 // "latency" and "per user" are serving words unless a collective is named ("all-reduce latency").
-export const SERVING_WORDS = /\b(?:serv(?:e|es|ed|ing)|inference|qps|queries per second|requests? per second|latenc(?:y|ies)|ttft|tpot|time to first token|kv[\s-]*cache|prefill|decod(?:e|ing)|chatbot|endpoint|deploy(?:s|ed|ing|ment)?|run inference)\b|\bms\s*(?:\/|per)\s*(?:output\s+)?tok(?:en)?s?\b|\btok(?:en)?s?\s*(?:\/|per)\s*s(?:ec(?:ond)?)?\s*(?:\/|per)\s*user\b|\bper user\b/;
+export const SERVING_WORDS = /\b(?:serv(?:e|es|ed|ing)|inference|qps|queries per second|requests? per (?:second|minute|hour|day)|latenc(?:y|ies)|ttft|tpot|time to first token|kv[\s-]*cache|prefill|decod(?:e|ing)|chatbot|endpoint|deploy(?:s|ed|ing|ment)?|run inference)\b|\bms\s*(?:\/|per)\s*(?:output\s+)?tok(?:en)?s?\b|\btok(?:en)?s?\s*(?:\/|per)\s*s(?:ec(?:ond)?)?\s*(?:\/|per)\s*user\b|\bper user\b/;
+
+/**
+ * A request rate: a count (k a thousand, as rates are counted) per second, minute, hour or day, as "qps", "rpm",
+ * "requests/min", "queries an hour". Groups: the count (SCALED_COUNT's two), the unit spelt ("min"), or "m" of qpm/rpm.
+ */
+const RATE = new RegExp(String.raw`\b${SCALED_COUNT}\s*(?:[qr]p(s|m)|(?:quer(?:y|ies)|req(?:uest)?s?)\s*(?:\/|per|an?|each)\s*(s(?:ec(?:ond)?)?|min(?:ute)?|h(?:(?:ou)?r)?|day))\b`);
+const rateSeconds = (m: RegExpExecArray): number => {
+  const unit = m[4] ?? m[3] ?? 's';
+  return unit.startsWith('m') ? minutes(1) : unit.startsWith('h') ? hours(1) : unit.startsWith('d') ? days(1) : 1;
+};
 
 /** Throughput work with no user waiting ("offline", "batch inference"): no interactive latency bound is assumed. */
 const OFFLINE = /\b(?:offline|batch[\s-]*(?:inference|processing|jobs?)|max(?:imum)?[\s-]*throughput|throughput[\s-]*(?:only|bound|oriented))\b/;
@@ -52,9 +62,11 @@ function takeSharedPrefix(s: Scanner): RegExpExecArray | undefined {
 /** Reads (and blanks) the serving figures; fields the question does not give stay unset. */
 export function takeServing(s: Scanner): ServingFacts {
   const out: ServingFacts = {};
-  // "1000 qps", "50 requests/s", "20 req/s", "1k requests per second". First: "system prompt at 100 qps" was a 100-token prompt.
-  const rate = s.take(/\b(\d+(?:\.\d+)?)(k?)\s*(?:qps|rps|queries\s*(?:\/|per)\s*s(?:ec(?:ond)?)?|req(?:uest)?s?\s*(?:\/|per)\s*s(?:ec(?:ond)?)?)\b/);
-  if (rate) out.requestsPerSecond = Number(rate[1]) * (rate[2] === 'k' ? 1000 : 1);
+  // "1000 qps", "50 requests/s", "20 req/s", "1k requests per second", "200 requests per minute", "600 rpm", "1M requests a day".
+  // First: "system prompt at 100 qps" was a 100-token prompt.
+  const rate = s.take(RATE);
+  const count = rate === undefined ? undefined : scaledCount(rate[1], rate[2]);
+  if (rate && count !== undefined) out.requestsPerSecond = count / rateSeconds(rate);
   const prefix = takeSharedPrefix(s);
   if (prefix) out.sharedPrefixTokens = tokenCount(prefix);
   // "2k prompt", "2048-token prompts", "prompt of 2048 tokens", "prompt length 2048", "2048 input tokens", "ISL 2048";
