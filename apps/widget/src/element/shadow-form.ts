@@ -3,7 +3,7 @@
 /**
  * What both elements do with their shadow root and its form: mount the stylesheet and markup, wire the
  * form's input, fill the controls, mark a field's issue beside it, replace an output slot, send an event.
- * The estimator and the serving element each keep their own state and flow; these are the parts they share.
+ * form-element.ts's FormElement, the base of both elements, puts them together; each element keeps only its own flow.
  */
 import { hiddenFor, type FieldSpec } from '../form/fields.ts';
 import type { FieldIssue } from '../form/parse-field.ts';

@@ -6,10 +6,9 @@ import { breakdownBar } from '../charts/breakdown-bar.ts';
 import { esc } from '../charts/markup.ts';
 import { memoryBar } from '../charts/memory-bar.ts';
 import { scalingChart, type ScalingPoint } from '../charts/scaling-chart.ts';
-import { apiBackend, localBackend, type Backend } from '../compute/backend.ts';
 import { LastAnswer } from '../compute/last-answer.ts';
 import { frontierRequestFor, nodesRequestFor, searchRequestFor } from '../compute/search-requests.ts';
-import { DEFAULT_VALUES, FIELDS, FIELD_NAMES, type FieldValues } from '../form/fields.ts';
+import { DEFAULT_VALUES, FIELDS, FIELD_NAMES } from '../form/fields.ts';
 import { dropConflicting, keptIn, keptNote, withKept, type KeptFields } from '../form/kept-fields.ts';
 import {
   fieldForPath, fieldsFromScenario, fitPrecisionToGpu, readScenario, scenarioFromFields, type Budget, type FieldIssue,
@@ -18,9 +17,8 @@ import { deadlineFromHash, hasScenarioPart, scenarioFromHash, widgetHash } from 
 import { nodesAnswer } from '../sizing/nodes-answer.ts';
 import { scalingNodeCounts, validNodeCounts } from '../sizing/node-counts.ts';
 import { frontierSection, headline, nodesSection, outOfMemoryMessage, pipelineSection, searchedNodesSection, warningsList } from './results.ts';
-import {
-  attributeValue, controlValue, emit, guarded, INPUT_DEBOUNCE_MS, markIssues, messageOf as message, mountShadow, setHtml, showFields, writeFields,
-} from './shadow-form.ts';
+import { FormElement } from './form-element.ts';
+import { emit, messageOf as message } from './shadow-form.ts';
 import { template } from './template.ts';
 
 /** The most node counts tried for "how many nodes" (one request to an API stays well under its body limit). */
@@ -60,16 +58,9 @@ function logSample(sorted: readonly number[], n: number): number[] {
  * Events (bubbling, composed): `trainplan-estimate` with `{ scenario, estimate }` after each good
  * result; `trainplan-invalid` with `{ issues }` when the input cannot be estimated.
  */
-export class TrainplanEstimator extends HTMLElement {
+export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; estimate: EstimateOk }> {
   static readonly observedAttributes = [...FIELD_NAMES, 'api', 'sync-hash'];
 
-  readonly #root: ShadowRoot;
-  #values: FieldValues = { ...DEFAULT_VALUES };
-  #backend: Backend = localBackend();
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #run = 0;
-  #lastGood: { scenario: ScenarioInput; estimate: EstimateOk } | undefined;
-  #connected = false;
   /** The link's fields the form cannot show: merged into every estimate and the shared hash (form/kept-fields.ts). */
   #kept: KeptFields = {};
   /** What the last change did on its own (a kept field dropped, the precision switched), shown under the status. */
@@ -82,69 +73,34 @@ export class TrainplanEstimator extends HTMLElement {
   readonly #frontier = new LastAnswer<NodesResponseJson>();
   /** The searched "how many nodes" for a deadline: editing the node count leaves its request as it was. */
   readonly #fewest = new LastAnswer<NodesResponseJson>();
-  readonly #onHashChange = () => this.#guard(() => this.#readHash(true));
+  readonly #onHashChange = () => this.guard(() => this.#readHash(true));
 
   constructor() {
-    super();
-    this.#root = mountShadow(this, template(), (ev) => this.#guard(() => this.#onInput(ev)));
+    super({ fields: FIELDS, defaults: DEFAULT_VALUES, template: template(), keptNote: ' Showing the last good result.' });
   }
 
   /** The last scenario that gave a good estimate (a contract scenario), or undefined before the first. */
   get scenario(): ScenarioInput | undefined {
-    return this.#lastGood?.scenario;
+    return this.answer?.scenario;
   }
 
   /** The last good estimate (the contract's estimate JSON), or undefined before the first. */
   get estimate(): EstimateOk | undefined {
-    return this.#lastGood?.estimate;
+    return this.answer?.estimate;
   }
 
-  connectedCallback(): void {
-    this.#guard(() => {
-      this.#connected = true;
-      for (const name of FIELD_NAMES) {
-        const attr = this.getAttribute(name);
-        if (attr !== null) this.#values[name] = this.#fromAttribute(name, attr);
-      }
-      this.#setBackend();
-      if (this.hasAttribute('sync-hash')) {
-        window.addEventListener('hashchange', this.#onHashChange);
-        this.#readHash(false);
-      }
-      this.#writeForm();
-      this.#schedule(0);
-    });
+  protected override connected(): void {
+    if (!this.hasAttribute('sync-hash')) return;
+    window.addEventListener('hashchange', this.#onHashChange);
+    this.#readHash(false);
   }
 
-  disconnectedCallback(): void {
-    this.#connected = false;
+  protected override disconnected(): void {
     window.removeEventListener('hashchange', this.#onHashChange);
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
   }
 
-  attributeChangedCallback(name: string, _old: string | null, value: string | null): void {
-    this.#guard(() => {
-      if (!this.#connected) return;
-      if (name === 'api') this.#setBackend();
-      else if (name === 'sync-hash') return;
-      else this.#change(name, value === null ? (DEFAULT_VALUES[name] ?? '') : this.#fromAttribute(name, value));
-      this.#writeForm();
-      this.#schedule(0);
-    });
-  }
-
-  /** Runs `fn`, turning anything it throws into a status message: the host page never sees it. */
-  #guard(fn: () => void | Promise<void>): void {
-    guarded(fn, (e) => this.#status(`Something went wrong: ${message(e)}. Showing the last good result.`));
-  }
-
-  #fromAttribute(name: string, value: string): string {
-    return attributeValue(FIELDS, name, value);
-  }
-
-  #setBackend(): void {
-    const api = this.getAttribute('api');
-    this.#backend = api ? apiBackend(api) : localBackend();
+  protected override setBackend(): void {
+    super.setBackend();
     this.#frontier.clear();
     this.#fewest.clear();
   }
@@ -155,51 +111,45 @@ export class TrainplanEstimator extends HTMLElement {
     const raw = scenarioFromHash(hash);
     if (raw === undefined) {
       this.#linkProblem = "The link's scenario could not be read (it is not URI-encoded JSON); showing the page's example.";
-      this.#status('');
+      this.status('');
       return;
     }
     const v = validateScenario(raw);
     if (!v.ok) {
       this.#linkProblem = `The link's scenario is not valid (${v.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}); showing the page's example.`;
-      this.#status('');
+      this.status('');
       return;
     }
-    const reading = readScenario(raw as ScenarioInput, this.#values);
-    this.#values = { ...reading.values };
+    const reading = readScenario(raw as ScenarioInput, this.values);
+    this.values = { ...reading.values };
     // The widget's own link states the whole "how many nodes" budget: its deadline, and no tokens is a blank budget.
     const days = deadlineFromHash(hash);
     if (days !== undefined) {
-      this.#values.days = days;
-      if ((raw as ScenarioInput).training.tokens === undefined) this.#values.tokens = '';
+      this.values.days = days;
+      if ((raw as ScenarioInput).training.tokens === undefined) this.values.tokens = '';
     }
     this.#kept = reading.kept;
     this.#notices = [...reading.notes];
     this.#precisionSwitchedFrom = undefined;
     this.#linkProblem = '';
-    this.#status('');
+    this.status('');
     this.#showNote();
     if (rerun) {
-      this.#writeForm();
-      this.#schedule(0);
+      this.writeForm();
+      this.schedule(0);
     }
   }
 
-  #onInput(ev: Event): void {
-    const target = ev.target as HTMLInputElement | HTMLSelectElement | null;
-    if (!target?.name) return;
-    // The reader has taken over: a bad link's message goes, and the URL may follow the form again.
+  /** The reader has taken over: a bad link's message goes, and editing a field the search chooses turns "auto" off. */
+  protected override input(name: string, value: string): boolean {
     if (this.#linkProblem) {
       this.#linkProblem = '';
-      this.#status('');
+      this.status('');
     }
-    const adjusted = this.#change(target.name, controlValue(target));
-    if (adjusted) this.#writeForm();
-    if (target.name === 'model') this.#showCustom();
-    if (SEARCHED_FIELDS.has(target.name) && this.#values.auto === 'true') {
-      this.#values.auto = 'false';
-      this.#writeForm();
-    }
-    this.#schedule(ev.type === 'change' ? 0 : INPUT_DEBOUNCE_MS);
+    const adjusted = this.change(name, value);
+    if (!SEARCHED_FIELDS.has(name) || this.values.auto !== 'true') return adjusted;
+    this.values.auto = 'false';
+    return true;
   }
 
   /**
@@ -207,20 +157,20 @@ export class TrainplanEstimator extends HTMLElement {
    * dropped, and a GPU without tensor cores for the precision switches it; the notes say what happened.
    * True when another field changed with it (the form must be redrawn).
    */
-  #change(name: string, value: string): boolean {
-    const old = this.#values[name];
-    this.#values[name] = value;
+  protected override change(name: string, value: string): boolean {
+    const old = this.values[name];
+    this.values[name] = value;
     if (old === value) return false;
     const notices: string[] = [];
     let adjusted = false;
-    const dropped = dropConflicting(this.#kept, name, this.#values);
+    const dropped = dropConflicting(this.#kept, name, this.values);
     this.#kept = dropped.kept;
     if (dropped.note) notices.push(dropped.note);
     if (name === 'precision') this.#precisionSwitchedFrom = undefined;
     if (name === 'gpu') {
-      const fit = fitPrecisionToGpu(this.#values, this.#precisionSwitchedFrom);
-      adjusted = fit.values.precision !== this.#values.precision;
-      this.#values = { ...fit.values };
+      const fit = fitPrecisionToGpu(this.values, this.#precisionSwitchedFrom);
+      adjusted = fit.values.precision !== this.values.precision;
+      this.values = { ...fit.values };
       this.#precisionSwitchedFrom = fit.switchedFrom;
       if (fit.note) notices.push(fit.note);
     }
@@ -230,50 +180,22 @@ export class TrainplanEstimator extends HTMLElement {
   }
 
   #showNote(): void {
-    const el = this.#root.querySelector('.note');
+    const el = this.root.querySelector('.note');
     if (el) el.textContent = [keptNote(this.#kept), ...this.#notices].filter(Boolean).join(' ');
   }
 
-  #writeForm(): void {
-    writeFields(this.#root, FIELDS, this.#values);
-    this.#showCustom();
-  }
-
-  #showCustom(): void {
-    showFields(this.#root, FIELDS, this.#values);
-  }
-
-  #schedule(ms: number): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.#guard(() => this.#update()), ms);
-  }
-
   /** The status line: a bad link's message (until the reader edits a field), then `text`. */
-  #status(text: string): void {
-    const el = this.#root.querySelector('.status');
-    if (el) el.textContent = [this.#linkProblem, text].filter(Boolean).join(' ');
+  protected override status(text: string): void {
+    super.status([this.#linkProblem, text].filter(Boolean).join(' '));
   }
 
-  /**
-   * Marks each issue's field (or lists it in the status line when it has none on screen). `lead` is what the
-   * status says of the marked fields: a typing mistake by default; out of memory says so instead.
-   */
-  #showIssues(issues: readonly FieldIssue[], lead = 'Fix the marked field.'): void {
-    const general = markIssues(this.#root, issues);
-    if (issues.length > 0) {
-      this.#status(`${general.length > 0 ? `${general.join('; ')}. ` : `${lead} `}${this.#lastGood ? 'Showing the last good result.' : ''}`);
-      emit(this, 'trainplan-invalid', { issues });
-    }
-  }
-
-  async #update(): Promise<void> {
-    const run = ++this.#run;
-    const parsed = scenarioFromFields(this.#values);
-    if (!parsed.ok) return this.#showIssues(parsed.issues);
+  protected async update(run: number): Promise<void> {
+    const parsed = scenarioFromFields(this.values);
+    if (!parsed.ok) return this.showIssues(parsed.issues);
     // The link's fields the form cannot show go with it (with "auto", only the model's: the search picks the rest).
     let scenario = withKept(parsed.scenario, parsed.auto ? keptIn(this.#kept, 'model') : this.#kept);
     const valid = validateScenario(scenario);
-    if (!valid.ok) return this.#showIssues(valid.issues.map((i) => ({ field: fieldForPath(i.path), message: i.message })));
+    if (!valid.ok) return this.showIssues(valid.issues.map((i) => ({ field: fieldForPath(i.path), message: i.message })));
     let results: EstimateJson[];
     try {
       if (parsed.auto) {
@@ -282,29 +204,31 @@ export class TrainplanEstimator extends HTMLElement {
         scenario = found.scenario;
         results = [found.estimate];
       } else {
-        this.#set('.out-search', '');
-        results = await this.#backend.estimate([scenario]);
+        this.set('.out-search', '');
+        results = await this.backend.estimate([scenario]);
       }
     } catch (e) {
-      if (run === this.#run) this.#status(`Could not reach the estimator: ${message(e)}. Showing the last good result.`);
-      return;
+      return this.unreachable(run, e);
     }
-    if (run !== this.#run) return;
+    if (!this.isCurrent(run)) return;
     const estimate = results[0];
-    if (!estimate) return this.#status('The estimator gave no answer. Showing the last good result.');
+    if (!estimate) return this.status(`The estimator gave no answer.${this.kept()}`);
     if (!estimate.ok) {
       if (estimate.reason === 'out-of-memory') {
         const need = estimate.neededBytes !== undefined && estimate.availableBytes !== undefined
           ? ` (needs ${formatBytes(estimate.neededBytes)} of ${formatBytes(estimate.availableBytes)} per GPU)` : '';
-        return this.#showIssues([{ field: 'mbs', message: outOfMemoryMessage(need, this.#values) }], OUT_OF_MEMORY_STATUS);
+        return this.showIssues([{ field: 'mbs', message: outOfMemoryMessage(need, this.values) }], OUT_OF_MEMORY_STATUS);
       }
       const issues = estimate.issues ?? [];
-      return this.#showIssues(issues.length > 0 ? issues.map((i) => ({ field: fieldForPath(i.path), message: i.message })) : [{ field: '', message: estimate.message }]);
+      return this.showIssues(issues.length > 0 ? issues.map((i) => ({ field: fieldForPath(i.path), message: i.message })) : [{ field: '', message: estimate.message }]);
     }
-    this.#showIssues([]);
-    this.#status('');
-    this.#lastGood = { scenario, estimate };
-    this.#render(estimate);
+    this.show({ scenario, estimate }, {
+      '.headline': headline(estimate),
+      '.warnings': warningsList(estimate),
+      '.out-breakdown': breakdownBar(estimate.breakdown, estimate.stepTimeSeconds),
+      '.out-memory': memoryBar(estimate.memory),
+      '.out-pipeline': pipelineSection(estimate),
+    });
     this.#share(scenario, parsed.budget.deadlineDays);
     emit(this, 'trainplan-estimate', { scenario, estimate });
     await this.#sizing(run, scenario, estimate, parsed.budget, parsed.auto);
@@ -315,46 +239,32 @@ export class TrainplanEstimator extends HTMLElement {
    * choices are written into the form so the reader sees (and can then edit) them.
    */
   async #search(run: number, scenario: ScenarioInput): Promise<{ scenario: ScenarioInput; estimate: EstimateOk } | undefined> {
-    this.#status('Searching parallel configurations…');
-    const result = await this.#backend.search(searchRequestFor(scenario));
-    if (run !== this.#run) return undefined;
+    this.status('Searching parallel configurations…');
+    const result = await this.backend.search(searchRequestFor(scenario));
+    if (!this.isCurrent(run)) return undefined;
     if (!result.ok) {
       const why = result.closest?.why ?? result.nearestMiss?.message;
-      this.#showIssues([{ field: 'auto', message: `${result.message}${why ? ` (${why})` : ''}` }]);
+      this.showIssues([{ field: 'auto', message: `${result.message}${why ? ` (${why})` : ''}` }]);
       return undefined;
     }
-    this.#status('');
+    this.status('');
     const tokens = scenario.training.tokens;
     const best = { ...result.best.scenario, training: { ...result.best.scenario.training, ...(tokens !== undefined ? { tokens } : {}) } };
-    const { auto, days, tokens: tokenText } = this.#values;
-    this.#values = { ...fieldsFromScenario(best, this.#values), auto: auto ?? 'true', days: days ?? '', tokens: tokenText ?? '' };
-    this.#writeForm();
-    const m = this.#root.getElementById('m-auto');
+    const { auto, days, tokens: tokenText } = this.values;
+    this.values = { ...fieldsFromScenario(best, this.values), auto: auto ?? 'true', days: days ?? '', tokens: tokenText ?? '' };
+    this.writeForm();
+    const m = this.root.getElementById('m-auto');
     if (m) m.textContent = '';
-    this.#set('.out-search', `<p class="caption">Searched ${result.candidatesEvaluated.toLocaleString('en-US')} configurations: best ${esc(result.best.label)}.</p>`);
+    this.set('.out-search', `<p class="caption">Searched ${result.candidatesEvaluated.toLocaleString('en-US')} configurations: best ${esc(result.best.label)}.</p>`);
     return { scenario: best, estimate: result.best.estimate };
-  }
-
-  #set(selector: string, html: string): void {
-    setHtml(this.#root, selector, html);
-  }
-
-  #render(e: EstimateOk): void {
-    const results = this.#root.querySelector<HTMLElement>('.results');
-    if (results) results.hidden = false;
-    this.#set('.headline', headline(e));
-    this.#set('.warnings', warningsList(e));
-    this.#set('.out-breakdown', breakdownBar(e.breakdown, e.stepTimeSeconds));
-    this.#set('.out-memory', memoryBar(e.memory));
-    this.#set('.out-pipeline', pipelineSection(e));
   }
 
   #share(scenario: ScenarioInput, days: number | undefined): void {
     const hash = widgetHash(scenario, days);
-    const link = this.#root.querySelector<HTMLAnchorElement>('.share-link');
+    const link = this.root.querySelector<HTMLAnchorElement>('.share-link');
     if (link) link.href = `${window.location.href.split('#')[0]}${hash}`;
     // Only an element with sync-hash starts from the link: elsewhere it would open the page's example.
-    const share = this.#root.querySelector<HTMLElement>('.share');
+    const share = this.root.querySelector<HTMLElement>('.share');
     if (share) share.hidden = !this.hasAttribute('sync-hash');
     // replaceState, not location.hash: no history entry per keystroke and no scroll jump. A bad link stays
     // in the address bar (the reader can see and fix it) until the reader edits a field.
@@ -376,32 +286,32 @@ export class TrainplanEstimator extends HTMLElement {
     };
     let results: EstimateJson[];
     try {
-      results = await this.#backend.estimate(counts.map(at));
+      results = await this.backend.estimate(counts.map(at));
     } catch (err) {
-      if (run === this.#run) this.#set('.out-scaling', `<p class="caption">Could not reach the estimator: ${esc(message(err))}</p>`);
+      if (this.isCurrent(run)) this.set('.out-scaling', `<p class="caption">Could not reach the estimator: ${esc(message(err))}</p>`);
       return;
     }
-    if (run !== this.#run) return;
+    if (!this.isCurrent(run)) return;
     const byNodes = new Map(counts.map((n, i) => [n, results[i]] as const));
     const points: ScalingPoint[] = curve.map((nodes) => {
       const x = byNodes.get(nodes);
       return x?.ok ? { nodes, tokensPerSecond: x.tokensPerSecond } : { nodes, reason: x && !x.ok ? x.reason : 'no answer' };
     });
-    this.#set('.out-scaling', scalingChart(points, r.nodes));
+    this.set('.out-scaling', scalingChart(points, r.nodes));
     const answer = sizing.length > 0 ? nodesAnswer(sizing.map((n) => byNodes.get(n)).filter((x): x is EstimateJson => x !== undefined), budget.deadlineDays!) : undefined;
     let searched = '';
     if (auto && budget.tokens !== undefined && budget.deadlineDays !== undefined) {
       // With "auto" the reader asked for the search: "how many nodes" also searches the configuration per size.
       try {
         const request = nodesRequestFor(scenario, { tokens: budget.tokens, deadlineDays: budget.deadlineDays });
-        const nodes = await this.#fewest.get(JSON.stringify(request), () => this.#backend.nodes(request));
-        if (run !== this.#run) return;
+        const nodes = await this.#fewest.get(JSON.stringify(request), () => this.backend.nodes(request));
+        if (!this.isCurrent(run)) return;
         searched = searchedNodesSection(nodes);
       } catch (err) {
         searched = `<p class="caption">Could not reach the estimator: ${esc(message(err))}</p>`;
       }
     }
-    this.#set('.out-nodes', searched + nodesSection(answer, budget));
+    this.set('.out-nodes', searched + nodesSection(answer, budget));
     emit(this, 'trainplan-sized', { points, answer });
     await this.#timeCost(run, scenario, budget.tokens, auto);
   }
@@ -412,23 +322,23 @@ export class TrainplanEstimator extends HTMLElement {
    * above), so it runs after the answers are on screen, a task later, and only when its request changed.
    */
   async #timeCost(run: number, scenario: ScenarioInput, tokens: number | undefined, auto: boolean): Promise<void> {
-    if (tokens === undefined) return this.#set('.out-frontier', '');
-    if (!auto) return this.#set('.out-frontier', '<p class="caption">Turn on Auto to draw the time–cost curve over cluster sizes.</p>');
+    if (tokens === undefined) return this.set('.out-frontier', '');
+    if (!auto) return this.set('.out-frontier', '<p class="caption">Turn on Auto to draw the time–cost curve over cluster sizes.</p>');
     const request = frontierRequestFor(scenario, tokens);
     const key = JSON.stringify(request);
     if (!this.#frontier.has(key)) {
-      this.#set('.out-frontier', '<p class="caption">Searching cluster sizes for the time–cost curve…</p>');
+      this.set('.out-frontier', '<p class="caption">Searching cluster sizes for the time–cost curve…</p>');
       // A task boundary: the browser paints the answers above and handles input before the search holds the page.
       await new Promise((resolve) => setTimeout(resolve, 0));
-      if (run !== this.#run) return;
+      if (!this.isCurrent(run)) return;
     }
     let html: string;
     try {
-      html = frontierSection(await this.#frontier.get(key, () => this.#backend.nodes(request)), scenario.cluster.nodes ?? 1);
+      html = frontierSection(await this.#frontier.get(key, () => this.backend.nodes(request)), scenario.cluster.nodes ?? 1);
     } catch (err) {
       html = `<p class="caption">Could not reach the estimator: ${esc(message(err))}</p>`;
     }
-    if (run === this.#run) this.#set('.out-frontier', html);
+    if (this.isCurrent(run)) this.set('.out-frontier', html);
   }
 }
 

@@ -1,16 +1,12 @@
 /// <reference lib="dom" />
 import type { InferenceResponseJson } from '@trainplan/protocol';
-import { apiBackend, localBackend, type Backend } from '../compute/backend.ts';
-import type { FieldValues } from '../form/fields.ts';
-import type { FieldIssue } from '../form/parse-field.ts';
 import { inferenceRequestFromFields, servingFieldForPath, type ServingRequest } from '../serving/request-from-fields.ts';
 import { SERVING_DEFAULTS, SERVING_FIELDS, SERVING_FIELD_NAMES } from '../serving/serving-fields.ts';
 import { servingSections } from '../serving/serving-results.ts';
 import { servingView } from '../serving/serving-view.ts';
+import { FormElement } from './form-element.ts';
 import { servingTemplate } from './serving-template.ts';
-import {
-  attributeValue, controlValue, emit, guarded, INPUT_DEBOUNCE_MS, markIssues, messageOf, mountShadow, setHtml, showFields, writeFields,
-} from './shadow-form.ts';
+import { emit } from './shadow-form.ts';
 
 type Served = Extract<InferenceResponseJson, { ok: true }>;
 
@@ -34,134 +30,39 @@ type Served = Extract<InferenceResponseJson, { ok: true }>;
  * `{ request, response }` after each answer (one that serves nothing too: it is an answer);
  * `trainplan-invalid` with `{ issues }` when the input cannot be asked.
  */
-export class TrainplanServing extends HTMLElement {
+export class TrainplanServing extends FormElement<{ request: ServingRequest; response: Served }> {
   static readonly observedAttributes = [...SERVING_FIELD_NAMES, 'api'];
 
-  readonly #root: ShadowRoot;
-  #values: FieldValues = { ...SERVING_DEFAULTS };
-  #backend: Backend = localBackend();
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #run = 0;
-  #connected = false;
-  #last: { request: ServingRequest; response: Served } | undefined;
-
   constructor() {
-    super();
-    this.#root = mountShadow(this, servingTemplate(), (ev) => this.#guard(() => this.#onInput(ev)));
+    super({ fields: SERVING_FIELDS, defaults: SERVING_DEFAULTS, template: servingTemplate(), keptNote: ' Showing the last answer.' });
   }
 
   /** The last request answered (the protocol's inference request, a custom model as typed), or undefined before the first. */
   get request(): ServingRequest | undefined {
-    return this.#last?.request;
+    return this.answer?.request;
   }
 
   /** The last answer (runInference's JSON, ok), or undefined before the first. */
   get response(): Served | undefined {
-    return this.#last?.response;
+    return this.answer?.response;
   }
 
-  connectedCallback(): void {
-    this.#guard(() => {
-      this.#connected = true;
-      for (const name of SERVING_FIELD_NAMES) {
-        const attr = this.getAttribute(name);
-        if (attr !== null) this.#values[name] = attributeValue(SERVING_FIELDS, name, attr);
-      }
-      this.#setBackend();
-      this.#writeForm();
-      this.#schedule(0);
-    });
-  }
-
-  disconnectedCallback(): void {
-    this.#connected = false;
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-  }
-
-  attributeChangedCallback(name: string, _old: string | null, value: string | null): void {
-    this.#guard(() => {
-      if (!this.#connected) return;
-      if (name === 'api') this.#setBackend();
-      else this.#values[name] = value === null ? (SERVING_DEFAULTS[name] ?? '') : attributeValue(SERVING_FIELDS, name, value);
-      this.#writeForm();
-      this.#schedule(0);
-    });
-  }
-
-  #guard(fn: () => void | Promise<void>): void {
-    guarded(fn, (e) => this.#status(`Something went wrong: ${messageOf(e)}.${this.#lastGood()}`));
-  }
-
-  #setBackend(): void {
-    const api = this.getAttribute('api');
-    this.#backend = api ? apiBackend(api) : localBackend();
-  }
-
-  #onInput(ev: Event): void {
-    const target = ev.target as HTMLInputElement | HTMLSelectElement | null;
-    if (!target?.name) return;
-    this.#values[target.name] = controlValue(target);
-    if (target.name === 'model' || SERVING_FIELDS.some((f) => f.shownWith === target.name)) this.#showFields();
-    this.#schedule(ev.type === 'change' ? 0 : INPUT_DEBOUNCE_MS);
-  }
-
-  /** The form shows the values, a custom shape's fields only with model "custom", γ and α only with a draft model. */
-  #writeForm(): void {
-    writeFields(this.#root, SERVING_FIELDS, this.#values);
-    this.#showFields();
-  }
-
-  #showFields(): void {
-    showFields(this.#root, SERVING_FIELDS, this.#values);
-  }
-
-  #schedule(delayMs: number): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.#guard(() => this.#update()), delayMs);
-  }
-
-  #status(text: string): void {
-    const el = this.#root.querySelector('.status');
-    if (el) el.textContent = text;
-  }
-
-  /** What the status adds while an earlier answer stays on screen. */
-  #lastGood(): string {
-    return this.#last ? ' Showing the last answer.' : '';
-  }
-
-  /** Marks each issue's field; the status lists the issues with no field, or points at the marked ones. */
-  #showIssues(issues: readonly FieldIssue[]): void {
-    const general = markIssues(this.#root, issues);
-    if (issues.length === 0) return;
-    this.#status(`${general.length > 0 ? `${general.join('; ')}.` : 'Fix the marked field.'}${this.#lastGood()}`);
-    emit(this, 'trainplan-invalid', { issues });
-  }
-
-  async #update(): Promise<void> {
-    const run = ++this.#run;
-    const parsed = inferenceRequestFromFields(this.#values);
-    if (!parsed.ok) return this.#showIssues(parsed.issues);
+  protected async update(run: number): Promise<void> {
+    const parsed = inferenceRequestFromFields(this.values);
+    if (!parsed.ok) return this.showIssues(parsed.issues);
     const { request } = parsed;
     let response: InferenceResponseJson;
     try {
-      response = await this.#backend.inference(request);
+      response = await this.backend.inference(request);
     } catch (e) {
-      if (run === this.#run) this.#status(`Could not reach the estimator: ${messageOf(e)}.${this.#lastGood()}`);
-      return;
+      return this.unreachable(run, e);
     }
-    if (run !== this.#run) return;
+    if (!this.isCurrent(run)) return;
     if (!response.ok) {
       const issues = response.issues.map((i) => ({ field: servingFieldForPath(i.path), message: i.message }));
-      return this.#showIssues(issues.length > 0 ? issues : [{ field: '', message: response.message }]);
+      return this.showIssues(issues.length > 0 ? issues : [{ field: '', message: response.message }]);
     }
-    this.#showIssues([]);
-    this.#status('');
-    this.#last = { request, response };
-    const results = this.#root.querySelector<HTMLElement>('.results');
-    if (results) results.hidden = false;
-    const sections = servingSections(servingView(response, request), request.maxDecodeSecondsPerToken);
-    for (const [selector, html] of Object.entries(sections)) setHtml(this.#root, selector, html);
+    this.show({ request, response }, servingSections(servingView(response, request), request.maxDecodeSecondsPerToken));
     emit(this, 'trainplan-inference', { request, response });
   }
 }
