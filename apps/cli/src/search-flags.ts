@@ -51,12 +51,23 @@ export function spaceFlagsHelp(column: number): string {
 
 export type Built = { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
 
-/** A count flag ("300B", "2e12", "1536", "1,536": units' parseCount reads thousands separators), passed through as text when it does not parse so the schema names it. */
+/**
+ * A count as a flag gives it ("300B", "2e12", "1536", "1,536": units' parseCount reads thousands
+ * separators), passed through as text when it does not parse so the schema names it. A negative count
+ * ("-4", "-2k") goes as the number it is, so the schema's range is said against it ("≥ 1, got -4"),
+ * not against a text "-4".
+ */
+function countOrText(raw: string): number | string {
+  const negative = /^\s*-/.exec(raw);
+  const n = parseCount(negative ? raw.slice(negative[0].length) : raw);
+  if (n === undefined) return raw;
+  return negative ? -n : n;
+}
+
+/** A count flag (countOrText), undefined when not given. */
 export function count(v: FlagValues, name: string): number | string | undefined {
   const raw = v[name];
-  if (typeof raw !== 'string') return undefined;
-  const n = parseCount(raw);
-  return n === undefined ? raw : n;
+  return typeof raw === 'string' ? countOrText(raw) : undefined;
 }
 
 /** A money flag (--price, --budget): "$2.50" or "€2.5" as 2.5, the sign dropped: the answer is in the same currency. */
@@ -114,8 +125,8 @@ export function constraintFields(v: FlagValues): Record<string, unknown> | undef
   return Object.keys(c).length > 0 ? c : undefined;
 }
 
-/** A comma-separated list flag: counts parsed ("8,16"), any item that does not parse passed through as text for the schema to name. */
-export function list(v: FlagValues, name: string, item: (x: string) => unknown = (x) => parseCount(x) ?? x): unknown[] | undefined {
+/** A comma-separated list flag: counts read as count() reads them ("8,16"), any item that does not parse passed through as text for the schema to name. */
+export function list(v: FlagValues, name: string, item: (x: string) => unknown = countOrText): unknown[] | undefined {
   const raw = v[name];
   return typeof raw === 'string' ? raw.split(',').map((x) => item(x.trim())) : undefined;
 }

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { main } from '../src/main.ts';
+import { count, list } from '../src/search-flags.ts';
+import { fakeIo } from './support/fake-io.ts';
+
+describe('count and list', () => {
+  it.each([
+    ['1536', 1536], ['1,536', 1536], ['300B', 300e9], ['-4', -4], [' -2k', -2000], ['abc', 'abc'], ['-abc', '-abc'], ['--4', '--4'],
+  ])('count reads %j as %j: a negative count is a number, for the schema to refuse by its range', (raw, read) => {
+    expect(count({ nodes: raw }, 'nodes')).toBe(read);
+  });
+
+  it('list reads each item as count does', () => {
+    expect(list({ nodes: '1, -2, x' }, 'nodes')).toEqual([1, -2, 'x']);
+  });
+
+  it.each([
+    [['search', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--nodes', '-4', '--global-batch', '1536'], '--nodes: expected an integer ≥ 1, got -4'],
+    [['inference', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--prompt', '-5', '--output', '8'], '--prompt: expected an integer ≥ 1, got -5'],
+  ])('%j is refused for its value, said as a number, not as quoted text', async (argv, message) => {
+    const io = fakeIo();
+    expect(await main(argv, io)).toBe(2);
+    expect(io.err()).toBe(`trainplan: ${message}\n`);
+  });
+});
