@@ -13,6 +13,7 @@ import {
   findDateDeadline, takeDistributedOptimizer, takeGpuHours, takePrecision, takeRecompute, takeSequenceParallel, takeTokenPhrases, takeTokens, takeZeroStage,
 } from './lexicon/quantities.ts';
 import type { AskParameters, DefaultUsed, ParsedQuestion } from './question.ts';
+import { spelledScales } from './lexicon/numbers.ts';
 import { outOfScope } from './scope.ts';
 import { takeServing } from './lexicon/serving.ts';
 import { resolveDraft } from './speculative.ts';
@@ -20,20 +21,21 @@ import { resolveDraft } from './speculative.ts';
 /** Questions longer than this are refused (a chat question is a line). */
 export const MAX_QUESTION_LENGTH = 500;
 
-/** Lower case, one kind of dash, no thousands separators, single spaces. */
+/** Lower case, one kind of dash, no thousands separators, spelt-out counts in digits (numbers.ts' spelledScales), single spaces. */
 export function normalize(text: string): string {
-  return text
+  return spelledScales(text
     .toLowerCase()
     .replace(/[\u2010-\u2015\u2212]/g, '-')
     .replace(/\u00d7/g, 'x')
     // "8xH100", "8xA100": GPUs per box before the GPU's name, spaced so the name is a word of its own.
     .replace(/(\d)x(?=dgx|gpus?\b|[a-z]{1,3}\d{2,4})/g, '$1x ')
-    .replace(/(\d),(?=\d{3}\b)/g, '$1')
+    // A thousands separator, before a scale letter too ("2,000B tokens" was 0 tokens).
+    .replace(/(\d),(?=\d{3}(?!\d))/g, '$1')
     // Counts misspelt as people type them: "bilion", "billon", "trilion", "milion" ("300 bilion tokens" was not read).
     .replace(/\b(b|tr|m)il+i?o+n(s?)\b/g, '$1illion$2')
     .replace(/[`*_"“”‘’]/g, ' ')
     .replace(/\s+/g, ' ')
-    .trim();
+    .trim());
 }
 
 /** Two counts joined by "or"/"vs" before a GPU's name or "nodes"/"GPUs": two cluster sizes in one question. */

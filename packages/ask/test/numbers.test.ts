@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COUNT_SCALE, MONEY_SCALE, SCALED_COUNT, SIZE_SCALE, scaledCount } from '../src/lexicon/numbers.ts';
+import { COUNT_SCALE, MONEY_SCALE, SCALED_COUNT, SIZE_SCALE, scaledCount, spelledScales } from '../src/lexicon/numbers.ts';
 
 describe('numbers: the pieces counts, money and sizes are written with', () => {
   it('each reader takes the scales it means, letters before words: a count all four, money no trillions, a size no thousands', () => {
@@ -18,5 +18,16 @@ describe('numbers: the pieces counts, money and sizes are written with', () => {
     const m = new RegExp(`^${SCALED_COUNT}$`).exec(text);
     expect(m).not.toBeNull();
     expect(scaledCount(m?.[1], m?.[2])).toBe(count);
+  });
+
+  it.each([
+    ['two trillion tokens', '2 trillion tokens'],
+    ['half a trillion tokens', '0.5 trillion tokens'],
+    ['a billion tokens', '1 billion tokens'],
+    ['300bn tokens', '300b tokens'],
+    ['15 tn tokens', '15t tokens'],
+    ['two weeks on one node', 'two weeks on one node'],
+  ])('spelledScales writes "%s" as "%s"', (text, digits) => {
+    expect(spelledScales(text)).toBe(digits);
   });
 });

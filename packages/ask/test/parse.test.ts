@@ -86,6 +86,13 @@ const TABLE: readonly [question: string, intent: IntentName, stated: AskParamete
   // Misspelt counts are read, not dropped for a default that may differ.
   ['how long to train gpt3 175b on 1024 a100 with 250 bilion tokens', 'time', { model: 'gpt3-175b', gpu: 'a100-80gb', gpus: 1024, tokens: 250 * BILLION }],
   ['how many nodes for llama 3 8b on 2 trilion tokens', 'nodes', { model: 'llama3-8b', tokens: 2 * TRILLION }],
+  // Counts as people write them: "bn" and "tn", a thousands separator before the scale, spelt-out numbers before a scale word.
+  ['how many nodes for llama 3 8b on 300bn tokens in 6 weeks', 'nodes', { model: 'llama3-8b', tokens: 300 * BILLION, deadlineSeconds: 42 * 86_400 }],
+  ['how long to train 70b on 256 h100 with 15tn tokens', 'time', { model: 'llama3-70b', gpu: 'h100-sxm', gpus: 256, tokens: 15 * TRILLION }],
+  ['train llama2-70b on 2,000B tokens', 'config', { model: 'llama2-70b', tokens: 2 * TRILLION }],
+  ['how many nodes for llama 2 70b on two trillion tokens', 'nodes', { model: 'llama2-70b', tokens: 2 * TRILLION }],
+  ['how many h100 for gpt3 on half a trillion tokens', 'nodes', { model: 'gpt3-175b', gpu: 'h100-sxm', tokens: 0.5 * TRILLION }],
+  ['how many nodes for 7b on a trillion tokens', 'nodes', { model: 'llama2-7b', tokens: TRILLION }],
   // Token counts that are not the training budget, and a budget in GPU-hours that is not a GPU count.
   ['how many nodes for llama 3 8b with a 4M token batch', 'nodes', { model: 'llama3-8b', batchTokens: 4e6 }],
   // A batch in tokens written after the word batch, or per step: never the training budget.
@@ -219,6 +226,9 @@ describe('parse: deadlines', () => {
     ['how many nodes to train 70b in two weeks', 14],
     ['how many nodes for 70b in a month', 30],
     ['how many nodes for 70b within one day', 1],
+    ['how many nodes for 70b on 2T tokens in a month and a half', 45],
+    ['how many nodes for 70b in two and a half weeks', 17.5],
+    ['how many nodes for 70b within a day and a half', 1.5],
   ])('"%s" is a %d-day deadline, not the 30-day default', (question, deadlineDays) => {
     const q = parse(question);
     expect(q.stated.deadlineSeconds).toBe(deadlineDays * DAY);

@@ -31,3 +31,21 @@ export const scaledCount = (number: string | undefined, scale: string | undefine
 
 /** A count of GPUs, nodes or prompt tokens, as two groups: its number and a "k" ("16k", "2k"), whose size the reader decides. */
 export const KILO_NUMBER = String.raw`(${DECIMAL})(k?)`;
+
+/** Number words a question may spell out ("two weeks", "one node", "two trillion tokens"). */
+export const NUMBER_WORDS: Readonly<Record<string, number>> = {
+  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+};
+export const NUMBER_WORD = Object.keys(NUMBER_WORDS).join('|');
+
+const SCALE_WORD = Object.values(SCALE_WORDS).join('|');
+
+/**
+ * Counts spelt as people write them, in digits the count patterns read (normalised, lower-case text): "two trillion"
+ * and "a trillion" ("2 trillion", "1 trillion"), "half a trillion" ("0.5 trillion"), "300bn" and "15tn" ("300b", "15t").
+ */
+export const spelledScales = (text: string): string => text
+  .replace(new RegExp(String.raw`\bhalf\s+an?\s+(${SCALE_WORD})\b`, 'g'), '0.5 $1')
+  .replace(new RegExp(String.raw`\b(${NUMBER_WORD}|an?)\s+(${SCALE_WORD})\b`, 'g'), (_m, word: string, scale: string) => `${NUMBER_WORDS[word] ?? 1} ${scale}`)
+  .replace(/(\d)\s*bn\b/g, '$1b')
+  .replace(/(\d)\s*tn\b/g, '$1t');

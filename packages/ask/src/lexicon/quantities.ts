@@ -1,7 +1,7 @@
 import { days, hours, parseBytes } from '@trainplan/units';
 import type { AskParameters, CollectiveAlgorithm, CollectiveOp } from '../question.ts';
 import type { Match } from './match.ts';
-import { COUNT_SCALE, DECIMAL, KILO_NUMBER, SCALED_COUNT, scaledCount } from './numbers.ts';
+import { COUNT_SCALE, DECIMAL, KILO_NUMBER, NUMBER_WORD, NUMBER_WORDS, SCALED_COUNT, scaledCount } from './numbers.ts';
 
 /**
  * The numbers a question carries, each found by a phrase pattern and then blanked so that the next
@@ -73,11 +73,8 @@ export const KILO_COUNT = 1024;
 export const DAYS_PER_MONTH = 30;
 const DURATION_UNITS: Record<string, number> = { hour: hours(1), day: days(1), week: days(7), month: days(DAYS_PER_MONTH) };
 
-/** Number words a question may spell out ("two weeks", "one node"). */
-export const NUMBER_WORDS: Readonly<Record<string, number>> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
-};
-const NUMBER_WORD = Object.keys(NUMBER_WORDS).join('|');
+
+const HALF = String.raw`\s+and\s+a\s+half`;
 
 /** Not a duration: "3D parallel(ism)", "2-way", nor "w/o" (without) read as weeks. */
 const NOT_A_DURATION = String.raw`(?![\s-]*(?:parallel\w*|way)\b)(?!\/)`;
@@ -93,16 +90,17 @@ const plural = (n: number, unit: string): string => `${n} ${unit}${n === 1 ? '' 
 
 /**
  * "in 30 days", "within 2 weeks", "3 months", "36 hours", "14d"; in words: "in a week", "two weeks",
- * "in a month". "3D parallel" is not a 3-day deadline. A month is taken as DAYS_PER_MONTH days, and said so.
+ * "in a month", "a month and a half", "two and a half weeks". "3D parallel" is not a 3-day deadline. A month is taken as DAYS_PER_MONTH days, and said so.
  */
 export function takeDeadline(s: Scanner): Deadline | undefined {
   const digits = s.take(new RegExp(String.raw`${NUMBER}\s*(hours?|hrs?|h|days?|d|weeks?|wks?|w|months?|mo)\b${NOT_A_DURATION}`));
   // "a week" only after a preposition ("in a week", "within a month"), so "1B tokens a day" is no deadline.
-  const words = digits ?? s.take(new RegExp(String.raw`(?:\b(?:in|within|under|over|for|inside|than|about|around|roughly)\s+(?:an?|one)|\b(${NUMBER_WORD}))\s+(hours?|days?|weeks?|months?)\b`));
+  // "and a half" on either side of the unit: "a month and a half", "two and a half weeks".
+  const words = digits ?? s.take(new RegExp(String.raw`(?:\b(?:in|within|under|over|for|inside|than|about|around|roughly)\s+(?:an?|one)|\b(${NUMBER_WORD}))(${HALF})?\s+(hours?|days?|weeks?|months?)\b(${HALF})?`));
   const m = digits ?? words;
   if (!m) return undefined;
-  const count = digits ? Number(m[1]) : m[1] === undefined ? 1 : NUMBER_WORDS[m[1]] ?? 1;
-  const key = unitKey(m[2] ?? '');
+  const count = digits ? Number(m[1]) : (m[1] === undefined ? 1 : NUMBER_WORDS[m[1]] ?? 1) + (m[2] ?? m[4] ? 0.5 : 0);
+  const key = unitKey((digits ? m[2] : m[3]) ?? '');
   const seconds = count * (DURATION_UNITS[key] ?? days(1));
   if (key !== 'month') return { seconds };
   const inDays = count === 1 ? '' : ` (${plural(count, 'month')} = ${plural(Number((count * DAYS_PER_MONTH).toFixed(1)), 'day')})`;
