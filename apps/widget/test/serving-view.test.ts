@@ -39,7 +39,7 @@ describe('the serving view of an answer', () => {
     const best = answer.best!;
     expect(view.kind).toBe('best');
     expect(view.point).toEqual(best);
-    expect(view.title).toContain(`TP ${best.tensor} · PP ${best.pipeline} · batch ${best.batch} · continuous batching`);
+    expect(view.title).toContain(`TP ${best.tensor} · PP ${best.pipeline} · batch ${best.batch.toLocaleString('en-US')} · continuous batching`);
     expect(view.title).toMatch(/^Highest throughput \(no latency bound given\)/);
     expect(stat(view, 'shape').value).toBe(`TP ${best.tensor} · PP ${best.pipeline}`);
     expect(figure(stat(view, 'batch').value)).toBe(best.batch);
@@ -119,6 +119,18 @@ describe('the serving view of an answer', () => {
     const html = servingSections(view);
     expect(html['.out-memory']).toBe('');
     expect(html['.headline']).toBe('');
+  });
+});
+
+describe('the serving view of a large batch', () => {
+  it('groups the batch and how many fit past a thousand, as every other figure ("2,048 …", "(8,927 fit)")', () => {
+    // A one-layer shape on an H100 fits batches in the thousands.
+    const { answer, view } = ask({ model: 'custom', layers: '1', 'hidden-size': '256', heads: '4', vocab: '1000', prompt: '16', output: '16' });
+    const best = answer.best!;
+    expect(best.maxBatch).toBeGreaterThan(1000);
+    expect(stat(view, 'batch').value).toBe(best.batch.toLocaleString('en-US'));
+    expect(stat(view, 'batch').label).toBe(`concurrent sequences per replica (${best.maxBatch.toLocaleString('en-US')} fit)`);
+    expect(view.title).toContain(`batch ${best.batch.toLocaleString('en-US')} ·`);
   });
 });
 
@@ -208,6 +220,12 @@ describe('the serving view with a request rate', () => {
     expect(stat(view, 'load-gpus').value).toBe(`${load.gpus.toLocaleString('en-US')} GPUs`);
     expect(figure(stat(view, 'load-gpus').value)).toBe(load.gpus);
     expect(view.title).toMatch(/^Fewest GPUs for 1,000,000 requests\/s: /);
+  });
+
+  it('says a wait for a slot too short for any clock as "under 1 µs", not "0.000000 ns" (a millionth of a request/s)', () => {
+    const { answer, view } = ask({ rate: '0.000001' });
+    expect(answer.best!.load!.queueSeconds).toBeLessThan(1e-6);
+    expect(stat(view, 'queue')).toEqual({ name: 'queue', value: 'under 1 µs', label: 'mean wait for a slot' });
   });
 
   it('draws the load figures in the headline, one marked figure each', () => {

@@ -1,5 +1,5 @@
 import { inferenceBoundsText, type InferencePointJson, type InferenceRequest, type InferenceResponseJson } from '@trainplan/protocol';
-import { countOf, formatBytes, formatGrouped, formatPercent, formatSeconds } from '@trainplan/units';
+import { countOf, formatBytes, formatGrouped, formatPercent, formatSeconds, us } from '@trainplan/units';
 import type { MemoryParts } from '../charts/memory-bar.ts';
 import { sentence } from '../element/results.ts';
 
@@ -37,9 +37,18 @@ type Speculation = NonNullable<InferencePointJson['speculation']>;
 
 /** A rate to three significant figures, grouped from a thousand up ("3,530", "337", "0.0240"), as the CLI and the bot show it. */
 const rate = (x: number): string => formatGrouped(x, 3);
+/** A whole count alone, grouped as every other figure ("2,048"): a small model fits batches in the millions. */
+const whole = (n: number): string => n.toLocaleString('en-US');
 /** A whole count and its noun, grouped ("874,720 GPUs"): a rate may take more GPUs than a request may offer. */
-const counted = (n: number, noun: string): string => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
+const counted = (n: number, noun: string): string => `${whole(n)} ${noun}${n === 1 ? '' : 's'}`;
 const stat = (name: string, value: string, label: string): Stat => ({ name, value, label });
+
+/**
+ * Below this the mean wait for a slot is no figure: a lightly loaded replica's wait falls to 1e-50 s and below
+ * (formatted, "0.000000 ns"), which no server's clock tells from none (as the chat bot says it, packages/ask).
+ */
+const NEGLIGIBLE_WAIT = us(1);
+const waitText = (seconds: number): string => (seconds < NEGLIGIBLE_WAIT ? 'under 1 µs' : formatSeconds(seconds));
 
 /**
  * What a request rate takes of a point (the protocol's load): its replicas' GPUs (replicas × TP × PP), beside
@@ -51,7 +60,7 @@ function loadStats(load: Load, givenGpus: number | undefined): Stat[] {
   return [
     stat('load-gpus', counted(load.gpus, 'GPU'), `${counted(load.replicas, 'replica')} for ${rate(load.requestsPerSecond)} requests/s${given}`),
     stat('utilization', formatPercent(load.utilization, 0), 'loaded (slots in use)'),
-    stat('queue', formatSeconds(load.queueSeconds), 'mean wait for a slot'),
+    stat('queue', waitText(load.queueSeconds), 'mean wait for a slot'),
   ];
 }
 
@@ -79,7 +88,7 @@ export function pointStats(p: InferencePointJson, closest = false): Stat[] {
     // The first figure names the plan; "closest" there says that every figure after it is of a plan missing the bounds.
     stat('shape', `TP ${p.tensor} · PP ${p.pipeline}`, `${replicas}${closest ? ' (closest plan)' : ''}`),
     ...(load === undefined ? [] : loadStats(load, p.replicas === undefined ? undefined : gpus)),
-    stat('batch', String(p.batch), `concurrent sequences per replica (${p.maxBatch} fit)`),
+    stat('batch', whole(p.batch), `concurrent sequences per replica (${whole(p.maxBatch)} fit)`),
     load === undefined ? stat('ttft', formatSeconds(p.prefillSeconds), 'time to first token')
       : stat('ttft', formatSeconds(load.firstTokenSeconds), 'time to first token (wait included)'),
     stat('tpot', formatSeconds(p.decodeStepSeconds), 'time per output token'),
@@ -122,7 +131,7 @@ const draftName = (draft: NonNullable<InferenceRequest['speculative']>['draftMod
 /** "TP 8 · PP 1 · batch 64 · continuous batching", and "· speculative decoding with llama3.2-1b" when the point speculates. */
 const shapeText = (p: InferencePointJson, request: TitleRequest): string => {
   const spec = p.speculation !== undefined && request.speculative !== undefined ? ` · speculative decoding with ${draftName(request.speculative.draftModel)}` : '';
-  return `TP ${p.tensor} · PP ${p.pipeline} · batch ${p.batch} · ${p.batching ?? 'static'} batching${spec}`;
+  return `TP ${p.tensor} · PP ${p.pipeline} · batch ${whole(p.batch)} · ${p.batching ?? 'static'} batching${spec}`;
 };
 
 /**
