@@ -124,8 +124,9 @@ export function printAnswer<Ok extends { ok: true }>(
   return shown;
 }
 
-/** `--export` takes megatron or nemo. */
+/** `--export` takes megatron or nemo, and replaces the report as --json does: one of them, not both. */
 export function exportProblem(v: FlagValues): string | undefined {
-  if (v.export !== undefined && v.export !== 'megatron' && v.export !== 'nemo') return `--export must be megatron or nemo, got '${String(v.export)}'`;
-  return undefined;
+  if (v.export === undefined) return undefined;
+  if (v.export !== 'megatron' && v.export !== 'nemo') return `--export must be megatron or nemo, got '${String(v.export)}'`;
+  return v.json === true ? 'give --json or --export, not both' : undefined;
 }

@@ -106,7 +106,7 @@ export const searchCommand: Command = requestCommand({
   requestFlags: REQUEST_FLAGS,
   fromFlags,
   missing: { 'global-batch': 'the sequences per optimizer step, e.g. --global-batch 1536' },
-  check: (v) => exportProblem(v) ?? (v.export !== undefined && v.json === true ? 'give --json or --export, not both' : undefined),
+  check: exportProblem,
   answer(request, v, io) {
     const bar = progressBar(io, 'searching');
     const answer = runSearch(request, { onProgress: bar.onProgress });

@@ -105,6 +105,12 @@ describe('trainplan nodes', () => {
     expect(rows.find((r) => r.endsWith('← fastest'))).toContain(` ${a.fastest.nodes.toLocaleString('en-US')} `);
   });
 
+  it('--export with --json is a usage error, as in search: one of them replaces the report, not both', async () => {
+    const { code, out, err } = await cli([...GPT3, '--nodes', '128', '--export', 'megatron', '--json']);
+    expect({ code, out }).toEqual({ code: 2, out: '' });
+    expect(err).toMatch(/^trainplan: give --json or --export, not both \(usage: trainplan nodes /);
+  });
+
   it('--budget without --price is a usage error naming --price', async () => {
     const { code, err } = await cli([...GPT3, '--budget', '1M']);
     expect(code).toBe(2);
