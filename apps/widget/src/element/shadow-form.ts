@@ -61,10 +61,15 @@ export function writeFields(root: ShadowRoot, fields: readonly FieldSpec[], valu
 export const controlValue = (el: HTMLInputElement | HTMLSelectElement): string =>
   (el instanceof HTMLInputElement && el.type === 'checkbox' ? String(el.checked) : el.value);
 
-/** An attribute's value as the form keeps it: a checkbox's bare attribute (`gated`, `sp=""`) or "true" is "true", anything else "false". */
+/**
+ * An attribute's value as the form keeps it, trimmed (a select shows only a value that is one of its options:
+ * `precision=" fp16 "` showed blank while fp16 was sent); a checkbox's bare attribute (`gated`, `sp=""`) or "true"
+ * is "true", anything else "false".
+ */
 export function attributeValue(fields: readonly FieldSpec[], name: string, value: string): string {
-  if (fields.find((f) => f.name === name)?.kind !== 'checkbox') return value;
-  return value === '' || value === 'true' ? 'true' : 'false';
+  const text = value.trim();
+  if (fields.find((f) => f.name === name)?.kind !== 'checkbox') return text;
+  return text === '' || text === 'true' ? 'true' : 'false';
 }
 
 /**
