@@ -8,6 +8,7 @@ import { exportProblem, printIssues, requestCommand, shownAnswer } from '../requ
 import type { FlagSpec, FlagValues } from '../flags.ts';
 import { progressBar } from '../format/progress-bar.ts';
 import { renderTable } from '../format/table.ts';
+import { wholeText } from '../format/whole-text.ts';
 import {
   count, machineFields, MACHINE_FLAGS, money, seqLength as seqLengthFlag, SPACE_FLAGS, spaceConstraintFields, spaceFlagsHelp, TRAINING_FLAGS, trainingFields,
 } from '../search-flags.ts';
@@ -93,8 +94,6 @@ function defaultBatch(v: FlagValues): DefaultBatch {
   });
 }
 
-/** GPU-hours or a cost, whole and grouped by thousands ("476,157"). */
-const wholeText = (x: number): string => Math.round(x).toLocaleString('en-US');
 /** Days to one decimal; under a tenth of a day (a run of a few steps), the time itself rather than "0.0 days". */
 const durationText = (days: number, seconds: number): string => (days >= 0.1 ? `${days.toFixed(1)} days` : formatSeconds(seconds));
 

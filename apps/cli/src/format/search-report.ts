@@ -1,9 +1,45 @@
 import type { SearchOkJson, SearchPlanJson, SearchResponseJson } from '@trainplan/protocol';
 import { countOf, formatBytes, formatCount, formatSeconds } from '@trainplan/units';
-import { renderTable } from './table.ts';
+import { renderTable, type Align } from './table.ts';
+import { wholeText } from './whole-text.ts';
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
-const days = (p: SearchPlanJson): string => (p.days === undefined ? '' : `${p.days.toFixed(1)} d`);
+
+/** A column of the top-plans table: shown only where some plan has the figure (days and GPU-hours with --tokens, cost with --price too). */
+interface PlanColumn {
+  header: string;
+  cell: (p: SearchPlanJson) => string | undefined;
+  align: Align;
+}
+
+const PLAN_COLUMNS: readonly PlanColumn[] = [
+  { header: '#', cell: (p) => String(p.rank), align: 'right' },
+  { header: 'plan', cell: (p) => p.label, align: 'left' },
+  { header: 'step', cell: (p) => formatSeconds(p.estimate.stepTimeSeconds), align: 'right' },
+  { header: 'tokens/s', cell: (p) => wholeText(p.estimate.tokensPerSecond), align: 'right' },
+  { header: 'MFU', cell: (p) => pct(p.estimate.mfu), align: 'right' },
+  { header: 'memory', cell: (p) => formatBytes(p.estimate.memory.totalBytes), align: 'right' },
+  { header: 'days', cell: (p) => (p.days === undefined ? undefined : `${p.days.toFixed(1)} d`), align: 'right' },
+  { header: 'GPU-hours', cell: (p) => (p.gpuHours === undefined ? undefined : wholeText(p.gpuHours)), align: 'right' },
+  { header: 'cost', cell: (p) => (p.cost === undefined ? undefined : wholeText(p.cost)), align: 'right' },
+];
+
+function topPlanLines(top: readonly SearchPlanJson[]): string[] {
+  const columns = PLAN_COLUMNS.filter((c) => top.some((p) => c.cell(p) !== undefined));
+  return renderTable(
+    [columns.map((c) => c.header), ...top.map((p) => columns.map((c) => c.cell(p) ?? ''))],
+    { align: columns.map((c) => c.align) },
+  );
+}
+
+/** The best plan's figures after its memory: days, GPU-hours and cost where a token budget (and a price) gave them. */
+function bestTrainingText(p: SearchPlanJson): string {
+  return [
+    ...(p.days === undefined ? [] : [`${p.days.toFixed(1)} days`]),
+    ...(p.gpuHours === undefined ? [] : [`${wholeText(p.gpuHours)} GPU-hours`]),
+    ...(p.cost === undefined ? [] : [`cost ${wholeText(p.cost)}`]),
+  ].map((x) => ` · ${x}`).join('');
+}
 
 /** The search as a human report: what was searched, the top plans, the alternatives and the pruning. */
 export function formatSearchReport(answer: SearchResponseJson): string {
@@ -15,17 +51,11 @@ export function formatSearchReport(answer: SearchResponseJson): string {
     `searched ${formatCount(a.spaceSize)} candidates (${formatCount(a.fullEstimates)} full estimates; the rest ruled out by rules and bounds)`,
     '',
     `best: ${a.best.label}`,
-    `  step ${formatSeconds(a.best.estimate.stepTimeSeconds)} · ${Math.round(a.best.estimate.tokensPerSecond).toLocaleString('en-US')} tokens/s · MFU ${pct(a.best.estimate.mfu)} · memory ${formatBytes(a.best.estimate.memory.totalBytes)} of ${formatBytes(a.best.estimate.memory.capacityBytes)}${a.best.days === undefined ? '' : ` · ${a.best.days.toFixed(1)} days`}${a.best.cost === undefined ? '' : ` · cost ${Math.round(a.best.cost).toLocaleString('en-US')}`}`,
+    `  step ${formatSeconds(a.best.estimate.stepTimeSeconds)} · ${wholeText(a.best.estimate.tokensPerSecond)} tokens/s · MFU ${pct(a.best.estimate.mfu)} · memory ${formatBytes(a.best.estimate.memory.totalBytes)} of ${formatBytes(a.best.estimate.memory.capacityBytes)}${bestTrainingText(a.best)}`,
     ...a.best.estimate.warnings.map((w) => `  ⚠ ${w}`),
     '',
     'top plans:',
-    ...renderTable([
-      ['#', 'plan', 'step', 'tokens/s', 'MFU', 'memory', 'days'],
-      ...a.top.map((p) => [
-        String(p.rank), p.label, formatSeconds(p.estimate.stepTimeSeconds), Math.round(p.estimate.tokensPerSecond).toLocaleString('en-US'),
-        pct(p.estimate.mfu), formatBytes(p.estimate.memory.totalBytes), days(p),
-      ]),
-    ], { align: ['right', 'left', 'right', 'right', 'right', 'right', 'right'] }),
+    ...topPlanLines(a.top),
     '',
     'why the nearest alternatives lose:',
     ...a.alternatives.map((x) => `  ${x.why}`),
