@@ -150,6 +150,23 @@ describe('<trainplan-estimator> opening shared links, in Chromium', () => {
     });
   }
 
+  it('a link opened while Auto is on shows the plan the link states: Auto goes off, not a search that replaces the plan', async () => {
+    const { page, context, problems } = await open();
+    await field(page, 'Auto: search the fastest').check();
+    await expect.poll(() => shown(page, '.out-search')).toContain('Searched');
+    const scenario = { model: 'gpt3-1.3b', cluster: { gpu: 'a100-80gb', nodes: 2 }, training: { globalBatchSize: 64 }, parallelism: { tensor: 2, pipeline: 2 } };
+    await page.evaluate((hash) => { window.location.hash = hash; }, link(scenario));
+    await waitFor(page, "el.estimate.resolved.model === 'gpt3-1.3b'");
+    await settle(page);
+    const e = await estimateOf(page);
+    expect([e.resolved.tensor, e.resolved.pipeline]).toEqual([2, 2]);
+    expect(e.stepTimeSeconds).toBe((runEstimate(scenario) as EstimateOk).stepTimeSeconds);
+    expect(await field(page, 'Auto: search the fastest').isChecked()).toBe(false);
+    expect(await shown(page, '.out-search')).toBe('');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("is styled under a strict CSP (style-src 'self'), with no violation reported", async () => {
     const { page, context, problems } = await open('', { csp: STRICT_CSP });
     const css = await page.locator('trainplan-estimator').evaluate((el) => {

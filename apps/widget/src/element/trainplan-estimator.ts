@@ -121,7 +121,8 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
       return;
     }
     const reading = readScenario(raw as ScenarioInput, this.values);
-    this.values = { ...reading.values };
+    // A link states its plan: Auto, left on, would search it away (the searched plan's link states the plan found).
+    this.values = { ...reading.values, auto: 'false' };
     // The widget's own link states the whole "how many nodes" budget: its deadline, and no tokens is a blank budget.
     const days = deadlineFromHash(hash);
     if (days !== undefined) {
