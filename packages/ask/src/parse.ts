@@ -9,11 +9,11 @@ import { takeStatedMfu } from './lexicon/mfu.ts';
 import { moneyBudgetProblem, resolvePrice, takeMoneyBudget, takePrice } from './lexicon/price.ts';
 import { resolveSharding } from './sharding.ts';
 import {
-  HW_TOKEN, KILO_COUNT, Scanner, type CountContext, takeAlgorithm, takeBytes, takeCollectiveOp, takeCounts, takeDeadline, takeParallelism,
+  HW_TOKEN, Scanner, type CountContext, takeAlgorithm, takeBytes, takeCollectiveOp, takeCounts, takeDeadline, takeParallelism,
   findDateDeadline, takeDistributedOptimizer, takeGpuHours, takePrecision, takeRecompute, takeSequenceParallel, takeTokenPhrases, takeTokens, takeZeroStage,
 } from './lexicon/quantities.ts';
 import type { AskParameters, DefaultUsed, ParsedQuestion } from './question.ts';
-import { spelledScales } from './lexicon/numbers.ts';
+import { KILO_COUNT, spelledScales } from './lexicon/numbers.ts';
 import { outOfScope } from './scope.ts';
 import { takeServing } from './lexicon/serving.ts';
 import { resolveDraft } from './speculative.ts';

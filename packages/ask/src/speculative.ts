@@ -2,6 +2,7 @@ import { MODEL_IDS, modelById } from '@trainplan/presets';
 import { formatCountExact, parseCount } from '@trainplan/units';
 import type { Take } from './defaults.ts';
 import { matchModel, namedSizeOf } from './lexicon/models.ts';
+import { DRAFT_SIZE } from './lexicon/speculative.ts';
 import { modelFactsOf, modelNameOf, modelShapeOf } from './model-of.ts';
 import type { AskParameters } from './question.ts';
 
@@ -65,7 +66,7 @@ function checked(id: string, p: AskParameters): DraftReading {
 }
 
 /** A size alone, as a draft may be named: "1b", "1.3b", "8 billion". */
-const BARE_SIZE = /^\d+(?:\.\d+)?\s?(?:[mb]|million|billion)$/;
+const BARE_SIZE = new RegExp(String.raw`^${DRAFT_SIZE}$`);
 
 /**
  * The draft the question names, as a preset: its id or family and size ("llama3.2-1b", "llama 3.2 1b"), or a

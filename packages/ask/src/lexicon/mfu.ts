@@ -1,3 +1,4 @@
+import { POINT_DECIMAL } from './numbers.ts';
 import type { Scanner } from './quantities.ts';
 
 /**
@@ -8,7 +9,7 @@ import type { Scanner } from './quantities.ts';
 export type StatedMfu = { ok: true; mfu: number } | { ok: false; problem: string };
 
 const NAME = String.raw`(?:mfu|model[\s-]*flops?[\s-]*utili[sz]ation)`;
-const VALUE = String.raw`(-?\d+(?:\.\d+)?|-?\.\d+) ?(%|percent)?`;
+const VALUE = String.raw`(-?${POINT_DECIMAL}) ?(%|percent)?`;
 // Single spaces only: the scanner blanks what it took with runs of spaces, and a number across a blank
 // belongs to another phrase ("mfu of llama3-8b 8 h100" is no MFU of 8). Nor a count: "mfu 8 gpus".
 const NOT_A_COUNT = String.raw`(?![\w.])(?! ?(?:x\b|HW\b|gpus?\b|nodes?\b))`;

@@ -36,7 +36,7 @@ const FAMILIES: readonly {
   // A version is never the first digit of a size: "llama 30b" is Llama at 30B, not Llama 3 at 0B (as GPT-3's and Nemotron-4's).
   // The size may come first: "a 30B llama", "70b llama 3" (`pre`); "llama-style 30B", "llama 3 like 30b": the family's shape.
   {
-    pattern: /(?:(?<![\w.])(?<pre>\d+(?:\.\d+)?\s*[bmt])[\s-]*(?:param(?:eter)?s?[\s-]+)?)?\bllama[\s-]*(?:(?<version>3\.[12]|2|3)(?![\d.]))?(?:[\s-]*(?:style|like|type|based|arch(?:itecture)?)\b)?[\s-]*(?<size>\d+(?:\.\d+)?\s*[bmt])?\b/,
+    pattern: new RegExp(String.raw`(?:(?<![\w.])(?<pre>${DECIMAL}\s*[bmt])[\s-]*(?:param(?:eter)?s?[\s-]+)?)?\bllama[\s-]*(?:(?<version>3\.[12]|2|3)(?![\d.]))?(?:[\s-]*(?:style|like|type|based|arch(?:itecture)?)\b)?[\s-]*(?<size>${DECIMAL}\s*[bmt])?\b`),
     label: (v) => (v === undefined ? 'Llama' : `Llama ${v}`),
     prefixes: (v) => (v !== undefined ? [`llama${v}-`] : FAMILY_PREFERENCE.filter((p) => p.startsWith('llama'))),
     // Meta's paper (Dubey et al. 2024, "The Llama 3 Herd of Models") calls the 405B model "Llama 3 405B"; it shipped as Llama 3.1.
@@ -47,24 +47,24 @@ const FAMILIES: readonly {
       : v === '3' ? ['llama3-', 'llama3.1-'] : [`llama${v}-`])),
   },
   {
-    pattern: /\bgpt[\s-]*3(?![\d.])(?:[\s-]*(?<size>\d+(?:\.\d+)?\s*[bm]))?\b/, label: () => 'GPT-3', prefixes: () => ['gpt3-'], alone: 'gpt3-175b', custom: () => GPT_STYLE,
+    pattern: new RegExp(String.raw`\bgpt[\s-]*3(?![\d.])(?:[\s-]*(?<size>${DECIMAL}\s*[bm]))?\b`), label: () => 'GPT-3', prefixes: () => ['gpt3-'], alone: 'gpt3-175b', custom: () => GPT_STYLE,
   },
-  { pattern: /\bnemotron(?:[\s-]*4(?![\d.]))?(?:[\s-]*(?<size>\d+(?:\.\d+)?\s*b))?\b/, label: () => 'Nemotron-4', prefixes: () => ['nemotron4-'], alone: 'nemotron4-340b' },
+  { pattern: new RegExp(String.raw`\bnemotron(?:[\s-]*4(?![\d.]))?(?:[\s-]*(?<size>${DECIMAL}\s*b))?\b`), label: () => 'Nemotron-4', prefixes: () => ['nemotron4-'], alone: 'nemotron4-340b' },
   {
-    pattern: /\b(?:mt[\s-]*nlg|megatron[\s-]*turing(?:[\s-]*nlg)?)(?:[\s-]*(?<size>\d+(?:\.\d+)?\s*b))?\b/,
+    pattern: new RegExp(String.raw`\b(?:mt[\s-]*nlg|megatron[\s-]*turing(?:[\s-]*nlg)?)(?:[\s-]*(?<size>${DECIMAL}\s*b))?\b`),
     label: () => 'MT-NLG',
     prefixes: () => ['mt-nlg-'],
     alone: 'mt-nlg-530b',
   },
-  { pattern: /\bbloom(?:[\s-]*(?<size>\d+(?:\.\d+)?\s*b))?\b/, label: () => 'BLOOM', prefixes: () => ['bloom-'], alone: 'bloom-176b' },
-  { pattern: /\bmegatron(?:[\s-]*gpt)?[\s-]*(?<size>\d+(?:\.\d+)?\s*[bt])\b/, label: () => 'Megatron GPT', prefixes: () => ['megatron-'], custom: () => GPT_STYLE },
+  { pattern: new RegExp(String.raw`\bbloom(?:[\s-]*(?<size>${DECIMAL}\s*b))?\b`), label: () => 'BLOOM', prefixes: () => ['bloom-'], alone: 'bloom-176b' },
+  { pattern: new RegExp(String.raw`\bmegatron(?:[\s-]*gpt)?[\s-]*(?<size>${DECIMAL}\s*[bt])\b`), label: () => 'Megatron GPT', prefixes: () => ['megatron-'], custom: () => GPT_STYLE },
 ];
 
 const relative = (a: number, b: number): number => Math.abs(a - b) / b;
 
 /** The size a preset's name states ("Llama 3.2 1B": a billion), or undefined when it states none ("GPT-3 Small"). */
 export function namedSizeOf(id: string): number | undefined {
-  const size = /(\d+(?:\.\d+)?[MBT])$/.exec(modelById(id)?.shape.name ?? '')?.[1];
+  const size = new RegExp(String.raw`(${DECIMAL}[MBT])$`).exec(modelById(id)?.shape.name ?? '')?.[1];
   return size === undefined ? undefined : parseCount(size);
 }
 

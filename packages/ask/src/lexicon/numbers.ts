@@ -8,6 +8,8 @@ import { parseCount } from '@trainplan/units';
 
 /** A decimal without sign or exponent: "2", "2.5". Not a group: a pattern captures it where it needs it. */
 export const DECIMAL = String.raw`\d+(?:\.\d+)?`;
+/** A decimal that may start at its point, as a fraction or a price is written: ".5", "$.50". Not a group either. */
+export const POINT_DECIMAL = String.raw`(?:${DECIMAL}|\.\d+)`;
 
 /** The word for each scale letter units' parseCount reads ("2T" = "2 trillion"). */
 const SCALE_WORDS = { k: 'thousand', m: 'million', b: 'billion', t: 'trillion' } as const;
@@ -31,6 +33,18 @@ export const scaledCount = (number: string | undefined, scale: string | undefine
 
 /** A count of GPUs, nodes or prompt tokens, as two groups: its number and a "k" ("16k", "2k"), whose size the reader decides. */
 export const KILO_NUMBER = String.raw`(${DECIMAL})(k?)`;
+/** A whole count with a "k" as two groups, as parallel sizes and sequence lengths are written ("tp 8", "8k context"). */
+export const KILO_INTEGER = String.raw`(\d+)(k?)`;
+
+/**
+ * k in a count of tokens, GPUs or nodes: 1024 ("8k context" = 8,192, as Llama 2's 4k is 4,096; "16k H100s" = 16,384,
+ * as Meta counts its 16K-GPU cluster). Rates and money count k as a thousand (SCALED_COUNT).
+ */
+export const KILO_COUNT = 1024;
+
+/** A KILO_NUMBER's or KILO_INTEGER's two groups as a whole count: "8" and "k" → 8,192; "1.5" and "k" → 1,536. */
+export const kiloCount = (number: string | undefined, k: string | undefined): number => Math.round(Number(number) * (k === 'k' ? KILO_COUNT : 1));
+
 
 /** Number words a question may spell out ("two weeks", "one node", "two trillion tokens"). */
 export const NUMBER_WORDS: Readonly<Record<string, number>> = {

@@ -1,5 +1,5 @@
 import { statedMoney } from '../format.ts';
-import { DECIMAL, MONEY_SCALE, scaledCount } from './numbers.ts';
+import { MONEY_SCALE, POINT_DECIMAL, scaledCount } from './numbers.ts';
 import { HW_TOKEN, type Scanner } from './quantities.ts';
 
 /**
@@ -31,7 +31,7 @@ const SIGNS: Readonly<Record<string, string>> = {
 const SIGN = String.raw`(us\$|[$€£]|usd|eur|gbp)`;
 const BEFORE = String.raw`${SIGN}?\s*`;
 /** An amount of money may start at its point: "$.50". */
-const NUMBER = String.raw`(${DECIMAL}|\.\d+)`;
+const NUMBER = String.raw`(${POINT_DECIMAL})`;
 const AFTER = String.raw`(?:\s*(usd|eur|gbp|dollars?|bucks?|euros?|pounds?|cents?)\b)?`;
 const PER = String.raw`\s*(?:\/|per|an?|each|every)\s*`;
 const HOUR = String.raw`(?:hours?|hrs?|h)\b`;

@@ -1,7 +1,7 @@
 import { days, hours, parseBytes } from '@trainplan/units';
 import type { AskParameters, CollectiveAlgorithm, CollectiveOp } from '../question.ts';
 import type { Match } from './match.ts';
-import { COUNT_SCALE, DECIMAL, KILO_NUMBER, NUMBER_WORD, NUMBER_WORDS, SCALED_COUNT, scaledCount } from './numbers.ts';
+import { COUNT_SCALE, DECIMAL, KILO_INTEGER, kiloCount, KILO_NUMBER, NUMBER_WORD, NUMBER_WORDS, SCALED_COUNT, scaledCount } from './numbers.ts';
 
 /**
  * The numbers a question carries, each found by a phrase pattern and then blanked so that the next
@@ -53,9 +53,9 @@ export function takeTokenPhrases(s: Scanner): Pick<AskParameters, 'batchTokens' 
     ?? s.take(new RegExp(String.raw`\b${SCALED_COUNT}\s*tokens?\s*(?:(?:per|/|each)\s*(?:global\s+)?(?:batch|step|iteration|optimi[sz]er\s+step)|an?\s+(?:step|iteration|optimi[sz]er\s+step))\b`));
   if (batch) out.batchTokens = scaledCount(batch[1], batch[2]);
   // "4096-token sequences", "8k token sequences": k is 1024 for a sequence, as for "8k context".
-  const seq = s.take(/\b(\d+)(k?)[\s-]*tokens?[\s-]*(?:sequences?|seqs?)\b/);
-  if (seq) out.seqLength = Number(seq[1]) * (seq[2] === 'k' ? 1024 : 1);
-  const rate = s.take(/\b(\d+(?:\.\d+)?)\s*tokens?\s*(?:per|\/|a)\s*param(?:eter)?s?\b/);
+  const seq = s.take(new RegExp(String.raw`\b${KILO_INTEGER}[\s-]*tokens?[\s-]*(?:sequences?|seqs?)\b`));
+  if (seq) out.seqLength = kiloCount(seq[1], seq[2]);
+  const rate = s.take(new RegExp(String.raw`\b(${DECIMAL})\s*tokens?\s*(?:per|\/|a)\s*param(?:eter)?s?\b`));
   if (rate) out.tokensPerParameter = Number(rate[1]);
   return out;
 }
@@ -66,8 +66,6 @@ export function takeGpuHours(s: Scanner): number | undefined {
   return m ? scaledCount(m[1], m[2]) : undefined;
 }
 
-/** k in a GPU or node count: 1024 ("16k H100s" = 16,384, as Meta counts its 16K-GPU cluster). */
-export const KILO_COUNT = 1024;
 
 /** A month is taken as 30 days (as "3 months" = 90 days); answers say so when a question counts months. */
 export const DAYS_PER_MONTH = 30;
@@ -135,14 +133,14 @@ export function takeParallelism(s: Scanner): Partial<Pick<AskParameters, Integer
   const out: Partial<Pick<AskParameters, IntegerField>> = {};
   // "8k context", "128k-token context window": a sequence length (a number before "context" not followed by
   // "parallel"; "context parallel 2" and "cp 2" are context parallelism, below).
-  const window = s.take(/\b(\d+)(k?)[\s-]*(?:tokens?[\s-]*)?context(?:[\s-]*(?:window|length))?\b(?![\s-]*parallel)/);
-  if (window) out.seqLength = Number(window[1]) * (window[2] === 'k' ? 1024 : 1);
+  const window = s.take(new RegExp(String.raw`\b${KILO_INTEGER}[\s-]*(?:tokens?[\s-]*)?context(?:[\s-]*(?:window|length))?\b(?![\s-]*parallel)`));
+  if (window) out.seqLength = kiloCount(window[1], window[2]);
   for (const [field, words] of PARALLEL_WORDS) {
     if (out[field] !== undefined) continue;
-    const after = s.take(new RegExp(String.raw`\b(?:${words})\s*(?:=|:|of|is)?\s*(\d+)(k?)\b`));
-    const m = after ?? s.take(new RegExp(String.raw`\b(\d+)(k?)(?:[\s-]*way)?[\s-]*(?:${words})\b`));
+    const after = s.take(new RegExp(String.raw`\b(?:${words})\s*(?:=|:|of|is)?\s*${KILO_INTEGER}\b`));
+    const m = after ?? s.take(new RegExp(String.raw`\b${KILO_INTEGER}(?:[\s-]*way)?[\s-]*(?:${words})\b`));
     // "8k context" / "32k sequence": k is 1024 here (4k = 4096, as Llama 2 says).
-    if (m) out[field] = Number(m[1]) * (m[2] === 'k' ? 1024 : 1);
+    if (m) out[field] = kiloCount(m[1], m[2]);
   }
   return out;
 }
@@ -215,7 +213,7 @@ export function takeAlgorithm(s: Scanner): CollectiveAlgorithm | undefined {
 
 /** A message size with an explicit byte unit ("1 GB", "256MiB", "4096 bytes"); a bare "B" is billions elsewhere. */
 export function takeBytes(s: Scanner): number | undefined {
-  const m = s.take(/(\d+(?:\.\d+)?)\s*(kib|mib|gib|tib|kb|mb|gb|tb|bytes?)\b/);
+  const m = s.take(new RegExp(String.raw`(${DECIMAL})\s*(kib|mib|gib|tib|kb|mb|gb|tb|bytes?)\b`));
   if (!m) return undefined;
   return parseBytes(`${m[1]}${m[2]?.startsWith('byte') === true ? '' : m[2] ?? ''}`);
 }
@@ -270,7 +268,7 @@ export function takeCounts(s: Scanner, { nodeNamed, rack }: CountContext): Count
   // "16k H100s" is 16,384 GPUs, as cluster sizes go (Meta's Llama 3 paper: "16K H100 GPUs" = 16,384); `kilo` lets parse.ts say so.
   const value = (whole: string, k: string | undefined): number => {
     if (k === 'k') kilo = true;
-    return Math.round(Number(whole) * (k === 'k' ? KILO_COUNT : 1));
+    return kiloCount(whole, k);
   };
   // "a rack of GB200", "2 GB200 racks", "two racks of GB200": racks of rack.gpus GPUs (one NVLink domain each).
   if (rack !== undefined) {

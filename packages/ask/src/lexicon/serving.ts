@@ -1,6 +1,6 @@
 import { days, hours, minutes, ms } from '@trainplan/units';
 import type { AskParameters } from '../question.ts';
-import { KILO_NUMBER, SCALED_COUNT, scaledCount } from './numbers.ts';
+import { DECIMAL, kiloCount, KILO_NUMBER, SCALED_COUNT, scaledCount } from './numbers.ts';
 import type { Scanner } from './quantities.ts';
 
 /**
@@ -28,7 +28,7 @@ const OFFLINE = /\b(?:offline|batch[\s-]*(?:inference|processing|jobs?)|max(?:im
 
 /** A token count as prompts are measured: "2k" is 2,048 (a context length, as "8k context" reads). */
 const TOKEN_COUNT = KILO_NUMBER;
-const tokenCount = (m: RegExpExecArray): number => Math.round(Number(m[1]) * (m[2] === 'k' ? 1024 : 1));
+const tokenCount = (m: RegExpExecArray): number => kiloCount(m[1], m[2]);
 
 /** "ms", "s", "sec", "seconds", "milliseconds" → seconds per unit. */
 const TIME_UNIT = String.raw`(ms|msec|milliseconds?|s|secs?|seconds?)`;
@@ -82,16 +82,16 @@ export function takeServing(s: Scanner): ServingFacts {
     ?? s.take(new RegExp(String.raw`\b(?:generat\w*|produc\w*|writ\w*|output\w*)\s+${TOKEN_COUNT}[\s-]*tok(?:en)?s?\b`));
   if (output) out.outputTokens = tokenCount(output);
   // "30 tokens/s per user": a sequence's decode rate, so each token within 1/30 s.
-  const perUser = s.take(/\b(\d+(?:\.\d+)?)\s*tok(?:en)?s?\s*(?:\/|per)\s*s(?:ec(?:ond)?)?\s*(?:\/|per)\s*(?:user|sequence|stream|request)\b/);
+  const perUser = s.take(new RegExp(String.raw`\b(${DECIMAL})\s*tok(?:en)?s?\s*(?:\/|per)\s*s(?:ec(?:ond)?)?\s*(?:\/|per)\s*(?:user|sequence|stream|request)\b`));
   // "50 ms/token", "50 ms per output token", "TPOT 50 ms", "inter-token latency under 40 ms".
   const perToken = perUser ? undefined
-    : s.take(new RegExp(String.raw`\b(\d+(?:\.\d+)?)\s*${TIME_UNIT}\s*(?:\/|per|a|each)\s*(?:output\s+|generated\s+)?tok(?:en)?\b`))
-      ?? s.take(new RegExp(String.raw`\b(?:tpot|itl|inter[\s-]*token(?:\s+latency)?|time per (?:output )?token|per[\s-]*token latency)${BOUND_JOIN}(\d+(?:\.\d+)?)\s*${TIME_UNIT}\b`));
+    : s.take(new RegExp(String.raw`\b(${DECIMAL})\s*${TIME_UNIT}\s*(?:\/|per|a|each)\s*(?:output\s+|generated\s+)?tok(?:en)?\b`))
+      ?? s.take(new RegExp(String.raw`\b(?:tpot|itl|inter[\s-]*token(?:\s+latency)?|time per (?:output )?token|per[\s-]*token latency)${BOUND_JOIN}(${DECIMAL})\s*${TIME_UNIT}\b`));
   if (perUser) out.maxTokenSeconds = 1 / Number(perUser[1]);
   else if (perToken) out.maxTokenSeconds = secondsOf(perToken[1], perToken[2]);
   // "TTFT under 2 s", "time to first token of 500 ms", "first token within 1 s", "500 ms TTFT".
-  const firstToken = s.take(new RegExp(String.raw`\b(?:ttft|time[\s-]*to[\s-]*(?:the\s+)?first[\s-]*token|first[\s-]*token(?:\s+latency)?)${BOUND_JOIN}(\d+(?:\.\d+)?)\s*${TIME_UNIT}\b`))
-    ?? s.take(new RegExp(String.raw`\b(\d+(?:\.\d+)?)\s*${TIME_UNIT}\s*(?:ttft|time[\s-]*to[\s-]*(?:the\s+)?first[\s-]*token)\b`));
+  const firstToken = s.take(new RegExp(String.raw`\b(?:ttft|time[\s-]*to[\s-]*(?:the\s+)?first[\s-]*token|first[\s-]*token(?:\s+latency)?)${BOUND_JOIN}(${DECIMAL})\s*${TIME_UNIT}\b`))
+    ?? s.take(new RegExp(String.raw`\b(${DECIMAL})\s*${TIME_UNIT}\s*(?:ttft|time[\s-]*to[\s-]*(?:the\s+)?first[\s-]*token)\b`));
   if (firstToken) out.maxFirstTokenSeconds = secondsOf(firstToken[1], firstToken[2]);
   // "32 concurrent requests", "concurrency of 64", "64 concurrent users": the sequences a replica decodes together.
   const concurrent = s.take(/\b(\d+)\s*(?:concurrent|simultaneous|parallel)\s*(?:requests?|users?|sequences?|streams?|sessions?)\b/)

@@ -2,6 +2,7 @@ import { modelById } from '@trainplan/presets';
 import { MAX_DRAFT_TOKENS } from '@trainplan/protocol';
 import type { Match } from './match.ts';
 import { matchModel, type ModelMatch } from './models.ts';
+import { DECIMAL, POINT_DECIMAL } from './numbers.ts';
 import type { Scanner } from './quantities.ts';
 
 /**
@@ -31,9 +32,9 @@ export interface SpeculativeFacts {
 const ASKS = /\bspeculat(?:ive|ion|ing|e)\b|\bspec[\s-]*decod(?:e|ing)\b|\bassisted[\s-]*(?:generation|decoding)\b|\bdraft(?:er|s|ing)?(?:[\s-]*models?)?\b/;
 
 /** A model size: "1b", "1.3b", "350m", "8 billion" (never "8 h100": the scale letter ends a word). */
-const SIZE = String.raw`\d+(?:\.\d+)?\s?(?:[mb]|million|billion)\b`;
+export const DRAFT_SIZE = String.raw`${DECIMAL}\s?(?:[mb]|million|billion)\b`;
 /** A family before a size: "llama 3.2 1b", "llama3.2-1b", "llama-3-8b", "gpt-3 1.3b"; or the size alone. */
-const NAME = String.raw`(?<![\w.])(?:(?:a|an|the)\s)?((?:(?:llama|gpt|nemotron|bloom|megatron|mt[\s-]?nlg)[\s-]?(?:\d+(?:\.\d+)?[\s-]?)?)?${SIZE})`;
+const NAME = String.raw`(?<![\w.])(?:(?:a|an|the)\s)?((?:(?:llama|gpt|nemotron|bloom|megatron|mt[\s-]?nlg)[\s-]?(?:${DECIMAL}[\s-]?)?)?${DRAFT_SIZE})`;
 const DRAFT = String.raw`draft(?:er)?(?:[\s-]?models?)?`;
 
 /**
@@ -48,7 +49,7 @@ const DRAFT_NAMES: readonly RegExp[] = [
 ];
 
 /** A number as written, with an optional percent sign. */
-const NUMBER = String.raw`(\d+(?:\.\d+)?|\.\d+)`;
+const NUMBER = String.raw`(${POINT_DECIMAL})`;
 
 /** γ: "4 draft tokens", "5 speculative tokens", "4 tokens drafted", "drafting 4 tokens", "γ = 4", "num_speculative_tokens 5". */
 const DRAFT_TOKENS: readonly RegExp[] = [
