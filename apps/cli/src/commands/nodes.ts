@@ -9,6 +9,7 @@ import type { FlagSpec, FlagValues } from '../flags.ts';
 import { progressBar } from '../format/progress-bar.ts';
 import { renderTable } from '../format/table.ts';
 import { wholeText } from '../format/whole-text.ts';
+import { daysText } from '../format/days-text.ts';
 import {
   count, machineFields, MACHINE_FLAGS, money, seqLength as seqLengthFlag, SPACE_FLAGS, spaceConstraintFields, spaceFlagsHelp, TRAINING_FLAGS, trainingFields,
 } from '../search-flags.ts';
@@ -94,8 +95,6 @@ function defaultBatch(v: FlagValues): DefaultBatch {
   });
 }
 
-/** Days to one decimal; under a tenth of a day (a run of a few steps), the time itself rather than "0.0 days". */
-const durationText = (days: number, seconds: number): string => (days >= 0.1 ? `${days.toFixed(1)} days` : formatSeconds(seconds));
 
 const HEADLINE: Record<Extract<NodesResponseJson, { ok: true }>['mode'], string> = {
   'fewest-nodes': 'fewest nodes',
@@ -142,7 +141,7 @@ export function formatNodesReport(a: NodesResponseJson): string {
     const lines = [`no answer: ${a.message}`];
     const c = a.closest;
     if (c?.nodes !== undefined) {
-      lines.push(`closest feasible alternative: ${nodesText(c.nodes)}${c.days === undefined ? '' : `, ${c.days.toFixed(1)} days`}${c.gpuHours === undefined ? '' : `, ${wholeText(c.gpuHours)} GPU-hours`}${c.cost === undefined ? '' : `, cost ${wholeText(c.cost)}`}`);
+      lines.push(`closest feasible alternative: ${nodesText(c.nodes)}${c.days === undefined ? '' : `, ${daysText(c.days)}`}${c.gpuHours === undefined ? '' : `, ${wholeText(c.gpuHours)} GPU-hours`}${c.cost === undefined ? '' : `, cost ${wholeText(c.cost)}`}`);
     }
     return `${[...lines, ...hintLines(a)].join('\n')}\n`;
   }
@@ -150,8 +149,8 @@ export function formatNodesReport(a: NodesResponseJson): string {
   const s = a.smallest;
   return [
     `${HEADLINE[a.mode]}: ${nodesText(a.nodes)} (${a.gpus} × ${r.gpu})`,
-    `time to train ${formatCount(a.tokens).replace(/\s+/g, '')} tokens: ${durationText(a.days, a.seconds)} · ${wholeText(a.gpuHours)} GPU-hours${a.cost === undefined ? '' : ` · cost ${wholeText(a.cost)}`}`,
-    ...(s ? [`smallest cluster that fits: ${nodesText(s.nodes)}, ${s.days.toFixed(1)} days · ${wholeText(s.gpuHours)} GPU-hours${s.cost === undefined ? '' : ` · cost ${wholeText(s.cost)}`}${s.withinBudget ? '' : ' (over the budget)'}`] : []),
+    `time to train ${formatCount(a.tokens).replace(/\s+/g, '')} tokens: ${daysText(a.days)} · ${wholeText(a.gpuHours)} GPU-hours${a.cost === undefined ? '' : ` · cost ${wholeText(a.cost)}`}`,
+    ...(s ? [`smallest cluster that fits: ${nodesText(s.nodes)}, ${daysText(s.days)} · ${wholeText(s.gpuHours)} GPU-hours${s.cost === undefined ? '' : ` · cost ${wholeText(s.cost)}`}${s.withinBudget ? '' : ' (over the budget)'}`] : []),
     `configuration: ${a.configuration.label}`,
     `  step ${formatSeconds(a.configuration.estimate.stepTimeSeconds)} · MFU ${formatPercent(a.configuration.estimate.mfu)} · ${countOf(a.searches, 'cluster size')} searched`,
     ...(a.checked && a.checked.fromNodes < a.nodes ? [checkedLine(a.checked, a.nodes)] : []),
@@ -169,7 +168,7 @@ function frontierLines(a: Extract<NodesResponseJson, { ok: true }>): string[] {
   const rows = [
     ['', 'nodes', 'GPUs', 'time', 'GPU-hours', ...(costs ? ['cost'] : []), 'MFU', 'plan'],
     ...a.frontier.map((p) => [
-      p.pareto ? '★' : '', p.nodes.toLocaleString('en-US'), p.gpus.toLocaleString('en-US'), durationText(p.days, p.seconds), wholeText(p.gpuHours),
+      p.pareto ? '★' : '', p.nodes.toLocaleString('en-US'), p.gpus.toLocaleString('en-US'), daysText(p.days), wholeText(p.gpuHours),
       ...(costs ? [p.cost === undefined ? '' : wholeText(p.cost)] : []),
       formatPercent(p.mfu), `${p.label}${p.nodes === a.nodes ? '  ← cheapest' : p.nodes === a.fastest?.nodes ? '  ← fastest' : ''}`,
     ]),

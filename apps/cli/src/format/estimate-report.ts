@@ -4,9 +4,10 @@
  */
 import { formatIssue, type BreakdownJson, type EstimateInfeasible, type EstimateJson, type EstimateOk, type MemoryJson } from '@trainplan/protocol';
 import {
-  TFLOPS, countOf, formatBytes, formatCount, formatFlops, formatNumber, formatPercent, formatSeconds,
+  TFLOPS, countOf, formatBytes, formatCount, formatFlops, formatPercent, formatSeconds,
 } from '@trainplan/units';
 import { bar } from './bars.ts';
+import { daysText } from './days-text.ts';
 import { renderTable } from './table.ts';
 
 /** The step-time breakdown rows, in the order the time is spent. */
@@ -107,7 +108,7 @@ function memoryLines(m: MemoryJson): string[] {
 function timeToTrainLines(e: EstimateOk): string[] {
   const t = e.timeToTrain;
   if (t === undefined) return [];
-  return [`Time to train ${formatCount(t.tokens)} tokens: ${formatNumber(t.days)} days, ${formatCount(t.gpuHours)} GPU-hours`];
+  return [`Time to train ${formatCount(t.tokens)} tokens: ${daysText(t.days)}, ${formatCount(t.gpuHours)} GPU-hours`];
 }
 
 function warningLines(e: EstimateOk): string[] {

@@ -70,6 +70,13 @@ describe('trainplan nodes', () => {
     expect(a.days).toBeLessThan(a.smallest.days / 10);
   });
 
+  it('the report groups thousands of days as it groups GPU-hours: the smallest cluster of the help\'s example takes "8,764.4 days"', async () => {
+    const args = ['nodes', '--model', 'llama3-70b', '--gpu', 'h100-sxm', '--tokens', '15T', '--gpu-hours', '6.4M'];
+    const a = JSON.parse((await cli([...args, '--json'])).out);
+    const grouped = a.smallest.days.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    expect((await cli(args)).out).toContain(`smallest cluster that fits: ${a.smallest.nodes} nodes, ${grouped} days · `);
+  });
+
   it('a deadline the batch holds back ends with a hint: the same question at twice the batch (GPT-3 175B in 2 days on H100)', async () => {
     const args = ['nodes', '--model', 'gpt3-175b', '--gpu', 'h100-sxm', '--global-batch', '2048', '--tokens', '300B', '--days', '2'];
     const a = JSON.parse((await cli([...args, '--json'])).out);

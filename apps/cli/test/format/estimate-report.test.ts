@@ -1,5 +1,5 @@
 import type { EstimateInfeasible } from '@trainplan/protocol';
-import { GiB } from '@trainplan/units';
+import { GiB, days } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
 import {
   BREAKDOWN_ROWS, MEMORY_ROWS, estimateReportLines, formatEstimateReport, headerLine, infeasibleLines,
@@ -82,6 +82,14 @@ describe('formatEstimateReport (of a hand-written answer)', () => {
       '  ⚠ the pipeline bubble is large: try more micro-batches or virtual stages',
       '',
     ].join('\n'))).toBe(true);
+  });
+
+  it.each([
+    [3918.14, '3,918.1 days'],
+    [0.000274, '23.7 s'],
+  ])('writes %f days to train as "%s", as trainplan nodes does: grouped, and a short run as its time', (d, shown) => {
+    const timeToTrain = { ...fixtureEstimate.timeToTrain!, seconds: days(d), days: d };
+    expect(estimateReportLines({ ...fixtureEstimate, timeToTrain })).toContain(`Time to train 300 B tokens: ${shown}, 737 k GPU-hours`);
   });
 
   it('leaves out the time to train and the warnings when there are none', () => {
