@@ -389,3 +389,21 @@ describe('parse: model names', () => {
     ]);
   });
 });
+
+describe('parse: a model family no preset has is declined, never read as a preset of its size', () => {
+  it.each([
+    ['how long to train mistral 7b on 64 H100', 'Mistral 7B is not modelled (no preset has its shape); ask for "a 7B model" to plan a GPT-style decoder of that size'],
+    ['serve qwen 72b on 8 H100', 'Qwen 72B is not modelled (no preset has its shape); ask for "a 72B model" to plan a GPT-style decoder of that size'],
+    ['how long to train gemma 7b on 1T tokens on 32 h100', 'Gemma 7B is not modelled'],
+    ['how long to train falcon 40b on 64 H100', 'Falcon 40B is not modelled'],
+    ['how many nodes for mixtral 8x22b', 'Mixtral is not modelled: a mixture-of-experts model, which no preset is (every preset is a dense decoder)'],
+    ['how long would mixtral 8x7b take on 64 H100', 'Mixtral is not modelled'],
+    ['serve deepseek v3 on 16 h200', 'DeepSeek is not modelled'],
+  ])('"%s" is declined: %s', (question, problem) => {
+    const q = parse(question);
+    expect(q.stated.model).toBeUndefined();
+    expect(q.stated.customModel).toBeUndefined();
+    expect(q.problems[0]).toContain(problem);
+    expect(q.problems.join(' ')).not.toContain('name a model');
+  });
+});

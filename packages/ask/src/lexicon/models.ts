@@ -2,6 +2,7 @@ import { MODEL_IDS, modelById } from '@trainplan/presets';
 import { parseCount } from '@trainplan/units';
 import { GPT_STYLE, llamaStyle, type ShapeFamily } from '../custom-model.ts';
 import type { Match } from './match.ts';
+import { matchUnmodelledModel } from './unmodelled-models.ts';
 import { DECIMAL, SIZE_SCALE } from './numbers.ts';
 
 /**
@@ -101,12 +102,13 @@ const ID_PATTERNS: readonly (readonly [string, RegExp])[] = [...MODEL_IDS]
   .map((id) => [id, new RegExp(`(?<![\\w.])${escape(id)}(?![\\w.])`)] as const);
 
 /**
+ * `unmodelled`: why a family no preset has is declined (unmodelled-models.ts).
  * `assumed`: how the name was read when it is not the preset's own ("Llama 3 405B" → llama3.1-405b).
  * `unknownSize`: a size no preset has, as a count and as written ("30B"); `family` names the family it
  * was asked of ("Llama"), absent for a bare size. `shapeFamily`: the rows such a size is shaped from (custom-model.ts):
  * GPT-style for a bare size, GPT-3's or Megatron's; Llama-style for a Llama size; absent where the family declines one.
  */
-export type ModelMatch = Match & { model?: string; unknownSize?: number; askedSize?: string; family?: string; assumed?: string; shapeFamily?: ShapeFamily };
+export type ModelMatch = Match & { model?: string; unmodelled?: string; unknownSize?: number; askedSize?: string; family?: string; assumed?: string; shapeFamily?: ShapeFamily };
 
 /**
  * How a bare size was read, said in the answer: "13B taken as Llama 2 13B (llama2-13b); also that size:
@@ -160,6 +162,9 @@ export function matchModel(text: string): ModelMatch | undefined {
     const shapeFamily = family.custom?.(m.groups?.version);
     return { ...where, unknownSize: size, askedSize: compactSize(written), family: family.label(m.groups?.version), ...(shapeFamily !== undefined && { shapeFamily }) };
   }
+  // A family no preset has ("mistral 7b") is declined, never read as the preset of its size.
+  const unmodelled = matchUnmodelledModel(text);
+  if (unmodelled !== undefined) return { index: unmodelled.index, length: unmodelled.length, unmodelled: unmodelled.problem };
   // A bare size: "175B", "70b model", "1T parameters", "a 350M model" (never "2T tokens" nor "1.7M GPU-hours").
   // A minus sign before it ("-5B") is kept, so that the answer refuses the size rather than read 5B.
   const bare = BARE_SIZE.exec(text);
