@@ -26,6 +26,8 @@ describe('inFlagTerms', () => {
     // A nested field named by its last segment (packages/search/src/memory-budget.ts).
     ['above the 24.0 GiB the search leaves usable (memoryFraction 0.3 of the GPU\'s 80.0 GiB)', 'above the 24.0 GiB the search leaves usable (--memory-fraction 0.3 of the GPU\'s 80.0 GiB)'],
     ['give cluster.gpu', 'give --gpu'],
+    // A field as the subject of "applies" (packages/protocol/src/collective/run-collective.ts).
+    ['budget applies only to the emulator (days)', '--budget applies only to the emulator (--days)'],
   ])('rewrites the fields of %j', (message, expected) => {
     expect(inFlagTerms(message)).toBe(expected);
   });

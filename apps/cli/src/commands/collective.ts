@@ -86,7 +86,8 @@ function requestFrom(v: FlagValues): Record<string, unknown> {
     op: v.op, gpu: v.gpu, system: v.system, network: v.network, algorithm: v.algorithm,
     nodes: count(v, 'nodes'), gpusPerNode: count(v, 'gpus-per-node'), oversubscription: number(v, 'oversubscription'),
     eventBudget: count(v, 'event-budget'), concurrentGroups: count(v, 'concurrent-groups'), size,
-    ...(v.emulate === true && { emulate: true }),
+    // Passed as given (not `=== true`): the flag locator finds the field by the value it sets, so a note's "(emulate)" reads "(--emulate)".
+    ...(v.emulate !== undefined && v.emulate !== false && { emulate: v.emulate }),
   });
 }
 
@@ -119,7 +120,7 @@ export function formatCollectiveTable(answer: CollectiveOkJson): string {
   const title = `${answer.op} · ${answer.gpu} × ${answer.ranks} (${countOf(answer.nodes, 'node')} × ${answer.gpusPerNode}, ${answer.system}, ${answer.network})${siblings} · algorithm ${answer.algorithm}`;
   const lines = [title, '', ...renderTable([header, ...rows], { align: ['right', 'right', 'right', 'right', 'left', 'left', 'right', 'right', 'right', 'left'] })];
   if (answer.topology) lines.push('', 'topology:', ...answer.topology.map((l) => `  ${l}`));
-  for (const note of answer.notes) lines.push('', `note: ${note}`);
+  for (const note of answer.notes) lines.push('', `note: ${TERMS.inFlagTerms(note)}`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -36,6 +36,16 @@ describe('trainplan collective', () => {
     expect(answer.rows[0].emulated.bottleneckLink.link).toMatch(/nic/);
   });
 
+  it.each([
+    [['--oversubscription', '4'], '--oversubscription applies'],
+    [['--event-budget', '5'], '--event-budget applies'],
+    [['--oversubscription', '4', '--event-budget', '5'], '--oversubscription and --event-budget apply'],
+  ])('%j without --emulate: the note names the flags, not the request\'s fields', async (flags, subject) => {
+    const { code, out } = await collective(['--op', 'all-reduce', '--gpu', 'h100-sxm', '--size', '1GB', ...flags]);
+    expect(code).toBe(0);
+    expect(out).toContain(`note: ${subject} only to the emulator (--emulate): the closed form above does not use`);
+  });
+
   it('the help\'s --oversubscription example: the trunks shrink at 4:1, but a lone NCCL collective crosses each leaf boundary once per channel and barely notices', async () => {
     const { out: help } = await collective(['--help']);
     const example = help.split('\n').find((line) => line.includes('--oversubscription 4'))?.trim();
