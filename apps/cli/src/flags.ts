@@ -16,23 +16,36 @@ export type FlagValues = Record<string, string | boolean | undefined>;
 const NEGATIVE_NUMBER = /^-(\d|\.\d)/;
 
 export type ParsedFlags =
-  | { ok: true; values: FlagValues }
+  | { ok: true; values: FlagValues; positionals: string[] }
   | { ok: false; message: string };
 
 /**
  * node:util's parseArgs, non-strict, with its tokens checked here: its strict-mode errors are long
  * and name the option in a different shape each time, and ours must be one line naming the flag.
- * Positional arguments are not accepted (no command takes one yet).
+ * Positional arguments are refused unless `positionals` says the command takes them (ask's question,
+ * where a word such as "-5B" is a word of it, not a flag).
  */
-export function parseFlags(argv: string[], spec: Record<string, FlagSpec>): ParsedFlags {
+export function parseFlags(argv: string[], spec: Record<string, FlagSpec>, { positionals: takesPositionals = false } = {}): ParsedFlags {
   const options = Object.fromEntries(
     Object.entries(spec).map(([name, s]) => [name, s.short === undefined ? { type: s.type } : { type: s.type, short: s.short }]),
   );
   const { tokens } = parseArgs({ args: argv, options, strict: false, allowPositionals: true, tokens: true });
   const values: FlagValues = {};
+  const positionals: string[] = [];
+  let wordAt = -1;
   for (const token of tokens) {
-    if (token.kind === 'positional') return { ok: false, message: `unexpected argument '${token.value}'` };
+    if (token.kind === 'positional') {
+      if (!takesPositionals) return { ok: false, message: `unexpected argument '${token.value}'` };
+      positionals.push(token.value);
+      continue;
+    }
     if (token.kind !== 'option') continue;
+    // "-5B" comes as the short options -5 and -B, both of one argument: that argument, once, is a word.
+    if (takesPositionals && NEGATIVE_NUMBER.test(argv[token.index]!)) {
+      if (token.index !== wordAt) positionals.push(argv[token.index]!);
+      wordAt = token.index;
+      continue;
+    }
     const flag = spec[token.name];
     if (flag === undefined) return { ok: false, message: unknownFlag(token.rawName, spec) };
     if (flag.type === 'boolean') {
@@ -57,7 +70,7 @@ export function parseFlags(argv: string[], spec: Record<string, FlagSpec>): Pars
     if (empty !== undefined) return { ok: false, message: `${token.rawName}: item ${empty} of "${token.value}" is empty` };
     values[token.name] = token.value;
   }
-  return { ok: true, values };
+  return { ok: true, values, positionals };
 }
 
 /** `unknown flag --modle: did you mean --model?`, where one long flag is near (nearest.ts). */

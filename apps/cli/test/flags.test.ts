@@ -15,7 +15,7 @@ describe('parseFlags', () => {
     [['--input', 'a.json', '--input', 'a.json'], { input: 'a.json' }],
     [[], {}],
   ])('%j parses to %j', (argv, values) => {
-    expect(parseFlags(argv, spec)).toEqual({ ok: true, values });
+    expect(parseFlags(argv, spec)).toEqual({ ok: true, values, positionals: [] });
   });
 
   it.each([
@@ -54,10 +54,15 @@ describe('parseFlags', () => {
   });
 
   it('a list flag with no empty item, and a flag that is not a list, keep their commas', () => {
-    expect(parseFlags(['--nodes', '16, 32', '--model', 'a,,b'], lists)).toEqual({ ok: true, values: { nodes: '16, 32', model: 'a,,b' } });
+    expect(parseFlags(['--nodes', '16, 32', '--model', 'a,,b'], lists)).toEqual({ ok: true, values: { nodes: '16, 32', model: 'a,,b' }, positionals: [] });
+  });
+
+  it('takes positional arguments only where asked to, a negative number among them as a word', () => {
+    expect(parseFlags(['for', '-5B', '--json', '-1e3'], spec, { positionals: true })).toEqual({ ok: true, values: { json: true }, positionals: ['for', '-5B', '-1e3'] });
+    expect(parseFlags(['-x'], spec, { positionals: true })).toEqual({ ok: false, message: 'unknown flag -x' });
   });
 
   it('takes --input=--odd-name literally: an inline value is never a slip', () => {
-    expect(parseFlags(['--input=--odd-name'], spec)).toEqual({ ok: true, values: { input: '--odd-name' } });
+    expect(parseFlags(['--input=--odd-name'], spec)).toEqual({ ok: true, values: { input: '--odd-name' }, positionals: [] });
   });
 });

@@ -1,8 +1,8 @@
-import { parseArgs } from 'node:util';
 import { answer, DEFAULT_PUBLIC_URL, parse, renderText } from '@trainplan/ask';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
+import { parseFlags, type FlagSpec } from '../flags.ts';
 import type { CliIo } from '../io.ts';
 import { usageLine } from '../format/usage-line.ts';
 
@@ -34,11 +34,11 @@ Examples:
   trainplan ask "all-reduce 1 GB on 64 H100" --json
 `;
 
-const OPTIONS = {
+const FLAGS: Record<string, FlagSpec> = {
   json: { type: 'boolean' },
-  'public-url': { type: 'string' },
+  'public-url': { type: 'string', valueName: 'an http(s) URL' },
   help: { type: 'boolean', short: 'h' },
-} as const;
+};
 
 function usageError(io: CliIo, message: string): number {
   printError(io, `${message} (usage: ${SYNOPSIS})`);
@@ -49,15 +49,11 @@ export const askCommand: Command = {
   name: 'ask',
   summary: 'answer a planning question in plain words ("how many nodes for 175B")',
   usage: USAGE,
-  flags: OPTIONS,
+  flags: FLAGS,
   async run(argv, io) {
-    let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
-    try {
-      parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-    } catch (error) {
-      const message = error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error);
-      return usageError(io, message.replace(/\. To specify a positional argument.*$/, ''));
-    }
+    // The flags are read as every command reads them (flags.ts), so a slip is said the same way ("unknown flag --jsn: did you mean --json?").
+    const parsed = parseFlags(argv, FLAGS, { positionals: true });
+    if (!parsed.ok) return usageError(io, parsed.message);
     if (parsed.values.help === true) {
       io.stdout(USAGE);
       return EXIT.ok;
@@ -65,7 +61,8 @@ export const askCommand: Command = {
     // The question may be quoted or not: `trainplan ask how many nodes for 175B` reads the same.
     const question = parsed.positionals.join(' ').trim();
     if (question === '') return usageError(io, 'missing the question');
-    const publicUrl = parsed.values['public-url'] ?? DEFAULT_PUBLIC_URL;
+    const url = parsed.values['public-url'];
+    const publicUrl = typeof url === 'string' ? url : DEFAULT_PUBLIC_URL;
     if (!/^https?:\/\/\S+$/.test(publicUrl)) return usageError(io, `--public-url needs an http(s) URL, got '${publicUrl}'`);
     const q = parse(question);
     const a = answer(q, { publicUrl });

@@ -37,6 +37,25 @@ describe('trainplan ask', () => {
     expect(io.out()).toContain('trainplan ask "how many nodes for 175B"');
   });
 
+  it.each([
+    [['--jsn', 'how many nodes for 175B'], 'unknown flag --jsn: did you mean --json?'],
+    [['how many nodes for 175B', '--public-url'], '--public-url needs an http(s) URL'],
+    [['how many nodes for 175B', '--public-url', '--json'], '--public-url needs an http(s) URL, got the flag --json'],
+    [['how many nodes for 175B', '--json=yes'], '--json does not take a value'],
+  ])('a flag slip %j is said as every other command says it: %s', async (args, message) => {
+    const io = fakeIo();
+    expect(await main(['ask', ...args], io)).toBe(2);
+    expect(io.err()).toBe(`trainplan: ${message} (usage: trainplan ask "QUESTION" [--json] [--public-url URL])\n`);
+  });
+
+  it('a word of an unquoted question that looks like a negative number is a word, not a flag', async () => {
+    const quoted = fakeIo();
+    const words = fakeIo();
+    await main(['ask', 'how many nodes for -5B', '--json'], quoted);
+    expect(await main(['ask', 'how', 'many', 'nodes', 'for', '-5B', '--json'], words)).toBe(1);
+    expect(words.out()).toBe(quoted.out());
+  });
+
   it.each([[[]], [['--public-url', 'ftp://x', 'help']], [['--nope', 'x']]])('usage errors exit 2: %j', async (args) => {
     const io = fakeIo();
     expect(await main(['ask', ...args], io)).toBe(2);
