@@ -218,15 +218,17 @@ function fillFixedConfiguration(p: AskParameters, take: Take): void {
   if (p.recompute === undefined) take('recompute', 'selective', 'selective activation recompute (Korthikanti et al. 2022)');
   // Korthikanti et al. 2022 pair selective recompute with sequence parallelism: activations drop by t.
   if (p.sequenceParallel === undefined && (p.tensor ?? 1) > 1) take('sequenceParallel', true, 'sequence parallelism alongside tensor parallelism (Korthikanti et al. 2022)');
-  // Megatron-Core runs use it (NeMo's and Megatron's GPT recipes pass --use-distributed-optimizer); the search
-  // answers pick it too, so a stated layout is judged as the searched ones are.
-  if (shardingOf(p) === undefined) take('distributedOptimizer', true, 'the distributed optimizer (optimizer states sharded over data parallelism, as Megatron-Core recipes run)');
   const replica = (p.tensor ?? 1) * (p.pipeline ?? 1) * (p.context ?? 1);
   if (p.nodes === undefined && p.gpus === undefined) {
     const gpus = replica * (p.data ?? 1);
     if (gpus % perNode === 0) take('nodes', gpus / perNode, `${gpus / perNode} node${gpus === perNode ? '' : 's'}: the GPUs of ${p.data === undefined ? 'one model replica' : 'the stated parallel sizes'}`);
     else take('gpus', gpus, `${countOf(gpus, 'GPU')}: ${p.data === undefined ? 'one model replica' : 'the stated parallel sizes'}`);
   }
+  // Megatron-Core runs use it (NeMo's and Megatron's GPT recipes pass --use-distributed-optimizer); the search
+  // answers pick it too, so a stated layout is judged as the searched ones are. Not on one replica of the weights
+  // (DP × CP = 1), where it shards nothing and the planner says so.
+  const shardedOver = (p.data ?? Math.floor((p.gpus ?? (p.nodes ?? 1) * perNode) / replica)) * (p.context ?? 1);
+  if (shardingOf(p) === undefined && shardedOver > 1) take('distributedOptimizer', true, 'the distributed optimizer (optimizer states sharded over data parallelism, as Megatron-Core recipes run)');
   if (p.globalBatchSize === undefined) {
     const gpus = p.gpus ?? (p.nodes ?? 1) * perNode;
     const data = p.data ?? Math.max(1, Math.floor(gpus / replica));

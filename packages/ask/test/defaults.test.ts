@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultBatch, defaultBatchNote } from '../src/defaults.ts';
+import { ask } from '../src/answer/answer.ts';
 import { parse } from '../src/parse.ts';
 
 describe('defaultBatch: the default global batch carries why it is that size, from where it is chosen', () => {
@@ -48,5 +49,21 @@ describe('a fixed layout\'s default tensor parallelism splits the model\'s heads
     const q = parse('memory for gpt3-175b');
     expect(q.parameters.tensor).toBe(8);
     expect(q.defaults.find((d) => d.field === 'tensor')?.text).toBe('tensor parallel 8 (one NVLink domain)');
+  });
+});
+
+describe('a fixed layout takes the distributed optimizer only where it shards something', () => {
+  it('one model replica (DP 1) takes none: no assumption contradicted by the planner\'s "with one, it shards nothing"', () => {
+    const question = 'memory for llama 3 70b with tp 8 pp 4 on A100 80GB';
+    const q = parse(question);
+    expect(q.parameters.distributedOptimizer).toBeUndefined();
+    expect(q.defaults.map((d) => d.field)).not.toContain('distributedOptimizer');
+    expect(ask(question).notes.join(' ')).not.toMatch(/shards nothing/);
+  });
+
+  it('two replicas (DP 2 on 16 GPUs at TP 8) take it, said so', () => {
+    const q = parse('memory for llama 3 70b with tp 8 on 16 h100');
+    expect(q.parameters.distributedOptimizer).toBe(true);
+    expect(q.defaults.map((d) => d.field)).toContain('distributedOptimizer');
   });
 });
