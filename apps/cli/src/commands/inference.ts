@@ -212,7 +212,14 @@ export const inferenceCommand: Command = requestCommand({
   flags: FLAGS,
   requestFlags: REQUEST_FLAGS,
   fromFlags,
-  missing: { prompt: 'the prompt tokens per sequence, e.g. --prompt 2048', output: 'the generated tokens per sequence, e.g. --output 512' },
+  missing: {
+    prompt: 'the prompt tokens per sequence, e.g. --prompt 2048',
+    output: 'the generated tokens per sequence, e.g. --output 512',
+    // Speculative decoding takes all three: any one given asks for the other two.
+    'draft-model': 'the draft model\'s preset id, e.g. --draft-model llama3.2-1b',
+    'draft-tokens': 'the tokens the draft model proposes a step, e.g. --draft-tokens 4',
+    acceptance: 'the chance each drafted token is accepted, e.g. --acceptance 0.7',
+  },
   check: boundsProblem,
   answer(request, v, io) {
     const answer = runInference(request);

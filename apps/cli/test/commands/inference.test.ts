@@ -184,8 +184,13 @@ describe('trainplan inference', () => {
       expect(a.frontier[0].decodeStepSeconds).toBeLessThan(plain.frontier[0].decodeStepSeconds);
       const missing = await cli([...LLAMA, '--draft-model', 'llama3.2-1b']);
       expect(missing.code).toBe(2);
-      expect(missing.err).toContain('--draft-tokens: missing required field');
-      expect(missing.err).toContain('--acceptance: missing required field');
+      expect(missing.err).toBe([
+        'trainplan: missing --draft-tokens: give the tokens the draft model proposes a step, e.g. --draft-tokens 4',
+        'trainplan: missing --acceptance: give the chance each drafted token is accepted, e.g. --acceptance 0.7', '',
+      ].join('\n'));
+      // Not the schema's "expected a model preset id (a non-empty string) or a model object", which no flag can give.
+      expect((await cli([...LLAMA, '--draft-tokens', '4', '--acceptance', '0.7'])).err)
+        .toBe('trainplan: missing --draft-model: give the draft model\'s preset id, e.g. --draft-model llama3.2-1b\n');
       expect((await cli([...LLAMA, ...spec.slice(2), '--draft-model', 'llama3.2-1'])).err).toMatch(/--draft-model: unknown model "llama3\.2-1" \(did you mean llama3\.2-1b\?\)/);
     });
 
