@@ -1,7 +1,7 @@
 import type { SearchBase } from './candidate.ts';
 import type { CapacityAnswer } from './capacity.ts';
 import {
-  MAX_NODES, meetsGoal, nodesText, sizer, smallestFit, wholeText, type CapacityGoal, type CapacityOptions, type CapacityPoint,
+  daysText, MAX_NODES, meetsGoal, nodesText, sizer, smallestFit, wholeText, type CapacityGoal, type CapacityOptions, type CapacityPoint,
 } from './capacity-sizer.ts';
 
 /**
@@ -71,6 +71,6 @@ export function fastestWithinBudget(base: SearchBase, tokens: number, goal: Budg
     ? `every power of two up to ${nodesText(lastHit)} stays within the budget`
     : `powers of two, the budget's boundary at ${nodesText(boundary)} by bisection, and up to ${BUDGET_SCAN_WINDOW} sizes below it`;
   const note = `the fastest of ${s.searches()} cluster sizes searched (${how}); `
-    + `the smallest cluster that fits, ${nodesText(smallest.nodes)}, takes ${smallest.days.toFixed(1)} days`;
+    + `the smallest cluster that fits, ${nodesText(smallest.nodes)}, takes ${daysText(smallest.days)}`;
   return { ok: true, ...best, smallest, note, searches: s.searches() };
 }

@@ -1,7 +1,7 @@
 import { toDays } from '@trainplan/units';
 import type { SearchBase } from './candidate.ts';
 import {
-  MAX_NODES, meetsGoal, nodesText, sizer, smallestFit, wholeText, type CapacityGoal, type CapacityOptions, type CapacityPoint, type Sizer,
+  daysText, MAX_NODES, meetsGoal, nodesText, sizer, smallestFit, wholeText, type CapacityGoal, type CapacityOptions, type CapacityPoint, type Sizer,
 } from './capacity-sizer.ts';
 
 export type { CapacityGoal, CapacityOptions, CapacityPoint, NoPlanReason } from './capacity-sizer.ts';
@@ -200,7 +200,7 @@ export function fewestNodes(base: SearchBase, tokens: number, goal: DeadlineGoal
   const deadlineUnreachable = (): CapacityAnswer => ({
     ok: false,
     reason: 'deadline-unreachable',
-    message: `no cluster of up to ${MAX_NODES} nodes meets the deadline: the fastest found takes ${closest.days.toFixed(1)} days on ${nodesText(closest.nodes)}`,
+    message: `no cluster of up to ${MAX_NODES} nodes meets the deadline: the fastest found takes ${daysText(closest.days)} on ${nodesText(closest.nodes)}`,
     closest,
     searches: s.searches(),
   });
@@ -236,14 +236,14 @@ function deadlineOrBudget(
   if (both) return answer(both);
   const cheapest = points.filter((p) => meetsGoal(p, deadline)).reduce((a, p) => (p.gpuHours < a.gpuHours ? p : a));
   const affordable = points.filter((p) => meetsGoal(p, budget));
-  const over = `the cheapest that meets the deadline, ${nodesText(cheapest.nodes)} (${cheapest.days.toFixed(1)} days), takes ${spendText(cheapest, goal)}`;
+  const over = `the cheapest that meets the deadline, ${nodesText(cheapest.nodes)} (${daysText(cheapest.days)}), takes ${spendText(cheapest, goal)}`;
   let message: string;
   if (affordable.length === 0) {
     message = `the deadline can be met but not within the budget: no cluster size searched stays within the budget; ${over}`;
   } else {
     const fastest = affordable.reduce((a, p) => (p.seconds < a.seconds ? p : a));
     message = `no cluster size searched meets both the deadline and the budget: those within the budget miss the deadline `
-      + `(the fastest, ${nodesText(fastest.nodes)}, takes ${fastest.days.toFixed(1)} days against a deadline of ${toDays(goal.deadlineSeconds).toFixed(1)}), and ${over}`;
+      + `(the fastest, ${nodesText(fastest.nodes)}, takes ${daysText(fastest.days)} against a deadline of ${daysText(toDays(goal.deadlineSeconds))}), and ${over}`;
   }
   return { ok: false, reason: 'budget-unreachable', message, closest: cheapest, searches: s.searches() };
 }

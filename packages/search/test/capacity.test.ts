@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fewestNodes, scalingSweep, tensorPipelineTable, trainOnNodes } from '../src/index.ts';
+import { daysText, fewestNodes, scalingSweep, tensorPipelineTable, trainOnNodes } from '../src/index.ts';
 import { gpt3Base } from './fixtures.ts';
 
 const TOKENS = 300e9;
@@ -7,6 +7,14 @@ const DAY = 86_400;
 
 /** Tokens per optimizer step: the fixture's global batch of 1536 sequences of 2048 tokens (GPT-3's, Brown et al. 2020, Table 2.1). */
 const STEP_TOKENS = 1536 * 2048;
+
+describe('daysText', () => {
+  it.each([
+    [34.24, '34.2 days'], [1, '1.0 days'], [0.99, '23.8 hours'], [1 / 24, '1.0 hours'], [0.5 / 24, '30 minutes'], [1 / 86_400, '1 minute'], [1 / 1440, '1 minute'], [2.4 / 1440, '2 minutes'],
+  ])('%f days read "%s"', (days, text) => {
+    expect(daysText(days)).toBe(text);
+  });
+});
 
 describe('trainOnNodes', () => {
   it('the time to train is whole optimizer steps of the best plan\'s step time: a partial last batch is still a step', () => {

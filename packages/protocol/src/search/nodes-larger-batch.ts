@@ -1,5 +1,5 @@
-import { fewestNodes, nodesText, trainOnNodes, type CapacityOptions, type CapacityPoint, type SearchBase } from '@trainplan/search';
-import { formatCount } from '@trainplan/units';
+import { daysText, fewestNodes, nodesText, trainOnNodes, type CapacityOptions, type CapacityPoint, type SearchBase } from '@trainplan/search';
+import { countOf, formatCount } from '@trainplan/units';
 import type { LargerBatchJson } from './wire.ts';
 
 /**
@@ -86,13 +86,17 @@ function answerOf(a: ReturnType<typeof fewestNodes>): CapacityPoint | undefined 
 function json(point: CapacityPoint, found: CapacityPoint, batch: number, seqLength: number, missed: boolean, bound: boolean): LargerBatchJson {
   const c = point.plan.candidate;
   const fraction = bubbleFraction(point);
+  const microBatches = point.plan.estimate.microBatches;
+  const pipelines = c.data === 1 ? `one pipeline of ${c.pipeline} stages takes ${countOf(batch, 'sequence')}, ${microBatches} micro-batch${microBatches === 1 ? '' : 'es'}`
+    : `${c.data} data-parallel pipelines of ${c.pipeline} stages share ${batch} sequences, ${microBatches} micro-batch${microBatches === 1 ? '' : 'es'} each`;
   const why = fraction >= BATCH_BOUND_BUBBLE_FRACTION
-    ? `the pipeline bubble is ${Math.round(fraction * 100)}% of each step (${c.data} data-parallel pipelines of ${c.pipeline} stages share ${batch} sequences, ${point.plan.estimate.microBatches} micro-batches each)`
+    ? `the pipeline bubble is ${Math.round(fraction * 100)}% of each step (${pipelines})`
+    : c.data === 1 ? `the whole batch (${countOf(batch, 'sequence')}) is a single micro-batch`
     : `each of the ${c.data} data-parallel ranks gets a single micro-batch of the ${batch} sequences`;
   const larger = 2 * batch;
-  const gain = missed ? `meet the deadline on ${nodesText(found.nodes)} in ${found.days.toFixed(1)} days`
-    : found.nodes < point.nodes ? `need ${nodesText(found.nodes)} (${point.nodes - found.nodes} fewer), ${found.days.toFixed(1)} days`
-    : `take ${found.days.toFixed(1)} days on ${nodesText(found.nodes)} (${point.days.toFixed(1)} at ${batch})`;
+  const gain = missed ? `meet the deadline on ${nodesText(found.nodes)} in ${daysText(found.days)}`
+    : found.nodes < point.nodes ? `need ${nodesText(found.nodes)} (${point.nodes - found.nodes} fewer), ${daysText(found.days)}`
+    : `take ${daysText(found.days)} on ${nodesText(found.nodes)} (${daysText(point.days)} at the batch of ${batch})`;
   const message = `${bound ? `The batch holds this plan back: ${why}. ` : ''}A global batch of ${larger} sequences `
     + `(${formatCount(larger * seqLength).replace(/\s+/g, '')} tokens) would ${gain}, `
     + 'if the model trains as well at that batch (its critical batch size, McCandlish et al. 2018).';

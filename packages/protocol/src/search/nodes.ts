@@ -1,5 +1,5 @@
 import {
-  costTimeFrontier, describeCandidate, fastestWithinBudget, fewestNodes, meetsGoal, NEAREST_WINDOW, nearestRunning, nodesText, trainOnNodes,
+  costTimeFrontier, daysText, describeCandidate, fastestWithinBudget, fewestNodes, meetsGoal, NEAREST_WINDOW, nearestRunning, nodesText, trainOnNodes,
   type CapacityPoint, type FrontierPoint,
 } from '@trainplan/search';
 import { days, million, thousand, trillion } from '@trainplan/units';
@@ -145,7 +145,7 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
     const nearest = n === undefined ? ''
       : near.outsideWindow ? `; no size within ${NEAREST_WINDOW} nodes of it runs; the fewest nodes that run: ${nodesText(n.nodes)} (${distanceText(n.nodes, asked)})`
       : `; the nearest size that runs is ${nodesText(n.nodes)} (${distanceText(n.nodes, asked)})`
-      + (smaller ? `, the nearest smaller ${nodesText(smaller.nodes)} (${distanceText(smaller.nodes, asked)}, ${smaller.days.toFixed(1)} days)` : '');
+      + (smaller ? `, the nearest smaller ${nodesText(smaller.nodes)} (${distanceText(smaller.nodes, asked)}, ${daysText(smaller.days)})` : '');
     const message = `no configuration of ${nodesText(asked)} runs this model and batch${nearest}`;
     return {
       ok: false, reason: 'does-not-fit', message,

@@ -105,6 +105,27 @@ describe('nodes: one micro-batch per data-parallel rank', () => {
   });
 });
 
+describe('nodes: the hint on a small run reads in its own units', () => {
+  it('Llama 2 7B on 2 nodes at a batch of 2: one pipeline, 2 micro-batches, minutes not "0.0 days"', () => {
+    const a = runNodes({ model: 'llama2-7b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 2 }, tokens: 1e8, nodes: 2 });
+    if (!a.ok) throw new Error(a.message);
+    expect(a.days).toBeLessThan(1 / 24);
+    const hint = a.largerBatch;
+    if (!hint) throw new Error('expected a hint for a bubble-bound pipeline');
+    expect(hint.message).toMatch(/\(one pipeline of \d+ stages takes 2 sequences, 2 micro-batches\)/);
+    expect(hint.message).toMatch(/would take \d+ minutes on 2 nodes \(\d+ minutes at the batch of 2\)/);
+    expect(hint.message).not.toMatch(/micro-batchs|1 data-parallel|0\.0/);
+  });
+  it('GPT-3 1.3B on 1 node at a batch of 1: the whole batch is a single micro-batch, in hours', () => {
+    const a = runNodes({ model: 'gpt3-1.3b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1 }, tokens: 1e9, nodes: 1 });
+    if (!a.ok) throw new Error(a.message);
+    const hint = a.largerBatch;
+    if (!hint) throw new Error('expected a hint for one micro-batch');
+    expect(hint.message).toContain('the whole batch (1 sequence) is a single micro-batch');
+    expect(hint.message).toMatch(/would take [\d.]+ hours on 1 node \([\d.]+ hours at the batch of 1\)/);
+  });
+});
+
 describe('nodes: a larger batch is offered only for a material gain', () => {
   const onNodes = { kind: 'nodes', nodes: 8 } as const;
   const deadline = { kind: 'deadline', deadlineSeconds: 86_400 } as const;
@@ -134,7 +155,7 @@ describe('largerBatch with whenBound: false (the time–cost curve\'s fastest si
     expect(largerBatch(base, 300e9, point, { kind: 'nodes', nodes: 1024 }, {})).toBeUndefined();
     const hint = largerBatch(base, 300e9, point, { kind: 'nodes', nodes: 1024 }, {}, { whenBound: false });
     if (!hint) throw new Error('expected twice the batch to train materially faster on 1024 nodes');
-    expect(hint.message).toMatch(/^A global batch of 3072 sequences \(6\.29M tokens\) would take [\d.]+ days on 1024 nodes \([\d.]+ at 1536\), if the model trains as well/);
+    expect(hint.message).toMatch(/^A global batch of 3072 sequences \(6\.29M tokens\) would take [\d.]+ days on 1024 nodes \([\d.]+ days at the batch of 1536\), if the model trains as well/);
     expect(hint.days).toBe(trainOnNodes({ ...base, globalBatchSize: 3072 }, 1024, 300e9)!.days);
   });
 
