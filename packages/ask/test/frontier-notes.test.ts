@@ -54,4 +54,10 @@ describe('frontierNotes', () => {
     expect(notes).toContain('No larger cluster trains it faster: the cheapest is also the fastest.');
     expect(notes[0]).toMatch(/^The fewest GPU-hours of 1 cluster size that run /);
   });
+
+  it('with no price, says how to get the cost in money ("how much does it cost to train llama 3 8b" answered in GPU-hours alone); with one, nothing', () => {
+    const hint = 'Give a price ("at $2/GPU-hour") for the cost in money: GPU-hours × the price per GPU-hour.';
+    expect(frontierNotes(curve([[16, 20, 100, true]]), {})).toContain(hint);
+    expect(frontierNotes(curve([[16, 20, 100, true]], 2), { pricePerGpuHour: 2, currency: '$' })).not.toContain(hint);
+  });
 });

@@ -54,7 +54,7 @@ export function shownSizes(a: NodesOkJson): FrontierSizeJson[] {
 
 /**
  * The notes of a cheapest answer: how it was chosen, the trade-off at the sizes shownSizes picks, then
- * runNodes's larger-batch hint for the fastest size (its message) and how to ask for a deadline.
+ * runNodes's larger-batch hint for the fastest size (its message), how to ask for a deadline and, unpriced, for a cost in money.
  */
 export function frontierNotes(a: NodesOkJson, q: AskParameters): string[] {
   const searched = a.frontier?.length ?? a.searches;
@@ -66,5 +66,6 @@ export function frontierNotes(a: NodesOkJson, q: AskParameters): string[] {
     ...(shown.length === 0 ? ['No larger cluster trains it faster: the cheapest is also the fastest.'] : []),
     ...(a.largerBatch === undefined ? [] : [a.largerBatch.message]),
     'Give a deadline ("in 60 days") for the fewest nodes that meet it.',
+    ...(q.pricePerGpuHour === undefined ? ['Give a price ("at $2/GPU-hour") for the cost in money: GPU-hours × the price per GPU-hour.'] : []),
   ];
 }
