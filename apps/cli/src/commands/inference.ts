@@ -130,8 +130,8 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
 }
 
 const row = (p: InferencePointJson): string[] => [
-  String(p.tensor), String(p.pipeline), String(p.batch), formatSeconds(p.prefillSeconds), `${(p.decodeStepSeconds * MS).toFixed(1)} ms`,
-  rate(p.tokensPerSecondPerGpu), formatBytes(p.kvCacheBytesPerGpu), formatBytes(p.totalBytesPerGpu), String(p.maxBatch), '',
+  String(p.tensor), String(p.pipeline), formatGrouped(p.batch), formatSeconds(p.prefillSeconds), `${(p.decodeStepSeconds * MS).toFixed(1)} ms`,
+  rate(p.tokensPerSecondPerGpu), formatBytes(p.kvCacheBytesPerGpu), formatBytes(p.totalBytesPerGpu), formatGrouped(p.maxBatch), '',
 ];
 const HEADER = ['TP', 'PP', 'batch', 'first token', 'per token', 'tokens/s/GPU', 'KV cache', 'memory', 'max batch', ''];
 const ALIGN = ['right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'] as const;
@@ -160,9 +160,9 @@ function bestText(p: InferencePointJson): string {
   const batching = `${p.batching ?? 'static'} batching${prefill === '' ? '' : ` (${prefill})`}${spec}`;
   const perGpu = `${rate(p.tokensPerSecondPerGpu)} tokens/s/GPU`;
   const perToken = `${formatSeconds(p.decodeStepSeconds)} per token`;
-  if (p.replicas === undefined) return `TP ${p.tensor} · PP ${p.pipeline} · batch ${p.batch} · ${batching}: ${perGpu}, ${perToken}`;
+  if (p.replicas === undefined) return `TP ${p.tensor} · PP ${p.pipeline} · batch ${formatGrouped(p.batch)} · ${batching}: ${perGpu}, ${perToken}`;
   const gpus = p.replicas * p.gpus;
-  return `${plural(p.replicas, 'replica', 'replicas')} of TP ${p.tensor} · PP ${p.pipeline} · batch ${p.batch} each · ${batching}: `
+  return `${plural(p.replicas, 'replica', 'replicas')} of TP ${p.tensor} · PP ${p.pipeline} · batch ${formatGrouped(p.batch)} each · ${batching}: `
     + `${perGpu} (${rate(p.tokensPerSecondPerGpu * gpus)} tokens/s on the ${plural(gpus, 'GPU', 'GPUs')}), ${perToken}`;
 }
 

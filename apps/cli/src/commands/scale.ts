@@ -1,5 +1,5 @@
 import { runScale, type ScaleResponseJson } from '@trainplan/protocol';
-import { countOf, formatSeconds } from '@trainplan/units';
+import { countOf, formatGrouped, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -86,9 +86,9 @@ export function formatScaleReport(a: Extract<ScaleResponseJson, { ok: true }>): 
     ...renderTable([
       ['nodes', 'GPUs', 'batch', 'step', 'tokens/s/GPU', 'MFU', 'efficiency', 'plan'],
       ...a.points.map((p) => [
-        String(p.nodes), String(p.gpus), String(p.globalBatchSize),
+        formatGrouped(p.nodes), formatGrouped(p.gpus), formatGrouped(p.globalBatchSize),
         p.stepTimeSeconds === undefined ? '—' : formatSeconds(p.stepTimeSeconds),
-        p.tokensPerSecondPerGpu === undefined ? '—' : p.tokensPerSecondPerGpu.toFixed(0),
+        p.tokensPerSecondPerGpu === undefined ? '—' : formatGrouped(p.tokensPerSecondPerGpu),
         p.mfu === undefined ? '—' : `${(p.mfu * 100).toFixed(1)}%`,
         p.efficiency === undefined ? '—' : `${(p.efficiency * 100).toFixed(1)}%`,
         p.label ?? p.reason ?? '',
@@ -100,7 +100,7 @@ export function formatScaleReport(a: Extract<ScaleResponseJson, { ok: true }>): 
       ['TP', 'PP', 'step', 'tokens/s/GPU', 'MFU', 'plan or why not'],
       ...a.tradeOff.map((c) => [
         String(c.tensor), String(c.pipeline), c.stepTimeSeconds === undefined ? '—' : formatSeconds(c.stepTimeSeconds),
-        c.tokensPerSecondPerGpu === undefined ? '—' : c.tokensPerSecondPerGpu.toFixed(0), c.mfu === undefined ? '—' : `${(c.mfu * 100).toFixed(1)}%`,
+        c.tokensPerSecondPerGpu === undefined ? '—' : formatGrouped(c.tokensPerSecondPerGpu), c.mfu === undefined ? '—' : `${(c.mfu * 100).toFixed(1)}%`,
         c.label ?? c.reason ?? '',
       ]),
     ], { align: ['right', 'right', 'right', 'right', 'right', 'left'] }));

@@ -27,6 +27,16 @@ describe('trainplan inference', () => {
     expect((await cli([...LLAMA, '--max-token-ms', '50', '--max-ttft-s', '2'])).out).not.toContain('time to first token is');
   });
 
+  it('batches are grouped by thousands, as tokens/s are, in the headline and the tables', async () => {
+    const a = JSON.parse((await cli([...LLAMA, '--json'])).out);
+    expect(a.best.batch).toBeGreaterThan(1000);
+    const grouped = a.best.batch.toLocaleString('en-US');
+    const { out } = await cli(LLAMA);
+    expect(out).toContain(` · batch ${grouped} · `);
+    const shape = a.byShape.find((s: { tensor: number; pipeline: number }) => s.tensor === a.best.tensor && s.pipeline === a.best.pipeline);
+    expect(out).toMatch(new RegExp(`\\n\\s+${a.best.tensor}\\s+${a.best.pipeline}\\s+${grouped}\\s.*\\s${shape.largestBatch.maxBatch.toLocaleString('en-US')}\\n`));
+  });
+
   it('an unreachable latency bound exits 1, saying once which plan comes closest and by how much', async () => {
     const { code, out, err } = await cli([...LLAMA, '--max-token-ms', '0.001']);
     expect(code).toBe(1);
@@ -54,9 +64,9 @@ describe('trainplan inference', () => {
 
   it('the headline names the bounds it was chosen under, and says so when none was given', async () => {
     const bounded = await cli([...LLAMA, '--max-token-ms', '50', '--max-ttft-s', '20']);
-    expect(bounded.out.split('\n')[1]).toMatch(/^best under the bounds \(≤ 50\.0 ms per token, ≤ 20\.0 s to the first token\): TP \d+ · PP \d+ · batch \d+/);
+    expect(bounded.out.split('\n')[1]).toMatch(/^best under the bounds \(≤ 50\.0 ms per token, ≤ 20\.0 s to the first token\): TP \d+ · PP \d+ · batch [\d,]+/);
     const free = await cli(LLAMA);
-    expect(free.out.split('\n')[1]).toMatch(/^highest throughput \(no latency bound given\): TP \d+ · PP \d+ · batch \d+/);
+    expect(free.out.split('\n')[1]).toMatch(/^highest throughput \(no latency bound given\): TP \d+ · PP \d+ · batch [\d,]+/);
     expect(free.out).not.toContain('bounds');
   });
 
@@ -114,10 +124,10 @@ describe('trainplan inference', () => {
 
     it('the headline says which batching chose the plan: static unless --batching continuous', async () => {
       const stat = await cli(LLAMA);
-      expect(headline(stat.out)).toMatch(/^highest throughput \(no latency bound given\): TP \d+ · PP \d+ · batch \d+ · static batching: /);
+      expect(headline(stat.out)).toMatch(/^highest throughput \(no latency bound given\): TP \d+ · PP \d+ · batch [\d,]+ · static batching: /);
       const cont = await cli([...LLAMA, '--batching', 'continuous']);
       expect(cont.code).toBe(0);
-      expect(headline(cont.out)).toMatch(/^highest throughput \(no latency bound given\): TP \d+ · PP \d+ · batch \d+ · continuous batching: /);
+      expect(headline(cont.out)).toMatch(/^highest throughput \(no latency bound given\): TP \d+ · PP \d+ · batch [\d,]+ · continuous batching: /);
       expect(cont.out).not.toContain('static batching');
     });
 
@@ -225,7 +235,7 @@ describe('trainplan inference', () => {
     it('--gpus 8: the best line names the replicas of its shape, which fill the 8 GPUs, and their tokens/s', async () => {
       const { code, out } = await cli([...LLAMA, '--max-token-ms', '50', '--batching', 'continuous', '--gpus', '8']);
       expect(code).toBe(0);
-      const m = /^best under the bounds \(≤ 50\.0 ms per token\): (\d+) replicas? of TP (\d+) · PP (\d+) · batch \d+ each · continuous batching: ([\d,.]+) tokens\/s\/GPU \(([\d,.]+) tokens\/s on the 8 GPUs\), [\d.]+ ms per token$/m.exec(out);
+      const m = /^best under the bounds \(≤ 50\.0 ms per token\): (\d+) replicas? of TP (\d+) · PP (\d+) · batch [\d,]+ each · continuous batching: ([\d,.]+) tokens\/s\/GPU \(([\d,.]+) tokens\/s on the 8 GPUs\), [\d.]+ ms per token$/m.exec(out);
       expect(m, out).not.toBeNull();
       const [replicas, tensor, pipeline, perGpu, all] = m!.slice(1).map((x) => Number(x.replace(/,/g, ''))) as [number, number, number, number, number];
       expect(replicas * tensor * pipeline).toBe(8);

@@ -11,9 +11,9 @@ async function cli(args: string[]) {
 const GPT3 = ['scale', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--global-batch', '1536'];
 /** The table's rows: node count → its cells. */
 const rows = (out: string): Map<number, string[]> => new Map(out.split('\n')
-  .filter((l) => /^\s+\d+\s+\d+\s+\d+\s/.test(l))
+  .filter((l) => /^\s+[\d,]+\s+[\d,]+\s+[\d,]+\s/.test(l))
   .map((l) => l.trim().split(/\s{2,}/))
-  .map((cells) => [Number(cells[0]), cells]));
+  .map((cells) => [Number(cells[0]!.replaceAll(',', '')), cells]));
 
 describe('trainplan scale', () => {
   it('efficiency is against the smallest size, whatever order --nodes lists', async () => {
@@ -29,11 +29,20 @@ describe('trainplan scale', () => {
     expect(code).toBe(0);
     expect(out).toMatch(/^weak scaling:\n/);
     const r = rows(out);
-    expect([64, 32, 16].map((n) => r.get(n)![2])).toEqual(['1536', '768', '384']);
+    expect([64, 32, 16].map((n) => r.get(n)![2])).toEqual(['1,536', '768', '384']);
     expect(r.get(16)![6]).toBe('100.0%');
     expect(out).toContain('\nTP × PP at 64 nodes (best of the other dimensions):\n');
     // TP 1 · PP 1 of a 175B model cannot hold its weights: the reason is the memory, per GPU.
     expect(out).toMatch(/\n\s+1\s+1\s+—\s+—\s+—\s+needs [\d.]+ GiB per GPU on pipeline stage 0, the NVIDIA A100 SXM4 80GB has 80\.0 GiB\n/);
+  });
+
+  it('counts are grouped by thousands and tokens/s per GPU keeps three figures, as inference writes them (the help\'s 530B example)', async () => {
+    const { code, out } = await cli(['scale', '--model', 'mt-nlg-530b', '--gpu', 'azure-ndm-a100-v4', '--global-batch', '1920',
+      '--nodes', '105,140', '--tensor', '8', '--pipeline', '35', '--recompute', 'full']);
+    expect(code).toBe(0);
+    const row = rows(out).get(140)!;
+    expect(row.slice(0, 3)).toEqual(['140', '1,120', '1,920']);
+    expect(row[4]).toMatch(/^\d{2}\.\d$/); // about 39 tokens/s per GPU: "38.9", not "39"
   });
 
   it('a size where nothing runs says why (the memory the closest plan needs) and exits 1, with one stderr line for it', async () => {

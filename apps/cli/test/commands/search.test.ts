@@ -303,7 +303,7 @@ describe('trainplan scale and inference', () => {
     const { code, out } = await cli(['scale', '--model', 'mt-nlg-530b', '--gpu', 'azure-ndm-a100-v4', '--global-batch', '1920', '--nodes', '105,140,175', '--tensor', '8', '--pipeline', '35', '--recompute', 'full']);
     expect(code).toBe(0);
     expect(out).toMatch(/^strong scaling:\n/);
-    expect(out).toMatch(/\n\s+105\s+840\s+1920\s+.*100\.0%/);
+    expect(out).toMatch(/\n\s+105\s+840\s+1,920\s+.*100\.0%/);
   });
 
   it.each([
