@@ -21,8 +21,8 @@ describe('the serving form → an inference request', () => {
   });
 
   it('leaves blank optional fields out, so the protocol\'s defaults apply (precision by GPU, no GPU count, no bounds, whole prompts)', () => {
-    const r = request({ precision: '', gpus: ' ', rate: ' ', 'max-token-ms': '', 'max-ttft': '', 'prefill-chunk': '', 'shared-prefix': '', 'gpu-memory': '' });
-    for (const key of ['precision', 'gpus', 'requestsPerSecond', 'maxDecodeSecondsPerToken', 'maxPrefillSeconds', 'prefillChunkTokens', 'sharedPrefixTokens', 'gpuMemoryUtilization']) {
+    const r = request({ precision: '', 'kv-cache': '', gpus: ' ', rate: ' ', 'max-token-ms': '', 'max-ttft': '', 'prefill-chunk': '', 'shared-prefix': '', 'gpu-memory': '' });
+    for (const key of ['precision', 'kvCachePrecision', 'gpus', 'requestsPerSecond', 'maxDecodeSecondsPerToken', 'maxPrefillSeconds', 'prefillChunkTokens', 'sharedPrefixTokens', 'gpuMemoryUtilization']) {
       expect(r).not.toHaveProperty(key);
     }
   });
@@ -51,6 +51,21 @@ describe('the serving form → an inference request', () => {
     const long = runInference(request({ 'shared-prefix': '4096' }));
     if (long.ok) throw new Error('expected a prefix longer than the prompt to be refused');
     expect(long.issues.map((i) => servingFieldForPath(i.path))).toEqual(['shared-prefix']);
+  });
+
+  it('a KV cache format goes to the request as kvCachePrecision: FP8 holds twice the sequences; a BF16 cache on a V100 is refused beside the field', () => {
+    const r = request({ 'kv-cache': 'fp8' });
+    expect(r.kvCachePrecision).toBe('fp8');
+    const [fp8, plain] = [runInference(r), runInference(request())];
+    if (!fp8.ok || !plain.ok) throw new Error('expected answers');
+    const widest = (a: typeof fp8) => a.byShape.find((s) => s.tensor === 8 && s.pipeline === 1);
+    const [w8, w16] = [widest(fp8), widest(plain)];
+    if (!w8?.ok || !w16?.ok) throw new Error('TP 8 serves Llama 3 70B');
+    expect(w8.largestBatch.maxBatch).toBeGreaterThanOrEqual(2 * w16.largestBatch.maxBatch);
+    expect(spec('kv-cache').options?.map(([value]) => value).sort()).toEqual(['', ...schema('kvCachePrecision').enum as string[]].sort());
+    const v100 = runInference(request({ model: 'llama2-7b', gpu: 'v100-32gb', precision: 'fp16', 'kv-cache': 'bf16' }));
+    if (v100.ok) throw new Error('expected a BF16 cache on a V100 to be refused');
+    expect(v100.issues.map((i) => servingFieldForPath(i.path))).toEqual(['kv-cache']);
   });
 
   it('a request rate goes to the request as requestsPerSecond; runInference gives every point its load, and refuses the rate beside the field with static batching', () => {

@@ -36,6 +36,7 @@ export function inferenceRequestFromFields(values: FieldValues): ServingRequestR
       model: v.model === CUSTOM_MODEL ? modelShape(v, num('seq') ?? prompt + output) : (v.model as string),
       cluster: { gpu: v.gpu as string },
       ...(v.precision ? { precision: v.precision as NonNullable<InferenceRequest['precision']> } : {}),
+      ...(v['kv-cache'] ? { kvCachePrecision: v['kv-cache'] as NonNullable<InferenceRequest['kvCachePrecision']> } : {}),
       promptTokens: prompt,
       outputTokens: output,
       batching: v.batching as InferenceRequest['batching'],
@@ -52,7 +53,7 @@ export function inferenceRequestFromFields(values: FieldValues): ServingRequestR
 }
 
 const PATH_TO_FIELD: Readonly<Record<string, string>> = {
-  ...SHAPE_PATH_TO_FIELD, cluster: 'gpu', 'cluster.gpu': 'gpu', precision: 'precision', promptTokens: 'prompt', outputTokens: 'output',
+  ...SHAPE_PATH_TO_FIELD, cluster: 'gpu', 'cluster.gpu': 'gpu', precision: 'precision', kvCachePrecision: 'kv-cache', promptTokens: 'prompt', outputTokens: 'output',
   batching: 'batching', prefillChunkTokens: 'prefill-chunk', sharedPrefixTokens: 'shared-prefix', gpus: 'gpus', requestsPerSecond: 'rate', gpuMemoryUtilization: 'gpu-memory', maxDecodeSecondsPerToken: 'max-token-ms', maxPrefillSeconds: 'max-ttft',
   speculative: 'draft-model', 'speculative.draftModel': 'draft-model', 'speculative.draftTokens': 'draft-tokens', 'speculative.acceptanceRate': 'acceptance',
 };

@@ -35,6 +35,8 @@ export const SERVING_FIELDS: readonly FieldSpec[] = [
   { name: 'gpu', label: 'GPU', kind: 'select', group: 'model', wide: true, options: ids(GPU_IDS) },
   // Blank: the protocol's default for the GPU (bf16, or fp16 on a V100, which has no BF16 tensor cores).
   { name: 'precision', label: 'Precision', kind: 'select', group: 'model', options: [['', 'GPU default'], ...ids(['bf16', 'fp16', 'fp8'])] },
+  // The KV cache's own format (vLLM's kv_cache_dtype): blank, the weights' precision; fp8 holds twice the sequences.
+  { name: 'kv-cache', label: 'KV cache', kind: 'select', group: 'model', options: [['', 'as weights'], ...ids(['fp8', 'bf16', 'fp16'])] },
   { name: 'prompt', label: 'Prompt (tokens)', kind: 'integer', min: 1, max: MAX_TOKENS, group: 'requests' },
   { name: 'output', label: 'Output (tokens)', kind: 'integer', min: 1, max: MAX_TOKENS, group: 'requests' },
   { name: 'batching', label: 'Batching', kind: 'select', group: 'requests', options: [['continuous', 'continuous'], ['static', 'static']] },
@@ -64,7 +66,7 @@ export const SERVING_FIELD_NAMES: readonly string[] = SERVING_FIELDS.map((f) => 
  * vLLM, TensorRT-LLM and TGI serve, so it is what a docs reader deploys (the chat bot assumes it too).
  */
 export const SERVING_DEFAULTS: FieldValues = {
-  model: 'llama3-70b', ...SHAPE_DEFAULTS, seq: '', gpu: 'h100-sxm', precision: '', prompt: '2048', output: '512', batching: 'continuous', 'prefill-chunk': '', 'shared-prefix': '', 'gpu-memory': '',
+  model: 'llama3-70b', ...SHAPE_DEFAULTS, seq: '', gpu: 'h100-sxm', precision: '', 'kv-cache': '', prompt: '2048', output: '512', batching: 'continuous', 'prefill-chunk': '', 'shared-prefix': '', 'gpu-memory': '',
   gpus: '', rate: '', 'max-token-ms': '', 'max-ttft': '',
   // No draft model, so no speculation; choosing one starts from the protocol's worked example, 4 drafted tokens
   // accepted with chance 0.7 (mid-range of the 0.5–0.9 Leviathan et al. 2023 report). Values, not placeholders:
