@@ -46,8 +46,8 @@ Options:
       --tokens T            a token budget (e.g. 300B): adds days and GPU-hours
       --objective O         throughput (default), time-to-train (needs --tokens), cost (needs
                             --tokens, --price)
-      --price P             price of one GPU-hour, e.g. 2.5 for US$2.50; the cost is in the same
-                            currency
+      --price P             price of one GPU-hour, e.g. 2.5 for US$2.50 (with --tokens); the cost is
+                            in the same currency
   -k, --top K               plans to list (default 10)
 ${spaceFlagsHelp(28)}
       --max-tensor N        largest tensor-parallel degree to try
@@ -97,6 +97,10 @@ export function exportScenario(io: CliIo, format: string, scenario: ScenarioInpu
   if (text !== undefined) io.stdout(text.endsWith('\n') ? text : `${text}\n`);
 }
 
+/** A cost is the GPU-hours of a token budget at the price: --price alone would be dropped without a word. */
+const priceProblem = (v: FlagValues): string | undefined =>
+  (v.price !== undefined && v.tokens === undefined ? '--price needs --tokens: the cost is the GPU-hours to train them at that price' : undefined);
+
 export const searchCommand: Command = requestCommand({
   name: 'search',
   summary: 'find the fastest parallel configuration of a model on a cluster, and why',
@@ -106,7 +110,7 @@ export const searchCommand: Command = requestCommand({
   requestFlags: REQUEST_FLAGS,
   fromFlags,
   missing: { 'global-batch': 'the sequences per optimizer step, e.g. --global-batch 1536' },
-  check: exportProblem,
+  check: (v) => exportProblem(v) ?? priceProblem(v),
   answer(request, v, io) {
     const bar = progressBar(io, 'searching');
     const answer = runSearch(request, { onProgress: bar.onProgress });

@@ -134,6 +134,8 @@ describe('trainplan search', () => {
     [['scale', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--global-batch', '64', '--nodes', '16,x'], /^trainplan: --nodes: .*got "x"/m],
     [['inference', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--prompt', '0', '--output', '8'], /^trainplan: --prompt: /m],
     [['search', ...GPT3, '--objective', 'fastest'], /objective: expected/],
+    // Without a token budget there is no cost to price: --price would be dropped without a word.
+    [['search', ...GPT3, '--price', '2'], /^trainplan: --price needs --tokens: the cost is the GPU-hours to train them at that price \(usage: /m],
   ])('usage errors exit 2 naming the problem, by the flag that sets the field (%#)', async (args, message) => {
     const { code, err } = await cli(args);
     expect(code).toBe(2);
