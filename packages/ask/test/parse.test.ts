@@ -344,6 +344,9 @@ describe('parse: hardware no preset models is declined, never read as H100', () 
     ['how many nodes for 175B on TPU v4', `TPU v4 is not modelled; ${presets}`],
     ['how long to train 70b on 64 gaudi nodes', `Gaudi is not modelled; ${presets}`],
     ['how long to train 7b on 8 rtx 4090', `RTX 4090 is not modelled; ${presets}`],
+    // A GPU named by a memory size no preset has: never the default H100, nor "a single" dropped.
+    ['does 7b fit on a single 24GB GPU', `a 24 GB GPU is not modelled; ${presets}`],
+    ['can llama 2 7b train on 4 48gb cards', `a 48 GB GPU is not modelled; ${presets}`],
     // Variants of a modelled GPU: only the SXM part is modelled.
     ['how long to train 70b on 512 h100 pcie', 'H100 PCIe is not modelled: only the H100 SXM part (h100-sxm) is modelled'],
     ['how long to train 70b on 512 h100 nvl', 'H100 NVL is not modelled: only the H100 SXM part (h100-sxm) is modelled'],
@@ -353,6 +356,10 @@ describe('parse: hardware no preset models is declined, never read as H100', () 
     const q = parse(question);
     expect(q.stated.gpu).toBeUndefined();
     expect(q.problems.join(' ')).toContain(problem);
+  });
+
+  it('a size of GPU buffers is no GPU: "all-gather 64 GB gpu buffers on 8 h100" is 8 H100s', () => {
+    expect(parse('all-gather 64 GB gpu buffers on 8 h100').problems).toEqual([]);
   });
 
   it.each(['how long to train 13b on 256 a100-40g', 'how long to train 13b on 256 a100 40'])('"%s" is the A100 40GB', (question) => {

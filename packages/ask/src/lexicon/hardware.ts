@@ -45,6 +45,9 @@ const UNMODELLED: readonly { pattern: RegExp; name: (m: string) => string; model
   { pattern: /\ba100[\s-]*(?:(?:40|80)\s*gb[\s-]*)?pcie\b/, name: () => 'A100 PCIe', modelled: 'only the A100 SXM4 parts (a100-40gb, a100-80gb) are modelled' },
   { pattern: /\bv100[\s-]*(?:(?:sxm2?|pcie)[\s-]*)?16\s*g(?:i?b)?\b/, name: () => 'V100 16GB', modelled: 'only the 32 GB V100 (v100-32gb) is modelled' },
   { pattern: /\bv100[\s-]*(?:32\s*gb[\s-]*)?pcie\b/, name: () => 'V100 PCIe', modelled: 'only the V100 SXM2 32GB part (v100-32gb) is modelled' },
+  // A GPU named only by a memory size none of the modelled parts has ("a 24GB GPU"; not "1 GB GPU buffers"): V100 32 GB,
+  // A100 40 and 80 GB, H100 80 GB, H200 141 GB, B200 180 and 192 GB, GB200 186 GB.
+  { pattern: /\b(?!(?:32|40|80|141|180|186|192)\s*g)\d+\s*gi?b[\s-]*(?:gpus?|cards?|accelerators?)\b(?![\s-]*(?:buffers?|memory|tensors?|messages?|payloads?)\b)/, name: (m) => `a ${m.match(/\d+/)?.[0] ?? ''} GB GPU` },
   { pattern: /\bgh[\s-]*200\b/, name: () => 'GH200' },
   { pattern: /\bg?b[13]00\b/, name: (m) => m.toUpperCase() },
   { pattern: /\b[ah]800\b|\bh20\b/, name: (m) => m.toUpperCase() },
