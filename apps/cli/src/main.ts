@@ -43,11 +43,13 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
     io.stderr("Usage: trainplan <command> [options]; run 'trainplan --help' for what each command does, with examples.\n");
     return EXIT.usage;
   }
-  if (first === '--help' || first === '-h') {
-    io.stdout(generalHelp(commands));
-    return EXIT.ok;
-  }
+  // `trainplan --help search` is `trainplan help search`, as `git --help commit` is `git help commit`.
+  if (first === '--help' || first === '-h') return help(rest, io);
   if (first === '--version' || first === '-v') {
+    if (rest.length > 0) {
+      printError(io, `unexpected argument '${rest[0]}' (usage: trainplan --version)`);
+      return EXIT.usage;
+    }
     io.stdout(`${VERSION}\n`);
     return EXIT.ok;
   }

@@ -54,10 +54,16 @@ describe('trainplan (no command)', () => {
     expect(missing, command.name).toEqual([]);
   });
 
-  it.each([[['help', 'search', '--help']], [['help', '--help', 'search']], [['help', 'search', '-h']]])('%j prints that command\'s help and exits 0', async (argv) => {
+  it.each([[['help', 'search', '--help']], [['help', '--help', 'search']], [['help', 'search', '-h']], [['--help', 'search']], [['-h', 'search']]])('%j prints that command\'s help and exits 0', async (argv) => {
     const { code, out, err } = await run(argv);
     expect({ code, err }).toEqual({ code: 0, err: '' });
     expect(out.startsWith('Usage: trainplan search ')).toBe(true);
+  });
+
+  it.each([[['--version', 'extra']], [['-v', '--json']], [['--help', 'search', 'extra']]])('%j: an argument after them is a usage error, not dropped without a word', async (argv) => {
+    const { code, out, err } = await run(argv);
+    expect({ code, out }).toEqual({ code: 2, out: '' });
+    expect(err).toMatch(/^trainplan: unexpected argument '(extra|--json)' \(usage: trainplan /);
   });
 
   it.each([['--version'], ['-v']])('%s prints the version of package.json', async (flag) => {
