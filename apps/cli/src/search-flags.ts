@@ -87,7 +87,7 @@ const TOKENS_PER_K = 1024;
  */
 export function seqLength(v: FlagValues): number | string | undefined {
   const raw = v['seq-length'];
-  const k = typeof raw === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*k\s*$/i.exec(raw) : null;
+  const k = typeof raw === 'string' ? /^\s*(-?\d+(?:\.\d+)?)\s*k\s*$/i.exec(raw) : null;
   return k ? Number(k[1]) * TOKENS_PER_K : count(v, 'seq-length');
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { main } from '../src/main.ts';
-import { count, list } from '../src/search-flags.ts';
+import { count, list, seqLength } from '../src/search-flags.ts';
 import { fakeIo } from './support/fake-io.ts';
 
 describe('count and list', () => {
@@ -8,6 +8,10 @@ describe('count and list', () => {
     ['1536', 1536], ['1,536', 1536], ['300B', 300e9], ['-4', -4], [' -2k', -2000], ['abc', 'abc'], ['-abc', '-abc'], ['--4', '--4'],
   ])('count reads %j as %j: a negative count is a number, for the schema to refuse by its range', (raw, read) => {
     expect(count({ nodes: raw }, 'nodes')).toBe(read);
+  });
+
+  it.each([['8k', 8192], ['-2k', -2048], ['2048', 2048], ['8kb', '8kb']])('--seq-length %s is %j: k is 1024 in a sequence length, whatever its sign', (raw, read) => {
+    expect(seqLength({ 'seq-length': raw })).toBe(read);
   });
 
   it('list reads each item as count does', () => {
