@@ -1,4 +1,4 @@
-import { countOf } from '@trainplan/units';
+import { countOf, days, formatDuration } from '@trainplan/units';
 import type { SearchBase } from './candidate.ts';
 import { searchPlans, type RankedPlan, type SearchOptions } from './search.ts';
 
@@ -74,15 +74,8 @@ export function meetsGoal(point: CapacityPoint, goal: CapacityGoal): boolean {
 /** "1 node", "3 nodes". */
 export const nodesText = (n: number): string => countOf(n, 'node');
 
-/**
- * A time to train in messages: days to one decimal ("34.2 days"); under a day, where that would read
- * "0.1 days" for anything from 2 to 4 hours, in hours ("3.2 hours") or whole minutes ("12 minutes", at least 1).
- */
-export function daysText(days: number): string {
-  if (days >= 1) return `${days.toFixed(1)} days`;
-  const hours = days * 24;
-  return hours >= 1 ? `${hours.toFixed(1)} hours` : countOf(Math.max(1, Math.round(hours * 60)), 'minute');
-}
+/** A time to train in messages: units' formatDuration of `days` ('34.2 days', '3.2 hours', never '0.0 days'). */
+export const daysText = (d: number): string => formatDuration(days(d));
 
 /** GPU-hours or a cost in messages: rounded to a whole number, grouped by thousands ("473,824"). */
 export const wholeText = (x: number): string => Math.round(x).toLocaleString('en-US');

@@ -52,6 +52,18 @@ export function formatSeconds(s: Seconds, significant = 3): string {
   return `${formatNumber(s * 1e9, significant)} ns`;
 }
 
+/**
+ * A long span, as a time to train reads: days to one decimal, grouped by thousands ("34.2 days",
+ * "8,764.4 days"); under a day, where that would read "0.1 days" for anything from 2 to 4 hours, hours
+ * ("3.2 hours"), then whole minutes ("12 minutes"), then formatSeconds ("23.7 s").
+ */
+export function formatDuration(s: Seconds): string {
+  const d = s / 86400;
+  if (d >= 1) return `${d.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} days`;
+  if (s >= 3600) return `${(s / 3600).toFixed(1)} hours`;
+  return s >= 60 ? countOf(Math.round(s / 60), 'minute') : formatSeconds(s);
+}
+
 export const formatFlops = (f: FlopPerSecond, significant = 3): string =>
   scaled(f, [[1e18, 'EFLOP/s'], [1e15, 'PFLOP/s'], [1e12, 'TFLOP/s'], [1e9, 'GFLOP/s'], [1, 'FLOP/s']], significant);
 

@@ -7,7 +7,7 @@ export {
   toGB, toGiB, toMs, toUs, toDays, toHours, daysToYears, toTFLOPS, toGBps, toBillions,
 } from './quantities.ts';
 export {
-  formatNumber, formatGrouped, formatBytes, formatBytesDecimal, formatSeconds, formatFlops, formatBandwidth,
+  formatNumber, formatGrouped, formatBytes, formatBytesDecimal, formatSeconds, formatDuration, formatFlops, formatBandwidth,
   formatCount, formatPercent, formatPercentChange, countOf,
 } from './format.ts';
 export { formatCountExact, parseBytes, parseCount, parseDecimal } from './parse.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  GB, GiB, Gbps, TFLOPS, us, formatBytes, formatBytesDecimal, formatSeconds, formatFlops,
+  GB, GiB, Gbps, TFLOPS, us, days, hours, minutes, formatBytes, formatBytesDecimal, formatDuration, formatSeconds, formatFlops,
   countOf, formatBandwidth, formatGrouped, formatCount, formatCountExact, formatPercent, formatPercentChange, parseBytes, parseCount, parseDecimal, toGBps,
 } from '../src/index.ts';
 
@@ -39,6 +39,10 @@ describe('formatting for humans', () => {
     [15e-6, '15.0 µs'],
     [34 * 86400, '34.0 days'],
   ])('formatSeconds(%d) is %s', (s, text) => expect(formatSeconds(s)).toBe(text));
+  it.each([
+    [days(34.24), '34.2 days'], [days(8764.44), '8,764.4 days'], [days(1), '1.0 days'], [days(0.99), '23.8 hours'], [hours(1), '1.0 hours'],
+    [minutes(30), '30 minutes'], [minutes(1), '1 minute'], [minutes(2.4), '2 minutes'], [23.7, '23.7 s'],
+  ])('formatDuration(%d s) is %s: days, then hours, minutes and seconds under a day (never "0.0 days")', (s, text) => expect(formatDuration(s)).toBe(text));
   it('formats rates', () => {
     expect(formatFlops(TFLOPS(145.1))).toBe('145 TFLOP/s');
     expect(formatBandwidth(Gbps(400))).toBe('50.0 GB/s');
