@@ -78,18 +78,22 @@ export function money(v: FlagValues, name: string, read: (v: FlagValues, name: s
   return typeof n === 'number' ? n : raw;
 }
 
-/** k in a sequence length: 1024, as a context window is counted (Llama 2's "4k context" is 4096 tokens). */
+/** k in a length in tokens: 1024, as a context window is counted (Llama 2's "4k context" is 4096 tokens). */
 const TOKENS_PER_K = 1024;
 
 /**
- * --seq-length: "8k" is 8192 and "128k" 131,072, as the chat bot reads "8k context"
+ * A length in tokens of a sequence or a part of one (--seq-length, inference's --prompt and --output):
+ * "8k" is 8192 and "128k" 131,072, as the chat bot reads "8k context" and "2k prompt"
  * (packages/ask/src/lexicon/quantities.ts), not the 8000 count() makes of it; anything else as count() reads it.
  */
-export function seqLength(v: FlagValues): number | string | undefined {
-  const raw = v['seq-length'];
+export function tokenLength(v: FlagValues, name: string): number | string | undefined {
+  const raw = v[name];
   const k = typeof raw === 'string' ? /^\s*(-?\d+(?:\.\d+)?)\s*k\s*$/i.exec(raw) : null;
-  return k ? Number(k[1]) * TOKENS_PER_K : count(v, 'seq-length');
+  return k ? Number(k[1]) * TOKENS_PER_K : count(v, name);
 }
+
+/** --seq-length, read as tokenLength reads it. */
+export const seqLength = (v: FlagValues): number | string | undefined => tokenLength(v, 'seq-length');
 
 export function number(v: FlagValues, name: string): number | string | undefined {
   const raw = v[name];

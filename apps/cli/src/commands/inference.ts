@@ -6,7 +6,7 @@ import { EXIT } from '../exit-codes.ts';
 import { printAnswer, requestCommand } from '../request-command.ts';
 import type { FlagSpec, FlagValues } from '../flags.ts';
 import { renderTable } from '../format/table.ts';
-import { count, defined, machineFields, MACHINE_FLAGS, number } from '../search-flags.ts';
+import { count, defined, machineFields, MACHINE_FLAGS, number, tokenLength } from '../search-flags.ts';
 import { usageLine } from '../format/usage-line.ts';
 
 const SYNOPSIS = 'trainplan inference --model ID --gpu ID --prompt N --output N [--max-token-ms L] [--max-ttft-s S] '
@@ -39,7 +39,7 @@ frontier, and the best plan under the latency bounds.
 Options:
   -m, --model ID         model preset id
   -g, --gpu ID           GPU or system preset id
-      --prompt N         prompt tokens per sequence
+      --prompt N         prompt tokens per sequence (2k = 2048 tokens, as in --seq-length)
       --output N         generated tokens per sequence
       --max-token-ms L   latency bound per generated token, in ms
       --max-ttft-s S     bound on the time to first token, in s
@@ -112,16 +112,16 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
   return {
     ...machineFields(v),
     ...defined({
-      promptTokens: count(v, 'prompt'),
-      outputTokens: count(v, 'output'),
+      promptTokens: tokenLength(v, 'prompt'),
+      outputTokens: tokenLength(v, 'output'),
       precision: v.precision,
       batching: v.batching,
       gpus: count(v, 'gpus'),
-      prefillChunkTokens: count(v, 'prefill-chunk'),
+      prefillChunkTokens: tokenLength(v, 'prefill-chunk'),
       requestsPerSecond: number(v, 'rate'),
       speculative: speculating
         ? defined({ draftModel: v['draft-model'], draftTokens: count(v, 'draft-tokens'), acceptanceRate: number(v, 'acceptance') }) : undefined,
-      sharedPrefixTokens: count(v, 'shared-prefix'),
+      sharedPrefixTokens: tokenLength(v, 'shared-prefix'),
       gpuMemoryUtilization: number(v, 'gpu-memory-utilization'),
       maxDecodeSecondsPerToken: typeof tokenMs === 'number' ? tokenMs / MS : tokenMs,
       maxPrefillSeconds: number(v, 'max-ttft-s'),

@@ -81,6 +81,13 @@ describe('trainplan inference', () => {
     expect((await cli([...LLAMA, '--max-token-ms', String(hourMs)])).code).toBe(0);
   });
 
+  it('--prompt 2k --output 1k are 2048 and 1024 tokens, as --seq-length 2k is and as the chat bot reads "2k prompt"', async () => {
+    const base = ['inference', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--json'];
+    const k = JSON.parse((await cli([...base, '--prompt', '2k', '--output', '1k'])).out);
+    expect([k.promptTokens, k.outputTokens]).toEqual([2048, 1024]);
+    expect(k).toEqual(JSON.parse((await cli([...base, '--prompt', '2048', '--output', '1024'])).out));
+  });
+
   it('"1 prompt token", not "1 prompt tokens"', async () => {
     const { out } = await cli(['inference', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--prompt', '1', '--output', '1']);
     expect(out).toMatch(/^serving 1 prompt token \+ 1 output token per sequence\n/);
