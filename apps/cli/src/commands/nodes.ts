@@ -84,14 +84,17 @@ Examples:
 
 const REQUEST_FLAGS = ['model', 'gpu', 'global-batch', 'tokens', 'days', 'gpu-hours', 'budget', 'price', 'nodes', 'frontier', 'seq-length', 'precision', 'grad-accumulation', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network', ...Object.keys(SPACE_FLAGS)];
 
+/** A count the request can take: a bad one (--nodes 0, --seq-length -1) is the schema's to name, not a size to compute a batch from. */
+const isCount = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 1;
+
 /** The global batch when --global-batch is not given, and why it is that size: the chat bot's for the same question. */
 function defaultBatch(v: FlagValues): DefaultBatch {
   const seqLength = seqLengthFlag(v);
   const nodes = count(v, 'nodes');
   return askDefaultBatch({
-    ...(typeof v.model === 'string' && { model: v.model }), ...(typeof seqLength === 'number' && { seqLength }),
+    ...(typeof v.model === 'string' && { model: v.model }), ...(isCount(seqLength) && { seqLength }),
     // --gpu takes a GPU or a system id: the node size comes from whichever it is.
-    ...(typeof v.gpu === 'string' && { gpu: v.gpu, system: v.gpu }), ...(typeof nodes === 'number' && { nodes }),
+    ...(typeof v.gpu === 'string' && { gpu: v.gpu, system: v.gpu }), ...(isCount(nodes) && { nodes }),
   });
 }
 

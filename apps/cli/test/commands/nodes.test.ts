@@ -118,6 +118,16 @@ describe('trainplan nodes', () => {
     expect(err).toMatch(/^trainplan: give --json or --export, not both \(usage: trainplan nodes /);
   });
 
+  it.each([
+    [['--nodes', '0'], '--nodes: expected an integer ≥ 1, got 0'],
+    [['--nodes', '-4'], '--nodes: expected an integer ≥ 1, got -4'],
+    [['--nodes', '2', '--seq-length', '0'], '--seq-length: expected an integer ≥ 1, got 0'],
+  ])('without --global-batch, %j names only the flag at fault, not the batch it would assume (NaN, Infinity)', async (flags, message) => {
+    const { code, out, err } = await cli(['nodes', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--tokens', '1T', ...flags]);
+    expect({ code, out }).toEqual({ code: 2, out: '' });
+    expect(err).toBe(`trainplan: ${message}\n`);
+  });
+
   it('--budget without --price is a usage error naming --price', async () => {
     const { code, err } = await cli([...GPT3, '--budget', '1M']);
     expect(code).toBe(2);
