@@ -23,6 +23,8 @@ const inferencePoint: Schema<InferencePointJson> = object({
   batching: optional(enumOf(['static', 'continuous'], { description: 'The batching the figures are for (the request\'s); absent: static.' })),
   prefillChunkTokens: optional(integer({ min: 1, description: 'Continuous batching\'s prefill chunk, in tokens, when the request gives one.' })),
   sharedPrefixTokens: optional(integer({ min: 1, description: 'Continuous batching\'s shared, cached prompt prefix, in tokens, when the request gives one.' })),
+  cachedPrefixTokens: optional(integer({ min: 0, description: 'With sharedPrefixTokens: the prefix tokens cached, whole 16-token blocks of it short of the prompt\'s last token.' })),
+  sharedKvCacheBytesPerGpu: optional(bytes('With sharedPrefixTokens: the cached prefix\'s KV cache per GPU, held once for all sequences and included in kvCacheBytesPerGpu')),
   kvCachePrecision: optional(enumOf(['fp16', 'bf16', 'fp8'], { description: 'The KV cache\'s number format, when the request gives one.' })),
   replicas: optional(count('Replicas of this shape on the request\'s gpus: gpus / (tensor × pipeline); only when the request gives gpus.')),
   prefillSeconds: seconds('Time to first token (static: the batch\'s prompts\' forward pass; continuous: a running iteration waited out, then the iterations that prefill the prompt, whole or in chunks)'),

@@ -114,6 +114,12 @@ export interface InferencePointJson {
   sharedPrefixTokens?: number;
   /** The KV cache's number format, when the request gives one. */
   kvCachePrecision?: 'fp16' | 'bf16' | 'fp8';
+  /**
+   * With sharedPrefixTokens: the prefix tokens actually cached (whole 16-token blocks, at most promptTokens − 1) and
+   * their KV cache per GPU, held once for all sequences and included in kvCacheBytesPerGpu (the rest is per sequence).
+   */
+  cachedPrefixTokens?: number;
+  sharedKvCacheBytesPerGpu?: number;
   /** Replicas of this shape on the request's gpus: gpus / (tensor × pipeline); only when the request gives gpus. */
   replicas?: number;
   /** The memory the server may use per GPU, capacityBytes × the request's gpuMemoryUtilization; only when the request gives one. */
@@ -144,6 +150,7 @@ const point = (e: InferenceEstimate, gpus: number | undefined): InferencePointJs
   tensor: e.shape.tensor, pipeline: e.shape.pipeline, batch: e.shape.batch, gpus: e.shape.tensor * e.shape.pipeline, batching: e.batching,
   ...(e.shape.prefillChunkTokens !== undefined && { prefillChunkTokens: e.shape.prefillChunkTokens }),
   ...(e.shape.sharedPrefixTokens !== undefined && { sharedPrefixTokens: e.shape.sharedPrefixTokens }),
+  ...(e.sharedPrefix !== undefined && { cachedPrefixTokens: e.sharedPrefix.cachedTokens, sharedKvCacheBytesPerGpu: e.sharedPrefix.kvCacheBytesPerGpu }),
   ...(e.shape.kvCachePrecision !== undefined && { kvCachePrecision: e.shape.kvCachePrecision }),
   ...(gpus !== undefined && { replicas: gpus / (e.shape.tensor * e.shape.pipeline) }),
   prefillSeconds: e.prefillSeconds, decodeStepSeconds: e.decodeStepSeconds, tokensPerSecondPerGpu: e.tokensPerSecondPerGpu,

@@ -37,4 +37,22 @@ describe('inference request: sharedPrefixTokens', () => {
     expect(firstToken(shared)).toBeLessThan(firstToken(plain));
     expect(validateInferenceResponse(shared)).toEqual({ ok: true, value: shared });
   });
+
+  it('every point splits its KV cache: the cached prefix, held once (whole 16-token blocks), and the rest per sequence', () => {
+    // Llama 3 70B on TP 8: 2 × 80 layers × 1 KV head × 128 dims × 2 bytes = 40 KiB a token on each GPU.
+    const perToken = 2 * 80 * 128 * 2;
+    const shared = served({ ...request, sharedPrefixTokens: 1000, batches: [1, 64] });
+    for (const p of shared.frontier) {
+      expect(p.cachedPrefixTokens).toBe(992);
+      expect(p.sharedKvCacheBytesPerGpu).toBe(992 * perToken);
+      // The rest, per sequence (paged): the 1,056 prompt tokens past the blocks, (512 + 1)/2 output tokens on average
+      // and half a block's waste, 1,320 tokens.
+      expect(p.kvCacheBytesPerGpu - p.sharedKvCacheBytesPerGpu!).toBe(p.batch * (2048 - 992 + 513 / 2 + 15 / 2) * perToken);
+    }
+    // A prefix under one block caches nothing, and says so; without a prefix, neither field.
+    const short = served({ ...request, sharedPrefixTokens: 10 });
+    expect(short.best).toMatchObject({ cachedPrefixTokens: 0, sharedKvCacheBytesPerGpu: 0 });
+    expect(served(request).best).not.toHaveProperty('cachedPrefixTokens');
+    expect(validateInferenceResponse(shared)).toEqual({ ok: true, value: shared });
+  });
 });

@@ -73,6 +73,12 @@ export interface InferenceEstimate {
   readonly microBatches: number;
   readonly weightsBytesPerGpu: Bytes;
   readonly kvCacheBytesPerGpu: Bytes;
+  /**
+   * With a shared prefix (continuous batching): the tokens of it cached (whole blocks, cachedPrefixTokens; 0 for
+   * a prefix under one block) and their KV cache, held once for every sequence and included in kvCacheBytesPerGpu
+   * (the rest is per sequence).
+   */
+  readonly sharedPrefix?: { readonly cachedTokens: number; readonly kvCacheBytesPerGpu: Bytes };
   readonly totalBytesPerGpu: Bytes;
   readonly capacityBytes: Bytes;
   /** The memory the server may use on each GPU: its capacity times the shape's gpuMemoryUtilization. */
@@ -281,6 +287,7 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
     ok: true, shape, batching, prefillSeconds: firstToken, decodeStepSeconds: perToken, microBatches, weightsBytesPerGpu: weights + draftWeights,
     kvCacheBytesPerGpu: kv, totalBytesPerGpu: total, capacityBytes: capacity, usableBytes: usable, maxBatch, tokensPerSecondPerGpu: b / perToken / (t * p),
     memoryBound: layer.memorySeconds >= layer.computeSeconds,
+    ...(batching === 'continuous' && shape.sharedPrefixTokens !== undefined && { sharedPrefix: { cachedTokens: cached, kvCacheBytesPerGpu: kvShared } }),
     ...(spec !== undefined && draft !== undefined && {
       speculation: {
         draftTokens: spec.draftTokens, acceptanceRate: spec.acceptanceRate, tokensPerStep: perStep, draftTensor: draft.tensor,
