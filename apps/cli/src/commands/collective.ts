@@ -10,7 +10,7 @@ import type { CliIo } from '../io.ts';
 import { usageLine } from '../format/usage-line.ts';
 import { count, defined, number } from '../search-flags.ts';
 
-const SYNOPSIS = 'trainplan collective --op OP (--gpu ID | --system ID) [--nodes N] [--algorithm ring|tree|nvls|auto] [--size BYTES] [--emulate] [--json]';
+const SYNOPSIS = 'trainplan collective --op OP (--gpu ID | --system ID) [--nodes N] [--algorithm ring|tree|nvls|nvls-tree|pat|hierarchical|auto] [--size BYTES] [--emulate] [--json]';
 
 const FLAGS: Record<string, FlagSpec> = {
   op: { type: 'string', valueName: 'an op (all-reduce, all-gather, reduce-scatter, broadcast, reduce, all-to-all, send-recv)' },
