@@ -9,7 +9,19 @@ process.stdout.on('error', (error) => {
   if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   throw error;
 });
-const { main } = await import('../src/main.ts');
+/** The CLI, or undefined when it cannot load (a broken install, a package mid-edit): said in main's one-line form, never as a stack. */
+async function loadMain() {
+  try {
+    return (await import('../src/main.ts')).main;
+  } catch (error) {
+    const message = (error instanceof Error ? error.message : String(error)).replace(/\s*[\r\n]+\s*/g, ' ');
+    process.stderr.write(`trainplan: internal error: cannot load the CLI: ${message}\n`);
+    return undefined;
+  }
+}
+const main = await loadMain();
+// 70 is EX_SOFTWARE, main's EXIT.internal (src/exit-codes.ts, which cannot load either).
+if (main === undefined) process.exit(70);
 
 async function readStdin() {
   if (process.stdin.isTTY) process.stderr.write('trainplan: reading the scenario from stdin (end with Ctrl-D)\n');

@@ -17,4 +17,17 @@ describe('bin/trainplan.mjs (a real Node process)', () => {
     expect(child.status).toBe(0);
     expect(JSON.parse(child.stdout)).toMatchObject({ ok: true, stepTimeSeconds: expect.any(Number) });
   });
+
+  it('a CLI that cannot load (a module that fails to resolve) is one "internal error" line and exit 70, not a stack', () => {
+    const failing = 'export async function resolve(s, c, next) { if (s.endsWith("/src/main.ts")) throw new Error("boom"); return next(s, c); }';
+    const hook = `import { register } from "node:module"; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(failing)}`)});`;
+    const child = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(hook)}`, 'apps/cli/bin/trainplan.mjs', '--version'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect({ status: child.status, stdout: child.stdout, stderr: child.stderr }).toEqual({
+      status: 70, stdout: '', stderr: 'trainplan: internal error: cannot load the CLI: boom\n',
+    });
+  });
 });
