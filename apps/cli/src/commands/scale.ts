@@ -96,7 +96,7 @@ export function formatScaleReport(a: Extract<ScaleResponseJson, { ok: true }>): 
     ], { align: ['right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'] }),
   ];
   if (a.tradeOff) {
-    lines.push('', `TP × PP at ${a.points[0]?.nodes} nodes (best of the other dimensions):`, ...renderTable([
+    lines.push('', `TP × PP at ${countOf(a.points[0]!.nodes, 'node')} (best of the other dimensions):`, ...renderTable([
       ['TP', 'PP', 'step', 'tokens/s/GPU', 'MFU', 'plan or why not'],
       ...a.tradeOff.map((c) => [
         String(c.tensor), String(c.pipeline), c.stepTimeSeconds === undefined ? '—' : formatSeconds(c.stepTimeSeconds),

@@ -45,6 +45,12 @@ describe('trainplan scale', () => {
     expect(row[4]).toMatch(/^\d{2}\.\d$/); // about 39 tokens/s per GPU: "38.9", not "39"
   });
 
+  it('--trade-off at one node says "at 1 node", not "at 1 nodes"', async () => {
+    const { code, out } = await cli(['scale', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--global-batch', '256', '--nodes', '1', '--trade-off']);
+    expect(code).toBe(0);
+    expect(out).toContain('\nTP × PP at 1 node (best of the other dimensions):\n');
+  });
+
   it('a size where nothing runs says why (the memory the closest plan needs) and exits 1, with one stderr line for it', async () => {
     const { code, out, err } = await cli([...GPT3, '--nodes', '1,16']);
     expect(code).toBe(1);
