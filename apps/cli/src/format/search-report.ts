@@ -1,6 +1,7 @@
 import type { SearchOkJson, SearchPlanJson, SearchResponseJson } from '@trainplan/protocol';
 import { countOf, formatBytes, formatCount, formatSeconds } from '@trainplan/units';
 import { renderTable, type Align } from './table.ts';
+import { daysText } from './days-text.ts';
 import { wholeText } from './whole-text.ts';
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
@@ -35,7 +36,7 @@ function topPlanLines(top: readonly SearchPlanJson[]): string[] {
 /** The best plan's figures after its memory: days, GPU-hours and cost where a token budget (and a price) gave them. */
 function bestTrainingText(p: SearchPlanJson): string {
   return [
-    ...(p.days === undefined ? [] : [`${p.days.toFixed(1)} days`]),
+    ...(p.days === undefined ? [] : [daysText(p.days)]),
     ...(p.gpuHours === undefined ? [] : [`${wholeText(p.gpuHours)} GPU-hours`]),
     ...(p.cost === undefined ? [] : [`cost ${wholeText(p.cost)}`]),
   ].map((x) => ` · ${x}`).join('');

@@ -30,4 +30,11 @@ describe('formatSearchReport', () => {
     const best = lines[lines.findIndex((l) => l.startsWith('best: ')) + 1]!;
     expect(best).toMatch(new RegExp(` · ${answer.best.days!.toFixed(1)} days · ${Math.round(answer.best.gpuHours!).toLocaleString('en-US')} GPU-hours$`));
   });
+
+  it('the best plan\'s days are grouped by thousands, as trainplan nodes writes them', () => {
+    const { answer, lines } = report({ ...LLAMA, training: { ...LLAMA.training, tokens: 1e14 } });
+    expect(answer.best.days).toBeGreaterThan(1000);
+    const grouped = answer.best.days!.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    expect(lines[lines.findIndex((l) => l.startsWith('best: ')) + 1]).toContain(` · ${grouped} days · `);
+  });
 });
