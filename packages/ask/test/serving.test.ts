@@ -383,6 +383,24 @@ describe('serving with a shared prompt prefix (a system prompt, cached once)', (
       + `plus ${formatBytes(x.kvCacheBytesPerGpu - 4 * perRequest)} for the 4,096-token shared prefix, held once)`);
   });
 
+  it('a prefix cached in part is said as the tokens cached: 992 of a 1,000-token prefix (whole 16-token blocks), 208 held by each 1,200-token request', () => {
+    const { a, data } = served('serve llama3-70b on 8 h100 with a 1000 token system prompt and 1200 token prompts');
+    const x = data.best!;
+    expect([x.sharedPrefixTokens, x.cachedPrefixTokens]).toEqual([1000, 992]);
+    expect(a.assumptions.find((t) => t.includes('prefix shared and cached'))).toMatch(
+      /; 992 of them are cached, in whole blocks \(the part of a last block is each request's own\); each request prefills and holds only the 208 tokens after them, attending over all of them$/);
+    // The split is the protocol's own, not worked out from a second plan.
+    expect(figure(a, 'Memory per GPU')).toContain(`KV cache ${formatBytes(x.kvCacheBytesPerGpu)} (${formatBytes((x.kvCacheBytesPerGpu - x.sharedKvCacheBytesPerGpu!) / x.batch)} per request on each GPU, `
+      + `plus ${formatBytes(x.sharedKvCacheBytesPerGpu!)} for the 1,000-token shared prefix's 992 cached tokens, held once)`);
+  });
+
+  it('a prefix shorter than a KV block is said to be cached not at all', () => {
+    const { a } = served('serve llama3-70b on 8 h100 with a 10 token system prompt and 1200 token prompts');
+    expect(a.assumptions.join(' ')).not.toMatch(/prefix shared and cached/);
+    expect(a.assumptions).toContain('a 10-token prefix shared: every 1,200-token prompt opens with the same 10 tokens (a system prompt), '
+      + 'but it is shorter than one KV block and only whole blocks are cached, so each request prefills and holds all of its prompt');
+  });
+
   it('no prefix stated: no sharedPrefixTokens sent and nothing said of one', () => {
     const { a, data } = served('serve llama3-8b on 8 h100');
     expect(data.best!.sharedPrefixTokens).toBeUndefined();

@@ -10,7 +10,7 @@ import { firstTokenText, isLoaded, loadFigure, loadHeadline, takesText } from '.
 import {
   draftName, SPECULATION_TRADE, speculationAssumption, speculationConfiguration, speculationFigure, speculativeOf,
 } from './serving-speculation.ts';
-import { memoryText, type SharedPrefixKv } from './serving-memory.ts';
+import { memoryText } from './serving-memory.ts';
 import { perSecond, replicaRequestsPerSecond, requests, shapeText } from './serving-text.ts';
 
 /**
@@ -29,16 +29,29 @@ const CONTINUOUS = 'continuous batching (requests join and leave the batch at ev
 /**
  * How a shared prefix is served, said when the question gives one: "a 1,024-token prefix shared and cached: …".
  * The protocol holds it in whole KV blocks (the part of a last block is each request's own) and always
- * prefills a prompt's last token, whose logits give the first output token.
+ * prefills a prompt's last token, whose logits give the first output token: the tokens it caches are its
+ * points' cachedPrefixTokens (992 of a 1,000-token prefix), undefined where no point was planned.
  */
-const prefixCaching = (p: AskParameters): string[] => {
+function prefixCaching(p: AskParameters, cached: number | undefined): string[] {
   const prefix = p.sharedPrefixTokens;
   if (prefix === undefined) return [];
   const n = (x: number) => x.toLocaleString('en-US');
-  return [`a ${n(prefix)}-token prefix shared and cached: every ${n(p.promptTokens ?? prefix)}-token prompt opens with the same ${n(prefix)} tokens (a system prompt), `
-    + 'held once in the KV cache in whole blocks and not prefilled again (prefix caching, as vLLM\'s automatic prefix caching and SGLang\'s RadixAttention serve); '
-    + `each request prefills and holds only the ${n((p.promptTokens ?? prefix) - prefix)} tokens after it, attending over all of them`];
-};
+  const prompt = p.promptTokens ?? prefix;
+  const opens = `every ${n(prompt)}-token prompt opens with the same ${n(prefix)} tokens (a system prompt)`;
+  if (cached === 0) return [`a ${n(prefix)}-token prefix shared: ${opens}, but it is shorter than one KV block and only whole blocks are cached, so each request prefills and holds all of its prompt`];
+  const how = 'held once in the KV cache in whole blocks and not prefilled again (prefix caching, as vLLM\'s automatic prefix caching and SGLang\'s RadixAttention serve)';
+  const own = cached === undefined ? 'the rest of its prompt' : `only the ${n(prompt - cached)} tokens after ${cached === prefix ? 'it' : 'them'}`;
+  const part = cached === undefined || cached === prefix ? ''
+    : cached === prompt - 1 ? `; ${n(cached)} of them are cached, as the prompt's last token is always prefilled (its logits give the first output token)`
+      : `; ${n(cached)} of them are cached, in whole blocks (the part of a last block is each request's own)`;
+  return [`a ${n(prefix)}-token prefix shared and cached: ${opens}, ${how}${part}; each request prefills and holds ${own}, attending over all of them`];
+}
+
+/** The tokens of a shared prefix the protocol caches, from any point of its answer (the same for all). */
+function cachedPrefixOf(a: Served): number | undefined {
+  const points = [a.best, a.closest?.point, ...a.frontier, ...a.byShape.map((s) => (s.ok ? s.largestBatch : undefined))];
+  return points.find((x) => x?.cachedPrefixTokens !== undefined)?.cachedPrefixTokens;
+}
 
 /** "2048 prompt tokens (the first 1,024 shared and cached) + 512 output tokens": the lengths of the configuration. */
 const lengthsText = (p: AskParameters): string => `${countOf(p.promptTokens ?? 0, 'prompt token')}`
@@ -61,26 +74,6 @@ function requestOf(p: AskParameters, gpus: number | undefined): Record<string, u
     ...(speculativeOf(p) !== undefined && { speculative: speculativeOf(p) }),
     batching: 'continuous',
   };
-}
-
-/**
- * A shared prefix's KV cache on each GPU of a point, held once for all its requests. The protocol gives the KV
- * cache whole, b × each request's own part + the prefix's blocks; the same request at another batch of the same
- * shape gives a second such sum, and the two split it. Without a prefix, undefined; its bytes undefined where no
- * other batch fits (a replica that holds one request).
- */
-function sharedPrefixKv(x: InferencePointJson, p: AskParameters): SharedPrefixKv | undefined {
-  const tokens = p.sharedPrefixTokens;
-  if (tokens === undefined) return undefined;
-  const other = x.batch === 1 ? 2 : 1;
-  const again = runInference(requestOf({
-    ...p, maxTokenSeconds: undefined, maxFirstTokenSeconds: undefined, requestsPerSecond: undefined, tensor: x.tensor, pipeline: x.pipeline, concurrency: other,
-  }, undefined));
-  const shape = again.ok ? again.byShape[0] : undefined;
-  if (shape?.ok !== true) return { tokens };
-  const perRequest = (x.kvCacheBytesPerGpu - shape.largestBatch.kvCacheBytesPerGpu) / (x.batch - other);
-  // Rounding aside, never below none: a prefix shorter than a KV block holds no block of its own.
-  return { tokens, bytes: Math.max(0, x.kvCacheBytesPerGpu - perRequest * x.batch) };
 }
 
 /** "≤ 2.00 s to the first token, ≤ 200 ms per token": the bounds the plan was held to. */
@@ -107,7 +100,7 @@ function pointFigures(x: InferencePointJson, p: AskParameters, gpus: number | un
     { label: 'Time per output token', value: `${formatSeconds(x.decodeStepSeconds)} (${perSecond(1 / x.decodeStepSeconds)} tokens/s per user)` },
     { label: 'Throughput', value: `${perSecond(x.tokensPerSecondPerGpu)} tokens/s per GPU · ${perSecond(replicaRequestsPerSecond(x, outputTokens))} requests/s per replica` },
     ...(spec === undefined ? [] : speculationFigure(x, spec)),
-    { label: 'Memory per GPU', value: memoryText(x, sharedPrefixKv(x, p)) },
+    { label: 'Memory per GPU', value: memoryText(x) },
   ];
 }
 
@@ -209,7 +202,7 @@ export function answerServing(q: ParsedQuestion): Answer {
   const bounds = boundsText(p);
   const base = {
     intent: q.intent, question: q.text, examples: [], data: result,
-    assumptions: [...q.defaults.map((d) => d.text), CONTINUOUS, ...prefixCaching(p), ...speculationAssumption(spec)],
+    assumptions: [...q.defaults.map((d) => d.text), CONTINUOUS, ...prefixCaching(p, cachedPrefixOf(result)), ...speculationAssumption(spec)],
   };
   const without = spec === undefined ? [] : withoutSpeculation(result, p, gpus, bounds);
   const best = result.best;

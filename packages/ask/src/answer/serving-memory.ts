@@ -6,23 +6,23 @@ import { formatBytes } from '@trainplan/units';
  * speculates and, with a shared prefix, the KV cache a request holds of its own apart from the prefix's.
  */
 
-/**
- * A shared prefix's KV cache on each GPU: the protocol reports a point's KV cache whole, b × each request's own
- * part + the prefix's blocks held once for all of them, so the prefix's `bytes` are split out by the caller
- * (serving-answer.ts); undefined where they could not be.
- */
-export interface SharedPrefixKv {
-  tokens: number;
-  bytes?: number;
-}
+const n = (x: number): string => x.toLocaleString('en-US');
 
-/** "199 MiB per request on each GPU", and with a shared prefix "…, plus 160 MiB for the 4,096-token shared prefix, held once". */
-function perRequestText(x: InferencePointJson, prefix: SharedPrefixKv | undefined): string {
-  if (prefix === undefined) return `${formatBytes(x.kvCacheBytesPerGpu / x.batch)} per request on each GPU`;
-  const shared = `the ${prefix.tokens.toLocaleString('en-US')}-token shared prefix, held once`;
-  // Never the prefix spread over the requests: with no split, the whole is said as what it holds.
-  if (prefix.bytes === undefined) return `${x.batch.toLocaleString('en-US')} request${x.batch === 1 ? '' : 's'} and ${shared}`;
-  return `${formatBytes((x.kvCacheBytesPerGpu - prefix.bytes) / x.batch)} per request on each GPU, plus ${formatBytes(prefix.bytes)} for ${shared}`;
+/**
+ * "199 MiB per request on each GPU", and with a shared prefix "…, plus 160 MiB for the 4,096-token shared prefix, held once".
+ * The protocol gives the prefix's cached part per GPU (sharedKvCacheBytesPerGpu, inside kvCacheBytesPerGpu): the rest is
+ * the requests' own, never the prefix spread over them.
+ */
+function perRequestText(x: InferencePointJson): string {
+  const shared = x.sharedKvCacheBytesPerGpu ?? 0;
+  const perRequest = `${formatBytes((x.kvCacheBytesPerGpu - shared) / x.batch)} per request on each GPU`;
+  const prefix = x.sharedPrefixTokens;
+  const cached = x.cachedPrefixTokens;
+  if (prefix === undefined || cached === undefined) return perRequest;
+  // Only whole KV blocks are shared: a prefix shorter than one is each request's own.
+  if (cached === 0) return `${perRequest}; the ${n(prefix)}-token shared prefix is shorter than a KV block, so none of it is cached`;
+  const what = cached === prefix ? `the ${n(prefix)}-token shared prefix` : `the ${n(prefix)}-token shared prefix's ${n(cached)} cached tokens`;
+  return `${perRequest}, plus ${formatBytes(shared)} for ${what}, held once`;
 }
 
 /**
@@ -30,8 +30,8 @@ function perRequestText(x: InferencePointJson, prefix: SharedPrefixKv | undefine
  * each GPU, …)"; speculating, the draft's share of each: "weights 33.4 GiB (the draft's 589 MiB), KV cache 44.0 GiB
  * (the draft's 4.00 GiB; 199 MiB per request on each GPU)".
  */
-export function memoryText(x: InferencePointJson, prefix?: SharedPrefixKv): string {
-  const perRequest = perRequestText(x, prefix);
+export function memoryText(x: InferencePointJson): string {
+  const perRequest = perRequestText(x);
   const spec = x.speculation;
   const whole = `${formatBytes(x.totalBytesPerGpu)} of ${formatBytes(x.capacityBytes)}`;
   if (spec === undefined) return `${whole}: weights ${formatBytes(x.weightsBytesPerGpu)}, KV cache ${formatBytes(x.kvCacheBytesPerGpu)} (${perRequest})`;
