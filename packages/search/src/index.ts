@@ -34,5 +34,7 @@ export type { LoadedPoint, ServingLoad } from './inference/serving-load.ts';
 export type { Speculation } from './inference/speculative.ts';
 export { draftTensor, tokensPerStep } from './inference/speculative.ts';
 export { admissionWaitSeconds, erlangC, servingLoad } from './inference/serving-load.ts';
+export type { ServingCost } from './inference/serving-cost.ts';
+export { servingCost } from './inference/serving-cost.ts';
 export type { InferenceSearch, InferencePlanResult } from './inference/frontier.ts';
 export { planInference, latencyThroughputFrontier } from './inference/frontier.ts';

@@ -4,7 +4,7 @@ import { object, optional } from '../schema/object.ts';
 import { boolean, enumOf, integer, literal, number, string } from '../schema/scalars.ts';
 import type { JsonSchema, Schema } from '../schema/types.ts';
 import { jsonSchemaDocument, validate, type Validation } from '../schema/validate.ts';
-import { count, issuesSchema, message, open, seconds } from './response-parts.ts';
+import { cost, count, issuesSchema, message, open, seconds } from './response-parts.ts';
 import type { InferencePointJson, InferenceResponseJson } from './inference.ts';
 
 /** The request lists at most 16 tensor and 16 pipeline degrees (inferenceRequestSchema): 256 shapes. */
@@ -43,6 +43,10 @@ const inferencePoint: Schema<InferencePointJson> = object({
     queueSeconds: seconds('Mean wait for a slot before the prompt is admitted'),
     firstTokenSeconds: seconds('Time to first token with that wait'),
   }, { ...open, description: 'With requestsPerSecond: what serving that rate takes of this point.' })),
+  cost: optional(object({
+    perMillionOutputTokens: cost('A million generated tokens (their GPUs\' time, the prompts\' prefill included; with requestsPerSecond at the load served)'),
+    perHour: optional(cost('With requestsPerSecond: an hour of the GPUs the rate needs')),
+  }, { ...open, description: 'With pricePerGpuHour: what serving costs at that price.' })),
   speculation: optional(object({
     draftTokens: count('γ: tokens the draft proposes a step.'),
     acceptanceRate: number({ greaterThan: 0, max: 1, description: 'α: the chance the target accepts each draft token.' }),

@@ -1,5 +1,5 @@
 import { planInference, type InferenceAnswer, type InferenceBatching, type InferenceEstimate } from '@trainplan/search';
-import { formatGrouped, formatPercent, formatSeconds, million } from '@trainplan/units';
+import { formatGrouped, formatPercent, formatSeconds, million, thousand } from '@trainplan/units';
 import { issuesMessage } from '../problem.ts';
 import { array } from '../schema/compose.ts';
 import { defaultedLater, object, optional, withDefault } from '../schema/object.ts';
@@ -32,6 +32,7 @@ export interface InferenceRequest {
   maxDecodeSecondsPerToken?: number;
   maxPrefillSeconds?: number;
   requestsPerSecond?: number;
+  pricePerGpuHour?: number;
   speculative?: { draftModel: string | ResolvedModelObject; draftTokens: number; acceptanceRate: number };
 }
 
@@ -98,6 +99,9 @@ export const inferenceRequestSchema: Schema<InferenceRequest> = object({
     + 'its load: the replicas the rate needs of it (Poisson arrivals spread evenly over them, each replica an M/D/b queue of b slots held O iterations), '
     + 'their utilization and the mean wait for a slot (Erlang C with the Allen–Cunneen correction); the best plan is the one needing the fewest GPUs '
     + '(at most gpus, when given), and maxPrefillSeconds bounds the first token with the wait.' })),
+  pricePerGpuHour: optional(number({ greaterThan: 0, max: thousand(100), description: 'Price of one GPU-hour: every point then gives what a million '
+    + 'generated tokens cost at it (their GPUs\' time, the prompts\' prefill included; static batching over a whole batch\'s life), and with '
+    + 'requestsPerSecond at the load served (idle slots paid too) and what an hour of the GPUs it needs costs.' })),
 }, { expected: 'an inference request object', description: 'Serving a model: latency, KV cache, batch and throughput per TP and PP choice.' });
 
 export const inferenceRequestJsonSchema = /* @__PURE__ */ jsonSchemaDocument(inferenceRequestSchema, {
@@ -131,6 +135,8 @@ export interface InferencePointJson {
   };
   /** With requestsPerSecond: the replicas the rate needs of this point, their GPUs and utilization, the wait for a slot and the first token with it. */
   load?: { requestsPerSecond: number; replicas: number; gpus: number; utilization: number; queueSeconds: number; firstTokenSeconds: number };
+  /** With pricePerGpuHour, in its currency: a million generated tokens, and with requestsPerSecond an hour of the GPUs the rate needs. */
+  cost?: { perMillionOutputTokens: number; perHour?: number };
   prefillSeconds: number; decodeStepSeconds: number; tokensPerSecondPerGpu: number;
   weightsBytesPerGpu: number; kvCacheBytesPerGpu: number; totalBytesPerGpu: number; capacityBytes: number; maxBatch: number; memoryBound: boolean;
 }
@@ -159,6 +165,7 @@ const point = (e: InferenceEstimate, gpus: number | undefined): InferencePointJs
   ...(e.shape.gpuMemoryUtilization !== undefined && { usableBytesPerGpu: e.usableBytes }),
   ...(e.load !== undefined && { load: { ...e.load } }),
   ...(e.speculation !== undefined && { speculation: { ...e.speculation } }),
+  ...(e.cost !== undefined && { cost: { ...e.cost } }),
 });
 
 const shapeJson = (tensor: number, pipeline: number, a: InferenceAnswer, gpus: number | undefined) => (a.ok

@@ -3,6 +3,7 @@ import { formatGrouped, formatSeconds } from '@trainplan/units';
 import type { InferenceBatching } from './continuous-batching.ts';
 import type { InferenceAnswer, InferenceBase, InferenceEstimate } from './inference-plan.ts';
 import { estimateInference } from './inference-plan.ts';
+import { servingCost } from './serving-cost.ts';
 import { servingLoad } from './serving-load.ts';
 import type { Speculation } from './speculative.ts';
 import { powersOfTwoUpTo } from '../search-space.ts';
@@ -43,6 +44,8 @@ export interface InferenceSearch {
    * at most those), ties to the higher tokens/s per GPU.
    */
   readonly requestsPerSecond?: number;
+  /** A price per GPU-hour: every point then carries its cost (servingCost), in that price's currency. */
+  readonly pricePerGpuHour?: number;
 }
 
 export interface InferencePlanResult {
@@ -109,7 +112,8 @@ export function planInference(base: InferenceBase, search: InferenceSearch): Inf
       for (const batch of batches) {
         const e = estimateInference(base, { ...shape, batch }, memo);
         if (e.ok) {
-          const point = search.requestsPerSecond === undefined ? e : withLoad(e, search.requestsPerSecond, search.maxPrefillSeconds);
+          const loaded = search.requestsPerSecond === undefined ? e : withLoad(e, search.requestsPerSecond, search.maxPrefillSeconds);
+          const point = search.pricePerGpuHour === undefined ? loaded : { ...loaded, cost: servingCost(loaded, search.pricePerGpuHour) };
           points.push(point);
           largest = point;
         }

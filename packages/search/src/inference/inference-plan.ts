@@ -4,6 +4,7 @@ import { kernelContext, layerComputeCost, layerProfile, peak16, resolveCalibrati
 import { GiB, type Bytes, type Seconds } from '@trainplan/units';
 import { planFor, type SearchBase } from '../candidate.ts';
 import { cachedPrefixTokens, uncachedAttentionFraction } from './prefix-cache.ts';
+import type { ServingCost } from './serving-cost.ts';
 import type { ServingLoad } from './serving-load.ts';
 import { draftTensor, tokensPerStep, type Speculation } from './speculative.ts';
 import { bytesPerValue, decodeLayer, decodeLogitsSeconds } from './decode-layer.ts';
@@ -91,6 +92,8 @@ export interface InferenceEstimate {
   readonly memoryBound: boolean;
   /** With a request rate (planInference's requestsPerSecond): the replicas it needs of this point and their wait for a slot. */
   readonly load?: ServingLoad;
+  /** With a price per GPU-hour (planInference's pricePerGpuHour): what a million generated tokens cost, and with a rate an hour of its GPUs. */
+  readonly cost?: ServingCost;
   /** With speculative decoding: its figures (the weights and KV cache above include the draft's). */
   readonly speculation?: SpeculationFigures;
 }
