@@ -6,11 +6,11 @@ import { EXIT } from '../exit-codes.ts';
 import { printAnswer, requestCommand } from '../request-command.ts';
 import type { FlagSpec, FlagValues } from '../flags.ts';
 import { renderTable } from '../format/table.ts';
-import { count, defined, machineFields, MACHINE_FLAGS, number, tokenLength } from '../search-flags.ts';
+import { count, defined, machineFields, MACHINE_FLAGS, money, number, tokenLength } from '../search-flags.ts';
 import { usageLine } from '../format/usage-line.ts';
 
 const SYNOPSIS = 'trainplan inference --model ID --gpu ID --prompt N --output N [--max-token-ms L] [--max-ttft-s S] '
-  + '[--batching static|continuous] [--prefill-chunk N] [--shared-prefix N] [--rate R] [--draft-model ID --draft-tokens N --acceptance A] [--gpus N] [--gpu-memory-utilization F] [--precision bf16|fp16|fp8] [--json]';
+  + '[--batching static|continuous] [--prefill-chunk N] [--shared-prefix N] [--rate R] [--draft-model ID --draft-tokens N --acceptance A] [--gpus N] [--gpu-memory-utilization F] [--precision bf16|fp16|fp8] [--price P] [--json]';
 
 const FLAGS: Record<string, FlagSpec> = {
   ...MACHINE_FLAGS,
@@ -27,6 +27,7 @@ const FLAGS: Record<string, FlagSpec> = {
   'draft-tokens': { type: 'string', valueName: 'a token count' },
   acceptance: { type: 'string', valueName: 'a fraction above 0 and at most 1' },
   gpus: { type: 'string', valueName: 'a count of GPUs' },
+  price: { type: 'string', valueName: 'a price per GPU-hour' },
   'gpu-memory-utilization': { type: 'string', valueName: 'a fraction of each GPU\'s memory, above 0 and at most 1' },
 };
 
@@ -59,6 +60,8 @@ Options:
                          the fraction of each GPU's memory the server may use, the rest left
                          free (vLLM's flag of that name, 0.9 there); default 1, all of it
       --precision P      weights and KV cache: bf16 (default), fp16 or fp8
+      --price P          price of one GPU-hour, e.g. 2.5 for US$2.50: adds what a million generated
+                         tokens cost (and with --rate, an hour of the GPUs), in the same currency
       --gpus-per-node N, --network ID   override the system's
   -i, --input FILE|-     the whole request as JSON instead of flags
       --json             print the JSON answer
@@ -81,7 +84,7 @@ Examples:
       --draft-model llama3.2-1b --draft-tokens 4 --acceptance 0.7
 `;
 
-const REQUEST_FLAGS = ['model', 'gpu', 'prompt', 'output', 'precision', 'max-token-ms', 'max-ttft-s', 'batching', 'prefill-chunk', 'shared-prefix', 'rate', 'draft-model', 'draft-tokens', 'acceptance', 'gpus', 'gpu-memory-utilization', 'gpus-per-node', 'network'];
+const REQUEST_FLAGS = ['model', 'gpu', 'prompt', 'output', 'precision', 'max-token-ms', 'max-ttft-s', 'batching', 'prefill-chunk', 'shared-prefix', 'rate', 'draft-model', 'draft-tokens', 'acceptance', 'gpus', 'gpu-memory-utilization', 'price', 'gpus-per-node', 'network'];
 
 const MS = 1000;
 const bound = (field: 'maxDecodeSecondsPerToken' | 'maxPrefillSeconds') =>
@@ -125,19 +128,29 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
       gpuMemoryUtilization: number(v, 'gpu-memory-utilization'),
       maxDecodeSecondsPerToken: typeof tokenMs === 'number' ? tokenMs / MS : tokenMs,
       maxPrefillSeconds: number(v, 'max-ttft-s'),
+      pricePerGpuHour: money(v, 'price'),
     }),
   };
 }
 
-const row = (p: InferencePointJson): string[] => [
+/** What a million generated tokens cost on a point, with --price ("13.7"); a dash without a figure. */
+const costCell = (p: InferencePointJson): string => (p.cost === undefined ? '—' : rate(p.cost.perMillionOutputTokens));
+
+const row = (p: InferencePointJson, priced: boolean): string[] => [
   String(p.tensor), String(p.pipeline), formatGrouped(p.batch), formatSeconds(p.prefillSeconds), `${(p.decodeStepSeconds * MS).toFixed(1)} ms`,
-  rate(p.tokensPerSecondPerGpu), formatBytes(p.kvCacheBytesPerGpu), formatBytes(p.totalBytesPerGpu), formatGrouped(p.maxBatch), '',
+  rate(p.tokensPerSecondPerGpu), formatBytes(p.kvCacheBytesPerGpu), formatBytes(p.totalBytesPerGpu), formatGrouped(p.maxBatch),
+  ...(priced ? [costCell(p)] : []), '',
 ];
-const HEADER = ['TP', 'PP', 'batch', 'first token', 'per token', 'tokens/s/GPU', 'KV cache', 'memory', 'max batch', ''];
-const ALIGN = ['right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'] as const;
+const FIGURES = ['TP', 'PP', 'batch', 'first token', 'per token', 'tokens/s/GPU', 'KV cache', 'memory', 'max batch'];
 /** A TP × PP shape that cannot serve: dashes in the figures, the reason in the last column. */
-const unservable = (tensor: number, pipeline: number, message: string): string[] =>
-  [String(tensor), String(pipeline), '—', '—', '—', '—', '—', '—', '—', message];
+const unservable = (tensor: number, pipeline: number, message: string, priced: boolean): string[] =>
+  [String(tensor), String(pipeline), ...Array<string>(FIGURES.length - 2 + (priced ? 1 : 0)).fill('—'), message];
+
+/** A table of points (or of shapes' rows), with a cost column when the request gave --price. */
+function pointTable(rows: readonly string[][], priced: boolean): string[] {
+  const header = [...FIGURES, ...(priced ? ['cost/M tokens'] : []), ''];
+  return renderTable([header, ...rows], { align: [...header.slice(0, -1).map(() => 'right' as const), 'left'] });
+}
 
 /**
  * The latency bounds a request sets, in words ("≤ 30.0 ms per token"), or undefined when it sets none.
@@ -159,7 +172,7 @@ function bestText(p: InferencePointJson): string {
     : ` · speculative decoding: ${rate(p.speculation.tokensPerStep)} tokens a step (${p.speculation.draftTokens} drafted, ${formatPercent(p.speculation.acceptanceRate, 0)} accepted)`;
   const batching = `${p.batching ?? 'static'} batching${prefill === '' ? '' : ` (${prefill})`}${spec}`;
   const perGpu = `${rate(p.tokensPerSecondPerGpu)} tokens/s/GPU`;
-  const perToken = `${formatSeconds(p.decodeStepSeconds)} per token`;
+  const perToken = `${formatSeconds(p.decodeStepSeconds)} per token${p.cost === undefined ? '' : `, ${rate(p.cost.perMillionOutputTokens)} per million generated tokens`}`;
   if (p.replicas === undefined) return `TP ${p.tensor} · PP ${p.pipeline} · batch ${formatGrouped(p.batch)} · ${batching}: ${perGpu}, ${perToken}`;
   const gpus = p.replicas * p.gpus;
   return `${plural(p.replicas, 'replica', 'replicas')} of TP ${p.tensor} · PP ${p.pipeline} · batch ${formatGrouped(p.batch)} each · ${batching}: `
@@ -174,7 +187,8 @@ function loadText(p: InferencePointJson): string[] {
   const load = p.load;
   if (load === undefined) return [];
   return [`${rate(load.requestsPerSecond)} requests/s take ${plural(load.replicas, 'replica', 'replicas')} (${plural(load.gpus, 'GPU', 'GPUs')}), `
-    + `${formatPercent(load.utilization, 0)} loaded: ${formatSeconds(load.queueSeconds)} on average for a slot, the first token in ${formatSeconds(load.firstTokenSeconds)}`];
+    + `${formatPercent(load.utilization, 0)} loaded: ${formatSeconds(load.queueSeconds)} on average for a slot, the first token in ${formatSeconds(load.firstTokenSeconds)}`
+    + `${p.cost?.perHour === undefined ? '' : `; their GPUs cost ${rate(p.cost.perHour)} an hour`}`];
 }
 
 /** "each GPU may use 71.6 GiB of its 79.6 GiB (90%)", when the request holds memory back (gpuMemoryUtilization). */
@@ -187,6 +201,7 @@ function usableText(a: Extract<InferenceResponseJson, { ok: true }>): string[] {
 /** The report; `bounds` is the request's latency bounds in words (boundsText), absent when it sets none. */
 export function formatInferenceReport(a: Extract<InferenceResponseJson, { ok: true }>, bounds?: string): string {
   const headline = bounds === undefined ? 'highest throughput (no latency bound given)' : `best under the bounds (${bounds})`;
+  const priced = [...a.frontier, ...a.byShape.flatMap((s) => (s.ok ? [s.largestBatch] : []))].some((p) => p.cost !== undefined);
   const lines = [
     `serving ${plural(a.promptTokens, 'prompt token', 'prompt tokens')} + ${plural(a.outputTokens, 'output token', 'output tokens')} per sequence`,
     ...usableText(a),
@@ -196,10 +211,10 @@ export function formatInferenceReport(a: Extract<InferenceResponseJson, { ok: tr
       : a.unservable === undefined ? [`no plan meets the latency bounds${bounds === undefined ? '' : ` (${bounds})`}${a.closest ? `: ${a.closest.why}` : ''}`] : []),
     '',
     'largest batch per TP × PP:',
-    ...renderTable([HEADER, ...a.byShape.map((s) => (s.ok ? row(s.largestBatch) : unservable(s.tensor, s.pipeline, s.message)))], { align: ALIGN }),
+    ...pointTable(a.byShape.map((s) => (s.ok ? row(s.largestBatch, priced) : unservable(s.tensor, s.pipeline, s.message, priced))), priced),
     '',
     'throughput-versus-latency frontier:',
-    ...renderTable([HEADER, ...a.frontier.map(row)], { align: ALIGN }),
+    ...pointTable(a.frontier.map((p) => row(p, priced)), priced),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -1,4 +1,5 @@
 import { inferenceRequestJsonSchema, validateInferenceResponse } from '@trainplan/protocol';
+import { formatGrouped } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/main.ts';
 import { fakeIo } from '../support/fake-io.ts';
@@ -86,6 +87,21 @@ describe('trainplan inference', () => {
     const k = JSON.parse((await cli([...base, '--prompt', '2k', '--output', '1k'])).out);
     expect([k.promptTokens, k.outputTokens]).toEqual([2048, 1024]);
     expect(k).toEqual(JSON.parse((await cli([...base, '--prompt', '2048', '--output', '1024'])).out));
+  });
+
+  it('--price: the best line, a table column and --json give what a million generated tokens cost; with --rate, an hour of the GPUs', async () => {
+    const a = JSON.parse((await cli([...LLAMA, '--max-token-ms', '50', '--price', '$2', '--json'])).out);
+    expect(a.best.cost.perMillionOutputTokens).toBeGreaterThan(0);
+    const { code, out } = await cli([...LLAMA, '--max-token-ms', '50', '--price', '$2']);
+    expect(code).toBe(0);
+    const perMillion = formatGrouped(a.best.cost.perMillionOutputTokens, 3);
+    expect(out.split('\n')[2]).toMatch(new RegExp(`, ${perMillion.replace('.', '\\.')} per million generated tokens$`));
+    expect(out).toMatch(/\n\s+TP\s+PP\s+batch .* max batch\s+cost\/M tokens\n/);
+    const rate = await cli(['inference', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--prompt', '2048', '--output', '256',
+      '--batching', 'continuous', '--rate', '100', '--price', '2.5']);
+    expect(rate.out).toMatch(/\n100 requests\/s take .*; their GPUs cost [\d.,]+ an hour\n/);
+    // Without --price, no cost column.
+    expect((await cli(LLAMA)).out).not.toContain('cost/M tokens');
   });
 
   it('"1 prompt token", not "1 prompt tokens"', async () => {
