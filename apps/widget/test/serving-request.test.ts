@@ -21,8 +21,8 @@ describe('the serving form → an inference request', () => {
   });
 
   it('leaves blank optional fields out, so the protocol\'s defaults apply (precision by GPU, no GPU count, no bounds, whole prompts)', () => {
-    const r = request({ precision: '', 'kv-cache': '', gpus: ' ', rate: ' ', 'max-token-ms': '', 'max-ttft': '', 'prefill-chunk': '', 'shared-prefix': '', 'gpu-memory': '' });
-    for (const key of ['precision', 'kvCachePrecision', 'gpus', 'requestsPerSecond', 'maxDecodeSecondsPerToken', 'maxPrefillSeconds', 'prefillChunkTokens', 'sharedPrefixTokens', 'gpuMemoryUtilization']) {
+    const r = request({ precision: '', 'kv-cache': '', price: '', gpus: ' ', rate: ' ', 'max-token-ms': '', 'max-ttft': '', 'prefill-chunk': '', 'shared-prefix': '', 'gpu-memory': '' });
+    for (const key of ['precision', 'kvCachePrecision', 'pricePerGpuHour', 'gpus', 'requestsPerSecond', 'maxDecodeSecondsPerToken', 'maxPrefillSeconds', 'prefillChunkTokens', 'sharedPrefixTokens', 'gpuMemoryUtilization']) {
       expect(r).not.toHaveProperty(key);
     }
   });
@@ -110,6 +110,8 @@ describe('the serving form → an inference request', () => {
     expect(spec('gpu-memory').max).toBe(schema('gpuMemoryUtilization').maximum);
     expect(spec('rate').max).toBe(schema('requestsPerSecond').maximum);
     expect(spec('rate').above).toBe(schema('requestsPerSecond').exclusiveMinimum);
+    expect(spec('price').max).toBe(schema('pricePerGpuHour').maximum);
+    expect(spec('price').above).toBe(schema('pricePerGpuHour').exclusiveMinimum);
     expect(spec('max-ttft').max).toBe(schema('maxPrefillSeconds').maximum);
     expect(spec('max-token-ms').max).toBe(schema('maxDecodeSecondsPerToken').maximum! * 1000);
     // One past the bound is refused beside the field, in its unit, before the protocol sees it.

@@ -54,6 +54,18 @@ describe('the serving view of an answer', () => {
     expect(answer.best!.totalBytesPerGpu).toBeLessThanOrEqual(answer.best!.usableBytesPerGpu!);
   });
 
+  it('with a price, a million output tokens\' cost (the GPUs\' time over their tokens), and with a rate the hour of its GPUs; without one, neither', () => {
+    const { answer, view } = ask({ price: '2.5', 'max-token-ms': '50' });
+    const best = answer.best!;
+    expect(figure(stat(view, 'cost').value)).toBeCloseTo((1e6 * 2.5) / 3600 / best.tokensPerSecondPerGpu, 2);
+    expect(stat(view, 'cost').label).toBe('per million output tokens');
+    expect(view.stats.some((s) => s.name === 'cost-hour')).toBe(false);
+    const rated = ask({ price: '2.5', rate: '10', 'max-token-ms': '50' });
+    expect(figure(stat(rated.view, 'cost-hour').value)).toBe(rated.answer.best!.load!.gpus * 2.5);
+    expect(stat(rated.view, 'cost').label).toMatch(/at this load/);
+    expect(ask().view.stats.some((s) => s.name === 'cost')).toBe(false);
+  });
+
   it('gives each user one token per decode step (tokens/s per user × time per token = 1) and a replica its GPUs\' tokens', () => {
     const { answer, view } = ask({ 'max-token-ms': '50' });
     const best = answer.best!;

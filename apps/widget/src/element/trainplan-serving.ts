@@ -13,7 +13,7 @@ type Served = Extract<InferenceResponseJson, { ok: true }>;
 /**
  * `<trainplan-serving>`: "how do I serve model X on GPU Y" for any page. Attributes preset the request
  * (serving/serving-fields.ts: model, gpu, precision, kv-cache, prompt, output, batching, prefill-chunk, shared-prefix,
- * gpus, rate, max-token-ms, max-ttft, gpu-memory, draft-model, draft-tokens, acceptance; custom shapes as the
+ * gpus, rate, price, max-token-ms, max-ttft, gpu-memory, draft-model, draft-tokens, acceptance; custom shapes as the
  * estimator's: model="custom" layers hidden-size heads kv-heads ffn vocab gated, and seq, blank for the context,
  * prompt + output); `api="https://…"` asks a trainplan API (POST /v1/inference) instead of computing in the page;
  * `theme="light|dark"` overrides prefers-color-scheme.

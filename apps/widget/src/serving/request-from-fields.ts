@@ -45,6 +45,7 @@ export function inferenceRequestFromFields(values: FieldValues): ServingRequestR
       ...(num('gpus') !== undefined ? { gpus: num('gpus') } : {}),
       ...(num('rate') !== undefined ? { requestsPerSecond: num('rate') } : {}),
       ...(num('gpu-memory') !== undefined ? { gpuMemoryUtilization: num('gpu-memory') } : {}),
+      ...(num('price') !== undefined ? { pricePerGpuHour: num('price') } : {}),
       ...(tokenMs !== undefined ? { maxDecodeSecondsPerToken: ms(tokenMs) } : {}),
       ...(ttft !== undefined ? { maxPrefillSeconds: seconds(ttft) } : {}),
       ...(v['draft-model'] ? { speculative: { draftModel: v['draft-model'] as string, draftTokens: num('draft-tokens')!, acceptanceRate: num('acceptance')! } } : {}),
@@ -54,7 +55,7 @@ export function inferenceRequestFromFields(values: FieldValues): ServingRequestR
 
 const PATH_TO_FIELD: Readonly<Record<string, string>> = {
   ...SHAPE_PATH_TO_FIELD, cluster: 'gpu', 'cluster.gpu': 'gpu', precision: 'precision', kvCachePrecision: 'kv-cache', promptTokens: 'prompt', outputTokens: 'output',
-  batching: 'batching', prefillChunkTokens: 'prefill-chunk', sharedPrefixTokens: 'shared-prefix', gpus: 'gpus', requestsPerSecond: 'rate', gpuMemoryUtilization: 'gpu-memory', maxDecodeSecondsPerToken: 'max-token-ms', maxPrefillSeconds: 'max-ttft',
+  batching: 'batching', prefillChunkTokens: 'prefill-chunk', sharedPrefixTokens: 'shared-prefix', gpus: 'gpus', requestsPerSecond: 'rate', pricePerGpuHour: 'price', gpuMemoryUtilization: 'gpu-memory', maxDecodeSecondsPerToken: 'max-token-ms', maxPrefillSeconds: 'max-ttft',
   speculative: 'draft-model', 'speculative.draftModel': 'draft-model', 'speculative.draftTokens': 'draft-tokens', 'speculative.acceptanceRate': 'acceptance',
 };
 

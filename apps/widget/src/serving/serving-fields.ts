@@ -1,13 +1,13 @@
 import { GPU_IDS, MODEL_IDS } from '@trainplan/presets';
 import { MAX_DRAFT_TOKENS } from '@trainplan/protocol';
-import { hours, million, toMs } from '@trainplan/units';
+import { hours, million, thousand, toMs } from '@trainplan/units';
 import { ids, type FieldSpec, type FieldValues } from '../form/fields.ts';
 import { CUSTOM_OPTION, SEQ_FIELD, SHAPE_DEFAULTS, SHAPE_FIELDS } from '../form/model-shape.ts';
 
 /**
  * `<trainplan-serving>`'s inputs as data: each name is also its attribute (`model="llama3-70b"
  * max-token-ms="50"`). The bounds are the inference request schema's (@trainplan/protocol, inference.ts:
- * prompt and output up to 10 M tokens, latency bounds up to an hour, up to 65,536 GPUs and a million requests/s,
+ * prompt and output up to 10 M tokens, latency bounds up to an hour, up to 65,536 GPUs and a million requests/s, a price up to 100,000,
  * 1 to 16 draft tokens), checked here in the field's own unit, so "at most 3600000" is said beside a field in ms
  * rather than 3600 (seconds). test/serving-request.test.ts holds them to the schema. A custom shape (`model="custom" layers="80"
  * hidden-size="8192" …`) takes the estimator's attributes, form/model-shape.ts.
@@ -16,6 +16,7 @@ const MAX_TOKENS = million(10);
 const MAX_BOUND_SECONDS = hours(1);
 const MAX_GPUS = 65_536;
 const MAX_REQUESTS_PER_SECOND = million(1);
+const MAX_PRICE_PER_GPU_HOUR = thousand(100);
 
 // Speculative decoding has a fieldset of its own: in Requests' grid (dense flow), γ filled the gap before its draft
 // model's full-width row.
@@ -54,6 +55,8 @@ export const SERVING_FIELDS: readonly FieldSpec[] = [
   { name: 'rate', label: 'Requests/s', kind: 'number', above: 0, max: MAX_REQUESTS_PER_SECOND, optional: true, group: 'limits', hint: 'none' },
   { name: 'max-token-ms', label: 'Per token ≤ (ms)', kind: 'number', above: 0, max: toMs(MAX_BOUND_SECONDS), optional: true, group: 'limits', hint: 'no bound' },
   { name: 'max-ttft', label: 'First token ≤ (s)', kind: 'number', above: 0, max: MAX_BOUND_SECONDS, optional: true, group: 'limits', hint: 'no bound' },
+  // A price per GPU-hour, any currency: each plan then says what a million generated tokens cost at it.
+  { name: 'price', label: 'Price per GPU-hour', kind: 'number', above: 0, max: MAX_PRICE_PER_GPU_HOUR, optional: true, group: 'limits', hint: 'no cost' },
   // vLLM's gpu_memory_utilization: the fraction of each GPU's memory the server may fill.
   { name: 'gpu-memory', label: 'GPU memory used (0–1)', kind: 'number', above: 0, max: 1, optional: true, group: 'limits', hint: 'all' },
 ];
@@ -67,7 +70,7 @@ export const SERVING_FIELD_NAMES: readonly string[] = SERVING_FIELDS.map((f) => 
  */
 export const SERVING_DEFAULTS: FieldValues = {
   model: 'llama3-70b', ...SHAPE_DEFAULTS, seq: '', gpu: 'h100-sxm', precision: '', 'kv-cache': '', prompt: '2048', output: '512', batching: 'continuous', 'prefill-chunk': '', 'shared-prefix': '', 'gpu-memory': '',
-  gpus: '', rate: '', 'max-token-ms': '', 'max-ttft': '',
+  gpus: '', rate: '', price: '', 'max-token-ms': '', 'max-ttft': '',
   // No draft model, so no speculation; choosing one starts from the protocol's worked example, 4 drafted tokens
   // accepted with chance 0.7 (mid-range of the 0.5–0.9 Leviathan et al. 2023 report). Values, not placeholders:
   // they are what is sent.

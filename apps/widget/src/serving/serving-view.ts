@@ -65,6 +65,15 @@ function loadStats(load: Load, givenGpus: number | undefined): Stat[] {
 }
 
 /**
+ * What the point costs at the request's price per GPU-hour, in its currency (none is named): a million generated
+ * tokens (their GPUs' time, the prompts' prefill included), and with a rate the hour of the GPUs it needs.
+ */
+const costStats = (c: NonNullable<InferencePointJson['cost']>): Stat[] => [
+  stat('cost', rate(c.perMillionOutputTokens), c.perHour === undefined ? 'per million output tokens' : 'per million output tokens at this load (idle slots paid)'),
+  ...(c.perHour === undefined ? [] : [stat('cost-hour', rate(c.perHour), 'per hour for the GPUs the rate needs')]),
+];
+
+/**
  * What speculative decoding makes of a step: the tokens it yields on average, (1 − α^(γ+1))/(1 − α) (Leviathan
  * et al. 2023), from γ drafted tokens each accepted with chance α. The time per output token is already the
  * step over those tokens, the draft's γ steps included.
@@ -96,6 +105,7 @@ export function pointStats(p: InferencePointJson, closest = false): Stat[] {
     stat('gpu-rate', rate(p.tokensPerSecondPerGpu), 'tokens/s per GPU'),
     stat('user-rate', rate(1 / p.decodeStepSeconds), 'tokens/s per user'),
     stat('total-rate', rate(p.tokensPerSecondPerGpu * gpus), p.replicas === undefined ? 'tokens/s per replica' : `tokens/s on the ${countOf(gpus, 'GPU')}`),
+    ...(p.cost === undefined ? [] : costStats(p.cost)),
     stat('memory', `${formatBytes(p.totalBytesPerGpu)} of ${formatBytes(usableBytes(p))}`, p.usableBytesPerGpu === undefined ? 'memory per GPU' : 'memory per GPU (of what the server may use)'),
   ];
 }
