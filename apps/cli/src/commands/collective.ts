@@ -130,6 +130,8 @@ export function formatCollectiveTable(answer: CollectiveOkJson): string {
  * 1 KiB binary is plain bytes, exact for every size, so 1KB stays 1.00 KB rather than 1000 B.
  */
 function sizeText(bytes: number): string {
+  // A whole number of bytes under a kilobyte is that number ("8 B", as nccl-tests prints 8), not "8.00 B".
+  if (Number.isInteger(bytes) && bytes < 1000) return `${bytes} B`;
   const binary = formatBytes(bytes);
   return bytes >= 1024 && parseBytes(binary) === bytes ? binary : formatBytesDecimal(bytes);
 }
