@@ -21,7 +21,7 @@ const CONFIG = /\b(?:best|optimal|fastest|recommended|ideal|good|right)\b.*\b(?:
 const ESTIMATE = /\b(?:step[\s-]*time|mfu|hfu|throughput|tokens?\s*(?:\/|per)\s*s(?:ec(?:ond)?)?|tflop\/?s|tflops|estimate|how fast|speed|performance|iteration time)\b/;
 
 /** Facts only a serving question states (lexicon/serving.ts). */
-const SERVING_FIGURES = ['promptTokens', 'sharedPrefixTokens', 'outputTokens', 'maxTokenSeconds', 'maxFirstTokenSeconds', 'requestsPerSecond', 'concurrency', 'speculative'] as const;
+const SERVING_FIGURES = ['promptTokens', 'sharedPrefixTokens', 'outputTokens', 'maxTokenSeconds', 'maxFirstTokenSeconds', 'requestsPerSecond', 'concurrency', 'speculative', 'kvCachePrecision'] as const;
 
 /** The (normalised) text asks for help itself, or says nothing: "", "help", "hi", "usage …". */
 export const isHelpRequest = (text: string): boolean => HELP.test(text) || /^\s*(?:help|usage)\b/.test(text);

@@ -144,8 +144,10 @@ export type Take = <K extends keyof AskParameters>(field: K, value: NonNullable<
 function takeDefaultPrecision(p: AskParameters, take: Take): void {
   if (p.precision !== undefined) return;
   const gpu = gpuOf(p);
-  if (gpu === undefined || defaultPrecision(gpu) === 'bf16') take('precision', 'bf16', 'BF16 mixed precision');
-  else take('precision', 'fp16', 'FP16 mixed precision (the GPU has no BF16)');
+  // Serving with the KV cache's format stated ("fp8 kv cache"): the precision taken is the weights' alone.
+  const kv = p.kvCachePrecision === undefined ? undefined : `; the KV cache ${p.kvCachePrecision.toUpperCase()}, as asked`;
+  if (gpu === undefined || defaultPrecision(gpu) === 'bf16') take('precision', 'bf16', kv === undefined ? 'BF16 mixed precision' : `BF16 weights (no precision given${kv})`);
+  else take('precision', 'fp16', kv === undefined ? 'FP16 mixed precision (the GPU has no BF16)' : `FP16 weights (the GPU has no BF16${kv})`);
 }
 
 /** A serving question's prompt and output lengths, and an interactive service's latency bounds unless it gives one or says "offline". */

@@ -16,6 +16,7 @@ import type { AskParameters, DefaultUsed, ParsedQuestion } from './question.ts';
 import { KILO_COUNT, spelledScales } from './lexicon/numbers.ts';
 import { outOfScope } from './scope.ts';
 import { takeServing } from './lexicon/serving.ts';
+import { takeKvCachePrecision } from './lexicon/kv-cache.ts';
 import { resolveDraft } from './speculative.ts';
 
 /** Questions longer than this are refused (a chat question is a line). */
@@ -106,6 +107,10 @@ export function parse(question: string): ParsedQuestion {
   const mfu = takeStatedMfu(s);
   if (mfu?.ok === true) stated.mfu = mfu.mfu;
   else if (mfu !== undefined) problems.push(mfu.problem);
+  // Before the precision: "fp8 kv cache" is the cache's format, never the weights'.
+  const kvCache = takeKvCachePrecision(s);
+  stated.kvCachePrecision = kvCache?.kvCachePrecision;
+  if (kvCache?.problem !== undefined) problems.push(kvCache.problem);
   // Before token counts: "generate 512 tokens" is an output length, never a training budget.
   Object.assign(stated, takeServing(s));
   stated.gpuHours = takeGpuHours(s);
@@ -170,6 +175,7 @@ export function parse(question: string): ParsedQuestion {
   if (model?.assumed !== undefined && model.model !== undefined) readings.push({ field: 'model', value: model.model, text: model.assumed });
   if (customReading !== undefined && facts.customModel !== undefined) readings.push({ field: 'customModel', value: facts.customModel.shape.name ?? 'custom', text: customReading });
   if (draft?.ok === true && draft.reading !== undefined) readings.push({ field: 'draftModel', value: draft.id, text: draft.reading });
+  if (kvCache?.reading !== undefined && facts.kvCachePrecision !== undefined) readings.push({ field: 'kvCachePrecision', value: facts.kvCachePrecision, text: kvCache.reading });
   if (hardware?.assumed !== undefined) readings.push({ field: 'gpu', value: hardware.gpu, text: hardware.assumed });
   if (priced?.ok === true && priced.assumed !== undefined) readings.push({ field: 'pricePerGpuHour', value: priced.perGpuHour, text: priced.assumed });
   if (zero?.assumed !== undefined) readings.push({ field: 'zeroStage', value: zero.stage, text: zero.assumed });

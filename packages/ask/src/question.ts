@@ -70,6 +70,8 @@ export interface AskParameters {
   globalBatchSize?: number;
   seqLength?: number;
   precision?: 'fp16' | 'bf16' | 'fp8';
+  /** Serving: the KV cache's own format ("fp8 kv cache"), the protocol's kvCachePrecision; unset, the weights' precision. */
+  kvCachePrecision?: 'fp16' | 'bf16' | 'fp8';
   recompute?: 'none' | 'selective' | 'full';
   sequenceParallel?: boolean;
   /** Megatron's distributed optimizer (optimizer states sharded over data parallelism). */

@@ -11,6 +11,7 @@ import {
   draftName, SPECULATION_TRADE, speculationAssumption, speculationConfiguration, speculationFigure, speculativeOf,
 } from './serving-speculation.ts';
 import { memoryText } from './serving-memory.ts';
+import { kvCacheAssumption, precisionConfiguration } from './serving-precision.ts';
 import { perSecond, replicaRequestsPerSecond, requests, shapeText } from './serving-text.ts';
 
 /**
@@ -62,6 +63,7 @@ function requestOf(p: AskParameters, gpus: number | undefined): Record<string, u
     model: modelInputOf(p),
     cluster: { gpu: p.system ?? p.gpu ?? DEFAULT_GPU, ...(p.gpusPerNode !== undefined && { gpusPerNode: p.gpusPerNode }) },
     ...(p.precision !== undefined && { precision: p.precision }),
+    ...(p.kvCachePrecision !== undefined && { kvCachePrecision: p.kvCachePrecision }),
     promptTokens: p.promptTokens, outputTokens: p.outputTokens,
     ...(p.sharedPrefixTokens !== undefined && { sharedPrefixTokens: p.sharedPrefixTokens }),
     ...(p.maxTokenSeconds !== undefined && { maxDecodeSecondsPerToken: p.maxTokenSeconds }),
@@ -202,7 +204,7 @@ export function answerServing(q: ParsedQuestion): Answer {
   const bounds = boundsText(p);
   const base = {
     intent: q.intent, question: q.text, examples: [], data: result,
-    assumptions: [...q.defaults.map((d) => d.text), CONTINUOUS, ...prefixCaching(p, cachedPrefixOf(result)), ...speculationAssumption(spec)],
+    assumptions: [...q.defaults.map((d) => d.text), CONTINUOUS, ...kvCacheAssumption(p), ...prefixCaching(p, cachedPrefixOf(result)), ...speculationAssumption(spec)],
   };
   const without = spec === undefined ? [] : withoutSpeculation(result, p, gpus, bounds);
   const best = result.best;
@@ -218,7 +220,7 @@ export function answerServing(q: ParsedQuestion): Answer {
     return {
       ...base, ok: true, assumptions: [...base.assumptions, ...perReplica],
       headline: `${subject}: ${ASKS_FIT.test(q.text) ? 'fits; ' : ''}${planHeadline(best, gpus)}${boundsNote(bounds, p)}`,
-      configuration: `${shapeText(best)} · batch ${best.batch.toLocaleString('en-US')} · ${(p.precision ?? 'bf16').toUpperCase()} · ${lengthsText(p)}${speculationConfiguration(spec)}`,
+      configuration: `${shapeText(best)} · batch ${best.batch.toLocaleString('en-US')} · ${precisionConfiguration(p)} · ${lengthsText(p)}${speculationConfiguration(spec)}`,
       figures: [...pointFigures(best, p, gpus), ...loadFigure(best, gpus)],
       memoryPerGpuBytes: best.totalBytesPerGpu, memoryCapacityBytes: best.capacityBytes,
       notes: [...(result.warnings ?? []), ...countNote, ...fastestNote(result), ...without],

@@ -1,0 +1,72 @@
+import { runInference } from '@trainplan/protocol';
+import { describe, expect, it } from 'vitest';
+import { ask } from '../src/answer/answer.ts';
+import { parse } from '../src/parse.ts';
+import { served } from './support/serving.ts';
+
+describe('the KV cache\'s own format in a serving question (the protocol\'s kvCachePrecision)', () => {
+  it.each([
+    ['serve llama3-70b on 8 h100 with fp8 kv cache', 'fp8'],
+    ['serve llama3-70b on 8 h100 with the kv cache in fp8', 'fp8'],
+    ['serve llama3-70b on 8 h100 with an 8-bit kv cache', 'fp8'],
+    ['serve llama3-70b on 8 h100 with a quantized kv cache (fp8)', 'fp8'],
+    ['serve llama3-70b on 8 h100, kv_cache_dtype=fp8', 'fp8'],
+    ['serve llama3-70b on 8 h100 with an fp8-e4m3 kv-cache', 'fp8'],
+    ['serve llama3-70b on 8 h100 with kv cache quantized to fp8', 'fp8'],
+    ['llama3-70b on 8 h100 with a bf16 kv cache', 'bf16'],
+  ])('"%s": the cache in %s, the weights\' precision not stated', (question, kvCachePrecision) => {
+    const q = parse(question);
+    expect(q.intent).toBe('serving');
+    expect(q.problems).toEqual([]);
+    expect(q.stated.kvCachePrecision).toBe(kvCachePrecision);
+    expect(q.stated.precision).toBeUndefined();
+  });
+
+  it.each([
+    ['serve llama3-70b on 8 h100 in fp8', 'fp8', undefined],
+    ['serve llama3-70b on 8 h100 in fp8 with a bf16 kv cache', 'fp8', 'bf16'],
+    ['serve llama3-70b on 8 h100 in bf16 with fp8 kv cache', 'bf16', 'fp8'],
+    ['serve llama3-70b in fp8, how big is the kv cache', 'fp8', undefined],
+  ])('"%s": weights %s, KV cache %s', (question, precision, kvCachePrecision) => {
+    const q = parse(question);
+    expect(q.stated.precision).toBe(precision);
+    expect(q.stated.kvCachePrecision).toBe(kvCachePrecision);
+  });
+
+  it('an FP8 cache is sent as kvCachePrecision and said in the configuration and assumptions, the weights BF16', () => {
+    const { a } = served('serve llama3-70b on 8 h100 with fp8 kv cache');
+    expect(a.data).toEqual(runInference({
+      model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, precision: 'bf16', kvCachePrecision: 'fp8', promptTokens: 2048, outputTokens: 512,
+      maxDecodeSecondsPerToken: 0.2, maxPrefillSeconds: 2, gpus: 8, batching: 'continuous',
+    }));
+    expect(a.configuration).toMatch(/ · BF16 weights · FP8 KV cache · 2048 prompt tokens/);
+    expect(a.assumptions).toContain('BF16 weights (no precision given; the KV cache FP8, as asked)');
+    expect(a.assumptions.join(' ')).toMatch(/an FP8 KV cache beside BF16 weights \(vLLM's kv_cache_dtype "fp8"\): each cached token takes half the bytes/);
+  });
+
+  it('an FP8 cache holds half the bytes a request: each shape fits about twice the requests', () => {
+    const offline = (kv: string) => served(`serve llama3-70b on 8 h100 with tp 8${kv}, offline`).data.best!;
+    const [bf16, fp8] = [offline(''), offline(', fp8 kv cache')];
+    expect(fp8.kvCachePrecision).toBe('fp8');
+    expect(fp8.maxBatch / bf16.maxBatch).toBeCloseTo(2, 1);
+  });
+
+  it('plain fp8 is the weights\' precision, as before; the cache follows it, and that is said', () => {
+    const { a } = served('serve llama3-70b on 8 h100 in fp8');
+    expect((a.data as { best: object }).best).not.toHaveProperty('kvCachePrecision');
+    expect(a.configuration).toMatch(/ · FP8 · 2048 prompt tokens/);
+    expect(a.assumptions.join(' ')).toMatch(/the KV cache in FP8 too, as the weights/);
+  });
+
+  it.each([
+    ['serve llama3-70b on 8 h100 with an 8-bit kv cache', 'an 8-bit KV cache taken as FP8, one byte a value (vLLM\'s kv_cache_dtype "fp8")'],
+    ['serve llama3-70b on 8 h100 with a quantized kv cache', 'a quantized KV cache taken as FP8, one byte a value (vLLM\'s kv_cache_dtype "fp8")'],
+  ])('"%s" says how it was read', (question, reading) => {
+    expect(ask(question).assumptions).toContain(reading);
+  });
+
+  it('a 4-bit cache is declined, naming the formats planned', () => {
+    const q = parse('serve llama3-70b on 8 h100 with int4 kv cache');
+    expect(q.problems).toEqual(['an INT4 KV cache is not modelled: the KV cache is planned in FP16, BF16 or FP8 (say "fp8 kv cache")']);
+  });
+});
