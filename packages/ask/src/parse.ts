@@ -1,4 +1,5 @@
 import { GPU_IDS, modelById, networkById, systemById } from '@trainplan/presets';
+import { formatSeconds } from '@trainplan/units';
 import { compactCount } from './format.ts';
 import { classify } from './classify.ts';
 import { gpusPerNodeOf, withDefaults } from './defaults.ts';
@@ -17,6 +18,7 @@ import { KILO_COUNT, spelledScales } from './lexicon/numbers.ts';
 import { outOfScope } from './scope.ts';
 import { takeServing } from './lexicon/serving.ts';
 import { takeKvCachePrecision } from './lexicon/kv-cache.ts';
+import { findUnnamedLatencyBound, percentileReading, takeLatencyPercentiles, unnamedLatencyReading } from './lexicon/percentile.ts';
 import { resolveDraft } from './speculative.ts';
 
 /** Questions longer than this are refused (a chat question is a line). */
@@ -111,8 +113,11 @@ export function parse(question: string): ParsedQuestion {
   const kvCache = takeKvCachePrecision(s);
   stated.kvCachePrecision = kvCache?.kvCachePrecision;
   if (kvCache?.problem !== undefined) problems.push(kvCache.problem);
+  // Before the bounds: "p99 ttft 500ms" is a bound on the time to first token, its percentile said (the model's latencies are means).
+  const percentiles = takeLatencyPercentiles(s);
   // Before token counts: "generate 512 tokens" is an output length, never a training budget.
   Object.assign(stated, takeServing(s));
+  const unnamedLatency = findUnnamedLatencyBound(s);
   stated.gpuHours = takeGpuHours(s);
   Object.assign(stated, takeTokenPhrases(s));
   stated.tokens = takeTokens(s);
@@ -176,6 +181,13 @@ export function parse(question: string): ParsedQuestion {
   if (customReading !== undefined && facts.customModel !== undefined) readings.push({ field: 'customModel', value: facts.customModel.shape.name ?? 'custom', text: customReading });
   if (draft?.ok === true && draft.reading !== undefined) readings.push({ field: 'draftModel', value: draft.id, text: draft.reading });
   if (kvCache?.reading !== undefined && facts.kvCachePrecision !== undefined) readings.push({ field: 'kvCachePrecision', value: facts.kvCachePrecision, text: kvCache.reading });
+  if (percentiles.firstToken !== undefined && facts.maxFirstTokenSeconds !== undefined) {
+    readings.push({ field: 'maxFirstTokenSeconds', value: facts.maxFirstTokenSeconds, text: percentileReading(percentiles.firstToken, 'time to first token', formatSeconds(facts.maxFirstTokenSeconds)) });
+  }
+  if (percentiles.perToken !== undefined && facts.maxTokenSeconds !== undefined) {
+    readings.push({ field: 'maxTokenSeconds', value: facts.maxTokenSeconds, text: percentileReading(percentiles.perToken, 'time per output token', formatSeconds(facts.maxTokenSeconds)) });
+  }
+  if (unnamedLatency !== undefined && intent === 'serving') readings.push({ field: 'maxFirstTokenSeconds', value: unnamedLatency.trim(), text: unnamedLatencyReading(unnamedLatency) });
   if (hardware?.assumed !== undefined) readings.push({ field: 'gpu', value: hardware.gpu, text: hardware.assumed });
   if (priced?.ok === true && priced.assumed !== undefined) readings.push({ field: 'pricePerGpuHour', value: priced.perGpuHour, text: priced.assumed });
   if (zero?.assumed !== undefined) readings.push({ field: 'zeroStage', value: zero.stage, text: zero.assumed });

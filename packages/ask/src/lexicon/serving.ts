@@ -31,13 +31,18 @@ const TOKEN_COUNT = KILO_NUMBER;
 const tokenCount = (m: RegExpExecArray): number => kiloCount(m[1], m[2]);
 
 /** "ms", "s", "sec", "seconds", "milliseconds" → seconds per unit. */
-const TIME_UNIT = String.raw`(ms|msec|milliseconds?|s|secs?|seconds?)`;
+export const TIME_UNIT = String.raw`(ms|msec|milliseconds?|s|secs?|seconds?)`;
 /** In seconds, as units' ms reads milliseconds: the bound the widget and the CLI send for the same figure. */
 const secondsOf = (value: string | undefined, unit: string | undefined): number =>
   (unit !== undefined && /^m/.test(unit) ? ms(Number(value)) : Number(value));
 
+/** The names of the time to first token: "ttft", "time to first token", "first token latency". */
+export const FIRST_TOKEN_NAME = String.raw`(?:ttft|time[\s-]*to[\s-]*(?:the\s+)?first[\s-]*token|first[\s-]*token(?:\s+latency)?)`;
+/** The names of the time per output token: "tpot", "itl", "inter-token latency", "time per output token", "per-token latency". */
+export const PER_TOKEN_NAME = String.raw`(?:tpot|itl|inter[\s-]*token(?:\s+latency)?|time per (?:output )?token|per[\s-]*token latency)`;
+
 /** Words between a latency's name and its value: "ttft under 2 s", "time to first token of 500 ms", "tpot <= 50ms". */
-const BOUND_JOIN = String.raw`(?:\s*(?:of|under|below|within|less than|at most|no more than|max(?:imum)?|<=?|≤|=|:|is|in|at|~|around|about)\s*)*\s*`;
+export const BOUND_JOIN = String.raw`(?:\s*(?:of|under|below|within|less than|at most|no more than|max(?:imum)?|<=?|≤|=|:|is|in|at|~|around|about)\s*)*\s*`;
 
 export type ServingFacts = Pick<AskParameters, 'promptTokens' | 'sharedPrefixTokens' | 'outputTokens' | 'maxTokenSeconds' | 'maxFirstTokenSeconds' | 'requestsPerSecond' | 'concurrency' | 'offline'>;
 
@@ -86,12 +91,12 @@ export function takeServing(s: Scanner): ServingFacts {
   // "50 ms/token", "50 ms per output token", "TPOT 50 ms", "inter-token latency under 40 ms".
   const perToken = perUser ? undefined
     : s.take(new RegExp(String.raw`\b(${DECIMAL})\s*${TIME_UNIT}\s*(?:\/|per|a|each)\s*(?:output\s+|generated\s+)?tok(?:en)?\b`))
-      ?? s.take(new RegExp(String.raw`\b(?:tpot|itl|inter[\s-]*token(?:\s+latency)?|time per (?:output )?token|per[\s-]*token latency)${BOUND_JOIN}(${DECIMAL})\s*${TIME_UNIT}\b`));
+      ?? s.take(new RegExp(String.raw`\b${PER_TOKEN_NAME}${BOUND_JOIN}(${DECIMAL})\s*${TIME_UNIT}\b`));
   if (perUser) out.maxTokenSeconds = 1 / Number(perUser[1]);
   else if (perToken) out.maxTokenSeconds = secondsOf(perToken[1], perToken[2]);
   // "TTFT under 2 s", "time to first token of 500 ms", "first token within 1 s", "500 ms TTFT".
-  const firstToken = s.take(new RegExp(String.raw`\b(?:ttft|time[\s-]*to[\s-]*(?:the\s+)?first[\s-]*token|first[\s-]*token(?:\s+latency)?)${BOUND_JOIN}(${DECIMAL})\s*${TIME_UNIT}\b`))
-    ?? s.take(new RegExp(String.raw`\b(${DECIMAL})\s*${TIME_UNIT}\s*(?:ttft|time[\s-]*to[\s-]*(?:the\s+)?first[\s-]*token)\b`));
+  const firstToken = s.take(new RegExp(String.raw`\b${FIRST_TOKEN_NAME}${BOUND_JOIN}(${DECIMAL})\s*${TIME_UNIT}\b`))
+    ?? s.take(new RegExp(String.raw`\b(${DECIMAL})\s*${TIME_UNIT}\s*${FIRST_TOKEN_NAME}\b`));
   if (firstToken) out.maxFirstTokenSeconds = secondsOf(firstToken[1], firstToken[2]);
   // "32 concurrent requests", "concurrency of 64", "64 concurrent users": the sequences a replica decodes together.
   const concurrent = s.take(/\b(\d+)\s*(?:concurrent|simultaneous|parallel)\s*(?:requests?|users?|sequences?|streams?|sessions?)\b/)
