@@ -101,9 +101,8 @@ describe('estimateInference', () => {
     expect(pp.microBatches).toBe(2);
     expect(pp.decodeStepSeconds / tp.decodeStepSeconds - 1).toBeLessThan(0.01);
     expect(pp.decodeStepSeconds).toBeGreaterThanOrEqual(tp.decodeStepSeconds);
-    expect(pp.tokensPerSecondPerGpu / tp.tokensPerSecondPerGpu).toBeCloseTo(1, 2);
-    // Every sequence of the batch gets a token per step.
-    expect(pp.tokensPerSecondPerGpu).toBeCloseTo(2 * m / pp.decodeStepSeconds / 16, 9);
+    // Decoding (every sequence of the batch gets a token per step), tokens/s per GPU are TP 8's alone.
+    expect((2 * m / pp.decodeStepSeconds / 16) / (m / tp.decodeStepSeconds / 8)).toBeCloseTo(1, 2);
     // Reading the KV cache of 2m sequences per layer takes longer than m: the pipelined step is shorter.
     expect(pp.decodeStepSeconds).toBeLessThan(whole.decodeStepSeconds);
   });
@@ -128,7 +127,21 @@ describe('estimateInference', () => {
     const one = estimateInference(base, { ...shape, pipeline: 2, batch: 1 });
     if (!one.ok) throw new Error(one.message);
     expect(one.microBatches).toBe(1);
-    expect(one.tokensPerSecondPerGpu).toBeCloseTo(1 / one.decodeStepSeconds / 16, 9);
+    // A step of one stage after the other: no faster than the two stages' decode in turn.
+    const tp = estimateInference(base, { ...shape, batch: 1 });
+    if (!tp.ok) throw new Error(tp.message);
+    expect(one.decodeStepSeconds).toBeGreaterThanOrEqual(tp.decodeStepSeconds);
+  });
+
+  it('static batching\'s tokens/s per GPU are over a batch\'s life: b·O tokens over its prefill and O − 1 decode steps', () => {
+    const e = estimateInference(base, { ...shape, batch: 64 });
+    if (!e.ok) throw new Error(e.message);
+    const life = e.prefillSeconds + (shape.outputTokens - 1) * e.decodeStepSeconds;
+    expect(e.tokensPerSecondPerGpu).toBeCloseTo((64 * shape.outputTokens) / life / 8, 9);
+    // Long prompts and few outputs: the prefill is most of the batch's life, and decoding alone would overstate it.
+    const short = estimateInference(base, { ...shape, promptTokens: 8192, outputTokens: 16, batch: 64 });
+    if (!short.ok) throw new Error(short.message);
+    expect(short.tokensPerSecondPerGpu).toBeLessThan(0.5 * (64 / short.decodeStepSeconds / 8));
   });
 
   it('batching raises tokens/s per GPU and the per-token latency', () => {

@@ -14,11 +14,6 @@ describe('servingCost, worked by hand at $3.60 a GPU-hour ($0.001 a GPU-second)'
     expect(servingCost(point({}), 3.6).perHour).toBeUndefined();
   });
 
-  it('static batching pays the batch\'s prefill too: 64 × 500 tokens over 0.5 s + 499 × 20 ms = 10.48 s on 8 GPUs', () => {
-    const perToken = (8 * 10.48 * 0.001) / (64 * 500);
-    expect(servingCost(point({ batching: 'static' }), 3.6).perMillionOutputTokens).toBeCloseTo(1e6 * perToken, 12);
-  });
-
   it('at a request rate the GPUs the rate needs are paid busy or idle: 3 replicas (24 GPUs) for 10 requests/s of 500 tokens', () => {
     const load = { requestsPerSecond: 10, replicas: 3, gpus: 24, utilization: 0.5, queueSeconds: 0, firstTokenSeconds: 0.5 };
     const cost = servingCost(point({ load }), 3.6);

@@ -29,10 +29,12 @@ describe('trainplan inference', () => {
   });
 
   it('batches are grouped by thousands, as tokens/s are, in the headline and the tables', async () => {
-    const a = JSON.parse((await cli([...LLAMA, '--json'])).out);
+    // Continuous batching with no bound fills a deep pipeline with well over a thousand sequences.
+    const args = [...LLAMA, '--batching', 'continuous'];
+    const a = JSON.parse((await cli([...args, '--json'])).out);
     expect(a.best.batch).toBeGreaterThan(1000);
     const grouped = a.best.batch.toLocaleString('en-US');
-    const { out } = await cli(LLAMA);
+    const { out } = await cli(args);
     expect(out).toContain(` · batch ${grouped} · `);
     const shape = a.byShape.find((s: { tensor: number; pipeline: number }) => s.tensor === a.best.tensor && s.pipeline === a.best.pipeline);
     expect(out).toMatch(new RegExp(`\\n\\s+${a.best.tensor}\\s+${a.best.pipeline}\\s+${grouped}\\s.*\\s${shape.largestBatch.maxBatch.toLocaleString('en-US')}\\n`));

@@ -30,7 +30,8 @@ const inferencePoint: Schema<InferencePointJson> = object({
   prefillSeconds: seconds('Time to first token (static: the batch\'s prompts\' forward pass; continuous: a running iteration waited out, then the iterations that prefill the prompt, whole or in chunks)'),
   decodeStepSeconds: seconds('Time per generated token of a sequence (with PP: a round of the micro-batches through the stages; '
     + 'continuous: an iteration, which also prefills the prompts admitted in it)'),
-  tokensPerSecondPerGpu: number({ min: 0, description: 'Generated tokens per second per GPU.' }),
+  tokensPerSecondPerGpu: number({ min: 0, description: 'Generated tokens per second per GPU, the prompts\' prefill counted: continuous batching\'s '
+    + 'iterations carry it; static batching\'s figure is a batch\'s b·O tokens over its prefill and O − 1 decode steps.' }),
   weightsBytesPerGpu: bytes('Weights per GPU'),
   kvCacheBytesPerGpu: bytes('KV cache per GPU at this batch'),
   totalBytesPerGpu: bytes('Memory per GPU in all'),

@@ -86,7 +86,12 @@ export interface InferenceEstimate {
   readonly usableBytes: Bytes;
   /** The most sequences of this prompt + output length that fit next to the weights. */
   readonly maxBatch: number;
-  /** Generated tokens per second per GPU in steady decoding (b over the decode step, over the TP × PP GPUs). */
+  /**
+   * Generated tokens per second per GPU, over the TP × PP GPUs. Continuous batching: b over the iteration, which
+   * carries the prompts' prefill. Static batching: a batch's b·O tokens over its whole life, the prefill (which
+   * yields the first token) and O − 1 decode steps, as gptSessionBenchmark measures it; its steady decode alone
+   * (b over a step) would leave out the prefill, which a large batch of long prompts is most of.
+   */
   readonly tokensPerSecondPerGpu: number;
   /** Whether the decode step is bound by HBM traffic (true) or by the tensor cores. */
   readonly memoryBound: boolean;
@@ -288,7 +293,8 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
   }
   return {
     ok: true, shape, batching, prefillSeconds: firstToken, decodeStepSeconds: perToken, microBatches, weightsBytesPerGpu: weights + draftWeights,
-    kvCacheBytesPerGpu: kv, totalBytesPerGpu: total, capacityBytes: capacity, usableBytes: usable, maxBatch, tokensPerSecondPerGpu: b / perToken / (t * p),
+    kvCacheBytesPerGpu: kv, totalBytesPerGpu: total, capacityBytes: capacity, usableBytes: usable, maxBatch,
+    tokensPerSecondPerGpu: (batching === 'continuous' ? b / perToken : (b * outputTokens) / (firstToken + (outputTokens - 1) * perToken)) / (t * p),
     memoryBound: layer.memorySeconds >= layer.computeSeconds,
     ...(batching === 'continuous' && shape.sharedPrefixTokens !== undefined && { sharedPrefix: { cachedTokens: cached, kvCacheBytesPerGpu: kvShared } }),
     ...(spec !== undefined && draft !== undefined && {
