@@ -159,7 +159,7 @@ describe('answer: a stated configuration (runEstimate)', () => {
     const states = e.memory.weightsBytes + e.memory.gradientsBytes + e.memory.optimizerBytes;
     expect(states).toBeGreaterThanOrEqual((18 * e.parameters) / 32);
     expect(a.memoryPerGpuBytes).toBe(e.memory.totalBytes);
-    expect(a.headline).toMatch(/GiB per GPU of .*GiB \((fits|does not fit)\)/);
+    expect(a.headline).toMatch(/GiB per GPU of .*GiB \((fits|does not fit) for training\)/);
   });
 
   it('"how long … with tp 8 pp 8" uses the stated layout and days = whole steps × step time', () => {
@@ -336,7 +336,7 @@ describe('answer: counts and words', () => {
   it('"does llama 3 8b fit on a single h100" is searched on one GPU (where no layout fits), with the closest that runs', () => {
     const a = ask('does llama 3 8b fit on a single h100');
     expect(a.ok).toBe(false);
-    expect(a.headline).toMatch(/^Llama 3 8B on H100 SXM5 80GB on 1 GPU: does not fit: no configuration of 1 GPU runs: out of memory/);
+    expect(a.headline).toMatch(/^Llama 3 8B on H100 SXM5 80GB on 1 GPU: does not fit for training: no configuration of 1 GPU runs: out of memory/);
     const searched = a.data as SearchResponseJson;
     expect(searched).toMatchObject({ ok: false, reason: 'no-feasible-configuration' });
     // The closest is another cluster, and says so.
@@ -346,7 +346,7 @@ describe('answer: counts and words', () => {
 
   it.each([
     // One default layout (TP 8, no pipeline) needs 394 GiB per GPU here; the search finds the splits that fit.
-    ['does llama3.1-405b fit on 16 H200 nodes', 'memory', /^Llama 3\.1 405B on H200 SXM 141GB × 16 nodes: fits, [\d.]+ GiB per GPU of 140 GiB with the fastest plan that fits: TP \d+ · PP \d+/],
+    ['does llama3.1-405b fit on 16 H200 nodes', 'memory', /^Llama 3\.1 405B on H200 SXM 141GB × 16 nodes: fits for training, [\d.]+ GiB per GPU of 140 GiB with the fastest plan that fits: TP \d+ · PP \d+/],
     // TP 8 alone does not hold 175B on one node's worth of layout; any layout on 1024 GPUs is searched.
     ['what MFU does gpt3-175b get on 1024 A100s', 'estimate', /^GPT-3 175B on A100 SXM4 80GB × 1024 GPUs: [\d.]+ s per step, [\d.]+% MFU with the fastest plan found: TP \d+ · PP \d+/],
   ])('"%s" (%s, no layout stated) is answered by the fastest plan on that cluster', (question, intent, headline) => {

@@ -7,6 +7,7 @@ import { answerHelp } from './help-answer.ts';
 import { answerRate } from './rate-answer.ts';
 import { answerServing } from './serving-answer.ts';
 import { answerBestConfiguration, answerNodesOrTime } from './search-answer.ts';
+import { asTrainingMemory } from './training-memory.ts';
 import { hasFixedConfiguration, searchesLayout } from '../defaults.ts';
 
 /**
@@ -19,6 +20,7 @@ export function answer(q: ParsedQuestion, options: AnswerOptions = {}): Answer {
   if (q.intent === 'help' || q.problems.length > 0) return answerHelp(q);
   switch (q.intent) {
     case 'memory':
+      return asTrainingMemory(q, searchesLayout(q.intent, q.stated) ? answerBestConfiguration(q, options, publicUrl) : answerFixedConfiguration(q, publicUrl));
     case 'estimate':
       return searchesLayout(q.intent, q.stated) ? answerBestConfiguration(q, options, publicUrl) : answerFixedConfiguration(q, publicUrl);
     case 'collective':

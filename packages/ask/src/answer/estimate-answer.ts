@@ -52,7 +52,7 @@ export function answerFixedConfiguration(q: ParsedQuestion, publicUrl: PublicUrl
   // runEstimate has no price: its GPU-hours are costed here, at the question's.
   const spend = estimateSpend(p, result.timeToTrain?.gpuHours);
   const headline = q.intent === 'memory'
-    ? `${subject}: ${formatBytes(result.memory.totalBytes)} per GPU of ${formatBytes(result.memory.capacityBytes)} (${result.memory.fits ? 'fits' : 'does not fit'})`
+    ? `${subject}: ${formatBytes(result.memory.totalBytes)} per GPU of ${formatBytes(result.memory.capacityBytes)} (${result.memory.fits ? 'fits' : 'does not fit'} for training)`
     : q.intent === 'time' && result.timeToTrain !== undefined
       ? `${subject}: ${formatDays(result.timeToTrain.days)} to train ${compactCount(result.timeToTrain.tokens)} tokens on ${countOf(result.resolved.nodes, 'node')}${forCost(p, spend?.cost)}`
       : `${subject}: ${describeStep(result.stepTimeSeconds, result.mfu)}`;

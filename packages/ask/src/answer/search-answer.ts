@@ -227,7 +227,7 @@ export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOption
   const result: SearchResponseJson = runSearch(request, options.candidateBudget === undefined ? {} : { candidateBudget: options.candidateBudget });
   if (!result.ok) {
     // Out of memory is "does not fit"; a cluster no split divides (no nearestMiss) runs nothing for another reason.
-    const fit = q.intent === 'memory' && result.reason === 'no-feasible-configuration' && result.nearestMiss !== undefined ? 'does not fit: ' : '';
+    const fit = q.intent === 'memory' && result.reason === 'no-feasible-configuration' && result.nearestMiss !== undefined ? 'does not fit for training: ' : '';
     return failure(q, publicUrl, `${subjectOf(p)} on ${size}: ${fit}${result.message}`, result.closest, { assumptions, data: result });
   }
   const best: SearchPlanJson = result.best;
@@ -237,7 +237,7 @@ export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOption
   const days = best.days === undefined ? '' : `, ${formatDays(best.days)} for ${compactCount(p.tokens ?? 0)} tokens${cost}`;
   const step = `${formatSeconds(e.stepTimeSeconds)} per step, ${formatPercent(e.mfu)} MFU`;
   const headline = q.intent === 'memory'
-    ? `${subjectOf(p)} × ${size}: fits, ${formatBytes(e.memory.totalBytes)} per GPU of ${formatBytes(e.memory.capacityBytes)} with the fastest plan that fits: ${best.label} (${step})`
+    ? `${subjectOf(p)} × ${size}: fits for training, ${formatBytes(e.memory.totalBytes)} per GPU of ${formatBytes(e.memory.capacityBytes)} with the fastest plan that fits: ${best.label} (${step})`
     : q.intent === 'estimate'
       ? `${subjectOf(p)} × ${size}: ${step} with the fastest plan found: ${best.label}`
       : `Best for ${subjectOf(p)} × ${size}: ${best.label} (${step}${days})`;

@@ -1,0 +1,28 @@
+import { formatCountExact } from '@trainplan/units';
+import type { ParsedQuestion } from '../question.ts';
+import type { Answer } from './answer-types.ts';
+
+/**
+ * A memory question ("does llama 3.1 405b fit on one H200 node?") is answered as training memory: weights,
+ * gradients, optimizer states and activations. Serving holds the weights and a KV cache instead, far less, so
+ * the answer says which it is and how to ask for the other, with the question's own model and cluster.
+ */
+
+/** "serve llama3.1-405b on 1 h200 node": the serving question of a memory question's model and cluster (as parse reads them back). */
+export function servingQuestionOf(q: ParsedQuestion): string {
+  const p = q.parameters;
+  const model = p.model ?? (p.customModel === undefined ? 'the model' : `a ${formatCountExact(p.customModel.askedParameters)} model`);
+  const gpu = q.stated.system ?? q.stated.gpu;
+  const nodes = q.stated.nodes;
+  const gpus = q.stated.gpus;
+  const where = nodes !== undefined ? ` on ${nodes} ${gpu === undefined ? '' : `${gpu} `}node${nodes === 1 ? '' : 's'}`
+    : gpus !== undefined ? ` on ${gpus} ${gpu ?? `GPU${gpus === 1 ? '' : 's'}`}`
+      : gpu === undefined ? '' : ` on ${gpu}`;
+  return `serve ${model}${where}`;
+}
+
+/** The memory answer, said to be training's, with how to ask for serving's. */
+export function asTrainingMemory(q: ParsedQuestion, a: Answer): Answer {
+  const said = `memory for training (weights, gradients, optimizer states and activations); for serving, weights and KV cache only, ask "${servingQuestionOf(q)}"`;
+  return { ...a, assumptions: [said, ...a.assumptions] };
+}
