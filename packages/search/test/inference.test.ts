@@ -26,6 +26,11 @@ describe('estimateInference', () => {
     const single = estimateInference(base, { ...shape, tensor: 1, batch: 1 });
     expect(single.ok).toBe(false);
     expect(estimateInference(base, { ...shape, batch: 1 }).ok).toBe(true);
+    // The refusal's parts add up to the total it names.
+    if (single.ok) return;
+    const gib = [...single.message.matchAll(/([\d.]+) GiB/g)].map((m) => Number(m[1]));
+    expect(single.message).toMatch(/^needs [\d.]+ GiB per GPU \(weights [\d.]+ GiB, KV cache [\d.]+ GiB, runtime 2\.0 GiB\)/);
+    expect(gib[1]! + gib[2]! + gib[3]!).toBeCloseTo(gib[0]!, 0);
   });
 
   it('the largest batch fits and one more sequence does not', () => {

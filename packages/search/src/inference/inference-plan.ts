@@ -289,7 +289,7 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
     const has = usable < capacity
       ? `${gib(usable)} of the ${base.gpu.name}'s ${gib(capacity)} may be used (gpuMemoryUtilization ${shape.gpuMemoryUtilization})`
       : `the ${base.gpu.name} has ${gib(capacity)}`;
-    return fail('out-of-memory', `needs ${gib(total)} per GPU (weights ${gib(weights + draftWeights)}, KV cache ${gib(kv)}), ${has}`);
+    return fail('out-of-memory', `needs ${gib(total)} per GPU (weights ${gib(weights + draftWeights)}, KV cache ${gib(kv)}, runtime ${gib(RUNTIME_RESERVE)}), ${has}`);
   }
   return {
     ok: true, shape, batching, prefillSeconds: firstToken, decodeStepSeconds: perToken, microBatches, weightsBytesPerGpu: weights + draftWeights,
