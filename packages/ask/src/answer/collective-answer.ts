@@ -5,6 +5,7 @@ import type { ParsedQuestion } from '../question.ts';
 import type { Answer } from './answer-types.ts';
 import { answerHelp } from './help-answer.ts';
 import { gpuName } from './describe-estimate.ts';
+import { refusalWords } from './issue-words.ts';
 
 /**
  * "all-reduce 1 GB on 64 H100": one size through the protocol's runCollective (NCCL's cost model,
@@ -29,7 +30,7 @@ export function answerCollective(q: ParsedQuestion): Answer {
   const result = runCollective(request);
   const base = { intent: q.intent, question: q.text, assumptions: q.defaults.map((d) => d.text), examples: [], data: result, notes: [] as string[] };
   const subject = `${p.op} of ${formatBytesDecimal(p.bytes ?? 0)} on ${gpus} × ${gpuName(p.gpu ?? '')}`;
-  if (!result.ok) return { ...base, ok: false, headline: `${subject}: ${result.message}`, figures: [] };
+  if (!result.ok) return { ...base, ok: false, headline: `${subject}: ${refusalWords(result)}`, figures: [] };
   const row = result.rows[0];
   if (row === undefined) return { ...base, ok: false, headline: `${subject}: no answer`, figures: [] };
   return {

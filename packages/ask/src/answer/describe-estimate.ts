@@ -3,6 +3,7 @@ import { gpuById } from '@trainplan/presets';
 import { formatBytes, formatNumber, formatPercent, formatSeconds } from '@trainplan/units';
 import { compactCount, formatDays } from '../format.ts';
 import type { AnswerFigure } from './answer-types.ts';
+import { refusalWords } from './issue-words.ts';
 
 /** "NVIDIA H100 SXM5 80GB" → "H100 SXM5 80GB". */
 export const gpuName = (id: string): string => gpuById(id)?.name.replace(/^NVIDIA\s+/, '') ?? id;
@@ -55,5 +56,5 @@ export function describeInfeasible(e: EstimateInfeasible): string {
   if (e.reason === 'out-of-memory' && e.neededBytes !== undefined && e.availableBytes !== undefined) {
     return `does not fit: needs ${formatBytes(e.neededBytes)} per GPU, ${formatBytes(e.availableBytes)} available`;
   }
-  return e.message;
+  return refusalWords(e);
 }

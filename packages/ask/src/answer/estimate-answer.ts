@@ -10,6 +10,7 @@ import {
 } from './describe-estimate.ts';
 import { budgetNotes } from './budget-note.ts';
 import { fittingHeadline, fittingLayout, fittingNote, noFittingNote } from './fitting-layout.ts';
+import { issuesWords } from './issue-words.ts';
 import { costFigures, estimateSpend, forCost } from './cost.ts';
 import { listOf, statedMfuNote, statedMfuUnused } from './stated-mfu.ts';
 
@@ -36,13 +37,15 @@ export function answerFixedConfiguration(q: ParsedQuestion, publicUrl: PublicUrl
     const search = result.reason === 'out-of-memory' ? fittingLayout(q, result) : undefined;
     const fit = search !== undefined && 'fit' in search ? search.fit : undefined;
     const layers = modelShapeOf(p)?.layers;
+    const headline = `${subject}: ${describeInfeasible(result)}${fit === undefined ? '' : `; ${fittingHeadline(fit, p)}`}`;
     return {
       ...base, ok: false,
-      headline: `${subject}: ${describeInfeasible(result)}${fit === undefined ? '' : `; ${fittingHeadline(fit, p)}`}`,
+      headline,
       ...(fit !== undefined && { configuration: `closest that fits, not what was asked: ${describeConfiguration(fit.estimate)}` }),
       figures: fit === undefined ? [] : estimateFigures(fit.estimate).map((f) => ({ ...f, label: `${f.label} (closest)` })),
       notes: [
-        ...(result.issues ?? []).map((i) => `${i.path}: ${i.message}`),
+        // Issues the headline has not said already.
+        ...issuesWords(result.issues ?? []).filter((w) => !headline.includes(w)),
         ...(fit === undefined || layers === undefined ? [] : [fittingNote(fit, p, layers)]),
         ...(search === undefined || 'fit' in search ? [] : noFittingNote(search, p)),
         ...listOf(statedMfuUnused(p)),

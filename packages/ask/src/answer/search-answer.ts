@@ -14,6 +14,7 @@ import { costFigures, forCost, type Spend } from './cost.ts';
 import { describeConfiguration, estimateFigures, estimateNumbers, gpuName } from './describe-estimate.ts';
 import { frontierNotes, sizeParts, sizeText } from './frontier-notes.ts';
 import { answerHelp } from './help-answer.ts';
+import { refusalWords } from './issue-words.ts';
 import { listOf, statedMfuNote, statedMfuUnused } from './stated-mfu.ts';
 
 /**
@@ -176,7 +177,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   // runNodes's hint when the batch, not the cluster, holds the plan back (the same question at twice the batch).
   const hint = result.largerBatch === undefined ? [] : [result.largerBatch.message];
   if (!result.ok) {
-    return failure(q, publicUrl, `${subjectOf(p)}: ${result.message}`, result.closest, { assumptions, data: result, notes: hint });
+    return failure(q, publicUrl, `${subjectOf(p)}: ${refusalWords(result)}`, result.closest, { assumptions, data: result, notes: hint });
   }
   const plan = result.configuration;
   if (result.mode === 'cost-time-frontier') {
@@ -228,7 +229,7 @@ export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOption
   if (!result.ok) {
     // Out of memory is "does not fit"; a cluster no split divides (no nearestMiss) runs nothing for another reason.
     const fit = q.intent === 'memory' && result.reason === 'no-feasible-configuration' && result.nearestMiss !== undefined ? 'does not fit for training: ' : '';
-    return failure(q, publicUrl, `${subjectOf(p)} on ${size}: ${fit}${result.message}`, result.closest, { assumptions, data: result });
+    return failure(q, publicUrl, `${subjectOf(p)} on ${size}: ${fit}${refusalWords(result)}`, result.closest, { assumptions, data: result });
   }
   const best: SearchPlanJson = result.best;
   const e = best.estimate;

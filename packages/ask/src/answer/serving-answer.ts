@@ -6,6 +6,7 @@ import type { AskParameters, ParsedQuestion } from '../question.ts';
 import type { Answer, AnswerFigure } from './answer-types.ts';
 import { gpuName } from './describe-estimate.ts';
 import { answerHelp } from './help-answer.ts';
+import { refusalWords } from './issue-words.ts';
 import { firstTokenText, isLoaded, loadFigure, loadHeadline, takesText } from './serving-load.ts';
 import {
   draftName, SPECULATION_TRADE, speculationAssumption, speculationConfiguration, speculationFigure, speculativeOf,
@@ -196,7 +197,7 @@ export function answerServing(q: ParsedQuestion): Answer {
   // The GPUs the question gives to serving; undefined when it names no count.
   const gpus = clusterGpusOf(p);
   const result = runInference(requestOf(p, gpus));
-  if (!result.ok) return answerHelp(q, [result.message]);
+  if (!result.ok) return answerHelp(q, [refusalWords(result)]);
   const spec = speculativeOf(p);
   // Speculation asked with no draft to assume (speculative.ts) is said in the headline too: the plan is without it.
   const drafting = spec !== undefined ? ` with a ${draftName(spec)} draft` : p.speculative === false ? ' without speculative decoding (no draft named)' : '';

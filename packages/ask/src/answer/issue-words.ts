@@ -1,0 +1,100 @@
+import type { FieldIssue } from '@trainplan/protocol';
+import { formatIssue } from '@trainplan/protocol';
+import { requests } from './serving-text.ts';
+
+/**
+ * A protocol's refusal of a request the bot built, worded for the chat user who asked: the wire field names what
+ * they said ("requestsPerSecond: expected a number > 0, got 0" → "a request rate must be above 0 requests/s").
+ * A field with no words here keeps the protocol's own line.
+ */
+
+/** What a wire field is in a question's words, and the unit its bounds are in: a noun counted ("token": "1 token", "2 tokens"), or as written after the number ("requests/s"). */
+interface FieldWords {
+  name: string;
+  noun?: string;
+  unit?: string;
+}
+
+/** By the issue's path, array indices dropped ("batches[0]" → "batches"). */
+const WORDS: Readonly<Record<string, FieldWords>> = {
+  // Serving (the inference request).
+  requestsPerSecond: { name: 'a request rate', unit: 'requests/s' },
+  maxDecodeSecondsPerToken: { name: 'a time per output token', unit: 's' },
+  maxPrefillSeconds: { name: 'a time to first token', unit: 's' },
+  promptTokens: { name: 'a prompt', noun: 'token' },
+  outputTokens: { name: 'an output length', noun: 'token' },
+  sharedPrefixTokens: { name: 'a shared prefix', noun: 'token' },
+  batches: { name: 'the concurrent requests', unit: 'per replica' },
+  tensor: { name: 'TP (tensor parallelism)' },
+  pipeline: { name: 'PP (pipeline parallelism)' },
+  gpus: { name: 'the GPU count', noun: 'GPU' },
+  'speculative.draftTokens': { name: 'the draft tokens', unit: 'a step' },
+  'speculative.acceptanceRate': { name: 'an acceptance rate' },
+  // Training (scenario, search and nodes requests).
+  'parallelism.tensor': { name: 'TP (tensor parallelism)' },
+  'parallelism.pipeline': { name: 'PP (pipeline parallelism)' },
+  'parallelism.context': { name: 'CP (context parallelism)' },
+  'parallelism.data': { name: 'DP (data parallelism)' },
+  'parallelism.virtualStages': { name: 'virtual pipeline stages' },
+  'training.globalBatchSize': { name: 'a global batch', noun: 'sequence' },
+  'training.microBatchSize': { name: 'a micro-batch', noun: 'sequence' },
+  'training.seqLength': { name: 'a sequence length', noun: 'token' },
+  'training.tokens': { name: 'the training tokens', noun: 'token' },
+  tokens: { name: 'the training tokens', noun: 'token' },
+  nodes: { name: 'the node count', noun: 'node' },
+  'cluster.nodes': { name: 'the node count', noun: 'node' },
+  'cluster.gpusPerNode': { name: 'GPUs per node' },
+  days: { name: 'a deadline', noun: 'day' },
+  gpuHours: { name: 'a GPU-hour budget', unit: 'GPU-hours' },
+  pricePerGpuHour: { name: 'a price per GPU-hour' },
+  // A collective.
+  size: { name: 'a message size', noun: 'byte' },
+};
+
+/** The protocol's range message: "expected a number > 0, got 0", "expected an integer from 1 to 1,024, got 2048". */
+const RANGE = /^expected (a number|an integer) (?:(>|≥|≤) (-?[\d,.]+)|from (-?[\d,.]+) to (-?[\d,.]+)), got (.+)$/;
+
+const grouped = (x: string): string => (Number.isFinite(Number(x)) ? Number(x).toLocaleString('en-US', { maximumFractionDigits: 20 }) : x);
+
+/** "a request rate must be above 0 requests/s", "TP must be at most 1,024 (2,048 asked)"; undefined when the message is no range. */
+function rangeWords(words: FieldWords, message: string): string | undefined {
+  const m = RANGE.exec(message);
+  if (m === null) return undefined;
+  const [, noun, op, bound, from, to, got = ''] = m;
+  // "1 token", "1,024 tokens", "0 requests/s", "1,024": the bound as counted in the question's words.
+  const counted = (x: string | undefined): string => {
+    const n = Number((x ?? '').replace(/,/g, ''));
+    return words.noun !== undefined ? requests(n, words.noun) : `${n.toLocaleString('en-US')}${words.unit === undefined ? '' : ` ${words.unit}`}`;
+  };
+  const range = op === '>' ? `above ${counted(bound)}` : op === '≥' ? `at least ${counted(bound)}` : op === '≤' ? `at most ${counted(bound)}`
+    : `from ${Number((from ?? '').replace(/,/g, '')).toLocaleString('en-US')} to ${counted(to)}`;
+  const whole = noun === 'an integer' && !Number.isInteger(Number(got)) ? 'a whole number, ' : '';
+  // Under a lower bound the asker knows what they gave (0, or less); past an upper one it is said back.
+  const asked = op === '≤' || (op === undefined && Number(got) > Number((to ?? '').replace(/,/g, ''))) ? ` (${grouped(got)} asked)` : '';
+  return `${words.name} must be ${whole}${range}${asked}`;
+}
+
+/** One issue in a chat user's words, else the protocol's own line. */
+function issueWords(issue: FieldIssue): string {
+  const words = WORDS[issue.path.replace(/\[\d+\]/g, '')];
+  if (words === undefined) return formatIssue(issue);
+  return rangeWords(words, issue.message) ?? `${words.name}: ${issue.message}`;
+}
+
+/**
+ * Issues in a chat user's words. A NaN or Infinity is no value anyone typed: a field the bot derived from a bad one
+ * ("tp 0" makes a global batch of Infinity) is left out beside the field that caused it.
+ */
+export function issuesWords(issues: readonly FieldIssue[]): string[] {
+  const typed = issues.filter((i) => !/, got (?:-?Infinity|NaN)$/.test(i.message));
+  return (typed.length > 0 ? typed : issues).map(issueWords);
+}
+
+/**
+ * A refusal's message for a chat user: an invalid request's issues in words, joined as the protocol joins them; any
+ * other failure (out of memory, indivisible) keeps its message.
+ */
+export function refusalWords(result: { reason: string; message: string; issues?: readonly FieldIssue[] }): string {
+  const issues = result.issues ?? [];
+  return result.reason !== 'invalid' || issues.length === 0 ? result.message : issuesWords(issues).join('; ');
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { ask } from '../src/answer/answer.ts';
+import { issuesWords, refusalWords } from '../src/answer/issue-words.ts';
+
+describe('a protocol\'s refusal is worded for the chat user, never in wire field names', () => {
+  it.each([
+    ['serve llama 3 70b at 0 qps', 'a request rate must be above 0 requests/s'],
+    ['serve llama3-70b with 3M qps', 'a request rate must be at most 1,000,000 requests/s (3,000,000 asked)'],
+    ['serve llama3-70b with 0 ms per token', 'a time per output token must be above 0 s'],
+    ['serve llama3-70b with ttft under 0 s', 'a time to first token must be above 0 s'],
+    ['serve llama3-70b with 0 token prompts', 'a prompt must be at least 1 token'],
+    ['serve llama3-70b with concurrency 0', 'the concurrent requests must be at least 1 per replica'],
+    ['serve llama3-70b with tp 2048', 'TP (tensor parallelism) must be at most 1,024 (2,048 asked)'],
+    ['serve llama3-70b on 100000 h100', 'the GPU count must be at most 65,536 GPUs (100,000 asked)'],
+  ])('"%s": "%s"', (question, words) => {
+    const a = ask(question);
+    expect(a.ok).toBe(false);
+    expect(a.headline).toBe(`I could not answer that: ${words}.`);
+  });
+
+  it.each([
+    ['step time of llama3-8b on 8 h100 with tp 0', 'Llama 3 8B on H100 SXM5 80GB: TP (tensor parallelism) must be at least 1'],
+    ['how long to train llama3-8b on 0 nodes', 'Llama 3 8B on H100 SXM5 80GB: the node count must be at least 1 node'],
+    ['all-reduce 0 GB on 64 h100', 'all-reduce of 0 B on 64 × H100 SXM5 80GB: a message size must be at least 1 byte'],
+    ['best config for llama3-8b on 8 h100 with seq 0', 'Llama 3 8B on H100 SXM5 80GB on 8 GPUs: a sequence length must be at least 1 token'],
+  ])('training and collectives too: "%s"', (question, headline) => {
+    const a = ask(question);
+    expect(a.headline).toBe(headline);
+    // Not said twice, and no value the bot derived from the bad one ("global batch … got Infinity").
+    expect(a.notes.join(' ')).not.toMatch(/must be|Infinity|NaN/);
+  });
+
+  it('a field with no words keeps the protocol\'s line; a message that is no range keeps its text under the field\'s name', () => {
+    expect(issuesWords([{ path: 'model.layers', message: 'expected an integer ≥ 1, got 0' }])).toEqual(['model.layers: expected an integer ≥ 1, got 0']);
+    expect(issuesWords([{ path: 'sharedPrefixTokens', message: 'prefix caching applies to continuous batching' }])).toEqual(['a shared prefix: prefix caching applies to continuous batching']);
+    expect(issuesWords([{ path: 'training.globalBatchSize', message: 'expected an integer from 1 to 1,000,000,000, got 1.5' }]))
+      .toEqual(['a global batch must be a whole number, from 1 to 1,000,000,000 sequences']);
+  });
+
+  it('a failure that is no invalid request keeps its message', () => {
+    expect(refusalWords({ reason: 'out-of-memory', message: 'needs 90 GiB', issues: [{ path: 'nodes', message: 'x' }] })).toBe('needs 90 GiB');
+  });
+});
