@@ -1,4 +1,4 @@
-import { countOf, days, formatDuration } from '@trainplan/units';
+import { days, formatDuration } from '@trainplan/units';
 import type { SearchBase } from './candidate.ts';
 import { searchPlans, type RankedPlan, type SearchOptions } from './search.ts';
 
@@ -71,8 +71,8 @@ export function meetsGoal(point: CapacityPoint, goal: CapacityGoal): boolean {
   return true;
 }
 
-/** "1 node", "3 nodes". */
-export const nodesText = (n: number): string => countOf(n, 'node');
+/** "1 node", "3 nodes", "8,192 nodes": grouped by thousands, as every other count in messages. */
+export const nodesText = (n: number): string => `${n.toLocaleString('en-US')} node${n === 1 ? '' : 's'}`;
 
 /** A time to train in messages: units' formatDuration of `days` ('34.2 days', '3.2 hours', never '0.0 days'). */
 export const daysText = (d: number): string => formatDuration(days(d));

@@ -239,7 +239,7 @@ describe('trainplan nodes', () => {
     // And the nearest smaller size that runs is named too, for a user who has only the nodes asked for.
     const smaller = Math.max(...runs.filter((n) => n < asked));
     expect(a.closest.nodes).toBeGreaterThan(asked); // 1728 is nearer than 1664: the smaller size is named beside it
-    expect(a.message).toContain(`the nearest smaller ${smaller} nodes`);
+    expect(a.message).toContain(`the nearest smaller ${smaller.toLocaleString('en-US')} nodes`);
   });
 
   it('--days -5 is refused for its value, not taken for a flag', async () => {
