@@ -362,6 +362,20 @@ describe('parse: hardware no preset models is declined, never read as H100', () 
     expect(parse('all-gather 64 GB gpu buffers on 8 h100').problems).toEqual([]);
   });
 
+  it.each([
+    ['serve llama3-8b on a single 80gb gpu', { gpu: 'h100-sxm', gpus: 1 }, 'an 80 GB GPU taken as the H100 SXM 80GB (say "A100 80GB" for the other)'],
+    ['does llama3-8b fit on one 80 GB GPU', { gpu: 'h100-sxm', gpus: 1 }, 'an 80 GB GPU taken as the H100 SXM 80GB (say "A100 80GB" for the other)'],
+    ['serve llama3-8b on 4 40gb gpus', { gpu: 'a100-40gb', gpus: 4 }, 'a 40 GB GPU taken as the A100 SXM4 40GB, the modelled part of that size'],
+    ['serve llama3-8b on a 141 GB card', { gpu: 'h200', gpus: 1 }, 'a 141 GB GPU taken as the H200 SXM 141GB, the modelled part of that size'],
+    ['how many 192gb gpus to serve llama3-70b at 10 qps', { gpu: 'b200' }, 'a 192 GB GPU taken as the B200, the modelled part of that size'],
+  ])('a GPU named by a size a preset has, "%s", is that part on the GPUs counted ("a single": one), said so', (question, stated, reading) => {
+    const q = parse(question);
+    expect(q.problems).toEqual([]);
+    expect(q.stated).toMatchObject(stated);
+    expect(q.defaults.map((d) => d.text)).toContain(reading);
+    expect(q.defaults.map((d) => d.text).join(' ')).not.toMatch(/no GPU named/);
+  });
+
   it.each(['how long to train 13b on 256 a100-40g', 'how long to train 13b on 256 a100 40'])('"%s" is the A100 40GB', (question) => {
     const q = parse(question);
     expect(q.stated).toMatchObject({ gpu: 'a100-40gb', gpus: 256 });

@@ -26,13 +26,31 @@ const GB_SIZE = (size: number): string => String.raw`(?:${size}\s*g(?:i?b)?s?\b|
 /** The memory size written before the name: "a single 80GB A100", "8 40GB A100s". */
 const GB_BEFORE = (size: number): string => String.raw`\b${size}\s*g(?:i?b)?[\s-]*`;
 
-const GPUS: readonly { pattern: RegExp; gpu: string }[] = [
+/** "80GB GPUs", "a 141 GB card": a GPU named by its memory alone (not "64 GB gpu buffers", a size of data). */
+const GPU_BY_SIZE = (sizes: string): string =>
+  String.raw`\b(?:${sizes})\s*gi?b[\s-]*(?:gpus?|cards?|accelerators?)\b(?![\s-]*(?:buffers?|memory|tensors?|messages?|payloads?)\b)`;
+
+/** A GPU named by a size a modelled part has ("a single 80GB GPU"): that part, said so, and the other of the size where there is one. */
+const bySize = (sizes: string, gpu: string, part: string, other?: string) => ({
+  pattern: new RegExp(GPU_BY_SIZE(sizes)),
+  gpu,
+  assumed: (written: string) => `${/^8/.test(written) ? 'an' : 'a'} ${written.match(/\d+/)?.[0] ?? sizes} GB GPU taken as the ${part}${other === undefined ? ', the modelled part of that size' : ` (say "${other}" for the other)`}`,
+});
+
+const GPUS: readonly { pattern: RegExp; gpu: string; assumed?: (written: string) => string }[] = [
   { pattern: new RegExp(String.raw`${GB_BEFORE(40)}a100s?\b|\ba100[\s-]*(?:sxm4?[\s-]*)?${GB_SIZE(40)}`), gpu: 'a100-40gb' },
   { pattern: new RegExp(String.raw`(?:${GB_BEFORE(80)})?\ba100(?:[\s-]*(?:sxm4?[\s-]*)?${GB_SIZE(80)})?s?\b`), gpu: 'a100-80gb' },
   { pattern: new RegExp(String.raw`(?:${GB_BEFORE(80)})?\bh100(?:[\s-]*(?:sxm5?|80\s*gb))*s?\b`), gpu: 'h100-sxm' },
   { pattern: /\bh200s?\b/, gpu: 'h200' },
   { pattern: /\bb200s?\b/, gpu: 'b200' },
   { pattern: new RegExp(String.raw`(?:${GB_BEFORE(32)})?\bv100(?:[\s-]*32\s*gb)?s?\b`), gpu: 'v100-32gb' },
+  // By memory alone, last: the sizes the presets have (the default H100 for 80 GB, as for no GPU named).
+  bySize('80', 'h100-sxm', 'H100 SXM 80GB', 'A100 80GB'),
+  bySize('40', 'a100-40gb', 'A100 SXM4 40GB'),
+  bySize('32', 'v100-32gb', 'V100 SXM2 32GB'),
+  bySize('141', 'h200', 'H200 SXM 141GB'),
+  bySize('180|192', 'b200', 'B200'),
+  bySize('186', 'gb200', 'GB200'),
 ];
 
 /**
@@ -47,7 +65,7 @@ const UNMODELLED: readonly { pattern: RegExp; name: (m: string) => string; model
   { pattern: /\bv100[\s-]*(?:32\s*gb[\s-]*)?pcie\b/, name: () => 'V100 PCIe', modelled: 'only the V100 SXM2 32GB part (v100-32gb) is modelled' },
   // A GPU named only by a memory size none of the modelled parts has ("a 24GB GPU"; not "1 GB GPU buffers"): V100 32 GB,
   // A100 40 and 80 GB, H100 80 GB, H200 141 GB, B200 180 and 192 GB, GB200 186 GB.
-  { pattern: /\b(?!(?:32|40|80|141|180|186|192)\s*g)\d+\s*gi?b[\s-]*(?:gpus?|cards?|accelerators?)\b(?![\s-]*(?:buffers?|memory|tensors?|messages?|payloads?)\b)/, name: (m) => `a ${m.match(/\d+/)?.[0] ?? ''} GB GPU` },
+  { pattern: new RegExp(String.raw`\b(?!(?:32|40|80|141|180|186|192)\s*g)${GPU_BY_SIZE(String.raw`\d+`).slice(2)}`), name: (m) => `a ${m.match(/\d+/)?.[0] ?? ''} GB GPU` },
   { pattern: /\bgh[\s-]*200\b/, name: () => 'GH200' },
   { pattern: /\bg?b[13]00\b/, name: (m) => m.toUpperCase() },
   { pattern: /\b[ah]800\b|\bh20\b/, name: (m) => m.toUpperCase() },
@@ -79,7 +97,7 @@ export function matchHardware(text: string): HardwareMatch | undefined {
   for (const g of GPUS) {
     const m = g.pattern.exec(text);
     if (!m) continue;
-    const where = { index: m.index, length: m[0].length, gpu: g.gpu };
+    const where = { index: m.index, length: m[0].length, gpu: g.gpu, ...(g.assumed !== undefined && { assumed: g.assumed(m[0]) }) };
     // A bare "A100" is taken as the 80GB part (DGX A100 640GB, the Selene node of Narayanan et al. 2021).
     if (g.gpu === 'a100-80gb' && !/80/.test(m[0].replace('a100', ''))) return { ...where, assumed: 'A100 taken as the 80GB part (say "A100 40GB" for the other)' };
     return where;
