@@ -71,6 +71,9 @@ export const searchRequestSchema: Schema<SearchRequest> = object({
     if (raw.objective === 'time-to-train' && training.tokens === undefined) issue('training', 'objective "time-to-train" needs training.tokens');
     if (raw.objective === 'cost' && (training.tokens === undefined || raw.pricePerGpuHour === undefined)) {
       issue('pricePerGpuHour', 'objective "cost" needs training.tokens and pricePerGpuHour');
+    } else if (raw.pricePerGpuHour !== undefined && training.tokens === undefined) {
+      // A price alone would be dropped unanswered: the cost is of the GPU-hours that training the tokens takes.
+      issue('pricePerGpuHour', 'a price costs the GPU-hours of training.tokens: give training.tokens, or leave pricePerGpuHour out');
     }
   },
 });

@@ -95,6 +95,14 @@ describe('runSearch', () => {
     expect(a.issues!.map((i) => i.path)).toContain(path);
   });
 
+  it('a price without training.tokens is refused beside pricePerGpuHour (nothing to cost), not dropped; with tokens every plan has its cost', () => {
+    const a = runSearch({ ...GPT3, training: { globalBatchSize: 1536 }, pricePerGpuHour: 2 });
+    if (a.ok) throw new Error('expected a price without tokens to be refused');
+    expect(a.issues).toEqual([{ path: 'pricePerGpuHour', message: expect.stringContaining('give training.tokens, or leave pricePerGpuHour out') }]);
+    const priced = runSearch({ ...GPT3, pricePerGpuHour: 2 }) as SearchOkJson;
+    expect(priced.top.every((p) => p.cost !== undefined)).toBe(true);
+  });
+
   it('never throws, whatever it is given', () => {
     for (const x of [null, 1, 'x', [], {}, { model: {} }]) expect(runSearch(x).ok).toBe(false);
   });
