@@ -60,7 +60,9 @@ const grouped = (x: string): string => (Number.isFinite(Number(x)) ? Number(x).t
 function rangeWords(words: FieldWords, message: string): string | undefined {
   const m = RANGE.exec(message);
   if (m === null) return undefined;
-  const [, noun, op, bound, from, to, got = ''] = m;
+  const [, noun, op, bound, from, to, gotText = ''] = m;
+  // The protocol groups large numbers it says back ("got 100,000").
+  const got = gotText.replace(/,/g, '');
   // "1 token", "1,024 tokens", "0 requests/s", "1,024": the bound as counted in the question's words.
   const counted = (x: string | undefined): string => {
     const n = Number((x ?? '').replace(/,/g, ''));

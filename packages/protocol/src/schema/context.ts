@@ -65,6 +65,9 @@ function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}…`;
 }
 
+/** A number as people read it: whole numbers from 10,000 up grouped by thousands ("1,000,000"), others as they are. */
+export const numberText = (x: number): string => (Number.isInteger(x) && Math.abs(x) >= 10_000 ? x.toLocaleString('en-US') : String(x));
+
 /** What was got, in a few words; never walks into a container and never echoes a long string. */
 export function describe(value: unknown): string {
   switch (typeof value) {
@@ -73,7 +76,7 @@ export function describe(value: unknown): string {
       return value.length <= MAX_QUOTED
         ? JSON.stringify(value)
         : `${JSON.stringify(value.slice(0, MAX_QUOTED))}… (a string of ${value.length} characters)`;
-    case 'number': return Object.is(value, -0) ? '-0' : String(value);
+    case 'number': return Object.is(value, -0) ? '-0' : numberText(value);
     case 'boolean': return String(value);
     case 'bigint': return `a bigint (${truncate(String(value), MAX_QUOTED)})`;
     case 'object':

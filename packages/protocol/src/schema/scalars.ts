@@ -1,5 +1,5 @@
 /** Leaf schemas: string, integer, number, boolean, and fixed sets of values (enum, literal). */
-import { codePointLength, describe, mismatch } from './context.ts';
+import { codePointLength, describe, mismatch, numberText } from './context.ts';
 import type { BaseOptions, JsonSchema, Schema } from './types.ts';
 
 /** Strings longer than this are refused unless a schema says otherwise: a hostile-input guard. */
@@ -62,8 +62,8 @@ export function number(options: NumberOptions = {}): Schema<number> {
   });
 }
 
-/** A bound as people read it: whole numbers from 10,000 up grouped by thousands ("≤ 1,000,000,000,000,000"), others as they are. */
-const boundText = (x: number): string => (Number.isInteger(x) && Math.abs(x) >= 10_000 ? x.toLocaleString('en-US') : String(x));
+/** A bound as people read it (numberText): "≤ 1,000,000,000,000,000". */
+const boundText = numberText;
 
 function numeric(noun: string, isKind: (n: number) => boolean, options: NumberOptions, json: JsonSchema): Schema<number> {
   const { min, max, greaterThan } = options;

@@ -24,6 +24,11 @@ describe('integer', () => {
 
   it.each([1, 8, 1000, 4.0])('accepts %d', (value) => expect(validate(degree, value)).toEqual({ ok: true, value }));
 
+  it('says a large number given as it says its bound, grouped by thousands', () => {
+    expect(issueOf(integer({ min: 1, max: 65_536 }), 100_000)).toBe('expected an integer ≤ 65,536, got 100,000');
+    expect(issueOf(integer({ min: 1, max: 65_536 }), 1.5e5 + 0.5)).toBe('expected an integer from 1 to 65,536, got 150000.5');
+  });
+
   it('publishes its bounds as minimum and maximum', () => {
     expect(integer({ min: 1, max: 8, description: 'd' }).toJsonSchema()).toEqual({ description: 'd', type: 'integer', minimum: 1, maximum: 8 });
   });
