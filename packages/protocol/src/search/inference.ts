@@ -36,6 +36,9 @@ export interface InferenceRequest {
   speculative?: { draftModel: string | ResolvedModelObject; draftTokens: number; acceptanceRate: number };
 }
 
+/** The KV-cache block a shared prefix is cached in whole (vLLM's block_size, @trainplan/search): said by the CLI, widget and bot. */
+export { KV_BLOCK_TOKENS } from '@trainplan/search';
+
 /** γ, the most tokens a draft may propose a step (vLLM's num_speculative_tokens runs in this range). */
 export const MAX_DRAFT_TOKENS = 16;
 
