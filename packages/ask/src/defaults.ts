@@ -90,7 +90,8 @@ export function withDefaults(intent: IntentName, stated: AskParameters): { param
     const tokens = Math.round(p.tokensPerParameter * model.parameters);
     take('tokens', tokens, `${compactCount(tokens)} training tokens (${p.tokensPerParameter} per parameter, as asked, × ${compactCount(model.parameters)} parameters)`);
   }
-  if (p.globalBatchSize === undefined && p.batchTokens !== undefined) {
+  // A sequence length of 0 leaves no batch to compute: the protocol refuses the length.
+  if (p.globalBatchSize === undefined && p.batchTokens !== undefined && isComputedCount(p.batchTokens / seqLengthOf(p))) {
     const seq = seqLengthOf(p);
     const exact = p.batchTokens / seq;
     const batch = roundBatch(exact);
@@ -221,7 +222,8 @@ function fillFixedConfiguration(p: AskParameters, take: Take): void {
   // Korthikanti et al. 2022 pair selective recompute with sequence parallelism: activations drop by t.
   if (p.sequenceParallel === undefined && (p.tensor ?? 1) > 1) take('sequenceParallel', true, 'sequence parallelism alongside tensor parallelism (Korthikanti et al. 2022)');
   const replica = (p.tensor ?? 1) * (p.pipeline ?? 1) * (p.context ?? 1);
-  if (p.nodes === undefined && p.gpus === undefined) {
+  // "tp 0" leaves no replica to count GPUs from: the protocol refuses the size, not a cluster of 0 nodes the bot made.
+  if (p.nodes === undefined && p.gpus === undefined && isComputedCount(replica * (p.data ?? 1))) {
     const gpus = replica * (p.data ?? 1);
     if (gpus % perNode === 0) take('nodes', gpus / perNode, `${gpus / perNode} node${gpus === perNode ? '' : 's'}: the GPUs of ${p.data === undefined ? 'one model replica' : 'the stated parallel sizes'}`);
     else take('gpus', gpus, `${countOf(gpus, 'GPU')}: ${p.data === undefined ? 'one model replica' : 'the stated parallel sizes'}`);
@@ -230,13 +232,13 @@ function fillFixedConfiguration(p: AskParameters, take: Take): void {
   // answers pick it too, so a stated layout is judged as the searched ones are. Not on one replica of the weights
   // (DP × CP = 1), where it shards nothing and the planner says so.
   const shardedOver = (p.data ?? Math.floor((p.gpus ?? (p.nodes ?? 1) * perNode) / replica)) * (p.context ?? 1);
-  if (shardingOf(p) === undefined && shardedOver > 1) take('distributedOptimizer', true, 'the distributed optimizer (optimizer states sharded over data parallelism, as Megatron-Core recipes run)');
+  if (shardingOf(p) === undefined && isComputedCount(shardedOver) && shardedOver > 1) take('distributedOptimizer', true, 'the distributed optimizer (optimizer states sharded over data parallelism, as Megatron-Core recipes run)');
   if (p.globalBatchSize === undefined) {
     const gpus = p.gpus ?? (p.nodes ?? 1) * perNode;
     const data = p.data ?? Math.max(1, Math.floor(gpus / replica));
     // A multiple of one micro-batch per data-parallel rank, the least this layout runs.
     const batch = batchNear(p, gpus, data * (p.microBatchSize ?? 1), { why: 'layout', ranks: data });
-    take('globalBatchSize', batch.sequences, defaultBatchNote(batch));
+    if (isComputedBatch(batch)) take('globalBatchSize', batch.sequences, defaultBatchNote(batch));
   }
 }
 
@@ -291,6 +293,16 @@ export function defaultBatch(p: AskParameters): DefaultBatch {
   const step = batchStep(gpus);
   return batchNear(p, gpus, step, { why: 'split', ranks: step });
 }
+
+/**
+ * Whether a count computed from the question is one to take: finite and positive. One computed from a bad value
+ * ("tp 0", "on 0 nodes", a sequence length of 0) is NaN, Infinity or 0; the default is then not taken, and the
+ * protocol's refusal of the bad field is the answer (issue-words.ts words it), not "global batch Infinity sequences".
+ */
+const isComputedCount = (x: number): boolean => Number.isFinite(x) && x > 0;
+
+/** Whether a default batch is one to take (isComputedCount): not on a cluster, layout or length the protocol refuses. */
+export const isComputedBatch = (b: DefaultBatch): boolean => isComputedCount(b.sequences) && isComputedCount(b.seqLength);
 
 /** How far a batch asked in tokens may move to be a multiple of a power of two (GPT-3's "3.2M" is 1536 × 2048 = 3.15M). */
 const BATCH_ROUNDING = 0.05;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultBatch, defaultBatchNote } from '../src/defaults.ts';
+import { defaultBatch, defaultBatchNote, isComputedBatch } from '../src/defaults.ts';
 import { ask } from '../src/answer/answer.ts';
 import { parse } from '../src/parse.ts';
 
@@ -65,5 +65,34 @@ describe('a fixed layout takes the distributed optimizer only where it shards so
     const q = parse('memory for llama 3 70b with tp 8 on 16 h100');
     expect(q.parameters.distributedOptimizer).toBe(true);
     expect(q.defaults.map((d) => d.field)).toContain('distributedOptimizer');
+  });
+});
+
+describe('a default computed from a bad value is not taken: the protocol refuses the value', () => {
+  it.each([
+    ['how long to train llama3-8b with tp 0', 'TP (tensor parallelism) must be at least 1'],
+    ['how long to train llama3-8b on 0 nodes', 'the node count must be at least 1 node'],
+    ['best config for gpt-3 175b on 0 nodes', 'the node count must be at least 1 node'],
+    ['how long to train llama3-8b with sequence length 0', 'a sequence length must be at least 1 token'],
+    ['how many nodes to train llama3-8b with a 4M token batch and sequence length 0', 'a sequence length must be at least 1 token'],
+    ['memory of llama3-8b with tp 0', 'TP (tensor parallelism) must be at least 1'],
+  ])('"%s": no global batch of NaN or Infinity among the assumptions, only "%s"', (question, refusal) => {
+    const a = ask(question);
+    expect(a.ok).toBe(false);
+    expect(a.headline).toMatch(new RegExp(`: ${refusal.replace(/[()]/g, '\\$&')}$`));
+    expect(a.assumptions.join(' ')).not.toMatch(/NaN|Infinity|global batch|\b0 nodes/);
+  });
+
+  it('"tp 0" takes no cluster of 0 nodes, no batch and no distributed optimizer (it would shard over Infinity ranks)', () => {
+    const q = parse('memory of llama3-8b with tp 0');
+    expect(q.parameters).not.toHaveProperty('nodes');
+    expect(q.parameters).not.toHaveProperty('globalBatchSize');
+    expect(q.parameters).not.toHaveProperty('distributedOptimizer');
+  });
+
+  it('defaultBatch on 0 nodes or a 0-token sequence is no batch to take', () => {
+    expect(isComputedBatch(defaultBatch({ model: 'llama3-8b', nodes: 0 }))).toBe(false);
+    expect(isComputedBatch(defaultBatch({ model: 'llama3-8b', nodes: 8, seqLength: 0 }))).toBe(false);
+    expect(isComputedBatch(defaultBatch({ model: 'llama3-8b', nodes: 8 }))).toBe(true);
   });
 });

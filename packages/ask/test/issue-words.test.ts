@@ -23,6 +23,8 @@ describe('a protocol\'s refusal is worded for the chat user, never in wire field
     ['how long to train llama3-8b on 0 nodes', 'Llama 3 8B on H100 SXM5 80GB: the node count must be at least 1 node'],
     ['all-reduce 0 GB on 64 h100', 'all-reduce of 0 B on 64 × H100 SXM5 80GB: a message size must be at least 1 byte'],
     ['best config for llama3-8b on 8 h100 with seq 0', 'Llama 3 8B on H100 SXM5 80GB on 8 GPUs: a sequence length must be at least 1 token'],
+    ['mfu of llama3-8b on 0 gpus', 'Llama 3 8B on H100 SXM5 80GB on 0 GPUs: the GPU count must be at least 1 GPU'],
+    ['memory of llama3-8b with tp 0', 'Llama 3 8B on H100 SXM5 80GB: TP (tensor parallelism) must be at least 1'],
   ])('training and collectives too: "%s"', (question, headline) => {
     const a = ask(question);
     expect(a.headline).toBe(headline);
@@ -35,6 +37,14 @@ describe('a protocol\'s refusal is worded for the chat user, never in wire field
     expect(issuesWords([{ path: 'sharedPrefixTokens', message: 'prefix caching applies to continuous batching' }])).toEqual(['a shared prefix: prefix caching applies to continuous batching']);
     expect(issuesWords([{ path: 'training.globalBatchSize', message: 'expected an integer from 1 to 1,000,000,000, got 1.5' }]))
       .toEqual(['a global batch must be a whole number, from 1 to 1,000,000,000 sequences']);
+  });
+
+  it('a field the bot left out, as it could derive none from a bad one, is not said beside the bad one; said alone, it is', () => {
+    const zero = { path: 'nodes', message: 'expected an integer ≥ 1, got 0' };
+    const missing = { path: 'training.globalBatchSize', message: 'missing required field: expected an integer from 1 to 1,000,000,000' };
+    const neither = { path: 'cluster.nodes', message: 'give either cluster.nodes or cluster.gpus, got neither' };
+    expect(issuesWords([missing, zero, neither])).toEqual(['the node count must be at least 1 node']);
+    expect(issuesWords([missing])).toEqual(['a global batch: missing required field: expected an integer from 1 to 1,000,000,000']);
   });
 
   it('a failure that is no invalid request keeps its message', () => {

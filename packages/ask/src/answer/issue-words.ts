@@ -43,6 +43,7 @@ const WORDS: Readonly<Record<string, FieldWords>> = {
   tokens: { name: 'the training tokens', noun: 'token' },
   nodes: { name: 'the node count', noun: 'node' },
   'cluster.nodes': { name: 'the node count', noun: 'node' },
+  'cluster.gpus': { name: 'the GPU count', noun: 'GPU' },
   'cluster.gpusPerNode': { name: 'GPUs per node' },
   days: { name: 'a deadline', noun: 'day' },
   gpuHours: { name: 'a GPU-hour budget', unit: 'GPU-hours' },
@@ -84,11 +85,12 @@ function issueWords(issue: FieldIssue): string {
 }
 
 /**
- * Issues in a chat user's words. A NaN or Infinity is no value anyone typed: a field the bot derived from a bad one
- * ("tp 0" makes a global batch of Infinity) is left out beside the field that caused it.
+ * Issues in a chat user's words. A NaN or Infinity is no value anyone typed, and a field missing (or a cluster of
+ * neither nodes nor GPUs) is one the bot could not derive from a bad one ("on 0 nodes" leaves no default global
+ * batch, "tp 0" no replica to count GPUs of: defaults.ts): either is left out beside the field that caused it.
  */
 export function issuesWords(issues: readonly FieldIssue[]): string[] {
-  const typed = issues.filter((i) => !/, got (?:-?Infinity|NaN)$/.test(i.message));
+  const typed = issues.filter((i) => !/, got (?:-?Infinity|NaN)$/.test(i.message) && !/^missing required field|, got neither$/.test(i.message));
   return (typed.length > 0 ? typed : issues).map(issueWords);
 }
 

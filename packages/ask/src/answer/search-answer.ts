@@ -2,7 +2,7 @@ import {
   runNodes, runSearch, type EstimateOk, type NodesResponseJson, type ScenarioInput, type SearchPlanJson, type SearchResponseJson,
 } from '@trainplan/protocol';
 import { countOf, formatBytes, formatCountExact, formatPercent, formatSeconds, toDays } from '@trainplan/units';
-import { DEFAULT_GPU, defaultBatch, defaultBatchNote, gpusPerNodeOf } from '../defaults.ts';
+import { DEFAULT_GPU, defaultBatch, defaultBatchNote, gpusPerNodeOf, isComputedBatch } from '../defaults.ts';
 import { compactCount, formatDays, moneyText, nodesGpus, statedMoney } from '../format.ts';
 import { modelInputOf, modelNameOf } from '../model-of.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
@@ -32,16 +32,21 @@ const machineOf = (p: AskParameters): { gpu: string; gpusPerNode?: number } => (
 });
 
 interface Training {
-  globalBatchSize: number;
+  globalBatchSize?: number;
   precision: NonNullable<AskParameters['precision']>;
   seqLength?: number;
 }
 
-/** Sequences per step: the stated global batch, else the default one (defaultBatch), said among the assumptions. */
+/**
+ * Sequences per step: the stated global batch, else the default one (defaultBatch), said among the assumptions.
+ * None where the default cannot be computed ("on 0 nodes"): the protocol refuses the bad field, and the batch it
+ * then misses is left unsaid beside it (issuesWords).
+ */
 function trainingOf(p: AskParameters): { training: Training; assumptions: string[] } {
   const rest = { precision: p.precision ?? 'bf16', ...(p.seqLength !== undefined && { seqLength: p.seqLength }) } as const;
   if (p.globalBatchSize !== undefined) return { training: { globalBatchSize: p.globalBatchSize, ...rest }, assumptions: [] };
   const batch = defaultBatch(p);
+  if (!isComputedBatch(batch)) return { training: rest, assumptions: [] };
   return { training: { globalBatchSize: batch.sequences, ...rest }, assumptions: [defaultBatchNote(batch)] };
 }
 
