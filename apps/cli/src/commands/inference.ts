@@ -10,13 +10,14 @@ import { count, defined, machineFields, MACHINE_FLAGS, money, number, tokenLengt
 import { usageLine } from '../format/usage-line.ts';
 
 const SYNOPSIS = 'trainplan inference --model ID --gpu ID --prompt N --output N [--max-token-ms L] [--max-ttft-s S] '
-  + '[--batching static|continuous] [--prefill-chunk N] [--shared-prefix N] [--rate R] [--draft-model ID --draft-tokens N --acceptance A] [--gpus N] [--gpu-memory-utilization F] [--precision bf16|fp16|fp8] [--price P] [--json]';
+  + '[--batching static|continuous] [--prefill-chunk N] [--shared-prefix N] [--rate R] [--draft-model ID --draft-tokens N --acceptance A] [--gpus N] [--gpu-memory-utilization F] [--precision bf16|fp16|fp8] [--kv-cache-precision P] [--price P] [--json]';
 
 const FLAGS: Record<string, FlagSpec> = {
   ...MACHINE_FLAGS,
   prompt: { type: 'string', valueName: 'a token count' },
   output: { type: 'string', valueName: 'a token count' },
   precision: { type: 'string', valueName: 'fp16, bf16 or fp8' },
+  'kv-cache-precision': { type: 'string', valueName: 'fp16, bf16 or fp8' },
   'max-token-ms': { type: 'string', valueName: 'milliseconds per generated token' },
   'max-ttft-s': { type: 'string', valueName: 'seconds to the first token' },
   batching: { type: 'string', valueName: 'static or continuous' },
@@ -60,6 +61,9 @@ Options:
                          the fraction of each GPU's memory the server may use, the rest left
                          free (vLLM's flag of that name, 0.9 there); default 1, all of it
       --precision P      weights and KV cache: bf16 (default), fp16 or fp8
+      --kv-cache-precision P
+                         the KV cache's own format when not the weights': fp8 (vLLM's
+                         --kv-cache-dtype fp8) holds twice the sequences, halves the cache's reads
       --price P          price of one GPU-hour, e.g. 2.5 for US$2.50: adds what a million generated
                          tokens cost (and with --rate, an hour of the GPUs), in the same currency
       --gpus-per-node N, --network ID   override the system's
@@ -82,9 +86,11 @@ Examples:
       --batching continuous --rate 100 --max-token-ms 30 --max-ttft-s 1
   trainplan inference --model llama3-70b --gpu h100-sxm --prompt 2048 --output 512 \\
       --draft-model llama3.2-1b --draft-tokens 4 --acceptance 0.7
+  trainplan inference --model llama3-70b --gpu h100-sxm --prompt 2048 --output 512 \\
+      --batching continuous --kv-cache-precision fp8 --price 2.5
 `;
 
-const REQUEST_FLAGS = ['model', 'gpu', 'prompt', 'output', 'precision', 'max-token-ms', 'max-ttft-s', 'batching', 'prefill-chunk', 'shared-prefix', 'rate', 'draft-model', 'draft-tokens', 'acceptance', 'gpus', 'gpu-memory-utilization', 'price', 'gpus-per-node', 'network'];
+const REQUEST_FLAGS = ['model', 'gpu', 'prompt', 'output', 'precision', 'kv-cache-precision', 'max-token-ms', 'max-ttft-s', 'batching', 'prefill-chunk', 'shared-prefix', 'rate', 'draft-model', 'draft-tokens', 'acceptance', 'gpus', 'gpu-memory-utilization', 'price', 'gpus-per-node', 'network'];
 
 const MS = 1000;
 const bound = (field: 'maxDecodeSecondsPerToken' | 'maxPrefillSeconds') =>
@@ -118,6 +124,7 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
       promptTokens: tokenLength(v, 'prompt'),
       outputTokens: tokenLength(v, 'output'),
       precision: v.precision,
+      kvCachePrecision: v['kv-cache-precision'],
       batching: v.batching,
       gpus: count(v, 'gpus'),
       prefillChunkTokens: tokenLength(v, 'prefill-chunk'),
@@ -170,7 +177,8 @@ function bestText(p: InferencePointJson): string {
   ].join(', ');
   const spec = p.speculation === undefined ? ''
     : ` · speculative decoding: ${rate(p.speculation.tokensPerStep)} tokens a step (${p.speculation.draftTokens} drafted, ${formatPercent(p.speculation.acceptanceRate, 0)} accepted)`;
-  const batching = `${p.batching ?? 'static'} batching${prefill === '' ? '' : ` (${prefill})`}${spec}`;
+  const kv = p.kvCachePrecision === undefined ? '' : ` · ${p.kvCachePrecision.toUpperCase()} KV cache`;
+  const batching = `${p.batching ?? 'static'} batching${prefill === '' ? '' : ` (${prefill})`}${kv}${spec}`;
   const perGpu = `${rate(p.tokensPerSecondPerGpu)} tokens/s/GPU`;
   const perToken = `${formatSeconds(p.decodeStepSeconds)} per token${p.cost === undefined ? '' : `, ${rate(p.cost.perMillionOutputTokens)} per million generated tokens`}`;
   if (p.replicas === undefined) return `TP ${p.tensor} · PP ${p.pipeline} · batch ${formatGrouped(p.batch)} · ${batching}: ${perGpu}, ${perToken}`;

@@ -1,5 +1,5 @@
 import { defaultBatch as askDefaultBatch, defaultBatchNote, type DefaultBatch } from '@trainplan/ask';
-import { checkedText, runNodes, type NodesResponseJson, nodesText } from '@trainplan/protocol';
+import { checkedText, daysText, runNodes, type NodesResponseJson, nodesText } from '@trainplan/protocol';
 import { countOf, formatCount, formatPercent, formatSeconds, parseDecimal } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
@@ -9,7 +9,6 @@ import type { FlagSpec, FlagValues } from '../flags.ts';
 import { progressBar } from '../format/progress-bar.ts';
 import { renderTable } from '../format/table.ts';
 import { wholeText } from '../format/whole-text.ts';
-import { daysText } from '../format/days-text.ts';
 import {
   count, machineFields, MACHINE_FLAGS, money, seqLength as seqLengthFlag, SPACE_FLAGS, spaceConstraintFields, spaceFlagsHelp, TRAINING_FLAGS, trainingFields,
 } from '../search-flags.ts';

@@ -2,12 +2,11 @@
  * The human-readable report of `trainplan estimate` (without --json): one section per answer.
  * Every number goes through @trainplan/units' formatters, so the units are always printed.
  */
-import { formatIssue, type BreakdownJson, type EstimateInfeasible, type EstimateJson, type EstimateOk, type MemoryJson } from '@trainplan/protocol';
+import { daysText, formatIssue, type BreakdownJson, type EstimateInfeasible, type EstimateJson, type EstimateOk, type MemoryJson } from '@trainplan/protocol';
 import {
   TFLOPS, countOf, formatBytes, formatCount, formatFlops, formatPercent, formatSeconds,
 } from '@trainplan/units';
 import { bar } from './bars.ts';
-import { daysText } from './days-text.ts';
 import { renderTable } from './table.ts';
 
 /** The step-time breakdown rows, in the order the time is spent. */

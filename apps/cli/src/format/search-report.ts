@@ -1,7 +1,6 @@
-import type { SearchOkJson, SearchPlanJson, SearchResponseJson } from '@trainplan/protocol';
+import { daysText, type SearchOkJson, type SearchPlanJson, type SearchResponseJson } from '@trainplan/protocol';
 import { countOf, formatBytes, formatCount, formatSeconds } from '@trainplan/units';
 import { renderTable, type Align } from './table.ts';
-import { daysText } from './days-text.ts';
 import { wholeText } from './whole-text.ts';
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;

@@ -248,6 +248,24 @@ describe('trainplan inference', () => {
       }
     });
 
+    it('--kv-cache-precision fp8: the headline names the FP8 KV cache, about twice the sequences fit; a bad value or a BF16 cache on a V100 is a usage error in the flag\'s terms', async () => {
+      const { code, out } = await cli([...LLAMA, '--kv-cache-precision', 'fp8']);
+      expect(code).toBe(0);
+      expect(out.split('\n')[1]).toMatch(/ · static batching · FP8 KV cache: /);
+      const maxBatch = (a: { byShape: { tensor: number; pipeline: number; largestBatch?: { maxBatch: number } }[] }) =>
+        a.byShape.find((s) => s.tensor === 8 && s.pipeline === 1)!.largestBatch!.maxBatch;
+      const fp8 = JSON.parse((await cli([...LLAMA, '--kv-cache-precision', 'fp8', '--json'])).out);
+      const plain = JSON.parse((await cli([...LLAMA, '--json'])).out);
+      expect(fp8.best.kvCachePrecision).toBe('fp8');
+      expect(maxBatch(fp8)).toBeGreaterThanOrEqual(2 * maxBatch(plain));
+      const bad = await cli([...LLAMA, '--kv-cache-precision', 'int8']);
+      expect(bad.code).toBe(2);
+      expect(bad.err).toBe('trainplan: --kv-cache-precision: expected one of fp16, bf16, fp8, got "int8"\n');
+      const v100 = await cli(['inference', '--model', 'llama2-7b', '--gpu', 'v100-32gb', '--prompt', '2048', '--output', '512', '--kv-cache-precision', 'bf16']);
+      expect(v100.code).toBe(2);
+      expect(v100.err).toMatch(/--kv-cache-precision: .* use --kv-cache-precision "fp16" or "fp8"/);
+    });
+
     it('under a per-token bound, static batching\'s late first token points at --batching continuous, which brings it under 2 s', async () => {
       expect((await cli([...LLAMA, '--max-token-ms', '50'])).out).toContain('(a static batch: use --batching continuous to admit prompts as sequences finish)');
       const { out } = await cli([...LLAMA, '--max-token-ms', '50', '--batching', 'continuous', '--json']);
