@@ -6,7 +6,7 @@ import type { CollectiveOp } from './types.ts';
 /** Why PAT cannot run here, or null (NVIDIA/nccl src/tuning/pat.cc ncclPatEnable). */
 export function patUnavailable(topology: NcclTopology, op: CollectiveOp): string | null {
   if (op !== 'all-gather' && op !== 'reduce-scatter') return 'PAT implements all-gather and reduce-scatter only';
-  if (topology.placement.ranksPerNode !== 1) return 'PAT only supports 1 GPU per node';
+  if (topology.placement.ranksPerNode !== 1) return 'PAT only supports 1 GPU per node: give gpusPerNode 1';
   if (topology.placement.nodes < 2) return 'PAT needs at least 2 nodes';
   return null;
 }

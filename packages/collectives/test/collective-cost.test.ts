@@ -76,7 +76,7 @@ describe('collectiveCost: auto is the argmin, a named algorithm is forced', () =
     ['nvls-tree', 'all-reduce', H100_FABRIC, node8, /single node/],
     ['nvls', 'all-reduce', H100_FABRIC, dgxA100x16, /CollNet/],
     ['tree', 'all-gather', A100_FABRIC, node8, /does not implement/],
-    ['pat', 'all-gather', A100_FABRIC, dgxA100x16, /1 GPU per node/],
+    ['pat', 'all-gather', A100_FABRIC, dgxA100x16, /1 GPU per node: give gpusPerNode 1/],
     ['collnet', 'all-reduce', A100_FABRIC, dgxA100x16, /CollNet is not modelled/],
     ['direct', 'all-reduce', A100_FABRIC, node8, /does not implement/],
     ['hierarchical', 'all-gather', A100_FABRIC, dgxA100x16, /all-reduce only/],

@@ -107,6 +107,9 @@ describe('runCollective', () => {
   it('the event-budget error names the limit and what the request needed', () => {
     const r = runCollective({ op: 'all-reduce', gpu: 'a100-80gb', nodes: 64, size: MiB(1), emulate: true, eventBudget: 1000 });
     expect(r).toMatchObject({ ok: false, reason: 'event-budget', limit: { name: 'eventBudget', value: 1000 } });
+    // The size in decimal units as the rows give it, the counts grouped.
+    if (r.ok) return;
+    expect(r.issues[0]!.message).toMatch(/^emulating 1\.05 MB needs about [\d,]+ budget units .* the event budget of 1,000$/);
   });
 
   it('publishes a JSON Schema that requires op', () => {
