@@ -104,10 +104,13 @@ function dominantIncrease(best: StepBreakdown, alt: StepBreakdown): string {
  * planner's own breakdown says which part of the step grew, or the planner's reason it cannot run
  * (above the search's memory budget included: `memoryFraction` as the search had it). Given the
  * `space` searched, a neighbour outside it (ruled out by the request's constraints) is said to be so,
- * with how much faster or slower it would be, after the ones inside it.
+ * with how much faster or slower it would be, after the ones inside it. A neighbour faster than the best
+ * is as fast within the model's resolution (a tie the ranking broke), or, when the search's candidate
+ * budget ran out (`budgetExhausted`), one the budget left unestimated, which is said with its gain.
  */
 export function explainAlternatives(
   base: SearchBase, best: { candidate: Candidate; estimate: PlanEstimate }, limit = 8, memoryFraction?: number, space?: SearchSpace,
+  budgetExhausted = false,
 ): Alternative[] {
   const memory = new MemoryBound(base);
   const budget = memoryBudgetBytes(base, memoryFraction);
@@ -127,8 +130,9 @@ export function explainAlternatives(
       out.push({ change, candidate: result.candidate, estimate: result.estimate, slowdown, outsideSpace: true, why: `${change}: ${pct(slowdown)} step time, outside the space searched (the constraints rule it out)` });
       continue;
     }
-    const why = slowdown <= 0
-      ? `${change}: as fast (${pct(slowdown)} step time) within the model's resolution`
+    const why = slowdown <= 0 && budgetExhausted
+      ? `${change}: faster (${pct(slowdown)} step time), not estimated before the candidate budget ran out: raise it`
+      : slowdown <= 0 ? `${change}: as fast (${pct(slowdown)} step time) within the model's resolution`
       : `${change}: ${pct(slowdown)} step time, mostly ${dominantIncrease(best.estimate.breakdown, result.estimate.breakdown)}`;
     out.push({ change, candidate: result.candidate, estimate: result.estimate, slowdown, why });
   }

@@ -226,6 +226,14 @@ describe('explainAlternatives', () => {
     for (const a of estimated) expect(a.estimate!.memory.totalBytes).toBeLessThanOrEqual(share * 1.001 * gpt3Base.gpu.hbmBytes);
   });
 
+  it('a neighbour faster than the best of a search whose candidate budget ran out is said to be unestimated, not "as fast"', () => {
+    const r = searchPlans(gpt3Base, { top: 1, candidateBudget: 3 });
+    expect(r.budgetExhausted).toBe(true);
+    const faster = explainAlternatives(gpt3Base, r.top[0]!, 20, undefined, undefined, true).filter((a) => a.slowdown !== undefined && a.slowdown < 0);
+    expect(faster.length).toBeGreaterThan(0);
+    for (const a of faster) expect(a.why).toMatch(/: faster \(−[\d.]+% step time\), not estimated before the candidate budget ran out: raise it$/);
+  });
+
   it('says why the neighbours of the best GPT-3 plan lose, naming the part of the step that grew', () => {
     const r = searchPlans(gpt3Base, { top: 1 });
     const alternatives = explainAlternatives(gpt3Base, r.top[0]!);
