@@ -16,7 +16,7 @@ import {
 import type { AskParameters, DefaultUsed, ParsedQuestion } from './question.ts';
 import { KILO_COUNT, spelledScales } from './lexicon/numbers.ts';
 import { outOfScope } from './scope.ts';
-import { takeServing } from './lexicon/serving.ts';
+import { findUnreadLength, takeServing } from './lexicon/serving.ts';
 import { takeKvCachePrecision } from './lexicon/kv-cache.ts';
 import { findUnnamedLatencyBound, percentileReading, takeLatencyPercentiles, unnamedLatencyReading } from './lexicon/percentile.ts';
 import { resolveDraft } from './speculative.ts';
@@ -117,6 +117,8 @@ export function parse(question: string): ParsedQuestion {
   const percentiles = takeLatencyPercentiles(s);
   // Before token counts: "generate 512 tokens" is an output length, never a training budget.
   Object.assign(stated, takeServing(s));
+  // A length no pattern read, seen before the training budget's patterns take its number ("2e6 token prompts").
+  const unreadLength = findUnreadLength(s.text);
   const unnamedLatency = findUnnamedLatencyBound(s);
   stated.gpuHours = takeGpuHours(s);
   Object.assign(stated, takeTokenPhrases(s));
@@ -126,6 +128,8 @@ export function parse(question: string): ParsedQuestion {
   const dateDeadline = deadline === undefined ? findDateDeadline(s.text) : undefined;
   stated.deadlineSeconds = deadline?.seconds;
   Object.assign(stated, takeParallelism(s));
+  // A context left unread ("a 1 gigatoken context"): seen once takeParallelism has read the ones it can.
+  const unreadContext = findUnreadLength(s.text);
   stated.precision = takePrecision(s);
   const zero = takeZeroStage(s);
   stated.zeroStage = zero?.stage;
@@ -202,6 +206,12 @@ export function parse(question: string): ParsedQuestion {
   const assumedDeadline = defaults.find((d) => d.field === 'deadlineSeconds' && d.value === parameters.deadlineSeconds && facts.deadlineSeconds === undefined);
   if (dateDeadline !== undefined && assumedDeadline !== undefined) {
     assumedDeadline.text += ` ("${dateDeadline}" not understood: a date needs today's, which I do not know; give a length, e.g. "in 20 days")`;
+  }
+  // A length given but not read: the default taken says so, never "no length given".
+  for (const unread of [unreadLength, unreadContext]) {
+    if (unread === undefined || intent !== 'serving') continue;
+    const taken = defaults.find((d) => d.field === unread.field && facts[unread.field] === undefined && (unread.field === 'outputTokens' || facts.seqLength === undefined));
+    if (taken !== undefined) taken.text = taken.text.replace('no length given', `"${unread.written}" not read as a length`);
   }
 
   // Serving, fine-tuning and hyperparameter questions are declined with a pointer, not planned as training.

@@ -1,4 +1,4 @@
-import { parseCount } from '@trainplan/units';
+import { million, parseCount, thousand } from '@trainplan/units';
 
 /**
  * The pieces numbers are written with, shared by the count patterns (tokens, GPU-hours, batches, cluster
@@ -45,6 +45,21 @@ export const KILO_COUNT = 1024;
 /** A KILO_NUMBER's or KILO_INTEGER's two groups as a whole count: "8" and "k" → 8,192; "1.5" and "k" → 1,536. */
 export const kiloCount = (number: string | undefined, k: string | undefined): number => Math.round(Number(number) * (k === 'k' ? KILO_COUNT : 1));
 
+/**
+ * A length in tokens (a prompt, an output, a context, a sequence) as two groups: its number and its scale, "k" read
+ * as KILO_COUNT ("8k context" = 8,192) or "m"/"million" as a decimal million, as the protocol's bound of 10M tokens
+ * counts ("a 10M-token prompt" is within it, not 10,485,760 past it); "thousand" spelt out is a thousand. An exponent
+ * is read ("2e6"); a number is read whole or not at all ("1.2b" is no "1").
+ */
+export const TOKEN_LENGTH = String.raw`(${DECIMAL}(?:e\d+)?)(?![.\d])\s?(k|m|million|thousand)?`;
+
+/** A TOKEN_LENGTH's two groups as whole tokens: "2" and "k" → 2,048; "1.5" and "m" → 1,500,000. */
+export function tokenLength(number: string | undefined, scale: string | undefined): number {
+  const n = Number(number);
+  if (scale === 'm' || scale === 'million') return Math.round(million(n));
+  if (scale === 'thousand') return Math.round(thousand(n));
+  return kiloCount(number, scale);
+}
 
 /** Number words a question may spell out ("two weeks", "one node", "two trillion tokens"). */
 export const NUMBER_WORDS: Readonly<Record<string, number>> = {

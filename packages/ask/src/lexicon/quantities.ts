@@ -1,7 +1,7 @@
 import { days, hours, parseBytes } from '@trainplan/units';
 import type { AskParameters, CollectiveAlgorithm, CollectiveOp } from '../question.ts';
 import type { Match } from './match.ts';
-import { COUNT_SCALE, DECIMAL, KILO_INTEGER, kiloCount, KILO_NUMBER, NUMBER_WORD, NUMBER_WORDS, SCALED_COUNT, scaledCount } from './numbers.ts';
+import { COUNT_SCALE, DECIMAL, KILO_INTEGER, kiloCount, KILO_NUMBER, NUMBER_WORD, NUMBER_WORDS, SCALED_COUNT, scaledCount, TOKEN_LENGTH, tokenLength } from './numbers.ts';
 
 /**
  * The numbers a question carries, each found by a phrase pattern and then blanked so that the next
@@ -52,9 +52,9 @@ export function takeTokenPhrases(s: Scanner): Pick<AskParameters, 'batchTokens' 
     // "a step" but not "a batch": "train on 2T tokens a batch of 1024" is a budget, then a batch in sequences.
     ?? s.take(new RegExp(String.raw`\b${SCALED_COUNT}\s*tokens?\s*(?:(?:per|/|each)\s*(?:global\s+)?(?:batch|step|iteration|optimi[sz]er\s+step)|an?\s+(?:step|iteration|optimi[sz]er\s+step))\b`));
   if (batch) out.batchTokens = scaledCount(batch[1], batch[2]);
-  // "4096-token sequences", "8k token sequences": k is 1024 for a sequence, as for "8k context".
-  const seq = s.take(new RegExp(String.raw`\b${KILO_INTEGER}[\s-]*tokens?[\s-]*(?:sequences?|seqs?)\b`));
-  if (seq) out.seqLength = kiloCount(seq[1], seq[2]);
+  // "4096-token sequences", "8k token sequences", "1M-token sequences": k is 1024 for a sequence, as for "8k context".
+  const seq = s.take(new RegExp(String.raw`\b${TOKEN_LENGTH}[\s-]*tokens?[\s-]*(?:sequences?|seqs?)\b`));
+  if (seq) out.seqLength = tokenLength(seq[1], seq[2]);
   const rate = s.take(new RegExp(String.raw`\b(${DECIMAL})\s*tokens?\s*(?:per|\/|a)\s*param(?:eter)?s?\b`));
   if (rate) out.tokensPerParameter = Number(rate[1]);
   return out;
@@ -133,14 +133,16 @@ export function takeParallelism(s: Scanner): Partial<Pick<AskParameters, Integer
   const out: Partial<Pick<AskParameters, IntegerField>> = {};
   // "8k context", "128k-token context window": a sequence length (a number before "context" not followed by
   // "parallel"; "context parallel 2" and "cp 2" are context parallelism, below).
-  const window = s.take(new RegExp(String.raw`\b${KILO_INTEGER}[\s-]*(?:tokens?[\s-]*)?context(?:[\s-]*(?:window|length))?\b(?![\s-]*parallel)`));
-  if (window) out.seqLength = kiloCount(window[1], window[2]);
+  const window = s.take(new RegExp(String.raw`\b${TOKEN_LENGTH}[\s-]*(?:tokens?[\s-]*)?context(?:[\s-]*(?:window|length))?\b(?![\s-]*parallel)`));
+  if (window) out.seqLength = tokenLength(window[1], window[2]);
   for (const [field, words] of PARALLEL_WORDS) {
     if (out[field] !== undefined) continue;
-    const after = s.take(new RegExp(String.raw`\b(?:${words})\s*(?:=|:|of|is)?\s*${KILO_INTEGER}\b`));
-    const m = after ?? s.take(new RegExp(String.raw`\b${KILO_INTEGER}(?:[\s-]*way)?[\s-]*(?:${words})\b`));
+    // A sequence length is a length in tokens ("seq 1M"); the sizes are whole counts.
+    const number = field === 'seqLength' ? TOKEN_LENGTH : KILO_INTEGER;
+    const after = s.take(new RegExp(String.raw`\b(?:${words})\s*(?:=|:|of|is)?\s*${number}\b`));
+    const m = after ?? s.take(new RegExp(String.raw`\b${number}(?:[\s-]*way)?[\s-]*(?:${words})\b`));
     // "8k context" / "32k sequence": k is 1024 here (4k = 4096, as Llama 2 says).
-    if (m) out[field] = kiloCount(m[1], m[2]);
+    if (m) out[field] = field === 'seqLength' ? tokenLength(m[1], m[2]) : kiloCount(m[1], m[2]);
   }
   return out;
 }

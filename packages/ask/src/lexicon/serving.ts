@@ -1,6 +1,6 @@
 import { days, hours, minutes, ms } from '@trainplan/units';
 import type { AskParameters } from '../question.ts';
-import { DECIMAL, kiloCount, KILO_NUMBER, SCALED_COUNT, scaledCount } from './numbers.ts';
+import { DECIMAL, SCALED_COUNT, scaledCount, TOKEN_LENGTH, tokenLength } from './numbers.ts';
 import type { Scanner } from './quantities.ts';
 
 /**
@@ -26,9 +26,12 @@ const rateSeconds = (m: RegExpExecArray): number => {
 /** Throughput work with no user waiting ("offline", "batch inference"): no interactive latency bound is assumed. */
 const OFFLINE = /\b(?:offline|batch[\s-]*(?:inference|processing|jobs?)|max(?:imum)?[\s-]*throughput|throughput[\s-]*(?:only|bound|oriented))\b/;
 
-/** A token count as prompts are measured: "2k" is 2,048 (a context length, as "8k context" reads). */
-const TOKEN_COUNT = KILO_NUMBER;
-const tokenCount = (m: RegExpExecArray): number => kiloCount(m[1], m[2]);
+/** A token count as prompts are measured: "2k" is 2,048 (a context length, as "8k context" reads), "1M" 1,000,000. */
+const TOKEN_COUNT = TOKEN_LENGTH;
+const tokenCount = (m: RegExpExecArray): number => tokenLength(m[1], m[2]);
+
+/** After a length's name and number, no unit the number is in but tokens: "outputs of 2 gigatokens" is no 2-token output. */
+const NO_OTHER_UNIT = String.raw`(?![\s-]*[a-z]+tok)`;
 
 /** "ms", "s", "sec", "seconds", "milliseconds" → seconds per unit. */
 export const TIME_UNIT = String.raw`(ms|msec|milliseconds?|s|secs?|seconds?)`;
@@ -77,13 +80,13 @@ export function takeServing(s: Scanner): ServingFacts {
   // "2k prompt", "2048-token prompts", "prompt of 2048 tokens", "prompt length 2048", "2048 input tokens", "ISL 2048";
   // a user's own: "200 token user prompt", "100-token user messages", "user prompt of 1.5k tokens".
   const prompt = s.take(new RegExp(String.raw`\b${TOKEN_COUNT}[\s-]*(?:tokens?[\s-]*)?(?:${USER_PROMPT}|prompts?|inputs?(?:[\s-]*tokens?)?|isl)\b`))
-    ?? s.take(new RegExp(String.raw`\b(?:${USER_PROMPT}|prompts?|inputs?|isl)(?:[\s-]*(?:length|len|size|tokens))?${BOUND_JOIN}${TOKEN_COUNT}(?:[\s-]*tokens?)?\b`));
+    ?? s.take(new RegExp(String.raw`\b(?:${USER_PROMPT}|prompts?|inputs?|isl)(?:[\s-]*(?:length|len|size|tokens))?${BOUND_JOIN}${TOKEN_COUNT}(?:[\s-]*tokens?)?\b${NO_OTHER_UNIT}`));
   // A user's prompt follows the system prompt, whatever its length: the whole prompt is both.
   const own = prompt !== undefined && out.sharedPrefixTokens !== undefined && new RegExp(String.raw`\b${USER_PROMPT}`).test(prompt[0]);
   if (prompt) out.promptTokens = tokenCount(prompt) + (own ? out.sharedPrefixTokens ?? 0 : 0);
   // "512 output tokens", "512 generated tokens", "output of 512 tokens", "generate 512 tokens", "OSL 512".
   const output = s.take(new RegExp(String.raw`\b${TOKEN_COUNT}[\s-]*(?:tokens?[\s-]*)?(?:outputs?|generated|new|completion|osl)(?:[\s-]*tokens?)?\b`))
-    ?? s.take(new RegExp(String.raw`\b(?:outputs?|completions?|generations?|osl)(?:[\s-]*(?:length|len|size|tokens))?${BOUND_JOIN}${TOKEN_COUNT}(?:[\s-]*tokens?)?\b`))
+    ?? s.take(new RegExp(String.raw`\b(?:outputs?|completions?|generations?|osl)(?:[\s-]*(?:length|len|size|tokens))?${BOUND_JOIN}${TOKEN_COUNT}(?:[\s-]*tokens?)?\b${NO_OTHER_UNIT}`))
     ?? s.take(new RegExp(String.raw`\b(?:generat\w*|produc\w*|writ\w*|output\w*)\s+${TOKEN_COUNT}[\s-]*tok(?:en)?s?\b`));
   if (output) out.outputTokens = tokenCount(output);
   // "30 tokens/s per user": a sequence's decode rate, so each token within 1/30 s.
@@ -104,4 +107,23 @@ export function takeServing(s: Scanner): ServingFacts {
   if (concurrent) out.concurrency = Number(concurrent[1]);
   if (OFFLINE.test(s.text)) out.offline = true;
   return out;
+}
+
+/** The names of a serving length: a prompt's (its context too) or an output's. */
+const LENGTH_NAME = String.raw`(?:prompts?|inputs?|isl|context|outputs?|completions?|osl)`;
+
+/** A number next to a length's name, with one word beside it ("20 gigatoken prompts", "prompts of 2e6 tokens"), as a length left unread is written. */
+const UNREAD_LENGTH = new RegExp(String.raw`\b\d[\w.]*(?:\s+[a-z]+)?[\s-]*(?:tok(?:en)?s?[\s-]*)?${LENGTH_NAME}\b(?![\s-]*parallel)`
+  + String.raw`|\b${LENGTH_NAME}(?:[\s-]*(?:length|len|size|window|tokens?))?\s*(?:of|=|:|is)?\s*\d[\w.]*(?:\s+[a-z]+)?`);
+
+/**
+ * A prompt or output length the question gives that no pattern read ("with 2e6-token prompts"), in its words, and
+ * the field it would have set; undefined when there is none. The answer says it was not read rather than taking the
+ * default length silently. Called on the text left once the lengths are read, before the training budget's
+ * patterns take "2e6 token" out of it.
+ */
+export function findUnreadLength(text: string): { written: string; field: 'promptTokens' | 'outputTokens' } | undefined {
+  const m = UNREAD_LENGTH.exec(text);
+  if (m === null) return undefined;
+  return { written: m[0].trim(), field: /\b(?:outputs?|completions?|osl)\b/.test(m[0]) ? 'outputTokens' : 'promptTokens' };
 }
