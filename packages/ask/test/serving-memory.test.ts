@@ -20,7 +20,7 @@ describe('a serving point\'s memory per GPU in words', () => {
     }, 'KV cache 280 MiB (30.0 MiB per request on each GPU, plus 160 MiB for the 4,100-token shared prefix\'s 4,096 cached tokens, held once)'],
     ['a prefix shorter than a block: none of it cached, all per request', {
       sharedPrefixTokens: 10, cachedPrefixTokens: 0, sharedKvCacheBytesPerGpu: 0,
-    }, 'KV cache 280 MiB (70.0 MiB per request on each GPU; the 10-token shared prefix is shorter than a KV block, so none of it is cached)'],
+    }, 'KV cache 280 MiB (70.0 MiB per request on each GPU; the 10-token shared prefix is shorter than a 16-token KV block, so none of it is cached)'],
   ])('%s', (_title, prefix, text) => {
     expect(memoryText({ ...point, ...prefix })).toBe(`17.0 GiB of 80.0 GiB: weights 16.0 GiB, ${text}`);
   });

@@ -1,4 +1,4 @@
-import { runInference, type InferencePointJson } from '@trainplan/protocol';
+import { KV_BLOCK_TOKENS, runInference, type InferencePointJson } from '@trainplan/protocol';
 import { formatBytes, formatSeconds, ms } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
 import { ask } from '../src/answer/answer.ts';
@@ -352,7 +352,7 @@ describe('serving with a shared prompt prefix (a system prompt, cached once)', (
     expect(data.best!.sharedPrefixTokens).toBe(2048);
     expect(a.configuration).toMatch(/ · 2548 prompt tokens \(the first 2,048 shared and cached\) \+ 512 output tokens$/);
     expect(a.assumptions).toContain('a 2,048-token prefix shared and cached: every 2,548-token prompt opens with the same 2,048 tokens (a system prompt), '
-      + 'held once in the KV cache in whole blocks and not prefilled again (prefix caching, as vLLM\'s automatic prefix caching and SGLang\'s RadixAttention serve); '
+      + 'held once in the KV cache in whole 16-token blocks and not prefilled again (prefix caching, as vLLM\'s automatic prefix caching and SGLang\'s RadixAttention serve); '
       + 'each request prefills and holds only the 500 tokens after it, attending over all of them');
   });
 
@@ -388,17 +388,23 @@ describe('serving with a shared prompt prefix (a system prompt, cached once)', (
     const x = data.best!;
     expect([x.sharedPrefixTokens, x.cachedPrefixTokens]).toEqual([1000, 992]);
     expect(a.assumptions.find((t) => t.includes('prefix shared and cached'))).toMatch(
-      /; 992 of them are cached, in whole blocks \(the part of a last block is each request's own\); each request prefills and holds only the 208 tokens after them, attending over all of them$/);
+      /; 992 of them are cached, in whole 16-token blocks \(the part of a last block is each request's own\); each request prefills and holds only the 208 tokens after them, attending over all of them$/);
     // The split is the protocol's own, not worked out from a second plan.
     expect(figure(a, 'Memory per GPU')).toContain(`KV cache ${formatBytes(x.kvCacheBytesPerGpu)} (${formatBytes((x.kvCacheBytesPerGpu - x.sharedKvCacheBytesPerGpu!) / x.batch)} per request on each GPU, `
       + `plus ${formatBytes(x.sharedKvCacheBytesPerGpu!)} for the 1,000-token shared prefix's 992 cached tokens, held once)`);
+  });
+
+  it('the block said is the protocol\'s KV_BLOCK_TOKENS, the block it caches a prefix in (992 of 1,000 tokens: whole blocks of it)', () => {
+    const { a, data } = served('serve llama3-70b on 8 h100 with a 1000 token system prompt and 1200 token prompts');
+    expect(data.best!.cachedPrefixTokens).toBe(1000 - (1000 % KV_BLOCK_TOKENS));
+    expect(a.assumptions.join(' ')).toContain(`in whole ${KV_BLOCK_TOKENS}-token blocks`);
   });
 
   it('a prefix shorter than a KV block is said to be cached not at all', () => {
     const { a } = served('serve llama3-70b on 8 h100 with a 10 token system prompt and 1200 token prompts');
     expect(a.assumptions.join(' ')).not.toMatch(/prefix shared and cached/);
     expect(a.assumptions).toContain('a 10-token prefix shared: every 1,200-token prompt opens with the same 10 tokens (a system prompt), '
-      + 'but it is shorter than one KV block and only whole blocks are cached, so each request prefills and holds all of its prompt');
+      + 'but it is shorter than one 16-token KV block and only whole blocks are cached, so each request prefills and holds all of its prompt');
   });
 
   it('no prefix stated: no sharedPrefixTokens sent and nothing said of one', () => {

@@ -1,4 +1,4 @@
-import { inferenceBoundsText, runInference, widestShape, type InferencePointJson, type InferenceResponseJson } from '@trainplan/protocol';
+import { inferenceBoundsText, KV_BLOCK_TOKENS, runInference, widestShape, type InferencePointJson, type InferenceResponseJson } from '@trainplan/protocol';
 import { countOf, formatNumber, formatSeconds } from '@trainplan/units';
 import { clusterGpusOf, DEFAULT_GPU } from '../defaults.ts';
 import { modelInputOf, modelNameOf } from '../model-of.ts';
@@ -30,9 +30,9 @@ const CONTINUOUS = 'continuous batching (requests join and leave the batch at ev
 
 /**
  * How a shared prefix is served, said when the question gives one: "a 1,024-token prefix shared and cached: …".
- * The protocol holds it in whole KV blocks (the part of a last block is each request's own) and always
- * prefills a prompt's last token, whose logits give the first output token: the tokens it caches are its
- * points' cachedPrefixTokens (992 of a 1,000-token prefix), undefined where no point was planned.
+ * The protocol holds it in whole KV blocks of KV_BLOCK_TOKENS, whose size the answer names (the part of a last block
+ * is each request's own), and always prefills a prompt's last token, whose logits give the first output token: the
+ * tokens it caches are its points' cachedPrefixTokens (992 of a 1,000-token prefix), undefined where no point was planned.
  */
 function prefixCaching(p: AskParameters, cached: number | undefined): string[] {
   const prefix = p.sharedPrefixTokens;
@@ -40,12 +40,13 @@ function prefixCaching(p: AskParameters, cached: number | undefined): string[] {
   const n = (x: number) => x.toLocaleString('en-US');
   const prompt = p.promptTokens ?? prefix;
   const opens = `every ${n(prompt)}-token prompt opens with the same ${n(prefix)} tokens (a system prompt)`;
-  if (cached === 0) return [`a ${n(prefix)}-token prefix shared: ${opens}, but it is shorter than one KV block and only whole blocks are cached, so each request prefills and holds all of its prompt`];
-  const how = 'held once in the KV cache in whole blocks and not prefilled again (prefix caching, as vLLM\'s automatic prefix caching and SGLang\'s RadixAttention serve)';
+  const blocks = `whole ${KV_BLOCK_TOKENS}-token blocks`;
+  if (cached === 0) return [`a ${n(prefix)}-token prefix shared: ${opens}, but it is shorter than one ${KV_BLOCK_TOKENS}-token KV block and only whole blocks are cached, so each request prefills and holds all of its prompt`];
+  const how = `held once in the KV cache in ${blocks} and not prefilled again (prefix caching, as vLLM's automatic prefix caching and SGLang's RadixAttention serve)`;
   const own = cached === undefined ? 'the rest of its prompt' : `only the ${n(prompt - cached)} tokens after ${cached === prefix ? 'it' : 'them'}`;
   const part = cached === undefined || cached === prefix ? ''
     : cached === prompt - 1 ? `; ${n(cached)} of them are cached, as the prompt's last token is always prefilled (its logits give the first output token)`
-      : `; ${n(cached)} of them are cached, in whole blocks (the part of a last block is each request's own)`;
+      : `; ${n(cached)} of them are cached, in ${blocks} (the part of a last block is each request's own)`;
   return [`a ${n(prefix)}-token prefix shared and cached: ${opens}, ${how}${part}; each request prefills and holds ${own}, attending over all of them`];
 }
 

@@ -1,4 +1,4 @@
-import type { InferencePointJson } from '@trainplan/protocol';
+import { KV_BLOCK_TOKENS, type InferencePointJson } from '@trainplan/protocol';
 import { formatBytes } from '@trainplan/units';
 
 /**
@@ -20,7 +20,7 @@ function perRequestText(x: InferencePointJson): string {
   const cached = x.cachedPrefixTokens;
   if (prefix === undefined || cached === undefined) return perRequest;
   // Only whole KV blocks are shared: a prefix shorter than one is each request's own.
-  if (cached === 0) return `${perRequest}; the ${n(prefix)}-token shared prefix is shorter than a KV block, so none of it is cached`;
+  if (cached === 0) return `${perRequest}; the ${n(prefix)}-token shared prefix is shorter than a ${KV_BLOCK_TOKENS}-token KV block, so none of it is cached`;
   const what = cached === prefix ? `the ${n(prefix)}-token shared prefix` : `the ${n(prefix)}-token shared prefix's ${n(cached)} cached tokens`;
   return `${perRequest}, plus ${formatBytes(shared)} for ${what}, held once`;
 }
