@@ -11,6 +11,7 @@ import { firstTokenText, isLoaded, loadFigure, loadHeadline, takesText } from '.
 import {
   draftName, SPECULATION_TRADE, speculationAssumption, speculationConfiguration, speculationFigure, speculativeOf,
 } from './serving-speculation.ts';
+import { costFigure, costHeadline, noPriceNote } from './serving-cost.ts';
 import { memoryText } from './serving-memory.ts';
 import { kvCacheAssumption, precisionConfiguration } from './serving-precision.ts';
 import { perSecond, replicaRequestsPerSecond, requests, shapeText } from './serving-text.ts';
@@ -76,6 +77,7 @@ function requestOf(p: AskParameters, gpus: number | undefined): Record<string, u
     ...(gpus !== undefined && { gpus }),
     ...(p.requestsPerSecond !== undefined && { requestsPerSecond: p.requestsPerSecond }),
     ...(speculativeOf(p) !== undefined && { speculative: speculativeOf(p) }),
+    ...(p.pricePerGpuHour !== undefined && { pricePerGpuHour: p.pricePerGpuHour }),
     batching: 'continuous',
   };
 }
@@ -105,6 +107,7 @@ function pointFigures(x: InferencePointJson, p: AskParameters, gpus: number | un
     { label: 'Throughput', value: `${perSecond(x.tokensPerSecondPerGpu)} tokens/s per GPU · ${perSecond(replicaRequestsPerSecond(x, outputTokens))} requests/s per replica` },
     ...(spec === undefined ? [] : speculationFigure(x, spec)),
     { label: 'Memory per GPU', value: memoryText(x) },
+    ...costFigure(x, p),
   ];
 }
 
@@ -221,11 +224,11 @@ export function answerServing(q: ParsedQuestion): Answer {
       ? [`${p.concurrency.toLocaleString('en-US')} concurrent requests taken per replica: ${(p.concurrency * replicaCount).toLocaleString('en-US')} on ${where}`] : [];
     return {
       ...base, ok: true, assumptions: [...base.assumptions, ...perReplica],
-      headline: `${subject}: ${ASKS_FIT.test(q.text) ? 'fits; ' : ''}${planHeadline(best, gpus)}${boundsNote(bounds, p)}`,
+      headline: `${subject}: ${ASKS_FIT.test(q.text) ? 'fits; ' : ''}${planHeadline(best, gpus)}${costHeadline(best, p)}${boundsNote(bounds, p)}`,
       configuration: `${shapeText(best)} · batch ${best.batch.toLocaleString('en-US')} · ${precisionConfiguration(p)} · ${lengthsText(p)}${speculationConfiguration(spec)}`,
       figures: [...pointFigures(best, p, gpus), ...loadFigure(best, gpus)],
       memoryPerGpuBytes: best.totalBytesPerGpu, memoryCapacityBytes: best.capacityBytes,
-      notes: [...(result.warnings ?? []), ...countNote, ...fastestNote(result), ...without],
+      notes: [...(result.warnings ?? []), ...countNote, ...fastestNote(result), ...without, ...noPriceNote(p, q.text)],
     };
   }
   if (result.unservable !== undefined) {
