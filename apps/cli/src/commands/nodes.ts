@@ -133,8 +133,8 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
 /** The checked line: what the sizes below a deadline's answer did (the search's own wording, checkedText). */
 function checkedLine(c: NonNullable<Extract<NodesResponseJson, { ok: true }>['checked']>, nodes: number): string {
   const what = checkedText(c, nodes);
-  const below = !c.complete ? `; sizes below ${c.fromNodes} were not all searched`
-    : c.fromNodes > 1 ? `; fewer than ${c.fromNodes} cannot meet it even at 100% MFU` : '';
+  const below = !c.complete ? `; sizes below ${c.fromNodes.toLocaleString('en-US')} were not all searched`
+    : c.fromNodes > 1 ? `; fewer than ${c.fromNodes.toLocaleString('en-US')} cannot meet it even at 100% MFU` : '';
   return `  ${c.complete ? 'checked' : 'partly checked'}: ${what}${below}`;
 }
 
@@ -150,7 +150,7 @@ export function formatNodesReport(a: NodesResponseJson): string {
   const r = a.configuration.estimate.resolved;
   const s = a.smallest;
   return [
-    `${HEADLINE[a.mode]}: ${nodesText(a.nodes)} (${a.gpus} × ${r.gpu})`,
+    `${HEADLINE[a.mode]}: ${nodesText(a.nodes)} (${a.gpus.toLocaleString('en-US')} × ${r.gpu})`,
     `time to train ${formatCount(a.tokens).replace(/\s+/g, '')} tokens: ${daysText(a.days)} · ${wholeText(a.gpuHours)} GPU-hours${a.cost === undefined ? '' : ` · cost ${wholeText(a.cost)}`}`,
     ...(s ? [`smallest cluster that fits: ${nodesText(s.nodes)}, ${daysText(s.days)} · ${wholeText(s.gpuHours)} GPU-hours${s.cost === undefined ? '' : ` · cost ${wholeText(s.cost)}`}${s.withinBudget ? '' : ' (over the budget)'}`] : []),
     `configuration: ${a.configuration.label}`,

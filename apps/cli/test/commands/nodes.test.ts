@@ -58,7 +58,7 @@ describe('trainplan nodes', () => {
   it('says both answers in words', async () => {
     const { code, out } = await cli([...GPT3, '--budget', '1.2M', '--price', '2']);
     expect(code).toBe(0);
-    expect(out).toMatch(/^fastest within the budget: \d+ nodes \(\d+ × a100-80gb\)\ntime to train 300B tokens: [\d.]+ days · [\d,]+ GPU-hours · cost [\d,]+\nsmallest cluster that fits: \d+ nodes?, [\d.]+ days · [\d,]+ GPU-hours · cost [\d,]+/);
+    expect(out).toMatch(/^fastest within the budget: \d+ nodes \([\d,]+ × a100-80gb\)\ntime to train 300B tokens: [\d.]+ days · [\d,]+ GPU-hours · cost [\d,]+\nsmallest cluster that fits: \d+ nodes?, [\d.]+ days · [\d,]+ GPU-hours · cost [\d,]+/);
   });
 
   it('the help\'s example (--gpu-hours 6.4M, no deadline) answers weeks, not the thousands of days of the smallest cluster', async () => {

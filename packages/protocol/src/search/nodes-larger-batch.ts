@@ -95,7 +95,7 @@ function json(point: CapacityPoint, found: CapacityPoint, batch: number, seqLeng
     : `each of the ${c.data} data-parallel ranks gets a single micro-batch of the ${batch} sequences`;
   const larger = 2 * batch;
   const gain = missed ? `meet the deadline on ${nodesText(found.nodes)} in ${daysText(found.days)}`
-    : found.nodes < point.nodes ? `need ${nodesText(found.nodes)} (${point.nodes - found.nodes} fewer), ${daysText(found.days)}`
+    : found.nodes < point.nodes ? `need ${nodesText(found.nodes)} (${(point.nodes - found.nodes).toLocaleString('en-US')} fewer), ${daysText(found.days)}`
     : `take ${daysText(found.days)} on ${nodesText(found.nodes)} (${daysText(point.days)} at the batch of ${batch})`;
   const message = `${bound ? `The batch holds this plan back: ${why}. ` : ''}A global batch of ${larger} sequences `
     + `(${formatCount(larger * seqLength).replace(/\s+/g, '')} tokens) would ${gain}, `
