@@ -261,7 +261,7 @@ describe('trainplan nodes', () => {
   it('the inverse: days on N nodes, as a human line', async () => {
     const { code, out } = await cli([...base, '--nodes', '128']);
     expect(code).toBe(0);
-    expect(out).toMatch(/^on: 128 nodes \(1024 × a100-80gb\)\ntime to train 300B tokens: \d+\.\d days/);
+    expect(out).toMatch(/^on: 128 nodes \(1,024 × a100-80gb\)\ntime to train 300B tokens: \d+\.\d days/);
   });
 
   it('without --global-batch, as the issue writes the command: about 4M tokens a step, said on the first line', async () => {
