@@ -54,6 +54,11 @@ describe('the serving view of an answer', () => {
     expect(answer.best!.totalBytesPerGpu).toBeLessThanOrEqual(answer.best!.usableBytesPerGpu!);
   });
 
+  it('an FP8 KV cache is named in the title, as the CLI names it; without one, no cache format is', () => {
+    expect(ask({ 'kv-cache': 'fp8' }).view.title).toMatch(/ · continuous batching · FP8 KV cache/);
+    expect(ask().view.title).not.toMatch(/KV cache/);
+  });
+
   it('with a price, a million output tokens\' cost (the GPUs\' time over their tokens), and with a rate the hour of its GPUs; without one, neither', () => {
     const { answer, view } = ask({ price: '2.5', 'max-token-ms': '50' });
     const best = answer.best!;

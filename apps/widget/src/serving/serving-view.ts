@@ -138,10 +138,11 @@ type TitleRequest = Pick<InferenceRequest, 'maxDecodeSecondsPerToken' | 'maxPref
 const draftName = (draft: NonNullable<InferenceRequest['speculative']>['draftModel']): string =>
   (typeof draft === 'string' ? draft : draft.name ?? 'a custom shape');
 
-/** "TP 8 · PP 1 · batch 64 · continuous batching", and "· speculative decoding with llama3.2-1b" when the point speculates. */
+/** "TP 8 · PP 1 · batch 64 · continuous batching", "· FP8 KV cache" with a cache format given, and "· speculative decoding with llama3.2-1b" when the point speculates. */
 const shapeText = (p: InferencePointJson, request: TitleRequest): string => {
   const spec = p.speculation !== undefined && request.speculative !== undefined ? ` · speculative decoding with ${draftName(request.speculative.draftModel)}` : '';
-  return `TP ${p.tensor} · PP ${p.pipeline} · batch ${whole(p.batch)} · ${p.batching ?? 'static'} batching${spec}`;
+  const kv = p.kvCachePrecision === undefined ? '' : ` · ${p.kvCachePrecision.toUpperCase()} KV cache`;
+  return `TP ${p.tensor} · PP ${p.pipeline} · batch ${whole(p.batch)} · ${p.batching ?? 'static'} batching${kv}${spec}`;
 };
 
 /**
