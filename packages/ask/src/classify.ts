@@ -11,6 +11,8 @@ const HELP = /^\s*(?:help|\?+|hi|hello|hey|usage|examples?|what can you do\??)?\
 const MEMORY = /\b(?:memory|mem|hbm|vram|fits?|oom|out of memory|how much (?:gpu )?ram)\b/;
 const GPU_HOURS_COUNT = /\bhow many gpu[\s-]*hours\b/;
 const TIME_COUNT = /\bhow many (?:days|weeks|hours|months|gpu[\s-]*hours)\b/;
+/** "How many tokens can I train on 64 H100 in 2 weeks": the tokens a cluster trains in a time, a time question turned round. */
+export const TOKENS_COUNT = /\bhow many (?:training )?tokens\b|\bhow much (?:training )?data\b/;
 // "cheapest", "most cost-effective", "lowest cost", "minimize the cost": the time–cost curve's cheapest size.
 const CHEAPEST = /\b(?:cheapest|least expensive|lowest[\s-]*(?:cost|price)|most (?:cost|price)[\s-]*(?:effective|efficient)|cost[\s-]*(?:optimal|effective|efficient)|min(?:imum|imal|imi[sz]e|imi[sz]ing)?\s+(?:the\s+)?(?:total\s+)?(?:cost|spend|gpu[\s-]*hours))\b|\b(?:fewest|least) gpu[\s-]*hours\b/;
 // "how much would it cost", "how much to train", "what's the cost", "cost to train": with no cluster, the cheapest (or, with a deadline, the nodes that meet it).
@@ -37,6 +39,8 @@ export function classify(text: string, stated: AskParameters): IntentName {
   // "How many GPU-hours" with no cluster: the fewest any cluster spends (the cheapest), not a default 128 nodes' own.
   if (!cluster && GPU_HOURS_COUNT.test(text)) return 'cheapest';
   if (TIME_COUNT.test(text)) return 'time';
+  // Before NODES, whose "how many … h100" it would match and plan for 15T tokens, dropping the 64 GPUs named.
+  if (TOKENS_COUNT.test(text)) return 'time';
   // "Cheapest" on a stated cluster is its best configuration's (config, below).
   if (!cluster && CHEAPEST.test(text)) return 'cheapest';
   // The cost on a stated cluster is its time to train's; before NODES, which "how much" would match.
