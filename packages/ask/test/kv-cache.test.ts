@@ -39,7 +39,7 @@ describe('the KV cache\'s own format in a serving question (the protocol\'s kvCa
       model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, precision: 'bf16', kvCachePrecision: 'fp8', promptTokens: 2048, outputTokens: 512,
       maxDecodeSecondsPerToken: 0.2, maxPrefillSeconds: 2, gpus: 8, batching: 'continuous',
     }));
-    expect(a.configuration).toMatch(/ · BF16 weights · FP8 KV cache · 2048 prompt tokens/);
+    expect(a.configuration).toMatch(/ · BF16 weights · FP8 KV cache · 2,048 prompt tokens/);
     expect(a.assumptions).toContain('BF16 weights (no precision given; the KV cache FP8, as asked)');
     expect(a.assumptions.join(' ')).toMatch(/an FP8 KV cache beside BF16 weights \(vLLM's kv_cache_dtype "fp8"\): each cached token takes half the bytes/);
   });
@@ -54,7 +54,7 @@ describe('the KV cache\'s own format in a serving question (the protocol\'s kvCa
   it('plain fp8 is the weights\' precision, as before; the cache follows it, and that is said', () => {
     const { a } = served('serve llama3-70b on 8 h100 in fp8');
     expect((a.data as { best: object }).best).not.toHaveProperty('kvCachePrecision');
-    expect(a.configuration).toMatch(/ · FP8 · 2048 prompt tokens/);
+    expect(a.configuration).toMatch(/ · FP8 · 2,048 prompt tokens/);
     expect(a.assumptions.join(' ')).toMatch(/the KV cache in FP8 too, as the weights/);
   });
 

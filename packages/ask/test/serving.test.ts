@@ -350,7 +350,7 @@ describe('serving with a shared prompt prefix (a system prompt, cached once)', (
     }));
     const data = a.data as Served;
     expect(data.best!.sharedPrefixTokens).toBe(2048);
-    expect(a.configuration).toMatch(/ · 2548 prompt tokens \(the first 2,048 shared and cached\) \+ 512 output tokens$/);
+    expect(a.configuration).toMatch(/ · 2,548 prompt tokens \(the first 2,048 shared and cached\) \+ 512 output tokens$/);
     expect(a.assumptions).toContain('a 2,048-token prefix shared and cached: every 2,548-token prompt opens with the same 2,048 tokens (a system prompt), '
       + 'held once in the KV cache in whole 16-token blocks and not prefilled again (prefix caching, as vLLM\'s automatic prefix caching and SGLang\'s RadixAttention serve); '
       + 'each request prefills and holds only the 500 tokens after it, attending over all of them');
@@ -410,7 +410,7 @@ describe('serving with a shared prompt prefix (a system prompt, cached once)', (
   it('no prefix stated: no sharedPrefixTokens sent and nothing said of one', () => {
     const { a, data } = served('serve llama3-8b on 8 h100');
     expect(data.best!.sharedPrefixTokens).toBeUndefined();
-    expect(a.configuration).toMatch(/ · 2048 prompt tokens \+ 512 output tokens$/);
+    expect(a.configuration).toMatch(/ · 2,048 prompt tokens \+ 512 output tokens$/);
     expect(a.assumptions.join(' ')).not.toMatch(/prefix/);
   });
 });

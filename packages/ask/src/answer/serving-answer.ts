@@ -57,9 +57,9 @@ function cachedPrefixOf(a: Served): number | undefined {
   return points.find((x) => x?.cachedPrefixTokens !== undefined)?.cachedPrefixTokens;
 }
 
-/** "2048 prompt tokens (the first 1,024 shared and cached) + 512 output tokens": the lengths of the configuration. */
-const lengthsText = (p: AskParameters): string => `${countOf(p.promptTokens ?? 0, 'prompt token')}`
-  + `${p.sharedPrefixTokens === undefined ? '' : ` (the first ${p.sharedPrefixTokens.toLocaleString('en-US')} shared and cached)`} + ${countOf(p.outputTokens ?? 0, 'output token')}`;
+/** "2,048 prompt tokens (the first 1,024 shared and cached) + 512 output tokens": the lengths of the configuration, grouped as its batch is. */
+const lengthsText = (p: AskParameters): string => `${requests(p.promptTokens ?? 0, 'prompt token')}`
+  + `${p.sharedPrefixTokens === undefined ? '' : ` (the first ${p.sharedPrefixTokens.toLocaleString('en-US')} shared and cached)`} + ${requests(p.outputTokens ?? 0, 'output token')}`;
 
 function requestOf(p: AskParameters, gpus: number | undefined): Record<string, unknown> {
   return {
