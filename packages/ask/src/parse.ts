@@ -18,6 +18,7 @@ import { KILO_COUNT, spelledScales } from './lexicon/numbers.ts';
 import { outOfScope } from './scope.ts';
 import { findUnreadLength, takeServing } from './lexicon/serving.ts';
 import { takeKvCachePrecision } from './lexicon/kv-cache.ts';
+import { takeWeightFormat } from './lexicon/weight-format.ts';
 import { findUnnamedLatencyBound, percentileReading, takeLatencyPercentiles, unnamedLatencyReading } from './lexicon/percentile.ts';
 import { resolveDraft } from './speculative.ts';
 
@@ -131,6 +132,9 @@ export function parse(question: string): ParsedQuestion {
   // A context left unread ("a 1 gigatoken context"): seen once takeParallelism has read the ones it can.
   const unreadContext = findUnreadLength(s.text);
   stated.precision = takePrecision(s);
+  const weightFormat = stated.precision === undefined ? takeWeightFormat(s) : undefined;
+  if (weightFormat !== undefined && 'problem' in weightFormat) problems.push(weightFormat.problem);
+  else if (weightFormat !== undefined) stated.precision = weightFormat.precision;
   const zero = takeZeroStage(s);
   stated.zeroStage = zero?.stage;
   stated.recompute = takeRecompute(s);
@@ -184,6 +188,7 @@ export function parse(question: string): ParsedQuestion {
   if (model?.assumed !== undefined && model.model !== undefined) readings.push({ field: 'model', value: model.model, text: model.assumed });
   if (customReading !== undefined && facts.customModel !== undefined) readings.push({ field: 'customModel', value: facts.customModel.shape.name ?? 'custom', text: customReading });
   if (draft?.ok === true && draft.reading !== undefined) readings.push({ field: 'draftModel', value: draft.id, text: draft.reading });
+  if (weightFormat !== undefined && 'reading' in weightFormat) readings.push({ field: 'precision', value: weightFormat.precision, text: weightFormat.reading });
   if (kvCache?.reading !== undefined && facts.kvCachePrecision !== undefined) readings.push({ field: 'kvCachePrecision', value: facts.kvCachePrecision, text: kvCache.reading });
   if (percentiles.firstToken !== undefined && facts.maxFirstTokenSeconds !== undefined) {
     readings.push({ field: 'maxFirstTokenSeconds', value: facts.maxFirstTokenSeconds, text: percentileReading(percentiles.firstToken, 'time to first token', formatSeconds(facts.maxFirstTokenSeconds)) });

@@ -37,7 +37,7 @@ const gpusText = (load: ServingLoad, gpus: number | undefined): string =>
 export function loadHeadline(x: LoadedPoint, gpus: number | undefined): string {
   const { load } = x;
   const each = load.replicas > 1 ? ' each' : '';
-  return `${gpusText(load, gpus)} serve ${rateText(load)} as ${countOf(load.replicas, 'replica')} of ${shapeText(x)} at ${requests(x.batch, 'concurrent request')}${each}, `
+  return `${gpusText(load, gpus)} ${load.gpus === 1 ? 'serves' : 'serve'} ${rateText(load)} as ${countOf(load.replicas, 'replica')} of ${shapeText(x)} at ${requests(x.batch, 'concurrent request')}${each}, `
     + `${formatPercent(load.utilization, 0)} loaded: ${formatSeconds(x.decodeStepSeconds)} per token, first token in ${formatSeconds(load.firstTokenSeconds)} with the wait for a slot`;
 }
 

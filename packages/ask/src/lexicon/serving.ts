@@ -10,8 +10,8 @@ import type { Scanner } from './quantities.ts';
  * budget, so "generate 512 tokens" is never a token budget and "30 tokens/s per user" never a throughput.
  */
 
-// "latency" and "per user" are serving words unless a collective is named ("all-reduce latency").
-export const SERVING_WORDS = /\b(?:serv(?:e|es|ed|ing)|inference|qps|queries per second|requests? per (?:second|minute|hour|day)|latenc(?:y|ies)|ttft|tpot|time to first token|kv[\s-]*cache|prefill|decod(?:e|ing)|chatbot|endpoint|deploy(?:s|ed|ing|ment)?|run inference)\b|\bms\s*(?:\/|per)\s*(?:output\s+)?tok(?:en)?s?\b|\btok(?:en)?s?\s*(?:\/|per)\s*s(?:ec(?:ond)?)?\s*(?:\/|per)\s*user\b|\bper user\b/;
+// "latency" and "per user" are serving words unless a collective is named ("all-reduce latency"); "srve" and "sreve" are "serve" mistyped.
+export const SERVING_WORDS = /\b(?:s(?:er|re|r)v(?:e|es|ed|ing)|inference|qps|queries per second|requests? per (?:second|minute|hour|day)|latenc(?:y|ies)|ttft|tpot|time to first token|kv[\s-]*cache|prefill|decod(?:e|ing)|chatbot|endpoint|deploy(?:s|ed|ing|ment)?|run inference)\b|\bms\s*(?:\/|per)\s*(?:output\s+)?tok(?:en)?s?\b|\btok(?:en)?s?\s*(?:\/|per)\s*s(?:ec(?:ond)?)?\s*(?:\/|per)\s*user\b|\bper user\b/;
 
 /**
  * A request rate: a count (k a thousand, as rates are counted) per second, minute, hour or day, as "qps", "rpm",
@@ -52,6 +52,9 @@ export type ServingFacts = Pick<AskParameters, 'promptTokens' | 'sharedPrefixTok
 /** The names of a prefix every prompt shares: "system prompt", "shared prefix", "common prompt prefix", "cached prefix". */
 const SHARED_PREFIX = String.raw`(?:system[\s-]*(?:prompts?|messages?)|(?:shared|common|cached)[\s-]*(?:prompt[\s-]*)?prefix(?:es)?|prompt[\s-]*prefix(?:es)?)`;
 
+/** "prompt", "prompts", and as typed in haste: "promt", "promts", "prompt". */
+const PROMPT = String.raw`pro?mp?ts?`;
+
 /** What a user writes, each request's own part of the prompt (after any system prompt): "user prompt", "user messages". */
 const USER_PROMPT = String.raw`(?:user|request|query)[\s-]*(?:prompts?|messages?|inputs?|quer(?:y|ies))`;
 
@@ -79,22 +82,28 @@ export function takeServing(s: Scanner): ServingFacts {
   if (prefix) out.sharedPrefixTokens = tokenCount(prefix);
   // "2k prompt", "2048-token prompts", "prompt of 2048 tokens", "prompt length 2048", "2048 input tokens", "ISL 2048";
   // a user's own: "200 token user prompt", "100-token user messages", "user prompt of 1.5k tokens".
-  const prompt = s.take(new RegExp(String.raw`\b${TOKEN_COUNT}[\s-]*(?:tokens?[\s-]*)?(?:${USER_PROMPT}|prompts?|inputs?(?:[\s-]*tokens?)?|isl)\b`))
-    ?? s.take(new RegExp(String.raw`\b(?:${USER_PROMPT}|prompts?|inputs?|isl)(?:[\s-]*(?:length|len|size|tokens))?${BOUND_JOIN}${TOKEN_COUNT}(?:[\s-]*tokens?)?\b${NO_OTHER_UNIT}`));
+  // "2048 tokens in and 256 out", "1k in / 128 out": both lengths at once.
+  const inOut = s.take(new RegExp(String.raw`\b${TOKEN_COUNT}[\s-]*(?:tok(?:en)?s?[\s-]*)?in\s*(?:,|and|\/|\+)?\s*${TOKEN_COUNT}[\s-]*(?:tok(?:en)?s?[\s-]*)?out\b`));
+  if (inOut) out.outputTokens = tokenLength(inOut[3], inOut[4]);
+  const prompt = inOut
+    ?? s.take(new RegExp(String.raw`\b${TOKEN_COUNT}[\s-]*(?:tokens?[\s-]*)?(?:${USER_PROMPT}|${PROMPT}|inputs?(?:[\s-]*tokens?)?|isl)\b`))
+    ?? s.take(new RegExp(String.raw`\b(?:${USER_PROMPT}|${PROMPT}|inputs?|isl)(?:[\s-]*(?:length|len|size|tokens))?${BOUND_JOIN}${TOKEN_COUNT}(?:[\s-]*tokens?)?\b${NO_OTHER_UNIT}`));
   // A user's prompt follows the system prompt, whatever its length: the whole prompt is both.
   const own = prompt !== undefined && out.sharedPrefixTokens !== undefined && new RegExp(String.raw`\b${USER_PROMPT}`).test(prompt[0]);
   if (prompt) out.promptTokens = tokenCount(prompt) + (own ? out.sharedPrefixTokens ?? 0 : 0);
   // "512 output tokens", "512 generated tokens", "output of 512 tokens", "generate 512 tokens", "OSL 512".
-  const output = s.take(new RegExp(String.raw`\b${TOKEN_COUNT}[\s-]*(?:tokens?[\s-]*)?(?:outputs?|generated|new|completion|osl)(?:[\s-]*tokens?)?\b`))
+  const output = inOut !== undefined ? undefined : s.take(new RegExp(String.raw`\b${TOKEN_COUNT}[\s-]*(?:tokens?[\s-]*)?(?:outputs?|generated|new|completion|osl)(?:[\s-]*tokens?)?\b`))
     ?? s.take(new RegExp(String.raw`\b(?:outputs?|completions?|generations?|osl)(?:[\s-]*(?:length|len|size|tokens))?${BOUND_JOIN}${TOKEN_COUNT}(?:[\s-]*tokens?)?\b${NO_OTHER_UNIT}`))
     ?? s.take(new RegExp(String.raw`\b(?:generat\w*|produc\w*|writ\w*|output\w*)\s+${TOKEN_COUNT}[\s-]*tok(?:en)?s?\b`));
-  if (output) out.outputTokens = tokenCount(output);
+  if (output && out.outputTokens === undefined) out.outputTokens = tokenCount(output);
   // "30 tokens/s per user": a sequence's decode rate, so each token within 1/30 s.
   const perUser = s.take(new RegExp(String.raw`\b(${DECIMAL})\s*tok(?:en)?s?\s*(?:\/|per)\s*s(?:ec(?:ond)?)?\s*(?:\/|per)\s*(?:user|sequence|stream|request)\b`));
-  // "50 ms/token", "50 ms per output token", "TPOT 50 ms", "inter-token latency under 40 ms".
+  // "50 ms/token", "50 ms per output token", "TPOT 50 ms", "inter-token latency under 40 ms", "40ms tpot".
   const perToken = perUser ? undefined
     : s.take(new RegExp(String.raw`\b(${DECIMAL})\s*${TIME_UNIT}\s*(?:\/|per|a|each)\s*(?:output\s+|generated\s+)?tok(?:en)?\b`))
-      ?? s.take(new RegExp(String.raw`\b${PER_TOKEN_NAME}${BOUND_JOIN}(${DECIMAL})\s*${TIME_UNIT}\b`));
+      ?? s.take(new RegExp(String.raw`\b${PER_TOKEN_NAME}${BOUND_JOIN}(${DECIMAL})\s*${TIME_UNIT}\b`))
+      // "40ms tpot", "40 ms itl": the value before the name, as "500 ms TTFT" is read.
+      ?? s.take(new RegExp(String.raw`\b(${DECIMAL})\s*${TIME_UNIT}\s*${PER_TOKEN_NAME}\b`));
   if (perUser) out.maxTokenSeconds = 1 / Number(perUser[1]);
   else if (perToken) out.maxTokenSeconds = secondsOf(perToken[1], perToken[2]);
   // "TTFT under 2 s", "time to first token of 500 ms", "first token within 1 s", "500 ms TTFT".
@@ -110,7 +119,7 @@ export function takeServing(s: Scanner): ServingFacts {
 }
 
 /** The names of a serving length: a prompt's (its context too) or an output's. */
-const LENGTH_NAME = String.raw`(?:prompts?|inputs?|isl|context|outputs?|completions?|osl)`;
+const LENGTH_NAME = String.raw`(?:${PROMPT}|inputs?|isl|context|outputs?|completions?|osl)`;
 
 /** A number next to a length's name, with one word beside it ("20 gigatoken prompts", "prompts of 2e6 tokens"), as a length left unread is written. */
 const UNREAD_LENGTH = new RegExp(String.raw`\b\d[\w.]*(?:\s+[a-z]+)?[\s-]*(?:tok(?:en)?s?[\s-]*)?${LENGTH_NAME}\b(?![\s-]*parallel)`
