@@ -5,11 +5,14 @@ export const formatDays = (days: number): string => {
   const rounded = Number(days.toFixed(days >= 100 ? 0 : 1));
   // Two years and more also in years: "2791 days (7.6 years)" reads at a glance.
   const years = days >= 730 ? ` (${daysToYears(days).toFixed(1)} years)` : '';
-  return `${countOf(rounded, 'day')}${years}`;
+  return `${countGrouped(rounded, 'day')}${years}`;
 };
 
-/** "8 nodes (64 GPUs)", "1 node (1 GPU)": a cluster as the answers' headlines count it. */
-export const nodesGpus = (c: { nodes: number; gpus: number }): string => `${countOf(c.nodes, 'node')} (${countOf(c.gpus, 'GPU')})`;
+/** A count of a noun, grouped from a thousand up as the rates are: "1,557 concurrent requests", "8,192 nodes", "1 GPU". */
+export const countGrouped = (n: number, noun: string): string => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
+
+/** "8 nodes (64 GPUs)", "1 node (1 GPU)", "2,048 nodes (16,384 GPUs)": a cluster as the answers' headlines count it. */
+export const nodesGpus = (c: { nodes: number; gpus: number }): string => `${countGrouped(c.nodes, 'node')} (${countGrouped(c.gpus, 'GPU')})`;
 
 /** A count as chat writes it: "300B", "2T", "15.6T", "1.2M" (units' formatCount without the space). */
 export const compactCount = (count: number): string => formatCount(count).replace(/\s+/g, '');

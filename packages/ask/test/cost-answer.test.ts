@@ -13,7 +13,7 @@ describe('answers with GPU-hours give their cost at a stated price', () => {
     const a = ask('how long to train gpt3-175b on 128 A100 nodes at $1.50 per GPU hour');
     const data = a.data as Extract<NodesResponseJson, { ok: true }>;
     expect(data.cost).toBeCloseTo(data.gpuHours * 1.5, 6);
-    expect(a.headline).toMatch(/^GPT-3 175B on A100 SXM4 80GB: [\d.]+ days to train 300B tokens on 128 nodes \(1024 GPUs\) for \$\d+k$/);
+    expect(a.headline).toMatch(/^GPT-3 175B on A100 SXM4 80GB: [\d.]+ days to train 300B tokens on 128 nodes \(1,024 GPUs\) for \$\d+k$/);
     expect(a.headline.endsWith(` for ${dollars(data.cost)}`)).toBe(true);
     expect(costFigure(a)).toBe(`${dollars(data.cost)}: ${compactCount(data.gpuHours)} GPU-hours at $1.50/GPU-hour`);
   });
@@ -76,7 +76,7 @@ describe('a budget in money, at a price', () => {
     expect(a.headline.endsWith(` for ${dollars(data.cost)} (budget $2M)`)).toBe(true);
     expect(a.notes[0]?.endsWith(` GPU-hours (${dollars(data.smallest?.cost)}).`)).toBe(true);
     expect(a.notes.at(-1)).toMatch(/^\$1\.\d\dM, within the \$2M budget \(\$\d+k left\)\.$/);
-    expect(a.notes[0]).toMatch(/^The fastest plan the budget affords \(\d+ cluster sizes searched\); the smallest cluster that fits: \d+ nodes? \(\d+ GPUs\): [\d.]+ days(?: \([\d.]+ years\))? for [\d.]+k GPU-hours \(\$[\d.]+M\)\.$/);
+    expect(a.notes[0]).toMatch(/^The fastest plan the budget affords \(\d+ cluster sizes searched\); the smallest cluster that fits: [\d,]+ nodes? \([\d,]+ GPUs\): [\d.,]+ days(?: \([\d.]+ years\))? for [\d.]+k GPU-hours \(\$[\d.]+M\)\.$/);
   });
 
   it('a GPU-hour budget alone says the same, never "meets the deadline" (there is none)', () => {
@@ -108,7 +108,7 @@ describe('cheapest: the time–cost frontier\'s cheapest size', () => {
     expect(data.mode).toBe('cost-time-frontier');
     expect(data.gpuHours).toBe(Math.min(...data.frontier!.map((p) => p.gpuHours)));
     expect(data.cost).toBeCloseTo(data.gpuHours * 2, 6);
-    expect(a.headline).toMatch(/^Cheapest for Llama 3 70B \(2\.00T tokens\) on H100 SXM5 80GB: \d+ nodes \(\d+ GPUs\), [\d.]+ days?, [\d.]+k GPU-hours \(\$[\d.]+M\)$/);
+    expect(a.headline).toMatch(/^Cheapest for Llama 3 70B \(2\.00T tokens\) on H100 SXM5 80GB: [\d,]+ nodes \([\d,]+ GPUs\), [\d.,]+ days?, [\d.]+k GPU-hours \(\$[\d.]+M\)$/);
     expect(a.headline.endsWith(`GPU-hours (${dollars(data.cost)})`)).toBe(true);
     expect(costFigure(a)?.startsWith(`${dollars(data.cost)}: `)).toBe(true);
     expect(a.figures.map((f) => f.label)).toEqual(['Step time', 'MFU', 'Memory per GPU', 'Throughput', 'Time to train', 'Cost']);

@@ -27,7 +27,7 @@ describe('clusters and days as chat counts them', () => {
 
   it.each([
     [1, '1 day'], [1.04, '1 day'], [8.24, '8.2 days'], [30, '30 days'], [372.4, '372 days'],
-    [729, '729 days'], [730, '730 days (2.0 years)'], [2791, '2791 days (7.6 years)'],
+    [729, '729 days'], [730, '730 days (2.0 years)'], [2791, '2,791 days (7.6 years)'],
   ])('%d days: %s (two years and more also in Julian years of 365.25 days)', (days, text) => {
     expect(formatDays(days)).toBe(text);
   });

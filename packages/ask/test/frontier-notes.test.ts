@@ -40,7 +40,7 @@ describe('frontierNotes', () => {
     const notes = frontierNotes(curve([[8, 372, 572_000, true], [64, 48.7, 598_000, true], [8192, 1.7, 2_664_000, true]], 2), { currency: '$' });
     expect(notes.slice(1, 3)).toEqual([
       'Faster: 64 nodes (512 GPUs): 48.7 days for 598k GPU-hours ($1.20M, +4.5%).',
-      'The fastest, 8192 nodes (65536 GPUs): 1.7 days for 2.66M GPU-hours ($5.33M, +366%).',
+      'The fastest, 8,192 nodes (65,536 GPUs): 1.7 days for 2.66M GPU-hours ($5.33M, +366%).',
     ]);
   });
 

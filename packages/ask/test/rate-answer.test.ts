@@ -6,7 +6,7 @@ describe('a cluster\'s price with no model is what it costs to run (rate), not "
   it('per day and per hour of 128 H100 nodes at $2/GPU-hour: 1024 GPUs × 24 h × $2', () => {
     const a = ask('what does it cost per day to run 128 H100 nodes at $2/GPU-hour');
     expect(a).toMatchObject({ intent: 'rate', ok: true });
-    expect(a.headline).toBe('128 nodes (1024 GPUs) of H100 SXM5 80GB at $2/GPU-hour: $49.2k a day, $2.05k an hour');
+    expect(a.headline).toBe('128 nodes (1,024 GPUs) of H100 SXM5 80GB at $2/GPU-hour: $49.2k a day, $2.05k an hour');
     expect(a.figures.map((f) => f.label)).toEqual(['Per hour', 'Per day', 'Per week', 'Per 30 days']);
     expect(a.figures[3]!.value).toBe('$1.47M: 737k GPU-hours');
     expect(a.notes.at(-1)).toMatch(/^Name a model and tokens /);
@@ -14,7 +14,7 @@ describe('a cluster\'s price with no model is what it costs to run (rate), not "
 
   it.each([
     ['how much per hour for 64 H200 nodes at $3/gpu-hour', /^64 nodes \(512 GPUs\) of H200 SXM 141GB at \$3\/GPU-hour: \$36\.9k a day, \$1\.54k an hour$/],
-    ['what does 1024 H100 cost a month at 2.5 per gpu-hr', /^1024 GPUs of H100 SXM5 80GB at 2\.50\/GPU-hour: 61\.4k a day, 2\.56k an hour \(in the currency given\)$/],
+    ['what does 1024 H100 cost a month at 2.5 per gpu-hr', /^1,024 GPUs of H100 SXM5 80GB at 2\.50\/GPU-hour: 61\.4k a day, 2\.56k an hour \(in the currency given\)$/],
   ])('"%s"', (question, headline) => {
     expect(ask(question).headline).toMatch(headline);
   });

@@ -1,7 +1,7 @@
 import type { EstimateInfeasible, EstimateOk } from '@trainplan/protocol';
 import { gpuById } from '@trainplan/presets';
 import { formatBytes, formatNumber, formatPercent, formatSeconds } from '@trainplan/units';
-import { compactCount, formatDays } from '../format.ts';
+import { compactCount, countGrouped, formatDays } from '../format.ts';
 import type { AnswerFigure } from './answer-types.ts';
 import { refusalWords } from './issue-words.ts';
 
@@ -20,7 +20,7 @@ export function describeConfiguration(e: EstimateOk): string {
   if (r.distributedOptimizer) parts.push('distributed optimizer');
   else if (r.zeroStage > 0) parts.push(`ZeRO-${r.zeroStage}`);
   parts.push(r.precision.toUpperCase());
-  return `${parts.join(' · ')} on ${r.nodes} × ${r.gpusPerNode} ${gpuName(r.gpu)} (${r.gpus} GPUs, ${r.network})`;
+  return `${parts.join(' · ')} on ${r.nodes.toLocaleString('en-US')} × ${r.gpusPerNode} ${gpuName(r.gpu)} (${countGrouped(r.gpus, 'GPU')}, ${r.network})`;
 }
 
 /** "61.2 GiB of 79.3 GiB (fits)". */

@@ -14,7 +14,8 @@ import {
 import { costFigure, costHeadline, noPriceNote } from './serving-cost.ts';
 import { memoryText } from './serving-memory.ts';
 import { kvCacheAssumption, precisionConfiguration } from './serving-precision.ts';
-import { perSecond, replicaRequestsPerSecond, requests, shapeText } from './serving-text.ts';
+import { perSecond, replicaRequestsPerSecond, shapeText } from './serving-text.ts';
+import { countGrouped } from '../format.ts';
 
 /**
  * "Can I serve 70B on one H100 node?", "how many GPUs to serve llama 3 8b at 1000 QPS": the protocol's
@@ -58,8 +59,8 @@ function cachedPrefixOf(a: Served): number | undefined {
 }
 
 /** "2,048 prompt tokens (the first 1,024 shared and cached) + 512 output tokens": the lengths of the configuration, grouped as its batch is. */
-const lengthsText = (p: AskParameters): string => `${requests(p.promptTokens ?? 0, 'prompt token')}`
-  + `${p.sharedPrefixTokens === undefined ? '' : ` (the first ${p.sharedPrefixTokens.toLocaleString('en-US')} shared and cached)`} + ${requests(p.outputTokens ?? 0, 'output token')}`;
+const lengthsText = (p: AskParameters): string => `${countGrouped(p.promptTokens ?? 0, 'prompt token')}`
+  + `${p.sharedPrefixTokens === undefined ? '' : ` (the first ${p.sharedPrefixTokens.toLocaleString('en-US')} shared and cached)`} + ${countGrouped(p.outputTokens ?? 0, 'output token')}`;
 
 function requestOf(p: AskParameters, gpus: number | undefined): Record<string, unknown> {
   return {
@@ -117,7 +118,7 @@ type Served = Extract<InferenceResponseJson, { ok: true }>;
 function fastestNote(a: Served): string[] {
   const first = a.frontier[0];
   if (first === undefined) return [];
-  return [`Fastest per token: ${shapeText(first)} with ${requests(first.batch, 'request')} at a time, ${formatSeconds(first.decodeStepSeconds)} per token, first token in ${formatSeconds(first.prefillSeconds)}.`];
+  return [`Fastest per token: ${shapeText(first)} with ${countGrouped(first.batch, 'request')} at a time, ${formatSeconds(first.decodeStepSeconds)} per token, first token in ${formatSeconds(first.prefillSeconds)}.`];
 }
 
 /** The smallest replica that serves the model at all, when the GPUs named hold none (run again without the count). */
@@ -135,7 +136,7 @@ function smallestServing(p: AskParameters): InferencePointJson | undefined {
 function planHeadline(best: InferencePointJson, gpus: number | undefined): string {
   if (isLoaded(best)) return loadHeadline(best, gpus);
   const replicas = gpus === undefined || gpus === best.gpus ? '' : ` (${countOf(gpus / best.gpus, 'replica')})`;
-  return `${shapeText(best)}${replicas} serves ${perSecond(best.tokensPerSecondPerGpu)} tokens/s per GPU at ${requests(best.batch, 'concurrent request')}, `
+  return `${shapeText(best)}${replicas} serves ${perSecond(best.tokensPerSecondPerGpu)} tokens/s per GPU at ${countGrouped(best.batch, 'concurrent request')}, `
     + `${formatSeconds(best.decodeStepSeconds)} per token, first token in ${formatSeconds(best.prefillSeconds)}`;
 }
 
@@ -242,7 +243,7 @@ export function answerServing(q: ParsedQuestion): Answer {
       figures: smallest === undefined ? [] : closestFigures(smallest, p, undefined),
       ...(smallest !== undefined && { configuration: `closest that works, not what was asked: ${shapeText(smallest)} on ${countOf(smallest.gpus, 'GPU')}` }),
       notes: [
-        ...(smallest === undefined ? [] : [`Closest that works: ${countOf(smallest.gpus, 'GPU')} (${shapeText(smallest)}) hold it, with up to ${requests(smallest.maxBatch, 'request')} at a time`
+        ...(smallest === undefined ? [] : [`Closest that works: ${countOf(smallest.gpus, 'GPU')} (${shapeText(smallest)}) hold it, with up to ${countGrouped(smallest.maxBatch, 'request')} at a time`
           + `${isLoaded(smallest) ? `; ${takesText(smallest)}` : ''}.`]),
         ...without,
       ],

@@ -9,8 +9,6 @@ export const shapeText = (x: { tensor: number; pipeline: number }): string => `T
 /** A rate to three figures, grouped from a thousand up: "3,530", "337", "0.0240". */
 export const perSecond = (x: number): string => formatGrouped(x);
 
-/** A count of requests, grouped from a thousand up as the rates are: "1,557 concurrent requests". */
-export const requests = (n: number, noun: string): string => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
 
 /**
  * Requests one replica finishes per second at its batch: its generated tokens per second over the tokens of
