@@ -86,9 +86,10 @@ function answerOf(a: ReturnType<typeof fewestNodes>): CapacityPoint | undefined 
 function json(point: CapacityPoint, found: CapacityPoint, batch: number, seqLength: number, missed: boolean, bound: boolean): LargerBatchJson {
   const c = point.plan.candidate;
   const fraction = bubbleFraction(point);
-  const microBatches = point.plan.estimate.microBatches;
-  const pipelines = c.data === 1 ? `one pipeline of ${c.pipeline} stages takes ${countOf(batch, 'sequence')}, ${microBatches} micro-batch${microBatches === 1 ? '' : 'es'}`
-    : `${c.data} data-parallel pipelines of ${c.pipeline} stages share ${batch} sequences, ${microBatches} micro-batch${microBatches === 1 ? '' : 'es'} each`;
+  const m = point.plan.estimate.microBatches;
+  const microBatches = `${m} micro-batch${m === 1 ? '' : 'es'}`;
+  const pipelines = c.data === 1 ? `one pipeline of ${c.pipeline} stages takes ${countOf(batch, 'sequence')}, ${microBatches}`
+    : `${c.data} data-parallel pipelines of ${c.pipeline} stages share ${batch} sequences, ${microBatches} each`;
   const why = fraction >= BATCH_BOUND_BUBBLE_FRACTION
     ? `the pipeline bubble is ${Math.round(fraction * 100)}% of each step (${pipelines})`
     : c.data === 1 ? `the whole batch (${countOf(batch, 'sequence')}) is a single micro-batch`
