@@ -65,8 +65,12 @@ function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}…`;
 }
 
-/** A number as people read it: whole numbers from 10,000 up grouped by thousands ("1,000,000"), others as they are. */
-export const numberText = (x: number): string => (Number.isInteger(x) && Math.abs(x) >= 10_000 ? x.toLocaleString('en-US') : String(x));
+/**
+ * A number as people read it: whole numbers from 10,000 up grouped by thousands ("1,000,000"), others as they
+ * are; past the safe integers too, whose digits would run to hundreds ("1e+308", not 309 characters).
+ */
+export const numberText = (x: number): string =>
+  (Number.isSafeInteger(x) && Math.abs(x) >= 10_000 ? x.toLocaleString('en-US') : String(x));
 
 /** What was got, in a few words; never walks into a container and never echoes a long string. */
 export function describe(value: unknown): string {
