@@ -1,4 +1,5 @@
 import { CONTRACT_EXAMPLE, scenariosJsonSchema, validateScenario } from '@trainplan/protocol';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createApi, decodeMsgpack, encodeMsgpack, POST_OPERATIONS } from '../src/index.ts';
@@ -136,10 +137,25 @@ describe('GET /openapi.json', () => {
   it("publishes for /v1/estimate the very JSON Schema the validator is built from, and its example validates", async () => {
     const doc = await (await app.request('/openapi.json')).json() as { paths: Record<string, { post: { requestBody: { content: Record<string, { schema: object; example: unknown }> } } }> };
     const media = doc.paths['/v1/estimate']!.post.requestBody.content['application/json']!;
-    const { $schema: _, ...published } = scenariosJsonSchema;
+    const { $schema: _, $id: _id, ...published } = scenariosJsonSchema;
     expect(media.schema).toEqual(published);
     expect(validateScenario(media.example).ok).toBe(true);
     expect(Object.keys(doc.paths['/v1/estimate']!.post.requestBody.content)).toContain('application/msgpack');
+  });
+  it('every request and response schema compiles in a JSON Schema 2020-12 validator: no $id names two schemas', async () => {
+    // The toolkit's schemas carry an $id; the document holds each several times (JSON and MessagePack,
+    // /v1/estimate's one-or-array twice in one schema), and a validator refuses an $id it meets twice.
+    type Media = Record<string, { schema: object }>;
+    const doc = await (await app.request('/openapi.json')).json() as { paths: Record<string, Record<string, {
+      requestBody?: { content: Media }; responses: Record<string, { content?: Media }>;
+    }>> };
+    const schemas = Object.values(doc.paths).flatMap((item) => Object.values(item)).flatMap((op) => [
+      ...Object.values(op.requestBody?.content ?? {}), ...Object.values(op.responses).flatMap((r) => Object.values(r.content ?? {})),
+    ]).map((media) => media.schema).filter((schema) => !('$ref' in schema));
+    expect(schemas.length).toBeGreaterThan(40);
+    for (const schema of schemas) expect(() => new Ajv2020({ strict: false }).compile(schema)).not.toThrow();
+    const ids = JSON.stringify(doc).match(/"\$id":/g) ?? [];
+    expect(ids).toEqual([]);
   });
 });
 

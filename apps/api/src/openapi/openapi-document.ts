@@ -21,10 +21,25 @@ const problemJsonSchema = jsonSchemaDocument(object({
   issues: optional(array(object({ path: string(), message: string() }), { description: 'For 400: each offending field by its JSON path.' })),
 }, { unknownKeys: 'strip', description: 'RFC 9457 problem details.' }));
 
-const embed = (schema: JsonSchema): JsonSchema => {
-  const { $schema: _dialect, ...rest } = schema;
-  return rest;
-};
+/**
+ * A toolkit schema as a Schema Object: less its `$schema` (stated once as jsonSchemaDialect) and its
+ * `$id`. The document holds each schema several times (once per media type; /v1/estimate's answer
+ * is one estimate or an array of them), and a URI that identifies two schemas is an error to a
+ * validator reading the document (JSON Schema 2020-12 §8.2.1; Ajv: "resolves to more than one schema").
+ */
+const embed = (schema: JsonSchema): JsonSchema => unidentified(schema) as JsonSchema;
+
+/** Keywords whose values are data, not subschemas: left as they are. */
+const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'example', 'examples']);
+
+/** A schema without `$schema` and `$id` at any depth (an operation may nest toolkit documents: `oneOf: [estimate, array of estimate]`). */
+function unidentified(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(unidentified);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value)
+    .filter(([key, v]) => !((key === '$id' || key === '$schema') && typeof v === 'string'))
+    .map(([key, v]) => [key, DATA_KEYWORDS.has(key) ? v : unidentified(v)]));
+}
 
 const both = (schema: JsonSchema, example?: unknown): Json => ({
   [JSON_TYPE]: { schema: embed(schema), ...(example !== undefined && { example }) },
