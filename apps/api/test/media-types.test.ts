@@ -13,6 +13,12 @@ describe('content negotiation', () => {
     ['application/msgpack;q=0', 'json'],
     ['text/html', 'json'],
     ['application/json, application/msgpack', 'json'],
+    // RFC 9110 §12.5.1: JSON takes the quality of the most specific range that matches it, wildcards included.
+    ['*/*;q=0.1, application/msgpack;q=0.05', 'json'],
+    ['application/*, application/msgpack;q=0.5', 'json'],
+    ['application/msgpack;q=0.5, */*', 'json'],
+    ['*/*, application/json;q=0.1, application/msgpack;q=0.5', 'msgpack'],
+    ['application/*;q=0.2, application/msgpack', 'msgpack'],
   ])('Accept %s answers in %s', (accept, expected) => {
     expect(responseEncoding(accept)).toBe(expected);
   });
