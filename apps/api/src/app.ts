@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { allowedMethods } from './http/allowed-methods.ts';
-import { internalError, methodNotAllowed, notFound } from './http/problems.ts';
+import { internalError, methodNotAllowed, notFound, saidBack } from './http/problems.ts';
 import { POST_OPERATIONS } from './operations/index.ts';
 import type { PostOperation } from './operations/operation.ts';
 import { metaRoutes } from './routes/meta-routes.ts';
@@ -48,7 +48,7 @@ export function createApi(options: ApiOptions = {}): Hono {
   const allowed = allowedMethods(app);
   app.notFound((c) => {
     const allow = allowed(c.req.path);
-    return allow.length > 0 ? methodNotAllowed(c.req.method, c.req.path, allow) : notFound(`no route ${c.req.method} ${c.req.path}`);
+    return allow.length > 0 ? methodNotAllowed(c.req.method, c.req.path, allow) : notFound(`no route ${c.req.method} ${saidBack(c.req.path)}`);
   });
   app.onError(() => internalError());
   return app;

@@ -61,6 +61,18 @@ describe('POST /v1/estimate', () => {
   it('unknown routes are 404', async () => {
     expect((await app.request('/v2/nothing')).status).toBe(404);
   });
+  it.each([
+    ['GET', '/v2/', 404],
+    ['GET', '/v1/presets/', 404],
+    ['GET', '/v1/presets/gpus/', 404],
+    ['PUT', '/v1/presets/gpus/', 405],
+  ])('%s %s + 3,000 characters is a %i whose detail stays within the published Problem schema (1,024 characters)', async (method, prefix, status) => {
+    const res = await app.request(prefix + 'x'.repeat(3000), { method });
+    expect(res.status).toBe(status);
+    const { detail } = await res.json() as { detail: string };
+    expect(detail.length).toBeLessThanOrEqual(1024);
+    expect(detail).toContain('xxxxxxxx');
+  });
 });
 
 describe('a known path asked with another method is 405 with an Allow header', () => {

@@ -45,6 +45,16 @@ describe('GET /v1/presets', () => {
     expect(gpu.peakFlopsPerSecond.bf16).toBe(312e12);
     expect(gpu.nvlinkBandwidthBytesPerSecond).toBe(12 * 25e9);
   });
+  it.each([
+    ['/v1/presets/gpus/h100', 'did you mean h100-sxm?'],
+    ['/v1/presets/models/gpt3-175', 'did you mean gpt3-175b?'],
+    ['/v1/presets/models/llama3-7b', 'did you mean llama2-7b, llama3-8b or llama3-70b?'],
+    ['/v1/presets/model', 'did you mean models?'],
+  ])('%s is a 404 that says what was meant, as a scenario naming the id does (%s)', async (path, meant) => {
+    const res = await app.request(path);
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { detail: string }).detail).toContain(meant);
+  });
   it.each(['/v1/presets/models/nope', '/v1/presets/cpus', '/v1/presets/gpus/h900'])('%s is a 404 problem', async (path) => {
     const res = await app.request(path);
     expect(res.status).toBe(404);

@@ -27,13 +27,20 @@ export function invalidInput(issues: FieldIssue[], subject = 'scenario'): Respon
   return problemResponse({ ...problemDetails(issues, 400, subject) });
 }
 
+/** The most characters of a client's path or id a detail repeats: the published Problem schema bounds a detail at 1,024. */
+const MAX_SAID_BACK = 200;
+
+/** A path or id from the request, said back whole while it is short, else its start and its length (protocol's messages do the same). */
+export const saidBack = (text: string): string =>
+  (text.length <= MAX_SAID_BACK ? text : `${text.slice(0, MAX_SAID_BACK)}… (${text.length} characters)`);
+
 export const notFound = (detail: string): Response =>
   problemResponse({ type: 'about:blank', title: 'Not Found', status: 404, detail });
 
 /** 405: the path exists, the method does not; `Allow` lists the methods it answers (RFC 9110 §15.5.6). */
 export const methodNotAllowed = (method: string, path: string, allow: readonly string[]): Response =>
   problemResponse(
-    { type: 'about:blank', title: 'Method Not Allowed', status: 405, detail: `${path} answers ${allow.join(', ')}, not ${method}`, allow: [...allow] },
+    { type: 'about:blank', title: 'Method Not Allowed', status: 405, detail: `${saidBack(path)} answers ${allow.join(', ')}, not ${method}`, allow: [...allow] },
     { allow: allow.join(', ') },
   );
 

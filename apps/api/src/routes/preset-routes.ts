@@ -1,10 +1,23 @@
+import { nearestAll } from '@trainplan/protocol';
 import type { Hono } from 'hono';
-import { notFound } from '../http/problems.ts';
+import { notFound, saidBack } from '../http/problems.ts';
 import { respond } from '../http/respond.ts';
 import { PRESET_KINDS, PRESET_LISTS, type PresetKind } from '../presets/preset-json.ts';
 
 const isKind = (kind: string): kind is PresetKind => (PRESET_KINDS as string[]).includes(kind);
-const noKind = (kind: string): Response => notFound(`no preset catalogue "${kind}"; known: ${PRESET_KINDS.join(', ')}`);
+
+/** Ids longer than any preset's are no slip of one (and the edit distance is quadratic in the length). */
+const MAX_ID_MEANT = 64;
+
+/** ' (did you mean h100-sxm?)' for a slip, as protocol's messages for an unknown id in a scenario say; else ''. */
+function meant(typed: string, known: readonly string[]): string {
+  const near = typed.length <= MAX_ID_MEANT ? nearestAll(typed, known) : [];
+  if (near.length === 0 || near.length > 3) return '';
+  return ` (did you mean ${near.length === 1 ? near[0] : `${near.slice(0, -1).join(', ')} or ${near.at(-1)}`}?)`;
+}
+
+const noKind = (kind: string): Response =>
+  notFound(`no preset catalogue "${saidBack(kind)}"${meant(kind, PRESET_KINDS)}; known: ${PRESET_KINDS.join(', ')}`);
 
 /** GET /v1/presets/{gpus,systems,networks,models} and /v1/presets/{kind}/{id}. */
 export function presetRoutes(app: Hono): void {
@@ -19,7 +32,10 @@ export function presetRoutes(app: Hono): void {
     if (!isKind(kind)) return noKind(kind);
     const list: readonly { id: string }[] = PRESET_LISTS[kind];
     const preset = list.find((p) => p.id === id);
-    if (!preset) return notFound(`no ${kind.slice(0, -1)} preset "${id}"; known: ${list.map((p) => p.id).join(', ')}`);
+    if (!preset) {
+      const ids = list.map((p) => p.id);
+      return notFound(`no ${kind.slice(0, -1)} preset "${saidBack(id)}"${meant(id, ids)}; known: ${ids.join(', ')}`);
+    }
     return respond(c, preset);
   });
 }
