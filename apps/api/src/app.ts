@@ -30,6 +30,15 @@ export interface ApiOptions {
 export function createApi(options: ApiOptions = {}): Hono {
   const operations = options.operations ?? POST_OPERATIONS;
   const app = new Hono();
+  const allowed = allowedMethods(app);
+  // OPTIONS (the CORS middleware below answers it, plain or a preflight) names the path's methods in
+  // Allow, as RFC 9110 §9.3.7 asks of it and as a 405 does.
+  app.use('*', async (c, next) => {
+    await next();
+    if (c.req.method !== 'OPTIONS') return;
+    const allow = allowed(c.req.path);
+    if (allow.length > 0) c.res.headers.set('allow', allow.join(', '));
+  });
   // Open to every origin for GET and POST, without credentials: the widget embeds anywhere.
   app.use('*', cors({
     origin: '*',
@@ -45,7 +54,6 @@ export function createApi(options: ApiOptions = {}): Hono {
   postOperationRoutes(app, operations);
   // A path some route answers, asked with another method, is a 405 naming the methods it answers
   // (mounted apps' routes included); a path no route answers is a 404.
-  const allowed = allowedMethods(app);
   app.notFound((c) => {
     const allow = allowed(c.req.path);
     return allow.length > 0 ? methodNotAllowed(c.req.method, c.req.path, allow) : notFound(`no route ${c.req.method} ${saidBack(c.req.path)}`);

@@ -94,6 +94,17 @@ describe('a known path asked with another method is 405 with an Allow header', (
     expect(body).toMatchObject({ title: 'Method Not Allowed', status: 405, allow: allow.split(', ') });
     expect(body.detail).toContain(method);
   });
+  it.each([
+    ['/v1/estimate', 'POST, OPTIONS'],
+    ['/v1/presets/gpus/h100-sxm', 'GET, HEAD, OPTIONS'],
+    ['/openapi.json', 'GET, HEAD, OPTIONS'],
+  ])('OPTIONS %s (plain or a CORS preflight) is a 204 with Allow: %s (RFC 9110 §9.3.7)', async (path, allow) => {
+    for (const headers of [{}, { origin: 'https://a.example', 'access-control-request-method': 'POST' }]) {
+      const res = await app.request(path, { method: 'OPTIONS', headers });
+      expect(res.status).toBe(204);
+      expect(res.headers.get('allow')).toBe(allow);
+    }
+  });
   it('HEAD of a POST route is 405 too; the right method still answers, and unknown paths stay 404', async () => {
     const head = await app.request('/v1/estimate', { method: 'HEAD' });
     expect(head.status).toBe(405);
