@@ -169,7 +169,7 @@ describe('a custom model shape in the serving form', () => {
     // The context fits the sequence length, so the protocol has no context warning to give.
     expect(answer({ ...LLAMA_SHAPE, seq: '' }).warnings?.join(' ') ?? '').not.toMatch(/sequence length/);
     // A length the reader states shorter than the context is warned of.
-    expect(answer({ ...LLAMA_SHAPE, seq: '2048' }).warnings?.join(' ')).toMatch(/longer than custom's sequence length \(2,048 tokens\)/);
+    expect(answer({ ...LLAMA_SHAPE, seq: '2048' }).warnings?.join(' ')).toMatch(/longer than the custom model's sequence length \(2,048 tokens\)/);
   });
 
   it('reaches the answer: at TP 8 · PP 1, 8 KV heads hold 1/8 of the KV cache per sequence that 64 (blank: one per head) hold', () => {

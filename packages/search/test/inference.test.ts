@@ -205,6 +205,10 @@ describe('planInference', () => {
     const long = planInference(base, { promptTokens: 100_000, outputTokens: 100, tensor: [8], pipeline: [8], batches: [1] });
     expect(long.warnings).toHaveLength(1);
     expect(long.warnings[0]).toContain(`longer than ${base.model.name}'s sequence length (${base.model.seqLength.toLocaleString('en-US')} tokens)`);
+    // A shape given without a name is "the custom model", and nothing is said of a preset.
+    const custom = planInference({ ...base, model: { ...base.model, name: 'custom' } }, { promptTokens: 100_000, outputTokens: 100, tensor: [8], pipeline: [8], batches: [1] });
+    expect(custom.warnings[0]).toContain('longer than the custom model\'s sequence length');
+    expect(custom.warnings[0]).not.toMatch(/preset|custom's/);
   });
 
   it('latencyThroughputFrontier keeps the non-dominated points of a hand-made set', () => {

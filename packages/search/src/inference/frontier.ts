@@ -167,7 +167,7 @@ function closestMiss(points: readonly InferenceEstimate[], search: InferenceSear
 
 /**
  * A context (prompt + output) longer than the model's sequence length: the presets state the length
- * the model was trained at and no longer context window, so the estimate is given with a warning
+ * the model was trained at and no longer context window (a custom shape, what it is given), so the estimate is given with a warning
  * rather than refused (long-context variants, e.g. Llama 3.1's 128K with RoPE scaling, serve more).
  */
 function contextWarnings(base: InferenceBase, search: InferenceSearch): string[] {
@@ -175,6 +175,8 @@ function contextWarnings(base: InferenceBase, search: InferenceSearch): string[]
   const limit = base.model.seqLength;
   if (context <= limit) return [];
   const n = (x: number) => x.toLocaleString('en-US');
-  return [`the context (${n(search.promptTokens)} prompt + ${n(search.outputTokens)} output = ${n(context)} tokens) is longer than ${base.model.name}'s sequence length (${n(limit)} tokens): `
-    + 'the estimate assumes the model can attend over all of it (a long-context variant); the preset states no longer context window'];
+  // A shape given without a name is @trainplan/model's 'custom': "the custom model's", not "custom's".
+  const model = base.model.name === 'custom' ? 'the custom model' : base.model.name;
+  return [`the context (${n(search.promptTokens)} prompt + ${n(search.outputTokens)} output = ${n(context)} tokens) is longer than ${model}'s sequence length (${n(limit)} tokens): `
+    + 'the estimate assumes the model can attend over all of it (a long-context variant), which the length stated does not say'];
 }
