@@ -22,6 +22,15 @@ describe('POST /v1/estimate', () => {
     const body = await res.json() as { ok: boolean }[];
     expect(body.map((b) => b.ok)).toEqual([true, false]);
   });
+  it('an array as the docs bound it: 600 minimal scenarios fit the body limit and are answered; 1,024 of them are a 413, as the description says', async () => {
+    const minimal = { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', nodes: 128 }, training: { globalBatchSize: 1536 } };
+    const fits = await post(JSON.stringify(Array(600).fill(minimal)));
+    expect(fits.status).toBe(200);
+    expect(((await fits.json()) as unknown[]).length).toBe(600);
+    expect((await post(JSON.stringify(Array(1024).fill(minimal)))).status).toBe(413);
+    const doc = await (await app.request('/openapi.json')).json() as { paths: Record<string, { post: { description: string } }> };
+    expect(doc.paths['/v1/estimate']!.post.description).toMatch(/at most 1,024 scenarios and, like every request body, at most 64 KiB \(a larger body is a 413\): about 600/);
+  });
   it('an infeasible scenario is a 200 answer with ok: false', async () => {
     const res = await post(JSON.stringify({ ...scenario, training: { globalBatchSize: 1024 }, parallelism: { tensor: 1, pipeline: 1 } }));
     expect(res.status).toBe(200);

@@ -1,4 +1,5 @@
 import { CONTRACT_EXAMPLE, estimateJsonSchema, estimateResolvedScenario, scenariosJsonSchema } from '@trainplan/protocol';
+import { MAX_BODY_BYTES } from '../http/read-body.ts';
 import { operation, validateScenarioBody, type Scenarios } from './operation.ts';
 
 export const estimateOperation = operation<Scenarios>({
@@ -6,7 +7,9 @@ export const estimateOperation = operation<Scenarios>({
   operationId: 'estimate',
   summary: 'Estimate a training run (one scenario or an array)',
   description: 'The scenario contract: step time and its breakdown, throughput, MFU/HFU and memory per GPU. '
-    + "An infeasible scenario is a 200 answer with ok: false and the reason; an array is answered in order.",
+    + "An infeasible scenario is a 200 answer with ok: false and the reason; an array is answered in order. "
+    + `An array holds at most 1,024 scenarios and, like every request body, at most ${MAX_BODY_BYTES / 1024} KiB (a larger body is a 413): `
+    + 'about 600 scenarios that state only model, cluster and batch.',
   requestSchema: scenariosJsonSchema,
   responseSchema: { oneOf: [estimateJsonSchema, { type: 'array', items: estimateJsonSchema }] },
   example: CONTRACT_EXAMPLE,
