@@ -1,16 +1,15 @@
 import type { Hono } from 'hono';
 import { docsPage } from '../docs/docs-page.ts';
-import { respond } from '../http/respond.ts';
+import { fixedResponder } from '../http/respond.ts';
 import { landingPage } from '../landing-page.ts';
 import { openApiDocument } from '../openapi/openapi-document.ts';
 import type { PostOperation } from '../operations/operation.ts';
 
 /** GET /healthz, / (landing page), /openapi.json and /docs. */
 export function metaRoutes(app: Hono, operations: readonly PostOperation[]): void {
-  const document = openApiDocument(operations);
   const docs = docsPage();
   app.get('/healthz', (c) => c.json({ ok: true }));
   app.get('/', (c) => c.html(landingPage(operations)));
-  app.get('/openapi.json', (c) => respond(c, document));
+  app.get('/openapi.json', fixedResponder(() => openApiDocument(operations)));
   app.get('/docs', (c) => c.html(docs));
 }
