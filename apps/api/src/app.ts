@@ -39,10 +39,14 @@ export function createApi(options: ApiOptions = {}): Hono {
     const allow = allowed(c.req.path);
     if (allow.length > 0) c.res.headers.set('allow', allow.join(', '));
   });
-  // Open to every origin for GET and POST, without credentials: the widget embeds anywhere.
+  // Open to every origin for GET and POST, without credentials: the widget embeds anywhere. A preflight is
+  // told the methods the path answers, as its Allow says (the API's two on a path no route answers).
   app.use('*', cors({
     origin: '*',
-    allowMethods: ['GET', 'POST', 'OPTIONS'],
+    allowMethods: (_origin, c) => {
+      const allow = allowed(c.req.path);
+      return allow.length > 0 ? allow : ['GET', 'POST', 'OPTIONS'];
+    },
     allowHeaders: ['content-type', 'accept', 'if-none-match'],
     exposeHeaders: ['etag', 'content-type', 'allow'],
     maxAge: 86400,

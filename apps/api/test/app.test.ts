@@ -113,6 +113,8 @@ describe('a known path asked with another method is 405 with an Allow header', (
       const res = await app.request(path, { method: 'OPTIONS', headers });
       expect(res.status).toBe(204);
       expect(res.headers.get('allow')).toBe(allow);
+      // A preflight is told the same methods (before: GET, POST, OPTIONS on every path).
+      if (headers !== plain) expect(res.headers.get('access-control-allow-methods')?.replace(/,(?=\S)/g, ', ')).toBe(allow);
     }
   });
   it('HEAD of a POST route is 405 too; the right method still answers, and unknown paths stay 404', async () => {

@@ -67,7 +67,7 @@ describe('ETag and caching', () => {
 });
 
 describe('CORS', () => {
-  it('a preflight from any origin allows GET and POST with a JSON body, without credentials', async () => {
+  it('a preflight from any origin allows the path\'s methods (POST with a JSON body here, GET on the presets), without credentials', async () => {
     const res = await app.request('/v1/estimate', {
       method: 'OPTIONS',
       headers: { origin: 'https://blog.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
@@ -75,7 +75,9 @@ describe('CORS', () => {
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('access-control-allow-methods')).toContain('POST');
-    expect(res.headers.get('access-control-allow-methods')).toContain('GET');
+    expect(res.headers.get('access-control-allow-methods')).not.toContain('GET');
+    const presets = await app.request('/v1/presets/gpus', { method: 'OPTIONS', headers: { origin: 'https://blog.example', 'access-control-request-method': 'GET' } });
+    expect(presets.headers.get('access-control-allow-methods')).toContain('GET');
     expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('content-type');
     expect(res.headers.get('access-control-allow-credentials')).toBeNull();
   });
