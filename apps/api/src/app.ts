@@ -59,8 +59,13 @@ export function createApi(options: ApiOptions = {}): Hono {
   // A path some route answers, asked with another method, is a 405 naming the methods it answers
   // (mounted apps' routes included); a path no route answers is a 404.
   app.notFound((c) => {
-    const allow = allowed(c.req.path);
-    return allow.length > 0 ? methodNotAllowed(c.req.method, c.req.path, allow) : notFound(`no route ${c.req.method} ${saidBack(c.req.path)}`);
+    const path = c.req.path;
+    const allow = allowed(path);
+    if (allow.length > 0) return methodNotAllowed(c.req.method, path, allow);
+    // A trailing slash on a path a route answers ("/v1/estimate/") is named, not left a bare 404.
+    const bare = path.length > 1 && path.endsWith('/') ? path.replace(/\/+$/, '') : undefined;
+    const hint = bare !== undefined && bare !== '' && allowed(bare).length > 0 ? ` (without the trailing slash: ${bare})` : '';
+    return notFound(`no route ${c.req.method} ${saidBack(path)}${hint}`);
   });
   app.onError(() => internalError());
   return app;
