@@ -1,7 +1,7 @@
 import { pipelineSplit, type PipelineSplit } from '@trainplan/model';
 import { countOf } from '@trainplan/units';
 import type { PlanInput } from './plan-input.ts';
-import { runsFlashAttention } from './gpu-support.ts';
+import { runsBf16, runsFlashAttention } from './gpu-support.ts';
 
 /** Which of Megatron's rules a plan breaks: one id per rule, so callers sort refusals without reading the prose. */
 export type PlanRule =
@@ -148,8 +148,7 @@ function checkPrecision(input: Pick<PlanInput, 'gpu' | 'precision' | 'attentionK
   if (input.precision === 'fp8' && input.gpu.peakFlops.fp8 === undefined) {
     push(issues, 'training.precision', 'precision-unsupported', `${input.gpu.name} has no FP8 tensor cores`);
   }
-  // bf16 needs BF16 tensor cores: Volta has FP16 ones only.
-  if (input.precision === 'bf16' && input.gpu.peakFlops.bf16 === undefined) {
+  if (input.precision === 'bf16' && !runsBf16(input.gpu)) {
     push(issues, 'training.precision', 'precision-unsupported', `${input.gpu.name} has no BF16 tensor cores: use precision "fp16"`);
   }
   if (input.attentionKernel === 'flash' && !runsFlashAttention(input.gpu)) {

@@ -14,5 +14,8 @@ export const runsFlashAttention = (gpu: GpuSpec): boolean => gpu.generation !== 
 /** Flash attention where the GPU runs it, else the unfused softmax attention. */
 export const defaultAttentionKernel = (gpu: GpuSpec): AttentionKernel => (runsFlashAttention(gpu) ? 'flash' : 'unfused');
 
+/** Whether the GPU has BF16 tensor cores: Volta has FP16 ones only. */
+export const runsBf16 = (gpu: GpuSpec): boolean => gpu.peakFlops.bf16 !== undefined;
+
 /** BF16 mixed precision where the GPU has BF16 tensor cores, else FP16 with loss scaling (Volta). */
-export const defaultPrecision = (gpu: GpuSpec): TrainingPrecision => (gpu.peakFlops.bf16 !== undefined ? 'bf16' : 'fp16');
+export const defaultPrecision = (gpu: GpuSpec): TrainingPrecision => (runsBf16(gpu) ? 'bf16' : 'fp16');

@@ -21,4 +21,4 @@ export { dataParallelComm, tensorParallelLayerComm } from './comm-time.ts';
 export { exposedTensorParallelBackward } from './async-tensor-parallel.ts';
 export { exposedBucketParameters } from './gradient-buckets.ts';
 export { heldGradientBytes } from './gradient-accumulation.ts';
-export { defaultAttentionKernel, defaultPrecision, runsFlashAttention } from './gpu-support.ts';
+export { defaultAttentionKernel, defaultPrecision, runsBf16, runsFlashAttention } from './gpu-support.ts';

@@ -1,5 +1,6 @@
 import { planInference, type InferenceAnswer, type InferenceBatching, type InferenceEstimate } from '@trainplan/search';
-import { formatGrouped, formatPercent, formatSeconds, million, thousand } from '@trainplan/units';
+import { runsBf16 } from '@trainplan/planner';
+import { formatGrouped, formatPercent, formatSeconds, million } from '@trainplan/units';
 import { issuesMessage } from '../problem.ts';
 import { array } from '../schema/compose.ts';
 import { defaultedLater, object, optional, withDefault } from '../schema/object.ts';
@@ -9,7 +10,7 @@ import { jsonSchemaDocument, validate } from '../schema/validate.ts';
 import { modelSchema } from '../scenario-schema.ts';
 import type { ResolvedModelObject } from '../resolved.ts';
 import type { FieldIssue } from '../wire.ts';
-import { searchClusterFields } from './request-parts.ts';
+import { pricePerGpuHourField, searchClusterFields } from './request-parts.ts';
 import { resolveSearch } from './resolve-search.ts';
 import { resolveModel } from '../resolve.ts';
 
@@ -102,9 +103,9 @@ export const inferenceRequestSchema: Schema<InferenceRequest> = object({
     + 'its load: the replicas the rate needs of it (Poisson arrivals spread evenly over them, each replica an M/D/b queue of b slots held O iterations), '
     + 'their utilization and the mean wait for a slot (Erlang C with the Allen–Cunneen correction); the best plan is the one needing the fewest GPUs '
     + '(at most gpus, when given), and maxPrefillSeconds bounds the first token with the wait.' })),
-  pricePerGpuHour: optional(number({ greaterThan: 0, max: thousand(100), description: 'Price of one GPU-hour: every point then gives what a million '
+  pricePerGpuHour: pricePerGpuHourField('Price of one GPU-hour: every point then gives what a million '
     + 'generated tokens cost at it (their GPUs\' time, the prompts\' prefill included; static batching over a whole batch\'s life), and with '
-    + 'requestsPerSecond at the load served (idle slots paid too) and what an hour of the GPUs it needs costs.' })),
+    + 'requestsPerSecond at the load served (idle slots paid too) and what an hour of the GPUs it needs costs.'),
 }, { expected: 'an inference request object', description: 'Serving a model: latency, KV cache, batch and throughput per TP and PP choice.' });
 
 export const inferenceRequestJsonSchema = /* @__PURE__ */ jsonSchemaDocument(inferenceRequestSchema, {
@@ -275,7 +276,7 @@ export function runInference(request: unknown): InferenceResponseJson {
   if (!resolved.ok) return invalid(resolved.issues.map((i) => (i.path === 'training.precision' ? { ...i, path: 'precision' } : i)));
   // A 16-bit cache is read by 16-bit attention, so BF16 needs the GPU's BF16 support (Volta has none), as the weights' precision does.
   const { gpu } = resolved.value.base;
-  if (req.kvCachePrecision === 'bf16' && gpu.peakFlops.bf16 === undefined) {
+  if (req.kvCachePrecision === 'bf16' && !runsBf16(gpu)) {
     return invalid([{ path: 'kvCachePrecision', message: `${gpu.name} has no BF16 tensor cores: use kvCachePrecision "fp16" or "fp8"` }]);
   }
   // The request's fields are the search's, by the same names; a field left out stays undefined there too.
