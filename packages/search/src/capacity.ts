@@ -97,21 +97,18 @@ export function noPlanText(noPlan: number, outOfMemory: number): string {
   return `${outOfMemory} out of memory, ${other} with no TP × PP × DP split that divides evenly`;
 }
 
-/** A count in messages, grouped by thousands ("3,968"). */
-const grouped = (n: number): string => n.toLocaleString('en-US');
-
 /**
  * What the sizes from `checked.fromNodes` to one below `nodes` did, in words: every one missed the
  * goal, ran no plan, or some of each (a size that runs no plan did not "miss" the deadline).
  */
 export function checkedText(checked: Pick<CapacityCheck, 'fromNodes' | 'noPlan' | 'outOfMemory'>, nodes: number, goal = 'the deadline'): string {
-  const span = `from ${grouped(checked.fromNodes)} to ${nodesText(nodes - 1)}`;
+  const span = `from ${wholeText(checked.fromNodes)} to ${nodesText(nodes - 1)}`;
   const total = nodes - checked.fromNodes;
   const why = noPlanText(checked.noPlan, checked.outOfMemory);
   if (checked.noPlan === 0) return `every size ${span} misses ${goal}`;
   if (checked.noPlan >= total) return `no size ${span} runs a plan (${why})`;
   const missing = total - checked.noPlan;
-  return `of the sizes ${span}, ${grouped(missing)} ${missing === 1 ? 'misses' : 'miss'} ${goal} and ${grouped(checked.noPlan)} ${checked.noPlan === 1 ? 'runs' : 'run'} no plan (${why})`;
+  return `of the sizes ${span}, ${wholeText(missing)} ${missing === 1 ? 'misses' : 'miss'} ${goal} and ${wholeText(checked.noPlan)} ${checked.noPlan === 1 ? 'runs' : 'run'} no plan (${why})`;
 }
 
 function checkNote(fewest: CapacityPoint, checked: CapacityCheck): string {

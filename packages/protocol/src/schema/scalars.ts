@@ -62,14 +62,11 @@ export function number(options: NumberOptions = {}): Schema<number> {
   });
 }
 
-/** A bound as people read it (numberText): "≤ 1,000,000,000,000,000". */
-const boundText = numberText;
-
 function numeric(noun: string, isKind: (n: number) => boolean, options: NumberOptions, json: JsonSchema): Schema<number> {
   const { min, max, greaterThan } = options;
-  const low = greaterThan !== undefined ? `> ${boundText(greaterThan)}` : min !== undefined ? `≥ ${boundText(min)}` : undefined;
-  const high = max !== undefined ? `≤ ${boundText(max)}` : undefined;
-  const range = min !== undefined && max !== undefined ? ` from ${boundText(min)} to ${boundText(max)}` : low && high ? ` ${low} and ${high}` : low || high ? ` ${low ?? high}` : '';
+  const low = greaterThan !== undefined ? `> ${numberText(greaterThan)}` : min !== undefined ? `≥ ${numberText(min)}` : undefined;
+  const high = max !== undefined ? `≤ ${numberText(max)}` : undefined;
+  const range = min !== undefined && max !== undefined ? ` from ${numberText(min)} to ${numberText(max)}` : low && high ? ` ${low} and ${high}` : low || high ? ` ${low ?? high}` : '';
   const expected = options.expected ?? `${noun}${range}`;
   return {
     expected,

@@ -73,6 +73,9 @@ export const objectiveSchema = withDefault(enumOf(['throughput', 'time-to-train'
   description: "What to optimise: tokens/s, days to train (needs training.tokens), or money (needs tokens and pricePerGpuHour).",
 }), 'throughput');
 
-export const pricePerGpuHourSchema = optional(number({ greaterThan: 0, max: thousand(100), description: 'Price of one GPU-hour, for costs.' }));
+/** A price of one GPU-hour, above 0 and at most 100,000 in any currency; `description` says what it costs (training's GPU-hours by default). */
+export const pricePerGpuHourField = (description = 'Price of one GPU-hour, for costs.') =>
+  optional(number({ greaterThan: 0, max: thousand(100), description }));
+export const pricePerGpuHourSchema = pricePerGpuHourField();
 export const topSchema = withDefault(integer({ min: 1, max: 100, description: 'Plans to return, best first.' }), 10);
 export const candidateBudgetSchema = optional(integer({ min: 1, max: million(100), description: 'At most this many full estimates.' }));
