@@ -109,8 +109,8 @@ function dominantIncrease(best: StepBreakdown, alt: StepBreakdown): string {
  * budget ran out (`budgetExhausted`), one the budget left unestimated, which is said with its gain.
  */
 export function explainAlternatives(
-  base: SearchBase, best: { candidate: Candidate; estimate: PlanEstimate }, limit = 8, memoryFraction?: number, space?: SearchSpace,
-  budgetExhausted = false,
+  base: SearchBase, best: { candidate: Candidate; estimate: PlanEstimate },
+  { limit = 8, memoryFraction, space, budgetExhausted = false }: { limit?: number; memoryFraction?: number; space?: SearchSpace; budgetExhausted?: boolean } = {},
 ): Alternative[] {
   const memory = new MemoryBound(base);
   const budget = memoryBudgetBytes(base, memoryFraction);

@@ -204,12 +204,12 @@ describe('one replica of the weights: the distributed optimizer shards nothing',
 
   it('offers no "with the distributed optimizer" neighbour for such a plan: it is the same plan', () => {
     const best = r.top.find((p) => single(p.candidate))!;
-    const alternatives = explainAlternatives(alone, best, 50);
+    const alternatives = explainAlternatives(alone, best, { limit: 50 });
     expect(alternatives.length).toBeGreaterThan(3);
     expect(alternatives.some((a) => a.change.includes('distributed optimizer'))).toBe(false);
     const replicated = searchPlans(gpt3Base, { top: 1 }).top[0]!;
     expect(replicated.candidate.data).toBeGreaterThan(1);
-    expect(explainAlternatives(gpt3Base, replicated, 50).some((a) => a.change.includes('distributed optimizer'))).toBe(true);
+    expect(explainAlternatives(gpt3Base, replicated, { limit: 50 }).some((a) => a.change.includes('distributed optimizer'))).toBe(true);
   });
 });
 
@@ -218,7 +218,7 @@ describe('explainAlternatives', () => {
     const best = searchPlans(gpt3Base, { top: 1 }).top[0]!;
     const share = best.estimate.memory.totalBytes / gpt3Base.gpu.hbmBytes;
     // A budget just above the best plan's own peak: neighbours that need more are out of memory to the search.
-    const alternatives = explainAlternatives(gpt3Base, best, 20, share * 1.001);
+    const alternatives = explainAlternatives(gpt3Base, best, { limit: 20, memoryFraction: share * 1.001 });
     const declined = alternatives.filter((a) => a.why.includes('the search leaves usable'));
     expect(declined.length).toBeGreaterThan(0);
     const estimated = alternatives.filter((x) => x.estimate);
@@ -229,7 +229,7 @@ describe('explainAlternatives', () => {
   it('a neighbour faster than the best of a search whose candidate budget ran out is said to be unestimated, not "as fast"', () => {
     const r = searchPlans(gpt3Base, { top: 1, candidateBudget: 3 });
     expect(r.budgetExhausted).toBe(true);
-    const faster = explainAlternatives(gpt3Base, r.top[0]!, 20, undefined, undefined, true).filter((a) => a.slowdown !== undefined && a.slowdown < 0);
+    const faster = explainAlternatives(gpt3Base, r.top[0]!, { limit: 20, budgetExhausted: true }).filter((a) => a.slowdown !== undefined && a.slowdown < 0);
     expect(faster.length).toBeGreaterThan(0);
     for (const a of faster) expect(a.why).toMatch(/: faster \(−[\d.]+% step time\), not estimated before the candidate budget ran out: raise it$/);
   });
@@ -249,7 +249,7 @@ describe('explainAlternatives', () => {
   it('given the space searched, a neighbour the constraints rule out is said to be outside it, after the ones inside, however fast', () => {
     const constraints = { tensorSizes: [8], pipelineSizes: [8], recompute: ['full' as const], microBatchSizes: [1] };
     const best = searchPlans(gpt3Base, { top: 1, constraints }).top[0]!;
-    const alternatives = explainAlternatives(gpt3Base, best, 20, undefined, searchedSpace(gpt3Base, { constraints }));
+    const alternatives = explainAlternatives(gpt3Base, best, { limit: 20, space: searchedSpace(gpt3Base, { constraints }) });
     const outside = alternatives.filter((a) => a.outsideSpace);
     // The premise: without full recompute a step is faster, and the constraints forbid it.
     const noRecompute = outside.find((a) => a.change === 'no recompute');
@@ -263,7 +263,7 @@ describe('explainAlternatives', () => {
   });
 
   it('states each slowdown to a tenth of a per cent under 10% (a 0.5% loss is not "+0%"), whole per cents above', () => {
-    const alternatives = explainAlternatives(gpt3Base, searchPlans(gpt3Base, { top: 1 }).top[0]!, 20).filter((a) => a.slowdown! > 0);
+    const alternatives = explainAlternatives(gpt3Base, searchPlans(gpt3Base, { top: 1 }).top[0]!, { limit: 20 }).filter((a) => a.slowdown! > 0);
     // The premise: this space has neighbours on both sides of 10%, and one under 1%.
     expect(alternatives.some((a) => a.slowdown! < 0.01)).toBe(true);
     expect(alternatives.some((a) => a.slowdown! > 0.1)).toBe(true);
@@ -280,7 +280,7 @@ describe('explainAlternatives', () => {
     const forced = { ...best, candidate: { ...best.candidate, tensor: 8, data: 1024 / (8 * best.candidate.pipeline * best.candidate.context) } };
     const e = estimatePlan(planFor(gpt3Base, forced.candidate));
     if (!e.ok) throw new Error(e.message);
-    const tp16 = explainAlternatives(gpt3Base, { candidate: forced.candidate, estimate: e }, 20).find((a) => a.change.startsWith('TP 16'));
+    const tp16 = explainAlternatives(gpt3Base, { candidate: forced.candidate, estimate: e }, { limit: 20 }).find((a) => a.change.startsWith('TP 16'));
     expect(tp16?.change).toBe('TP 16 crosses nodes');
     // It runs (half the weights per GPU fit more easily), so the loss is time, and the time is TP traffic over InfiniBand.
     expect(tp16!.estimate).toBeDefined();

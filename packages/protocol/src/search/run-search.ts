@@ -119,7 +119,9 @@ export function runSearch(request: unknown, options: RunSearchOptions = {}): Sea
   }
 
   const top = result.top.map((p, i) => planJson(r, p.candidate, nodes, i + 1, req.pricePerGpuHour));
-  const alternatives = explainAlternatives(r.base, best, undefined, req.constraints.memoryFraction, searchedSpace(r.base, opts), result.budgetExhausted).map((a) => ({
+  const alternatives = explainAlternatives(r.base, best, {
+    memoryFraction: req.constraints.memoryFraction, space: searchedSpace(r.base, opts), budgetExhausted: result.budgetExhausted,
+  }).map((a) => ({
     change: a.change,
     label: describeCandidate(a.candidate),
     scenario: candidateScenario(r, a.candidate, nodes),
