@@ -11,8 +11,11 @@ export type { NodesRequest } from './nodes.ts';
 export { nodesRequestSchema, nodesRequestJsonSchema, runNodes } from './nodes.ts';
 export type { ScaleRequest, ScalePointJson, TradeOffJson, ScaleResponseJson } from './scale.ts';
 export { scaleRequestSchema, scaleRequestJsonSchema, runScale } from './scale.ts';
-export type { InferenceRequest, InferencePointJson, InferenceResponseJson } from './inference.ts';
-export { inferenceBoundsText, inferenceRequestSchema, KV_BLOCK_TOKENS, MAX_DRAFT_TOKENS, inferenceRequestJsonSchema, runInference, widestShape, INTERACTIVE_TTFT_SECONDS, INTERACTIVE_TOKEN_SECONDS } from './inference.ts';
+export type { InferenceRequest } from './inference-request.ts';
+export { inferenceRequestSchema, inferenceRequestJsonSchema, KV_BLOCK_TOKENS, MAX_DRAFT_TOKENS } from './inference-request.ts';
+export type { InferencePointJson, InferenceResponseJson } from './inference-json.ts';
+export { inferenceBoundsText, widestShape, INTERACTIVE_TTFT_SECONDS, INTERACTIVE_TOKEN_SECONDS } from './inference-messages.ts';
+export { runInference } from './inference.ts';
 export { toMegatronArgs, toNemoYaml } from './export-config.ts';
 // The answers as toolkit schemas (what /openapi.json publishes for each endpoint's 200).
 export { searchResponseSchema, searchResponseJsonSchema, validateSearchResponse } from './search-response-schema.ts';

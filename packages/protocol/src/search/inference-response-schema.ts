@@ -5,7 +5,7 @@ import { boolean, enumOf, integer, literal, number, string } from '../schema/sca
 import type { JsonSchema, Schema } from '../schema/types.ts';
 import { jsonSchemaDocument, validate, type Validation } from '../schema/validate.ts';
 import { cost, count, issuesSchema, message, open, seconds } from './response-parts.ts';
-import type { InferencePointJson, InferenceResponseJson } from './inference.ts';
+import type { InferencePointJson, InferenceResponseJson } from './inference-json.ts';
 
 /** The request lists at most 16 tensor and 16 pipeline degrees (inferenceRequestSchema): 256 shapes. */
 const MAX_SHAPES = 16 * 16;
@@ -99,7 +99,7 @@ const inferenceFail = object({
   issues: issuesSchema,
 }, { ...open, expected: 'an inference failure', description: 'No answer: the reason and each offending field.' });
 
-/** The annotation checks at compile time that the validated type is inference.ts's InferenceResponseJson. */
+/** The annotation checks at compile time that the validated type is inference-json.ts's InferenceResponseJson. */
 export const inferenceResponseSchema: Schema<InferenceResponseJson> = union([inferenceOk, inferenceFail], {
   expected: 'an inference answer with ok true or ok false',
 });

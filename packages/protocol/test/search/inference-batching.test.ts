@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { inferenceRequestJsonSchema, runInference, validateInferenceResponse } from '../../src/index.ts';
 import { served, type InferenceOk } from '../support/inference.ts';
-import { inferenceBoundsText, INTERACTIVE_TTFT_SECONDS } from '../../src/search/inference.ts';
+import { inferenceBoundsText, INTERACTIVE_TTFT_SECONDS } from '../../src/search/inference-messages.ts';
 
 const request = { model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512 };
 const pointsOf = (a: InferenceOk) => [...a.frontier, ...(a.best ? [a.best] : []), ...a.byShape.flatMap((s) => (s.ok ? [s.largestBatch] : []))];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runInference } from '../../src/index.ts';
-import { INTERACTIVE_TTFT_SECONDS } from '../../src/search/inference.ts';
+import { INTERACTIVE_TTFT_SECONDS } from '../../src/search/inference-messages.ts';
 
 const request = { model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512, maxDecodeSecondsPerToken: 0.05 };
 const ttft = /^the best plan's time to first token is .*MLPerf Inference's Llama 2 70B server scenario bounds it at 2 s/;

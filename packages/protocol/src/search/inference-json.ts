@@ -1,0 +1,73 @@
+/** The inference answer's JSON: its points, its shapes, and building them from the search's estimates. */
+import type { InferenceAnswer, InferenceBatching, InferenceEstimate } from '@trainplan/search';
+import { issuesMessage } from '../problem.ts';
+import type { FieldIssue } from '../wire.ts';
+
+export interface InferencePointJson {
+  tensor: number; pipeline: number; batch: number; gpus: number;
+  /** The batching the figures are for (absent from answers older than it: static). */
+  batching?: InferenceBatching;
+  /** Continuous batching's prefill chunk, when the request gives one. */
+  prefillChunkTokens?: number;
+  /** Continuous batching's shared, cached prompt prefix, when the request gives one. */
+  sharedPrefixTokens?: number;
+  /** The KV cache's number format, when the request gives one. */
+  kvCachePrecision?: 'fp16' | 'bf16' | 'fp8';
+  /**
+   * With sharedPrefixTokens: the prefix tokens actually cached (whole 16-token blocks, at most promptTokens − 1) and
+   * their KV cache per GPU, held once for all sequences and included in kvCacheBytesPerGpu (the rest is per sequence).
+   */
+  cachedPrefixTokens?: number;
+  sharedKvCacheBytesPerGpu?: number;
+  /** Replicas of this shape on the request's gpus: gpus / (tensor × pipeline); only when the request gives gpus. */
+  replicas?: number;
+  /** The memory the server may use per GPU, capacityBytes × the request's gpuMemoryUtilization; only when the request gives one. */
+  usableBytesPerGpu?: number;
+  /** With speculative decoding: γ, α, the tokens a step yields, the draft's TP, memory per GPU and step (weights and KV above include the draft's). */
+  speculation?: {
+    draftTokens: number; acceptanceRate: number; tokensPerStep: number; draftTensor: number;
+    draftWeightsBytesPerGpu: number; draftKvCacheBytesPerGpu: number; draftStepSeconds: number;
+  };
+  /** With requestsPerSecond: the replicas the rate needs of this point, their GPUs and utilization, the wait for a slot and the first token with it. */
+  load?: { requestsPerSecond: number; replicas: number; gpus: number; utilization: number; queueSeconds: number; firstTokenSeconds: number };
+  /** With pricePerGpuHour, in its currency: a million generated tokens, and with requestsPerSecond an hour of the GPUs the rate needs. */
+  cost?: { perMillionOutputTokens: number; perHour?: number };
+  prefillSeconds: number; decodeStepSeconds: number; tokensPerSecondPerGpu: number;
+  weightsBytesPerGpu: number; kvCacheBytesPerGpu: number; totalBytesPerGpu: number; capacityBytes: number; maxBatch: number; memoryBound: boolean;
+}
+export type InferenceResponseJson =
+  | {
+    ok: true; promptTokens: number; outputTokens: number; best?: InferencePointJson; frontier: InferencePointJson[];
+    byShape: ({ tensor: number; pipeline: number } & ({ ok: true; largestBatch: InferencePointJson } | { ok: false; reason: string; message: string }))[];
+    closest?: { why: string; point: InferencePointJson };
+    /** When no shape tried can serve the model at all (memory, divisibility, or none divides gpus): why. */
+    unservable?: string;
+    /** Caveats about the request, e.g. a context longer than the model's sequence length. */
+    warnings?: string[];
+  }
+  | { ok: false; reason: 'invalid'; message: string; issues: FieldIssue[] };
+
+/** One estimate as the wire's point; `replicas` when the request gives its GPUs. */
+export const point = (e: InferenceEstimate, gpus: number | undefined): InferencePointJson => ({
+  tensor: e.shape.tensor, pipeline: e.shape.pipeline, batch: e.shape.batch, gpus: e.shape.tensor * e.shape.pipeline, batching: e.batching,
+  ...(e.shape.prefillChunkTokens !== undefined && { prefillChunkTokens: e.shape.prefillChunkTokens }),
+  ...(e.shape.sharedPrefixTokens !== undefined && { sharedPrefixTokens: e.shape.sharedPrefixTokens }),
+  ...(e.sharedPrefix !== undefined && { cachedPrefixTokens: e.sharedPrefix.cachedTokens, sharedKvCacheBytesPerGpu: e.sharedPrefix.kvCacheBytesPerGpu }),
+  ...(e.shape.kvCachePrecision !== undefined && { kvCachePrecision: e.shape.kvCachePrecision }),
+  ...(gpus !== undefined && { replicas: gpus / (e.shape.tensor * e.shape.pipeline) }),
+  prefillSeconds: e.prefillSeconds, decodeStepSeconds: e.decodeStepSeconds, tokensPerSecondPerGpu: e.tokensPerSecondPerGpu,
+  weightsBytesPerGpu: e.weightsBytesPerGpu, kvCacheBytesPerGpu: e.kvCacheBytesPerGpu, totalBytesPerGpu: e.totalBytesPerGpu,
+  capacityBytes: e.capacityBytes, maxBatch: e.maxBatch, memoryBound: e.memoryBound,
+  ...(e.shape.gpuMemoryUtilization !== undefined && { usableBytesPerGpu: e.usableBytes }),
+  ...(e.load !== undefined && { load: { ...e.load } }),
+  ...(e.speculation !== undefined && { speculation: { ...e.speculation } }),
+  ...(e.cost !== undefined && { cost: { ...e.cost } }),
+});
+
+/** One shape's entry of byShape: its largest batch, or why it cannot serve. */
+export const shapeJson = (tensor: number, pipeline: number, a: InferenceAnswer, gpus: number | undefined) => (a.ok
+  ? { tensor, pipeline, ok: true as const, largestBatch: point(a, gpus) }
+  : { tensor, pipeline, ok: false as const, reason: a.reason, message: a.message });
+
+export const invalid = (issues: FieldIssue[]): InferenceResponseJson => ({ ok: false, reason: 'invalid', message: issuesMessage(issues), issues });
+
