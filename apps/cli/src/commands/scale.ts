@@ -80,6 +80,14 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
   };
 }
 
+/**
+ * The last cell of a row: the plan, and where it does not run, why. A fixed plan (--tensor and
+ * --pipeline) that runs out of memory has both a label and a reason: the label alone would read as
+ * a plan that runs.
+ */
+const planCell = (p: { label?: string; reason?: string }): string =>
+  (p.label !== undefined && p.reason !== undefined ? `${p.label}: ${p.reason}` : p.label ?? p.reason ?? '');
+
 export function formatScaleReport(a: Extract<ScaleResponseJson, { ok: true }>): string {
   const lines = [
     `${a.mode} scaling:`,
@@ -91,7 +99,7 @@ export function formatScaleReport(a: Extract<ScaleResponseJson, { ok: true }>): 
         p.tokensPerSecondPerGpu === undefined ? '—' : formatGrouped(p.tokensPerSecondPerGpu),
         p.mfu === undefined ? '—' : `${(p.mfu * 100).toFixed(1)}%`,
         p.efficiency === undefined ? '—' : `${(p.efficiency * 100).toFixed(1)}%`,
-        p.label ?? p.reason ?? '',
+        planCell(p),
       ]),
     ], { align: ['right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'] }),
   ];
@@ -101,7 +109,7 @@ export function formatScaleReport(a: Extract<ScaleResponseJson, { ok: true }>): 
       ...a.tradeOff.map((c) => [
         String(c.tensor), String(c.pipeline), c.stepTimeSeconds === undefined ? '—' : formatSeconds(c.stepTimeSeconds),
         c.tokensPerSecondPerGpu === undefined ? '—' : formatGrouped(c.tokensPerSecondPerGpu), c.mfu === undefined ? '—' : `${(c.mfu * 100).toFixed(1)}%`,
-        c.label ?? c.reason ?? '',
+        planCell(c),
       ]),
     ], { align: ['right', 'right', 'right', 'right', 'right', 'left'] }));
   }

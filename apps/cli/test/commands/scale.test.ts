@@ -61,6 +61,16 @@ describe('trainplan scale', () => {
     expect(err).toBe(`trainplan: 1 node (8 GPUs): ${reason}\n`);
   });
 
+  it('a fixed plan that runs out of memory at a size says so in its row, beside the plan (not the plan alone, as if it ran)', async () => {
+    // GPT-3 175B as TP 8 · PP 8 without recompute on 16 nodes: about 81 GiB per GPU against 80.
+    const { code, out, err } = await cli([...GPT3, '--nodes', '16', '--tensor', '8', '--pipeline', '8', '--recompute', 'none']);
+    expect(code).toBe(1);
+    const row = rows(out).get(16)!;
+    expect(row.slice(3, 7)).toEqual(['—', '—', '—', '—']);
+    expect(row.at(-1)).toMatch(/^TP 8 · PP 8 · DP 2 · mbs 1 · no recompute: needs [\d.]+ GiB per GPU on pipeline stage 0, the NVIDIA A100 SXM4 80GB has 80\.0 GiB$/);
+    expect(err).toMatch(/^trainplan: 16 nodes \(128 GPUs\): needs [\d.]+ GiB per GPU/);
+  });
+
   it('under --json stdout is the JSON and stderr still names each size without a plan, one line each', async () => {
     const { code, out, err } = await cli([...GPT3, '--nodes', '1,2,16', '--json']);
     expect(code).toBe(1);
