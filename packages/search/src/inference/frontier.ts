@@ -1,32 +1,22 @@
-import type { TrainingPrecision } from '@trainplan/planner';
 import { formatGrouped, formatSeconds } from '@trainplan/units';
-import type { InferenceBatching } from './continuous-batching.ts';
-import type { InferenceAnswer, InferenceBase, InferenceEstimate } from './inference-plan.ts';
+import type { InferenceAnswer, InferenceBase, InferenceEstimate, InferenceShape } from './inference-plan.ts';
 import { estimateInference } from './inference-plan.ts';
 import { servingCost } from './serving-cost.ts';
 import { servingLoad } from './serving-load.ts';
-import type { Speculation } from './speculative.ts';
 import { powersOfTwoUpTo } from '../search-space.ts';
 
-export interface InferenceSearch {
-  readonly promptTokens: number;
-  readonly outputTokens: number;
+/**
+ * What every shape tried shares: the lengths, the batching and its options, the KV cache's format and
+ * speculation, each as InferenceShape says (none of them left out means the same as there).
+ */
+type PerShape = Pick<InferenceShape, 'promptTokens' | 'outputTokens' | 'batching' | 'prefillChunkTokens'
+  | 'gpuMemoryUtilization' | 'sharedPrefixTokens' | 'kvCachePrecision' | 'speculative'>;
+
+export interface InferenceSearch extends PerShape {
   /** Tensor-parallel degrees tried (default powers of two up to the NVLink domain, and up to `gpus` when given). */
   readonly tensor?: readonly number[];
   /** Pipeline depths tried (default 1, 2, 4, 8 up to the layers; with `gpus`, every depth up to 16 that divides it; speculating, 1). */
   readonly pipeline?: readonly number[];
-  /** 'static' (default) or 'continuous' batching, for every shape (InferenceShape.batching). */
-  readonly batching?: InferenceBatching;
-  /** Continuous batching's prefill chunk, for every shape (InferenceShape.prefillChunkTokens); whole prompts without it. */
-  readonly prefillChunkTokens?: number;
-  /** The fraction of each GPU's memory the server may use, for every shape (InferenceShape.gpuMemoryUtilization); all of it without it. */
-  readonly gpuMemoryUtilization?: number;
-  /** Continuous batching's cached shared prefix, for every shape (InferenceShape.sharedPrefixTokens); none without it. */
-  readonly sharedPrefixTokens?: number;
-  /** The KV cache's number format, for every shape (InferenceShape.kvCachePrecision); the weights' without it. */
-  readonly kvCachePrecision?: TrainingPrecision;
-  /** Speculative decoding, for every shape (InferenceShape.speculative); none without it. */
-  readonly speculative?: Speculation;
   /**
    * GPUs available to serve: only the TP × PP shapes whose GPU count t·p divides it are tried (and
    * listed in byShape), each as gpus / (t·p) replicas. Without it, every shape tried is one replica.
