@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GiB, MiB, MB, toGBps, toUs } from '@trainplan/units';
+import { GiB, MiB, toGBps, toUs } from '@trainplan/units';
 import { collectiveCost, ncclCandidates, ncclPredictedCost } from '../src/index.ts';
 import type { CommGroup, Fabric } from '../src/index.ts';
 import { A100_FABRIC, GB200_NVL72_FABRIC, H100_FABRIC, H100_RING_ONLY_FABRIC, V100_FABRIC } from './fixtures.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { KiB, GiB } from '@trainplan/units';
 import { assertWithinBandwidthBound, busBandwidthLimit, collectiveCost, mayExceedWireRate, ncclCandidates, ncclTopology } from '../src/index.ts';
-import type { CollectiveCost, CollectiveOp, CommGroup, Fabric } from '../src/index.ts';
+import type { CollectiveCost, CollectiveOp, CommGroup } from '../src/index.ts';
 import { A100_FABRIC, H100_FABRIC, H100_RING_ONLY_FABRIC } from './fixtures.ts';
 
 const sizes = Array.from({ length: 13 }, (_, i) => KiB(4 ** i)).filter((b) => b <= GiB(16));

@@ -4,7 +4,7 @@
  * depends on a preset (`gpusPerNode`, `network`), on the model (`training.seqLength`), or on the
  * GPU count (`parallelism.data`).
  */
-import type { ModelObjectInput, PrecisionId, RecomputeMode, ScenarioInput, ScheduleId } from './wire.ts';
+import type { ModelObjectInput, RecomputeMode, ScenarioInput, ScheduleId } from './wire.ts';
 
 /** A model object with the contract's defaults: kvHeads = attentionHeads, ffnHiddenSize = 4 × hiddenSize. */
 export interface ResolvedModelObject extends ModelObjectInput {

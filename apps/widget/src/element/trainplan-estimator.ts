@@ -11,7 +11,7 @@ import { frontierRequestFor, nodesRequestFor, searchRequestFor } from '../comput
 import { DEFAULT_VALUES, FIELDS, FIELD_NAMES } from '../form/fields.ts';
 import { dropConflicting, keptIn, keptNote, withKept, type KeptFields } from '../form/kept-fields.ts';
 import {
-  fieldForPath, fieldsFromScenario, fitPrecisionToGpu, readScenario, scenarioFromFields, type Budget, type FieldIssue,
+  fieldForPath, fieldsFromScenario, fitPrecisionToGpu, readScenario, scenarioFromFields, type Budget,
 } from '../form/scenario-from-fields.ts';
 import { deadlineFromHash, hasScenarioPart, scenarioFromHash, widgetHash } from '../hash.ts';
 import { nodesAnswer } from '../sizing/nodes-answer.ts';

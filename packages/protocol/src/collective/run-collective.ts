@@ -1,5 +1,5 @@
 import { collectiveCost, type CollectiveCost, type TopologySummary } from '@trainplan/collectives';
-import { GiB, toGBps } from '@trainplan/units';
+import { toGBps } from '@trainplan/units';
 import { issuesMessage } from '../problem.ts';
 import type { FieldIssue } from '../wire.ts';
 import { resolveCollectiveMachine, type CollectiveMachine } from './collective-machine.ts';
