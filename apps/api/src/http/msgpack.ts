@@ -3,9 +3,11 @@ import { Packr } from 'msgpackr';
 /**
  * Plain MessagePack, readable by any client: `useRecords: false` turns off msgpackr's record
  * extension (which only msgpackr understands), so objects are ordinary maps. Float64 throughout
- * (msgpackr's default), so numbers round-trip exactly.
+ * (msgpackr's default), so numbers round-trip exactly. An int 64 or uint 64 reads as a number, as
+ * JSON.parse reads the same digits: msgpack-python, Go's and Rust's encoders write every integer over
+ * 2^32 − 1 that way (300 billion tokens), and msgpackr's default, a bigint, no schema accepts.
  */
-const packr = new Packr({ useRecords: false, mapsAsObjects: true, moreTypes: false });
+const packr = new Packr({ useRecords: false, mapsAsObjects: true, moreTypes: false, int64AsType: 'number' });
 
 /** A copy the caller owns: msgpackr packs into a shared buffer that a later pack may reuse. */
 export function encodeMsgpack(value: unknown): Uint8Array<ArrayBuffer> {
