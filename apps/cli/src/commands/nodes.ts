@@ -12,7 +12,7 @@ import { wholeText } from '../format/whole-text.ts';
 import {
   count, machineFields, MACHINE_FLAGS, money, seqLength as seqLengthFlag, SPACE_FLAGS, spaceConstraintFields, spaceFlagsHelp, TRAINING_FLAGS, trainingFields,
 } from '../search-flags.ts';
-import { exportScenario } from './search.ts';
+import { exportScenario, reportStream } from './search.ts';
 import { usageLine } from '../format/usage-line.ts';
 
 const SYNOPSIS = 'trainplan nodes --model ID --gpu ID --tokens T (--days D | --gpu-hours H | --budget M --price P | --nodes N | --frontier) [--global-batch B] [--json] [--export megatron|nemo]';
@@ -210,9 +210,11 @@ export const nodesCommand: Command = requestCommand({
     // The report and stderr name the request's fields by their flags (shownAnswer); --json is the API's answer.
     const shown = shownAnswer(io, answer);
     if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
-    else if (typeof v.export === 'string' && answer.ok) exportScenario(io, v.export, answer.configuration.scenario);
-    else if (shown.ok || shown.reason !== 'invalid') io.stdout(`${assumed === undefined ? '' : `${assumed}\n`}${formatNodesReport(shown)}`);
-    if (assumed !== undefined && (v.json === true || typeof v.export === 'string')) io.stderr(`trainplan: ${assumed}\n`);
+    else if (typeof v.export === 'string' && answer.ok) {
+      if (!exportScenario(io, v.export, answer.configuration.scenario)) return EXIT.internal;
+    } else if (shown.ok || shown.reason !== 'invalid') reportStream(io, v)(`${assumed === undefined ? '' : `${assumed}\n`}${formatNodesReport(shown)}`);
+    // The report, where it was printed, said the assumption first; an export or the JSON has no place for it.
+    if (assumed !== undefined && (v.json === true || (typeof v.export === 'string' && answer.ok))) io.stderr(`trainplan: ${assumed}\n`);
     // shown.ok is answer.ok (shownAnswer rewrites prose only); both are tested so that both narrow.
     if (answer.ok || shown.ok) return EXIT.ok;
     if (answer.reason === 'invalid') {

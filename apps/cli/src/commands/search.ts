@@ -91,11 +91,27 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
   return request;
 }
 
-/** Prints the best plan as Megatron-LM arguments or a NeMo YAML fragment. */
-export function exportScenario(io: CliIo, format: string, scenario: ScenarioInput): void {
+/**
+ * Prints the best plan as Megatron-LM arguments or a NeMo YAML fragment; false (nothing printed)
+ * when the exporter refuses the plan, which a plan the search chose should never be: the caller
+ * says so rather than exit 0 with an empty stdout that a `> run.sh` would take for a command line.
+ */
+export function exportScenario(io: CliIo, format: string, scenario: ScenarioInput): boolean {
   const text = format === 'megatron' ? toMegatronArgs(scenario) : toNemoYaml(scenario);
-  if (text !== undefined) io.stdout(text.endsWith('\n') ? text : `${text}\n`);
+  if (text === undefined) {
+    printError(io, `internal error: the plan found cannot be written as ${format === 'megatron' ? 'Megatron-LM arguments' : 'NeMo YAML'}`);
+    return false;
+  }
+  io.stdout(text.endsWith('\n') ? text : `${text}\n`);
+  return true;
 }
+
+/**
+ * Where a report goes: stdout, unless --export asked for a configuration and there is none. Then
+ * stdout stays empty (`--export megatron > run.sh` must not capture prose as arguments) and the
+ * report, with its closest alternatives, goes to stderr beside the error line.
+ */
+export const reportStream = (io: CliIo, v: FlagValues): ((s: string) => void) => (typeof v.export === 'string' ? io.stderr : io.stdout);
 
 /** A cost is the GPU-hours of a token budget at the price: --price alone would be dropped without a word. */
 const priceProblem = (v: FlagValues): string | undefined =>
@@ -122,8 +138,9 @@ export const searchCommand: Command = requestCommand({
     }
     // The answer names the request's fields (candidateBudget); a request built from flags names its flags (--budget).
     const shown = shownAnswer(io, answer);
-    if (typeof v.export === 'string' && shown.ok) exportScenario(io, v.export, shown.best.scenario);
-    else if (v.json !== true) io.stdout(formatSearchReport(shown));
+    if (typeof v.export === 'string' && shown.ok) {
+      if (!exportScenario(io, v.export, shown.best.scenario)) return EXIT.internal;
+    } else if (v.json !== true) reportStream(io, v)(formatSearchReport(shown));
     if (!shown.ok) {
       printError(io, `${shown.reason}: ${shown.message}`);
       return EXIT.infeasible;

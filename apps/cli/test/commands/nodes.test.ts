@@ -112,6 +112,17 @@ describe('trainplan nodes', () => {
     expect(rows.find((r) => r.endsWith('← fastest'))).toContain(` ${a.fastest.nodes.toLocaleString('en-US')} `);
   });
 
+  it('--export with a goal no size meets leaves stdout empty (no prose for `> run.sh`): the report, the assumed batch once and the reason go to stderr', async () => {
+    // 300B tokens of GPT-3 175B in half a day: no cluster of up to 8,192 nodes is that fast.
+    const { code, out, err } = await cli(['nodes', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--tokens', '300B', '--days', '0.5', '--export', 'megatron']);
+    expect(code).toBe(1);
+    expect(out).toBe('');
+    expect(err.match(/assumed \(no --global-batch\)/g)).toHaveLength(1);
+    expect(err).toMatch(/\nno answer: no cluster of up to 8,?192 nodes meets the deadline/);
+    expect(err).toMatch(/\nclosest feasible alternative: 8,192 nodes, [\d.]+ hours, [\d,]+ GPU-hours\n/);
+    expect(err).toMatch(/\ntrainplan: deadline-unreachable: [^\n]*\n$/);
+  });
+
   it('--export with --json is a usage error, as in search: one of them replaces the report, not both', async () => {
     const { code, out, err } = await cli([...GPT3, '--nodes', '128', '--export', 'megatron', '--json']);
     expect({ code, out }).toEqual({ code: 2, out: '' });

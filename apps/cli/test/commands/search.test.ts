@@ -51,6 +51,16 @@ describe('trainplan search', () => {
     expect(bad.err).toMatch(/^trainplan: --grad-accumulation: /m);
   });
 
+  it.each(['megatron', 'nemo'])('--export %s with no plan leaves stdout empty (no prose for `> run.sh`), the report and the reason on stderr, exit 1', async (format) => {
+    // GPT-3 175B on one node of 40 GB A100s: no split holds its weights.
+    const { code, out, err } = await cli(['search', '--model', 'gpt3-175b', '--gpu', 'a100-40gb', '--nodes', '1', '--global-batch', '64', '--export', format]);
+    expect(code).toBe(1);
+    expect(out).toBe('');
+    expect(err).toMatch(/^no plan: no configuration of 8 GPUs runs: out of memory/);
+    expect(err).toContain('\nclosest feasible alternative: nothing runs on 1 node (8 GPUs); the nearest size that runs is larger: ');
+    expect(err).toMatch(/\ntrainplan: no-feasible-configuration: no configuration of 8 GPUs runs: [^\n]*\n$/);
+  });
+
   it('--export nemo prints a NeMo YAML fragment', async () => {
     const { out } = await cli(['search', ...GPT3, '--top', '1', '--export', 'nemo']);
     expect(out).toMatch(/^trainer:\n {2}num_nodes: 128\n/);
