@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COUNT_SCALE, MONEY_SCALE, SCALED_COUNT, SIZE_SCALE, scaledCount, spelledScales } from '../src/lexicon/numbers.ts';
+import { COUNT_SCALE, MONEY_SCALE, SCALED_COUNT, SIZE_SCALE, scaledCount, spelledScales, writtenNumbers } from '../src/lexicon/numbers.ts';
 
 describe('numbers: the pieces counts, money and sizes are written with', () => {
   it('each reader takes the scales it means, letters before words: a count all four, money no trillions, a size no thousands', () => {
@@ -29,5 +29,27 @@ describe('numbers: the pieces counts, money and sizes are written with', () => {
     ['two weeks on one node', 'two weeks on one node'],
   ])('spelledScales writes "%s" as "%s"', (text, digits) => {
     expect(spelledScales(text)).toBe(digits);
+  });
+});
+
+describe('numbers: writtenNumbers reads grouped digits and powers of ten as plain digits', () => {
+  it.each([
+    ['1 000 000 000 000 tokens', '1000000000000 tokens'],
+    ['1\u00a0024 gpus', '1024 gpus'],
+    ['1_000_000 tokens', '1000000 tokens'],
+    ["1'024 gpus", '1024 gpus'],
+    ['1.000.000 tokens', '1000000 tokens'],
+    ['3 × 10^11 tokens', '300000000000 tokens'],
+    ['3*10**11 tokens', '300000000000 tokens'],
+    ['1.5e+12 tokens', '1500000000000 tokens'],
+  ])('"%s" is "%s"', (text, digits) => {
+    expect(writtenNumbers(text)).toBe(digits);
+  });
+
+  it.each([
+    // A decimal with one dot, a model's version before its size, a parallel size before a count, a list of sizes.
+    '1.000 gpus', 'llama 3 405b', 'llama 3 405 on 16 nodes', 'tp 8 512 gpus', 'pp 16 128 nodes', 'h100 80gb', 'seq 8192 256 gpus',
+  ])('"%s" keeps its numbers apart', (text) => {
+    expect(writtenNumbers(text)).toBe(text);
   });
 });

@@ -93,6 +93,24 @@ const TABLE: readonly [question: string, intent: IntentName, stated: AskParamete
   ['how many nodes for llama 2 70b on two trillion tokens', 'nodes', { model: 'llama2-70b', tokens: 2 * TRILLION }],
   ['how many h100 for gpt3 on half a trillion tokens', 'nodes', { model: 'gpt3-175b', gpu: 'h100-sxm', tokens: 0.5 * TRILLION }],
   ['how many nodes for 7b on a trillion tokens', 'nodes', { model: 'llama2-7b', tokens: TRILLION }],
+  // Digits grouped by spaces (SI), underscores (code), apostrophes (Swiss) or dots (German), and powers of ten written out:
+  // before, "1 000 000 000 000 tokens" was read as 0 tokens and "1 024 GPUs" as 24 GPUs.
+  ['how many nodes to train 70B on 1 000 000 000 000 tokens in 30 days on H100', 'nodes',
+    { model: 'llama3-70b', gpu: 'h100-sxm', tokens: TRILLION, deadlineSeconds: 30 * DAY }],
+  ['how many nodes to train 70B on 300 000 000 000 tokens', 'nodes', { model: 'llama3-70b', tokens: 300 * BILLION }],
+  ['how many nodes to train 70B on 1_000_000_000_000 tokens', 'nodes', { model: 'llama3-70b', tokens: TRILLION }],
+  ['how long to train 70B on 1.000.000.000.000 tokens on 256 GPUs', 'time', { model: 'llama3-70b', tokens: TRILLION, gpus: 256 }],
+  ["how long to train 70B on 2'000'000'000'000 tokens on 1'024 GPUs", 'time', { model: 'llama3-70b', tokens: 2 * TRILLION, gpus: 1024 }],
+  ['how long to train 70B on 2 000 000 000 000 tokens on 2 048 GPUs', 'time', { model: 'llama3-70b', tokens: 2 * TRILLION, gpus: 2048 }],
+  ['how long to train 70B on 15T tokens on 16\u202f384 H100', 'time', { model: 'llama3-70b', gpu: 'h100-sxm', tokens: 15 * TRILLION, gpus: 16_384 }],
+  ['how long for 7b with a 4 000 000 token batch on 64 gpus', 'time', { model: 'llama2-7b', batchTokens: 4e6, gpus: 64 }],
+  ['how many nodes to train 70B on 1.5e+12 tokens', 'nodes', { model: 'llama3-70b', tokens: 1.5 * TRILLION }],
+  ['how many nodes to train 70B on 3x10^11 tokens', 'nodes', { model: 'llama3-70b', tokens: 300 * BILLION }],
+  ['how many nodes to train 70B on 10^12 tokens', 'nodes', { model: 'llama3-70b', tokens: TRILLION }],
+  ['how long to train 70B on 2e12 tokens with 1e3 GPUs', 'time', { model: 'llama3-70b', tokens: 2 * TRILLION, gpus: 1000 }],
+  // A space is no separator where the digits are two numbers: a model's version and size, a parallel size then a count.
+  ['how long to train llama 3 405b on 2 048 h100', 'time', { model: 'llama3.1-405b', gpu: 'h100-sxm', gpus: 2048 }],
+  ['how long to train llama3-70b with tp 8 pp 4 512 GPUs', 'time', { model: 'llama3-70b', tensor: 8, pipeline: 4, gpus: 512 }],
   // Token counts that are not the training budget, and a budget in GPU-hours that is not a GPU count.
   ['how many nodes for llama 3 8b with a 4M token batch', 'nodes', { model: 'llama3-8b', batchTokens: 4e6 }],
   // A batch in tokens written after the word batch, or per step: never the training budget.

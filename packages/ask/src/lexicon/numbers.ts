@@ -78,3 +78,36 @@ export const spelledScales = (text: string): string => text
   .replace(new RegExp(String.raw`\b(${NUMBER_WORD}|an?)\s+(${SCALE_WORD})\b`, 'g'), (_m, word: string, scale: string) => `${NUMBER_WORDS[word] ?? 1} ${scale}`)
   .replace(/(\d)\s*bn\b/g, '$1b')
   .replace(/(\d)\s*tn\b/g, '$1t');
+
+/** A space, no-break space, narrow no-break space or thin space between digit groups ("1 000", "1 000" as SI and French write them). */
+const SPACE_GROUP = String.raw`[ \u00a0\u202f\u2009]`;
+/** Words after which a spaced number is a size, not a count's first digits: "tp 8 512 GPUs" is TP 8 on 512 GPUs. */
+const SIZE_WORDS = String.raw`tp|pp|cp|dp|ep|vp|vpp|mbs|gbs|zero|stage|llama|qwen|gemma|mistral|mixtral|phi|gpt|falcon|bloom|opt|deepseek|v|x`;
+/** What a lone spaced group must be followed by to be one number ("1 024 GPUs", "2 048 h100"), never a size's letter ("llama 3 405b"). */
+const COUNTED = String.raw`(?=\s*(?:tokens?|toks?|gpus?|nodes?|machines?|servers?|hosts?|sequences?|seqs?|steps?|(?:thousand|million|billion|trillion)\b|[a-z]{1,3}\d{2,4}|dgx)|\s*[,;.?!)]|\s*$)`;
+
+/** A whole number no longer than a double keeps exactly, in digits ("1500000000000"), or undefined. */
+const digitsOf = (n: number): string | undefined =>
+  (Number.isFinite(n) ? n.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 }) : undefined);
+
+/**
+ * Numbers written as people write them, as plain digits the count patterns read (lower-case text):
+ * - digit groups by underscore ("1_000_000", as code writes them), apostrophe ("1'024", Swiss), dots when
+ *   there are two and more ("1.000.000", German; one "1.000" stays a decimal), or spaces ("1 000 000", SI):
+ *   two groups and more always; one ("1 024 GPUs") only before what it counts and never after a size's word,
+ *   so "llama 3 405b" and "tp 8 512 GPUs" stay two numbers;
+ * - powers of ten: "1.5e+12", "3x10^11", "3*10**11", "10^12", "1e3 GPUs".
+ * A comma between thousands is dropped by parse.ts' normalize.
+ */
+export function writtenNumbers(text: string): string {
+  return text
+    .replace(/(\d)_(?=\d{3}(?!\d))/g, '$1')
+    .replace(/(\d)['’](?=\d{3}(?!\d))/g, '$1')
+    .replace(/(?<![\d.,])\d{1,3}(?:\.\d{3}){2,}(?![\d.,])/g, (m) => m.replace(/\./g, ''))
+    .replace(new RegExp(String.raw`(?<![\d.,])\d{1,3}(?:${SPACE_GROUP}\d{3}){2,}(?![\d.,]|${SPACE_GROUP}\d)`, 'g'), (m) => m.replace(/\D/g, ''))
+    .replace(new RegExp(String.raw`(?<!(?:^|[^\w])(?:${SIZE_WORDS})\s?)(?<![\d.,]|[\d.,]${SPACE_GROUP})(\d{1,3})${SPACE_GROUP}(\d{3})(?![\d.,])${COUNTED}`, 'gi'), '$1$2')
+    // "3x10^11", "3 × 10^11", "3*10**11", "10^12": a power of ten, before "1.5e12" so the two read alike.
+    .replace(/(?<![\w.])(?:(\d+(?:\.\d+)?)\s*[x*\u00d7]\s*)?10\s*(?:\^|\*\*)\s*(\d{1,2})(?![\d.])/g, (m, mantissa: string | undefined, exponent: string) =>
+      digitsOf(Number(`${mantissa ?? '1'}e${exponent}`)) ?? m)
+    .replace(/(?<![\w.])(\d+(?:\.\d+)?)e\+?(\d{1,2})(?![\d.])/g, (m, mantissa: string, exponent: string) => digitsOf(Number(`${mantissa}e${exponent}`)) ?? m);
+}
