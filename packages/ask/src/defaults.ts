@@ -96,7 +96,7 @@ export function withDefaults(intent: IntentName, stated: AskParameters): { param
     const exact = p.batchTokens / seq;
     const batch = roundBatch(exact);
     const rounded = batch === Math.round(exact) ? '' : `, rounded from ${sequencesText(exact)} so that power-of-two data-parallel sizes divide it`;
-    take('globalBatchSize', batch, `global batch ${batch} sequences (the ${compactCount(p.batchTokens)}-token batch asked, over ${seq}-token sequences${rounded})`);
+    take('globalBatchSize', batch, `global batch ${countOf(batch, 'sequence')} (the ${compactCount(p.batchTokens)}-token batch asked, over ${seq}-token sequences${rounded})`);
   }
   if ((intent === 'nodes' || intent === 'cheapest' || intent === 'time' || intent === 'config') && p.tokens === undefined && model !== undefined) {
     if (model.defaultTrainingTokens !== undefined) {
@@ -326,15 +326,18 @@ const sequencesText = (n: number): string => (Number.isInteger(n) ? String(n) : 
 /** Tokens per sequence: the stated length, else the model's, else GPT-3's 2048. */
 export const seqLengthOf = (p: AskParameters): number => p.seqLength ?? modelSeqLengthOf(p) ?? 2048;
 
+/** "each of the 8 data-parallel ranks", "the one data-parallel rank". */
+const onRanks = (ranks: number): string => (ranks === 1 ? 'the one data-parallel rank' : `each of the ${ranks} data-parallel ranks`);
+
 /** How an answer says it took the default global batch, and why it is that size. */
 export function defaultBatchNote(b: DefaultBatch): string {
-  const head = `global batch ${b.sequences} sequences`;
+  const head = `global batch ${countOf(b.sequences, 'sequence')}`;
   const tokens = compactCount(b.sequences * b.seqLength);
   switch (b.why) {
     case 'tokens': return `${head} (about 4M tokens, as Llama 2 trained)`;
     case 'cluster':
       return `${head} (${tokens} tokens: one sequence per ${GPUS_PER_DEFAULT_SEQUENCE} GPUs, more than the usual 4M tokens on a cluster this large, as Llama 3 405B trained with 2,048 sequences on 16,384 H100s)`;
-    case 'layout': return `${head} (${tokens} tokens: one micro-batch on each of the ${b.ranks} data-parallel ranks, the least this layout runs)`;
-    case 'split': return `${head} (${tokens} tokens: one sequence on each of the ${b.ranks} data-parallel ranks, the least some split of these GPUs divides)`;
+    case 'layout': return `${head} (${tokens} tokens: one micro-batch on ${onRanks(b.ranks)}, the least this layout runs)`;
+    case 'split': return `${head} (${tokens} tokens: one sequence on ${onRanks(b.ranks)}, the least some split of these GPUs divides)`;
   }
 }

@@ -1,5 +1,5 @@
 import { runCollective } from '@trainplan/protocol';
-import { formatBytesDecimal, formatNumber, formatSeconds } from '@trainplan/units';
+import { countOf, formatBytesDecimal, formatNumber, formatSeconds } from '@trainplan/units';
 import { gpusPerNodeOf } from '../defaults.ts';
 import type { ParsedQuestion } from '../question.ts';
 import type { Answer } from './answer-types.ts';
@@ -16,7 +16,7 @@ export function answerCollective(q: ParsedQuestion): Answer {
   const perNode = gpusPerNodeOf(p);
   const gpus = p.gpus ?? (p.nodes ?? 1) * perNode;
   if (gpus > perNode && gpus % perNode !== 0) {
-    return answerHelp(q, [`${gpus} GPUs are not whole nodes of ${perNode}`]);
+    return answerHelp(q, [`${countOf(gpus, 'GPU')} ${gpus === 1 ? 'is' : 'are'} not whole nodes of ${perNode}`]);
   }
   const nodes = Math.max(1, Math.ceil(gpus / perNode));
   const request = {
@@ -37,7 +37,7 @@ export function answerCollective(q: ParsedQuestion): Answer {
     ...base,
     ok: true,
     headline: `${subject}: ${formatSeconds(row.seconds)}, bus bandwidth ${formatNumber(row.busbwGBps)} GB/s`,
-    configuration: `${result.nodes} node${result.nodes === 1 ? '' : 's'} × ${result.gpusPerNode} GPUs of ${result.system} over ${result.network}; ${row.algorithm} / ${row.protocol}`,
+    configuration: `${countOf(result.nodes, 'node')} × ${countOf(result.gpusPerNode, 'GPU')} of ${result.system} over ${result.network}; ${row.algorithm} / ${row.protocol}`,
     figures: [
       { label: 'Time', value: formatSeconds(row.seconds) },
       { label: 'Algorithm bandwidth', value: `${formatNumber(row.algbwGBps)} GB/s` },

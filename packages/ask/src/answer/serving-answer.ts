@@ -14,7 +14,7 @@ import {
 import { costFigure, costHeadline, noPriceNote } from './serving-cost.ts';
 import { memoryText } from './serving-memory.ts';
 import { kvCacheAssumption, precisionConfiguration } from './serving-precision.ts';
-import { perSecond, replicaRequestsPerSecond, shapeText } from './serving-text.ts';
+import { perSecond, replicaRequestsPerSecond, requestsPerSecondText, shapeText } from './serving-text.ts';
 import { countGrouped } from '../format.ts';
 
 /**
@@ -99,13 +99,13 @@ const ASKS_COUNT = /\bhow many\b|\bnumber of\b/i;
 function pointFigures(x: InferencePointJson, p: AskParameters, gpus: number | undefined): AnswerFigure[] {
   const outputTokens = p.outputTokens ?? 1;
   const spec = speculativeOf(p);
-  const replicas = gpus === undefined || gpus === x.gpus || isLoaded(x) ? '' : ` · ${countOf(Math.floor(gpus / x.gpus), 'replica')} on the ${gpus} GPUs`;
+  const replicas = gpus === undefined || gpus === x.gpus || isLoaded(x) ? '' : ` · ${countOf(Math.floor(gpus / x.gpus), 'replica')} on the ${countGrouped(gpus, 'GPU')}`;
   return [
     { label: 'Replica', value: `${shapeText(x)}: ${countOf(x.gpus, 'GPU')}${replicas}` },
     { label: 'Concurrent requests', value: `${x.batch.toLocaleString('en-US')} per replica (${x.maxBatch.toLocaleString('en-US')} fit in memory)` },
     { label: 'Time to first token', value: isLoaded(x) ? firstTokenText(x) : formatSeconds(x.prefillSeconds) },
     { label: 'Time per output token', value: `${formatSeconds(x.decodeStepSeconds)} (${perSecond(1 / x.decodeStepSeconds)} tokens/s per user)` },
-    { label: 'Throughput', value: `${perSecond(x.tokensPerSecondPerGpu)} tokens/s per GPU · ${perSecond(replicaRequestsPerSecond(x, outputTokens))} requests/s per replica` },
+    { label: 'Throughput', value: `${perSecond(x.tokensPerSecondPerGpu)} tokens/s per GPU · ${requestsPerSecondText(replicaRequestsPerSecond(x, outputTokens))} per replica` },
     ...(spec === undefined ? [] : speculationFigure(x, spec)),
     { label: 'Memory per GPU', value: memoryText(x) },
     ...costFigure(x, p),
@@ -151,7 +151,7 @@ const closestFigures = (x: InferencePointJson, p: AskParameters, gpus: number | 
 /** What no plan met: "no plan meets ≤ 100 ms to the first token", or at a rate "no plan serves 1,000 requests/s on the 8 GPUs within …". */
 function missedText(bounds: string | undefined, p: AskParameters, gpus: number | undefined): string {
   if (p.requestsPerSecond === undefined) return `no plan meets ${bounds ?? 'the latency bounds'}`;
-  return `no plan serves ${perSecond(p.requestsPerSecond)} requests/s${gpus === undefined ? '' : ` on the ${gpus.toLocaleString('en-US')} GPUs`}${bounds === undefined ? '' : ` within ${bounds}`}`;
+  return `no plan serves ${requestsPerSecondText(p.requestsPerSecond)}${gpus === undefined ? '' : ` on the ${countGrouped(gpus, 'GPU')}`}${bounds === undefined ? '' : ` within ${bounds}`}`;
 }
 
 /**
@@ -217,7 +217,7 @@ export function answerServing(q: ParsedQuestion): Answer {
   if (best !== undefined) {
     // A count asked with no request rate: one replica's GPUs answer it for one replica's load.
     const countNote = p.requestsPerSecond === undefined && ASKS_COUNT.test(q.text)
-      ? [`One replica of ${countOf(best.gpus, 'GPU')} serves ${perSecond(replicaRequestsPerSecond(best, p.outputTokens ?? 1))} requests/s; give a load ("at 100 requests/s") for the GPUs it needs.`] : [];
+      ? [`One replica of ${countOf(best.gpus, 'GPU')} serves ${requestsPerSecondText(replicaRequestsPerSecond(best, p.outputTokens ?? 1))}; give a load ("at 100 requests/s") for the GPUs it needs.`] : [];
     // A stated concurrency is each replica's: said in the total when the plan holds several (the load's, or as many as the GPUs named hold).
     const replicaCount = isLoaded(best) ? best.load.replicas : gpus === undefined ? 1 : gpus / best.gpus;
     const where = isLoaded(best) ? `the ${countOf(replicaCount, 'replica')}` : `the ${gpus} GPUs`;

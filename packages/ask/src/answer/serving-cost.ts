@@ -4,7 +4,7 @@ import { moneyText } from '../format.ts';
 import { priceText } from '../lexicon/price.ts';
 import type { AskParameters } from '../question.ts';
 import type { AnswerFigure } from './answer-types.ts';
-import { perSecond } from './serving-text.ts';
+import { rateVerb, requestsPerSecondText } from './serving-text.ts';
 
 /**
  * What serving costs at the question's price, in words: the protocol's `cost` of a point (runInference with
@@ -33,7 +33,7 @@ export function costFigure(x: InferencePointJson, p: AskParameters): AnswerFigur
   const currency = p.currency === undefined ? ' (in the currency given)' : '';
   const perMillion = `${money(cost.perMillionOutputTokens, p)}${currency} per million output tokens at ${priceText(p.pricePerGpuHour, p.currency)}/GPU-hour`;
   const hour = cost.perHour === undefined || x.load === undefined ? ''
-    : `; ${money(cost.perHour, p)} an hour for the ${countOf(x.load.gpus, 'GPU')} ${perSecond(x.load.requestsPerSecond)} requests/s take, idle slots paid too`;
+    : `; ${money(cost.perHour, p)} an hour for the ${countOf(x.load.gpus, 'GPU')} ${requestsPerSecondText(x.load.requestsPerSecond)} ${rateVerb(x.load.requestsPerSecond, 'take')}, idle slots paid too`;
   const why = cost.perHour === undefined ? " (the GPUs' time over the tokens they generate, the prompts' prefill included)" : '';
   return [{ label: 'Cost', value: `${perMillion}${why}${hour}` }];
 }

@@ -1,7 +1,7 @@
 import type { InferencePointJson } from '@trainplan/protocol';
 import { countOf, formatPercent, formatSeconds, us } from '@trainplan/units';
 import type { AnswerFigure } from './answer-types.ts';
-import { perSecond, shapeText } from './serving-text.ts';
+import { namedGpus, rateVerb, requestsPerSecondText, shapeText } from './serving-text.ts';
 import { countGrouped } from '../format.ts';
 
 /**
@@ -23,7 +23,7 @@ export const isLoaded = (x: InferencePointJson): x is LoadedPoint => x.load !== 
 const NEGLIGIBLE_WAIT = us(1);
 const waitText = (seconds: number): string => (seconds < NEGLIGIBLE_WAIT ? 'under 1 µs' : formatSeconds(seconds));
 
-const rateText = (load: ServingLoad): string => `${perSecond(load.requestsPerSecond)} requests/s`;
+const rateText = (load: ServingLoad): string => requestsPerSecondText(load.requestsPerSecond);
 
 /** "94 GPUs", or of the GPUs named: "2 of the 8 GPUs", "8 GPUs" when it takes them all. */
 const gpusText = (load: ServingLoad, gpus: number | undefined): string =>
@@ -48,7 +48,7 @@ export const firstTokenText = (x: LoadedPoint): string =>
 
 /** The replicas a rate takes of a point: "1,000 requests/s take 47 replicas of it (94 GPUs)". */
 export const takesText = (x: LoadedPoint): string =>
-  `${rateText(x.load)} take ${countOf(x.load.replicas, 'replica')} of it (${countOf(x.load.gpus, 'GPU')})`;
+  `${rateText(x.load)} ${rateVerb(x.load.requestsPerSecond, 'take')} ${countOf(x.load.replicas, 'replica')} of it (${countOf(x.load.gpus, 'GPU')})`;
 
 /**
  * "GPUs for 1,000 requests/s": "94 GPUs: 47 replicas of TP 2 · PP 1, 98% loaded, 449 ms on average waiting
@@ -57,7 +57,7 @@ export const takesText = (x: LoadedPoint): string =>
 export function loadFigure(x: InferencePointJson, gpus: number | undefined): AnswerFigure[] {
   if (!isLoaded(x)) return [];
   const { load } = x;
-  const standing = gpus === undefined ? '' : load.gpus <= gpus ? ` (the ${gpus.toLocaleString('en-US')} GPUs named are enough)` : ` (more than the ${gpus.toLocaleString('en-US')} GPUs named)`;
+  const standing = gpus === undefined ? '' : load.gpus <= gpus ? ` (${namedGpus(gpus)} ${gpus === 1 ? 'is' : 'are'} enough)` : ` (more than ${namedGpus(gpus)})`;
   return [{
     label: `GPUs for ${rateText(load)}`,
     value: `${countOf(load.gpus, 'GPU')}: ${countOf(load.replicas, 'replica')} of ${shapeText(x)}, ${formatPercent(load.utilization, 0)} loaded, `

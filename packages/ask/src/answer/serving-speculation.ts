@@ -1,6 +1,6 @@
 import type { InferencePointJson } from '@trainplan/protocol';
 import { modelById } from '@trainplan/presets';
-import { formatNumber, formatSeconds } from '@trainplan/units';
+import { countOf, formatNumber, formatSeconds } from '@trainplan/units';
 import type { AskParameters } from '../question.ts';
 import type { AnswerFigure } from './answer-types.ts';
 
@@ -42,8 +42,8 @@ export function speculationFigure(x: InferencePointJson, s: Speculative): Answer
   const step = x.decodeStepSeconds * spec.tokensPerStep;
   return [{
     label: 'Speculative decoding',
-    value: `${draftName(s)} (TP ${spec.draftTensor}) drafts ${spec.draftTokens} tokens a step, each kept with probability ${spec.acceptanceRate}: ${tokensPerStepText(spec)}; `
-      + `a step ${formatSeconds(step)}, of which the draft's ${spec.draftTokens} steps ${formatSeconds(spec.draftTokens * spec.draftStepSeconds)}`,
+    value: `${draftName(s)} (TP ${spec.draftTensor}) drafts ${countOf(spec.draftTokens, 'token')} a step, each kept with probability ${spec.acceptanceRate}: ${tokensPerStepText(spec)}; `
+      + `a step ${formatSeconds(step)}, of which the draft's ${countOf(spec.draftTokens, 'step')} ${formatSeconds(spec.draftTokens * spec.draftStepSeconds)}`,
   }];
 }
 
@@ -53,7 +53,7 @@ export const speculationConfiguration = (s: Speculative | undefined): string =>
 
 /** How speculation is served, said among the assumptions when the question asks it. */
 export const speculationAssumption = (s: Speculative | undefined): string[] => (s === undefined ? [] : [
-  `speculative decoding (Leviathan et al. 2023): ${draftName(s)} proposes ${s.draftTokens} tokens, one decode step each, and the model checks them all in one pass, `
+  `speculative decoding (Leviathan et al. 2023): ${draftName(s)} proposes ${countOf(s.draftTokens, 'token')}, one decode step each, and the model checks them all in one pass, `
     + 'keeping the draft\'s tokens up to the first it rejects and one of its own; the draft\'s weights and KV cache share the GPUs, on the model\'s TP where its heads split so, '
     + 'and a replica is one pipeline stage, as vLLM runs it',
 ]);

@@ -1,5 +1,6 @@
 import type { InferencePointJson } from '@trainplan/protocol';
 import { formatGrouped } from '@trainplan/units';
+import { countGrouped } from '../format.ts';
 
 /** The words a serving answer builds its sentences from (serving-answer.ts, serving-load.ts). */
 
@@ -8,6 +9,18 @@ export const shapeText = (x: { tensor: number; pipeline: number }): string => `T
 
 /** A rate to three figures, grouped from a thousand up: "3,530", "337", "0.0240". */
 export const perSecond = (x: number): string => formatGrouped(x);
+
+/** A request rate: "1 request/s", "0.500 requests/s", "1,000 requests/s" (one request is singular, as written). */
+export const requestsPerSecondText = (x: number): string => {
+  const n = perSecond(x);
+  return `${n} ${n === '1' ? 'request' : 'requests'}/s`;
+};
+
+/** The verb a rate takes as its subject: "1 request/s takes", "2 requests/s take". */
+export const rateVerb = (x: number, verb: string): string => (perSecond(x) === '1' ? `${verb}s` : verb);
+
+/** "the 1 GPU named", "the 8 GPUs named": GPUs a question gave, counted and grouped. */
+export const namedGpus = (gpus: number): string => `the ${countGrouped(gpus, 'GPU')} named`;
 
 
 /**

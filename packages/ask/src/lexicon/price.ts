@@ -1,3 +1,4 @@
+import { countOf } from '@trainplan/units';
 import { statedMoney } from '../format.ts';
 import { MONEY_SCALE, POINT_DECIMAL, scaledCount } from './numbers.ts';
 import { HW_TOKEN, type Scanner } from './quantities.ts';
@@ -77,7 +78,7 @@ export function resolvePrice(r: PriceReading, gpusPerNode: number): StatedPrice 
   const currency = r.currency === undefined ? {} : { currency: r.currency };
   if (r.per === 'gpu-hour') return { ok: true, perGpuHour, ...currency };
   const assumed = r.per === 'node-hour'
-    ? `${written} per node-hour read as ${priceText(perGpuHour, r.currency)} per GPU-hour (over the node's ${gpusPerNode} GPUs)`
+    ? `${written} per node-hour read as ${priceText(perGpuHour, r.currency)} per GPU-hour (over the node's ${countOf(gpusPerNode, 'GPU')})`
     : `${written} an hour read as per GPU-hour (say "per node-hour" for a node's price)`;
   return { ok: true, perGpuHour, ...currency, assumed };
 }
