@@ -8,6 +8,7 @@ import type { FlagSpec, FlagValues } from '../flags.ts';
 import { renderTable } from '../format/table.ts';
 import { count, defined, machineFields, MACHINE_FLAGS, money, number, tokenLength } from '../search-flags.ts';
 import { usageLine } from '../format/usage-line.ts';
+import { inferenceFailureText, type Retry } from '../format/inference-remedy.ts';
 
 const SYNOPSIS = 'trainplan inference --model ID --gpu ID --prompt N --output N [--max-token-ms L] [--max-ttft-s S] '
   + '[--batching static|continuous] [--prefill-chunk N] [--shared-prefix N] [--rate R] [--draft-model ID --draft-tokens N --acceptance A] [--gpus N] [--gpu-memory-utilization F] [--precision bf16|fp16|fp8] [--kv-cache-precision P] [--price P] [--json]';
@@ -72,7 +73,8 @@ Options:
   -h, --help             show this help
 
 Exit status: 0 a plan meets the latency bounds (without bounds: some TP × PP shape fits in memory);
-1 no plan does (the report names the closest; stderr says why); 2 usage error or invalid request.
+1 no plan does (the report names the closest; stderr says why, and what to change: the bounds or
+GPUs the closest plan needs, FP8 weights where they help); 2 usage error or invalid request.
 
 Examples:
   trainplan inference --model llama3-70b --gpu h100-sxm --prompt 2048 --output 512 --max-token-ms 50
@@ -252,9 +254,12 @@ export const inferenceCommand: Command = requestCommand({
     if (!shown.best) {
       // No shape serves at all (memory, divisibility, or none divides --gpus): the latency bounds are not to blame.
       const unservable = shown.unservable === undefined ? undefined : (io.inFlagTerms?.(shown.unservable) ?? shown.unservable);
-      // The report on stdout already says why; under --json stdout is the JSON, so stderr carries the reason.
-      const closest = shown.closest;
-      printError(io, unservable ?? (v.json === true && closest ? `no plan meets the latency bounds: ${closest.why}` : 'no plan meets the latency bounds'));
+      // The report names the closest plan too, but stderr is what a script, or a reader of --json, sees: it says why and what to change.
+      const retry: Retry = ({ set = {}, drop = [] }) => {
+        const again = runInference(Object.fromEntries(Object.entries({ ...request, ...set }).filter(([key]) => !drop.includes(key))));
+        return again.ok ? again : undefined;
+      };
+      printError(io, inferenceFailureText(shown, request, { fromFlags: io.inFlagTerms !== undefined, unservable, bounds }, retry));
       return EXIT.infeasible;
     }
     return EXIT.ok;

@@ -45,12 +45,78 @@ describe('trainplan inference', () => {
     expect(code).toBe(1);
     expect(out.split('\n')[1]).toMatch(/^no plan meets the latency bounds \(≤ 1\.00 µs per token\): the closest plan \(TP \d+, PP \d+, batch \d+\) decodes a token in [\d.]+ ms against the 1\.00 µs bound; its first token comes after [\d.]+ m?s$/);
     expect(out.match(/no plan meets/g)).toHaveLength(1);
-    expect(err).toBe('trainplan: no plan meets the latency bounds\n');
-    // Under --json the JSON is on stdout, so the reason goes to stderr.
+    expect(err).toMatch(/^trainplan: no plan meets the latency bounds \(≤ 1\.00 µs per token\): the closest plan \(TP \d+, PP \d+, batch \d+\) decodes a token in [\d.]+ ms against the 1\.00 µs bound; .*; to get a plan, give what the closest plan needs \(--max-token-ms [\d.]+\)/);
+    // Under --json the JSON is on stdout; stderr says the same as without it.
     const json = await cli([...LLAMA, '--max-token-ms', '0.001', '--json']);
     expect(json.code).toBe(1);
     expect(JSON.parse(json.out).closest.why).toMatch(/^the closest plan/);
-    expect(json.err).toMatch(/^trainplan: no plan meets the latency bounds: the closest plan/);
+    expect(json.err).toBe(err);
+  });
+
+  describe('exit 1 says on stderr what was wrong and what to change, each change checked by running it', () => {
+    /** The value the remedy (stderr's last "; to …" clause) gives a flag: "--max-token-ms 12.3" → '12.3'. */
+    const remedy = (err: string, flag: string): string => {
+      const m = new RegExp(`${flag} ([\\d.]+)`).exec(err.slice(err.lastIndexOf('; to ')));
+      expect(m, err).not.toBeNull();
+      return m![1]!;
+    };
+
+    it('a per-token bound nothing meets: the bound the closest plan meets, which then gives a plan', async () => {
+      const { code, err } = await cli([...LLAMA, '--max-token-ms', '5']);
+      expect(code).toBe(1);
+      expect(err.split('\n')).toHaveLength(2);
+      expect(err).toMatch(/^trainplan: no plan meets the latency bounds \(≤ 5\.00 ms per token\): the closest plan .* against the 5\.00 ms bound; /);
+      expect(err).toMatch(/; to get a plan, give what the closest plan needs \(--max-token-ms [\d.]+\), or try .*a faster GPU \(--gpu\)\n$/);
+      const bound = remedy(err, '--max-token-ms');
+      expect(Number(bound)).toBeGreaterThan(5);
+      expect((await cli([...LLAMA, '--max-token-ms', bound])).code).toBe(0);
+    });
+
+    it('a rate on too few GPUs: the GPUs and the bound the closest plan needs, which together give a plan', async () => {
+      const args = ['inference', '--model', 'llama3-70b', '--gpu', 'h100-sxm', '--prompt', '2048', '--output', '256', '--batching', 'continuous', '--rate', '100'];
+      const { code, err } = await cli([...args, '--gpus', '16', '--max-token-ms', '30']);
+      expect(code).toBe(1);
+      expect(err).toMatch(/100 requests\/s need \d+ replicas of it \(\d+ GPUs\), 16 given; to get a plan, give what the closest plan needs \(--max-token-ms [\d.]+, --gpus \d+\)/);
+      const fixed = await cli([...args, '--gpus', remedy(err, '--gpus'), '--max-token-ms', remedy(err, '--max-token-ms')]);
+      expect(fixed.code, fixed.err).toBe(0);
+    });
+
+    it('FP8 is offered only on a GPU that runs it (not on an A100, whose FP8 request is refused)', async () => {
+      const a100 = await cli(['inference', '--model', 'llama3-70b', '--gpu', 'a100-80gb', '--prompt', '2048', '--output', '512', '--max-token-ms', '5']);
+      expect(a100.code).toBe(1);
+      expect(a100.err).not.toContain('fp8');
+      expect((await cli([...LLAMA, '--max-token-ms', '5'])).err).toContain('FP8 weights (--precision fp8');
+    });
+
+    it('too few GPUs for the weights: the fewest GPUs a replica that holds them needs, which then serves', async () => {
+      const args = ['inference', '--model', 'llama3.1-405b', '--gpu', 'a100-40gb', '--prompt', '2048', '--output', '512'];
+      const { code, err } = await cli([...args, '--gpus', '8']);
+      expect(code).toBe(1);
+      expect(err).toMatch(/^trainplan: no tensor × pipeline shape tried can serve the model .*; to serve it, give --gpus \d+ or a multiple of it: a replica of TP \d+ · PP \d+ \(\d+ GPUs\) holds it\n$/);
+      const gpus = remedy(err, '--gpus');
+      // 405B's 756 GiB of BF16 weights need at least 19 GPUs of 40 GiB.
+      expect(Number(gpus)).toBeGreaterThan(756 / 40);
+      expect((await cli([...args, '--gpus', gpus])).code).toBe(0);
+    });
+
+    it('no shape of one GPU a node holds the weights in BF16: FP8 weights, offered where they fit, then serve', async () => {
+      const args = ['inference', '--model', 'llama3.1-405b', '--gpu', 'h100-sxm', '--gpus-per-node', '1', '--prompt', '2048', '--output', '512'];
+      const { code, err } = await cli(args);
+      expect(code).toBe(1);
+      expect(err).toMatch(/; to serve it, try FP8 weights \(--precision fp8\): TP 1 · PP \d+ \(\d+ GPUs\) holds them\n$/);
+      expect((await cli([...args, '--precision', 'fp8'])).code).toBe(0);
+    });
+
+    it('nothing checked helps (Megatron 1T on one 40 GB GPU a node): GPUs with more memory', async () => {
+      const { err } = await cli(['inference', '--model', 'megatron-1t', '--gpu', 'a100-40gb', '--gpus-per-node', '1', '--prompt', '2048', '--output', '512']);
+      expect(err).toMatch(/; to serve it, give GPUs with more memory \(--gpu\)\n$/);
+    });
+
+    it('an --input request is told its fields by their JSON names, in seconds', async () => {
+      const io = fakeIo({ stdin: JSON.stringify({ model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512, maxDecodeSecondsPerToken: 0.005 }) });
+      expect(await main(['inference', '--input', '-'], io)).toBe(1);
+      expect(io.err()).toMatch(/to get a plan, give what the closest plan needs \(maxDecodeSecondsPerToken 0\.0\d+\), or try FP8 weights \(precision "fp8"\), speculative decoding \(speculative\) or a faster GPU \(cluster\.gpu\)\n$/);
+    });
   });
 
   it('small rates keep significant digits, and a context past the model\'s sequence length is warned about', async () => {
