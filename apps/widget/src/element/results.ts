@@ -1,4 +1,4 @@
-import type { EstimateOk, NodesResponseJson } from '@trainplan/protocol';
+import { nvlinkDomainsText, type EstimateOk, type NodesResponseJson } from '@trainplan/protocol';
 import { countOf, formatCount, formatNumber, formatPercent, formatSeconds } from '@trainplan/units';
 import { esc } from '../charts/markup.ts';
 import { frontierChart } from '../charts/frontier-chart.ts';
@@ -72,7 +72,8 @@ export function searchedNodesSection(n: NodesResponseJson): string {
     const why = n.closest && n.closest.why !== n.message ? ` Closest: ${sentence(n.closest.why)}` : '';
     return `<p data-searched-answer="${esc(n.reason)}">${esc(`Searched: ${sentence(n.message)}${why}`)}</p>${largerBatchNote(n)}`;
   }
-  return `<p data-searched-answer="ok"><b data-searched-nodes="${n.nodes}">${esc(countOf(n.nodes, 'node'))}</b>${esc(` (${countOf(n.gpus, 'GPU')}) with ${n.configuration.label}: ${formatNumber(n.days)} days, ${formatCount(n.gpuHours)} GPU-hours (searched).`)}</p>${largerBatchNote(n)}`;
+  const gpus = countOf(n.gpus, 'GPU') + (n.nvlinkDomains ? ` in ${nvlinkDomainsText(n.gpus, n.nvlinkDomains)}` : '');
+  return `<p data-searched-answer="ok"><b data-searched-nodes="${n.nodes}">${esc(countOf(n.nodes, 'node'))}</b>${esc(` (${gpus}) with ${n.configuration.label}: ${formatNumber(n.days)} days, ${formatCount(n.gpuHours)} GPU-hours (searched).`)}</p>${largerBatchNote(n)}`;
 }
 
 /** The time–cost curve (runNodes with frontier): the chart of days against GPU-hours per cluster size, and its sentence. */

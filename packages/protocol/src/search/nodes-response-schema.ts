@@ -52,6 +52,10 @@ const nodesOk = object({
   tokens: number({ greaterThan: 0, description: 'The token budget, in tokens.' }),
   configuration: searchPlanSchema,
   searches,
+  nvlinkDomains: optional(object({
+    count: count('NVLink domains (racks) the GPUs fill, the last one partly when they do not divide.'),
+    gpusEach: count('GPUs in one NVLink domain (72 in a GB200 NVL72 rack).'),
+  }, { ...open, expected: 'an NVLink domain count', description: 'On a system whose NVLink domain spans several nodes (GB200 NVL72): the domains (racks) the answer fills.' })),
   smallest: optional(smallest),
   checked: optional(object({
     fromNodes: count('Every size from this many nodes to one below the answer was searched and misses the deadline or runs no plan.'),

@@ -123,8 +123,11 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
       message: `${req.tokens.toLocaleString('en-US')} token${req.tokens === 1 ? '' : 's'} ${req.tokens === 1 ? 'is' : 'are'} less than one optimizer step, a global batch of ${r.base.globalBatchSize} × ${r.base.seqLength} = ${stepTokens.toLocaleString('en-US')} tokens (training takes whole steps)`,
     }]);
   }
+  // A rack-scale NVLink domain (GB200 NVL72) is bought and placed whole: the answer counts them too.
+  const domain = r.base.nvlinkDomainGpus;
   const point = (nodes: number, p: CapacityPoint) => ({
     ...sizeJson(p), tokens: req.tokens, configuration: planJson(r, p.plan.candidate, nodes, 1, price),
+    ...(domain > r.base.gpusPerNode && { nvlinkDomains: { count: Math.ceil(p.gpus / domain), gpusEach: domain } }),
   });
   // One size's search, or a search of sizes that are not the request's (the larger batch's): progress, no size notes.
   const { onClusterSize: _, ...one } = opts;

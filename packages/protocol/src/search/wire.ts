@@ -110,6 +110,11 @@ export interface NodesOkJson extends NodesSizeJson {
   configuration: SearchPlanJson;
   /** Searches run (one per cluster size tried). */
   searches: number;
+  /**
+   * On a system whose NVLink domain spans several nodes (GB200 NVL72: 18 trays of 4 GPUs a rack): the domains,
+   * racks, the answer's GPUs fill, ⌈gpus / domain⌉; the last one partly when they do not divide. Absent elsewhere.
+   */
+  nvlinkDomains?: { count: number; gpusEach: number };
   /** 'fastest-within-budget': the smallest cluster that fits, how long it takes, and whether it stays within the budget. */
   smallest?: NodesSizeJson & { withinBudget: boolean };
   /**

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { nvlinkDomainsText, runNodes, validateNodesResponse } from '../../src/index.ts';
+
+// A GB200 NVL72 rack is 18 compute trays (nodes) of 4 GPUs in one 72-GPU NVLink domain (NVIDIA DGX SuperPOD
+// GB200 reference architecture): racks are what a buyer counts, so a nodes answer there names them too.
+const request = { model: 'llama3-70b', training: { globalBatchSize: 512 }, tokens: 1e12 };
+
+describe('nodes answer on a rack-scale NVLink domain', () => {
+  it('20 GB200 trays are 80 GPUs: two NVL72 racks, the second partly filled', () => {
+    const a = runNodes({ ...request, cluster: { gpu: 'gb200' }, nodes: 20 });
+    if (!a.ok) throw new Error(a.message);
+    expect(a.gpus).toBe(80);
+    expect(a.nvlinkDomains).toEqual({ count: 2, gpusEach: 72 });
+    expect(validateNodesResponse(a)).toEqual({ ok: true, value: a });
+  });
+
+  it('18 trays fill exactly one rack', () => {
+    const a = runNodes({ ...request, cluster: { gpu: 'gb200' }, nodes: 18 });
+    if (!a.ok) throw new Error(a.message);
+    expect(a.nvlinkDomains).toEqual({ count: 1, gpusEach: 72 });
+  });
+
+  it('is absent where a node is its own NVLink domain (DGX H100)', () => {
+    const a = runNodes({ ...request, cluster: { gpu: 'h100-sxm' }, nodes: 16 });
+    if (!a.ok) throw new Error(a.message);
+    expect(a).not.toHaveProperty('nvlinkDomains');
+  });
+});
+
+describe('nvlinkDomainsText', () => {
+  it.each([
+    [4096, 57, '57 NVLink domains of 72 GPUs (the last holds 64)'],
+    [72, 1, '1 NVLink domain of 72 GPUs'],
+    [144, 2, '2 NVLink domains of 72 GPUs'],
+    [80, 2, '2 NVLink domains of 72 GPUs (the last holds 8)'],
+  ])('%i GPUs in %i domains of 72: %s', (gpus, count, text) => {
+    expect(nvlinkDomainsText(gpus, { count, gpusEach: 72 })).toBe(text);
+  });
+});
