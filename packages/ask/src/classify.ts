@@ -4,8 +4,8 @@ import type { AskParameters, IntentName } from './question.ts';
 /**
  * The intent of a question from its wording, checked in a fixed order so that each phrasing has one
  * reading: a named collective wins, then serving (its words or figures: "serve", "TTFT", "2k prompt"), then a cluster's price with no model (rate), then memory, then "how many days" (time), then "cheapest" and "how
- * much would it cost" with no cluster, before "how many nodes", then a deadline with no cluster (nodes),
- * then durations, then configurations, then estimates.
+ * much would it cost" with no cluster, before "how many nodes", then a deadline with no cluster (nodes) or on a stated
+ * cluster (time), then durations, then configurations, then estimates.
  */
 const HELP = /^\s*(?:help|\?+|hi|hello|hey|usage|examples?|what can you do\??)?\s*$/;
 const MEMORY = /\b(?:memory|mem|hbm|vram|fits?|oom|out of memory|how much (?:gpu )?ram)\b/;
@@ -49,6 +49,9 @@ export function classify(text: string, stated: AskParameters): IntentName {
   // A deadline or a budget (GPU-hours or money) with no cluster asks for the cluster that meets it ("nodes to train 70b
   // in 1.5 months", "best setup for 70b in 2 weeks"): any other reading would plan a default cluster and drop it.
   if ((stated.deadlineSeconds !== undefined || stated.gpuHours !== undefined || stated.costBudget !== undefined) && !cluster) return 'nodes';
+  // A deadline on a stated cluster ("can I train 405b in a month on 8k H100", "is 2 weeks enough on 64 H100"): whether the
+  // cluster trains the tokens in time, its time to train held to the deadline; a config or step-time reading would drop it.
+  if (stated.deadlineSeconds !== undefined && cluster) return 'time';
   if (TIME.test(text)) return 'time';
   if (CONFIG.test(text)) return 'config';
   if (ESTIMATE.test(text)) return 'estimate';
