@@ -28,14 +28,14 @@ const anywhere = (names: string[]) => `(?<![\\w.])(?<field>${names.join('|')})(?
  * A one-word field (`nodes`, `days`, `budget`, `model`) is also an English noun, and the planner's
  * messages use both: "give nodes (days on that many nodes) or a goal (days, gpuHours, budget)",
  * "stays within the budget", "unknown model". The field is the one standing as an item of a list of
- * fields or as the object of "give" or "use": after "(", a comma, "or", "and", "either", "give" or
- * "use" (or opening the message), and before ")", a comma, "or", "and", "with", "applies" or "apply"
+ * fields or as the object of "give", "use" or "without": after "(", a comma, "or", "and", "either",
+ * "give", "use" or "without" (or opening the message), and before ")", a comma, "or", "and", "with", "applies" or "apply"
  * (its subject: "oversubscription applies only to the emulator"), " (" (or closing it), or before a
  * quoted value, which is the flag's value ('use precision "fp16"' → `use --precision
  * fp16`). The noun has an article, a number or an adjective before it ("the budget", "128 nodes",
  * "many nodes") or a word after it ("days on").
  */
-const listed = (names: string[]) => `(?<=^|[(,]\\s*|\\b(?:or|and|either|give|use)\\s)(?<word>${names.join('|')})`
+const listed = (names: string[]) => `(?<=^|[(,]\\s*|\\b(?:or|and|either|give|use|without)\\s)(?<word>${names.join('|')})`
   + `(?:(?=$|[),]|\\s(?:or|and|with|applies|apply)\\b|\\s\\()| "(?<value>[\\w.-]+)")`;
 
 /**

@@ -28,6 +28,8 @@ describe('inFlagTerms', () => {
     ['give cluster.gpu', 'give --gpu'],
     // A field as the subject of "applies" (packages/protocol/src/collective/run-collective.ts).
     ['budget applies only to the emulator (days)', '--budget applies only to the emulator (--days)'],
+    // The object of "without" (packages/protocol/src/collective/run-collective.ts: "the closed form, without emulate, has no such limit").
+    ['the closed form, without budget, has no such limit', 'the closed form, without --budget, has no such limit'],
   ])('rewrites the fields of %j', (message, expected) => {
     expect(inFlagTerms(message)).toBe(expected);
   });

@@ -160,9 +160,13 @@ export const collectiveCommand: Command = {
     const answer = runCollective(requestFrom(v));
     if (!answer.ok) {
       if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
+      // The sweep emulated on many nodes is over the limit where one size would not be: the flag that asks for one size is --size.
+      const nodes = count(v, 'nodes');
+      const sweepTooLarge = answer.limit?.name === 'emulatedNodeSizes' && v.size === undefined && answer.limit.value >= (typeof nodes === 'number' ? nodes : 1);
       for (const issue of answer.issues) {
         const message = TERMS.inFlagTerms(issue.message);
-        printError(io, issue.path === '' ? message : `${TERMS.flagFor(issue.path) ?? issue.path}: ${message}`);
+        const hint = sweepTooLarge && issue.path === '' ? '; to emulate one size of the sweep, give --size (e.g. --size 1GiB)' : '';
+        printError(io, issue.path === '' ? `${message}${hint}` : `${TERMS.flagFor(issue.path) ?? issue.path}: ${message}`);
       }
       return answer.reason === 'invalid' ? EXIT.usage : EXIT.infeasible;
     }

@@ -28,6 +28,19 @@ describe('trainplan collective', () => {
     expect(out.split('\n')[3]?.trim().startsWith(shown)).toBe(true);
   });
 
+  it('the sweep emulated past its node-size limit exits 1, naming --emulate as a flag and --size, which asks for one size that is within it', async () => {
+    const args = ['--op', 'all-reduce', '--gpu', 'a100-80gb', '--nodes', '16', '--emulate'];
+    const sweep = await collective(args);
+    expect(sweep.code).toBe(1);
+    expect(sweep.out).toBe('');
+    expect(sweep.err).toMatch(/^trainplan: emulating 32 .* over the limit of 256 per request: .*without --emulate, has no such limit\); to emulate one size of the sweep, give --size \(e\.g\. --size 1GiB\)\n$/);
+    expect((await collective([...args, '--size', '1GiB'])).code).toBe(0);
+    // One size on more nodes than the limit: --size would not help, so it is not offered.
+    const wide = await collective(['--op', 'all-reduce', '--gpu', 'a100-80gb', '--nodes', '300', '--size', '1GiB', '--emulate']);
+    expect(wide.code).toBe(1);
+    expect(wide.err).not.toContain('give --size');
+  });
+
   it('--size --emulate --json gives one row with the emulated answer', async () => {
     const { code, out } = await collective(['--op', 'all-reduce', '--gpu', 'a100-80gb', '--nodes', '2', '--size', '1GiB', '--emulate', '--json']);
     expect(code).toBe(0);
