@@ -320,7 +320,7 @@ describe('trainplan scale and inference', () => {
 
   it.each([
     ['scale', /\nExit status: 0 every size has a plan; 1 some size has none \(its row says why, and stderr has one\nline per such size\); 2 usage error or invalid request\.\n/],
-    ['inference', /\nExit status: 0 a plan meets the latency bounds .*\n1 no plan does \(the report names the closest; stderr says why\); 2 usage error or invalid request\.\n/],
+    ['inference', /\nExit status: 0 a plan meets the latency bounds .*\n1 no plan does \(the report names the closest; stderr says why, and what to change: [^)]*\); 2 usage error or invalid request\.\n/],
   ])('%s --help has the exit status section the other commands have', async (command, section) => {
     const { code, out } = await cli([command, '--help']);
     expect(code).toBe(0);
