@@ -381,10 +381,10 @@ describe('answer: counts and words', () => {
     expect(a.data).toMatchObject({ ok: false, reason: 'out-of-memory' });
   });
 
-  it('"how long to train 7b on a single a100 80gb" is declined (the search plans whole nodes), not answered on 128 nodes', () => {
+  it('"how long to train 7b on a single a100 80gb" is planned on the one GPU, not 128 nodes: 7B\'s weights, gradients and Adam states alone (16 bytes a parameter) pass 80 GB', () => {
     const a = ask('how long to train 7b on a single a100 80gb');
     expect(a.ok).toBe(false);
-    expect(a.headline).toBe('I could not answer that: 1 GPU is not whole nodes of 8; give a multiple of 8.');
+    expect(a.headline).toMatch(/^Llama 2 7B on A100 SXM4 80GB on 1 GPU: no configuration of 1 GPU runs: out of memory/);
   });
 
   it('"allreduce 1GB on 16 nodes of 8xH100" runs on 128 H100s', () => {

@@ -5,7 +5,7 @@ import { countOf, formatBytes, formatCountExact, formatPercent, formatSeconds, t
 import { TOKENS_COUNT } from '../classify.ts';
 import { deadlineVerdict } from './deadline-verdict.ts';
 import { DEFAULT_GPU, defaultBatch, defaultBatchNote, gpusPerNodeOf, isComputedBatch } from '../defaults.ts';
-import { compactCount, formatDays, moneyText, nodesGpus, statedMoney } from '../format.ts';
+import { compactCount, countGrouped, formatDays, moneyText, nodesGpus, statedMoney } from '../format.ts';
 import { modelInputOf, modelNameOf } from '../model-of.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
 import { widgetLink } from '../scenario.ts';
@@ -71,12 +71,17 @@ function constraintsOf(p: AskParameters): Record<string, unknown> {
   };
 }
 
-/** Whole nodes for the question's cluster; a problem sentence when GPUs do not fill whole nodes. */
-function nodesOf(p: AskParameters): number | string {
-  if (p.nodes !== undefined) return p.nodes;
+/**
+ * Whole nodes for the question's cluster; fewer GPUs than one node ("on 1 GPU", "on 4 H100") are one node of
+ * that many, as the best configuration plans them (runSearch's cluster.gpus); a problem sentence when GPUs past
+ * one node do not fill whole nodes.
+ */
+function nodesOf(p: AskParameters): { nodes: number; gpusPerNode?: number } | string {
+  if (p.nodes !== undefined) return { nodes: p.nodes };
   const perNode = gpusPerNodeOf(p);
   const gpus = p.gpus ?? perNode;
-  return gpus % perNode === 0 ? gpus / perNode : `${gpus === 1 ? '1 GPU is' : `${gpus} GPUs are`} not whole nodes of ${perNode}; give a multiple of ${perNode}`;
+  if (gpus < perNode && p.gpusPerNode === undefined) return { nodes: 1, gpusPerNode: gpus };
+  return gpus % perNode === 0 ? { nodes: gpus / perNode } : `${gpus === 1 ? '1 GPU is' : `${gpus} GPUs are`} not whole nodes of ${perNode}; give a multiple of ${perNode}`;
 }
 
 interface PlanView {
@@ -149,11 +154,10 @@ function failure(
 const subjectOf = (p: AskParameters): string => `${modelNameOf(p)} on ${gpuName(p.gpu ?? '')}`;
 
 /** The request's goal: a deadline or budget (nodes, and cheapest with a deadline), nodes (time), or the frontier (cheapest). */
-function goalOf(q: ParsedQuestion): Record<string, unknown> | string {
+function goalOf(q: ParsedQuestion): (Record<string, unknown> & { gpusPerNode?: number }) | string {
   const p = q.parameters;
   if (q.intent === 'time') {
-    const nodes = nodesOf(p);
-    return typeof nodes === 'string' ? nodes : { nodes };
+    return nodesOf(p);
   }
   // Cheapest with a GPU-hour budget but no deadline: the cheapest plan, said against the budget (budgetNotes of the cheapest).
   if (q.intent === 'cheapest' && p.deadlineSeconds === undefined) return { frontier: true };
@@ -175,14 +179,18 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   const assumptions = [...batch, ...(byDeadline ? [CHEAPEST_BY_DEADLINE] : [])];
   const goal = goalOf(q);
   if (typeof goal === 'string') return answerHelp(q, [goal]);
+  // A part of one node ("on 4 H100") is a node of that many GPUs.
+  const { gpusPerNode, ...target } = goal;
   const request: Record<string, unknown> = {
-    model: modelInputOf(p), cluster: machineOf(p), training, tokens: p.tokens, constraints: constraintsOf(p), ...goal,
+    model: modelInputOf(p), cluster: { ...machineOf(p), ...(gpusPerNode !== undefined && { gpusPerNode }) }, training, tokens: p.tokens, constraints: constraintsOf(p), ...target,
     ...(p.pricePerGpuHour !== undefined && { pricePerGpuHour: p.pricePerGpuHour }),
   };
   const result: NodesResponseJson = runNodes(request, options.candidateBudget === undefined ? {} : { candidateBudget: options.candidateBudget });
   const tokens = compactCount(p.tokens ?? 0);
   // runNodes's hint when the batch, not the cluster, holds the plan back (the same question at twice the batch).
   const hint = result.largerBatch === undefined ? [] : [result.largerBatch.message];
+  // Nothing runs on part of a node: said as the best configuration says it, its closest in whole nodes, not nodes of that part.
+  if (!result.ok && gpusPerNode !== undefined) return answerBestConfiguration(q, options, publicUrl);
   if (!result.ok) {
     return failure(q, publicUrl, `${subjectOf(p)}: ${refusalWords(result)}`, result.closest, { assumptions, data: result, notes: hint });
   }
@@ -192,7 +200,8 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     const headline = `Cheapest for ${modelNameOf(p)} (${tokens} tokens) on ${gpuName(p.gpu ?? '')}: ${size.cluster}, ${size.days}, ${size.spend}`;
     return planAnswer(q, publicUrl, plan, result, headline, { assumptions, notes: frontierNotes(result, p), budgetPlan: 'cheapest', data: result });
   }
-  const cluster = nodesGpus(result);
+  // "on 4 GPUs", not "on 1 node (4 GPUs)", for part of a node.
+  const cluster = gpusPerNode !== undefined ? countGrouped(result.gpus, 'GPU') : nodesGpus(result);
   const goals = [
     ...(p.deadlineSeconds !== undefined ? [`deadline ${formatDays(toDays(p.deadlineSeconds))}`] : []),
     ...(p.gpuHours !== undefined ? [`budget ${formatCountExact(p.gpuHours)} GPU-hours`] : []),

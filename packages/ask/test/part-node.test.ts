@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import type { NodesResponseJson } from '@trainplan/protocol';
+import { ask } from '../src/answer/answer.ts';
+
+type NodesOk = Extract<NodesResponseJson, { ok: true }>;
+
+describe('how long on fewer GPUs than a node: the GPUs named, as the best configuration plans them', () => {
+  it.each([
+    ['how long to train gpt3-126m on 1 gpu', 1],
+    ['how long to train gpt3-126m on 300B tokens on 4 h100', 4],
+    ['how long to train llama3-8b on 1T tokens on 2 a100', 2],
+  ])('"%s" plans %d GPUs, not "not whole nodes"', (question, gpus) => {
+    const a = ask(question, { publicUrl: null });
+    expect(a.ok).toBe(true);
+    expect((a.data as NodesOk).gpus).toBe(gpus);
+    expect(a.headline).toMatch(new RegExp(` days?(?: \\([\\d.]+ years\\))? to train [\\d.]+[BT] tokens on ${gpus} GPUs?$`));
+  });
+
+  it('a model that fits on none of them is refused for the GPUs named, its closest in whole nodes', () => {
+    const a = ask('how long to train 70b on 4 h100', { publicUrl: null });
+    expect(a.ok).toBe(false);
+    expect(a.headline).toContain('no configuration of 4 GPUs runs: out of memory');
+    expect(a.configuration).toMatch(/ on \d+ × 8 H100 /);
+  });
+
+  it('GPUs past a node that fill no whole node are still refused with the multiples to ask', () => {
+    expect(ask('how long to train gpt3-126m on 12 h100', { publicUrl: null }).headline).toMatch(/12 GPUs are not whole nodes of 8/);
+  });
+});
