@@ -54,8 +54,10 @@ Options:
 Exit status: 0 every size has a plan; 1 some size has none (its row says why, and stderr has one
 line per such size); 2 usage error or invalid request.
 
-Example:
+Examples:
   trainplan scale --model mt-nlg-530b --gpu azure-ndm-a100-v4 --global-batch 1920 --nodes 105,140,175 --tensor 8 --pipeline 35 --recompute full
+  trainplan scale --model gpt3-175b --gpu a100-80gb --global-batch 512 --nodes 16,32,64,128 --weak
+  trainplan scale --model llama3-70b --gpu h100-sxm --global-batch 512 --nodes 8,16,32,64 --trade-off
 `;
 
 const REQUEST_FLAGS = ['model', 'gpu', 'global-batch', 'nodes', 'weak', 'tensor', 'pipeline', 'recompute', 'trade-off', 'seq-length', 'precision', 'grad-accumulation', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network'];

@@ -45,6 +45,17 @@ describe('trainplan scale', () => {
     expect(row[4]).toMatch(/^\d{2}\.\d$/); // about 39 tokens/s per GPU: "38.9", not "39"
   });
 
+  it('--help shows a strong, a weak (--weak) and a --trade-off example, and each runs with exit 0', async () => {
+    const { out } = await cli(['scale', '--help']);
+    const examples = out.slice(out.indexOf('\nExamples:\n')).split('\n').filter((l) => l.startsWith('  trainplan scale '));
+    expect(examples.some((e) => e.includes(' --weak'))).toBe(true);
+    expect(examples.some((e) => e.includes(' --trade-off'))).toBe(true);
+    for (const example of examples) {
+      const run = await cli(example.trim().split(/\s+/).slice(1));
+      expect({ example, code: run.code, err: run.err }).toEqual({ example, code: 0, err: '' });
+    }
+  });
+
   it('--trade-off at one node says "at 1 node", not "at 1 nodes"', async () => {
     const { code, out } = await cli(['scale', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--global-batch', '256', '--nodes', '1', '--trade-off']);
     expect(code).toBe(0);
