@@ -5,7 +5,7 @@ import { createApi, decodeMsgpack, encodeMsgpack } from '../src/index.ts';
 const app = createApi();
 
 /** MessagePack's 64-bit integer families (spec: uint 64 = 0xcf, int 64 = 0xd3), big-endian, as a client writes them. */
-function int64(marker: 0xcf | 0xd3, value: bigint): Uint8Array {
+function int64(marker: 0xcf | 0xd3, value: bigint): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(9);
   bytes[0] = marker;
   const view = new DataView(bytes.buffer);
@@ -15,7 +15,7 @@ function int64(marker: 0xcf | 0xd3, value: bigint): Uint8Array {
 }
 
 /** `bytes` with the first run of `find` replaced by `put`. */
-function splice(bytes: Uint8Array, find: Uint8Array, put: Uint8Array): Uint8Array {
+function splice(bytes: Uint8Array, find: Uint8Array, put: Uint8Array): Uint8Array<ArrayBuffer> {
   const at = Buffer.from(bytes).indexOf(Buffer.from(find));
   expect(at).toBeGreaterThanOrEqual(0);
   return new Uint8Array([...bytes.subarray(0, at), ...put, ...bytes.subarray(at + find.byteLength)]);
