@@ -1,6 +1,6 @@
 import { CONTRACT_EXAMPLE } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
-import { createApi, MAX_BODY_BYTES } from '../src/index.ts';
+import { createApi, encodeMsgpack, MAX_BODY_BYTES } from '../src/index.ts';
 
 const app = createApi();
 const CHUNK_BYTES = 64 * 1024;
@@ -80,5 +80,26 @@ describe('a body that does not parse says why (400 problem+json)', () => {
   it('an empty or truncated MessagePack body names MessagePack (an array of 2 with 1 item)', async () => {
     expect(await detail(await send('/v1/estimate', '', 'application/msgpack'))).toEqual([{ path: '', message: 'the body is empty (expected a scenario as MessagePack)' }]);
     expect(await detail(await send('/v1/estimate', new Uint8Array([0x92, 0x01]), 'application/msgpack'))).toEqual([{ path: '', message: 'the body is not valid MessagePack' }]);
+  });
+});
+
+describe('a MessagePack value JSON has no equivalent of is named where it is (400)', () => {
+  const send = (path: string, body: Uint8Array<ArrayBuffer>) => app.request(path, { method: 'POST', body, headers: { 'content-type': 'application/msgpack' } });
+  const scenario = (model: unknown) => ({ model, cluster: { gpu: 'a100-80gb', nodes: 128 }, training: { globalBatchSize: 1536 } });
+  const pack = (value: unknown) => encodeMsgpack(value);
+  const SEND = 'which JSON has no equivalent of: send a string, number, boolean, nil, array or map';
+  it.each([
+    // A Python client packing bytes with use_bin_type (the default): bin 8, 0xc4. Before: read as an object
+    // with keys '0' … '8', so "model.layers: missing required field" and 13 more about fields never sent.
+    ['the model id as bytes (bin 8)', '/v1/estimate', pack(scenario(new TextEncoder().encode('gpt3-175b'))), 'model', `binary data (bin, 9 bytes), ${SEND}`],
+    // A timestamp (ext −1). Before: an object with no keys, so again five missing model fields.
+    ['a timestamp', '/v1/estimate', pack(scenario(new Date(0))), 'model', `a timestamp (ext -1), ${SEND}`],
+    ['bytes at the top', '/v1/search', pack(new Uint8Array(3)), '', `binary data (bin, 3 bytes), ${SEND}`],
+    // ext 0 (fixext 1, type 0, one byte): msgpackr and notepack read it as undefined.
+    ['an ext 0 in an array', '/v1/collective', new Uint8Array([0x81, 0xa5, ...new TextEncoder().encode('sizes'), 0x92, 0x01, 0xd4, 0x00, 0x00]), 'sizes[1]', `an extension value (ext 0), ${SEND}`],
+  ])('%s (POST %s)', async (_, path, body, at, message) => {
+    const res = await send(path, body);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { issues: unknown[] }).issues).toEqual([{ path: at, message }]);
   });
 });

@@ -1,6 +1,6 @@
-import { describeJsonError } from '@trainplan/protocol';
+import { describeJsonError, formatPath } from '@trainplan/protocol';
 import type { Context } from 'hono';
-import { decodeMsgpack } from './msgpack.ts';
+import { decodeMsgpack, firstNonJson } from './msgpack.ts';
 import { mediaType, requestEncoding } from './media-types.ts';
 import { invalidInput, payloadTooLarge, unsupportedMediaType } from './problems.ts';
 
@@ -27,11 +27,16 @@ export async function readBody(c: Context, subject = 'scenario'): Promise<BodyRe
   const refuse = (message: string): BodyResult => ({ ok: false, response: invalidInput([{ path: '', message }], subject) });
   if (bytes.byteLength === 0) return refuse(`the body is empty (expected ${/^[aeiou]/.test(subject) ? 'an' : 'a'} ${subject} as ${format})`);
   if (encoding === 'msgpack') {
+    let value: unknown;
     try {
-      return { ok: true, value: decodeMsgpack(bytes) };
+      value = decodeMsgpack(bytes);
     } catch {
       return refuse('the body is not valid MessagePack');
     }
+    const foreign = firstNonJson(value);
+    if (foreign === undefined) return { ok: true, value };
+    const message = `${foreign.what}, which JSON has no equivalent of: send a string, number, boolean, nil, array or map`;
+    return { ok: false, response: invalidInput([{ path: formatPath(foreign.at), message }], subject) };
   }
   let text: string;
   try {
