@@ -103,3 +103,23 @@ describe('a MessagePack value JSON has no equivalent of is named where it is (40
     expect(((await res.json()) as { issues: unknown[] }).issues).toEqual([{ path: at, message }]);
   });
 });
+
+describe('a content-coded body (Content-Encoding) is a 415 naming the coding, not a body that "does not parse"', () => {
+  const json = JSON.stringify(CONTRACT_EXAMPLE);
+  const gzipped = async (text: string) =>
+    new Uint8Array(await new Response(new Blob([text]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer());
+  const send = (body: BodyInit, coding: string) =>
+    app.request('/v1/estimate', { method: 'POST', body, headers: { 'content-type': 'application/json', 'content-encoding': coding } });
+  it.each(['gzip', 'br', 'gzip, identity'])('Content-Encoding: %s → 415 with Accept-Encoding: identity (RFC 9110 §15.5.16)', async (coding) => {
+    // Before: 400 "the body is not valid UTF-8", of bytes the client had compressed on purpose.
+    const res = await send(await gzipped(json), coding);
+    expect(res.status).toBe(415);
+    expect(res.headers.get('accept-encoding')).toBe('identity');
+    const problem = (await res.json()) as { title: string; detail: string };
+    expect(problem.title).toBe('Unsupported Media Type');
+    expect(problem.detail).toBe(`the body is content-coded (Content-Encoding: ${coding}); send it uncompressed`);
+  });
+  it('Content-Encoding: identity is no coding: answered', async () => {
+    expect((await send(json, 'identity')).status).toBe(200);
+  });
+});

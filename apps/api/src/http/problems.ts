@@ -53,6 +53,17 @@ export const unsupportedMediaType = (got: string): Response =>
     detail: `send the body as application/json or application/msgpack${got === '' ? '' : `, not ${got}`}`,
   }, { 'accept-post': 'application/json, application/msgpack' });
 
+/**
+ * 415 for a content-coded body (Content-Encoding: gzip, br…): the API reads bodies as sent, and a
+ * compressed one would otherwise read as text that is not UTF-8. Accept-Encoding in the answer names
+ * the codings it reads, none but identity (RFC 9110 §15.5.16, §12.5.3).
+ */
+export const unsupportedContentCoding = (coding: string): Response =>
+  problemResponse({
+    type: 'about:blank', title: 'Unsupported Media Type', status: 415,
+    detail: `the body is content-coded (Content-Encoding: ${saidBack(coding)}); send it uncompressed`,
+  }, { 'accept-encoding': 'identity' });
+
 /** 422: a well-formed request the API will not run because it exceeds a work budget, which it names. */
 export const overBudget = (detail: string, limit: Record<string, unknown>): Response =>
   problemResponse({ type: 'https://trainplan.dev/problems/over-budget', title: 'Over budget', status: 422, detail, ...limit });

@@ -2,7 +2,7 @@ import { describeJsonError, formatPath } from '@trainplan/protocol';
 import type { Context } from 'hono';
 import { decodeMsgpack, firstNonJson } from './msgpack.ts';
 import { mediaType, requestEncoding } from './media-types.ts';
-import { invalidInput, payloadTooLarge, unsupportedMediaType } from './problems.ts';
+import { invalidInput, payloadTooLarge, unsupportedContentCoding, unsupportedMediaType } from './problems.ts';
 
 /** Request bodies larger than this are refused (a scenario is a few hundred bytes). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -12,13 +12,16 @@ export type BodyResult = { ok: true; value: unknown } | { ok: false; response: R
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * A request body as a JSON value, from JSON or MessagePack: 415 for another media type, 413 past
- * MAX_BODY_BYTES (checked on Content-Length first, then on the bytes read), 400 when it does not parse.
+ * A request body as a JSON value, from JSON or MessagePack: 415 for another media type or a content
+ * coding, 413 past MAX_BODY_BYTES (checked on Content-Length first, then on the bytes read), 400 when
+ * it does not parse.
  */
 export async function readBody(c: Context, subject = 'scenario'): Promise<BodyResult> {
   const contentType = c.req.header('content-type');
   const encoding = requestEncoding(contentType);
   if (!encoding) return { ok: false, response: unsupportedMediaType(mediaType(contentType)) };
+  const coding = c.req.header('content-encoding')?.trim() ?? '';
+  if (coding !== '' && coding.toLowerCase() !== 'identity') return { ok: false, response: unsupportedContentCoding(coding) };
   const declared = Number(c.req.header('content-length'));
   if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return { ok: false, response: payloadTooLarge(MAX_BODY_BYTES) };
   const bytes = await readAtMost(c.req.raw, MAX_BODY_BYTES);

@@ -66,7 +66,7 @@ function postPath(op: PostOperation): Json {
         304: notModified,
         400: problem('Invalid input: each offending field by its JSON path.'),
         413: problem(`Body over ${MAX_BODY_BYTES} bytes.`),
-        415: problem('Body neither application/json nor application/msgpack.'),
+        415: problem('Body neither application/json nor application/msgpack, or content-coded (a Content-Encoding other than identity).'),
         422: problem('Over budget: the request would exceed a work limit, which the detail names.'),
       },
     },
