@@ -47,7 +47,34 @@ describe('a protocol\'s refusal is worded for the chat user, never in wire field
     expect(issuesWords([missing])).toEqual(['a global batch: missing required field: expected an integer from 1 to 1,000,000,000']);
   });
 
-  it('a failure that is no invalid request keeps its message', () => {
+  it('a layout that does not divide (indivisible) is said in words too, each field once: no wire path in a chat answer', () => {
+    const issues = [
+      { path: 'parallelism.tensor', message: '64 attention heads do not split evenly over 3 tensor-parallel ranks' },
+      { path: 'parallelism.data', message: 'tensor × pipeline × context × data = 8×4×1×4 = 128, but the cluster has 64 GPUs' },
+    ];
+    const message = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
+    expect(refusalWords({ reason: 'indivisible', message, issues })).toBe(
+      'TP (tensor parallelism): 64 attention heads do not split evenly over 3 tensor-parallel ranks; '
+      + 'DP (data parallelism): tensor × pipeline × context × data = 8×4×1×4 = 128, but the cluster has 64 GPUs',
+    );
+  });
+
+  it('an out-of-memory failure keeps its message', () => {
     expect(refusalWords({ reason: 'out-of-memory', message: 'needs 90 GiB', issues: [{ path: 'nodes', message: 'x' }] })).toBe('needs 90 GiB');
+  });
+});
+
+describe('an indivisible layout asked in chat', () => {
+  it.each(['memory for 70b with tp 3', 'estimate 70b with tp 8 pp 4 dp 4 on 64 h100'])('"%s" names no wire path and says each issue once', (question) => {
+    const a = ask(question, { publicUrl: null });
+    expect(a.ok).toBe(false);
+    expect(a.headline).not.toMatch(/parallelism\.\w+:/);
+    for (const note of a.notes) expect(a.headline).not.toContain(note);
+  });
+
+  it('a pipeline depth that does not run, said in a fitting note, is worded too', () => {
+    const a = ask('mfu of llama3 70b with tp 4 pp 4 vp 5 on 256 h100 with mbs 2', { publicUrl: null });
+    expect(a.notes.some((n) => n.includes('still does not run (virtual pipeline stages: '))).toBe(true);
+    for (const note of a.notes) expect(note).not.toMatch(/parallelism\.\w+:/);
   });
 });

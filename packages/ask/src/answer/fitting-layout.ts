@@ -6,6 +6,7 @@ import { gpusPerNodeOf } from '../defaults.ts';
 import { modelShapeOf } from '../model-of.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
 import { scenarioOf } from '../scenario.ts';
+import { refusalWords } from './issue-words.ts';
 
 /**
  * A stated layout that runs out of memory, answered with the smallest one that fits (the project's rule: the
@@ -154,7 +155,7 @@ export function fittingLayout(q: ParsedQuestion, failed: EstimateJson): FittingS
 /** "needs 140 GiB per GPU", or why a depth does not run at all. */
 const needText = (t: Tried): string =>
   (t.result.ok ? `needs ${formatBytes(t.result.memory.totalBytes)} per GPU`
-    : t.result.reason === 'out-of-memory' && t.result.neededBytes !== undefined ? `needs ${formatBytes(t.result.neededBytes)} per GPU` : `does not run (${t.result.message})`);
+    : t.result.reason === 'out-of-memory' && t.result.neededBytes !== undefined ? `needs ${formatBytes(t.result.neededBytes)} per GPU` : `does not run (${refusalWords(t.result)})`);
 
 /** Megatron's split of the layers over the stages: "28 + 27", "7 + 14 × 8 + 7", "4 × 20". */
 export function splitText(layers: number, pipeline: number): string {

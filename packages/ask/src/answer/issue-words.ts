@@ -36,6 +36,11 @@ const WORDS: Readonly<Record<string, FieldWords>> = {
   'parallelism.context': { name: 'CP (context parallelism)' },
   'parallelism.data': { name: 'DP (data parallelism)' },
   'parallelism.virtualStages': { name: 'virtual pipeline stages' },
+  'parallelism.sequenceParallel': { name: 'SP (sequence parallelism)' },
+  'parallelism.recomputeLayers': { name: 'recompute' },
+  'parallelism.overlapTensorParallelComm': { name: 'TP communication overlap' },
+  'training.precision': { name: 'the precision' },
+  'training.attentionKernel': { name: 'the attention kernel' },
   'training.globalBatchSize': { name: 'a global batch', noun: 'sequence' },
   'training.microBatchSize': { name: 'a micro-batch', noun: 'sequence' },
   'training.seqLength': { name: 'a sequence length', noun: 'token' },
@@ -95,10 +100,10 @@ export function issuesWords(issues: readonly FieldIssue[]): string[] {
 }
 
 /**
- * A refusal's message for a chat user: an invalid request's issues in words, joined as the protocol joins them; any
- * other failure (out of memory, indivisible) keeps its message.
+ * A refusal's message for a chat user: an invalid request's issues, or an indivisible layout's ("tp 3" for 64 heads),
+ * in words, joined as the protocol joins them; any other failure (out of memory) keeps its message.
  */
 export function refusalWords(result: { reason: string; message: string; issues?: readonly FieldIssue[] }): string {
   const issues = result.issues ?? [];
-  return result.reason !== 'invalid' || issues.length === 0 ? result.message : issuesWords(issues).join('; ');
+  return (result.reason !== 'invalid' && result.reason !== 'indivisible') || issues.length === 0 ? result.message : issuesWords(issues).join('; ');
 }
