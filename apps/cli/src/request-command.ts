@@ -90,7 +90,8 @@ const MISSING = /^missing required field\b/;
  * One stderr line per invalid field of a request: named by the flag that sets it when the request
  * was built from flags (`--global-batch: missing required field`), else by its JSON path. A path no
  * flag sets (`training`, for a rule between fields) means nothing to a user of flags: where the
- * message names the flags itself ("--objective time-to-train needs --tokens"), it stands alone.
+ * message names the flags itself ("--objective time-to-train needs --tokens"), it stands alone, as
+ * does a choice that names the path's own flag among others ("give either --nodes or --gpus").
  */
 export function printIssues(io: RequestIo, issues: readonly { path: string; message: string }[] | undefined): void {
   for (const issue of issues ?? []) {
@@ -101,7 +102,12 @@ export function printIssues(io: RequestIo, issues: readonly { path: string; mess
       continue;
     }
     const message = io.inFlagTerms?.(issue.message) ?? issue.message;
-    const alone = io.flagFor !== undefined && flag === undefined && message !== issue.message;
+    // A message that names the flags itself stands alone: at a path no flag sets (`training`, for a rule
+    // between fields), or offering a choice that names the path's own flag among others ("give a deadline
+    // (--days), …, --nodes, or --frontier", "give either --nodes or --gpus"), where a prefix "--days:" would
+    // pin the choice on one flag, often one the request did not give.
+    const choice = flag !== undefined && message.startsWith('give ') && new RegExp(`(?<![\\w-])${flag}(?![\\w-])`).test(message);
+    const alone = io.flagFor !== undefined && message !== issue.message && (flag === undefined || choice);
     printError(io, alone ? message : `${flag ?? (issue.path || '(request)')}: ${message}`);
   }
 }

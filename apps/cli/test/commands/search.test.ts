@@ -135,7 +135,7 @@ describe('trainplan search', () => {
     [['search', '--gpu', 'a100-80gb', '--nodes', '8', '--global-batch', '64'], /missing --model/],
     [['search', ...GPT3, '--export', 'pdf'], /--export must be megatron or nemo/],
     // The message names the other fields by their flags too, not by the request's JSON paths.
-    [['search', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--global-batch', '64'], /^trainplan: --nodes: give either --nodes or --gpus, got neither$/m],
+    [['search', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--global-batch', '64'], /^trainplan: give either --nodes or --gpus, got neither$/m],
     [['search', ...GPT3, '--objective', 'cost'], /^trainplan: --price: --objective cost needs --tokens and --price$/m],
     // A rule between fields whose path no flag sets (training) is said in flags alone.
     [['search', ...GPT3, '--objective', 'time-to-train'], /^trainplan: --objective time-to-train needs --tokens$/m],
