@@ -1,10 +1,11 @@
 import { runCollective, type CollectiveOkJson } from '@trainplan/protocol';
-import { countOf, formatBytes, formatBytesDecimal, formatSeconds, parseBytes } from '@trainplan/units';
+import { formatBytes, formatBytesDecimal, formatSeconds, parseBytes } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
 import { flagLocator } from '../flag-terms.ts';
 import { parseFlags, type FlagSpec, type FlagValues } from '../flags.ts';
+import { countText, grouped } from '../format/count-text.ts';
 import { renderTable } from '../format/table.ts';
 import type { CliIo } from '../io.ts';
 import { usageLine } from '../format/usage-line.ts';
@@ -117,7 +118,7 @@ export function formatCollectiveTable(answer: CollectiveOkJson): string {
     return cells;
   });
   const siblings = answer.concurrentGroups !== undefined ? ` · ${answer.concurrentGroups} groups at once` : '';
-  const title = `${answer.op} · ${answer.gpu} × ${answer.ranks} (${countOf(answer.nodes, 'node')} × ${answer.gpusPerNode}, ${answer.system}, ${answer.network})${siblings} · algorithm ${answer.algorithm}`;
+  const title = `${answer.op} · ${answer.gpu} × ${grouped(answer.ranks)} (${countText(answer.nodes, 'node')} × ${answer.gpusPerNode}, ${answer.system}, ${answer.network})${siblings} · algorithm ${answer.algorithm}`;
   const lines = [title, '', ...renderTable([header, ...rows], { align: ['right', 'right', 'right', 'right', 'left', 'left', 'right', 'right', 'right', 'left'] })];
   if (answer.topology) lines.push('', 'topology:', ...answer.topology.map((l) => `  ${l}`));
   for (const note of answer.notes) lines.push('', `note: ${TERMS.inFlagTerms(note)}`);

@@ -1,10 +1,11 @@
 import { runScale, type ScaleResponseJson } from '@trainplan/protocol';
-import { countOf, formatGrouped, formatSeconds } from '@trainplan/units';
+import { formatGrouped, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
 import { printAnswer, requestCommand } from '../request-command.ts';
 import type { FlagSpec, FlagValues } from '../flags.ts';
+import { countText } from '../format/count-text.ts';
 import { renderTable } from '../format/table.ts';
 import { constraintFields, count, list, machineFields, MACHINE_FLAGS, TRAINING_FLAGS, trainingFields } from '../search-flags.ts';
 import { usageLine } from '../format/usage-line.ts';
@@ -106,7 +107,7 @@ export function formatScaleReport(a: Extract<ScaleResponseJson, { ok: true }>): 
     ], { align: ['right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'] }),
   ];
   if (a.tradeOff) {
-    lines.push('', `TP × PP at ${countOf(a.points[0]!.nodes, 'node')} (best of the other dimensions):`, ...renderTable([
+    lines.push('', `TP × PP at ${countText(a.points[0]!.nodes, 'node')} (best of the other dimensions):`, ...renderTable([
       ['TP', 'PP', 'step', 'tokens/s/GPU', 'MFU', 'plan or why not'],
       ...a.tradeOff.map((c) => [
         String(c.tensor), String(c.pipeline), c.stepTimeSeconds === undefined ? '—' : formatSeconds(c.stepTimeSeconds),
@@ -133,7 +134,7 @@ export const scaleCommand: Command = requestCommand({
     if (!shown) return EXIT.usage;
     // stdout carries the table (or the JSON); stderr names each size without a plan, so a script sees why it exits 1.
     const failed = shown.points.filter((p) => p.reason !== undefined);
-    for (const p of failed) printError(io, `${countOf(p.nodes, 'node')} (${countOf(p.gpus, 'GPU')}): ${p.reason}`);
+    for (const p of failed) printError(io, `${countText(p.nodes, 'node')} (${countText(p.gpus, 'GPU')}): ${p.reason}`);
     return failed.length > 0 ? EXIT.infeasible : EXIT.ok;
   },
 });

@@ -4,9 +4,10 @@
  */
 import { daysText, formatIssue, type BreakdownJson, type EstimateInfeasible, type EstimateJson, type EstimateOk, type MemoryJson } from '@trainplan/protocol';
 import {
-  TFLOPS, countOf, formatBytes, formatCount, formatFlops, formatPercent, formatSeconds,
+  TFLOPS, formatBytes, formatCount, formatFlops, formatPercent, formatSeconds,
 } from '@trainplan/units';
 import { bar } from './bars.ts';
+import { countText, grouped } from './count-text.ts';
 import { renderTable } from './table.ts';
 
 /** The step-time breakdown rows, in the order the time is spent. */
@@ -40,10 +41,10 @@ export function headerLine(e: EstimateOk): string {
   const sharding = r.distributedOptimizer ? ['distributed optimizer'] : r.zeroStage > 0 ? [`ZeRO-${r.zeroStage}`] : [];
   return [
     `${r.model} (${formatCount(e.parameters)} parameters)`,
-    `${r.gpu} × ${r.gpus} (${countOf(r.nodes, 'node')} × ${r.gpusPerNode}, ${r.network}${r.oversubscription > 1 && r.communicationModel === 'emulated' ? `, leaves ${r.oversubscription}:1 oversubscribed` : ''})`,
-    `TP ${r.tensor} · PP ${r.pipeline} · DP ${r.data} · CP ${r.context} · v ${r.virtualStages}`,
+    `${r.gpu} × ${grouped(r.gpus)} (${countText(r.nodes, 'node')} × ${r.gpusPerNode}, ${r.network}${r.oversubscription > 1 && r.communicationModel === 'emulated' ? `, leaves ${r.oversubscription}:1 oversubscribed` : ''})`,
+    `TP ${r.tensor} · PP ${r.pipeline} · DP ${grouped(r.data)} · CP ${r.context} · v ${r.virtualStages}`,
     `micro-batch ${r.microBatchSize}`,
-    `global batch ${r.globalBatchSize} (${r.microBatches} micro-batches)`,
+    `global batch ${grouped(r.globalBatchSize)} (${grouped(r.microBatches)} micro-batches)`,
     r.precision,
     `recompute ${r.recompute}`,
     ...(r.sequenceParallel ? ['sequence parallel'] : []),

@@ -1,5 +1,6 @@
 import { daysText, type SearchOkJson, type SearchPlanJson, type SearchResponseJson } from '@trainplan/protocol';
-import { countOf, formatBytes, formatCount, formatSeconds } from '@trainplan/units';
+import { formatBytes, formatCount, formatSeconds } from '@trainplan/units';
+import { countText, grouped } from './count-text.ts';
 import { renderTable, type Align } from './table.ts';
 import { wholeText } from './whole-text.ts';
 
@@ -47,7 +48,7 @@ export function formatSearchReport(answer: SearchResponseJson): string {
   const a: SearchOkJson = answer;
   const r = a.best.estimate.resolved;
   const lines = [
-    `${r.model} · ${r.gpu} × ${r.gpus} (${countOf(r.nodes, 'node')} × ${r.gpusPerNode}, ${r.network}) · global batch ${r.globalBatchSize} · seq ${r.seqLength} · ${r.precision}`,
+    `${r.model} · ${r.gpu} × ${grouped(r.gpus)} (${countText(r.nodes, 'node')} × ${r.gpusPerNode}, ${r.network}) · global batch ${grouped(r.globalBatchSize)} · seq ${grouped(r.seqLength)} · ${r.precision}`,
     `searched ${formatCount(a.spaceSize)} candidates (${formatCount(a.fullEstimates)} full estimates; the rest ruled out by rules and bounds)`,
     '',
     `best: ${a.best.label}`,

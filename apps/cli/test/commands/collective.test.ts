@@ -18,6 +18,11 @@ describe('trainplan collective', () => {
     expect(out).toMatch(/16\.0 GiB/);
   });
 
+  it('the title groups ranks and nodes by thousands: "a100-80gb × 12,288 (1,536 nodes × 8, …)"', async () => {
+    const { out } = await collective(['--op', 'all-reduce', '--gpu', 'a100-80gb', '--nodes', '1536', '--size', '1GiB']);
+    expect(out.split('\n')[0]).toMatch(/^all-reduce · a100-80gb × 12,288 \(1,536 nodes × 8, /);
+  });
+
   it.each([['1', '1 node × 8'], ['4', '4 nodes × 8']])('the title counts --nodes %s in words: "%s", not "node(s)"', async (nodes, shown) => {
     const { out } = await collective(['--op', 'all-reduce', '--gpu', 'h100-sxm', '--nodes', nodes, '--size', '1GiB']);
     expect(out.split('\n')[0]).toContain(`(${shown}, `);

@@ -26,7 +26,7 @@ describe('trainplan estimate: reading the scenario', () => {
     const { code, out, err } = await read();
     expect(err).toBe('');
     expect(code).toBe(0);
-    expect(out.split('\n')[0]).toMatch(/^gpt3-175b .* · a100-80gb × 1024 \(128 nodes × 8, hdr-ib-8x\) · TP 8 · PP 8 · DP 16 · CP 1 · v 1 · micro-batch 1 · global batch 1536 .* · bf16 · recompute full$/);
+    expect(out.split('\n')[0]).toMatch(/^gpt3-175b .* · a100-80gb × 1,024 \(128 nodes × 8, hdr-ib-8x\) · TP 8 · PP 8 · DP 16 · CP 1 · v 1 · micro-batch 1 · global batch 1,536 .* · bf16 · recompute full$/);
   });
 
   it('-i is --input, and a file and stdin give the same report', async () => {

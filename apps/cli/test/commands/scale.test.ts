@@ -91,6 +91,13 @@ describe('trainplan scale', () => {
     expect(err.split('\n').filter(Boolean)).toEqual(failed.map((p) => `trainplan: ${p.nodes} node${p.nodes === 1 ? '' : 's'} (${p.nodes * 8} GPUs): ${p.reason}`));
   });
 
+  it('stderr groups a size\'s counts by thousands, as the table does: "100,000 nodes (800,000 GPUs)"', async () => {
+    const { code, out, err } = await cli([...GPT3, '--nodes', '100000']);
+    expect(code).toBe(1);
+    expect(rows(out).get(100000)!.slice(0, 2)).toEqual(['100,000', '800,000']);
+    expect(err).toMatch(/^trainplan: 100,000 nodes \(800,000 GPUs\): /);
+  });
+
   it('a one-GPU size is counted in words: "1 node (1 GPU)"', async () => {
     const { err } = await cli(['scale', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--gpus-per-node', '1', '--nodes', '1,2', '--global-batch', '64']);
     expect(err).toMatch(/^trainplan: 1 node \(1 GPU\): /m);

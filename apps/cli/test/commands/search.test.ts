@@ -25,7 +25,7 @@ describe('trainplan search', () => {
   it('prints a human report: the best plan, the top table, why alternatives lose, and what was pruned', async () => {
     const { code, out } = await cli(['search', ...GPT3, '--top', '3', '--tokens', '300B']);
     expect(code).toBe(0);
-    expect(out).toMatch(/^gpt3-175b · a100-80gb × 1024 \(128 nodes × 8, hdr-ib-8x\)/);
+    expect(out).toMatch(/^gpt3-175b · a100-80gb × 1,024 \(128 nodes × 8, hdr-ib-8x\) · global batch 1,536 · seq 2,048 · bf16\n/);
     expect(out).toMatch(/\nbest: TP \d+ · PP \d+/);
     expect(out).toContain('top plans:');
     expect(out).toContain('why the nearest alternatives lose:');

@@ -11,8 +11,8 @@ const report = formatEstimateReport(fixtureEstimate);
 describe('formatEstimateReport (of a hand-written answer)', () => {
   it('starts with a header line: model, GPU × count, TP/PP/DP/CP/v, micro-batch, global batch, precision, recompute', () => {
     expect(headerLine(fixtureEstimate)).toBe(
-      'gpt3-175b (175 B parameters) · a100-80gb × 1024 (128 nodes × 8, hdr-ib-8x) · TP 8 · PP 8 · DP 16 · CP 1 · v 1'
-      + ' · micro-batch 1 · global batch 1536 (96 micro-batches) · bf16 · recompute full',
+      'gpt3-175b (175 B parameters) · a100-80gb × 1,024 (128 nodes × 8, hdr-ib-8x) · TP 8 · PP 8 · DP 16 · CP 1 · v 1'
+      + ' · micro-batch 1 · global batch 1,536 (96 micro-batches) · bf16 · recompute full',
     );
   });
 
