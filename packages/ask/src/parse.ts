@@ -39,10 +39,18 @@ export function normalize(text: string): string {
     .replace(/(\d),(?=\d{3}(?!\d))/g, '$1')
     // Counts misspelt as people type them: "bilion", "billon", "trilion", "milion" ("300 bilion tokens" was not read).
     .replace(/\b(b|tr|m)il+i?o+n(s?)\b/g, '$1illion$2')
+    // "tokns", "tokenz" ("2T tokns" was no budget, and the default taken unsaid); "hw many", "how mnay", "how lnog".
+    .replace(/\b(?:tokns|tokenz|toekns|tokesn|tkns)\b/g, 'tokens')
+    .replace(/\bhw (?=many|much|long)/g, 'how ')
+    .replace(/\bhow (?:mnay|amny|manny|mny)\b/g, 'how many')
+    .replace(/\bhow (?:lnog|logn|lon|log)\b/g, 'how long')
     .replace(/[`*_"“”‘’]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim());
 }
+
+/** A number with a minus sign of its own, not a hyphen inside a name or a range ("llama3-70b", "tp-8", "2-3 weeks"). */
+const NEGATIVE = /(?:^|[\s(=:,])(-\d+(?:\.\d+)?(?:[kmbt]\b)?)/;
 
 /** Two counts joined by "or"/"vs" before a GPU's name or "nodes"/"GPUs": two cluster sizes in one question. */
 const TWO_CLUSTER_SIZES = new RegExp(`\\b(\\d+k?)\\s+(?:or|vs\\.?|versus)\\s+(\\d+k?)\\s+(${HW_TOKEN}|nodes?|gpus?)\\b`);
@@ -230,5 +238,15 @@ export function parse(question: string): ParsedQuestion {
     problems.push('name a model: a preset id such as gpt3-175b or llama3-70b, or a size such as 175B');
   }
   if (parameters.model !== undefined && modelById(parameters.model) === undefined) problems.push(`unknown model ${parameters.model}`);
+  // "-2T tokens", "-64 h100": no count, size or time is below 0, and the patterns read the digits alone. Said unless a
+  // reader refused the number already ("a -30B model", "mfu of -0.2").
+  const negative = NEGATIVE.exec(normal);
+  const written = negative?.[1];
+  const number = written?.replace(/\s/g, '').replace(/[a-z]+$/, '');
+  if (written !== undefined && number !== undefined && !problems.some((p) => p.includes(number))) {
+    // As typed ("-2T"), not as normalised ("-2t").
+    const typed = text.slice(text.toLowerCase().indexOf(written)).slice(0, written.length);
+    problems.unshift(`"${typed.toLowerCase() === written ? typed : written}" is negative: tokens, GPUs, nodes, sizes and times count up from 0`);
+  }
   return { text, intent, parameters, stated: facts, defaults, problems };
 }

@@ -132,6 +132,33 @@ const TABLE: readonly [question: string, intent: IntentName, stated: AskParamete
   ['what is the weather in Paris', 'help', {}],
 ];
 
+describe('parse: typos and signs a reader would still read', () => {
+  it.each([
+    // A misspelt noun or question word must not drop the number before it for a default ("2T tokns" was 15T unsaid).
+    ['how long to trian llama3 70b on 2T tokns on 512 h100', 'time', { model: 'llama3-70b', tokens: 2 * TRILLION, gpu: 'h100-sxm', gpus: 512 }],
+    ['how long to train llama3 70b on 300B tokenz on 512 h100', 'time', { model: 'llama3-70b', tokens: 300 * BILLION, gpu: 'h100-sxm', gpus: 512 }],
+    ['hw many nodes for llama3-70b', 'nodes', { model: 'llama3-70b' }],
+    ['how mnay nodes for llama3-70b', 'nodes', { model: 'llama3-70b' }],
+    ['how lnog to train llama3-70b on 512 h100s', 'time', { model: 'llama3-70b', gpu: 'h100-sxm', gpus: 512 }],
+  ] as const)('"%s" is a %s question', (question, intent, stated) => {
+    const q = parse(question);
+    expect(q.intent).toBe(intent);
+    expect(q.stated).toEqual(stated);
+  });
+
+  it.each(['how many nodes to train 70b on -2T tokens', 'how long to train 70b on -64 h100', 'how many nodes for 70b in -3 days'])(
+    '"%s" is refused for its negative number, never read as positive', (question) => {
+      expect(parse(question).problems.some((p) => /negative/.test(p))).toBe(true);
+    },
+  );
+
+  it('a hyphen inside a name, or a dash set apart, is no sign: "llama3-70b", "tp-8", "70b - 2T tokens"', () => {
+    for (const question of ['how many nodes for llama3-70b', 'memory for 70b with tp-8', 'train gpt3-175b on 1024 a100', 'train llama3-70b - 2T tokens - 64 h100']) {
+      expect(parse(question).problems).toEqual([]);
+    }
+  });
+});
+
 describe('parse: a table of phrasings', () => {
   it('has at least 30 phrasings', () => expect(TABLE.length).toBeGreaterThanOrEqual(30));
 
