@@ -2,6 +2,7 @@ import { serve } from '@hono/node-server';
 import { createApi, type Mount } from '@trainplan/api';
 import { createChatApp } from '@trainplan/chatops';
 import { createWidgetApp } from '@trainplan/widget';
+import { compressResponse } from './compress.ts';
 import { NoContentResponse } from './no-content-response.ts';
 
 // The apps Node serves beside the API, one line each (the widget demo, the chat bot).
@@ -21,6 +22,8 @@ const hostname = process.env.HOST ?? '127.0.0.1';
 // 2 s, as nginx's client_header_timeout and Apache's mod_reqtimeout bound slow-loris clients. A
 // scenario is a few hundred bytes; no honest client needs longer. A 204 goes out with no content type.
 const serverOptions = { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 2_000, ServerResponse: NoContentResponse };
-serve({ fetch: (request) => app.fetch(request, process.env), port, hostname, serverOptions }, (info) => {
+// Answers go out compressed where the client takes br or gzip (./compress.ts): no proxy does it for Node.
+const fetch = async (request: Request) => compressResponse(request, await app.fetch(request, process.env));
+serve({ fetch, port, hostname, serverOptions }, (info) => {
   console.log(`trainplan API listening on http://${hostname}:${info.port}`);
 });

@@ -1,3 +1,5 @@
+import { get as httpGet, type IncomingHttpHeaders } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type StartedServer } from './support/start-server.ts';
 
@@ -50,6 +52,23 @@ describe('npm start on Node', () => {
     const again = await fetch(`${base}/v1/estimate`, init({ 'if-none-match': first.headers.get('etag')! }));
     expect(again.status).toBe(304);
     expect(again.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  });
+  it('compresses where the client asks: /openapi.json gzipped decodes to the bytes sent uncompressed (node:http, which decodes nothing)', async () => {
+    // fetch would decode the body itself and hide the coding: node:http hands over the bytes on the wire.
+    const raw = (headers: Record<string, string>) => new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      httpGet(`${base}/openapi.json`, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      }).on('error', reject);
+    });
+    const plain = await raw({});
+    const coded = await raw({ 'accept-encoding': 'gzip' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(coded.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(coded.body).equals(plain.body)).toBe(true);
+    expect(coded.body.byteLength).toBeLessThan(plain.body.byteLength / 10);
+    expect(coded.headers['etag']).toBe(`W/${plain.headers['etag']}`);
   });
   it('serves the landing page at /', async () => {
     expect(await (await fetch(`${base}/`)).text()).toContain('POST /v1/estimate');
