@@ -17,6 +17,9 @@ export const TOKENS_COUNT = /\bhow many (?:training )?tokens\b|\bhow much (?:tra
 const CHEAPEST = /\b(?:cheapest|least expensive|lowest[\s-]*(?:cost|price)|most (?:cost|price)[\s-]*(?:effective|efficient)|cost[\s-]*(?:optimal|effective|efficient)|min(?:imum|imal|imi[sz]e|imi[sz]ing)?\s+(?:the\s+)?(?:total\s+)?(?:cost|spend|gpu[\s-]*hours))\b|\b(?:fewest|least) gpu[\s-]*hours\b/;
 // "how much would it cost", "how much to train", "what's the cost", "cost to train": with no cluster, the cheapest (or, with a deadline, the nodes that meet it).
 const COST = /\bhow much\b.*\bcosts?\b|\bhow much (?:money|to train|for training)\b|\bcosts? to train\b|\bhow expensive\b|\bwhat(?:'s| is| would be| will be)? the (?:total )?cost\b|\btotal cost\b/;
+// "What does 530B cost", "what would training 70b cost", "what's the budget for 405b": read as COST once a model is named
+// ("what does 128 H100 nodes cost a day", with none, is no training question).
+const WHAT_COST = /\bwhat (?:does|do|would|will)\b.*\bcosts?\b|\bwhat(?:'s| is| would be)? the (?:total )?budget\b/;
 const NODES = /\bhow (?:many|much)\b.*\b(?:nodes?|gpus?|machines?|servers?|racks?|boxes|hardware|[abhv]100s?|[gb]?[bh]200s?)\b|\b(?:nodes?|gpus?) (?:do i|would i|will i|are) need(?:ed)?\b|\b(?:nodes?|gpus?) (?:needed|required)\b|\bnumber of (?:nodes|gpus)\b|\bcluster size\b|\bhow (?:big|large) (?:a|of a|the) cluster\b/;
 const TIME = /\bhow long\b|\btime to train\b|\btraining time\b|\bwhen will\b|\bduration\b|\bhow fast (?:can|will|would|does)\b.*\btrain\b|\bdays to train\b/;
 const CONFIG = /\b(?:best|optimal|fastest|recommended|ideal|good|right)\b.*\b(?:config(?:uration)?s?|setup|strateg(?:y|ies)|parallelism|layout|plan|split|sharding|settings?|mapping)\b|\bhow (?:should|do|would|to) (?:i |we )?(?:shard|paralleli[sz]e|split|configure|lay out|map)\b|\b(?:config(?:uration)?|strategy|parallelism) for\b|\bsearch\b|\boptimi[sz]e\b/;
@@ -44,7 +47,7 @@ export function classify(text: string, stated: AskParameters): IntentName {
   // "Cheapest" on a stated cluster is its best configuration's (config, below).
   if (!cluster && CHEAPEST.test(text)) return 'cheapest';
   // The cost on a stated cluster is its time to train's; before NODES, which "how much" would match.
-  if (COST.test(text)) return cluster ? 'time' : stated.deadlineSeconds === undefined && stated.gpuHours === undefined && stated.costBudget === undefined ? 'cheapest' : 'nodes';
+  if (COST.test(text) || (WHAT_COST.test(text) && (stated.model !== undefined || stated.customModel !== undefined))) return cluster ? 'time' : stated.deadlineSeconds === undefined && stated.gpuHours === undefined && stated.costBudget === undefined ? 'cheapest' : 'nodes';
   if (NODES.test(text)) return 'nodes';
   // A deadline or a budget (GPU-hours or money) with no cluster asks for the cluster that meets it ("nodes to train 70b
   // in 1.5 months", "best setup for 70b in 2 weeks"): any other reading would plan a default cluster and drop it.

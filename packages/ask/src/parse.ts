@@ -55,6 +55,14 @@ const NEGATIVE = /(?:^|[\s(=:,])(-\d+(?:\.\d+)?(?:[kmbt]\b)?)/;
 /** Two counts joined by "or"/"vs" before a GPU's name or "nodes"/"GPUs": two cluster sizes in one question. */
 const TWO_CLUSTER_SIZES = new RegExp(`\\b(\\d+k?)\\s+(?:or|vs\\.?|versus)\\s+(\\d+k?)\\s+(${HW_TOKEN}|nodes?|gpus?)\\b`);
 
+/** "from 64 to 512 nodes", "from 128 to 1024 H100": a scaling range, two cluster sizes or more. */
+const CLUSTER_RANGE = new RegExp(`\\bfrom\\s+(\\d+k?)\\s+(?:to|-)\\s+(\\d+k?)\\s+(${HW_TOKEN}|nodes?|gpus?)\\b`);
+
+function rangeProblem(a: string, b: string, unit: string): string {
+  const what = /^node/.test(unit) ? 'nodes' : 'GPUs';
+  return `${a} and ${b} ${what} are two cluster sizes and I plan one per question: ask "how long …" on each, or run \`trainplan scale\` with the sizes (e.g. --nodes 64,128,256,512) for the step time, MFU and scaling efficiency of each`;
+}
+
 function twoSizesProblem(a: string, b: string, unit: string): string {
   // A GPU's name (HW_TOKEN) counts GPUs, as "gpus" does.
   const what = /^node/.test(unit) ? 'nodes' : 'GPUs';
@@ -158,6 +166,8 @@ export function parse(question: string): ParsedQuestion {
   // "is 512 or 1024 H100 cheaper": two cluster sizes, of which takeCounts would keep one and drop the other unsaid.
   const twoSizes = TWO_CLUSTER_SIZES.exec(s.text);
   if (twoSizes !== null) problems.push(twoSizesProblem(twoSizes[1] ?? '', twoSizes[2] ?? '', twoSizes[3] ?? ''));
+  const range = twoSizes === null ? CLUSTER_RANGE.exec(s.text) : null;
+  if (range !== null) problems.push(rangeProblem(range[1] ?? '', range[2] ?? '', range[3] ?? ''));
   const counts = takeCounts(s, { nodeNamed: hardware?.system !== undefined, ...(rack !== undefined && { rack }) });
   Object.assign(stated, counts.counts);
   // Per GPU-hour once the node is known ("$98 per node-hour" over its GPUs).

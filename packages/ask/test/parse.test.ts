@@ -159,6 +159,28 @@ describe('parse: typos and signs a reader would still read', () => {
   });
 });
 
+describe('parse: what a training run costs, and a scaling range', () => {
+  it.each([
+    // "What does … cost" with no cluster is the cheapest plan's cost, as "how much would it cost" is; not a default 128 nodes'.
+    ['what does 530B cost at $2/GPU-hour', 'cheapest'],
+    ["what's the budget for 405b at $3 per gpu hour", 'cheapest'],
+    ['what would training llama3-70b on 2T tokens cost', 'cheapest'],
+    // With a cluster it stays that cluster's time and cost.
+    ['what does training gpt3 175b cost on 1024 a100 at $1.5/gpu-hr', 'time'],
+  ] as const)('"%s" is a %s question', (question, intent) => {
+    expect(parse(question).intent).toBe(intent);
+  });
+
+  it.each([
+    ['how does 175b scale from 64 to 512 nodes', '64 and 512 nodes'],
+    ['scaling efficiency of 70b from 128 to 1024 h100', '128 and 1024 GPUs'],
+  ])('"%s" names two cluster sizes, which one answer cannot plan: said, with the CLI\'s scale command', (question, sizes) => {
+    const q = parse(question);
+    expect(q.problems.join(' ')).toContain(sizes);
+    expect(q.problems.join(' ')).toContain('trainplan scale');
+  });
+});
+
 describe('parse: a table of phrasings', () => {
   it('has at least 30 phrasings', () => expect(TABLE.length).toBeGreaterThanOrEqual(30));
 
