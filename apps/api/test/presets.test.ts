@@ -61,3 +61,25 @@ describe('GET /v1/presets', () => {
     expect(res.headers.get('content-type')).toContain('application/problem+json');
   });
 });
+
+describe('the catalogue states its figures as their sources do', () => {
+  /** Every number in a JSON value, with its path. */
+  const numbers = (value: unknown, at = ''): [string, number][] =>
+    typeof value === 'number' ? [[at, value]]
+      : value !== null && typeof value === 'object'
+        ? Object.entries(value).flatMap(([key, v]) => numbers(v, `${at}.${key}`))
+        : [];
+  it.each(['gpus', 'systems', 'networks', 'models'])('/v1/presets/%s: no binary-float residue (66.9 TFLOP/s is 66900000000000, not 66900000000000.01)', async (kind) => {
+    // A datasheet figure has a handful of significant digits; one that needs 16 or 17 to print is
+    // the float product of a unit constructor (66.9 × 10^12, 0.87 µs as 8.699999999999999e-7 s).
+    const { body } = await get(`/v1/presets/${kind}`);
+    const residue = numbers(body).filter(([, x]) => !Number.isInteger(x) && Number(x.toPrecision(15)) !== x);
+    expect(residue).toEqual([]);
+  });
+  it('an H100\'s FP32 peak and each fabric\'s latency read as their sources give them', async () => {
+    const { body: h100 } = await get('/v1/presets/gpus/h100-sxm');
+    expect(JSON.stringify((h100 as { peakFlopsPerSecond: { fp32: number } }).peakFlopsPerSecond.fp32)).toBe('66900000000000');
+    const { body: networks } = await get('/v1/presets/networks');
+    for (const n of networks as { latencySeconds: number }[]) expect(JSON.stringify(n.latencySeconds)).toMatch(/^\d(\.\d{1,3})?e-\d$|^0\.\d{1,9}$/);
+  });
+});

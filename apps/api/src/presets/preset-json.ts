@@ -42,12 +42,24 @@ function modelJson(m: ModelPreset): ModelPresetJson {
   };
 }
 
+/**
+ * A figure as its source states it: a fraction to 15 significant digits, which drops the binary residue
+ * of a unit constructor's product (TFLOPS(66.9) is 66900000000000.01 FLOP/s, 0.87 µs is
+ * 8.699999999999999e-7 s) and nothing a datasheet gives. Integers (bytes, counts) are left exact.
+ */
+function stated<T>(value: T): T {
+  if (typeof value === 'number') return (Number.isInteger(value) ? value : Number(value.toPrecision(15))) as T;
+  if (Array.isArray(value)) return value.map(stated) as T;
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, stated(v)])) as T;
+  return value;
+}
+
 /** Each catalogue, in its preset order; built once (presets are immutable). */
 export const PRESET_LISTS = {
-  gpus: GPU_IDS.map((id) => gpuJson(GPUS[id]!)),
-  systems: SYSTEM_IDS.map((id) => systemJson(SYSTEMS[id]!)),
-  networks: NETWORK_IDS.map((id) => networkJson(NETWORKS[id]!)),
-  models: MODEL_IDS.map((id) => modelJson(MODELS[id]!)),
+  gpus: GPU_IDS.map((id) => stated(gpuJson(GPUS[id]!))),
+  systems: SYSTEM_IDS.map((id) => stated(systemJson(SYSTEMS[id]!))),
+  networks: NETWORK_IDS.map((id) => stated(networkJson(NETWORKS[id]!))),
+  models: MODEL_IDS.map((id) => stated(modelJson(MODELS[id]!))),
 } as const;
 
 export type PresetKind = keyof typeof PRESET_LISTS;
