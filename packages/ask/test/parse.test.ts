@@ -181,6 +181,15 @@ describe('parse: what a training run costs, and a scaling range', () => {
   });
 });
 
+describe('parse: a named supercomputer', () => {
+  it('"MFU of 175B on Selene" plans DGX A100 80GB nodes and says so, never the default H100 with Selene dropped', () => {
+    const q = parse('MFU of 175B on Selene');
+    expect(q.stated).toMatchObject({ model: 'gpt3-175b', gpu: 'a100-80gb', system: 'dgx-a100-80gb' });
+    expect(q.defaults.some((d) => d.field === 'gpu' && d.text.startsWith('Selene read as its node type, DGX A100 80GB'))).toBe(true);
+    expect(parse('how long to train gpt3 on 128 nodes of selene').stated).toMatchObject({ nodes: 128, system: 'dgx-a100-80gb' });
+  });
+});
+
 describe('parse: a table of phrasings', () => {
   it('has at least 30 phrasings', () => expect(TABLE.length).toBeGreaterThanOrEqual(30));
 

@@ -8,7 +8,10 @@ import type { Match } from './match.ts';
 export type HardwareMatch = Match & { gpu: string; system?: string; assumed?: string };
 
 // Longest names first: "dgx a100 40gb" before "dgx a100", "gb200" before "b200".
-const SYSTEMS: readonly { pattern: RegExp; system: string; gpu: string }[] = [
+const SYSTEMS: readonly { pattern: RegExp; system: string; gpu: string; assumed?: string }[] = [
+  // A named supercomputer is its node type: Selene, on which Megatron-LM's papers ran (Narayanan et al. 2021), is DGX A100s;
+  // its size is not taken, so a question gives the nodes it means (or the default is said).
+  { pattern: /\bselene\b/, system: 'dgx-a100-80gb', gpu: 'a100-80gb', assumed: "Selene read as its node type, DGX A100 80GB (NVIDIA's Selene, on which Narayanan et al. 2021 ran, is built of them)" },
   { pattern: /\bdgx[\s-]*a100[\s-]*(?:40\s*gb|320\s*gb)\b/, system: 'dgx-a100-40gb', gpu: 'a100-40gb' },
   { pattern: /\bdgx[\s-]*a100(?:[\s-]*(?:80\s*gb|640\s*gb))?\b/, system: 'dgx-a100-80gb', gpu: 'a100-80gb' },
   { pattern: /\bdgx[\s-]*h100\b/, system: 'dgx-h100', gpu: 'h100-sxm' },
@@ -92,7 +95,7 @@ export function matchUnmodelledHardware(text: string): UnmodelledHardware | unde
 export function matchHardware(text: string): HardwareMatch | undefined {
   for (const s of SYSTEMS) {
     const m = s.pattern.exec(text);
-    if (m) return { index: m.index, length: m[0].length, gpu: s.gpu, system: s.system };
+    if (m) return { index: m.index, length: m[0].length, gpu: s.gpu, system: s.system, ...(s.assumed !== undefined && { assumed: s.assumed }) };
   }
   for (const g of GPUS) {
     const m = g.pattern.exec(text);
