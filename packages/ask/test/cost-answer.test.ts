@@ -39,7 +39,7 @@ describe('answers with GPU-hours give their cost at a stated price', () => {
 
   it('a stated layout (runEstimate) gives the cost of its time to train', () => {
     const a = ask('how long for gpt3-175b on 64 H100 with tp 8 pp 8 at $4/gpu-hour');
-    expect(a.headline).toMatch(/ on 8 nodes for \$\d+k$/);
+    expect(a.headline).toMatch(/ on 8 nodes \(64 GPUs\) for \$\d+k$/);
     expect(costFigure(a)).toMatch(/ at \$4\/GPU-hour$/);
   });
 

@@ -41,3 +41,11 @@ describe('a deadline on a stated cluster is the question: does the cluster train
     expect(parse('train 70b on 2T tokens in 3 weeks on 128 h100 nodes with tp 8 pp 4').stated.deadlineSeconds).toBe(21 * DAY_SECONDS);
   });
 });
+
+describe('a fixed layout\'s time to train counts its cluster as the search\'s answers do', () => {
+  it('"how long to train gpt3 175b on 300B tokens on 128 nodes with tp 8 pp 8" says its nodes and GPUs, as "… on 128 nodes" without a layout does', () => {
+    const fixed = ask('how long to train gpt3 175b on 300B tokens on 128 nodes with tp 8 pp 8', { publicUrl: null });
+    expect(fixed.headline).toMatch(/ to train 300B tokens on 128 nodes \(1,024 GPUs\)$/);
+    expect(ask('how long to train gpt3 175b on 300B tokens on 128 nodes', { publicUrl: null }).headline).toMatch(/ on 128 nodes \(1,024 GPUs\)$/);
+  });
+});
