@@ -1,5 +1,6 @@
 import { CONTRACT_EXAMPLE, estimateJsonSchema, estimateResolvedScenario, scenariosJsonSchema } from '@trainplan/protocol';
 import { MAX_BODY_BYTES } from '../http/read-body.ts';
+import { EMULATION_LIMIT_TEXT, emulationRefusal } from './emulation-budget.ts';
 import { operation, validateScenarioBody, type Scenarios } from './operation.ts';
 
 export const estimateOperation = operation<Scenarios>({
@@ -9,12 +10,14 @@ export const estimateOperation = operation<Scenarios>({
   description: 'The scenario contract: step time and its breakdown, throughput, MFU/HFU and memory per GPU. '
     + "An infeasible scenario is a 200 answer with ok: false and the reason; an array is answered in order. "
     + `An array holds at most 1,024 scenarios and, like every request body, at most ${MAX_BODY_BYTES / 1024} KiB (a larger body is a 413): `
-    + 'about 600 scenarios that state only model, cluster and batch.',
+    + `about 600 scenarios that state only model, cluster and batch. ${EMULATION_LIMIT_TEXT}`,
   requestSchema: scenariosJsonSchema,
   responseSchema: { oneOf: [estimateJsonSchema, { type: 'array', items: estimateJsonSchema }] },
   example: CONTRACT_EXAMPLE,
   validate: validateScenarioBody,
   run({ array, values }) {
+    const refusal = emulationRefusal(values);
+    if (refusal) return { overBudget: refusal };
     return { answer: array ? values.map((s, i) => estimateResolvedScenario(s, i)) : estimateResolvedScenario(values[0]!) };
   },
 });

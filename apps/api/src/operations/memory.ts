@@ -1,5 +1,6 @@
 import { CONTRACT_EXAMPLE, scenariosJsonSchema } from '@trainplan/protocol';
 import { memoryAnswer, memoryAnswerJsonSchema } from '../memory/memory-answer.ts';
+import { EMULATION_LIMIT_TEXT, emulationRefusal } from './emulation-budget.ts';
 import { operation, validateScenarioBody, type Scenarios } from './operation.ts';
 
 export const memoryOperation = operation<Scenarios>({
@@ -7,12 +8,14 @@ export const memoryOperation = operation<Scenarios>({
   operationId: 'memory',
   summary: 'Memory per GPU for a scenario, stage by stage, whether or not it fits',
   description: 'Weights, gradients, optimizer state, activations and buffers per GPU on every pipeline stage, '
-    + 'against the GPU\'s capacity (the same model as the estimate\'s memory).',
+    + `against the GPU's capacity (the same model as the estimate's memory). ${EMULATION_LIMIT_TEXT}`,
   requestSchema: scenariosJsonSchema,
   responseSchema: { oneOf: [memoryAnswerJsonSchema, { type: 'array', items: memoryAnswerJsonSchema }] },
   example: CONTRACT_EXAMPLE,
   validate: validateScenarioBody,
   run({ array, values }) {
+    const refusal = emulationRefusal(values);
+    if (refusal) return { overBudget: refusal };
     return { answer: array ? values.map((s, i) => memoryAnswer(s, i)) : memoryAnswer(values[0]!) };
   },
 });

@@ -1,0 +1,38 @@
+import { resolveScenario, type ResolvedScenarioInput } from '@trainplan/protocol';
+import type { OverBudget } from './operation.ts';
+
+/**
+ * The most GPUs one /v1/estimate or /v1/memory request may cost with the emulated communication model
+ * (cluster.communicationModel "emulated"), summed over an array's scenarios. The emulator's CPU grows
+ * with the GPUs it models: measured on this repository's 2-core machine, 2,048 DGX A100 nodes (16,384
+ * GPUs) took 0.3–1.3 s by layout, 250,000 nodes 14 s, and five 16,384-node scenarios in a 1,094-byte
+ * array held Node's event loop 8.6 s. At this cap a request stays near a second, as /v1/collective's
+ * emulations do (HTTP_MAX_EVENT_BUDGET); the CLI, which spends only its user's CPU, has no cap.
+ */
+export const HTTP_MAX_EMULATED_GPUS = 16_384;
+
+const grouped = (n: number): string => n.toLocaleString('en-US');
+
+/** The description's sentence, for /openapi.json. */
+export const EMULATION_LIMIT_TEXT = `communicationModel "emulated" over HTTP is capped at ${grouped(HTTP_MAX_EMULATED_GPUS)} GPUs per `
+  + 'request (summed over an array\'s scenarios); past it the request is refused (422) naming the limit.';
+
+/**
+ * A refusal when the request's emulated scenarios model more than HTTP_MAX_EMULATED_GPUS GPUs, before
+ * the emulator runs. A scenario that does not resolve (an unknown preset) costs nothing: its answer is
+ * ok: false. Resolving is a preset lookup, microseconds; the estimate resolves it again.
+ */
+export function emulationRefusal(scenarios: readonly ResolvedScenarioInput[]): OverBudget | undefined {
+  let gpus = 0;
+  for (const scenario of scenarios) {
+    if (scenario.cluster.communicationModel !== 'emulated') continue;
+    const resolved = resolveScenario(scenario);
+    if (resolved.ok) gpus += resolved.value.plan.nodes * resolved.value.plan.gpusPerNode;
+  }
+  if (gpus <= HTTP_MAX_EMULATED_GPUS) return undefined;
+  return {
+    detail: `${grouped(gpus)} GPUs under the emulated communication model are over the API's limit of ${grouped(HTTP_MAX_EMULATED_GPUS)} `
+      + 'per request (summed over an array\'s scenarios); the CLI has none: trainplan estimate --emulate',
+    limit: { limit: 'emulatedGpus', max: HTTP_MAX_EMULATED_GPUS, requested: gpus },
+  };
+}
