@@ -6,7 +6,7 @@ import { FRONTIER_REQUEST, frontierAnswer } from './support/frontier-answer.ts';
 const text = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
 
 describe('the searched "how many nodes" answer', () => {
-  const message = 'no cluster of up to 8192 nodes meets the deadline: the fastest found takes 366.3 days on 512 nodes';
+  const message = 'no cluster of up to 8,192 nodes meets the deadline: the fastest found takes 366.3 days on 512 nodes';
 
   it('says a failure once, even when the closest point repeats the message (runNodes gives it as its why)', () => {
     const n = { ok: false, reason: 'deadline-unreachable', message, searches: 3, closest: { why: message, nodes: 512, gpus: 4096 } } as unknown as NodesResponseJson;

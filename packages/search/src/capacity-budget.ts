@@ -1,7 +1,7 @@
 import type { SearchBase } from './candidate.ts';
 import type { CapacityAnswer } from './capacity.ts';
 import {
-  daysText, MAX_NODES, meetsGoal, nodesText, sizer, smallestFit, wholeText, type CapacityGoal, type CapacityOptions, type CapacityPoint,
+  costText, daysText, MAX_NODES, meetsGoal, noFitText, nodesText, sizer, smallestFit, wholeText, type CapacityGoal, type CapacityOptions, type CapacityPoint,
 } from './capacity-sizer.ts';
 
 /**
@@ -27,7 +27,7 @@ export function fastestWithinBudget(base: SearchBase, tokens: number, goal: Budg
   const s = sizer(base, tokens, options, goal.pricePerGpuHour);
   const fit = smallestFit(s);
   if (!fit) {
-    return { ok: false, reason: 'does-not-fit', message: `no configuration fits on up to ${MAX_NODES} nodes of ${base.gpusPerNode} × ${base.gpu.name}`, searches: s.searches() };
+    return { ok: false, reason: 'does-not-fit', message: noFitText(base), searches: s.searches() };
   }
   const smallest = fit.smallest;
   // Held in an object: `consider` updates them from inside a closure.
@@ -53,7 +53,7 @@ export function fastestWithinBudget(base: SearchBase, tokens: number, goal: Budg
   }
   const { fastest, cheapest } = seen;
   if (!fastest) {
-    const message = `no cluster size stays within the budget: the cheapest run found takes ${wholeText(cheapest.gpuHours)} GPU-hours${cheapest.cost === undefined ? '' : ` (cost ${wholeText(cheapest.cost)})`} on ${nodesText(cheapest.nodes)}`;
+    const message = `no cluster size stays within the budget: the cheapest run found takes ${wholeText(cheapest.gpuHours)} GPU-hours${cheapest.cost === undefined ? '' : ` (${costText(cheapest.cost)})`} on ${nodesText(cheapest.nodes)}`;
     return { ok: false, reason: 'budget-unreachable', message, closest: cheapest, searches: s.searches() };
   }
   let boundary = lastHit;

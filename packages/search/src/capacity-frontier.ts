@@ -1,5 +1,5 @@
 import type { SearchBase } from './candidate.ts';
-import { MAX_NODES, sizer, smallestFit, type CapacityOptions, type CapacityPoint } from './capacity-sizer.ts';
+import { MAX_NODES, noFitText, sizer, smallestFit, type CapacityOptions, type CapacityPoint } from './capacity-sizer.ts';
 
 /** A cluster size on the time–cost curve: its best plan, and whether another size beats it on both. */
 export interface FrontierPoint extends CapacityPoint {
@@ -40,7 +40,7 @@ export function costTimeFrontier(base: SearchBase, tokens: number, options: Capa
   const s = sizer(base, tokens, options, price);
   const fit = smallestFit(s);
   if (!fit) {
-    return { ok: false, reason: 'does-not-fit', message: `no configuration fits on up to ${MAX_NODES} nodes of ${base.gpusPerNode} × ${base.gpu.name}`, searches: s.searches() };
+    return { ok: false, reason: 'does-not-fit', message: noFitText(base), searches: s.searches() };
   }
   let fastestSeconds = fit.smallest.seconds;
   let sinceFaster = 0;

@@ -74,6 +74,13 @@ export function meetsGoal(point: CapacityPoint, goal: CapacityGoal): boolean {
 /** "1 node", "3 nodes", "8,192 nodes": grouped by thousands, as every other count in messages. */
 export const nodesText = (n: number): string => `${n.toLocaleString('en-US')} node${n === 1 ? '' : 's'}`;
 
+/** Why a capacity question has no answer at all: "no configuration fits on up to 8,192 nodes of 8 × NVIDIA A100 …". */
+export const noFitText = (base: Pick<SearchBase, 'gpusPerNode' | 'gpu'>): string =>
+  `no configuration fits on up to ${nodesText(MAX_NODES)} of ${base.gpusPerNode} × ${base.gpu.name}`;
+
+/** A cost in messages, in the price's own currency (a request names none): "a cost of 8,575,082 at the price given". */
+export const costText = (cost: number): string => `a cost of ${wholeText(cost)} at the price given`;
+
 /** A time to train in messages: units' formatDuration of `days` ('34.2 days', '3.2 hours', never '0.0 days'). */
 export const daysText = (d: number): string => formatDuration(days(d));
 

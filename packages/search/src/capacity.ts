@@ -1,7 +1,7 @@
 import { toDays } from '@trainplan/units';
 import type { SearchBase } from './candidate.ts';
 import {
-  daysText, MAX_NODES, meetsGoal, nodesText, sizer, smallestFit, wholeText, type CapacityGoal, type CapacityOptions, type CapacityPoint, type Sizer,
+  costText, daysText, MAX_NODES, meetsGoal, noFitText, nodesText, sizer, smallestFit, wholeText, type CapacityGoal, type CapacityOptions, type CapacityPoint, type Sizer,
 } from './capacity-sizer.ts';
 
 export type { CapacityGoal, CapacityOptions, CapacityPoint, NoPlanReason } from './capacity-sizer.ts';
@@ -132,7 +132,7 @@ function overText(value: number, budget: number): string {
 function spendText(p: CapacityPoint, goal: CapacityGoal): string {
   const parts = [`${wholeText(p.gpuHours)} GPU-hours${goal.gpuHourBudget !== undefined && p.gpuHours > goal.gpuHourBudget ? `, ${overText(p.gpuHours, goal.gpuHourBudget)}` : ''}`];
   if (goal.costBudget !== undefined && p.cost !== undefined) {
-    parts.push(`cost ${wholeText(p.cost)}${p.cost > goal.costBudget ? `, ${overText(p.cost, goal.costBudget)}` : ''}`);
+    parts.push(`${costText(p.cost)}${p.cost > goal.costBudget ? `, ${overText(p.cost, goal.costBudget)}` : ''}`);
   }
   return parts.join('; ');
 }
@@ -186,7 +186,7 @@ export function fewestNodes(base: SearchBase, tokens: number, goal: DeadlineGoal
   const s = sizer(base, tokens, options, goal.pricePerGpuHour);
   const fit = smallestFit(s);
   if (!fit) {
-    return { ok: false, reason: 'does-not-fit', message: `no configuration fits on up to ${MAX_NODES} nodes of ${base.gpusPerNode} × ${base.gpu.name}`, searches: s.searches() };
+    return { ok: false, reason: 'does-not-fit', message: noFitText(base), searches: s.searches() };
   }
   const answer = (found: CapacityPoint): CapacityAnswer => {
     const { point, checked } = scanBelow(s, found, goal);
@@ -200,7 +200,7 @@ export function fewestNodes(base: SearchBase, tokens: number, goal: DeadlineGoal
   const deadlineUnreachable = (): CapacityAnswer => ({
     ok: false,
     reason: 'deadline-unreachable',
-    message: `no cluster of up to ${MAX_NODES} nodes meets the deadline: the fastest found takes ${daysText(closest.days)} on ${nodesText(closest.nodes)}`,
+    message: `no cluster of up to ${nodesText(MAX_NODES)} meets the deadline: the fastest found takes ${daysText(closest.days)} on ${nodesText(closest.nodes)}`,
     closest,
     searches: s.searches(),
   });

@@ -43,7 +43,7 @@ describe('costTimeFrontier: the time–cost curve over cluster sizes (GPT-3 175B
     const tiny = { ...gpt3Base, gpu: { ...gpt3Base.gpu, hbmBytes: 1e6 } };
     const none = costTimeFrontier(tiny, TOKENS);
     expect(none.ok).toBe(false);
-    if (!none.ok) expect(none.message).toMatch(/^no configuration fits on up to 8192 nodes/);
+    if (!none.ok) expect(none.message).toMatch(/^no configuration fits on up to 8,192 nodes/);
   });
 });
 

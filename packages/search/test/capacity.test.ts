@@ -145,11 +145,20 @@ describe('fewestNodes', () => {
       expect(b.gpuHours).toBeLessThanOrEqual(budget);
     });
 
+    it('a money budget no size meets names the cheapest run\'s cost as at the price given (a request states no currency)', () => {
+      const b = fewestNodes(gpt3Base, TOKENS, { deadlineSeconds: 200 * DAY, costBudget: 1000, pricePerGpuHour: 2 });
+      if (b.ok) throw new Error('1,000 at 2 an hour cannot train GPT-3 175B');
+      expect(b.reason).toBe('budget-unreachable');
+      const cost = Math.round(b.closest!.cost!).toLocaleString('en-US');
+      expect(b.message).toContain(`a cost of ${cost} at the price given, `);
+      expect(b.message).toMatch(/ over the budget of 1,000 \(/);
+    });
+
     it('a deadline no size meets is still the deadline, whatever the budget', () => {
       const b = fewestNodes(gpt3Base, TOKENS, { deadlineSeconds: 3600, gpuHourBudget: 1e12 });
       if (b.ok) throw new Error('one hour is too short');
       expect(b.reason).toBe('deadline-unreachable');
-      expect(b.message).toMatch(/fastest found takes/);
+      expect(b.message).toMatch(/^no cluster of up to 8,192 nodes meets the deadline: the fastest found takes/);
     });
   });
 });

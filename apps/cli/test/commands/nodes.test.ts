@@ -223,7 +223,7 @@ describe('trainplan nodes', () => {
   it('a money budget with a deadline is checked the same way', async () => {
     const { code, out } = await cli([...GPT3, '--days', '30', '--budget', '100', '--price', '2']);
     expect(code).toBe(1);
-    expect(out).toMatch(/^no answer: the deadline can be met but not within the budget: .*cost [\d,]+, [\d,]+ over the budget of 100/);
+    expect(out).toMatch(/^no answer: the deadline can be met but not within the budget: .*a cost of [\d,]+ at the price given, [\d,]+ over the budget of 100/);
     const alt = /\nclosest feasible alternative: \d+ nodes, ([\d.]+) days, [\d,]+ GPU-hours, cost [\d,]+\n/.exec(out);
     expect(alt, out).not.toBeNull();
     expect(Number(alt![1])).toBeLessThanOrEqual(30);
