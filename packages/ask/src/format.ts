@@ -1,4 +1,4 @@
-import { countOf, daysToYears, formatCount, formatCountExact } from '@trainplan/units';
+import { daysToYears, formatCount, formatCountExact } from '@trainplan/units';
 
 /** Days as chat writes them: "30 days", "8.2 days", "1 day". */
 export const formatDays = (days: number): string => {

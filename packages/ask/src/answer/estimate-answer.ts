@@ -1,5 +1,5 @@
 import { runEstimate, type EstimateJson } from '@trainplan/protocol';
-import { countOf, formatBytes, formatPercent, formatSeconds } from '@trainplan/units';
+import { formatBytes, formatPercent, formatSeconds } from '@trainplan/units';
 import { compactCount, formatDays, nodesGpus } from '../format.ts';
 import { modelNameOf, modelShapeOf } from '../model-of.ts';
 import type { ParsedQuestion } from '../question.ts';
