@@ -24,7 +24,7 @@ describe('the searched "how many nodes" answer', () => {
   it('on GB200 NVL72 names the racks (NVLink domains) the GPUs fill beside the trays (nodes)', () => {
     const n = runNodes({ model: 'llama3-70b', cluster: { gpu: 'gb200' }, training: { globalBatchSize: 512 }, tokens: 1e12, nodes: 20 });
     if (!n.ok) throw new Error(n.message);
-    expect(text(searchedNodesSection(n))).toMatch(/^20 nodes \(80 GPUs in 2 NVLink domains of 72 GPUs \(the last holds 8\)\) with TP /);
+    expect(text(searchedNodesSection(n))).toMatch(/^20 nodes \(80 GPUs in 2 NVLink domains of 72 GPUs, the last holding 8\) with TP /);
   });
 });
 

@@ -1,3 +1,4 @@
+import { nvlinkDomainsText } from '@trainplan/protocol';
 import { daysToYears, formatCount, formatCountExact } from '@trainplan/units';
 
 /** Days as chat writes them: "30 days", "8.2 days", "1 day". */
@@ -12,7 +13,8 @@ export const formatDays = (days: number): string => {
 export const countGrouped = (n: number, noun: string): string => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
 
 /** "8 nodes (64 GPUs)", "1 node (1 GPU)", "2,048 nodes (16,384 GPUs)": a cluster as the answers' headlines count it. */
-export const nodesGpus = (c: { nodes: number; gpus: number }): string => `${countGrouped(c.nodes, 'node')} (${countGrouped(c.gpus, 'GPU')})`;
+export const nodesGpus = (c: { nodes: number; gpus: number; nvlinkDomains?: { count: number; gpusEach: number } }): string =>
+  `${countGrouped(c.nodes, 'node')} (${countGrouped(c.gpus, 'GPU')}${c.nvlinkDomains ? ` in ${nvlinkDomainsText(c.gpus, c.nvlinkDomains)}` : ''})`;
 
 /** A count as chat writes it: "300B", "2T", "15.6T", "1.2M" (units' formatCount without the space). */
 export const compactCount = (count: number): string => formatCount(count).replace(/\s+/g, '');

@@ -29,10 +29,10 @@ describe('nodes answer on a rack-scale NVLink domain', () => {
 
 describe('nvlinkDomainsText', () => {
   it.each([
-    [4096, 57, '57 NVLink domains of 72 GPUs (the last holds 64)'],
+    [4096, 57, '57 NVLink domains of 72 GPUs, the last holding 64'],
     [72, 1, '1 NVLink domain of 72 GPUs'],
     [144, 2, '2 NVLink domains of 72 GPUs'],
-    [80, 2, '2 NVLink domains of 72 GPUs (the last holds 8)'],
+    [80, 2, '2 NVLink domains of 72 GPUs, the last holding 8'],
   ])('%i GPUs in %i domains of 72: %s', (gpus, count, text) => {
     expect(nvlinkDomainsText(gpus, { count, gpusEach: 72 })).toBe(text);
   });
