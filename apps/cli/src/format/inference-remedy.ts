@@ -1,4 +1,5 @@
 import { widestShape, type InferencePointJson, type InferenceResponseJson } from '@trainplan/protocol';
+import { countText } from './count-text.ts';
 
 type Served = Extract<InferenceResponseJson, { ok: true }>;
 
@@ -75,12 +76,12 @@ type Shape = Served['byShape'][number];
 const fewestServing = (a: Served | undefined): Shape | undefined => (a?.byShape ?? [])
   .filter((s) => s.ok)
   .reduce<Shape | undefined>((m, s) => (m === undefined || s.tensor * s.pipeline < m.tensor * m.pipeline ? s : m), undefined);
-const shapeText = (s: Shape): string => `TP ${s.tensor} · PP ${s.pipeline} (${s.tensor * s.pipeline} GPUs)`;
+const shapeText = (s: Shape): string => `TP ${s.tensor} · PP ${s.pipeline} (${countText(s.tensor * s.pipeline, 'GPU')})`;
 
 /**
  * What lets some shape hold the model when none does for memory, each checked by asking again: with
- * `gpus` given, the fewest GPUs a replica that holds it needs; else FP8 weights where they make it
- * fit; else (nothing checked helps) GPUs with more memory.
+ * `gpus` given, the fewest GPUs a replica that holds it needs; else, with memory held back, all of
+ * it; else FP8 weights where they make it fit; else (nothing checked helps) GPUs with more memory.
  */
 function memoryRemedy(request: Record<string, unknown>, t: Terms, retry: Retry): string {
   const gpus = field(request, 'gpus');
@@ -88,6 +89,12 @@ function memoryRemedy(request: Record<string, unknown>, t: Terms, retry: Retry):
   if (unbounded !== undefined) {
     const needed = unbounded.tensor * unbounded.pipeline;
     return `to serve it, give ${gpusField(t, needed)} or a multiple of it: a replica of ${shapeText(unbounded)} holds it`;
+  }
+  // Memory held back (vLLM's --gpu-memory-utilization): all of it may be enough.
+  const held = field(request, 'gpuMemoryUtilization');
+  const whole = held === undefined || held >= 1 ? undefined : fewestServing(retry({ drop: ['gpuMemoryUtilization'] }));
+  if (whole !== undefined) {
+    return `to serve it, raise ${name(t, '--gpu-memory-utilization', 'gpuMemoryUtilization')}: with all of each GPU's memory, ${shapeText(whole)} holds it`;
   }
   const fp8 = fewestServing(fp8Works(request, retry));
   if (fp8 !== undefined) return `to serve it, try FP8 weights (${name(t, '--precision fp8', 'precision "fp8"')}): ${shapeText(fp8)} holds them`;

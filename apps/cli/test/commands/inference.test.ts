@@ -107,6 +107,14 @@ describe('trainplan inference', () => {
       expect((await cli([...args, '--precision', 'fp8'])).code).toBe(0);
     });
 
+    it('memory held back below the runtime\'s own (--gpu-memory-utilization 0.01): raise it, which then serves', async () => {
+      const args = ['inference', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--prompt', '2048', '--output', '512', '--batching', 'continuous'];
+      const { code, err } = await cli([...args, '--gpu-memory-utilization', '0.01']);
+      expect(code).toBe(1);
+      expect(err).toMatch(/; to serve it, raise --gpu-memory-utilization: with all of each GPU's memory, TP \d+ · PP \d+ \(\d+ GPUs?\) holds it\n$/);
+      expect((await cli(args)).code).toBe(0);
+    });
+
     it('nothing checked helps (Megatron 1T on one 40 GB GPU a node): GPUs with more memory', async () => {
       const { err } = await cli(['inference', '--model', 'megatron-1t', '--gpu', 'a100-40gb', '--gpus-per-node', '1', '--prompt', '2048', '--output', '512']);
       expect(err).toMatch(/; to serve it, give GPUs with more memory \(--gpu\)\n$/);
