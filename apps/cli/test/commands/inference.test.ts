@@ -111,7 +111,8 @@ describe('trainplan inference', () => {
       const args = ['inference', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--prompt', '2048', '--output', '512', '--batching', 'continuous'];
       const { code, err } = await cli([...args, '--gpu-memory-utilization', '0.01']);
       expect(code).toBe(1);
-      expect(err).toMatch(/; to serve it, raise --gpu-memory-utilization: with all of each GPU's memory, TP \d+ · PP \d+ \(\d+ GPUs?\) holds it\n$/);
+      // 8B's 16 GB of BF16 weights fit one 80 GB GPU: one GPU, counted in the singular.
+      expect(err).toMatch(/; to serve it, raise --gpu-memory-utilization: with all of each GPU's memory, TP 1 · PP 1 \(1 GPU\) holds it\n$/);
       expect((await cli(args)).code).toBe(0);
     });
 
