@@ -22,6 +22,8 @@ describe('a protocol\'s refusal is worded for the chat user, never in wire field
     ['step time of llama3-8b on 8 h100 with tp 0', 'Llama 3 8B on H100 SXM5 80GB: TP (tensor parallelism) must be at least 1'],
     ['how long to train llama3-8b on 0 nodes', 'Llama 3 8B on H100 SXM5 80GB: the node count must be at least 1 node'],
     ['all-reduce 0 GB on 64 h100', 'all-reduce of 0 B on 64 × H100 SXM5 80GB: a message size must be at least 1 byte'],
+    // The protocol's upper bound carries its unit ("≤ 1,099,511,627,776 bytes (1.00 TiB)"); a petabyte is read, not dropped for the default 1 GB.
+    ['all-reduce 2 PB on 64 h100', 'all-reduce of 2.00 PB on 64 × H100 SXM5 80GB: a message size must be at most 1,099,511,627,776 bytes (2,000,000,000,000,000 asked)'],
     ['best config for llama3-8b on 8 h100 with seq 0', 'Llama 3 8B on H100 SXM5 80GB on 8 GPUs: a sequence length must be at least 1 token'],
     ['mfu of llama3-8b on 0 gpus', 'Llama 3 8B on H100 SXM5 80GB on 0 GPUs: the GPU count must be at least 1 GPU'],
     ['memory of llama3-8b with tp 0', 'Llama 3 8B on H100 SXM5 80GB: TP (tensor parallelism) must be at least 1'],

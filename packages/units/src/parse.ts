@@ -1,8 +1,8 @@
 import { billion, million, thousand, trillion, type Bytes, type Count } from './quantities.ts';
 
 const SIZE_FACTORS: Record<string, number> = {
-  b: 1, k: 1e3, kb: 1e3, m: 1e6, mb: 1e6, g: 1e9, gb: 1e9, t: 1e12, tb: 1e12,
-  kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40,
+  b: 1, k: 1e3, kb: 1e3, m: 1e6, mb: 1e6, g: 1e9, gb: 1e9, t: 1e12, tb: 1e12, p: 1e15, pb: 1e15,
+  kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40, pib: 2 ** 50,
 };
 
 /** Parses "64MB", "1 GiB", "8", "2.5e9" into bytes; undefined when the text is not a size. */

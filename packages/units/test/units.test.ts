@@ -55,7 +55,7 @@ describe('formatting for humans', () => {
 
 describe('parsing', () => {
   it.each([
-    ['64MB', 64e6], ['1 GiB', 2 ** 30], ['8', 8], ['2.5e9', 2.5e9],
+    ['64MB', 64e6], ['1 GiB', 2 ** 30], ['8', 8], ['2.5e9', 2.5e9], ['2PB', 2e15], ['1 PiB', 2 ** 50],
   ])('parseBytes(%s) = %d', (t, b) => expect(parseBytes(t)).toBe(b));
   it('rejects text that is not a size', () => {
     expect(parseBytes('big')).toBeUndefined();

@@ -58,7 +58,8 @@ const WORDS: Readonly<Record<string, FieldWords>> = {
 };
 
 /** The protocol's range message: "expected a number > 0, got 0", "expected an integer from 1 to 1,024, got 2048". */
-const RANGE = /^expected (a number|an integer) (?:(>|≥|≤) (-?[\d,.]+)|from (-?[\d,.]+) to (-?[\d,.]+)), got (.+)$/;
+// An upper bound may carry its unit and human form ("≤ 1,099,511,627,776 bytes (1.00 TiB)"): the chat words its own.
+const RANGE = /^expected (a number|an integer) (?:(>|≥|≤) (-?[\d,.]+)|from (-?[\d,.]+) to (-?[\d,.]+))(?: [a-z/]+(?: \([^)]*\))?)?, got (.+)$/;
 
 const grouped = (x: string): string => (Number.isFinite(Number(x)) ? Number(x).toLocaleString('en-US', { maximumFractionDigits: 20 }) : x);
 

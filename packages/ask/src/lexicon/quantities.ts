@@ -215,7 +215,7 @@ export function takeAlgorithm(s: Scanner): CollectiveAlgorithm | undefined {
 
 /** A message size with an explicit byte unit ("1 GB", "256MiB", "4096 bytes"); a bare "B" is billions elsewhere. */
 export function takeBytes(s: Scanner): number | undefined {
-  const m = s.take(new RegExp(String.raw`(${DECIMAL})\s*(kib|mib|gib|tib|kb|mb|gb|tb|bytes?)\b`));
+  const m = s.take(new RegExp(String.raw`(${DECIMAL})\s*(kib|mib|gib|tib|pib|kb|mb|gb|tb|pb|bytes?)\b`));
   if (!m) return undefined;
   return parseBytes(`${m[1]}${m[2]?.startsWith('byte') === true ? '' : m[2] ?? ''}`);
 }

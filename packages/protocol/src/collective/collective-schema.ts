@@ -4,7 +4,7 @@
  * run the discrete-event emulator. Built with the schema toolkit, so the same definition validates
  * (with JSON paths) and publishes a JSON Schema.
  */
-import { million, TiB } from '@trainplan/units';
+import { formatBytes, million, TiB } from '@trainplan/units';
 import { array } from '../schema/compose.ts';
 import { object, optional, withDefault } from '../schema/object.ts';
 import { boolean, enumOf, integer, number, string } from '../schema/scalars.ts';
@@ -43,7 +43,7 @@ export interface CollectiveRequest {
 const presetId = (description: string): Schema<string> => string({ minLength: 1, maxLength: 64, description });
 /** Whole bytes: a message is a count of them. */
 const size = (description: string): Schema<number> =>
-  integer({ min: 1, max: MAX_COLLECTIVE_BYTES, description });
+  integer({ min: 1, max: MAX_COLLECTIVE_BYTES, description, unit: 'bytes', boundText: formatBytes });
 
 export const collectiveRequestSchema: Schema<CollectiveRequest> = object({
   op: enumOf(COLLECTIVE_OPS, { description: 'The collective, nccl-tests size conventions (collectives-reference §2).' }),

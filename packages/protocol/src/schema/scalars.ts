@@ -36,6 +36,13 @@ export function string(options: StringOptions & { enum?: readonly string[] } = {
 export interface RangeOptions extends BaseOptions {
   min?: number;
   max?: number;
+  /**
+   * The unit of the upper bound, said after it: 'bytes' gives "≤ 1,099,511,627,776 bytes". Only the upper: a large
+   * bound is unreadable without it, while a lower one is small ("≥ 1") and its noun would need a singular.
+   */
+  unit?: string;
+  /** The upper bound for humans beside it: formatBytes gives "≤ 1,099,511,627,776 bytes (1.00 TiB)". */
+  boundText?: (bound: number) => string;
 }
 
 /** An integer: a JSON number with no fraction. Numeric strings, NaN and ±Infinity are refused. */
@@ -63,10 +70,12 @@ export function number(options: NumberOptions = {}): Schema<number> {
 }
 
 function numeric(noun: string, isKind: (n: number) => boolean, options: NumberOptions, json: JsonSchema): Schema<number> {
-  const { min, max, greaterThan } = options;
+  const { min, max, greaterThan, unit, boundText } = options;
+  const bound = (x: number) => `${numberText(x)}${unit === undefined ? '' : ` ${unit}`}${boundText === undefined ? '' : ` (${boundText(x)})`}`;
   const low = greaterThan !== undefined ? `> ${numberText(greaterThan)}` : min !== undefined ? `≥ ${numberText(min)}` : undefined;
-  const high = max !== undefined ? `≤ ${numberText(max)}` : undefined;
-  const range = min !== undefined && max !== undefined ? ` from ${numberText(min)} to ${numberText(max)}` : low && high ? ` ${low} and ${high}` : low || high ? ` ${low ?? high}` : '';
+  const high = max !== undefined ? `≤ ${bound(max)}` : undefined;
+  // "from 1 to 1,099,511,627,776 bytes (1.00 TiB)": the unit and its human form once, after the upper bound.
+  const range = min !== undefined && max !== undefined ? ` from ${numberText(min)} to ${bound(max)}` : low && high ? ` ${low} and ${high}` : low || high ? ` ${low ?? high}` : '';
   const expected = options.expected ?? `${noun}${range}`;
   return {
     expected,

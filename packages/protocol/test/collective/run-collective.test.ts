@@ -116,3 +116,12 @@ describe('runCollective', () => {
     expect(collectiveRequestJsonSchema.required).toContain('op');
   });
 });
+
+describe('a message size past the bound', () => {
+  it('is refused with the bound in bytes and in TiB, as 1,099,511,627,776 alone is unreadable', () => {
+    const r = runCollective({ op: 'all-reduce', gpu: 'h100-sxm', nodes: 2, sizes: [1e15] });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.issues).toEqual([{ path: 'sizes[0]', message: 'expected an integer ≤ 1,099,511,627,776 bytes (1.00 TiB), got 1,000,000,000,000,000' }]);
+  });
+});
