@@ -139,7 +139,7 @@ describe('scaling chart, sizes not drawn', () => {
     ['no answer', 'no answer'],
   ])('says why in words, not as the code %s', (reason, words) => {
     const svg = scalingChart([{ nodes: 8, tokensPerSecond: 1000 }, { nodes: 2048, reason }], 8);
-    expect(svg).toContain(`Not drawn: 2048 nodes (${words}).`);
+    expect(svg).toContain(`Not drawn: 2,048 nodes (${words}).`);
   });
 });
 

@@ -327,7 +327,7 @@ const sequencesText = (n: number): string => (Number.isInteger(n) ? String(n) : 
 export const seqLengthOf = (p: AskParameters): number => p.seqLength ?? modelSeqLengthOf(p) ?? 2048;
 
 /** "each of the 8 data-parallel ranks", "the one data-parallel rank". */
-const onRanks = (ranks: number): string => (ranks === 1 ? 'the one data-parallel rank' : `each of the ${ranks} data-parallel ranks`);
+const onRanks = (ranks: number): string => (ranks === 1 ? 'the one data-parallel rank' : `each of the ${ranks.toLocaleString('en-US')} data-parallel ranks`);
 
 /** How an answer says it took the default global batch, and why it is that size. */
 export function defaultBatchNote(b: DefaultBatch): string {

@@ -1,20 +1,17 @@
 import { nvlinkDomainsText } from '@trainplan/protocol';
-import { daysToYears, formatCount, formatCountExact } from '@trainplan/units';
+import { countOf, daysToYears, formatCount, formatCountExact } from '@trainplan/units';
 
 /** Days as chat writes them: "30 days", "8.2 days", "1 day". */
 export const formatDays = (days: number): string => {
   const rounded = Number(days.toFixed(days >= 100 ? 0 : 1));
-  // Two years and more also in years: "2791 days (7.6 years)" reads at a glance.
+  // Two years and more also in years: "2,791 days (7.6 years)" reads at a glance.
   const years = days >= 730 ? ` (${daysToYears(days).toFixed(1)} years)` : '';
-  return `${countGrouped(rounded, 'day')}${years}`;
+  return `${countOf(rounded, 'day')}${years}`;
 };
-
-/** A count of a noun, grouped from a thousand up as the rates are: "1,557 concurrent requests", "8,192 nodes", "1 GPU". */
-export const countGrouped = (n: number, noun: string): string => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
 
 /** "8 nodes (64 GPUs)", "1 node (1 GPU)", "2,048 nodes (16,384 GPUs)": a cluster as the answers' headlines count it. */
 export const nodesGpus = (c: { nodes: number; gpus: number; nvlinkDomains?: { count: number; gpusEach: number } }): string =>
-  `${countGrouped(c.nodes, 'node')} (${countGrouped(c.gpus, 'GPU')}${c.nvlinkDomains ? ` in ${nvlinkDomainsText(c.gpus, c.nvlinkDomains)}` : ''})`;
+  `${countOf(c.nodes, 'node')} (${countOf(c.gpus, 'GPU')}${c.nvlinkDomains ? ` in ${nvlinkDomainsText(c.gpus, c.nvlinkDomains)}` : ''})`;
 
 /** A count as chat writes it: "300B", "2T", "15.6T", "1.2M" (units' formatCount without the space). */
 export const compactCount = (count: number): string => formatCount(count).replace(/\s+/g, '');

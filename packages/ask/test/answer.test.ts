@@ -288,7 +288,7 @@ describe('renderText', () => {
     // Dubey et al. 2024, Table 4: 16,384 H100s trained 405B with DP 128 × 16 sequences = 2,048 sequences of 8,192 tokens.
     const searched = ask('how long to train llama 3.1 405b on 16k h100s');
     expect(searched.scenario?.training.globalBatchSize).toBe(2048);
-    expect(searched.assumptions.join(' ')).toMatch(/global batch 2048 sequences \(16\.8M tokens: one sequence per 8 GPUs/);
+    expect(searched.assumptions.join(' ')).toMatch(/global batch 2,048 sequences \(16\.8M tokens: one sequence per 8 GPUs/);
     const fixed = parse('step time of llama 3.1 405b on 16k h100 with tp 8 pp 16');
     expect(fixed.parameters.globalBatchSize).toBe(2048);
     // Where 4M tokens already gives a sequence per 8 GPUs, it stays (GPT-3 on 1024 GPUs: 2048 sequences of 2048).
@@ -348,7 +348,7 @@ describe('answer: counts and words', () => {
     // One default layout (TP 8, no pipeline) needs 394 GiB per GPU here; the search finds the splits that fit.
     ['does llama3.1-405b fit on 16 H200 nodes', 'memory', /^Llama 3\.1 405B on H200 SXM 141GB × 16 nodes: fits for training, [\d.]+ GiB per GPU of 140 GiB with the fastest plan that fits: TP \d+ · PP \d+/],
     // TP 8 alone does not hold 175B on one node's worth of layout; any layout on 1024 GPUs is searched.
-    ['what MFU does gpt3-175b get on 1024 A100s', 'estimate', /^GPT-3 175B on A100 SXM4 80GB × 1024 GPUs: [\d.]+ s per step, [\d.]+% MFU with the fastest plan found: TP \d+ · PP \d+/],
+    ['what MFU does gpt3-175b get on 1024 A100s', 'estimate', /^GPT-3 175B on A100 SXM4 80GB × 1,024 GPUs: [\d.]+ s per step, [\d.]+% MFU with the fastest plan found: TP \d+ · PP \d+/],
   ])('"%s" (%s, no layout stated) is answered by the fastest plan on that cluster', (question, intent, headline) => {
     const a = ask(question);
     expect(a.intent).toBe(intent);
@@ -364,13 +364,13 @@ describe('answer: counts and words', () => {
   it('a cluster no split divides runs nothing, and is not said not to fit (memory is not why)', () => {
     const a = ask('does gpt3-1.3b fit on 125 A100 nodes with global batch 1536');
     expect(a.ok).toBe(false);
-    expect(a.headline).toMatch(/on 125 nodes: no configuration of 1000 GPUs runs: no plan passes Megatron's divisibility rules/);
+    expect(a.headline).toMatch(/on 125 nodes: no configuration of 1,000 GPUs runs: no plan passes Megatron's divisibility rules/);
     expect(a.headline).not.toContain('does not fit');
   });
 
   it('a default batch raised to one micro-batch per data-parallel rank says so, not that it is one sequence per 8 GPUs', () => {
     const a = ask('estimate llama2-7b on 4096 H100 with tp 1 pp 1');
-    expect(a.assumptions).toContain('global batch 4096 sequences (16.8M tokens: one micro-batch on each of the 4096 data-parallel ranks, the least this layout runs)');
+    expect(a.assumptions).toContain('global batch 4,096 sequences (16.8M tokens: one micro-batch on each of the 4,096 data-parallel ranks, the least this layout runs)');
     expect(a.assumptions.join(' ')).not.toContain('one sequence per 8 GPUs');
   });
 

@@ -24,10 +24,10 @@ describe('defaultBatch: the default global batch carries why it is that size, fr
     expect(defaultBatchNote({ sequences: 640, seqLength: 8192, why: 'cluster' }))
       .toBe('global batch 640 sequences (5.24M tokens: one sequence per 8 GPUs, more than the usual 4M tokens on a cluster this large, as Llama 3 405B trained with 2,048 sequences on 16,384 H100s)');
     expect(defaultBatchNote({ sequences: 4096, seqLength: 4096, why: 'layout', ranks: 4096 }))
-      .toBe('global batch 4096 sequences (16.8M tokens: one micro-batch on each of the 4096 data-parallel ranks, the least this layout runs)');
+      .toBe('global batch 4,096 sequences (16.8M tokens: one micro-batch on each of the 4,096 data-parallel ranks, the least this layout runs)');
     // Not "one sequence per 8 GPUs": 4100 GPUs / 8 is 512.5, and the batch is twice that.
     expect(defaultBatchNote({ sequences: 1025, seqLength: 8192, why: 'split', ranks: 1025 }))
-      .toBe('global batch 1025 sequences (8.40M tokens: one sequence on each of the 1025 data-parallel ranks, the least some split of these GPUs divides)');
+      .toBe('global batch 1,025 sequences (8.40M tokens: one sequence on each of the 1,025 data-parallel ranks, the least some split of these GPUs divides)');
   });
 
   it('a fixed layout\'s default batch says the reason it was chosen with (5120 GPUs at TP 8: DP 640, one sequence per 8 GPUs)', () => {

@@ -63,7 +63,7 @@ export const overlapPipelineCommFor = (requested: boolean, c: Pick<Candidate, 'v
 
 /** A short human label: "TP 8 · PP 8 · DP 16 · mbs 1 · full recompute". */
 export function describeCandidate(c: Candidate): string {
-  const parts = [`TP ${c.tensor}`, `PP ${c.pipeline}`, `DP ${c.data}`];
+  const parts = [`TP ${c.tensor}`, `PP ${c.pipeline}`, `DP ${c.data.toLocaleString('en-US')}`];
   if (c.context > 1) parts.push(`CP ${c.context}`);
   if (c.virtualStages > 1) parts.push(`v ${c.virtualStages}`);
   parts.push(`mbs ${c.microBatchSize}`);

@@ -86,5 +86,9 @@ export function formatPercentChange(r: Ratio): string {
   return `${r >= 0 ? '+' : '−'}${parseFloat(tenth) < 10 ? tenth : formatPercent(Math.abs(r), 0)}`;
 }
 
-/** `n` and a noun, plural unless n is 1: `1 node`, `8 nodes`, `1 GPU`. Nouns whose plural adds "s" only. */
-export const countOf = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
+/**
+ * `n` and a noun, plural unless n is 1: `1 node`, `8 nodes`, `1 GPU`, a whole count grouped by thousands as every
+ * count in messages is (`8,192 nodes`). Nouns whose plural adds "s" only.
+ */
+export const countOf = (n: number, noun: string): string =>
+  `${Number.isSafeInteger(n) ? n.toLocaleString('en-US') : n} ${noun}${n === 1 ? '' : 's'}`;

@@ -51,6 +51,9 @@ describe('formatting for humans', () => {
   it('counts with a singular for one only', () => {
     expect([countOf(1, 'node'), countOf(0, 'node'), countOf(8, 'GPU')]).toEqual(['1 node', '0 nodes', '8 GPUs']);
   });
+  it('groups a whole count by thousands, as every count in messages is; a fraction stays as it is', () => {
+    expect([countOf(8192, 'node'), countOf(1_000_000, 'GPU'), countOf(2.5, 'day')]).toEqual(['8,192 nodes', '1,000,000 GPUs', '2.5 days']);
+  });
 });
 
 describe('parsing', () => {

@@ -279,7 +279,7 @@ describe('trainplan nodes', () => {
     const { code, out } = await cli([...noBatch, '--nodes', '128']);
     expect(code).toBe(0);
     // GPT-3's 2048-token sequences: 4 Mi tokens are 2048 of them.
-    expect(out).toMatch(/^assumed \(no --global-batch\): global batch 2048 sequences/);
+    expect(out).toMatch(/^assumed \(no --global-batch\): global batch 2,048 sequences/);
     const json = await cli([...noBatch, '--nodes', '128', '--json']);
     expect(JSON.parse(json.out).configuration.scenario.training.globalBatchSize).toBe(2048);
     expect(json.err).toMatch(/^trainplan: assumed \(no --global-batch\)/);
@@ -294,7 +294,7 @@ describe('trainplan nodes', () => {
     const batch = JSON.parse(out).configuration.scenario.training.globalBatchSize as number;
     // Llama 3.1's 8192-token sequences: the batch in tokens, not "about 4M".
     expect(batch * 8192).toBeGreaterThan(6 * 2 ** 20);
-    expect(err).toMatch(new RegExp(`^trainplan: assumed \\(no --global-batch\\): global batch ${batch} sequences \\(16\\.8M tokens: `));
+    expect(err).toMatch(new RegExp(`^trainplan: assumed \\(no --global-batch\\): global batch ${batch.toLocaleString('en-US')} sequences \\(16\\.8M tokens: `));
   });
 
   it('budgets take counts with a suffix (--gpu-hours 6.4M)', async () => {

@@ -1,7 +1,7 @@
 import type { EstimateInfeasible, EstimateOk } from '@trainplan/protocol';
 import { gpuById } from '@trainplan/presets';
-import { formatBytes, formatNumber, formatPercent, formatSeconds } from '@trainplan/units';
-import { compactCount, countGrouped, formatDays } from '../format.ts';
+import { countOf, formatBytes, formatNumber, formatPercent, formatSeconds } from '@trainplan/units';
+import { compactCount, formatDays } from '../format.ts';
 import type { AnswerFigure } from './answer-types.ts';
 import { refusalWords } from './issue-words.ts';
 
@@ -14,13 +14,13 @@ export function describeConfiguration(e: EstimateOk): string {
   const parts = [`TP ${r.tensor}`, `PP ${r.pipeline}`];
   if (r.virtualStages > 1) parts.push(`VP ${r.virtualStages}`);
   if (r.context > 1) parts.push(`CP ${r.context}`);
-  parts.push(`DP ${r.data}`, `micro-batch ${r.microBatchSize}`, `global batch ${r.globalBatchSize}`);
+  parts.push(`DP ${r.data.toLocaleString('en-US')}`, `micro-batch ${r.microBatchSize}`, `global batch ${r.globalBatchSize.toLocaleString('en-US')}`);
   parts.push(r.recompute === 'none' ? 'no recompute' : `${r.recompute} recompute`);
   if (r.sequenceParallel) parts.push('sequence parallel');
   if (r.distributedOptimizer) parts.push('distributed optimizer');
   else if (r.zeroStage > 0) parts.push(`ZeRO-${r.zeroStage}`);
   parts.push(r.precision.toUpperCase());
-  return `${parts.join(' · ')} on ${r.nodes.toLocaleString('en-US')} × ${r.gpusPerNode} ${gpuName(r.gpu)} (${countGrouped(r.gpus, 'GPU')}, ${r.network})`;
+  return `${parts.join(' · ')} on ${r.nodes.toLocaleString('en-US')} × ${r.gpusPerNode} ${gpuName(r.gpu)} (${countOf(r.gpus, 'GPU')}, ${r.network})`;
 }
 
 /** "61.2 GiB of 79.3 GiB (fits)". */

@@ -1,7 +1,7 @@
 import { pipelineSplit } from '@trainplan/model';
 import { runEstimate, type EstimateJson, type EstimateOk } from '@trainplan/protocol';
 import { countOf, formatBytes } from '@trainplan/units';
-import { countGrouped } from '../format.ts';
+
 import { gpusPerNodeOf } from '../defaults.ts';
 import { modelShapeOf } from '../model-of.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
@@ -173,7 +173,7 @@ const keptText = (f: FittingLayout): string =>
 /** Where the layout runs: "1 node (8 GPUs)", "4 GPUs", "the same 16 nodes (data parallel 4)". */
 function placeText(f: FittingLayout): string {
   if (f.lever.cluster === 'kept') return `the same ${keptText(f)}`;
-  return f.parameters.nodes !== undefined ? `${countOf(f.parameters.nodes, 'node')} (${countGrouped(f.estimate.resolved.gpus, 'GPU')})` : countOf(f.parameters.gpus ?? f.estimate.resolved.gpus, 'GPU');
+  return f.parameters.nodes !== undefined ? `${countOf(f.parameters.nodes, 'node')} (${countOf(f.estimate.resolved.gpus, 'GPU')})` : countOf(f.parameters.gpus ?? f.estimate.resolved.gpus, 'GPU');
 }
 
 /** The headline's alternative: "fits with pipeline parallel 2 on 1 node (8 GPUs): 78.6 GiB per GPU". */

@@ -1,6 +1,6 @@
+import { countOf } from '@trainplan/units';
 import type { FieldIssue } from '@trainplan/protocol';
 import { formatIssue } from '@trainplan/protocol';
-import { countGrouped } from '../format.ts';
 
 /**
  * A protocol's refusal of a request the bot built, worded for the chat user who asked: the wire field names what
@@ -73,7 +73,7 @@ function rangeWords(words: FieldWords, message: string): string | undefined {
   // "1 token", "1,024 tokens", "0 requests/s", "1,024": the bound as counted in the question's words.
   const counted = (x: string | undefined): string => {
     const n = Number((x ?? '').replace(/,/g, ''));
-    return words.noun !== undefined ? countGrouped(n, words.noun) : `${n.toLocaleString('en-US')}${words.unit === undefined ? '' : ` ${words.unit}`}`;
+    return words.noun !== undefined ? countOf(n, words.noun) : `${n.toLocaleString('en-US')}${words.unit === undefined ? '' : ` ${words.unit}`}`;
   };
   const range = op === '>' ? `above ${counted(bound)}` : op === '≥' ? `at least ${counted(bound)}` : op === '≤' ? `at most ${counted(bound)}`
     : `from ${Number((from ?? '').replace(/,/g, '')).toLocaleString('en-US')} to ${counted(to)}`;

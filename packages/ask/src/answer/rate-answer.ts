@@ -1,6 +1,6 @@
-import { days, toHours } from '@trainplan/units';
+import { countOf, days, toHours } from '@trainplan/units';
 import { gpusPerNodeOf } from '../defaults.ts';
-import { compactCount, countGrouped, moneyText, nodesGpus } from '../format.ts';
+import { compactCount, moneyText, nodesGpus } from '../format.ts';
 import { priceText } from '../lexicon/price.ts';
 import type { ParsedQuestion } from '../question.ts';
 import type { Answer, AnswerFigure } from './answer-types.ts';
@@ -20,7 +20,7 @@ export function answerRate(q: ParsedQuestion): Answer {
   const price = p.pricePerGpuHour ?? 0;
   const perNode = gpusPerNodeOf(p);
   const gpus = p.gpus ?? (p.nodes ?? 0) * perNode;
-  const cluster = p.nodes !== undefined ? nodesGpus({ nodes: p.nodes, gpus }) : countGrouped(gpus, 'GPU');
+  const cluster = p.nodes !== undefined ? nodesGpus({ nodes: p.nodes, gpus }) : countOf(gpus, 'GPU');
   const money = (gpuHours: number): string => moneyText(gpuHours * price, p.currency);
   const hoursIn = (d: number): number => toHours(days(d));
   const figures: AnswerFigure[] = PERIODS.map(([label, d]) => {

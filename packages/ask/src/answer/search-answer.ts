@@ -5,7 +5,7 @@ import { countOf, formatBytes, formatCountExact, formatPercent, formatSeconds, t
 import { TOKENS_COUNT } from '../classify.ts';
 import { deadlineVerdict } from './deadline-verdict.ts';
 import { DEFAULT_GPU, defaultBatch, defaultBatchNote, gpusPerNodeOf, isComputedBatch } from '../defaults.ts';
-import { compactCount, countGrouped, formatDays, moneyText, nodesGpus, statedMoney } from '../format.ts';
+import { compactCount, formatDays, moneyText, nodesGpus, statedMoney } from '../format.ts';
 import { modelInputOf, modelNameOf } from '../model-of.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
 import { widgetLink } from '../scenario.ts';
@@ -201,7 +201,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     return planAnswer(q, publicUrl, plan, result, headline, { assumptions, notes: frontierNotes(result, p), budgetPlan: 'cheapest', data: result });
   }
   // "on 4 GPUs", not "on 1 node (4 GPUs)", for part of a node.
-  const cluster = gpusPerNode !== undefined ? countGrouped(result.gpus, 'GPU') : nodesGpus(result);
+  const cluster = gpusPerNode !== undefined ? countOf(result.gpus, 'GPU') : nodesGpus(result);
   const goals = [
     ...(p.deadlineSeconds !== undefined ? [`deadline ${formatDays(toDays(p.deadlineSeconds))}`] : []),
     ...(p.gpuHours !== undefined ? [`budget ${formatCountExact(p.gpuHours)} GPU-hours`] : []),

@@ -15,7 +15,6 @@ import { costFigure, costHeadline, noPriceNote } from './serving-cost.ts';
 import { memoryText } from './serving-memory.ts';
 import { kvCacheAssumption, precisionConfiguration } from './serving-precision.ts';
 import { perSecond, replicaRequestsPerSecond, requestsPerSecondText, shapeText } from './serving-text.ts';
-import { countGrouped } from '../format.ts';
 
 /**
  * "Can I serve 70B on one H100 node?", "how many GPUs to serve llama 3 8b at 1000 QPS": the protocol's
@@ -59,8 +58,8 @@ function cachedPrefixOf(a: Served): number | undefined {
 }
 
 /** "2,048 prompt tokens (the first 1,024 shared and cached) + 512 output tokens": the lengths of the configuration, grouped as its batch is. */
-const lengthsText = (p: AskParameters): string => `${countGrouped(p.promptTokens ?? 0, 'prompt token')}`
-  + `${p.sharedPrefixTokens === undefined ? '' : ` (the first ${p.sharedPrefixTokens.toLocaleString('en-US')} shared and cached)`} + ${countGrouped(p.outputTokens ?? 0, 'output token')}`;
+const lengthsText = (p: AskParameters): string => `${countOf(p.promptTokens ?? 0, 'prompt token')}`
+  + `${p.sharedPrefixTokens === undefined ? '' : ` (the first ${p.sharedPrefixTokens.toLocaleString('en-US')} shared and cached)`} + ${countOf(p.outputTokens ?? 0, 'output token')}`;
 
 function requestOf(p: AskParameters, gpus: number | undefined): Record<string, unknown> {
   return {
@@ -99,7 +98,7 @@ const ASKS_COUNT = /\bhow many\b|\bnumber of\b/i;
 function pointFigures(x: InferencePointJson, p: AskParameters, gpus: number | undefined): AnswerFigure[] {
   const outputTokens = p.outputTokens ?? 1;
   const spec = speculativeOf(p);
-  const replicas = gpus === undefined || gpus === x.gpus || isLoaded(x) ? '' : ` · ${countOf(Math.floor(gpus / x.gpus), 'replica')} on the ${countGrouped(gpus, 'GPU')}`;
+  const replicas = gpus === undefined || gpus === x.gpus || isLoaded(x) ? '' : ` · ${countOf(Math.floor(gpus / x.gpus), 'replica')} on the ${countOf(gpus, 'GPU')}`;
   return [
     { label: 'Replica', value: `${shapeText(x)}: ${countOf(x.gpus, 'GPU')}${replicas}` },
     { label: 'Concurrent requests', value: `${x.batch.toLocaleString('en-US')} per replica (${x.maxBatch.toLocaleString('en-US')} fit in memory)` },
@@ -118,7 +117,7 @@ type Served = Extract<InferenceResponseJson, { ok: true }>;
 function fastestNote(a: Served): string[] {
   const first = a.frontier[0];
   if (first === undefined) return [];
-  return [`Fastest per token: ${shapeText(first)} with ${countGrouped(first.batch, 'request')} at a time, ${formatSeconds(first.decodeStepSeconds)} per token, first token in ${formatSeconds(first.prefillSeconds)}.`];
+  return [`Fastest per token: ${shapeText(first)} with ${countOf(first.batch, 'request')} at a time, ${formatSeconds(first.decodeStepSeconds)} per token, first token in ${formatSeconds(first.prefillSeconds)}.`];
 }
 
 /** The smallest replica that serves the model at all, when the GPUs named hold none (run again without the count). */
@@ -136,7 +135,7 @@ function smallestServing(p: AskParameters): InferencePointJson | undefined {
 function planHeadline(best: InferencePointJson, gpus: number | undefined): string {
   if (isLoaded(best)) return loadHeadline(best, gpus);
   const replicas = gpus === undefined || gpus === best.gpus ? '' : ` (${countOf(gpus / best.gpus, 'replica')})`;
-  return `${shapeText(best)}${replicas} serves ${perSecond(best.tokensPerSecondPerGpu)} tokens/s per GPU at ${countGrouped(best.batch, 'concurrent request')}, `
+  return `${shapeText(best)}${replicas} serves ${perSecond(best.tokensPerSecondPerGpu)} tokens/s per GPU at ${countOf(best.batch, 'concurrent request')}, `
     + `${formatSeconds(best.decodeStepSeconds)} per token, first token in ${formatSeconds(best.prefillSeconds)}`;
 }
 
@@ -151,7 +150,7 @@ const closestFigures = (x: InferencePointJson, p: AskParameters, gpus: number | 
 /** What no plan met: "no plan meets ≤ 100 ms to the first token", or at a rate "no plan serves 1,000 requests/s on the 8 GPUs within …". */
 function missedText(bounds: string | undefined, p: AskParameters, gpus: number | undefined): string {
   if (p.requestsPerSecond === undefined) return `no plan meets ${bounds ?? 'the latency bounds'}`;
-  return `no plan serves ${requestsPerSecondText(p.requestsPerSecond)}${gpus === undefined ? '' : ` on the ${countGrouped(gpus, 'GPU')}`}${bounds === undefined ? '' : ` within ${bounds}`}`;
+  return `no plan serves ${requestsPerSecondText(p.requestsPerSecond)}${gpus === undefined ? '' : ` on the ${countOf(gpus, 'GPU')}`}${bounds === undefined ? '' : ` within ${bounds}`}`;
 }
 
 /**
@@ -243,7 +242,7 @@ export function answerServing(q: ParsedQuestion): Answer {
       figures: smallest === undefined ? [] : closestFigures(smallest, p, undefined),
       ...(smallest !== undefined && { configuration: `closest that works, not what was asked: ${shapeText(smallest)} on ${countOf(smallest.gpus, 'GPU')}` }),
       notes: [
-        ...(smallest === undefined ? [] : [`Closest that works: ${countOf(smallest.gpus, 'GPU')} (${shapeText(smallest)}) hold it, with up to ${countGrouped(smallest.maxBatch, 'request')} at a time`
+        ...(smallest === undefined ? [] : [`Closest that works: ${countOf(smallest.gpus, 'GPU')} (${shapeText(smallest)}) hold it, with up to ${countOf(smallest.maxBatch, 'request')} at a time`
           + `${isLoaded(smallest) ? `; ${takesText(smallest)}` : ''}.`]),
         ...without,
       ],

@@ -2,7 +2,6 @@ import type { InferencePointJson } from '@trainplan/protocol';
 import { countOf, formatPercent, formatSeconds, us } from '@trainplan/units';
 import type { AnswerFigure } from './answer-types.ts';
 import { namedGpus, rateVerb, requestsPerSecondText, shapeText } from './serving-text.ts';
-import { countGrouped } from '../format.ts';
 
 /**
  * A serving plan at a request rate, in words: the protocol's `load` of a point (runInference with
@@ -38,7 +37,7 @@ const gpusText = (load: ServingLoad, gpus: number | undefined): string =>
 export function loadHeadline(x: LoadedPoint, gpus: number | undefined): string {
   const { load } = x;
   const each = load.replicas > 1 ? ' each' : '';
-  return `${gpusText(load, gpus)} ${load.gpus === 1 ? 'serves' : 'serve'} ${rateText(load)} as ${countOf(load.replicas, 'replica')} of ${shapeText(x)} at ${countGrouped(x.batch, 'concurrent request')}${each}, `
+  return `${gpusText(load, gpus)} ${load.gpus === 1 ? 'serves' : 'serve'} ${rateText(load)} as ${countOf(load.replicas, 'replica')} of ${shapeText(x)} at ${countOf(x.batch, 'concurrent request')}${each}, `
     + `${formatPercent(load.utilization, 0)} loaded: ${formatSeconds(x.decodeStepSeconds)} per token, first token in ${formatSeconds(load.firstTokenSeconds)} with the wait for a slot`;
 }
 

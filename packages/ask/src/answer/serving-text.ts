@@ -1,6 +1,5 @@
 import type { InferencePointJson } from '@trainplan/protocol';
-import { formatGrouped } from '@trainplan/units';
-import { countGrouped } from '../format.ts';
+import { countOf, formatGrouped } from '@trainplan/units';
 
 /** The words a serving answer builds its sentences from (serving-answer.ts, serving-load.ts). */
 
@@ -20,8 +19,7 @@ export const requestsPerSecondText = (x: number): string => {
 export const rateVerb = (x: number, verb: string): string => (perSecond(x) === '1' ? `${verb}s` : verb);
 
 /** "the 1 GPU named", "the 8 GPUs named": GPUs a question gave, counted and grouped. */
-export const namedGpus = (gpus: number): string => `the ${countGrouped(gpus, 'GPU')} named`;
-
+export const namedGpus = (gpus: number): string => `the ${countOf(gpus, 'GPU')} named`;
 
 /**
  * Requests one replica finishes per second at its batch: its generated tokens per second over the tokens of

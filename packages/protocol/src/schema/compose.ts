@@ -15,7 +15,7 @@ export interface ArrayOptions extends BaseOptions {
 export function array<T>(items: Schema<T>, options: ArrayOptions = {}): Schema<T[]> {
   const minItems = options.minItems ?? 0;
   const maxItems = options.maxItems ?? DEFAULT_MAX_ITEMS;
-  const count = minItems > 0 ? `${minItems} to ${maxItems}` : `at most ${maxItems}`;
+  const count = minItems > 0 ? `${minItems} to ${maxItems.toLocaleString('en-US')}` : `at most ${maxItems.toLocaleString('en-US')}`;
   const expected = options.expected ?? `an array of ${count} items`;
   return {
     expected,

@@ -24,7 +24,7 @@ describe('array', () => {
 
   it('caps arrays at 1024 items unless told otherwise, without looking at the items', () => {
     const huge = Array.from({ length: 5000 }, () => 'not a number');
-    expect(validate(array(integer()), huge)).toEqual({ ok: false, issues: [{ path: '', message: 'expected an array of at most 1024 items, got 5000 items' }] });
+    expect(validate(array(integer()), huge)).toEqual({ ok: false, issues: [{ path: '', message: 'expected an array of at most 1,024 items, got 5,000 items' }] });
     expect(array(integer()).toJsonSchema()).toEqual({ type: 'array', items: { type: 'integer' }, maxItems: 1024 });
   });
 

@@ -127,7 +127,7 @@ describe('runSearch', () => {
     it('says why the size asked for fails: the divisibility rules that rule every plan out', () => {
       expect(a.ok).toBe(false);
       if (a.ok) return;
-      expect(a.message).toMatch(/^no configuration of 1000 GPUs runs: no plan passes Megatron's divisibility rules: tensor × pipeline × context does not divide the GPUs \(\d+% of candidates\)/);
+      expect(a.message).toMatch(/^no configuration of 1,000 GPUs runs: no plan passes Megatron's divisibility rules: tensor × pipeline × context does not divide the GPUs \(\d+% of candidates\)/);
     });
 
     it('answers the nearest size that runs (fewer nodes on a tie), not the fewest nodes that fit, naming the nearest smaller when it is larger', () => {
