@@ -103,11 +103,17 @@ export interface TradeOffCell {
 
 /**
  * The TP/PP trade-off table at a fixed model and cluster: for each tensor × pipeline pair that
- * divides the GPUs, the best plan over the other dimensions, or why none runs.
+ * divides the GPUs, the best plan over the other dimensions, or why none runs. `fixed` holds the other
+ * dimensions as a sweep's does (a recompute mode, a micro-batch, …); its tensor and pipeline sizes, the
+ * table's own axes, are not held.
  */
-export function tensorPipelineTable(base: SearchBase, options: SearchOptions & { tensor?: readonly number[]; pipeline?: readonly number[] } = {}): TradeOffCell[] {
+export function tensorPipelineTable(
+  base: SearchBase,
+  options: SearchOptions & { tensor?: readonly number[]; pipeline?: readonly number[]; fixed?: FixedStrategy } = {},
+): TradeOffCell[] {
   const gpus = base.nodes * base.gpusPerNode;
-  const space = defaultSearchSpace(base, options.constraints ?? {});
+  const { tensor: _t, pipeline: _p, ...held } = options.fixed ?? {};
+  const space = fixedSpace(base, held, options.constraints ?? {});
   const tensors = options.tensor ?? space.tensor;
   const pipelines = options.pipeline ?? space.pipeline.filter((p) => (p & (p - 1)) === 0 || base.model.layers % p === 0);
   const cells: TradeOffCell[] = [];

@@ -100,7 +100,7 @@ export function runScale(request: unknown, options: RunSearchOptions = {}): Scal
   }));
   if (!req.tradeOff) return { ok: true, mode: req.mode, points };
   const gpus = first * r.cluster.gpusPerNode;
-  const tradeOff = tensorPipelineTable({ ...r.base, nodes: first }, opts).map((c): TradeOffJson => ({
+  const tradeOff = tensorPipelineTable({ ...r.base, nodes: first }, { ...opts, ...(fixed && { fixed }) }).map((c): TradeOffJson => ({
     tensor: c.tensor, pipeline: c.pipeline,
     ...(c.candidate && { label: describeCandidate(c.candidate) }),
     ...(c.estimate && { stepTimeSeconds: c.estimate.stepTimeSeconds, tokensPerSecondPerGpu: c.estimate.tokensPerSecond / gpus, mfu: c.estimate.mfu }),

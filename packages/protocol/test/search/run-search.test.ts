@@ -275,6 +275,15 @@ describe('runScale and runInference', () => {
     for (const p of a.points) expect(validateScenario(p.scenario).ok).toBe(true);
   });
 
+  it('the TP × PP table holds what the request fixes besides TP and PP (its recompute mode), as the sweep does', () => {
+    const a = runScale({ model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, nodes: [16], parallelism: { recompute: 'full', microBatchSize: 1 }, tradeOff: true });
+    if (!a.ok) throw new Error(a.message);
+    expect(a.points[0]!.label).toMatch(/mbs 1 · .*full recompute/);
+    const ran = a.tradeOff!.filter((c) => c.label !== undefined);
+    expect(ran.length).toBeGreaterThan(1);
+    for (const c of ran) expect(c.label, `TP ${c.tensor} · PP ${c.pipeline}`).toMatch(/mbs 1 · .*full recompute/);
+  });
+
   it('inference answers the frontier and the best plan under a latency bound', () => {
     const a = runInference({ model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512, maxDecodeSecondsPerToken: 0.05 });
     if (!a.ok) throw new Error(a.message);
