@@ -7,7 +7,7 @@ import type { CollectiveOp } from './types.ts';
 export function nvlsUnavailable(topology: NcclTopology, op: CollectiveOp, algorithm: 'nvls' | 'nvls-tree'): string | null {
   const { fabric, nvls } = topology;
   const { nodes, ranksPerNode } = topology.placement;
-  if (!fabric.nvlinkSharp) return 'NVLS needs NVLink SHARP (fabric.nvlinkSharp is false)';
+  if (!fabric.nvlinkSharp) return 'NVLS needs NVLink SHARP in the NVSwitch (Hopper or later), which this GPU\'s fabric has not';
   if (!nvls) return 'NVLS needs a Hopper-or-later NVSwitch with at least 2 ranks of the group on it';
   if (algorithm === 'nvls-tree') {
     if (nodes === 1) return 'NVLSTree is off on a single node';

@@ -1,5 +1,5 @@
 import { nvlinkPeerLinks } from '@trainplan/hardware';
-import { GBps, toGBps, us } from '@trainplan/units';
+import { countOf, GBps, toGBps, us } from '@trainplan/units';
 import { effectiveNicBandwidthGBps } from '../effective-bandwidth.ts';
 import { NCCL_TABLES } from '../nccl-tables.ts';
 import { PCIE_X16_GBPS } from '../pcie-bandwidth.ts';
@@ -143,19 +143,22 @@ export function summariseTopology(t: TopologyGraph): TopologySummary {
   };
 }
 
+/** "1 leaf switch", "16 leaf switches" (countOf's plural adds only "s"). */
+const switches = (n: number): string => `${n.toLocaleString('en-US')} leaf switch${n === 1 ? '' : 'es'}`;
+
 /** The graph as printable lines: counts, and one line per link kind with its bandwidth and latency. */
 export function describeTopology(t: TopologyGraph): string[] {
   const lines = [
-    `${t.nodes} node(s) × ${t.gpusPerNode} GPUs = ${t.nodes * t.gpusPerNode} GPUs; ${t.nicsPerNode} NIC(s) per node; `
-      + `${t.leaves} leaf switch(es), ${t.railOptimised ? 'rail-optimised' : 'not rail-optimised'}, `
-      + `leaf capacity ${t.nodesPerLeaf} node(s), oversubscription ${t.oversubscription}:1; ${t.linkCount} directed links`,
+    `${countOf(t.nodes, 'node')} × ${countOf(t.gpusPerNode, 'GPU')} = ${countOf(t.nodes * t.gpusPerNode, 'GPU')}; ${countOf(t.nicsPerNode, 'NIC')} per node; `
+      + `${switches(t.leaves)}, ${t.railOptimised ? 'rail-optimised' : 'not rail-optimised'}, `
+      + `leaf capacity ${countOf(t.nodesPerLeaf, 'node')}, oversubscription ${t.oversubscription}:1; ${t.linkCount.toLocaleString('en-US')} directed links`,
   ];
   const inside = t.peerSlot
     ? 'no NVSwitch: GPUs joined pair by pair by their own NVLinks (a direct mesh), pairs without one through the host over PCIe'
     : 'one NVSwitch vertex per node (its planes merged)';
   lines.push(t.railOptimised
-    ? `switching: ${inside}; ${t.nicsPerNode} rail group(s) of ${t.leaves / t.nicsPerNode} leaf switch(es), NIC r of every node on a leaf of rail r; one spine vertex (a non-blocking core: only the leaf trunks are modelled)`
-    : `switching: ${inside}; ${t.leaves} leaf switch(es) each holding every NIC of its nodes; one spine vertex (a non-blocking core: only the leaf trunks are modelled)`);
+    ? `switching: ${inside}; ${countOf(t.nicsPerNode, 'rail group')} of ${switches(t.leaves / t.nicsPerNode)}, NIC r of every node on a leaf of rail r; one spine vertex (a non-blocking core: only the leaf trunks are modelled)`
+    : `switching: ${inside}; ${switches(t.leaves)} each holding every NIC of its nodes; one spine vertex (a non-blocking core: only the leaf trunks are modelled)`);
   for (const link of summariseTopology(t).links) {
     lines.push(`${link.count} × ${link.kind} ${toGBps(link.bandwidthBytesPerSecond).toFixed(1)} GB/s ${(link.latencySeconds / us(1)).toFixed(2)} µs`);
   }

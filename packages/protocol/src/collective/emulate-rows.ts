@@ -37,7 +37,8 @@ export function emulateRows(request: CollectiveRequest, machine: CollectiveMachi
       }
       return {
         ok: false,
-        message: `emulating ${formatBytesDecimal(row.bytes)} needs about ${result.needed.toLocaleString('en-US')} budget units (events, flows in flight, flow–link visits); with the sizes before it that passes the event budget of ${budget.toLocaleString('en-US')}`,
+        message: `emulating ${formatBytesDecimal(row.bytes)} needs about ${result.needed.toLocaleString('en-US')} budget units (events, flows in flight, flow–link visits)`
+          + `${used > 0 ? '; with the sizes before it that passes' : ', past'} the event budget of ${budget.toLocaleString('en-US')}`,
         limit: { name: 'eventBudget', value: budget, requested: used + result.needed },
       };
     }

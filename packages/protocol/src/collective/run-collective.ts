@@ -1,5 +1,5 @@
 import { collectiveCost, type CollectiveCost, type TopologySummary } from '@trainplan/collectives';
-import { toGBps } from '@trainplan/units';
+import { countOf, toGBps } from '@trainplan/units';
 import { issuesMessage } from '../problem.ts';
 import type { FieldIssue } from '../wire.ts';
 import { resolveCollectiveMachine, type CollectiveMachine } from './collective-machine.ts';
@@ -52,8 +52,9 @@ export function runCollective(body: unknown): CollectiveResponseJson {
   // The sweep's emulation limit, here so that every caller (API, CLI) refuses the same requests alike.
   const nodeSizes = emulatedNodeSizes(request);
   if (nodeSizes > MAX_EMULATED_NODE_SIZES) {
-    const message = `emulating ${sizeCount(request)} size(s) on ${request.nodes} nodes is ${nodeSizes} node-sizes, over the limit of `
-      + `${MAX_EMULATED_NODE_SIZES} per request: emulate fewer sizes or nodes (the closed form, without emulate, has no such limit)`;
+    const sizes = sizeCount(request);
+    const message = `emulating ${countOf(sizes, 'size')} on ${countOf(request.nodes, 'node')} is ${nodeSizes.toLocaleString('en-US')} node-sizes, over the limit of `
+      + `${MAX_EMULATED_NODE_SIZES} per request: emulate ${sizes > 1 ? 'fewer sizes or nodes' : 'on fewer nodes'} (the closed form, without emulate, has no such limit)`;
     return error('event-budget', [{ path: '', message }], { name: 'emulatedNodeSizes', value: MAX_EMULATED_NODE_SIZES, requested: nodeSizes });
   }
   const resolved = resolveCollectiveMachine(request);

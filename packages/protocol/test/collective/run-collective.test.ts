@@ -29,7 +29,7 @@ describe('runCollective', () => {
     const e = r.rows[0]?.emulated;
     expect(e?.bottleneckLink.kind).toMatch(/nic/);
     expect(Math.abs(e?.differenceFromClosedForm ?? 1)).toBeLessThan(0.02);
-    expect(r.topology?.[0]).toMatch(/2 node\(s\) × 8 GPUs/);
+    expect(r.topology?.[0]).toBe('2 nodes × 8 GPUs = 16 GPUs; 8 NICs per node; 8 leaf switches, rail-optimised, leaf capacity 32 nodes, oversubscription 1:1; 144 directed links');
   });
 
   it('refuses sibling groups that need more GPUs than an NVL72 domain holds (4 groups of 36 in 72)', () => {
@@ -109,7 +109,22 @@ describe('runCollective', () => {
     expect(r).toMatchObject({ ok: false, reason: 'event-budget', limit: { name: 'eventBudget', value: 1000 } });
     // The size in decimal units as the rows give it, the counts grouped.
     if (r.ok) return;
-    expect(r.issues[0]!.message).toMatch(/^emulating 1\.05 MB needs about [\d,]+ budget units .* the event budget of 1,000$/);
+    expect(r.issues[0]!.message).toMatch(/^emulating 1\.05 MB needs about [\d,]+ budget units \(events, flows in flight, flow–link visits\), past the event budget of 1,000$/);
+  });
+
+  it('blames the sizes before one only when there are some: a sweep\'s later size says so', () => {
+    const r = runCollective({ op: 'all-reduce', gpu: 'a100-80gb', nodes: 8, sizes: [MiB(1), GiB(1)], emulate: true, eventBudget: 100_000 });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.issues[0]!.message).toMatch(/^emulating 1\.07 GB needs about [\d,]+ budget units .*; with the sizes before it that passes the event budget of 100,000$/);
+  });
+
+  it('the node-sizes limit counts in words and, for one size, asks for fewer nodes (there are no sizes to drop)', () => {
+    const one = runCollective({ op: 'all-reduce', gpu: 'a100-80gb', nodes: 300, size: GiB(1), emulate: true });
+    const two = runCollective({ op: 'all-reduce', gpu: 'a100-80gb', nodes: 200, sizes: [MiB(1), GiB(1)], emulate: true });
+    if (one.ok || two.ok) throw new Error('over the node-sizes limit');
+    expect(one.issues[0]!.message).toMatch(/^emulating 1 size on 300 nodes is 300 node-sizes, over the limit of 256 per request: emulate on fewer nodes \(/);
+    expect(two.issues[0]!.message).toMatch(/^emulating 2 sizes on 200 nodes is 400 node-sizes, over the limit of 256 per request: emulate fewer sizes or nodes \(/);
   });
 
   it('publishes a JSON Schema that requires op', () => {
@@ -123,5 +138,15 @@ describe('a message size past the bound', () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.issues).toEqual([{ path: 'sizes[0]', message: 'expected an integer ≤ 1,099,511,627,776 bytes (1.00 TiB), got 1,000,000,000,000,000' }]);
+  });
+});
+
+describe('NVLS where the fabric has no NVLink SHARP', () => {
+  it('says why in hardware terms, not as an internal field', () => {
+    const r = runCollective({ op: 'all-reduce', gpu: 'a100-80gb', algorithm: 'nvls' });
+    if (r.ok) throw new Error('A100 has no NVLS');
+    expect(r.reason).toBe('unavailable');
+    expect(r.message).toContain('NVLS needs NVLink SHARP in the NVSwitch (Hopper or later)');
+    expect(r.message).not.toMatch(/fabric\.|is false/);
   });
 });
