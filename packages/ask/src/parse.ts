@@ -14,7 +14,7 @@ import {
   findDateDeadline, takeDistributedOptimizer, takeGpuHours, takePrecision, takeRecompute, takeSequenceParallel, takeTokenPhrases, takeTokens, takeZeroStage,
 } from './lexicon/quantities.ts';
 import type { AskParameters, DefaultUsed, ParsedQuestion } from './question.ts';
-import { KILO_COUNT, spelledScales, writtenNumbers } from './lexicon/numbers.ts';
+import { decimalCommas, KILO_COUNT, spelledScales, writtenNumbers } from './lexicon/numbers.ts';
 import { outOfScope } from './scope.ts';
 import { findUnreadLength, takeServing } from './lexicon/serving.ts';
 import { takeKvCachePrecision } from './lexicon/kv-cache.ts';
@@ -26,11 +26,12 @@ import { resolveDraft } from './speculative.ts';
 export const MAX_QUESTION_LENGTH = 500;
 
 /**
- * Lower case, one kind of dash, no thousands separators (numbers.ts' writtenNumbers reads the others: "1 000 000",
+ * Lower case, one kind of dash, decimal commas as points ("2,5 days"), no thousands separators (numbers.ts' writtenNumbers reads the others: "1 000 000",
  * "1_000_000", "3x10^11"), spelt-out counts in digits (spelledScales), single spaces.
  */
 export function normalize(text: string): string {
-  return spelledScales(writtenNumbers(text.toLowerCase())
+  // A decimal comma before a unit first ("2,5 days" was 5 days: the comma was a break), before thousands separators go.
+  return spelledScales(writtenNumbers(decimalCommas(text.toLowerCase()))
     .replace(/[\u2010-\u2015\u2212]/g, '-')
     .replace(/\u00d7/g, 'x')
     // "8xH100", "8xA100": GPUs per box before the GPU's name, spaced so the name is a word of its own.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { COUNT_SCALE, MONEY_SCALE, SCALED_COUNT, SIZE_SCALE, scaledCount, spelledScales, writtenNumbers } from '../src/lexicon/numbers.ts';
+import { COUNT_SCALE, decimalCommas, MONEY_SCALE, SCALED_COUNT, SIZE_SCALE, scaledCount, spelledScales, writtenNumbers } from '../src/lexicon/numbers.ts';
+import { parse } from '../src/parse.ts';
 
 describe('numbers: the pieces counts, money and sizes are written with', () => {
   it('each reader takes the scales it means, letters before words: a count all four, money no trillions, a size no thousands', () => {
@@ -51,5 +52,40 @@ describe('numbers: writtenNumbers reads grouped digits and powers of ten as plai
     '1.000 gpus', 'llama 3 405b', 'llama 3 405 on 16 nodes', 'tp 8 512 gpus', 'pp 16 128 nodes', 'h100 80gb', 'seq 8192 256 gpus',
   ])('"%s" keeps its numbers apart', (text) => {
     expect(writtenNumbers(text)).toBe(text);
+  });
+});
+
+describe('numbers: a decimal comma before a unit is a decimal point', () => {
+  const DAY = 24 * 60 * 60;
+  it.each([
+    ['in 2,5 days', 'in 2.5 days'],
+    ['1,5 weeks', '1.5 weeks'],
+    ['on 1,5t tokens', 'on 1.5t tokens'],
+    ['1,25 months', '1.25 months'],
+    ['2,5 ms per token', '2.5 ms per token'],
+    ['at $2,50/gpu-hour', 'at $2.50/gpu-hour'],
+    ['at 2,50 $ per gpu-hour', 'at 2.50 $ per gpu-hour'],
+    ['0,5 trillion tokens', '0.5 trillion tokens'],
+  ])('"%s" is "%s"', (text, decimal) => {
+    expect(decimalCommas(text)).toBe(decimal);
+  });
+
+  it.each([
+    // Thousands grouping (three digits after the comma), lists of sizes, a model's version beside its size, a comma between clauses.
+    '1,536 gpus', '1,000,000 tokens', 'tp 2,4,8', 'nodes 2,4 or 8', 'llama 3,70b', '70b on 2t tokens, 64 h100', 'pp 2,4 days',
+  ])('"%s" keeps its commas', (text) => {
+    expect(decimalCommas(text)).toBe(text);
+  });
+
+  it.each([
+    ['in 2,5 days how many h100 nodes to train llama3 8b on 1T tokens', { deadlineSeconds: 2.5 * DAY, tokens: 1e12 }],
+    ['how long to train llama3 8b on 1,5T tokens on 64 h100', { tokens: 1.5e12, gpus: 64 }],
+    ['how long to train llama3 8b on 1,000,000,000,000 tokens on 1,024 h100', { tokens: 1e12, gpus: 1024 }],
+  ])('parse reads "%s" with the comma as a point, thousands still grouped', (question, stated) => {
+    expect(parse(question).stated).toMatchObject(stated);
+  });
+
+  it('a price written with a decimal comma is that price, not the cents alone', () => {
+    expect(parse('cheapest way to train llama3-70b on 2T tokens at $2,50/GPU-hour').stated.pricePerGpuHour).toBe(2.5);
   });
 });

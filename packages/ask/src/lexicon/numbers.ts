@@ -86,6 +86,22 @@ const SIZE_WORDS = String.raw`tp|pp|cp|dp|ep|vp|vpp|mbs|gbs|zero|stage|llama|qwe
 /** What a lone spaced group must be followed by to be one number ("1 024 GPUs", "2 048 h100"), never a size's letter ("llama 3 405b"). */
 const COUNTED = String.raw`(?=\s*(?:tokens?|toks?|gpus?|nodes?|machines?|servers?|hosts?|sequences?|seqs?|steps?|(?:thousand|million|billion|trillion)\b|[a-z]{1,3}\d{2,4}|dgx)|\s*[,;.?!)]|\s*$)`;
 
+/** What a decimal comma's number may be followed by for it to be read as a decimal: a duration, a scale, tokens, a time, a size, money or a share. */
+const DECIMAL_COMMA_UNIT = String.raw`(?:(?:hours?|hrs?|h|days?|d|weeks?|wks?|w|months?|mo|years?|t|b|m|k|thousand|million|billion|trillion|tokens?|toks?|ms|s|sec(?:ond)?s?|[kmgtp]i?b|bytes?|percent)\b|[$€£%])`;
+
+/**
+ * A decimal comma, as most of Europe writes a decimal, as a point: "2,5 days", "1,5T tokens", "$2,50/GPU-hour" (lower-case
+ * text). Only where it cannot be anything else: one or two digits after the comma, then a unit (or a currency sign before),
+ * and not after a size's word; so thousands ("1,536", "1,000,000", three digits), lists ("tp 2,4,8", "2,4 or 8") and a
+ * model's version beside its size ("llama 3,70b") keep their commas.
+ */
+export function decimalCommas(text: string): string {
+  const notAfterSize = String.raw`(?<!(?:^|[^\w])(?:${SIZE_WORDS})\s?)`;
+  return text
+    .replace(new RegExp(String.raw`${notAfterSize}(?<![\d.,])(\d+),(\d{1,2})(?![\d,])(?=\s*${DECIMAL_COMMA_UNIT})`, 'g'), '$1.$2')
+    .replace(/([$€£]\s?\d+),(\d{1,2})(?![\d,])/g, '$1.$2');
+}
+
 /** A whole number no longer than a double keeps exactly, in digits ("1500000000000"), or undefined. */
 const digitsOf = (n: number): string | undefined =>
   (Number.isFinite(n) ? n.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 }) : undefined);
