@@ -1,5 +1,5 @@
 import { defaultBatch as askDefaultBatch, defaultBatchNote, type DefaultBatch } from '@trainplan/ask';
-import { checkedText, daysText, runNodes, type NodesResponseJson, nodesText } from '@trainplan/protocol';
+import { checkedText, daysText, nvlinkDomainsText, runNodes, type NodesResponseJson, nodesText } from '@trainplan/protocol';
 import { countOf, formatCount, formatPercent, formatSeconds, parseDecimal } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
@@ -66,7 +66,8 @@ ${spaceFlagsHelp(25)}
       --json             print the JSON answer (mode, nodes, days, gpuHours, configuration; smallest
                          with a budget alone; checked and note with a deadline; largerBatch, printed
                          as a hint, when the batch holds the plan back and twice the batch needs
-                         materially fewer nodes or days)
+                         materially fewer nodes or days; nvlinkDomains on GB200, whose NVLink
+                         domain, a rack of 72 GPUs, spans 18 nodes)
       --export F         print the configuration as Megatron-LM arguments (megatron) or NeMo YAML
                          (nemo)
   -h, --help             show this help
@@ -150,7 +151,8 @@ export function formatNodesReport(a: NodesResponseJson): string {
   const r = a.configuration.estimate.resolved;
   const s = a.smallest;
   return [
-    `${HEADLINE[a.mode]}: ${nodesText(a.nodes)} (${a.gpus.toLocaleString('en-US')} × ${r.gpu})`,
+    // A rack-scale NVLink domain (GB200 NVL72) is what is bought: the GPUs' racks beside them, where the answer counts them.
+    `${HEADLINE[a.mode]}: ${nodesText(a.nodes)} (${a.gpus.toLocaleString('en-US')} × ${r.gpu}${a.nvlinkDomains ? ` in ${nvlinkDomainsText(a.gpus, a.nvlinkDomains)}` : ''})`,
     `time to train ${formatCount(a.tokens).replace(/\s+/g, '')} tokens: ${daysText(a.days)} · ${wholeText(a.gpuHours)} GPU-hours${a.cost === undefined ? '' : ` · cost ${wholeText(a.cost)}`}`,
     ...(s ? [`smallest cluster that fits: ${nodesText(s.nodes)}, ${daysText(s.days)} · ${wholeText(s.gpuHours)} GPU-hours${s.cost === undefined ? '' : ` · cost ${wholeText(s.cost)}`}${s.withinBudget ? '' : ' (over the budget)'}`] : []),
     `configuration: ${a.configuration.label}`,

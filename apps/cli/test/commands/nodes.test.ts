@@ -260,6 +260,20 @@ describe('trainplan nodes', () => {
     expect(err).not.toContain('got the flag');
   });
 
+  it('on GB200 NVL72 the headline names the NVLink domains (racks) the GPUs fill, as --json counts them; other systems name none', async () => {
+    const args = ['nodes', '--model', 'llama3-70b', '--gpu', 'gb200', '--tokens', '15T', '--days', '30'];
+    const a = JSON.parse((await cli([...args, '--json'])).out);
+    expect(validateNodesResponse(a)).toEqual({ ok: true, value: a });
+    // 4,096 GPUs in racks of 72: 56 full racks and a 57th holding 64.
+    expect({ gpus: a.gpus, nvlinkDomains: a.nvlinkDomains }).toEqual({ gpus: 4096, nvlinkDomains: { count: 57, gpusEach: 72 } });
+    const { code, out } = await cli(args);
+    expect(code).toBe(0);
+    expect(out).toContain('\nfewest nodes: 1,024 nodes (4,096 × gb200 in 57 NVLink domains of 72 GPUs, the last holding 64)\n');
+    const h100 = await cli(['nodes', '--model', 'llama3-70b', '--gpu', 'h100-sxm', '--tokens', '1T', '--nodes', '16']);
+    expect(h100.out).toMatch(/\non: 16 nodes \(128 × h100-sxm\)\n/);
+    expect(h100.out).not.toContain('NVLink domain');
+  });
+
   it('one node is "1 node"', async () => {
     const { code, out } = await cli(['nodes', '--model', 'gpt3-1.3b', '--gpu', 'a100-80gb', '--global-batch', '512', '--tokens', '1B', '--nodes', '1']);
     expect(code).toBe(0);
