@@ -1,11 +1,21 @@
 import { runCollective } from '@trainplan/protocol';
 import { countOf, formatBytesDecimal, formatNumber, formatSeconds } from '@trainplan/units';
 import { gpusPerNodeOf } from '../defaults.ts';
-import type { ParsedQuestion } from '../question.ts';
+import type { CollectiveOp, ParsedQuestion } from '../question.ts';
 import type { Answer } from './answer-types.ts';
 import { answerHelp } from './help-answer.ts';
 import { gpuName } from './describe-estimate.ts';
 import { refusalWords } from './issue-words.ts';
+
+/** Why a collective over one GPU moves nothing, by what the collective does. */
+const ALONE: Record<CollectiveOp, string> = {
+  'all-reduce': 'nothing to reduce across',
+  reduce: 'nothing to reduce across',
+  'reduce-scatter': 'nothing to reduce across',
+  'all-gather': 'nothing to gather from',
+  broadcast: 'no other GPU to send to',
+  'all-to-all': 'no other GPU to exchange with',
+};
 
 /**
  * "all-reduce 1 GB on 64 H100": one size through the protocol's runCollective (NCCL's cost model,
@@ -15,6 +25,8 @@ export function answerCollective(q: ParsedQuestion): Answer {
   const p = q.parameters;
   const perNode = gpusPerNodeOf(p);
   const gpus = p.gpus ?? (p.nodes ?? 1) * perNode;
+  // "on 0 GPUs": said in the question's words, not as the protocol's field (gpusPerNode ≥ 1).
+  if (gpus < 1) return answerHelp(q, [`a collective runs on 2 GPUs or more (1 moves no data), got ${countOf(gpus, 'GPU')}`]);
   if (gpus > perNode && gpus % perNode !== 0) {
     return answerHelp(q, [`${countOf(gpus, 'GPU')} ${gpus === 1 ? 'is' : 'are'} not whole nodes of ${perNode}`]);
   }
@@ -33,10 +45,18 @@ export function answerCollective(q: ParsedQuestion): Answer {
   if (!result.ok) return { ...base, ok: false, headline: `${subject}: ${refusalWords(result)}`, figures: [] };
   const row = result.rows[0];
   if (row === undefined) return { ...base, ok: false, headline: `${subject}: no answer`, figures: [] };
+  // One GPU: NCCL returns at once and the time is 0 s, its bandwidths 0 GB/s, which read as a fault unless said why.
+  const alone = gpus === 1 && p.op !== undefined;
+  const moreGpus = Math.max(2, perNode);
+  const notes = alone
+    ? [`Give more GPUs for a time and a bandwidth, e.g. "${p.op} ${formatBytesDecimal(p.bytes ?? 0)} on ${moreGpus} ${gpuName(p.gpu ?? '')}" (${perNode >= 2 ? 'one node' : countOf(moreGpus, 'node')}) or on 2 nodes and more (across the network).`]
+    : [];
   return {
     ...base,
     ok: true,
-    headline: `${subject}: ${formatSeconds(row.seconds)}, bus bandwidth ${formatNumber(row.busbwGBps)} GB/s`,
+    headline: alone
+      ? `${subject}: ${formatSeconds(row.seconds)}, as a collective over one GPU moves no data (${ALONE[p.op ?? 'all-reduce']})`
+      : `${subject}: ${formatSeconds(row.seconds)}, bus bandwidth ${formatNumber(row.busbwGBps)} GB/s`,
     configuration: `${countOf(result.nodes, 'node')} × ${countOf(result.gpusPerNode, 'GPU')} of ${result.system} over ${result.network}; ${row.algorithm} / ${row.protocol}`,
     figures: [
       { label: 'Time', value: formatSeconds(row.seconds) },
@@ -44,6 +64,6 @@ export function answerCollective(q: ParsedQuestion): Answer {
       { label: 'Bus bandwidth', value: `${formatNumber(row.busbwGBps)} GB/s` },
       { label: 'Algorithm', value: `${row.algorithm} (${row.protocol})${request.algorithm === 'auto' ? ', NCCL’s choice' : ''}` },
     ],
-    notes: [...result.notes],
+    notes: [...notes, ...result.notes],
   };
 }
