@@ -64,10 +64,11 @@ ${spaceFlagsHelp(25)}
       --memory-fraction, --gpus-per-node, --network   as in trainplan search
   -i, --input FILE|-     the whole request as JSON instead of flags
       --json             print the JSON answer (mode, nodes, days, gpuHours, configuration; smallest
-                         with a budget alone; checked and note with a deadline; largerBatch, printed
-                         as a hint, when the batch holds the plan back and twice the batch needs
-                         materially fewer nodes or days; nvlinkDomains on GB200, whose NVLink
-                         domain, a rack of 72 GPUs, spans 18 nodes)
+                         with a budget alone; checked with a deadline; note, how thoroughly the
+                         sizes were searched, with either; largerBatch, printed as a hint, when the
+                         batch holds the plan back and twice the batch needs materially fewer nodes
+                         or days; nvlinkDomains on GB200, whose NVLink domain, a rack of 72 GPUs,
+                         spans 18 nodes)
       --export F         print the configuration as Megatron-LM arguments (megatron) or NeMo YAML
                          (nemo)
   -h, --help             show this help
@@ -158,6 +159,8 @@ export function formatNodesReport(a: NodesResponseJson): string {
     `configuration: ${a.configuration.label}`,
     `  step ${formatSeconds(a.configuration.estimate.stepTimeSeconds)} · MFU ${formatPercent(a.configuration.estimate.mfu)} · ${countOf(a.searches, 'cluster size')} searched`,
     ...(a.checked && a.checked.fromNodes < a.nodes ? [checkedLine(a.checked, a.nodes)] : []),
+    // A deadline's note is the checked line's prose; a budget's (which sizes were searched) has no other line.
+    ...(a.note !== undefined && a.checked === undefined ? [`  ${a.note}`] : []),
     ...a.configuration.estimate.warnings.map((w) => `  ⚠ ${w}`),
     ...frontierLines(a),
     ...hintLines(a),

@@ -61,6 +61,20 @@ describe('trainplan nodes', () => {
     expect(out).toMatch(/^fastest within the budget: \d+ nodes \([\d,]+ × a100-80gb\)\ntime to train 300B tokens: [\d.]+ days · [\d,]+ GPU-hours · cost [\d,]+\nsmallest cluster that fits: \d+ nodes?, [\d.]+ days · [\d,]+ GPU-hours · cost [\d,]+/);
   });
 
+  it('a budget alone says how thoroughly the cluster sizes were searched, the JSON\'s note, as a deadline says what it checked', async () => {
+    const args = [...GPT3, '--budget', '1.2M', '--price', '2'];
+    const a = JSON.parse((await cli([...args, '--json'])).out);
+    expect(a.mode).toBe('fastest-within-budget');
+    expect(a.note).toMatch(/^the fastest of \d+ cluster sizes searched \(/);
+    const { code, out } = await cli(args);
+    expect(code).toBe(0);
+    expect(out).toContain(`cluster sizes searched\n  ${a.note}\n`);
+    // A deadline's note is its checked line, said once.
+    const deadline = await cli([...GPT3, '--days', '30']);
+    expect(deadline.out).toContain('\n  checked: ');
+    expect(deadline.out).not.toContain('(every one searched)');
+  });
+
   it('the help\'s example (--gpu-hours 6.4M, no deadline) answers weeks, not the thousands of days of the smallest cluster', async () => {
     const { code, out } = await cli(['nodes', '--model', 'llama3-70b', '--gpu', 'h100-sxm', '--tokens', '15T', '--gpu-hours', '6.4M', '--json']);
     expect(code).toBe(0);
