@@ -46,6 +46,8 @@ export function formatSeconds(s: Seconds, significant = 3): string {
   const abs = Math.abs(s);
   if (abs >= 86400 * 2) return `${formatNumber(s / 86400, significant)} days`;
   if (abs >= 3600 * 2) return `${formatNumber(s / 3600, significant)} h`;
+  // From two minutes, minutes: "24.4 min" reads at a glance where "1463 s" does not.
+  if (abs >= 60 * 2) return `${formatNumber(s / 60, significant)} min`;
   if (abs >= 1 || abs === 0) return `${formatNumber(s, significant)} s`;
   if (abs >= 1e-3) return `${formatNumber(s * 1e3, significant)} ms`;
   if (abs >= 1e-6) return `${formatNumber(s * 1e6, significant)} µs`;

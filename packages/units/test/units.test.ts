@@ -38,6 +38,9 @@ describe('formatting for humans', () => {
     [0.0077, '7.70 ms'],
     [15e-6, '15.0 µs'],
     [34 * 86400, '34.0 days'],
+    [119, '119 s'],
+    [1463, '24.4 min'],
+    [3 * 3600, '3.00 h'],
   ])('formatSeconds(%d) is %s', (s, text) => expect(formatSeconds(s)).toBe(text));
   it.each([
     [days(34.24), '34.2 days'], [days(8764.44), '8,764.4 days'], [days(1), '1.0 days'], [days(0.99), '23.8 hours'], [hours(1), '1.0 hours'],
