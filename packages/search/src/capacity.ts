@@ -121,14 +121,14 @@ function checkNote(fewest: CapacityPoint, checked: CapacityCheck): string {
   return `${below}sizes below ${nodesText(checked.fromNodes)} were not all searched (the scan covers the ${SCAN_WINDOW} sizes below the bisection's answer)`;
 }
 
-/** "24,907 over the budget of 480,000 (1.05 × it)": by how much `value` exceeds `budget`. */
+/** "24,907 over the budget of 480,000 (1.05 times it)": by how much `value` exceeds `budget`. */
 function overText(value: number, budget: number): string {
   const ratio = value / budget;
-  const times = !Number.isFinite(ratio) ? '' : ` (${ratio < 10 ? ratio.toFixed(2) : Math.round(ratio).toLocaleString('en-US')} × it)`;
+  const times = !Number.isFinite(ratio) ? '' : ` (${ratio < 10 ? ratio.toFixed(2) : Math.round(ratio).toLocaleString('en-US')} times it)`;
   return `${wholeText(value - budget)} over the budget of ${wholeText(budget)}${times}`;
 }
 
-/** What training on `p` spends against the goal's budgets: "504,907 GPU-hours, 24,907 over the budget of 480,000 (1.05 × it)". */
+/** What training on `p` spends against the goal's budgets: "504,907 GPU-hours, 24,907 over the budget of 480,000 (1.05 times it)". */
 function spendText(p: CapacityPoint, goal: CapacityGoal): string {
   const parts = [`${wholeText(p.gpuHours)} GPU-hours${goal.gpuHourBudget !== undefined && p.gpuHours > goal.gpuHourBudget ? `, ${overText(p.gpuHours, goal.gpuHourBudget)}` : ''}`];
   if (goal.costBudget !== undefined && p.cost !== undefined) {
