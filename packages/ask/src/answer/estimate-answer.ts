@@ -1,6 +1,6 @@
 import { runEstimate, type EstimateJson } from '@trainplan/protocol';
 import { formatBytes, formatPercent, formatSeconds } from '@trainplan/units';
-import { compactCount, formatDays, nodesGpus } from '../format.ts';
+import { compactCount, nodesGpus } from '../format.ts';
 import { modelNameOf, modelShapeOf } from '../model-of.ts';
 import type { ParsedQuestion } from '../question.ts';
 import { scenarioOf, widgetLink } from '../scenario.ts';
@@ -13,6 +13,7 @@ import { fittingHeadline, fittingLayout, fittingNote, noFittingNote } from './fi
 import { issuesWords } from './issue-words.ts';
 import { costFigures, estimateSpend, forCost } from './cost.ts';
 import { deadlineVerdict } from './deadline-verdict.ts';
+import { askedTimeUnit, daysAsAsked } from './time-as-asked.ts';
 import { listOf, statedMfuNote, statedMfuUnused } from './stated-mfu.ts';
 
 /**
@@ -58,7 +59,7 @@ export function answerFixedConfiguration(q: ParsedQuestion, publicUrl: PublicUrl
   const headline = q.intent === 'memory'
     ? `${subject}: ${formatBytes(result.memory.totalBytes)} per GPU of ${formatBytes(result.memory.capacityBytes)} (${result.memory.fits ? 'fits' : 'does not fit'} for training)`
     : q.intent === 'time' && result.timeToTrain !== undefined
-      ? `${subject}: ${formatDays(result.timeToTrain.days)} to train ${compactCount(result.timeToTrain.tokens)} tokens on ${nodesGpus(result.resolved)}${forCost(p, spend?.cost)}${deadlineVerdict(q.stated, result.timeToTrain.days, result.timeToTrain.tokens)}`
+      ? `${subject}: ${daysAsAsked(result.timeToTrain.days, askedTimeUnit(q.text))} to train ${compactCount(result.timeToTrain.tokens)} tokens on ${nodesGpus(result.resolved)}${forCost(p, spend?.cost)}${deadlineVerdict(q.stated, result.timeToTrain.days, result.timeToTrain.tokens)}`
       : `${subject}: ${describeStep(result.stepTimeSeconds, result.mfu)}`;
   return {
     ...base,

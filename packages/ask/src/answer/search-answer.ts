@@ -4,6 +4,7 @@ import {
 import { countOf, formatBytes, formatCountExact, formatPercent, formatSeconds, toDays } from '@trainplan/units';
 import { TOKENS_COUNT } from '../classify.ts';
 import { deadlineVerdict } from './deadline-verdict.ts';
+import { askedTimeUnit, daysAsAsked } from './time-as-asked.ts';
 import { DEFAULT_GPU, defaultBatch, defaultBatchNote, gpusPerNodeOf, isComputedBatch } from '../defaults.ts';
 import { compactCount, formatDays, moneyText, nodesGpus, statedMoney } from '../format.ts';
 import { modelInputOf, modelNameOf } from '../model-of.ts';
@@ -210,7 +211,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   // A cheapest question asks what the plan spends: its GPU-hours when no price makes them money.
   const cost = forCost(p, result.cost) || (byDeadline ? ` for ${compactCount(result.gpuHours)} GPU-hours` : '');
   const headline = q.intent === 'time'
-    ? tokensInTime(q, result.days, cluster) ?? `${subjectOf(p)}: ${formatDays(result.days)} to train ${tokens} tokens on ${cluster}${cost}${deadlineVerdict(q.stated, result.days, p.tokens ?? 0)}`
+    ? tokensInTime(q, result.days, cluster) ?? `${subjectOf(p)}: ${daysAsAsked(result.days, askedTimeUnit(q.text))} to train ${tokens} tokens on ${cluster}${cost}${deadlineVerdict(q.stated, result.days, p.tokens ?? 0)}`
     : `${byDeadline ? 'Cheapest for ' : ''}${subjectOf(p)}: ${cluster} train${result.nodes === 1 ? 's' : ''} ${tokens} tokens in ${formatDays(result.days)}${cost} (${goals})`;
   const searched = `${countOf(result.searches, 'cluster size')} searched`;
   // A budget alone (no deadline) asks for the fastest plan it affords, the smallest cluster that fits beside it.
