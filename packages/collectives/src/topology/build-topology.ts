@@ -126,12 +126,18 @@ export interface TopologySummary {
   readonly links: readonly { readonly kind: string; readonly count: number; readonly bandwidthBytesPerSecond: number; readonly latencySeconds: number }[];
 }
 
+/**
+ * A link figure as its specs give it: 12 significant digits, which drop the binary residue of summing unit
+ * constructors' products (a 0.2475 µs hop is 2.4749999999999996e-7 s) and nothing a datasheet states.
+ */
+const stated = (x: number): number => Number(x.toPrecision(12));
+
 export function summariseTopology(t: TopologyGraph): TopologySummary {
   const groups = new Map<string, { kind: string; count: number; bandwidthBytesPerSecond: number; latencySeconds: number }>();
   for (let l = 0; l < t.linkCount; l++) {
     const kind = LINK_KINDS[t.linkKind[l] ?? 0]!;
-    const bandwidthBytesPerSecond = t.linkBandwidth[l] ?? 0;
-    const latencySeconds = t.linkLatency[l] ?? 0;
+    const bandwidthBytesPerSecond = stated(t.linkBandwidth[l] ?? 0);
+    const latencySeconds = stated(t.linkLatency[l] ?? 0);
     const key = `${kind}|${bandwidthBytesPerSecond}|${latencySeconds}`;
     const group = groups.get(key);
     if (group) group.count += 1;

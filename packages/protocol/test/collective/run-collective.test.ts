@@ -150,3 +150,13 @@ describe('NVLS where the fabric has no NVLink SHARP', () => {
     expect(r.message).not.toMatch(/fabric\.|is false/);
   });
 });
+
+describe('the emulated topology graph', () => {
+  it('states link figures as their specs do, without float residue (a 0.2475 µs hop, not 2.4749999999999996e-7 s)', () => {
+    const r = runCollective({ op: 'all-gather', gpu: 'a100-80gb', nodes: 2, size: MiB(16), emulate: true });
+    if (!r.ok) throw new Error(r.message);
+    const figures = r.topologyGraph!.links.flatMap((l) => [l.bandwidthBytesPerSecond, l.latencySeconds]);
+    expect(figures.filter((x) => Number(x.toPrecision(12)) !== x)).toEqual([]);
+    expect(r.topologyGraph!.links.find((l) => l.kind === 'nic-leaf')!.latencySeconds).toBe(2.475e-7);
+  });
+});
