@@ -93,7 +93,7 @@ const MISSING = /^missing required field\b/;
  * message names the flags itself ("--objective time-to-train needs --tokens"), it stands alone, as
  * does a choice that names the path's own flag among others ("give either --nodes or --gpus").
  */
-export function printIssues(io: RequestIo, issues: readonly { path: string; message: string }[] | undefined): void {
+export function printIssues(io: RequestIo, issues: readonly { path: string; message: string }[] | undefined, remedy?: Remedy): void {
   for (const issue of issues ?? []) {
     const flag = io.flagFor?.(issue.path);
     const hint = flag === undefined || !MISSING.test(issue.message) ? undefined : io.missingHint?.(flag);
@@ -101,28 +101,38 @@ export function printIssues(io: RequestIo, issues: readonly { path: string; mess
       printError(io, `missing ${flag}: give ${hint}`);
       continue;
     }
-    const message = io.inFlagTerms?.(issue.message) ?? issue.message;
+    const said = io.inFlagTerms?.(issue.message) ?? issue.message;
+    const fix = remedy?.(issue);
+    const message = fix === undefined ? said : `${said}: ${fix}`;
     // A message that names the flags itself stands alone: at a path no flag sets (`training`, for a rule
     // between fields), or offering a choice that names the path's own flag among others ("give a deadline
     // (--days), …, --nodes, or --frontier", "give either --nodes or --gpus"), where a prefix "--days:" would
     // pin the choice on one flag, often one the request did not give.
     const choice = flag !== undefined && message.startsWith('give ') && new RegExp(`(?<![\\w-])${flag}(?![\\w-])`).test(message);
-    const alone = io.flagFor !== undefined && message !== issue.message && (flag === undefined || choice);
+    const alone = io.flagFor !== undefined && said !== issue.message && (flag === undefined || choice);
     printError(io, alone ? message : `${flag ?? (issue.path || '(request)')}: ${message}`);
   }
 }
 
 /**
+ * What to do instead about one invalid field, said after its message on the same stderr line (the
+ * request's own words for its fields: flags, or JSON paths for `--input`), or undefined for none.
+ */
+export type Remedy = (issue: { readonly path: string; readonly message: string }) => string | undefined;
+
+/**
  * Prints an answer whose only failure is an invalid request: the JSON under `--json`, else the
- * report; for an invalid request, one line per offending field. The answer as shown (in flag terms,
- * shownAnswer) when it is ok, for the caller's stderr lines; undefined when the request was invalid.
+ * report; for an invalid request, one line per offending field, with its remedy where one is given.
+ * The answer as shown (in flag terms, shownAnswer) when it is ok, for the caller's stderr lines;
+ * undefined when the request was invalid.
  */
 export function printAnswer<Ok extends { ok: true }>(
   io: RequestIo, v: FlagValues, answer: Ok | { ok: false; issues: readonly { path: string; message: string }[] }, report: (a: Ok) => string,
+  remedy?: Remedy,
 ): Ok | undefined {
   if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
   if (!answer.ok) {
-    printIssues(io, answer.issues);
+    printIssues(io, answer.issues, remedy);
     return undefined;
   }
   const shown = shownAnswer(io, answer);

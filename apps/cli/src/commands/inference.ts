@@ -8,6 +8,7 @@ import type { FlagSpec, FlagValues } from '../flags.ts';
 import { renderTable } from '../format/table.ts';
 import { count, defined, machineFields, MACHINE_FLAGS, money, number, tokenLength } from '../search-flags.ts';
 import { usageLine } from '../format/usage-line.ts';
+import { fp8Remedy } from '../format/fp8-remedy.ts';
 import { inferenceFailureText, type Retry } from '../format/inference-remedy.ts';
 
 const SYNOPSIS = 'trainplan inference --model ID --gpu ID --prompt N --output N [--max-token-ms L] [--max-ttft-s S] '
@@ -64,7 +65,8 @@ Options:
       --precision P      weights and KV cache: bf16 (default), fp16 or fp8
       --kv-cache-precision P
                          the KV cache's own format when not the weights': fp8 (vLLM's
-                         --kv-cache-dtype fp8) holds twice the sequences, halves the cache's reads
+                         --kv-cache-dtype fp8) holds twice the sequences, halves the cache's reads;
+                         it needs no FP8 tensor cores (bf16 weights with it serve on an A100)
       --price P          price of one GPU-hour, e.g. 2.5 for US$2.50: adds what a million generated
                          tokens cost (and with --rate, an hour of the GPUs), in the same currency
       --gpus-per-node N, --network ID   override the system's
@@ -249,16 +251,19 @@ export const inferenceCommand: Command = requestCommand({
   answer(request, v, io) {
     const answer = runInference(request);
     const bounds = boundsText(request);
-    const shown = printAnswer(io, v, answer, (a: Extract<InferenceResponseJson, { ok: true }>) => formatInferenceReport(a, bounds));
+    const retry: Retry = ({ set = {}, drop = [] }) => {
+      const again = runInference(Object.fromEntries(Object.entries({ ...request, ...set }).filter(([key]) => !drop.includes(key))));
+      return again.ok ? again : undefined;
+    };
+    // FP8 weights refused (a GPU without FP8 tensor cores): what serves instead, on the same line.
+    const remedy = (issue: { readonly path: string }) =>
+      (issue.path === 'precision' ? fp8Remedy(request, { fromFlags: io.inFlagTerms !== undefined }, retry) : undefined);
+    const shown = printAnswer(io, v, answer, (a: Extract<InferenceResponseJson, { ok: true }>) => formatInferenceReport(a, bounds), remedy);
     if (!shown) return EXIT.usage;
     if (!shown.best) {
       // No shape serves at all (memory, divisibility, or none divides --gpus): the latency bounds are not to blame.
       const unservable = shown.unservable === undefined ? undefined : (io.inFlagTerms?.(shown.unservable) ?? shown.unservable);
       // The report names the closest plan too, but stderr is what a script, or a reader of --json, sees: it says why and what to change.
-      const retry: Retry = ({ set = {}, drop = [] }) => {
-        const again = runInference(Object.fromEntries(Object.entries({ ...request, ...set }).filter(([key]) => !drop.includes(key))));
-        return again.ok ? again : undefined;
-      };
       printError(io, inferenceFailureText(shown, request, { fromFlags: io.inFlagTerms !== undefined, unservable, bounds }, retry));
       return EXIT.infeasible;
     }

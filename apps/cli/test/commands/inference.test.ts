@@ -53,6 +53,33 @@ describe('trainplan inference', () => {
     expect(json.err).toBe(err);
   });
 
+  describe('a precision the GPU cannot run is a usage error that says what serves instead', () => {
+    it.each([
+      ['a100-80gb', 'NVIDIA A100 SXM4 80GB', 'bf16'],
+      // A V100 has no BF16 tensor cores either: FP16 weights beside the FP8 cache.
+      ['v100-32gb', 'NVIDIA V100 SXM2 32GB', 'fp16'],
+    ])('--precision fp8 on %s, which has no FP8 tensor cores, says what serves instead: 16-bit weights with an FP8 KV cache, which then serves, or an FP8 GPU', async (gpu, name, sixteen) => {
+      const args = ['inference', '--model', 'llama3-8b', '--gpu', gpu, '--prompt', '2048', '--output', '256'];
+      const { code, out, err } = await cli([...args, '--precision', 'fp8']);
+      expect({ code, out }).toEqual({ code: 2, out: '' });
+      expect(err).toBe(`trainplan: --precision: ${name} has no FP8 tensor cores: serve ${sixteen.toUpperCase()} weights with an FP8 KV cache, which runs on it `
+        + `(--precision ${sixteen} --kv-cache-precision fp8), or FP8 weights on H100, H200 or B200 GPUs (--gpu h100-sxm, h200 or b200)\n`);
+      const instead = await cli([...args, '--precision', sixteen, '--kv-cache-precision', 'fp8']);
+      expect(instead.code, instead.err).toBe(0);
+      expect(instead.out).toContain(' · FP8 KV cache: ');
+      expect((await cli(['inference', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--prompt', '2048', '--output', '256', '--precision', 'fp8'])).code).toBe(0);
+    });
+
+    it('an --input request asking FP8 weights of an A100 is told the remedy in its JSON fields; --json keeps the API\'s answer', async () => {
+      const request = { model: 'llama3-8b', cluster: { gpu: 'a100-80gb' }, precision: 'fp8', promptTokens: 2048, outputTokens: 256 };
+      const io = fakeIo({ stdin: JSON.stringify(request) });
+      expect(await main(['inference', '--input', '-', '--json'], io)).toBe(2);
+      expect(JSON.parse(io.out()).issues).toEqual([{ path: 'precision', message: 'NVIDIA A100 SXM4 80GB has no FP8 tensor cores' }]);
+      expect(io.err()).toBe('trainplan: precision: NVIDIA A100 SXM4 80GB has no FP8 tensor cores: serve BF16 weights with an FP8 KV cache, which runs on it '
+        + '(precision "bf16", kvCachePrecision "fp8"), or FP8 weights on H100, H200 or B200 GPUs (cluster.gpu "h100-sxm", "h200" or "b200")\n');
+    });
+  });
+
   describe('exit 1 says on stderr what was wrong and what to change, each change checked by running it', () => {
     /** The value the remedy (stderr's last "; to …" clause) gives a flag: "--max-token-ms 12.3" → '12.3'. */
     const remedy = (err: string, flag: string): string => {
