@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ask } from '../src/answer/answer.ts';
 import { parse } from '../src/parse.ts';
-import type { NodesResponseJson } from '@trainplan/protocol';
+import type { EstimateOk, NodesResponseJson } from '@trainplan/protocol';
 import { compactCount } from '../src/format.ts';
 import { trillion } from '@trainplan/units';
 
@@ -22,5 +22,38 @@ describe('"how many tokens" in a time on a cluster: the tokens its best plan tra
 
   it('with no time given it is the time to train the tokens taken, as before', () => {
     expect(ask('how many tokens can I train llama 3 8b on 64 h100', { publicUrl: null }).headline).toMatch(/^Llama 3 8B on H100 SXM5 80GB: \d+ days to train 15\.0T tokens on 8 nodes \(64 GPUs\)$/);
+  });
+});
+
+describe('"how many tokens per day" on a cluster: the rate its best plan trains at', () => {
+  const SECONDS_PER_DAY = 24 * 60 * 60;
+  it.each([
+    ['how many tokens per day can 1024 h100 train for llama 3 70b', 1, 'a day'],
+    ['how many tokens a week can 1024 h100 train for llama 3 70b', 7, 'a week'],
+    ['how many tokens/hour can 1024 h100 train for llama 3 70b', 1 / 24, 'an hour'],
+    ['how many tokens per second can 1024 h100 train for llama 3 70b', 1 / SECONDS_PER_DAY, 'a second'],
+    ['how many tokens daily on 1024 h100 for llama 3 70b', 1, 'a day'],
+    ['how many tokens a month can 1024 h100 train for llama 3 70b', 30, 'a month \\(30 days\\)'],
+  ])('"%s" answers the tokens in that period at the plan\'s rate on the GPUs named, not the days for 15T tokens', (question, periodDays, period) => {
+    const a = ask(question, { publicUrl: null });
+    const data = a.data as NodesOk;
+    expect(data.gpus).toBe(1024);
+    // The plan trains the tokens taken (15T, Llama 3's) in data.days: that rate over the period asked.
+    const inPeriod = (trillion(15) / data.days) * periodDays;
+    expect(a.headline).toMatch(new RegExp(`^Llama 3 70B on H100 SXM5 80GB: 128 nodes \\(1,024 GPUs\\) train about ${compactCount(inPeriod).replace('.', '\\.')} tokens ${period}`));
+    expect(a.headline).not.toMatch(/^[^(]*days to train/);
+  });
+});
+
+describe('"how many tokens" with a stated layout: the same reading on that layout', () => {
+  it.each([
+    ['how many tokens per day can 64 h100 train for llama 3 8b with tp 2', 1, 'a day'],
+    ['how many tokens can 64 h100 train for llama 3 8b with tp 2 in 2 weeks', 14, 'in 14 days'],
+  ])('"%s" answers the tokens in that time on TP 2, not the days for 15T tokens', (question, periodDays, period) => {
+    const a = ask(question, { publicUrl: null });
+    const e = a.data as EstimateOk;
+    expect(e.resolved.tensor).toBe(2);
+    const inPeriod = (trillion(15) / (e.timeToTrain?.days ?? Number.NaN)) * periodDays;
+    expect(a.headline).toContain(`8 nodes (64 GPUs) train about ${compactCount(inPeriod)} tokens ${period}`);
   });
 });

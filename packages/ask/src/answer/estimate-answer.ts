@@ -14,6 +14,7 @@ import { issuesWords } from './issue-words.ts';
 import { costFigures, estimateSpend, forCost } from './cost.ts';
 import { deadlineVerdict } from './deadline-verdict.ts';
 import { askedTimeUnit, daysAsAsked } from './time-as-asked.ts';
+import { tokensInTime } from './tokens-in-time.ts';
 import { listOf, statedMfuNote, statedMfuUnused } from './stated-mfu.ts';
 
 /**
@@ -59,7 +60,7 @@ export function answerFixedConfiguration(q: ParsedQuestion, publicUrl: PublicUrl
   const headline = q.intent === 'memory'
     ? `${subject}: ${formatBytes(result.memory.totalBytes)} per GPU of ${formatBytes(result.memory.capacityBytes)} (${result.memory.fits ? 'fits' : 'does not fit'} for training)`
     : q.intent === 'time' && result.timeToTrain !== undefined
-      ? `${subject}: ${daysAsAsked(result.timeToTrain.days, askedTimeUnit(q.text))} to train ${compactCount(result.timeToTrain.tokens)} tokens on ${nodesGpus(result.resolved)}${forCost(p, spend?.cost)}${deadlineVerdict(q.stated, result.timeToTrain.days, result.timeToTrain.tokens)}`
+      ? tokensInTime(q, result.timeToTrain.days, nodesGpus(result.resolved), subject) ?? `${subject}: ${daysAsAsked(result.timeToTrain.days, askedTimeUnit(q.text))} to train ${compactCount(result.timeToTrain.tokens)} tokens on ${nodesGpus(result.resolved)}${forCost(p, spend?.cost)}${deadlineVerdict(q.stated, result.timeToTrain.days, result.timeToTrain.tokens)}`
       : `${subject}: ${describeStep(result.stepTimeSeconds, result.mfu)}`;
   return {
     ...base,

@@ -2,9 +2,9 @@ import {
   runNodes, runSearch, type EstimateOk, type NodesResponseJson, type ScenarioInput, type SearchPlanJson, type SearchResponseJson,
 } from '@trainplan/protocol';
 import { countOf, formatBytes, formatCountExact, formatPercent, formatSeconds, toDays } from '@trainplan/units';
-import { TOKENS_COUNT } from '../classify.ts';
 import { deadlineVerdict } from './deadline-verdict.ts';
 import { askedTimeUnit, daysAsAsked } from './time-as-asked.ts';
+import { tokensInTime } from './tokens-in-time.ts';
 import { DEFAULT_GPU, defaultBatch, defaultBatchNote, gpusPerNodeOf, isComputedBatch } from '../defaults.ts';
 import { compactCount, formatDays, moneyText, nodesGpus, statedMoney } from '../format.ts';
 import { modelInputOf, modelNameOf } from '../model-of.ts';
@@ -211,7 +211,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   // A cheapest question asks what the plan spends: its GPU-hours when no price makes them money.
   const cost = forCost(p, result.cost) || (byDeadline ? ` for ${compactCount(result.gpuHours)} GPU-hours` : '');
   const headline = q.intent === 'time'
-    ? tokensInTime(q, result.days, cluster) ?? `${subjectOf(p)}: ${daysAsAsked(result.days, askedTimeUnit(q.text))} to train ${tokens} tokens on ${cluster}${cost}${deadlineVerdict(q.stated, result.days, p.tokens ?? 0)}`
+    ? tokensInTime(q, result.days, cluster, subjectOf(p)) ?? `${subjectOf(p)}: ${daysAsAsked(result.days, askedTimeUnit(q.text))} to train ${tokens} tokens on ${cluster}${cost}${deadlineVerdict(q.stated, result.days, p.tokens ?? 0)}`
     : `${byDeadline ? 'Cheapest for ' : ''}${subjectOf(p)}: ${cluster} train${result.nodes === 1 ? 's' : ''} ${tokens} tokens in ${formatDays(result.days)}${cost} (${goals})`;
   const searched = `${countOf(result.searches, 'cluster size')} searched`;
   // A budget alone (no deadline) asks for the fastest plan it affords, the smallest cluster that fits beside it.
@@ -224,18 +224,6 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     ...hint,
   ];
   return planAnswer(q, publicUrl, plan, result, headline, { assumptions, notes, data: result });
-}
-
-/**
- * "How many tokens can I train llama 3 8b on in 2 weeks on 64 h100": the tokens the plan trains in the time given, at
- * the rate it trains the tokens taken (its figures are for those, as the assumptions say); undefined for any other question.
- */
-function tokensInTime(q: ParsedQuestion, days: number, cluster: string): string | undefined {
-  const p = q.parameters;
-  if (!TOKENS_COUNT.test(q.text.toLowerCase()) || p.deadlineSeconds === undefined || p.tokens === undefined) return undefined;
-  const deadline = toDays(p.deadlineSeconds);
-  return `${subjectOf(p)}: ${cluster} train about ${compactCount((p.tokens * deadline) / days)} tokens in ${formatDays(deadline)} (${compactCount(p.tokens / days)} a day; `
-    + `${formatDays(days)} for the ${compactCount(p.tokens)} below)`;
 }
 
 /**
