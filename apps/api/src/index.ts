@@ -11,8 +11,8 @@ export { HTTP_MAX_EMULATED_NODE_SIZES, HTTP_MAX_EVENT_BUDGET } from './operation
 export { HTTP_MAX_CANDIDATE_BUDGET, HTTP_MAX_SCALE_SIZES } from './operations/search.ts';
 export type { PostOperation, OverBudget } from './operations/operation.ts';
 export { openApiDocument } from './openapi/openapi-document.ts';
-export { memoryAnswer, memoryAnswerJsonSchema } from './memory/memory-answer.ts';
-export type { MemoryAnswer, MemoryOk, StageMemoryJson } from './memory/memory-answer.ts';
+export { memoryAnswer, memoryAnswerJsonSchema } from '@trainplan/protocol';
+export type { MemoryAnswer, MemoryOk, StageMemoryJson } from '@trainplan/protocol';
 export { PRESET_LISTS, PRESET_KINDS } from './presets/preset-json.ts';
 export type { PresetKind } from './presets/preset-json.ts';
 export type { GpuPresetJson, ModelPresetJson, NetworkPresetJson, SystemPresetJson } from './presets/preset-schemas.ts';

@@ -1,13 +1,20 @@
 /**
  * POST /v1/memory: memory per GPU for a scenario, stage by stage, whether or not it fits. An
  * estimate that does not fit is `ok: false, reason: 'out-of-memory'` with two totals; this answer
- * keeps the whole breakdown, which is what one needs to make it fit.
+ * keeps the whole breakdown, which is what one needs to make it fit. Here, beside the estimate, so the
+ * API and the CLI say the same breakdown.
  */
 import { estimatePlan } from '@trainplan/planner';
-import {
-  array, boolean, estimateJsonSchema, estimateResolvedScenario, integer, jsonSchemaDocument, number, object, resolveScenario,
-  toEstimateJson, type EstimateInfeasible, type EstimateOk, type JsonSchema, type ResolvedScenarioInput,
-} from '@trainplan/protocol';
+import { array } from './schema/compose.ts';
+import { object } from './schema/object.ts';
+import { boolean, integer, number } from './schema/scalars.ts';
+import type { JsonSchema } from './schema/types.ts';
+import { jsonSchemaDocument } from './schema/validate.ts';
+import { estimateJsonSchema } from './estimate-schema.ts';
+import { estimateResolvedScenario, toEstimateJson } from './run.ts';
+import { resolveScenario } from './resolve.ts';
+import type { ResolvedScenarioInput } from './resolved.ts';
+import type { EstimateInfeasible, EstimateOk } from './wire.ts';
 
 const bytes = (description: string) => number({ min: 0, description: `${description}, in bytes.` });
 
