@@ -147,8 +147,10 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
 /** What a million generated tokens cost on a point, with --price ("13.7"); a dash without a figure. */
 const costCell = (p: InferencePointJson): string => (p.cost === undefined ? '—' : rate(p.cost.perMillionOutputTokens));
 
+// Both latencies as the headline says them (formatSeconds): a long prefill in minutes or hours ("24.4 min",
+// not "1463 s"), a slow token in seconds ("1.46 s", not "1463.4 ms"), three figures whatever the unit.
 const row = (p: InferencePointJson, priced: boolean): string[] => [
-  String(p.tensor), String(p.pipeline), formatGrouped(p.batch), formatSeconds(p.prefillSeconds), `${(p.decodeStepSeconds * MS).toFixed(1)} ms`,
+  String(p.tensor), String(p.pipeline), formatGrouped(p.batch), formatSeconds(p.prefillSeconds), formatSeconds(p.decodeStepSeconds),
   rate(p.tokensPerSecondPerGpu), formatBytes(p.kvCacheBytesPerGpu), formatBytes(p.totalBytesPerGpu), formatGrouped(p.maxBatch),
   ...(priced ? [costCell(p)] : []), '',
 ];

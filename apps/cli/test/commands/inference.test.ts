@@ -1,6 +1,7 @@
-import { inferenceRequestJsonSchema, validateInferenceResponse } from '@trainplan/protocol';
-import { formatGrouped } from '@trainplan/units';
+import { inferenceRequestJsonSchema, runInference, validateInferenceResponse } from '@trainplan/protocol';
+import { formatGrouped, formatSeconds } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
+import { formatInferenceReport } from '../../src/commands/inference.ts';
 import { main } from '../../src/main.ts';
 import { fakeIo } from '../support/fake-io.ts';
 
@@ -432,5 +433,43 @@ describe('trainplan inference', () => {
     const { code, out, err } = await cli([...LLAMA, '--max-ttft-s', bad]);
     expect({ code, out }).toEqual({ code: 2, out: '' });
     expect(err).toMatch(new RegExp(`^trainplan: --max-ttft-s: expected seconds > 0 and ≤ 3,600, got "${bad}" \\(usage: `));
+  });
+
+  describe('the table\'s latencies read as the headline\'s: three figures in the unit that suits them', () => {
+    /** The [first token, per token] cells of the table under a report's heading, split on the column gaps. */
+    const latencies = (out: string, heading: string): string[][] => {
+      const from = out.slice(out.indexOf(heading)).split('\n').slice(2);
+      return from.slice(0, from.indexOf('')).map((line) => line.trim().split(/\s{2,}/).slice(3, 5));
+    };
+    const frontierLatencies = (out: string): string[][] => latencies(out, 'throughput-versus-latency frontier:');
+
+    it('a 128k-token prefill of 70B on A100s reads in minutes ("3.75 min", not "225 s"), each cell the JSON\'s figure', async () => {
+      const args = ['inference', '--model', 'llama3-70b', '--gpu', 'a100-80gb', '--prompt', '128k', '--output', '256'];
+      const a = JSON.parse((await cli([...args, '--json'])).out);
+      const cells = frontierLatencies((await cli(args)).out);
+      expect(cells).toHaveLength(a.frontier.length);
+      expect(cells.map(([first]) => first)).toEqual(a.frontier.map((p: { prefillSeconds: number }) => formatSeconds(p.prefillSeconds)));
+      expect(cells.map(([, token]) => token)).toEqual(a.frontier.map((p: { decodeStepSeconds: number }) => formatSeconds(p.decodeStepSeconds)));
+      expect(a.frontier.some((p: { prefillSeconds: number }) => p.prefillSeconds > 200)).toBe(true);
+      // From two minutes a first token reads in minutes; no cell is a count of seconds past 120.
+      for (const [first] of cells) expect(first).toMatch(/^(?:\d{1,3}(?:\.\d+)? s|[\d.]+ min)$/);
+      expect(cells.some(([first]) => first!.endsWith(' min'))).toBe(true);
+      // Each shape's largest batch too, where tokens take over 100 ms: three figures ("134 ms", was "133.5 ms").
+      const served = a.byShape.filter((x: { ok: boolean }) => x.ok).map((x: { largestBatch: { prefillSeconds: number; decodeStepSeconds: number } }) => x.largestBatch);
+      expect(latencies((await cli(args)).out, 'largest batch per TP × PP:').filter(([first]) => first !== '—'))
+        .toEqual(served.map((p: { prefillSeconds: number; decodeStepSeconds: number }) => [formatSeconds(p.prefillSeconds), formatSeconds(p.decodeStepSeconds)]));
+      expect(served.some((p: { decodeStepSeconds: number }) => p.decodeStepSeconds > 0.1)).toBe(true);
+    });
+
+    it('a token slower than a second reads in seconds ("1.46 s"), as the headline says it, not "1463.4 ms"', () => {
+      const a = runInference({ model: 'llama3-8b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 256 });
+      if (!a.ok) throw new Error('llama3-8b serves on an H100');
+      // The same answer with every token 1.4634 s (a slow pipeline): only the figure under test changes.
+      const slow = { ...a, best: { ...a.best!, decodeStepSeconds: 1.4634 }, frontier: a.frontier.map((p) => ({ ...p, decodeStepSeconds: 1.4634 })) };
+      const out = formatInferenceReport(slow);
+      expect(out.split('\n')[1]).toContain(', 1.46 s per token');
+      expect(frontierLatencies(out).map(([, token]) => token)).toEqual(a.frontier.map(() => '1.46 s'));
+      expect(out).not.toContain('1463');
+    });
   });
 });
