@@ -82,7 +82,10 @@ export function estimatePlan(input: PlanInput): PlanEstimate | PlanInfeasible {
   if (issues.length > 0) {
     return { ok: false, reason: refusalKind(issues), message: issues.map((i) => `${i.path}: ${i.message}`).join('; '), issues };
   }
-  const result = computeEstimate(input);
+  // Memory does not depend on how communication is costed: an emulated plan that cannot fit is refused on the
+  // closed form's estimate (microseconds) rather than after its emulation (seconds on a large cluster).
+  const closedForm = input.communicationModel === 'emulated' ? computeEstimate({ ...input, communicationModel: 'closed-form' }) : undefined;
+  const result = closedForm !== undefined && closedForm.memory.fits ? computeEstimate(input) : closedForm ?? computeEstimate(input);
   if (!result.memory.fits) {
     return {
       ok: false,

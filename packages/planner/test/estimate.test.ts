@@ -173,6 +173,16 @@ describe('infeasible plans are answers, not crashes', () => {
       expect(e.estimate?.stepTimeSeconds).toBeGreaterThan(0);
     }
   });
+  it('an emulated plan that does not fit is refused on the closed form, not after emulating it (memory does not depend on it)', () => {
+    // TP 8 × PP 2 × DP 64 of GPT-3 175B without recompute: far past 80 GB, and its emulation would take seconds.
+    const oom = { ...gpt3OnSelene, pipeline: 2, data: 64, recompute: 'none' as const };
+    const emulated = estimatePlan({ ...oom, communicationModel: 'emulated' });
+    const closed = estimatePlan({ ...oom, communicationModel: 'closed-form' });
+    if (emulated.ok || closed.ok) throw new Error('expected out of memory');
+    expect(emulated.reason).toBe('out-of-memory');
+    expect(emulated.neededBytes).toBe(closed.neededBytes);
+    expect(emulated.estimate?.breakdown).toEqual(closed.estimate?.breakdown);
+  });
 });
 
 // Property tests over random valid strategies of the GPT-3 175B fixture.
