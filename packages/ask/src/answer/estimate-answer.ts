@@ -13,6 +13,7 @@ import { fittingHeadline, fittingLayout, fittingNote, noFittingNote } from './fi
 import { issuesWords } from './issue-words.ts';
 import { costFigures, estimateSpend, forCost } from './cost.ts';
 import { deadlineVerdict } from './deadline-verdict.ts';
+import { askedMetric, leadWithAsked, withAskedFigure } from './asked-metric.ts';
 import { askedTimeUnit, daysAsAsked } from './time-as-asked.ts';
 import { tokensInTime } from './tokens-in-time.ts';
 import { listOf, statedMfuNote, statedMfuUnused } from './stated-mfu.ts';
@@ -57,17 +58,19 @@ export function answerFixedConfiguration(q: ParsedQuestion, publicUrl: PublicUrl
   }
   // runEstimate has no price: its GPU-hours are costed here, at the question's.
   const spend = estimateSpend(p, result.timeToTrain?.gpuHours);
+  // An estimate question heads with what it asks ("tokens per second": tokens/s; "hfu": HFU), the step time and MFU after.
+  const metric = q.intent === 'estimate' ? askedMetric(q.text) : 'step';
   const headline = q.intent === 'memory'
     ? `${subject}: ${formatBytes(result.memory.totalBytes)} per GPU of ${formatBytes(result.memory.capacityBytes)} (${result.memory.fits ? 'fits' : 'does not fit'} for training)`
     : q.intent === 'time' && result.timeToTrain !== undefined
       ? tokensInTime(q, result.timeToTrain.days, nodesGpus(result.resolved), subject) ?? `${subject}: ${daysAsAsked(result.timeToTrain.days, askedTimeUnit(q.text))} to train ${compactCount(result.timeToTrain.tokens)} tokens on ${nodesGpus(result.resolved)}${forCost(p, spend?.cost)}${deadlineVerdict(q.stated, result.timeToTrain.days, result.timeToTrain.tokens)}`
-      : `${subject}: ${describeStep(result.stepTimeSeconds, result.mfu)}`;
+      : metric === 'step' ? `${subject}: ${describeStep(result.stepTimeSeconds, result.mfu)}` : `${subject}: ${leadWithAsked(result, metric)}`;
   return {
     ...base,
     ok: true,
     headline,
     configuration: describeConfiguration(result),
-    figures: [...estimateFigures(result), ...costFigures(p, spend)],
+    figures: withAskedFigure([...estimateFigures(result), ...costFigures(p, spend)], result, metric),
     ...estimateNumbers(result),
     notes: [...result.warnings, ...budgetNotes(p, spend), ...listOf(statedMfuNote(p, result))],
   };

@@ -3,6 +3,7 @@ import {
 } from '@trainplan/protocol';
 import { countOf, formatBytes, formatCountExact, formatPercent, formatSeconds, toDays } from '@trainplan/units';
 import { deadlineVerdict } from './deadline-verdict.ts';
+import { askedMetric, leadWithAsked, withAskedFigure } from './asked-metric.ts';
 import { askedTimeUnit, daysAsAsked } from './time-as-asked.ts';
 import { tokensInTime } from './tokens-in-time.ts';
 import { DEFAULT_GPU, defaultBatch, defaultBatchNote, gpusPerNodeOf, isComputedBatch } from '../defaults.ts';
@@ -254,14 +255,17 @@ export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOption
   const cost = best.cost === undefined ? '' : `, ${moneyText(best.cost, p.currency)}`;
   const days = best.days === undefined ? '' : `, ${formatDays(best.days)} for ${compactCount(p.tokens ?? 0)} tokens${cost}`;
   const step = `${formatSeconds(e.stepTimeSeconds)} per step, ${formatPercent(e.mfu)} MFU`;
+  // An estimate question heads with what it asks ("tokens per second": tokens/s; "hfu": HFU), the step time and MFU after.
+  const metric = askedMetric(q.text);
   const headline = q.intent === 'memory'
     ? `${subjectOf(p)} × ${size}: fits for training, ${formatBytes(e.memory.totalBytes)} per GPU of ${formatBytes(e.memory.capacityBytes)} with the fastest plan that fits: ${best.label} (${step})`
     : q.intent === 'estimate'
-      ? `${subjectOf(p)} × ${size}: ${step} with the fastest plan found: ${best.label}`
+      ? `${subjectOf(p)} × ${size}: ${leadWithAsked(e, metric)} with the fastest plan found: ${best.label}`
       : `Best for ${subjectOf(p)} × ${size}: ${best.label} (${step}${days})`;
   const notes = [
     `${compactCount(result.candidatesEvaluated)} of ${compactCount(result.spaceSize)} candidates settled, ${result.fullEstimates} fully estimated${result.budgetExhausted ? ' (budget reached: the best found so far)' : ''}.`,
     ...result.alternatives.slice(0, 3).map((a) => `Runner-up ${a.why}`),
   ];
-  return planAnswer(q, publicUrl, best, spendOf(best), headline, { assumptions, notes, data: result });
+  const answered = planAnswer(q, publicUrl, best, spendOf(best), headline, { assumptions, notes, data: result });
+  return q.intent === 'estimate' ? { ...answered, figures: withAskedFigure(answered.figures, e, metric) } : answered;
 }
