@@ -6,5 +6,6 @@
 export function nvlinkDomainsText(gpus: number, domains: { readonly count: number; readonly gpusEach: number }): string {
   const last = gpus - (domains.count - 1) * domains.gpusEach;
   const counted = `${domains.count.toLocaleString('en-US')} NVLink domain${domains.count === 1 ? '' : 's'} of ${domains.gpusEach} GPUs`;
-  return last === domains.gpusEach ? counted : `${counted}, the last holding ${last}`;
+  if (last === domains.gpusEach) return counted;
+  return domains.count === 1 ? `${counted}, holding ${last}` : `${counted}, the last holding ${last}`;
 }

@@ -33,6 +33,7 @@ describe('nvlinkDomainsText', () => {
     [72, 1, '1 NVLink domain of 72 GPUs'],
     [144, 2, '2 NVLink domains of 72 GPUs'],
     [80, 2, '2 NVLink domains of 72 GPUs, the last holding 8'],
+    [64, 1, '1 NVLink domain of 72 GPUs, holding 64'],
   ])('%i GPUs in %i domains of 72: %s', (gpus, count, text) => {
     expect(nvlinkDomainsText(gpus, { count, gpusEach: 72 })).toBe(text);
   });
