@@ -12,7 +12,8 @@ describe('nodes on GB200 NVL72 are counted in racks (NVLink domains) too', () =>
     expect(data.ok).toBe(true);
     const racks = Math.ceil(data.gpus / 72);
     const last = data.gpus - (racks - 1) * 72;
-    const domains = `${racks} NVLink domain${racks === 1 ? '' : 's'} of 72 GPUs${last === 72 ? '' : `, the last holding ${last}`}`;
+    const partly = racks === 1 ? `, holding ${last}` : `, the last holding ${last}`;
+    const domains = `${racks} NVLink domain${racks === 1 ? '' : 's'} of 72 GPUs${last === 72 ? '' : partly}`;
     expect(a.headline).toContain(`${data.nodes.toLocaleString('en-US')} node${data.nodes === 1 ? '' : 's'} (${data.gpus.toLocaleString('en-US')} GPUs in ${domains}) train`);
   });
 
