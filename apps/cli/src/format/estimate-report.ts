@@ -115,16 +115,22 @@ function warningLines(e: EstimateOk): string[] {
   return e.warnings.length === 0 ? [] : ['Warnings', ...e.warnings.map((w) => `  ⚠ ${w}`)];
 }
 
-/** `✗ out-of-memory: needs …`, or `✗ invalid` / `✗ indivisible` with each field issue on its own line. */
-export function infeasibleLines(e: EstimateInfeasible): string[] {
+/**
+ * `✗ out-of-memory: needs …`, or `✗ invalid` / `✗ indivisible` with each field issue on its own line. Out of
+ * memory, with the plan's memory (protocol's memoryAnswer), the memory table follows: what fills the GPU.
+ */
+export function infeasibleLines(e: EstimateInfeasible, memory?: MemoryJson): string[] {
   const issues = e.issues ?? [];
-  if (issues.length === 0) return [`✗ ${e.reason}: ${e.message}`];
+  if (issues.length === 0) {
+    const head = [`✗ ${e.reason}: ${e.message}`];
+    return e.reason === 'out-of-memory' && memory !== undefined ? [...head, '', ...memoryLines(memory)] : head;
+  }
   return [`✗ ${e.reason}`, ...issues.map((i) => `  ${formatIssue(i)}`)];
 }
 
-/** The report of one answer, as lines. */
-export function estimateReportLines(e: EstimateJson): string[] {
-  if (!e.ok) return infeasibleLines(e);
+/** The report of one answer, as lines; `memory`, an out-of-memory answer's breakdown. */
+export function estimateReportLines(e: EstimateJson, memory?: MemoryJson): string[] {
+  if (!e.ok) return infeasibleLines(e, memory);
   const sections = [
     [headerLine(e)],
     metricsLines(e),
@@ -136,11 +142,14 @@ export function estimateReportLines(e: EstimateJson): string[] {
   return sections.flatMap((s, i) => (i === 0 ? s : ['', ...s]));
 }
 
-/** The whole report: one answer, or each answer of an array under a `Scenario i of n` heading. */
-export function formatEstimateReport(answer: EstimateJson | readonly EstimateJson[]): string {
-  if (!Array.isArray(answer)) return `${estimateReportLines(answer as EstimateJson).join('\n')}\n`;
+/**
+ * The whole report: one answer, or each answer of an array under a `Scenario i of n` heading. `memoryOf(i)`
+ * gives the i-th scenario's memory when it is out of memory, so the report says what fills the GPU.
+ */
+export function formatEstimateReport(answer: EstimateJson | readonly EstimateJson[], memoryOf: (index: number) => MemoryJson | undefined = () => undefined): string {
+  if (!Array.isArray(answer)) return `${estimateReportLines(answer as EstimateJson, memoryOf(0)).join('\n')}\n`;
   const answers = answer as readonly EstimateJson[];
   return answers
-    .map((a, i) => [`── Scenario ${i + 1} of ${answers.length} (input [${i}]) ──`, ...estimateReportLines(a)].join('\n'))
+    .map((a, i) => [`── Scenario ${i + 1} of ${answers.length} (input [${i}]) ──`, ...estimateReportLines(a, memoryOf(i))].join('\n'))
     .join('\n\n') + '\n';
 }

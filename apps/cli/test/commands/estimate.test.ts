@@ -122,6 +122,25 @@ describe('trainplan estimate: the human report', () => {
     expect((await fromFile()).out).not.toContain('Time to train');
   });
 
+  it('an out-of-memory answer shows what fills the GPU: the memory table of POST /v1/memory, its total the refusal\'s need', async () => {
+    const { code, out } = await fromFile([], JSON.stringify(outOfMemoryScenario));
+    expect(code).toBe(1);
+    const needed = /^✗ out-of-memory: needs (\S+ GiB) per GPU/m.exec(out)?.[1];
+    expect(needed).toBeDefined();
+    expect(out).toMatch(/^Memory per GPU \(capacity 80\.0 GiB\)$/m);
+    for (const { label } of MEMORY_ROWS) expect(out).toMatch(new RegExp(`^ {2}${label} +\\S+ (GiB|MiB)`, 'm'));
+    expect(out).toMatch(new RegExp(`^ {2}total +${needed!.replace('.', '\\.')} `, 'm'));
+    expect(out).toMatch(/^ {2}fits: no \(\S+ GiB over\)$/m);
+  });
+
+  it('an array gives each out-of-memory scenario its own table, and none to one that fits', async () => {
+    const { out } = await fromFile([], JSON.stringify([contractScenario, outOfMemoryScenario]));
+    const [first, second] = out.split(/^── Scenario 2 of 2/m);
+    expect(second).toMatch(/^ {2}fits: no /m);
+    expect(first).toMatch(/^ {2}fits: yes /m);
+    expect(out.match(/^Memory per GPU/gm)).toHaveLength(2);
+  });
+
   it('reports each scenario of an array under a "Scenario i of n" heading', async () => {
     const { out } = await fromFile([], JSON.stringify([contractScenario, outOfMemoryScenario]));
     expect(out.match(/^── Scenario \d of 2 \(input \[\d\]\) ──$/gm)).toEqual(['── Scenario 1 of 2 (input [0]) ──', '── Scenario 2 of 2 (input [1]) ──']);

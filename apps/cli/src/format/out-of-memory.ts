@@ -1,0 +1,18 @@
+import { memoryAnswer, validateScenario, type EstimateJson, type MemoryJson } from '@trainplan/protocol';
+
+/**
+ * For the estimate report: the memory of each scenario the estimate refused as out of memory (the protocol's
+ * memoryAnswer, as POST /v1/memory gives it), by its index in `input`; undefined for every other answer.
+ * The estimate's refusal states two totals; this is what fills the GPU, what one changes to make it fit.
+ */
+export function outOfMemoryBreakdown(input: unknown, answer: EstimateJson | readonly EstimateJson[]): (index: number) => MemoryJson | undefined {
+  const answers: readonly EstimateJson[] = Array.isArray(answer) ? answer : [answer as EstimateJson];
+  const scenarios: readonly unknown[] = Array.isArray(input) ? input : [input];
+  return (index) => {
+    const a = answers[index];
+    if (a === undefined || a.ok || a.reason !== 'out-of-memory') return undefined;
+    const v = validateScenario(scenarios[index]);
+    const m = v.ok ? memoryAnswer(v.value) : undefined;
+    return m?.ok === true ? m.memory : undefined;
+  };
+}
