@@ -4,6 +4,7 @@ import {
 import { countOf, formatBytes, formatCountExact, formatPercent, formatSeconds, toDays } from '@trainplan/units';
 import { deadlineVerdict } from './deadline-verdict.ts';
 import { askedMetric, leadWithAsked, withAskedFigure } from './asked-metric.ts';
+import { namedClusterReading } from './named-cluster.ts';
 import { askedTimeUnit, daysAsAsked } from './time-as-asked.ts';
 import { tokensInTime } from './tokens-in-time.ts';
 import { DEFAULT_GPU, defaultBatch, defaultBatchNote, gpusPerNodeOf, isComputedBatch } from '../defaults.ts';
@@ -176,18 +177,23 @@ const CHEAPEST_BY_DEADLINE = 'the cheapest cluster that meets the deadline taken
 /** "How many nodes", "how long" and "cheapest": runNodes in its three modes. */
 export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, publicUrl: PublicUrl): Answer {
   const p = q.parameters;
-  const { training, assumptions: batch } = trainingOf(p);
+  // A nodes question naming a cluster ("… in 30 days on 12 H100") takes the batch as if none were named: it plans other
+  // sizes, for which a batch shaped to 12 GPUs (513 sequences) runs badly; the one named is planned at it too (named-cluster.ts).
+  const { nodes: _nodes, gpus: _gpus, ...unsized } = p;
+  const { training, assumptions: batch } = trainingOf(q.intent === 'nodes' ? unsized : p);
   const byDeadline = q.intent === 'cheapest' && p.deadlineSeconds !== undefined;
   const assumptions = [...batch, ...(byDeadline ? [CHEAPEST_BY_DEADLINE] : [])];
   const goal = goalOf(q);
   if (typeof goal === 'string') return answerHelp(q, [goal]);
   // A part of one node ("on 4 H100") is a node of that many GPUs.
   const { gpusPerNode, ...target } = goal;
-  const request: Record<string, unknown> = {
-    model: modelInputOf(p), cluster: { ...machineOf(p), ...(gpusPerNode !== undefined && { gpusPerNode }) }, training, tokens: p.tokens, constraints: constraintsOf(p), ...target,
+  const budget = options.candidateBudget === undefined ? {} : { candidateBudget: options.candidateBudget };
+  // runNodes on the question's model and training for a goal (a deadline, a budget, nodes), on nodes of `perNode` GPUs when part of one.
+  const runFor = (goalFields: Record<string, unknown>, perNode: number | undefined): NodesResponseJson => runNodes({
+    model: modelInputOf(p), cluster: { ...machineOf(p), ...(perNode !== undefined && { gpusPerNode: perNode }) }, training, tokens: p.tokens, constraints: constraintsOf(p), ...goalFields,
     ...(p.pricePerGpuHour !== undefined && { pricePerGpuHour: p.pricePerGpuHour }),
-  };
-  const result: NodesResponseJson = runNodes(request, options.candidateBudget === undefined ? {} : { candidateBudget: options.candidateBudget });
+  }, budget);
+  const result = runFor(target, gpusPerNode);
   const tokens = compactCount(p.tokens ?? 0);
   // runNodes's hint when the batch, not the cluster, holds the plan back (the same question at twice the batch).
   const hint = result.largerBatch === undefined ? [] : [result.largerBatch.message];
@@ -214,6 +220,11 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   const headline = q.intent === 'time'
     ? tokensInTime(q, result.days, cluster, subjectOf(p)) ?? `${subjectOf(p)}: ${daysAsAsked(result.days, askedTimeUnit(q.text))} to train ${tokens} tokens on ${cluster}${cost}${deadlineVerdict(q.stated, result.days, p.tokens ?? 0)}`
     : `${byDeadline ? 'Cheapest for ' : ''}${subjectOf(p)}: ${cluster} train${result.nodes === 1 ? 's' : ''} ${tokens} tokens in ${formatDays(result.days)}${cost} (${goals})`;
+  // "How many nodes … on 64 H100": the 64 GPUs named are planned too (their time to train, on their own nodes), said first.
+  const named = namedClusterReading(q, result, subjectOf(p), () => {
+    const on = nodesOf(p);
+    return typeof on === 'string' ? { ok: false, reason: 'invalid', message: on } : runFor({ nodes: on.nodes }, on.gpusPerNode);
+  });
   const searched = `${countOf(result.searches, 'cluster size')} searched`;
   // A budget alone (no deadline) asks for the fastest plan it affords, the smallest cluster that fits beside it.
   const smallest = result.smallest === undefined ? '' : `; the smallest cluster that fits: ${sizeText(result.smallest, p)}${result.smallest.withinBudget ? '' : ', over the budget'}`;
@@ -224,7 +235,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     // The GPU-hours are in the time-to-train figure already (describe-estimate), not restated here.
     ...hint,
   ];
-  return planAnswer(q, publicUrl, plan, result, headline, { assumptions, notes, data: result });
+  return planAnswer(q, publicUrl, plan, result, named?.headline ?? headline, { assumptions, notes: [...(named === undefined ? [] : [named.note]), ...notes], data: result });
 }
 
 /**
