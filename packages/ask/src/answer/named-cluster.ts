@@ -44,3 +44,20 @@ export function namedClusterReading(
   // "how long … on 64 H100" plans the named cluster alone, with its figures.
   return { headline, note: `${note}; ask "how long …" on ${q.stated.nodes !== undefined ? countOf(named.nodes, 'node') : countOf(named.gpus, 'GPU')} for the plan there.` };
 }
+
+/**
+ * A nodes question naming a cluster whose goal no size meets ("… in 30 days on 1024 h100" for 405B): what the named cluster
+ * does, as a note beside the refusal ("The 1,024 GPUs named (128 nodes) would take 390 days and 9.58M GPU-hours, not within
+ * the 30 days asked."). Undefined when no cluster was named.
+ */
+export function namedClusterNote(q: ParsedQuestion, onNamed: () => NodesResponseJson): string | undefined {
+  const p = q.parameters;
+  if (q.intent !== 'nodes' || (q.stated.nodes === undefined && q.stated.gpus === undefined)) return undefined;
+  const named = onNamed();
+  const cluster = namedText(q, named.ok ? named : undefined);
+  const capital = `${cluster.charAt(0).toUpperCase()}${cluster.slice(1)}`;
+  if (!named.ok) return `${capital} ${named.reason === 'invalid' ? 'cannot be planned' : 'cannot train it'} either (${refusalWords(named)}).`;
+  const verdict = p.deadlineSeconds === undefined ? ''
+    : `, ${named.days <= toDays(p.deadlineSeconds) ? '' : 'not '}within the ${formatDays(toDays(p.deadlineSeconds))} ${q.stated.deadlineSeconds === undefined ? 'assumed' : 'asked'}`;
+  return `${capital} would take ${formatDays(named.days)} and ${compactCount(named.gpuHours)} GPU-hours for the ${compactCount(named.tokens)} tokens${verdict}.`;
+}

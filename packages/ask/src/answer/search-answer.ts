@@ -4,7 +4,7 @@ import {
 import { countOf, formatBytes, formatCountExact, formatPercent, formatSeconds, toDays } from '@trainplan/units';
 import { deadlineVerdict } from './deadline-verdict.ts';
 import { askedMetric, leadWithAsked, withAskedFigure } from './asked-metric.ts';
-import { namedClusterReading } from './named-cluster.ts';
+import { namedClusterNote, namedClusterReading } from './named-cluster.ts';
 import { askedTimeUnit, daysAsAsked } from './time-as-asked.ts';
 import { tokensInTime } from './tokens-in-time.ts';
 import { DEFAULT_GPU, defaultBatch, defaultBatchNote, gpusPerNodeOf, isComputedBatch } from '../defaults.ts';
@@ -199,8 +199,14 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   const hint = result.largerBatch === undefined ? [] : [result.largerBatch.message];
   // Nothing runs on part of a node: said as the best configuration says it, its closest in whole nodes, not nodes of that part.
   if (!result.ok && gpusPerNode !== undefined) return answerBestConfiguration(q, options, publicUrl);
+  // "How many nodes … on 64 H100": the 64 GPUs named are planned too (their time to train, on their own nodes).
+  const onNamed = (): NodesResponseJson => {
+    const on = nodesOf(p);
+    return typeof on === 'string' ? { ok: false, reason: 'invalid', message: on } : runFor({ nodes: on.nodes }, on.gpusPerNode);
+  };
   if (!result.ok) {
-    return failure(q, publicUrl, `${subjectOf(p)}: ${refusalWords(result)}`, result.closest, { assumptions, data: result, notes: hint });
+    const namedNote = namedClusterNote(q, onNamed);
+    return failure(q, publicUrl, `${subjectOf(p)}: ${refusalWords(result)}`, result.closest, { assumptions, data: result, notes: [...listOf(namedNote), ...hint] });
   }
   const plan = result.configuration;
   if (result.mode === 'cost-time-frontier') {
@@ -220,11 +226,8 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   const headline = q.intent === 'time'
     ? tokensInTime(q, result.days, cluster, subjectOf(p)) ?? `${subjectOf(p)}: ${daysAsAsked(result.days, askedTimeUnit(q.text))} to train ${tokens} tokens on ${cluster}${cost}${deadlineVerdict(q.stated, result.days, p.tokens ?? 0)}`
     : `${byDeadline ? 'Cheapest for ' : ''}${subjectOf(p)}: ${cluster} train${result.nodes === 1 ? 's' : ''} ${tokens} tokens in ${formatDays(result.days)}${cost} (${goals})`;
-  // "How many nodes … on 64 H100": the 64 GPUs named are planned too (their time to train, on their own nodes), said first.
-  const named = namedClusterReading(q, result, subjectOf(p), () => {
-    const on = nodesOf(p);
-    return typeof on === 'string' ? { ok: false, reason: 'invalid', message: on } : runFor({ nodes: on.nodes }, on.gpusPerNode);
-  });
+  // Said first: what the named cluster does, then the nodes the deadline needs.
+  const named = namedClusterReading(q, result, subjectOf(p), onNamed);
   const searched = `${countOf(result.searches, 'cluster size')} searched`;
   // A budget alone (no deadline) asks for the fastest plan it affords, the smallest cluster that fits beside it.
   const smallest = result.smallest === undefined ? '' : `; the smallest cluster that fits: ${sizeText(result.smallest, p)}${result.smallest.withinBudget ? '' : ', over the budget'}`;
