@@ -72,3 +72,11 @@ describe('a named cluster beside a goal no size meets: what the named cluster do
     expect(a.notes).toContainEqual(expect.stringMatching(new RegExp(`^The 1,024 GPUs named \\(128 nodes\\) would take ${formatDays(named).replace(/[().]/g, '\\$&')} and .* GPU-hours for the 15\\.0T tokens, not within the 30 days asked\\.$`)));
   });
 });
+
+describe('a named cluster that is itself the fewest that meet the deadline', () => {
+  it('says no fewer nodes meet it, not the same cluster twice', () => {
+    const fewest = (ask('how many h100 nodes to train llama3 8b on 1T tokens in 30 days', { publicUrl: null }).data as NodesOk).nodes;
+    const a = ask(`how many nodes to train llama3 8b on 1T tokens in 30 days on ${fewest} h100 nodes`, { publicUrl: null });
+    expect(a.headline).toMatch(new RegExp(`the ${fewest} nodes named \\(${fewest * 8} GPUs\\) train 1\\.00T tokens in [\\d.]+ days, within the 30 days asked; no fewer nodes meet it$`));
+  });
+});

@@ -39,7 +39,7 @@ export function namedClusterReading(
   }
   const cluster = namedText(q, named);
   const headline = named.days <= toDays(p.deadlineSeconds)
-    ? `${subject}: ${cluster} train ${tokens} tokens in ${formatDays(named.days)}, within ${deadline}; the fewest that meet it: ${fewest}`
+    ? `${subject}: ${cluster} train ${tokens} tokens in ${formatDays(named.days)}, within ${deadline}; ${named.nodes === needed.nodes ? 'no fewer nodes meet it' : `the fewest that meet it: ${fewest}`}`
     : `${subject}: ${cluster} would take ${formatDays(named.days)}, not within ${deadline}; the deadline needs ${nodesGpus(needed)}, which train ${tokens} tokens in ${formatDays(needed.days)}`;
   // "how long … on 64 H100" plans the named cluster alone, with its figures.
   return { headline, note: `${note}; ask "how long …" on ${q.stated.nodes !== undefined ? countOf(named.nodes, 'node') : countOf(named.gpus, 'GPU')} for the plan there.` };
