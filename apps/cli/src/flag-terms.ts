@@ -20,9 +20,10 @@ const MARKER = '\u0000flag';
 /**
  * A field named where no English word could be: dotted (`training.tokens`) or camelCase
  * (`candidateBudget`, and the leaf `memoryFraction` of `constraints.memoryFraction`, as the search's
- * messages name it). Rewritten wherever it stands as a whole word.
+ * messages name it). Rewritten wherever it stands as a whole word, with a quoted value after it taken as the
+ * flag's value (`kvCachePrecision "fp8"` → `--kv-cache-precision fp8`).
  */
-const anywhere = (names: string[]) => `(?<![\\w.])(?<field>${names.join('|')})(?![\\w])`;
+const anywhere = (names: string[]) => `(?<![\\w.])(?<field>${names.join('|')})(?![\\w])(?: "(?<fieldValue>[\\w.-]+)")?`;
 
 /**
  * A one-word field (`nodes`, `days`, `budget`, `model`) is also an English noun, and the planner's
@@ -64,8 +65,9 @@ export function flagLocator(spec: FlagsToRequest): FlagTerms {
   return {
     flagFor: (path) => byPath.get(anyItem(path)) ?? byPath.get(`${anyItem(path)}[]`),
     inFlagTerms: (message) => (fields === undefined ? message : message.replace(fields, (...args) => {
-      const { field, word, value } = args.at(-1) as Record<string, string | undefined>;
-      return `${byName.get((field ?? word)!)}${value === undefined ? '' : ` ${value}`}`;
+      const { field, word, value, fieldValue } = args.at(-1) as Record<string, string | undefined>;
+      const given = value ?? fieldValue;
+      return `${byName.get((field ?? word)!)}${given === undefined ? '' : ` ${given}`}`;
     })),
   };
 }

@@ -1,3 +1,4 @@
+import { GPU_IDS, GPUS } from '@trainplan/hardware';
 import { pipelineSplit, type PipelineSplit } from '@trainplan/model';
 import { countOf } from '@trainplan/units';
 import type { PlanInput } from './plan-input.ts';
@@ -144,9 +145,13 @@ export function gpuIssues(input: Pick<PlanInput, 'gpu' | 'precision' | 'attentio
   return issues;
 }
 
+/** The GPU presets with FP8 tensor cores (Hopper and Blackwell), as an FP8 refusal offers them. */
+const fp8GpuIds = (): string[] => GPU_IDS.filter((id) => GPUS[id]?.peakFlops.fp8 !== undefined);
+
 function checkPrecision(input: Pick<PlanInput, 'gpu' | 'precision' | 'attentionKernel'>, issues: PlanIssue[]): void {
   if (input.precision === 'fp8' && input.gpu.peakFlops.fp8 === undefined) {
-    push(issues, 'training.precision', 'precision-unsupported', `${input.gpu.name} has no FP8 tensor cores`);
+    push(issues, 'training.precision', 'precision-unsupported',
+      `${input.gpu.name} has no FP8 tensor cores: use precision "${runsBf16(input.gpu) ? 'bf16' : 'fp16'}", or a GPU that has them (${fp8GpuIds().join(', ')})`);
   }
   if (input.precision === 'bf16' && !runsBf16(input.gpu)) {
     push(issues, 'training.precision', 'precision-unsupported', `${input.gpu.name} has no BF16 tensor cores: use precision "fp16"`);

@@ -8,7 +8,6 @@ import type { FlagSpec, FlagValues } from '../flags.ts';
 import { renderTable } from '../format/table.ts';
 import { count, defined, machineFields, MACHINE_FLAGS, money, number, tokenLength } from '../search-flags.ts';
 import { usageLine } from '../format/usage-line.ts';
-import { fp8Remedy } from '../format/fp8-remedy.ts';
 import { inferenceFailureText, type Retry } from '../format/inference-remedy.ts';
 
 const SYNOPSIS = 'trainplan inference --model ID --gpu ID --prompt N --output N [--max-token-ms L] [--max-ttft-s S] '
@@ -257,10 +256,8 @@ export const inferenceCommand: Command = requestCommand({
       const again = runInference(Object.fromEntries(Object.entries({ ...request, ...set }).filter(([key]) => !drop.includes(key))));
       return again.ok ? again : undefined;
     };
-    // FP8 weights refused (a GPU without FP8 tensor cores): what serves instead, on the same line.
-    const remedy = (issue: { readonly path: string }) =>
-      (issue.path === 'precision' ? fp8Remedy(request, { fromFlags: io.inFlagTerms !== undefined }, retry) : undefined);
-    const shown = printAnswer(io, v, answer, (a: Extract<InferenceResponseJson, { ok: true }>) => formatInferenceReport(a, bounds), remedy);
+    // FP8 weights refused on a GPU without FP8 tensor cores: the protocol's message says what serves instead.
+    const shown = printAnswer(io, v, answer, (a: Extract<InferenceResponseJson, { ok: true }>) => formatInferenceReport(a, bounds));
     if (!shown) return EXIT.usage;
     if (!shown.best) {
       // No shape serves at all (memory, divisibility, or none divides --gpus): the latency bounds are not to blame.

@@ -16,6 +16,17 @@ const CONTINUOUS_ONLY: readonly (readonly ['prefillChunkTokens' | 'sharedPrefixT
   ['requestsPerSecond', 'a request rate is served by continuous batching (requests join as sequences finish)'],
 ];
 
+/**
+ * The planner's FP8 refusal as serving reads it: a GPU without FP8 tensor cores still runs an FP8 KV cache
+ * beside 16-bit weights (attention computes in 16 bits; vLLM's kv_cache_dtype "fp8" on Ampere), so that is
+ * offered first ("serve BF16 weights with an FP8 KV cache, which runs on it (precision "bf16", kvCachePrecision
+ * "fp8"), or FP8 weights on a GPU that has them (h100-sxm, …)"). Any other message is as the planner says it.
+ */
+function servingPrecisionText(message: string): string {
+  return message.replace(/has no FP8 tensor cores: use precision "(bf16|fp16)", or a GPU that has them/, (_m, sixteen: string) =>
+    `has no FP8 tensor cores: serve ${sixteen.toUpperCase()} weights with an FP8 KV cache, which runs on it (precision "${sixteen}", kvCachePrecision "fp8"), or FP8 weights on a GPU that has them`);
+}
+
 /** Inference planning on the wire: prefill/decode latency, KV cache, largest batch, tokens/s/GPU, frontier. */
 export function runInference(request: unknown): InferenceResponseJson {
   const valid = validate(inferenceRequestSchema, request);
@@ -39,11 +50,11 @@ export function runInference(request: unknown): InferenceResponseJson {
     settings: { scatterGather: false, overlapGradReduce: false, overlapTensorParallelComm: false, overlapPipelineComm: false },
   }, { nodes: 1 });
   // The request sets precision at its top level: name it so, not as the scenario's training.precision.
-  if (!resolved.ok) return invalid(resolved.issues.map((i) => (i.path === 'training.precision' ? { ...i, path: 'precision' } : i)));
+  if (!resolved.ok) return invalid(resolved.issues.map((i) => (i.path === 'training.precision' ? { path: 'precision', message: servingPrecisionText(i.message) } : i)));
   // A 16-bit cache is read by 16-bit attention, so BF16 needs the GPU's BF16 support (Volta has none), as the weights' precision does.
   const { gpu } = resolved.value.base;
   if (req.kvCachePrecision === 'bf16' && !runsBf16(gpu)) {
-    return invalid([{ path: 'kvCachePrecision', message: `${gpu.name} has no BF16 tensor cores: use kvCachePrecision "fp16" or "fp8"` }]);
+    return invalid([{ path: 'kvCachePrecision', message: `${gpu.name} has no BF16 tensor cores: use kvCachePrecision "fp16", or kvCachePrecision "fp8"` }]);
   }
   // The request's fields are the search's, by the same names; a field left out stays undefined there too.
   const { model: _model, cluster: _cluster, precision: _precision, speculative, ...search } = req;

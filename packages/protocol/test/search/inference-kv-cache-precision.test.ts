@@ -55,7 +55,7 @@ describe('inference request: kvCachePrecision', () => {
     const v100 = runInference({ ...request, model: 'llama2-7b', cluster: { gpu: 'v100-32gb' }, kvCachePrecision: 'bf16' });
     expect(v100.ok).toBe(false);
     if (v100.ok) return;
-    expect(v100.issues).toEqual([{ path: 'kvCachePrecision', message: expect.stringMatching(/no BF16 tensor cores: use kvCachePrecision "fp16" or "fp8"/) }]);
+    expect(v100.issues).toEqual([{ path: 'kvCachePrecision', message: expect.stringMatching(/no BF16 tensor cores: use kvCachePrecision "fp16", or kvCachePrecision "fp8"/) }]);
     expect(runInference({ ...request, model: 'llama2-7b', cluster: { gpu: 'v100-32gb' }, kvCachePrecision: 'fp16' }).ok).toBe(true);
   });
 });
