@@ -20,6 +20,8 @@ describe('answer: a collective over one GPU', () => {
     expect(a.headline).toMatch(why);
     // Never the bare "0 GB/s" as if it were a measured bandwidth.
     expect(a.headline).not.toMatch(/bus bandwidth 0 GB\/s/);
+    // Said once: the protocol's own one-GPU note is not repeated below the headline.
+    expect(a.notes.filter((n) => /moves no data/.test(n))).toEqual([]);
   });
 
   it('suggests more GPUs, with a question that then answers a time above zero', () => {

@@ -64,6 +64,7 @@ export function answerCollective(q: ParsedQuestion): Answer {
       { label: 'Bus bandwidth', value: `${formatNumber(row.busbwGBps)} GB/s` },
       { label: 'Algorithm', value: `${row.algorithm} (${row.protocol})${request.algorithm === 'auto' ? ', NCCL’s choice' : ''}` },
     ],
-    notes: [...notes, ...result.notes],
+    // Alone, the headline says why it is 0 s and the note which GPUs to give: the protocol's own "one GPU" note would repeat it.
+    notes: [...notes, ...(alone ? result.notes.filter((n) => !n.startsWith('one GPU:')) : result.notes)],
   };
 }

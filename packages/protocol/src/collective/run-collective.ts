@@ -63,7 +63,10 @@ export function runCollective(body: unknown): CollectiveResponseJson {
   const sizes = request.sizes ?? (request.size !== undefined ? [request.size] : defaultSweepBytes());
   const closed = closedFormRows(request, machine, sizes);
   if (!closed.ok) return closed.error;
-  const notes: string[] = [];
+  // One rank has no peer: NCCL returns at once (nccl-tests reports 0 bus bandwidth), so the zeros need their reason.
+  const notes: string[] = machine.group.ranks === 1
+    ? ['one GPU: a collective over a single rank moves no data (it has no peer to exchange with), so every size takes 0 s; give more GPUs (nodes, gpusPerNode)']
+    : [];
   let topology: string[] | undefined;
   let topologyGraph: TopologySummary | undefined;
   if (request.emulate) {

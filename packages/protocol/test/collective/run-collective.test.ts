@@ -160,3 +160,15 @@ describe('the emulated topology graph', () => {
     expect(r.topologyGraph!.links.find((l) => l.kind === 'nic-leaf')!.latencySeconds).toBe(2.475e-7);
   });
 });
+
+describe('a collective on one GPU', () => {
+  it('takes 0 s and says why: a single rank has no peer to exchange with', () => {
+    const r = runCollective({ op: 'all-reduce', gpu: 'h100-sxm', nodes: 1, gpusPerNode: 1, size: GiB(1) });
+    if (!r.ok) throw new Error(r.message);
+    expect(r.rows.map((row) => row.seconds)).toEqual([0]);
+    expect(r.notes[0]).toMatch(/^one GPU: a collective over a single rank moves no data/);
+    const two = runCollective({ op: 'all-reduce', gpu: 'h100-sxm', nodes: 1, gpusPerNode: 2, size: GiB(1) });
+    if (!two.ok) throw new Error(two.message);
+    expect(two.notes.filter((n) => n.startsWith('one GPU'))).toEqual([]);
+  });
+});
