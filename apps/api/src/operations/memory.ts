@@ -1,5 +1,4 @@
-import { CONTRACT_EXAMPLE, scenariosJsonSchema } from '@trainplan/protocol';
-import { memoryAnswer, memoryAnswerJsonSchema } from '@trainplan/protocol';
+import { CONTRACT_EXAMPLE, memoryAnswer, memoryAnswerJsonSchema, scenariosJsonSchema } from '@trainplan/protocol';
 import { EMULATION_LIMIT_TEXT, emulationRefusal } from './emulation-budget.ts';
 import { operation, validateScenarioBody, type Scenarios } from './operation.ts';
 
