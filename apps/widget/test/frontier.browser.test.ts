@@ -46,7 +46,7 @@ describe('the time–cost curve in the browser', () => {
       };
     });
     expect(seen).toMatchObject({ dots: 12, line: 1, marks: ['cheapest', 'fastest'], titles: ['GPU-hours', 'days to train (log scale)'], outside: 0, pageOverflow: 0 });
-    expect(seen.sentence).toMatch(/^Cheapest: 16 nodes, 155 days, 476 k GPU-hours; 128 nodes: 20.5 days for \+6%; fastest: 8192 nodes, 1.17 days for \+287%\.$/);
+    expect(seen.sentence).toMatch(/^Cheapest: 16 nodes, 155 days, 476 k GPU-hours; 128 nodes: 20.5 days for \+6%; fastest: 8,192 nodes, 1.17 days for \+287%\.$/);
     // Readable, not squashed: the 320 × 200 viewBox keeps its shape at the width it is given.
     expect(seen.svgHeight).toBeGreaterThan(150);
     await tab.close();
