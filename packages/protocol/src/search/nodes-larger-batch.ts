@@ -87,18 +87,18 @@ function json(point: CapacityPoint, found: CapacityPoint, batch: number, seqLeng
   const c = point.plan.candidate;
   const fraction = bubbleFraction(point);
   const m = point.plan.estimate.microBatches;
-  const microBatches = `${m} micro-batch${m === 1 ? '' : 'es'}`;
+  const microBatches = `${m.toLocaleString('en-US')} micro-batch${m === 1 ? '' : 'es'}`;
   const pipelines = c.data === 1 ? `one pipeline of ${c.pipeline} stages takes ${countOf(batch, 'sequence')}, ${microBatches}`
-    : `${c.data} data-parallel pipelines of ${c.pipeline} stages share ${batch} sequences, ${microBatches} each`;
+    : `${c.data.toLocaleString('en-US')} data-parallel pipelines of ${c.pipeline} stages share ${countOf(batch, 'sequence')}, ${microBatches} each`;
   const why = fraction >= BATCH_BOUND_BUBBLE_FRACTION
     ? `the pipeline bubble is ${Math.round(fraction * 100)}% of each step (${pipelines})`
     : c.data === 1 ? `the whole batch (${countOf(batch, 'sequence')}) is a single micro-batch`
-    : `each of the ${c.data} data-parallel ranks gets a single micro-batch of the ${batch} sequences`;
+    : `each of the ${c.data.toLocaleString('en-US')} data-parallel ranks gets a single micro-batch of the ${countOf(batch, 'sequence')}`;
   const larger = 2 * batch;
   const gain = missed ? `meet the deadline on ${nodesText(found.nodes)} in ${daysText(found.days)}`
     : found.nodes < point.nodes ? `need ${nodesText(found.nodes)} (${(point.nodes - found.nodes).toLocaleString('en-US')} fewer), ${daysText(found.days)}`
-    : `take ${daysText(found.days)} on ${nodesText(found.nodes)} (${daysText(point.days)} at the batch of ${batch})`;
-  const message = `${bound ? `The batch holds this plan back: ${why}. ` : ''}A global batch of ${larger} sequences `
+    : `take ${daysText(found.days)} on ${nodesText(found.nodes)} (${daysText(point.days)} at the batch of ${batch.toLocaleString('en-US')})`;
+  const message = `${bound ? `The batch holds this plan back: ${why}. ` : ''}A global batch of ${countOf(larger, 'sequence')} `
     + `(${formatCount(larger * seqLength).replace(/\s+/g, '')} tokens) would ${gain}, `
     + 'if the model trains as well at that batch (its critical batch size, McCandlish et al. 2018).';
   return {

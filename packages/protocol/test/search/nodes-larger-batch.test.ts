@@ -155,7 +155,7 @@ describe('largerBatch with whenBound: false (the time–cost curve\'s fastest si
     expect(largerBatch(base, 300e9, point, { kind: 'nodes', nodes: 1024 }, {})).toBeUndefined();
     const hint = largerBatch(base, 300e9, point, { kind: 'nodes', nodes: 1024 }, {}, { whenBound: false });
     if (!hint) throw new Error('expected twice the batch to train materially faster on 1024 nodes');
-    expect(hint.message).toMatch(/^A global batch of 3072 sequences \(6\.29M tokens\) would take [\d.]+ days on 1,024 nodes \([\d.]+ days at the batch of 1536\), if the model trains as well/);
+    expect(hint.message).toMatch(/^A global batch of 3,072 sequences \(6\.29M tokens\) would take [\d.]+ days on 1,024 nodes \([\d.]+ days at the batch of 1,536\), if the model trains as well/);
     expect(hint.days).toBe(trainOnNodes({ ...base, globalBatchSize: 3072 }, 1024, 300e9)!.days);
   });
 
