@@ -1,6 +1,6 @@
 import { GPU_IDS, GPUS } from '@trainplan/hardware';
 import { pipelineSplit, type PipelineSplit } from '@trainplan/model';
-import { countOf } from '@trainplan/units';
+import { countOf, formatGrouped } from '@trainplan/units';
 import type { PlanInput } from './plan-input.ts';
 import { runsBf16, runsFlashAttention } from './gpu-support.ts';
 
@@ -45,7 +45,7 @@ export function checkPlan(input: PlanInput): PlanIssue[] {
   const gpus = input.nodes * input.gpusPerNode;
 
   if (t * p * c * d !== gpus) {
-    push(issues, 'parallelism.data', 'gpus-indivisible', `tensor × pipeline × context × data = ${t}×${p}×${c}×${d} = ${t * p * c * d}, but the cluster has ${gpus} GPUs`);
+    push(issues, 'parallelism.data', 'gpus-indivisible', `tensor × pipeline × context × data = ${t}×${p}×${c}×${d} = ${formatGrouped(t * p * c * d)}, but the cluster has ${countOf(gpus, 'GPU')}`);
   }
   if (model.attentionHeads % t !== 0) push(issues, 'parallelism.tensor', 'heads-indivisible', `${model.attentionHeads} attention heads do not split evenly over ${t} tensor-parallel ranks`);
   else if (model.kvHeads % t !== 0 && t % model.kvHeads !== 0) {

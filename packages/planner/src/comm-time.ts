@@ -2,7 +2,7 @@ import {
   collectiveCost, emulatedCollectiveCost, emulatedStageSendCost, p2pSeconds, pipelineSendSeconds, type CommGroup, type CollectiveOp, type GroupLayout,
 } from '@trainplan/collectives';
 import { kvWidth } from '@trainplan/model';
-import type { Bytes, Seconds } from '@trainplan/units';
+import { countOf, type Bytes, type Seconds } from '@trainplan/units';
 import { reducedGradientBytes } from './gradient-accumulation.ts';
 import type { ParallelGroups } from './groups.ts';
 import type { PlanInput } from './plan-input.ts';
@@ -18,7 +18,7 @@ function collective(input: PlanInput, op: CollectiveOp, bytes: Bytes, group: Com
   if (group.ranks <= 1 || bytes <= 0) return 0;
   if (input.communicationModel === 'emulated') {
     const cost = emulatedCollectiveCost({ fabric: input.fabric, op, bytes, group, layout, oversubscription: input.oversubscription });
-    if (!cost.emulated) noteFallback(input, `${op} of ${group.ranks} GPUs`, cost.reason);
+    if (!cost.emulated) noteFallback(input, `${op} of ${countOf(group.ranks, 'GPU')}`, cost.reason);
     return cost.seconds;
   }
   return collectiveCost({ op, bytes, group, fabric: input.fabric, algorithm: 'auto' }).seconds;
@@ -52,7 +52,7 @@ function emulatedSend(input: PlanInput, bytes: Bytes, crossNode: boolean): Secon
   const stageGpus = input.tensor * input.context * input.data;
   if (crossNode && stageGpus % g !== 0) {
     // Stages that do not fill whole nodes share nodes: the emulated stage layout needs whole nodes per stage.
-    noteFallback(input, `pipeline sends of ${input.pipeline} stages`, `a stage of ${stageGpus} GPUs does not fill whole nodes of ${g}`);
+    noteFallback(input, `pipeline sends of ${input.pipeline} stages`, `a stage of ${countOf(stageGpus, 'GPU')} does not fill whole nodes of ${g}`);
     return p2pSeconds({ bytes, fabric: input.fabric, crossNode: true });
   }
   if (crossNode) {

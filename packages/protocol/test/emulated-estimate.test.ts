@@ -72,7 +72,7 @@ describe("scenario extension cluster.communicationModel: 'emulated'", () => {
       training: { globalBatchSize: 8192 }, parallelism: { tensor: 8, pipeline: 1 },
     }) as unknown as Ok & { warnings: string[] };
     expect(r.ok).toBe(true);
-    expect(r.warnings).toContainEqual(expect.stringMatching(/^not emulated, NCCL's closed form used instead: all-reduce of 1024 GPUs: .*event budget/));
+    expect(r.warnings).toContainEqual(expect.stringMatching(/^not emulated, NCCL's closed form used instead: all-reduce of 1,024 GPUs: .*event budget/));
   });
 
   it('an emulated estimate is memoised: the second is at least 5× faster than the first', () => {

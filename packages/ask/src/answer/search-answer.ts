@@ -84,7 +84,7 @@ function nodesOf(p: AskParameters): { nodes: number; gpusPerNode?: number } | st
   const perNode = gpusPerNodeOf(p);
   const gpus = p.gpus ?? perNode;
   if (gpus < perNode && p.gpusPerNode === undefined) return { nodes: 1, gpusPerNode: gpus };
-  return gpus % perNode === 0 ? { nodes: gpus / perNode } : `${gpus === 1 ? '1 GPU is' : `${gpus} GPUs are`} not whole nodes of ${perNode}; give a multiple of ${perNode}`;
+  return gpus % perNode === 0 ? { nodes: gpus / perNode } : `${gpus === 1 ? '1 GPU is' : `${countOf(gpus, 'GPU')} are`} not whole nodes of ${perNode}; give a multiple of ${perNode}`;
 }
 
 interface PlanView {

@@ -219,7 +219,7 @@ export function answerServing(q: ParsedQuestion): Answer {
       ? [`One replica of ${countOf(best.gpus, 'GPU')} serves ${requestsPerSecondText(replicaRequestsPerSecond(best, p.outputTokens ?? 1))}; give a load ("at 100 requests/s") for the GPUs it needs.`] : [];
     // A stated concurrency is each replica's: said in the total when the plan holds several (the load's, or as many as the GPUs named hold).
     const replicaCount = isLoaded(best) ? best.load.replicas : gpus === undefined ? 1 : gpus / best.gpus;
-    const where = isLoaded(best) ? `the ${countOf(replicaCount, 'replica')}` : `the ${gpus} GPUs`;
+    const where = isLoaded(best) ? `the ${countOf(replicaCount, 'replica')}` : `the ${countOf(gpus ?? best.gpus, 'GPU')}`;
     const perReplica = p.concurrency !== undefined && replicaCount > 1
       ? [`${p.concurrency.toLocaleString('en-US')} concurrent requests taken per replica: ${(p.concurrency * replicaCount).toLocaleString('en-US')} on ${where}`] : [];
     return {

@@ -1,3 +1,4 @@
+import { countOf, formatGrouped } from '@trainplan/units';
 import { LINK_KINDS, linkName, type TopologyGraph } from '../topology/topology-graph.ts';
 import { BUDGET_UNITS, DEFAULT_EVENT_BUDGET, workCost } from './emulation-budget.ts';
 import { FlowEngine } from './flow-engine.ts';
@@ -41,8 +42,8 @@ function overBudget(needed: number, budget: number, ran: boolean): EmulationResu
   return {
     ok: false, reason: 'event-budget', limit: budget, needed: rounded,
     message: ran
-      ? `the emulation ran past the event budget of ${budget} ${BUDGET_UNITS}; stopped at ${rounded}`
-      : `the emulation needs at least ${rounded} ${BUDGET_UNITS}, over the event budget of ${budget}`,
+      ? `the emulation ran past the event budget of ${formatGrouped(budget)} ${BUDGET_UNITS}; stopped at ${formatGrouped(rounded)}`
+      : `the emulation needs at least ${formatGrouped(rounded)} ${BUDGET_UNITS}, over the event budget of ${formatGrouped(budget)}`,
   };
 }
 
@@ -118,7 +119,7 @@ export function emulateCollectives(options: {
     if (new Set(c.gpus).size !== c.gpus.length) return invalid(`collectives[${i}].gpus lists a GPU twice`);
     for (const gpu of c.gpus) {
       if (!Number.isInteger(gpu) || gpu < 0 || gpu >= gpuCount) {
-        return invalid(`collectives[${i}].gpus: GPU ${gpu} is not in the topology (${gpuCount} GPUs)`);
+        return invalid(`collectives[${i}].gpus: GPU ${gpu} is not in the topology (${countOf(gpuCount, 'GPU')})`);
       }
     }
     const p = prepareCollective(t, c, mode, budget);

@@ -138,7 +138,7 @@ describe('the event budget bounds the work and the memory, not only the events',
     expect(r).toMatchObject({ ok: false, reason: 'event-budget', limit: 1_000_000 });
     if (!r.ok && r.reason === 'event-budget') {
       expect(r.needed).toBeGreaterThan(1_000_000);
-      expect(r.message).toMatch(/event budget of 1000000/);
+      expect(r.message).toMatch(/event budget of 1,000,000$/);
     }
   });
 

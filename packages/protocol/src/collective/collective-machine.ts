@@ -1,3 +1,4 @@
+import { countOf } from '@trainplan/units';
 import type { CommGroup, Fabric } from '@trainplan/collectives';
 import type { GpuSpec, NetworkSpec, SystemSpec } from '@trainplan/hardware';
 import { defaultSystemForGpu, gpuById, GPU_IDS, networkById, NETWORK_IDS, systemById, SYSTEM_IDS } from '@trainplan/presets';
@@ -61,7 +62,7 @@ export function resolveCollectiveMachine(
       issues.push({ path: 'gpusPerNode', message: `across NVLink domains use whole nodes (${system.gpusPerNode} GPUs)` });
     }
     if (ranks > domain && ranks % domain !== 0) {
-      issues.push({ path: 'nodes', message: `${ranks} GPUs do not fill whole ${domain}-GPU NVLink domains` });
+      issues.push({ path: 'nodes', message: `${countOf(ranks, 'GPU')} do not fill whole ${domain}-GPU NVLink domains` });
     }
     ranksPerNode = Math.min(ranks, domain);
   }
