@@ -27,7 +27,7 @@ export const TRAINING_FLAGS: Record<string, FlagSpec> = {
 /**
  * The search space's own dimensions, for search and nodes: each a comma-separated list of exactly the
  * values tried (constraints.tensorSizes, pipelineSizes, contextSizes, virtualStageCounts,
- * microBatchSizes, recompute), so a plan that must run TP 8 with full recompute is searched as such.
+ * microBatchSizes, recompute, pipelineSlots), so a plan that must run TP 8 with full recompute is searched as such.
  */
 export const SPACE_FLAGS: Record<string, FlagSpec> = {
   tensor: { type: 'string', valueName: 'a comma-separated list of tensor-parallel degrees', list: true },
@@ -36,6 +36,7 @@ export const SPACE_FLAGS: Record<string, FlagSpec> = {
   'virtual-stages': { type: 'string', valueName: 'a comma-separated list of model chunks per stage', list: true },
   'micro-batch': { type: 'string', valueName: 'a comma-separated list of micro-batch sizes', list: true },
   recompute: { type: 'string', valueName: 'a comma-separated list of none, selective, full, full-partial', list: true },
+  'pipeline-split': { type: 'string', valueName: 'a comma-separated list of layers, embedding, loss, embedding-and-loss', list: true },
 };
 
 /** The help lines of SPACE_FLAGS, the same in every command that takes them, descriptions from `column` on (the command's own layout). */
@@ -46,6 +47,9 @@ export function spaceFlagsHelp(column: number): string {
     line('', '--context LIST, --virtual-stages LIST, --micro-batch LIST)'),
     line('--recompute LIST', 'only these recompute modes: none, selective, full, full-partial (full on'),
     line('', 'some layers per stage)'),
+    line('--pipeline-split LIST', 'only these pipeline layouts: layers (the layers alone), embedding, loss,'),
+    line('', 'embedding-and-loss (each takes a layer\'s place: Megatron-Core\'s'),
+    line('', '--account-for-embedding/loss-in-pipeline-split); default all four'),
   ].join('\n');
 }
 
@@ -141,6 +145,7 @@ export function spaceConstraintFields(v: FlagValues): Record<string, unknown> | 
     ...constraintFields(v),
     tensorSizes: list(v, 'tensor'), pipelineSizes: list(v, 'pipeline'), contextSizes: list(v, 'context'),
     virtualStageCounts: list(v, 'virtual-stages'), microBatchSizes: list(v, 'micro-batch'), recompute: list(v, 'recompute', (x) => x),
+    pipelineSlots: list(v, 'pipeline-split', (x) => x),
   });
   return Object.keys(c).length > 0 ? c : undefined;
 }

@@ -14,5 +14,6 @@ export {
 } from './activations.ts';
 export type { StateSharding, ModelStateBytes } from './model-states.ts';
 export { modelStateBytes, bytesPerParameter } from './model-states.ts';
-export type { PipelineSplit } from './stage-parameters.ts';
-export { layersPerStage, pipelineSplit, stageParameters } from './stage-parameters.ts';
+export type { PipelineSlots, PipelineSplit } from './pipeline-split.ts';
+export { layersPerStage, PIPELINE_SLOTS, pipelineSlotsLabel, pipelineSplit, slotsOf, slotsTaken, splitsIntoChunks } from './pipeline-split.ts';
+export { stageParameters } from './stage-parameters.ts';

@@ -1,5 +1,5 @@
 import { GPU_IDS, GPUS } from '@trainplan/hardware';
-import { pipelineSplit, type PipelineSplit } from '@trainplan/model';
+import { pipelineSplit, slotsTaken, splitsIntoChunks, type PipelineSlots, type PipelineSplit } from '@trainplan/model';
 import { countOf, formatGrouped } from '@trainplan/units';
 import type { PlanInput } from './plan-input.ts';
 import { runsBf16, runsFlashAttention } from './gpu-support.ts';
@@ -75,23 +75,24 @@ function checkPipeline(input: PlanInput, issues: PlanIssue[]): void {
     push(issues, 'parallelism.pipeline', 'too-many-stages', `${p} pipeline stages for ${L} layers: each stage needs at least one layer`);
     return;
   }
-  const split = pipelineSplit(L, p);
+  const slots = input.pipelineSlots ?? 'layers';
+  const split = pipelineSplit(L, p, slots);
   if (split === undefined) {
-    const b = Math.ceil(L / p);
-    push(issues, 'parallelism.pipeline', 'pipeline-split', `${L} layers have no Megatron split over ${p} stages: with ${b} layers on each of the ${p - 2} middle stages `
-      + `(⌈L/p⌉), ${L - (p - 2) * b} are left for the first and last, which need at least one each `
-      + '(--decoder-first/last-pipeline-num-layers); use fewer stages');
+    push(issues, 'parallelism.pipeline', 'pipeline-split', noSplitText(L, p, slots));
     return;
   }
   if (v > 1 && p === 1) {
     push(issues, 'parallelism.virtualStages', 'interleave-needs-pipeline', 'virtual stages need a pipeline of more than one stage');
     return;
   }
-  if (v > 1 && (split.first % v !== 0 || split.last % v !== 0 || (p > 2 && split.middle % v !== 0))) {
+  if (!splitsIntoChunks(split, v)) {
     // transformer_config.py: the first and last stage's layers and each middle stage's "must be divisible
     // by virtual pipeline parallel degree"; an even split (arguments.py, --num-layers-per-virtual-pipeline-stage)
-    // needs the layers per stage divisible by the layers per model chunk, the same rule.
-    push(issues, 'parallelism.virtualStages', 'interleave-indivisible', `the interleaved schedule splits every stage's layers into ${v} equal model chunks; ${describeSplit(split)}`);
+    // needs the layers per stage divisible by the layers per model chunk, the same rule. With the embedding or
+    // the loss counted, the slots must make p·v equal chunks.
+    push(issues, 'parallelism.virtualStages', 'interleave-indivisible', slots === 'layers'
+      ? `the interleaved schedule splits every stage's layers into ${v} equal model chunks; ${describeSplit(split)}`
+      : `${L} layers with ${slotWords(slots)} make ${slotCount(L, slots)} slots, which do not split into the interleaved schedule's ${p} × ${v} equal model chunks`);
   }
   if (v > 1 && p === 2 && !input.overlapPipelineComm) {
     // arguments.py: "When interleaved schedule is used and p2p communication overlap is disabled,
@@ -100,6 +101,32 @@ function checkPipeline(input: PlanInput, issues: PlanIssue[]): void {
       + '(overlapPipelineComm); without them Megatron asks for more than 2 stages');
   }
 }
+
+/** Why L layers have no split over p stages with these slots. */
+function noSplitText(L: number, p: number, slots: PipelineSlots): string {
+  if (slots !== 'layers') {
+    // transformer_config.py: "num_layers += 1" for each of the embedding and the loss accounted for, then
+    // "must be divisible by" the pipeline size.
+    const total = slotCount(L, slots);
+    const sizes = Array.from({ length: L - 1 }, (_, i) => i + 2).filter((n) => total % n === 0);
+    return `${L} layers and ${slotWords(slots)} make ${total} slots, which ${p} pipeline stages do not divide `
+      + `(--account-for-embedding/loss-in-pipeline-split): use ${sizes.length > 0 ? `${sizes.join(', ')} stages` : 'another pipeline size'}, `
+      + 'or leave embeddingInPipelineSplit and lossInPipelineSplit off';
+  }
+  const b = Math.ceil(L / p);
+  return `${L} layers have no Megatron split over ${p} stages: with ${b} layers on each of the ${p - 2} middle stages `
+    + `(⌈L/p⌉), ${L - (p - 2) * b} are left for the first and last, which need at least one each `
+    + '(--decoder-first/last-pipeline-num-layers); use fewer stages';
+}
+
+/** The layers plus one slot for each of the embedding and the loss counted. */
+function slotCount(L: number, slots: PipelineSlots): number {
+  const { embedding, loss } = slotsTaken(slots);
+  return L + (embedding ? 1 : 0) + (loss ? 1 : 0);
+}
+
+const slotWords = (slots: PipelineSlots): string =>
+  slots === 'embedding-and-loss' ? 'the embedding and the loss' : slots === 'embedding' ? 'the embedding' : 'the loss';
 
 /** "each stage holds 12 layers", or "the stages hold 2, 4 × 23, 2 layers" for an uneven split. */
 function describeSplit(split: PipelineSplit): string {

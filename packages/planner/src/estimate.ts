@@ -112,7 +112,7 @@ function computeEstimate(input: PlanInput): PlanEstimate {
   const groups = parallelGroups(input);
   const m = input.globalBatchSize / (input.microBatchSize * input.data);
   const gpus = input.nodes * input.gpusPerNode;
-  const layers = layersPerStage(input.model.layers, input.pipeline);
+  const layers = layersPerStage(input.model.layers, input.pipeline, input.pipelineSlots);
   const params = stageParameters({ shape: input.model, tensorParallel: input.tensor, layersPerStage: layers });
 
   const layer = layerComputeCost(input, ctx, peak16(input.gpu));

@@ -1,7 +1,7 @@
 import type { GpuSpec } from '@trainplan/hardware';
 import type { Fabric } from '@trainplan/collectives';
 import type { ComputeCalibration } from './calibration.ts';
-import type { AttentionKernel, ModelShape, PipelineSchedule, RecomputeMode, StateSharding } from '@trainplan/model';
+import type { AttentionKernel, ModelShape, PipelineSchedule, PipelineSlots, RecomputeMode, StateSharding } from '@trainplan/model';
 
 export type TrainingPrecision = 'fp16' | 'bf16' | 'fp8';
 
@@ -39,6 +39,12 @@ export interface PlanInput {
   readonly data: number;
   readonly context: number;
   readonly virtualStages: number;
+  /**
+   * What takes a layer's place when the layers are split over the stages: the layers alone (default), or
+   * the embedding and/or the loss counted as one each (Megatron-Core's --account-for-embedding-in-pipeline-split
+   * and --account-for-loss-in-pipeline-split; @trainplan/model pipeline-split.ts).
+   */
+  readonly pipelineSlots?: PipelineSlots;
   readonly schedule: PipelineSchedule;
   readonly sequenceParallel: boolean;
   readonly recompute: RecomputeMode;

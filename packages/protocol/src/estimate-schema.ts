@@ -73,6 +73,10 @@ const resolved = object({
   distributedOptimizer: boolean(),
   zeroStage: integer({ min: 0, max: 3, description: 'ZeRO stage (0 = none).' }),
   schedule,
+  // Optional for a reader: answers from before these extensions lack them; every answer now carries them.
+  embeddingInPipelineSplit: optional(boolean({ description: "Extension: the word embedding took one layer's place on the first pipeline stage." })),
+  lossInPipelineSplit: optional(boolean({ description: "Extension: the output layer and the loss took one layer's place on the last pipeline stage." })),
+  layersPerStage: optional(array(count('Transformer layers on one pipeline stage.'), { description: 'Extension: transformer layers on each pipeline stage, first to last.' })),
   communicationModel: enumOf(['closed-form', 'emulated'], {
     description: "Extension: how the collectives were costed: NCCL's closed form, or the discrete-event emulator on the topology graph.",
   }),

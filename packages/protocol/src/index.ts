@@ -31,6 +31,7 @@ export type {
 export type { ResolvedPlan } from './resolve.ts';
 export { resolveScenario } from './resolve.ts';
 export { runEstimate, estimateResolvedScenario, toEstimateJson } from './run.ts';
+export { pipelineSplitFlags, pipelineSplitLabel } from './pipeline-split-flags.ts';
 // POST /v1/memory: memory per GPU stage by stage, whether or not it fits (the API's answer, the CLI's out-of-memory breakdown).
 export { memoryAnswer, memoryAnswerJsonSchema } from './memory-answer.ts';
 export type { MemoryAnswer, MemoryOk, StageMemoryJson } from './memory-answer.ts';

@@ -1,5 +1,5 @@
 import type { GpuSpec, NetworkSpec, SystemSpec } from '@trainplan/hardware';
-import { withShapeDefaults, type ModelShape, type StateSharding } from '@trainplan/model';
+import { slotsOf, withShapeDefaults, type ModelShape, type StateSharding } from '@trainplan/model';
 import { defaultAttentionKernel, defaultPrecision, type PlanInput } from '@trainplan/planner';
 import { defaultSystemForGpu, gpuById, modelById, networkById, systemById } from '@trainplan/presets';
 import { fabricFor } from './fabric-cache.ts';
@@ -104,6 +104,7 @@ export function resolveScenario(s: ResolvedScenarioInput): { ok: true; value: Re
     overlapTensorParallelComm: p.overlapTensorParallelComm ?? false,
     overlapPipelineComm: p.overlapPipelineComm ?? false,
     ...(p.asyncTensorParallelGradComm !== undefined && { asyncTensorParallelGradComm: p.asyncTensorParallelGradComm }),
+    ...((p.embeddingInPipelineSplit || p.lossInPipelineSplit) && { pipelineSlots: slotsOf(p.embeddingInPipelineSplit ?? false, p.lossInPipelineSplit ?? false) }),
     ...(s.cluster.communicationModel !== undefined && { communicationModel: s.cluster.communicationModel }),
     ...(s.cluster.oversubscription !== undefined && { oversubscription: s.cluster.oversubscription }),
   };

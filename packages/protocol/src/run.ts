@@ -1,5 +1,6 @@
 import { estimatePlan, type PlanEstimate } from '@trainplan/planner';
 import { toDays } from '@trainplan/units';
+import { pipelineSplitFlags } from './pipeline-split-flags.ts';
 import { issuesMessage } from './problem.ts';
 import { resolveScenario, type ResolvedPlan } from './resolve.ts';
 import type { ResolvedScenarioInput } from './resolved.ts';
@@ -64,6 +65,8 @@ export function toEstimateJson(resolved: ResolvedPlan, e: PlanEstimate): Estimat
       distributedOptimizer: plan.sharding === 'distributed-optimizer',
       zeroStage: plan.sharding.startsWith('zero-') ? Number(plan.sharding.slice(5)) : 0,
       schedule: plan.schedule,
+      ...pipelineSplitFlags(plan.pipelineSlots),
+      layersPerStage: e.stages.map((s) => s.layers),
       communicationModel: plan.communicationModel ?? 'closed-form',
       oversubscription: plan.oversubscription ?? 1,
     },

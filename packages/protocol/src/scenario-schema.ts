@@ -135,6 +135,15 @@ const parallelism = map(
     recomputeLayers: optional(positive(1000, "Extension: with recompute 'full', layers recomputed per stage.")),
     overlapTensorParallelComm: flag(false, "Extension: overlap tensor-parallel collectives with GEMMs (Transformer Engine's --tp-comm-overlap)."),
     overlapPipelineComm: flag(false, "Extension: overlap pipeline sends with compute (Megatron-Core's overlap_p2p_comm)."),
+    embeddingInPipelineSplit: optional(boolean({
+      description: "Extension: the word embedding takes one layer's place on the first pipeline stage when the layers are split "
+        + "(Megatron-Core's --account-for-embedding-in-pipeline-split): the first stage holds one layer fewer; default false.",
+    })),
+    lossInPipelineSplit: optional(boolean({
+      description: "Extension: the output layer and the loss take one layer's place on the last pipeline stage (Megatron-Core's "
+        + '--account-for-loss-in-pipeline-split); default false. With both, L + 2 slots must divide over the stages (and into p × v '
+        + "chunks when interleaved): Llama 3 405B's 126 layers make 16 stages of 8 slots (Dubey et al. 2024, §3.3.2).",
+    })),
     asyncTensorParallelGradComm: optional(boolean({
       description: "Extension: Megatron-LM's asynchronous tensor-parallel communication in the backward of column-parallel linears "
         + '(--async-tensor-model-parallel-allreduce, on by default in Megatron-LM since late 2021); default false.',

@@ -91,6 +91,17 @@ export interface ScenarioInput {
      * (--async-tensor-model-parallel-allreduce, on by default since late 2021); default false.
      */
     asyncTensorParallelGradComm?: boolean;
+    /**
+     * The word embedding takes one layer's place on the first pipeline stage when the layers are split
+     * (Megatron-Core's --account-for-embedding-in-pipeline-split); default false.
+     */
+    embeddingInPipelineSplit?: boolean;
+    /**
+     * The output layer and the loss take one layer's place on the last pipeline stage (Megatron-Core's
+     * --account-for-loss-in-pipeline-split); default false. With both, Llama 3 405B's 126 layers make
+     * 128 slots: 16 stages of 8, interleavable (Dubey et al. 2024 §3.3.2).
+     */
+    lossInPipelineSplit?: boolean;
   };
 }
 
@@ -157,6 +168,11 @@ export interface EstimateOk {
     distributedOptimizer: boolean;
     zeroStage: number;
     schedule: ScheduleId;
+    /** Extension: the embedding and the loss each took a layer's place in the pipeline split (scenario fields of the same names). */
+    embeddingInPipelineSplit?: boolean;
+    lossInPipelineSplit?: boolean;
+    /** Extension: transformer layers on each pipeline stage, first to last. */
+    layersPerStage?: number[];
     /** Extension: how the collectives were costed: NCCL's closed form, or the discrete-event emulator on the topology. */
     communicationModel: 'closed-form' | 'emulated';
     /** Extension: the fat tree's leaf oversubscription (1: non-blocking); only the emulator's topology uses it. */

@@ -1,4 +1,4 @@
-import type { RecomputeMode, StateSharding } from '@trainplan/model';
+import { pipelineSlotsLabel, type PipelineSlots, type RecomputeMode, type StateSharding } from '@trainplan/model';
 import type { PlanInput } from '@trainplan/planner';
 
 /**
@@ -12,6 +12,8 @@ export type RecomputeChoice = RecomputeMode | 'full-partial';
 export interface Candidate {
   readonly tensor: number;
   readonly pipeline: number;
+  /** What takes a layer's place in the pipeline split besides the layers (absent: the layers alone). */
+  readonly pipelineSlots?: PipelineSlots;
   readonly data: number;
   readonly context: number;
   readonly virtualStages: number;
@@ -25,7 +27,7 @@ export interface Candidate {
 
 /** What the search does not choose: the model, the machine, the batch and the software's switches. */
 export type SearchBase = Omit<PlanInput,
-  'tensor' | 'pipeline' | 'data' | 'context' | 'virtualStages' | 'schedule' | 'microBatchSize' | 'sequenceParallel'
+  'tensor' | 'pipeline' | 'pipelineSlots' | 'data' | 'context' | 'virtualStages' | 'schedule' | 'microBatchSize' | 'sequenceParallel'
   | 'recompute' | 'recomputeLayers' | 'sharding'>;
 
 /** The planner's input for one candidate (interleaved schedule exactly when there are virtual stages). */
@@ -34,6 +36,7 @@ export function planFor(base: SearchBase, c: Candidate): PlanInput {
     ...base,
     tensor: c.tensor,
     pipeline: c.pipeline,
+    ...(c.pipelineSlots !== undefined && c.pipelineSlots !== 'layers' && { pipelineSlots: c.pipelineSlots }),
     data: c.data,
     context: c.context,
     virtualStages: c.virtualStages,
@@ -61,9 +64,9 @@ export const scatterGatherFor = (requested: boolean, c: Pick<Candidate, 'sequenc
  */
 export const overlapPipelineCommFor = (requested: boolean, c: Pick<Candidate, 'virtualStages'>): boolean => requested && c.virtualStages > 1;
 
-/** A short human label: "TP 8 · PP 8 · DP 16 · mbs 1 · full recompute". */
+/** A short human label: "TP 8 · PP 8 · DP 16 · mbs 1 · full recompute"; "PP 16 (+embedding, +loss)" when those take a layer's place. */
 export function describeCandidate(c: Candidate): string {
-  const parts = [`TP ${c.tensor}`, `PP ${c.pipeline}`, `DP ${c.data.toLocaleString('en-US')}`];
+  const parts = [`TP ${c.tensor}`, `PP ${c.pipeline}${pipelineSlotsLabel(c.pipelineSlots)}`, `DP ${c.data.toLocaleString('en-US')}`];
   if (c.context > 1) parts.push(`CP ${c.context}`);
   if (c.virtualStages > 1) parts.push(`v ${c.virtualStages}`);
   parts.push(`mbs ${c.microBatchSize}`);

@@ -1,4 +1,4 @@
-import { pipelineSplit, type StateSharding } from '@trainplan/model';
+import { pipelineSplit, splitsIntoChunks, type PipelineSlots, type PipelineSplit, type StateSharding } from '@trainplan/model';
 import type { Candidate, RecomputeChoice, SearchBase } from './candidate.ts';
 import type { MemoryBound } from './memory-bound.ts';
 import { addPruned, type PruneReason, type PruneTally } from './prune-reason.ts';
@@ -14,8 +14,8 @@ export interface Survivor {
 /** The partial candidate as the walk fills it in, dimension by dimension. */
 interface Prefix {
   t: number; c: number; p: number; d: number; v: number; mbs: number; m: number; sp: boolean;
-  /** Layers on each pipeline stage (Megatron's split for p), and the most any stage holds. */
-  stages: readonly number[]; maxLayers: number;
+  /** Megatron's split for (p, slots), the layers alone's split for p (undefined where it has none), and the most layers any stage holds. */
+  slots: PipelineSlots; split: PipelineSplit; layersAlone: PipelineSplit | undefined; maxLayers: number;
 }
 
 /** One dimension: its values, and the check a prefix must pass to go deeper (a reason when it fails). */
@@ -44,8 +44,13 @@ export function enumerateCandidates(args: {
   const model = base.model;
   const gpus = base.nodes * base.gpusPerNode;
   const L = model.layers;
-  const s: Prefix = { t: 1, c: 1, p: 1, d: 1, v: 1, mbs: 1, m: 1, sp: false, stages: [L], maxLayers: L };
-  const splits = space.pipeline.map((p) => pipelineSplit(L, p));
+  const one = pipelineSplit(L, 1)!;
+  const s: Prefix = { t: 1, c: 1, p: 1, d: 1, v: 1, mbs: 1, m: 1, sp: false, slots: 'layers', split: one, layersAlone: one, maxLayers: L };
+  // The pipeline dimension walks (p, slots) pairs: every depth with every layout of the split.
+  const layersSearched = space.pipelineSlots.includes('layers');
+  const pairs = space.pipeline.flatMap((p) => space.pipelineSlots.map((slots) => ({
+    p, slots, split: pipelineSplit(L, p, slots), layersAlone: pipelineSplit(L, p),
+  })));
 
   const dims: Dimension[] = [
     { size: space.tensor.length, set: (st, i) => {
@@ -62,12 +67,17 @@ export function enumerateCandidates(args: {
       if (c > 1 && base.attentionKernel === 'unfused') return 'context-needs-fused-attention';
       return gpus % (st.t * c) !== 0 ? 'gpus-indivisible' : undefined;
     } },
-    { size: space.pipeline.length, set: (st, i) => {
-      const p = (st.p = space.pipeline[i]!);
+    { size: pairs.length, set: (st, i) => {
+      const pair = pairs[i]!;
+      const p = (st.p = pair.p);
       if (p > L) return 'too-many-stages';
-      const split = splits[i];
+      // One stage holds the embedding, the layers and the loss whatever the flags say: the layers alone's plan.
+      if (p === 1 && pair.slots !== 'layers' && layersSearched) return 'redundant';
+      const split = pair.split;
       if (split === undefined) return 'pipeline-split';
-      st.stages = split.stages;
+      st.slots = pair.slots;
+      st.split = split;
+      st.layersAlone = pair.layersAlone;
       st.maxLayers = Math.max(split.first, split.middle, split.last);
       if (gpus % (st.t * st.c * p) !== 0) return 'gpus-indivisible';
       st.d = gpus / (st.t * st.c * p);
@@ -75,9 +85,15 @@ export function enumerateCandidates(args: {
     } },
     { size: space.virtualStages.length, set: (st, i) => {
       const v = (st.v = space.virtualStages[i]!);
+      // Counting the embedding or the loss gives the same layers per stage as the layers alone (126 on 16 stages:
+      // 7, 8 × 14, 7 either way): where the layers alone also split into the v chunks, it is the same plan.
+      if (st.slots !== 'layers' && layersSearched && st.layersAlone !== undefined && sameStages(st.split, st.layersAlone) && splitsIntoChunks(st.layersAlone, v)) {
+        return 'redundant';
+      }
       if (v === 1) return undefined;
-      // Every stage's layers split into v equal model chunks (transformer_config.py).
-      if (st.p === 1 || st.stages.some((n) => n % v !== 0)) return 'interleave-indivisible';
+      // Every stage's layers split into v equal model chunks (transformer_config.py); with the embedding or
+      // the loss counted, the slots into p·v equal chunks.
+      if (st.p === 1 || !splitsIntoChunks(st.split, v)) return 'interleave-indivisible';
       // arguments.py: without p2p overlap the interleaved schedule needs more than 2 stages.
       return st.p === 2 && !base.overlapPipelineComm ? 'interleave-needs-overlap' : undefined;
     } },
@@ -149,9 +165,11 @@ interface LeafContext {
   readonly nearest: { candidate?: Candidate; neededBytes: number } | undefined;
 }
 
+const sameStages = (a: PipelineSplit, b: PipelineSplit): boolean => a.first === b.first && a.middle === b.middle && a.last === b.last;
+
 function candidateOf(s: Prefix, mode: 'none' | 'selective' | 'full', sharding: StateSharding, recomputeLayers?: number): Candidate {
   return {
-    tensor: s.t, pipeline: s.p, data: s.d, context: s.c, virtualStages: s.v, microBatchSize: s.mbs,
+    tensor: s.t, pipeline: s.p, ...(s.slots !== 'layers' && { pipelineSlots: s.slots }), data: s.d, context: s.c, virtualStages: s.v, microBatchSize: s.mbs,
     sequenceParallel: s.sp, recompute: mode, recomputeLayers, sharding,
   };
 }
@@ -170,7 +188,7 @@ function outOfMemory(ctx: LeafContext, s: Prefix, mode: 'none' | 'selective' | '
 }
 
 const bound = (ctx: LeafContext, s: Prefix, mode: 'none' | 'selective' | 'full', sharding: StateSharding, recomputed?: number): number =>
-  ctx.memory.bytes(s.t, s.p, s.c, s.d, s.v, s.mbs, s.sp, s.m, mode, sharding, recomputed);
+  ctx.memory.bytes(s.t, s.p, s.c, s.d, s.v, s.mbs, s.sp, s.m, mode, sharding, recomputed, s.slots);
 
 /** One leaf: a recompute choice and an optimizer layout for the prefix in `s`. */
 function leaf(ctx: LeafContext, s: Prefix, recompute: RecomputeChoice, sharding: StateSharding): void {

@@ -1,4 +1,5 @@
 import { formatPercentChange } from '@trainplan/units';
+import { pipelineSplit, splitsIntoChunks } from '@trainplan/model';
 import { weightReplicas, type PlanEstimate, type StepBreakdown } from '@trainplan/planner';
 import type { Candidate, RecomputeChoice, SearchBase } from './candidate.ts';
 import { evaluateCandidate } from './evaluate.ts';
@@ -23,7 +24,8 @@ export interface Alternative {
 /** Whether the space has every one of the candidate's settings (a partial full recompute is 'full-partial'). */
 function inSpace(space: SearchSpace, c: Candidate): boolean {
   const recompute: RecomputeChoice = c.recompute === 'full' && c.recomputeLayers !== undefined ? 'full-partial' : c.recompute;
-  return space.tensor.includes(c.tensor) && space.pipeline.includes(c.pipeline) && space.context.includes(c.context)
+  return space.tensor.includes(c.tensor) && space.pipeline.includes(c.pipeline) && space.pipelineSlots.includes(c.pipelineSlots ?? 'layers')
+    && space.context.includes(c.context)
     && space.virtualStages.includes(c.virtualStages) && space.microBatchSize.includes(c.microBatchSize)
     && space.sequenceParallel.includes(c.sequenceParallel) && space.recompute.includes(recompute) && space.sharding.includes(c.sharding);
 }
@@ -43,11 +45,15 @@ function neighbours(base: SearchBase, best: Candidate): { change: string; candid
   const gpus = base.nodes * base.gpusPerNode;
   const domain = base.nvlinkDomainGpus;
   const out: { change: string; candidate: Candidate }[] = [];
+  const L = base.model.layers;
   const withDegrees = (change: string, t: number, p: number, c: number, extra: Partial<Candidate> = {}) => {
     const d = gpus / (t * p * c);
     if (!Number.isInteger(d) || d < 1 || t < 1 || p < 1 || c < 1) return;
-    const v = best.virtualStages > 1 && base.model.layers % (p * best.virtualStages) === 0 ? best.virtualStages : 1;
-    out.push({ change, candidate: { ...best, tensor: t, pipeline: p, context: c, data: d, virtualStages: v, ...extra } });
+    // The best plan's split layout where the new depth has it, else the layers alone; its v where the split takes it.
+    const slots = pipelineSplit(L, p, best.pipelineSlots) !== undefined ? best.pipelineSlots : undefined;
+    const split = pipelineSplit(L, p, slots);
+    const v = split !== undefined && splitsIntoChunks(split, best.virtualStages) ? best.virtualStages : 1;
+    out.push({ change, candidate: { ...best, tensor: t, pipeline: p, pipelineSlots: slots, context: c, data: d, virtualStages: v, ...extra } });
   };
   const tp = (t: number) => `TP ${t}${t > domain ? ' crosses nodes' : ''}`;
   withDegrees(tp(best.tensor * 2), best.tensor * 2, best.pipeline, best.context, { sequenceParallel: best.sequenceParallel });
@@ -61,14 +67,21 @@ function neighbours(base: SearchBase, best: Candidate): { change: string; candid
   if (best.tensor > 1) {
     out.push({ change: best.sequenceParallel ? 'without sequence parallelism' : 'with sequence parallelism', candidate: { ...best, sequenceParallel: !best.sequenceParallel } });
   }
+  const split = pipelineSplit(L, best.pipeline, best.pipelineSlots);
   if (best.virtualStages > 1) out.push({ change: 'no interleaving (v 1)', candidate: { ...best, virtualStages: 1 } });
-  else if (best.pipeline > 1) {
+  else if (best.pipeline > 1 && split !== undefined) {
     for (let v = 2; v <= 8; v++) {
-      if (base.model.layers % (best.pipeline * v) === 0) {
+      if (splitsIntoChunks(split, v)) {
         out.push({ change: `interleaved, v ${v}`, candidate: { ...best, virtualStages: v } });
         break;
       }
     }
+  }
+  // A split that counts the embedding or the loss, against the layers alone (a Megatron without the account-for flags).
+  const alone = best.pipelineSlots !== undefined && best.pipelineSlots !== 'layers' ? pipelineSplit(L, best.pipeline) : undefined;
+  if (alone !== undefined) {
+    const v = splitsIntoChunks(alone, best.virtualStages) ? best.virtualStages : 1;
+    out.push({ change: `the layers alone split over the stages${v < best.virtualStages ? ' (no interleaving)' : ''}`, candidate: { ...best, pipelineSlots: undefined, virtualStages: v } });
   }
   for (const r of ['none', 'selective', 'full'] as const) {
     if (r !== best.recompute || best.recomputeLayers !== undefined) {

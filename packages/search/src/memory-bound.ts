@@ -1,4 +1,4 @@
-import { activationBytesPerLayer, layersPerStage, modelStateBytes, stageParameters, type StateSharding } from '@trainplan/model';
+import { activationBytesPerLayer, layersPerStage, modelStateBytes, PIPELINE_SLOTS, stageParameters, type PipelineSlots, type StateSharding } from '@trainplan/model';
 import { heldGradientBytes } from '@trainplan/planner';
 import type { Bytes } from '@trainplan/units';
 import type { SearchBase } from './candidate.ts';
@@ -31,15 +31,15 @@ export class MemoryBound {
   }
 
   /**
-   * The first, second and last stage's parameters per GPU and layer counts, for (t, p). The second stands
+   * The first, second and last stage's parameters per GPU and layer counts, for (t, p, slots). The second stands
    * for the middle ones: Megatron's uneven split makes the first and last the lightest (96 layers on 25
    * stages: 2, 4 × 23, 2), and the second holds one micro-batch fewer than the first.
    */
-  stages(t: number, p: number) {
-    const key = t * 100_000 + p;
+  stages(t: number, p: number, slots: PipelineSlots = 'layers') {
+    const key = (t * 100_000 + p) * 4 + PIPELINE_SLOTS.indexOf(slots);
     let s = this.stageParams.get(key);
     if (!s) {
-      const layers = layersPerStage(this.base.model.layers, p);
+      const layers = layersPerStage(this.base.model.layers, p, slots);
       const params = stageParameters({ shape: this.base.model, tensorParallel: t, layersPerStage: layers });
       s = { first: params[0]!, second: params[Math.min(1, p - 1)]!, last: params[p - 1]!, firstLayers: layers[0]!, secondLayers: layers[Math.min(1, p - 1)]!, lastLayers: layers[p - 1]! };
       this.stageParams.set(key, s);
@@ -69,9 +69,9 @@ export class MemoryBound {
    */
   bytes(
     t: number, p: number, c: number, d: number, v: number, mbs: number, sp: boolean, microBatches: number,
-    recompute: 'none' | 'selective' | 'full', sharding: StateSharding, recomputedLayers?: number,
+    recompute: 'none' | 'selective' | 'full', sharding: StateSharding, recomputedLayers?: number, slots: PipelineSlots = 'layers',
   ): Bytes {
-    const s = this.stages(t, p);
+    const s = this.stages(t, p, slots);
     const per = this.layerBytes(t, c, mbs, sp, recompute);
     const interleave = v > 1 ? 1 + (p - 1) / (p * v) : 1;
     // Sharded states divide over the ranks that hold the same weights: data × context (planner's weightReplicas).

@@ -24,11 +24,13 @@ export const PRUNE_REASON_TEXT: Readonly<Record<PruneReason, string>> = {
   'gpus-indivisible': 'tensor × pipeline × context does not divide the GPUs',
   'heads-indivisible': 'tensor parallelism does not divide the attention heads, key/value heads or FFN size',
   'too-many-stages': 'more pipeline stages than layers',
-  'pipeline-split': 'no Megatron split of the layers over the pipeline stages: middle stages of ⌈layers / stages⌉ leave none for the first or last stage',
+  'pipeline-split': 'no Megatron split of the layers over the pipeline stages: middle stages of ⌈layers / stages⌉ leave none for the first or last stage, '
+    + 'or the layers with the embedding and/or the loss counted as one each do not divide over the stages',
   'sequence-indivisible': 'context parallelism does not divide the sequence length into 2 × CP equal chunks',
   'context-needs-fused-attention': 'context parallelism runs only in Transformer Engine\'s fused attention, not the unfused kernels the scenario uses',
   'batch-indivisible': 'the global batch is not a multiple of micro-batch × data-parallel size',
-  'interleave-indivisible': 'virtual stages need more than one pipeline stage, every stage\'s layers divisible by the virtual stages, and micro-batches in whole rounds of the pipeline stages',
+  'interleave-indivisible': 'virtual stages need more than one pipeline stage, every stage\'s layers divisible by the virtual stages (with the embedding or the loss '
+    + 'counted, the slots divisible into stages × virtual stages chunks), and micro-batches in whole rounds of the pipeline stages',
   'interleave-needs-overlap': 'the interleaved schedule on 2 pipeline stages needs overlapped pipeline sends (overlapPipelineComm); without them Megatron asks for more than 2 stages',
   'tp-overlap-needs-sequence-parallel': 'tensor-parallel communication overlap (--tp-comm-overlap) needs sequence parallelism, which needs tensor parallelism',
   'sequence-parallel-indivisible': 'sequence parallelism does not split each context-parallel rank\'s tokens evenly over the tensor-parallel ranks',

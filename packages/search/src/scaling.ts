@@ -44,6 +44,7 @@ function fixedSpace(b: SearchBase, fixed: FixedStrategy, constraints: SearchCons
   return {
     tensor: one('tensor') ?? space.tensor,
     pipeline: one('pipeline') ?? space.pipeline,
+    pipelineSlots: one('pipelineSlots') ?? space.pipelineSlots,
     context: one('context') ?? space.context,
     virtualStages: one('virtualStages') ?? space.virtualStages,
     microBatchSize: one('microBatchSize') ?? space.microBatchSize,

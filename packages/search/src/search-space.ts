@@ -1,4 +1,4 @@
-import type { StateSharding } from '@trainplan/model';
+import { PIPELINE_SLOTS, type PipelineSlots, type StateSharding } from '@trainplan/model';
 import type { RecomputeChoice, SearchBase } from './candidate.ts';
 
 /**
@@ -12,6 +12,13 @@ export interface SearchSpace {
    * stages hold fewer, @trainplan/model pipelineSplit), and a p with no such split is pruned.
    */
   readonly pipeline: readonly number[];
+  /**
+   * What may take a layer's place in each pipeline split besides the layers (Megatron-Core's
+   * --account-for-embedding/loss-in-pipeline-split; @trainplan/model pipeline-split.ts). A (p, slots)
+   * pair whose slots p does not divide is pruned, as is one that splits the layers exactly as the layers
+   * alone do (it is the same plan).
+   */
+  readonly pipelineSlots: readonly PipelineSlots[];
   readonly context: readonly number[];
   readonly virtualStages: readonly number[];
   readonly microBatchSize: readonly number[];
@@ -37,6 +44,8 @@ export interface SearchConstraints {
   /** Keep tensor parallelism inside one NVLink domain (default false: crossing nodes is tried and explained). */
   readonly tensorWithinNode?: boolean;
   readonly maxPipeline?: number;
+  /** Exactly these pipeline slot layouts (default: all four; 'layers' alone for a Megatron without the account-for flags). */
+  readonly pipelineSlots?: readonly PipelineSlots[];
   readonly maxContext?: number;
   readonly maxVirtualStages?: number;
   readonly microBatchSizes?: readonly number[];
@@ -71,6 +80,7 @@ export function defaultSearchSpace(base: SearchBase, constraints: SearchConstrai
   return {
     tensor: constraints.tensorSizes ? distinct(constraints.tensorSizes) : powersOfTwoUpTo(maxTensor),
     pipeline: constraints.pipelineSizes ? distinct(constraints.pipelineSizes) : range(1, Math.min(layers, constraints.maxPipeline ?? layers)),
+    pipelineSlots: constraints.pipelineSlots ? [...new Set(constraints.pipelineSlots)] : PIPELINE_SLOTS,
     context: constraints.contextSizes ? distinct(constraints.contextSizes) : powersOfTwoUpTo(constraints.maxContext ?? 8),
     virtualStages: constraints.virtualStageCounts ? distinct(constraints.virtualStageCounts) : range(1, constraints.maxVirtualStages ?? 8),
     microBatchSize: constraints.microBatchSizes ? distinct(constraints.microBatchSizes) : powersOfTwoUpTo(16),
@@ -82,6 +92,6 @@ export function defaultSearchSpace(base: SearchBase, constraints: SearchConstrai
 
 /** Candidates in the space: the product of the dimensions' sizes. */
 export function spaceSize(space: SearchSpace): number {
-  return space.tensor.length * space.pipeline.length * space.context.length * space.virtualStages.length
+  return space.tensor.length * space.pipeline.length * space.pipelineSlots.length * space.context.length * space.virtualStages.length
     * space.microBatchSize.length * space.sequenceParallel.length * space.recompute.length * space.sharding.length;
 }

@@ -6,7 +6,7 @@ import { gpt3Base, smallBase } from './fixtures.ts';
 
 /** A space of one value per dimension, widened where a test says. */
 const space = (over: Partial<SearchSpace>): SearchSpace => ({
-  tensor: [8], pipeline: [8], context: [1], virtualStages: [1], microBatchSize: [1], sequenceParallel: [false],
+  tensor: [8], pipeline: [8], pipelineSlots: ['layers'], context: [1], virtualStages: [1], microBatchSize: [1], sequenceParallel: [false],
   recompute: ['full'], sharding: ['none'], ...over,
 });
 

@@ -2,7 +2,7 @@
  * The human-readable report of `trainplan estimate` (without --json): one section per answer.
  * Every number goes through @trainplan/units' formatters, so the units are always printed.
  */
-import { daysText, formatIssue, type BreakdownJson, type EstimateInfeasible, type EstimateJson, type EstimateOk, type MemoryJson } from '@trainplan/protocol';
+import { daysText, formatIssue, pipelineSplitLabel, type BreakdownJson, type EstimateInfeasible, type EstimateJson, type EstimateOk, type MemoryJson } from '@trainplan/protocol';
 import {
   TFLOPS, formatBytes, formatCount, formatFlops, formatPercent, formatSeconds,
 } from '@trainplan/units';
@@ -42,7 +42,7 @@ export function headerLine(e: EstimateOk): string {
   return [
     `${r.model} (${formatCount(e.parameters)} parameters)`,
     `${r.gpu} × ${grouped(r.gpus)} (${countText(r.nodes, 'node')} × ${r.gpusPerNode}, ${r.network}${r.oversubscription > 1 && r.communicationModel === 'emulated' ? `, leaves ${r.oversubscription}:1 oversubscribed` : ''})`,
-    `TP ${r.tensor} · PP ${r.pipeline} · DP ${grouped(r.data)} · CP ${r.context} · v ${r.virtualStages}`,
+    `TP ${r.tensor} · PP ${r.pipeline}${pipelineSplitLabel(r)} · DP ${grouped(r.data)} · CP ${r.context} · v ${r.virtualStages}`,
     `micro-batch ${r.microBatchSize}`,
     `global batch ${grouped(r.globalBatchSize)} (${grouped(r.microBatches)} micro-batches)`,
     r.precision,

@@ -1,4 +1,4 @@
-import { pipelineSplit, type PipelineSplit } from '@trainplan/model';
+import { pipelineSplit, slotsTaken, type PipelineSplit } from '@trainplan/model';
 import { checkPlan, type PlanInput } from '@trainplan/planner';
 import { validateScenario } from '../scenario-schema.ts';
 import { resolveScenario } from '../resolve.ts';
@@ -10,7 +10,7 @@ function planOf(scenario: unknown): { plan: PlanInput; split: PipelineSplit } | 
   const r = resolveScenario(v.value);
   // A plan Megatron would refuse at start-up (checkPlan) has no command line to write.
   if (!r.ok || checkPlan(r.value.plan).length > 0) return undefined;
-  const split = pipelineSplit(r.value.plan.model.layers, r.value.plan.pipeline);
+  const split = pipelineSplit(r.value.plan.model.layers, r.value.plan.pipeline, r.value.plan.pipelineSlots);
   return split && { plan: r.value.plan, split };
 }
 
@@ -57,10 +57,16 @@ export function toMegatronArgs(scenario: unknown): string | undefined {
   );
   // Uneven split: first and last stage's layers (the middle ones follow); transformer_config.py "Uneven PP".
   if (split.uneven) args.push(`--decoder-first-pipeline-num-layers ${split.first}`, `--decoder-last-pipeline-num-layers ${split.last}`);
+  // The embedding and/or the loss counted as a layer each (transformer_config.py account_for_*_in_pipeline_split).
+  const { embedding, loss } = slotsTaken(split.slots);
+  if (embedding) args.push('--account-for-embedding-in-pipeline-split');
+  if (loss) args.push('--account-for-loss-in-pipeline-split');
   if (plan.context > 1) args.push(`--context-parallel-size ${plan.context}`);
   // arguments.py: with an uneven split, "please use --num-virtual-stages-per-pipeline-rank to specify virtual
-  // pipeline parallel degree"; an even one may give the layers per chunk.
-  if (v > 1) args.push(split.uneven ? `--num-virtual-stages-per-pipeline-rank ${v}` : `--num-layers-per-virtual-pipeline-stage ${m.layers / (plan.pipeline * v)}`);
+  // pipeline parallel degree"; an even one may give the layers per chunk. A split counting the embedding or the
+  // loss has chunks of unequal layer counts (the first and last one layer fewer), so it names the degree too.
+  const byDegree = split.uneven || split.slots !== 'layers';
+  if (v > 1) args.push(byDegree ? `--num-virtual-stages-per-pipeline-rank ${v}` : `--num-layers-per-virtual-pipeline-stage ${m.layers / (plan.pipeline * v)}`);
   if (plan.sequenceParallel) args.push('--sequence-parallel');
   if (plan.recompute === 'selective') args.push('--recompute-granularity selective');
   if (plan.recompute === 'full') {
@@ -168,8 +174,22 @@ export function toNemoYaml(scenario: unknown): string | undefined {
   return `${lines.join('\n')}\n`;
 }
 
-/** An uneven split's keys, with a comment stating it (and what NeMo 1.x would refuse with virtual stages). */
+/**
+ * An uneven split's keys, with a comment stating it (and what NeMo 1.x would refuse with virtual stages); or
+ * the TransformerConfig fields that count the embedding and the loss as layers, passed through by name as the
+ * uneven ones are (NVIDIA's Megatron-Bridge recipes for Llama 3.1 405B set both).
+ */
 function nemoSplitLines(plan: PlanInput, split: PipelineSplit): string[] {
+  if (split.slots !== 'layers') {
+    const { embedding, loss } = slotsTaken(split.slots);
+    const p = plan.pipeline;
+    return [
+      `  # pipeline split of the ${plan.model.layers} layers with ${[embedding && 'the embedding', loss && 'the loss'].filter(Boolean).join(' and ')} `
+        + `counted as a layer each: ${p > 2 ? `${split.first} + ${split.middle} × ${p - 2} + ${split.last}` : `${split.first} + ${split.last}`} (Megatron-Core TransformerConfig fields)`,
+      ...(embedding ? ['  account_for_embedding_in_pipeline_split: true'] : []),
+      ...(loss ? ['  account_for_loss_in_pipeline_split: true'] : []),
+    ];
+  }
   if (!split.uneven) return [];
   const p = plan.pipeline;
   const v = plan.virtualStages;

@@ -1,3 +1,4 @@
+import { PIPELINE_SLOTS } from '@trainplan/model';
 /**
  * The parts the search, nodes and scale requests share: the machine, the training run, the software's
  * switches and the limits on the space. Built with the same schema toolkit as the scenario, so each
@@ -54,6 +55,10 @@ export const constraintsSchema = withDefault(object({
   pipelineSizes: sizes(1000, 'A pipeline depth to try (the list is exactly the depths tried).'),
   contextSizes: sizes(1024, 'A context-parallel degree to try (the list is exactly the degrees tried).'),
   virtualStageCounts: sizes(64, 'A number of model chunks per pipeline stage to try (the list is exactly the counts tried).'),
+  pipelineSlots: optional(array(enumOf(PIPELINE_SLOTS, {
+    description: "What may take a layer's place in the pipeline split: 'layers' (the layers alone), 'embedding', 'loss' or 'embedding-and-loss' "
+      + "(Megatron-Core's --account-for-embedding/loss-in-pipeline-split). Default: all four; ['layers'] for a Megatron without those flags.",
+  }), { minItems: 1, maxItems: 4 })),
   maxTensor: optional(positive(thousand(64), 'Largest tensor-parallel degree to try.')),
   tensorWithinNode: optional(boolean({ description: 'Keep tensor parallelism inside one NVLink domain.' })),
   maxPipeline: optional(positive(1000, 'Largest pipeline-parallel degree to try.')),

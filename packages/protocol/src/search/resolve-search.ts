@@ -1,6 +1,7 @@
 import type { StateSharding } from '@trainplan/model';
 import { overlapPipelineCommFor, scatterGatherFor, type Candidate, type SearchBase } from '@trainplan/search';
 import { gpuIssues } from '@trainplan/planner';
+import { pipelineSplitFlags } from '../pipeline-split-flags.ts';
 import { resolveScenario } from '../resolve.ts';
 import { validateScenario } from '../scenario-schema.ts';
 import type { FieldIssue, ScenarioInput } from '../wire.ts';
@@ -44,7 +45,7 @@ export function resolveSearch(core: SearchRequestCore, size: { nodes: number } |
   const unrunnable = gpuIssues(plan);
   if (unrunnable.length > 0) return { ok: false, issues: unrunnable.map(({ path, message }) => ({ path, message })) };
   // The parallel strategy is what the search chooses; the rest of the plan is its base.
-  const { tensor: _t, pipeline: _p, data: _d, context: _c, virtualStages: _v, schedule: _s, microBatchSize: _b,
+  const { tensor: _t, pipeline: _p, pipelineSlots: _ps, data: _d, context: _c, virtualStages: _v, schedule: _s, microBatchSize: _b,
     sequenceParallel: _sp, recompute: _r, recomputeLayers: _n, sharding: _z, ...base } = plan;
   return { ok: true, value: { base, core, cluster: { gpu: gpuId, gpusPerNode: plan.gpusPerNode, network: networkId } } };
 }
@@ -74,6 +75,8 @@ export function candidateScenario(r: ResolvedSearch, c: Candidate, nodes: number
     parallelism: {
       tensor: c.tensor,
       pipeline: c.pipeline,
+      // Spelled out only when the embedding or the loss takes a layer's place: other plans read as before.
+      ...(c.pipelineSlots !== undefined && c.pipelineSlots !== 'layers' && pipelineSplitFlags(c.pipelineSlots)),
       data: c.data,
       virtualStages: c.virtualStages,
       context: c.context,

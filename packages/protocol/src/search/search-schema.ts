@@ -12,7 +12,7 @@ import {
 import type { SearchObjectiveId } from './wire.ts';
 import { million } from '@trainplan/units';
 import type { RecomputeChoice } from '@trainplan/search';
-import type { StateSharding } from '@trainplan/model';
+import type { PipelineSlots, StateSharding } from '@trainplan/model';
 
 /** What every search-like request (search, nodes, scale) carries once validated. */
 export interface SearchRequestCore {
@@ -28,7 +28,7 @@ export interface SearchRequestCore {
 /** A validated search request, every default filled in. */
 export interface SearchRequest extends SearchRequestCore {
   constraints: {
-    tensorSizes?: number[]; pipelineSizes?: number[]; contextSizes?: number[]; virtualStageCounts?: number[];
+    tensorSizes?: number[]; pipelineSizes?: number[]; contextSizes?: number[]; virtualStageCounts?: number[]; pipelineSlots?: PipelineSlots[];
     maxTensor?: number; tensorWithinNode?: boolean; maxPipeline?: number; maxContext?: number; maxVirtualStages?: number;
     microBatchSizes?: number[]; recompute?: RecomputeChoice[]; sharding?: StateSharding[]; sequenceParallel?: boolean[];
     memoryFraction?: number;

@@ -156,3 +156,34 @@ describe('toNemoYaml: an uneven split', () => {
     expect(lines(toNemoYaml(CONTRACT_EXAMPLE)).some((l) => l.includes('num_layers_in_first_pipeline_stage'))).toBe(false);
   });
 });
+
+describe('a split counting the embedding and the loss as layers (Megatron-Core account_for_*_in_pipeline_split)', () => {
+  const RECIPE = {
+    model: 'llama3.1-405b', cluster: { gpu: 'h100-sxm', nodes: 16 },
+    training: { globalBatchSize: 64, microBatchSize: 1, precision: 'bf16' },
+    parallelism: { tensor: 8, pipeline: 8, context: 2, virtualStages: 2, sequenceParallel: true, embeddingInPipelineSplit: true, lossInPipelineSplit: true },
+  };
+
+  it('Megatron-LM: both flags, and the virtual stages by degree (the chunks hold unequal layer counts)', () => {
+    const args = toMegatronArgs(RECIPE)!;
+    for (const flag of ['--account-for-embedding-in-pipeline-split', '--account-for-loss-in-pipeline-split', '--num-virtual-stages-per-pipeline-rank 2']) {
+      expect(args).toContain(flag);
+    }
+    expect(args).not.toContain('--num-layers-per-virtual-pipeline-stage');
+    expect(args).not.toContain('--decoder-first-pipeline-num-layers');
+  });
+
+  it('only the flag the scenario sets', () => {
+    const loss = toMegatronArgs({ ...RECIPE, model: { name: 'x', layers: 95, hiddenSize: 4096, attentionHeads: 32, vocabSize: 32000, seqLength: 4096 },
+      parallelism: { tensor: 8, pipeline: 8, context: 2, sequenceParallel: true, lossInPipelineSplit: true } })!;
+    expect(loss).toContain('--account-for-loss-in-pipeline-split');
+    expect(loss).not.toContain('--account-for-embedding-in-pipeline-split');
+  });
+
+  it('NeMo: the TransformerConfig fields by name, with the split in a comment', () => {
+    const yaml = toNemoYaml(RECIPE)!;
+    expect(yaml).toContain('  account_for_embedding_in_pipeline_split: true\n  account_for_loss_in_pipeline_split: true');
+    expect(yaml).toContain('15 + 16 × 6 + 15');
+    expect(yaml).not.toContain('num_layers_in_first_pipeline_stage');
+  });
+});

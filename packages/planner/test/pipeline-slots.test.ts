@@ -1,0 +1,82 @@
+import { withShapeDefaults } from '@trainplan/model';
+import { describe, expect, it } from 'vitest';
+import { checkPlan, estimatePlan, type PlanEstimate, type PlanInput } from '../src/index.ts';
+import { llamaOnH100 } from './fixtures.ts';
+
+/**
+ * Llama 3.1 405B as NVIDIA's Megatron-Bridge recipe runs it on 128 H100: TP 8 · PP 8 · VPP 2 · CP 4 (the
+ * recipe's 128k sequence shortened to 8k, as its DGX Cloud performance configs set it), with
+ * account_for_embedding_in_pipeline_split and account_for_loss_in_pipeline_split.
+ */
+const llama405: PlanInput = {
+  ...llamaOnH100,
+  model: withShapeDefaults({
+    name: 'llama3.1-405b', layers: 126, hiddenSize: 16384, attentionHeads: 128, kvHeads: 8, ffnHiddenSize: 53248,
+    vocabSize: 128256, seqLength: 8192, gatedMlp: true, tiedEmbeddings: false, positionEmbedding: 'rotary',
+    linearBias: false, normalization: 'rmsnorm',
+  }),
+  nodes: 32,
+  globalBatchSize: 256,
+  tensor: 8,
+  pipeline: 8,
+  context: 4,
+  data: 1,
+  virtualStages: 2,
+  schedule: 'interleaved',
+  recompute: 'none',
+  overlapTensorParallelComm: true,
+  overlapPipelineComm: true,
+};
+
+const ok = (r: ReturnType<typeof estimatePlan>): PlanEstimate => {
+  if (!r.ok) throw new Error(r.message);
+  return r;
+};
+
+describe('pipeline slots: the embedding and the loss counted as layers in the split', () => {
+  it('the layers alone cannot interleave 126 layers on 8 stages (15 on the first and last); counting both, 128 slots make 8 × 2 chunks', () => {
+    const alone = checkPlan(llama405);
+    expect(alone.map((i) => i.rule)).toEqual(['interleave-indivisible']);
+    expect(alone[0]!.message).toMatch(/the stages hold 15, 16 × 6, 15 layers/);
+    expect(checkPlan({ ...llama405, pipelineSlots: 'embedding-and-loss' })).toEqual([]);
+  });
+
+  it('the estimate places 15, 16 × 6, 15 layers, as Megatron-Core builds them', () => {
+    const e = ok(estimatePlan({ ...llama405, pipelineSlots: 'embedding-and-loss' }));
+    expect(e.stages.map((s) => s.layers)).toEqual([15, 16, 16, 16, 16, 16, 16, 15]);
+  });
+
+  it('refuses slots the stages do not divide, naming the sizes that do', () => {
+    const issues = checkPlan({ ...llama405, pipeline: 12, virtualStages: 1, schedule: '1f1b', nodes: 48, pipelineSlots: 'embedding-and-loss' });
+    expect(issues.map((i) => [i.path, i.rule])).toEqual([['parallelism.pipeline', 'pipeline-split']]);
+    expect(issues[0]!.message).toContain('126 layers and the embedding and the loss make 128 slots, which 12 pipeline stages do not divide');
+    expect(issues[0]!.message).toContain('use 2, 4, 8, 16, 32, 64 stages');
+  });
+
+  it('refuses interleaving whose p·v chunks do not divide the slots', () => {
+    const issues = checkPlan({ ...llama405, virtualStages: 3, pipelineSlots: 'embedding-and-loss' });
+    expect(issues.map((i) => i.rule)).toContain('interleave-indivisible');
+    expect(issues.find((i) => i.rule === 'interleave-indivisible')!.message).toMatch(/128 slots, which do not split into the interleaved schedule's 8 × 3 equal model chunks/);
+  });
+
+  it('counting the embedding moves the lighter stage to the first, which holds the most micro-batches: less memory there', () => {
+    // Llama 3 70B on 9 stages: the layers alone 9, 9 × 7, 8; with the embedding counted (81 slots) 8, 9 × 8.
+    const plan: PlanInput = { ...llamaOnH100, pipeline: 9, nodes: 18, data: 2, virtualStages: 1, schedule: '1f1b', globalBatchSize: 144 };
+    const alone = ok(estimatePlan(plan));
+    const counted = ok(estimatePlan({ ...plan, pipelineSlots: 'embedding' }));
+    expect(alone.stages.map((s) => s.layers)).toEqual([9, 9, 9, 9, 9, 9, 9, 9, 8]);
+    expect(counted.stages.map((s) => s.layers)).toEqual([8, 9, 9, 9, 9, 9, 9, 9, 9]);
+    expect(counted.stages[0]!.memory.activationsBytes).toBeLessThan(alone.stages[0]!.memory.activationsBytes);
+    // The last stage now holds the logits and a full 9 layers: it sets the pace, so the step is no faster.
+    expect(counted.stepTimeSeconds).toBeGreaterThanOrEqual(alone.stepTimeSeconds);
+  });
+
+  it('where the layer counts are the same as the layers alone\'s (126 on 16 stages, v 1), the estimate is the same', () => {
+    const plan: PlanInput = { ...llama405, pipeline: 16, nodes: 64, virtualStages: 1, schedule: '1f1b', overlapPipelineComm: false };
+    const alone = ok(estimatePlan(plan));
+    const counted = ok(estimatePlan({ ...plan, pipelineSlots: 'embedding-and-loss' }));
+    expect(counted.stages.map((s) => s.layers)).toEqual(alone.stages.map((s) => s.layers));
+    expect(counted.stepTimeSeconds).toBe(alone.stepTimeSeconds);
+    expect(counted.memory.totalBytes).toBe(alone.memory.totalBytes);
+  });
+});
