@@ -12,7 +12,8 @@ const signed = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1
 const s3 = (x: number): string => (x >= 100 ? x.toFixed(1) : x >= 10 ? x.toFixed(2) : x.toFixed(3));
 const mark = (ok: boolean): string => (ok ? 'met' : '**missed**');
 
-function share(r: ScoredRow): string {
+/** "compute 80 · TP 7 · bubble 8 · PP 1 · DP 3": where a row's predicted step goes, in whole per cent. */
+export function share(r: ScoredRow): string {
   const b = r.estimate.breakdown;
   const t = r.estimate.stepTimeSeconds;
   const parts: [string, number][] = [

@@ -1,5 +1,6 @@
 import { bloomConsistencySection } from './bloom-consistency-section.ts';
 import { collectivesSection } from './collectives-section.ts';
+import { outOfSampleSection } from './out-of-sample-section.ts';
 import { renderValidationReport } from './render.ts';
 import { scoreAll, summarise } from './score.ts';
 import { searchSection } from './search-section.ts';
@@ -33,6 +34,7 @@ const trainingRuns: ValidationSection = {
 export const VALIDATION_SECTIONS: ValidationSection[] = [
   trainingRuns,
   bloomConsistencySection,
+  outOfSampleSection,
   collectivesSection,
   switchPointsSection,
   searchSection,

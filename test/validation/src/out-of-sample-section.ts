@@ -1,0 +1,102 @@
+import { formatBytes } from '@trainplan/units';
+import { loadTrainingRows } from './ground-truth.ts';
+import { LLAMA405_GPUS, LLAMA405_RELEASES, llama405Row } from './llama405-dgxc.ts';
+import { share, TARGETS } from './render.ts';
+import { scoreRow, type ScoredRow } from './score.ts';
+import type { ValidationSection } from './sections.ts';
+import { SOURCES } from './sources.ts';
+
+const DGXC = SOURCES.find((s) => s.id === 'dgxc-24.11')!;
+const PRECISIONS = ['bf16', 'fp8'] as const;
+/** Issue #2's targets for any source, applied unchanged: a source within 8% MAPE and no row above 15%. */
+export const SOURCE_MAPE_TARGET = TARGETS.sourceMape;
+export const ROW_TARGET = TARGETS.rowError;
+
+export interface OutOfSampleRow {
+  readonly gpus: number;
+  readonly precision: 'bf16' | 'fp8';
+  readonly release: string;
+  readonly measuredSeconds: number;
+  readonly scored: ScoredRow;
+}
+
+/** Every (configuration, release) pair, each predicted through the dgxc-24.11 profile (NeMo's defaults, EOS). */
+export function scoreLlama405(): OutOfSampleRow[] {
+  const out: OutOfSampleRow[] = [];
+  for (const precision of PRECISIONS) {
+    for (const gpus of LLAMA405_GPUS) {
+      for (const r of LLAMA405_RELEASES) {
+        const measuredSeconds = r.steps[String(gpus) as '576'][precision];
+        const scored = scoreRow(llama405Row(gpus, precision, measuredSeconds), DGXC);
+        if (scored) out.push({ gpus, precision, release: r.release, measuredSeconds, scored });
+      }
+    }
+  }
+  return out;
+}
+
+export function outOfSampleSummary(rows: readonly OutOfSampleRow[], precision: 'bf16' | 'fp8'): { mape: number; worst: number; bias: number; n: number } {
+  const errors = rows.filter((r) => r.precision === precision).map((r) => r.scored.error);
+  return {
+    n: errors.length,
+    mape: errors.reduce((s, e) => s + Math.abs(e), 0) / errors.length,
+    worst: Math.max(...errors.map(Math.abs)),
+    bias: errors.reduce((s, e) => s + e, 0) / errors.length,
+  };
+}
+
+const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
+const abs = (x: number): string => `${(x * 100).toFixed(1)}%`;
+
+/** The in-sample dgxc-24.11 FP8 rows' mean error, for comparison with the out-of-sample FP8 bias. */
+function inSampleFp8Bias(): number {
+  const rows = loadTrainingRows().filter((r) => DGXC.matches(r) && r.precision === 'FP8');
+  const errors = rows.map((r) => scoreRow(r, DGXC)!.error);
+  return errors.reduce((s, e) => s + e, 0) / errors.length;
+}
+
+export const outOfSampleSection: ValidationSection = {
+  name: 'out-of-sample',
+  run() {
+    const rows = scoreLlama405();
+    const bf16 = outOfSampleSummary(rows, 'bf16');
+    const fp8 = outOfSampleSummary(rows, 'fp8');
+    const verdict = (s: { mape: number; worst: number }) =>
+      `MAPE ${abs(s.mape)} (target ≤ ${abs(SOURCE_MAPE_TARGET)} ${s.mape <= SOURCE_MAPE_TARGET ? 'met' : '**missed**'}), `
+      + `worst ${abs(s.worst)} (≤ ${abs(ROW_TARGET)} ${s.worst <= ROW_TARGET ? 'met' : '**missed**'})`;
+    const first = rows.find((r) => r.gpus === LLAMA405_GPUS[0] && r.precision === 'bf16')!.scored.estimate;
+    const fragmentation = first.memory.otherBytes;
+    const [a, b] = LLAMA405_RELEASES;
+    const markdown = [
+      '## Out of sample: Llama 3.1 405B on H100 (NVIDIA DGX Cloud recipes, NeMo 24.09 and 24.12)',
+      '',
+      `Not in the ground truth and not used to fit anything: NVIDIA/dgxc-benchmarking llama3.1/README_405b.md at ${a!.commit} (${a!.release}) and `
+      + `${b!.commit} (${b!.release}), "Expected Performance", the full-model columns. The same publisher and machine (EOS) as the dgxc-24.11 rows, `
+      + 'a model none of them has. Configuration as stated: TP 8 · PP 9 · CP 2 · VP 7 · micro-batch 1, global batch 252 per 576 GPUs, '
+      + 'sequence 8,192; everything else as the dgxc-24.11 profile assumes (NeMo defaults: flash attention, fused cross entropy, sequence '
+      + 'parallelism, distributed optimizer, overlapped gradient reduce, TP communication and pipeline sends, no recompute, no dropout).',
+      '',
+      `| GPUs | precision | ${a!.release} measured | ${b!.release} measured | predicted | error (${a!.release}) | error (${b!.release}) | step breakdown (%) | memory (fits) |`,
+      '|---|---|---|---|---|---|---|---|---|',
+      ...PRECISIONS.flatMap((precision) => LLAMA405_GPUS.map((gpus) => {
+        const [x, y] = rows.filter((r) => r.gpus === gpus && r.precision === precision);
+        const e = x!.scored.estimate;
+        return `| ${gpus.toLocaleString('en-US')} | ${precision.toUpperCase()} | ${x!.measuredSeconds} s | ${y!.measuredSeconds} s | ${e.stepTimeSeconds.toFixed(2)} s `
+          + `| ${pct(x!.scored.error)} | ${pct(y!.scored.error)} | ${share(x!.scored)} | ${formatBytes(e.memory.totalBytes)} (${e.memory.fits ? 'yes' : '**no**'}) |`;
+      })),
+      '',
+      `- BF16, ${bf16.n} measurements: ${verdict(bf16)}, bias ${pct(bf16.bias)}.`,
+      `- FP8, ${fp8.n} measurements: ${verdict(fp8)}, bias ${pct(fp8.bias)}. The in-sample FP8 rows (GPT-3 175B, dgxc-24.11) average `
+      + `${pct(inSampleFp8Bias())}: the Hopper FP8 GEMM fraction (fitted on them) is too low for this model's larger GEMMs, as the serving `
+      + 'section finds for FP8 prefills on H100. It is one constant per generation: fitting it to these rows would make them in-sample, and '
+      + 'what would settle it is a measured FP8 GEMM efficiency by shape on an H100.',
+      `- Memory: at ${LLAMA405_GPUS[0]} GPUs the predicted peak is ${formatBytes(first.memory.totalBytes)} against ${formatBytes(first.memory.capacityBytes)}, `
+      + `although NVIDIA ran it; ${formatBytes(fragmentation)} of it is the runtime reserve and the 10% fragmentation allowance, which this `
+      + 'run evidently did not need in full. The step time is scored all the same (the out-of-memory estimate is the one reported).',
+    ];
+    return {
+      markdown,
+      summary: [`Llama 3.1 405B (out of sample): BF16 MAPE ${abs(bf16.mape)} worst ${abs(bf16.worst)}; FP8 MAPE ${abs(fp8.mape)} worst ${abs(fp8.worst)}`],
+    };
+  },
+};
