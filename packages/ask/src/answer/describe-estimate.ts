@@ -8,10 +8,18 @@ import { refusalWords } from './issue-words.ts';
 /** "NVIDIA H100 SXM5 80GB" → "H100 SXM5 80GB". */
 export const gpuName = (id: string): string => gpuById(id)?.name.replace(/^NVIDIA\s+/, '') ?? id;
 
+/** What takes a layer's place in the pipeline split besides the layers, in words (Megatron's --account-for-* flags). */
+function splitWords(r: EstimateOk['resolved']): string {
+  const both = r.embeddingInPipelineSplit === true && r.lossInPipelineSplit === true;
+  if (both) return ' (the embedding and the loss each count as a layer)';
+  if (r.embeddingInPipelineSplit === true) return ' (the embedding counts as a layer)';
+  return r.lossInPipelineSplit === true ? ' (the loss counts as a layer)' : '';
+}
+
 /** The parallel configuration of an estimate, in Megatron's terms. */
 export function describeConfiguration(e: EstimateOk): string {
   const r = e.resolved;
-  const parts = [`TP ${r.tensor}`, `PP ${r.pipeline}`];
+  const parts = [`TP ${r.tensor}`, `PP ${r.pipeline}${splitWords(r)}`];
   if (r.virtualStages > 1) parts.push(`VP ${r.virtualStages}`);
   if (r.context > 1) parts.push(`CP ${r.context}`);
   parts.push(`DP ${r.data.toLocaleString('en-US')}`, `micro-batch ${r.microBatchSize}`, `global batch ${r.globalBatchSize.toLocaleString('en-US')}`);
