@@ -106,6 +106,25 @@ describe("a link's fields the form has no input for", () => {
     expect(change('recompute', 'selective').kept).not.toHaveProperty(['parallelism.recomputeLayers']);
     expect(Object.keys(change('auto', 'true').kept).every((p) => p.startsWith('model.'))).toBe(true);
   });
+
+  it('a split counting the embedding and the loss goes with the pipeline depth it divides: kept for another v, dropped for another PP', () => {
+    const split = {
+      model: 'llama3.1-405b', cluster: { gpu: 'h100-sxm', nodes: 16 }, training: { globalBatchSize: 64 },
+      parallelism: { tensor: 8, pipeline: 8, context: 2, virtualStages: 2, recompute: 'full', embeddingInPipelineSplit: true, lossInPipelineSplit: true },
+    } as ScenarioInput;
+    const kept = keptFromScenario(split);
+    expect(kept).toMatchObject({ 'parallelism.embeddingInPipelineSplit': true, 'parallelism.lossInPipelineSplit': true });
+    // Interleaving 126 layers on 8 stages runs only with both counted: the widget answers what the API does.
+    expect(runEstimate(split).ok).toBe(true);
+    expectSameAnswer(split);
+    const values = readScenario(split, DEFAULT_VALUES).values;
+    const change = (field: string, value: string) => dropConflicting(kept, field, { ...values, [field]: value } as FieldValues);
+    expect(change('vp', '4').kept).toEqual(kept);
+    const pp = change('pp', '12');
+    expect(pp.kept).not.toHaveProperty(['parallelism.embeddingInPipelineSplit']);
+    expect(pp.kept).not.toHaveProperty(['parallelism.lossInPipelineSplit']);
+    expect(pp.note).toContain('embeddingInPipelineSplit true, lossInPipelineSplit true');
+  });
 });
 
 describe('precision', () => {

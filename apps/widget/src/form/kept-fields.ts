@@ -79,7 +79,8 @@ export function keptNote(kept: KeptFields): string {
  * Does changing the form's `field` (to `values`) conflict with a kept field? A custom shape's extras go
  * with the shape; a stated data-parallel degree with anything that changes the GPUs or the model-parallel
  * degrees; ZeRO with the distributed-optimizer box; the schedule with the virtual stages; recomputed
- * layers with anything that changes the layers per stage or the recompute mode; a kernel with a GPU or
+ * layers with anything that changes the layers per stage or the recompute mode; the embedding or the loss
+ * counted in the pipeline split with the pipeline depth or the layers; a kernel with a GPU or
  * context parallelism that cannot run it. "Auto" searches the parallel configuration and the machine with
  * the form's fields only, so it keeps nothing but the model's.
  */
@@ -91,6 +92,10 @@ function conflicts(path: string, value: unknown, field: string, values: FieldVal
     case 'parallelism.zeroStage': return field === 'distopt' && values.distopt === 'true';
     case 'parallelism.schedule': return field === 'vp';
     case 'parallelism.recomputeLayers': return ['recompute', 'pp', 'vp', 'layers', 'model'].includes(field);
+    // The embedding or the loss counted in the split: its slots must divide over the stages, which another
+    // pipeline depth or layer count need not.
+    case 'parallelism.embeddingInPipelineSplit':
+    case 'parallelism.lossInPipelineSplit': return ['pp', 'layers', 'model'].includes(field);
     case 'training.attentionKernel':
       return (field === 'gpu' && value === 'flash' && !runsOn(values.gpu))
         || (field === 'cp' && value === 'unfused' && values.cp !== '1');
