@@ -110,7 +110,10 @@ describe("a link's fields the form has no input for", () => {
   it('a split counting the embedding and the loss goes with the pipeline depth it divides: kept for another v, dropped for another PP', () => {
     const split = {
       model: 'llama3.1-405b', cluster: { gpu: 'h100-sxm', nodes: 16 }, training: { globalBatchSize: 64 },
-      parallelism: { tensor: 8, pipeline: 8, context: 2, virtualStages: 2, recompute: 'full', embeddingInPipelineSplit: true, lossInPipelineSplit: true },
+      parallelism: {
+        tensor: 8, pipeline: 8, context: 2, virtualStages: 2, sequenceParallel: true, distributedOptimizer: true, recompute: 'full',
+        embeddingInPipelineSplit: true, lossInPipelineSplit: true,
+      },
     } as ScenarioInput;
     const kept = keptFromScenario(split);
     expect(kept).toMatchObject({ 'parallelism.embeddingInPipelineSplit': true, 'parallelism.lossInPipelineSplit': true });
