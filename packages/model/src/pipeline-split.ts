@@ -27,6 +27,12 @@ export function pipelineSlotsLabel(slots: PipelineSlots | undefined): string {
   return ` (${[embedding && '+embedding', loss && '+loss'].filter(Boolean).join(', ')})`;
 }
 
+/** The layers plus one slot for each of the embedding and the loss counted: what Megatron divides over the stages. */
+export function slotCount(layers: number, slots: PipelineSlots): number {
+  const { embedding, loss } = slotsTaken(slots);
+  return layers + (embedding ? 1 : 0) + (loss ? 1 : 0);
+}
+
 /** The slots id for Megatron's two flags. */
 export const slotsOf = (embedding: boolean, loss: boolean): PipelineSlots =>
   embedding ? (loss ? 'embedding-and-loss' : 'embedding') : loss ? 'loss' : 'layers';
@@ -53,6 +59,8 @@ export interface PipelineSplit {
   readonly uneven: boolean;
   /** What takes a layer's place besides the layers. */
   readonly slots: PipelineSlots;
+  /** Slots over all stages: the layers, plus the embedding and the loss where they count (slotCount). */
+  readonly slotCount: number;
 }
 
 /**
@@ -82,8 +90,10 @@ const valid = (L: number, p: number): boolean => Number.isInteger(L) && Number.i
 
 function freeze(first: number, middle: number, last: number, p: number, slots: PipelineSlots): PipelineSplit {
   const stages = p === 1 ? [first] : [first, ...Array.from({ length: p - 2 }, () => middle), last];
+  const layers = stages.reduce((a, b) => a + b, 0);
   return Object.freeze({
     first, middle, last, stages: Object.freeze(stages), uneven: slots === 'layers' && stages.some((n) => n !== first), slots,
+    slotCount: slotCount(layers, slots),
   });
 }
 
@@ -108,7 +118,7 @@ function slotSplit(L: number, p: number, slots: PipelineSlots): PipelineSplit | 
   if (!valid(L, p)) return undefined;
   if (p === 1) return freeze(L, L, L, 1, slots);
   const { embedding, loss } = slotsTaken(slots);
-  const total = L + (embedding ? 1 : 0) + (loss ? 1 : 0);
+  const total = slotCount(L, slots);
   if (total % p !== 0) return undefined;
   const k = total / p;
   const first = k - (embedding ? 1 : 0);
@@ -130,9 +140,7 @@ export function splitsIntoChunks(split: PipelineSplit, virtualStages: number): b
   if (v === 1) return true;
   const p = split.stages.length;
   if (split.slots === 'layers') return split.first % v === 0 && split.last % v === 0 && (p <= 2 || split.middle % v === 0);
-  const { embedding, loss } = slotsTaken(split.slots);
-  const total = split.stages.reduce((a, b) => a + b, 0) + (embedding ? 1 : 0) + (loss ? 1 : 0);
-  return total % (p * v) === 0;
+  return split.slotCount % (p * v) === 0;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { GPU_IDS, GPUS } from '@trainplan/hardware';
-import { pipelineSplit, slotsTaken, splitsIntoChunks, type PipelineSlots, type PipelineSplit } from '@trainplan/model';
+import { pipelineSplit, slotCount, splitsIntoChunks, type PipelineSlots, type PipelineSplit } from '@trainplan/model';
 import { countOf, formatGrouped } from '@trainplan/units';
 import type { PlanInput } from './plan-input.ts';
 import { runsBf16, runsFlashAttention } from './gpu-support.ts';
@@ -117,12 +117,6 @@ function noSplitText(L: number, p: number, slots: PipelineSlots): string {
   return `${L} layers have no Megatron split over ${p} stages: with ${b} layers on each of the ${p - 2} middle stages `
     + `(⌈L/p⌉), ${L - (p - 2) * b} are left for the first and last, which need at least one each `
     + '(--decoder-first/last-pipeline-num-layers); use fewer stages';
-}
-
-/** The layers plus one slot for each of the embedding and the loss counted. */
-function slotCount(L: number, slots: PipelineSlots): number {
-  const { embedding, loss } = slotsTaken(slots);
-  return L + (embedding ? 1 : 0) + (loss ? 1 : 0);
 }
 
 const slotWords = (slots: PipelineSlots): string =>

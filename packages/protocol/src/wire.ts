@@ -168,8 +168,9 @@ export interface EstimateOk {
     distributedOptimizer: boolean;
     zeroStage: number;
     schedule: ScheduleId;
-    /** Extension: the embedding and the loss each took a layer's place in the pipeline split (scenario fields of the same names). */
+    /** Extension: whether the word embedding took a layer's place in the pipeline split (the scenario field of the same name). */
     embeddingInPipelineSplit?: boolean;
+    /** Extension: whether the output layer and the loss took a layer's place in the pipeline split. */
     lossInPipelineSplit?: boolean;
     /** Extension: transformer layers on each pipeline stage, first to last. */
     layersPerStage?: number[];
