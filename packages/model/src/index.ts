@@ -15,5 +15,5 @@ export {
 export type { StateSharding, ModelStateBytes } from './model-states.ts';
 export { modelStateBytes, bytesPerParameter } from './model-states.ts';
 export type { PipelineSlots, PipelineSplit } from './pipeline-split.ts';
-export { layersPerStage, PIPELINE_SLOTS, pipelineSlotsLabel, pipelineSplit, slotCount, slotsOf, slotsTaken, splitsIntoChunks } from './pipeline-split.ts';
+export { layersPerStage, PIPELINE_SLOTS, SLOT_INDEX, pipelineSlotsLabel, pipelineSplit, slotCount, slotsOf, slotsTaken, splitsIntoChunks } from './pipeline-split.ts';
 export { stageParameters } from './stage-parameters.ts';

@@ -14,6 +14,9 @@ export type PipelineSlots = 'layers' | 'embedding' | 'loss' | 'embedding-and-los
 
 export const PIPELINE_SLOTS: readonly PipelineSlots[] = ['layers', 'embedding', 'loss', 'embedding-and-loss'];
 
+/** Each layout's place in PIPELINE_SLOTS (0–3), for numeric memo keys without a search per lookup. */
+export const SLOT_INDEX: Readonly<Record<PipelineSlots, number>> = { layers: 0, embedding: 1, loss: 2, 'embedding-and-loss': 3 };
+
 /** Whether the word embedding and whether the output layer with the loss take a layer's place. */
 export const slotsTaken = (slots: PipelineSlots): { readonly embedding: boolean; readonly loss: boolean } => ({
   embedding: slots === 'embedding' || slots === 'embedding-and-loss',
@@ -75,7 +78,7 @@ export interface PipelineSplit {
  */
 export function pipelineSplit(layers: number, pipeline: number, slots: PipelineSlots = 'layers'): PipelineSplit | undefined {
   // Memoised: the planner asks for the same few (L, p, slots) on every estimate (checks, times, memory).
-  const key = (layers * 65536 + pipeline) * 4 + PIPELINE_SLOTS.indexOf(slots);
+  const key = (layers * 65536 + pipeline) * 4 + SLOT_INDEX[slots];
   if (splits.has(key)) return splits.get(key);
   const split = slots === 'layers' ? layerSplit(layers, pipeline) : slotSplit(layers, pipeline, slots);
   if (splits.size >= MAX_MEMOISED_SPLITS) splits.clear();

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { layersPerStage, pipelineSplit, slotsOf, slotsTaken, splitsIntoChunks, PIPELINE_SLOTS } from '../src/index.ts';
+import { layersPerStage, pipelineSplit, slotsOf, slotsTaken, splitsIntoChunks, PIPELINE_SLOTS, SLOT_INDEX } from '../src/index.ts';
 
 /**
  * Megatron-Core's checks on an uneven split (megatron/core/transformer/transformer_config.py, "Uneven PP"):
@@ -126,6 +126,13 @@ describe('pipelineSplit with the embedding and the loss counted as layers (Megat
       expect(split.stages[p - 1]).toBe(k - (loss ? 1 : 0));
       expect(split.stages.slice(1, -1).every((n) => n === k)).toBe(true);
     }), { numRuns: 2000, seed: 11 });
+  });
+
+  it('SLOT_INDEX numbers the layouts 0–3 in PIPELINE_SLOTS\'s order, so memo keys of different layouts never meet', () => {
+    expect(PIPELINE_SLOTS.map((slots) => SLOT_INDEX[slots])).toEqual([0, 1, 2, 3]);
+    // The same (L, p) under another layout is another split, not a memoised one.
+    expect(pipelineSplit(126, 16, 'embedding-and-loss')!.slots).toBe('embedding-and-loss');
+    expect(pipelineSplit(126, 16)!.slots).toBe('layers');
   });
 
   it('slotsOf and slotsTaken are inverse: Megatron\'s two flags and one id', () => {

@@ -1,4 +1,4 @@
-import { activationBytesPerLayer, layersPerStage, modelStateBytes, PIPELINE_SLOTS, stageParameters, type PipelineSlots, type StateSharding } from '@trainplan/model';
+import { activationBytesPerLayer, layersPerStage, modelStateBytes, SLOT_INDEX, stageParameters, type PipelineSlots, type StateSharding } from '@trainplan/model';
 import { heldGradientBytes } from '@trainplan/planner';
 import type { Bytes } from '@trainplan/units';
 import type { SearchBase } from './candidate.ts';
@@ -36,7 +36,7 @@ export class MemoryBound {
    * stages: 2, 4 × 23, 2), and the second holds one micro-batch fewer than the first.
    */
   stages(t: number, p: number, slots: PipelineSlots = 'layers') {
-    const key = (t * 100_000 + p) * 4 + PIPELINE_SLOTS.indexOf(slots);
+    const key = (t * 100_000 + p) * 4 + SLOT_INDEX[slots];
     let s = this.stageParams.get(key);
     if (!s) {
       const layers = layersPerStage(this.base.model.layers, p, slots);
