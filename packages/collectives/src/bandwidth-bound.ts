@@ -7,13 +7,20 @@ import type { Algorithm, CollectiveCost, CommGroup, Fabric } from './types.ts';
  * GPU's NVLink line rate on one node; across nodes the line rate of the NICs this group owns per
  * node, and NVLink too when several ranks share a node (collectives-reference §3: per-node
  * busbw ≤ min(B_intra, #NIC·B_NIC)). All-gather, reduce-scatter, broadcast and reduce share it.
+ *
+ * Across nodes, B_intra is NVLink × m/(m−1) for m ranks per node: of the traffic a node's ranks
+ * forward, the share (m−1)/m crosses NVLink and the rest leaves through the NICs (the last rank of
+ * each ring channel in a node hands it to a NIC: nccl-topology.ts, as NCCL's search.cc counts it).
+ * On a DGX (m = 8) the NICs bind first either way; with few GPUs and many NICs per node (2 A100s,
+ * 8 NDR NICs) NVLink alone would be a bound that a real ring passes.
  */
 export function busBandwidthLimit(fabric: Fabric, group: CommGroup, topology: NcclTopology = ncclTopology(fabric, group)): number {
   const { placement } = topology;
   const nvlink = fabric.nvlinkCount * fabric.nvlinkBandwidthPerLink * placement.nvlinkShare;
   if (placement.nodes === 1) return nvlink;
   const nics = placement.nicsPerNode * fabric.nicBandwidth;
-  return placement.ranksPerNode > 1 ? Math.min(nvlink, nics) : nics;
+  const m = placement.ranksPerNode;
+  return m > 1 ? Math.min((nvlink * m) / (m - 1), nics) : nics;
 }
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { KiB, GiB } from '@trainplan/units';
 import { assertWithinBandwidthBound, busBandwidthLimit, collectiveCost, mayExceedWireRate, ncclCandidates, ncclTopology } from '../src/index.ts';
-import type { CollectiveCost, CollectiveOp, CommGroup } from '../src/index.ts';
-import { A100_FABRIC, H100_FABRIC, H100_RING_ONLY_FABRIC } from './fixtures.ts';
+import type { CollectiveCost, CollectiveOp, CommGroup, Fabric } from '../src/index.ts';
+import { A100_FABRIC, H100_FABRIC, H100_RING_ONLY_FABRIC, NDR8 } from './fixtures.ts';
 
 const sizes = Array.from({ length: 13 }, (_, i) => KiB(4 ** i)).filter((b) => b <= GiB(16));
 const ranks = [2, 4, 8, 16, 64, 512, 4096];
@@ -23,6 +23,15 @@ describe('the per-rank limit is the line rate the hardware states', () => {
   });
   it('across DGX A100 nodes: the node\'s 8 HDR NICs (8 × 25 GB/s), under its NVLink', () => {
     expect(busBandwidthLimit(A100_FABRIC, { ranks: 32, ranksPerNode: 8 })).toBe(8 * 25e9);
+  });
+  it('two A100s per node with eight NDR NICs: NVLink carries only (m−1)/m of a ring\'s traffic, so the NICs bind (400 GB/s, not NVLink\'s 300)', () => {
+    const fabric: Fabric = { ...A100_FABRIC, gpusPerNode: 2, nicsPerNode: 8, nicBandwidth: NDR8.nicBandwidth };
+    const group = { ranks: 4, ranksPerNode: 2 };
+    expect(busBandwidthLimit(fabric, group)).toBe(8 * 50e9);
+    // A real ring there passes NVLink's line rate (NCCL's ring model: each GPU forwards half its channels over NVLink).
+    const ring = collectiveCost({ op: 'all-reduce', bytes: GiB(1), group, fabric, algorithm: 'ring' });
+    expect(ring.busBandwidth).toBeGreaterThan(12 * 25e9);
+    expect(ring.busBandwidth).toBeLessThanOrEqual(busBandwidthLimit(fabric, group));
   });
   it('the check throws on a cost 1% past the limit, and lets NVLS past it (in-switch reduction)', () => {
     const group = { ranks: 8, ranksPerNode: 8 };

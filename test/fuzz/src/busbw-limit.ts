@@ -54,7 +54,8 @@ export function busBandwidthLimit(row: CollectiveAnswerRow): number | undefined 
   const nodes = row.ranks / ranksPerNode;
   if (row.op === 'all-to-all') return undefined;
   if (row.op === 'send-recv') return Math.max(nvlink, nics);
-  const wire = nodes <= 1 ? nvlink : ranksPerNode > 1 ? Math.min(nvlink, nics) : nics;
+  // Across nodes a ring's ranks forward (m−1)/m of its traffic over NVLink and the rest through the NICs.
+  const wire = nodes <= 1 ? nvlink : ranksPerNode > 1 ? Math.min((nvlink * ranksPerNode) / (ranksPerNode - 1), nics) : nics;
   const reducedInNetwork = row.algorithm === 'nvls' || row.algorithm === 'nvls-tree' || (row.algorithm === 'tree' && nodes === 2);
   if (reducedInNetwork) return 2 * wire;
   if (row.algorithm !== 'hierarchical' || nodes <= 1) return wire;
