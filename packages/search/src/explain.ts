@@ -40,6 +40,15 @@ const PARTS: readonly [keyof StepBreakdown, string][] = [
   ['optimizerSeconds', 'optimizer step'],
 ];
 
+/**
+ * One step down from a size: half of it, or for an odd size its largest proper divisor (PP 9 → 3,
+ * micro-batch 3 → 1), so that every neighbour is a whole number of GPUs or sequences.
+ */
+function stepDown(n: number): number {
+  for (let f = 2; f * f <= n; f++) if (n % f === 0) return n / f;
+  return 1;
+}
+
 /** The single neighbours of a plan: one dimension moved one step, data parallelism re-derived. */
 function neighbours(base: SearchBase, best: Candidate): { change: string; candidate: Candidate }[] {
   const gpus = base.nodes * base.gpusPerNode;
@@ -57,13 +66,14 @@ function neighbours(base: SearchBase, best: Candidate): { change: string; candid
   };
   const tp = (t: number) => `TP ${t}${t > domain ? ' crosses nodes' : ''}`;
   withDegrees(tp(best.tensor * 2), best.tensor * 2, best.pipeline, best.context, { sequenceParallel: best.sequenceParallel });
-  if (best.tensor > 1) withDegrees(tp(best.tensor / 2), best.tensor / 2, best.pipeline, best.context, { sequenceParallel: best.tensor / 2 > 1 && best.sequenceParallel });
+  const tDown = stepDown(best.tensor);
+  if (best.tensor > 1) withDegrees(tp(tDown), tDown, best.pipeline, best.context, { sequenceParallel: tDown > 1 && best.sequenceParallel });
   withDegrees(`PP ${best.pipeline * 2}`, best.tensor, best.pipeline * 2, best.context);
-  if (best.pipeline > 1) withDegrees(`PP ${best.pipeline / 2}`, best.tensor, best.pipeline / 2, best.context);
+  if (best.pipeline > 1) withDegrees(`PP ${stepDown(best.pipeline)}`, best.tensor, stepDown(best.pipeline), best.context);
   withDegrees(`CP ${best.context * 2}`, best.tensor, best.pipeline, best.context * 2);
-  if (best.context > 1) withDegrees(`CP ${best.context / 2}`, best.tensor, best.pipeline, best.context / 2);
+  if (best.context > 1) withDegrees(`CP ${stepDown(best.context)}`, best.tensor, best.pipeline, stepDown(best.context));
   out.push({ change: `micro-batch ${best.microBatchSize * 2}`, candidate: { ...best, microBatchSize: best.microBatchSize * 2 } });
-  if (best.microBatchSize > 1) out.push({ change: `micro-batch ${best.microBatchSize / 2}`, candidate: { ...best, microBatchSize: best.microBatchSize / 2 } });
+  if (best.microBatchSize > 1) out.push({ change: `micro-batch ${stepDown(best.microBatchSize)}`, candidate: { ...best, microBatchSize: stepDown(best.microBatchSize) } });
   if (best.tensor > 1) {
     out.push({ change: best.sequenceParallel ? 'without sequence parallelism' : 'with sequence parallelism', candidate: { ...best, sequenceParallel: !best.sequenceParallel } });
   }

@@ -25,6 +25,22 @@ describe('runSearch', () => {
     expect(answer.pruned.reduce((s, p) => s + p.count, 0)).toBeLessThanOrEqual(answer.spaceSize);
   });
 
+  it.each([
+    ['GPT-3 175B on 9 A100 nodes (72 GPUs: an odd pipeline depth)', { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', nodes: 9 }, training: { globalBatchSize: 1536 } }],
+    ['GPT-3 1.3B at micro-batch 3', { model: 'gpt3-1.3b', cluster: { gpu: 'h100-sxm', nodes: 3 }, training: { globalBatchSize: 72 }, constraints: { microBatchSizes: [3] } }],
+  ])('%s: every alternative is a scenario runEstimate takes back (whole degrees and micro-batches)', (_name, request) => {
+    const odd = runSearch(request) as SearchOkJson;
+    expect(odd.ok).toBe(true);
+    const b = odd.best.scenario;
+    // The cases exercise odd sizes: halving one of them would give a fraction.
+    expect([b.parallelism.tensor, b.parallelism.pipeline, b.parallelism.context ?? 1, b.training.microBatchSize ?? 1].some((n) => n % 2 === 1 && n > 1)).toBe(true);
+    expect(odd.alternatives.length).toBeGreaterThan(0);
+    for (const a of odd.alternatives) {
+      expect(a.change).not.toMatch(/\d\.\d/);
+      if (a.scenario !== undefined) expect(validateScenario(a.scenario).ok, a.change).toBe(true);
+    }
+  });
+
   it('with a token budget, days = whole steps (tokens / tokens per step, rounded up) × step time', () => {
     const r = answer.best.estimate.resolved;
     const steps = Math.ceil(300e9 / (r.globalBatchSize * r.seqLength));
