@@ -31,9 +31,9 @@ describe('runSearch', () => {
   ])('%s: every alternative is a scenario runEstimate takes back (whole degrees and micro-batches)', (_name, request) => {
     const odd = runSearch(request) as SearchOkJson;
     expect(odd.ok).toBe(true);
-    const b = odd.best.scenario;
+    const r = odd.best.estimate.resolved;
     // The cases exercise odd sizes: halving one of them would give a fraction.
-    expect([b.parallelism.tensor, b.parallelism.pipeline, b.parallelism.context ?? 1, b.training.microBatchSize ?? 1].some((n) => n % 2 === 1 && n > 1)).toBe(true);
+    expect([r.tensor, r.pipeline, r.context, r.microBatchSize].some((n) => n % 2 === 1 && n > 1)).toBe(true);
     expect(odd.alternatives.length).toBeGreaterThan(0);
     for (const a of odd.alternatives) {
       expect(a.change).not.toMatch(/\d\.\d/);
