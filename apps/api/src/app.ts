@@ -20,7 +20,23 @@ export interface ApiOptions {
   readonly mounts?: readonly Mount[];
   /** Extra POST operations (tests; an infra that serves more); default: POST_OPERATIONS. */
   readonly operations?: readonly PostOperation[];
+  /**
+   * Where an internal error goes (a bug of ours: the client gets a 500 with only its id); default
+   * console.error, which Workers, Deno and Node all write to their logs.
+   */
+  readonly logError?: (error: unknown, request: FailedRequest) => void;
 }
+
+/** The request a 500 answered, as logged: the id the client was given, and what it asked. */
+export interface FailedRequest {
+  readonly id: string;
+  readonly method: string;
+  readonly path: string;
+}
+
+const logToConsole = (error: unknown, request: FailedRequest): void => {
+  console.error(`trainplan: internal error ${request.id} on ${request.method} ${request.path}:`, error);
+};
 
 /**
  * The trainplan HTTP API as one runtime-free Hono app: infra/node, infra/cloudflare and infra/deno
@@ -67,6 +83,12 @@ export function createApi(options: ApiOptions = {}): Hono {
     const hint = bare !== undefined && bare !== '' && allowed(bare).length > 0 ? ` (without the trailing slash: ${bare})` : '';
     return notFound(`no route ${c.req.method} ${saidBack(path)}${hint}`);
   });
-  app.onError(() => internalError());
+  // The client gets an id and nothing of the error; the log gets both, so a report can be traced.
+  const logError = options.logError ?? logToConsole;
+  app.onError((error, c) => {
+    const id = crypto.randomUUID();
+    logError(error, { id, method: c.req.method, path: c.req.path });
+    return internalError(id);
+  });
   return app;
 }

@@ -1,5 +1,5 @@
 export { createApi } from './app.ts';
-export type { ApiOptions, Mount } from './app.ts';
+export type { ApiOptions, FailedRequest, Mount } from './app.ts';
 export { MAX_BODY_BYTES } from './http/read-body.ts';
 export { fnv1a64 } from './http/fnv1a64.ts';
 export { CACHE_CONTROL } from './http/respond.ts';

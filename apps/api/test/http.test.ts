@@ -195,3 +195,32 @@ describe('never a 500 for anything a client sends', () => {
     expect(res.status).toBe(413);
   });
 });
+
+describe('a bug of ours: a 500 the client can quote and the log can find', () => {
+  const broken = { ...POST_OPERATIONS[0]!, path: '/v1/broken' as const, operationId: 'broken', run: () => { throw new Error('boom at the core'); } };
+  const logged: { error: unknown; id: string; method: string; path: string }[] = [];
+  const buggy = createApi({ operations: [broken], logError: (error, request) => logged.push({ error, ...request }) });
+
+  it('answers 500 with an id (RFC 9457 instance) and no trace of the error, and logs the error under the same id', async () => {
+    const res = await buggy.request('/v1/broken', { method: 'POST', body: json, headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(500);
+    const body = await res.json() as { instance: string; detail: string };
+    const text = JSON.stringify(body);
+    expect(text).not.toMatch(/boom|at the core|\.ts/);
+    expect(body.instance).toMatch(/^urn:uuid:[0-9a-f-]{36}$/);
+    expect(logged).toHaveLength(1);
+    expect(body.instance).toBe(`urn:uuid:${logged[0]!.id}`);
+    expect(body.detail).toContain(logged[0]!.id);
+    expect(logged[0]).toMatchObject({ method: 'POST', path: '/v1/broken' });
+    expect((logged[0]!.error as Error).message).toBe('boom at the core');
+  });
+
+  it('gives each failure its own id', async () => {
+    const ids = new Set<string>();
+    for (let i = 0; i < 3; i++) {
+      const res = await buggy.request('/v1/broken', { method: 'POST', body: json, headers: { 'content-type': 'application/json' } });
+      ids.add(((await res.json()) as { instance: string }).instance);
+    }
+    expect(ids.size).toBe(3);
+  });
+});

@@ -68,6 +68,12 @@ export const unsupportedContentCoding = (coding: string): Response =>
 export const overBudget = (detail: string, limit: Record<string, unknown>): Response =>
   problemResponse({ type: 'https://trainplan.dev/problems/over-budget', title: 'Over budget', status: 422, detail, ...limit });
 
-/** 500: only for a bug of ours; the tests send hostile input to keep it unreachable. */
-export const internalError = (): Response =>
-  problemResponse({ type: 'about:blank', title: 'Internal Server Error', status: 500, detail: 'an unexpected error; please report the request' });
+/**
+ * 500: only for a bug of ours; the tests send hostile input to keep it unreachable. `id` is in the
+ * server's log beside the error; the body carries it as RFC 9457's `instance` (§3.1.5), a URN.
+ */
+export const internalError = (id: string): Response =>
+  problemResponse({
+    type: 'about:blank', title: 'Internal Server Error', status: 500,
+    detail: `an unexpected error; please report the request with its id ${id}`, instance: `urn:uuid:${id}`,
+  });

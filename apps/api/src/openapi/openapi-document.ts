@@ -19,6 +19,7 @@ const problemJsonSchema = jsonSchemaDocument(object({
   status: integer({ min: 400, max: 599 }),
   detail: string({ description: 'What went wrong, for humans.' }),
   issues: optional(array(object({ path: string(), message: string() }), { description: 'For 400: each offending field by its JSON path.' })),
+  instance: optional(string({ description: "For 500: this occurrence's id (urn:uuid:…), which the server logged with the error: quote it in a report." })),
 }, { unknownKeys: 'strip', description: 'RFC 9457 problem details.' }));
 
 /**
