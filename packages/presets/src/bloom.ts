@@ -1,5 +1,5 @@
 import { billion } from '@trainplan/units';
-import type { ModelPreset } from './model-preset.ts';
+import { MEGATRON_DEFAULT_DROPOUT, type ModelPreset } from './model-preset.ts';
 
 export const BLOOM_MODELS: readonly ModelPreset[] = [
   {
@@ -28,5 +28,8 @@ export const BLOOM_MODELS: readonly ModelPreset[] = [
         + 'The extra LayerNorm after the embedding (2h parameters) is not in the shape.',
     },
     defaultTrainingTokens: billion(366),
+    // bigscience train/tr11-176B-ml/tr11-176B-ml.slurm passes no --hidden-dropout or --attention-dropout:
+    // Megatron-DeepSpeed's 0.1 (the released Hugging Face config's 0.0 is for inference).
+    trainedWithDropout: MEGATRON_DEFAULT_DROPOUT,
   },
 ];

@@ -1,5 +1,5 @@
 import { billion, million } from '@trainplan/units';
-import { gptShape, type ModelPreset } from './model-preset.ts';
+import { gptShape, MEGATRON_DEFAULT_DROPOUT, type ModelPreset } from './model-preset.ts';
 
 // Brown et al. 2020 train every size on 300B tokens at n_ctx 2048. The paper's vocabulary is 50257
 // BPE tokens, which Megatron-LM pads to 51200 (Narayanan et al. 2021 use V = 51200); trainplan models Megatron.
@@ -27,6 +27,8 @@ function gpt3({ id, name, params, layers, hiddenSize, attentionHeads, caveat }: 
         + (caveat ? ` ${caveat}` : ''),
     },
     defaultTrainingTokens: billion(300),
+    // The paper states no dropout; trainplan models GPT-3 as Megatron-LM trains it (SC'21, NeMo's gpt3 configs: 0.1).
+    trainedWithDropout: MEGATRON_DEFAULT_DROPOUT,
   };
 }
 

@@ -1,4 +1,5 @@
 export type { ModelPreset } from './model-preset.ts';
+export { MEGATRON_DEFAULT_DROPOUT } from './model-preset.ts';
 export { MODELS, MODEL_IDS, modelById } from './models.ts';
 export type { GpuId, NetworkId, SystemId } from '@trainplan/hardware';
 export {

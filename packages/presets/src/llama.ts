@@ -16,6 +16,8 @@ const LLAMA3_NOTE = 'Table 3: layers, model dim, FFN dim, heads, 8 KV heads. Tab
   + 'the released tokenizer has 128,256 (256 reserved special tokens). Pre-training sequence 8192 (the 128K '
   + 'context comes from a later long-context stage).';
 
+// No dropout in any Llama: Meta's reference code (meta-llama/llama and llama3, llama/model.py) has no dropout
+// layer, and NeMo's Llama recipes set hidden_dropout and attention_dropout to 0.
 export const LLAMA_MODELS: readonly ModelPreset[] = [
   {
     id: 'llama2-7b',
@@ -23,6 +25,7 @@ export const LLAMA_MODELS: readonly ModelPreset[] = [
     publishedParameters: billion(7),
     source: { ...LLAMA2, note: LLAMA2_NOTE },
     defaultTrainingTokens: trillion(2),
+    trainedWithDropout: false,
   },
   {
     id: 'llama2-13b',
@@ -30,6 +33,7 @@ export const LLAMA_MODELS: readonly ModelPreset[] = [
     publishedParameters: billion(13),
     source: { ...LLAMA2, note: LLAMA2_NOTE },
     defaultTrainingTokens: trillion(2),
+    trainedWithDropout: false,
   },
   {
     id: 'llama2-70b',
@@ -37,6 +41,7 @@ export const LLAMA_MODELS: readonly ModelPreset[] = [
     publishedParameters: billion(70),
     source: { ...LLAMA2, note: LLAMA2_NOTE },
     defaultTrainingTokens: trillion(2),
+    trainedWithDropout: false,
   },
   {
     id: 'llama3-8b',
@@ -44,6 +49,7 @@ export const LLAMA_MODELS: readonly ModelPreset[] = [
     publishedParameters: billion(8),
     source: { ...LLAMA3, note: `${LLAMA3_NOTE} About 15T tokens (the model card says "over 15T").` },
     defaultTrainingTokens: trillion(15),
+    trainedWithDropout: false,
   },
   {
     id: 'llama3-70b',
@@ -51,6 +57,7 @@ export const LLAMA_MODELS: readonly ModelPreset[] = [
     publishedParameters: billion(70),
     source: { ...LLAMA3, note: `${LLAMA3_NOTE} About 15T tokens (the model card says "over 15T").` },
     defaultTrainingTokens: trillion(15),
+    trainedWithDropout: false,
   },
   {
     id: 'llama3.1-8b',
@@ -58,6 +65,7 @@ export const LLAMA_MODELS: readonly ModelPreset[] = [
     publishedParameters: billion(8),
     source: { ...LLAMA3, note: `${LLAMA3_NOTE} Same shape as Llama 3 8B; the model card states ~15T tokens.` },
     defaultTrainingTokens: trillion(15),
+    trainedWithDropout: false,
   },
   {
     id: 'llama3.1-70b',
@@ -65,6 +73,7 @@ export const LLAMA_MODELS: readonly ModelPreset[] = [
     publishedParameters: billion(70),
     source: { ...LLAMA3, note: `${LLAMA3_NOTE} Same shape as Llama 3 70B; the model card states ~15T tokens.` },
     defaultTrainingTokens: trillion(15),
+    trainedWithDropout: false,
   },
   {
     // The usual draft model for speculative decoding of the Llama 3 family (same tokenizer).
@@ -78,6 +87,7 @@ export const LLAMA_MODELS: readonly ModelPreset[] = [
         + 'tie_word_embeddings true; rope scaling from an original 8192-token context; the model card gives 1.23B parameters and up to 9T tokens.',
     },
     defaultTrainingTokens: trillion(9),
+    trainedWithDropout: false,
   },
   {
     id: 'llama3.1-405b',
@@ -85,5 +95,6 @@ export const LLAMA_MODELS: readonly ModelPreset[] = [
     publishedParameters: billion(405),
     source: { ...LLAMA3, note: `${LLAMA3_NOTE} 405B pre-trained on 15.6T tokens (Sec. 3).` },
     defaultTrainingTokens: trillion(15.6),
+    trainedWithDropout: false,
   },
 ];

@@ -1,5 +1,5 @@
 import { billion } from '@trainplan/units';
-import { gptShape, type ModelPreset } from './model-preset.ts';
+import { gptShape, MEGATRON_DEFAULT_DROPOUT, type ModelPreset } from './model-preset.ts';
 
 // Narayanan et al. 2021 (SC'21), Table 1: the weak-scaling GPT models, s = 2048, V = 51200.
 const SC21 = {
@@ -26,6 +26,7 @@ export const MEGATRON_MODELS: readonly ModelPreset[] = [
     shape: gptShape({ name: `Megatron GPT ${billions}B`, layers, hiddenSize, attentionHeads, vocabSize: 51200, seqLength: 2048 }),
     publishedParameters: billion(billions),
     source: { ...SC21, note: `Table 1, row "${billions}" billion parameters: layers, hidden size and attention heads; s = 2048 and V = 51200 as the paper states for all of them.` },
+    trainedWithDropout: MEGATRON_DEFAULT_DROPOUT,
   })),
   {
     id: 'mt-nlg-530b',
@@ -38,5 +39,6 @@ export const MEGATRON_MODELS: readonly ModelPreset[] = [
         + '(50257), padded to 51200 as in Megatron-LM; the paper does not state the padded size.',
     },
     defaultTrainingTokens: billion(270),
+    trainedWithDropout: MEGATRON_DEFAULT_DROPOUT,
   },
 ];

@@ -10,7 +10,19 @@ export interface ModelPreset {
   readonly source: Citation;
   /** Tokens the source trained on, when it says. */
   readonly defaultTrainingTokens?: number;
+  /**
+   * Whether the model was trained with hidden and attention dropout (0.1, Megatron's default), as its
+   * source or its training code shows: the default of a scenario's `training.dropout` for this model.
+   */
+  readonly trainedWithDropout: boolean;
 }
+
+/**
+ * Megatron-LM's defaults, --hidden-dropout 0.1 and --attention-dropout 0.1 (megatron/training/arguments.py),
+ * which the GPT-3-shaped runs of SC'21, Korthikanti 2022, MT-NLG and BLOOM (tr11-176B-ml.slurm passes no
+ * dropout flag to Megatron-DeepSpeed) kept.
+ */
+export const MEGATRON_DEFAULT_DROPOUT = true;
 
 type CoreShape = Pick<ModelShape, 'name' | 'layers' | 'hiddenSize' | 'attentionHeads' | 'vocabSize' | 'seqLength'>;
 

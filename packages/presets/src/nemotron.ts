@@ -27,6 +27,8 @@ export const NEMOTRON_MODELS: readonly ModelPreset[] = [
         + 'squared ReLU, no bias, untied embeddings. FFN 24576 (4h) from the NeMo config; the paper does not list it.',
     },
     defaultTrainingTokens: trillion(8),
+    // Sec. 2: "... no bias terms, dropout rate of zero, and untied input-output embeddings".
+    trainedWithDropout: false,
   },
   {
     id: 'nemotron4-340b',
@@ -39,5 +41,7 @@ export const NEMOTRON_MODELS: readonly ModelPreset[] = [
         + '(8T pre-training + 1T continued). FFN 73728 (4h) from the released config; the paper does not list it.',
     },
     defaultTrainingTokens: trillion(9),
+    // Sec. 2.1: the 15B's architecture at a larger width, dropout rate of zero included.
+    trainedWithDropout: false,
   },
 ];

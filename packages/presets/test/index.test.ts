@@ -4,7 +4,7 @@ import * as presets from '../src/index.ts';
 describe('public surface', () => {
   it('names every runtime export explicitly', () => {
     expect(Object.keys(presets).sort()).toEqual([
-      'GPUS', 'GPU_IDS', 'MODELS', 'MODEL_IDS', 'NETWORKS', 'NETWORK_IDS', 'SYSTEMS', 'SYSTEM_IDS',
+      'GPUS', 'GPU_IDS', 'MEGATRON_DEFAULT_DROPOUT', 'MODELS', 'MODEL_IDS', 'NETWORKS', 'NETWORK_IDS', 'SYSTEMS', 'SYSTEM_IDS',
       'defaultSystemForGpu', 'gpuById', 'modelById', 'networkById', 'systemById',
     ]);
   });

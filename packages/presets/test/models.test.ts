@@ -84,6 +84,12 @@ describe('MODELS', () => {
     expect(modelById('bloom-176b')!.shape).toMatchObject({ positionEmbedding: 'alibi', vocabSize: 250880 });
   });
 
+  it('states dropout as each family trained: off for every Llama and Nemotron-4, on (Megatron\'s 0.1) for GPT-3, Megatron, MT-NLG and BLOOM', () => {
+    const off = MODEL_IDS.filter((id) => !modelById(id)!.trainedWithDropout);
+    expect(off.length).toBeGreaterThan(0);
+    for (const id of MODEL_IDS) expect(modelById(id)!.trainedWithDropout, id).toBe(!/^(llama|nemotron)/.test(id));
+  });
+
   it.each(['gpt3', 'llama4-8b', 'toString', ''])('modelById returns undefined for the unknown id %j', (id) => {
     expect(modelById(id)).toBeUndefined();
   });

@@ -68,6 +68,8 @@ const resolved = object({
   globalBatchSize: count('Sequences per step.'),
   seqLength: count('Sequence length, in tokens.'),
   precision,
+  // Optional for a reader: answers from before this extension lack it; every answer now carries it.
+  dropout: optional(boolean({ description: "Extension: hidden and attention dropout was on (0.1); by default as the model was trained." })),
   recompute,
   sequenceParallel: boolean(),
   distributedOptimizer: boolean(),

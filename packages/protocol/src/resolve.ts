@@ -1,7 +1,7 @@
 import type { GpuSpec, NetworkSpec, SystemSpec } from '@trainplan/hardware';
 import { slotsOf, withShapeDefaults, type ModelShape, type StateSharding } from '@trainplan/model';
 import { defaultAttentionKernel, defaultPrecision, type PlanInput } from '@trainplan/planner';
-import { defaultSystemForGpu, gpuById, modelById, networkById, systemById } from '@trainplan/presets';
+import { defaultSystemForGpu, gpuById, MEGATRON_DEFAULT_DROPOUT, modelById, networkById, systemById } from '@trainplan/presets';
 import { fabricFor } from './fabric-cache.ts';
 import { machineIssues } from './machine-checks.ts';
 import { unknownGpu, unknownModel, unknownNetwork } from './preset-ids.ts';
@@ -21,6 +21,14 @@ export function resolveModel(model: ResolvedScenarioInput['model'], issues: Fiel
   const preset = modelById(model);
   if (!preset) issues.push(unknownModel(model));
   return preset?.shape;
+}
+
+/**
+ * Dropout as the model was trained: a preset states it (presets/model-preset.ts, trainedWithDropout); a
+ * model given by its shape gets Megatron-LM's default, on (0.1).
+ */
+export function defaultDropout(model: string | object): boolean {
+  return typeof model === 'string' ? modelById(model)?.trainedWithDropout ?? MEGATRON_DEFAULT_DROPOUT : MEGATRON_DEFAULT_DROPOUT;
 }
 
 function sharding(p: ResolvedScenarioInput['parallelism']): StateSharding {
@@ -85,7 +93,7 @@ export function resolveScenario(s: ResolvedScenarioInput): { ok: true; value: Re
     seqLength: shape.seqLength,
     precision: s.training.precision ?? defaultPrecision(gpu),
     tokens: s.training.tokens,
-    dropout: s.training.dropout ?? true,
+    dropout: s.training.dropout ?? defaultDropout(s.model),
     attentionKernel: s.training.attentionKernel ?? defaultAttentionKernel(gpu),
     ...(s.training.crossEntropyKernel !== undefined && { crossEntropyKernel: s.training.crossEntropyKernel }),
     ...(s.training.gradientAccumulation !== undefined && { gradientAccumulation: s.training.gradientAccumulation }),

@@ -34,10 +34,12 @@ export interface ResolvedParallelism extends Parallelism {
 
 type Training = ScenarioInput['training'];
 
-/** Training after validation; precision and the attention kernel stay open: their defaults depend on the GPU (resolve.ts). */
+/**
+ * Training after validation; precision and the attention kernel stay open (their defaults depend on the GPU),
+ * and so does dropout (its default depends on the model): resolve.ts fills them.
+ */
 export interface ResolvedTraining extends Training {
   microBatchSize: number;
-  dropout: boolean;
 }
 
 export interface ResolvedScenarioInput extends ScenarioInput {

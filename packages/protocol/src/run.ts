@@ -60,6 +60,7 @@ export function toEstimateJson(resolved: ResolvedPlan, e: PlanEstimate): Estimat
       globalBatchSize: plan.globalBatchSize,
       seqLength: plan.seqLength,
       precision: plan.precision,
+      dropout: plan.dropout,
       recompute: plan.recompute,
       sequenceParallel: plan.sequenceParallel,
       distributedOptimizer: plan.sharding === 'distributed-optimizer',

@@ -101,7 +101,10 @@ const training = object({
   precision: precisionSchema,
   seqLength: optional(positive(million(10), "Sequence length, in tokens; overrides the model's.")),
   tokens: optional(number({ greaterThan: 0, max: trillion(1000), description: 'Extension: a token budget; the estimate then carries the time to train.' })),
-  dropout: flag(true, "Extension: hidden and attention dropout on (Megatron's default 0.1)."),
+  dropout: optional(boolean({
+    description: "Extension: hidden and attention dropout on (0.1, Megatron's default). Default: as the model was trained "
+      + '(off for the Llama and Nemotron presets, on for GPT-3, Megatron, MT-NLG and BLOOM), on for a model given by its shape.',
+  })),
   attentionKernel: attentionKernelSchema,
   crossEntropyKernel: optional(enumOf(['fused', 'unfused'], {
     description: "Extension: the loss over the vocabulary: fused (default; NeMo's cross_entropy_loss_fusion), or Megatron-LM's "

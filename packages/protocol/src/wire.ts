@@ -49,7 +49,7 @@ export interface ScenarioInput {
     seqLength?: number;
     /** Extension: a token budget; the estimate then carries time and GPU-hours to train. */
     tokens?: number;
-    /** Extension: hidden and attention dropout on (Megatron's default 0.1); default true. */
+    /** Extension: hidden and attention dropout on (Megatron's default 0.1); default: as the model was trained (presets' trainedWithDropout), on for a model given by its shape. */
     dropout?: boolean;
     /** Extension: fused flash attention (default) or Megatron 2021–22's unfused softmax attention. */
     attentionKernel?: 'flash' | 'unfused';
@@ -163,6 +163,8 @@ export interface EstimateOk {
     globalBatchSize: number;
     seqLength: number;
     precision: PrecisionId;
+    /** Extension: whether hidden and attention dropout was on (the scenario field, or the model's default). */
+    dropout?: boolean;
     recompute: RecomputeMode;
     sequenceParallel: boolean;
     distributedOptimizer: boolean;

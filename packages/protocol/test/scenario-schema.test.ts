@@ -15,10 +15,9 @@ function valid(value: unknown): ResolvedScenarioInput {
 }
 
 describe('valid scenarios', () => {
-  it('the contract example validates and gains only the extensions\' defaults (the attention kernel\'s is the GPU\'s, at resolve)', () => {
+  it('the contract example validates and gains only the extensions\' defaults (the attention kernel\'s is the GPU\'s, dropout\'s the model\'s, at resolve)', () => {
     expect(valid(contractExample)).toEqual({
       ...contractExample,
-      training: { ...contractExample.training, dropout: true },
       parallelism: {
         ...contractExample.parallelism, schedule: '1f1b', scatterGather: false, overlapGradReduce: false,
         overlapTensorParallelComm: false, overlapPipelineComm: false,
@@ -30,8 +29,9 @@ describe('valid scenarios', () => {
     expect(valid(minimalScenario)).toEqual({
       model: 'llama3-8b',
       cluster: { gpu: 'h100-sxm', nodes: 2 },
-      // precision and attentionKernel are left for resolve, whose defaults depend on the GPU (bf16 and flash here).
-      training: { globalBatchSize: 512, microBatchSize: 1, dropout: true },
+      // precision and attentionKernel are left for resolve, whose defaults depend on the GPU (bf16 and flash here),
+      // and so is dropout, whose default depends on the model (off for Llama 3 8B).
+      training: { globalBatchSize: 512, microBatchSize: 1 },
       parallelism: neutralParallelism,
     });
   });

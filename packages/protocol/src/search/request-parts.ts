@@ -26,7 +26,9 @@ export const searchTrainingFields = {
   precision: precisionSchema,
   seqLength: optional(positive(million(10), "Sequence length, in tokens; overrides the model's.")),
   tokens: optional(number({ greaterThan: 0, max: trillion(1000), description: 'A token budget: the answer then carries the time to train.' })),
-  dropout: withDefault(boolean({ description: "Hidden and attention dropout on (Megatron's default 0.1)." }), true),
+  dropout: optional(boolean({
+    description: "Hidden and attention dropout on (0.1, Megatron's default). Default: as the model was trained, as the scenario's training.dropout.",
+  })),
   attentionKernel: attentionKernelSchema,
   gradientAccumulation: optional(enumOf(GRADIENT_ACCUMULATION_IDS, {
     description: "How weight gradients accumulate across micro-batches: 'fused' (default) in the weight-gradient GEMM, or a separate add "

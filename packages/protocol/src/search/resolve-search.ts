@@ -68,7 +68,7 @@ export function candidateScenario(r: ResolvedSearch, c: Candidate, nodes: number
       precision: r.base.precision,
       ...(t.seqLength !== undefined && { seqLength: t.seqLength }),
       ...(t.tokens !== undefined && { tokens: t.tokens }),
-      dropout: t.dropout,
+      dropout: r.base.dropout,
       attentionKernel: r.base.attentionKernel,
       ...(t.gradientAccumulation !== undefined && { gradientAccumulation: t.gradientAccumulation }),
     },

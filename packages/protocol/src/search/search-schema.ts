@@ -19,7 +19,7 @@ export interface SearchRequestCore {
   model: string | ResolvedModelObject;
   cluster: { gpu: string; gpusPerNode?: number; network?: string; nodes?: number; gpus?: number };
   training: {
-    globalBatchSize: number; precision?: PrecisionId; seqLength?: number; tokens?: number; dropout: boolean;
+    globalBatchSize: number; precision?: PrecisionId; seqLength?: number; tokens?: number; dropout?: boolean;
     attentionKernel?: 'flash' | 'unfused'; gradientAccumulation?: GradientAccumulationId;
   };
   settings: { scatterGather: boolean; overlapGradReduce: boolean; overlapTensorParallelComm: boolean; overlapPipelineComm: boolean };
