@@ -305,6 +305,11 @@ describe('parse: deadlines', () => {
     ['how many nodes for 70b on 2T tokens in a month and a half', 45],
     ['how many nodes for 70b in two and a half weeks', 17.5],
     ['how many nodes for 70b within a day and a half', 1.5],
+    ['how many nodes to train llama3-70b on 2T tokens in 1 year', 365],
+    ['how many nodes to train llama3-70b on 2T tokens in a year', 365],
+    ['how many nodes for 70b in 2 years', 730],
+    ['how many nodes for 70b in 2y', 730],
+    ['how many nodes for 70b within one and a half years', 547.5],
   ])('"%s" is a %d-day deadline, not the 30-day default', (question, deadlineDays) => {
     const q = parse(question);
     expect(q.stated.deadlineSeconds).toBe(deadlineDays * DAY);
@@ -337,6 +342,11 @@ describe('parse: deadlines', () => {
     expect(q.stated.deadlineSeconds).toBe(180 * DAY);
     expect(q.defaults.map((d) => d.text)).toContain('a month taken as 30 days (6 months = 180 days)');
     expect(parse('how many nodes for 70b in a month').defaults.map((d) => d.text)).toContain('a month taken as 30 days');
+  });
+
+  it('years are 365 days, and the answer says so (a year was once dropped for the 30-day default)', () => {
+    expect(parse('how many nodes for 70b in 2 years').defaults.map((d) => d.text)).toContain('a year taken as 365 days (2 years = 730 days)');
+    expect(parse('how many nodes for 70b in a year').defaults.map((d) => d.text)).toContain('a year taken as 365 days');
   });
 });
 

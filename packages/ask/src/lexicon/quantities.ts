@@ -69,7 +69,11 @@ export function takeGpuHours(s: Scanner): number | undefined {
 
 /** A month is taken as 30 days (as "3 months" = 90 days); answers say so when a question counts months. */
 export const DAYS_PER_MONTH = 30;
-const DURATION_UNITS: Record<string, number> = { hour: hours(1), day: days(1), week: days(7), month: days(DAYS_PER_MONTH) };
+/** A year is taken as 365 days; answers say so when a question counts years. */
+export const DAYS_PER_YEAR = 365;
+const DURATION_UNITS: Record<string, number> = {
+  hour: hours(1), day: days(1), week: days(7), month: days(DAYS_PER_MONTH), year: days(DAYS_PER_YEAR),
+};
 
 
 const HALF = String.raw`\s+and\s+a\s+half`;
@@ -83,26 +87,31 @@ export interface Deadline {
   assumed?: string;
 }
 
-const unitKey = (unit: string): string => (unit.startsWith('h') ? 'hour' : unit.startsWith('d') ? 'day' : unit.startsWith('w') ? 'week' : 'month');
+const unitKey = (unit: string): string =>
+  (unit.startsWith('h') ? 'hour' : unit.startsWith('d') ? 'day' : unit.startsWith('w') ? 'week' : unit.startsWith('y') ? 'year' : 'month');
+/** The days a month or a year is taken as, said back in the answer. */
+const CALENDAR_DAYS: Record<string, number> = { month: DAYS_PER_MONTH, year: DAYS_PER_YEAR };
 const plural = (n: number, unit: string): string => `${n} ${unit}${n === 1 ? '' : 's'}`;
 
 /**
- * "in 30 days", "within 2 weeks", "3 months", "36 hours", "14d"; in words: "in a week", "two weeks",
- * "in a month", "a month and a half", "two and a half weeks". "3D parallel" is not a 3-day deadline. A month is taken as DAYS_PER_MONTH days, and said so.
+ * "in 30 days", "within 2 weeks", "3 months", "36 hours", "14d", "1 year"; in words: "in a week", "two weeks",
+ * "in a month", "a month and a half", "two and a half weeks", "in a year". "3D parallel" is not a 3-day deadline.
+ * A month is taken as DAYS_PER_MONTH days and a year as DAYS_PER_YEAR, and said so.
  */
 export function takeDeadline(s: Scanner): Deadline | undefined {
-  const digits = s.take(new RegExp(String.raw`${NUMBER}\s*(hours?|hrs?|h|days?|d|weeks?|wks?|w|months?|mo)\b${NOT_A_DURATION}`));
+  const digits = s.take(new RegExp(String.raw`${NUMBER}\s*(hours?|hrs?|h|days?|d|weeks?|wks?|w|months?|mo|years?|yrs?|y)\b${NOT_A_DURATION}`));
   // "a week" only after a preposition ("in a week", "within a month"), so "1B tokens a day" is no deadline.
   // "and a half" on either side of the unit: "a month and a half", "two and a half weeks".
-  const words = digits ?? s.take(new RegExp(String.raw`(?:\b(?:in|within|under|over|for|inside|than|about|around|roughly)\s+(?:an?|one)|\b(${NUMBER_WORD}))(${HALF})?\s+(hours?|days?|weeks?|months?)\b(${HALF})?`));
+  const words = digits ?? s.take(new RegExp(String.raw`(?:\b(?:in|within|under|over|for|inside|than|about|around|roughly)\s+(?:an?|one)|\b(${NUMBER_WORD}))(${HALF})?\s+(hours?|days?|weeks?|months?|years?)\b(${HALF})?`));
   const m = digits ?? words;
   if (!m) return undefined;
   const count = digits ? Number(m[1]) : (m[1] === undefined ? 1 : NUMBER_WORDS[m[1]] ?? 1) + (m[2] ?? m[4] ? 0.5 : 0);
   const key = unitKey((digits ? m[2] : m[3]) ?? '');
   const seconds = count * (DURATION_UNITS[key] ?? days(1));
-  if (key !== 'month') return { seconds };
-  const inDays = count === 1 ? '' : ` (${plural(count, 'month')} = ${plural(Number((count * DAYS_PER_MONTH).toFixed(1)), 'day')})`;
-  return { seconds, assumed: `a month taken as ${DAYS_PER_MONTH} days${inDays}` };
+  const perUnit = CALENDAR_DAYS[key];
+  if (perUnit === undefined) return { seconds };
+  const inDays = count === 1 ? '' : ` (${plural(count, key)} = ${plural(Number((count * perUnit).toFixed(1)), 'day')})`;
+  return { seconds, assumed: `a ${key} taken as ${perUnit} days${inDays}` };
 }
 
 const MONTH_NAMES = String.raw`jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?`;
