@@ -67,7 +67,8 @@ const weak = (etag: string): string => (etag.startsWith('W/') ? etag : `W/${etag
  *
  * A compressed answer is another representation, so its ETag is weakened (RFC 9110 §8.8.1, as nginx does):
  * the API compares If-None-Match weakly (apps/api/src/http/respond.ts), so `W/"…"` sent back still earns a
- * 304, and that 304 says the tag in the form the client holds it. HEAD, 204 and 1xx pass untouched.
+ * 304, and that 304 says the tag in the form the client holds it. 204 and 1xx pass untouched, and HEAD:
+ * its answer has no body to measure (`compressing` answers a HEAD from its GET).
  */
 export async function compressResponse(request: Request, answer: Response): Promise<Response> {
   if (request.method === 'HEAD' || answer.status === 204 || answer.status < 200) return answer;
@@ -93,6 +94,23 @@ export async function compressResponse(request: Request, answer: Response): Prom
   headers.delete('content-length');
   if (etag !== null) headers.set('etag', weak(etag));
   return new Response(new Uint8Array(coded.buffer, coded.byteOffset, coded.byteLength), init);
+}
+
+/**
+ * `fetch` with its answers passed through compressResponse. A HEAD is answered as its GET, less the body:
+ * it must state the header fields the GET would (RFC 9110 §9.3.2), Content-Encoding, Vary and the weak
+ * ETag among them, and whether a GET is compressed hangs on its body's size, which Hono's own answer to a
+ * HEAD (its GET's, the body dropped) no longer has. Before, a HEAD said a strong ETag and `Vary: Accept`
+ * where its GET said `W/"…"`, `Vary: Accept, Accept-Encoding` and `Content-Encoding: gzip`.
+ */
+export function compressing(fetch: (request: Request) => Response | Promise<Response>): (request: Request) => Promise<Response> {
+  return async (request) => {
+    if (request.method !== 'HEAD') return compressResponse(request, await fetch(request));
+    const get = new Request(request, { method: 'GET' });
+    const answer = await compressResponse(get, await fetch(get));
+    await answer.body?.cancel();
+    return new Response(null, answer);
+  };
 }
 
 /** Whether If-None-Match names `etag` in its weak form (W/"…"), as a client that stored a compressed answer does. */

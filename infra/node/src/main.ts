@@ -2,7 +2,7 @@ import { serve } from '@hono/node-server';
 import { createApi, type Mount } from '@trainplan/api';
 import { createChatApp } from '@trainplan/chatops';
 import { createWidgetApp } from '@trainplan/widget';
-import { compressResponse } from './compress.ts';
+import { compressing } from './compress.ts';
 import { NoContentResponse } from './no-content-response.ts';
 
 // The apps Node serves beside the API, one line each (the widget demo, the chat bot).
@@ -23,7 +23,7 @@ const hostname = process.env.HOST ?? '127.0.0.1';
 // scenario is a few hundred bytes; no honest client needs longer. A 204 goes out with no content type.
 const serverOptions = { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 2_000, ServerResponse: NoContentResponse };
 // Answers go out compressed where the client takes br or gzip (./compress.ts): no proxy does it for Node.
-const fetch = async (request: Request) => compressResponse(request, await app.fetch(request, process.env));
+const fetch = compressing((request) => app.fetch(request, process.env));
 serve({ fetch, port, hostname, serverOptions }, (info) => {
   console.log(`trainplan API listening on http://${hostname}:${info.port}`);
 });

@@ -2,7 +2,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { CONTRACT_EXAMPLE } from '@trainplan/protocol';
 import { createApi, decodeMsgpack } from '@trainplan/api';
 import { describe, expect, it } from 'vitest';
-import { COMPRESS_MIN_BYTES, compressResponse, preferredCoding } from '../src/compress.ts';
+import { COMPRESS_MIN_BYTES, compressing, compressResponse, preferredCoding } from '../src/compress.ts';
 
 // The API as `npm start` serves it, its answers passed through compressResponse as main.ts passes them.
 const app = createApi();
@@ -81,6 +81,24 @@ describe('answers compressed where the client takes br or gzip', () => {
   });
 });
 
+describe('HEAD states the header fields its GET does, as main.ts serves both (RFC 9110 §9.3.2)', () => {
+  const served = compressing((request) => app.fetch(request));
+  it.each([
+    ['/v1/presets/gpus', 'gzip'], // before: HEAD said "…" and Vary: Accept; GET W/"…", Accept-Encoding in Vary, gzip
+    ['/openapi.json', 'br'],
+    ['/healthz', 'gzip'], // too small to compress, yet Vary: Accept-Encoding all the same
+    ['/v1/presets/gpus', undefined],
+  ] as const)('HEAD %s (Accept-Encoding: %s): GET\'s status and headers, no body', async (path, coding) => {
+    const headers: Record<string, string> = coding === undefined ? {} : { 'accept-encoding': coding };
+    const get = await served(new Request(`http://127.0.0.1${path}`, { headers }));
+    const head = await served(new Request(`http://127.0.0.1${path}`, { method: 'HEAD', headers }));
+    expect(head.status).toBe(get.status);
+    expect([...head.headers]).toEqual([...get.headers]);
+    expect(head.headers.get('vary')).toContain('Accept-Encoding');
+    expect(head.body).toBeNull();
+  });
+});
+
 describe('what compression leaves alone', () => {
   it('HEAD: the API\'s own answer, untouched', async () => {
     const request = new Request('http://127.0.0.1/openapi.json', { method: 'HEAD', headers: { 'accept-encoding': 'br' } });
@@ -89,7 +107,7 @@ describe('what compression leaves alone', () => {
     expect(answer.headers.get('content-encoding')).toBeNull();
   });
   it('a 204 (a CORS preflight): untouched', async () => {
-    const request = new Request('http://127.0.0.1/v1/estimate', { method: 'OPTIONS', headers: { 'accept-encoding': 'br', origin: 'https://blog.example', 'access-control-request-method': 'POST' } });
+    const request = new Request('http://127.0.0.1/v1/estimate', { method: 'OPTIONS', headers: { 'accept-encoding': 'br', origin: 'https://blog.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
     const answer = await app.fetch(request);
     expect(answer.status).toBe(204);
     expect(await compressResponse(request, answer)).toBe(answer);
