@@ -14,6 +14,7 @@
  */
 import { billion, million, thousand, trillion } from '@trainplan/units';
 import { array, map, union } from './schema/compose.ts';
+import { defaultLimits } from './schema/context.ts';
 import { defaultedLater, object, optional, withDefault } from './schema/object.ts';
 import { boolean, enumOf, integer, number, string } from './schema/scalars.ts';
 import type { JsonSchema, Schema } from './schema/types.ts';
@@ -28,6 +29,8 @@ const MAX_ID_LENGTH = 64;
 const presetId = (description: string): Schema<string> =>
   string({ minLength: 1, maxLength: MAX_ID_LENGTH, description });
 const positive = (max: number, description: string): Schema<number> => integer({ min: 1, max, description });
+/** The most nodes a cluster may have (cluster.nodes); a search's cluster.gpus is held to it too. */
+export const MAX_CLUSTER_NODES = million(1);
 const flag = (value: boolean, description: string) => withDefault(boolean({ description }), value);
 
 const modelObject = map(
@@ -67,7 +70,7 @@ const modelObject = map(
 const cluster = object({
   gpu: presetId('GPU preset id, e.g. a100-80gb; or (an extension) a system id, e.g. dgx-h100, standing for its GPU, GPUs per node and network.'),
   gpusPerNode: optional(positive(1024, "GPUs per node; default: the GPU's preset system's.")),
-  nodes: optional(positive(million(1), 'Nodes; give this or gpus.')),
+  nodes: optional(positive(MAX_CLUSTER_NODES, 'Nodes; give this or gpus.')),
   gpus: optional(positive(million(10), 'GPUs in all; give this or nodes.')),
   network: optional(presetId("Inter-node fabric preset id, e.g. hdr-ib-8x; default: the GPU's usual DGX-class system.")),
   communicationModel: optional(enumOf(['closed-form', 'emulated'], {
@@ -236,13 +239,22 @@ export function validateScenarios(value: unknown): ScenariosValidation {
   }
 }
 
+/**
+ * Many scenarios' issues are bounded as one scenario's are (defaultLimits.maxIssues, 100): scenarios are
+ * listed whole, each with its own count of what it left out, until 100 issues are listed; the scenarios
+ * after that are counted in one last issue about the whole array. 1,024 scenarios of 100 issues each
+ * answered 100,000 issues before, past the 1,024 the published Problem schema allows (apps/api openapi).
+ */
 function gather(isArray: boolean, results: ScenarioValidation[]): ScenariosValidation {
   const values: ResolvedScenarioInput[] = [];
   const issues: FieldIssue[] = [];
+  let unlisted = 0;
   for (const result of results) {
     if (result.ok) values.push(result.value);
-    else issues.push(...result.issues);
+    else if (issues.length < defaultLimits.maxIssues) issues.push(...result.issues);
+    else unlisted += 1;
   }
+  if (unlisted > 0) issues.push({ path: '', message: `the issues of ${unlisted} more ${unlisted === 1 ? 'scenario' : 'scenarios'} are not shown` });
   return issues.length === 0
     ? { ok: true, array: isArray, values, results }
     : { ok: false, array: isArray, issues, results };

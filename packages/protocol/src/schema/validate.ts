@@ -1,5 +1,5 @@
 /** The two entry points of the toolkit: validate an `unknown` value, and publish a JSON Schema document. */
-import { createContext, report } from './context.ts';
+import { createContext, formatPath, report } from './context.ts';
 import type { Checked, JsonSchema, Limits, Path, Schema } from './types.ts';
 
 export interface Issue {
@@ -30,7 +30,8 @@ export function validate<T>(schema: Schema<T>, value: unknown, options: Validate
   } catch {
     report(ctx, at, 'could not be read: the value threw while being inspected');
   }
-  if (ctx.dropped > 0) ctx.issues.push({ path: '', message: `${ctx.dropped} more issues not shown` });
+  // The count names the value validated (`[3]` for the 4th scenario), not the root of a larger document.
+  if (ctx.dropped > 0) ctx.issues.push({ path: formatPath(at), message: `${ctx.dropped} more issues not shown` });
   if (checked.ok && ctx.issues.length === 0) return { ok: true, value: checked.value };
   return { ok: false, issues: ctx.issues };
 }

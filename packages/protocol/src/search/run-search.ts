@@ -2,6 +2,8 @@ import { describeCandidate, explainAlternatives, MAX_NODES, searchedSpace, searc
 import { countOf } from '@trainplan/units';
 import { issuesMessage } from '../problem.ts';
 import { clusterMachine } from '../resolve.ts';
+import { MAX_CLUSTER_NODES } from '../scenario-schema.ts';
+import { numberText } from '../schema/context.ts';
 import type { FieldIssue } from '../wire.ts';
 import { planJson, statsJson } from './plan-json.ts';
 import { candidateScenario, resolveSearch, type ResolvedSearch } from './resolve-search.ts';
@@ -32,6 +34,11 @@ function clusterSize(req: SearchRequest): { nodes: number } | { gpus: number } |
   // resolveScenario's node size; none for an unknown GPU or system id, which resolving reports.
   const gpusPerNode = req.cluster.gpusPerNode ?? clusterMachine(req.cluster.gpu).system?.gpusPerNode;
   if (gpusPerNode === undefined || gpus < gpusPerNode) return { gpus };
+  // The nodes' bound, said of the field the client sent: resolving the nodes named cluster.nodes, which it had not.
+  if (gpus > MAX_CLUSTER_NODES * gpusPerNode) {
+    const most = `${countOf(MAX_CLUSTER_NODES * gpusPerNode, 'GPU')} (${countOf(MAX_CLUSTER_NODES, 'node')} of ${gpusPerNode})`;
+    return { path: 'cluster.gpus', message: `expected at most ${most}, got ${numberText(gpus)}` };
+  }
   if (gpus % gpusPerNode !== 0) {
     const fewer = Math.floor(gpus / gpusPerNode);
     const whole = (n: number) => `${n * gpusPerNode} (${countOf(n, 'node')})`;

@@ -25,6 +25,11 @@ describe('validate', () => {
     expect(result.ok || result.issues[3]?.message).toBe('7 more issues not shown');
   });
 
+  it('says how many it dropped at the value it validated (`at`), not at the root of a larger document', () => {
+    const result = validate(array(integer()), Array.from({ length: 10 }, () => 'x'), { at: [3], limits: { maxIssues: 3 } });
+    expect(result.ok || result.issues.at(-1)).toEqual({ path: '[3]', message: '7 more issues not shown' });
+  });
+
   it('refuses to nest deeper than 32 levels, even in a schema that nests itself, without overflowing the stack', () => {
     // A schema 10,000 arrays deep, built in a loop, and a value as deep: only the depth guard stops the walk.
     let schema: Schema<unknown> = integer();

@@ -162,6 +162,12 @@ describe('runSearch', () => {
     });
   });
 
+  it('more GPUs than 1,000,000 nodes hold are refused at cluster.gpus, the field sent, in GPUs', () => {
+    // Before: at cluster.nodes, which the request had not sent: "expected an integer ≤ 1,000,000, got 1,125,000".
+    const a = runSearch({ model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', gpus: 9_000_000 }, training: { globalBatchSize: 1536 } });
+    expect(a.ok || a.issues).toEqual([{ path: 'cluster.gpus', message: 'expected at most 8,000,000 GPUs (1,000,000 nodes of 8), got 9,000,000' }]);
+  });
+
   it('a GPU count that does not fill whole nodes is refused, naming the two counts that do', () => {
     const a = runSearch({ model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', gpus: 1004 }, training: { globalBatchSize: 1536 } });
     expect(a.ok).toBe(false);
