@@ -60,6 +60,13 @@ describe('ETag and caching', () => {
     // The stored representation's type, not a default a Node adapter would add (text/plain).
     expect(again.headers.get('content-type')).toBe('application/json; charset=utf-8');
   });
+  it('If-None-Match: * is a 304 on GET (a current representation exists) but no reason to withhold a POST\'s answer (RFC 9110 §13.1.2)', async () => {
+    expect((await app.request('/v1/presets/gpus', { headers: { 'if-none-match': '*' } })).status).toBe(304);
+    // Before: a 304 with no body, for an answer the client had never been sent.
+    const res = await post('/v1/estimate', json, { 'content-type': 'application/json', 'if-none-match': '*' });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { ok: boolean }).ok).toBe(true);
+  });
   it('a stale If-None-Match gets the full answer', async () => {
     const res = await post('/v1/estimate', json, { 'content-type': 'application/json', 'if-none-match': '"0000000000000000"' });
     expect(res.status).toBe(200);
@@ -80,6 +87,23 @@ describe('CORS', () => {
     expect(presets.headers.get('access-control-allow-methods')).toContain('GET');
     expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('content-type');
     expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+  });
+  it('a preflight is allowed the request headers it names, tracing headers included (before: a fixed list without them)', async () => {
+    const res = await app.request('/v1/search', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://blog.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, traceparent, x-request-id' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-headers')?.toLowerCase().split(',')).toEqual(['content-type', 'traceparent', 'x-request-id']);
+    expect(res.headers.get('vary')).toContain('Access-Control-Request-Headers');
+  });
+  it('OPTIONS on a path no route answers is a 404 problem, as GET there is (before: a 204), plain or a preflight', async () => {
+    for (const headers of [{}, { origin: 'https://blog.example', 'access-control-request-method': 'POST' }] as Record<string, string>[]) {
+      const res = await app.request('/nope', { method: 'OPTIONS', headers });
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toBe('application/problem+json');
+      expect(((await res.json()) as { detail: string }).detail).toBe('no route OPTIONS /nope');
+    }
   });
   it('answers carry Access-Control-Allow-Origin: * and expose the ETag', async () => {
     const res = await post('/v1/estimate', json, { 'content-type': 'application/json', origin: 'https://blog.example' });
@@ -193,6 +217,34 @@ describe('never a 500 for anything a client sends', () => {
   it('a body declared over the limit is refused as 413 before it is read', async () => {
     const res = await post('/v1/estimate', json, { 'content-type': 'application/json', 'content-length': String(1 << 20) });
     expect(res.status).toBe(413);
+  });
+});
+
+describe('problem documents stay within the published Problem schema (issues ≤ 1,024, detail ≤ 1,024 characters)', () => {
+  const problemSchema = async () => {
+    const doc = await (await app.request('/openapi.json')).json() as { components: { schemas: { Problem: object } } };
+    return new Ajv2020({ strict: false }).compile(doc.components.schemas.Problem);
+  };
+  it('1,001 bad scenarios are a 400 listing whole scenarios up to 100 issues, then a count of the scenarios left out', async () => {
+    // Before: every scenario's issues, up to 100 each (a 934 KB answer of ~9,500 issues for ~100 such scenarios),
+    // each scenario's own count of what it dropped at path '' as if the whole array were at fault.
+    const junk = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`junk${i}`, 0]));
+    const res = await post('/v1/estimate', JSON.stringify([{}, junk, ...Array(999).fill({})]));
+    expect(res.status).toBe(400);
+    const problem = await res.json() as { issues: { path: string; message: string }[] };
+    expect((await problemSchema())(problem)).toBe(true);
+    expect(problem.issues.length).toBeLessThanOrEqual(201);
+    expect(problem.issues.slice(-2)).toEqual([
+      { path: '[1]', message: '53 more issues not shown' },
+      { path: '', message: 'the issues of 999 more scenarios are not shown' },
+    ]);
+  });
+  it('a 415 says a 3,000-character Content-Type back cut to its start and its length', async () => {
+    const res = await post('/v1/estimate', json, { 'content-type': `text/${'x'.repeat(3000)}` });
+    expect(res.status).toBe(415);
+    const problem = await res.json() as { detail: string };
+    expect((await problemSchema())(problem)).toBe(true);
+    expect(problem.detail).toMatch(/, not text\/x+… \(3005 characters\)$/);
   });
 });
 

@@ -1,6 +1,6 @@
 import { CONTRACT_EXAMPLE, validateScenario } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
-import { createApi, HTTP_MAX_CANDIDATE_BUDGET, HTTP_MAX_SCALE_SIZES, POST_OPERATIONS } from '../src/index.ts';
+import { createApi, HTTP_MAX_CANDIDATE_BUDGET, HTTP_MAX_EVENT_BUDGET, HTTP_MAX_SCALE_SIZES, POST_OPERATIONS } from '../src/index.ts';
 
 const app = createApi();
 const post = (path: string, body: unknown) =>
@@ -16,6 +16,18 @@ describe('every POST operation', () => {
     expect(res.status).toBe(400);
     const body = await res.json() as { issues: { path: string }[] };
     expect(body.issues.length).toBeGreaterThan(0);
+  });
+});
+
+describe('/openapi.json states the API\'s work limits, past which it answers 422 (before: the library\'s, 1e8 and 64 items)', () => {
+  it.each([
+    ['/v1/search', 'candidateBudget', 'maximum', HTTP_MAX_CANDIDATE_BUDGET],
+    ['/v1/collective', 'eventBudget', 'maximum', HTTP_MAX_EVENT_BUDGET],
+    ['/v1/scale', 'nodes', 'maxItems', HTTP_MAX_SCALE_SIZES],
+  ] as const)('%s: %s has %s %i, in JSON and MessagePack', async (path, property, keyword, limit) => {
+    type Media = { schema: { properties: Record<string, Record<string, unknown>> } };
+    const doc = await (await app.request('/openapi.json')).json() as { paths: Record<string, { post: { requestBody: { content: Record<string, Media> } } }> };
+    for (const media of Object.values(doc.paths[path]!.post.requestBody.content)) expect(media.schema.properties[property]![keyword]).toBe(limit);
   });
 });
 

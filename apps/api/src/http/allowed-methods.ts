@@ -8,7 +8,7 @@ const ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
  * The methods an app answers on a path, for a 405's `Allow` header (RFC 9110 §15.5.6): every
  * method some route (mounted apps' included) registers for a pattern the path matches, plus HEAD
  * wherever GET is (Hono answers HEAD with the GET route) and OPTIONS (the CORS middleware answers
- * it on every path). Empty when no route matches the path at all: that is a 404. Middleware
+ * it on every path some route answers). Empty when no route matches the path at all: that is a 404. Middleware
  * (method ALL, e.g. `use('*')`) is not a route and is skipped. The routes are read on first use,
  * after the infra entry has composed the app.
  */

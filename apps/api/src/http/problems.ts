@@ -47,10 +47,11 @@ export const methodNotAllowed = (method: string, path: string, allow: readonly s
 export const payloadTooLarge = (limitBytes: number): Response =>
   problemResponse({ type: 'about:blank', title: 'Payload Too Large', status: 413, detail: `bodies are limited to ${limitBytes} bytes`, limitBytes });
 
+/** 415: a body of another type; the type the client sent is said back as a path is, cut where long. */
 export const unsupportedMediaType = (got: string): Response =>
   problemResponse({
     type: 'about:blank', title: 'Unsupported Media Type', status: 415,
-    detail: `send the body as application/json or application/msgpack${got === '' ? '' : `, not ${got}`}`,
+    detail: `send the body as application/json or application/msgpack${got === '' ? '' : `, not ${saidBack(got)}`}`,
   }, { 'accept-post': 'application/json, application/msgpack' });
 
 /**

@@ -17,9 +17,10 @@ export const CACHE_CONTROL = 'public, max-age=3600';
  * (the same JSON value; NaN or undefined could otherwise differ). The two representations get
  * distinct ETags (`-mp` suffix), as RFC 9110 §8.8.3 asks of different representations.
  *
- * If-None-Match → 304 on GET, and on our POSTs too: these are safe queries that change nothing,
- * answered like the HTTP QUERY method (draft-ietf-httpbis-safe-method-w-body §2) answers them,
- * rather than with the 412 RFC 9110 §13.1.2 prescribes for state-changing methods.
+ * If-None-Match → 304 on GET, and on our POSTs too for a tag they name (`*` only on GET: see matches):
+ * these are safe queries that change nothing, answered like the HTTP QUERY method
+ * (draft-ietf-httpbis-safe-method-w-body §2) answers them, rather than with the 412 RFC 9110 §13.1.2
+ * prescribes for state-changing methods.
  */
 export function respond(c: Context, data: unknown): Response {
   return respondPrepared(c, prepare(data));
@@ -54,14 +55,18 @@ function respondPrepared(c: Context, p: Prepared): Response {
   // A 304 states the stored representation's type too (RFC 9110 §15.4.5 lets it carry what a 200 would);
   // without one, @hono/node-server adds text/plain to every response, and a cache could take that up.
   const headers: Record<string, string> = { etag, 'cache-control': CACHE_CONTROL, vary: 'Accept', 'content-type': contentType };
-  if (matches(c.req.header('if-none-match'), etag)) return new Response(null, { status: 304, headers });
+  if (matches(c.req.header('if-none-match'), etag, c.req.method)) return new Response(null, { status: 304, headers });
   if (encoding === 'msgpack') return new Response(p.msgpack ??= encodeMsgpack(JSON.parse(p.text)), { status: 200, headers });
   return new Response(p.text, { status: 200, headers });
 }
 
-/** RFC 9110 §13.1.2: `*`, or a list of entity tags compared weakly (W/ prefixes ignored). */
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+/**
+ * RFC 9110 §13.1.2: a list of entity tags compared weakly (W/ prefixes ignored), or `*`, "any current
+ * representation". `*` holds on GET and HEAD, where one always exists; a POST's answer is computed for its
+ * body, so `*` names nothing the client can hold and is ignored: answered in full (it was a 304 with no body).
+ */
+function matches(ifNoneMatch: string | undefined, etag: string, method: string): boolean {
   if (!ifNoneMatch) return false;
-  if (ifNoneMatch.trim() === '*') return true;
+  if (ifNoneMatch.trim() === '*') return method === 'GET' || method === 'HEAD';
   return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }

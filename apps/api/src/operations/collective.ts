@@ -2,6 +2,7 @@ import {
   collectiveRequestJsonSchema, collectiveResponseJsonSchema, MAX_EMULATED_NODE_SIZES, runCollective,
   validateCollectiveRequest, type CollectiveRequest,
 } from '@trainplan/protocol';
+import { withHttpLimits } from './http-limits.ts';
 import { operation } from './operation.ts';
 
 /**
@@ -23,7 +24,7 @@ export const collectiveOperation = operation<CollectiveRequest>({
     + `default sweep; emulate: true adds the bottleneck link and per-link utilisation. Emulation over HTTP is capped at `
     + `${HTTP_MAX_EVENT_BUDGET} events and ${HTTP_MAX_EMULATED_NODE_SIZES} node-sizes (nodes × sizes emulated); past either the `
     + 'request is refused (422) naming the limit.',
-  requestSchema: collectiveRequestJsonSchema,
+  requestSchema: withHttpLimits(collectiveRequestJsonSchema, { eventBudget: { maximum: HTTP_MAX_EVENT_BUDGET } }),
   responseSchema: collectiveResponseJsonSchema,
   example: { op: 'all-reduce', gpu: 'h100-sxm', nodes: 2, sizes: [1048576, 1073741824] },
   subject: 'collective request',

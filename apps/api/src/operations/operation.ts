@@ -10,7 +10,8 @@ export interface OverBudget {
 /**
  * One POST endpoint as data: how its body is validated, what runs, and the JSON Schemas that
  * /openapi.json publishes. The request schema is the one `validate` checks against (both come from
- * protocol's toolkit), so the document and the validator cannot drift apart.
+ * protocol's toolkit), so the document and the validator cannot drift apart; at most the API's work
+ * limits narrow it (http-limits.ts), which `run` refuses with a 422.
  */
 export interface PostOperation<T = unknown> {
   readonly path: `/v1/${string}`;

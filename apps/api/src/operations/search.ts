@@ -4,6 +4,7 @@ import {
   scaleResponseJsonSchema, searchRequestJsonSchema, searchResponseJsonSchema, validate, validateSearchRequest,
   type InferenceRequest, type NodesRequest, type ScaleRequest, type SearchRequest,
 } from '@trainplan/protocol';
+import { withHttpLimits } from './http-limits.ts';
 import { operation, type OverBudget } from './operation.ts';
 
 /**
@@ -32,7 +33,7 @@ export const searchOperation = operation<SearchRequest>({
   summary: 'Find the fastest (or cheapest) parallel configuration of a model on a cluster',
   description: 'Enumerate → evaluate → rank: the best plan as a contract scenario with its estimate, the top k, the nearest '
     + `alternatives and why they lose, and what was pruned. At most ${HTTP_MAX_CANDIDATE_BUDGET} full estimates per request.`,
-  requestSchema: searchRequestJsonSchema,
+  requestSchema: withHttpLimits(searchRequestJsonSchema, { candidateBudget: { maximum: HTTP_MAX_CANDIDATE_BUDGET } }),
   responseSchema: searchResponseJsonSchema,
   example: { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', nodes: 128 }, training: { globalBatchSize: 1536 }, top: 3 },
   subject: 'search request',
@@ -61,7 +62,7 @@ export const scaleOperation = operation<ScaleRequest>({
   operationId: 'scale',
   summary: 'Strong or weak scaling: step time, throughput per GPU and efficiency against node count',
   description: `One search per size, at most ${HTTP_MAX_SCALE_SIZES} sizes and ${HTTP_MAX_CANDIDATE_BUDGET} full estimates per search over HTTP.`,
-  requestSchema: scaleRequestJsonSchema,
+  requestSchema: withHttpLimits(scaleRequestJsonSchema, { nodes: { maxItems: HTTP_MAX_SCALE_SIZES } }),
   responseSchema: scaleResponseJsonSchema,
   example: { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, nodes: [32, 64, 128] },
   subject: 'scale request',
