@@ -41,7 +41,11 @@ export const SPACE_FLAGS: Record<string, FlagSpec> = {
 
 /** The help lines of SPACE_FLAGS, the same in every command that takes them, descriptions from `column` on (the command's own layout). */
 export function spaceFlagsHelp(column: number): string {
-  const line = (flag: string, text: string) => `      ${flag}`.padEnd(column) + text;
+  // A flag as wide as the column gets its own line, and its text the next: never run together ("LISTonly").
+  const line = (flag: string, text: string) => {
+    const name = `      ${flag}`;
+    return name.length < column ? name.padEnd(column) + text : `${name}\n${' '.repeat(column)}${text}`;
+  };
   return [
     line('--tensor LIST', 'only these tensor-parallel degrees, e.g. 4,8 (likewise --pipeline LIST,'),
     line('', '--context LIST, --virtual-stages LIST, --micro-batch LIST)'),

@@ -16,10 +16,14 @@ const wide = (help: string): string[] => help.split('\n')
  */
 const joined = (help: string): string[] => help.split('\n').filter((line) => line.startsWith('  trainplan ') && /\S {3,}\S/.test(line));
 
+/** Option lines whose flag runs into its text with no space ("--pipeline-split LISTonly these…"). */
+const runTogether = (help: string): string[] => help.split('\n').filter((line) => /^\s+--[\w-]+ [A-Z][A-Z|]*[a-z]/.test(line));
+
 describe(`every help keeps to ${HELP_WIDTH} columns`, () => {
   it.each(commands.map((c) => [c.name, c.usage]))('trainplan %s --help', (_, usage) => {
     expect(wide(usage)).toEqual([]);
     expect(joined(usage)).toEqual([]);
+    expect(runTogether(usage)).toEqual([]);
   });
 
   it('trainplan --help', () => {
