@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { nearest } from '@trainplan/protocol';
+import { nearest, presetIdAnyCase, type PresetKind } from '@trainplan/protocol';
 
 export interface FlagSpec {
   type: 'string' | 'boolean';
@@ -8,6 +8,8 @@ export interface FlagSpec {
   valueName?: string;
   /** A comma-separated list (`--nodes 16,32`): an empty item (`16,,32`) is refused here, by its position. */
   list?: true;
+  /** A preset id: one typed in another case ("llama3-70B") is taken as the id it spells (protocol's presetIdAnyCase). */
+  preset?: PresetKind;
 }
 
 export type FlagValues = Record<string, string | boolean | undefined>;
@@ -61,14 +63,15 @@ export function parseFlags(argv: string[], spec: Record<string, FlagSpec>, { pos
     if (!token.inlineValue && token.value.startsWith('-') && token.value !== '-' && !NEGATIVE_NUMBER.test(token.value)) {
       return { ok: false, message: `${token.rawName} needs ${wanted}, got the flag ${token.value}` };
     }
+    const value = flag.preset === undefined ? token.value : presetIdAnyCase(flag.preset, token.value);
     // One value per flag: a second one would silently replace the first.
     const earlier = values[token.name];
-    if (typeof earlier === 'string' && earlier !== token.value) {
+    if (typeof earlier === 'string' && earlier !== value) {
       return { ok: false, message: `${token.rawName} given twice ('${earlier}' and '${token.value}'): give it once` };
     }
     const empty = flag.list ? emptyItem(token.value) : undefined;
     if (empty !== undefined) return { ok: false, message: `${token.rawName}: item ${empty} of "${token.value}" is empty` };
-    values[token.name] = token.value;
+    values[token.name] = value;
   }
   return { ok: true, values, positionals };
 }

@@ -6,10 +6,10 @@ import { readJsonInput } from './read-input.ts';
 /** Flags the search, nodes, scale and inference commands share. */
 export const MACHINE_FLAGS: Record<string, FlagSpec> = {
   input: { type: 'string', short: 'i', valueName: 'FILE, or - for stdin' },
-  model: { type: 'string', short: 'm', valueName: 'a model preset id' },
-  gpu: { type: 'string', short: 'g', valueName: 'a GPU or system preset id' },
+  model: { type: 'string', short: 'm', valueName: 'a model preset id', preset: 'model' },
+  gpu: { type: 'string', short: 'g', valueName: 'a GPU or system preset id', preset: 'gpu' },
   'gpus-per-node': { type: 'string', valueName: 'a count' },
-  network: { type: 'string', valueName: 'a network preset id' },
+  network: { type: 'string', valueName: 'a network preset id', preset: 'network' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 };

@@ -66,3 +66,23 @@ describe('parseFlags', () => {
     expect(parseFlags(['--input=--odd-name'], spec)).toEqual({ ok: true, values: { input: '--odd-name' }, positionals: [] });
   });
 });
+
+describe('preset ids typed in another case', () => {
+  const presets: Record<string, FlagSpec> = {
+    model: { type: 'string', preset: 'model' }, gpu: { type: 'string', preset: 'gpu' }, network: { type: 'string', preset: 'network' },
+  };
+  it('are taken as the id they spell: a model, a GPU, a system (in the GPU\'s place) and a network', () => {
+    expect(parseFlags(['--model', 'LLaMA3-70B', '--gpu', 'H100-SXM', '--network', 'NDR-IB-8X'], presets))
+      .toEqual({ ok: true, values: { model: 'llama3-70b', gpu: 'h100-sxm', network: 'ndr-ib-8x' }, positionals: [] });
+    expect(parseFlags(['--gpu', 'DGX-H100'], presets)).toMatchObject({ values: { gpu: 'dgx-h100' } });
+  });
+  it('a text that is no id in any case is left as typed, for validation to refuse with its did-you-mean', () => {
+    expect(parseFlags(['--gpu', 'H100'], presets)).toMatchObject({ values: { gpu: 'H100' } });
+  });
+  it('the same id twice in two cases is one value, not "given twice"', () => {
+    expect(parseFlags(['--model', 'llama3-70b', '--model', 'Llama3-70B'], presets)).toMatchObject({ ok: true, values: { model: 'llama3-70b' } });
+  });
+  it('a flag that is not a preset keeps its case', () => {
+    expect(parseFlags(['--input', 'Scenario.JSON'], spec)).toMatchObject({ values: { input: 'Scenario.JSON' } });
+  });
+});

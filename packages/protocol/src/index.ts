@@ -32,6 +32,9 @@ export type { ResolvedPlan } from './resolve.ts';
 export { resolveScenario } from './resolve.ts';
 export { runEstimate, estimateResolvedScenario, toEstimateJson } from './run.ts';
 export { pipelineSplitFlags, pipelineSplitLabel } from './pipeline-split-flags.ts';
+// A preset id typed in another case (the CLI's flags), taken as the id it spells.
+export { presetIdAnyCase } from './preset-ids.ts';
+export type { PresetKind } from './preset-ids.ts';
 // POST /v1/memory: memory per GPU stage by stage, whether or not it fits (the API's answer, the CLI's out-of-memory breakdown).
 export { memoryAnswer, memoryAnswerJsonSchema } from './memory-answer.ts';
 export type { MemoryAnswer, MemoryOk, StageMemoryJson } from './memory-answer.ts';

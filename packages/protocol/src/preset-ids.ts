@@ -4,6 +4,24 @@ import type { FieldIssue } from './wire.ts';
 
 const known = (ids: readonly string[]): string => ids.join(', ');
 
+/** The preset ids of each kind a person types: a GPU's place takes a system id too. */
+const IDS_BY_KIND = {
+  model: MODEL_IDS,
+  gpu: [...GPU_IDS, ...SYSTEM_IDS],
+  network: NETWORK_IDS,
+} as const satisfies Record<string, readonly string[]>;
+export type PresetKind = keyof typeof IDS_BY_KIND;
+
+/**
+ * The preset id a person meant when only its case differs ("llama3-70B", "H100-SXM" → llama3-70b,
+ * h100-sxm), else the text as typed, for validation to refuse with its did-you-mean. For the CLI, where
+ * a person types; the API and the contract keep ids exact.
+ */
+export function presetIdAnyCase(kind: PresetKind, typed: string): string {
+  const lower = typed.toLowerCase();
+  return IDS_BY_KIND[kind].find((id) => id.toLowerCase() === lower) ?? typed;
+}
+
 /** Ties offered at most: more is no suggestion. */
 const MAX_MEANT = 3;
 

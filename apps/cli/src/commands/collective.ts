@@ -15,9 +15,9 @@ const SYNOPSIS = 'trainplan collective --op OP (--gpu ID | --system ID) [--nodes
 
 const FLAGS: Record<string, FlagSpec> = {
   op: { type: 'string', valueName: 'an op (all-reduce, all-gather, reduce-scatter, broadcast, reduce, all-to-all, send-recv)' },
-  gpu: { type: 'string', valueName: 'a GPU preset id' },
-  system: { type: 'string', valueName: 'a system preset id' },
-  network: { type: 'string', valueName: 'a network preset id' },
+  gpu: { type: 'string', valueName: 'a GPU preset id', preset: 'gpu' },
+  system: { type: 'string', valueName: 'a system preset id', preset: 'gpu' },
+  network: { type: 'string', valueName: 'a network preset id', preset: 'network' },
   nodes: { type: 'string', valueName: 'a node count' },
   'gpus-per-node': { type: 'string', valueName: 'a GPU count' },
   'concurrent-groups': { type: 'string', valueName: 'a group count' },

@@ -25,7 +25,7 @@ const FLAGS: Record<string, FlagSpec> = {
   'prefill-chunk': { type: 'string', valueName: 'a token count' },
   'shared-prefix': { type: 'string', valueName: 'a token count' },
   rate: { type: 'string', valueName: 'requests per second' },
-  'draft-model': { type: 'string', valueName: 'a model preset id' },
+  'draft-model': { type: 'string', valueName: 'a model preset id', preset: 'model' },
   'draft-tokens': { type: 'string', valueName: 'a token count' },
   acceptance: { type: 'string', valueName: 'a fraction above 0 and at most 1' },
   gpus: { type: 'string', valueName: 'a count of GPUs' },
