@@ -291,7 +291,21 @@ function batchNear(p: AskParameters, gpus: number | undefined, step: number, flo
 export function defaultBatch(p: AskParameters): DefaultBatch {
   const gpus = clusterGpusOf(p);
   const step = batchStep(gpus);
-  return batchNear(p, gpus, step, { why: 'split', ranks: step });
+  return batchNear(p, gpus, withTwos(step, batchAim(p, gpus).sequences), { why: 'split', ranks: step });
+}
+
+/** How far a search's default batch may move from its aim to gain factors of two, so that more data-parallel sizes divide it. */
+const DEFAULT_BATCH_SLACK = 0.1;
+
+/**
+ * `step` times the largest power of two whose multiple nearest `aim` stays within DEFAULT_BATCH_SLACK of it: on 2,240
+ * GPUs (step 35), 2,240 = 35 × 64 sequences rather than 2,065 = 35 × 59, which few data-parallel sizes divide.
+ */
+function withTwos(step: number, aim: number): number {
+  const nearest = (unit: number): number => unit * Math.max(1, Math.round(aim / unit));
+  let unit = step;
+  while (Math.abs(nearest(unit * 2) - aim) <= DEFAULT_BATCH_SLACK * aim) unit *= 2;
+  return unit;
 }
 
 /**
@@ -334,7 +348,13 @@ export function defaultBatchNote(b: DefaultBatch): string {
   const head = `global batch ${countOf(b.sequences, 'sequence')}`;
   const tokens = compactCount(b.sequences * b.seqLength);
   switch (b.why) {
-    case 'tokens': return `${head} (about 4M tokens, as Llama 2 trained)`;
+    case 'tokens': {
+      // Moved from 4M tokens to a multiple more data-parallel sizes divide (withTwos): said, with the tokens it makes.
+      const moved = Math.abs(b.sequences * b.seqLength - DEFAULT_BATCH_TOKENS) > 0.01 * DEFAULT_BATCH_TOKENS;
+      return moved
+        ? `${head} (${tokens} tokens: about the 4M Llama 2 trained with, rounded so that more data-parallel sizes divide it)`
+        : `${head} (about 4M tokens, as Llama 2 trained)`;
+    }
     case 'cluster':
       return `${head} (${tokens} tokens: one sequence per ${GPUS_PER_DEFAULT_SEQUENCE} GPUs, more than the usual 4M tokens on a cluster this large, as Llama 3 405B trained with 2,048 sequences on 16,384 H100s)`;
     case 'layout': return `${head} (${tokens} tokens: one micro-batch on ${onRanks(b.ranks)}, the least this layout runs)`;

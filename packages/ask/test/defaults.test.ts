@@ -15,12 +15,19 @@ describe('defaultBatch: the default global batch carries why it is that size, fr
     [{ model: 'llama3-70b', system: 'gb200-nvl72', gpu: 'gb200', nodes: 1025 }, { sequences: 1025, why: 'split', ranks: 1025 }],
     // No cluster: GPT-3's 2048-token sequences, 2048 of them.
     [{ model: 'gpt3-175b' }, { sequences: 2048, why: 'tokens' }],
+    // 2,240 GPUs leave DP 35 after model parallelism 64: 2,240 = 35 × 64 (9% above 4M tokens), not 2,065 = 35 × 59,
+    // the nearest multiple of 35, which only data-parallel sizes dividing 35 × 59 split.
+    [{ model: 'mt-nlg-530b', system: 'dgx-a100-80gb', nodes: 280 }, { sequences: 2240, why: 'tokens' }],
+    // 1,000 GPUs leave DP 125: 2,000 = 125 × 16 is within 10% of 2,048; 125 × 32 = 4,000 is not.
+    [{ model: 'gpt3-175b', nodes: 125 }, { sequences: 2000, why: 'tokens' }],
   ])('%j → %j', (p, expected) => {
     expect(defaultBatch(p)).toMatchObject(expected);
   });
 
   it('each reason has its sentence', () => {
     expect(defaultBatchNote({ sequences: 512, seqLength: 8192, why: 'tokens' })).toBe('global batch 512 sequences (about 4M tokens, as Llama 2 trained)');
+    expect(defaultBatchNote({ sequences: 2240, seqLength: 2048, why: 'tokens' }))
+      .toBe('global batch 2,240 sequences (4.59M tokens: about the 4M Llama 2 trained with, rounded so that more data-parallel sizes divide it)');
     expect(defaultBatchNote({ sequences: 640, seqLength: 8192, why: 'cluster' }))
       .toBe('global batch 640 sequences (5.24M tokens: one sequence per 8 GPUs, more than the usual 4M tokens on a cluster this large, as Llama 3 405B trained with 2,048 sequences on 16,384 H100s)');
     expect(defaultBatchNote({ sequences: 4096, seqLength: 4096, why: 'layout', ranks: 4096 }))
