@@ -1,5 +1,6 @@
 import { bloomConsistencySection } from './bloom-consistency-section.ts';
 import { collectivesSection } from './collectives-section.ts';
+import { mptSection } from './mpt-section.ts';
 import { outOfSampleSection } from './out-of-sample-section.ts';
 import { renderValidationReport } from './render.ts';
 import { scoreAll, summarise } from './score.ts';
@@ -35,6 +36,7 @@ export const VALIDATION_SECTIONS: ValidationSection[] = [
   trainingRuns,
   bloomConsistencySection,
   outOfSampleSection,
+  mptSection,
   collectivesSection,
   switchPointsSection,
   searchSection,
