@@ -90,7 +90,7 @@ export const inferenceRequestSchema: Schema<InferenceRequest> = object({
       + 'Leviathan et al. 2023 report 0.5–0.9 across tasks and drafts).' }),
   }, {
     expected: 'a speculative decoding object',
-    description: 'Speculative decoding (Leviathan et al., ICML 2023): a draft model (a preset id such as llama3.2-1b, or a shape) proposes '
+    description: 'Speculative decoding (Leviathan et al., ICML 2023): a draft model (a preset id such as llama3.2-1b, or a shape; smaller than the target, with its vocabulary) proposes '
       + 'draftTokens tokens, one decode step each, and the target checks them all in one pass, yielding (1 − α^(γ+1))/(1 − α) tokens a step. '
       + 'The draft runs on the same GPUs (its weights and KV cache beside the target\'s), on the target\'s TP when its heads split so, else whole '
       + 'on each GPU; one pipeline stage only. It pays while decoding is memory-bound (small batches) and loses once the batch makes it compute-bound.',

@@ -1,5 +1,32 @@
+/**
+ * What speculative decoding needs of its draft (Leviathan et al. 2023, arXiv:2211.17192, §2): it proposes tokens the
+ * target verifies, so it shares the target's vocabulary; and it must cost less per token than the target, or no
+ * accepted token is ever cheaper than the target's own step: a draft of at least the target's size is refused.
+ */
+function draftModelIssue(draft: ModelShape, target: ModelShape): FieldIssue | undefined {
+  const path = 'speculative.draftModel';
+  if (draft.vocabSize !== target.vocabSize) {
+    return {
+      path,
+      message: `${draft.name} has a vocabulary of ${countOf(draft.vocabSize, 'token')} and ${target.name} one of ${countOf(target.vocabSize, 'token')}: `
+        + 'a draft proposes tokens the target verifies, so it needs the target\'s tokenizer (a draft of the same family)',
+    };
+  }
+  const [d, t] = [parameterCount(draft), parameterCount(target)];
+  if (d >= t) {
+    return {
+      path,
+      message: `${draft.name} (${formatCount(d)} parameters) is not smaller than ${target.name} (${formatCount(t)}): a draft must cost `
+        + 'less per token than the target it drafts for, or speculation only slows decoding',
+    };
+  }
+  return undefined;
+}
+
 /** Inference planning on the wire: validate the request, plan it, answer in JSON with its warnings. */
+import { parameterCount, type ModelShape } from '@trainplan/model';
 import { planInference, type InferenceEstimate } from '@trainplan/search';
+import { countOf, formatCount } from '@trainplan/units';
 import { runsBf16 } from '@trainplan/planner';
 import { validate } from '../schema/validate.ts';
 import { resolveModel } from '../resolve.ts';
@@ -56,6 +83,8 @@ export function runInference(request: unknown): InferenceResponseJson {
   if (req.kvCachePrecision === 'bf16' && !runsBf16(gpu)) {
     return invalid([{ path: 'kvCachePrecision', message: `${gpu.name} has no BF16 tensor cores: use kvCachePrecision "fp16", or kvCachePrecision "fp8"` }]);
   }
+  const draftIssue = draft === undefined ? undefined : draftModelIssue(draft, resolved.value.base.model);
+  if (draftIssue !== undefined) return invalid([draftIssue]);
   // The request's fields are the search's, by the same names; a field left out stays undefined there too.
   const { model: _model, cluster: _cluster, precision: _precision, speculative, ...search } = req;
   const result = planInference(resolved.value.base, {

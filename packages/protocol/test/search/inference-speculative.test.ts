@@ -21,6 +21,19 @@ describe('inference request: speculative', () => {
     expect(issue).toEqual({ path: 'speculative.draftModel', message: expect.stringMatching(/^unknown model "llama3\.2-1" \(did you mean llama3\.2-1b\?\)/) });
   });
 
+  it('a draft of another tokenizer (GPT-3\'s 51,200-token vocabulary for a Llama 3) is refused at the draft, naming both vocabularies', () => {
+    const [issue, ...rest] = inferenceIssues({ ...request, speculative: { ...speculative, draftModel: 'gpt3-126m' } });
+    expect(rest).toEqual([]);
+    expect(issue).toEqual({ path: 'speculative.draftModel', message: expect.stringMatching(/51,200 tokens.*128,256 tokens.*tokenizer/) });
+  });
+
+  it('a draft at least as large as its target is refused: it cannot make a token cheaper than the target\'s own step', () => {
+    const [issue] = inferenceIssues({ ...request, speculative: { ...speculative, draftModel: 'llama3.1-405b' } });
+    expect(issue).toEqual({ path: 'speculative.draftModel', message: expect.stringMatching(/is not smaller than Llama 3 70B/) });
+    // The same family, smaller: taken (Llama 3 8B for Llama 3.1 405B shares the 128,256-token vocabulary).
+    expect(inferenceIssues({ ...request, model: 'llama3.1-405b', speculative: { ...speculative, draftModel: 'llama3-8b' } })).toEqual([]);
+  });
+
   it('the JSON Schema states the formula and where speculation pays', () => {
     expect(inferenceRequestJsonSchema.properties!.speculative!.description).toMatch(/\(1 − α\^\(γ\+1\)\)\/\(1 − α\).*memory-bound/);
   });
