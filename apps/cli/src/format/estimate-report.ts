@@ -7,6 +7,7 @@ import {
   TFLOPS, formatBytes, formatCount, formatFlops, formatPercent, formatSeconds,
 } from '@trainplan/units';
 import { bar } from './bars.ts';
+import type { OutOfMemoryPlan } from './out-of-memory.ts';
 import { countText, grouped } from './count-text.ts';
 import { renderTable } from './table.ts';
 
@@ -35,8 +36,8 @@ const SAME_SECONDS_TOLERANCE = 1e-9;
 
 const share = (part: number, whole: number): number => (whole > 0 ? part / whole : 0);
 
-/** `gpt3-175b (175 B parameters) · a100-80gb × 1024 (128 nodes × 8, hdr-ib-8x) · TP 8 · …`. */
-export function headerLine(e: EstimateOk): string {
+/** `gpt3-175b (175 B parameters) · a100-80gb × 1024 (128 nodes × 8, hdr-ib-8x) · TP 8 · …`: an estimate's plan, or a refused one's. */
+export function headerLine(e: Pick<EstimateOk, 'resolved' | 'parameters'>): string {
   const r = e.resolved;
   const sharding = r.distributedOptimizer ? ['distributed optimizer'] : r.zeroStage > 0 ? [`ZeRO-${r.zeroStage}`] : [];
   return [
@@ -117,20 +118,38 @@ function warningLines(e: EstimateOk): string[] {
 
 /**
  * `✗ out-of-memory: needs …`, or `✗ invalid` / `✗ indivisible` with each field issue on its own line. Out of
- * memory, with the plan's memory (protocol's memoryAnswer), the memory table follows: what fills the GPU.
+ * memory, with the plan (protocol's memoryAnswer), the plan's line comes first, as an estimate's does, so the
+ * defaults it took are in view; then the memory table, what fills the GPU, and what would lower it.
  */
-export function infeasibleLines(e: EstimateInfeasible, memory?: MemoryJson): string[] {
+export function infeasibleLines(e: EstimateInfeasible, plan?: OutOfMemoryPlan): string[] {
   const issues = e.issues ?? [];
   if (issues.length === 0) {
     const head = [`✗ ${e.reason}: ${e.message}`];
-    return e.reason === 'out-of-memory' && memory !== undefined ? [...head, '', ...memoryLines(memory)] : head;
+    if (e.reason !== 'out-of-memory' || plan === undefined) return head;
+    const remedies = memoryRemedies(plan.resolved);
+    const fit = remedies.length > 0 ? ['', 'Lower it with any of', ...remedies.map((r) => `  - ${r}`)] : [];
+    return [headerLine(plan), '', ...head, '', ...memoryLines(plan.memory), ...fit];
   }
   return [`✗ ${e.reason}`, ...issues.map((i) => `  ${formatIssue(i)}`)];
 }
 
-/** The report of one answer, as lines; `memory`, an out-of-memory answer's breakdown. */
-export function estimateReportLines(e: EstimateJson, memory?: MemoryJson): string[] {
-  if (!e.ok) return infeasibleLines(e, memory);
+/**
+ * The switches this plan leaves off that cut memory per GPU (Korthikanti et al. 2022 for recompute and sequence
+ * parallelism, Rajbhandari et al. 2020 for sharding the optimizer states), each as the scenario field to set.
+ */
+function memoryRemedies(r: EstimateOk['resolved']): string[] {
+  const out: string[] = [];
+  if (r.recompute === 'none') out.push('parallelism.recompute "selective" or "full" (activations)');
+  else if (r.recompute === 'selective') out.push('parallelism.recompute "full" (activations)');
+  if (r.tensor > 1 && !r.sequenceParallel) out.push('parallelism.sequenceParallel true (activations ÷ TP)');
+  if (r.data * r.context > 1 && !r.distributedOptimizer && r.zeroStage === 0) out.push('parallelism.distributedOptimizer true (optimizer states ÷ DP)');
+  if (r.microBatchSize > 1) out.push('a smaller training.microBatchSize');
+  return out;
+}
+
+/** The report of one answer, as lines; `plan`, an out-of-memory answer's plan and memory. */
+export function estimateReportLines(e: EstimateJson, plan?: OutOfMemoryPlan): string[] {
+  if (!e.ok) return infeasibleLines(e, plan);
   const sections = [
     [headerLine(e)],
     metricsLines(e),
@@ -144,9 +163,9 @@ export function estimateReportLines(e: EstimateJson, memory?: MemoryJson): strin
 
 /**
  * The whole report: one answer, or each answer of an array under a `Scenario i of n` heading. `memoryOf(i)`
- * gives the i-th scenario's memory when it is out of memory, so the report says what fills the GPU.
+ * gives the i-th scenario's plan and memory when it is out of memory, so the report says what fills the GPU.
  */
-export function formatEstimateReport(answer: EstimateJson | readonly EstimateJson[], memoryOf: (index: number) => MemoryJson | undefined = () => undefined): string {
+export function formatEstimateReport(answer: EstimateJson | readonly EstimateJson[], memoryOf: (index: number) => OutOfMemoryPlan | undefined = () => undefined): string {
   if (!Array.isArray(answer)) return `${estimateReportLines(answer as EstimateJson, memoryOf(0)).join('\n')}\n`;
   const answers = answer as readonly EstimateJson[];
   return answers

@@ -1,5 +1,5 @@
 import type { EstimateInfeasible } from '@trainplan/protocol';
-import { GiB, days } from '@trainplan/units';
+import { GiB, days, formatBytes } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
 import {
   BREAKDOWN_ROWS, MEMORY_ROWS, estimateReportLines, formatEstimateReport, headerLine, infeasibleLines,
@@ -121,5 +121,28 @@ describe('infeasibleLines', () => {
       ['✗ invalid', '  [3]: expected a scenario object']],
   ])('prints %s as ✗ with each field issue on its own line', (_, answer, lines) => {
     expect(infeasibleLines(answer)).toEqual(lines);
+  });
+
+  const oom: EstimateInfeasible = { ok: false, reason: 'out-of-memory', message: 'needs 90 GiB', neededBytes: 1, availableBytes: 0 };
+  const plan = (resolved: Partial<typeof fixtureEstimate.resolved>) =>
+    ({ memory: fixtureEstimate.memory, parameters: fixtureEstimate.parameters, resolved: { ...fixtureEstimate.resolved, ...resolved } });
+
+  it('out of memory with its plan: the plan\'s line first (the defaults it took in view), then the refusal and what fills the GPU', () => {
+    const lines = infeasibleLines(oom, plan({}));
+    expect(lines[0]).toBe(headerLine(fixtureEstimate));
+    expect(lines.slice(1, 4)).toEqual(['', '✗ out-of-memory: needs 90 GiB', '']);
+    expect(lines).toContain(`Memory per GPU (capacity ${formatBytes(fixtureEstimate.memory.capacityBytes)})`);
+  });
+
+  it('names only the memory-saving switches the plan leaves off', () => {
+    const bare = infeasibleLines(oom, plan({ recompute: 'none', sequenceParallel: false, distributedOptimizer: false, zeroStage: 0, tensor: 8, data: 16, microBatchSize: 2 }));
+    expect(bare.slice(bare.indexOf('Lower it with any of') + 1)).toEqual([
+      '  - parallelism.recompute "selective" or "full" (activations)',
+      '  - parallelism.sequenceParallel true (activations ÷ TP)',
+      '  - parallelism.distributedOptimizer true (optimizer states ÷ DP)',
+      '  - a smaller training.microBatchSize',
+    ]);
+    const all = infeasibleLines(oom, plan({ recompute: 'full', sequenceParallel: true, distributedOptimizer: true, microBatchSize: 1 }));
+    expect(all).not.toContain('Lower it with any of');
   });
 });
