@@ -21,3 +21,15 @@ describe('describeConfiguration: the pipeline split Megatron needs its --account
     expect(describeConfiguration(e)).toContain(`TP 8 · ${words}`);
   });
 });
+
+describe('describeConfiguration: full recompute of some layers', () => {
+  it('names how many layers per stage, as the headline of a fitting plan does (the estimate\'s resolved.recomputeLayers)', () => {
+    const some = runEstimate({ ...scenario('llama3-70b', 8, {}), parallelism: { ...scenario('llama3-70b', 8, {}).parallelism, recomputeLayers: 4 } }) as EstimateOk;
+    expect(some.ok).toBe(true);
+    expect(some.resolved.recomputeLayers).toBe(4);
+    expect(describeConfiguration(some)).toContain(' · full recompute of 4 layers/stage · ');
+    const all = runEstimate(scenario('llama3-70b', 8, {})) as EstimateOk;
+    expect(all.resolved.recomputeLayers).toBeUndefined();
+    expect(describeConfiguration(all)).toContain(' · full recompute · ');
+  });
+});

@@ -71,6 +71,7 @@ const resolved = object({
   // Optional for a reader: answers from before this extension lack it; every answer now carries it.
   dropout: optional(boolean({ description: "Extension: hidden and attention dropout was on (0.1); by default as the model was trained." })),
   recompute,
+  recomputeLayers: optional(count('Extension: layers per pipeline stage whose forward is recomputed, where full recompute covers only some.')),
   sequenceParallel: boolean(),
   distributedOptimizer: boolean(),
   zeroStage: integer({ min: 0, max: 3, description: 'ZeRO stage (0 = none).' }),

@@ -62,6 +62,7 @@ export function toEstimateJson(resolved: ResolvedPlan, e: PlanEstimate): Estimat
       precision: plan.precision,
       dropout: plan.dropout,
       recompute: plan.recompute,
+      ...(plan.recomputeLayers !== undefined && { recomputeLayers: plan.recomputeLayers }),
       sequenceParallel: plan.sequenceParallel,
       distributedOptimizer: plan.sharding === 'distributed-optimizer',
       zeroStage: plan.sharding.startsWith('zero-') ? Number(plan.sharding.slice(5)) : 0,

@@ -166,6 +166,8 @@ export interface EstimateOk {
     /** Extension: whether hidden and attention dropout was on (the scenario field, or the model's default). */
     dropout?: boolean;
     recompute: RecomputeMode;
+    /** Extension: under full recompute of only some layers, how many per stage (the scenario field of the same name). */
+    recomputeLayers?: number;
     sequenceParallel: boolean;
     distributedOptimizer: boolean;
     zeroStage: number;

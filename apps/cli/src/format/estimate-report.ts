@@ -47,7 +47,7 @@ export function headerLine(e: Pick<EstimateOk, 'resolved' | 'parameters'>): stri
     `micro-batch ${r.microBatchSize}`,
     `global batch ${grouped(r.globalBatchSize)} (${grouped(r.microBatches)} micro-batches)`,
     r.precision,
-    `recompute ${r.recompute}`,
+    `recompute ${r.recompute}${r.recomputeLayers !== undefined ? ` (${r.recomputeLayers} layers per stage)` : ''}`,
     ...(r.sequenceParallel ? ['sequence parallel'] : []),
     ...sharding,
     ...(r.communicationModel === 'emulated' ? ['communication emulated on the topology'] : []),
