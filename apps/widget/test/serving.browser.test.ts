@@ -246,7 +246,8 @@ describe('<trainplan-serving>, in Chromium', () => {
   });
 
   it.each([320, 436])("at %i px, no placeholder of the custom shape's or the draft's fields and no select option is cut off", async (width) => {
-    const { page: tab, context } = await open('model="custom" draft-model="llama3.2-1b"');
+    // The custom shape's default vocabulary is GPT-3's 51,200 tokens: its draft is a GPT-3 too (a draft shares its target's tokenizer).
+    const { page: tab, context } = await open('model="custom" draft-model="gpt3-126m"');
     await tab.setViewportSize({ width, height: 900 });
     expect(await field(tab, 'Sequence length').isVisible()).toBe(true);
     expect(await field(tab, 'Acceptance (α, 0–1)').isVisible()).toBe(true);
