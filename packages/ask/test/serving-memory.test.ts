@@ -1,7 +1,8 @@
 import type { InferencePointJson } from '@trainplan/protocol';
 import { GiB, MiB } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
-import { memoryText } from '../src/answer/serving-memory.ts';
+import { ask } from '../src/answer/answer.ts';
+import { ASKS_MEMORY, memoryText } from '../src/answer/serving-memory.ts';
 
 /** A replica's point with 4 requests, each holding 30 MiB of its own (and, with a prefix, the prefix's 160 MiB once). */
 const point = {
@@ -23,5 +24,28 @@ describe('a serving point\'s memory per GPU in words', () => {
     }, 'KV cache 280 MiB (70.0 MiB per request on each GPU; the 10-token shared prefix is shorter than a 16-token KV block, so none of it is cached)'],
   ])('%s', (_title, prefix, text) => {
     expect(memoryText({ ...point, ...prefix })).toBe(`17.0 GiB of 80.0 GiB: weights 16.0 GiB, ${text}`);
+  });
+});
+
+describe('a memory question about serving leads with memory', () => {
+  it('"how much GPU memory does llama3-70b need for inference": the fewest GPUs that hold it and how their memory splits, the fastest plan in the notes', () => {
+    const a = ask('how much GPU memory does llama3-70b need for inference');
+    expect(a.ok).toBe(true);
+    // 70.6 B parameters in BF16 are 131 GiB: two 80 GB GPUs at the least, whatever the split.
+    expect(a.headline).toMatch(/: the smallest replica that holds it is TP \d · PP \d \(2 GPUs\): weights 65\.\d GiB per GPU; the rest, [\d.]+ GiB, a KV cache for up to \d+ concurrent requests/);
+    expect(a.notes[0]).toMatch(/^The configuration below is the fastest plan within the bounds: TP \d+ · PP \d+ serves/);
+  });
+
+  it('a question that asks no memory keeps the plan in its headline', () => {
+    const a = ask('serve llama3-70b on 8 h100');
+    expect(a.headline).toMatch(/: TP \d+ · PP \d+ serves [\d,]+ tokens\/s per GPU/);
+    expect(a.notes.join(' ')).not.toContain('The configuration below is the fastest plan');
+  });
+
+  it.each(['how much vram to serve llama3-8b', 'memory needed to serve llama 3 70b', 'how much memory does serving 405b in fp8 take'])('"%s" asks memory', (q) => {
+    expect(ASKS_MEMORY.test(q)).toBe(true);
+  });
+  it.each(['serve llama3-70b on 8 h100', 'can llama 3 70b fit for serving on one h100'])('"%s" does not', (q) => {
+    expect(ASKS_MEMORY.test(q)).toBe(false);
   });
 });

@@ -12,7 +12,7 @@ import {
   draftName, SPECULATION_TRADE, speculationAssumption, speculationConfiguration, speculationFigure, speculativeOf,
 } from './serving-speculation.ts';
 import { costFigure, costHeadline, noPriceNote } from './serving-cost.ts';
-import { memoryText } from './serving-memory.ts';
+import { ASKS_MEMORY, memoryLead, memoryText } from './serving-memory.ts';
 import { kvCacheAssumption, precisionConfiguration } from './serving-precision.ts';
 import { perSecond, replicaRequestsPerSecond, requestsPerSecondText, shapeText } from './serving-text.ts';
 
@@ -222,13 +222,17 @@ export function answerServing(q: ParsedQuestion): Answer {
     const where = isLoaded(best) ? `the ${countOf(replicaCount, 'replica')}` : `the ${countOf(gpus ?? best.gpus, 'GPU')}`;
     const perReplica = p.concurrency !== undefined && replicaCount > 1
       ? [`${p.concurrency.toLocaleString('en-US')} concurrent requests taken per replica: ${(p.concurrency * replicaCount).toLocaleString('en-US')} on ${where}`] : [];
+    // A memory question leads with memory (the fewest GPUs that hold the model); the fastest plan follows in the notes.
+    const memory = ASKS_MEMORY.test(q.text) ? memoryLead(result) : undefined;
+    const plan = `${planHeadline(best, gpus)}${costHeadline(best, p)}${boundsNote(bounds, p)}`;
+    const fastest = memory === undefined ? [] : [`The configuration below is the fastest plan within the bounds: ${plan}.`];
     return {
       ...base, ok: true, assumptions: [...base.assumptions, ...perReplica],
-      headline: `${subject}: ${ASKS_FIT.test(q.text) ? 'fits; ' : ''}${planHeadline(best, gpus)}${costHeadline(best, p)}${boundsNote(bounds, p)}`,
+      headline: `${subject}: ${memory ?? `${ASKS_FIT.test(q.text) ? 'fits; ' : ''}${plan}`}`,
       configuration: `${shapeText(best)} · batch ${best.batch.toLocaleString('en-US')} · ${precisionConfiguration(p)} · ${lengthsText(p)}${speculationConfiguration(spec)}`,
       figures: [...pointFigures(best, p, gpus), ...loadFigure(best, gpus)],
       memoryPerGpuBytes: best.totalBytesPerGpu, memoryCapacityBytes: best.capacityBytes,
-      notes: [...(result.warnings ?? []), ...countNote, ...fastestNote(result), ...without, ...noPriceNote(p, q.text)],
+      notes: [...fastest, ...(result.warnings ?? []), ...countNote, ...fastestNote(result), ...without, ...noPriceNote(p, q.text)],
     };
   }
   if (result.unservable !== undefined) {

@@ -1,5 +1,5 @@
-import { KV_BLOCK_TOKENS, type InferencePointJson } from '@trainplan/protocol';
-import { formatBytes } from '@trainplan/units';
+import { KV_BLOCK_TOKENS, type InferencePointJson, type InferenceResponseJson } from '@trainplan/protocol';
+import { countOf, formatBytes } from '@trainplan/units';
 
 /**
  * A serving point's memory per GPU in words: weights and KV cache, with the draft's share of each when it
@@ -37,4 +37,25 @@ export function memoryText(x: InferencePointJson): string {
   if (spec === undefined) return `${whole}: weights ${formatBytes(x.weightsBytesPerGpu)}, KV cache ${formatBytes(x.kvCacheBytesPerGpu)} (${perRequest})`;
   return `${whole}: weights ${formatBytes(x.weightsBytesPerGpu)} (the draft's ${formatBytes(spec.draftWeightsBytesPerGpu)}), `
     + `KV cache ${formatBytes(x.kvCacheBytesPerGpu)} (the draft's ${formatBytes(spec.draftKvCacheBytesPerGpu)}; ${perRequest})`;
+}
+
+/** Words of a question that asks how much memory serving takes ("how much GPU memory does 70B need for inference"). */
+export const ASKS_MEMORY = /\bhow much\b[^?]*\b(?:memory|vram|hbm)\b|\b(?:memory|vram|hbm)\b[^?]*\b(?:needs?|needed|required|takes?)\b/i;
+
+type Answered = Extract<InferenceResponseJson, { ok: true }>;
+
+/**
+ * A memory question's lead: the fewest GPUs that hold the model with room for requests (of the TP × PP shapes tried,
+ * the one of fewest GPUs that serves at all, the larger batch on a tie) and how its memory splits: "the smallest
+ * replica that holds it is TP 2 · PP 1 (2 GPUs): weights 65.7 GiB per GPU; the rest, 13.9 GiB, a KV cache for up
+ * to 43 concurrent requests (320 MiB per request on each GPU)". Undefined when no shape serves.
+ */
+export function memoryLead(result: Answered): string | undefined {
+  const serving = result.byShape.flatMap((s) => (s.ok ? [{ gpus: s.tensor * s.pipeline, tensor: s.tensor, pipeline: s.pipeline, x: s.largestBatch }] : []));
+  const smallest = serving.sort((a, b) => a.gpus - b.gpus || b.x.batch - a.x.batch)[0];
+  if (smallest === undefined) return undefined;
+  const { x } = smallest;
+  return `the smallest replica that holds it is TP ${smallest.tensor} · PP ${smallest.pipeline} (${countOf(smallest.gpus, 'GPU')}): weights `
+    + `${formatBytes(x.weightsBytesPerGpu)} per GPU; the rest, ${formatBytes(x.kvCacheBytesPerGpu)}, a KV cache for up to `
+    + `${countOf(x.batch, 'concurrent request')} (${perRequestText(x)})`;
 }
