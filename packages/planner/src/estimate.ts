@@ -77,6 +77,9 @@ function trainingTime(tokens: number, tokensPerStep: number, stepSeconds: Second
  * A training plan → step time, throughput, MFU/HFU and memory per GPU. Pure: the same input gives
  * the same answer on every runtime.
  */
+/** Below this share of the full count, an estimate says its MFU with attention counted causal too (from about 32k tokens for a 70B). */
+const CAUSAL_NOTE_RATIO = 0.8;
+
 export function estimatePlan(input: PlanInput): PlanEstimate | PlanInfeasible {
   const issues = checkPlan(input);
   if (issues.length > 0) {
@@ -200,6 +203,13 @@ function computeEstimate(input: PlanInput): PlanEstimate {
     warnings.push('overlapped pipeline sends need the interleaved schedule (virtualStages > 1): Megatron turns the overlap off without it');
   }
   if (input.pipeline > 1 && m < input.pipeline) warnings.push(`only ${m} micro-batches for ${input.pipeline} pipeline stages: the bubble dominates`);
+  // MFU counts attention over every (query, key) pair, as Megatron, NVIDIA and the papers count it; at long sequences the
+  // causal half the kernels compute (model reference §2) is a much lower figure, said beside it.
+  const causalFlops = modelFlopsPerStep(input.model, { ...flopInput, attention: 'causal' });
+  if (causalFlops < CAUSAL_NOTE_RATIO * modelFlops) {
+    warnings.push(`MFU counts attention over every (query, key) pair, as Megatron and NVIDIA count it; counting the causal half the kernels `
+      + `compute, it is ${(100 * causalFlops / step / gpus / peak).toFixed(1)}%`);
+  }
   const memoryShare = worst.totalBytes / input.gpu.hbmBytes;
   if (memoryShare > TIGHT_MEMORY_SHARE && memoryShare <= 1) {
     warnings.push(`peak memory is ${(memoryShare * 100).toFixed(1)}% of the GPU's: fragmentation beyond the modelled allowance can run it out `

@@ -107,6 +107,18 @@ describe('estimatePlan', () => {
     const tight = ok({ ...gpt3OnSelene, gpu: { ...gpt3OnSelene.gpu, hbmBytes: roomy.memory.totalBytes * 1.02 } });
     expect(tight.warnings).toContainEqual(expect.stringMatching(/^peak memory is 98\.0% of the GPU's/));
   });
+  it('at long sequences the MFU is said counted causal too: Llama 3 70B at 128k, not at 8k', () => {
+    const causal = /^MFU counts attention over every \(query, key\) pair, as Megatron and NVIDIA count it; counting the causal half the kernels compute, it is ([\d.]+)%$/;
+    expect(ok(llamaOnH100).warnings.some((w) => causal.test(w))).toBe(false);
+    const long = ok({ ...llamaOnH100, seqLength: 131072, context: 16, data: 1, tensor: 8, pipeline: 1, nodes: 16, globalBatchSize: 8, recompute: 'full' });
+    const said = long.warnings.map((w) => causal.exec(w)).find((m) => m !== null);
+    expect(said).toBeDefined();
+    // Attention is 1 + s/(6h) of the per-token work counted in full (Korthikanti 2022); counted causal, about half of the s/(6h) part.
+    const ratio = Number(said![1]) / 100 / long.mfu;
+    const part = 131072 / (6 * 8192);
+    expect(ratio).toBeLessThan(0.8);
+    expect(ratio).toBeGreaterThan((1 + part / 2) / (1 + part) - 0.05);
+  });
   it.each(['zero-3', 'distributed-optimizer'] as const)('%s with one replica of the weights (DP 1, CP 1) warns that it shards nothing; with DP 16, no warning', (sharding) => {
     const sharded = /shards the model states across data-parallel \(and context-parallel\) ranks: with one, it shards nothing$/;
     const alone = ok({ ...gpt3OnSelene, nodes: 8, data: 1, globalBatchSize: 16, sharding });
