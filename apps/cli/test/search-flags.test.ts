@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { commands } from '../src/commands/index.ts';
+import { generalHelp } from '../src/help.ts';
 import { main } from '../src/main.ts';
 import { count, list, seqLength } from '../src/search-flags.ts';
 import { fakeIo } from './support/fake-io.ts';
@@ -12,6 +14,12 @@ describe('count and list', () => {
 
   it.each([['8k', 8192], ['-2k', -2048], ['2048', 2048], ['8kb', '8kb']])('--seq-length %s is %j: k is 1024 in a sequence length, whatever its sign', (raw, read) => {
     expect(seqLength({ 'seq-length': raw })).toBe(read);
+  });
+
+  it('the general help\'s rule holds: counts read k, M, B, T in thousands; lengths in tokens read k as 1,024', () => {
+    expect([count({ gpus: '1k' }, 'gpus'), count({ b: '1.5k' }, 'b'), count({ t: '2M' }, 't'), count({ t: '1.5T' }, 't')]).toEqual([1000, 1500, 2e6, 1.5e12]);
+    expect(seqLength({ 'seq-length': '2k' })).toBe(2048);
+    expect(generalHelp(commands)).toMatch(/--gpus 1k = 1,000 GPUs[\s\S]*whose k is 1,024[\s\S]*8k = 8,192 tokens/);
   });
 
   it('list reads each item as count does', () => {
