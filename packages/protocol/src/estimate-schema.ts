@@ -125,6 +125,10 @@ const estimateInfeasible = object({
   message: string({ maxLength: MAX_MESSAGE_LENGTH, description: 'The reason, for humans.' }),
   neededBytes: optional(bytes("For 'out-of-memory': memory needed per GPU")),
   availableBytes: optional(bytes("For 'out-of-memory': memory available per GPU")),
+  // Extension, for 'out-of-memory': the plan as evaluated (every default filled in), its most loaded GPU's memory, its parameters.
+  resolved: optional(resolved),
+  memory: optional(memory),
+  parameters: optional(count("Extension, for 'out-of-memory': the model's parameters.")),
   issues: optional(array(fieldIssueSchema, { description: "For 'invalid' and 'indivisible': each offending field." })),
 }, { ...open, expected: 'an infeasible answer', description: 'An infeasible scenario: an answer, not a crash.' });
 

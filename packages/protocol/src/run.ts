@@ -92,7 +92,12 @@ export function estimateResolvedScenario(s: ResolvedScenarioInput, index?: numbe
   const result = estimatePlan(resolved.value.plan);
   if (result.ok) return toEstimateJson(resolved.value, result);
   if (result.reason === 'out-of-memory') {
-    return { ok: false, reason: 'out-of-memory', message: result.message, neededBytes: result.neededBytes, availableBytes: result.availableBytes };
+    // The plan that does not fit is still a plan: its resolved settings and memory say what to change.
+    const plan = result.estimate === undefined ? undefined : toEstimateJson(resolved.value, result.estimate);
+    return {
+      ok: false, reason: 'out-of-memory', message: result.message, neededBytes: result.neededBytes, availableBytes: result.availableBytes,
+      ...(plan !== undefined && { resolved: plan.resolved, memory: plan.memory, parameters: plan.parameters }),
+    };
   }
   return { ok: false, reason: result.reason, message: result.message, issues: prefix([...(result.issues ?? [])], index) };
 }

@@ -203,6 +203,13 @@ export interface EstimateInfeasible {
   /** For 'out-of-memory'. */
   neededBytes?: number;
   availableBytes?: number;
+  /**
+   * Extension, for 'out-of-memory': the plan as resolved (the defaults it took in view), what fills the most
+   * loaded GPU, and the parameter count, as a feasible estimate states them.
+   */
+  resolved?: EstimateOk['resolved'];
+  memory?: MemoryJson;
+  parameters?: number;
   /** For 'invalid' and 'indivisible': each offending field. */
   issues?: FieldIssue[];
 }

@@ -28,6 +28,7 @@ const feasible = {
 
 const outOfMemory = {
   ok: false, reason: 'out-of-memory', message: 'needs 96 GB per GPU, has 80 GB', neededBytes: 96e9, availableBytes: 80e9,
+  resolved: feasible.resolved, memory: { ...feasible.memory, totalBytes: 96e9, fits: false }, parameters: feasible.parameters,
   issues: [{ path: 'parallelism.tensor', message: 'try a larger tensor degree' }],
 } satisfies EstimateInfeasible;
 
@@ -42,7 +43,7 @@ describe('the estimate JSON Schema', () => {
 
   it.each<[string, JsonSchema, object, string[]]>([
     ['a feasible estimate', okBranch, feasible, ['timeToTrain']],
-    ['an infeasible answer', infeasibleBranch, outOfMemory, ['neededBytes', 'availableBytes', 'issues']],
+    ['an infeasible answer', infeasibleBranch, outOfMemory, ['neededBytes', 'availableBytes', 'resolved', 'memory', 'parameters', 'issues']],
   ])('%s lists every field of wire.ts and requires all but the optional ones', (_, branch, sample, optional) => {
     const keys = Object.keys(sample);
     expect(Object.keys(branch.properties ?? {}).sort()).toEqual([...keys].sort());

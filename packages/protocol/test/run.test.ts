@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runEstimate, validateScenarios, type EstimateJson } from '../src/index.ts';
+import { runEstimate, validateEstimate, validateScenarios, type EstimateJson } from '../src/index.ts';
 import { minimalScenario } from './support/scenarios.ts';
 
 const issuesOf = (answer: EstimateJson | EstimateJson[]) => (Array.isArray(answer) ? answer : [answer]).flatMap((a) => (a.ok ? [] : a.issues ?? []));
@@ -63,5 +63,23 @@ describe('GB200 NVL72: groups across racks are costed across them', () => {
     for (let i = 1; i < dp.length; i++) expect(dp[i]!).toBeGreaterThanOrEqual(dp[i - 1]! * (1 - 1e-9));
     // Across racks each rack's 9 ranks of a group leave through their own NICs: the step grows by (d − 1)/d, not by racks.
     expect(dp[4]! / dp[1]!).toBeLessThan(1.2);
+  });
+});
+
+describe('an out-of-memory answer carries the plan it refused', () => {
+  // The contract example less its recompute: recompute defaults to none, and 175B at TP 8 · PP 8 then needs 81.2 GiB.
+  const scenario = { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', nodes: 128 }, training: { globalBatchSize: 1536 }, parallelism: { tensor: 8, pipeline: 8 } };
+  const answer = runEstimate(scenario) as EstimateJson;
+
+  it('its resolved settings (the defaults it took in view), its memory and its parameters, as a feasible estimate states them', () => {
+    expect(answer.ok).toBe(false);
+    if (answer.ok) return;
+    expect(answer.reason).toBe('out-of-memory');
+    expect(answer.resolved).toMatchObject({ model: 'gpt3-175b', tensor: 8, pipeline: 8, data: 16, recompute: 'none' });
+    expect(answer.memory?.fits).toBe(false);
+    expect(answer.memory?.totalBytes).toBe(answer.neededBytes);
+    const withFull = runEstimate({ ...scenario, parallelism: { ...scenario.parallelism, recompute: 'full' } }) as EstimateJson;
+    expect(withFull.ok && withFull.parameters).toBe(answer.parameters);
+    expect(validateEstimate(answer).ok).toBe(true);
   });
 });

@@ -5,7 +5,6 @@ import { EXIT } from '../exit-codes.ts';
 import { parseFlags, type FlagSpec } from '../flags.ts';
 import { formatEstimateReport } from '../format/estimate-report.ts';
 import { problemLines } from '../format/problems.ts';
-import { outOfMemoryBreakdown } from '../format/out-of-memory.ts';
 import type { CliIo } from '../io.ts';
 import { readJsonInput } from '../read-input.ts';
 import { usageLine } from '../format/usage-line.ts';
@@ -93,7 +92,7 @@ export const estimateCommand: Command = {
       return EXIT.usage;
     }
     const answer = runEstimate(flags.values.emulate === true ? withEmulation(input.value) : input.value);
-    io.stdout(flags.values.json === true ? `${JSON.stringify(answer, null, 2)}\n` : formatEstimateReport(answer, outOfMemoryBreakdown(input.value, answer)));
+    io.stdout(flags.values.json === true ? `${JSON.stringify(answer, null, 2)}\n` : formatEstimateReport(answer));
     const problems = problemLines(answer);
     for (const line of problems) printError(io, line);
     return problems.length === 0 ? EXIT.ok : EXIT.infeasible;

@@ -7,7 +7,6 @@ import {
   TFLOPS, formatBytes, formatCount, formatFlops, formatPercent, formatSeconds,
 } from '@trainplan/units';
 import { bar } from './bars.ts';
-import type { OutOfMemoryPlan } from './out-of-memory.ts';
 import { countText, grouped } from './count-text.ts';
 import { renderTable } from './table.ts';
 
@@ -118,17 +117,18 @@ function warningLines(e: EstimateOk): string[] {
 
 /**
  * `✗ out-of-memory: needs …`, or `✗ invalid` / `✗ indivisible` with each field issue on its own line. Out of
- * memory, with the plan (protocol's memoryAnswer), the plan's line comes first, as an estimate's does, so the
- * defaults it took are in view; then the memory table, what fills the GPU, and what would lower it.
+ * memory, where the answer carries its plan (resolved, memory, parameters), the plan's line comes first, as an
+ * estimate's does, so the defaults it took are in view; then the memory table, what fills the GPU, and what would lower it.
  */
-export function infeasibleLines(e: EstimateInfeasible, plan?: OutOfMemoryPlan): string[] {
+export function infeasibleLines(e: EstimateInfeasible): string[] {
   const issues = e.issues ?? [];
   if (issues.length === 0) {
     const head = [`✗ ${e.reason}: ${e.message}`];
-    if (e.reason !== 'out-of-memory' || plan === undefined) return head;
-    const remedies = memoryRemedies(plan.resolved);
+    const { resolved, memory, parameters } = e;
+    if (e.reason !== 'out-of-memory' || resolved === undefined || memory === undefined || parameters === undefined) return head;
+    const remedies = memoryRemedies(resolved);
     const fit = remedies.length > 0 ? ['', 'Lower it with any of', ...remedies.map((r) => `  - ${r}`)] : [];
-    return [headerLine(plan), '', ...head, '', ...memoryLines(plan.memory), ...fit];
+    return [headerLine({ resolved, parameters }), '', ...head, '', ...memoryLines(memory), ...fit];
   }
   return [`✗ ${e.reason}`, ...issues.map((i) => `  ${formatIssue(i)}`)];
 }
@@ -147,9 +147,9 @@ function memoryRemedies(r: EstimateOk['resolved']): string[] {
   return out;
 }
 
-/** The report of one answer, as lines; `plan`, an out-of-memory answer's plan and memory. */
-export function estimateReportLines(e: EstimateJson, plan?: OutOfMemoryPlan): string[] {
-  if (!e.ok) return infeasibleLines(e, plan);
+/** The report of one answer, as lines. */
+export function estimateReportLines(e: EstimateJson): string[] {
+  if (!e.ok) return infeasibleLines(e);
   const sections = [
     [headerLine(e)],
     metricsLines(e),
@@ -161,14 +161,11 @@ export function estimateReportLines(e: EstimateJson, plan?: OutOfMemoryPlan): st
   return sections.flatMap((s, i) => (i === 0 ? s : ['', ...s]));
 }
 
-/**
- * The whole report: one answer, or each answer of an array under a `Scenario i of n` heading. `memoryOf(i)`
- * gives the i-th scenario's plan and memory when it is out of memory, so the report says what fills the GPU.
- */
-export function formatEstimateReport(answer: EstimateJson | readonly EstimateJson[], memoryOf: (index: number) => OutOfMemoryPlan | undefined = () => undefined): string {
-  if (!Array.isArray(answer)) return `${estimateReportLines(answer as EstimateJson, memoryOf(0)).join('\n')}\n`;
+/** The whole report: one answer, or each answer of an array under a `Scenario i of n` heading. */
+export function formatEstimateReport(answer: EstimateJson | readonly EstimateJson[]): string {
+  if (!Array.isArray(answer)) return `${estimateReportLines(answer as EstimateJson).join('\n')}\n`;
   const answers = answer as readonly EstimateJson[];
   return answers
-    .map((a, i) => [`── Scenario ${i + 1} of ${answers.length} (input [${i}]) ──`, ...estimateReportLines(a, memoryOf(i))].join('\n'))
+    .map((a, i) => [`── Scenario ${i + 1} of ${answers.length} (input [${i}]) ──`, ...estimateReportLines(a)].join('\n'))
     .join('\n\n') + '\n';
 }

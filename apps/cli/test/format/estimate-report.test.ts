@@ -124,25 +124,26 @@ describe('infeasibleLines', () => {
   });
 
   const oom: EstimateInfeasible = { ok: false, reason: 'out-of-memory', message: 'needs 90 GiB', neededBytes: 1, availableBytes: 0 };
-  const plan = (resolved: Partial<typeof fixtureEstimate.resolved>) =>
-    ({ memory: fixtureEstimate.memory, parameters: fixtureEstimate.parameters, resolved: { ...fixtureEstimate.resolved, ...resolved } });
+  // An out-of-memory answer carries its plan as the protocol now gives it (resolved, memory, parameters).
+  const plan = (resolved: Partial<typeof fixtureEstimate.resolved>): EstimateInfeasible =>
+    ({ ...oom, memory: fixtureEstimate.memory, parameters: fixtureEstimate.parameters, resolved: { ...fixtureEstimate.resolved, ...resolved } });
 
   it('out of memory with its plan: the plan\'s line first (the defaults it took in view), then the refusal and what fills the GPU', () => {
-    const lines = infeasibleLines(oom, plan({}));
+    const lines = infeasibleLines(plan({}));
     expect(lines[0]).toBe(headerLine(fixtureEstimate));
     expect(lines.slice(1, 4)).toEqual(['', '✗ out-of-memory: needs 90 GiB', '']);
     expect(lines).toContain(`Memory per GPU (capacity ${formatBytes(fixtureEstimate.memory.capacityBytes)})`);
   });
 
   it('names only the memory-saving switches the plan leaves off', () => {
-    const bare = infeasibleLines(oom, plan({ recompute: 'none', sequenceParallel: false, distributedOptimizer: false, zeroStage: 0, tensor: 8, data: 16, microBatchSize: 2 }));
+    const bare = infeasibleLines(plan({ recompute: 'none', sequenceParallel: false, distributedOptimizer: false, zeroStage: 0, tensor: 8, data: 16, microBatchSize: 2 }));
     expect(bare.slice(bare.indexOf('Lower it with any of') + 1)).toEqual([
       '  - parallelism.recompute "selective" or "full" (activations)',
       '  - parallelism.sequenceParallel true (activations ÷ TP)',
       '  - parallelism.distributedOptimizer true (optimizer states ÷ DP)',
       '  - a smaller training.microBatchSize',
     ]);
-    const all = infeasibleLines(oom, plan({ recompute: 'full', sequenceParallel: true, distributedOptimizer: true, microBatchSize: 1 }));
+    const all = infeasibleLines(plan({ recompute: 'full', sequenceParallel: true, distributedOptimizer: true, microBatchSize: 1 }));
     expect(all).not.toContain('Lower it with any of');
   });
 });
