@@ -205,7 +205,8 @@ function computeEstimate(input: PlanInput): PlanEstimate {
   if (input.pipeline > 1 && m < input.pipeline) warnings.push(`only ${m} micro-batches for ${input.pipeline} pipeline stages: the bubble dominates`);
   // MFU counts attention over every (query, key) pair, as Megatron, NVIDIA and the papers count it; at long sequences the
   // causal half the kernels compute (model reference §2) is a much lower figure, said beside it.
-  const causalFlops = modelFlopsPerStep(input.model, { ...flopInput, attention: 'causal' });
+  // Attention is s/(6h) of the rest (Korthikanti 2022): below 1/2 halving it cannot cut a fifth, so the second count is skipped.
+  const causalFlops = input.seqLength > 3 * input.model.hiddenSize ? modelFlopsPerStep(input.model, { ...flopInput, attention: 'causal' }) : modelFlops;
   if (causalFlops < CAUSAL_NOTE_RATIO * modelFlops) {
     warnings.push(`MFU counts attention over every (query, key) pair, as Megatron and NVIDIA count it; counting the causal half the kernels `
       + `compute, it is ${(100 * causalFlops / step / gpus / peak).toFixed(1)}%`);
