@@ -79,7 +79,8 @@ export function createChatApp(options: ChatAppOptions = {}): Hono {
 
   /** The body as text, or the response that refuses it. */
   async function body(c: Context, type: string): Promise<string | Response> {
-    if (!(c.req.header('content-type') ?? '').startsWith(type)) return problem(c, 415, `send ${type}`);
+    // A media type is case-insensitive (RFC 9110 §8.3.1): Application/X-WWW-Form-Urlencoded is the form too.
+    if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith(type)) return problem(c, 415, `send ${type}`);
     const length = Number(c.req.header('content-length') ?? '0');
     if (length > MAX_CHAT_BODY_BYTES) return problem(c, 413, `bodies are limited to ${MAX_CHAT_BODY_BYTES} bytes`);
     // Bytes, then UTF-8: workerd warns when .text() reads a form body, and the signature covers the bytes.
@@ -125,12 +126,15 @@ export function createChatApp(options: ChatAppOptions = {}): Hono {
       nowSeconds: Math.floor(now() / 1000),
     });
     if (!verified.ok) return refused(c, verified);
-    let interaction: DiscordInteraction;
+    let parsed: unknown;
     try {
-      interaction = JSON.parse(raw) as DiscordInteraction;
+      parsed = JSON.parse(raw);
     } catch {
       return problem(c, 400, 'the body is not valid JSON');
     }
+    // Signed is not well-formed: `null`, a number or an array is no interaction (it was a 500 reading .type of null).
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return problem(c, 400, 'the body is not an interaction object');
+    const interaction = parsed as DiscordInteraction;
     if (interaction.type === PING) return c.json({ type: PONG });
     if (interaction.type !== APPLICATION_COMMAND) return problem(c, 400, `interaction type ${String(interaction.type)} is not handled`);
     return c.json(toDiscordMessage(ask(questionOf(interaction), answerOptions(c))));
@@ -143,14 +147,28 @@ export function createChatApp(options: ChatAppOptions = {}): Hono {
 const PING = 1;
 const APPLICATION_COMMAND = 2;
 
+interface DiscordOption { name?: unknown; type?: unknown; value?: unknown; options?: unknown }
 interface DiscordInteraction {
   type?: unknown;
-  data?: { name?: unknown; options?: { name?: unknown; type?: unknown; value?: unknown }[] };
+  data?: { name?: unknown; options?: unknown };
 }
 
-/** The question of `/trainplan question: …`: the first string option (type 3), whatever it is named. */
+/** An option list as Discord nests it: a subcommand (type 1) or a group (type 2) carries its own options. */
+function flatOptions(options: unknown, depth = 0): DiscordOption[] {
+  if (!Array.isArray(options) || depth > 2) return [];
+  return options.flatMap((o: unknown): DiscordOption[] => {
+    if (o === null || typeof o !== 'object') return [];
+    const option = o as DiscordOption;
+    return [option, ...flatOptions(option.options, depth + 1)];
+  });
+}
+
+/**
+ * The question of `/trainplan question: …` (or of a subcommand, `/trainplan ask question: …`): the string option named
+ * question, else the first string option (type 3), at any depth Discord nests them (two levels at most).
+ */
 function questionOf(interaction: DiscordInteraction): string {
-  const options = Array.isArray(interaction.data?.options) ? interaction.data.options : [];
+  const options = flatOptions(interaction.data?.options);
   const option = options.find((o) => o.name === 'question' && typeof o.value === 'string') ?? options.find((o) => typeof o.value === 'string');
   return typeof option?.value === 'string' ? option.value : '';
 }

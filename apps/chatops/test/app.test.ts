@@ -30,6 +30,14 @@ const post = (app: ReturnType<typeof createChatApp>, path: string, body: string,
   app.request(path, { method: 'POST', body, headers }, env);
 
 describe('POST /slack', () => {
+  it('takes the form\'s media type in any case (RFC 9110 §8.3.1)', async () => {
+    const { app, calls } = counted();
+    const body = slashCommand('how many nodes for 175B');
+    const headers = { ...slackHeaders(SECRET, String(NOW_SECONDS), body), 'content-type': 'Application/X-WWW-Form-Urlencoded; charset=utf-8' };
+    expect((await post(app, '/slack', body, headers)).status).toBe(200);
+    expect(calls).toEqual(['how many nodes for 175B']);
+  });
+
   it('answers a signed slash command with Block Kit: headline, figures, assumptions, widget link', async () => {
     const { app, calls } = counted();
     const body = slashCommand('how many nodes for 175B');
@@ -169,6 +177,24 @@ describe('POST /discord', () => {
     const { app } = counted();
     const headers = discordHeaders(KEYS, String(NOW_SECONDS), DISCORD_PING);
     expect((await post(app, '/discord', `${DISCORD_PING} `, headers)).status).toBe(401);
+  });
+
+  it.each(['null', '42', '[1, 2]', '"ping"'])('a signed body that is no interaction object (%s) is a 400, not a 500, and asks nothing', async (body) => {
+    const { app, calls } = counted();
+    const res = await post(app, '/discord', body, discordHeaders(KEYS, String(NOW_SECONDS), body));
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { detail: string }).detail).toBe('the body is not an interaction object');
+    expect(calls).toEqual([]);
+  });
+
+  it('reads the question of a subcommand (/trainplan ask question: …), nested as Discord sends it', async () => {
+    const { app, calls } = counted();
+    const body = JSON.stringify({
+      type: 2, data: { name: 'trainplan', options: [{ name: 'ask', type: 1, options: [{ name: 'question', type: 3, value: 'how many nodes for 175B' }] }] },
+    });
+    const res = await post(app, '/discord', body, discordHeaders(KEYS, String(NOW_SECONDS), body));
+    expect(res.status).toBe(200);
+    expect(calls).toEqual(['how many nodes for 175B']);
   });
 
   it('without DISCORD_PUBLIC_KEY it is 503 and does no work; a malformed key is 503 too', async () => {
