@@ -28,6 +28,8 @@ describe('clusters and days as chat counts them', () => {
   it.each([
     [1, '1 day'], [1.04, '1 day'], [8.24, '8.2 days'], [30, '30 days'], [372.4, '372 days'],
     [729, '729 days'], [730, '730 days (2.0 years)'], [2791, '2,791 days (7.6 years)'],
+    // Under a day in hours, then minutes: 26 minutes read "0 days" (QA finding).
+    [0.4, '9.6 hours'], [26 / 1440, '26 minutes'], [0.96, '1 day'],
   ])('%d days: %s (two years and more also in Julian years of 365.25 days)', (days, text) => {
     expect(formatDays(days)).toBe(text);
   });
