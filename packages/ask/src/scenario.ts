@@ -35,12 +35,19 @@ export function scenarioOf(p: AskParameters): ScenarioInput {
 
 /**
  * The widget's address for a scenario: the widget reads `#scenario=` + the URI-encoded JSON
- * (the hash never reaches a server, so the link works behind any static host).
+ * (the hash never reaches a server, so the link works behind any static host), and `&days=` the deadline
+ * its "how many nodes" answers against (apps/widget hash.ts), where the question had one: without it the
+ * widget keeps its page's deadline, and a bot answer for 14 days opened as one for 30.
  */
-export function widgetUrl(scenario: ScenarioInput, publicUrl: string): string {
-  return `${publicUrl.replace(/\/+$/, '')}/#scenario=${encodeURIComponent(JSON.stringify(scenario))}`;
+export function widgetUrl(scenario: ScenarioInput, publicUrl: string, deadlineDays?: number): string {
+  const days = deadlineDays === undefined ? '' : `&days=${encodeURIComponent(String(Number(deadlineDays.toPrecision(6))))}`;
+  return `${publicUrl.replace(/\/+$/, '')}/#scenario=${encodeURIComponent(JSON.stringify(scenario))}${days}`;
 }
 
 /** The `widgetUrl` member of an answer: the link, or nothing where no widget is served (publicUrl null). */
-export const widgetLink = (scenario: ScenarioInput, publicUrl: string | null): { widgetUrl?: string } =>
-  publicUrl === null ? {} : { widgetUrl: widgetUrl(scenario, publicUrl) };
+export const widgetLink = (scenario: ScenarioInput, publicUrl: string | null, deadlineDays?: number): { widgetUrl?: string } =>
+  publicUrl === null ? {} : { widgetUrl: widgetUrl(scenario, publicUrl, deadlineDays) };
+
+/** The deadline a question set (or took by default), in days, for the widget's link. */
+export const deadlineDaysOf = (p: { deadlineSeconds?: number }): number | undefined =>
+  p.deadlineSeconds === undefined ? undefined : p.deadlineSeconds / 86_400;

@@ -6,7 +6,7 @@ import { renderText } from '../src/answer/render-text.ts';
 import { parse } from '../src/parse.ts';
 
 const DAY_SECONDS = 86_400;
-const scenarioFromUrl = (url: string): ScenarioInput => JSON.parse(decodeURIComponent(url.split('#scenario=')[1]!)) as ScenarioInput;
+const scenarioFromUrl = (url: string): ScenarioInput => JSON.parse(decodeURIComponent(url.split('#scenario=')[1]!.split('&')[0]!)) as ScenarioInput;
 
 describe('answer: nodes, time and best configuration (the search)', () => {
   const nodes = ask('how many nodes for 175B');
@@ -117,6 +117,11 @@ describe('answer: nodes, time and best configuration (the search)', () => {
     const scenario = scenarioFromUrl(nodes.widgetUrl!);
     expect(scenario).toEqual(nodes.scenario);
     expect((runEstimate(scenario) as EstimateOk).stepTimeSeconds).toBe(nodes.stepTimeSeconds);
+  });
+
+  it('its widget link carries the deadline it answered against, the default or the one asked (the widget kept its page\'s 30 days)', () => {
+    expect(nodes.widgetUrl).toMatch(/&days=30$/);
+    expect(ask('how many nodes for a 30B llama model on A100 for 1T tokens in 2 weeks').widgetUrl).toMatch(/&days=14$/);
   });
 
   it('"best config for 530B on 280 DGX A100" keeps the 2240 GPUs and the DGX A100 fabric', () => {

@@ -11,7 +11,7 @@ import { DEFAULT_GPU, defaultBatch, defaultBatchNote, gpusPerNodeOf, isComputedB
 import { compactCount, formatDays, moneyText, nodesGpus, statedMoney } from '../format.ts';
 import { modelInputOf, modelNameOf } from '../model-of.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
-import { widgetLink } from '../scenario.ts';
+import { deadlineDaysOf, widgetLink } from '../scenario.ts';
 import { shardingOf } from '../sharding.ts';
 import type { Answer, AnswerOptions, PublicUrl } from './answer-types.ts';
 import { budgetNotes, type BudgetPlan } from './budget-note.ts';
@@ -118,7 +118,7 @@ function planAnswer(
       ...listOf(statedMfuNote(q.parameters, plan.estimate)),
     ],
     scenario: plan.scenario,
-    ...widgetLink(plan.scenario, publicUrl),
+    ...widgetLink(plan.scenario, publicUrl, deadlineDaysOf(q.parameters)),
     examples: [],
     data: extra.data,
   };
@@ -148,7 +148,7 @@ function failure(
       configuration: `closest that works, not what was asked: ${describeConfiguration(closest.estimate)}`,
       figures: [...estimateFigures(closest.estimate), ...costFigures(q.parameters, spendOf(closest))].map((f) => ({ ...f, label: `${f.label} (closest)` })),
       scenario: closest.scenario,
-      ...widgetLink(closest.scenario, publicUrl),
+      ...widgetLink(closest.scenario, publicUrl, deadlineDaysOf(q.parameters)),
     };
   }
   return base;
