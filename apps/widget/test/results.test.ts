@@ -1,6 +1,6 @@
 import { runNodes, type NodesResponseJson } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
-import { frontierSection, nodesSection, outOfMemoryMessage, searchedNodesSection } from '../src/element/results.ts';
+import { frontierSection, largestPart, nodesSection, outOfMemoryMessage, searchedNodesSection } from '../src/element/results.ts';
 import { FRONTIER_REQUEST, frontierAnswer } from './support/frontier-answer.ts';
 
 const text = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
@@ -92,6 +92,16 @@ describe('the out-of-memory message beside the micro-batch', () => {
   it('suggests every lever when none is pulled', () => {
     expect(outOfMemoryMessage('', { recompute: 'none', distopt: 'false', mbs: '4' }))
       .toBe('out of memory: try full or selective recompute, more t or p, the distributed optimizer, or a smaller micro-batch');
+    // With tensor parallelism and no sequence parallelism, and at a long sequence on one context rank, those levers too.
+    expect(outOfMemoryMessage('', { recompute: 'full', distopt: 'true', mbs: '1', tp: '8', sp: 'false', cp: '1' }, 32_768))
+      .toBe('out of memory: try sequence parallelism, more t or p, or more c (context parallelism)');
+    expect(outOfMemoryMessage('', { recompute: 'full', distopt: 'true', mbs: '1', tp: '8', sp: 'true', cp: '2' }, 32_768)).toBe('out of memory: try more t or p');
+    expect(outOfMemoryMessage('', { recompute: 'full', distopt: 'true', mbs: '1', tp: '1', sp: 'false', cp: '1' }, 2048)).toBe('out of memory: try more t or p');
+  });
+
+  it('names the largest part of the refused plan\'s memory', () => {
+    expect(largestPart({ weightsBytes: 5e9, gradientsBytes: 10e9, optimizerBytes: 30e9, activationsBytes: 118 * 2 ** 30, otherBytes: 13e9, totalBytes: 0, capacityBytes: 0, fits: false }))
+      .toBe('; activations 118 GiB');
     expect(outOfMemoryMessage('', { recompute: 'selective', distopt: 'true', mbs: '2' })).toBe('out of memory: try full recompute, more t or p, or a smaller micro-batch');
   });
 });

@@ -1,5 +1,5 @@
-import { nvlinkDomainsText, type EstimateOk, type NodesResponseJson } from '@trainplan/protocol';
-import { countOf, formatCount, formatNumber, formatPercent, formatSeconds } from '@trainplan/units';
+import { nvlinkDomainsText, type EstimateOk, type MemoryJson, type NodesResponseJson } from '@trainplan/protocol';
+import { countOf, formatBytes, formatCount, formatNumber, formatPercent, formatSeconds } from '@trainplan/units';
 import { esc } from '../charts/markup.ts';
 import { frontierChart } from '../charts/frontier-chart.ts';
 import { pipelineChart } from '../charts/pipeline-chart.ts';
@@ -89,17 +89,33 @@ export function frontierSection(n: NodesResponseJson, currentNodes: number): str
 const largerBatchNote = (n: NodesResponseJson): string =>
   (n.largerBatch ? `<p class="caption" data-larger-batch="${n.largerBatch.globalBatchSize}">${esc(n.largerBatch.message)}</p>` : '');
 
+/** From here a sequence is long enough that context parallelism is the lever to name (Llama 3's long-context stage ran 128k on CP 16). */
+const LONG_SEQUENCE = 16_384;
+
 /**
  * The message beside the micro-batch when the plan does not fit: `need` (" (needs … per GPU)" or ''), then
  * only the levers the form has not pulled yet (no "try recompute" with full recompute on).
  */
-export function outOfMemoryMessage(need: string, values: FieldValues): string {
+export function outOfMemoryMessage(need: string, values: FieldValues, seqLength?: number): string {
   const levers = [
     ...(values.recompute === 'none' ? ['full or selective recompute'] : values.recompute === 'selective' ? ['full recompute'] : []),
+    // Sequence parallelism splits the activations outside the tensor-parallel GEMMs t ways (Korthikanti et al. 2022).
+    ...(Number(values.tp) > 1 && values.sp !== 'true' ? ['sequence parallelism'] : []),
     'more t or p',
+    // Context parallelism splits every activation along the sequence: the lever for long ones.
+    ...(seqLength !== undefined && seqLength >= LONG_SEQUENCE && Number(values.cp ?? '1') <= 1 ? ['more c (context parallelism)'] : []),
     ...(values.distopt === 'true' ? [] : ['the distributed optimizer']),
     ...(Number(values.mbs) > 1 ? ['a smaller micro-batch'] : []),
   ];
   const last = levers.pop()!;
   return `out of memory${need}: try ${levers.length > 0 ? `${levers.join(', ')}, or ${last}` : last}`;
+}
+
+/** "; activations 118 GiB": the largest part of a plan's memory per GPU, said after what it needs. */
+export function largestPart(m: MemoryJson): string {
+  const parts: [string, number][] = [
+    ['weights', m.weightsBytes], ['gradients', m.gradientsBytes], ['optimizer states', m.optimizerBytes], ['activations', m.activationsBytes],
+  ];
+  const [name, bytes] = parts.reduce((a, b) => (b[1] > a[1] ? b : a));
+  return `; ${name} ${formatBytes(bytes)}`;
 }

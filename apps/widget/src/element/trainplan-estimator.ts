@@ -16,7 +16,7 @@ import {
 import { deadlineFromHash, hasScenarioPart, scenarioFromHash, widgetHash } from '../hash.ts';
 import { nodesAnswer } from '../sizing/nodes-answer.ts';
 import { scalingNodeCounts, validNodeCounts } from '../sizing/node-counts.ts';
-import { frontierSection, headline, nodesSection, outOfMemoryMessage, pipelineSection, searchedNodesSection, warningsList } from './results.ts';
+import { frontierSection, headline, largestPart, nodesSection, outOfMemoryMessage, pipelineSection, searchedNodesSection, warningsList } from './results.ts';
 import { FormElement } from './form-element.ts';
 import { emit, messageOf as message } from './shadow-form.ts';
 import { template } from './template.ts';
@@ -216,9 +216,11 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
     if (!estimate) return this.status(`The estimator gave no answer.${this.kept()}`);
     if (!estimate.ok) {
       if (estimate.reason === 'out-of-memory') {
+        // The refused plan's memory (the answer carries it) names what fills the GPU, so the lever can be chosen.
+        const largest = estimate.memory === undefined ? '' : largestPart(estimate.memory);
         const need = estimate.neededBytes !== undefined && estimate.availableBytes !== undefined
-          ? ` (needs ${formatBytes(estimate.neededBytes)} of ${formatBytes(estimate.availableBytes)} per GPU)` : '';
-        return this.showIssues([{ field: 'mbs', message: outOfMemoryMessage(need, this.values) }], OUT_OF_MEMORY_STATUS);
+          ? ` (needs ${formatBytes(estimate.neededBytes)} of ${formatBytes(estimate.availableBytes)} per GPU${largest})` : '';
+        return this.showIssues([{ field: 'mbs', message: outOfMemoryMessage(need, this.values, estimate.resolved?.seqLength) }], OUT_OF_MEMORY_STATUS);
       }
       const issues = estimate.issues ?? [];
       return this.showIssues(issues.length > 0 ? issues.map((i) => ({ field: fieldForPath(i.path), message: i.message })) : [{ field: '', message: estimate.message }]);
