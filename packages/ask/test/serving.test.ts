@@ -414,3 +414,24 @@ describe('serving with a shared prompt prefix (a system prompt, cached once)', (
     expect(a.assumptions.join(' ')).not.toMatch(/prefix/);
   });
 });
+
+describe('static batching, when the question asks for it', () => {
+  it('"with static batching" plans static batching and says so, where continuous batching was planned regardless', () => {
+    const a = ask('serve llama3-70b on H100 with static batching');
+    expect(a.ok).toBe(true);
+    expect(a.assumptions).toContain('static batching, as asked (a batch of requests starts and finishes together)');
+    expect(a.assumptions.join(' ')).not.toMatch(/^continuous batching/m);
+    expect((a.data as { best?: { load?: unknown } }).best).toBeDefined();
+    // The same question without it stays continuous, and the two plans differ.
+    const continuous = ask('serve llama3-70b on H100');
+    expect(continuous.assumptions.some((t) => t.startsWith('continuous batching'))).toBe(true);
+    expect(continuous.headline).not.toBe(a.headline);
+  });
+
+  it('static batching at a request rate is refused in the chat\'s words (only continuous batching plans a rate)', () => {
+    const a = ask('serve llama3-70b on 8 H100 at 10 requests/s with static batching');
+    expect(a.ok).toBe(false);
+    expect(a.headline).toContain('static batching cannot plan a request rate');
+    expect(a.headline).not.toMatch(/requestsPerSecond|batching "continuous"/);
+  });
+});

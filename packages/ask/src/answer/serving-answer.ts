@@ -28,6 +28,9 @@ import { perSecond, replicaRequestsPerSecond, requestsPerSecondText, shapeText }
  */
 
 const CONTINUOUS = 'continuous batching (requests join and leave the batch at every decode step, as vLLM and TensorRT-LLM in-flight batching serve)';
+const STATIC = 'static batching, as asked (a batch of requests starts and finishes together)';
+/** Words of a question that asks for static batching ("with static batching", "statically batched"); continuous otherwise. */
+const ASKS_STATIC = /\bstatic(?:ally)?[\s-]+batch(?:ing|ed|es)?\b/i;
 
 /**
  * How a shared prefix is served, said when the question gives one: "a 1,024-token prefix shared and cached: …".
@@ -61,7 +64,9 @@ function cachedPrefixOf(a: Served): number | undefined {
 const lengthsText = (p: AskParameters): string => `${countOf(p.promptTokens ?? 0, 'prompt token')}`
   + `${p.sharedPrefixTokens === undefined ? '' : ` (the first ${p.sharedPrefixTokens.toLocaleString('en-US')} shared and cached)`} + ${countOf(p.outputTokens ?? 0, 'output token')}`;
 
-function requestOf(p: AskParameters, gpus: number | undefined): Record<string, unknown> {
+type Batching = 'static' | 'continuous';
+
+function requestOf(p: AskParameters, gpus: number | undefined, batching: Batching): Record<string, unknown> {
   return {
     model: modelInputOf(p),
     cluster: { gpu: p.system ?? p.gpu ?? DEFAULT_GPU, ...(p.gpusPerNode !== undefined && { gpusPerNode: p.gpusPerNode }) },
@@ -78,7 +83,7 @@ function requestOf(p: AskParameters, gpus: number | undefined): Record<string, u
     ...(p.requestsPerSecond !== undefined && { requestsPerSecond: p.requestsPerSecond }),
     ...(speculativeOf(p) !== undefined && { speculative: speculativeOf(p) }),
     ...(p.pricePerGpuHour !== undefined && { pricePerGpuHour: p.pricePerGpuHour }),
-    batching: 'continuous',
+    batching,
   };
 }
 
@@ -121,8 +126,8 @@ function fastestNote(a: Served): string[] {
 }
 
 /** The smallest replica that serves the model at all, when the GPUs named hold none (run again without the count). */
-function smallestServing(p: AskParameters): InferencePointJson | undefined {
-  const again = runInference({ ...requestOf({ ...p, maxTokenSeconds: undefined, maxFirstTokenSeconds: undefined }, undefined) });
+function smallestServing(p: AskParameters, batching: Batching): InferencePointJson | undefined {
+  const again = runInference({ ...requestOf({ ...p, maxTokenSeconds: undefined, maxFirstTokenSeconds: undefined }, undefined, batching) });
   if (!again.ok) return undefined;
   return again.byShape.flatMap((s) => (s.ok ? [s.largestBatch] : []))
     .reduce<InferencePointJson | undefined>((a, b) => (a === undefined || b.gpus < a.gpus || (b.gpus === a.gpus && b.tokensPerSecondPerGpu > a.tokensPerSecondPerGpu) ? b : a), undefined);
@@ -180,8 +185,8 @@ function speculationGain(speculating: InferencePointJson | undefined, plain: Inf
  * gives 0.88× its tokens/s per GPU; fastest per token 6.25 ms with it, 12.4 ms without; speculation pays while …".
  * Where nothing serves speculating, the one pipeline stage it is planned on is said as the reason.
  */
-function withoutSpeculation(speculating: Served, p: AskParameters, gpus: number | undefined, bounds: string | undefined): string[] {
-  const plain = runInference(requestOf({ ...p, speculative: undefined }, gpus));
+function withoutSpeculation(speculating: Served, p: AskParameters, gpus: number | undefined, bounds: string | undefined, batching: Batching): string[] {
+  const plain = runInference(requestOf({ ...p, speculative: undefined }, gpus, batching));
   // Nothing serves without a draft: nothing serves with one either (it only adds memory), as the answer says.
   if (!plain.ok || plain.unservable !== undefined) return [];
   const best = plain.best;
@@ -200,7 +205,16 @@ export function answerServing(q: ParsedQuestion): Answer {
   const p = q.parameters;
   // The GPUs the question gives to serving; undefined when it names no count.
   const gpus = clusterGpusOf(p);
-  const result = runInference(requestOf(p, gpus));
+  const batching: Batching = ASKS_STATIC.test(q.text) ? 'static' : 'continuous';
+  // What only continuous batching plans (the protocol refuses it static): said in the chat's words, not the API's.
+  const continuousOnly = [
+    ...(p.requestsPerSecond !== undefined ? ['a request rate (requests join as others finish)'] : []),
+    ...(p.sharedPrefixTokens !== undefined ? ['a cached shared prefix'] : []),
+  ];
+  if (batching === 'static' && continuousOnly.length > 0) {
+    return answerHelp(q, [`static batching cannot plan ${continuousOnly.join(' or ')}: only continuous batching does; ask without "static batching", or without the ${p.requestsPerSecond !== undefined ? 'rate' : 'shared prefix'}`]);
+  }
+  const result = runInference(requestOf(p, gpus, batching));
   if (!result.ok) return answerHelp(q, [refusalWords(result)]);
   const spec = speculativeOf(p);
   // Speculation asked with no draft to assume (speculative.ts) is said in the headline too: the plan is without it.
@@ -209,9 +223,9 @@ export function answerServing(q: ParsedQuestion): Answer {
   const bounds = boundsText(p);
   const base = {
     intent: q.intent, question: q.text, examples: [], data: result,
-    assumptions: [...q.defaults.map((d) => d.text), CONTINUOUS, ...kvCacheAssumption(p), ...prefixCaching(p, cachedPrefixOf(result)), ...speculationAssumption(spec)],
+    assumptions: [...q.defaults.map((d) => d.text), batching === 'static' ? STATIC : CONTINUOUS, ...kvCacheAssumption(p), ...prefixCaching(p, cachedPrefixOf(result)), ...speculationAssumption(spec)],
   };
-  const without = spec === undefined ? [] : withoutSpeculation(result, p, gpus, bounds);
+  const without = spec === undefined ? [] : withoutSpeculation(result, p, gpus, bounds, batching);
   const best = result.best;
   if (best !== undefined) {
     // A count asked with no request rate: one replica's GPUs answer it for one replica's load.
@@ -239,7 +253,7 @@ export function answerServing(q: ParsedQuestion): Answer {
     // Nothing fits on the GPUs named: the smallest replica that would serve, on more of them.
     const widest = widestShape(result.byShape);
     const why = widest === undefined || widest.ok ? 'no tensor × pipeline split of them serves it' : `${shapeText(widest)}: ${widest.message}`;
-    const smallest = gpus === undefined ? undefined : smallestServing(p);
+    const smallest = gpus === undefined ? undefined : smallestServing(p, batching);
     return {
       ...base, ok: false,
       headline: `${subject}: does not fit for serving (${why})`,
