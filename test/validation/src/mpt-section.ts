@@ -2,6 +2,7 @@ import { estimatePlan, type ComputeCalibration, type PlanEstimate } from '@train
 import { resolveScenario, validateScenario } from '@trainplan/protocol';
 import { MPT_GPUS, MPT_ROWS, MPT_SOURCE, measuredStepSeconds, mptScenario, type MptRow } from './mpt-llm-foundry.ts';
 import { TARGETS } from './render.ts';
+import { errorSummary, type ErrorSummary } from './score.ts';
 import type { ValidationSection } from './sections.ts';
 
 /**
@@ -41,17 +42,7 @@ export const MPT_BANDS = [
   { name: '16,384–65,536', test: (s: number) => s > 8192 },
 ] as const;
 
-export interface MptSummary { readonly n: number; readonly mape: number; readonly bias: number; readonly worst: number }
-
-export function mptSummary(rows: readonly MptScored[]): MptSummary {
-  const errors = rows.map((r) => r.error);
-  return {
-    n: errors.length,
-    mape: errors.reduce((s, e) => s + Math.abs(e), 0) / errors.length,
-    bias: errors.reduce((s, e) => s + e, 0) / errors.length,
-    worst: Math.max(...errors.map(Math.abs)),
-  };
-}
+export const mptSummary = (rows: readonly MptScored[]): ErrorSummary => errorSummary(rows.map((r) => r.error));
 
 /** Rows of one band, with or without activation checkpointing. */
 export const mptBand = (rows: readonly MptScored[], band: (typeof MPT_BANDS)[number], checkpointing: boolean): MptScored[] =>

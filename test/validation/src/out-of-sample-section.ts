@@ -2,7 +2,7 @@ import { formatBytes } from '@trainplan/units';
 import { loadTrainingRows } from './ground-truth.ts';
 import { LLAMA405_GPUS, LLAMA405_RELEASES, llama405Row } from './llama405-dgxc.ts';
 import { share, TARGETS } from './render.ts';
-import { scoreRow, type ScoredRow } from './score.ts';
+import { errorSummary, scoreRow, type ErrorSummary, type ScoredRow } from './score.ts';
 import type { ValidationSection } from './sections.ts';
 import { SOURCES } from './sources.ts';
 
@@ -35,15 +35,8 @@ export function scoreLlama405(): OutOfSampleRow[] {
   return out;
 }
 
-export function outOfSampleSummary(rows: readonly OutOfSampleRow[], precision: 'bf16' | 'fp8'): { mape: number; worst: number; bias: number; n: number } {
-  const errors = rows.filter((r) => r.precision === precision).map((r) => r.scored.error);
-  return {
-    n: errors.length,
-    mape: errors.reduce((s, e) => s + Math.abs(e), 0) / errors.length,
-    worst: Math.max(...errors.map(Math.abs)),
-    bias: errors.reduce((s, e) => s + e, 0) / errors.length,
-  };
-}
+export const outOfSampleSummary = (rows: readonly OutOfSampleRow[], precision: 'bf16' | 'fp8'): ErrorSummary =>
+  errorSummary(rows.filter((r) => r.precision === precision).map((r) => r.scored.error));
 
 const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 const abs = (x: number): string => `${(x * 100).toFixed(1)}%`;

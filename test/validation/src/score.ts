@@ -172,14 +172,28 @@ export interface SourceSummary {
   readonly bias: number;
 }
 
+/** Relative errors ((predicted − measured) / measured) summed up: how many, the mean absolute, the worst absolute, the mean signed. */
+export interface ErrorSummary {
+  readonly n: number;
+  readonly mape: number;
+  readonly worst: number;
+  readonly bias: number;
+}
+
+export function errorSummary(errors: readonly number[]): ErrorSummary {
+  return {
+    n: errors.length,
+    mape: errors.reduce((s, e) => s + Math.abs(e), 0) / errors.length,
+    worst: Math.max(...errors.map(Math.abs)),
+    bias: errors.reduce((s, e) => s + e, 0) / errors.length,
+  };
+}
+
 export function summarise(rows: readonly ScoredRow[]): { overall: SourceSummary; bySource: SourceSummary[] } {
-  const summary = (source: SourceId | 'all', group: readonly ScoredRow[]): SourceSummary => ({
-    source,
-    rows: group.length,
-    mape: group.reduce((s, r) => s + Math.abs(r.error), 0) / group.length,
-    worst: Math.max(...group.map((r) => Math.abs(r.error))),
-    bias: group.reduce((s, r) => s + r.error, 0) / group.length,
-  });
+  const summary = (source: SourceId | 'all', group: readonly ScoredRow[]): SourceSummary => {
+    const { n, mape, worst, bias } = errorSummary(group.map((r) => r.error));
+    return { source, rows: n, mape, worst, bias };
+  };
   const bySource = SOURCES.map((s) => rows.filter((r) => r.source === s.id)).filter((g) => g.length > 0).map((g) => summary(g[0]!.source, g));
   return { overall: summary('all', rows), bySource };
 }
