@@ -39,19 +39,24 @@ export function memoryPartsBar({ parts, totalBytes, capacityBytes, fits }: Memor
   return `<svg class="chart memory" viewBox="0 0 ${width} 28" preserveAspectRatio="none" role="img" aria-label="${esc(`memory per GPU ${summary}`)}">${rects.join('')}${capacityLine}</svg>${barScale(formatBytes(scale), (unit) => `${unit} per GPU`)}<p class="caption">${esc(summary)}</p><ul class="legend">${legend.join('')}</ul>`;
 }
 
+/** A training estimate's memory per GPU, part by part, as the bar draws it and the out-of-memory message names its largest. */
+export function memoryParts(m: MemoryJson): { key: string; label: string; bytes: number }[] {
+  return [
+    { key: 'weights', label: 'weights', bytes: m.weightsBytes },
+    { key: 'gradients', label: 'gradients', bytes: m.gradientsBytes },
+    { key: 'optimizer', label: 'optimizer', bytes: m.optimizerBytes },
+    { key: 'activations', label: 'activations', bytes: m.activationsBytes },
+    { key: 'other', label: 'other', bytes: m.otherBytes },
+  ];
+}
+
 /**
  * A training estimate's memory per GPU: weights, gradients, optimizer state, activations and other
  * (logits, runtime reserve), as the estimate's `memory`.
  */
 export function memoryBar(m: MemoryJson): string {
   return memoryPartsBar({
-    parts: [
-      { key: 'weights', label: 'weights', bytes: m.weightsBytes },
-      { key: 'gradients', label: 'gradients', bytes: m.gradientsBytes },
-      { key: 'optimizer', label: 'optimizer', bytes: m.optimizerBytes },
-      { key: 'activations', label: 'activations', bytes: m.activationsBytes },
-      { key: 'other', label: 'other', bytes: m.otherBytes },
-    ],
+    parts: memoryParts(m),
     totalBytes: m.totalBytes, capacityBytes: m.capacityBytes, fits: m.fits,
   });
 }

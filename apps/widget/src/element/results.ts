@@ -2,6 +2,7 @@ import { nvlinkDomainsText, type EstimateOk, type MemoryJson, type NodesResponse
 import { countOf, formatBytes, formatCount, formatNumber, formatPercent, formatSeconds } from '@trainplan/units';
 import { esc } from '../charts/markup.ts';
 import { frontierChart } from '../charts/frontier-chart.ts';
+import { memoryParts } from '../charts/memory-bar.ts';
 import { pipelineChart } from '../charts/pipeline-chart.ts';
 import type { FieldValues } from '../form/fields.ts';
 import type { Budget } from '../form/scenario-from-fields.ts';
@@ -113,9 +114,6 @@ export function outOfMemoryMessage(need: string, values: FieldValues, seqLength?
 
 /** "; activations 118 GiB": the largest part of a plan's memory per GPU, said after what it needs. */
 export function largestPart(m: MemoryJson): string {
-  const parts: [string, number][] = [
-    ['weights', m.weightsBytes], ['gradients', m.gradientsBytes], ['optimizer states', m.optimizerBytes], ['activations', m.activationsBytes],
-  ];
-  const [name, bytes] = parts.reduce((a, b) => (b[1] > a[1] ? b : a));
-  return `; ${name} ${formatBytes(bytes)}`;
+  const largest = memoryParts(m).reduce((a, b) => (b.bytes > a.bytes ? b : a));
+  return `; ${largest.label} ${formatBytes(largest.bytes)}`;
 }
