@@ -83,10 +83,16 @@ function rangeWords(words: FieldWords, message: string): string | undefined {
   return `${words.name} must be ${whole}${range}${asked}`;
 }
 
+/** The protocol's refusal of a field only continuous batching plans (inference.ts CONTINUOUS_ONLY), asked with static batching. */
+const CONTINUOUS_ONLY = /: give batching "continuous", or leave \S+ out$/;
+
 /** One issue in a chat user's words, else the protocol's own line. */
 function issueWords(issue: FieldIssue): string {
   const words = WORDS[issue.path.replace(/\[\d+\]/g, '')];
   if (words === undefined) return formatIssue(issue);
+  if (CONTINUOUS_ONLY.test(issue.message)) {
+    return `static batching cannot plan ${words.name}: only continuous batching does; ask without "static batching", or without ${words.name}`;
+  }
   return rangeWords(words, issue.message) ?? `${words.name}: ${issue.message}`;
 }
 

@@ -205,15 +205,8 @@ export function answerServing(q: ParsedQuestion): Answer {
   const p = q.parameters;
   // The GPUs the question gives to serving; undefined when it names no count.
   const gpus = clusterGpusOf(p);
+  // What only continuous batching plans (a rate, a cached prefix) the protocol refuses static; issue-words.ts words it.
   const batching: Batching = ASKS_STATIC.test(q.text) ? 'static' : 'continuous';
-  // What only continuous batching plans (the protocol refuses it static): said in the chat's words, not the API's.
-  const continuousOnly = [
-    ...(p.requestsPerSecond !== undefined ? ['a request rate (requests join as others finish)'] : []),
-    ...(p.sharedPrefixTokens !== undefined ? ['a cached shared prefix'] : []),
-  ];
-  if (batching === 'static' && continuousOnly.length > 0) {
-    return answerHelp(q, [`static batching cannot plan ${continuousOnly.join(' or ')}: only continuous batching does; ask without "static batching", or without the ${p.requestsPerSecond !== undefined ? 'rate' : 'shared prefix'}`]);
-  }
   const result = runInference(requestOf(p, gpus, batching));
   if (!result.ok) return answerHelp(q, [refusalWords(result)]);
   const spec = speculativeOf(p);
