@@ -39,6 +39,10 @@ describe('GET /v1/presets', () => {
     expect(body).toMatchObject({ id: 'gpt3-175b', layers: 96, hiddenSize: 12288, attentionHeads: 96 });
     expect((body as { source: { title: string } }).source.title.length).toBeGreaterThan(0);
   });
+  it('a model states whether it trained with dropout, the default of a scenario\'s training.dropout: GPT-3 yes, Llama 3 no', async () => {
+    expect((await get('/v1/presets/models/gpt3-175b')).body).toMatchObject({ trainedWithDropout: true });
+    expect((await get('/v1/presets/models/llama3-70b')).body).toMatchObject({ trainedWithDropout: false });
+  });
   it('the A100 80GB: 312 TFLOP/s dense BF16 and 12 NVLink 3 links of 25 GB/s each way (datasheet)', async () => {
     const { body } = await get('/v1/presets/gpus/a100-80gb');
     const gpu = body as { peakFlopsPerSecond: { bf16: number }; nvlinkBandwidthBytesPerSecond: number };

@@ -27,7 +27,7 @@ export function resolveModel(model: ResolvedScenarioInput['model'], issues: Fiel
  * Dropout as the model was trained: a preset states it (presets/model-preset.ts, trainedWithDropout); a
  * model given by its shape gets Megatron-LM's default, on (0.1).
  */
-export function defaultDropout(model: string | object): boolean {
+function defaultDropout(model: string | object): boolean {
   return typeof model === 'string' ? modelById(model)?.trainedWithDropout ?? MEGATRON_DEFAULT_DROPOUT : MEGATRON_DEFAULT_DROPOUT;
 }
 

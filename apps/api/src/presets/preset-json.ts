@@ -38,6 +38,7 @@ function modelJson(m: ModelPreset): ModelPresetJson {
   return {
     id: m.id, ...m.shape, publishedParameters: m.publishedParameters,
     ...(m.defaultTrainingTokens !== undefined && { defaultTrainingTokens: m.defaultTrainingTokens }),
+    trainedWithDropout: m.trainedWithDropout,
     source: source(m.source),
   };
 }

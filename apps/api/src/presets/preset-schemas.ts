@@ -74,6 +74,7 @@ export const modelPresetSchema = object({
   normalization: enumOf(['layernorm', 'rmsnorm']),
   publishedParameters: number({ min: 0, description: 'The parameter count the source states.' }),
   defaultTrainingTokens: optional(number({ min: 0, description: 'Tokens the source trained on, when it says.' })),
+  trainedWithDropout: boolean({ description: "Whether it trained with hidden and attention dropout (0.1): a scenario's training.dropout default." }),
   source,
 }, { description: 'A model preset (the scenario\'s model).' });
 
