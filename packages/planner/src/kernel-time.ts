@@ -16,6 +16,8 @@ export interface KernelContext {
   readonly gemmFraction: number;
   /** Bytes per element of the GEMM operands (2 for 16-bit, 1 for FP8). */
   readonly gemmOperandBytes: number;
+  /** Whether a partly empty last wave of tiles costs a whole wave (tileWaveEfficiency); default true. */
+  readonly waveQuantisation?: boolean;
 }
 
 /**
@@ -34,12 +36,16 @@ export const GEMM_TILES: readonly { readonly m: number; readonly n: number; read
   { m: 64, n: 64, efficiency: 0.7 },
 ];
 
-/** Fraction of the SMs' work that is useful for an M×N output (batched `batch` times), best tile. */
-export function tileWaveEfficiency(m: number, n: number, batch: number, smCount: number): number {
+/**
+ * Fraction of the SMs' work that is useful for an M×N output (batched `batch` times), best tile. With `quantiseWaves`
+ * off, the last wave's idle SMs are not charged (a persistent, stream-K-style schedule splits its work among them):
+ * only the padding of edge tiles is.
+ */
+export function tileWaveEfficiency(m: number, n: number, batch: number, smCount: number, quantiseWaves = true): number {
   let best = 0;
   for (const tile of GEMM_TILES) {
     const tiles = Math.ceil(m / tile.m) * Math.ceil(n / tile.n) * batch;
-    const waves = Math.ceil(tiles / smCount);
+    const waves = quantiseWaves ? Math.ceil(tiles / smCount) : tiles / smCount;
     const useful = (m * n * batch) / (waves * smCount * tile.m * tile.n);
     best = Math.max(best, useful * tile.efficiency);
   }
@@ -62,7 +68,7 @@ export const gemmFlops = (g: GemmShape): Flop => 2 * g.m * g.n * g.k * (g.batch 
  * that fuses a prompt's prefill into the decode's GEMMs).
  */
 export function gemmComputeSeconds(ctx: KernelContext, g: GemmShape): Seconds {
-  const efficiency = ctx.gemmFraction * tileWaveEfficiency(g.m, g.n, g.batch ?? 1, ctx.gpu.smCount);
+  const efficiency = ctx.gemmFraction * tileWaveEfficiency(g.m, g.n, g.batch ?? 1, ctx.gpu.smCount, ctx.waveQuantisation ?? true);
   return gemmFlops(g) / (ctx.gemmPeak * efficiency);
 }
 

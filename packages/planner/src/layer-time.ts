@@ -1,8 +1,8 @@
-import { kvWidth } from '@trainplan/model';
+import { kvWidth, type ModelShape } from '@trainplan/model';
 import type { Seconds } from '@trainplan/units';
 import {
   elementwiseSeconds, flashAttentionSeconds, gemmComputeSeconds, gemmForwardBackwardSeconds, gemmSeconds,
-  type KernelContext,
+  type GemmShape, type KernelContext,
 } from './kernel-time.ts';
 import type { PlanInput } from './plan-input.ts';
 
@@ -40,6 +40,26 @@ const FLASH_BACKWARD_MATMUL_RATIO = 2.5;
 /** Causal masking lets flash attention skip the upper triangle of the score matrix. */
 const CAUSAL_WORK_FRACTION = 0.5;
 
+/** The four linear layers of a transformer layer, in the order Megatron runs them. */
+export type LinearName = 'qkv' | 'proj' | 'fc1' | 'fc2';
+
+/**
+ * A layer's linear GEMMs on one GPU, for T tokens and tensor-parallel size t: [T, in] × [in, out/t]
+ * (column parallel: QKV, fc1) and [T, in/t] × [in/t, out] (row parallel: the attention projection, fc2);
+ * Megatron-LM's ColumnParallelLinear and RowParallelLinear (Shoeybi et al. 2019, §3).
+ */
+export function linearGemmShapes(model: ModelShape, t: number, T: number): readonly (GemmShape & { readonly name: LinearName })[] {
+  const h = model.hiddenSize;
+  const f = model.ffnHiddenSize;
+  const kv = kvWidth(model);
+  return [
+    { name: 'qkv', m: T, n: (h + 2 * kv) / t, k: h },
+    { name: 'proj', m: T, n: h, k: h / t },
+    { name: 'fc1', m: T, n: (model.gatedMlp ? 2 * f : f) / t, k: h },
+    { name: 'fc2', m: T, n: h, k: f / t },
+  ];
+}
+
 export function layerComputeCost(input: PlanInput, ctx: KernelContext, peak16: number): LayerComputeCost {
   const { model, tensor: t, microBatchSize: b } = input;
   const sLocal = input.seqLength / input.context;
@@ -53,13 +73,7 @@ export function layerComputeCost(input: PlanInput, ctx: KernelContext, peak16: n
   const Trep = input.sequenceParallel ? T / t : T;
   const drop = input.dropout ? MASK : 0;
 
-  // Linear layers: [T, in] × [in, out/t] (column parallel) and [T, in/t] × [in/t, out] (row parallel).
-  const shapes = [
-    { m: T, n: (h + 2 * kv) / t, k: h },
-    { m: T, n: h, k: h / t },
-    { m: T, n: (model.gatedMlp ? 2 * f : f) / t, k: h },
-    { m: T, n: h, k: f / t },
-  ];
+  const shapes = linearGemmShapes(model, t, T);
   const gemms = shapes.map((g) => gemmForwardBackwardSeconds(ctx, g));
   const gemmForward = gemms.reduce((sum, g) => sum + g.forward, 0);
   const gemmBackward = gemms.reduce((sum, g) => sum + g.backward, 0);

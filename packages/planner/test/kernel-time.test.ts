@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gpuById } from '@trainplan/hardware';
-import { COMPUTE_CALIBRATION, gemmSeconds, kernelContext, tileWaveEfficiency } from '../src/index.ts';
+import { COMPUTE_CALIBRATION, gemmSeconds, kernelContext, linearGemmShapes, tileWaveEfficiency } from '../src/index.ts';
 import { GEMM_TILES } from '../src/kernel-time.ts';
 import { gpt3OnSelene } from './fixtures.ts';
 
@@ -20,6 +20,11 @@ describe('GEMM tile and wave quantisation', () => {
   it('padding a dimension to the tile (tile quantisation) lowers efficiency', () => {
     // 1536×1152 is exactly one wave of 128×128 tiles on 108 SMs; one more row needs a 13th tile row.
     expect(tileWaveEfficiency(1536 + 1, 1152, 1, 108)).toBeLessThan(tileWaveEfficiency(1536, 1152, 1, 108));
+  });
+  it('without wave quantisation a partly empty last wave costs only its share (one tile past a full wave)', () => {
+    const tile = GEMM_TILES.find((t) => t.m === 128 && t.n === 128)!;
+    expect(tileWaveEfficiency(128, 128 * 109, 1, 108, false)).toBeGreaterThanOrEqual(tile.efficiency);
+    expect(tileWaveEfficiency(128, 128 * 109, 1, 108, false)).toBeGreaterThan(tileWaveEfficiency(128, 128 * 109, 1, 108));
   });
   it('is never above 1', () => {
     for (const m of [1, 7, 128, 1000, 2048, 8192]) for (const n of [1, 64, 96, 3072, 12288]) {
@@ -43,5 +48,24 @@ describe('GEMM roofline', () => {
     const seconds = gemmSeconds(ctx, { m: 8192, n: 8192, k: 16 });
     const bytes = 2 * (8192 * 16 * 2) + 2 * 8192 * 8192;
     expect(seconds).toBeGreaterThanOrEqual(bytes / gpuById('a100-80gb')!.hbmBandwidth);
+  });
+});
+
+describe('a layer\'s linear GEMMs (Megatron\'s column- and row-parallel linears)', () => {
+  it('GPT-3 175B at TP 8: QKV 3h/8 wide, the projection and fc2 reducing h/8 and 4h/8, fc1 4h/8 wide', () => {
+    const h = 12288;
+    expect(gpt3OnSelene.model.hiddenSize).toBe(h);
+    const shapes = linearGemmShapes(gpt3OnSelene.model, 8, 2048);
+    expect(shapes.map((g) => [g.name, g.m, g.n, g.k])).toEqual([
+      ['qkv', 2048, (3 * h) / 8, h], ['proj', 2048, h, h / 8], ['fc1', 2048, (4 * h) / 8, h], ['fc2', 2048, h, (4 * h) / 8],
+    ]);
+  });
+  it('grouped-query attention narrows QKV to the query width plus two key/value groups; a gated MLP doubles fc1', () => {
+    // Llama 3 70B: h 8,192, 64 heads of 128, 8 key/value heads, SwiGLU of 28,672 (Meta's params.json).
+    const llama = { ...gpt3OnSelene.model, hiddenSize: 8192, attentionHeads: 64, kvHeads: 8, ffnHiddenSize: 28672, gatedMlp: true };
+    const [qkv, , fc1, fc2] = linearGemmShapes(llama, 8, 8192);
+    expect(qkv!.n).toBe((8192 + 2 * 8 * 128) / 8);
+    expect(fc1!.n).toBe((2 * 28672) / 8);
+    expect(fc2!.k).toBe(28672 / 8);
   });
 });

@@ -1,5 +1,6 @@
 import type { ComputeCalibration } from '@trainplan/planner';
 import { COMPUTE_CALIBRATION } from '@trainplan/planner';
+import { calibrationChecks } from './kernels-measured.ts';
 import { scoreAll, summarise, type CalibrationOverrides } from './score.ts';
 
 /**
@@ -26,6 +27,17 @@ const BOUNDS: Record<string, [number, number]> = {
   kernelOverhead: [2e-6, 10e-6],
   fp8GemmPeakFraction: [0.3, 0.8],
 };
+
+/**
+ * Where kernels were measured on the generation's GPU (kernels-measured.ts: Hopper, on an H100), no fraction may exceed
+ * what its kernel reaches alone: the fit may charge a step more than its kernels, never less.
+ */
+if (generation === 'hopper') {
+  for (const check of calibrationChecks()) {
+    const range = BOUNDS[check.constant];
+    if (range && check.constant !== 'kernelOverhead') range[1] = Math.min(range[1], check.measured);
+  }
+}
 
 let current: ComputeCalibration = { ...COMPUTE_CALIBRATION[generation] };
 const score = (c: ComputeCalibration): number => {

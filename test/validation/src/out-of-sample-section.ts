@@ -2,7 +2,7 @@ import { formatBytes } from '@trainplan/units';
 import { loadTrainingRows } from './ground-truth.ts';
 import { LLAMA405_GPUS, LLAMA405_RELEASES, llama405Row } from './llama405-dgxc.ts';
 import { share, TARGETS } from './render.ts';
-import { errorSummary, scoreRow, type ErrorSummary, type ScoredRow } from './score.ts';
+import { errorSummary, scoreRow, type CalibrationOverrides, type ErrorSummary, type ScoredRow } from './score.ts';
 import type { ValidationSection } from './sections.ts';
 import { SOURCES } from './sources.ts';
 
@@ -20,14 +20,14 @@ export interface OutOfSampleRow {
   readonly scored: ScoredRow;
 }
 
-/** Every (configuration, release) pair, each predicted through the dgxc-24.11 profile (NeMo's defaults, EOS). */
-export function scoreLlama405(): OutOfSampleRow[] {
+/** Every (configuration, release) pair, each predicted through the dgxc-24.11 profile (NeMo's defaults, EOS), or with some constants replaced (a what-if). */
+export function scoreLlama405(overrides: CalibrationOverrides = {}): OutOfSampleRow[] {
   const out: OutOfSampleRow[] = [];
   for (const precision of PRECISIONS) {
     for (const gpus of LLAMA405_GPUS) {
       for (const r of LLAMA405_RELEASES) {
         const measuredSeconds = r.steps[String(gpus) as '576'][precision];
-        const scored = scoreRow(llama405Row(gpus, precision, measuredSeconds), DGXC);
+        const scored = scoreRow(llama405Row(gpus, precision, measuredSeconds), DGXC, overrides);
         if (scored) out.push({ gpus, precision, release: r.release, measuredSeconds, scored });
       }
     }
@@ -86,8 +86,9 @@ export const outOfSampleSection: ValidationSection = {
       `- BF16, ${bf16.n} measurements: ${verdict(bf16)}, bias ${pct(bf16.bias)}.`,
       `- FP8, ${fp8.n} measurements: ${verdict(fp8)}, bias ${pct(fp8.bias)}. The in-sample FP8 rows, all GPT-3 175B, are the only ones the `
       + 'Hopper FP8 GEMM fraction was fitted on, and the serving section finds H100 FP8 prefills slow too. It is one constant per '
-      + 'generation: fitting it to these rows would make them in-sample; what would settle it is a measured FP8 GEMM efficiency by shape '
-      + 'on an H100.',
+      + 'generation: fitting it to these rows would make them in-sample. FP8 GEMMs timed on an H100 (the kernels section below) keep to '
+      + 'one fraction of the FP8 peak across shapes, well above the fitted one; tying the FP8 constant to the 16-bit one by their '
+      + 'measured ratio meets the targets here but misses the in-sample GPT-3 FP8 rows (the what-if there).',
       `- A hint at the cause: in sample, the dgxc-24.11 rows already split by model family (mean error ${byModel}). GPT-3's steps, with `
       + 'dropout, GeLU and LayerNorm, are predicted too short, and Llama 3.1 70B\'s, without dropout, too long: one set of Hopper '
       + 'constants compromises between their element-wise work and their GEMMs. FP8 shrinks the GEMMs, so what the compromise '

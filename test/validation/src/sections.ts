@@ -1,5 +1,6 @@
 import { bloomConsistencySection } from './bloom-consistency-section.ts';
 import { collectivesSection } from './collectives-section.ts';
+import { kernelsSection } from './kernels-section.ts';
 import { mptSection } from './mpt-section.ts';
 import { outOfSampleSection } from './out-of-sample-section.ts';
 import { renderValidationReport } from './render.ts';
@@ -37,6 +38,7 @@ export const VALIDATION_SECTIONS: ValidationSection[] = [
   bloomConsistencySection,
   outOfSampleSection,
   mptSection,
+  kernelsSection,
   collectivesSection,
   switchPointsSection,
   searchSection,

@@ -1,0 +1,140 @@
+import { linearGemmShapes, type GemmShape } from '@trainplan/planner';
+import { modelById } from '@trainplan/presets';
+
+/**
+ * The kernels measured on a real GPU (kernels/measure.py) to check the planner's kernel model (packages/planner/src/
+ * kernel-time.ts): the linear GEMMs of published training plans, exactly as layer-time.ts shapes them, plus sweeps
+ * that isolate one effect each (size, wave quantisation, FP8), flash attention, element-wise kernels and launch cost.
+ * `npm run kernel-cases` writes them to kernels/cases.json, which the device script reads: the planner's shapes stay
+ * defined in one place, TypeScript.
+ */
+
+/** How the operands lie in memory, as PyTorch calls them (measure.py): the three GEMMs of a linear layer. */
+export type GemmPass =
+  /** Forward, F.linear(x[T, in], w[out, in]): y = x·wᵀ. */
+  | 'forward'
+  /** Input gradient, dy[T, out] · w[out, in]. */
+  | 'dgrad'
+  /** Weight gradient, dyᵀ · x, into fp32 (Megatron's gradient_accumulation_fusion accumulates main_grad in fp32). */
+  | 'wgrad'
+  /** A plain row-major product a[m, k] · b[k, n] (sweeps, batched attention scores). */
+  | 'plain';
+
+export interface GemmCase {
+  readonly id: string;
+  /** What the case isolates: a plan's layer, a size sweep, the wave sweep. */
+  readonly group: 'plan' | 'square' | 'waves' | 'attention-bmm';
+  readonly dtype: 'bf16' | 'fp8';
+  readonly pass: GemmPass;
+  /** The GEMM as kernel-time.ts costs it: output m × n, inner dimension k, `batch` of them. */
+  readonly shape: GemmShape;
+  /** Bytes per output element: 4 for the fp32 weight gradient, else 2. */
+  readonly outputBytes: number;
+}
+
+export interface AttentionCase {
+  readonly id: string;
+  readonly batch: number;
+  readonly heads: number;
+  readonly seqLength: number;
+  readonly headDim: number;
+  readonly causal: boolean;
+}
+
+export interface KernelCases {
+  readonly gemm: readonly GemmCase[];
+  readonly attention: readonly AttentionCase[];
+  /** Rows × columns of the bf16 tensors the element-wise kernels run over. */
+  readonly elementwiseShape: readonly [number, number];
+}
+
+/** A published plan's per-GPU layer: model, tensor-parallel size, micro-batch and sequence (their sources). */
+interface PlanLayer {
+  readonly model: string;
+  readonly tensor: number;
+  readonly microBatch: number;
+  readonly seqLength: number;
+  /** Unfused attention (Megatron 2021–22, batched GEMMs) rather than flash attention. */
+  readonly unfusedAttention?: boolean;
+  /** Also measured in FP8 (Hopper recipes train these in FP8 through Transformer Engine). */
+  readonly fp8?: boolean;
+}
+
+const PLAN_LAYERS: readonly PlanLayer[] = [
+  // Narayanan et al. SC'21 Table 1 and Smith et al. 2022 (MT-NLG): TP 8, micro-batch 1, 2,048 tokens.
+  { model: 'gpt3-175b', tensor: 8, microBatch: 1, seqLength: 2048, unfusedAttention: true },
+  { model: 'mt-nlg-530b', tensor: 8, microBatch: 1, seqLength: 2048, unfusedAttention: true },
+  // BigScience tr11-176B-ml.slurm: TP 4, micro-batch 2.
+  { model: 'bloom-176b', tensor: 4, microBatch: 2, seqLength: 2048, unfusedAttention: true },
+  // MPT-7B's shape on one GPU (llm-foundry's A100 table: 2,048 tokens, micro-batch 4 without checkpointing).
+  { model: 'gpt3-6.7b', tensor: 1, microBatch: 4, seqLength: 2048 },
+  // NVIDIA DGX Cloud / NeMo recipes: Llama 3 8B TP 1, 70B TP 4, 405B TP 8, Nemotron-4 340B TP 8; one sequence.
+  { model: 'llama3-8b', tensor: 1, microBatch: 1, seqLength: 8192, fp8: true },
+  { model: 'llama3-70b', tensor: 4, microBatch: 1, seqLength: 8192, fp8: true },
+  { model: 'llama3-70b', tensor: 8, microBatch: 1, seqLength: 8192, fp8: true },
+  { model: 'llama3.1-405b', tensor: 8, microBatch: 1, seqLength: 8192, fp8: true },
+  { model: 'nemotron4-340b', tensor: 8, microBatch: 1, seqLength: 4096, fp8: true },
+];
+
+const SQUARE_SIZES = [1024, 2048, 4096, 6144, 8192, 12288, 16384];
+/** Wave sweep: M and K fixed, N in steps of 256, so the tile count crosses multiples of the SM count. */
+const WAVE_M = 8192;
+const WAVE_K = 4096;
+const WAVE_STEPS = 32;
+const ATTENTION_SEQS = [1024, 2048, 4096, 8192, 16384, 32768];
+
+/** The three GEMMs of one linear layer, with the shapes gemmForwardBackwardSeconds costs. */
+function linearPasses(prefix: string, g: GemmShape, dtype: 'bf16' | 'fp8'): GemmCase[] {
+  const base = { group: 'plan', dtype } as const;
+  const forward: GemmCase = { ...base, id: `${prefix}.forward`, pass: 'forward', shape: g, outputBytes: 2 };
+  if (dtype === 'fp8') return [forward];
+  return [
+    forward,
+    { ...base, id: `${prefix}.dgrad`, pass: 'dgrad', shape: { m: g.m, n: g.k, k: g.n }, outputBytes: 2 },
+    { ...base, id: `${prefix}.wgrad`, pass: 'wgrad', shape: { m: g.k, n: g.n, k: g.m }, outputBytes: 4 },
+  ];
+}
+
+function planCases(plan: PlanLayer): GemmCase[] {
+  const model = modelById(plan.model)?.shape;
+  if (!model) throw new Error(`kernel-cases: no model preset ${plan.model}`);
+  const T = plan.microBatch * plan.seqLength;
+  const name = `${plan.model}.tp${plan.tensor}.T${T}`;
+  const linears = [...linearGemmShapes(model, plan.tensor, T), { name: 'logits', m: T, n: model.vocabSize / plan.tensor, k: model.hiddenSize }];
+  const cases = linears.flatMap((g) => linearPasses(`${name}.${g.name}`, { m: g.m, n: Math.floor(g.n), k: g.k }, 'bf16'));
+  if (plan.fp8) {
+    // FP8 GEMMs need dimensions that are multiples of 16 (cuBLASLt); the logits stay in 16 bits in TE recipes.
+    cases.push(...linearGemmShapes(model, plan.tensor, T).flatMap((g) => linearPasses(`${name}.${g.name}.fp8`, g, 'fp8')));
+  }
+  if (plan.unfusedAttention) {
+    const heads = (model.attentionHeads / plan.tensor) * plan.microBatch;
+    const d = model.hiddenSize / model.attentionHeads;
+    const s = plan.seqLength;
+    cases.push(
+      { id: `${name}.scores`, group: 'attention-bmm', dtype: 'bf16', pass: 'plain', shape: { m: s, n: s, k: d, batch: heads }, outputBytes: 2 },
+      { id: `${name}.context`, group: 'attention-bmm', dtype: 'bf16', pass: 'plain', shape: { m: s, n: d, k: s, batch: heads }, outputBytes: 2 },
+    );
+  }
+  return cases;
+}
+
+export function kernelCases(): KernelCases {
+  const square = SQUARE_SIZES.flatMap((n) => (['bf16', 'fp8'] as const).map((dtype): GemmCase => ({
+    id: `square.${n}.${dtype}`, group: 'square', dtype, pass: 'plain', shape: { m: n, n, k: n }, outputBytes: 2,
+  })));
+  const waves = Array.from({ length: WAVE_STEPS }, (_, i): GemmCase => {
+    const n = 256 * (i + 1);
+    return { id: `waves.n${n}`, group: 'waves', dtype: 'bf16', pass: 'plain', shape: { m: WAVE_M, n, k: WAVE_K }, outputBytes: 2 };
+  });
+  const attention = ATTENTION_SEQS.flatMap((s) => [true, false].map((causal): AttentionCase => ({
+    id: `flash.s${s}.h16.${causal ? 'causal' : 'full'}`, batch: 1, heads: 16, seqLength: s, headDim: 128, causal,
+  })));
+  for (const heads of [8, 64]) {
+    attention.push({ id: `flash.s8192.h${heads}.causal`, batch: 1, heads, seqLength: 8192, headDim: 128, causal: true });
+  }
+  return {
+    gemm: [...PLAN_LAYERS.flatMap(planCases), ...square, ...waves],
+    attention,
+    elementwiseShape: [16384, 8192],
+  };
+}

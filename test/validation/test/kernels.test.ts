@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { kernelCases } from '../src/kernel-cases.ts';
+import {
+  attentionPoints, calibrationChecks, loadMeasuredKernels, MEASURED_GPUS, planShapeScores, sustained, waveSweep,
+} from '../src/kernels-measured.ts';
+import { kernelsSection, worstRelativeError } from '../src/kernels-section.ts';
+
+const GPU_NAMES = { 'h100-sxm': 'NVIDIA H100 80GB HBM3', h200: 'NVIDIA H200' } as const;
+
+describe('the kernel cases the GPU script reads', () => {
+  it('kernels/cases.json is what kernel-cases.ts builds (rerun `npm run kernel-cases` after changing either)', () => {
+    const written = JSON.parse(readFileSync(new URL('../kernels/cases.json', import.meta.url), 'utf8'));
+    expect(written).toEqual(JSON.parse(JSON.stringify(kernelCases())));
+  });
+  it('every FP8 GEMM has dimensions cuBLASLt accepts (multiples of 16)', () => {
+    for (const c of kernelCases().gemm.filter((g) => g.dtype === 'fp8')) {
+      for (const d of [c.shape.m, c.shape.n, c.shape.k]) expect(d % 16, c.id).toBe(0);
+    }
+  });
+});
+
+describe.each(MEASURED_GPUS)('kernels measured on %s', (gpu) => {
+  const data = loadMeasuredKernels(gpu);
+  it('came from that GPU, with no failed section', () => {
+    expect(data.environment.name).toBe(GPU_NAMES[gpu]);
+    expect(data.environment.smCount).toBe(132);
+    expect(data.errors).toEqual([]);
+  });
+  it('timed every case, each once, none failed', () => {
+    const ids = data.gemm.map((r) => r.id);
+    expect(ids).toEqual(kernelCases().gemm.map((c) => c.id));
+    expect(data.gemm.filter((r) => r.error !== undefined || !(r.ms > 0))).toEqual([]);
+    expect(data.attention.filter((r) => r.error !== undefined)).toEqual([]);
+    expect(data.attention).toHaveLength(2 * kernelCases().attention.length);
+  });
+  it('no rate above its datasheet peak (989 TFLOP/s BF16, 1,979 FP8): the timing is not fooled', () => {
+    const cases = new Map(kernelCases().gemm.map((c) => [c.id, c]));
+    for (const r of data.gemm) expect(r.tflops, r.id).toBeLessThan(cases.get(r.id)!.dtype === 'fp8' ? 1979 : 989.4);
+  });
+  it('the shape model predicts the plan GEMMs within 5% on average, given one fraction per precision', () => {
+    const { bf16, fp8 } = planShapeScores(gpu);
+    expect(bf16.n).toBe(135);
+    expect(bf16.mape).toBeLessThan(0.05);
+    expect(fp8.mape).toBeLessThan(0.05);
+  });
+  it('Hopper shows no wave sawtooth: dropping wave quantisation predicts the plan GEMMs better, and the sweep does not follow it', () => {
+    expect(planShapeScores(gpu, data, false).bf16.mape).toBeLessThan(planShapeScores(gpu, data, true).bf16.mape);
+    const waves = waveSweep(gpu, data);
+    expect(waves.correlation).toBeLessThan(0.2);
+    expect(waves.measuredSwing).toBeLessThan(waves.predictedSwing);
+  });
+  it('under a sustained GEMM load the GPU holds its power limit below its boost clock', () => {
+    const s = sustained(data);
+    expect(s.smClockMHz).toBeLessThan(1980);
+    expect(s.powerW).toBeGreaterThan(600);
+    expect(s.tflops).toBeLessThan(s.firstTflops);
+  });
+  it('causal flash attention costs half of full attention from 16k tokens on (layer-time.ts\'s one half)', () => {
+    for (const p of attentionPoints(gpu, data).filter((x) => x.seqLength >= 16384)) {
+      expect(p.causalOverFull).toBeGreaterThan(0.45);
+      expect(p.causalOverFull).toBeLessThan(0.55);
+    }
+  });
+});
+
+describe('the Hopper calibration against the H100\'s kernels', () => {
+  const checks = calibrationChecks();
+  it('every fitted fraction is under what its kernel reaches alone', () => {
+    for (const c of checks.filter((x) => x.constant !== 'kernelOverhead')) expect(c.calibrated, c.label).toBeLessThan(c.measured);
+  });
+  it('the fitted per-kernel cost is one eager launch on the host, within 20%', () => {
+    const launch = checks.find((c) => c.constant === 'kernelOverhead')!;
+    expect(Math.abs(launch.calibrated / launch.measured - 1)).toBeLessThan(0.2);
+  });
+});
+
+describe('the kernels section of docs/validation.md', () => {
+  const { markdown, summary } = kernelsSection.run();
+  const text = markdown.join('\n');
+  it('states every figure it computes (no NaN, undefined or Infinity)', () => {
+    expect(text).not.toMatch(/NaN|undefined|Infinity/);
+    expect(summary.join('\n')).not.toMatch(/NaN|undefined|Infinity/);
+  });
+  it('has its four tables and the GPUs\' provenance', () => {
+    for (const heading of ['### The Hopper constants', '### The shape model', '### Flash attention', '### Element-wise kernels']) expect(text).toContain(heading);
+    expect(text).toContain('driver 580.159.04');
+    expect(worstRelativeError()).toBeLessThan(5e-3);
+  });
+});
