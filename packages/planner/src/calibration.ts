@@ -46,6 +46,8 @@ const AMPERE: ComputeCalibration = {
  * PyTorch launch there (10.2 µs). With those rates as the fit's upper bounds (fit.ts), the fit suggests GEMM 0.58 and
  * attention 0.49 (Hopper MAPE 3.83% → 3.62%, all rows 4.8% → 4.7%), but Llama 3.1 405B BF16 out of sample goes
  * 5.2% → 6.1%, and attention would sit at its kernel's ceiling, leaving nothing for what runs beside it: not adopted.
+ * The same kernels show no wave quantisation on Hopper (kernel-time.ts's tileWaveEfficiency); refitted without it
+ * (GEMM 0.56, FP8 0.42, attention 0.49, 9 µs), all rows score 4.7% and Llama 3.1 405B BF16 5.7%: not adopted either.
  */
 const HOPPER: ComputeCalibration = {
   gemmPeakFraction: 0.59,

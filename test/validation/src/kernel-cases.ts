@@ -54,6 +54,8 @@ interface PlanLayer {
   readonly tensor: number;
   readonly microBatch: number;
   readonly seqLength: number;
+  /** Context-parallel size: each GPU holds seqLength / context of the sequence's tokens. */
+  readonly context?: number;
   /** Unfused attention (Megatron 2021–22, batched GEMMs) rather than flash attention. */
   readonly unfusedAttention?: boolean;
   /** Also measured in FP8 (Hopper recipes train these in FP8 through Transformer Engine). */
@@ -74,6 +76,12 @@ const PLAN_LAYERS: readonly PlanLayer[] = [
   { model: 'llama3-70b', tensor: 8, microBatch: 1, seqLength: 8192, fp8: true },
   { model: 'llama3.1-405b', tensor: 8, microBatch: 1, seqLength: 8192, fp8: true },
   { model: 'nemotron4-340b', tensor: 8, microBatch: 1, seqLength: 4096, fp8: true },
+  // The dgxc-24.11 rows of ../shared/ground-truth and the Llama 3.1 405B recipe (llama405-dgxc.ts), in both precisions:
+  // GPT-3 175B TP 4; Llama 3.1 70B TP 4 · CP 2; Llama 3.1 405B TP 8 · CP 2; Nemotron-4 15B TP 4, micro-batch 4.
+  { model: 'gpt3-175b', tensor: 4, microBatch: 1, seqLength: 2048, fp8: true },
+  { model: 'llama3.1-70b', tensor: 4, microBatch: 1, seqLength: 8192, context: 2, fp8: true },
+  { model: 'llama3.1-405b', tensor: 8, microBatch: 1, seqLength: 8192, context: 2, fp8: true },
+  { model: 'nemotron4-15b', tensor: 4, microBatch: 4, seqLength: 4096, fp8: true },
 ];
 
 const SQUARE_SIZES = [1024, 2048, 4096, 6144, 8192, 12288, 16384];
@@ -98,7 +106,7 @@ function linearPasses(prefix: string, g: GemmShape, dtype: 'bf16' | 'fp8'): Gemm
 function planCases(plan: PlanLayer): GemmCase[] {
   const model = modelById(plan.model)?.shape;
   if (!model) throw new Error(`kernel-cases: no model preset ${plan.model}`);
-  const T = plan.microBatch * plan.seqLength;
+  const T = (plan.microBatch * plan.seqLength) / (plan.context ?? 1);
   const name = `${plan.model}.tp${plan.tensor}.T${T}`;
   const linears = [...linearGemmShapes(model, plan.tensor, T), { name: 'logits', m: T, n: model.vocabSize / plan.tensor, k: model.hiddenSize }];
   const cases = linears.flatMap((g) => linearPasses(`${name}.${g.name}`, { m: g.m, n: Math.floor(g.n), k: g.k }, 'bf16'));

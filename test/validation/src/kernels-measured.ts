@@ -106,6 +106,18 @@ export function planShapeScores(gpu: MeasuredGpu, data = loadMeasuredKernels(gpu
 }
 
 /**
+ * A plan's four forward linears in FP8 over the same in BF16, measured time (`plan` as kernel-cases.ts names it, e.g.
+ * 'gpt3-175b.tp4.T2048'): how much of a 16-bit layer's GEMM time FP8 leaves on that plan's shapes.
+ */
+export function fp8ForwardTimeRatio(gpu: MeasuredGpu, plan: string, data = loadMeasuredKernels(gpu)): number {
+  const forward = gemmComparisons(gpu, data).filter((r) => r.kase.group === 'plan' && r.kase.pass === 'forward'
+    && r.kase.id.startsWith(`${plan}.`) && !r.kase.id.startsWith(`${plan}.logits`));
+  const total = (dtype: string) => forward.filter((r) => r.kase.dtype === dtype).reduce((sum, r) => sum + r.measuredSeconds, 0);
+  if (forward.filter((r) => r.kase.dtype === 'fp8').length !== 4) throw new Error(`no FP8 linears measured for ${plan} on ${gpu}`);
+  return total('fp8') / total('bf16');
+}
+
+/**
  * The wave sweep (N in steps of 256 at M 8,192, K 4,096): the model's tile-and-wave efficiency alternates between
  * steps; whether the measured rate follows it is the correlation of their step-to-step changes.
  */

@@ -1,9 +1,10 @@
 import { COMPUTE_CALIBRATION } from '@trainplan/planner';
 import {
-  attentionPoints, calibrationChecks, elementwiseFractions, loadMeasuredKernels, MEASURED_GPUS, MODELLED_ELEMENTWISE, planShapeScores, sustained, waveSweep,
+  attentionPoints, calibrationChecks, elementwiseFractions, fp8ForwardTimeRatio, loadMeasuredKernels, MEASURED_GPUS, MODELLED_ELEMENTWISE, planShapeScores, sustained, waveSweep,
   type MeasuredGpu, type MeasuredKernels, type ShapeModelScore,
 } from './kernels-measured.ts';
 import { loadTrainingRows } from './ground-truth.ts';
+import { kernelCases } from './kernel-cases.ts';
 import { LLAMA405_RELEASES } from './llama405-dgxc.ts';
 import { outOfSampleSummary, scoreLlama405 } from './out-of-sample-section.ts';
 import { scoreAll, summarise, type CalibrationOverrides } from './score.ts';
@@ -23,7 +24,7 @@ export const worstRelativeError = (): number =>
   Math.max(...MEASURED_GPUS.flatMap((gpu) => loadMeasuredKernels(gpu).gemm.flatMap((r) => (r.relErr === undefined ? [] : [r.relErr]))));
 
 /** A source's measured FP8 step over its BF16 step, averaged over its GPU counts. */
-function fp8OverBf16(): { gpt3: number; llama405: number } {
+export function fp8OverBf16(): { gpt3: number; llama405: number } {
   const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
   const gpt3 = loadTrainingRows().filter((r) => r.id.startsWith('dgxc-24.11-GPT-3-175B-'));
   const step = (precision: string) => mean(gpt3.filter((r) => r.precision === precision).map((r) => r.measured.step_time_s!));
@@ -69,6 +70,7 @@ export const kernelsSection: ValidationSection = {
   name: 'kernels',
   run() {
     const h100 = loadMeasuredKernels('h100-sxm');
+    const h200Measured = loadMeasuredKernels('h200').gemm.length;
     const env = h100.environment;
     const checks = calibrationChecks(h100);
     const shapes = MEASURED_GPUS.map((gpu) => ({ gpu, quantised: planShapeScores(gpu), flat: planShapeScores(gpu, undefined, false), waves: waveSweep(gpu) }));
@@ -82,18 +84,24 @@ export const kernelsSection: ValidationSection = {
     const attentionCheck = checks.find((c) => c.constant === 'attentionPeakFraction')!;
     const launch = checks.find((c) => c.constant === 'kernelOverhead')!;
     const h100Shapes = shapes[0]!;
+    const fp8Gpt3 = fp8ForwardTimeRatio('h100-sxm', 'gpt3-175b.tp4.T2048', h100);
+    const fp8Llama = fp8ForwardTimeRatio('h100-sxm', 'llama3.1-405b.tp8.T4096', h100);
+    // The calibrated constants' FP8 over BF16 time for a large GEMM: the peaks' ratio over the fractions' (quantisation alike).
+    const fp8Calibrated = (HOPPER.gemmPeakFraction / HOPPER.fp8GemmPeakFraction) / 2;
     const elementwise = MEASURED_GPUS.map((gpu) => ({ gpu, rows: elementwiseFractions(gpu) }));
 
     const markdown = [
       '## Kernels measured on an H100 and an H200 (test/validation/kernels/measure.py)',
       '',
       `The kernels trainplan costs, timed alone on one ${env.name} and one NVIDIA H200 lent to this project (PyTorch ${env.torch}, CUDA ${env.cuda}, `
-      + `driver ${driverOf(h100)}, ${h100.measuredAt.slice(0, 10)}). The GEMMs are the shapes layer-time.ts costs for nine published plans (GPT-3 175B, `
-      + 'MT-NLG 530B, BLOOM 176B, a 6.7B GPT on one GPU, Llama 3 8B and 70B, Llama 3.1 405B, Nemotron-4 340B), each pass with its own operand '
+      + `driver ${driverOf(h100)}, ${h100.measuredAt.slice(0, 10)}). The GEMMs are the shapes layer-time.ts costs for the published plans kernel-cases.ts `
+      + 'lists (GPT-3 175B at TP 8 and TP 4, MT-NLG 530B, BLOOM 176B, a 6.7B GPT on one GPU, Llama 3 8B and 70B, Llama 3.1 70B and 405B, '
+      + 'Nemotron-4 15B and 340B), each pass with its own operand '
       + 'layout (forward, input gradient, weight gradient into fp32), FP8 for the Hopper plans, plus a size sweep and a wave sweep. Timing: '
       + 'CUDA events through triton.testing.do_bench, median, L2 flushed between repeats, random inputs; the first case of each kind is '
       + `checked against an fp32 product (relative error at most ${worstRelativeError().toExponential(1)}). The raw output is kernels/h100-sxm.json and `
-      + 'kernels/h200.json; `npm run kernel-cases` writes the cases and the script\'s header says how to rerun it on a GPU.',
+      + `kernels/h200.json; \`npm run kernel-cases\` writes the cases and the script's header says how to rerun it on a GPU. The H200 ran `
+      + `${h200Measured} of the ${kernelCases().gemm.length} GEMM cases (it was run before the dgxc-24.11 plans were added, and no H200 was lent after).`,
       '',
       '### The Hopper constants against the kernels alone (H100)',
       '',
@@ -120,8 +128,10 @@ export const kernelsSection: ValidationSection = {
       + `${pct(whatIf.llama405Fp8.after)}, but the in-sample GPT-3 175B FP8 rows' mean error ${signed(whatIf.gpt3Fp8Bias.before)} → `
       + `${signed(whatIf.gpt3Fp8Bias.after)} and the in-sample MAPE ${pct(whatIf.inSample.before)} → ${pct(whatIf.inSample.after)}. The two FP8 sources `
       + `disagree about what an FP8 step costs beyond its GEMMs (GPT-3 175B's FP8 step is ${whatIf.fp8OverBf16.gpt3.toFixed(2)} of its BF16 step, `
-      + `Llama 3.1 405B's ${whatIf.fp8OverBf16.llama405.toFixed(2)}, on the same machine and software). What differs is not settled here: the FP8 `
-      + 'GEMMs measured (Llama 3 and Nemotron-4 shapes; not GPT-3\'s) keep to one fraction, so it is likely outside the GEMMs (Transformer '
+      + `Llama 3.1 405B's ${whatIf.fp8OverBf16.llama405.toFixed(2)}, on the same machine and software). On the H100, the four linears of a layer `
+      + `in FP8 take ${fp8Gpt3.toFixed(2)} of their BF16 time on GPT-3 175B's shapes as those rows ran (TP 4, 2,048 tokens) and `
+      + `${fp8Llama.toFixed(2)} on Llama 3.1 405B's (TP 8, CP 2), where the calibrated constants give both ${fp8Calibrated.toFixed(2)}. The GEMMs `
+      + 'differ less between the two than the steps do, even if they were the whole step: the rest lies outside them (likely Transformer '
       + 'Engine\'s casts and scaling, which trainplan does not cost). Not adopted: the FP8 constant stays fitted.',
       `- The per-kernel cost fitted for Hopper, ${launch.calibrated.toFixed(0)} µs, is what one eager PyTorch launch costs the host here `
       + `(${launch.measured.toFixed(1)} µs); the GPU runs the same tiny kernel in ${h100.launch.graphUs.toFixed(1)} µs from a CUDA graph.`,
@@ -139,9 +149,10 @@ export const kernelsSection: ValidationSection = {
         + `moves ${pct(waves.predictedSwing)} from one step to the next on average, the measured rate ${pct(waves.measuredSwing)}, and the two `
         + `moves correlate at ${waves.correlation.toFixed(2)}.`),
       `- The shape model predicts the plan GEMMs within ${pct(h100Shapes.quantised.bf16.mape)} on average, but the wave sawtooth it charges is not `
-      + 'there on Hopper: cuBLAS hides the partly idle last wave (a persistent, stream-K-style schedule: Osama et al., PPoPP 2023). Its worst '
-      + `row is a 2,048-token GEMM it charges a last wave for. Scoring it without wave quantisation cuts the error to ${pct(h100Shapes.flat.bf16.mape)} `
-      + `(worst ${pct(h100Shapes.flat.bf16.worst)}).`,
+      + 'there on Hopper, as if cuBLAS split the last wave\'s work among all the SMs (a persistent, stream-K-style schedule: Osama et al., '
+      + 'PPoPP 2023). Its worst rows are 2,048-token GEMMs it charges a partly idle last wave. Scored without wave quantisation the error is '
+      + `${pct(h100Shapes.flat.bf16.mape)} (worst ${pct(h100Shapes.flat.bf16.worst)}). trainplan keeps it: the Hopper constants were fitted with it, and `
+      + 'a refit without it changes the training rows\' MAPE by a tenth of a point (calibration.ts).',
       '',
       '### Flash attention (H100, one sequence, 16 heads of 128)',
       '',
