@@ -42,10 +42,11 @@ const AMPERE: ComputeCalibration = {
 /**
  * Fitted on 33 H100 rows (NVIDIA DGX Cloud recipes v24.11, Megatron-LM README), 2026-11. Checked 2026-11-27 against
  * kernels timed alone on an H100 (docs/validation.md, "Kernels measured"): every fraction is under its kernel's own
- * rate (GEMM 0.72, FP8 0.63, cuDNN attention 0.49, element-wise 0.88 of HBM), and the 10 µs per kernel is one eager
- * PyTorch launch there (10.2 µs). With those rates as the fit's upper bounds (fit.ts), the fit suggests GEMM 0.58 and
- * attention 0.49 (Hopper MAPE 3.83% → 3.62%, all rows 4.8% → 4.7%), but Llama 3.1 405B BF16 out of sample goes
- * 5.2% → 6.1%, and attention would sit at its kernel's ceiling, leaving nothing for what runs beside it: not adopted.
+ * rate (GEMM 0.72, FP8 0.64, cuDNN attention 0.49, element-wise 0.88 of HBM), and the 10 µs per kernel is one
+ * eager PyTorch launch there (9.8 and 10.2 µs in two runs). With those rates as the fit's upper bounds (fit.ts), the
+ * fit suggests GEMM 0.58 and attention 0.49 (Hopper MAPE 3.83% → 3.62%, all rows 4.8% → 4.7%), but Llama 3.1 405B
+ * BF16 out of sample goes 5.2% → 6.1%, and attention would sit at its kernel's ceiling, leaving nothing for what
+ * runs beside it: not adopted.
  * The same kernels show no wave quantisation on Hopper (kernel-time.ts's tileWaveEfficiency); refitted without it
  * (GEMM 0.56, FP8 0.42, attention 0.49, 9 µs), all rows score 4.7% and Llama 3.1 405B BF16 5.7%: not adopted either.
  */
