@@ -1,7 +1,7 @@
 import { networkById } from '@trainplan/presets';
 import { loadTrainingRows, type TrainingRow } from './ground-truth.ts';
 import { scoreRow, type FabricOverride, type ScoredRow } from './score.ts';
-import { spearman } from './search-findings.ts';
+import { spearman } from './correlation.ts';
 import { SOURCES } from './sources.ts';
 
 /**

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { gpuById } from '@trainplan/presets';
 import { COMPUTE_CALIBRATION, gemmSeconds, peak16, tileWaveEfficiency, type ComputeCalibration, type KernelContext } from '@trainplan/planner';
+import { pearson } from './correlation.ts';
 import { kernelCases, type GemmCase } from './kernel-cases.ts';
 
 /**
@@ -133,17 +134,6 @@ export function waveSweep(gpu: MeasuredGpu, data = loadMeasuredKernels(gpu)): { 
   return { predictedSwing: meanAbs(dp), measuredSwing: meanAbs(dm), correlation: pearson(dp, dm) };
 }
 
-function pearson(a: readonly number[], b: readonly number[]): number {
-  const ma = a.reduce((s, x) => s + x, 0) / a.length;
-  const mb = b.reduce((s, x) => s + x, 0) / b.length;
-  let num = 0; let da = 0; let db = 0;
-  for (let i = 0; i < a.length; i++) {
-    num += (a[i]! - ma) * (b[i]! - mb);
-    da += (a[i]! - ma) ** 2;
-    db += (b[i]! - mb) ** 2;
-  }
-  return num / Math.sqrt(da * db);
-}
 
 export interface AttentionPoint {
   readonly seqLength: number;

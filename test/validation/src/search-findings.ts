@@ -1,34 +1,6 @@
 import { runEstimate, runScale, runSearch, type EstimateOk, type ScenarioInput, type SearchOkJson } from '@trainplan/protocol';
+import { spearman } from './correlation.ts';
 import { scoreAll } from './score.ts';
-
-/** Spearman's rank correlation, ties given their average rank (Spearman 1904; the usual tie rule). */
-export function spearman(xs: readonly number[], ys: readonly number[]): number {
-  const rank = (v: readonly number[]): number[] => {
-    const order = v.map((x, i) => [x, i] as const).sort((a, b) => a[0] - b[0]);
-    const ranks = new Array<number>(v.length);
-    for (let i = 0; i < order.length;) {
-      let j = i;
-      while (j + 1 < order.length && order[j + 1]![0] === order[i]![0]) j++;
-      for (let k = i; k <= j; k++) ranks[order[k]![1]] = (i + j) / 2 + 1;
-      i = j + 1;
-    }
-    return ranks;
-  };
-  const rx = rank(xs);
-  const ry = rank(ys);
-  const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
-  const mx = mean(rx);
-  const my = mean(ry);
-  let num = 0;
-  let dx = 0;
-  let dy = 0;
-  for (let i = 0; i < rx.length; i++) {
-    num += (rx[i]! - mx) * (ry[i]! - my);
-    dx += (rx[i]! - mx) ** 2;
-    dy += (ry[i]! - my) ** 2;
-  }
-  return num / Math.sqrt(dx * dy);
-}
 
 export interface SweepRow {
   readonly id: string;

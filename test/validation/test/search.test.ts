@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runEstimate } from '@trainplan/protocol';
 import {
-  bloomTopologySweep, gpt3TimeToTrain, interleavingGains, scaling530B, SCALING_530B_SETTINGS, scatterGatherGains, SEARCH_TARGETS, spearman, twentyBTensorPipeline,
+  bloomTopologySweep, gpt3TimeToTrain, interleavingGains, scaling530B, SCALING_530B_SETTINGS, scatterGatherGains, SEARCH_TARGETS, twentyBTensorPipeline,
   type Scaling530BSetting,
 } from '../src/search-findings.ts';
 
@@ -10,20 +10,6 @@ import {
  * asserts a regression guard at the measured figure and its title says so (docs/validation.md reports
  * the target as missed, never loosened).
  */
-describe('spearman', () => {
-  it.each([
-    [[1, 2, 3, 4], [10, 20, 30, 40], 1],
-    [[1, 2, 3, 4], [40, 30, 20, 10], -1],
-    // Hand-computed: ranks (1,2,3,4,5) vs (2,1,4,3,5): Σd² = 4, ρ = 1 − 6·4/(5·24) = 0.8.
-    [[1, 2, 3, 4, 5], [2, 1, 4, 3, 5], 0.8],
-  ])('of %j and %j is %d', (xs, ys, rho) => {
-    expect(spearman(xs, ys)).toBeCloseTo(rho, 12);
-  });
-  it('gives ties their average rank', () => {
-    expect(spearman([1, 1, 2], [1, 1, 2])).toBeCloseTo(1, 12);
-  });
-});
-
 describe('BLOOM topology sweep (384 A100, 11 configurations)', () => {
   const sweep = bloomTopologySweep();
   it('covers the eleven configurations of the 02-25 series', () => {
