@@ -5,7 +5,8 @@ import type { Answer } from '@trainplan/ask';
  * type 4 (CHANNEL_MESSAGE_WITH_SOURCE) with one embed: the headline as title, the configuration as
  * description, the figures as inline fields, the assumptions as footer, the widget link as the
  * embed's url. Discord's limits: title 256, description 4096, 25 fields (name 256, value 1024),
- * footer 2048, 6000 characters in all.
+ * footer 2048, 6000 characters in all. A refusal (a question not understood, figures out of range) and the help are
+ * ephemeral: only the asker sees them.
  */
 export interface DiscordEmbed {
   title: string;
@@ -25,7 +26,7 @@ export interface DiscordMessageResponse {
 /** Interaction response types. */
 export const PONG = 1;
 export const CHANNEL_MESSAGE_WITH_SOURCE = 4;
-/** Message flag: only the asker sees it (help). */
+/** Message flag: only the asker sees it (a refusal or the help). */
 const EPHEMERAL = 1 << 6;
 const GREEN = 0x2e7d32;
 const AMBER = 0xb26a00;
@@ -57,6 +58,6 @@ export function toDiscordMessage(answer: Answer): DiscordMessageResponse {
     embed.fields.push(field);
   }
   const data: DiscordMessageResponse['data'] = { embeds: [embed], allowed_mentions: { parse: [] } };
-  if (answer.intent === 'help') data.flags = EPHEMERAL;
+  if (answer.kind !== 'answer') data.flags = EPHEMERAL;
   return { type: CHANNEL_MESSAGE_WITH_SOURCE, data };
 }

@@ -4,7 +4,9 @@ import type { Answer } from '@trainplan/ask';
  * An answer as a Slack slash-command response in Block Kit (api.slack.com/reference/block-kit):
  * the headline, the figures as section fields, the configuration and assumptions as context, and
  * a link to the widget. `text` is the notification fallback. Slack's limits: 3000 characters per
- * text object, 10 fields per section, 2000 per field, 50 blocks.
+ * text object, 10 fields per section, 2000 per field, 50 blocks. An answer is posted in the channel; a refusal
+ * (a question not understood, figures out of range) or the help only to the asker (`ephemeral`), so a slip does not
+ * fill the channel.
  */
 export interface SlackMessage {
   response_type: 'in_channel' | 'ephemeral';
@@ -49,5 +51,5 @@ export function toSlackMessage(answer: Answer): SlackMessage {
   const link = answer.widgetUrl === undefined ? undefined : `<${answer.widgetUrl}|Open this scenario in the widget>`;
   if (link !== undefined && link.length <= MAX_TEXT) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: link } });
   // The fallback text is what notifications show: escaped too, so an echoed "<!channel>" pings nobody.
-  return { response_type: answer.intent === 'help' ? 'ephemeral' : 'in_channel', text: clip(escape(answer.headline), MAX_TEXT), blocks };
+  return { response_type: answer.kind === 'answer' ? 'in_channel' : 'ephemeral', text: clip(escape(answer.headline), MAX_TEXT), blocks };
 }

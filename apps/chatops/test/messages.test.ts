@@ -5,7 +5,7 @@ import { toDiscordMessage } from '../src/discord-message.ts';
 import { toSlackMessage } from '../src/slack-message.ts';
 
 const huge: Answer = {
-  intent: 'nodes', ok: true, question: 'q', headline: 'h'.repeat(5000), configuration: 'c'.repeat(5000),
+  intent: 'nodes', kind: 'answer', ok: true, question: 'q', headline: 'h'.repeat(5000), configuration: 'c'.repeat(5000),
   figures: Array.from({ length: 30 }, (_, i) => ({ label: `label ${i}`, value: 'v'.repeat(3000) })),
   assumptions: ['a'.repeat(5000)], notes: ['n'.repeat(5000)], examples: [], widgetUrl: `https://x.example/#scenario=${'%7B'.repeat(2000)}`,
 };

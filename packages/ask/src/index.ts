@@ -9,7 +9,7 @@ export {
   DEFAULT_COLLECTIVE_GPUS, CHINCHILLA_TOKENS_PER_PARAMETER, defaultBatch, defaultBatchNote, seqLengthOf,
 } from './defaults.ts';
 export type { DefaultBatch, DefaultBatchWhy } from './defaults.ts';
-export type { Answer, AnswerFigure, AnswerOptions, PublicUrl } from './answer/answer-types.ts';
+export type { Answer, AnswerFigure, AnswerKind, AnswerOptions, PublicUrl } from './answer/answer-types.ts';
 export { DEFAULT_PUBLIC_URL } from './answer/answer-types.ts';
 export { answer, ask } from './answer/answer.ts';
 export { EXAMPLE_QUESTIONS } from './answer/help-answer.ts';

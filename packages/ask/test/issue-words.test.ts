@@ -34,8 +34,9 @@ describe('a protocol\'s refusal is worded for the chat user, never in wire field
     expect(a.notes.join(' ')).not.toMatch(/must be|Infinity|NaN/);
   });
 
-  it('a field with no words keeps the protocol\'s line; a message that is no range keeps its text under the field\'s name', () => {
-    expect(issuesWords([{ path: 'model.layers', message: 'expected an integer ≥ 1, got 0' }])).toEqual(['model.layers: expected an integer ≥ 1, got 0']);
+  it('a field with no words is named by its path in lower-case words; a message that is no range keeps its text under the field\'s name', () => {
+    expect(issuesWords([{ path: 'model.layers', message: 'expected an integer ≥ 1, got 0' }])).toEqual(['model layers: expected an integer ≥ 1, got 0']);
+    expect(issuesWords([{ path: 'constraints.someNewSizes[0]', message: 'expected an integer ≥ 1, got 0' }])).toEqual(['constraints some new sizes: expected an integer ≥ 1, got 0']);
     expect(issuesWords([{ path: 'sharedPrefixTokens', message: 'prefix caching applies to continuous batching' }])).toEqual(['a shared prefix: prefix caching applies to continuous batching']);
     expect(issuesWords([{ path: 'training.globalBatchSize', message: 'expected an integer from 1 to 1,000,000,000, got 1.5' }]))
       .toEqual(['a global batch must be a whole number, from 1 to 1,000,000,000 sequences']);

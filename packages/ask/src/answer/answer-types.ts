@@ -8,11 +8,21 @@ export interface AnswerFigure {
 }
 
 /**
+ * What a reply is, so a chat knows who should see it: an answer to the question (a plan, or that none fits or meets
+ * the goal: `ok` tells those apart), a refusal of the question as asked (not understood, an unknown model, figures the
+ * protocol rejects such as a zero batch), or the help that was asked for. Slack and Discord post answers in the
+ * channel and the other two to the asker alone.
+ */
+export type AnswerKind = 'answer' | 'refusal' | 'help';
+
+/**
  * A question's answer as data: every platform (terminal, Slack, Discord) renders the same fields.
  * SI numbers ride alongside the formatted figures for callers that compute with them.
  */
 export interface Answer {
   intent: IntentName;
+  /** Whether this answers the question, refuses it, or is the help asked for: who a chat shows it to. */
+  kind: AnswerKind;
   /** False for help, questions that cannot be answered as asked, and infeasible plans. */
   ok: boolean;
   question: string;

@@ -7,15 +7,21 @@ import { answerHelp } from './help-answer.ts';
 import { answerRate } from './rate-answer.ts';
 import { answerServing } from './serving-answer.ts';
 import { answerBestConfiguration, answerNodesOrTime } from './search-answer.ts';
+import { inPlainWords } from './plain-words.ts';
 import { asTrainingMemory } from './training-memory.ts';
 import { hasFixedConfiguration, searchesLayout } from '../defaults.ts';
 
 /**
  * A parsed question → its answer, from the protocol's entry points: runEstimate for a stated
  * configuration, runCollective for collectives, the search for nodes, time and best configuration.
- * Never throws for anything a question can say: what cannot be answered comes back as help.
+ * Never throws for anything a question can say: what cannot be answered comes back as help. The protocol's
+ * sentences it passes on are said in plain words, never as the wire fields they name (plain-words.ts).
  */
 export function answer(q: ParsedQuestion, options: AnswerOptions = {}): Answer {
+  return inPlainWords(answerOf(q, options));
+}
+
+function answerOf(q: ParsedQuestion, options: AnswerOptions): Answer {
   const publicUrl = options.publicUrl === undefined ? DEFAULT_PUBLIC_URL : options.publicUrl;
   if (q.intent === 'help' || q.problems.length > 0) return answerHelp(q);
   switch (q.intent) {

@@ -5,7 +5,7 @@ import type { CollectiveOp, ParsedQuestion } from '../question.ts';
 import type { Answer } from './answer-types.ts';
 import { answerHelp } from './help-answer.ts';
 import { gpuName } from './describe-estimate.ts';
-import { refusalWords } from './issue-words.ts';
+import { failureKind, refusalWords } from './issue-words.ts';
 
 /** Why a collective over one GPU moves nothing, by what the collective does. */
 const ALONE: Record<CollectiveOp, string> = {
@@ -42,9 +42,10 @@ export function answerCollective(q: ParsedQuestion): Answer {
   const result = runCollective(request);
   const base = { intent: q.intent, question: q.text, assumptions: q.defaults.map((d) => d.text), examples: [], data: result, notes: [] as string[] };
   const subject = `${p.op} of ${formatBytesDecimal(p.bytes ?? 0)} on ${gpus} × ${gpuName(p.gpu ?? '')}`;
-  if (!result.ok) return { ...base, ok: false, headline: `${subject}: ${refusalWords(result)}`, figures: [] };
+  if (!result.ok) return { ...base, kind: failureKind(result.reason), ok: false, headline: `${subject}: ${refusalWords(result)}`, figures: [] };
   const row = result.rows[0];
-  if (row === undefined) return { ...base, ok: false, headline: `${subject}: no answer`, figures: [] };
+  // No row for the one size asked: nothing to say of it, so it is no answer.
+  if (row === undefined) return { ...base, kind: 'refusal', ok: false, headline: `${subject}: no answer`, figures: [] };
   // One GPU: NCCL returns at once and the time is 0 s, its bandwidths 0 GB/s, which read as a fault unless said why.
   const alone = gpus === 1 && p.op !== undefined;
   const moreGpus = Math.max(2, perNode);
@@ -53,6 +54,7 @@ export function answerCollective(q: ParsedQuestion): Answer {
     : [];
   return {
     ...base,
+    kind: 'answer',
     ok: true,
     headline: alone
       ? `${subject}: ${formatSeconds(row.seconds)}, as a collective over one GPU moves no data (${ALONE[p.op ?? 'all-reduce']})`

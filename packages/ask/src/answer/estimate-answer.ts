@@ -6,17 +6,18 @@ import type { ParsedQuestion } from '../question.ts';
 import { scenarioOf, widgetLink } from '../scenario.ts';
 import type { Answer, PublicUrl } from './answer-types.ts';
 import {
-  describeConfiguration, describeInfeasible, estimateFigures, estimateNumbers, gpuName,
+  describeConfiguration, describeInfeasible, estimateNumbers, gpuName,
 } from './describe-estimate.ts';
 import { budgetNotes } from './budget-note.ts';
 import { fittingHeadline, fittingLayout, fittingNote, noFittingNote } from './fitting-layout.ts';
-import { issuesWords } from './issue-words.ts';
+import { failureKind, issuesWords } from './issue-words.ts';
 import { costFigures, estimateSpend, forCost } from './cost.ts';
 import { deadlineVerdict } from './deadline-verdict.ts';
 import { askedMetric, leadWithAsked, withAskedFigure } from './asked-metric.ts';
 import { askedTimeUnit, daysAsAsked } from './time-as-asked.ts';
 import { tokensInTime } from './tokens-in-time.ts';
 import { listOf, statedMfuNote, statedMfuUnused } from './stated-mfu.ts';
+import { figuresFor, memoryPartsFigure } from './memory-parts.ts';
 
 /**
  * Memory and estimate questions (and time with a stated layout): the stated configuration (defaults filled) through the contract's
@@ -41,12 +42,15 @@ export function answerFixedConfiguration(q: ParsedQuestion, publicUrl: PublicUrl
     const search = result.reason === 'out-of-memory' ? fittingLayout(q, result) : undefined;
     const fit = search !== undefined && 'fit' in search ? search.fit : undefined;
     const layers = modelShapeOf(p)?.layers;
+    // A memory question sees what fills the GPU as asked (the protocol's most loaded GPU), then the closest that fits.
+    const asked = q.intent === 'memory' && result.memory !== undefined ? [memoryPartsFigure(result.memory, 'as asked')] : [];
+    const closest = fit === undefined ? [] : figuresFor(q.intent, fit.estimate);
     const headline = `${subject}: ${describeInfeasible(result)}${fit === undefined ? '' : `; ${fittingHeadline(fit, p)}`}`;
     return {
-      ...base, ok: false,
+      ...base, kind: failureKind(result.reason), ok: false,
       headline,
       ...(fit !== undefined && { configuration: `closest that fits, not what was asked: ${describeConfiguration(fit.estimate)}` }),
-      figures: fit === undefined ? [] : estimateFigures(fit.estimate).map((f) => ({ ...f, label: `${f.label} (closest)` })),
+      figures: [...asked, ...closest.map((f) => ({ ...f, label: `${f.label} (closest)` }))],
       notes: [
         // Issues the headline has not said already.
         ...issuesWords(result.issues ?? []).filter((w) => !headline.includes(w)),
@@ -67,10 +71,11 @@ export function answerFixedConfiguration(q: ParsedQuestion, publicUrl: PublicUrl
       : metric === 'step' ? `${subject}: ${describeStep(result.stepTimeSeconds, result.mfu)}` : `${subject}: ${leadWithAsked(result, metric)}`;
   return {
     ...base,
+    kind: 'answer',
     ok: true,
     headline,
     configuration: describeConfiguration(result),
-    figures: withAskedFigure([...estimateFigures(result), ...costFigures(p, spend)], result, metric),
+    figures: withAskedFigure([...figuresFor(q.intent, result), ...costFigures(p, spend)], result, metric),
     ...estimateNumbers(result),
     notes: [...result.warnings, ...budgetNotes(p, spend), ...listOf(statedMfuNote(p, result))],
   };

@@ -24,17 +24,17 @@ const QUOTED_CHARACTERS = 80;
 /**
  * A short help: what the bot answers, with examples. Its first line says why: the problems of a
  * question that was understood but cannot be answered; "I didn't understand …" for a question that
- * was not understood; for an empty message or one asking for help, the help alone.
+ * was not understood; for an empty message or one asking for help, the help alone. All but the last refuse the question.
  */
 export function answerHelp(q: ParsedQuestion, problems: readonly string[] = q.problems): Answer {
-  const base = { intent: 'help' as const, ok: false, question: q.text, figures: [], assumptions: [], examples: [...EXAMPLE_QUESTIONS] };
+  const base = { intent: 'help' as const, kind: 'refusal' as const, ok: false, question: q.text, figures: [], assumptions: [], examples: [...EXAMPLE_QUESTIONS] };
   if (q.outOfScope !== undefined && problems.length > 0) {
     return { ...base, headline: `I could not answer that: ${problems.join('; ')}.`, notes: [...q.outOfScope, CAPABILITIES, VOCABULARY] };
   }
   if (q.intent !== 'help' && problems.length > 0) {
     return { ...base, headline: `I could not answer that: ${problems.join('; ')}.`, notes: [VOCABULARY] };
   }
-  if (isHelpRequest(normalize(q.text))) return { ...base, headline: CAPABILITIES, notes: [VOCABULARY] };
+  if (isHelpRequest(normalize(q.text))) return { ...base, kind: 'help', headline: CAPABILITIES, notes: [VOCABULARY] };
   const text = q.text.replace(/\s+/g, ' ');
   const quoted = text.length <= QUOTED_CHARACTERS ? text : `${text.slice(0, QUOTED_CHARACTERS - 1)}…`;
   const why = problems.length > 0 ? ` (${problems.join('; ')})` : '';

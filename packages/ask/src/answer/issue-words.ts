@@ -1,11 +1,13 @@
 import { countOf } from '@trainplan/units';
 import type { FieldIssue } from '@trainplan/protocol';
 import { formatIssue } from '@trainplan/protocol';
+import type { AnswerKind } from './answer-types.ts';
 
 /**
  * A protocol's refusal of a request the bot built, worded for the chat user who asked: the wire field names what
  * they said ("requestsPerSecond: expected a number > 0, got 0" → "a request rate must be above 0 requests/s").
- * A field with no words here keeps the protocol's own line.
+ * A field with no words here is named by its path in lower-case words ("model.layers" → "model layers"), never as
+ * the wire spells it.
  */
 
 /** What a wire field is in a question's words, and the unit its bounds are in: a noun counted ("token": "1 token", "2 tokens"), or as written after the number ("requests/s"). */
@@ -28,16 +30,28 @@ const WORDS: Readonly<Record<string, FieldWords>> = {
   tensor: { name: 'TP (tensor parallelism)' },
   pipeline: { name: 'PP (pipeline parallelism)' },
   gpus: { name: 'the GPU count', noun: 'GPU' },
+  precision: { name: 'the weights\' precision' },
+  kvCachePrecision: { name: 'the KV cache precision' },
+  batching: { name: 'the batching' },
+  'speculative.draftModel': { name: 'the draft model' },
   'speculative.draftTokens': { name: 'the draft tokens', unit: 'a step' },
   'speculative.acceptanceRate': { name: 'an acceptance rate' },
   // Training (scenario, search and nodes requests).
+  model: { name: 'the model' },
+  'cluster.gpu': { name: 'the GPU' },
+  'cluster.network': { name: 'the network' },
+  parallelism: { name: 'the parallel layout' },
   'parallelism.tensor': { name: 'TP (tensor parallelism)' },
   'parallelism.pipeline': { name: 'PP (pipeline parallelism)' },
   'parallelism.context': { name: 'CP (context parallelism)' },
   'parallelism.data': { name: 'DP (data parallelism)' },
   'parallelism.virtualStages': { name: 'virtual pipeline stages' },
   'parallelism.sequenceParallel': { name: 'SP (sequence parallelism)' },
+  'parallelism.recompute': { name: 'recompute' },
   'parallelism.recomputeLayers': { name: 'recompute' },
+  'parallelism.distributedOptimizer': { name: 'the distributed optimizer' },
+  'parallelism.zeroStage': { name: 'the ZeRO stage' },
+  'parallelism.schedule': { name: 'the pipeline schedule' },
   'parallelism.overlapTensorParallelComm': { name: 'TP communication overlap' },
   'training.precision': { name: 'the precision' },
   'training.attentionKernel': { name: 'the attention kernel' },
@@ -45,6 +59,16 @@ const WORDS: Readonly<Record<string, FieldWords>> = {
   'training.microBatchSize': { name: 'a micro-batch', noun: 'sequence' },
   'training.seqLength': { name: 'a sequence length', noun: 'token' },
   'training.tokens': { name: 'the training tokens', noun: 'token' },
+  'training.dropout': { name: 'dropout' },
+  // The search's constraints: the question's own settings, each held exactly (search-answer.ts constraintsOf).
+  'constraints.tensorSizes': { name: 'TP (tensor parallelism)' },
+  'constraints.pipelineSizes': { name: 'PP (pipeline parallelism)' },
+  'constraints.contextSizes': { name: 'CP (context parallelism)' },
+  'constraints.virtualStageCounts': { name: 'virtual pipeline stages' },
+  'constraints.microBatchSizes': { name: 'a micro-batch', noun: 'sequence' },
+  'constraints.recompute': { name: 'recompute' },
+  'constraints.sequenceParallel': { name: 'SP (sequence parallelism)' },
+  'constraints.sharding': { name: 'the optimizer sharding' },
   tokens: { name: 'the training tokens', noun: 'token' },
   nodes: { name: 'the node count', noun: 'node' },
   'cluster.nodes': { name: 'the node count', noun: 'node' },
@@ -53,9 +77,20 @@ const WORDS: Readonly<Record<string, FieldWords>> = {
   days: { name: 'a deadline', noun: 'day' },
   gpuHours: { name: 'a GPU-hour budget', unit: 'GPU-hours' },
   pricePerGpuHour: { name: 'a price per GPU-hour' },
+  budget: { name: 'a budget' },
   // A collective.
   size: { name: 'a message size', noun: 'byte' },
+  op: { name: 'the collective' },
+  algorithm: { name: 'the algorithm' },
+  gpu: { name: 'the GPU' },
+  system: { name: 'the system' },
+  network: { name: 'the network' },
+  gpusPerNode: { name: 'GPUs per node' },
 };
+
+/** A field with no words in WORDS, named by its path in lower-case words: "constraints.fooBars[0]" → "constraints foo bars". */
+const pathWords = (path: string): string =>
+  path.replace(/\[\d+\]/g, '').split('.').filter((s) => s !== '').map((s) => s.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase()).join(' ');
 
 /** The protocol's range message: "expected a number > 0, got 0", "expected an integer from 1 to 1,024, got 2048". */
 // An upper bound may carry its unit and human form ("≤ 1,099,511,627,776 bytes (1.00 TiB)"): the chat words its own.
@@ -86,10 +121,10 @@ function rangeWords(words: FieldWords, message: string): string | undefined {
 /** The protocol's refusal of a field only continuous batching plans (inference.ts CONTINUOUS_ONLY), asked with static batching. */
 const CONTINUOUS_ONLY = /: give batching "continuous", or leave \S+ out$/;
 
-/** One issue in a chat user's words, else the protocol's own line. */
+/** One issue in a chat user's words; a field with none, named by its path in words (pathWords). */
 function issueWords(issue: FieldIssue): string {
   const words = WORDS[issue.path.replace(/\[\d+\]/g, '')];
-  if (words === undefined) return formatIssue(issue);
+  if (words === undefined) return formatIssue({ ...issue, path: pathWords(issue.path) });
   if (CONTINUOUS_ONLY.test(issue.message)) {
     return `static batching cannot plan ${words.name}: only continuous batching does; ask without "static batching", or without ${words.name}`;
   }
@@ -114,3 +149,13 @@ export function refusalWords(result: { reason: string; message: string; issues?:
   const issues = result.issues ?? [];
   return (result.reason !== 'invalid' && result.reason !== 'indivisible') || issues.length === 0 ? result.message : issuesWords(issues).join('; ');
 }
+
+/**
+ * The protocol's reasons that refuse a request as asked: figures out of range ('invalid'), a layout that does not divide
+ * the model ('indivisible'), an algorithm the machine cannot run ('unavailable'). The others (out of memory, no cluster
+ * meets the deadline, the search budget spent) answer the question, though not as hoped.
+ */
+const REFUSING_REASONS: ReadonlySet<string> = new Set(['invalid', 'indivisible', 'unavailable']);
+
+/** The kind of reply a protocol failure makes: a refusal of the question as asked, or an answer that it does not work. */
+export const failureKind = (reason: string): AnswerKind => (REFUSING_REASONS.has(reason) ? 'refusal' : 'answer');

@@ -30,6 +30,7 @@ export function answerRate(q: ParsedQuestion): Answer {
   const currency = p.currency === undefined ? ' (in the currency given)' : '';
   return {
     intent: 'rate',
+    kind: 'answer',
     ok: true,
     question: q.text,
     headline: `${cluster} of ${gpuName(p.gpu ?? '')} at ${priceText(price, p.currency)}/GPU-hour: ${money(gpus * hoursIn(1))} a day, ${money(gpus)} an hour${currency}`,

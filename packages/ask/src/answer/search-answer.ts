@@ -16,10 +16,11 @@ import { shardingOf } from '../sharding.ts';
 import type { Answer, AnswerOptions, PublicUrl } from './answer-types.ts';
 import { budgetNotes, type BudgetPlan } from './budget-note.ts';
 import { costFigures, forCost, type Spend } from './cost.ts';
-import { describeConfiguration, estimateFigures, estimateNumbers, gpuName } from './describe-estimate.ts';
+import { describeConfiguration, estimateNumbers, gpuName } from './describe-estimate.ts';
+import { figuresFor } from './memory-parts.ts';
 import { frontierNotes, sizeParts, sizeText } from './frontier-notes.ts';
 import { answerHelp } from './help-answer.ts';
-import { refusalWords } from './issue-words.ts';
+import { failureKind, refusalWords } from './issue-words.ts';
 import { listOf, statedMfuNote, statedMfuUnused } from './stated-mfu.ts';
 
 /**
@@ -106,11 +107,12 @@ function planAnswer(
 ): Answer {
   return {
     intent: q.intent,
+    kind: 'answer',
     ok: true,
     question: q.text,
     headline,
     configuration: describeConfiguration(plan.estimate),
-    figures: [...estimateFigures(plan.estimate), ...costFigures(q.parameters, spend)],
+    figures: [...figuresFor(q.intent, plan.estimate), ...costFigures(q.parameters, spend)],
     ...estimateNumbers(plan.estimate),
     assumptions: [...q.defaults.map((d) => d.text), ...extra.assumptions],
     notes: [
@@ -124,12 +126,14 @@ function planAnswer(
   };
 }
 
+/** `reason`: the protocol's, which says whether the failure refuses the question or answers it (failureKind). */
 function failure(
-  q: ParsedQuestion, publicUrl: PublicUrl, headline: string, closest: { why: string; scenario?: ScenarioInput; estimate?: EstimateOk; gpuHours?: number; cost?: number } | undefined,
+  q: ParsedQuestion, publicUrl: PublicUrl, reason: string, headline: string,
+  closest: { why: string; scenario?: ScenarioInput; estimate?: EstimateOk; gpuHours?: number; cost?: number } | undefined,
   extra: { assumptions: string[]; data: unknown; notes?: string[] },
 ): Answer {
   const base: Answer = {
-    intent: q.intent, ok: false, question: q.text, headline, figures: [],
+    intent: q.intent, kind: failureKind(reason), ok: false, question: q.text, headline, figures: [],
     assumptions: [...q.defaults.map((d) => d.text), ...extra.assumptions],
     // runNodes often gives its failure's message as the closest point's why: the headline says it already.
     notes: [
@@ -146,7 +150,7 @@ function failure(
     return {
       ...base,
       configuration: `closest that works, not what was asked: ${describeConfiguration(closest.estimate)}`,
-      figures: [...estimateFigures(closest.estimate), ...costFigures(q.parameters, spendOf(closest))].map((f) => ({ ...f, label: `${f.label} (closest)` })),
+      figures: [...figuresFor(q.intent, closest.estimate), ...costFigures(q.parameters, spendOf(closest))].map((f) => ({ ...f, label: `${f.label} (closest)` })),
       scenario: closest.scenario,
       ...widgetLink(closest.scenario, publicUrl, deadlineDaysOf(q.parameters)),
     };
@@ -206,7 +210,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   };
   if (!result.ok) {
     const namedNote = namedClusterNote(q, onNamed);
-    return failure(q, publicUrl, `${subjectOf(p)}: ${refusalWords(result)}`, result.closest, { assumptions, data: result, notes: [...listOf(namedNote), ...hint] });
+    return failure(q, publicUrl, result.reason, `${subjectOf(p)}: ${refusalWords(result)}`, result.closest, { assumptions, data: result, notes: [...listOf(namedNote), ...hint] });
   }
   const plan = result.configuration;
   if (result.mode === 'cost-time-frontier') {
@@ -261,7 +265,7 @@ export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOption
   if (!result.ok) {
     // Out of memory is "does not fit"; a cluster no split divides (no nearestMiss) runs nothing for another reason.
     const fit = q.intent === 'memory' && result.reason === 'no-feasible-configuration' && result.nearestMiss !== undefined ? 'does not fit for training: ' : '';
-    return failure(q, publicUrl, `${subjectOf(p)} on ${size}: ${fit}${refusalWords(result)}`, result.closest, { assumptions, data: result });
+    return failure(q, publicUrl, result.reason, `${subjectOf(p)} on ${size}: ${fit}${refusalWords(result)}`, result.closest, { assumptions, data: result });
   }
   const best: SearchPlanJson = result.best;
   const e = best.estimate;

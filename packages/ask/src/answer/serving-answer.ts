@@ -234,7 +234,7 @@ export function answerServing(q: ParsedQuestion): Answer {
     const plan = `${planHeadline(best, gpus)}${costHeadline(best, p)}${boundsNote(bounds, p)}`;
     const fastest = memory === undefined ? [] : [`The configuration below is the fastest plan within the bounds: ${plan}.`];
     return {
-      ...base, ok: true, assumptions: [...base.assumptions, ...perReplica],
+      ...base, kind: 'answer', ok: true, assumptions: [...base.assumptions, ...perReplica],
       headline: `${subject}: ${memory ?? `${ASKS_FIT.test(q.text) ? 'fits; ' : ''}${plan}`}`,
       configuration: `${shapeText(best)} · batch ${best.batch.toLocaleString('en-US')} · ${precisionConfiguration(p)} · ${lengthsText(p)}${speculationConfiguration(spec)}`,
       figures: [...pointFigures(best, p, gpus), ...loadFigure(best, gpus)],
@@ -248,7 +248,7 @@ export function answerServing(q: ParsedQuestion): Answer {
     const why = widest === undefined || widest.ok ? 'no tensor × pipeline split of them serves it' : `${shapeText(widest)}: ${widest.message}`;
     const smallest = gpus === undefined ? undefined : smallestServing(p, batching);
     return {
-      ...base, ok: false,
+      ...base, kind: 'answer', ok: false,
       headline: `${subject}: does not fit for serving (${why})`,
       figures: smallest === undefined ? [] : closestFigures(smallest, p, undefined),
       ...(smallest !== undefined && { configuration: `closest that works, not what was asked: ${shapeText(smallest)} on ${countOf(smallest.gpus, 'GPU')}` }),
@@ -261,7 +261,7 @@ export function answerServing(q: ParsedQuestion): Answer {
   }
   const closest = result.closest;
   return {
-    ...base, ok: false,
+    ...base, kind: 'answer', ok: false,
     headline: `${subject}: ${missedText(bounds, p, gpus)}${closest === undefined ? '' : `: ${closest.why}`}`,
     figures: closest === undefined ? [] : closestFigures(closest.point, p, gpus),
     ...(closest !== undefined && { configuration: closestConfiguration(closest.point, p) }),

@@ -1,0 +1,45 @@
+import type { Answer } from './answer-types.ts';
+
+/**
+ * The protocol's sentences are written for API callers: a refusal or a warning may tell them to set a wire field
+ * ("give maxPrefillSeconds", `kvCachePrecision "fp8"`, "give cluster.nodes"). An answer passes them on to a person who
+ * asked in words, so each such phrase is said as a question says it. A sentence with none of them is left as it is;
+ * the field paths of a refusal's issues are worded in issue-words.ts.
+ */
+type Rewrite = readonly [RegExp, (...groups: string[]) => string];
+
+const PHRASES: readonly Rewrite[] = [
+  // inference-messages.ts, a late first token under a per-token bound only.
+  [/\bgive maxPrefillSeconds for an interactive service\b/g, () => 'bound the time to first token for an interactive service ("ttft under 2 s")'],
+  [/\buse batching "continuous" to admit prompts as sequences finish\b/g, () => 'ask without "static batching" for continuous batching, which admits prompts as sequences finish'],
+  // inference.ts, a BF16 KV cache on a GPU without BF16 (V100).
+  [/\buse kvCachePrecision "fp16", or kvCachePrecision "fp8"/g, () => 'use an FP16 or FP8 KV cache ("fp8 kv cache")'],
+  // inference.ts, FP8 weights served on a GPU without FP8 (A100): 16-bit weights with an FP8 KV cache run on it.
+  [/\(precision "(\w+)", kvCachePrecision "(\w+)"\)/g, (weights = '', cache = '') => `("in ${weights} with an ${cache} kv cache")`],
+  // check-plan.ts, a precision the GPU has no tensor cores for.
+  [/\buse precision "(\w+)"/g, (precision = '') => `use ${precision.toUpperCase()} ("in ${precision}")`],
+  // run-search.ts, GPUs that do not fill whole nodes.
+  [/, or give cluster\.nodes\b/g, () => ', or give a count of nodes ("on 2 nodes")'],
+  // inference.ts, a shared prefix longer than the prompt it opens.
+  [/\bat most promptTokens \(([\d,]+)\)/g, (tokens = '') => `at most the prompt (${tokens} tokens)`],
+  // inference-messages.ts, GPUs no tensor × pipeline shape divides.
+  [/ \(gpus\): give tensor and pipeline degrees whose product divides it/g, () => ': give a TP and PP whose product divides them ("with tp 2 pp 2")'],
+];
+
+/** One sentence with the protocol's wire phrases said in words. */
+export function plainWords(text: string): string {
+  // The replacer gets the groups first, then the offset and the whole text, which the rewrites leave unread.
+  return PHRASES.reduce((t, [pattern, words]) => t.replace(pattern, (_match, ...groups: string[]) => words(...groups)), text);
+}
+
+/** An answer whose every sentence a person reads (headline, configuration, figures, assumptions, notes) is in plain words. */
+export function inPlainWords(a: Answer): Answer {
+  return {
+    ...a,
+    headline: plainWords(a.headline),
+    ...(a.configuration !== undefined && { configuration: plainWords(a.configuration) }),
+    figures: a.figures.map((f) => ({ label: plainWords(f.label), value: plainWords(f.value) })),
+    assumptions: a.assumptions.map(plainWords),
+    notes: a.notes.map(plainWords),
+  };
+}
