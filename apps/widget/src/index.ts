@@ -10,7 +10,7 @@ export { MODULE_PATH } from './paths.ts';
 export { HASH_KEY, scenarioFromHash, scenarioToHash } from './hash.ts';
 export { pipelineTimeline } from './schedule/pipeline-timeline.ts';
 export type { Timeline, TimelineOp, TimelineResult, TimelineSchedule } from './schedule/pipeline-timeline.ts';
-export { scenarioFromFields, fieldsFromScenario, fieldForPath } from './form/scenario-from-fields.ts';
+export { scenarioFromFields, fieldsFromScenario, fieldForPath, fieldsForPath, issueAt } from './form/scenario-from-fields.ts';
 export { FIELDS, DEFAULT_VALUES } from './form/fields.ts';
 export { validNodeCounts, scalingNodeCounts } from './sizing/node-counts.ts';
 export { nodesAnswer } from './sizing/nodes-answer.ts';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { breakdownBar, breakdownSegments } from '../src/charts/breakdown-bar.ts';
 import { esc } from '../src/charts/markup.ts';
 import { memoryBar } from '../src/charts/memory-bar.ts';
-import { MAX_DRAWN_BOXES, pipelineChart } from '../src/charts/pipeline-chart.ts';
+import { MAX_DRAWN_BOXES, PIPELINE_WIDTH, pipelineChart } from '../src/charts/pipeline-chart.ts';
 import { scalingChart } from '../src/charts/scaling-chart.ts';
 import { pipelineSection } from '../src/element/results.ts';
 import { pipelineTimeline } from '../src/schedule/pipeline-timeline.ts';
@@ -26,6 +26,29 @@ describe('step-time breakdown bar', () => {
     expect(total).toBeCloseTo(320, 0);
     const compute = widths(svg, 'seg-compute')[0]!;
     expect(compute / 320).toBeCloseTo((example.breakdown.computeSeconds - example.breakdown.recomputeSeconds) / example.stepTimeSeconds, 3);
+  });
+});
+
+describe('step-time breakdown labels', () => {
+  const legend = (html: string) => [...html.matchAll(/<li><span class="swatch seg-(\w+)"><\/span>([^<]*) <b>/g)].map((m) => [m[1], m[2]] as const);
+
+  it("says the compute part excludes recompute where recompute is its own part, the two adding up to the estimate's compute (full recompute)", () => {
+    const b = example.breakdown;
+    expect(b.recomputeSeconds).toBeGreaterThan(0);
+    const parts = breakdownSegments(b);
+    const compute = parts.find((s) => s.key === 'compute')!;
+    const recompute = parts.find((s) => s.key === 'recompute')!;
+    expect(compute.seconds + recompute.seconds).toBeCloseTo(b.computeSeconds, 12);
+    const shown = legend(breakdownBar(b, example.stepTimeSeconds));
+    expect(shown.slice(0, 2)).toEqual([['compute', 'compute (excl. recompute)'], ['recompute', 'recompute']]);
+  });
+
+  it('calls the compute part plain "compute", with no recompute part, when nothing is recomputed', () => {
+    const e = runEstimate({ ...CONTRACT_EXAMPLE, cluster: { ...CONTRACT_EXAMPLE.cluster, gpu: 'h200' }, parallelism: { ...CONTRACT_EXAMPLE.parallelism, recompute: 'none' } }) as EstimateOk;
+    expect(e.ok).toBe(true);
+    const shown = legend(breakdownBar(e.breakdown, e.stepTimeSeconds));
+    expect(shown[0]).toEqual(['compute', 'compute']);
+    expect(shown.map(([key]) => key)).not.toContain('recompute');
   });
 });
 
@@ -56,7 +79,7 @@ describe('pipeline chart', () => {
     const r = pipelineTimeline({ stages, microBatches: 16, virtualStages: 1, schedule: '1f1b' });
     if (!r.ok) throw new Error(r.message);
     const svg = pipelineChart(r.timeline);
-    expect(Number(svg.match(/viewBox="0 0 400 ([\d.]+)"/)![1])).toBeLessThanOrEqual(218);
+    expect(Number(svg.match(new RegExp(`viewBox="0 0 ${PIPELINE_WIDTH} ([\\d.]+)"`))![1])).toBeLessThanOrEqual(218);
     const idle = [...svg.matchAll(/class="idle" x="[\d.]+" y="([\d.]+)" width="[\d.]+" height="([\d.]+)"/g)].map((m) => ({ y: Number(m[1]), h: Number(m[2]) }));
     expect(idle).toHaveLength(rows);
     for (const [i, bar] of idle.entries()) {

@@ -208,6 +208,34 @@ describe('<trainplan-estimator> opening an infeasible scenario, in Chromium', ()
   });
 });
 
+describe('<trainplan-estimator> with an issue about several fields, in Chromium', () => {
+  it('says "t × p × c does not divide the GPUs" beside the nodes and beside t (once per fieldset), marks the nodes, t, p and c, and clears them all once fixed', async () => {
+    const { page, context, problems } = await open();
+    await field(page, 'Pipeline (p)').fill('3');
+    await expect.poll(() => shown(page, '#m-tp'), { timeout: 10_000 }).toContain('not divisible by tensor × pipeline × context');
+    const marks = () => page.locator('trainplan-estimator').evaluate((el) => Object.fromEntries(['nodes', 'tp', 'pp', 'vp', 'cp', 'gbs'].map((name) => {
+      const input = el.shadowRoot!.getElementById(`f-${name}`)!;
+      const msg = el.shadowRoot!.getElementById(`m-${name}`)!;
+      return [name, { invalid: input.getAttribute('aria-invalid'), points: input.getAttribute('aria-errormessage'), says: msg.textContent, shown: msg.offsetParent !== null }];
+    })));
+    const message = await shown(page, '#m-tp');
+    expect(await marks()).toEqual({
+      nodes: { invalid: 'true', points: null, says: message, shown: true },
+      tp: { invalid: 'true', points: null, says: message, shown: true },
+      pp: { invalid: 'true', points: 'm-tp', says: '', shown: false },
+      vp: { invalid: null, points: null, says: '', shown: false },
+      cp: { invalid: 'true', points: 'm-tp', says: '', shown: false },
+      gbs: { invalid: null, points: null, says: '', shown: false },
+    });
+    expect(await shown(page, '.status')).toBe('Fix the marked fields. Showing the last good result.');
+    await field(page, 'Pipeline (p)').fill('16');
+    await waitFor(page, 'el.estimate.resolved.pipeline === 16');
+    for (const mark of Object.values(await marks())) expect(mark).toEqual({ invalid: null, points: null, says: '', shown: false });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('the API docs page (/docs), in Chromium', () => {
   it('labels every "Try it" request body and asks for no /favicon.ico', async () => {
     const context = await browser().newContext();

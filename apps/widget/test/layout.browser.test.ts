@@ -101,6 +101,26 @@ describe("the widget's form, in Chromium", () => {
     await tab.close();
   });
 
+  it.each(WIDTHS)('at %i px, every label of the pipeline chart is drawn 10 px tall or more, and inside the chart', async (width) => {
+    // The default scenario: GPT-3 175B on p = 8, its stage labels, axis titles and micro-batch numbers.
+    const tab = await open(width, '');
+    const texts = await tab.locator('trainplan-estimator').evaluate((el) => {
+      const svg = el.shadowRoot!.querySelector<SVGSVGElement>('svg.pipeline')!;
+      const frame = svg.getBoundingClientRect();
+      return [...svg.querySelectorAll<SVGTextElement>('text')].map((t) => {
+        const box = t.getBoundingClientRect();
+        // The text's font size in viewBox units, times the units' size on screen.
+        return { text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM()!.a, inside: box.left >= frame.left - 0.5 && box.right <= frame.right + 0.5 };
+      });
+    });
+    expect(texts.map((t) => t.text)).toEqual(expect.arrayContaining(['stage', 's0', 's7']));
+    for (const t of texts) {
+      expect(t.px, t.text!).toBeGreaterThanOrEqual(10);
+      expect(t.inside, t.text!).toBe(true);
+    }
+    await tab.close();
+  });
+
   it('offers "Link to this scenario" only with sync-hash, where the link opens what the reader saw', async () => {
     const link = (tab: Page) => tab.locator('trainplan-estimator .share-link');
     // Without sync-hash the element does not read the link: it would open the page's own example.

@@ -1,6 +1,6 @@
-import { runNodes, type NodesResponseJson } from '@trainplan/protocol';
+import { CONTRACT_EXAMPLE, runEstimate, runNodes, type EstimateJson, type EstimateOk, type NodesResponseJson, type ScenarioInput } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
-import { frontierSection, largestPart, nodesSection, outOfMemoryMessage, searchedNodesSection } from '../src/element/results.ts';
+import { frontierSection, headline, largestPart, nodesSection, outOfMemoryMessage, searchedNodesSection } from '../src/element/results.ts';
 import { FRONTIER_REQUEST, frontierAnswer } from './support/frontier-answer.ts';
 
 const text = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
@@ -12,19 +12,19 @@ describe('the searched "how many nodes" answer', () => {
     const n = { ok: false, reason: 'deadline-unreachable', message, searches: 3, closest: { why: message, nodes: 512, gpus: 4096 } } as unknown as NodesResponseJson;
     const shown = text(searchedNodesSection(n));
     expect(shown.split(message)).toHaveLength(2);
-    expect(shown).toBe(`Searched: ${message}.`);
+    expect(shown).toBe(`Best plan found: none; ${message}.`);
   });
 
   it('adds a closest point that says something else as its own sentence', () => {
     const why = 'nothing runs on 1 node (8 GPUs); the nearest size that runs is larger: 6 nodes (48 GPUs)';
     const n = { ok: false, reason: 'does-not-fit', message: 'no configuration of 1 node runs this model and batch', searches: 2, closest: { why } } as unknown as NodesResponseJson;
-    expect(text(searchedNodesSection(n))).toBe(`Searched: no configuration of 1 node runs this model and batch. Closest: ${why}.`);
+    expect(text(searchedNodesSection(n))).toBe(`Best plan found: none; no configuration of 1 node runs this model and batch. Closest: ${why}.`);
   });
 
   it('on GB200 NVL72 names the racks (NVLink domains) the GPUs fill beside the trays (nodes)', () => {
     const n = runNodes({ model: 'llama3-70b', cluster: { gpu: 'gb200' }, training: { globalBatchSize: 512 }, tokens: 1e12, nodes: 20 });
     if (!n.ok) throw new Error(n.message);
-    expect(text(searchedNodesSection(n))).toMatch(/^20 nodes \(80 GPUs in 2 NVLink domains of 72 GPUs, the last holding 8\) with TP /);
+    expect(text(searchedNodesSection(n))).toMatch(/^Best plan found: 20 nodes \(80 GPUs in 2 NVLink domains of 72 GPUs, the last holding 8\) with TP /);
   });
 });
 
@@ -69,14 +69,14 @@ describe('the "how many nodes" answer counts in words', () => {
   const budget = { tokens: 1e9, deadlineDays: 30 };
 
   it('says "1 node", not "1 nodes"', () => {
-    expect(text(nodesSection({ kind: 'meets', nodes: 1, gpus: 8, days: 2, gpuHours: 384 }, budget))).toMatch(/^1 node \(8 GPUs\) train/);
+    expect(text(nodesSection({ kind: 'meets', nodes: 1, gpus: 8, days: 2, gpuHours: 384 }, budget))).toMatch(/^Your configuration: 1 node \(8 GPUs\) train/);
     expect(text(nodesSection({ kind: 'too-slow', fastestNodes: 1, fastestDays: 40 }, budget))).toContain('the fastest tried, 1 node, takes');
-    expect(text(nodesSection({ kind: 'meets', nodes: 2, gpus: 16, days: 1, gpuHours: 384 }, budget))).toMatch(/^2 nodes \(16 GPUs\)/);
+    expect(text(nodesSection({ kind: 'meets', nodes: 2, gpus: 16, days: 1, gpuHours: 384 }, budget))).toMatch(/^Your configuration: 2 nodes \(16 GPUs\)/);
   });
 
   it('and a searched answer on one GPU says "1 node (1 GPU)"', () => {
     const n = { ok: true, nodes: 1, gpus: 1, days: 3, gpuHours: 72, configuration: { label: 'TP 1 · PP 1 · DP 1' } } as unknown as NodesResponseJson;
-    expect(text(searchedNodesSection(n))).toMatch(/^1 node \(1 GPU\) with TP 1/);
+    expect(text(searchedNodesSection(n))).toMatch(/^Best plan found: 1 node \(1 GPU\) with TP 1/);
   });
 });
 
@@ -103,5 +103,75 @@ describe('the out-of-memory message beside the micro-batch', () => {
     expect(largestPart({ weightsBytes: 5e9, gradientsBytes: 10e9, optimizerBytes: 30e9, activationsBytes: 118 * 2 ** 30, otherBytes: 13e9, totalBytes: 0, capacityBytes: 0, fits: false }))
       .toBe('; activations 118 GiB');
     expect(outOfMemoryMessage('', { recompute: 'selective', distopt: 'true', mbs: '2' })).toBe('out of memory: try full recompute, more t or p, or a smaller micro-batch');
+  });
+});
+
+describe('the headline figures', () => {
+  /** A headline figure as the reader sees it: its value and its label. */
+  const figure = (html: string, name: string) => {
+    const m = html.match(new RegExp(`<div data-stat="${name}"><b>([^<]*)</b><span>([^<]*)</span></div>`));
+    if (!m) throw new Error(`no figure ${name}`);
+    return { value: m[1]!, label: m[2]! };
+  };
+  const percent = (value: string) => Number(value.replace('%', ''));
+  const estimate = (s: ScenarioInput) => {
+    // One scenario, one estimate.
+    const e = runEstimate(s) as EstimateJson;
+    if (!e.ok) throw new Error(e.message);
+    return e as EstimateOk;
+  };
+
+  it.each([
+    // Published sizes: GPT-3 175B (Brown et al. 2020); Llama 3 8B and 70B, 8.03 B and 70.6 B (Meta's model cards).
+    ['gpt3-175b', { tensor: 8, pipeline: 8 }, '175 B'],
+    ['llama3-70b', { tensor: 8, pipeline: 8 }, '70.6 B'],
+    ['llama3-8b', { tensor: 8, pipeline: 1 }, '8.03 B'],
+  ] as const)('states %s\'s parameters with their unit ("%s" parameters)', (model, degrees, shown) => {
+    const e = estimate({ model, cluster: { gpu: 'h100-sxm', nodes: 16 }, training: { globalBatchSize: 512 }, parallelism: { ...degrees, recompute: 'full' } });
+    expect(figure(headline(e), 'parameters')).toEqual({ value: shown, label: 'parameters' });
+  });
+
+  it('puts HFU beside MFU, above it by the recomputed forwards: HFU / MFU is the hardware over the model FLOPs, at most 4/3 with full recompute', () => {
+    const e = estimate(CONTRACT_EXAMPLE);
+    const html = headline(e);
+    const mfu = percent(figure(html, 'mfu').value);
+    const hfu = percent(figure(html, 'hfu').value);
+    expect(figure(html, 'hfu').label).toMatch(/^HFU/);
+    // Full recompute runs every forward a second time: 3 passes' FLOPs become up to 4.
+    expect(hfu).toBeGreaterThan(mfu);
+    expect(hfu / mfu).toBeLessThanOrEqual(4 / 3 + 0.01);
+    // Each shown to 0.1 points: the ratio of the shown figures is within that rounding of the FLOPs' ratio.
+    expect(Math.abs(hfu / mfu - e.hardwareFlopsPerStep / e.modelFlopsPerStep)).toBeLessThan(0.1 / mfu + 0.1 / hfu);
+    // HFU comes right after MFU.
+    const order = [...html.matchAll(/data-stat="(\w+)"/g)].map((m) => m[1]);
+    expect(order.indexOf('hfu')).toBe(order.indexOf('mfu') + 1);
+  });
+
+  it('shows HFU equal to MFU without recompute (nothing is computed twice)', () => {
+    const html = headline(estimate({ ...CONTRACT_EXAMPLE, parallelism: { ...CONTRACT_EXAMPLE.parallelism, recompute: 'none' }, cluster: { ...CONTRACT_EXAMPLE.cluster, gpu: 'h200' } }));
+    expect(figure(html, 'hfu').value).toBe(figure(html, 'mfu').value);
+  });
+});
+
+describe('the two "how many nodes" answers with Auto', () => {
+  const budget = { tokens: 300e9, deadlineDays: 30 };
+  const searched = { ok: true, nodes: 96, gpus: 768, days: 29.1, gpuHours: 536_000, configuration: { label: 'TP 8 · PP 8 · DP 12' } } as unknown as NodesResponseJson;
+  const paragraphs = (html: string) => [...html.matchAll(/<p data-(?:searched-)?answer="[^"]*">(.*?)<\/p>/g)].map((m) => text(m[1]!));
+
+  it('label the searched one "Best plan found" and the one at the form\'s configuration "Your configuration", each once', () => {
+    const html = searchedNodesSection(searched) + nodesSection({ kind: 'meets', nodes: 128, gpus: 1024, days: 20.5, gpuHours: 504_000 }, budget);
+    const [best, yours, ...rest] = paragraphs(html);
+    expect(rest).toEqual([]);
+    expect(best).toMatch(/^Best plan found: 96 nodes \(768 GPUs\) with TP 8 · PP 8 · DP 12: /);
+    expect(yours).toMatch(/^Your configuration: 128 nodes \(1,024 GPUs\) train /);
+    expect(text(html).split('Best plan found')).toHaveLength(2);
+    expect(text(html).split('Your configuration')).toHaveLength(2);
+  });
+
+  it.each([
+    [{ kind: 'too-slow', fastestNodes: 1536, fastestDays: 40 } as const, /^Your configuration: not reachable; the fastest tried, 1,536 nodes, takes 40\.0 days\.$/],
+    [{ kind: 'none', message: 'no node count runs this configuration' } as const, /^Your configuration: no node count trains 300 B tokens in 30\.0 days: no node count runs this configuration\.$/],
+  ])('label the answer at the form\'s configuration when it misses too (%o)', (answer, says) => {
+    expect(paragraphs(nodesSection(answer, budget))[0]).toMatch(says);
   });
 });

@@ -181,12 +181,18 @@ describe('<trainplan-serving>, in Chromium', () => {
     await context.close();
   });
 
-  it("says plainly when the model does not fit the GPUs given, with the protocol's message", async () => {
+  it("says plainly when the model does not fit the GPUs given, with the protocol's message and what would hold it", async () => {
     const { page: tab, context, problems } = await open('model="llama3.1-405b" gpu="h100-sxm" prompt="2048" output="512" gpus="2"');
     const a = runInference({ ...REQUEST, model: 'llama3.1-405b', gpus: 2, maxDecodeSecondsPerToken: undefined }) as Served;
     expect(a.unservable).toBeDefined();
     expect(await shown(tab, '.answer')).toContain(a.unservable!);
     expect(await tab.locator('trainplan-serving [data-answer="unservable"]').count()).toBe(1);
+    // The ways out, under the message: more GPUs than the 2 given, and FP8 weights on an H100.
+    const remedies = await tab.locator('trainplan-serving [data-remedies] li').allInnerTexts();
+    expect(remedies).toHaveLength(2);
+    expect(remedies[0]).toMatch(/: more GPUs than the 2 given$/);
+    expect(remedies[1]).toMatch(/^FP8 weights/);
+    expect(await tab.locator('trainplan-serving [data-remedies]').isVisible()).toBe(true);
     expect(problems).toEqual([]);
     await context.close();
   });

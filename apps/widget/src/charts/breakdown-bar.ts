@@ -12,11 +12,12 @@ export interface Segment {
 /**
  * The step time split into parts that add up to it: the planner's step is compute + tensor-,
  * context-parallel comm + pipeline bubble + pipeline comm + exposed data-parallel comm + optimizer
- * (packages/planner/src/estimate.ts); recompute is the part of compute spent re-running forwards.
+ * (packages/planner/src/estimate.ts); recompute is the part of compute spent re-running forwards, drawn
+ * as its own part, so the compute part is labelled as the rest (the estimate's computeSeconds includes it).
  */
 export function breakdownSegments(b: BreakdownJson): Segment[] {
   return [
-    { key: 'compute', label: 'compute', seconds: b.computeSeconds - b.recomputeSeconds },
+    { key: 'compute', label: b.recomputeSeconds > 0 ? 'compute (excl. recompute)' : 'compute', seconds: b.computeSeconds - b.recomputeSeconds },
     { key: 'recompute', label: 'recompute', seconds: b.recomputeSeconds },
     { key: 'tp', label: 'tensor-parallel comm', seconds: b.tensorParallelCommSeconds },
     { key: 'cp', label: 'context-parallel comm', seconds: b.contextParallelCommSeconds },

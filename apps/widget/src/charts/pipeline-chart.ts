@@ -2,6 +2,13 @@ import { formatPercent } from '@trainplan/units';
 import type { Timeline } from '../schedule/pipeline-timeline.ts';
 import { esc, hue, px } from './markup.ts';
 
+/**
+ * The chart's width in viewBox units: at most the narrowest column it is drawn in (278 px in a 320 px phone's page),
+ * so its 10-unit text is 10 px or more on screen (400 units drew it at 6.9 px there); styles.ts caps the chart at 1.4
+ * times this width (378 px), so the text stays 14 px at most.
+ */
+export const PIPELINE_WIDTH = 270;
+
 /** The height the rows of more than 16 stages share, in viewBox units (16 stages at 16 units take 256). */
 const MANY_STAGES_HEIGHT = 192;
 
@@ -40,9 +47,7 @@ function labelledRows(rows: number, row: number): Set<number> {
  * passes pale, each micro-batch its own colour; the idle grey behind the boxes is the bubble.
  */
 export function pipelineChart(t: Timeline, note = ''): string {
-  // About the width it is drawn at (330 px in a phone's column, 410 px beside an article), so its 10-unit
-  // text stays 8 px or more on screen; a wider viewBox shrank it to 5 px on a phone.
-  const width = 400;
+  const width = PIPELINE_WIDTH;
   const perStage = t.ops.length / t.stages;
   const stages = drawnStages(t.stages, Math.max(2, Math.floor(MAX_DRAWN_BOXES / perStage)));
   const rowOf = new Map(stages.map((s, i) => [s, i] as const));

@@ -136,13 +136,14 @@ export abstract class FormElement<Answer> extends HTMLElement {
   }
 
   /**
-   * Marks each issue's field, or lists it in the status line when it has none on screen; `lead` is what the status
-   * says of the marked fields (a typing mistake by default). Issues also go out as `trainplan-invalid`.
+   * Marks each issue's field (or fields), or lists it in the status line when it has none on screen; `lead` is what
+   * the status says of the marked fields (a typing mistake by default). Issues also go out as `trainplan-invalid`.
    */
-  protected showIssues(issues: readonly FieldIssue[], lead = 'Fix the marked field.'): void {
+  protected showIssues(issues: readonly FieldIssue[], lead?: string): void {
     const general = markIssues(this.root, issues);
     if (issues.length === 0) return;
-    this.status(`${general.length > 0 ? `${general.join('; ')}.` : lead}${this.kept()}`);
+    const marked = this.root.querySelectorAll('[aria-invalid]').length;
+    this.status(`${general.length > 0 ? `${general.join('; ')}.` : lead ?? `Fix the marked ${marked > 1 ? 'fields' : 'field'}.`}${this.kept()}`);
     emit(this, 'trainplan-invalid', { issues });
   }
 

@@ -13,13 +13,18 @@ import type { NodesAnswer } from '../sizing/nodes-answer.ts';
 /** One headline figure: the value large, what it is (and its unit) under it; `name` marks it for tests and styles. */
 export const stat = (name: string, value: string, label: string) => `<div data-stat="${name}"><b>${esc(value)}</b><span>${esc(label)}</span></div>`;
 
-/** Step time, throughput, per-GPU TFLOP/s, MFU and (with a token budget) the time to train. */
+/**
+ * Step time, throughput, per-GPU TFLOP/s, MFU and HFU (hardware FLOPs: the recomputed forwards counted too, so
+ * above MFU only with recompute), the model's parameters and (with a token budget) the time to train.
+ */
 export function headline(e: EstimateOk): string {
   const parts = [
     stat('step', formatSeconds(e.stepTimeSeconds), 'step time'),
     stat('tokens', formatCount(e.tokensPerSecond), 'tokens/s'),
     stat('tflops', formatNumber(e.modelTflopsPerGpu), 'model TFLOP/s per GPU'),
     stat('mfu', formatPercent(e.mfu), 'MFU'),
+    stat('hfu', formatPercent(e.hfu), 'HFU (recompute counted)'),
+    stat('parameters', formatCount(e.parameters), 'parameters'),
   ];
   if (e.timeToTrain) parts.push(stat('days', `${formatNumber(e.timeToTrain.days)} days`, `to train ${formatCount(e.timeToTrain.tokens)} tokens`));
   return parts.join('');
@@ -51,15 +56,24 @@ export function pipelineSection(e: EstimateOk): string {
   return t.ok ? pipelineChart(t.timeline, note) : `<p class="caption">${esc(t.message)}</p>`;
 }
 
-/** The "how many nodes" answer in words. */
+/**
+ * What each "how many nodes" answer is: with Auto the searched answer (a configuration per cluster size) is
+ * shown above the one at the form's configuration, and the two must not be told apart by position alone.
+ */
+export const ANSWER_LABELS = { searched: 'Best plan found', fixed: 'Your configuration' } as const;
+
+/** An answer's label, first in its paragraph. */
+const labelled = (kind: keyof typeof ANSWER_LABELS): string => `<span class="answer-label">${esc(ANSWER_LABELS[kind])}:</span> `;
+
+/** The "how many nodes" answer in words, at the configuration in the form (its t, p, c and batches). */
 export function nodesSection(answer: NodesAnswer | undefined, budget: Budget): string {
   if (budget.tokens === undefined || budget.deadlineDays === undefined) return '<p class="caption">Give a token budget and a deadline to size the cluster.</p>';
   const goal = `${formatCount(budget.tokens)} tokens in ${formatNumber(budget.deadlineDays)} days`;
-  if (!answer || answer.kind === 'none') return `<p>${esc(`No node count trains ${goal} with this configuration${answer ? `: ${answer.message}` : ''}.`)}</p>`;
+  if (!answer || answer.kind === 'none') return `<p data-answer="none">${labelled('fixed')}${esc(`no node count trains ${goal}${answer ? `: ${answer.message}` : ''}.`)}</p>`;
   if (answer.kind === 'too-slow') {
-    return `<p data-answer="too-slow">${esc(`Not reachable with this configuration: the fastest tried, ${countOf(answer.fastestNodes, 'node')}, takes ${formatNumber(answer.fastestDays)} days.`)}</p>`;
+    return `<p data-answer="too-slow">${labelled('fixed')}${esc(`not reachable; the fastest tried, ${countOf(answer.fastestNodes, 'node')}, takes ${formatNumber(answer.fastestDays)} days.`)}</p>`;
   }
-  return `<p data-answer="meets"><b data-nodes="${answer.nodes}">${esc(countOf(answer.nodes, 'node'))}</b>${esc(` (${countOf(answer.gpus, 'GPU')}) train ${formatCount(budget.tokens)} tokens in ${formatNumber(answer.days)} days, within the ${formatNumber(budget.deadlineDays)}-day deadline; ${formatCount(answer.gpuHours)} GPU-hours.`)}</p>`
+  return `<p data-answer="meets">${labelled('fixed')}<b data-nodes="${answer.nodes}">${esc(countOf(answer.nodes, 'node'))}</b>${esc(` (${countOf(answer.gpus, 'GPU')}) train ${formatCount(budget.tokens)} tokens in ${formatNumber(answer.days)} days, within the ${formatNumber(budget.deadlineDays)}-day deadline; ${formatCount(answer.gpuHours)} GPU-hours.`)}</p>`
     + '<p class="caption">The fewest nodes that meet the deadline at this t, p, c, micro-batch and global batch (data parallelism grows with the nodes).</p>';
 }
 
@@ -71,10 +85,11 @@ export function searchedNodesSection(n: NodesResponseJson): string {
   if (!n.ok) {
     // runNodes often gives the failure's own message as the closest point's why: say it once.
     const why = n.closest && n.closest.why !== n.message ? ` Closest: ${sentence(n.closest.why)}` : '';
-    return `<p data-searched-answer="${esc(n.reason)}">${esc(`Searched: ${sentence(n.message)}${why}`)}</p>${largerBatchNote(n)}`;
+    return `<p data-searched-answer="${esc(n.reason)}">${labelled('searched')}${esc(`none; ${sentence(n.message)}${why}`)}</p>${largerBatchNote(n)}`;
   }
   const gpus = countOf(n.gpus, 'GPU') + (n.nvlinkDomains ? ` in ${nvlinkDomainsText(n.gpus, n.nvlinkDomains)}` : '');
-  return `<p data-searched-answer="ok"><b data-searched-nodes="${n.nodes}">${esc(countOf(n.nodes, 'node'))}</b>${esc(` (${gpus}) with ${n.configuration.label}: ${formatNumber(n.days)} days, ${formatCount(n.gpuHours)} GPU-hours (searched).`)}</p>${largerBatchNote(n)}`;
+  return `<p data-searched-answer="ok">${labelled('searched')}<b data-searched-nodes="${n.nodes}">${esc(countOf(n.nodes, 'node'))}</b>${esc(` (${gpus}) with ${n.configuration.label}: ${formatNumber(n.days)} days, ${formatCount(n.gpuHours)} GPU-hours.`)}</p>`
+    + `<p class="caption">The fewest nodes that meet the deadline, the configuration searched anew for each cluster size.</p>${largerBatchNote(n)}`;
 }
 
 /** The time–cost curve (runNodes with frontier): the chart of days against GPU-hours per cluster size, and its sentence. */

@@ -86,22 +86,33 @@ export function showFields(root: ShadowRoot, fields: readonly FieldSpec[], value
 
 /**
  * Clears the previous marks, then shows each issue beside its field (its message slot, aria-invalid on the
- * control). Returns the messages of the issues with no field on screen, for the status line instead.
+ * control). An issue about several fields (`fields`) marks every one of them on screen and is said once in each
+ * fieldset, beside the first of them there; the others point to that message (aria-errormessage). Returns the
+ * messages of the issues with no field on screen, for the status line instead.
  */
 export function markIssues(root: ShadowRoot, issues: readonly FieldIssue[]): string[] {
   for (const el of root.querySelectorAll('.msg')) el.textContent = '';
   for (const el of root.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
+  for (const el of root.querySelectorAll('[aria-errormessage]')) el.removeAttribute('aria-errormessage');
   const general: string[] = [];
   for (const issue of issues) {
-    const msg = issue.field ? root.getElementById(`m-${issue.field}`) : null;
-    const input = issue.field ? root.getElementById(`f-${issue.field}`) : null;
-    // A field and its message hidden together (the estimator's custom shape under a preset) count as off screen.
-    if (msg && input && !msg.hidden) {
-      msg.textContent = msg.textContent ? `${msg.textContent}; ${issue.message}` : issue.message;
+    const said = new Map<Element, string>();
+    for (const name of issue.fields ?? (issue.field ? [issue.field] : [])) {
+      const msg = root.getElementById(`m-${name}`);
+      const input = root.getElementById(`f-${name}`);
+      // A field and its message hidden together (the estimator's custom shape under a preset) count as off screen.
+      if (!msg || !input || msg.hidden) continue;
       input.setAttribute('aria-invalid', 'true');
-    } else {
-      general.push(issue.message);
+      const group = msg.closest('fieldset') ?? msg;
+      const sharedId = said.get(group);
+      if (sharedId !== undefined) {
+        input.setAttribute('aria-errormessage', sharedId);
+        continue;
+      }
+      said.set(group, msg.id);
+      msg.textContent = msg.textContent ? `${msg.textContent}; ${issue.message}` : issue.message;
     }
+    if (said.size === 0) general.push(issue.message);
   }
   return general;
 }

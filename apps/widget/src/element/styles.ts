@@ -9,8 +9,9 @@
  * --trainplan-optimizer-state, --trainplan-activations, --trainplan-other, and serving's --trainplan-kv-cache.
  * Light and dark follow prefers-color-scheme unless theme="light" or theme="dark" is set.
  *
- * The pipeline, scaling, time–cost and serving charts are at most 1.4 times their viewBox's width (400, 320, 320 and 320 units): their
- * 10-unit text then stays at most 14 px (the whole results column at 1280 px drew it at 30 px).
+ * The pipeline, scaling, time–cost and serving charts are at most 1.4 times their viewBox's width (270, 320, 320 and 320 units): their
+ * 10-unit text then stays at most 14 px (the whole results column at 1280 px drew it at 30 px). The pipeline chart's is
+ * narrower so that its text is still 10 px in a 320 px phone's 278 px column (pipeline-chart.ts, PIPELINE_WIDTH).
  */
 let shared: CSSStyleSheet | undefined;
 
@@ -79,7 +80,7 @@ input:focus-visible,select:focus-visible,a:focus-visible,button:focus-visible{ou
 h3{font-size:.95em;margin:12px 0 4px}
 .chart{display:block;width:100%;height:auto;overflow:visible}
 .chart.breakdown,.chart.memory{height:28px}
-.chart.pipeline{max-width:560px}
+.chart.pipeline{max-width:378px}
 .chart.scaling,.chart.frontier,.chart.serving-frontier{max-width:448px}
 .frontier{margin-top:8px}
 .scale{display:flex;justify-content:space-between;gap:8px;font-size:.75em;color:var(--_muted);font-variant-numeric:tabular-nums}
@@ -102,6 +103,9 @@ h3{font-size:.95em;margin:12px 0 4px}
 .frame{fill:none;stroke:var(--_border)}
 .bound{stroke:var(--_error);stroke-width:1.5;stroke-dasharray:4 3}
 .answer p{margin:0 0 8px;font-weight:600}
+.answer-label{font-weight:600}
+.remedies{margin:-4px 0 8px;padding:0 0 0 1.2em;font-size:.85em}
+.answer .remedies-lead{margin:0 0 2px;font-weight:400;font-size:.85em}
 .share a{color:var(--_accent)}
 .seg-compute{fill:var(--trainplan-compute,#2563eb);background:var(--trainplan-compute,#2563eb)}
 .seg-recompute{fill:var(--trainplan-recompute,#60a5fa);background:var(--trainplan-recompute,#60a5fa)}

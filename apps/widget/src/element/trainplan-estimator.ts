@@ -11,7 +11,7 @@ import { frontierRequestFor, nodesRequestFor, searchRequestFor } from '../comput
 import { DEFAULT_VALUES, FIELDS, FIELD_NAMES } from '../form/fields.ts';
 import { dropConflicting, keptIn, keptNote, withKept, type KeptFields } from '../form/kept-fields.ts';
 import {
-  fieldForPath, fieldsFromScenario, fitPrecisionToGpu, readScenario, scenarioFromFields, type Budget,
+  fieldsFromScenario, fitPrecisionToGpu, issueAt, readScenario, scenarioFromFields, type Budget,
 } from '../form/scenario-from-fields.ts';
 import { deadlineFromHash, hasScenarioPart, scenarioFromHash, widgetHash } from '../hash.ts';
 import { nodesAnswer } from '../sizing/nodes-answer.ts';
@@ -196,7 +196,7 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
     // The link's fields the form cannot show go with it (with "auto", only the model's: the search picks the rest).
     let scenario = withKept(parsed.scenario, parsed.auto ? keptIn(this.#kept, 'model') : this.#kept);
     const valid = validateScenario(scenario);
-    if (!valid.ok) return this.showIssues(valid.issues.map((i) => ({ field: fieldForPath(i.path), message: i.message })));
+    if (!valid.ok) return this.showIssues(valid.issues.map(issueAt));
     let results: EstimateJson[];
     try {
       if (parsed.auto) {
@@ -223,7 +223,7 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
         return this.showIssues([{ field: 'mbs', message: outOfMemoryMessage(need, this.values, estimate.resolved?.seqLength) }], OUT_OF_MEMORY_STATUS);
       }
       const issues = estimate.issues ?? [];
-      return this.showIssues(issues.length > 0 ? issues.map((i) => ({ field: fieldForPath(i.path), message: i.message })) : [{ field: '', message: estimate.message }]);
+      return this.showIssues(issues.length > 0 ? issues.map(issueAt) : [{ field: '', message: estimate.message }]);
     }
     this.show({ scenario, estimate }, {
       '.headline': headline(estimate),

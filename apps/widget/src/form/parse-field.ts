@@ -1,10 +1,15 @@
 import { formatCountExact, parseCount, parseDecimal } from '@trainplan/units';
 import type { FieldSpec } from './fields.ts';
 
-/** A problem with the reader's input, shown beside its field. */
+/** A problem with the reader's input, shown beside its field (or its fields). */
 export interface FieldIssue {
   /** The field's name (= its attribute), or '' when no one field is to blame. */
   readonly field: string;
+  /**
+   * An issue about several fields at once (t × p × c does not divide the GPUs): every field it names, each marked;
+   * `field` is then ''. Blaming one of them would point the reader at the wrong knob.
+   */
+  readonly fields?: readonly string[];
   readonly message: string;
 }
 

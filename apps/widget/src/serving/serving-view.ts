@@ -2,6 +2,7 @@ import { inferenceBoundsText, type InferencePointJson, type InferenceRequest, ty
 import { countOf, formatBytes, formatGrouped, formatPercent, formatSeconds, us } from '@trainplan/units';
 import type { MemoryParts } from '../charts/memory-bar.ts';
 import { sentence } from '../element/results.ts';
+import { servingRemedies, type RemedyRequest } from './serving-remedies.ts';
 
 /** One figure of the answer: `name` marks it in the markup (data-stat), `label` says what and in which unit. */
 export interface Stat {
@@ -28,6 +29,8 @@ export interface ServingView {
   readonly frontier: readonly InferencePointJson[];
   /** The protocol's caveats, less the one the title already says. */
   readonly warnings: readonly string[];
+  /** When nothing serves: what would (serving-remedies.ts), each read from the answer and the request; else none. */
+  readonly remedies: readonly string[];
 }
 
 type Served = Extract<InferenceResponseJson, { ok: true }>;
@@ -162,21 +165,25 @@ function bestTitle(best: InferencePointJson, request: TitleRequest): string {
   return `${lead}: ${shapeText(best, request)}${best.replicas === undefined ? '' : ` × ${countOf(best.replicas, 'replica')}`}.`;
 }
 
-/** runInference's answer (ok) → what the element shows; `request` gives the bounds (and the rate) and the draft model to name. */
-export function servingView(a: Served, request: TitleRequest & Pick<InferenceRequest, 'requestsPerSecond'>): ServingView {
+/**
+ * runInference's answer (ok) → what the element shows; `request` gives the bounds (and the rate) and the draft model to
+ * name, and what the remedies of an answer that serves nothing start from.
+ */
+export function servingView(a: Served, request: TitleRequest & RemedyRequest): ServingView {
   // The rate is named among the bounds: "No plan meets ≤ 30.0 ms per token, 100 requests/s: …".
   const bounds = inferenceBoundsText(request);
   const warnings = (a.warnings ?? []).filter((w) => w !== a.unservable);
   if (a.best) {
     return {
-      kind: 'best', title: bestTitle(a.best, request), point: a.best, stats: pointStats(a.best), memory: pointMemory(a.best), frontier: a.frontier, warnings,
+      kind: 'best', title: bestTitle(a.best, request), point: a.best, stats: pointStats(a.best), memory: pointMemory(a.best), frontier: a.frontier, warnings, remedies: [],
     };
   }
-  if (a.unservable !== undefined) return { kind: 'unservable', title: sentence(`Does not serve: ${a.unservable}`), stats: [], frontier: a.frontier, warnings };
+  const remedies = servingRemedies(a, request);
+  if (a.unservable !== undefined) return { kind: 'unservable', title: sentence(`Does not serve: ${a.unservable}`), stats: [], frontier: a.frontier, warnings, remedies };
   const closest = a.closest;
   const title = sentence(`No plan meets ${bounds ?? 'the latency bounds'}${closest ? `: ${closest.why}` : ''}`);
-  if (!closest) return { kind: 'missed', title, stats: [], frontier: a.frontier, warnings };
+  if (!closest) return { kind: 'missed', title, stats: [], frontier: a.frontier, warnings, remedies };
   return {
-    kind: 'missed', title, point: closest.point, stats: pointStats(closest.point, true), memory: pointMemory(closest.point), frontier: a.frontier, warnings,
+    kind: 'missed', title, point: closest.point, stats: pointStats(closest.point, true), memory: pointMemory(closest.point), frontier: a.frontier, warnings, remedies,
   };
 }
