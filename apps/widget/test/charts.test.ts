@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { breakdownBar, breakdownSegments } from '../src/charts/breakdown-bar.ts';
 import { esc } from '../src/charts/markup.ts';
 import { memoryBar } from '../src/charts/memory-bar.ts';
-import { MAX_DRAWN_BOXES, PIPELINE_WIDTH, pipelineChart } from '../src/charts/pipeline-chart.ts';
+import { CHART_VIEWBOX_WIDTH } from '../src/charts/chart-size.ts';
+import { MAX_DRAWN_BOXES, pipelineChart } from '../src/charts/pipeline-chart.ts';
 import { scalingChart } from '../src/charts/scaling-chart.ts';
 import { pipelineSection } from '../src/element/results.ts';
 import { pipelineTimeline } from '../src/schedule/pipeline-timeline.ts';
@@ -79,7 +80,7 @@ describe('pipeline chart', () => {
     const r = pipelineTimeline({ stages, microBatches: 16, virtualStages: 1, schedule: '1f1b' });
     if (!r.ok) throw new Error(r.message);
     const svg = pipelineChart(r.timeline);
-    expect(Number(svg.match(new RegExp(`viewBox="0 0 ${PIPELINE_WIDTH} ([\\d.]+)"`))![1])).toBeLessThanOrEqual(218);
+    expect(Number(svg.match(new RegExp(`viewBox="0 0 ${CHART_VIEWBOX_WIDTH} ([\\d.]+)"`))![1])).toBeLessThanOrEqual(218);
     const idle = [...svg.matchAll(/class="idle" x="[\d.]+" y="([\d.]+)" width="[\d.]+" height="([\d.]+)"/g)].map((m) => ({ y: Number(m[1]), h: Number(m[2]) }));
     expect(idle).toHaveLength(rows);
     for (const [i, bar] of idle.entries()) {
@@ -175,6 +176,24 @@ describe('scaling chart labels', () => {
     const left = Math.min(...dots(svg).map((d) => d.cx - d.r - 1)); // 1: half the current dot's 2-unit ring
     expect(ticks(svg).length).toBeGreaterThan(0);
     for (const t of ticks(svg)) expect(t.x).toBeLessThan(left);
+  });
+
+  /** The node counts under the plot, left to right, and where each is centred. */
+  const nodeLabels = (svg: string) => [...svg.matchAll(/<text class="axis tick" data-axis="x" x="([\d.-]+)"[^>]*>(\d+)</g)].map((m) => ({ x: Number(m[1]), nodes: Number(m[2]) }));
+  const sizes = [64, 112, 128, 1024].map((nodes) => ({ nodes, tokensPerSecond: nodes * 100 }));
+
+  it.each([[112, [64, 112, 1024]], [128, [64, 128, 1024]]])(
+    'labels the current size (%i) and the ends, and drops a node count with no room beside them (112 and 128 a fifth of an octave apart)',
+    (current, labelled) => {
+      expect(nodeLabels(scalingChart(sizes, current)).map((l) => l.nodes)).toEqual(labelled);
+    },
+  );
+
+  it("centres each node count under its size's dot, the largest one's included", () => {
+    const svg = scalingChart(sizes, 128);
+    const xs = [...svg.matchAll(/<circle class="[^"]*" cx="([\d.-]+)"/g)].map((m) => Number(m[1]));
+    for (const l of nodeLabels(svg)) expect(xs).toContain(l.x);
+    expect(nodeLabels(svg).at(-1)!.x).toBe(Math.max(...xs));
   });
 
   it('draws one throughput label, not two on top of each other, when the sizes give nearly the same throughput', () => {

@@ -236,6 +236,57 @@ describe('<trainplan-estimator> with an issue about several fields, in Chromium'
   });
 });
 
+/** Each named field's mark: aria-invalid, the message it points to (aria-errormessage), its own message and whether that shows. */
+function marksOf(page: Page, names: readonly string[]) {
+  return page.locator('trainplan-estimator').evaluate((el, fields) => Object.fromEntries(fields.map((name) => {
+    const input = el.shadowRoot!.getElementById(`f-${name}`)!;
+    const msg = el.shadowRoot!.getElementById(`m-${name}`)!;
+    return [name, { invalid: input.getAttribute('aria-invalid'), points: input.getAttribute('aria-errormessage'), says: msg.textContent, shown: msg.offsetParent !== null }];
+  })), names);
+}
+
+/** A field marked and saying the message (`says`), marked and pointing to another's (`points`), or not marked. */
+const saying = (message: string) => ({ invalid: 'true', points: null, says: message, shown: true });
+const pointing = (to: string) => ({ invalid: 'true', points: `m-${to}`, says: '', shown: false });
+const UNMARKED = { invalid: null, points: null, says: '', shown: false };
+const MARKED_FIELDS = ['nodes', 'gbs', 'mbs', 'tp', 'pp', 'vp', 'cp'] as const;
+
+describe('<trainplan-estimator> with a batch or schedule issue about several fields, in Chromium', () => {
+  it('says "global batch is not a multiple of micro-batch × data-parallel" beside the global batch, the nodes and t, marks the micro-batch, p and c too, and clears them all once fixed (1,000 over 16 ranks)', async () => {
+    const { page, context, problems } = await open();
+    await field(page, 'Global batch (sequences)').fill('1000');
+    await expect.poll(() => shown(page, '#m-gbs'), { timeout: 10_000 }).toContain('is not a multiple of micro-batch × data-parallel');
+    const message = await shown(page, '#m-gbs');
+    expect(await marksOf(page, MARKED_FIELDS)).toEqual({
+      nodes: saying(message), gbs: saying(message), mbs: pointing('gbs'), tp: saying(message), pp: pointing('tp'), vp: UNMARKED, cp: pointing('tp'),
+    });
+    expect(await shown(page, '.status')).toBe('Fix the marked fields. Showing the last good result.');
+    await field(page, 'Global batch (sequences)').fill('1024');
+    await waitFor(page, 'el.estimate.resolved.globalBatchSize === 1024');
+    for (const mark of Object.values(await marksOf(page, MARKED_FIELDS))) expect(mark).toEqual(UNMARKED);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('says "the interleaved schedule needs the micro-batches per step in whole rounds" beside v, the global batch and the nodes, marks p, t, c and the micro-batch too, and clears them all once fixed (65 micro-batches over 8 stages)', async () => {
+    const { page, context, problems } = await open();
+    await field(page, 'Global batch (sequences)').fill('1040');
+    await waitFor(page, 'el.estimate.resolved.globalBatchSize === 1040');
+    await field(page, 'Virtual stages (v)').fill('2');
+    await expect.poll(() => shown(page, '#m-vp'), { timeout: 10_000 }).toContain('in whole rounds of the 8 pipeline stages');
+    const message = await shown(page, '#m-vp');
+    expect(await marksOf(page, MARKED_FIELDS)).toEqual({
+      nodes: saying(message), gbs: saying(message), mbs: pointing('gbs'), tp: pointing('vp'), pp: pointing('vp'), vp: saying(message), cp: pointing('vp'),
+    });
+    expect(await shown(page, '.status')).toBe('Fix the marked fields. Showing the last good result.');
+    await field(page, 'Global batch (sequences)').fill('1024');
+    await waitFor(page, 'el.estimate.resolved.globalBatchSize === 1024 && el.estimate.resolved.virtualStages === 2');
+    for (const mark of Object.values(await marksOf(page, MARKED_FIELDS))) expect(mark).toEqual(UNMARKED);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('the API docs page (/docs), in Chromium', () => {
   it('labels every "Try it" request body and asks for no /favicon.ico', async () => {
     const context = await browser().newContext();

@@ -2,6 +2,7 @@ import type { FrontierSizeJson } from '@trainplan/protocol';
 import { formatCount } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
 import { frontierAnswer } from './support/frontier-answer.ts';
+import { CHART_VIEWBOX_WIDTH } from '../src/charts/chart-size.ts';
 import { frontierChart } from '../src/charts/frontier-chart.ts';
 
 // The CLI's `trainplan nodes --model gpt3-175b --gpu a100-80gb --global-batch 1536 --tokens 300B --frontier`:
@@ -73,7 +74,7 @@ describe('the time–cost chart', () => {
     for (const [i, a] of labels.entries()) {
       for (const b of labels.slice(i + 1)) expect(a.x0 < b.x1 && b.x0 < a.x1 && Math.abs(a.y - b.y) < 11, `${a.nodes} and ${b.nodes} overlap`).toBe(false);
       expect(a.x0).toBeGreaterThanOrEqual(0);
-      expect(a.x1).toBeLessThanOrEqual(320);
+      expect(a.x1).toBeLessThanOrEqual(CHART_VIEWBOX_WIDTH);
     }
   });
 

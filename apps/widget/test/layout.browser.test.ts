@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
-// The form's layout in a real browser (Debian's chromium, driven by playwright-core; never a downloaded one),
-// at a phone's width, the width where the fieldsets' columns are narrowest, a tablet's and a desktop's.
+// The form's and the charts' layout in a real browser (Debian's chromium, driven by playwright-core; never a downloaded
+// one), at a phone's width, the width where the fieldsets' columns are narrowest, a tablet's and a desktop's.
 // Runs in the browser suite (test/e2e/vitest.config.ts), whose globalSetup installs chromium.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -10,9 +10,9 @@ import { browserAndBundle } from './support/chromium.ts';
 
 const ORIGIN = 'http://layout.test';
 /** model="custom" shows the custom shape's fields too (KV heads, FFN size carry placeholders). */
-const page = (attributes: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+const page = (attributes: string, tag = 'trainplan-estimator') => `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,"><title>t</title><script type="module" src="/w.js"></script></head>
-<body style="margin:8px"><trainplan-estimator ${attributes}></trainplan-estimator></body></html>`;
+<body style="margin:8px"><${tag} ${attributes}></${tag}></body></html>`;
 const CUSTOM = 'model="custom"';
 /** GPT-3 175B without recompute at micro-batch 8 needs 308 GiB of 80 GiB: the long out-of-memory message. */
 const OUT_OF_MEMORY = 'model="gpt3-175b" gpu="a100-80gb" nodes="128" tp="8" pp="8" gbs="1536" mbs="8" recompute="none"';
@@ -25,14 +25,17 @@ const WIDTHS = [320, 360, 436, 800, 1280];
 
 const { browser, bundle } = browserAndBundle();
 
-/** Opens the widget with `attributes` at `width` and waits for `until` (over `el`, the widget; default: a first estimate). */
-async function open(width: number, attributes = CUSTOM, until = 'el.estimate !== undefined', hash = ''): Promise<Page> {
+/**
+ * Opens the widget (`tag`, the estimator unless told) with `attributes` at `width` and waits for `until` (over `el`,
+ * the widget; default: a first estimate).
+ */
+async function open(width: number, attributes = CUSTOM, until = 'el.estimate !== undefined', hash = '', tag = 'trainplan-estimator'): Promise<Page> {
   const tab = await browser().newPage({ viewport: { width, height: 900 } });
   await tab.route(`${ORIGIN}/**`, (route) => (new URL(route.request().url()).pathname === '/w.js'
     ? route.fulfill({ contentType: 'text/javascript', body: bundle() })
-    : route.fulfill({ contentType: 'text/html', body: page(attributes) })));
+    : route.fulfill({ contentType: 'text/html', body: page(attributes, tag) })));
   await tab.goto(`${ORIGIN}/${hash}`);
-  await tab.waitForFunction(`(() => { const el = document.querySelector('trainplan-estimator'); return !!el && (${until}); })()`);
+  await tab.waitForFunction(`(() => { const el = document.querySelector('${tag}'); return !!el && (${until}); })()`, undefined, { timeout: 30_000 });
   return tab;
 }
 
@@ -54,6 +57,56 @@ function rows(boxes: readonly Box[]): Box[][] {
   const byTop = new Map<number, Box[]>();
   for (const b of boxes) byTop.set(Math.round(b.fieldTop), [...(byTop.get(Math.round(b.fieldTop)) ?? []), b]);
   return [...byTop.values()];
+}
+
+/**
+ * Every chart with text the widget can show, in a view that shows it: the element, its attributes, and texts the
+ * chart must hold (so a test measures the chart drawn, not an empty one).
+ */
+const CHART_VIEWS = [
+  // The default scenario (GPT-3 175B on 128 nodes, p = 8): its stage labels, axis titles and micro-batch numbers.
+  { name: 'pipeline', chart: 'pipeline', tag: 'trainplan-estimator', attributes: '', shows: ['stage', 's0', 's7', 'time (forward passes of a micro-batch) →'] },
+  // Its scaling from 16 nodes, 128 ringed; and on 1,536 nodes, where node counts of four and five digits share the axis.
+  { name: 'scaling', chart: 'scaling', tag: 'trainplan-estimator', attributes: '', shows: ['tokens/s', 'nodes', '16', '128'] },
+  { name: 'scaling (1,536 nodes)', chart: 'scaling', tag: 'trainplan-estimator', attributes: 'nodes="1536"', shows: ['tokens/s', 'nodes', '1536'] },
+  // With Auto, the time–cost curve over cluster sizes (6 to 8,192 nodes), the cheapest and the fastest named.
+  { name: 'time–cost', chart: 'frontier', tag: 'trainplan-estimator', attributes: 'auto', shows: ['GPU-hours', 'days to train (log scale)', '16 cheapest', '8192 fastest'] },
+  // Serving Llama 3 70B on H100s under 50 ms per token: the latency–throughput frontier.
+  { name: 'serving frontier', chart: 'serving-frontier', tag: 'trainplan-serving', attributes: 'model="llama3-70b" gpu="h100-sxm" prompt="2048" output="512" max-token-ms="50"', shows: ['tokens/s per GPU', 'ms per output token (log scale)'] },
+] as const;
+
+interface ChartText { text: string; px: number; outside: string[]; left: number; right: number; top: number; bottom: number }
+
+/**
+ * Each text of the chart `svg.<chart>` in `tag`'s shadow root, as Chromium drew it: its font size in px (its size in
+ * viewBox units times the units' size on screen), its box on screen, and the sides where it passes the chart's.
+ */
+function chartTexts(tab: Page, tag: string, chart: string): Promise<ChartText[]> {
+  return tab.locator(tag).evaluate((el, selector) => {
+    const svg = el.shadowRoot!.querySelector<SVGSVGElement>(selector)!;
+    const frame = svg.getBoundingClientRect();
+    return [...svg.querySelectorAll<SVGTextElement>('text')].map((t) => {
+      const box = t.getBoundingClientRect();
+      const outside = [
+        box.left < frame.left - 0.5 ? 'left' : '', box.right > frame.right + 0.5 ? 'right' : '',
+        box.top < frame.top - 0.5 ? 'top' : '', box.bottom > frame.bottom + 0.5 ? 'bottom' : '',
+      ].filter(Boolean);
+      return { text: t.textContent ?? '', px: parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM()!.a, outside, left: box.left, right: box.right, top: box.top, bottom: box.bottom };
+    });
+  }, `svg.${chart}`);
+}
+
+/** The pairs of texts whose boxes overlap by more than half a pixel each way (rounding), as "a / b". */
+function overlapping(texts: readonly ChartText[]): string[] {
+  const out: string[] = [];
+  for (const [i, a] of texts.entries()) {
+    for (const b of texts.slice(i + 1)) {
+      const across = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const down = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (across > 0.5 && down > 0.5) out.push(`${a.text} / ${b.text}`);
+    }
+  }
+  return out;
 }
 
 describe("the widget's form, in Chromium", () => {
@@ -91,35 +144,21 @@ describe("the widget's form, in Chromium", () => {
     await tab.close();
   });
 
-  it.each([800, 1280])('at %i px, the pipeline and scaling charts draw their 10-unit text at 14 px at most', async (width) => {
-    const tab = await open(width);
-    await tab.waitForFunction(() => document.querySelector('trainplan-estimator')!.shadowRoot!.querySelector('svg.scaling') !== null);
-    const scales = await tab.locator('trainplan-estimator').evaluate((el) => [...el.shadowRoot!.querySelectorAll<SVGSVGElement>('svg.pipeline, svg.scaling')]
-      .map((svg) => ({ chart: svg.classList[1], scale: svg.getBoundingClientRect().width / svg.viewBox.baseVal.width })));
-    expect(scales.map((s) => s.chart).sort()).toEqual(['pipeline', 'scaling']);
-    for (const s of scales) expect(s.scale * 10, s.chart).toBeLessThanOrEqual(14);
-    await tab.close();
-  });
-
-  it.each(WIDTHS)('at %i px, every label of the pipeline chart is drawn 10 px tall or more, and inside the chart', async (width) => {
-    // The default scenario: GPT-3 175B on p = 8, its stage labels, axis titles and micro-batch numbers.
-    const tab = await open(width, '');
-    const texts = await tab.locator('trainplan-estimator').evaluate((el) => {
-      const svg = el.shadowRoot!.querySelector<SVGSVGElement>('svg.pipeline')!;
-      const frame = svg.getBoundingClientRect();
-      return [...svg.querySelectorAll<SVGTextElement>('text')].map((t) => {
-        const box = t.getBoundingClientRect();
-        // The text's font size in viewBox units, times the units' size on screen.
-        return { text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM()!.a, inside: box.left >= frame.left - 0.5 && box.right <= frame.right + 0.5 };
-      });
-    });
-    expect(texts.map((t) => t.text)).toEqual(expect.arrayContaining(['stage', 's0', 's7']));
-    for (const t of texts) {
-      expect(t.px, t.text!).toBeGreaterThanOrEqual(10);
-      expect(t.inside, t.text!).toBe(true);
-    }
-    await tab.close();
-  });
+  it.each(WIDTHS.flatMap((width) => CHART_VIEWS.map((view) => [width, view.name, view] as const)))(
+    'at %i px, every text of the %s chart is drawn 10 to 14 px tall, inside the chart, and clear of every other text',
+    async (width, _name, view) => {
+      const tab = await open(width, view.attributes, `el.shadowRoot.querySelector('svg.${view.chart}')`, '', view.tag);
+      const texts = await chartTexts(tab, view.tag, view.chart);
+      expect(texts.map((t) => t.text)).toEqual(expect.arrayContaining([...view.shows]));
+      for (const t of texts) {
+        expect(t.px, t.text).toBeGreaterThanOrEqual(10);
+        expect(t.px, t.text).toBeLessThanOrEqual(14);
+        expect(t.outside, JSON.stringify(t)).toEqual([]);
+      }
+      expect(overlapping(texts)).toEqual([]);
+      await tab.close();
+    },
+  );
 
   it('offers "Link to this scenario" only with sync-hash, where the link opens what the reader saw', async () => {
     const link = (tab: Page) => tab.locator('trainplan-estimator .share-link');

@@ -1,8 +1,8 @@
-import { CONTRACT_EXAMPLE, runEstimate, validateScenario, type EstimateJson } from '@trainplan/protocol';
+import { CONTRACT_EXAMPLE, validateScenario } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
 import { formatCountExact } from '@trainplan/units';
-import { DEFAULT_VALUES, FIELDS, type FieldValues } from '../src/form/fields.ts';
-import { fieldForPath, fieldsForPath, fieldsFromScenario, issueAt, scenarioFromFields } from '../src/form/scenario-from-fields.ts';
+import { DEFAULT_VALUES, type FieldValues } from '../src/form/fields.ts';
+import { fieldsFromScenario, scenarioFromFields } from '../src/form/scenario-from-fields.ts';
 
 describe('scenarioFromFields', () => {
   it("turns the default fields into the contract's example scenario, with the token budget", () => {
@@ -84,43 +84,5 @@ describe('fieldsFromScenario', () => {
 
   it('converts a link that counts GPUs into nodes', () => {
     expect(fieldsFromScenario({ model: 'gpt3-1.3b', cluster: { gpu: 'a100-80gb', gpus: 64 }, training: { globalBatchSize: 64 } }, DEFAULT_VALUES).nodes).toBe('8');
-  });
-});
-
-describe('fieldForPath', () => {
-  it('maps every field the planner and the schema name to a field the form shows', () => {
-    const names = new Set(FIELDS.map((f) => f.name));
-    for (const path of ['parallelism.tensor', 'training.globalBatchSize', 'parallelism.virtualStages', 'parallelism.context', 'training.precision', 'cluster.gpu', 'model.layers']) {
-      expect(names.has(fieldForPath(path))).toBe(true);
-    }
-    expect(fieldForPath('parallelism.recomputeLayers')).toBe('');
-  });
-
-  it('blames no one field for an issue about several (t × p × c against the GPUs): fieldsForPath names them all', () => {
-    const names = new Set(FIELDS.map((f) => f.name));
-    for (const path of ['parallelism', 'parallelism.data', '[0].parallelism']) {
-      expect(fieldForPath(path)).toBe('');
-      expect(fieldsForPath(path)).toEqual(['nodes', 'tp', 'pp', 'cp']);
-      for (const name of fieldsForPath(path)) expect(names.has(name)).toBe(true);
-    }
-    expect(fieldsForPath('parallelism.tensor')).toEqual(['tp']);
-    expect(fieldsForPath('parallelism.recomputeLayers')).toEqual([]);
-  });
-});
-
-describe('issueAt: where the form shows an estimate\'s issue', () => {
-  it('shows "GPUs not divisible by tensor × pipeline × context" on the nodes, t, p and c, not on t alone (t = 3 on 128 × 8 GPUs)', () => {
-    const r = scenarioFromFields({ ...DEFAULT_VALUES, tp: '3' });
-    if (!r.ok) throw new Error(JSON.stringify(r.issues));
-    const e = runEstimate(r.scenario) as EstimateJson;
-    if (e.ok) throw new Error('expected t = 3 · p = 8 not to divide 1,024 GPUs');
-    const issues = (e.issues ?? []).map(issueAt);
-    expect(issues).toEqual([{ field: '', fields: ['nodes', 'tp', 'pp', 'cp'], message: expect.stringContaining('not divisible by tensor × pipeline × context') }]);
-  });
-
-  it('shows an issue about one field beside it alone, and one about none in the status line', () => {
-    expect(issueAt({ path: 'parallelism.tensor', message: 'm' })).toEqual({ field: 'tp', message: 'm' });
-    expect(issueAt({ path: '[0].training.microBatchSize', message: 'm' })).toEqual({ field: 'mbs', message: 'm' });
-    expect(issueAt({ path: '', message: 'm' })).toEqual({ field: '', message: 'm' });
   });
 });

@@ -1,6 +1,7 @@
 import type { FrontierSizeJson } from '@trainplan/protocol';
 import { countOf, formatCount, formatNumber } from '@trainplan/units';
 import { axisTitles, logXTicks, PLOT_PAD, plotFrame, yEndTicks } from './axes.ts';
+import { CHART_VIEWBOX_WIDTH, textWidth } from './chart-size.ts';
 import { esc, px } from './markup.ts';
 
 export interface FrontierChartInput {
@@ -13,13 +14,12 @@ export interface FrontierChartInput {
   readonly currentNodes?: number;
 }
 
-const WIDTH = 320;
+const WIDTH = CHART_VIEWBOX_WIDTH;
 const HEIGHT = 200;
 /** Room for the y ends ("1.84 M") at the left, the axis titles above and below the plot. */
 const PAD = PLOT_PAD;
-/** A 10-unit digit's width and a label's height, for keeping the node-count labels apart. */
-const CHAR_WIDTH = 6;
-const LABEL_HEIGHT = 11;
+/** A 10-unit label's height (a line of DejaVu Sans, the font's ascent and descent: 11.6 units), for keeping the node-count labels apart. */
+const LABEL_HEIGHT = 12;
 
 interface Box { x0: number; x1: number; y0: number; y1: number }
 const overlaps = (a: Box, b: Box) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
@@ -65,7 +65,7 @@ export function frontierChart({ sizes, cheapestNodes, fastestNodes, currentNodes
   const labels: string[] = [];
   for (const s of order) {
     const text = named.get(s.nodes) ?? String(s.nodes);
-    const w = text.length * CHAR_WIDTH;
+    const w = textWidth(text);
     const [x, y] = [X(s.days), Y(s.gpuHours)];
     const right = x + 6 + w <= WIDTH;
     const box = right ? { x0: x + 6, x1: x + 6 + w, y0: y - 6 - LABEL_HEIGHT, y1: y - 6 } : { x0: x - 6 - w, x1: x - 6, y0: y - 6 - LABEL_HEIGHT, y1: y - 6 };
@@ -75,7 +75,7 @@ export function frontierChart({ sizes, cheapestNodes, fastestNodes, currentNodes
     labels.push(`<text class="axis label" data-label="${s.nodes}" x="${px(right ? box.x0 : box.x1)}" y="${px(box.y1 - 2)}" text-anchor="${right ? 'start' : 'end'}">${esc(text)}</text>`);
   }
 
-  const xTicks = logXTicks(Math.min(...days), Math.max(...days), X, HEIGHT);
+  const xTicks = logXTicks(Math.min(...days), Math.max(...days), X, WIDTH, HEIGHT);
   const yTicks = yEndTicks(hLo, hHi, Y, formatCount);
   const titles = axisTitles(WIDTH, HEIGHT, 'GPU-hours', 'days to train (log scale)');
   const frame = plotFrame(WIDTH, HEIGHT);

@@ -1,13 +1,7 @@
 import { formatPercent } from '@trainplan/units';
 import type { Timeline } from '../schedule/pipeline-timeline.ts';
+import { CHART_VIEWBOX_WIDTH } from './chart-size.ts';
 import { esc, hue, px } from './markup.ts';
-
-/**
- * The chart's width in viewBox units: at most the narrowest column it is drawn in (278 px in a 320 px phone's page),
- * so its 10-unit text is 10 px or more on screen (400 units drew it at 6.9 px there); styles.ts caps the chart at 1.4
- * times this width (378 px), so the text stays 14 px at most.
- */
-export const PIPELINE_WIDTH = 270;
 
 /** The height the rows of more than 16 stages share, in viewBox units (16 stages at 16 units take 256). */
 const MANY_STAGES_HEIGHT = 192;
@@ -47,7 +41,7 @@ function labelledRows(rows: number, row: number): Set<number> {
  * passes pale, each micro-batch its own colour; the idle grey behind the boxes is the bubble.
  */
 export function pipelineChart(t: Timeline, note = ''): string {
-  const width = PIPELINE_WIDTH;
+  const width = CHART_VIEWBOX_WIDTH;
   const perStage = t.ops.length / t.stages;
   const stages = drawnStages(t.stages, Math.max(2, Math.floor(MAX_DRAWN_BOXES / perStage)));
   const rowOf = new Map(stages.map((s, i) => [s, i] as const));
@@ -74,7 +68,7 @@ export function pipelineChart(t: Timeline, note = ''): string {
     return [`<rect class="op ${o.kind === 'forward' ? 'fwd' : 'bwd'}" fill="${hue(o.microBatch)}" x="${px(label + o.start * scale)}" y="${px(top + i * row + gap / 2)}" width="${px((o.end - o.start) * scale)}" height="${px(row - gap)}"><title>${esc(`stage ${o.stage}, micro-batch ${o.microBatch + 1}${t.virtualStages > 1 ? `, chunk ${o.chunk}` : ''}, ${o.kind}`)}</title></rect>${text}`];
   });
   // Time runs in the timeline's own unit, one whole-stage forward of one micro-batch (a backward is 2 or 3 of them).
-  const axes = `<text class="axis axis-title" x="0" y="9" data-axis="y">stage</text>`
+  const axes = `<text class="axis axis-title" x="0" y="10" data-axis="y">stage</text>`
     + `<text class="axis axis-title" x="${label}" y="${px(height - 3)}" data-axis="x">time (forward passes of a micro-batch) →</text>`;
   const name = t.schedule === 'interleaved' ? `interleaved 1F1B, v = ${t.virtualStages}` : t.schedule === 'gpipe' ? 'GPipe' : '1F1B';
   const listed = stages.length > 4 ? [...stages.slice(0, 3).map((s) => `s${s}`), '…', `s${t.stages - 1}`] : stages.map((s) => `s${s}`);

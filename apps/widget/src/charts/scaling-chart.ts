@@ -1,5 +1,6 @@
 import { countOf, formatCount } from '@trainplan/units';
-import { axisTitles, PLOT_PAD, yEndTicks } from './axes.ts';
+import { axisTitles, centredLabelRoom, PLOT_PAD, spacedTicks, xTickLabels, yEndTicks } from './axes.ts';
+import { CHART_VIEWBOX_WIDTH } from './chart-size.ts';
 import { esc, px } from './markup.ts';
 
 export interface ScalingPoint {
@@ -18,30 +19,35 @@ const REASON_WORDS: Readonly<Record<string, string>> = {
 
 /**
  * Throughput against node count on log–log axes, with the ideal (linear) scaling from the smallest
- * feasible point dashed and the current node count ringed. Infeasible sizes are listed, not drawn.
+ * feasible point dashed and the current node count ringed; node counts label the sizes with room for them. Infeasible
+ * sizes are listed, not drawn.
  */
 export function scalingChart(points: readonly ScalingPoint[], currentNodes: number): string {
   const ok = points.filter((p): p is ScalingPoint & { tokensPerSecond: number } => p.tokensPerSecond !== undefined && p.tokensPerSecond > 0);
   if (ok.length === 0) return '<p class="caption">No node count in range runs this configuration.</p>';
-  const width = 320;
+  const width = CHART_VIEWBOX_WIDTH;
   // A line above the plot for the throughput axis's title, and one below the node counts for theirs.
   const height = 184;
   const pad = PLOT_PAD;
-  const first = ok[0]!;
+  const [first, last] = [ok[0]!, ok[ok.length - 1]!];
   const xs = ok.map((p) => Math.log2(p.nodes));
   const ideal = ok.map((p) => (first.tokensPerSecond * p.nodes) / first.nodes);
   const ys = [...ok.map((p) => p.tokensPerSecond), ...ideal].map((y) => Math.log10(y));
   const [x0, x1] = [Math.min(...xs), Math.max(...xs, Math.min(...xs) + 1)];
   const [y0, y1] = [Math.min(...ys), Math.max(...ys, Math.min(...ys) + 0.5)];
-  const X = (n: number) => pad.left + ((Math.log2(n) - x0) / (x1 - x0)) * (width - pad.left - pad.right);
+  // The plot ends where the largest size's label, centred under its dot, still fits in the chart.
+  const right = Math.max(pad.right, centredLabelRoom(String(last.nodes)));
+  const X = (n: number) => pad.left + ((Math.log2(n) - x0) / (x1 - x0)) * (width - pad.left - right);
   const Y = (v: number) => height - pad.bottom - ((Math.log10(v) - y0) / (y1 - y0)) * (height - pad.top - pad.bottom);
   const path = (vals: readonly number[]) => ok.map((p, i) => `${i === 0 ? 'M' : 'L'}${px(X(p.nodes))},${px(Y(vals[i]!))}`).join('');
   const dots = ok.map((p) => `<circle class="${p.nodes === currentNodes ? 'dot current' : 'dot'}" cx="${px(X(p.nodes))}" cy="${px(Y(p.tokensPerSecond))}" r="${p.nodes === currentNodes ? 5 : 3}"><title>${esc(`${countOf(p.nodes, 'node')}: ${formatCount(p.tokensPerSecond)} tokens/s`)}</title></circle>`);
-  const xTicks = ok.map((p) => `<text class="axis" x="${px(X(p.nodes))}" y="${height - 20}" text-anchor="middle">${p.nodes}</text>`);
+  // Each drawn size's node count where it has room: the current one first, then the ends, then the rest.
+  const byPriority = [currentNodes, first.nodes, last.nodes, ...ok.map((p) => p.nodes)].filter((n) => ok.some((p) => p.nodes === n));
+  const xTicks = xTickLabels(spacedTicks([...new Set(byPriority)], X, String, width), X, String, height);
   const titles = axisTitles(width, height, 'tokens/s', 'nodes');
   // The lowest and highest throughput, ending left of the dots (the current one is ringed, r 5 + a 2-unit stroke).
   const yTicks = yEndTicks(Math.min(...ok.map((p) => p.tokensPerSecond)), Math.max(...ok.map((p) => p.tokensPerSecond)), Y, formatCount);
   const skipped = points.filter((p) => p.tokensPerSecond === undefined);
   const note = skipped.length > 0 ? `<p class="caption">Not drawn: ${esc(skipped.map((p) => `${countOf(p.nodes, 'node')} (${REASON_WORDS[p.reason ?? ''] ?? p.reason ?? 'infeasible'})`).join('; '))}.</p>` : '';
-  return `<svg class="chart scaling" viewBox="0 0 ${width} ${height}" role="img" aria-label="tokens per second against node count"><path class="ideal" d="${path(ideal)}"/><path class="line" d="${path(ok.map((p) => p.tokensPerSecond))}"/>${dots.join('')}${xTicks.join('')}${yTicks}${titles}</svg><p class="caption">Tokens/s against nodes (log–log) at this global batch and t, p, c; dashed: linear scaling.</p>${note}`;
+  return `<svg class="chart scaling" viewBox="0 0 ${width} ${height}" role="img" aria-label="tokens per second against node count"><path class="ideal" d="${path(ideal)}"/><path class="line" d="${path(ok.map((p) => p.tokensPerSecond))}"/>${dots.join('')}${xTicks}${yTicks}${titles}</svg><p class="caption">Tokens/s against nodes (log–log) at this global batch and t, p, c; dashed: linear scaling.</p>${note}`;
 }

@@ -1,6 +1,7 @@
 import type { InferencePointJson } from '@trainplan/protocol';
 import { formatGrouped, formatSeconds, toMs } from '@trainplan/units';
 import { axisTitles, logXTicks, PLOT_PAD, plotFrame, yEndTicks } from './axes.ts';
+import { CHART_VIEWBOX_WIDTH } from './chart-size.ts';
 import { esc, px } from './markup.ts';
 
 export interface ServingFrontierInput {
@@ -12,7 +13,7 @@ export interface ServingFrontierInput {
   readonly maxDecodeSecondsPerToken?: number;
 }
 
-const WIDTH = 320;
+const WIDTH = CHART_VIEWBOX_WIDTH;
 const HEIGHT = 184;
 /** Room beyond the extreme points (a factor on the log axes), so the end dots and their rings stay inside the plot. */
 const MARGIN_FACTOR = 1.15;
@@ -52,7 +53,7 @@ export function servingFrontierChart({ points, marked, maxDecodeSecondsPerToken 
   const boundMs = maxDecodeSecondsPerToken === undefined ? undefined : toMs(maxDecodeSecondsPerToken);
   const bound = boundMs !== undefined && boundMs > x0 && boundMs < x1
     ? `<line class="bound" data-bound="token" x1="${px(X(boundMs))}" x2="${px(X(boundMs))}" y1="${PLOT_PAD.top}" y2="${HEIGHT - PLOT_PAD.bottom}"><title>${esc(`bound: ${formatSeconds(maxDecodeSecondsPerToken!)} per token`)}</title></line>` : '';
-  const xTicks = logXTicks(Math.min(...msOf), Math.max(...msOf), X, HEIGHT);
+  const xTicks = logXTicks(Math.min(...msOf), Math.max(...msOf), X, WIDTH, HEIGHT);
   const yTicks = yEndTicks(Math.min(...rates), Math.max(...rates), Y, rate);
   const titles = axisTitles(WIDTH, HEIGHT, 'tokens/s per GPU', 'ms per output token (log scale)');
   return `<svg class="chart serving-frontier" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="tokens/s per GPU against time per output token">`

@@ -9,10 +9,11 @@
  * --trainplan-optimizer-state, --trainplan-activations, --trainplan-other, and serving's --trainplan-kv-cache.
  * Light and dark follow prefers-color-scheme unless theme="light" or theme="dark" is set.
  *
- * The pipeline, scaling, time–cost and serving charts are at most 1.4 times their viewBox's width (270, 320, 320 and 320 units): their
- * 10-unit text then stays at most 14 px (the whole results column at 1280 px drew it at 30 px). The pipeline chart's is
- * narrower so that its text is still 10 px in a 320 px phone's 278 px column (pipeline-chart.ts, PIPELINE_WIDTH).
+ * The pipeline, scaling, time–cost and serving charts share one viewBox width and are drawn at most CHART_MAX_WIDTH_PX
+ * wide, so their 10-unit text is 10 px or more in a 320 px phone's column and 14 px at most (charts/chart-size.ts).
  */
+import { CHART_MAX_WIDTH_PX } from '../charts/chart-size.ts';
+
 let shared: CSSStyleSheet | undefined;
 
 /**
@@ -80,8 +81,7 @@ input:focus-visible,select:focus-visible,a:focus-visible,button:focus-visible{ou
 h3{font-size:.95em;margin:12px 0 4px}
 .chart{display:block;width:100%;height:auto;overflow:visible}
 .chart.breakdown,.chart.memory{height:28px}
-.chart.pipeline{max-width:378px}
-.chart.scaling,.chart.frontier,.chart.serving-frontier{max-width:448px}
+.chart.pipeline,.chart.scaling,.chart.frontier,.chart.serving-frontier{max-width:${CHART_MAX_WIDTH_PX}px}
 .frontier{margin-top:8px}
 .scale{display:flex;justify-content:space-between;gap:8px;font-size:.75em;color:var(--_muted);font-variant-numeric:tabular-nums}
 .legend{list-style:none;margin:4px 0 0;padding:0;display:flex;flex-wrap:wrap;gap:2px 12px;font-size:.8em}

@@ -10,9 +10,8 @@ import { LastAnswer } from '../compute/last-answer.ts';
 import { frontierRequestFor, nodesRequestFor, searchRequestFor } from '../compute/search-requests.ts';
 import { DEFAULT_VALUES, FIELDS, FIELD_NAMES } from '../form/fields.ts';
 import { dropConflicting, keptIn, keptNote, withKept, type KeptFields } from '../form/kept-fields.ts';
-import {
-  fieldsFromScenario, fitPrecisionToGpu, issueAt, readScenario, scenarioFromFields, type Budget,
-} from '../form/scenario-from-fields.ts';
+import { issueAt } from '../form/issue-fields.ts';
+import { fieldsFromScenario, fitPrecisionToGpu, readScenario, scenarioFromFields, type Budget } from '../form/scenario-from-fields.ts';
 import { deadlineFromHash, hasScenarioPart, scenarioFromHash, widgetHash } from '../hash.ts';
 import { nodesAnswer } from '../sizing/nodes-answer.ts';
 import { scalingNodeCounts, validNodeCounts } from '../sizing/node-counts.ts';

@@ -3,7 +3,7 @@ import { defaultSystemForGpu, gpuById } from '@trainplan/presets';
 import { formatCountExact } from '@trainplan/units';
 import { FIELDS, hiddenFor, type FieldValues } from './fields.ts';
 import { keptFromScenario, type KeptFields } from './kept-fields.ts';
-import { CUSTOM_MODEL, modelShape, SHAPE_PATH_TO_FIELD, shapeValues } from './model-shape.ts';
+import { CUSTOM_MODEL, modelShape, shapeValues } from './model-shape.ts';
 import { parseFields, type FieldIssue } from './parse-field.ts';
 
 export type { FieldIssue } from './parse-field.ts';
@@ -21,7 +21,7 @@ export type FieldsResult =
 /**
  * The reader's field values → a contract scenario (../shared/docs/scenario-contract.md) and the
  * token budget and deadline for the "how many nodes" answer. Only checks of one field at a time
- * live here; whether the degrees divide the GPUs is the estimate's answer, mapped back by `issueAt`.
+ * live here; whether the degrees divide the GPUs is the estimate's answer, mapped back by `issueAt` (issue-fields.ts).
  */
 export function scenarioFromFields(values: FieldValues): FieldsResult {
   const custom = values.model === CUSTOM_MODEL;
@@ -55,50 +55,6 @@ export function scenarioFromFields(values: FieldValues): FieldsResult {
     ...(opt('days') !== undefined ? { deadlineDays: num('days') } : {}),
   };
   return { ok: true, scenario, budget, auto: v.auto === true };
-}
-
-const PATH_TO_FIELD: Record<string, string> = {
-  ...SHAPE_PATH_TO_FIELD,
-  'cluster.gpu': 'gpu', 'cluster.network': 'network', 'cluster.nodes': 'nodes', 'cluster.gpus': 'nodes',
-  'cluster.gpusPerNode': 'gpus-per-node',
-  'training.globalBatchSize': 'gbs', 'training.microBatchSize': 'mbs', 'training.precision': 'precision',
-  'training.seqLength': 'seq', 'training.tokens': 'tokens',
-  'parallelism.tensor': 'tp', 'parallelism.pipeline': 'pp',
-  'parallelism.virtualStages': 'vp', 'parallelism.context': 'cp', 'parallelism.schedule': 'vp',
-  'parallelism.sequenceParallel': 'sp', 'parallelism.recompute': 'recompute', 'parallelism.distributedOptimizer': 'distopt',
-};
-
-/**
- * Paths of issues about several fields at once, and the fields each names. The GPUs are nodes × GPUs per node;
- * the nodes are marked, GPUs per node being the system's (blank) unless the reader set it.
- */
-const PATH_TO_FIELDS: Record<string, readonly string[]> = {
-  // resolveScenario: "1024 GPUs are not divisible by tensor × pipeline × context = 24".
-  parallelism: ['nodes', 'tp', 'pp', 'cp'],
-  // checkPlan, with a link's data-parallel degree: "tensor × pipeline × context × data = …, but the cluster has … GPUs".
-  'parallelism.data': ['nodes', 'tp', 'pp', 'cp'],
-};
-
-/** An answer for an array of scenarios prefixes each path with its index ("[0].parallelism.tensor"). */
-const unindexed = (path: string): string => path.replace(/^\[\d+\]\.?/, '');
-
-/** The fields an estimate's issue at `path` is about: one, several (PATH_TO_FIELDS), or none (the status line says it). */
-export function fieldsForPath(path: string): readonly string[] {
-  const key = unindexed(path);
-  const one = PATH_TO_FIELD[key];
-  return PATH_TO_FIELDS[key] ?? (one === undefined ? [] : [one]);
-}
-
-/** The one field to show an estimate's issue beside, from its JSON path: '' when none fits, or when it names several. */
-export function fieldForPath(path: string): string {
-  const fields = fieldsForPath(path);
-  return fields.length === 1 ? fields[0]! : '';
-}
-
-/** An estimate's issue as the form shows it: beside its field, on every field it names, or in the status line. */
-export function issueAt(issue: { readonly path: string; readonly message: string }): FieldIssue {
-  const fields = fieldsForPath(issue.path);
-  return fields.length > 1 ? { field: '', fields, message: issue.message } : { field: fields[0] ?? '', message: issue.message };
 }
 
 const str = (x: unknown): string => (x === undefined || x === null ? '' : String(x));
