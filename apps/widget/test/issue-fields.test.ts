@@ -1,7 +1,7 @@
 import { CONTRACT_EXAMPLE, runEstimate, validateScenario, type EstimateJson } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_VALUES, FIELDS, type FieldValues } from '../src/form/fields.ts';
-import { fieldForPath, fieldsForPath, issueAt, MESSAGE_RULES } from '../src/form/issue-fields.ts';
+import { fieldForPath, fieldsForPath, issueAt, RULE_FIELDS } from '../src/form/issue-fields.ts';
 import { scenarioFromFields } from '../src/form/scenario-from-fields.ts';
 
 /** The protocol's issues for the form's `values` over the defaults (GPT-3 175B on 128 × 8 A100s, t 8 · p 8, batch 1,536 of 1). */
@@ -41,13 +41,13 @@ describe('issueAt: where the form shows an estimate\'s issue', () => {
 
   it('shows "global batch is not a multiple of micro-batch × data-parallel" on the global batch, the micro-batch, and the nodes, t, p and c that set data parallelism (1,000 over 16 ranks)', () => {
     const issues = issuesFor({ gbs: '1000' });
-    expect(issues).toEqual([{ path: 'training.globalBatchSize', message: expect.stringContaining('micro-batch × data-parallel = 1×16') }]);
+    expect(issues).toEqual([{ path: 'training.globalBatchSize', rule: 'batch-indivisible', message: expect.stringContaining('micro-batch × data-parallel = 1×16') }]);
     expect(issues.map(issueAt)).toEqual([{ field: '', fields: ['gbs', 'mbs', 'nodes', 'tp', 'pp', 'cp'], message: issues[0]!.message }]);
   });
 
   it('shows "the interleaved schedule needs the micro-batches per step in whole rounds" on v, p, the batches and what sets data parallelism (65 micro-batches over 8 stages, v = 2)', () => {
     const issues = issuesFor({ vp: '2', gbs: '1040' });
-    expect(issues).toEqual([{ path: 'parallelism.virtualStages', message: expect.stringContaining('(65) in whole rounds of the 8 pipeline stages') }]);
+    expect(issues).toEqual([{ path: 'parallelism.virtualStages', rule: 'interleave-rounds', message: expect.stringContaining('(65) in whole rounds of the 8 pipeline stages') }]);
     expect(issues.map(issueAt)).toEqual([{ field: '', fields: ['vp', 'pp', 'gbs', 'mbs', 'nodes', 'tp', 'cp'], message: issues[0]!.message }]);
   });
 
@@ -61,10 +61,16 @@ describe('issueAt: where the form shows an estimate\'s issue', () => {
   });
 
   it('names only fields the form shows, each rule once', () => {
-    for (const rule of MESSAGE_RULES) {
+    for (const rule of RULE_FIELDS) {
       for (const name of rule.fields) expect(names.has(name), `${rule.rule}: ${name}`).toBe(true);
       expect(new Set(rule.fields).size).toBe(rule.fields.length);
     }
+  });
+
+  it('goes by the rule an issue names, not its wording', () => {
+    const reworded = { path: 'training.globalBatchSize', message: 'reworded', rule: 'batch-indivisible' };
+    expect(issueAt(reworded).fields).toEqual(['gbs', 'mbs', 'nodes', 'tp', 'pp', 'cp']);
+    expect(issueAt({ path: 'training.globalBatchSize', message: 'reworded' })).toEqual({ field: 'gbs', message: 'reworded' });
   });
 
   it('shows an issue about one field beside it alone, and one about none in the status line', () => {

@@ -117,6 +117,7 @@ export const estimateOkSchema: Schema<EstimateOk> = object({
 export const fieldIssueSchema: Schema<FieldIssue> = object({
   path: string({ description: 'JSON path of the offending field, e.g. parallelism.tensor or [2].model.layers.' }),
   message: string({ maxLength: MAX_MESSAGE_LENGTH, description: 'What was expected and what was got.' }),
+  rule: optional(string({ description: "Extension: the planner's rule the plan breaks (e.g. batch-indivisible), where one raised it." })),
 }, open);
 
 const estimateInfeasible = object({

@@ -13,6 +13,7 @@ const prefix = (issues: readonly FieldIssue[], index: number | undefined): Field
   issues.map((i) => ({
     path: index === undefined ? i.path : i.path === '' || i.path.startsWith('[') ? `[${index}]${i.path}` : `[${index}].${i.path}`,
     message: i.message,
+    ...(i.rule !== undefined && { rule: i.rule }),
   }));
 
 const invalid = (issues: FieldIssue[]): EstimateJson => ({ ok: false, reason: 'invalid', message: issuesMessage(issues), issues });

@@ -194,6 +194,11 @@ export interface FieldIssue {
   /** JSON path of the offending field, e.g. "parallelism.tensor" or "[2].model.layers". */
   path: string;
   message: string;
+  /**
+   * Extension: which of the planner's rules the plan breaks (packages/planner/src/check-plan.ts PlanRule, e.g.
+   * "batch-indivisible"), where one raised it: a caller tells issues at one path apart without reading the prose.
+   */
+  rule?: string;
 }
 
 export interface EstimateInfeasible {

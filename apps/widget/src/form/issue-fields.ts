@@ -27,28 +27,24 @@ const PATH_TO_FIELDS: Readonly<Record<string, readonly string[]>> = {
   'parallelism.data': DATA_PARALLEL,
 };
 
-/** An issue about several fields that shares its path with issues about one, told apart by `says`, a stable part of its message. */
-interface MessageRule {
-  /** The planner's name for the rule (PlanRule, packages/planner/src/check-plan.ts). */
+/** An issue about several fields that shares its path with issues about one, told apart by the planner's rule id. */
+interface RuleFields {
+  /** The planner's name for the rule (PlanRule, packages/planner/src/check-plan.ts), which the wire issue carries. */
   readonly rule: string;
-  readonly path: string;
-  readonly says: string;
   /** Every field it is about; the message goes beside the first of them in each fieldset. */
   readonly fields: readonly string[];
 }
 
 /**
  * checkPlan's rules about several fields that it files under one field's path, which single-field issues there share
- * (the schema's "global batch must be at most …"). The wire issue has only a path and a message (the protocol drops
- * the planner's rule id: packages/protocol/src/run.ts), so each is told by a stable part of its message;
- * test/issue-fields.test.ts asks the protocol for each and fails if the wording moves.
+ * (the schema's "global batch must be at most …"): each wire issue a rule raised names it (FieldIssue.rule).
  */
-export const MESSAGE_RULES: readonly MessageRule[] = [
+export const RULE_FIELDS: readonly RuleFields[] = [
   // "global batch 1000 is not a multiple of micro-batch × data-parallel = 1×16 = 16".
-  { rule: 'batch-indivisible', path: 'training.globalBatchSize', says: 'is not a multiple of micro-batch × data-parallel', fields: ['gbs', 'mbs', ...DATA_PARALLEL] },
+  { rule: 'batch-indivisible', fields: ['gbs', 'mbs', ...DATA_PARALLEL] },
   // "the interleaved schedule needs the micro-batches per step (65) in whole rounds of the 8 pipeline stages": with
   // v > 1, the micro-batches per step (global batch over micro-batch × data-parallel) must be a multiple of p.
-  { rule: 'interleave-rounds', path: 'parallelism.virtualStages', says: 'in whole rounds of the', fields: ['vp', 'pp', 'gbs', 'mbs', 'nodes', 'tp', 'cp'] },
+  { rule: 'interleave-rounds', fields: ['vp', 'pp', 'gbs', 'mbs', 'nodes', 'tp', 'cp'] },
 ];
 
 /** An answer for an array of scenarios prefixes each path with its index ("[0].parallelism.tensor"). */
@@ -68,12 +64,11 @@ export function fieldForPath(path: string): string {
 }
 
 /**
- * An estimate's issue as the form shows it: beside its field, on every field it is about (by its path, or by its
- * path and message: MESSAGE_RULES), or in the status line.
+ * An estimate's issue as the form shows it: beside its field, on every field it is about (by its path, or by the
+ * planner's rule: RULE_FIELDS), or in the status line.
  */
-export function issueAt(issue: { readonly path: string; readonly message: string }): FieldIssue {
-  const key = unindexed(issue.path);
-  const rule = MESSAGE_RULES.find((r) => r.path === key && issue.message.includes(r.says));
-  const fields = rule?.fields ?? fieldsForPath(issue.path);
+export function issueAt(issue: { readonly path: string; readonly message: string; readonly rule?: string }): FieldIssue {
+  const byRule = issue.rule === undefined ? undefined : RULE_FIELDS.find((r) => r.rule === issue.rule);
+  const fields = byRule?.fields ?? fieldsForPath(issue.path);
   return fields.length > 1 ? { field: '', fields, message: issue.message } : { field: fields[0] ?? '', message: issue.message };
 }
