@@ -1,6 +1,6 @@
 import { defaultSystemForGpu, gpuById, systemById } from '@trainplan/presets';
 import { defaultPrecision, INTERACTIVE_TOKEN_SECONDS, INTERACTIVE_TTFT_SECONDS } from '@trainplan/protocol';
-import { GB, countOf, days, toDays, toMs } from '@trainplan/units';
+import { GB, countOf, days, formatSeconds, toDays, toMs } from '@trainplan/units';
 import { compactCount } from './format.ts';
 import { modelFactsOf, modelSeqLengthOf, modelShapeOf, splitsOver } from './model-of.ts';
 import type { AskParameters, DefaultUsed, IntentName } from './question.ts';
@@ -151,7 +151,7 @@ function takeDefaultPrecision(p: AskParameters, take: Take): void {
   else take('precision', 'fp16', kv === undefined ? 'FP16 mixed precision (the GPU has no BF16)' : `FP16 weights (the GPU has no BF16${kv})`);
 }
 
-/** A serving question's prompt and output lengths, and an interactive service's latency bounds unless it gives one or says "offline". */
+/** A serving question's prompt and output lengths, and an interactive service's latency bounds where it leaves them out (fillLatencyBounds). */
 function fillServing(p: AskParameters, take: Take): void {
   const lengths = 'say e.g. "4k prompt, 1k output tokens" for others';
   // "a batch size of 32" in a serving question: the requests decoded together.
@@ -164,14 +164,27 @@ function fillServing(p: AskParameters, take: Take): void {
   }
   fillPrompt(p, take, lengths);
   if (p.outputTokens === undefined) take('outputTokens', DEFAULT_OUTPUT_TOKENS, `${DEFAULT_OUTPUT_TOKENS} generated tokens per request (no length given)`);
-  // An interactive service's bounds (the protocol's, from MLPerf Inference's Llama 2 70B server scenario).
-  if (p.maxTokenSeconds === undefined && p.maxFirstTokenSeconds === undefined && p.offline !== true) {
-    const why = `an interactive service, as MLPerf Inference's Llama 2 70B server scenario bounds it; say "offline" for throughput alone`;
-    // At a request rate the first-token bound holds the wait for a slot too (the protocol's load).
-    const waited = p.requestsPerSecond === undefined ? '' : ', the wait for a slot included,';
-    take('maxFirstTokenSeconds', INTERACTIVE_TTFT_SECONDS, `first token within ${INTERACTIVE_TTFT_SECONDS} s${waited} and each next within ${toMs(INTERACTIVE_TOKEN_SECONDS)} ms (${why})`);
+  fillLatencyBounds(p, take);
+}
+
+/**
+ * An interactive service's latency bounds (the protocol's, from MLPerf Inference's Llama 2 70B server scenario) where the
+ * question gives none and does not say "offline". A bound on the time per token alone keeps the first-token one: a
+ * question that bounds each token asks for a service someone waits on, whose best plan under that bound alone may keep
+ * the first token waiting for long prompts' prefill or a slot (the protocol's ttftWarning says so past 2 s, but plans it).
+ * A bound on the first token alone is taken as asked, with no per-token bound.
+ */
+function fillLatencyBounds(p: AskParameters, take: Take): void {
+  if (p.offline === true || p.maxFirstTokenSeconds !== undefined) return;
+  const mlperf = "as MLPerf Inference's Llama 2 70B server scenario bounds it";
+  // At a request rate the first-token bound holds the wait for a slot too (the protocol's load).
+  const waited = p.requestsPerSecond === undefined ? '' : ', the wait for a slot included,';
+  if (p.maxTokenSeconds === undefined) {
+    take('maxFirstTokenSeconds', INTERACTIVE_TTFT_SECONDS, `first token within ${INTERACTIVE_TTFT_SECONDS} s${waited} and each next within ${toMs(INTERACTIVE_TOKEN_SECONDS)} ms (an interactive service, ${mlperf}; say "offline" for throughput alone)`);
     p.maxTokenSeconds = INTERACTIVE_TOKEN_SECONDS;
+    return;
   }
+  take('maxFirstTokenSeconds', INTERACTIVE_TTFT_SECONDS, `first token within ${INTERACTIVE_TTFT_SECONDS} s${waited} beside the ${formatSeconds(p.maxTokenSeconds)} per token asked (an interactive service, ${mlperf}; say e.g. "ttft under 5 s" for another first-token bound, or "offline" for throughput alone)`);
 }
 
 /**

@@ -1,8 +1,9 @@
-import { GPU_IDS, modelById, networkById, systemById } from '@trainplan/presets';
+import { GPU_IDS, gpuById, modelById, networkById, systemById } from '@trainplan/presets';
+import { defaultPrecision } from '@trainplan/protocol';
 import { formatSeconds } from '@trainplan/units';
 import { compactCount } from './format.ts';
 import { classify } from './classify.ts';
-import { gpusPerNodeOf, withDefaults } from './defaults.ts';
+import { DEFAULT_GPU, gpusPerNodeOf, withDefaults } from './defaults.ts';
 import { matchHardware, matchUnmodelledHardware } from './lexicon/hardware.ts';
 import { customModelOfSize } from './custom-model.ts';
 import { takeServedModel, takeSpeculative } from './lexicon/speculative.ts';
@@ -129,8 +130,9 @@ export function parse(question: string): ParsedQuestion {
   const mfu = takeStatedMfu(s);
   if (mfu?.ok === true) stated.mfu = mfu.mfu;
   else if (mfu !== undefined) problems.push(mfu.problem);
-  // Before the precision: "fp8 kv cache" is the cache's format, never the weights'.
-  const kvCache = takeKvCachePrecision(s);
+  // Before the precision: "fp8 kv cache" is the cache's format, never the weights'. A "16-bit" cache is the GPU's 16-bit format.
+  const kvGpu = gpuById(stated.gpu ?? DEFAULT_GPU);
+  const kvCache = takeKvCachePrecision(s, kvGpu === undefined ? 'bf16' : defaultPrecision(kvGpu));
   stated.kvCachePrecision = kvCache?.kvCachePrecision;
   if (kvCache?.problem !== undefined) problems.push(kvCache.problem);
   // Before the bounds: "p99 ttft 500ms" is a bound on the time to first token, its percentile said (the model's latencies are means).

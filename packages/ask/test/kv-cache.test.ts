@@ -65,8 +65,36 @@ describe('the KV cache\'s own format in a serving question (the protocol\'s kvCa
     expect(ask(question).assumptions).toContain(reading);
   });
 
+  it.each([
+    ['serve llama3-70b on h100 with 0 bit kv cache', 'a 0-bit'],
+    ['serve llama3-70b on h100 with 3 bit kv cache', 'a 3-bit'],
+    ['serve llama3-70b on h100 with a 4-bit kv cache', 'a 4-bit'],
+    ['serve llama3-70b on h100 with the kv cache in 2 bits', 'a 2-bit'],
+    ['serve llama3-70b on h100 with an 11-bit kv cache', 'an 11-bit'],
+    ['serve llama3-70b on h100 with fp4 kv cache', 'an FP4'],
+    ['serve llama3-70b on b200 with an nvfp4 kv cache', 'an NVFP4'],
+    ['serve llama3-70b on h100, kv_cache_dtype=fp32', 'an FP32'],
+  ])('"%s": a format not modelled is refused (%s), naming those planned, never left for the default', (question, format) => {
+    const q = parse(question);
+    expect(q.problems).toEqual([`${format} KV cache is not modelled: the KV cache is planned in FP16, BF16 or FP8, an INT8 or 8-bit cache read as FP8 (say "fp8 kv cache")`]);
+    expect(q.stated.kvCachePrecision).toBeUndefined();
+    expect(ask(question, { publicUrl: null })).toMatchObject({ kind: 'refusal', ok: false });
+  });
+
+  it.each([
+    ['serve llama3-70b on 8 h100 with a 16-bit kv cache', 'bf16', 'a 16-bit KV cache taken as BF16, two bytes a value (the 16-bit format the GPU computes in; say "fp16 kv cache" for the other)'],
+    ['serve llama3-8b on 8 v100 with a 16-bit kv cache', 'fp16', 'a 16-bit KV cache taken as FP16, two bytes a value (the GPU has no BF16)'],
+  ])('"%s": a 16-bit cache is the GPU\'s 16-bit format, %s, and said so', (question, kvCachePrecision, reading) => {
+    const q = parse(question);
+    expect(q.problems).toEqual([]);
+    expect(q.stated.kvCachePrecision).toBe(kvCachePrecision);
+    const a = ask(question, { publicUrl: null });
+    expect(a.kind).toBe('answer');
+    expect(a.assumptions).toContain(reading);
+  });
+
   it('a 4-bit cache is declined, naming the formats planned', () => {
     const q = parse('serve llama3-70b on 8 h100 with int4 kv cache');
-    expect(q.problems).toEqual(['an INT4 KV cache is not modelled: the KV cache is planned in FP16, BF16 or FP8 (say "fp8 kv cache")']);
+    expect(q.problems).toEqual(['an INT4 KV cache is not modelled: the KV cache is planned in FP16, BF16 or FP8, an INT8 or 8-bit cache read as FP8 (say "fp8 kv cache")']);
   });
 });

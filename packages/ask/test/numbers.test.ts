@@ -55,6 +55,41 @@ describe('numbers: writtenNumbers reads grouped digits and powers of ten as plai
   });
 });
 
+describe('numbers: one group of three digits after a space is one number where nothing makes it two', () => {
+  it.each([
+    // Space, thin space, narrow no-break space and no-break space alike, as SI style and French set them.
+    ['global batch 1 024 and tp 8', 'global batch 1024 and tp 8'],
+    ['global batch 1\u2009024 on 64 h100', 'global batch 1024 on 64 h100'],
+    ['on 1\u202f024 h100', 'on 1024 h100'],
+    ['gbs 1\u00a0536, tp 8', 'gbs 1536, tp 8'],
+    ['gbs 1 536 sequences', 'gbs 1536 sequences'],
+    ['dp 1 024 on 8 192 gpus', 'dp 1024 on 8192 gpus'],
+    ['a 2 048 token prompt', 'a 2048 token prompt'],
+    ['with 1 000 000, tp 8', 'with 1000000, tp 8'],
+    ['global batch 1 024', 'global batch 1024'],
+  ])('"%s" is "%s"', (text, digits) => {
+    expect(writtenNumbers(text)).toBe(digits);
+  });
+
+  it.each([
+    // Two numbers: a group not of three digits, a parallel size before a cluster count, a version before a size, a
+    // number joined to what follows ("128-gpu", "405b"), a decimal after the group.
+    '8 16 gpus', 'tp 2 4096 tokens', 'tp 8 512 h100', 'dp 4 128 nodes', 'llama 3 405 on 16 nodes', 'llama-3 405 on 8 nodes',
+    'gpt3 175 on 8 nodes', 'zero 3 512', 'on 2 128-gpu nodes', 'deepseek v 3 671b', '1 024.5 gpus', '1 0240 gpus',
+  ])('"%s" keeps its numbers apart', (text) => {
+    expect(writtenNumbers(text)).toBe(text);
+  });
+
+  it.each([
+    ['how long to train gpt3-175b on 1 024 a100 with global batch 1 536 and tp 8', { gpus: 1024, globalBatchSize: 1536, tensor: 8 }],
+    ['how long to train gpt3-175b with global batch 1 024 on 1 024 h100', { gpus: 1024, globalBatchSize: 1024 }],
+    ['best config for gpt3-175b on 1\u202f024 GPUs, gbs 1\u2009536, tp 8', { gpus: 1024, globalBatchSize: 1536, tensor: 8 }],
+    ['best config for gpt3-175b with tp 8 512 h100', { gpus: 512, tensor: 8 }],
+  ])('parse reads "%s" as %o', (question, stated) => {
+    expect(parse(question).stated).toMatchObject(stated);
+  });
+});
+
 describe('numbers: a decimal comma before a unit is a decimal point', () => {
   const DAY = 24 * 60 * 60;
   it.each([

@@ -35,6 +35,8 @@ const QUESTIONS = [
   'serve llama3-70b on 8 h100 with fp8 kv cache and a 1024 token shared prefix at 10 qps',
   // A late first token under a per-token bound only: the protocol's warning names its request field.
   'serve llama3-70b on 8 h100 with static batching at 50 ms per token with 8k prompts',
+  // Only the assumed first-token bound missed: the note says how to lift it.
+  'serve llama3-70b on 8 h100 at 50 ms per token with 100k prompts',
   // Refused for invalid figures.
   'serve llama3-70b on 8 h100 with -5 token prompts',
   'serve llama3-70b on 8 h100 with a ttft of 0 ms',
@@ -54,6 +56,12 @@ const QUESTIONS = [
   'best config for llama3-8b on 12 h100',
   'all-reduce 1 GB on 64 A100 with nvls',
   'all-reduce 0 GB on 64 H100',
+  // Refused by ask itself: a 0 the plan would not send, a fraction of a count, a KV cache format not modelled.
+  'best config for gpt3-175b on 1024 a100 with dp 0',
+  'what does it cost per day to run 0 H100 nodes at $2/GPU-hour',
+  'how long to train gpt3-175b on 1024 a100 with global batch 1.5',
+  'serve llama3-70b on 8 h100 with 1.5 concurrent requests',
+  'serve llama3-70b on h100 with 0 bit kv cache',
 ];
 
 describe('an answer speaks in words, never in the protocol\'s field names', () => {

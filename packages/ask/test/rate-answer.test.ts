@@ -19,6 +19,16 @@ describe('a cluster\'s price with no model is what it costs to run (rate), not "
     expect(ask(question).headline).toMatch(headline);
   });
 
+  it.each([
+    ['what does it cost per day to run 0 H100 nodes at $2/GPU-hour', 'the node count must be at least 1 node'],
+    ['cost per day of 0 H100 GPUs at $2/GPU-hour', 'the GPU count must be at least 1 GPU'],
+    ['cost per day to run 16 H100 nodes of 0 gpus at $2/gpu-hour', 'GPUs per node must be at least 1'],
+  ])('"%s" is refused as the protocol refuses an empty cluster ("%s"), not priced at $0', (question, words) => {
+    const a = ask(question);
+    expect(a).toMatchObject({ kind: 'refusal', ok: false, headline: `I could not answer that: ${words}.` });
+    expect(a.figures).toEqual([]);
+  });
+
   it('a model named keeps the training answer (its time and cost on those nodes)', () => {
     expect(parse('what does it cost to train llama3-70b on 2T tokens on 128 H100 nodes at $2/GPU-hour').intent).toBe('time');
     expect(parse('what does 128 H100 nodes cost a day').intent).toBe('help');

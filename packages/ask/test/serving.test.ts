@@ -71,8 +71,9 @@ describe('serving questions are read as serving, with their figures', () => {
     const offline = parse('offline batch inference of llama3-70b on 8 h100');
     expect(offline.parameters.maxTokenSeconds).toBeUndefined();
     expect(offline.parameters.maxFirstTokenSeconds).toBeUndefined();
-    // One bound stated: the other is not assumed.
-    expect(parse('serve llama3-70b at 50 ms per token').parameters.maxFirstTokenSeconds).toBeUndefined();
+    // A per-token bound alone keeps the interactive first-token bound (first-token-bound.test.ts); a first-token bound alone takes no per-token one.
+    expect(parse('serve llama3-70b at 50 ms per token').parameters).toMatchObject({ maxTokenSeconds: 0.05, maxFirstTokenSeconds: 2 });
+    expect(parse('serve llama3-70b with ttft under 1 s').parameters.maxTokenSeconds).toBeUndefined();
   });
 });
 

@@ -9,6 +9,7 @@ import { answerServing } from './serving-answer.ts';
 import { answerBestConfiguration, answerNodesOrTime } from './search-answer.ts';
 import { inPlainWords } from './plain-words.ts';
 import { asTrainingMemory } from './training-memory.ts';
+import { fractionProblems } from './whole-counts.ts';
 import { hasFixedConfiguration, searchesLayout } from '../defaults.ts';
 
 /**
@@ -23,7 +24,9 @@ export function answer(q: ParsedQuestion, options: AnswerOptions = {}): Answer {
 
 function answerOf(q: ParsedQuestion, options: AnswerOptions): Answer {
   const publicUrl = options.publicUrl === undefined ? DEFAULT_PUBLIC_URL : options.publicUrl;
-  if (q.intent === 'help' || q.problems.length > 0) return answerHelp(q);
+  // "global batch 1.5", "on 1.5 nodes": a count that must be whole is refused as asked, never rounded or cut to plan it.
+  const fractions = fractionProblems(q.stated, q.intent);
+  if (q.intent === 'help' || q.problems.length > 0 || fractions.length > 0) return answerHelp(q, [...q.problems, ...fractions]);
   switch (q.intent) {
     case 'memory':
       return asTrainingMemory(q, searchesLayout(q.intent, q.stated) ? answerBestConfiguration(q, options, publicUrl) : answerFixedConfiguration(q, publicUrl));

@@ -88,6 +88,9 @@ const WORDS: Readonly<Record<string, FieldWords>> = {
   gpusPerNode: { name: 'GPUs per node' },
 };
 
+/** The words of a wire field ("training.globalBatchSize": a global batch, counted in sequences), for the checks ask makes itself (whole-counts.ts). */
+export const fieldWords = (path: string): Readonly<FieldWords> | undefined => WORDS[path];
+
 /** A field with no words in WORDS, named by its path in lower-case words: "constraints.fooBars[0]" → "constraints foo bars". */
 const pathWords = (path: string): string =>
   path.replace(/\[\d+\]/g, '').split('.').filter((s) => s !== '').map((s) => s.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase()).join(' ');

@@ -5,6 +5,8 @@ import { priceText } from '../lexicon/price.ts';
 import type { ParsedQuestion } from '../question.ts';
 import type { Answer, AnswerFigure } from './answer-types.ts';
 import { gpuName } from './describe-estimate.ts';
+import { answerHelp } from './help-answer.ts';
+import { belowOneProblem } from './whole-counts.ts';
 
 /**
  * "What does it cost per day to run 128 H100 nodes at $2/GPU-hour": a cluster's price with no model is
@@ -17,6 +19,9 @@ const PERIODS: readonly [label: string, days: number][] = [['Per hour', 1 / 24],
 
 export function answerRate(q: ParsedQuestion): Answer {
   const p = q.parameters;
+  // No protocol is asked, so none refuses "0 nodes": said as it would be, not priced at $0 a day.
+  const none = belowOneProblem('nodes', p.nodes) ?? belowOneProblem('gpus', p.gpus) ?? belowOneProblem('gpusPerNode', p.gpusPerNode);
+  if (none !== undefined) return answerHelp(q, [none]);
   const price = p.pricePerGpuHour ?? 0;
   const perNode = gpusPerNodeOf(p);
   const gpus = p.gpus ?? (p.nodes ?? 0) * perNode;

@@ -22,6 +22,7 @@ import { frontierNotes, sizeParts, sizeText } from './frontier-notes.ts';
 import { answerHelp } from './help-answer.ts';
 import { failureKind, refusalWords } from './issue-words.ts';
 import { listOf, statedMfuNote, statedMfuUnused } from './stated-mfu.ts';
+import { belowOneProblem } from './whole-counts.ts';
 
 /**
  * Nodes, time and best-configuration questions, answered by the protocol's configuration search:
@@ -187,6 +188,9 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   const { training, assumptions: batch } = trainingOf(q.intent === 'nodes' ? unsized : p);
   const byDeadline = q.intent === 'cheapest' && p.deadlineSeconds !== undefined;
   const assumptions = [...batch, ...(byDeadline ? [CHEAPEST_BY_DEADLINE] : [])];
+  // A search sizes data parallelism itself and sends none: "dp 0" is refused here as the protocol refuses "tp 0".
+  const noData = belowOneProblem('data', p.data);
+  if (noData !== undefined) return failure(q, publicUrl, 'invalid', `${subjectOf(p)}: ${noData}`, undefined, { assumptions, data: undefined });
   const goal = goalOf(q);
   if (typeof goal === 'string') return answerHelp(q, [goal]);
   // A part of one node ("on 4 H100") is a node of that many GPUs.
@@ -256,6 +260,8 @@ export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOption
   const cluster: { nodes: number } | { gpus: number } = p.nodes !== undefined ? { nodes: p.nodes } : { gpus: p.gpus ?? gpusPerNodeOf(p) };
   const size = 'nodes' in cluster ? countOf(cluster.nodes, 'node') : countOf(cluster.gpus, 'GPU');
   const { training: trained, assumptions } = trainingOf(p);
+  const noData = belowOneProblem('data', p.data);
+  if (noData !== undefined) return failure(q, publicUrl, 'invalid', `${subjectOf(p)} on ${size}: ${noData}`, undefined, { assumptions, data: undefined });
   const training = { ...trained, ...(p.tokens !== undefined && { tokens: p.tokens }) };
   const request = {
     model: modelInputOf(p), cluster: { ...machineOf(p), ...cluster }, training, top: 3, constraints: constraintsOf(p),

@@ -4,40 +4,69 @@ import type { Scanner } from './quantities.ts';
 /**
  * The KV cache's own number format in a serving question (the protocol's kvCachePrecision, vLLM's kv_cache_dtype):
  * "fp8 kv cache", "kv cache in fp8", "kv_cache_dtype=fp8", "8-bit kv cache", "quantized kv cache (fp8)". Read before
- * the precision, so "fp8" of the cache is never the weights' ("serve 70b in fp8" still is).
+ * the precision, so "fp8" of the cache is never the weights' ("serve 70b in fp8" still is). A format the planner does
+ * not model ("0-bit", "3-bit", "int4", "fp4", "fp32") is refused, naming those it does, never dropped for the default.
  */
 
+type KvCachePrecision = NonNullable<AskParameters['kvCachePrecision']>;
+
 export interface KvCacheFacts {
-  kvCachePrecision?: NonNullable<AskParameters['kvCachePrecision']>;
-  /** How a format the protocol has no name for was read ("8-bit", "int8", "quantized": FP8, one byte a value). */
+  kvCachePrecision?: KvCachePrecision;
+  /** How a format the protocol has no name for was read ("8-bit", "int8", "quantized": FP8, one byte a value; "16-bit"). */
   reading?: string;
   /** A format that cannot be planned (a 4-bit cache). */
   problem?: string;
 }
 
 const KV = String.raw`kv[\s-]*cache`;
-/** A format as written: FP8 (with its variant), FP16, BF16, INT8/INT4, "8-bit"/"4-bit". */
-const FORMAT = String.raw`(fp8(?:[\s-]*e[45]m[23])?|fp16|bf16|int[48]|[48][\s-]*bits?)`;
+/**
+ * A format as written: a float's (FP8 with its variant, FP16, BF16, FP4, NVFP4, MXFP4, FP32), an integer's (INT8, INT4)
+ * or a width in bits ("8-bit", "3 bit", "0 bits"); those not modelled are read to be refused.
+ */
+const FORMAT = String.raw`((?:nv|mx)?fp\d+(?:[\s-]*e[45]m[23])?|bf16|u?int\d+|\d+(?:\.\d+)?[\s-]*bits?)`;
 
 /** "fp8 kv cache", "8-bit quantized kv-cache", "quantized kv cache (fp8)", "a quantized kv cache in fp8". */
 const BEFORE = new RegExp(String.raw`\b(?:${FORMAT}(?:[\s-]*quanti[sz]ed)?|(quanti[sz]ed))[\s-]*${KV}\b(?:\s*(?:\(\s*|(?:in|to|as)\s+)${FORMAT}\b\s*\)?)?`);
 /** "kv cache in fp8", "kv-cache fp8", "kv cache dtype=fp8", "kv cache quantized to fp8", "kv cache (fp8)", "kv cache quantized". */
 const AFTER = new RegExp(String.raw`\b${KV}(?:[\s-]*(?:dtype|data[\s-]*type|precision|format|type|quanti[sz](?:ed|ation)))?\s*(?:\(\s*|(?:in|to|as|at|of|=|:|is|with)\s*)?${FORMAT}\b\s*\)?|\b${KV}[\s-]*(quanti[sz]ed)\b`);
 
-function factsOf(written: string): KvCacheFacts {
-  if (/^fp8/.test(written)) return { kvCachePrecision: 'fp8' };
-  if (written === 'fp16' || written === 'bf16') return { kvCachePrecision: written };
-  if (/4/.test(written)) return { problem: `${written === 'int4' ? 'an INT4' : 'a 4-bit'} KV cache is not modelled: the KV cache is planned in FP16, BF16 or FP8 (say "fp8 kv cache")` };
-  if (written === 'int8') return { kvCachePrecision: 'fp8', reading: 'an INT8 KV cache planned as FP8: one byte a value either way (TensorRT-LLM\'s INT8 KV cache; vLLM\'s kv_cache_dtype is FP8)' };
-  const what = /^quanti/.test(written) ? 'a quantized' : 'an 8-bit';
-  return { kvCachePrecision: 'fp8', reading: `${what} KV cache taken as FP8, one byte a value (vLLM's kv_cache_dtype "fp8")` };
+/** The formats the planner keeps a KV cache in, and the readings onto them, said in a refusal. */
+const MODELLED = 'the KV cache is planned in FP16, BF16 or FP8, an INT8 or 8-bit cache read as FP8 (say "fp8 kv cache")';
+
+/** A width in bits as written ("3 bit", "0-bits"), as its number; undefined for a named format ("int4"). */
+const bitsOf = (written: string): string | undefined => /^(\d+(?:\.\d+)?)[\s-]*bits?$/.exec(written)?.[1];
+
+/** "a 3-bit", "an 8-bit", "an INT4", "an FP4", "a UINT8": the format named with its article, as a person reads it aloud. */
+function named(written: string): string {
+  const bits = bitsOf(written);
+  const name = bits === undefined ? written.replace(/[\s-]+/g, '-').toUpperCase() : `${bits}-bit`;
+  // Said aloud: "an eight", "an eleven", "an eighteen", "an eighty…"; "an ef-pee", "an int", "an en-vee", "an em-ex"; "a you-int".
+  const vowelSound = bits === undefined ? !/^U/.test(name) : /^(?:8|11|18)(?!\d)|^8\d(?!\d)/.test(bits);
+  return `${vowelSound ? 'an' : 'a'} ${name}`;
 }
 
-/** Reads (and blanks) the KV cache's format; undefined when the question names none. */
-export function takeKvCachePrecision(s: Scanner): KvCacheFacts | undefined {
+function factsOf(written: string, sixteenBit: KvCachePrecision): KvCacheFacts {
+  if (/^fp8/.test(written)) return { kvCachePrecision: 'fp8' };
+  if (written === 'fp16' || written === 'bf16') return { kvCachePrecision: written };
+  if (written === 'int8') return { kvCachePrecision: 'fp8', reading: 'an INT8 KV cache planned as FP8: one byte a value either way (TensorRT-LLM\'s INT8 KV cache; vLLM\'s kv_cache_dtype is FP8)' };
+  if (/^quanti/.test(written)) return { kvCachePrecision: 'fp8', reading: 'a quantized KV cache taken as FP8, one byte a value (vLLM\'s kv_cache_dtype "fp8")' };
+  const bits = bitsOf(written);
+  if (bits === '8') return { kvCachePrecision: 'fp8', reading: 'an 8-bit KV cache taken as FP8, one byte a value (vLLM\'s kv_cache_dtype "fp8")' };
+  if (bits === '16') {
+    const why = sixteenBit === 'bf16' ? 'the 16-bit format the GPU computes in; say "fp16 kv cache" for the other' : 'the GPU has no BF16';
+    return { kvCachePrecision: sixteenBit, reading: `a 16-bit KV cache taken as ${sixteenBit.toUpperCase()}, two bytes a value (${why})` };
+  }
+  return { problem: `${named(written)} KV cache is not modelled: ${MODELLED}` };
+}
+
+/**
+ * Reads (and blanks) the KV cache's format; undefined when the question names none. `sixteenBit`: the format a
+ * "16-bit" cache is taken as, the GPU's own (BF16, or FP16 where it has no BF16).
+ */
+export function takeKvCachePrecision(s: Scanner, sixteenBit: KvCachePrecision): KvCacheFacts | undefined {
   const m = s.take(BEFORE) ?? s.take(AFTER);
   if (m === undefined) return undefined;
   // A format named after "quantized" is the one meant ("quantized kv cache (fp8)"); else the one before or after the cache.
   const written = [m[3], m[1], m[2]].find((x) => x !== undefined);
-  return written === undefined ? undefined : factsOf(written);
+  return written === undefined ? undefined : factsOf(written, sixteenBit);
 }

@@ -33,8 +33,6 @@ export const scaledCount = (number: string | undefined, scale: string | undefine
 
 /** A count of GPUs, nodes or prompt tokens, as two groups: its number and a "k" ("16k", "2k"), whose size the reader decides. */
 export const KILO_NUMBER = String.raw`(${DECIMAL})(k?)`;
-/** A whole count with a "k" as two groups, as parallel sizes and sequence lengths are written ("tp 8", "8k context"). */
-export const KILO_INTEGER = String.raw`(\d+)(k?)`;
 
 /**
  * k in a count of tokens, GPUs or nodes: 1024 ("8k context" = 8,192, as Llama 2's 4k is 4,096; "16k H100s" = 16,384,
@@ -42,8 +40,15 @@ export const KILO_INTEGER = String.raw`(\d+)(k?)`;
  */
 export const KILO_COUNT = 1024;
 
-/** A KILO_NUMBER's or KILO_INTEGER's two groups as a whole count: "8" and "k" → 8,192; "1.5" and "k" → 1,536. */
+/** A KILO_NUMBER's two groups as a whole count: "8" and "k" → 8,192; "1.5" and "k" → 1,536. */
 export const kiloCount = (number: string | undefined, k: string | undefined): number => Math.round(Number(number) * (k === 'k' ? KILO_COUNT : 1));
+
+/**
+ * A KILO_NUMBER's two groups as written: with a "k", a whole count (kiloCount: "1.5k" → 1,536); without, the number itself,
+ * a fraction kept ("1.5 nodes", "dp 2.5"), so that a count that must be whole is refused as asked (answer/whole-counts.ts), never
+ * rounded or cut to its digits unsaid.
+ */
+export const writtenCount = (number: string | undefined, k: string | undefined): number => (k === 'k' ? kiloCount(number, k) : Number(number));
 
 /**
  * A length in tokens (a prompt, an output, a context, a sequence) as two groups: its number and its scale, "k" read
@@ -81,10 +86,33 @@ export const spelledScales = (text: string): string => text
 
 /** A space, no-break space, narrow no-break space or thin space between digit groups ("1 000", "1 000" as SI and French write them). */
 const SPACE_GROUP = String.raw`[ \u00a0\u202f\u2009]`;
-/** Words after which a spaced number is a size, not a count's first digits: "tp 8 512 GPUs" is TP 8 on 512 GPUs. */
-const SIZE_WORDS = String.raw`tp|pp|cp|dp|ep|vp|vpp|mbs|gbs|zero|stage|llama|qwen|gemma|mistral|mixtral|phi|gpt|falcon|bloom|opt|deepseek|v|x`;
-/** What a lone spaced group must be followed by to be one number ("1 024 GPUs", "2 048 h100"), never a size's letter ("llama 3 405b"). */
-const COUNTED = String.raw`(?=\s*(?:tokens?|toks?|gpus?|nodes?|machines?|servers?|hosts?|sequences?|seqs?|steps?|(?:thousand|million|billion|trillion)\b|[a-z]{1,3}\d{2,4}|dgx)|\s*[,;.?!)]|\s*$)`;
+/** Words whose number is a version or a stage, never a count's first digits: "llama 3 405 on 16 nodes", "zero 3 512 GPUs". */
+const NAME_WORDS = String.raw`zero|stage|llama|qwen|gemma|mistral|mixtral|phi|gpt|falcon|bloom|opt|deepseek|v|x`;
+/** Parallel and batch sizes' words: "tp 8 512 GPUs" is TP 8 on 512 GPUs, but "gbs 1 536, tp 8" a global batch of 1,536. */
+const DEGREE_WORDS = String.raw`tp|pp|cp|dp|ep|vp|vpp|mbs|gbs`;
+/** Words after which a number is a size or a version, never a decimal comma's ("tp 2,4", "llama 3,70b"). */
+const SIZE_WORDS = `${DEGREE_WORDS}|${NAME_WORDS}`;
+const AFTER_NAME_WORD = new RegExp(String.raw`(?:^|[^\w])(?:${NAME_WORDS})[\s-]?$`);
+const AFTER_DEGREE_WORD = new RegExp(String.raw`(?:^|[^\w])(?:${DEGREE_WORDS})\s?$`);
+/** A cluster's count next: GPUs, nodes or a GPU's name ("512 GPUs", "128 nodes", "2 048 h100", "16 dgx"). */
+const CLUSTER_NEXT = /^\s*(?:gpus?|nodes?|machines?|servers?|hosts?|[a-z]{1,3}\d{2,4}|dgx)/;
+/** Another count next: tokens, sequences, steps, a scale's word ("2 048 tokens", "1 536 sequences"). */
+const OTHER_COUNT_NEXT = /^\s*(?:tokens?|toks?|sequences?|seqs?|steps?|(?:thousand|million|billion|trillion)\b)/;
+/** A number ending as a word does: before a space, a sentence's punctuation or the end; not "405b", "128-gpu" or "100gb". */
+const WORD_END_NEXT = /^(?:\s|[,;.?!)]|$)/;
+/** A group of 1 to 3 digits, a space, then exactly 3 digits, alone: no letter, digit, decimal or further group beside it. */
+const LONE_SPACED_GROUP = new RegExp(String.raw`(?<![\w.,]|[\d.,]${SPACE_GROUP})(\d{1,3})${SPACE_GROUP}(\d{3})(?!\d|[.,]\d|${SPACE_GROUP}\d)`, 'g');
+
+/**
+ * Whether a lone spaced group ("1 024") is one number, by the text before and after it: never after a name's word
+ * ("llama 3 405 on 16 nodes"); after a parallel or batch size's word, unless a cluster's count follows ("tp 8 512 GPUs"
+ * is TP 8 on 512 GPUs, "gbs 1 536, tp 8" a batch of 1,536); else wherever it ends as a word ("global batch 1 024 on 64 h100").
+ */
+function oneSpacedNumber(before: string, after: string): boolean {
+  if (AFTER_NAME_WORD.test(before)) return false;
+  const ends = CLUSTER_NEXT.test(after) || OTHER_COUNT_NEXT.test(after) || WORD_END_NEXT.test(after);
+  return AFTER_DEGREE_WORD.test(before) ? ends && !CLUSTER_NEXT.test(after) : ends;
+}
 
 /** What a decimal comma's number may be followed by for it to be read as a decimal: a duration, a scale, tokens, a time, a size, money or a share. */
 const DECIMAL_COMMA_UNIT = String.raw`(?:(?:hours?|hrs?|h|days?|d|weeks?|wks?|w|months?|mo|years?|t|b|m|k|thousand|million|billion|trillion|tokens?|toks?|ms|s|sec(?:ond)?s?|[kmgtp]i?b|bytes?|percent)\b|[$€£%])`;
@@ -110,8 +138,8 @@ const digitsOf = (n: number): string | undefined =>
  * Numbers written as people write them, as plain digits the count patterns read (lower-case text):
  * - digit groups by underscore ("1_000_000", as code writes them), apostrophe ("1'024", Swiss), dots when
  *   there are two and more ("1.000.000", German; one "1.000" stays a decimal), or spaces ("1 000 000", SI):
- *   two groups and more always; one ("1 024 GPUs") only before what it counts and never after a size's word,
- *   so "llama 3 405b" and "tp 8 512 GPUs" stay two numbers;
+ *   two groups and more always; one ("1 024 GPUs", "global batch 1 024 on 64 h100") where it ends as a word
+ *   and no name or cluster count makes it two (oneSpacedNumber), so "llama 3 405b" and "tp 8 512 GPUs" stay two numbers;
  * - powers of ten: "1.5e+12", "3x10^11", "3*10**11", "10^12", "1e3 GPUs".
  * A comma between thousands is dropped by parse.ts' normalize.
  */
@@ -120,8 +148,9 @@ export function writtenNumbers(text: string): string {
     .replace(/(\d)_(?=\d{3}(?!\d))/g, '$1')
     .replace(/(\d)['’](?=\d{3}(?!\d))/g, '$1')
     .replace(/(?<![\d.,])\d{1,3}(?:\.\d{3}){2,}(?![\d.,])/g, (m) => m.replace(/\./g, ''))
-    .replace(new RegExp(String.raw`(?<![\d.,])\d{1,3}(?:${SPACE_GROUP}\d{3}){2,}(?![\d.,]|${SPACE_GROUP}\d)`, 'g'), (m) => m.replace(/\D/g, ''))
-    .replace(new RegExp(String.raw`(?<!(?:^|[^\w])(?:${SIZE_WORDS})\s?)(?<![\d.,]|[\d.,]${SPACE_GROUP})(\d{1,3})${SPACE_GROUP}(\d{3})(?![\d.,])${COUNTED}`, 'gi'), '$1$2')
+    .replace(new RegExp(String.raw`(?<![\d.,])\d{1,3}(?:${SPACE_GROUP}\d{3}){2,}(?!\d|[.,]\d|${SPACE_GROUP}\d)`, 'g'), (m) => m.replace(/\D/g, ''))
+    .replace(LONE_SPACED_GROUP, (m, first: string, group: string, at: number, whole: string) =>
+      (oneSpacedNumber(whole.slice(0, at), whole.slice(at + m.length)) ? `${first}${group}` : m))
     // "3x10^11", "3 × 10^11", "3*10**11", "10^12": a power of ten, before "1.5e12" so the two read alike.
     .replace(/(?<![\w.])(?:(\d+(?:\.\d+)?)\s*[x*\u00d7]\s*)?10\s*(?:\^|\*\*)\s*(\d{1,2})(?![\d.])/g, (m, mantissa: string | undefined, exponent: string) =>
       digitsOf(Number(`${mantissa ?? '1'}e${exponent}`)) ?? m)

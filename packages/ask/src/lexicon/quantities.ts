@@ -1,7 +1,7 @@
 import { days, hours, parseBytes } from '@trainplan/units';
 import type { AskParameters, CollectiveAlgorithm, CollectiveOp } from '../question.ts';
 import type { Match } from './match.ts';
-import { COUNT_SCALE, DECIMAL, KILO_INTEGER, kiloCount, KILO_NUMBER, NUMBER_WORD, NUMBER_WORDS, SCALED_COUNT, scaledCount, TOKEN_LENGTH, tokenLength } from './numbers.ts';
+import { COUNT_SCALE, DECIMAL, KILO_NUMBER, NUMBER_WORD, NUMBER_WORDS, SCALED_COUNT, scaledCount, TOKEN_LENGTH, tokenLength, writtenCount } from './numbers.ts';
 
 /**
  * The numbers a question carries, each found by a phrase pattern and then blanked so that the next
@@ -146,12 +146,13 @@ export function takeParallelism(s: Scanner): Partial<Pick<AskParameters, Integer
   if (window) out.seqLength = tokenLength(window[1], window[2]);
   for (const [field, words] of PARALLEL_WORDS) {
     if (out[field] !== undefined) continue;
-    // A sequence length is a length in tokens ("seq 1M"); the sizes are whole counts.
-    const number = field === 'seqLength' ? TOKEN_LENGTH : KILO_INTEGER;
+    // A sequence length is a length in tokens ("seq 1M"); the sizes are counts, read with a fraction if one is written
+    // ("global batch 1.5"), which answer/whole-counts.ts refuses: never its digits before the point (a batch of 1) unsaid.
+    const number = field === 'seqLength' ? TOKEN_LENGTH : KILO_NUMBER;
     const after = s.take(new RegExp(String.raw`\b(?:${words})\s*(?:=|:|of|is)?\s*${number}\b`));
     const m = after ?? s.take(new RegExp(String.raw`\b${number}(?:[\s-]*way)?[\s-]*(?:${words})\b`));
     // "8k context" / "32k sequence": k is 1024 here (4k = 4096, as Llama 2 says).
-    if (m) out[field] = field === 'seqLength' ? tokenLength(m[1], m[2]) : kiloCount(m[1], m[2]);
+    if (m) out[field] = field === 'seqLength' ? tokenLength(m[1], m[2]) : writtenCount(m[1], m[2]);
   }
   return out;
 }
@@ -279,7 +280,7 @@ export function takeCounts(s: Scanner, { nodeNamed, rack }: CountContext): Count
   // "16k H100s" is 16,384 GPUs, as cluster sizes go (Meta's Llama 3 paper: "16K H100 GPUs" = 16,384); `kilo` lets parse.ts say so.
   const value = (whole: string, k: string | undefined): number => {
     if (k === 'k') kilo = true;
-    return kiloCount(whole, k);
+    return writtenCount(whole, k);
   };
   // "a rack of GB200", "2 GB200 racks", "two racks of GB200": racks of rack.gpus GPUs (one NVLink domain each).
   if (rack !== undefined) {
@@ -289,7 +290,7 @@ export function takeCounts(s: Scanner, { nodeNamed, rack }: CountContext): Count
     if (racks) out.gpus = rack.gpus * value(racks[1] ?? '', racks[2]);
   }
   // "8 GPUs per node", "8 H100 a node" (before spelled counts, so "a node" stays per node here).
-  const perNode = s.take(new RegExp(String.raw`(\d+)\s*(?:x\s*)?(?:${HW_TOKEN}\s*)?(?:gpus?\s*)?(?:per|a|each|/)\s*(?:node|server|machine|box)\b`));
+  const perNode = s.take(new RegExp(String.raw`(?<![\d.])(\d+(?:\.\d+)?)\s*(?:x\s*)?(?:${HW_TOKEN}\s*)?(?:gpus?\s*)?(?:per|a|each|/)\s*(?:node|server|machine|box)\b`));
   if (perNode) out.gpusPerNode = Number(perNode[1]);
   // "a GB200 NVL72" is a rack of 18 trays, never one tray (the preset's node): no spelled count for it.
   spelledCounts(s, rack !== undefined);

@@ -111,8 +111,9 @@ export function takeServing(s: Scanner): ServingFacts {
     ?? s.take(new RegExp(String.raw`\b(${DECIMAL})\s*${TIME_UNIT}\s*${FIRST_TOKEN_NAME}\b`));
   if (firstToken) out.maxFirstTokenSeconds = secondsOf(firstToken[1], firstToken[2]);
   // "32 concurrent requests", "concurrency of 64", "64 concurrent users": the sequences a replica decodes together.
-  const concurrent = s.take(/\b(\d+)\s*(?:concurrent|simultaneous|parallel)\s*(?:requests?|users?|sequences?|streams?|sessions?)\b/)
-    ?? s.take(/\bconcurrency(?:\s*(?:of|=|:|is))?\s*(\d+)\b/);
+  // A fraction is read as written ("1.5 concurrent requests"), for answer/whole-counts.ts to refuse: never its digits after the point.
+  const concurrent = s.take(/(?<![\d.])(\d+(?:\.\d+)?)\s*(?:concurrent|simultaneous|parallel)\s*(?:requests?|users?|sequences?|streams?|sessions?)\b/)
+    ?? s.take(/\bconcurrency(?:\s*(?:of|=|:|is))?\s*(\d+(?:\.\d+)?)\b/);
   if (concurrent) out.concurrency = Number(concurrent[1]);
   if (OFFLINE.test(s.text)) out.offline = true;
   return out;

@@ -1,0 +1,54 @@
+import type { AskParameters, IntentName } from '../question.ts';
+import { fieldWords, issuesWords } from './issue-words.ts';
+
+/**
+ * Counts a question states that must be whole and at least 1: parallel degrees, batches, GPUs, nodes and a serving
+ * replica's concurrent requests. The protocol refuses a 0 in a field it is sent ("tp 0"), in its words
+ * (issue-words.ts); these are the checks ask makes itself, in the same words: a fraction ("global batch 1.5", "on
+ * 1.5 nodes"), which a plan would otherwise round, cut or divide unsaid, and a 0 in a field the plan never sends
+ * (a search sizes data parallelism itself, so "dp 0" would be dropped; a cluster's price sends nothing).
+ */
+
+export type CountField = 'tensor' | 'pipeline' | 'context' | 'data' | 'virtualStages' | 'microBatchSize' | 'globalBatchSize' | 'nodes' | 'gpus' | 'gpusPerNode' | 'concurrency';
+
+/** Each count's wire path, whose words issue-words.ts keeps: "parallelism.data" is "DP (data parallelism)". */
+const PATHS: Readonly<Record<CountField, string>> = {
+  tensor: 'parallelism.tensor',
+  pipeline: 'parallelism.pipeline',
+  context: 'parallelism.context',
+  data: 'parallelism.data',
+  virtualStages: 'parallelism.virtualStages',
+  microBatchSize: 'training.microBatchSize',
+  globalBatchSize: 'training.globalBatchSize',
+  nodes: 'cluster.nodes',
+  gpus: 'cluster.gpus',
+  gpusPerNode: 'cluster.gpusPerNode',
+  concurrency: 'batches',
+};
+
+/** In a serving question a batch is the requests a replica decodes together (defaults.ts), and is said as they are. */
+const pathOf = (field: CountField, intent: IntentName): string => (intent === 'serving' && field === 'globalBatchSize' ? PATHS.concurrency : PATHS[field]);
+
+const asked = (x: number): string => x.toLocaleString('en-US', { maximumFractionDigits: 20 });
+
+/** "a global batch must be a whole number of sequences (1.5 asked)", "DP (data parallelism) must be a whole number (2.5 asked)". */
+function fractionWords(path: string, value: number): string {
+  const words = fieldWords(path);
+  // Each noun's plural takes an s, as units' countOf writes it ("2 sequences").
+  const of = words?.noun === undefined ? '' : ` of ${words.noun}s`;
+  return `${words?.name ?? path} must be a whole number${of} (${asked(value)} asked)`;
+}
+
+/** The counts the question states with a fraction, in words, in the order of CountField; empty when none has one. */
+export function fractionProblems(stated: AskParameters, intent: IntentName): string[] {
+  return (Object.keys(PATHS) as CountField[]).flatMap((field) => {
+    const value = stated[field];
+    return value === undefined || !Number.isFinite(value) || Number.isInteger(value) ? [] : [fractionWords(pathOf(field, intent), value)];
+  });
+}
+
+/** A count stated below 1 in words, as the protocol's refusal of it reads ("DP (data parallelism) must be at least 1"); undefined when it is not. */
+export function belowOneProblem(field: CountField, value: number | undefined): string | undefined {
+  if (value === undefined || value >= 1) return undefined;
+  return issuesWords([{ path: PATHS[field], message: `expected an integer ≥ 1, got ${asked(value)}` }])[0];
+}
