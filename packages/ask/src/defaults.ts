@@ -169,22 +169,26 @@ function fillServing(p: AskParameters, take: Take): void {
 
 /**
  * An interactive service's latency bounds (the protocol's, from MLPerf Inference's Llama 2 70B server scenario) where the
- * question gives none and does not say "offline". A bound on the time per token alone keeps the first-token one: a
- * question that bounds each token asks for a service someone waits on, whose best plan under that bound alone may keep
- * the first token waiting for long prompts' prefill or a slot (the protocol's ttftWarning says so past 2 s, but plans it).
- * A bound on the first token alone is taken as asked, with no per-token bound.
+ * question gives none and does not say "offline". A question that bounds one of the two asks for a service someone
+ * waits on, so it keeps the other: bounding each token alone would let the best plan keep the first token waiting for
+ * long prompts' prefill or a slot (the protocol's ttftWarning says so past 2 s, but plans it); bounding the first token
+ * alone would let it batch so many requests that each next token comes seconds apart.
  */
 function fillLatencyBounds(p: AskParameters, take: Take): void {
-  if (p.offline === true || p.maxFirstTokenSeconds !== undefined) return;
+  if (p.offline === true) return;
   const mlperf = "as MLPerf Inference's Llama 2 70B server scenario bounds it";
   // At a request rate the first-token bound holds the wait for a slot too (the protocol's load).
   const waited = p.requestsPerSecond === undefined ? '' : ', the wait for a slot included,';
-  if (p.maxTokenSeconds === undefined) {
+  const firstToken = p.maxFirstTokenSeconds;
+  const perToken = p.maxTokenSeconds;
+  if (firstToken === undefined && perToken === undefined) {
     take('maxFirstTokenSeconds', INTERACTIVE_TTFT_SECONDS, `first token within ${INTERACTIVE_TTFT_SECONDS} s${waited} and each next within ${toMs(INTERACTIVE_TOKEN_SECONDS)} ms (an interactive service, ${mlperf}; say "offline" for throughput alone)`);
     p.maxTokenSeconds = INTERACTIVE_TOKEN_SECONDS;
-    return;
+  } else if (firstToken === undefined) {
+    take('maxFirstTokenSeconds', INTERACTIVE_TTFT_SECONDS, `first token within ${INTERACTIVE_TTFT_SECONDS} s${waited} beside the ${formatSeconds(perToken!)} per token asked (an interactive service, ${mlperf}; say e.g. "ttft under 5 s" for another first-token bound, or "offline" for throughput alone)`);
+  } else if (perToken === undefined) {
+    take('maxTokenSeconds', INTERACTIVE_TOKEN_SECONDS, `each token after the first within ${toMs(INTERACTIVE_TOKEN_SECONDS)} ms beside the ${formatSeconds(firstToken)} to the first token asked (an interactive service, ${mlperf}; say e.g. "50 ms per token" for another bound per token, or "offline" for throughput alone)`);
   }
-  take('maxFirstTokenSeconds', INTERACTIVE_TTFT_SECONDS, `first token within ${INTERACTIVE_TTFT_SECONDS} s${waited} beside the ${formatSeconds(p.maxTokenSeconds)} per token asked (an interactive service, ${mlperf}; say e.g. "ttft under 5 s" for another first-token bound, or "offline" for throughput alone)`);
 }
 
 /**

@@ -71,9 +71,9 @@ describe('serving questions are read as serving, with their figures', () => {
     const offline = parse('offline batch inference of llama3-70b on 8 h100');
     expect(offline.parameters.maxTokenSeconds).toBeUndefined();
     expect(offline.parameters.maxFirstTokenSeconds).toBeUndefined();
-    // A per-token bound alone keeps the interactive first-token bound (first-token-bound.test.ts); a first-token bound alone takes no per-token one.
+    // One bound asked keeps the interactive service's other (assumed-bound.test.ts).
     expect(parse('serve llama3-70b at 50 ms per token').parameters).toMatchObject({ maxTokenSeconds: 0.05, maxFirstTokenSeconds: 2 });
-    expect(parse('serve llama3-70b with ttft under 1 s').parameters.maxTokenSeconds).toBeUndefined();
+    expect(parse('serve llama3-70b with ttft under 1 s').parameters).toMatchObject({ maxTokenSeconds: 0.2, maxFirstTokenSeconds: 1 });
   });
 });
 
@@ -155,7 +155,8 @@ describe('serving answers', () => {
   it('bounds no plan meets: the closest, said as missing them', () => {
     const a = ask('serve gpt3-175b on 8 A100 with 4k prompt and 1k output tokens, TTFT under 100 ms');
     expect(a.ok).toBe(false);
-    expect(a.headline).toMatch(/no plan meets ≤ 100 ms to the first token: the closest plan/);
+    // The bound per token is the interactive service's, assumed beside the first-token bound asked.
+    expect(a.headline).toMatch(/no plan meets ≤ 200 ms per token, ≤ 100 ms to the first token: the closest plan/);
     expect(a.configuration).toMatch(/^closest to the bounds, missing them: /);
     expect(a.figures.every((f) => f.label.endsWith('(closest)'))).toBe(true);
   });

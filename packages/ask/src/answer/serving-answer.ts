@@ -6,7 +6,7 @@ import type { AskParameters, ParsedQuestion } from '../question.ts';
 import type { Answer, AnswerFigure } from './answer-types.ts';
 import { gpuName } from './describe-estimate.ts';
 import { answerHelp } from './help-answer.ts';
-import { assumedFirstTokenNote } from './assumed-first-token.ts';
+import { assumedBoundNote } from './assumed-bound.ts';
 import { refusalWords } from './issue-words.ts';
 import { firstTokenText, isLoaded, loadFigure, loadHeadline, takesText } from './serving-load.ts';
 import {
@@ -266,6 +266,6 @@ export function answerServing(q: ParsedQuestion): Answer {
     headline: `${subject}: ${missedText(bounds, p, gpus)}${closest === undefined ? '' : `: ${closest.why}`}`,
     figures: closest === undefined ? [] : closestFigures(closest.point, p, gpus),
     ...(closest !== undefined && { configuration: closestConfiguration(closest.point, p) }),
-    notes: [...assumedFirstTokenNote(q, closest?.point), ...(result.warnings ?? []), ...fastestNote(result), ...without],
+    notes: [...assumedBoundNote(q, closest?.point), ...(result.warnings ?? []), ...fastestNote(result), ...without],
   };
 }

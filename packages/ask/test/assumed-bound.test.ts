@@ -6,6 +6,8 @@ import { served } from './support/serving.ts';
 
 /** The interactive service's first-token bound (MLPerf Inference's Llama 2 70B server scenario), in seconds. */
 const INTERACTIVE_TTFT_SECONDS = 2;
+/** Its bound on each next token, in seconds. */
+const INTERACTIVE_TOKEN_SECONDS = 0.2;
 
 describe('a serving question that bounds the time per token alone keeps the interactive first-token bound', () => {
   it.each([
@@ -79,5 +81,44 @@ describe('where only the assumed first-token bound is missed, the answer says it
     const a = ask('serve llama3-70b on 8 h100 at 50 ms per token with 100k prompts, ttft under 2 s', { publicUrl: null });
     expect(a.ok).toBe(false);
     expect(a.notes.join(' ')).not.toMatch(/assumed, not asked/);
+  });
+});
+
+describe('a serving question that bounds the first token alone keeps the interactive bound per token', () => {
+  it.each([
+    ['serve llama3-70b on 8 h100 with ttft under 1 s', 1],
+    ['serve llama3-70b on 8 h100, first token within 500 ms', 0.5],
+  ])('"%s": the first token within %s s as asked, each next within 200 ms, said among the assumptions', (question, maxFirstTokenSeconds) => {
+    const q = parse(question);
+    expect(q.stated.maxTokenSeconds).toBeUndefined();
+    expect(q.parameters).toMatchObject({ maxFirstTokenSeconds, maxTokenSeconds: INTERACTIVE_TOKEN_SECONDS });
+    const said = q.defaults.find((d) => d.field === 'maxTokenSeconds')?.text ?? '';
+    expect(said).toMatch(/^each token after the first within 200 ms beside the [\d.]+ m?s to the first token asked \(an interactive service, /);
+  });
+
+  it('the plan is held to both: each token within 200 ms', () => {
+    const { data } = served('serve llama3-70b on 8 h100 with ttft under 1 s');
+    expect(data.best!.decodeStepSeconds).toBeLessThanOrEqual(INTERACTIVE_TOKEN_SECONDS);
+    expect(data.best!.prefillSeconds).toBeLessThanOrEqual(1);
+  });
+
+  it('"offline" takes no bound per token', () => {
+    expect(parse('offline batch inference of llama3-70b on 8 h100 with ttft under 1 s').parameters.maxTokenSeconds).toBeUndefined();
+  });
+
+  describe('where only the assumed bound per token is missed (Llama 3.1 405B on 32 V100 held to TP 4)', () => {
+    const question = 'serve llama3.1-405b on 32 v100 with tp 4 and ttft under 60 s';
+    it('the note says the 200 ms was not asked and names a bound the closest plan meets, which, asked back, is planned', () => {
+      const a = ask(question, { publicUrl: null });
+      expect(a).toMatchObject({ kind: 'answer', ok: false });
+      const closest = (a.data as Extract<InferenceResponseJson, { ok: true }>).closest!.point;
+      expect(closest.prefillSeconds).toBeLessThanOrEqual(60);
+      expect(closest.decodeStepSeconds).toBeGreaterThan(INTERACTIVE_TOKEN_SECONDS);
+      const note = a.notes.find((n) => n.includes('assumed, not asked')) ?? '';
+      expect(note).toMatch(/^The 200 ms bound per token is an interactive service's, assumed, not asked; the closest plan meets the 60\.0 s to the first token asked: /);
+      const suggestion = /"(\d+ ms per token)"/.exec(note)?.[1];
+      expect(Number(suggestion?.split(' ')[0]) / 1000).toBeGreaterThanOrEqual(closest.decodeStepSeconds);
+      expect(ask(`${question}, ${suggestion}`, { publicUrl: null })).toMatchObject({ kind: 'answer', ok: true });
+    });
   });
 });
