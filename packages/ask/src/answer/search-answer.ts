@@ -14,6 +14,7 @@ import type { AskParameters, ParsedQuestion } from '../question.ts';
 import { deadlineDaysOf, widgetLink } from '../scenario.ts';
 import { shardingOf } from '../sharding.ts';
 import type { Answer, AnswerOptions, PublicUrl } from './answer-types.ts';
+import { statedDataNote } from './stated-data-note.ts';
 import { budgetNotes, type BudgetPlan } from './budget-note.ts';
 import { costFigures, forCost, type Spend } from './cost.ts';
 import { describeConfiguration, estimateNumbers, gpuName } from './describe-estimate.ts';
@@ -287,6 +288,7 @@ export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOption
       ? `${subjectOf(p)} × ${size}: ${leadWithAsked(e, metric)} with the fastest plan found: ${best.label}`
       : `Best for ${subjectOf(p)} × ${size}: ${best.label} (${step}${days})`;
   const notes = [
+    ...statedDataNote(p.data, e.resolved.gpus, e.resolved.data),
     `${compactCount(result.candidatesEvaluated)} of ${compactCount(result.spaceSize)} candidates settled, ${result.fullEstimates} fully estimated${result.budgetExhausted ? ' (budget reached: the best found so far)' : ''}.`,
     ...result.alternatives.slice(0, 3).map((a) => `Runner-up ${a.why}`),
   ];
