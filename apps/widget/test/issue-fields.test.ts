@@ -55,9 +55,15 @@ describe('issueAt: where the form shows an estimate\'s issue', () => {
     const valid = validateScenario({ ...CONTRACT_EXAMPLE, training: { ...CONTRACT_EXAMPLE.training, globalBatchSize: 2e9 } });
     if (valid.ok) throw new Error('expected a global batch of 2e9 to be refused');
     expect(valid.issues.map(issueAt)).toEqual([{ field: 'gbs', message: valid.issues[0]!.message }]);
+    const noStages = validateScenario({ ...CONTRACT_EXAMPLE, parallelism: { ...CONTRACT_EXAMPLE.parallelism, virtualStages: 0 } });
+    if (noStages.ok) throw new Error('expected 0 virtual stages to be refused');
+    expect(noStages.issues.map(issueAt)).toEqual([{ field: 'vp', message: noStages.issues[0]!.message }]);
+  });
+
+  it('shows "virtual stages need a pipeline of more than one stage" on v and p (v = 2, p = 1)', () => {
     const noPipeline = issuesFor({ vp: '2', pp: '1' });
-    expect(noPipeline.map((i) => i.path)).toEqual(['parallelism.virtualStages']);
-    expect(noPipeline.map(issueAt)).toEqual([{ field: 'vp', message: noPipeline[0]!.message }]);
+    expect(noPipeline.map((i) => [i.path, i.rule])).toEqual([['parallelism.virtualStages', 'interleave-needs-pipeline']]);
+    expect(noPipeline.map(issueAt)).toEqual([{ field: '', fields: ['vp', 'pp'], message: noPipeline[0]!.message }]);
   });
 
   it('names only fields the form shows, each rule once', () => {

@@ -45,6 +45,14 @@ export const RULE_FIELDS: readonly RuleFields[] = [
   // "the interleaved schedule needs the micro-batches per step (65) in whole rounds of the 8 pipeline stages": with
   // v > 1, the micro-batches per step (global batch over micro-batch × data-parallel) must be a multiple of p.
   { rule: 'interleave-rounds', fields: ['vp', 'pp', 'gbs', 'mbs', 'nodes', 'tp', 'cp'] },
+  // "virtual stages need a pipeline of more than one stage": v > 1 with p = 1.
+  { rule: 'interleave-needs-pipeline', fields: ['vp', 'pp'] },
+  // "the N layers per stage do not split into v model chunks": the layers over p, then over v.
+  { rule: 'interleave-indivisible', fields: ['vp', 'pp'] },
+  // "the interleaved schedule on 2 pipeline stages needs overlapped pipeline sends".
+  { rule: 'interleave-needs-overlap', fields: ['vp', 'pp'] },
+  // "sequence parallelism splits each rank's s / c tokens over t tensor-parallel ranks, which does not divide them".
+  { rule: 'sequence-parallel-indivisible', fields: ['sp', 'tp', 'cp'] },
 ];
 
 /** An answer for an array of scenarios prefixes each path with its index ("[0].parallelism.tensor"). */
