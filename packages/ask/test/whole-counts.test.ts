@@ -15,6 +15,8 @@ describe('a count that must be whole is refused with a fraction, never rounded o
     ['how many nodes to train llama3-70b with 1.5 gpus per node', 'GPUs per node must be a whole number (1.5 asked)'],
     ['all-reduce 1 GB on 2.5 h100', 'the GPU count must be a whole number of GPUs (2.5 asked)'],
     ['serve llama3-70b on 2.5 h100 nodes', 'the node count must be a whole number of nodes (2.5 asked)'],
+    // 1.5 racks of 72 is 108 GPUs, a whole count: the fraction is in the racks written.
+    ['how long to train llama3-70b on 1.5 gb200 nvl72 racks', 'the rack count must be a whole number of racks (1.5 asked)'],
     // A serving batch is the requests a replica decodes together, and is named so.
     ['serve llama3-70b on 8 h100 with batch 2.5', 'the concurrent requests must be a whole number (2.5 asked)'],
     ['serve llama3-70b on 8 h100 with 1.5 concurrent requests', 'the concurrent requests must be a whole number (1.5 asked)'],

@@ -264,6 +264,8 @@ export interface CountContext {
 export interface CountsRead {
   counts: Pick<AskParameters, 'nodes' | 'gpus' | 'gpusPerNode'>;
   kilo: boolean;
+  /** Racks of a rack-scale system as written ("2 GB200 racks"): `counts.gpus` holds their GPUs, so a fraction shows only here. */
+  racks?: number;
 }
 
 /**
@@ -275,6 +277,7 @@ export function takeCounts(s: Scanner, { nodeNamed, rack }: CountContext): Count
   // A rack-scale system's preset node is one tray, which no bare count means: "8 GB200 NVL72" is never 8 trays.
   const systemNamed = nodeNamed && rack === undefined;
   let kilo = false;
+  let rackCount: number | undefined;
   const out: Pick<AskParameters, 'nodes' | 'gpus' | 'gpusPerNode'> = {};
   const num = KILO_NUMBER;
   // "16k H100s" is 16,384 GPUs, as cluster sizes go (Meta's Llama 3 paper: "16K H100 GPUs" = 16,384); `kilo` lets parse.ts say so.
@@ -287,7 +290,10 @@ export function takeCounts(s: Scanner, { nodeNamed, rack }: CountContext): Count
     s.text = s.text.replace(new RegExp(String.raw`\b(?:(a\s+single|single|an?)|(${NUMBER_WORD}))\b(?=\s*(?:${HW_TOKEN}\s*)?racks?\b)`, 'g'),
       (_m, single: string | undefined, word: string | undefined) => String(single !== undefined ? 1 : NUMBER_WORDS[word ?? ''] ?? 1));
     const racks = s.take(new RegExp(String.raw`${num}\s*(?:x\s*)?(?:${HW_TOKEN}\s*)?racks?\b(?:\s+of\s+${HW_TOKEN}\b)?`));
-    if (racks) out.gpus = rack.gpus * value(racks[1] ?? '', racks[2]);
+    if (racks) {
+      rackCount = value(racks[1] ?? '', racks[2]);
+      out.gpus = rack.gpus * rackCount;
+    }
   }
   // "8 GPUs per node", "8 H100 a node" (before spelled counts, so "a node" stays per node here).
   const perNode = s.take(new RegExp(String.raw`(?<![\d.])(\d+(?:\.\d+)?)\s*(?:x\s*)?(?:${HW_TOKEN}\s*)?(?:gpus?\s*)?(?:per|a|each|/)\s*(?:node|server|machine|box)\b`));
@@ -320,5 +326,5 @@ export function takeCounts(s: Scanner, { nodeNamed, rack }: CountContext): Count
     else if (rack?.named === true && !/gpu/.test(next[0])) out.gpus = rack.gpus * value(next[1] ?? '', next[2]);
     else out.gpus = value(next[1] ?? '', next[2]);
   }
-  return { counts: out, kilo };
+  return { counts: out, kilo, ...(rackCount !== undefined && { racks: rackCount }) };
 }
