@@ -8,6 +8,7 @@ import { gpuName } from './describe-estimate.ts';
 import { answerHelp } from './help-answer.ts';
 import { assumedBoundNote } from './assumed-bound.ts';
 import { refusalWords } from './issue-words.ts';
+import { servingParallelNotes, servingParallelProblems } from './serving-parallel-notes.ts';
 import { firstTokenText, isLoaded, loadFigure, loadHeadline, takesText } from './serving-load.ts';
 import {
   draftName, SPECULATION_TRADE, speculationAssumption, speculationConfiguration, speculationFigure, speculativeOf,
@@ -208,6 +209,8 @@ export function answerServing(q: ParsedQuestion): Answer {
   const gpus = clusterGpusOf(p);
   // What only continuous batching plans (a rate, a cached prefix) the protocol refuses static; issue-words.ts words it.
   const batching: Batching = ASKS_STATIC.test(q.text) ? 'static' : 'continuous';
+  const parallelProblems = servingParallelProblems(p);
+  if (parallelProblems.length > 0) return answerHelp(q, parallelProblems);
   const result = runInference(requestOf(p, gpus, batching));
   if (!result.ok) return answerHelp(q, [refusalWords(result)]);
   const spec = speculativeOf(p);
@@ -240,7 +243,7 @@ export function answerServing(q: ParsedQuestion): Answer {
       configuration: `${shapeText(best)} · batch ${best.batch.toLocaleString('en-US')} · ${precisionConfiguration(p)} · ${lengthsText(p)}${speculationConfiguration(spec)}`,
       figures: [...pointFigures(best, p, gpus), ...loadFigure(best, gpus)],
       memoryPerGpuBytes: best.totalBytesPerGpu, memoryCapacityBytes: best.capacityBytes,
-      notes: [...fastest, ...(result.warnings ?? []), ...countNote, ...fastestNote(result), ...without, ...noPriceNote(p, q.text)],
+      notes: [...fastest, ...servingParallelNotes(p, best, gpus), ...(result.warnings ?? []), ...countNote, ...fastestNote(result), ...without, ...noPriceNote(p, q.text)],
     };
   }
   if (result.unservable !== undefined) {

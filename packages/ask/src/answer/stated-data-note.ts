@@ -13,7 +13,7 @@ export function statedDataNote(statedData: number | undefined, gpus: number, bes
 }
 
 /** A TP × PP split of `width` GPUs as a question states it: TP up to 8 (one NVLink node), PP the rest. */
-function layoutOf(width: number): string {
+export function layoutOf(width: number): string {
   const tensor = [8, 4, 2, 1].find((t) => width % t === 0)!;
   return width / tensor === 1 ? `tp ${tensor} pp 1` : `tp ${tensor} pp ${width / tensor}`;
 }
