@@ -1,22 +1,10 @@
-import { runInference, type InferenceResponseJson } from '@trainplan/protocol';
 import { formatSeconds } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
-import { inferenceRequestFromFields } from '../src/serving/request-from-fields.ts';
-import { SERVING_DEFAULTS } from '../src/serving/serving-fields.ts';
+import { servingAnswer } from './support/serving-answer.ts';
 import { ceilSignificant } from '../src/serving/serving-remedies.ts';
 import { servingSections } from '../src/serving/serving-results.ts';
-import { servingView } from '../src/serving/serving-view.ts';
 
-type Served = Extract<InferenceResponseJson, { ok: true }>;
-
-/** The form's request for `values` over the defaults (Llama 3 70B on H100, 2,048 + 512 tokens), runInference's answer and the view. */
-function ask(values: Record<string, string> = {}) {
-  const r = inferenceRequestFromFields({ ...SERVING_DEFAULTS, ...values });
-  if (!r.ok) throw new Error(JSON.stringify(r.issues));
-  const answer = runInference(r.request);
-  if (!answer.ok) throw new Error(answer.message);
-  return { answer: answer as Served, view: servingView(answer, r.request) };
-}
+const ask = servingAnswer;
 
 /** The remedy that starts with `lead`, and the number after it ("a bound per token of 12.5 ms or more" → 12.5). */
 function remedy(remedies: readonly string[], lead: string): { text: string; value: number } {

@@ -1,21 +1,13 @@
-import { runInference, type InferenceResponseJson } from '@trainplan/protocol';
+import { runInference } from '@trainplan/protocol';
 import { formatGrouped, formatSeconds } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
+import { servingAnswer } from './support/serving-answer.ts';
 import { inferenceRequestFromFields } from '../src/serving/request-from-fields.ts';
 import { SERVING_DEFAULTS } from '../src/serving/serving-fields.ts';
 import { servingSections } from '../src/serving/serving-results.ts';
 import { servingView, type ServingView } from '../src/serving/serving-view.ts';
 
-type Served = Extract<InferenceResponseJson, { ok: true }>;
-
-/** The request the form makes of `values` over the defaults, and runInference's own answer to it. */
-function ask(values: Record<string, string> = {}) {
-  const r = inferenceRequestFromFields({ ...SERVING_DEFAULTS, ...values });
-  if (!r.ok) throw new Error(JSON.stringify(r.issues));
-  const answer = runInference(r.request);
-  if (!answer.ok) throw new Error(answer.message);
-  return { request: r.request, answer: answer as Served, view: servingView(answer, r.request) };
-}
+const ask = servingAnswer;
 
 const stat = (v: ServingView, name: string) => v.stats.find((s) => s.name === name)!;
 /** A figure as the reader sees it, back to a number ("2,842" → 2842, "23.2 ms" → 23.2). */
