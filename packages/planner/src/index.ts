@@ -10,7 +10,7 @@ export type { StageTime } from './stage-time.ts';
 export type { ParallelGroups } from './groups.ts';
 export { parallelGroups, weightReplicas } from './groups.ts';
 export type { KernelContext, GemmShape } from './kernel-time.ts';
-export { gemmComputeSeconds, gemmSeconds, memorySeconds, tileWaveEfficiency } from './kernel-time.ts';
+export { gemmSeconds, tileWaveEfficiency } from './kernel-time.ts';
 export type { LinearName } from './layer-time.ts';
 export { layerComputeCost, linearGemmShapes, logitsCost } from './layer-time.ts';
 export { kernelContext, peak16 } from './kernel-context.ts';
