@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeHeadersTimeout, type ProbeOutcome } from '../src/header-probe.ts';
 import { faultLoad, HANG_RATIO, PLANS, STARVATION_P99_RATIO, starvationRatio, sustainedLoad, type FaultRun, type SustainedRun } from '../src/load-plan.ts';
 import { MiB } from '../src/rss.ts';
+import type { OpenLoopResult } from '../src/open-loop.ts';
 import { startRuntime, type LoadTarget, type RuntimeName } from '../src/servers.ts';
 
 // Issue 8, "Load and faults": the live Node server (`npm start`'s entry) and the live workerd server
@@ -32,6 +33,13 @@ afterAll(() => { for (const t of targets.values()) t.server.stop(); });
 
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 
+/**
+ * Requests wrangler dev's proxy may drop and the generator resend (open-loop.ts DEV_PROXY_DROPPED): on workerd at most
+ * one in 200 of a run (cloudflare/workers-sdk#14641 reports about one in 3,000), so a proxy that fails steadily still
+ * fails the test; on Node none, which never answers so.
+ */
+const allowedResends = (name: RuntimeName, r: OpenLoopResult): number => (name === 'node' ? 0 : Math.max(1, Math.floor(r.scheduled / 200)));
+
 describe.each(['node', 'workerd'] as const)('%s under load', (name) => {
   const plan = PLANS[name];
   let sustained: SustainedRun;
@@ -43,9 +51,11 @@ describe.each(['node', 'workerd'] as const)('%s under load', (name) => {
     console.log(`[load] ${name}: ${r.scheduled} requests at ${plan.ratePerSecond}/s, ${r.answeredPerSecond.toFixed(0)} answered/s, `
       + `p50 ${ms(r.p50Ms)}, p99 ${ms(r.p99Ms)}, max ${ms(r.maxMs)} (warm-up max ${ms(sustained.warmup.maxMs)}), ${r.errors} errors; RSS ${(sustained.rssAfterWarmupBytes / MiB).toFixed(1)} → ${(sustained.rssEndBytes / MiB).toFixed(1)} MiB; `
       + `post-GC heap used ${(sustained.heapAfterWarmup.usedBytes / MiB).toFixed(2)} → ${(sustained.heapEnd.usedBytes / MiB).toFixed(2)} MiB `
-      + `(total ${(sustained.heapAfterWarmup.totalBytes / MiB).toFixed(1)} → ${(sustained.heapEnd.totalBytes / MiB).toFixed(1)} MiB)`);
+      + `(total ${(sustained.heapAfterWarmup.totalBytes / MiB).toFixed(1)} → ${(sustained.heapEnd.totalBytes / MiB).toFixed(1)} MiB); `
+      + `${r.devProxyResends} resent after the dev proxy dropped them`);
     expect(r.errorSamples).toEqual([]);
     expect(r.errors).toBe(0);
+    expect(r.devProxyResends).toBeLessThanOrEqual(allowedResends(name, r));
     expect(r.valid).toBe(Math.round(plan.ratePerSecond * SUSTAINED_SECONDS));
     // p99 is recorded above, not held to a time: only a hang fails here, as a ratio to the warm-up's slowest.
     expect(r.maxMs).toBeLessThan(HANG_RATIO * sustained.warmup.maxMs);
@@ -69,9 +79,11 @@ describe.each(['node', 'workerd'] as const)('%s under load', (name) => {
     faults = await faultLoad(targets.get(name)!, plan, FAULT_SECONDS);
     const { baseline, underAttack, baselineAfter, attack } = faults;
     console.log(`[faults] ${name}: baseline p50 ${ms(baseline.p50Ms)} p99 ${ms(baseline.p99Ms)} (after: ${ms(baselineAfter.p99Ms)}); `
-      + `under attack p50 ${ms(underAttack.p50Ms)} p99 ${ms(underAttack.p99Ms)} (×${starvationRatio(faults).toFixed(1)}); attack ${JSON.stringify(attack)}`);
+      + `under attack p50 ${ms(underAttack.p50Ms)} p99 ${ms(underAttack.p99Ms)} (×${starvationRatio(faults).toFixed(1)}); attack ${JSON.stringify(attack)}; `
+      + `resent after the dev proxy dropped them: ${[baseline, underAttack, baselineAfter].map((x) => x.devProxyResends).join(', ')}`);
     for (const run of [baseline, underAttack, baselineAfter]) {
       expect(run.errorSamples).toEqual([]);
+      expect(run.devProxyResends).toBeLessThanOrEqual(allowedResends(name, run));
       expect(run.valid).toBe(run.scheduled);
     }
     expect(starvationRatio(faults)).toBeLessThanOrEqual(STARVATION_P99_RATIO);
