@@ -1,4 +1,4 @@
-import { faultLoad, PLANS, STARVATION_P99_RATIO, starvationRatio, ATTACK, sustainedLoad, type FaultRun } from '../../load/src/load-plan.ts';
+import { faultLoad, PLANS, RECOVERY_MS, STARVATION_P99_RATIO, starvationRatio, ATTACK, sustainedLoad, type FaultRun } from '../../load/src/load-plan.ts';
 import { runOpenLoop, type OpenLoopResult } from '../../load/src/open-loop.ts';
 import { REQUEST_MIX } from '../../load/src/request-mix.ts';
 import type { HeapUsage } from '../../load/src/heap.ts';
@@ -86,7 +86,7 @@ export const loadSection: BenchSection = {
         '|---|---|---|---|---|---|---|---|---|---|---|',
         ...rows,
         '',
-        `Faults: the same normal requests at half the rate, without, with and again without an attack running beside them in another process:`,
+        `Faults: the same normal requests at half the rate, without, with and again without (${RECOVERY_MS / 1000} s after it ends) an attack running beside them in another process:`,
         `${ATTACK.slowSockets} slow-loris sockets (a byte each every ${ATTACK.byteIntervalMs} ms, half dribbling headers, half a body) and`,
         `${ATTACK.oversizedBytes / MiB} MiB uploads (half with a Content-Length, half chunked), ${ATTACK.oversizedPerSecond} per second, ${ATTACK.oversizedConcurrency} in flight.`,
         '',
