@@ -173,8 +173,8 @@ export function parse(question: string): ParsedQuestion {
   if (range !== null) problems.push(rangeProblem(range[1] ?? '', range[2] ?? '', range[3] ?? ''));
   const counts = takeCounts(s, { nodeNamed: hardware?.system !== undefined, ...(rack !== undefined && { rack }) });
   Object.assign(stated, counts.counts);
-  // "1.5 GB200 racks" is 108 GPUs, a whole count: the fraction shows only in the racks written.
-  if (counts.racks !== undefined && !Number.isInteger(counts.racks)) problems.push(`the rack count must be a whole number of racks (${counts.racks} asked)`);
+  // "1.5 GB200 racks" is 108 GPUs, a whole count: the fraction shows only in the racks written (whole-counts.ts).
+  if (counts.racks !== undefined) stated.racks = counts.racks;
   // Per GPU-hour once the node is known ("$98 per node-hour" over its GPUs).
   const priced = price === undefined ? undefined : resolvePrice(price, gpusPerNodeOf(stated));
   if (priced?.ok === true) {

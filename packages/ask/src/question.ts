@@ -47,6 +47,8 @@ export interface AskParameters {
   nodes?: number;
   gpus?: number;
   gpusPerNode?: number;
+  /** Racks of a rack-scale system as written ("2 GB200 racks"); `gpus` holds their GPUs. */
+  racks?: number;
   tokens?: number;
   /** Tokens per optimizer step ("a 4M token batch"): the global batch is this over the sequence length. */
   batchTokens?: number;

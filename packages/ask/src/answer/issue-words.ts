@@ -72,6 +72,8 @@ const WORDS: Readonly<Record<string, FieldWords>> = {
   tokens: { name: 'the training tokens', noun: 'token' },
   nodes: { name: 'the node count', noun: 'node' },
   'cluster.nodes': { name: 'the node count', noun: 'node' },
+  // Not a wire field: the racks a question names, which it sends as their GPUs (whole-counts.ts).
+  racks: { name: 'the rack count', noun: 'rack' },
   'cluster.gpus': { name: 'the GPU count', noun: 'GPU' },
   'cluster.gpusPerNode': { name: 'GPUs per node' },
   days: { name: 'a deadline', noun: 'day' },

@@ -9,7 +9,7 @@ import { fieldWords, issuesWords } from './issue-words.ts';
  * (a search sizes data parallelism itself, so "dp 0" would be dropped; a cluster's price sends nothing).
  */
 
-export type CountField = 'tensor' | 'pipeline' | 'context' | 'data' | 'virtualStages' | 'microBatchSize' | 'globalBatchSize' | 'nodes' | 'gpus' | 'gpusPerNode' | 'concurrency';
+export type CountField = 'tensor' | 'pipeline' | 'context' | 'data' | 'virtualStages' | 'microBatchSize' | 'globalBatchSize' | 'nodes' | 'gpus' | 'gpusPerNode' | 'racks' | 'concurrency';
 
 /** Each count's wire path, whose words issue-words.ts keeps: "parallelism.data" is "DP (data parallelism)". */
 const PATHS: Readonly<Record<CountField, string>> = {
@@ -23,6 +23,8 @@ const PATHS: Readonly<Record<CountField, string>> = {
   nodes: 'cluster.nodes',
   gpus: 'cluster.gpus',
   gpusPerNode: 'cluster.gpusPerNode',
+  // "1.5 GB200 racks" are 108 GPUs, a whole count: the fraction shows only in the racks written.
+  racks: 'racks',
   concurrency: 'batches',
 };
 
