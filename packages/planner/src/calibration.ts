@@ -49,6 +49,9 @@ const AMPERE: ComputeCalibration = {
  * runs beside it: not adopted.
  * The same kernels show no wave quantisation on Hopper (kernel-time.ts's tileWaveEfficiency); refitted without it
  * (GEMM 0.56, FP8 0.42, attention 0.49, 9 µs), all rows score 4.7% and Llama 3.1 405B BF16 5.7%: not adopted either.
+ * Since 2026-11-28 a causal flash kernel is charged its tiles on and below the diagonal (layer-time.ts), not one half
+ * of the score matrix: 6% more attention work at 2,048 tokens, 1.6% at 8k. The constants were kept: all rows still
+ * score 4.8%, Hopper 3.82%, and the bounded refit suggests the same GEMM 0.58 and attention 0.49 (3.64%).
  */
 const HOPPER: ComputeCalibration = {
   gemmPeakFraction: 0.59,

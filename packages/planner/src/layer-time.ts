@@ -37,8 +37,18 @@ const B16 = 2;
 const MASK = 1;
 /** Flash attention's backward does 5 matmuls to the forward's 2 (Dao 2023, FlashAttention-2 §3.2). */
 const FLASH_BACKWARD_MATMUL_RATIO = 2.5;
-/** Causal masking lets flash attention skip the upper triangle of the score matrix. */
-const CAUSAL_WORK_FRACTION = 0.5;
+/** Flash attention's tile edge in tokens, queries and keys alike (Dao 2023, FlashAttention-2 §3.3: 128 × 128 blocks at head dimension 128). */
+const ATTENTION_TILE_TOKENS = 128;
+
+/**
+ * The share of the score matrix's tiles a causal flash kernel computes: it skips the tiles above the diagonal and
+ * computes the diagonal ones whole under a mask (FlashAttention-2 §3.1, "causal masking"), so (T + 1) / 2T of
+ * T × T tiles: 0.53 at 2k tokens, 0.5 in the limit.
+ */
+export function causalTileFraction(seqLength: number): number {
+  const tiles = Math.ceil(seqLength / ATTENTION_TILE_TOKENS);
+  return (tiles + 1) / (2 * tiles);
+}
 
 /** The four linear layers of a transformer layer, in the order Megatron runs them. */
 export type LinearName = 'qkv' | 'proj' | 'fc1' | 'fc2';
@@ -104,7 +114,7 @@ export function layerComputeCost(input: PlanInput, ctx: KernelContext, peak16: n
   let attentionForward: Seconds;
   let attentionBackward: Seconds;
   if (input.attentionKernel === 'flash') {
-    const flops = 4 * b * heads * sLocal * input.seqLength * headDim * CAUSAL_WORK_FRACTION;
+    const flops = 4 * b * heads * sLocal * input.seqLength * headDim * causalTileFraction(input.seqLength);
     attentionForward = flashAttentionSeconds(ctx, flops, peak16);
     attentionBackward = flashAttentionSeconds(ctx, FLASH_BACKWARD_MATMUL_RATIO * flops, peak16);
   } else {

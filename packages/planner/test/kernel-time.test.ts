@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gpuById } from '@trainplan/hardware';
-import { COMPUTE_CALIBRATION, gemmSeconds, kernelContext, linearGemmShapes, tileWaveEfficiency } from '../src/index.ts';
+import { causalTileFraction, COMPUTE_CALIBRATION, gemmSeconds, kernelContext, linearGemmShapes, tileWaveEfficiency } from '../src/index.ts';
 import { GEMM_TILES } from '../src/kernel-time.ts';
 import { gpt3OnSelene } from './fixtures.ts';
 
@@ -67,5 +67,20 @@ describe('a layer\'s linear GEMMs (Megatron\'s column- and row-parallel linears)
     expect(qkv!.n).toBe((8192 + 2 * 8 * 128) / 8);
     expect(fc1!.n).toBe((2 * 28672) / 8);
     expect(fc2!.k).toBe(28672 / 8);
+  });
+});
+
+describe('causal flash attention tiles', () => {
+  it('one 128-token tile is computed whole; 2,048 tokens compute 17 of every 32 tiles (16 × 17 / 2 of 16 × 16)', () => {
+    expect(causalTileFraction(128)).toBe(1);
+    expect(causalTileFraction(2048)).toBe(17 / 32);
+    // A partial last tile is computed as a whole one.
+    expect(causalTileFraction(2049)).toBe(causalTileFraction(2176));
+  });
+  it('falls toward one half as the sequence grows, never below it', () => {
+    const fractions = [256, 1024, 4096, 16384, 131072].map(causalTileFraction);
+    for (let i = 1; i < fractions.length; i++) expect(fractions[i]).toBeLessThan(fractions[i - 1]!);
+    expect(fractions.at(-1)).toBeGreaterThan(0.5);
+    expect(fractions.at(-1)).toBeLessThan(0.501);
   });
 });

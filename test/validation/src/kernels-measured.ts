@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { gpuById } from '@trainplan/presets';
-import { COMPUTE_CALIBRATION, gemmSeconds, peak16, tileWaveEfficiency, type ComputeCalibration, type KernelContext } from '@trainplan/planner';
+import { causalTileFraction, COMPUTE_CALIBRATION, gemmSeconds, peak16, tileWaveEfficiency, type ComputeCalibration, type KernelContext } from '@trainplan/planner';
 import { pearson } from './correlation.ts';
 import { kernelCases, type GemmCase } from './kernel-cases.ts';
 
@@ -138,10 +138,12 @@ export function waveSweep(gpu: MeasuredGpu, data = loadMeasuredKernels(gpu)): { 
 export interface AttentionPoint {
   readonly seqLength: number;
   readonly backend: 'FLASH_ATTENTION' | 'CUDNN_ATTENTION';
-  /** Forward + backward FLOPs (forward 4·b·h·s²·d, halved when causal; backward 2.5×) over the time, as a fraction of the 16-bit peak. */
+  /** Forward + backward FLOPs (forward 4·b·h·s²·d over the causal tiles computed; backward 2.5×) over the time, as a fraction of the 16-bit peak. */
   readonly causalFraction: number;
-  /** Causal forward + backward time over full: layer-time.ts takes 0.5. */
+  /** Causal forward + backward time over full. */
   readonly causalOverFull: number;
+  /** The same ratio as layer-time.ts charges it: the share of 128 × 128 tiles on or below the diagonal. */
+  readonly modelCausalOverFull: number;
   /** Backward time over forward time (causal): layer-time.ts takes 2.5 (5 matmuls to 2) at one rate. */
   readonly backwardOverForward: number;
 }
@@ -155,12 +157,13 @@ export function attentionPoints(gpu: MeasuredGpu, data = loadMeasuredKernels(gpu
     const causal = find(c.id, backend);
     const full = find(c.id.replace('.causal', '.full'), backend);
     if (!causal || !full) return [];
-    const flop = 3.5 * 4 * c.batch * c.heads * c.seqLength ** 2 * c.headDim * 0.5;
+    const flop = 3.5 * 4 * c.batch * c.heads * c.seqLength ** 2 * c.headDim * causalTileFraction(c.seqLength);
     return [{
       seqLength: c.seqLength,
       backend,
       causalFraction: flop / (causal.forwardBackwardMs * 1e-3) / peak,
       causalOverFull: causal.forwardBackwardMs / full.forwardBackwardMs,
+      modelCausalOverFull: causalTileFraction(c.seqLength),
       backwardOverForward: (causal.forwardBackwardMs - causal.forwardMs) / causal.forwardMs,
     }];
   }));

@@ -8,7 +8,7 @@ const extra = (s: FrontierSizeJson, cheapestGpuHours: number): string => `+${for
  * The time–cost curve in one sentence: the cheapest size with its days and GPU-hours, then the reader's own
  * node count (when it is on the curve and neither end) and the fastest, each with its days and how many
  * more GPU-hours than the cheapest it takes:
- * "Cheapest: 16 nodes, 155 days, 476 k GPU-hours; 128 nodes: 20.5 days for +6%; fastest: 8192 nodes, 1.17 days for +287%."
+ * "Cheapest: 16 nodes, 155 days, 477 k GPU-hours; 128 nodes: 20.5 days for +6%; fastest: 8192 nodes, 1.17 days for +287%."
  */
 export function frontierSentence(answer: NodesOkJson, currentNodes: number): string {
   const base = answer.gpuHours;
