@@ -73,7 +73,9 @@ export function resolveScenario(s: ResolvedScenarioInput): { ok: true; value: Re
   const modelParallel = p.tensor * p.pipeline * p.context;
   const data = p.data ?? gpus / modelParallel;
   if (p.data === undefined && !Number.isInteger(data)) {
-    issues.push({ path: 'parallelism', message: `${gpus} GPUs are not divisible by tensor × pipeline × context = ${modelParallel}` });
+    // The planner's own rule for it (check-plan.ts), so that a caller tells it from a malformed field: the scenario is
+    // well formed, its layout does not divide the cluster (reason 'indivisible', as for a data degree that does not).
+    issues.push({ path: 'parallelism', rule: 'gpus-indivisible', message: `${gpus} GPUs are not divisible by tensor × pipeline × context = ${modelParallel}` });
   }
   if (issues.length > 0) return { ok: false, issues };
 

@@ -89,7 +89,11 @@ export function toEstimateJson(resolved: ResolvedPlan, e: PlanEstimate): Estimat
 /** One validated scenario → its estimate (never throws for anything a caller can send). */
 export function estimateResolvedScenario(s: ResolvedScenarioInput, index?: number): EstimateJson {
   const resolved = resolveScenario(s);
-  if (!resolved.ok) return invalid(prefix(resolved.issues, index));
+  if (!resolved.ok) {
+    const issues = prefix(resolved.issues, index);
+    // Only the planner's rules (FieldIssue.rule) make a layout indivisible; anything else resolve finds is invalid input.
+    return issues.every((i) => i.rule !== undefined) ? { ok: false, reason: 'indivisible', message: issuesMessage(issues), issues } : invalid(issues);
+  }
   const result = estimatePlan(resolved.value.plan);
   if (result.ok) return toEstimateJson(resolved.value, result);
   if (result.reason === 'out-of-memory') {

@@ -18,6 +18,11 @@ describe('a refusal names the planner rule behind each issue (extension FieldIss
     const answer = refused({ globalBatchSize: 1000 });
     expect(answer).toMatchObject({ reason: 'indivisible', issues: [{ path: 'training.globalBatchSize', rule: 'batch-indivisible' }] });
   });
+  it('a tensor × pipeline × context that does not divide the GPUs: indivisible, gpus-indivisible, as a data degree that does not', () => {
+    // t 3 on 1,024 GPUs: the data degree is derived, so resolving the scenario finds it, before the planner's checks.
+    expect(refused({}, { tensor: 3 })).toMatchObject({ reason: 'indivisible', issues: [{ path: 'parallelism', rule: 'gpus-indivisible' }] });
+    expect(refused({}, { data: 15 })).toMatchObject({ reason: 'indivisible', issues: [{ path: 'parallelism.data', rule: 'gpus-indivisible' }, { rule: 'batch-indivisible' }] });
+  });
   it('in an array, the rule stays with its prefixed path', () => {
     const answers = runEstimate([CONTRACT_EXAMPLE, { ...CONTRACT_EXAMPLE, training: { ...CONTRACT_EXAMPLE.training, globalBatchSize: 1000 } }]) as EstimateJson[];
     expect(answers[1]).toMatchObject({ issues: [{ path: '[1].training.globalBatchSize', rule: 'batch-indivisible' }] });
