@@ -5,6 +5,7 @@ import { defaultSystemForGpu, gpuById, MEGATRON_DEFAULT_DROPOUT, modelById, netw
 import { fabricFor } from './fabric-cache.ts';
 import { machineIssues } from './machine-checks.ts';
 import { unknownGpu, unknownModel, unknownNetwork } from './preset-ids.ts';
+import { sequenceWarnings } from './sequence-warning.ts';
 import type { ResolvedScenarioInput } from './resolved.ts';
 import type { FieldIssue } from './wire.ts';
 
@@ -13,6 +14,8 @@ export interface ResolvedPlan {
   readonly modelId: string;
   readonly gpuId: string;
   readonly networkId: string;
+  /** Caveats about the scenario that resolving it found (sequence-warning.ts), before the planner's own. */
+  readonly warnings: readonly string[];
 }
 
 /** A model field (a preset id or a shape with its defaults filled) → its shape, or an issue at `model` for an unknown id. */
@@ -119,5 +122,5 @@ export function resolveScenario(s: ResolvedScenarioInput): { ok: true; value: Re
     ...(s.cluster.oversubscription !== undefined && { oversubscription: s.cluster.oversubscription }),
   };
   const modelId = typeof s.model === 'string' ? s.model : (s.model.name ?? 'custom');
-  return { ok: true, value: { plan, modelId, gpuId: gpu.id, networkId: network.id } };
+  return { ok: true, value: { plan, modelId, gpuId: gpu.id, networkId: network.id, warnings: sequenceWarnings(model, s.training.seqLength) } };
 }

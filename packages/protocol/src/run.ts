@@ -73,7 +73,7 @@ export function toEstimateJson(resolved: ResolvedPlan, e: PlanEstimate): Estimat
       communicationModel: plan.communicationModel ?? 'closed-form',
       oversubscription: plan.oversubscription ?? 1,
     },
-    warnings: [...e.warnings],
+    warnings: [...resolved.warnings, ...e.warnings],
   };
   if (e.timeToTrain) {
     json.timeToTrain = {

@@ -1,0 +1,20 @@
+import type { ModelShape } from '@trainplan/model';
+import { formatCount } from '@trainplan/units';
+
+const n = (x: number): string => x.toLocaleString('en-US');
+
+/**
+ * A training sequence longer than the model states (its preset's published length, or the shape's own): the estimate
+ * is given at the longer length, with a warning, as POST /v1/inference warns of a context longer than it. With learned
+ * absolute positions (GPT-2/3) the position table grows to the new length, one row of h per token, and the parameter
+ * count with it (model/parameters.ts); rotary and ALiBi models add nothing, but training beyond the published length
+ * is a long-context stage (Llama 3.1's went from 8K to 128K tokens: Dubey et al. 2024, §3.4.2), not the published run.
+ */
+export function sequenceWarnings(model: ModelShape, seqLength: number | undefined): string[] {
+  if (seqLength === undefined || seqLength <= model.seqLength) return [];
+  const name = model.name === 'custom' ? 'the custom model' : model.name;
+  const longer = `the sequence length (${n(seqLength)} tokens) is longer than ${name}'s (${n(model.seqLength)} tokens)`;
+  return [model.positionEmbedding === 'learned'
+    ? `${longer}: its learned position embedding is counted at ${n(seqLength)} positions, ${formatCount((seqLength - model.seqLength) * model.hiddenSize)} parameters more than published`
+    : `${longer}: estimated as a long-context training stage at that length`];
+}
