@@ -165,8 +165,8 @@ export function pipelineSend(input: PlanInput, groups: ParallelGroups): Seconds 
 /**
  * Data-parallel synchronisation of one step for a stage holding `parameters` weights per GPU:
  * an all-reduce of the gradients, or with a sharded optimizer a reduce-scatter of the gradients and
- * an all-gather of the updated 16-bit weights (ZeRO-3 gathers weights every micro-batch, twice).
- * ZeRO stages 1 and 2 move the same 2Ψ as plain data parallelism (Rajbhandari et al. 2020, §7.2.1):
+ * an all-gather of the updated 16-bit weights (ZeRO-3 gathers weights every micro-batch, twice; ZeRO-2 reduces the
+ * gradients every micro-batch). Per reduction, ZeRO stages 1 and 2 move the same 2Ψ as plain data parallelism (Rajbhandari et al. 2020, §7.2.1):
  * each rank receives only its shard's reduced gradients (DeepSpeed's stage_1_and_2 `average_tensor`
  * reduces each partition to its owner), then gathers the updated weights. DeepSpeed's BF16 optimizer,
  * its stage-1 equivalent for bf16, all-reduces instead: at its fp32 width the extra half is under 1%
@@ -180,9 +180,13 @@ export function dataParallelComm(input: PlanInput, groups: ParallelGroups, param
     case 'none':
       return collective(input, 'all-reduce', grads, dp);
     case 'zero-1':
-    case 'zero-2':
     case 'distributed-optimizer':
       return collective(input, 'reduce-scatter', grads, dp) + collective(input, 'all-gather', weights, dp);
+    case 'zero-2':
+      // Each rank keeps only its partition's accumulated gradients, so every micro-batch's backward reduces them
+      // (DeepSpeed's maintainer: "gradient reduction is required after every backward because of gradient partitioning",
+      // deepspeedai/DeepSpeed#2252); the updated weights are gathered once a step.
+      return microBatches * collective(input, 'reduce-scatter', grads, dp) + collective(input, 'all-gather', weights, dp);
     case 'zero-3':
       return microBatches * (2 * collective(input, 'all-gather', weights, dp) + collective(input, 'reduce-scatter', grads, dp));
   }

@@ -127,6 +127,14 @@ describe('estimatePlan', () => {
     expect(ok({ ...gpt3OnSelene, sharding }).warnings.some((w) => sharded.test(w))).toBe(false);
     expect(ok({ ...gpt3OnSelene, nodes: 8, data: 1, globalBatchSize: 16 }).warnings.some((w) => sharded.test(w))).toBe(false);
   });
+  it('ZeRO-2 or 3 with a pipeline warns that neither DeepSpeed\'s pipeline engine nor Megatron-LM runs it; ZeRO-1, or no pipeline, does not', () => {
+    const refused = /^ZeRO-[23] with \d+ pipeline stages: DeepSpeed's pipeline engine refuses ZeRO-2 and 3/;
+    expect(gpt3OnSelene.pipeline).toBeGreaterThan(1);
+    for (const sharding of ['zero-2', 'zero-3'] as const) expect(ok({ ...gpt3OnSelene, sharding }).warnings).toContainEqual(expect.stringMatching(refused));
+    expect(ok({ ...gpt3OnSelene, sharding: 'zero-1' }).warnings.some((w) => refused.test(w))).toBe(false);
+    const unpipelined = { ...gpt3OnSelene, pipeline: 1, data: gpt3OnSelene.data * gpt3OnSelene.pipeline, sharding: 'zero-3' as const };
+    expect(ok(unpipelined).warnings.some((w) => refused.test(w))).toBe(false);
+  });
   it('overlapped pipeline sends hide them only in the interleaved schedule, as Megatron runs it', () => {
     const exposed = ok({ ...gpt3OnSelene, globalBatchSize: 128, data: 16 });
     const askedAtV1 = ok({ ...gpt3OnSelene, globalBatchSize: 128, data: 16, overlapPipelineComm: true });

@@ -97,6 +97,19 @@ describe('ZeRO-1 data-parallel traffic (Rajbhandari et al. 2020, §7.2.1)', () =
     // Bandwidth-bound (4 GB of 16-bit gradients): the two halves take what one all-reduce takes, within NCCL's latencies.
     expect(zero1 / plain).toBeGreaterThan(0.95);
     expect(zero1 / plain).toBeLessThan(1.05);
-    expect(zero1).toBe(dataParallelComm({ ...fp16, sharding: 'zero-2' }, groups, params, 96));
+    // With one micro-batch ZeRO-2 moves what ZeRO-1 moves.
+    expect(dataParallelComm({ ...fp16, sharding: 'zero-2' }, groups, params, 1)).toBe(dataParallelComm({ ...fp16, sharding: 'zero-1' }, groups, params, 1));
+  });
+  it('ZeRO-2 reduces the gradients after every micro-batch\'s backward (it keeps only its partition: deepspeedai/DeepSpeed#2252), gathers the weights once', () => {
+    const fp16: PlanInput = { ...gpt3OnSelene, precision: 'fp16' };
+    const groups = parallelGroups(fp16);
+    const params = 2e9;
+    const zero2 = (m: number) => dataParallelComm({ ...fp16, sharding: 'zero-2' }, groups, params, m);
+    const zero1 = dataParallelComm({ ...fp16, sharding: 'zero-1' }, groups, params, 96);
+    // Each further micro-batch adds one reduce-scatter, about half of ZeRO-1's whole traffic.
+    expect(zero2(96) - zero2(95)).toBeCloseTo(zero2(2) - zero2(1), 9);
+    expect((zero2(2) - zero2(1)) / zero1).toBeGreaterThan(0.45);
+    expect((zero2(2) - zero2(1)) / zero1).toBeLessThan(0.55);
+    expect(zero2(96)).toBeGreaterThan(40 * zero1);
   });
 });
