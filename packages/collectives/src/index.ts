@@ -28,7 +28,7 @@ export type { GroupPlacement } from './group-placement.ts';
 export type { NcclTopology } from './nccl-topology.ts';
 export { ncclTopology } from './nccl-topology.ts';
 export { collectiveCost, ncclCandidates, ncclPredictedCost } from './collective-cost.ts';
-export { launchedBandwidthShare, nvlsChunkBytes } from './nccl-runtime-model.ts';
+export { launchedBandwidthShare, nvlsChunkBytes, nvlsTreeChunkBytes } from './nccl-runtime-model.ts';
 
 // Point-to-point and Megatron's pipeline scatter/gather.
 export { p2pSeconds } from './p2p-seconds.ts';

@@ -14,7 +14,9 @@ import type { CollectiveOp } from './types.ts';
  *    scales with the channels actually used, so small messages are slower than predicted.
  *  - Single-node NVLS all-reduce is a three-stage pipeline over loops whose chunk NCCL shrinks
  *    for mid-size messages (`nvlsAllReducePipelineUs`).
- * Other choices (PAT, NVLSTree, direct) keep the tuner's time.
+ *  - NVLSTree all-reduce runs the same loops through four stages, the tree's hops between them
+ *    (`nvlsTreeAllReducePipelineUs`): it cannot beat the one-node NVLS pipeline it contains.
+ * Other choices (PAT, direct) keep the tuner's time.
  */
 export function ncclRuntimeTimeUs(
   topology: NcclTopology, op: CollectiveOp, c: NcclCandidate, bytes: Bytes, index: number,
@@ -24,6 +26,9 @@ export function ncclRuntimeTimeUs(
   if (c.algorithm === 'nvls' && op === 'all-reduce' && topology.placement.nodes === 1 && topology.nvls
     && NCCL_RUNTIME_TABLES.nvlsChannels.value[topology.fabric.generation] > 0) {
     return nvlsAllReducePipelineUs(topology, bytes, algBandwidthGBps);
+  }
+  if (c.algorithm === 'nvls-tree' && topology.nvls && NCCL_RUNTIME_TABLES.nvlsChannels.value[topology.fabric.generation] > 0) {
+    return nvlsTreeAllReducePipelineUs(topology, bytes, algBandwidthGBps, latencyUs);
   }
   if (c.algorithm === 'ring' || c.algorithm === 'tree') {
     const graph = c.algorithm === 'ring' ? topology.ring : topology.tree;
@@ -89,4 +94,34 @@ export function nvlsAllReducePipelineUs(topology: NcclTopology, bytes: Bytes, al
   const loops = Math.max(1, bytes / loopBytes);
   const stages = R.nvlsAllReducePipelineStages.value;
   return baseUs + (loops + stages - 1) * (loopOverheadUs + Math.min(bytes, loopBytes) * usPerByte);
+}
+
+/** NVLSTree chunk bytes for a message on `nodes` nodes (src/enqueue.cc calcCollChunking, NCCL_ALGO_NVLS_TREE). */
+export function nvlsTreeChunkBytes(bytes: Bytes, concurrentOps: number, nodes: number): number {
+  const { maxChunkBytes, maxChunkBytesFromFourNodes, cuts } = NCCL_RUNTIME_TABLES.nvlsTreeChunking.value;
+  let chunk: number = nodes >= 4 ? maxChunkBytesFromFourNodes : maxChunkBytes;
+  for (const cut of cuts) {
+    if (bytes < cut.factor * concurrentOps * chunk && chunk > cut.bytes) chunk = cut.bytes;
+  }
+  return chunk;
+}
+
+/**
+ * Multi-node NVLSTree all-reduce as NCCL runs it (src/device/all_reduce.h): the loops of the one-node NVLS pipeline
+ * (nvlsAllReducePipelineUs), through four stages instead of three, with the tree's hops in the tuner's latency
+ * (base + intra + 2·log2(nodes)·inter). The raw per-byte rate is set as there, so that the asymptote is the tuner's
+ * NVLSTree bandwidth: t = latency + (max(1, S/L) + stages − 1) · (o + min(S, L)/b).
+ */
+export function nvlsTreeAllReducePipelineUs(topology: NcclTopology, bytes: Bytes, algBandwidthGBps: number, latencyUs: number): number {
+  const R = NCCL_RUNTIME_TABLES;
+  const nHeads = topology.nvls?.nChannels ?? 1;
+  const concurrentOps = R.nvlsChannels.value[topology.fabric.generation] * nHeads;
+  const loopOverheadUs = NCCL_TABLES.hwLatencyUs.value.nvlink.ring.Simple;
+  const { nodes } = topology.placement;
+  const maxLoopBytes = concurrentOps * nvlsTreeChunkBytes(Number.POSITIVE_INFINITY, concurrentOps, nodes);
+  const usPerByte = Math.max(1 / (1000 * algBandwidthGBps) - loopOverheadUs / maxLoopBytes, 0);
+  const loopBytes = concurrentOps * nvlsTreeChunkBytes(bytes, concurrentOps, nodes);
+  const loops = Math.max(1, bytes / loopBytes);
+  const stages = R.nvlsTreeAllReducePipelineStages.value;
+  return latencyUs + (loops + stages - 1) * (loopOverheadUs + Math.min(bytes, loopBytes) * usPerByte);
 }

@@ -62,4 +62,31 @@ export const NCCL_RUNTIME_TABLES = {
     source: 'NVIDIA/nccl src/device/all_reduce.h RunWorkColl<AllReduce, NVLS, SIMPLE> (oneNode: scatter / reduce / gather)',
     value: 3,
   },
+
+  /**
+   * NVLSTree all-reduce runs four warp groups per channel on the same loops of nHeads chunks: scatter into the
+   * multicast buffer, reduce through the switch and send up the tree, receive down the tree and broadcast, gather.
+   */
+  nvlsTreeAllReducePipelineStages: {
+    source: 'NVIDIA/nccl src/device/all_reduce.h RunWorkColl<AllReduce, NVLS_TREE, SIMPLE> (scatterWarps, reduceWarps, bcastWarps, gatherWarps)',
+    value: 4,
+  },
+
+  /**
+   * NVLSTree's chunk: NCCL_NVLS_CHUNKSIZE (128 KiB; 64 KiB from 4 nodes, NCCL_NVLS_TREE_MAX_CHUNKSIZE's default),
+   * cut when the message is smaller than `factor` × concurrentOps × the current chunk (its own cuts, not NVLS's).
+   */
+  nvlsTreeChunking: {
+    source: 'NVIDIA/nccl src/enqueue.cc calcCollChunking (NCCL_ALGO_NVLS_TREE); src/transport/nvls.cc ncclNvlsTuning (treeMaxChunkSize)',
+    value: {
+      maxChunkBytes: 131072,
+      maxChunkBytesFromFourNodes: 65536,
+      cuts: [
+        { factor: 32, bytes: 262144 },
+        { factor: 16, bytes: 131072 },
+        { factor: 4, bytes: 65536 },
+        { factor: 1, bytes: 32768 },
+      ],
+    },
+  },
 } as const;

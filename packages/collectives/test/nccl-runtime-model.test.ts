@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GiB, KiB, MiB, toGBps, toUs } from '@trainplan/units';
-import { collectiveCost, launchedBandwidthShare, ncclPredictedCost, ncclTopology, nvlsChunkBytes } from '../src/index.ts';
+import { collectiveCost, launchedBandwidthShare, ncclPredictedCost, ncclTopology, nvlsChunkBytes, nvlsTreeChunkBytes } from '../src/index.ts';
 import type { CommGroup, Fabric } from '../src/index.ts';
 import type { NcclCandidate } from '../src/nccl-candidate.ts';
 import { ncclCandidatesFor } from '../src/nccl-candidates.ts';
@@ -103,5 +103,25 @@ describe('runtime costing keeps NCCL\'s choice and never beats its ring/tree pre
         }
       }
     }
+  });
+});
+
+describe('NVLSTree all-reduce runs the one-node NVLS loops through four stages (all_reduce.h), plus the tree', () => {
+  const seconds = (fabric: Fabric, group: CommGroup, bytes: number) => collectiveCost({ op: 'all-reduce', bytes, group, fabric }).seconds;
+  it.each([
+    ['GB200 NVL72, one rack → two', GB200_NVL72_FABRIC, 72],
+    ['DGX H100, one node → two', H100_FABRIC, 8],
+  ] as const)('%s: the same all-reduce over twice the GPUs is never faster (it contains the one-domain NVLS pipeline)', (_name, fabric, perDomain) => {
+    for (const bytes of [MiB(64), MiB(256), GiB(1), GiB(4)]) {
+      const one = seconds(fabric, { ranks: perDomain, ranksPerNode: perDomain }, bytes);
+      const two = seconds(fabric, { ranks: 2 * perDomain, ranksPerNode: perDomain }, bytes);
+      expect(two).toBeGreaterThan(one);
+    }
+  });
+  it('NVLSTree\'s chunk follows its own cuts: 128 KiB for large messages, 64 KiB from 4 nodes or under 4 loops of it, 32 KiB under one loop of 64 KiB', () => {
+    expect(nvlsTreeChunkBytes(GiB(16), 1024, 2)).toBe(KiB(128));
+    expect(nvlsTreeChunkBytes(GiB(16), 1024, 4)).toBe(KiB(64));
+    expect(nvlsTreeChunkBytes(MiB(256), 1024, 2)).toBe(KiB(64));
+    expect(nvlsTreeChunkBytes(MiB(32), 1024, 2)).toBe(KiB(32));
   });
 });
