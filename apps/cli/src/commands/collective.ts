@@ -35,7 +35,10 @@ const USAGE = `${usageLine(SYNOPSIS)}
 Cost one collective the way NCCL's own tuner predicts it, as an nccl-tests-like table over sizes
 8 B … 16 GiB (×2 steps): size, time, algbw, busbw (nccl-tests conventions, GB = 1e9) and the chosen
 algorithm/protocol. --emulate also runs the discrete-event emulator over the machine's topology
-graph and adds its time, busbw and the bottleneck link.
+graph and adds its time, busbw and the bottleneck link. The emulator streams the chosen algorithm's
+flows (ring, tree, NVLS, direct sends) at NCCL's per-channel rates, so on a machine nothing else
+shares it reproduces the closed form (Δ 0.0%) by construction; it is a second opinion where links
+are shared: --concurrent-groups, --oversubscription, a training step's many collectives at once.
 
 Options:
       --op OP               all-reduce, all-gather, reduce-scatter, broadcast, reduce, all-to-all,
@@ -51,7 +54,7 @@ Options:
       --algorithm A         ring, tree, nvls, nvls-tree, pat, hierarchical, or auto (NCCL's argmin;
                             default)
       --size BYTES          one size instead of the sweep (64MiB, 1GB, 1e9)
-      --emulate             also emulate (ring and direct sends) and report the bottleneck link
+      --emulate             also emulate the chosen algorithm's flows; name the bottleneck link
       --oversubscription R  fat-tree leaf oversubscription for the emulator (default 1): it slows
                             only traffic between leaves. One NCCL ring or tree crosses each leaf
                             boundary once per channel, under the trunk's rate, so a lone collective
