@@ -16,6 +16,9 @@ const LLAMA3_NOTE = 'Table 3: layers, model dim, FFN dim, heads, 8 KV heads. Tab
   + 'the released tokenizer has 128,256 (256 reserved special tokens). Pre-training sequence 8192 (the 128K '
   + 'context comes from a later long-context stage).';
 
+/** Llama 3's RoPE base: "We increase the RoPE base frequency hyperparameter to 500,000" (Dubey et al. 2024, §3.2; Table 3). */
+const LLAMA3_ROTARY_BASE = 500_000;
+
 // No dropout in any Llama: Meta's reference code (meta-llama/llama and llama3, llama/model.py) has no dropout
 // layer, and NeMo's Llama recipes set hidden_dropout and attention_dropout to 0.
 export const LLAMA_MODELS: readonly ModelPreset[] = [
@@ -50,6 +53,7 @@ export const LLAMA_MODELS: readonly ModelPreset[] = [
     source: { ...LLAMA3, note: `${LLAMA3_NOTE} About 15T tokens (the model card says "over 15T").` },
     defaultTrainingTokens: trillion(15),
     trainedWithDropout: false,
+    rotaryBase: LLAMA3_ROTARY_BASE,
   },
   {
     id: 'llama3-70b',
@@ -58,6 +62,7 @@ export const LLAMA_MODELS: readonly ModelPreset[] = [
     source: { ...LLAMA3, note: `${LLAMA3_NOTE} About 15T tokens (the model card says "over 15T").` },
     defaultTrainingTokens: trillion(15),
     trainedWithDropout: false,
+    rotaryBase: LLAMA3_ROTARY_BASE,
   },
   {
     id: 'llama3.1-8b',
@@ -66,6 +71,7 @@ export const LLAMA_MODELS: readonly ModelPreset[] = [
     source: { ...LLAMA3, note: `${LLAMA3_NOTE} Same shape as Llama 3 8B; the model card states ~15T tokens.` },
     defaultTrainingTokens: trillion(15),
     trainedWithDropout: false,
+    rotaryBase: LLAMA3_ROTARY_BASE,
   },
   {
     id: 'llama3.1-70b',
@@ -74,6 +80,7 @@ export const LLAMA_MODELS: readonly ModelPreset[] = [
     source: { ...LLAMA3, note: `${LLAMA3_NOTE} Same shape as Llama 3 70B; the model card states ~15T tokens.` },
     defaultTrainingTokens: trillion(15),
     trainedWithDropout: false,
+    rotaryBase: LLAMA3_ROTARY_BASE,
   },
   {
     // The usual draft model for speculative decoding of the Llama 3 family (same tokenizer).
@@ -88,6 +95,7 @@ export const LLAMA_MODELS: readonly ModelPreset[] = [
     },
     defaultTrainingTokens: trillion(9),
     trainedWithDropout: false,
+    rotaryBase: LLAMA3_ROTARY_BASE,
   },
   {
     id: 'llama3.1-405b',
@@ -96,5 +104,6 @@ export const LLAMA_MODELS: readonly ModelPreset[] = [
     source: { ...LLAMA3, note: `${LLAMA3_NOTE} 405B pre-trained on 15.6T tokens (Sec. 3).` },
     defaultTrainingTokens: trillion(15.6),
     trainedWithDropout: false,
+    rotaryBase: LLAMA3_ROTARY_BASE,
   },
 ];

@@ -15,6 +15,11 @@ export interface ModelPreset {
    * source or its training code shows: the default of a scenario's `training.dropout` for this model.
    */
   readonly trainedWithDropout: boolean;
+  /**
+   * RoPE's base frequency θ where it is not the 10,000 of Su et al. 2021 (Megatron-LM's --rotary-base default):
+   * what an exported command line must set to train the same model. No effect on time or memory.
+   */
+  readonly rotaryBase?: number;
 }
 
 /**

@@ -36,7 +36,8 @@ describe('trainplan search', () => {
   it('--export megatron prints the best plan as Megatron-LM arguments', async () => {
     const { code, out } = await cli(['search', ...GPT3, '--top', '1', '--export', 'megatron']);
     expect(code).toBe(0);
-    expect(out).toMatch(/^--num-layers 96 \\\n/);
+    // The tokenizer is the user's: a comment says which vocabulary it must have, then the one shell command.
+    expect(out).toMatch(/^# the tokenizer sets the vocabulary \(51,200 for this model\)[^\n]*\n--num-layers 96 \\\n/);
     expect(out).toContain('--global-batch-size 1536');
   });
 

@@ -1,18 +1,24 @@
 import { pipelineSplit, slotsTaken, type PipelineSplit } from '@trainplan/model';
 import { checkPlan, type PlanInput } from '@trainplan/planner';
+import { modelById, type ModelPreset } from '@trainplan/presets';
 import { validateScenario } from '../scenario-schema.ts';
 import { resolveScenario } from '../resolve.ts';
 
 /** A runnable plan and its layer split, or undefined when the scenario does not validate, resolve or pass checkPlan. */
-function planOf(scenario: unknown): { plan: PlanInput; split: PipelineSplit } | undefined {
+function planOf(scenario: unknown): { plan: PlanInput; split: PipelineSplit; preset?: ModelPreset } | undefined {
   const v = validateScenario(scenario);
   if (!v.ok) return undefined;
   const r = resolveScenario(v.value);
   // A plan Megatron would refuse at start-up (checkPlan) has no command line to write.
   if (!r.ok || checkPlan(r.value.plan).length > 0) return undefined;
   const split = pipelineSplit(r.value.plan.model.layers, r.value.plan.pipeline, r.value.plan.pipelineSlots);
-  return split && { plan: r.value.plan, split };
+  const preset = typeof v.value.model === 'string' ? modelById(v.value.model) : undefined;
+  return split && { plan: r.value.plan, split, ...(preset !== undefined && { preset }) };
 }
+
+/** The model's tokenizer is the user's to give; the note says which vocabulary it must have. */
+const tokenizerNote = (vocabSize: number): string =>
+  `# the tokenizer sets the vocabulary (${vocabSize.toLocaleString('en-US')} for this model): add --tokenizer-type and --tokenizer-model (or --vocab-file) for it`;
 
 /**
  * Megatron's --recompute-num-layers N for full recompute, method block: N applies in each model chunk
@@ -37,10 +43,10 @@ function recomputeLayersPerChunk(plan: PlanInput, split: PipelineSplit): number 
 export function toMegatronArgs(scenario: unknown): string | undefined {
   const planned = planOf(scenario);
   if (planned === undefined) return undefined;
-  const { plan, split } = planned;
+  const { plan, split, preset } = planned;
   const m = plan.model;
   const v = plan.virtualStages;
-  const notes: string[] = [];
+  const notes: string[] = [tokenizerNote(m.vocabSize)];
   const args: string[] = [
     `--num-layers ${m.layers}`, `--hidden-size ${m.hiddenSize}`, `--num-attention-heads ${m.attentionHeads}`,
     `--ffn-hidden-size ${m.ffnHiddenSize}`, `--seq-length ${plan.seqLength}`, `--max-position-embeddings ${plan.seqLength}`,
@@ -49,6 +55,7 @@ export function toMegatronArgs(scenario: unknown): string | undefined {
   if (m.gatedMlp) args.push('--swiglu');
   if (!m.tiedEmbeddings) args.push('--untie-embeddings-and-output-weights');
   if (m.positionEmbedding === 'rotary') args.push('--position-embedding-type rope');
+  if (m.positionEmbedding === 'rotary' && preset?.rotaryBase !== undefined) args.push(`--rotary-base ${preset.rotaryBase}`);
   if (m.normalization === 'rmsnorm') args.push('--normalization RMSNorm');
   if (!m.linearBias) args.push('--disable-bias-linear');
   args.push(
@@ -125,7 +132,7 @@ function nemoOptimizer(plan: PlanInput): { name: string; note?: string } {
 export function toNemoYaml(scenario: unknown): string | undefined {
   const planned = planOf(scenario);
   if (planned === undefined) return undefined;
-  const { plan, split } = planned;
+  const { plan, split, preset } = planned;
   const m = plan.model;
   const optimizer = nemoOptimizer(plan);
   const lines = [
@@ -156,6 +163,7 @@ export function toNemoYaml(scenario: unknown): string | undefined {
     `  normalization: ${m.normalization === 'rmsnorm' ? 'rmsnorm' : 'layernorm'}`,
     `  bias: ${m.linearBias === true}`,
     `  position_embedding_type: ${m.positionEmbedding === 'rotary' ? 'rope' : m.positionEmbedding === 'alibi' ? 'alibi' : 'learned_absolute'}`,
+    ...(m.positionEmbedding === 'rotary' && preset?.rotaryBase !== undefined ? [`  rotary_base: ${preset.rotaryBase}`] : []),
     `  share_embeddings_and_output_weights: ${m.tiedEmbeddings}`,
     `  activations_checkpoint_granularity: ${plan.recompute === 'none' ? 'null' : plan.recompute}`,
     `  activations_checkpoint_method: ${plan.recompute === 'full' ? 'block' : 'null'}`,

@@ -38,6 +38,20 @@ describe('toMegatronArgs', () => {
   it('answers undefined for an invalid scenario', () => {
     expect(toMegatronArgs({ model: 'x' })).toBeUndefined();
   });
+
+  it('sets RoPE\'s base where the model\'s is not Megatron\'s 10,000 (Llama 3: 500,000), in both exports; GPT-3 and Llama 2 take none', () => {
+    expect(toMegatronArgs(LLAMA)).toContain('--rotary-base 500000');
+    expect(toNemoYaml(LLAMA)!.split('\n')).toContain('  rotary_base: 500000');
+    const llama2 = { ...LLAMA, model: 'llama2-70b', training: { ...LLAMA.training, seqLength: 4096 } };
+    for (const scenario of [CONTRACT_EXAMPLE, llama2]) {
+      expect(toMegatronArgs(scenario)).not.toContain('--rotary-base');
+      expect(toNemoYaml(scenario)).not.toContain('rotary_base');
+    }
+  });
+
+  it('says which vocabulary the user\'s tokenizer must give (Llama 3: 128,256)', () => {
+    expect(toMegatronArgs(LLAMA)!.split('\n')[0]).toBe('# the tokenizer sets the vocabulary (128,256 for this model): add --tokenizer-type and --tokenizer-model (or --vocab-file) for it');
+  });
 });
 
 describe('toNemoYaml', () => {
@@ -119,8 +133,11 @@ describe('toMegatronArgs: --recompute-num-layers counts layers per model chunk',
 describe('toMegatronArgs: notes stay outside the shell command', () => {
   const zero1 = { ...LLAMA, parallelism: { ...LLAMA.parallelism, distributedOptimizer: false, zeroStage: 1 } };
   it('a ZeRO note is a comment line before the backslash-continued arguments, which end every line but the last with \\', () => {
-    const [note, ...block] = lines(toMegatronArgs(zero1));
-    expect(note).toMatch(/^# ZeRO stage 1/);
+    const all = lines(toMegatronArgs(zero1));
+    const block = all.filter((l) => !l.startsWith('#'));
+    expect(all.filter((l) => l.startsWith('#'))).toContainEqual(expect.stringMatching(/^# ZeRO stage 1/));
+    // Every comment comes first, so the block after them is one shell command.
+    expect(all.slice(0, all.length - block.length).every((l) => l.startsWith('#'))).toBe(true);
     expect(block.slice(0, -1).every((l) => l.endsWith(' \\'))).toBe(true);
     expect(block.some((l) => l.trimStart().startsWith('#'))).toBe(false);
   });
