@@ -16,7 +16,7 @@ export type { Alternative } from './explain.ts';
 export { explainAlternatives } from './explain.ts';
 export type { CapacityPoint, CapacityGoal, CapacityAnswer, CapacityCheck, CapacityOptions, DeadlineGoal } from './capacity.ts';
 export { trainOnNodes, fewestNodes, checkedText, MAX_NODES } from './capacity.ts';
-export { daysText, meetsGoal, nodesText } from './capacity-sizer.ts';
+export { daysText, meetsGoal, nodesText, searchOnNodes, type SizeSearch } from './capacity-sizer.ts';
 export type { NearestSizes } from './capacity-nearest.ts';
 export { nearestRunning, NEAREST_WINDOW } from './capacity-nearest.ts';
 export type { BudgetGoal } from './capacity-budget.ts';

@@ -250,6 +250,8 @@ describe('trainplan nodes', () => {
     const a = JSON.parse(out);
     expect(validateNodesResponse(a)).toEqual({ ok: true, value: a });
     expect(a.reason).toBe('does-not-fit');
+    // Why: 1,700 × 8 = 13,600 GPUs = 2^5 · 5^2 · 17, and no split of them divides the 96 layers, the heads and a batch of 1,536 = 2^9 · 3.
+    expect(a.message).toMatch(/^no configuration of 1,700 nodes splits its 13,600 GPUs into a layout the model and a batch of 1,536 divide/);
     // The sizes around it, swept independently (at most 64 a sweep): the nearest that runs, either side.
     const sweep = (from: number, to: number) => {
       const s = runScale({ model: 'gpt3-175b', cluster: { gpu: 'dgx-a100-80gb' }, training: { globalBatchSize: 1536 }, nodes: Array.from({ length: to - from + 1 }, (_, i) => from + i) });

@@ -1,5 +1,5 @@
 import {
-  costTimeFrontier, daysText, describeCandidate, fastestWithinBudget, fewestNodes, meetsGoal, NEAREST_WINDOW, nearestRunning, nodesText, trainOnNodes,
+  costTimeFrontier, daysText, describeCandidate, fastestWithinBudget, fewestNodes, meetsGoal, NEAREST_WINDOW, nearestRunning, nodesText, searchOnNodes,
   type CapacityPoint, type FrontierPoint,
 } from '@trainplan/search';
 import { days, million, thousand, trillion } from '@trainplan/units';
@@ -134,7 +134,8 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
 
   if (req.nodes !== undefined) {
     options.onClusterSize?.(req.nodes, 0);
-    const p = trainOnNodes(r.base, req.nodes, req.tokens, one, price);
+    const searched = searchOnNodes(r.base, req.nodes, req.tokens, one, price);
+    const p = searched.point;
     if (p) {
       const larger = largerBatch(r.base, req.tokens, p, { kind: 'nodes', nodes: req.nodes, ...(price !== undefined && { pricePerGpuHour: price }) }, one);
       return { ok: true, mode: 'days-on-nodes', ...point(req.nodes, p), searches: 1, ...(larger && { largerBatch: larger }) };
@@ -149,7 +150,12 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
       : near.outsideWindow ? `; no size within ${NEAREST_WINDOW} nodes of it runs; the fewest nodes that run: ${nodesText(n.nodes)} (${distanceText(n.nodes, asked)})`
       : `; the nearest size that runs is ${nodesText(n.nodes)} (${distanceText(n.nodes, asked)})`
       + (smaller ? `, the nearest smaller ${nodesText(smaller.nodes)} (${distanceText(smaller.nodes, asked)}, ${daysText(smaller.days)})` : '');
-    const message = `no configuration of ${nodesText(asked)} runs this model and batch${nearest}`;
+    // Why nothing runs there: no split divides the GPUs, batch, layers and heads at once, or none that does fits in memory.
+    const gpus = asked * r.base.gpusPerNode;
+    const why = searched.noPlan === 'out-of-memory' ? 'fits this model and batch in memory'
+      : searched.noPlan === 'indivisible' ? `splits its ${gpus.toLocaleString('en-US')} GPUs into a layout the model and a batch of ${r.base.globalBatchSize.toLocaleString('en-US')} divide (TP × PP × CP × DP)`
+      : 'runs this model and batch within the candidate budget';
+    const message = `no configuration of ${nodesText(asked)} ${why}${nearest}`;
     return {
       ok: false, reason: 'does-not-fit', message,
       ...(n && { closest: closestJson(n, `nothing runs on ${nodesText(asked)}${nearest}`) }), searches: 1 + near.searches,

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { runNodes } from '../../src/index.ts';
+
+const onNodes = (nodes: number) => runNodes({ model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, tokens: 300e9, nodes });
+
+describe('a cluster size that runs nothing says why', () => {
+  it('86 nodes: 688 = 16 · 43 GPUs, and no TP × PP × CP × DP of them divides the model and a batch of 1,536 (not memory)', () => {
+    const a = onNodes(86);
+    if (a.ok) throw new Error('expected no plan on 86 nodes');
+    expect(a.reason).toBe('does-not-fit');
+    expect(a.message).toMatch(/^no configuration of 86 nodes splits its 688 GPUs into a layout the model and a batch of 1,536 divide/);
+  });
+  it('2 nodes: 16 GPUs split fine, but none of the splits holds 175B in 16 × 80 GB', () => {
+    const a = onNodes(2);
+    if (a.ok) throw new Error('expected no plan on 2 nodes');
+    expect(a.message).toMatch(/^no configuration of 2 nodes fits this model and batch in memory/);
+  });
+});
