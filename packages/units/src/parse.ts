@@ -9,6 +9,8 @@ const SIZE_FACTORS: Record<string, number> = {
 export function parseBytes(text: string): Bytes | undefined {
   const m = /^\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*([a-z]*)\s*$/i.exec(text);
   if (!m) return undefined;
+  // An upper-case prefix with a lower-case b ("1Gb", "400Mb", "1Gib") is bits, as link speeds are written: not a size.
+  if (/^[KMGTP]i?b$/.test(m[2] ?? '')) return undefined;
   const unit = (m[2] ?? '').toLowerCase();
   const factor = unit === '' ? 1 : SIZE_FACTORS[unit];
   return factor === undefined ? undefined : Number(m[1]) * factor;

@@ -65,6 +65,10 @@ describe('parsing', () => {
   ])('parseBytes(%s) = %d', (t, b) => expect(parseBytes(t)).toBe(b));
   it('rejects text that is not a size', () => {
     expect(parseBytes('big')).toBeUndefined();
+    // An upper-case prefix with a lower-case b is bits (link speeds: "400Gb/s"), not a size; all lower case stays bytes.
+    for (const bits of ['1Gb', '400Mb', '1Gib', '8Kb']) expect(parseBytes(bits)).toBeUndefined();
+    expect(parseBytes('1gb')).toBe(1e9);
+    expect(parseBytes('1GB')).toBe(1e9);
     expect(parseBytes('5 parsecs')).toBeUndefined();
   });
   it.each([

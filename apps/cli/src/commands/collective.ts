@@ -160,7 +160,10 @@ export const collectiveCommand: Command = {
       return EXIT.ok;
     }
     if (typeof v.op !== 'string') return usageError(io, `missing --op: give ${FLAGS.op!.valueName!}`);
-    if (typeof v.size === 'string' && parseBytes(v.size) === undefined) return usageError(io, `--size needs a size such as 64MiB or 1e9, got '${v.size}'`);
+    if (typeof v.size === 'string' && parseBytes(v.size) === undefined) {
+      const bits = /^[KMGTP]i?b$/.test(v.size.replace(/^[\d.e+-]+\s*/i, '')) ? ' (a lower-case b is bits; sizes are bytes: B)' : '';
+      return usageError(io, `--size needs a size in bytes such as 64MiB or 1e9, got '${v.size}'${bits}`);
+    }
     const answer = runCollective(requestFrom(v));
     if (!answer.ok) {
       if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
