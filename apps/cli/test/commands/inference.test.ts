@@ -5,6 +5,9 @@ import { formatInferenceReport } from '../../src/commands/inference.ts';
 import { main } from '../../src/main.ts';
 import { fakeIo } from '../support/fake-io.ts';
 
+/** The report's headline: the line naming the best plan, after the request line and any warnings. */
+const headline = (out: string) => out.split('\n').find((l) => /^(highest throughput|best under the bounds)/.test(l));
+
 async function cli(args: string[]) {
   const io = fakeIo();
   const code = await main(args, io);
@@ -171,9 +174,9 @@ describe('trainplan inference', () => {
 
   it('the headline names the bounds it was chosen under, and says so when none was given', async () => {
     const bounded = await cli([...LLAMA, '--max-token-ms', '50', '--max-ttft-s', '20']);
-    expect(bounded.out.split('\n')[1]).toMatch(/^best under the bounds \(≤ 50\.0 ms per token, ≤ 20\.0 s to the first token\): TP \d+ · PP \d+ · batch [\d,]+/);
+    expect(headline(bounded.out)).toMatch(/^best under the bounds \(≤ 50\.0 ms per token, ≤ 20\.0 s to the first token\): TP \d+ · PP \d+ · batch [\d,]+/);
     const free = await cli(LLAMA);
-    expect(free.out.split('\n')[1]).toMatch(/^highest throughput \(no latency bound given\): TP \d+ · PP \d+ · batch [\d,]+/);
+    expect(headline(free.out)).toMatch(/^highest throughput \(no latency bound given\): TP \d+ · PP \d+ · batch [\d,]+/);
     expect(free.out).not.toContain('bounds');
   });
 
@@ -249,7 +252,6 @@ describe('trainplan inference', () => {
   });
 
   describe('--batching and --gpus', () => {
-    const headline = (out: string) => out.split('\n').find((l) => /^(highest throughput|best under the bounds)/.test(l));
 
     it('the headline says which batching chose the plan: static unless --batching continuous', async () => {
       const stat = await cli(LLAMA);
@@ -355,7 +357,7 @@ describe('trainplan inference', () => {
     it('--kv-cache-precision fp8: the headline names the FP8 KV cache, about twice the sequences fit; a bad value or a BF16 cache on a V100 is a usage error in the flag\'s terms', async () => {
       const { code, out } = await cli([...LLAMA, '--kv-cache-precision', 'fp8']);
       expect(code).toBe(0);
-      expect(out.split('\n')[1]).toMatch(/ · static batching · FP8 KV cache: /);
+      expect(headline(out)).toMatch(/ · static batching · FP8 KV cache: /);
       const maxBatch = (a: { byShape: { tensor: number; pipeline: number; largestBatch?: { maxBatch: number } }[] }) =>
         a.byShape.find((s) => s.tensor === 8 && s.pipeline === 1)!.largestBatch!.maxBatch;
       const fp8 = JSON.parse((await cli([...LLAMA, '--kv-cache-precision', 'fp8', '--json'])).out);
@@ -468,7 +470,7 @@ describe('trainplan inference', () => {
       // The same answer with every token 1.4634 s (a slow pipeline): only the figure under test changes.
       const slow = { ...a, best: { ...a.best!, decodeStepSeconds: 1.4634 }, frontier: a.frontier.map((p) => ({ ...p, decodeStepSeconds: 1.4634 })) };
       const out = formatInferenceReport(slow);
-      expect(out.split('\n')[1]).toContain(', 1.46 s per token');
+      expect(headline(out)).toContain(', 1.46 s per token');
       expect(frontierLatencies(out).map(([, token]) => token)).toEqual(a.frontier.map(() => '1.46 s'));
       expect(out).not.toContain('1463');
     });

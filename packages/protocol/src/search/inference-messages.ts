@@ -18,13 +18,21 @@ export const INTERACTIVE_TOKEN_SECONDS = 0.2;
  * prompts is prefilled together, so its first token waits for all of them; continuous batching admits
  * prompts as sequences finish, which is suggested. Continuous batching: the first token is one prompt's
  * prefill plus a running iteration of the batch, past the bound only for a long prompt or a slow
- * iteration. Said when the wait passes INTERACTIVE_TTFT_SECONDS. Without any bound (throughput, as for
- * offline batch work) nothing is said.
+ * iteration. Said when the wait passes INTERACTIVE_TTFT_SECONDS. Without any bound the answer is the
+ * highest throughput, as for offline batch work; a first token past the interactive bound is said once, so
+ * that a reader who meant a service sees what to give.
  */
 export function ttftWarning(best: InferenceEstimate | undefined, req: Pick<InferenceRequest, 'maxDecodeSecondsPerToken' | 'maxPrefillSeconds'>): string[] {
   const interactive = req.maxDecodeSecondsPerToken !== undefined && req.maxPrefillSeconds === undefined;
+  const unbounded = req.maxDecodeSecondsPerToken === undefined && req.maxPrefillSeconds === undefined;
   const firstToken = best?.load?.firstTokenSeconds ?? best?.prefillSeconds;
-  if (best === undefined || firstToken === undefined || !interactive || firstToken <= INTERACTIVE_TTFT_SECONDS) return [];
+  if (best === undefined || firstToken === undefined || firstToken <= INTERACTIVE_TTFT_SECONDS) return [];
+  if (unbounded) {
+    return [`with no latency bound the best plan is the highest throughput, as for offline batch work: its time to first token is ${formatSeconds(firstToken)}; `
+      + `for an interactive service give maxDecodeSecondsPerToken and maxPrefillSeconds (MLPerf Inference's Llama 2 70B server scenario: `
+      + `${formatSeconds(INTERACTIVE_TOKEN_SECONDS)} and ${INTERACTIVE_TTFT_SECONDS} s)`];
+  }
+  if (!interactive) return [];
   const why = best.batching === 'continuous'
     ? `it is one prompt's prefill plus waiting for a running iteration of its ${best.shape.batch} sequences (continuous batching)`
       + (best.load === undefined ? '' : ` and ${formatSeconds(best.load.queueSeconds)} on average for a slot, its replicas ${formatPercent(best.load.utilization, 0)} loaded`)

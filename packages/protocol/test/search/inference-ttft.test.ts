@@ -30,11 +30,22 @@ describe('inference: a best plan whose static batch keeps its first token waitin
 });
 
 describe('inference without any latency bound (throughput, as for offline batch work)', () => {
-  it('says nothing of the time to first token', () => {
+  const unbounded = /^with no latency bound the best plan is the highest throughput, as for offline batch work: its time to first token is ([\d.]+) s; for an interactive service give maxDecodeSecondsPerToken and maxPrefillSeconds/;
+  it('says once that the throughput plan\'s first token is past the interactive bound, and what to give for a service', () => {
     const { maxDecodeSecondsPerToken: _, ...throughput } = request;
     const a = runInference(throughput);
     if (!a.ok || !a.best) throw new Error('expected a best plan');
     expect(a.best.prefillSeconds).toBeGreaterThan(INTERACTIVE_TTFT_SECONDS);
     expect(a.warnings?.some((w) => ttft.test(w))).toBe(false);
+    const said = a.warnings?.filter((w) => unbounded.test(w)) ?? [];
+    expect(said).toHaveLength(1);
+    expect(Number(unbounded.exec(said[0]!)![1])).toBeCloseTo(a.best.prefillSeconds, 0);
+  });
+  it('says nothing when the throughput plan\'s first token is within it (continuous batching: one prompt\'s prefill and an iteration)', () => {
+    const { maxDecodeSecondsPerToken: _, ...throughput } = request;
+    const a = runInference({ ...throughput, model: 'llama3-8b', promptTokens: 256, outputTokens: 64, batching: 'continuous' });
+    if (!a.ok || !a.best) throw new Error('expected a best plan');
+    if (a.best.prefillSeconds > INTERACTIVE_TTFT_SECONDS) throw new Error(`expected a first token within 2 s, got ${a.best.prefillSeconds}`);
+    expect(a.warnings?.some((w) => unbounded.test(w))).toBe(false);
   });
 });

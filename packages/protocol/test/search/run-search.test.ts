@@ -316,7 +316,7 @@ describe('runScale and runInference', () => {
   });
 
   it('inference warns about a context longer than the model\'s sequence length, in a valid answer', () => {
-    const a = runInference({ model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 100_000, outputTokens: 100, tensor: [8], pipeline: [1] });
+    const a = runInference({ model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 100_000, outputTokens: 100, tensor: [8], pipeline: [1], maxDecodeSecondsPerToken: 0.2, maxPrefillSeconds: 60 });
     if (!a.ok) throw new Error(a.message);
     expect(a.warnings).toHaveLength(1);
     expect(a.warnings![0]).toMatch(/100,100 tokens\) is longer than .*'s sequence length \(8,192 tokens\)/);
@@ -329,7 +329,7 @@ describe('runScale and runInference', () => {
     expect(a.byShape.every((s) => !s.ok)).toBe(true);
     expect(a.warnings![0]).toMatch(/^no tensor × pipeline shape tried can serve the model .* TP 1 · PP 1: needs .* per GPU/);
     expect(validateInferenceResponse(a)).toEqual({ ok: true, value: a });
-    const served = runInference({ model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512, tensor: [8], pipeline: [1] });
+    const served = runInference({ model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512, tensor: [8], pipeline: [1], maxDecodeSecondsPerToken: 0.05, maxPrefillSeconds: 2 });
     if (!served.ok) throw new Error(served.message);
     expect(served.warnings ?? []).toEqual([]);
   });
