@@ -106,6 +106,14 @@ export function formatScaleReport(a: Extract<ScaleResponseJson, { ok: true }>): 
       ]),
     ], { align: ['right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'] }),
   ];
+  // Efficiency is tokens/s per GPU against the first size's best plan; each size is searched on its own, so a size
+  // whose best layout differs from the first's may do better per GPU than it did.
+  const first = a.points[0];
+  const above = a.points.filter((p) => (p.efficiency ?? 0) > 1.0005 && p.label !== undefined && p.label !== first?.label);
+  if (first?.label !== undefined && above.length > 0) {
+    lines.push('', `efficiency over 100% at ${above.map((p) => formatGrouped(p.nodes)).join(', ')} nodes: each size is searched on its own, `
+      + `and the best plan there is another layout than at ${countText(first.nodes, 'node')}, a little faster per GPU`);
+  }
   if (a.tradeOff) {
     lines.push('', `TP × PP at ${countText(a.points[0]!.nodes, 'node')} (best of the other dimensions):`, ...renderTable([
       ['TP', 'PP', 'step', 'tokens/s/GPU', 'MFU', 'plan or why not'],

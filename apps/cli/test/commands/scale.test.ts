@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/main.ts';
 import { fakeIo } from '../support/fake-io.ts';
+import { runScale } from '@trainplan/protocol';
+import { formatScaleReport } from '../../src/commands/scale.ts';
 
 async function cli(args: string[]) {
   const io = fakeIo();
@@ -165,5 +167,20 @@ describe('trainplan scale', () => {
     const json = await cli([...args, '--json']);
     expect(JSON.parse(json.out).points[0].reason).toMatch(/usable \(memoryFraction\)$/);
     expect(json.err).toMatch(/usable \(--memory-fraction\)\n$/);
+  });
+});
+
+describe('scale: efficiency over 100%', () => {
+  const answer = runScale({ model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 512 }, nodes: [16, 32], mode: 'weak' });
+  if (!answer.ok) throw new Error(answer.message);
+  it('is explained where a size\'s own best plan is another layout than the first size\'s', () => {
+    const [first, second] = answer.points;
+    // A made-up efficiency past 100% on the real sweep: only the note's rule is under test.
+    const over = { ...answer, points: [first!, { ...second!, efficiency: 1.02, label: `${first!.label} (another)` }] };
+    expect(formatScaleReport(over)).toContain('efficiency over 100% at 32 nodes: each size is searched on its own, and the best plan there is another layout than at 16 nodes');
+    const same = { ...answer, points: [first!, { ...second!, efficiency: 1.02, label: first!.label }] };
+    expect(formatScaleReport(same)).not.toContain('efficiency over 100%');
+    const under = { ...answer, points: [first!, { ...second!, efficiency: 0.97, label: `${first!.label} (another)` }] };
+    expect(formatScaleReport(under)).not.toContain('efficiency over 100%');
   });
 });
