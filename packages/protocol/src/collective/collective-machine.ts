@@ -1,4 +1,4 @@
-import { countOf } from '@trainplan/units';
+import { countOf, formatGrouped } from '@trainplan/units';
 import type { CommGroup, Fabric } from '@trainplan/collectives';
 import type { GpuSpec, NetworkSpec, SystemSpec } from '@trainplan/hardware';
 import { defaultSystemForGpu, gpuById, GPU_IDS, networkById, NETWORK_IDS, systemById, SYSTEM_IDS } from '@trainplan/presets';
@@ -19,6 +19,8 @@ export interface CollectiveMachine {
   /** The communicator as the collectives package sees it (an NVL72 rack is one NVLink "node"). */
   /** The communicator, with its concurrent siblings (concurrentGroupsPerNode) when asked for. */
   readonly group: CommGroup;
+  /** How the group was placed where the request did not say it exactly (GPUs that leave an NVLink domain part full). */
+  readonly placementNote?: string;
 }
 
 /** Preset ids → specs and the communicator; every unknown id or impossible count is an issue. */
@@ -57,14 +59,20 @@ export function resolveCollectiveMachine(
   // NVLink domains (GB200 NVL72): whole trays inside one domain are one "node" to NCCL.
   const domain = network.nvlinkDomainGpus;
   let ranksPerNode = gpusPerNode;
+  let placementNote: string | undefined;
   if (domain !== undefined) {
     if (request.nodes * gpusPerNode > domain && gpusPerNode !== system.gpusPerNode) {
       issues.push({ path: 'gpusPerNode', message: `across NVLink domains use whole nodes (${system.gpusPerNode} GPUs)` });
     }
-    if (ranks > domain && ranks % domain !== 0) {
-      issues.push({ path: 'nodes', message: `${countOf(ranks, 'GPU')} do not fill whole ${domain}-GPU NVLink domains` });
-    }
     ranksPerNode = Math.min(ranks, domain);
+    if (ranks > domain && ranks % domain !== 0) {
+      // A last domain only part full, as `trainplan nodes` may answer for GB200 (8,192 GPUs: 113 racks of 72 and one of
+      // 56). NCCL's tuner takes a symmetric placement, so the group is costed as the planner costs such a group
+      // (planner/groups.ts): the largest even split that fits a domain, 64 per domain over 128.
+      ranksPerNode = largestDivisorAtMost(ranks, domain);
+      placementNote = `${countOf(ranks, 'GPU')} do not fill whole ${domain}-GPU NVLink domains (${Math.floor(ranks / domain)} full, one holding ${ranks % domain}): `
+        + `costed as ${formatGrouped(ranks / ranksPerNode)} domains of ${ranksPerNode}, the largest even split, as training plans cost such a group`;
+    }
   }
   const concurrent = request.concurrentGroups ?? 1;
   if (domain !== undefined && concurrent > 1 && concurrent * ranksPerNode > domain) {
@@ -80,5 +88,11 @@ export function resolveCollectiveMachine(
   }
   if (issues.length > 0) return { ok: false, issues };
   const group: CommGroup = { ranks, ranksPerNode, ...(concurrent > 1 && { concurrentGroupsPerNode: concurrent }) };
-  return { ok: true, value: { gpu, system, network, fabric, nodes: request.nodes, gpusPerNode, group } };
+  return { ok: true, value: { gpu, system, network, fabric, nodes: request.nodes, gpusPerNode, group, ...(placementNote !== undefined && { placementNote }) } };
+}
+
+/** The largest divisor of `n` that is at most `limit`. */
+function largestDivisorAtMost(n: number, limit: number): number {
+  for (let d = Math.min(n, limit); d > 1; d--) if (n % d === 0) return d;
+  return 1;
 }

@@ -67,6 +67,7 @@ export function runCollective(body: unknown): CollectiveResponseJson {
   const notes: string[] = machine.group.ranks === 1
     ? ['one GPU: a collective over a single rank moves no data (it has no peer to exchange with), so every size takes 0 s; give more GPUs (nodes, gpusPerNode)']
     : [];
+  if (machine.placementNote !== undefined) notes.push(machine.placementNote);
   let topology: string[] | undefined;
   let topologyGraph: TopologySummary | undefined;
   if (request.emulate) {

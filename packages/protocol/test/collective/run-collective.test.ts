@@ -39,6 +39,18 @@ describe('runCollective', () => {
     expect(runCollective({ op: 'all-reduce', system: 'gb200-nvl72', nodes: 18, gpusPerNode: 1, concurrentGroups: 4, size: GiB(1) }).ok).toBe(true);
   });
 
+  it('GB200 GPUs that leave the last NVL72 domain part full (as `nodes` may answer) are costed as the largest even split, and said so', () => {
+    // 2,048 trays × 4 = 8,192 GPUs: 113 racks of 72 and one of 56; costed as 128 domains of 64.
+    const partial = runCollective({ op: 'all-reduce', gpu: 'gb200', nodes: 2048, size: GiB(1) });
+    if (!partial.ok) throw new Error(partial.message);
+    expect(partial.notes).toContainEqual(expect.stringMatching(/^8,192 GPUs do not fill whole 72-GPU NVLink domains \(113 full, one holding 56\): costed as 128 domains of 64/));
+    // 2,034 trays fill 113 racks exactly: nothing to say.
+    const whole = runCollective({ op: 'all-reduce', gpu: 'gb200', nodes: 2034, size: GiB(1) });
+    if (!whole.ok) throw new Error(whole.message);
+    expect(whole.notes.some((n) => n.includes('do not fill whole'))).toBe(false);
+    expect(partial.rows[0]!.seconds).toBeGreaterThan(0);
+  });
+
   it('says that oversubscription and eventBudget without emulate are unused, rather than dropping them silently', () => {
     const plain = runCollective({ op: 'all-reduce', gpu: 'a100-80gb', nodes: 4, size: GiB(1) });
     const r = runCollective({ op: 'all-reduce', gpu: 'a100-80gb', nodes: 4, size: GiB(1), oversubscription: 4, eventBudget: 1000 });
