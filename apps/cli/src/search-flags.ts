@@ -39,6 +39,35 @@ export const SPACE_FLAGS: Record<string, FlagSpec> = {
   'pipeline-split': { type: 'string', valueName: 'a comma-separated list of layers, embedding, loss, embedding-and-loss', list: true },
 };
 
+/**
+ * --overlap LIST: the communication Megatron-Core can hide, held on for every candidate (the request's `settings`,
+ * each false by default as in the scenario): grad-reduce (--overlap-grad-reduce, with --overlap-param-gather under the
+ * distributed optimizer), tp-comm (--tp-comm-overlap), p2p (interleaved pipeline sends: Megatron's default with v > 1).
+ */
+export const OVERLAP_FLAGS: Record<string, FlagSpec> = {
+  overlap: { type: 'string', valueName: 'a comma-separated list of grad-reduce, tp-comm, p2p, or all', list: true },
+};
+
+const OVERLAP_SETTINGS = { 'grad-reduce': 'overlapGradReduce', 'tp-comm': 'overlapTensorParallelComm', p2p: 'overlapPipelineComm' } as const;
+type OverlapName = keyof typeof OVERLAP_SETTINGS;
+const OVERLAP_NAMES = Object.keys(OVERLAP_SETTINGS) as OverlapName[];
+
+/** --overlap's items as the request's settings, or undefined when it is not given. */
+export function overlapSettings(v: FlagValues): Record<string, boolean> | undefined {
+  const items = overlapItems(v);
+  if (items === undefined) return undefined;
+  const on = items.includes('all') ? OVERLAP_NAMES : (items as OverlapName[]);
+  return Object.fromEntries(on.map((name) => [OVERLAP_SETTINGS[name], true]));
+}
+
+const overlapItems = (v: FlagValues): string[] | undefined => (typeof v.overlap === 'string' ? v.overlap.split(',').map((x) => x.trim()) : undefined);
+
+/** A usage problem with --overlap: an item that is none of its names. */
+export function overlapProblem(v: FlagValues): string | undefined {
+  const bad = overlapItems(v)?.filter((x) => x !== 'all' && !(OVERLAP_NAMES as string[]).includes(x));
+  return bad !== undefined && bad.length > 0 ? `--overlap takes ${OVERLAP_NAMES.join(', ')} or all, got '${bad.join(',')}'` : undefined;
+}
+
 /** The help lines of SPACE_FLAGS, the same in every command that takes them, descriptions from `column` on (the command's own layout). */
 export function spaceFlagsHelp(column: number): string {
   // A flag as wide as the column gets its own line, and its text the next: never run together ("LISTonly").
@@ -54,6 +83,8 @@ export function spaceFlagsHelp(column: number): string {
     line('--pipeline-split LIST', 'only these pipeline layouts: layers (the layers alone), embedding, loss,'),
     line('', 'embedding-and-loss (each takes a layer\'s place: Megatron-Core\'s'),
     line('', '--account-for-embedding/loss-in-pipeline-split); default all four'),
+    line('--overlap LIST', 'hide this communication in every plan: grad-reduce, tp-comm (needs SP),'),
+    line('', 'p2p (interleaved sends, Megatron-Core\'s default), or all; default none'),
   ].join('\n');
 }
 

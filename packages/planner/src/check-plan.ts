@@ -8,7 +8,7 @@ import { runsBf16, runsFlashAttention } from './gpu-support.ts';
 export type PlanRule =
   | 'gpus-indivisible' | 'heads-indivisible' | 'batch-indivisible' | 'interleave-rounds' | 'too-many-stages' | 'pipeline-split'
   | 'interleave-needs-pipeline' | 'interleave-indivisible' | 'interleave-needs-overlap' | 'sequence-indivisible'
-  | 'sequence-parallel-indivisible' | 'context-needs-fused-attention' | 'tp-overlap-needs-sequence-parallel'
+  | 'sequence-parallel-indivisible' | 'context-needs-fused-attention' | 'tp-overlap-needs-sequence-parallel' | 'tp-overlap-crosses-nvlink'
   | 'precision-unsupported' | 'attention-unsupported' | 'recompute-layers' | 'recompute-layers-needs-full';
 
 /**
@@ -153,6 +153,13 @@ function checkSequence(input: PlanInput, issues: PlanIssue[]): void {
     push(issues, 'parallelism.overlapTensorParallelComm', 'tp-overlap-needs-sequence-parallel', t > 1
       ? 'tensor-parallel communication overlap (--tp-comm-overlap) needs sequence parallelism: set sequenceParallel'
       : 'tensor-parallel communication overlap (--tp-comm-overlap) needs sequence parallelism, which Megatron turns off at tensor 1');
+  }
+  // Transformer Engine's comm+GEMM overlap (Userbuffers) moves data through CUDA IPC / multicast handles, which reach
+  // only GPUs of one NVLink domain: "currently only possible with single-node tensor-parallelism"
+  // (NVIDIA/TransformerEngine#1071; a multi-node NVLink domain, GB200 NVL72, since TE 2.2: #1470).
+  if (input.overlapTensorParallelComm && t > input.nvlinkDomainGpus) {
+    push(issues, 'parallelism.overlapTensorParallelComm', 'tp-overlap-crosses-nvlink',
+      `tensor-parallel communication overlap (--tp-comm-overlap) runs only within an NVLink domain (${countOf(input.nvlinkDomainGpus, 'GPU')}): tensor ${t} crosses it`);
   }
 }
 

@@ -67,6 +67,14 @@ describe('checkPlan: sequence parallelism and tensor-parallel overlap', () => {
     expect(paths(tensor1)).toEqual(['parallelism.overlapTensorParallelComm']);
   });
 
+  it('--tp-comm-overlap keeps tensor parallelism inside an NVLink domain (Transformer Engine\'s Userbuffers: TransformerEngine#1071)', () => {
+    const tp16 = { ...gpt3OnSelene, tensor: 16, data: 8, sequenceParallel: true };
+    expect(checkPlan({ ...tp16, overlapTensorParallelComm: true }).map((i) => i.rule)).toEqual(['tp-overlap-crosses-nvlink']);
+    expect(paths(tp16)).toEqual([]);
+    // A 72-GPU NVL72 domain holds TP 16.
+    expect(paths({ ...tp16, overlapTensorParallelComm: true, nvlinkDomainGpus: 72 })).toEqual([]);
+  });
+
   it('sequence parallelism splits each context rank\'s s/c tokens evenly over the TP ranks', () => {
     // Llama 3 70B, TP 4, CP 2: 8192 / 2 = 4096 tokens per rank split 4 ways; 8196 / 2 = 4098 does not.
     expect(paths(llamaOnH100)).toEqual([]);

@@ -13,6 +13,7 @@ export type PruneReason =
   | 'interleave-indivisible'
   | 'interleave-needs-overlap'
   | 'tp-overlap-needs-sequence-parallel'
+  | 'tp-overlap-crosses-nvlink'
   | 'sequence-parallel-indivisible'
   | 'redundant'
   | 'out-of-memory'
@@ -33,6 +34,7 @@ export const PRUNE_REASON_TEXT: Readonly<Record<PruneReason, string>> = {
     + 'counted, the slots divisible into stages × virtual stages chunks), and micro-batches in whole rounds of the pipeline stages',
   'interleave-needs-overlap': 'the interleaved schedule on 2 pipeline stages needs overlapped pipeline sends (overlapPipelineComm); without them Megatron asks for more than 2 stages',
   'tp-overlap-needs-sequence-parallel': 'tensor-parallel communication overlap (--tp-comm-overlap) needs sequence parallelism, which needs tensor parallelism',
+  'tp-overlap-crosses-nvlink': 'tensor-parallel communication overlap (--tp-comm-overlap) runs only within an NVLink domain, which the tensor-parallel group crosses',
   'sequence-parallel-indivisible': 'sequence parallelism does not split each context-parallel rank\'s tokens evenly over the tensor-parallel ranks',
   redundant: 'the same plan as another candidate (sequence parallelism without tensor parallelism, a partial recompute that is not needed, or the distributed optimizer with one data-parallel replica)',
   'out-of-memory': 'does not fit in GPU memory',

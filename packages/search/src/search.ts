@@ -106,6 +106,7 @@ const REASON_OF_RULE: Readonly<Partial<Record<PlanRule, PruneReason>>> = {
   'sequence-parallel-indivisible': 'sequence-parallel-indivisible',
   'context-needs-fused-attention': 'context-needs-fused-attention',
   'tp-overlap-needs-sequence-parallel': 'tp-overlap-needs-sequence-parallel',
+  'tp-overlap-crosses-nvlink': 'tp-overlap-crosses-nvlink',
 };
 
 /** The prune reason of a planner refusal: memory, or the rule its first issue breaks. */

@@ -46,6 +46,16 @@ describe('the search prunes what Megatron refuses at start-up, with a reason', (
     expect(allRunnable(base, r.top)).toBe(true);
   });
 
+  it('with --tp-comm-overlap, tensor parallelism stays within an NVLink domain (TransformerEngine#1071): TP 16 on 8-GPU nodes is pruned', () => {
+    const base = { ...smallBase, overlapTensorParallelComm: true };
+    const r = searchPlans(base, { space: space({ tensor: [8, 16], pipeline: [1], sequenceParallel: [true] }) });
+    expect(r.pruned.counts['tp-overlap-crosses-nvlink']).toBe(1);
+    expect(r.top.every((p) => p.candidate.tensor <= base.nvlinkDomainGpus)).toBe(true);
+    expect(allRunnable(base, r.top)).toBe(true);
+    // Without the overlap, TP 16 runs (across nodes, and warned about).
+    expect(searchPlans(smallBase, { space: space({ tensor: [16], pipeline: [1], sequenceParallel: [true] }) }).pruned.counts['tp-overlap-crosses-nvlink'] ?? 0).toBe(0);
+  });
+
   it('sequence parallelism needs the tokens per context rank divisible by TP (2052 by 4, not by 8)', () => {
     const base = { ...smallBase, seqLength: 2052 };
     const r = searchPlans(base, { space: space({ tensor: [4, 8], pipeline: [1], sequenceParallel: [true] }) });

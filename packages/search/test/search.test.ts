@@ -307,6 +307,7 @@ describe('refusalReason: each planner refusal under its own reason', () => {
     [{ pipeline: 2, data: 64, virtualStages: 2, schedule: 'interleaved', overlapPipelineComm: false }, 'interleave-needs-overlap'],
     [{ seqLength: 2050, sequenceParallel: true }, 'sequence-parallel-indivisible'],
     [{ overlapTensorParallelComm: true, sequenceParallel: false }, 'tp-overlap-needs-sequence-parallel'],
+    [{ tensor: 16, data: 8, overlapTensorParallelComm: true, sequenceParallel: true }, 'tp-overlap-crosses-nvlink'],
     [{ globalBatchSize: 1000 }, 'batch-indivisible'],
     [{ context: 2, data: 8, attentionKernel: 'unfused' }, 'context-needs-fused-attention'],
     [{ precision: 'fp8' }, 'planner-refused'],

@@ -10,7 +10,7 @@ import { progressBar } from '../format/progress-bar.ts';
 import { renderTable } from '../format/table.ts';
 import { wholeText } from '../format/whole-text.ts';
 import {
-  count, machineFields, MACHINE_FLAGS, money, seqLength as seqLengthFlag, SPACE_FLAGS, spaceConstraintFields, spaceFlagsHelp, TRAINING_FLAGS, trainingFields,
+  count, machineFields, MACHINE_FLAGS, money, seqLength as seqLengthFlag, OVERLAP_FLAGS, overlapProblem, overlapSettings, SPACE_FLAGS, spaceConstraintFields, spaceFlagsHelp, TRAINING_FLAGS, trainingFields,
 } from '../search-flags.ts';
 import { exportScenario, reportStream } from './search.ts';
 import { usageLine } from '../format/usage-line.ts';
@@ -21,6 +21,7 @@ const FLAGS: Record<string, FlagSpec> = {
   ...MACHINE_FLAGS,
   ...TRAINING_FLAGS,
   ...SPACE_FLAGS,
+  ...OVERLAP_FLAGS,
   tokens: { type: 'string', short: 't', valueName: 'a count, e.g. 300B' },
   days: { type: 'string', short: 'd', valueName: 'a number of days' },
   'gpu-hours': { type: 'string', valueName: 'a number of GPU-hours' },
@@ -83,7 +84,7 @@ Examples:
   trainplan nodes --model llama3-70b --gpu h100-sxm --tokens 2T --frontier --price 2.5
 `;
 
-const REQUEST_FLAGS = ['model', 'gpu', 'global-batch', 'tokens', 'days', 'gpu-hours', 'budget', 'price', 'nodes', 'frontier', 'seq-length', 'precision', 'grad-accumulation', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network', ...Object.keys(SPACE_FLAGS)];
+const REQUEST_FLAGS = ['model', 'gpu', 'global-batch', 'tokens', 'days', 'gpu-hours', 'budget', 'price', 'nodes', 'frontier', 'seq-length', 'precision', 'grad-accumulation', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network', ...Object.keys(SPACE_FLAGS), 'overlap'];
 
 /** A count the request can take: a bad one (--nodes 0, --seq-length -1) is the schema's to name, not a size to compute a batch from. */
 const isCount = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 1;
@@ -129,6 +130,7 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
     // Passed as given (not `=== true`): the flag locator finds the field by the value it sets.
     ...(v.frontier !== undefined && v.frontier !== false && { frontier: v.frontier }),
     ...(constraints && { constraints }),
+    ...(overlapSettings(v) !== undefined && { settings: overlapSettings(v) }),
   };
 }
 
@@ -199,7 +201,7 @@ export const nodesCommand: Command = requestCommand({
   requestFlags: REQUEST_FLAGS,
   fromFlags,
   missing: { tokens: 'the tokens to train on, e.g. --tokens 300B' },
-  check: exportProblem,
+  check: (v) => exportProblem(v) ?? overlapProblem(v),
   answer(request, v, io) {
     const bar = progressBar(io, 'sizing');
     const answer = runNodes(request, {

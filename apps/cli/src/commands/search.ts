@@ -8,7 +8,7 @@ import { formatSearchReport } from '../format/search-report.ts';
 import type { CliIo } from '../io.ts';
 import { exportProblem, printIssues, requestCommand, shownAnswer } from '../request-command.ts';
 import {
-  count, machineFields, MACHINE_FLAGS, money, SPACE_FLAGS, spaceConstraintFields, spaceFlagsHelp, TRAINING_FLAGS, trainingFields,
+  count, machineFields, MACHINE_FLAGS, money, OVERLAP_FLAGS, overlapProblem, overlapSettings, SPACE_FLAGS, spaceConstraintFields, spaceFlagsHelp, TRAINING_FLAGS, trainingFields,
 } from '../search-flags.ts';
 import { usageLine } from '../format/usage-line.ts';
 
@@ -18,6 +18,7 @@ const FLAGS: Record<string, FlagSpec> = {
   ...MACHINE_FLAGS,
   ...TRAINING_FLAGS,
   ...SPACE_FLAGS,
+  ...OVERLAP_FLAGS,
   nodes: { type: 'string', short: 'n', valueName: 'a count' },
   gpus: { type: 'string', valueName: 'a count' },
   tokens: { type: 'string', valueName: 'a count, e.g. 300B' },
@@ -73,7 +74,7 @@ Examples:
   trainplan search --model gpt3-175b --gpu a100-80gb --nodes 128 --global-batch 1536 --tensor 8 --recompute full,selective
 `;
 
-const REQUEST_FLAGS = ['model', 'gpu', 'nodes', 'gpus', 'global-batch', 'seq-length', 'precision', 'grad-accumulation', 'tokens', 'objective', 'price', 'top', 'budget', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network', ...Object.keys(SPACE_FLAGS)];
+const REQUEST_FLAGS = ['model', 'gpu', 'nodes', 'gpus', 'global-batch', 'seq-length', 'precision', 'grad-accumulation', 'tokens', 'objective', 'price', 'top', 'budget', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network', ...Object.keys(SPACE_FLAGS), 'overlap'];
 
 function fromFlags(v: FlagValues): Record<string, unknown> {
   const m = machineFields(v);
@@ -87,6 +88,7 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
     ...(v.top !== undefined && { top: count(v, 'top') }),
     ...(v.budget !== undefined && { candidateBudget: count(v, 'budget') }),
     ...(constraints && { constraints }),
+    ...(overlapSettings(v) !== undefined && { settings: overlapSettings(v) }),
   };
   return request;
 }
@@ -126,7 +128,7 @@ export const searchCommand: Command = requestCommand({
   requestFlags: REQUEST_FLAGS,
   fromFlags,
   missing: { 'global-batch': 'the sequences per optimizer step, e.g. --global-batch 1536' },
-  check: (v) => exportProblem(v) ?? priceProblem(v),
+  check: (v) => exportProblem(v) ?? priceProblem(v) ?? overlapProblem(v),
   answer(request, v, io) {
     const bar = progressBar(io, 'searching');
     const answer = runSearch(request, { onProgress: bar.onProgress });

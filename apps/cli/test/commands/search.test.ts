@@ -41,6 +41,22 @@ describe('trainplan search', () => {
     expect(out).toContain('--global-batch-size 1536');
   });
 
+  it('--overlap holds the named communication hidden in every plan and its export; a wrong item is a usage error', async () => {
+    const plain = await cli(['search', ...GPT3, '--top', '1', '--virtual-stages', '2', '--export', 'megatron']);
+    expect(plain.out).toContain('--no-overlap-p2p-communication');
+    expect(plain.out).not.toContain('--overlap-grad-reduce');
+    const hidden = await cli(['search', ...GPT3, '--top', '1', '--virtual-stages', '2', '--overlap', 'p2p,grad-reduce', '--json']);
+    const best = JSON.parse(hidden.out).best;
+    expect(best.scenario.parallelism).toMatchObject({ overlapPipelineComm: true, overlapGradReduce: true });
+    expect(best.scenario.parallelism.overlapTensorParallelComm ?? false).toBe(false);
+    const all = await cli(['search', ...GPT3, '--top', '1', '--virtual-stages', '2', '--overlap', 'all', '--export', 'megatron']);
+    for (const flag of ['--overlap-grad-reduce', '--tp-comm-overlap']) expect(all.out).toContain(flag);
+    expect(all.out).not.toContain('--no-overlap-p2p-communication');
+    const bad = await cli(['search', ...GPT3, '--overlap', 'p2p,everything']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--overlap takes grad-reduce, tp-comm, p2p or all, got 'everything'/);
+  });
+
   it('--grad-accumulation reaches the plans and their export; a wrong value names the field', async () => {
     const { code, out } = await cli(['search', ...GPT3, '--top', '1', '--grad-accumulation', 'fp32', '--json']);
     expect(code).toBe(0);
