@@ -15,8 +15,10 @@ const TIME_COUNT = /\bhow many (?:days|weeks|hours|months|gpu[\s-]*hours)\b/;
 export const TOKENS_COUNT = /\bhow many (?:training )?tokens\b|\bhow much (?:training )?data\b/;
 // "cheapest", "most cost-effective", "lowest cost", "minimize the cost": the time–cost curve's cheapest size.
 const CHEAPEST = /\b(?:cheapest|least expensive|lowest[\s-]*(?:cost|price)|most (?:cost|price)[\s-]*(?:effective|efficient)|cost[\s-]*(?:optimal|effective|efficient)|min(?:imum|imal|imi[sz]e|imi[sz]ing)?\s+(?:the\s+)?(?:total\s+)?(?:cost|spend|gpu[\s-]*hours))\b|\b(?:fewest|least) gpu[\s-]*hours\b/;
-// "how much would it cost", "how much to train", "what's the cost", "cost to train": with no cluster, the cheapest (or, with a deadline, the nodes that meet it).
-const COST = /\bhow much\b.*\bcosts?\b|\bhow much (?:money|to train|for training)\b|\bcosts? to train\b|\bhow expensive\b|\bwhat(?:'s| is| would be| will be)? the (?:total )?cost\b|\btotal cost\b/;
+// "how much would it cost", "how much to train", "what's the cost", "cost to train", "cost of llama3-70b", "training cost": with no
+// cluster, the cheapest (or, with a deadline, the nodes that meet it). "Cost of" and "cost to train" are one question: were
+// "cost of" left to the model-with-no-question-word reading below, it would plan a default 128 nodes, not the cheapest.
+const COST = /\bhow much\b.*\bcosts?\b|\bhow much (?:money|to train|for training)\b|\bcosts? (?:to train|of|for)\b|\btraining costs?\b|\bhow expensive\b|\bwhat(?:'s| is| would be| will be)? the (?:total )?cost\b|\btotal cost\b/;
 // "What does 530B cost", "what would training 70b cost", "what's the budget for 405b": read as COST once a model is named
 // ("what does 128 H100 nodes cost a day", with none, is no training question).
 const WHAT_COST = /\bwhat (?:does|do|would|will)\b.*\bcosts?\b|\bwhat(?:'s| is| would be)? the (?:total )?budget\b/;
@@ -31,8 +33,18 @@ const SERVING_FIGURES = ['promptTokens', 'sharedPrefixTokens', 'outputTokens', '
 /** The (normalised) text asks for help itself, or says nothing: "", "help", "hi", "usage …". */
 export const isHelpRequest = (text: string): boolean => HELP.test(text) || /^\s*(?:help|usage)\b/.test(text);
 
+/** A question asking what a term is: "what is", "what's", "what are", "explain", "define", "what does … mean". */
+export const ASKS_DEFINITION = /^(?:what(?:'s|s| is| are)|explain|define|describe|tell me about|what does\b.*\bmean\b)/;
+
+/**
+ * "What is MFU", "what's a kv cache", "define all-reduce": a definition, no plan (answer/concept-question.ts says so). Only
+ * with no model and no number: "what is the step time of llama3-8b on 8 h100" is a planning question worded so.
+ */
+const asksDefinition = (text: string, stated: AskParameters): boolean =>
+  ASKS_DEFINITION.test(text) && stated.model === undefined && stated.customModel === undefined && !/\d/.test(text);
+
 export function classify(text: string, stated: AskParameters): IntentName {
-  if (isHelpRequest(text)) return 'help';
+  if (isHelpRequest(text) || asksDefinition(text, stated)) return 'help';
   if (stated.op !== undefined) return 'collective';
   if (SERVING_WORDS.test(text) || SERVING_FIGURES.some((field) => stated[field] !== undefined)) return 'serving';
   const cluster = stated.nodes !== undefined || stated.gpus !== undefined;
@@ -56,9 +68,10 @@ export function classify(text: string, stated: AskParameters): IntentName {
   // cluster trains the tokens in time, its time to train held to the deadline; a config or step-time reading would drop it.
   if (stated.deadlineSeconds !== undefined && cluster) return 'time';
   if (TIME.test(text)) return 'time';
-  if (CONFIG.test(text)) return 'config';
+  // "Which is the best split: tp 8 pp 8 or tp 4 pp 16": the layouts asked are compared (compared-layouts.ts), not searched past.
+  if (CONFIG.test(text)) return stated.layouts === undefined ? 'config' : 'estimate';
   if (ESTIMATE.test(text)) return 'estimate';
   if (stated.model === undefined && stated.customModel === undefined) return 'help';
   // A model and a cluster with no question word: the fixed configuration if one was given, else the best one.
-  return stated.tensor !== undefined || stated.pipeline !== undefined ? 'estimate' : 'config';
+  return stated.tensor !== undefined || stated.pipeline !== undefined || stated.layouts !== undefined ? 'estimate' : 'config';
 }

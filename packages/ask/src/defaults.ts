@@ -5,6 +5,7 @@ import { compactCount } from './format.ts';
 import { modelFactsOf, modelSeqLengthOf, modelShapeOf, splitsOver } from './model-of.ts';
 import type { AskParameters, DefaultUsed, IntentName } from './question.ts';
 import { shardingOf } from './sharding.ts';
+import { withLayout } from './compared-layouts.ts';
 import { fillSpeculative } from './speculative.ts';
 
 /**
@@ -122,8 +123,8 @@ export function withDefaults(intent: IntentName, stated: AskParameters): { param
   return { parameters: p, defaults: used };
 }
 
-/** Whether the question fixes the parallel layout (then no search is run). */
-export const hasFixedConfiguration = (p: AskParameters): boolean => p.tensor !== undefined || p.pipeline !== undefined;
+/** Whether the question fixes the parallel layout, or several to compare (then no search is run). */
+export const hasFixedConfiguration = (p: AskParameters): boolean => p.tensor !== undefined || p.pipeline !== undefined || p.layouts !== undefined;
 
 /**
  * Whether a memory or estimate question is answered by the search's fastest plan rather than one
@@ -221,29 +222,23 @@ function fillFixedConfiguration(p: AskParameters, take: Take): void {
     if (p.nodes === undefined && p.gpus === undefined && p.data === undefined) take('nodes', 1, `1 node, data parallel over its ${perNode} GPUs (${zero}; one GPU would shard nothing)`);
   }
   if (p.tensor === undefined) {
-    // Within one NVLink domain (at most 8, Megatron's usual), dividing the GPUs the question names, and splitting
-    // the model's heads (GPT-3 Small's 12 go over 4 ranks, not 8).
-    const gpus = clusterGpusOf(p);
-    const byGpus = [8, 4, 2, 1].find((t) => t <= perNode && (gpus === undefined || gpus % t === 0)) ?? 1;
-    const shape = modelShapeOf(p);
-    const tensor = [8, 4, 2, 1].find((t) => t <= byGpus && (shape === undefined || splitsOver(shape, t))) ?? 1;
-    take('tensor', tensor, tensor < byGpus && shape !== undefined
-      ? `tensor parallel ${tensor} (the largest that splits the model's ${shape.attentionHeads} attention heads evenly)`
-      : gpus !== undefined && tensor < Math.min(8, perNode)
-        ? `tensor parallel ${tensor} (the largest that divides the ${gpus} GPU${gpus === 1 ? '' : 's'} asked about)`
-        : `tensor parallel ${tensor} (one NVLink domain)`);
+    const { tensor, text } = defaultTensor(p, perNode);
+    take('tensor', tensor, text);
   }
   if (p.pipeline === undefined) take('pipeline', 1, 'no pipeline parallelism');
   if (p.microBatchSize === undefined) take('microBatchSize', 1, 'micro-batch 1');
   if (p.recompute === undefined) take('recompute', 'selective', 'selective activation recompute (Korthikanti et al. 2022)');
   // Korthikanti et al. 2022 pair selective recompute with sequence parallelism: activations drop by t.
   if (p.sequenceParallel === undefined && (p.tensor ?? 1) > 1) take('sequenceParallel', true, 'sequence parallelism alongside tensor parallelism (Korthikanti et al. 2022)');
-  const replica = (p.tensor ?? 1) * (p.pipeline ?? 1) * (p.context ?? 1);
+  const replica = replicaOf(p);
+  // Layouts compared are planned on one cluster and one batch: the GPUs of whole replicas of each, a batch each one's ranks divide.
+  const compared = comparedLayouts(p, perNode);
   // "tp 0" leaves no replica to count GPUs from: the protocol refuses the size, not a cluster of 0 nodes the bot made.
-  if (p.nodes === undefined && p.gpus === undefined && isComputedCount(replica * (p.data ?? 1))) {
-    const gpus = replica * (p.data ?? 1);
-    if (gpus % perNode === 0) take('nodes', gpus / perNode, `${gpus / perNode} node${gpus === perNode ? '' : 's'}: the GPUs of ${p.data === undefined ? 'one model replica' : 'the stated parallel sizes'}`);
-    else take('gpus', gpus, `${countOf(gpus, 'GPU')}: ${p.data === undefined ? 'one model replica' : 'the stated parallel sizes'}`);
+  const holds = compared.map((x) => replicaOf(x) * (x.data ?? 1)).reduce(lcm);
+  if (p.nodes === undefined && p.gpus === undefined && isComputedCount(holds)) {
+    const of = p.layouts !== undefined ? `whole replicas of each of the ${p.layouts.length} layouts compared` : p.data === undefined ? 'one model replica' : 'the stated parallel sizes';
+    if (holds % perNode === 0) take('nodes', holds / perNode, `${holds / perNode} node${holds === perNode ? '' : 's'}: the GPUs of ${of}`);
+    else take('gpus', holds, `${countOf(holds, 'GPU')}: ${of}`);
   }
   // Megatron-Core runs use it (NeMo's and Megatron's GPT recipes pass --use-distributed-optimizer); the search
   // answers pick it too, so a stated layout is judged as the searched ones are. Not on one replica of the weights
@@ -252,11 +247,57 @@ function fillFixedConfiguration(p: AskParameters, take: Take): void {
   if (shardingOf(p) === undefined && isComputedCount(shardedOver) && shardedOver > 1) take('distributedOptimizer', true, 'the distributed optimizer (optimizer states sharded over data parallelism, as Megatron-Core recipes run)');
   if (p.globalBatchSize === undefined) {
     const gpus = p.gpus ?? (p.nodes ?? 1) * perNode;
-    const data = p.data ?? Math.max(1, Math.floor(gpus / replica));
-    // A multiple of one micro-batch per data-parallel rank, the least this layout runs.
-    const batch = batchNear(p, gpus, data * (p.microBatchSize ?? 1), { why: 'layout', ranks: data });
+    const dataOf = (x: AskParameters): number => x.data ?? Math.max(1, Math.floor(gpus / replicaOf(x)));
+    // A multiple of one micro-batch per data-parallel rank, the least this layout (and each compared) runs.
+    const step = compared.map((x) => dataOf(x) * (x.microBatchSize ?? 1)).reduce(lcm);
+    const batch = batchNear(p, gpus, step, { why: 'layout', ranks: dataOf(p) });
     if (isComputedBatch(batch)) take('globalBatchSize', batch.sequences, defaultBatchNote(batch));
   }
+}
+
+/** A layout's model-parallel GPUs: TP × PP × CP. */
+const replicaOf = (p: AskParameters): number => (p.tensor ?? 1) * (p.pipeline ?? 1) * (p.context ?? 1);
+
+/** Least common multiple of two counts; NaN where either is no whole count above 0 (a refused "tp 0"), which isComputedCount then refuses. */
+function lcm(a: number, b: number): number {
+  if (!Number.isInteger(a) || !Number.isInteger(b) || a <= 0 || b <= 0) return Number.NaN;
+  const gcd = (x: number, y: number): number => (y === 0 ? x : gcd(y, x % y));
+  return (a / gcd(a, b)) * b;
+}
+
+/**
+ * Each layout a question compares (compared-layouts.ts) with its default TP and no pipeline where it states none, as
+ * its own plan takes them; the question's own layout alone otherwise.
+ */
+function comparedLayouts(p: AskParameters, perNode: number): AskParameters[] {
+  if (p.layouts === undefined) return [p];
+  return p.layouts.map((layout) => {
+    const x = withLayout(p, layout);
+    return { ...x, tensor: x.tensor ?? defaultTensor(x, perNode).tensor, pipeline: x.pipeline ?? 1 };
+  });
+}
+
+/**
+ * The TP a fixed layout takes when it states none, and why: within one NVLink domain (at most 8, Megatron's usual),
+ * dividing the GPUs the question names over the sizes it states (PP 4 on 8 GPUs leaves TP 2: TP 8 would refuse a
+ * layout the question never asked for), and splitting the model's heads (GPT-3 Small's 12 go over 4 ranks, not 8).
+ */
+function defaultTensor(p: AskParameters, perNode: number): { tensor: number; text: string } {
+  const gpus = clusterGpusOf(p);
+  const sizes: [string, number | undefined][] = [['PP', p.pipeline], ['CP', p.context], ['DP', p.data]];
+  const stated = sizes.flatMap(([name, size]) => (size !== undefined && size > 1 ? [[name, size] as const] : []));
+  const others = stated.reduce((x, [, size]) => x * size, 1);
+  const room = gpus !== undefined && gpus % others === 0 ? gpus / others : gpus;
+  const byGpus = [8, 4, 2, 1].find((t) => t <= perNode && (room === undefined || room % t === 0)) ?? 1;
+  const shape = modelShapeOf(p);
+  const tensor = [8, 4, 2, 1].find((t) => t <= byGpus && (shape === undefined || splitsOver(shape, t))) ?? 1;
+  const over = room === gpus ? '' : ` over ${stated.map(([name, size]) => `${name} ${size}`).join(' · ')}`;
+  const text = tensor < byGpus && shape !== undefined
+    ? `tensor parallel ${tensor} (the largest that splits the model's ${shape.attentionHeads} attention heads evenly)`
+    : gpus !== undefined && tensor < Math.min(8, perNode)
+      ? `tensor parallel ${tensor} (the largest that divides the ${gpus} GPU${gpus === 1 ? '' : 's'} asked about${over})`
+      : `tensor parallel ${tensor} (one NVLink domain)`;
+  return { tensor, text };
 }
 
 /**

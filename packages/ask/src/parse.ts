@@ -8,7 +8,7 @@ import { matchHardware, matchUnmodelledHardware } from './lexicon/hardware.ts';
 import { customModelOfSize } from './custom-model.ts';
 import { takeServedModel, takeSpeculative } from './lexicon/speculative.ts';
 import { takeStatedMfu } from './lexicon/mfu.ts';
-import { moneyBudgetProblem, resolvePrice, takeMoneyBudget, takePrice } from './lexicon/price.ts';
+import { findUnreadPrice, moneyBudgetProblem, resolvePrice, takeMoneyBudget, takePrice, unreadPriceProblem } from './lexicon/price.ts';
 import { resolveSharding } from './sharding.ts';
 import {
   HW_TOKEN, Scanner, type CountContext, takeAlgorithm, takeBytes, takeCollectiveOp, takeCounts, takeDeadline, takeParallelism,
@@ -22,6 +22,8 @@ import { takeKvCachePrecision } from './lexicon/kv-cache.ts';
 import { takeWeightFormat } from './lexicon/weight-format.ts';
 import { findUnnamedLatencyBound, percentileReading, takeLatencyPercentiles, unnamedLatencyReading } from './lexicon/percentile.ts';
 import { resolveDraft } from './speculative.ts';
+import { layoutOfFields, takeOtherLayouts } from './lexicon/layouts.ts';
+import { layoutsProblem } from './compared-layouts.ts';
 
 /** Questions longer than this are refused (a chat question is a line). */
 export const MAX_QUESTION_LENGTH = 500;
@@ -81,6 +83,12 @@ function rackOf(system: string | undefined, named: string): CountContext['rack']
   return gpus === undefined ? undefined : { gpus, named: /nvl/.test(named) };
 }
 
+/** A phrase of the normalised text as the question typed it ("$1M", not "$1m"), where the question holds it; else as normalised. */
+function asTyped(text: string, phrase: string): string {
+  const at = text.toLowerCase().indexOf(phrase);
+  return at < 0 ? phrase : text.slice(at, at + phrase.length);
+}
+
 const defined = <T extends object>(o: T): T =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
@@ -127,6 +135,9 @@ export function parse(question: string): ParsedQuestion {
   // Before any count or duration: "$3 an hour per GPU" holds an hour and a GPU of its own.
   const price = takePrice(s);
   const moneyBudget = takeMoneyBudget(s);
+  // Money or a rate per hour neither took ("2 per hour"): said, never ignored (a cost question would lose its cost unsaid).
+  const unreadPrice = price === undefined ? findUnreadPrice(s.text) : undefined;
+  if (unreadPrice !== undefined) problems.push(unreadPriceProblem(asTyped(text, unreadPrice)));
   const mfu = takeStatedMfu(s);
   if (mfu?.ok === true) stated.mfu = mfu.mfu;
   else if (mfu !== undefined) problems.push(mfu.problem);
@@ -149,7 +160,16 @@ export function parse(question: string): ParsedQuestion {
   // "by end of month": read only to say it was not understood, never guessed as a length.
   const dateDeadline = deadline === undefined ? findDateDeadline(s.text) : undefined;
   stated.deadlineSeconds = deadline?.seconds;
+  // Other layouts first ("tp 8 pp 8 or tp 4 pp 16"): takeParallelism reads the first, never the first size of each.
+  const otherLayouts = takeOtherLayouts(s);
   Object.assign(stated, takeParallelism(s));
+  if (otherLayouts.length > 0) {
+    const first = layoutOfFields(stated);
+    // One layout said twice ("tp=8 (tensor parallel 8)") is one, not a comparison with itself.
+    const layouts = [first, ...otherLayouts.map((l) => layoutOfFields({ ...first, ...l }))];
+    const distinct = layouts.filter((l, i) => layouts.findIndex((m) => JSON.stringify(m) === JSON.stringify(l)) === i);
+    if (distinct.length > 1) stated.layouts = distinct;
+  }
   // A context left unread ("a 1 gigatoken context"): seen once takeParallelism has read the ones it can.
   const unreadContext = findUnreadLength(s.text);
   stated.precision = takePrecision(s);
@@ -249,6 +269,8 @@ export function parse(question: string): ParsedQuestion {
   if (declined !== undefined) {
     return { text, intent, parameters, stated: facts, defaults, problems: [declined.problem], outOfScope: declined.pointer === undefined ? [] : [declined.pointer] };
   }
+  const layouts = layoutsProblem(intent, facts.layouts);
+  if (layouts !== undefined) problems.push(layouts);
   if (intent !== 'help' && intent !== 'collective' && intent !== 'rate' && parameters.model === undefined && parameters.customModel === undefined && model?.unknownSize === undefined && model?.unmodelled === undefined) {
     problems.push('name a model: a preset id such as gpt3-175b or llama3-70b, or a size such as 175B');
   }
@@ -260,8 +282,7 @@ export function parse(question: string): ParsedQuestion {
   const number = written?.replace(/\s/g, '').replace(/[a-z]+$/, '');
   if (written !== undefined && number !== undefined && !problems.some((p) => p.includes(number))) {
     // As typed ("-2T"), not as normalised ("-2t").
-    const typed = text.slice(text.toLowerCase().indexOf(written)).slice(0, written.length);
-    problems.unshift(`"${typed.toLowerCase() === written ? typed : written}" is negative: tokens, GPUs, nodes, sizes and times count up from 0`);
+    problems.unshift(`"${asTyped(text, written)}" is negative: tokens, GPUs, nodes, sizes and times count up from 0`);
   }
   return { text, intent, parameters, stated: facts, defaults, problems };
 }

@@ -74,6 +74,12 @@ export interface AskParameters {
   precision?: 'fp16' | 'bf16' | 'fp8';
   /** Serving: the KV cache's own format ("fp8 kv cache"), the protocol's kvCachePrecision; unset, the weights' precision. */
   kvCachePrecision?: 'fp16' | 'bf16' | 'fp8';
+  /**
+   * Two parallel layouts or more the question compares ("tp 8 pp 8 or tp 4 pp 16"), each complete: its own sizes, and the
+   * first's where it restates none ("tp 8 pp 8 or pp 16" is TP 8 · PP 16 second). The first is also in the fields above.
+   * Unset for a question of one layout.
+   */
+  layouts?: Layout[];
   recompute?: 'none' | 'selective' | 'full';
   sequenceParallel?: boolean;
   /** Megatron's distributed optimizer (optimizer states sharded over data parallelism). */
@@ -120,6 +126,9 @@ export interface AskParameters {
   bytes?: number;
   algorithm?: CollectiveAlgorithm;
 }
+
+/** The sizes that make a parallel layout, as a question states them: what a comparison of layouts varies. */
+export type Layout = Partial<Pick<AskParameters, 'tensor' | 'pipeline' | 'context' | 'data' | 'virtualStages' | 'microBatchSize'>>;
 
 /** A fact the question did not state, the value taken for it and why, said back in the answer. */
 export interface DefaultUsed {

@@ -14,6 +14,11 @@ const estimateOf = (data: unknown): EstimateOk => {
 describe('an estimate question leads with what it asks', () => {
   it.each([
     ['tokens per second for llama 3 8b on 8 h100', 'tokens-per-second'],
+    ['tokens per second per gpu for llama2-70b on 512 a100s', 'tokens-per-second-per-gpu'],
+    ['tokens/s per gpu for llama2-70b on 512 a100s', 'tokens-per-second-per-gpu'],
+    ['tokens/s/gpu for llama2-70b on 512 a100s', 'tokens-per-second-per-gpu'],
+    ['per-gpu throughput of llama2-70b on 512 a100s', 'tokens-per-second-per-gpu'],
+    ['tokens per gpu per second for llama2-70b on 512 a100s', 'tokens-per-second-per-gpu'],
     ['throughput of llama 3 8b on 8 h100', 'tokens-per-second'],
     ['tok/s for llama 3 8b on 8 h100', 'tokens-per-second'],
     ['hfu of gpt3 175b on 1024 a100', 'hfu'],
@@ -58,5 +63,18 @@ describe('an estimate question leads with what it asks', () => {
     const e = estimateOf(a.data);
     expect(e.resolved.tensor).toBe(2);
     expect(a.headline).toMatch(new RegExp(`^Llama 3 8B on H100 SXM5 80GB: ${compactCount(e.tokensPerSecond).replace('.', '\\.')} tokens/s \\(`));
+  });
+
+  it.each([
+    'tokens/s per gpu for llama2-70b on 512 a100s',
+    'tokens per second per gpu for llama2-70b on 512 a100s with tp 2 pp 8',
+  ])('"%s" heads with one GPU\'s tokens/s: the cluster\'s over its GPUs, both said, and a figure of it', (question) => {
+    const a = ask(question, { publicUrl: null });
+    const e = estimateOf(a.data);
+    const perGpu = compactCount(e.tokensPerSecond / e.resolved.gpus);
+    expect(a.headline).toContain(`: ${perGpu} tokens/s per GPU (${compactCount(e.tokensPerSecond)} tokens/s on the 512 GPUs; `);
+    expect(a.figures.find((f) => f.label === 'Tokens/s per GPU')?.value).toBe(perGpu);
+    // The throughput figure still says the cluster's.
+    expect(a.figures.find((f) => f.label === 'Throughput')?.value.startsWith(`${compactCount(e.tokensPerSecond)} tokens/s`)).toBe(true);
   });
 });

@@ -108,8 +108,10 @@ describe('cheapest: the time–cost frontier\'s cheapest size', () => {
     expect(data.mode).toBe('cost-time-frontier');
     expect(data.gpuHours).toBe(Math.min(...data.frontier!.map((p) => p.gpuHours)));
     expect(data.cost).toBeCloseTo(data.gpuHours * 2, 6);
-    expect(a.headline).toMatch(/^Cheapest for Llama 3 70B \(2\.00T tokens\) on H100 SXM5 80GB: [\d,]+ nodes \([\d,]+ GPUs\), [\d.,]+ days?, [\d.]+k GPU-hours \(\$[\d.]+M\)$/);
-    expect(a.headline.endsWith(`GPU-hours (${dollars(data.cost)})`)).toBe(true);
+    // The cheapest size, then (past a year, frontier-notes.ts overAYear) a faster one after "; ".
+    const [cheapest] = a.headline.split('; ');
+    expect(cheapest).toMatch(/^Cheapest for Llama 3 70B \(2\.00T tokens\) on H100 SXM5 80GB: [\d,]+ nodes \([\d,]+ GPUs\), [\d.,]+ days?, [\d.]+k GPU-hours \(\$[\d.]+M\)$/);
+    expect(cheapest?.endsWith(`GPU-hours (${dollars(data.cost)})`)).toBe(true);
     expect(costFigure(a)?.startsWith(`${dollars(data.cost)}: `)).toBe(true);
     expect(a.figures.map((f) => f.label)).toEqual(['Step time', 'MFU', 'Memory per GPU', 'Throughput', 'Time to train', 'Cost']);
   });
@@ -145,5 +147,55 @@ describe('cheapest: the time–cost frontier\'s cheapest size', () => {
     const b = ask('cheapest way to train llama3-8b on 1T tokens with a budget of 10k GPU-hours');
     expect((b.data as Extract<NodesResponseJson, { ok: true }>).mode).toBe('cost-time-frontier');
     expect(b.notes.at(-1)).toMatch(/^Even the cheapest: [\d.]+k GPU-hours, \d+% over the 10k GPU-hour budget\.$/);
+  });
+});
+
+describe('a price with its currency after the number is costed like any other', () => {
+  it('"cost to train llama3 70b on 2T tokens at 2.5 $/gpu-hour on h100": the cheapest plan costed at 2.5, no price asked for', () => {
+    const a = ask('cost to train llama3 70b on 2T tokens at 2.5 $/gpu-hour on h100');
+    const data = a.data as Extract<NodesResponseJson, { ok: true }>;
+    expect(data.cost).toBeCloseTo(data.gpuHours * 2.5, 6);
+    expect(a.headline.split('; ')[0]?.endsWith(`GPU-hours (${dollars(data.cost)})`)).toBe(true);
+    expect(costFigure(a)).toBe(`${dollars(data.cost)}: ${compactCount(data.gpuHours)} GPU-hours at $2.50/GPU-hour`);
+    expect(a.notes.join(' ')).not.toContain('Give a price');
+  });
+
+  it('"how many nodes for 175B in 30 days on 300B tokens at 2 $ per gpu hour": the plan\'s GPU-hours × 2', () => {
+    const a = ask('how many nodes for 175B in 30 days on 300B tokens at 2 $ per gpu hour');
+    const data = a.data as Extract<NodesResponseJson, { ok: true }>;
+    expect(data.cost).toBeCloseTo(data.gpuHours * 2, 6);
+    expect(costFigure(a)).toBe(`${dollars(data.cost)}: ${compactCount(data.gpuHours)} GPU-hours at $2/GPU-hour`);
+  });
+});
+
+describe('two wordings of one cost question are one intent: the cheapest plan', () => {
+  const wordings = [
+    'cost of llama3-70b on 2T tokens on h100 at 2 usd per gpu hour',
+    'cost to train llama3 70b on 2T tokens at $2/GPU-hour',
+    'training cost of llama3-70b on 2T tokens at $2/GPU-hour',
+  ];
+  it.each(wordings)('"%s" is a cheapest question, no default cluster assumed', (question) => {
+    const q = parse(question);
+    expect(q.intent).toBe('cheapest');
+    expect(q.parameters.nodes).toBeUndefined();
+  });
+
+  it('and gets the same answer', () => {
+    const [a, b] = wordings.slice(0, 2).map((w) => ask(w, { publicUrl: null }));
+    expect(a?.headline).toBe(b?.headline);
+  });
+
+  it('a cheapest plan over a year says a faster size of the curve in its headline: more nodes, fewer days, within a quarter', () => {
+    const a = ask('cost to train llama3 70b on 2T tokens at $2/GPU-hour', { publicUrl: null });
+    const data = a.data as Extract<NodesResponseJson, { ok: true }>;
+    expect(data.days).toBeGreaterThan(365);
+    const faster = /; [\d.,]+ days is over a year: ([\d,]+) nodes \([\d,]+ GPUs\) train it in ([\d.]+) days for [\d.]+k GPU-hours \((\$[\d.]+M), \+[\d.]+%\)$/.exec(a.headline);
+    expect(faster).not.toBeNull();
+    const nodes = Number(faster?.[1]?.replace(/,/g, ''));
+    const size = data.frontier?.find((p) => p.nodes === nodes);
+    expect(size?.pareto).toBe(true);
+    expect(nodes).toBeGreaterThan(data.nodes);
+    expect(Number(faster?.[2])).toBeLessThanOrEqual(90);
+    expect(faster?.[3]).toBe(dollars(size?.cost));
   });
 });

@@ -103,3 +103,16 @@ describe('a default computed from a bad value is not taken: the protocol refuses
     expect(isComputedBatch(defaultBatch({ model: 'llama3-8b', nodes: 8 }))).toBe(true);
   });
 });
+
+describe('a fixed layout\'s default TP divides what the stated PP and CP leave of the GPUs', () => {
+  it.each([
+    ['step time of llama3-8b on 8 h100 with pp 4', 2, 'tensor parallel 2 (the largest that divides the 8 GPUs asked about over PP 4)'],
+    ['step time of llama3-8b on 16 h100 with pp 2 cp 2', 4, 'tensor parallel 4 (the largest that divides the 16 GPUs asked about over PP 2 · CP 2)'],
+    ['step time of llama3-8b on 64 h100 with pp 4', 8, 'tensor parallel 8 (one NVLink domain)'],
+  ])('"%s": TP %s, said so, and the layout runs (TP 8 × PP 4 would not divide 8 GPUs)', (question, tensor, said) => {
+    const q = parse(question);
+    expect(q.parameters.tensor).toBe(tensor);
+    expect(q.defaults.map((d) => d.text)).toContain(said);
+    expect(ask(question, { publicUrl: null }).ok).toBe(true);
+  });
+});

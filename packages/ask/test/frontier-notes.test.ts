@@ -1,6 +1,6 @@
 import type { NodesResponseJson } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
-import { frontierNotes, shownSizes } from '../src/answer/frontier-notes.ts';
+import { frontierNotes, overAYear, shownSizes } from '../src/answer/frontier-notes.ts';
 
 type FrontierAnswer = Extract<NodesResponseJson, { ok: true }>;
 type Size = NonNullable<FrontierAnswer['frontier']>[number];
@@ -59,5 +59,19 @@ describe('frontierNotes', () => {
     const hint = 'Give a price ("at $2/GPU-hour") for the cost in money: GPU-hours × the price per GPU-hour.';
     expect(frontierNotes(curve([[16, 20, 100, true]]), {})).toContain(hint);
     expect(frontierNotes(curve([[16, 20, 100, true]], 2), { pricePerGpuHour: 2, currency: '$' })).not.toContain(hint);
+  });
+});
+
+describe('overAYear: a cheapest plan past a year names a faster size in its headline', () => {
+  it.each([
+    ['the first Pareto size within a quarter', [[8, 372, 572_000, true], [16, 188, 577_000, true], [64, 48.7, 598_000, true], [8192, 1.7, 2_664_000, true]], '372 days is over a year: 64 nodes (512 GPUs) train it in 48.7 days for 598k GPU-hours (+4.5%)'],
+    ['none within a quarter: the first within a year', [[8, 2000, 500_000, true], [16, 1000, 510_000, true], [32, 300, 530_000, true], [64, 200, 600_000, true]], '2,000 days (5.5 years) is over a year: 32 nodes (256 GPUs) train it in 300 days for 530k GPU-hours (+6.0%)'],
+  ] as [string, [number, number, number, boolean][], string][])('%s', (_title, rows, text) => {
+    expect(overAYear(curve(rows), {})).toBe(text);
+  });
+
+  it('within a year, or with no faster size, nothing is added', () => {
+    expect(overAYear(curve([[8, 300, 572_000, true], [64, 48.7, 598_000, true]]), {})).toBeUndefined();
+    expect(overAYear(curve([[8, 400, 572_000, true]]), {})).toBeUndefined();
   });
 });

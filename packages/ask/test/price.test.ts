@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ask } from '../src/answer/answer.ts';
 import { parse } from '../src/parse.ts';
 
 const MILLION = 1_000_000;
@@ -66,5 +67,52 @@ describe('parse: a price per GPU-hour', () => {
     ['how long to train 70b on 64 nodes at $0 per node-hour', 'a price of $0 per node-hour is out of range: give a price above 0 ("at $2/GPU-hour")'],
   ])('"%s" is refused with a problem saying what to give', (question, problem) => {
     expect(parse(question).problems).toEqual([problem]);
+  });
+});
+
+describe('parse: a price with its currency after the number', () => {
+  it.each([
+    ['cost to train llama3 70b on 2T tokens at 2.5 $/gpu-hour on h100', 2.5, '$'],
+    ['how many nodes for 175B in 30 days on 300B tokens at 2 $ per gpu hour', 2, '$'],
+    ['how long to train gpt3-175b on 128 nodes at 2 € per gpu-hour', 2, '€'],
+    ['how long to train gpt3-175b on 128 nodes at 1.5£/GPU-h', 1.5, '£'],
+  ])('"%s" states %s per GPU-hour (currency %s)', (question, price, currency) => {
+    const q = parse(question);
+    expect(q.problems).toEqual([]);
+    expect(q.stated.pricePerGpuHour).toBe(price);
+    expect(q.stated.currency).toBe(currency);
+  });
+
+  it('"2.5$/h", an hour of no named unit, is read as per GPU-hour and said so, as "$2.50 an hour" is', () => {
+    const q = parse('how long to train gpt3-175b on 128 nodes at 2.5$/h');
+    expect(q.stated.pricePerGpuHour).toBe(2.5);
+    expect(q.defaults.map((d) => d.text)).toContain('$2.50 an hour read as per GPU-hour (say "per node-hour" for a node\'s price)');
+  });
+
+  it('"is $1M enough" asks about a budget', () => {
+    expect(parse('is $1M enough to train llama3 70b at $2/gpu-hour').stated).toMatchObject({ costBudget: 1_000_000, pricePerGpuHour: 2, currency: '$' });
+  });
+  it('a budget with its currency after the amount ("a 2M € budget") is a budget', () => {
+    expect(parse('how many nodes for 70b with a 2M € budget at 2 €/gpu-hour').stated).toMatchObject({ costBudget: 2_000_000, pricePerGpuHour: 2, currency: '€' });
+  });
+});
+
+describe('a price-like phrase that cannot be read is said back, never dropped', () => {
+  it.each([
+    ['how long to train gpt3-175b on 128 nodes at 2 per hour', '2 per hour'],
+    ['how long to train gpt3-175b on 128 nodes, $1M or so', '$1M'],
+    ['how long to train gpt3-175b on 128 nodes at 3 dollars a gpu-month', '3 dollars'],
+  ])('"%s" is refused naming "%s" and how to write a price', (question, phrase) => {
+    const q = parse(question);
+    expect(q.problems).toEqual([`"${phrase}" looks like a price or an amount of money, but I could not read it: write a price as "at $2/GPU-hour" (or "$98 per node-hour"), a budget as "a $2M budget"`]);
+    expect(ask(question).kind).toBe('refusal');
+  });
+
+  it.each([
+    'how long to train gpt3-175b on 128 nodes',
+    'serve llama3-8b at 1000 requests per hour',
+    'how many tokens per hour can 1024 h100 train for llama 3 70b',
+  ])('"%s", with no money in it, has no such problem', (question) => {
+    expect(parse(question).problems).toEqual([]);
   });
 });

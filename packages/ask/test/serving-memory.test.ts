@@ -33,13 +33,13 @@ describe('a memory question about serving leads with memory', () => {
     expect(a.ok).toBe(true);
     // 70.6 B parameters in BF16 are 131 GiB: two 80 GB GPUs at the least, whatever the split.
     expect(a.headline).toMatch(/: the smallest replica that holds it is TP \d · PP \d \(2 GPUs\): weights 65\.\d GiB per GPU; the rest, [\d.]+ GiB, a KV cache for up to \d+ concurrent requests/);
-    expect(a.notes[0]).toMatch(/^The configuration below is the fastest plan within the bounds: TP \d+ · PP \d+ serves/);
+    expect(a.notes[0]).toMatch(/^The configuration and figures are the fastest plan within the bounds, not the smallest replica of the headline: TP \d+ · PP \d+ serves/);
   });
 
   it('a question that asks no memory keeps the plan in its headline', () => {
     const a = ask('serve llama3-70b on 8 h100');
     expect(a.headline).toMatch(/: TP \d+ · PP \d+ serves [\d,]+ tokens\/s per GPU/);
-    expect(a.notes.join(' ')).not.toContain('The configuration below is the fastest plan');
+    expect(a.notes.join(' ')).not.toContain('the fastest plan within the bounds, not the smallest replica');
   });
 
   it.each(['how much vram to serve llama3-8b', 'memory needed to serve llama 3 70b', 'how much memory does serving 405b in fp8 take'])('"%s" asks memory', (q) => {
@@ -49,3 +49,27 @@ describe('a memory question about serving leads with memory', () => {
     expect(ASKS_MEMORY.test(q)).toBe(false);
   });
 });
+
+describe('a serving memory answer never reads as one plan where it holds two', () => {
+  /** "TP 2 · PP 2": the shape a headline's smallest replica, or a configuration, opens with. */
+  const shapeIn = (text: string | undefined, after: RegExp): string => after.exec(text ?? '')?.[1] ?? '';
+
+  it('"how much memory does llama3-8b need for inference at 32k context": the configuration, another replica than the headline\'s, is labelled so', () => {
+    const a = ask('how much memory does llama3-8b need for inference at 32k context');
+    const smallest = shapeIn(a.headline, /the smallest replica that holds it is (TP \d+ · PP \d+)/);
+    const fastest = shapeIn(a.configuration, /(TP \d+ · PP \d+) · batch/);
+    expect(smallest).not.toBe('');
+    expect(fastest).not.toBe(smallest);
+    expect(a.configuration).toMatch(/^fastest plan within the bounds, not the smallest replica above: TP \d+ · PP \d+ · batch/);
+    // Notes follow the configuration in every render: none points "below".
+    expect(a.notes.join(' ')).not.toContain('below');
+  });
+
+  it('one GPU holds one replica only: the headline\'s and the configuration\'s are one, and nothing is labelled', () => {
+    const a = ask('how much memory does llama3-8b need for inference on 1 h100');
+    const smallest = shapeIn(a.headline, /the smallest replica that holds it is (TP \d+ · PP \d+)/);
+    expect(a.configuration?.startsWith(`${smallest} · batch`)).toBe(true);
+    expect(a.notes[0]).toMatch(/^The fastest plan within the bounds is that replica: /);
+  });
+});
+

@@ -57,3 +57,15 @@ describe('"how many tokens" with a stated layout: the same reading on that layou
     expect(a.headline).toContain(`8 nodes (64 GPUs) train about ${compactCount(inPeriod)} tokens ${period}`);
   });
 });
+
+describe('"how many tokens per second per gpu": one GPU\'s share first, then the cluster\'s', () => {
+  it('"how many tokens per second per gpu for llama2-70b on 512 a100s": the cluster\'s rate over its 512 GPUs', () => {
+    const a = ask('how many tokens per second per gpu for llama2-70b on 512 a100s', { publicUrl: null });
+    const data = a.data as NodesOk;
+    expect(data.gpus).toBe(512);
+    // The plan trains the tokens taken (2T, Llama 2's) in data.days: that rate a second, and a 512th of it per GPU.
+    const perSecond = trillion(2) / data.days / (24 * 60 * 60);
+    expect(a.headline).toBe(`Llama 2 70B on A100 SXM4 80GB: about ${compactCount(perSecond / 512)} tokens a second per GPU; `
+      + `64 nodes (512 GPUs) train about ${compactCount(perSecond)} tokens a second (${Math.round(data.days)} days for the 2.00T below)`);
+  });
+});

@@ -3,12 +3,15 @@ import type { ParsedQuestion } from '../question.ts';
 import { DEFAULT_PUBLIC_URL, type Answer, type AnswerOptions } from './answer-types.ts';
 import { answerCollective } from './collective-answer.ts';
 import { answerFixedConfiguration } from './estimate-answer.ts';
+import { asStandalone } from './follow-up.ts';
 import { answerHelp } from './help-answer.ts';
+import { answerLayoutComparison } from './layout-comparison.ts';
 import { answerRate } from './rate-answer.ts';
 import { answerServing } from './serving-answer.ts';
 import { answerBestConfiguration, answerNodesOrTime } from './search-answer.ts';
 import { inPlainWords } from './plain-words.ts';
 import { asTrainingMemory } from './training-memory.ts';
+import { asTrainingThroughput } from './training-throughput.ts';
 import { fractionProblems } from './whole-counts.ts';
 import { hasFixedConfiguration, searchesLayout } from '../defaults.ts';
 
@@ -19,7 +22,7 @@ import { hasFixedConfiguration, searchesLayout } from '../defaults.ts';
  * sentences it passes on are said in plain words, never as the wire fields they name (plain-words.ts).
  */
 export function answer(q: ParsedQuestion, options: AnswerOptions = {}): Answer {
-  return inPlainWords(answerOf(q, options));
+  return inPlainWords(asStandalone(q, answerOf(q, options)));
 }
 
 function answerOf(q: ParsedQuestion, options: AnswerOptions): Answer {
@@ -27,11 +30,15 @@ function answerOf(q: ParsedQuestion, options: AnswerOptions): Answer {
   // "global batch 1.5", "on 1.5 nodes": a count that must be whole is refused as asked, never rounded or cut to plan it.
   const fractions = fractionProblems(q.stated, q.intent);
   if (q.intent === 'help' || q.problems.length > 0 || fractions.length > 0) return answerHelp(q, [...q.problems, ...fractions]);
+  // Layouts to compare ("tp 8 pp 8 or tp 4 pp 16"): each one planned, which wins said (parse refuses them for other intents).
+  const compared = q.stated.layouts !== undefined;
   switch (q.intent) {
     case 'memory':
-      return asTrainingMemory(q, searchesLayout(q.intent, q.stated) ? answerBestConfiguration(q, options, publicUrl) : answerFixedConfiguration(q, publicUrl));
+      return asTrainingMemory(q, compared ? answerLayoutComparison(q, publicUrl)
+        : searchesLayout(q.intent, q.stated) ? answerBestConfiguration(q, options, publicUrl) : answerFixedConfiguration(q, publicUrl));
     case 'estimate':
-      return searchesLayout(q.intent, q.stated) ? answerBestConfiguration(q, options, publicUrl) : answerFixedConfiguration(q, publicUrl);
+      return asTrainingThroughput(q, compared ? answerLayoutComparison(q, publicUrl)
+        : searchesLayout(q.intent, q.stated) ? answerBestConfiguration(q, options, publicUrl) : answerFixedConfiguration(q, publicUrl));
     case 'collective':
       return answerCollective(q);
     case 'rate':
@@ -39,7 +46,9 @@ function answerOf(q: ParsedQuestion, options: AnswerOptions): Answer {
     case 'serving':
       return answerServing(q);
     case 'time':
-      return hasFixedConfiguration(q.stated) ? answerFixedConfiguration(q, publicUrl) : answerNodesOrTime(q, options, publicUrl);
+      // "How many tokens per second …" is a time question turned round (tokens-in-time.ts), and a throughput one.
+      return asTrainingThroughput(q, compared ? answerLayoutComparison(q, publicUrl)
+        : hasFixedConfiguration(q.stated) ? answerFixedConfiguration(q, publicUrl) : answerNodesOrTime(q, options, publicUrl));
     case 'nodes':
     case 'cheapest':
       return answerNodesOrTime(q, options, publicUrl);

@@ -18,6 +18,7 @@ import { askedTimeUnit, daysAsAsked } from './time-as-asked.ts';
 import { tokensInTime } from './tokens-in-time.ts';
 import { listOf, statedMfuNote, statedMfuUnused } from './stated-mfu.ts';
 import { figuresFor, memoryPartsFigure } from './memory-parts.ts';
+import { indivisibleRemedy } from './layout-remedy.ts';
 
 /**
  * Memory and estimate questions (and time with a stated layout): the stated configuration (defaults filled) through the contract's
@@ -45,7 +46,9 @@ export function answerFixedConfiguration(q: ParsedQuestion, publicUrl: PublicUrl
     // A memory question sees what fills the GPU as asked (the protocol's most loaded GPU), then the closest that fits.
     const asked = q.intent === 'memory' && result.memory !== undefined ? [memoryPartsFigure(result.memory, 'as asked')] : [];
     const closest = fit === undefined ? [] : figuresFor(q.intent, fit.estimate);
-    const headline = `${subject}: ${describeInfeasible(result)}${fit === undefined ? '' : `; ${fittingHeadline(fit, p)}`}`;
+    // A layout that does not divide the GPUs: the fix, as the other refusals give one ("TP can be at most 8 on 8 GPUs").
+    const remedy = indivisibleRemedy(result.issues, p, q.stated);
+    const headline = `${subject}: ${describeInfeasible(result)}${remedy === undefined ? '' : `; ${remedy}`}${fit === undefined ? '' : `; ${fittingHeadline(fit, p)}`}`;
     return {
       ...base, kind: failureKind(result.reason), ok: false,
       headline,
@@ -67,7 +70,7 @@ export function answerFixedConfiguration(q: ParsedQuestion, publicUrl: PublicUrl
   const headline = q.intent === 'memory'
     ? `${subject}: ${formatBytes(result.memory.totalBytes)} per GPU of ${formatBytes(result.memory.capacityBytes)} (${result.memory.fits ? 'fits' : 'does not fit'} for training)`
     : q.intent === 'time' && result.timeToTrain !== undefined
-      ? tokensInTime(q, result.timeToTrain.days, nodesGpus(result.resolved), subject) ?? `${subject}: ${daysAsAsked(result.timeToTrain.days, askedTimeUnit(q.text))} to train ${compactCount(result.timeToTrain.tokens)} tokens on ${nodesGpus(result.resolved)}${forCost(p, spend?.cost)}${deadlineVerdict(q.stated, result.timeToTrain.days, result.timeToTrain.tokens)}`
+      ? tokensInTime(q, result.timeToTrain.days, { text: nodesGpus(result.resolved), gpus: result.resolved.gpus }, subject) ?? `${subject}: ${daysAsAsked(result.timeToTrain.days, askedTimeUnit(q.text))} to train ${compactCount(result.timeToTrain.tokens)} tokens on ${nodesGpus(result.resolved)}${forCost(p, spend?.cost)}${deadlineVerdict(q.stated, result.timeToTrain.days, result.timeToTrain.tokens)}`
       : metric === 'step' ? `${subject}: ${describeStep(result.stepTimeSeconds, result.mfu)}` : `${subject}: ${leadWithAsked(result, metric)}`;
   return {
     ...base,

@@ -1,6 +1,7 @@
 import type { FrontierSizeJson, NodesOkJson, NodesSizeJson } from '@trainplan/protocol';
 import { countOf, formatPercentChange } from '@trainplan/units';
 import { compactCount, formatDays, moneyText, nodesGpus } from '../format.ts';
+import { DAYS_PER_YEAR } from '../lexicon/quantities.ts';
 import type { AskParameters } from '../question.ts';
 
 /**
@@ -50,6 +51,21 @@ export function shownSizes(a: NodesOkJson): FrontierSizeJson[] {
   const shown = [...new Set(picks.filter((p): p is FrontierSizeJson => p !== undefined))];
   if (shown.length < 2 && faster[0] !== undefined && !shown.includes(faster[0])) shown.unshift(faster[0]);
   return shown.sort((x, y) => x.nodes - y.nodes).slice(-MAX_SHOWN);
+}
+
+/**
+ * A cheapest plan that takes over a year is seldom one to run (the model is stale, the hardware a generation old): its
+ * headline names a faster Pareto size beside it, so the trade-off reads at once and not only in the notes. The first
+ * faster size within the first milestone (a quarter), else within a year, else the fastest; undefined within a year.
+ */
+export function overAYear(a: NodesOkJson, q: AskParameters): string | undefined {
+  if (a.days <= DAYS_PER_YEAR) return undefined;
+  const faster = (a.frontier ?? []).filter((p) => p.pareto && p.nodes > a.nodes).sort((x, y) => x.nodes - y.nodes);
+  const within = (days: number): FrontierSizeJson | undefined => faster.find((p) => p.days <= days);
+  const shown = within(FRONTIER_MILESTONE_DAYS[0] ?? DAYS_PER_YEAR) ?? within(DAYS_PER_YEAR) ?? a.fastest;
+  if (shown === undefined || shown.nodes === a.nodes) return undefined;
+  const { cluster, days, spend } = sizeParts(shown, q, a.gpuHours);
+  return `${formatDays(a.days)} is over a year: ${cluster} train${shown.nodes === 1 ? 's' : ''} it in ${days} for ${spend}`;
 }
 
 /**

@@ -2,6 +2,8 @@ import { isHelpRequest } from '../classify.ts';
 import { normalize } from '../parse.ts';
 import type { ParsedQuestion } from '../question.ts';
 import type { Answer } from './answer-types.ts';
+import { conceptExample, conceptHeadline } from './concept-question.ts';
+import { followUpHeadline, isFollowUp, wholeQuestionOf } from './follow-up.ts';
 
 /** The questions the bot understands, one per intent (also the help text's examples). */
 export const EXAMPLE_QUESTIONS: readonly string[] = [
@@ -23,8 +25,10 @@ const QUOTED_CHARACTERS = 80;
 
 /**
  * A short help: what the bot answers, with examples. Its first line says why: the problems of a
- * question that was understood but cannot be answered; "I didn't understand …" for a question that
- * was not understood; for an empty message or one asking for help, the help alone. All but the last refuse the question.
+ * question that was understood but cannot be answered; for a follow-up, that no conversation is kept, with the
+ * question whole (follow-up.ts); for a definition asked, that none is given, with a question showing the term at work
+ * (concept-question.ts); "I didn't understand …" for any other question that was not understood; for an empty message
+ * or one asking for help, the help alone. All but the last refuse the question.
  */
 export function answerHelp(q: ParsedQuestion, problems: readonly string[] = q.problems): Answer {
   const base = { intent: 'help' as const, kind: 'refusal' as const, ok: false, question: q.text, figures: [], assumptions: [], examples: [...EXAMPLE_QUESTIONS] };
@@ -37,6 +41,14 @@ export function answerHelp(q: ParsedQuestion, problems: readonly string[] = q.pr
   if (isHelpRequest(normalize(q.text))) return { ...base, kind: 'help', headline: CAPABILITIES, notes: [VOCABULARY] };
   const text = q.text.replace(/\s+/g, ' ');
   const quoted = text.length <= QUOTED_CHARACTERS ? text : `${text.slice(0, QUOTED_CHARACTERS - 1)}…`;
+  const normal = normalize(q.text);
+  // Understood as a shape, if not as a plan: a follow-up to a conversation the bot does not keep, or a definition asked.
+  if (problems.length === 0 && isFollowUp(normal)) {
+    const example = wholeQuestionOf(q);
+    return { ...base, headline: followUpHeadline(quoted, example), notes: [CAPABILITIES, VOCABULARY], examples: [example, ...EXAMPLE_QUESTIONS] };
+  }
+  const concept = problems.length === 0 ? conceptExample(normal) : undefined;
+  if (concept !== undefined) return { ...base, headline: conceptHeadline(quoted, concept), notes: [CAPABILITIES, VOCABULARY] };
   const why = problems.length > 0 ? ` (${problems.join('; ')})` : '';
   return { ...base, headline: `I didn't understand "${quoted}"${why}.`, notes: [CAPABILITIES, VOCABULARY] };
 }

@@ -19,7 +19,7 @@ import { budgetNotes, type BudgetPlan } from './budget-note.ts';
 import { costFigures, forCost, type Spend } from './cost.ts';
 import { describeConfiguration, estimateNumbers, gpuName } from './describe-estimate.ts';
 import { figuresFor } from './memory-parts.ts';
-import { frontierNotes, sizeParts, sizeText } from './frontier-notes.ts';
+import { frontierNotes, overAYear, sizeParts, sizeText } from './frontier-notes.ts';
 import { answerHelp } from './help-answer.ts';
 import { failureKind, refusalWords } from './issue-words.ts';
 import { listOf, statedMfuNote, statedMfuUnused } from './stated-mfu.ts';
@@ -220,7 +220,8 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   const plan = result.configuration;
   if (result.mode === 'cost-time-frontier') {
     const size = sizeParts(result, p);
-    const headline = `Cheapest for ${modelNameOf(p)} (${tokens} tokens) on ${gpuName(p.gpu ?? '')}: ${size.cluster}, ${size.days}, ${size.spend}`;
+    const slow = overAYear(result, p);
+    const headline = `Cheapest for ${modelNameOf(p)} (${tokens} tokens) on ${gpuName(p.gpu ?? '')}: ${size.cluster}, ${size.days}, ${size.spend}${slow === undefined ? '' : `; ${slow}`}`;
     return planAnswer(q, publicUrl, plan, result, headline, { assumptions, notes: frontierNotes(result, p), budgetPlan: 'cheapest', data: result });
   }
   // "on 4 GPUs", not "on 1 node (4 GPUs)", for part of a node.
@@ -233,7 +234,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   // A cheapest question asks what the plan spends: its GPU-hours when no price makes them money.
   const cost = forCost(p, result.cost) || (byDeadline ? ` for ${compactCount(result.gpuHours)} GPU-hours` : '');
   const headline = q.intent === 'time'
-    ? tokensInTime(q, result.days, cluster, subjectOf(p)) ?? `${subjectOf(p)}: ${daysAsAsked(result.days, askedTimeUnit(q.text))} to train ${tokens} tokens on ${cluster}${cost}${deadlineVerdict(q.stated, result.days, p.tokens ?? 0)}`
+    ? tokensInTime(q, result.days, { text: cluster, gpus: result.gpus }, subjectOf(p)) ?? `${subjectOf(p)}: ${daysAsAsked(result.days, askedTimeUnit(q.text))} to train ${tokens} tokens on ${cluster}${cost}${deadlineVerdict(q.stated, result.days, p.tokens ?? 0)}`
     : `${byDeadline ? 'Cheapest for ' : ''}${subjectOf(p)}: ${cluster} train${result.nodes === 1 ? 's' : ''} ${tokens} tokens in ${formatDays(result.days)}${cost} (${goals})`;
   // Said first: what the named cluster does, then the nodes the deadline needs.
   const named = namedClusterReading(q, result, subjectOf(p), onNamed);

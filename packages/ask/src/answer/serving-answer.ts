@@ -68,6 +68,9 @@ const lengthsText = (p: AskParameters): string => `${countOf(p.promptTokens ?? 0
 
 type Batching = 'static' | 'continuous';
 
+/** How a memory answer labels its configuration, which is not the headline's smallest replica (memoryLead). */
+const FASTEST_WITHIN_BOUNDS = 'fastest plan within the bounds, not the smallest replica above';
+
 function requestOf(p: AskParameters, gpus: number | undefined, batching: Batching): Record<string, unknown> {
   return {
     model: modelInputOf(p),
@@ -236,11 +239,16 @@ export function answerServing(q: ParsedQuestion): Answer {
     // A memory question leads with memory (the fewest GPUs that hold the model); the fastest plan follows in the notes.
     const memory = ASKS_MEMORY.test(q.text) ? memoryLead(result) : undefined;
     const plan = `${planHeadline(best, gpus)}${costHeadline(best, p)}${boundsNote(bounds, p)}`;
-    const fastest = memory === undefined ? [] : [`The configuration below is the fastest plan within the bounds: ${plan}.`];
+    // The headline's replica is the smallest that holds the model; the configuration and figures are the fastest plan.
+    // Where that is another replica, both say so, never left to read as one plan (the notes come after the configuration
+    // in every render, so none says "below").
+    const other = memory !== undefined && (memory.tensor !== best.tensor || memory.pipeline !== best.pipeline);
+    const fastest = memory === undefined ? [] : [`${other ? 'The configuration and figures are the fastest plan within the bounds, not the smallest replica of the headline' : 'The fastest plan within the bounds is that replica'}: ${plan}.`];
+    const configuration = `${shapeText(best)} · batch ${best.batch.toLocaleString('en-US')} · ${precisionConfiguration(p)} · ${lengthsText(p)}${speculationConfiguration(spec)}`;
     return {
       ...base, kind: 'answer', ok: true, assumptions: [...base.assumptions, ...perReplica],
-      headline: `${subject}: ${memory ?? `${ASKS_FIT.test(q.text) ? 'fits; ' : ''}${plan}`}`,
-      configuration: `${shapeText(best)} · batch ${best.batch.toLocaleString('en-US')} · ${precisionConfiguration(p)} · ${lengthsText(p)}${speculationConfiguration(spec)}`,
+      headline: `${subject}: ${memory?.text ?? `${ASKS_FIT.test(q.text) ? 'fits; ' : ''}${plan}`}`,
+      configuration: other ? `${FASTEST_WITHIN_BOUNDS}: ${configuration}` : configuration,
       figures: [...pointFigures(best, p, gpus), ...loadFigure(best, gpus)],
       memoryPerGpuBytes: best.totalBytesPerGpu, memoryCapacityBytes: best.capacityBytes,
       notes: [...fastest, ...servingParallelNotes(p, best, gpus), ...(result.warnings ?? []), ...countNote, ...fastestNote(result), ...without, ...noPriceNote(p, q.text)],

@@ -48,14 +48,15 @@ type Answered = Extract<InferenceResponseJson, { ok: true }>;
  * A memory question's lead: the fewest GPUs that hold the model with room for requests (of the TP × PP shapes tried,
  * the one of fewest GPUs that serves at all, the larger batch on a tie) and how its memory splits: "the smallest
  * replica that holds it is TP 2 · PP 1 (2 GPUs): weights 65.7 GiB per GPU; the rest, 13.9 GiB, a KV cache for up
- * to 43 concurrent requests (320 MiB per request on each GPU)". Undefined when no shape serves.
+ * to 43 concurrent requests (320 MiB per request on each GPU)", with that replica's shape. Undefined when no shape serves.
  */
-export function memoryLead(result: Answered): string | undefined {
+export function memoryLead(result: Answered): { text: string; tensor: number; pipeline: number } | undefined {
   const serving = result.byShape.flatMap((s) => (s.ok ? [{ gpus: s.tensor * s.pipeline, tensor: s.tensor, pipeline: s.pipeline, x: s.largestBatch }] : []));
   const smallest = serving.sort((a, b) => a.gpus - b.gpus || b.x.batch - a.x.batch)[0];
   if (smallest === undefined) return undefined;
-  const { x } = smallest;
-  return `the smallest replica that holds it is TP ${smallest.tensor} · PP ${smallest.pipeline} (${countOf(smallest.gpus, 'GPU')}): weights `
+  const { x, tensor, pipeline } = smallest;
+  const text = `the smallest replica that holds it is TP ${tensor} · PP ${pipeline} (${countOf(smallest.gpus, 'GPU')}): weights `
     + `${formatBytes(x.weightsBytesPerGpu)} per GPU; the rest, ${formatBytes(x.kvCacheBytesPerGpu)}, a KV cache for up to `
     + `${countOf(x.batch, 'concurrent request')} (${perRequestText(x)})`;
+  return { text, tensor, pipeline };
 }

@@ -33,7 +33,8 @@ const SIGN = String.raw`(us\$|[$€£]|usd|eur|gbp)`;
 const BEFORE = String.raw`${SIGN}?\s*`;
 /** An amount of money may start at its point: "$.50". */
 const NUMBER = String.raw`(${POINT_DECIMAL})`;
-const AFTER = String.raw`(?:\s*(usd|eur|gbp|dollars?|bucks?|euros?|pounds?|cents?)\b)?`;
+/** A currency written after the amount: "2.5 USD", "3 dollars", "2.5 $", "2.5$" (as much of Europe writes "2,50 €"). */
+const AFTER = String.raw`(?:\s*((?:usd|eur|gbp|dollars?|bucks?|euros?|pounds?|cents?)\b|[$€£]))?`;
 const PER = String.raw`\s*(?:\/|per|an?|each|every)\s*`;
 const HOUR = String.raw`(?:hours?|hrs?|h)\b`;
 const GPU = String.raw`(?:gpus?|${HW_TOKEN}(?:[\s-]*gpus?)?)`;
@@ -85,10 +86,10 @@ export function resolvePrice(r: PriceReading, gpusPerNode: number): StatedPrice 
 
 /** A sum as two groups, its number and its optional scale ("2", "m"): read with scaledCount. */
 const SUM = String.raw`${NUMBER}\s*(${MONEY_SCALE})?`;
-// A sign before ("$2M", "€500k") or a currency after ("2 million dollars", "500k eur").
-const AMOUNT = String.raw`(?:${SIGN}\s*${SUM}\b${AFTER}|${SUM}\s*(usd|eur|gbp|dollars|euros|pounds)\b)`;
-// "a $2M budget", "budget of $2M", "with 2 million dollars", "spend at most €500k": money, never a token count.
-const BUDGET = new RegExp(String.raw`\bbudget\s*(?:of|is|=|:)?\s*${AMOUNT}|\b(?:with|spend(?:ing)?|under|within|for|at most|up to)\s+(?:an?\s+)?${AMOUNT}(?:\s+budget\b)?|\b(?:an?\s+)?${AMOUNT}\s+budget\b`);
+// A sign before ("$2M", "€500k") or a currency after ("2 million dollars", "500k eur", "500k €").
+const AMOUNT = String.raw`(?:${SIGN}\s*${SUM}\b${AFTER}|${SUM}\s*((?:usd|eur|gbp|dollars|euros|pounds)\b|[$€£]))`;
+// "a $2M budget", "budget of $2M", "with 2 million dollars", "spend at most €500k", "is $1M enough": money, never a token count.
+const BUDGET = new RegExp(String.raw`\bbudget\s*(?:of|is|=|:)?\s*${AMOUNT}|\b(?:with|spend(?:ing)?|under|within|for|at most|up to)\s+(?:an?\s+)?${AMOUNT}(?:\s+budget\b)?|\b(?:an?\s+)?${AMOUNT}\s+budget\b|${AMOUNT}\s+(?:is\s+|be\s+)?enough\b`);
 
 /** A budget in money ("$2M budget"), its currency sign when given; a price per GPU-hour turns it into GPU-hours. */
 export interface MoneyBudget {
@@ -127,3 +128,23 @@ export function moneyBudgetProblem(b: MoneyBudget, price: StatedPrice | undefine
   }
   return undefined;
 }
+
+/** A currency word or sign beside a number: money no reader above took ("2 bucks a gpu-month", "$1M" with no "budget"). */
+const MONEY_WORD = String.raw`(?:usd|eur|gbp|dollars?|bucks?|euros?|pounds?|cents?)\b`;
+const LOOSE_MONEY = String.raw`(?:us\$|[$€£]|\b(?:usd|eur|gbp)\b)\s*${POINT_DECIMAL}(?:\s*(?:${MONEY_SCALE})\b)?|\b${POINT_DECIMAL}\s*(?:(?:${MONEY_SCALE})\b\s*)?(?:[$€£]|${MONEY_WORD})`;
+/** A number per hour, of a GPU, a node or of nothing named ("2 per hour", "2.5/gpu-hr" left unread: no currency and no unit). */
+const LOOSE_RATE = String.raw`\b${POINT_DECIMAL}\s*(?:\/|per)\s*(?:(?:gpus?|${HW_TOKEN}|nodes?)[\s-]*)?(?:hours?|hrs?|h)\b`;
+const UNREAD_PRICE = new RegExp(`${LOOSE_MONEY}|${LOOSE_RATE}`);
+
+/**
+ * Money or a rate per hour that takePrice and takeMoneyBudget left in the text ("2 per hour", "$1M" with no "budget"):
+ * the phrase, to be said back as not read, never dropped without a word (a cost question would lose its cost). Undefined
+ * when none is left.
+ */
+export function findUnreadPrice(text: string): string | undefined {
+  return UNREAD_PRICE.exec(text)?.[0].trim();
+}
+
+/** Why an unread price is a problem, and how to write one: "at $2/GPU-hour", or a node's "$98 per node-hour". */
+export const unreadPriceProblem = (phrase: string): string =>
+  `"${phrase}" looks like a price or an amount of money, but I could not read it: write a price as "at $2/GPU-hour" (or "$98 per node-hour"), a budget as "a $2M budget"`;

@@ -122,7 +122,7 @@ const DATE_DEADLINE = new RegExp(String.raw`\b(?:by|before|until|till|due|ahead\
 /** A deadline the question gives as a date, which has no length without today's date (packages keep no clock). */
 export const findDateDeadline = (text: string): string | undefined => DATE_DEADLINE.exec(text)?.[0].trim();
 
-type IntegerField = 'tensor' | 'pipeline' | 'context' | 'data' | 'virtualStages' | 'microBatchSize' | 'globalBatchSize' | 'seqLength';
+export type IntegerField = 'tensor' | 'pipeline' | 'context' | 'data' | 'virtualStages' | 'microBatchSize' | 'globalBatchSize' | 'seqLength';
 
 /** Megatron's flag names and the words people use for them: "tp 8", "tp=8", "tp8", "8-way tensor parallel". */
 const PARALLEL_WORDS: readonly [IntegerField, string][] = [
@@ -137,6 +137,21 @@ const PARALLEL_WORDS: readonly [IntegerField, string][] = [
   ['seqLength', String.raw`seq(?:uence)?(?:[\s-]*len(?:gth)?)?|context[\s-]*length|ctx`],
 ];
 
+/**
+ * A size written by name: after its name ("tp 8", "tp=8", "pipeline parallel size of 4") or before it ("8-way tensor
+ * parallel", "4 pp"); group 1 the number, group 2 its "k" (or a sequence length's scale).
+ */
+export function sizePatterns(field: IntegerField): { after: RegExp; before: RegExp } {
+  const words = PARALLEL_WORDS.find(([f]) => f === field)?.[1] ?? '';
+  // A sequence length is a length in tokens ("seq 1M"); the sizes are counts, read with a fraction if one is written
+  // ("global batch 1.5"), which answer/whole-counts.ts refuses: never its digits before the point (a batch of 1) unsaid.
+  const number = field === 'seqLength' ? TOKEN_LENGTH : KILO_NUMBER;
+  return {
+    after: new RegExp(String.raw`\b(?:${words})\s*(?:=|:|of|is)?\s*${number}\b`),
+    before: new RegExp(String.raw`\b${number}(?:[\s-]*way)?[\s-]*(?:${words})\b`),
+  };
+}
+
 /** Parallel sizes, batch sizes and sequence length, by name before or after the number. */
 export function takeParallelism(s: Scanner): Partial<Pick<AskParameters, IntegerField>> {
   const out: Partial<Pick<AskParameters, IntegerField>> = {};
@@ -144,13 +159,10 @@ export function takeParallelism(s: Scanner): Partial<Pick<AskParameters, Integer
   // "parallel"; "context parallel 2" and "cp 2" are context parallelism, below).
   const window = s.take(new RegExp(String.raw`\b${TOKEN_LENGTH}[\s-]*(?:tokens?[\s-]*)?context(?:[\s-]*(?:window|length))?\b(?![\s-]*parallel)`));
   if (window) out.seqLength = tokenLength(window[1], window[2]);
-  for (const [field, words] of PARALLEL_WORDS) {
+  for (const [field] of PARALLEL_WORDS) {
     if (out[field] !== undefined) continue;
-    // A sequence length is a length in tokens ("seq 1M"); the sizes are counts, read with a fraction if one is written
-    // ("global batch 1.5"), which answer/whole-counts.ts refuses: never its digits before the point (a batch of 1) unsaid.
-    const number = field === 'seqLength' ? TOKEN_LENGTH : KILO_NUMBER;
-    const after = s.take(new RegExp(String.raw`\b(?:${words})\s*(?:=|:|of|is)?\s*${number}\b`));
-    const m = after ?? s.take(new RegExp(String.raw`\b${number}(?:[\s-]*way)?[\s-]*(?:${words})\b`));
+    const { after, before } = sizePatterns(field);
+    const m = s.take(after) ?? s.take(before);
     // "8k context" / "32k sequence": k is 1024 here (4k = 4096, as Llama 2 says).
     if (m) out[field] = field === 'seqLength' ? tokenLength(m[1], m[2]) : writtenCount(m[1], m[2]);
   }
