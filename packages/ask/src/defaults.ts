@@ -318,16 +318,24 @@ function batchStep(gpus: number | undefined): number {
  * cluster (`cluster`); or one step of the multiple it is rounded to, above either aim (`layout`: one micro-batch
  * on each of a fixed layout's data-parallel `ranks`; `split`: the data-parallel `ranks` batchStep leaves).
  */
-export type DefaultBatchWhy = { why: 'tokens' } | { why: 'cluster' } | { why: 'layout'; ranks: number } | { why: 'split'; ranks: number };
+export type DefaultBatchWhy = { why: 'tokens' } | { why: 'cluster' } | { why: 'layout'; ranks: number } | { why: 'split'; ranks: number }
+  | { why: 'published'; model: string; published: number };
 
 /** A default global batch: its sequences, their length, and why it is that size. */
 export type DefaultBatch = { sequences: number; seqLength: number } & DefaultBatchWhy;
 
-/** Sequences a default batch aims at, and which aim: about 4M tokens, or one per GPUS_PER_DEFAULT_SEQUENCE GPUs where that is more. */
-function batchAim(p: AskParameters, gpus: number | undefined): { sequences: number; why: 'tokens' | 'cluster' } {
+/**
+ * Sequences a default batch aims at, and which aim: the model's published batch at its own sequence length (GPT-3
+ * 175B's 1,536), else about 4M tokens, or one per GPUS_PER_DEFAULT_SEQUENCE GPUs where that is more.
+ */
+function batchAim(p: AskParameters, gpus: number | undefined): { sequences: number; why: DefaultBatchWhy } {
+  const facts = modelFactsOf(p);
+  if (facts?.publishedGlobalBatchSize !== undefined && seqLengthOf(p) === modelSeqLengthOf(p)) {
+    return { sequences: facts.publishedGlobalBatchSize, why: { why: 'published', model: facts.name, published: facts.publishedGlobalBatchSize } };
+  }
   const tokens = DEFAULT_BATCH_TOKENS / seqLengthOf(p);
   const cluster = (gpus ?? 0) / GPUS_PER_DEFAULT_SEQUENCE;
-  return cluster > tokens ? { sequences: cluster, why: 'cluster' } : { sequences: tokens, why: 'tokens' };
+  return cluster > tokens ? { sequences: cluster, why: { why: 'cluster' } } : { sequences: tokens, why: { why: 'tokens' } };
 }
 
 /**
@@ -337,19 +345,44 @@ function batchAim(p: AskParameters, gpus: number | undefined): { sequences: numb
 function batchNear(p: AskParameters, gpus: number | undefined, step: number, floor: DefaultBatchWhy): DefaultBatch {
   const aim = batchAim(p, gpus);
   const sequences = step * Math.max(1, Math.round(aim.sequences / step));
-  const why = sequences === step && step > 1.5 * aim.sequences ? floor : { why: aim.why };
+  const why = sequences === step && step > 1.5 * aim.sequences ? floor : aim.why;
   return { sequences, seqLength: seqLengthOf(p), ...why };
 }
 
 /**
- * The global batch a search question takes when it states none: about 4M tokens a step (Touvron et al.
- * 2023, Llama 2 §2.2) in sequences of the model's length, a multiple some split of the cluster's GPUs
- * divides when the cluster is known (batchStep); with why, for defaultBatchNote. The CLI's `nodes` takes the same.
+ * The global batch a search question takes when it states none: the model's published batch where its source
+ * states one, else about 4M tokens a step (Touvron et al. 2023, Llama 2 §2.2) in sequences of the model's length,
+ * a multiple some split of the cluster's GPUs divides when the cluster is known (batchStep); with why, for
+ * defaultBatchNote. The CLI's `nodes` takes the same.
  */
 export function defaultBatch(p: AskParameters): DefaultBatch {
   const gpus = clusterGpusOf(p);
+  // A published batch is the model's own hyperparameter: taken as it is, on any cluster (the search finds the splits
+  // that divide it, or says none does), so that every question about the model plans the same batch.
+  const aim = batchAim(p, gpus);
+  // A cluster computed from a bad value (0 nodes) takes no default at all: the protocol's refusal of it is the answer.
+  const sane = gpus === undefined || isComputedCount(gpus);
+  if (aim.why.why === 'published' && sane && (gpus === undefined || somePipelineSplits(aim.sequences, gpus, modelShapeOf(p)?.layers))) {
+    return { sequences: aim.sequences, seqLength: seqLengthOf(p), ...aim.why };
+  }
   const step = batchStep(gpus);
   return batchNear(p, gpus, withTwos(step, batchAim(p, gpus).sequences), { why: 'split', ranks: step });
+}
+
+/**
+ * Whether some data-parallel size divides both the batch and the GPUs and leaves a model-parallel size a pipeline of
+ * at most one stage per layer can take: its odd factor as pipeline stages (tensor and context sizes are powers of two).
+ * MT-NLG's 1,920 on 2,240 GPUs: DP 8 leaves 280 = 8 × 35 (35 stages of 105 layers); Llama 2 7B's 1,024 on 1,000 GPUs
+ * leaves at least 125 = 5³ stages of 32 layers: no split, so that batch is moved to one the GPUs divide.
+ */
+function somePipelineSplits(batch: number, gpus: number, layers: number | undefined): boolean {
+  for (let d = 1; d <= Math.min(batch, gpus); d++) {
+    if (batch % d !== 0 || gpus % d !== 0) continue;
+    let odd = gpus / d;
+    while (odd % 2 === 0) odd /= 2;
+    if (odd <= (layers ?? Infinity)) return true;
+  }
+  return false;
 }
 
 /** How far a search's default batch may move from its aim to gain factors of two, so that more data-parallel sizes divide it. */
@@ -417,5 +450,9 @@ export function defaultBatchNote(b: DefaultBatch): string {
       return `${head} (${tokens} tokens: one sequence per ${GPUS_PER_DEFAULT_SEQUENCE} GPUs, more than the usual 4M tokens on a cluster this large, as Llama 3 405B trained with 2,048 sequences on 16,384 H100s)`;
     case 'layout': return `${head} (${tokens} tokens: one micro-batch on ${onRanks(b.ranks)}, the least this layout runs)`;
     case 'split': return `${head} (${tokens} tokens: one sequence on ${onRanks(b.ranks)}, the least some split of these GPUs divides)`;
+    case 'published':
+      return b.sequences === b.published
+        ? `${head} (${tokens} tokens: ${b.model}'s published batch)`
+        : `${head} (${tokens} tokens: near ${b.model}'s published ${countOf(b.published, 'sequence')}, rounded so that data-parallel sizes of these GPUs divide it)`;
   }
 }

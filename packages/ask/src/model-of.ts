@@ -25,6 +25,8 @@ export interface ModelFacts {
   /** Whether `parameters` is a published count (a preset's) rather than the size the question asked. */
   published: boolean;
   defaultTrainingTokens?: number;
+  /** The global batch the source trained with, in sequences of the model's length (presets: publishedGlobalBatchSize). */
+  publishedGlobalBatchSize?: number;
 }
 
 export function modelFactsOf(p: AskParameters): ModelFacts | undefined {
@@ -36,6 +38,7 @@ export function modelFactsOf(p: AskParameters): ModelFacts | undefined {
     parameters: preset.publishedParameters,
     published: true,
     ...(preset.defaultTrainingTokens !== undefined && { defaultTrainingTokens: preset.defaultTrainingTokens }),
+    ...(preset.publishedGlobalBatchSize !== undefined && { publishedGlobalBatchSize: preset.publishedGlobalBatchSize }),
   };
 }
 

@@ -36,13 +36,13 @@ describe('answer: nodes, time and best configuration (the search)', () => {
   });
 
   it('says when the batch holds the plan back, with the same question at twice the batch (runNodes\'s largerBatch)', () => {
-    const a = ask('how many H100 nodes to train gpt3-175b on 300B tokens in 2 days');
+    const a = ask('how many H100 nodes to train gpt3-175b on 300B tokens in 1 day');
     expect(a.ok).toBe(true);
     const hint = (a.data as { largerBatch?: { message: string; nodes: number } }).largerBatch;
-    if (!hint) throw new Error('expected a larger-batch hint at 2 days');
+    if (!hint) throw new Error('expected a larger-batch hint at 1 day');
     expect(a.notes).toContain(hint.message);
     expect(renderText(a)).toContain(hint.message);
-    const unreachable = ask('how many H100 nodes to train gpt3-175b on 300B tokens in 0.3 days');
+    const unreachable = ask('how many H100 nodes to train gpt3-175b on 300B tokens in 0.4 days');
     expect(unreachable.ok).toBe(false);
     expect(unreachable.notes.at(-1)).toMatch(/^The batch holds this plan back: .* would meet the deadline on /);
     expect(nodes.notes.some((n) => n.startsWith('The batch holds'))).toBe(false);
@@ -296,8 +296,10 @@ describe('renderText', () => {
     expect(searched.assumptions.join(' ')).toMatch(/global batch 2,048 sequences \(16\.8M tokens: one sequence per 8 GPUs/);
     const fixed = parse('step time of llama 3.1 405b on 16k h100 with tp 8 pp 16');
     expect(fixed.parameters.globalBatchSize).toBe(2048);
-    // Where 4M tokens already gives a sequence per 8 GPUs, it stays (GPT-3 on 1024 GPUs: 2048 sequences of 2048).
-    expect(ask('how long to train gpt3 175b on 1024 a100s').scenario?.training.globalBatchSize).toBe(2048);
+    // Where 4M tokens already gives a sequence per 8 GPUs, it stays (SC'21's 145.6B on 1024 GPUs: 2048 sequences of 2048).
+    expect(ask('how long to train megatron-145.6b on 1024 a100s').scenario?.training.globalBatchSize).toBe(2048);
+    // A model whose source states its batch keeps it: GPT-3 175B's 1,536 (Brown et al. 2020, Table 2.1), as SC'21 trained it on 1,024 GPUs.
+    expect(ask('how long to train gpt3 175b on 1024 a100s').scenario?.training.globalBatchSize).toBe(1536);
   });
 });
 

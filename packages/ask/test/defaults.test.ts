@@ -13,13 +13,22 @@ describe('defaultBatch: the default global batch carries why it is that size, fr
     [{ model: 'llama3-70b', nodes: 640 }, { sequences: 640, why: 'cluster' }],
     // GB200 trays hold 4: 4100 GPUs leave model parallelism 4 and data parallelism 1025, twice the 512.5 aimed at.
     [{ model: 'llama3-70b', system: 'gb200-nvl72', gpu: 'gb200', nodes: 1025 }, { sequences: 1025, why: 'split', ranks: 1025 }],
-    // No cluster: GPT-3's 2048-token sequences, 2048 of them.
-    [{ model: 'gpt3-175b' }, { sequences: 2048, why: 'tokens' }],
+    // No cluster, no published batch (SC'21's 145.6B): 2048-token sequences, 2048 of them.
+    [{ model: 'megatron-145.6b' }, { sequences: 2048, why: 'tokens' }],
     // 2,240 GPUs leave DP 35 after model parallelism 64: 2,240 = 35 × 64 (9% above 4M tokens), not 2,065 = 35 × 59,
     // the nearest multiple of 35, which only data-parallel sizes dividing 35 × 59 split.
-    [{ model: 'mt-nlg-530b', system: 'dgx-a100-80gb', nodes: 280 }, { sequences: 2240, why: 'tokens' }],
+    [{ model: 'megatron-529.6b', system: 'dgx-a100-80gb', nodes: 280 }, { sequences: 2240, why: 'tokens' }],
     // 1,000 GPUs leave DP 125: 2,000 = 125 × 16 is within 10% of 2,048; 125 × 32 = 4,000 is not.
-    [{ model: 'gpt3-175b', nodes: 125 }, { sequences: 2000, why: 'tokens' }],
+    [{ model: 'megatron-145.6b', nodes: 125 }, { sequences: 2000, why: 'tokens' }],
+    // A model whose source states its batch takes it as it is, on any cluster: GPT-3 175B's 3.2M tokens (Brown et al.
+    // 2020, Table 2.1) are 1,536 sequences, MT-NLG's 1,920 (Smith et al. 2022) on the 2,240 GPUs it trained on.
+    [{ model: 'gpt3-175b' }, { sequences: 1536, why: 'published', published: 1536 }],
+    // …unless no split of the GPUs divides it: on 1,000 GPUs (DP 8 at most leaves 125 = 5³ pipeline stages of 96 layers), the
+    // nearest multiple of 500 some split divides, and the note says it is near the published batch.
+    [{ model: 'gpt3-175b', nodes: 125 }, { sequences: 1500, why: 'published', published: 1536 }],
+    [{ model: 'mt-nlg-530b', system: 'dgx-a100-80gb', nodes: 280 }, { sequences: 1920, why: 'published' }],
+    // At another sequence length than the published one, the published batch does not apply: 4M tokens of 4,096.
+    [{ model: 'gpt3-175b', seqLength: 4096 }, { sequences: 1024, why: 'tokens' }],
   ])('%j → %j', (p, expected) => {
     expect(defaultBatch(p)).toMatchObject(expected);
   });

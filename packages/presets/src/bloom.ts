@@ -28,6 +28,8 @@ export const BLOOM_MODELS: readonly ModelPreset[] = [
         + 'The extra LayerNorm after the embedding (2h parameters) is not in the shape.',
     },
     defaultTrainingTokens: billion(366),
+    // §3.4.1 training hyperparameters: global batch 2048 after a ramp-up (tr11-176B-ml.slurm GLOBAL_BATCH_SIZE=2048).
+    publishedGlobalBatchSize: 2048,
     // bigscience train/tr11-176B-ml/tr11-176B-ml.slurm passes no --hidden-dropout or --attention-dropout:
     // Megatron-DeepSpeed's 0.1 (the released Hugging Face config's 0.0 is for inference).
     trainedWithDropout: MEGATRON_DEFAULT_DROPOUT,

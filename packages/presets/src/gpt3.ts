@@ -12,36 +12,39 @@ interface Gpt3Row {
   readonly layers: number;
   readonly hiddenSize: number;
   readonly attentionHeads: number;
+  /** Table 2.1's batch size in tokens (0.5M … 3.2M), in sequences of 2,048: 3.2M is the 1,536 Megatron runs (SC'21). */
+  readonly batch: number;
   /** Where trainplan departs from the table, and why. */
   readonly caveat?: string;
 }
 
-function gpt3({ id, name, params, layers, hiddenSize, attentionHeads, caveat }: Gpt3Row): ModelPreset {
+function gpt3({ id, name, params, layers, hiddenSize, attentionHeads, batch, caveat }: Gpt3Row): ModelPreset {
   return {
     id,
     shape: gptShape({ name, layers, hiddenSize, attentionHeads, vocabSize: 51200, seqLength: 2048 }),
     publishedParameters: params,
     source: {
       ...PAPER,
-      note: `Table 2.1, row "${name}" (n_layers, d_model, n_heads; n_ctx 2048); vocab 50257 in the paper, padded to 51200 as Megatron-LM does.`
+      note: `Table 2.1, row "${name}" (n_layers, d_model, n_heads, batch size in tokens; n_ctx 2048); vocab 50257 in the paper, padded to 51200 as Megatron-LM does.`
         + (caveat ? ` ${caveat}` : ''),
     },
     defaultTrainingTokens: billion(300),
+    publishedGlobalBatchSize: batch,
     // The paper states no dropout; trainplan models GPT-3 as Megatron-LM trains it (SC'21, NeMo's gpt3 configs: 0.1).
     trainedWithDropout: MEGATRON_DEFAULT_DROPOUT,
   };
 }
 
 export const GPT3_MODELS: readonly ModelPreset[] = [
-  gpt3({ id: 'gpt3-126m', name: 'GPT-3 Small', params: million(125), layers: 12, hiddenSize: 768, attentionHeads: 12,
+  gpt3({ id: 'gpt3-126m', name: 'GPT-3 Small', params: million(125), layers: 12, hiddenSize: 768, attentionHeads: 12, batch: 256,
     caveat: 'NeMo calls this model 126m (its count with V = 51200); the paper says 125M.' }),
-  gpt3({ id: 'gpt3-350m', name: 'GPT-3 Medium', params: million(350), layers: 24, hiddenSize: 1024, attentionHeads: 16 }),
-  gpt3({ id: 'gpt3-760m', name: 'GPT-3 Large', params: million(760), layers: 24, hiddenSize: 1536, attentionHeads: 16 }),
-  gpt3({ id: 'gpt3-1.3b', name: 'GPT-3 XL', params: billion(1.3), layers: 24, hiddenSize: 2048, attentionHeads: 16,
+  gpt3({ id: 'gpt3-350m', name: 'GPT-3 Medium', params: million(350), layers: 24, hiddenSize: 1024, attentionHeads: 16, batch: 256 }),
+  gpt3({ id: 'gpt3-760m', name: 'GPT-3 Large', params: million(760), layers: 24, hiddenSize: 1536, attentionHeads: 16, batch: 256 }),
+  gpt3({ id: 'gpt3-1.3b', name: 'GPT-3 XL', params: billion(1.3), layers: 24, hiddenSize: 2048, attentionHeads: 16, batch: 512,
     caveat: 'The table lists 24 heads of d_head 128, inconsistent with d_model 2048; 16 heads of 128 as in Megatron/NeMo configs.' }),
-  gpt3({ id: 'gpt3-2.7b', name: 'GPT-3 2.7B', params: billion(2.7), layers: 32, hiddenSize: 2560, attentionHeads: 32 }),
-  gpt3({ id: 'gpt3-6.7b', name: 'GPT-3 6.7B', params: billion(6.7), layers: 32, hiddenSize: 4096, attentionHeads: 32 }),
-  gpt3({ id: 'gpt3-13b', name: 'GPT-3 13B', params: billion(13), layers: 40, hiddenSize: 5120, attentionHeads: 40,
+  gpt3({ id: 'gpt3-2.7b', name: 'GPT-3 2.7B', params: billion(2.7), layers: 32, hiddenSize: 2560, attentionHeads: 32, batch: 512 }),
+  gpt3({ id: 'gpt3-6.7b', name: 'GPT-3 6.7B', params: billion(6.7), layers: 32, hiddenSize: 4096, attentionHeads: 32, batch: 1024 }),
+  gpt3({ id: 'gpt3-13b', name: 'GPT-3 13B', params: billion(13), layers: 40, hiddenSize: 5120, attentionHeads: 40, batch: 1024,
     caveat: 'The table lists d_model 5140, which 40 heads do not divide; 5120 (d_head 128) as in Megatron/NeMo configs.' }),
-  gpt3({ id: 'gpt3-175b', name: 'GPT-3 175B', params: billion(175), layers: 96, hiddenSize: 12288, attentionHeads: 96 }),
+  gpt3({ id: 'gpt3-175b', name: 'GPT-3 175B', params: billion(175), layers: 96, hiddenSize: 12288, attentionHeads: 96, batch: 1536 }),
 ];

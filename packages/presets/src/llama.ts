@@ -8,6 +8,9 @@ const LLAMA2 = {
 const LLAMA2_NOTE = 'Table 1: context 4k, 2.0T tokens, GQA for 34B and 70B. The paper gives no widths: layers, d_model '
   + 'and heads follow Llama 1 (arXiv:2302.13971, Table 2), FFN sizes the released params/config; vocab 32000.';
 
+/** "a global batch-size of 4M tokens" (Touvron et al. 2023, Llama 2 §2.2): 1,024 sequences of 4,096. */
+const LLAMA2_BATCH = 1024;
+
 const LLAMA3 = {
   title: 'Dubey et al. 2024, The Llama 3 Herd of Models (arXiv:2407.21783)',
   url: 'https://arxiv.org/abs/2407.21783',
@@ -29,6 +32,7 @@ export const LLAMA_MODELS: readonly ModelPreset[] = [
     source: { ...LLAMA2, note: LLAMA2_NOTE },
     defaultTrainingTokens: trillion(2),
     trainedWithDropout: false,
+    publishedGlobalBatchSize: LLAMA2_BATCH,
   },
   {
     id: 'llama2-13b',
@@ -37,6 +41,7 @@ export const LLAMA_MODELS: readonly ModelPreset[] = [
     source: { ...LLAMA2, note: LLAMA2_NOTE },
     defaultTrainingTokens: trillion(2),
     trainedWithDropout: false,
+    publishedGlobalBatchSize: LLAMA2_BATCH,
   },
   {
     id: 'llama2-70b',
@@ -45,6 +50,7 @@ export const LLAMA_MODELS: readonly ModelPreset[] = [
     source: { ...LLAMA2, note: LLAMA2_NOTE },
     defaultTrainingTokens: trillion(2),
     trainedWithDropout: false,
+    publishedGlobalBatchSize: LLAMA2_BATCH,
   },
   {
     id: 'llama3-8b',

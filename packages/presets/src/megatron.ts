@@ -39,6 +39,8 @@ export const MEGATRON_MODELS: readonly ModelPreset[] = [
         + '(50257), padded to 51200 as in Megatron-LM; the paper does not state the padded size.',
     },
     defaultTrainingTokens: billion(270),
+    // §3.2: "batch size of 1920" after a ramp-up from 32 (Korthikanti 2022 and SC'21 use the same 1920 for 530B).
+    publishedGlobalBatchSize: 1920,
     trainedWithDropout: MEGATRON_DEFAULT_DROPOUT,
   },
 ];

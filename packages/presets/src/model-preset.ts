@@ -20,6 +20,11 @@ export interface ModelPreset {
    * what an exported command line must set to train the same model. No effect on time or memory.
    */
   readonly rotaryBase?: number;
+  /**
+   * The global batch the source trained with at the preset's sequence length, in sequences, where it states one
+   * (after any ramp-up): what a question that gives no batch should assume for this model.
+   */
+  readonly publishedGlobalBatchSize?: number;
 }
 
 /**

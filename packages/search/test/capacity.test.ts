@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { daysText, fewestNodes, scalingSweep, tensorPipelineTable, trainOnNodes } from '../src/index.ts';
-import { gpt3Base } from './fixtures.ts';
+import { gpt3Base, h100Fabric, llama70bBase } from './fixtures.ts';
 
 const TOKENS = 300e9;
 const DAY = 86_400;
@@ -206,5 +206,21 @@ describe('scaling sweeps', () => {
     const cells = tensorPipelineTable(gpt3Base, { tensor: [4, 8], pipeline: [4, 8, 16] });
     expect(cells.map((c) => [c.tensor, c.pipeline])).toEqual([[4, 4], [4, 8], [4, 16], [8, 4], [8, 8], [8, 16]]);
     for (const c of cells) expect(c.estimate !== undefined || c.reason !== undefined).toBe(true);
+  });
+});
+
+describe('fewestNodes when more nodes can be slower (a fixed batch past the sizes it keeps busy)', () => {
+  // GPT-3 175B at its 1,536 sequences on DGX H100: the doubling from the smallest fit misses sizes between powers of two.
+  const base = { ...gpt3Base, gpu: llama70bBase.gpu, fabric: h100Fabric, precision: 'bf16' as const, attentionKernel: 'flash' as const, globalBatchSize: 1536 };
+  it('a deadline that a size between two powers of two meets, and the larger power misses, is met, not called unreachable', () => {
+    const at = (nodes: number) => trainOnNodes(base, nodes, TOKENS)!.seconds;
+    const [mid, top] = [at(6144), at(8192)];
+    // The premise: 6,144 nodes train faster than 8,192 (the batch keeps no more of them busy).
+    expect(mid).toBeLessThan(top);
+    const deadline = (mid + top) / 2;
+    const a = fewestNodes(base, TOKENS, { deadlineSeconds: deadline });
+    if (!a.ok) throw new Error(a.message);
+    expect(a.seconds).toBeLessThanOrEqual(deadline);
+    expect(a.nodes).toBeLessThanOrEqual(6144);
   });
 });

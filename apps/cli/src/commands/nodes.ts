@@ -51,8 +51,8 @@ TFLOP/s):
 Options:
   -m, --model ID         model preset id
   -g, --gpu ID           GPU or system preset id
-  -b, --global-batch B   sequences per optimizer step (default: about 4M tokens, as the chat bot
-                         assumes)
+  -b, --global-batch B   sequences per optimizer step (default, as the chat bot assumes: the model's
+                         published batch, GPT-3 175B's 1,536; else about 4M tokens)
   -t, --tokens T         tokens to train on (e.g. 300B)
   -d, --days D           deadline in days (30, or 30d)
       --gpu-hours H      budget in GPU-hours (e.g. 6.4M)

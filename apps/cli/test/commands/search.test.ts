@@ -291,14 +291,14 @@ describe('trainplan nodes', () => {
     expect(out).toMatch(/^on: 128 nodes \(1,024 × a100-80gb\)\ntime to train 300B tokens: \d+\.\d days/);
   });
 
-  it('without --global-batch, as the issue writes the command: about 4M tokens a step, said on the first line', async () => {
+  it('without --global-batch, as the issue writes the command: the model\'s published batch, else about 4M tokens a step, said on the first line', async () => {
     const noBatch = base.filter((x, i) => x !== '--global-batch' && base[i - 1] !== '--global-batch');
     const { code, out } = await cli([...noBatch, '--nodes', '128']);
     expect(code).toBe(0);
-    // GPT-3's 2048-token sequences: 4 Mi tokens are 2048 of them.
-    expect(out).toMatch(/^assumed \(no --global-batch\): global batch 2,048 sequences/);
+    // GPT-3 175B's published batch: 3.2M tokens (Brown et al. 2020, Table 2.1), 1,536 sequences of 2,048.
+    expect(out).toMatch(/^assumed \(no --global-batch\): global batch 1,536 sequences \(3\.15M tokens: GPT-3 175B's published batch\)/);
     const json = await cli([...noBatch, '--nodes', '128', '--json']);
-    expect(JSON.parse(json.out).configuration.scenario.training.globalBatchSize).toBe(2048);
+    expect(JSON.parse(json.out).configuration.scenario.training.globalBatchSize).toBe(1536);
     expect(json.err).toMatch(/^trainplan: assumed \(no --global-batch\)/);
     // A longer sequence takes fewer of them: Llama 3's 8192 tokens → 512.
     const llama = await cli(['nodes', '--model', 'llama3-70b', '--gpu', 'h100-sxm', '--tokens', '15T', '--nodes', '64', '--json']);
