@@ -3,6 +3,7 @@ import { countOf, formatBytes, formatGrouped, formatPercent, formatSeconds, us }
 import type { MemoryParts } from '../charts/memory-bar.ts';
 import { sentence } from '../element/results.ts';
 import { servingRemedies, type RemedyRequest } from './serving-remedies.ts';
+import { inFieldLabels } from './field-labels.ts';
 
 /** One figure of the answer: `name` marks it in the markup (data-stat), `label` says what and in which unit. */
 export interface Stat {
@@ -172,14 +173,14 @@ function bestTitle(best: InferencePointJson, request: TitleRequest): string {
 export function servingView(a: Served, request: TitleRequest & RemedyRequest): ServingView {
   // The rate is named among the bounds: "No plan meets ≤ 30.0 ms per token, 100 requests/s: …".
   const bounds = inferenceBoundsText(request);
-  const warnings = (a.warnings ?? []).filter((w) => w !== a.unservable);
+  const warnings = (a.warnings ?? []).filter((w) => w !== a.unservable).map(inFieldLabels);
   if (a.best) {
     return {
       kind: 'best', title: bestTitle(a.best, request), point: a.best, stats: pointStats(a.best), memory: pointMemory(a.best), frontier: a.frontier, warnings, remedies: [],
     };
   }
   const remedies = servingRemedies(a, request);
-  if (a.unservable !== undefined) return { kind: 'unservable', title: sentence(`Does not serve: ${a.unservable}`), stats: [], frontier: a.frontier, warnings, remedies };
+  if (a.unservable !== undefined) return { kind: 'unservable', title: sentence(`Does not serve: ${inFieldLabels(a.unservable)}`), stats: [], frontier: a.frontier, warnings, remedies };
   const closest = a.closest;
   const title = sentence(`No plan meets ${bounds ?? 'the latency bounds'}${closest ? `: ${closest.why}` : ''}`);
   if (!closest) return { kind: 'missed', title, stats: [], frontier: a.frontier, warnings, remedies };
