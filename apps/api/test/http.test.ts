@@ -193,6 +193,11 @@ describe('GET /docs', () => {
     expect(html).toContain('openapi.json');
     expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=["']?(https?:)?\/\//i);
   });
+  it('with a trailing slash redirects there permanently, not a 404', async () => {
+    const res = await app.request('/docs/');
+    expect(res.status).toBe(301);
+    expect(res.headers.get('location')).toBe('/docs');
+  });
 });
 
 describe('never a 500 for anything a client sends', () => {

@@ -7,7 +7,7 @@ const WIRE_NAME = /\b[a-z]+[A-Z][A-Za-z]*\b/;
 
 describe('the serving element names fields by the labels of its form, not their wire names', () => {
   it('its warnings, on real answers (no bound: static batching at a first token past 2 s; a per-token bound alone)', () => {
-    for (const values of [{ batching: 'static' }, { batching: 'static', 'max-token-ms': '50' }]) {
+    for (const values of [{ batching: 'static' }, { batching: 'static', 'max-token-ms': '50' }] as Record<string, string>[]) {
       const { answer, view } = servingAnswer(values);
       // The premise: the protocol said it in wire names.
       expect(answer.warnings?.some((w) => WIRE_NAME.test(w))).toBe(true);

@@ -120,8 +120,17 @@ export function withDefaults(intent: IntentName, stated: AskParameters): { param
   // "How long … with tp 8 pp 8" is a fixed configuration too: the estimate carries the time to train.
   const fixed = ((intent === 'memory' || intent === 'estimate') && !searchesLayout(intent, stated)) || (intent === 'time' && hasFixedConfiguration(stated));
   if (fixed) fillFixedConfiguration(p, take);
+  // A searched plan's batch, taken here (not when the search runs) so that the parsed question lists every default it
+  // plans with; left to the answer where a cluster named beside a goal may not be the one planned (search-answer.ts).
+  else if (p.globalBatchSize === undefined && (!GOAL_INTENTS.has(intent) || (p.nodes === undefined && p.gpus === undefined))) {
+    const batch = defaultBatch(p);
+    if (isComputedBatch(batch)) take('globalBatchSize', batch.sequences, defaultBatchNote(batch));
+  }
   return { parameters: p, defaults: used };
 }
+
+/** Questions whose answer is a cluster size (for a goal, or the cheapest): a cluster they name may not be the one planned. */
+const GOAL_INTENTS: ReadonlySet<IntentName> = new Set<IntentName>(['nodes', 'cheapest']);
 
 /** Whether the question fixes the parallel layout, or several to compare (then no search is run). */
 export const hasFixedConfiguration = (p: AskParameters): boolean => p.tensor !== undefined || p.pipeline !== undefined || p.layouts !== undefined;

@@ -205,7 +205,8 @@ describe('parse: defaults are stated', () => {
     const q = parse('how many nodes for 175B');
     expect(q.parameters).toMatchObject({ model: 'gpt3-175b', gpu: 'h100-sxm', tokens: 300 * BILLION, deadlineSeconds: 30 * DAY });
     // The bare size is a reading too: 175B names no architecture, GPT-3's is taken.
-    expect(q.defaults.map((d) => d.field)).toEqual(['model', 'gpu', 'tokens', 'deadlineSeconds', 'precision']);
+    expect(q.defaults.map((d) => d.field)).toEqual(['model', 'gpu', 'tokens', 'deadlineSeconds', 'precision', 'globalBatchSize']);
+    expect(q.parameters.globalBatchSize).toBe(1536);
     expect(q.defaults.find((d) => d.field === 'tokens')?.text).toMatch(/300B training tokens/);
   });
 
@@ -221,7 +222,9 @@ describe('parse: defaults are stated', () => {
 
   it('a stated fact is never listed as a default', () => {
     const q = parse('how many H100 nodes to train llama3-70b on 2T tokens in 30 days');
-    expect(q.defaults.map((d) => d.field)).toEqual(['precision']);
+    expect(q.defaults.map((d) => d.field)).toEqual(['precision', 'globalBatchSize']);
+    const stated = parse('how many H100 nodes to train llama3-70b on 2T tokens in 30 days with a global batch of 1024');
+    expect(stated.defaults.map((d) => d.field)).toEqual(['precision']);
   });
 
   it('a model with no published budget takes 20 tokens per parameter (Chinchilla)', () => {

@@ -35,6 +35,8 @@ const QUESTIONS = [
   'serve llama3-70b on 8 h100 with fp8 kv cache and a 1024 token shared prefix at 10 qps',
   // A late first token under a per-token bound only: the protocol's warning names its request field.
   'serve llama3-70b on 8 h100 with static batching at 50 ms per token with 8k prompts',
+  // Throughput alone ("offline") with a static batch: the protocol's no-bound warning is not repeated to who asked for it.
+  'offline static batching serving llama3-70b on 8 h100 with 2048 prompt and 256 output',
   // Only the assumed first-token bound missed: the note says how to lift it.
   'serve llama3-70b on 8 h100 at 50 ms per token with 100k prompts',
   // Refused for invalid figures.
@@ -98,6 +100,7 @@ describe('plainWords: the protocol\'s wire phrases in words', () => {
   // Sentences as the protocol writes them for API callers (inference.ts, inference-messages.ts, run-search.ts, check-plan.ts).
   it.each([
     'the best plan\'s time to first token is 45.7 s: …; MLPerf Inference\'s Llama 2 70B server scenario bounds it at 2 s, so give maxPrefillSeconds for an interactive service',
+    'with no latency bound the best plan is the highest throughput, as for offline batch work: its time to first token is 40.9 s; for an interactive service give maxDecodeSecondsPerToken and maxPrefillSeconds (MLPerf Inference\'s Llama 2 70B server scenario: 200 ms and 2 s)',
     'its batch of 67 prompts is prefilled together (a static batch: use batching "continuous" to admit prompts as sequences finish)',
     'NVIDIA V100 SXM2 32GB has no BF16 tensor cores: use kvCachePrecision "fp16", or kvCachePrecision "fp8"',
     'has no FP8 tensor cores: serve BF16 weights with an FP8 KV cache, which runs on it (precision "bf16", kvCachePrecision "fp8"), or FP8 weights',

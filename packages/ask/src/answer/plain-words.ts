@@ -11,6 +11,8 @@ type Rewrite = readonly [RegExp, (...groups: string[]) => string];
 const PHRASES: readonly Rewrite[] = [
   // inference-messages.ts, a late first token under a per-token bound only.
   [/\bgive maxPrefillSeconds for an interactive service\b/g, () => 'bound the time to first token for an interactive service ("ttft under 2 s")'],
+  // inference-messages.ts, a throughput plan (no bound at all) with a late first token.
+  [/\bgive maxDecodeSecondsPerToken and maxPrefillSeconds\b/g, () => 'bound both latencies ("50 ms per token, ttft under 2 s")'],
   [/\buse batching "continuous" to admit prompts as sequences finish\b/g, () => 'ask without "static batching" for continuous batching, which admits prompts as sequences finish'],
   // inference.ts, a BF16 KV cache on a GPU without BF16 (V100).
   [/\buse kvCachePrecision "fp16", or kvCachePrecision "fp8"/g, () => 'use an FP16 or FP8 KV cache ("fp8 kv cache")'],

@@ -251,7 +251,7 @@ export function answerServing(q: ParsedQuestion): Answer {
       configuration: other ? `${FASTEST_WITHIN_BOUNDS}: ${configuration}` : configuration,
       figures: [...pointFigures(best, p, gpus), ...loadFigure(best, gpus)],
       memoryPerGpuBytes: best.totalBytesPerGpu, memoryCapacityBytes: best.capacityBytes,
-      notes: [...fastest, ...servingParallelNotes(p, best, gpus), ...(result.warnings ?? []), ...countNote, ...fastestNote(result), ...without, ...noPriceNote(p, q.text)],
+      notes: [...fastest, ...servingParallelNotes(p, best, gpus), ...askedWarnings(result.warnings, p), ...countNote, ...fastestNote(result), ...without, ...noPriceNote(p, q.text)],
     };
   }
   if (result.unservable !== undefined) {
@@ -277,6 +277,14 @@ export function answerServing(q: ParsedQuestion): Answer {
     headline: `${subject}: ${missedText(bounds, p, gpus)}${closest === undefined ? '' : `: ${closest.why}`}`,
     figures: closest === undefined ? [] : closestFigures(closest.point, p, gpus),
     ...(closest !== undefined && { configuration: closestConfiguration(closest.point, p) }),
-    notes: [...assumedBoundNote(q, closest?.point), ...(result.warnings ?? []), ...fastestNote(result), ...without],
+    notes: [...assumedBoundNote(q, closest?.point), ...askedWarnings(result.warnings, p), ...fastestNote(result), ...without],
   };
+}
+
+/**
+ * The protocol's warnings a person is told: all but the one saying that no latency bound was given (a throughput
+ * plan's late first token), when the question asked for throughput alone ("offline"): it knows.
+ */
+function askedWarnings(warnings: readonly string[] | undefined, p: AskParameters): string[] {
+  return (warnings ?? []).filter((w) => !(p.offline === true && w.startsWith('with no latency bound')));
 }
