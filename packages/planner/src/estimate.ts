@@ -186,6 +186,13 @@ function computeEstimate(input: PlanInput): PlanEstimate {
     warnings.push(`tensor parallelism of ${input.tensor} spans ${domain}: its all-reduces cross the network`);
   }
   if (input.sequenceParallel && input.tensor === 1) warnings.push('sequence parallelism has no effect without tensor parallelism');
+  // A TP × CP block that the NVLink domain is no multiple of tiles across domain edges (TP 4 × CP 4 = 16 on 72-GPU
+  // NVL72 racks): the straddling groups' ring attention crosses the network, which groups.ts costs; said, as for TP.
+  const block = input.tensor * input.context;
+  if (input.context > 1 && !groups.tensorCrossesNodes && block < input.nvlinkDomainGpus && input.nvlinkDomainGpus % block !== 0
+    && input.nodes * input.gpusPerNode > input.nvlinkDomainGpus) {
+    warnings.push(`tensor × context parallel groups of ${block} GPUs tile NVLink domains of ${input.nvlinkDomainGpus} unevenly: some cross a domain edge, and their context-parallel exchanges the network`);
+  }
   // ZeRO (Rajbhandari et al. 2020, §5) and Megatron's distributed optimizer partition states across
   // the ranks that hold the same weights (data × context, weightReplicas): with one, nothing is split.
   if (input.sharding !== 'none' && weightReplicas(input) === 1) {

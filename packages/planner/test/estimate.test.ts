@@ -135,6 +135,16 @@ describe('estimatePlan', () => {
     const unpipelined = { ...gpt3OnSelene, pipeline: 1, data: gpt3OnSelene.data * gpt3OnSelene.pipeline, sharding: 'zero-3' as const };
     expect(ok(unpipelined).warnings.some((w) => refused.test(w))).toBe(false);
   });
+  it('TP × CP groups that tile NVLink domains unevenly (16 GPUs on 72-GPU racks) are warned about; groups that divide the domain are not', () => {
+    const uneven = /^tensor × context parallel groups of 16 GPUs tile NVLink domains of 72 unevenly/;
+    // Llama 3 70B at TP 4 · CP 4 · PP 4 · DP 2 on 32 four-GPU trays (128 GPUs: a 72-GPU rack and 56 of another).
+    const racks = { ...llamaOnH100, gpusPerNode: 4, nodes: 32, nvlinkDomainGpus: 72, context: 4, data: 2, globalBatchSize: 128 };
+    expect(ok(racks).warnings).toContainEqual(expect.stringMatching(uneven));
+    // CP 2: groups of 8, which 72 is a multiple of.
+    expect(ok({ ...racks, context: 2, data: 4 }).warnings.some((w) => /tile NVLink domains/.test(w))).toBe(false);
+    // One rack holds every group: nothing crosses.
+    expect(ok({ ...racks, nodes: 16, data: 1, globalBatchSize: 64 }).warnings.some((w) => /tile NVLink domains/.test(w))).toBe(false);
+  });
   it('overlapped pipeline sends hide them only in the interleaved schedule, as Megatron runs it', () => {
     const exposed = ok({ ...gpt3OnSelene, globalBatchSize: 128, data: 16 });
     const askedAtV1 = ok({ ...gpt3OnSelene, globalBatchSize: 128, data: 16, overlapPipelineComm: true });
