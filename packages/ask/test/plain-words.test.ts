@@ -117,6 +117,13 @@ describe('plainWords: the protocol\'s wire phrases in words', () => {
     for (const figure of sentence.match(/\d[\d,.]*/g) ?? []) expect(words).toContain(figure);
   });
 
+  it('a field no phrase knows is said in words all the same, a bracketed field that only restates the words dropped', () => {
+    expect(plainWords('use attentionKernel "flash" or context 1')).toBe('use the attention kernel "flash" or context 1');
+    expect(plainWords('needs overlapped pipeline sends (overlapPipelineComm)')).toBe('needs overlapped pipeline sends');
+    expect(plainWords('give requestsPerSecond with continuous batching')).toBe('give the request rate with continuous batching');
+    // A longer word that starts with a field's name is not that field.
+    expect(plainWords('a kvCachePrecisionX word')).toBe('a kvCachePrecisionX word');
+  });
   it('a sentence with no wire phrase is left as it is', () => {
     const sentence = 'needs 90 GiB per GPU, the GPU has 79.6 GiB';
     expect(plainWords(sentence)).toBe(sentence);

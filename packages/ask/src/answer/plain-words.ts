@@ -28,10 +28,33 @@ const PHRASES: readonly Rewrite[] = [
   [/ \(gpus\): give tensor and pipeline degrees whose product divides it/g, () => ': give a TP and PP whose product divides them ("with tp 2 pp 2")'],
 ];
 
+/**
+ * Any request field a sentence still names after PHRASES, in words (a quoted value after it kept: `attentionKernel
+ * "flash"` → 'the attention kernel "flash"'): so that a sentence the protocol adds later, which PHRASES does not know
+ * yet, still reaches a person without a wire name. The fields of the inference and search requests and the scenario.
+ */
+const FIELD_WORDS: Readonly<Record<string, string>> = {
+  promptTokens: 'the prompt length', outputTokens: 'the output length', requestsPerSecond: 'the request rate',
+  sharedPrefixTokens: 'the shared prefix', prefillChunkTokens: 'the prefill chunk', kvCachePrecision: 'the KV cache precision',
+  maxPrefillSeconds: 'the bound on the time to first token', maxDecodeSecondsPerToken: 'the bound per token',
+  pricePerGpuHour: 'the price per GPU-hour', gpuMemoryUtilization: 'the share of GPU memory used', draftTokens: 'the draft tokens',
+  acceptanceRate: 'the acceptance rate', globalBatchSize: 'the global batch', microBatchSize: 'the micro-batch',
+  virtualStages: 'the virtual stages', sequenceParallel: 'sequence parallelism', recomputeLayers: 'the recomputed layers',
+  attentionKernel: 'the attention kernel', gpusPerNode: 'the GPUs per node', candidateBudget: 'the search budget',
+  overlapPipelineComm: 'overlapped pipeline sends', overlapTensorParallelComm: 'tensor-parallel communication overlap',
+  overlapGradReduce: 'overlapped gradient reduction', scatterGather: 'scatter-gather', distributedOptimizer: 'the distributed optimizer',
+  zeroStage: 'the ZeRO stage', seqLength: 'the sequence length',
+};
+
+const FIELD = new RegExp(String.raw`(?<![\w.])(${Object.keys(FIELD_WORDS).join('|')})(?![\w])`, 'g');
+/** A field named in brackets after the words that say it ("overlapped pipeline sends (overlapPipelineComm)"): for API callers only. */
+const BRACKETED = new RegExp(String.raw` \((?:${Object.keys(FIELD_WORDS).join('|')})\)`, 'g');
+
 /** One sentence with the protocol's wire phrases said in words. */
 export function plainWords(text: string): string {
   // The replacer gets the groups first, then the offset and the whole text, which the rewrites leave unread.
-  return PHRASES.reduce((t, [pattern, words]) => t.replace(pattern, (_match, ...groups: string[]) => words(...groups)), text);
+  const phrased = PHRASES.reduce((t, [pattern, words]) => t.replace(pattern, (_match, ...groups: string[]) => words(...groups)), text);
+  return phrased.replace(BRACKETED, '').replace(FIELD, (name: string) => FIELD_WORDS[name] ?? name);
 }
 
 /** An answer whose every sentence a person reads (headline, configuration, figures, assumptions, notes) is in plain words. */
