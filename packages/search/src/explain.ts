@@ -131,6 +131,13 @@ function dominantIncrease(best: StepBreakdown, alt: StepBreakdown): string {
  * is as fast within the model's resolution (a tie the ranking broke), or, when the search's candidate
  * budget ran out (`budgetExhausted`), one the budget left unestimated, which is said with its gain.
  */
+/** " (recomputing 11 layers/stage, not 4, to fit)": what the evaluation changed of a neighbour's partial recompute. */
+function recomputeRefit(asked: Candidate, evaluated: Candidate): string {
+  if (asked.recompute !== 'full' || asked.recomputeLayers === undefined || evaluated.recomputeLayers === asked.recomputeLayers) return '';
+  const now = evaluated.recomputeLayers === undefined ? 'every layer' : `${evaluated.recomputeLayers} layers/stage`;
+  return ` (recomputing ${now}, not ${asked.recomputeLayers}, to fit)`;
+}
+
 export function explainAlternatives(
   base: SearchBase, best: { candidate: Candidate; estimate: PlanEstimate },
   { limit = 8, memoryFraction, space, budgetExhausted = false }: { limit?: number; memoryFraction?: number; space?: SearchSpace; budgetExhausted?: boolean } = {},
@@ -138,12 +145,16 @@ export function explainAlternatives(
   const memory = new MemoryBound(base);
   const budget = memoryBudgetBytes(base, memoryFraction);
   const out: Alternative[] = [];
-  for (const { change, candidate } of neighbours(base, best.candidate)) {
+  for (const neighbour of neighbours(base, best.candidate)) {
+    const { candidate } = neighbour;
+    let { change } = neighbour;
     if (base.globalBatchSize % (candidate.microBatchSize * candidate.data) !== 0) {
       out.push({ change, candidate, why: `${change}: the global batch ${base.globalBatchSize} is not a multiple of micro-batch × DP = ${candidate.microBatchSize}×${candidate.data}` });
       continue;
     }
     const result = evaluateCandidate(base, candidate, memory, budget);
+    // To fit, the evaluation may recompute more layers than the best plan does: that is part of the change, and often its cost.
+    change += recomputeRefit(candidate, result.candidate);
     if (!result.ok) {
       out.push({ change, candidate: result.candidate, why: `${change}: ${result.infeasible.message}` });
       continue;
