@@ -48,7 +48,10 @@ export function checkPlan(input: PlanInput): PlanIssue[] {
     push(issues, 'parallelism.data', 'gpus-indivisible', `tensor × pipeline × context × data = ${t}×${p}×${c}×${d} = ${formatGrouped(t * p * c * d)}, but the cluster has ${countOf(gpus, 'GPU')}`);
   }
   if (model.attentionHeads % t !== 0) push(issues, 'parallelism.tensor', 'heads-indivisible', `${model.attentionHeads} attention heads do not split evenly over ${t} tensor-parallel ranks`);
-  else if (model.kvHeads % t !== 0 && t % model.kvHeads !== 0) {
+  // Megatron-Core splits the key/value groups over the TP ranks as it splits the heads (attention.py:
+  // num_query_groups_per_partition = divide(num_query_groups, world_size), which asserts divisibility): TP 16 on
+  // Llama 3's 8 KV heads does not start, though an inference engine would replicate them (vLLM).
+  else if (model.kvHeads % t !== 0) {
     push(issues, 'parallelism.tensor', 'heads-indivisible', `${model.kvHeads} key/value heads do not split evenly over ${t} tensor-parallel ranks`);
   }
   if (model.ffnHiddenSize % t !== 0) push(issues, 'parallelism.tensor', 'heads-indivisible', `FFN size ${model.ffnHiddenSize} does not split evenly over ${t} ranks`);

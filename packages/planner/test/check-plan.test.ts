@@ -59,6 +59,15 @@ describe('checkPlan: partial recompute is per model chunk in Megatron', () => {
   });
 });
 
+describe('checkPlan: key/value heads', () => {
+  it('TP must divide the key/value groups, as Megatron-Core divides them (attention.py): Llama 3 70B\'s 8 at TP 16 is refused, at TP 8 runs', () => {
+    // llamaOnH100: TP 4 · PP 4 · CP 2 · DP 2 on 64 GPUs; TP 16 · DP 1 · PP 2 keeps the GPU count.
+    const tp16 = { ...llamaOnH100, tensor: 16, pipeline: 2, data: 1 };
+    expect(checkPlan(tp16).map((i) => [i.path, i.rule])).toContainEqual(['parallelism.tensor', 'heads-indivisible']);
+    expect(checkPlan({ ...llamaOnH100, tensor: 8, pipeline: 2, data: 2 }).some((i) => i.rule === 'heads-indivisible')).toBe(false);
+  });
+});
+
 describe('checkPlan: sequence parallelism and tensor-parallel overlap', () => {
   it('--tp-comm-overlap needs sequence parallelism, which needs tensor parallelism (arguments.py)', () => {
     expect(paths({ ...gpt3OnSelene, overlapTensorParallelComm: true })).toEqual(['parallelism.overlapTensorParallelComm']);

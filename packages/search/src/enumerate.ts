@@ -56,7 +56,8 @@ export function enumerateCandidates(args: {
     { size: space.tensor.length, set: (st, i) => {
       const t = (st.t = space.tensor[i]!);
       if (model.attentionHeads % t !== 0 || model.ffnHiddenSize % t !== 0) return 'heads-indivisible';
-      if (model.kvHeads % t !== 0 && t % model.kvHeads !== 0) return 'heads-indivisible';
+      // check-plan.ts: Megatron-Core divides the key/value groups over the TP ranks.
+      if (model.kvHeads % t !== 0) return 'heads-indivisible';
       return undefined;
     } },
     { size: space.context.length, set: (st, i) => {
