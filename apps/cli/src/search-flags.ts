@@ -45,7 +45,7 @@ export const SPACE_FLAGS: Record<string, FlagSpec> = {
  * distributed optimizer), tp-comm (--tp-comm-overlap), p2p (interleaved pipeline sends: Megatron's default with v > 1).
  */
 export const OVERLAP_FLAGS: Record<string, FlagSpec> = {
-  overlap: { type: 'string', valueName: 'a comma-separated list of grad-reduce, tp-comm, p2p, or all', list: true },
+  overlap: { type: 'string', valueName: 'a comma-separated list of grad-reduce, tp-comm, p2p, or all, or none', list: true },
 };
 
 const OVERLAP_SETTINGS = { 'grad-reduce': 'overlapGradReduce', 'tp-comm': 'overlapTensorParallelComm', p2p: 'overlapPipelineComm' } as const;
@@ -56,16 +56,19 @@ const OVERLAP_NAMES = Object.keys(OVERLAP_SETTINGS) as OverlapName[];
 export function overlapSettings(v: FlagValues): Record<string, boolean> | undefined {
   const items = overlapItems(v);
   if (items === undefined) return undefined;
-  const on = items.includes('all') ? OVERLAP_NAMES : (items as OverlapName[]);
-  return Object.fromEntries(on.map((name) => [OVERLAP_SETTINGS[name], true]));
+  // "none" is the default said aloud: every setting off.
+  const on = items.includes('all') ? OVERLAP_NAMES : (items.filter((x) => x !== 'none') as OverlapName[]);
+  return Object.fromEntries(OVERLAP_NAMES.map((name) => [OVERLAP_SETTINGS[name], on.includes(name)]));
 }
 
 const overlapItems = (v: FlagValues): string[] | undefined => (typeof v.overlap === 'string' ? v.overlap.split(',').map((x) => x.trim()) : undefined);
 
 /** A usage problem with --overlap: an item that is none of its names. */
 export function overlapProblem(v: FlagValues): string | undefined {
-  const bad = overlapItems(v)?.filter((x) => x !== 'all' && !(OVERLAP_NAMES as string[]).includes(x));
-  return bad !== undefined && bad.length > 0 ? `--overlap takes ${OVERLAP_NAMES.join(', ')} or all, got '${bad.join(',')}'` : undefined;
+  const items = overlapItems(v);
+  const bad = items?.filter((x) => x !== 'all' && x !== 'none' && !(OVERLAP_NAMES as string[]).includes(x));
+  if (bad !== undefined && bad.length > 0) return `--overlap takes ${OVERLAP_NAMES.join(', ')}, all or none, got '${bad.join(',')}'`;
+  return items !== undefined && items.includes('none') && items.length > 1 ? `--overlap none goes alone, got '${items.join(',')}'` : undefined;
 }
 
 /** The help lines of SPACE_FLAGS, the same in every command that takes them, descriptions from `column` on (the command's own layout). */
@@ -83,8 +86,8 @@ export function spaceFlagsHelp(column: number): string {
     line('--pipeline-split LIST', 'only these pipeline layouts: layers (the layers alone), embedding, loss,'),
     line('', 'embedding-and-loss (each takes a layer\'s place: Megatron-Core\'s'),
     line('', '--account-for-embedding/loss-in-pipeline-split); default all four'),
-    line('--overlap LIST', 'hide this communication in every plan: grad-reduce, tp-comm (needs SP),'),
-    line('', 'p2p (interleaved sends, Megatron-Core\'s default), or all; default none'),
+    line('--overlap LIST', 'hide this communication in every plan that can: grad-reduce, tp-comm'),
+    line('', '(SP within a node), p2p (interleaved sends, Megatron-Core\'s default); all, none'),
   ].join('\n');
 }
 

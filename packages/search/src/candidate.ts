@@ -48,6 +48,7 @@ export function planFor(base: SearchBase, c: Candidate): PlanInput {
     sharding: c.sharding,
     scatterGather: scatterGatherFor(base.scatterGather, c),
     overlapPipelineComm: overlapPipelineCommFor(base.overlapPipelineComm, c),
+    overlapTensorParallelComm: overlapTensorParallelCommFor(base.overlapTensorParallelComm, c, base.nvlinkDomainGpus),
   };
 }
 
@@ -63,6 +64,15 @@ export const scatterGatherFor = (requested: boolean, c: Pick<Candidate, 'sequenc
  * does nothing.
  */
 export const overlapPipelineCommFor = (requested: boolean, c: Pick<Candidate, 'virtualStages'>): boolean => requested && c.virtualStages > 1;
+
+/**
+ * Transformer Engine overlaps tensor-parallel collectives only where they are the all-gathers and reduce-scatters of
+ * sequence parallelism (arguments.py asserts --sequence-parallel with --tp-comm-overlap) and within one NVLink domain
+ * (Userbuffers: TransformerEngine#1071): a plan outside that states the overlap off, as it runs, rather than be
+ * refused. Requesting the overlap means "where it applies", as for pipeline sends.
+ */
+export const overlapTensorParallelCommFor = (requested: boolean, c: Pick<Candidate, 'sequenceParallel' | 'tensor'>, nvlinkDomainGpus: number): boolean =>
+  requested && c.sequenceParallel && c.tensor > 1 && c.tensor <= nvlinkDomainGpus;
 
 /** A short human label: "TP 8 · PP 8 · DP 16 · mbs 1 · full recompute"; "PP 16 (+embedding, +loss)" when those take a layer's place. */
 export function describeCandidate(c: Candidate): string {

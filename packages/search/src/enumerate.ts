@@ -108,10 +108,8 @@ export function enumerateCandidates(args: {
     { size: space.sequenceParallel.length, set: (st, i) => {
       st.sp = space.sequenceParallel[i]!;
       if (st.sp && st.t === 1) return 'redundant';
-      // arguments.py: --tp-comm-overlap asserts sequence parallelism (which Megatron turns off at TP 1).
-      if (!st.sp && base.overlapTensorParallelComm) return 'tp-overlap-needs-sequence-parallel';
-      // check-plan.ts: Transformer Engine's overlap reaches only the GPUs of one NVLink domain.
-      if (base.overlapTensorParallelComm && st.t > base.nvlinkDomainGpus) return 'tp-overlap-crosses-nvlink';
+      // --tp-comm-overlap needs sequence parallelism within an NVLink domain: a plan outside runs without it
+      // (candidate.ts overlapTensorParallelCommFor), so the request prunes nothing here.
       // mappings.py: sequence parallelism splits each context rank's s/c tokens evenly over the TP ranks.
       return st.sp && (base.seqLength / st.c) % st.t !== 0 ? 'sequence-parallel-indivisible' : undefined;
     } },

@@ -1,6 +1,6 @@
 /** @trainplan/search: configuration search, capacity planning, scaling sweeps and inference planning. */
 export type { Candidate, RecomputeChoice, SearchBase } from './candidate.ts';
-export { planFor, describeCandidate, overlapPipelineCommFor, scatterGatherFor } from './candidate.ts';
+export { planFor, describeCandidate, overlapPipelineCommFor, overlapTensorParallelCommFor, scatterGatherFor } from './candidate.ts';
 export type { SearchSpace, SearchConstraints } from './search-space.ts';
 export { defaultSearchSpace, spaceSize } from './search-space.ts';
 export type { PruneReason, PruneTally } from './prune-reason.ts';

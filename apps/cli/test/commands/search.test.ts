@@ -54,7 +54,13 @@ describe('trainplan search', () => {
     expect(all.out).not.toContain('--no-overlap-p2p-communication');
     const bad = await cli(['search', ...GPT3, '--overlap', 'p2p,everything']);
     expect(bad.code).toBe(2);
-    expect(bad.err).toMatch(/--overlap takes grad-reduce, tp-comm, p2p or all, got 'everything'/);
+    expect(bad.err).toMatch(/--overlap takes grad-reduce, tp-comm, p2p, all or none, got 'everything'/);
+    // The plan's label says what its time assumes; "none" is the default said aloud.
+    expect(JSON.parse(hidden.out).best.label).toMatch(/ · overlap grad-reduce, p2p$/);
+    const none = await cli(['search', ...GPT3, '--top', '1', '--virtual-stages', '2', '--overlap', 'none', '--json']);
+    expect(JSON.parse(none.out).best.label).not.toContain('overlap');
+    expect(JSON.parse(none.out).best.scenario.parallelism).toMatchObject({ overlapPipelineComm: false, overlapGradReduce: false, overlapTensorParallelComm: false });
+    expect((await cli(['search', ...GPT3, '--overlap', 'none,p2p'])).code).toBe(2);
   });
 
   it('--grad-accumulation reaches the plans and their export; a wrong value names the field', async () => {

@@ -176,6 +176,9 @@ export function toNemoYaml(scenario: unknown): string | undefined {
   ];
   if (plan.precision === 'fp8') lines.push('  fp8: true', '  fp8_hybrid: true');
   if (plan.overlapTensorParallelComm) lines.push('  ub_tp_comm_overlap: true');
+  // NeMo's model.overlap_p2p_comm (off by default, unlike Megatron-LM's flag) overlaps the interleaved schedule's sends;
+  // batch_p2p_comm must be off with it (Megatron-Core schedules.py: "Can not use both overlap_p2p_comm and batch_p2p_comm").
+  if (plan.overlapPipelineComm && plan.virtualStages > 1) lines.push('  overlap_p2p_comm: true', '  batch_p2p_comm: false');
   if (optimizer.note !== undefined) lines.push(`  # ${optimizer.note}`);
   lines.push('  optim:', `    name: ${optimizer.name}`);
   if (optimizer.name === 'distributed_fused_adam' && plan.overlapGradReduce) lines.push('    overlap_grad_sync: true', '    overlap_param_sync: true');

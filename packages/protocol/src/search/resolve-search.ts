@@ -1,5 +1,5 @@
 import type { StateSharding } from '@trainplan/model';
-import { overlapPipelineCommFor, scatterGatherFor, type Candidate, type SearchBase } from '@trainplan/search';
+import { overlapPipelineCommFor, overlapTensorParallelCommFor, scatterGatherFor, type Candidate, type SearchBase } from '@trainplan/search';
 import { gpuIssues } from '@trainplan/planner';
 import { pipelineSplitFlags } from '../pipeline-split-flags.ts';
 import { resolveScenario } from '../resolve.ts';
@@ -88,6 +88,7 @@ export function candidateScenario(r: ResolvedSearch, c: Candidate, nodes: number
       ...r.core.settings,
       scatterGather: scatterGatherFor(r.core.settings.scatterGather, c),
       overlapPipelineComm: overlapPipelineCommFor(r.core.settings.overlapPipelineComm, c),
+      overlapTensorParallelComm: overlapTensorParallelCommFor(r.core.settings.overlapTensorParallelComm, c, r.base.nvlinkDomainGpus),
     },
   };
 }

@@ -49,6 +49,16 @@ describe('toMegatronArgs', () => {
     }
   });
 
+  it('NeMo: overlapped interleaved sends are written (overlap_p2p_comm, off by default there) with batch_p2p_comm off; without interleaving, neither', () => {
+    const overlapped = { ...LLAMA, parallelism: { ...LLAMA.parallelism, overlapPipelineComm: true } };
+    const yaml = toNemoYaml(overlapped)!.split('\n');
+    expect(yaml).toContain('  overlap_p2p_comm: true');
+    expect(yaml).toContain('  batch_p2p_comm: false');
+    expect(toNemoYaml(LLAMA)).not.toContain('overlap_p2p_comm');
+    const flat = { ...overlapped, parallelism: { ...overlapped.parallelism, virtualStages: 1 } };
+    expect(toNemoYaml(flat)).not.toContain('overlap_p2p_comm');
+  });
+
   it('says which vocabulary the user\'s tokenizer must give (Llama 3: 128,256)', () => {
     expect(toMegatronArgs(LLAMA)!.split('\n')[0]).toBe('# the tokenizer sets the vocabulary (128,256 for this model): add --tokenizer-type and --tokenizer-model (or --vocab-file) for it');
   });
