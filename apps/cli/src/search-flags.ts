@@ -86,8 +86,9 @@ export function spaceFlagsHelp(column: number): string {
     line('--pipeline-split LIST', 'only these pipeline layouts: layers (the layers alone), embedding, loss,'),
     line('', 'embedding-and-loss (each takes a layer\'s place: Megatron-Core\'s'),
     line('', '--account-for-embedding/loss-in-pipeline-split); default all four'),
-    line('--overlap LIST', 'hide this communication in every plan that can: grad-reduce, tp-comm'),
-    line('', '(SP within a node), p2p (interleaved sends, Megatron-Core\'s default); all, none'),
+    line('--overlap LIST', 'hide this communication in every plan that can: grad-reduce,'),
+    line('', 'tp-comm (SP within a node), p2p (interleaved sends, Megatron-Core\'s'),
+    line('', 'default); all, or none (the default)'),
   ].join('\n');
 }
 

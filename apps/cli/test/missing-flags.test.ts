@@ -14,7 +14,7 @@ describe('a required flag left out', () => {
       'missing --global-batch: give the sequences per optimizer step, e.g. --global-batch 1536',
       'missing --nodes: give the node counts to sweep, e.g. --nodes 105,140,175',
     ]],
-    [['search', ...MACHINE, '--nodes', '8'], ['missing --global-batch: give the sequences per optimizer step, e.g. --global-batch 1536']],
+    [['search', ...MACHINE], ['give either --nodes or --gpus, got neither']],
     [['nodes', ...MACHINE, '--days', '30'], ['missing --tokens: give the tokens to train on, e.g. --tokens 300B']],
     [['inference', ...MACHINE], [
       'missing --output: give the generated tokens per sequence, e.g. --output 512',

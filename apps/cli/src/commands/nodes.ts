@@ -1,4 +1,3 @@
-import { defaultBatch as askDefaultBatch, defaultBatchNote, type DefaultBatch } from '@trainplan/ask';
 import { checkedText, daysText, nvlinkDomainsText, runNodes, type NodesResponseJson, nodesText } from '@trainplan/protocol';
 import { countOf, formatCount, formatPercent, formatSeconds, parseDecimal } from '@trainplan/units';
 import type { Command } from '../command.ts';
@@ -10,9 +9,10 @@ import { progressBar } from '../format/progress-bar.ts';
 import { renderTable } from '../format/table.ts';
 import { wholeText } from '../format/whole-text.ts';
 import {
-  count, machineFields, MACHINE_FLAGS, money, seqLength as seqLengthFlag, OVERLAP_FLAGS, overlapProblem, overlapSettings, SPACE_FLAGS, spaceConstraintFields, spaceFlagsHelp, TRAINING_FLAGS, trainingFields,
+  count, machineFields, MACHINE_FLAGS, money, OVERLAP_FLAGS, overlapProblem, overlapSettings, SPACE_FLAGS, spaceConstraintFields, spaceFlagsHelp, TRAINING_FLAGS, trainingFields,
 } from '../search-flags.ts';
 import { exportScenario, reportStream } from './search.ts';
+import { assumedBatchLine, flagDefaultBatch } from '../default-batch.ts';
 import { usageLine } from '../format/usage-line.ts';
 
 const SYNOPSIS = 'trainplan nodes --model ID --gpu ID --tokens T (--days D | --gpu-hours H | --budget M --price P | --nodes N | --frontier) [--global-batch B] [--json] [--export megatron|nemo]';
@@ -86,20 +86,6 @@ Examples:
 
 const REQUEST_FLAGS = ['model', 'gpu', 'global-batch', 'tokens', 'days', 'gpu-hours', 'budget', 'price', 'nodes', 'frontier', 'seq-length', 'precision', 'grad-accumulation', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network', ...Object.keys(SPACE_FLAGS), 'overlap'];
 
-/** A count the request can take: a bad one (--nodes 0, --seq-length -1) is the schema's to name, not a size to compute a batch from. */
-const isCount = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 1;
-
-/** The global batch when --global-batch is not given, and why it is that size: the chat bot's for the same question. */
-function defaultBatch(v: FlagValues): DefaultBatch {
-  const seqLength = seqLengthFlag(v);
-  const nodes = count(v, 'nodes');
-  return askDefaultBatch({
-    ...(typeof v.model === 'string' && { model: v.model }), ...(isCount(seqLength) && { seqLength }),
-    // --gpu takes a GPU or a system id: the node size comes from whichever it is.
-    ...(typeof v.gpu === 'string' && { gpu: v.gpu, system: v.gpu }), ...(isCount(nodes) && { nodes }),
-  });
-}
-
 
 const HEADLINE: Record<Extract<NodesResponseJson, { ok: true }>['mode'], string> = {
   'fewest-nodes': 'fewest nodes',
@@ -120,7 +106,7 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
   const constraints = spaceConstraintFields(v);
   return {
     ...machineFields(v),
-    training: { ...trainingFields(v), ...(v['global-batch'] === undefined && { globalBatchSize: defaultBatch(v).sequences }) },
+    training: { ...trainingFields(v), ...(v['global-batch'] === undefined && { globalBatchSize: flagDefaultBatch(v).sequences }) },
     tokens: count(v, 'tokens'),
     ...(v.days !== undefined && { days: days(v) }),
     ...(v['gpu-hours'] !== undefined && { gpuHours: count(v, 'gpu-hours') }),
@@ -209,11 +195,7 @@ export const nodesCommand: Command = requestCommand({
       onClusterSize: (nodes, before) => bar.note(`${nodesText(nodes)} (cluster size ${before + 1})`),
     });
     bar.done();
-    // `--input -` may carry any JSON (null, a number): runNodes names what is wrong with it; only a flag-built request has an assumed batch.
-    const training: unknown = typeof request === 'object' && request !== null ? request.training : undefined;
-    const batch = typeof training === 'object' && training !== null ? (training as { globalBatchSize?: unknown }).globalBatchSize : undefined;
-    const assumed = v.input === undefined && v['global-batch'] === undefined && typeof batch === 'number'
-      ? `assumed (no --global-batch): ${defaultBatchNote(defaultBatch(v))}` : undefined;
+    const assumed = assumedBatchLine(v, request);
     // The report and stderr name the request's fields by their flags (shownAnswer); --json is the API's answer.
     const shown = shownAnswer(io, answer);
     if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);

@@ -7,12 +7,13 @@ import { progressBar } from '../format/progress-bar.ts';
 import { formatSearchReport } from '../format/search-report.ts';
 import type { CliIo } from '../io.ts';
 import { exportProblem, printIssues, requestCommand, shownAnswer } from '../request-command.ts';
+import { assumedBatchLine, flagDefaultBatch } from '../default-batch.ts';
 import {
   count, machineFields, MACHINE_FLAGS, money, OVERLAP_FLAGS, overlapProblem, overlapSettings, SPACE_FLAGS, spaceConstraintFields, spaceFlagsHelp, TRAINING_FLAGS, trainingFields,
 } from '../search-flags.ts';
 import { usageLine } from '../format/usage-line.ts';
 
-const SYNOPSIS = 'trainplan search --model ID --gpu ID (--nodes N | --gpus N) --global-batch B [--objective throughput|time-to-train|cost] [--top K] [--json] [--export megatron|nemo]';
+const SYNOPSIS = 'trainplan search --model ID --gpu ID (--nodes N | --gpus N) [--global-batch B] [--objective throughput|time-to-train|cost] [--top K] [--json] [--export megatron|nemo]';
 
 const FLAGS: Record<string, FlagSpec> = {
   ...MACHINE_FLAGS,
@@ -39,7 +40,8 @@ Options:
   -m, --model ID            model preset id (e.g. gpt3-175b)
   -g, --gpu ID              GPU preset id (a100-80gb) or system preset id (dgx-h100)
   -n, --nodes N | --gpus N  the cluster's size
-  -b, --global-batch B      sequences per optimizer step
+  -b, --global-batch B      sequences per optimizer step (default, as the chat bot assumes: the
+                            model's published batch, GPT-3 175B's 1,536; else about 4M tokens)
       --seq-length S        override the model's sequence length (8k = 8192 tokens)
       --precision P         fp16, bf16 (default) or fp8
       --grad-accumulation A fused (default: inside the weight-gradient GEMM), or 16-bit / fp32: a
@@ -82,7 +84,7 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
   const request: Record<string, unknown> = {
     ...m,
     cluster: { ...(m.cluster as object), ...(v.nodes !== undefined && { nodes: count(v, 'nodes') }), ...(v.gpus !== undefined && { gpus: count(v, 'gpus') }) },
-    training: trainingFields(v, count(v, 'tokens')),
+    training: { ...trainingFields(v, count(v, 'tokens')), ...(v['global-batch'] === undefined && { globalBatchSize: flagDefaultBatch(v).sequences }) },
     ...(v.objective !== undefined && { objective: v.objective }),
     ...(v.price !== undefined && { pricePerGpuHour: money(v, 'price') }),
     ...(v.top !== undefined && { top: count(v, 'top') }),
@@ -127,7 +129,6 @@ export const searchCommand: Command = requestCommand({
   flags: FLAGS,
   requestFlags: REQUEST_FLAGS,
   fromFlags,
-  missing: { 'global-batch': 'the sequences per optimizer step, e.g. --global-batch 1536' },
   check: (v) => exportProblem(v) ?? priceProblem(v) ?? overlapProblem(v),
   answer(request, v, io) {
     const bar = progressBar(io, 'searching');
@@ -140,9 +141,12 @@ export const searchCommand: Command = requestCommand({
     }
     // The answer names the request's fields (candidateBudget); a request built from flags names its flags (--budget).
     const shown = shownAnswer(io, answer);
+    const assumed = assumedBatchLine(v, request);
     if (typeof v.export === 'string' && shown.ok) {
       if (!exportScenario(io, v.export, shown.best.scenario)) return EXIT.internal;
-    } else if (v.json !== true) reportStream(io, v)(formatSearchReport(shown));
+    } else if (v.json !== true) reportStream(io, v)(`${assumed === undefined ? '' : `${assumed}\n`}${formatSearchReport(shown)}`);
+    // The report said the assumption first; an export or the JSON has no place for it, so stderr does.
+    if (assumed !== undefined && (v.json === true || (typeof v.export === 'string' && shown.ok))) io.stderr(`trainplan: ${assumed}\n`);
     if (!shown.ok) {
       printError(io, `${shown.reason}: ${shown.message}`);
       return EXIT.infeasible;

@@ -41,6 +41,17 @@ describe('trainplan search', () => {
     expect(out).toContain('--global-batch-size 1536');
   });
 
+  it('without --global-batch, the batch nodes and the chat bot assume: the model\'s published one, said first (on stderr beside --json)', async () => {
+    const { code, out } = await cli(['search', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--nodes', '128', '--top', '1']);
+    expect(code).toBe(0);
+    expect(out).toMatch(/^assumed \(no --global-batch\): global batch 1,536 sequences \(3\.15M tokens: GPT-3 175B's published batch\)\n/);
+    const json = await cli(['search', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--nodes', '128', '--top', '1', '--json']);
+    expect(JSON.parse(json.out).best.scenario.training.globalBatchSize).toBe(1536);
+    expect(json.err).toMatch(/^trainplan: assumed \(no --global-batch\)/);
+    const nodes = await cli(['nodes', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--tokens', '300B', '--nodes', '128', '--json']);
+    expect(JSON.parse(nodes.out).configuration.scenario.training.globalBatchSize).toBe(1536);
+  });
+
   it('--overlap holds the named communication hidden in every plan and its export; a wrong item is a usage error', async () => {
     const plain = await cli(['search', ...GPT3, '--top', '1', '--virtual-stages', '2', '--export', 'megatron']);
     expect(plain.out).toContain('--no-overlap-p2p-communication');
@@ -162,7 +173,7 @@ describe('trainplan search', () => {
     [['search', ...GPT3, '--objective', 'cost'], /^trainplan: --price: --objective cost needs --tokens and --price$/m],
     // A rule between fields whose path no flag sets (training) is said in flags alone.
     [['search', ...GPT3, '--objective', 'time-to-train'], /^trainplan: --objective time-to-train needs --tokens$/m],
-    [['search', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--nodes', '8'], /^trainplan: missing --global-batch: give the sequences per optimizer step, e.g. --global-batch 1536$/m],
+    [['search', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--nodes', '8', '--global-batch', '0'], /^trainplan: --global-batch: expected an integer ≥ 1, got 0$/m],
     [['search', ...GPT3, '--top', 'many'], /^trainplan: --top: /m],
     [['scale', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--global-batch', '64', '--nodes', '16,x'], /^trainplan: --nodes: .*got "x"/m],
     [['inference', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--prompt', '0', '--output', '8'], /^trainplan: --prompt: /m],

@@ -1,0 +1,34 @@
+import { defaultBatch as askDefaultBatch, defaultBatchNote, type DefaultBatch } from '@trainplan/ask';
+import type { FlagValues } from './flags.ts';
+import { count, seqLength as seqLengthFlag } from './search-flags.ts';
+
+/** A count the request can take: a bad one (--nodes 0, --seq-length -1) is the schema's to name, not a size to compute a batch from. */
+const isCount = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 1;
+
+/**
+ * The global batch when --global-batch is not given, and why it is that size: the chat bot's for the same question
+ * (the model's published batch, else about 4M tokens; @trainplan/ask defaultBatch), so that `search`, `nodes` and
+ * `ask` plan one batch for one model.
+ */
+export function flagDefaultBatch(v: FlagValues): DefaultBatch {
+  const seqLength = seqLengthFlag(v);
+  const nodes = count(v, 'nodes');
+  const gpus = count(v, 'gpus');
+  return askDefaultBatch({
+    ...(typeof v.model === 'string' && { model: v.model }), ...(isCount(seqLength) && { seqLength }),
+    // --gpu takes a GPU or a system id: the node size comes from whichever it is.
+    ...(typeof v.gpu === 'string' && { gpu: v.gpu, system: v.gpu }), ...(isCount(nodes) && { nodes }), ...(isCount(gpus) && { gpus }),
+  });
+}
+
+/**
+ * "assumed (no --global-batch): global batch 1,536 sequences (…)", where the request built from flags took the default
+ * batch; undefined when --global-batch or --input gave it, or the request carries none (a bad --model).
+ */
+export function assumedBatchLine(v: FlagValues, request: unknown): string | undefined {
+  // `--input -` may carry any JSON (null, a number): the run names what is wrong with it; only a flag-built request has an assumed batch.
+  const training: unknown = typeof request === 'object' && request !== null ? (request as { training?: unknown }).training : undefined;
+  const batch = typeof training === 'object' && training !== null ? (training as { globalBatchSize?: unknown }).globalBatchSize : undefined;
+  return v.input === undefined && v['global-batch'] === undefined && typeof batch === 'number'
+    ? `assumed (no --global-batch): ${defaultBatchNote(flagDefaultBatch(v))}` : undefined;
+}
