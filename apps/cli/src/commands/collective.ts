@@ -161,7 +161,9 @@ export const collectiveCommand: Command = {
     }
     if (typeof v.op !== 'string') return usageError(io, `missing --op: give ${FLAGS.op!.valueName!}`);
     if (typeof v.size === 'string' && parseBytes(v.size) === undefined) {
-      const bits = /^[KMGTP]i?b$/.test(v.size.replace(/^[\d.e+-]+\s*/i, '')) ? ' (a lower-case b is bits; sizes are bytes: B)' : '';
+      // "1Gb", "400Mb": a capital prefix with a lower-case b is how link speeds write bits (parseBytes refuses it).
+      const unit = v.size.replace(/^[\d.e+-]+\s*/i, '');
+      const bits = /^[KMGTP]i?b$/.test(unit) ? ` (${unit} counts bits; a size is in bytes: ${unit.toUpperCase().replace('IB', 'iB')})` : '';
       return usageError(io, `--size needs a size in bytes such as 64MiB or 1e9, got '${v.size}'${bits}`);
     }
     const answer = runCollective(requestFrom(v));

@@ -127,3 +127,12 @@ describe('trainplan collective', () => {
     expect(err).toMatch(/^trainplan: missing --op: give an op \(all-reduce, all-gather, reduce-scatter, broadcast, reduce, all-to-all, send-recv\) \(usage: /);
   });
 });
+
+describe('collective --size in bits', () => {
+  it('"1Gb" (a capital prefix, a lower-case b: how link speeds write bits) is refused, saying the size is in bytes; "1GB", "1gb" and "1GiB" are sizes', async () => {
+    const io = fakeIo();
+    expect(await main(['collective', '--op', 'all-reduce', '--gpu', 'h100-sxm', '--size', '1Gb'], io)).toBe(2);
+    expect(io.err()).toContain("got '1Gb' (Gb counts bits; a size is in bytes: GB)");
+    for (const size of ['1GB', '1gb', '1GiB']) expect(await main(['collective', '--op', 'all-reduce', '--gpu', 'h100-sxm', '--size', size], fakeIo())).toBe(0);
+  });
+});
