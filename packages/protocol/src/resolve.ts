@@ -1,4 +1,5 @@
 import type { GpuSpec, NetworkSpec, SystemSpec } from '@trainplan/hardware';
+import { formatGrouped } from '@trainplan/units';
 import { slotsOf, withShapeDefaults, type ModelShape, type StateSharding } from '@trainplan/model';
 import { defaultAttentionKernel, defaultPrecision, type PlanInput } from '@trainplan/planner';
 import { defaultSystemForGpu, gpuById, MEGATRON_DEFAULT_DROPOUT, modelById, networkById, systemById } from '@trainplan/presets';
@@ -68,7 +69,7 @@ export function resolveScenario(s: ResolvedScenarioInput): { ok: true; value: Re
   issues.push(...machineIssues({ system, network, gpusPerNode: nodeGpus, prefix: 'cluster.' }));
   const gpus = s.cluster.gpus ?? (s.cluster.nodes ?? 0) * nodeGpus;
   if (gpus % nodeGpus !== 0 && gpus > nodeGpus) {
-    issues.push({ path: 'cluster.gpus', message: `${gpus} GPUs do not fill whole nodes of ${nodeGpus}` });
+    issues.push({ path: 'cluster.gpus', message: `${formatGrouped(gpus)} GPUs do not fill whole nodes of ${nodeGpus}` });
   }
   // Fewer GPUs than a node holds are one partly used node, not a fraction of one.
   const gpusPerNode = Math.min(nodeGpus, gpus);
@@ -78,7 +79,7 @@ export function resolveScenario(s: ResolvedScenarioInput): { ok: true; value: Re
   if (p.data === undefined && !Number.isInteger(data)) {
     // The planner's own rule for it (check-plan.ts), so that a caller tells it from a malformed field: the scenario is
     // well formed, its layout does not divide the cluster (reason 'indivisible', as for a data degree that does not).
-    issues.push({ path: 'parallelism', rule: 'gpus-indivisible', message: `${gpus} GPUs are not divisible by tensor × pipeline × context = ${modelParallel}` });
+    issues.push({ path: 'parallelism', rule: 'gpus-indivisible', message: `${formatGrouped(gpus)} GPUs are not divisible by tensor × pipeline × context = ${formatGrouped(modelParallel)}` });
   }
   if (issues.length > 0) return { ok: false, issues };
 

@@ -1,5 +1,5 @@
 import { describeCandidate, explainAlternatives, MAX_NODES, searchedSpace, searchPlans, whyNothingFits, type SearchOptions } from '@trainplan/search';
-import { countOf } from '@trainplan/units';
+import { countOf, formatGrouped } from '@trainplan/units';
 import { issuesMessage } from '../problem.ts';
 import { clusterMachine } from '../resolve.ts';
 import { MAX_CLUSTER_NODES } from '../scenario-schema.ts';
@@ -41,9 +41,9 @@ function clusterSize(req: SearchRequest): { nodes: number } | { gpus: number } |
   }
   if (gpus % gpusPerNode !== 0) {
     const fewer = Math.floor(gpus / gpusPerNode);
-    const whole = (n: number) => `${n * gpusPerNode} (${countOf(n, 'node')})`;
+    const whole = (n: number) => `${formatGrouped(n * gpusPerNode)} (${countOf(n, 'node')})`;
     const options = [...(fewer > 0 ? [whole(fewer)] : []), whole(fewer + 1)];
-    return { path: 'cluster.gpus', message: `${gpus} GPUs do not fill whole nodes of ${gpusPerNode} GPUs: ask for ${options.join(' or ')}, or give cluster.nodes` };
+    return { path: 'cluster.gpus', message: `${formatGrouped(gpus)} GPUs do not fill whole nodes of ${gpusPerNode} GPUs: ask for ${options.join(' or ')}, or give cluster.nodes` };
   }
   return { nodes: gpus / gpusPerNode };
 }

@@ -173,7 +173,7 @@ describe('runSearch', () => {
     expect(a.ok).toBe(false);
     if (a.ok) return;
     expect(a.reason).toBe('invalid');
-    expect(a.issues).toEqual([{ path: 'cluster.gpus', message: '1004 GPUs do not fill whole nodes of 8 GPUs: ask for 1000 (125 nodes) or 1008 (126 nodes), or give cluster.nodes' }]);
+    expect(a.issues).toEqual([{ path: 'cluster.gpus', message: '1,004 GPUs do not fill whole nodes of 8 GPUs: ask for 1,000 (125 nodes) or 1,008 (126 nodes), or give cluster.nodes' }]);
   });
 
   it('fewer GPUs than a node holds are one partly used node, as the estimate takes them', () => {
