@@ -257,8 +257,8 @@ function fillFixedConfiguration(p: AskParameters, take: Take): void {
   if (p.globalBatchSize === undefined) {
     const gpus = p.gpus ?? (p.nodes ?? 1) * perNode;
     const dataOf = (x: AskParameters): number => x.data ?? Math.max(1, Math.floor(gpus / replicaOf(x)));
-    // A multiple of one micro-batch per data-parallel rank, the least this layout (and each compared) runs.
-    const step = compared.map((x) => dataOf(x) * (x.microBatchSize ?? 1)).reduce(lcm);
+    // A multiple of one micro-batch per data-parallel rank, the least this layout (and each compared that runs) runs.
+    const step = runsOn(compared, gpus).map((x) => dataOf(x) * (x.microBatchSize ?? 1)).reduce(lcm);
     const batch = batchNear(p, gpus, step, { why: 'layout', ranks: dataOf(p) });
     if (isComputedBatch(batch)) take('globalBatchSize', batch.sequences, defaultBatchNote(batch));
   }
@@ -272,6 +272,17 @@ function lcm(a: number, b: number): number {
   if (!Number.isInteger(a) || !Number.isInteger(b) || a <= 0 || b <= 0) return Number.NaN;
   const gcd = (x: number, y: number): number => (y === 0 ? x : gcd(y, x % y));
   return (a / gcd(a, b)) * b;
+}
+
+/**
+ * The layouts of `layouts` that `gpus` GPUs run: whole replicas of each (TP × PP × CP, times the DP stated) fill them.
+ * One that does not is refused (its fix said, layout-remedy.ts), so its data-parallel size, a fraction rounded down, must
+ * not move the batch the others share: GPT-3's published 1,536 on 1,024 GPUs with TP 8 · PP 8, never 1,584 for a PP 7
+ * beside it. All of them where none runs: each is refused whatever the batch.
+ */
+function runsOn(layouts: readonly AskParameters[], gpus: number): AskParameters[] {
+  const runs = layouts.filter((x) => gpus % replicaOf(x) === 0 && (x.data === undefined || replicaOf(x) * x.data === gpus));
+  return runs.length > 0 ? runs : [...layouts];
 }
 
 /**

@@ -53,8 +53,8 @@ export function modelShapeOf(p: AskParameters): ModelShape | undefined {
 }
 
 /**
- * Whether tensor parallelism of `t` splits the model's heads and FFN evenly, as the planner's checkPlan
- * requires (key/value heads split or shared whole: GQA's 8 over TP 16 are each held by two ranks).
+ * Whether tensor parallelism of `t` splits the model's heads, key/value groups and FFN evenly, as the planner's
+ * checkPlan requires (Megatron-Core's attention.py divides the query groups by the TP size: GQA's 8 over TP 16 do not start).
  */
 export const splitsOver = (shape: ModelShape, t: number): boolean =>
-  shape.attentionHeads % t === 0 && (shape.kvHeads % t === 0 || t % shape.kvHeads === 0) && shape.ffnHiddenSize % t === 0;
+  shape.attentionHeads % t === 0 && shape.kvHeads % t === 0 && shape.ffnHiddenSize % t === 0;

@@ -22,7 +22,7 @@ import { takeKvCachePrecision } from './lexicon/kv-cache.ts';
 import { takeWeightFormat } from './lexicon/weight-format.ts';
 import { findUnnamedLatencyBound, percentileReading, takeLatencyPercentiles, unnamedLatencyReading } from './lexicon/percentile.ts';
 import { resolveDraft } from './speculative.ts';
-import { layoutOfFields, takeOtherLayouts } from './lexicon/layouts.ts';
+import { comparedLayout, layoutOfFields, takeOtherLayouts } from './lexicon/layouts.ts';
 import { layoutsProblem } from './compared-layouts.ts';
 
 /** Questions longer than this are refused (a chat question is a line). */
@@ -166,7 +166,7 @@ export function parse(question: string): ParsedQuestion {
   if (otherLayouts.length > 0) {
     const first = layoutOfFields(stated);
     // One layout said twice ("tp=8 (tensor parallel 8)") is one, not a comparison with itself.
-    const layouts = [first, ...otherLayouts.map((l) => layoutOfFields({ ...first, ...l }))];
+    const layouts = [first, ...otherLayouts.map((l) => comparedLayout(first, l))];
     const distinct = layouts.filter((l, i) => layouts.findIndex((m) => JSON.stringify(m) === JSON.stringify(l)) === i);
     if (distinct.length > 1) stated.layouts = distinct;
   }

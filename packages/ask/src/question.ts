@@ -76,7 +76,8 @@ export interface AskParameters {
   kvCachePrecision?: 'fp16' | 'bf16' | 'fp8';
   /**
    * Two parallel layouts or more the question compares ("tp 8 pp 8 or tp 4 pp 16"), each complete: its own sizes, and the
-   * first's where it restates none ("tp 8 pp 8 or pp 16" is TP 8 · PP 16 second). The first is also in the fields above.
+   * first's where it changes only sizes the first names ("tp 8 pp 8 or pp 16" is TP 8 · PP 16 second; lexicon/layouts.ts'
+   * comparedLayout says the rule). The first is also in the fields above.
    * Unset for a question of one layout.
    */
   layouts?: Layout[];

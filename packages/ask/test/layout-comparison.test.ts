@@ -1,3 +1,4 @@
+import { modelById } from '@trainplan/presets';
 import type { EstimateJson, EstimateOk } from '@trainplan/protocol';
 import { formatPercentChange, formatSeconds } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
@@ -106,5 +107,76 @@ describe('a question stating two layouts answers each and says which is faster, 
     const a = ask(question, { publicUrl: null });
     expect(a.kind).toBe('refusal');
     expect(a.headline).toContain('ask one layout at a time');
+  });
+});
+
+describe('a later layout keeps only what was said for it: sizes named by the first alone carry over only to a change of the first', () => {
+  it.each([
+    // Names a size the first does not (CP): a layout of its own, none of the first's sizes (no VP 5).
+    ['tp 8 pp 4 vp 5 or tp 8 pp 4 cp 2', [{ tensor: 8, pipeline: 4, virtualStages: 5 }, { tensor: 8, pipeline: 4, context: 2 }]],
+    ['tp 8 cp 2 or tp 4 pp 2', [{ tensor: 8, context: 2 }, { tensor: 4, pipeline: 2 }]],
+    // Names only sizes the first names: a change of those, the first's others kept.
+    ['tp 4 pp 4 or pp 8', [{ tensor: 4, pipeline: 4 }, { tensor: 4, pipeline: 8 }]],
+    ['tp 8 pp 4 vp 5 or pp 8', [{ tensor: 8, pipeline: 4, virtualStages: 5 }, { tensor: 8, pipeline: 8, virtualStages: 5 }]],
+  ] as [string, Layout[]][])('"%s" reads layouts %j', (layouts, expected) => {
+    expect(parse(`step time of llama3-70b on 128 h100 with ${layouts}`).stated.layouts).toEqual(expected);
+  });
+
+  it('TP 8 · PP 4 · CP 2 beside TP 8 · PP 4 · VP 5 is planned as TP 8 · PP 4 · CP 2 asked alone: no VP, the same step time and memory', () => {
+    const a = ask('llama3-70b on 128 h100: tp 8 pp 4 vp 5 or tp 8 pp 4 cp 2', { publicUrl: null });
+    const [withVp, withCp] = estimatesOf(a);
+    const alone = ask('llama3-70b on 128 h100: tp 8 pp 4 cp 2', { publicUrl: null }).data as EstimateJson;
+    if (!alone.ok || withVp === undefined || withCp === undefined) throw new Error('expected every layout to run');
+    expect(withVp.resolved.virtualStages).toBe(5);
+    expect(withCp.resolved.virtualStages).toBe(alone.resolved.virtualStages);
+    expect(withCp.resolved.globalBatchSize).toBe(alone.resolved.globalBatchSize);
+    expect(withCp.stepTimeSeconds).toBe(alone.stepTimeSeconds);
+    expect(withCp.memory.totalBytes).toBe(alone.memory.totalBytes);
+    expect(a.figures.map((f) => f.label)).not.toContain('TP 8 · PP 4 · CP 2 · VP 5');
+  });
+});
+
+describe('a bare number after "or" changes only the size named just before it', () => {
+  it.each([
+    ['tp 4 pp 4 or 8', [{ tensor: 4, pipeline: 4 }, { tensor: 4, pipeline: 8 }]],
+    ['pp 4 tp 4 or 8', [{ tensor: 4, pipeline: 4 }, { tensor: 8, pipeline: 4 }]],
+    ['tp 4 pp 4 vs 16', [{ tensor: 4, pipeline: 4 }, { tensor: 4, pipeline: 16 }]],
+  ] as [string, Layout[]][])('"%s" reads layouts %j', (layouts, expected) => {
+    expect(parse(`step time of ${GPT3_ON_A100} with ${layouts}`).stated.layouts).toEqual(expected);
+  });
+
+  it('"tp 4 pp 4 or 8" plans the second as "tp 4 pp 8" asked alone', () => {
+    const data = ask(`step time of ${GPT3_ON_A100} with tp 4 pp 4 or 8`, { publicUrl: null }).data as EstimateJson[];
+    const second = data[1];
+    const alone = ask(`step time of ${GPT3_ON_A100} with tp 4 pp 8`, { publicUrl: null }).data as EstimateJson;
+    if (second === undefined || !second.ok || !alone.ok) throw new Error('expected TP 4 · PP 8 to run');
+    expect([second.resolved.tensor, second.resolved.pipeline]).toEqual([alone.resolved.tensor, alone.resolved.pipeline]);
+    expect(second.stepTimeSeconds).toBe(alone.stepTimeSeconds);
+  });
+});
+
+describe('a layout that does not divide the GPUs is reported and leaves the others\' batch alone', () => {
+  const question = `step time of ${GPT3_ON_A100}: tp 8 pp 7 or tp 8 pp 8`;
+
+  it('TP 8 · PP 8 beside an indivisible TP 8 · PP 7 is planned as asked alone: the same batch and step time', () => {
+    const a = ask(question, { publicUrl: null });
+    const [indivisible, runs] = a.data as EstimateJson[];
+    const alone = ask(`step time of ${GPT3_ON_A100} with tp 8 pp 8`, { publicUrl: null }).data as EstimateJson;
+    if (runs === undefined || !runs.ok || !alone.ok) throw new Error('expected TP 8 · PP 8 to run');
+    expect(indivisible?.ok).toBe(false);
+    expect(runs.resolved.globalBatchSize).toBe(alone.resolved.globalBatchSize);
+    expect(runs.stepTimeSeconds).toBe(alone.stepTimeSeconds);
+    // The batch the headline's note says is the one planned, and its DP divides it.
+    expect(runs.resolved.globalBatchSize % runs.resolved.data).toBe(0);
+    expect(a.headline).toMatch(/; TP 8 · PP 7: the parallel layout: [\d,]+ GPUs are not divisible by /);
+  });
+
+  it('the layout its remedy suggests divides the GPUs and splits GPT-3\'s layers: asked, it runs', () => {
+    const a = ask(question, { publicUrl: null });
+    const suggested = /TP 8 · PP 7: [^;]*; give a TP × PP × CP that divides the 1,024 GPUs \(e\.g\. "([^"]+)"\)/.exec(a.headline)?.[1];
+    expect(suggested).toBeDefined();
+    const pipeline = Number(/pp (\d+)/.exec(suggested ?? '')?.[1]);
+    expect(pipeline).toBeLessThanOrEqual(modelById('gpt3-175b')!.shape.layers);
+    expect(ask(`step time of ${GPT3_ON_A100} with ${suggested}`, { publicUrl: null }).ok).toBe(true);
   });
 });

@@ -11,6 +11,7 @@ import type { Answer, AnswerFigure, PublicUrl } from './answer-types.ts';
 import { askedMetric, leadWithAsked } from './asked-metric.ts';
 import { estimateSpend, forCost } from './cost.ts';
 import { describeConfiguration, describeInfeasible, estimateNumbers, gpuName } from './describe-estimate.ts';
+import { fitCompared, type LayoutQuestion } from './compared-fit.ts';
 import { answerHelp } from './help-answer.ts';
 import { failureKind } from './issue-words.ts';
 import { indivisibleRemedy } from './layout-remedy.ts';
@@ -29,6 +30,12 @@ interface Planned {
   label: string;
   parameters: AskParameters;
   result: EstimateJson;
+  /** Its layout's question: the layout's own facts and defaults. */
+  question: LayoutQuestion;
+  /** Where its PP was the fewest stages that fit, why (compared-fit.ts). */
+  fitted?: string;
+  /** Where it does not fit as asked, the fewest stages that would (compared-fit.ts). */
+  hint?: string;
 }
 
 /** Short names of the sizes in a layout's label, in LAYOUT_FIELDS' order. */
@@ -40,6 +47,18 @@ const NAMES: Readonly<Record<(typeof LAYOUT_FIELDS)[number], string>> = {
 function labelOf(p: AskParameters, layouts: readonly Layout[]): string {
   const shown = LAYOUT_FIELDS.filter((f) => f === 'tensor' || f === 'pipeline' || layouts.some((l) => l[f] !== undefined));
   return shown.map((f) => `${NAMES[f]} ${p[f] ?? 1}`).join(' · ');
+}
+
+/** One layout through runEstimate; out of memory, at the fewest pipeline stages that fit where its PP was not asked (compared-fit.ts). */
+function planOf(q: ParsedQuestion, x: LayoutQuestion, layouts: readonly Layout[]): Planned {
+  const result = runEstimate(scenarioOf(x.parameters)) as EstimateJson;
+  const fit = fitCompared(q, x, result);
+  if (fit.kind === 'fitted') {
+    const label = labelOf(fit.question.parameters, layouts);
+    const recompute = fit.question.parameters.recompute === x.parameters.recompute ? '' : ` · ${fit.question.parameters.recompute} recompute`;
+    return { label: `${label}${recompute}`, parameters: fit.question.parameters, result: fit.result, question: fit.question, fitted: fit.note };
+  }
+  return { label: labelOf(x.parameters, layouts), parameters: x.parameters, result, question: x, ...(fit.hint !== undefined && { hint: fit.hint }) };
 }
 
 /** What the comparison ranks by: memory per GPU for a memory question, else the step time (the time to train follows it, the batch being one). */
@@ -84,24 +103,24 @@ const winsWord = (intent: ParsedQuestion['intent'], n: number): string =>
 export function answerLayoutComparison(q: ParsedQuestion, publicUrl: PublicUrl): Answer {
   const layouts = q.stated.layouts ?? [];
   // Each layout's own question: the first is the question as parsed (its readings said), the others with their own defaults.
-  const questions = layouts.map((layout, i) => {
+  const questions: LayoutQuestion[] = layouts.map((layout, i) => {
     const stated = withLayout(q.stated, layout);
     return i === 0 ? { stated, parameters: q.parameters, defaults: q.defaults } : { stated, ...withDefaults(q.intent, stated) };
   });
   const fractions = [...new Set(questions.flatMap((x) => fractionProblems(x.stated, q.intent)))];
   if (fractions.length > 0) return answerHelp(q, fractions);
-  const planned: Planned[] = questions.map((x) => ({ label: labelOf(x.parameters, layouts), parameters: x.parameters, result: runEstimate(scenarioOf(x.parameters)) as EstimateJson }));
+  const planned = questions.map((x) => planOf(q, x, layouts));
   const runs = planned.flatMap((x) => (x.result.ok ? [{ ...x, e: x.result }] : []));
   const ranked = [...runs].sort((a, b) => rankOf(q.intent, a.e) - rankOf(q.intent, b.e));
   const best = ranked[0];
   const p = best?.parameters ?? q.parameters;
   const gpus = best?.e.resolved.gpus ?? clusterGpusOf(p);
   const subject = `${modelNameOf(p)} on ${gpuName(p.gpu ?? '')}${gpus === undefined ? '' : ` × ${countOf(gpus, 'GPU')}`}`;
-  const assumptions = [...new Set(questions.flatMap((x) => x.defaults.map((d) => d.text)))];
-  // A layout that runs nothing, with the fix where its sizes do not divide the GPUs.
+  const assumptions = [...new Set(planned.flatMap((x) => x.question.defaults.map((d) => d.text)))];
+  // A layout that runs nothing, with the fix where its sizes do not divide the GPUs, or the depth that fits where it is out of memory.
   const failed = (x: Planned): string => {
     if (x.result.ok) return '';
-    const remedy = indivisibleRemedy(x.result.issues, x.parameters, withLayout(q.stated, layouts[planned.indexOf(x)] ?? {}));
+    const remedy = indivisibleRemedy(x.result.issues, x.parameters, x.question.stated) ?? x.hint;
     return `${x.label}: ${describeInfeasible(x.result)}${remedy === undefined ? '' : `; ${remedy}`}`;
   };
   const notRun = planned.filter((x) => !x.result.ok).map(failed);
@@ -126,6 +145,7 @@ export function answerLayoutComparison(q: ParsedQuestion, publicUrl: PublicUrl):
     ...estimateNumbers(best.e),
     notes: [
       alike,
+      ...planned.flatMap((x) => (x.fitted === undefined ? [] : [`${x.label}, ${x.fitted}`])),
       ...ranked.slice(1).map((x) => `${x.label} in full: ${describeConfiguration(x.e)}.`),
       ...new Set(runs.flatMap((x) => x.e.warnings)),
       ...listOf(statedMfuNote(best.parameters, best.e)),

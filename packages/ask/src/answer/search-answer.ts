@@ -16,6 +16,7 @@ import { shardingOf } from '../sharding.ts';
 import type { Answer, AnswerOptions, PublicUrl } from './answer-types.ts';
 import { statedDataNote } from './stated-data-note.ts';
 import { budgetNotes, type BudgetPlan } from './budget-note.ts';
+import { budgetBuys, enoughVerdict, inQuestionWords } from './budget-verdict.ts';
 import { costFigures, forCost, type Spend } from './cost.ts';
 import { describeConfiguration, estimateNumbers, gpuName } from './describe-estimate.ts';
 import { figuresFor } from './memory-parts.ts';
@@ -213,9 +214,15 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     const on = nodesOf(p);
     return typeof on === 'string' ? { ok: false, reason: 'invalid', message: on } : runFor({ nodes: on.nodes }, on.gpusPerNode);
   };
+  // "Is $1M enough …": "Yes: " or "No: " first.
+  const verdict = enoughVerdict(q.text, p, result);
   if (!result.ok) {
     const namedNote = namedClusterNote(q, onNamed);
-    return failure(q, publicUrl, result.reason, `${subjectOf(p)}: ${refusalWords(result)}`, result.closest, { assumptions, data: result, notes: [...listOf(namedNote), ...hint] });
+    // A budget no size meets: its money in the question's currency (the closest's why, often the message, too), and the tokens it does buy.
+    const budget = result.reason === 'budget-unreachable';
+    const words = budget ? `${inQuestionWords(result.message, p)}${budgetBuys(p, result.closest)}` : refusalWords(result);
+    const closest = budget && result.closest !== undefined ? { ...result.closest, why: inQuestionWords(result.closest.why, p) } : result.closest;
+    return failure(q, publicUrl, result.reason, `${verdict}${subjectOf(p)}: ${words}`, closest, { assumptions, data: result, notes: [...listOf(namedNote), ...hint] });
   }
   const plan = result.configuration;
   if (result.mode === 'cost-time-frontier') {
@@ -248,7 +255,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     // The GPU-hours are in the time-to-train figure already (describe-estimate), not restated here.
     ...hint,
   ];
-  return planAnswer(q, publicUrl, plan, result, named?.headline ?? headline, { assumptions, notes: [...(named === undefined ? [] : [named.note]), ...notes], data: result });
+  return planAnswer(q, publicUrl, plan, result, `${verdict}${named?.headline ?? headline}`, { assumptions, notes: [...(named === undefined ? [] : [named.note]), ...notes], data: result });
 }
 
 /**

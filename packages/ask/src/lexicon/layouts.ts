@@ -35,9 +35,10 @@ function mentionsOf(text: string): Mention[] {
       rest = rest.replace(pattern, (x) => ' '.repeat(x.length));
     }
   }
-  // "tp 4 or 8": the bare number after a mention is the same size again.
+  // "tp 4 or 8": the bare number after a mention is the same size again. Read in the text as written, not `rest`: a
+  // number is the alternative of the size named just before it alone ("tp 4 pp 4 or 8" is PP 8, never TP 8 as well).
   for (const m of [...found]) {
-    const bare = BARE_ALTERNATIVE.exec(rest.slice(m.index + m.length));
+    const bare = BARE_ALTERNATIVE.exec(text.slice(m.index + m.length));
     if (bare?.[1] === undefined) continue;
     const at = m.index + m.length + bare[0].length - bare[1].length;
     found.push({ field: m.field, value: Number(bare[1]), index: at, length: bare[1].length });
@@ -68,6 +69,18 @@ export function takeOtherLayouts(s: Scanner): Layout[] {
   if (groups.length < 2) return [];
   for (const m of groups.slice(1).flat()) s.blank(m);
   return groups.slice(1).map((g) => Object.fromEntries(g.map((m) => [m.field, m.value])) as Layout);
+}
+
+/**
+ * A later layout as compared: a change to the first, or a layout of its own. One that names only sizes the first names
+ * ("tp 4 pp 4 or pp 8", "tp 8 pp 4 vp 5 or pp 8") changes those and keeps the first's others (TP 4 · PP 8; TP 8 · PP 8 ·
+ * VP 5). One that names a size the first does not ("tp 8 pp 4 vp 5 or tp 8 pp 4 cp 2") is a layout of its own and
+ * keeps none of the first's: the question's defaults fill what it leaves out, as they would asked alone (no VP 5 there).
+ */
+export function comparedLayout(first: Layout, later: Layout): Layout {
+  const named = LAYOUT_FIELDS.filter((f) => later[f] !== undefined);
+  const changesFirst = named.every((f) => first[f] !== undefined);
+  return layoutOfFields(changesFirst ? { ...first, ...later } : later);
 }
 
 /** The first layout's sizes, as takeParallelism read them. */

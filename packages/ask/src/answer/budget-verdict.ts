@@ -1,0 +1,82 @@
+import type { NodesResponseJson } from '@trainplan/protocol';
+import { formatCountExact } from '@trainplan/units';
+import { compactCount, moneyText, statedMoney } from '../format.ts';
+import { priceText } from '../lexicon/price.ts';
+import type { AskParameters } from '../question.ts';
+
+/**
+ * A budget the search could not meet, said in the question's words: "is $1M enough to train llama3 70b at $2/gpu-hour"
+ * asks yes or no, so the answer leads with "No:" (or "Yes:" where a plan stays within it); the search's message counts
+ * money bare, in no currency ("a cost of 8,573,053 at the price given": a request names none), which is said here in the
+ * question's ("$8.57M at $2/GPU-hour"); and what the budget does buy: the tokens it pays for at the rate of the run the
+ * message names (its GPU-hours for the token budget).
+ */
+
+type NodesFail = Extract<NodesResponseJson, { ok: false }>;
+
+/** "is $1M enough", "would 2M GPU-hours be sufficient", "does $500k suffice": a question whether an amount is enough. */
+const ASKS_ENOUGH = /\b(?:is|are|will|would|does|do|can|could)\b[^?.!]*\b(?:enough|sufficient|suffice)\b/;
+/** "how many nodes are enough": a question of how much, not whether. */
+const ASKS_HOW_MUCH = /\bhow (?:much|many)\b/;
+
+/** Whether the question asks yes or no whether a budget it states is enough. */
+export function asksIfEnough(text: string, p: AskParameters): boolean {
+  const lower = text.toLowerCase();
+  return (p.costBudget !== undefined || p.gpuHours !== undefined) && ASKS_ENOUGH.test(lower) && !ASKS_HOW_MUCH.test(lower);
+}
+
+/**
+ * "Yes: " or "No: " to lead the headline of a budget question asked yes or no: whether the plan answered stays within
+ * the budget (the search's goal, or on a stated cluster its spend against it); "" otherwise, or where the search could
+ * not say (no plan fits at all, a frontier the budget was no goal of).
+ */
+export function enoughVerdict(text: string, p: AskParameters, result: NodesResponseJson): string {
+  if (!asksIfEnough(text, p)) return '';
+  if (!result.ok) return result.reason === 'budget-unreachable' || result.reason === 'deadline-unreachable' ? 'No: ' : '';
+  if (result.mode === 'fewest-nodes' || result.mode === 'fastest-within-budget') return 'Yes: ';
+  if (result.mode !== 'days-on-nodes') return '';
+  const withinMoney = p.costBudget === undefined || (result.cost !== undefined && result.cost <= p.costBudget);
+  const withinHours = p.gpuHours === undefined || result.gpuHours <= p.gpuHours;
+  return withinMoney && withinHours ? 'Yes: ' : 'No: ';
+}
+
+/** The search's "a cost of 8,573,053 at the price given[, 7,573,053 over the budget of 1,000,000]". */
+const BARE_COST = /a cost of ([\d,]+) at the price given(?:, ([\d,]+) over the budget of ([\d,]+))?/g;
+const amount = (written: string): number => Number(written.replace(/,/g, ''));
+
+/** "the $1M budget", "the 1M GPU-hour budget": the one budget the question gives, by its amount; undefined with both. */
+function budgetName(p: AskParameters): string | undefined {
+  if (p.costBudget !== undefined && p.gpuHours !== undefined) return undefined;
+  if (p.costBudget !== undefined) return `the ${statedMoney(p.costBudget, p.currency)} budget`;
+  return p.gpuHours === undefined ? undefined : `the ${formatCountExact(p.gpuHours)} GPU-hour budget`;
+}
+
+/** The search's message with its money in the question's currency (as it is where the question gave none), and the budget by its amount. */
+export function inQuestionWords(message: string, p: AskParameters): string {
+  const { currency, pricePerGpuHour: price } = p;
+  const named = budgetName(p);
+  const budgetSaid = named === undefined ? message : message.replace(/\bwithin the budget\b/g, `within ${named}`);
+  if (currency === undefined || price === undefined) return budgetSaid;
+  return budgetSaid.replace(BARE_COST, (_, cost: string, over?: string, of?: string) => {
+    const overText = over === undefined || of === undefined ? '' : `, ${moneyText(amount(over), currency)} over the ${statedMoney(amount(of), currency)} budget`;
+    return `${moneyText(amount(cost), currency)} at ${priceText(price, currency)}/GPU-hour${overText}`;
+  });
+}
+
+/**
+ * "; $1M buys about 1.75T of the 15.0T tokens at that run's rate": the tokens the budget pays for at the GPU-hours per
+ * token of the run the search names (its closest); the lesser where the question gives both a money and a GPU-hour
+ * budget. Empty without the run's GPU-hours or the token budget.
+ */
+export function budgetBuys(p: AskParameters, closest: NodesFail['closest']): string {
+  const tokens = p.tokens;
+  const hours = closest?.gpuHours;
+  if (tokens === undefined || hours === undefined || !(hours > 0)) return '';
+  const perHour = tokens / hours;
+  const bought = [
+    ...(p.costBudget !== undefined && p.pricePerGpuHour !== undefined ? [{ tokens: (p.costBudget / p.pricePerGpuHour) * perHour, what: `${statedMoney(p.costBudget, p.currency)} buys` }] : []),
+    ...(p.gpuHours !== undefined ? [{ tokens: p.gpuHours * perHour, what: `${formatCountExact(p.gpuHours)} GPU-hours buy` }] : []),
+  ].reduce<{ tokens: number; what: string } | undefined>((a, b) => (a === undefined || b.tokens < a.tokens ? b : a), undefined);
+  if (bought === undefined || bought.tokens >= tokens) return '';
+  return `; ${bought.what} about ${compactCount(bought.tokens)} of the ${compactCount(tokens)} tokens at that run's rate`;
+}

@@ -1,0 +1,78 @@
+import type { NodesResponseJson } from '@trainplan/protocol';
+import { describe, expect, it } from 'vitest';
+import { ask } from '../src/answer/answer.ts';
+import { asksIfEnough } from '../src/answer/budget-verdict.ts';
+import { compactCount, moneyText } from '../src/format.ts';
+import { parse } from '../src/parse.ts';
+
+type NodesFail = Extract<NodesResponseJson, { ok: false }>;
+type NodesOk = Extract<NodesResponseJson, { ok: true }>;
+
+describe('"is this budget enough" is answered yes or no, its money in the question\'s currency', () => {
+  const question = 'is $1M enough to train llama3 70b at $2/gpu-hour';
+
+  it('no size within $1M: "No:" first, the cheapest run\'s cost in dollars at the price, never the bare count', () => {
+    const a = ask(question, { publicUrl: null });
+    const closest = (a.data as NodesFail).closest;
+    const cost = closest?.cost ?? Number.NaN;
+    expect(cost).toBeGreaterThan(1e6);
+    expect(a.headline.startsWith('No: ')).toBe(true);
+    expect(a.headline).toContain(`(${moneyText(cost, '$')} at $2/GPU-hour)`);
+    expect(a.headline).toContain('within the $1M budget');
+    expect(a.headline).not.toMatch(/price given|a cost of \d/);
+    // Nor in the notes: the closest's why, the search's message, is said once, in dollars.
+    expect(a.notes.join(' ')).not.toMatch(/price given/);
+  });
+
+  it('and what $1M buys: the token budget scaled by the budget over the cheapest run\'s GPU-hours at the price', () => {
+    const a = ask(question, { publicUrl: null });
+    const tokens = parse(question).parameters.tokens ?? Number.NaN;
+    const gpuHours = (a.data as NodesFail).closest?.gpuHours ?? Number.NaN;
+    expect(a.headline).toContain(`; $1M buys about ${compactCount((1e6 / 2 / gpuHours) * tokens)} of the ${compactCount(tokens)} tokens`);
+  });
+
+  it('a budget some size stays within: "Yes:" first, its cost no more than the budget', () => {
+    const a = ask('is $10M enough to train llama3 70b at $2/gpu-hour', { publicUrl: null });
+    expect(a.ok).toBe(true);
+    expect((a.data as NodesOk).cost).toBeLessThanOrEqual(10e6);
+    expect(a.headline.startsWith('Yes: ')).toBe(true);
+  });
+
+  it('a GPU-hour budget is answered so too, and what it buys in tokens', () => {
+    const a = ask('is 1M gpu-hours enough to train llama3 70b', { publicUrl: null });
+    const gpuHours = (a.data as NodesFail).closest?.gpuHours ?? Number.NaN;
+    expect(gpuHours).toBeGreaterThan(1e6);
+    expect(a.headline.startsWith('No: ')).toBe(true);
+    expect(a.headline).toContain('within the 1M GPU-hour budget');
+    expect(a.headline).toContain(`; 1M GPU-hours buy about ${compactCount((1e6 / gpuHours) * (parse('is 1M gpu-hours enough to train llama3 70b').parameters.tokens ?? Number.NaN))} of the`);
+  });
+
+  it('a budget with a deadline too: the search\'s costs in dollars', () => {
+    const a = ask('is $1M enough to train llama3 70b in 30 days at $2/gpu-hour', { publicUrl: null });
+    const cost = (a.data as NodesFail).closest?.cost ?? Number.NaN;
+    expect(a.headline.startsWith('No: ')).toBe(true);
+    expect(a.headline).toContain(`${moneyText(cost, '$')} at $2/GPU-hour, ${moneyText(cost - 1e6, '$')} over the $1M budget`);
+    expect(a.headline).not.toMatch(/price given/);
+  });
+
+  it('a question that does not ask whether is not answered yes or no, though its money is in dollars', () => {
+    const a = ask('how many nodes to train 70b on 2T tokens at $2/GPU-hour with a $1M budget', { publicUrl: null });
+    expect(a.headline).not.toMatch(/^(?:Yes|No): /);
+    expect(a.headline).toContain(`${moneyText((a.data as NodesFail).closest?.cost ?? Number.NaN, '$')} at $2/GPU-hour`);
+  });
+});
+
+describe('asksIfEnough', () => {
+  const budget = { costBudget: 1e6 };
+  it.each([
+    ['is $1M enough to train llama3 70b', budget, true],
+    ['would 2M GPU-hours be sufficient for gpt3', { gpuHours: 2e6 }, true],
+    ['does $500k suffice to train llama3 8b', budget, true],
+    ['how many nodes are enough to train 70b with a $1M budget', budget, false],
+    ['train 70b with a $1M budget', budget, false],
+    // Enough of something, with no budget asked about: a deadline's question (deadline-verdict.ts).
+    ['is 2 weeks enough to train 8b on 64 h100', {}, false],
+  ] as const)('"%s" (%j): %s', (text, p, expected) => {
+    expect(asksIfEnough(text, p)).toBe(expected);
+  });
+});
