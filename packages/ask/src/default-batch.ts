@@ -1,0 +1,176 @@
+import { countOf } from '@trainplan/units';
+import { clusterGpusOf } from './cluster-of.ts';
+import { compactCount } from './format.ts';
+import { modelFactsOf, modelSeqLengthOf, modelShapeOf } from './model-of.ts';
+import type { AskParameters } from './question.ts';
+
+/**
+ * The global batch a question that states none is planned at, and the sentence that says why: the model's published
+ * batch, else about 4M tokens, grown on a large cluster and rounded so that the GPUs' data-parallel sizes divide it.
+ */
+
+/** Global batch of about 4M tokens (Touvron et al. 2023, Llama 2, Sec. 2.2: "a global batch-size of 4M tokens"). */
+export const DEFAULT_BATCH_TOKENS = 4 * 1024 * 1024;
+/**
+ * GPUs per sequence of a default batch at most: on a large cluster the batch grows past 4M tokens to one
+ * sequence per 8 GPUs, as Llama 3 405B trained with 2,048 sequences a step on 16,384 H100s (Dubey et al. 2024,
+ * Table 4); 4M tokens there (512 sequences) leaves data parallelism 4 and a pipeline fed 4 micro-batches.
+ */
+const GPUS_PER_DEFAULT_SEQUENCE = 8;
+
+/**
+ * The step a default batch is a multiple of on `gpus` GPUs: the data-parallel size left when model
+ * parallelism takes the largest power of two (≤ 64) dividing them, so that some TP × PP × CP split can
+ * divide the batch (on 1000 GPUs, 125: 1024 sequences would leave no split).
+ */
+function batchStep(gpus: number | undefined): number {
+  if (gpus === undefined) return 1;
+  let modelParallel = 1;
+  while (modelParallel < 64 && gpus % (modelParallel * 2) === 0) modelParallel *= 2;
+  return gpus / modelParallel;
+}
+
+/**
+ * Why a default global batch has the size it has, decided where it is chosen and carried to the sentence that
+ * says it: about 4M tokens (`tokens`); one sequence per GPUS_PER_DEFAULT_SEQUENCE GPUs, more than that on a large
+ * cluster (`cluster`); or one step of the multiple it is rounded to, above either aim (`layout`: one micro-batch
+ * on each of a fixed layout's data-parallel `ranks`; `split`: the data-parallel `ranks` batchStep leaves).
+ */
+export type DefaultBatchWhy = { why: 'tokens' } | { why: 'cluster' } | { why: 'layout'; ranks: number } | { why: 'split'; ranks: number }
+  | { why: 'published'; model: string; published: number };
+
+/** A default global batch: its sequences, their length, and why it is that size. */
+export type DefaultBatch = { sequences: number; seqLength: number } & DefaultBatchWhy;
+
+/**
+ * Sequences a default batch aims at, and which aim: the model's published batch at its own sequence length (GPT-3
+ * 175B's 1,536), else about 4M tokens, or one per GPUS_PER_DEFAULT_SEQUENCE GPUs where that is more.
+ */
+function batchAim(p: AskParameters, gpus: number | undefined): { sequences: number; why: DefaultBatchWhy } {
+  const facts = modelFactsOf(p);
+  if (facts?.publishedGlobalBatchSize !== undefined && seqLengthOf(p) === modelSeqLengthOf(p)) {
+    return { sequences: facts.publishedGlobalBatchSize, why: { why: 'published', model: facts.name, published: facts.publishedGlobalBatchSize } };
+  }
+  const tokens = DEFAULT_BATCH_TOKENS / seqLengthOf(p);
+  const cluster = (gpus ?? 0) / GPUS_PER_DEFAULT_SEQUENCE;
+  return cluster > tokens ? { sequences: cluster, why: { why: 'cluster' } } : { sequences: tokens, why: { why: 'tokens' } };
+}
+
+/**
+ * The multiple of `step` nearest the aim, at least one step. Rounding moves the aim by less than a half; a
+ * single step more than that above it is the least `step` allows, and `floor` says why.
+ */
+export function batchNear(p: AskParameters, gpus: number | undefined, step: number, floor: DefaultBatchWhy): DefaultBatch {
+  const aim = batchAim(p, gpus);
+  const sequences = step * Math.max(1, Math.round(aim.sequences / step));
+  const why = sequences === step && step > 1.5 * aim.sequences ? floor : aim.why;
+  return { sequences, seqLength: seqLengthOf(p), ...why };
+}
+
+/**
+ * The global batch a search question takes when it states none: the model's published batch where its source
+ * states one, else about 4M tokens a step (Touvron et al. 2023, Llama 2 §2.2) in sequences of the model's length,
+ * a multiple some split of the cluster's GPUs divides when the cluster is known (batchStep); with why, for
+ * defaultBatchNote. The CLI's `nodes` takes the same.
+ */
+export function defaultBatch(p: AskParameters): DefaultBatch {
+  const gpus = clusterGpusOf(p);
+  // A published batch is the model's own hyperparameter: taken as it is, on any cluster (the search finds the splits
+  // that divide it, or says none does), so that every question about the model plans the same batch.
+  const aim = batchAim(p, gpus);
+  // A cluster computed from a bad value (0 nodes) takes no default at all: the protocol's refusal of it is the answer.
+  const sane = gpus === undefined || isComputedCount(gpus);
+  if (aim.why.why === 'published' && sane && (gpus === undefined || somePipelineSplits(aim.sequences, gpus, modelShapeOf(p)?.layers))) {
+    return { sequences: aim.sequences, seqLength: seqLengthOf(p), ...aim.why };
+  }
+  const step = batchStep(gpus);
+  return batchNear(p, gpus, withTwos(step, batchAim(p, gpus).sequences), { why: 'split', ranks: step });
+}
+
+/**
+ * Whether some data-parallel size divides both the batch and the GPUs and leaves a model-parallel size a pipeline of
+ * at most one stage per layer can take: its odd factor as pipeline stages (tensor and context sizes are powers of two).
+ * MT-NLG's 1,920 on 2,240 GPUs: DP 8 leaves 280 = 8 × 35 (35 stages of 105 layers); Llama 2 7B's 1,024 on 1,000 GPUs
+ * leaves at least 125 = 5³ stages of 32 layers: no split, so that batch is moved to one the GPUs divide.
+ */
+function somePipelineSplits(batch: number, gpus: number, layers: number | undefined): boolean {
+  for (let d = 1; d <= Math.min(batch, gpus); d++) {
+    if (batch % d !== 0 || gpus % d !== 0) continue;
+    let odd = gpus / d;
+    while (odd % 2 === 0) odd /= 2;
+    if (odd <= (layers ?? Infinity)) return true;
+  }
+  return false;
+}
+
+/** How far a search's default batch may move from its aim to gain factors of two, so that more data-parallel sizes divide it. */
+const DEFAULT_BATCH_SLACK = 0.1;
+
+/**
+ * `step` times the largest power of two whose multiple nearest `aim` stays within DEFAULT_BATCH_SLACK of it: on 2,240
+ * GPUs (step 35), 2,240 = 35 × 64 sequences rather than 2,065 = 35 × 59, which few data-parallel sizes divide.
+ */
+function withTwos(step: number, aim: number): number {
+  const nearest = (unit: number): number => unit * Math.max(1, Math.round(aim / unit));
+  let unit = step;
+  while (Math.abs(nearest(unit * 2) - aim) <= DEFAULT_BATCH_SLACK * aim) unit *= 2;
+  return unit;
+}
+
+/**
+ * Whether a count computed from the question is one to take: finite and positive. One computed from a bad value
+ * ("tp 0", "on 0 nodes", a sequence length of 0) is NaN, Infinity or 0; the default is then not taken, and the
+ * protocol's refusal of the bad field is the answer (issue-words.ts words it), not "global batch Infinity sequences".
+ */
+export const isComputedCount = (x: number): boolean => Number.isFinite(x) && x > 0;
+
+/** Whether a default batch is one to take (isComputedCount): not on a cluster, layout or length the protocol refuses. */
+export const isComputedBatch = (b: DefaultBatch): boolean => isComputedCount(b.sequences) && isComputedCount(b.seqLength);
+
+/** How far a batch asked in tokens may move to be a multiple of a power of two (GPT-3's "3.2M" is 1536 × 2048 = 3.15M). */
+const BATCH_ROUNDING = 0.05;
+
+/**
+ * Sequences per step for a batch asked in tokens: the nearest multiple of the largest power of two
+ * within BATCH_ROUNDING of it, so that power-of-two data-parallel sizes divide it ("4M tokens" of 2048 is
+ * 2048 sequences, not 1953, which only DP 1 divides on a power-of-two cluster).
+ */
+export function roundBatch(sequences: number): number {
+  for (let step = 2 ** 14; step > 1; step /= 2) {
+    const batch = Math.max(step, Math.round(sequences / step) * step);
+    if (Math.abs(batch - sequences) <= BATCH_ROUNDING * sequences) return batch;
+  }
+  return Math.max(1, Math.round(sequences));
+}
+
+/** Sequences as the batch note counts them: "1953.1" for a fractional count, "1953" for a whole one. */
+export const sequencesText = (n: number): string => (Number.isInteger(n) ? String(n) : n.toFixed(1));
+
+/** Tokens per sequence: the stated length, else the model's, else GPT-3's 2048. */
+export const seqLengthOf = (p: AskParameters): number => p.seqLength ?? modelSeqLengthOf(p) ?? 2048;
+
+/** "each of the 8 data-parallel ranks", "the one data-parallel rank". */
+const onRanks = (ranks: number): string => (ranks === 1 ? 'the one data-parallel rank' : `each of the ${ranks.toLocaleString('en-US')} data-parallel ranks`);
+
+/** How an answer says it took the default global batch, and why it is that size. */
+export function defaultBatchNote(b: DefaultBatch): string {
+  const head = `global batch ${countOf(b.sequences, 'sequence')}`;
+  const tokens = compactCount(b.sequences * b.seqLength);
+  switch (b.why) {
+    case 'tokens': {
+      // Moved from 4M tokens to a multiple more data-parallel sizes divide (withTwos): said, with the tokens it makes.
+      const moved = Math.abs(b.sequences * b.seqLength - DEFAULT_BATCH_TOKENS) > 0.01 * DEFAULT_BATCH_TOKENS;
+      return moved
+        ? `${head} (${tokens} tokens: about the 4M Llama 2 trained with, rounded so that more data-parallel sizes divide it)`
+        : `${head} (about 4M tokens, as Llama 2 trained)`;
+    }
+    case 'cluster':
+      return `${head} (${tokens} tokens: one sequence per ${GPUS_PER_DEFAULT_SEQUENCE} GPUs, more than the usual 4M tokens on a cluster this large, as Llama 3 405B trained with 2,048 sequences on 16,384 H100s)`;
+    case 'layout': return `${head} (${tokens} tokens: one micro-batch on ${onRanks(b.ranks)}, the least this layout runs)`;
+    case 'split': return `${head} (${tokens} tokens: one sequence on ${onRanks(b.ranks)}, the least some split of these GPUs divides)`;
+    case 'published':
+      return b.sequences === b.published
+        ? `${head} (${tokens} tokens: ${b.model}'s published batch)`
+        : `${head} (${tokens} tokens: near ${b.model}'s published ${countOf(b.published, 'sequence')}, rounded so that data-parallel sizes of these GPUs divide it)`;
+  }
+}
