@@ -96,9 +96,14 @@ function behind(intent: ParsedQuestion['intent'], e: EstimateOk, best: EstimateO
   return intent === 'memory' ? `${by} more memory per GPU` : `${by} slower`;
 }
 
-/** "is faster", "is the fastest", "needs less memory": what the winner is said to do, of two layouts or more. */
+/**
+ * "is faster", "is the fastest", "needs less memory": what the winner is said to do among the `n` layouts that run;
+ * "is the only one that runs" where the others do not (nothing to be faster than). A memory question compares the
+ * memory of every layout, one that does not fit included, so it counts them all.
+ */
 const winsWord = (intent: ParsedQuestion['intent'], n: number): string =>
-  intent === 'memory' ? `needs ${n === 2 ? 'less' : 'the least'} memory` : `is ${n === 2 ? 'faster' : 'the fastest'}`;
+  n === 1 ? 'is the only one that runs'
+    : intent === 'memory' ? `needs ${n === 2 ? 'less' : 'the least'} memory` : `is ${n === 2 ? 'faster' : 'the fastest'}`;
 
 export function answerLayoutComparison(q: ParsedQuestion, publicUrl: PublicUrl): Answer {
   const layouts = q.stated.layouts ?? [];
@@ -133,7 +138,7 @@ export function answerLayoutComparison(q: ParsedQuestion, publicUrl: PublicUrl):
     return { ...base, kind: refused ? 'refusal' : 'answer', ok: false, headline: `${subject}: none of the ${layouts.length} layouts runs: ${notRun.join('; ')}`, notes: [] };
   }
   const others = ranked.slice(1).map((x) => `${x.label}, ${behind(q.intent, x.e, best.e)}: ${leadOf(q, x, x.e)}`);
-  const headline = `${subject}: ${best.label} ${winsWord(q.intent, layouts.length)}: ${leadOf(q, best, best.e)}; ${[...others, ...notRun].join('; ')}`;
+  const headline = `${subject}: ${best.label} ${winsWord(q.intent, q.intent === 'memory' ? layouts.length : runs.length)}: ${leadOf(q, best, best.e)}; ${[...others, ...notRun].join('; ')}`;
   const batches = new Set(runs.map((x) => x.e.resolved.globalBatchSize));
   const alike = batches.size === 1
     ? `Each layout on the same ${countOf(best.e.resolved.gpus, 'GPU')} at the same global batch of ${countOf(best.e.resolved.globalBatchSize, 'sequence')}; what the question does not set is assumed alike for all.`
