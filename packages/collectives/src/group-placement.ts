@@ -21,6 +21,16 @@ export interface GroupPlacement {
 }
 
 /**
+ * The most ranks per node (or NVLink domain) of `limit` that a group of `n` ranks splits into evenly: the largest
+ * divisor of n at most limit (1 when limit < 2). A 256-rank group on 72-GPU NVL72 domains takes 64 per domain over 4,
+ * a symmetric placement as NCCL's tuner assumes (planner groups.ts, protocol collective-machine.ts).
+ */
+export function largestDivisorAtMost(n: number, limit: number): number {
+  for (let d = Math.min(n, Math.floor(limit)); d > 1; d--) if (n % d === 0) return d;
+  return 1;
+}
+
+/**
  * Resolves `group` on `fabric`. On an NVLink-only fabric (GB200 NVL72, `networkKind: 'nvlink'`) a
  * "node" is the whole NVLink domain (`fabric.gpusPerNode` GPUs), as NCCL treats a multi-node NVLink
  * (MNNVL) communicator (NVIDIA/nccl src/graph/tuning.cc: `nNodes = comm->MNNVL ? 1 : comm->nNodes`):

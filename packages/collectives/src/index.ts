@@ -25,6 +25,7 @@ export type { Cited, ByNodeCount, NcclAlgorithm, NcclHardware } from './nccl-tab
 export { NCCL_TABLES } from './nccl-tables.ts';
 export type { NcclGraph } from './nccl-graph-search.ts';
 export type { GroupPlacement } from './group-placement.ts';
+export { largestDivisorAtMost } from './group-placement.ts';
 export type { NcclTopology } from './nccl-topology.ts';
 export { ncclTopology } from './nccl-topology.ts';
 export { collectiveCost, ncclCandidates, ncclPredictedCost } from './collective-cost.ts';

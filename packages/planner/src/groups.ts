@@ -1,4 +1,4 @@
-import type { CommGroup } from '@trainplan/collectives';
+import { largestDivisorAtMost, type CommGroup } from '@trainplan/collectives';
 import type { PlanInput } from './plan-input.ts';
 
 /**
@@ -27,11 +27,6 @@ export const weightReplicas = (input: Pick<PlanInput, 'data' | 'context'>): numb
 
 const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, x));
 
-/** The largest divisor of `n` that is at most `limit` (1 when limit < 1). */
-function largestDivisorAtMost(n: number, limit: number): number {
-  for (let d = Math.min(n, Math.floor(limit)); d > 1; d--) if (n % d === 0) return d;
-  return 1;
-}
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
 

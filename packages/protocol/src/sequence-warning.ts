@@ -1,7 +1,5 @@
 import type { ModelShape } from '@trainplan/model';
-import { formatCount } from '@trainplan/units';
-
-const n = (x: number): string => x.toLocaleString('en-US');
+import { formatCount, formatGrouped } from '@trainplan/units';
 
 /**
  * A training sequence longer than the model states (its preset's published length, or the shape's own): the estimate
@@ -13,8 +11,8 @@ const n = (x: number): string => x.toLocaleString('en-US');
 export function sequenceWarnings(model: ModelShape, seqLength: number | undefined): string[] {
   if (seqLength === undefined || seqLength <= model.seqLength) return [];
   const name = model.name === 'custom' ? 'the custom model' : model.name;
-  const longer = `the sequence length (${n(seqLength)} tokens) is longer than ${name}'s (${n(model.seqLength)} tokens)`;
+  const longer = `the sequence length (${formatGrouped(seqLength)} tokens) is longer than ${name}'s (${formatGrouped(model.seqLength)} tokens)`;
   return [model.positionEmbedding === 'learned'
-    ? `${longer}: its learned position embedding is counted at ${n(seqLength)} positions, ${formatCount((seqLength - model.seqLength) * model.hiddenSize)} parameters more than published`
+    ? `${longer}: its learned position embedding is counted at ${formatGrouped(seqLength)} positions, ${formatCount((seqLength - model.seqLength) * model.hiddenSize)} parameters more than published`
     : `${longer}: estimated as a long-context training stage at that length`];
 }

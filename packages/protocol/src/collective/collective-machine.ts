@@ -1,5 +1,5 @@
 import { countOf, formatGrouped } from '@trainplan/units';
-import type { CommGroup, Fabric } from '@trainplan/collectives';
+import { largestDivisorAtMost, type CommGroup, type Fabric } from '@trainplan/collectives';
 import type { GpuSpec, NetworkSpec, SystemSpec } from '@trainplan/hardware';
 import { defaultSystemForGpu, gpuById, GPU_IDS, networkById, NETWORK_IDS, systemById, SYSTEM_IDS } from '@trainplan/presets';
 import { fabricFor } from '../fabric-cache.ts';
@@ -91,8 +91,3 @@ export function resolveCollectiveMachine(
   return { ok: true, value: { gpu, system, network, fabric, nodes: request.nodes, gpusPerNode, group, ...(placementNote !== undefined && { placementNote }) } };
 }
 
-/** The largest divisor of `n` that is at most `limit`. */
-function largestDivisorAtMost(n: number, limit: number): number {
-  for (let d = Math.min(n, limit); d > 1; d--) if (n % d === 0) return d;
-  return 1;
-}

@@ -2,7 +2,7 @@ import {
   costTimeFrontier, daysText, describeCandidate, fastestWithinBudget, fewestNodes, meetsGoal, NEAREST_WINDOW, nearestRunning, nodesText, searchOnNodes,
   type CapacityPoint, type FrontierPoint,
 } from '@trainplan/search';
-import { days, million, thousand, trillion } from '@trainplan/units';
+import { days, formatGrouped, million, thousand, trillion } from '@trainplan/units';
 import { issuesMessage } from '../problem.ts';
 import { object, optional } from '../schema/object.ts';
 import { boolean, integer, number } from '../schema/scalars.ts';
@@ -153,7 +153,7 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
     // Why nothing runs there: no split divides the GPUs, batch, layers and heads at once, or none that does fits in memory.
     const gpus = asked * r.base.gpusPerNode;
     const why = searched.noPlan === 'out-of-memory' ? 'fits this model and batch in memory'
-      : searched.noPlan === 'indivisible' ? `splits its ${gpus.toLocaleString('en-US')} GPUs into a layout the model and a batch of ${r.base.globalBatchSize.toLocaleString('en-US')} divide (TP × PP × CP × DP)`
+      : searched.noPlan === 'indivisible' ? `splits its ${formatGrouped(gpus)} GPUs into a layout the model and a batch of ${formatGrouped(r.base.globalBatchSize)} divide (TP × PP × CP × DP)`
       : 'runs this model and batch within the candidate budget';
     const message = `no configuration of ${nodesText(asked)} ${why}${nearest}`;
     return {
