@@ -1,4 +1,5 @@
 import { linearGemmShapes, type GemmShape } from '@trainplan/planner';
+import type { ModelShape } from '@trainplan/model';
 import { modelById } from '@trainplan/presets';
 
 /**
@@ -41,15 +42,42 @@ export interface AttentionCase {
   readonly causal: boolean;
 }
 
+/**
+ * One GPU's share of a published plan's transformer layer, to be run whole (kernels/layer.py): the shapes
+ * layer-time.ts costs, with the tensor-parallel collectives left out (one GPU runs them to no one).
+ */
+export interface LayerCase {
+  readonly id: string;
+  readonly model: string;
+  readonly tensor: number;
+  readonly microBatch: number;
+  readonly seqLength: number;
+  readonly hidden: number;
+  /** Query and key/value heads on this GPU (the model's divided by the tensor-parallel size). */
+  readonly heads: number;
+  readonly kvHeads: number;
+  readonly headDim: number;
+  /** MLP hidden width on this GPU; a gated MLP's fc1 is twice this wide. */
+  readonly ffn: number;
+  readonly gatedMlp: boolean;
+  readonly linearBias: boolean;
+  readonly normalization: 'layernorm' | 'rmsnorm';
+  readonly rotary: boolean;
+  readonly dropout: boolean;
+  readonly attention: 'flash' | 'unfused';
+}
+
 export interface KernelCases {
   readonly gemm: readonly GemmCase[];
   readonly attention: readonly AttentionCase[];
+  /** Whole layers, one per published plan without context parallelism. */
+  readonly layers: readonly LayerCase[];
   /** Rows × columns of the bf16 tensors the element-wise kernels run over. */
   readonly elementwiseShape: readonly [number, number];
 }
 
 /** A published plan's per-GPU layer: model, tensor-parallel size, micro-batch and sequence (their sources). */
-interface PlanLayer {
+export interface PlanLayer {
   readonly model: string;
   readonly tensor: number;
   readonly microBatch: number;
@@ -60,14 +88,16 @@ interface PlanLayer {
   readonly unfusedAttention?: boolean;
   /** Also measured in FP8 (Hopper recipes train these in FP8 through Transformer Engine). */
   readonly fp8?: boolean;
+  /** Hidden and attention dropout, as the plan's validation rows run it (sources.ts). */
+  readonly dropout?: boolean;
 }
 
 const PLAN_LAYERS: readonly PlanLayer[] = [
   // Narayanan et al. SC'21 Table 1 and Smith et al. 2022 (MT-NLG): TP 8, micro-batch 1, 2,048 tokens.
-  { model: 'gpt3-175b', tensor: 8, microBatch: 1, seqLength: 2048, unfusedAttention: true },
-  { model: 'mt-nlg-530b', tensor: 8, microBatch: 1, seqLength: 2048, unfusedAttention: true },
+  { model: 'gpt3-175b', tensor: 8, microBatch: 1, seqLength: 2048, unfusedAttention: true, dropout: true },
+  { model: 'mt-nlg-530b', tensor: 8, microBatch: 1, seqLength: 2048, unfusedAttention: true, dropout: true },
   // BigScience tr11-176B-ml.slurm: TP 4, micro-batch 2.
-  { model: 'bloom-176b', tensor: 4, microBatch: 2, seqLength: 2048, unfusedAttention: true },
+  { model: 'bloom-176b', tensor: 4, microBatch: 2, seqLength: 2048, unfusedAttention: true, dropout: true },
   // MPT-7B's shape on one GPU (llm-foundry's A100 table: 2,048 tokens, micro-batch 4 without checkpointing).
   { model: 'gpt3-6.7b', tensor: 1, microBatch: 4, seqLength: 2048 },
   // NVIDIA DGX Cloud / NeMo recipes: Llama 3 8B TP 1, 70B TP 4, 405B TP 8, Nemotron-4 340B TP 8; one sequence.
@@ -78,7 +108,7 @@ const PLAN_LAYERS: readonly PlanLayer[] = [
   { model: 'nemotron4-340b', tensor: 8, microBatch: 1, seqLength: 4096, fp8: true },
   // The dgxc-24.11 rows of ../shared/ground-truth and the Llama 3.1 405B recipe (llama405-dgxc.ts), in both precisions:
   // GPT-3 175B TP 4; Llama 3.1 70B TP 4 · CP 2; Llama 3.1 405B TP 8 · CP 2; Nemotron-4 15B TP 4, micro-batch 4.
-  { model: 'gpt3-175b', tensor: 4, microBatch: 1, seqLength: 2048, fp8: true },
+  { model: 'gpt3-175b', tensor: 4, microBatch: 1, seqLength: 2048, fp8: true, dropout: true },
   { model: 'llama3.1-70b', tensor: 4, microBatch: 1, seqLength: 8192, context: 2, fp8: true },
   { model: 'llama3.1-405b', tensor: 8, microBatch: 1, seqLength: 8192, context: 2, fp8: true },
   { model: 'nemotron4-15b', tensor: 4, microBatch: 4, seqLength: 4096, fp8: true },
@@ -103,9 +133,41 @@ function linearPasses(prefix: string, g: GemmShape, dtype: 'bf16' | 'fp8'): Gemm
   ];
 }
 
-function planCases(plan: PlanLayer): GemmCase[] {
+function planModel(plan: PlanLayer): ModelShape {
   const model = modelById(plan.model)?.shape;
   if (!model) throw new Error(`kernel-cases: no model preset ${plan.model}`);
+  return model;
+}
+
+/** The plan's layer on one GPU, as layerComputeCost shapes it (layer-time.ts). */
+export function layerCase(plan: PlanLayer): LayerCase {
+  const model = planModel(plan);
+  const t = plan.tensor;
+  return {
+    id: `${plan.model}.tp${plan.tensor}.b${plan.microBatch}.s${plan.seqLength}`,
+    model: plan.model,
+    tensor: t,
+    microBatch: plan.microBatch,
+    seqLength: plan.seqLength,
+    hidden: model.hiddenSize,
+    heads: model.attentionHeads / t,
+    kvHeads: model.kvHeads / t,
+    headDim: model.hiddenSize / model.attentionHeads,
+    ffn: model.ffnHiddenSize / t,
+    gatedMlp: model.gatedMlp,
+    linearBias: model.linearBias,
+    normalization: model.normalization,
+    rotary: model.positionEmbedding === 'rotary',
+    dropout: plan.dropout ?? false,
+    attention: plan.unfusedAttention ? 'unfused' : 'flash',
+  };
+}
+
+/** The plans whose layers are run whole: context parallelism's ring attention needs more than one GPU. */
+export const LAYER_PLANS: readonly PlanLayer[] = PLAN_LAYERS.filter((p) => (p.context ?? 1) === 1);
+
+function planCases(plan: PlanLayer): GemmCase[] {
+  const model = planModel(plan);
   const T = (plan.microBatch * plan.seqLength) / (plan.context ?? 1);
   const name = `${plan.model}.tp${plan.tensor}.T${T}`;
   const linears = [...linearGemmShapes(model, plan.tensor, T), { name: 'logits', m: T, n: model.vocabSize / plan.tensor, k: model.hiddenSize }];
@@ -143,6 +205,7 @@ export function kernelCases(): KernelCases {
   return {
     gemm: [...PLAN_LAYERS.flatMap(planCases), ...square, ...waves],
     attention,
+    layers: LAYER_PLANS.map(layerCase),
     elementwiseShape: [16384, 8192],
   };
 }
