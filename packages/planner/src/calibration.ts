@@ -52,6 +52,9 @@ const AMPERE: ComputeCalibration = {
  * Since 2026-11-28 a causal flash kernel is charged its tiles on and below the diagonal (layer-time.ts), not one half
  * of the score matrix: 6% more attention work at 2,048 tokens, 1.6% at 8k. The constants were kept: all rows still
  * score 4.8%, Hopper 3.82%, and the bounded refit suggests the same GEMM 0.58 and attention 0.49 (3.64%).
+ * Checked 2026-11-28 against whole layers run on an H100 with nothing beside them (docs/validation.md, "Whole layers"):
+ * these constants charge each of 11 published plans' layers 1.04–1.19× what it took (never less), so the fit is no
+ * faster than a layer's kernels alone; its 10 µs a kernel is of the size of the GPU's idle gaps in eager backward.
  */
 const HOPPER: ComputeCalibration = {
   gemmPeakFraction: 0.59,

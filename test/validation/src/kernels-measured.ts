@@ -31,7 +31,7 @@ export function loadMeasuredKernels(gpu: MeasuredGpu): MeasuredKernels {
   return JSON.parse(readFileSync(new URL(`../kernels/${gpu}.json`, import.meta.url), 'utf8')) as MeasuredKernels;
 }
 
-const median = (xs: readonly number[]): number => {
+export const median = (xs: readonly number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;

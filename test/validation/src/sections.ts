@@ -1,6 +1,7 @@
 import { bloomConsistencySection } from './bloom-consistency-section.ts';
 import { collectivesSection } from './collectives-section.ts';
 import { kernelsSection } from './kernels-section.ts';
+import { layersSection } from './layers-section.ts';
 import { mptSection } from './mpt-section.ts';
 import { outOfSampleSection } from './out-of-sample-section.ts';
 import { renderValidationReport } from './render.ts';
@@ -39,6 +40,7 @@ export const VALIDATION_SECTIONS: ValidationSection[] = [
   outOfSampleSection,
   mptSection,
   kernelsSection,
+  layersSection,
   collectivesSection,
   switchPointsSection,
   searchSection,
