@@ -1,4 +1,6 @@
-import { GPU_IDS, MODEL_IDS, NETWORK_IDS, SYSTEM_IDS } from '@trainplan/presets';
+import {
+  GPU_IDS, GPU_SOURCES, MODEL_IDS, MODEL_SOURCES, NETWORK_IDS, NETWORK_SOURCES, SYSTEM_IDS, SYSTEM_SOURCES,
+} from '@trainplan/presets';
 import { validate } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
 import { createApi } from '../src/index.ts';
@@ -28,6 +30,20 @@ describe('GET /v1/presets', () => {
     expect(res.status).toBe(200);
     expect(validate(presetIndexSchema, body)).toMatchObject({ ok: true });
     expect(body).toEqual({ gpus: [...GPU_IDS], systems: [...SYSTEM_IDS], networks: [...NETWORK_IDS], models: [...MODEL_IDS] });
+  });
+  it.each([
+    ['gpus', GPU_SOURCES],
+    ['systems', SYSTEM_SOURCES],
+    ['networks', NETWORK_SOURCES],
+    ['models', MODEL_SOURCES],
+  ] as const)('/v1/presets/%s: every preset cites its source, the one its catalogue records for its id', async (kind, sources) => {
+    const list = (await get(`/v1/presets/${kind}`)).body as { id: string; source: { title: string } }[];
+    const byId: Readonly<Record<string, unknown>> = sources;
+    expect(Object.keys(sources).sort()).toEqual(list.map((p) => p.id).sort());
+    for (const preset of list) {
+      expect(preset.source.title.trim(), preset.id).not.toBe('');
+      expect(preset.source, preset.id).toEqual(byId[preset.id]);
+    }
   });
   it('serves the contract ids the scenario contract requires', async () => {
     const models = ((await get('/v1/presets/models')).body as { id: string }[]).map((m) => m.id);

@@ -12,6 +12,11 @@ describe('the widget bundle', () => {
     expect(bundle.code).toContain('gpt3-175b');
   });
 
+  it('leaves the presets\' citations out: it computes with the specs and never reads the *_SOURCES records', async () => {
+    const { code } = await buildWidgetBundle();
+    for (const cited of ['arxiv.org', 'datasheet', 'whitepaper', 'Table 2.1']) expect(code).not.toContain(cited);
+  });
+
   it('is one self-contained ES module: no imports, no Node built-ins, no esbuild', async () => {
     const { code } = await buildWidgetBundle();
     expect(code).not.toMatch(/\bimport\s*[{*"'(]|from\s*"node:|require\(/);

@@ -1,5 +1,5 @@
 import { parameterCount, withShapeDefaults, type ModelShape } from '@trainplan/model';
-import type { ModelPreset } from '@trainplan/presets';
+import { MODEL_SOURCES, type ModelId, type ModelPreset } from '@trainplan/presets';
 import type { ModelObjectInput } from '@trainplan/protocol';
 import { rows, widthFor, type Width } from './custom-width.ts';
 import { compactCount } from './format.ts';
@@ -76,8 +76,10 @@ const CUSTOM_SIZE_TOLERANCE = 0.1;
  * first sentence says that table gives the shape (Llama 2's Table 1 gives context and tokens; its widths are Llama 1's).
  */
 function citation(row: ModelPreset): string {
-  const authors = /^[^,]+ et al\. \d{4}/.exec(row.source.title)?.[0] ?? row.source.title;
-  const first = (row.source.note ?? '').split('. ')[0] ?? '';
+  // A row is a preset (custom-width.ts reads them by MODEL_IDS), so its id is a ModelId.
+  const source = MODEL_SOURCES[row.id as ModelId];
+  const authors = /^[^,]+ et al\. \d{4}/.exec(source.title)?.[0] ?? source.title;
+  const first = (source.note ?? '').split('. ')[0] ?? '';
   const table = /layers/.test(first) ? /^Table [\d.]+/.exec(first)?.[0] : undefined;
   return table === undefined ? authors : `${authors}, ${table}`;
 }

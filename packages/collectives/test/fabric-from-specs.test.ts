@@ -4,19 +4,18 @@ import { GB, GBps, Gbps, MB, TBps, TFLOPS, us } from '@trainplan/units';
 import { fabricFromSpecs } from '../src/index.ts';
 import { A100_FABRIC, H100_FABRIC } from './fixtures.ts';
 
-const cite = { title: 'test' };
 const b200: GpuSpec = {
   id: 'b200', name: 'B200', generation: 'blackwell', peakFlops: { bf16: TFLOPS(2250) }, hbmBytes: GB(192),
-  hbmBandwidth: TBps(8), smCount: 148, l2Bytes: MB(126), nvlink: 'nvlink5', nvlinkCount: 18, tdpWatts: 1000, source: cite,
+  hbmBandwidth: TBps(8), smCount: 148, l2Bytes: MB(126), nvlink: 'nvlink5', nvlinkCount: 18, tdpWatts: 1000,
 };
-const nvlink5: NvlinkGeneration = { id: 'nvlink5', name: 'NVLink 5', bandwidthPerLinkPerDirection: GBps(50), source: cite };
+const nvlink5: NvlinkGeneration = { id: 'nvlink5', name: 'NVLink 5', bandwidthPerLinkPerDirection: GBps(50) };
 const nvl72: SystemSpec = {
   id: 'gb200-nvl72', name: 'GB200 NVL72', gpu: 'b200', gpusPerNode: 4, intraNode: 'nvswitch', nvlinkSharp: true,
-  network: 'nvl72', source: cite,
+  network: 'nvl72',
 };
 const nvlinkNetwork: NetworkSpec = {
   id: 'nvl72', name: 'NVL72 NVLink', kind: 'nvlink', nicsPerNode: 4, nicBandwidth: Gbps(400), latency: us(1),
-  inNetworkReduction: false, nvlinkDomainGpus: 72, source: cite,
+  inNetworkReduction: false, nvlinkDomainGpus: 72,
 };
 
 describe('fabricFromSpecs', () => {

@@ -9,15 +9,13 @@ import type { Fabric } from '../src/types.ts';
  * H100 SXM: 18 NVLink4 links × 25 GB/s/dir on NVSwitch gen3 with NVLS, 8 × NDR 400 Gb/s NICs
  * (shared/ground-truth/collectives.json: spec-a100-nvlink3, spec-h100-nvlink4, spec-dgx-*-ib).
  */
-const cite = { title: 'test fixture (shared/ground-truth/collectives.json link specs)' };
-
-const NVLINK3: NvlinkGeneration = { id: 'nvlink3', name: 'NVLink 3', bandwidthPerLinkPerDirection: GBps(25), source: cite };
-const NVLINK4: NvlinkGeneration = { id: 'nvlink4', name: 'NVLink 4', bandwidthPerLinkPerDirection: GBps(25), source: cite };
-const NVLINK2: NvlinkGeneration = { id: 'nvlink2', name: 'NVLink 2', bandwidthPerLinkPerDirection: GBps(25), source: cite };
+const NVLINK3: NvlinkGeneration = { id: 'nvlink3', name: 'NVLink 3', bandwidthPerLinkPerDirection: GBps(25) };
+const NVLINK4: NvlinkGeneration = { id: 'nvlink4', name: 'NVLink 4', bandwidthPerLinkPerDirection: GBps(25) };
+const NVLINK2: NvlinkGeneration = { id: 'nvlink2', name: 'NVLink 2', bandwidthPerLinkPerDirection: GBps(25) };
 
 const gpu = (over: Partial<GpuSpec> & Pick<GpuSpec, 'id' | 'generation' | 'nvlink' | 'nvlinkCount'>): GpuSpec => ({
   name: over.id, peakFlops: { bf16: TFLOPS(312) }, hbmBytes: GB(80), hbmBandwidth: TBps(2), smCount: 108,
-  l2Bytes: MB(40), tdpWatts: 400, source: cite, ...over,
+  l2Bytes: MB(40), tdpWatts: 400, ...over,
 });
 const A100 = gpu({ id: 'a100', generation: 'ampere', nvlink: 'nvlink3', nvlinkCount: 12 });
 const H100 = gpu({ id: 'h100', generation: 'hopper', nvlink: 'nvlink4', nvlinkCount: 18 });
@@ -25,11 +23,11 @@ const V100 = gpu({ id: 'v100', generation: 'volta', nvlink: 'nvlink2', nvlinkCou
 
 const system = (id: string, gpuId: string, nvlinkSharp: boolean, network: string,
   intraNode: SystemSpec['intraNode'] = 'nvswitch'): SystemSpec =>
-  ({ id, name: id, gpu: gpuId, gpusPerNode: 8, intraNode, nvlinkSharp, network, source: cite });
+  ({ id, name: id, gpu: gpuId, gpusPerNode: 8, intraNode, nvlinkSharp, network });
 
 const ib = (id: string, gbps: number, nics: number): NetworkSpec => ({
   id, name: id, kind: 'infiniband', nicsPerNode: nics, nicBandwidth: Gbps(gbps), latency: us(2),
-  inNetworkReduction: false, source: cite,
+  inNetworkReduction: false,
 });
 
 export const HDR8 = ib('hdr-8', 200, 8);

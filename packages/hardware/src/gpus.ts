@@ -1,10 +1,12 @@
 import { GBps, GiB, KiB, MiB, TBps, TFLOPS } from '@trainplan/units';
-import type { GpuSpec } from './types.ts';
+import type { Citation, GpuSpec } from './types.ts';
 
 /**
  * Published GPUs. Peaks are dense (no 2:4 sparsity) tensor-core rates; `fp32` is the non-tensor
  * rate. `hbmBytes` is the capacity nvidia-smi reports as `memory.total` (MiB), i.e. what an
  * allocator can see: HBM stacks are binary-sized, so "80GB" is 80 GiB less what the driver keeps.
+ * Every GPU cites its datasheet or whitepaper, and which figures it took from it, in GPU_SOURCES below
+ * (keyed by id, so the compiler demands one per GPU), not on the spec the planner computes with.
  */
 export const GPU_IDS = ['v100-32gb', 'a100-40gb', 'a100-80gb', 'h100-sxm', 'h200', 'b200', 'gb200'] as const;
 export type GpuId = (typeof GPU_IDS)[number];
@@ -43,12 +45,6 @@ const SPECS: Readonly<Record<GpuId, GpuSpec>> = {
     nvlink: 'nvlink2',
     nvlinkCount: 6,
     tdpWatts: 300,
-    source: {
-      title: 'NVIDIA Tesla V100 GPU Accelerator datasheet; Volta architecture whitepaper',
-      url: 'https://images.nvidia.com/content/technologies/volta/pdf/volta-v100-datasheet-update-us-1165301-r5.pdf',
-      note: 'V100 SXM2 column: Tensor 125 TFLOPS (FP16 only: no BF16/TF32), FP32 15.7, 32 GB HBM2 at 900 GB/s, 300 W. '
-        + 'Whitepaper: 80 SMs, 6144 KB L2. Capacity: nvidia-smi reports 32510 MiB.',
-    },
   },
   'a100-40gb': {
     id: 'a100-40gb',
@@ -56,11 +52,6 @@ const SPECS: Readonly<Record<GpuId, GpuSpec>> = {
     ...A100_SXM,
     hbmBytes: GiB(40),
     hbmBandwidth: GBps(1555),
-    source: {
-      ...A100_DATASHEET,
-      note: 'A100 40GB SXM column: BF16/FP16 312, TF32 156, FP32 19.5 TFLOPS (dense; the starred figures are sparse), '
-        + '40 GB HBM2 at 1,555 GB/s, 400 W. Whitepaper: 108 SMs, 40 MB L2. Capacity: nvidia-smi reports 40960 MiB = 40 GiB.',
-    },
   },
   'a100-80gb': {
     id: 'a100-80gb',
@@ -68,11 +59,6 @@ const SPECS: Readonly<Record<GpuId, GpuSpec>> = {
     ...A100_SXM,
     hbmBytes: GiB(80),
     hbmBandwidth: GBps(2039),
-    source: {
-      ...A100_DATASHEET,
-      note: 'A100 80GB SXM column: BF16/FP16 312, TF32 156, FP32 19.5 TFLOPS (dense), 80 GB HBM2e at 2,039 GB/s, 400 W. '
-        + 'Capacity: nvidia-smi reports 81920 MiB = 80 GiB.',
-    },
   },
   'h100-sxm': {
     id: 'h100-sxm',
@@ -86,12 +72,6 @@ const SPECS: Readonly<Record<GpuId, GpuSpec>> = {
     nvlink: 'nvlink4',
     nvlinkCount: 18,
     tdpWatts: 700,
-    source: {
-      title: 'NVIDIA H100 Tensor Core GPU Architecture whitepaper; NVIDIA H100 datasheet',
-      url: 'https://resources.nvidia.com/en-us-tensor-core/gtc22-whitepaper-hopper',
-      note: 'Whitepaper Table 1, H100 SXM5 dense column (datasheet rounds to 989/1,979 and quotes sparse rates); '
-        + '132 SMs, 50 MB L2. Datasheet: 80 GB HBM3 at 3.35 TB/s, up to 700 W. Capacity: nvidia-smi reports 81559 MiB (≈79.6 GiB).',
-    },
   },
   h200: {
     id: 'h200',
@@ -105,12 +85,6 @@ const SPECS: Readonly<Record<GpuId, GpuSpec>> = {
     nvlink: 'nvlink4',
     nvlinkCount: 18,
     tdpWatts: 700,
-    source: {
-      title: 'NVIDIA H200 Tensor Core GPU datasheet',
-      url: 'https://www.nvidia.com/en-us/data-center/h200/',
-      note: 'H200 SXM column: same GH100 compute as H100 SXM (1,979 BF16 / 3,958 FP8 TFLOPS with sparsity, halved here), '
-        + '141 GB HBM3e at 4.8 TB/s, up to 700 W. Capacity: nvidia-smi reports 143771 MiB (≈140.4 GiB).',
-    },
   },
   b200: {
     id: 'b200',
@@ -124,13 +98,6 @@ const SPECS: Readonly<Record<GpuId, GpuSpec>> = {
     nvlink: 'nvlink5',
     nvlinkCount: 18,
     tdpWatts: 1000,
-    source: {
-      title: 'NVIDIA HGX B200 specifications (HGX platform page)',
-      url: 'https://www.nvidia.com/en-us/data-center/hgx/',
-      note: 'HGX B200 8-GPU totals ÷ 8, sparse ÷ 2: FP8 72 PF → 4,500, BF16 36 PF → 2,250, TF32 18 PF → 1,125, '
-        + 'FP32 600 TF → 75 TFLOPS; 1.44 TB HBM3e → 180 GB per GPU (192 GB physical), 64 TB/s → 8 TB/s; 1,000 W. '
-        + 'Capacity: nvidia-smi reports 183359 MiB (≈179 GiB). 148 SMs and 129536 KiB L2 are what CUDA reports; not in the datasheet.',
-    },
   },
   gb200: {
     id: 'gb200',
@@ -144,16 +111,59 @@ const SPECS: Readonly<Record<GpuId, GpuSpec>> = {
     nvlink: 'nvlink5',
     nvlinkCount: 18,
     tdpWatts: 1200,
-    source: {
-      title: 'NVIDIA GB200 NVL72 specifications',
-      url: 'https://www.nvidia.com/en-us/data-center/gb200-nvl72/',
-      note: 'NVL72 rack totals ÷ 72, sparse ÷ 2: FP8 720 PF → 5,000, BF16 360 PF → 2,500, TF32 180 PF → 1,250, '
-        + 'FP32 5,760 TF → 80 TFLOPS; 13.4 TB HBM3e → 186 GB per GPU (192 GB physical), 576 TB/s → 8 TB/s. '
-        + 'Capacity: nvidia-smi reports 189471 MiB (≈185 GiB) and a 1,200 W power cap. 152 SMs as CUDA reports; '
-        + 'L2 assumed equal to B200 (not published).',
-    },
   },
 };
+
+/**
+ * Each GPU's datasheet or whitepaper and the figures taken from it, by id: one per GPU, which the Record type demands.
+ * Built in a pure-annotated call so that a bundle that never reads it (the widget) drops it whole,
+ * whatever its entries are made of (esbuild keeps an unused object literal that spreads another).
+ */
+export const GPU_SOURCES = /* @__PURE__ */ ((): Readonly<Record<GpuId, Citation>> => ({
+  'v100-32gb': {
+    title: 'NVIDIA Tesla V100 GPU Accelerator datasheet; Volta architecture whitepaper',
+    url: 'https://images.nvidia.com/content/technologies/volta/pdf/volta-v100-datasheet-update-us-1165301-r5.pdf',
+    note: 'V100 SXM2 column: Tensor 125 TFLOPS (FP16 only: no BF16/TF32), FP32 15.7, 32 GB HBM2 at 900 GB/s, 300 W. '
+      + 'Whitepaper: 80 SMs, 6144 KB L2. Capacity: nvidia-smi reports 32510 MiB.',
+  },
+  'a100-40gb': {
+    ...A100_DATASHEET,
+    note: 'A100 40GB SXM column: BF16/FP16 312, TF32 156, FP32 19.5 TFLOPS (dense; the starred figures are sparse), '
+      + '40 GB HBM2 at 1,555 GB/s, 400 W. Whitepaper: 108 SMs, 40 MB L2. Capacity: nvidia-smi reports 40960 MiB = 40 GiB.',
+  },
+  'a100-80gb': {
+    ...A100_DATASHEET,
+    note: 'A100 80GB SXM column: BF16/FP16 312, TF32 156, FP32 19.5 TFLOPS (dense), 80 GB HBM2e at 2,039 GB/s, 400 W. '
+      + 'Capacity: nvidia-smi reports 81920 MiB = 80 GiB.',
+  },
+  'h100-sxm': {
+    title: 'NVIDIA H100 Tensor Core GPU Architecture whitepaper; NVIDIA H100 datasheet',
+    url: 'https://resources.nvidia.com/en-us-tensor-core/gtc22-whitepaper-hopper',
+    note: 'Whitepaper Table 1, H100 SXM5 dense column (datasheet rounds to 989/1,979 and quotes sparse rates); '
+      + '132 SMs, 50 MB L2. Datasheet: 80 GB HBM3 at 3.35 TB/s, up to 700 W. Capacity: nvidia-smi reports 81559 MiB (≈79.6 GiB).',
+  },
+  h200: {
+    title: 'NVIDIA H200 Tensor Core GPU datasheet',
+    url: 'https://www.nvidia.com/en-us/data-center/h200/',
+    note: 'H200 SXM column: same GH100 compute as H100 SXM (1,979 BF16 / 3,958 FP8 TFLOPS with sparsity, halved here), '
+      + '141 GB HBM3e at 4.8 TB/s, up to 700 W. Capacity: nvidia-smi reports 143771 MiB (≈140.4 GiB).',
+  },
+  b200: {
+    title: 'NVIDIA HGX B200 specifications (HGX platform page)',
+    url: 'https://www.nvidia.com/en-us/data-center/hgx/',
+    note: 'HGX B200 8-GPU totals ÷ 8, sparse ÷ 2: FP8 72 PF → 4,500, BF16 36 PF → 2,250, TF32 18 PF → 1,125, '
+      + 'FP32 600 TF → 75 TFLOPS; 1.44 TB HBM3e → 180 GB per GPU (192 GB physical), 64 TB/s → 8 TB/s; 1,000 W. '
+      + 'Capacity: nvidia-smi reports 183359 MiB (≈179 GiB). 148 SMs and 129536 KiB L2 are what CUDA reports; not in the datasheet.',
+  },
+  gb200: {
+    title: 'NVIDIA GB200 NVL72 specifications',
+    url: 'https://www.nvidia.com/en-us/data-center/gb200-nvl72/',
+    note: 'NVL72 rack totals ÷ 72, sparse ÷ 2: FP8 720 PF → 5,000, BF16 360 PF → 2,500, TF32 180 PF → 1,250, '
+      + 'FP32 5,760 TF → 80 TFLOPS; 13.4 TB HBM3e → 186 GB per GPU (192 GB physical), 576 TB/s → 8 TB/s. '
+      + 'Capacity: nvidia-smi reports 189471 MiB (≈185 GiB) and a 1,200 W power cap. 152 SMs as CUDA reports; '
+      + 'L2 assumed equal to B200 (not published).',
+  },
+}))();
 
 export const GPUS: Readonly<Record<string, GpuSpec>> = SPECS;
 

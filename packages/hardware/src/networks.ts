@@ -1,10 +1,12 @@
 import { Gbps, ns, us } from '@trainplan/units';
-import type { NetworkSpec } from './types.ts';
+import type { Citation, NetworkSpec } from './types.ts';
 
 /**
  * Inter-node fabrics as one node sees them. Latency is one-way NIC → switches → NIC for a small
  * message: the adapter's quoted latency plus three switch hops (leaf → spine → leaf, the usual path
  * in a rail-optimised fat tree). Vendors quote these as upper bounds; treat them as ±50%.
+ * Every fabric cites its source, and which figures it took from it, in NETWORK_SOURCES below (keyed
+ * by id, so the compiler demands one per fabric), not on the spec the planner computes with.
  */
 export const NETWORK_IDS = ['edr-ib-4x', 'hdr-ib-8x', 'ndr-ib-8x', 'omnipath-4x', 'roce-400g-8x', 'nvl72'] as const;
 export type NetworkId = (typeof NETWORK_IDS)[number];
@@ -27,11 +29,6 @@ const SPECS: Readonly<Record<NetworkId, NetworkSpec>> = {
     latency: CONNECTX_LATENCY + SWITCH_HOPS * EDR_SWITCH_LATENCY,
     // Switch-IB 2 has SHARPv1 (small messages only); NCCL's CollNet needs SHARPv2 (Quantum, HDR).
     inNetworkReduction: false,
-    source: {
-      title: 'NVIDIA DGX-1 With Tesla V100 System Architecture whitepaper (WP-08437-002)',
-      url: 'https://images.nvidia.com/content/pdf/dgx1-v100-system-architecture-whitepaper.pdf',
-      note: 'Four 100 Gb/s EDR InfiniBand ports per DGX-1; NVIDIA/nccl-tests#29: "DGX-1 can get 48 GB/s because we have 4 IB adapters".',
-    },
   },
   'hdr-ib-8x': {
     id: 'hdr-ib-8x',
@@ -41,12 +38,6 @@ const SPECS: Readonly<Record<NetworkId, NetworkSpec>> = {
     nicBandwidth: Gbps(200),
     latency: CONNECTX_LATENCY + SWITCH_HOPS * HDR_SWITCH_LATENCY,
     inNetworkReduction: true,
-    source: {
-      title: 'NVIDIA DGX A100 User Guide; NVIDIA Quantum QM8700 HDR switch datasheet',
-      url: 'https://docs.nvidia.com/dgx/dgxa100-user-guide/introduction-to-dgxa100.html',
-      note: 'Eight single-port ConnectX-6 HDR 200 Gb/s compute NICs per DGX A100 (storage NICs not counted); '
-        + 'Quantum switches support SHARPv2. Narayanan et al. 2021 Sec. 5: Selene uses the same 8 × HDR per node.',
-    },
   },
   'ndr-ib-8x': {
     id: 'ndr-ib-8x',
@@ -56,12 +47,6 @@ const SPECS: Readonly<Record<NetworkId, NetworkSpec>> = {
     nicBandwidth: Gbps(400),
     latency: NDR_LATENCY,
     inNetworkReduction: true,
-    source: {
-      title: 'NVIDIA DGX H100 User Guide',
-      url: 'https://docs.nvidia.com/dgx/dgxh100-user-guide/introduction-to-dgxh100.html',
-      note: 'Eight ConnectX-7 400 Gb/s NDR compute ports per DGX H100 (OSFP cages), Quantum-2 switches with SHARPv3; '
-        + 'NVIDIA/nccl-tests#290: 46–48 GB/s achievable per NIC. Latency not published for Quantum-2: HDR figures assumed.',
-    },
   },
   'omnipath-4x': {
     id: 'omnipath-4x',
@@ -71,13 +56,6 @@ const SPECS: Readonly<Record<NetworkId, NetworkSpec>> = {
     nicBandwidth: Gbps(100),
     latency: us(1),
     inNetworkReduction: false,
-    source: {
-      title: 'BigScience 2022, BLOOM (arXiv:2211.05100); bigscience tr11-176B-ml README',
-      url: 'https://arxiv.org/abs/2211.05100',
-      note: 'Jean Zay A100 nodes: 4 Omni-Path 100 Gb/s links per node in an enhanced 8-D hypercube (not a fat tree: not '
-        + 'modelled), dedicated NCCL subnet. Latency: Intel quotes '
-        + '≈1 µs end-to-end MPI latency for Omni-Path 100 (100–110 ns per switch); assumed.',
-    },
   },
   'roce-400g-8x': {
     id: 'roce-400g-8x',
@@ -87,12 +65,6 @@ const SPECS: Readonly<Record<NetworkId, NetworkSpec>> = {
     nicBandwidth: Gbps(400),
     latency: us(2),
     inNetworkReduction: false,
-    source: {
-      title: 'Dubey et al. 2024, The Llama 3 Herd of Models (arXiv:2407.21783)',
-      url: 'https://arxiv.org/abs/2407.21783',
-      note: 'Sec. 3.3.1: RoCE fabric, 400 Gb/s per GPU, 8 GPUs per Grand Teton server. Latency is not published; '
-        + '2 µs assumed for Ethernet (deep-buffer spine switches add more than InfiniBand switches).',
-    },
   },
   nvl72: {
     id: 'nvl72',
@@ -104,14 +76,52 @@ const SPECS: Readonly<Record<NetworkId, NetworkSpec>> = {
     // Beyond the rack the DGX SuperPOD GB200 compute fabric is Quantum-2 NDR InfiniBand (SHARP).
     inNetworkReduction: true,
     nvlinkDomainGpus: 72,
-    source: {
-      title: 'NVIDIA DGX SuperPOD with DGX GB200 Systems, Reference Architecture',
-      url: 'https://docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-gb200/latest/',
-      note: 'A node is one compute tray: 2 Grace CPUs + 4 Blackwell GPUs with 4 ConnectX-7 400 Gb/s NICs, one per GPU; '
-        + '18 trays share one NVLink 5 switch domain of 72 GPUs. Latency and bandwidth here are for traffic leaving the rack.',
-    },
   },
 };
+
+/**
+ * Each fabric's source and the figures taken from it, by id: one per fabric, which the Record type demands.
+ * Built in a pure-annotated call so that a bundle that never reads it (the widget) drops it whole,
+ * whatever its entries are made of (esbuild keeps an unused object literal that spreads another).
+ */
+export const NETWORK_SOURCES = /* @__PURE__ */ ((): Readonly<Record<NetworkId, Citation>> => ({
+  'edr-ib-4x': {
+    title: 'NVIDIA DGX-1 With Tesla V100 System Architecture whitepaper (WP-08437-002)',
+    url: 'https://images.nvidia.com/content/pdf/dgx1-v100-system-architecture-whitepaper.pdf',
+    note: 'Four 100 Gb/s EDR InfiniBand ports per DGX-1; NVIDIA/nccl-tests#29: "DGX-1 can get 48 GB/s because we have 4 IB adapters".',
+  },
+  'hdr-ib-8x': {
+    title: 'NVIDIA DGX A100 User Guide; NVIDIA Quantum QM8700 HDR switch datasheet',
+    url: 'https://docs.nvidia.com/dgx/dgxa100-user-guide/introduction-to-dgxa100.html',
+    note: 'Eight single-port ConnectX-6 HDR 200 Gb/s compute NICs per DGX A100 (storage NICs not counted); '
+      + 'Quantum switches support SHARPv2. Narayanan et al. 2021 Sec. 5: Selene uses the same 8 × HDR per node.',
+  },
+  'ndr-ib-8x': {
+    title: 'NVIDIA DGX H100 User Guide',
+    url: 'https://docs.nvidia.com/dgx/dgxh100-user-guide/introduction-to-dgxh100.html',
+    note: 'Eight ConnectX-7 400 Gb/s NDR compute ports per DGX H100 (OSFP cages), Quantum-2 switches with SHARPv3; '
+      + 'NVIDIA/nccl-tests#290: 46–48 GB/s achievable per NIC. Latency not published for Quantum-2: HDR figures assumed.',
+  },
+  'omnipath-4x': {
+    title: 'BigScience 2022, BLOOM (arXiv:2211.05100); bigscience tr11-176B-ml README',
+    url: 'https://arxiv.org/abs/2211.05100',
+    note: 'Jean Zay A100 nodes: 4 Omni-Path 100 Gb/s links per node in an enhanced 8-D hypercube (not a fat tree: not '
+      + 'modelled), dedicated NCCL subnet. Latency: Intel quotes '
+      + '≈1 µs end-to-end MPI latency for Omni-Path 100 (100–110 ns per switch); assumed.',
+  },
+  'roce-400g-8x': {
+    title: 'Dubey et al. 2024, The Llama 3 Herd of Models (arXiv:2407.21783)',
+    url: 'https://arxiv.org/abs/2407.21783',
+    note: 'Sec. 3.3.1: RoCE fabric, 400 Gb/s per GPU, 8 GPUs per Grand Teton server. Latency is not published; '
+      + '2 µs assumed for Ethernet (deep-buffer spine switches add more than InfiniBand switches).',
+  },
+  nvl72: {
+    title: 'NVIDIA DGX SuperPOD with DGX GB200 Systems, Reference Architecture',
+    url: 'https://docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-gb200/latest/',
+    note: 'A node is one compute tray: 2 Grace CPUs + 4 Blackwell GPUs with 4 ConnectX-7 400 Gb/s NICs, one per GPU; '
+      + '18 trays share one NVLink 5 switch domain of 72 GPUs. Latency and bandwidth here are for traffic leaving the rack.',
+  },
+}))();
 
 export const NETWORKS: Readonly<Record<string, NetworkSpec>> = SPECS;
 

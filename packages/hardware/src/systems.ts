@@ -1,8 +1,12 @@
 import type { GpuId } from './gpus.ts';
 import type { NetworkId } from './networks.ts';
-import type { SystemSpec } from './types.ts';
+import type { Citation, SystemSpec } from './types.ts';
 
-/** Published nodes: which GPU, how many, how they are wired inside, and the fabric between nodes. */
+/**
+ * Published nodes: which GPU, how many, how they are wired inside, and the fabric between nodes. Every
+ * system cites its source, and which figures it took from it, in SYSTEM_SOURCES below (keyed by id, so
+ * the compiler demands one per system), not on the spec the planner computes with.
+ */
 export const SYSTEM_IDS = [
   'dgx-1-v100', 'dgx-a100-40gb', 'dgx-a100-80gb', 'azure-ndm-a100-v4', 'jean-zay-a100',
   'dgx-h100', 'dgx-h200', 'dgx-b200', 'gb200-nvl72',
@@ -27,11 +31,6 @@ const SPECS: Readonly<Record<SystemId, KnownSystem>> = {
     intraNode: 'nvlink-hybrid-cube-mesh',
     nvlinkSharp: false,
     network: 'edr-ib-4x',
-    source: {
-      title: 'NVIDIA DGX-1 With Tesla V100 System Architecture whitepaper (WP-08437-002)',
-      url: 'https://images.nvidia.com/content/pdf/dgx1-v100-system-architecture-whitepaper.pdf',
-      note: 'Eight V100 in an NVLink hybrid cube-mesh (no NVSwitch), four EDR InfiniBand ports.',
-    },
   },
   'dgx-a100-40gb': {
     id: 'dgx-a100-40gb',
@@ -41,7 +40,6 @@ const SPECS: Readonly<Record<SystemId, KnownSystem>> = {
     intraNode: 'nvswitch',
     nvlinkSharp: false,
     network: 'hdr-ib-8x',
-    source: { ...DGX_A100_USER_GUIDE, note: 'DGX A100 320GB: 8 × A100 40GB, 6 NVSwitches, 8 × HDR 200 Gb/s compute NICs.' },
   },
   'dgx-a100-80gb': {
     id: 'dgx-a100-80gb',
@@ -51,11 +49,6 @@ const SPECS: Readonly<Record<SystemId, KnownSystem>> = {
     intraNode: 'nvswitch',
     nvlinkSharp: false,
     network: 'hdr-ib-8x',
-    source: {
-      ...DGX_A100_USER_GUIDE,
-      note: 'DGX A100 640GB: 8 × A100 80GB, 6 NVSwitches, 8 × HDR 200 Gb/s compute NICs; Selene is built of these '
-        + '(Narayanan et al. 2021, arXiv:2104.04473, Sec. 5).',
-    },
   },
   'azure-ndm-a100-v4': {
     id: 'azure-ndm-a100-v4',
@@ -65,11 +58,6 @@ const SPECS: Readonly<Record<SystemId, KnownSystem>> = {
     intraNode: 'nvswitch',
     nvlinkSharp: false,
     network: 'hdr-ib-8x',
-    source: {
-      title: 'Microsoft Azure, NDm A100 v4-series documentation',
-      url: 'https://learn.microsoft.com/en-us/azure/virtual-machines/ndm-a100-v4-series',
-      note: '8 × A100 80GB SXM with NVLink 3.0 (NVSwitch), 8 × 200 Gb/s HDR InfiniBand per VM.',
-    },
   },
   'jean-zay-a100': {
     id: 'jean-zay-a100',
@@ -79,12 +67,6 @@ const SPECS: Readonly<Record<SystemId, KnownSystem>> = {
     intraNode: 'nvswitch',
     nvlinkSharp: false,
     network: 'omnipath-4x',
-    source: {
-      title: 'BigScience 2022, BLOOM (arXiv:2211.05100); IDRIS Jean Zay hardware documentation',
-      url: 'http://www.idris.fr/eng/jean-zay/cpu/jean-zay-cpu-hw-eng.html',
-      note: 'BLOOM trained on 48 nodes of 8 × A100 80GB with 4 Omni-Path 100 Gb/s links per node. NVSwitch assumed '
-        + '(HGX A100 8-GPU board); the tr11 README only says "NVLink".',
-    },
   },
   'dgx-h100': {
     id: 'dgx-h100',
@@ -94,11 +76,6 @@ const SPECS: Readonly<Record<SystemId, KnownSystem>> = {
     intraNode: 'nvswitch',
     nvlinkSharp: true,
     network: 'ndr-ib-8x',
-    source: {
-      title: 'NVIDIA DGX H100 User Guide',
-      url: 'https://docs.nvidia.com/dgx/dgxh100-user-guide/introduction-to-dgxh100.html',
-      note: '8 × H100 SXM5, 4 third-generation NVSwitches (NVLink SHARP), 8 × ConnectX-7 400 Gb/s compute ports.',
-    },
   },
   'dgx-h200': {
     id: 'dgx-h200',
@@ -108,11 +85,6 @@ const SPECS: Readonly<Record<SystemId, KnownSystem>> = {
     intraNode: 'nvswitch',
     nvlinkSharp: true,
     network: 'ndr-ib-8x',
-    source: {
-      title: 'NVIDIA DGX H200 product page',
-      url: 'https://www.nvidia.com/en-us/data-center/dgx-h200/',
-      note: 'Same chassis as DGX H100 with H200 GPUs: 4 NVSwitches, 8 × ConnectX-7 400 Gb/s.',
-    },
   },
   'dgx-b200': {
     id: 'dgx-b200',
@@ -122,11 +94,6 @@ const SPECS: Readonly<Record<SystemId, KnownSystem>> = {
     intraNode: 'nvswitch',
     nvlinkSharp: true,
     network: 'ndr-ib-8x',
-    source: {
-      title: 'NVIDIA DGX B200 User Guide',
-      url: 'https://docs.nvidia.com/dgx/dgxb200-user-guide/introduction-to-dgxb200.html',
-      note: '8 × B200 on two NVLink 5 switch chips (1.8 TB/s per GPU), 8 × ConnectX-7 400 Gb/s compute ports.',
-    },
   },
   'gb200-nvl72': {
     id: 'gb200-nvl72',
@@ -137,13 +104,58 @@ const SPECS: Readonly<Record<SystemId, KnownSystem>> = {
     intraNode: 'nvswitch',
     nvlinkSharp: true,
     network: 'nvl72',
-    source: {
-      title: 'NVIDIA DGX SuperPOD with DGX GB200 Systems, Reference Architecture',
-      url: 'https://docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-gb200/latest/',
-      note: '18 compute trays × (2 Grace + 4 Blackwell) per rack, 9 NVLink switch trays; 4 ConnectX-7 400 Gb/s per tray.',
-    },
   },
 };
+
+/**
+ * Each system's source and the figures taken from it, by id: one per system, which the Record type demands.
+ * Built in a pure-annotated call so that a bundle that never reads it (the widget) drops it whole,
+ * whatever its entries are made of (esbuild keeps an unused object literal that spreads another).
+ */
+export const SYSTEM_SOURCES = /* @__PURE__ */ ((): Readonly<Record<SystemId, Citation>> => ({
+  'dgx-1-v100': {
+    title: 'NVIDIA DGX-1 With Tesla V100 System Architecture whitepaper (WP-08437-002)',
+    url: 'https://images.nvidia.com/content/pdf/dgx1-v100-system-architecture-whitepaper.pdf',
+    note: 'Eight V100 in an NVLink hybrid cube-mesh (no NVSwitch), four EDR InfiniBand ports.',
+  },
+  'dgx-a100-40gb': { ...DGX_A100_USER_GUIDE, note: 'DGX A100 320GB: 8 × A100 40GB, 6 NVSwitches, 8 × HDR 200 Gb/s compute NICs.' },
+  'dgx-a100-80gb': {
+    ...DGX_A100_USER_GUIDE,
+    note: 'DGX A100 640GB: 8 × A100 80GB, 6 NVSwitches, 8 × HDR 200 Gb/s compute NICs; Selene is built of these '
+      + '(Narayanan et al. 2021, arXiv:2104.04473, Sec. 5).',
+  },
+  'azure-ndm-a100-v4': {
+    title: 'Microsoft Azure, NDm A100 v4-series documentation',
+    url: 'https://learn.microsoft.com/en-us/azure/virtual-machines/ndm-a100-v4-series',
+    note: '8 × A100 80GB SXM with NVLink 3.0 (NVSwitch), 8 × 200 Gb/s HDR InfiniBand per VM.',
+  },
+  'jean-zay-a100': {
+    title: 'BigScience 2022, BLOOM (arXiv:2211.05100); IDRIS Jean Zay hardware documentation',
+    url: 'http://www.idris.fr/eng/jean-zay/cpu/jean-zay-cpu-hw-eng.html',
+    note: 'BLOOM trained on 48 nodes of 8 × A100 80GB with 4 Omni-Path 100 Gb/s links per node. NVSwitch assumed '
+      + '(HGX A100 8-GPU board); the tr11 README only says "NVLink".',
+  },
+  'dgx-h100': {
+    title: 'NVIDIA DGX H100 User Guide',
+    url: 'https://docs.nvidia.com/dgx/dgxh100-user-guide/introduction-to-dgxh100.html',
+    note: '8 × H100 SXM5, 4 third-generation NVSwitches (NVLink SHARP), 8 × ConnectX-7 400 Gb/s compute ports.',
+  },
+  'dgx-h200': {
+    title: 'NVIDIA DGX H200 product page',
+    url: 'https://www.nvidia.com/en-us/data-center/dgx-h200/',
+    note: 'Same chassis as DGX H100 with H200 GPUs: 4 NVSwitches, 8 × ConnectX-7 400 Gb/s.',
+  },
+  'dgx-b200': {
+    title: 'NVIDIA DGX B200 User Guide',
+    url: 'https://docs.nvidia.com/dgx/dgxb200-user-guide/introduction-to-dgxb200.html',
+    note: '8 × B200 on two NVLink 5 switch chips (1.8 TB/s per GPU), 8 × ConnectX-7 400 Gb/s compute ports.',
+  },
+  'gb200-nvl72': {
+    title: 'NVIDIA DGX SuperPOD with DGX GB200 Systems, Reference Architecture',
+    url: 'https://docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-gb200/latest/',
+    note: '18 compute trays × (2 Grace + 4 Blackwell) per rack, 9 NVLink switch trays; 4 ConnectX-7 400 Gb/s per tray.',
+  },
+}))();
 
 export const SYSTEMS: Readonly<Record<string, SystemSpec>> = SPECS;
 

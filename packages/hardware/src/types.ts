@@ -1,6 +1,11 @@
 import type { Bytes, BytesPerSecond, FlopPerSecond, Seconds } from '@trainplan/units';
 
-/** Where a published figure comes from: a datasheet, a paper, a source file. */
+/**
+ * Where a published figure comes from: a datasheet, a paper, a source file. A spec does not carry its
+ * citation, which nothing that computes reads: each catalogue exports a record of them keyed by preset id
+ * next to its specs (GPU_SOURCES, NETWORK_SOURCES, SYSTEM_SOURCES, NVLINK_SOURCES; @trainplan/presets'
+ * MODEL_SOURCES), which a bundle that only computes (the widget) leaves out.
+ */
 export interface Citation {
   /** Human title, e.g. "NVIDIA A100 Tensor Core GPU datasheet (2021)". */
   readonly title: string;
@@ -30,7 +35,6 @@ export interface GpuSpec {
   readonly nvlinkCount: number;
   /** Thermal design power, for cost and energy estimates. */
   readonly tdpWatts: number;
-  readonly source: Citation;
 }
 
 export type NvlinkGenerationId = 'nvlink2' | 'nvlink3' | 'nvlink4' | 'nvlink5';
@@ -40,7 +44,6 @@ export interface NvlinkGeneration {
   readonly name: string;
   /** Signalling rate of one link, one direction. */
   readonly bandwidthPerLinkPerDirection: BytesPerSecond;
-  readonly source: Citation;
 }
 
 /** How the GPUs of one node (or one NVLink domain) are connected. */
@@ -66,7 +69,6 @@ export interface NetworkSpec {
    * NVSwitch fabric. Absent for ordinary NIC fabrics.
    */
   readonly nvlinkDomainGpus?: number;
-  readonly source: Citation;
 }
 
 export interface SystemSpec {
@@ -79,5 +81,4 @@ export interface SystemSpec {
   readonly nvlinkSharp: boolean;
   /** The inter-node fabric id (into NETWORKS) the system ships with. */
   readonly network: string;
-  readonly source: Citation;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toGBps, toGiB, toTFLOPS } from '@trainplan/units';
-import { GPU_IDS, GPUS, gpuById, isGpuId } from '../src/gpus.ts';
+import { GPU_IDS, GPU_SOURCES, GPUS, gpuById, isGpuId } from '../src/gpus.ts';
 import type { GpuSpec } from '../src/types.ts';
 
 const CONTRACT_GPU_IDS = ['v100-32gb', 'a100-40gb', 'a100-80gb', 'h100-sxm', 'h200', 'b200', 'gb200'];
@@ -21,10 +21,12 @@ describe('GPUS', () => {
 
   it('lists exactly the ids it holds', () => expect([...GPU_IDS].sort()).toEqual(Object.keys(GPUS).sort()));
 
-  it.each(ALL)('$id cites a datasheet and says which entry it used', (spec) => {
-    expect(spec.source.title.trim()).not.toBe('');
-    expect(spec.source.note?.trim()).toBeTruthy();
+  it.each([...GPU_IDS])('%s cites a datasheet and says which entry it used', (id) => {
+    expect(GPU_SOURCES[id].title.trim()).not.toBe('');
+    expect(GPU_SOURCES[id].note?.trim()).toBeTruthy();
   });
+
+  it('cites exactly the GPUs it holds: no orphan citation', () => expect(Object.keys(GPU_SOURCES).sort()).toEqual(Object.keys(GPUS).sort()));
 
   it.each(ALL)('$id has positive capacity, bandwidth, SMs, L2 and power', (spec) => {
     for (const v of [spec.hbmBytes, spec.hbmBandwidth, spec.smCount, spec.l2Bytes, spec.tdpWatts, spec.nvlinkCount]) {

@@ -4,7 +4,8 @@ import * as hardware from '../src/index.ts';
 describe('public surface', () => {
   it('names every runtime export explicitly', () => {
     expect(Object.keys(hardware).sort()).toEqual([
-      'GPUS', 'GPU_IDS', 'NETWORKS', 'NETWORK_IDS', 'NVLINKS', 'SYSTEMS', 'SYSTEM_IDS', 'defaultSystemForGpu',
+      'GPUS', 'GPU_IDS', 'GPU_SOURCES', 'NETWORKS', 'NETWORK_IDS', 'NETWORK_SOURCES', 'NVLINKS', 'NVLINK_SOURCES', 'SYSTEMS',
+      'SYSTEM_IDS', 'SYSTEM_SOURCES', 'defaultSystemForGpu',
       'gpuById', 'isGpuId', 'networkById', 'nvlinkBandwidthPerDirection', 'nvlinkPeerLinks', 'systemById',
     ]);
   });

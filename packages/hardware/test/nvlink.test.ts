@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toGBps } from '@trainplan/units';
 import { GPUS } from '../src/gpus.ts';
-import { NVLINKS, nvlinkBandwidthPerDirection } from '../src/nvlink.ts';
+import { NVLINK_SOURCES, NVLINKS, nvlinkBandwidthPerDirection } from '../src/nvlink.ts';
 import { nvlinkPeerLinks } from '../src/nvlink-mesh.ts';
 
 describe('NVLINKS', () => {
@@ -16,8 +16,10 @@ describe('NVLINKS', () => {
 
   it.each(Object.values(NVLINKS))('$id is keyed by its own id and cites a source', (link) => {
     expect(NVLINKS[link.id]).toBe(link);
-    expect(link.source.title.length).toBeGreaterThan(0);
+    expect(NVLINK_SOURCES[link.id].title.length).toBeGreaterThan(0);
   });
+
+  it('cites exactly the generations it holds: no orphan citation', () => expect(Object.keys(NVLINK_SOURCES).sort()).toEqual(Object.keys(NVLINKS).sort()));
 });
 
 describe('nvlinkBandwidthPerDirection', () => {

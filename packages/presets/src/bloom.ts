@@ -1,7 +1,11 @@
+import type { Citation } from '@trainplan/hardware';
 import { billion } from '@trainplan/units';
 import { MEGATRON_DEFAULT_DROPOUT, type ModelPreset } from './model-preset.ts';
 
-export const BLOOM_MODELS: readonly ModelPreset[] = [
+// BLOOM cites its paper in BLOOM_SOURCES below (keyed by id, so the compiler demands one per preset), not on the
+// preset the planner computes with.
+
+export const BLOOM_MODELS = [
   {
     id: 'bloom-176b',
     shape: {
@@ -20,13 +24,6 @@ export const BLOOM_MODELS: readonly ModelPreset[] = [
       normalization: 'layernorm',
     },
     publishedParameters: billion(176),
-    source: {
-      title: 'BigScience Workshop 2022, BLOOM: A 176B-Parameter Open-Access Multilingual Language Model (arXiv:2211.05100)',
-      url: 'https://arxiv.org/abs/2211.05100',
-      note: 'Model configuration table: 70 layers, hidden 14336, 112 heads, sequence 2048, ALiBi, tied embeddings, '
-        + 'GELU MLP (4h); 366B training tokens. Vocabulary 250,680 padded to 250,880 for tensor parallelism. '
-        + 'The extra LayerNorm after the embedding (2h parameters) is not in the shape.',
-    },
     defaultTrainingTokens: billion(366),
     // §3.4.1 training hyperparameters: global batch 2048 after a ramp-up (tr11-176B-ml.slurm GLOBAL_BATCH_SIZE=2048).
     publishedGlobalBatchSize: 2048,
@@ -34,4 +31,20 @@ export const BLOOM_MODELS: readonly ModelPreset[] = [
     // Megatron-DeepSpeed's 0.1 (the released Hugging Face config's 0.0 is for inference).
     trainedWithDropout: MEGATRON_DEFAULT_DROPOUT,
   },
-];
+] as const satisfies readonly ModelPreset[];
+
+export type BloomModelId = (typeof BLOOM_MODELS)[number]['id'];
+
+/**
+ * Each preset's source and the figures taken from it, by id: one per preset, which the Record type demands. Built in
+ * a pure-annotated call so that a bundle that never reads it (the widget) drops it whole.
+ */
+export const BLOOM_SOURCES = /* @__PURE__ */ ((): Readonly<Record<BloomModelId, Citation>> => ({
+  'bloom-176b': {
+    title: 'BigScience Workshop 2022, BLOOM: A 176B-Parameter Open-Access Multilingual Language Model (arXiv:2211.05100)',
+    url: 'https://arxiv.org/abs/2211.05100',
+    note: 'Model configuration table: 70 layers, hidden 14336, 112 heads, sequence 2048, ALiBi, tied embeddings, '
+      + 'GELU MLP (4h); 366B training tokens. Vocabulary 250,680 padded to 250,880 for tensor parallelism. '
+      + 'The extra LayerNorm after the embedding (2h parameters) is not in the shape.',
+  },
+}))();

@@ -1,7 +1,9 @@
 export type { ModelPreset } from './model-preset.ts';
 export { MEGATRON_DEFAULT_DROPOUT } from './model-preset.ts';
-export { MODELS, MODEL_IDS, modelById } from './models.ts';
+export type { ModelId } from './models.ts';
+export { MODELS, MODEL_IDS, MODEL_SOURCES, modelById } from './models.ts';
 export type { GpuId, NetworkId, SystemId } from '@trainplan/hardware';
 export {
-  GPUS, GPU_IDS, gpuById, NETWORKS, NETWORK_IDS, networkById, SYSTEMS, SYSTEM_IDS, systemById, defaultSystemForGpu,
+  GPUS, GPU_IDS, GPU_SOURCES, gpuById, NETWORKS, NETWORK_IDS, NETWORK_SOURCES, networkById, SYSTEMS, SYSTEM_IDS, SYSTEM_SOURCES,
+  systemById, defaultSystemForGpu,
 } from '@trainplan/hardware';

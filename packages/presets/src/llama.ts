@@ -1,5 +1,9 @@
+import type { Citation } from '@trainplan/hardware';
 import { billion, trillion } from '@trainplan/units';
 import { llamaShape, type ModelPreset } from './model-preset.ts';
+
+// Every preset cites its paper or model card in LLAMA_SOURCES below (keyed by id, so the compiler demands one per
+// preset), not on the preset the planner computes with.
 
 const LLAMA2 = {
   title: 'Touvron et al. 2023, Llama 2: Open Foundation and Fine-Tuned Chat Models (arXiv:2307.09288)',
@@ -24,12 +28,11 @@ const LLAMA3_ROTARY_BASE = 500_000;
 
 // No dropout in any Llama: Meta's reference code (meta-llama/llama and llama3, llama/model.py) has no dropout
 // layer, and NeMo's Llama recipes set hidden_dropout and attention_dropout to 0.
-export const LLAMA_MODELS: readonly ModelPreset[] = [
+export const LLAMA_MODELS = [
   {
     id: 'llama2-7b',
     shape: llamaShape({ name: 'Llama 2 7B', layers: 32, hiddenSize: 4096, attentionHeads: 32, kvHeads: 32, ffnHiddenSize: 11008, vocabSize: 32000, seqLength: 4096 }),
     publishedParameters: billion(7),
-    source: { ...LLAMA2, note: LLAMA2_NOTE },
     defaultTrainingTokens: trillion(2),
     trainedWithDropout: false,
     publishedGlobalBatchSize: LLAMA2_BATCH,
@@ -38,7 +41,6 @@ export const LLAMA_MODELS: readonly ModelPreset[] = [
     id: 'llama2-13b',
     shape: llamaShape({ name: 'Llama 2 13B', layers: 40, hiddenSize: 5120, attentionHeads: 40, kvHeads: 40, ffnHiddenSize: 13824, vocabSize: 32000, seqLength: 4096 }),
     publishedParameters: billion(13),
-    source: { ...LLAMA2, note: LLAMA2_NOTE },
     defaultTrainingTokens: trillion(2),
     trainedWithDropout: false,
     publishedGlobalBatchSize: LLAMA2_BATCH,
@@ -47,7 +49,6 @@ export const LLAMA_MODELS: readonly ModelPreset[] = [
     id: 'llama2-70b',
     shape: llamaShape({ name: 'Llama 2 70B', layers: 80, hiddenSize: 8192, attentionHeads: 64, kvHeads: 8, ffnHiddenSize: 28672, vocabSize: 32000, seqLength: 4096 }),
     publishedParameters: billion(70),
-    source: { ...LLAMA2, note: LLAMA2_NOTE },
     defaultTrainingTokens: trillion(2),
     trainedWithDropout: false,
     publishedGlobalBatchSize: LLAMA2_BATCH,
@@ -56,7 +57,6 @@ export const LLAMA_MODELS: readonly ModelPreset[] = [
     id: 'llama3-8b',
     shape: llamaShape({ name: 'Llama 3 8B', layers: 32, hiddenSize: 4096, attentionHeads: 32, kvHeads: 8, ffnHiddenSize: 14336, vocabSize: 128256, seqLength: 8192 }),
     publishedParameters: billion(8),
-    source: { ...LLAMA3, note: `${LLAMA3_NOTE} About 15T tokens (the model card says "over 15T").` },
     defaultTrainingTokens: trillion(15),
     trainedWithDropout: false,
     rotaryBase: LLAMA3_ROTARY_BASE,
@@ -65,7 +65,6 @@ export const LLAMA_MODELS: readonly ModelPreset[] = [
     id: 'llama3-70b',
     shape: llamaShape({ name: 'Llama 3 70B', layers: 80, hiddenSize: 8192, attentionHeads: 64, kvHeads: 8, ffnHiddenSize: 28672, vocabSize: 128256, seqLength: 8192 }),
     publishedParameters: billion(70),
-    source: { ...LLAMA3, note: `${LLAMA3_NOTE} About 15T tokens (the model card says "over 15T").` },
     defaultTrainingTokens: trillion(15),
     trainedWithDropout: false,
     rotaryBase: LLAMA3_ROTARY_BASE,
@@ -74,7 +73,6 @@ export const LLAMA_MODELS: readonly ModelPreset[] = [
     id: 'llama3.1-8b',
     shape: llamaShape({ name: 'Llama 3.1 8B', layers: 32, hiddenSize: 4096, attentionHeads: 32, kvHeads: 8, ffnHiddenSize: 14336, vocabSize: 128256, seqLength: 8192 }),
     publishedParameters: billion(8),
-    source: { ...LLAMA3, note: `${LLAMA3_NOTE} Same shape as Llama 3 8B; the model card states ~15T tokens.` },
     defaultTrainingTokens: trillion(15),
     trainedWithDropout: false,
     rotaryBase: LLAMA3_ROTARY_BASE,
@@ -83,7 +81,6 @@ export const LLAMA_MODELS: readonly ModelPreset[] = [
     id: 'llama3.1-70b',
     shape: llamaShape({ name: 'Llama 3.1 70B', layers: 80, hiddenSize: 8192, attentionHeads: 64, kvHeads: 8, ffnHiddenSize: 28672, vocabSize: 128256, seqLength: 8192 }),
     publishedParameters: billion(70),
-    source: { ...LLAMA3, note: `${LLAMA3_NOTE} Same shape as Llama 3 70B; the model card states ~15T tokens.` },
     defaultTrainingTokens: trillion(15),
     trainedWithDropout: false,
     rotaryBase: LLAMA3_ROTARY_BASE,
@@ -93,12 +90,6 @@ export const LLAMA_MODELS: readonly ModelPreset[] = [
     id: 'llama3.2-1b',
     shape: { ...llamaShape({ name: 'Llama 3.2 1B', layers: 16, hiddenSize: 2048, attentionHeads: 32, kvHeads: 8, ffnHiddenSize: 8192, vocabSize: 128256, seqLength: 8192 }), tiedEmbeddings: true },
     publishedParameters: billion(1.23),
-    source: {
-      title: 'Meta, Llama 3.2 model card and meta-llama/Llama-3.2-1B config.json (2024-09-25)',
-      url: 'https://huggingface.co/meta-llama/Llama-3.2-1B',
-      note: 'config.json: 16 layers, hidden 2048, 32 heads (head dim 64), 8 KV heads, intermediate 8192, vocab 128,256, '
-        + 'tie_word_embeddings true; rope scaling from an original 8192-token context; the model card gives 1.23B parameters and up to 9T tokens.',
-    },
     defaultTrainingTokens: trillion(9),
     trainedWithDropout: false,
     rotaryBase: LLAMA3_ROTARY_BASE,
@@ -107,9 +98,31 @@ export const LLAMA_MODELS: readonly ModelPreset[] = [
     id: 'llama3.1-405b',
     shape: llamaShape({ name: 'Llama 3.1 405B', layers: 126, hiddenSize: 16384, attentionHeads: 128, kvHeads: 8, ffnHiddenSize: 53248, vocabSize: 128256, seqLength: 8192 }),
     publishedParameters: billion(405),
-    source: { ...LLAMA3, note: `${LLAMA3_NOTE} 405B pre-trained on 15.6T tokens (Sec. 3).` },
     defaultTrainingTokens: trillion(15.6),
     trainedWithDropout: false,
     rotaryBase: LLAMA3_ROTARY_BASE,
   },
-];
+] as const satisfies readonly ModelPreset[];
+
+export type LlamaModelId = (typeof LLAMA_MODELS)[number]['id'];
+
+/**
+ * Each preset's source and the figures taken from it, by id: one per preset, which the Record type demands. Built in
+ * a pure-annotated call so that a bundle that never reads it (the widget) drops it whole.
+ */
+export const LLAMA_SOURCES = /* @__PURE__ */ ((): Readonly<Record<LlamaModelId, Citation>> => ({
+  'llama2-7b': { ...LLAMA2, note: LLAMA2_NOTE },
+  'llama2-13b': { ...LLAMA2, note: LLAMA2_NOTE },
+  'llama2-70b': { ...LLAMA2, note: LLAMA2_NOTE },
+  'llama3-8b': { ...LLAMA3, note: `${LLAMA3_NOTE} About 15T tokens (the model card says "over 15T").` },
+  'llama3-70b': { ...LLAMA3, note: `${LLAMA3_NOTE} About 15T tokens (the model card says "over 15T").` },
+  'llama3.1-8b': { ...LLAMA3, note: `${LLAMA3_NOTE} Same shape as Llama 3 8B; the model card states ~15T tokens.` },
+  'llama3.1-70b': { ...LLAMA3, note: `${LLAMA3_NOTE} Same shape as Llama 3 70B; the model card states ~15T tokens.` },
+  'llama3.2-1b': {
+    title: 'Meta, Llama 3.2 model card and meta-llama/Llama-3.2-1B config.json (2024-09-25)',
+    url: 'https://huggingface.co/meta-llama/Llama-3.2-1B',
+    note: 'config.json: 16 layers, hidden 2048, 32 heads (head dim 64), 8 KV heads, intermediate 8192, vocab 128,256, '
+      + 'tie_word_embeddings true; rope scaling from an original 8192-token context; the model card gives 1.23B parameters and up to 9T tokens.',
+  },
+  'llama3.1-405b': { ...LLAMA3, note: `${LLAMA3_NOTE} 405B pre-trained on 15.6T tokens (Sec. 3).` },
+}))();

@@ -1,13 +1,11 @@
-import type { Citation } from '@trainplan/hardware';
 import type { ModelShape } from '@trainplan/model';
 
-/** A published model: its shape as trainplan models it, and the figures its source states. */
+/** A published model: its shape as trainplan models it, and the figures its source states (cited in MODEL_SOURCES). */
 export interface ModelPreset {
   readonly id: string;
   readonly shape: ModelShape;
   /** The parameter count the source states, as a plain count (e.g. `billion(175)`). */
   readonly publishedParameters: number;
-  readonly source: Citation;
   /** Tokens the source trained on, when it says. */
   readonly defaultTrainingTokens?: number;
   /**

@@ -4,7 +4,8 @@ import * as presets from '../src/index.ts';
 describe('public surface', () => {
   it('names every runtime export explicitly', () => {
     expect(Object.keys(presets).sort()).toEqual([
-      'GPUS', 'GPU_IDS', 'MEGATRON_DEFAULT_DROPOUT', 'MODELS', 'MODEL_IDS', 'NETWORKS', 'NETWORK_IDS', 'SYSTEMS', 'SYSTEM_IDS',
+      'GPUS', 'GPU_IDS', 'GPU_SOURCES', 'MEGATRON_DEFAULT_DROPOUT', 'MODELS', 'MODEL_IDS', 'MODEL_SOURCES', 'NETWORKS',
+      'NETWORK_IDS', 'NETWORK_SOURCES', 'SYSTEMS', 'SYSTEM_IDS', 'SYSTEM_SOURCES',
       'defaultSystemForGpu', 'gpuById', 'modelById', 'networkById', 'systemById',
     ]);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parameterCount } from '@trainplan/model';
-import { MODEL_IDS, MODELS, modelById } from '../src/models.ts';
+import { MODEL_IDS, MODEL_SOURCES, MODELS, modelById } from '../src/models.ts';
 
 const CONTRACT_MODEL_IDS = [
   'gpt3-126m', 'gpt3-350m', 'gpt3-760m', 'gpt3-1.3b', 'gpt3-2.7b', 'gpt3-6.7b', 'gpt3-13b', 'gpt3-175b',
@@ -22,10 +22,12 @@ describe('MODELS', () => {
     expect([...MODEL_IDS].sort()).toEqual(Object.keys(MODELS).sort());
   });
 
-  it.each(ALL)('$id cites a source with a title and a note', (m) => {
-    expect(m.source.title.trim()).not.toBe('');
-    expect(m.source.note?.trim()).toBeTruthy();
+  it.each([...MODEL_IDS])('%s cites a source with a title and a note', (id) => {
+    expect(MODEL_SOURCES[id].title.trim()).not.toBe('');
+    expect(MODEL_SOURCES[id].note?.trim()).toBeTruthy();
   });
+
+  it('cites exactly the models it holds: no orphan citation', () => expect(Object.keys(MODEL_SOURCES).sort()).toEqual(Object.keys(MODELS).sort()));
 
   it.each(ALL)('$id: every size field is a positive integer', (m) => {
     for (const field of INTEGER_FIELDS) {

@@ -1,12 +1,15 @@
 /** The preset catalogue as JSON: the hardware and model specs with units in every key. */
 import type { Citation, GpuSpec, NetworkSpec, SystemSpec } from '@trainplan/hardware';
-import { GPUS, GPU_IDS, MODELS, MODEL_IDS, NETWORKS, NETWORK_IDS, SYSTEMS, SYSTEM_IDS, type ModelPreset } from '@trainplan/presets';
+import {
+  GPUS, GPU_IDS, GPU_SOURCES, MODELS, MODEL_IDS, MODEL_SOURCES, NETWORKS, NETWORK_IDS, NETWORK_SOURCES, SYSTEMS, SYSTEM_IDS, SYSTEM_SOURCES,
+  type ModelPreset,
+} from '@trainplan/presets';
 import { NVLINKS } from '@trainplan/hardware';
 import type { GpuPresetJson, ModelPresetJson, NetworkPresetJson, SystemPresetJson } from './preset-schemas.ts';
 
 const source = (c: Citation) => ({ title: c.title, ...(c.url !== undefined && { url: c.url }), ...(c.note !== undefined && { note: c.note }) });
 
-function gpuJson(g: GpuSpec): GpuPresetJson {
+function gpuJson(g: GpuSpec, cited: Citation): GpuPresetJson {
   return {
     id: g.id, name: g.name, generation: g.generation,
     peakFlopsPerSecond: { ...g.peakFlops },
@@ -14,32 +17,32 @@ function gpuJson(g: GpuSpec): GpuPresetJson {
     nvlink: g.nvlink, nvlinkCount: g.nvlinkCount,
     // hardware/nvlink.ts: links × per-link rate, one direction.
     nvlinkBandwidthBytesPerSecond: g.nvlinkCount * NVLINKS[g.nvlink].bandwidthPerLinkPerDirection,
-    tdpWatts: g.tdpWatts, source: source(g.source),
+    tdpWatts: g.tdpWatts, source: source(cited),
   };
 }
 
-function networkJson(n: NetworkSpec): NetworkPresetJson {
+function networkJson(n: NetworkSpec, cited: Citation): NetworkPresetJson {
   return {
     id: n.id, name: n.name, kind: n.kind, nicsPerNode: n.nicsPerNode, nicBandwidthBytesPerSecond: n.nicBandwidth,
     latencySeconds: n.latency, inNetworkReduction: n.inNetworkReduction,
     ...(n.nvlinkDomainGpus !== undefined && { nvlinkDomainGpus: n.nvlinkDomainGpus }),
-    source: source(n.source),
+    source: source(cited),
   };
 }
 
-function systemJson(s: SystemSpec): SystemPresetJson {
+function systemJson(s: SystemSpec, cited: Citation): SystemPresetJson {
   return {
     id: s.id, name: s.name, gpu: s.gpu, gpusPerNode: s.gpusPerNode, intraNode: s.intraNode,
-    nvlinkSharp: s.nvlinkSharp, network: s.network, source: source(s.source),
+    nvlinkSharp: s.nvlinkSharp, network: s.network, source: source(cited),
   };
 }
 
-function modelJson(m: ModelPreset): ModelPresetJson {
+function modelJson(m: ModelPreset, cited: Citation): ModelPresetJson {
   return {
     id: m.id, ...m.shape, publishedParameters: m.publishedParameters,
     ...(m.defaultTrainingTokens !== undefined && { defaultTrainingTokens: m.defaultTrainingTokens }),
     trainedWithDropout: m.trainedWithDropout,
-    source: source(m.source),
+    source: source(cited),
   };
 }
 
@@ -55,12 +58,12 @@ function stated<T>(value: T): T {
   return value;
 }
 
-/** Each catalogue, in its preset order; built once (presets are immutable). */
+/** Each catalogue, in its preset order, each preset with its citation (kept apart from the spec); built once (presets are immutable). */
 export const PRESET_LISTS = {
-  gpus: GPU_IDS.map((id) => stated(gpuJson(GPUS[id]!))),
-  systems: SYSTEM_IDS.map((id) => stated(systemJson(SYSTEMS[id]!))),
-  networks: NETWORK_IDS.map((id) => stated(networkJson(NETWORKS[id]!))),
-  models: MODEL_IDS.map((id) => stated(modelJson(MODELS[id]!))),
+  gpus: GPU_IDS.map((id) => stated(gpuJson(GPUS[id]!, GPU_SOURCES[id]))),
+  systems: SYSTEM_IDS.map((id) => stated(systemJson(SYSTEMS[id]!, SYSTEM_SOURCES[id]))),
+  networks: NETWORK_IDS.map((id) => stated(networkJson(NETWORKS[id]!, NETWORK_SOURCES[id]))),
+  models: MODEL_IDS.map((id) => stated(modelJson(MODELS[id]!, MODEL_SOURCES[id]))),
 } as const;
 
 export type PresetKind = keyof typeof PRESET_LISTS;
