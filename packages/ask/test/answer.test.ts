@@ -106,11 +106,12 @@ describe('answer: nodes, time and best configuration (the search)', () => {
     expect(nodes.assumptions.join('\n')).toMatch(/300B training tokens[\s\S]*30-day deadline/);
   });
 
-  it('one node fewer misses the deadline (the answer is the fewest)', () => {
+  it('the next smaller size that runs misses the deadline (the answer is the fewest)', () => {
     const data = nodes.data as { nodes: number };
-    const fewer = ask(`how long to train gpt3-175b on ${data.nodes - 1} H100 nodes`);
-    expect(fewer.ok).toBe(true);
-    expect((runEstimate(fewer.scenario) as EstimateOk).timeToTrain!.days).toBeGreaterThan(30);
+    // Not every size divides into a layout (35 nodes' 280 GPUs split no way GPT-3's 96 layers and batch of 1,536 allow).
+    const smaller = Array.from({ length: 8 }, (_, i) => ask(`how long to train gpt3-175b on ${data.nodes - 1 - i} H100 nodes`)).find((a) => a.ok);
+    expect(smaller).toBeDefined();
+    expect((runEstimate(smaller!.scenario) as EstimateOk).timeToTrain!.days).toBeGreaterThan(30);
   });
 
   it('its widget link carries the same scenario, which estimates to the same figures', () => {

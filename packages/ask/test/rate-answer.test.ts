@@ -48,6 +48,6 @@ describe('"how many GPU-hours" is answered in GPU-hours', () => {
 
   it('with a deadline and no price, the headline gives the GPU-hours', () => {
     expect(ask('how many GPU-hours to train 70b on 2T tokens in 30 days').headline)
-      .toMatch(/^Cheapest for Llama 3 70B on H100 SXM5 80GB: \d+ nodes \(\d+ GPUs\) train 2\.00T tokens in [\d.]+ days for \d+k GPU-hours \(deadline 30 days\)$/);
+      .toMatch(/^Cheapest for Llama 3 70B on H100 SXM5 80GB: [\d,]+ nodes \([\d,]+ GPUs\) train 2\.00T tokens in [\d.]+ days for \d+k GPU-hours \(deadline 30 days\)$/);
   });
 });

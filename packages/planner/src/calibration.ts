@@ -14,8 +14,14 @@ export interface ComputeCalibration {
   readonly gemmPeakFraction: number;
   /** Same for FP8 GEMMs, relative to the FP8 peak. */
   readonly fp8GemmPeakFraction: number;
-  /** Fraction of the 16-bit peak a fused (flash) attention kernel sustains. */
+  /** Fraction of the 16-bit peak a fused (flash) attention kernel sustains on long sequences. */
   readonly attentionPeakFraction: number;
+  /**
+   * Fixed cost of one flash-attention thread block, in key-tile iterations: loading its query tile, writing its output
+   * and softmax statistics, the pipeline's fill. A block of k̄ key tiles runs at k̄ / (k̄ + this) of the long-sequence
+   * rate (layer-time.ts), so short sequences run slower; 0 charges every length the same rate.
+   */
+  readonly attentionBlockOverheadTiles: number;
   /** Fraction of HBM bandwidth an element-wise kernel reaches. */
   readonly hbmFraction: number;
   /** Fixed cost of one kernel: launch gap (eager PyTorch launches from the CPU), ramp-up and tail. */
@@ -35,6 +41,8 @@ const AMPERE: ComputeCalibration = {
   fp8GemmPeakFraction: 0,
   // No A100 row uses flash attention; FlashAttention-2 reports 50–73% of A100 peak forward (Dao 2023, Fig. 4).
   attentionPeakFraction: 0.55,
+  // Not measured on an A100: one rate at every length, as FlashAttention-2 reports it at 2k–16k tokens.
+  attentionBlockOverheadTiles: 0,
   hbmFraction: 0.7,
   kernelOverhead: us(2),
 };
@@ -52,14 +60,24 @@ const AMPERE: ComputeCalibration = {
  * Since 2026-11-28 a causal flash kernel is charged its tiles on and below the diagonal (layer-time.ts), not one half
  * of the score matrix: 6% more attention work at 2,048 tokens, 1.6% at 8k. The constants were kept: all rows still
  * score 4.8%, Hopper 3.82%, and the bounded refit suggests the same GEMM 0.58 and attention 0.49 (3.64%).
+ * Since 2026-11-28 a flash kernel's thread block carries a fixed cost of 9 key-tile iterations (layer-time.ts's
+ * flashBlockEfficiency): fitted on cuDNN's causal rates at 2,048–32,768 tokens on the H100 (r 0.63, worst point 4.1%;
+ * the H200 gives 8.5 tiles, FlashAttention-2 10.25 on both), it also predicts the causal-over-full times the fit never
+ * saw (0.62 at 4k where one rate gave 0.52; cuDNN measured 0.64). The attention fraction became the long-sequence
+ * rate: the bounded refit puts it at the kernel's own 0.63 with GEMM 0.59 unchanged (Hopper MAPE 3.82% → 3.81%, all
+ * rows 4.8%; Llama 3.1 405B out of sample BF16 5.3% → 5.6%, FP8 15.7% → 16.2%, its CP 2 halving each launch's keys),
+ * 10 µs kept against the fit's 8 (3.78%). At its ceiling it leaves attention no margin, which whole layers bear out:
+ * inside a layer at 8,192 tokens attention takes 1.00–1.16× its time alone.
  * Checked 2026-11-28 against whole layers run on an H100 with nothing beside them (docs/validation.md, "Whole layers"):
- * these constants charge each of 11 published plans' layers 1.04–1.19× what it took (never less), so the fit is no
- * faster than a layer's kernels alone; its 10 µs a kernel is of the size of the GPU's idle gaps in eager backward.
+ * these constants charge each of 11 published plans' layers more than it took (measured ÷ predicted 0.83–0.95), so
+ * the fit is no faster than a layer's kernels alone; its 10 µs a kernel is of the size of the GPU's idle gaps in
+ * eager backward.
  */
 const HOPPER: ComputeCalibration = {
   gemmPeakFraction: 0.59,
   fp8GemmPeakFraction: 0.44,
-  attentionPeakFraction: 0.43,
+  attentionPeakFraction: 0.63,
+  attentionBlockOverheadTiles: 9,
   hbmFraction: 0.7,
   kernelOverhead: us(10),
 };

@@ -50,6 +50,19 @@ export function causalTileFraction(seqLength: number): number {
   return (tiles + 1) / (2 * tiles);
 }
 
+/**
+ * The share of a flash kernel's long-sequence rate its thread blocks reach: each block (one query tile) runs k̄ key tiles
+ * after a fixed cost of `overheadTiles` iterations (FlashAttention-2 §3.3: one thread block per query tile, looping over
+ * key tiles), so k̄ / (k̄ + overheadTiles). k̄ is the key tiles a query tile meets, on average, in one launch: the local
+ * keys' tiles under the causal share of the whole sequence (context parallelism launches one kernel per ring step, each
+ * over the local chunk).
+ */
+export function flashBlockEfficiency(localTokens: number, seqLength: number, overheadTiles: number): number {
+  if (overheadTiles <= 0) return 1;
+  const keyTiles = Math.ceil(localTokens / ATTENTION_TILE_TOKENS) * causalTileFraction(seqLength);
+  return keyTiles / (keyTiles + overheadTiles);
+}
+
 /** The four linear layers of a transformer layer, in the order Megatron runs them. */
 export type LinearName = 'qkv' | 'proj' | 'fc1' | 'fc2';
 
@@ -115,8 +128,9 @@ export function layerComputeCost(input: PlanInput, ctx: KernelContext, peak16: n
   let attentionBackward: Seconds;
   if (input.attentionKernel === 'flash') {
     const flops = 4 * b * heads * sLocal * input.seqLength * headDim * causalTileFraction(input.seqLength);
-    attentionForward = flashAttentionSeconds(ctx, flops, peak16);
-    attentionBackward = flashAttentionSeconds(ctx, FLASH_BACKWARD_MATMUL_RATIO * flops, peak16);
+    const rate = flashBlockEfficiency(sLocal, input.seqLength, ctx.calibration.attentionBlockOverheadTiles) * peak16;
+    attentionForward = flashAttentionSeconds(ctx, flops, rate);
+    attentionBackward = flashAttentionSeconds(ctx, FLASH_BACKWARD_MATMUL_RATIO * flops, rate);
   } else {
     // Megatron 2021–22: two batched GEMMs around a fused scale-mask-softmax and a dropout.
     const scores = b * heads * sLocal * input.seqLength;

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { gpuById } from '@trainplan/hardware';
-import { causalTileFraction, COMPUTE_CALIBRATION, gemmSeconds, kernelContext, linearGemmShapes, tileWaveEfficiency } from '../src/index.ts';
+import {
+  causalTileFraction, COMPUTE_CALIBRATION, flashBlockEfficiency, gemmSeconds, kernelContext, layerComputeCost, linearGemmShapes, peak16,
+  tileWaveEfficiency, type PlanInput,
+} from '../src/index.ts';
 import { GEMM_TILES } from '../src/kernel-time.ts';
-import { gpt3OnSelene } from './fixtures.ts';
+import { gpt3OnSelene, llamaOnH100 } from './fixtures.ts';
 
 describe('GEMM tile and wave quantisation', () => {
   it('one full wave of 128×128 tiles on 108 SMs wastes nothing but the tile\'s own efficiency', () => {
@@ -82,5 +85,33 @@ describe('causal flash attention tiles', () => {
     for (let i = 1; i < fractions.length; i++) expect(fractions[i]).toBeLessThan(fractions[i - 1]!);
     expect(fractions.at(-1)).toBeGreaterThan(0.5);
     expect(fractions.at(-1)).toBeLessThan(0.501);
+  });
+});
+
+describe('a flash kernel\'s per-block cost (flashBlockEfficiency)', () => {
+  it('is k̄ / (k̄ + c) for k̄ the key tiles a causal query tile meets on average, (T + 1) / 2 for T tiles', () => {
+    expect(flashBlockEfficiency(8192, 8192, 9)).toBeCloseTo(32.5 / 41.5, 12);
+    expect(flashBlockEfficiency(2048, 2048, 9)).toBeCloseTo(8.5 / 17.5, 12);
+  });
+  it('costs nothing without a per-block cost, and less as sequences grow', () => {
+    expect(flashBlockEfficiency(1024, 1024, 0)).toBe(1);
+    const shares = [2048, 8192, 32768, 131072].map((s) => flashBlockEfficiency(s, s, 9));
+    for (let i = 1; i < shares.length; i++) expect(shares[i]).toBeGreaterThan(shares[i - 1]!);
+    expect(shares.at(-1)).toBeGreaterThan(0.98);
+  });
+  it('context parallelism launches over each GPU\'s chunk: half the keys a block meets, a lower share', () => {
+    expect(flashBlockEfficiency(4096, 8192, 9)).toBeLessThan(flashBlockEfficiency(8192, 8192, 9));
+  });
+  it('in a layer: the attention of a 2,048-token sequence runs at a lower rate than an 8,192-token one, on Hopper, not on Ampere', () => {
+    // Causal attention FLOPs grow as s² over the causal tiles: time per FLOP is what the block cost moves.
+    const perFlop = (input: PlanInput) => {
+      const cost = layerComputeCost(input, kernelContext(input, COMPUTE_CALIBRATION[input.gpu.generation]), peak16(input.gpu));
+      return (cost.attentionForward - COMPUTE_CALIBRATION[input.gpu.generation].kernelOverhead) / (input.seqLength ** 2 * causalTileFraction(input.seqLength));
+    };
+    const at = (base: PlanInput, seqLength: number): PlanInput => ({ ...base, context: 1, seqLength, model: { ...base.model, seqLength } });
+    const hopper = perFlop(at(llamaOnH100, 2048)) / perFlop(at(llamaOnH100, 8192));
+    expect(hopper).toBeCloseTo((32.5 / 41.5) / (8.5 / 17.5), 6);
+    const ampereLlama: PlanInput = { ...llamaOnH100, gpu: gpt3OnSelene.gpu, fabric: gpt3OnSelene.fabric };
+    expect(perFlop(at(ampereLlama, 2048)) / perFlop(at(ampereLlama, 8192))).toBeCloseTo(1, 6);
   });
 });

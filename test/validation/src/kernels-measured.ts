@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { gpuById } from '@trainplan/presets';
-import { causalTileFraction, COMPUTE_CALIBRATION, gemmSeconds, peak16, tileWaveEfficiency, type ComputeCalibration, type KernelContext } from '@trainplan/planner';
+import { causalTileFraction, COMPUTE_CALIBRATION, flashBlockEfficiency, gemmSeconds, peak16, tileWaveEfficiency, type ComputeCalibration, type KernelContext } from '@trainplan/planner';
 import { pearson } from './correlation.ts';
 import { kernelCases, type GemmCase } from './kernel-cases.ts';
 
@@ -142,7 +142,11 @@ export interface AttentionPoint {
   readonly causalFraction: number;
   /** Causal forward + backward time over full. */
   readonly causalOverFull: number;
-  /** The same ratio as layer-time.ts charges it: the share of 128 × 128 tiles on or below the diagonal. */
+  /**
+   * The same ratio as layer-time.ts charges it: the share of 128 × 128 tiles on or below the diagonal, each launch's
+   * blocks at the Hopper calibration's per-block cost (a full launch's query tiles meet every key tile, a causal one's
+   * (T + 1) / 2 on average).
+   */
   readonly modelCausalOverFull: number;
   /** Backward time over forward time (causal): layer-time.ts takes 2.5 (5 matmuls to 2) at one rate. */
   readonly backwardOverForward: number;
@@ -163,10 +167,42 @@ export function attentionPoints(gpu: MeasuredGpu, data = loadMeasuredKernels(gpu
       backend,
       causalFraction: flop / (causal.forwardBackwardMs * 1e-3) / peak,
       causalOverFull: causal.forwardBackwardMs / full.forwardBackwardMs,
-      modelCausalOverFull: causalTileFraction(c.seqLength),
+      modelCausalOverFull: causalTileFraction(c.seqLength) * fullBlockEfficiency(c.seqLength) / flashBlockEfficiency(c.seqLength, c.seqLength, HOPPER.attentionBlockOverheadTiles),
       backwardOverForward: (causal.forwardBackwardMs - causal.forwardMs) / causal.forwardMs,
     }];
   }));
+}
+
+/**
+ * The flash kernel's block model (layer-time.ts's flashBlockEfficiency) fitted to the measured causal rates from 2,048
+ * tokens on: the long-sequence fraction r and the per-block overhead c (key-tile iterations) minimising the squared log
+ * error of r · k̄ / (k̄ + c), c on a grid of quarter tiles, r in closed form for each. Shorter sequences are left out: at
+ * 1,024 tokens cuDNN's causal backward runs slower than at 2,048 (a different kernel choice, not the block cost).
+ */
+export function flashBlockFit(gpu: MeasuredGpu, backend: AttentionPoint['backend'], data = loadMeasuredKernels(gpu)): {
+  fraction: number; overheadTiles: number; worst: number; points: { seqLength: number; measured: number; fitted: number }[];
+} {
+  const points = attentionPoints(gpu, data).filter((p) => p.backend === backend && p.seqLength >= 2048);
+  const share = (seqLength: number, c: number) => flashBlockEfficiency(seqLength, seqLength, c);
+  let best = { fraction: 0, overheadTiles: 0, error: Number.POSITIVE_INFINITY };
+  for (let c = 0; c <= 20; c += 0.25) {
+    const logR = points.reduce((sum, p) => sum + Math.log(p.causalFraction / share(p.seqLength, c)), 0) / points.length;
+    const error = points.reduce((sum, p) => sum + (Math.log(p.causalFraction) - logR - Math.log(share(p.seqLength, c))) ** 2, 0);
+    if (error < best.error) best = { fraction: Math.exp(logR), overheadTiles: c, error };
+  }
+  const fitted = points.map((p) => ({ seqLength: p.seqLength, measured: p.causalFraction, fitted: best.fraction * share(p.seqLength, best.overheadTiles) }));
+  return {
+    fraction: best.fraction,
+    overheadTiles: best.overheadTiles,
+    worst: Math.max(...fitted.map((p) => Math.abs(p.fitted / p.measured - 1))),
+    points: fitted,
+  };
+}
+
+/** flashBlockEfficiency for a launch without the causal mask: every query tile meets all T key tiles. */
+function fullBlockEfficiency(seqLength: number): number {
+  const tiles = Math.ceil(seqLength / 128);
+  return tiles / (tiles + HOPPER.attentionBlockOverheadTiles);
 }
 
 export interface CalibrationCheck {
@@ -203,8 +239,9 @@ export function elementwiseFractions(gpu: MeasuredGpu, data = loadMeasuredKernel
 export function calibrationChecks(data = loadMeasuredKernels('h100-sxm')): CalibrationCheck[] {
   const gpu = spec('h100-sxm');
   const plan = planShapeScores('h100-sxm', data);
-  const attention = attentionPoints('h100-sxm', data).filter((p) => p.seqLength === 8192);
-  const cudnn = attention.find((p) => p.backend === 'CUDNN_ATTENTION')!;
+  const at8k = attentionPoints('h100-sxm', data).find((p) => p.seqLength === 8192 && p.backend === 'CUDNN_ATTENTION')!;
+  const cudnn = flashBlockFit('h100-sxm', 'CUDNN_ATTENTION', data);
+  const fa2 = flashBlockFit('h100-sxm', 'FLASH_ATTENTION', data);
   const hbm = median(data.elementwise.filter((r) => (MODELLED_ELEMENTWISE as readonly string[]).includes(r.id)).map((r) => r.bytesPerSecond)) / gpu.hbmBandwidth;
   const s = sustained(data);
   return [
@@ -212,8 +249,13 @@ export function calibrationChecks(data = loadMeasuredKernels('h100-sxm')): Calib
       how: `median of the ${plan.bf16.n} plan GEMMs (forward, input and weight gradients); 8192³ back to back for 20 s: ${(s.tflops * 1e12 / peak16(gpu)).toFixed(2)}` },
     { constant: 'fp8GemmPeakFraction', label: 'FP8 GEMM, fraction of the FP8 peak', calibrated: HOPPER.fp8GemmPeakFraction, measured: plan.fp8.fraction,
       how: `median of the ${plan.fp8.n} FP8 plan GEMMs (torch._scaled_mm, e4m3, per-tensor scales, bf16 out)` },
-    { constant: 'attentionPeakFraction', label: 'flash attention, fraction of the 16-bit peak', calibrated: HOPPER.attentionPeakFraction, measured: cudnn.causalFraction,
-      how: 'cuDNN fused attention (what Transformer Engine runs on Hopper), causal, 8,192 tokens, 16 heads of 128, forward + backward' },
+    { constant: 'attentionPeakFraction', label: 'flash attention, fraction of the 16-bit peak on long sequences', calibrated: HOPPER.attentionPeakFraction,
+      measured: cudnn.fraction,
+      how: 'cuDNN fused attention (what Transformer Engine runs on Hopper), causal, 16 heads of 128, forward + backward, 2,048 to 32,768 tokens '
+        + `fitted to r · k̄ / (k̄ + c) (flashBlockFit; worst point ${(cudnn.worst * 100).toFixed(1)}%); at 8,192 tokens alone ${at8k.causalFraction.toFixed(2)}` },
+    { constant: 'attentionBlockOverheadTiles', label: 'flash attention, fixed cost of a thread block (key tiles)', calibrated: HOPPER.attentionBlockOverheadTiles,
+      measured: cudnn.overheadTiles,
+      how: `c of the same fit; FlashAttention-2 through PyTorch: ${fa2.overheadTiles.toFixed(1)} tiles at r = ${fa2.fraction.toFixed(2)} (worst point ${(fa2.worst * 100).toFixed(1)}%)` },
     { constant: 'hbmFraction', label: 'element-wise kernels, fraction of HBM bandwidth', calibrated: HOPPER.hbmFraction, measured: hbm,
       how: `median of ${MODELLED_ELEMENTWISE.join(', ')} over a 16,384 × 8,192 bf16 tensor` },
     { constant: 'kernelOverhead', label: 'per-kernel cost (µs)', calibrated: HOPPER.kernelOverhead * 1e6, measured: data.launch.eagerUs,

@@ -1,6 +1,6 @@
-import { COMPUTE_CALIBRATION } from '@trainplan/planner';
+import { causalTileFraction, COMPUTE_CALIBRATION } from '@trainplan/planner';
 import {
-  attentionPoints, calibrationChecks, elementwiseFractions, fp8ForwardTimeRatio, loadMeasuredKernels, MEASURED_GPUS, MODELLED_ELEMENTWISE, planShapeScores, sustained, waveSweep,
+  attentionPoints, calibrationChecks, elementwiseFractions, flashBlockFit, fp8ForwardTimeRatio, loadMeasuredKernels, MEASURED_GPUS, MODELLED_ELEMENTWISE, planShapeScores, sustained, waveSweep,
   type MeasuredGpu, type MeasuredKernels, type ShapeModelScore,
 } from './kernels-measured.ts';
 import { loadTrainingRows } from './ground-truth.ts';
@@ -62,6 +62,12 @@ export function fp8WhatIf(): {
   };
 }
 
+/** The worst error over both GPUs and kernels of the modelled causal-over-full time between two lengths, with or without the block cost. */
+function causalError(from: number, to: number, withBlocks: boolean): number {
+  const points = MEASURED_GPUS.flatMap((gpu) => attentionPoints(gpu)).filter((p) => p.seqLength >= from && p.seqLength <= to);
+  return Math.max(...points.map((p) => Math.abs(p.causalOverFull / (withBlocks ? p.modelCausalOverFull : causalTileFraction(p.seqLength)) - 1)));
+}
+
 function shapeRow(gpu: MeasuredGpu, s: ShapeModelScore, flat: ShapeModelScore): string {
   return `| ${NAMES[gpu]} | ${s.group} | ${s.n} | ${s.fraction.toFixed(3)} | ${pct(s.mape)} | ${pct(s.worst)} (${s.worstId}) | ${pct(flat.mape)} | ${pct(flat.worst)} |`;
 }
@@ -82,6 +88,9 @@ export const kernelsSection: ValidationSection = {
     const gemmCheck = checks.find((c) => c.constant === 'gemmPeakFraction')!;
     const fp8Check = checks.find((c) => c.constant === 'fp8GemmPeakFraction')!;
     const attentionCheck = checks.find((c) => c.constant === 'attentionPeakFraction')!;
+    const cudnnBlock = flashBlockFit('h100-sxm', 'CUDNN_ATTENTION', h100);
+    const fa2Block = flashBlockFit('h100-sxm', 'FLASH_ATTENTION', h100);
+    const h200Block = flashBlockFit('h200', 'CUDNN_ATTENTION');
     const launch = checks.find((c) => c.constant === 'kernelOverhead')!;
     const h100Shapes = shapes[0]!;
     const fp8Gpt3 = fp8ForwardTimeRatio('h100-sxm', 'gpt3-175b.tp4.T2048', h100);
@@ -118,9 +127,17 @@ export const kernelsSection: ValidationSection = {
           + `and ${s.tflops.toFixed(0)} TFLOP/s over the second half, at an SM clock of ${s.smClockMHz} MHz and ${s.powerW.toFixed(0)} W (limit 700 W, `
           + 'boost clock 1,980 MHz): under a GEMM load the GPU runs at its power limit, well under its boost clock.';
       }),
-      `- The 16-bit GEMM and attention constants sit at ${ratio(gemmCheck).toFixed(2)} and ${ratio(attentionCheck).toFixed(2)} of what their kernels `
-      + 'reach alone: within the kernels\' ceilings, with a similar margin for both, which is the share of a training step the fit charges '
-      + 'to what runs beside the kernels (communication kernels sharing the SMs, synchronisation) without separating it.',
+      `- The 16-bit GEMM constant sits at ${ratio(gemmCheck).toFixed(2)} of what its kernels reach alone, the share of a training step the fit `
+      + 'charges to what runs beside them (communication kernels sharing the SMs, synchronisation) without separating it. Attention, '
+      + `costed per thread block since 2026-11-28, sits at ${ratio(attentionCheck).toFixed(2)} of its kernel's long-sequence rate: the bounded `
+      + 'refit puts it at the ceiling (calibration.ts), and inside whole layers attention at 8,192 tokens takes about its time alone (the '
+      + 'next section).',
+      `- The flash kernel's per-block cost: cuDNN's causal rates from 2,048 to 32,768 tokens fit r · k̄ / (k̄ + c), k̄ the key tiles a query `
+      + `tile meets, with r ${cudnnBlock.fraction.toFixed(2)} and c ${cudnnBlock.overheadTiles} tiles (worst point ${pct(cudnnBlock.worst)}); `
+      + `FlashAttention-2's with r ${fa2Block.fraction.toFixed(2)} and c ${fa2Block.overheadTiles} (worst ${pct(fa2Block.worst)}); on the H200, `
+      + `cuDNN gives c ${h200Block.overheadTiles} (worst ${pct(h200Block.worst)}). One block of a query tile loads it, runs its key tiles and writes `
+      + 'its output and softmax statistics: a fixed cost of about nine key tiles that short sequences, with few key tiles a block, cannot '
+      + `amortise. trainplan charges it since 2026-11-28 (layer-time.ts, c = ${HOPPER.attentionBlockOverheadTiles} on Hopper).`,
       `- FP8: the fitted constant is ${ratio(fp8Check).toFixed(2)} of the FP8 kernels' rate, a wider margin than 16-bit's. FP8 GEMMs run at `
       + `${(fp8Check.measured * 2 / gemmCheck.measured).toFixed(2)}× the 16-bit ones here, and the shape model predicts them as well (table below). `
       + `What-if, the FP8 fraction tied to the 16-bit one by that measured ratio (${HOPPER.gemmPeakFraction} × ${fp8Check.measured.toFixed(3)} ÷ `
@@ -168,14 +185,17 @@ export const kernelsSection: ValidationSection = {
       '- Fractions count causal forward + backward work as layer-time.ts does (4·s²·d per head forward over the causal tiles, 2.5× backward).',
       `- Causal over full time: ${range(attention.filter((p) => p.seqLength >= 16384).map((p) => p.causalOverFull))} `
       + `from 16k tokens on, ${range(attention.filter((p) => p.seqLength === 4096).map((p) => p.causalOverFull))} at 4k. layer-time.ts charges the `
-      + 'share of 128 × 128 tiles on or below the diagonal, (T + 1) / 2T for T tiles a side: that accounts for the long sequences, but at 4k '
-      + 'it gives 0.52. The rest of the short-sequence excess is a launch of few, unequal thread blocks (16 heads × 32 query tiles, the '
-      + 'longest 32 times the shortest, over 132 SMs), which trainplan does not model.',
+      + 'share of 128 × 128 tiles on or below the diagonal, (T + 1) / 2T for T tiles a side, each launch\'s blocks with their fixed cost: a '
+      + `causal block meets half the key tiles a full one does, so it pays its fixed cost over fewer. That gives ${at(4096, 'CUDNN_ATTENTION').modelCausalOverFull.toFixed(2)} `
+      + `at 4k (the tiles alone, ${causalTileFraction(4096).toFixed(2)}) and ${at(32768, 'CUDNN_ATTENTION').modelCausalOverFull.toFixed(2)} at 32k, a ratio the `
+      + `block cost was not fitted on. Over both GPUs and kernels it is within ${pct(causalError(8192, 8192, true))} at 8k, where the tiles alone `
+      + `miss by up to ${pct(causalError(8192, 8192, false))}, and within ${pct(causalError(16384, 32768, true))} from 16k, where they were closer `
+      + `(${pct(causalError(16384, 32768, false))}).`,
       `- Backward over forward time: ${range(attention.map((p) => p.backwardOverForward))}, where layer-time.ts takes 2.5 (five matmuls to two at one rate).`,
       `- PyTorch's FlashAttention-2 reaches ${(at(8192, 'FLASH_ATTENTION').causalFraction / at(8192, 'CUDNN_ATTENTION').causalFraction).toFixed(2)} of `
-      + `cuDNN's rate at 8k on Hopper; the calibrated Hopper constant (${HOPPER.attentionPeakFraction}) `
-      + 'is under cuDNN\'s, which Transformer Engine uses in the NeMo runs it was fitted on. Shorter sequences at 16 heads are too small a '
-      + 'launch to show a kernel\'s rate and are left out.',
+      + `cuDNN's rate at 8k on Hopper; the calibrated Hopper constant (${HOPPER.attentionPeakFraction}) is cuDNN's long-sequence rate, which `
+      + 'Transformer Engine uses in the NeMo runs it was fitted on. At 1,024 tokens cuDNN\'s causal backward runs slower than at 2,048 (another '
+      + 'kernel choice), so the per-block fit starts at 2,048 tokens.',
       '',
       '### Element-wise kernels (a 16,384 × 8,192 BF16 tensor; bytes: each input read once, each output written once)',
       '',

@@ -122,8 +122,7 @@ function modelled(input: PlanInput, calibration: ComputeCalibration): { total: n
 }
 
 /** Every case and variant both runs measured, beside the planner's layer at the calibrated and the kernel-alone constants. */
-export function layerComparisons(runs = loadMeasuredLayers()): LayerComparison[] {
-  const alone = kernelAloneCalibration();
+export function layerComparisons(runs = loadMeasuredLayers(), alone = kernelAloneCalibration()): LayerComparison[] {
   return kernelCases().layers.flatMap((kase) => {
     const input = layerPlanInput(kase);
     const calibrated = modelled(input, COMPUTE_CALIBRATION.hopper);

@@ -1,7 +1,7 @@
-import { COMPUTE_CALIBRATION } from '@trainplan/planner';
+import { COMPUTE_CALIBRATION, type ComputeCalibration } from '@trainplan/planner';
 import { gpuById } from '@trainplan/presets';
-import { kernelCases } from './kernel-cases.ts';
-import { median } from './kernels-measured.ts';
+import { kernelCases, type LayerCase } from './kernel-cases.ts';
+import { attentionPoints, median } from './kernels-measured.ts';
 import {
   kernelAloneCalibration, layerComparisons, loadMeasuredLayers, type LayerComparison, type LayerSplit, type MeasuredLayers,
 } from './layers-measured.ts';
@@ -26,6 +26,10 @@ export interface LayerFindings {
   /** Flash layers (fused): measured over modelled attention time, at 8,192 tokens and at fewer. */
   readonly attentionLong: readonly number[];
   readonly attentionShort: readonly number[];
+  /** The same at fewer tokens without the block cost: one rate at every length, cuDNN's at 8,192 tokens. */
+  readonly attentionShortOneRate: readonly number[];
+  /** Flash layers under 8,192 tokens: the attention launch's thread blocks and measured over modelled time. */
+  readonly attentionShortByBlocks: readonly { readonly id: string; readonly blocks: number; readonly ratio: number }[];
   /** Eager over fused time, unfused-attention layers and flash layers; the largest difference between the two runs. */
   readonly eagerOverFused: { readonly unfused: readonly number[]; readonly flash: readonly number[] };
   /** Fused layers: the GPU's idle time between kernels, forward (ms) and per kernel over forward + backward (µs). */
@@ -41,11 +45,21 @@ export interface LayerFindings {
 /** Sequences from which the flash-attention kernels reach their rate (the attention table above). */
 const LONG_TOKENS = 8192;
 
+/** One thread block per query tile of 128 tokens, per head and sequence (FlashAttention-2 §3.3). */
+const flashBlocks = (c: LayerCase): number => c.microBatch * c.heads * Math.ceil(c.seqLength / 128);
+
+/** The kernel-alone constants as attention was costed before its block cost: one rate at every length, cuDNN's at 8,192 tokens. */
+function oneRateCalibration(): ComputeCalibration {
+  const at8k = attentionPoints('h100-sxm').find((p) => p.seqLength === LONG_TOKENS && p.backend === 'CUDNN_ATTENTION')!;
+  return { ...kernelAloneCalibration(), attentionPeakFraction: at8k.causalFraction, attentionBlockOverheadTiles: 0 };
+}
+
 export function layerFindings(runs = loadMeasuredLayers(), rows = layerComparisons(runs)): LayerFindings {
   const fused = rows.filter((r) => r.variant === 'fused');
   const flash = fused.filter((r) => r.kase.attention === 'flash');
   const kind = (k: keyof LayerSplit) => flash.map((r) => r.measuredSplit[k] / r.modelSplit[k]);
   const attention = (some: readonly LayerComparison[]) => some.map((r) => r.measuredSplit.attention / r.modelSplit.attention);
+  const short = flash.filter((r) => r.kase.seqLength < LONG_TOKENS);
   const eagerOverFused = (some: readonly LayerComparison[]) => some.flatMap((f) => {
     const eager = rows.find((r) => r.variant === 'eager' && r.kase.id === f.kase.id);
     return eager ? [eager.measuredMs / f.measuredMs] : [];
@@ -56,7 +70,10 @@ export function layerFindings(runs = loadMeasuredLayers(), rows = layerCompariso
     overCalibrated: fused.map((r) => r.measuredMs / r.calibratedMs),
     byKind: { gemm: kind('gemm'), attention: kind('attention'), other: kind('other') },
     attentionLong: attention(flash.filter((r) => r.kase.seqLength >= LONG_TOKENS)),
-    attentionShort: attention(flash.filter((r) => r.kase.seqLength < LONG_TOKENS)),
+    attentionShort: attention(short),
+    attentionShortOneRate: attention(layerComparisons(runs, oneRateCalibration()).filter((r) => r.variant === 'fused' && short.some((x) => x.kase.id === r.kase.id))),
+    attentionShortByBlocks: short.map((r) => ({ id: r.kase.id, blocks: flashBlocks(r.kase), ratio: r.measuredSplit.attention / r.modelSplit.attention }))
+      .sort((a, b) => a.blocks - b.blocks),
     eagerOverFused: { unfused: eagerOverFused(fused.filter((r) => r.kase.attention === 'unfused')), flash: eagerOverFused(flash) },
     idleForwardMs: fused.map((r) => r.idleForwardMs),
     idlePerKernelUs: fused.map((r) => (r.idleMs / r.kernels) * 1e3),
@@ -147,8 +164,11 @@ export const layersSection: ValidationSection = {
       + 'communication, the kernel model leaves about a tenth of a layer out, most of it in the backward pass.',
       `- The GEMMs are not where: in a layer they take ${ratio(median(f.byKind.gemm))}× (${range(f.byKind.gemm)}) their modelled time, a little faster `
       + `than the median plan GEMM timed alone with its L2 flushed. Attention takes ${range(f.attentionLong)}× its modelled time at `
-      + `${LONG_TOKENS.toLocaleString('en-US')} tokens and ${range(f.attentionShort)}× at 2,048–4,096, the short-sequence launch of few, unequal `
-      + 'thread blocks the flash-attention table above shows.',
+      + `${LONG_TOKENS.toLocaleString('en-US')} tokens and ${range(f.attentionShort)}× at 2,048–4,096, with the flash kernel's per-block cost `
+      + `(${alone.attentionBlockOverheadTiles} key tiles, fitted on the kernels above); at one rate for every length it would be `
+      + `${range(f.attentionShortOneRate)}× there. What is left at short sequences follows the launch's size, fewest thread blocks slowest (`
+      + `${f.attentionShortByBlocks.map((b) => `${b.blocks.toLocaleString('en-US')} blocks ${ratio(b.ratio)}×`).join(', ')}): a last wave of unequal `
+      + 'blocks over 132 SMs, which trainplan does not model.',
       `- The element-wise kernels are: ${ratio(median(f.byKind.other))}× (${range(f.byKind.other)}) what their traffic at ${alone.hbmFraction.toFixed(2)} `
       + 'of HBM bandwidth gives. Their operands are strided views (SwiGLU\'s two halves of fc1\'s output, rotary on the query and key slices of '
       + `the QKV output): Llama 3 8B's compiled SwiGLU backward takes ${ms(f.swigluBackward.ms)} ms, ${ratio(f.swigluBackward.fractionOfHbm)} of HBM `

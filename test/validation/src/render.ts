@@ -50,7 +50,7 @@ export function renderValidationReport(rows: readonly ScoredRow[]): string {
     + 'would do here even with the efficiency fitted after the fact.', '');
   out.push('Peer figures (their own rows, not these): Zhang et al. 2025 (arXiv:2509.22832), an operator-level model with '
     + 'kernel regressions sampled on the target machine, reports 4.98% mean error on A100 (Perlmutter) and 9.38% on GH200 '
-    + '(Vista), models up to 20B on 128 GPUs. trainplan samples nothing on the machine: five constants per GPU generation.', '');
+    + '(Vista), models up to 20B on 128 GPUs. trainplan samples nothing on the target machine: six constants per GPU generation, one of them (flash attention\'s per-block cost) measured once on an H100.', '');
 
   out.push('## Checks from the papers', '');
   out.push('| check | published | trainplan | error | target |', '|---|---|---|---|---|');

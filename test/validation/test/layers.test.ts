@@ -66,8 +66,15 @@ describe('the planner against whole layers', () => {
     expect(median(findings.byKind.gemm)).toBeLessThan(1);
     expect(median(findings.byKind.other)).toBeGreaterThan(1.3);
   });
-  it('charges short-sequence attention less than it takes, more so than at 8,192 tokens', () => {
-    expect(median(findings.attentionShort)).toBeGreaterThan(median(findings.attentionLong));
+  it('with the flash block cost, charges short-sequence attention nearer what it takes than one rate for every length does', () => {
+    const error = (xs: readonly number[]) => median(xs.map((x) => Math.abs(x - 1)));
+    for (const r of findings.attentionShortOneRate) expect(r).toBeGreaterThan(1);
+    expect(error(findings.attentionShort)).toBeLessThan(error(findings.attentionShortOneRate) / 2);
+  });
+  it('what is left at short sequences follows the launch\'s size: the fewest thread blocks run slowest', () => {
+    const byBlocks = findings.attentionShortByBlocks;
+    expect(byBlocks.length).toBeGreaterThanOrEqual(3);
+    expect(byBlocks[0]!.ratio).toBeGreaterThan(byBlocks.at(-1)!.ratio);
   });
   it('at the calibrated Hopper constants, is never faster than a layer run with nothing beside it', () => {
     for (const r of findings.overCalibrated) expect(r).toBeLessThan(1);

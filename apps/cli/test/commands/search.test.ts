@@ -116,8 +116,8 @@ describe('trainplan search', () => {
   });
 
   describe('a --budget that runs out before any plan that fits is estimated', () => {
-    // Llama 3 8B on one DGX H100, batch 32: the candidates with the best lower bounds do not fit; later ones do.
-    const LLAMA = ['search', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--nodes', '1', '--global-batch', '32'];
+    // Llama 3 8B on one DGX A100 80GB, batch 32: the three candidates with the best lower bounds do not fit; later ones do.
+    const LLAMA = ['search', '--model', 'llama3-8b', '--gpu', 'a100-80gb', '--nodes', '1', '--global-batch', '32'];
 
     it('the same search without --budget finds a plan (the premise)', async () => {
       const { code, out } = await cli([...LLAMA, '--top', '1', '--json']);

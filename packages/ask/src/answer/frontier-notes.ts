@@ -65,7 +65,8 @@ export function overAYear(a: NodesOkJson, q: AskParameters): string | undefined 
   const shown = within(FRONTIER_MILESTONE_DAYS[0] ?? DAYS_PER_YEAR) ?? within(DAYS_PER_YEAR) ?? a.fastest;
   if (shown === undefined || shown.nodes === a.nodes) return undefined;
   const { cluster, days, spend } = sizeParts(shown, q, a.gpuHours);
-  return `${formatDays(a.days)} is over a year: ${cluster} train${shown.nodes === 1 ? 's' : ''} it in ${days} for ${spend}`;
+  // The headline has just given the cheapest size's days: "over a year" points back at them rather than repeat them.
+  return `over a year: ${cluster} train${shown.nodes === 1 ? 's' : ''} it in ${days} for ${spend}`;
 }
 
 /**

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { runSearch } from '../../src/index.ts';
 
 describe('an alternative that must recompute more layers to fit says so in its change', () => {
-  // Llama 3.1 405B on 16 H200 nodes at 512 sequences: the best plan recomputes 4 layers per stage (partial full recompute);
+  // Llama 3.1 405B on 24 H100 nodes at 512 sequences: the best plan recomputes 3 layers per stage (partial full recompute);
   // its neighbours need more to fit, which is most of what they cost.
-  const a = runSearch({ model: 'llama3.1-405b', cluster: { gpu: 'h200', nodes: 16 }, training: { globalBatchSize: 512 } });
+  const a = runSearch({ model: 'llama3.1-405b', cluster: { gpu: 'h100-sxm', nodes: 24 }, training: { globalBatchSize: 512 } });
   if (!a.ok) throw new Error(a.message);
   const bestLayers = a.best.scenario.parallelism!.recomputeLayers;
   it('the premise: the best plan recomputes part of its layers', () => {

@@ -78,8 +78,8 @@ describe('the time-to-first-token warning names the batching', () => {
     expect(served({ ...interactive, batching: 'continuous' }).warnings?.some((w) => ttft.test(w))).toBe(false);
   });
 
-  it('continuous, a 32k-token prompt past 2 s: one prompt\'s prefill and a running iteration, never a batch prefilled together', () => {
-    const a = served({ ...interactive, promptTokens: 32_768, tensor: [8], pipeline: [1], batching: 'continuous', maxDecodeSecondsPerToken: 0.2 });
+  it('continuous, a 48k-token prompt past 2 s: one prompt\'s prefill and a running iteration, never a batch prefilled together', () => {
+    const a = served({ ...interactive, promptTokens: 49_152, tensor: [8], pipeline: [1], batching: 'continuous', maxDecodeSecondsPerToken: 0.2 });
     expect(a.best!.prefillSeconds).toBeGreaterThan(INTERACTIVE_TTFT_SECONDS);
     const warning = a.warnings?.find((w) => ttft.test(w));
     expect(warning).toContain(`one prompt's prefill plus waiting for a running iteration of its ${a.best!.batch} sequences (continuous batching)`);
