@@ -65,7 +65,8 @@ const AMPERE: ComputeCalibration = {
  * the H200 gives 8.5 tiles, FlashAttention-2 10.25 on both), it also predicts the causal-over-full times the fit never
  * saw (0.62 at 4k where one rate gave 0.52; cuDNN measured 0.64). The attention fraction became the long-sequence
  * rate: the bounded refit puts it at the kernel's own 0.63 with GEMM 0.59 unchanged (Hopper MAPE 3.82% → 3.81%, all
- * rows 4.8%; Llama 3.1 405B out of sample BF16 5.3% → 5.6%, FP8 15.7% → 16.2%, its CP 2 halving each launch's keys),
+ * rows 4.8%; Llama 3.1 405B out of sample BF16 5.3% → 5.6%, FP8 15.7% → 16.2%, its CP 2 halving each launch's keys;
+ * SwiGLU's backward counted at 5 widths of f rather than 4 then takes them to 5.7% and 16.4%, Hopper to 3.85%),
  * 10 µs kept against the fit's 8 (3.78%). At its ceiling it leaves attention no margin, which whole layers bear out:
  * inside a layer at 8,192 tokens attention takes 1.00–1.16× its time alone.
  * Checked 2026-11-28 against whole layers run on an H100 with nothing beside them (docs/validation.md, "Whole layers"):

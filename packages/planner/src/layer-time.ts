@@ -104,8 +104,10 @@ export function layerComputeCost(input: PlanInput, ctx: KernelContext, peak16: n
   // Element-wise kernels, by their HBM traffic (reads + writes).
   const layerNorm = { fwd: 2 * B16 * Trep * h, bwd: 3 * B16 * Trep * h };
   const biasDropoutAdd = { fwd: (3 * B16 + drop) * Trep * h, bwd: (2 * B16 + drop) * Trep * h };
+  // GeLU reads fc1's output and writes its own; SwiGLU reads both halves of fc1's (2f wide) output. Backward reads the
+  // input(s) and the output gradient and writes the input gradient(s): 3 widths of f for GeLU, 5 for SwiGLU.
   const activationIn = model.gatedMlp ? 2 : 1;
-  const activation = { fwd: (activationIn + 1) * B16 * T * (f / t), bwd: (activationIn + 2) * B16 * T * (f / t) };
+  const activation = { fwd: (activationIn + 1) * B16 * T * (f / t), bwd: (2 * activationIn + 1) * B16 * T * (f / t) };
   const rotary = model.positionEmbedding === 'rotary' ? 2 * B16 * T * ((h + kv) / t) : 0;
   let elementForward = 2 * elementwiseSeconds(ctx, layerNorm.fwd) + 2 * elementwiseSeconds(ctx, biasDropoutAdd.fwd)
     + elementwiseSeconds(ctx, activation.fwd);
