@@ -30,6 +30,8 @@ import time
 import torch
 import torch.nn.functional as F
 
+from timing import bench_ms
+
 DRY = '--dry-run' in sys.argv
 ARGS = [a for a in sys.argv[1:] if not a.startswith('--')]
 CASES_PATH, OUT_PATH = ARGS[0], ARGS[1]
@@ -42,19 +44,6 @@ result = {'errors': [], 'layers': []}
 def save():
     with open(OUT_PATH, 'w') as f:
         json.dump(result, f, indent=1)
-
-
-def bench_ms(fn, grad_to_none=None):
-    if DEVICE == 'cuda':
-        import triton.testing
-        return triton.testing.do_bench(fn, warmup=25, rep=100, grad_to_none=grad_to_none, return_mode='median')
-    fn()
-    times = []
-    for _ in range(3):
-        t0 = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t0) * 1e3)
-    return sorted(times)[1]
 
 
 def compiled(fn, fused):
@@ -270,8 +259,8 @@ def measure(case, variant):
         def fwd_bwd():
             layer(x).backward(dy)
         grads = layer.params + [x]
-        row['forwardMs'] = bench_ms(lambda: layer(x))
-        row['forwardBackwardMs'] = bench_ms(fwd_bwd, grad_to_none=grads)
+        row['forwardMs'] = bench_ms(lambda: layer(x), DEVICE)
+        row['forwardBackwardMs'] = bench_ms(fwd_bwd, DEVICE, grad_to_none=grads)
         row['forwardProfile'] = kernel_profile(lambda: layer(x), [])
         row['profile'] = kernel_profile(fwd_bwd, grads)
     except Exception as e:  # noqa: BLE001 - one failed case must not lose the others

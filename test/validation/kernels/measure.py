@@ -26,6 +26,8 @@ import time
 import torch
 import torch.nn.functional as F
 
+from timing import bench_ms
+
 DRY = '--dry-run' in sys.argv
 ARGS = [a for a in sys.argv[1:] if not a.startswith('--')]
 CASES_PATH, OUT_PATH = ARGS[0], ARGS[1]
@@ -42,20 +44,6 @@ def save():
 def sync():
     if DEVICE == 'cuda':
         torch.cuda.synchronize()
-
-
-def bench_ms(fn, grad_to_none=None):
-    """Median milliseconds of fn, L2 flushed before each repeat (triton), or a host clock on the CPU."""
-    if DEVICE == 'cuda':
-        import triton.testing
-        return triton.testing.do_bench(fn, warmup=25, rep=100, grad_to_none=grad_to_none, return_mode='median')
-    fn()
-    times = []
-    for _ in range(3):
-        t0 = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t0) * 1e3)
-    return sorted(times)[1]
 
 
 def dim(x):
@@ -133,7 +121,7 @@ def measure_gemms(cases):
                 checked.add(kind)
                 row['relErr'] = rel_err(fn(), ref())
             row['call'] = call
-            row['ms'] = bench_ms(fn)
+            row['ms'] = bench_ms(fn, DEVICE)
             flop = 2 * dim(s['m']) * dim(s['n']) * dim(s['k']) * s.get('batch', 1)
             row['tflops'] = flop / (row['ms'] * 1e-3) / 1e12
         except Exception as e:  # noqa: BLE001 - one failed case must not lose the others
@@ -163,8 +151,8 @@ def measure_attention(cases):
 
                     def fwd_bwd():
                         fwd().backward(do)
-                    row['forwardMs'] = bench_ms(fwd)
-                    row['forwardBackwardMs'] = bench_ms(fwd_bwd, grad_to_none=[q, k, v])
+                    row['forwardMs'] = bench_ms(fwd, DEVICE)
+                    row['forwardBackwardMs'] = bench_ms(fwd_bwd, DEVICE, grad_to_none=[q, k, v])
                 # FLOPs: two matmuls of 2·s·s·d per head forward, five backward; causal skips half.
                 flop = 4 * b * h * s * s * d * (0.5 if case['causal'] else 1)
                 row['forwardTflops'] = flop / (row['forwardMs'] * 1e-3) / 1e12
@@ -193,7 +181,7 @@ def measure_elementwise(shape):
     for name, (fn, nbytes) in kernels.items():
         row = {'id': name, 'bytes': nbytes}
         try:
-            row['ms'] = bench_ms(fn)
+            row['ms'] = bench_ms(fn, DEVICE)
             row['bytesPerSecond'] = nbytes / (row['ms'] * 1e-3)
         except Exception as e:  # noqa: BLE001
             row['error'] = f'{type(e).__name__}: {e}'[:300]
