@@ -101,7 +101,10 @@ export function elementwiseSeconds(ctx: KernelContext, bytes: Bytes): Seconds {
   return memorySeconds(ctx, bytes) + ctx.calibration.kernelOverhead;
 }
 
-/** A fused attention kernel (flash attention): matmul FLOPs at its sustained fraction of the 16-bit peak. */
-export function flashAttentionSeconds(ctx: KernelContext, flops: Flop, peak16: FlopPerSecond): Seconds {
-  return flops / (peak16 * ctx.calibration.attentionPeakFraction) + ctx.calibration.kernelOverhead;
+/**
+ * A fused attention kernel (flash attention): matmul FLOPs at its sustained fraction of `peak`, the 16-bit peak or the
+ * share of it the launch's thread blocks reach (layer-time.ts's flashBlockEfficiency).
+ */
+export function flashAttentionSeconds(ctx: KernelContext, flops: Flop, peak: FlopPerSecond): Seconds {
+  return flops / (peak * ctx.calibration.attentionPeakFraction) + ctx.calibration.kernelOverhead;
 }

@@ -141,7 +141,8 @@ export const layersSection: ValidationSection = {
       + 'torch.profiler over one more forward + backward. The raw output is kernels/layers-h100-sxm.json and kernels/layers-h100-sxm.run2.json.',
       '',
       `The planner's layer (layer-time.ts, no sequence parallelism, bf16) is costed twice: at the kernels' own rates from the section above `
-      + `(GEMM ${alone.gemmPeakFraction.toFixed(2)}, attention ${alone.attentionPeakFraction.toFixed(2)}, HBM ${alone.hbmFraction.toFixed(2)}, `
+      + `(GEMM ${alone.gemmPeakFraction.toFixed(2)}, attention ${alone.attentionPeakFraction.toFixed(2)} with ${alone.attentionBlockOverheadTiles} key tiles a `
+      + `thread block, HBM ${alone.hbmFraction.toFixed(2)}, `
       + `${(alone.kernelOverhead * 1e6).toFixed(1)} µs a kernel, the GPU's own gap from a CUDA graph: a busy GPU hides the host's launches), and at `
       + `the calibrated Hopper constants (GEMM ${hopper.gemmPeakFraction}, attention ${hopper.attentionPeakFraction}, HBM ${hopper.hbmFraction}, `
       + `${(hopper.kernelOverhead * 1e6).toFixed(0)} µs), fitted end to end on multi-GPU training steps.`,
