@@ -76,3 +76,51 @@ describe('asksIfEnough', () => {
     expect(asksIfEnough(text, p)).toBe(expected);
   });
 });
+
+describe('a yes-or-no question on a stated cluster is answered yes or no against its budget or deadline', () => {
+  type SearchOk = { best: { cost?: number; gpuHours?: number; days?: number } };
+  const onCluster = 'llama3-70b on 2T tokens on 64 H100 nodes';
+
+  it('"is $1M enough … on 64 nodes": "No:", the best plan\'s cost over the budget by how much, and the tokens $1M buys', () => {
+    const a = ask(`is $1M enough to train ${onCluster} at $2/GPU-hour`, { publicUrl: null });
+    const best = (a.data as SearchOk).best;
+    expect(best.cost).toBeGreaterThan(1e6);
+    expect(a.headline.startsWith('No: Best for ')).toBe(true);
+    expect(a.headline).toContain(`, ${moneyText(best.cost! - 1e6, '$')} over the $1M budget; $1M buys about `);
+  });
+
+  it('"can I … for $1.5M": "Yes:", and the budget it stays within', () => {
+    const a = ask(`can I train ${onCluster} for $1.5M at $2/GPU-hour`, { publicUrl: null });
+    expect((a.data as SearchOk).best.cost).toBeLessThanOrEqual(1.5e6);
+    expect(a.headline.startsWith('Yes: Best for ')).toBe(true);
+    expect(a.headline).toMatch(/, within the \$1\.5M budget$/);
+  });
+
+  it('"can I … in 60 days" on the cluster: "Yes:" where its time to train is within, "No:" in 30 days', () => {
+    const yes = ask(`can I train ${onCluster} in 60 days`, { publicUrl: null });
+    const no = ask(`can I train ${onCluster} in 30 days`, { publicUrl: null });
+    const days = (yes.data as { days: number }).days;
+    expect(days).toBeGreaterThan(30);
+    expect(days).toBeLessThanOrEqual(60);
+    expect(yes.headline).toMatch(/^Yes: .*, within the 60 days asked$/);
+    expect(no.headline).toMatch(/^No: .*, not within the 30 days asked: /);
+  });
+
+  it('the same cluster asked for its best plan with a budget, not whether: the budget said, no verdict', () => {
+    const a = ask('best config for llama3-70b on 64 H100 nodes with a $1M budget at $2/GPU-hour', { publicUrl: null });
+    expect(a.headline).not.toMatch(/^(?:Yes|No): /);
+    expect(a.headline).toContain('over the $1M budget');
+  });
+});
+
+describe('asksIfEnough: a "can I" question with a budget or deadline asks whether', () => {
+  it.each([
+    ['can I train 70b on 64 h100 nodes for $1.5M', { costBudget: 1.5e6 }, true],
+    ['could we train llama3 8b in 60 days on 8 h100', { deadlineSeconds: 60 * 86400 }, true],
+    ['train 70b in 60 days on 64 h100', { deadlineSeconds: 60 * 86400 }, false],
+    ['can I train llama3 8b on 8 h100', {}, false],
+    ['can you tell me how many nodes for 70b in 30 days', { deadlineSeconds: 30 * 86400 }, false],
+  ] as const)('"%s" (%j): %s', (text, p, expected) => {
+    expect(asksIfEnough(text, p)).toBe(expected);
+  });
+});

@@ -1,8 +1,8 @@
 import type { NodesResponseJson } from '@trainplan/protocol';
-import { formatCountExact } from '@trainplan/units';
+import { formatCountExact, toDays } from '@trainplan/units';
 import { compactCount, moneyText, statedMoney } from '../format.ts';
 import { priceText } from '../lexicon/price.ts';
-import type { AskParameters } from '../question.ts';
+import type { AskParameters, ParsedQuestion } from '../question.ts';
 
 /**
  * A budget the search could not meet, said in the question's words: "is $1M enough to train llama3 70b at $2/gpu-hour"
@@ -18,26 +18,77 @@ type NodesFail = Extract<NodesResponseJson, { ok: false }>;
 const ASKS_ENOUGH = /\b(?:is|are|will|would|does|do|can|could)\b[^?.!]*\b(?:enough|sufficient|suffice)\b/;
 /** "how many nodes are enough": a question of how much, not whether. */
 const ASKS_HOW_MUCH = /\bhow (?:much|many)\b/;
+/** "can I train …", "could we …", "will 64 nodes …", "is it possible to …": a question asking whether, by its first words. */
+const ASKS_WHETHER = /^\s*(?:can|could|will|would|is it (?:possible|feasible)|am i able)\b/;
 
-/** Whether the question asks yes or no whether a budget it states is enough. */
-export function asksIfEnough(text: string, p: AskParameters): boolean {
+/**
+ * Whether the question asks yes or no whether what it states will do: "is $1M enough …" of a budget, or "can I train … for
+ * $1.5M" / "… in 60 days" of a budget or deadline it states (`stated`: the text's own facts, never a default deadline).
+ */
+export function asksIfEnough(text: string, stated: AskParameters): boolean {
   const lower = text.toLowerCase();
-  return (p.costBudget !== undefined || p.gpuHours !== undefined) && ASKS_ENOUGH.test(lower) && !ASKS_HOW_MUCH.test(lower);
+  if (ASKS_HOW_MUCH.test(lower)) return false;
+  const budget = stated.costBudget !== undefined || stated.gpuHours !== undefined;
+  return (budget && ASKS_ENOUGH.test(lower)) || ((budget || stated.deadlineSeconds !== undefined) && ASKS_WHETHER.test(lower));
+}
+
+/** What a plan spends and takes, as the verdicts weigh it against the question's budget and deadline. */
+export interface PlanSpend {
+  readonly cost?: number;
+  readonly gpuHours?: number;
+  readonly days?: number;
+}
+
+/** Whether a plan stays within every budget and deadline the question states (undefined where a figure to tell is missing). */
+function withinStated(stated: AskParameters, plan: PlanSpend): boolean | undefined {
+  const checks: (boolean | undefined)[] = [
+    ...(stated.costBudget === undefined ? [] : [plan.cost === undefined ? undefined : plan.cost <= stated.costBudget]),
+    ...(stated.gpuHours === undefined ? [] : [plan.gpuHours === undefined ? undefined : plan.gpuHours <= stated.gpuHours]),
+    ...(stated.deadlineSeconds === undefined ? [] : [plan.days === undefined ? undefined : plan.days <= toDays(stated.deadlineSeconds)]),
+  ];
+  return checks.includes(undefined) ? undefined : checks.every(Boolean);
 }
 
 /**
- * "Yes: " or "No: " to lead the headline of a budget question asked yes or no: whether the plan answered stays within
- * the budget (the search's goal, or on a stated cluster its spend against it); "" otherwise, or where the search could
- * not say (no plan fits at all, a frontier the budget was no goal of).
+ * "Yes: " or "No: " to lead the headline of a question asked yes or no: whether the plan answered stays within the
+ * budget and deadline (the search's goal, or on a stated cluster its spend and time against them); "" otherwise, or
+ * where the search could not say (no plan fits at all, a frontier the budget was no goal of).
  */
-export function enoughVerdict(text: string, p: AskParameters, result: NodesResponseJson): string {
-  if (!asksIfEnough(text, p)) return '';
+export function enoughVerdict(q: Pick<ParsedQuestion, 'text' | 'stated'>, result: NodesResponseJson): string {
+  if (!asksIfEnough(q.text, q.stated)) return '';
   if (!result.ok) return result.reason === 'budget-unreachable' || result.reason === 'deadline-unreachable' ? 'No: ' : '';
   if (result.mode === 'fewest-nodes' || result.mode === 'fastest-within-budget') return 'Yes: ';
   if (result.mode !== 'days-on-nodes') return '';
-  const withinMoney = p.costBudget === undefined || (result.cost !== undefined && result.cost <= p.costBudget);
-  const withinHours = p.gpuHours === undefined || result.gpuHours <= p.gpuHours;
-  return withinMoney && withinHours ? 'Yes: ' : 'No: ';
+  return planVerdict(q, result);
+}
+
+/** The same for one plan on the question's own cluster (a best configuration): "" where the question does not ask whether. */
+export function planVerdict(q: Pick<ParsedQuestion, 'text' | 'stated'>, plan: PlanSpend): string {
+  if (!asksIfEnough(q.text, q.stated)) return '';
+  const within = withinStated(q.stated, plan);
+  return within === undefined ? '' : within ? 'Yes: ' : 'No: ';
+}
+
+/**
+ * A plan's spend held to the budget the question states: ", within the $1.5M budget", or ", $238k over the $1M budget;
+ * $1M buys about 1.61T of the 2.00T tokens at that run's rate"; GPU-hours alike. Empty without a stated budget or the
+ * plan's figure for it.
+ */
+export function budgetClause(stated: AskParameters, p: AskParameters, plan: PlanSpend): string {
+  const parts: string[] = [];
+  let over = false;
+  if (stated.costBudget !== undefined && plan.cost !== undefined) {
+    const budget = `the ${statedMoney(stated.costBudget, p.currency)} budget`;
+    over ||= plan.cost > stated.costBudget;
+    parts.push(plan.cost > stated.costBudget ? `${moneyText(plan.cost - stated.costBudget, p.currency)} over ${budget}` : `within ${budget}`);
+  }
+  if (stated.gpuHours !== undefined && plan.gpuHours !== undefined) {
+    const budget = `the ${formatCountExact(stated.gpuHours)} GPU-hour budget`;
+    over ||= plan.gpuHours > stated.gpuHours;
+    parts.push(plan.gpuHours > stated.gpuHours ? `${compactCount(plan.gpuHours - stated.gpuHours)} GPU-hours over ${budget}` : `within ${budget}`);
+  }
+  if (parts.length === 0) return '';
+  return `, ${parts.join(', ')}${over ? budgetBuys(p, { gpuHours: plan.gpuHours }) : ''}`;
 }
 
 /** The search's "a cost of 8,573,053 at the price given[, 7,573,053 over the budget of 1,000,000]". */
@@ -68,7 +119,7 @@ export function inQuestionWords(message: string, p: AskParameters): string {
  * token of the run the search names (its closest); the lesser where the question gives both a money and a GPU-hour
  * budget. Empty without the run's GPU-hours or the token budget.
  */
-export function budgetBuys(p: AskParameters, closest: NodesFail['closest']): string {
+export function budgetBuys(p: AskParameters, closest: Pick<NonNullable<NodesFail['closest']>, 'gpuHours'> | undefined): string {
   const tokens = p.tokens;
   const hours = closest?.gpuHours;
   if (tokens === undefined || hours === undefined || !(hours > 0)) return '';

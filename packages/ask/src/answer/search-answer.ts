@@ -16,7 +16,7 @@ import { shardingOf } from '../sharding.ts';
 import type { Answer, AnswerOptions, PublicUrl } from './answer-types.ts';
 import { statedDataNote } from './stated-data-note.ts';
 import { budgetNotes, type BudgetPlan } from './budget-note.ts';
-import { budgetBuys, enoughVerdict, inQuestionWords } from './budget-verdict.ts';
+import { budgetBuys, budgetClause, enoughVerdict, inQuestionWords, planVerdict } from './budget-verdict.ts';
 import { costFigures, forCost, type Spend } from './cost.ts';
 import { describeConfiguration, estimateNumbers, gpuName } from './describe-estimate.ts';
 import { figuresFor } from './memory-parts.ts';
@@ -215,7 +215,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     return typeof on === 'string' ? { ok: false, reason: 'invalid', message: on } : runFor({ nodes: on.nodes }, on.gpusPerNode);
   };
   // "Is $1M enough …": "Yes: " or "No: " first.
-  const verdict = enoughVerdict(q.text, p, result);
+  const verdict = enoughVerdict(q, result);
   if (!result.ok) {
     const namedNote = namedClusterNote(q, onNamed);
     // A budget no size meets: its money in the question's currency (the closest's why, often the message, too), and the tokens it does buy.
@@ -294,7 +294,8 @@ export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOption
     ? `${subjectOf(p)} × ${size}: fits for training, ${formatBytes(e.memory.totalBytes)} per GPU of ${formatBytes(e.memory.capacityBytes)} with the fastest plan that fits: ${best.label} (${step})`
     : q.intent === 'estimate'
       ? `${subjectOf(p)} × ${size}: ${leadWithAsked(e, metric)} with the fastest plan found: ${best.label}`
-      : `Best for ${subjectOf(p)} × ${size}: ${best.label} (${step}${days})`;
+      : `${planVerdict(q, best)}Best for ${subjectOf(p)} × ${size}: ${best.label} (${step}${days})${budgetClause(q.stated, p, best)}`
+        + deadlineVerdict(q.stated, best.days ?? 0, p.tokens ?? 0);
   const notes = [
     ...statedDataNote(p.data, e.resolved.gpus, e.resolved.data),
     `${compactCount(result.candidatesEvaluated)} of ${compactCount(result.spaceSize)} candidates settled, ${result.fullEstimates} fully estimated${result.budgetExhausted ? ' (budget reached: the best found so far)' : ''}.`,
