@@ -1,5 +1,5 @@
 import { hardwareFlopsPerStep, layersPerStage, modelFlopsPerStep, parameterCount, stageParameters } from '@trainplan/model';
-import { formatBytes, toTFLOPS, type Bytes, type Seconds } from '@trainplan/units';
+import { formatBytes, formatGrouped, toTFLOPS, type Bytes, type Seconds } from '@trainplan/units';
 import { resolveCalibration } from './calibration.ts';
 import { checkPlan, refusalKind, type PlanIssue } from './check-plan.ts';
 import {
@@ -9,7 +9,7 @@ import { gradientAccumulationSeconds } from './gradient-accumulation.ts';
 import { exposedBucketParameters } from './gradient-buckets.ts';
 import { parallelGroups, weightReplicas } from './groups.ts';
 import { kernelContext, peak16 } from './kernel-context.ts';
-import { embeddingCost, layerComputeCost, logitsCost } from './layer-time.ts';
+import { embeddingCost, flashBlockEfficiency, layerComputeCost, logitsCost } from './layer-time.ts';
 import { optimizerStepSeconds } from './optimizer-time.ts';
 import type { PlanInput } from './plan-input.ts';
 import { stageMemories, type StageMemory } from './plan-memory.ts';
@@ -108,6 +108,27 @@ export function estimatePlan(input: PlanInput): PlanEstimate | PlanInfeasible {
  * (docs/validation.md, BLOOM prequel memory against nvidia-smi).
  */
 export const TIGHT_MEMORY_SHARE = 0.95;
+
+/** Below this share of the whole sequence's rate, the flash rate context parallelism's chunks leave is said (contextChunkWarning). */
+const CHUNK_RATE_NOTE = 0.75;
+
+/**
+ * Context parallelism runs flash attention over each GPU's chunk of the sequence: a chunk's thread blocks meet fewer key
+ * tiles for their fixed cost (layer-time.ts's flashBlockEfficiency), a step cost the search weighs but a user choosing CP
+ * for memory may not expect. Said when the chunks run under CHUNK_RATE_NOTE of the rate whole sequences would.
+ */
+function contextChunkWarning(input: PlanInput, overheadTiles: number): string | undefined {
+  // checkPlan refuses context parallelism without flash attention (Transformer Engine's fused attention runs it).
+  if (input.context === 1 || overheadTiles <= 0) return undefined;
+  const chunk = input.seqLength / input.context;
+  const chunked = flashBlockEfficiency(chunk, input.seqLength, overheadTiles);
+  const whole = flashBlockEfficiency(input.seqLength, input.seqLength, overheadTiles);
+  if (chunked >= CHUNK_RATE_NOTE * whole) return undefined;
+  const pct = (x: number) => `${Math.round(100 * x)}%`;
+  return `context parallelism of ${input.context} splits each ${formatGrouped(input.seqLength)}-token sequence into ${formatGrouped(chunk)}-token chunks: `
+    + `flash attention runs at ${pct(chunked)} of its long-sequence rate on them, ${pct(whole)} on whole sequences (a thread block's fixed cost over `
+    + 'fewer key tiles)';
+}
 
 function computeEstimate(input: PlanInput): PlanEstimate {
   const warnings: string[] = [];
@@ -217,6 +238,8 @@ function computeEstimate(input: PlanInput): PlanEstimate {
     warnings.push('overlapped pipeline sends need the interleaved schedule (virtualStages > 1): Megatron turns the overlap off without it');
   }
   if (input.pipeline > 1 && m < input.pipeline) warnings.push(`only ${m} micro-batches for ${input.pipeline} pipeline stages: the bubble dominates`);
+  const chunked = contextChunkWarning(input, ctx.calibration.attentionBlockOverheadTiles);
+  if (chunked !== undefined) warnings.push(chunked);
   // MFU counts attention over every (query, key) pair, as Megatron, NVIDIA and the papers count it; at long sequences the
   // causal half the kernels compute (model reference §2) is a much lower figure, said beside it.
   // Attention is s/(6h) of the rest (Korthikanti 2022): below 1/2 halving it cannot cut a fifth, so the second count is skipped.

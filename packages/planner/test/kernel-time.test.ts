@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { gpuById } from '@trainplan/hardware';
 import {
-  causalTileFraction, COMPUTE_CALIBRATION, flashBlockEfficiency, gemmSeconds, kernelContext, layerComputeCost, linearGemmShapes, peak16,
+  causalTileFraction, COMPUTE_CALIBRATION, estimatePlan, flashBlockEfficiency, gemmSeconds, kernelContext, layerComputeCost, linearGemmShapes, peak16,
   tileWaveEfficiency, type PlanInput,
 } from '../src/index.ts';
 import { GEMM_TILES } from '../src/kernel-time.ts';
@@ -113,5 +113,27 @@ describe('a flash kernel\'s per-block cost (flashBlockEfficiency)', () => {
     expect(hopper).toBeCloseTo((32.5 / 41.5) / (8.5 / 17.5), 6);
     const ampereLlama: PlanInput = { ...llamaOnH100, gpu: gpt3OnSelene.gpu, fabric: gpt3OnSelene.fabric };
     expect(perFlop(at(ampereLlama, 2048)) / perFlop(at(ampereLlama, 8192))).toBeCloseTo(1, 6);
+  });
+});
+
+describe('context parallelism\'s chunks and the flash rate they leave (an estimate\'s warning)', () => {
+  const warningsOf = (input: PlanInput): readonly string[] => {
+    const e = estimatePlan(input);
+    if (!('warnings' in e)) throw new Error(`the plan is refused: ${e.message}`);
+    return e.warnings;
+  };
+  const chunkWarning = (input: PlanInput) => warningsOf(input).find((w) => w.startsWith('context parallelism of'));
+  const at = (base: PlanInput, seqLength: number): PlanInput => ({ ...base, seqLength, model: { ...base.model, seqLength } });
+
+  it('Llama 3 70B at 8,192 tokens with CP 2 (NVIDIA\'s recipe) is not warned: 4k chunks keep most of the rate', () => {
+    expect(chunkWarning(llamaOnH100)).toBeUndefined();
+  });
+  it('2,048-token sequences split in two are, with both rates', () => {
+    const share = (local: number) => Math.round(100 * flashBlockEfficiency(local, 2048, COMPUTE_CALIBRATION.hopper.attentionBlockOverheadTiles));
+    expect(chunkWarning(at(llamaOnH100, 2048))).toBe(`context parallelism of 2 splits each 2,048-token sequence into 1,024-token chunks: flash attention runs at ${share(1024)}% `
+      + `of its long-sequence rate on them, ${share(2048)}% on whole sequences (a thread block's fixed cost over fewer key tiles)`);
+  });
+  it('not where the GPU generation charges no per-block cost (Ampere)', () => {
+    expect(chunkWarning({ ...at(llamaOnH100, 2048), gpu: gpt3OnSelene.gpu, fabric: gpt3OnSelene.fabric })).toBeUndefined();
   });
 });
