@@ -41,7 +41,7 @@ const AMPERE: ComputeCalibration = {
   fp8GemmPeakFraction: 0,
   // No A100 row uses flash attention; FlashAttention-2 reports 50–73% of A100 peak forward (Dao 2023, Fig. 4).
   attentionPeakFraction: 0.55,
-  // Not measured on an A100: one rate at every length, as FlashAttention-2 reports it at 2k–16k tokens.
+  // No flash kernel timed on an A100 here: one rate at every length, the fraction above (the per-block cost is Hopper's).
   attentionBlockOverheadTiles: 0,
   hbmFraction: 0.7,
   kernelOverhead: us(2),
