@@ -63,9 +63,10 @@ export function layerPlanInput(c: LayerCase): PlanInput {
 }
 
 /**
- * The Hopper constants replaced by what the H100's kernels reach alone (kernels-measured.ts's calibrationChecks), and the
- * per-kernel cost by the GPU's own gap between kernels (a CUDA graph's replay): in a layer's eager run the host queues
- * kernels ahead of a GPU busy with millisecond GEMMs, so the host's launch cost is hidden.
+ * The Hopper constants replaced by what the H100's kernels reach alone (kernels-measured.ts's calibrationChecks: the GEMM,
+ * attention and HBM rates and flash attention's per-block cost), and the per-kernel cost by the GPU's own gap between
+ * kernels (a CUDA graph's replay): in a layer's eager run the host queues kernels ahead of a GPU busy with millisecond
+ * GEMMs, so the host's launch cost is hidden.
  */
 export function kernelAloneCalibration(): ComputeCalibration {
   const measured = Object.fromEntries(calibrationChecks().map((c) => [c.constant, c.measured]));
@@ -73,6 +74,7 @@ export function kernelAloneCalibration(): ComputeCalibration {
     ...COMPUTE_CALIBRATION.hopper,
     gemmPeakFraction: measured.gemmPeakFraction!,
     attentionPeakFraction: measured.attentionPeakFraction!,
+    attentionBlockOverheadTiles: measured.attentionBlockOverheadTiles!,
     hbmFraction: measured.hbmFraction!,
     kernelOverhead: loadMeasuredKernels('h100-sxm').launch.graphUs * 1e-6,
   };
