@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EstimateOk, NodesResponseJson } from '@trainplan/protocol';
 import { ask } from '../src/answer/answer.ts';
 import { askedTimeUnit, daysAsAsked } from '../src/answer/time-as-asked.ts';
+import { formatDays } from '../src/format.ts';
 
 type NodesOk = Extract<NodesResponseJson, { ok: true }>;
 
@@ -34,7 +35,8 @@ describe('a time asked in weeks, months or hours is said in that unit too', () =
   ])('"%s" (the best plan on the cluster named) heads with the days and the same time in its unit', (question, daysPerUnit, unit) => {
     const a = ask(question, { publicUrl: null });
     const days = (a.data as NodesOk).days;
-    expect(a.headline).toContain(`${days.toFixed(1)} days (${(days / daysPerUnit).toFixed(1)} ${unit})`);
+    // The days as every answer counts them (formatDays: "50 days", not "50.0 days"), then the unit asked.
+    expect(a.headline).toContain(`${formatDays(days)} (${(days / daysPerUnit).toFixed(1)} ${unit})`);
   });
 
   it('a stated layout ("with tp 8 pp 8") says its time in the unit asked as well', () => {

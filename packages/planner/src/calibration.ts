@@ -60,15 +60,16 @@ const AMPERE: ComputeCalibration = {
  * Since 2026-11-28 a causal flash kernel is charged its tiles on and below the diagonal (layer-time.ts), not one half
  * of the score matrix: 6% more attention work at 2,048 tokens, 1.6% at 8k. The constants were kept: all rows still
  * score 4.8%, Hopper 3.82%, and the bounded refit suggests the same GEMM 0.58 and attention 0.49 (3.64%).
- * Since 2026-11-28 a flash kernel's thread block carries a fixed cost of 9 key-tile iterations (layer-time.ts's
- * flashBlockEfficiency): fitted on cuDNN's causal rates at 2,048–32,768 tokens on the H100 (r 0.63, worst point 4.1%;
- * the H200 gives 8.5 tiles, FlashAttention-2 10.25 on both), it also predicts the causal-over-full times the fit never
- * saw (0.62 at 4k where one rate gave 0.52; cuDNN measured 0.64). The attention fraction became the long-sequence
- * rate: the bounded refit puts it at the kernel's own 0.63 with GEMM 0.59 unchanged (Hopper MAPE 3.82% → 3.81%, all
- * rows 4.8%; Llama 3.1 405B out of sample BF16 5.3% → 5.6%, FP8 15.7% → 16.2%, its CP 2 halving each launch's keys;
- * SwiGLU's backward counted at 5 widths of f rather than 4 then takes them to 5.7% and 16.4%, Hopper to 3.85%),
- * 10 µs kept against the fit's 8 (3.78%). At its ceiling it leaves attention no margin, which whole layers bear out:
- * inside a layer at 8,192 tokens attention takes 1.00–1.16× its time alone.
+ * Since 2026-11-28 a flash launch is costed as its thread blocks run (layer-time.ts's flashLaunchEfficiency): each block
+ * carries a fixed cost of 5 key-tile iterations, and a causal launch's unequal blocks leave its last wave half full.
+ * Fitted on cuDNN's causal rates at 2,048–32,768 tokens on the H100 (r 0.62, c 5.25 tiles, worst point 2.6%; the
+ * H200 gives 5 tiles, FlashAttention-2 6.25 on both), the model also predicts what the fit never saw: causal-over-full
+ * times within 1.5% from 4k on the H100 (one rate for every launch gave 0.52 at 4k against 0.64 measured), and the
+ * per-head time of 8 heads over 64 at 8k (1.11 against 1.12–1.13 measured). The attention fraction became the
+ * long-sequence rate: the bounded refit puts it at 0.61, under the kernel's 0.62, with GEMM 0.59 unchanged (Hopper
+ * MAPE 3.82% → 3.88%, all rows 4.8%; Llama 3.1 405B out of sample BF16 5.3% → 5.6%, FP8 15.7% → 16.2%, its CP 2
+ * halving each launch's keys and blocks; SwiGLU's backward counted at 5 widths of f rather than 4 is in these figures).
+ * Inside whole layers at 8,192 tokens attention takes about its time alone, so little margin is left it.
  * Checked 2026-11-28 against whole layers run on an H100 with nothing beside them (docs/validation.md, "Whole layers"):
  * these constants charge each of 11 published plans' layers more than it took (measured ÷ predicted 0.83–0.95), so
  * the fit is no faster than a layer's kernels alone; its 10 µs a kernel is of the size of the GPU's idle gaps in
@@ -77,8 +78,8 @@ const AMPERE: ComputeCalibration = {
 const HOPPER: ComputeCalibration = {
   gemmPeakFraction: 0.59,
   fp8GemmPeakFraction: 0.44,
-  attentionPeakFraction: 0.63,
-  attentionBlockOverheadTiles: 9,
+  attentionPeakFraction: 0.61,
+  attentionBlockOverheadTiles: 5,
   hbmFraction: 0.7,
   kernelOverhead: us(10),
 };

@@ -9,7 +9,7 @@ import { gradientAccumulationSeconds } from './gradient-accumulation.ts';
 import { exposedBucketParameters } from './gradient-buckets.ts';
 import { parallelGroups, weightReplicas } from './groups.ts';
 import { kernelContext, peak16 } from './kernel-context.ts';
-import { embeddingCost, flashBlockEfficiency, layerComputeCost, logitsCost } from './layer-time.ts';
+import { embeddingCost, flashLaunchEfficiency, layerComputeCost, logitsCost } from './layer-time.ts';
 import { optimizerStepSeconds } from './optimizer-time.ts';
 import type { PlanInput } from './plan-input.ts';
 import { stageMemories, type StageMemory } from './plan-memory.ts';
@@ -114,20 +114,25 @@ const CHUNK_RATE_NOTE = 0.75;
 
 /**
  * Context parallelism runs flash attention over each GPU's chunk of the sequence: a chunk's thread blocks meet fewer key
- * tiles for their fixed cost (layer-time.ts's flashBlockEfficiency), a step cost the search weighs but a user choosing CP
- * for memory may not expect. Said when the chunks run under CHUNK_RATE_NOTE of the rate whole sequences would.
+ * tiles for their fixed cost, and fewer of them fill the SMs (layer-time.ts's flashLaunchEfficiency), a step cost the
+ * search weighs but a user choosing CP for memory may not expect. Said when the chunks run under CHUNK_RATE_NOTE of the
+ * rate whole sequences would.
  */
 function contextChunkWarning(input: PlanInput, overheadTiles: number): string | undefined {
   // checkPlan refuses context parallelism without flash attention (Transformer Engine's fused attention runs it).
   if (input.context === 1 || overheadTiles <= 0) return undefined;
   const chunk = input.seqLength / input.context;
-  const chunked = flashBlockEfficiency(chunk, input.seqLength, overheadTiles);
-  const whole = flashBlockEfficiency(input.seqLength, input.seqLength, overheadTiles);
+  const launch = (localTokens: number) => flashLaunchEfficiency({
+    localTokens, seqLength: input.seqLength, sequencesTimesHeads: input.microBatchSize * (input.model.attentionHeads / input.tensor),
+    smCount: input.gpu.smCount, overheadTiles,
+  });
+  const chunked = launch(chunk);
+  const whole = launch(input.seqLength);
   if (chunked >= CHUNK_RATE_NOTE * whole) return undefined;
   const pct = (x: number) => `${Math.round(100 * x)}%`;
   return `context parallelism of ${input.context} splits each ${formatGrouped(input.seqLength)}-token sequence into ${formatGrouped(chunk)}-token chunks: `
     + `flash attention runs at ${pct(chunked)} of its long-sequence rate on them, ${pct(whole)} on whole sequences (a thread block's fixed cost over `
-    + 'fewer key tiles)';
+    + 'fewer key tiles, and fewer blocks to fill the GPU)';
 }
 
 function computeEstimate(input: PlanInput): PlanEstimate {

@@ -12,7 +12,7 @@ export { parallelGroups, weightReplicas } from './groups.ts';
 export type { KernelContext, GemmShape } from './kernel-time.ts';
 export { gemmSeconds, tileWaveEfficiency } from './kernel-time.ts';
 export type { LinearName } from './layer-time.ts';
-export { causalTileFraction, flashBlockEfficiency, layerComputeCost, linearGemmShapes, logitsCost } from './layer-time.ts';
+export { causalTileFraction, flashBlockEfficiency, flashLaunchEfficiency, flashWaveEfficiency, FLASH_TAIL_WAVES, layerComputeCost, linearGemmShapes, logitsCost } from './layer-time.ts';
 export { kernelContext, peak16 } from './kernel-context.ts';
 export type { LayerProfile } from './layer-profile.ts';
 export { layerProfile } from './layer-profile.ts';

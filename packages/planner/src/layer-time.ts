@@ -64,6 +64,31 @@ export function flashBlockEfficiency(localTokens: number, seqLength: number, ove
   return keyTiles / (keyTiles + overheadTiles);
 }
 
+/**
+ * A causal flash launch's blocks are unequal (a query tile meets as many key tiles as precede it), so its last wave over
+ * the SMs runs, on average, half full: B blocks on S SMs take the time of B/S + 1/2 waves of full ones. Half a wave is
+ * that average, not a fit: with it, the H100's and H200's cuDNN rates at 8,192 tokens predict 8 heads' per-head time
+ * within 1.5% of 64 heads' (docs/validation.md, kernels section), which one rate for every launch size misses by 12%.
+ */
+export const FLASH_TAIL_WAVES = 0.5;
+
+export function flashWaveEfficiency(blocks: number, smCount: number): number {
+  return 1 / (1 + (FLASH_TAIL_WAVES * smCount) / blocks);
+}
+
+/**
+ * The share of the long-sequence rate one GPU's flash launch reaches: its blocks' fixed cost and its last wave. Both
+ * belong to the launch model measured on Hopper; a generation whose calibration charges no per-block cost (Ampere: no
+ * flash kernel timed here) takes one rate for every launch, its fraction standing for both.
+ */
+export function flashLaunchEfficiency(launch: {
+  readonly localTokens: number; readonly seqLength: number; readonly sequencesTimesHeads: number; readonly smCount: number; readonly overheadTiles: number;
+}): number {
+  if (launch.overheadTiles <= 0) return 1;
+  const blocks = launch.sequencesTimesHeads * Math.ceil(launch.localTokens / ATTENTION_TILE_TOKENS);
+  return flashBlockEfficiency(launch.localTokens, launch.seqLength, launch.overheadTiles) * flashWaveEfficiency(blocks, launch.smCount);
+}
+
 /** The four linear layers of a transformer layer, in the order Megatron runs them. */
 export type LinearName = 'qkv' | 'proj' | 'fc1' | 'fc2';
 
@@ -131,7 +156,10 @@ export function layerComputeCost(input: PlanInput, ctx: KernelContext, peak16: n
   let attentionBackward: Seconds;
   if (input.attentionKernel === 'flash') {
     const flops = 4 * b * heads * sLocal * input.seqLength * headDim * causalTileFraction(input.seqLength);
-    const rate = flashBlockEfficiency(sLocal, input.seqLength, ctx.calibration.attentionBlockOverheadTiles) * peak16;
+    const rate = peak16 * flashLaunchEfficiency({
+      localTokens: sLocal, seqLength: input.seqLength, sequencesTimesHeads: b * heads, smCount: ctx.gpu.smCount,
+      overheadTiles: ctx.calibration.attentionBlockOverheadTiles,
+    });
     attentionForward = flashAttentionSeconds(ctx, flops, rate);
     attentionBackward = flashAttentionSeconds(ctx, FLASH_BACKWARD_MATMUL_RATIO * flops, rate);
   } else {

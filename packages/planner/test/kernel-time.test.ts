@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { gpuById } from '@trainplan/hardware';
 import {
-  causalTileFraction, COMPUTE_CALIBRATION, estimatePlan, flashBlockEfficiency, gemmSeconds, kernelContext, layerComputeCost, linearGemmShapes, peak16,
+  causalTileFraction, COMPUTE_CALIBRATION, estimatePlan, flashBlockEfficiency, flashLaunchEfficiency, flashWaveEfficiency, gemmSeconds, kernelContext, layerComputeCost, linearGemmShapes, peak16,
   tileWaveEfficiency, type PlanInput,
 } from '../src/index.ts';
 import { GEMM_TILES } from '../src/kernel-time.ts';
@@ -110,9 +110,24 @@ describe('a flash kernel\'s per-block cost (flashBlockEfficiency)', () => {
     };
     const at = (base: PlanInput, seqLength: number): PlanInput => ({ ...base, context: 1, seqLength, model: { ...base.model, seqLength } });
     const hopper = perFlop(at(llamaOnH100, 2048)) / perFlop(at(llamaOnH100, 8192));
-    expect(hopper).toBeCloseTo((32.5 / 41.5) / (8.5 / 17.5), 6);
+    // Llama 3 70B at TP 4: 16 heads a GPU, one sequence, 132 SMs; 5 key tiles a block.
+    const share = (s: number) => flashLaunchEfficiency({ localTokens: s, seqLength: s, sequencesTimesHeads: 16, smCount: 132, overheadTiles: 5 });
+    expect(COMPUTE_CALIBRATION.hopper.attentionBlockOverheadTiles).toBe(5);
+    expect(hopper).toBeCloseTo(share(8192) / share(2048), 6);
+    expect(hopper).toBeGreaterThan(1.5);
     const ampereLlama: PlanInput = { ...llamaOnH100, gpu: gpt3OnSelene.gpu, fabric: gpt3OnSelene.fabric };
     expect(perFlop(at(ampereLlama, 2048)) / perFlop(at(ampereLlama, 8192))).toBeCloseTo(1, 6);
+  });
+});
+
+describe('a causal flash launch\'s last wave (flashWaveEfficiency)', () => {
+  it('is half a wave of its B blocks over S SMs: B/S waves of work take B/S + 1/2', () => {
+    expect(flashWaveEfficiency(132, 132)).toBeCloseTo(1 / 1.5, 12);
+    expect(flashWaveEfficiency(1320, 132)).toBeCloseTo(10 / 10.5, 12);
+  });
+  it('a launch of many blocks loses little to it; the launch model is only Hopper\'s (no per-block cost, no tail)', () => {
+    expect(flashWaveEfficiency(100_000, 132)).toBeGreaterThan(0.999);
+    expect(flashLaunchEfficiency({ localTokens: 2048, seqLength: 2048, sequencesTimesHeads: 1, smCount: 108, overheadTiles: 0 })).toBe(1);
   });
 });
 
@@ -129,9 +144,11 @@ describe('context parallelism\'s chunks and the flash rate they leave (an estima
     expect(chunkWarning(llamaOnH100)).toBeUndefined();
   });
   it('2,048-token sequences split in two are, with both rates', () => {
-    const share = (local: number) => Math.round(100 * flashBlockEfficiency(local, 2048, COMPUTE_CALIBRATION.hopper.attentionBlockOverheadTiles));
+    const share = (local: number) => Math.round(100 * flashLaunchEfficiency({
+      localTokens: local, seqLength: 2048, sequencesTimesHeads: 16, smCount: 132, overheadTiles: COMPUTE_CALIBRATION.hopper.attentionBlockOverheadTiles,
+    }));
     expect(chunkWarning(at(llamaOnH100, 2048))).toBe(`context parallelism of 2 splits each 2,048-token sequence into 1,024-token chunks: flash attention runs at ${share(1024)}% `
-      + `of its long-sequence rate on them, ${share(2048)}% on whole sequences (a thread block's fixed cost over fewer key tiles)`);
+      + `of its long-sequence rate on them, ${share(2048)}% on whole sequences (a thread block's fixed cost over fewer key tiles, and fewer blocks to fill the GPU)`);
   });
   it('not where the GPU generation charges no per-block cost (Ampere)', () => {
     expect(chunkWarning({ ...at(llamaOnH100, 2048), gpu: gpt3OnSelene.gpu, fabric: gpt3OnSelene.fabric })).toBeUndefined();

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { gpuById } from '@trainplan/presets';
-import { causalTileFraction, COMPUTE_CALIBRATION, flashBlockEfficiency, gemmSeconds, peak16, tileWaveEfficiency, type ComputeCalibration, type KernelContext } from '@trainplan/planner';
+import { causalTileFraction, COMPUTE_CALIBRATION, flashLaunchEfficiency, gemmSeconds, peak16, tileWaveEfficiency, type ComputeCalibration, type KernelContext } from '@trainplan/planner';
 import { pearson } from './correlation.ts';
 import { kernelCases, type GemmCase } from './kernel-cases.ts';
 
@@ -155,7 +155,8 @@ export interface AttentionPoint {
 /** Flash attention at 16 heads of 128, one sequence, by sequence length and backend. */
 export function attentionPoints(gpu: MeasuredGpu, data = loadMeasuredKernels(gpu)): AttentionPoint[] {
   const peak = peak16(spec(gpu));
-  const cases = kernelCases().attention.filter((c) => c.heads === 16);
+  const sms = spec(gpu).smCount;
+  const cases = kernelCases().attention.filter((c) => c.heads === ATTENTION_SWEEP_HEADS);
   const find = (id: string, backend: string) => data.attention.find((r) => r.id === id && r.backend === backend && r.error === undefined);
   return (['CUDNN_ATTENTION', 'FLASH_ATTENTION'] as const).flatMap((backend) => cases.filter((c) => c.causal).flatMap((c) => {
     const causal = find(c.id, backend);
@@ -167,23 +168,25 @@ export function attentionPoints(gpu: MeasuredGpu, data = loadMeasuredKernels(gpu
       backend,
       causalFraction: flop / (causal.forwardBackwardMs * 1e-3) / peak,
       causalOverFull: causal.forwardBackwardMs / full.forwardBackwardMs,
-      modelCausalOverFull: causalTileFraction(c.seqLength) * fullBlockEfficiency(c.seqLength) / flashBlockEfficiency(c.seqLength, c.seqLength, HOPPER.attentionBlockOverheadTiles),
+      modelCausalOverFull: causalTileFraction(c.seqLength) * fullLaunch(c.seqLength, c.heads, sms, HOPPER.attentionBlockOverheadTiles)
+        / causalLaunch(c.seqLength, c.heads, sms, HOPPER.attentionBlockOverheadTiles),
       backwardOverForward: (causal.forwardBackwardMs - causal.forwardMs) / causal.forwardMs,
     }];
   }));
 }
 
 /**
- * The flash kernel's block model (layer-time.ts's flashBlockEfficiency) fitted to the measured causal rates from 2,048
- * tokens on: the long-sequence fraction r and the per-block overhead c (key-tile iterations) minimising the squared log
- * error of r · k̄ / (k̄ + c), c on a grid of quarter tiles, r in closed form for each. Shorter sequences are left out: at
+ * The flash launch model (layer-time.ts's flashLaunchEfficiency) fitted to the measured causal rates from 2,048 tokens
+ * on: the long-sequence fraction r and the per-block overhead c (key-tile iterations) minimising the squared log error
+ * of r · k̄ / (k̄ + c) / (1 + ½·S/B), half a wave not fitted, c on a grid of quarter tiles, r in closed form for each. Shorter sequences are left out: at
  * 1,024 tokens cuDNN's causal backward runs slower than at 2,048 (a different kernel choice, not the block cost).
  */
 export function flashBlockFit(gpu: MeasuredGpu, backend: AttentionPoint['backend'], data = loadMeasuredKernels(gpu)): {
   fraction: number; overheadTiles: number; worst: number; points: { seqLength: number; measured: number; fitted: number }[];
 } {
   const points = attentionPoints(gpu, data).filter((p) => p.backend === backend && p.seqLength >= 2048);
-  const share = (seqLength: number, c: number) => flashBlockEfficiency(seqLength, seqLength, c);
+  const smCount = spec(gpu).smCount;
+  const share = (seqLength: number, c: number) => causalLaunch(seqLength, ATTENTION_SWEEP_HEADS, smCount, c);
   let best = { fraction: 0, overheadTiles: 0, error: Number.POSITIVE_INFINITY };
   for (let c = 0; c <= 20; c += 0.25) {
     const logR = points.reduce((sum, p) => sum + Math.log(p.causalFraction / share(p.seqLength, c)), 0) / points.length;
@@ -199,10 +202,38 @@ export function flashBlockFit(gpu: MeasuredGpu, backend: AttentionPoint['backend
   };
 }
 
-/** flashBlockEfficiency for a launch without the causal mask: every query tile meets all T key tiles. */
-function fullBlockEfficiency(seqLength: number): number {
+/** The attention sweep's launches: one sequence of 16 heads (kernel-cases.ts). */
+const ATTENTION_SWEEP_HEADS = 16;
+
+/** The share of the long-sequence rate a causal launch of one sequence reaches (layer-time.ts's flashLaunchEfficiency). */
+const causalLaunch = (seqLength: number, heads: number, smCount: number, overheadTiles: number): number =>
+  flashLaunchEfficiency({ localTokens: seqLength, seqLength, sequencesTimesHeads: heads, smCount, overheadTiles });
+
+/**
+ * The same for a launch without the causal mask, which layer-time.ts never costs (decoders are causal): every query tile
+ * meets all T key tiles, so its blocks are equal and its last wave is the plain quantisation of B blocks over S SMs
+ * rather than half a wave of unequal ones.
+ */
+function fullLaunch(seqLength: number, heads: number, smCount: number, overheadTiles: number): number {
   const tiles = Math.ceil(seqLength / 128);
-  return tiles / (tiles + HOPPER.attentionBlockOverheadTiles);
+  const waves = (heads * tiles) / smCount;
+  return (tiles / (tiles + overheadTiles)) * (waves / Math.ceil(waves));
+}
+
+/**
+ * cuDNN's causal per-head time at 8,192 tokens with 8 heads over 64 (kernel-cases.ts's h8 and h64 launches, 512 and 4,096
+ * blocks), measured on each GPU and as the launch model costs it with the Hopper calibration: what one rate for every
+ * launch says is 1.
+ */
+export function headCountRatio(): { model: number; measured: number[] } {
+  const c = HOPPER.attentionBlockOverheadTiles;
+  const sms = spec('h100-sxm').smCount;
+  const perHead = (data: MeasuredKernels, heads: number) =>
+    data.attention.find((r) => r.id === `flash.s8192.h${heads}.causal` && r.backend === 'CUDNN_ATTENTION')!.forwardBackwardMs / heads;
+  return {
+    model: causalLaunch(8192, 64, sms, c) / causalLaunch(8192, 8, sms, c),
+    measured: MEASURED_GPUS.map((gpu) => { const d = loadMeasuredKernels(gpu); return perHead(d, 8) / perHead(d, 64); }),
+  };
 }
 
 export interface CalibrationCheck {

@@ -1,6 +1,6 @@
 import { causalTileFraction, COMPUTE_CALIBRATION } from '@trainplan/planner';
 import {
-  attentionPoints, calibrationChecks, elementwiseFractions, flashBlockFit, fp8ForwardTimeRatio, loadMeasuredKernels, MEASURED_GPUS, MODELLED_ELEMENTWISE, planShapeScores, sustained, waveSweep,
+  attentionPoints, calibrationChecks, elementwiseFractions, flashBlockFit, headCountRatio, fp8ForwardTimeRatio, loadMeasuredKernels, MEASURED_GPUS, MODELLED_ELEMENTWISE, planShapeScores, sustained, waveSweep,
   type MeasuredGpu, type MeasuredKernels, type ShapeModelScore,
 } from './kernels-measured.ts';
 import { loadTrainingRows } from './ground-truth.ts';
@@ -91,6 +91,7 @@ export const kernelsSection: ValidationSection = {
     const cudnnBlock = flashBlockFit('h100-sxm', 'CUDNN_ATTENTION', h100);
     const fa2Block = flashBlockFit('h100-sxm', 'FLASH_ATTENTION', h100);
     const h200Block = flashBlockFit('h200', 'CUDNN_ATTENTION');
+    const headsRatio = headCountRatio();
     const launch = checks.find((c) => c.constant === 'kernelOverhead')!;
     const h100Shapes = shapes[0]!;
     const fp8Gpt3 = fp8ForwardTimeRatio('h100-sxm', 'gpt3-175b.tp4.T2048', h100);
@@ -132,12 +133,14 @@ export const kernelsSection: ValidationSection = {
       + `costed per thread block since 2026-11-28, sits at ${ratio(attentionCheck).toFixed(2)} of its kernel's long-sequence rate: the bounded `
       + 'refit puts it at the ceiling (calibration.ts), and inside whole layers attention at 8,192 tokens takes about its time alone (the '
       + 'next section).',
-      `- The flash kernel's per-block cost: cuDNN's causal rates from 2,048 to 32,768 tokens fit r · k̄ / (k̄ + c), k̄ the key tiles a query `
-      + `tile meets, with r ${cudnnBlock.fraction.toFixed(2)} and c ${cudnnBlock.overheadTiles} tiles (worst point ${pct(cudnnBlock.worst)}); `
-      + `FlashAttention-2's with r ${fa2Block.fraction.toFixed(2)} and c ${fa2Block.overheadTiles} (worst ${pct(fa2Block.worst)}); on the H200, `
-      + `cuDNN gives c ${h200Block.overheadTiles} (worst ${pct(h200Block.worst)}). One block of a query tile loads it, runs its key tiles and writes `
-      + 'its output and softmax statistics: a fixed cost of about nine key tiles that short sequences, with few key tiles a block, cannot '
-      + `amortise. trainplan charges it since 2026-11-28 (layer-time.ts, c = ${HOPPER.attentionBlockOverheadTiles} on Hopper).`,
+      `- The flash launch model: cuDNN's causal rates from 2,048 to 32,768 tokens fit r · k̄ / (k̄ + c) over 1 + ½·S/B, k̄ the key tiles a `
+      + 'query tile meets, c a thread block\'s fixed cost in key tiles, B the launch\'s blocks and S the SMs (the last wave of unequal causal '
+      + `blocks half full: half a wave, not fitted), with r ${cudnnBlock.fraction.toFixed(2)} and c ${cudnnBlock.overheadTiles} tiles (worst point `
+      + `${pct(cudnnBlock.worst)}); FlashAttention-2's with r ${fa2Block.fraction.toFixed(2)} and c ${fa2Block.overheadTiles} (worst ${pct(fa2Block.worst)}); `
+      + `on the H200, cuDNN gives c ${h200Block.overheadTiles} (worst ${pct(h200Block.worst)}). It predicts what it was not fitted on: 8 heads' `
+      + `per-head time at 8,192 tokens over 64 heads' ${headsRatio.model.toFixed(2)}, measured ${headsRatio.measured.map((x) => x.toFixed(2)).join(' and ')} `
+      + `(H100, H200); one rate for every launch says 1.00. trainplan costs launches so since 2026-11-28 (layer-time.ts, c = ${HOPPER.attentionBlockOverheadTiles} `
+      + 'on Hopper).',
       `- FP8: the fitted constant is ${ratio(fp8Check).toFixed(2)} of the FP8 kernels' rate, a wider margin than 16-bit's. FP8 GEMMs run at `
       + `${(fp8Check.measured * 2 / gemmCheck.measured).toFixed(2)}× the 16-bit ones here, and the shape model predicts them as well (table below). `
       + `What-if, the FP8 fraction tied to the 16-bit one by that measured ratio (${HOPPER.gemmPeakFraction} × ${fp8Check.measured.toFixed(3)} ÷ `
@@ -186,7 +189,8 @@ export const kernelsSection: ValidationSection = {
       `- Causal over full time: ${range(attention.filter((p) => p.seqLength >= 16384).map((p) => p.causalOverFull))} `
       + `from 16k tokens on, ${range(attention.filter((p) => p.seqLength === 4096).map((p) => p.causalOverFull))} at 4k. layer-time.ts charges the `
       + 'share of 128 × 128 tiles on or below the diagonal, (T + 1) / 2T for T tiles a side, each launch\'s blocks with their fixed cost: a '
-      + `causal block meets half the key tiles a full one does, so it pays its fixed cost over fewer. That gives ${at(4096, 'CUDNN_ATTENTION').modelCausalOverFull.toFixed(2)} `
+      + 'causal block meets half the key tiles a full one does, so it pays its fixed cost over fewer, and the full launch\'s equal blocks '
+      + `leave only the plain quantisation of B blocks over S SMs. That gives ${at(4096, 'CUDNN_ATTENTION').modelCausalOverFull.toFixed(2)} `
       + `at 4k (the tiles alone, ${causalTileFraction(4096).toFixed(2)}) and ${at(32768, 'CUDNN_ATTENTION').modelCausalOverFull.toFixed(2)} at 32k, a ratio the `
       + `block cost was not fitted on. Over both GPUs and kernels it is within ${pct(causalError(8192, 8192, true))} at 8k, where the tiles alone `
       + `miss by up to ${pct(causalError(8192, 8192, false))}, and within ${pct(causalError(16384, 32768, true))} from 16k, where they were closer `

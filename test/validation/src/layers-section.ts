@@ -165,11 +165,11 @@ export const layersSection: ValidationSection = {
       + 'communication, the kernel model leaves about a tenth of a layer out, most of it in the backward pass.',
       `- The GEMMs are not where: in a layer they take ${ratio(median(f.byKind.gemm))}× (${range(f.byKind.gemm)}) their modelled time, a little faster `
       + `than the median plan GEMM timed alone with its L2 flushed. Attention takes ${range(f.attentionLong)}× its modelled time at `
-      + `${LONG_TOKENS.toLocaleString('en-US')} tokens and ${range(f.attentionShort)}× at 2,048–4,096, with the flash kernel's per-block cost `
-      + `(${alone.attentionBlockOverheadTiles} key tiles, fitted on the kernels above); at one rate for every length it would be `
-      + `${range(f.attentionShortOneRate)}× there. What is left at short sequences follows the launch's size, fewest thread blocks slowest (`
-      + `${f.attentionShortByBlocks.map((b) => `${b.blocks.toLocaleString('en-US')} blocks ${ratio(b.ratio)}×`).join(', ')}): a last wave of unequal `
-      + 'blocks over 132 SMs, which trainplan does not model.',
+      + `${LONG_TOKENS.toLocaleString('en-US')} tokens and ${range(f.attentionShort)}× at 2,048–4,096, costed as its launch runs (a thread block's `
+      + `fixed cost of ${alone.attentionBlockOverheadTiles} key tiles, fitted on the kernels above, and half a wave of tail); at one rate for every `
+      + `length it would be ${range(f.attentionShortOneRate)}× there. What is left at short sequences still follows the launch's size, fewest thread `
+      + `blocks slowest (${f.attentionShortByBlocks.map((b) => `${b.blocks.toLocaleString('en-US')} blocks ${ratio(b.ratio)}×`).join(', ')}): small `
+      + 'launches lose more than the half wave charged.',
       `- The element-wise kernels are: ${ratio(median(f.byKind.other))}× (${range(f.byKind.other)}) what their traffic at ${alone.hbmFraction.toFixed(2)} `
       + 'of HBM bandwidth gives. Their operands are strided views (SwiGLU\'s two halves of fc1\'s output, rotary on the query and key slices of '
       + `the QKV output): Llama 3 8B's compiled SwiGLU backward takes ${ms(f.swigluBackward.ms)} ms, ${ratio(f.swigluBackward.fractionOfHbm)} of HBM `

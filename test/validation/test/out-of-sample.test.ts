@@ -25,10 +25,10 @@ describe('out of sample: Llama 3.1 405B on H100', () => {
 
   const fp8 = outOfSampleSummary(rows, 'fp8');
   // 15.7% until 2026-11-28, when two physical corrections made these plans' steps longer (they were already predicted
-  // too long): the flash kernel's per-block cost (calibration.ts; CP 2 halves each launch's keys), 16.23%, and SwiGLU's
-  // backward traffic counted as 5 widths of f, not 4 (layer-time.ts), 16.41%; rounded up to the next tenth. Known
-  // trades recorded in docs/validation.md, not drift.
-  it(`FP8 MAPE ≤ 16.5% (regression guard; target 8%, measured ${(100 * fp8.mape).toFixed(1)}%)`, () => {
-    expect(fp8.mape).toBeLessThanOrEqual(0.165);
+  // too long): flash launches costed as their thread blocks run (calibration.ts; CP 2 halves each launch's keys and
+  // blocks) and SwiGLU's backward traffic counted as 5 widths of f, not 4 (layer-time.ts): 16.2%, rounded up to the
+  // next tenth. A known trade recorded in docs/validation.md, not drift.
+  it(`FP8 MAPE ≤ 16.3% (regression guard; target 8%, measured ${(100 * fp8.mape).toFixed(1)}%)`, () => {
+    expect(fp8.mape).toBeLessThanOrEqual(0.163);
   });
 });
