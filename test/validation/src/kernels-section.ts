@@ -131,7 +131,7 @@ export const kernelsSection: ValidationSection = {
       `- The 16-bit GEMM constant sits at ${ratio(gemmCheck).toFixed(2)} of what its kernels reach alone, the share of a training step the fit `
       + 'charges to what runs beside them (communication kernels sharing the SMs, synchronisation) without separating it. Attention, '
       + `costed per thread block since 2026-11-28, sits at ${ratio(attentionCheck).toFixed(2)} of its kernel's long-sequence rate: the bounded `
-      + 'refit puts it at the ceiling (calibration.ts), and inside whole layers attention at 8,192 tokens takes about its time alone (the '
+      + 'refit puts it at or just under that ceiling (calibration.ts), and inside whole layers attention at 8,192 tokens takes about its time alone (the '
       + 'next section).',
       `- The flash launch model: cuDNN's causal rates from 2,048 to 32,768 tokens fit r · k̄ / (k̄ + c) over 1 + ½·S/B, k̄ the key tiles a `
       + 'query tile meets, c a thread block\'s fixed cost in key tiles, B the launch\'s blocks and S the SMs (the last wave of unequal causal '
