@@ -178,8 +178,9 @@ export function attentionPoints(gpu: MeasuredGpu, data = loadMeasuredKernels(gpu
 /**
  * The flash launch model (layer-time.ts's flashLaunchEfficiency) fitted to the measured causal rates from 2,048 tokens
  * on: the long-sequence fraction r and the per-block overhead c (key-tile iterations) minimising the squared log error
- * of r · k̄ / (k̄ + c) / (1 + ½·S/B), half a wave not fitted, c on a grid of quarter tiles, r in closed form for each. Shorter sequences are left out: at
- * 1,024 tokens cuDNN's causal backward runs slower than at 2,048 (a different kernel choice, not the block cost).
+ * of r · k̄ / (k̄ + c) / (1 + ½·S/B), half a wave not fitted, c on a grid of quarter tiles, r in closed form for each.
+ * Shorter sequences are left out: at 1,024 tokens cuDNN's causal backward runs slower than at 2,048 (a different kernel
+ * choice, not the block cost).
  */
 export function flashBlockFit(gpu: MeasuredGpu, backend: AttentionPoint['backend'], data = loadMeasuredKernels(gpu)): {
   fraction: number; overheadTiles: number; worst: number; points: { seqLength: number; measured: number; fitted: number }[];
