@@ -93,5 +93,6 @@ export const COMPUTE_CALIBRATION: Readonly<Record<GpuGeneration, ComputeCalibrat
 
 /** The generation's calibration with a plan's overrides applied (what every kernel cost uses). */
 export function resolveCalibration(input: { readonly gpu: { readonly generation: GpuGeneration }; readonly calibration?: Partial<ComputeCalibration> }): ComputeCalibration {
-  return { ...COMPUTE_CALIBRATION[input.gpu.generation], ...input.calibration };
+  const base = COMPUTE_CALIBRATION[input.gpu.generation];
+  return input.calibration === undefined ? base : { ...base, ...input.calibration };
 }

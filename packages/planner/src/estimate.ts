@@ -199,7 +199,7 @@ function computeEstimate(input: PlanInput): PlanEstimate {
   const flopInput = { globalBatchSize: input.globalBatchSize, seqLength: input.seqLength };
   const modelFlops = modelFlopsPerStep(input.model, flopInput);
   const hardwareFlops = hardwareFlopsPerStep(input.model, {
-    ...flopInput, recompute: input.recompute,
+    globalBatchSize: input.globalBatchSize, seqLength: input.seqLength, recompute: input.recompute,
     recomputedLayers: input.recomputeLayers === undefined ? undefined : input.recomputeLayers * input.pipeline,
   });
   // MFU and HFU against the peak of the training precision (NVIDIA's DGX benchmarks use the FP8 peak for FP8 runs).
@@ -248,7 +248,7 @@ function computeEstimate(input: PlanInput): PlanEstimate {
   // MFU counts attention over every (query, key) pair, as Megatron, NVIDIA and the papers count it; at long sequences the
   // causal half the kernels compute (model reference §2) is a much lower figure, said beside it.
   // Attention is s/(6h) of the rest (Korthikanti 2022): below 1/2 halving it cannot cut a fifth, so the second count is skipped.
-  const causalFlops = input.seqLength > 3 * input.model.hiddenSize ? modelFlopsPerStep(input.model, { ...flopInput, attention: 'causal' }) : modelFlops;
+  const causalFlops = input.seqLength > 3 * input.model.hiddenSize ? modelFlopsPerStep(input.model, { globalBatchSize: input.globalBatchSize, seqLength: input.seqLength, attention: 'causal' }) : modelFlops;
   if (causalFlops < CAUSAL_NOTE_RATIO * modelFlops) {
     warnings.push(`MFU counts attention over every (query, key) pair, as Megatron and NVIDIA count it; counting the causal half the kernels `
       + `compute, it is ${(100 * causalFlops / step / gpus / peak).toFixed(1)}%`);
@@ -273,7 +273,12 @@ function computeEstimate(input: PlanInput): PlanEstimate {
     parameters: parameterCount(input.model),
     microBatches: m,
     breakdown,
-    memory: { ...worst, capacityBytes: input.gpu.hbmBytes, fits: worst.totalBytes <= input.gpu.hbmBytes },
+    // Written out rather than spread from `worst` (V8's slow path for a spread with further fields; see plan-memory.ts).
+    memory: {
+      stage: worst.stage, weightsBytes: worst.weightsBytes, gradientsBytes: worst.gradientsBytes, optimizerBytes: worst.optimizerBytes,
+      activationsBytes: worst.activationsBytes, otherBytes: worst.otherBytes, totalBytes: worst.totalBytes,
+      capacityBytes: input.gpu.hbmBytes, fits: worst.totalBytes <= input.gpu.hbmBytes,
+    },
     stages: times.map((time, i) => ({ time, memory: memories[i]!, layers: layers[i]! })),
     timeToTrain: input.tokens === undefined ? undefined : trainingTime(input.tokens, tokensPerStep, step, gpus),
     warnings,

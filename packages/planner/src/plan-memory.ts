@@ -69,17 +69,16 @@ export function stageMemories(
     const stepExtra = Math.max(0, optimizerGradientCopyBytes(input, parameters[stage]!, replicas) - activations - fragmentation);
     // Whole bytes, each rounded up (a share such as 12/d bytes per parameter or 10% of the activations
     // is fractional), so the parts add up to the total exactly.
-    const parts = {
-      weightsBytes: Math.ceil(states.weights),
-      gradientsBytes: Math.ceil(states.gradients),
-      optimizerBytes: Math.ceil(states.optimizer),
-      activationsBytes: Math.ceil(activations),
-      otherBytes: Math.ceil(RUNTIME_RESERVE + fragmentation + stepExtra),
-    };
+    // (Fields written out, not spread: V8 builds a spread literal with further fields on its slow path, and
+    // this runs for every stage of every estimate.)
+    const weightsBytes = Math.ceil(states.weights);
+    const gradientsBytes = Math.ceil(states.gradients);
+    const optimizerBytes = Math.ceil(states.optimizer);
+    const activationsBytes = Math.ceil(activations);
+    const otherBytes = Math.ceil(RUNTIME_RESERVE + fragmentation + stepExtra);
     return {
-      stage,
-      ...parts,
-      totalBytes: parts.weightsBytes + parts.gradientsBytes + parts.optimizerBytes + parts.activationsBytes + parts.otherBytes,
+      stage, weightsBytes, gradientsBytes, optimizerBytes, activationsBytes, otherBytes,
+      totalBytes: weightsBytes + gradientsBytes + optimizerBytes + activationsBytes + otherBytes,
     };
   });
 }
