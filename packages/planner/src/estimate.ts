@@ -135,6 +135,19 @@ function contextChunkWarning(input: PlanInput, overheadTiles: number): string | 
     + 'fewer key tiles, and fewer blocks to fill the GPU)';
 }
 
+/**
+ * Layers whose forward full recompute repeats, over the whole pipeline: each stage recomputes at most its own layers
+ * (stage-time.ts and plan-memory.ts cap recomputeLayers the same way; Megatron's block method recomputes
+ * `layer_number < recompute_num_layers`, all of them when the number is larger). Undefined: every layer.
+ */
+function recomputedLayerCount(input: PlanInput, layers: readonly number[]): number | undefined {
+  const n = input.recomputeLayers;
+  if (n === undefined) return undefined;
+  let total = 0;
+  for (const count of layers) total += Math.min(count, n);
+  return total;
+}
+
 function computeEstimate(input: PlanInput): PlanEstimate {
   const warnings: string[] = [];
   const ctx = kernelContext(input, resolveCalibration(input));
@@ -200,7 +213,7 @@ function computeEstimate(input: PlanInput): PlanEstimate {
   const modelFlops = modelFlopsPerStep(input.model, flopInput);
   const hardwareFlops = hardwareFlopsPerStep(input.model, {
     globalBatchSize: input.globalBatchSize, seqLength: input.seqLength, recompute: input.recompute,
-    recomputedLayers: input.recomputeLayers === undefined ? undefined : input.recomputeLayers * input.pipeline,
+    recomputedLayers: recomputedLayerCount(input, layers),
   });
   // MFU and HFU against the peak of the training precision (NVIDIA's DGX benchmarks use the FP8 peak for FP8 runs).
   const peak = (input.precision === 'fp8' ? input.gpu.peakFlops.fp8 : peak16(input.gpu)) ?? peak16(input.gpu);
@@ -241,6 +254,10 @@ function computeEstimate(input: PlanInput): PlanEstimate {
   }
   if (input.overlapPipelineComm && input.pipeline > 1 && input.virtualStages === 1) {
     warnings.push('overlapped pipeline sends need the interleaved schedule (virtualStages > 1): Megatron turns the overlap off without it');
+  }
+  const deepest = Math.max(...layers);
+  if (input.recompute === 'full' && input.recomputeLayers !== undefined && input.recomputeLayers > deepest) {
+    warnings.push(`recomputeLayers ${input.recomputeLayers} is more than a stage's ${deepest} layers: every layer is recomputed, as with it left out`);
   }
   if (input.pipeline > 1 && m < input.pipeline) warnings.push(`only ${m} micro-batches for ${input.pipeline} pipeline stages: the bubble dominates`);
   const chunked = contextChunkWarning(input, ctx.calibration.attentionBlockOverheadTiles);

@@ -221,6 +221,43 @@ describe('infeasible plans are answers, not crashes', () => {
   });
 });
 
+describe('full recompute of some layers per stage', () => {
+  // GPT-3 175B at PP 8: 12 layers a stage.
+  const hardwareShare = (recomputeLayers: number | undefined) => {
+    const e = ok({ ...gpt3OnSelene, recomputeLayers });
+    return (e.hardwareFlopsPerStep - e.modelFlopsPerStep) / e.modelFlopsPerStep;
+  };
+  it('repeats the forward of that many layers on every stage: the extra hardware FLOPs scale as recomputeLayers / 12', () => {
+    const all = hardwareShare(undefined);
+    expect(all).toBeGreaterThan(0);
+    for (const n of [1, 3, 6, 11]) expect(hardwareShare(n) / all).toBeCloseTo(n / 12, 12);
+  });
+  it('more than a stage holds recomputes them all: the same step, HFU and memory as all of them, and a warning', () => {
+    const all = ok(gpt3OnSelene);
+    for (const n of [12, 13, 50, 1000]) {
+      const e = ok({ ...gpt3OnSelene, recomputeLayers: n });
+      expect(e.hfu).toBeCloseTo(all.hfu, 12);
+      expect(e.hfu).toBeLessThan(1);
+      expect(e.stepTimeSeconds).toBe(all.stepTimeSeconds);
+      expect(e.memory.totalBytes).toBe(all.memory.totalBytes);
+      expect(e.warnings.some((w) => w.startsWith(`recomputeLayers ${n} is more than`))).toBe(n > 12);
+    }
+  });
+  it('counts each stage of an uneven split by its own layers', () => {
+    // 96 layers over 7 stages: Megatron's default split gives some stages 14 layers and some 13 (layersPerStage);
+    // recomputing 13 a stage leaves one layer un-recomputed on each 14-layer stage, and 14 recomputes all 96 (not 7 × 14 = 98).
+    const uneven = { ...gpt3OnSelene, pipeline: 7, data: 1, nodes: 7, globalBatchSize: 64 } as const;
+    const full = ok(uneven);
+    const extra = (n: number) => { const x = ok({ ...uneven, recomputeLayers: n }); return x.hardwareFlopsPerStep - x.modelFlopsPerStep; };
+    const deep = full.stages.filter((s) => s.layers === 14).length;
+    expect(deep).toBeGreaterThan(0);
+    expect(deep).toBeLessThan(7);
+    const all = full.hardwareFlopsPerStep - full.modelFlopsPerStep;
+    expect(extra(13) / all).toBeCloseTo((96 - deep) / 96, 12);
+    expect(extra(14) / all).toBeCloseTo(1, 12);
+  });
+});
+
 // Property tests over random valid strategies of the GPT-3 175B fixture.
 const strategies = fc.record({
   tensor: fc.constantFrom(1, 2, 4, 8),
@@ -231,6 +268,8 @@ const strategies = fc.record({
   sequenceParallel: fc.boolean(),
   sharding: fc.constantFrom('none', 'distributed-optimizer', 'zero-1', 'zero-3' as const),
   overlapGradReduce: fc.boolean(),
+  // With full recompute, layers recomputed per stage: up to twice the deepest stage's 96.
+  recomputeLayers: fc.option(fc.integer({ min: 1, max: 192 }), { nil: undefined }),
 });
 
 type Strategy = typeof strategies extends fc.Arbitrary<infer T> ? T : never;
@@ -242,6 +281,7 @@ function planFor(s: Strategy): PlanInput {
     ...gpt3OnSelene,
     tensor: s.tensor, pipeline: s.pipeline, data, microBatchSize: s.micro,
     globalBatchSize: s.micro * data * s.batchPerReplica, recompute: s.recompute,
+    recomputeLayers: s.recompute === 'full' ? s.recomputeLayers : undefined,
     sequenceParallel: s.sequenceParallel && s.tensor > 1, sharding: s.sharding, overlapGradReduce: s.overlapGradReduce,
   };
 }
