@@ -67,7 +67,7 @@ export function formatDuration(s: Seconds): string {
 }
 
 export const formatFlops = (f: FlopPerSecond, significant = 3): string =>
-  scaled(f, [[1e18, 'EFLOP/s'], [1e15, 'PFLOP/s'], [1e12, 'TFLOP/s'], [1e9, 'GFLOP/s'], [1, 'FLOP/s']], significant);
+  scaled(f, [[1e18, 'EFLOP/s'], [1e15, 'PFLOP/s'], [1e12, 'TFLOP/s'], [1e9, 'GFLOP/s'], [1e6, 'MFLOP/s'], [1e3, 'kFLOP/s'], [1, 'FLOP/s']], significant);
 
 export const formatBandwidth = (r: BytesPerSecond, significant = 3): string =>
   scaled(r, [[1e12, 'TB/s'], [1e9, 'GB/s'], [1e6, 'MB/s'], [1e3, 'KB/s'], [1, 'B/s']], significant);

@@ -48,6 +48,9 @@ describe('formatting for humans', () => {
   ])('formatDuration(%d s) is %s: days, then hours, minutes and seconds under a day (never "0.0 days")', (s, text) => expect(formatDuration(s)).toBe(text));
   it('formats rates', () => {
     expect(formatFlops(TFLOPS(145.1))).toBe('145 TFLOP/s');
+    // A tiny model's rate in its own prefix, not a raw nine-digit number.
+    expect(formatFlops(741791146)).toBe('742 MFLOP/s');
+    expect(formatFlops(2500)).toBe('2.50 kFLOP/s');
     expect(formatBandwidth(Gbps(400))).toBe('50.0 GB/s');
     expect(formatPercent(0.465)).toBe('46.5%');
   });

@@ -15,6 +15,9 @@ describe('formatEstimateReport (of a hand-written answer)', () => {
       + ' · micro-batch 1 · global batch 1,536 (96 micro-batches) · bf16 · recompute full',
     );
   });
+  it('says "1 micro-batch" in the singular', () => {
+    expect(headerLine({ ...fixtureEstimate, resolved: { ...fixtureEstimate.resolved, microBatches: 1 } })).toContain('(1 micro-batch) ·');
+  });
 
   it('names sequence parallelism and the optimizer sharding when they are on', () => {
     const resolved = { ...fixtureEstimate.resolved, sequenceParallel: true, zeroStage: 1 };
