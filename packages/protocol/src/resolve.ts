@@ -1,5 +1,5 @@
 import type { GpuSpec, NetworkSpec, SystemSpec } from '@trainplan/hardware';
-import { formatGrouped } from '@trainplan/units';
+import { countOf, formatGrouped } from '@trainplan/units';
 import { slotsOf, withShapeDefaults, type ModelShape, type StateSharding } from '@trainplan/model';
 import { defaultAttentionKernel, defaultPrecision, type PlanInput } from '@trainplan/planner';
 import { defaultSystemForGpu, gpuById, MEGATRON_DEFAULT_DROPOUT, modelById, networkById, systemById } from '@trainplan/presets';
@@ -68,9 +68,7 @@ export function resolveScenario(s: ResolvedScenarioInput): { ok: true; value: Re
   const nodeGpus = s.cluster.gpusPerNode ?? system.gpusPerNode;
   issues.push(...machineIssues({ system, network, gpusPerNode: nodeGpus, prefix: 'cluster.' }));
   const gpus = s.cluster.gpus ?? (s.cluster.nodes ?? 0) * nodeGpus;
-  if (gpus % nodeGpus !== 0 && gpus > nodeGpus) {
-    issues.push({ path: 'cluster.gpus', message: `${formatGrouped(gpus)} GPUs do not fill whole nodes of ${nodeGpus}` });
-  }
+  if (gpus % nodeGpus !== 0 && gpus > nodeGpus) issues.push(partNodesIssue(gpus, nodeGpus));
   // Fewer GPUs than a node holds are one partly used node, not a fraction of one.
   const gpusPerNode = Math.min(nodeGpus, gpus);
   const p = s.parallelism;
@@ -124,4 +122,15 @@ export function resolveScenario(s: ResolvedScenarioInput): { ok: true; value: Re
   };
   const modelId = typeof s.model === 'string' ? s.model : (s.model.name ?? 'custom');
   return { ok: true, value: { plan, modelId, gpuId: gpu.id, networkId: network.id, warnings: sequenceWarnings(model, s.training.seqLength) } };
+}
+
+/**
+ * More GPUs than one node holds that do not fill whole nodes (fewer than a node are one partly used node): refused by
+ * the estimate and the search alike, naming the nearest counts that do.
+ */
+export function partNodesIssue(gpus: number, gpusPerNode: number): FieldIssue {
+  const fewer = Math.floor(gpus / gpusPerNode);
+  const whole = (n: number) => `${formatGrouped(n * gpusPerNode)} (${countOf(n, 'node')})`;
+  const options = [...(fewer > 0 ? [whole(fewer)] : []), whole(fewer + 1)];
+  return { path: 'cluster.gpus', message: `${formatGrouped(gpus)} GPUs do not fill whole nodes of ${gpusPerNode} GPUs: ask for ${options.join(' or ')}, or give cluster.nodes` };
 }

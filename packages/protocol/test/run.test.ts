@@ -83,3 +83,13 @@ describe('an out-of-memory answer carries the plan it refused', () => {
     expect(validateEstimate(answer).ok).toBe(true);
   });
 });
+
+describe('GPUs that do not fill whole nodes', () => {
+  it('are refused by the estimate as by the search: naming the nearest whole-node counts (under one node, a part of one runs)', () => {
+    const at = (gpus: number) => runEstimate({ ...minimalScenario, cluster: { gpu: 'a100-80gb', gpus } }) as EstimateJson;
+    const twelve = at(12);
+    expect(twelve.ok).toBe(false);
+    expect(issuesOf(twelve)).toEqual([{ path: 'cluster.gpus', message: '12 GPUs do not fill whole nodes of 8 GPUs: ask for 8 (1 node) or 16 (2 nodes), or give cluster.nodes' }]);
+    expect(issuesOf(at(4)).map((i) => i.path)).not.toContain('cluster.gpus');
+  });
+});

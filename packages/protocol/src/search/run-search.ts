@@ -1,7 +1,7 @@
 import { describeCandidate, explainAlternatives, MAX_NODES, searchedSpace, searchPlans, whyNothingFits, type SearchOptions } from '@trainplan/search';
-import { countOf, formatGrouped } from '@trainplan/units';
+import { countOf } from '@trainplan/units';
 import { issuesMessage } from '../problem.ts';
-import { clusterMachine } from '../resolve.ts';
+import { clusterMachine, partNodesIssue } from '../resolve.ts';
 import { MAX_CLUSTER_NODES } from '../scenario-schema.ts';
 import { numberText } from '../schema/context.ts';
 import type { FieldIssue } from '../wire.ts';
@@ -39,12 +39,7 @@ function clusterSize(req: SearchRequest): { nodes: number } | { gpus: number } |
     const most = `${countOf(MAX_CLUSTER_NODES * gpusPerNode, 'GPU')} (${countOf(MAX_CLUSTER_NODES, 'node')} of ${gpusPerNode})`;
     return { path: 'cluster.gpus', message: `expected at most ${most}, got ${numberText(gpus)}` };
   }
-  if (gpus % gpusPerNode !== 0) {
-    const fewer = Math.floor(gpus / gpusPerNode);
-    const whole = (n: number) => `${formatGrouped(n * gpusPerNode)} (${countOf(n, 'node')})`;
-    const options = [...(fewer > 0 ? [whole(fewer)] : []), whole(fewer + 1)];
-    return { path: 'cluster.gpus', message: `${formatGrouped(gpus)} GPUs do not fill whole nodes of ${gpusPerNode} GPUs: ask for ${options.join(' or ')}, or give cluster.nodes` };
-  }
+  if (gpus % gpusPerNode !== 0) return partNodesIssue(gpus, gpusPerNode);
   return { nodes: gpus / gpusPerNode };
 }
 
