@@ -126,9 +126,7 @@ export function infeasibleLines(e: EstimateInfeasible): string[] {
     const head = [`✗ ${e.reason}: ${e.message}`];
     const { resolved, memory, parameters } = e;
     if (e.reason !== 'out-of-memory' || resolved === undefined || memory === undefined || parameters === undefined) return head;
-    const remedies = memoryRemedies(resolved);
-    const fit = remedies.length > 0 ? ['', 'Lower it with any of', ...remedies.map((r) => `  - ${r}`)] : [];
-    return [headerLine({ resolved, parameters }), '', ...head, '', ...memoryLines(memory), ...fit];
+    return [headerLine({ resolved, parameters }), '', ...head, '', ...memoryLines(memory), '', ...memoryRemedyLines(resolved, memory)];
   }
   return [`✗ ${e.reason}`, ...issues.map((i) => `  ${formatIssue(i)}`)];
 }
@@ -136,15 +134,32 @@ export function infeasibleLines(e: EstimateInfeasible): string[] {
 /**
  * The switches this plan leaves off that cut memory per GPU (Korthikanti et al. 2022 for recompute and sequence
  * parallelism, Rajbhandari et al. 2020 for sharding the optimizer states), each as the scenario field to set.
+ * The activation switches together save at most the activations, and sharding at most the optimizer states
+ * over the replicas: where even both cannot close the gap, the lines say so and point at splitting the model
+ * (tensor or pipeline parallelism: weights, gradients and optimizer states ÷ TP·PP) instead of listing
+ * switches that cannot make it fit.
  */
-function memoryRemedies(r: EstimateOk['resolved']): string[] {
-  const out: string[] = [];
-  if (r.recompute === 'none') out.push('parallelism.recompute "selective" or "full" (activations)');
-  else if (r.recompute === 'selective') out.push('parallelism.recompute "full" (activations)');
-  if (r.tensor > 1 && !r.sequenceParallel) out.push('parallelism.sequenceParallel true (activations ÷ TP)');
-  if (r.data * r.context > 1 && !r.distributedOptimizer && r.zeroStage === 0) out.push('parallelism.distributedOptimizer true (optimizer states ÷ DP)');
-  if (r.microBatchSize > 1) out.push('a smaller training.microBatchSize');
-  return out;
+export function memoryRemedyLines(r: EstimateOk['resolved'], m: MemoryJson): string[] {
+  const activation: string[] = [];
+  if (r.recompute === 'none') activation.push('parallelism.recompute "selective" or "full" (activations)');
+  else if (r.recompute === 'selective') activation.push('parallelism.recompute "full" (activations)');
+  if (r.tensor > 1 && !r.sequenceParallel) activation.push('parallelism.sequenceParallel true (activations ÷ TP)');
+  if (r.microBatchSize > 1) activation.push('a smaller training.microBatchSize (activations)');
+  const replicas = r.data * r.context;
+  const shard = replicas > 1 && !r.distributedOptimizer && r.zeroStage === 0;
+  const switches = [...activation, ...(shard ? ['parallelism.distributedOptimizer true (optimizer states ÷ DP)'] : [])];
+  // The most those switches could save: every activation byte, and all but one replica's share of the optimizer states.
+  const mostSaved = (activation.length > 0 ? m.activationsBytes : 0) + (shard ? m.optimizerBytes * (1 - 1 / replicas) : 0);
+  const over = m.totalBytes - m.capacityBytes;
+  const split = 'more GPUs per copy of the model: parallelism.pipeline or parallelism.tensor (weights, gradients and optimizer states ÷ TP·PP)';
+  if (mostSaved >= over) return switches.length > 0 ? ['Lower it with any of', ...switches.map((x) => `  - ${x}`)] : [];
+  const states = m.weightsBytes + m.gradientsBytes + m.optimizerBytes;
+  return [
+    switches.length > 0
+      ? `The switches left off (${switches.map((x) => x.replace(/ \(.*\)$/, '')).join('; ')}) save at most ${formatBytes(mostSaved)} of the ${formatBytes(over)} over:`
+      : `Nothing left to switch on closes the ${formatBytes(over)} over:`,
+    `  the weights, gradients and optimizer states take ${formatBytes(states)} of ${formatBytes(m.capacityBytes)}; it needs ${split}, or GPUs with more memory`,
+  ];
 }
 
 /** The report of one answer, as lines. */

@@ -2,7 +2,7 @@ import type { EstimateInfeasible } from '@trainplan/protocol';
 import { GiB, days, formatBytes } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
 import {
-  BREAKDOWN_ROWS, MEMORY_ROWS, estimateReportLines, formatEstimateReport, headerLine, infeasibleLines,
+  BREAKDOWN_ROWS, MEMORY_ROWS, estimateReportLines, formatEstimateReport, headerLine, infeasibleLines, memoryRemedyLines,
 } from '../../src/format/estimate-report.ts';
 import { fixtureEstimate } from '../support/scenarios.ts';
 
@@ -143,10 +143,29 @@ describe('infeasibleLines', () => {
     expect(bare.slice(bare.indexOf('Lower it with any of') + 1)).toEqual([
       '  - parallelism.recompute "selective" or "full" (activations)',
       '  - parallelism.sequenceParallel true (activations ÷ TP)',
+      '  - a smaller training.microBatchSize (activations)',
       '  - parallelism.distributedOptimizer true (optimizer states ÷ DP)',
-      '  - a smaller training.microBatchSize',
     ]);
     const all = infeasibleLines(plan({ recompute: 'full', sequenceParallel: true, distributedOptimizer: true, microBatchSize: 1 }));
     expect(all).not.toContain('Lower it with any of');
+  });
+
+  // Llama 3 70B at TP 8 on one H100 node, as the planner answers it: 132 GiB over, 56.6 GiB of it activations.
+  const statesBound = {
+    weightsBytes: GiB(16.4), gradientsBytes: GiB(32.9), optimizerBytes: GiB(98.6), activationsBytes: GiB(56.6), otherBytes: GiB(7.2),
+    totalBytes: GiB(211.7), capacityBytes: GiB(79.6), fits: false,
+  };
+  const onOneNode = { recompute: 'none', sequenceParallel: false, distributedOptimizer: false, zeroStage: 0, tensor: 8, pipeline: 1, data: 1, context: 1, microBatchSize: 1 } as const;
+  it('where the switches left off cannot close the gap, says so and points at splitting the model, not at the switches', () => {
+    const lines = memoryRemedyLines({ ...fixtureEstimate.resolved, ...onOneNode }, statesBound);
+    expect(lines).not.toContain('Lower it with any of');
+    expect(lines[0]).toMatch(/save at most 56\.6 GiB of the 132 GiB over:$/);
+    expect(lines[1]).toMatch(/optimizer states take 148 GiB of 79\.6 GiB; it needs more GPUs per copy of the model: parallelism\.pipeline or parallelism\.tensor/);
+  });
+  it('counts what sharding the optimizer over the replicas can save: with 16 of them the same plan is listed switches again', () => {
+    const lines = memoryRemedyLines({ ...fixtureEstimate.resolved, ...onOneNode, data: 16 }, statesBound);
+    // 56.6 GiB of activations + 15/16 of 98.6 GiB of optimizer states ≥ 132 GiB.
+    expect(lines[0]).toBe('Lower it with any of');
+    expect(lines).toContain('  - parallelism.distributedOptimizer true (optimizer states ÷ DP)');
   });
 });
