@@ -32,9 +32,11 @@ const FLAGS: Record<string, FlagSpec> = {
 
 const USAGE = `${usageLine(SYNOPSIS)}
 
-Cost one collective the way NCCL's own tuner predicts it, as an nccl-tests-like table over sizes
-8 B … 16 GiB (×2 steps): size, time, algbw, busbw (nccl-tests conventions, GB = 1e9) and the chosen
-algorithm/protocol. --emulate also runs the discrete-event emulator over the machine's topology
+Cost one collective as NCCL runs it, as an nccl-tests-like table over sizes 8 B … 16 GiB (×2 steps):
+size, time, algbw, busbw (nccl-tests conventions, GB = 1e9) and the chosen algorithm/protocol. With
+--algorithm auto the (algorithm, protocol) is NCCL's choice, the argmin of its own tuner's predicted
+times; the time shown is that choice as it runs (the channels NCCL launches for the size, NVLS's
+pipeline), so another algorithm forced with --algorithm can come out faster at some sizes. --emulate also runs the discrete-event emulator over the machine's topology
 graph and adds its time, busbw and the bottleneck link. The emulator streams the chosen algorithm's
 flows (ring, tree, NVLS, direct sends) at NCCL's per-channel rates, so on a machine nothing else
 shares it reproduces the closed form (Δ 0.0%) by construction; it is a second opinion where links
@@ -51,8 +53,8 @@ Options:
       --concurrent-groups K K sibling groups run the same collective at once on the same nodes,
                             sharing their NICs (the 8 data-parallel rings of a TP-8 job:
                             --gpus-per-node 1 --concurrent-groups 8); times are the last group's
-      --algorithm A         ring, tree, nvls, nvls-tree, pat, hierarchical, or auto (NCCL's argmin;
-                            default)
+      --algorithm A         ring, tree, nvls, nvls-tree, pat, hierarchical, or auto (default:
+                            what NCCL's tuner picks, not always the fastest shown)
       --size BYTES          one size instead of the sweep (64MiB, 1GB, 1e9)
       --emulate             also emulate the chosen algorithm's flows; name the bottleneck link
       --oversubscription R  fat-tree leaf oversubscription for the emulator (default 1): it slows

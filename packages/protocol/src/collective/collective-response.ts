@@ -7,7 +7,7 @@ export interface CollectiveRowJson {
   seconds: number;
   algbwGBps: number;
   busbwGBps: number;
-  /** The (algorithm, protocol) that ran: NCCL's argmin under 'auto'. */
+  /** The (algorithm, protocol) that ran: under 'auto', NCCL's tuner's argmin (by its predicted times, not the times given). */
   algorithm: string;
   protocol: string;
   /** With `emulate: true`: the discrete-event emulator's answer for the same size. */
