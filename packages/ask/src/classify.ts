@@ -30,6 +30,37 @@ const ESTIMATE = /\b(?:step[\s-]*time|mfu|hfu|throughput|tokens?\s*(?:\/|per)\s*
 /** Facts only a serving question states (lexicon/serving.ts). */
 const SERVING_FIGURES = ['promptTokens', 'sharedPrefixTokens', 'outputTokens', 'maxTokenSeconds', 'maxFirstTokenSeconds', 'requestsPerSecond', 'concurrency', 'speculative', 'kvCachePrecision'] as const;
 
+/**
+ * Words of generating text, which only inference does: "generate", "generating", "text generation", "generation speed"
+ * ("generated tokens" is a serving figure already, lexicon/serving.ts). Not a bare "generation" ("the H100 generation").
+ */
+const GENERATES = /\bgenerat(?:e|es|ing)\b|\b(?:text|token)[\s-]+generation\b|\bgeneration[\s-]+(?:speed|throughput|rate|latency|tokens?)\b/;
+/** "can I run llama3-70b on a single H200", "running 8b on one GPU": running a model on GPUs, said of no training, is inference. */
+const RUNS = /\b(?:run|runs|running)(?:\s+[^\s,;:.?!]+){1,5}?\s+(?:on|locally)\b/;
+/** "batch 1", "batch size of 1", "bs=1", "bsz 1": one sequence at a time, a serving batch (no training step takes one sequence). */
+const BATCH_OF_ONE = /\b(?:batch(?:[\s-]*size)?|bsz?)\s*(?:of|=|:|is)?\s*1\b(?![.\d])/;
+/** Words of a question about training, or asking what only training has: with one, none of the above reads it as inference. */
+const SAYS_TRAINING = /\b(?:train\w*|pre[\s-]*train\w*|epochs?|step[\s-]*times?|iterations?|mfu|hfu|global[\s-]*batch|backward|gradients?|how long|gpu[\s-]*hours?)\b/;
+/** Facts only a training question states: a token budget, a deadline, a GPU-hour or money budget, training's memory savers. */
+const TRAINING_FIGURES = ['tokens', 'tokensPerParameter', 'batchTokens', 'deadlineSeconds', 'gpuHours', 'costBudget', 'zeroStage', 'recompute', 'distributedOptimizer', 'microBatchSize'] as const;
+
+/**
+ * Why a question with no serving word is read as inference, in its words ("generate"), or undefined: generating text,
+ * running a model on GPUs, or tokens/s at a batch of one, with a model named and no training word or figure. Throughput
+ * asked with neither ("tokens per second of llama3-70b on 64 h100") stays training, said so (answer/training-throughput.ts).
+ */
+export function inferenceCue(text: string, stated: AskParameters): string | undefined {
+  if (stated.model === undefined && stated.customModel === undefined) return undefined;
+  if (SAYS_TRAINING.test(text) || TRAINING_FIGURES.some((field) => stated[field] !== undefined)) return undefined;
+  const generates = GENERATES.exec(text);
+  if (generates !== null) return `"${generates[0]}"`;
+  const cluster = stated.nodes !== undefined || stated.gpus !== undefined || stated.gpu !== undefined;
+  if (cluster && RUNS.test(text)) return `"run" a model on GPUs`;
+  const one = BATCH_OF_ONE.exec(text);
+  if (one !== null) return `"${one[0]}"`;
+  return undefined;
+}
+
 /** The (normalised) text asks for help itself, or says nothing: "", "help", "hi", "usage …". */
 export const isHelpRequest = (text: string): boolean => HELP.test(text) || /^\s*(?:help|usage)\b/.test(text);
 
@@ -43,10 +74,21 @@ export const ASKS_DEFINITION = /^(?:what(?:'s|s| is| are)|explain|define|describ
 const asksDefinition = (text: string, stated: AskParameters): boolean =>
   ASKS_DEFINITION.test(text) && stated.model === undefined && stated.customModel === undefined && !/\d/.test(text);
 
+/** A serving question by its words or figures ("serve", "TTFT", "2k prompt"). */
+const saysServing = (text: string, stated: AskParameters): boolean => SERVING_WORDS.test(text) || SERVING_FIGURES.some((field) => stated[field] !== undefined);
+
+/** How a question that says no serving word was read as one ("generate" …), said back in the answer; undefined otherwise. */
+export function inferenceReading(text: string, stated: AskParameters): string | undefined {
+  if (saysServing(text, stated)) return undefined;
+  const cue = inferenceCue(text, stated);
+  return cue === undefined ? undefined : `read as serving (inference), from ${cue} with no training word; say "train" (e.g. "training throughput of …") for training`;
+}
+
 export function classify(text: string, stated: AskParameters): IntentName {
   if (isHelpRequest(text) || asksDefinition(text, stated)) return 'help';
   if (stated.op !== undefined) return 'collective';
-  if (SERVING_WORDS.test(text) || SERVING_FIGURES.some((field) => stated[field] !== undefined)) return 'serving';
+  if (saysServing(text, stated)) return 'serving';
+  if (inferenceCue(text, stated) !== undefined) return 'serving';
   const cluster = stated.nodes !== undefined || stated.gpus !== undefined;
   // A price and a cluster with no model: what running it costs ("what does it cost per day to run 128 H100 nodes at $2/GPU-hour").
   if (cluster && stated.pricePerGpuHour !== undefined && stated.model === undefined && stated.customModel === undefined) return 'rate';

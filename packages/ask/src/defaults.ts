@@ -149,7 +149,7 @@ function takeDefaultPrecision(p: AskParameters, take: Take): void {
 function fillServing(p: AskParameters, take: Take): void {
   const lengths = 'say e.g. "4k prompt, 1k output tokens" for others';
   // "a batch size of 32" in a serving question: the requests decoded together.
-  if (p.concurrency === undefined && p.globalBatchSize !== undefined) take('concurrency', p.globalBatchSize, `${p.globalBatchSize} concurrent requests per replica (the batch size asked)`);
+  if (p.concurrency === undefined && p.globalBatchSize !== undefined) take('concurrency', p.globalBatchSize, `${countOf(p.globalBatchSize, 'concurrent request')} per replica (the batch size asked)`);
   const output = p.outputTokens ?? DEFAULT_OUTPUT_TOKENS;
   // "32k context": the window a request fills, its prompt and what it generates.
   if (p.promptTokens === undefined && p.seqLength !== undefined && p.seqLength > output) {

@@ -1,10 +1,11 @@
-import { GPU_IDS, gpuById, modelById, networkById, systemById } from '@trainplan/presets';
+import { defaultSystemForGpu, GPU_IDS, gpuById, modelById, networkById, systemById } from '@trainplan/presets';
 import { defaultPrecision } from '@trainplan/protocol';
 import { formatSeconds } from '@trainplan/units';
 import { compactCount } from './format.ts';
-import { classify } from './classify.ts';
-import { DEFAULT_GPU, gpusPerNodeOf, withDefaults } from './defaults.ts';
-import { matchHardware, matchUnmodelledHardware } from './lexicon/hardware.ts';
+import { classify, inferenceReading } from './classify.ts';
+import { CHINCHILLA_TOKENS_PER_PARAMETER, DEFAULT_GPU, gpusPerNodeOf, withDefaults } from './defaults.ts';
+import { matchHardware, matchUnmodelledHardware, type HardwareMatch } from './lexicon/hardware.ts';
+import { instanceReading, matchInstance, type InstanceMatch } from './lexicon/instances.ts';
 import { customModelOfSize } from './custom-model.ts';
 import { takeServedModel, takeSpeculative } from './lexicon/speculative.ts';
 import { takeStatedMfu } from './lexicon/mfu.ts';
@@ -24,6 +25,12 @@ import { findUnnamedLatencyBound, percentileReading, takeLatencyPercentiles, unn
 import { resolveDraft } from './speculative.ts';
 import { comparedLayout, layoutOfFields, takeOtherLayouts } from './lexicon/layouts.ts';
 import { layoutsProblem } from './compared-layouts.ts';
+
+/** How "Chinchilla-optimal" is read, said back. */
+export const CHINCHILLA_READING = `Chinchilla-optimal read as ${CHINCHILLA_TOKENS_PER_PARAMETER} training tokens per parameter (Hoffmann et al. 2022, arXiv:2203.15556: compute-optimal models trained on about ${CHINCHILLA_TOKENS_PER_PARAMETER} tokens a parameter)`;
+
+/** Words comparing two things: "vs", "or", "compare", "against", "better". */
+const COMPARES = /\b(?:vs\.?|versus|or|compar\w*|against|better)\b/;
 
 /** Questions longer than this are refused (a chat question is a line). */
 export const MAX_QUESTION_LENGTH = 500;
@@ -83,6 +90,13 @@ function rackOf(system: string | undefined, named: string): CountContext['rack']
   return gpus === undefined ? undefined : { gpus, named: /nvl/.test(named) };
 }
 
+/** A cloud instance type as the hardware named: its GPU, the system preset where one models it, and how it was read. */
+function instanceHardware(m: InstanceMatch): HardwareMatch {
+  const { instance } = m;
+  const network = instance.system === undefined ? defaultSystemForGpu(instance.gpu)?.network : undefined;
+  return { index: m.index, length: m.length, gpu: instance.gpu, ...(instance.system !== undefined && { system: instance.system }), assumed: instanceReading(instance, network) };
+}
+
 /** A phrase of the normalised text as the question typed it ("$1M", not "$1m"), where the question holds it; else as normalised. */
 function asTyped(text: string, phrase: string): string {
   const at = text.toLowerCase().indexOf(phrase);
@@ -118,13 +132,15 @@ export function parse(question: string): ParsedQuestion {
       problems.push(`no ${model.family ?? 'preset'} preset has about ${model.askedSize ?? compactCount(model.unknownSize)} parameters (ask for "a ${model.askedSize ?? compactCount(model.unknownSize)} model" to plan a GPT-style decoder of that size)`);
     }
   }
+  // A cloud instance type first ("128 p4d nodes", "16 p5.48xlarge"): a node of 8 GPUs, never "4 d[ays]" out of "p4d".
+  const instance = matchInstance(s.text);
   // An accelerator no preset models is named back, never read as the nearest preset.
-  const unmodelled = matchUnmodelledHardware(s.text);
+  const unmodelled = instance === undefined ? matchUnmodelledHardware(s.text) : undefined;
   if (unmodelled !== undefined) {
     s.replace(unmodelled, ` ${HW_TOKEN} `);
     problems.push(`${unmodelled.name} is not modelled${unmodelled.modelled === undefined ? '' : `: ${unmodelled.modelled}`}; the GPU presets are ${GPU_IDS.join(', ')}`);
   }
-  const hardware = unmodelled === undefined ? matchHardware(s.text) : undefined;
+  const hardware = instance !== undefined ? instanceHardware(instance) : unmodelled === undefined ? matchHardware(s.text) : undefined;
   // "8 GB200 NVL72" counts racks of 72 GPUs; "72 GB200" counts GPUs (a GB200 tray, the preset's node, holds 4).
   const rack = hardware === undefined ? undefined : rackOf(hardware.system, s.text.slice(hardware.index, hardware.index + hardware.length));
   if (hardware !== undefined) {
@@ -132,8 +148,24 @@ export function parse(question: string): ParsedQuestion {
     stated.gpu = hardware.gpu;
     if (hardware.system !== undefined) stated.system = hardware.system;
   }
-  // Before any count or duration: "$3 an hour per GPU" holds an hour and a GPU of its own.
-  const price = takePrice(s);
+  // "A100 vs H100 for 70B", "H100 or A100", "compare H100 and H200": a second GPU compared with the first, answered beside it.
+  // The GPU named first is answered first, whichever the lexicon's order finds first ("H100 or A100": H100, then A100).
+  const other = hardware !== undefined && instance === undefined && COMPARES.test(s.text) ? matchHardware(s.text) : undefined;
+  const compared = other !== undefined && hardware !== undefined && other.gpu !== hardware.gpu
+    ? (other.index < hardware.index ? [other, hardware] : [hardware, other])
+    : undefined;
+  if (other !== undefined && compared !== undefined) {
+    s.replace(other, ` ${HW_TOKEN} `);
+    const [first, second] = compared;
+    stated.gpu = first!.gpu;
+    if (first!.system !== undefined) stated.system = first!.system;
+    else delete stated.system;
+    stated.comparedGpus = [{ gpu: second!.gpu, ...(second!.system !== undefined && { system: second!.system }) }];
+  }
+  // Before any count or duration: "$3 an hour per GPU" holds an hour and a GPU of its own. An hour's price beside an
+  // instance type ("128 p4d nodes at $32.77/hr") is the instance's, a node-hour, as cloud providers list it.
+  const taken = takePrice(s);
+  const price = taken?.per === 'hour' && instance !== undefined ? { ...taken, per: 'node-hour' as const, of: instance.instance.name } : taken;
   const moneyBudget = takeMoneyBudget(s);
   // Money or a rate per hour neither took ("2 per hour"): said, never ignored (a cost question would lose its cost unsaid).
   const unreadPrice = price === undefined ? findUnreadPrice(s.text) : undefined;
@@ -156,6 +188,10 @@ export function parse(question: string): ParsedQuestion {
   stated.gpuHours = takeGpuHours(s);
   Object.assign(stated, takeTokenPhrases(s));
   stated.tokens = takeTokens(s);
+  // "Chinchilla-optimal", "compute-optimal": 20 tokens per parameter (Hoffmann et al. 2022), where no budget is given.
+  const chinchilla = s.take(/\b(?:chinchilla|compute)[\s-]*optimal\b|\bchinchilla\b(?![\s-]*(?:70b|scaling))/) !== undefined
+    && stated.tokens === undefined && stated.tokensPerParameter === undefined;
+  if (chinchilla) stated.tokensPerParameter = CHINCHILLA_TOKENS_PER_PARAMETER;
   const deadline = takeDeadline(s);
   // "by end of month": read only to say it was not understood, never guessed as a length.
   const dateDeadline = deadline === undefined ? findDateDeadline(s.text) : undefined;
@@ -191,7 +227,11 @@ export function parse(question: string): ParsedQuestion {
   if (twoSizes !== null) problems.push(twoSizesProblem(twoSizes[1] ?? '', twoSizes[2] ?? '', twoSizes[3] ?? ''));
   const range = twoSizes === null ? CLUSTER_RANGE.exec(s.text) : null;
   if (range !== null) problems.push(rangeProblem(range[1] ?? '', range[2] ?? '', range[3] ?? ''));
-  const counts = takeCounts(s, { nodeNamed: hardware?.system !== undefined, ...(rack !== undefined && { rack }) });
+  // "16 H100 instances": an instance of a GPU alone says not how many GPUs it holds; read as one each, said so.
+  const gpuInstances = instance === undefined && hardware !== undefined && hardware.system === undefined
+    ? new RegExp(String.raw`(?<![\w.])(\d+)\s*${HW_TOKEN}\s*(?:gpu\s*)?(?:instances?|vms?)\b`).exec(s.text) ?? undefined
+    : undefined;
+  const counts = takeCounts(s, { nodeNamed: hardware?.system !== undefined || instance !== undefined, ...(rack !== undefined && { rack }) });
   Object.assign(stated, counts.counts);
   // "1.5 GB200 racks" is 108 GPUs, a whole count: the fraction shows only in the racks written (whole-counts.ts).
   if (counts.racks !== undefined) stated.racks = counts.racks;
@@ -230,6 +270,9 @@ export function parse(question: string): ParsedQuestion {
   const { parameters, defaults } = withDefaults(intent, facts);
   // How the question's own words were read, said first ("A100 taken as the 80GB part").
   const readings: DefaultUsed[] = [];
+  if (chinchilla) readings.push({ field: 'tokensPerParameter', value: CHINCHILLA_TOKENS_PER_PARAMETER, text: CHINCHILLA_READING });
+  const asServing = intent === 'serving' ? inferenceReading(normal, facts) : undefined;
+  if (asServing !== undefined) readings.push({ field: 'model', value: facts.model ?? 'custom', text: asServing });
   if (model?.assumed !== undefined && model.model !== undefined) readings.push({ field: 'model', value: model.model, text: model.assumed });
   if (customReading !== undefined && facts.customModel !== undefined) readings.push({ field: 'customModel', value: facts.customModel.shape.name ?? 'custom', text: customReading });
   if (draft?.ok === true && draft.reading !== undefined) readings.push({ field: 'draftModel', value: draft.id, text: draft.reading });
@@ -242,7 +285,11 @@ export function parse(question: string): ParsedQuestion {
     readings.push({ field: 'maxTokenSeconds', value: facts.maxTokenSeconds, text: percentileReading(percentiles.perToken, 'time per output token', formatSeconds(facts.maxTokenSeconds)) });
   }
   if (unnamedLatency !== undefined && intent === 'serving') readings.push({ field: 'maxFirstTokenSeconds', value: unnamedLatency.trim(), text: unnamedLatencyReading(unnamedLatency) });
-  if (hardware?.assumed !== undefined) readings.push({ field: 'gpu', value: hardware.gpu, text: hardware.assumed });
+  for (const named of compared ?? [hardware]) if (named?.assumed !== undefined) readings.push({ field: 'gpu', value: named.gpu, text: named.assumed });
+  if (gpuInstances !== undefined && facts.gpus !== undefined) {
+    const n = facts.gpus;
+    readings.push({ field: 'gpus', value: n, text: `${n.toLocaleString('en-US')} ${gpuById(facts.gpu ?? '')?.name.replace(/^NVIDIA\s+/, '') ?? 'GPU'} instances read as ${n.toLocaleString('en-US')} GPUs, one an instance (say "${n} nodes", or name the instance type, e.g. p5.48xlarge, for ${n} instances of 8 GPUs)` });
+  }
   if (priced?.ok === true && priced.assumed !== undefined) readings.push({ field: 'pricePerGpuHour', value: priced.perGpuHour, text: priced.assumed });
   if (zero?.assumed !== undefined) readings.push({ field: 'zeroStage', value: zero.stage, text: zero.assumed });
   const sharding = resolveSharding(parameters);

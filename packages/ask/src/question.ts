@@ -44,6 +44,12 @@ export interface AskParameters {
   gpu?: string;
   /** A system preset id, when the question named a node type ("DGX A100"). */
   system?: string;
+  /**
+   * Other GPUs the question compares the first with ("A100 vs H100 for 70B", "should I use H100 or A100 …", "compare
+   * H100 and H200 …"): each answered as the question asks of the first, side by side (answer/compared-gpus.ts). Unset
+   * for a question of one GPU.
+   */
+  comparedGpus?: { gpu: string; system?: string }[];
   nodes?: number;
   gpus?: number;
   gpusPerNode?: number;

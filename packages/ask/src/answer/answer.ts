@@ -2,6 +2,8 @@ import { parse } from '../parse.ts';
 import type { ParsedQuestion } from '../question.ts';
 import { DEFAULT_PUBLIC_URL, type Answer, type AnswerOptions } from './answer-types.ts';
 import { answerCollective } from './collective-answer.ts';
+import { answerTokensPerParameter, asksTokensAlone } from './tokens-per-parameter.ts';
+import { firstQuestionOf, questionOn, sideBySide } from './compared-gpus.ts';
 import { answerFixedConfiguration } from './estimate-answer.ts';
 import { asStandalone } from './follow-up.ts';
 import { answerHelp } from './help-answer.ts';
@@ -30,6 +32,15 @@ function answerOf(q: ParsedQuestion, options: AnswerOptions): Answer {
   // "global batch 1.5", "on 1.5 nodes": a count that must be whole is refused as asked, never rounded or cut to plan it.
   const fractions = fractionProblems(q.stated, q.intent);
   if (q.intent === 'help' || q.problems.length > 0 || fractions.length > 0) return answerHelp(q, [...q.problems, ...fractions]);
+  // "Chinchilla optimal tokens for 70B": the tokens alone, no cluster plan (tokens-per-parameter.ts).
+  if (asksTokensAlone(q)) return answerTokensPerParameter(q);
+  // GPUs to compare ("A100 vs H100 for 70B"): the question answered of each, side by side (compared-gpus.ts).
+  const gpus = q.stated.comparedGpus;
+  if (gpus !== undefined && q.intent !== 'collective' && q.intent !== 'rate') {
+    const first = firstQuestionOf(q);
+    const answers = [answerOf(first, options), ...gpus.map((h) => answerOf(questionOn(q, h), options))];
+    return sideBySide(q, [first.parameters.gpu ?? '', ...gpus.map((h) => h.gpu)], answers);
+  }
   // Layouts to compare ("tp 8 pp 8 or tp 4 pp 16"): each one planned, which wins said (parse refuses them for other intents).
   const compared = q.stated.layouts !== undefined;
   switch (q.intent) {

@@ -13,6 +13,7 @@ import { modelInputOf, modelNameOf } from '../model-of.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
 import { deadlineDaysOf, widgetLink } from '../scenario.ts';
 import { shardingOf } from '../sharding.ts';
+import { zeroDataConstraints, zeroLayoutNote } from './zero-data.ts';
 import type { Answer, AnswerOptions, PublicUrl } from './answer-types.ts';
 import { statedDataNote } from './stated-data-note.ts';
 import { budgetNotes, type BudgetPlan } from './budget-note.ts';
@@ -276,11 +277,17 @@ export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOption
     model: modelInputOf(p), cluster: { ...machineOf(p), ...cluster }, training, top: 3, constraints: constraintsOf(p),
     ...(p.pricePerGpuHour !== undefined && { pricePerGpuHour: p.pricePerGpuHour }),
   };
-  const result: SearchResponseJson = runSearch(request, options.candidateBudget === undefined ? {} : { candidateBudget: options.candidateBudget });
+  const searchOptions = options.candidateBudget === undefined ? {} : { candidateBudget: options.candidateBudget };
+  // A ZeRO stage or FSDP asked: layouts that shard over data parallelism first (zero-data.ts); all layouts if none of those runs.
+  const gpus = 'gpus' in cluster ? cluster.gpus : cluster.nodes * gpusPerNodeOf(p);
+  const sharded = zeroDataConstraints(p, gpus, gpusPerNodeOf(p));
+  const shardedResult = sharded === undefined ? undefined : runSearch({ ...request, constraints: { ...request.constraints, ...sharded } }, searchOptions);
+  const result: SearchResponseJson = shardedResult?.ok === true ? shardedResult : runSearch(request, searchOptions);
+  const zeroNote = sharded === undefined ? [] : [zeroLayoutNote(p, gpus, shardedResult?.ok === true, result.ok ? result.best.estimate.resolved : undefined)];
   if (!result.ok) {
     // Out of memory is "does not fit"; a cluster no split divides (no nearestMiss) runs nothing for another reason.
     const fit = q.intent === 'memory' && result.reason === 'no-feasible-configuration' && result.nearestMiss !== undefined ? 'does not fit for training: ' : '';
-    return failure(q, publicUrl, result.reason, `${subjectOf(p)} on ${size}: ${fit}${refusalWords(result)}`, result.closest, { assumptions, data: result });
+    return failure(q, publicUrl, result.reason, `${subjectOf(p)} on ${size}: ${fit}${refusalWords(result)}`, result.closest, { assumptions, data: result, notes: zeroNote });
   }
   const best: SearchPlanJson = result.best;
   const e = best.estimate;
@@ -297,6 +304,7 @@ export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOption
       : `${planVerdict(q, best)}Best for ${subjectOf(p)} × ${size}: ${best.label} (${step}${days})${budgetClause(q.stated, p, best)}`
         + deadlineVerdict(q.stated, best.days ?? 0, p.tokens ?? 0);
   const notes = [
+    ...zeroNote,
     ...statedDataNote(p.data, e.resolved.gpus, e.resolved.data),
     `${compactCount(result.candidatesEvaluated)} of ${compactCount(result.spaceSize)} candidates settled, ${result.fullEstimates} fully estimated${result.budgetExhausted ? ' (budget reached: the best found so far)' : ''}.`,
     ...result.alternatives.slice(0, 3).map((a) => `Runner-up ${a.why}`),

@@ -105,7 +105,7 @@ const ASKS_COUNT = /\bhow many\b|\bnumber of\b/i;
  * The figures of one serving point, labelled "(closest)" when it answers another question. With a rate the
  * replicas are the load's (loadFigure), not as many as the GPUs named hold, and the first token waits for a slot.
  */
-function pointFigures(x: InferencePointJson, p: AskParameters, gpus: number | undefined): AnswerFigure[] {
+function pointFigures(x: InferencePointJson, p: AskParameters, gpus: number | undefined, text = ''): AnswerFigure[] {
   const outputTokens = p.outputTokens ?? 1;
   const spec = speculativeOf(p);
   const replicas = gpus === undefined || gpus === x.gpus || isLoaded(x) ? '' : ` · ${countOf(Math.floor(gpus / x.gpus), 'replica')} on the ${countOf(gpus, 'GPU')}`;
@@ -117,7 +117,7 @@ function pointFigures(x: InferencePointJson, p: AskParameters, gpus: number | un
     { label: 'Throughput', value: `${perSecond(x.tokensPerSecondPerGpu)} tokens/s per GPU · ${requestsPerSecondText(replicaRequestsPerSecond(x, outputTokens))} per replica` },
     ...(spec === undefined ? [] : speculationFigure(x, spec)),
     { label: 'Memory per GPU', value: memoryText(x) },
-    ...costFigure(x, p),
+    ...costFigure(x, p, text),
   ];
 }
 
@@ -238,7 +238,7 @@ export function answerServing(q: ParsedQuestion): Answer {
       ? [`${p.concurrency.toLocaleString('en-US')} concurrent requests taken per replica: ${(p.concurrency * replicaCount).toLocaleString('en-US')} on ${where}`] : [];
     // A memory question leads with memory (the fewest GPUs that hold the model); the fastest plan follows in the notes.
     const memory = ASKS_MEMORY.test(q.text) ? memoryLead(result) : undefined;
-    const plan = `${planHeadline(best, gpus)}${costHeadline(best, p)}${boundsNote(bounds, p)}`;
+    const plan = `${planHeadline(best, gpus)}${costHeadline(best, p, q.text)}${boundsNote(bounds, p)}`;
     // The headline's replica is the smallest that holds the model; the configuration and figures are the fastest plan.
     // Where that is another replica, both say so, never left to read as one plan (the notes come after the configuration
     // in every render, so none says "below").
@@ -249,7 +249,7 @@ export function answerServing(q: ParsedQuestion): Answer {
       ...base, kind: 'answer', ok: true, assumptions: [...base.assumptions, ...perReplica],
       headline: `${subject}: ${memory?.text ?? `${ASKS_FIT.test(q.text) ? 'fits; ' : ''}${plan}`}`,
       configuration: other ? `${FASTEST_WITHIN_BOUNDS}: ${configuration}` : configuration,
-      figures: [...pointFigures(best, p, gpus), ...loadFigure(best, gpus)],
+      figures: [...pointFigures(best, p, gpus, q.text), ...loadFigure(best, gpus)],
       memoryPerGpuBytes: best.totalBytesPerGpu, memoryCapacityBytes: best.capacityBytes,
       notes: [...fastest, ...servingParallelNotes(p, best, gpus), ...askedWarnings(result.warnings, p), ...countNote, ...fastestNote(result), ...without, ...noPriceNote(p, q.text)],
     };
@@ -272,9 +272,23 @@ export function answerServing(q: ParsedQuestion): Answer {
     };
   }
   const closest = result.closest;
+  const missed = `${missedText(bounds, p, gpus)}${closest === undefined ? '' : `: ${closest.why}`}`;
+  // A memory question ("how much VRAM to serve 70b with 128k context") is answered by memory, which the latency bounds do
+  // not change: the smallest replica that holds it leads, the bounds missed after it, with the protocol's warnings first
+  // (a context past the model's own).
+  const memory = ASKS_MEMORY.test(q.text) ? memoryLead(result) : undefined;
+  if (memory !== undefined) {
+    return {
+      ...base, kind: 'answer', ok: true,
+      headline: `${subject}: ${memory.text}`,
+      figures: closest === undefined ? [] : closestFigures(closest.point, p, gpus),
+      ...(closest !== undefined && { configuration: closestConfiguration(closest.point, p) }),
+      notes: [...askedWarnings(result.warnings, p), `Latency, the figures being the closest plan's: ${missed}`, ...assumedBoundNote(q, closest?.point), ...fastestNote(result), ...without],
+    };
+  }
   return {
     ...base, kind: 'answer', ok: false,
-    headline: `${subject}: ${missedText(bounds, p, gpus)}${closest === undefined ? '' : `: ${closest.why}`}`,
+    headline: `${subject}: ${missed}`,
     figures: closest === undefined ? [] : closestFigures(closest.point, p, gpus),
     ...(closest !== undefined && { configuration: closestConfiguration(closest.point, p) }),
     notes: [...assumedBoundNote(q, closest?.point), ...askedWarnings(result.warnings, p), ...fastestNote(result), ...without],

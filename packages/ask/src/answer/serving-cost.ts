@@ -15,11 +15,35 @@ import { rateVerb, requestsPerSecondText } from './serving-text.ts';
 /** "$0.124" in the question's currency; with none given, the bare amount. */
 const money = (amount: number, p: AskParameters): string => moneyText(amount, p.currency);
 
+/** Hours in a period a cost is asked per: a month is 730 hours (8,760 a year over 12), a year 8,760 (365 days), as cloud providers bill. */
+const PERIODS: Readonly<Record<string, { hours: number; words: string }>> = {
+  day: { hours: 24, words: '24 hours' },
+  week: { hours: 168, words: '168 hours' },
+  month: { hours: 730, words: '730 hours, i.e. 8,760 a year over 12' },
+  year: { hours: 8760, words: '8,760 hours, 365 days' },
+};
+const PERIOD = /(?<!\b(?:requests?|reqs?|queries|query|tokens?)\s*)\b(?:per|a|an|each|every|\/)\s*(day|week|month|year)\b|\b(daily|weekly|monthly|yearly|annual(?:ly)?)\b/;
+const ADVERB: Readonly<Record<string, string>> = { daily: 'day', weekly: 'week', monthly: 'month', yearly: 'year', annual: 'year', annually: 'year' };
+
+/** The period a (question's) text asks a cost per ("per month", "monthly"); undefined when it asks none. */
+export function periodOf(text: string): { name: string; hours: number; words: string } | undefined {
+  const m = PERIOD.exec(text.toLowerCase());
+  const name = m?.[1] ?? ADVERB[m?.[2] ?? ''];
+  const period = name === undefined ? undefined : PERIODS[name];
+  return name === undefined || period === undefined ? undefined : { name, ...period };
+}
+
+/** " ($87.6k a month: 730 hours, i.e. 8,760 a year over 12)" after an hour's cost when the question asks per a period; "" otherwise. */
+function perPeriod(perHour: number, p: AskParameters, text: string): string {
+  const period = periodOf(text);
+  return period === undefined ? '' : ` (${money(perHour * period.hours, p)} a ${period.name}: ${period.words})`;
+}
+
 /** ", $0.124 per million output tokens" (at a rate "…, $1.95 per million output tokens and $36 an hour") to end a headline's plan with; "" without a price. */
-export function costHeadline(x: InferencePointJson, p: AskParameters): string {
+export function costHeadline(x: InferencePointJson, p: AskParameters, text = ''): string {
   const cost = x.cost;
   if (cost === undefined) return '';
-  const hour = cost.perHour === undefined ? '' : ` and ${money(cost.perHour, p)} an hour`;
+  const hour = cost.perHour === undefined ? '' : ` and ${money(cost.perHour, p)} an hour${perPeriod(cost.perHour, p, text)}`;
   return `, ${money(cost.perMillionOutputTokens, p)} per million output tokens${hour}`;
 }
 
@@ -27,13 +51,13 @@ export function costHeadline(x: InferencePointJson, p: AskParameters): string {
  * The Cost figure: "$0.124 per million output tokens at $2.50/GPU-hour (the GPUs' time over the tokens they generate,
  * the prompts' prefill included)"; at a rate "…; $30 an hour for the 12 GPUs 10 requests/s take, idle slots paid too".
  */
-export function costFigure(x: InferencePointJson, p: AskParameters): AnswerFigure[] {
+export function costFigure(x: InferencePointJson, p: AskParameters, text = ''): AnswerFigure[] {
   const cost = x.cost;
   if (cost === undefined || p.pricePerGpuHour === undefined) return [];
   const currency = p.currency === undefined ? ' (in the currency given)' : '';
   const perMillion = `${money(cost.perMillionOutputTokens, p)}${currency} per million output tokens at ${priceText(p.pricePerGpuHour, p.currency)}/GPU-hour`;
   const hour = cost.perHour === undefined || x.load === undefined ? ''
-    : `; ${money(cost.perHour, p)} an hour for the ${countOf(x.load.gpus, 'GPU')} ${requestsPerSecondText(x.load.requestsPerSecond)} ${rateVerb(x.load.requestsPerSecond, 'take')}, idle slots paid too`;
+    : `; ${money(cost.perHour, p)} an hour${perPeriod(cost.perHour, p, text)} for the ${countOf(x.load.gpus, 'GPU')} ${requestsPerSecondText(x.load.requestsPerSecond)} ${rateVerb(x.load.requestsPerSecond, 'take')}, idle slots paid too`;
   const why = cost.perHour === undefined ? " (the GPUs' time over the tokens they generate, the prompts' prefill included)" : '';
   return [{ label: 'Cost', value: `${perMillion}${why}${hour}` }];
 }

@@ -19,7 +19,8 @@ const SYSTEMS: readonly { pattern: RegExp; system: string; gpu: string; assumed?
   { pattern: /\bdgx[\s-]*b200\b/, system: 'dgx-b200', gpu: 'b200' },
   { pattern: /\bdgx[\s-]*(?:1|v100)\b/, system: 'dgx-1-v100', gpu: 'v100-32gb' },
   { pattern: /\b(?:dgx[\s-]*)?gb200(?:[\s-]*nvl[\s-]*72)?\b|\bnvl[\s-]*72\b/, system: 'gb200-nvl72', gpu: 'gb200' },
-  { pattern: /\b(?:azure[\s-]*)?nd[\s-]*m?[\s-]*a100[\s-]*v4\b/, system: 'azure-ndm-a100-v4', gpu: 'a100-80gb' },
+  // NDm A100 v4 (A100 80GB); ND A100 v4 has the 40GB part. parse.ts reads Azure's instance names first (instances.ts).
+  { pattern: /\b(?:azure[\s-]*)?ndm[\s-]*a100[\s-]*v4\b/, system: 'azure-ndm-a100-v4', gpu: 'a100-80gb' },
 ];
 
 /** A bare "A100 40" is the 40GB part unless a count or unit follows ("A100 40 nodes", "A100 40 days"). */

@@ -13,6 +13,8 @@ export interface PriceReading {
   /** "$", "€" or "£"; undefined when the question gave a number alone ("2 per GPU-hour"). */
   currency?: string;
   per: 'gpu-hour' | 'node-hour' | 'hour';
+  /** The node an hour's price was said of ("p4d.24xlarge" in "128 p4d nodes at $32.77/hr"), read as its node-hour. */
+  of?: string;
 }
 
 /** A price per GPU-hour, with how it was read when the question priced something else (a node, an hour). */
@@ -38,7 +40,7 @@ const AFTER = String.raw`(?:\s*((?:usd|eur|gbp|dollars?|bucks?|euros?|pounds?|ce
 const PER = String.raw`\s*(?:\/|per|an?|each|every)\s*`;
 const HOUR = String.raw`(?:hours?|hrs?|h)\b`;
 const GPU = String.raw`(?:gpus?|${HW_TOKEN}(?:[\s-]*gpus?)?)`;
-const NODE = String.raw`(?:nodes?|servers?|machines?|boxes)`;
+const NODE = String.raw`(?:nodes?|servers?|machines?|boxes|instances?|vms?)`;
 // One GPU's hour ("GPU-hour", "GPU per hour", "hour per GPU"), one node's, or an hour of no named unit.
 const of = (unit: string): string => String.raw`${unit}[\s-]*${HOUR}|${unit}\s*(?:\/|per|an?|each)\s*${HOUR}|${HOUR}\s*(?:\/|per|for\s+(?:each|one|a)|each|a)\s*${unit}\b`;
 const PRICE = new RegExp(String.raw`${BEFORE}${NUMBER}${AFTER}${PER}(?:(${of(GPU)})|(${of(NODE)})|(${HOUR}))`);
@@ -78,7 +80,9 @@ export function resolvePrice(r: PriceReading, gpusPerNode: number): StatedPrice 
   }
   const currency = r.currency === undefined ? {} : { currency: r.currency };
   if (r.per === 'gpu-hour') return { ok: true, perGpuHour, ...currency };
-  const assumed = r.per === 'node-hour'
+  const assumed = r.of !== undefined
+    ? `${written} an hour read as the price of one ${r.of}, a node-hour: ${priceText(perGpuHour, r.currency)} per GPU-hour over its ${countOf(gpusPerNode, 'GPU')} (say "per GPU-hour" for a GPU's price)`
+    : r.per === 'node-hour'
     ? `${written} per node-hour read as ${priceText(perGpuHour, r.currency)} per GPU-hour (over the node's ${countOf(gpusPerNode, 'GPU')})`
     : `${written} an hour read as per GPU-hour (say "per node-hour" for a node's price)`;
   return { ok: true, perGpuHour, ...currency, assumed };

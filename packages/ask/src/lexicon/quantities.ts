@@ -99,7 +99,8 @@ const plural = (n: number, unit: string): string => `${n} ${unit}${n === 1 ? '' 
  * A month is taken as DAYS_PER_MONTH days and a year as DAYS_PER_YEAR, and said so.
  */
 export function takeDeadline(s: Scanner): Deadline | undefined {
-  const digits = s.take(new RegExp(String.raw`${NUMBER}\s*(hours?|hrs?|h|days?|d|weeks?|wks?|w|months?|mo|years?|yrs?|y)\b${NOT_A_DURATION}`));
+  // Never a number inside a word: "p4d" (an AWS instance) is no 4-day deadline, "a3" no 3 years.
+  const digits = s.take(new RegExp(String.raw`(?<![A-Za-z\d.])${NUMBER}\s*(hours?|hrs?|h|days?|d|weeks?|wks?|w|months?|mo|years?|yrs?|y)\b${NOT_A_DURATION}`));
   // "a week" only after a preposition ("in a week", "within a month"), so "1B tokens a day" is no deadline.
   // "and a half" on either side of the unit: "a month and a half", "two and a half weeks".
   const words = digits ?? s.take(new RegExp(String.raw`(?:\b(?:in|within|under|over|for|inside|than|about|around|roughly)\s+(?:an?|one)|\b(${NUMBER_WORD}))(${HALF})?\s+(hours?|days?|weeks?|months?|years?)\b(${HALF})?`));
@@ -246,7 +247,8 @@ export function takeBytes(s: Scanner): number | undefined {
 export const HW_TOKEN = 'HW';
 
 /** Nouns that count machines ("16 nodes", "2 DGX boxes"). */
-const NODE_NOUN = String.raw`(?:nodes?|machines?|servers?|boxes|hosts?|trays?|systems?)`;
+// A bare "DGX" is one node ("16 DGX" = 16 nodes of the GPU named, DGX H100 when none is); "DGX H100" is a system (hardware.ts).
+const NODE_NOUN = String.raw`(?:nodes?|machines?|servers?|boxes|hosts?|trays?|systems?|dgx(?:e?s)?)`;
 /** Nouns for a group of GPUs, not one: "an H100 cluster" is no count of one. */
 const GROUP_NOUN = String.raw`(?:clusters?|pods?|superpods?|racks?|fleets?|farms?|partitions?|generation|family|series)`;
 

@@ -1,0 +1,91 @@
+import { withDefaults } from '../defaults.ts';
+import { nodesGpus } from '../format.ts';
+import { modelNameOf } from '../model-of.ts';
+import type { AskParameters, ParsedQuestion } from '../question.ts';
+import type { Answer, AnswerFigure } from './answer-types.ts';
+import { gpuName } from './describe-estimate.ts';
+
+/**
+ * A question comparing GPUs ("A100 vs H100 for 70B", "should I use H100 or A100 to train llama3-70b on 2T tokens in 30
+ * days", "compare H100 and H200 …"): the question is answered as asked of each GPU, each planned on its own (its own
+ * nodes, layout and batch), and the answers are set side by side, a line each: the cluster, days and GPU-hours, the
+ * cost where a price is given (a training question), or the answer's own headline (serving, or a plan that fails). The
+ * first GPU's plan follows in full; the others' are a question away, said so.
+ */
+
+/** The question asked of one GPU: the others dropped, its defaults taken as a question naming it alone would take them. */
+export function questionOn(q: ParsedQuestion, hardware: { gpu: string; system?: string }): ParsedQuestion {
+  const { comparedGpus: _others, system: _system, ...rest } = q.stated;
+  const stated: AskParameters = { ...rest, gpu: hardware.gpu, ...(hardware.system !== undefined && { system: hardware.system }) };
+  const { parameters, defaults } = withDefaults(q.intent, stated);
+  return { ...q, stated, parameters, defaults };
+}
+
+/** The first GPU's question as asked alone: its readings kept, the comparison dropped. */
+export function firstQuestionOf(q: ParsedQuestion): ParsedQuestion {
+  const { comparedGpus: _stated, ...stated } = q.stated;
+  const { comparedGpus: _parameters, ...parameters } = q.parameters;
+  return { ...q, stated, parameters, defaults: q.defaults.filter((d) => d.field !== 'comparedGpus') };
+}
+
+const figureOf = (a: Answer, label: string): string | undefined => a.figures.find((f) => f.label === label)?.value;
+
+/** The headline less the "Llama 3 70B on H100 SXM5 80GB: " before what it says. */
+const afterSubject = (headline: string): string => headline.replace(/^[^:]*:\s*/, '');
+
+/** One GPU's line: the cluster, days and GPU-hours, the cost where priced; else what its answer says. */
+function lineOf(a: Answer): string {
+  const cluster = a.scenario?.cluster;
+  const train = figureOf(a, 'Time to train');
+  if (!a.ok || a.intent === 'serving' || train === undefined || cluster === undefined || !('nodes' in cluster) || typeof cluster.nodes !== 'number') {
+    return afterSubject(a.headline);
+  }
+  const gpusPerNode = 'gpusPerNode' in cluster && typeof cluster.gpusPerNode === 'number' ? cluster.gpusPerNode : 8;
+  const cost = figureOf(a, 'Cost')?.replace(/:.*$/, '');
+  const memory = a.intent === 'memory' ? figureOf(a, 'Memory per GPU') : undefined;
+  return [
+    nodesGpus({ nodes: cluster.nodes, gpus: cluster.nodes * gpusPerNode }),
+    ...(memory === undefined ? [] : [`${memory} per GPU`]),
+    train.replace(' · ', ', '),
+    ...(cost === undefined ? [] : [cost]),
+  ].join(', ');
+}
+
+/** The GPU-hours a line's answer spends, from its time to train; undefined when it has none. */
+function gpuHoursOf(a: Answer): number | undefined {
+  const m = /· ([\d.]+)([kMBT]?) GPU-hours/.exec(figureOf(a, 'Time to train') ?? '');
+  if (m === null || !a.ok) return undefined;
+  const scale: Record<string, number> = { '': 1, k: 1e3, M: 1e6, B: 1e9, T: 1e12 };
+  return Number(m[1]) * (scale[m[2] ?? ''] ?? 1);
+}
+
+/** The answers for each GPU, set side by side; the first's plan after them. */
+export function sideBySide(q: ParsedQuestion, gpus: string[], answers: Answer[]): Answer {
+  const [first] = answers;
+  if (first === undefined) throw new Error('sideBySide needs an answer');
+  const names = gpus.map(gpuName);
+  const lines: AnswerFigure[] = answers.map((a, i) => ({ label: names[i] ?? '', value: lineOf(a) }));
+  const headline = `${names.join(' vs ')} for ${modelNameOf(q.parameters)}: ${lines.map((l) => `${l.label}: ${l.value}`).join('; ')}`;
+  const notes: string[] = [];
+  const hours = answers.map(gpuHoursOf);
+  if (hours.every((h): h is number => h !== undefined) && hours.length === 2) {
+    const [a, b] = hours as [number, number];
+    const fewer = a <= b ? 0 : 1;
+    const ratio = Math.max(a, b) / Math.min(a, b);
+    const price = q.stated.pricePerGpuHour === undefined ? 'at each GPU\'s own price per GPU-hour' : 'at the one price given, taken for both (each GPU rents at its own)';
+    notes.push(ratio < 1.005
+      ? `Both spend about as many GPU-hours; the cost is GPU-hours ${price}.`
+      : `${names[fewer]} spends ${ratio < 1.5 ? `${Math.round((1 - 1 / ratio) * 100)}%` : `${ratio.toFixed(1)}×`} fewer GPU-hours than ${names[1 - fewer]}; the cost is GPU-hours ${price}.`);
+  }
+  notes.push(`The configuration and figures after the side-by-side are ${names[0]}'s; for the plan of ${names.slice(1).join(' or ')} in full, ask the question naming it alone.`);
+  const assumptions = [...first.assumptions];
+  for (const a of answers.slice(1)) for (const x of a.assumptions) if (!assumptions.includes(x)) assumptions.push(`${x} (${names[answers.indexOf(a)]})`);
+  return {
+    ...first,
+    ok: answers.every((a) => a.ok),
+    headline,
+    figures: [...lines, ...first.figures.map((f) => ({ ...f, label: `${f.label} (${names[0]})` }))],
+    assumptions,
+    notes: [...notes, ...first.notes],
+  };
+}

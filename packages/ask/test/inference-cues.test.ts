@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { ask } from '../src/answer/answer.ts';
+import { parse } from '../src/parse.ts';
+import { served } from './support/serving.ts';
+
+const servingReading = (q: ReturnType<typeof parse>): string | undefined => q.defaults.find((d) => d.text.startsWith('read as serving (inference)'))?.text;
+
+describe('generating, running a model on GPUs, or tokens/s at batch 1, with no training word, is serving', () => {
+  it.each([
+    ['can I run llama3-70b on a single H200 in fp8', '"run" a model on GPUs', { model: 'llama3-70b', gpu: 'h200', gpus: 1, precision: 'fp8' }],
+    ['how many tokens/s can one H200 generate for llama3-70b in fp8', '"generate"', { model: 'llama3-70b', gpu: 'h200', gpus: 1, precision: 'fp8' }],
+    ['tokens per second for llama3-8b on a single A100 80GB, batch 1', '"batch 1"', { model: 'llama3-8b', gpu: 'a100-80gb', gpus: 1 }],
+    ['how fast does llama3-8b generate on one A100', '"generate"', { model: 'llama3-8b', gpu: 'a100-80gb', gpus: 1 }],
+  ])('"%s" is served on the GPU named, its reading said (%s)', (question, cue, stated) => {
+    const q = parse(question);
+    expect(q.intent).toBe('serving');
+    expect(q.stated).toMatchObject(stated);
+    expect(servingReading(q)).toContain(`from ${cue} with no training word`);
+    const { a, data } = served(question);
+    expect(a.ok).toBe(true);
+    // Served on the one GPU asked, not a training plan's "does not fit … per GPU" on a larger cluster.
+    expect((data.best?.tensor ?? 0) * (data.best?.pipeline ?? 0)).toBe(1);
+    expect(a.headline).toMatch(/ on 1 × .*: TP 1 · PP 1 serves [\d,.]+k? tokens\/s per GPU/);
+  });
+
+  it('"batch 1" is one request at a time', () => {
+    const { data } = served('tokens per second for llama3-8b on a single A100 80GB, batch 1');
+    expect(parse('tokens per second for llama3-8b on a single A100 80GB, batch 1').parameters.concurrency).toBe(1);
+    expect(data.best?.batch).toBe(1);
+  });
+
+  it('a question saying "serve" or "inference" is not said back as read so', () => {
+    expect(servingReading(parse('inference throughput of llama3-70b on one H200 in fp8'))).toBeUndefined();
+  });
+});
+
+describe('training questions keep their training reading', () => {
+  it.each([
+    'training throughput in tokens per second of llama3-8b on 8 h100',
+    'tokens per second of llama3-70b on 64 h100',
+    'throughput of llama3-8b on 1 h100',
+    'how long to run llama3-70b on 2T tokens on 64 h100',
+    'can I run a pretraining of llama3-8b on 8 h100',
+    'run llama3-8b on 8 h100 with zero-3',
+    'what does it cost per day to run 128 H100 nodes at $2/GPU-hour',
+  ])('"%s" is not serving', (question) => {
+    expect(parse(question).intent).not.toBe('serving');
+  });
+
+  it('"the H100 generation" is no generating', () => {
+    expect(parse('throughput of llama3-8b on the H100 generation').intent).not.toBe('serving');
+  });
+
+  it('a training throughput answer is still training', () => {
+    const a = ask('training throughput in tokens per second of llama3-8b on 8 h100', { publicUrl: null });
+    expect(a.intent).toBe('estimate');
+    expect(a.headline).toMatch(/tokens\/s \([\d.]+ s per step/);
+  });
+});
+
+describe('"run" is inference only as running a model on something', () => {
+  it('"run by sunny" is no running of a model', () => {
+    expect(parse('how many nodes for llama 3 70b on h100, run by sunny').intent).toBe('nodes');
+  });
+});

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { ask } from '../src/answer/answer.ts';
+import { parse } from '../src/parse.ts';
+
+describe('"chinchilla optimal tokens for 70B": the tokens, never a cluster plan', () => {
+  it('about 1.4T tokens for 70B, 20 per parameter, Hoffmann et al. 2022 cited', () => {
+    const q = parse('chinchilla optimal tokens for 70B');
+    expect(q.stated).toMatchObject({ model: 'llama3-70b', tokensPerParameter: 20 });
+    const a = ask('chinchilla optimal tokens for 70B', { publicUrl: null });
+    expect(a.ok).toBe(true);
+    expect(a.headline).toMatch(/^Llama 3 70B: about 1\.40T training tokens at 20 tokens per parameter/);
+    expect(a.headline).toContain('arXiv:2203.15556');
+    expect(a.configuration).toBeUndefined();
+    expect(a.scenario).toBeUndefined();
+    expect(a.notes.some((n) => n.includes('15.0T tokens'))).toBe(true);
+  });
+
+  it('"how many tokens is compute-optimal for llama3-8b": 160B', () => {
+    expect(ask('how many tokens is compute-optimal for llama3-8b', { publicUrl: null }).headline).toMatch(/^Llama 3 8B: about 160B training tokens/);
+  });
+
+  it('a plan asked beside it is planned on the Chinchilla tokens, the reading said', () => {
+    const a = ask('how many H100 nodes to train 70b chinchilla optimal in 30 days', { publicUrl: null });
+    expect(a.intent).toBe('nodes');
+    expect(a.headline).toMatch(/train 1\.40T tokens in [\d.]+ days \(deadline 30 days\)$/);
+    expect(a.assumptions[0]).toMatch(/^Chinchilla-optimal read as 20 training tokens per parameter \(Hoffmann et al\. 2022, arXiv:2203\.15556/);
+  });
+
+  it('a stated budget wins over the word', () => {
+    expect(parse('train 70b on 2T tokens, more than chinchilla optimal, on 64 h100').stated).toMatchObject({ tokens: 2e12 });
+    expect(parse('train 70b on 2T tokens, more than chinchilla optimal, on 64 h100').stated.tokensPerParameter).toBeUndefined();
+  });
+});
