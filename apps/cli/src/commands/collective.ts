@@ -36,11 +36,12 @@ Cost one collective as NCCL runs it, as an nccl-tests-like table over sizes 8 B 
 size, time, algbw, busbw (nccl-tests conventions, GB = 1e9) and the chosen algorithm/protocol. With
 --algorithm auto the (algorithm, protocol) is NCCL's choice, the argmin of its own tuner's predicted
 times; the time shown is that choice as it runs (the channels NCCL launches for the size, NVLS's
-pipeline), so another algorithm forced with --algorithm can come out faster at some sizes. --emulate also runs the discrete-event emulator over the machine's topology
-graph and adds its time, busbw and the bottleneck link. The emulator streams the chosen algorithm's
-flows (ring, tree, NVLS, direct sends) at NCCL's per-channel rates, so on a machine nothing else
-shares it reproduces the closed form (Δ 0.0%) by construction; it is a second opinion where links
-are shared: --concurrent-groups, --oversubscription, a training step's many collectives at once.
+pipeline), so another algorithm forced with --algorithm can come out faster at some sizes.
+--emulate also runs the discrete-event emulator over the machine's topology graph and adds its
+time, busbw and the bottleneck link. The emulator streams the chosen algorithm's flows (ring,
+tree, NVLS, direct sends) at NCCL's per-channel rates, so on a machine nothing else shares it
+reproduces the closed form (Δ 0.0%) by construction; it is a second opinion where links are
+shared: --concurrent-groups, --oversubscription, a training step's many collectives at once.
 
 Options:
       --op OP               all-reduce, all-gather, reduce-scatter, broadcast, reduce, all-to-all,
