@@ -83,7 +83,7 @@ export const searchSection: BenchSection = {
         '',
         '### Inference planning speed',
         '',
-        'JSON in to JSON out: each TP × PP shape tried is probed for its largest batch, then its batches (powers of two up to it) are priced.',
+        'JSON in to JSON out: each TP × PP shape tried is probed for its largest batch, then its batches (powers of two up to it, and the batches where the latency bounds bind, found by bisection) are priced.',
         '',
         '| benchmark | shapes | cold ms | median ms | best ms |',
         '|---|---|---|---|---|',

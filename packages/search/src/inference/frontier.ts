@@ -3,6 +3,7 @@ import type { InferenceAnswer, InferenceBase, InferenceEstimate, InferenceShape 
 import { estimateInference } from './inference-plan.ts';
 import { servingCost } from './serving-cost.ts';
 import { servingLoad } from './serving-load.ts';
+import { boundBatches } from './bound-batch.ts';
 import { powersOfTwoUpTo } from '../search-space.ts';
 
 /**
@@ -22,7 +23,12 @@ export interface InferenceSearch extends PerShape {
    * listed in byShape), each as gpus / (t·p) replicas. Without it, every shape tried is one replica.
    */
   readonly gpus?: number;
-  /** Batches tried (default powers of two up to each shape's largest batch that fits). */
+  /**
+   * Batches tried. Default: the powers of two up to each shape's largest batch that fits and that batch, and
+   * besides them the batches at which the bounds bind (any whole batch, as vLLM's max_num_seqs or
+   * TensorRT-LLM's max_batch_size: the largest that meets the latency bounds, and with a rate the one that
+   * needs the fewest GPUs; boundBatches). Given, exactly these (those that fit).
+   */
   readonly batches?: readonly number[];
   /** Keep plans whose per-token decode latency is at most this. */
   readonly maxDecodeSecondsPerToken?: number;
@@ -77,6 +83,14 @@ export function latencyThroughputFrontier(points: readonly InferenceEstimate[]):
 /**
  * Inference planning: for each TP × PP shape of one replica, the batches that fit, their prefill and
  * decode latency and tokens/s per GPU; the frontier; and the best plan under the latency bounds.
+ *
+ * Unless the request lists its batches, each shape is tried at the powers of two up to its largest batch
+ * (the frontier's points) and at the batches where the bounds bind: a larger batch never decodes a token
+ * faster nor gives its first token sooner but serves more tokens/s per GPU, and an engine's batch limit
+ * (vLLM's max_num_seqs, TensorRT-LLM's max_batch_size) is any whole number, so the best batch under a
+ * latency bound is the largest that meets it, which a bisection over 1 … maxBatch finds in about
+ * log₂ maxBatch estimates; with a request rate, also the batch that needs the fewest GPUs for it
+ * (boundBatches). A plan between two powers of two is then found rather than rounded down to one.
  */
 export function planInference(base: InferenceBase, search: InferenceSearch): InferencePlanResult {
   const gpus = search.gpus ?? Number.POSITIVE_INFINITY;
@@ -94,13 +108,20 @@ export function planInference(base: InferenceBase, search: InferenceSearch): Inf
       const { promptTokens, outputTokens, batching, prefillChunkTokens, gpuMemoryUtilization, sharedPrefixTokens, kvCachePrecision, speculative } = search;
       const shape = { tensor, pipeline, promptTokens, outputTokens, batching, prefillChunkTokens, gpuMemoryUtilization, sharedPrefixTokens, kvCachePrecision, speculative };
       const memo = {};
-      const probe = estimateInference(base, { ...shape, batch: 1 }, memo);
+      const estimates = new Map<number, InferenceAnswer>();
+      const at = (batch: number): InferenceAnswer => {
+        const known = estimates.get(batch);
+        if (known !== undefined) return known;
+        const e = estimateInference(base, { ...shape, batch }, memo);
+        estimates.set(batch, e);
+        return e;
+      };
+      const probe = at(1);
       if (!probe.ok) { byShape.push({ tensor, pipeline, answer: probe }); continue; }
-      const batches = (search.batches ?? powersOfTwoUpTo(probe.maxBatch)).filter((b) => b <= probe.maxBatch);
-      if (probe.maxBatch > 0 && search.batches === undefined && !batches.includes(probe.maxBatch)) batches.push(probe.maxBatch);
+      const batches = search.batches !== undefined ? search.batches.filter((b) => b <= probe.maxBatch) : defaultBatches(probe.maxBatch, at, search);
       let largest: InferenceAnswer = probe;
       for (const batch of batches) {
-        const e = estimateInference(base, { ...shape, batch }, memo);
+        const e = at(batch);
         if (e.ok) {
           const loaded = search.requestsPerSecond === undefined ? e : withLoad(e, search.requestsPerSecond, search.maxPrefillSeconds);
           const point = search.pricePerGpuHour === undefined ? loaded : { ...loaded, cost: servingCost(loaded, search.pricePerGpuHour) };
@@ -122,6 +143,19 @@ export function planInference(base: InferenceBase, search: InferenceSearch): Inf
   const best = points.filter(meets).reduce<InferenceEstimate | undefined>((a, b) => (!a || better(a, b) ? b : a), undefined);
   const closest = !best && points.length > 0 ? closestMiss(points, search) : undefined;
   return { points, frontier: latencyThroughputFrontier(points), best, byShape, closest, warnings: contextWarnings(base, search) };
+}
+
+/**
+ * The batches a shape is tried at when the request names none: the powers of two up to its largest batch
+ * that fits, and that batch (the throughput-versus-latency frontier drawn through them), and the batches at
+ * which the bounds bind (boundBatches: the largest meeting the latency bounds, found by bisection, as an
+ * engine's max_num_seqs or max_batch_size may be any whole number; with a rate, the one needing the fewest
+ * GPUs), smallest first, so the last is the largest that fits.
+ */
+function defaultBatches(maxBatch: number, at: (batch: number) => InferenceAnswer, search: InferenceSearch): number[] {
+  const { maxDecodeSecondsPerToken, maxPrefillSeconds, requestsPerSecond } = search;
+  const bound = boundBatches({ maxBatch, at, maxDecodeSecondsPerToken, maxPrefillSeconds, requestsPerSecond });
+  return [...new Set([...powersOfTwoUpTo(maxBatch), maxBatch, ...bound])].filter((b) => b >= 1).sort((a, b) => a - b);
 }
 
 /** The point with the replicas `requestsPerSecond` needs of it (servingLoad), or as it was when no count meets the first-token bound. */

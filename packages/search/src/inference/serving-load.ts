@@ -62,6 +62,15 @@ export interface LoadedPoint {
 }
 
 /**
+ * The fewest replicas of a point that keep up with `requestsPerSecond` (ρ < 1): a replica finishes b/S
+ * requests a second, S = O × the iteration. No count below it serves the rate, whatever the bound, so it
+ * is servingLoad's lower bound; without a first-token bound it is servingLoad's count (any ρ < 1 waits a finite time).
+ */
+export function replicasKeepingUp(point: LoadedPoint, requestsPerSecond: number): number {
+  return Math.floor(requestsPerSecond / (point.batch / (point.outputTokens * point.iterationSeconds))) + 1;
+}
+
+/**
  * The fewest replicas of a point that serve `requestsPerSecond`, with `maxFirstTokenSeconds` (when given)
  * bounding the first token including the wait for a slot, or undefined when no count does (the first token
  * alone is past the bound). The wait falls as replicas are added, so the count is found by doubling from
@@ -74,7 +83,7 @@ export function servingLoad(point: LoadedPoint, requestsPerSecond: number, maxFi
   const perReplica = point.batch / hold;
   const wait = (replicas: number) => admissionWaitSeconds(point.batch, requestsPerSecond / replicas, hold);
   const meets = (replicas: number) => (maxFirstTokenSeconds === undefined ? Number.isFinite(wait(replicas)) : point.firstTokenSeconds + wait(replicas) <= maxFirstTokenSeconds);
-  let low = Math.floor(requestsPerSecond / perReplica) + 1;
+  let low = replicasKeepingUp(point, requestsPerSecond);
   let high = low;
   while (!meets(high)) {
     if (high > MAX_REPLICAS) return undefined;
