@@ -38,6 +38,7 @@ export const RESPONSE_CASES: readonly ResponseCase[] = [
 
   { name: 'strong scaling over three sizes', path: '/v1/scale', body: { ...gpt3, nodes: [32, 64, 128] }, expect: { ok: true } },
   { name: 'weak scaling with the TP × PP table, one size too small', path: '/v1/scale', body: { ...gpt3, training: { globalBatchSize: 512 }, nodes: [1, 32, 64], mode: 'weak', tradeOff: true }, expect: { ok: true }, shows: ['points.0.reason', 'points.1.efficiency', 'tradeOff.0'] },
+  { name: 'no size runs the fixed plan', path: '/v1/scale', body: { ...gpt3, nodes: [3, 5], parallelism: { tensor: 8, pipeline: 8 } }, expect: { ok: false, reason: 'no-feasible-configuration' }, shows: ['points.0.reason', 'points.1.reason', 'mode'] },
   { name: 'an unknown GPU', path: '/v1/scale', body: { ...gpt3, cluster: { gpu: 'no-such-gpu' }, nodes: [8] }, expect: { ok: false, reason: 'invalid' } },
 
   { name: 'Llama 3 70B on H100', path: '/v1/inference', body: { ...llama, promptTokens: 2048, outputTokens: 512 }, expect: { ok: true }, shows: ['best', 'frontier.0'] },

@@ -77,9 +77,18 @@ describe('/openapi.json documents each answer with its response schema', () => {
     const { $schema: _dialect, $id: _id, ...embedded } = TOOLKIT[path].jsonSchema;
     expect(published(path)).toEqual(embedded);
     expect(published(path, 'application/msgpack')).toEqual(embedded);
-    // Two branches told apart by `ok`, each an object that lists its fields.
+    // Branches told apart by `ok`, each an object that lists its fields; where ok: false has more than one
+    // branch (/v1/scale: an invalid request, and a sweep where no size runs), each has its own reason, a constant.
     const branches = published(path).oneOf ?? [];
-    expect(branches.map((b) => b.properties?.ok?.const)).toEqual([true, false]);
+    const [okBranch, ...failures] = branches;
+    expect(okBranch?.properties?.ok?.const).toBe(true);
+    expect(failures.map((b) => b.properties?.ok?.const)).toEqual(failures.map(() => false));
+    expect(failures.length).toBe(path === '/v1/scale' ? 2 : 1);
+    if (failures.length > 1) {
+      const reasons = failures.map((b) => b.properties?.reason?.const);
+      expect(new Set(reasons).size, JSON.stringify(reasons)).toBe(failures.length);
+      for (const r of reasons) expect(typeof r).toBe('string');
+    }
     for (const branch of branches) expect(Object.keys(branch.properties ?? {}).length).toBeGreaterThan(3);
   });
 });

@@ -1,4 +1,4 @@
-import { defaultBatch as askDefaultBatch, defaultBatchNote, type DefaultBatch } from '@trainplan/ask';
+import { deadlineBatchFor, defaultBatch as askDefaultBatch, defaultBatchNote, type DefaultBatch } from '@trainplan/ask';
 import type { FlagValues } from './flags.ts';
 import { count, seqLength as seqLengthFlag } from './search-flags.ts';
 
@@ -11,15 +11,23 @@ const isCount = (x: unknown): x is number => typeof x === 'number' && Number.isI
  * `ask` plan one batch for one model.
  */
 export function flagDefaultBatch(v: FlagValues): DefaultBatch {
+  return askDefaultBatch(askParameters(v));
+}
+
+/** What the flags say of the batch's inputs, as the chat bot's parameters. */
+function askParameters(v: FlagValues): Parameters<typeof askDefaultBatch>[0] {
   const seqLength = seqLengthFlag(v);
   const nodes = count(v, 'nodes');
   const gpus = count(v, 'gpus');
-  return askDefaultBatch({
+  return {
     ...(typeof v.model === 'string' && { model: v.model }), ...(isCount(seqLength) && { seqLength }),
     // --gpu takes a GPU or a system id: the node size comes from whichever it is.
     ...(typeof v.gpu === 'string' && { gpu: v.gpu, system: v.gpu }), ...(isCount(nodes) && { nodes }), ...(isCount(gpus) && { gpus }),
-  });
+  };
 }
+
+/** The batch a deadline's search plans each size at with no --global-batch: the chat bot's (@trainplan/ask deadlineBatchFor). */
+export const flagDeadlineBatchFor = (v: FlagValues): ((nodes: number) => number) => deadlineBatchFor(askParameters(v));
 
 /**
  * "assumed (no --global-batch): global batch 1,536 sequences (…)", where the request built from flags took the default

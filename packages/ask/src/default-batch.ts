@@ -103,6 +103,26 @@ function somePipelineSplits(batch: number, gpus: number, layers: number | undefi
   return false;
 }
 
+/**
+ * The batch a deadline's search plans each cluster size at when the question states none: the size's own default
+ * (what a question about that size alone takes, so that "how many nodes …" and "how long … on N nodes" agree), where it
+ * stays within DEFAULT_BATCH_SLACK of its aim (the published batch, about 4M tokens, or one sequence per 8 GPUs on a
+ * large cluster); where rounding to the size's GPUs moved it further, the batch the question takes with no size instead.
+ * Such a size then runs the batch it was asked at or no plan, rather than meeting the deadline with a batch inflated
+ * to fit its GPUs: GPT-3 175B's 1,536 would be 2,919 on 2,919 H100 nodes (2,919 = 3 × 7 × 139 GPUs a node-group, no
+ * split of 1,536), and that size would answer "1 day" with a batch nearly twice the published one.
+ */
+export function deadlineBatchFor(p: AskParameters): (nodes: number) => number {
+  const { nodes: _nodes, gpus: _gpus, ...unsized } = p;
+  const asked = defaultBatch(unsized).sequences;
+  return (nodes) => {
+    const sized = { ...unsized, nodes };
+    const own = defaultBatch(sized).sequences;
+    const aim = batchAim(sized, clusterGpusOf(sized)).sequences;
+    return Math.abs(own - aim) <= DEFAULT_BATCH_SLACK * aim ? own : asked;
+  };
+}
+
 /** How far a search's default batch may move from its aim to gain factors of two, so that more data-parallel sizes divide it. */
 const DEFAULT_BATCH_SLACK = 0.1;
 

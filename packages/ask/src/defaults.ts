@@ -11,7 +11,7 @@ import { clusterGpusOf, gpusPerNodeOf } from './cluster-of.ts';
 import { batchNear, defaultBatch, defaultBatchNote, isComputedBatch, isComputedCount, roundBatch, seqLengthOf, sequencesText } from './default-batch.ts';
 
 export { clusterGpusOf, gpusPerNodeOf } from './cluster-of.ts';
-export { DEFAULT_BATCH_TOKENS, defaultBatch, defaultBatchNote, isComputedBatch, seqLengthOf, type DefaultBatch, type DefaultBatchWhy } from './default-batch.ts';
+export { DEFAULT_BATCH_TOKENS, deadlineBatchFor, defaultBatch, defaultBatchNote, isComputedBatch, seqLengthOf, type DefaultBatch, type DefaultBatchWhy } from './default-batch.ts';
 
 /**
  * The facts a question leaves out, filled with stated defaults. Every default taken is listed so the

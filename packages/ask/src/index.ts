@@ -6,7 +6,7 @@ export { parse, normalize, MAX_QUESTION_LENGTH } from './parse.ts';
 export { isHelpRequest } from './classify.ts';
 export {
   DEFAULT_GPU, DEFAULT_DEADLINE_SECONDS, DEFAULT_NODES, DEFAULT_BATCH_TOKENS, DEFAULT_COLLECTIVE_BYTES,
-  DEFAULT_COLLECTIVE_GPUS, CHINCHILLA_TOKENS_PER_PARAMETER, defaultBatch, defaultBatchNote, seqLengthOf,
+  DEFAULT_COLLECTIVE_GPUS, CHINCHILLA_TOKENS_PER_PARAMETER, deadlineBatchFor, defaultBatch, defaultBatchNote, seqLengthOf,
 } from './defaults.ts';
 export type { DefaultBatch, DefaultBatchWhy } from './defaults.ts';
 export type { Answer, AnswerFigure, AnswerKind, AnswerOptions, PublicUrl } from './answer/answer-types.ts';

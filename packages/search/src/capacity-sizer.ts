@@ -6,6 +6,8 @@ import { searchPlans, type RankedPlan, type SearchOptions } from './search.ts';
 export interface CapacityPoint {
   readonly nodes: number;
   readonly gpus: number;
+  /** Sequences per optimizer step on this size: the base's, or the size's own (CapacityOptions.globalBatchFor). */
+  readonly globalBatchSize: number;
   readonly plan: RankedPlan;
   readonly seconds: number;
   readonly days: number;
@@ -24,7 +26,18 @@ export interface CapacityGoal {
   readonly pricePerGpuHour?: number;
 }
 
-export interface CapacityOptions extends SearchOptions {
+/** How the global batch is chosen per cluster size, where it is not the base's at every size. */
+export interface BatchPolicy {
+  /**
+   * The global batch on `nodes` nodes, in sequences: a default batch shaped to each size's GPUs (the CLI's
+   * and the chat bot's when a question states none: about 4M tokens, rounded so that data-parallel sizes of
+   * those GPUs divide it), so that every size a capacity question searches is planned at the batch a
+   * question about that size alone would take. Absent: the base's globalBatchSize at every size.
+   */
+  readonly globalBatchFor?: (nodes: number) => number;
+}
+
+export interface CapacityOptions extends SearchOptions, BatchPolicy {
   /** Called as each cluster size's search starts, with its size in nodes and the searches run before it. */
   readonly onClusterSize?: (nodes: number, searchesBefore: number) => void;
 }
@@ -48,19 +61,21 @@ export type SizeSearch = { readonly point: CapacityPoint; readonly noPlan?: unde
  * searched configuration, not a fixed TFLOP/s, times the whole steps the tokens take (the planner's
  * timeToTrain).
  */
-export function searchOnNodes(base: SearchBase, nodes: number, tokens: number, options: SearchOptions = {}, price?: number): SizeSearch {
-  const result = searchPlans({ ...base, nodes, tokens }, { ...options, top: 1 });
+export function searchOnNodes(base: SearchBase, nodes: number, tokens: number, options: SearchOptions & BatchPolicy = {}, price?: number): SizeSearch {
+  const { globalBatchFor, ...search } = options;
+  const globalBatchSize = globalBatchFor?.(nodes) ?? base.globalBatchSize;
+  const result = searchPlans({ ...base, nodes, tokens, globalBatchSize }, { ...search, top: 1 });
   const best = result.top[0];
   if (!best) return { noPlan: result.closestInfeasible ? 'out-of-memory' : result.budgetExhausted ? 'candidate-budget' : 'indivisible' };
   const gpus = nodes * base.gpusPerNode;
   const time = best.estimate.timeToTrain;
   if (!time) throw new Error('internal: a search given tokens estimates the time to train them');
   const { seconds, gpuHours } = time;
-  return { point: { nodes, gpus, plan: best, seconds, days: seconds / SECONDS_PER_DAY, gpuHours, cost: price === undefined ? undefined : gpuHours * price } };
+  return { point: { nodes, gpus, globalBatchSize, plan: best, seconds, days: seconds / SECONDS_PER_DAY, gpuHours, cost: price === undefined ? undefined : gpuHours * price } };
 }
 
 /** searchOnNodes's point, or undefined when no plan runs on `nodes` nodes. */
-export function trainOnNodes(base: SearchBase, nodes: number, tokens: number, options: SearchOptions = {}, price?: number): CapacityPoint | undefined {
+export function trainOnNodes(base: SearchBase, nodes: number, tokens: number, options: SearchOptions & BatchPolicy = {}, price?: number): CapacityPoint | undefined {
   return searchOnNodes(base, nodes, tokens, options, price).point;
 }
 

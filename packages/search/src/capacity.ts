@@ -57,19 +57,24 @@ export type CapacityAnswer =
 export const SCAN_WINDOW = 128;
 
 /**
- * Fewer nodes than this cannot train in `deadlineSeconds` even at 100% MFU: the model FLOPs of the
- * token budget are the same on every cluster size (the batch is fixed, so are the whole steps the
- * tokens take), and a plan's time is those FLOPs over nodes × GPUs × peak × MFU with MFU ≤ 1 (MFU as
- * defined by Chowdhery et al. 2022, PaLM, Appendix B). From a point found: seconds × nodes × MFU is
- * those FLOPs over GPUs-per-node × peak.
+ * Fewer nodes than this cannot train in `deadlineSeconds` even at 100% MFU: a plan's time is the model
+ * FLOPs of the tokens it trains over nodes × GPUs × peak × MFU with MFU ≤ 1 (MFU as defined by Chowdhery
+ * et al. 2022, PaLM, Appendix B). From a point found: seconds × nodes × MFU is its FLOPs over
+ * GPUs-per-node × peak. With one batch at every size those FLOPs are the same on every size (so are the
+ * whole steps the tokens take); with a batch per size (CapacityOptions.globalBatchFor) each size trains
+ * its own whole steps, at least `tokens`, so the floor is taken from the FLOPs of `tokens` alone: the
+ * point's scaled by `tokenShare`, the share of the tokens its whole steps train that `tokens` are.
  */
-function peakFloorNodes(point: CapacityPoint, deadlineSeconds: number): number {
-  return Math.max(1, Math.ceil((point.seconds * point.nodes * point.plan.estimate.mfu) / deadlineSeconds));
+function peakFloorNodes(point: CapacityPoint, deadlineSeconds: number, tokenShare: number): number {
+  return Math.max(1, Math.ceil((point.seconds * point.nodes * point.plan.estimate.mfu * tokenShare) / deadlineSeconds));
 }
 
-/** Searches every size below `found` down to the peak floor or the window, keeping the fewest that meet the goal. */
-function scanBelow(s: Sizer, found: CapacityPoint, goal: DeadlineGoal): { point: CapacityPoint; checked: CapacityCheck } {
-  const floor = peakFloorNodes(found, goal.deadlineSeconds);
+/**
+ * Searches every size below `found` down to the peak floor or the window, keeping the fewest that meet the goal.
+ * `tokenShare`: peakFloorNodes's, of `found`.
+ */
+function scanBelow(s: Sizer, found: CapacityPoint, goal: DeadlineGoal, tokenShare: number): { point: CapacityPoint; checked: CapacityCheck } {
+  const floor = peakFloorNodes(found, goal.deadlineSeconds, tokenShare);
   const from = Math.max(floor, found.nodes - SCAN_WINDOW);
   let fewest = found;
   for (let n = found.nodes - 1; n >= from; n--) {
@@ -185,7 +190,9 @@ function bisect(s: Sizer, below: number, found: CapacityPoint, goal: DeadlineGoa
  * floor (or SCAN_WINDOW sizes), since time to train steps up and down with the node count's factors.
  * A deadline and a budget that no power of two meets together are told apart by deadlineOrBudget. A
  * budget without a deadline is fastestWithinBudget's question, the smallest cluster that fits, whatever
- * the time, smallestFit's (capacity-sizer.ts), and the whole time–cost curve costTimeFrontier's.
+ * the time, smallestFit's (capacity-sizer.ts), and the whole time–cost curve costTimeFrontier's. With
+ * `options.globalBatchFor` every size is searched at its own batch, so the answer, and each size the
+ * check counts, is what the question about that size alone answers (trainOnNodes with the same options).
  */
 export function fewestNodes(base: SearchBase, tokens: number, goal: DeadlineGoal, options: CapacityOptions = {}): CapacityAnswer {
   const s = sizer(base, tokens, options, goal.pricePerGpuHour);
@@ -193,8 +200,15 @@ export function fewestNodes(base: SearchBase, tokens: number, goal: DeadlineGoal
   if (!fit) {
     return { ok: false, reason: 'does-not-fit', message: noFitText(base), searches: s.searches() };
   }
+  // With a batch per size, each size trains its own whole steps: `tokens` are this share of a point's (peakFloorNodes).
+  const share = (p: CapacityPoint): number => {
+    if (options.globalBatchFor === undefined) return 1;
+    const step = p.globalBatchSize * base.seqLength;
+    return tokens / (Math.ceil(tokens / step) * step);
+  };
+  const scan = (found: CapacityPoint, g: DeadlineGoal) => scanBelow(s, found, g, share(found));
   const answer = (found: CapacityPoint): CapacityAnswer => {
-    const { point, checked } = scanBelow(s, found, goal);
+    const { point, checked } = scan(found, goal);
     return { ok: true, ...point, checked, note: checkNote(point, checked), searches: s.searches() };
   };
   if (meetsGoal(fit.smallest, goal)) return answer(fit.smallest);
@@ -211,7 +225,7 @@ export function fewestNodes(base: SearchBase, tokens: number, goal: DeadlineGoal
   });
   const withBudget = goal.gpuHourBudget !== undefined || goal.costBudget !== undefined;
   if (!withBudget) return deadlineUnreachable();
-  return deadlineOrBudget(s, fit, goal, answer, deadlineUnreachable);
+  return deadlineOrBudget(s, fit, goal, answer, deadlineUnreachable, scan);
 }
 
 /**
@@ -226,6 +240,7 @@ export function fewestNodes(base: SearchBase, tokens: number, goal: DeadlineGoal
 function deadlineOrBudget(
   s: Sizer, fit: { first: CapacityPoint; smallest: CapacityPoint }, goal: DeadlineGoal,
   answer: (found: CapacityPoint) => CapacityAnswer, deadlineUnreachable: () => CapacityAnswer,
+  scan: (found: CapacityPoint, goal: DeadlineGoal) => unknown,
 ): CapacityAnswer {
   const deadline: DeadlineGoal = { deadlineSeconds: goal.deadlineSeconds };
   const budget: CapacityGoal = { ...goal, deadlineSeconds: undefined };
@@ -235,7 +250,7 @@ function deadlineOrBudget(
     if (!grown.found) return deadlineUnreachable();
     inTime = bisect(s, grown.below, grown.found, deadline);
   }
-  scanBelow(s, inTime, deadline);
+  scan(inTime, deadline);
   const points = s.points();
   const both = fewestMeeting(points, goal);
   if (both) return answer(both);

@@ -12,7 +12,8 @@ import {
   count, machineFields, MACHINE_FLAGS, money, OVERLAP_FLAGS, overlapProblem, overlapSettings, SPACE_FLAGS, spaceConstraintFields, spaceFlagsHelp, TRAINING_FLAGS, trainingFields,
 } from '../search-flags.ts';
 import { exportScenario, reportStream } from './search.ts';
-import { assumedBatchLine, flagDefaultBatch } from '../default-batch.ts';
+import { assumedBatchLine, flagDeadlineBatchFor, flagDefaultBatch } from '../default-batch.ts';
+import { defaultBatchNote } from '@trainplan/ask';
 import { usageLine } from '../format/usage-line.ts';
 
 const SYNOPSIS = 'trainplan nodes --model ID --gpu ID --tokens T (--days D | --gpu-hours H | --budget M --price P | --nodes N | --frontier) [--global-batch B] [--json] [--export megatron|nemo]';
@@ -51,8 +52,11 @@ TFLOP/s):
 Options:
   -m, --model ID         model preset id
   -g, --gpu ID           GPU or system preset id
-  -b, --global-batch B   sequences per optimizer step (default, as the chat bot assumes: the model's
-                         published batch, GPT-3 175B's 1,536; else about 4M tokens)
+  -b, --global-batch B   sequences per optimizer step, held at every size searched (default, as
+                         the chat bot assumes: the model's published batch, GPT-3 175B's 1,536;
+                         else about 4M tokens; with --days each size searched at the default
+                         --nodes takes there, rounded so that data-parallel sizes of its GPUs
+                         divide it)
   -t, --tokens T         tokens to train on (e.g. 300B)
   -d, --days D           deadline in days (30, or 30d)
       --gpu-hours H      budget in GPU-hours (e.g. 6.4M)
@@ -118,6 +122,35 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
     ...(constraints && { constraints }),
     ...(overlapSettings(v) !== undefined && { settings: overlapSettings(v) }),
   };
+}
+
+/**
+ * The batch each cluster size is planned at when --global-batch is not given (nor --input): the default
+ * `--nodes N` takes on N nodes (flagDefaultBatch: the model's published batch, else about 4M tokens, rounded
+ * so that data-parallel sizes of those GPUs divide it), so that the fewest nodes a deadline needs is what
+ * `--nodes` answers for that size, and every size the check counts was planned as `--nodes` plans it; except
+ * where that rounding moved it more than 10% from its aim, which takes the batch asked with no size instead
+ * (@trainplan/ask deadlineBatchFor: no size meets a deadline by a batch inflated to fit its GPUs).
+ * Undefined when the batch was given, or the request carries none to replace (a bad --model: the run says why).
+ */
+function sizeBatch(v: FlagValues, request: unknown): ((nodes: number) => number) | undefined {
+  if (assumedBatchLine(v, request) === undefined) return undefined;
+  return flagDeadlineBatchFor(v);
+}
+
+/**
+ * The assumed line of a deadline at the default batch: each size at its own, and the one the answer's size
+ * (or the closest's) took, with why.
+ */
+function perSizeBatchLine(v: FlagValues, a: NodesResponseJson): string {
+  const head = 'assumed (no --global-batch): each cluster size at the batch --nodes takes there';
+  const nodes = a.ok ? a.nodes : a.closest?.nodes;
+  if (nodes === undefined) return `${head} (about 4M tokens, or the model's published batch, rounded so that data-parallel sizes of its GPUs divide it)`;
+  const own = flagDefaultBatch({ ...v, nodes: String(nodes) });
+  const used = a.ok ? a.configuration.scenario.training.globalBatchSize : own.sequences;
+  const said = used === own.sequences ? defaultBatchNote(own)
+    : `global batch ${used.toLocaleString('en-US')} sequences, the batch asked with no size (--nodes ${nodes} rounds it to ${own.sequences.toLocaleString('en-US')}, more than 10% from its aim)`;
+  return `${head}; on ${nodesText(nodes)}: ${said}`;
 }
 
 /** The checked line: what the sizes below a deadline's answer did (the search's own wording, checkedText). */
@@ -190,12 +223,15 @@ export const nodesCommand: Command = requestCommand({
   check: (v) => exportProblem(v) ?? overlapProblem(v),
   answer(request, v, io) {
     const bar = progressBar(io, 'sizing');
+    const perSize = sizeBatch(v, request);
     const answer = runNodes(request, {
       onProgress: bar.onProgress,
       onClusterSize: (nodes, before) => bar.note(`${nodesText(nodes)} (cluster size ${before + 1})`),
+      ...(perSize && { globalBatchFor: perSize }),
     });
     bar.done();
-    const assumed = assumedBatchLine(v, request);
+    // A deadline plans each size at its own batch (runNodes); --nodes, a budget alone and --frontier state the one batch they took.
+    const assumed = perSize && v.days !== undefined ? perSizeBatchLine(v, answer) : assumedBatchLine(v, request);
     // The report and stderr name the request's fields by their flags (shownAnswer); --json is the API's answer.
     const shown = shownAnswer(io, answer);
     if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);

@@ -3,7 +3,7 @@ import { formatGrouped, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
-import { printAnswer, requestCommand } from '../request-command.ts';
+import { printAnswer, requestCommand, shownAnswer, type RequestIo } from '../request-command.ts';
 import type { FlagSpec, FlagValues } from '../flags.ts';
 import { countText } from '../format/count-text.ts';
 import { renderTable } from '../format/table.ts';
@@ -49,7 +49,8 @@ Options:
       --seq-length, --precision, --grad-accumulation, --max-tensor, --tensor-within-node,
       --memory-fraction, --gpus-per-node, --network   as in trainplan search
   -i, --input FILE|-   the whole request as JSON instead of flags
-      --json           print the JSON answer
+      --json           print the JSON answer (ok: false, reason no-feasible-configuration, its
+                       points each with their reason, when no size runs a plan)
   -h, --help           show this help
 
 Exit status: 0 every size has a plan; 1 some size has none (its row says why, and stderr has one
@@ -91,7 +92,10 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
 const planCell = (p: { label?: string; reason?: string }): string =>
   (p.label !== undefined && p.reason !== undefined ? `${p.label}: ${p.reason}` : p.label ?? p.reason ?? '');
 
-export function formatScaleReport(a: Extract<ScaleResponseJson, { ok: true }>): string {
+/** A sweep's table: an ok answer's, or one where no size runs (each row then says why). */
+type Sweep = Extract<ScaleResponseJson, { points: unknown }>;
+
+export function formatScaleReport(a: Sweep): string {
   const lines = [
     `${a.mode} scaling:`,
     ...renderTable([
@@ -127,6 +131,14 @@ export function formatScaleReport(a: Extract<ScaleResponseJson, { ok: true }>): 
   return `${lines.join('\n')}\n`;
 }
 
+/** A sweep as printAnswer prints an ok answer: the JSON under --json, else the table, in flag terms. */
+function printSweep(io: RequestIo, v: FlagValues, answer: Sweep): Sweep {
+  if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
+  const shown = shownAnswer(io, answer);
+  if (v.json !== true) io.stdout(formatScaleReport(shown));
+  return shown;
+}
+
 export const scaleCommand: Command = requestCommand({
   name: 'scale',
   summary: 'scaling sweeps (strong or weak) and the TP × PP trade-off table',
@@ -138,7 +150,8 @@ export const scaleCommand: Command = requestCommand({
   missing: { nodes: 'the node counts to sweep, e.g. --nodes 105,140,175', 'global-batch': 'the sequences per optimizer step, e.g. --global-batch 1536' },
   answer(request, v, io) {
     const answer = runScale(request);
-    const shown = printAnswer(io, v, answer, formatScaleReport);
+    // No size runs (ok: false, its points each with a reason): the table and the stderr lines, as where some size runs.
+    const shown = 'points' in answer ? printSweep(io, v, answer) : printAnswer<Extract<ScaleResponseJson, { ok: true }>>(io, v, answer, formatScaleReport);
     if (!shown) return EXIT.usage;
     // stdout carries the table (or the JSON); stderr names each size without a plan, so a script sees why it exits 1.
     const failed = shown.points.filter((p) => p.reason !== undefined);

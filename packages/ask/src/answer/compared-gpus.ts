@@ -51,12 +51,15 @@ function lineOf(a: Answer): string {
   ].join(', ');
 }
 
-/** The GPU-hours a line's answer spends, from its time to train; undefined when it has none. */
+/**
+ * The GPU-hours a line's answer spends, from the protocol's answer it carries (a nodes answer's gpuHours, an estimate's
+ * or a search's best plan's time to train), not from its formatted figures; undefined when it has none.
+ */
 function gpuHoursOf(a: Answer): number | undefined {
-  const m = /· ([\d.]+)([kMBT]?) GPU-hours/.exec(figureOf(a, 'Time to train') ?? '');
-  if (m === null || !a.ok) return undefined;
-  const scale: Record<string, number> = { '': 1, k: 1e3, M: 1e6, B: 1e9, T: 1e12 };
-  return Number(m[1]) * (scale[m[2] ?? ''] ?? 1);
+  if (!a.ok || typeof a.data !== 'object' || a.data === null) return undefined;
+  const d = a.data as { gpuHours?: unknown; timeToTrain?: { gpuHours?: unknown }; best?: { estimate?: { timeToTrain?: { gpuHours?: unknown } } } };
+  const hours = d.gpuHours ?? d.timeToTrain?.gpuHours ?? d.best?.estimate?.timeToTrain?.gpuHours;
+  return typeof hours === 'number' ? hours : undefined;
 }
 
 /** The answers for each GPU, set side by side; the first's plan after them. */

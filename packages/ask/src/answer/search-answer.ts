@@ -7,7 +7,7 @@ import { askedMetric, leadWithAsked, withAskedFigure } from './asked-metric.ts';
 import { namedClusterNote, namedClusterReading } from './named-cluster.ts';
 import { askedTimeUnit, daysAsAsked } from './time-as-asked.ts';
 import { tokensInTime } from './tokens-in-time.ts';
-import { DEFAULT_GPU, defaultBatch, defaultBatchNote, gpusPerNodeOf, isComputedBatch } from '../defaults.ts';
+import { DEFAULT_GPU, deadlineBatchFor, defaultBatch, defaultBatchNote, gpusPerNodeOf, isComputedBatch } from '../defaults.ts';
 import { compactCount, formatDays, moneyText, nodesGpus, statedMoney } from '../format.ts';
 import { modelInputOf, modelNameOf } from '../model-of.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
@@ -198,7 +198,14 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   if (typeof goal === 'string') return answerHelp(q, [goal]);
   // A part of one node ("on 4 H100") is a node of that many GPUs.
   const { gpusPerNode, ...target } = goal;
-  const budget = options.candidateBudget === undefined ? {} : { candidateBudget: options.candidateBudget };
+  // With no batch stated, a deadline's sizes are each planned at the batch the question about that size alone takes
+  // (runNodes' globalBatchFor, as the CLI's nodes does), so "how many nodes …" and "how long … on N nodes" agree.
+  const perSize = q.stated.globalBatchSize === undefined && q.stated.batchTokens === undefined && q.intent === 'nodes' && training.globalBatchSize !== undefined
+    ? deadlineBatchFor({ ...unsized, globalBatchSize: undefined }) : undefined;
+  const budget = {
+    ...(options.candidateBudget !== undefined && { candidateBudget: options.candidateBudget }),
+    ...(perSize !== undefined && { globalBatchFor: perSize }),
+  };
   // runNodes on the question's model and training for a goal (a deadline, a budget, nodes), on nodes of `perNode` GPUs when part of one.
   const runFor = (goalFields: Record<string, unknown>, perNode: number | undefined): NodesResponseJson => runNodes({
     model: modelInputOf(p), cluster: { ...machineOf(p), ...(perNode !== undefined && { gpusPerNode: perNode }) }, training, tokens: p.tokens, constraints: constraintsOf(p), ...goalFields,
@@ -256,8 +263,18 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     // The GPU-hours are in the time-to-train figure already (describe-estimate), not restated here.
     ...hint,
   ];
-  return planAnswer(q, publicUrl, plan, result, `${verdict}${named?.headline ?? headline}`, { assumptions, notes: [...(named === undefined ? [] : [named.note]), ...notes], data: result });
+  // Each size of a deadline planned at its own default batch (perSize): the batch said is the one the answer took.
+  const sequences = result.configuration.scenario.training.globalBatchSize;
+  const own = perSize === undefined || result.mode !== 'fewest-nodes' ? undefined
+    : `${ownBatchNote(defaultBatch({ ...unsized, globalBatchSize: undefined, nodes: result.nodes }), sequences)}; each cluster size was tried at the batch a question about that size alone takes`;
+  const shown = own === undefined ? q : { ...q, defaults: q.defaults.map((d) => (d.field === 'globalBatchSize' ? { ...d, value: sequences, text: own } : d)) };
+  const said = own === undefined ? assumptions : [...(shown.defaults.some((d) => d.field === 'globalBatchSize') ? [] : [own]), ...assumptions.slice(batch.length)];
+  return planAnswer(shown, publicUrl, plan, result, `${verdict}${named?.headline ?? headline}`, { assumptions: said, notes: [...(named === undefined ? [] : [named.note]), ...notes], data: result });
 }
+
+/** A size's default batch as the sentence says it, or its sequences alone if the plan took another. */
+const ownBatchNote = (own: ReturnType<typeof defaultBatch>, sequences: number): string =>
+  own.sequences === sequences ? defaultBatchNote(own) : `global batch ${countOf(sequences, 'sequence')}`;
 
 /**
  * "Best config", and memory or estimate questions that state no layout (searchesLayout): runSearch on

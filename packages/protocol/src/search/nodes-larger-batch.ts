@@ -53,16 +53,19 @@ export function largerBatch(
   base: SearchBase, tokens: number, point: CapacityPoint, question: LargerBatchQuestion, options: CapacityOptions,
   { whenBound = true }: { readonly whenBound?: boolean } = {},
 ): LargerBatchJson | undefined {
-  const batch = base.globalBatchSize;
+  // The batch `point` was planned at (its size's own, with a batch per size), doubled and held at every size
+  // searched: one batch to state, the one a user would give as --global-batch.
+  const batch = point.globalBatchSize;
   const bound = batchBound(point, batch);
   if (whenBound && !bound) return undefined;
   const doubled = { ...base, globalBatchSize: 2 * batch };
+  const { globalBatchFor: _perSize, ...fixed } = options;
   // Training takes whole optimizer steps (Narayanan et al. 2021, §2.2): a budget under one larger step is no run.
   if (tokens < doubled.globalBatchSize * doubled.seqLength) return undefined;
   const price = question.pricePerGpuHour;
   const found = question.kind === 'nodes'
-    ? trainOnNodes(doubled, question.nodes, tokens, options, price)
-    : answerOf(fewestNodes(doubled, tokens, { deadlineSeconds: question.deadlineSeconds, ...(price !== undefined && { pricePerGpuHour: price }) }, options));
+    ? trainOnNodes(doubled, question.nodes, tokens, fixed, price)
+    : answerOf(fewestNodes(doubled, tokens, { deadlineSeconds: question.deadlineSeconds, ...(price !== undefined && { pricePerGpuHour: price }) }, fixed));
   if (!found) return undefined;
   if (!materiallyBetter(question, point, found)) return undefined;
   return json(point, found, batch, base.seqLength, question.kind === 'deadline' && question.missed === true, bound);

@@ -90,6 +90,21 @@ const frontierJson = (p: FrontierPoint): FrontierSizeJson => ({
   ...sizeJson(p), label: describeCandidate(p.plan.candidate), mfu: p.plan.estimate.mfu, pareto: p.pareto,
 });
 
+/**
+ * runNodes's options: a search's, and the batch each cluster size is planned at when the request's batch
+ * is a default shaped to one size (the CLI's and the chat bot's when none is stated: the batch a question
+ * about `nodes` nodes alone takes). Then a deadline's sizes, and `nodes` (with the sizes around it when
+ * nothing runs there), are each planned at their own batch, so that the fewest nodes a deadline needs (and
+ * each size its check counts) is what the question about that size alone answers. A budget alone and the
+ * time–cost curve keep the request's batch at every size: they look for the fastest sizes, which a batch
+ * per size would make the largest (a default grows to one sequence per 8 GPUs on a large cluster: 67M tokens
+ * on 8,192 nodes of H100), an answer bought with a batch no one trains at. Absent: the request's
+ * training.globalBatchSize at every size.
+ */
+export interface RunNodesOptions extends RunSearchOptions {
+  globalBatchFor?: (nodes: number) => number;
+}
+
 /** "28 more", "36 fewer": how far `n` is from `nodes`. */
 const distanceText = (n: number, nodes: number): string => `${Math.abs(n - nodes)} ${n > nodes ? 'more' : 'fewer'}`;
 
@@ -102,7 +117,7 @@ const distanceText = (n: number, nodes: number): string => `${Math.abs(n - nodes
  * - nodes: the days on that many nodes ('days-on-nodes').
  * Impossible goals answer with the closest feasible point.
  */
-export function runNodes(request: unknown, options: RunSearchOptions = {}): NodesResponseJson {
+export function runNodes(request: unknown, options: RunNodesOptions = {}): NodesResponseJson {
   const valid = validate(nodesRequestSchema, request);
   if (!valid.ok) return invalid(valid.issues);
   const req = valid.value;
@@ -112,7 +127,11 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
   const opts = {
     ...searchOptions({ ...req, top: 1, objective: 'throughput' } as SearchRequest, options),
     ...(options.onClusterSize && { onClusterSize: options.onClusterSize }),
+    ...(options.globalBatchFor && { globalBatchFor: options.globalBatchFor }),
   };
+  // A size's plan as the wire carries it: its scenario at the batch that size was searched at.
+  const atBatch = (globalBatchSize: number) => (globalBatchSize === r.base.globalBatchSize ? r
+    : { ...r, base: { ...r.base, globalBatchSize }, core: { ...r.core, training: { ...r.core.training, globalBatchSize } } });
   const price = req.pricePerGpuHour;
   // Training takes whole optimizer steps, each one global batch (Narayanan et al. 2021, SC'21, §2.2: the
   // optimizer steps once the batch's micro-batches are through): fewer tokens than one batch is no run.
@@ -126,7 +145,7 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
   // A rack-scale NVLink domain (GB200 NVL72) is bought and placed whole: the answer counts them too.
   const domain = r.base.nvlinkDomainGpus;
   const point = (nodes: number, p: CapacityPoint) => ({
-    ...sizeJson(p), tokens: req.tokens, configuration: planJson(r, p.plan.candidate, nodes, 1, price),
+    ...sizeJson(p), tokens: req.tokens, configuration: planJson(atBatch(p.globalBatchSize), p.plan.candidate, nodes, 1, price),
     ...(domain > r.base.gpusPerNode && { nvlinkDomains: { count: Math.ceil(p.gpus / domain), gpusEach: domain } }),
   });
   // One size's search, or a search of sizes that are not the request's (the larger batch's): progress, no size notes.
@@ -152,8 +171,9 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
       + (smaller ? `, the nearest smaller ${nodesText(smaller.nodes)} (${distanceText(smaller.nodes, asked)}, ${daysText(smaller.days)})` : '');
     // Why nothing runs there: no split divides the GPUs, batch, layers and heads at once, or none that does fits in memory.
     const gpus = asked * r.base.gpusPerNode;
+    const batch = one.globalBatchFor?.(asked) ?? r.base.globalBatchSize;
     const why = searched.noPlan === 'out-of-memory' ? 'fits this model and batch in memory'
-      : searched.noPlan === 'indivisible' ? `splits its ${formatGrouped(gpus)} GPUs into a layout the model and a batch of ${formatGrouped(r.base.globalBatchSize)} divide (TP × PP × CP × DP)`
+      : searched.noPlan === 'indivisible' ? `splits its ${formatGrouped(gpus)} GPUs into a layout the model and a batch of ${formatGrouped(batch)} divide (TP × PP × CP × DP)`
       : 'runs this model and batch within the candidate budget';
     const message = `no configuration of ${nodesText(asked)} ${why}${nearest}`;
     return {
@@ -162,8 +182,10 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
     };
   }
 
+  // The modes that look for the fastest sizes: one batch at every size (RunNodesOptions).
+  const { globalBatchFor: _perSize, ...held } = opts;
   if (req.frontier === true) {
-    const f = costTimeFrontier(r.base, req.tokens, opts, price);
+    const f = costTimeFrontier(r.base, req.tokens, held, price);
     if (!f.ok) return { ok: false, reason: f.reason, message: f.message, searches: f.searches };
     // The curve's fast end is where a fixed batch spreads thinnest: the fastest size at twice the batch, whatever its bubble.
     const larger = largerBatch(r.base, req.tokens, f.fastest, {
@@ -182,7 +204,7 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
   };
   const budgetOnly = req.days === undefined;
   const answer = req.days === undefined
-    ? fastestWithinBudget(r.base, req.tokens, budget, opts)
+    ? fastestWithinBudget(r.base, req.tokens, budget, held)
     : fewestNodes(r.base, req.tokens, { ...budget, deadlineSeconds: days(req.days) }, opts);
   const deadline = req.days === undefined ? undefined : {
     kind: 'deadline' as const, deadlineSeconds: days(req.days), missed: !answer.ok, ...(price !== undefined && { pricePerGpuHour: price }),
@@ -207,8 +229,8 @@ export function runNodes(request: unknown, options: RunSearchOptions = {}): Node
     ...(larger && { largerBatch: larger }),
   };
 
-  function closestJson(p: { nodes: number; gpus: number; plan: { candidate: Parameters<typeof planJson>[1] }; days: number; gpuHours: number; cost?: number }, why: string): ClosestJson {
-    const plan = planJson(r, p.plan.candidate, p.nodes, 1, price);
+  function closestJson(p: CapacityPoint, why: string): ClosestJson {
+    const plan = planJson(atBatch(p.globalBatchSize), p.plan.candidate, p.nodes, 1, price);
     return {
       why, nodes: p.nodes, gpus: p.gpus, scenario: plan.scenario, estimate: plan.estimate, days: p.days, gpuHours: p.gpuHours,
       ...(p.cost !== undefined && { cost: p.cost }),

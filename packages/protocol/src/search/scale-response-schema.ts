@@ -41,22 +41,39 @@ const tradeOffRow = object({
   reason: optional(reason),
 }, { ...open, description: 'One tensor × pipeline choice at the first size.' });
 
+const mode = enumOf(['strong', 'weak'], { description: 'Strong (fixed global batch) or weak (batch grows with the nodes) scaling.' });
+const points = array(point, { minItems: 1, maxItems: MAX_POINTS, description: 'One point per size, in the order asked.' });
+const tradeOff = optional(array(tradeOffRow, { maxItems: MAX_TRADE_OFF_ROWS, description: 'With tradeOff: true, the TP × PP table at the first size.' }));
+
 const scaleOk = object({
   ok: literal(true),
-  mode: enumOf(['strong', 'weak'], { description: 'Strong (fixed global batch) or weak (batch grows with the nodes) scaling.' }),
-  points: array(point, { minItems: 1, maxItems: MAX_POINTS, description: 'One point per size, in the order asked.' }),
-  tradeOff: optional(array(tradeOffRow, { maxItems: MAX_TRADE_OFF_ROWS, description: 'With tradeOff: true, the TP × PP table at the first size.' })),
+  mode,
+  points,
+  tradeOff,
 }, { ...open, expected: 'a scale answer', description: 'Step time, throughput per GPU and efficiency against node count.' });
 
+// The failures are told apart by their reason (a constant each), as the answers are by ok.
 const scaleFail = object({
   ok: literal(false),
-  reason: enumOf(['invalid'], { description: 'Why there is no answer.' }),
+  reason: literal('invalid', { description: 'Why there is no answer: the request is invalid.' }),
   message: message('The reason, for humans.'),
   issues: issuesSchema,
 }, { ...open, expected: 'a scale failure', description: 'No answer: the reason and each offending field.' });
 
+const scaleNoPlan = object({
+  ok: literal(false),
+  reason: literal('no-feasible-configuration', { description: 'Why there is no answer: no size asked runs a plan.' }),
+  message: message('The reason, for humans: each size and why nothing runs on it.'),
+  mode,
+  points,
+  tradeOff,
+}, {
+  ...open, expected: 'a scale answer where no size runs',
+  description: 'No size asked runs a plan: the sweep as an ok answer carries it, each point with its reason.',
+});
+
 /** The annotation checks at compile time that the validated type is scale.ts's ScaleResponseJson. */
-export const scaleResponseSchema: Schema<ScaleResponseJson> = union([scaleOk, scaleFail], {
+export const scaleResponseSchema: Schema<ScaleResponseJson> = union([scaleOk, scaleFail, scaleNoPlan], {
   expected: 'a scale answer with ok true or ok false',
 });
 

@@ -1,5 +1,5 @@
 import { describeCandidate, scalingSweep, tensorPipelineTable, type FixedStrategy } from '@trainplan/search';
-import { million } from '@trainplan/units';
+import { countOf, million } from '@trainplan/units';
 import { issuesMessage } from '../problem.ts';
 import { array } from '../schema/compose.ts';
 import { object, optional, withDefault } from '../schema/object.ts';
@@ -60,7 +60,12 @@ export interface TradeOffJson {
 }
 export type ScaleResponseJson =
   | { ok: true; mode: 'strong' | 'weak'; points: ScalePointJson[]; tradeOff?: TradeOffJson[] }
-  | { ok: false; reason: 'invalid'; message: string; issues: FieldIssue[] };
+  | { ok: false; reason: 'invalid'; message: string; issues: FieldIssue[] }
+  /**
+   * No size asked runs a plan: the sweep is still there, each point with the reason it has none (and the
+   * trade-off table when asked for), so that a client reading `points` finds them as in an ok answer.
+   */
+  | { ok: false; reason: 'no-feasible-configuration'; message: string; mode: 'strong' | 'weak'; points: ScalePointJson[]; tradeOff?: TradeOffJson[] };
 
 const invalid = (issues: FieldIssue[]): ScaleResponseJson => ({
   ok: false, reason: 'invalid', message: issuesMessage(issues), issues,
@@ -98,7 +103,10 @@ export function runScale(request: unknown, options: RunSearchOptions = {}): Scal
     ...(pt.efficiency !== undefined && { efficiency: pt.efficiency }),
     ...(pt.reason !== undefined && { reason: pt.reason }),
   }));
-  if (!req.tradeOff) return { ok: true, mode: req.mode, points };
+  const sweep = (tradeOff?: TradeOffJson[]): ScaleResponseJson => (points.some((pt) => pt.reason === undefined)
+    ? { ok: true, mode: req.mode, points, ...(tradeOff && { tradeOff }) }
+    : { ok: false, reason: 'no-feasible-configuration', message: noPlanMessage(points), mode: req.mode, points, ...(tradeOff && { tradeOff }) });
+  if (!req.tradeOff) return sweep();
   const gpus = first * r.cluster.gpusPerNode;
   const tradeOff = tensorPipelineTable({ ...r.base, nodes: first }, { ...opts, ...(fixed && { fixed }) }).map((c): TradeOffJson => ({
     tensor: c.tensor, pipeline: c.pipeline,
@@ -106,5 +114,18 @@ export function runScale(request: unknown, options: RunSearchOptions = {}): Scal
     ...(c.estimate && { stepTimeSeconds: c.estimate.stepTimeSeconds, tokensPerSecondPerGpu: c.estimate.tokensPerSecond / gpus, mfu: c.estimate.mfu }),
     ...(c.reason !== undefined && { reason: c.reason }),
   }));
-  return { ok: true, mode: req.mode, points, tradeOff };
+  return sweep(tradeOff);
+}
+
+/**
+ * Why a sweep has no answer, as search and nodes say theirs: no size asked runs a plan, and each size's
+ * reason ("3 nodes (24 GPUs): 24 GPUs are not divisible by TP × PP × CP = 64"), the same reason said once
+ * for all the sizes it rules out.
+ */
+function noPlanMessage(points: readonly ScalePointJson[]): string {
+  const byReason = new Map<string, ScalePointJson[]>();
+  for (const p of points) byReason.set(p.reason ?? '', [...(byReason.get(p.reason ?? '') ?? []), p]);
+  const sizes = (ps: readonly ScalePointJson[]): string => ps.map((p) => `${countOf(p.nodes, 'node')} (${countOf(p.gpus, 'GPU')})`).join(', ');
+  const why = [...byReason].map(([reason, ps]) => `${sizes(ps)}: ${reason}`).join('; ');
+  return `no configuration runs on ${points.length === 1 ? 'the size' : `any of the ${points.length} sizes`} asked: ${why}`;
 }

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/main.ts';
+import { fakeIo } from '../support/fake-io.ts';
+
+async function cli(args: string[]) {
+  const io = fakeIo();
+  const code = await main(args, io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+/** The JSON answer and the assumed-batch line (stderr under --json). */
+async function json(args: string[]) {
+  const { code, out, err } = await cli([...args, '--json']);
+  return { code, a: JSON.parse(out), err };
+}
+
+// Llama 3 8B on H100 for 1T tokens in a week: a few dozen sizes, each a search of a few ms.
+const LLAMA = ['nodes', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--tokens', '1T'];
+const DAYS = 7;
+
+describe('trainplan nodes without --global-batch: one default batch policy for a deadline and for --nodes', () => {
+  it('the fewest nodes answered meets the deadline as --nodes answers that size, and every smaller size checked misses it (or runs nothing) there', async () => {
+    const { code, a, err } = await json([...LLAMA, '--days', String(DAYS)]);
+    expect(code).toBe(0);
+    expect(a.mode).toBe('fewest-nodes');
+    const batchOf = (x: { configuration: { scenario: { training: { globalBatchSize: number } } } }) => x.configuration.scenario.training.globalBatchSize;
+    // The size answered, asked on its own: the same batch, the same days, within the deadline.
+    const own = await json([...LLAMA, '--nodes', String(a.nodes)]);
+    expect(own.code).toBe(0);
+    expect({ batch: batchOf(own.a), days: own.a.days }).toEqual({ batch: batchOf(a), days: a.days });
+    expect(own.a.days).toBeLessThanOrEqual(DAYS);
+    // The assumed line says each size took its own batch, and names the answer's.
+    expect(err).toContain(`trainplan: assumed (no --global-batch): each cluster size at the batch --nodes takes there; on ${a.nodes} nodes: global batch ${batchOf(a)} sequences`);
+    // Every smaller size the check counts, asked on its own: none meets the deadline (the check's "misses" and "runs no plan" are true).
+    expect(a.checked.complete).toBe(true);
+    expect(a.checked.fromNodes).toBeLessThan(a.nodes);
+    let noPlan = 0;
+    for (let n = a.checked.fromNodes; n < a.nodes; n++) {
+      const size = await json([...LLAMA, '--nodes', String(n)]);
+      if (size.a.ok) expect(size.a.days, `${n} nodes`).toBeGreaterThan(DAYS);
+      else noPlan += 1;
+    }
+    expect(noPlan).toBe(a.checked.noPlan);
+  });
+
+  it('--global-batch holds one batch at every size, as before: the assumed line is not printed and the answer is at that batch', async () => {
+    const { a, err } = await json([...LLAMA, '--days', String(DAYS), '--global-batch', '512']);
+    expect(a.configuration.scenario.training.globalBatchSize).toBe(512);
+    expect(err).not.toContain('assumed');
+  });
+});

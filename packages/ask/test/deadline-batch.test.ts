@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { deadlineBatchFor, defaultBatch } from '../src/index.ts';
+
+describe("a deadline's batch per cluster size (deadlineBatchFor)", () => {
+  const gpt3 = { model: 'gpt3-175b', gpu: 'h100-sxm' } as const;
+  const sizes = Array.from({ length: 4096 }, (_, i) => i + 1);
+
+  it("is the size's own default wherever that stays within 10% of the published batch, and the published batch elsewhere", () => {
+    const batchFor = deadlineBatchFor(gpt3);
+    for (const nodes of sizes) {
+      const own = defaultBatch({ ...gpt3, nodes }).sequences;
+      const batch = batchFor(nodes);
+      expect(Math.abs(batch - 1536), `${nodes} nodes`).toBeLessThanOrEqual(0.1 * 1536);
+      expect(batch, `${nodes} nodes`).toBe(Math.abs(own - 1536) <= 0.1 * 1536 ? own : 1536);
+    }
+    // 2,919 nodes: no split of 1,536 runs on 23,352 GPUs, and --nodes 2919 rounds it up to 2,919 sequences; a deadline keeps 1,536.
+    expect(defaultBatch({ ...gpt3, nodes: 2919 }).sequences).toBe(2919);
+    expect(batchFor(2919)).toBe(1536);
+  });
+
+  it('follows the growth to one sequence per 8 GPUs on a large cluster, as a question about that size alone does', () => {
+    const llama = { model: 'llama3-70b', gpu: 'h100-sxm' } as const;
+    const batchFor = deadlineBatchFor(llama);
+    expect(batchFor(108)).toBe(defaultBatch({ ...llama, nodes: 108 }).sequences);
+    expect(batchFor(2048)).toBe(2048);
+    expect(batchFor(16)).toBe(512);
+  });
+});
