@@ -1,4 +1,4 @@
-import { CONTRACT_EXAMPLE, scenariosJsonSchema, validateScenario } from '@trainplan/protocol';
+import { CONTRACT_EXAMPLE, runEstimate, scenariosJsonSchema, validateScenario } from '@trainplan/protocol';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -150,6 +150,29 @@ describe('POST /v1/memory', () => {
   });
 });
 
+describe('an array with a malformed scenario', () => {
+  const scenarios = [
+    { model: 'gpt3-126m', cluster: { gpu: 'a100-80gb', nodes: 1 }, training: { globalBatchSize: 8 } },
+    { model: 'gpt3-126m', cluster: { gpu: 'a100-80gb', nodes: -1 }, training: { globalBatchSize: 8 } },
+    { model: 'nope', cluster: { gpu: 'a100-80gb', nodes: 1 }, training: { globalBatchSize: 8 } },
+  ];
+  it.each(['/v1/estimate', '/v1/memory'])('%s answers every slot: the valid ones, and the bad ones ok false and invalid naming [i] and the field, as runEstimate does', async (path) => {
+    const res = await post(path, JSON.stringify(scenarios));
+    expect(res.status).toBe(200);
+    const answers = await res.json() as { ok: boolean; reason?: string; issues?: { path: string }[] }[];
+    expect(answers.map((a) => a.ok)).toEqual([true, false, false]);
+    expect(answers[1]).toMatchObject({ reason: 'invalid', issues: [{ path: '[1].cluster.nodes' }] });
+    // A schema fault (nodes −1) and a preset lookup (an unknown model) come back alike, each in its slot.
+    expect(answers[2]).toMatchObject({ reason: 'invalid', issues: [{ path: '[2].model' }] });
+    expect(answers.slice(1)).toEqual((runEstimate(scenarios) as unknown[]).slice(1));
+  });
+  it('one malformed scenario alone is still a 400 naming the field', async () => {
+    const res = await post('/v1/estimate', JSON.stringify(scenarios[1]));
+    expect(res.status).toBe(400);
+    expect((await res.json() as { issues: { path: string }[] }).issues.map((i) => i.path)).toEqual(['cluster.nodes']);
+  });
+});
+
 describe('GET /openapi.json', () => {
   it('is OpenAPI 3.1 with every POST operation and the preset routes', async () => {
     const doc = await (await app.request('/openapi.json')).json() as { openapi: string; paths: Record<string, Record<string, unknown>> };
@@ -213,9 +236,12 @@ describe('never a 500 for anything a client sends', () => {
       expect([200, 400, 422]).toContain(res.status);
     }), { numRuns: 150 });
   });
-  it.each(POST_OPERATIONS.map((o) => [o.path]))('%s: 30,000 nested arrays (JSON) or maps (MessagePack) are a 400, not a stack overflow', async (path) => {
+  it.each(POST_OPERATIONS.map((o) => [o.path]))('%s: 30,000 nested arrays (JSON) or maps (MessagePack) are refused, not a stack overflow', async (path) => {
     const deepJson = '['.repeat(30_000) + ']'.repeat(30_000);
-    expect((await post(path, deepJson)).status).toBe(400);
+    const res = await post(path, deepJson);
+    // An array of scenarios answers its one item, itself no scenario, in its slot (/v1/estimate, /v1/memory); elsewhere a 400.
+    if (res.status === 200) expect(await res.json()).toMatchObject([{ ok: false, reason: 'invalid', issues: [{ path: '[0]' }] }]);
+    else expect(res.status).toBe(400);
     const deepPack = new Uint8Array(30_001).fill(0x81); // fixmap of one entry, nested: keys and values never end
     expect((await post(path, deepPack, { 'content-type': 'application/msgpack' })).status).toBe(400);
   });
@@ -230,19 +256,24 @@ describe('problem documents stay within the published Problem schema (issues ≤
     const doc = await (await app.request('/openapi.json')).json() as { components: { schemas: { Problem: object } } };
     return new Ajv2020({ strict: false }).compile(doc.components.schemas.Problem);
   };
-  it('1,001 bad scenarios are a 400 listing whole scenarios up to 100 issues, then a count of the scenarios left out', async () => {
-    // Before: every scenario's issues, up to 100 each (a 934 KB answer of ~9,500 issues for ~100 such scenarios),
-    // each scenario's own count of what it dropped at path '' as if the whole array were at fault.
-    const junk = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`junk${i}`, 0]));
-    const res = await post('/v1/estimate', JSON.stringify([{}, junk, ...Array(999).fill({})]));
+  const junk = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`junk${i}`, 0]));
+  it('a scenario of 153 issues is a 400 listing 100 of them and a count of the rest', async () => {
+    const res = await post('/v1/estimate', JSON.stringify(junk));
     expect(res.status).toBe(400);
     const problem = await res.json() as { issues: { path: string; message: string }[] };
     expect((await problemSchema())(problem)).toBe(true);
-    expect(problem.issues.length).toBeLessThanOrEqual(201);
-    expect(problem.issues.slice(-2)).toEqual([
-      { path: '[1]', message: '53 more issues not shown' },
-      { path: '', message: 'the issues of 999 more scenarios are not shown' },
-    ]);
+    expect(problem.issues).toHaveLength(101);
+    expect(problem.issues.at(-1)).toEqual({ path: '', message: '53 more issues not shown' });
+  });
+  it('1,001 bad scenarios in an array are each answered in its slot, ok false and invalid, each listing at most 100 issues and a count', async () => {
+    const res = await post('/v1/estimate', JSON.stringify([{}, junk, ...Array(999).fill({}), CONTRACT_EXAMPLE]));
+    expect(res.status).toBe(200);
+    const answers = await res.json() as { ok: boolean; reason?: string; issues?: { path: string; message: string }[] }[];
+    expect(answers).toHaveLength(1002);
+    expect(answers.slice(0, 1001).every((a) => !a.ok && a.reason === 'invalid' && a.issues!.length <= 101)).toBe(true);
+    expect(answers[1]!.issues!.at(-1)).toEqual({ path: '[1]', message: '53 more issues not shown' });
+    // The well-formed scenario after them is answered as on its own.
+    expect(answers[1001]).toMatchObject({ ok: true });
   });
   it('a 415 says a 3,000-character Content-Type back cut to its start and its length', async () => {
     const res = await post('/v1/estimate', json, { 'content-type': `text/${'x'.repeat(3000)}` });

@@ -30,7 +30,7 @@ export type {
 } from './schema/types.ts';
 export type { ResolvedPlan } from './resolve.ts';
 export { resolveScenario } from './resolve.ts';
-export { runEstimate, estimateResolvedScenario, toEstimateJson } from './run.ts';
+export { runEstimate, estimateResolvedScenario, malformedScenarioAnswer, toEstimateJson } from './run.ts';
 export { pipelineSplitFlags, pipelineSplitLabel } from './pipeline-split-flags.ts';
 // A preset id typed in another case (the CLI's flags), taken as the id it spells.
 export { presetIdAnyCase } from './preset-ids.ts';

@@ -116,11 +116,21 @@ export function runEstimate(value: unknown): EstimateJson | EstimateJson[] {
     if (value.length === 0) return invalid([{ path: '', message: 'expected a scenario or a non-empty array of scenarios' }]);
     return value.map((item, i) => {
       const v = validateScenario(item);
-      return v.ok ? estimateResolvedScenario(v.value, i) : invalid(prefix(withPresetIds(v.issues, item), i));
+      return v.ok ? estimateResolvedScenario(v.value, i) : malformedScenarioAnswer(item, i);
     });
   }
   const v = validateScenario(value);
   return v.ok ? estimateResolvedScenario(v.value) : invalid(withPresetIds(v.issues, value));
+}
+
+/**
+ * The answer in its slot for the i-th scenario of an array that is not a valid scenario: ok false, reason invalid, its
+ * schema issues and unknown preset ids under `[i]`; the array's other scenarios are answered as ever (runEstimate, and
+ * POST /v1/estimate and /v1/memory for an array).
+ */
+export function malformedScenarioAnswer(raw: unknown, index: number): EstimateJson {
+  const v = validateScenario(raw);
+  return invalid(prefix(withPresetIds(v.ok ? [] : v.issues, raw), index));
 }
 
 /** A scenario's schema issues and, for fields they do not already name, its unknown preset ids. */

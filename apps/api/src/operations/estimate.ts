@@ -1,4 +1,4 @@
-import { CONTRACT_EXAMPLE, estimateJsonSchema, estimateResolvedScenario, scenariosJsonSchema } from '@trainplan/protocol';
+import { CONTRACT_EXAMPLE, estimateJsonSchema, estimateResolvedScenario, malformedScenarioAnswer, scenariosJsonSchema } from '@trainplan/protocol';
 import { MAX_BODY_BYTES } from '../http/read-body.ts';
 import { EMULATION_LIMIT_TEXT, emulationRefusal } from './emulation-budget.ts';
 import { operation, validateScenarioBody, type Scenarios } from './operation.ts';
@@ -8,16 +8,17 @@ export const estimateOperation = operation<Scenarios>({
   operationId: 'estimate',
   summary: 'Estimate a training run (one scenario or an array)',
   description: 'The scenario contract: step time and its breakdown, throughput, MFU/HFU and memory per GPU. '
-    + "An infeasible scenario is a 200 answer with ok: false and the reason; an array is answered in order. "
+    + "An infeasible scenario is a 200 answer with ok: false and the reason; an array is answered in order, a malformed scenario in it "
+    + "in its slot (ok: false, reason invalid, its fields under [i]) beside the others' answers; a single malformed scenario is a 400. "
     + `An array holds at most 1,024 scenarios and, like every request body, at most ${MAX_BODY_BYTES / 1024} KiB (a larger body is a 413): `
     + `about 600 scenarios that state only model, cluster and batch. ${EMULATION_LIMIT_TEXT}`,
   requestSchema: scenariosJsonSchema,
   responseSchema: { oneOf: [estimateJsonSchema, { type: 'array', items: estimateJsonSchema }] },
   example: CONTRACT_EXAMPLE,
   validate: validateScenarioBody,
-  run({ array, values }) {
+  run({ array, values, slots }) {
     const refusal = emulationRefusal(values);
     if (refusal) return { overBudget: refusal };
-    return { answer: array ? values.map((s, i) => estimateResolvedScenario(s, i)) : estimateResolvedScenario(values[0]!) };
+    return { answer: array ? slots.map((s, i) => (s.ok ? estimateResolvedScenario(s.value, i) : malformedScenarioAnswer(s.raw, i))) : estimateResolvedScenario(values[0]!) };
   },
 });

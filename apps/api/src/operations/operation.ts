@@ -34,10 +34,25 @@ export interface PostOperation<T = unknown> {
 /** Erases the value type so operations of different requests sit in one list. */
 export const operation = <T>(op: PostOperation<T>): PostOperation => op as PostOperation;
 
-/** One scenario or an array of them (POST /v1/estimate and /v1/memory): the values, and whether to answer with an array. */
-export type Scenarios = { array: boolean; values: ResolvedScenarioInput[] };
+/** One scenario of a request: validated, or (in an array) malformed, answered in its slot as it came. */
+export type ScenarioSlot = { ok: true; value: ResolvedScenarioInput } | { ok: false; raw: unknown };
 
+/**
+ * One scenario or an array of them (POST /v1/estimate and /v1/memory): each slot, whether to answer with an array,
+ * and the valid scenarios (what work limits count).
+ */
+export type Scenarios = { array: boolean; slots: ScenarioSlot[]; values: ResolvedScenarioInput[] };
+
+/**
+ * A body that is no scenario, or an array not of 1 to 1,024 items, is a 400. In such an array, each malformed scenario
+ * is answered in its slot (ok false, reason invalid, its issues under [i]), as the contract answers an array (in order)
+ * and an invalid scenario (ok false, "invalid", naming the field), and as the CLI answers the same array: one bad
+ * scenario does not cost the others their answers. A single malformed scenario stays a 400 naming its fields.
+ */
 export function validateScenarioBody(body: unknown): { ok: true; value: Scenarios } | { ok: false; issues: FieldIssue[] } {
   const v = validateScenarios(body);
-  return v.ok ? { ok: true, value: { array: v.array, values: v.values } } : { ok: false, issues: v.issues };
+  if (v.ok) return { ok: true, value: { array: v.array, values: v.values, slots: v.values.map((value) => ({ ok: true, value })) } };
+  if (!v.array || !Array.isArray(body) || v.results.length !== body.length) return { ok: false, issues: v.issues };
+  const slots = v.results.map((r, i): ScenarioSlot => (r.ok ? { ok: true, value: r.value } : { ok: false, raw: body[i] }));
+  return { ok: true, value: { array: true, slots, values: slots.flatMap((x) => (x.ok ? [x.value] : [])) } };
 }
