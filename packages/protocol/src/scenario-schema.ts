@@ -131,8 +131,11 @@ const parallelism = map(
     context: degree('Context-parallel degree.'),
     sequenceParallel: flag(false, 'Megatron sequence parallelism (with tensor parallelism).'),
     recompute: withDefault(enumOf(['none', 'selective', 'full'], { description: 'Activation recomputation.' }), 'none'),
-    distributedOptimizer: flag(false, 'Shard the optimizer state across data-parallel ranks.'),
-    zeroStage: optional(enumOf([0, 1, 2, 3], { description: 'ZeRO stage; give this or distributedOptimizer: true.' })),
+    distributedOptimizer: flag(false, "Shard the optimizer state across data-parallel ranks, as Megatron-LM's distributed optimizer does "
+      + '(fp32 main gradients beside 16-bit weights: 6 + 12/d bytes per parameter).'),
+    zeroStage: optional(enumOf([0, 1, 2, 3], { description: 'DeepSpeed ZeRO stage; give this or distributedOptimizer: true. Not the same plan as '
+      + "the distributed optimizer: DeepSpeed keeps 16-bit gradients (stage 1: 2 + 2 + 12/d bytes per parameter, Rajbhandari et al. 2020) "
+      + "and reduces each partition to its owner, where Megatron's accumulates fp32 gradients." })),
     schedule: optional(enumOf(['1f1b', 'interleaved', 'gpipe'], {
       description: "Extension: the pipeline schedule; default: '1f1b' when virtualStages is 1, else 'interleaved'.",
     })),
