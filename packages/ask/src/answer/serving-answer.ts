@@ -1,5 +1,6 @@
 import { inferenceBoundsText, KV_BLOCK_TOKENS, runInference, widestShape, type InferencePointJson, type InferenceResponseJson } from '@trainplan/protocol';
 import { countOf, formatNumber, formatSeconds } from '@trainplan/units';
+import { gpuById } from '@trainplan/presets';
 import { clusterGpusOf, DEFAULT_GPU } from '../defaults.ts';
 import { modelInputOf, modelNameOf } from '../model-of.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
@@ -134,9 +135,37 @@ function fastestNote(a: Served): string[] {
 function smallestServing(p: AskParameters, batching: Batching): InferencePointJson | undefined {
   const again = runInference({ ...requestOf({ ...p, maxTokenSeconds: undefined, maxFirstTokenSeconds: undefined }, undefined, batching) });
   if (!again.ok) return undefined;
-  return again.byShape.flatMap((s) => (s.ok ? [s.largestBatch] : []))
+  const smallest = again.byShape.flatMap((s) => (s.ok ? [s.largestBatch] : []))
     .reduce<InferencePointJson | undefined>((a, b) => (a === undefined || b.gpus < a.gpus || (b.gpus === a.gpus && b.tokensPerSecondPerGpu > a.tokensPerSecondPerGpu) ? b : a), undefined);
+  if (smallest === undefined || (p.maxTokenSeconds === undefined && p.maxFirstTokenSeconds === undefined)) return smallest;
+  // That replica at its best batch within the question's latency bounds, where one meets them: its largest batch
+  // (what fits) can be far past them (Llama 3.1 405B on 16 H100 at 437 requests decodes a token in 288 ms).
+  const shape = { ...p, tensor: smallest.tensor, pipeline: smallest.pipeline };
+  const bounded = runInference(requestOf(shape, undefined, batching));
+  return bounded.ok && bounded.best !== undefined ? bounded.best : smallest;
 }
+
+/**
+ * Where 16-bit weights do not fit on the GPUs named and the GPU has FP8 tensor cores, whether FP8 weights (1 byte a
+ * parameter, half the memory: how Meta released Llama 3.1 405B for one 8-GPU node, and how TensorRT-LLM and vLLM
+ * serve it) would: said in a note with the replica, so the answer people look for is not left out.
+ */
+function fp8Note(p: AskParameters, gpus: number | undefined, batching: Batching): string[] {
+  if (gpus === undefined || (p.precision !== undefined && p.precision !== 'bf16' && p.precision !== 'fp16')) return [];
+  const gpu = gpuById(p.gpu ?? DEFAULT_GPU);
+  if (gpu?.peakFlops.fp8 === undefined) return [];
+  const fp8 = runInference(requestOf({ ...p, precision: 'fp8' }, gpus, batching));
+  if (!fp8.ok || fp8.unservable !== undefined) return [];
+  const shape = fp8.byShape.flatMap((x) => (x.ok ? [x.largestBatch] : [])).reduce<InferencePointJson | undefined>((a, b) => (a === undefined || b.tokensPerSecondPerGpu > a.tokensPerSecondPerGpu ? b : a), undefined);
+  if (shape === undefined) return [];
+  return [`In FP8 (weights at 1 byte a parameter, as TensorRT-LLM and vLLM serve FP8 checkpoints) it fits on the ${countOf(gpus, 'GPU')}: `
+    + `${shapeText(shape)} holds up to ${countOf(shape.maxBatch, 'request')} at a time; ask again "in fp8" for its plan.`];
+}
+
+/** Whether a point keeps the question's latency bounds (a bound not asked is kept). */
+const withinBounds = (x: InferencePointJson, p: AskParameters): boolean =>
+  (p.maxTokenSeconds === undefined || x.decodeStepSeconds <= p.maxTokenSeconds)
+  && (p.maxFirstTokenSeconds === undefined || x.prefillSeconds <= p.maxFirstTokenSeconds);
 
 /**
  * The plan in the headline. Without a rate: "TP 2 · PP 1 (4 replicas) serves 5,582 tokens/s per GPU at 497
@@ -266,7 +295,10 @@ export function answerServing(q: ParsedQuestion): Answer {
       ...(smallest !== undefined && { configuration: `closest that works, not what was asked: ${shapeText(smallest)} on ${countOf(smallest.gpus, 'GPU')}` }),
       notes: [
         ...(smallest === undefined ? [] : [`Closest that works: ${countOf(smallest.gpus, 'GPU')} (${shapeText(smallest)}) hold it, with up to ${countOf(smallest.maxBatch, 'request')} at a time`
+          + `${withinBounds(smallest, p) ? (smallest.batch < smallest.maxBatch ? `; ${countOf(smallest.batch, 'request')} at a time keep ${bounds ?? 'the latency bounds'}` : '')
+            : `; even one at a time misses ${bounds ?? 'the latency bounds'} (${formatSeconds(smallest.decodeStepSeconds)} per token, first token in ${formatSeconds(smallest.prefillSeconds)})`}`
           + `${isLoaded(smallest) ? `; ${takesText(smallest)}` : ''}.`]),
+        ...fp8Note(p, gpus, batching),
         ...without,
       ],
     };
