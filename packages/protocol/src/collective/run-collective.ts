@@ -1,5 +1,5 @@
 import { collectiveCost, type CollectiveCost, type TopologySummary } from '@trainplan/collectives';
-import { countOf, toGBps } from '@trainplan/units';
+import { countOf, formatBytes, toGBps } from '@trainplan/units';
 import { issuesMessage } from '../problem.ts';
 import type { FieldIssue } from '../wire.ts';
 import { resolveCollectiveMachine, type CollectiveMachine } from './collective-machine.ts';
@@ -68,6 +68,12 @@ export function runCollective(body: unknown): CollectiveResponseJson {
     ? ['one GPU: a collective over a single rank moves no data (it has no peer to exchange with), so every size takes 0 s; give more GPUs (nodes, gpusPerNode)']
     : [];
   if (machine.placementNote !== undefined) notes.push(machine.placementNote);
+  // A size past one GPU's memory is no buffer nccl-tests (or a training step) could allocate: costed, and said.
+  const tooLarge = sizes.filter((bytes) => bytes > machine.gpu.hbmBytes);
+  if (tooLarge.length > 0) {
+    notes.push(`${tooLarge.length === 1 ? `a size of ${formatBytes(tooLarge[0]!)} is` : `${tooLarge.length} sizes, from ${formatBytes(Math.min(...tooLarge))}, are`} more than one ${machine.gpu.name}'s `
+      + `${formatBytes(machine.gpu.hbmBytes)} of memory: no GPU could hold ${tooLarge.length === 1 ? 'that buffer' : 'those buffers'}; the times are the cost model's alone`);
+  }
   let topology: string[] | undefined;
   let topologyGraph: TopologySummary | undefined;
   if (request.emulate) {

@@ -184,3 +184,18 @@ describe('a collective on one GPU', () => {
     expect(two.notes.filter((n) => n.startsWith('one GPU'))).toEqual([]);
   });
 });
+
+describe('a size past one GPU\'s memory', () => {
+  it('is costed and said to be no buffer a GPU could hold; the default sweep (to 16 GiB) on an 80 GB GPU says nothing', () => {
+    const huge = runCollective({ op: 'all-reduce', gpu: 'h100-sxm', size: 1024 * GiB(1) });
+    if (!huge.ok) throw new Error(huge.message);
+    expect(huge.rows[0]!.seconds).toBeGreaterThan(0);
+    expect(huge.notes).toContainEqual(expect.stringMatching(/^a size of 1\.00 TiB is more than one NVIDIA H100 SXM5 80GB's 79\.6 GiB of memory/));
+    const sweep = runCollective({ op: 'all-reduce', gpu: 'h100-sxm', nodes: 2 });
+    if (!sweep.ok) throw new Error(sweep.message);
+    expect(sweep.notes.some((n) => n.includes('of memory'))).toBe(false);
+    const twoOver = runCollective({ op: 'all-gather', gpu: 'a100-40gb', sizes: [GiB(16), GiB(64), GiB(128)] });
+    if (!twoOver.ok) throw new Error(twoOver.message);
+    expect(twoOver.notes).toContainEqual(expect.stringMatching(/^2 sizes, from 64\.0 GiB, are more than one .* 40GB's/));
+  });
+});
