@@ -201,7 +201,19 @@ function loadText(p: InferencePointJson): string[] {
   if (load === undefined) return [];
   return [`${rate(load.requestsPerSecond)} requests/s take ${plural(load.replicas, 'replica', 'replicas')} (${plural(load.gpus, 'GPU', 'GPUs')}), `
     + `${formatPercent(load.utilization, 0)} loaded: ${formatSeconds(load.queueSeconds)} on average for a slot, the first token in ${formatSeconds(load.firstTokenSeconds)}`
-    + `${p.cost?.perHour === undefined ? '' : `; their GPUs cost ${rate(p.cost.perHour)} an hour`}`];
+    + `${p.cost?.perHour === undefined ? '' : `; their GPUs cost ${rate(p.cost.perHour)} an hour`}`, ...lightLoadText(p)];
+}
+
+/**
+ * Under half loaded, a replica's slots are mostly empty: ρ·b requests in flight on average (Little's law: the busy
+ * share of its b slots), so the batch's per-token time and tokens/s per GPU shown are a ceiling, not what it runs at.
+ */
+function lightLoadText(p: InferencePointJson): string[] {
+  const load = p.load;
+  if (load === undefined || load.utilization >= 0.5) return [];
+  const inFlight = load.utilization * p.batch;
+  return [`  at ${formatPercent(load.utilization, 0)} load a replica has about ${inFlight < 1 ? 'one or none' : rate(inFlight)} of its ${formatGrouped(p.batch)} slots `
+    + 'busy on average: the per-token time above is its full batch\'s, a ceiling (a token comes sooner at the few it runs), and its tokens/s per GPU the full batch\'s too'];
 }
 
 /** "each GPU may use 71.6 GiB of its 79.6 GiB (90%)", when the request holds memory back (gpuMemoryUtilization). */

@@ -172,6 +172,16 @@ describe('trainplan inference', () => {
     expect(out).not.toMatch(/ms\s+0\s+\d/);
   });
 
+  it('a light load says its replicas\' slots are mostly empty, the full batch\'s figures a ceiling; a heavy one does not', async () => {
+    const args = ['inference', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--prompt', '2048', '--output', '256', '--batching', 'continuous', '--max-token-ms', '50'];
+    const light = await cli([...args, '--rate', '0.001']);
+    expect(light.code).toBe(0);
+    expect(light.out).toMatch(/\n {2}at 0% load a replica has about one or none of its [\d,]+ slots busy on average: the per-token time above is its full batch's, a ceiling/);
+    const busy = await cli([...args, '--rate', '100']);
+    expect(busy.out).toMatch(/\d+% loaded/);
+    expect(busy.out).not.toContain('slots busy on average');
+  });
+
   it('the headline names the bounds it was chosen under, and says so when none was given', async () => {
     const bounded = await cli([...LLAMA, '--max-token-ms', '50', '--max-ttft-s', '20']);
     expect(headline(bounded.out)).toMatch(/^best under the bounds \(≤ 50\.0 ms per token, ≤ 20\.0 s to the first token\): TP \d+ · PP \d+ · batch [\d,]+/);
