@@ -52,6 +52,11 @@ export function normalize(text: string): string {
     .replace(/\b(b|tr|m)il+i?o+n(s?)\b/g, '$1illion$2')
     // "tokns", "tokenz" ("2T tokns" was no budget, and the default taken unsaid); "hw many", "how mnay", "how lnog".
     .replace(/\b(?:tokns|tokenz|toekns|tokesn|tkns)\b/g, 'tokens')
+    // Units of time and nodes as fingers slip: "60 dyas" was read as no deadline at all, and the default 30 days taken.
+    .replace(/\b(?:dyas|dasy|dys|dayz)\b/g, 'days')
+    .replace(/\b(?:weeks?k|wekes|weks|wkes)\b/g, 'weeks')
+    .replace(/\b(?:mnoths|monhts|montsh|mnths|moths)\b/g, 'months')
+    .replace(/\b(?:nodse|ndoes|noeds|ndes|nods)\b/g, 'nodes')
     .replace(/\bhw (?=many|much|long)/g, 'how ')
     .replace(/\bhow (?:mnay|amny|manny|mny)\b/g, 'how many')
     .replace(/\bhow (?:lnog|logn|lon|log)\b/g, 'how long')

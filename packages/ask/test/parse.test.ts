@@ -140,6 +140,10 @@ describe('parse: typos and signs a reader would still read', () => {
     ['hw many nodes for llama3-70b', 'nodes', { model: 'llama3-70b' }],
     ['how mnay nodes for llama3-70b', 'nodes', { model: 'llama3-70b' }],
     ['how lnog to train llama3-70b on 512 h100s', 'time', { model: 'llama3-70b', gpu: 'h100-sxm', gpus: 512 }],
+    // "60 dyas" was no deadline (the default 30 days taken, the 60 dropped unsaid); "nodse", "ndoes" no cluster.
+    ['how many nodse to train llama3-70b on 2T tokens in 60 dyas', 'nodes', { model: 'llama3-70b', tokens: 2 * TRILLION, deadlineSeconds: 60 * 86400 }],
+    ['how long to train llama3-70b on 2T tokens on 64 ndoes', 'time', { model: 'llama3-70b', tokens: 2 * TRILLION, nodes: 64 }],
+    ['how many nodes to train llama3-70b on 2T tokens in 2 monhts', 'nodes', { model: 'llama3-70b', tokens: 2 * TRILLION, deadlineSeconds: 2 * 30 * 86400 }],
   ] as const)('"%s" is a %s question', (question, intent, stated) => {
     const q = parse(question);
     expect(q.intent).toBe(intent);
