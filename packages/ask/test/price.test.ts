@@ -38,6 +38,15 @@ describe('parse: a price per GPU-hour', () => {
     expect(parse('how long to train 70b on 64 nodes at 2 an hour').stated.pricePerGpuHour).toBeUndefined();
   });
 
+  it('an hour of no unit priced above any GPU-hour ("128 H100 nodes at $98/hr") is a node\'s, said so; $20 or less stays a GPU\'s', () => {
+    const q = parse('cost to train llama3-70b on 2T tokens on 128 H100 nodes at $98/hr');
+    expect(q.stated.pricePerGpuHour).toBe(98 / 8);
+    expect(q.defaults.map((d) => d.text)).toContainEqual(expect.stringMatching(/^\$98 an hour read as a node's \(more than any GPU-hour lists at.*\): \$12\.25 per GPU-hour over its 8 GPUs/));
+    expect(parse('cost to train llama3-70b on 2T tokens on 128 H100 nodes at $20/hr').stated.pricePerGpuHour).toBe(20);
+    // Said per GPU-hour, a GPU's however dear.
+    expect(parse('cost to train llama3-70b on 2T tokens on 128 H100 nodes at $98 per GPU-hour').stated.pricePerGpuHour).toBe(98);
+  });
+
   it.each([
     // A budget, in money or GPU-hours, is no price, nor are token counts or sizes beside a price.
     ['how many nodes for 70b on a budget of 1.7M GPU-hours', { model: 'llama3-70b', gpuHours: 1.7 * MILLION }],

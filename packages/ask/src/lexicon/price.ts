@@ -25,6 +25,12 @@ export type StatedPrice = { ok: true; perGpuHour: number; currency?: string; ass
  * is two orders of magnitude above any, and a larger number is a typo or a price per something else.
  */
 const MAX_PRICE_PER_GPU_HOUR = 1000;
+/**
+ * Above this, an hourly price said of no unit ("128 H100 nodes at $98/hr") is a node's, not a GPU's: the dearest
+ * on-demand GPU-hour listed is about $12 (AWS p5.48xlarge, 8 × H100, $98.32 an hour on demand in 2024,
+ * https://aws.amazon.com/ec2/instance-types/p5/), so $20 an hour leaves room for any GPU's and is under any 8-GPU node's.
+ */
+const MOST_PER_GPU_HOUR_WRITTEN = 20;
 
 const SIGNS: Readonly<Record<string, string>> = {
   '$': '$', 'us$': '$', usd: '$', dollar: '$', dollars: '$', buck: '$', bucks: '$', cent: '$', cents: '$',
@@ -70,7 +76,10 @@ export function takePrice(s: Scanner): PriceReading | undefined {
  * A price per GPU-hour: a node's over its GPUs, an hour of no named unit read as one GPU's (said so);
  * zero, or more than MAX_PRICE_PER_GPU_HOUR, is a problem naming the price.
  */
-export function resolvePrice(r: PriceReading, gpusPerNode: number): StatedPrice {
+export function resolvePrice(stated: PriceReading, gpusPerNode: number): StatedPrice {
+  // An hour of no unit priced above any GPU-hour, on nodes of several GPUs: a node's hour (said so below).
+  const nodeByValue = stated.per === 'hour' && gpusPerNode > 1 && stated.value > MOST_PER_GPU_HOUR_WRITTEN;
+  const r: PriceReading = nodeByValue ? { ...stated, per: 'node-hour' } : stated;
   const written = priceText(r.value, r.currency);
   const perGpuHour = r.per === 'node-hour' ? r.value / gpusPerNode : r.value;
   const unit = r.per === 'node-hour' ? 'node-hour' : 'GPU-hour';
@@ -82,6 +91,8 @@ export function resolvePrice(r: PriceReading, gpusPerNode: number): StatedPrice 
   if (r.per === 'gpu-hour') return { ok: true, perGpuHour, ...currency };
   const assumed = r.of !== undefined
     ? `${written} an hour read as the price of one ${r.of}, a node-hour: ${priceText(perGpuHour, r.currency)} per GPU-hour over its ${countOf(gpusPerNode, 'GPU')} (say "per GPU-hour" for a GPU's price)`
+    : nodeByValue
+    ? `${written} an hour read as a node's (more than any GPU-hour lists at: about $12 for an on-demand H100): ${priceText(perGpuHour, r.currency)} per GPU-hour over its ${countOf(gpusPerNode, 'GPU')} (say "per GPU-hour" for a GPU's price)`
     : r.per === 'node-hour'
     ? `${written} per node-hour read as ${priceText(perGpuHour, r.currency)} per GPU-hour (over the node's ${countOf(gpusPerNode, 'GPU')})`
     : `${written} an hour read as per GPU-hour (say "per node-hour" for a node's price)`;
