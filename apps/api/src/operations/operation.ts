@@ -52,7 +52,7 @@ export type Scenarios = { array: boolean; slots: ScenarioSlot[]; values: Resolve
 export function validateScenarioBody(body: unknown): { ok: true; value: Scenarios } | { ok: false; issues: FieldIssue[] } {
   const v = validateScenarios(body);
   if (v.ok) return { ok: true, value: { array: v.array, values: v.values, slots: v.values.map((value) => ({ ok: true, value })) } };
-  if (!v.array || !Array.isArray(body) || v.results.length !== body.length) return { ok: false, issues: v.issues };
+  if (!v.array || !Array.isArray(body) || body.length === 0 || v.results.length !== body.length) return { ok: false, issues: v.issues };
   const slots = v.results.map((r, i): ScenarioSlot => (r.ok ? { ok: true, value: r.value } : { ok: false, raw: body[i] }));
   return { ok: true, value: { array: true, slots, values: slots.flatMap((x) => (x.ok ? [x.value] : [])) } };
 }
