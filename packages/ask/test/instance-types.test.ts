@@ -88,3 +88,14 @@ describe('"N DGX" and "N <GPU> instances"', () => {
     expect(reading?.text).toContain('p5.48xlarge');
   });
 });
+
+describe('a GCP family named alone, and counts glued inside a word', () => {
+  it('"8 a3 vms" is 8 nodes of H100 (a3-highgpu-8g), "a3 nodes" no count of 3, "a3-ultragpu-8g" H200', () => {
+    expect(parse('how long to train llama3-8b on 1T tokens on 8 a3 vms').stated).toMatchObject({ gpu: 'h100-sxm', nodes: 8 });
+    const bare = parse('train llama3-8b on a3 nodes').stated;
+    expect(bare.nodes).toBeUndefined();
+    expect(bare.gpus).toBeUndefined();
+    expect(parse('how long to train llama3-8b on 1T tokens on 4 a3-ultragpu-8g').stated).toMatchObject({ gpu: 'h200', nodes: 4 });
+    expect(parse('how long to train llama3-8b on 1T tokens on 4 a2 nodes').stated).toMatchObject({ gpu: 'a100-40gb', nodes: 4 });
+  });
+});

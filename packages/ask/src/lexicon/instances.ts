@@ -55,6 +55,11 @@ export const INSTANCE_TYPES: readonly InstanceType[] = [
   { pattern: /\b(?:gcp[\s-]*)?a2[\s-]*ultragpu[\s-]*8g\b/, name: 'a2-ultragpu-8g', gpu: 'a100-80gb', gpus: 8, gpuName: 'A100 SXM4 80GB' },
   { pattern: /\b(?:gcp[\s-]*)?a3[\s-]*highgpu[\s-]*8g\b/, name: 'a3-highgpu-8g', gpu: 'h100-sxm', gpus: 8, gpuName: 'H100 SXM5 80GB' },
   { pattern: /\b(?:gcp[\s-]*)?a3[\s-]*megagpu[\s-]*8g\b/, name: 'a3-megagpu-8g', gpu: 'h100-sxm', gpus: 8, gpuName: 'H100 SXM5 80GB' },
+  // A3 Ultra: a3-ultragpu-8g, 8 × H200 141GB (same page).
+  { pattern: /\b(?:gcp[\s-]*)?a3[\s-]*ultra(?:gpu[\s-]*8g)?\b/, name: 'a3-ultragpu-8g', gpu: 'h200', gpus: 8, gpuName: 'H200 SXM 141GB' },
+  // The family alone before a machine noun ("8 a3 vms", "a2 nodes"): its 8-GPU type, A2's the 40GB one (a2-highgpu-8g).
+  { pattern: /\b(?:gcp[\s-]*)?a3\b(?=\s*(?:nodes?|instances?|vms?|machines?)\b)/, name: 'a3-highgpu-8g', gpu: 'h100-sxm', gpus: 8, gpuName: 'H100 SXM5 80GB' },
+  { pattern: /\b(?:gcp[\s-]*)?a2\b(?=\s*(?:nodes?|instances?|vms?|machines?)\b)/, name: 'a2-highgpu-8g', gpu: 'a100-40gb', gpus: 8, gpuName: 'A100 SXM4 40GB' },
 ];
 
 /** The first cloud instance type the (normalised) text names; undefined when none. */

@@ -293,7 +293,8 @@ export function takeCounts(s: Scanner, { nodeNamed, rack }: CountContext): Count
   let kilo = false;
   let rackCount: number | undefined;
   const out: Pick<AskParameters, 'nodes' | 'gpus' | 'gpusPerNode'> = {};
-  const num = KILO_NUMBER;
+  // Never a number glued inside a word: "a3 nodes" (GCP's A3 family) is no 3 nodes, as "p4d" is no 4 days.
+  const num = String.raw`(?<![a-z\d.])${KILO_NUMBER}`;
   // "16k H100s" is 16,384 GPUs, as cluster sizes go (Meta's Llama 3 paper: "16K H100 GPUs" = 16,384); `kilo` lets parse.ts say so.
   const value = (whole: string, k: string | undefined): number => {
     if (k === 'k') kilo = true;
