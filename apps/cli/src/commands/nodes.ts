@@ -135,7 +135,8 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
  */
 function sizeBatch(v: FlagValues, request: unknown): ((nodes: number) => number) | undefined {
   if (assumedBatchLine(v, request) === undefined) return undefined;
-  return flagDeadlineBatchFor(v);
+  // --nodes N (and the sizes around it when nothing runs there): each at the batch the assumed line names for it.
+  return v.days !== undefined ? flagDeadlineBatchFor(v) : (nodes) => flagDefaultBatch({ ...v, nodes: String(nodes) }).sequences;
 }
 
 /**

@@ -49,3 +49,15 @@ describe('trainplan nodes without --global-batch: one default batch policy for a
     expect(err).not.toContain('assumed');
   });
 });
+
+describe('trainplan nodes --nodes N without --global-batch', () => {
+  it('plans at the batch its assumed line names, even one rounded more than 10% from 4M tokens (a deadline would not take it)', async () => {
+    // Llama 3 70B on 450 A100 nodes: 3,600 GPUs round the 512-sequence aim to 450, which 512 does not divide over them.
+    const { code, out } = await cli(['nodes', '--model', 'llama3-70b', '--gpu', 'a100-80gb', '--tokens', '2T', '--nodes', '450', '--json']);
+    const a = JSON.parse(out);
+    expect(code).toBe(0);
+    expect(a.configuration.scenario.training.globalBatchSize).toBe(450);
+    const said = await cli(['nodes', '--model', 'llama3-70b', '--gpu', 'a100-80gb', '--tokens', '2T', '--nodes', '450']);
+    expect(said.out).toMatch(/^assumed \(no --global-batch\): global batch 450 sequences/);
+  });
+});
