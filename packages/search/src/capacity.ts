@@ -70,14 +70,18 @@ function peakFloorNodes(point: CapacityPoint, deadlineSeconds: number, tokenShar
 }
 
 /**
- * Searches every size below `found` down to the peak floor or the window, keeping the fewest that meet the goal.
+ * Searches every size below `found` down to the peak floor or SCAN_WINDOW sizes below the fewest that meets the goal,
+ * keeping that fewest: the window slides down with each smaller size that meets it, so the answer has no size meeting
+ * the goal among the SCAN_WINDOW below it (or none above the floor). Time to train is not monotone in the size (its
+ * factors set the splits; with a batch per size, the batch too: 276 nodes met a deadline 280 was found for).
  * `tokenShare`: peakFloorNodes's, of `found`.
  */
 function scanBelow(s: Sizer, found: CapacityPoint, goal: DeadlineGoal, tokenShare: number): { point: CapacityPoint; checked: CapacityCheck } {
   const floor = peakFloorNodes(found, goal.deadlineSeconds, tokenShare);
-  const from = Math.max(floor, found.nodes - SCAN_WINDOW);
   let fewest = found;
-  for (let n = found.nodes - 1; n >= from; n--) {
+  let from = found.nodes;
+  for (let n = found.nodes - 1; n >= Math.max(floor, fewest.nodes - SCAN_WINDOW); n--) {
+    from = n;
     const point = s.at(n);
     if (point && meetsGoal(point, goal)) fewest = point;
   }
@@ -88,7 +92,7 @@ function scanBelow(s: Sizer, found: CapacityPoint, goal: DeadlineGoal, tokenShar
     if (why !== undefined) noPlan += 1;
     if (why === 'out-of-memory') outOfMemory += 1;
   }
-  return { point: fewest, checked: { fromNodes: from, complete: from === floor, noPlan, outOfMemory } };
+  return { point: fewest, checked: { fromNodes: from, complete: from <= floor, noPlan, outOfMemory } };
 }
 
 /**

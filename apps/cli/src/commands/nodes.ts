@@ -181,6 +181,8 @@ export function formatNodesReport(a: NodesResponseJson): string {
     `configuration: ${a.configuration.label}`,
     `  step ${formatSeconds(a.configuration.estimate.stepTimeSeconds)} · MFU ${formatPercent(a.configuration.estimate.mfu)} · ${countOf(a.searches, 'cluster size')} searched`,
     ...(a.checked && a.checked.fromNodes < a.nodes ? [checkedLine(a.checked, a.nodes)] : []),
+    // Nothing below was searched and the floor is further down: said, not left to read as the fewest beyond doubt.
+    ...(a.checked && a.checked.fromNodes >= a.nodes && !a.checked.complete ? [`  partly checked: sizes below ${nodesText(a.nodes)} were not searched`] : []),
     // A deadline's note is the checked line's prose; a budget's (which sizes were searched) has no other line.
     ...(a.note !== undefined && a.checked === undefined ? [`  ${a.note}`] : []),
     ...a.configuration.estimate.warnings.map((w) => `  ⚠ ${w}`),
