@@ -32,6 +32,19 @@ describe('a percentile on a latency bound is read as the bound, said as taken on
       + 'and the time per output token ("50 ms per token") apart, so say which');
   });
 
+  it.each(['serve llama3-70b under 50 ms on h100', 'serve llama3-70b with p95 under 50 ms on h100'])(
+    '"%s", a bound naming no latency at all, is said as not read too (the default bounds were taken unsaid)', (question) => {
+      const q = parse(question);
+      expect(q.stated.maxTokenSeconds).toBeUndefined();
+      expect(q.defaults.map((d) => d.text)).toContainEqual(expect.stringMatching(/^"(p95 )?under 50 ms" not read as a bound: /));
+    });
+
+  it('a named bound is read, not said as unread', () => {
+    const q = parse('serve llama3-70b at under 50 ms per token on h100');
+    expect(q.stated.maxTokenSeconds).toBeCloseTo(0.05, 12);
+    expect(q.defaults.map((d) => d.text).join(' ')).not.toMatch(/not read as a bound/);
+  });
+
   it('a collective\'s latency is no serving bound', () => {
     expect(parse('all-reduce latency of 1 GB on 64 h100').defaults.map((d) => d.text).join(' ')).not.toMatch(/not read as a bound/);
   });

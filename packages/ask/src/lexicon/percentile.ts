@@ -56,7 +56,10 @@ export function takeLatencyPercentiles(s: Scanner): LatencyPercentiles {
  */
 export function findUnnamedLatencyBound(s: Scanner): string | undefined {
   const m = new RegExp(String.raw`\b(?:${PERCENTILE}[\s-]+)?(?:(?:end[\s-]*to[\s-]*end|e2e|request|response|total)[\s-]+)?latenc(?:y|ies)${BOUND_JOIN}(${DECIMAL})\s*${TIME_UNIT}\b`).exec(s.text);
-  return m === null ? undefined : m[0];
+  // A bound of no latency named at all ("serve llama3-70b under 50 ms", "with p95 under 50 ms"): said back the same way,
+  // never dropped unsaid (the default bounds were taken as if none were given).
+  const bare = m ?? new RegExp(String.raw`(?:\b${PERCENTILE}[\s-]+)?(?:\b(?:under|below|within|less than|at most|no more than)|<=?|≤)\s*(${DECIMAL})\s*${TIME_UNIT}\b`).exec(s.text);
+  return bare === null ? undefined : bare[0];
 }
 
 /** What is said of a bound on a latency left unnamed ("p50 latency under 1s"): not read, and why. */
