@@ -99,3 +99,13 @@ describe('a GCP family named alone, and counts glued inside a word', () => {
     expect(parse('how long to train llama3-8b on 1T tokens on 4 a2 nodes').stated).toMatchObject({ gpu: 'a100-40gb', nodes: 4 });
   });
 });
+
+describe('an instance type not known', () => {
+  it.each(['p3.16xlarge', 'a2-highgpu-4g', 'g5.48xlarge'])('"%s" is named back as not known, never planned on a default GPU and 128 nodes', (name) => {
+    const q = parse(`how long to train llama3-8b on 1T tokens on 4 ${name}`);
+    expect(q.problems.join(' ')).toContain(`${name} is not a cloud instance type I know`);
+  });
+  it('p3dn.24xlarge is 8 × V100 32GB', () => {
+    expect(parse('how long to train llama3-8b on 1T tokens on 4 p3dn.24xlarge').stated).toMatchObject({ gpu: 'v100-32gb', nodes: 4 });
+  });
+});

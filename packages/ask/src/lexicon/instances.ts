@@ -29,6 +29,8 @@ export const INSTANCE_TYPES: readonly InstanceType[] = [
   // AWS EC2 P4: p4d.24xlarge 8 × A100 40GB, p4de.24xlarge 8 × A100 80GB (https://aws.amazon.com/ec2/instance-types/p4/).
   { pattern: /\b(?:aws[\s-]*)?(?:ec2[\s-]*)?p4de(?:\.24xlarge)?\b/, name: 'p4de.24xlarge', gpu: 'a100-80gb', gpus: 8, gpuName: 'A100 SXM4 80GB' },
   { pattern: /\b(?:aws[\s-]*)?(?:ec2[\s-]*)?p4d(?:\.24xlarge)?\b/, name: 'p4d.24xlarge', gpu: 'a100-40gb', gpus: 8, gpuName: 'A100 SXM4 40GB' },
+  // AWS EC2 P3: p3dn.24xlarge 8 × V100 32GB (https://aws.amazon.com/ec2/instance-types/p3/).
+  { pattern: /\b(?:aws[\s-]*)?(?:ec2[\s-]*)?p3dn(?:\.24xlarge)?\b/, name: 'p3dn.24xlarge', gpu: 'v100-32gb', gpus: 8, gpuName: 'V100 SXM2 32GB' },
   // AWS EC2 P5: p5.48xlarge 8 × H100 80GB; p5e.48xlarge and p5en.48xlarge 8 × H200 141GB (https://aws.amazon.com/ec2/instance-types/p5/).
   { pattern: /\b(?:aws[\s-]*)?(?:ec2[\s-]*)?p5en(?:\.48xlarge)?\b/, name: 'p5en.48xlarge', gpu: 'h200', gpus: 8, gpuName: 'H200 SXM 141GB' },
   { pattern: /\b(?:aws[\s-]*)?(?:ec2[\s-]*)?p5e(?:\.48xlarge)?\b/, name: 'p5e.48xlarge', gpu: 'h200', gpus: 8, gpuName: 'H200 SXM 141GB' },
@@ -61,6 +63,18 @@ export const INSTANCE_TYPES: readonly InstanceType[] = [
   { pattern: /\b(?:gcp[\s-]*)?a3\b(?=\s*(?:nodes?|instances?|vms?|machines?)\b)/, name: 'a3-highgpu-8g', gpu: 'h100-sxm', gpus: 8, gpuName: 'H100 SXM5 80GB' },
   { pattern: /\b(?:gcp[\s-]*)?a2\b(?=\s*(?:nodes?|instances?|vms?|machines?)\b)/, name: 'a2-highgpu-8g', gpu: 'a100-40gb', gpus: 8, gpuName: 'A100 SXM4 40GB' },
 ];
+
+/**
+ * A name shaped like a cloud instance type that none of INSTANCE_TYPES is ("p3.16xlarge", 8 × V100 16GB, which no GPU
+ * preset is; "a2-highgpu-4g", 4 GPUs a VM; "g5.48xlarge"): named back by parse.ts as not known, with its count kept
+ * from being read as anything else, rather than planned on a default GPU and 128 nodes unsaid.
+ */
+const INSTANCE_SHAPED = /\b(?:[a-z]{1,3}\d[a-z\d]*\.\d*x?large|[a-z]\d-(?:high|ultra|mega|edge)gpu-\d+g|standard[\s-]*n[cdv]\w*)\b/;
+
+/** An instance-shaped name the text holds that no known type matched; undefined when none. */
+export function unknownInstance(text: string): string | undefined {
+  return matchInstance(text) === undefined ? INSTANCE_SHAPED.exec(text)?.[0] : undefined;
+}
 
 /** The first cloud instance type the (normalised) text names; undefined when none. */
 export function matchInstance(text: string): InstanceMatch | undefined {
