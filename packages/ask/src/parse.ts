@@ -160,7 +160,10 @@ export function parse(question: string): ParsedQuestion {
   }
   // "A100 vs H100 for 70B", "H100 or A100", "compare H100 and H200": a second GPU compared with the first, answered beside it.
   // The GPU named first is answered first, whichever the lexicon's order finds first ("H100 or A100": H100, then A100).
-  const other = hardware !== undefined && instance === undefined && COMPARES.test(s.text) ? matchHardware(s.text) : undefined;
+  // Two instance types compare as their GPUs do ("p4d vs p5": A100 40GB beside H100).
+  const otherInstance = instance !== undefined && COMPARES.test(s.text) ? matchInstance(s.text) : undefined;
+  const other = hardware === undefined || !COMPARES.test(s.text) ? undefined
+    : instance === undefined ? matchHardware(s.text) : otherInstance === undefined ? undefined : instanceHardware(otherInstance);
   const compared = other !== undefined && hardware !== undefined && other.gpu !== hardware.gpu
     ? (other.index < hardware.index ? [other, hardware] : [hardware, other])
     : undefined;

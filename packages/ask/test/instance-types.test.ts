@@ -109,3 +109,14 @@ describe('an instance type not known', () => {
     expect(parse('how long to train llama3-8b on 1T tokens on 4 p3dn.24xlarge').stated).toMatchObject({ gpu: 'v100-32gb', nodes: 4 });
   });
 });
+
+describe('two instance types compared', () => {
+  it('"p4d vs p5" compares their GPUs side by side, in the order named; no digit of a name becomes a count', () => {
+    const q = parse('p4d vs p5 for llama3-70b on 2T tokens in 30 days');
+    expect(q.stated).toMatchObject({ gpu: 'a100-40gb', comparedGpus: [{ gpu: 'h100-sxm' }] });
+    expect(q.stated.nodes).toBeUndefined();
+    const or = parse('how long to train llama3-70b on 2T tokens on p5 nodes or p4d nodes');
+    expect(or.stated).toMatchObject({ gpu: 'h100-sxm', comparedGpus: [{ gpu: 'a100-40gb' }] });
+    expect(or.stated.nodes).toBeUndefined();
+  });
+});
