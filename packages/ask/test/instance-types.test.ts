@@ -120,3 +120,10 @@ describe('two instance types compared', () => {
     expect(or.stated.nodes).toBeUndefined();
   });
 });
+
+describe('"how many" instances', () => {
+  it.each(['how many p5.48xlarge to train llama3-8b on 1T tokens', 'how many p5 instances to train llama3-8b on 1T tokens', 'how many a3-megagpu-8g to train llama3-8b on 1T tokens'])(
+    '"%s" asks for nodes, as "how many H100 nodes" does', (question) => {
+      expect(parse(question).intent).toBe('nodes');
+    });
+});
