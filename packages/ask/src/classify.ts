@@ -42,6 +42,8 @@ const RUNS = /\b(?:run|runs|running)(?:\s+[^\s,;:.?!]+){1,5}?\s+(?:on|locally)\b
 const BATCH_OF_ONE = /\b(?:batch(?:[\s-]*size)?|bsz?)\s*(?:of|=|:|is)?\s*1\b(?![.\d])/;
 /** Words of a question about training, or asking what only training has: with one, none of the above reads it as inference. */
 const SAYS_TRAINING = /\b(?:train\w*|pre[\s-]*train\w*|epochs?|step[\s-]*times?|iterations?|mfu|hfu|global[\s-]*batch|backward|gradients?|how long|gpu[\s-]*hours?)\b/;
+/** Words of training itself (not "how long" or GPU-hours, which a generation job is asked in too). */
+const SAYS_TRAINING_ITSELF = /\b(?:train\w*|pre[\s-]*train\w*|fine[\s-]*tun\w*|epochs?|step[\s-]*times?|mfu|hfu|global[\s-]*batch|backward|gradients?)\b/;
 /** Facts only a training question states: a token budget, a deadline, a GPU-hour or money budget, training's memory savers. */
 const TRAINING_FIGURES = ['tokens', 'tokensPerParameter', 'batchTokens', 'deadlineSeconds', 'gpuHours', 'costBudget', 'zeroStage', 'recompute', 'distributedOptimizer', 'microBatchSize'] as const;
 
@@ -52,9 +54,11 @@ const TRAINING_FIGURES = ['tokens', 'tokensPerParameter', 'batchTokens', 'deadli
  */
 export function inferenceCue(text: string, stated: AskParameters): string | undefined {
   if (stated.model === undefined && stated.customModel === undefined) return undefined;
-  if (SAYS_TRAINING.test(text) || TRAINING_FIGURES.some((field) => stated[field] !== undefined)) return undefined;
+  // Generating a number of tokens ("generate 1T tokens of synthetic data … how long") is still inference: only a word of
+  // training itself keeps it training (the serving answer gives the time to generate them).
   const generates = GENERATES.exec(text);
-  if (generates !== null) return `"${generates[0]}"`;
+  if (generates !== null && !SAYS_TRAINING_ITSELF.test(text) && stated.deadlineSeconds === undefined) return `"${generates[0]}"`;
+  if (SAYS_TRAINING.test(text) || TRAINING_FIGURES.some((field) => stated[field] !== undefined)) return undefined;
   const cluster = stated.nodes !== undefined || stated.gpus !== undefined || stated.gpu !== undefined;
   if (cluster && RUNS.test(text)) return `"run" a model on GPUs`;
   const one = BATCH_OF_ONE.exec(text);

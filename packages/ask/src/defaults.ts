@@ -170,6 +170,8 @@ function fillServing(p: AskParameters, take: Take): void {
  */
 function fillLatencyBounds(p: AskParameters, take: Take): void {
   if (p.offline === true) return;
+  // A number of tokens to generate ("generate 1T tokens of synthetic data"): a batch job no one waits on, bounded by none.
+  if (p.tokens !== undefined && p.maxFirstTokenSeconds === undefined && p.maxTokenSeconds === undefined) return;
   const mlperf = "as MLPerf Inference's Llama 2 70B server scenario bounds it";
   // At a request rate the first-token bound holds the wait for a slot too (the protocol's load).
   const waited = p.requestsPerSecond === undefined ? '' : ', the wait for a slot included,';

@@ -63,3 +63,21 @@ describe('"run" is inference only as running a model on something', () => {
     expect(parse('how many nodes for llama 3 70b on h100, run by sunny').intent).toBe('nodes');
   });
 });
+
+describe('generating a number of tokens', () => {
+  it('"generate 1T tokens … on 64 H100: how long" is a serving question answered with the time to generate them, unbounded', () => {
+    const a = ask('generate 1T tokens of synthetic data with llama3-70b on 64 H100: how long', { publicUrl: null });
+    expect(a.intent).toBe('serving');
+    const figure = a.figures.find((f) => f.label === 'Time to generate')?.value ?? '';
+    const m = /^([\d,.]+) days for 1\.00T generated tokens at ([\d,]+) tokens\/s on 64 GPUs/.exec(figure);
+    expect(m, figure).not.toBeNull();
+    // days = tokens / (tokens/s on the GPUs) / 86,400, to the figures' rounding.
+    const days = Number(m![1]!.replace(/,/g, ''));
+    const rate = Number(m![2]!.replace(/,/g, ''));
+    expect(days).toBeCloseTo(1e12 / rate / 86400, 0);
+    expect(a.assumptions.join(' ')).not.toMatch(/interactive service/);
+  });
+  it('"how long to train … on 1T tokens" stays training', () => {
+    expect(ask('how long to train llama3-70b on 1T tokens on 64 H100', { publicUrl: null }).intent).toBe('time');
+  });
+});

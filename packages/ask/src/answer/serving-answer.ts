@@ -1,7 +1,8 @@
 import { inferenceBoundsText, KV_BLOCK_TOKENS, runInference, widestShape, type InferencePointJson, type InferenceResponseJson } from '@trainplan/protocol';
-import { countOf, formatNumber, formatSeconds } from '@trainplan/units';
+import { countOf, formatDuration, formatNumber, formatSeconds } from '@trainplan/units';
 import { gpuById } from '@trainplan/presets';
 import { clusterGpusOf, DEFAULT_GPU } from '../defaults.ts';
+import { compactCount } from '../format.ts';
 import { modelInputOf, modelNameOf } from '../model-of.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
 import type { Answer, AnswerFigure } from './answer-types.ts';
@@ -120,6 +121,18 @@ function pointFigures(x: InferencePointJson, p: AskParameters, gpus: number | un
     { label: 'Memory per GPU', value: memoryText(x) },
     ...costFigure(x, p, text),
   ];
+}
+
+/**
+ * "Generate 1T tokens of synthetic data with llama3-70b on 64 H100": the tokens over the plan's generated tokens a
+ * second on the GPUs named (every replica they hold at its batch), or on one replica when none are named.
+ */
+function generationFigure(x: InferencePointJson, p: AskParameters, gpus: number | undefined): AnswerFigure[] {
+  if (p.tokens === undefined) return [];
+  const onGpus = isLoaded(x) ? x.load.gpus : gpus === undefined ? x.gpus : Math.floor(gpus / x.gpus) * x.gpus;
+  const perSecondAll = x.tokensPerSecondPerGpu * onGpus;
+  const seconds = p.tokens / perSecondAll;
+  return [{ label: 'Time to generate', value: `${seconds >= 86400 ? formatDuration(seconds) : formatSeconds(seconds)} for ${compactCount(p.tokens)} generated tokens at ${perSecond(perSecondAll)} tokens/s on ${countOf(onGpus, 'GPU')} (${compactCount(seconds / 3600 * onGpus)} GPU-hours)` }];
 }
 
 type Served = Extract<InferenceResponseJson, { ok: true }>;
@@ -278,7 +291,7 @@ export function answerServing(q: ParsedQuestion): Answer {
       ...base, kind: 'answer', ok: true, assumptions: [...base.assumptions, ...perReplica],
       headline: `${subject}: ${memory?.text ?? `${ASKS_FIT.test(q.text) ? 'fits; ' : ''}${plan}`}`,
       configuration: other ? `${FASTEST_WITHIN_BOUNDS}: ${configuration}` : configuration,
-      figures: [...pointFigures(best, p, gpus, q.text), ...loadFigure(best, gpus)],
+      figures: [...pointFigures(best, p, gpus, q.text), ...loadFigure(best, gpus), ...generationFigure(best, p, gpus)],
       memoryPerGpuBytes: best.totalBytesPerGpu, memoryCapacityBytes: best.capacityBytes,
       notes: [...fastest, ...servingParallelNotes(p, best, gpus), ...askedWarnings(result.warnings, p), ...countNote, ...fastestNote(result), ...without, ...noPriceNote(p, q.text)],
     };
