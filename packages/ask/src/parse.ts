@@ -5,7 +5,7 @@ import { compactCount } from './format.ts';
 import { classify, inferenceReading } from './classify.ts';
 import { CHINCHILLA_TOKENS_PER_PARAMETER, DEFAULT_GPU, gpusPerNodeOf, withDefaults } from './defaults.ts';
 import { matchHardware, matchUnmodelledHardware, type HardwareMatch } from './lexicon/hardware.ts';
-import { instanceReading, matchInstance, unknownInstance, type InstanceMatch } from './lexicon/instances.ts';
+import { instanceReading, KNOWN_INSTANCE_NAMES, matchInstance, unknownInstance, type InstanceMatch } from './lexicon/instances.ts';
 import { customModelOfSize } from './custom-model.ts';
 import { takeServedModel, takeSpeculative } from './lexicon/speculative.ts';
 import { takeStatedMfu } from './lexicon/mfu.ts';
@@ -141,8 +141,8 @@ export function parse(question: string): ParsedQuestion {
   const instance = matchInstance(s.text);
   const unknownType = unknownInstance(s.text);
   if (unknownType !== undefined) {
-    problems.push(`${unknownType} is not a cloud instance type I know (I read AWS p3dn, p4d, p4de, p5, p5e, p5en; Azure ND A100 v4, NDm A100 v4, ND H100 v5; `
-      + 'GCP a2/a3 8-GPU types): name the GPU and the nodes instead, e.g. "4 nodes of 8 H100"');
+    problems.push(`${unknownType} is not a cloud instance type I know (I read ${KNOWN_INSTANCE_NAMES.join(', ')}): name the GPU and the nodes instead, `
+      + 'e.g. "4 nodes of 8 H100"');
   }
   // An accelerator no preset models is named back, never read as the nearest preset.
   const unmodelled = instance === undefined ? matchUnmodelledHardware(s.text) : undefined;

@@ -255,9 +255,8 @@ function computeEstimate(input: PlanInput): PlanEstimate {
   if (input.overlapPipelineComm && input.pipeline > 1 && input.virtualStages === 1) {
     warnings.push('overlapped pipeline sends need the interleaved schedule (virtualStages > 1): Megatron turns the overlap off without it');
   }
-  const deepest = Math.max(...layers);
-  if (input.recompute === 'full' && input.recomputeLayers !== undefined && input.recomputeLayers > deepest) {
-    warnings.push(`recomputeLayers ${input.recomputeLayers} is more than a stage's ${deepest} layers: every layer is recomputed, as with it left out`);
+  if (input.recompute === 'full' && input.recomputeLayers !== undefined && input.recomputeLayers > Math.max(...layers)) {
+    warnings.push(`recomputeLayers ${input.recomputeLayers} is more than a stage's ${Math.max(...layers)} layers: every layer is recomputed, as with it left out`);
   }
   if (input.pipeline > 1 && m < input.pipeline) warnings.push(`only ${m} micro-batches for ${input.pipeline} pipeline stages: the bubble dominates`);
   const chunked = contextChunkWarning(input, ctx.calibration.attentionBlockOverheadTiles);

@@ -140,23 +140,24 @@ export function infeasibleLines(e: EstimateInfeasible): string[] {
  * switches that cannot make it fit.
  */
 export function memoryRemedyLines(r: EstimateOk['resolved'], m: MemoryJson): string[] {
-  const activation: string[] = [];
-  if (r.recompute === 'none') activation.push('parallelism.recompute "selective" or "full" (activations)');
-  else if (r.recompute === 'selective') activation.push('parallelism.recompute "full" (activations)');
-  if (r.tensor > 1 && !r.sequenceParallel) activation.push('parallelism.sequenceParallel true (activations ÷ TP)');
-  if (r.microBatchSize > 1) activation.push('a smaller training.microBatchSize (activations)');
+  // Each switch: the field to set and what it lowers.
+  const activation: [string, string][] = [];
+  if (r.recompute === 'none') activation.push(['parallelism.recompute "selective" or "full"', 'activations']);
+  else if (r.recompute === 'selective') activation.push(['parallelism.recompute "full"', 'activations']);
+  if (r.tensor > 1 && !r.sequenceParallel) activation.push(['parallelism.sequenceParallel true', 'activations ÷ TP']);
+  if (r.microBatchSize > 1) activation.push(['a smaller training.microBatchSize', 'activations']);
   const replicas = r.data * r.context;
   const shard = replicas > 1 && !r.distributedOptimizer && r.zeroStage === 0;
-  const switches = [...activation, ...(shard ? ['parallelism.distributedOptimizer true (optimizer states ÷ DP)'] : [])];
+  const switches: [string, string][] = [...activation, ...(shard ? [['parallelism.distributedOptimizer true', 'optimizer states ÷ DP'] as [string, string]] : [])];
   // The most those switches could save: every activation byte, and all but one replica's share of the optimizer states.
   const mostSaved = (activation.length > 0 ? m.activationsBytes : 0) + (shard ? m.optimizerBytes * (1 - 1 / replicas) : 0);
   const over = m.totalBytes - m.capacityBytes;
   const split = 'more GPUs per copy of the model: parallelism.pipeline or parallelism.tensor (weights, gradients and optimizer states ÷ TP·PP)';
-  if (mostSaved >= over) return switches.length > 0 ? ['Lower it with any of', ...switches.map((x) => `  - ${x}`)] : [];
+  if (mostSaved >= over) return switches.length > 0 ? ['Lower it with any of', ...switches.map(([field, lowers]) => `  - ${field} (${lowers})`)] : [];
   const states = m.weightsBytes + m.gradientsBytes + m.optimizerBytes;
   return [
     switches.length > 0
-      ? `The switches left off (${switches.map((x) => x.replace(/ \(.*\)$/, '')).join('; ')}) save at most ${formatBytes(mostSaved)} of the ${formatBytes(over)} over:`
+      ? `The switches left off (${switches.map(([field]) => field).join('; ')}) save at most ${formatBytes(mostSaved)} of the ${formatBytes(over)} over:`
       : `Nothing left to switch on closes the ${formatBytes(over)} over:`,
     `  the weights, gradients and optimizer states take ${formatBytes(states)} of ${formatBytes(m.capacityBytes)}; it needs ${split}, or GPUs with more memory`,
   ];

@@ -71,6 +71,9 @@ export const INSTANCE_TYPES: readonly InstanceType[] = [
  */
 const INSTANCE_SHAPED = /\b(?:[a-z]{1,3}\d[a-z\d]*\.\d*x?large|[a-z]\d-(?:high|ultra|mega|edge)gpu-\d+g|standard[\s-]*n[cdv]\w*)\b/;
 
+/** The known types' names, for a refusal of an unknown one to list ("p4d.24xlarge, …"). */
+export const KNOWN_INSTANCE_NAMES: readonly string[] = [...new Set(INSTANCE_TYPES.map((i) => i.name))];
+
 /** An instance-shaped name the text holds that no known type matched; undefined when none. */
 export function unknownInstance(text: string): string | undefined {
   return matchInstance(text) === undefined ? INSTANCE_SHAPED.exec(text)?.[0] : undefined;
