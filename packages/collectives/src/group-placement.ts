@@ -12,10 +12,11 @@ export interface GroupPlacement {
    */
   readonly nvlinkShare: number;
   /**
-   * NICs of one node this group's channels can use (may be fractional). The node's NICs are split
-   * between the concurrent groups, and a GPU only reaches the NICs of its own PCIe switch
-   * (nicsPerNode / gpusPerNode of them), so a lone GPU per node gets one rail, not eight, and
-   * four GPUs of a DGX-1 (two per NIC) reach two of its four NICs.
+   * NICs of one node this group's channels can use (may be fractional). A GPU only reaches the
+   * NICs of its own PCIe switch (nicsPerNode / gpusPerNode of them, at least one NIC in all), and
+   * the concurrent groups share what their GPUs reach: a lone GPU per node gets one rail, not eight;
+   * four GPUs of a DGX-1 (two per NIC) reach two of its four NICs; two one-GPU groups on GPUs 0
+   * and 1 of a DGX-1 share NIC 0, half a NIC each.
    */
   readonly nicsPerNode: number;
 }
@@ -53,11 +54,11 @@ export function groupPlacement(group: CommGroup, fabric: Fabric): GroupPlacement
   }
   const nodes = ranks / ranksPerNode;
   const gpuMemberships = (ranksPerNode * concurrentGroupsPerNode) / fabric.gpusPerNode;
+  // The concurrent groups occupy the node's first ranksPerNode × groups GPUs (Megatron's rank order; the emulator's
+  // concurrentGroupGpus), which reach the NICs of their own PCIe switches — at least one — and share them evenly.
   const nicsPerGpu = fabric.nicsPerNode / fabric.gpusPerNode;
-  const nicsPerNode = Math.min(
-    fabric.nicsPerNode / concurrentGroupsPerNode,
-    Math.max(1, ranksPerNode * nicsPerGpu),
-  );
+  const gpusUsed = Math.min(fabric.gpusPerNode, ranksPerNode * concurrentGroupsPerNode);
+  const nicsPerNode = Math.min(fabric.nicsPerNode, Math.max(1, gpusUsed * nicsPerGpu)) / concurrentGroupsPerNode;
   return {
     ranks, nodes, ranksPerNode, concurrentGroupsPerNode,
     nvlinkShare: Math.min(1, 1 / gpuMemberships),

@@ -20,14 +20,22 @@ export interface NcclCandidate {
   readonly algBandwidthBySizeGBps: readonly number[];
   /** Ring/Simple multi-node plateau: `latencyUs` once bytes / `perBytes` ≥ the table's minimum; null when off. */
   readonly plateau: { readonly perBytes: number; readonly latencyUs: number } | null;
+  /**
+   * Algorithm bandwidth in GB/s before a cap that bounds the whole launch rather than each channel: the
+   * multi-node LL cap (`llMaxBw`, whose row NCCL picks by CPU vendor: a host-side limit). A launch of fewer
+   * channels runs them at their own rate under that cap (`ncclRuntimeTimeUs`). Equal to `algBandwidthGBps`
+   * where no such cap binds.
+   */
+  readonly uncappedAlgBandwidthGBps: number;
 }
 
 /** A candidate whose cost does not depend on the size beyond bytes / bandwidth (one object shape for all). */
 export function candidate(
   algorithm: Algorithm, protocol: Protocol, latencyUs: number, algBandwidthGBps: number,
   algBandwidthBySizeGBps: readonly number[] = [], plateau: NcclCandidate['plateau'] = null,
+  uncappedAlgBandwidthGBps: number = algBandwidthGBps,
 ): NcclCandidate {
-  return { algorithm, protocol, latencyUs, algBandwidthGBps, algBandwidthBySizeGBps, plateau };
+  return { algorithm, protocol, latencyUs, algBandwidthGBps, algBandwidthBySizeGBps, plateau, uncappedAlgBandwidthGBps };
 }
 
 const PLATEAU_MIN_BYTES = NCCL_TABLES.ringPlateau.value.minBytesPerChannelPerRank;

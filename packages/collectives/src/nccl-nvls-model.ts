@@ -27,7 +27,7 @@ export function nvlsUnavailable(topology: NcclTopology, op: CollectiveOp, algori
 /**
  * NCCL's NVLS / NVLSTree model, Simple protocol only (src/tuning/nvls.cc):
  *   bw = min(bwIntra·eff·(nCh−1)/nCh·(AR ? 2 : (ppn−1)/ppn), bwInter·(NVLSTree ∧ nNodes ≤ 2 ? 2 : 1),
- *            NVLSTree ? perChMaxNVLSTree : ∞) × nCh,  algbw = bw × nRanks/nsteps;
+ *            NVLSTree ? perChMaxNVLSTree : ∞) × nCh,  algbw = bw × nRanks/nsteps for all-reduce, bw otherwise;
  *   latency NVLS = intraLat (+ interLat across nodes), NVLSTree = intraLat + 2·log2(nNodes)·interLat.
  * In-switch reduction lets NVLS busbw exceed the NVLink wire rate (nccl-tests#212: ~480 vs 450).
  * Size-independent: built once per (topology, op), the tree correction tabulated by logSize.
@@ -47,7 +47,9 @@ export function ncclNvlsModel(
   const interBw = nvls.bwInterGBps * (isTree && nodes <= 2 ? 2 : 1);
   const treeCap = isTree ? byNodes(T.perChannelMaxNvlsTreeGBps.value[gen], nodes) : Number.POSITIVE_INFINITY;
   const busBw = Math.min(intraBw, interBw, treeCap) * nvls.nChannels;
-  const algBandwidthGBps = (busBw * ranks) / ringSteps(op, ranks);
+  // nvls.cc: `generalBandwidths = c == ncclFuncAllReduce ? bw·nRanks/nSteps : bw` — all-gather and reduce-scatter
+  // keep the bus figure as their algorithm bandwidth (their (ppn−1)/ppn is already in intraBw).
+  const algBandwidthGBps = op === 'all-reduce' ? (busBw * ranks) / ringSteps(op, ranks) : busBw;
   // nvls.cc applies the tree correction to NVLSTree on Blackwell x86 hosts only, for every
   // logSize = log2i(⌊bytes/64⌋) the table covers.
   const bySize = isTree && gen === 'blackwell'

@@ -24,6 +24,8 @@ export function ncclRingModel(topology: NcclTopology, op: CollectiveOp): NcclCan
   for (const protocol of PROTOCOLS) {
     if (protocol === 'LL128' && !ll128Enabled) continue;
     let busBw = (nodes <= 2 ? ring.bwIntraGBps : ring.bwInterGBps) * ring.nChannels;
+    // Across nodes the LL cap is the host's (row by CPU vendor) and bounds the launch, not each channel.
+    const uncappedBusBw = protocol === 'LL' && nodes > 1 ? busBw * f.ringLL : null;
     if (protocol === 'LL') busBw = Math.min(llMaxBw, busBw * f.ringLL);
     if (protocol === 'LL128') {
       busBw = Math.min(busBw * f.ringLL128, ring.nChannels * byNodes(T.perChannelMaxRingLL128GBps.value[gen], nodes));
@@ -37,7 +39,9 @@ export function ncclRingModel(topology: NcclTopology, op: CollectiveOp): NcclCan
     const plateauFactor = gen === 'volta' ? plateau.factorBeforeAmpere : plateau.factor;
     const plateauLatency = protocol === 'Simple' && op === 'all-reduce' && nodes > 1
       ? { perBytes: ring.nChannels * ranks, latencyUs: latencyUs * plateauFactor } : null;
-    out.push(candidate('ring', protocol, latencyUs, (busBw * ranks) / nsteps, [], plateauLatency));
+    const algBw = (busBw * ranks) / nsteps;
+    out.push(candidate('ring', protocol, latencyUs, algBw, [], plateauLatency,
+      uncappedBusBw === null ? algBw : (uncappedBusBw * ranks) / nsteps));
   }
   return out;
 }
@@ -46,7 +50,8 @@ export function ncclRingModel(topology: NcclTopology, op: CollectiveOp): NcclCan
  * The pieces of NCCL's ring latency for one protocol (src/tuning/ring.cc; collectives-reference
  * §1 "Latency"): the base, the per-step latency of an intra-node step (max(intraLat, netOvh)) and
  * of an inter-node step, and how many of the op's steps NCCL counts as inter-node. Broadcast and
- * reduce cost one hop in all (sameChannels assumed), returned as one intra step and no inter step.
+ * reduce cost one hop in all (sameChannels assumed), returned as one step and no inter step: an
+ * NVLink (or PCIe) hop on one node, a network hop across nodes (ring.cc's `hwLevel`).
  * The emulator applies the same per-step latencies to the steps it runs.
  */
 export function ringLatencyParts(topology: NcclTopology, op: CollectiveOp, protocol: Protocol): {
@@ -58,7 +63,8 @@ export function ringLatencyParts(topology: NcclTopology, op: CollectiveOp, proto
   const hw = T.hwLatencyUs.value;
   const baseUs = T.baseLatencyUs.value.ring[protocol];
   if (op === 'broadcast' || op === 'reduce') {
-    return { baseUs, intraStepUs: hw[intraHardware].ring[protocol], interStepUs: 0, interSteps: 0 };
+    // ring.cc: `hwLevel = nNodes == 1 ? intraHw : NCCL_HW_NET` — across nodes the one hop is a network hop.
+    return { baseUs, intraStepUs: hw[nodes === 1 ? intraHardware : 'net'].ring[protocol], interStepUs: 0, interSteps: 0 };
   }
   const netOverheadUs = nodes > 1
     ? T.netOverheadUs.value.intel * (protocol === 'Simple' ? T.netOverheadUs.value.simpleMultiplier : 1) : 0;

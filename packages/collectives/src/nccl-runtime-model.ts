@@ -2,20 +2,23 @@ import type { Bytes } from '@trainplan/units';
 import { candidateAlgBandwidthGBps, candidateLatencyUs, type NcclCandidate } from './nccl-candidate.ts';
 import { NCCL_RUNTIME_TABLES } from './nccl-runtime-tables.ts';
 import { NCCL_TABLES } from './nccl-tables.ts';
-import type { NcclTopology } from './nccl-topology.ts';
+import { ncclNvlsModel } from './nccl-nvls-model.ts';
+import { ncclTopology, type NcclTopology } from './nccl-topology.ts';
 import type { CollectiveOp } from './types.ts';
 
 /**
  * How long NCCL's chosen (algorithm, protocol) really takes, in µs: the tuner's prediction
  * (`candidateTimeUs`) corrected for what NCCL does after selecting it (collectives-reference §1,
- * "After selection"). Two mechanisms, both from NCCL's source, no fitted constant:
+ * "After selection"). Mechanisms from NCCL's source, no fitted constant:
  *  - Ring and Tree launch only the channels and threads the message can fill
  *    (`launchedBandwidthShare`): below nChannels·nThreads·threshold bytes the bandwidth term
- *    scales with the channels actually used, so small messages are slower than predicted.
+ *    scales with the channels actually used, so small messages are slower than predicted. A cap
+ *    on the whole launch (the multi-node LL cap) still bounds it but is not itself scaled: one
+ *    channel of LL across nodes runs at its own rate, not at 1/nChannels of the host's cap.
  *  - Single-node NVLS all-reduce is a three-stage pipeline over loops whose chunk NCCL shrinks
  *    for mid-size messages (`nvlsAllReducePipelineUs`).
- *  - NVLSTree all-reduce runs the same loops through four stages, the tree's hops between them
- *    (`nvlsTreeAllReducePipelineUs`): it cannot beat the one-node NVLS pipeline it contains.
+ *  - NVLSTree all-reduce runs the same loops through four stages, two over NVLink and two over
+ *    the tree (`nvlsTreeAllReducePipelineUs`): it cannot beat the one-node NVLS pipeline it contains.
  * Other choices (PAT, direct) keep the tuner's time.
  */
 export function ncclRuntimeTimeUs(
@@ -28,12 +31,18 @@ export function ncclRuntimeTimeUs(
     return nvlsAllReducePipelineUs(topology, bytes, algBandwidthGBps);
   }
   if (c.algorithm === 'nvls-tree' && topology.nvls && NCCL_RUNTIME_TABLES.nvlsChannels.value[topology.fabric.generation] > 0) {
-    return nvlsTreeAllReducePipelineUs(topology, bytes, algBandwidthGBps, latencyUs);
+    // The uncorrected rate: the tree correction is the tuner's stand-in for the mid-size fill this pipeline costs.
+    return nvlsTreeAllReducePipelineUs(topology, bytes, c.algBandwidthGBps, latencyUs);
   }
   if (c.algorithm === 'ring' || c.algorithm === 'tree') {
     const graph = c.algorithm === 'ring' ? topology.ring : topology.tree;
     const share = launchedBandwidthShare(c, graph.nChannels, topology.placement.ranks, bytes);
-    return latencyUs + bytes / (1000 * algBandwidthGBps * share);
+    if (share >= 1) return latencyUs + bytes / (1000 * algBandwidthGBps);
+    // The channels launched run at their share of the uncapped rate (size correction applied), under the cap of
+    // the whole launch; where no launch-wide cap binds this is the capped rate × share.
+    const correction = algBandwidthGBps / c.algBandwidthGBps;
+    const launchedGBps = Math.min(algBandwidthGBps, c.uncappedAlgBandwidthGBps * correction * share);
+    return latencyUs + bytes / (1000 * launchedGBps);
   }
   return latencyUs + bytes / (1000 * algBandwidthGBps);
 }
@@ -108,9 +117,15 @@ export function nvlsTreeChunkBytes(bytes: Bytes, concurrentOps: number, nodes: n
 
 /**
  * Multi-node NVLSTree all-reduce as NCCL runs it (src/device/all_reduce.h): the loops of the one-node NVLS pipeline
- * (nvlsAllReducePipelineUs), through four stages instead of three, with the tree's hops in the tuner's latency
- * (base + intra + 2·log2(nodes)·inter). The raw per-byte rate is set as there, so that the asymptote is the tuner's
- * NVLSTree bandwidth: t = latency + (max(1, S/L) + stages − 1) · (o + min(S, L)/b).
+ * (nvlsAllReducePipelineUs) through four stages instead of three — scatter into the switch, reduce and send up the
+ * tree, receive down the tree and multicast, gather — with the tree's hops in the tuner's latency
+ * (base + intra + 2·log2(nodes)·inter). Each stage works a loop at its own rate: scatter and gather over NVLink at the
+ * one-node NVLS rate `bi` (its asymptote for this node's ranks, as nvlsAllReducePipelineUs sets it), the two tree
+ * stages at the rate `bn` that makes the asymptote the tuner's uncorrected NVLSTree bandwidth. The first loop passes
+ * every stage, later ones follow at the slowest stage's pace:
+ *   t = latency + 2·(o + m/bi) + 2·(o + m/bn) + (max(1, S/L) − 1) · (o + m / min(bi, bn)),  m = min(S, L).
+ * Costing all four stages at the slowest rate (as before 2026-11-28) charged a one-loop message four passes of the
+ * network: 2.5× ring's time at 16 MiB on two B200 nodes.
  */
 export function nvlsTreeAllReducePipelineUs(topology: NcclTopology, bytes: Bytes, algBandwidthGBps: number, latencyUs: number): number {
   const R = NCCL_RUNTIME_TABLES;
@@ -119,9 +134,28 @@ export function nvlsTreeAllReducePipelineUs(topology: NcclTopology, bytes: Bytes
   const loopOverheadUs = NCCL_TABLES.hwLatencyUs.value.nvlink.ring.Simple;
   const { nodes } = topology.placement;
   const maxLoopBytes = concurrentOps * nvlsTreeChunkBytes(Number.POSITIVE_INFINITY, concurrentOps, nodes);
-  const usPerByte = Math.max(1 / (1000 * algBandwidthGBps) - loopOverheadUs / maxLoopBytes, 0);
+  const netUsPerByte = Math.max(1 / (1000 * algBandwidthGBps) - loopOverheadUs / maxLoopBytes, 0);
+  const intraUsPerByte = Math.min(oneNodeNvlsUsPerByte(topology), netUsPerByte);
   const loopBytes = concurrentOps * nvlsTreeChunkBytes(bytes, concurrentOps, nodes);
   const loops = Math.max(1, bytes / loopBytes);
-  const stages = R.nvlsTreeAllReducePipelineStages.value;
-  return latencyUs + (loops + stages - 1) * (loopOverheadUs + Math.min(bytes, loopBytes) * usPerByte);
+  const moved = Math.min(bytes, loopBytes);
+  const intraStageUs = loopOverheadUs + moved * intraUsPerByte;
+  const netStageUs = loopOverheadUs + moved * netUsPerByte;
+  const treeStages = R.nvlsTreeAllReducePipelineStages.value - 2;
+  return latencyUs + 2 * intraStageUs + treeStages * netStageUs + (loops - 1) * netStageUs;
+}
+
+/**
+ * The raw µs per byte of a one-node NVLS stage for this group's ranks on a node (nvlsAllReducePipelineUs's `b`):
+ * its asymptote is the one-node NVLS all-reduce bandwidth; 0 when the loop overhead alone exceeds that.
+ */
+function oneNodeNvlsUsPerByte(topology: NcclTopology): number {
+  const { ranksPerNode, concurrentGroupsPerNode } = topology.placement;
+  const oneNode = ncclTopology(topology.fabric, { ranks: ranksPerNode, ranksPerNode, concurrentGroupsPerNode });
+  const nvls = ncclNvlsModel(oneNode, 'all-reduce', 'nvls')[0];
+  if (!nvls || !oneNode.nvls) return 0;
+  const R = NCCL_RUNTIME_TABLES;
+  const concurrentOps = R.nvlsChannels.value[oneNode.fabric.generation] * oneNode.nvls.nChannels;
+  const maxLoopBytes = concurrentOps * R.nvlsChunking.value.maxChunkBytes;
+  return Math.max(1 / (1000 * nvls.algBandwidthGBps) - NCCL_TABLES.hwLatencyUs.value.nvlink.ring.Simple / maxLoopBytes, 0);
 }

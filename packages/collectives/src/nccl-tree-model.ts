@@ -23,13 +23,19 @@ export function ncclTreeModel(topology: NcclTopology): NcclCandidate[] {
     if (protocol === 'LL128' && intraHardware !== 'nvlink') continue;
     let busBw = (nodes <= 2 ? tree.bwIntraGBps : tree.bwInterGBps) * tree.nChannels;
     busBw = Math.min(busBw * f.treeCap, tree.nChannels * byNodes(T.perChannelMaxTreeGBps.value[gen], nodes));
+    // Across nodes the LL cap is the host's (row by CPU vendor) and bounds the launch, not each channel.
+    let uncappedBusBw = protocol === 'LL' && nodes > 1 ? busBw * f.treeLL : busBw;
     if (protocol === 'LL') busBw = Math.min(busBw * f.treeLL, llMaxBw);
     if (protocol === 'LL128') {
       busBw = Math.min(busBw * (nodes === 1 ? f.treeLL128OneNode : f.treeLL128MultiNode),
         tree.nChannels * byNodes(T.perChannelMaxTreeLL128GBps.value[gen], nodes));
     }
-    if (tree.pattern === 'tree') busBw *= f.treePatternTree;
+    if (tree.pattern === 'tree') {
+      busBw *= f.treePatternTree;
+      uncappedBusBw *= f.treePatternTree;
+    }
     const algBandwidthGBps = busBw * f.treeBusToAlg;
+    const uncappedAlgBandwidthGBps = protocol === 'LL' && nodes > 1 ? uncappedBusBw * f.treeBusToAlg : algBandwidthGBps;
     // Corrected for logSize = log2i(⌊bytes/64⌋) ≤ treeCorrectionMaxIndex only.
     const bySize = T.treeCorrectionFactor.value[protocol].slice(0, T.treeCorrectionMaxIndex.value + 1)
       .map((factor) => algBandwidthGBps * factor);
@@ -38,7 +44,7 @@ export function ncclTreeModel(topology: NcclTopology): NcclCandidate[] {
     const interLat = nodes === 1 ? intraLat : hw.net.tree[protocol];
     const latencyUs = T.baseLatencyUs.value.tree[protocol]
       + 2 * ((ranksPerNode - 1) * intraLat + log2i(nodes) * interLat);
-    out.push(candidate('tree', protocol, latencyUs, algBandwidthGBps, bySize));
+    out.push(candidate('tree', protocol, latencyUs, algBandwidthGBps, bySize, null, uncappedAlgBandwidthGBps));
   }
   return out;
 }
