@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/main.ts';
+import { bottleneckText } from '../../src/commands/collective.ts';
 import { fakeIo } from '../support/fake-io.ts';
 
 async function collective(args: string[]) {
@@ -134,5 +135,15 @@ describe('collective --size in bits', () => {
     expect(await main(['collective', '--op', 'all-reduce', '--gpu', 'h100-sxm', '--size', '1Gb'], io)).toBe(2);
     expect(io.err()).toContain("got '1Gb' (Gb counts bits; a size is in bytes: GB)");
     for (const size of ['1GB', '1gb', '1GiB']) expect(await main(['collective', '--op', 'all-reduce', '--gpu', 'h100-sxm', '--size', size], fakeIo())).toBe(0);
+  });
+});
+
+describe('the emulator\'s busiest link is named the bottleneck only when it is busy most of the time', () => {
+  it('a link busy 10% of the time: none saturated, the busiest named', () => {
+    expect(bottleneckText({ link: 'node 0 nic 0 host-nic', utilisation: 0.1 })).toBe('none saturated (busiest node 0 nic 0 host-nic, 10%)');
+  });
+  it('a link busy 93% of the time is the bottleneck; idle links mean latency-bound', () => {
+    expect(bottleneckText({ link: 'node 0 nic 0 host-nic', utilisation: 0.93 })).toBe('node 0 nic 0 host-nic (93%)');
+    expect(bottleneckText({ link: 'x', utilisation: 0 })).toBe('none (latency-bound)');
   });
 });
