@@ -108,7 +108,7 @@ describe('estimatePlan', () => {
     expect(tight.warnings).toContainEqual(expect.stringMatching(/^peak memory is 98\.0% of the GPU's/));
   });
   it('at long sequences the MFU is said counted causal too: Llama 3 70B at 128k, not at 8k', () => {
-    const causal = /^MFU counts attention over every \(query, key\) pair, as Megatron and NVIDIA count it; counting the causal half the kernels compute, it is ([\d.]+)%$/;
+    const causal = /^MFU counts attention over every \(query, key\) pair, as Megatron and NVIDIA count it; counting the causal half the kernels compute, it is ([\d.]+)% \(HFU ([\d.]+)%\)$/;
     expect(ok(llamaOnH100).warnings.some((w) => causal.test(w))).toBe(false);
     const long = ok({ ...llamaOnH100, seqLength: 131072, context: 16, data: 1, tensor: 8, pipeline: 1, nodes: 16, globalBatchSize: 8, recompute: 'full' });
     const said = long.warnings.map((w) => causal.exec(w)).find((m) => m !== null);
@@ -118,6 +118,10 @@ describe('estimatePlan', () => {
     const part = 131072 / (6 * 8192);
     expect(ratio).toBeLessThan(0.8);
     expect(ratio).toBeGreaterThan((1 + part / 2) / (1 + part) - 0.05);
+    // HFU counted causal: below the full count, above the causal MFU (full recompute adds a forward).
+    const hfu = Number(said![2]) / 100;
+    expect(hfu).toBeLessThan(0.9 * long.hfu);
+    expect(hfu).toBeGreaterThan(Number(said![1]) / 100);
   });
   it.each(['zero-3', 'distributed-optimizer'] as const)('%s with one replica of the weights (DP 1, CP 1) warns that it shards nothing; with DP 16, no warning', (sharding) => {
     const sharded = /shards the model states across data-parallel \(and context-parallel\) ranks: with one, it shards nothing$/;
