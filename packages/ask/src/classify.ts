@@ -24,7 +24,11 @@ const COST = /\bhow much\b.*\bcosts?\b|\bhow much (?:money|to train|for training
 const WHAT_COST = /\bwhat (?:does|do|would|will)\b.*\bcosts?\b|\bwhat(?:'s| is| would be)? the (?:total )?budget\b/;
 // Instances and VMs count nodes too ("how many p5.48xlarge", "how many p5 instances": lexicon/instances.ts).
 const NODES = /\bhow (?:many|much)\b.*\b(?:nodes?|gpus?|machines?|servers?|racks?|boxes|hardware|instances?|vms?|[abhv]100s?|[gb]?[bh]200s?|p[345][a-z]*(?:\.\d+xlarge)?|a[23]-\w+-8g)\b|\b(?:nodes?|gpus?) (?:do i|would i|will i|are) need(?:ed)?\b|\b(?:nodes?|gpus?) (?:needed|required)\b|\bnumber of (?:nodes|gpus)\b|\bcluster size\b|\bhow (?:big|large) (?:a|of a|the) cluster\b/;
-const TIME = /\bhow long\b|\btime to train\b|\btraining time\b|\bwhen will\b|\bduration\b|\bhow fast (?:can|will|would|does)\b.*\btrain\b|\bdays to train\b/;
+const HOW_MUCH = /\bhow much\b/;
+/** "How many H100 …", "how many nodes": the cluster asked for, whatever else is named. */
+const HOW_MANY_HARDWARE = /\bhow many\b/;
+// "需要多久" / "多长时间" (Chinese), "何日" / "どのくらい" (Japanese): how long.
+const TIME = /多久|多长时间|何日|どのくらい|どれくらい|\bhow long\b|\btime to train\b|\btraining time\b|\bwhen will\b|\bduration\b|\bhow fast (?:can|will|would|does)\b.*\btrain\b|\bdays to train\b/;
 const CONFIG = /\b(?:best|optimal|fastest|recommended|ideal|good|right)\b.*\b(?:config(?:uration)?s?|setup|strateg(?:y|ies)|parallelism|layout|plan|split|sharding|settings?|mapping)\b|\bhow (?:should|do|would|to) (?:i |we )?(?:shard|paralleli[sz]e|split|configure|lay out|map)\b|\b(?:config(?:uration)?|strategy|parallelism) for\b|\bsearch\b|\boptimi[sz]e\b/;
 const ESTIMATE = /\b(?:step[\s-]*time|mfu|hfu|throughput|tokens?\s*(?:\/|per)\s*s(?:ec(?:ond)?)?|tflop\/?s|tflops|estimate|how fast|speed|performance|iteration time)\b/;
 
@@ -107,6 +111,9 @@ export function classify(text: string, stated: AskParameters): IntentName {
   if (!cluster && CHEAPEST.test(text)) return 'cheapest';
   // The cost on a stated cluster is its time to train's; before NODES, which "how much" would match.
   if (COST.test(text) || (WHAT_COST.test(text) && (stated.model !== undefined || stated.customModel !== undefined))) return cluster ? 'time' : stated.deadlineSeconds === undefined && stated.gpuHours === undefined && stated.costBudget === undefined ? 'cheapest' : 'nodes';
+  // "How much is / does … on 512 H100", "how much energy … on 512 H100": asked of the cluster named (its time, GPU-hours and
+  // cost), never the nodes some default deadline needs, which NODES' "how much … h100" would read.
+  if (cluster && HOW_MUCH.test(text) && !HOW_MANY_HARDWARE.test(text)) return 'time';
   if (NODES.test(text)) return 'nodes';
   // A deadline or a budget (GPU-hours or money) with no cluster asks for the cluster that meets it ("nodes to train 70b
   // in 1.5 months", "best setup for 70b in 2 weeks"): any other reading would plan a default cluster and drop it.

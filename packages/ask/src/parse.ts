@@ -15,7 +15,11 @@ import {
   HW_TOKEN, Scanner, type CountContext, takeAlgorithm, takeBytes, takeCollectiveOp, takeCounts, takeDeadline, takeParallelism,
   findDateDeadline, takeDistributedOptimizer, takeGpuHours, takePrecision, takeRecompute, takeSequenceParallel, takeTokenPhrases, takeTokens, takeZeroStage,
 } from './lexicon/quantities.ts';
-import type { AskParameters, DefaultUsed, ParsedQuestion } from './question.ts';
+import type { AskParameters, DefaultUsed, NotRead, ParsedQuestion } from './question.ts';
+import { SUPERPOD_WHY, takeUnmodelledSettings } from './lexicon/unmodelled-settings.ts';
+import { takeNetwork } from './lexicon/network.ts';
+import { findUnreadTime, takeNamedSpan } from './lexicon/named-spans.ts';
+import { servingPartOf } from './mixed-question.ts';
 import { decimalCommas, KILO_COUNT, spelledScales, writtenNumbers } from './lexicon/numbers.ts';
 import { outOfScope } from './scope.ts';
 import { findUnreadLength, takeServing } from './lexicon/serving.ts';
@@ -58,6 +62,10 @@ export function normalize(text: string): string {
     .replace(/\b(?:mnoths|monhts|montsh|mnths|moths)\b/g, 'months')
     .replace(/\b(?:nodse|ndoes|noeds|ndes|nods)\b/g, 'nodes')
     .replace(/\bhw (?=many|much|long)/g, 'how ')
+    // Counters of Japanese and Chinese between a count and what it counts: "512 台の H100", "512张H100" are 512 H100.
+    .replace(/(\d)\s*[台张張枚個个块塊](?:\s*の)?\s*/g, '$1 ')
+    // "2T トークン": tokens ("トークン" was not read, and a default budget taken).
+    .replace(/\s*トークン/g, ' tokens ')
     .replace(/\bhow (?:mnay|amny|manny|mny)\b/g, 'how many')
     .replace(/\bhow (?:lnog|logn|lon|log)\b/g, 'how long')
     .replace(/[`*_"“”‘’]/g, ' ')
@@ -175,6 +183,12 @@ export function parse(question: string): ParsedQuestion {
     else delete stated.system;
     stated.comparedGpus = [{ gpu: second!.gpu, ...(second!.system !== undefined && { system: second!.system }) }];
   }
+  // Before any count or duration: "at 700W" is power, never 700 weeks; "90% goodput" no percentage read elsewhere.
+  const notRead: NotRead[] = takeUnmodelledSettings(s, (phrase) => asTyped(text, phrase));
+  // Before counts and speeds: "1 NIC per node" is no GPU count, "over HDR InfiniBand" the network between nodes.
+  const network = takeNetwork(s);
+  if (network !== undefined && 'network' in network) stated.network = network.network;
+  else if (network !== undefined) notRead.push({ phrase: `the network "${asTyped(text, network.unread)}"`, why: network.why });
   // Before any count or duration: "$3 an hour per GPU" holds an hour and a GPU of its own. An hour's price beside an
   // instance type ("128 p4d nodes at $32.77/hr") is the instance's, a node-hour, as cloud providers list it.
   const taken = takePrice(s);
@@ -205,9 +219,11 @@ export function parse(question: string): ParsedQuestion {
   const chinchilla = s.take(/\b(?:chinchilla|compute)[\s-]*optimal\b|\bchinchilla\b(?![\s-]*(?:70b|scaling))/) !== undefined
     && stated.tokens === undefined && stated.tokensPerParameter === undefined;
   if (chinchilla) stated.tokensPerParameter = CHINCHILLA_TOKENS_PER_PARAMETER;
-  const deadline = takeDeadline(s);
-  // "by end of month": read only to say it was not understood, never guessed as a length.
+  // "Within a fortnight", "over the weekend" before the units: "a quarter" is never left to a default 30 days.
+  const deadline = takeNamedSpan(s) ?? takeDeadline(s);
+  // "by end of month", "asap": read only to say they were not understood, never guessed as a length.
   const dateDeadline = deadline === undefined ? findDateDeadline(s.text) : undefined;
+  const unreadTime = deadline === undefined && dateDeadline === undefined ? findUnreadTime(s.text) : undefined;
   stated.deadlineSeconds = deadline?.seconds;
   // Other layouts first ("tp 8 pp 8 or tp 4 pp 16"): takeParallelism reads the first, never the first size of each.
   const otherLayouts = takeOtherLayouts(s);
@@ -244,8 +260,14 @@ export function parse(question: string): ParsedQuestion {
   const gpuInstances = instance === undefined && hardware !== undefined && hardware.system === undefined
     ? new RegExp(String.raw`(?<![\w.])(\d+)\s*${HW_TOKEN}\s*(?:gpu\s*)?(?:instances?|vms?)\b`).exec(s.text) ?? undefined
     : undefined;
-  const counts = takeCounts(s, { nodeNamed: hardware?.system !== undefined || instance !== undefined, ...(rack !== undefined && { rack }) });
+  const counts = takeCounts(s, {
+    nodeNamed: hardware?.system !== undefined || instance !== undefined, ...(rack !== undefined && { rack }),
+    ...(hardware !== undefined && { nodeGpus: gpusPerNodeOf(stated) }),
+  });
   Object.assign(stated, counts.counts);
+  // A number left beside the GPU's name ("512 のH100" in a script no counter reads): never "no cluster size given" unsaid.
+  const besideGpu = hardware === undefined || Object.keys(counts.counts).length > 0 ? undefined
+    : new RegExp(String.raw`(?<![\w.])(\d+(?:\.\d+)?k?)\s*[^\w\s]{0,3}\s*${HW_TOKEN}\b|\b${HW_TOKEN}\s*[^\w\s]{0,3}\s*(\d+(?:\.\d+)?k?)(?![\w.])`).exec(s.text) ?? undefined;
   // "1.5 GB200 racks" is 108 GPUs, a whole count: the fraction shows only in the racks written (whole-counts.ts).
   if (counts.racks !== undefined) stated.racks = counts.racks;
   // Per GPU-hour once the node is known ("$98 per node-hour" over its GPUs).
@@ -277,9 +299,13 @@ export function parse(question: string): ParsedQuestion {
   if (draft?.ok === true) stated.draftModel = draft.id;
   else if (draft !== undefined) problems.push(draft.problem);
   Object.assign(stated, { speculative: speculative.speculative, draftTokens: speculative.draftTokens, acceptanceRate: speculative.acceptanceRate });
-  const facts = defined(stated);
+  const asked = defined(stated);
 
-  const intent = classify(normal, facts);
+  const intent = classify(normal, asked);
+  // Training and serving asked at once: the serving part answered, with no training figure; the training part said left.
+  const servingPart = servingPartOf(normal, intent, asked);
+  const facts = servingPart?.facts ?? asked;
+  if (servingPart !== undefined) notRead.push(servingPart.left);
   const { parameters, defaults } = withDefaults(intent, facts);
   // How the question's own words were read, said first ("A100 taken as the 80GB part").
   const readings: DefaultUsed[] = [];
@@ -307,6 +333,7 @@ export function parse(question: string): ParsedQuestion {
   if (zero?.assumed !== undefined) readings.push({ field: 'zeroStage', value: zero.stage, text: zero.assumed });
   const sharding = resolveSharding(parameters);
   if (sharding !== undefined) readings.push(sharding);
+  if (network !== undefined && 'reading' in network) readings.push({ field: 'network', value: network.network, text: network.reading });
   if (deadline?.assumed !== undefined) readings.push({ field: 'deadlineSeconds', value: deadline.seconds, text: deadline.assumed });
   if (counts.kilo && (facts.gpus !== undefined || facts.nodes !== undefined)) {
     const count = facts.gpus ?? facts.nodes ?? 0;
@@ -314,9 +341,20 @@ export function parse(question: string): ParsedQuestion {
   }
   if (intent !== 'help') defaults.unshift(...readings);
   const assumedDeadline = defaults.find((d) => d.field === 'deadlineSeconds' && d.value === parameters.deadlineSeconds && facts.deadlineSeconds === undefined);
-  if (dateDeadline !== undefined && assumedDeadline !== undefined) {
-    assumedDeadline.text += ` ("${dateDeadline}" not understood: a date needs today's, which I do not know; give a length, e.g. "in 20 days")`;
+  const unreadDeadline = dateDeadline === undefined ? unreadTime : dateDeadline;
+  const whyUnread = `${dateDeadline === undefined ? 'not a length of time' : 'a date needs today\'s, which I do not know'}; give a length, e.g. "in 20 days"`;
+  if (unreadDeadline !== undefined && assumedDeadline !== undefined) assumedDeadline.text += ` ("${unreadDeadline}" not understood: ${whyUnread})`;
+  else if (unreadDeadline !== undefined) notRead.push({ phrase: `"${unreadDeadline}"`, why: `not understood: ${whyUnread}` });
+  // A network no preset models: the one planned said with the assumptions (the system's, or the GPU's usual system's).
+  if (network !== undefined && 'unread' in network && intent !== 'help') {
+    const id = systemById(parameters.system ?? '')?.network ?? defaultSystemForGpu(parameters.gpu ?? DEFAULT_GPU)?.network;
+    if (id !== undefined) defaults.push({ field: 'network', value: id, text: `the network between nodes taken as ${id}: ${networkById(id)?.name ?? id} (the network named is not modelled)` });
   }
+  // A cluster size written but not read ("a DGX SuperPOD", a number beside the GPU): the default nodes say so.
+  const unreadSize = besideGpu === undefined ? undefined : besideGpu[1] ?? besideGpu[2];
+  const nodesTaken = defaults.find((d) => d.field === 'nodes' && facts.nodes === undefined && facts.gpus === undefined);
+  if (nodesTaken !== undefined && unreadSize !== undefined) nodesTaken.text = nodesTaken.text.replace('no cluster size given', `the ${unreadSize} beside the GPU's name not read as a cluster size; say e.g. "${unreadSize} H100"`);
+  else if (nodesTaken !== undefined && notRead.some((n) => n.why.startsWith(SUPERPOD_WHY))) nodesTaken.text = nodesTaken.text.replace('no cluster size given', 'the cluster size named not read');
   // A length given but not read: the default taken says so, never "no length given".
   for (const unread of [unreadLength, unreadContext]) {
     if (unread === undefined || intent !== 'serving') continue;
@@ -327,7 +365,7 @@ export function parse(question: string): ParsedQuestion {
   // Serving, fine-tuning and hyperparameter questions are declined with a pointer, not planned as training.
   const declined = outOfScope(normal, s.text, intent);
   if (declined !== undefined) {
-    return { text, intent, parameters, stated: facts, defaults, problems: [declined.problem], outOfScope: declined.pointer === undefined ? [] : [declined.pointer] };
+    return { text, intent, parameters, stated: facts, defaults, problems: [declined.problem], outOfScope: declined.pointer === undefined ? [] : [declined.pointer], notRead };
   }
   const layouts = layoutsProblem(intent, facts.layouts);
   if (layouts !== undefined) problems.push(layouts);
@@ -344,5 +382,5 @@ export function parse(question: string): ParsedQuestion {
     // As typed ("-2T"), not as normalised ("-2t").
     problems.unshift(`"${asTyped(text, written)}" is negative: tokens, GPUs, nodes, sizes and times count up from 0`);
   }
-  return { text, intent, parameters, stated: facts, defaults, problems };
+  return { text, intent, parameters, stated: facts, defaults, problems, notRead };
 }

@@ -50,6 +50,8 @@ export interface AskParameters {
    * for a question of one GPU.
    */
   comparedGpus?: { gpu: string; system?: string }[];
+  /** A network preset id between nodes ("over HDR InfiniBand": hdr-ib-8x, lexicon/network.ts); unset, the system's. */
+  network?: string;
   nodes?: number;
   gpus?: number;
   gpusPerNode?: number;
@@ -137,6 +139,15 @@ export interface AskParameters {
 /** The sizes that make a parallel layout, as a question states them: what a comparison of layouts varies. */
 export type Layout = Partial<Pick<AskParameters, 'tensor' | 'pipeline' | 'context' | 'data' | 'virtualStages' | 'microBatchSize'>>;
 
+/** A phrase of the question seen and not read, and why ("at 700W": power is not modelled), said as "Not read: …". */
+export interface NotRead {
+  /** What was said, quoted as typed and named where the quote alone would not say what it is: 'the network "200Gbps ethernet"'. */
+  phrase: string;
+  why: string;
+  /** How the answer heads it: "Not read" (the default), or "Not answered" for a part of the question left to ask again. */
+  heading?: 'Not read' | 'Not answered';
+}
+
 /** A fact the question did not state, the value taken for it and why, said back in the answer. */
 export interface DefaultUsed {
   field: keyof AskParameters;
@@ -161,4 +172,6 @@ export interface ParsedQuestion {
    * then `problems` says why, and these notes where to ask instead (empty when nowhere).
    */
   outOfScope?: string[];
+  /** What the question said that no plan reads (power, goodput, a network no preset models …): each said in the answer, never dropped unsaid. */
+  notRead?: NotRead[];
 }

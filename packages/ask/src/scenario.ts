@@ -9,6 +9,7 @@ export function clusterOf(p: AskParameters): ScenarioInput['cluster'] {
   const system = p.system === undefined ? undefined : systemById(p.system);
   const cluster: ScenarioInput['cluster'] = { gpu: p.gpu ?? system?.gpu ?? DEFAULT_GPU, gpusPerNode: gpusPerNodeOf(p) };
   if (system !== undefined) cluster.network = system.network;
+  if (p.network !== undefined) cluster.network = p.network;
   if (p.nodes !== undefined) cluster.nodes = p.nodes;
   else if (p.gpus !== undefined) cluster.gpus = p.gpus;
   return cluster;

@@ -12,6 +12,7 @@ import { answerRate } from './rate-answer.ts';
 import { answerServing } from './serving-answer.ts';
 import { answerBestConfiguration, answerNodesOrTime } from './search-answer.ts';
 import { inPlainWords } from './plain-words.ts';
+import { withNotRead } from './not-read.ts';
 import { asTrainingMemory } from './training-memory.ts';
 import { asTrainingThroughput } from './training-throughput.ts';
 import { fractionProblems } from './whole-counts.ts';
@@ -24,7 +25,7 @@ import { hasFixedConfiguration, searchesLayout } from '../defaults.ts';
  * sentences it passes on are said in plain words, never as the wire fields they name (plain-words.ts).
  */
 export function answer(q: ParsedQuestion, options: AnswerOptions = {}): Answer {
-  return inPlainWords(asStandalone(q, answerOf(q, options)));
+  return inPlainWords(asStandalone(q, withNotRead(q, answerOf(q, options))));
 }
 
 function answerOf(q: ParsedQuestion, options: AnswerOptions): Answer {

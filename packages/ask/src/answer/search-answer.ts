@@ -36,8 +36,9 @@ import { belowOneProblem } from './whole-counts.ts';
  */
 
 /** The search's machine: a system id when a node type was named (it fixes the fabric), else the GPU. */
-const machineOf = (p: AskParameters): { gpu: string; gpusPerNode?: number } => ({
+const machineOf = (p: AskParameters): { gpu: string; gpusPerNode?: number; network?: string } => ({
   gpu: p.system ?? p.gpu ?? DEFAULT_GPU,
+  ...(p.network !== undefined && { network: p.network }),
   ...(p.gpusPerNode !== undefined && { gpusPerNode: p.gpusPerNode }),
 });
 

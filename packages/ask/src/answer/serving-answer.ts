@@ -76,7 +76,7 @@ const FASTEST_WITHIN_BOUNDS = 'fastest plan within the bounds, not the smallest 
 function requestOf(p: AskParameters, gpus: number | undefined, batching: Batching): Record<string, unknown> {
   return {
     model: modelInputOf(p),
-    cluster: { gpu: p.system ?? p.gpu ?? DEFAULT_GPU, ...(p.gpusPerNode !== undefined && { gpusPerNode: p.gpusPerNode }) },
+    cluster: { gpu: p.system ?? p.gpu ?? DEFAULT_GPU, ...(p.gpusPerNode !== undefined && { gpusPerNode: p.gpusPerNode }), ...(p.network !== undefined && { network: p.network }) },
     ...(p.precision !== undefined && { precision: p.precision }),
     ...(p.kvCachePrecision !== undefined && { kvCachePrecision: p.kvCachePrecision }),
     promptTokens: p.promptTokens, outputTokens: p.outputTokens,

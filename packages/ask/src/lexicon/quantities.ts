@@ -99,8 +99,9 @@ const plural = (n: number, unit: string): string => `${n} ${unit}${n === 1 ? '' 
  * A month is taken as DAYS_PER_MONTH days and a year as DAYS_PER_YEAR, and said so.
  */
 export function takeDeadline(s: Scanner): Deadline | undefined {
-  // Never a number inside a word: "p4d" (an AWS instance) is no 4-day deadline, "a3" no 3 years.
-  const digits = s.take(new RegExp(String.raw`(?<![A-Za-z\d.])${NUMBER}\s*(hours?|hrs?|h|days?|d|weeks?|wks?|w|months?|mo|years?|yrs?|y)\b${NOT_A_DURATION}`));
+  // Never a number inside a word: "p4d" (an AWS instance) is no 4-day deadline, "a3" no 3 years. No bare "w": "700W" is
+  // power (unmodelled-settings.ts), never 700 weeks.
+  const digits = s.take(new RegExp(String.raw`(?<![A-Za-z\d.])${NUMBER}\s*(hours?|hrs?|h|days?|d|weeks?|wks?|months?|mo|years?|yrs?|y)\b${NOT_A_DURATION}`));
   // "a week" only after a preposition ("in a week", "within a month"), so "1B tokens a day" is no deadline.
   // "and a half" on either side of the unit: "a month and a half", "two and a half weeks".
   const words = digits ?? s.take(new RegExp(String.raw`(?:\b(?:in|within|under|over|for|inside|than|about|around|roughly)\s+(?:an?|one)|\b(${NUMBER_WORD}))(${HALF})?\s+(hours?|days?|weeks?|months?|years?)\b(${HALF})?`));
@@ -148,7 +149,9 @@ export function sizePatterns(field: IntegerField): { after: RegExp; before: RegE
   // ("global batch 1.5"), which answer/whole-counts.ts refuses: never its digits before the point (a batch of 1) unsaid.
   const number = field === 'seqLength' ? TOKEN_LENGTH : KILO_NUMBER;
   return {
-    after: new RegExp(String.raw`\b(?:${words})\s*(?:=|:|of|is)?\s*${number}\b`),
+    // One space at most each side of "=" ("seq len 1T tokens 64 H100": "1T tokens" blanked, the 64 beyond its blank
+    // is the GPUs' count, never the sequence's length).
+    after: new RegExp(String.raw`\b(?:${words}) ?(?:(?:=|:|of|is) ?)?${number}\b`),
     before: new RegExp(String.raw`\b${number}(?:[\s-]*way)?[\s-]*(?:${words})\b`),
   };
 }
@@ -163,7 +166,8 @@ export function takeParallelism(s: Scanner): Partial<Pick<AskParameters, Integer
   for (const [field] of PARALLEL_WORDS) {
     if (out[field] !== undefined) continue;
     const { after, before } = sizePatterns(field);
-    const m = s.take(after) ?? s.take(before);
+    // A number directly before "seq len" / "seq" / "ctx" is the length ("8192 seq len 64 H100"); "seq 8192" after it reads next.
+    const m = field === 'seqLength' ? s.take(before) ?? s.take(after) : s.take(after) ?? s.take(before);
     // "8k context" / "32k sequence": k is 1024 here (4k = 4096, as Llama 2 says).
     if (m) out[field] = field === 'seqLength' ? tokenLength(m[1], m[2]) : writtenCount(m[1], m[2]);
   }
@@ -272,6 +276,8 @@ export interface CountContext {
    * rack's own name was used ("GB200 NVL72", so "8 GB200 NVL72" counts racks; "72 GB200" counts GPUs).
    */
   rack?: { gpus: number; named: boolean };
+  /** GPUs in one node of the hardware named, for "half a DGX H100" (half of them); undefined when no hardware is named. */
+  nodeGpus?: number;
 }
 
 /** The counts read, and whether one was in thousands of 1024 ("16k H100s"), which the answer says. */
@@ -287,7 +293,7 @@ export interface CountsRead {
  * "1,024 GPUs", "64 H100s", "nodes of 8 GPUs", "16 nodes of 8x A100", "16 8xH100 nodes", "one node",
  * "a single H100", "2 GB200 racks".
  */
-export function takeCounts(s: Scanner, { nodeNamed, rack }: CountContext): CountsRead {
+export function takeCounts(s: Scanner, { nodeNamed, rack, nodeGpus }: CountContext): CountsRead {
   // A rack-scale system's preset node is one tray, which no bare count means: "8 GB200 NVL72" is never 8 trays.
   const systemNamed = nodeNamed && rack === undefined;
   let kilo = false;
@@ -313,6 +319,9 @@ export function takeCounts(s: Scanner, { nodeNamed, rack }: CountContext): Count
   // "8 GPUs per node", "8 H100 a node" (before spelled counts, so "a node" stays per node here).
   const perNode = s.take(new RegExp(String.raw`(?<![\d.])(\d+(?:\.\d+)?)\s*(?:x\s*)?(?:${HW_TOKEN}\s*)?(?:gpus?\s*)?(?:per|a|each|/)\s*(?:node|server|machine|box)\b`));
   if (perNode) out.gpusPerNode = Number(perNode[1]);
+  // "half a DGX H100", "half a node": half its GPUs (before spelled counts, which would read "a node" as one).
+  const half = nodeGpus === undefined ? undefined : s.take(new RegExp(String.raw`\bhalf\s+(?:of\s+)?an?\s+(?:${HW_TOKEN}\s*)?(?:${NODE_NOUN}|${HW_TOKEN})\b`));
+  if (half !== undefined && nodeGpus !== undefined) out.gpus = nodeGpus / 2;
   // "a GB200 NVL72" is a rack of 18 trays, never one tray (the preset's node): no spelled count for it.
   spelledCounts(s, rack !== undefined);
   // "16 nodes of 8x A100", "one node with 8 GPUs": the count before is nodes, the one after GPUs per node.
@@ -333,7 +342,9 @@ export function takeCounts(s: Scanner, { nodeNamed, rack }: CountContext): Count
   }
   const nodes = out.nodes === undefined ? s.take(new RegExp(String.raw`${num}\s*(?:x\s*)?(?:${HW_TOKEN}\s*)?${NODE_NOUN}\b`)) : undefined;
   if (nodes) out.nodes = value(nodes[1] ?? '', nodes[2]);
-  const next = out.gpus !== undefined ? undefined : s.take(new RegExp(String.raw`${num}\s*(?:x\s*)?(?:${HW_TOKEN}\s*(?:gpus?)?|gpus?)(?![\w])`));
+  // "64 H100", "8x H100"; else "H100 x 512", "H100 * 512" (the count after the name, as a bill of materials writes it).
+  const next = out.gpus !== undefined ? undefined : s.take(new RegExp(String.raw`${num}\s*(?:x\s*)?(?:${HW_TOKEN}\s*(?:gpus?)?|gpus?)(?![\w])`))
+    ?? (out.nodes === undefined ? s.take(new RegExp(String.raw`\b${HW_TOKEN}\s*(?:gpus?\s*)?[x*]\s*(\d+(?:\.\d+)?)(k?)(?![\w.])`)) : undefined);
   if (next) {
     // "280 DGX A100" counts nodes; "64 H100" counts GPUs.
     if (systemNamed && !/gpu/.test(next[0]) && out.nodes === undefined) out.nodes = value(next[1] ?? '', next[2]);

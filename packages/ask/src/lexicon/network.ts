@@ -1,0 +1,64 @@
+import { networkById } from '@trainplan/presets';
+import type { Scanner } from './quantities.ts';
+
+/**
+ * The network between nodes a question names: a preset id ("edr-ib-4x"), or a fabric by its common name ("HDR InfiniBand",
+ * "RoCE"), read as the preset of that fabric where one models it, its NICs and speed said back. A network no preset
+ * models ("200Gbps ethernet", "1 NIC per node", "100 Gbps networking per node") is said not read, never dropped unsaid
+ * (parse.ts then says the network assumed).
+ */
+
+/** Fabrics by common name → the preset modelling them, with the speed of one of its NICs (Gb/s) a stated speed must match. */
+const FABRICS: readonly { name: RegExp; preset: string; nicGbps: number }[] = [
+  { name: /\bedr\b/, preset: 'edr-ib-4x', nicGbps: 100 },
+  { name: /\bhdr\b/, preset: 'hdr-ib-8x', nicGbps: 200 },
+  { name: /\bndr\b/, preset: 'ndr-ib-8x', nicGbps: 400 },
+  { name: /\bomni[\s-]*path\b/, preset: 'omnipath-4x', nicGbps: 100 },
+  { name: /\broce(?:v2)?\b/, preset: 'roce-400g-8x', nicGbps: 400 },
+];
+
+/** The inter-node presets a question may name by id (nvl72 is GB200's NVLink domain, named with its system: hardware.ts). */
+const PRESET_IDS = ['edr-ib-4x', 'hdr-ib-8x', 'ndr-ib-8x', 'omnipath-4x', 'roce-400g-8x'] as const;
+
+/** A link speed: "100 Gbps", "200gbps", "400 Gb/s", "400G". */
+const SPEED = String.raw`(\d+(?:\.\d+)?)\s*(?:gbps|gb\/s|gbit(?:\/s)?|g)\b`;
+const FABRIC_WORD = String.raw`(?:(?:hdr|ndr|edr|xdr)[\s-]*(?:infiniband|ib)?|infiniband|ib|ethernet|roce(?:v2)?|omni[\s-]*path)`;
+const NETWORK_WORD = String.raw`(?:networking|network|interconnect|fabric|nics?|links?)`;
+const PER = String.raw`(?:\s+(?:per|a|each|\/)\s*(?:node|server|machine|box|gpu|HW))?`;
+const LEAD = String.raw`(?:\b(?:over|with|on|using|via|across)\s+)?(?:only\s+)?(?:an?\s+)?`;
+
+/** A network by preset id, by fabric (a speed before it or not), by speed alone, or by NICs a node. */
+const NETWORK_PHRASE = new RegExp([
+  String.raw`${LEAD}\b(?:${PRESET_IDS.join('|')})\b(?:\s+${NETWORK_WORD})?`,
+  String.raw`${LEAD}(?:${SPEED}\s*)?\b${FABRIC_WORD}\b(?:\s+${NETWORK_WORD})?${PER}`,
+  String.raw`${LEAD}${SPEED}\s*${NETWORK_WORD}${PER}`,
+  String.raw`${LEAD}\b\d+\s*nics?${PER}`,
+].join('|'));
+
+/** The network a question names: a preset and how it was read, or the phrase no preset models. */
+export type NetworkRead = { network: string; reading: string } | { unread: string; why: string };
+
+const describe = (id: string): string => networkById(id)?.name ?? id;
+
+/** The presets, for a network not read: "edr-ib-4x (4 × EDR InfiniBand 100 Gb/s (DGX-1)), …". */
+export const NETWORK_PRESETS_TEXT = PRESET_IDS.map((id) => `${id} (${describe(id)})`).join(', ');
+
+/** The network the (normalised, hardware-blanked) text names, taken out of it; undefined when it names none. */
+export function takeNetwork(s: Scanner): NetworkRead | undefined {
+  const m = s.take(NETWORK_PHRASE);
+  if (m === undefined) return undefined;
+  // The network as named, less the "over", "with only" before it.
+  const phrase = m[0].trim().replace(new RegExp(`^${LEAD}`), '');
+  const id = PRESET_IDS.find((p) => new RegExp(String.raw`\b${p}\b`).test(phrase));
+  if (id !== undefined) return { network: id, reading: `the network between nodes read as ${id}: ${describe(id)}` };
+  const speed = m[1] ?? m[2];
+  const fabric = FABRICS.find((f) => f.name.test(phrase));
+  // A fabric named at its preset's speed, or with none: the preset ("HDR InfiniBand" is hdr-ib-8x, 8 NICs of 200 Gb/s a node).
+  if (fabric !== undefined && !/\bnics?\b/.test(phrase) && (speed === undefined || Number(speed) === fabric.nicGbps)) {
+    return { network: fabric.preset, reading: `"${phrase}" read as ${fabric.preset}: ${describe(fabric.preset)} (the NICs a node are the preset's)` };
+  }
+  const why = fabric !== undefined ? `no network preset is ${fabric.preset.split('-')[0]?.toUpperCase()} at that speed or NIC count`
+    : /\b(?:infiniband|ib)\b/.test(phrase) ? 'which InfiniBand generation (EDR, HDR, NDR) is not said'
+      : 'no network preset models it';
+  return { unread: phrase, why: `${why}; the presets are ${NETWORK_PRESETS_TEXT}` };
+}

@@ -1,0 +1,65 @@
+import type { NotRead } from '../question.ts';
+import type { Scanner } from './quantities.ts';
+
+/**
+ * Settings a question may state that no plan models: power, energy, goodput and failures, dropout, the attention kernel,
+ * a serving engine's memory fraction. Each is taken out of the text (so "at 700W" is never 700 weeks, nor "90% goodput"
+ * a percentage read elsewhere) and said back as not read, with why: never dropped unsaid.
+ */
+
+const PERCENT = String.raw`\d+(?:\.\d+)?\s*%`;
+
+/** Why "a DGX SuperPOD" is no cluster size (parse.ts says the default nodes' size was not read from it). */
+export const SUPERPOD_WHY = 'a DGX SuperPOD is no one size';
+
+const UNMODELLED: readonly { pattern: RegExp; why: string }[] = [
+  // Before counts: "a DGX SuperPOD" is no one DGX node (NODE_NOUN's "dgx").
+  {
+    pattern: /\b(?:(?:an?|one|the)\s+)?(?:nvidia\s+)?(?:dgx[\s-]*)?(?:HW\s*)?superpods?\b/,
+    why: `${SUPERPOD_WHY}: NVIDIA's reference architecture builds it of scalable units of 32 DGX nodes (256 GPUs), one to several; say the nodes, e.g. "32 DGX H100"`,
+  },
+  // Before power: "MWh" is energy, never "M W" of power.
+  {
+    pattern: /\b(?:in\s+)?\d*(?:\.\d+)?\s*[kmg]?wh\b|\b(?:energy|electricity|power\s+(?:use|usage|consumption|draw|bill))\b/,
+    why: 'energy is not modelled: the plans give time, GPU-hours and cost; a GPU\'s power is on its datasheet',
+  },
+  // A number before W, kW, MW, watts is power, never a duration ("at 700W per GPU" was 700 weeks).
+  {
+    pattern: /(?:\bat\s+)?(?<![\w.])\d+(?:\.\d+)?\s*(?:[kmg]?w|watts?|kilowatts?|megawatts?)\b(?!\/)(?:\s+(?:per|a|each|\/)\s*(?:gpu|node|HW))?/,
+    why: 'power is not modelled: the plans give time, GPU-hours and cost',
+  },
+  {
+    pattern: new RegExp(String.raw`(?:\b(?:with|at|assuming)\s+)?(?:(?:an?\s+)?${PERCENT}\s*)?\bgoodput\b(?:\s+(?:of\s+)?${PERCENT})?`),
+    why: 'goodput is not modelled: times are at full uptime, with no failures or restarts',
+  },
+  {
+    pattern: new RegExp(String.raw`(?:\b(?:assuming|with|at)\s+)?(?:${PERCENT}\s+(?:of\s+(?:the\s+)?(?:time|gpu[\s-]*hours)\s+)?(?:is\s+|being\s+)?(?:lost\s+(?:to|from|in)\s+)?)?\b(?:node\s+)?(?:failures?|downtime|interruptions?|restarts?)\b`),
+    why: 'failures and downtime are not modelled: times are at full uptime',
+  },
+  {
+    pattern: /\b(?:with(?:out)?|no)\s+dropout\b|\bdropout(?:\s*(?:of|=|:)?\s*\d*\.\d+)?/,
+    why: 'dropout is not read: the plans take each model as it was trained',
+  },
+  {
+    pattern: /\b(?:with(?:out)?|no|w\/o)\s+(?:flash[\s-]*attention\w*|fa\d)(?:[\s-]*\d)?|\b(?:eager|naive|vanilla|standard)\s+attention\b/,
+    why: 'the attention kernel is not read: the plans take flash attention',
+  },
+  {
+    pattern: /\b(?:vllm\s+|sglang\s+)?gpu[\s-]*mem(?:ory)?[\s-]*util(?:i[sz]ation)?\s*(?:=|:|of|at)?\s*\d*\.?\d+\s*%?/,
+    why: "a serving engine's memory fraction is not modelled: the KV cache takes the memory the weights and activations leave",
+  },
+];
+
+/**
+ * The unmodelled settings the text states, each taken out of it, quoted as `typed` (the question before normalising)
+ * holds it; one note per setting ("energy … in MWh": "energy", "in MWh").
+ */
+export function takeUnmodelledSettings(s: Scanner, typed: (phrase: string) => string): NotRead[] {
+  const out: NotRead[] = [];
+  for (const { pattern, why } of UNMODELLED) {
+    const phrases: string[] = [];
+    for (let m = s.take(pattern); m !== undefined; m = s.take(pattern)) phrases.push(`"${typed(m[0].trim())}"`);
+    if (phrases.length > 0) out.push({ phrase: phrases.join(', '), why });
+  }
+  return out;
+}

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { ask } from '../src/answer/answer.ts';
+import { parse } from '../src/parse.ts';
+
+const MIXED = 'how long to train llama3 70b on 15t tokens on 2048 h100s and how many h100s to serve it at 100 requests per second';
+
+describe('a question of training and serving at once', () => {
+  it('answers the serving part with no training figure: 15T training tokens are never tokens to generate', () => {
+    const q = parse(MIXED);
+    expect(q.intent).toBe('serving');
+    expect(q.parameters.tokens).toBeUndefined();
+    const a = ask(MIXED, { publicUrl: null });
+    expect(a.figures.some((f) => f.label === 'Time to generate')).toBe(false);
+  });
+  it('says the training part was not answered, and the question to ask for it', () => {
+    const note = ask(MIXED, { publicUrl: null }).notes[0] ?? '';
+    expect(note).toMatch(/^Not answered: the training part of the question/);
+    expect(note).toContain('"how long to train llama3-70b on 15.0T tokens on 2048 h100-sxm"');
+    expect(parse('how long to train llama3-70b on 15.0T tokens on 2048 h100-sxm')).toMatchObject({ intent: 'time', stated: { gpus: 2048, tokens: 15e12 } });
+  });
+  it('a serving question alone says nothing of training', () => {
+    expect(ask('how many h100s to serve llama3-70b at 100 requests per second', { publicUrl: null }).notes.some((n) => n.startsWith('Not answered'))).toBe(false);
+  });
+});

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { ask } from '../src/answer/answer.ts';
+import { parse } from '../src/parse.ts';
+
+const notRead = (question: string): string[] => ask(question, { publicUrl: null }).notes.filter((n) => n.startsWith('Not read:'));
+
+describe('settings no plan models are said not read, never read as something else or dropped', () => {
+  it('"at 700W per GPU" is power, never 700 weeks', () => {
+    const q = parse('how many nodes to train llama3-70b on 2T tokens at 700W per GPU');
+    expect(q.stated.deadlineSeconds).toBeUndefined();
+    expect(q.notRead?.[0]).toMatchObject({ phrase: '"at 700W per GPU"' });
+    expect(q.notRead?.[0]?.why).toMatch(/^power is not modelled/);
+  });
+  it('"at 700W" alone is power too', () => {
+    expect(parse('how long to train llama3-8b on 1T tokens on 64 h100 at 700W').stated.deadlineSeconds).toBeUndefined();
+  });
+  it('dropout, the attention kernel, goodput and failures are each said not read', () => {
+    const notes = notRead('how long to train llama3-8b on 1T tokens on 64 H100 with dropout, without flash attention, with 90% goodput, assuming 10% of the time is lost to failures');
+    expect(notes.map((n) => /^Not read: ("[^"]*")/.exec(n)?.[1])).toEqual([
+      '"with 90% goodput"', '"assuming 10% of the time is lost to failures"', '"with dropout"', '"without flash attention"',
+    ]);
+  });
+  it("a serving engine's memory fraction is said not read", () => {
+    expect(notRead('serve llama3-70b on 8 h100 vllm gpu_memory_utilization 0.9')[0]).toMatch(/memory fraction is not modelled/);
+  });
+});
