@@ -1,5 +1,5 @@
 import type { SearchBase } from './candidate.ts';
-import { MAX_NODES, noFitText, sizer, smallestFit, type CapacityOptions, type CapacityPoint } from './capacity-sizer.ts';
+import { MAX_NODES, noFitText, sizer, smallestFit, type CapacityOptions, type CapacityPoint, type Sizer } from './capacity-sizer.ts';
 
 /** A cluster size on the time–cost curve: its best plan, and whether another size beats it on both. */
 export interface FrontierPoint extends CapacityPoint {
@@ -28,13 +28,30 @@ export type FrontierAnswer =
 export const FRONTIER_PATIENCE = 2;
 
 /**
+ * Sizes tried between each two neighbouring powers of two on the curve: 2^k × (8 + i) / 8 for i = 1 … 7
+ * (every size below 16 nodes), the sizes of at most four significant bits: each keeps all but three of
+ * the factors of two of the power below it, so its GPUs still split a power-of-two batch and head count.
+ * A size between two powers can beat the power below it on both time and GPU-hours (Llama 3 70B on H100,
+ * 512 sequences, 2T tokens: 18 nodes take 160 days and 553k GPU-hours, 16 nodes 193 days and 592k, 4 nodes
+ * 764 days and 587k; 7 nodes 541k).
+ */
+export const FRONTIER_OCTAVE_STEPS = 8;
+
+/**
+ * The most sizes searched one by one on each side of the cheapest size the powers of two and the octave
+ * steps found, up to the sizes tried beside it: its neighbours' factors differ, and so do their splits.
+ */
+export const FRONTIER_SCAN_WINDOW = 16;
+
+/**
  * The time–cost trade-off of training `tokens` over cluster sizes, for "what is the cheapest way to
  * train it, and what does going faster cost?": the smallest cluster that fits, then powers of two up
- * to MAX_NODES while the time to train keeps falling, each with its best plan (the achieved
- * throughput, not a fixed TFLOP/s). GPU-hours are lowest where the plan's MFU is highest, usually
- * near the smallest sizes that fit, and grow as scaling efficiency falls with the node count (a fixed
- * global batch leaves fewer micro-batches per pipeline, Narayanan et al. 2021, §3.3); the Pareto
- * points are the sizes worth choosing between.
+ * to MAX_NODES while the time to train keeps falling, the octave steps between them
+ * (FRONTIER_OCTAVE_STEPS), and every size beside the cheapest of those (FRONTIER_SCAN_WINDOW), each with
+ * its best plan (the achieved throughput, not a fixed TFLOP/s). GPU-hours are lowest where the plan's
+ * MFU is highest, usually near the smallest sizes that fit, and grow as scaling efficiency falls with
+ * the node count (a fixed global batch leaves fewer micro-batches per pipeline, Narayanan et al. 2021,
+ * §3.3); the Pareto points, over every size searched, are the sizes worth choosing between.
  */
 export function costTimeFrontier(base: SearchBase, tokens: number, options: CapacityOptions = {}, price?: number): FrontierAnswer {
   const s = sizer(base, tokens, options, price);
@@ -44,19 +61,41 @@ export function costTimeFrontier(base: SearchBase, tokens: number, options: Capa
   }
   let fastestSeconds = fit.smallest.seconds;
   let sinceFaster = 0;
+  let largest = fit.smallest.nodes;
   for (let n = 2 ** Math.ceil(Math.log2(fit.smallest.nodes + 1)); n <= MAX_NODES && sinceFaster < FRONTIER_PATIENCE; n *= 2) {
+    largest = n;
     const point = s.at(n);
     if (point && point.seconds < fastestSeconds) {
       fastestSeconds = point.seconds;
       sinceFaster = 0;
     } else sinceFaster += 1;
   }
+  for (let power = 1; power < largest; power *= 2) {
+    const step = Math.max(1, power / FRONTIER_OCTAVE_STEPS);
+    for (let n = power + step; n < 2 * power && n < largest; n += step) if (n > fit.smallest.nodes) s.at(n);
+  }
+  scanBesideCheapest(s);
   // Every size that runs is on the curve, the smallest-fit bisection's between the smallest and the first power of two included.
   const searched = s.points().sort((a, b) => a.nodes - b.nodes);
   const points = searched.map((p): FrontierPoint => ({ ...p, pareto: !searched.some((q) => dominates(q, p)) }));
-  const cheapest = points.reduce((a, b) => (b.gpuHours < a.gpuHours ? b : a));
+  const cheapest = points.reduce(cheaper);
   const fastest = points.reduce((a, b) => (b.seconds < a.seconds || (b.seconds === a.seconds && b.gpuHours < a.gpuHours) ? b : a));
   return { ok: true, points, cheapest, fastest, searches: s.searches() };
+}
+
+/** The fewer GPU-hours; the fewer nodes on a tie. */
+const cheaper = <P extends CapacityPoint>(a: P, b: P): P => (b.gpuHours < a.gpuHours || (b.gpuHours === a.gpuHours && b.nodes < a.nodes) ? b : a);
+
+/**
+ * Searches every size between the cheapest size found so far and the sizes that run beside it, at most
+ * FRONTIER_SCAN_WINDOW on each side.
+ */
+function scanBesideCheapest(s: Sizer): void {
+  const points = s.points();
+  const cheapest = points.reduce(cheaper);
+  const below = Math.max(0, ...points.filter((p) => p.nodes < cheapest.nodes).map((p) => p.nodes));
+  const above = Math.min(MAX_NODES + 1, ...points.filter((p) => p.nodes > cheapest.nodes).map((p) => p.nodes));
+  for (let n = Math.max(below + 1, cheapest.nodes - FRONTIER_SCAN_WINDOW); n <= Math.min(above - 1, cheapest.nodes + FRONTIER_SCAN_WINDOW); n++) s.at(n);
 }
 
 /** `q` trains as fast or faster for as few GPU-hours or fewer, and strictly better on one. */

@@ -22,7 +22,7 @@ export { nearestRunning, NEAREST_WINDOW } from './capacity-nearest.ts';
 export type { BudgetGoal } from './capacity-budget.ts';
 export { fastestWithinBudget } from './capacity-budget.ts';
 export type { FrontierAnswer, FrontierPoint } from './capacity-frontier.ts';
-export { costTimeFrontier, FRONTIER_PATIENCE } from './capacity-frontier.ts';
+export { costTimeFrontier, FRONTIER_OCTAVE_STEPS, FRONTIER_PATIENCE, FRONTIER_SCAN_WINDOW } from './capacity-frontier.ts';
 export type { FixedStrategy, ScalingPoint, TradeOffCell } from './scaling.ts';
 export { scalingSweep, tensorPipelineTable } from './scaling.ts';
 export type { InferenceBase, InferenceShape, InferenceEstimate, InferenceAnswer, SpeculationFigures } from './inference/inference-plan.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { withShapeDefaults } from '@trainplan/model';
 import { fastestWithinBudget, trainOnNodes } from '../src/index.ts';
-import { gpt3Base } from './fixtures.ts';
+import { gpt3Base, llama70bBase } from './fixtures.ts';
 
 const TOKENS = 300e9;
 /** GPT-3 175B's 300B tokens cost about 0.48M GPU-hours on 8-64 nodes and more on fewer or more (falling MFU). */
@@ -53,5 +54,57 @@ describe('fastestWithinBudget: a budget and no deadline', () => {
     const hours = Math.round(none.closest!.gpuHours).toLocaleString('en-US');
     expect(hours).toContain(',');
     expect(none.message).toMatch(new RegExp(`cheapest run found takes ${hours} GPU-hours on [\\d,]+ nodes?`));
+  });
+});
+
+describe('fastestWithinBudget: the bisection and the scan below the boundary count (GPT-3 175B, 500k GPU-hours)', () => {
+  const budget = 500e3;
+  const a = fastestWithinBudget(gpt3Base, TOKENS, { gpuHourBudget: budget });
+
+  it('answers the fastest of every node count up to twice the first power of two over the budget, not the fastest power of two', () => {
+    if (!a.ok) throw new Error(a.message);
+    let over = 1;
+    while (trainOnNodes(gpt3Base, over, TOKENS) === undefined || trainOnNodes(gpt3Base, over, TOKENS)!.gpuHours <= budget) over *= 2;
+    const within = [];
+    // GPU-hours are not monotone in the node count: sizes past the first power over the budget can stay within it.
+    for (let n = 1; n < 2 * over; n++) {
+      const p = trainOnNodes(gpt3Base, n, TOKENS);
+      if (p && p.gpuHours <= budget) within.push(p);
+    }
+    const fastest = within.reduce((x, p) => (p.seconds < x.seconds ? p : x));
+    expect([a.nodes, a.seconds, a.gpuHours]).toEqual([fastest.nodes, fastest.seconds, fastest.gpuHours]);
+    expect(a.nodes & (a.nodes - 1), 'not a power of two').not.toBe(0);
+  });
+
+  it('a money budget agrees: the same size at the GPU-hours times the price', () => {
+    const money = fastestWithinBudget(gpt3Base, TOKENS, { costBudget: 2.5 * budget, pricePerGpuHour: 2.5 });
+    if (!money.ok || !a.ok) throw new Error('expected both to be met');
+    expect(money.nodes).toBe(a.nodes);
+    expect(money.cost).toBeCloseTo(2.5 * a.gpuHours, 6);
+  });
+});
+
+describe('fastestWithinBudget: sizes past the first power of two over the budget (Llama 3 70B on H100, 512 sequences)', () => {
+  // Llama 3 70B (Meta's model card: Llama 2 70B's shape with a 128,256-token vocabulary and 8,192-token sequences).
+  const model = withShapeDefaults({ ...llama70bBase.model, name: 'llama3-70b', vocabSize: 128256, seqLength: 8192 });
+  const base = { ...llama70bBase, model, seqLength: 8192, globalBatchSize: 512 };
+  const tokens = 2e12;
+  it('GPU-hours are not monotone in the node count: the answer is the fastest of every size up to twice that power', () => {
+    const budget = 600e3;
+    const hours = (n: number): number => trainOnNodes(base, n, tokens)?.gpuHours ?? Number.POSITIVE_INFINITY;
+    // The first power of two over the budget after one within it (the smallest sizes run deep pipelines and cost more).
+    let over = 1;
+    while (hours(over) > budget) over *= 2;
+    while (hours(over) <= budget) over *= 2;
+    const within = [];
+    for (let n = 1; n < 2 * over; n++) {
+      const p = trainOnNodes(base, n, tokens);
+      if (p && p.gpuHours <= budget) within.push(p);
+    }
+    const fastest = within.reduce((x, p) => (p.seconds < x.seconds ? p : x));
+    const a = fastestWithinBudget(base, tokens, { gpuHourBudget: budget });
+    if (!a.ok) throw new Error(a.message);
+    expect(fastest.nodes, 'the fastest lies past the first power of two over the budget').toBeGreaterThan(over);
+    expect([a.nodes, a.seconds]).toEqual([fastest.nodes, fastest.seconds]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { costTimeFrontier, FRONTIER_PATIENCE, MAX_NODES, trainOnNodes, type FrontierPoint } from '../src/index.ts';
+import { costTimeFrontier, FRONTIER_OCTAVE_STEPS, FRONTIER_PATIENCE, FRONTIER_SCAN_WINDOW, MAX_NODES, trainOnNodes, type FrontierPoint } from '../src/index.ts';
 import { gpt3Base, smallBase } from './fixtures.ts';
 
 const TOKENS = 300e9;
@@ -31,8 +31,6 @@ describe('costTimeFrontier: the time–cost curve over cluster sizes (GPT-3 175B
   });
 
   it('marks as Pareto exactly the sizes no other size beats on both time and GPU-hours', () => {
-    const beats = (q: FrontierPoint, p: FrontierPoint) =>
-      q.seconds <= p.seconds && q.gpuHours <= p.gpuHours && (q.seconds < p.seconds || q.gpuHours < p.gpuHours);
     for (const p of f.points) expect(p.pareto, `${p.nodes} nodes`).toBe(!f.points.some((q) => beats(q, p)));
     expect(f.cheapest.pareto && f.fastest.pareto).toBe(true);
     // Below the cheapest, a smaller cluster is slower and dearer (lower MFU: a deep pipeline on few GPUs).
@@ -47,21 +45,59 @@ describe('costTimeFrontier: the time–cost curve over cluster sizes (GPT-3 175B
   });
 });
 
+describe('costTimeFrontier: the sizes between the powers of two (GPT-3 175B, 300B tokens, DGX A100, batch 1536)', () => {
+  // Brute force: every node count up to 128 nodes, the first power of two past the cheapest by three doublings.
+  const every: FrontierPoint[] = [];
+  for (let n = 1; n <= 128; n++) {
+    const p = trainOnNodes(gpt3Base, n, TOKENS);
+    if (p) every.push({ ...p, pareto: false });
+  }
+  const searched: number[] = [];
+  const f = costTimeFrontier(gpt3Base, TOKENS, { onClusterSize: (n) => searched.push(n) });
+  if (!f.ok) throw new Error(f.message);
+
+  it('the cheapest is the cheapest of every node count, not of the powers of two alone (14 nodes, not 16)', () => {
+    const least = Math.min(...every.map((p) => p.gpuHours));
+    expect(f.cheapest.gpuHours).toBe(least);
+    expect(f.cheapest.nodes).toBe(every.find((p) => p.gpuHours === least)!.nodes);
+    expect(f.cheapest.nodes & (f.cheapest.nodes - 1), 'not a power of two').not.toBe(0);
+  });
+
+  it('no ★ size up to 64 nodes is beaten on both time and GPU-hours by any node count up to 128', () => {
+    const starred = f.points.filter((p) => p.pareto && p.nodes <= 64);
+    expect(starred.length).toBeGreaterThan(2);
+    for (const p of starred) expect(every.filter((q) => beats(q, p)).map((q) => q.nodes), `${p.nodes} nodes`).toEqual([]);
+  });
+
+  it('★ is computed over every size searched, each size searched once, at most the octave steps and the window beside the cheapest more', () => {
+    expect(new Set(searched).size).toBe(searched.length);
+    expect(searched).toHaveLength(f.searches);
+    for (const p of f.points) expect(p.pareto, `${p.nodes} nodes`).toBe(!f.points.some((q) => beats(q, p)));
+    const octaves = Math.log2(Math.max(...searched));
+    expect(f.searches).toBeLessThanOrEqual(2 * octaves + (FRONTIER_OCTAVE_STEPS - 1) * octaves + 2 * FRONTIER_SCAN_WINDOW);
+  });
+});
+
 describe('costTimeFrontier stops once larger clusters stop training faster', () => {
-  it('a 1.3B GPT at a batch of 8 sequences: after the fastest size, FRONTIER_PATIENCE doublings that are no faster end the curve', () => {
+  it('a 1.3B GPT at a batch of 8 sequences: after the fastest power of two, FRONTIER_PATIENCE doublings that are no faster end the curve', () => {
     const base = { ...smallBase, globalBatchSize: 8 };
     const tokens = 10e9;
     const searched: number[] = [];
     const f = costTimeFrontier(base, tokens, { onClusterSize: (n) => searched.push(n) });
     if (!f.ok) throw new Error(f.message);
-    const fastest = f.fastest.nodes;
-    expect(fastest & (fastest - 1)).toBe(0);
+    const fastest = f.points.filter((p) => (p.nodes & (p.nodes - 1)) === 0).reduce((a, b) => (b.seconds < a.seconds ? b : a));
+    expect(f.fastest.seconds).toBeLessThanOrEqual(fastest.seconds);
     for (let k = 1; k <= FRONTIER_PATIENCE; k++) {
-      const p = trainOnNodes(base, fastest * 2 ** k, tokens);
-      expect(p === undefined || p.seconds >= f.fastest.seconds, `${fastest * 2 ** k} nodes`).toBe(true);
+      const p = trainOnNodes(base, fastest.nodes * 2 ** k, tokens);
+      expect(p === undefined || p.seconds >= fastest.seconds, `${fastest.nodes * 2 ** k} nodes`).toBe(true);
     }
-    expect(Math.max(...searched)).toBe(fastest * 2 ** FRONTIER_PATIENCE);
+    expect(Math.max(...searched)).toBe(fastest.nodes * 2 ** FRONTIER_PATIENCE);
     expect(searched).toHaveLength(f.searches);
-    expect(fastest * 2 ** FRONTIER_PATIENCE).toBeLessThan(MAX_NODES);
+    expect(fastest.nodes * 2 ** FRONTIER_PATIENCE).toBeLessThan(MAX_NODES);
   });
 });
+
+/** `q` trains as fast or faster for as few GPU-hours or fewer, and strictly better on one. */
+function beats(q: FrontierPoint, p: FrontierPoint): boolean {
+  return q.seconds <= p.seconds && q.gpuHours <= p.gpuHours && (q.seconds < p.seconds || q.gpuHours < p.gpuHours);
+}

@@ -192,13 +192,19 @@ export function formatNodesReport(a: NodesResponseJson): string {
   ].join('\n');
 }
 
-/** --frontier: the curve as a table, the cheapest and the fastest named, ★ on the Pareto sizes. */
+/**
+ * --frontier: the curve as a table, the cheapest and the fastest named, ★ on the Pareto sizes. The search tries
+ * sizes between the powers of two too (costTimeFrontier): the table shows the smallest that fits, the powers
+ * of two and every ★ size; each size left out is beaten on both by a ★ one (dominance is transitive).
+ */
 function frontierLines(a: Extract<NodesResponseJson, { ok: true }>): string[] {
   if (!a.frontier) return [];
   const costs = a.frontier.some((p) => p.cost !== undefined);
+  const shown = a.frontier.filter((p, i) => i === 0 || p.pareto || (p.nodes & (p.nodes - 1)) === 0);
+  const left = a.frontier.length - shown.length;
   const rows = [
     ['', 'nodes', 'GPUs', 'time', 'GPU-hours', ...(costs ? ['cost'] : []), 'MFU', 'plan'],
-    ...a.frontier.map((p) => [
+    ...shown.map((p) => [
       p.pareto ? '★' : '', p.nodes.toLocaleString('en-US'), p.gpus.toLocaleString('en-US'), daysText(p.days), wholeText(p.gpuHours),
       ...(costs ? [p.cost === undefined ? '' : wholeText(p.cost)] : []),
       formatPercent(p.mfu), `${p.label}${p.nodes === a.nodes ? '  ← cheapest' : p.nodes === a.fastest?.nodes ? '  ← fastest' : ''}`,
@@ -206,8 +212,9 @@ function frontierLines(a: Extract<NodesResponseJson, { ok: true }>): string[] {
   ];
   return [
     '',
-    'time–cost curve (★: no other size trains as fast for as few GPU-hours):',
+    `time–cost curve over ${countOf(a.frontier.length, 'cluster size')} that run (★: no other size searched trains as fast for as few GPU-hours):`,
     ...renderTable(rows, { align: ['left', 'right', 'right', 'right', 'right', ...(costs ? ['right' as const] : []), 'right', 'left'] }),
+    ...(left > 0 ? [`  ${countOf(left, 'other size')} not shown: a ★ size beats each on both time and GPU-hours`] : []),
   ];
 }
 

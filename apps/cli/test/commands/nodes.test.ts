@@ -110,11 +110,21 @@ describe('trainplan nodes', () => {
     expect(code).toBe(0);
     expect(out).toMatch(new RegExp(`^cheapest: ${a.nodes} nodes \\(${a.gpus} × a100-80gb\\)\ntime to train 300B tokens: [\\d.]+ days · [\\d,]+ GPU-hours · cost [\\d,]+\n`));
     const table = out.slice(out.indexOf('time–cost curve'));
-    const rows = table.split('\n').slice(2).filter((line) => line.startsWith('  '));
+    expect(table.split('\n')[0]).toBe(`time–cost curve over ${a.frontier.length} cluster sizes that run (★: no other size searched trains as fast for as few GPU-hours):`);
+    const rows = table.split('\n').slice(2).filter((line) => line.startsWith('  ') && !line.includes('not shown'));
     // The curve's fastest size at twice the batch, after the table.
     expect(out.trimEnd().split('\n').at(-1)).toBe(`hint: ${a.largerBatch.message}`);
-    expect(rows).toHaveLength(a.frontier.length);
-    a.frontier.forEach((p: { nodes: number; gpuHours: number; cost: number; pareto: boolean; label: string }, i: number) => {
+    type Size = { nodes: number; days: number; gpuHours: number; cost: number; pareto: boolean; label: string };
+    // Shown: the smallest that fits, the powers of two and every ★ size; the sizes between the powers of two searched besides are left out.
+    const shown = a.frontier.filter((p: Size, i: number) => i === 0 || p.pareto || (p.nodes & (p.nodes - 1)) === 0);
+    const left: Size[] = a.frontier.filter((p: Size) => !shown.includes(p));
+    expect(left.length).toBeGreaterThan(0);
+    expect(table).toContain(`\n  ${left.length} other sizes not shown: a ★ size beats each on both time and GPU-hours\n`);
+    for (const p of left) {
+      expect(shown.some((q: Size) => q.pareto && q.days <= p.days && q.gpuHours <= p.gpuHours), `${p.nodes} nodes`).toBe(true);
+    }
+    expect(rows).toHaveLength(shown.length);
+    shown.forEach((p: Size, i: number) => {
       const row = rows[i]!;
       expect(row.startsWith('  ★'), `${p.nodes} nodes`).toBe(p.pareto);
       expect(row).toContain(` ${p.nodes.toLocaleString('en-US')} `);

@@ -54,8 +54,9 @@ export const nodesRequestSchema: Schema<NodesRequest> = object({
   pricePerGpuHour: pricePerGpuHourSchema,
   nodes: optional(integer({ min: 1, max: million(1), description: 'Days on this many nodes (the inverse question).' })),
   frontier: optional(boolean({
-    description: 'The time–cost curve instead of one goal: the smallest cluster that fits and powers of two while the time to train falls, '
-      + 'each with its days and GPU-hours (and cost, with pricePerGpuHour); the answer is the cheapest, the Pareto sizes marked.',
+    description: 'The time–cost curve instead of one goal: the smallest cluster that fits, powers of two while the time to train falls, '
+      + 'eight steps between each two powers and every size beside the cheapest, each with its days and GPU-hours (and cost, with '
+      + 'pricePerGpuHour); the answer is the cheapest, the Pareto sizes (over every size searched) marked.',
   })),
 }, {
   expected: 'a nodes request object',
