@@ -1,5 +1,5 @@
 import { CONTRACT_EXAMPLE, runEstimate, type EstimateOk } from '@trainplan/protocol';
-import { GiB, formatNumber } from '@trainplan/units';
+import { GiB, formatNumber, formatPercent } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
 import { breakdownBar, breakdownSegments } from '../src/charts/breakdown-bar.ts';
 import { esc } from '../src/charts/markup.ts';
@@ -76,7 +76,7 @@ describe('pipeline chart', () => {
   });
 
   // 16 micro-batches: what the widget draws of a longer 1F1B step (element/results.ts).
-  it.each([[24, 24], [64, 64], [128, 44]])('draws %i stages (%i rows) in at most 218 units of height (12 + 192 + 14), every row still a visible bar', (stages, rows) => {
+  it.each([[24, 24], [64, 64], [128, 44]])('draws %i stages (%i rows) in at most 218 units of height (16 + 188 + 14), every row still a visible bar', (stages, rows) => {
     const r = pipelineTimeline({ stages, microBatches: 16, virtualStages: 1, schedule: '1f1b' });
     if (!r.ok) throw new Error(r.message);
     const svg = pipelineChart(r.timeline);
@@ -119,6 +119,12 @@ describe('pipeline chart with many stages', () => {
     expect(svg).not.toContain('stages drawn');
   });
 
+  it.each([32, 64])('keeps s0 clear of the "stage" title above it at p = %i (10-unit text: 7.5 units above its baseline, 2.5 below)', (p) => {
+    const { svg } = chart(p, 16, 1);
+    const title = Number(svg.match(/<text class="axis axis-title" x="0" y="([\d.]+)" data-axis="y">stage</)![1]);
+    expect(labels(svg)[0]!.y - 7.5).toBeGreaterThanOrEqual(title + 2.5);
+  });
+
   it('labels every row of 16 stages or fewer, and says nothing of stages drawn', () => {
     const { svg } = chart(8, 16, 1);
     expect(labels(svg).map((l) => l.stage)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
@@ -137,6 +143,22 @@ describe('pipeline chart with many stages', () => {
     expect(count(html, /class="op /g)).toBeLessThanOrEqual(MAX_DRAWN_BOXES);
     expect(html).toContain('first 64 of 192 micro-batches drawn');
     expect(html).toContain('of 64 stages drawn');
+  });
+});
+
+describe("the widget's pipeline section", () => {
+  it("leads with the step's own m and bubble, and labels the 16 micro-batches drawn as such (the default plan has 96)", () => {
+    const e = runEstimate(CONTRACT_EXAMPLE) as EstimateOk;
+    expect(e.resolved.microBatches).toBe(96);
+    const caption = pipelineSection(e).match(/<p class="caption">([^<]*)<\/p>/)![1]!;
+    const bubble = formatPercent(e.breakdown.pipelineBubbleSeconds / e.stepTimeSeconds);
+    expect(caption).toBe(`1F1B: p = 8, m = 96; bubble ${bubble} of the step (first 16 of 96 micro-batches drawn, their bubble 43.8% of the ideal time). Solid: forward; pale: backward; grey: idle (bubble).`);
+  });
+
+  it('says the drawn m and bubble when it draws the whole step', () => {
+    const e = runEstimate({ ...CONTRACT_EXAMPLE, training: { ...CONTRACT_EXAMPLE.training, globalBatchSize: 128 } }) as EstimateOk;
+    expect(e.resolved.microBatches).toBe(8);
+    expect(pipelineSection(e)).toMatch(/1F1B: p = 8, m = 8; bubble [\d.]+% of the ideal time\. /);
   });
 });
 

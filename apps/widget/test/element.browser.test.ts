@@ -25,8 +25,8 @@ const { browser, bundle } = browserAndBundle();
 interface Opened { page: Page; context: BrowserContext; problems: string[]; requests: string[] }
 
 /** Opens the page and waits for `options.until` (an expression over `el`, the widget; default: a first estimate). */
-async function open(hash = '', options: { csp?: string; until?: string } = {}): Promise<Opened> {
-  const context = await browser().newContext();
+async function open(hash = '', options: { csp?: string; until?: string; viewport?: { width: number; height: number } } = {}): Promise<Opened> {
+  const context = await browser().newContext(options.viewport ? { viewport: options.viewport } : {});
   const requests: string[] = [];
   await context.route(`${ORIGIN}/**`, (route) => {
     const path = new URL(route.request().url()).pathname;
@@ -287,6 +287,102 @@ describe('<trainplan-estimator> with a batch or schedule issue about several fie
   });
 });
 
+describe('<trainplan-estimator> after Auto and GPU changes, in Chromium', () => {
+  it('Auto leaves the blank network and GPUs per node blank: unticked, a GB200 and then an H100 estimate on their own defaults', async () => {
+    const { page, context, problems } = await open();
+    await field(page, 'Auto: search the fastest').check();
+    await expect.poll(() => shown(page, '.out-search')).toContain('Searched');
+    expect(await field(page, 'Network').inputValue()).toBe('');
+    expect(await field(page, 'GPUs per node').inputValue()).toBe('');
+    await field(page, 'Auto: search the fastest').uncheck();
+    await field(page, 'GPU').selectOption('gb200');
+    await waitFor(page, "el.estimate.resolved.gpu === 'gb200'");
+    expect((await estimateOf(page)).resolved.gpusPerNode).toBe(4);
+    await field(page, 'GPU').selectOption('h100-sxm');
+    await waitFor(page, "el.estimate.resolved.gpu === 'h100-sxm'");
+    const e = await estimateOf(page);
+    const form = { ...(scenarioFromHash(await hashOf(page)) as { cluster: object }) };
+    expect(e.stepTimeSeconds).toBe((runEstimate(form as never) as EstimateOk).stepTimeSeconds);
+    expect(form.cluster).toEqual({ gpu: 'h100-sxm', nodes: 128 });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("sets the network back to the GPU's default, with a note, when the new GPU cannot use it (nvl72 under an H100)", async () => {
+    const { page, context, problems } = await open();
+    await field(page, 'GPU').selectOption('gb200');
+    await field(page, 'Network').selectOption('nvl72');
+    await waitFor(page, "el.estimate.resolved.network === 'nvl72'");
+    await field(page, 'GPU').selectOption('h100-sxm');
+    await waitFor(page, "el.estimate.resolved.gpu === 'h100-sxm'");
+    expect(await field(page, 'Network').inputValue()).toBe('');
+    expect(await shown(page, '.note')).toMatch(/^Network back to the GPU's default: nvl72 is the NVLink domain of /);
+    expect(await shown(page, '.status')).toBe('');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('<trainplan-estimator> while the form shows an error, in Chromium', () => {
+  it('links to the form as shown (the hash too) and marks the last good results stale, until the form is fixed', async () => {
+    const { page, context, problems } = await open();
+    const results = page.locator('trainplan-estimator .results');
+    const stale = () => results.evaluate((el) => ({ stale: el.classList.contains('stale'), note: (el.querySelector('.stale-note') as HTMLElement).offsetParent !== null, opacity: getComputedStyle(el.querySelector('.headline')!).opacity }));
+    expect(await stale()).toEqual({ stale: false, note: false, opacity: '1' });
+    await field(page, 'Pipeline (p)').fill('3');
+    await expect.poll(() => shown(page, '#m-tp')).toContain('not divisible');
+    await settle(page);
+    expect(await stale()).toEqual({ stale: true, note: true, opacity: '0.45' });
+    expect(await shown(page, '.stale-note')).toBe('Results for the last valid scenario.');
+    const pipeline = async (hash: string) => (scenarioFromHash(hash.slice(hash.indexOf('#'))) as { parallelism: { pipeline: number } }).parallelism.pipeline;
+    expect(await pipeline(await hashOf(page))).toBe(3);
+    expect(await pipeline((await page.locator('trainplan-estimator .share-link').getAttribute('href'))!)).toBe(3);
+    // A field no scenario can state: no link at all, rather than the last good one's.
+    await field(page, 'Pipeline (p)').fill('abc');
+    await expect.poll(() => shown(page, '#m-pp')).toContain('not a number');
+    expect(await page.locator('trainplan-estimator .share-link').isVisible()).toBe(false);
+    await field(page, 'Pipeline (p)').fill('16');
+    await waitFor(page, 'el.estimate.resolved.pipeline === 16');
+    expect(await stale()).toEqual({ stale: false, note: false, opacity: '1' });
+    expect(await page.locator('trainplan-estimator .share-link').isVisible()).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('asks for a token budget of whole tokens, and of at least one step (1,536 × 2,048 tokens)', async () => {
+    const { page, context, problems } = await open();
+    await field(page, 'Token budget').fill('1.5');
+    await expect.poll(() => shown(page, '#m-tokens')).toBe('a whole number, got 1.5');
+    await field(page, 'Token budget').fill('1000');
+    await expect.poll(() => shown(page, '#m-tokens')).toBe("at least one step's 3,145,728 tokens (global batch × sequence length)");
+    await field(page, 'Token budget').fill('3145728');
+    await waitFor(page, 'el.estimate.timeToTrain?.tokens === 3145728');
+    expect(await shown(page, '#m-tokens')).toBe('');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('<trainplan-estimator> in a wide embed, in Chromium', () => {
+  it('draws the scaling chart across its column (it stayed about 350 px in a 1,384 px embed), its text still 14 px at most', async () => {
+    const { page, context, problems } = await open('', { viewport: { width: 1400, height: 900 } });
+    await waitFor(page, "el.shadowRoot.querySelector('.out-scaling svg') !== null");
+    const seen = await page.locator('trainplan-estimator').evaluate((el) => {
+      const svg = el.shadowRoot!.querySelector<SVGSVGElement>('svg.scaling')!;
+      const column = el.shadowRoot!.querySelector('.out-scaling')!.clientWidth;
+      const text = [...svg.querySelectorAll<SVGTextElement>('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM()!.a);
+      return { host: el.getBoundingClientRect().width, column, svg: svg.getBoundingClientRect().width, largest: Math.max(...text), smallest: Math.min(...text) };
+    });
+    expect(seen.host).toBeGreaterThan(1300);
+    expect(seen.svg).toBeGreaterThan(900);
+    expect(seen.svg).toBeCloseTo(seen.column, 0);
+    expect(seen.largest).toBeLessThanOrEqual(14);
+    expect(seen.smallest).toBeGreaterThanOrEqual(10);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('the API docs page (/docs), in Chromium', () => {
   it('labels every "Try it" request body and asks for no /favicon.ico', async () => {
     const context = await browser().newContext();
@@ -305,6 +401,24 @@ describe('the API docs page (/docs), in Chromium', () => {
     expect(await page.locator('head link[rel=icon]').getAttribute('href')).toBe('data:,');
     expect(calls.map((c) => c.path)).not.toContain('/favicon.ico');
     expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('says when /openapi.json cannot be loaded (it said "Loading…" forever), and Retry loads it', async () => {
+    const context = await browser().newContext();
+    await routeToApi(context, 'http://api.test');
+    let fail = true;
+    await context.route('http://api.test/openapi.json', (route) => (fail ? route.abort('failed') : route.fallback()));
+    const page = await context.newPage();
+    await page.goto('http://api.test/docs');
+    const intro = page.locator('#intro');
+    await expect.poll(() => intro.innerText()).toMatch(/^Could not load \/openapi\.json \(.+\)\. Retry$/);
+    expect(await intro.getAttribute('role')).toBe('alert');
+    fail = false;
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('textarea').length > 0);
+    expect(await intro.innerText()).not.toContain('Could not load');
+    expect(await intro.getAttribute('role')).toBeNull();
     await context.close();
   });
 });

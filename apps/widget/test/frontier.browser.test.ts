@@ -37,8 +37,11 @@ describe('the time–cost curve in the browser', () => {
       // Every label, tick, title and mark, and the sentence under the chart, measured where the browser drew them.
       const parts = [...out.querySelectorAll('text, circle, p')].map((e) => e.getBoundingClientRect());
       return {
-        dots: out.querySelectorAll('circle.dot').length,
+        dots: [...out.querySelectorAll('circle.dot')].map((d) => Number(d.getAttribute('data-nodes'))).sort((a, b) => a - b),
         line: out.querySelectorAll('path.line.pareto').length,
+        // The thin line through every size searched: its vertices.
+        all: [...out.querySelectorAll('path.line.all')].map((p) => (p.getAttribute('d')!.match(/[ML]/g) ?? []).length),
+        marked: [...out.querySelectorAll('[data-marker]')].map((m) => Number(m.getAttribute('data-nodes'))),
         marks: [...out.querySelectorAll('[data-marker]')].map((m) => m.getAttribute('data-marker')),
         titles: [...out.querySelectorAll('.axis-title')].map((t) => t.textContent),
         sentence: out.querySelector('[data-frontier-sentence]')?.textContent,
@@ -47,10 +50,21 @@ describe('the time–cost curve in the browser', () => {
         pageOverflow: document.documentElement.scrollWidth - window.innerWidth,
       };
     });
-    expect(seen).toMatchObject({ dots: 12, line: 1, marks: ['cheapest', 'fastest'], titles: ['GPU-hours', 'days to train (log scale)'], outside: 0, pageOverflow: 0 });
+    // The same request's answer outside the browser: every size on the thin line, a dot for the smallest, the powers of
+    // two, the Pareto sizes, the ends and the scenario's 128 nodes (frontier-chart.test.ts tests which, and where).
+    const answer = frontierAnswer();
+    const sizes = answer.frontier!;
+    const cheapest = sizes.reduce((a, b) => (b.gpuHours < a.gpuHours ? b : a));
+    const fastest = sizes.reduce((a, b) => (b.days < a.days ? b : a));
+    const smallest = Math.min(...sizes.map((s) => s.nodes));
+    const dotted = sizes.filter((s) => s.pareto || Number.isInteger(Math.log2(s.nodes)) || [smallest, cheapest.nodes, fastest.nodes, 128].includes(s.nodes));
+    expect(seen).toMatchObject({ line: 1, all: [sizes.length], marks: ['cheapest', 'fastest'], marked: [cheapest.nodes, fastest.nodes], titles: ['GPU-hours', 'days to train (log scale)'], outside: 0, pageOverflow: 0 });
+    expect(seen.dots).toEqual(dotted.map((s) => s.nodes).sort((a, b) => a - b));
+    expect(seen.dots.length).toBeLessThan(sizes.length);
     // The sentence the same request gets outside the browser (frontier-sentence.test.ts tests its wording).
-    expect(seen.sentence).toBe(frontierSentence(frontierAnswer(), 128));
-    expect(seen.sentence).toMatch(/^Cheapest: 16 nodes, [\d.]+ days, \d+ k GPU-hours; 128 nodes: [\d.]+ days for \+\d+%; fastest: 8,192 nodes, /);
+    expect(seen.sentence).toBe(frontierSentence(answer, 128));
+    const count = (n: number) => `${n.toLocaleString('en-US')} nodes`;
+    expect(seen.sentence).toMatch(new RegExp(`^Cheapest: ${count(cheapest.nodes)}, [\\d.]+ days, [\\d.]+ [kM] GPU-hours; 128 nodes: [\\d.]+ days for \\+\\d+%; fastest: ${count(fastest.nodes)}, `));
     // Readable, not squashed: the 320 × 200 viewBox keeps its shape at the width it is given.
     expect(seen.svgHeight).toBeGreaterThan(150);
     await tab.close();

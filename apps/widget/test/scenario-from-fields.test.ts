@@ -18,7 +18,7 @@ describe('scenarioFromFields', () => {
 
   it.each([
     ['tp', '0', 'at least 1'], ['tp', 'abc', 'not a number'], ['tp', '2.5', 'whole number'], ['nodes', '', 'required'],
-    ['gbs', '2000000000', 'at most'], ['tokens', '3 parsecs', 'not a count'], ['gpu', 'tpu-v5', 'unknown gpu'], ['days', '-1', 'at least'],
+    ['gbs', '2000000000', 'at most'], ['tokens', '3 parsecs', 'not a count'], ['tokens', '1.5', 'a whole number, got 1.5'], ['gpu', 'tpu-v5', 'unknown gpu'], ['days', '-1', 'at least'],
   ])('names the field when %s is %j', (field, value, message) => {
     const r = scenarioFromFields({ ...DEFAULT_VALUES, [field]: value });
     expect(r.ok).toBe(false);

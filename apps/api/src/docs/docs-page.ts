@@ -1,7 +1,8 @@
 /**
  * GET /docs: interactive API documentation in one self-contained page (no CDN: it must work
  * offline and on a Worker). A small vanilla-JS script reads /openapi.json and renders each
- * operation with its description and a "try it" form prefilled with the document's example.
+ * operation with its description and a "try it" form prefilled with the document's example; when
+ * that fetch fails it says so, with a Retry button.
  */
 export function docsPage(): string {
   return `<!doctype html>
@@ -19,9 +20,23 @@ button{padding:.3rem .9rem}details summary{cursor:pointer}
 <p id="intro">Loading <a href="/openapi.json">/openapi.json</a>…</p>
 <div id="ops"></div>
 <script>
-(async () => {
-  const doc = await (await fetch('openapi.json'.replace(/^/, location.pathname.replace(/docs\\/?$/, '')))).json();
-  document.getElementById('intro').textContent = doc.info.description;
+// A failed fetch of the document said "Loading…" forever: it says what failed, with a button to try again.
+const intro = document.getElementById('intro');
+async function load() {
+  let doc;
+  try {
+    const res = await fetch('openapi.json'.replace(/^/, location.pathname.replace(/docs\\/?$/, '')));
+    if (!res.ok) throw new Error(res.status + ' ' + res.statusText);
+    doc = await res.json();
+  } catch (e) {
+    const retry = Object.assign(document.createElement('button'), { textContent: 'Retry' });
+    retry.onclick = () => { intro.textContent = 'Loading /openapi.json…'; load(); };
+    intro.setAttribute('role', 'alert');
+    intro.replaceChildren('Could not load /openapi.json (' + (e instanceof Error ? e.message : String(e)) + '). ', retry);
+    return;
+  }
+  intro.removeAttribute('role');
+  intro.textContent = doc.info.description;
   const root = document.getElementById('ops');
   const el = (tag, props = {}, ...kids) => { const e = Object.assign(document.createElement(tag), props); e.append(...kids); return e; };
   for (const [path, item] of Object.entries(doc.paths)) {
@@ -57,7 +72,8 @@ button{padding:.3rem .9rem}details summary{cursor:pointer}
       root.append(box);
     }
   }
-})();
+}
+load();
 </script>
 </body></html>`;
 }

@@ -13,6 +13,13 @@ export const CHART_VIEWBOX_WIDTH = 270;
 export const CHART_MAX_WIDTH_PX = 378;
 
 /**
+ * The viewBox width for a chart drawn `px` CSS px wide (its whole column): at least CHART_VIEWBOX_WIDTH, and wider
+ * where its text would pass 14 px, so that a chart drawn at 100% of a wide column keeps 14 px text (the scaling chart:
+ * capped at CHART_MAX_WIDTH_PX it stayed 350 px wide in a 1,384 px embed).
+ */
+export const viewBoxWidthFor = (px: number): number => Math.max(CHART_VIEWBOX_WIDTH, Math.ceil((px * CHART_VIEWBOX_WIDTH) / CHART_MAX_WIDTH_PX));
+
+/**
  * A 10-unit character's width, for keeping labels apart before the browser draws them: DejaVu Sans's digits
  * (0.636 em), the widest of the fonts `system-ui` falls back to on Linux; most letters are narrower.
  */

@@ -25,10 +25,12 @@ interface Box { x0: number; x1: number; y0: number; y1: number }
 const overlaps = (a: Box, b: Box) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 
 /**
- * The time–cost curve over cluster sizes: days to train (log scale) across, GPU-hours up, one dot per size
- * searched. The Pareto sizes (none trains as fast for fewer GPU-hours) are filled and joined by a line and
- * carry their node count where it has room; the others are hollow. The cheapest and the fastest are ringed
- * and named; the scenario's own size is outlined like the scaling chart's. Every dot's title gives its size, days, GPU-hours and plan.
+ * The time–cost curve over cluster sizes: days to train (log scale) across, GPU-hours up. A thin line joins every size
+ * searched, fewest nodes first; dots mark the sizes the CLI's table shows (the smallest that runs, the powers of two, the
+ * Pareto sizes: none trains as fast for fewer GPU-hours), the ends and the scenario's own size, so some 80 sizes stay
+ * readable. The Pareto sizes are filled and joined by a line and carry their node count where it has room; the other
+ * dots are hollow. The cheapest and the fastest are ringed and named; the scenario's own size is outlined like the
+ * scaling chart's. Every dot's title gives its size, days, GPU-hours and plan.
  */
 export function frontierChart({ sizes, cheapestNodes, fastestNodes, currentNodes }: FrontierChartInput): string {
   const ok = sizes.filter((s) => s.days > 0 && s.gpuHours > 0);
@@ -44,8 +46,11 @@ export function frontierChart({ sizes, cheapestNodes, fastestNodes, currentNodes
   const Y = (h: number) => HEIGHT - PAD.bottom - ((h - h0) / (h1 - h0)) * (HEIGHT - PAD.top - PAD.bottom);
 
   const pareto = ok.filter((s) => s.pareto).sort((a, b) => a.days - b.days);
-  const line = pareto.length > 1 ? `<path class="line pareto" d="${pareto.map((s, i) => `${i === 0 ? 'M' : 'L'}${px(X(s.days))},${px(Y(s.gpuHours))}`).join('')}"/>` : '';
-  const dots = ok.map((s) => {
+  const path = (ps: readonly FrontierSizeJson[]) => ps.map((s, i) => `${i ? 'L' : 'M'}${px(X(s.days))},${px(Y(s.gpuHours))}`).join('');
+  const byNodes = [...ok].sort((a, b) => a.nodes - b.nodes);
+  const line = (pareto.length > 1 ? `<path class="line pareto" d="${path(pareto)}"/>` : '') + (ok.length > 1 ? `<path class="line all" d="${path(byNodes)}"/>` : '');
+  const shown = (s: FrontierSizeJson) => s.pareto || !(s.nodes & (s.nodes - 1)) || s === byNodes[0] || s.nodes === cheapestNodes || s.nodes === fastestNodes || s.nodes === currentNodes;
+  const dots = ok.filter(shown).map((s) => {
     const title = `${countOf(s.nodes, 'node')} (${countOf(s.gpus, 'GPU')}): ${formatNumber(s.days)} days, ${formatCount(s.gpuHours)} GPU-hours, MFU ${formatNumber(s.mfu * 100)}%; ${s.label}`;
     const current = s.nodes === currentNodes;
     return `<circle class="dot${s.pareto ? '' : ' off-curve'}${current ? ' current' : ''}" data-nodes="${s.nodes}" cx="${px(X(s.days))}" cy="${px(Y(s.gpuHours))}" r="${current ? 4 : 3}"><title>${esc(title)}</title></circle>`;
@@ -79,5 +84,5 @@ export function frontierChart({ sizes, cheapestNodes, fastestNodes, currentNodes
   const yTicks = yEndTicks(hLo, hHi, Y, formatCount);
   const titles = axisTitles(WIDTH, HEIGHT, 'GPU-hours', 'days to train (log scale)');
   const frame = plotFrame(WIDTH, HEIGHT);
-  return `<svg class="chart frontier" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="GPU-hours against days to train, one dot per cluster size">${frame}${line}${rings.join('')}${dots.join('')}${labels.join('')}${xTicks}${yTicks}${titles}</svg>`;
+  return `<svg class="chart frontier" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="GPU-hours against days to train over cluster sizes">${frame}${line}${rings.join('')}${dots.join('')}${labels.join('')}${xTicks}${yTicks}${titles}</svg>`;
 }

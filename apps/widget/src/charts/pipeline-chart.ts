@@ -4,7 +4,7 @@ import { CHART_VIEWBOX_WIDTH } from './chart-size.ts';
 import { esc, hue, px } from './markup.ts';
 
 /** The height the rows of more than 16 stages share, in viewBox units (16 stages at 16 units take 256). */
-const MANY_STAGES_HEIGHT = 192;
+const MANY_STAGES_HEIGHT = 188;
 
 /**
  * The most forward and backward boxes the chart draws (each a rect and its title). p = 64 with v = 2 is
@@ -38,9 +38,11 @@ function labelledRows(rows: number, row: number): Set<number> {
 
 /**
  * The pipeline schedule as a Gantt chart: one row per stage, forward passes solid and backward
- * passes pale, each micro-batch its own colour; the idle grey behind the boxes is the bubble.
+ * passes pale, each micro-batch its own colour; the idle grey behind the boxes is the bubble. When `t` is the
+ * first micro-batches of a longer step, `step` gives the step's own m and bubble (a share of the step time), which
+ * the caption leads with: "m = 16; bubble 43.8%" of the drawn window read as the step's (it had 96 micro-batches).
  */
-export function pipelineChart(t: Timeline, note = ''): string {
+export function pipelineChart(t: Timeline, step?: { readonly microBatches: number; readonly bubble: number }): string {
   const width = CHART_VIEWBOX_WIDTH;
   const perStage = t.ops.length / t.stages;
   const stages = drawnStages(t.stages, Math.max(2, Math.floor(MAX_DRAWN_BOXES / perStage)));
@@ -50,8 +52,9 @@ export function pipelineChart(t: Timeline, note = ''): string {
   const row = stages.length > 16 ? Math.min(8, MANY_STAGES_HEIGHT / stages.length) : 16;
   const gap = Math.min(2, row / 4);
   const label = 24;
-  // A line above the rows for the stage axis's title, and one below them for the time axis's.
-  const top = 12;
+  // A line above the rows for the stage axis's title, and one below them for the time axis's. A thin row's label is
+  // centred on it, 4 units higher than a tall row's: 12 put s0 over the title at p ≥ 32 (it reaches 2.5 below its baseline at 10).
+  const top = row >= 12 ? 12 : 16;
   const height = top + stages.length * row + 14;
   const scale = (width - label) / t.makespan;
   const labelled = labelledRows(stages.length, row);
@@ -73,7 +76,9 @@ export function pipelineChart(t: Timeline, note = ''): string {
   const name = t.schedule === 'interleaved' ? `interleaved 1F1B, v = ${t.virtualStages}` : t.schedule === 'gpipe' ? 'GPipe' : '1F1B';
   const listed = stages.length > 4 ? [...stages.slice(0, 3).map((s) => `s${s}`), '…', `s${t.stages - 1}`] : stages.map((s) => `s${s}`);
   const sampled = stages.length < t.stages ? `${stages.length} of ${t.stages} stages drawn: ${listed.join(', ')}` : '';
-  const notes = [note, sampled].filter(Boolean).join('; ');
-  const caption = `${name}: p = ${t.stages}, m = ${t.microBatches}; bubble ${formatPercent(t.bubbleFraction)} of the ideal time${notes ? ` (${notes})` : ''}`;
+  const drawn = `bubble ${formatPercent(t.bubbleFraction)} of the ideal time`;
+  const window = step ? `first ${t.microBatches} of ${step.microBatches} micro-batches drawn, their ${drawn}` : '';
+  const notes = [window, sampled].filter(Boolean).join('; ');
+  const caption = `${name}: p = ${t.stages}, m = ${step?.microBatches ?? t.microBatches}; ${step ? `bubble ${formatPercent(step.bubble)} of the step` : drawn}${notes ? ` (${notes})` : ''}`;
   return `<svg class="chart pipeline" viewBox="0 0 ${width} ${px(height)}" role="img" aria-label="${esc(`pipeline schedule, ${caption}`)}">${axes}${rows.join('')}${ops.join('')}</svg><p class="caption">${esc(caption)}. Solid: forward; pale: backward; grey: idle (bubble).</p>`;
 }

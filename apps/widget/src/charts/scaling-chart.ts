@@ -20,12 +20,11 @@ const REASON_WORDS: Readonly<Record<string, string>> = {
 /**
  * Throughput against node count on log–log axes, with the ideal (linear) scaling from the smallest
  * feasible point dashed and the current node count ringed; node counts label the sizes with room for them. Infeasible
- * sizes are listed, not drawn.
+ * sizes are listed, not drawn. `width` is the viewBox's (viewBoxWidthFor: wider in a wide column, which it fills).
  */
-export function scalingChart(points: readonly ScalingPoint[], currentNodes: number): string {
+export function scalingChart(points: readonly ScalingPoint[], currentNodes: number, width = CHART_VIEWBOX_WIDTH): string {
   const ok = points.filter((p): p is ScalingPoint & { tokensPerSecond: number } => p.tokensPerSecond !== undefined && p.tokensPerSecond > 0);
   if (ok.length === 0) return '<p class="caption">No node count in range runs this configuration.</p>';
-  const width = CHART_VIEWBOX_WIDTH;
   // A line above the plot for the throughput axis's title, and one below the node counts for theirs.
   const height = 184;
   const pad = PLOT_PAD;

@@ -138,9 +138,12 @@ export abstract class FormElement<Answer> extends HTMLElement {
   /**
    * Marks each issue's field (or fields), or lists it in the status line when it has none on screen; `lead` is what
    * the status says of the marked fields (a typing mistake by default). Issues also go out as `trainplan-invalid`.
+   * The results on screen are marked stale (`.stale`) while there are issues.
    */
   protected showIssues(issues: readonly FieldIssue[], lead?: string): void {
     const general = markIssues(this.root, issues);
+    // The last good answer stays, dimmed and said to be the last valid input's: at full strength it read as the form's.
+    this.root.querySelector('.results')?.classList.toggle('stale', issues.length > 0);
     if (issues.length === 0) return;
     const marked = this.root.querySelectorAll('[aria-invalid]').length;
     this.status(`${general.length > 0 ? `${general.join('; ')}.` : lead ?? `Fix the marked ${marked > 1 ? 'fields' : 'field'}.`}${this.kept()}`);

@@ -9,8 +9,9 @@
  * --trainplan-optimizer-state, --trainplan-activations, --trainplan-other, and serving's --trainplan-kv-cache.
  * Light and dark follow prefers-color-scheme unless theme="light" or theme="dark" is set.
  *
- * The pipeline, scaling, time–cost and serving charts share one viewBox width and are drawn at most CHART_MAX_WIDTH_PX
- * wide, so their 10-unit text is 10 px or more in a 320 px phone's column and 14 px at most (charts/chart-size.ts).
+ * The pipeline, time–cost and serving charts share one viewBox width and are drawn at most CHART_MAX_WIDTH_PX
+ * wide, so their 10-unit text is 10 px or more in a 320 px phone's column and 14 px at most (charts/chart-size.ts);
+ * the scaling chart fills its column, its viewBox widened to keep the text at 14 px at most (viewBoxWidthFor).
  */
 import { CHART_MAX_WIDTH_PX } from '../charts/chart-size.ts';
 
@@ -67,6 +68,9 @@ input:focus-visible,select:focus-visible,a:focus-visible,button:focus-visible{ou
 .msg:empty,.msg[hidden]{display:none}
 .outputs{min-width:0}
 .results[hidden]{display:none}
+.stale>:not(.stale-note,.share){opacity:.45}
+.stale-note{display:none;margin:0 0 8px;font-size:.85em;font-weight:600}
+.stale .stale-note{display:block}
 .status{margin:0 0 8px;color:var(--_error)}
 .status:empty{display:none}
 .note{margin:0 0 8px;font-size:.85em;color:var(--_muted)}
@@ -81,7 +85,7 @@ input:focus-visible,select:focus-visible,a:focus-visible,button:focus-visible{ou
 h3{font-size:.95em;margin:12px 0 4px}
 .chart{display:block;width:100%;height:auto;overflow:visible}
 .chart.breakdown,.chart.memory{height:28px}
-.chart.pipeline,.chart.scaling,.chart.frontier,.chart.serving-frontier{max-width:${CHART_MAX_WIDTH_PX}px}
+.chart.pipeline,.chart.frontier,.chart.serving-frontier{max-width:${CHART_MAX_WIDTH_PX}px}
 .frontier{margin-top:8px}
 .scale{display:flex;justify-content:space-between;gap:8px;font-size:.75em;color:var(--_muted);font-variant-numeric:tabular-nums}
 .legend{list-style:none;margin:4px 0 0;padding:0;display:flex;flex-wrap:wrap;gap:2px 12px;font-size:.8em}
@@ -94,6 +98,7 @@ h3{font-size:.95em;margin:12px 0 4px}
 .op.bwd{fill-opacity:.55}
 .capacity{stroke:var(--_fg);stroke-width:2;stroke-dasharray:3 2}
 .line{fill:none;stroke:var(--_accent);stroke-width:2}
+.line.all{stroke-width:.75;opacity:.5}
 .ideal{fill:none;stroke:var(--_muted);stroke-width:1;stroke-dasharray:4 3}
 .dot{fill:var(--_accent)}
 .dot.current{stroke:var(--_fg);stroke-width:2}

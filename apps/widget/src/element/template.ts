@@ -16,6 +16,7 @@ export function template(): string {
 <p class="status" role="status" aria-live="polite"></p>
 <p class="note" aria-live="polite"></p>
 <div class="results" hidden>
+<p class="stale-note">Results for the last valid scenario.</p>
 <div class="headline" aria-live="polite"></div>
 <ul class="warnings" aria-live="polite"></ul>
 <div class="out-search"></div>

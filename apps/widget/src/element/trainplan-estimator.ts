@@ -1,18 +1,23 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
-import { validateScenario, type EstimateJson, type EstimateOk, type NodesResponseJson, type ScenarioInput } from '@trainplan/protocol';
+import { validateScenario, type EstimateJson, type EstimateOk, type FrontierSizeJson, type NodesResponseJson, type ScenarioInput } from '@trainplan/protocol';
 import { formatBytes } from '@trainplan/units';
 import { breakdownBar } from '../charts/breakdown-bar.ts';
 import { esc } from '../charts/markup.ts';
 import { memoryBar } from '../charts/memory-bar.ts';
+import { viewBoxWidthFor } from '../charts/chart-size.ts';
 import { scalingChart, type ScalingPoint } from '../charts/scaling-chart.ts';
 import { LastAnswer } from '../compute/last-answer.ts';
+import { memoryLevers } from '../compute/memory-levers.ts';
 import { frontierRequestFor, nodesRequestFor, searchRequestFor } from '../compute/search-requests.ts';
 import { DEFAULT_VALUES, FIELDS, FIELD_NAMES } from '../form/fields.ts';
 import { dropConflicting, keptIn, keptNote, withKept, type KeptFields } from '../form/kept-fields.ts';
+import { fitNetworkToGpu } from '../form/fit-network.ts';
 import { issueAt } from '../form/issue-fields.ts';
-import { fieldsFromScenario, fitPrecisionToGpu, readScenario, scenarioFromFields, type Budget } from '../form/scenario-from-fields.ts';
+import { withSearched, SEARCHED_FIELDS } from '../form/searched-fields.ts';
+import { fitPrecisionToGpu, readScenario, scenarioFromFields, type Budget } from '../form/scenario-from-fields.ts';
 import { deadlineFromHash, hasScenarioPart, scenarioFromHash, widgetHash } from '../hash.ts';
+import { ownSize, sizeOf, withSizes } from '../sizing/merged-frontier.ts';
 import { nodesAnswer } from '../sizing/nodes-answer.ts';
 import { scalingNodeCounts, validNodeCounts } from '../sizing/node-counts.ts';
 import { frontierSection, headline, largestPart, nodesSection, outOfMemoryMessage, pipelineSection, searchedNodesSection, warningsList } from './results.ts';
@@ -22,9 +27,6 @@ import { template } from './template.ts';
 
 /** The most node counts tried for "how many nodes" (one request to an API stays well under its body limit). */
 const MAX_SIZING_CANDIDATES = 96;
-
-/** Fields the search chooses: editing one by hand turns "auto" off. */
-const SEARCHED_FIELDS = new Set(['tp', 'pp', 'vp', 'cp', 'sp', 'distopt', 'mbs', 'recompute']);
 
 /** The status when the plan does not fit: not a typing mistake; the micro-batch's message lists what to try. */
 const OUT_OF_MEMORY_STATUS = 'Out of memory: see the marked field for what to try.';
@@ -73,6 +75,10 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
   /** The searched "how many nodes" for a deadline: editing the node count leaves its request as it was. */
   readonly #fewest = new LastAnswer<NodesResponseJson>();
   readonly #onHashChange = () => this.guard(() => this.#readHash(true));
+  /** The scaling chart's points and node count, drawn again at the width its column has (it fills it). */
+  #scaling: [ScalingPoint[], number] | undefined;
+  #scalingWidth = 0;
+  readonly #resized = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(() => this.guard(() => this.#drawScaling(true)));
 
   constructor() {
     super({ fields: FIELDS, defaults: DEFAULT_VALUES, template: template(), keptNote: ' Showing the last good result.' });
@@ -89,12 +95,15 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
   }
 
   protected override connected(): void {
+    const scaling = this.root.querySelector('.out-scaling');
+    if (scaling) this.#resized?.observe(scaling);
     if (!this.hasAttribute('sync-hash')) return;
     window.addEventListener('hashchange', this.#onHashChange);
     this.#readHash(false);
   }
 
   protected override disconnected(): void {
+    this.#resized?.disconnect();
     window.removeEventListener('hashchange', this.#onHashChange);
   }
 
@@ -147,14 +156,16 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
       this.status('');
     }
     const adjusted = this.change(name, value);
-    if (!SEARCHED_FIELDS.has(name) || this.values.auto !== 'true') return adjusted;
+    // Editing a field the search chooses turns "auto" off.
+    if (!SEARCHED_FIELDS.includes(name) || this.values.auto !== 'true') return adjusted;
     this.values.auto = 'false';
     return true;
   }
 
   /**
    * One field takes a new value (from the reader or an attribute): kept link fields it conflicts with are
-   * dropped, and a GPU without tensor cores for the precision switches it; the notes say what happened.
+   * dropped, a GPU without tensor cores for the precision switches it, and one the network cannot serve sets the
+   * network back to the GPU's default; the notes say what happened.
    * True when another field changed with it (the form must be redrawn).
    */
   protected override change(name: string, value: string): boolean {
@@ -169,10 +180,11 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
     if (name === 'precision') this.#precisionSwitchedFrom = undefined;
     if (name === 'gpu') {
       const fit = fitPrecisionToGpu(this.values, this.#precisionSwitchedFrom);
-      adjusted = fit.values.precision !== this.values.precision;
-      this.values = { ...fit.values };
+      const net = fitNetworkToGpu(fit.values);
+      adjusted = net.values.precision !== this.values.precision || net.values.network !== this.values.network;
+      this.values = { ...net.values };
       this.#precisionSwitchedFrom = fit.switchedFrom;
-      if (fit.note) notices.push(fit.note);
+      notices.push(...[fit.note, net.note].filter(Boolean));
     }
     this.#notices = notices;
     this.#showNote();
@@ -191,18 +203,26 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
 
   protected async update(run: number): Promise<void> {
     const parsed = scenarioFromFields(this.values);
-    if (!parsed.ok) return this.showIssues(parsed.issues);
+    if (!parsed.ok) {
+      // No scenario states what the form shows: no link rather than the last good one's.
+      this.#share(undefined);
+      return this.showIssues(parsed.issues);
+    }
     // The link's fields the form cannot show go with it (with "auto", only the model's: the search picks the rest).
     let scenario = withKept(parsed.scenario, parsed.auto ? keptIn(this.#kept, 'model') : this.#kept);
+    // The link opens what the form shows, an error included (the results left on screen are marked stale).
+    this.#share(scenario, parsed.budget.deadlineDays);
     const valid = validateScenario(scenario);
     if (!valid.ok) return this.showIssues(valid.issues.map(issueAt));
     let results: EstimateJson[];
+    let own: FrontierSizeJson | undefined;
     try {
       if (parsed.auto) {
         const found = await this.#search(run, scenario);
         if (!found) return;
         scenario = found.scenario;
         results = [found.estimate];
+        own = ownSize(found.estimate, found.label);
       } else {
         this.set('.out-search', '');
         results = await this.backend.estimate([scenario]);
@@ -219,10 +239,16 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
         const largest = estimate.memory === undefined ? '' : largestPart(estimate.memory);
         const need = estimate.neededBytes !== undefined && estimate.availableBytes !== undefined
           ? ` (needs ${formatBytes(estimate.neededBytes)} of ${formatBytes(estimate.availableBytes)} per GPU${largest})` : '';
-        return this.showIssues([{ field: 'mbs', message: outOfMemoryMessage(need, this.values, estimate.resolved?.seqLength) }], OUT_OF_MEMORY_STATUS);
+        const levers = estimate.resolved && estimate.memory ? memoryLevers(scenario, estimate.resolved, estimate.memory.totalBytes) : [];
+        return this.showIssues([{ field: 'mbs', message: outOfMemoryMessage(need, levers) }], OUT_OF_MEMORY_STATUS);
       }
       const issues = estimate.issues ?? [];
       return this.showIssues(issues.length > 0 ? issues.map(issueAt) : [{ field: '', message: estimate.message }]);
+    }
+    // Training takes whole optimizer steps (runNodes refuses a budget under one): say so beside the budget.
+    const { globalBatchSize, seqLength } = estimate.resolved;
+    if (parsed.budget.tokens !== undefined && parsed.budget.tokens < globalBatchSize * seqLength) {
+      return this.showIssues([{ field: 'tokens', message: `at least one step's ${(globalBatchSize * seqLength).toLocaleString('en-US')} tokens (global batch × sequence length)` }]);
     }
     this.show({ scenario, estimate }, {
       '.headline': headline(estimate),
@@ -233,14 +259,14 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
     });
     this.#share(scenario, parsed.budget.deadlineDays);
     emit(this, 'trainplan-estimate', { scenario, estimate });
-    await this.#sizing(run, scenario, estimate, parsed.budget, parsed.auto);
+    await this.#sizing(run, scenario, estimate, parsed.budget, parsed.auto, own);
   }
 
   /**
    * "Auto": the configuration search for this model, cluster and batch; the best plan's
    * choices are written into the form so the reader sees (and can then edit) them.
    */
-  async #search(run: number, scenario: ScenarioInput): Promise<{ scenario: ScenarioInput; estimate: EstimateOk } | undefined> {
+  async #search(run: number, scenario: ScenarioInput): Promise<{ scenario: ScenarioInput; estimate: EstimateOk; label: string } | undefined> {
     this.status('Searching parallel configurations…');
     const result = await this.backend.search(searchRequestFor(scenario));
     if (!this.isCurrent(run)) return undefined;
@@ -251,30 +277,43 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
     }
     this.status('');
     const tokens = scenario.training.tokens;
-    const best = { ...result.best.scenario, training: { ...result.best.scenario.training, ...(tokens !== undefined ? { tokens } : {}) } };
-    const { auto, days, tokens: tokenText } = this.values;
-    this.values = { ...fieldsFromScenario(best, this.values), auto: auto ?? 'true', days: days ?? '', tokens: tokenText ?? '' };
+    // The form's machine, not the one the search resolved (withSearched says why): the estimate is the same.
+    const best = { ...result.best.scenario, cluster: scenario.cluster, training: { ...result.best.scenario.training, ...(tokens !== undefined ? { tokens } : {}) } };
+    this.values = withSearched(this.values, best);
     this.writeForm();
     const m = this.root.getElementById('m-auto');
     if (m) m.textContent = '';
     this.set('.out-search', `<p class="caption">Searched ${result.candidatesEvaluated.toLocaleString('en-US')} configurations: best ${esc(result.best.label)}.</p>`);
-    return { scenario: best, estimate: result.best.estimate };
+    return { scenario: best, estimate: result.best.estimate, label: result.best.label };
   }
 
-  #share(scenario: ScenarioInput, days: number | undefined): void {
+  /** The link and the page's hash for `scenario`; none shown without one (a field the form cannot read). */
+  /** The scaling chart at its column's width; on a resize, only when that width changed. */
+  #drawScaling(resized = false): void {
+    const width = viewBoxWidthFor(this.root.querySelector<HTMLElement>('.out-scaling')?.clientWidth ?? 0);
+    if (!this.#scaling || (resized && width === this.#scalingWidth)) return;
+    this.#scalingWidth = width;
+    this.set('.out-scaling', scalingChart(...this.#scaling, width));
+  }
+
+  #share(scenario: ScenarioInput | undefined, days?: number): void {
+    // Only an element with sync-hash starts from the link: elsewhere it would open the page's example.
+    const share = this.root.querySelector<HTMLElement>('.share');
+    if (share) share.hidden = !scenario || !this.hasAttribute('sync-hash');
+    if (!scenario) return;
     const hash = widgetHash(scenario, days);
     const link = this.root.querySelector<HTMLAnchorElement>('.share-link');
     if (link) link.href = `${window.location.href.split('#')[0]}${hash}`;
-    // Only an element with sync-hash starts from the link: elsewhere it would open the page's example.
-    const share = this.root.querySelector<HTMLElement>('.share');
-    if (share) share.hidden = !this.hasAttribute('sync-hash');
     // replaceState, not location.hash: no history entry per keystroke and no scroll jump. A bad link stays
     // in the address bar (the reader can see and fix it) until the reader edits a field.
     if (this.hasAttribute('sync-hash') && !this.#linkProblem && window.location.hash !== hash) window.history.replaceState(window.history.state, '', hash);
   }
 
-  /** The scaling curve and the "how many nodes" answer: one batch of estimates at other node counts. */
-  async #sizing(run: number, scenario: ScenarioInput, e: EstimateOk, budget: Budget, auto: boolean): Promise<void> {
+  /**
+   * The scaling curve and the "how many nodes" answer: one batch of estimates at other node counts. With Auto,
+   * `own` is the plan found on the form's nodes (a size the searched answers would otherwise leave out).
+   */
+  async #sizing(run: number, scenario: ScenarioInput, e: EstimateOk, budget: Budget, auto: boolean, own?: FrontierSizeJson): Promise<void> {
     const r = e.resolved;
     const valid = validNodeCounts({ globalBatchSize: r.globalBatchSize, microBatchSize: r.microBatchSize, modelParallel: r.tensor * r.pipeline * r.context, gpusPerNode: r.gpusPerNode });
     const curve = scalingNodeCounts(valid, r.nodes);
@@ -299,23 +338,26 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
       const x = byNodes.get(nodes);
       return x?.ok ? { nodes, tokensPerSecond: x.tokensPerSecond } : { nodes, reason: x && !x.ok ? x.reason : 'no answer' };
     });
-    this.set('.out-scaling', scalingChart(points, r.nodes));
+    this.#scaling = [points, r.nodes];
+    this.#drawScaling();
     const answer = sizing.length > 0 ? nodesAnswer(sizing.map((n) => byNodes.get(n)).filter((x): x is EstimateJson => x !== undefined), budget.deadlineDays!) : undefined;
     let searched = '';
+    let found: FrontierSizeJson | undefined;
     if (auto && budget.tokens !== undefined && budget.deadlineDays !== undefined) {
       // With "auto" the reader asked for the search: "how many nodes" also searches the configuration per size.
       try {
         const request = nodesRequestFor(scenario, { tokens: budget.tokens, deadlineDays: budget.deadlineDays });
         const nodes = await this.#fewest.get(JSON.stringify(request), () => this.backend.nodes(request));
         if (!this.isCurrent(run)) return;
-        searched = searchedNodesSection(nodes);
+        searched = searchedNodesSection(nodes, own, budget.deadlineDays);
+        if (nodes.ok) found = sizeOf(nodes.nodes, nodes.gpus, nodes, nodes.configuration.label, nodes.configuration.estimate.mfu);
       } catch (err) {
         searched = `<p class="caption">Could not reach the estimator: ${esc(message(err))}</p>`;
       }
     }
     this.set('.out-nodes', searched + nodesSection(answer, budget));
     emit(this, 'trainplan-sized', { points, answer });
-    await this.#timeCost(run, scenario, budget.tokens, auto);
+    await this.#timeCost(run, scenario, budget.tokens, auto, [own, found]);
   }
 
   /**
@@ -323,7 +365,7 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
    * It searches every size, 0.1–0.4 s in the page (Chromium, GPT-3 175B: about as long as the searched answer
    * above), so it runs after the answers are on screen, a task later, and only when its request changed.
    */
-  async #timeCost(run: number, scenario: ScenarioInput, tokens: number | undefined, auto: boolean): Promise<void> {
+  async #timeCost(run: number, scenario: ScenarioInput, tokens: number | undefined, auto: boolean, sizes: readonly (FrontierSizeJson | undefined)[]): Promise<void> {
     if (tokens === undefined) return this.set('.out-frontier', '');
     if (!auto) return this.set('.out-frontier', '<p class="caption">Turn on Auto to draw the time–cost curve over cluster sizes.</p>');
     const request = frontierRequestFor(scenario, tokens);
@@ -336,7 +378,9 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
     }
     let html: string;
     try {
-      html = frontierSection(await this.#frontier.get(key, () => this.backend.nodes(request)), scenario.cluster.nodes ?? 1);
+      const curve = await this.#frontier.get(key, () => this.backend.nodes(request));
+      // The sizes the answers above searched are on the curve too (merged-frontier.ts): its fastest is theirs.
+      html = frontierSection(curve.ok ? withSizes(curve, sizes) : curve, scenario.cluster.nodes ?? 1);
     } catch (err) {
       html = `<p class="caption">Could not reach the estimator: ${esc(message(err))}</p>`;
     }

@@ -27,7 +27,8 @@ function parseField(spec: FieldSpec, raw: string): { value?: number | string | b
   if (text === '') return spec.optional ? {} : { issue: 'required' };
   const n = spec.kind === 'count' ? parseCount(text) : parseDecimal(text);
   if (n === undefined || !Number.isFinite(n)) return { issue: spec.kind === 'count' ? `not a count (e.g. 300B, 2T): "${text}"` : `not a number: "${text}"` };
-  if (spec.kind === 'integer' && !Number.isInteger(n)) return { issue: `a whole number, got ${text}` };
+  // A count is whole too: 1.5 tokens is no budget (1.5T is).
+  if (spec.kind !== 'number' && !Number.isInteger(n)) return { issue: `a whole number, got ${text}` };
   const bound = (b: number) => (spec.kind === 'count' ? formatCountExact(b) : String(b));
   if (spec.above !== undefined && n <= spec.above) return { issue: `more than ${bound(spec.above)}, got ${text}` };
   if (spec.min !== undefined && n < spec.min) return { issue: `at least ${bound(spec.min)}, got ${text}` };
