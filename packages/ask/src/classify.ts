@@ -9,7 +9,7 @@ import type { AskParameters, IntentName } from './question.ts';
  */
 const HELP = /^\s*(?:help|\?+|hi|hello|hey|usage|examples?|what can you do\??)?\s*$/;
 const MEMORY = /\b(?:memory|mem|hbm|vram|fits?|oom|out of memory|how much (?:gpu )?ram)\b/;
-const GPU_HOURS_COUNT = /\bhow many gpu[\s-]*hours\b/;
+export const GPU_HOURS_COUNT = /\bhow many gpu[\s-]*hours\b/;
 const TIME_COUNT = /\bhow many (?:days|weeks|hours|months|gpu[\s-]*hours)\b/;
 /** "How many tokens can I train on 64 H100 in 2 weeks": the tokens a cluster trains in a time, a time question turned round. */
 export const TOKENS_COUNT = /\bhow many (?:training )?tokens\b|\bhow much (?:training )?data\b/;
@@ -18,10 +18,10 @@ const CHEAPEST = /\b(?:cheapest|least expensive|lowest[\s-]*(?:cost|price)|most 
 // "how much would it cost", "how much to train", "what's the cost", "cost to train", "cost of llama3-70b", "training cost": with no
 // cluster, the cheapest (or, with a deadline, the nodes that meet it). "Cost of" and "cost to train" are one question: were
 // "cost of" left to the model-with-no-question-word reading below, it would plan a default 128 nodes, not the cheapest.
-const COST = /\bhow much\b.*\bcosts?\b|\bhow much (?:money|to train|for training)\b|\bcosts? (?:to train|of|for)\b|\btraining costs?\b|\bhow expensive\b|\bwhat(?:'s| is| would be| will be)? the (?:total )?cost\b|\btotal cost\b/;
+export const COST = /\bhow much\b.*\bcosts?\b|\bhow much (?:money|to train|for training)\b|\bcosts? (?:to train|of|for)\b|\btraining costs?\b|\bhow expensive\b|\bwhat(?:'s| is| would be| will be)? the (?:total )?cost\b|\btotal cost\b/;
 // "What does 530B cost", "what would training 70b cost", "what's the budget for 405b": read as COST once a model is named
 // ("what does 128 H100 nodes cost a day", with none, is no training question).
-const WHAT_COST = /\bwhat (?:does|do|would|will)\b.*\bcosts?\b|\bwhat(?:'s| is| would be)? the (?:total )?budget\b/;
+export const WHAT_COST = /\bwhat (?:does|do|would|will)\b.*\bcosts?\b|\bwhat(?:'s| is| would be)? the (?:total )?budget\b/;
 // Instances and VMs count nodes too ("how many p5.48xlarge", "how many p5 instances": lexicon/instances.ts).
 const NODES = /\bhow (?:many|much)\b.*\b(?:nodes?|gpus?|machines?|servers?|racks?|boxes|hardware|instances?|vms?|[abhv]100s?|[gb]?[bh]200s?|p[345][a-z]*(?:\.\d+xlarge)?|a[23]-\w+-8g)\b|\b(?:nodes?|gpus?) (?:do i|would i|will i|are) need(?:ed)?\b|\b(?:nodes?|gpus?) (?:needed|required)\b|\bnumber of (?:nodes|gpus)\b|\bcluster size\b|\bhow (?:big|large) (?:a|of a|the) cluster\b/;
 const HOW_MUCH = /\bhow much\b/;

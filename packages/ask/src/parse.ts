@@ -1,6 +1,6 @@
 import { defaultSystemForGpu, GPU_IDS, gpuById, modelById, networkById, systemById } from '@trainplan/presets';
 import { defaultPrecision } from '@trainplan/protocol';
-import { formatSeconds } from '@trainplan/units';
+import { countOf, formatSeconds } from '@trainplan/units';
 import { compactCount } from './format.ts';
 import { classify, inferenceReading } from './classify.ts';
 import { CHINCHILLA_TOKENS_PER_PARAMETER, DEFAULT_GPU, gpusPerNodeOf, withDefaults } from './defaults.ts';
@@ -9,13 +9,15 @@ import { instanceReading, KNOWN_INSTANCE_NAMES, matchInstance, unknownInstance, 
 import { customModelOfSize } from './custom-model.ts';
 import { takeServedModel, takeSpeculative } from './lexicon/speculative.ts';
 import { takeStatedMfu } from './lexicon/mfu.ts';
-import { findUnreadPrice, moneyBudgetProblem, resolvePrice, takeMoneyBudget, takePrice, unreadPriceProblem } from './lexicon/price.ts';
+import { findUnreadPrice, unreadConversion, moneyBudgetProblem, resolvePrice, takeMoneyBudget, takePrice, unreadPriceProblem } from './lexicon/price.ts';
 import { resolveSharding } from './sharding.ts';
 import {
   HW_TOKEN, Scanner, type CountContext, takeAlgorithm, takeBytes, takeCollectiveOp, takeCounts, takeDeadline, takeParallelism,
   findDateDeadline, takeDistributedOptimizer, takeGpuHours, takePrecision, takeRecompute, takeSequenceParallel, takeTokenPhrases, takeTokens, takeZeroStage,
 } from './lexicon/quantities.ts';
-import type { AskParameters, DefaultUsed, NotRead, ParsedQuestion } from './question.ts';
+import type { AskParameters, ClusterSize, DefaultUsed, NotRead, ParsedQuestion } from './question.ts';
+import { takeCorrectedSize, takeOtherSize } from './lexicon/cluster-sizes.ts';
+import { takeComparedPrecisions } from './lexicon/precisions.ts';
 import { SUPERPOD_WHY, takeUnmodelledSettings } from './lexicon/unmodelled-settings.ts';
 import { takeNetwork } from './lexicon/network.ts';
 import { findUnreadTime, takeNamedSpan } from './lexicon/named-spans.ts';
@@ -76,8 +78,9 @@ export function normalize(text: string): string {
 /** A number with a minus sign of its own, not a hyphen inside a name or a range ("llama3-70b", "tp-8", "2-3 weeks"). */
 const NEGATIVE = /(?:^|[\s(=:,])(-\d+(?:\.\d+)?(?:[kmbt]\b)?)/;
 
-/** Two counts joined by "or"/"vs" before a GPU's name or "nodes"/"GPUs": two cluster sizes in one question. */
-const TWO_CLUSTER_SIZES = new RegExp(`\\b(\\d+k?)\\s+(?:or|vs\\.?|versus)\\s+(\\d+k?)\\s+(${HW_TOKEN}|nodes?|gpus?)\\b`);
+/** Two GPUs each with a count, joined by "and" ("512 HW and 512 a100"): one of them not yet a token. */
+const COUNTED = String.raw`(?<![a-z\d.])\d+k?\s*(?:x\s*)?`;
+const TWO_COUNTED_GPUS = new RegExp(String.raw`${COUNTED}${HW_TOKEN}\s+and\s+${COUNTED}[a-z]|${COUNTED}[a-z][\w.-]*\s+and\s+${COUNTED}${HW_TOKEN}\b`);
 
 /** "from 64 to 512 nodes", "from 128 to 1024 H100": a scaling range, two cluster sizes or more. */
 const CLUSTER_RANGE = new RegExp(`\\bfrom\\s+(\\d+k?)\\s+(?:to|-)\\s+(\\d+k?)\\s+(${HW_TOKEN}|nodes?|gpus?)\\b`);
@@ -85,12 +88,6 @@ const CLUSTER_RANGE = new RegExp(`\\bfrom\\s+(\\d+k?)\\s+(?:to|-)\\s+(\\d+k?)\\s
 function rangeProblem(a: string, b: string, unit: string): string {
   const what = /^node/.test(unit) ? 'nodes' : 'GPUs';
   return `${a} and ${b} ${what} are two cluster sizes and I plan one per question: ask "how long …" on each, or run \`trainplan scale\` with the sizes (e.g. --nodes 64,128,256,512) for the step time, MFU and scaling efficiency of each`;
-}
-
-function twoSizesProblem(a: string, b: string, unit: string): string {
-  // A GPU's name (HW_TOKEN) counts GPUs, as "gpus" does.
-  const what = /^node/.test(unit) ? 'nodes' : 'GPUs';
-  return `${a} or ${b} ${what} are two cluster sizes and I plan one per question: ask "how long …" on each, or "cheapest way to train …" with no cluster for every size's time, GPU-hours and cost`;
 }
 
 /**
@@ -165,12 +162,15 @@ export function parse(question: string): ParsedQuestion {
     s.replace(hardware, ` ${HW_TOKEN} `);
     stated.gpu = hardware.gpu;
     if (hardware.system !== undefined) stated.system = hardware.system;
+    // The same GPU named again ("512 H100 vs 1024 H100", "512 H100, no wait, 1024 H100"): one GPU, its counts two sizes (cluster-sizes.ts).
+    for (let again = matchHardware(s.text); again !== undefined && again.gpu === hardware.gpu; again = matchHardware(s.text)) s.replace(again, ` ${HW_TOKEN} `);
   }
   // "A100 vs H100 for 70B", "H100 or A100", "compare H100 and H200": a second GPU compared with the first, answered beside it.
   // The GPU named first is answered first, whichever the lexicon's order finds first ("H100 or A100": H100, then A100).
   // Two instance types compare as their GPUs do ("p4d vs p5": A100 40GB beside H100).
   const otherInstance = instance !== undefined && COMPARES.test(s.text) ? matchInstance(s.text) : undefined;
-  const other = hardware === undefined || !COMPARES.test(s.text) ? undefined
+  // "512 H100 and 512 A100": two GPUs each counted compare as "vs" does (only the last was planned).
+  const other = hardware === undefined || !(COMPARES.test(s.text) || TWO_COUNTED_GPUS.test(s.text)) ? undefined
     : instance === undefined ? matchHardware(s.text) : otherInstance === undefined ? undefined : instanceHardware(otherInstance);
   const compared = other !== undefined && hardware !== undefined && other.gpu !== hardware.gpu
     ? (other.index < hardware.index ? [other, hardware] : [hardware, other])
@@ -238,6 +238,9 @@ export function parse(question: string): ParsedQuestion {
   // A context left unread ("a 1 gigatoken context"): seen once takeParallelism has read the ones it can.
   const unreadContext = findUnreadLength(s.text);
   stated.precision = takePrecision(s);
+  // "is fp8 faster than bf16", "does fp8 help": both precisions planned, side by side (lexicon/precisions.ts).
+  // Not beside GPUs compared ("fp8 on H100 vs A100"): one comparison a question, the GPUs'.
+  if (stated.comparedGpus === undefined) stated.comparedPrecisions = takeComparedPrecisions(s, stated.precision, normal, kvGpu === undefined ? 'bf16' : defaultPrecision(kvGpu));
   const weightFormat = stated.precision === undefined ? takeWeightFormat(s) : undefined;
   if (weightFormat !== undefined && 'problem' in weightFormat) problems.push(weightFormat.problem);
   else if (weightFormat !== undefined) stated.precision = weightFormat.precision;
@@ -251,10 +254,11 @@ export function parse(question: string): ParsedQuestion {
     stated.algorithm = takeAlgorithm(s);
     stated.bytes = takeBytes(s);
   }
-  // "is 512 or 1024 H100 cheaper": two cluster sizes, of which takeCounts would keep one and drop the other unsaid.
-  const twoSizes = TWO_CLUSTER_SIZES.exec(s.text);
-  if (twoSizes !== null) problems.push(twoSizesProblem(twoSizes[1] ?? '', twoSizes[2] ?? '', twoSizes[3] ?? ''));
-  const range = twoSizes === null ? CLUSTER_RANGE.exec(s.text) : null;
+  // "512 H100, no wait, 1024 H100": the last size taken. "is 512 or 1024 H100 cheaper": two cluster sizes compared, of which
+  // takeCounts would keep one and drop the other unsaid.
+  const corrected = takeCorrectedSize(s);
+  const otherSize = takeOtherSize(s);
+  const range = CLUSTER_RANGE.exec(s.text);
   if (range !== null) problems.push(rangeProblem(range[1] ?? '', range[2] ?? '', range[3] ?? ''));
   // "16 H100 instances": an instance of a GPU alone says not how many GPUs it holds; read as one each, said so.
   const gpuInstances = instance === undefined && hardware !== undefined && hardware.system === undefined
@@ -265,6 +269,14 @@ export function parse(question: string): ParsedQuestion {
     ...(hardware !== undefined && { nodeGpus: gpusPerNodeOf(stated) }),
   });
   Object.assign(stated, counts.counts);
+  if (otherSize !== undefined) {
+    // Counted as the first is where its unit is the GPU's name ("512 or 1024 DGX H100": nodes, as "512 DGX H100" is).
+    const asNodes = otherSize.unit === 'nodes' || (otherSize.unit === 'named' && counts.counts.nodes !== undefined && counts.counts.gpus === undefined);
+    const size: ClusterSize = asNodes ? { nodes: otherSize.count } : { gpus: otherSize.count };
+    const [againstGpu] = stated.comparedGpus ?? [];
+    if (againstGpu !== undefined) Object.assign(againstGpu, size);
+    else if (size.nodes !== stated.nodes || size.gpus !== stated.gpus) stated.comparedSizes = [size];
+  }
   // A number left beside the GPU's name ("512 のH100" in a script no counter reads): never "no cluster size given" unsaid.
   const besideGpu = hardware === undefined || Object.keys(counts.counts).length > 0 ? undefined
     : new RegExp(String.raw`(?<![\w.])(\d+(?:\.\d+)?k?)\s*[^\w\s]{0,3}\s*${HW_TOKEN}\b|\b${HW_TOKEN}\s*[^\w\s]{0,3}\s*(\d+(?:\.\d+)?k?)(?![\w.])`).exec(s.text) ?? undefined;
@@ -276,6 +288,9 @@ export function parse(question: string): ParsedQuestion {
     stated.pricePerGpuHour = priced.perGpuHour;
     stated.currency = priced.currency;
   } else if (priced !== undefined) problems.push(priced.problem);
+  // "$2.1/gpu-h in EUR": no conversion, said.
+  const conversion = price === undefined ? undefined : unreadConversion(s.text, price.currency, (phrase) => asTyped(text, phrase));
+  if (conversion !== undefined) notRead.push(conversion);
   const budgetProblem = moneyBudget === undefined ? undefined : moneyBudgetProblem(moneyBudget, priced);
   if (budgetProblem !== undefined) problems.push(budgetProblem);
   else if (moneyBudget !== undefined) {
@@ -313,7 +328,11 @@ export function parse(question: string): ParsedQuestion {
   const asServing = intent === 'serving' ? inferenceReading(normal, facts) : undefined;
   if (asServing !== undefined) readings.push({ field: 'model', value: facts.model ?? 'custom', text: asServing });
   if (model?.assumed !== undefined && model.model !== undefined) readings.push({ field: 'model', value: model.model, text: model.assumed });
-  if (customReading !== undefined && facts.customModel !== undefined) readings.push({ field: 'customModel', value: facts.customModel.shape.name ?? 'custom', text: customReading });
+  if (customReading !== undefined && facts.customModel !== undefined) {
+    // "codellama 34b": the family named is no preset, said before the shape the size was planned as.
+    const text = model?.namedAs === undefined ? customReading : `${model.namedAs} is not a preset: ${customReading}`;
+    readings.push({ field: 'customModel', value: facts.customModel.shape.name ?? 'custom', text });
+  }
   if (draft?.ok === true && draft.reading !== undefined) readings.push({ field: 'draftModel', value: draft.id, text: draft.reading });
   if (weightFormat !== undefined && 'reading' in weightFormat) readings.push({ field: 'precision', value: weightFormat.precision, text: weightFormat.reading });
   if (kvCache?.reading !== undefined && facts.kvCachePrecision !== undefined) readings.push({ field: 'kvCachePrecision', value: facts.kvCachePrecision, text: kvCache.reading });
@@ -335,6 +354,10 @@ export function parse(question: string): ParsedQuestion {
   if (sharding !== undefined) readings.push(sharding);
   if (network !== undefined && 'reading' in network) readings.push({ field: 'network', value: network.network, text: network.reading });
   if (deadline?.assumed !== undefined) readings.push({ field: 'deadlineSeconds', value: deadline.seconds, text: deadline.assumed });
+  if (corrected !== undefined) {
+    const size = facts.nodes !== undefined ? countOf(facts.nodes, 'node') : countOf(facts.gpus ?? 0, 'GPU');
+    readings.push({ field: facts.nodes !== undefined ? 'nodes' : 'gpus', value: facts.nodes ?? facts.gpus ?? 0, text: `"${asTyped(text, corrected)}" read as a correction: the last cluster size said taken, ${size}` });
+  }
   if (counts.kilo && (facts.gpus !== undefined || facts.nodes !== undefined)) {
     const count = facts.gpus ?? facts.nodes ?? 0;
     readings.push({ field: facts.gpus !== undefined ? 'gpus' : 'nodes', value: count, text: `k read as ${KILO_COUNT} in a cluster size (${count.toLocaleString('en-US')}), as "16K H100s" means 16,384 in Meta's Llama 3 paper` });

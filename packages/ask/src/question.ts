@@ -49,7 +49,12 @@ export interface AskParameters {
    * H100 and H200 …"): each answered as the question asks of the first, side by side (answer/compared-gpus.ts). Unset
    * for a question of one GPU.
    */
-  comparedGpus?: { gpu: string; system?: string }[];
+  comparedGpus?: ComparedGpu[];
+  /**
+   * Other cluster sizes of the same GPU the question compares the first with ("512 vs 1024 H100", "64 or 128 nodes"): each
+   * answered as the question asks of the first, side by side (answer/compared-sizes.ts). Unset for a question of one size.
+   */
+  comparedSizes?: ClusterSize[];
   /** A network preset id between nodes ("over HDR InfiniBand": hdr-ib-8x, lexicon/network.ts); unset, the system's. */
   network?: string;
   nodes?: number;
@@ -80,6 +85,11 @@ export interface AskParameters {
   globalBatchSize?: number;
   seqLength?: number;
   precision?: 'fp16' | 'bf16' | 'fp8';
+  /**
+   * Other precisions the question compares the first with ("is fp8 faster than bf16", "in bf16 and fp8", "does fp8 help":
+   * the GPU's 16-bit one): each planned as the question asks of the first, side by side (answer/compared-precisions.ts).
+   */
+  comparedPrecisions?: NonNullable<AskParameters['precision']>[];
   /** Serving: the KV cache's own format ("fp8 kv cache"), the protocol's kvCachePrecision; unset, the weights' precision. */
   kvCachePrecision?: 'fp16' | 'bf16' | 'fp8';
   /**
@@ -135,6 +145,12 @@ export interface AskParameters {
   bytes?: number;
   algorithm?: CollectiveAlgorithm;
 }
+
+/** A cluster size as a question counts it: nodes, or GPUs. */
+export type ClusterSize = Pick<AskParameters, 'nodes' | 'gpus'>;
+
+/** A GPU compared with the question's first, with its own cluster size where the question gives one ("512 H100 and 1024 A100"). */
+export type ComparedGpu = { gpu: string; system?: string } & ClusterSize;
 
 /** The sizes that make a parallel layout, as a question states them: what a comparison of layouts varies. */
 export type Layout = Partial<Pick<AskParameters, 'tensor' | 'pipeline' | 'context' | 'data' | 'virtualStages' | 'microBatchSize'>>;

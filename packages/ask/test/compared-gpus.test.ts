@@ -23,7 +23,7 @@ describe('a question comparing two GPUs answers each, side by side', () => {
       expect(days).toBeLessThanOrEqual(30);
     }
     expect(a.notes[0]).toMatch(/^H100 SXM5 80GB spends [\d.]+× fewer GPU-hours than A100 SXM4 80GB/);
-    expect(a.notes.some((n) => n.includes("are H100 SXM5 80GB's; for the plan of A100 SXM4 80GB in full, ask the question naming it alone"))).toBe(true);
+    expect(a.notes.some((n) => n.includes("are for H100 SXM5 80GB; for the plan of A100 SXM4 80GB in full, ask the question naming it alone"))).toBe(true);
   });
 
   it('a price gives each GPU\'s cost, and says it was taken for both', () => {

@@ -1,20 +1,72 @@
 import { describe, expect, it } from 'vitest';
+import type { NodesResponseJson } from '@trainplan/protocol';
 import { ask } from '../src/answer/answer.ts';
 import { parse } from '../src/parse.ts';
 
-describe('two cluster sizes in one question get a pointer, never one size planned and the other dropped', () => {
+type NodesOk = Extract<NodesResponseJson, { ok: true }>;
+const line = (a: ReturnType<typeof ask>, label: string): string => a.figures.find((f) => f.label === label)?.value ?? '';
+
+describe('two cluster sizes in one question are each answered, side by side, never one planned and the other dropped', () => {
   it.each([
-    ['is 512 or 1024 H100 cheaper for 405B on 15T tokens', '512 or 1024 GPUs'],
-    ['should we use 64 vs 128 nodes for 70b on 2T tokens at $2/gpu-hour', '64 or 128 nodes'],
-    ['16k or 32k gpus for 405b on 15T tokens', '16k or 32k GPUs'],
-  ])('"%s": %s', (question, sizes) => {
-    const a = ask(question);
-    expect(a.intent).toBe('help');
-    expect(a.headline).toBe(`I could not answer that: ${sizes} are two cluster sizes and I plan one per question: ask "how long …" on each, or "cheapest way to train …" with no cluster for every size's time, GPU-hours and cost.`);
+    ['is 512 or 1024 H100 cheaper for 405B on 15T tokens', { gpus: 512 }, { gpus: 1024 }],
+    ['train llama3-70b on 2T tokens on 512 H100 vs 1024 H100', { gpus: 512 }, { gpus: 1024 }],
+    ['should we use 64 vs 128 nodes for 70b on 2T tokens at $2/gpu-hour', { nodes: 64 }, { nodes: 128 }],
+    ['16k or 32k gpus for 405b on 15T tokens', { gpus: 16_384 }, { gpus: 32_768 }],
+    ['how long to train 70b on 2T tokens on 64 and 128 nodes', { nodes: 64 }, { nodes: 128 }],
+  ])('"%s" reads both sizes', (question, first, second) => {
+    const q = parse(question);
+    expect(q.problems).toEqual([]);
+    expect(q.stated).toMatchObject(first);
+    expect(q.stated.comparedSizes).toEqual([second]);
   });
 
-  it('one size, or two models on one cluster, is no such problem', () => {
-    expect(parse('how long to train 405b on 15T tokens on 1024 H100').problems).toEqual([]);
+  it('"512 H100 vs 1024 H100": a line for each size, each its own plan, the larger faster', () => {
+    const a = ask('train llama3-70b on 2T tokens on 512 H100 vs 1024 H100', { publicUrl: null });
+    expect(a.headline).toMatch(/^512 GPUs vs 1,024 GPUs for Llama 3 70B on H100 SXM5 80GB: 512 GPUs: 64 nodes \(512 GPUs\), .*; 1,024 GPUs: 128 nodes \(1,024 GPUs\), /);
+    const days = (label: string): number => Number(/([\d.,]+) days/.exec(line(a, label))?.[1]?.replace(/,/g, ''));
+    expect(days('1,024 GPUs')).toBeLessThan(days('512 GPUs'));
+    const alone = ask('how long to train llama3-70b on 2T tokens on 1024 H100', { publicUrl: null }).data as NodesOk;
+    expect(line(a, '1,024 GPUs')).toContain(`128 nodes (1,024 GPUs)`);
+    expect(days('1,024 GPUs')).toBeCloseTo(alone.days, 0);
+  });
+
+  it('"512 H100, no wait, 1024 H100": a correction, the last size taken and said so', () => {
+    const q = parse('train llama3-70b on 2T tokens on 512 H100, no wait, 1024 H100');
+    expect(q.stated.gpus).toBe(1024);
+    expect(q.stated.comparedSizes).toBeUndefined();
+    expect(q.defaults.map((d) => d.text)).toContain('"no wait" read as a correction: the last cluster size said taken, 1,024 GPUs');
+  });
+
+  it('"512 H100 and 512 A100": both GPUs compared, each on its own count, never the A100 alone', () => {
+    expect(parse('train llama3-70b on 2T tokens on 512 H100 and 512 A100').stated).toMatchObject({ gpu: 'h100-sxm', gpus: 512, comparedGpus: [{ gpu: 'a100-80gb', gpus: 512 }] });
+    const a = ask('train llama3-70b on 2T tokens on 512 H100 and 1024 A100', { publicUrl: null });
+    expect(a.headline).toMatch(/^H100 SXM5 80GB vs A100 SXM4 80GB for Llama 3 70B: H100 SXM5 80GB: 64 nodes \(512 GPUs\), .*; A100 SXM4 80GB: 128 nodes \(1,024 GPUs\), /);
+  });
+
+  it('one size, GPUs per node, or two models on one cluster, is no such comparison', () => {
+    expect(parse('how long to train 405b on 15T tokens on 1024 H100').stated.comparedSizes).toBeUndefined();
+    expect(parse('train 70b on 64 nodes and 8 gpus per node').stated).toMatchObject({ nodes: 64, gpusPerNode: 8 });
+    expect(parse('train 70b on 64 nodes and 8 gpus per node').stated.comparedSizes).toBeUndefined();
     expect(parse('train 7b or 13b on 64 H100').problems).toEqual([]);
+  });
+});
+
+describe('money asked of a price the question does not give', () => {
+  it('"$2.1/gpu-h in EUR": the price is taken in dollars, and the answer says it converts nothing', () => {
+    const a = ask('train llama3-70b on 2T tokens on 512 H100 at $2.1/gpu-h in EUR', { publicUrl: null });
+    expect(a.notes[0]).toBe('Not read: "in EUR" (prices are taken in the currency they are given in ($), never converted: give the price in that currency for a cost in it).');
+    expect(a.headline).toContain('$');
+    expect(parse('train llama3-70b on 2T tokens on 512 H100 at €2.1/gpu-h in euros').notRead).toEqual([]);
+  });
+
+  it('a cost with no price: the GPU-hours first, and that a price is needed for money', () => {
+    const a = ask("what's the cost of training llama3-70b on 2T tokens on 512 H100", { publicUrl: null });
+    const d = a.data as NodesOk;
+    expect(a.headline).toMatch(/^Llama 3 70B on H100 SXM5 80GB: [\d.]+k GPU-hours, /);
+    expect(a.headline).toContain(`${Math.round(d.gpuHours / 1000)}k GPU-hours`);
+    expect(a.notes.some((n) => /^No price given, so no cost in money: .*give one \("at \$2\/GPU-hour"\)/.test(n))).toBe(true);
+    // Priced, the cost is answered and no price asked for.
+    const priced = ask("what's the cost of training llama3-70b on 2T tokens on 512 H100 at $2/gpu-hour", { publicUrl: null });
+    expect(priced.notes.some((n) => n.startsWith('No price given'))).toBe(false);
   });
 });

@@ -13,6 +13,10 @@ import { answerServing } from './serving-answer.ts';
 import { answerBestConfiguration, answerNodesOrTime } from './search-answer.ts';
 import { inPlainWords } from './plain-words.ts';
 import { withNotRead } from './not-read.ts';
+import { withMissedDeadline } from './missed-deadline.ts';
+import { comparedSizesOf } from './compared-sizes.ts';
+import { comparedPrecisionsOf, PRECISION_FIGURES } from './compared-precisions.ts';
+import { gpuName } from './describe-estimate.ts';
 import { asTrainingMemory } from './training-memory.ts';
 import { asTrainingThroughput } from './training-throughput.ts';
 import { fractionProblems } from './whole-counts.ts';
@@ -40,7 +44,17 @@ function answerOf(q: ParsedQuestion, options: AnswerOptions): Answer {
   if (gpus !== undefined && q.intent !== 'collective' && q.intent !== 'rate') {
     const first = firstQuestionOf(q);
     const answers = [answerOf(first, options), ...gpus.map((h) => answerOf(questionOn(q, h), options))];
-    return sideBySide(q, [first.parameters.gpu ?? '', ...gpus.map((h) => h.gpu)], answers);
+    return sideBySide(q, [first.parameters.gpu ?? '', ...gpus.map((h) => h.gpu)].map(gpuName), answers);
+  }
+  // Cluster sizes to compare ("512 vs 1024 H100"): the question answered on each, side by side (compared-sizes.ts).
+  const sizes = comparedSizesOf(q);
+  if (sizes !== undefined && q.intent !== 'collective' && q.intent !== 'rate') {
+    return sideBySide(q, sizes.names, sizes.questions.map((s) => answerOf(s, options)), { of: gpuName(q.parameters.gpu ?? '') });
+  }
+  // Precisions to compare ("is fp8 faster than bf16", "does fp8 help"): each planned, time, MFU and memory side by side (compared-precisions.ts).
+  const precisions = comparedPrecisionsOf(q);
+  if (precisions !== undefined && q.intent !== 'collective' && q.intent !== 'rate' && q.intent !== 'serving') {
+    return sideBySide(q, precisions.names, precisions.questions.map((s) => answerOf(s, options)), { of: gpuName(q.parameters.gpu ?? ''), figures: PRECISION_FIGURES });
   }
   // Layouts to compare ("tp 8 pp 8 or tp 4 pp 16"): each one planned, which wins said (parse refuses them for other intents).
   const compared = q.stated.layouts !== undefined;
@@ -59,8 +73,10 @@ function answerOf(q: ParsedQuestion, options: AnswerOptions): Answer {
       return answerServing(q);
     case 'time':
       // "How many tokens per second …" is a time question turned round (tokens-in-time.ts), and a throughput one.
-      return asTrainingThroughput(q, compared ? answerLayoutComparison(q, publicUrl)
-        : hasFixedConfiguration(q.stated) ? answerFixedConfiguration(q, publicUrl) : answerNodesOrTime(q, options, publicUrl));
+      // A deadline the named cluster misses leads with the miss and the nodes that meet it (missed-deadline.ts).
+      return asTrainingThroughput(q, withMissedDeadline(q, compared ? answerLayoutComparison(q, publicUrl)
+        : hasFixedConfiguration(q.stated) ? answerFixedConfiguration(q, publicUrl) : answerNodesOrTime(q, options, publicUrl),
+      (n) => answerNodesOrTime(n, options, publicUrl)));
     case 'nodes':
     case 'cheapest':
       return answerNodesOrTime(q, options, publicUrl);

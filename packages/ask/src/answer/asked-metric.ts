@@ -2,6 +2,7 @@ import type { EstimateOk } from '@trainplan/protocol';
 import { countOf, formatNumber, formatPercent, formatSeconds } from '@trainplan/units';
 import { compactCount } from '../format.ts';
 import type { AnswerFigure } from './answer-types.ts';
+import { mfuText } from './describe-estimate.ts';
 
 /** The figure an estimate question asks for: tokens/s (the cluster's, or one GPU's), HFU, TFLOP/s per GPU, or (any other) the step time and MFU. */
 export type AskedMetric = 'tokens-per-second' | 'tokens-per-second-per-gpu' | 'hfu' | 'tflops' | 'step';
@@ -29,7 +30,7 @@ export function askedMetric(text: string): AskedMetric {
  * "57.7% HFU (24.5 s per step, 57.7% MFU)", "180 TFLOP/s per GPU (…)"; "24.5 s per step, 57.7% MFU" otherwise.
  */
 export function leadWithAsked(e: EstimateOk, metric: AskedMetric): string {
-  const step = `${formatSeconds(e.stepTimeSeconds)} per step, ${formatPercent(e.mfu)} MFU`;
+  const step = `${formatSeconds(e.stepTimeSeconds)} per step, ${mfuText(e, ' MFU')}`;
   switch (metric) {
     case 'tokens-per-second':
       return `${compactCount(e.tokensPerSecond)} tokens/s (${step})`;

@@ -1,9 +1,8 @@
 import { withDefaults } from '../defaults.ts';
 import { nodesGpus } from '../format.ts';
 import { modelNameOf } from '../model-of.ts';
-import type { AskParameters, ParsedQuestion } from '../question.ts';
+import type { AskParameters, ClusterSize, ComparedGpu, ParsedQuestion } from '../question.ts';
 import type { Answer, AnswerFigure } from './answer-types.ts';
-import { gpuName } from './describe-estimate.ts';
 
 /**
  * A question comparing GPUs ("A100 vs H100 for 70B", "should I use H100 or A100 to train llama3-70b on 2T tokens in 30
@@ -14,9 +13,20 @@ import { gpuName } from './describe-estimate.ts';
  */
 
 /** The question asked of one GPU: the others dropped, its defaults taken as a question naming it alone would take them. */
-export function questionOn(q: ParsedQuestion, hardware: { gpu: string; system?: string }): ParsedQuestion {
+export function questionOn(q: ParsedQuestion, hardware: ComparedGpu): ParsedQuestion {
   const { comparedGpus: _others, system: _system, ...rest } = q.stated;
   const stated: AskParameters = { ...rest, gpu: hardware.gpu, ...(hardware.system !== undefined && { system: hardware.system }) };
+  return restated(q, hardware.nodes === undefined && hardware.gpus === undefined ? stated : withSize(stated, hardware));
+}
+
+/** The facts with the cluster size given in place of the question's ("512 H100 and 1024 A100": the A100's 1024). */
+export function withSize(stated: AskParameters, size: ClusterSize): AskParameters {
+  const { nodes: _nodes, gpus: _gpus, ...rest } = stated;
+  return { ...rest, ...(size.nodes !== undefined && { nodes: size.nodes }), ...(size.gpus !== undefined && { gpus: size.gpus }) };
+}
+
+/** The question with other facts, its defaults taken again as a question stating them would take them. */
+export function restated(q: ParsedQuestion, stated: AskParameters): ParsedQuestion {
   const { parameters, defaults } = withDefaults(q.intent, stated);
   return { ...q, stated, parameters, defaults };
 }
@@ -33,8 +43,8 @@ const figureOf = (a: Answer, label: string): string | undefined => a.figures.fin
 /** The headline less the "Llama 3 70B on H100 SXM5 80GB: " before what it says. */
 const afterSubject = (headline: string): string => headline.replace(/^[^:]*:\s*/, '');
 
-/** One GPU's line: the cluster, days and GPU-hours, the cost where priced; else what its answer says. */
-function lineOf(a: Answer): string {
+/** One GPU's line: the cluster, days and GPU-hours, the cost where priced, then the `more` figures named; else what its answer says. */
+function lineOf(a: Answer, more: readonly string[]): string {
   const cluster = a.scenario?.cluster;
   const train = figureOf(a, 'Time to train');
   if (!a.ok || a.intent === 'serving' || train === undefined || cluster === undefined || !('nodes' in cluster) || typeof cluster.nodes !== 'number') {
@@ -48,6 +58,10 @@ function lineOf(a: Answer): string {
     ...(memory === undefined ? [] : [`${memory} per GPU`]),
     train.replace(' · ', ', '),
     ...(cost === undefined ? [] : [cost]),
+    ...more.flatMap((label) => {
+      const value = figureOf(a, label);
+      return value === undefined || value === memory ? [] : [`${label.replace(/^Memory/, 'memory')} ${value}`];
+    }),
   ].join(', ');
 }
 
@@ -62,25 +76,28 @@ function gpuHoursOf(a: Answer): number | undefined {
   return typeof hours === 'number' ? hours : undefined;
 }
 
-/** The answers for each GPU, set side by side; the first's plan after them. */
-export function sideBySide(q: ParsedQuestion, gpus: string[], answers: Answer[]): Answer {
+/**
+ * The answers for each GPU, set side by side under `names`; the first's plan after them. Or of one GPU (`of` naming it)
+ * each at another cluster size (compared-sizes.ts) or precision (compared-precisions.ts), whose lines add `figures`
+ * (labels of the answers' figures: "MFU", "Memory per GPU") where they differ by more than time and GPU-hours.
+ */
+export function sideBySide(q: ParsedQuestion, names: string[], answers: Answer[], { of = '', figures = [] }: { of?: string; figures?: readonly string[] } = {}): Answer {
   const [first] = answers;
   if (first === undefined) throw new Error('sideBySide needs an answer');
-  const names = gpus.map(gpuName);
-  const lines: AnswerFigure[] = answers.map((a, i) => ({ label: names[i] ?? '', value: lineOf(a) }));
-  const headline = `${names.join(' vs ')} for ${modelNameOf(q.parameters)}: ${lines.map((l) => `${l.label}: ${l.value}`).join('; ')}`;
+  const lines: AnswerFigure[] = answers.map((a, i) => ({ label: names[i] ?? '', value: lineOf(a, figures) }));
+  const headline = `${names.join(' vs ')} for ${modelNameOf(q.parameters)}${of === '' ? '' : ` on ${of}`}: ${lines.map((l) => `${l.label}: ${l.value}`).join('; ')}`;
   const notes: string[] = [];
   const hours = answers.map(gpuHoursOf);
   if (hours.every((h): h is number => h !== undefined) && hours.length === 2) {
     const [a, b] = hours as [number, number];
     const fewer = a <= b ? 0 : 1;
     const ratio = Math.max(a, b) / Math.min(a, b);
-    const price = q.stated.pricePerGpuHour === undefined ? 'at each GPU\'s own price per GPU-hour' : 'at the one price given, taken for both (each GPU rents at its own)';
+    const price = of !== '' ? 'at the price per GPU-hour' : q.stated.pricePerGpuHour === undefined ? 'at each GPU\'s own price per GPU-hour' : 'at the one price given, taken for both (each GPU rents at its own)';
     notes.push(ratio < 1.005
       ? `Both spend about as many GPU-hours; the cost is GPU-hours ${price}.`
       : `${names[fewer]} spends ${ratio < 1.5 ? `${Math.round((1 - 1 / ratio) * 100)}%` : `${ratio.toFixed(1)}×`} fewer GPU-hours than ${names[1 - fewer]}; the cost is GPU-hours ${price}.`);
   }
-  notes.push(`The configuration and figures after the side-by-side are ${names[0]}'s; for the plan of ${names.slice(1).join(' or ')} in full, ask the question naming it alone.`);
+  notes.push(`The configuration and figures after the side-by-side are for ${names[0]}; for the plan of ${names.slice(1).join(' or ')} in full, ask the question naming it alone.`);
   const assumptions = [...first.assumptions];
   for (const a of answers.slice(1)) for (const x of a.assumptions) if (!assumptions.includes(x)) assumptions.push(`${x} (${names[answers.indexOf(a)]})`);
   return {

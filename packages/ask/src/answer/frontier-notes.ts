@@ -54,16 +54,25 @@ export function shownSizes(a: NodesOkJson): FrontierSizeJson[] {
 }
 
 /**
+ * The faster Pareto size a cheapest plan of over a year is weighed against: the first within the first milestone (a
+ * quarter), else within a year, else the fastest; undefined within a year, or where none is faster.
+ */
+export function fasterThanAYear(a: NodesOkJson): FrontierSizeJson | undefined {
+  if (a.days <= DAYS_PER_YEAR) return undefined;
+  const faster = (a.frontier ?? []).filter((p) => p.pareto && p.nodes > a.nodes).sort((x, y) => x.nodes - y.nodes);
+  const within = (days: number): FrontierSizeJson | undefined => faster.find((p) => p.days <= days);
+  const shown = within(FRONTIER_MILESTONE_DAYS[0] ?? DAYS_PER_YEAR) ?? within(DAYS_PER_YEAR) ?? a.fastest;
+  return shown === undefined || shown.nodes === a.nodes ? undefined : shown;
+}
+
+/**
  * A cheapest plan that takes over a year is seldom one to run (the model is stale, the hardware a generation old): its
  * headline names a faster Pareto size beside it, so the trade-off reads at once and not only in the notes. The first
  * faster size within the first milestone (a quarter), else within a year, else the fastest; undefined within a year.
  */
 export function overAYear(a: NodesOkJson, q: AskParameters): string | undefined {
-  if (a.days <= DAYS_PER_YEAR) return undefined;
-  const faster = (a.frontier ?? []).filter((p) => p.pareto && p.nodes > a.nodes).sort((x, y) => x.nodes - y.nodes);
-  const within = (days: number): FrontierSizeJson | undefined => faster.find((p) => p.days <= days);
-  const shown = within(FRONTIER_MILESTONE_DAYS[0] ?? DAYS_PER_YEAR) ?? within(DAYS_PER_YEAR) ?? a.fastest;
-  if (shown === undefined || shown.nodes === a.nodes) return undefined;
+  const shown = fasterThanAYear(a);
+  if (shown === undefined) return undefined;
   const { cluster, days, spend } = sizeParts(shown, q, a.gpuHours);
   // The headline has just given the cheapest size's days: "over a year" points back at them rather than repeat them.
   return `over a year: ${cluster} train${shown.nodes === 1 ? 's' : ''} it in ${days} for ${spend}`;

@@ -1,5 +1,5 @@
 import { runEstimate, type EstimateJson, type EstimateOk } from '@trainplan/protocol';
-import { countOf, formatBytes, formatPercent, formatPercentChange, formatSeconds } from '@trainplan/units';
+import { countOf, formatBytes, formatPercentChange, formatSeconds } from '@trainplan/units';
 import { withLayout } from '../compared-layouts.ts';
 import { clusterGpusOf, withDefaults } from '../defaults.ts';
 import { compactCount, moneyText } from '../format.ts';
@@ -10,7 +10,7 @@ import { scenarioOf, widgetLink } from '../scenario.ts';
 import type { Answer, AnswerFigure, PublicUrl } from './answer-types.ts';
 import { askedMetric, leadWithAsked } from './asked-metric.ts';
 import { estimateSpend, forCost } from './cost.ts';
-import { describeConfiguration, describeInfeasible, estimateNumbers, gpuName } from './describe-estimate.ts';
+import { mfuText, describeConfiguration, describeInfeasible, estimateNumbers, gpuName } from './describe-estimate.ts';
 import { fitCompared, type LayoutQuestion } from './compared-fit.ts';
 import { answerHelp } from './help-answer.ts';
 import { failureKind } from './issue-words.ts';
@@ -69,7 +69,7 @@ function figureOf(q: ParsedQuestion, x: Planned): AnswerFigure {
   const r = x.result;
   if (!r.ok) return { label: x.label, value: describeInfeasible(r) };
   const memory = `${formatBytes(r.memory.totalBytes)} per GPU of ${formatBytes(r.memory.capacityBytes)} (${r.memory.fits ? 'fits' : 'does not fit'})`;
-  const step = `${formatSeconds(r.stepTimeSeconds)} per step · ${formatPercent(r.mfu)} MFU`;
+  const step = `${formatSeconds(r.stepTimeSeconds)} per step · ${mfuText(r, ' MFU')}`;
   const days = r.timeToTrain === undefined ? [] : [`${daysAsAsked(r.timeToTrain.days, askedTimeUnit(q.text))} to train ${compactCount(r.timeToTrain.tokens)} tokens`];
   const cost = estimateSpend(x.parameters, r.timeToTrain?.gpuHours)?.cost;
   const money = cost === undefined ? [] : [moneyText(cost, x.parameters.currency)];
@@ -82,7 +82,7 @@ function leadOf(q: ParsedQuestion, x: Planned, e: EstimateOk): string {
   if (q.intent === 'memory') return `${formatBytes(e.memory.totalBytes)} per GPU of ${formatBytes(e.memory.capacityBytes)} (${e.memory.fits ? 'fits' : 'does not fit'} for training)`;
   if (q.intent === 'time' && e.timeToTrain !== undefined) {
     const cost = forCost(x.parameters, estimateSpend(x.parameters, e.timeToTrain.gpuHours)?.cost);
-    return `${daysAsAsked(e.timeToTrain.days, askedTimeUnit(q.text))} to train ${compactCount(e.timeToTrain.tokens)} tokens${cost} (${formatSeconds(e.stepTimeSeconds)} per step, ${formatPercent(e.mfu)} MFU)`;
+    return `${daysAsAsked(e.timeToTrain.days, askedTimeUnit(q.text))} to train ${compactCount(e.timeToTrain.tokens)} tokens${cost} (${formatSeconds(e.stepTimeSeconds)} per step, ${mfuText(e, ' MFU')})`;
   }
   return leadWithAsked(e, q.intent === 'estimate' ? askedMetric(q.text) : 'step');
 }

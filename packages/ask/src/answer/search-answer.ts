@@ -1,12 +1,13 @@
 import {
   runNodes, runSearch, type EstimateOk, type NodesResponseJson, type ScenarioInput, type SearchPlanJson, type SearchResponseJson,
 } from '@trainplan/protocol';
-import { countOf, formatBytes, formatCountExact, formatPercent, formatSeconds, toDays } from '@trainplan/units';
+import { countOf, formatBytes, formatCountExact, formatSeconds, toDays } from '@trainplan/units';
 import { deadlineVerdict } from './deadline-verdict.ts';
 import { askedMetric, leadWithAsked, withAskedFigure } from './asked-metric.ts';
 import { namedClusterNote, namedClusterReading } from './named-cluster.ts';
 import { askedTimeUnit, daysAsAsked } from './time-as-asked.ts';
 import { tokensInTime } from './tokens-in-time.ts';
+import { asksGpuHours, gpuHoursOfFrontier, priceNeededNote } from './gpu-hours-asked.ts';
 import { DEFAULT_GPU, deadlineBatchFor, defaultBatch, defaultBatchNote, gpusPerNodeOf, isComputedBatch } from '../defaults.ts';
 import { compactCount, formatDays, moneyText, nodesGpus, statedMoney } from '../format.ts';
 import { modelInputOf, modelNameOf } from '../model-of.ts';
@@ -19,7 +20,7 @@ import { statedDataNote } from './stated-data-note.ts';
 import { budgetNotes, type BudgetPlan } from './budget-note.ts';
 import { budgetBuys, budgetClause, enoughVerdict, inQuestionWords, planVerdict } from './budget-verdict.ts';
 import { costFigures, forCost, type Spend } from './cost.ts';
-import { describeConfiguration, estimateNumbers, gpuName } from './describe-estimate.ts';
+import { mfuText, describeConfiguration, estimateNumbers, gpuName } from './describe-estimate.ts';
 import { figuresFor } from './memory-parts.ts';
 import { frontierNotes, overAYear, sizeParts, sizeText } from './frontier-notes.ts';
 import { answerHelp } from './help-answer.ts';
@@ -237,7 +238,10 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   if (result.mode === 'cost-time-frontier') {
     const size = sizeParts(result, p);
     const slow = overAYear(result, p);
-    const headline = `Cheapest for ${modelNameOf(p)} (${tokens} tokens) on ${gpuName(p.gpu ?? '')}: ${size.cluster}, ${size.days}, ${size.spend}${slow === undefined ? '' : `; ${slow}`}`;
+    // "How many GPU-hours …": the GPU-hours first, of a plan one would run (gpu-hours-asked.ts).
+    const of = `${modelNameOf(p)} (${tokens} tokens) on ${gpuName(p.gpu ?? '')}`;
+    const headline = asksGpuHours(q) ? `GPU-hours to train ${of}: ${gpuHoursOfFrontier(result, p)}`
+      : `Cheapest for ${of}: ${size.cluster}, ${size.days}, ${size.spend}${slow === undefined ? '' : `; ${slow}`}`;
     return planAnswer(q, publicUrl, plan, result, headline, { assumptions, notes: frontierNotes(result, p), budgetPlan: 'cheapest', data: result });
   }
   // "on 4 GPUs", not "on 1 node (4 GPUs)", for part of a node.
@@ -250,7 +254,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   // A cheapest question asks what the plan spends: its GPU-hours when no price makes them money.
   const cost = forCost(p, result.cost) || (byDeadline ? ` for ${compactCount(result.gpuHours)} GPU-hours` : '');
   const headline = q.intent === 'time'
-    ? tokensInTime(q, result.days, { text: cluster, gpus: result.gpus }, subjectOf(p)) ?? `${subjectOf(p)}: ${daysAsAsked(result.days, askedTimeUnit(q.text))} to train ${tokens} tokens on ${cluster}${cost}${deadlineVerdict(q.stated, result.days, p.tokens ?? 0)}`
+    ? tokensInTime(q, result.days, { text: cluster, gpus: result.gpus }, subjectOf(p)) ?? `${subjectOf(p)}: ${asksGpuHours(q) ? `${compactCount(result.gpuHours)} GPU-hours, ` : ''}${daysAsAsked(result.days, askedTimeUnit(q.text))} to train ${tokens} tokens on ${cluster}${cost}${deadlineVerdict(q.stated, result.days, p.tokens ?? 0)}`
     : `${byDeadline ? 'Cheapest for ' : ''}${subjectOf(p)}: ${cluster} train${result.nodes === 1 ? 's' : ''} ${tokens} tokens in ${formatDays(result.days)}${cost} (${goals})`;
   // Said first: what the named cluster does, then the nodes the deadline needs.
   const named = namedClusterReading(q, result, subjectOf(p), onNamed);
@@ -258,6 +262,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   // A budget alone (no deadline) asks for the fastest plan it affords, the smallest cluster that fits beside it.
   const smallest = result.smallest === undefined ? '' : `; the smallest cluster that fits: ${sizeText(result.smallest, p)}${result.smallest.withinBudget ? '' : ', over the budget'}`;
   const notes = [
+    ...(q.intent === 'time' ? priceNeededNote(q) : []),
     q.intent === 'time' ? 'With the fastest configuration the search found on these nodes.'
       : result.mode === 'fastest-within-budget' ? `The fastest plan the budget affords (${searched})${smallest}.`
         : `The fewest nodes whose best configuration meets the deadline (${searched}).`,
@@ -312,7 +317,7 @@ export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOption
   // ", $8.98M" after "for 15.0T tokens", not a second " for".
   const cost = best.cost === undefined ? '' : `, ${moneyText(best.cost, p.currency)}`;
   const days = best.days === undefined ? '' : `, ${formatDays(best.days)} for ${compactCount(p.tokens ?? 0)} tokens${cost}`;
-  const step = `${formatSeconds(e.stepTimeSeconds)} per step, ${formatPercent(e.mfu)} MFU`;
+  const step = `${formatSeconds(e.stepTimeSeconds)} per step, ${mfuText(e, ' MFU')}`;
   // An estimate question heads with what it asks ("tokens per second": tokens/s; "hfu": HFU), the step time and MFU after.
   const metric = askedMetric(q.text);
   const headline = q.intent === 'memory'

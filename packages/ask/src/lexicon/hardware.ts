@@ -72,7 +72,8 @@ const UNMODELLED: readonly { pattern: RegExp; name: (m: string) => string; model
   { pattern: new RegExp(String.raw`\b(?!(?:32|40|80|141|180|186|192)\s*g)${GPU_BY_SIZE(String.raw`\d+`).slice(2)}`), name: (m) => `a ${m.match(/\d+/)?.[0] ?? ''} GB GPU` },
   { pattern: /\bgh[\s-]*200\b/, name: () => 'GH200' },
   { pattern: /\bg?b[13]00\b/, name: (m) => m.toUpperCase() },
-  { pattern: /\b[ah]800\b|\bh20\b/, name: (m) => m.toUpperCase() },
+  // "2048 H800s": the plural too (the refusal named the model alone).
+  { pattern: /\b[ah]800(?=s?\b)|\bh20(?=s?\b)/, name: (m) => m.toUpperCase() },
   { pattern: /\b(?:amd[\s-]*)?(?:instinct[\s-]*)?mi[\s-]*[1-4]\d{2}[a-z]?\b/, name: (m) => m.replace(/^(?:amd[\s-]*)?(?:instinct[\s-]*)?/, '').replace(/[\s-]/g, '').toUpperCase() },
   { pattern: /\b(?:google[\s-]*)?(?:cloud[\s-]*)?tpus?(?:[\s-]*v\d+[a-z]?)?\b/, name: (m) => m.replace(/^.*?tpus?/, 'TPU').replace(/[\s-]*v(\d)/, ' v$1') },
   { pattern: /\b(?:intel[\s-]*)?(?:habana[\s-]*)?gaudi[\s-]*\d?\b/, name: (m) => `Gaudi${m.match(/\d/)?.[0] ?? ''}`.replace(/(\d)$/, ' $1') },

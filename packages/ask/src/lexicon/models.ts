@@ -2,7 +2,7 @@ import { MODEL_IDS, modelById } from '@trainplan/presets';
 import { parseCount } from '@trainplan/units';
 import { GPT_STYLE, llamaStyle, type ShapeFamily } from '../custom-model.ts';
 import type { Match } from './match.ts';
-import { matchUnmodelledModel } from './unmodelled-models.ts';
+import { matchUnmodelledModel, otherNameBefore } from './unmodelled-models.ts';
 import { DECIMAL, SIZE_SCALE } from './numbers.ts';
 
 /**
@@ -37,7 +37,7 @@ const FAMILIES: readonly {
   // A version is never the first digit of a size: "llama 30b" is Llama at 30B, not Llama 3 at 0B (as GPT-3's and Nemotron-4's).
   // The size may come first: "a 30B llama", "70b llama 3" (`pre`); "llama-style 30B", "llama 3 like 30b": the family's shape.
   {
-    pattern: new RegExp(String.raw`(?:(?<![\w.])(?<pre>${DECIMAL}\s*[bmt])[\s-]*(?:param(?:eter)?s?[\s-]+)?)?\bllama[\s-]*(?:(?<version>3\.[12]|2|3)(?![\d.]))?(?:[\s-]*(?:style|like|type|based|arch(?:itecture)?)\b)?[\s-]*(?<size>${DECIMAL}\s*[bmt])?\b`),
+    pattern: new RegExp(String.raw`(?:(?<![\w.])(?<pre>${DECIMAL}\s*[bmt])[\s-]*(?:param(?:eter)?s?[\s-]+)?)?\bllama[\s-]*(?:(?<version>3\.[12]|2|3)(?![\d.]))?(?:[\s-]*(?<style>style|like|type|based|arch(?:itecture)?)\b)?[\s-]*(?<size>${DECIMAL}\s*[bmt])?\b`),
     label: (v) => (v === undefined ? 'Llama' : `Llama ${v}`),
     prefixes: (v) => (v !== undefined ? [`llama${v}-`] : FAMILY_PREFERENCE.filter((p) => p.startsWith('llama'))),
     // Meta's paper (Dubey et al. 2024, "The Llama 3 Herd of Models") calls the 405B model "Llama 3 405B"; it shipped as Llama 3.1.
@@ -108,7 +108,11 @@ const ID_PATTERNS: readonly (readonly [string, RegExp])[] = [...MODEL_IDS]
  * was asked of ("Llama"), absent for a bare size. `shapeFamily`: the rows such a size is shaped from (custom-model.ts):
  * GPT-style for a bare size, GPT-3's or Megatron's; Llama-style for a Llama size; absent where the family declines one.
  */
-export type ModelMatch = Match & { model?: string; unmodelled?: string; unknownSize?: number; askedSize?: string; family?: string; assumed?: string; shapeFamily?: ShapeFamily };
+export type ModelMatch = Match & {
+  model?: string; unmodelled?: string; unknownSize?: number; askedSize?: string; family?: string; assumed?: string; shapeFamily?: ShapeFamily;
+  /** A family no preset has, named before the size read ("PaLM 540B"): the reading says it was not planned as named. */
+  namedAs?: string;
+};
 
 /**
  * How a bare size was read, said in the answer: "13B taken as Llama 2 13B (llama2-13b); also that size:
@@ -151,6 +155,11 @@ export function matchModel(text: string): ModelMatch | undefined {
       return { ...where, model: family.prefixes(m.groups.version).flatMap((p) => MODEL_IDS.filter((id) => id.startsWith(p))).at(-1) ?? 'llama3-70b' };
     }
     const model = nearest(family.prefixes(m.groups?.version), size, FAMILY_SIZE_TOLERANCE);
+    // "a 13B llama-like model" names a shape, not a model: the preset it is planned as is said, as a bare size's is.
+    const style = m.groups?.style;
+    if (model !== undefined && style !== undefined) {
+      return { ...where, model, assumed: `${compactSize(written)} ${family.label(m.groups?.version)}-${style.trim()} taken as ${modelById(model)?.shape.name ?? model} (${model})` };
+    }
     if (model !== undefined) return { ...where, model };
     const renamed = family.renamed?.(m.groups?.version);
     const successor = renamed === undefined ? undefined : nearest([renamed.prefix], size, FAMILY_SIZE_TOLERANCE);
@@ -175,8 +184,11 @@ export function matchModel(text: string): ModelMatch | undefined {
     if (bare[1] === '-') return { index: bare.index, length: bare[0].length, unknownSize: -magnitude, askedSize: `-${askedSize}` };
     const size = magnitude;
     const model = nearest(FAMILY_PREFERENCE, size, BARE_SIZE_TOLERANCE);
-    const where = { index: bare.index, length: bare[0].length };
-    return model === undefined ? { ...where, unknownSize: size, askedSize, shapeFamily: GPT_STYLE } : { ...where, model, assumed: bareSizeReading(`${bare[2]}${bare[3]}`, size, model) };
+    const other = otherNameBefore(text, bare.index);
+    const where = { index: bare.index, length: bare[0].length, ...(other !== undefined && { namedAs: `${other} ${askedSize}` }) };
+    const reading = model === undefined ? undefined : bareSizeReading(`${bare[2]}${bare[3]}`, size, model);
+    return model === undefined || reading === undefined ? { ...where, unknownSize: size, askedSize, shapeFamily: GPT_STYLE }
+      : { ...where, model, assumed: other === undefined ? reading : `${other} ${askedSize} is not a preset: ${reading}` };
   }
   return undefined;
 }

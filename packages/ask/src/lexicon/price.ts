@@ -2,6 +2,7 @@ import { countOf } from '@trainplan/units';
 import { statedMoney } from '../format.ts';
 import { MONEY_SCALE, POINT_DECIMAL, scaledCount } from './numbers.ts';
 import { HW_TOKEN, type Scanner } from './quantities.ts';
+import type { NotRead } from '../question.ts';
 
 /**
  * A price the question states: "at $2/GPU-hour", "$2.50 per GPU hour", "2.5 USD per gpu-hour",
@@ -163,3 +164,18 @@ export function findUnreadPrice(text: string): string | undefined {
 /** Why an unread price is a problem, and how to write one: "at $2/GPU-hour", or a node's "$98 per node-hour". */
 export const unreadPriceProblem = (phrase: string): string =>
   `"${phrase}" looks like a price or an amount of money, but I could not read it: write a price as "at $2/GPU-hour" (or "$98 per node-hour"), a budget as "a $2M budget"`;
+
+/** A currency the answer is asked in ("in EUR", "in euros", "convert to GBP"), another than the price's perhaps. */
+const CONVERSION = /\b(?:in|into|to)\s+((?:usd|eur|gbp|jpy|cny|rmb|inr|chf|dollars?|euros?|pounds?|yen|yuan|rupees?)\b|[$€£¥])/;
+
+/**
+ * "$2.1/gpu-h in EUR": a currency asked for that the price is not given in. Prices are taken in the currency they are given
+ * in and never converted (no exchange rate is modelled, and one would be stale): said as not read (QA: "in EUR" was dropped
+ * unsaid, and the dollars answered as if euros were). Undefined when no other currency is asked.
+ */
+export function unreadConversion(text: string, currency: string | undefined, typed: (phrase: string) => string): NotRead | undefined {
+  const m = CONVERSION.exec(text);
+  const asked = m?.[1];
+  if (m === null || asked === undefined || (currency !== undefined && SIGNS[asked] === currency)) return undefined;
+  return { phrase: `"${typed(m[0])}"`, why: `prices are taken in the currency they are given in${currency === undefined ? '' : ` (${currency})`}, never converted: give the price in that currency for a cost in it` };
+}

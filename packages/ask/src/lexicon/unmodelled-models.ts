@@ -1,3 +1,4 @@
+import { MODEL_IDS } from '@trainplan/presets';
 import type { Match } from './match.ts';
 import { DECIMAL } from './numbers.ts';
 
@@ -29,8 +30,47 @@ const PATTERNS = FAMILIES.map((f) => ({ ...f, pattern: pattern(f.word) }));
 
 export type UnmodelledModel = Match & { problem: string };
 
+/**
+ * Families no preset has whose names come before a size the presets do have or shape ("palm 540b", "codellama 34b", "yi 34b",
+ * "opt-175b"): the size is planned, and the reading says the name was not (QA: "palm 540b" read as MT-NLG 530B unsaid).
+ */
+const OTHER_NAMES: readonly { pattern: RegExp; name: string }[] = [
+  { pattern: /\bpalm[\s-]*\d*$/, name: 'PaLM' },
+  { pattern: /\bcode[\s-]*llama[\s-]*$/, name: 'Code Llama' },
+  { pattern: /\byi[\s-]*(?:\d(?:\.\d)?[\s-]*)?$/, name: 'Yi' },
+  { pattern: /\bopt[\s-]*$/, name: 'OPT' },
+  { pattern: /\bgopher[\s-]*$/, name: 'Gopher' },
+  { pattern: /\bmpt[\s-]*$/, name: 'MPT' },
+  { pattern: /\bpythia[\s-]*$/, name: 'Pythia' },
+  { pattern: /\bstarcoder\d?[\s-]*$/, name: 'StarCoder' },
+  { pattern: /\bbaichuan\d?[\s-]*$/, name: 'Baichuan' },
+  { pattern: /\binternlm\d?[\s-]*$/, name: 'InternLM' },
+  { pattern: /\bvicuna[\s-]*$/, name: 'Vicuna' },
+];
+
+/** The family named just before a size at `index`, if it is one no preset has ("PaLM" before "540b"). */
+export const otherNameBefore = (text: string, index: number): string | undefined =>
+  OTHER_NAMES.find((o) => o.pattern.test(text.slice(0, index)))?.name;
+
+/**
+ * Versions of modelled families that no preset is ("gpt2", "GPT-4", "llama4 scout"): named back as not known, with known
+ * models to ask for, never the generic "name a model" (QA: the name was typed, and the answer said none was).
+ */
+const GPT_NAMES: Readonly<Record<string, string>> = { neox: 'NeoX', neo: 'Neo' };
+const UNKNOWN_VERSIONS: readonly { pattern: RegExp; name: (m: RegExpExecArray) => string }[] = [
+  { pattern: /\bgpt[\s-]*(2|4o?|j|neox|neo)\b/, name: (m) => `GPT-${GPT_NAMES[m[1] ?? ''] ?? (m[1] ?? '').toUpperCase()}` },
+  { pattern: /\bllama[\s-]*(1|4)(?![\d.])(?:[\s-]*(scout|maverick|behemoth))?\b/, name: (m) => `Llama ${m[1] ?? ''}${m[2] === undefined ? '' : ` ${m[2].charAt(0).toUpperCase()}${m[2].slice(1)}`}` },
+];
+
+/** A few preset ids to name where a model is not known. */
+const KNOWN_EXAMPLES = ['gpt3-175b', 'llama3-8b', 'llama3-70b', 'llama3.1-405b', 'mt-nlg-530b'].filter((id) => (MODEL_IDS as readonly string[]).includes(id));
+
 /** A model family the presets do not model, with why and what to ask instead. */
 export function matchUnmodelledModel(text: string): UnmodelledModel | undefined {
+  for (const u of UNKNOWN_VERSIONS) {
+    const m = u.pattern.exec(text);
+    if (m) return { index: m.index, length: m[0].length, problem: `${u.name(m)} is not a known model; known ones include ${KNOWN_EXAMPLES.join(', ')} (or a size, e.g. "a 7B model", planned as a GPT-style decoder)` };
+  }
   for (const f of PATTERNS) {
     const m = f.pattern.exec(text);
     if (!m) continue;

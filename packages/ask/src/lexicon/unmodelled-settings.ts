@@ -36,6 +36,11 @@ const UNMODELLED: readonly { pattern: RegExp; why: string }[] = [
     pattern: new RegExp(String.raw`(?:\b(?:assuming|with|at)\s+)?(?:${PERCENT}\s+(?:of\s+(?:the\s+)?(?:time|gpu[\s-]*hours)\s+)?(?:is\s+|being\s+)?(?:lost\s+(?:to|from|in)\s+)?)?\b(?:node\s+)?(?:failures?|downtime|interruptions?|restarts?)\b`),
     why: 'failures and downtime are not modelled: times are at full uptime',
   },
+  // "a 34B model with 60 layers": no plan takes a layer count from a question (custom-model.ts picks the one nearest the size).
+  {
+    pattern: /\b(?:with\s+)?\d+\s+(?:transformer\s+|decoder\s+)?layers\b/,
+    why: "a layer count is not read: a preset keeps its own, and a size no preset has takes the count that lands nearest the size, said with its shape",
+  },
   {
     pattern: /\b(?:with(?:out)?|no)\s+dropout\b|\bdropout(?:\s*(?:of|=|:)?\s*\d*\.\d+)?/,
     why: 'dropout is not read: the plans take each model as it was trained',

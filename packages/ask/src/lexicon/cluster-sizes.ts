@@ -1,0 +1,49 @@
+import { HW_TOKEN, type Scanner } from './quantities.ts';
+import { KILO_NUMBER, writtenCount } from './numbers.ts';
+
+/**
+ * Two cluster sizes where a question plans one: "512 H100 vs 1024 H100", "512 or 1024 H100", "64 and 128 nodes" compare
+ * (each answered, side by side: answer/compared-sizes.ts); "512 H100, no wait, 1024 H100" corrects the first, and the last
+ * is taken. QA found the first planned and the other dropped unsaid, or the comparison refused while "A100 vs H100" was
+ * answered. Read before takeCounts, which reads one size: the other is taken out of the text here.
+ */
+
+/** A count as takeCounts reads one: never a number glued inside a word ("a3 nodes"). */
+const COUNT = String.raw`(?<![a-z\d.])${KILO_NUMBER}\s*(?:x\s*)?`;
+/** What a count counts: the GPU's name (already HW_TOKEN), nodes or GPUs. */
+const UNIT = String.raw`(?:(${HW_TOKEN}(?:\s*gpus?)?|nodes?|gpus?)\b)`;
+/** Not GPUs per node ("64 nodes and 8 gpus per node"): takeCounts reads those. */
+const NOT_PER_NODE = String.raw`(?!\s*(?:per|a|each|/)\s*(?:node|server|machine|box)\b)`;
+/** Words a chat corrects itself with: "no wait", "sorry", "I mean", "actually", "make that". */
+const CORRECTION = String.raw`(?<correction>no[\s,]*wait|wait[\s,]*no|sorry|i mean|actually|make (?:that|it)|correction|scratch that)`;
+
+const CORRECTED = new RegExp(String.raw`${COUNT}${UNIT}?[\s,;.!-]*\b${CORRECTION}\b[\s,;:.!-]*(?=${COUNT}${UNIT})`);
+const TWO_SIZES = new RegExp(String.raw`${COUNT}${UNIT}?\s*,?\s*\b(?:or|vs\.?|versus|and|compared (?:to|with))\s+${COUNT}${UNIT}${NOT_PER_NODE}`);
+
+/** The second size of two: its count, and whether it counts nodes, GPUs, or what the GPU's name counts (`named`). */
+export interface OtherSize {
+  count: number;
+  unit: 'nodes' | 'gpus' | 'named';
+}
+
+const unitOf = (written: string): OtherSize['unit'] => (written.startsWith('node') ? 'nodes' : written.startsWith('gpu') ? 'gpus' : 'named');
+
+/**
+ * Takes a corrected size out of the text ("512 HW, no wait, 1024 HW" leaves "1024 HW"): the words that corrected it ("no
+ * wait"), to say the last size was taken; undefined when there is none.
+ */
+export function takeCorrectedSize(s: Scanner): string | undefined {
+  return s.take(CORRECTED)?.groups?.correction;
+}
+
+/**
+ * Takes the second of two sizes out of the text, leaving the first with its unit for takeCounts ("512 or 1024 HW" leaves
+ * "512 HW"): the second's count and unit; undefined when the text has no two sizes.
+ */
+export function takeOtherSize(s: Scanner): OtherSize | undefined {
+  const m = TWO_SIZES.exec(s.text);
+  if (m === null) return undefined;
+  const [, first, firstK, firstUnit, second, secondK, secondUnit = ''] = m;
+  s.replace({ index: m.index, length: m[0].length }, ` ${first ?? ''}${firstK ?? ''} ${firstUnit ?? secondUnit} `);
+  return { count: writtenCount(second, secondK), unit: unitOf(secondUnit) };
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import type { NodesResponseJson } from '@trainplan/protocol';
+import { ask } from '../src/answer/answer.ts';
+import { compactCount, formatDays, nodesGpus } from '../src/format.ts';
+import { fasterThanAYear } from '../src/answer/frontier-notes.ts';
+
+type NodesOk = Extract<NodesResponseJson, { ok: true }>;
+
+describe('a question asking GPU-hours leads with the GPU-hours, the time after', () => {
+  it('"how many gpu hours … on 15T tokens": the GPU-hours of a size trained within a quarter first, not the 8-year cheapest', () => {
+    const a = ask('how many gpu hours to train llama3-70b on 15T tokens', { publicUrl: null });
+    const d = a.data as NodesOk;
+    expect(d.days).toBeGreaterThan(365);
+    const faster = fasterThanAYear(d);
+    expect(faster?.days).toBeLessThanOrEqual(90);
+    // Led by that size's GPU-hours, then its cluster and time; the fewest GPU-hours (the figures' plan) after, with their years.
+    expect(a.headline).toMatch(/^GPU-hours to train Llama 3 70B \(15\.0T tokens\) on H100 SXM5 80GB: /);
+    expect(a.headline).toContain(`: ${compactCount(faster?.gpuHours ?? 0)} GPU-hours on ${nodesGpus(faster ?? d)}, ${formatDays(faster?.days ?? 0)}; `);
+    expect(a.headline).toContain(`the fewest, ${compactCount(d.gpuHours)} GPU-hours, take ${formatDays(d.days)} on ${nodesGpus(d)}`);
+  });
+
+  it('within a year the cheapest\'s own GPU-hours lead', () => {
+    const a = ask('how many gpu hours to train llama3-8b on 1T tokens', { publicUrl: null });
+    const d = a.data as NodesOk;
+    expect(d.days).toBeLessThanOrEqual(365);
+    expect(a.headline).toContain(`: ${compactCount(d.gpuHours)} GPU-hours on ${nodesGpus(d)}, ${formatDays(d.days)}, the fewest of any cluster size`);
+  });
+
+  it('on a named cluster the GPU-hours come before the days', () => {
+    const a = ask('how many gpu hours to train llama3-70b on 2T tokens on 512 H100', { publicUrl: null });
+    const d = a.data as NodesOk;
+    expect(a.headline).toMatch(new RegExp(`: ${compactCount(d.gpuHours)} GPU-hours, ${formatDays(d.days)} to train 2\\.00T tokens on 64 nodes`));
+  });
+
+  it('a cheapest question that does not ask GPU-hours keeps its cluster first', () => {
+    expect(ask('cheapest way to train llama3-70b on 15T tokens', { publicUrl: null }).headline).toMatch(/^Cheapest for Llama 3 70B \(15\.0T tokens\) on H100 SXM5 80GB: \d+ nodes/);
+  });
+});
