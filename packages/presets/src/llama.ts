@@ -26,6 +26,13 @@ const LLAMA3_NOTE = 'Table 3: layers, model dim, FFN dim, heads, 8 KV heads. Tab
 /** Llama 3's RoPE base: "We increase the RoPE base frequency hyperparameter to 500,000" (Dubey et al. 2024, §3.2; Table 3). */
 const LLAMA3_ROTARY_BASE = 500_000;
 
+/**
+ * Llama 3.1's RoPE frequency scaling (rope_type llama3): factor 8 in meta-llama/Llama-3.1-8B, -70B and -405B config.json,
+ * 32 in meta-llama/Llama-3.2-1B's (each with original_max_position_embeddings 8192). Llama 3 has none.
+ */
+const LLAMA31_ROPE_SCALING = 8;
+const LLAMA32_ROPE_SCALING = 32;
+
 // No dropout in any Llama: Meta's reference code (meta-llama/llama and llama3, llama/model.py) has no dropout
 // layer, and NeMo's Llama recipes set hidden_dropout and attention_dropout to 0.
 export const LLAMA_MODELS = [
@@ -76,6 +83,7 @@ export const LLAMA_MODELS = [
     defaultTrainingTokens: trillion(15),
     trainedWithDropout: false,
     rotaryBase: LLAMA3_ROTARY_BASE,
+    ropeScalingFactor: LLAMA31_ROPE_SCALING,
   },
   {
     id: 'llama3.1-70b',
@@ -84,6 +92,7 @@ export const LLAMA_MODELS = [
     defaultTrainingTokens: trillion(15),
     trainedWithDropout: false,
     rotaryBase: LLAMA3_ROTARY_BASE,
+    ropeScalingFactor: LLAMA31_ROPE_SCALING,
   },
   {
     // The usual draft model for speculative decoding of the Llama 3 family (same tokenizer).
@@ -93,6 +102,7 @@ export const LLAMA_MODELS = [
     defaultTrainingTokens: trillion(9),
     trainedWithDropout: false,
     rotaryBase: LLAMA3_ROTARY_BASE,
+    ropeScalingFactor: LLAMA32_ROPE_SCALING,
   },
   {
     id: 'llama3.1-405b',
@@ -101,6 +111,7 @@ export const LLAMA_MODELS = [
     defaultTrainingTokens: trillion(15.6),
     trainedWithDropout: false,
     rotaryBase: LLAMA3_ROTARY_BASE,
+    ropeScalingFactor: LLAMA31_ROPE_SCALING,
   },
 ] as const satisfies readonly ModelPreset[];
 

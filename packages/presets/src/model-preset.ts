@@ -19,6 +19,24 @@ export interface ModelPreset {
    */
   readonly rotaryBase?: number;
   /**
+   * The MLP's nonlinearity where it is neither the GeLU of a plain MLP nor the SwiGLU of a gated one (shape.gatedMlp):
+   * Nemotron-4's squared ReLU. What an exported command line must name (Megatron-LM --squared-relu, NeMo activation:
+   * squared-relu); the same weights, so no effect on time or memory.
+   */
+  readonly mlpActivation?: 'squared-relu';
+  /**
+   * LayerNorm with a zero-centred scale, stored as γ − 1 (Megatron-LM --apply-layernorm-1p, NeMo normalization: layernorm1p):
+   * the same 2h parameters as LayerNorm, so no effect on time or memory.
+   */
+  readonly layerNorm1p?: boolean;
+  /** The fraction of each head's dimensions RoPE rotates, where not all of them (Megatron-LM --rotary-percent, default 1.0). */
+  readonly rotaryPercent?: number;
+  /**
+   * Llama 3.1's RoPE frequency scaling (Hugging Face config.json rope_scaling, rope_type llama3): its factor, which an
+   * exported command line must set (Megatron-LM --use-rope-scaling --rope-scaling-factor). No effect on time or memory.
+   */
+  readonly ropeScalingFactor?: number;
+  /**
    * The global batch the source trained with at the preset's sequence length, in sequences, where it states one
    * (after any ramp-up): what a question that gives no batch should assume for this model.
    */

@@ -18,10 +18,18 @@ const NEMOTRON4 = {
   normalization: 'layernorm',
 } as const satisfies Partial<ModelShape>;
 
+// What the shape does not hold and an exported command line must: squared-ReLU MLP, LayerNorm1p (zero-centred γ) and
+// RoPE on half of each head's dimensions. NVIDIA's NeMo configs for both sizes: NeMo 2 NemotronConfig
+// (nemo/collections/llm/gpt/model/nemotron.py: activation_func squared_relu, layernorm_zero_centered_gamma True,
+// rotary_percent 0.5) and the NeMo-Framework-Launcher's conf/training/nemotron/nemotron_15b.yaml (activation:
+// squared-relu, normalization: layernorm1p, rotary_percentage: 0.5).
+const NEMOTRON4_EXPORT = { mlpActivation: 'squared-relu', layerNorm1p: true, rotaryPercent: 0.5 } as const;
+
 export const NEMOTRON_MODELS = [
   {
     id: 'nemotron4-15b',
     shape: { ...NEMOTRON4, name: 'Nemotron-4 15B', layers: 32, hiddenSize: 6144, attentionHeads: 48, ffnHiddenSize: 24576 },
+    ...NEMOTRON4_EXPORT,
     publishedParameters: billion(15),
     defaultTrainingTokens: trillion(8),
     // Sec. 2: "... no bias terms, dropout rate of zero, and untied input-output embeddings".
@@ -30,6 +38,7 @@ export const NEMOTRON_MODELS = [
   {
     id: 'nemotron4-340b',
     shape: { ...NEMOTRON4, name: 'Nemotron-4 340B', layers: 96, hiddenSize: 18432, attentionHeads: 96, ffnHiddenSize: 73728 },
+    ...NEMOTRON4_EXPORT,
     publishedParameters: billion(340),
     defaultTrainingTokens: trillion(9),
     // Sec. 2.1: the 15B's architecture at a larger width, dropout rate of zero included.

@@ -147,6 +147,12 @@ describe('trainplan nodes', () => {
     expect(err).toMatch(/\ntrainplan: deadline-unreachable: [^\n]*\n$/);
   });
 
+  it('--export nemo says when NeMo 1.x\'s virtual-stage assertion refuses the split it writes (80 layers and the loss on 9 stages, v 3)', async () => {
+    const { code, out } = await cli(['nodes', '--model', 'llama3-70b', '--gpu', 'dgx-h100', '--tokens', '2T', '--days', '30', '--export', 'nemo']);
+    expect(code).toBe(0);
+    expect(out).toContain('  # NeMo 1.x asserts (num_layers // pipeline_model_parallel_size) % virtual_pipeline_model_parallel_size == 0, which 80 // 9 = 8 fails for 3');
+  });
+
   it('--export with --json is a usage error, as in search: one of them replaces the report, not both', async () => {
     const { code, out, err } = await cli([...GPT3, '--nodes', '128', '--export', 'megatron', '--json']);
     expect({ code, out }).toEqual({ code: 2, out: '' });

@@ -37,7 +37,7 @@ describe('trainplan search', () => {
     const { code, out } = await cli(['search', ...GPT3, '--top', '1', '--export', 'megatron']);
     expect(code).toBe(0);
     // The tokenizer is the user's: a comment says which vocabulary it must have, then the one shell command.
-    expect(out).toMatch(/^# the tokenizer sets the vocabulary \(51,200 for this model\)[^\n]*\n--num-layers 96 \\\n/);
+    expect(out).toMatch(/\n# the tokenizer sets the vocabulary \(51,200 rows for this model, with the padding below\)[^\n]*\n(#[^\n]*\n|export [^\n]*\n)*--num-layers 96 \\\n/);
     expect(out).toContain('--global-batch-size 1536');
   });
 
@@ -95,9 +95,17 @@ describe('trainplan search', () => {
     expect(err).toMatch(/\ntrainplan: no-feasible-configuration: no configuration of 8 GPUs runs: [^\n]*\n$/);
   });
 
+  it('--export builds Nemotron-4 as NVIDIA configures it (squared ReLU, LayerNorm1p, half-width RoPE) in both formats', async () => {
+    const nemotron = ['search', '--model', 'nemotron4-15b', '--gpu', 'dgx-h100', '--gpus', '64', '--global-batch', '128'];
+    const megatron = await cli([...nemotron, '--export', 'megatron']);
+    for (const flag of ['--squared-relu', '--apply-layernorm-1p', '--rotary-percent 0.5']) expect(megatron.out).toContain(flag);
+    const nemo = (await cli([...nemotron, '--export', 'nemo'])).out.split('\n');
+    for (const line of ['  activation: squared-relu', '  normalization: layernorm1p', '  rotary_percentage: 0.5']) expect(nemo).toContain(line);
+  });
+
   it('--export nemo prints a NeMo YAML fragment', async () => {
     const { out } = await cli(['search', ...GPT3, '--top', '1', '--export', 'nemo']);
-    expect(out).toMatch(/^trainer:\n {2}num_nodes: 128\n/);
+    expect(out).toMatch(/^(#[^\n]*\n)+trainer:\n {2}num_nodes: 128\n/);
   });
 
   it('draws a bounded progress bar on a terminal, and none into a pipe', async () => {

@@ -3,6 +3,10 @@ import { checkPlan, type PlanInput } from '@trainplan/planner';
 import { modelById, type ModelPreset } from '@trainplan/presets';
 import { validateScenario } from '../scenario-schema.ts';
 import { resolveScenario } from '../resolve.ts';
+import { megatronArchitecture, nemoArchitecture } from './export-architecture.ts';
+import { coreVersionLine, MEGATRON_LEFT_OUT, NEMO_LEFT_OUT, tokenizerNote, type CoreRequirement } from './export-header.ts';
+import { megatronEnvironment, megatronSharding, usesMegatronFsdp } from './export-sharding.ts';
+import { DEFAULT_VOCAB_DIVISOR, vocabPadding } from './export-vocab.ts';
 
 /** A runnable plan and its layer split, or undefined when the scenario does not validate, resolve or pass checkPlan. */
 function planOf(scenario: unknown): { plan: PlanInput; split: PipelineSplit; preset?: ModelPreset } | undefined {
@@ -16,9 +20,20 @@ function planOf(scenario: unknown): { plan: PlanInput; split: PipelineSplit; pre
   return split && { plan: r.value.plan, split, ...(preset !== undefined && { preset }) };
 }
 
-/** The model's tokenizer is the user's to give; the note says which vocabulary it must have. */
-const tokenizerNote = (vocabSize: number): string =>
-  `# the tokenizer sets the vocabulary (${vocabSize.toLocaleString('en-US')} for this model): add --tokenizer-type and --tokenizer-model (or --vocab-file) for it`;
+/**
+ * The Megatron-Core releases a plan's split and sharding need (export-header.ts): the uneven split 0.9, and with virtual
+ * stages 0.11; the embedding or the loss counted as a layer 0.14; Megatron-FSDP 0.14 (Megatron-LM only).
+ */
+function coreRequirements(plan: PlanInput, split: PipelineSplit, megatron: boolean, ropeScaling: boolean): CoreRequirement[] {
+  const needs: CoreRequirement[] = [];
+  if (split.uneven) needs.push({ minor: 9, why: 'the uneven pipeline split' });
+  if (split.uneven && plan.virtualStages > 1) needs.push({ minor: 11, why: 'the uneven split with virtual stages' });
+  if (megatron && plan.virtualStages > 1 && (split.uneven || split.slots !== 'layers')) needs.push({ minor: 11, why: '--num-virtual-stages-per-pipeline-rank' });
+  if (megatron && ropeScaling) needs.push({ minor: 11, why: '--rope-scaling-factor' });
+  if (split.slots !== 'layers') needs.push({ minor: 14, why: 'the embedding or the loss counted as a layer in the pipeline split' });
+  if (megatron && usesMegatronFsdp(plan)) needs.push({ minor: 14, why: 'Megatron-FSDP (--use-megatron-fsdp)' });
+  return needs;
+}
 
 /**
  * Megatron's --recompute-num-layers N for full recompute, method block: N applies in each model chunk
@@ -32,13 +47,12 @@ function recomputeLayersPerChunk(plan: PlanInput, split: PipelineSplit): number 
 }
 
 /**
- * A contract scenario as Megatron-LM command-line arguments (megatron/training/arguments.py names,
- * Megatron-Core 0.9+, where the uneven pipeline split arrived; an uneven split with virtual stages needs
- * 0.11+, whose changelog adds "uneven virtual pipeline parallel split support in first and last PP stage"),
- * ready to paste after `pretrain_gpt.py`. Model flags are included when the model is known; data,
- * tokenizer and checkpoint paths are the user's. Notes Megatron has no flag for come first as `#` lines,
- * so the backslash-continued argument block stays one shell command. Answers `undefined` for a scenario
- * that does not validate, or that Megatron would refuse (checkPlan).
+ * A contract scenario as Megatron-LM command-line arguments (megatron/training/arguments.py names; the
+ * Megatron-Core release they need is the first line), ready to paste after `pretrain_gpt.py`. Model flags are
+ * included when the model is known; data, tokenizer, schedule and checkpoint paths are the user's (a comment
+ * says so). Notes Megatron has no flag for come first as `#` lines, then any environment the run needs as
+ * `export` lines, so the backslash-continued argument block stays one shell command. Answers `undefined`
+ * for a scenario that does not validate, or that Megatron would refuse (checkPlan).
  */
 export function toMegatronArgs(scenario: unknown): string | undefined {
   const planned = planOf(scenario);
@@ -46,18 +60,23 @@ export function toMegatronArgs(scenario: unknown): string | undefined {
   const { plan, split, preset } = planned;
   const m = plan.model;
   const v = plan.virtualStages;
-  const notes: string[] = [tokenizerNote(m.vocabSize)];
+  const architecture = megatronArchitecture(m, preset);
+  const sharding = megatronSharding(plan);
+  const vocab = vocabPadding(m.vocabSize, plan.tensor);
+  const notes: string[] = [
+    coreVersionLine(coreRequirements(plan, split, true, preset?.ropeScalingFactor !== undefined), 'Megatron-LM arguments for pretrain_gpt.py'),
+    MEGATRON_LEFT_OUT,
+    tokenizerNote(m.vocabSize, 'add --tokenizer-type and --tokenizer-model (or --vocab-file) for it'),
+    `# ${vocab.note}`,
+    ...architecture.notes,
+    ...sharding.notes,
+  ];
   const args: string[] = [
     `--num-layers ${m.layers}`, `--hidden-size ${m.hiddenSize}`, `--num-attention-heads ${m.attentionHeads}`,
     `--ffn-hidden-size ${m.ffnHiddenSize}`, `--seq-length ${plan.seqLength}`, `--max-position-embeddings ${plan.seqLength}`,
+    ...architecture.lines,
   ];
-  if (m.kvHeads !== m.attentionHeads) args.push('--group-query-attention', `--num-query-groups ${m.kvHeads}`);
-  if (m.gatedMlp) args.push('--swiglu');
-  if (!m.tiedEmbeddings) args.push('--untie-embeddings-and-output-weights');
-  if (m.positionEmbedding === 'rotary') args.push('--position-embedding-type rope');
-  if (m.positionEmbedding === 'rotary' && preset?.rotaryBase !== undefined) args.push(`--rotary-base ${preset.rotaryBase}`);
-  if (m.normalization === 'rmsnorm') args.push('--normalization RMSNorm');
-  if (!m.linearBias) args.push('--disable-bias-linear');
+  if (vocab.divisor !== DEFAULT_VOCAB_DIVISOR) args.push(`--make-vocab-size-divisible-by ${vocab.divisor}`);
   args.push(
     `--tensor-model-parallel-size ${plan.tensor}`, `--pipeline-model-parallel-size ${plan.pipeline}`,
     `--micro-batch-size ${plan.microBatchSize}`, `--global-batch-size ${plan.globalBatchSize}`,
@@ -79,21 +98,20 @@ export function toMegatronArgs(scenario: unknown): string | undefined {
   if (plan.recompute === 'full') {
     args.push('--recompute-granularity full', '--recompute-method block', `--recompute-num-layers ${recomputeLayersPerChunk(plan, split)}`);
   }
-  if (plan.sharding === 'distributed-optimizer') args.push('--use-distributed-optimizer');
-  if (plan.sharding.startsWith('zero-')) {
-    const stage = plan.sharding.slice(5);
-    notes.push(`# ZeRO stage ${stage} is DeepSpeed's (Megatron-DeepSpeed --zero-stage ${stage}); Megatron-LM's nearest is --use-distributed-optimizer`);
-  }
+  args.push(...sharding.args);
   if (plan.precision === 'bf16') args.push('--bf16');
   if (plan.precision === 'fp16') args.push('--fp16');
   if (plan.precision === 'fp8') args.push('--bf16', '--fp8-format hybrid');
   if (plan.attentionKernel === 'flash') args.push('--use-flash-attn');
-  // Megatron fuses gradient accumulation into the weight-gradient GEMM by default; an unfused add is its fallback.
-  if ((plan.gradientAccumulation ?? 'fused') !== 'fused') args.push('--no-gradient-accumulation-fusion');
+  // Megatron fuses gradient accumulation into the weight-gradient GEMM by default; an unfused add is its fallback,
+  // and Megatron-FSDP requires it (its README's "Required Configurations").
+  if ((plan.gradientAccumulation ?? 'fused') !== 'fused' || usesMegatronFsdp(plan)) args.push('--no-gradient-accumulation-fusion');
   if (plan.gradientAccumulation === 'fp32') args.push('--accumulate-allreduce-grads-in-fp32');
+  // validate_args under --bf16 (also fp8's): "if args.grad_reduce_in_bf16: accumulate_allreduce_grads_in_fp32 = False",
+  // and otherwise sets it True; under --fp16 the gradients are 16-bit already.
+  if (plan.gradientAccumulation === '16-bit' && plan.precision !== 'fp16') args.push('--grad-reduce-in-bf16');
   if (!plan.dropout) args.push('--attention-dropout 0', '--hidden-dropout 0');
   if (plan.overlapGradReduce) args.push('--overlap-grad-reduce');
-  if (plan.overlapGradReduce && plan.sharding === 'distributed-optimizer') args.push('--overlap-param-gather');
   // Needs --sequence-parallel ("Tensor parallel communication/GEMM overlap can happen only when sequence
   // parallelism is enabled"), which checkPlan makes sure of.
   if (plan.overlapTensorParallelComm) args.push('--tp-comm-overlap');
@@ -104,7 +122,7 @@ export function toMegatronArgs(scenario: unknown): string | undefined {
   // communication"), so no flag either way.
   if (v > 1 && !plan.overlapPipelineComm) args.push('--no-overlap-p2p-communication');
   // Scatter-gather of pipeline sends was Megatron 2021's default and is gone from Megatron-Core: no flag either way.
-  return [...notes, args.join(' \\\n  ')].join('\n');
+  return [...notes, ...megatronEnvironment(plan), args.join(' \\\n  ')].join('\n');
 }
 
 /**
@@ -135,7 +153,12 @@ export function toNemoYaml(scenario: unknown): string | undefined {
   const { plan, split, preset } = planned;
   const m = plan.model;
   const optimizer = nemoOptimizer(plan);
+  const architecture = nemoArchitecture(m, preset);
+  const vocab = vocabPadding(m.vocabSize, plan.tensor);
   const lines = [
+    coreVersionLine(coreRequirements(plan, split, false, false), 'NeMo 1.x config keys (NeMo-Megatron launcher) to merge into a training config'),
+    NEMO_LEFT_OUT,
+    tokenizerNote(m.vocabSize, 'set model.tokenizer (library, type, model or vocab_file) for it'),
     'trainer:',
     `  num_nodes: ${plan.nodes}`,
     `  devices: ${plan.gpusPerNode}`,
@@ -156,15 +179,10 @@ export function toNemoYaml(scenario: unknown): string | undefined {
     `  ffn_hidden_size: ${m.ffnHiddenSize}`,
     `  num_attention_heads: ${m.attentionHeads}`,
     `  num_query_groups: ${m.kvHeads}`,
-    // The architecture keys, always written: NeMo's GPT defaults (megatron_gpt_config.yaml: gelu, layernorm,
-    // bias, learned_absolute, tied embeddings) would otherwise build another model than a Llama's
-    // (megatron_llama_config.yaml: fast-swiglu, rmsnorm, bias False, rope, untied).
-    `  activation: ${m.gatedMlp ? 'fast-swiglu' : 'gelu'}`,
-    `  normalization: ${m.normalization === 'rmsnorm' ? 'rmsnorm' : 'layernorm'}`,
-    `  bias: ${m.linearBias === true}`,
-    `  position_embedding_type: ${m.positionEmbedding === 'rotary' ? 'rope' : m.positionEmbedding === 'alibi' ? 'alibi' : 'learned_absolute'}`,
-    ...(m.positionEmbedding === 'rotary' && preset?.rotaryBase !== undefined ? [`  rotary_base: ${preset.rotaryBase}`] : []),
-    `  share_embeddings_and_output_weights: ${m.tiedEmbeddings}`,
+    ...architecture.notes,
+    ...architecture.lines,
+    `  # ${vocab.note}`,
+    `  make_vocab_size_divisible_by: ${vocab.divisor}`,
     `  activations_checkpoint_granularity: ${plan.recompute === 'none' ? 'null' : plan.recompute}`,
     `  activations_checkpoint_method: ${plan.recompute === 'full' ? 'block' : 'null'}`,
     // NeMo hands this to Megatron-Core's recompute_num_layers: per model chunk, as for Megatron-LM.
@@ -191,29 +209,38 @@ export function toNemoYaml(scenario: unknown): string | undefined {
  * uneven ones are (NVIDIA's Megatron-Bridge recipes for Llama 3.1 405B set both).
  */
 function nemoSplitLines(plan: PlanInput, split: PipelineSplit): string[] {
+  const p = plan.pipeline;
+  const shape = p > 2 ? `${split.first} + ${split.middle} × ${p - 2} + ${split.last}` : `${split.first} + ${split.last}`;
   if (split.slots !== 'layers') {
     const { embedding, loss } = slotsTaken(split.slots);
-    const p = plan.pipeline;
     return [
       `  # pipeline split of the ${plan.model.layers} layers with ${[embedding && 'the embedding', loss && 'the loss'].filter(Boolean).join(' and ')} `
-        + `counted as a layer each: ${p > 2 ? `${split.first} + ${split.middle} × ${p - 2} + ${split.last}` : `${split.first} + ${split.last}`} (Megatron-Core TransformerConfig fields)`,
+        + `counted as a layer each: ${shape} (Megatron-Core TransformerConfig fields)`,
+      // NeMo 2's GPTConfig.configure_model (nemo/collections/llm/gpt/model/base.py) skips the check when
+      // account_for_embedding/loss_in_pipeline_split is set ("is_pipeline_asymmetric"); NeMo 1.x does not.
+      ...virtualStageWarning(plan, 'use NeMo 2, whose GPTConfig skips the check for a split that counts the embedding or the loss, or another split'),
       ...(embedding ? ['  account_for_embedding_in_pipeline_split: true'] : []),
       ...(loss ? ['  account_for_loss_in_pipeline_split: true'] : []),
     ];
   }
   if (!split.uneven) return [];
-  const p = plan.pipeline;
-  const v = plan.virtualStages;
-  const shape = p > 2 ? `${split.first} + ${split.middle} × ${p - 2} + ${split.last}` : `${split.first} + ${split.last}`;
-  const lines = [
-    `  # uneven pipeline split of the ${plan.model.layers} layers: ${shape} (Megatron-Core TransformerConfig fields, ${v > 1 ? '0.11+ with virtual stages' : '0.9+'})`,
+  return [
+    `  # uneven pipeline split of the ${plan.model.layers} layers: ${shape} (Megatron-Core TransformerConfig fields, ${plan.virtualStages > 1 ? '0.11+ with virtual stages' : '0.9+'})`,
+    ...virtualStageWarning(plan, 'set this split by hand'),
     `  num_layers_in_first_pipeline_stage: ${split.first}`,
     `  num_layers_in_last_pipeline_stage: ${split.last}`,
   ];
-  // NeMo 1.x MegatronBaseModel.__init__: "(num_layers // pipeline_model_parallel_size) % vp_size == 0".
-  if (v > 1 && Math.floor(plan.model.layers / p) % v !== 0) {
-    lines.splice(1, 0, `  # NeMo 1.x asserts (num_layers // pipeline_model_parallel_size) % virtual_pipeline_model_parallel_size == 0, `
-      + `which ${plan.model.layers} // ${p} = ${Math.floor(plan.model.layers / p)} fails for ${v}: set this split by hand`);
-  }
-  return lines;
+}
+
+/**
+ * NeMo 1.x MegatronBaseModel.__init__ asserts "(num_layers // pipeline_model_parallel_size) % vp_size == 0", which
+ * any split with virtual stages can fail: a comment saying so, and what to do, where this plan fails it.
+ */
+function virtualStageWarning(plan: PlanInput, remedy: string): string[] {
+  const { layers } = plan.model;
+  const p = plan.pipeline;
+  const v = plan.virtualStages;
+  if (v <= 1 || Math.floor(layers / p) % v === 0) return [];
+  return [`  # NeMo 1.x asserts (num_layers // pipeline_model_parallel_size) % virtual_pipeline_model_parallel_size == 0, `
+    + `which ${layers} // ${p} = ${Math.floor(layers / p)} fails for ${v}: ${remedy}`];
 }

@@ -60,14 +60,15 @@ describe('toMegatronArgs', () => {
   });
 
   it('says which vocabulary the user\'s tokenizer must give (Llama 3: 128,256)', () => {
-    expect(toMegatronArgs(LLAMA)!.split('\n')[0]).toBe('# the tokenizer sets the vocabulary (128,256 for this model): add --tokenizer-type and --tokenizer-model (or --vocab-file) for it');
+    expect(toMegatronArgs(LLAMA)!.split('\n')).toContain('# the tokenizer sets the vocabulary (128,256 rows for this model, with the padding below): add --tokenizer-type and --tokenizer-model (or --vocab-file) for it');
   });
 });
 
 describe('toNemoYaml', () => {
   it('writes the parallel sizes under model: and the node count under trainer:', () => {
     const yaml = toNemoYaml(LLAMA)!;
-    expect(yaml).toMatch(/^trainer:\n {2}num_nodes: 8\n {2}devices: 8\n/);
+    // After the header comments (export-header.test.ts).
+    expect(yaml).toMatch(/^(#[^\n]*\n)+trainer:\n {2}num_nodes: 8\n {2}devices: 8\n/);
     for (const line of ['  tensor_model_parallel_size: 4', '  pipeline_model_parallel_size: 4', '  virtual_pipeline_model_parallel_size: 5',
       '  context_parallel_size: 2', '  sequence_parallel: true', '  activations_checkpoint_granularity: selective', '    name: distributed_fused_adam']) {
       expect(yaml.split('\n')).toContain(line);
@@ -144,10 +145,11 @@ describe('toMegatronArgs: notes stay outside the shell command', () => {
   const zero1 = { ...LLAMA, parallelism: { ...LLAMA.parallelism, distributedOptimizer: false, zeroStage: 1 } };
   it('a ZeRO note is a comment line before the backslash-continued arguments, which end every line but the last with \\', () => {
     const all = lines(toMegatronArgs(zero1));
-    const block = all.filter((l) => !l.startsWith('#'));
+    // The environment the run needs (export-sharding.test.ts) is its own shell line between the comments and the arguments.
+    const block = all.filter((l) => !l.startsWith('#') && !l.startsWith('export '));
     expect(all.filter((l) => l.startsWith('#'))).toContainEqual(expect.stringMatching(/^# ZeRO stage 1/));
     // Every comment comes first, so the block after them is one shell command.
-    expect(all.slice(0, all.length - block.length).every((l) => l.startsWith('#'))).toBe(true);
+    expect(all.slice(0, all.length - block.length).every((l) => l.startsWith('#') || l.startsWith('export '))).toBe(true);
     expect(block.slice(0, -1).every((l) => l.endsWith(' \\'))).toBe(true);
     expect(block.some((l) => l.trimStart().startsWith('#'))).toBe(false);
   });
@@ -205,6 +207,17 @@ describe('a split counting the embedding and the loss as layers (Megatron-Core a
       parallelism: { tensor: 8, pipeline: 8, context: 2, sequenceParallel: true, lossInPipelineSplit: true } })!;
     expect(loss).toContain('--account-for-loss-in-pipeline-split');
     expect(loss).not.toContain('--account-for-embedding-in-pipeline-split');
+  });
+
+  it('NeMo: a split NeMo 1.x\'s (num_layers // p) % v == 0 refuses is said in a comment, as for the uneven split (126 // 64 = 1, v 2)', () => {
+    // The plan `search --model llama3.1-405b --gpu dgx-h100 --gpus 1024 --global-batch 1024` chooses.
+    const failing = { ...RECIPE, cluster: { gpu: 'h100-sxm', nodes: 128 }, training: { ...RECIPE.training, globalBatchSize: 1024 },
+      parallelism: { ...RECIPE.parallelism, tensor: 2, pipeline: 64, context: 8, schedule: 'interleaved' } };
+    const warning = lines(toNemoYaml(failing)).find((l) => l.includes('NeMo 1.x asserts'));
+    expect(warning).toMatch(/^ {2}# .*126 \/\/ 64 = 1 fails for 2: use NeMo 2/);
+    // NVIDIA's own recipe fails it too (126 // 8 = 15 is odd); without virtual stages there is nothing to assert.
+    expect(toNemoYaml(RECIPE)).toContain('126 // 8 = 15 fails for 2');
+    expect(toNemoYaml({ ...RECIPE, parallelism: { ...RECIPE.parallelism, virtualStages: 1 } })).not.toContain('NeMo 1.x asserts');
   });
 
   it('NeMo: the TransformerConfig fields by name, with the split in a comment', () => {

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { toMegatronArgs, toNemoYaml } from '../../src/index.ts';
+
+/** A runnable plan of `model` on 8 DGX H100 nodes: TP 8, PP 1. */
+const on64 = (model: string, training: Record<string, unknown> = {}) => ({
+  model, cluster: { gpu: 'h100-sxm', nodes: 8 },
+  training: { globalBatchSize: 128, microBatchSize: 1, precision: 'bf16', ...training },
+  parallelism: { tensor: 8, pipeline: 1, sequenceParallel: true, distributedOptimizer: true },
+});
+const argLines = (s: unknown) => toMegatronArgs(s)!.split('\n').filter((l) => l.startsWith('--') || l.startsWith('  --')).map((l) => l.trim().replace(/ \\$/, ''));
+const yamlLines = (s: unknown) => toNemoYaml(s)!.split('\n');
+
+describe('Nemotron-4 is exported as NVIDIA configures it: squared ReLU, LayerNorm1p, RoPE on half of each head', () => {
+  it.each(['nemotron4-15b', 'nemotron4-340b'])('%s: Megatron-LM builds it (--squared-relu, --apply-layernorm-1p, --rotary-percent 0.5), not GeLU', (model) => {
+    const args = argLines(on64(model));
+    for (const flag of ['--squared-relu', '--apply-layernorm-1p', '--rotary-percent 0.5']) expect(args).toContain(flag);
+    expect(args).not.toContain('--swiglu');
+    expect(args).not.toContain('--normalization RMSNorm');
+  });
+  it.each(['nemotron4-15b', 'nemotron4-340b'])('%s: NeMo as the launcher\'s nemotron_15b.yaml has it', (model) => {
+    const yaml = yamlLines(on64(model));
+    for (const line of ['  activation: squared-relu', '  normalization: layernorm1p', '  layernorm_zero_centered_gamma: true', '  rotary_percentage: 0.5']) {
+      expect(yaml).toContain(line);
+    }
+    expect(yaml).not.toContain('  activation: gelu');
+  });
+  it('a Llama keeps SwiGLU, RMSNorm and full RoPE; GPT-3 GeLU and LayerNorm, with none of the Nemotron flags', () => {
+    for (const model of ['llama3-70b', 'gpt3-175b']) {
+      const args = argLines({ ...on64(model), ...(model === 'gpt3-175b' && { cluster: { gpu: 'h100-sxm', nodes: 16 } }) });
+      for (const flag of ['--squared-relu', '--apply-layernorm-1p']) expect(args).not.toContain(flag);
+      expect(args.some((a) => a.startsWith('--rotary-percent'))).toBe(false);
+    }
+  });
+});
+
+describe('ALiBi, which Megatron-LM and Megatron-Core do not have (BLOOM)', () => {
+  const bloom = { ...on64('bloom-176b'), cluster: { gpu: 'h100-sxm', nodes: 48 }, training: { globalBatchSize: 2048, microBatchSize: 1, precision: 'bf16' },
+    parallelism: { tensor: 4, pipeline: 12, sequenceParallel: true, distributedOptimizer: true } };
+  it('Megatron-LM: no learned positions (--position-embedding-type none), and a warning that ALiBi needs Megatron-DeepSpeed', () => {
+    const text = toMegatronArgs(bloom)!;
+    expect(argLines(bloom)).toContain('--position-embedding-type none');
+    expect(text.split('\n')).toContainEqual(expect.stringMatching(/^# WARNING: BLOOM 176B uses ALiBi, which Megatron-LM does not have.*Megatron-DeepSpeed.*--position-embedding-type alibi/));
+  });
+  it('NeMo: alibi on NeMo 1.x\'s legacy (non-Megatron-Core) model, with a warning', () => {
+    const yaml = yamlLines(bloom);
+    expect(yaml).toContain('  position_embedding_type: alibi');
+    expect(yaml).toContain('  mcore_gpt: false');
+    expect(yaml).toContainEqual(expect.stringMatching(/^ {2}# WARNING: BLOOM 176B uses ALiBi, which Megatron-Core/));
+  });
+});
+
+describe('Llama 3.1 and 3.2 RoPE scaling (Hugging Face config.json rope_scaling factor 8 and 32)', () => {
+  it('Megatron-LM: --use-rope-scaling with the factor; Llama 3 and 2 take none', () => {
+    for (const [model, factor] of [['llama3.1-70b', 8], ['llama3.1-8b', 8], ['llama3.2-1b', 32]] as const) {
+      const args = argLines(on64(model));
+      expect(args).toContain('--use-rope-scaling');
+      expect(args).toContain(`--rope-scaling-factor ${factor}`);
+    }
+    expect(argLines(on64('llama3-70b'))).not.toContain('--use-rope-scaling');
+  });
+  it('NeMo: scale_positional_embedding, and a note that NeMo 1.x has no key for 3.2\'s factor 32', () => {
+    expect(yamlLines(on64('llama3.1-70b'))).toContain('  scale_positional_embedding: true');
+    expect(toNemoYaml(on64('llama3.1-70b'))).not.toContain('RoPE scaling factor');
+    expect(yamlLines(on64('llama3.2-1b'))).toContainEqual(expect.stringMatching(/^ {2}# RoPE scaling factor 32: NeMo 1.x has no key for it/));
+    expect(toNemoYaml(on64('llama3-70b'))).not.toContain('scale_positional_embedding');
+  });
+});
