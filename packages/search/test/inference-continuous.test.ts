@@ -187,8 +187,12 @@ describe('continuous batching (Orca, vLLM, in-flight batching)', () => {
     const ratio = cont.kvCacheBytesPerGpu / stat.kvCacheBytesPerGpu;
     expect(ratio).toBeGreaterThan(mean / full);
     expect(ratio).toBeLessThan((mean + 16) / full);
-    // The weights and the runtime reserve are the same; only the cache shrinks.
-    expect(cont.totalBytesPerGpu - cont.kvCacheBytesPerGpu).toBe(stat.totalBytesPerGpu - stat.kvCacheBytesPerGpu);
+    // The weights and the runtime reserve are the same; the cache shrinks, and so do the activations: an iteration's forward pass
+    // takes the 64 decode tokens and the one prompt admitted (64 / 512 of one a step), not the static batch's 64 prompts at once.
+    const rest = (e: InferenceEstimate) => e.totalBytesPerGpu - e.kvCacheBytesPerGpu - e.activationBytesPerGpu;
+    expect(rest(cont)).toBe(rest(stat));
+    expect(stat.forwardTokens).toBe(64 * 2048);
+    expect(cont.forwardTokens).toBe(64 + 2048);
     expect(cont.maxBatch).toBeGreaterThan(stat.maxBatch);
   });
 
@@ -196,7 +200,8 @@ describe('continuous batching (Orca, vLLM, in-flight batching)', () => {
     const s = { ...shape, batch: 1, promptTokens: 128, outputTokens: 8192 };
     const ratio = estimate({ ...s, batching: 'continuous' }).maxBatch / estimate(s).maxBatch;
     expect(ratio).toBeGreaterThan(1.9);
-    expect(ratio).toBeLessThan(2);
+    // A little over 2: the static batch also holds the activations of its 128-token prompts prefilled together.
+    expect(ratio).toBeLessThan(2.05);
   });
 });
 

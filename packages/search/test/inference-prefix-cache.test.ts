@@ -16,8 +16,13 @@ describe('prefix caching: the blocks a shared prefix fills', () => {
     expect(cachedPrefixTokens(15, 2048)).toBe(0);
     expect(cachedPrefixTokens(1024, 2048)).toBe(1024);
   });
-  it('a prompt wholly shared still computes its last token, whose logits give the first output token', () => {
-    expect(cachedPrefixTokens(2048, 2048)).toBe(2047);
+  it('a prompt wholly shared recomputes its last block, not only its last token: vLLM v1 looks within P − 1 tokens, in whole blocks', () => {
+    // The last token's logits give the first output token; the hit is block-aligned, so its whole block is prefilled again.
+    expect(cachedPrefixTokens(2048, 2048)).toBe(2032);
+    expect(cachedPrefixTokens(2048, 2048) % 16).toBe(0);
+    // A prompt one token past a block boundary: all its whole blocks hit, the one token is computed.
+    expect(cachedPrefixTokens(2049, 2049)).toBe(2048);
+    expect(cachedPrefixTokens(16, 16)).toBe(0);
   });
   it('the new half of a prompt does 3/4 of its causal attention: (2048² − 1024²) / 2048²', () => {
     expect(uncachedAttentionFraction(2048, 1024)).toBe(0.75);
@@ -31,10 +36,19 @@ describe('prefix caching under continuous batching (Llama 2 70B, TP 8, 2,048 + 5
     const half = estimate({ ...shape, batch: 1, sharedPrefixTokens: 1024 });
     // Paged: P + (O + 1)/2 + 7.5 = 2,048 + 256.5 + 7.5 = 2,312 tokens; past a 1,024-token prefix, 1,288.
     const perToken = kvCacheBytesPerToken(base, 8, 80);
-    // The KV cache may take what the weights and the 2 GiB runtime reserve leave.
+    // The KV cache and an iteration's activations may take what the weights and the 2 GiB runtime reserve leave.
     const free = none.capacityBytes - none.weightsBytesPerGpu - 2 * 2 ** 30;
-    expect(none.maxBatch).toBe(Math.floor(free / (2312 * perToken)));
-    expect(half.maxBatch).toBe(Math.floor((free - 1024 * perToken) / (1288 * perToken)));
+    const fullest = (s: InferenceShape, batch: number) => estimateInference(base, { ...s, batch });
+    for (const [e, kvTokens] of [[none, (b: number) => b * 2312], [half, (b: number) => 1024 + b * 1288]] as const) {
+      const at = fullest(e.shape, e.maxBatch);
+      if (!at.ok) throw new Error(at.message);
+      expect(at.kvCacheBytesPerGpu).toBeCloseTo(kvTokens(e.maxBatch) * perToken, 0);
+      expect(at.kvCacheBytesPerGpu + at.activationBytesPerGpu).toBeLessThanOrEqual(free);
+      expect(fullest(e.shape, e.maxBatch + 1).ok).toBe(false);
+      // The activations are a few GiB, so the KV cache fills nearly all of it.
+      expect(kvTokens(e.maxBatch + 1) * perToken).toBeGreaterThan(free - 4 * 2 ** 30);
+    }
+    expect(half.maxBatch).toBeGreaterThan(1.7 * none.maxBatch);
     // The prefix is counted once in the KV cache a batch holds.
     expect(half.kvCacheBytesPerGpu).toBeCloseTo((1024 + 1288) * perToken, 0);
     const b64 = estimate({ ...shape, batch: 64, sharedPrefixTokens: 1024 });

@@ -29,8 +29,8 @@ describe('estimateInference', () => {
     // The refusal's parts add up to the total it names.
     if (single.ok) return;
     const gib = [...single.message.matchAll(/([\d.]+) GiB/g)].map((m) => Number(m[1]));
-    expect(single.message).toMatch(/^needs [\d.]+ GiB per GPU \(weights [\d.]+ GiB, KV cache [\d.]+ GiB, runtime 2\.0 GiB\)/);
-    expect(gib[1]! + gib[2]! + gib[3]!).toBeCloseTo(gib[0]!, 0);
+    expect(single.message).toMatch(/^needs [\d.]+ GiB per GPU \(weights [\d.]+ GiB, KV cache [\d.]+ GiB, activations [\d.]+ GiB for 2,048 tokens in one forward pass, runtime 2\.0 GiB\)/);
+    expect(gib[1]! + gib[2]! + gib[3]! + gib[4]!).toBeCloseTo(gib[0]!, 0);
   });
 
   it('the largest batch fits and one more sequence does not', () => {
@@ -40,12 +40,13 @@ describe('estimateInference', () => {
     expect(estimateInference(base, { ...shape, batch: e.maxBatch + 1 }).ok).toBe(false);
   });
 
-  it('gpuMemoryUtilization holds back headroom: 0.9 of 80 GB leaves 8 GB less for the KV cache, 82 fewer 100 MiB sequences', () => {
-    // Llama 2 70B on TP 8: 2,048 + 512 tokens × 2 × 80 layers × 1 KV head × 128 dims × 2 bytes = 100 MiB a sequence per GPU.
+  it('gpuMemoryUtilization holds back headroom: 0.9 of 80 GB leaves 8 GB less for the KV cache and activations, 40 fewer sequences', () => {
+    // Llama 2 70B on TP 8: 2,048 + 512 tokens × 2 × 80 layers × 1 KV head × 128 dims × 2 bytes = 100 MiB a sequence per GPU,
+    // and its 2,048-token prompt, prefilled with the batch's, 2,048 × (2 × 8,192 + 3 × 28,672 / 8) × 2 bytes = 106 MiB of activations.
     const all = estimateInference(base, { ...shape, batch: 1 });
     const vllm = estimateInference(base, { ...shape, batch: 1, gpuMemoryUtilization: 0.9 });
     if (!all.ok || !vllm.ok) throw new Error('TP 8 serves 70B');
-    const headroomSequences = (0.1 * base.gpu.hbmBytes) / (2560 * 2 * 80 * 128 * 2);
+    const headroomSequences = (0.1 * base.gpu.hbmBytes) / (2560 * 2 * 80 * 128 * 2 + 2048 * (2 * 8192 + (3 * 28672) / 8) * 2);
     expect(all.maxBatch - vllm.maxBatch).toBeGreaterThanOrEqual(Math.floor(headroomSequences));
     expect(all.maxBatch - vllm.maxBatch).toBeLessThanOrEqual(Math.ceil(headroomSequences));
     expect(vllm.usableBytes).toBeCloseTo(0.9 * vllm.capacityBytes, 0);
@@ -64,8 +65,10 @@ describe('estimateInference', () => {
     expect(fp8.kvCacheBytesPerGpu).toBe(64 * 2560 * 2 * 80 * 128 * 1);
     expect(fp8.kvCacheBytesPerGpu).toBe(bf16.kvCacheBytesPerGpu / 2);
     expect(fp8.weightsBytesPerGpu).toBe(bf16.weightsBytesPerGpu);
-    const free = fp8.usableBytes - fp8.weightsBytesPerGpu - (fp8.totalBytesPerGpu - fp8.weightsBytesPerGpu - fp8.kvCacheBytesPerGpu);
-    expect(fp8.maxBatch).toBe(Math.floor(free / (2560 * 2 * 80 * 128)));
+    // The free memory holds each sequence's 50 MiB of cache and its prompt's 106 MiB of activations (static: prefilled together).
+    const runtime = fp8.totalBytesPerGpu - fp8.weightsBytesPerGpu - fp8.kvCacheBytesPerGpu - fp8.activationBytesPerGpu;
+    const free = fp8.usableBytes - fp8.weightsBytesPerGpu - runtime;
+    expect(fp8.maxBatch).toBe(Math.floor(free / (2560 * 2 * 80 * 128 + 2048 * (2 * 8192 + (3 * 28672) / 8) * 2)));
     // Each step reads half the cache: faster per token, but not as fast as FP8 weights too.
     const allFp8 = estimateInference({ ...base, precision: 'fp8' }, { ...shape, batch: 64 });
     if (!allFp8.ok) throw new Error('FP8 serves 70B');

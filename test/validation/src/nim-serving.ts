@@ -78,14 +78,18 @@ function plan(row: ServingRow, batching: 'static' | 'continuous', batch: number)
 /** The continuous-batching plan at the row's concurrency as the batch, on the source's GPUs, TP and precision. */
 export function predictServing(row: ServingRow): ServingPrediction {
   const point = plan(row, 'continuous', row.concurrency);
+  // Every sequence's full context reserved (a static plan's KV cache a sequence) beside an in-flight engine's activations, those of
+  // one iteration (the continuous point's): a static batch's own largest batch also prefills all its prompts in one pass.
   const reserved = plan(row, 'static', 1);
+  const runtime = point.totalBytesPerGpu - point.weightsBytesPerGpu - point.kvCacheBytesPerGpu - (point.activationBytesPerGpu ?? 0);
+  const reservedBatch = Math.floor((point.capacityBytes - point.weightsBytesPerGpu - runtime - (point.activationBytesPerGpu ?? 0)) / reserved.kvCacheBytesPerGpu);
   const ttftMs = point.prefillSeconds * 1000;
   const itlMs = point.decodeStepSeconds * 1000;
   return {
     ttftMs, itlMs,
     tokensPerSecond: (row.concurrency * row.outputTokens) / ((ttftMs + (row.outputTokens - 1) * itlMs) / 1000),
     maxBatchPaged: point.maxBatch,
-    maxBatchReserved: reserved.maxBatch,
+    maxBatchReserved: reservedBatch,
   };
 }
 

@@ -53,7 +53,8 @@ Options:
       --shared-prefix N  continuous only: every prompt opens with the same N tokens (a system
                          prompt), cached once and not prefilled again (vLLM's prefix caching)
       --rate R           continuous only: requests per second to serve; the best plan is then
-                         the one needing the fewest GPUs, a first token's wait for a slot counted
+                         the one needing the fewest GPUs, a first token's wait for a slot counted,
+                         within --max-ttft-s or by default 2 s (MLPerf's interactive bound)
       --draft-model ID, --draft-tokens N, --acceptance A
                          speculative decoding: a draft model (e.g. llama3.2-1b) proposes N tokens a
                          step, each accepted with chance A; one pipeline stage only
@@ -146,10 +147,13 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
 /** What a million generated tokens cost on a point, with --price ("13.7"); a dash without a figure. */
 const costCell = (p: InferencePointJson): string => (p.cost === undefined ? '—' : rate(p.cost.perMillionOutputTokens));
 
+/** With one output token no token is decoded (the prefill yields it): no time per token is shown, a dash in its place. */
+const perTokenCell = (p: InferencePointJson, outputTokens: number): string => (outputTokens > 1 ? formatSeconds(p.decodeStepSeconds) : '—');
+
 // Both latencies as the headline says them (formatSeconds): a long prefill in minutes or hours ("24.4 min",
 // not "1463 s"), a slow token in seconds ("1.46 s", not "1463.4 ms"), three figures whatever the unit.
-const row = (p: InferencePointJson, priced: boolean): string[] => [
-  String(p.tensor), String(p.pipeline), formatGrouped(p.batch), formatSeconds(p.prefillSeconds), formatSeconds(p.decodeStepSeconds),
+const row = (p: InferencePointJson, priced: boolean, outputTokens: number): string[] => [
+  String(p.tensor), String(p.pipeline), formatGrouped(p.batch), formatSeconds(p.prefillSeconds), perTokenCell(p, outputTokens),
   rate(p.tokensPerSecondPerGpu), formatBytes(p.kvCacheBytesPerGpu), formatBytes(p.totalBytesPerGpu), formatGrouped(p.maxBatch),
   ...(priced ? [costCell(p)] : []), '',
 ];
@@ -172,10 +176,20 @@ const boundsText = (request: unknown): string | undefined =>
   (typeof request === 'object' && request !== null ? inferenceBoundsText(request) : undefined);
 
 /**
+ * The request as the plan applies its bounds, for the remedy to loosen: a per-token bound with one output token
+ * is dropped, as planInference drops it (no token is decoded), so that no remedy offers to loosen it.
+ */
+const appliedBounds = (request: Record<string, unknown>): Record<string, unknown> => {
+  if (request.outputTokens !== 1) return request;
+  const { maxDecodeSecondsPerToken: _dropped, ...rest } = request;
+  return rest;
+};
+
+/**
  * The best plan in words: "TP 8 · PP 1 · batch 64 · continuous batching", and on the request's GPUs
  * "2 replicas of TP 4 · PP 1 · batch 64 each · static batching", with the tokens/s of all of them.
  */
-function bestText(p: InferencePointJson): string {
+function bestText(p: InferencePointJson, outputTokens: number): string {
   const prefill = [
     ...(p.prefillChunkTokens === undefined ? [] : [`prefill in chunks of ${formatGrouped(p.prefillChunkTokens)} tokens`]),
     ...(p.sharedPrefixTokens === undefined ? [] : [`a ${formatGrouped(p.sharedPrefixTokens)}-token prefix shared and cached`]),
@@ -185,7 +199,10 @@ function bestText(p: InferencePointJson): string {
   const kv = p.kvCachePrecision === undefined ? '' : ` · ${p.kvCachePrecision.toUpperCase()} KV cache`;
   const batching = `${p.batching ?? 'static'} batching${prefill === '' ? '' : ` (${prefill})`}${kv}${spec}`;
   const perGpu = `${rate(p.tokensPerSecondPerGpu)} tokens/s/GPU`;
-  const perToken = `${formatSeconds(p.decodeStepSeconds)} per token${p.cost === undefined ? '' : `, ${rate(p.cost.perMillionOutputTokens)} per million generated tokens`}`;
+  const perToken = [
+    ...(outputTokens > 1 ? [`${formatSeconds(p.decodeStepSeconds)} per token`] : [`the token in ${formatSeconds(p.prefillSeconds)}`]),
+    ...(p.cost === undefined ? [] : [`${rate(p.cost.perMillionOutputTokens)} per million generated tokens`]),
+  ].join(', ');
   if (p.replicas === undefined) return `TP ${p.tensor} · PP ${p.pipeline} · batch ${formatGrouped(p.batch)} · ${batching}: ${perGpu}, ${perToken}`;
   const gpus = p.replicas * p.gpus;
   return `${plural(p.replicas, 'replica', 'replicas')} of TP ${p.tensor} · PP ${p.pipeline} · batch ${formatGrouped(p.batch)} each · ${batching}: `
@@ -216,6 +233,24 @@ function lightLoadText(p: InferencePointJson): string[] {
     + 'busy on average: the per-token time above is its full batch\'s, a ceiling (a token comes sooner at the few it runs), and its tokens/s per GPU the full batch\'s too'];
 }
 
+/**
+ * What holds the best plan's batch where it is. At the largest batch that fits, memory: "batch 131 is the most that fits
+ * in memory: per GPU, the weights (32.9 GiB), its KV cache (25.6 GiB) and the activations of one forward pass over
+ * 268,288 tokens (18.9 GiB; static batching prefills the batch's prompts together), with the runtime's 2 GiB, fill
+ * 79.6 GiB". Below it, the bounds (or, with a rate, the GPUs it takes).
+ */
+function batchBoundText(p: InferencePointJson, bounds: string | undefined): string[] {
+  if (p.batch < p.maxBatch) {
+    return bounds === undefined ? [] : [`batch ${formatGrouped(p.batch)} of the ${formatGrouped(p.maxBatch)} that fit in memory: the bounds (${bounds}) hold it there`];
+  }
+  if (p.activationBytesPerGpu === undefined || p.forwardTokens === undefined) return [];
+  const runtime = p.totalBytesPerGpu - p.weightsBytesPerGpu - p.kvCacheBytesPerGpu - p.activationBytesPerGpu;
+  const pass = p.batching === 'continuous' ? 'an iteration\'s decode and admitted prompts' : 'static batching prefills the batch\'s prompts together';
+  return [`batch ${formatGrouped(p.batch)} is the most that fits in memory: per GPU, the weights (${formatBytes(p.weightsBytesPerGpu)}), its KV cache `
+    + `(${formatBytes(p.kvCacheBytesPerGpu)}) and the activations of one forward pass over ${formatGrouped(p.forwardTokens)} tokens `
+    + `(${formatBytes(p.activationBytesPerGpu)}; ${pass}), with the runtime's ${formatBytes(runtime)}, fill ${formatBytes(p.usableBytesPerGpu ?? p.capacityBytes)}`];
+}
+
 /** "each GPU may use 71.6 GiB of its 79.6 GiB (90%)", when the request holds memory back (gpuMemoryUtilization). */
 function usableText(a: Extract<InferenceResponseJson, { ok: true }>): string[] {
   const p = a.best ?? a.byShape.flatMap((s) => (s.ok ? [s.largestBatch] : []))[0];
@@ -232,14 +267,14 @@ export function formatInferenceReport(a: Extract<InferenceResponseJson, { ok: tr
     ...usableText(a),
     ...(a.warnings ?? []).map((w) => `⚠ ${w}`),
     // Where no shape serves at all, the first warning above says so (as `unservable`): no headline restates it.
-    ...(a.best ? [`${headline}: ${bestText(a.best)}`, ...loadText(a.best)]
+    ...(a.best ? [`${headline}: ${bestText(a.best, a.outputTokens)}`, ...loadText(a.best), ...batchBoundText(a.best, bounds)]
       : a.unservable === undefined ? [`no plan meets the latency bounds${bounds === undefined ? '' : ` (${bounds})`}${a.closest ? `: ${a.closest.why}` : ''}`] : []),
     '',
     'largest batch per TP × PP:',
-    ...pointTable(a.byShape.map((s) => (s.ok ? row(s.largestBatch, priced) : unservable(s.tensor, s.pipeline, s.message, priced))), priced),
+    ...pointTable(a.byShape.map((s) => (s.ok ? row(s.largestBatch, priced, a.outputTokens) : unservable(s.tensor, s.pipeline, s.message, priced))), priced),
     '',
     'throughput-versus-latency frontier:',
-    ...pointTable(a.frontier.map((p) => row(p, priced)), priced),
+    ...pointTable(a.frontier.map((p) => row(p, priced, a.outputTokens)), priced),
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -275,7 +310,7 @@ export const inferenceCommand: Command = requestCommand({
       // No shape serves at all (memory, divisibility, or none divides --gpus): the latency bounds are not to blame.
       const unservable = shown.unservable === undefined ? undefined : (io.inFlagTerms?.(shown.unservable) ?? shown.unservable);
       // The report names the closest plan too, but stderr is what a script, or a reader of --json, sees: it says why and what to change.
-      printError(io, inferenceFailureText(shown, request, { fromFlags: io.inFlagTerms !== undefined, unservable, bounds }, retry));
+      printError(io, inferenceFailureText(shown, appliedBounds(request), { fromFlags: io.inFlagTerms !== undefined, unservable, bounds }, retry));
       return EXIT.infeasible;
     }
     return EXIT.ok;

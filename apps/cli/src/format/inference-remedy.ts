@@ -85,10 +85,13 @@ const shapeText = (s: Shape): string => `TP ${s.tensor} · PP ${s.pipeline} (${c
  */
 function memoryRemedy(request: Record<string, unknown>, t: Terms, retry: Retry): string {
   const gpus = field(request, 'gpus');
+  // FP8 weights where the GPU runs them and they fit the GPUs given: offered beside more GPUs, as they need none.
+  const fp8 = fewestServing(fp8Works(request, retry));
+  const fp8Text = fp8 === undefined ? undefined : `FP8 weights (${name(t, '--precision fp8', 'precision "fp8"')}): ${shapeText(fp8)} holds them`;
   const unbounded = gpus === undefined ? undefined : fewestServing(retry({ drop: ['gpus'] }));
   if (unbounded !== undefined) {
     const needed = unbounded.tensor * unbounded.pipeline;
-    return `to serve it, give ${gpusField(t, needed)} or a multiple of it: a replica of ${shapeText(unbounded)} holds it`;
+    return `to serve it, give ${gpusField(t, needed)} or a multiple of it: a replica of ${shapeText(unbounded)} holds it${fp8Text === undefined ? '' : `; or try ${fp8Text}`}`;
   }
   // Memory held back (vLLM's --gpu-memory-utilization): all of it may be enough.
   const held = field(request, 'gpuMemoryUtilization');
@@ -96,8 +99,7 @@ function memoryRemedy(request: Record<string, unknown>, t: Terms, retry: Retry):
   if (whole !== undefined) {
     return `to serve it, raise ${name(t, '--gpu-memory-utilization', 'gpuMemoryUtilization')}: with all of each GPU's memory, ${shapeText(whole)} holds it`;
   }
-  const fp8 = fewestServing(fp8Works(request, retry));
-  if (fp8 !== undefined) return `to serve it, try FP8 weights (${name(t, '--precision fp8', 'precision "fp8"')}): ${shapeText(fp8)} holds them`;
+  if (fp8Text !== undefined) return `to serve it, try ${fp8Text}`;
   return `to serve it, give GPUs with more memory (${name(t, '--gpu', 'cluster.gpu')})`;
 }
 

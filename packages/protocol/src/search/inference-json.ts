@@ -14,7 +14,7 @@ export interface InferencePointJson {
   /** The KV cache's number format, when the request gives one. */
   kvCachePrecision?: 'fp16' | 'bf16' | 'fp8';
   /**
-   * With sharedPrefixTokens: the prefix tokens actually cached (whole 16-token blocks, at most promptTokens − 1) and
+   * With sharedPrefixTokens: the prefix tokens actually cached (whole 16-token blocks of the prompt's first promptTokens − 1, as vLLM v1 looks them up) and
    * their KV cache per GPU, held once for all sequences and included in kvCacheBytesPerGpu (the rest is per sequence).
    */
   cachedPrefixTokens?: number;
@@ -27,7 +27,15 @@ export interface InferencePointJson {
   speculation?: {
     draftTokens: number; acceptanceRate: number; tokensPerStep: number; draftTensor: number;
     draftWeightsBytesPerGpu: number; draftKvCacheBytesPerGpu: number; draftStepSeconds: number;
+    /** The draft's prefill of the prompt (static: of the batch's prompts), in prefillSeconds; absent from answers older than it. */
+    draftPrefillSeconds?: number;
   };
+  /**
+   * The activations of the largest forward pass at this batch per GPU, in totalBytesPerGpu, and the tokens it takes at once (static: a
+   * micro-batch's prompts; continuous: an iteration's decode tokens and admitted prompts or chunks); absent from answers older than them.
+   */
+  activationBytesPerGpu?: number;
+  forwardTokens?: number;
   /** With requestsPerSecond: the replicas the rate needs of this point, their GPUs and utilization, the wait for a slot and the first token with it. */
   load?: { requestsPerSecond: number; replicas: number; gpus: number; utilization: number; queueSeconds: number; firstTokenSeconds: number };
   /** With pricePerGpuHour, in its currency: a million generated tokens, and with requestsPerSecond an hour of the GPUs the rate needs. */
@@ -56,7 +64,8 @@ export const point = (e: InferenceEstimate, gpus: number | undefined): Inference
   ...(e.shape.kvCachePrecision !== undefined && { kvCachePrecision: e.shape.kvCachePrecision }),
   ...(gpus !== undefined && { replicas: gpus / (e.shape.tensor * e.shape.pipeline) }),
   prefillSeconds: e.prefillSeconds, decodeStepSeconds: e.decodeStepSeconds, tokensPerSecondPerGpu: e.tokensPerSecondPerGpu,
-  weightsBytesPerGpu: e.weightsBytesPerGpu, kvCacheBytesPerGpu: e.kvCacheBytesPerGpu, totalBytesPerGpu: e.totalBytesPerGpu,
+  weightsBytesPerGpu: e.weightsBytesPerGpu, kvCacheBytesPerGpu: e.kvCacheBytesPerGpu, activationBytesPerGpu: e.activationBytesPerGpu, forwardTokens: e.forwardTokens,
+  totalBytesPerGpu: e.totalBytesPerGpu,
   capacityBytes: e.capacityBytes, maxBatch: e.maxBatch, memoryBound: e.memoryBound,
   ...(e.shape.gpuMemoryUtilization !== undefined && { usableBytesPerGpu: e.usableBytes }),
   ...(e.load !== undefined && { load: { ...e.load } }),

@@ -13,6 +13,25 @@ export const INTERACTIVE_TTFT_SECONDS = 2;
 export const INTERACTIVE_TOKEN_SECONDS = 0.2;
 
 /**
+ * The first-token bound a request is planned with: its own, or with a request rate and none given, the
+ * interactive INTERACTIVE_TTFT_SECONDS. Without a bound the fewest GPUs that keep up with a rate run their
+ * replicas all but fully loaded (ρ → 1), where an M/D/c queue's wait for a slot, Erlang C's C(c, a)·S/(c − a)
+ * (serving-load.ts), grows without bound: tens of seconds, or minutes, before a prompt is admitted. Sized for
+ * the bound, the replicas are the fewest whose first token, that wait included, meets it.
+ */
+export function rateFirstTokenBound(req: Pick<InferenceRequest, 'maxPrefillSeconds' | 'requestsPerSecond'>): number | undefined {
+  return req.maxPrefillSeconds ?? (req.requestsPerSecond === undefined ? undefined : INTERACTIVE_TTFT_SECONDS);
+}
+
+/** Says the default first-token bound a rate was planned with (rateFirstTokenBound), when the request gave none. */
+export function rateFirstTokenWarning(req: Pick<InferenceRequest, 'maxPrefillSeconds' | 'requestsPerSecond'>): string[] {
+  if (req.requestsPerSecond === undefined || req.maxPrefillSeconds !== undefined) return [];
+  return [`no maxPrefillSeconds given: the replicas for ${formatGrouped(req.requestsPerSecond)} requests/s are sized for a first token within `
+    + `${INTERACTIVE_TTFT_SECONDS} s, the wait for a slot included (MLPerf Inference's Llama 2 70B server scenario bound), rather than run `
+    + 'all but fully loaded, where the wait grows without bound; give maxPrefillSeconds for another bound'];
+}
+
+/**
  * A request that bounds the time per output token (an interactive service) but not the time to first
  * token may get a best plan whose first token comes late. Static batching: a batch of hundreds of
  * prompts is prefilled together, so its first token waits for all of them; continuous batching admits
@@ -22,9 +41,14 @@ export const INTERACTIVE_TOKEN_SECONDS = 0.2;
  * highest throughput, as for offline batch work; a first token past the interactive bound is said once, so
  * that a reader who meant a service sees what to give.
  */
-export function ttftWarning(best: InferenceEstimate | undefined, req: Pick<InferenceRequest, 'maxDecodeSecondsPerToken' | 'maxPrefillSeconds'>): string[] {
-  const interactive = req.maxDecodeSecondsPerToken !== undefined && req.maxPrefillSeconds === undefined;
-  const unbounded = req.maxDecodeSecondsPerToken === undefined && req.maxPrefillSeconds === undefined;
+export function ttftWarning(
+  best: InferenceEstimate | undefined, req: Pick<InferenceRequest, 'maxDecodeSecondsPerToken' | 'maxPrefillSeconds' | 'requestsPerSecond' | 'outputTokens'>,
+): string[] {
+  // A per-token bound with one output token bounds nothing (none is decoded; planInference drops it).
+  const tokenBound = req.outputTokens > 1 ? req.maxDecodeSecondsPerToken : undefined;
+  const interactive = tokenBound !== undefined && req.maxPrefillSeconds === undefined;
+  // With a rate the best plan is the fewest GPUs, under rateFirstTokenBound's first-token bound, not the highest throughput.
+  const unbounded = tokenBound === undefined && req.maxPrefillSeconds === undefined && req.requestsPerSecond === undefined;
   const firstToken = best?.load?.firstTokenSeconds ?? best?.prefillSeconds;
   if (best === undefined || firstToken === undefined || firstToken <= INTERACTIVE_TTFT_SECONDS) return [];
   if (unbounded) {
@@ -44,12 +68,15 @@ export function ttftWarning(best: InferenceEstimate | undefined, req: Pick<Infer
 /**
  * A request's latency bounds in words, "≤ 50.0 ms per token, ≤ 2.00 s to the first token", and its rate when it
  * gives one ("…, 100 requests/s"), or undefined when it sets none: how the CLI, the widget and the chat bot name
- * them. A bound that is not a number is left out.
+ * them. A bound that is not a number is left out, and so is the per-token bound of a request of one output token,
+ * which decodes none (planInference does not apply it).
  */
-export function inferenceBoundsText(bounds: { readonly maxDecodeSecondsPerToken?: unknown; readonly maxPrefillSeconds?: unknown; readonly requestsPerSecond?: unknown }): string | undefined {
+export function inferenceBoundsText(bounds: {
+  readonly maxDecodeSecondsPerToken?: unknown; readonly maxPrefillSeconds?: unknown; readonly requestsPerSecond?: unknown; readonly outputTokens?: unknown;
+}): string | undefined {
   const { maxDecodeSecondsPerToken: token, maxPrefillSeconds: first, requestsPerSecond: rate } = bounds;
   const parts = [
-    ...(typeof token === 'number' ? [`≤ ${formatSeconds(token)} per token`] : []),
+    ...(typeof token === 'number' && bounds.outputTokens !== 1 ? [`≤ ${formatSeconds(token)} per token`] : []),
     ...(typeof first === 'number' ? [`≤ ${formatSeconds(first)} to the first token`] : []),
     ...(typeof rate === 'number' ? [`${formatGrouped(rate)} requests/s`] : []),
   ];

@@ -82,7 +82,8 @@ export const inferenceRequestSchema: Schema<InferenceRequest> = object({
     + 'SGLang\'s mem_fraction_static. Default: 1, all of it.' })),
   gpus: optional(integer({ min: 1, max: MAX_INFERENCE_GPUS, description: 'GPUs available: only TP × PP shapes that divide it are tried, each a replica (gpus / (TP × PP) replicas).' })),
   maxDecodeSecondsPerToken: optional(number({ greaterThan: 0, max: 3600, description: 'Latency bound per generated token.' })),
-  maxPrefillSeconds: optional(number({ greaterThan: 0, max: 3600, description: 'Bound on the time to first token (with requestsPerSecond, the wait for a slot included).' })),
+  maxPrefillSeconds: optional(number({ greaterThan: 0, max: 3600, description: 'Bound on the time to first token (with requestsPerSecond, the wait for a slot included; '
+    + 'there, without it, 2 s, MLPerf Inference\'s Llama 2 70B server bound, so that replicas are not run all but fully loaded).' })),
   speculative: optional(object({
     draftModel: modelSchema,
     draftTokens: integer({ min: 1, max: MAX_DRAFT_TOKENS, description: 'γ: tokens the draft proposes a step (vLLM\'s num_speculative_tokens).' }),
@@ -98,7 +99,7 @@ export const inferenceRequestSchema: Schema<InferenceRequest> = object({
   requestsPerSecond: optional(number({ greaterThan: 0, max: million(1), description: 'Continuous batching only: a request rate to serve. Each point then gives '
     + 'its load: the replicas the rate needs of it (Poisson arrivals spread evenly over them, each replica an M/D/b queue of b slots held O iterations), '
     + 'their utilization and the mean wait for a slot (Erlang C with the Allen–Cunneen correction); the best plan is the one needing the fewest GPUs '
-    + '(at most gpus, when given), and maxPrefillSeconds bounds the first token with the wait.' })),
+    + '(at most gpus, when given), and maxPrefillSeconds (by default 2 s) bounds the first token with the wait.' })),
   pricePerGpuHour: pricePerGpuHourField('Price of one GPU-hour: every point then gives what a million '
     + 'generated tokens cost at it (their GPUs\' time, the prompts\' prefill included; static batching over a whole batch\'s life), and with '
     + 'requestsPerSecond at the load served (idle slots paid too) and what an hour of the GPUs it needs costs.'),

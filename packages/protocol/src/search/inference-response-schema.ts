@@ -23,7 +23,7 @@ const inferencePoint: Schema<InferencePointJson> = object({
   batching: optional(enumOf(['static', 'continuous'], { description: 'The batching the figures are for (the request\'s); absent: static.' })),
   prefillChunkTokens: optional(integer({ min: 1, description: 'Continuous batching\'s prefill chunk, in tokens, when the request gives one.' })),
   sharedPrefixTokens: optional(integer({ min: 1, description: 'Continuous batching\'s shared, cached prompt prefix, in tokens, when the request gives one.' })),
-  cachedPrefixTokens: optional(integer({ min: 0, description: 'With sharedPrefixTokens: the prefix tokens cached, whole 16-token blocks of it short of the prompt\'s last token.' })),
+  cachedPrefixTokens: optional(integer({ min: 0, description: 'With sharedPrefixTokens: the prefix tokens cached, whole 16-token blocks of it within the prompt\'s first promptTokens − 1 tokens (a prompt wholly shared recomputes its last block).' })),
   sharedKvCacheBytesPerGpu: optional(bytes('With sharedPrefixTokens: the cached prefix\'s KV cache per GPU, held once for all sequences and included in kvCacheBytesPerGpu')),
   kvCachePrecision: optional(enumOf(['fp16', 'bf16', 'fp8'], { description: 'The KV cache\'s number format, when the request gives one.' })),
   replicas: optional(count('Replicas of this shape on the request\'s gpus: gpus / (tensor × pipeline); only when the request gives gpus.')),
@@ -34,6 +34,10 @@ const inferencePoint: Schema<InferencePointJson> = object({
     + 'iterations carry it; static batching\'s figure is a batch\'s b·O tokens over its prefill and O − 1 decode steps.' }),
   weightsBytesPerGpu: bytes('Weights per GPU'),
   kvCacheBytesPerGpu: bytes('KV cache per GPU at this batch'),
+  activationBytesPerGpu: optional(bytes('The activations of the largest forward pass at this batch per GPU (in totalBytesPerGpu): '
+    + 'the residual stream and one sublayer\'s intermediates over forwardTokens tokens, in 16 bits')),
+  forwardTokens: optional(count('Tokens the largest forward pass takes at once: static, a micro-batch\'s prompts; continuous, an iteration\'s '
+    + 'decode tokens and the prompts or chunks admitted into it.')),
   totalBytesPerGpu: bytes('Memory per GPU in all'),
   capacityBytes: bytes("The GPU's memory capacity"),
   load: optional(object({
@@ -56,9 +60,10 @@ const inferencePoint: Schema<InferencePointJson> = object({
     draftWeightsBytesPerGpu: bytes('The draft\'s weights per GPU (in weightsBytesPerGpu too)'),
     draftKvCacheBytesPerGpu: bytes('The draft\'s KV cache per GPU at this batch (in kvCacheBytesPerGpu too)'),
     draftStepSeconds: seconds('One draft decode step of the batch'),
+    draftPrefillSeconds: optional(seconds('The draft building its KV cache over the prompt (static: the batch\'s prompts), in prefillSeconds')),
   }, { ...open, description: 'With speculative decoding: its figures.' })),
   usableBytesPerGpu: optional(bytes('The memory the server may use per GPU (capacityBytes × the request\'s gpuMemoryUtilization), when the request gives one')),
-  maxBatch: integer({ min: 0, description: 'The largest batch whose KV cache fits.' }),
+  maxBatch: integer({ min: 0, description: 'The largest batch that fits: its KV cache and the activations of its largest forward pass beside the weights.' }),
   memoryBound: boolean({ description: 'Whether decode is bound by HBM bandwidth rather than compute.' }),
 }, { ...open, description: 'One serving shape and batch: latency, throughput and memory per GPU.' });
 

@@ -33,7 +33,7 @@ import { resolveModel } from '../resolve.ts';
 import type { FieldIssue } from '../wire.ts';
 import { inferenceRequestSchema } from './inference-request.ts';
 import { invalid, point, shapeJson, type InferenceResponseJson } from './inference-json.ts';
-import { ttftWarning, unservableMessage } from './inference-messages.ts';
+import { rateFirstTokenBound, rateFirstTokenWarning, ttftWarning, unservableMessage } from './inference-messages.ts';
 import { resolveSearch } from './resolve-search.ts';
 
 /** Request fields that only continuous batching serves, and why: refused beside the field with static batching. */
@@ -89,6 +89,7 @@ export function runInference(request: unknown): InferenceResponseJson {
   const { model: _model, cluster: _cluster, precision: _precision, speculative, ...search } = req;
   const result = planInference(resolved.value.base, {
     ...search,
+    maxPrefillSeconds: rateFirstTokenBound(req),
     speculative: speculative === undefined || draft === undefined ? undefined
       : { draft, draftTokens: speculative.draftTokens, acceptanceRate: speculative.acceptanceRate },
   });
@@ -105,6 +106,6 @@ export function runInference(request: unknown): InferenceResponseJson {
     byShape,
     ...(result.closest && { closest: { why: result.closest.why, point: json(result.closest.point) } }),
     ...(unservable !== undefined && { unservable }),
-    warnings: [...(unservable === undefined ? [] : [unservable]), ...result.warnings, ...ttftWarning(result.best, req)],
+    warnings: [...(unservable === undefined ? [] : [unservable]), ...rateFirstTokenWarning(req), ...result.warnings, ...ttftWarning(result.best, req)],
   };
 }

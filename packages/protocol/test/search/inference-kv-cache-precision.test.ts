@@ -30,16 +30,16 @@ describe('inference request: kvCachePrecision', () => {
     expect(named).toEqual({ ...plain, kvCachePrecision: 'bf16' });
   });
 
-  it('an FP8 cache on 16-bit weights: the weights stay, the cache per sequence halves, about twice the sequences fit, and the answer validates', () => {
+  it('an FP8 cache on 16-bit weights: the weights stay, the cache per sequence halves, more sequences fit, and the answer validates', () => {
     const plain = largest(served(request));
     const a = served({ ...request, kvCachePrecision: 'fp8' });
     const fp8 = largest(a);
     expect(fp8.kvCachePrecision).toBe('fp8');
     expect(fp8.weightsBytesPerGpu).toBe(plain.weightsBytesPerGpu);
     expect(fp8.kvCacheBytesPerGpu / fp8.batch).toBe(plain.kvCacheBytesPerGpu / plain.batch / 2);
-    // The free memory past the weights and reserve holds twice the sequences, give or take the floor.
-    expect(fp8.maxBatch).toBeGreaterThanOrEqual(2 * plain.maxBatch);
-    expect(fp8.maxBatch).toBeLessThanOrEqual(2 * plain.maxBatch + 1);
+    // Each sequence's cache halves; its prompt's activations, prefilled with the static batch's, stay: more, but fewer than twice, fit.
+    expect(fp8.maxBatch).toBeGreaterThan(1.25 * plain.maxBatch);
+    expect(fp8.maxBatch).toBeLessThan(2 * plain.maxBatch);
     expect(validateInferenceResponse(a)).toEqual({ ok: true, value: a });
   });
 

@@ -36,9 +36,10 @@ describe('inference request: gpuMemoryUtilization', () => {
     const headroom = largest(a);
     expect(headroom.usableBytesPerGpu).toBeCloseTo(0.9 * headroom.capacityBytes, 0);
     expect(headroom.totalBytesPerGpu).toBeLessThanOrEqual(headroom.usableBytesPerGpu!);
-    // 8 GB of headroom over 100 MiB a sequence (2,560 tokens × 40 KiB per GPU on TP 8): 82 fewer.
-    expect(plain.maxBatch - headroom.maxBatch).toBeGreaterThanOrEqual(81);
-    expect(plain.maxBatch - headroom.maxBatch).toBeLessThanOrEqual(82);
+    // 8 GB of headroom over 100 MiB of cache a sequence (2,560 tokens × 40 KiB per GPU on TP 8) and 106 MiB of its prompt's
+    // activations (static batching prefills the batch's prompts together): 40 fewer.
+    expect(plain.maxBatch - headroom.maxBatch).toBeGreaterThanOrEqual(39);
+    expect(plain.maxBatch - headroom.maxBatch).toBeLessThanOrEqual(40);
     expect(validateInferenceResponse(a)).toEqual({ ok: true, value: a });
   });
 

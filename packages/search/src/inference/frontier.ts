@@ -30,7 +30,7 @@ export interface InferenceSearch extends PerShape {
    * needs the fewest GPUs; boundBatches). Given, exactly these (those that fit).
    */
   readonly batches?: readonly number[];
-  /** Keep plans whose per-token decode latency is at most this. */
+  /** Keep plans whose per-token decode latency is at most this (with one output token, none is decoded: not applied). */
   readonly maxDecodeSecondsPerToken?: number;
   /** Keep plans whose time to first token is at most this (with a request rate, the wait for a slot included). */
   readonly maxPrefillSeconds?: number;
@@ -92,7 +92,8 @@ export function latencyThroughputFrontier(points: readonly InferenceEstimate[]):
  * log₂ maxBatch estimates; with a request rate, also the batch that needs the fewest GPUs for it
  * (boundBatches). A plan between two powers of two is then found rather than rounded down to one.
  */
-export function planInference(base: InferenceBase, search: InferenceSearch): InferencePlanResult {
+export function planInference(base: InferenceBase, asked: InferenceSearch): InferencePlanResult {
+  const search = withoutDecodeBound(asked);
   const gpus = search.gpus ?? Number.POSITIVE_INFINITY;
   const tensors = search.tensor ?? powersOfTwoUpTo(Math.min(base.nvlinkDomainGpus, gpus));
   // With the GPUs given, every depth up to MAX_DEFAULT_PIPELINE that divides them (24 GPUs serve 405B as TP 8 · PP 3).
@@ -142,7 +143,23 @@ export function planInference(base: InferenceBase, search: InferenceSearch): Inf
     : b.tokensPerSecondPerGpu > a.tokensPerSecondPerGpu);
   const best = points.filter(meets).reduce<InferenceEstimate | undefined>((a, b) => (!a || better(a, b) ? b : a), undefined);
   const closest = !best && points.length > 0 ? closestMiss(points, search) : undefined;
-  return { points, frontier: latencyThroughputFrontier(points), best, byShape, closest, warnings: contextWarnings(base, search) };
+  return { points, frontier: latencyThroughputFrontier(points), best, byShape, closest, warnings: [...contextWarnings(base, search), ...singleTokenWarnings(asked)] };
+}
+
+/**
+ * The search as its bounds apply: with one output token no decode step runs (the prompt's prefill yields the
+ * token, static or continuous), so a bound per generated token has nothing to bound and is dropped; the time to
+ * first token is then the request's whole latency.
+ */
+function withoutDecodeBound(search: InferenceSearch): InferenceSearch {
+  return search.outputTokens > 1 || search.maxDecodeSecondsPerToken === undefined ? search : { ...search, maxDecodeSecondsPerToken: undefined };
+}
+
+/** Why a per-token bound given with one output token is not applied (withoutDecodeBound). */
+function singleTokenWarnings(search: InferenceSearch): string[] {
+  if (search.outputTokens > 1 || search.maxDecodeSecondsPerToken === undefined) return [];
+  return ['with one output token no token is decoded (the prompt\'s prefill yields it), so maxDecodeSecondsPerToken is not applied: '
+    + 'the time to first token is the whole request; bound it with maxPrefillSeconds'];
 }
 
 /**
@@ -184,7 +201,9 @@ function closestMiss(points: readonly InferenceEstimate[], search: InferenceSear
     : `; ${formatGrouped(load.requestsPerSecond)} requests/s need ${load.replicas.toLocaleString('en-US')} replicas of it (${load.gpus.toLocaleString('en-US')} GPUs), ${gpus.toLocaleString('en-US')} given`;
   return {
     point,
-    why: `the closest plan (TP ${point.shape.tensor}, PP ${point.shape.pipeline}, batch ${point.shape.batch}) decodes a token in ${formatSeconds(point.decodeStepSeconds)}${against(decodeBound, point.decodeStepSeconds)}; `
+    // With one output token none is decoded: no time per token is said.
+    why: `the closest plan (TP ${point.shape.tensor}, PP ${point.shape.pipeline}, batch ${point.shape.batch})`
+      + `${search.outputTokens > 1 ? ` decodes a token in ${formatSeconds(point.decodeStepSeconds)}${against(decodeBound, point.decodeStepSeconds)};` : ':'} `
       + `its first token comes after ${formatSeconds(point.prefillSeconds)}${against(prefillBound, point.prefillSeconds)}${needs}`,
   };
 }

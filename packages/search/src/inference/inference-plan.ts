@@ -1,5 +1,5 @@
 import { p2pSeconds } from '@trainplan/collectives';
-import { kvWidth, parameterCount, pipelineSplit, stageParameters } from '@trainplan/model';
+import { kvWidth, parameterCount, stageParameters } from '@trainplan/model';
 import { kernelContext, layerComputeCost, layerProfile, peak16, resolveCalibration, type PlanInput, type TrainingPrecision } from '@trainplan/planner';
 import { GiB, type Bytes, type Seconds } from '@trainplan/units';
 import { planFor, type SearchBase } from '../candidate.ts';
@@ -8,7 +8,10 @@ import type { ServingCost } from './serving-cost.ts';
 import type { ServingLoad } from './serving-load.ts';
 import { draftTensor, tokensPerStep, type Speculation } from './speculative.ts';
 import { bytesPerValue, decodeLayer, decodeLogitsSeconds } from './decode-layer.ts';
-import { continuousIteration, fusedLayerSeconds, NO_PREFILL, pagedTokensPerSequence, stageSeconds, type DecodeRound, type InferenceBatching, type PromptPrefill } from './continuous-batching.ts';
+import { continuousIteration, pagedTokensPerSequence, stageSeconds, type DecodeRound, type InferenceBatching, type PromptPrefill } from './continuous-batching.ts';
+import { forwardActivationBytes } from './activation-memory.ts';
+import { lastHolding } from './bound-batch.ts';
+import { servingLayerSplit } from './serving-layers.ts';
 
 /** What the inference planner needs: the training base minus the batch (precision is the weights' and KV cache's). */
 export type InferenceBase = Omit<SearchBase, 'globalBatchSize' | 'tokens'>;
@@ -62,6 +65,7 @@ export interface InferenceEstimate {
   /**
    * Time to first token. Static: of one batch, its prompts' forward pass through every stage.
    * Continuous: one prompt's prefill alone plus one running iteration waited out (continuousIteration).
+   * Speculating, the draft's prefill of the prompt too (SpeculationFigures.draftPrefillSeconds).
    */
   readonly prefillSeconds: Seconds;
   /**
@@ -75,6 +79,16 @@ export interface InferenceEstimate {
   readonly weightsBytesPerGpu: Bytes;
   readonly kvCacheBytesPerGpu: Bytes;
   /**
+   * The activations of the largest forward pass at this batch (forwardActivationBytes, the draft's too when
+   * speculating), which the KV cache leaves room for: over `forwardTokens` tokens at once.
+   */
+  readonly activationBytesPerGpu: Bytes;
+  /**
+   * Tokens the largest forward pass takes at once: static, a micro-batch's prompts (m·P); continuous, a
+   * micro-batch's decode tokens and the prompts, or chunks, admitted into its iteration (whole ones, at least one).
+   */
+  readonly forwardTokens: number;
+  /**
    * With a shared prefix (continuous batching): the tokens of it cached (whole blocks, cachedPrefixTokens; 0 for
    * a prefix under one block) and their KV cache, held once for every sequence and included in kvCacheBytesPerGpu
    * (the rest is per sequence).
@@ -84,7 +98,10 @@ export interface InferenceEstimate {
   readonly capacityBytes: Bytes;
   /** The memory the server may use on each GPU: its capacity times the shape's gpuMemoryUtilization. */
   readonly usableBytes: Bytes;
-  /** The most sequences of this prompt + output length that fit next to the weights. */
+  /**
+   * The most sequences of this prompt + output length that fit next to the weights: their KV cache and the
+   * activations of the forward pass over the tokens they prefill at once (activationBytesPerGpu), which grows with the batch too.
+   */
   readonly maxBatch: number;
   /**
    * Generated tokens per second per GPU, over the TP × PP GPUs. Continuous batching: b over the iteration, which
@@ -114,6 +131,11 @@ export interface SpeculationFigures {
   readonly draftKvCacheBytesPerGpu: Bytes;
   /** One draft decode step of the batch (γ of them a verification step). */
   readonly draftStepSeconds: Seconds;
+  /**
+   * The draft building its own KV cache over the prompt before it can propose: static, its forward pass over the
+   * batch's prompts; continuous, over one prompt's chunks, fused into its decode steps. In prefillSeconds.
+   */
+  readonly draftPrefillSeconds: Seconds;
 }
 
 export type InferenceAnswer = InferenceEstimate | { readonly ok: false; readonly shape: InferenceShape; readonly reason: 'indivisible' | 'out-of-memory'; readonly message: string };
@@ -124,9 +146,14 @@ export type InferenceAnswer = InferenceEstimate | { readonly ok: false; readonly
  */
 export interface ShapeMemo {
   prompt?: PromptPrefill;
+  /** The draft's prefill of one prompt, when speculating. */
+  draftPrompt?: PromptPrefill;
 }
 
-/** CUDA context, cuBLAS workspace, NCCL buffers and the activations of one step (as training's reserve). */
+/**
+ * CUDA context, cuBLAS workspace, NCCL buffers and CUDA graphs (as training's reserve); the forward pass's
+ * activations, which grow with the tokens it takes, are counted apart (forwardActivationBytes).
+ */
 const RUNTIME_RESERVE: Bytes = GiB(2);
 
 /**
@@ -198,7 +225,13 @@ function promptPrefill(lone: (tokens: number) => PlanInput, promptTokens: number
  * again (prefix-cache.ts); the decode still reads it for every sequence, as paged attention does. With
  * `speculative` a draft model's γ decode steps precede each step, the target's layers verify γ + 1 tokens a
  * sequence (its FLOPs and all-reduces γ + 1 times, its reads once), and a step yields E tokens, so a token
- * costs the step over E (speculative.ts); the draft's weights and KV cache count in memory.
+ * costs the step over E (speculative.ts); the draft's weights and KV cache count in memory, and its prefill
+ * of the prompt (it builds its own KV cache over it) comes before the first token.
+ *
+ * Memory: the heaviest stage's weights, the KV cache of the tokens held, a runtime reserve, and the
+ * activations of the largest forward pass (forwardActivationBytes), over the tokens the batch prefills at
+ * once, so a larger batch needs more of both and the largest batch (maxBatch) is where they fill the GPU.
+ * Layers are split over the stages as vLLM splits them (servingLayerSplit).
  */
 export function estimateInference(base: InferenceBase, shape: InferenceShape, memo: ShapeMemo = {}): InferenceAnswer {
   const { tensor: t, pipeline: p, batch: b, promptTokens, outputTokens, batching = 'static', prefillChunkTokens } = shape;
@@ -209,17 +242,17 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
   const fail = (reason: 'indivisible' | 'out-of-memory', message: string): InferenceAnswer => ({ ok: false, shape, reason, message });
   if (model.attentionHeads % t !== 0 || model.ffnHiddenSize % t !== 0) return fail('indivisible', `${model.attentionHeads} heads / FFN ${model.ffnHiddenSize} do not split over TP ${t}`);
   if (p > model.layers) return fail('indivisible', `${p} pipeline stages for ${model.layers} layers`);
-  // Megatron-Core's first/middle/last layer split (@trainplan/model pipelineSplit).
-  const split = pipelineSplit(model.layers, p);
-  if (split === undefined) return fail('indivisible', `${model.layers} layers have no Megatron split over ${p} pipeline stages`);
   const spec = shape.speculative;
   if (spec !== undefined && p > 1) return fail('indivisible', `speculative decoding is modelled on one pipeline stage, not ${p} (vLLM runs it without pipeline parallelism)`);
   // KV tokens a sequence holds: its full context reserved (static), or its steady-state mean in a paged cache
   // (continuous), past the cached prefix's blocks, which the replica holds once for all of them.
   const heldTokens = batching === 'continuous' ? pagedTokensPerSequence(promptTokens - cached, outputTokens) : promptTokens + outputTokens;
+  // Speculating, the target verifies γ + 1 tokens a sequence in one pass, and a step yields E of them (1 without).
+  const queryTokens = spec === undefined ? 1 : spec.draftTokens + 1;
+  const perStep = spec === undefined ? 1 : tokensPerStep(spec.draftTokens, spec.acceptanceRate);
 
   // Memory: the heaviest stage's weights (16-bit or FP8) plus the KV cache of the tokens held.
-  const layers = split.stages;
+  const layers = servingLayerSplit(model.layers, p);
   const params = stageParameters({ shape: model, tensorParallel: t, layersPerStage: layers });
   const weights = Math.max(...params) * bytesPerValue(base);
   const mostLayers = Math.max(...layers);
@@ -232,12 +265,29 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
   const kvPerToken = kvCacheBytesPerToken(base, t, mostLayers, kvPrecision) + draftKvPerToken;
   const kvPerSequence = kvPerToken * heldTokens;
   const kvShared = kvPerToken * cached;
+  // The largest forward pass at a batch: static, a micro-batch's prompts; continuous, a micro-batch's decode
+  // tokens and the prompts (or chunks) admitted into its iteration, b/O over k a micro-batch (continuousIteration), whole ones.
+  const forwardTokens = (batch: number): number => {
+    const k = Math.min(p, batch);
+    if (batching !== 'continuous') return Math.ceil(batch / k) * promptTokens;
+    const admitted = Math.max(1, Math.ceil(((batch / (outputTokens / perStep)) * chunks) / k));
+    return Math.ceil(batch / k) * queryTokens + admitted * Math.ceil((promptTokens - cached) / chunks);
+  };
+  // The target's layer and the draft's run one after the other: the larger of their working sets.
+  const activations = (batch: number): Bytes => Math.max(
+    forwardActivationBytes(model, t, forwardTokens(batch)),
+    draft === undefined ? 0 : forwardActivationBytes(draft.shape, draft.tensor, forwardTokens(batch)),
+  );
   const capacity = base.gpu.hbmBytes;
   const usable = capacity * (shape.gpuMemoryUtilization ?? 1);
   const free = usable - weights - draftWeights - RUNTIME_RESERVE - kvShared;
-  const maxBatch = free > 0 ? Math.floor(free / kvPerSequence) : 0;
+  const fits = (batch: number) => kvPerSequence * batch + activations(batch) <= free;
+  // Both terms grow with the batch: the largest that fits is a bisection below what the KV cache alone allows.
+  const kvOnly = Math.floor(free / kvPerSequence);
+  const maxBatch = kvOnly >= 1 && fits(1) ? lastHolding(1, kvOnly, fits) : 0;
   const kv = kvPerSequence * b + kvShared;
-  const total = weights + draftWeights + kv + RUNTIME_RESERVE;
+  const activationBytes = activations(b);
+  const total = weights + draftWeights + kv + activationBytes + RUNTIME_RESERVE;
 
   // The batch runs as k = min(p, b) micro-batches of m sequences, for prefill as for decode.
   const microBatches = Math.min(p, b);
@@ -246,9 +296,10 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
   // Prefill: the micro-batches' forward passes through the stages, pipelined (GPipe's forward, Huang et
   // al. 2019): the last micro-batch leaves the last stage one traversal plus k − 1 slowest stages after
   // the first entered, so the batch's first tokens are all out then.
-  const prefillInput = (sequences: number, tokens = promptTokens) => planFor({ ...base, globalBatchSize: sequences, dropout: false, seqLength: tokens }, {
-    tensor: t, pipeline: p, data: 1, context: 1, virtualStages: 1, microBatchSize: sequences, sequenceParallel: false, recompute: 'none', sharding: 'none',
+  const forwardInput = (on: InferenceBase, tensor: number, pipeline: number, sequences: number, tokens: number) => planFor({ ...on, globalBatchSize: sequences, dropout: false, seqLength: tokens }, {
+    tensor, pipeline, data: 1, context: 1, virtualStages: 1, microBatchSize: sequences, sequenceParallel: false, recompute: 'none', sharding: 'none',
   });
+  const prefillInput = (sequences: number, tokens = promptTokens) => forwardInput(base, t, p, sequences, tokens);
   const layerForward = layerProfile(prefillInput(m)).forwardSeconds;
   const crossNode = t * p > base.nvlinkDomainGpus;
   const send = (bytes: number) => (p > 1 ? (p - 1) * p2pSeconds({ bytes, fabric: base.fabric, crossNode }) : 0);
@@ -257,15 +308,7 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
 
   // Decode: per layer, weights + KV read once per micro-batch (Pope et al. 2022 §3), m sequences at a time.
   const meanContext = promptTokens + outputTokens / 2;
-  // Speculating, the target verifies γ + 1 tokens a sequence in one pass, and the draft takes γ decode steps before it.
-  const queryTokens = spec === undefined ? 1 : spec.draftTokens + 1;
   const layer = decodeLayer({ base, model, tensor: t, microBatch: m, meanContext, kvBytesPerToken: kvCacheBytesPerToken(base, t, 1, kvPrecision), queryTokens });
-  const draftStep = draft === undefined ? 0
-    : draft.shape.layers * fusedLayerSeconds(decodeLayer({
-      base: draft.base, model: draft.shape, tensor: draft.tensor, microBatch: m, meanContext, kvBytesPerToken: kvCacheBytesPerToken(draft.base, draft.tensor, 1, kvPrecision),
-    }), NO_PREFILL) + decodeLogitsSeconds(draft.base, draft.shape, draft.tensor);
-  const drafting = spec === undefined ? 0 : spec.draftTokens * draftStep;
-  const perStep = spec === undefined ? 1 : tokensPerStep(spec.draftTokens, spec.acceptanceRate);
   const round: DecodeRound = {
     microBatches, layer, layersPerStage: layers, logitsSeconds: decodeLogitsSeconds(base, model, t), activationBytes: 2 * m * model.hiddenSize,
   };
@@ -275,33 +318,61 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
 
   // Continuous batching: the round also prefills the b/O prompts admitted in it, fused into its layers.
   // A sequence lives O / E steps when each yields E tokens (E = 1 without speculation).
+  const admit = (on: DecodeRound, prompt: PromptPrefill, sendSeconds: (bytes: Bytes) => Seconds) =>
+    continuousIteration({ round: on, prompt, batch: b, outputTokens: outputTokens / perStep, sendSeconds });
   const continuous = batching === 'continuous'
-    ? continuousIteration({ round, prompt: (memo.prompt ??= promptPrefill((tokens) => prefillInput(1, tokens), promptTokens, cached, chunks)), batch: b, outputTokens: outputTokens / perStep, sendSeconds: send })
+    ? admit(round, memo.prompt ??= promptPrefill((tokens) => prefillInput(1, tokens), promptTokens, cached, chunks), send)
     : undefined;
+
+  // The draft (one stage): its decode step of the batch, γ of them before each verification, and its prefill of
+  // the prompts, which builds its own KV cache before it can propose. Static: its forward pass over the batch's
+  // prompts, before the first token. Continuous: the prompts admitted in an iteration are fused into its first
+  // step of the iteration, as the target's are into the target's (continuousIteration on the draft's round).
+  const drafted = draft === undefined || spec === undefined ? undefined : (() => {
+    const draftRound: DecodeRound = {
+      microBatches: 1, layersPerStage: [draft.shape.layers], logitsSeconds: decodeLogitsSeconds(draft.base, draft.shape, draft.tensor), activationBytes: 0,
+      layer: decodeLayer({ base: draft.base, model: draft.shape, tensor: draft.tensor, microBatch: m, meanContext, kvBytesPerToken: kvCacheBytesPerToken(draft.base, draft.tensor, 1, kvPrecision) }),
+    };
+    const step = stageSeconds(draftRound)[0]!;
+    if (continuous === undefined) {
+      const prefillSeconds = draft.shape.layers * layerProfile(forwardInput(draft.base, draft.tensor, 1, b, promptTokens)).forwardSeconds;
+      return { step, perStep: spec.draftTokens * step, prefillSeconds, firstTokenSeconds: prefillSeconds };
+    }
+    const draftPrompt = memo.draftPrompt ??= promptPrefill((tokens) => forwardInput(draft.base, draft.tensor, 1, 1, tokens), promptTokens, cached, chunks);
+    const iteration = admit(draftRound, draftPrompt, () => 0);
+    const perStep = (spec.draftTokens - 1) * step + iteration.iterationSeconds;
+    // Before the first token: the draft's steps carrying the prompt's chunks, and with others running, the running
+    // step's drafting waited out and the other γ − 1 draft steps of each carrying step.
+    const firstTokenSeconds = iteration.carryingSeconds + (b > 1 ? perStep + chunks * (spec.draftTokens - 1) * step : 0);
+    return { step, perStep, prefillSeconds: iteration.carryingSeconds, firstTokenSeconds };
+  })();
+  const drafting = drafted?.perStep ?? 0;
   // One step: the decode round or continuous iteration, after the draft's γ steps; a token is a step over E.
   const step = (continuous?.iterationSeconds ?? decodeStep) + drafting;
   const perToken = step / perStep;
-  // The first token: waiting out a running step (its drafting too), then the iterations carrying the prompt.
-  const firstToken = continuous === undefined ? prefill : continuous.firstTokenSeconds + (b > 1 ? (1 + chunks) * drafting : 0);
+  // The first token: the batch's prefill (static), or a running step waited out and the iterations carrying the
+  // prompt (continuous); speculating, the draft's prefill and steps before it.
+  const firstToken = (continuous?.firstTokenSeconds ?? prefill) + (drafted?.firstTokenSeconds ?? 0);
 
-  if (total > usable) {
+  if (!fits(b)) {
     const gib = (x: Bytes) => `${(x / GiB(1)).toFixed(1)} GiB`;
     const has = usable < capacity
       ? `${gib(usable)} of the ${base.gpu.name}'s ${gib(capacity)} may be used (gpuMemoryUtilization ${shape.gpuMemoryUtilization})`
       : `the ${base.gpu.name} has ${gib(capacity)}`;
-    return fail('out-of-memory', `needs ${gib(total)} per GPU (weights ${gib(weights + draftWeights)}, KV cache ${gib(kv)}, runtime ${gib(RUNTIME_RESERVE)}), ${has}`);
+    return fail('out-of-memory', `needs ${gib(total)} per GPU (weights ${gib(weights + draftWeights)}, KV cache ${gib(kv)}, `
+      + `activations ${gib(activationBytes)} for ${forwardTokens(b).toLocaleString('en-US')} tokens in one forward pass, runtime ${gib(RUNTIME_RESERVE)}), ${has}`);
   }
   return {
     ok: true, shape, batching, prefillSeconds: firstToken, decodeStepSeconds: perToken, microBatches, weightsBytesPerGpu: weights + draftWeights,
-    kvCacheBytesPerGpu: kv, totalBytesPerGpu: total, capacityBytes: capacity, usableBytes: usable, maxBatch,
+    kvCacheBytesPerGpu: kv, activationBytesPerGpu: activationBytes, forwardTokens: forwardTokens(b), totalBytesPerGpu: total, capacityBytes: capacity, usableBytes: usable, maxBatch,
     tokensPerSecondPerGpu: (batching === 'continuous' ? b / perToken : (b * outputTokens) / (firstToken + (outputTokens - 1) * perToken)) / (t * p),
     memoryBound: layer.memorySeconds >= layer.computeSeconds,
     ...(batching === 'continuous' && shape.sharedPrefixTokens !== undefined && { sharedPrefix: { cachedTokens: cached, kvCacheBytesPerGpu: kvShared } }),
-    ...(spec !== undefined && draft !== undefined && {
+    ...(spec !== undefined && draft !== undefined && drafted !== undefined && {
       speculation: {
         draftTokens: spec.draftTokens, acceptanceRate: spec.acceptanceRate, tokensPerStep: perStep, draftTensor: draft.tensor,
         draftWeightsBytesPerGpu: draftWeights, draftKvCacheBytesPerGpu: draftKvPerToken * (heldTokens * b + cached),
-        draftStepSeconds: draftStep,
+        draftStepSeconds: drafted.step, draftPrefillSeconds: drafted.prefillSeconds,
       },
     }),
   };

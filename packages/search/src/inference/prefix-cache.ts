@@ -8,13 +8,16 @@ import { KV_BLOCK_TOKENS } from './continuous-batching.ts';
  * TensorRT-LLM's KV cache reuse. In steady state the shared blocks stay resident, so every prompt hits.
  *
  * Only whole blocks are shared (vLLM hashes full blocks; a partial last block is the sequence's own), and
- * an engine computes at least the prompt's last token, whose logits give the first output token (vLLM
- * recomputes it when the whole prompt hits). So the cached tokens are the shared prefix rounded down to
- * whole KV blocks, at most P − 1.
+ * an engine computes at least the prompt's last token, whose logits give the first output token. vLLM v1
+ * looks for a cache hit within the first P − 1 tokens only (vllm/v1/core/kv_cache_manager.py,
+ * get_computed_blocks: max_cache_hit_length = num_tokens − 1, "this can trigger recomputation of an entire
+ * block, rather than just the single last token, because allocate_slots() requires num_computed_tokens to
+ * be block-size aligned"), and takes whole blocks of it. So the cached tokens are the shared prefix, at
+ * most P − 1, rounded down to whole KV blocks: a prompt wholly shared recomputes its whole last block.
  */
 export function cachedPrefixTokens(sharedPrefixTokens: number, promptTokens: number): number {
-  const wholeBlocks = Math.floor(sharedPrefixTokens / KV_BLOCK_TOKENS) * KV_BLOCK_TOKENS;
-  return Math.max(0, Math.min(wholeBlocks, promptTokens - 1));
+  const hittable = Math.max(0, Math.min(sharedPrefixTokens, promptTokens - 1));
+  return Math.floor(hittable / KV_BLOCK_TOKENS) * KV_BLOCK_TOKENS;
 }
 
 /**
