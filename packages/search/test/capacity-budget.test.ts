@@ -1,11 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { withShapeDefaults } from '@trainplan/model';
-import { fastestWithinBudget, trainOnNodes } from '../src/index.ts';
+import { fastestWithinBudget, trainOnNodes, type CapacityPoint, type SearchBase } from '../src/index.ts';
 import { gpt3Base, llama70bBase } from './fixtures.ts';
 
 const TOKENS = 300e9;
 /** GPT-3 175B's 300B tokens cost about 0.48M GPU-hours on 8-64 nodes and more on fewer or more (falling MFU). */
 const BUDGET = 600e3;
+
+/**
+ * By brute force, every node count below `2 × over`: `over` the first power of two over the budget after one within it
+ * (GPU-hours are not monotone in the node count, so sizes past it can stay within the budget), and the fastest within.
+ */
+function bruteForceFastest(base: SearchBase, tokens: number, budget: number): { over: number; fastest: CapacityPoint } {
+  const hours = (n: number): number => trainOnNodes(base, n, tokens)?.gpuHours ?? Number.POSITIVE_INFINITY;
+  let over = 1;
+  while (hours(over) > budget) over *= 2;
+  while (hours(over) <= budget) over *= 2;
+  const within: CapacityPoint[] = [];
+  for (let n = 1; n < 2 * over; n++) {
+    const p = trainOnNodes(base, n, tokens);
+    if (p && p.gpuHours <= budget) within.push(p);
+  }
+  return { over, fastest: within.reduce((x, p) => (p.seconds < x.seconds ? p : x)) };
+}
 
 describe('fastestWithinBudget: a budget and no deadline', () => {
   const a = fastestWithinBudget(gpt3Base, TOKENS, { gpuHourBudget: BUDGET });
@@ -63,15 +80,7 @@ describe('fastestWithinBudget: the bisection and the scan below the boundary cou
 
   it('answers the fastest of every node count up to twice the first power of two over the budget, not the fastest power of two', () => {
     if (!a.ok) throw new Error(a.message);
-    let over = 1;
-    while (trainOnNodes(gpt3Base, over, TOKENS) === undefined || trainOnNodes(gpt3Base, over, TOKENS)!.gpuHours <= budget) over *= 2;
-    const within = [];
-    // GPU-hours are not monotone in the node count: sizes past the first power over the budget can stay within it.
-    for (let n = 1; n < 2 * over; n++) {
-      const p = trainOnNodes(gpt3Base, n, TOKENS);
-      if (p && p.gpuHours <= budget) within.push(p);
-    }
-    const fastest = within.reduce((x, p) => (p.seconds < x.seconds ? p : x));
+    const { fastest } = bruteForceFastest(gpt3Base, TOKENS, budget);
     expect([a.nodes, a.seconds, a.gpuHours]).toEqual([fastest.nodes, fastest.seconds, fastest.gpuHours]);
     expect(a.nodes & (a.nodes - 1), 'not a power of two').not.toBe(0);
   });
@@ -91,17 +100,7 @@ describe('fastestWithinBudget: sizes past the first power of two over the budget
   const tokens = 2e12;
   it('GPU-hours are not monotone in the node count: the answer is the fastest of every size up to twice that power', () => {
     const budget = 600e3;
-    const hours = (n: number): number => trainOnNodes(base, n, tokens)?.gpuHours ?? Number.POSITIVE_INFINITY;
-    // The first power of two over the budget after one within it (the smallest sizes run deep pipelines and cost more).
-    let over = 1;
-    while (hours(over) > budget) over *= 2;
-    while (hours(over) <= budget) over *= 2;
-    const within = [];
-    for (let n = 1; n < 2 * over; n++) {
-      const p = trainOnNodes(base, n, tokens);
-      if (p && p.gpuHours <= budget) within.push(p);
-    }
-    const fastest = within.reduce((x, p) => (p.seconds < x.seconds ? p : x));
+    const { over, fastest } = bruteForceFastest(base, tokens, budget);
     const a = fastestWithinBudget(base, tokens, { gpuHourBudget: budget });
     if (!a.ok) throw new Error(a.message);
     expect(fastest.nodes, 'the fastest lies past the first power of two over the budget').toBeGreaterThan(over);
