@@ -17,6 +17,14 @@ describe('the widget bundle', () => {
     for (const cited of ['arxiv.org', 'datasheet', 'whitepaper', 'Table 2.1']) expect(code).not.toContain(cited);
   });
 
+  it('leaves the schemas\' OpenAPI descriptions out, and still validates with them gone (the same field messages)', async () => {
+    const { code } = await buildWidgetBundle();
+    // A description the API documents (inference-request.ts), absent from the bundle; the validation messages stay.
+    expect(code).not.toContain('Latency bound per generated token');
+    expect(code).not.toMatch(/description:(["'`])[^"'`]{3,}/);
+    expect(code).toContain('must be');
+  });
+
   it('is one self-contained ES module: no imports, no Node built-ins, no esbuild', async () => {
     const { code } = await buildWidgetBundle();
     expect(code).not.toMatch(/\bimport\s*[{*"'(]|from\s*"node:|require\(/);
