@@ -107,3 +107,18 @@ describe('fastestWithinBudget: sizes past the first power of two over the budget
     expect([a.nodes, a.seconds]).toEqual([fastest.nodes, fastest.seconds]);
   });
 });
+
+describe('fastestWithinBudget: every power of two within the budget (GPT-3 175B, 5M GPU-hours)', () => {
+  it('past the best scaling a size between two powers is faster than the larger: it is searched and answered', () => {
+    const a = fastestWithinBudget(gpt3Base, TOKENS, { gpuHourBudget: 5e6 });
+    if (!a.ok) throw new Error(a.message);
+    const between = trainOnNodes(gpt3Base, 6144, TOKENS);
+    const power = trainOnNodes(gpt3Base, 8192, TOKENS);
+    if (!between || !power) throw new Error('6,144 and 8,192 nodes run');
+    // The sizes between 4,096 and 8,192 (every power within the budget) beat 8,192 nodes here…
+    expect(between.seconds).toBeLessThan(power.seconds);
+    // …so the answer is no slower than 6,144 nodes, and not a power of two.
+    expect(a.seconds).toBeLessThanOrEqual(between.seconds);
+    expect(a.nodes & (a.nodes - 1)).not.toBe(0);
+  });
+});

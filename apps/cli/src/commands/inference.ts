@@ -54,7 +54,7 @@ Options:
                          prompt), cached once and not prefilled again (vLLM's prefix caching)
       --rate R           continuous only: requests per second to serve; the best plan is then
                          the one needing the fewest GPUs, a first token's wait for a slot counted,
-                         within --max-ttft-s or by default 2 s (MLPerf's interactive bound)
+                         within --max-ttft-s or by default 2 s (MLPerf's Llama 2 70B server bound)
       --draft-model ID, --draft-tokens N, --acceptance A
                          speculative decoding: a draft model (e.g. llama3.2-1b) proposes N tokens a
                          step, each accepted with chance A; one pipeline stage only
@@ -236,8 +236,8 @@ function lightLoadText(p: InferencePointJson): string[] {
 /**
  * What holds the best plan's batch where it is. At the largest batch that fits, memory: "batch 131 is the most that fits
  * in memory: per GPU, the weights (32.9 GiB), its KV cache (25.6 GiB) and the activations of one forward pass over
- * 268,288 tokens (18.9 GiB; static batching prefills the batch's prompts together), with the runtime's 2 GiB, fill
- * 79.6 GiB". Below it, the bounds (or, with a rate, the GPUs it takes).
+ * 268,288 tokens (18.9 GiB; static batching prefills the batch's prompts together), with the runtime's 2 GiB: 79.4 GiB
+ * of 79.6 GiB, too little left for another sequence". Below it, the bounds (or, with a rate, the GPUs it takes).
  */
 function batchBoundText(p: InferencePointJson, bounds: string | undefined): string[] {
   if (p.batch < p.maxBatch) {
@@ -248,7 +248,8 @@ function batchBoundText(p: InferencePointJson, bounds: string | undefined): stri
   const pass = p.batching === 'continuous' ? 'an iteration\'s decode and admitted prompts' : 'static batching prefills the batch\'s prompts together';
   return [`batch ${formatGrouped(p.batch)} is the most that fits in memory: per GPU, the weights (${formatBytes(p.weightsBytesPerGpu)}), its KV cache `
     + `(${formatBytes(p.kvCacheBytesPerGpu)}) and the activations of one forward pass over ${formatGrouped(p.forwardTokens)} tokens `
-    + `(${formatBytes(p.activationBytesPerGpu)}; ${pass}), with the runtime's ${formatBytes(runtime)}, fill ${formatBytes(p.usableBytesPerGpu ?? p.capacityBytes)}`];
+    + `(${formatBytes(p.activationBytesPerGpu)}; ${pass}), with the runtime's ${formatBytes(runtime)}: ${formatBytes(p.totalBytesPerGpu)} of `
+    + `${formatBytes(p.usableBytesPerGpu ?? p.capacityBytes)}, too little left for another sequence`];
 }
 
 /** "each GPU may use 71.6 GiB of its 79.6 GiB (90%)", when the request holds memory back (gpuMemoryUtilization). */

@@ -34,7 +34,8 @@ export function megatronSharding(plan: PlanInput): { args: string[]; notes: stri
 export const usesMegatronFsdp = (plan: PlanInput): boolean => plan.sharding === 'zero-2' || plan.sharding === 'zero-3';
 
 /**
- * The environment pretrain_gpt.py must start in, as shell lines: validate_args asserts CUDA_DEVICE_MAX_CONNECTIONS=1
+ * The environment pretrain_gpt.py must start in, as comments (the flags that follow are a fragment of a command line,
+ * so a bare shell line among them would not paste as one: a QA pass found it run `--num-layers` as a command): validate_args asserts CUDA_DEVICE_MAX_CONNECTIONS=1
  * ("Using tensor model parallelism or context parallelism require setting the environment variable
  * CUDA_DEVICE_MAX_CONNECTIONS to 1") with TP or CP above 1 before Blackwell ("requirement no longer exists since the
  * Blackwell architecture"), except with FSDP, which instead asserts it is not 1 ("FSDP always requires
@@ -43,14 +44,14 @@ export const usesMegatronFsdp = (plan: PlanInput): boolean => plan.sharding === 
 export function megatronEnvironment(plan: PlanInput): string[] {
   if (usesMegatronFsdp(plan)) {
     return [
-      '# Megatron-FSDP asserts CUDA_DEVICE_MAX_CONNECTIONS is not 1 (validate_args); its README: unset it where pretrain_gpt.py starts',
-      'unset CUDA_DEVICE_MAX_CONNECTIONS',
+      '# Megatron-FSDP asserts CUDA_DEVICE_MAX_CONNECTIONS is not 1 (validate_args); its README: unset it where pretrain_gpt.py starts:',
+      '#   unset CUDA_DEVICE_MAX_CONNECTIONS',
     ];
   }
   if ((plan.tensor > 1 || plan.context > 1) && plan.gpu.generation !== 'blackwell') {
     return [
-      `# Megatron asserts CUDA_DEVICE_MAX_CONNECTIONS=1 with ${plan.tensor > 1 ? 'tensor' : 'context'} parallelism before Blackwell (validate_args): set it where pretrain_gpt.py starts`,
-      'export CUDA_DEVICE_MAX_CONNECTIONS=1',
+      `# Megatron asserts CUDA_DEVICE_MAX_CONNECTIONS=1 with ${plan.tensor > 1 ? 'tensor' : 'context'} parallelism before Blackwell (validate_args): set it where pretrain_gpt.py starts:`,
+      '#   export CUDA_DEVICE_MAX_CONNECTIONS=1',
     ];
   }
   return [];

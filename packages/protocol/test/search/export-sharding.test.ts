@@ -28,13 +28,14 @@ describe('ZeRO plans are exported with a sharding that holds them', () => {
 });
 
 describe('CUDA_DEVICE_MAX_CONNECTIONS, which validate_args asserts', () => {
-  it('=1 with TP or CP above 1 before Blackwell, as a shell line after the comments and before the arguments', () => {
+  it('=1 with TP or CP above 1 before Blackwell, as a comment before the arguments (every non-comment line is a flag: it pastes into a command)', () => {
     const all = lines(CONTRACT_EXAMPLE);
-    const at = all.indexOf('export CUDA_DEVICE_MAX_CONNECTIONS=1');
+    const at = all.indexOf('#   export CUDA_DEVICE_MAX_CONNECTIONS=1');
     expect(at).toBeGreaterThan(0);
     expect(all[at - 1]).toMatch(/^# Megatron asserts CUDA_DEVICE_MAX_CONNECTIONS=1/);
     expect(all[at + 1]).toMatch(/^--/);
-    expect(lines(llama8b({ context: 2 }))).toContain('export CUDA_DEVICE_MAX_CONNECTIONS=1');
+    expect(all.filter((l) => !l.startsWith('#')).every((l) => l.trimStart().startsWith('--'))).toBe(true);
+    expect(lines(llama8b({ context: 2 }))).toContain('#   export CUDA_DEVICE_MAX_CONNECTIONS=1');
   });
   it('not with TP 1 and CP 1, nor on Blackwell', () => {
     expect(toMegatronArgs(llama8b({}))).not.toContain('CUDA_DEVICE_MAX_CONNECTIONS');
@@ -42,8 +43,8 @@ describe('CUDA_DEVICE_MAX_CONNECTIONS, which validate_args asserts', () => {
   });
   it('Megatron-FSDP asserts the opposite: unset it', () => {
     const all = lines(llama8b({ tensor: 2, zeroStage: 3 }));
-    expect(all).toContain('unset CUDA_DEVICE_MAX_CONNECTIONS');
-    expect(all).not.toContain('export CUDA_DEVICE_MAX_CONNECTIONS=1');
+    expect(all).toContain('#   unset CUDA_DEVICE_MAX_CONNECTIONS');
+    expect(all).not.toContain('#   export CUDA_DEVICE_MAX_CONNECTIONS=1');
   });
 });
 
