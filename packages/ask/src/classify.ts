@@ -9,8 +9,14 @@ import type { AskParameters, IntentName } from './question.ts';
  */
 const HELP = /^\s*(?:help|\?+|hi|hello|hey|usage|examples?|what can you do\??)?\s*$/;
 const MEMORY = /\b(?:memory|mem|hbm|vram|fits?|oom|out of memory|how much (?:gpu )?ram)\b/;
-export const GPU_HOURS_COUNT = /\bhow many gpu[\s-]*hours\b/;
-const TIME_COUNT = /\bhow many (?:days|weeks|hours|months|gpu[\s-]*hours)\b/;
+/**
+ * "How many GPU-hours", and as the GPU's name or the node counts them: "how many H100-hours", "how many A100 GPU-hours",
+ * "how many node-hours" (QA: those were read as a nodes question with a default 30-day deadline).
+ */
+export const GPU_HOURS_COUNT = /\bhow many (?:[a-z]{1,3}\d{2,4}[a-z]*[\s-]*(?:gpu[\s-]*)?|gpu[\s-]*|node[\s-]*)hours\b/;
+/** "How many node-hours": GPU-hours over the GPUs a node holds, said beside them. */
+export const NODE_HOURS_COUNT = /\bhow many node[\s-]*hours\b/;
+const TIME_COUNT = /\bhow many (?:days|weeks|hours|months)\b/;
 /** "How many tokens can I train on 64 H100 in 2 weeks": the tokens a cluster trains in a time, a time question turned round. */
 export const TOKENS_COUNT = /\bhow many (?:training )?tokens\b|\bhow much (?:training )?data\b/;
 // "cheapest", "most cost-effective", "lowest cost", "minimize the cost": the time–cost curve's cheapest size.
@@ -21,7 +27,8 @@ const CHEAPEST = /\b(?:cheapest|least expensive|lowest[\s-]*(?:cost|price)|most 
 export const COST = /\bhow much\b.*\bcosts?\b|\bhow much (?:money|to train|for training)\b|\bcosts? (?:to train|of|for)\b|\btraining costs?\b|\bhow expensive\b|\bwhat(?:'s| is| would be| will be)? the (?:total )?cost\b|\btotal cost\b/;
 // "What does 530B cost", "what would training 70b cost", "what's the budget for 405b": read as COST once a model is named
 // ("what does 128 H100 nodes cost a day", with none, is no training question).
-export const WHAT_COST = /\bwhat (?:does|do|would|will)\b.*\bcosts?\b|\bwhat(?:'s| is| would be)? the (?:total )?budget\b/;
+// "What's the price of training …", "how much is a run of …", "budget for …" too (QA: answered with no word of a price).
+export const WHAT_COST = /\bwhat (?:does|do|would|will)\b.*\bcosts?\b|\bwhat(?:'s| is| would be)? the (?:total )?budget\b|\bwhat(?:'s| is| would be)? the (?:total )?price of\b|\bhow much (?:is|would be|will be) (?:a|one|the) (?:training )?run\b|\bbudget for\b/;
 // Instances and VMs count nodes too ("how many p5.48xlarge", "how many p5 instances": lexicon/instances.ts).
 const NODES = /\bhow (?:many|much)\b.*\b(?:nodes?|gpus?|machines?|servers?|racks?|boxes|hardware|instances?|vms?|[abhv]100s?|[gb]?[bh]200s?|p[345][a-z]*(?:\.\d+xlarge)?|a[23]-\w+-8g)\b|\b(?:nodes?|gpus?) (?:do i|would i|will i|are) need(?:ed)?\b|\b(?:nodes?|gpus?) (?:needed|required)\b|\bnumber of (?:nodes|gpus)\b|\bcluster size\b|\bhow (?:big|large) (?:a|of a|the) cluster\b/;
 const HOW_MUCH = /\bhow much\b/;
@@ -104,7 +111,7 @@ export function classify(text: string, stated: AskParameters): IntentName {
   if (MEMORY.test(text)) return 'memory';
   // "How many GPU-hours" with no cluster: the fewest any cluster spends (the cheapest), not a default 128 nodes' own.
   if (!cluster && GPU_HOURS_COUNT.test(text)) return 'cheapest';
-  if (TIME_COUNT.test(text)) return 'time';
+  if (TIME_COUNT.test(text) || GPU_HOURS_COUNT.test(text)) return 'time';
   // Before NODES, whose "how many … h100" it would match and plan for 15T tokens, dropping the 64 GPUs named.
   if (TOKENS_COUNT.test(text)) return 'time';
   // "Cheapest" on a stated cluster is its best configuration's (config, below).

@@ -15,12 +15,44 @@ const TRAINS = /\b(?:train(?:ing|ed)?|pre[\s-]*train\w*)\b/;
 /** What only the training part states. */
 const TRAINING_ONLY = ['tokens', 'tokensPerParameter', 'batchTokens', 'deadlineSeconds', 'gpuHours', 'costBudget'] as const;
 
+/** Where one part ends and the other begins: "and then", "; also", ", and how many …". */
+const CLAUSE_BOUNDARY = /,?\s+and then\b|;\s*(?:and\s+)?also\b|,?\s+and (?=how (?:many|much|long)\b)|;/;
+
+/** The cluster a clause names, as parse reads it (passed in: parse calls this). */
+export type ClauseCluster = (clause: string) => Pick<AskParameters, 'gpu' | 'system' | 'gpus' | 'nodes' | 'racks'>;
+
+const CLUSTER_FIELDS = ['gpu', 'system', 'gpus', 'nodes', 'racks'] as const;
+
+/**
+ * Each part's cluster from its own clause: "train … on 64 H100 and then serve it on one H100" serves on 1, never the 64
+ * the whole question's first count gave (QA found the training cluster served on, and suggested for serving's part).
+ */
+function clauseClusters(normal: string, clusterOf: ClauseCluster | undefined): { training: AskParameters; serving: AskParameters } | undefined {
+  const at = clusterOf === undefined ? null : CLAUSE_BOUNDARY.exec(normal);
+  if (clusterOf === undefined || at === null) return undefined;
+  const [first, second] = [normal.slice(0, at.index), normal.slice(at.index + at[0].length)];
+  const servingFirst = SERVING_WORDS.test(first) && !TRAINS.test(first);
+  const [training, serving] = servingFirst ? [second, first] : [first, second];
+  if (!TRAINS.test(training) || !SERVING_WORDS.test(serving)) return undefined;
+  return { training: clusterOf(training), serving: clusterOf(serving) };
+}
+
+/** A cluster's fields replaced by a clause's (a GPU named in the clause only; its count always, none where it names none). */
+function withCluster(facts: AskParameters, clause: AskParameters): AskParameters {
+  const out: AskParameters = { ...facts };
+  for (const field of ['gpus', 'nodes', 'racks'] as const) delete out[field];
+  for (const field of CLUSTER_FIELDS) if (clause[field] !== undefined) Object.assign(out, { [field]: clause[field] });
+  return out;
+}
+
 /** The serving part's facts and the note of the training part left, or undefined for a question of one kind. */
-export function servingPartOf(normal: string, intent: IntentName, facts: AskParameters): { facts: AskParameters; left: NotRead } | undefined {
+export function servingPartOf(normal: string, intent: IntentName, facts: AskParameters, clusterOf?: ClauseCluster): { facts: AskParameters; left: NotRead } | undefined {
   if (intent !== 'serving' || !SERVING_WORDS.test(normal) || !TRAINS.test(normal)) return undefined;
-  const serving: AskParameters = { ...facts };
+  const clauses = clauseClusters(normal, clusterOf);
+  const serving: AskParameters = clauses === undefined ? { ...facts } : withCluster(facts, clauses.serving);
   for (const field of TRAINING_ONLY) delete serving[field];
-  const cluster = facts.gpus !== undefined ? ` on ${facts.gpus} ${facts.gpu ?? 'GPUs'}` : facts.nodes !== undefined ? ` on ${facts.nodes} nodes` : '';
+  const trained = clauses === undefined ? facts : withCluster(facts, clauses.training);
+  const cluster = trained.gpus !== undefined ? ` on ${trained.gpus} ${trained.gpu ?? 'GPUs'}` : trained.nodes !== undefined ? ` on ${trained.nodes} nodes` : '';
   const tokens = facts.tokens === undefined ? '' : ` on ${compactCount(facts.tokens)} tokens`;
   const example = `how long to train ${facts.model ?? 'the model'}${tokens}${cluster}`;
   return {

@@ -52,6 +52,8 @@ export function normalize(text: string): string {
     .replace(/\u00d7/g, 'x')
     // "8xH100", "8xA100": GPUs per box before the GPU's name, spaced so the name is a word of its own.
     .replace(/(\d)x(?=dgx|gpus?\b|[a-z]{1,3}\d{2,4})/g, '$1x ')
+    // "H100×512": the count after the name, spaced as "H100 x 512" is ("h100x512" was no GPU at all). Not AMD's MI300X.
+    .replace(/\b(?!mi)([a-z]{1,3}\d{2,4})x(?=\d)/g, '$1 x ')
     // A thousands separator, before a scale letter too ("2,000B tokens" was 0 tokens).
     .replace(/(\d),(?=\d{3}(?!\d))/g, '$1')
     // Counts misspelt as people type them: "bilion", "billon", "trilion", "milion" ("300 bilion tokens" was not read).
@@ -64,6 +66,10 @@ export function normalize(text: string): string {
     .replace(/\b(?:mnoths|monhts|montsh|mnths|moths)\b/g, 'months')
     .replace(/\b(?:nodse|ndoes|noeds|ndes|nods)\b/g, 'nodes')
     .replace(/\bhw (?=many|much|long)/g, 'how ')
+    // "in a fortnite": the game's name for the span ("a fortnight" was read as no deadline, and the default 30 days taken).
+    .replace(/\bfortnite\b/g, 'fortnight')
+    // A counter after the GPU's name: "H100 64台", "H100を512台で" are 64 and 512 H100 (the number was left unread beside the name).
+    .replace(/\b([a-z]{1,3}\d{2,4}[a-z]*)\s*[をがの]?\s*(\d+)\s*[台张張枚個个块塊]/g, '$2 $1 ')
     // Counters of Japanese and Chinese between a count and what it counts: "512 台の H100", "512张H100" are 512 H100.
     .replace(/(\d)\s*[台张張枚個个块塊](?:\s*の)?\s*/g, '$1 ')
     // "2T トークン": tokens ("トークン" was not read, and a default budget taken).
@@ -318,7 +324,8 @@ export function parse(question: string): ParsedQuestion {
 
   const intent = classify(normal, asked);
   // Training and serving asked at once: the serving part answered, with no training figure; the training part said left.
-  const servingPart = servingPartOf(normal, intent, asked);
+  // Each part's cluster read from its own clause, as a question of its own (a clause holds no boundary: no deeper split).
+  const servingPart = servingPartOf(normal, intent, asked, (clause) => parse(clause).stated);
   const facts = servingPart?.facts ?? asked;
   if (servingPart !== undefined) notRead.push(servingPart.left);
   const { parameters, defaults } = withDefaults(intent, facts);

@@ -12,8 +12,20 @@ describe('cluster sizes as other languages and bills of materials write them', (
     expect(q.stated).toMatchObject({ gpus: 512, tokens: 2e12 });
     expect(q.intent).toBe('time');
   });
-  it('"H100 x 512" is 512 H100', () => {
-    expect(parse('how long to train llama3-70b on 2T tokens on H100 x 512').stated.gpus).toBe(512);
+  it.each([
+    ['llama3-8b 1T トークン H100 64台 何日', 64],
+    ['llama3-8b 1T tokens H100 64枚で', 64],
+    ['llama3-8b 1T tokens H100 64個', 64],
+    ['llama3-8b 1T tokens H100を512台で', 512],
+  ])('%s: the counter after the GPU\'s name counts it (%i GPUs)', (question, gpus) => {
+    expect(parse(question).stated).toMatchObject({ gpu: 'h100-sxm', gpus, tokens: 1e12 });
+  });
+  it.each([
+    ['how long to train llama3-70b on 2T tokens on H100 x 512'],
+    ['llama3-70b 2T tokens H100×512'],
+    ['llama3-70b 2T tokens 512×H100'],
+  ])('%s is 512 H100', (question) => {
+    expect(parse(question).stated).toMatchObject({ gpu: 'h100-sxm', gpus: 512 });
   });
   it('a number beside the GPU that is not read is never "no cluster size given"', () => {
     const nodes = parse('how long to train llama3-70b on 2T tokens on 512 ☃ H100').defaults.find((d) => d.field === 'nodes');

@@ -202,3 +202,14 @@ describe('two wordings of one cost question are one intent: the cheapest plan', 
     expect(faster?.[3]).toBe(dollars(size?.cost));
   });
 });
+
+describe('a price asked in other words, with none given', () => {
+  it.each([
+    ["what's the price of training llama3-8b on 1T tokens on 64 H100"],
+    ['how much is a run of llama3-8b on 1T tokens on 64 H100'],
+    ['budget for llama3-8b on 1T tokens on 64 H100'],
+  ])('%s: asks for a price, as "cost to …" does', (question) => {
+    const a = ask(question, { publicUrl: null });
+    expect(a.notes.some((n) => n.startsWith('No price given'))).toBe(true);
+  });
+});

@@ -32,6 +32,23 @@ describe('a question asking GPU-hours leads with the GPU-hours, the time after',
     expect(a.headline).toMatch(new RegExp(`: ${compactCount(d.gpuHours)} GPU-hours, ${formatDays(d.days)} to train 2\\.00T tokens on 64 nodes`));
   });
 
+  it.each([
+    ['how many H100-hours to train llama3-8b on 1T tokens on 64 H100'],
+    ['how many H100 GPU-hours to train llama3-8b on 1T tokens on 64 H100'],
+    ['how many A100 GPU-hours to train llama3-8b on 1T tokens on 64 A100'],
+  ])('%s: GPU-hours on the 64 GPUs named, never a nodes search to a default deadline', (question) => {
+    const a = ask(question, { publicUrl: null });
+    const d = a.data as NodesOk;
+    expect(a.assumptions.join(' ')).not.toContain('deadline');
+    expect(a.headline).toContain(`: ${compactCount(d.gpuHours)} GPU-hours, ${formatDays(d.days)} to train 1.00T tokens on 8 nodes (64 GPUs)`);
+  });
+
+  it('"how many node-hours": the GPU-hours, and node-hours as GPU-hours over the GPUs a node holds', () => {
+    const a = ask('how many node-hours to train llama3-8b on 1T tokens on 64 H100', { publicUrl: null });
+    const d = a.data as NodesOk;
+    expect(a.notes).toContain(`Node-hours = GPU-hours / 8 GPUs per node: ${compactCount(d.gpuHours / 8)} node-hours.`);
+  });
+
   it('a cheapest question that does not ask GPU-hours keeps its cluster first', () => {
     expect(ask('cheapest way to train llama3-70b on 15T tokens', { publicUrl: null }).headline).toMatch(/^Cheapest for Llama 3 70B \(15\.0T tokens\) on H100 SXM5 80GB: \d+ nodes/);
   });

@@ -18,6 +18,16 @@ describe('a question of training and serving at once', () => {
     expect(note).toContain('"how long to train llama3-70b on 15.0T tokens on 2048 h100-sxm"');
     expect(parse('how long to train llama3-70b on 15.0T tokens on 2048 h100-sxm')).toMatchObject({ intent: 'time', stated: { gpus: 2048, tokens: 15e12 } });
   });
+  it('serves on the cluster the serving clause names, never the training one', () => {
+    const q = parse('train llama3-8b on 1T tokens on 64 H100 and then serve it on one H100 at 50 ms per token');
+    expect(q.stated.gpus).toBe(1);
+    expect(q.notRead?.[0]?.why).toContain('"how long to train llama3-8b on 1.00T tokens on 64 h100-sxm"');
+  });
+  it('suggests the training part on the training clause\'s cluster', () => {
+    const q = parse('serve llama3-70b on 8 H100 at 50 ms per token; also how long to train it on 1T tokens on 256 H100');
+    expect(q.stated.gpus).toBe(8);
+    expect(q.notRead?.[0]?.why).toContain('on 256 h100-sxm"');
+  });
   it('a serving question alone says nothing of training', () => {
     expect(ask('how many h100s to serve llama3-70b at 100 requests per second', { publicUrl: null }).notes.some((n) => n.startsWith('Not answered'))).toBe(false);
   });

@@ -144,6 +144,8 @@ describe('parse: typos and signs a reader would still read', () => {
     ['how many nodse to train llama3-70b on 2T tokens in 60 dyas', 'nodes', { model: 'llama3-70b', tokens: 2 * TRILLION, deadlineSeconds: 60 * 86400 }],
     ['how long to train llama3-70b on 2T tokens on 64 ndoes', 'time', { model: 'llama3-70b', tokens: 2 * TRILLION, nodes: 64 }],
     ['how many nodes to train llama3-70b on 2T tokens in 2 monhts', 'nodes', { model: 'llama3-70b', tokens: 2 * TRILLION, deadlineSeconds: 2 * 30 * 86400 }],
+    // "a fortnite" was no deadline (the game's name for a fortnight).
+    ['how long to train llama3-70b on 2T tokens on 64 nodes in a fortnite', 'time', { model: 'llama3-70b', tokens: 2 * TRILLION, nodes: 64, deadlineSeconds: 14 * 86400 }],
   ] as const)('"%s" is a %s question', (question, intent, stated) => {
     const q = parse(question);
     expect(q.intent).toBe(intent);

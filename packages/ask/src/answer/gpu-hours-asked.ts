@@ -1,5 +1,6 @@
 import type { NodesOkJson } from '@trainplan/protocol';
-import { COST, GPU_HOURS_COUNT, WHAT_COST } from '../classify.ts';
+import { COST, GPU_HOURS_COUNT, NODE_HOURS_COUNT, WHAT_COST } from '../classify.ts';
+import { gpusPerNodeOf } from '../defaults.ts';
 import { compactCount, formatDays, moneyText, nodesGpus } from '../format.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
 import { fasterThanAYear } from './frontier-notes.ts';
@@ -30,6 +31,13 @@ const asksUnpricedCost = (q: ParsedQuestion): boolean => {
 /** Said beside an unpriced cost question's GPU-hours: a price turns them into money. */
 export const priceNeededNote = (q: ParsedQuestion): string[] =>
   (asksUnpricedCost(q) ? ['No price given, so no cost in money: the cost is these GPU-hours × a price per GPU-hour; give one ("at $2/GPU-hour") for it.'] : []);
+
+/** Said beside GPU-hours where node-hours were asked: the planner counts GPU-hours, a node's are those over its GPUs. */
+export const nodeHoursNote = (q: ParsedQuestion, gpuHours: number): string[] => {
+  if (!NODE_HOURS_COUNT.test(q.text.toLowerCase())) return [];
+  const perNode = gpusPerNodeOf(q.parameters);
+  return [`Node-hours = GPU-hours / ${perNode} GPUs per node: ${compactCount(gpuHours / perNode)} node-hours.`];
+};
 
 /** "614k GPU-hours ($1.29M)": GPU-hours, with their cost when priced. */
 const hoursText = (s: { gpuHours: number; cost?: number }, p: AskParameters): string =>

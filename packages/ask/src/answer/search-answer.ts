@@ -7,7 +7,7 @@ import { askedMetric, leadWithAsked, withAskedFigure } from './asked-metric.ts';
 import { namedClusterNote, namedClusterReading } from './named-cluster.ts';
 import { askedTimeUnit, daysAsAsked } from './time-as-asked.ts';
 import { tokensInTime } from './tokens-in-time.ts';
-import { asksGpuHours, gpuHoursOfFrontier, priceNeededNote } from './gpu-hours-asked.ts';
+import { asksGpuHours, gpuHoursOfFrontier, nodeHoursNote, priceNeededNote } from './gpu-hours-asked.ts';
 import { DEFAULT_GPU, deadlineBatchFor, defaultBatch, defaultBatchNote, gpusPerNodeOf, isComputedBatch } from '../defaults.ts';
 import { compactCount, formatDays, moneyText, nodesGpus, statedMoney } from '../format.ts';
 import { modelInputOf, modelNameOf } from '../model-of.ts';
@@ -263,6 +263,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   const smallest = result.smallest === undefined ? '' : `; the smallest cluster that fits: ${sizeText(result.smallest, p)}${result.smallest.withinBudget ? '' : ', over the budget'}`;
   const notes = [
     ...(q.intent === 'time' ? priceNeededNote(q) : []),
+    ...nodeHoursNote(q, result.gpuHours),
     q.intent === 'time' ? 'With the fastest configuration the search found on these nodes.'
       : result.mode === 'fastest-within-budget' ? `The fastest plan the budget affords (${searched})${smallest}.`
         : `The fewest nodes whose best configuration meets the deadline (${searched}).`,
