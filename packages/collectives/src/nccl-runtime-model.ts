@@ -2,7 +2,7 @@ import type { Bytes } from '@trainplan/units';
 import { candidateAlgBandwidthGBps, candidateLatencyUs, type NcclCandidate } from './nccl-candidate.ts';
 import { NCCL_RUNTIME_TABLES } from './nccl-runtime-tables.ts';
 import { NCCL_TABLES } from './nccl-tables.ts';
-import { ncclNvlsModel } from './nccl-nvls-model.ts';
+import { ncclCandidatesFor } from './nccl-candidates.ts';
 import { ncclTopology, type NcclTopology } from './nccl-topology.ts';
 import type { CollectiveOp } from './types.ts';
 
@@ -152,7 +152,8 @@ export function nvlsTreeAllReducePipelineUs(topology: NcclTopology, bytes: Bytes
 function oneNodeNvlsUsPerByte(topology: NcclTopology): number {
   const { ranksPerNode, concurrentGroupsPerNode } = topology.placement;
   const oneNode = ncclTopology(topology.fabric, { ranks: ranksPerNode, ranksPerNode, concurrentGroupsPerNode });
-  const nvls = ncclNvlsModel(oneNode, 'all-reduce', 'nvls')[0];
+  // Memoised per topology (ncclCandidatesFor): the planner asks for the same groups many times per search.
+  const nvls = ncclCandidatesFor(oneNode, 'all-reduce').find((c) => c.algorithm === 'nvls');
   if (!nvls || !oneNode.nvls) return 0;
   const R = NCCL_RUNTIME_TABLES;
   const concurrentOps = R.nvlsChannels.value[oneNode.fabric.generation] * oneNode.nvls.nChannels;
