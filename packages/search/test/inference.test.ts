@@ -33,6 +33,17 @@ describe('estimateInference', () => {
     expect(gib[1]! + gib[2]! + gib[3]! + gib[4]!).toBeCloseTo(gib[0]!, 0);
   });
 
+  it('an indivisible TP names only what does not split: the heads, the FFN, or both', () => {
+    const message = (attentionHeads: number, ffnHiddenSize: number) => {
+      const e = estimateInference({ ...base, model: { ...base.model, attentionHeads, ffnHiddenSize } }, { ...shape, batch: 1 });
+      return e.ok ? '' : e.message;
+    };
+    // GPT-3 125M's 12 heads and FFN 3072 on TP 8: the FFN splits, the heads do not.
+    expect(message(12, 3072)).toBe('12 heads do not split over TP 8');
+    expect(message(64, 3004)).toBe('FFN 3004 does not split over TP 8');
+    expect(message(12, 3004)).toBe('12 heads and FFN 3004 do not split over TP 8');
+  });
+
   it('the largest batch fits and one more sequence does not', () => {
     const e = estimateInference(base, { ...shape, batch: 1 });
     if (!e.ok) throw new Error(e.message);

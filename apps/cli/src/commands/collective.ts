@@ -38,7 +38,9 @@ size, time, algbw, busbw (nccl-tests conventions, GB = 1e9) and the chosen algor
 times; the time shown is that choice as it runs (the channels NCCL launches for the size, NVLS's
 pipeline), so another algorithm forced with --algorithm can come out faster at some sizes.
 --emulate also runs the discrete-event emulator over the machine's topology graph and adds its
-time, busbw and the bottleneck link. The emulator streams the chosen algorithm's flows (ring,
+time, busbw and the bottleneck link: the busiest link and its share of the time, or "none
+saturated" (the busiest named) when no link is busy half the time, where latency and pipeline fill
+set the pace. The emulator streams the chosen algorithm's flows (ring,
 tree, NVLS, direct sends) at NCCL's per-channel rates, so on a machine nothing else shares it
 reproduces the closed form (Δ 0.0%) by construction; it is a second opinion where links are
 shared: --concurrent-groups, --oversubscription, a training step's many collectives at once.

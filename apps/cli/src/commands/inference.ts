@@ -273,9 +273,9 @@ export function formatInferenceReport(a: Extract<InferenceResponseJson, { ok: tr
     '',
     'largest batch per TP × PP:',
     ...pointTable(a.byShape.map((s) => (s.ok ? row(s.largestBatch, priced, a.outputTokens) : unservable(s.tensor, s.pipeline, s.message, priced))), priced),
-    '',
-    'throughput-versus-latency frontier:',
-    ...pointTable(a.frontier.map((p) => row(p, priced, a.outputTokens)), priced),
+    // No shape serves (unservable), so no point lies on the frontier: a header over an empty table would say
+    // nothing the warning above has not, so the section is left out.
+    ...(a.frontier.length === 0 ? [] : ['', 'throughput-versus-latency frontier:', ...pointTable(a.frontier.map((p) => row(p, priced, a.outputTokens)), priced)]),
   ];
   return `${lines.join('\n')}\n`;
 }

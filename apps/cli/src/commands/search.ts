@@ -63,7 +63,12 @@ ${spaceFlagsHelp(28)}
   -i, --input FILE|-        the whole search request as JSON (the API's body) instead of flags
       --json                print the JSON answer (candidatesEvaluated, best {scenario, estimate},
                             top, …)
-      --export megatron|nemo  print the best plan as Megatron-LM arguments or a NeMo YAML fragment
+      --export megatron|nemo  print the best plan as Megatron-LM arguments or a NeMo YAML fragment,
+                            under a header: the Megatron-Core release the names need and what is
+                            left to add. Megatron-LM's also gives the environment the run needs (a
+                            comment: export or unset CUDA_DEVICE_MAX_CONNECTIONS) and maps ZeRO-1
+                            to the distributed optimizer, ZeRO-2 and ZeRO-3 to Megatron-FSDP
+                            (--data-parallel-sharding-strategy optim_grads, optim_grads_params)
   -h, --help                show this help
 
 Exit status: 0 a plan was found; 1 no plan: nothing fits (the closest feasible alternative shown),

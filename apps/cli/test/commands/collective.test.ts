@@ -139,6 +139,11 @@ describe('collective --size in bits', () => {
 });
 
 describe('the emulator\'s busiest link is named the bottleneck only when it is busy most of the time', () => {
+  it('the help says what the bottleneck column means when no link is busy half the time', async () => {
+    const { out: help } = await collective(['--help']);
+    expect(help.replace(/\s+/g, ' ')).toMatch(/"none saturated" \(the busiest named\) when no link is busy half the time/);
+  });
+
   it('a link busy 10% of the time: none saturated, the busiest named', () => {
     expect(bottleneckText({ link: 'node 0 nic 0 host-nic', utilisation: 0.1 })).toBe('none saturated (busiest node 0 nic 0 host-nic, 10%)');
   });

@@ -418,6 +418,9 @@ describe('trainplan inference', () => {
       expect(code).toBe(1);
       expect(out.split('\n')[1]).toMatch(/^⚠ no tensor × pipeline shape tried can serve the model .*the widest, TP 1 · PP 1: needs/);
       expect(err).toMatch(/^trainplan: no tensor × pipeline shape tried can serve the model .*the widest, TP 1 · PP 1: needs/);
+      // No shape serves, so the frontier is empty: no header over an empty table.
+      expect(out).not.toContain('throughput-versus-latency frontier:');
+      expect(out.endsWith('\n\n')).toBe(false);
     });
 
     it('a request whose TP list divides none of its GPUs exits 1, stderr saying so rather than blaming latency bounds', async () => {

@@ -166,6 +166,13 @@ describe('trainplan search', () => {
       expect(err).toMatch(/^trainplan: budget-exhausted: .*raise candidateBudget above 1 to search further\n$/);
     });
 
+    it('--help says what the export\'s header holds: the release, the environment, Megatron-FSDP for ZeRO-2/3', async () => {
+      const help = (await cli(['search', '--help'])).out.replace(/\s+/g, ' ');
+      expect(help).toContain('the Megatron-Core release the names need');
+      expect(help).toContain('export or unset CUDA_DEVICE_MAX_CONNECTIONS');
+      expect(help).toContain('ZeRO-2 and ZeRO-3 to Megatron-FSDP (--data-parallel-sharding-strategy optim_grads, optim_grads_params)');
+    });
+
     it('--help documents it under exit status 1', async () => {
       const { code, out } = await cli(['search', '--help']);
       expect(code).toBe(0);

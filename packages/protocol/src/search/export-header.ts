@@ -4,6 +4,9 @@
  * split support in first and last PP stage" (with it --num-virtual-stages-per-pipeline-rank) and "llama3.2 support"
  * (--rope-scaling-factor); 0.14 "custom_fsdp refactored ... to megatron_fsdp" (--use-megatron-fsdp). The changelog
  * does not date --account-for-*-in-pipeline-split: they are asked for as 0.14, where they were checked (arguments.py).
+ * --grad-reduce-in-bf16 (export-config.ts, for 16-bit gradient accumulation) is unverified: CHANGELOG.md names no
+ * release for it and its history in arguments.py was not traced, so it raises no requirement and the header's 0.9
+ * may be too low for an export that prints it.
  */
 export interface CoreRequirement {
   readonly minor: number;

@@ -240,7 +240,9 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
   const chunks = prefillChunkTokens === undefined ? 1 : Math.ceil((promptTokens - cached) / prefillChunkTokens);
   const model = base.model;
   const fail = (reason: 'indivisible' | 'out-of-memory', message: string): InferenceAnswer => ({ ok: false, shape, reason, message });
-  if (model.attentionHeads % t !== 0 || model.ffnHiddenSize % t !== 0) return fail('indivisible', `${model.attentionHeads} heads / FFN ${model.ffnHiddenSize} do not split over TP ${t}`);
+  // Name only what does not split: GPT-3 125M's FFN 3072 splits over TP 8, its 12 heads do not.
+  const unsplit = [...(model.attentionHeads % t !== 0 ? [`${model.attentionHeads} heads`] : []), ...(model.ffnHiddenSize % t !== 0 ? [`FFN ${model.ffnHiddenSize}`] : [])];
+  if (unsplit.length > 0) return fail('indivisible', `${unsplit.join(' and ')} ${unsplit.length === 1 && unsplit[0]!.startsWith('FFN') ? 'does' : 'do'} not split over TP ${t}`);
   if (p > model.layers) return fail('indivisible', `${p} pipeline stages for ${model.layers} layers`);
   const spec = shape.speculative;
   if (spec !== undefined && p > 1) return fail('indivisible', `speculative decoding is modelled on one pipeline stage, not ${p} (vLLM runs it without pipeline parallelism)`);
