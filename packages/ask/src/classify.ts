@@ -32,6 +32,8 @@ export const WHAT_COST = /\bwhat (?:does|do|would|will)\b.*\bcosts?\b|\bwhat(?:'
 // Instances and VMs count nodes too ("how many p5.48xlarge", "how many p5 instances": lexicon/instances.ts).
 const NODES = /\bhow (?:many|much)\b.*\b(?:nodes?|gpus?|machines?|servers?|racks?|boxes|hardware|instances?|vms?|[abhv]100s?|[gb]?[bh]200s?|p[345][a-z]*(?:\.\d+xlarge)?|a[23]-\w+-8g)\b|\b(?:nodes?|gpus?) (?:do i|would i|will i|are) need(?:ed)?\b|\b(?:nodes?|gpus?) (?:needed|required)\b|\bnumber of (?:nodes|gpus)\b|\bcluster size\b|\bhow (?:big|large) (?:a|of a|the) cluster\b/;
 const HOW_MUCH = /\bhow much\b/;
+/** "How many kWh", "how many megawatt-hours", "how much CO2": energy or emissions asked, which no plan models. */
+const ENERGY_COUNT = /\bhow (?:many|much)\s+(?:[kmg]?wh|(?:kilo|mega|giga)?watt[\s-]*hours?|joules?|energy|electricity|power|co2e?|carbon|emissions?)\b/;
 /** "How many H100 …", "how many nodes": the cluster asked for, whatever else is named. */
 const HOW_MANY_HARDWARE = /\bhow many\b/;
 // "需要多久" / "多长时间" (Chinese), "何日" / "どのくらい" (Japanese): how long.
@@ -121,6 +123,9 @@ export function classify(text: string, stated: AskParameters): IntentName {
   // "How much is / does … on 512 H100", "how much energy … on 512 H100": asked of the cluster named (its time, GPU-hours and
   // cost), never the nodes some default deadline needs, which NODES' "how much … h100" would read.
   if (cluster && HOW_MUCH.test(text) && !HOW_MANY_HARDWARE.test(text)) return 'time';
+  // "How many kWh … on 64 H100": energy asked of the cluster named (said not modelled), never the nodes a default deadline
+  // needs, which NODES' "how many … h100" read (the 64 GPUs were dropped for 48).
+  if (cluster && ENERGY_COUNT.test(text)) return 'time';
   if (NODES.test(text)) return 'nodes';
   // A deadline or a budget (GPU-hours or money) with no cluster asks for the cluster that meets it ("nodes to train 70b
   // in 1.5 months", "best setup for 70b in 2 weeks"): any other reading would plan a default cluster and drop it.

@@ -1,4 +1,4 @@
-import { gpuById, systemById } from '@trainplan/presets';
+import { defaultSystemForGpu, gpuById, networkById, systemById } from '@trainplan/presets';
 import { defaultPrecision, INTERACTIVE_TOKEN_SECONDS, INTERACTIVE_TTFT_SECONDS } from '@trainplan/protocol';
 import { GB, countOf, days, formatSeconds, toDays, toMs } from '@trainplan/units';
 import { compactCount } from './format.ts';
@@ -100,6 +100,7 @@ export function withDefaults(intent: IntentName, stated: AskParameters): { param
     take('nodes', DEFAULT_NODES, `${countOf(DEFAULT_NODES, 'node')} (no cluster size given)`);
   }
   takeDefaultPrecision(p, take);
+  sayDefaultNetwork(p, used);
 
   // "How long … with tp 8 pp 8" is a fixed configuration too: the estimate carries the time to train.
   const fixed = ((intent === 'memory' || intent === 'estimate') && !searchesLayout(intent, stated)) || (intent === 'time' && hasFixedConfiguration(stated));
@@ -111,6 +112,19 @@ export function withDefaults(intent: IntentName, stated: AskParameters): { param
     if (isComputedBatch(batch)) take('globalBatchSize', batch.sequences, defaultBatchNote(batch));
   }
   return { parameters: p, defaults: used };
+}
+
+/**
+ * The network between nodes a training plan takes when none is named, said among the assumptions (QA: it shaped every
+ * multi-node figure unsaid). Said, not set: the plan takes it from the node type as before, and a GPU compared keeps its own.
+ */
+function sayDefaultNetwork(p: AskParameters, used: DefaultUsed[]): void {
+  if (p.network !== undefined) return;
+  const system = p.system === undefined ? undefined : systemById(p.system);
+  const id = system?.network ?? defaultSystemForGpu(p.gpu ?? DEFAULT_GPU)?.network;
+  if (id === undefined) return;
+  const whose = system === undefined ? "the GPU's usual fabric" : "the node's own fabric";
+  used.push({ field: 'network', value: id, text: `network: ${id}, ${whose} (${networkById(id)?.name ?? id}; no network named)` });
 }
 
 /** Questions whose answer is a cluster size (for a goal, or the cheapest): a cluster they name may not be the one planned. */

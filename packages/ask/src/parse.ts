@@ -188,6 +188,13 @@ export function parse(question: string): ParsedQuestion {
     if (first!.system !== undefined) stated.system = first!.system;
     else delete stated.system;
     stated.comparedGpus = [{ gpu: second!.gpu, ...(second!.system !== undefined && { system: second!.system }) }];
+    // "512 H100 or 512 H200 or 512 B200": a third GPU and on compared too, in the order found (QA: the third was dropped unsaid).
+    for (let more = matchHardware(s.text); more !== undefined; more = matchHardware(s.text)) {
+      s.replace(more, ` ${HW_TOKEN} `);
+      if (more.gpu !== stated.gpu && !stated.comparedGpus.some((g) => g.gpu === more.gpu)) {
+        stated.comparedGpus.push({ gpu: more.gpu, ...(more.system !== undefined && { system: more.system }) });
+      }
+    }
   }
   // Before any count or duration: "at 700W" is power, never 700 weeks; "90% goodput" no percentage read elsewhere.
   const notRead: NotRead[] = takeUnmodelledSettings(s, (phrase) => asTyped(text, phrase));
@@ -263,7 +270,7 @@ export function parse(question: string): ParsedQuestion {
   // "512 H100, no wait, 1024 H100": the last size taken. "is 512 or 1024 H100 cheaper": two cluster sizes compared, of which
   // takeCounts would keep one and drop the other unsaid.
   const corrected = takeCorrectedSize(s);
-  const otherSize = takeOtherSize(s);
+  const otherSizes = takeOtherSize(s);
   const range = CLUSTER_RANGE.exec(s.text);
   if (range !== null) problems.push(rangeProblem(range[1] ?? '', range[2] ?? '', range[3] ?? ''));
   // "16 H100 instances": an instance of a GPU alone says not how many GPUs it holds; read as one each, said so.
@@ -275,13 +282,14 @@ export function parse(question: string): ParsedQuestion {
     ...(hardware !== undefined && { nodeGpus: gpusPerNodeOf(stated) }),
   });
   Object.assign(stated, counts.counts);
-  if (otherSize !== undefined) {
-    // Counted as the first is where its unit is the GPU's name ("512 or 1024 DGX H100": nodes, as "512 DGX H100" is).
-    const asNodes = otherSize.unit === 'nodes' || (otherSize.unit === 'named' && counts.counts.nodes !== undefined && counts.counts.gpus === undefined);
-    const size: ClusterSize = asNodes ? { nodes: otherSize.count } : { gpus: otherSize.count };
-    const [againstGpu] = stated.comparedGpus ?? [];
-    if (againstGpu !== undefined) Object.assign(againstGpu, size);
-    else if (size.nodes !== stated.nodes || size.gpus !== stated.gpus) stated.comparedSizes = [size];
+  // Counted as the first is where its unit is the GPU's name ("512 or 1024 DGX H100": nodes, as "512 DGX H100" is).
+  const sizes: ClusterSize[] = otherSizes.map((o) => (o.unit === 'nodes' || (o.unit === 'named' && counts.counts.nodes !== undefined && counts.counts.gpus === undefined)
+    ? { nodes: o.count } : { gpus: o.count }));
+  const [againstGpu] = stated.comparedGpus ?? [];
+  if (againstGpu !== undefined && sizes[0] !== undefined) Object.assign(againstGpu, sizes[0]);
+  else {
+    const differing = sizes.filter((size) => size.nodes !== stated.nodes || size.gpus !== stated.gpus);
+    if (differing.length > 0) stated.comparedSizes = differing;
   }
   // A number left beside the GPU's name ("512 のH100" in a script no counter reads): never "no cluster size given" unsaid.
   const besideGpu = hardware === undefined || Object.keys(counts.counts).length > 0 ? undefined
@@ -378,7 +386,13 @@ export function parse(question: string): ParsedQuestion {
   // A network no preset models: the one planned said with the assumptions (the system's, or the GPU's usual system's).
   if (network !== undefined && 'unread' in network && intent !== 'help') {
     const id = systemById(parameters.system ?? '')?.network ?? defaultSystemForGpu(parameters.gpu ?? DEFAULT_GPU)?.network;
-    if (id !== undefined) defaults.push({ field: 'network', value: id, text: `the network between nodes taken as ${id}: ${networkById(id)?.name ?? id} (the network named is not modelled)` });
+    if (id !== undefined) {
+      const text = `the network between nodes taken as ${id}: ${networkById(id)?.name ?? id} (the network named is not modelled)`;
+      // In place of the default's own "no network named" (defaults.ts), which this network was.
+      const said = defaults.find((d) => d.field === 'network' && facts.network === undefined);
+      if (said !== undefined) Object.assign(said, { value: id, text });
+      else defaults.push({ field: 'network', value: id, text });
+    }
   }
   // A cluster size written but not read ("a DGX SuperPOD", a number beside the GPU): the default nodes say so.
   const unreadSize = besideGpu === undefined ? undefined : besideGpu[1] ?? besideGpu[2];

@@ -16,11 +16,12 @@ describe('a model planned as another says so', () => {
 
   it.each([
     [`how long to train codellama 34b ${ON}`, 'Code Llama 34B'],
+    [`how long to train code llama 34B ${ON}`, 'Code Llama 34B'],
     [`how long to train yi 34b ${ON}`, 'Yi 34B'],
-  ])('"%s": a size no preset has, shaped GPT-style, the name typed said not planned', (question, name) => {
+  ])('"%s": a size no preset has, shaped Llama-style (a Llama-architecture family), the name typed said not planned', (question, name) => {
     const q = parse(question);
     expect(q.stated.customModel?.askedParameters).toBe(34e9);
-    expect(q.defaults[0]?.text).toMatch(new RegExp(`^${name} is not a preset: 34B taken as a GPT-style decoder`));
+    expect(q.defaults[0]?.text).toMatch(new RegExp(`^${name} is not a preset: 34B taken as a Llama-style decoder`));
   });
 
   it('"a 13B llama-like model" says the preset it is planned as, as a bare size does', () => {

@@ -29,4 +29,14 @@ describe('the network between nodes', () => {
     expect(a.assumptions).toContain('the network between nodes taken as ndr-ib-8x: 8 × NDR InfiniBand 400 Gb/s (DGX H100/H200/B200) (the network named is not modelled)');
     expect(a.scenario?.cluster.network).toBe('ndr-ib-8x');
   });
+  it('"over XDR infiniband": XDR said not modelled, never "which InfiniBand generation is not said"', () => {
+    const a = ask('how long to train llama3-70b 2T tokens on 512 H100 over XDR infiniband', { publicUrl: null });
+    expect(a.notes[0]).toMatch(/^Not read: the network "XDR infiniband" \(XDR InfiniBand is not modelled; /);
+  });
+  it('"4x HDR 200G IB per node": read as hdr-ib-8x with the 4 NICs asked and the preset\'s 8 said', () => {
+    const q = parse('how long to train llama3-70b 2T tokens on 512 H100 with 4x HDR 200G IB per node');
+    expect(q.stated.network).toBe('hdr-ib-8x');
+    expect(q.defaults.find((d) => d.field === 'network')?.text).toMatch(/\(4 NICs a node asked, the preset has 8: /);
+    expect(parse('llama3-70b on 64 a100 over HDR infiniband').defaults.find((d) => d.field === 'network')?.text).toMatch(/\(8 NICs a node, the preset's\)$/);
+  });
 });

@@ -211,7 +211,7 @@ describe('parse: defaults are stated', () => {
     const q = parse('how many nodes for 175B');
     expect(q.parameters).toMatchObject({ model: 'gpt3-175b', gpu: 'h100-sxm', tokens: 300 * BILLION, deadlineSeconds: 30 * DAY });
     // The bare size is a reading too: 175B names no architecture, GPT-3's is taken.
-    expect(q.defaults.map((d) => d.field)).toEqual(['model', 'gpu', 'tokens', 'deadlineSeconds', 'precision', 'globalBatchSize']);
+    expect(q.defaults.map((d) => d.field)).toEqual(['model', 'gpu', 'tokens', 'deadlineSeconds', 'precision', 'network', 'globalBatchSize']);
     expect(q.parameters.globalBatchSize).toBe(1536);
     expect(q.defaults.find((d) => d.field === 'tokens')?.text).toMatch(/300B training tokens/);
   });
@@ -228,9 +228,15 @@ describe('parse: defaults are stated', () => {
 
   it('a stated fact is never listed as a default', () => {
     const q = parse('how many H100 nodes to train llama3-70b on 2T tokens in 30 days');
-    expect(q.defaults.map((d) => d.field)).toEqual(['precision', 'globalBatchSize']);
+    expect(q.defaults.map((d) => d.field)).toEqual(['precision', 'network', 'globalBatchSize']);
     const stated = parse('how many H100 nodes to train llama3-70b on 2T tokens in 30 days with a global batch of 1024');
-    expect(stated.defaults.map((d) => d.field)).toEqual(['precision']);
+    expect(stated.defaults.map((d) => d.field)).toEqual(['precision', 'network']);
+  });
+
+  it('the network between nodes is said among the assumptions when none is named, never taken unsaid', () => {
+    expect(parse('how long to train llama3-8b 1T tokens on 64 H100').defaults.find((d) => d.field === 'network')?.text)
+      .toBe("network: ndr-ib-8x, the GPU's usual fabric (8 × NDR InfiniBand 400 Gb/s (DGX H100/H200/B200); no network named)");
+    expect(parse('how long to train llama3-8b 1T tokens on 64 H100 over NDR IB').defaults.filter((d) => d.field === 'network')).toHaveLength(1);
   });
 
   it('a model with no published budget takes 20 tokens per parameter (Chinchilla)', () => {

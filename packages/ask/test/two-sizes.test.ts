@@ -37,6 +37,24 @@ describe('two cluster sizes in one question are each answered, side by side, nev
     expect(q.defaults.map((d) => d.text)).toContain('"no wait" read as a correction: the last cluster size said taken, 1,024 GPUs');
   });
 
+  it('"512 H100 - actually make that 256": a correction to a bare count, in the first count\'s unit, said so', () => {
+    const q = parse('llama3-70b 2T tokens on 512 H100 — actually make that 256');
+    expect(q.stated.gpus).toBe(256);
+    expect(q.stated.comparedSizes).toBeUndefined();
+    expect(q.defaults.map((d) => d.text)).toContain('"actually make that" read as a correction: the last cluster size said taken, 256 GPUs');
+  });
+
+  it('"compare 256, 512 and 1024 H100": all three sizes, in order, never the first dropped', () => {
+    const q = parse('compare 256, 512 and 1024 H100 for llama3-70b 2T tokens');
+    expect(q.stated.gpus).toBe(256);
+    expect(q.stated.comparedSizes).toEqual([{ gpus: 512 }, { gpus: 1024 }]);
+  });
+
+  it('"512 H100 or 512 H200 or 512 B200": all three GPUs compared, never the third dropped', () => {
+    const q = parse('how long for llama3-70b 2T tokens on 512 H100 or 512 H200 or 512 B200');
+    expect([q.stated.gpu, ...(q.stated.comparedGpus ?? []).map((g) => g.gpu)].sort()).toEqual(['b200', 'h100-sxm', 'h200']);
+  });
+
   it('"512 H100 and 512 A100": both GPUs compared, each on its own count, never the A100 alone', () => {
     expect(parse('train llama3-70b on 2T tokens on 512 H100 and 512 A100').stated).toMatchObject({ gpu: 'h100-sxm', gpus: 512, comparedGpus: [{ gpu: 'a100-80gb', gpus: 512 }] });
     const a = ask('train llama3-70b on 2T tokens on 512 H100 and 1024 A100', { publicUrl: null });

@@ -23,4 +23,21 @@ describe('settings no plan models are said not read, never read as something els
   it("a serving engine's memory fraction is said not read", () => {
     expect(notRead('serve llama3-70b on 8 h100 vllm gpu_memory_utilization 0.9')[0]).toMatch(/memory fraction is not modelled/);
   });
+  it('"how many kWh … on 64 H100" answers on the 64 GPUs named, energy said not modelled (not a nodes search)', () => {
+    const q = parse('how many kWh to train llama3-8b 1T tokens on 64 H100 at 700W');
+    expect(q.intent).toBe('time');
+    expect(q.parameters.gpus ?? (q.parameters.nodes ?? 0) * 8).toBe(64);
+    expect(notRead('how many kWh to train llama3-8b 1T tokens on 64 H100 at 700W')[0]).toMatch(/energy is not modelled/);
+  });
+  it('an electricity price ("at $0.10/kWh") is said not modelled and the time answered, not the whole question refused', () => {
+    const q = parse('how much electricity for llama3-8b 1T tokens on 64 h100 at $0.10/kWh');
+    expect(q.problems).toEqual([]);
+    expect(q.intent).toBe('time');
+    expect(q.notRead?.[0]).toMatchObject({ phrase: '"at $0.10/kWh"' });
+    expect(q.notRead?.[0]?.why).toMatch(/^an electricity price is not modelled/);
+  });
+  it('power drawn and CO2 asked are each said not modelled', () => {
+    expect(notRead('how much power does llama3-8b 1T tokens on 64 H100 draw')[0]).toMatch(/^Not read: "power" \(energy is not modelled/);
+    expect(notRead('how much co2 to train llama3-8b 1T tokens on 64 H100')[0]).toMatch(/emissions are not modelled/);
+  });
 });

@@ -1,4 +1,4 @@
-import { toDays } from '@trainplan/units';
+import { countOf, toDays } from '@trainplan/units';
 import { compactCount, formatDays } from '../format.ts';
 import type { AskParameters } from '../question.ts';
 
@@ -11,6 +11,24 @@ export function deadlineVerdict(stated: AskParameters, days: number, tokens: num
   if (stated.deadlineSeconds === undefined || !(days > 0)) return '';
   const deadline = toDays(stated.deadlineSeconds);
   const asked = `the ${formatDays(deadline)} asked`;
-  if (days <= deadline) return `, within ${asked}`;
+  // "2 days … within the 2 days asked" for 1.96 days: the figure that shows it within said beside (daysWithinDeadline).
+  if (days <= deadline) {
+    const within = daysWithinDeadline(days, deadline);
+    return `, within ${asked}${within === formatDays(days) ? '' : ` (${within})`}`;
+  }
   return `, not within ${asked}: ${compactCount((tokens * deadline) / days)} of the ${compactCount(tokens)} tokens in that time`;
+}
+
+/**
+ * A time that meets a deadline, with digits enough to show it within: "1.96 days" against 2 days, where formatDays' one
+ * decimal said "2 days (deadline 2 days)" and read as a tie, or late (QA). As formatDays where the rounding shows it already.
+ */
+export function daysWithinDeadline(days: number, deadlineDays: number): string {
+  const shown = formatDays(days);
+  if (!(days <= deadlineDays) || days < 0.95 || shown !== formatDays(deadlineDays)) return shown;
+  for (let digits = 2; digits <= 6; digits += 1) {
+    const figure = Number(days.toFixed(digits));
+    if (figure < deadlineDays) return countOf(figure, 'day');
+  }
+  return shown;
 }

@@ -2,7 +2,7 @@ import {
   runNodes, runSearch, type EstimateOk, type NodesResponseJson, type ScenarioInput, type SearchPlanJson, type SearchResponseJson,
 } from '@trainplan/protocol';
 import { countOf, formatBytes, formatCountExact, formatSeconds, toDays } from '@trainplan/units';
-import { deadlineVerdict } from './deadline-verdict.ts';
+import { daysWithinDeadline, deadlineVerdict } from './deadline-verdict.ts';
 import { askedMetric, leadWithAsked, withAskedFigure } from './asked-metric.ts';
 import { namedClusterNote, namedClusterReading } from './named-cluster.ts';
 import { askedTimeUnit, daysAsAsked } from './time-as-asked.ts';
@@ -255,7 +255,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   const cost = forCost(p, result.cost) || (byDeadline ? ` for ${compactCount(result.gpuHours)} GPU-hours` : '');
   const headline = q.intent === 'time'
     ? tokensInTime(q, result.days, { text: cluster, gpus: result.gpus }, subjectOf(p)) ?? `${subjectOf(p)}: ${asksGpuHours(q) ? `${compactCount(result.gpuHours)} GPU-hours, ` : ''}${daysAsAsked(result.days, askedTimeUnit(q.text))} to train ${tokens} tokens on ${cluster}${cost}${deadlineVerdict(q.stated, result.days, p.tokens ?? 0)}`
-    : `${byDeadline ? 'Cheapest for ' : ''}${subjectOf(p)}: ${cluster} train${result.nodes === 1 ? 's' : ''} ${tokens} tokens in ${formatDays(result.days)}${cost} (${goals})`;
+    : `${byDeadline ? 'Cheapest for ' : ''}${subjectOf(p)}: ${cluster} train${result.nodes === 1 ? 's' : ''} ${tokens} tokens in ${p.deadlineSeconds === undefined ? formatDays(result.days) : daysWithinDeadline(result.days, toDays(p.deadlineSeconds))}${cost} (${goals})`;
   // Said first: what the named cluster does, then the nodes the deadline needs.
   const named = namedClusterReading(q, result, subjectOf(p), onNamed);
   const searched = `${countOf(result.searches, 'cluster size')} searched`;

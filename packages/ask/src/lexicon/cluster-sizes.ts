@@ -14,10 +14,19 @@ const COUNT = String.raw`(?<![a-z\d.])${KILO_NUMBER}\s*(?:x\s*)?`;
 const UNIT = String.raw`(?:(${HW_TOKEN}(?:\s*gpus?)?|nodes?|gpus?)\b)`;
 /** Not GPUs per node ("64 nodes and 8 gpus per node"): takeCounts reads those. */
 const NOT_PER_NODE = String.raw`(?!\s*(?:per|a|each|/)\s*(?:node|server|machine|box)\b)`;
-/** Words a chat corrects itself with: "no wait", "sorry", "I mean", "actually", "make that". */
-const CORRECTION = String.raw`(?<correction>no[\s,]*wait|wait[\s,]*no|sorry|i mean|actually|make (?:that|it)|correction|scratch that)`;
+/** Words a chat corrects itself with: "no wait", "sorry", "I mean", "actually", "make that"; one or more ("actually make that"). */
+const CORRECTION_WORDS = String.raw`(?:no[\s,]*wait|wait[\s,]*no|sorry|i mean|actually|make (?:that|it)|correction|scratch that)`;
+const CORRECTION = String.raw`(?<correction>${CORRECTION_WORDS}(?:[\s,;:.!-]*\b${CORRECTION_WORDS})*)`;
 
 const CORRECTED = new RegExp(String.raw`${COUNT}${UNIT}?[\s,;.!-]*\b${CORRECTION}\b[\s,;:.!-]*(?=${COUNT}${UNIT})`);
+/**
+ * A correction to a bare count, the unit the first's: "512 H100 - actually make that 256" is 256 H100 (QA: the 512 was
+ * planned, the correction dropped unsaid).
+ */
+const CORRECTED_BARE = new RegExp(String.raw`${COUNT}${UNIT}[\s,;.!-]*\b${CORRECTION}\b[\s,;:.!-]*${COUNT}(?![\w.]|\s*(?:x\s*)?(?:${HW_TOKEN}|nodes?|gpus?)\b)`);
+/** Sizes listed before the two compared: "256, 512 and 1024 H100" (QA: 256 was dropped unsaid). */
+const LISTED_BEFORE = new RegExp(String.raw`(?:${COUNT}${UNIT}?\s*,\s*)+$`);
+const LISTED = new RegExp(String.raw`${COUNT}${UNIT}?`, 'g');
 const TWO_SIZES = new RegExp(String.raw`${COUNT}${UNIT}?\s*,?\s*\b(?:or|vs\.?|versus|and|compared (?:to|with))\s+${COUNT}${UNIT}${NOT_PER_NODE}`);
 
 /** The second size of two: its count, and whether it counts nodes, GPUs, or what the GPU's name counts (`named`). */
@@ -33,6 +42,12 @@ const unitOf = (written: string): OtherSize['unit'] => (written.startsWith('node
  * wait"), to say the last size was taken; undefined when there is none.
  */
 export function takeCorrectedSize(s: Scanner): string | undefined {
+  const bare = CORRECTED_BARE.exec(s.text);
+  if (bare !== null) {
+    const [, , , unit, , second, secondK] = bare;
+    s.replace({ index: bare.index, length: bare[0].length }, ` ${second ?? ''}${secondK ?? ''} ${unit ?? ''} `);
+    return bare.groups?.correction;
+  }
   return s.take(CORRECTED)?.groups?.correction;
 }
 
@@ -40,10 +55,17 @@ export function takeCorrectedSize(s: Scanner): string | undefined {
  * Takes the second of two sizes out of the text, leaving the first with its unit for takeCounts ("512 or 1024 HW" leaves
  * "512 HW"): the second's count and unit; undefined when the text has no two sizes.
  */
-export function takeOtherSize(s: Scanner): OtherSize | undefined {
+export function takeOtherSize(s: Scanner): OtherSize[] {
   const m = TWO_SIZES.exec(s.text);
-  if (m === null) return undefined;
+  if (m === null) return [];
   const [, first, firstK, firstUnit, second, secondK, secondUnit = ''] = m;
-  s.replace({ index: m.index, length: m[0].length }, ` ${first ?? ''}${firstK ?? ''} ${firstUnit ?? secondUnit} `);
-  return { count: writtenCount(second, secondK), unit: unitOf(secondUnit) };
+  // A list before the two ("256, 512 and 1024"): its first size is the one planned, the rest compared with it, in order.
+  const before = LISTED_BEFORE.exec(s.text.slice(0, m.index));
+  const listed = before === null ? [] : [...before[0].matchAll(LISTED)].map(([, count, k, unit]) => ({ count: writtenCount(count, k), unit: unitOf(unit ?? secondUnit) }));
+  const start = before === null ? m.index : before.index;
+  const [lead, ...rest] = listed;
+  const planned = lead === undefined ? `${first ?? ''}${firstK ?? ''}` : String(lead.count);
+  s.replace({ index: start, length: m.index + m[0].length - start }, ` ${planned} ${firstUnit ?? secondUnit} `);
+  const others = [...rest, ...(lead === undefined ? [] : [{ count: writtenCount(first, firstK), unit: unitOf(firstUnit ?? secondUnit) }])];
+  return [...others, { count: writtenCount(second, secondK), unit: unitOf(secondUnit) }];
 }

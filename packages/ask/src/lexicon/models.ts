@@ -37,7 +37,7 @@ const FAMILIES: readonly {
   // A version is never the first digit of a size: "llama 30b" is Llama at 30B, not Llama 3 at 0B (as GPT-3's and Nemotron-4's).
   // The size may come first: "a 30B llama", "70b llama 3" (`pre`); "llama-style 30B", "llama 3 like 30b": the family's shape.
   {
-    pattern: new RegExp(String.raw`(?:(?<![\w.])(?<pre>${DECIMAL}\s*[bmt])[\s-]*(?:param(?:eter)?s?[\s-]+)?)?\bllama[\s-]*(?:(?<version>3\.[12]|2|3)(?![\d.]))?(?:[\s-]*(?<style>style|like|type|based|arch(?:itecture)?)\b)?[\s-]*(?<size>${DECIMAL}\s*[bmt])?\b`),
+    pattern: new RegExp(String.raw`(?:(?<![\w.])(?<pre>${DECIMAL}\s*[bmt])[\s-]*(?:param(?:eter)?s?[\s-]+)?)?(?<!\bcode[\s-]*)\bllama[\s-]*(?:(?<version>3\.[12]|2|3)(?![\d.]))?(?:[\s-]*(?<style>style|like|type|based|arch(?:itecture)?)\b)?[\s-]*(?<size>${DECIMAL}\s*[bmt])?\b`),
     label: (v) => (v === undefined ? 'Llama' : `Llama ${v}`),
     prefixes: (v) => (v !== undefined ? [`llama${v}-`] : FAMILY_PREFERENCE.filter((p) => p.startsWith('llama'))),
     // Meta's paper (Dubey et al. 2024, "The Llama 3 Herd of Models") calls the 405B model "Llama 3 405B"; it shipped as Llama 3.1.
@@ -185,10 +185,14 @@ export function matchModel(text: string): ModelMatch | undefined {
     const size = magnitude;
     const model = nearest(FAMILY_PREFERENCE, size, BARE_SIZE_TOLERANCE);
     const other = otherNameBefore(text, bare.index);
-    const where = { index: bare.index, length: bare[0].length, ...(other !== undefined && { namedAs: `${other} ${askedSize}` }) };
-    const reading = model === undefined ? undefined : bareSizeReading(`${bare[2]}${bare[3]}`, size, model);
-    return model === undefined || reading === undefined ? { ...where, unknownSize: size, askedSize, shapeFamily: GPT_STYLE }
-      : { ...where, model, assumed: other === undefined ? reading : `${other} ${askedSize} is not a preset: ${reading}` };
+    const where = { index: bare.index, length: bare[0].length, ...(other !== undefined && { namedAs: `${other.name} ${askedSize}` }) };
+    // A Llama-architecture family ("Code Llama 34B", "Yi 34B") is shaped as Llama is, its nearest Llama preset or Llama-style.
+    const llama = other?.llama === true;
+    const llamaPrefixes = FAMILY_PREFERENCE.filter((p) => p.startsWith('llama'));
+    const preset = llama ? nearest(llamaPrefixes, size, BARE_SIZE_TOLERANCE) : model;
+    const reading = preset === undefined ? undefined : bareSizeReading(`${bare[2]}${bare[3]}`, size, preset);
+    return preset === undefined || reading === undefined ? { ...where, unknownSize: size, askedSize, shapeFamily: llama ? llamaStyle('Llama', llamaPrefixes) : GPT_STYLE }
+      : { ...where, model: preset, assumed: other === undefined ? reading : `${other.name} ${askedSize} is not a preset: ${reading}` };
   }
   return undefined;
 }

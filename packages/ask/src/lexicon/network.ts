@@ -30,7 +30,8 @@ const LEAD = String.raw`(?:\b(?:over|with|on|using|via|across)\s+)?(?:only\s+)?(
 /** A network by preset id, by fabric (a speed before it or not), by speed alone, or by NICs a node. */
 const NETWORK_PHRASE = new RegExp([
   String.raw`${LEAD}\b(?:${PRESET_IDS.join('|')})\b(?:\s+${NETWORK_WORD})?`,
-  String.raw`${LEAD}(?:${SPEED}\s*)?\b${FABRIC_WORD}\b(?:\s+${NETWORK_WORD})?${PER}`,
+  // "4x HDR 200G IB per node": NICs a node before the fabric, its speed before or after it.
+  String.raw`${LEAD}(?:(\d+)\s*x\s*)?(?:${SPEED}\s*)?\b${FABRIC_WORD}\b(?:\s*${SPEED}(?:\s*(?:infiniband|ib)\b)?)?(?:\s+${NETWORK_WORD})?${PER}`,
   String.raw`${LEAD}${SPEED}\s*${NETWORK_WORD}${PER}`,
   String.raw`${LEAD}\b\d+\s*nics?${PER}`,
 ].join('|'));
@@ -51,13 +52,20 @@ export function takeNetwork(s: Scanner): NetworkRead | undefined {
   const phrase = m[0].trim().replace(new RegExp(`^${LEAD}`), '');
   const id = PRESET_IDS.find((p) => new RegExp(String.raw`\b${p}\b`).test(phrase));
   if (id !== undefined) return { network: id, reading: `the network between nodes read as ${id}: ${describe(id)}` };
-  const speed = m[1] ?? m[2];
+  const [, nicsAsked, speedBefore, speedAfter, speedAlone] = m;
+  const speed = speedBefore ?? speedAfter ?? speedAlone;
   const fabric = FABRICS.find((f) => f.name.test(phrase));
   // A fabric named at its preset's speed, or with none: the preset ("HDR InfiniBand" is hdr-ib-8x, 8 NICs of 200 Gb/s a node).
   if (fabric !== undefined && !/\bnics?\b/.test(phrase) && (speed === undefined || Number(speed) === fabric.nicGbps)) {
-    return { network: fabric.preset, reading: `"${phrase}" read as ${fabric.preset}: ${describe(fabric.preset)} (the NICs a node are the preset's)` };
+    const nics = networkById(fabric.preset)?.nicsPerNode;
+    // "4x HDR": a NIC count the preset does not have is said, never the preset's 8 taken unsaid (its bandwidth is twice 4's).
+    const count = nicsAsked === undefined || Number(nicsAsked) === nics ? `${nics ?? 'its'} NICs a node, the preset's`
+      : `${nicsAsked} NICs a node asked, the preset has ${nics ?? 'its own'}: the bandwidth between nodes is the preset's`;
+    return { network: fabric.preset, reading: `"${phrase}" read as ${fabric.preset}: ${describe(fabric.preset)} (${count})` };
   }
   const why = fabric !== undefined ? `no network preset is ${fabric.preset.split('-')[0]?.toUpperCase()} at that speed or NIC count`
+    // XDR (800 Gb/s, ConnectX-8) is named, not left unsaid: no preset models it.
+    : /\bxdr\b/.test(phrase) ? 'XDR InfiniBand is not modelled'
     : /\b(?:infiniband|ib)\b/.test(phrase) ? 'which InfiniBand generation (EDR, HDR, NDR) is not said'
       : 'no network preset models it';
   return { unread: phrase, why: `${why}; the presets are ${NETWORK_PRESETS_TEXT}` };

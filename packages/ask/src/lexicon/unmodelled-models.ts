@@ -34,10 +34,12 @@ export type UnmodelledModel = Match & { problem: string };
  * Families no preset has whose names come before a size the presets do have or shape ("palm 540b", "codellama 34b", "yi 34b",
  * "opt-175b"): the size is planned, and the reading says the name was not (QA: "palm 540b" read as MT-NLG 530B unsaid).
  */
-const OTHER_NAMES: readonly { pattern: RegExp; name: string }[] = [
+const OTHER_NAMES: readonly { pattern: RegExp; name: string; llama?: true }[] = [
   { pattern: /\bpalm[\s-]*\d*$/, name: 'PaLM' },
-  { pattern: /\bcode[\s-]*llama[\s-]*$/, name: 'Code Llama' },
-  { pattern: /\byi[\s-]*(?:\d(?:\.\d)?[\s-]*)?$/, name: 'Yi' },
+  // Code Llama is Llama 2 trained on code (Rozière et al. 2023) and Yi the Llama architecture (01.AI, Young et al. 2024):
+  // a size no preset has is shaped Llama-style, never GPT-style (QA: "codellama 34b" was GPT-style, "code llama 34B" Llama-style).
+  { pattern: /\bcode[\s-]*llama[\s-]*$/, name: 'Code Llama', llama: true },
+  { pattern: /\byi[\s-]*(?:\d(?:\.\d)?[\s-]*)?$/, name: 'Yi', llama: true },
   { pattern: /\bopt[\s-]*$/, name: 'OPT' },
   { pattern: /\bgopher[\s-]*$/, name: 'Gopher' },
   { pattern: /\bmpt[\s-]*$/, name: 'MPT' },
@@ -49,8 +51,10 @@ const OTHER_NAMES: readonly { pattern: RegExp; name: string }[] = [
 ];
 
 /** The family named just before a size at `index`, if it is one no preset has ("PaLM" before "540b"). */
-export const otherNameBefore = (text: string, index: number): string | undefined =>
-  OTHER_NAMES.find((o) => o.pattern.test(text.slice(0, index)))?.name;
+export const otherNameBefore = (text: string, index: number): { name: string; llama: boolean } | undefined => {
+  const other = OTHER_NAMES.find((o) => o.pattern.test(text.slice(0, index)));
+  return other === undefined ? undefined : { name: other.name, llama: other.llama === true };
+};
 
 /**
  * Versions of modelled families that no preset is ("gpt2", "GPT-4", "llama4 scout"): named back as not known, with known

@@ -18,15 +18,25 @@ const UNMODELLED: readonly { pattern: RegExp; why: string }[] = [
     pattern: /\b(?:(?:an?|one|the)\s+)?(?:nvidia\s+)?(?:dgx[\s-]*)?(?:HW\s*)?superpods?\b/,
     why: `${SUPERPOD_WHY}: NVIDIA's reference architecture builds it of scalable units of 32 DGX nodes (256 GPUs), one to several; say the nodes, e.g. "32 DGX H100"`,
   },
-  // Before power: "MWh" is energy, never "M W" of power.
+  // Before energy and prices: "at $0.10/kWh" is electricity's price, never a price no pattern reads (the whole question was refused).
   {
-    pattern: /\b(?:in\s+)?\d*(?:\.\d+)?\s*[kmg]?wh\b|\b(?:energy|electricity|power\s+(?:use|usage|consumption|draw|bill))\b/,
+    pattern: /(?:\b(?:at|with|assuming)\s+)?(?:[$€£]\s*)?\d*(?:\.\d+)?\s*(?:cents?|¢)?\s*(?:\/|per|an?)\s*[kmg]?wh\b/,
+    why: 'an electricity price is not modelled: energy is not, so the plans give time, GPU-hours and cost at a GPU-hour price',
+  },
+  // Before power: "MWh" is energy, never "M W" of power. "How much power does … draw": power asked, never read.
+  {
+    pattern: /\b(?:in\s+)?\d*(?:\.\d+)?\s*[kmg]?wh\b|\b(?:energy|electricity|power(?![\s-]*of\b)(?:\s+(?:use|usage|consumption|draw|bill))?)\b/,
     why: 'energy is not modelled: the plans give time, GPU-hours and cost; a GPU\'s power is on its datasheet',
   },
   // A number before W, kW, MW, watts is power, never a duration ("at 700W per GPU" was 700 weeks).
   {
     pattern: /(?:\bat\s+)?(?<![\w.])\d+(?:\.\d+)?\s*(?:[kmg]?w|watts?|kilowatts?|megawatts?)\b(?!\/)(?:\s+(?:per|a|each|\/)\s*(?:gpu|node|HW))?/,
     why: 'power is not modelled: the plans give time, GPU-hours and cost',
+  },
+  // "How much CO2 …", "carbon footprint": no plan has an emissions figure (it would need energy and a grid's intensity).
+  {
+    pattern: /\b(?:co2e?|carbon(?:[\s-]+(?:footprint|emissions?|intensity))?|(?:greenhouse[\s-]+gas\s+)?emissions?)\b/,
+    why: 'emissions are not modelled: they need energy, which is not modelled either; the plans give time, GPU-hours and cost',
   },
   {
     pattern: new RegExp(String.raw`(?:\b(?:with|at|assuming)\s+)?(?:(?:an?\s+)?${PERCENT}\s*)?\bgoodput\b(?:\s+(?:of\s+)?${PERCENT})?`),
