@@ -81,11 +81,12 @@ describe('the cost in chat', () => {
     expect(toDiscordMessage(a).data.embeds[0]!.title).toContain('$49.2k a day');
   });
 
-  it('two cluster sizes are a pointer, privately, its whole headline inside Discord\'s 256-character title', () => {
+  it('two cluster sizes are answered side by side (since 2026-11-28, not a pointer), publicly, inside Discord\'s 256-character title', () => {
     const a = chat('is 512 or 1024 H100 cheaper for 405B on 15T tokens');
-    expect(toSlackMessage(a).response_type).toBe('ephemeral');
-    expect(toDiscordMessage(a).data.embeds[0]!.title).toBe(a.headline);
-    expect(a.headline.length).toBeLessThanOrEqual(256);
+    expect(a.ok).toBe(true);
+    expect(a.headline).toMatch(/512 GPUs.*1,024 GPUs/);
+    expect(toSlackMessage(a).response_type).toBe('in_channel');
+    expect(toDiscordMessage(a).data.embeds[0]!.title.length).toBeLessThanOrEqual(256);
   });
 
   it('an out-of-range price is help, privately: the problem names the price', () => {
