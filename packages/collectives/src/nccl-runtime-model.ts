@@ -150,9 +150,17 @@ export function nvlsTreeAllReducePipelineUs(topology: NcclTopology, bytes: Bytes
  * its asymptote is the one-node NVLS all-reduce bandwidth; 0 when the loop overhead alone exceeds that.
  */
 function oneNodeNvlsUsPerByte(topology: NcclTopology): number {
+  let usPerByte = oneNodeRates.get(topology);
+  if (usPerByte === undefined) oneNodeRates.set(topology, (usPerByte = deriveOneNodeNvlsUsPerByte(topology)));
+  return usPerByte;
+}
+
+/** Memo of oneNodeNvlsUsPerByte per topology (immutable, itself memoised): estimates cost the same groups many times. */
+const oneNodeRates = new WeakMap<NcclTopology, number>();
+
+function deriveOneNodeNvlsUsPerByte(topology: NcclTopology): number {
   const { ranksPerNode, concurrentGroupsPerNode } = topology.placement;
   const oneNode = ncclTopology(topology.fabric, { ranks: ranksPerNode, ranksPerNode, concurrentGroupsPerNode });
-  // Memoised per topology (ncclCandidatesFor): the planner asks for the same groups many times per search.
   const nvls = ncclCandidatesFor(oneNode, 'all-reduce').find((c) => c.algorithm === 'nvls');
   if (!nvls || !oneNode.nvls) return 0;
   const R = NCCL_RUNTIME_TABLES;
