@@ -1,5 +1,6 @@
 import { compactCount } from './format.ts';
 import { SERVING_WORDS } from './lexicon/serving.ts';
+import { FINE_TUNING } from './scope.ts';
 import type { AskParameters, IntentName, NotRead } from './question.ts';
 
 /**
@@ -63,4 +64,21 @@ export function servingPartOf(normal: string, intent: IntentName, facts: AskPara
       why: `one question is answered a message, here the serving part, with none of the training figures; ask the training part on its own, e.g. "${example}"`,
     },
   };
+}
+
+/**
+ * A question of serving and of fine-tuning at once ("can I serve llama3-70b on one H100 node and how long would
+ * fine-tuning it on 10B tokens take"): the serving clause, as typed, to answer on its own, and the fine-tuning part said
+ * not answered (QA found the whole question refused). Undefined unless one clause serves and the other fine-tunes.
+ */
+export function servingBesideFineTuning(text: string, normalize: (clause: string) => string): { serving: string; left: NotRead } | undefined {
+  if (!FINE_TUNING.test(normalize(text))) return undefined;
+  const at = new RegExp(CLAUSE_BOUNDARY.source, 'i').exec(text);
+  if (at === null) return undefined;
+  const [first, second] = [text.slice(0, at.index), text.slice(at.index + at[0].length)];
+  const tunes = (clause: string): boolean => FINE_TUNING.test(normalize(clause));
+  const serves = (clause: string): boolean => SERVING_WORDS.test(normalize(clause)) && !tunes(clause);
+  const serving = serves(first) && tunes(second) ? first : serves(second) && tunes(first) ? second : undefined;
+  if (serving === undefined) return undefined;
+  return { serving, left: { heading: 'Not answered', phrase: 'the fine-tuning part', why: 'fine-tuning is not modelled' } };
 }

@@ -21,7 +21,7 @@ import { takeComparedPrecisions } from './lexicon/precisions.ts';
 import { SUPERPOD_WHY, takeUnmodelledSettings } from './lexicon/unmodelled-settings.ts';
 import { takeNetwork } from './lexicon/network.ts';
 import { findUnreadTime, takeNamedSpan } from './lexicon/named-spans.ts';
-import { servingPartOf } from './mixed-question.ts';
+import { servingBesideFineTuning, servingPartOf } from './mixed-question.ts';
 import { decimalCommas, KILO_COUNT, spelledScales, writtenNumbers } from './lexicon/numbers.ts';
 import { outOfScope } from './scope.ts';
 import { findUnreadLength, takeServing } from './lexicon/serving.ts';
@@ -128,6 +128,12 @@ const defined = <T extends object>(o: T): T =>
  */
 export function parse(question: string): ParsedQuestion {
   const text = question.trim().slice(0, MAX_QUESTION_LENGTH);
+  // Serving and fine-tuning asked at once: the serving clause answered, the fine-tuning part said not answered.
+  const besideFineTuning = servingBesideFineTuning(text, normalize);
+  if (besideFineTuning !== undefined) {
+    const served = parse(besideFineTuning.serving);
+    return { ...served, text, notRead: [...(served.notRead ?? []), besideFineTuning.left] };
+  }
   const problems: string[] = [];
   if (question.trim().length > MAX_QUESTION_LENGTH) problems.push(`questions are limited to ${MAX_QUESTION_LENGTH} characters`);
   const normal = normalize(text);

@@ -11,7 +11,7 @@ export interface OutOfScope {
   pointer?: string;
 }
 
-const FINE_TUNING = /\b(?:fine[\s-]*tun\w*|finetun\w*|q?lora|sft|peft|rlhf|dpo|instruction[\s-]*tun\w*)\b/;
+export const FINE_TUNING = /\b(?:fine[\s-]*tun\w*|finetun\w*|q?lora|sft|peft|rlhf|dpo|instruction[\s-]*tun\w*)\b/;
 const LEARNING_RATE = /\b(?:learning[\s-]*rates?|lr)\b/;
 // Read on the text left once stated facts are taken, so "batch size 1024" (a stated batch) is no question.
 const BATCH_SIZE = /\b(?:optimal|best|ideal|right|recommended|good|critical|what|which)\s+(?:global\s+)?batch(?:[\s-]*sizes?)?\b/;

@@ -35,6 +35,9 @@ describe('cluster sizes as other languages and bills of materials write them', (
   it('"half a DGX H100" is its 4 GPUs, never a whole node', () => {
     expect(parse('how long to train llama3-8b on 1T tokens on half a DGX H100').stated).toMatchObject({ gpus: 4 });
   });
+  it('"a quarter of a DGX H100" is its 2 GPUs, never a whole node', () => {
+    expect(parse('how long to train llama3-8b on 1T tokens on a quarter of a DGX H100').stated).toMatchObject({ gpus: 2 });
+  });
   it('"a DGX SuperPOD" is no one node: said not read, and the default cluster says so', () => {
     const a = ask('how long to train llama3-70b on 2T tokens on a DGX SuperPOD', { publicUrl: null });
     expect(a.notes[0]).toMatch(/^Not read: "a DGX SuperPOD" \(a DGX SuperPOD is no one size: .*32 DGX nodes/);

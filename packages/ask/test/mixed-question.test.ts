@@ -31,4 +31,12 @@ describe('a question of training and serving at once', () => {
   it('a serving question alone says nothing of training', () => {
     expect(ask('how many h100s to serve llama3-70b at 100 requests per second', { publicUrl: null }).notes.some((n) => n.startsWith('Not answered'))).toBe(false);
   });
+  it('serving beside fine-tuning: the serving part answered, the fine-tuning part said not answered', () => {
+    const question = 'can I serve llama3-70b on one h100 node and how long would fine-tuning it on 10B tokens take';
+    const a = ask(question, { publicUrl: null });
+    expect(a.ok).toBe(true);
+    expect(a.intent).toBe('serving');
+    expect(a.notes).toContain('Not answered: the fine-tuning part (fine-tuning is not modelled).');
+    expect(parse(question)).toMatchObject({ text: question, stated: { model: 'llama3-70b', nodes: 1 } });
+  });
 });

@@ -9,6 +9,8 @@ describe('the network between nodes', () => {
     ['llama3-70b on 64 h100 over NDR IB', 'ndr-ib-8x'],
     ['llama3-70b on 64 v100 with edr-ib-4x network', 'edr-ib-4x'],
     ['llama3-70b on 64 a100 over 200 Gbps HDR', 'hdr-ib-8x'],
+    ['llama3-70b on 64 h100 ndr400 x8', 'ndr-ib-8x'],
+    ['llama3-70b on 64 h100 with 8x NDR400', 'ndr-ib-8x'],
   ])('%s is planned on %s, said so', (question, network) => {
     const q = parse(question);
     expect(q.stated.network).toBe(network);
@@ -23,6 +25,8 @@ describe('the network between nodes', () => {
     ['llama3-70b on 64 h100 200Gbps ethernet', '200Gbps ethernet'],
     ['llama3-70b on 64 h100 1 NIC per node', '1 NIC per node'],
     ['llama3-70b on 64 h100 over 100G RoCE', '100G RoCE'],
+    ['llama3-70b on 64 h100 over 25GbE', '25GbE'],
+    ['llama3-70b on 64 h100 on spectrum-x', 'spectrum-x'],
   ])('%s: not read, and the network planned said among the assumptions', (question, phrase) => {
     const a = ask(`how long to train ${question}`, { publicUrl: null });
     expect(a.notes[0]).toMatch(new RegExp(`^Not read: the network "${phrase}" \\(`));

@@ -10,9 +10,9 @@ import type { Scanner } from './quantities.ts';
 
 /** Fabrics by common name → the preset modelling them, with the speed of one of its NICs (Gb/s) a stated speed must match. */
 const FABRICS: readonly { name: RegExp; preset: string; nicGbps: number }[] = [
-  { name: /\bedr\b/, preset: 'edr-ib-4x', nicGbps: 100 },
-  { name: /\bhdr\b/, preset: 'hdr-ib-8x', nicGbps: 200 },
-  { name: /\bndr\b/, preset: 'ndr-ib-8x', nicGbps: 400 },
+  { name: /\bedr(?=\d|\b)/, preset: 'edr-ib-4x', nicGbps: 100 },
+  { name: /\bhdr(?=\d|\b)/, preset: 'hdr-ib-8x', nicGbps: 200 },
+  { name: /\bndr(?=\d|\b)/, preset: 'ndr-ib-8x', nicGbps: 400 },
   { name: /\bomni[\s-]*path\b/, preset: 'omnipath-4x', nicGbps: 100 },
   { name: /\broce(?:v2)?\b/, preset: 'roce-400g-8x', nicGbps: 400 },
 ];
@@ -22,7 +22,8 @@ const PRESET_IDS = ['edr-ib-4x', 'hdr-ib-8x', 'ndr-ib-8x', 'omnipath-4x', 'roce-
 
 /** A link speed: "100 Gbps", "200gbps", "400 Gb/s", "400G". */
 const SPEED = String.raw`(\d+(?:\.\d+)?)\s*(?:gbps|gb\/s|gbit(?:\/s)?|g)\b`;
-const FABRIC_WORD = String.raw`(?:(?:hdr|ndr|edr|xdr)[\s-]*(?:infiniband|ib)?|infiniband|ib|ethernet|roce(?:v2)?|omni[\s-]*path)`;
+// "NDR400 x8": the speed fused to the generation, the NICs a node after it (read from the phrase). "25GbE", "Spectrum-X": no preset.
+const FABRIC_WORD = String.raw`(?:(?:hdr|ndr|edr|xdr)(?:\d+)?[\s-]*(?:infiniband|ib)?(?:\s*x\s*\d+\b)?|infiniband|ib|ethernet|\d+(?:\.\d+)?\s*gbe|gige|spectrum[\s-]*x(?:\s+ethernet)?|roce(?:v2)?|omni[\s-]*path)`;
 const NETWORK_WORD = String.raw`(?:networking|network|interconnect|fabric|nics?|links?)`;
 const PER = String.raw`(?:\s+(?:per|a|each|\/)\s*(?:node|server|machine|box|gpu|HW))?`;
 const LEAD = String.raw`(?:\b(?:over|with|on|using|via|across)\s+)?(?:only\s+)?(?:an?\s+)?`;
@@ -52,8 +53,10 @@ export function takeNetwork(s: Scanner): NetworkRead | undefined {
   const phrase = m[0].trim().replace(new RegExp(`^${LEAD}`), '');
   const id = PRESET_IDS.find((p) => new RegExp(String.raw`\b${p}\b`).test(phrase));
   if (id !== undefined) return { network: id, reading: `the network between nodes read as ${id}: ${describe(id)}` };
-  const [, nicsAsked, speedBefore, speedAfter, speedAlone] = m;
-  const speed = speedBefore ?? speedAfter ?? speedAlone;
+  const [, nicsBefore, speedBefore, speedAfter, speedAlone] = m;
+  const fused = /\b(?:hdr|ndr|edr|xdr)(\d+)/.exec(phrase);
+  const speed = speedBefore ?? speedAfter ?? speedAlone ?? fused?.[1];
+  const nicsAsked = nicsBefore ?? /\bx\s*(\d+)\b/.exec(phrase)?.[1];
   const fabric = FABRICS.find((f) => f.name.test(phrase));
   // A fabric named at its preset's speed, or with none: the preset ("HDR InfiniBand" is hdr-ib-8x, 8 NICs of 200 Gb/s a node).
   if (fabric !== undefined && !/\bnics?\b/.test(phrase) && (speed === undefined || Number(speed) === fabric.nicGbps)) {

@@ -319,9 +319,9 @@ export function takeCounts(s: Scanner, { nodeNamed, rack, nodeGpus }: CountConte
   // "8 GPUs per node", "8 H100 a node" (before spelled counts, so "a node" stays per node here).
   const perNode = s.take(new RegExp(String.raw`(?<![\d.])(\d+(?:\.\d+)?)\s*(?:x\s*)?(?:${HW_TOKEN}\s*)?(?:gpus?\s*)?(?:per|a|each|/)\s*(?:node|server|machine|box)\b`));
   if (perNode) out.gpusPerNode = Number(perNode[1]);
-  // "half a DGX H100", "half a node": half its GPUs (before spelled counts, which would read "a node" as one).
-  const half = nodeGpus === undefined ? undefined : s.take(new RegExp(String.raw`\bhalf\s+(?:of\s+)?an?\s+(?:${HW_TOKEN}\s*)?(?:${NODE_NOUN}|${HW_TOKEN})\b`));
-  if (half !== undefined && nodeGpus !== undefined) out.gpus = nodeGpus / 2;
+  // "half a DGX H100", "a quarter of a node": half (a quarter of) its GPUs (before spelled counts, which would read "a node" as one).
+  const part = nodeGpus === undefined ? undefined : s.take(new RegExp(String.raw`\b(half|(?:an?\s+|one\s+)?quarter)\s+(?:of\s+)?an?\s+(?:${HW_TOKEN}\s*)?(?:${NODE_NOUN}|${HW_TOKEN})\b`));
+  if (part !== undefined && nodeGpus !== undefined) out.gpus = Math.max(1, Math.round(nodeGpus / (part[1] === 'half' ? 2 : 4)));
   // "a GB200 NVL72" is a rack of 18 trays, never one tray (the preset's node): no spelled count for it.
   spelledCounts(s, rack !== undefined);
   // "16 nodes of 8x A100", "one node with 8 GPUs": the count before is nodes, the one after GPUs per node.

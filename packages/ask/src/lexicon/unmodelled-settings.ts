@@ -43,7 +43,7 @@ const UNMODELLED: readonly { pattern: RegExp; why: string }[] = [
     why: 'goodput is not modelled: times are at full uptime, with no failures or restarts',
   },
   {
-    pattern: new RegExp(String.raw`(?:\b(?:assuming|with|at)\s+)?(?:${PERCENT}\s+(?:of\s+(?:the\s+)?(?:time|gpu[\s-]*hours)\s+)?(?:is\s+|being\s+)?(?:lost\s+(?:to|from|in)\s+)?)?\b(?:node\s+)?(?:failures?|downtime|interruptions?|restarts?)\b`),
+    pattern: new RegExp(String.raw`(?:\b(?:assuming|with|at)\s+)?(?:${PERCENT}\s+(?:of\s+(?:the\s+)?(?:time|gpu[\s-]*hours)\s+)?(?:is\s+|being\s+)?(?:lost\s+(?:to|from|in)\s+)?)?\b(?:node\s+)?(?:failures?|downtime|interruptions?|restarts?)\b|(?:\b(?:with|at|assuming)\s+)?(?:an?\s+)?${PERCENT}\s*(?:availability|uptime)\b|\b(?:availability|uptime)\s+(?:of\s+)?${PERCENT}`),
     why: 'failures and downtime are not modelled: times are at full uptime',
   },
   // "a 34B model with 60 layers": no plan takes a layer count from a question (custom-model.ts picks the one nearest the size).
@@ -56,11 +56,11 @@ const UNMODELLED: readonly { pattern: RegExp; why: string }[] = [
     why: 'dropout is not read: the plans take each model as it was trained',
   },
   {
-    pattern: /\b(?:with(?:out)?|no|w\/o)\s+(?:flash[\s-]*attention\w*|fa\d)(?:[\s-]*\d)?|\b(?:eager|naive|vanilla|standard)\s+attention\b/,
+    pattern: /\b(?:with(?:out)?|no|w\/o)\s+(?:flash[\s-]*attn\w*|flash[\s-]*attention\w*|fa\d)(?:[\s-]*\d)?|\b(?:eager|naive|vanilla|standard)\s+attention\b/,
     why: 'the attention kernel is not read: the plans take flash attention',
   },
   {
-    pattern: /\b(?:vllm\s+|sglang\s+)?gpu[\s-]*mem(?:ory)?[\s-]*util(?:i[sz]ation)?\s*(?:=|:|of|at)?\s*\d*\.?\d+\s*%?/,
+    pattern: /\b(?:vllm\s+|sglang\s+)?(?:gpu[\s-]*mem(?:ory)?[\s-]*util(?:i[sz]ation)?|(?:gpu\s+)?mem(?:ory)?[\s-]*fraction)\s*(?:=|:|of|at)?\s*\d*\.?\d+\s*%?/,
     why: "a serving engine's memory fraction is not modelled: the KV cache takes the memory the weights and activations leave",
   },
 ];
