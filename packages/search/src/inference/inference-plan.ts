@@ -148,6 +148,8 @@ export interface ShapeMemo {
   prompt?: PromptPrefill;
   /** The draft's prefill of one prompt, when speculating. */
   draftPrompt?: PromptPrefill;
+  /** The largest batch that fits in memory (InferenceEstimate.maxBatch): the same for every batch of the shape. */
+  maxBatch?: number;
 }
 
 /**
@@ -286,7 +288,8 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
   const fits = (batch: number) => kvPerSequence * batch + activations(batch) <= free;
   // Both terms grow with the batch: the largest that fits is a bisection below what the KV cache alone allows.
   const kvOnly = Math.floor(free / kvPerSequence);
-  const maxBatch = kvOnly >= 1 && fits(1) ? lastHolding(1, kvOnly, fits) : 0;
+  // The shape's, whatever the batch: bisected once for all the batches planInference tries of it.
+  const maxBatch = memo.maxBatch ??= kvOnly >= 1 && fits(1) ? lastHolding(1, kvOnly, fits) : 0;
   const kv = kvPerSequence * b + kvShared;
   const activationBytes = activations(b);
   const total = weights + draftWeights + kv + activationBytes + RUNTIME_RESERVE;
