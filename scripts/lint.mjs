@@ -9,8 +9,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 // Layers, lowest first: a package may import only from packages on strictly lower layers
 // (style.md: units → hardware, model → collectives → planner → presets/protocol → apps → infra).
+// http (a request body read on the Fetch API alone, for the apps) imports nothing and sits beside units.
 const LAYER = {
-  units: 0, hardware: 1, model: 1, collectives: 2, planner: 3, presets: 4, search: 4, protocol: 5, ask: 6,
+  units: 0, http: 0, hardware: 1, model: 1, collectives: 2, planner: 3, presets: 4, search: 4, protocol: 5, ask: 6,
 };
 const PURITY = [
   [/\bprocess\./, 'uses process (pure packages run in Workers and browsers)'],

@@ -1,7 +1,12 @@
 import { Hono, type Context } from 'hono';
-import { ask as askQuestion, type Answer, type AnswerOptions } from '@trainplan/ask';
+import { ask as askQuestion, parse, runsSearch, type Answer, type AnswerOptions } from '@trainplan/ask';
+import { readAtMost } from '@trainplan/http';
+import { afterResponse, type Fetch } from './deliver.ts';
+import { DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE, deliverToDiscord, discordFollowUpOf } from './discord-follow-up.ts';
 import { toDiscordMessage, PONG } from './discord-message.ts';
+import { deliverToSlack } from './slack-follow-up.ts';
 import { toSlackMessage } from './slack-message.ts';
+import { slackCommandText, slackResponseUrl } from './slack-text.ts';
 import { isDiscordPublicKey, verifyDiscordRequest } from './verify-discord.ts';
 import { verifySlackRequest, type Verification } from './verify-slack.ts';
 
@@ -36,13 +41,27 @@ export interface ChatAppOptions {
   now?: () => number;
   /** The question answerer (default @trainplan/ask's ask); tests wrap it to count calls. */
   ask?: (question: string, options: AnswerOptions) => Answer;
-  /** Candidates a configuration search may evaluate per question (Slack and Discord wait 3 s). */
+  /** Candidates a configuration search may evaluate per question (default DEFAULT_CHAT_CANDIDATE_BUDGET). */
   candidateBudget?: number;
+  /**
+   * Questions whose answer runs a search (@trainplan/ask's runsSearch): 'auto' (default) acknowledges them at once and
+   * delivers the answer after the response (Slack's response_url, Discord's interaction webhook), since a search can
+   * take seconds and both platforms wait 3; 'never' answers every question inline, as before.
+   */
+  defer?: 'auto' | 'never';
+  /** The fetch that delivers deferred answers (default globalThis.fetch); tests pass a fake one. */
+  fetch?: Fetch;
 }
 
 /** Requests larger than this are refused before verification (a slash command is a few hundred bytes). */
 export const MAX_CHAT_BODY_BYTES = 16 * 1024;
-/** Search budget per chat question: keeps an answer well inside the platforms' 3-second deadline. */
+/**
+ * Search budget per chat question: bounds the work one question costs. It does not keep an answer inside the platforms'
+ * 3-second deadline (https://api.slack.com/interactivity/slash-commands#responding_to_commands,
+ * https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction): a nodes or
+ * configuration search took 1.3–2.3 s in QA, and concurrent questions queue behind one another on one thread. Questions
+ * that search are deferred instead (ChatAppOptions.defer).
+ */
 export const DEFAULT_CHAT_CANDIDATE_BUDGET = 20_000;
 
 type Secret = 'SLACK_SIGNING_SECRET' | 'DISCORD_PUBLIC_KEY';
@@ -55,13 +74,19 @@ const problem = (c: Context, status: keyof typeof TITLES, detail: string) =>
 /**
  * The chat-ops bot as a runtime-free Hono app: `POST /slack` (a slash command) and `POST /discord`
  * (interactions). Every request is verified before anything is parsed or answered: a missing
- * secret is 503, a missing, stale or wrong signature 401, and neither does any work.
+ * secret is 503, a missing, stale or wrong signature 401, and neither does any work. A question that runs a search
+ * is acknowledged at once and answered after the response (ChatAppOptions.defer); every other one in the response.
  * The served API mounts it at /v1/chat.
  */
 export function createChatApp(options: ChatAppOptions = {}): Hono {
   const app = new Hono();
   const now = options.now ?? (() => Date.now());
   const ask = options.ask ?? askQuestion;
+  const fetchFn: Fetch = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
+  /** Whether to acknowledge now and answer after the response: a question that runs a search, unless defer is 'never'. */
+  const deferred = (question: string): boolean => options.defer !== 'never' && runsSearch(parse(question));
+  /** Runs the delivery after the response, registered with the Worker's waitUntil where there is one. */
+  const later = (c: Context, work: () => Promise<void>) => afterResponse(() => c.executionCtx, work);
 
   const read = (c: Context, name: keyof ChatEnv): string | undefined => {
     const bindings = c.env as Record<string, unknown> | undefined;
@@ -77,17 +102,21 @@ export function createChatApp(options: ChatAppOptions = {}): Hono {
     candidateBudget: options.candidateBudget ?? DEFAULT_CHAT_CANDIDATE_BUDGET,
   });
 
-  /** The body as text, or the response that refuses it. */
-  async function body(c: Context, type: string): Promise<string | Response> {
+  /**
+   * The body's bytes as received (the signature covers them, not text decoded from them), or the response that
+   * refuses it. A chunked body (no Content-Length) is read with readAtMost, which keeps at most MAX_CHAT_BODY_BYTES of
+   * it, however much is sent: buffered whole, a 200 MB unsigned upload grew the server by 600 MB before the check.
+   */
+  async function body(c: Context, type: string): Promise<Uint8Array<ArrayBuffer> | Response> {
     // A media type is case-insensitive (RFC 9110 §8.3.1): Application/X-WWW-Form-Urlencoded is the form too.
     if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith(type)) return problem(c, 415, `send ${type}`);
+    const tooLarge = () => problem(c, 413, `bodies are limited to ${MAX_CHAT_BODY_BYTES} bytes`);
     const length = Number(c.req.header('content-length') ?? '0');
-    if (length > MAX_CHAT_BODY_BYTES) return problem(c, 413, `bodies are limited to ${MAX_CHAT_BODY_BYTES} bytes`);
-    // Bytes, then UTF-8: workerd warns when .text() reads a form body, and the signature covers the bytes.
-    const bytes = await c.req.arrayBuffer();
-    if (bytes.byteLength > MAX_CHAT_BODY_BYTES) return problem(c, 413, `bodies are limited to ${MAX_CHAT_BODY_BYTES} bytes`);
-    return new TextDecoder().decode(bytes);
+    if (length > MAX_CHAT_BODY_BYTES) return tooLarge();
+    return (await readAtMost(c.req.raw, MAX_CHAT_BODY_BYTES)) ?? tooLarge();
   }
+  /** Verified bytes as text (UTF-8; workerd warns when .text() reads a form body). */
+  const text = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
 
   const unconfigured = (c: Context, name: Secret) =>
     problem(c, 503, `${name} is not set: this endpoint is disabled until the runtime provides it`);
@@ -97,7 +126,7 @@ export function createChatApp(options: ChatAppOptions = {}): Hono {
     const secret = read(c, 'SLACK_SIGNING_SECRET');
     if (secret === undefined) return unconfigured(c, 'SLACK_SIGNING_SECRET');
     const raw = await body(c, 'application/x-www-form-urlencoded');
-    if (typeof raw !== 'string') return raw;
+    if (!(raw instanceof Uint8Array)) return raw;
     const verified = await verifySlackRequest({
       secret,
       timestamp: c.req.header('x-slack-request-timestamp'),
@@ -106,10 +135,18 @@ export function createChatApp(options: ChatAppOptions = {}): Hono {
       nowSeconds: Math.floor(now() / 1000),
     });
     if (!verified.ok) return refused(c, verified);
-    const form = new URLSearchParams(raw);
+    const form = new URLSearchParams(text(raw));
     // Slack checks the certificate of a new endpoint with ssl_check=1 and expects a plain 200.
     if (form.get('ssl_check') === '1') return c.body(null, 200);
-    return c.json(toSlackMessage(ask(form.get('text') ?? '', answerOptions(c))));
+    const question = slackCommandText(form.get('text') ?? '');
+    const asked = answerOptions(c);
+    const responseUrl = slackResponseUrl(form.get('response_url'));
+    if (responseUrl !== undefined && deferred(question)) {
+      later(c, () => deliverToSlack(fetchFn, responseUrl, ask(question, asked)));
+      // The acknowledgement: an empty 200 (https://api.slack.com/interactivity/slash-commands#responding_to_commands).
+      return c.body(null, 200);
+    }
+    return c.json(toSlackMessage(ask(question, asked)));
   });
 
   app.post('/discord', async (c) => {
@@ -117,7 +154,7 @@ export function createChatApp(options: ChatAppOptions = {}): Hono {
     if (key === undefined) return unconfigured(c, 'DISCORD_PUBLIC_KEY');
     if (!isDiscordPublicKey(key)) return problem(c, 503, 'DISCORD_PUBLIC_KEY is not a 64-character hex Ed25519 public key');
     const raw = await body(c, 'application/json');
-    if (typeof raw !== 'string') return raw;
+    if (!(raw instanceof Uint8Array)) return raw;
     const verified = await verifyDiscordRequest({
       publicKeyHex: key,
       timestamp: c.req.header('x-signature-timestamp'),
@@ -128,7 +165,8 @@ export function createChatApp(options: ChatAppOptions = {}): Hono {
     if (!verified.ok) return refused(c, verified);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(raw);
+      // TextDecoder drops a leading byte-order mark, which JSON.parse would refuse.
+      parsed = JSON.parse(text(raw));
     } catch {
       return problem(c, 400, 'the body is not valid JSON');
     }
@@ -137,7 +175,14 @@ export function createChatApp(options: ChatAppOptions = {}): Hono {
     const interaction = parsed as DiscordInteraction;
     if (interaction.type === PING) return c.json({ type: PONG });
     if (interaction.type !== APPLICATION_COMMAND) return problem(c, 400, `interaction type ${String(interaction.type)} is not handled`);
-    return c.json(toDiscordMessage(ask(questionOf(interaction), answerOptions(c))));
+    const question = questionOf(interaction);
+    const asked = answerOptions(c);
+    const followUp = discordFollowUpOf(interaction);
+    if (followUp !== undefined && deferred(question)) {
+      later(c, () => deliverToDiscord(fetchFn, followUp, ask(question, asked)));
+      return c.json({ type: DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE });
+    }
+    return c.json(toDiscordMessage(ask(question, asked)));
   });
 
   return app;
@@ -150,6 +195,8 @@ const APPLICATION_COMMAND = 2;
 interface DiscordOption { name?: unknown; type?: unknown; value?: unknown; options?: unknown }
 interface DiscordInteraction {
   type?: unknown;
+  application_id?: unknown;
+  token?: unknown;
   data?: { name?: unknown; options?: unknown };
 }
 

@@ -22,3 +22,11 @@ export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
   for (let i = 0; i < a.length; i += 1) diff |= (a[i] ?? 0) ^ (b[i] ?? 0);
   return diff === 0;
 }
+
+/** The bytes of `parts`, one after the other (a signed prefix, then the raw body). */
+export function concatBytes(...parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+  let offset = 0;
+  for (const p of parts) { out.set(p, offset); offset += p.byteLength; }
+  return out;
+}

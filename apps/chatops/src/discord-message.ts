@@ -1,4 +1,4 @@
-import type { Answer } from '@trainplan/ask';
+import { clipText, type Answer } from '@trainplan/ask';
 
 /**
  * An answer as a Discord interaction response (discord.com/developers/docs/interactions/receiving-and-responding):
@@ -33,7 +33,8 @@ const AMBER = 0xb26a00;
 const MAX_URL = 2048;
 const MAX_EMBED_CHARS = 6000;
 
-const clip = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+/** Cut to a limit between whole code points (an emoji is never halved into a lone surrogate). */
+const clip = clipText;
 
 export function toDiscordMessage(answer: Answer): DiscordMessageResponse {
   // Notes and assumptions one to a bulleted line: one may hold a semicolon or several sentences of its own (a

@@ -1,4 +1,4 @@
-import type { Answer } from '@trainplan/ask';
+import { clipText, type Answer } from '@trainplan/ask';
 
 /**
  * An answer as a Slack slash-command response in Block Kit (api.slack.com/reference/block-kit):
@@ -25,7 +25,8 @@ const MAX_TEXT = 3000;
 const MAX_FIELD = 2000;
 const MAX_FIELDS = 10;
 
-const clip = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+/** Cut to a limit between whole code points (an emoji is never halved into a lone surrogate). */
+const clip = clipText;
 /** Slack's mrkdwn escapes: &, < and > (api.slack.com/reference/surfaces/formatting#escaping). */
 const escape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const mrkdwn = (text: string, max = MAX_TEXT): Mrkdwn => ({ type: 'mrkdwn', text: clip(text, max) });

@@ -1,4 +1,4 @@
-import { fromHex, utf8 } from './bytes.ts';
+import { concatBytes, fromHex, utf8 } from './bytes.ts';
 import { checkTimestamp, type Verification } from './verify-slack.ts';
 
 /** Whether text is a raw Ed25519 public key in hex (32 bytes), as Discord's developer portal shows it. */
@@ -21,13 +21,15 @@ function publicKey(hex: string): Promise<CryptoKey> | undefined {
  * Discord's interaction signing (discord.com/developers/docs/interactions/overview, "Setting up an
  * endpoint"): `X-Signature-Ed25519` is the hex Ed25519 signature of `${X-Signature-Timestamp}${raw body}`
  * under the application's public key. Verified with WebCrypto's Ed25519 (Node ≥ 20, workerd, Deno).
- * The signed timestamp also gets Slack's five-minute window, so a captured request cannot be replayed.
+ * The signed timestamp also gets Slack's five-minute window, so a captured request cannot be replayed. The body is the
+ * bytes as received: decoding drops a leading byte-order mark and replaces bytes that are not UTF-8, so text encoded
+ * again is not what Discord signed.
  */
 export async function verifyDiscordRequest(input: {
   publicKeyHex: string;
   timestamp: string | undefined;
   signature: string | undefined;
-  body: string;
+  body: Uint8Array;
   nowSeconds: number;
 }): Promise<Verification> {
   const key = publicKey(input.publicKeyHex);
@@ -38,7 +40,7 @@ export async function verifyDiscordRequest(input: {
   if (signature === undefined || signature.length !== 64) return { ok: false, reason: 'missing or malformed X-Signature-Ed25519' };
   let valid = false;
   try {
-    valid = await crypto.subtle.verify({ name: 'Ed25519' }, await key, signature, utf8(`${input.timestamp}${input.body}`));
+    valid = await crypto.subtle.verify({ name: 'Ed25519' }, await key, signature, concatBytes(utf8(input.timestamp ?? ''), input.body));
   } catch {
     valid = false;
   }

@@ -1,4 +1,4 @@
-import { constantTimeEqual, fromHex, utf8 } from './bytes.ts';
+import { concatBytes, constantTimeEqual, fromHex, utf8 } from './bytes.ts';
 
 /** Slack refuses requests whose timestamp is more than five minutes from now, and so do we. */
 export const MAX_REQUEST_AGE_SECONDS = 5 * 60;
@@ -29,19 +29,21 @@ function hmacKey(secret: string): Promise<CryptoKey> {
 /**
  * Slack's request signing (api.slack.com/authentication/verifying-requests-from-slack):
  * `X-Slack-Signature` is `v0=` + hex HMAC-SHA256(signing secret, `v0:${timestamp}:${raw body}`);
- * the timestamp is `X-Slack-Request-Timestamp`. Compared in constant time.
+ * the timestamp is `X-Slack-Request-Timestamp`. Compared in constant time. The body is the bytes as received, never
+ * text decoded and encoded again: decoding replaces a byte that is not UTF-8 (a raw 0xFF) with U+FFFD, and the HMAC
+ * of what Slack signed would no longer match.
  */
 export async function verifySlackRequest(input: {
   secret: string;
   timestamp: string | undefined;
   signature: string | undefined;
-  body: string;
+  body: Uint8Array;
   nowSeconds: number;
 }): Promise<Verification> {
   const fresh = checkTimestamp(input.timestamp, input.nowSeconds);
   if (!fresh.ok) return fresh;
   const given = input.signature?.startsWith('v0=') === true ? fromHex(input.signature.slice(3)) : undefined;
   if (given === undefined) return { ok: false, reason: 'missing or malformed X-Slack-Signature' };
-  const mac = await crypto.subtle.sign('HMAC', await hmacKey(input.secret), utf8(`v0:${input.timestamp}:${input.body}`));
+  const mac = await crypto.subtle.sign('HMAC', await hmacKey(input.secret), concatBytes(utf8(`v0:${input.timestamp}:`), input.body));
   return constantTimeEqual(new Uint8Array(mac), given) ? { ok: true } : { ok: false, reason: 'signature does not match' };
 }

@@ -12,6 +12,8 @@ export type { DefaultBatch, DefaultBatchWhy } from './defaults.ts';
 export type { Answer, AnswerFigure, AnswerKind, AnswerOptions, PublicUrl } from './answer/answer-types.ts';
 export { DEFAULT_PUBLIC_URL } from './answer/answer-types.ts';
 export { answer, ask } from './answer/answer.ts';
+export { runsSearch } from './answer/runs-search.ts';
+export { clipText } from './clip-text.ts';
 export { EXAMPLE_QUESTIONS } from './answer/help-answer.ts';
 export { renderText } from './answer/render-text.ts';
 export { widgetUrl, widgetLink, scenarioOf } from './scenario.ts';

@@ -5,11 +5,14 @@ import { createHmac, generateKeyPairSync, sign, type KeyObject } from 'node:cryp
  * code) so a test's signature is an independent expectation.
  */
 
-/** Slack: `v0=` + hex HMAC-SHA256(secret, `v0:${timestamp}:${body}`). */
-export const slackSignature = (secret: string, timestamp: string, body: string): string =>
-  `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+/** A body as sent: text (as UTF-8) or the exact bytes. */
+export type SignedBody = string | Uint8Array;
 
-export function slackHeaders(secret: string, timestamp: string, body: string): Record<string, string> {
+/** Slack: `v0=` + hex HMAC-SHA256(secret, `v0:${timestamp}:${body}`), over the body's bytes as sent. */
+export const slackSignature = (secret: string, timestamp: string, body: SignedBody): string =>
+  `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:`).update(body).digest('hex')}`;
+
+export function slackHeaders(secret: string, timestamp: string, body: SignedBody): Record<string, string> {
   return {
     'content-type': 'application/x-www-form-urlencoded',
     'x-slack-request-timestamp': timestamp,
@@ -17,9 +20,12 @@ export function slackHeaders(secret: string, timestamp: string, body: string): R
   };
 }
 
-/** A slash-command body as Slack sends it (form-encoded; only `text` matters to the bot). */
-export const slashCommand = (text: string): string =>
-  new URLSearchParams({ token: 'unused', team_id: 'T0001', command: '/trainplan', text, response_url: 'https://hooks.slack.invalid/x' }).toString();
+/**
+ * A slash-command body as Slack sends it (form-encoded): the bot reads `text`, and `response_url` to defer an answer,
+ * which it does only to hooks.slack.com (the default here is not, so answers come inline).
+ */
+export const slashCommand = (text: string, responseUrl = 'https://hooks.slack.invalid/x'): string =>
+  new URLSearchParams({ token: 'unused', team_id: 'T0001', command: '/trainplan', text, response_url: responseUrl }).toString();
 
 export interface DiscordKeys {
   publicKeyHex: string;
@@ -34,11 +40,11 @@ export function discordKeys(): DiscordKeys {
   return { publicKeyHex: spki.subarray(spki.length - 32).toString('hex'), privateKey };
 }
 
-export function discordHeaders(keys: DiscordKeys, timestamp: string, body: string): Record<string, string> {
+export function discordHeaders(keys: DiscordKeys, timestamp: string, body: SignedBody): Record<string, string> {
   return {
     'content-type': 'application/json',
     'x-signature-timestamp': timestamp,
-    'x-signature-ed25519': sign(null, Buffer.from(`${timestamp}${body}`), keys.privateKey).toString('hex'),
+    'x-signature-ed25519': sign(null, Buffer.concat([Buffer.from(timestamp), Buffer.from(body)]), keys.privateKey).toString('hex'),
   };
 }
 

@@ -1,4 +1,5 @@
 import { isHelpRequest } from '../classify.ts';
+import { clipText } from '../clip-text.ts';
 import { normalize } from '../parse.ts';
 import type { ParsedQuestion } from '../question.ts';
 import type { Answer } from './answer-types.ts';
@@ -40,7 +41,7 @@ export function answerHelp(q: ParsedQuestion, problems: readonly string[] = q.pr
   }
   if (isHelpRequest(normalize(q.text))) return { ...base, kind: 'help', headline: CAPABILITIES, notes: [VOCABULARY] };
   const text = q.text.replace(/\s+/g, ' ');
-  const quoted = text.length <= QUOTED_CHARACTERS ? text : `${text.slice(0, QUOTED_CHARACTERS - 1)}…`;
+  const quoted = clipText(text, QUOTED_CHARACTERS);
   const normal = normalize(q.text);
   // Understood as a shape, if not as a plan: a follow-up to a conversation the bot does not keep, or a definition asked.
   if (problems.length === 0 && isFollowUp(normal)) {

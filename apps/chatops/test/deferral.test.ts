@@ -1,0 +1,224 @@
+import { ask, type Answer, type AnswerOptions } from '@trainplan/ask';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createChatApp, type ChatAppOptions } from '../src/app.ts';
+import type { DiscordMessageResponse } from '../src/discord-message.ts';
+import type { SlackMessage } from '../src/slack-message.ts';
+import { fakeFetch, settle, until } from './support/fake-fetch.ts';
+import { discordHeaders, discordKeys, slackHeaders, slashCommand } from './support/signing.ts';
+
+/**
+ * Questions that run a search are acknowledged at once and answered after the response (Slack's response_url,
+ * Discord's interaction webhook), since a search takes seconds and both platforms give up after 3
+ * (https://api.slack.com/interactivity/slash-commands#responding_to_commands,
+ * https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction).
+ */
+
+const SECRET = 'test-signing-secret-0123456789abcdef';
+const KEYS = discordKeys();
+const NOW_SECONDS = 1_760_000_000;
+const ENV = { SLACK_SIGNING_SECRET: SECRET, DISCORD_PUBLIC_KEY: KEYS.publicKeyHex, TRAINPLAN_PUBLIC_URL: 'https://plan.example' };
+const RESPONSE_URL = 'https://hooks.slack.com/commands/T0001/1234/s3cr3t-response-token';
+/** A search question (a nodes search) and a quick one (a stated layout), by @trainplan/ask's runsSearch. */
+const SEARCH = 'how many nodes for 175B';
+const QUICK = 'memory for 70B with tp 8 pp 4 on A100 80GB';
+const DISCORD_TOKEN = 'aW50ZXJhY3Rpb24tdG9rZW4.secret_part-1';
+const WEBHOOK = `https://discord.com/api/v10/webhooks/1234567890/${DISCORD_TOKEN}`;
+
+/** The app with a fixed clock, a fake fetch, and the real answerer wrapped to count the questions it answers. */
+function bot(options: ChatAppOptions & { statuses?: number[] } = {}) {
+  const asked: string[] = [];
+  const { fetch, sent } = fakeFetch(options.statuses);
+  const app = createChatApp({
+    now: () => NOW_SECONDS * 1000,
+    fetch,
+    ask: (question: string, o: AnswerOptions): Answer => {
+      asked.push(question);
+      return ask(question, o);
+    },
+    ...options,
+  });
+  return { app, asked, sent };
+}
+
+/** An application command as Discord sends it: with the application's id and the interaction's token. */
+const interaction = (question: string, extra: object = { application_id: '1234567890', token: DISCORD_TOKEN }) =>
+  JSON.stringify({ type: 2, id: '1', ...extra, data: { id: '3', name: 'trainplan', type: 1, options: [{ name: 'question', type: 3, value: question }] } });
+
+const discord = (app: ReturnType<typeof createChatApp>, body: string, ctx?: { waitUntil(p: Promise<unknown>): void }) =>
+  app.request('/discord', { method: 'POST', body, headers: discordHeaders(KEYS, String(NOW_SECONDS), body) }, ENV, ctx as never);
+const slack = (app: ReturnType<typeof createChatApp>, body: string) =>
+  app.request('/slack', { method: 'POST', body, headers: slackHeaders(SECRET, String(NOW_SECONDS), body) }, ENV);
+
+afterEach(() => { vi.restoreAllMocks(); });
+
+describe('Discord: a question that runs a search', () => {
+  it('is acknowledged with type 5 (DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE) before it is answered', async () => {
+    const { app, asked, sent } = bot();
+    const res = await discord(app, interaction(SEARCH));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ type: 5 });
+    // The response came back before the search ran: nothing asked, nothing sent yet.
+    expect(asked).toEqual([]);
+    expect(sent).toEqual([]);
+    await until(() => sent.length === 1);
+    expect(asked).toEqual([SEARCH]);
+  });
+
+  it('then edits the deferred message into the answer: PATCH …/webhooks/{application_id}/{token}/messages/@original', async () => {
+    const { app, sent } = bot();
+    await discord(app, interaction(SEARCH));
+    await until(() => sent.length === 1);
+    await settle();
+    expect(sent).toHaveLength(1);
+    const [patch] = sent;
+    expect(patch?.method).toBe('PATCH');
+    expect(patch?.url).toBe(`${WEBHOOK}/messages/@original`);
+    expect(patch?.headers['content-type']).toBe('application/json');
+    const data = JSON.parse(patch!.body!) as DiscordMessageResponse['data'];
+    expect(data.embeds[0]?.title).toMatch(/GPT-3 175B .* \d+ nodes/);
+    expect(data.embeds[0]?.url).toMatch(/^https:\/\/plan\.example\/#scenario=/);
+    expect(data.allowed_mentions).toEqual({ parse: [] });
+    expect(data.flags).toBeUndefined();
+  });
+
+  it('whose answer is a refusal deletes the deferred message and posts the refusal as an ephemeral follow-up (flags 64)', async () => {
+    const { app, sent } = bot({ statuses: [204, 200] });
+    // A nodes question (a search, so deferred) that the protocol refuses: no tokens to train.
+    const res = await discord(app, interaction('how many nodes for 175B with 0 tokens'));
+    expect(await res.json()).toEqual({ type: 5 });
+    await until(() => sent.length === 2);
+    expect(sent.map((r) => [r.method, r.url])).toEqual([['DELETE', `${WEBHOOK}/messages/@original`], ['POST', WEBHOOK]]);
+    const data = JSON.parse(sent[1]!.body!) as DiscordMessageResponse['data'];
+    expect(data.flags).toBe(64);
+    expect(data.embeds[0]?.title).toMatch(/tokens must be above 0/);
+  });
+
+  it('is registered with the Worker\'s waitUntil, which settles once the answer is delivered', async () => {
+    const { app, sent } = bot();
+    const waited: Promise<unknown>[] = [];
+    await discord(app, interaction(SEARCH), { waitUntil: (p) => { waited.push(p); } });
+    expect(waited).toHaveLength(1);
+    await waited[0];
+    expect(sent.map((r) => r.method)).toEqual(['PATCH']);
+  });
+
+  it('is answered inline when the interaction carries no application id or token to answer through later', async () => {
+    const { app, asked, sent } = bot();
+    const res = await discord(app, interaction(SEARCH, { application_id: '1234567890', token: '../../oauth2' }));
+    expect(((await res.json()) as DiscordMessageResponse).type).toBe(4);
+    expect(asked).toEqual([SEARCH]);
+    await settle();
+    expect(sent).toEqual([]);
+  });
+});
+
+describe('Slack: a question that runs a search', () => {
+  it('is acknowledged with an empty 200, then its message (with its response_type) is POSTed to the response_url', async () => {
+    const { app, asked, sent } = bot();
+    const res = await slack(app, slashCommand(SEARCH, RESPONSE_URL));
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('');
+    expect(asked).toEqual([]);
+    await until(() => sent.length === 1);
+    const [post] = sent;
+    expect(post?.method).toBe('POST');
+    expect(post?.url).toBe(RESPONSE_URL);
+    expect(post?.headers['content-type']).toBe('application/json');
+    const message = JSON.parse(post!.body!) as SlackMessage;
+    expect(message.response_type).toBe('in_channel');
+    expect(message.text).toMatch(/GPT-3 175B .* \d+ nodes/);
+    expect(JSON.stringify(message.blocks)).toContain('<https://plan.example/#scenario=');
+  });
+
+  it('a refusal goes to the response_url as ephemeral', async () => {
+    const { app, sent } = bot();
+    await slack(app, slashCommand('how many nodes for 175B with 0 tokens', RESPONSE_URL));
+    await until(() => sent.length === 1);
+    expect((JSON.parse(sent[0]!.body!) as SlackMessage).response_type).toBe('ephemeral');
+  });
+
+  it.each([
+    ['not https', 'http://hooks.slack.com/commands/T0001/1234/x'],
+    ['another host', 'https://hooks.slack.com.example/commands/T0001/1234/x'],
+    ['no URL at all', 'not a url'],
+  ])('is answered inline when the response_url is %s (the bot posts only to https://hooks.slack.com)', async (_why, url) => {
+    const { app, asked, sent } = bot();
+    const res = await slack(app, slashCommand(SEARCH, url));
+    expect(((await res.json()) as SlackMessage).text).toMatch(/GPT-3 175B/);
+    expect(asked).toEqual([SEARCH]);
+    await settle();
+    expect(sent).toEqual([]);
+  });
+});
+
+describe('questions that run no search stay inline', () => {
+  it.each(['help', 'what is the weather', QUICK, 'all-reduce 1 GB on 64 H100'])('"%s" is answered in the response on both platforms', async (question) => {
+    const { app, asked, sent } = bot();
+    const onSlack = await slack(app, slashCommand(question, RESPONSE_URL));
+    expect(((await onSlack.json()) as SlackMessage).text.length).toBeGreaterThan(0);
+    const onDiscord = await discord(app, interaction(question));
+    expect(((await onDiscord.json()) as DiscordMessageResponse).type).toBe(4);
+    expect(asked).toEqual([question, question]);
+    await settle();
+    expect(sent).toEqual([]);
+  });
+});
+
+describe("defer: 'never'", () => {
+  it('answers a search question inline on both platforms, as before deferral', async () => {
+    const { app, asked, sent } = bot({ defer: 'never' });
+    const onDiscord = (await (await discord(app, interaction(SEARCH))).json()) as DiscordMessageResponse;
+    expect(onDiscord.type).toBe(4);
+    expect(onDiscord.data.embeds[0]?.title).toMatch(/GPT-3 175B .* \d+ nodes/);
+    const onSlack = (await (await slack(app, slashCommand(SEARCH, RESPONSE_URL))).json()) as SlackMessage;
+    expect(onSlack.response_type).toBe('in_channel');
+    expect(asked).toEqual([SEARCH, SEARCH]);
+    await settle();
+    expect(sent).toEqual([]);
+  });
+});
+
+describe('a follow-up that fails', () => {
+  it('is tried again once, and then given up with one log line that names neither the token nor the URL', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { app, sent } = bot({ statuses: [500] });
+    await discord(app, interaction(SEARCH));
+    await until(() => errors.mock.calls.length === 1);
+    expect(sent.map((r) => r.method)).toEqual(['PATCH', 'PATCH']);
+    const logged = errors.mock.calls.flat().join(' ');
+    expect(logged).toMatch(/Discord PATCH @original failed twice \(HTTP 500\)/);
+    expect(logged).not.toContain(DISCORD_TOKEN);
+    expect(logged).not.toContain('discord.com');
+  });
+
+  it('that fails once (a network error) and then arrives logs nothing', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    let calls = 0;
+    const sent: string[] = [];
+    const app = createChatApp({
+      now: () => NOW_SECONDS * 1000,
+      fetch: async (url) => {
+        calls += 1;
+        if (calls === 1) throw new TypeError('fetch failed');
+        sent.push(url);
+        return new Response(null, { status: 200 });
+      },
+    });
+    await slack(app, slashCommand(SEARCH, RESPONSE_URL));
+    await until(() => sent.length === 1);
+    expect(sent).toEqual([RESPONSE_URL]);
+    expect(calls).toBe(2);
+    await settle();
+    expect(errors).not.toHaveBeenCalled();
+  });
+
+  it('on Slack, never logs the response_url (its path is a credential)', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { app } = bot({ statuses: [404] });
+    await slack(app, slashCommand(SEARCH, RESPONSE_URL));
+    await until(() => errors.mock.calls.length === 1);
+    const logged = errors.mock.calls.flat().join(' ');
+    expect(logged).toMatch(/Slack POST response_url failed twice \(HTTP 404\)/);
+    expect(logged).not.toContain('s3cr3t-response-token');
+  });
+});
