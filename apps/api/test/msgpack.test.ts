@@ -1,5 +1,7 @@
 import { CONTRACT_EXAMPLE } from '@trainplan/protocol';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { MAX_MSGPACK_DEPTH, MessagePackError } from '../src/http/msgpack.ts';
 import { createApi, decodeMsgpack, encodeMsgpack } from '../src/index.ts';
 
 const app = createApi();
@@ -75,7 +77,61 @@ describe("msgpackr's structured-clone extension (shared and cyclic references) i
     const res = await app.request('/v1/estimate', { method: 'POST', body, headers: { 'content-type': 'application/msgpack' } });
     const elapsedMs = performance.now() - started;
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { issues: { message: string }[] }).issues[0]!.message).toBe('the body is not valid MessagePack');
+    expect(((await res.json()) as { issues: { message: string }[] }).issues[0]!.message).toMatch(/^the body is not valid MessagePack/);
     expect(elapsedMs).toBeLessThan(500);
+  });
+});
+
+describe('a body that is not one MessagePack value, or nests too deeply, is refused for that', () => {
+  const post = (body: Uint8Array<ArrayBuffer>) => app.request('/v1/estimate', { method: 'POST', body, headers: { 'content-type': 'application/msgpack' } });
+  const nested = (levels: number): Uint8Array<ArrayBuffer> => new Uint8Array([...new Array<number>(levels).fill(0x91), 0xc0]);
+
+  it.each([
+    ['the body', [0xc1]],
+    ['a map value', [0x81, 0xa1, 0x61, 0xc1]],
+    ['an array item', [0x92, 0x01, 0xc1]],
+  ])('0xC1 (the spec\'s "never used") as %s is not valid MessagePack (before: "an extension value (msgpackr\'s Object)")', async (_, bytes) => {
+    const body = new Uint8Array(bytes);
+    expect(() => decodeMsgpack(body)).toThrow(MessagePackError);
+    expect(() => decodeMsgpack(body)).toThrow(/^the body is not valid MessagePack: byte \d is 0xC1, which the MessagePack specification marks "never used"$/);
+    const res = await post(body);
+    expect(res.status).toBe(400);
+    const issues = ((await res.json()) as { issues: { path: string; message: string }[] }).issues;
+    expect(issues).toEqual([{ path: '', message: expect.stringMatching(/^the body is not valid MessagePack: byte \d is 0xC1/) }]);
+  });
+
+  it('over HTTP, a body nested too deeply is a 400 that says so (before: "the body is not valid MessagePack")', async () => {
+    const res = await post(nested(60_000));
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { issues: { message: string }[] }).issues[0]!.message).toBe(`the body is nested deeper than ${MAX_MSGPACK_DEPTH} levels`);
+  });
+
+  it(`${MAX_MSGPACK_DEPTH} levels of arrays decode; one more, or 60,000 (before: a RangeError, "not valid MessagePack"), is nested too deeply`, () => {
+    expect(decodeMsgpack(nested(MAX_MSGPACK_DEPTH))).toBeDefined();
+    for (const levels of [MAX_MSGPACK_DEPTH + 1, 60_000]) {
+      expect(() => decodeMsgpack(nested(levels))).toThrow(new MessagePackError(`the body is nested deeper than ${MAX_MSGPACK_DEPTH} levels`));
+    }
+    // Maps count as arrays do: { a: { a: … } }.
+    const maps = new Uint8Array([...Array.from({ length: MAX_MSGPACK_DEPTH + 1 }, () => [0x81, 0xa1, 0x61]).flat(), 0xc0]);
+    expect(() => decodeMsgpack(maps)).toThrow(`nested deeper than ${MAX_MSGPACK_DEPTH} levels`);
+  });
+
+  it.each([
+    ['cut inside a string', [0xa3, 0x61], /^the body is not valid MessagePack: it ends inside the value at byte 0$/],
+    ['cut inside an array16 count', [0xdc, 0x00], /^the body is not valid MessagePack: it ends inside the value at byte 0$/],
+    ['cut before an array\'s last item', [0x92, 0x01], /^the body is not valid MessagePack: it ends before its last value \(after 2 bytes\)$/],
+    ['with bytes after its value', [0x80, 0xc0, 0xc0], /^the body is not valid MessagePack: 2 bytes follow its value$/],
+  ])('a body %s is not valid MessagePack', (_, bytes, message) => {
+    expect(() => decodeMsgpack(new Uint8Array(bytes))).toThrow(message);
+  });
+
+  it('every JSON value the API writes, of every MessagePack length format, reads back as it was (property)', () => {
+    // Long strings, arrays and maps reach str 8/16, array 16 and map 16; integers and floats each width.
+    const long = fc.oneof(fc.string({ minLength: 32, maxLength: 70_000 }), fc.array(fc.integer(), { minLength: 16, maxLength: 70_000 }),
+      fc.dictionary(fc.string(), fc.double({ noNaN: true }), { minKeys: 16, maxKeys: 40 }));
+    fc.assert(fc.property(fc.oneof(fc.jsonValue(), long, fc.maxSafeInteger(), fc.maxSafeNat()), (value) => {
+      // Compared as JSON text: msgpackr writes -0 as the integer 0, as JSON.stringify writes it "0".
+      expect(JSON.stringify(decodeMsgpack(encodeMsgpack(value)))).toBe(JSON.stringify(value));
+    }), { numRuns: 200 });
   });
 });

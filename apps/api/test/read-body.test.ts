@@ -79,7 +79,7 @@ describe('a body that does not parse says why (400 problem+json)', () => {
   });
   it('an empty or truncated MessagePack body names MessagePack (an array of 2 with 1 item)', async () => {
     expect(await detail(await send('/v1/estimate', '', 'application/msgpack'))).toEqual([{ path: '', message: 'the body is empty (expected a scenario as MessagePack)' }]);
-    expect(await detail(await send('/v1/estimate', new Uint8Array([0x92, 0x01]), 'application/msgpack'))).toEqual([{ path: '', message: 'the body is not valid MessagePack' }]);
+    expect(await detail(await send('/v1/estimate', new Uint8Array([0x92, 0x01]), 'application/msgpack'))).toEqual([{ path: '', message: 'the body is not valid MessagePack: it ends before its last value (after 2 bytes)' }]);
   });
 });
 

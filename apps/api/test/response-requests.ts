@@ -38,6 +38,8 @@ export const RESPONSE_CASES: readonly ResponseCase[] = [
 
   { name: 'strong scaling over three sizes', path: '/v1/scale', body: { ...gpt3, nodes: [32, 64, 128] }, expect: { ok: true } },
   { name: 'weak scaling with the TP × PP table, one size too small', path: '/v1/scale', body: { ...gpt3, training: { globalBatchSize: 512 }, nodes: [1, 32, 64], mode: 'weak', tradeOff: true }, expect: { ok: true }, shows: ['points.0.reason', 'points.1.efficiency', 'tradeOff.0'] },
+  // Before: the 1-node point planned a batch of 0 (globalBatchSize 0 against the schema's minimum 1) and, as the smallest size, left every efficiency out.
+  { name: 'weak scaling listed largest first, a size whose batch per node falls below one sequence', path: '/v1/scale', body: { model: 'gpt3-1.3b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 16 }, nodes: [64, 1], mode: 'weak' }, expect: { ok: true }, shows: ['points.0.efficiency', 'points.1.reason'] },
   { name: 'no size runs the fixed plan', path: '/v1/scale', body: { ...gpt3, nodes: [3, 5], parallelism: { tensor: 8, pipeline: 8 } }, expect: { ok: false, reason: 'no-feasible-configuration' }, shows: ['points.0.reason', 'points.1.reason', 'mode'] },
   { name: 'an unknown GPU', path: '/v1/scale', body: { ...gpt3, cluster: { gpu: 'no-such-gpu' }, nodes: [8] }, expect: { ok: false, reason: 'invalid' } },
 

@@ -1,4 +1,5 @@
 import { estimatePlan, type PlanEstimate } from '@trainplan/planner';
+import { countOf } from '@trainplan/units';
 import { planFor, type Candidate, type SearchBase } from './candidate.ts';
 import { whyNothingFits } from './nothing-fits.ts';
 import { defaultSearchSpace, type SearchConstraints, type SearchSpace } from './search-space.ts';
@@ -13,14 +14,16 @@ export type FixedStrategy = Partial<Omit<Candidate, 'data'>>;
 export interface ScalingPoint {
   readonly nodes: number;
   readonly gpus: number;
+  /** Sequences per step: under weak scaling, where the size cannot keep the batch per node, the nearest whole one (see `reason`). */
   readonly globalBatchSize: number;
   /** Absent when nothing runs at this size (see `reason`). */
   readonly candidate?: Candidate;
   readonly estimate?: PlanEstimate;
   readonly tokensPerSecondPerGpu?: number;
   /**
-   * Throughput per GPU relative to the smallest runnable size of the sweep (whatever order the sizes
-   * were listed in): 1 is perfect scaling. For strong scaling (fixed batch) this is (T_n / T_0) /
+   * Throughput per GPU relative to the smallest size of the sweep that runs a plan (whatever order the
+   * sizes were listed in; a size without a plan, a weak-scaled one whose batch would not be whole among
+   * them, is never the reference): 1 is perfect scaling. For strong scaling (fixed batch) this is (T_n / T_0) /
    * (n / n_0) of the tokens/s T; for weak scaling (batch grows with the nodes) it is the same ratio,
    * the usual definition of both (e.g. Narayanan et al. 2021, "Efficient Large-Scale Language Model
    * Training on GPU Clusters", §5.1 weak scaling).
@@ -74,24 +77,49 @@ function point(base: SearchBase, nodes: number, globalBatchSize: number, fixed: 
   return { nodes, gpus, globalBatchSize, candidate: best.candidate, estimate: best.estimate, tokensPerSecondPerGpu: best.estimate.tokensPerSecond / gpus };
 }
 
+const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+
+/**
+ * The batch of one size under weak scaling: the first listed size's batch per node, times its nodes.
+ * A size where that is no whole number of sequences (a fraction of one, below it) cannot keep the
+ * batch per node, so it has no plan, only the reason and the nearest whole batch; the sizes that can
+ * are the multiples of first / gcd(batch, first) nodes.
+ */
+function weakBatch(batch: number, first: number, nodes: number): { globalBatchSize: number; reason?: string } {
+  if ((batch * nodes) % first === 0) return { globalBatchSize: (batch * nodes) / first };
+  const exact = (batch * nodes) / first;
+  const step = first / gcd(batch, first);
+  // Without trailing zeros: a quarter reads "0.25", a third "0.333", 40/3 "13.33".
+  const shown = exact.toLocaleString('en-US', exact < 1 ? { maximumSignificantDigits: 3 } : { maximumFractionDigits: 2 });
+  const would = exact < 1 ? `${shown} of a sequence per step, under one` : `${shown} sequences per step, not a whole number`;
+  return {
+    globalBatchSize: Math.max(1, Math.round(exact)),
+    reason: `weak scaling keeps the first size's batch per node (${countOf(batch, 'sequence')} on ${countOf(first, 'node')}): `
+      + `${countOf(nodes, 'node')} would take ${would}; the sizes that keep it whole are multiples of ${countOf(step, 'node')}`,
+  };
+}
+
 /**
  * Step time, throughput per GPU and scaling efficiency against node count, as in the Azure NDm A100
- * v4 study (530B at 105/140/175 nodes). Strong scaling keeps the global batch; weak scaling grows it
- * in proportion to the nodes from the first size listed (rounded to a whole sequence; a size the batch
- * cannot be split over is reported with the planner's reason). Efficiency is against the smallest size
- * that runs, so listing the sizes in another order changes nothing but the order of the points.
+ * v4 study (530B at 105/140/175 nodes). Strong scaling keeps the global batch; weak scaling keeps the
+ * first listed size's batch per node (the batch given is that size's), so each size's batch grows or
+ * shrinks with its nodes; a size where that is no whole number of sequences is reported without a plan,
+ * as a size the batch cannot be split over is (with the planner's reason). Efficiency is against the
+ * smallest size that runs a plan, whatever the order the sizes are listed in, so listing them in another
+ * order changes nothing but the order of the points (and, for weak scaling, which size's batch is given).
  */
 export function scalingSweep(base: SearchBase, args: {
   nodes: readonly number[]; mode: 'strong' | 'weak'; fixed?: FixedStrategy; options?: SearchOptions;
 }): ScalingPoint[] {
   const first = args.nodes[0] ?? base.nodes;
-  const points = args.nodes.map((n) => point(
-    base, n, args.mode === 'weak' ? Math.round((base.globalBatchSize * n) / first) : base.globalBatchSize, args.fixed, args.options ?? {},
-  ));
-  const ref = points.reduce<ScalingPoint | undefined>((a, p) => (p.tokensPerSecondPerGpu !== undefined && (!a || p.nodes < a.nodes) ? p : a), undefined);
-  return points.map((p) => (p.tokensPerSecondPerGpu !== undefined && ref?.tokensPerSecondPerGpu
-    ? { ...p, efficiency: p.tokensPerSecondPerGpu / ref.tokensPerSecondPerGpu }
-    : p));
+  const points = args.nodes.map((n): ScalingPoint => {
+    const batch = args.mode === 'weak' ? weakBatch(base.globalBatchSize, first, n) : { globalBatchSize: base.globalBatchSize };
+    if (batch.reason !== undefined) return { nodes: n, gpus: n * base.gpusPerNode, globalBatchSize: batch.globalBatchSize, reason: batch.reason };
+    return point(base, n, batch.globalBatchSize, args.fixed, args.options ?? {});
+  });
+  const runs = (p: ScalingPoint): p is ScalingPoint & { tokensPerSecondPerGpu: number } => p.tokensPerSecondPerGpu !== undefined && p.tokensPerSecondPerGpu > 0;
+  const ref = points.filter(runs).reduce<(ScalingPoint & { tokensPerSecondPerGpu: number }) | undefined>((a, p) => (!a || p.nodes < a.nodes ? p : a), undefined);
+  return points.map((p) => (ref && runs(p) ? { ...p, efficiency: p.tokensPerSecondPerGpu / ref.tokensPerSecondPerGpu } : p));
 }
 
 export interface TradeOffCell {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scalingSweep, type FixedStrategy } from '../src/index.ts';
 import { llama70bBase, smallBase } from './fixtures.ts';
@@ -34,5 +35,55 @@ describe('scalingSweep: a strategy held fixed without tensor and pipeline sizes'
     expect(cut!.reason).toMatch(/^no plan found: the candidate budget ran out after 1 full estimate, before any plan that fits was estimated/);
     const [whole] = scalingSweep(llama70bBase, { nodes: [4], mode: 'strong' });
     expect(whole!.candidate).toBeDefined();
+  });
+});
+
+describe('scalingSweep: weak scaling keeps the first listed size\'s batch per node', () => {
+  it('a size where that falls below one sequence has no plan, says why, and is not the efficiency reference', () => {
+    // 16 sequences on 64 nodes is a quarter of one per node: 1 node would run 0.25 of a sequence (before: a batch of 0, planned at 0 tokens/s).
+    const [big, one] = scalingSweep({ ...smallBase, globalBatchSize: 16 }, { nodes: [64, 1], mode: 'weak' });
+    expect(one).toEqual({
+      nodes: 1, gpus: 8, globalBatchSize: 1,
+      reason: 'weak scaling keeps the first size\'s batch per node (16 sequences on 64 nodes): 1 node would take 0.25 of a sequence per step, under one; '
+        + 'the sizes that keep it whole are multiples of 4 nodes',
+    });
+    expect(big).toMatchObject({ nodes: 64, globalBatchSize: 16, efficiency: 1 });
+    expect(big!.tokensPerSecondPerGpu).toBeGreaterThan(0);
+  });
+
+  it('a size where that is no whole number of sequences has no plan either (not a rounded batch); the multiples named keep it', () => {
+    const points = scalingSweep({ ...smallBase, globalBatchSize: 3 }, { nodes: [2, 3, 4], mode: 'weak' });
+    expect(points.map((p) => p.globalBatchSize)).toEqual([3, 5, 6]);
+    expect(points[1]!.reason).toBe('weak scaling keeps the first size\'s batch per node (3 sequences on 2 nodes): 3 nodes would take 4.5 sequences per step, '
+      + 'not a whole number; the sizes that keep it whole are multiples of 2 nodes');
+    expect(points[1]!.estimate).toBeUndefined();
+    expect([points[0]!.reason, points[2]!.reason]).toEqual([undefined, undefined]);
+  });
+
+  it('every point of a weak sweep plans a whole batch of at least one sequence, or has no plan and a reason (property)', () => {
+    fc.assert(fc.property(
+      fc.integer({ min: 1, max: 64 }), fc.uniqueArray(fc.integer({ min: 1, max: 64 }), { minLength: 1, maxLength: 3 }),
+      (globalBatchSize, nodes) => {
+        // Held TP 8 · PP 1 (all the rest at defaults): one estimate per size, so the property runs fast.
+        const points = scalingSweep({ ...smallBase, globalBatchSize }, { nodes, mode: 'weak', fixed: { tensor: 8, pipeline: 1 } });
+        for (const p of points) {
+          expect(Number.isInteger(p.globalBatchSize) && p.globalBatchSize >= 1).toBe(true);
+          if (p.reason === undefined) expect(p.globalBatchSize * nodes[0]!).toBe(globalBatchSize * p.nodes);
+          if (p.efficiency !== undefined) expect(p.tokensPerSecondPerGpu).toBeGreaterThan(0);
+        }
+        const runs = points.filter((p) => p.tokensPerSecondPerGpu !== undefined);
+        if (runs.length > 0) expect(runs.reduce((a, p) => (p.nodes < a.nodes ? p : a)).efficiency).toBe(1);
+      },
+    ), { numRuns: 30 });
+  });
+});
+
+describe('scalingSweep: efficiency', () => {
+  it('is against the smallest size that runs a plan, whatever the order the sizes are listed in', () => {
+    const listed = scalingSweep(smallBase, { nodes: [2, 1], mode: 'strong', fixed: { tensor: 8, pipeline: 1 } });
+    const sorted = scalingSweep(smallBase, { nodes: [1, 2], mode: 'strong', fixed: { tensor: 8, pipeline: 1 } });
+    expect(listed.map((p) => p.nodes)).toEqual([2, 1]);
+    expect(listed[1]!.efficiency).toBe(1);
+    expect(listed.map((p) => p.efficiency)).toEqual([sorted[1]!.efficiency, sorted[0]!.efficiency]);
   });
 });

@@ -105,6 +105,11 @@ describe('formatGrouped', () => {
     expect(formatGrouped(337.2)).toBe('337');
     expect(formatGrouped(0.02404)).toBe('0.0240');
   });
+  it('writes what six decimals cannot hold in powers of ten, never as zeros', () => {
+    expect(formatGrouped(1e-9)).toBe('1e-9');
+    expect(formatGrouped(2.346e-7)).toBe('2.35e-7');
+    expect(formatGrouped(0.00001234)).toBe('0.0000123');
+  });
   it('shows a whole number whole, as a request gave it: 20 requests/s, not 20.0', () => {
     expect(formatGrouped(20)).toBe('20');
     expect(formatGrouped(5)).toBe('5');

@@ -146,6 +146,18 @@ describe('Node, workerd and Deno answer the same requests identically', () => {
       expect(again.status, s.name).toBe(304);
     }
   });
+  // RFC 9110 §9.3.2: a HEAD's Content-Length, where sent, is its GET's. Before, Deno said `content-length: 0`
+  // (Hono answers a HEAD with a null body, which Deno.serve measures); infra/deno answers HEAD from GET.
+  it.each(['/v1/presets/models', '/healthz', '/v2/nothing'])('a HEAD of %s states its GET\'s Content-Length, or none, on each runtime', async (path) => {
+    for (const s of servers) {
+      const init = { headers: { 'accept-encoding': 'identity' } };
+      const get = await fetch(`${s.base}${path}`, init);
+      const length = (await get.arrayBuffer()).byteLength;
+      const head = await fetch(`${s.base}${path}`, { ...init, method: 'HEAD' });
+      expect(head.status, s.name).toBe(get.status);
+      expect([null, String(length)], `${s.name}: content-length ${head.headers.get('content-length')}, the GET's body ${length} bytes`).toContain(head.headers.get('content-length'));
+    }
+  });
   it('a CORS preflight is answered the same on each runtime', async () => {
     const init = { method: 'OPTIONS', headers: { origin: 'https://blog.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } };
     for (const s of servers) {

@@ -18,9 +18,73 @@ export function encodeMsgpack(value: unknown): Uint8Array<ArrayBuffer> {
   return new Uint8Array(packr.pack(value));
 }
 
-/** Decodes a request body; throws on malformed input (the caller answers 400). */
+/**
+ * The deepest nesting of arrays and maps a body may have: far past any request's shape (the schemas
+ * stop at 32 levels, as for JSON), and well inside what msgpackr, which recurses once a level, decodes
+ * on every runtime's stack (Node's overflows near 5,000 levels; a 64 KiB body holds 65,536).
+ */
+export const MAX_MSGPACK_DEPTH = 512;
+
+/** Why a body is not read: its `message` is for the client ("the body is nested deeper than 512 levels"). */
+export class MessagePackError extends Error {
+  override readonly name = 'MessagePackError';
+}
+
+/**
+ * Decodes a request body; throws on malformed input (the caller answers 400), a MessagePackError
+ * where its message says more than that: 0xC1, a byte no encoder writes, where msgpackr would hand
+ * back a marker object (then called "an extension value"); nesting past MAX_MSGPACK_DEPTH, where it
+ * would overflow the stack; a body cut short or with bytes after its value.
+ */
 export function decodeMsgpack(bytes: Uint8Array): unknown {
+  checkFraming(bytes);
   return packr.unpack(bytes);
+}
+
+const notMessagePack = (why: string): MessagePackError => new MessagePackError(`the body is not valid MessagePack: ${why}`);
+
+/**
+ * Walks the body's headers without building a value (iteratively, so no nesting overflows it) and
+ * throws where it is not one MessagePack value or nests too deeply. Lengths per the MessagePack
+ * specification (github.com/msgpack/msgpack/blob/master/spec.md, "Formats").
+ */
+function checkFraming(bytes: Uint8Array): void {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let at = 0;
+  /** A length or count of `size` bytes after the header byte. */
+  const word = (size: 1 | 2 | 4): number => {
+    if (at + 1 + size > bytes.byteLength) throw notMessagePack(`it ends inside the value at byte ${at}`);
+    return size === 1 ? view.getUint8(at + 1) : size === 2 ? view.getUint16(at + 1) : view.getUint32(at + 1);
+  };
+  // Values still to read in each open array or map, the outermost first; the body is one value.
+  const open: number[] = [1];
+  while (open.length > 0) {
+    if (open[open.length - 1] === 0) { open.pop(); continue; }
+    open[open.length - 1]! -= 1;
+    if (at >= bytes.byteLength) throw notMessagePack(`it ends before its last value (after ${at} bytes)`);
+    const b = bytes[at]!;
+    let size = 1; // the bytes of this value's header, and of its payload for a scalar
+    let items = -1; // the values inside, for an array or map
+    if (b <= 0x7f || b >= 0xe0 || b === 0xc0 || b === 0xc2 || b === 0xc3) size = 1; // fixint, nil, false, true
+    else if (b <= 0x8f) items = 2 * (b & 0x0f);
+    else if (b <= 0x9f) items = b & 0x0f;
+    else if (b <= 0xbf) size = 1 + (b & 0x1f);
+    else if (b === 0xc1) throw notMessagePack(`byte ${at} is 0xC1, which the MessagePack specification marks "never used"`);
+    else if (b <= 0xc6) { const n = 1 << (b - 0xc4) as 1 | 2 | 4; size = 1 + n + word(n); } // bin 8/16/32
+    else if (b <= 0xc9) { const n = 1 << (b - 0xc7) as 1 | 2 | 4; size = 2 + n + word(n); } // ext 8/16/32 (and its type)
+    else if (b <= 0xd3) size = 1 + [4, 8, 1, 2, 4, 8, 1, 2, 4, 8][b - 0xca]!; // float 32/64, uint 8–64, int 8–64
+    else if (b <= 0xd8) size = 2 + (1 << (b - 0xd4)); // fixext 1–16 (and its type)
+    else if (b <= 0xdb) { const n = 1 << (b - 0xd9) as 1 | 2 | 4; size = 1 + n + word(n); } // str 8/16/32
+    else { const n = b === 0xdc || b === 0xde ? 2 : 4; items = (b >= 0xde ? 2 : 1) * word(n); size = 1 + n; } // array 16/32, map 16/32 (0xdc–0xdf)
+    if (items >= 0) {
+      // The body is level 0; this array or map is one level inside the innermost one open.
+      if (open.length > MAX_MSGPACK_DEPTH) throw new MessagePackError(`the body is nested deeper than ${MAX_MSGPACK_DEPTH} levels`);
+      open.push(items);
+    }
+    at += size;
+    if (at > bytes.byteLength) throw notMessagePack(`it ends inside the value at byte ${at - size}`);
+  }
+  if (at < bytes.byteLength) throw notMessagePack(`${bytes.byteLength - at} bytes follow its value`);
 }
 
 /** A value in a decoded body that JSON has no equivalent of, and where it is (object keys and array indices). */

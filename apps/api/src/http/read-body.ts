@@ -1,6 +1,7 @@
 import { describeJsonError, formatPath } from '@trainplan/protocol';
+import { readAtMost } from '@trainplan/http';
 import type { Context } from 'hono';
-import { decodeMsgpack, firstNonJson } from './msgpack.ts';
+import { decodeMsgpack, firstNonJson, MessagePackError } from './msgpack.ts';
 import { mediaType, requestEncoding } from './media-types.ts';
 import { invalidInput, payloadTooLarge, unsupportedContentCoding, unsupportedMediaType } from './problems.ts';
 
@@ -24,6 +25,7 @@ export async function readBody(c: Context, subject = 'scenario'): Promise<BodyRe
   if (coding !== '' && coding.toLowerCase() !== 'identity') return { ok: false, response: unsupportedContentCoding(coding) };
   const declared = Number(c.req.header('content-length'));
   if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return { ok: false, response: payloadTooLarge(MAX_BODY_BYTES) };
+  // Keeps at most MAX_BODY_BYTES of a chunked body, however much is sent (@trainplan/http's readAtMost says why).
   const bytes = await readAtMost(c.req.raw, MAX_BODY_BYTES);
   if (bytes === undefined) return { ok: false, response: payloadTooLarge(MAX_BODY_BYTES) };
   const format = encoding === 'json' ? 'JSON' : 'MessagePack';
@@ -33,8 +35,9 @@ export async function readBody(c: Context, subject = 'scenario'): Promise<BodyRe
     let value: unknown;
     try {
       value = decodeMsgpack(bytes);
-    } catch {
-      return refuse('the body is not valid MessagePack');
+    } catch (error) {
+      // The decoder's own sentence where it has one (0xC1, nesting too deep, a body cut short), else the plain one.
+      return refuse(error instanceof MessagePackError ? error.message : 'the body is not valid MessagePack');
     }
     const foreign = firstNonJson(value);
     if (foreign === undefined) return { ok: true, value };
@@ -52,32 +55,4 @@ export async function readBody(c: Context, subject = 'scenario'): Promise<BodyRe
   } catch (error) {
     return refuse(`the body is not valid JSON (${describeJsonError(text, error instanceof Error ? error.message : String(error))})`);
   }
-}
-
-/**
- * The body's bytes, or undefined when more than `limit` arrive. Past the limit the rest is read and
- * dropped, never kept, so a client streaming a body without a Content-Length (chunked) costs the
- * server at most `limit` plus one chunk of memory, however much it sends (OWASP, "Denial of Service
- * Cheat Sheet": limit request sizes before buffering them); how long it may send is the runtime's
- * bound (Node: requestTimeout in infra/node/src/main.ts). Read to the end rather than cancelled:
- * under wrangler dev, a Worker that answers before its request body is consumed, or cancels it,
- * makes the dev proxy answer 503 "Your worker restarted mid-request" (measured with wrangler 4.86).
- */
-async function readAtMost(request: Request, limit: number): Promise<Uint8Array | undefined> {
-  if (request.body === null) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    length += value.byteLength;
-    if (length <= limit) chunks.push(value);
-    else chunks.length = 0; // over the limit: keep nothing, read on to the end
-  }
-  if (length > limit) return undefined;
-  const bytes = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) { bytes.set(chunk, offset); offset += chunk.byteLength; }
-  return bytes;
 }

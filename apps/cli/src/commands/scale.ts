@@ -110,13 +110,13 @@ export function formatScaleReport(a: Sweep): string {
       ]),
     ], { align: ['right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'] }),
   ];
-  // Efficiency is tokens/s per GPU against the first size's best plan; each size is searched on its own, so a size
-  // whose best layout differs from the first's may do better per GPU than it did.
-  const first = a.points[0];
-  const above = a.points.filter((p) => (p.efficiency ?? 0) > 1.0005 && p.label !== undefined && p.label !== first?.label);
-  if (first?.label !== undefined && above.length > 0) {
+  // Efficiency is tokens/s per GPU against the best plan of the smallest size that runs one (scalingSweep), whatever
+  // the order listed; each size is searched on its own, so a size whose best layout differs may do better per GPU.
+  const ref = a.points.filter((p) => p.efficiency !== undefined).reduce<(typeof a.points)[number] | undefined>((r, p) => (r === undefined || p.nodes < r.nodes ? p : r), undefined);
+  const above = a.points.filter((p) => (p.efficiency ?? 0) > 1.0005 && p.label !== undefined && p.label !== ref?.label);
+  if (ref?.label !== undefined && above.length > 0) {
     lines.push('', `efficiency over 100% at ${above.map((p) => formatGrouped(p.nodes)).join(', ')} nodes: each size is searched on its own, `
-      + `and the best plan there is another layout than at ${countText(first.nodes, 'node')}, a little faster per GPU`);
+      + `and the best plan there is another layout than at ${countText(ref.nodes, 'node')}, a little faster per GPU`);
   }
   if (a.tradeOff) {
     lines.push('', `TP × PP at ${countText(a.points[0]!.nodes, 'node')} (best of the other dimensions):`, ...renderTable([

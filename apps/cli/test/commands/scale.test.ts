@@ -47,6 +47,18 @@ describe('trainplan scale', () => {
     expect(row[4]).toMatch(/^\d{2}\.\d$/); // about 39 tokens/s per GPU: "38.9", not "39"
   });
 
+  it('--weak: a size whose batch per node would fall below one sequence has no plan, says why, exits 1, and is not the efficiency reference', async () => {
+    // Before: the 1-node row planned a batch of 0 at 0 tokens/s and, as the smallest size, left every efficiency blank.
+    const { code, out, err } = await cli(['scale', '--model', 'gpt3-1.3b', '--gpu', 'a100-80gb', '--nodes', '64,1', '--global-batch', '16', '--weak']);
+    expect(code).toBe(1);
+    const r = rows(out);
+    expect(r.get(64)![6]).toBe('100.0%');
+    const why = 'weak scaling keeps the first size\'s batch per node (16 sequences on 64 nodes): 1 node would take 0.25 of a sequence per step, under one; '
+      + 'the sizes that keep it whole are multiples of 4 nodes';
+    expect(r.get(1)!.slice(3)).toEqual(['—', '—', '—', '—', why]);
+    expect(err).toBe(`trainplan: 1 node (8 GPUs): ${why}\n`);
+  });
+
   it('--help shows a strong, a weak (--weak) and a --trade-off example, and each runs with exit 0', async () => {
     const { out } = await cli(['scale', '--help']);
     const examples = out.slice(out.indexOf('\nExamples:\n')).split('\n').filter((l) => l.startsWith('  trainplan scale '));

@@ -27,7 +27,7 @@ const point = object({
   tokensPerSecondPerGpu: optional(tokensPerSecondPerGpu),
   modelTflopsPerGpu: optional(number({ min: 0, description: 'Model FLOPs per GPU, in TFLOP/s.' })),
   mfu: optional(mfu),
-  efficiency: optional(number({ min: 0, description: "Scaling efficiency against the first size's throughput per GPU (weak: per-GPU throughput ratio), a ratio." })),
+  efficiency: optional(number({ min: 0, description: "Scaling efficiency: throughput per GPU against that of the smallest size that runs a plan, whatever the order the sizes are listed in (1 is perfect scaling), a ratio." })),
   reason: optional(reason),
 }, { ...open, description: 'One cluster size: its best plan, or the reason there is none.' });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inferenceRequestJsonSchema, validateInferenceResponse } from '../../src/index.ts';
+import { inferenceBoundsText, rateFirstTokenWarning } from '../../src/search/inference-messages.ts';
 import { served, inferenceIssues } from '../support/inference.ts';
 
 const request = { model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512, batching: 'continuous', maxDecodeSecondsPerToken: 0.05 };
@@ -38,5 +39,23 @@ describe('inference answer with a request rate', () => {
 
   it('without a rate no point has a load', () => {
     expect(served(request).best!.load).toBeUndefined();
+  });
+});
+
+describe('a tiny request rate is written to three figures, not as zero', () => {
+  it.each([
+    [1e-9, '1e-9 requests/s'],
+    [1.2345e-7, '1.23e-7 requests/s'],
+    [0.00025, '0.000250 requests/s'],
+    [0.02, '0.0200 requests/s'],
+    [20, '20 requests/s'],
+  ])('%s requests/s reads "%s" in the bounds and the first-token warning (before, 1e-9: "0.000000 requests/s")', (requestsPerSecond, text) => {
+    expect(inferenceBoundsText({ requestsPerSecond })).toBe(text);
+    expect(rateFirstTokenWarning({ requestsPerSecond })).toEqual([expect.stringContaining(`the replicas for ${text} are sized`)]);
+  });
+
+  it('the answer to 1e-9 requests/s warns about "the replicas for 1e-9 requests/s"', () => {
+    const a = served({ ...request, requestsPerSecond: 1e-9 });
+    expect(a.warnings).toContainEqual(expect.stringMatching(/^no maxPrefillSeconds given: the replicas for 1e-9 requests\/s are sized /));
   });
 });
