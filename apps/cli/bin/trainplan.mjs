@@ -9,13 +9,26 @@ process.stdout.on('error', (error) => {
   if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   throw error;
 });
+// So can `trainplan … 2>&1 | head` (or a closed stderr): what is left for stderr (the assumed line, a warning) is
+// dropped, and the answer on stdout, if its reader is still there, and the exit status stand.
+let stderrOpen = true;
+process.stderr.on('error', (error) => {
+  if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') {
+    stderrOpen = false;
+    return;
+  }
+  throw error;
+});
+const writeStderr = (s) => {
+  if (stderrOpen) process.stderr.write(s);
+};
 /** The CLI, or undefined when it cannot load (a broken install, a package mid-edit): said in main's one-line form, never as a stack. */
 async function loadMain() {
   try {
     return (await import('../src/main.ts')).main;
   } catch (error) {
     const message = (error instanceof Error ? error.message : String(error)).replace(/\s*[\r\n]+\s*/g, ' ');
-    process.stderr.write(`trainplan: internal error: cannot load the CLI: ${message}\n`);
+    writeStderr(`trainplan: internal error: cannot load the CLI: ${message}\n`);
     return undefined;
   }
 }
@@ -24,7 +37,7 @@ const main = await loadMain();
 if (main === undefined) process.exit(70);
 
 async function readStdin() {
-  if (process.stdin.isTTY) process.stderr.write('trainplan: reading the scenario from stdin (end with Ctrl-D)\n');
+  if (process.stdin.isTTY) writeStderr('trainplan: reading the scenario from stdin (end with Ctrl-D)\n');
   const chunks = [];
   for await (const chunk of process.stdin) chunks.push(chunk);
   return Buffer.concat(chunks).toString('utf8');
@@ -32,7 +45,7 @@ async function readStdin() {
 
 process.exitCode = await main(process.argv.slice(2), {
   stdout: (s) => process.stdout.write(s),
-  stderr: (s) => process.stderr.write(s),
+  stderr: writeStderr,
   readStdin,
   readFile: (path) => readFile(path, 'utf8'),
   stderrIsTTY: process.stderr.isTTY === true,

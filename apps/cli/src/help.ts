@@ -35,7 +35,8 @@ Options:
 
 Numbers take k, M, B and T as thousands, millions, billions and trillions (--gpus 1k = 1,000 GPUs,
 --tokens 300B), except lengths in tokens (--seq-length, --prompt, --output, --prefill-chunk,
---shared-prefix), whose k is 1,024 as context lengths are named (8k = 8,192 tokens).
+--shared-prefix), whose k is 1,024 and M is 1,024 k as context lengths are named (8k = 8,192 tokens,
+1M = 1,048,576 tokens).
 
 Examples:
 ${examples.map((e) => `  ${e}`).join('\n')}

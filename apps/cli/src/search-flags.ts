@@ -123,16 +123,18 @@ export function money(v: FlagValues, name: string, read: (v: FlagValues, name: s
 
 /** k in a length in tokens: 1024, as a context window is counted (Llama 2's "4k context" is 4096 tokens). */
 const TOKENS_PER_K = 1024;
+/** M in a length in tokens: 1,024 k (2^20 = 1,048,576), as context lengths are named in powers of two ("1M" doubles "512k"). */
+const TOKENS_PER_M = TOKENS_PER_K * TOKENS_PER_K;
 
 /**
  * A length in tokens of a sequence or a part of one (--seq-length, inference's --prompt and --output):
- * "8k" is 8192 and "128k" 131,072, as the chat bot reads "8k context" and "2k prompt"
- * (packages/ask/src/lexicon/quantities.ts), not the 8000 count() makes of it; anything else as count() reads it.
+ * "8k" is 8192, "128k" 131,072 and "1M" 1,048,576, as the chat bot reads "8k context", "2k prompt" and "1M context"
+ * (packages/ask/src/lexicon/numbers.ts), not the 8000 and 1,000,000 count() makes of them; anything else as count() reads it.
  */
 export function tokenLength(v: FlagValues, name: string): number | string | undefined {
   const raw = v[name];
-  const k = typeof raw === 'string' ? /^\s*(-?\d+(?:\.\d+)?)\s*k\s*$/i.exec(raw) : null;
-  return k ? Number(k[1]) * TOKENS_PER_K : count(v, name);
+  const scaled = typeof raw === 'string' ? /^\s*(-?\d+(?:\.\d+)?)\s*([km])\s*$/i.exec(raw) : null;
+  return scaled ? Number(scaled[1]) * (scaled[2]!.toLowerCase() === 'k' ? TOKENS_PER_K : TOKENS_PER_M) : count(v, name);
 }
 
 /** --seq-length, read as tokenLength reads it. */
@@ -166,7 +168,9 @@ export function trainingFields(v: FlagValues, tokens?: number | string): Record<
 
 export function constraintFields(v: FlagValues): Record<string, unknown> | undefined {
   const c = defined({
-    maxTensor: count(v, 'max-tensor'), tensorWithinNode: v['tensor-within-node'] === true ? true : undefined,
+    // Passed through, not mapped to true: the flag locator (flag-terms.ts) finds a boolean flag's field only so,
+    // and messages name tensorWithinNode (a contradicting --tensor list).
+    maxTensor: count(v, 'max-tensor'), tensorWithinNode: v['tensor-within-node'] !== undefined && v['tensor-within-node'] !== false ? v['tensor-within-node'] : undefined,
     memoryFraction: number(v, 'memory-fraction'),
   });
   return Object.keys(c).length > 0 ? c : undefined;

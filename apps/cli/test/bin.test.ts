@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { contractScenario } from './support/scenarios.ts';
@@ -30,4 +30,18 @@ describe('bin/trainplan.mjs (a real Node process)', () => {
       status: 70, stdout: '', stderr: 'trainplan: internal error: cannot load the CLI: boom\n',
     });
   });
+
+  it('a stderr whose reader is gone (`2>&1 | head -1`) is not an error: the answer still goes to stdout, exit 0', async () => {
+    // No --global-batch: the "assumed" line goes to stderr, whose pipe is closed before the CLI writes to it.
+    const child = spawn(process.execPath, ['apps/cli/bin/trainplan.mjs', 'search', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--nodes', '128', '--json'], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stderr.destroy();
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { out += chunk; });
+    const status = await new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    expect(status).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({ ok: true });
+  }, 60_000);
 });

@@ -12,7 +12,7 @@ describe('count and list', () => {
     expect(count({ nodes: raw }, 'nodes')).toBe(read);
   });
 
-  it.each([['8k', 8192], ['-2k', -2048], ['2048', 2048], ['8kb', '8kb']])('--seq-length %s is %j: k is 1024 in a sequence length, whatever its sign', (raw, read) => {
+  it.each([['8k', 8192], ['-2k', -2048], ['2048', 2048], ['8kb', '8kb'], ['1M', 1048576], ['1m', 1048576], ['0.5M', 524288], ['1Mb', '1Mb']])('--seq-length %s is %j: k is 1024 and M 1024 k in a sequence length, whatever its sign', (raw, read) => {
     expect(seqLength({ 'seq-length': raw })).toBe(read);
   });
 
@@ -20,6 +20,14 @@ describe('count and list', () => {
     expect([count({ gpus: '1k' }, 'gpus'), count({ b: '1.5k' }, 'b'), count({ t: '2M' }, 't'), count({ t: '1.5T' }, 't')]).toEqual([1000, 1500, 2e6, 1.5e12]);
     expect(seqLength({ 'seq-length': '2k' })).toBe(2048);
     expect(generalHelp(commands)).toMatch(/--gpus 1k = 1,000 GPUs[\s\S]*whose k is 1,024[\s\S]*8k = 8,192 tokens/);
+  });
+
+  it('a length of 1M is 1,048,576 tokens (2^20, as k is 1,024), and the help says so', async () => {
+    expect([count({ t: '1M' }, 't'), seqLength({ 'seq-length': '1M' })]).toEqual([1e6, 1048576]);
+    expect(generalHelp(commands)).toMatch(/M is 1,024 k[\s\S]*1M = 1,048,576 tokens/);
+    const io = fakeIo();
+    await main(['inference', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--prompt', '1M', '--output', '1k', '--json'], io);
+    expect(JSON.parse(io.out())).toMatchObject({ ok: true, promptTokens: 1048576, outputTokens: 1024 });
   });
 
   it('list reads each item as count does', () => {

@@ -38,6 +38,14 @@ describe('"is this budget enough" is answered yes or no, its money in the questi
     expect(a.headline.startsWith('Yes: ')).toBe(true);
   });
 
+  it('a budget with a decimal point ("$1.2M") is asked whether all the same (before: the point ended the sentence, no "Yes:")', () => {
+    const whether = (text: string) => asksIfEnough(text, parse(text).stated);
+    expect(whether('is $1.2M enough to train llama3 70b at $2/gpu-hour')).toBe(true);
+    expect(ask('is $12.5M enough to train llama3 70b at $2/gpu-hour', { publicUrl: null }).headline.startsWith('Yes: ')).toBe(true);
+    // A point that ends a sentence still ends it: the "enough" after it belongs to another sentence.
+    expect(whether('is it $1.2M at $2/gpu-hour to train llama3 70b. enough')).toBe(false);
+  });
+
   it('a GPU-hour budget is answered so too, and what it buys in tokens', () => {
     const a = ask('is 1M gpu-hours enough to train llama3 70b', { publicUrl: null });
     const gpuHours = (a.data as NodesFail).closest?.gpuHours ?? Number.NaN;

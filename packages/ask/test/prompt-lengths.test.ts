@@ -3,35 +3,44 @@ import { million } from '@trainplan/units';
 import { ask } from '../src/answer/answer.ts';
 import { parse } from '../src/parse.ts';
 
-describe('a prompt, output or context length in millions of tokens is read (the protocol takes up to 10M each)', () => {
+/** M in a length: 1,024 k of 1,024 tokens (2^20), as k is 1,024 there ("1M context" doubles "512k"). */
+const M = 1024 * 1024;
+
+describe('a prompt, output or context length in millions of tokens is read (the protocol takes up to 10,000,000 each)', () => {
   it.each([
-    ['serve llama 3 70b with 1M-token prompts', 'promptTokens', million(1)],
+    ['serve llama 3 70b with 1M-token prompts', 'promptTokens', M],
     ['serve llama 3 8b with 1.5 million token prompts and 2k outputs', 'promptTokens', million(1.5)],
-    ['serve llama 3 8b with prompts of 1M tokens', 'promptTokens', million(1)],
-    ['serve llama 3 8b with 10M token prompts', 'promptTokens', million(10)],
+    ['serve llama 3 8b with prompts of 1M tokens', 'promptTokens', M],
+    ['serve llama 3 8b with 9M token prompts', 'promptTokens', 9 * M],
+    ['serve llama 3 8b with 10 million token prompts', 'promptTokens', million(10)],
     ['serve llama 3 8b with 2e6 token prompts', 'promptTokens', million(2)],
-    ['serve llama 3 8b with a 4k prompt and 1M output tokens', 'outputTokens', million(1)],
-    ['serve llama 3 8b with a 1M-token system prompt', 'sharedPrefixTokens', million(1)],
-    // k stays 1,024, as "8k context" reads.
+    ['serve llama 3 8b with a 4k prompt and 1M output tokens', 'outputTokens', M],
+    ['serve llama 3 8b with a 1M-token system prompt', 'sharedPrefixTokens', M],
+    // k stays 1,024, as "8k context" reads, and M is 1,024 k.
     ['serve llama 3 70b with a 128k context', 'seqLength', 128 * 1024],
-    ['serve llama 3 8b with a 1m context', 'seqLength', million(1)],
-    ['how long to train llama 3 8b with seq 1m', 'seqLength', million(1)],
-    ['step time of llama 3 8b with 1M-token sequences on 8 nodes', 'seqLength', million(1)],
+    ['serve llama 3 8b with a 1m context', 'seqLength', M],
+    ['serve llama 3 8b with a 1M context', 'seqLength', 2 * 512 * 1024],
+    ['how long to train llama 3 8b with seq 1m', 'seqLength', M],
+    ['step time of llama 3 8b with 1M-token sequences on 8 nodes', 'seqLength', M],
   ] as const)('"%s": %s %d', (question, field, tokens) => {
     const q = parse(question);
     expect(q.problems).toEqual([]);
     expect(q.stated[field]).toBe(tokens);
   });
 
-  it('a length past the protocol\'s 10M is refused in words, not replaced by the default 2,048-token prompt', () => {
-    const a = ask('serve llama 3 70b with 20M token prompts', { publicUrl: null });
+  it.each([
+    ['20M', '20,971,520'],
+    // 10 × 2^20 is past 10,000,000: said as the tokens it is.
+    ['10M', '10,485,760'],
+  ])('a length past the protocol\'s 10,000,000 (%s) is refused in words, not replaced by the default 2,048-token prompt', (length, asked) => {
+    const a = ask(`serve llama 3 70b with ${length} token prompts`, { publicUrl: null });
     expect(a.ok).toBe(false);
-    expect(a.headline).toBe('I could not answer that: a prompt must be at most 10,000,000 tokens (20,000,000 asked).');
+    expect(a.headline).toBe(`I could not answer that: a prompt must be at most 10,000,000 tokens (${asked} asked).`);
   });
 
   it('a 1M-token prompt is planned as asked, its context said to pass the model\'s', () => {
     const a = ask('serve llama 3 8b with 1M-token prompts', { publicUrl: null });
-    expect(a.notes.join(' ')).toMatch(/1,000,000 prompt \+ 512 output/);
+    expect(a.notes.join(' ')).toMatch(/1,048,576 prompt \+ 512 output/);
   });
 
   it('a number is read whole or not at all: "prompts of 1.2b tokens" is no 1-token prompt, "outputs of 2 gigatokens" no 2-token output', () => {

@@ -82,7 +82,7 @@ export function describeCandidate(c: Candidate): string {
   parts.push(`mbs ${c.microBatchSize}`);
   if (c.sequenceParallel) parts.push('SP');
   parts.push(c.recompute === 'none' ? 'no recompute'
-    : c.recompute === 'full' && c.recomputeLayers !== undefined ? `full recompute of ${c.recomputeLayers} layers/stage` : `${c.recompute} recompute`);
+    : c.recompute === 'full' && c.recomputeLayers !== undefined ? `full recompute of ${c.recomputeLayers} layer${c.recomputeLayers === 1 ? '' : 's'}/stage` : `${c.recompute} recompute`);
   if (c.sharding !== 'none') parts.push(c.sharding);
   return parts.join(' · ');
 }

@@ -1,6 +1,6 @@
 import type { SearchBase } from './candidate.ts';
 import type { CapacityAnswer } from './capacity.ts';
-import { FRONTIER_OCTAVE_STEPS } from './capacity-frontier.ts';
+import { FRONTIER_OCTAVE_STEPS, searchCurve } from './capacity-frontier.ts';
 import {
   costText, daysText, MAX_NODES, meetsGoal, noFitText, nodesText, sizer, smallestFit, wholeText,
   type CapacityGoal, type CapacityOptions, type CapacityPoint, type Sizer,
@@ -19,10 +19,14 @@ export type BudgetGoal = Omit<CapacityGoal, 'deadlineSeconds'>;
 /**
  * The fastest plan a GPU-hour or money budget affords, for a user with a budget and no deadline:
  * the cluster size (and its best plan) with the shortest time to train among those whose GPU-hours
- * (or cost) stay within the budget, with the smallest cluster that fits stated beside it. GPU-hours
- * grow with the node count as scaling efficiency falls, so the sizes are grown over powers of two
- * until one exceeds the budget, the boundary is bisected, and BUDGET_SCAN_WINDOW sizes below it are
- * searched; the answer is the fastest of every size searched that stays within the budget.
+ * (or cost) stay within the budget, with the smallest cluster that fits stated beside it. GPU-hours are
+ * not monotone in the node count (Llama 3 70B on H100, 512 sequences, 2T tokens: 4 nodes take 587k,
+ * 7 nodes 541k, 16 nodes 592k), so the sizes of the time–cost curve are searched first (searchCurve,
+ * costTimeFrontier's: powers of two, the steps between them, every size beside the cheapest), and the
+ * budget is unreachable exactly when the curve's cheapest size exceeds it. From the fastest of those within
+ * the budget, the sizes are grown over powers of two until one exceeds the budget, the boundary is
+ * bisected, and BUDGET_SCAN_WINDOW sizes below it are searched; the answer is the fastest of every size
+ * searched that stays within the budget.
  */
 export function fastestWithinBudget(base: SearchBase, tokens: number, goal: BudgetGoal, options: CapacityOptions = {}): CapacityAnswer {
   const budget: CapacityGoal = { ...goal, deadlineSeconds: undefined };
@@ -32,31 +36,25 @@ export function fastestWithinBudget(base: SearchBase, tokens: number, goal: Budg
     return { ok: false, reason: 'does-not-fit', message: noFitText(base), searches: s.searches() };
   }
   const smallest = fit.smallest;
-  // Held in an object: `consider` updates them from inside a closure.
-  const seen: { fastest?: CapacityPoint; cheapest: CapacityPoint } = { cheapest: smallest };
-  const consider = (p: CapacityPoint | undefined): boolean => {
-    if (!p) return false;
-    if (p.gpuHours < seen.cheapest.gpuHours) seen.cheapest = p;
-    if (!meetsGoal(p, budget)) return false;
-    if (!seen.fastest || p.seconds < seen.fastest.seconds) seen.fastest = p;
-    return true;
-  };
-  consider(smallest);
-  // Powers of two upwards while the budget holds; a miss before any hit is given until 8× the smallest
-  // size to find a cheaper region (a small cluster can be slow enough to cost more, e.g. deep pipelines).
-  let lastHit = seen.fastest ? smallest.nodes : 0;
-  let firstMiss: number | undefined;
-  for (let n = fit.first.nodes; n <= MAX_NODES; n *= 2) {
-    if (n <= smallest.nodes) continue;
-    const point = s.at(n);
-    if (!point) continue;
-    if (consider(point)) lastHit = n;
-    else if (seen.fastest) { firstMiss = n; break; } else if (n >= 8 * smallest.nodes) break;
-  }
-  if (!seen.fastest) {
-    const { cheapest } = seen;
+  const cheapest = searchCurve(s, fit);
+  if (!meetsGoal(cheapest, budget)) {
     const message = `no cluster size stays within the budget: the cheapest run found takes ${wholeText(cheapest.gpuHours)} GPU-hours${cheapest.cost === undefined ? '' : ` (${costText(cheapest.cost)})`} on ${nodesText(cheapest.nodes)}`;
     return { ok: false, reason: 'budget-unreachable', message, closest: cheapest, searches: s.searches() };
+  }
+  // Held in an object: `consider` updates it from inside a closure. The cheapest is within the budget: a start.
+  const seen: { fastest: CapacityPoint } = { fastest: cheapest };
+  const consider = (p: CapacityPoint | undefined): boolean => {
+    if (!p || !meetsGoal(p, budget)) return false;
+    if (p.seconds < seen.fastest.seconds) seen.fastest = p;
+    return true;
+  };
+  for (const p of s.points()) consider(p);
+  // Powers of two upwards from the fastest the curve found, while the budget holds.
+  let lastHit = seen.fastest.nodes;
+  let firstMiss: number | undefined;
+  for (let n = 2 * powerBelow(lastHit); n <= MAX_NODES; n *= 2) {
+    if (consider(s.at(n))) lastHit = n;
+    else { firstMiss = n; break; }
   }
   let boundary = lastHit;
   if (firstMiss !== undefined) {
@@ -67,11 +65,11 @@ export function fastestWithinBudget(base: SearchBase, tokens: number, goal: Budg
       else miss = mid;
     }
     for (let n = boundary - 1; n >= Math.max(lastHit + 1, boundary - BUDGET_SCAN_WINDOW); n--) consider(s.at(n));
-    betweenPowers(s, consider, lastHit, firstMiss);
+    betweenPowers(s, consider, powerBelow(lastHit), firstMiss);
   } else {
     // Every power within the budget: past the best scaling, a size between two powers can be faster than the larger
     // (GPT-3 175B on DGX A100, 1,536 sequences: 6,144 nodes take 23.7 hours, 8,192 nodes 1.2 days).
-    const power = 2 ** Math.floor(Math.log2(seen.fastest.nodes));
+    const power = powerBelow(seen.fastest.nodes);
     betweenPowers(s, consider, Math.max(1, power / 2), 2 * power);
   }
   const centre = seen.fastest.nodes;
@@ -79,14 +77,18 @@ export function fastestWithinBudget(base: SearchBase, tokens: number, goal: Budg
   // Read after the bisection and the scan below the boundary: the sizes they searched can be faster than
   // every power of two (Llama 3 70B on H100 at 512 sequences, 600k GPU-hours: 28 nodes take 107 days, 16 nodes 193).
   const best = seen.fastest;
+  const curve = `the time–cost curve's sizes (the cheapest, ${nodesText(cheapest.nodes)}, takes ${wholeText(cheapest.gpuHours)} GPU-hours), `;
   const how = firstMiss === undefined
-    ? `every power of two up to ${nodesText(lastHit)} stays within the budget; the sizes between the powers beside the fastest, and up to ${BUDGET_SCAN_WINDOW} beside the fastest found`
-    : `powers of two, the budget's boundary at ${nodesText(boundary)} by bisection, up to ${BUDGET_SCAN_WINDOW} sizes below it, `
+    ? `${curve}every power of two past them up to ${nodesText(lastHit)} stays within the budget; the sizes between the powers beside the fastest, and up to ${BUDGET_SCAN_WINDOW} beside the fastest found`
+    : `${curve}powers of two past them, the budget's boundary at ${nodesText(boundary)} by bisection, up to ${BUDGET_SCAN_WINDOW} sizes below it, `
       + `the sizes between powers of two past it while some stay within the budget, and up to ${BUDGET_SCAN_WINDOW} beside the fastest`;
   const note = `the fastest of ${s.searches()} cluster sizes searched (${how}); `
     + `the smallest cluster that fits, ${nodesText(smallest.nodes)}, takes ${daysText(smallest.days)}`;
   return { ok: true, ...best, smallest, note, searches: s.searches() };
 }
+
+/** The largest power of two at most `n` (n ≥ 1). */
+const powerBelow = (n: number): number => 2 ** Math.floor(Math.log2(n));
 
 /**
  * GPU-hours are not monotone in the node count: a size whose GPUs split the batch and the heads well can stay within

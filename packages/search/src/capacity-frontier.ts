@@ -59,6 +59,22 @@ export function costTimeFrontier(base: SearchBase, tokens: number, options: Capa
   if (!fit) {
     return { ok: false, reason: 'does-not-fit', message: noFitText(base), searches: s.searches() };
   }
+  searchCurve(s, fit);
+  // Every size that runs is on the curve, the smallest-fit bisection's between the smallest and the first power of two included.
+  const searched = s.points().sort((a, b) => a.nodes - b.nodes);
+  const points = searched.map((p): FrontierPoint => ({ ...p, pareto: !searched.some((q) => dominates(q, p)) }));
+  const cheapest = points.reduce(cheaper);
+  const fastest = points.reduce((a, b) => (b.seconds < a.seconds || (b.seconds === a.seconds && b.gpuHours < a.gpuHours) ? b : a));
+  return { ok: true, points, cheapest, fastest, searches: s.searches() };
+}
+
+/**
+ * Searches the sizes of the time–cost curve (costTimeFrontier's), after smallestFit: powers of two while the time to
+ * train keeps falling (FRONTIER_PATIENCE), the octave steps between them (FRONTIER_OCTAVE_STEPS), and every size
+ * beside the cheapest of those (FRONTIER_SCAN_WINDOW). Returns the cheapest size searched: the one the curve names,
+ * so that a budget (fastestWithinBudget) is reachable exactly when the curve's cheapest size stays within it.
+ */
+export function searchCurve(s: Sizer, fit: { readonly smallest: CapacityPoint }): CapacityPoint {
   let fastestSeconds = fit.smallest.seconds;
   let sinceFaster = 0;
   let largest = fit.smallest.nodes;
@@ -75,12 +91,7 @@ export function costTimeFrontier(base: SearchBase, tokens: number, options: Capa
     for (let n = power + step; n < 2 * power && n < largest; n += step) if (n > fit.smallest.nodes) s.at(n);
   }
   scanBesideCheapest(s);
-  // Every size that runs is on the curve, the smallest-fit bisection's between the smallest and the first power of two included.
-  const searched = s.points().sort((a, b) => a.nodes - b.nodes);
-  const points = searched.map((p): FrontierPoint => ({ ...p, pareto: !searched.some((q) => dominates(q, p)) }));
-  const cheapest = points.reduce(cheaper);
-  const fastest = points.reduce((a, b) => (b.seconds < a.seconds || (b.seconds === a.seconds && b.gpuHours < a.gpuHours) ? b : a));
-  return { ok: true, points, cheapest, fastest, searches: s.searches() };
+  return s.points().reduce(cheaper);
 }
 
 /** The fewer GPU-hours; the fewer nodes on a tie. */

@@ -18,6 +18,8 @@ export interface NearestSizes {
   readonly nearest?: CapacityPoint;
   /** When `nearest` is larger than the size asked for: the nearest smaller size in the window that runs. */
   readonly smaller?: CapacityPoint;
+  /** On a tie, when `nearest` is smaller: the size as many nodes above the one asked for, which runs too. */
+  readonly larger?: CapacityPoint;
   /** Cluster sizes searched, each once. */
   readonly searches: number;
   /**
@@ -30,7 +32,8 @@ export interface NearestSizes {
 /**
  * The nearest cluster size to `nodes` on which a plan runs, for a size that runs none: sizes one, two,
  * … away on both sides up to NEAREST_WINDOW each way, fewer nodes on a tie (the smaller size is the one
- * a user with `nodes` nodes can have; only a strictly nearer larger size beats it). Sizes above MAX_NODES
+ * a user with `nodes` nodes can have; only a strictly nearer larger size beats it), with the larger one
+ * beside it (`larger`), as near, when it runs too. Sizes above MAX_NODES
  * are not offered. When the nearest is larger, the nearest smaller size in the window that runs too
  * (`smaller`), for a user who has only `nodes` nodes. When nothing in the window runs (a model too large
  * for the sizes around `nodes`), the smallest cluster it fits on (smallestFit). Each size is searched
@@ -44,7 +47,12 @@ export function nearestRunning(base: SearchBase, tokens: number, nodes: number, 
     if (nodes - d >= 1) below = s.at(nodes - d);
     if (!below && nodes + d <= MAX_NODES) above = s.at(nodes + d);
   }
-  if (below) return { nearest: below, searches: s.searches() };
+  if (below) {
+    // A tie: the larger size as near, not yet searched, is named beside it (a user may add nodes as well as drop them).
+    const d = nodes - below.nodes;
+    const tie = nodes + d <= MAX_NODES ? s.at(nodes + d) : undefined;
+    return { nearest: below, ...(tie && { larger: tie }), searches: s.searches() };
+  }
   if (above) {
     // The sizes nearer than `above` below `nodes` were searched by the walk (and s.at remembers them).
     for (let n = nodes - 1; n >= Math.max(1, nodes - NEAREST_WINDOW) && !below; n--) below = s.at(n);

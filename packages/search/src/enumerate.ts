@@ -72,6 +72,9 @@ export function enumerateCandidates(args: {
       const pair = pairs[i]!;
       const p = (st.p = pair.p);
       if (p > L) return 'too-many-stages';
+      // Before the split: a depth that does not divide the GPUs runs no layout of it, and saying that the
+      // embedding or loss layouts the defaults also try do not split (3 stages of 96 layers + 1) would hide it.
+      if (gpus % (st.t * st.c * p) !== 0) return 'gpus-indivisible';
       // One stage holds the embedding, the layers and the loss whatever the flags say: the layers alone's plan.
       if (p === 1 && pair.slots !== 'layers' && layersSearched) return 'redundant';
       const split = pair.split;
@@ -80,7 +83,6 @@ export function enumerateCandidates(args: {
       st.split = split;
       st.layersAlone = pair.layersAlone;
       st.maxLayers = Math.max(split.first, split.middle, split.last);
-      if (gpus % (st.t * st.c * p) !== 0) return 'gpus-indivisible';
       st.d = gpus / (st.t * st.c * p);
       return undefined;
     } },
@@ -124,6 +126,7 @@ export function enumerateCandidates(args: {
 
   const leafContext: LeafContext = {
     memory, step, budget: args.memoryBudgetBytes, tally, survivors: [], nearest: args.nearestOutOfMemory,
+    noneSearched: space.recompute.includes('none'), fullSearched: space.recompute.includes('full'),
   };
   let accounted = 0;
   const walk = (level: number): void => {
@@ -164,6 +167,9 @@ interface LeafContext {
   readonly tally: PruneTally;
   readonly survivors: Survivor[];
   readonly nearest: { candidate?: Candidate; neededBytes: number } | undefined;
+  /** Whether the space has no recompute and full recompute: what a partial recompute defers to when either would do. */
+  readonly noneSearched: boolean;
+  readonly fullSearched: boolean;
 }
 
 const sameStages = (a: PipelineSplit, b: PipelineSplit): boolean => a.first === b.first && a.middle === b.middle && a.last === b.last;
@@ -202,7 +208,10 @@ function leaf(ctx: LeafContext, s: Prefix, recompute: RecomputeChoice, sharding:
   // Full recompute of only N layers per stage: worth it only between "none fits" and "full fits";
   // N is the fewest layers that the bound lets fit (the estimate raises it if the extras do not),
   // rounded up to a multiple of v: Megatron recomputes the same N/v layers in each model chunk.
-  if (bound(ctx, s, 'none', sharding) <= ctx.budget) return addPruned(ctx.tally, 'redundant', 1);
+  // Where no recompute passes the bound it is the faster plan, but only when the space has it: a request
+  // for partial recompute alone wants the fewest layers that fit, however few. (Where the estimate finds that
+  // the plan without recompute does not fit after all, the search estimates this one in its place: search.ts.)
+  if (ctx.noneSearched && bound(ctx, s, 'none', sharding) <= ctx.budget) return addPruned(ctx.tally, 'redundant', 1);
   const fullBytes = bound(ctx, s, 'full', sharding);
   if (fullBytes > ctx.budget) return outOfMemory(ctx, s, 'full', sharding, fullBytes);
   let lo = 1;
@@ -213,7 +222,8 @@ function leaf(ctx: LeafContext, s: Prefix, recompute: RecomputeChoice, sharding:
     else lo = mid + 1;
   }
   lo = Math.ceil(lo / s.v) * s.v;
-  // Recomputing as many layers as the fullest stage holds is full recompute.
-  if (lo >= s.maxLayers) return addPruned(ctx.tally, 'redundant', 1);
+  // Recomputing as many layers as the fullest stage holds is full recompute: the same plan where the space
+  // has it, else kept as what partial recompute comes to here.
+  if (lo >= s.maxLayers) return ctx.fullSearched ? addPruned(ctx.tally, 'redundant', 1) : keep(ctx, s, 'full', sharding);
   keep(ctx, s, 'full', sharding, lo);
 }

@@ -1,4 +1,4 @@
-import { formatPercentChange } from '@trainplan/units';
+import { formatPercentChange, formatSeconds } from '@trainplan/units';
 import { pipelineSplit, splitsIntoChunks } from '@trainplan/model';
 import { weightReplicas, type PlanEstimate, type StepBreakdown } from '@trainplan/planner';
 import type { Candidate, RecomputeChoice, SearchBase } from './candidate.ts';
@@ -108,7 +108,8 @@ function neighbours(base: SearchBase, best: Candidate): { change: string; candid
 }
 
 const pct = formatPercentChange;
-const secs = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x) < 0.1 ? `${(Math.abs(x) * 1000).toFixed(0)} ms` : `${Math.abs(x).toFixed(2)} s`}`;
+/** A signed change of time, in the units the rest of the answer uses ("+840 µs", "+1.20 s", "+4.91 days"). */
+const secs = (x: number): string => `${x >= 0 ? '+' : '−'}${formatSeconds(Math.abs(x))}`;
 
 /** The breakdown part that grew the most, stated as in the issue's example. */
 function dominantIncrease(best: StepBreakdown, alt: StepBreakdown): string {
@@ -134,7 +135,7 @@ function dominantIncrease(best: StepBreakdown, alt: StepBreakdown): string {
 /** " (recomputing 11 layers/stage, not 4, to fit)": what the evaluation changed of a neighbour's partial recompute. */
 function recomputeRefit(asked: Candidate, evaluated: Candidate): string {
   if (asked.recompute !== 'full' || asked.recomputeLayers === undefined || evaluated.recomputeLayers === asked.recomputeLayers) return '';
-  const now = evaluated.recomputeLayers === undefined ? 'every layer' : `${evaluated.recomputeLayers} layers/stage`;
+  const now = evaluated.recomputeLayers === undefined ? 'every layer' : `${evaluated.recomputeLayers} layer${evaluated.recomputeLayers === 1 ? '' : 's'}/stage`;
   return ` (recomputing ${now}, not ${asked.recomputeLayers}, to fit)`;
 }
 

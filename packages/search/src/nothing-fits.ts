@@ -23,9 +23,10 @@ function shortfall(miss: Miss): string {
  * reason (a plan that fits may lie among the candidates not estimated), with the closest candidate
  * seen so far; otherwise the memory shortfall of the candidate that came closest to fitting (what it
  * needs per GPU against the GPU's HBM), or else the divisibility rules that ruled every candidate
- * out, most frequent first with their share of the space.
+ * out, most frequent first with their share of the space; for a space the constraints leave empty,
+ * the constraints that contradict each other.
  */
-export function whyNothingFits(result: Pick<SearchResult, 'closestInfeasible' | 'pruned' | 'budgetExhausted' | 'spaceSize' | 'fullEstimates'>): string {
+export function whyNothingFits(result: Pick<SearchResult, 'closestInfeasible' | 'pruned' | 'budgetExhausted' | 'spaceSize' | 'fullEstimates' | 'emptySpace'>): string {
   const miss = result.closestInfeasible;
   if (result.budgetExhausted) {
     const estimates = countOf(result.fullEstimates, 'full estimate');
@@ -36,7 +37,7 @@ export function whyNothingFits(result: Pick<SearchResult, 'closestInfeasible' | 
     .filter(([reason, count]) => count > 0 && !NOT_A_RULE.has(reason))
     .sort((a, b) => b[1] - a[1])
     .slice(0, RULES_NAMED);
-  if (rules.length === 0) return 'no candidate plan in the search space';
+  if (rules.length === 0) return result.emptySpace ?? 'no candidate plan in the search space';
   const share = (count: number) => `${Math.max(1, Math.round((count / Math.max(1, result.spaceSize)) * 100))}%`;
   return `no plan passes Megatron's divisibility rules: ${rules.map(([reason, count]) => `${PRUNE_REASON_TEXT[reason]} (${share(count)} of candidates)`).join('; ')}`;
 }

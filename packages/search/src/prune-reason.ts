@@ -36,7 +36,8 @@ export const PRUNE_REASON_TEXT: Readonly<Record<PruneReason, string>> = {
   'tp-overlap-needs-sequence-parallel': 'tensor-parallel communication overlap (--tp-comm-overlap) needs sequence parallelism, which needs tensor parallelism',
   'tp-overlap-crosses-nvlink': 'tensor-parallel communication overlap (--tp-comm-overlap) runs only within an NVLink domain, which the tensor-parallel group crosses',
   'sequence-parallel-indivisible': 'sequence parallelism does not split each context-parallel rank\'s tokens evenly over the tensor-parallel ranks',
-  redundant: 'the same plan as another candidate (sequence parallelism without tensor parallelism, a partial recompute that is not needed, or the distributed optimizer with one data-parallel replica)',
+  redundant: 'the same plan as another candidate (sequence parallelism without tensor parallelism, the distributed optimizer with one data-parallel replica, '
+    + 'a partial recompute of every layer, which is full recompute) or a slower one than a candidate also searched (a partial recompute where the same plan without recompute fits, or is itself dropped as slower than the best found)',
   'out-of-memory': 'does not fit in GPU memory',
   'planner-refused': 'the planner refused it for a rule the enumeration does not mirror (the example names the field)',
   dominated: 'its lower bound on step time is already slower than the k-th best found',

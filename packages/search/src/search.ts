@@ -1,5 +1,7 @@
+import { layersPerStage } from '@trainplan/model';
 import type { PlanEstimate, PlanInfeasible, PlanRule } from '@trainplan/planner';
 import type { Candidate, SearchBase } from './candidate.ts';
+import { whySpaceIsEmpty } from './empty-space.ts';
 import { enumerateCandidates } from './enumerate.ts';
 import { evaluateCandidate, type Evaluation } from './evaluate.ts';
 import { MemoryBound } from './memory-bound.ts';
@@ -53,6 +55,8 @@ export interface SearchResult {
     readonly capacityBytes: number;
   };
   readonly budgetExhausted: boolean;
+  /** When the constraints leave no candidate at all: which of them contradict (whySpaceIsEmpty). */
+  readonly emptySpace?: string;
 }
 
 const DEFAULT_TOP = 10;
@@ -177,6 +181,26 @@ export function searchPlans(base: SearchBase, options: SearchOptions = {}): Sear
   let fullEstimates = 0;
   let fitted = 0;
   let budgetExhausted = false;
+  const partialSearched = space.recompute.includes('full-partial');
+  /** One full estimate, its plan ranked or its refusal tallied. */
+  const settle = (candidate: Candidate): Evaluation => {
+    const result = evaluateCandidate(base, candidate, memory, memoryBudget);
+    fullEstimates += 1;
+    if (result.ok) {
+      fitted += 1;
+      insertRanked(ranked, { candidate: result.candidate, estimate: result.estimate }, top);
+      return result;
+    }
+    const r = result.infeasible;
+    // The enumeration applies the planner's divisibility rules, so a rejection here is mostly memory; any
+    // other is tallied under the rule its field names (refusalReason), never lumped with another.
+    addPruned(tally, refusalReason(r), 1, () => r.message);
+    if (r.reason === 'out-of-memory' && r.neededBytes !== undefined && r.availableBytes !== undefined
+      && (!closest || r.neededBytes < closest.neededBytes)) {
+      closest = { candidate: result.candidate, neededBytes: r.neededBytes, availableBytes: r.availableBytes, message: r.message, capacityBytes: base.gpu.hbmBytes };
+    }
+    return result;
+  };
   for (let i = 0; i < survivors.length; i++) {
     const s = survivors[i]!;
     const kth = ranked.length >= top ? ranked[top - 1]!.estimate.stepTimeSeconds : Infinity;
@@ -190,21 +214,20 @@ export function searchPlans(base: SearchBase, options: SearchOptions = {}): Sear
       budgetExhausted = true;
       break;
     }
-    const result: Evaluation = evaluateCandidate(base, s.candidate, memory, memoryBudget);
-    fullEstimates += 1;
+    const result = settle(s.candidate);
     settled += 1;
-    if (result.ok) {
-      fitted += 1;
-      insertRanked(ranked, { candidate: result.candidate, estimate: result.estimate }, top);
-    } else {
-      const r = result.infeasible;
-      // The enumeration applies the planner's divisibility rules, so a rejection here is mostly memory; any
-      // other is tallied under the rule its field names (refusalReason), never lumped with another.
-      addPruned(tally, refusalReason(r), 1, () => r.message);
-      if (r.reason === 'out-of-memory' && r.neededBytes !== undefined && r.availableBytes !== undefined
-        && (!closest || r.neededBytes < closest.neededBytes)) {
-        closest = { candidate: result.candidate, neededBytes: r.neededBytes, availableBytes: r.availableBytes, message: r.message, capacityBytes: base.gpu.hbmBytes };
-      }
+    // The enumeration left this plan's partial recompute out for it, its memory bound fitting (enumerate.ts):
+    // the estimate does not fit, so recomputing a few layers is estimated in its place, unless its bound loses.
+    const twin = !result.ok && result.infeasible.reason === 'out-of-memory' && partialSearched ? partialTwin(base, s.candidate) : undefined;
+    if (twin) {
+      tally.counts.redundant -= 1;
+      const kthNow = ranked.length >= top ? ranked[top - 1]!.estimate.stepTimeSeconds : Infinity;
+      if (step.seconds(twin, base.globalBatchSize / (twin.microBatchSize * twin.data)) >= kthNow) addPruned(tally, 'dominated', 1);
+      else if (fullEstimates >= budget) {
+        addPruned(tally, 'budget', 1);
+        settled -= 1;
+        budgetExhausted = true;
+      } else settle(twin);
     }
     if (report && fullEstimates % REPORT_EVERY === 0) {
       const kth = ranked.length >= top ? ranked[top - 1]!.estimate.stepTimeSeconds : Infinity;
@@ -222,6 +245,7 @@ export function searchPlans(base: SearchBase, options: SearchOptions = {}): Sear
     }
   }
   report?.(1);
+  const emptySpace = total === 0 ? whySpaceIsEmpty(base, constraints, options.space ?? defaultSearchSpace(base, constraints)) : undefined;
   return {
     spaceSize: total,
     candidatesEvaluated: budgetExhausted ? settled : total,
@@ -231,6 +255,7 @@ export function searchPlans(base: SearchBase, options: SearchOptions = {}): Sear
     top: ranked,
     closestInfeasible: ranked.length === 0 ? closest : undefined,
     budgetExhausted,
+    ...(emptySpace !== undefined && { emptySpace }),
   };
 }
 
@@ -242,4 +267,15 @@ function insertRanked(ranked: RankedPlan[], plan: RankedPlan, k: number): void {
   if (i >= k) return;
   ranked.splice(i, 0, plan);
   if (ranked.length > k) ranked.pop();
+}
+
+/**
+ * The partial recompute of a plan without recompute: full recompute of v layers per stage (one per model chunk,
+ * the fewest Megatron takes; the evaluation raises it to the fewest that fit). None where v layers are a whole
+ * stage, which is full recompute, a candidate of its own.
+ */
+function partialTwin(base: SearchBase, c: Candidate): Candidate | undefined {
+  if (c.recompute !== 'none') return undefined;
+  const most = Math.max(...layersPerStage(base.model.layers, c.pipeline, c.pipelineSlots));
+  return c.virtualStages < most ? { ...c, recompute: 'full', recomputeLayers: c.virtualStages } : undefined;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { withShapeDefaults } from '@trainplan/model';
-import { fastestWithinBudget, trainOnNodes, type CapacityPoint, type SearchBase } from '../src/index.ts';
+import { costTimeFrontier, fastestWithinBudget, trainOnNodes, type CapacityPoint, type SearchBase } from '../src/index.ts';
 import { gpt3Base, llama70bBase } from './fixtures.ts';
 
 const TOKENS = 300e9;
@@ -10,18 +10,21 @@ const BUDGET = 600e3;
 /**
  * By brute force, every node count below `2 × over`: `over` the first power of two over the budget after one within it
  * (GPU-hours are not monotone in the node count, so sizes past it can stay within the budget), and the fastest within.
+ * When no power of two stays within the budget, every count below `upTo` (sizes between the powers can).
  */
-function bruteForceFastest(base: SearchBase, tokens: number, budget: number): { over: number; fastest: CapacityPoint } {
+function bruteForceFastest(base: SearchBase, tokens: number, budget: number, upTo?: number): { over: number; fastest: CapacityPoint | undefined } {
   const hours = (n: number): number => trainOnNodes(base, n, tokens)?.gpuHours ?? Number.POSITIVE_INFINITY;
   let over = 1;
-  while (hours(over) > budget) over *= 2;
-  while (hours(over) <= budget) over *= 2;
+  if (upTo === undefined) {
+    while (hours(over) > budget) over *= 2;
+    while (hours(over) <= budget) over *= 2;
+  } else over = upTo / 2;
   const within: CapacityPoint[] = [];
   for (let n = 1; n < 2 * over; n++) {
     const p = trainOnNodes(base, n, tokens);
     if (p && p.gpuHours <= budget) within.push(p);
   }
-  return { over, fastest: within.reduce((x, p) => (p.seconds < x.seconds ? p : x)) };
+  return { over, fastest: within.length === 0 ? undefined : within.reduce((x, p) => (p.seconds < x.seconds ? p : x)) };
 }
 
 describe('fastestWithinBudget: a budget and no deadline', () => {
@@ -81,7 +84,7 @@ describe('fastestWithinBudget: the bisection and the scan below the boundary cou
   it('answers the fastest of every node count up to twice the first power of two over the budget, not the fastest power of two', () => {
     if (!a.ok) throw new Error(a.message);
     const { fastest } = bruteForceFastest(gpt3Base, TOKENS, budget);
-    expect([a.nodes, a.seconds, a.gpuHours]).toEqual([fastest.nodes, fastest.seconds, fastest.gpuHours]);
+    expect([a.nodes, a.seconds, a.gpuHours]).toEqual([fastest!.nodes, fastest!.seconds, fastest!.gpuHours]);
     expect(a.nodes & (a.nodes - 1), 'not a power of two').not.toBe(0);
   });
 
@@ -103,8 +106,8 @@ describe('fastestWithinBudget: sizes past the first power of two over the budget
     const { over, fastest } = bruteForceFastest(base, tokens, budget);
     const a = fastestWithinBudget(base, tokens, { gpuHourBudget: budget });
     if (!a.ok) throw new Error(a.message);
-    expect(fastest.nodes, 'the fastest lies past the first power of two over the budget').toBeGreaterThan(over);
-    expect([a.nodes, a.seconds]).toEqual([fastest.nodes, fastest.seconds]);
+    expect(fastest!.nodes, 'the fastest lies past the first power of two over the budget').toBeGreaterThan(over);
+    expect([a.nodes, a.seconds]).toEqual([fastest!.nodes, fastest!.seconds]);
   });
 });
 
@@ -120,5 +123,33 @@ describe('fastestWithinBudget: every power of two within the budget (GPT-3 175B,
     // …so the answer is no slower than 6,144 nodes, and not a power of two.
     expect(a.seconds).toBeLessThanOrEqual(between.seconds);
     expect(a.nodes & (a.nodes - 1)).not.toBe(0);
+  });
+});
+
+describe('fastestWithinBudget: a budget no power of two meets, which sizes between them do (the frontier\'s cheapest)', () => {
+  // Llama 3 70B on H100 at 512 sequences, 2T tokens: 4 nodes take 587k GPU-hours, 8 and 16 more, 7 nodes 541k.
+  const model = withShapeDefaults({ ...llama70bBase.model, name: 'llama3-70b', vocabSize: 128256, seqLength: 8192 });
+  const llama = { ...llama70bBase, model, seqLength: 8192, globalBatchSize: 512 };
+  it.each([
+    { name: 'Llama 3 70B on H100, 2T tokens, 560k GPU-hours', base: llama, tokens: 2e12, budget: 560e3, upTo: 64 },
+    { name: 'GPT-3 175B on DGX A100, 300B tokens, 470k GPU-hours', base: gpt3Base, tokens: TOKENS, budget: 470e3, upTo: 128 },
+  ])('$name: within the budget as the time–cost curve\'s cheapest is, at the fastest of every size a brute-force scan finds', ({ base, tokens, budget, upTo }) => {
+    for (let n = 1; n <= upTo; n *= 2) expect(trainOnNodes(base, n, tokens)?.gpuHours ?? Infinity, `${n} nodes`).toBeGreaterThan(budget);
+    const f = costTimeFrontier(base, tokens);
+    if (!f.ok) throw new Error(f.message);
+    expect(f.cheapest.gpuHours).toBeLessThanOrEqual(budget);
+    const a = fastestWithinBudget(base, tokens, { gpuHourBudget: budget });
+    if (!a.ok) throw new Error(a.message);
+    const { fastest } = bruteForceFastest(base, tokens, budget, upTo);
+    expect([a.nodes, a.seconds, a.gpuHours]).toEqual([fastest!.nodes, fastest!.seconds, fastest!.gpuHours]);
+  });
+
+  it('a budget below the curve\'s cheapest size is unreachable, and names that size', () => {
+    const f = costTimeFrontier(gpt3Base, TOKENS);
+    if (!f.ok) throw new Error(f.message);
+    const none = fastestWithinBudget(gpt3Base, TOKENS, { gpuHourBudget: f.cheapest.gpuHours - 1 });
+    if (none.ok) throw new Error('met a budget below the cheapest size');
+    expect(none.closest!.nodes).toBe(f.cheapest.nodes);
+    expect(none.closest!.gpuHours).toBe(f.cheapest.gpuHours);
   });
 });

@@ -7,13 +7,14 @@ const runs = (n: number, base = gpt3Base) => trainOnNodes(base, n, TOKENS) !== u
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 describe('nearestRunning: the nearest cluster size that runs, for GPT-3 175B at batch 1536 on DGX A100', () => {
-  it('a tie goes to fewer nodes: 116 nodes run nothing, 112 and 120 (four away each) do, and 112 is the answer', () => {
+  it('a tie goes to fewer nodes: 116 nodes run nothing, 112 and 120 (four away each) do, and 112 is the answer, with 120 beside it', () => {
     expect(runs(116)).toBe(false);
     for (const n of [...range(113, 115), ...range(117, 119)]) expect(runs(n), `${n} nodes`).toBe(false);
     expect(runs(112)).toBe(true);
     expect(runs(120)).toBe(true);
     const near = nearestRunning(gpt3Base, TOKENS, 116);
     expect(near.nearest?.nodes).toBe(112);
+    expect(near.larger?.nodes).toBe(120);
     expect(near.smaller).toBeUndefined();
     expect(near.outsideWindow).toBeUndefined();
   });
@@ -26,6 +27,7 @@ describe('nearestRunning: the nearest cluster size that runs, for GPT-3 175B at 
     const near = nearestRunning(gpt3Base, TOKENS, 125, { onClusterSize: (n, before) => reported.push([n, before]) });
     expect(near.nearest?.nodes).toBe(128);
     expect(near.smaller?.nodes).toBe(120);
+    expect(near.larger).toBeUndefined();
     // Each size once: 122–124 and 126–128 by the walk, then 121 and 120 below (122–124 are remembered).
     const sizes = [...range(120, 124), ...range(126, 128)];
     expect(near.searches).toBe(sizes.length);

@@ -36,3 +36,14 @@ export const llama70bBase: SearchBase = {
   seqLength: 4096,
   dropout: false,
 };
+
+/**
+ * Llama 3 70B (Meta's model card: the Llama 2 70B shape with a 128,256-token vocabulary, 8,192 tokens of context)
+ * on 4 DGX H100 at batch 128: tight enough that TP 4 · PP 4 · CP 2 needs partial recompute, or sequence parallelism.
+ */
+export const llama3_70bBase: SearchBase = {
+  ...llama70bBase,
+  model: { ...llama70bBase.model, name: 'llama3-70b', vocabSize: 128256, seqLength: 8192 },
+  nodes: 4,
+  seqLength: 8192,
+};

@@ -5,7 +5,7 @@ import { GiB } from '@trainplan/units';
 import {
   defaultSearchSpace, evaluateCandidate, explainAlternatives, MemoryBound, planFor, refusalReason, searchedSpace, searchPlans, spaceSize, whyNothingFits, type Candidate, type PruneReason,
 } from '../src/index.ts';
-import { gpt3Base, llama70bBase, smallBase } from './fixtures.ts';
+import { gpt3Base, llama3_70bBase, llama70bBase, smallBase } from './fixtures.ts';
 
 /** Every candidate of the space, estimated in full with no pruning: the reference the search must match. */
 function bruteForce(base: typeof smallBase): { candidate: Candidate; step: number }[] {
@@ -153,12 +153,14 @@ describe('searchPlans options', () => {
   });
 
   it.each([1, 2])('a budget of %i that runs out before any plan that fits is estimated is the reason given, not "out of memory", with the closest seen so far', (budget) => {
-    // Llama 2 70B on 4 DGX H100: the candidates with the best lower bounds do not fit, one further on does.
+    // Llama 2 70B on 4 DGX H100: the candidates with the best lower bounds do not fit, one further on does. (Megatron's
+    // three recompute modes: with partial recompute, the second estimate recomputes a few layers of the first, and fits.)
     const base = { ...llama70bBase, nodes: 4 };
-    const whole = searchPlans(base, { top: 1 });
+    const constraints = { recompute: ['none', 'selective', 'full'] as const };
+    const whole = searchPlans(base, { top: 1, constraints });
     expect(whole.top).toHaveLength(1);
     expect(whole.fullEstimates).toBeGreaterThan(budget);
-    const cut = searchPlans(base, { top: 1, candidateBudget: budget });
+    const cut = searchPlans(base, { top: 1, candidateBudget: budget, constraints });
     expect(cut.top).toEqual([]);
     expect(cut.budgetExhausted).toBe(true);
     expect(cut.fullEstimates).toBe(budget);
@@ -227,7 +229,8 @@ describe('explainAlternatives', () => {
   });
 
   it('a neighbour faster than the best of a search whose candidate budget ran out is said to be unestimated, not "as fast"', () => {
-    const r = searchPlans(gpt3Base, { top: 1, candidateBudget: 3 });
+    // Megatron's three recompute modes: with partial recompute the third estimate is a plan no neighbour beats.
+    const r = searchPlans(gpt3Base, { top: 1, candidateBudget: 3, constraints: { recompute: ['none', 'selective', 'full'] } });
     expect(r.budgetExhausted).toBe(true);
     const faster = explainAlternatives(gpt3Base, r.top[0]!, { limit: 20, budgetExhausted: true }).filter((a) => a.slowdown !== undefined && a.slowdown < 0);
     expect(faster.length).toBeGreaterThan(0);
@@ -333,6 +336,20 @@ describe('refusalReason: each planner refusal under its own reason', () => {
     // heads-indivisible counts only what the enumeration pruned by tensor degree: the same as on a GPU with FP8.
     const h100 = searchPlans({ ...gpt3Base, gpu: gpuById('h100-sxm')!, precision: 'fp8' }, { top: 1 });
     expect(refused.pruned.counts['heads-indivisible']).toBe(h100.pruned.counts['heads-indivisible']);
+  });
+});
+
+describe('a plan without recompute that passes the memory bound but not the estimate', () => {
+  it('has its partial recompute estimated in its place: Llama 3 70B at TP 4 · PP 4 · CP 2 · SP in 93% of HBM recomputes 2 layers per stage', () => {
+    // Without recompute the plan passes the bound (71.7 GiB) but its estimate (75.3 GiB) is above the 74.1 GiB the
+    // search leaves: recomputing 2 layers per stage fits (73.4 GiB, 36.4 s), ahead of 11 layers without SP (42.6 s).
+    const constraints = { tensorSizes: [4], pipelineSizes: [4], contextSizes: [2], virtualStageCounts: [1], microBatchSizes: [1], memoryFraction: 0.93 };
+    const r = searchPlans(llama3_70bBase, { constraints });
+    expect(r.top[0]!.candidate).toMatchObject({ sequenceParallel: true, recompute: 'full', recomputeLayers: 2 });
+    expect(r.top[0]!.estimate.stepTimeSeconds).toBeCloseTo(36.40, 2);
+    // Still every candidate once: the twin moved from redundant to what its estimate found.
+    const counted = Object.values(r.pruned.counts).reduce((a, b) => a + b, 0);
+    expect(counted + r.fitted).toBe(r.spaceSize);
   });
 });
 

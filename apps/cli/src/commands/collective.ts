@@ -1,4 +1,4 @@
-import { runCollective, type CollectiveOkJson } from '@trainplan/protocol';
+import { COLLECTIVE_ALGORITHMS, COLLECTIVE_OPS, nearest, runCollective, type CollectiveOkJson } from '@trainplan/protocol';
 import { formatBytes, formatBytesDecimal, formatSeconds, parseBytes } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
@@ -83,6 +83,20 @@ Examples:
   trainplan collective --op all-to-all --gpu h100-sxm --nodes 8 --size 64MiB --emulate --event-budget 20000000
   trainplan collective --op all-reduce --gpu v100-32gb --nodes 4 --gpus-per-node 1 --concurrent-groups 8 --size 1GiB --emulate
 `;
+
+/** Spelt without its hyphens or in another case ("allreduce", "All_Reduce"): the one it spells. */
+const squeezed = (s: string): string => s.toLowerCase().replace(/[-_\s]/g, '');
+
+/**
+ * " (did you mean all-reduce?)" for an --op or --algorithm the schema refused that is a slip of a known one, as --model
+ * and --gpu say for theirs: the same letters without the hyphen ("allreduce"), else the nearest by edits ("all-reduse").
+ */
+function meantChoice(path: string, v: FlagValues): string {
+  const [typed, known]: [unknown, readonly string[]] = path === 'op' ? [v.op, COLLECTIVE_OPS] : path === 'algorithm' ? [v.algorithm, COLLECTIVE_ALGORITHMS] : [undefined, []];
+  if (typeof typed !== 'string') return '';
+  const meant = known.find((k) => squeezed(k) === squeezed(typed)) ?? nearest(typed.toLowerCase(), known);
+  return meant === undefined || meant === typed ? '' : ` (did you mean ${meant}?)`;
+}
 
 /**
  * The request (the API's body) from flags: counts as the other commands read them (count, number:
@@ -184,7 +198,7 @@ export const collectiveCommand: Command = {
       for (const issue of answer.issues) {
         const message = TERMS.inFlagTerms(issue.message);
         const hint = sweepTooLarge && issue.path === '' ? '; to emulate one size of the sweep, give --size (e.g. --size 1GiB)' : '';
-        printError(io, issue.path === '' ? `${message}${hint}` : `${TERMS.flagFor(issue.path) ?? issue.path}: ${message}`);
+        printError(io, issue.path === '' ? `${message}${hint}` : `${TERMS.flagFor(issue.path) ?? issue.path}: ${message}${meantChoice(issue.path, v)}`);
       }
       return answer.reason === 'invalid' ? EXIT.usage : EXIT.infeasible;
     }

@@ -42,7 +42,7 @@ frontier, and the best plan under the latency bounds.
 Options:
   -m, --model ID         model preset id
   -g, --gpu ID           GPU or system preset id
-      --prompt N         prompt tokens per sequence (2k = 2048 tokens, as in --seq-length)
+      --prompt N         prompt tokens per sequence (2k = 2048, 1M = 1,048,576, as in --seq-length)
       --output N         generated tokens per sequence
       --max-token-ms L   latency bound per generated token, in ms
       --max-ttft-s S     bound on the time to first token, in s

@@ -52,11 +52,14 @@ TFLOP/s):
 Options:
   -m, --model ID         model preset id
   -g, --gpu ID           GPU or system preset id
-  -b, --global-batch B   sequences per optimizer step, held at every size searched (default, as
-                         the chat bot assumes: the model's published batch, GPT-3 175B's 1,536;
-                         else about 4M tokens; with --days each size searched at the default
-                         --nodes takes there, rounded so that data-parallel sizes of its GPUs
-                         divide it)
+  -b, --global-batch B   sequences per optimizer step, held at every size searched. Without it
+                         every mode sizes the batch per cluster, as the chat bot does: each size
+                         searched (by --days, --gpu-hours, --budget and --frontier alike) at the
+                         default --nodes takes there: the model's published batch (GPT-3 175B's
+                         1,536), else about 4M tokens, or one sequence per 8 GPUs on a larger
+                         cluster, rounded so that data-parallel sizes of its GPUs divide it (the
+                         unsized default where rounding moves it more than 10%); the assumed
+                         line names the batch the answer's size took
   -t, --tokens T         tokens to train on (e.g. 300B)
   -d, --days D           deadline in days (30, or 30d)
       --gpu-hours H      budget in GPU-hours (e.g. 6.4M)
@@ -136,7 +139,8 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
 function sizeBatch(v: FlagValues, request: unknown): ((nodes: number) => number) | undefined {
   if (assumedBatchLine(v, request) === undefined) return undefined;
   // --nodes N (and the sizes around it when nothing runs there): each at the batch the assumed line names for it.
-  return v.days !== undefined ? flagDeadlineBatchFor(v) : (nodes) => flagDefaultBatch({ ...v, nodes: String(nodes) }).sequences;
+  // --days, a budget and --frontier: each size at the deadline's batch (its own, unless rounding moved it too far).
+  return v.nodes === undefined ? flagDeadlineBatchFor(v) : (nodes) => flagDefaultBatch({ ...v, nodes: String(nodes) }).sequences;
 }
 
 /**
@@ -240,16 +244,18 @@ export const nodesCommand: Command = requestCommand({
       ...(perSize && { globalBatchFor: perSize }),
     });
     bar.done();
-    // A deadline plans each size at its own batch (runNodes); --nodes, a budget alone and --frontier state the one batch they took.
-    const assumed = perSize && v.days !== undefined ? perSizeBatchLine(v, answer) : assumedBatchLine(v, request);
+    // A deadline, a budget and --frontier plan each size at its own batch (runNodes): the line names the answer's; --nodes states the one it took.
+    const assumed = perSize && v.nodes === undefined ? perSizeBatchLine(v, answer) : assumedBatchLine(v, request);
     // The report and stderr name the request's fields by their flags (shownAnswer); --json is the API's answer.
     const shown = shownAnswer(io, answer);
     if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
     else if (typeof v.export === 'string' && answer.ok) {
       if (!exportScenario(io, v.export, answer.configuration.scenario)) return EXIT.internal;
     } else if (shown.ok || shown.reason !== 'invalid') reportStream(io, v)(`${assumed === undefined ? '' : `${assumed}\n`}${formatNodesReport(shown)}`);
-    // The report, where it was printed, said the assumption first; an export or the JSON has no place for it.
-    if (assumed !== undefined && (v.json === true || (typeof v.export === 'string' && answer.ok))) io.stderr(`trainplan: ${assumed}\n`);
+    // The report, where it was printed, said the assumption first; an export or the JSON has no place for it. A refused
+    // request planned nothing, at any batch: its issues alone are said.
+    const refused = !answer.ok && answer.reason === 'invalid';
+    if (assumed !== undefined && !refused && (v.json === true || (typeof v.export === 'string' && answer.ok))) io.stderr(`trainplan: ${assumed}\n`);
     // shown.ok is answer.ok (shownAnswer rewrites prose only); both are tested so that both narrow.
     if (answer.ok || shown.ok) return EXIT.ok;
     if (answer.reason === 'invalid') {

@@ -42,7 +42,7 @@ Options:
   -n, --nodes N | --gpus N  the cluster's size
   -b, --global-batch B      sequences per optimizer step (default, as the chat bot assumes: the
                             model's published batch, GPT-3 175B's 1,536; else about 4M tokens)
-      --seq-length S        override the model's sequence length (8k = 8192 tokens)
+      --seq-length S        override the model's sequence length (8k = 8192, 1M = 1,048,576 tokens)
       --precision P         fp16, bf16 (default) or fp8
       --grad-accumulation A fused (default: inside the weight-gradient GEMM), or 16-bit / fp32: a
                             separate add per micro-batch (PyTorch DDP, DeepSpeed)

@@ -46,7 +46,7 @@ export function headerLine(e: Pick<EstimateOk, 'resolved' | 'parameters'>): stri
     `micro-batch ${r.microBatchSize}`,
     `global batch ${grouped(r.globalBatchSize)} (${grouped(r.microBatches)} micro-batch${r.microBatches === 1 ? '' : 'es'})`,
     r.precision,
-    `recompute ${r.recompute}${r.recomputeLayers !== undefined ? ` (${r.recomputeLayers} layers per stage)` : ''}`,
+    `recompute ${r.recompute}${r.recomputeLayers !== undefined ? ` (${r.recomputeLayers} layer${r.recomputeLayers === 1 ? '' : 's'} per stage)` : ''}`,
     ...(r.sequenceParallel ? ['sequence parallel'] : []),
     ...sharding,
     ...(r.communicationModel === 'emulated' ? ['communication emulated on the topology'] : []),

@@ -127,6 +127,17 @@ describe('trainplan collective', () => {
     expect(code).toBe(2);
     expect(err).toMatch(/^trainplan: missing --op: give an op \(all-reduce, all-gather, reduce-scatter, broadcast, reduce, all-to-all, send-recv\) \(usage: /);
   });
+
+  it.each([
+    [['--op', 'allreduce'], '--op', 'allreduce', 'all-reduce'],
+    [['--op', 'All_Gather'], '--op', 'All_Gather', 'all-gather'],
+    [['--op', 'all-reduse'], '--op', 'all-reduse', 'all-reduce'],
+    [['--op', 'all-reduce', '--algorithm', 'rng'], '--algorithm', 'rng', 'ring'],
+  ])('%j: the refusal says the op or algorithm meant, as --model and --gpu say theirs', async (args, flag, typed, meant) => {
+    const { code, err } = await collective([...args, '--gpu', 'h100-sxm', '--nodes', '2']);
+    expect(code).toBe(2);
+    expect(err).toMatch(new RegExp(`^trainplan: ${flag}: expected one of .*, got "${typed}" \\(did you mean ${meant}\\?\\)\n$`));
+  });
 });
 
 describe('collective --size in bits', () => {

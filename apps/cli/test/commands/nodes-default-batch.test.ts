@@ -72,3 +72,42 @@ describe('trainplan nodes --nodes N without --global-batch', () => {
     expect(said.out).toMatch(/^assumed \(no --global-batch\): global batch 450 sequences/);
   });
 });
+
+describe('trainplan nodes --gpu-hours and --frontier without --global-batch: each size at the batch --nodes takes there', () => {
+  const batchOf = (x: { configuration: { scenario: { training: { globalBatchSize: number } } } }) => x.configuration.scenario.training.globalBatchSize;
+
+  it('a budget\'s fastest size is what --nodes answers for it, and faster than a batch held at 4M tokens (Llama 3 70B, 15T tokens, 5.7M GPU-hours)', async () => {
+    const LLAMA70 = ['nodes', '--model', 'llama3-70b', '--gpu', 'h100-sxm', '--tokens', '15T'];
+    const { code, a, err } = await json([...LLAMA70, '--gpu-hours', '5.7M']);
+    expect(code).toBe(0);
+    expect(a.mode).toBe('fastest-within-budget');
+    expect(a.gpuHours).toBeLessThanOrEqual(5.7e6);
+    const own = await json([...LLAMA70, '--nodes', String(a.nodes)]);
+    expect({ batch: batchOf(own.a), days: own.a.days, gpuHours: own.a.gpuHours }).toEqual({ batch: batchOf(a), days: a.days, gpuHours: a.gpuHours });
+    expect(err).toContain(`trainplan: assumed (no --global-batch): each cluster size at the batch --nodes takes there; on ${a.nodes.toLocaleString('en-US')} nodes: global batch ${batchOf(a).toLocaleString('en-US')} sequences`);
+    // 990 nodes at their own batch stay within the budget in 29.7 days: the answer is no slower (a batch held at 512 answered 256 nodes, 104 days).
+    const n990 = await json([...LLAMA70, '--nodes', '990']);
+    expect(n990.a.gpuHours).toBeLessThanOrEqual(5.7e6);
+    expect(a.days).toBeLessThanOrEqual(n990.a.days);
+    const held = await json([...LLAMA70, '--gpu-hours', '5.7M', '--global-batch', '512']);
+    expect(batchOf(held.a)).toBe(512);
+    expect(held.err).not.toContain('assumed');
+  });
+
+  it('the time–cost curve\'s cheapest size is what --nodes answers for it (Llama 3 70B, 2T tokens)', async () => {
+    const LLAMA70 = ['nodes', '--model', 'llama3-70b', '--gpu', 'h100-sxm', '--tokens', '2T'];
+    const { a, err } = await json([...LLAMA70, '--frontier']);
+    const own = await json([...LLAMA70, '--nodes', String(a.nodes)]);
+    expect({ batch: batchOf(own.a), gpuHours: own.a.gpuHours }).toEqual({ batch: batchOf(a), gpuHours: a.gpuHours });
+    expect(err).toContain('each cluster size at the batch --nodes takes there');
+  });
+});
+
+describe('trainplan nodes: a refused request says no assumed batch', () => {
+  it.each([[[]], [['--json']]])('fewer tokens than one step%j: only the refusal on stderr, no "assumed" line', async (extra) => {
+    const { code, err } = await cli(['nodes', '--model', 'llama3-70b', '--gpu', 'h100-sxm', '--tokens', '1k', '--days', '30', ...extra]);
+    expect(code).toBe(2);
+    expect(err).not.toContain('assumed');
+    expect(err).toMatch(/^trainplan: --tokens: 1,000 tokens are less than one optimizer step/);
+  });
+});

@@ -287,6 +287,18 @@ describe('trainplan nodes', () => {
     expect(a.message).toContain(`the nearest smaller ${smaller.toLocaleString('en-US')} nodes`);
   });
 
+  it('a size as far from a smaller one that runs as from a larger one offers both, each with its days: 86 nodes → 84 and 88', async () => {
+    const { code, out, err } = await cli([...GPT3, '--nodes', '86']);
+    expect(code).toBe(1);
+    const offered = /; the nearest sizes that run are 84 nodes \(2 fewer, ([\d.]+) days\) and 88 nodes \(2 more, ([\d.]+) days\)\n/;
+    expect(out).toMatch(offered);
+    expect(err).toMatch(offered);
+    // Each with the days that size takes (as asking for it answers).
+    const days = async (nodes: number) => JSON.parse((await cli([...GPT3, '--nodes', String(nodes), '--json'])).out).days.toFixed(1);
+    const [, d84, d88] = offered.exec(out)!;
+    expect([d84, d88]).toEqual([await days(84), await days(88)]);
+  });
+
   it('--days -5 is refused for its value, not taken for a flag', async () => {
     const { code, err } = await cli([...GPT3, '--days', '-5']);
     expect(code).toBe(2);

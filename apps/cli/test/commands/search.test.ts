@@ -12,6 +12,14 @@ async function cli(args: string[], input: { stdin?: string; files?: Record<strin
 const GPT3 = ['--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--nodes', '128', '--global-batch', '1536'];
 
 describe('trainplan search', () => {
+  it('--tensor 16 with --tensor-within-node on 8-GPU nodes says the two contradict, in flags, not "no candidate plan"', async () => {
+    const { code, out, err } = await cli(['search', '--model', 'llama3-70b', '--gpu', 'h100-sxm', '--gpus', '32', '--global-batch', '128', '--tensor', '16', '--tensor-within-node']);
+    expect(code).toBe(1);
+    const why = 'no configuration of 32 GPUs runs: the constraints contradict each other: --tensor asks for TP 16, but --tensor-within-node keeps tensor parallelism within a node\'s 8 GPUs (16 > 8)';
+    expect(out).toBe(`no plan: ${why}\n`);
+    expect(err).toBe(`trainplan: no-feasible-configuration: ${why}\n`);
+  });
+
   it('--json carries candidatesEvaluated, best (a contract scenario with its estimate) and top', async () => {
     const { code, out, err } = await cli(['search', ...GPT3, '--top', '3', '--json']);
     expect(err).toBe('');
@@ -125,7 +133,8 @@ describe('trainplan search', () => {
 
   describe('a --budget that runs out before any plan that fits is estimated', () => {
     // Llama 3 8B on one DGX A100 80GB, batch 32: the three candidates with the best lower bounds do not fit; later ones do.
-    const LLAMA = ['search', '--model', 'llama3-8b', '--gpu', 'a100-80gb', '--nodes', '1', '--global-batch', '32'];
+    // Megatron's three recompute modes: with partial recompute, the estimate after a plan that misses recomputes a few of its layers, and fits.
+    const LLAMA = ['search', '--model', 'llama3-8b', '--gpu', 'a100-80gb', '--nodes', '1', '--global-batch', '32', '--recompute', 'none,selective,full'];
 
     it('the same search without --budget finds a plan (the premise)', async () => {
       const { code, out } = await cli([...LLAMA, '--top', '1', '--json']);

@@ -15,7 +15,8 @@ import type { AskParameters, ParsedQuestion } from '../question.ts';
 type NodesFail = Extract<NodesResponseJson, { ok: false }>;
 
 /** "is $1M enough", "would 2M GPU-hours be sufficient", "does $500k suffice": a question whether an amount is enough. */
-const ASKS_ENOUGH = /\b(?:is|are|will|would|does|do|can|could)\b[^?.!]*\b(?:enough|sufficient|suffice)\b/;
+// A point before a digit is a decimal one ("is $1.2M enough"), not the end of a sentence.
+const ASKS_ENOUGH = /\b(?:is|are|will|would|does|do|can|could)\b(?:[^?.!]|\.(?=\d))*\b(?:enough|sufficient|suffice)\b/;
 /** "how many nodes are enough": a question of how much, not whether. */
 const ASKS_HOW_MUCH = /\bhow (?:much|many)\b/;
 /** "can I train …", "could we …", "will 64 nodes …", "is it possible to …": a question asking whether, by its first words. */

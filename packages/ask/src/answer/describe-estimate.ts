@@ -23,7 +23,7 @@ export function describeConfiguration(e: EstimateOk): string {
   if (r.virtualStages > 1) parts.push(`VP ${r.virtualStages}`);
   if (r.context > 1) parts.push(`CP ${r.context}`);
   parts.push(`DP ${r.data.toLocaleString('en-US')}`, `micro-batch ${r.microBatchSize}`, `global batch ${r.globalBatchSize.toLocaleString('en-US')}`);
-  const some = r.recomputeLayers !== undefined ? ` of ${r.recomputeLayers} layers/stage` : '';
+  const some = r.recomputeLayers !== undefined ? ` of ${r.recomputeLayers} layer${r.recomputeLayers === 1 ? '' : 's'}/stage` : '';
   parts.push(r.recompute === 'none' ? 'no recompute' : `${r.recompute} recompute${some}`);
   if (r.sequenceParallel) parts.push('sequence parallel');
   if (r.distributedOptimizer) parts.push('distributed optimizer');

@@ -51,17 +51,25 @@ export const kiloCount = (number: string | undefined, k: string | undefined): nu
 export const writtenCount = (number: string | undefined, k: string | undefined): number => (k === 'k' ? kiloCount(number, k) : Number(number));
 
 /**
+ * M in a length in tokens: KILO_COUNT × KILO_COUNT = 1,048,576 (2^20), as k is 1,024 there: context lengths are powers
+ * of two named in k and M (4k, 128k, 1M), so a "1M context" doubles a 512k one. Spelt out, "million" is a million.
+ */
+export const MEGA_LENGTH = KILO_COUNT * KILO_COUNT;
+
+/**
  * A length in tokens (a prompt, an output, a context, a sequence) as two groups: its number and its scale, "k" read
- * as KILO_COUNT ("8k context" = 8,192) or "m"/"million" as a decimal million, as the protocol's bound of 10M tokens
- * counts ("a 10M-token prompt" is within it, not 10,485,760 past it); "thousand" spelt out is a thousand. An exponent
- * is read ("2e6"); a number is read whole or not at all ("1.2b" is no "1").
+ * as KILO_COUNT ("8k context" = 8,192) and "m" as MEGA_LENGTH ("1M context" = 1,048,576), as a context length is
+ * named; "thousand" and "million" spelt out are a thousand and a million. The protocol bounds a length at 10,000,000
+ * tokens, so "10M" (10,485,760) is past it and refused in words. An exponent is read ("2e6"); a number is read whole or
+ * not at all ("1.2b" is no "1").
  */
 export const TOKEN_LENGTH = String.raw`(${DECIMAL}(?:e\d+)?)(?![.\d])\s?(k|m|million|thousand)?`;
 
-/** A TOKEN_LENGTH's two groups as whole tokens: "2" and "k" → 2,048; "1.5" and "m" → 1,500,000. */
+/** A TOKEN_LENGTH's two groups as whole tokens: "2" and "k" → 2,048; "1.5" and "m" → 1,572,864; "1.5" and "million" → 1,500,000. */
 export function tokenLength(number: string | undefined, scale: string | undefined): number {
   const n = Number(number);
-  if (scale === 'm' || scale === 'million') return Math.round(million(n));
+  if (scale === 'm') return Math.round(n * MEGA_LENGTH);
+  if (scale === 'million') return Math.round(million(n));
   if (scale === 'thousand') return Math.round(thousand(n));
   return kiloCount(number, scale);
 }

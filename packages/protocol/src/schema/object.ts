@@ -26,14 +26,26 @@ export interface ObjectOptions extends BaseOptions {
   jsonSchema?: JsonSchema;
 }
 
-export function object<S extends Shape>(shape: S, options: ObjectOptions = {}): Schema<ObjectOutput<S>> {
+/** An object's schema, with its field names: an unknown key of the object around it that is one of them is hinted there. */
+export interface ObjectSchema<T> extends Schema<T> {
+  readonly fields: readonly string[];
+}
+
+/** The field names of `schema` when it is an object's (optional and withDefault keep them: they copy the schema). */
+const fieldsOf = (schema: Schema<unknown> | undefined): readonly string[] =>
+  (schema !== undefined && 'fields' in schema && Array.isArray(schema.fields) ? schema.fields as readonly string[] : []);
+
+export function object<S extends Shape>(shape: S, options: ObjectOptions = {}): ObjectSchema<ObjectOutput<S>> {
   const expected = options.expected ?? 'an object';
   const keys = Object.keys(shape);
   const isKnown = (key: string): boolean => Object.hasOwn(shape, key);
   const discriminators = keys.filter((key) => shape[key]?.constant !== undefined);
+  // An unknown key that is a field of an object field ("gpu" of "cluster"): its path, "cluster.gpu", is the hint.
+  const nestedPaths = keys.flatMap((key) => fieldsOf(shape[key]).map((inner) => `${key}.${inner}`));
   return {
     expected,
     presence: 'required',
+    fields: keys,
     accepts: (value) => isPlainObject(value) && discriminators.every((key) => value[key] === shape[key]?.constant),
     check(value, at, ctx) {
       if (!isPlainObject(value)) return mismatch(ctx, at, expected, value);
@@ -58,7 +70,7 @@ export function object<S extends Shape>(shape: S, options: ObjectOptions = {}): 
         if (options.unknownKeys !== 'strip') {
           for (const key of Object.keys(value)) {
             if (isKnown(key)) continue;
-            report(ctx, [...at, key], () => `unknown field${hint(key, keys)}`);
+            report(ctx, [...at, key], () => `unknown field${hint(key, keys, nestedPaths)}`);
             ok = false;
           }
         }
@@ -118,8 +130,14 @@ export function withDefault<T>(schema: Schema<T>, value: JsonValue): Schema<T> &
 
 const MAX_KEY_TO_MATCH = 64;
 
-/** " (did you mean tensor?)" for a near miss, else the list of known fields. */
-function hint(key: string, known: readonly string[]): string {
+/**
+ * " (did you mean cluster.gpu?)" for a key that is a field one object down (a top-level "gpu" where the request takes
+ * it under "cluster"), before any near miss here ("gpus" is one letter from "gpu", but a different field);
+ * " (did you mean tensor?)" for a near miss; else the list of known fields.
+ */
+function hint(key: string, known: readonly string[], nested: readonly string[] = []): string {
+  const below = nested.filter((path) => path.slice(path.indexOf('.') + 1).toLowerCase() === key.toLowerCase());
+  if (below.length > 0) return ` (did you mean ${below.join(' or ')}?)`;
   if (known.length === 0) return '';
   if (key.length <= MAX_KEY_TO_MATCH) {
     let best: string | undefined;

@@ -94,13 +94,14 @@ const frontierJson = (p: FrontierPoint): FrontierSizeJson => ({
 /**
  * runNodes's options: a search's, and the batch each cluster size is planned at when the request's batch
  * is a default shaped to one size (the CLI's and the chat bot's when none is stated: the batch a question
- * about `nodes` nodes alone takes). Then a deadline's sizes, and `nodes` (with the sizes around it when
- * nothing runs there), are each planned at their own batch, so that the fewest nodes a deadline needs (and
- * each size its check counts) is what the question about that size alone answers. A budget alone and the
- * time–cost curve keep the request's batch at every size: they look for the fastest sizes, which a batch
- * per size would make the largest (a default grows to one sequence per 8 GPUs on a large cluster: 67M tokens
- * on 8,192 nodes of H100), an answer bought with a batch no one trains at. Absent: the request's
- * training.globalBatchSize at every size.
+ * about `nodes` nodes alone takes). Then every mode plans each size it searches at that size's batch: a
+ * deadline's sizes, `nodes` (with the sizes around it when nothing runs there), a budget's and the time–cost
+ * curve's, so that every size an answer names (and each size a check counts) is what the question about that
+ * size alone answers: a budget's fastest size is what `nodes` says of it (Llama 3 70B on H100, 15T tokens,
+ * 5.7M GPU-hours: 990 nodes take 29.7 days at their own 990 sequences, 5.65M GPU-hours, where a batch held at
+ * 512 sequences made 256 nodes and 104 days the fastest). The batch grows with the cluster (one sequence per
+ * 8 GPUs past 4M tokens: 67M tokens on 8,192 nodes of H100); the answer says the batch its size took.
+ * Absent: the request's training.globalBatchSize at every size.
  */
 export interface RunNodesOptions extends RunSearchOptions {
   globalBatchFor?: (nodes: number) => number;
@@ -165,11 +166,13 @@ export function runNodes(request: unknown, options: RunNodesOptions = {}): Nodes
       ...one, ...(options.onClusterSize && { onClusterSize: (n: number, before: number) => options.onClusterSize!(n, 1 + before) }),
     }, price);
     const n = near.nearest;
-    const smaller = near.smaller;
+    const { smaller, larger } = near;
+    // Each size offered with its days, so the sizes can be weighed against each other.
+    const size = (p: CapacityPoint) => `${nodesText(p.nodes)} (${distanceText(p.nodes, asked)}, ${daysText(p.days)})`;
     const nearest = n === undefined ? ''
-      : near.outsideWindow ? `; no size within ${NEAREST_WINDOW} nodes of it runs; the fewest nodes that run: ${nodesText(n.nodes)} (${distanceText(n.nodes, asked)})`
-      : `; the nearest size that runs is ${nodesText(n.nodes)} (${distanceText(n.nodes, asked)})`
-      + (smaller ? `, the nearest smaller ${nodesText(smaller.nodes)} (${distanceText(smaller.nodes, asked)}, ${daysText(smaller.days)})` : '');
+      : near.outsideWindow ? `; no size within ${NEAREST_WINDOW} nodes of it runs; the fewest nodes that run: ${size(n)}`
+      : larger ? `; the nearest sizes that run are ${size(n)} and ${size(larger)}`
+      : `; the nearest size that runs is ${size(n)}${smaller ? `, the nearest smaller ${size(smaller)}` : ''}`;
     // Why nothing runs there: no split divides the GPUs, batch, layers and heads at once, or none that does fits in memory.
     const gpus = asked * r.base.gpusPerNode;
     const batch = one.globalBatchFor?.(asked) ?? r.base.globalBatchSize;
@@ -183,10 +186,8 @@ export function runNodes(request: unknown, options: RunNodesOptions = {}): Nodes
     };
   }
 
-  // The modes that look for the fastest sizes: one batch at every size (RunNodesOptions).
-  const { globalBatchFor: _perSize, ...held } = opts;
   if (req.frontier === true) {
-    const f = costTimeFrontier(r.base, req.tokens, held, price);
+    const f = costTimeFrontier(r.base, req.tokens, opts, price);
     if (!f.ok) return { ok: false, reason: f.reason, message: f.message, searches: f.searches };
     // The curve's fast end is where a fixed batch spreads thinnest: the fastest size at twice the batch, whatever its bubble.
     const larger = largerBatch(r.base, req.tokens, f.fastest, {
@@ -205,7 +206,7 @@ export function runNodes(request: unknown, options: RunNodesOptions = {}): Nodes
   };
   const budgetOnly = req.days === undefined;
   const answer = req.days === undefined
-    ? fastestWithinBudget(r.base, req.tokens, budget, held)
+    ? fastestWithinBudget(r.base, req.tokens, budget, opts)
     : fewestNodes(r.base, req.tokens, { ...budget, deadlineSeconds: days(req.days) }, opts);
   const deadline = req.days === undefined ? undefined : {
     kind: 'deadline' as const, deadlineSeconds: days(req.days), missed: !answer.ok, ...(price !== undefined && { pricePerGpuHour: price }),

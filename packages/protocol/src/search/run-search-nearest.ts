@@ -1,11 +1,12 @@
 import { NEAREST_WINDOW, nearestRunning, nodesText, type CapacityPoint, type SearchOptions } from '@trainplan/search';
+import { formatGrouped } from '@trainplan/units';
 import { planJson } from './plan-json.ts';
 import type { ResolvedSearch } from './resolve-search.ts';
 import type { SearchRequest } from './search-schema.ts';
 import type { ClosestJson } from './wire.ts';
 
-/** "120 nodes (960 GPUs)". */
-const sizeText = (p: Pick<CapacityPoint, 'nodes' | 'gpus'>): string => `${nodesText(p.nodes)} (${p.gpus} GPUs)`;
+/** "120 nodes (960 GPUs)", "126 nodes (1,008 GPUs)": grouped by thousands, as every other count in messages. */
+const sizeText = (p: Pick<CapacityPoint, 'nodes' | 'gpus'>): string => `${nodesText(p.nodes)} (${formatGrouped(p.gpus)} GPUs)`;
 
 /**
  * When nothing runs on the cluster asked for: the nearest cluster size on which something does

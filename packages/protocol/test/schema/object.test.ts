@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boolean, integer, literal, object, optional, string, validate, withDefault } from '../../src/index.ts';
+import { boolean, integer, literal, object, optional, runInference, string, validate, withDefault } from '../../src/index.ts';
 
 const point = object({
   x: integer({ min: 0 }),
@@ -28,6 +28,28 @@ describe('object', () => {
         { path: '["odd key"]', message: 'unknown field (known fields: x, label, visible)' },
       ],
     });
+  });
+
+  it('a key that is a field one object down is hinted at its path there, before a near miss here (gpu → cluster.gpu, not gpus)', () => {
+    const request = object({
+      model: string(),
+      gpus: optional(integer({ min: 1 })),
+      cluster: object({ gpu: string(), network: optional(string()) }),
+      extra: optional(object({ network: optional(string()) })),
+    });
+    const result = validate(request, { model: 'm', gpu: 'h100-sxm', network: 'ib', cluster: { gpu: 'h100-sxm' } });
+    expect(result).toEqual({
+      ok: false,
+      issues: [
+        { path: 'gpu', message: 'unknown field (did you mean cluster.gpu?)' },
+        { path: 'network', message: 'unknown field (did you mean cluster.network or extra.network?)' },
+      ],
+    });
+  });
+
+  it('an inference request with its GPU at the top level is pointed to cluster.gpu', () => {
+    const a = runInference({ model: 'llama3-8b', gpu: 'h100-sxm', promptTokens: 2048, outputTokens: 128 });
+    expect(a.ok || a.issues).toContainEqual({ path: 'gpu', message: 'unknown field (did you mean cluster.gpu?)' });
   });
 
   it.each(['constructor', 'toString', 'hasOwnProperty'])('treats the inherited name %s as an unknown key', (key) => {

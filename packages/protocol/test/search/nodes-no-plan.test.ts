@@ -10,6 +10,20 @@ describe('a cluster size that runs nothing says why', () => {
     expect(a.reason).toBe('does-not-fit');
     expect(a.message).toMatch(/^no configuration of 86 nodes splits its 688 GPUs into a layout the model and a batch of 1,536 divide/);
   });
+  it('86 nodes: 84 and 88 run, two away each, and both are offered with their days; 87: the nearer 88 first, each with its days', () => {
+    const days = (nodes: number) => {
+      const a = onNodes(nodes);
+      if (!a.ok) throw new Error(a.message);
+      return `${a.days.toFixed(1)} days`;
+    };
+    const [d84, d88] = [days(84), days(88)];
+    const tie = onNodes(86);
+    if (tie.ok) throw new Error('expected no plan on 86 nodes');
+    expect(tie.message).toMatch(new RegExp(`; the nearest sizes that run are 84 nodes \\(2 fewer, ${d84}\\) and 88 nodes \\(2 more, ${d88}\\)$`));
+    const nearer = onNodes(87);
+    if (nearer.ok) throw new Error('expected no plan on 87 nodes');
+    expect(nearer.message).toMatch(new RegExp(`; the nearest size that runs is 88 nodes \\(1 more, ${d88}\\), the nearest smaller 84 nodes \\(3 fewer, ${d84}\\)$`));
+  });
   it('2 nodes: 16 GPUs split fine, but none of the splits holds 175B in 16 × 80 GB', () => {
     const a = onNodes(2);
     if (a.ok) throw new Error('expected no plan on 2 nodes');

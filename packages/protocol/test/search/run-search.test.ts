@@ -158,7 +158,8 @@ describe('runSearch', () => {
       expect(nearest).toBe(128);
       let smaller = 124;
       while (smaller > 1 && !runs(smaller)) smaller -= 1;
-      expect(a.closest!.why).toMatch(new RegExp(`^nothing runs on 125 nodes \\(1000 GPUs\\); the nearest size that runs is larger: 128 nodes \\(1024 GPUs\\), with TP .*; the nearest smaller: ${smaller} nodes \\(${smaller * 8} GPUs\\)$`));
+      // Every GPU count grouped by thousands, as the message's "1,000 GPUs" (before: "125 nodes (1000 GPUs)").
+      expect(a.closest!.why).toMatch(new RegExp(`^nothing runs on 125 nodes \\(1,000 GPUs\\); the nearest size that runs is larger: 128 nodes \\(1,024 GPUs\\), with TP .*; the nearest smaller: ${smaller} nodes \\(${(smaller * 8).toLocaleString('en-US')} GPUs\\)$`));
     });
   });
 
