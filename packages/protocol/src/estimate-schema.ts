@@ -70,6 +70,8 @@ const resolved = object({
   precision,
   // Optional for a reader: answers from before this extension lack it; every answer now carries it.
   dropout: optional(boolean({ description: "Extension: hidden and attention dropout was on (0.1); by default as the model was trained." })),
+  attentionKernel: optional(enumOf(['flash', 'unfused'], { description: 'Extension: the attention kernel costed: the scenario\'s, or the GPU\'s default (unfused on a V100, else flash).' })),
+  crossEntropyKernel: optional(enumOf(['fused', 'unfused'], { description: 'Extension: the loss kernel costed: the scenario\'s, or fused.' })),
   recompute,
   recomputeLayers: optional(count('Extension: layers per pipeline stage whose forward is recomputed, where full recompute covers only some.')),
   sequenceParallel: boolean(),

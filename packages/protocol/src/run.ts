@@ -62,6 +62,8 @@ export function toEstimateJson(resolved: ResolvedPlan, e: PlanEstimate): Estimat
       seqLength: plan.seqLength,
       precision: plan.precision,
       dropout: plan.dropout,
+      attentionKernel: plan.attentionKernel,
+      crossEntropyKernel: plan.crossEntropyKernel ?? 'fused',
       recompute: plan.recompute,
       ...(plan.recomputeLayers !== undefined && { recomputeLayers: plan.recomputeLayers }),
       sequenceParallel: plan.sequenceParallel,

@@ -165,6 +165,10 @@ export interface EstimateOk {
     precision: PrecisionId;
     /** Extension: whether hidden and attention dropout was on (the scenario field, or the model's default). */
     dropout?: boolean;
+    /** Extension: the attention kernel costed (the scenario field, or the GPU's default: unfused on a V100, else flash). */
+    attentionKernel?: 'flash' | 'unfused';
+    /** Extension: the loss kernel costed (the scenario field, or fused). */
+    crossEntropyKernel?: 'fused' | 'unfused';
     recompute: RecomputeMode;
     /** Extension: under full recompute of only some layers, how many per stage (the scenario field of the same name). */
     recomputeLayers?: number;

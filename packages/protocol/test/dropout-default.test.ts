@@ -51,3 +51,17 @@ describe('a search plans with the model\'s dropout and exports it', () => {
     expect(toNemoYaml(answer.best.scenario)).toMatch(/hidden_dropout: 0\n/);
   });
 });
+
+describe('resolved states the kernels costed, defaults included (a client sees which attention was assumed)', () => {
+  const v100 = { model: 'gpt3-1.3b', cluster: { gpu: 'v100-32gb', nodes: 1 }, training: { globalBatchSize: 8, precision: 'fp16' }, parallelism: { tensor: 2 } };
+  it('a V100 without a kernel named: unfused attention (it cannot run FlashAttention), a fused loss', () => {
+    const e = estimate(v100);
+    expect(e.ok).toBe(true);
+    expect([e.resolved.attentionKernel, e.resolved.crossEntropyKernel]).toEqual(['unfused', 'fused']);
+  });
+  it('an H100 without one: flash; and a kernel named is the one stated', () => {
+    expect(estimate(llama()).resolved.attentionKernel).toBe('flash');
+    const named = estimate(llama({ attentionKernel: 'unfused', crossEntropyKernel: 'unfused' }));
+    expect([named.resolved.attentionKernel, named.resolved.crossEntropyKernel]).toEqual(['unfused', 'unfused']);
+  });
+});

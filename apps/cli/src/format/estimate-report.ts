@@ -46,6 +46,9 @@ export function headerLine(e: Pick<EstimateOk, 'resolved' | 'parameters'>): stri
     `micro-batch ${r.microBatchSize}`,
     `global batch ${grouped(r.globalBatchSize)} (${grouped(r.microBatches)} micro-batch${r.microBatches === 1 ? '' : 'es'})`,
     r.precision,
+    // The kernels only where they are not the default a reader assumes (flash attention, a fused loss).
+    ...(r.attentionKernel === 'unfused' ? ['unfused attention'] : []),
+    ...(r.crossEntropyKernel === 'unfused' ? ['unfused cross entropy'] : []),
     `recompute ${r.recompute}${r.recomputeLayers !== undefined ? ` (${r.recomputeLayers} layer${r.recomputeLayers === 1 ? '' : 's'} per stage)` : ''}`,
     ...(r.sequenceParallel ? ['sequence parallel'] : []),
     ...sharding,

@@ -19,6 +19,13 @@ describe('formatEstimateReport (of a hand-written answer)', () => {
     expect(headerLine({ ...fixtureEstimate, resolved: { ...fixtureEstimate.resolved, microBatches: 1 } })).toContain('(1 micro-batch) ·');
   });
 
+  it('names an unfused attention or loss kernel, and says nothing of the defaults (flash, fused)', () => {
+    const unfused = { ...fixtureEstimate.resolved, attentionKernel: 'unfused' as const, crossEntropyKernel: 'unfused' as const };
+    expect(headerLine({ ...fixtureEstimate, resolved: unfused })).toContain(' · bf16 · unfused attention · unfused cross entropy · recompute full');
+    const defaults = { ...fixtureEstimate.resolved, attentionKernel: 'flash' as const, crossEntropyKernel: 'fused' as const };
+    expect(headerLine({ ...fixtureEstimate, resolved: defaults })).toBe(headerLine(fixtureEstimate));
+  });
+
   it('names sequence parallelism and the optimizer sharding when they are on', () => {
     const resolved = { ...fixtureEstimate.resolved, sequenceParallel: true, zeroStage: 1 };
     expect(headerLine({ ...fixtureEstimate, resolved })).toMatch(/ · sequence parallel · ZeRO-1$/);
