@@ -1,3 +1,4 @@
+import { EXIT } from './exit-codes.ts';
 import type { CliIo } from './io.ts';
 
 /** Collapses any text to one line, so an error never spills over several. */
@@ -11,4 +12,10 @@ export function printError(io: CliIo, message: string): void {
 /** The message of anything thrown, without its stack. */
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** A usage mistake: the message and the command's synopsis on one line, and the usage exit code. */
+export function usageError(io: CliIo, synopsis: string, message: string): number {
+  printError(io, `${message} (usage: ${synopsis})`);
+  return EXIT.usage;
 }

@@ -1,5 +1,5 @@
 import type { Command } from './command.ts';
-import { printError } from './errors.ts';
+import { printError, usageError } from './errors.ts';
 import { EXIT } from './exit-codes.ts';
 import { flagLocator, proseInFlagTerms } from './flag-terms.ts';
 import { parseFlags, type FlagSpec, type FlagValues } from './flags.ts';
@@ -61,21 +61,18 @@ export function requestCommand(spec: RequestCommandSpec): Command {
     usage: spec.usage,
     flags: spec.flags,
     async run(argv, io) {
-      const usageError = (message: string) => {
-        printError(io, `${message} (usage: ${spec.synopsis})`);
-        return EXIT.usage;
-      };
+      const usage = (message: string): number => usageError(io, spec.synopsis, message);
       const flags = parseFlags(argv, spec.flags);
-      if (!flags.ok) return usageError(flags.message);
+      if (!flags.ok) return usage(flags.message);
       const v = flags.values;
       if (v.help === true) {
         io.stdout(spec.usage);
         return EXIT.ok;
       }
       const problem = spec.check?.(v);
-      if (problem !== undefined) return usageError(problem);
+      if (problem !== undefined) return usage(problem);
       const request = await requestFrom(v, io, () => spec.fromFlags(v), spec.requestFlags);
-      if (!request.ok) return usageError(request.message);
+      if (!request.ok) return usage(request.message);
       const fromFlags = typeof v.input !== 'string';
       const missingHint = (flag: string) => spec.missing?.[flag.replace(/^--/, '')];
       return spec.answer(request.value, v, fromFlags ? { ...io, ...flagLocator(spec), missingHint } : io);

@@ -1,6 +1,6 @@
 import { answer, DEFAULT_PUBLIC_URL, parse, renderText } from '@trainplan/ask';
 import type { Command } from '../command.ts';
-import { printError } from '../errors.ts';
+import { usageError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
 import { parseFlags, type FlagSpec } from '../flags.ts';
 import type { CliIo } from '../io.ts';
@@ -40,10 +40,7 @@ const FLAGS: Record<string, FlagSpec> = {
   help: { type: 'boolean', short: 'h' },
 };
 
-function usageError(io: CliIo, message: string): number {
-  printError(io, `${message} (usage: ${SYNOPSIS})`);
-  return EXIT.usage;
-}
+const usageFailure = (io: CliIo, message: string): number => usageError(io, SYNOPSIS, message);
 
 export const askCommand: Command = {
   name: 'ask',
@@ -53,17 +50,17 @@ export const askCommand: Command = {
   async run(argv, io) {
     // The flags are read as every command reads them (flags.ts), so a slip is said the same way ("unknown flag --jsn: did you mean --json?").
     const parsed = parseFlags(argv, FLAGS, { positionals: true });
-    if (!parsed.ok) return usageError(io, parsed.message);
+    if (!parsed.ok) return usageFailure(io, parsed.message);
     if (parsed.values.help === true) {
       io.stdout(USAGE);
       return EXIT.ok;
     }
     // The question may be quoted or not: `trainplan ask how many nodes for 175B` reads the same.
     const question = parsed.positionals.join(' ').trim();
-    if (question === '') return usageError(io, 'missing the question');
+    if (question === '') return usageFailure(io, 'missing the question');
     const url = parsed.values['public-url'];
     const publicUrl = typeof url === 'string' ? url : DEFAULT_PUBLIC_URL;
-    if (!/^https?:\/\/\S+$/.test(publicUrl)) return usageError(io, `--public-url needs an http(s) URL, got '${publicUrl}'`);
+    if (!/^https?:\/\/\S+$/.test(publicUrl)) return usageFailure(io, `--public-url needs an http(s) URL, got '${publicUrl}'`);
     const q = parse(question);
     const a = answer(q, { publicUrl });
     io.stdout(parsed.values.json === true ? `${JSON.stringify({ parsed: q, answer: a }, null, 2)}\n` : renderText(a));

@@ -1,7 +1,7 @@
 import { COLLECTIVE_ALGORITHMS, COLLECTIVE_OPS, nearest, runCollective, type CollectiveOkJson } from '@trainplan/protocol';
 import { formatBytes, formatBytesDecimal, formatSeconds, parseBytes } from '@trainplan/units';
 import type { Command } from '../command.ts';
-import { printError } from '../errors.ts';
+import { printError, usageError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
 import { flagLocator } from '../flag-terms.ts';
 import { parseFlags, type FlagSpec, type FlagValues } from '../flags.ts';
@@ -117,10 +117,7 @@ function requestFrom(v: FlagValues): Record<string, unknown> {
 /** Where each flag lands in the request, found by requestFrom itself, so an issue's message names flags, not fields. */
 const TERMS = flagLocator({ flags: FLAGS, requestFlags: Object.keys(FLAGS), fromFlags: requestFrom });
 
-function usageError(io: CliIo, message: string): number {
-  printError(io, `${message} (usage: ${SYNOPSIS})`);
-  return EXIT.usage;
-}
+const usageFailure = (io: CliIo, message: string): number => usageError(io, SYNOPSIS, message);
 
 const gbps = (value: number): string => value.toFixed(2);
 
@@ -176,18 +173,18 @@ export const collectiveCommand: Command = {
   flags: FLAGS,
   async run(argv, io) {
     const flags = parseFlags(argv, FLAGS);
-    if (!flags.ok) return usageError(io, flags.message);
+    if (!flags.ok) return usageFailure(io, flags.message);
     const v = flags.values;
     if (v.help === true) {
       io.stdout(USAGE);
       return EXIT.ok;
     }
-    if (typeof v.op !== 'string') return usageError(io, `missing --op: give ${FLAGS.op!.valueName!}`);
+    if (typeof v.op !== 'string') return usageFailure(io, `missing --op: give ${FLAGS.op!.valueName!}`);
     if (typeof v.size === 'string' && parseBytes(v.size) === undefined) {
       // "1Gb", "400Mb": a capital prefix with a lower-case b is how link speeds write bits (parseBytes refuses it).
       const unit = v.size.replace(/^[\d.e+-]+\s*/i, '');
       const bits = /^[KMGTP]i?b$/.test(unit) ? ` (${unit} counts bits; a size is in bytes: ${unit.toUpperCase().replace('IB', 'iB')})` : '';
-      return usageError(io, `--size needs a size in bytes such as 64MiB or 1e9, got '${v.size}'${bits}`);
+      return usageFailure(io, `--size needs a size in bytes such as 64MiB or 1e9, got '${v.size}'${bits}`);
     }
     const answer = runCollective(requestFrom(v));
     if (!answer.ok) {

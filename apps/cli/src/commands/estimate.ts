@@ -1,6 +1,6 @@
 import { runEstimate } from '@trainplan/protocol';
 import type { Command } from '../command.ts';
-import { printError } from '../errors.ts';
+import { printError, usageError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
 import { parseFlags, type FlagSpec } from '../flags.ts';
 import { formatEstimateReport } from '../format/estimate-report.ts';
@@ -66,10 +66,7 @@ Examples:
   trainplan estimate --input scenarios.json --json > answers.json
 `;
 
-function usageError(io: CliIo, message: string): number {
-  printError(io, `${message} (usage: ${SYNOPSIS})`);
-  return EXIT.usage;
-}
+const usageFailure = (io: CliIo, message: string): number => usageError(io, SYNOPSIS, message);
 
 export const estimateCommand: Command = {
   name: 'estimate',
@@ -78,13 +75,13 @@ export const estimateCommand: Command = {
   flags: FLAGS,
   async run(argv, io) {
     const flags = parseFlags(argv, FLAGS);
-    if (!flags.ok) return usageError(io, flags.message);
+    if (!flags.ok) return usageFailure(io, flags.message);
     if (flags.values.help === true) {
       io.stdout(USAGE);
       return EXIT.ok;
     }
     const source = flags.values.input;
-    if (typeof source !== 'string') return usageError(io, 'missing --input: give a scenario FILE, or - for stdin');
+    if (typeof source !== 'string') return usageFailure(io, 'missing --input: give a scenario FILE, or - for stdin');
 
     const input = await readJsonInput(source, io);
     if (!input.ok) {

@@ -4,7 +4,7 @@ import {
 } from '@trainplan/presets';
 import { formatBandwidth, formatBytes, formatCount, formatFlops, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
-import { printError } from '../errors.ts';
+import { usageError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
 import { parseFlags, type FlagSpec } from '../flags.ts';
 import { usageLine } from '../format/usage-line.ts';
@@ -107,10 +107,7 @@ function catalogueText(kind: PresetCatalogue): string {
   ])].join('\n');
 }
 
-function usageError(io: CliIo, message: string): number {
-  printError(io, `${message} (usage: ${SYNOPSIS})`);
-  return EXIT.usage;
-}
+const usageFailure = (io: CliIo, message: string): number => usageError(io, SYNOPSIS, message);
 
 export const presetsCommand: Command = {
   name: 'presets',
@@ -119,17 +116,17 @@ export const presetsCommand: Command = {
   flags: FLAGS,
   async run(argv, io) {
     const parsed = parseFlags(argv, FLAGS, { positionals: true });
-    if (!parsed.ok) return usageError(io, parsed.message);
+    if (!parsed.ok) return usageFailure(io, parsed.message);
     if (parsed.values.help === true) {
       io.stdout(USAGE);
       return EXIT.ok;
     }
-    if (parsed.positionals.length > 1) return usageError(io, `give one catalogue, got ${parsed.positionals.length}: ${parsed.positionals.join(' ')}`);
+    if (parsed.positionals.length > 1) return usageFailure(io, `give one catalogue, got ${parsed.positionals.length}: ${parsed.positionals.join(' ')}`);
     const word = parsed.positionals[0];
     const kind = word === undefined ? undefined : catalogueOf(word);
     if (word !== undefined && kind === undefined) {
       const meant = nearest(word.toLowerCase(), CATALOGUES);
-      return usageError(io, `no preset catalogue '${word}'${meant === undefined ? '' : ` (did you mean ${meant}?)`}; known: ${CATALOGUES.join(', ')}`);
+      return usageFailure(io, `no preset catalogue '${word}'${meant === undefined ? '' : ` (did you mean ${meant}?)`}; known: ${CATALOGUES.join(', ')}`);
     }
     const kinds = kind === undefined ? CATALOGUES : [kind];
     if (parsed.values.json === true) {
