@@ -3,8 +3,11 @@ import type { Citation, GpuSpec } from './types.ts';
 
 /**
  * Published GPUs. Peaks are dense (no 2:4 sparsity) tensor-core rates; `fp32` is the non-tensor
- * rate. `hbmBytes` is the capacity nvidia-smi reports as `memory.total` (MiB), i.e. what an
- * allocator can see: HBM stacks are binary-sized, so "80GB" is 80 GiB less what the driver keeps.
+ * rate. `hbmBytes` is the capacity nvidia-smi reports as `memory.total` (MiB): HBM stacks are
+ * binary-sized, so "80GB" is 80 GiB less what the driver keeps. What CUDA lets an allocator have is a
+ * little less again: PyTorch's `torch.cuda.get_device_properties(0).total_memory` read 85,017,493,504 B
+ * (81,079 MiB) on an H100 SXM against nvidia-smi's 81,559 MiB, and 143,156 MiB on an H200 against
+ * 143,771 MiB (test/validation/kernels/h100-sxm.json and h200.json, `memoryBytes`): 480 and 615 MiB less.
  * Every GPU cites its datasheet or whitepaper, and which figures it took from it, in GPU_SOURCES below
  * (keyed by id, so the compiler demands one per GPU), not on the spec the planner computes with.
  */
@@ -81,7 +84,9 @@ const SPECS: Readonly<Record<GpuId, GpuSpec>> = {
     hbmBytes: MiB(143771),
     hbmBandwidth: TBps(4.8),
     smCount: 132,
-    l2Bytes: MiB(50),
+    // Measured, not the H100's 50 MiB: CUDA's L2 size as PyTorch reports it (torch.cuda.get_device_properties(0)
+    // .L2_cache_size, test/validation/kernels/measure.py) was 62,914,560 B on the H200 of test/validation/kernels/h200.json.
+    l2Bytes: MiB(60),
     nvlink: 'nvlink4',
     nvlinkCount: 18,
     tdpWatts: 700,

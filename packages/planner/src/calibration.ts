@@ -29,12 +29,12 @@ export interface ComputeCalibration {
 }
 
 /**
- * Fitted on 46 A100 rows (Narayanan SC'21, Korthikanti 2022, BLOOM), refitted 2026-11-23 once the
- * unfused per-micro-batch gradient accumulation of SC'21 and BLOOM (gradient-accumulation.ts) and
- * DeepSpeed's partitioned pipeline sends were modelled: GEMM 0.72 → 0.73, HBM 0.75 → 0.70 (the fit's
- * lower bound), kernel overhead 2 µs unchanged. After ZeRO-1's traffic was corrected to 2Ψ the fit
- * suggests GEMM 0.72 for A100 MAPE 5.75% → 5.74%: a step inside the flat bottom of the fit, driven by
- * the BLOOM rows' unmodelled data-parallel slowdown (docs/validation.md), so not adopted.
+ * Fitted on the 37 scored A100 rows (10 Narayanan SC'21, 11 Korthikanti 2022, 16 BLOOM: the rows fit.ts
+ * scores), refitted 2026-11-23 once the unfused per-micro-batch gradient accumulation of SC'21 and BLOOM
+ * (gradient-accumulation.ts) and DeepSpeed's partitioned pipeline sends were modelled: GEMM 0.72 → 0.73,
+ * HBM 0.75 → 0.70 (the fit's lower bound), kernel overhead 2 µs unchanged. After ZeRO-1's traffic was
+ * corrected to 2Ψ the fit suggests GEMM 0.72 for A100 MAPE 5.75% → 5.74%: a step inside the flat bottom of
+ * the fit, driven by the BLOOM rows' unmodelled data-parallel slowdown (docs/validation.md), so not adopted.
  */
 const AMPERE: ComputeCalibration = {
   gemmPeakFraction: 0.73,
@@ -71,7 +71,7 @@ const AMPERE: ComputeCalibration = {
  * halving each launch's keys and blocks; SwiGLU's backward counted at 5 widths of f rather than 4 is in these figures).
  * Inside whole layers at 8,192 tokens attention takes about its time alone, so little margin is left it.
  * Checked 2026-11-28 against whole layers run on an H100 with nothing beside them (docs/validation.md, "Whole layers"):
- * these constants charge each of 11 published plans' layers more than it took (measured ÷ predicted 0.83–0.95), so
+ * these constants charge each of 11 published plans' layers more than it took (measured ÷ predicted 0.84–0.95), so
  * the fit is no faster than a layer's kernels alone; its 10 µs a kernel is of the size of the GPU's idle gaps in
  * eager backward.
  */

@@ -54,6 +54,13 @@ export const bloomConsistencySection: ValidationSection = {
         `same configuration at batch 1568 → 2048: measured +${pct(same.measuredGrowth)}, predicted +${pct(same.predictedGrowth)}`,
         `mean error by DP: ${c.errorByDataParallel.map((g) => `${g.dataParallel}: ${signed(g.meanError)}`).join(', ')}`,
       ],
+      readme: [
+        `- BLOOM prequel (${c.rows.length} configurations of one shape on Jean Zay): the step-time miss grows with the data-parallel degree `
+        + `(mean error by DP: ${c.errorByDataParallel.map((g) => `${g.dataParallel} ${signed(g.meanError)}`).join(', ')}), a trend of that fabric `
+        + `the model lacks. Memory per GPU against what nvidia-smi showed on ${c.memory.rows} of its runs (DeepSpeed ZeRO-1): the prediction is `
+        + `${pct(c.memory.meanRatio)} of the measured figure on average (${pct(c.memory.minRatio)}–${pct(c.memory.maxRatio)}): optimistic, since `
+        + 'nvidia-smi also counts the caching allocator\'s cache and DeepSpeed\'s buffers.',
+      ],
     };
   },
 };

@@ -194,6 +194,14 @@ export const layersSection: ValidationSection = {
     ];
     return {
       markdown,
+      readme: [
+        `- Whole layers run on that H100 (\`test/validation/kernels/layer.py\`: one GPU's share of ${fused.length} published plans' layers, no `
+        + `communication): a layer takes ${ratio(median(f.overKernelAlone))}× (${range(f.overKernelAlone)}) the planner's sum of its kernels at their `
+        + `own rates, the miss in element-wise kernels over strided operands (${ratio(median(f.byKind.other))}× their traffic time) and idle gaps `
+        + `in the backward pass, not in the GEMMs (${ratio(median(f.byKind.gemm))}×); at the calibrated Hopper constants the planner charges `
+        + `${Math.max(...f.overCalibrated) < 1 ? 'every layer more than it takes' : 'some layers less than they take'} alone (measured ÷ predicted ${ratio(median(f.overCalibrated))}, ${range(f.overCalibrated)}), the margin the fit `
+        + 'leaves for what multi-GPU steps run beside the kernels.',
+      ],
       summary: [`whole layers (H100)    ${fused.length} plans  measured ÷ kernel model ${ratio(median(f.overKernelAlone))}  ÷ calibrated ${ratio(median(f.overCalibrated))}`],
     };
   },

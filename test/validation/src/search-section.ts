@@ -75,6 +75,12 @@ export const searchSection: ValidationSection = {
     ];
     return {
       markdown,
+      readme: [
+        `- Search: GPT-3 175B on 1024 A100 with the paper's configuration ${gpt3.paperDays.toFixed(1)} days (paper: ${t.paperDays}); the best `
+        + `configuration found, ${gpt3.bestDays.toFixed(1)} days (NVIDIA: about ${t.nvidiaDays}). Both use SC'21's settings: fp16, unfused attention with `
+        + 'dropout and Megatron\'s scatter-gather pipeline sends; the tour\'s `estimate` and `search` examples above run bf16 with flash attention '
+        + `and so print fewer days. The BLOOM sweep's rank correlation is ${sweep.spearman.toFixed(2)} (target ${t.spearman}).`,
+      ],
       summary: [
         `BLOOM sweep Spearman ${sweep.spearman.toFixed(2)} (target ≥ ${t.spearman}); measured best at predicted rank ${sweep.measuredBestPredictedRank}`,
         `GPT-3 175B 300B tokens: paper config ${gpt3.paperDays.toFixed(1)} d (34), best ${gpt3.bestDays.toFixed(1)} d (24)`,

@@ -4,7 +4,7 @@ import { kernelsSection } from './kernels-section.ts';
 import { layersSection } from './layers-section.ts';
 import { mptSection } from './mpt-section.ts';
 import { outOfSampleSection } from './out-of-sample-section.ts';
-import { renderValidationReport } from './render.ts';
+import { renderValidationReport, trainingRunsReadme } from './render.ts';
 import { scoreAll, summarise } from './score.ts';
 import { searchSection } from './search-section.ts';
 import { servingSection } from './serving-section.ts';
@@ -12,12 +12,19 @@ import { switchPointsSection } from './switch-points-section.ts';
 
 /**
  * One part of docs/validation.md: `run` scores its ground truth and returns the markdown lines of its
- * section (heading included) and one-line summaries for the terminal. Each area of trainplan adds its
- * own file and one line here; the training-run section comes first.
+ * section (heading included), one-line summaries for the terminal and, where README.md quotes the section,
+ * its headline bullet(s) there (written between the README's `npm run validate` markers, readme-block.ts).
+ * Each area of trainplan adds its own file and one line here; the training-run section comes first.
  */
+export interface ValidationSectionResult {
+  markdown: string[];
+  summary: string[];
+  readme?: string[];
+}
+
 export interface ValidationSection {
   name: string;
-  run: () => { markdown: string[]; summary: string[] };
+  run: () => ValidationSectionResult;
 }
 
 const trainingRuns: ValidationSection = {
@@ -30,6 +37,7 @@ const trainingRuns: ValidationSection = {
     return {
       markdown: renderValidationReport(rows).split('\n'),
       summary: [...bySource.map((s) => line(s.source, s)), line('all', overall)],
+      readme: trainingRunsReadme(rows),
     };
   },
 };
@@ -46,3 +54,11 @@ export const VALIDATION_SECTIONS: ValidationSection[] = [
   searchSection,
   servingSection,
 ];
+
+/** Every section run once, in report order. */
+export const runSections = (): { name: string; result: ValidationSectionResult }[] =>
+  VALIDATION_SECTIONS.map((section) => ({ name: section.name, result: section.run() }));
+
+/** README.md's `npm run validate` block: the sections' headline bullets, in report order. */
+export const validationReadme = (results: readonly { result: ValidationSectionResult }[]): string[] =>
+  results.flatMap(({ result }) => result.readme ?? []);
