@@ -1,12 +1,12 @@
 import type { Bytes, BytesPerSecond, Count, FlopPerSecond, Ratio, Seconds } from './quantities.ts';
 
-/** Significant-figure formatting, in powers of ten only below a millionth's precision (1e-9 → "1e-9", never "0.000000"). */
+/** Significant-figure formatting, in powers of ten only below a millionth's precision (1e-9 → "1.00e-9", never "0.000000"). */
 export function formatNumber(x: number, significant = 3): string {
   if (!Number.isFinite(x)) return String(x);
   if (x === 0) return '0';
   const digits = Math.max(0, significant - 1 - Math.floor(Math.log10(Math.abs(x))));
-  // Past six decimals, powers of ten ("1e-9", "2.35e-7"): toFixed would write a rate of 1e-9 as "0.000000".
-  return digits > 6 ? String(Number(x.toPrecision(significant))) : x.toFixed(digits);
+  // Past six decimals, powers of ten to the same figures ("1.00e-9", "2.35e-7"): toFixed would write 1e-9 as "0.000000".
+  return digits > 6 ? x.toPrecision(significant) : x.toFixed(digits);
 }
 
 /**

@@ -106,7 +106,7 @@ describe('formatGrouped', () => {
     expect(formatGrouped(0.02404)).toBe('0.0240');
   });
   it('writes what six decimals cannot hold in powers of ten, never as zeros', () => {
-    expect(formatGrouped(1e-9)).toBe('1e-9');
+    expect(formatGrouped(1e-9)).toBe('1.00e-9');
     expect(formatGrouped(2.346e-7)).toBe('2.35e-7');
     expect(formatGrouped(0.00001234)).toBe('0.0000123');
   });

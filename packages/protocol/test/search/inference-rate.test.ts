@@ -44,7 +44,7 @@ describe('inference answer with a request rate', () => {
 
 describe('a tiny request rate is written to three figures, not as zero', () => {
   it.each([
-    [1e-9, '1e-9 requests/s'],
+    [1e-9, '1.00e-9 requests/s'],
     [1.2345e-7, '1.23e-7 requests/s'],
     [0.00025, '0.000250 requests/s'],
     [0.02, '0.0200 requests/s'],
@@ -54,8 +54,8 @@ describe('a tiny request rate is written to three figures, not as zero', () => {
     expect(rateFirstTokenWarning({ requestsPerSecond })).toEqual([expect.stringContaining(`the replicas for ${text} are sized`)]);
   });
 
-  it('the answer to 1e-9 requests/s warns about "the replicas for 1e-9 requests/s"', () => {
+  it('the answer to 1e-9 requests/s warns about "the replicas for 1.00e-9 requests/s"', () => {
     const a = served({ ...request, requestsPerSecond: 1e-9 });
-    expect(a.warnings).toContainEqual(expect.stringMatching(/^no maxPrefillSeconds given: the replicas for 1e-9 requests\/s are sized /));
+    expect(a.warnings).toContainEqual(expect.stringMatching(/^no maxPrefillSeconds given: the replicas for 1.00e-9 requests\/s are sized /));
   });
 });
