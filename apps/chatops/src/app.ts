@@ -1,10 +1,11 @@
 import { Hono, type Context } from 'hono';
 import { ask as askQuestion, parse, runsSearch, type Answer, type AnswerOptions } from '@trainplan/ask';
 import { readAtMost } from '@trainplan/http';
+import { answerDeferred } from './answer-deferred.ts';
 import { afterResponse, type Fetch } from './deliver.ts';
-import { DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE, deliverToDiscord, discordFollowUpOf } from './discord-follow-up.ts';
+import { DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE, deliverFailureToDiscord, deliverToDiscord, discordFollowUpOf } from './discord-follow-up.ts';
 import { toDiscordMessage, PONG } from './discord-message.ts';
-import { deliverToSlack } from './slack-follow-up.ts';
+import { deliverFailureToSlack, deliverToSlack, SLACK_DEFERRED_ACK } from './slack-follow-up.ts';
 import { toSlackMessage } from './slack-message.ts';
 import { slackCommandText, slackResponseUrl } from './slack-text.ts';
 import { isDiscordPublicKey, verifyDiscordRequest } from './verify-discord.ts';
@@ -20,6 +21,11 @@ export interface ChatEnv {
    * the one readers should open (behind a proxy or TLS terminator), and on runtimes without the widget.
    */
   TRAINPLAN_PUBLIC_URL?: string;
+  /**
+   * Where deferred Discord answers are sent (default https://discord.com/api/v10): a proxy's address, or a local test
+   * double's, so that no test reaches Discord.
+   */
+  DISCORD_API_URL?: string;
 }
 
 export interface ChatAppOptions {
@@ -41,6 +47,14 @@ export interface ChatAppOptions {
   now?: () => number;
   /** The question answerer (default @trainplan/ask's ask); tests wrap it to count calls. */
   ask?: (question: string, options: AnswerOptions) => Answer;
+  /**
+   * The answerer of deferred questions (those that run a search), after the response. Default: `ask` on this thread,
+   * wrapped in a promise; the Deno and Workers entries keep it, so there a search still holds the thread, and the
+   * requests that arrive meanwhile wait for it. Node passes one that answers on a worker thread
+   * (infra/node/src/background-answerer.ts), so other questions are acknowledged while a search runs. A rejection (or
+   * a throw) is told to the asker as "could not answer". Questions answered inline always use `ask`.
+   */
+  answerInBackground?: (question: string, options: AnswerOptions) => Promise<Answer>;
   /** Candidates a configuration search may evaluate per question (default DEFAULT_CHAT_CANDIDATE_BUDGET). */
   candidateBudget?: number;
   /**
@@ -82,6 +96,7 @@ export function createChatApp(options: ChatAppOptions = {}): Hono {
   const app = new Hono();
   const now = options.now ?? (() => Date.now());
   const ask = options.ask ?? askQuestion;
+  const answerInBackground = options.answerInBackground ?? ((question: string, asked: AnswerOptions) => new Promise<Answer>((resolve) => { resolve(ask(question, asked)); }));
   const fetchFn: Fetch = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
   /** Whether to acknowledge now and answer after the response: a question that runs a search, unless defer is 'never'. */
   const deferred = (question: string): boolean => options.defer !== 'never' && runsSearch(parse(question));
@@ -142,9 +157,14 @@ export function createChatApp(options: ChatAppOptions = {}): Hono {
     const asked = answerOptions(c);
     const responseUrl = slackResponseUrl(form.get('response_url'));
     if (responseUrl !== undefined && deferred(question)) {
-      later(c, () => deliverToSlack(fetchFn, responseUrl, ask(question, asked)));
-      // The acknowledgement: an empty 200 (https://api.slack.com/interactivity/slash-commands#responding_to_commands).
-      return c.body(null, 200);
+      later(c, () => answerDeferred({
+        question, options: asked, answer: answerInBackground,
+        deliver: (answer) => deliverToSlack(fetchFn, responseUrl, answer),
+        deliverFailure: (failure) => deliverFailureToSlack(fetchFn, responseUrl, failure),
+      }));
+      // The acknowledgement (https://api.slack.com/interactivity/slash-commands#responding_to_commands): in_channel, so
+      // Slack shows the command in the channel above the answer to come.
+      return c.json(SLACK_DEFERRED_ACK);
     }
     return c.json(toSlackMessage(ask(question, asked)));
   });
@@ -177,9 +197,13 @@ export function createChatApp(options: ChatAppOptions = {}): Hono {
     if (interaction.type !== APPLICATION_COMMAND) return problem(c, 400, `interaction type ${String(interaction.type)} is not handled`);
     const question = questionOf(interaction);
     const asked = answerOptions(c);
-    const followUp = discordFollowUpOf(interaction);
+    const followUp = discordFollowUpOf(interaction, read(c, 'DISCORD_API_URL'));
     if (followUp !== undefined && deferred(question)) {
-      later(c, () => deliverToDiscord(fetchFn, followUp, ask(question, asked)));
+      later(c, () => answerDeferred({
+        question, options: asked, answer: answerInBackground,
+        deliver: (answer) => deliverToDiscord(fetchFn, followUp, answer),
+        deliverFailure: (failure) => deliverFailureToDiscord(fetchFn, followUp, failure),
+      }));
       return c.json({ type: DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE });
     }
     return c.json(toDiscordMessage(ask(question, asked)));

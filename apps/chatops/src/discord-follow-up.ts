@@ -1,6 +1,6 @@
 import type { Answer } from '@trainplan/ask';
-import { deliver, type Fetch } from './deliver.ts';
-import { toDiscordMessage } from './discord-message.ts';
+import { deliver, type Delivered, type Fetch } from './deliver.ts';
+import { toDiscordMessage, type DiscordMessageResponse } from './discord-message.ts';
 
 /**
  * A deferred Discord answer (https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction):
@@ -12,46 +12,85 @@ import { toDiscordMessage } from './discord-message.ts';
 /** Interaction callback type 5 (…#interaction-response-object-interaction-callback-type): ACK now, edit the response later. */
 export const DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE = 5;
 
-const API = 'https://discord.com/api/v10';
+/** Discord's HTTP API (…/reference#api-versioning); DISCORD_API_URL may name another, a proxy or a test double. */
+export const DISCORD_API_URL = 'https://discord.com/api/v10';
 /**
  * Discord asks HTTP clients for `DiscordBot ($url, $versionNumber)` (https://discord.com/developers/docs/reference#user-agent);
  * the bot has no home page of its own, so its package stands in for the URL.
  */
 const USER_AGENT = 'DiscordBot (@trainplan/chatops, 0.1.0)';
+const JSON_HEADERS = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
 
-/** Where a deferred answer goes: the interaction's application and its token. */
+/** Where a deferred answer goes: the interaction's application and its token, on the API at `api`. */
 export interface DiscordFollowUp {
   applicationId: string;
   token: string;
+  api: string;
 }
 
 /**
  * The interaction's webhook, or undefined when it carries none fit for a URL path: an application id is a snowflake
  * (decimal digits, …/reference#snowflakes) and a token is URL-safe text. Then the answer is given inline.
  */
-export function discordFollowUpOf(interaction: { application_id?: unknown; token?: unknown }): DiscordFollowUp | undefined {
+export function discordFollowUpOf(
+  interaction: { application_id?: unknown; token?: unknown }, api: string = DISCORD_API_URL,
+): DiscordFollowUp | undefined {
   const { application_id: applicationId, token } = interaction;
   if (typeof applicationId !== 'string' || !/^\d{1,20}$/.test(applicationId)) return undefined;
   if (typeof token !== 'string' || !/^[\w.-]{1,1024}$/.test(token)) return undefined;
-  return { applicationId, token };
+  return { applicationId, token, api: api.replace(/\/+$/, '') };
+}
+
+const webhookOf = (to: DiscordFollowUp) => `${to.api}/webhooks/${to.applicationId}/${encodeURIComponent(to.token)}`;
+
+/**
+ * Edits the deferred message (PATCH …/messages/@original, …#edit-original-interaction-response), without flags: an edit
+ * may set only SUPPRESS_EMBEDS, so the message stays as public as the deferral made it.
+ */
+function editOriginal(fetchFn: Fetch, to: DiscordFollowUp, data: DiscordMessageResponse['data']): Promise<Delivered> {
+  const { flags: _ephemeral, ...edit } = data;
+  const init = { method: 'PATCH', headers: JSON_HEADERS, body: JSON.stringify(edit) };
+  return deliver(fetchFn, { url: `${webhookOf(to)}/messages/@original`, init });
+}
+
+/** Edits the deferred message, and logs a failure by what was not delivered (`what`: "the answer"). */
+async function edit(fetchFn: Fetch, to: DiscordFollowUp, data: DiscordMessageResponse['data'], what: string): Promise<void> {
+  const sent = await editOriginal(fetchFn, to, data);
+  if (!sent.ok) console.error(`chatops: Discord PATCH @original ${sent.why}; ${what} was not delivered`);
 }
 
 /**
- * Delivers a deferred answer. An answer edits the deferred message (PATCH …/messages/@original,
- * …/receiving-and-responding#edit-original-interaction-response). A refusal or the help was ephemeral inline, but an
+ * Delivers a deferred answer. An answer edits the deferred message. A refusal or the help was ephemeral inline, but an
  * edit cannot make a message ephemeral (only the deferral's own flags could, and those were sent before the answer
  * was known): the deferred message is deleted (…#delete-original-interaction-response) and the answer posted as an
- * ephemeral follow-up, flags 64 (…#create-followup-message), so a slip still does not fill the channel.
+ * ephemeral follow-up, flags 64 (…#create-followup-message), so a slip still does not fill the channel. Only once the
+ * delete went through: while the deferred message stands, Discord takes the first follow-up as an edit of it, which
+ * would be public anyway, so then the refusal is edited into it, and the log says so.
  */
 export async function deliverToDiscord(fetchFn: Fetch, to: DiscordFollowUp, answer: Answer): Promise<void> {
   const { data } = toDiscordMessage(answer);
-  const webhook = `${API}/webhooks/${to.applicationId}/${encodeURIComponent(to.token)}`;
-  const original = `${webhook}/messages/@original`;
-  const json = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
   if (answer.kind === 'answer') {
-    await deliver(fetchFn, { what: 'Discord PATCH @original', url: original, init: { method: 'PATCH', headers: json, body: JSON.stringify(data) } });
+    await edit(fetchFn, to, data, 'the answer');
     return;
   }
-  await deliver(fetchFn, { what: 'Discord DELETE @original', url: original, init: { method: 'DELETE', headers: { 'user-agent': USER_AGENT } } });
-  await deliver(fetchFn, { what: 'Discord POST follow-up', url: webhook, init: { method: 'POST', headers: json, body: JSON.stringify(data) } });
+  const original = `${webhookOf(to)}/messages/@original`;
+  const deleted = await deliver(fetchFn, { url: original, init: { method: 'DELETE', headers: { 'user-agent': USER_AGENT } } });
+  if (!deleted.ok) {
+    const edited = await editOriginal(fetchFn, to, data);
+    console.error(edited.ok
+      ? `chatops: Discord DELETE @original ${deleted.why}; the ${answer.kind} was edited into the deferred message instead (visible to the channel)`
+      : `chatops: Discord DELETE @original ${deleted.why}, and PATCH @original ${edited.why}; the ${answer.kind} was not delivered`);
+    return;
+  }
+  const init = { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(data) };
+  const posted = await deliver(fetchFn, { url: webhookOf(to), init });
+  if (!posted.ok) console.error(`chatops: Discord POST follow-up ${posted.why}; the ${answer.kind} was not delivered (the deferred message was deleted)`);
+}
+
+/**
+ * Tells the asker that no answer could be made (couldNotAnswer): edited into the deferred message, a neutral line in
+ * place of "thinking…", in one request rather than the delete and follow-up a refusal takes.
+ */
+export async function deliverFailureToDiscord(fetchFn: Fetch, to: DiscordFollowUp, failure: Answer): Promise<void> {
+  await edit(fetchFn, to, toDiscordMessage(failure).data, 'the failure notice');
 }

@@ -1,10 +1,12 @@
-import { ask, type Answer, type AnswerOptions } from '@trainplan/ask';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createChatApp, type ChatAppOptions } from '../src/app.ts';
+import { createChatApp } from '../src/app.ts';
 import type { DiscordMessageResponse } from '../src/discord-message.ts';
 import type { SlackMessage } from '../src/slack-message.ts';
-import { fakeFetch, settle, until } from './support/fake-fetch.ts';
-import { discordHeaders, discordKeys, slackHeaders, slashCommand } from './support/signing.ts';
+import {
+  bot, discord, DISCORD_TOKEN, interaction, NOW_SECONDS, QUICK, REFUSED_SEARCH, RESPONSE_URL, SEARCH, slack, WEBHOOK,
+} from './support/bot.ts';
+import { settle, until } from './support/fake-fetch.ts';
+import { slashCommand } from './support/signing.ts';
 
 /**
  * Questions that run a search are acknowledged at once and answered after the response (Slack's response_url,
@@ -12,42 +14,6 @@ import { discordHeaders, discordKeys, slackHeaders, slashCommand } from './suppo
  * (https://api.slack.com/interactivity/slash-commands#responding_to_commands,
  * https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction).
  */
-
-const SECRET = 'test-signing-secret-0123456789abcdef';
-const KEYS = discordKeys();
-const NOW_SECONDS = 1_760_000_000;
-const ENV = { SLACK_SIGNING_SECRET: SECRET, DISCORD_PUBLIC_KEY: KEYS.publicKeyHex, TRAINPLAN_PUBLIC_URL: 'https://plan.example' };
-const RESPONSE_URL = 'https://hooks.slack.com/commands/T0001/1234/s3cr3t-response-token';
-/** A search question (a nodes search) and a quick one (a stated layout), by @trainplan/ask's runsSearch. */
-const SEARCH = 'how many nodes for 175B';
-const QUICK = 'memory for 70B with tp 8 pp 4 on A100 80GB';
-const DISCORD_TOKEN = 'aW50ZXJhY3Rpb24tdG9rZW4.secret_part-1';
-const WEBHOOK = `https://discord.com/api/v10/webhooks/1234567890/${DISCORD_TOKEN}`;
-
-/** The app with a fixed clock, a fake fetch, and the real answerer wrapped to count the questions it answers. */
-function bot(options: ChatAppOptions & { statuses?: number[] } = {}) {
-  const asked: string[] = [];
-  const { fetch, sent } = fakeFetch(options.statuses);
-  const app = createChatApp({
-    now: () => NOW_SECONDS * 1000,
-    fetch,
-    ask: (question: string, o: AnswerOptions): Answer => {
-      asked.push(question);
-      return ask(question, o);
-    },
-    ...options,
-  });
-  return { app, asked, sent };
-}
-
-/** An application command as Discord sends it: with the application's id and the interaction's token. */
-const interaction = (question: string, extra: object = { application_id: '1234567890', token: DISCORD_TOKEN }) =>
-  JSON.stringify({ type: 2, id: '1', ...extra, data: { id: '3', name: 'trainplan', type: 1, options: [{ name: 'question', type: 3, value: question }] } });
-
-const discord = (app: ReturnType<typeof createChatApp>, body: string, ctx?: { waitUntil(p: Promise<unknown>): void }) =>
-  app.request('/discord', { method: 'POST', body, headers: discordHeaders(KEYS, String(NOW_SECONDS), body) }, ENV, ctx as never);
-const slack = (app: ReturnType<typeof createChatApp>, body: string) =>
-  app.request('/slack', { method: 'POST', body, headers: slackHeaders(SECRET, String(NOW_SECONDS), body) }, ENV);
 
 afterEach(() => { vi.restoreAllMocks(); });
 
@@ -82,9 +48,8 @@ describe('Discord: a question that runs a search', () => {
   });
 
   it('whose answer is a refusal deletes the deferred message and posts the refusal as an ephemeral follow-up (flags 64)', async () => {
-    const { app, sent } = bot({ statuses: [204, 200] });
-    // A nodes question (a search, so deferred) that the protocol refuses: no tokens to train.
-    const res = await discord(app, interaction('how many nodes for 175B with 0 tokens'));
+    const { app, sent } = bot({ responses: [204, 200] });
+    const res = await discord(app, interaction(REFUSED_SEARCH));
     expect(await res.json()).toEqual({ type: 5 });
     await until(() => sent.length === 2);
     expect(sent.map((r) => [r.method, r.url])).toEqual([['DELETE', `${WEBHOOK}/messages/@original`], ['POST', WEBHOOK]]);
@@ -113,11 +78,13 @@ describe('Discord: a question that runs a search', () => {
 });
 
 describe('Slack: a question that runs a search', () => {
-  it('is acknowledged with an empty 200, then its message (with its response_type) is POSTed to the response_url', async () => {
+  it('is acknowledged with {"response_type":"in_channel"} (no text), then its message (with its response_type) is POSTed to the response_url', async () => {
     const { app, asked, sent } = bot();
     const res = await slack(app, slashCommand(SEARCH, RESPONSE_URL));
     expect(res.status).toBe(200);
-    expect(await res.text()).toBe('');
+    // in_channel, so Slack shows the user's command in the channel (an empty 200 hides it); no text, so nothing else.
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toEqual({ response_type: 'in_channel' });
     expect(asked).toEqual([]);
     await until(() => sent.length === 1);
     const [post] = sent;
@@ -132,7 +99,7 @@ describe('Slack: a question that runs a search', () => {
 
   it('a refusal goes to the response_url as ephemeral', async () => {
     const { app, sent } = bot();
-    await slack(app, slashCommand('how many nodes for 175B with 0 tokens', RESPONSE_URL));
+    await slack(app, slashCommand(REFUSED_SEARCH, RESPONSE_URL));
     await until(() => sent.length === 1);
     expect((JSON.parse(sent[0]!.body!) as SlackMessage).response_type).toBe('ephemeral');
   });
@@ -181,7 +148,7 @@ describe("defer: 'never'", () => {
 describe('a follow-up that fails', () => {
   it('is tried again once, and then given up with one log line that names neither the token nor the URL', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const { app, sent } = bot({ statuses: [500] });
+    const { app, sent } = bot({ responses: [500] });
     await discord(app, interaction(SEARCH));
     await until(() => errors.mock.calls.length === 1);
     expect(sent.map((r) => r.method)).toEqual(['PATCH', 'PATCH']);
@@ -214,7 +181,7 @@ describe('a follow-up that fails', () => {
 
   it('on Slack, never logs the response_url (its path is a credential)', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const { app } = bot({ statuses: [404] });
+    const { app } = bot({ responses: [404] });
     await slack(app, slashCommand(SEARCH, RESPONSE_URL));
     await until(() => errors.mock.calls.length === 1);
     const logged = errors.mock.calls.flat().join(' ');

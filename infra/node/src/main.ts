@@ -2,14 +2,19 @@ import { serve } from '@hono/node-server';
 import { createApi, type Mount } from '@trainplan/api';
 import { createChatApp } from '@trainplan/chatops';
 import { createWidgetApp } from '@trainplan/widget';
+import { createBackgroundAnswerer } from './background-answerer.ts';
 import { compressing } from './compress.ts';
 import { NoContentResponse } from './no-content-response.ts';
+
+// The chat bot's deferred answers (the questions that run a search) are worked out on a worker thread, so a search
+// of seconds does not hold the acknowledgements of the questions that arrive meanwhile (./background-answerer.ts).
+const background = createBackgroundAnswerer();
 
 // The apps Node serves beside the API, one line each (the widget demo, the chat bot).
 const mounts: Mount[] = [
   // The chat bot: POST /v1/chat/slack, /v1/chat/discord (secrets from c.env). Its answers link to the
   // widget at TRAINPLAN_PUBLIC_URL, else at the origin the request came to, which serves it here.
-  { path: '/v1/chat', app: createChatApp({ widgetAtOrigin: true }) },
+  { path: '/v1/chat', app: createChatApp({ widgetAtOrigin: true, answerInBackground: background.answer }) },
   { path: '/', app: createWidgetApp() }, // the widget: demo page at /, module at /widget/trainplan-widget.js
 ];
 
@@ -24,6 +29,8 @@ const hostname = process.env.HOST ?? '127.0.0.1';
 const serverOptions = { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 2_000, ServerResponse: NoContentResponse };
 // Answers go out compressed where the client takes br or gzip (./compress.ts): no proxy does it for Node.
 const fetch = compressing((request) => app.fetch(request, process.env));
-serve({ fetch, port, hostname, serverOptions }, (info) => {
+const server = serve({ fetch, port, hostname, serverOptions }, (info) => {
   console.log(`trainplan API listening on http://${hostname}:${info.port}`);
 });
+// The worker would keep the process alive after the server closes.
+server.on('close', () => { void background.close(); });

@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DISCORD_PING, discordCommand, discordHeaders, discordKeys, slackHeaders, slashCommand,
@@ -11,12 +13,34 @@ const KEYS = discordKeys();
 let started: StartedServer | undefined;
 let base = '';
 
+/**
+ * A stand-in for Discord's API on 127.0.0.1 (the server's DISCORD_API_URL), so that deferred answers are delivered
+ * here and no test reaches discord.com: each request's method, path and body, in the order they came.
+ */
+const delivered: { method: string; path: string; body: string }[] = [];
+let discordDouble: Server | undefined;
+
 beforeAll(async () => {
-  started = await startServer({ SLACK_SIGNING_SECRET: SECRET, DISCORD_PUBLIC_KEY: KEYS.publicKeyHex, TRAINPLAN_PUBLIC_URL: 'https://plan.example' });
+  discordDouble = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => { body += chunk.toString(); });
+    req.on('end', () => {
+      delivered.push({ method: req.method ?? '', path: req.url ?? '', body });
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => discordDouble!.listen(0, '127.0.0.1', resolve));
+  const api = `http://127.0.0.1:${(discordDouble.address() as AddressInfo).port}/api/v10`;
+  started = await startServer({
+    SLACK_SIGNING_SECRET: SECRET, DISCORD_PUBLIC_KEY: KEYS.publicKeyHex, TRAINPLAN_PUBLIC_URL: 'https://plan.example', DISCORD_API_URL: api,
+  });
   base = started.base;
 }, 30_000);
 
-afterAll(() => { started?.server.kill(); });
+afterAll(() => {
+  started?.server.kill();
+  discordDouble?.close();
+});
 
 const now = () => String(Math.floor(Date.now() / 1000));
 const post = (path: string, body: string, headers: Record<string, string>) => fetch(`${base}${path}`, { method: 'POST', body, headers });
@@ -57,6 +81,71 @@ describe('the chat bot on Node (POST /v1/chat/*)', () => {
 
   it('never writes the secrets to its output', () => {
     expect(started?.output()).not.toContain(SECRET);
+  });
+});
+
+describe('the chat bot on Node: deferred answers are worked out off the thread that serves requests', () => {
+  // A search question (deferred on both platforms: Discord's interaction carries its webhook) and a quick one (inline).
+  const SEARCH = 'is $1.2M enough to train llama3-70b on 2T tokens at $2/GPU-hour';
+  const QUICK = 'memory for 70B with tp 8 pp 4 on A100 80GB';
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  /** How long a request takes to come back, in ms, with what it said. */
+  const timed = async (send: () => Promise<Response>) => {
+    const start = performance.now();
+    const body = await (await send()).text();
+    return { ms: performance.now() - start, body };
+  };
+  const discord = (question: string) => () => {
+    const body = discordCommand(question);
+    return post('/v1/chat/discord', body, discordHeaders(KEYS, now(), body));
+  };
+  const slack = (question: string) => () => {
+    const body = slashCommand(question);
+    return post('/v1/chat/slack', body, slackHeaders(SECRET, now(), body));
+  };
+  /**
+   * How long that search takes on this server's own thread: the same question on Slack with no hooks.slack.com
+   * response_url to answer later through is answered inline, in the response. Durations are compared as ratios to it,
+   * never as absolute times, which depend on the machine.
+   */
+  const searchOnTheRequestThread = async () => {
+    const inline = await timed(slack(SEARCH));
+    expect(inline.body).toContain('"response_type":"in_channel"');
+    return inline.ms;
+  };
+
+  it('acknowledges a search question sent 30 ms after another well before that search is done', async () => {
+    const search = await searchOnTheRequestThread();
+    const first = timed(discord(SEARCH));
+    await sleep(30);
+    const second = await timed(discord(SEARCH));
+    expect(JSON.parse(second.body)).toEqual({ type: 5 });
+    expect(JSON.parse((await first).body)).toEqual({ type: 5 });
+    // On one thread the second waited for the first search (a ratio near 1); on the worker it is answered at once.
+    expect(second.ms / search).toBeLessThan(0.25);
+  });
+
+  it('then delivers each deferred answer by editing the interaction\'s original response (PATCH …/messages/@original)', async () => {
+    const before = delivered.length;
+    expect(JSON.parse((await timed(discord(SEARCH))).body)).toEqual({ type: 5 });
+    // The worker answers in its own time: wait for the edit (the test's timeout bounds the wait).
+    while (delivered.length === before) await sleep(50);
+    const edit = delivered[before]!;
+    expect(edit.method).toBe('PATCH');
+    expect(edit.path).toMatch(/^\/api\/v10\/webhooks\/\d+\/[^/]+\/messages\/@original$/);
+    const message = JSON.parse(edit.body) as { embeds: { title: string }[]; allowed_mentions: unknown };
+    expect(message.embeds[0]!.title).toMatch(/^Yes: Llama 3 70B/);
+    expect(message.allowed_mentions).toEqual({ parse: [] });
+  }, 60_000);
+
+  it('answers a quick question sent 100 ms after a search question at once, in its response', async () => {
+    const search = await searchOnTheRequestThread();
+    const first = timed(discord(SEARCH));
+    await sleep(100);
+    const quick = await timed(slack(QUICK));
+    expect(quick.body).toContain('Llama 3 70B');
+    await first;
+    expect(quick.ms / search).toBeLessThan(0.25);
   });
 });
 

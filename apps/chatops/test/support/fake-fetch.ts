@@ -5,13 +5,18 @@ export interface SentRequest {
   method: string;
   headers: Record<string, string>;
   body: string | undefined;
+  /** When it was sent (performance.now(), ms): how long a retry waited. */
+  at: number;
 }
+
+/** A response the fake platform gives: a status, or a status with headers and a body (a 429's Retry-After). */
+export type FakeResponse = number | { status: number; headers?: Record<string, string>; body?: string };
 
 /**
  * A stand-in for the platforms' APIs: records each request a deferred answer makes and answers it with the next
- * status of `statuses` (the last one repeats; 204 for Discord's edit and delete, 200 for Slack, either way ok).
+ * response of `responses` (the last one repeats; 204 for Discord's edit and delete, 200 for Slack, either way ok).
  */
-export function fakeFetch(statuses: readonly number[] = [200]): { fetch: Fetch; sent: SentRequest[] } {
+export function fakeFetch(responses: readonly FakeResponse[] = [200]): { fetch: Fetch; sent: SentRequest[] } {
   const sent: SentRequest[] = [];
   const fetch: Fetch = async (url, init) => {
     sent.push({
@@ -19,9 +24,11 @@ export function fakeFetch(statuses: readonly number[] = [200]): { fetch: Fetch; 
       method: init.method ?? 'GET',
       headers: Object.fromEntries(new Headers(init.headers).entries()),
       body: typeof init.body === 'string' ? init.body : undefined,
+      at: performance.now(),
     });
-    const status = statuses[Math.min(sent.length - 1, statuses.length - 1)] ?? 200;
-    return new Response(status === 204 ? null : '{}', { status });
+    const next = responses[Math.min(sent.length - 1, responses.length - 1)] ?? 200;
+    const { status, headers, body } = typeof next === 'number' ? { status: next, headers: {}, body: '{}' } : next;
+    return new Response(status === 204 ? null : (body ?? '{}'), { status, headers });
   };
   return { fetch, sent };
 }
