@@ -1,4 +1,5 @@
 import { EXIT } from './exit-codes.ts';
+import { parseFlags, type FlagSpec, type FlagValues } from './flags.ts';
 import type { CliIo } from './io.ts';
 
 /** Collapses any text to one line, so an error never spills over several. */
@@ -18,4 +19,21 @@ export function errorMessage(error: unknown): string {
 export function usageError(io: CliIo, synopsis: string, message: string): number {
   printError(io, `${message} (usage: ${synopsis})`);
   return EXIT.usage;
+}
+
+/**
+ * Every command's first steps: its flags read (flags.ts), a usage error said, `--help` printed. The flags and the
+ * positionals, or the exit code to return at once.
+ */
+export function commandFlags(
+  io: CliIo, argv: string[], command: { flags: Readonly<Record<string, FlagSpec>>; usage: string; synopsis: string },
+  options: { positionals?: boolean } = {},
+): { values: FlagValues; positionals: string[] } | number {
+  const parsed = parseFlags(argv, command.flags, options);
+  if (!parsed.ok) return usageError(io, command.synopsis, parsed.message);
+  if (parsed.values.help === true) {
+    io.stdout(command.usage);
+    return EXIT.ok;
+  }
+  return parsed;
 }

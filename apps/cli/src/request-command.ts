@@ -1,8 +1,7 @@
 import type { Command } from './command.ts';
-import { printError, usageError } from './errors.ts';
-import { EXIT } from './exit-codes.ts';
+import { commandFlags, printError, usageError } from './errors.ts';
 import { flagLocator, proseInFlagTerms } from './flag-terms.ts';
-import { parseFlags, type FlagSpec, type FlagValues } from './flags.ts';
+import { type FlagSpec, type FlagValues } from './flags.ts';
 import type { CliIo } from './io.ts';
 import { requestFrom } from './search-flags.ts';
 
@@ -62,13 +61,9 @@ export function requestCommand(spec: RequestCommandSpec): Command {
     flags: spec.flags,
     async run(argv, io) {
       const usage = (message: string): number => usageError(io, spec.synopsis, message);
-      const flags = parseFlags(argv, spec.flags);
-      if (!flags.ok) return usage(flags.message);
+      const flags = commandFlags(io, argv, spec);
+      if (typeof flags === 'number') return flags;
       const v = flags.values;
-      if (v.help === true) {
-        io.stdout(spec.usage);
-        return EXIT.ok;
-      }
       const problem = spec.check?.(v);
       if (problem !== undefined) return usage(problem);
       const request = await requestFrom(v, io, () => spec.fromFlags(v), spec.requestFlags);

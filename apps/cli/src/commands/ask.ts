@@ -1,8 +1,8 @@
 import { answer, DEFAULT_PUBLIC_URL, parse, renderText } from '@trainplan/ask';
 import type { Command } from '../command.ts';
-import { usageError } from '../errors.ts';
+import { commandFlags, usageError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
-import { parseFlags, type FlagSpec } from '../flags.ts';
+import { type FlagSpec } from '../flags.ts';
 import type { CliIo } from '../io.ts';
 import { usageLine } from '../format/usage-line.ts';
 
@@ -49,12 +49,8 @@ export const askCommand: Command = {
   flags: FLAGS,
   async run(argv, io) {
     // The flags are read as every command reads them (flags.ts), so a slip is said the same way ("unknown flag --jsn: did you mean --json?").
-    const parsed = parseFlags(argv, FLAGS, { positionals: true });
-    if (!parsed.ok) return usageFailure(io, parsed.message);
-    if (parsed.values.help === true) {
-      io.stdout(USAGE);
-      return EXIT.ok;
-    }
+    const parsed = commandFlags(io, argv, { flags: FLAGS, usage: USAGE, synopsis: SYNOPSIS }, { positionals: true });
+    if (typeof parsed === 'number') return parsed;
     // The question may be quoted or not: `trainplan ask how many nodes for 175B` reads the same.
     const question = parsed.positionals.join(' ').trim();
     if (question === '') return usageFailure(io, 'missing the question');

@@ -1,10 +1,10 @@
 import { COLLECTIVE_ALGORITHMS, COLLECTIVE_OPS, nearest, runCollective, type CollectiveOkJson } from '@trainplan/protocol';
 import { formatBytes, formatBytesDecimal, formatSeconds, parseBytes } from '@trainplan/units';
 import type { Command } from '../command.ts';
-import { printError, usageError } from '../errors.ts';
+import { commandFlags, printError, usageError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
 import { flagLocator } from '../flag-terms.ts';
-import { parseFlags, type FlagSpec, type FlagValues } from '../flags.ts';
+import { type FlagSpec, type FlagValues } from '../flags.ts';
 import { countText, grouped } from '../format/count-text.ts';
 import { renderTable } from '../format/table.ts';
 import type { CliIo } from '../io.ts';
@@ -172,13 +172,9 @@ export const collectiveCommand: Command = {
   usage: USAGE,
   flags: FLAGS,
   async run(argv, io) {
-    const flags = parseFlags(argv, FLAGS);
-    if (!flags.ok) return usageFailure(io, flags.message);
+    const flags = commandFlags(io, argv, { flags: FLAGS, usage: USAGE, synopsis: SYNOPSIS });
+    if (typeof flags === 'number') return flags;
     const v = flags.values;
-    if (v.help === true) {
-      io.stdout(USAGE);
-      return EXIT.ok;
-    }
     if (typeof v.op !== 'string') return usageFailure(io, `missing --op: give ${FLAGS.op!.valueName!}`);
     if (typeof v.size === 'string' && parseBytes(v.size) === undefined) {
       // "1Gb", "400Mb": a capital prefix with a lower-case b is how link speeds write bits (parseBytes refuses it).

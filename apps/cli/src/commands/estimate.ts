@@ -1,8 +1,8 @@
 import { runEstimate } from '@trainplan/protocol';
 import type { Command } from '../command.ts';
-import { printError, usageError } from '../errors.ts';
+import { commandFlags, printError, usageError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
-import { parseFlags, type FlagSpec } from '../flags.ts';
+import { type FlagSpec } from '../flags.ts';
 import { formatEstimateReport } from '../format/estimate-report.ts';
 import { problemLines } from '../format/problems.ts';
 import type { CliIo } from '../io.ts';
@@ -74,12 +74,8 @@ export const estimateCommand: Command = {
   usage: USAGE,
   flags: FLAGS,
   async run(argv, io) {
-    const flags = parseFlags(argv, FLAGS);
-    if (!flags.ok) return usageFailure(io, flags.message);
-    if (flags.values.help === true) {
-      io.stdout(USAGE);
-      return EXIT.ok;
-    }
+    const flags = commandFlags(io, argv, { flags: FLAGS, usage: USAGE, synopsis: SYNOPSIS });
+    if (typeof flags === 'number') return flags;
     const source = flags.values.input;
     if (typeof source !== 'string') return usageFailure(io, 'missing --input: give a scenario FILE, or - for stdin');
 

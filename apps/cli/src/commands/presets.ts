@@ -4,9 +4,9 @@ import {
 } from '@trainplan/presets';
 import { formatBandwidth, formatBytes, formatCount, formatFlops, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
-import { usageError } from '../errors.ts';
+import { commandFlags, usageError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
-import { parseFlags, type FlagSpec } from '../flags.ts';
+import { type FlagSpec } from '../flags.ts';
 import { usageLine } from '../format/usage-line.ts';
 import type { CliIo } from '../io.ts';
 
@@ -115,12 +115,8 @@ export const presetsCommand: Command = {
   usage: USAGE,
   flags: FLAGS,
   async run(argv, io) {
-    const parsed = parseFlags(argv, FLAGS, { positionals: true });
-    if (!parsed.ok) return usageFailure(io, parsed.message);
-    if (parsed.values.help === true) {
-      io.stdout(USAGE);
-      return EXIT.ok;
-    }
+    const parsed = commandFlags(io, argv, { flags: FLAGS, usage: USAGE, synopsis: SYNOPSIS }, { positionals: true });
+    if (typeof parsed === 'number') return parsed;
     if (parsed.positionals.length > 1) return usageFailure(io, `give one catalogue, got ${parsed.positionals.length}: ${parsed.positionals.join(' ')}`);
     const word = parsed.positionals[0];
     const kind = word === undefined ? undefined : catalogueOf(word);
