@@ -1,5 +1,5 @@
 import type { SearchBase } from './candidate.ts';
-import type { CapacityAnswer } from './capacity.ts';
+import { fewestOn, type CapacityAnswer } from './capacity.ts';
 import { FRONTIER_OCTAVE_STEPS, searchCurve } from './capacity-frontier.ts';
 import {
   costText, daysText, MAX_NODES, meetsGoal, noFitText, nodesText, sizer, smallestFit, wholeText,
@@ -24,16 +24,20 @@ export type BudgetGoal = Omit<CapacityGoal, 'deadlineSeconds'>;
  * 7 nodes 541k, 16 nodes 592k), so the sizes of the time–cost curve are searched first (searchCurve,
  * costTimeFrontier's: powers of two, the steps between them, every size beside the cheapest), and the
  * budget is unreachable exactly when the curve's cheapest size exceeds it. From the fastest of those within
- * the budget, the sizes are grown over powers of two until one exceeds the budget, the boundary is
- * bisected, and BUDGET_SCAN_WINDOW sizes below it are searched; the answer is the fastest of every size
- * searched that stays within the budget.
+ * the budget, the sizes are grown over powers of two until one exceeds the budget, the last power within it
+ * and that one are bisected, and BUDGET_SCAN_WINDOW sizes below where the bisection ended are searched. With a
+ * batch per size GPU-hours are nearly flat in the node count and jump with its factors, so such a bisection
+ * can end on the wrong side of a jump: the deadlines below the fastest found are then probed
+ * (deadlineProbes), each searched as a deadline with the budget is (fewestNodes, on the same sizes), so
+ * that no deadline --days meets within the budget is shorter than the answer's time by more than
+ * BUDGET_DEADLINE_TOLERANCE. The answer is the fastest of every size searched that stays within the budget.
  */
 export function fastestWithinBudget(base: SearchBase, tokens: number, goal: BudgetGoal, options: CapacityOptions = {}): CapacityAnswer {
   const budget: CapacityGoal = { ...goal, deadlineSeconds: undefined };
   const s = sizer(base, tokens, options, goal.pricePerGpuHour);
   const fit = smallestFit(s);
   if (!fit) {
-    return { ok: false, reason: 'does-not-fit', message: noFitText(base), searches: s.searches() };
+    return { ok: false, reason: 'does-not-fit', message: noFitText(base, s), searches: s.searches() };
   }
   const smallest = fit.smallest;
   const cheapest = searchCurve(s, fit);
@@ -74,15 +78,26 @@ export function fastestWithinBudget(base: SearchBase, tokens: number, goal: Budg
   }
   const centre = seen.fastest.nodes;
   for (let n = Math.max(1, centre - BUDGET_SCAN_WINDOW); n <= Math.min(MAX_NODES, centre + BUDGET_SCAN_WINDOW); n++) consider(s.at(n));
-  // Read after the bisection and the scan below the boundary: the sizes they searched can be faster than
-  // every power of two (Llama 3 70B on H100 at 512 sequences, 600k GPU-hours: 28 nodes take 107 days, 16 nodes 193).
+  // GPU-hours step up and down with a size's factors and its own batch, so sizes past every one searched so far can be
+  // faster within the budget (Llama 3 70B on H100, 2T tokens at each size's batch, 600k GPU-hours: 90 nodes take 33.6
+  // days and 580,513 GPU-hours, 108 nodes 28.4 days and 588,337): the deadlines below the fastest found, each asked
+  // as --days asks it with the budget (fewestOn), find them; every size those searches run is weighed.
+  const probes = deadlineProbes(seen.fastest.seconds, (deadlineSeconds) => {
+    const met = fewestOn(s, fit, base, tokens, { ...budget, deadlineSeconds }, options).ok;
+    for (const p of s.points()) consider(p);
+    return { met, fastestSeconds: seen.fastest.seconds };
+  });
   const best = seen.fastest;
   const curve = `the time–cost curve's sizes (the cheapest, ${nodesText(cheapest.nodes)}, takes ${wholeText(cheapest.gpuHours)} GPU-hours), `;
   const how = firstMiss === undefined
-    ? `${curve}every power of two past them up to ${nodesText(lastHit)} stays within the budget; the sizes between the powers beside the fastest, and up to ${BUDGET_SCAN_WINDOW} beside the fastest found`
-    : `${curve}powers of two past them, the budget's boundary at ${nodesText(boundary)} by bisection, up to ${BUDGET_SCAN_WINDOW} sizes below it, `
-      + `the sizes between powers of two past it while some stay within the budget, and up to ${BUDGET_SCAN_WINDOW} beside the fastest`;
-  const note = `the fastest of ${s.searches()} cluster sizes searched (${how}); `
+    ? `${curve}every power of two past them up to ${nodesText(lastHit)} (all within the budget), the sizes between the powers beside the fastest, `
+      + `up to ${BUDGET_SCAN_WINDOW} beside the fastest found`
+    : `${curve}powers of two past them, a bisection between ${wholeText(lastHit)} nodes (within the budget) and ${wholeText(firstMiss)} (over it) `
+      + `that ended at ${nodesText(boundary)}, up to ${BUDGET_SCAN_WINDOW} sizes below that, the sizes between powers of two past it while some `
+      + `stay within the budget, up to ${BUDGET_SCAN_WINDOW} beside the fastest`;
+  const deadlines = `, and the fewest nodes that meet each of ${probes} deadlines below the fastest found within the budget, as --days with `
+    + `the budget answers (bisected to within ${BUDGET_DEADLINE_TOLERANCE * 100}% of its time)`;
+  const note = `the fastest of ${s.searches()} cluster sizes searched (${how}${deadlines}); `
     + `the smallest cluster that fits, ${nodesText(smallest.nodes)}, takes ${daysText(smallest.days)}`;
   return { ok: true, ...best, smallest, note, searches: s.searches() };
 }
@@ -105,4 +120,38 @@ function betweenPowers(s: Sizer, consider: (p: CapacityPoint | undefined) => boo
     for (let n = power + step; n <= 2 * power && n <= MAX_NODES; n += step) if (consider(s.at(n))) any = true;
     if (!any && 2 * power >= to) break;
   }
+}
+
+/** How close the deadline bisection brings a deadline missed and the fastest time found within the budget: 0.1%. */
+export const BUDGET_DEADLINE_TOLERANCE = 1e-3;
+/**
+ * While deadlines are met, each next one is this share shorter than the fastest found. Small, since a deadline far
+ * below the answer is searched at large sizes (128 each, below its fewest nodes) and mostly missed: Llama 3 70B on H100
+ * at 15T tokens and 5.7M GPU-hours searches 718 sizes so, 1,009 when the share doubled with each deadline met.
+ */
+const DEADLINE_STEP = 1 / 8;
+/** At most this many deadlines are probed: the bisection needs a dozen, each faster size met adds one. */
+const MAX_DEADLINE_PROBES = 40;
+
+/**
+ * Bisection over the deadline below `fastestSeconds`: `probe(deadline)` searches the fewest nodes meeting the deadline
+ * within the budget (as --days with the budget does) and says whether it found one, and the fastest time within the
+ * budget now known (any size its search ran counts). Deadlines shorten by DEADLINE_STEP while they are met, then a
+ * bisection (geometric) narrows the last deadline missed and the fastest time found to BUDGET_DEADLINE_TOLERANCE.
+ * Returns how many deadlines were probed.
+ */
+function deadlineProbes(fastestSeconds: number, probe: (deadlineSeconds: number) => { met: boolean; fastestSeconds: number }): number {
+  let hi = fastestSeconds;
+  let missed: number | undefined;
+  let probes = 0;
+  while (probes < MAX_DEADLINE_PROBES && (missed === undefined || hi / missed > 1 + BUDGET_DEADLINE_TOLERANCE)) {
+    const deadline = missed === undefined ? hi * (1 - DEADLINE_STEP) : Math.sqrt(missed * hi);
+    probes += 1;
+    const { met, fastestSeconds: now } = probe(deadline);
+    hi = now;
+    if (!met) missed = deadline;
+    // A size searched for a missed deadline can be faster than it: bisect again below that size.
+    if (missed !== undefined && hi <= missed) missed = undefined;
+  }
+  return probes;
 }

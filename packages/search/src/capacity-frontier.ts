@@ -1,4 +1,5 @@
 import type { SearchBase } from './candidate.ts';
+import { fewestOn } from './capacity.ts';
 import { MAX_NODES, noFitText, sizer, smallestFit, type CapacityOptions, type CapacityPoint, type Sizer } from './capacity-sizer.ts';
 
 /** A cluster size on the time–cost curve: its best plan, and whether another size beats it on both. */
@@ -44,12 +45,20 @@ export const FRONTIER_OCTAVE_STEPS = 8;
 export const FRONTIER_SCAN_WINDOW = 16;
 
 /**
+ * The deadlines of the curve's Pareto sizes search at most this many times the sizes the curve searched (refineCurve):
+ * Llama 3 70B on H100, 2T tokens at each size's own batch, 88 sizes then 193 more, the curve exact (as a brute-force
+ * scan of every size finds it) up to 234 nodes.
+ */
+export const FRONTIER_REFINE_SHARE = 2;
+
+/**
  * The time–cost trade-off of training `tokens` over cluster sizes, for "what is the cheapest way to
  * train it, and what does going faster cost?": the smallest cluster that fits, then powers of two up
  * to MAX_NODES while the time to train keeps falling, the octave steps between them
  * (FRONTIER_OCTAVE_STEPS), and every size beside the cheapest of those (FRONTIER_SCAN_WINDOW), each with
- * its best plan (the achieved throughput, not a fixed TFLOP/s). GPU-hours are lowest where the plan's
- * MFU is highest, usually near the smallest sizes that fit, and grow as scaling efficiency falls with
+ * its best plan (the achieved throughput, not a fixed TFLOP/s), then the Pareto sizes' times as deadlines,
+ * fewest nodes first, each searched as --days searches it (refineCurve), which finds the sizes between the
+ * steps that beat them. GPU-hours are lowest where the plan's MFU is highest, usually near the smallest sizes that fit, and grow as scaling efficiency falls with
  * the node count (a fixed global batch leaves fewer micro-batches per pipeline, Narayanan et al. 2021,
  * §3.3); the Pareto points, over every size searched, are the sizes worth choosing between.
  */
@@ -57,10 +66,12 @@ export function costTimeFrontier(base: SearchBase, tokens: number, options: Capa
   const s = sizer(base, tokens, options, price);
   const fit = smallestFit(s);
   if (!fit) {
-    return { ok: false, reason: 'does-not-fit', message: noFitText(base), searches: s.searches() };
+    return { ok: false, reason: 'does-not-fit', message: noFitText(base, s), searches: s.searches() };
   }
   searchCurve(s, fit);
-  // Every size that runs is on the curve, the smallest-fit bisection's between the smallest and the first power of two included.
+  refineCurve(s, fit, base, tokens, options, FRONTIER_REFINE_SHARE * s.searches());
+  // Every size that runs is on the curve: the smallest-fit bisection's between the smallest and the first power of two,
+  // and every size the deadlines' searches ran, included.
   const searched = s.points().sort((a, b) => a.nodes - b.nodes);
   const points = searched.map((p): FrontierPoint => ({ ...p, pareto: !searched.some((q) => dominates(q, p)) }));
   const cheapest = points.reduce(cheaper);
@@ -112,4 +123,28 @@ function scanBesideCheapest(s: Sizer): void {
 /** `q` trains as fast or faster for as few GPU-hours or fewer, and strictly better on one. */
 function dominates(q: CapacityPoint, p: CapacityPoint): boolean {
   return q.seconds <= p.seconds && q.gpuHours <= p.gpuHours && (q.seconds < p.seconds || q.gpuHours < p.gpuHours);
+}
+
+/**
+ * The curve's sizes between the powers of two and their octave steps: each Pareto size's time as a deadline, searched
+ * as --days searches it (fewestOn: the fewest nodes that meet it, and every size below down to the peak-FLOPs floor or
+ * 128 sizes), fewest nodes first, until no Pareto size is left unasked or the deadlines have searched `budget` more
+ * sizes (FRONTIER_REFINE_SHARE times the curve's). A size the octave steps skip can beat one they try on both (Llama
+ * 3 70B on H100, 2T tokens at each size's own batch: 108 nodes take 28.4 days and 588,337 GPU-hours, 112 nodes 28.6 days and 615,959);
+ * the fewest nodes that meet a size's time train it for as few GPU-hours or fewer unless they are slower. The budget
+ * bounds the run: past a few hundred nodes every size whose GPUs split well is on the curve (each is faster than the
+ * one below for a few more GPU-hours), and asking each would search them all. Returns the deadlines searched.
+ */
+function refineCurve(
+  s: Sizer, fit: { first: CapacityPoint; smallest: CapacityPoint }, base: SearchBase, tokens: number, options: CapacityOptions, budget: number,
+): number {
+  const asked = new Set<number>();
+  const stop = s.searches() + budget;
+  for (;;) {
+    const points = s.points();
+    const next = points.filter((p) => !asked.has(p.nodes) && !points.some((q) => dominates(q, p))).sort((a, b) => a.nodes - b.nodes)[0];
+    if (next === undefined || s.searches() >= stop) return asked.size;
+    asked.add(next.nodes);
+    fewestOn(s, fit, base, tokens, { deadlineSeconds: next.seconds }, options);
+  }
 }

@@ -54,7 +54,12 @@ const SECONDS_PER_DAY = 86_400;
 export type NoPlanReason = 'out-of-memory' | 'indivisible' | 'candidate-budget';
 
 /** One cluster size searched: the point when a plan runs, else why none does. */
-export type SizeSearch = { readonly point: CapacityPoint; readonly noPlan?: undefined } | { readonly point?: undefined; readonly noPlan: NoPlanReason };
+export type SizeSearch = { readonly point: CapacityPoint; readonly noPlan?: undefined; readonly emptySpace?: undefined }
+  | {
+    readonly point?: undefined; readonly noPlan: NoPlanReason;
+    /** Where the constraints contradict each other, so that no size can run (SearchResult.emptySpace): why, in words. */
+    readonly emptySpace?: string;
+  };
 
 /**
  * The best plan on `nodes` nodes and the time to train `tokens` with it: the achieved step time of the
@@ -66,7 +71,10 @@ export function searchOnNodes(base: SearchBase, nodes: number, tokens: number, o
   const globalBatchSize = globalBatchFor?.(nodes) ?? base.globalBatchSize;
   const result = searchPlans({ ...base, nodes, tokens, globalBatchSize }, { ...search, top: 1 });
   const best = result.top[0];
-  if (!best) return { noPlan: result.closestInfeasible ? 'out-of-memory' : result.budgetExhausted ? 'candidate-budget' : 'indivisible' };
+  if (!best) {
+    const noPlan = result.closestInfeasible ? 'out-of-memory' : result.budgetExhausted ? 'candidate-budget' : 'indivisible';
+    return { noPlan, ...(result.emptySpace !== undefined && { emptySpace: result.emptySpace }) };
+  }
   const gpus = nodes * base.gpusPerNode;
   const time = best.estimate.timeToTrain;
   if (!time) throw new Error('internal: a search given tokens estimates the time to train them');
@@ -90,8 +98,12 @@ export function meetsGoal(point: CapacityPoint, goal: CapacityGoal): boolean {
 export const nodesText = (n: number): string => `${n.toLocaleString('en-US')} node${n === 1 ? '' : 's'}`;
 
 /** Why a capacity question has no answer at all: "no configuration fits on up to 8,192 nodes of 8 × NVIDIA A100 …". */
-export const noFitText = (base: Pick<SearchBase, 'gpusPerNode' | 'gpu'>): string =>
-  `no configuration fits on up to ${nodesText(MAX_NODES)} of ${base.gpusPerNode} × ${base.gpu.name}`;
+export const noFitText = (base: Pick<SearchBase, 'gpusPerNode' | 'gpu'>, s?: Pick<Sizer, 'emptySpace'>): string => {
+  // Constraints that contradict each other rule out every size alike: that, not the sizes, is why nothing runs.
+  const contradiction = s?.emptySpace();
+  return contradiction !== undefined ? `no configuration runs on any cluster size: ${contradiction}`
+    : `no configuration fits on up to ${nodesText(MAX_NODES)} of ${base.gpusPerNode} × ${base.gpu.name}`;
+};
 
 /** A cost in messages, in the price's own currency (a request names none): "a cost of 8,575,082 at the price given". */
 export const costText = (cost: number): string => `a cost of ${wholeText(cost)} at the price given`;
@@ -110,6 +122,8 @@ export interface Sizer {
   /** Every size searched on which a plan runs, in the order searched. */
   readonly points: () => CapacityPoint[];
   readonly searches: () => number;
+  /** Why the constraints leave no candidate on any size searched (SizeSearch's emptySpace), if they do. */
+  readonly emptySpace: () => string | undefined;
 }
 
 export function sizer(base: SearchBase, tokens: number, options: CapacityOptions, price?: number): Sizer {
@@ -130,6 +144,7 @@ export function sizer(base: SearchBase, tokens: number, options: CapacityOptions
     noPlan: (nodes) => seen.get(nodes)?.noPlan,
     points: () => [...seen.values()].flatMap((size) => (size.point ? [size.point] : [])),
     searches: () => searches,
+    emptySpace: () => [...seen.values()].find((size) => size.emptySpace !== undefined)?.emptySpace,
   };
 }
 

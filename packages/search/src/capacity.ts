@@ -1,7 +1,7 @@
 import { toDays } from '@trainplan/units';
 import type { SearchBase } from './candidate.ts';
 import {
-  costText, daysText, MAX_NODES, meetsGoal, noFitText, nodesText, sizer, smallestFit, wholeText, type CapacityGoal, type CapacityOptions, type CapacityPoint, type Sizer,
+  costText, daysText, MAX_NODES, meetsGoal, noFitText, nodesText, sizer, smallestFit, wholeText, type BatchPolicy, type CapacityGoal, type CapacityOptions, type CapacityPoint, type Sizer,
 } from './capacity-sizer.ts';
 
 export type { CapacityGoal, CapacityOptions, CapacityPoint, NoPlanReason } from './capacity-sizer.ts';
@@ -202,8 +202,19 @@ export function fewestNodes(base: SearchBase, tokens: number, goal: DeadlineGoal
   const s = sizer(base, tokens, options, goal.pricePerGpuHour);
   const fit = smallestFit(s);
   if (!fit) {
-    return { ok: false, reason: 'does-not-fit', message: noFitText(base), searches: s.searches() };
+    return { ok: false, reason: 'does-not-fit', message: noFitText(base, s), searches: s.searches() };
   }
+  return fewestOn(s, fit, base, tokens, goal, options);
+}
+
+/**
+ * fewestNodes on sizes a request has already searched (`s`, after smallestFit's `fit`), so that the budget's search
+ * (fastestWithinBudget) and the time–cost curve (costTimeFrontier) can ask it for many deadlines and search each
+ * size once. `base`, `tokens` and `options` are those `s` searches with.
+ */
+export function fewestOn(
+  s: Sizer, fit: { first: CapacityPoint; smallest: CapacityPoint }, base: SearchBase, tokens: number, goal: DeadlineGoal, options: BatchPolicy = {},
+): CapacityAnswer {
   // With a batch per size, each size trains its own whole steps: `tokens` are this share of a point's (peakFloorNodes).
   const share = (p: CapacityPoint): number => {
     if (options.globalBatchFor === undefined) return 1;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { withShapeDefaults } from '@trainplan/model';
-import { costTimeFrontier, fastestWithinBudget, trainOnNodes, type CapacityPoint, type SearchBase } from '../src/index.ts';
-import { gpt3Base, llama70bBase } from './fixtures.ts';
+import { costTimeFrontier, fastestWithinBudget, fewestNodes, trainOnNodes, type CapacityOptions, type CapacityPoint, type SearchBase } from '../src/index.ts';
+import { gpt3Base, llama3DefaultBatchFor, llama70bBase } from './fixtures.ts';
 
 const TOKENS = 300e9;
 /** GPT-3 175B's 300B tokens cost about 0.48M GPU-hours on 8-64 nodes and more on fewer or more (falling MFU). */
@@ -10,10 +10,17 @@ const BUDGET = 600e3;
 /**
  * By brute force, every node count below `2 × over`: `over` the first power of two over the budget after one within it
  * (GPU-hours are not monotone in the node count, so sizes past it can stay within the budget), and the fastest within.
- * When no power of two stays within the budget, every count below `upTo` (sizes between the powers can).
+ * When no power of two stays within the budget, every count below `upTo` (sizes between the powers can). `options`:
+ * trainOnNodes's (a batch per size); `memo`: sizes already searched with them, shared between budgets.
  */
-function bruteForceFastest(base: SearchBase, tokens: number, budget: number, upTo?: number): { over: number; fastest: CapacityPoint | undefined } {
-  const hours = (n: number): number => trainOnNodes(base, n, tokens)?.gpuHours ?? Number.POSITIVE_INFINITY;
+function bruteForceFastest(
+  base: SearchBase, tokens: number, budget: number, upTo?: number, options: CapacityOptions = {}, memo = new Map<number, CapacityPoint | undefined>(),
+): { over: number; fastest: CapacityPoint | undefined } {
+  const at = (n: number): CapacityPoint | undefined => {
+    if (!memo.has(n)) memo.set(n, trainOnNodes(base, n, tokens, options));
+    return memo.get(n);
+  };
+  const hours = (n: number): number => at(n)?.gpuHours ?? Number.POSITIVE_INFINITY;
   let over = 1;
   if (upTo === undefined) {
     while (hours(over) > budget) over *= 2;
@@ -21,7 +28,7 @@ function bruteForceFastest(base: SearchBase, tokens: number, budget: number, upT
   } else over = upTo / 2;
   const within: CapacityPoint[] = [];
   for (let n = 1; n < 2 * over; n++) {
-    const p = trainOnNodes(base, n, tokens);
+    const p = at(n);
     if (p && p.gpuHours <= budget) within.push(p);
   }
   return { over, fastest: within.length === 0 ? undefined : within.reduce((x, p) => (p.seconds < x.seconds ? p : x)) };
@@ -151,5 +158,61 @@ describe('fastestWithinBudget: a budget no power of two meets, which sizes betwe
     if (none.ok) throw new Error('met a budget below the cheapest size');
     expect(none.closest!.nodes).toBe(f.cheapest.nodes);
     expect(none.closest!.gpuHours).toBe(f.cheapest.gpuHours);
+  });
+});
+
+describe('fastestWithinBudget with a batch per size (Llama 3 70B on H100, 2T tokens, each size at the CLI\'s default batch)', () => {
+  // GPU-hours are nearly flat in the node count and jump with its factors and its own batch (90 nodes take 580,513
+  // GPU-hours at 540 sequences, 95 nodes 607,903, 108 nodes 588,337): powers of two and a bisection of the budget's
+  // boundary land on the wrong side of the jumps (90 nodes answered 600k, 135 nodes 620k, 175 nodes 650k).
+  const model = withShapeDefaults({ ...llama70bBase.model, name: 'llama3-70b', vocabSize: 128256, seqLength: 8192 });
+  const base = { ...llama70bBase, model, seqLength: 8192, globalBatchSize: 512 };
+  const tokens = 2e12;
+  const options: CapacityOptions = { globalBatchFor: llama3DefaultBatchFor };
+  // Every size from 1 to 300 nodes, searched once for all the budgets: past 300 every size exceeds 650k GPU-hours.
+  const memo = new Map<number, CapacityPoint | undefined>();
+  const bruteForce = (budget: number) => bruteForceFastest(base, tokens, budget, 300, options, memo).fastest!;
+
+  it.each([
+    { budget: 545e3, nodes: 9 },
+    { budget: 560e3, nodes: 36 },
+    { budget: 600e3, nodes: 108 },
+    { budget: 620e3, nodes: 180 },
+    { budget: 650e3, nodes: 185 },
+  ])('$budget GPU-hours: the fastest of every size from 1 to 300 nodes within the budget ($nodes nodes)', ({ budget, nodes }) => {
+    const a = fastestWithinBudget(base, tokens, { gpuHourBudget: budget }, options);
+    if (!a.ok) throw new Error(a.message);
+    const fastest = bruteForce(budget);
+    expect([a.nodes, a.seconds, a.gpuHours]).toEqual([fastest.nodes, fastest.seconds, fastest.gpuHours]);
+    expect(a.nodes).toBe(nodes);
+    expect(a.globalBatchSize).toBe(llama3DefaultBatchFor(a.nodes));
+  });
+
+  it('no deadline that --days meets within the same budget is shorter than the answer\'s time', () => {
+    const budget = 600e3;
+    const a = fastestWithinBudget(base, tokens, { gpuHourBudget: budget }, options);
+    if (!a.ok) throw new Error(a.message);
+    const days = fewestNodes(base, tokens, { deadlineSeconds: 30 * 86_400, gpuHourBudget: budget }, options);
+    if (!days.ok) throw new Error(days.message);
+    expect(a.seconds).toBeLessThanOrEqual(days.seconds);
+    expect(fewestNodes(base, tokens, { deadlineSeconds: a.seconds * 0.99, gpuHourBudget: budget }, options).ok).toBe(false);
+  });
+
+  it('the note says where the bisection ended and that deadlines below the answer were searched, not that the answer is the boundary', () => {
+    const a = fastestWithinBudget(base, tokens, { gpuHourBudget: 600e3 }, options);
+    if (!a.ok) throw new Error(a.message);
+    expect(a.note).not.toMatch(/boundary/);
+    expect(a.note).toMatch(/a bisection between [\d,]+ nodes \(within the budget\) and [\d,]+ \(over it\) that ended at [\d,]+ nodes?/);
+    expect(a.note).toMatch(/the fewest nodes that meet each of \d+ deadlines below the fastest found within the budget/);
+  });
+});
+
+describe('fastestWithinBudget with one batch at every size agrees with brute force (GPT-3 175B on DGX A100, 1,536 sequences)', () => {
+  const memo = new Map<number, CapacityPoint | undefined>();
+  it.each([480e3, 520e3])('%d GPU-hours: the fastest of every size up to twice the first power of two over the budget', (budget) => {
+    const a = fastestWithinBudget(gpt3Base, TOKENS, { gpuHourBudget: budget });
+    if (!a.ok) throw new Error(a.message);
+    const { fastest } = bruteForceFastest(gpt3Base, TOKENS, budget, undefined, {}, memo);
+    expect([a.nodes, a.seconds, a.gpuHours]).toEqual([fastest!.nodes, fastest!.seconds, fastest!.gpuHours]);
   });
 });

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { costTimeFrontier, FRONTIER_OCTAVE_STEPS, FRONTIER_PATIENCE, FRONTIER_SCAN_WINDOW, MAX_NODES, trainOnNodes, type FrontierPoint } from '../src/index.ts';
-import { gpt3Base, smallBase } from './fixtures.ts';
+import { SCAN_WINDOW } from '../src/capacity.ts';
+import { FRONTIER_REFINE_SHARE } from '../src/capacity-frontier.ts';
+import { costTimeFrontier, FRONTIER_OCTAVE_STEPS, FRONTIER_PATIENCE, FRONTIER_SCAN_WINDOW, MAX_NODES, trainOnNodes, type CapacityPoint, type FrontierPoint } from '../src/index.ts';
+import { withShapeDefaults } from '@trainplan/model';
+import { gpt3Base, llama3DefaultBatchFor, llama70bBase, smallBase } from './fixtures.ts';
 
 const TOKENS = 300e9;
 
@@ -69,12 +72,15 @@ describe('costTimeFrontier: the sizes between the powers of two (GPT-3 175B, 300
     for (const p of starred) expect(every.filter((q) => beats(q, p)).map((q) => q.nodes), `${p.nodes} nodes`).toEqual([]);
   });
 
-  it('★ is computed over every size searched, each size searched once, at most the octave steps and the window beside the cheapest more', () => {
+  it('★ is computed over every size searched, each size searched once: the curve\'s, and its Pareto sizes\' deadlines\' up to FRONTIER_REFINE_SHARE times as many more', () => {
     expect(new Set(searched).size).toBe(searched.length);
     expect(searched).toHaveLength(f.searches);
     for (const p of f.points) expect(p.pareto, `${p.nodes} nodes`).toBe(!f.points.some((q) => beats(q, p)));
     const octaves = Math.log2(Math.max(...searched));
-    expect(f.searches).toBeLessThanOrEqual(2 * octaves + (FRONTIER_OCTAVE_STEPS - 1) * octaves + 2 * FRONTIER_SCAN_WINDOW);
+    const curve = 2 * octaves + (FRONTIER_OCTAVE_STEPS - 1) * octaves + 2 * FRONTIER_SCAN_WINDOW;
+    // The last deadline searched past the budget: its powers of two and halfway sizes, its bisection and its scan below.
+    const lastDeadline = 3 * octaves + SCAN_WINDOW;
+    expect(f.searches).toBeLessThanOrEqual((1 + FRONTIER_REFINE_SHARE) * curve + lastDeadline);
   });
 });
 
@@ -98,6 +104,35 @@ describe('costTimeFrontier stops once larger clusters stop training faster', () 
 });
 
 /** `q` trains as fast or faster for as few GPU-hours or fewer, and strictly better on one. */
-function beats(q: FrontierPoint, p: FrontierPoint): boolean {
+function beats(q: CapacityPoint, p: CapacityPoint): boolean {
   return q.seconds <= p.seconds && q.gpuHours <= p.gpuHours && (q.seconds < p.seconds || q.gpuHours < p.gpuHours);
 }
+
+describe('costTimeFrontier with a batch per size: the sizes between the octave steps (Llama 3 70B on H100, 2T tokens)', () => {
+  // Each size at the CLI's default batch: the octave steps try 112, 120, 160 and 176 nodes; 108, 135 and 180, which they
+  // skip, beat them on both time and GPU-hours (108: 28.4 days, 588,337; 112: 28.6 days, 615,959).
+  const model = withShapeDefaults({ ...llama70bBase.model, name: 'llama3-70b', vocabSize: 128256, seqLength: 8192 });
+  const base = { ...llama70bBase, model, seqLength: 8192, globalBatchSize: 512 };
+  const options = { globalBatchFor: llama3DefaultBatchFor };
+  const f = costTimeFrontier(base, 2e12, options);
+  if (!f.ok) throw new Error(f.message);
+  const at = (nodes: number) => f.points.find((p) => p.nodes === nodes);
+
+  it.each([
+    { skipped: 108, starred: 112 }, { skipped: 117, starred: 120 }, { skipped: 162, starred: 160 }, { skipped: 171, starred: 176 },
+  ])('$skipped nodes, which beat $starred on both, are on the curve and starred; $starred is not', ({ skipped, starred }) => {
+    const better = at(skipped);
+    const worse = trainOnNodes(base, starred, 2e12, options)!;
+    expect(better, `${skipped} nodes searched`).toBeDefined();
+    expect(beats(better!, worse)).toBe(true);
+    expect(better!.pareto).toBe(true);
+    expect(at(starred)?.pareto ?? false).toBe(false);
+  });
+
+  it('every point states the batch its size was planned at: from fewer than 512 sequences to 8,192', () => {
+    for (const p of f.points) expect(p.globalBatchSize, `${p.nodes} nodes`).toBe(llama3DefaultBatchFor(p.nodes));
+    const batches = f.points.map((p) => p.globalBatchSize);
+    expect(Math.min(...batches)).toBeLessThan(512);
+    expect(Math.max(...batches)).toBe(8192);
+  });
+});

@@ -47,3 +47,22 @@ export const llama3_70bBase: SearchBase = {
   nodes: 4,
   seqLength: 8192,
 };
+
+/**
+ * The batch the CLI's `nodes` (and the chat bot) plans Llama 3 70B at on `nodes` DGX H100 when none is given
+ * (@trainplan/ask deadlineBatchFor, restated here since the search package sits below it): about 4M tokens of
+ * 8,192, or one sequence per 8 GPUs where that is more, as a multiple of the data-parallel size left when model
+ * parallelism takes the largest power of two (≤ 64) dividing the GPUs, with as many more factors of two as keep it
+ * within 10% of that aim; 512 where no such multiple is within 10% (so 90 nodes take 540, 108 nodes 540, 185 nodes 555).
+ */
+export function llama3DefaultBatchFor(nodes: number): number {
+  const gpus = 8 * nodes;
+  const aim = Math.max(512, gpus / 8);
+  let modelParallel = 1;
+  while (modelParallel < 64 && gpus % (modelParallel * 2) === 0) modelParallel *= 2;
+  const nearest = (unit: number): number => unit * Math.max(1, Math.round(aim / unit));
+  let unit = gpus / modelParallel;
+  while (Math.abs(nearest(2 * unit) - aim) <= 0.1 * aim) unit *= 2;
+  const own = nearest(unit);
+  return Math.abs(own - aim) <= 0.1 * aim ? own : 512;
+}

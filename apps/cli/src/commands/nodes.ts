@@ -204,20 +204,23 @@ export function formatNodesReport(a: NodesResponseJson): string {
 function frontierLines(a: Extract<NodesResponseJson, { ok: true }>): string[] {
   if (!a.frontier) return [];
   const costs = a.frontier.some((p) => p.cost !== undefined);
+  // Each size's own batch, where sizes took different ones (the default batch grows with the cluster: 480 to 8,192 sequences).
+  const batches = new Set(a.frontier.map((p) => p.globalBatchSize)).size > 1;
   const shown = a.frontier.filter((p, i) => i === 0 || p.pareto || (p.nodes & (p.nodes - 1)) === 0);
   const left = a.frontier.length - shown.length;
   const rows = [
-    ['', 'nodes', 'GPUs', 'time', 'GPU-hours', ...(costs ? ['cost'] : []), 'MFU', 'plan'],
+    ['', 'nodes', 'GPUs', ...(batches ? ['batch'] : []), 'time', 'GPU-hours', ...(costs ? ['cost'] : []), 'MFU', 'plan'],
     ...shown.map((p) => [
-      p.pareto ? '★' : '', p.nodes.toLocaleString('en-US'), p.gpus.toLocaleString('en-US'), daysText(p.days), wholeText(p.gpuHours),
+      p.pareto ? '★' : '', p.nodes.toLocaleString('en-US'), p.gpus.toLocaleString('en-US'),
+      ...(batches ? [p.globalBatchSize === undefined ? '' : p.globalBatchSize.toLocaleString('en-US')] : []), daysText(p.days), wholeText(p.gpuHours),
       ...(costs ? [p.cost === undefined ? '' : wholeText(p.cost)] : []),
       formatPercent(p.mfu), `${p.label}${p.nodes === a.nodes ? '  ← cheapest' : p.nodes === a.fastest?.nodes ? '  ← fastest' : ''}`,
     ]),
   ];
   return [
     '',
-    `time–cost curve over ${countOf(a.frontier.length, 'cluster size')} that run (★: no other size searched trains as fast for as few GPU-hours):`,
-    ...renderTable(rows, { align: ['left', 'right', 'right', 'right', 'right', ...(costs ? ['right' as const] : []), 'right', 'left'] }),
+    `time–cost curve over ${countOf(a.frontier.length, 'cluster size')} that run (★: no other size searched trains as fast for as few GPU-hours${batches ? '; batch: the global batch in sequences each size was planned at' : ''}):`,
+    ...renderTable(rows, { align: ['left', 'right', 'right', ...(batches ? ['right' as const] : []), 'right', 'right', ...(costs ? ['right' as const] : []), 'right', 'left'] }),
     ...(left > 0 ? [`  ${countOf(left, 'other size')} not shown: a ★ size beats each on both time and GPU-hours`] : []),
   ];
 }

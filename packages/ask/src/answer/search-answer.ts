@@ -235,6 +235,13 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     return failure(q, publicUrl, result.reason, `${verdict}${subjectOf(p)}: ${words}`, closest, { assumptions, data: result, notes: [...listOf(namedNote), ...hint] });
   }
   const plan = result.configuration;
+  // Each size planned at its own default batch (perSize): the batch said is the one the answer's size took, in every
+  // mode (a deadline's, a budget's and the curve's), not the batch the question would take with no size.
+  const sequences = plan.scenario.training.globalBatchSize;
+  const own = perSize === undefined ? undefined
+    : `${ownBatchNote(defaultBatch({ ...unsized, globalBatchSize: undefined, nodes: result.nodes }), sequences)}; each cluster size was tried at the batch a question about that size alone takes`;
+  const shown = own === undefined ? q : { ...q, defaults: q.defaults.map((d) => (d.field === 'globalBatchSize' ? { ...d, value: sequences, text: own } : d)) };
+  const said = own === undefined ? assumptions : [...(shown.defaults.some((d) => d.field === 'globalBatchSize') ? [] : [own]), ...assumptions.slice(batch.length)];
   if (result.mode === 'cost-time-frontier') {
     const size = sizeParts(result, p);
     const slow = overAYear(result, p);
@@ -242,7 +249,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     const of = `${modelNameOf(p)} (${tokens} tokens) on ${gpuName(p.gpu ?? '')}`;
     const headline = asksGpuHours(q) ? `GPU-hours to train ${of}: ${gpuHoursOfFrontier(result, p)}`
       : `Cheapest for ${of}: ${size.cluster}, ${size.days}, ${size.spend}${slow === undefined ? '' : `; ${slow}`}`;
-    return planAnswer(q, publicUrl, plan, result, headline, { assumptions, notes: frontierNotes(result, p), budgetPlan: 'cheapest', data: result });
+    return planAnswer(shown, publicUrl, plan, result, headline, { assumptions: said, notes: frontierNotes(result, p), budgetPlan: 'cheapest', data: result });
   }
   // "on 4 GPUs", not "on 1 node (4 GPUs)", for part of a node.
   const cluster = gpusPerNode !== undefined ? countOf(result.gpus, 'GPU') : nodesGpus(result);
@@ -270,12 +277,6 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     // The GPU-hours are in the time-to-train figure already (describe-estimate), not restated here.
     ...hint,
   ];
-  // Each size of a deadline planned at its own default batch (perSize): the batch said is the one the answer took.
-  const sequences = result.configuration.scenario.training.globalBatchSize;
-  const own = perSize === undefined || result.mode !== 'fewest-nodes' ? undefined
-    : `${ownBatchNote(defaultBatch({ ...unsized, globalBatchSize: undefined, nodes: result.nodes }), sequences)}; each cluster size was tried at the batch a question about that size alone takes`;
-  const shown = own === undefined ? q : { ...q, defaults: q.defaults.map((d) => (d.field === 'globalBatchSize' ? { ...d, value: sequences, text: own } : d)) };
-  const said = own === undefined ? assumptions : [...(shown.defaults.some((d) => d.field === 'globalBatchSize') ? [] : [own]), ...assumptions.slice(batch.length)];
   return planAnswer(shown, publicUrl, plan, result, `${verdict}${named?.headline ?? headline}`, { assumptions: said, notes: [...(named === undefined ? [] : [named.note]), ...notes], data: result });
 }
 

@@ -41,6 +41,7 @@ const frontierSize = object({
   label: message('The best plan found on that many nodes, e.g. "TP 8 · PP 8 · DP 16 · mbs 1 · SP · selective recompute".'),
   mfu: number({ min: 0, max: 1, description: "The plan's model FLOPs utilisation." }),
   pareto: boolean({ description: 'No other size searched trains as fast or faster for as few GPU-hours or fewer (one of them strictly).' }),
+  globalBatchSize: optional(count('Sequences per optimizer step this size was planned at: the request\'s, or its own where each size takes its own (the CLI\'s and the chat bot\'s default).')),
 }, { ...open, expected: 'a cluster size on the time–cost curve', description: 'What training takes on one cluster size with its best plan.' });
 
 const nodesOk = object({

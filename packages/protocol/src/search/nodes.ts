@@ -88,7 +88,7 @@ const sizeJson = (p: CapacityPoint): NodesSizeJson => ({
 });
 
 const frontierJson = (p: FrontierPoint): FrontierSizeJson => ({
-  ...sizeJson(p), label: describeCandidate(p.plan.candidate), mfu: p.plan.estimate.mfu, pareto: p.pareto,
+  ...sizeJson(p), label: describeCandidate(p.plan.candidate), mfu: p.plan.estimate.mfu, pareto: p.pareto, globalBatchSize: p.globalBatchSize,
 });
 
 /**
@@ -162,6 +162,10 @@ export function runNodes(request: unknown, options: RunNodesOptions = {}): Nodes
       return { ok: true, mode: 'days-on-nodes', ...point(req.nodes, p), searches: 1, ...(larger && { largerBatch: larger }) };
     }
     const asked = req.nodes;
+    // Constraints that contradict each other rule out every size alike: said as the search says it, with no sizes around it.
+    if (searched.emptySpace !== undefined) {
+      return { ok: false, reason: 'does-not-fit', message: `no configuration of ${nodesText(asked)} runs: ${searched.emptySpace}`, searches: 1 };
+    }
     const near = nearestRunning(r.base, req.tokens, asked, {
       ...one, ...(options.onClusterSize && { onClusterSize: (n: number, before: number) => options.onClusterSize!(n, 1 + before) }),
     }, price);

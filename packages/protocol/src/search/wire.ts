@@ -142,6 +142,8 @@ export interface FrontierSizeJson extends NodesSizeJson {
   mfu: number;
   /** No other size searched trains as fast or faster for as few GPU-hours or fewer (one strictly). */
   pareto: boolean;
+  /** Sequences per optimizer step this size was planned at (each size its own where the request's batch is a default). */
+  globalBatchSize?: number;
 }
 
 /**

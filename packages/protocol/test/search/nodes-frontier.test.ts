@@ -51,3 +51,22 @@ describe('nodes: frontier, the time–cost curve over cluster sizes', () => {
     expect(r.message).toContain('or frontier');
   });
 });
+
+describe('nodes: frontier with a batch per size, each row states the batch it was planned at', () => {
+  // The CLI's and the chat bot's default: each size at its own batch (here one sequence per node past 512, a stand-in).
+  const globalBatchFor = (nodes: number): number => Math.max(512, nodes);
+  const a = runNodes({ model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, training: { globalBatchSize: 512 }, tokens: 2e12, frontier: true }, { globalBatchFor });
+  if (!a.ok) throw new Error(a.message);
+
+  it('every point and the fastest carry globalBatchSize, the one that size took, and the answer validates', () => {
+    for (const p of a.frontier!) expect(p.globalBatchSize, `${p.nodes} nodes`).toBe(globalBatchFor(p.nodes));
+    expect(a.fastest!.globalBatchSize).toBe(globalBatchFor(a.fastest!.nodes));
+    expect(new Set(a.frontier!.map((p) => p.globalBatchSize)).size).toBeGreaterThan(1);
+    expect(validateNodesResponse(a)).toEqual({ ok: true, value: a });
+  });
+
+  it('a response without the batch still validates: the field is optional, the contract only extended', () => {
+    const { globalBatchSize: _, ...older } = a.frontier![0]!;
+    expect(validateNodesResponse({ ...a, frontier: [older] }).ok).toBe(true);
+  });
+});
