@@ -121,6 +121,9 @@ describe('a body that is not one MessagePack value, or nests too deeply, is refu
     ['cut inside an array16 count', [0xdc, 0x00], /^the body is not valid MessagePack: it ends inside the value at byte 0$/],
     ['cut before an array\'s last item', [0x92, 0x01], /^the body is not valid MessagePack: it ends before its last value \(after 2 bytes\)$/],
     ['with bytes after its value', [0x80, 0xc0, 0xc0], /^the body is not valid MessagePack: 2 bytes follow its value$/],
+    // Before: "1 bytes follow its value", "after 1 bytes".
+    ['with one byte after its value', [0x80, 0x80], /^the body is not valid MessagePack: 1 byte follows its value$/],
+    ['cut after one byte', [0x92], /^the body is not valid MessagePack: it ends before its last value \(after 1 byte\)$/],
   ])('a body %s is not valid MessagePack', (_, bytes, message) => {
     expect(() => decodeMsgpack(new Uint8Array(bytes))).toThrow(message);
   });
@@ -129,9 +132,47 @@ describe('a body that is not one MessagePack value, or nests too deeply, is refu
     // Long strings, arrays and maps reach str 8/16, array 16 and map 16; integers and floats each width.
     const long = fc.oneof(fc.string({ minLength: 32, maxLength: 70_000 }), fc.array(fc.integer(), { minLength: 16, maxLength: 70_000 }),
       fc.dictionary(fc.string(), fc.double({ noNaN: true }), { minKeys: 16, maxKeys: 40 }));
-    fc.assert(fc.property(fc.oneof(fc.jsonValue(), long, fc.maxSafeInteger(), fc.maxSafeNat()), (value) => {
+    // Without a "__proto__" key: msgpackr renames it "__proto_" (its guard against prototype pollution), which the
+    // schema then refuses as an unknown field, as it refuses "__proto__" sent as JSON; the round trip differs there alone.
+    const values = fc.oneof(fc.jsonValue(), long, fc.maxSafeInteger(), fc.maxSafeNat()).filter((v) => !JSON.stringify(v).includes('"__proto__"'));
+    fc.assert(fc.property(values, (value) => {
       // Compared as JSON text: msgpackr writes -0 as the integer 0, as JSON.stringify writes it "0".
       expect(JSON.stringify(decodeMsgpack(encodeMsgpack(value)))).toBe(JSON.stringify(value));
     }), { numRuns: 200 });
+  });
+});
+
+describe('valid MessagePack that msgpackr cannot build is named where it is, as firstNonJson names a timestamp (400)', () => {
+  const post = (path: string, body: Uint8Array<ArrayBuffer>) => app.request(path, { method: 'POST', body, headers: { 'content-type': 'application/msgpack' } });
+  const SEND = 'which JSON has no equivalent of: send a string, number, boolean, nil, array or map';
+  const text = (s: string) => [0xa0 + s.length, ...new TextEncoder().encode(s)];
+  /** `{ model: <value> }`, the rest of a scenario left out: the value is refused before the schema reads the body. */
+  const asModel = (value: number[]) => new Uint8Array([0x81, ...text('model'), ...value]);
+  it.each([
+    // Before (each): "the body is not valid MessagePack", though every byte is MessagePack.
+    ['a fixext 1 of application type 1', '/v1/estimate', [0xd4, 0x01, 0x00], '', `an extension value (ext 1), ${SEND}`],
+    ['a map with a bin key', '/v1/estimate', [0x81, 0xc4, 0x01, 0x61, 0x01], '', `binary data (bin, 1 byte) as a map key, ${SEND}`],
+    ['an ext 8 of type 5 as the model', '/v1/estimate', [...asModel([0xc7, 0x03, 0x05, 0x01, 0x02, 0x03])], 'model', `an extension value (ext 5), ${SEND}`],
+    ['a fixext 4 of type -2 as the model', '/v1/estimate', [...asModel([0xd6, 0xfe, 0, 0, 0, 0])], 'model', `an extension value (ext -2), ${SEND}`],
+    ['an unknown ext as an array item', '/v1/collective', [0x81, ...text('sizes'), 0x92, 0x01, 0xd5, 0x07, 0x00, 0x00], 'sizes[1]', `an extension value (ext 7), ${SEND}`],
+    ['a bin 16 key in the model map', '/v1/estimate', [...asModel([0x81, 0xc5, 0x00, 0x02, 0x61, 0x62, 0x01])], 'model', `binary data (bin, 2 bytes) as a map key, ${SEND}`],
+    ['an array key in a map in an array', '/v1/search', [0x91, 0x81, 0x91, 0x01, 0x02], '[0]', `an array as a map key, ${SEND}`],
+    ['a timestamp as a map key (msgpackr reads one as a value, not as a key)', '/v1/estimate', [...asModel([0x81, 0xd6, 0xff, 0, 0, 0, 0, 0x01])], 'model', `a timestamp (ext -1) as a map key, ${SEND}`],
+  ])('%s (POST %s)', async (_, path, bytes, at, message) => {
+    const res = await post(path, new Uint8Array(bytes));
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { issues: unknown[] }).issues).toEqual([{ path: at, message }]);
+  });
+
+  it('over HTTP, one byte after the value is "1 byte follows" (before: "1 bytes follow its value")', async () => {
+    const res = await post('/v1/estimate', new Uint8Array([0x80, 0x80]));
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { issues: unknown[] }).issues).toEqual([{ path: '', message: 'the body is not valid MessagePack: 1 byte follows its value' }]);
+  });
+
+  it('a body msgpackr cannot build for another reason still reads as not valid MessagePack', async () => {
+    // A map whose bin key is well-formed but whose trailing value is cut: framing answers first.
+    const res = await post('/v1/estimate', new Uint8Array([0x81, 0xc4, 0x01, 0x61]));
+    expect(((await res.json()) as { issues: { message: string }[] }).issues[0]!.message).toMatch(/^the body is not valid MessagePack: it ends/);
   });
 });

@@ -15,7 +15,7 @@ import {
   HW_TOKEN, Scanner, type CountContext, takeAlgorithm, takeBytes, takeCollectiveOp, takeCounts, takeDeadline, takeParallelism,
   findDateDeadline, takeDistributedOptimizer, takeGpuHours, takePrecision, takeRecompute, takeSequenceParallel, takeTokenPhrases, takeTokens, takeZeroStage,
 } from './lexicon/quantities.ts';
-import type { AskParameters, ClusterSize, DefaultUsed, NotRead, ParsedQuestion } from './question.ts';
+import type { AskParameters, ClusterSize, ComparedModel, DefaultUsed, NotRead, ParsedQuestion } from './question.ts';
 import { takeCorrectedSize, takeOtherSize } from './lexicon/cluster-sizes.ts';
 import { takeComparedPrecisions } from './lexicon/precisions.ts';
 import { SUPERPOD_WHY, takeUnmodelledSettings } from './lexicon/unmodelled-settings.ts';
@@ -31,6 +31,8 @@ import { findUnnamedLatencyBound, percentileReading, takeLatencyPercentiles, unn
 import { resolveDraft } from './speculative.ts';
 import { comparedLayout, layoutOfFields, takeOtherLayouts } from './lexicon/layouts.ts';
 import { layoutsProblem } from './compared-layouts.ts';
+import { comparedModels, MAX_COMPARED, modelsNotCompared, takeOtherModels, type ResolvedModel } from './lexicon/compared-models.ts';
+import type { ModelMatch } from './lexicon/models.ts';
 
 /** How "Chinchilla-optimal" is read, said back. */
 export const CHINCHILLA_READING = `Chinchilla-optimal read as ${CHINCHILLA_TOKENS_PER_PARAMETER} training tokens per parameter (Hoffmann et al. 2022, arXiv:2203.15556: compute-optimal models trained on about ${CHINCHILLA_TOKENS_PER_PARAMETER} tokens a parameter)`;
@@ -106,6 +108,22 @@ function rackOf(system: string | undefined, named: string): CountContext['rack']
   return gpus === undefined ? undefined : { gpus, named: /nvl/.test(named) };
 }
 
+/** "512 GPUs", "64 nodes": a cluster size as said back. */
+const sizeName = (size: ClusterSize): string => (size.nodes !== undefined ? countOf(size.nodes, 'node') : countOf(size.gpus ?? 0, 'GPU'));
+
+/** A model compared with the first, as planned: a preset, or a decoder of the size asked in its family's style (custom-model.ts). */
+function resolveModel(m: ModelMatch, seqLength: number | undefined): ResolvedModel {
+  if (m.model !== undefined) return { ok: true, model: { model: m.model, ...(m.assumed !== undefined && { reading: m.assumed }) } };
+  if (m.unmodelled !== undefined) return { ok: false, why: m.unmodelled };
+  const asked = m.askedSize ?? compactCount(m.unknownSize ?? 0);
+  if (m.unknownSize === undefined || m.unknownSize <= 0) return { ok: false, why: `a model size must be positive, got ${asked} parameters` };
+  if (m.shapeFamily === undefined) return { ok: false, why: `no ${m.family ?? 'preset'} preset has about ${asked} parameters` };
+  const custom = customModelOfSize(m.unknownSize, asked, m.shapeFamily, seqLength);
+  if (!custom.ok) return { ok: false, why: custom.problem };
+  const model: ComparedModel = { customModel: custom.model, reading: m.namedAs === undefined ? custom.reading : `${m.namedAs} is not a preset: ${custom.reading}` };
+  return { ok: true, model };
+}
+
 /** A cloud instance type as the hardware named: its GPU, the system preset where one models it, and how it was read. */
 function instanceHardware(m: InstanceMatch): HardwareMatch {
   const { instance } = m;
@@ -143,7 +161,11 @@ export function parse(question: string): ParsedQuestion {
   // Speculative decoding first: a draft's name ("llama 3.2 1b as the draft", "a 1B draft model") is never the model to serve.
   const speculative = takeSpeculative(s);
   const served = takeServedModel(s, speculative);
-  const model = served.model;
+  // "7B vs 13B", "llama3-8b or llama3-70b": the other models named, the first written planned first (lexicon/compared-models.ts).
+  // Not beside a draft: a speculative question names two models, the draft and the one served.
+  const otherModels = served.model === undefined || speculative.speculative === true || served.draftWritten !== undefined ? undefined
+    : takeOtherModels(s, served.model, served.modelWritten ?? '');
+  const model = otherModels?.first ?? served.model;
   // A size no preset has ("a 30B model", "llama 30b") is planned as a decoder of that size in its family's style, said so.
   let customReading: string | undefined;
   if (model !== undefined) {
@@ -292,10 +314,16 @@ export function parse(question: string): ParsedQuestion {
   const sizes: ClusterSize[] = otherSizes.map((o) => (o.unit === 'nodes' || (o.unit === 'named' && counts.counts.nodes !== undefined && counts.counts.gpus === undefined)
     ? { nodes: o.count } : { gpus: o.count }));
   const [againstGpu] = stated.comparedGpus ?? [];
-  if (againstGpu !== undefined && sizes[0] !== undefined) Object.assign(againstGpu, sizes[0]);
-  else {
-    const differing = sizes.filter((size) => size.nodes !== stated.nodes || size.gpus !== stated.gpus);
-    if (differing.length > 0) stated.comparedSizes = differing;
+  if (againstGpu !== undefined && sizes[0] !== undefined) {
+    Object.assign(againstGpu, sizes[0]);
+    // Past the second GPU the lexicon finds GPUs in its own order, not the question's: their sizes are said, never given to the wrong GPU.
+    if (sizes.length > 1) notRead.push({ phrase: sizes.slice(1).map(sizeName).join(', '), why: 'not read: each GPU compared past the second is planned at the first\'s size; ask each GPU at its own size' });
+  } else {
+    const differing = sizes.filter((size, i) => (size.nodes !== stated.nodes || size.gpus !== stated.gpus)
+      && sizes.findIndex((o) => o.nodes === size.nodes && o.gpus === size.gpus) === i);
+    if (differing.length > 0) stated.comparedSizes = differing.slice(0, MAX_COMPARED - 1);
+    const left = differing.slice(MAX_COMPARED - 1);
+    if (left.length > 0) notRead.push({ phrase: left.map(sizeName).join(', '), why: `not compared: at most ${MAX_COMPARED} cluster sizes a question are set side by side; ask again for these` });
   }
   // A number left beside the GPU's name ("512 のH100" in a script no counter reads): never "no cluster size given" unsaid.
   const besideGpu = hardware === undefined || Object.keys(counts.counts).length > 0 ? undefined
@@ -327,6 +355,20 @@ export function parse(question: string): ParsedQuestion {
       customReading = custom.reading;
     } else problems.push(custom.problem);
   }
+  // The other models compared: compared where nothing else is (one comparison a question); each one not compared said,
+  // never dropped unsaid.
+  if (otherModels !== undefined && otherModels.others.length > 0) {
+    const others = otherModels.others.map((o) => ({ ...o, written: asTyped(text, o.written) }));
+    const written = others.map((o) => o.written);
+    const other = stated.comparedGpus !== undefined ? 'GPUs' : stated.comparedSizes !== undefined ? 'cluster sizes'
+      : stated.comparedPrecisions !== undefined ? 'precisions' : stated.layouts !== undefined ? 'layouts' : undefined;
+    if (other !== undefined) notRead.push(...modelsNotCompared(written, `one comparison a question, and this one compares ${other}; ask again naming it`));
+    else {
+      const compared = comparedModels(others, (m) => resolveModel(m, stated.seqLength));
+      if (compared.models.length > 0) stated.comparedModels = compared.models;
+      notRead.push(...compared.notRead);
+    }
+  }
   // The draft is read against the model to serve: its vocabulary, its size ("a 1B draft" for Llama 3 70B is Llama 3.2 1B).
   problems.push(...speculative.problems);
   const draftWritten = speculative.draftWritten ?? served.draftWritten;
@@ -341,6 +383,11 @@ export function parse(question: string): ParsedQuestion {
   // Each part's cluster read from its own clause, as a question of its own (a clause holds no boundary: no deeper split).
   const servingPart = servingPartOf(normal, intent, asked, (clause) => parse(clause).stated);
   const facts = servingPart?.facts ?? asked;
+  // A collective or a rate of GPUs is no model's plan: models compared are said, not answered.
+  if (facts.comparedModels !== undefined && (intent === 'collective' || intent === 'rate')) {
+    notRead.push(...modelsNotCompared(otherModels?.others.map((o) => asTyped(text, o.written)) ?? [], 'a collective or a rate is answered of the GPUs, not of a model'));
+    delete facts.comparedModels;
+  }
   if (servingPart !== undefined) notRead.push(servingPart.left);
   const { parameters, defaults } = withDefaults(intent, facts);
   // How the question's own words were read, said first ("A100 taken as the 80GB part").

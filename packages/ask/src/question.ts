@@ -55,6 +55,11 @@ export interface AskParameters {
    * answered as the question asks of the first, side by side (answer/compared-sizes.ts). Unset for a question of one size.
    */
   comparedSizes?: ClusterSize[];
+  /**
+   * Other models the question compares the first with ("7B vs 13B", "llama3-8b or llama3-70b"): each answered as the
+   * question asks of the first, side by side (answer/compared-models.ts). Unset for a question of one model.
+   */
+  comparedModels?: ComparedModel[];
   /** A network preset id between nodes ("over HDR InfiniBand": hdr-ib-8x, lexicon/network.ts); unset, the system's. */
   network?: string;
   nodes?: number;
@@ -151,6 +156,12 @@ export type ClusterSize = Pick<AskParameters, 'nodes' | 'gpus'>;
 
 /** A GPU compared with the question's first, with its own cluster size where the question gives one ("512 H100 and 1024 A100"). */
 export type ComparedGpu = { gpu: string; system?: string } & ClusterSize;
+
+/** A model compared with the question's first: a preset, or a size no preset has planned as a decoder of that size. */
+export type ComparedModel = Pick<AskParameters, 'model' | 'customModel'> & {
+  /** How the question's words were read ("13B taken as Llama 2 13B (llama2-13b)"), said with its answer. */
+  reading?: string;
+};
 
 /** The sizes that make a parallel layout, as a question states them: what a comparison of layouts varies. */
 export type Layout = Partial<Pick<AskParameters, 'tensor' | 'pipeline' | 'context' | 'data' | 'virtualStages' | 'microBatchSize'>>;

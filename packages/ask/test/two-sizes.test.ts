@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { NodesResponseJson } from '@trainplan/protocol';
 import { ask } from '../src/answer/answer.ts';
 import { parse } from '../src/parse.ts';
+import { MAX_COMPARED } from '../src/lexicon/compared-models.ts';
 
 type NodesOk = Extract<NodesResponseJson, { ok: true }>;
 const line = (a: ReturnType<typeof ask>, label: string): string => a.figures.find((f) => f.label === label)?.value ?? '';
@@ -86,5 +87,26 @@ describe('money asked of a price the question does not give', () => {
     // Priced, the cost is answered and no price asked for.
     const priced = ask("what's the cost of training llama3-70b on 2T tokens on 512 H100 at $2/gpu-hour", { publicUrl: null });
     expect(priced.notes.some((n) => n.startsWith('No price given'))).toBe(false);
+  });
+});
+
+describe('a list of cluster sizes of any length up to MAX_COMPARED is compared whole; past it, what is left out is said', () => {
+  it('"on 64 vs 128 vs 256 vs 512 H100": all four sizes (before: 256 vs 512 only, 64 and 128 dropped unsaid)', () => {
+    const question = 'how long to train 70B with tp 8 pp 4 on 64 vs 128 vs 256 vs 512 H100';
+    const q = parse(question);
+    expect(q.stated.gpus).toBe(64);
+    expect(q.stated.comparedSizes).toEqual([{ gpus: 128 }, { gpus: 256 }, { gpus: 512 }]);
+    expect(ask(question, { publicUrl: null }).headline).toMatch(/^64 GPUs vs 128 GPUs vs 256 GPUs vs 512 GPUs for Llama 3 70B on H100 SXM5 80GB: 64 GPUs: /);
+  });
+
+  it(`past ${MAX_COMPARED} sizes the rest are not compared, and said so (Not read)`, () => {
+    const q = parse('how long to train 70B with tp 8 pp 4 on 64 vs 128 vs 256 vs 512 vs 1024 vs 2048 vs 4096 H100');
+    expect(q.stated.comparedSizes).toHaveLength(MAX_COMPARED - 1);
+    expect(q.notRead).toContainEqual({ phrase: '4,096 GPUs', why: `not compared: at most ${MAX_COMPARED} cluster sizes a question are set side by side; ask again for these` });
+  });
+
+  it('three GPUs each counted: the third\'s size is said, not dropped (before: 2048 B200 planned at 512 unsaid)', () => {
+    const q = parse('how long for llama3-70b 2T tokens on 512 H100 or 1024 H200 or 2048 B200');
+    expect(q.notRead?.map((n) => n.phrase)).toContain('2,048 GPUs');
   });
 });

@@ -14,7 +14,10 @@ export type FixedStrategy = Partial<Omit<Candidate, 'data'>>;
 export interface ScalingPoint {
   readonly nodes: number;
   readonly gpus: number;
-  /** Sequences per step: under weak scaling, where the size cannot keep the batch per node, the nearest whole one (see `reason`). */
+  /**
+   * Sequences per step. Not a planned batch where there is no candidate: under weak scaling, where the
+   * size cannot keep the batch per node, the nearest whole one (see `reason`).
+   */
   readonly globalBatchSize: number;
   /** Absent when nothing runs at this size (see `reason`). */
   readonly candidate?: Candidate;
@@ -57,8 +60,14 @@ function fixedSpace(b: SearchBase, fixed: FixedStrategy, constraints: SearchCons
   };
 }
 
-/** One point: the fixed strategy when it names tensor and pipeline sizes, else the best plan found with what it fixes. */
-function point(base: SearchBase, nodes: number, globalBatchSize: number, fixed: FixedStrategy | undefined, options: SearchOptions): ScalingPoint {
+/** Under weak scaling, the batch given and the size it is given for (the first listed), which a size's batch is scaled from. */
+interface WeakFrom { readonly batch: number; readonly first: number }
+
+/**
+ * One point: the fixed strategy when it names tensor and pipeline sizes, else the best plan found with
+ * what it fixes. `from` is set where the batch is weak-scaled from another size's.
+ */
+function point(base: SearchBase, nodes: number, globalBatchSize: number, fixed: FixedStrategy | undefined, options: SearchOptions, from?: WeakFrom): ScalingPoint {
   const gpus = nodes * base.gpusPerNode;
   const b = { ...base, nodes, globalBatchSize };
   if (fixed?.tensor !== undefined && fixed.pipeline !== undefined) {
@@ -67,7 +76,14 @@ function point(base: SearchBase, nodes: number, globalBatchSize: number, fixed: 
     if (!Number.isInteger(data)) return { nodes, gpus, globalBatchSize, reason: `${gpus} GPUs are not divisible by TP × PP × CP = ${c.tensor * c.pipeline * c.context}` };
     const candidate: Candidate = { ...c, data };
     const result = estimatePlan(planFor(b, candidate));
-    if (!result.ok) return { nodes, gpus, globalBatchSize, candidate, reason: result.message };
+    if (!result.ok) {
+      // The planner's "global batch 1 is not a multiple…" names training.globalBatchSize, which the client set to another number.
+      const reason = from === undefined || result.issues === undefined ? result.message : result.issues.map((i) => (i.rule === 'batch-indivisible'
+        ? `the weak-scaled batch of ${countOf(globalBatchSize, 'sequence')} at ${countOf(nodes, 'node')} (from training.globalBatchSize ${from.batch} on ${countOf(from.first, 'node')}) `
+          + `is not a multiple of micro-batch × data-parallel = ${c.microBatchSize}×${data} = ${c.microBatchSize * data}`
+        : `${i.path}: ${i.message}`)).join('; ');
+      return { nodes, gpus, globalBatchSize, candidate, reason };
+    }
     return { nodes, gpus, globalBatchSize, candidate, estimate: result, tokensPerSecondPerGpu: result.tokensPerSecond / gpus };
   }
   const space = fixed ? fixedSpace(b, fixed, options.constraints ?? {}) : undefined;
@@ -78,24 +94,53 @@ function point(base: SearchBase, nodes: number, globalBatchSize: number, fixed: 
 }
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+const lcm = (a: number, b: number): number => (a / gcd(a, b)) * b;
+
+/** A count of sequences, whole or not, as the reasons write it: a quarter "0.25", a third "0.333", 40/3 "13.33". */
+const sequences = (n: number): string => n.toLocaleString('en-US', n < 1 ? { maximumSignificantDigits: 3 } : { maximumFractionDigits: 2 });
+
+/**
+ * The sizes, under weak scaling, that keep the batch whole and get past the divisibility rules the
+ * fixed degrees alone decide: the multiples of `step` nodes, where `none` is not set.
+ *
+ * At m nodes of g GPUs the batch is B·m/F (B on the first size's F nodes): whole where m is a multiple
+ * of F / gcd(B, F). The GPUs split over tensor × pipeline × context = K where m·g is a multiple of K,
+ * m a multiple of K / gcd(K, g). With the whole plan fixed, the batch is also to be a multiple of
+ * micro-batch × data-parallel, μ·m·g/K, and that ratio, (B·m/F) / (μ·m·g/K) = B·K / (F·μ·g), is the same
+ * at every size: a whole number at each of those multiples, or at none of them.
+ */
+function weakSizes(batch: number, first: number, gpusPerNode: number, fixed: FixedStrategy | undefined): { step: number; why: string } | { none: string } {
+  const split = (fixed?.tensor ?? 1) * (fixed?.pipeline ?? 1) * (fixed?.context ?? 1);
+  const whole = first / gcd(batch, first);
+  const step = lcm(whole, split / gcd(split, gpusPerNode));
+  if (fixed?.tensor === undefined || fixed.pipeline === undefined) {
+    return { step, why: step === whole ? 'keep it whole' : `keep it whole with GPUs divisible by TP × PP × CP = ${split}` };
+  }
+  const microBatch = fixed.microBatchSize ?? DEFAULTS.microBatchSize;
+  if ((batch * split) % (first * microBatch * gpusPerNode) === 0) return { step, why: 'keep it whole and a multiple of micro-batch × data-parallel' };
+  const perNode = batch / first;
+  return {
+    none: `with this plan no size keeps it whole and a multiple of micro-batch × data-parallel (${sequences(perNode)} ${perNode === 1 ? 'sequence' : 'sequences'} `
+      + `a node, not a multiple of ${microBatch}×${sequences(gpusPerNode / split)} a node)`,
+  };
+}
 
 /**
  * The batch of one size under weak scaling: the first listed size's batch per node, times its nodes.
  * A size where that is no whole number of sequences (a fraction of one, below it) cannot keep the
- * batch per node, so it has no plan, only the reason and the nearest whole batch; the sizes that can
- * are the multiples of first / gcd(batch, first) nodes.
+ * batch per node, so it has no plan, only the reason and the nearest whole batch; it names the sizes
+ * that can (weakSizes), and where the plan held fixed rules out every size, says so instead: naming
+ * sizes that keep the batch whole would only move the failure.
  */
-function weakBatch(batch: number, first: number, nodes: number): { globalBatchSize: number; reason?: string } {
+function weakBatch(batch: number, first: number, nodes: number, gpusPerNode: number, fixed: FixedStrategy | undefined): { globalBatchSize: number; reason?: string } {
   if ((batch * nodes) % first === 0) return { globalBatchSize: (batch * nodes) / first };
   const exact = (batch * nodes) / first;
-  const step = first / gcd(batch, first);
-  // Without trailing zeros: a quarter reads "0.25", a third "0.333", 40/3 "13.33".
-  const shown = exact.toLocaleString('en-US', exact < 1 ? { maximumSignificantDigits: 3 } : { maximumFractionDigits: 2 });
-  const would = exact < 1 ? `${shown} of a sequence per step, under one` : `${shown} sequences per step, not a whole number`;
+  const would = exact < 1 ? `${sequences(exact)} of a sequence per step, under one` : `${sequences(exact)} sequences per step, not a whole number`;
+  const sizes = weakSizes(batch, first, gpusPerNode, fixed);
   return {
     globalBatchSize: Math.max(1, Math.round(exact)),
     reason: `weak scaling keeps the first size's batch per node (${countOf(batch, 'sequence')} on ${countOf(first, 'node')}): `
-      + `${countOf(nodes, 'node')} would take ${would}; the sizes that keep it whole are multiples of ${countOf(step, 'node')}`,
+      + `${countOf(nodes, 'node')} would take ${would}; ${'none' in sizes ? sizes.none : `the sizes that ${sizes.why} are multiples of ${countOf(sizes.step, 'node')}`}`,
   };
 }
 
@@ -113,9 +158,10 @@ export function scalingSweep(base: SearchBase, args: {
 }): ScalingPoint[] {
   const first = args.nodes[0] ?? base.nodes;
   const points = args.nodes.map((n): ScalingPoint => {
-    const batch = args.mode === 'weak' ? weakBatch(base.globalBatchSize, first, n) : { globalBatchSize: base.globalBatchSize };
+    const batch = args.mode === 'weak' ? weakBatch(base.globalBatchSize, first, n, base.gpusPerNode, args.fixed) : { globalBatchSize: base.globalBatchSize };
     if (batch.reason !== undefined) return { nodes: n, gpus: n * base.gpusPerNode, globalBatchSize: batch.globalBatchSize, reason: batch.reason };
-    return point(base, n, batch.globalBatchSize, args.fixed, args.options ?? {});
+    const from = args.mode === 'weak' && n !== first ? { batch: base.globalBatchSize, first } : undefined;
+    return point(base, n, batch.globalBatchSize, args.fixed, args.options ?? {}, from);
   });
   const runs = (p: ScalingPoint): p is ScalingPoint & { tokensPerSecondPerGpu: number } => p.tokensPerSecondPerGpu !== undefined && p.tokensPerSecondPerGpu > 0;
   const ref = points.filter(runs).reduce<(ScalingPoint & { tokensPerSecondPerGpu: number }) | undefined>((a, p) => (!a || p.nodes < a.nodes ? p : a), undefined);

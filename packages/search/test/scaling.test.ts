@@ -78,6 +78,57 @@ describe('scalingSweep: weak scaling keeps the first listed size\'s batch per no
   });
 });
 
+describe('scalingSweep: weak scaling with the plan held fixed says what the batch was scaled from and names only sizes that divide it', () => {
+  const TP8 = { tensor: 8, pipeline: 1 } as const;
+  it('a weak-scaled size whose batch does not divide names that batch as scaled, not as the one given (before: "training.globalBatchSize: global batch 1 …")', () => {
+    const points = scalingSweep({ ...smallBase, globalBatchSize: 4 }, { nodes: [8, 1, 2, 4], mode: 'weak', fixed: TP8 });
+    // The first size's batch is the one given: the planner's words, at its field.
+    expect(points[0]!.reason).toBe('training.globalBatchSize: global batch 4 is not a multiple of micro-batch × data-parallel = 1×8 = 8');
+    expect(points[2]!.reason).toBe('the weak-scaled batch of 1 sequence at 2 nodes (from training.globalBatchSize 4 on 8 nodes) '
+      + 'is not a multiple of micro-batch × data-parallel = 1×2 = 2');
+    expect(points[3]!.reason).toBe('the weak-scaled batch of 2 sequences at 4 nodes (from training.globalBatchSize 4 on 8 nodes) '
+      + 'is not a multiple of micro-batch × data-parallel = 1×4 = 4');
+  });
+
+  it('where the fixed plan rules out every size, the size that cannot keep the batch whole names none (before: "multiples of 2 nodes", which fail the same way)', () => {
+    const [, one] = scalingSweep({ ...smallBase, globalBatchSize: 4 }, { nodes: [8, 1], mode: 'weak', fixed: TP8 });
+    expect(one!.reason).toBe('weak scaling keeps the first size\'s batch per node (4 sequences on 8 nodes): 1 node would take 0.5 of a sequence per step, under one; '
+      + 'with this plan no size keeps it whole and a multiple of micro-batch × data-parallel (0.5 sequences a node, not a multiple of 1×1 a node)');
+  });
+
+  it('where it rules out none, the sizes named are those that keep the batch whole and divide it (TP 8 · PP 2: 2 nodes, not every size)', () => {
+    const [four, three, two] = scalingSweep({ ...smallBase, globalBatchSize: 2 }, { nodes: [4, 3, 2], mode: 'weak', fixed: { tensor: 8, pipeline: 2 } });
+    expect(three!.reason).toBe('weak scaling keeps the first size\'s batch per node (2 sequences on 4 nodes): 3 nodes would take 1.5 sequences per step, not a whole number; '
+      + 'the sizes that keep it whole and a multiple of micro-batch × data-parallel are multiples of 2 nodes');
+    expect([four!.reason, two!.reason]).toEqual([undefined, undefined]);
+  });
+
+  it('with only some degrees fixed, the sizes named also split their GPUs over them', () => {
+    // 1 sequence on 3 nodes is whole at multiples of 3 nodes; TP 8 × CP 2 = 16 GPUs needs an even number of 8-GPU nodes.
+    const [, one] = scalingSweep({ ...smallBase, globalBatchSize: 1 }, { nodes: [3, 1], mode: 'weak', fixed: { tensor: 8, context: 2 } });
+    expect(one!.reason).toMatch(/; the sizes that keep it whole with GPUs divisible by TP × PP × CP = 16 are multiples of 6 nodes$/);
+  });
+
+  it('every size a weak sweep with a fixed plan names runs past the batch and GPU divisibility rules; where it names none, no size up to 16 nodes does (property)', () => {
+    const divisibility = /not a multiple|not divisible|would take/;
+    fc.assert(fc.property(
+      fc.integer({ min: 1, max: 32 }), fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 8 }), fc.constantFrom(1, 2), fc.constantFrom(1, 2),
+      (globalBatchSize, first, nodes, pipeline, microBatchSize) => {
+        const fixed = { tensor: 8, pipeline, microBatchSize };
+        const [, p] = scalingSweep({ ...smallBase, globalBatchSize }, { nodes: [first, nodes], mode: 'weak', fixed });
+        const named = /are multiples of (\d+) nodes?$/.exec(p!.reason ?? '');
+        if (p!.reason === undefined || !/would take/.test(p!.reason)) return;
+        const sizes = named ? [1, 2, 3].map((k) => k * Number(named[1])) : Array.from({ length: 16 }, (_, i) => i + 1);
+        const swept = scalingSweep({ ...smallBase, globalBatchSize }, { nodes: [first, ...sizes], mode: 'weak', fixed }).slice(1);
+        for (const s of swept) {
+          if (named) expect(s.reason ?? '', `${s.nodes} nodes`).not.toMatch(divisibility);
+          else expect(s.reason, `${s.nodes} nodes`).toMatch(divisibility);
+        }
+      },
+    ), { numRuns: 40 });
+  });
+});
+
 describe('scalingSweep: efficiency', () => {
   it('is against the smallest size that runs a plan, whatever the order the sizes are listed in', () => {
     const listed = scalingSweep(smallBase, { nodes: [2, 1], mode: 'strong', fixed: { tensor: 8, pipeline: 1 } });

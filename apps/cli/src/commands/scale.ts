@@ -101,7 +101,8 @@ export function formatScaleReport(a: Sweep): string {
     ...renderTable([
       ['nodes', 'GPUs', 'batch', 'step', 'tokens/s/GPU', 'MFU', 'efficiency', 'plan'],
       ...a.points.map((p) => [
-        formatGrouped(p.nodes), formatGrouped(p.gpus), formatGrouped(p.globalBatchSize),
+        // A size without a plan has no batch planned: under --weak, where it cannot keep the batch per node, the JSON's is only the nearest whole one.
+        formatGrouped(p.nodes), formatGrouped(p.gpus), p.label === undefined ? '—' : formatGrouped(p.globalBatchSize),
         p.stepTimeSeconds === undefined ? '—' : formatSeconds(p.stepTimeSeconds),
         p.tokensPerSecondPerGpu === undefined ? '—' : formatGrouped(p.tokensPerSecondPerGpu),
         p.mfu === undefined ? '—' : `${(p.mfu * 100).toFixed(1)}%`,

@@ -13,7 +13,7 @@ async function cli(args: string[]) {
 const GPT3 = ['scale', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--global-batch', '1536'];
 /** The table's rows: node count → its cells. */
 const rows = (out: string): Map<number, string[]> => new Map(out.split('\n')
-  .filter((l) => /^\s+[\d,]+\s+[\d,]+\s+[\d,]+\s/.test(l))
+  .filter((l) => /^\s+[\d,]+\s+[\d,]+\s+(?:[\d,]+|—)\s/.test(l))
   .map((l) => l.trim().split(/\s{2,}/))
   .map((cells) => [Number(cells[0]!.replaceAll(',', '')), cells]));
 
@@ -74,6 +74,29 @@ describe('trainplan scale', () => {
     const { code, out } = await cli(['scale', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--global-batch', '256', '--nodes', '1', '--trade-off']);
     expect(code).toBe(0);
     expect(out).toContain('\nTP × PP at 1 node (best of the other dimensions):\n');
+  });
+
+  it('--weak with a fixed plan: a scaled size\'s batch is named as scaled from --global-batch, and no size is suggested that fails the same way', async () => {
+    const { code, out, err } = await cli(['scale', '-m', 'llama3-8b', '-g', 'dgx-h100', '-b', '4', '-n', '8,1,2,4', '--weak', '-t', '8', '-p', '1']);
+    expect(code).toBe(1);
+    const r = rows(out);
+    // Before: "--global-batch: global batch 1 is not a multiple of …", though --global-batch was 4.
+    const two = 'TP 8 · PP 1 · DP 2 · mbs 1 · no recompute: the weak-scaled batch of 1 sequence at 2 nodes (from --global-batch 4 on 8 nodes) '
+      + 'is not a multiple of micro-batch × data-parallel = 1×2 = 2';
+    expect(r.get(2)!.at(-1)).toBe(two);
+    expect(r.get(8)!.at(-1)).toMatch(/: --global-batch: global batch 4 is not a multiple of micro-batch × data-parallel = 1×8 = 8$/);
+    // Before: "… the sizes that keep it whole are multiples of 2 nodes", where TP 8 fails as at 2 nodes.
+    expect(r.get(1)!.at(-1)).toMatch(/under one; with this plan no size keeps it whole and a multiple of micro-batch × data-parallel \(0\.5 sequences a node, not a multiple of 1×1 a node\)$/);
+    expect(err).toContain('trainplan: 2 nodes (16 GPUs): the weak-scaled batch of 1 sequence at 2 nodes (from --global-batch 4 on 8 nodes)');
+  });
+
+  it('--weak: a size without a plan shows no batch ("—"), not the nearest whole one as if planned; --json keeps that number', async () => {
+    const args = ['scale', '-m', 'llama3-8b', '-g', 'dgx-h100', '-b', '64', '-n', '3,4,6,8', '--weak', '-t', '8', '-p', '1'];
+    const r = rows((await cli(args)).out);
+    // Before: 85 and 171 (64 × 4/3 and 64 × 8/3, rounded). 3 and 6 nodes had a plan tried with their batch, which stays.
+    expect([3, 4, 6, 8].map((n) => r.get(n)![2])).toEqual(['64', '—', '128', '—']);
+    const json = JSON.parse((await cli([...args, '--json'])).out) as { points: { nodes: number; globalBatchSize: number }[] };
+    expect(json.points.map((p) => p.globalBatchSize)).toEqual([64, 85, 128, 171]);
   });
 
   it('a size where nothing runs says why (the memory the closest plan needs) and exits 1, with one stderr line for it', async () => {

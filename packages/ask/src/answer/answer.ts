@@ -15,6 +15,7 @@ import { inPlainWords } from './plain-words.ts';
 import { withNotRead } from './not-read.ts';
 import { withMissedDeadline } from './missed-deadline.ts';
 import { comparedSizesOf } from './compared-sizes.ts';
+import { comparedModelsOf } from './compared-models.ts';
 import { comparedPrecisionsOf, PRECISION_FIGURES } from './compared-precisions.ts';
 import { gpuName } from './describe-estimate.ts';
 import { asTrainingMemory } from './training-memory.ts';
@@ -37,6 +38,14 @@ function answerOf(q: ParsedQuestion, options: AnswerOptions): Answer {
   // "global batch 1.5", "on 1.5 nodes": a count that must be whole is refused as asked, never rounded or cut to plan it.
   const fractions = fractionProblems(q.stated, q.intent);
   if (q.intent === 'help' || q.problems.length > 0 || fractions.length > 0) return answerHelp(q, [...q.problems, ...fractions]);
+  // Models to compare ("7B vs 13B on 64 H100"): the question answered of each, side by side (compared-models.ts).
+  // Parse compares models only where nothing else is compared, and never for a collective or a rate. First: "tokens
+  // for 7B vs 13B" is the tokens of each.
+  const models = comparedModelsOf(q);
+  if (models !== undefined) {
+    const on = gpuName(q.parameters.gpu ?? '');
+    return sideBySide(q, models.names, models.questions.map((m) => answerOf(m, options)), { of: on, subject: asksTokensAlone(q) ? 'in training tokens' : `on ${on}` });
+  }
   // "Chinchilla optimal tokens for 70B": the tokens alone, no cluster plan (tokens-per-parameter.ts).
   if (asksTokensAlone(q)) return answerTokensPerParameter(q);
   // GPUs to compare ("A100 vs H100 for 70B"): the question answered of each, side by side (compared-gpus.ts).

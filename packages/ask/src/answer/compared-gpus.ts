@@ -78,14 +78,16 @@ function gpuHoursOf(a: Answer): number | undefined {
 
 /**
  * The answers for each GPU, set side by side under `names`; the first's plan after them. Or of one GPU (`of` naming it)
- * each at another cluster size (compared-sizes.ts) or precision (compared-precisions.ts), whose lines add `figures`
- * (labels of the answers' figures: "MFU", "Memory per GPU") where they differ by more than time and GPU-hours.
+ * each at another cluster size (compared-sizes.ts), precision (compared-precisions.ts) or model (compared-models.ts,
+ * whose `subject` says what the headline names after the names: "on H100 SXM5 80GB", not the first model), whose lines
+ * add `figures` (labels of the answers' figures: "MFU", "Memory per GPU") where they differ by more than time and GPU-hours.
  */
-export function sideBySide(q: ParsedQuestion, names: string[], answers: Answer[], { of = '', figures = [] }: { of?: string; figures?: readonly string[] } = {}): Answer {
+export function sideBySide(q: ParsedQuestion, names: string[], answers: Answer[], { of = '', figures = [], subject }: { of?: string; figures?: readonly string[]; subject?: string } = {}): Answer {
   const [first] = answers;
   if (first === undefined) throw new Error('sideBySide needs an answer');
   const lines: AnswerFigure[] = answers.map((a, i) => ({ label: names[i] ?? '', value: lineOf(a, figures) }));
-  const headline = `${names.join(' vs ')} for ${modelNameOf(q.parameters)}${of === '' ? '' : ` on ${of}`}: ${lines.map((l) => `${l.label}: ${l.value}`).join('; ')}`;
+  const about = subject ?? `for ${modelNameOf(q.parameters)}${of === '' ? '' : ` on ${of}`}`;
+  const headline = `${names.join(' vs ')} ${about}: ${lines.map((l) => `${l.label}: ${l.value}`).join('; ')}`;
   const notes: string[] = [];
   const hours = answers.map(gpuHoursOf);
   if (hours.every((h): h is number => h !== undefined) && hours.length === 2) {

@@ -1,7 +1,7 @@
 import { CHINCHILLA_TOKENS_PER_PARAMETER } from '../defaults.ts';
 import { compactCount } from '../format.ts';
 import { modelFactsOf } from '../model-of.ts';
-import { normalize } from '../parse.ts';
+import { CHINCHILLA_READING, normalize } from '../parse.ts';
 import type { ParsedQuestion } from '../question.ts';
 import type { Answer } from './answer-types.ts';
 
@@ -17,10 +17,22 @@ const ASKS_TOKENS = /\b(?:tokens?|data(?:set)?(?:[\s-]*size)?|how much data|budg
 /** Words asking a plan's figures: then the tokens are planned with, not answered alone. */
 const ASKS_PLAN = /\b(?:nodes?|gpus?|how long|days?|weeks?|months?|cost|cheapest|price|memory|step[\s-]*time|mfu|config\w*|layout|throughput|serve|serving)\b/;
 
+/**
+ * A token count asked of a model, no rate named: "tokens for 70B", "how many tokens for 70B", "how many training tokens
+ * to train llama3-8b". Chinchilla's rate is taken, said (QA: "tokens for 70B" ran a configuration search, while
+ * "chinchilla optimal tokens for 70B" answered the tokens). Not a rate ("tokens per second for 70B").
+ */
+const ASKS_TOKEN_COUNT = /^(?:(?:how many|how much|what(?:'s| is| are)?(?: the)?|number of|amount of)\s+)?(?:(?:training|train|optimal)\s+)?tokens?\s+(?:for|of|to train|to pretrain|should|would|do|does|are|is|needed|required)\b/;
+
+/** The rate per parameter a question asks the tokens at: its own, or Chinchilla's where it asks a token count of a model (ASKS_TOKEN_COUNT). */
+function rateAsked(q: ParsedQuestion): number | undefined {
+  return q.stated.tokensPerParameter ?? (ASKS_TOKEN_COUNT.test(normalize(q.text)) ? CHINCHILLA_TOKENS_PER_PARAMETER : undefined);
+}
+
 /** Whether the question asks only the tokens a model trains on at a rate per parameter. */
 export function asksTokensAlone(q: ParsedQuestion): boolean {
   const s = q.stated;
-  if (s.tokensPerParameter === undefined || s.tokens !== undefined) return false;
+  if (rateAsked(q) === undefined || s.tokens !== undefined) return false;
   if (s.nodes !== undefined || s.gpus !== undefined || s.deadlineSeconds !== undefined || s.gpuHours !== undefined || s.costBudget !== undefined || s.pricePerGpuHour !== undefined) return false;
   if (q.intent === 'serving' || q.intent === 'memory' || q.intent === 'collective' || q.intent === 'rate' || q.intent === 'help') return false;
   const normal = normalize(q.text).replace(/\b\d[\d.]*\s*tokens?\s*(?:per|\/|a)\s*param\w*/g, ' ');
@@ -29,7 +41,7 @@ export function asksTokensAlone(q: ParsedQuestion): boolean {
 
 /** The tokens a model trains on at the question's tokens per parameter, with where the rate comes from. */
 export function answerTokensPerParameter(q: ParsedQuestion): Answer {
-  const perParameter = q.stated.tokensPerParameter ?? CHINCHILLA_TOKENS_PER_PARAMETER;
+  const perParameter = rateAsked(q) ?? CHINCHILLA_TOKENS_PER_PARAMETER;
   const facts = modelFactsOf(q.parameters);
   const base: Pick<Answer, 'intent' | 'question' | 'figures' | 'examples'> = { intent: q.intent, question: q.text, figures: [], examples: [] };
   if (facts === undefined) {
@@ -45,5 +57,7 @@ export function answerTokensPerParameter(q: ParsedQuestion): Answer {
     `To plan it, ask e.g. "how many H100 nodes to train ${q.stated.model ?? `a ${compactCount(facts.parameters)} model`} on ${compactCount(tokens)} tokens in 30 days".`,
   ];
   const assumptions = q.defaults.filter((d) => d.field === 'model' || d.field === 'customModel' || d.field === 'tokensPerParameter').map((d) => d.text);
+  // "tokens for 70B": no rate in the question, Chinchilla's taken and said as "chinchilla optimal" would have it read.
+  if (q.stated.tokensPerParameter === undefined) assumptions.unshift(`no tokens per parameter given: ${CHINCHILLA_READING}`);
   return { ...base, kind: 'answer', ok: true, headline, assumptions, notes };
 }

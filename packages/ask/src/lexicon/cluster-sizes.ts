@@ -24,8 +24,14 @@ const CORRECTED = new RegExp(String.raw`${COUNT}${UNIT}?[\s,;.!-]*\b${CORRECTION
  * planned, the correction dropped unsaid).
  */
 const CORRECTED_BARE = new RegExp(String.raw`${COUNT}${UNIT}[\s,;.!-]*\b${CORRECTION}\b[\s,;:.!-]*${COUNT}(?![\w.]|\s*(?:x\s*)?(?:${HW_TOKEN}|nodes?|gpus?)\b)`);
-/** Sizes listed before the two compared: "256, 512 and 1024 H100" (QA: 256 was dropped unsaid). */
-const LISTED_BEFORE = new RegExp(String.raw`(?:${COUNT}${UNIT}?\s*,\s*)+$`);
+/**
+ * Sizes listed before the two compared: "256, 512 and 1024 H100" (QA: 256 was dropped unsaid), "64 vs 128 vs 256 vs 512
+ * H100" (QA: 64 and 128 were dropped unsaid, and only 256 and 512 compared).
+ */
+const LISTED_BEFORE = new RegExp(String.raw`(?:${COUNT}${UNIT}?\s*(?:,|\b(?:or|vs\.?|versus|and)\b)\s*)+$`);
+/** Sizes listed after the two compared, each with its unit: "512 H100 or 1024 H200 or 2048 B200" (QA: 2048 was dropped unsaid). */
+const LISTED_AFTER = new RegExp(String.raw`^(?:\s*(?:,|\b(?:or|vs\.?|versus|and)\b)\s*${COUNT}${UNIT}${NOT_PER_NODE})+`);
+const LISTED_AFTER_ONE = new RegExp(String.raw`${COUNT}${UNIT}`, 'g');
 const LISTED = new RegExp(String.raw`${COUNT}${UNIT}?`, 'g');
 const TWO_SIZES = new RegExp(String.raw`${COUNT}${UNIT}?\s*,?\s*\b(?:or|vs\.?|versus|and|compared (?:to|with))\s+${COUNT}${UNIT}${NOT_PER_NODE}`);
 
@@ -65,7 +71,9 @@ export function takeOtherSize(s: Scanner): OtherSize[] {
   const start = before === null ? m.index : before.index;
   const [lead, ...rest] = listed;
   const planned = lead === undefined ? `${first ?? ''}${firstK ?? ''}` : String(lead.count);
-  s.replace({ index: start, length: m.index + m[0].length - start }, ` ${planned} ${firstUnit ?? secondUnit} `);
+  const after = LISTED_AFTER.exec(s.text.slice(m.index + m[0].length));
+  const following = after === null ? [] : [...after[0].matchAll(LISTED_AFTER_ONE)].map(([, count, k, unit]) => ({ count: writtenCount(count, k), unit: unitOf(unit ?? '') }));
+  s.replace({ index: start, length: m.index + m[0].length + (after?.[0].length ?? 0) - start }, ` ${planned} ${firstUnit ?? secondUnit} `);
   const others = [...rest, ...(lead === undefined ? [] : [{ count: writtenCount(first, firstK), unit: unitOf(firstUnit ?? secondUnit) }])];
-  return [...others, { count: writtenCount(second, secondK), unit: unitOf(secondUnit) }];
+  return [...others, { count: writtenCount(second, secondK), unit: unitOf(secondUnit) }, ...following];
 }

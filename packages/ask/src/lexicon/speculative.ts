@@ -114,15 +114,15 @@ const parametersOf = (id: string): number => modelById(id)?.publishedParameters 
  * ("speculative decoding with llama 3.2 1b for llama 3 70b") serves the larger, whichever comes first: the
  * smaller is the draft, as `draftWritten`.
  */
-export function takeServedModel(s: Scanner, facts: SpeculativeFacts): { model?: ModelMatch; draftWritten?: string } {
+export function takeServedModel(s: Scanner, facts: SpeculativeFacts): { model?: ModelMatch; modelWritten?: string; draftWritten?: string } {
   const written = (m: Match): string => s.text.slice(m.index, m.index + m.length).trim();
   const model = matchModel(s.text);
   if (model === undefined) return {};
   const modelWritten = written(model);
   s.blank(model);
-  if (facts.speculative !== true || facts.draftWritten !== undefined || model.model === undefined) return { model };
+  if (facts.speculative !== true || facts.draftWritten !== undefined || model.model === undefined) return { model, modelWritten };
   const other = matchModel(s.text);
-  if (other?.model === undefined || other.model === model.model) return { model };
+  if (other?.model === undefined || other.model === model.model) return { model, modelWritten };
   const otherWritten = written(other);
   s.blank(other);
   return parametersOf(other.model) < parametersOf(model.model) ? { model, draftWritten: otherWritten } : { model: other, draftWritten: modelWritten };

@@ -19,7 +19,8 @@ const reason = message('Why there is no plan at this point.');
 const point = object({
   nodes: count('Nodes.'),
   gpus: count('GPUs.'),
-  globalBatchSize: count('Sequences per step at this size (grows with the nodes under weak scaling).'),
+  globalBatchSize: count('Sequences per step at this size (grows with the nodes under weak scaling). Not a planned batch where there is no label: '
+    + 'under weak scaling, a size that cannot keep the batch per node has the nearest whole number of sequences here, and its reason says so.'),
   label: optional(label),
   scenario: optional(planScenarioSchema),
   stepTimeSeconds: optional(seconds('Step time of the best plan')),

@@ -1,0 +1,78 @@
+import type { ComparedModel, NotRead } from '../question.ts';
+import { matchModel, type ModelMatch } from './models.ts';
+import { Scanner } from './quantities.ts';
+
+/**
+ * Models compared in one question: "how long to train 7B vs 13B on 64 H100", "llama3-8b or llama3-70b", "compare 7B and
+ * 13B": each answered as the question asks of the first, side by side (answer/compared-models.ts), as GPUs and sizes
+ * compared are. QA found the first model planned and the other dropped unsaid.
+ */
+
+/**
+ * The most things a question compares side by side, the first with them: each is planned on its own (a search where no
+ * layout is given), and a chat answer of more lines than this is no longer read side by side. Past it, what is left
+ * out is said (Not read), never dropped unsaid.
+ */
+export const MAX_COMPARED = 6;
+
+/**
+ * What joins two models compared, and nothing else between them: "vs", "or", "and", a comma, "compared to", "better
+ * than". Only models so joined compare: a size elsewhere in the question ("8.64 million requests a day", "a 2M €
+ * budget", "seq 1m") is left for the readers of those.
+ */
+const JOIN = /^(?=\s*[,a-z])[\s,]*(?:(?:or|vs\.?|versus|and|against|compared\s+(?:to|with)|(?:is\s+)?(?:better|faster|cheaper|slower)\s+than|over)\b[\s,]*)*$/;
+
+/** A model named in the question besides the first, as written ("13b"), with what the lexicon read it as. */
+export interface OtherModel {
+  readonly match: ModelMatch;
+  readonly written: string;
+}
+
+/**
+ * Takes the models compared with the served one (`first`, already blanked) out of the text: those joined to it, or to
+ * one joined to it, by a comparing word alone (JOIN). The first named leads (by position: "llama3-8b vs llama3-70b"
+ * plans llama3-8b first, whatever order the lexicon finds them in); the others follow in the order written. The same
+ * model named twice ("70B vs llama3-70b") is one.
+ */
+export function takeOtherModels(s: Scanner, first: ModelMatch, firstWritten: string): { first: ModelMatch; others: OtherModel[] } {
+  // Every other mention, found on a copy: only those compared are taken out of the question's text.
+  const copy = new Scanner(s.text);
+  const found: OtherModel[] = [{ match: first, written: firstWritten }];
+  for (let m = matchModel(copy.text); m !== undefined; m = matchModel(copy.text)) {
+    found.push({ match: m, written: copy.text.slice(m.index, m.index + m.length).trim() });
+    copy.blank(m);
+  }
+  found.sort((a, b) => a.match.index - b.match.index);
+  // The run of mentions, each joined to the one before, that holds the served model.
+  const at = found.findIndex((f) => f.match === first);
+  const joined = (i: number): boolean => JOIN.test(s.text.slice(found[i - 1]!.match.index + found[i - 1]!.match.length, found[i]!.match.index));
+  let start = at;
+  while (start > 0 && joined(start)) start -= 1;
+  let end = at;
+  while (end + 1 < found.length && joined(end + 1)) end += 1;
+  const run = found.slice(start, end + 1);
+  for (const m of run) if (m.match !== first) s.blank(m.match);
+  const key = (m: ModelMatch): string => m.model ?? `${m.unknownSize ?? ''}:${m.family ?? ''}:${m.unmodelled ?? ''}`;
+  const [lead, ...others] = run.filter((m, i) => run.findIndex((o) => key(o.match) === key(m.match)) === i);
+  return { first: lead!.match, others };
+}
+
+/** A model compared, resolved: a preset, or a custom decoder of the size asked; else why it cannot be planned. */
+export type ResolvedModel = { ok: true; model: ComparedModel } | { ok: false; why: string };
+
+/** The models compared past the first, as ComparedModel, and a Not read for each that cannot be (past MAX_COMPARED, or no model to plan). */
+export function comparedModels(others: readonly OtherModel[], resolve: (m: ModelMatch) => ResolvedModel): { models: ComparedModel[]; notRead: NotRead[] } {
+  const models: ComparedModel[] = [];
+  const notRead: NotRead[] = [];
+  for (const other of others) {
+    const resolved = resolve(other.match);
+    if (!resolved.ok) notRead.push({ phrase: `the model "${other.written}"`, why: `not compared: ${resolved.why}` });
+    else if (models.length < MAX_COMPARED - 1) models.push(resolved.model);
+    else notRead.push({ phrase: `the model "${other.written}"`, why: `not compared: at most ${MAX_COMPARED} models a question are set side by side; ask again for it` });
+  }
+  return { models, notRead };
+}
+
+/** A Not read for each model named and not compared, with why (`because`: "no word compares it with the first"). */
+export const modelsNotCompared = (written: readonly string[], because: string): NotRead[] =>
+  written.map((w) => ({ phrase: `the model "${w}"`, why: `not compared: ${because}` }));
