@@ -60,7 +60,7 @@ const BULLETS: readonly { section: string; render: (get: Reader) => string }[] =
     render: (get) => {
       // "76.8 kB (230.5 kB raw)" → "76.8 kB gzip (230.5 kB raw)"
       const gzip = (size: string) => size.replace(/^(\S+ \S+)/, '$1 gzip');
-      return `- The Node API at ${get('requests/s', 'value')} estimates/s with p99 ${get('p99 latency', 'value')} (4 keep-alive connections, `
+      return `- The Node API at ${Number(get('requests/s', 'value')).toLocaleString('en-US')} estimates/s with p99 ${get('p99 latency', 'value')} (4 keep-alive connections, `
         + `the load generator on the same cores). The widget module, both elements and the core, is ${gzip(get('widget module', 'value'))}, `
         + `budget ${get('widget module', 'target').replace(/^≤ /, '')}; the Worker bundle ${gzip(get('Worker bundle', 'value'))}.`;
     },

@@ -76,7 +76,7 @@ describe('README.md\'s npm run bench block', () => {
     const text = benchReadme(FIXTURE).join('\n');
     expect(text).toContain('(Node 20.0.0, Test CPU (R))');
     for (const figure of ['5.00 µs', '(200,000/s)', '8.00 µs', '6,553,600 candidates', '20.0 ms (median; best 18.0 ms', 'Llama 3 70B in 9.5 ms',
-      'in 16.5 ms', 'in 0.500 s (2.10 M events/s', '3000 estimates/s with p99 4.00 ms', '77.0 kB gzip (231.0 kB raw), budget 80 kB',
+      'in 16.5 ms', 'in 0.500 s (2.10 M events/s', '3,000 estimates/s with p99 4.00 ms', '77.0 kB gzip (231.0 kB raw), budget 80 kB',
       'Worker bundle 190.0 KB gzip']) {
       expect(text).toContain(figure);
     }
