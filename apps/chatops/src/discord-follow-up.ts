@@ -38,7 +38,22 @@ export function discordFollowUpOf(
   const { application_id: applicationId, token } = interaction;
   if (typeof applicationId !== 'string' || !/^\d{1,20}$/.test(applicationId)) return undefined;
   if (typeof token !== 'string' || !/^[\w.-]{1,1024}$/.test(token)) return undefined;
-  return { applicationId, token, api: api.replace(/\/+$/, '') };
+  const base = apiBase(api);
+  return base === undefined ? undefined : { applicationId, token, api: base };
+}
+
+/**
+ * The API's address as webhook paths are appended to it: http(s), with neither a query nor a fragment, which would
+ * swallow the path and the token (…/v10#f sent every answer to /v10); undefined for any other, and then the answer
+ * is given inline and the misconfiguration logged.
+ */
+function apiBase(api: string): string | undefined {
+  const url = parsedUrl(api);
+  if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:') || api.includes('?') || api.includes('#')) {
+    console.error('chatops: DISCORD_API_URL is not an http(s) address without a query or fragment; Discord questions are answered inline');
+    return undefined;
+  }
+  return api.replace(/\/+$/, '');
 }
 
 const webhookOf = (to: DiscordFollowUp) => `${to.api}/webhooks/${to.applicationId}/${encodeURIComponent(to.token)}`;
@@ -93,4 +108,13 @@ export async function deliverToDiscord(fetchFn: Fetch, to: DiscordFollowUp, answ
  */
 export async function deliverFailureToDiscord(fetchFn: Fetch, to: DiscordFollowUp, failure: Answer): Promise<void> {
   await edit(fetchFn, to, toDiscordMessage(failure).data, 'the failure notice');
+}
+
+/** `text` as a URL, or undefined where it is none (URL.canParse is not on every runtime the bot runs on). */
+function parsedUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
 }

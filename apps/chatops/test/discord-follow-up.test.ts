@@ -1,7 +1,7 @@
 import type { Answer } from '@trainplan/ask';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deliver, MAX_RETRY_AFTER_SECONDS } from '../src/deliver.ts';
-import { DISCORD_API_URL, deliverToDiscord } from '../src/discord-follow-up.ts';
+import { DISCORD_API_URL, deliverToDiscord, discordFollowUpOf } from '../src/discord-follow-up.ts';
 import type { DiscordMessageResponse } from '../src/discord-message.ts';
 import { DISCORD_TOKEN, WEBHOOK } from './support/bot.ts';
 import { fakeFetch, type FakeResponse } from './support/fake-fetch.ts';
@@ -90,5 +90,22 @@ describe('a deferred refusal', () => {
     await deliverToDiscord(fetch, TO, refusal);
     expect(sent.map((r) => r.method)).toEqual(['DELETE', 'DELETE', 'PATCH', 'PATCH']);
     expect(errors.mock.calls.flat().join(' ')).toMatch(/DELETE @original failed twice \(HTTP 404\), and PATCH @original failed twice \(HTTP 404\); the refusal was not delivered/);
+  });
+});
+
+describe('DISCORD_API_URL: an http(s) address the webhook path can follow, or the answer is given inline', () => {
+  const interaction = { application_id: '1234567890', token: 'tok1' };
+  it.each([
+    ['not a url'], ['ftp://127.0.0.1:18899/api'], ['http://127.0.0.1:18899/api/v10#f'], ['http://127.0.0.1:18899/api/v10?x=1'],
+  ])('%s is refused (before: a fragment or query swallowed the path and the token, or every delivery failed)', (api) => {
+    const logged: unknown[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => { logged.push(args[0]); });
+    expect(discordFollowUpOf(interaction, api)).toBeUndefined();
+    spy.mockRestore();
+    expect(String(logged[0])).toMatch(/DISCORD_API_URL is not an http\(s\) address/);
+  });
+  it('an http(s) address is kept, its trailing slashes dropped', () => {
+    expect(discordFollowUpOf(interaction, 'http://127.0.0.1:18899/api/v10/')?.api).toBe('http://127.0.0.1:18899/api/v10');
+    expect(discordFollowUpOf(interaction)?.api).toBe(DISCORD_API_URL);
   });
 });

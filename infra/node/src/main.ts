@@ -34,3 +34,20 @@ const server = serve({ fetch, port, hostname, serverOptions }, (info) => {
 });
 // The worker would keep the process alive after the server closes.
 server.on('close', () => { void background.close(); });
+
+/**
+ * How long a stopping server waits for the deferred answers it can still send: the questions it acknowledged and had
+ * not answered are told they could not be (background.close fails them into that notice), which takes a request each.
+ */
+const SHUTDOWN_GRACE_MS = 5_000;
+// SIGTERM (a process manager, a container stop) and SIGINT (Ctrl-C) stop it: taking new requests, then the worker, and the
+// process leaves once the notices are out or the grace has passed. Without this, a signal ended the process at once and
+// every acknowledged question waited on "thinking…" until its token expired (Discord: 15 minutes).
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, () => {
+    server.close();
+    (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+    void background.close();
+    setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS).unref();
+  });
+}

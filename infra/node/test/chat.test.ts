@@ -19,6 +19,7 @@ let base = '';
  */
 const delivered: { method: string; path: string; body: string }[] = [];
 let discordDouble: Server | undefined;
+let discordApi = '';
 
 beforeAll(async () => {
   discordDouble = createServer((req, res) => {
@@ -30,9 +31,9 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => discordDouble!.listen(0, '127.0.0.1', resolve));
-  const api = `http://127.0.0.1:${(discordDouble.address() as AddressInfo).port}/api/v10`;
+  discordApi = `http://127.0.0.1:${(discordDouble.address() as AddressInfo).port}/api/v10`;
   started = await startServer({
-    SLACK_SIGNING_SECRET: SECRET, DISCORD_PUBLIC_KEY: KEYS.publicKeyHex, TRAINPLAN_PUBLIC_URL: 'https://plan.example', DISCORD_API_URL: api,
+    SLACK_SIGNING_SECRET: SECRET, DISCORD_PUBLIC_KEY: KEYS.publicKeyHex, TRAINPLAN_PUBLIC_URL: 'https://plan.example', DISCORD_API_URL: discordApi,
   });
   base = started.base;
 }, 30_000);
@@ -147,6 +148,26 @@ describe('the chat bot on Node: deferred answers are worked out off the thread t
     await first;
     expect(quick.ms / search).toBeLessThan(0.25);
   });
+});
+
+describe('the chat bot on Node, stopped by a signal', () => {
+  it('tells every question it acknowledged and had not answered, then exits (before: SIGTERM dropped them unsaid)', async () => {
+    const own = await startServer({ DISCORD_PUBLIC_KEY: KEYS.publicKeyHex, TRAINPLAN_PUBLIC_URL: '', DISCORD_API_URL: discordApi });
+    const before = delivered.length;
+    const question = 'is $1.2M enough to train llama3-70b on 2T tokens at $2/GPU-hour';
+    const acks = await Promise.all([0, 1, 2].map(async () => {
+      const body = discordCommand(question);
+      const res = await fetch(`${own.base}/v1/chat/discord`, { method: 'POST', body, headers: discordHeaders(KEYS, now(), body) });
+      return res.json();
+    }));
+    expect(acks).toEqual([{ type: 5 }, { type: 5 }, { type: 5 }]);
+    const exited = new Promise<number | null>((resolve) => own.server.on('exit', (code) => resolve(code)));
+    own.server.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    // Each of the three was edited: with its answer where the worker had finished it, else with the notice.
+    const edits = delivered.slice(before).filter((d) => d.method === 'PATCH' && d.path.endsWith('/messages/@original'));
+    expect(edits).toHaveLength(3);
+  }, 60_000);
 });
 
 describe('the chat bot on Node without TRAINPLAN_PUBLIC_URL', () => {
