@@ -191,6 +191,10 @@ export function defaultBatchNote(b: DefaultBatch): string {
     case 'published':
       return b.sequences === b.published
         ? `${head} (${tokens} tokens: ${b.model}'s published batch)`
-        : `${head} (${tokens} tokens: near ${b.model}'s published ${countOf(b.published, 'sequence')}, rounded so that data-parallel sizes of these GPUs divide it)`;
+        : Math.abs(b.sequences - b.published) <= DEFAULT_BATCH_SLACK * b.published
+          ? `${head} (${tokens} tokens: near ${b.model}'s published ${countOf(b.published, 'sequence')}, rounded so that data-parallel sizes of these GPUs divide it)`
+          // Further than the slack a deadline's search allows (deadlineBatchFor): said as a move, not as "near" (QA: 2,030 was "near" 1,536).
+          : `${head} (${tokens} tokens: ${Math.round((100 * Math.abs(b.sequences - b.published)) / b.published)}% ${b.sequences > b.published ? 'more' : 'fewer'} `
+            + `than ${b.model}'s published ${countOf(b.published, 'sequence')}, which no split of these GPUs divides)`;
   }
 }

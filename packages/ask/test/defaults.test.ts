@@ -44,6 +44,11 @@ describe('defaultBatch: the default global batch carries why it is that size, fr
     // Not "one sequence per 8 GPUs": 4100 GPUs / 8 is 512.5, and the batch is twice that.
     expect(defaultBatchNote({ sequences: 1025, seqLength: 8192, why: 'split', ranks: 1025 }))
       .toBe('global batch 1,025 sequences (8.40M tokens: one sequence on each of the 1,025 data-parallel ranks, the least some split of these GPUs divides)');
+    // A published batch moved within 10% is "near" it; further, the move is said as one (QA: 2,030 was "near" 1,536).
+    const published = { why: 'published' as const, model: 'GPT-3 175B', published: 1536 };
+    expect(defaultBatchNote({ sequences: 1600, seqLength: 2048, ...published })).toContain("near GPT-3 175B's published 1,536 sequences");
+    expect(defaultBatchNote({ sequences: 2030, seqLength: 2048, ...published }))
+      .toBe("global batch 2,030 sequences (4.16M tokens: 32% more than GPT-3 175B's published 1,536 sequences, which no split of these GPUs divides)");
   });
 
   it('a fixed layout\'s default batch says the reason it was chosen with (5120 GPUs at TP 8: DP 640, one sequence per 8 GPUs)', () => {
