@@ -1,4 +1,4 @@
-import { toDays } from '@trainplan/units';
+import { formatNumber, toDays } from '@trainplan/units';
 import type { SearchBase } from './candidate.ts';
 import {
   costText, daysText, MAX_NODES, meetsGoal, noFitText, nodesText, sizer, smallestFit, wholeText, type BatchPolicy, type CapacityGoal, type CapacityOptions, type CapacityPoint, type Sizer,
@@ -278,7 +278,17 @@ function deadlineOrBudget(
   } else {
     const fastest = affordable.reduce((a, p) => (p.seconds < a.seconds ? p : a));
     message = `no cluster size searched meets both the deadline and the budget: those within the budget miss the deadline `
-      + `(the fastest, ${nodesText(fastest.nodes)}, takes ${daysText(fastest.days)} against a deadline of ${daysText(toDays(goal.deadlineSeconds))}), and ${over}`;
+      + `(the fastest, ${nodesText(fastest.nodes)}, takes ${apartText(fastest.days, toDays(goal.deadlineSeconds))}), and ${over}`;
   }
   return { ok: false, reason: 'budget-unreachable', message, closest: cheapest, searches: s.searches() };
+}
+
+/**
+ * "1.1 days against a deadline of 1.0 days": a time missing a deadline, to as many figures as tell them apart (QA:
+ * "1.1 days against a deadline of 1.1 days" hid a 1.04 against 1.05).
+ */
+function apartText(takesDays: number, deadlineDays: number): string {
+  const [takes, deadline] = [daysText(takesDays), daysText(deadlineDays)];
+  if (takes !== deadline) return `${takes} against a deadline of ${deadline}`;
+  return `${formatNumber(takesDays, 5)} days against a deadline of ${formatNumber(deadlineDays, 5)} days`;
 }

@@ -111,3 +111,19 @@ describe('trainplan nodes: a refused request says no assumed batch', () => {
     expect(err).toMatch(/^trainplan: --tokens: 1,000 tokens are less than one optimizer step/);
   });
 });
+
+describe('trainplan nodes with a deadline and a budget agrees with the budget alone', () => {
+  // QA: GPT-3 175B on H100, 300B tokens, 320k GPU-hours: the budget alone answers 1,554 nodes in 1.04 days, yet with a
+  // deadline of 1.05 days the deadline's search (time is not monotone in the nodes at each size's batch) said no size
+  // meets both.
+  const GPT3 = ['nodes', '--model', 'gpt3-175b', '--gpu', 'h100-sxm', '--tokens', '300B', '--gpu-hours', '320k'];
+  it('a deadline the budget\'s own answer meets is met, within the budget', async () => {
+    const alone = await json(GPT3);
+    expect(alone.code).toBe(0);
+    const deadline = alone.a.days * 1.01;
+    const both = await json([...GPT3, '--days', String(deadline)]);
+    expect(both.code).toBe(0);
+    expect(both.a.days).toBeLessThanOrEqual(deadline);
+    expect(both.a.gpuHours).toBeLessThanOrEqual(320e3);
+  }, 120_000);
+});
