@@ -357,6 +357,10 @@ export function parse(question: string): ParsedQuestion {
   }
   // The other models compared: compared where nothing else is (one comparison a question); each one not compared said,
   // never dropped unsaid.
+  // A model named apart from the compared run ("train llama3-8b on 64 H100, also llama3-70b"): said, never dropped unsaid.
+  if (otherModels !== undefined && otherModels.unjoined.length > 0) {
+    notRead.push(...modelsNotCompared(otherModels.unjoined.map((o) => asTyped(text, o.written)), 'no word compares it with the first; ask again naming it, or "A vs B"'));
+  }
   if (otherModels !== undefined && otherModels.others.length > 0) {
     const others = otherModels.others.map((o) => ({ ...o, written: asTyped(text, o.written) }));
     const written = others.map((o) => o.written);

@@ -15,6 +15,11 @@ describe('models compared in one question are each answered, side by side, never
     ['compare 7B and 13B on 2T tokens on 64 H100', 'llama2-7b', ['llama2-13b']],
     ['is 13B cheaper than 7B on 2T tokens on 64 H100', 'llama2-13b', ['llama2-7b']],
     ['how long to train 7B, 13B or 70B on 1024 H100', 'llama2-7b', ['llama2-13b', 'llama3-70b']],
+    // Before: "vs." (a dot) and "compare … with/to" dropped the second model unsaid (70B alone, 7B alone).
+    ['llama3-8b vs. llama3-70b on 1024 H100 for 15T tokens', 'llama3-8b', ['llama3-70b']],
+    ['7B vs. 13B on 64 H100 for 1T tokens', 'llama2-7b', ['llama2-13b']],
+    ['compare 7B with 13B on 64 H100 for 1T tokens', 'llama2-7b', ['llama2-13b']],
+    ['compare 7B to 13B on 64 H100 for 1T tokens', 'llama2-7b', ['llama2-13b']],
   ])('"%s" reads each model', (question, first, others) => {
     const q = parse(question);
     expect(q.problems).toEqual([]);
@@ -53,11 +58,23 @@ describe('models compared in one question are each answered, side by side, never
     expect(q.notRead).toContainEqual({ phrase: 'the model "13B"', why: 'not compared: one comparison a question, and this one compares GPUs; ask again naming it' });
   });
 
+  it('a model named apart from the compared ones is said (Not read), never dropped unsaid', () => {
+    // Before: llama3-70b planned, llama3-8b dropped with no note.
+    const q = parse('train llama3-8b on 64 H100 for 1T tokens, also what about llama3-70b');
+    expect(q.stated.comparedModels).toBeUndefined();
+    expect(q.notRead?.map((n) => n.phrase)).toEqual(expect.arrayContaining([expect.stringMatching(/^the model "llama3-/)]));
+  });
+
+  it('"with" joins two models only after "compare": "train 7B with 13B …" compares nothing', () => {
+    expect(parse('train 7B with 13B on 64 H100').stated.comparedModels).toBeUndefined();
+  });
+
   it.each([
     'serve llama3-8b at 8.64 million requests per day',
     'how long to train llama 3 8b with seq 1m',
     'train llama3-70b on 2T tokens with a 2M € budget',
   ])('"%s": a size not joined to the model by a comparing word is no model compared', (question) => {
     expect(parse(question).stated.comparedModels).toBeUndefined();
+    expect(parse(question).notRead?.some((n) => n.phrase.startsWith('the model'))).not.toBe(true);
   });
 });

@@ -67,6 +67,9 @@ describe('numbers: one group of three digits after a space is one number where n
     ['a 2 048 token prompt', 'a 2048 token prompt'],
     ['with 1 000 000, tp 8', 'with 1000000, tp 8'],
     ['global batch 1 024', 'global batch 1024'],
+    // Not listed sizes: 24× and a group led by 0 are one number's digits.
+    ['on 16 384 gpus', 'on 16384 gpus'],
+    ['on 32 768 h100', 'on 32768 h100'],
   ])('"%s" is "%s"', (text, digits) => {
     expect(writtenNumbers(text)).toBe(digits);
   });
@@ -76,6 +79,8 @@ describe('numbers: one group of three digits after a space is one number where n
     // number joined to what follows ("128-gpu", "405b"), a decimal after the group.
     '8 16 gpus', 'tp 2 4096 tokens', 'tp 8 512 h100', 'dp 4 128 nodes', 'llama 3 405 on 16 nodes', 'llama-3 405 on 8 nodes',
     'gpt3 175 on 8 nodes', 'zero 3 512', 'on 2 128-gpu nodes', 'deepseek v 3 671b', '1 024.5 gpus', '1 0240 gpus',
+    // Sizes listed before a cluster's count, each a power-of-two multiple of the one before (before: 64,128 nodes, unsaid).
+    'on 64 128 nodes', 'on 64 128 256 h100', 'on 128 256 512 gpus',
   ])('"%s" keeps its numbers apart', (text) => {
     expect(writtenNumbers(text)).toBe(text);
   });

@@ -16,6 +16,21 @@ describe('"chinchilla optimal tokens for 70B": the tokens, never a cluster plan'
     expect(a.notes.some((n) => n.includes('15.0T tokens'))).toBe(true);
   });
 
+  it.each([
+    // Before (each): a configuration search, "Best for Llama 3 70B … 194 days".
+    'tokens per parameter for 70B',
+    'how many parameters does llama3-70b have',
+  ])('"%s": answered with the parameter count and the tokens, never a search', (question) => {
+    const a = ask(question, { publicUrl: null });
+    expect(a.ok).toBe(true);
+    expect(a.headline).toMatch(/^Llama 3 70B: about 1\.4\d?T training tokens at 20 tokens per parameter \(70\.\dB parameters × 20/);
+    expect(a.configuration).toBeUndefined();
+  });
+
+  it('"how many parameters … on 64 H100 in 30 days" still plans', () => {
+    expect(ask('how many parameters can I train on 64 H100 in 30 days', { publicUrl: null }).headline).not.toMatch(/tokens per parameter \(/);
+  });
+
   it('"how many tokens is compute-optimal for llama3-8b": 160B', () => {
     expect(ask('how many tokens is compute-optimal for llama3-8b', { publicUrl: null }).headline).toMatch(/^Llama 3 8B: about 160B training tokens/);
   });

@@ -21,6 +21,39 @@ describe('two cluster sizes in one question are each answered, side by side, nev
     expect(q.stated.comparedSizes).toEqual([second]);
   });
 
+  it.each([
+    // Before: 256 nodes alone; 64 nodes alone; 64,128 nodes (SI digit grouping); each with no note.
+    ['how long to train 70b on 2T tokens on 64/128/256 nodes', { nodes: 64 }, [{ nodes: 128 }, { nodes: 256 }]],
+    ['how long to train 70b on 2T tokens on 64 nodes, 128 nodes, 256 nodes', { nodes: 64 }, [{ nodes: 128 }, { nodes: 256 }]],
+    ['how long to train 70b on 2T tokens on 64 128 nodes', { nodes: 64 }, [{ nodes: 128 }]],
+    ['train 70b on 2T tokens on 64 128 256 h100', { gpus: 64 }, [{ gpus: 128 }, { gpus: 256 }]],
+  ])('"%s": sizes listed by slashes, spaces or a repeated unit are compared', (question, first, others) => {
+    const q = parse(question);
+    expect(q.problems).toEqual([]);
+    expect(q.stated).toMatchObject(first);
+    expect(q.stated.comparedSizes).toEqual(others);
+  });
+
+  it('"8 16 32 … 1024 nodes": the first planned, the next compared up to the cap, the rest said (Not read)', () => {
+    // Before: 1,024 nodes alone, the other seven dropped unsaid.
+    const q = parse('how long to train 70b on 2T tokens on 8 16 32 64 128 256 512 1024 nodes');
+    expect(q.stated.nodes).toBe(8);
+    expect(q.stated.comparedSizes).toEqual([{ nodes: 16 }, { nodes: 32 }, { nodes: 64 }, { nodes: 128 }, { nodes: 256 }]);
+    expect(q.notRead).toContainEqual({ phrase: '512 nodes, 1,024 nodes', why: `not compared: at most ${MAX_COMPARED} cluster sizes a question are set side by side; ask again for these` });
+  });
+
+  it.each(['train 70b on 64 nodes, 8 gpus per node', 'train 70b on 64 nodes, 512 gpus', 'tp 8 512 gpus for 70b', 'pp 16 128 nodes for 70b'])(
+    '"%s" lists no sizes', (question) => {
+      expect(parse(question).stated.comparedSizes).toBeUndefined();
+    },
+  );
+
+  it('a size comparison keeps the first question\'s readings ("7B taken as Llama 2 7B"), as GPUs compared do', () => {
+    // Before: the first size was restated and its readings lost.
+    const a = ask('how long to train 7B on 1T tokens on 64 vs 128 H100', { publicUrl: null });
+    expect(a.assumptions.some((x) => x.startsWith('7B taken as Llama 2 7B'))).toBe(true);
+  });
+
   it('"512 H100 vs 1024 H100": a line for each size, each its own plan, the larger faster', () => {
     const a = ask('train llama3-70b on 2T tokens on 512 H100 vs 1024 H100', { publicUrl: null });
     expect(a.headline).toMatch(/^512 GPUs vs 1,024 GPUs for Llama 3 70B on H100 SXM5 80GB: 512 GPUs: 64 nodes \(512 GPUs\), .*; 1,024 GPUs: 128 nodes \(1,024 GPUs\), /);

@@ -16,5 +16,9 @@ export function comparedSizesOf(q: ParsedQuestion): { names: string[]; questions
   const { comparedSizes: others, ...stated } = q.stated;
   if (others === undefined) return undefined;
   const sizes: ClusterSize[] = [{ nodes: stated.nodes, gpus: stated.gpus }, ...others];
-  return { names: sizes.map(sizeName), questions: sizes.map((size) => restated(q, withSize(stated, size))) };
+  // The first as asked, its readings kept ("7B taken as Llama 2 7B"), as GPUs and models compared keep theirs (QA: a
+  // size comparison restated the first and lost them).
+  const { comparedSizes: _parameters, ...parameters } = q.parameters;
+  const first: ParsedQuestion = { ...q, stated, parameters, defaults: q.defaults.filter((d) => d.field !== 'comparedSizes') };
+  return { names: sizes.map(sizeName), questions: [first, ...others.map((size) => restated(q, withSize(stated, size)))] };
 }

@@ -24,9 +24,18 @@ const ASKS_PLAN = /\b(?:nodes?|gpus?|how long|days?|weeks?|months?|cost|cheapest
  */
 const ASKS_TOKEN_COUNT = /^(?:(?:how many|how much|what(?:'s| is| are)?(?: the)?|number of|amount of)\s+)?(?:(?:training|train|optimal)\s+)?tokens?\s+(?:for|of|to train|to pretrain|should|would|do|does|are|is|needed|required)\b/;
 
+/**
+ * "tokens per parameter for 70B" (the rate asked of a model), "how many parameters does llama3-70b have" (the count the
+ * answer states): answered here, never a configuration search (QA: both ran one, "Best for Llama 3 70B … 194 days").
+ */
+const ASKS_RATE_OF_MODEL = /^(?:(?:how many|what(?:'s| is| are)?(?: the)?)\s+)?(?:(?:training|optimal|chinchilla(?:[\s-]*optimal)?)\s+)?tokens?\s*(?:per|a|\/)\s*param(?:eter)?s?\s+(?:for|of|in)\b/;
+const ASKS_PARAMETERS = /^(?:how many|what(?:'s| is| are)?(?: the)?(?: number of)?|number of)\s+(?:parameters|params)\b|\b(?:parameter|param)\s+count\b/;
+
 /** The rate per parameter a question asks the tokens at: its own, or Chinchilla's where it asks a token count of a model (ASKS_TOKEN_COUNT). */
 function rateAsked(q: ParsedQuestion): number | undefined {
-  return q.stated.tokensPerParameter ?? (ASKS_TOKEN_COUNT.test(normalize(q.text)) ? CHINCHILLA_TOKENS_PER_PARAMETER : undefined);
+  const normal = normalize(q.text);
+  const asks = ASKS_TOKEN_COUNT.test(normal) || ASKS_RATE_OF_MODEL.test(normal) || ASKS_PARAMETERS.test(normal);
+  return q.stated.tokensPerParameter ?? (asks ? CHINCHILLA_TOKENS_PER_PARAMETER : undefined);
 }
 
 /** Whether the question asks only the tokens a model trains on at a rate per parameter. */
@@ -36,7 +45,7 @@ export function asksTokensAlone(q: ParsedQuestion): boolean {
   if (s.nodes !== undefined || s.gpus !== undefined || s.deadlineSeconds !== undefined || s.gpuHours !== undefined || s.costBudget !== undefined || s.pricePerGpuHour !== undefined) return false;
   if (q.intent === 'serving' || q.intent === 'memory' || q.intent === 'collective' || q.intent === 'rate' || q.intent === 'help') return false;
   const normal = normalize(q.text).replace(/\b\d[\d.]*\s*tokens?\s*(?:per|\/|a)\s*param\w*/g, ' ');
-  return ASKS_TOKENS.test(normal) && !ASKS_PLAN.test(normal);
+  return (ASKS_TOKENS.test(normal) || ASKS_PARAMETERS.test(normal)) && !ASKS_PLAN.test(normal);
 }
 
 /** The tokens a model trains on at the question's tokens per parameter, with where the rate comes from. */

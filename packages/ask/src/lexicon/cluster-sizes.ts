@@ -35,6 +35,31 @@ const LISTED_AFTER_ONE = new RegExp(String.raw`${COUNT}${UNIT}`, 'g');
 const LISTED = new RegExp(String.raw`${COUNT}${UNIT}?`, 'g');
 const TWO_SIZES = new RegExp(String.raw`${COUNT}${UNIT}?\s*,?\s*\b(?:or|vs\.?|versus|and|compared (?:to|with))\s+${COUNT}${UNIT}${NOT_PER_NODE}`);
 
+/** Words after which numbers are degrees, batch or sequence sizes, a version: never sizes listed ("pp 16 128 nodes"). */
+const NOT_LISTED_AFTER = String.raw`(?<!\b(?:tp|pp|cp|dp|ep|vp|vpp|mbs|gbs|seq\w*|batch|zero|stage|llama|gpt|v)[\s=:-]*)`;
+/** "64/128/256 nodes": sizes listed by slashes, the unit once, after the last. */
+const SLASH_LIST = new RegExp(String.raw`${NOT_LISTED_AFTER}(?<![\w.,/])(\d+(?:\.\d+)?k?(?:\s*/\s*\d+(?:\.\d+)?k?)+)\s*(?:x\s*)?(${HW_TOKEN}(?:\s*gpus?)?|nodes?|gpus?)\b${NOT_PER_NODE}`);
+/** "64 nodes, 128 nodes, 256 nodes": sizes listed by commas alone, each with the same unit (no "or" before the last). */
+const UNIT_LIST = new RegExp(String.raw`(?<![\w.,])(\d+(?:\.\d+)?k?\s*(${HW_TOKEN}|nodes?|gpus?)\b(?:\s*,\s*\d+(?:\.\d+)?k?\s*\2\b)+)(?!\s*,?\s*\b(?:or|and|vs)\b)${NOT_PER_NODE}`);
+/** "8 16 32 64 nodes": sizes listed by spaces alone, rising, the unit once (numbers.ts' writtenNumbers left them apart). */
+const SPACE_LIST = new RegExp(String.raw`${NOT_LISTED_AFTER}(?<![\w.,])(\d+k?(?:\s+\d+k?)+)\s*(?:x\s*)?(${HW_TOKEN}(?:\s*gpus?)?|nodes?|gpus?)\b${NOT_PER_NODE}`);
+
+/** Each list shape above rewritten as the joined list TWO_SIZES and LISTED_BEFORE read: "64, 128 or 256 nodes". */
+function joinListedSizes(s: Scanner): void {
+  const joined = (counts: readonly string[], unit: string): string => ` ${counts.slice(0, -1).join(', ')} or ${counts.at(-1) ?? ''} ${unit} `;
+  const slash = SLASH_LIST.exec(s.text);
+  if (slash !== null) s.replace({ index: slash.index, length: slash[0].length }, joined(slash[1]!.split(/\s*\/\s*/), slash[2]!));
+  const unit = UNIT_LIST.exec(s.text);
+  if (unit !== null) s.replace({ index: unit.index, length: unit[0].length }, joined(unit[1]!.split(/\s*,\s*/).map((c) => c.replace(/\s*\D+$/, '')), unit[2]!));
+  const space = SPACE_LIST.exec(s.text);
+  const counts = space?.[1]!.split(/\s+/) ?? [];
+  // Rising, as sizes are listed: "tp 8 512 gpus" (a degree, then the size) never reaches here (NOT_LISTED_AFTER).
+  const count = (c: string): number => writtenCount(c.replace('k', ''), c.endsWith('k') ? 'k' : '');
+  if (space !== null && counts.every((c, i) => i === 0 || count(c) > count(counts[i - 1]!))) {
+    s.replace({ index: space.index, length: space[0].length }, joined(counts, space[2]!));
+  }
+}
+
 /** The second size of two: its count, and whether it counts nodes, GPUs, or what the GPU's name counts (`named`). */
 export interface OtherSize {
   count: number;
@@ -62,6 +87,7 @@ export function takeCorrectedSize(s: Scanner): string | undefined {
  * "512 HW"): the second's count and unit; undefined when the text has no two sizes.
  */
 export function takeOtherSize(s: Scanner): OtherSize[] {
+  joinListedSizes(s);
   const m = TWO_SIZES.exec(s.text);
   if (m === null) return [];
   const [, first, firstK, firstUnit, second, secondK, secondUnit = ''] = m;

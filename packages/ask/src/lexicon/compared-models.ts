@@ -20,7 +20,16 @@ export const MAX_COMPARED = 6;
  * than". Only models so joined compare: a size elsewhere in the question ("8.64 million requests a day", "a 2M €
  * budget", "seq 1m") is left for the readers of those.
  */
-const JOIN = /^(?=\s*[,a-z])[\s,]*(?:(?:or|vs\.?|versus|and|against|compared\s+(?:to|with)|(?:is\s+)?(?:better|faster|cheaper|slower)\s+than|over)\b[\s,]*)*$/;
+const JOIN = /^(?=\s*[,a-z])[\s,]*(?:(?:vs\.|(?:or|vs|versus|and|against|compared\s+(?:to|with)|(?:is\s+)?(?:better|faster|cheaper|slower)\s+than|over)\b)[\s,]*)*$/;
+/**
+ * "compare 7B with 13B", "compare 7B to 13B": "with" and "to" join two models only after "compare" (QA: "vs." and "compare
+ * … with" dropped the second model unsaid; "vs." failed JOIN as \b found no boundary between "." and a space).
+ */
+const COMPARE_JOIN = /^[\s,]*(?:with|to|against|and)[\s,]*$/;
+const COMPARE_BEFORE = /\bcompar(?:e|ing)\b/;
+
+/** A mention that names a model ("llama3-70b", "gpt-3", "13b"), not a count in millions that BARE_SIZE also reads. */
+const NAMED = /\d\s*(?:b|t|billion|trillion)\b|[a-z]{2,}(?<!\d\s*(?:million|params?|parameters?|models?))(?![a-z])/;
 
 /** A model named in the question besides the first, as written ("13b"), with what the lexicon read it as. */
 export interface OtherModel {
@@ -34,7 +43,7 @@ export interface OtherModel {
  * plans llama3-8b first, whatever order the lexicon finds them in); the others follow in the order written. The same
  * model named twice ("70B vs llama3-70b") is one.
  */
-export function takeOtherModels(s: Scanner, first: ModelMatch, firstWritten: string): { first: ModelMatch; others: OtherModel[] } {
+export function takeOtherModels(s: Scanner, first: ModelMatch, firstWritten: string): { first: ModelMatch; others: OtherModel[]; unjoined: OtherModel[] } {
   // Every other mention, found on a copy: only those compared are taken out of the question's text.
   const copy = new Scanner(s.text);
   const found: OtherModel[] = [{ match: first, written: firstWritten }];
@@ -45,7 +54,10 @@ export function takeOtherModels(s: Scanner, first: ModelMatch, firstWritten: str
   found.sort((a, b) => a.match.index - b.match.index);
   // The run of mentions, each joined to the one before, that holds the served model.
   const at = found.findIndex((f) => f.match === first);
-  const joined = (i: number): boolean => JOIN.test(s.text.slice(found[i - 1]!.match.index + found[i - 1]!.match.length, found[i]!.match.index));
+  const joined = (i: number): boolean => {
+    const gap = s.text.slice(found[i - 1]!.match.index + found[i - 1]!.match.length, found[i]!.match.index);
+    return JOIN.test(gap) || (COMPARE_JOIN.test(gap) && COMPARE_BEFORE.test(s.text.slice(0, found[i - 1]!.match.index)));
+  };
   let start = at;
   while (start > 0 && joined(start)) start -= 1;
   let end = at;
@@ -54,7 +66,10 @@ export function takeOtherModels(s: Scanner, first: ModelMatch, firstWritten: str
   for (const m of run) if (m.match !== first) s.blank(m.match);
   const key = (m: ModelMatch): string => m.model ?? `${m.unknownSize ?? ''}:${m.family ?? ''}:${m.unmodelled ?? ''}`;
   const [lead, ...others] = run.filter((m, i) => run.findIndex((o) => key(o.match) === key(m.match)) === i);
-  return { first: lead!.match, others };
+  // Mentions outside the run: said by the caller (Not read), never dropped unsaid.
+  // A bare count in millions ("8.64 million requests", "seq 1m", "a 2M € budget") is left to the readers of those.
+  const unjoined = found.filter((f, i) => (i < start || i > end) && !run.some((m) => key(m.match) === key(f.match)) && NAMED.test(f.written));
+  return { first: lead!.match, others, unjoined };
 }
 
 /** A model compared, resolved: a preset, or a custom decoder of the size asked; else why it cannot be planned. */

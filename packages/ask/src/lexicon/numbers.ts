@@ -116,10 +116,25 @@ const LONE_SPACED_GROUP = new RegExp(String.raw`(?<![\w.,]|[\d.,]${SPACE_GROUP})
  * ("llama 3 405 on 16 nodes"); after a parallel or batch size's word, unless a cluster's count follows ("tp 8 512 GPUs"
  * is TP 8 on 512 GPUs, "gbs 1 536, tp 8" a batch of 1,536); else wherever it ends as a word ("global batch 1 024 on 64 h100").
  */
-function oneSpacedNumber(before: string, after: string): boolean {
+function oneSpacedNumber(before: string, after: string, groups: readonly string[]): boolean {
   if (AFTER_NAME_WORD.test(before)) return false;
+  if (listedSizes(groups, after)) return false;
   const ends = CLUSTER_NEXT.test(after) || OTHER_COUNT_NEXT.test(after) || WORD_END_NEXT.test(after);
   return AFTER_DEGREE_WORD.test(before) ? ends && !CLUSTER_NEXT.test(after) : ends;
+}
+
+/**
+ * Spaced numbers before a cluster's count that are sizes listed, not one number's digit groups: "on 64 128 nodes", "8 16 32
+ * … 1024 GPUs" (QA: "64 128 nodes" was read as 64,128 nodes, unsaid). Each a power-of-two multiple (2, 4 or 8) of the one
+ * before, as cluster sizes are listed; "16 384 GPUs" (24×) and "2 048" (a group led by 0) stay one number.
+ */
+function listedSizes(groups: readonly string[], after: string): boolean {
+  if (!CLUSTER_NEXT.test(after) || groups.length < 2) return false;
+  return groups.every((g, i) => {
+    if (i === 0) return true;
+    const ratio = Number(g) / Number(groups[i - 1]);
+    return !g.startsWith('0') && (ratio === 2 || ratio === 4 || ratio === 8);
+  });
 }
 
 /** What a decimal comma's number may be followed by for it to be read as a decimal: a duration, a scale, tokens, a time, a size, money or a share. */
@@ -156,9 +171,10 @@ export function writtenNumbers(text: string): string {
     .replace(/(\d)_(?=\d{3}(?!\d))/g, '$1')
     .replace(/(\d)['’](?=\d{3}(?!\d))/g, '$1')
     .replace(/(?<![\d.,])\d{1,3}(?:\.\d{3}){2,}(?![\d.,])/g, (m) => m.replace(/\./g, ''))
-    .replace(new RegExp(String.raw`(?<![\d.,])\d{1,3}(?:${SPACE_GROUP}\d{3}){2,}(?!\d|[.,]\d|${SPACE_GROUP}\d)`, 'g'), (m) => m.replace(/\D/g, ''))
+    .replace(new RegExp(String.raw`(?<![\d.,])\d{1,3}(?:${SPACE_GROUP}\d{3}){2,}(?!\d|[.,]\d|${SPACE_GROUP}\d)`, 'g'), (m, at: number, whole: string) =>
+      (listedSizes(m.split(/\D+/), whole.slice(at + m.length)) ? m : m.replace(/\D/g, '')))
     .replace(LONE_SPACED_GROUP, (m, first: string, group: string, at: number, whole: string) =>
-      (oneSpacedNumber(whole.slice(0, at), whole.slice(at + m.length)) ? `${first}${group}` : m))
+      (oneSpacedNumber(whole.slice(0, at), whole.slice(at + m.length), [first, group]) ? `${first}${group}` : m))
     // "3x10^11", "3 × 10^11", "3*10**11", "10^12": a power of ten, before "1.5e12" so the two read alike.
     .replace(/(?<![\w.])(?:(\d+(?:\.\d+)?)\s*[x*\u00d7]\s*)?10\s*(?:\^|\*\*)\s*(\d{1,2})(?![\d.])/g, (m, mantissa: string | undefined, exponent: string) =>
       digitsOf(Number(`${mantissa ?? '1'}e${exponent}`)) ?? m)
