@@ -26,3 +26,14 @@ describe("a deadline's batch per cluster size (deadlineBatchFor)", () => {
     expect(batchFor(16)).toBe(512);
   });
 });
+
+describe('the search tests\' copy of this rule (packages/search/test/fixtures.ts llama3DefaultBatchFor)', () => {
+  // The search package sits below this one, so its budget tests restate the batch Llama 3 70B takes per size on DGX
+  // H100; this pins the copy to the rule, so that a change here fails until the copy follows (review of 2026-11-28).
+  it('gives the batch deadlineBatchFor gives Llama 3 70B on H100 at every size up to 8,192 nodes', async () => {
+    const { llama3DefaultBatchFor } = await import('../../search/test/fixtures.ts');
+    const batchFor = deadlineBatchFor({ model: 'llama3-70b', gpu: 'h100-sxm' });
+    const differ = Array.from({ length: 8192 }, (_, i) => i + 1).filter((n) => llama3DefaultBatchFor(n) !== batchFor(n));
+    expect(differ).toEqual([]);
+  });
+});

@@ -54,6 +54,7 @@ export const llama3_70bBase: SearchBase = {
  * 8,192, or one sequence per 8 GPUs where that is more, as a multiple of the data-parallel size left when model
  * parallelism takes the largest power of two (≤ 64) dividing the GPUs, with as many more factors of two as keep it
  * within 10% of that aim; 512 where no such multiple is within 10% (so 90 nodes take 540, 108 nodes 540, 185 nodes 555).
+ * packages/ask/test/deadline-batch.test.ts checks it against the rule itself at every size up to 8,192 nodes.
  */
 export function llama3DefaultBatchFor(nodes: number): number {
   const gpus = 8 * nodes;
