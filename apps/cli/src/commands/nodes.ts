@@ -6,6 +6,7 @@ import { EXIT } from '../exit-codes.ts';
 import { exportProblem, printIssues, requestCommand, shownAnswer } from '../request-command.ts';
 import type { FlagSpec, FlagValues } from '../flags.ts';
 import { progressBar } from '../format/progress-bar.ts';
+import { grouped } from '../format/count-text.ts';
 import { renderTable } from '../format/table.ts';
 import { wholeText } from '../format/whole-text.ts';
 import {
@@ -154,15 +155,15 @@ function perSizeBatchLine(v: FlagValues, a: NodesResponseJson): string {
   const own = flagDefaultBatch({ ...v, nodes: String(nodes) });
   const used = a.ok ? a.configuration.scenario.training.globalBatchSize : own.sequences;
   const said = used === own.sequences ? defaultBatchNote(own)
-    : `global batch ${used.toLocaleString('en-US')} sequences, the batch asked with no size (--nodes ${nodes} rounds it to ${own.sequences.toLocaleString('en-US')}, more than 10% from its aim)`;
+    : `global batch ${grouped(used)} sequences, the batch asked with no size (--nodes ${nodes} rounds it to ${grouped(own.sequences)}, more than 10% from its aim)`;
   return `${head}; on ${nodesText(nodes)}: ${said}`;
 }
 
 /** The checked line: what the sizes below a deadline's answer did (the search's own wording, checkedText). */
 function checkedLine(c: NonNullable<Extract<NodesResponseJson, { ok: true }>['checked']>, nodes: number): string {
   const what = checkedText(c, nodes);
-  const below = !c.complete ? `; sizes below ${c.fromNodes.toLocaleString('en-US')} were not all searched`
-    : c.fromNodes > 1 ? `; fewer than ${c.fromNodes.toLocaleString('en-US')} cannot meet it even at 100% MFU` : '';
+  const below = !c.complete ? `; sizes below ${grouped(c.fromNodes)} were not all searched`
+    : c.fromNodes > 1 ? `; fewer than ${grouped(c.fromNodes)} cannot meet it even at 100% MFU` : '';
   return `  ${c.complete ? 'checked' : 'partly checked'}: ${what}${below}`;
 }
 
@@ -179,7 +180,7 @@ export function formatNodesReport(a: NodesResponseJson): string {
   const s = a.smallest;
   return [
     // A rack-scale NVLink domain (GB200 NVL72) is what is bought: the GPUs' racks beside them, where the answer counts them.
-    `${HEADLINE[a.mode]}: ${nodesText(a.nodes)} (${a.gpus.toLocaleString('en-US')} × ${r.gpu}${a.nvlinkDomains ? ` in ${nvlinkDomainsText(a.gpus, a.nvlinkDomains)}` : ''})`,
+    `${HEADLINE[a.mode]}: ${nodesText(a.nodes)} (${grouped(a.gpus)} × ${r.gpu}${a.nvlinkDomains ? ` in ${nvlinkDomainsText(a.gpus, a.nvlinkDomains)}` : ''})`,
     `time to train ${formatCount(a.tokens).replace(/\s+/g, '')} tokens: ${daysText(a.days)} · ${wholeText(a.gpuHours)} GPU-hours${a.cost === undefined ? '' : ` · cost ${wholeText(a.cost)}`}`,
     ...(s ? [`smallest cluster that fits: ${nodesText(s.nodes)}, ${daysText(s.days)} · ${wholeText(s.gpuHours)} GPU-hours${s.cost === undefined ? '' : ` · cost ${wholeText(s.cost)}`}${s.withinBudget ? '' : ' (over the budget)'}`] : []),
     `configuration: ${a.configuration.label}`,
@@ -211,8 +212,8 @@ function frontierLines(a: Extract<NodesResponseJson, { ok: true }>): string[] {
   const rows = [
     ['', 'nodes', 'GPUs', ...(batches ? ['batch'] : []), 'time', 'GPU-hours', ...(costs ? ['cost'] : []), 'MFU', 'plan'],
     ...shown.map((p) => [
-      p.pareto ? '★' : '', p.nodes.toLocaleString('en-US'), p.gpus.toLocaleString('en-US'),
-      ...(batches ? [p.globalBatchSize === undefined ? '' : p.globalBatchSize.toLocaleString('en-US')] : []), daysText(p.days), wholeText(p.gpuHours),
+      p.pareto ? '★' : '', grouped(p.nodes), grouped(p.gpus),
+      ...(batches ? [p.globalBatchSize === undefined ? '' : grouped(p.globalBatchSize)] : []), daysText(p.days), wholeText(p.gpuHours),
       ...(costs ? [p.cost === undefined ? '' : wholeText(p.cost)] : []),
       formatPercent(p.mfu), `${p.label}${p.nodes === a.nodes ? '  ← cheapest' : p.nodes === a.fastest?.nodes ? '  ← fastest' : ''}`,
     ]),

@@ -7,6 +7,7 @@ import type { Command } from '../command.ts';
 import { commandFlags, usageError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
 import { type FlagSpec } from '../flags.ts';
+import { grouped } from '../format/count-text.ts';
 import { usageLine } from '../format/usage-line.ts';
 import type { CliIo } from '../io.ts';
 
@@ -46,7 +47,6 @@ export interface PresetLine {
 
 /** "70B": a count of parameters as a model is named. */
 const compact = (n: number): string => formatCount(n).replace(/\s+/g, '');
-const grouped = (n: number): string => n.toLocaleString('en-US');
 
 /** The catalogues in the API's order (apps/api's PRESET_KINDS), each preset in its catalogue's order. */
 export const PRESET_LINES = {

@@ -1,3 +1,5 @@
+import { formatGrouped } from '@trainplan/units';
+
 /**
  * Megatron's vocabulary padding: megatron/training/tokenizer/tokenizer.py _vocab_size_with_padding pads the
  * tokenizer's vocabulary to a multiple of --make-vocab-size-divisible-by (default 128, arguments.py) × TP, and NeMo
@@ -16,29 +18,28 @@ export interface VocabPadding {
 }
 
 const roundUp = (n: number, multiple: number): number => Math.ceil(n / multiple) * multiple;
-const fmt = (n: number): string => n.toLocaleString('en-US');
 
 /** The vocabulary divisor for a model's vocabulary V at tensor-parallel size t, and the rows Megatron then builds. */
 export function vocabPadding(vocab: number, tensor: number): VocabPadding {
   const multiple = DEFAULT_VOCAB_DIVISOR * tensor;
   const padded = roundUp(vocab, multiple);
   if (padded === vocab) {
-    return { divisor: DEFAULT_VOCAB_DIVISOR, padded, note: `vocabulary padding: to a multiple of 128 × TP ${tensor} = ${fmt(multiple)}, which this model's ${fmt(vocab)} rows are` };
+    return { divisor: DEFAULT_VOCAB_DIVISOR, padded, note: `vocabulary padding: to a multiple of 128 × TP ${tensor} = ${formatGrouped(multiple)}, which this model's ${formatGrouped(vocab)} rows are` };
   }
   for (let d = DEFAULT_VOCAB_DIVISOR / 2; d >= 1; d /= 2) {
     if (vocab % (d * tensor) === 0) {
       return {
         divisor: d,
         padded: vocab,
-        note: `vocabulary padding: divisor ${d}, not the default 128, whose 128 × TP ${tensor} = ${fmt(multiple)} would make this model's `
-          + `${fmt(vocab)} rows ${fmt(padded)}; ${d} × ${tensor} = ${fmt(d * tensor)} divides ${fmt(vocab)}`,
+        note: `vocabulary padding: divisor ${d}, not the default 128, whose 128 × TP ${tensor} = ${formatGrouped(multiple)} would make this model's `
+          + `${formatGrouped(vocab)} rows ${formatGrouped(padded)}; ${d} × ${tensor} = ${formatGrouped(d * tensor)} divides ${formatGrouped(vocab)}`,
       };
     }
   }
   return {
     divisor: DEFAULT_VOCAB_DIVISOR,
     padded,
-    note: `vocabulary padding: to a multiple of 128 × TP ${tensor} = ${fmt(multiple)}, so this model's ${fmt(vocab)} rows become `
-      + `${fmt(padded)} (${fmt(padded - vocab)} rows the plan does not count; no divisor avoids them at TP ${tensor})`,
+    note: `vocabulary padding: to a multiple of 128 × TP ${tensor} = ${formatGrouped(multiple)}, so this model's ${formatGrouped(vocab)} rows become `
+      + `${formatGrouped(padded)} (${formatGrouped(padded - vocab)} rows the plan does not count; no divisor avoids them at TP ${tensor})`,
   };
 }
