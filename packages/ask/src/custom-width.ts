@@ -1,3 +1,4 @@
+import { gcd } from '@trainplan/units';
 import { MODEL_IDS, modelById, type ModelPreset } from '@trainplan/presets';
 import type { ShapeFamily } from './custom-model.ts';
 
@@ -58,7 +59,6 @@ const ffnMultiplier = (row: ModelPreset): number =>
 const llamaFfn = (hiddenSize: number, multiplier: number): number =>
   FFN_MULTIPLE * Math.ceil(Math.trunc(multiplier * Math.trunc((8 * hiddenSize) / 3)) / FFN_MULTIPLE);
 
-const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
 
 /** The rows either side of `parameters` (the first of each size in the family's order); undefined outside them. */
 function bracket(family: ShapeFamily, parameters: number): readonly [ModelPreset, ModelPreset] | undefined {

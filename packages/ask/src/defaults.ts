@@ -1,6 +1,6 @@
 import { defaultSystemForGpu, gpuById, networkById, systemById } from '@trainplan/presets';
 import { defaultPrecision, INTERACTIVE_TOKEN_SECONDS, INTERACTIVE_TTFT_SECONDS } from '@trainplan/protocol';
-import { GB, countOf, days, formatSeconds, toDays, toMs } from '@trainplan/units';
+import { countOf, days, formatSeconds, GB, toDays, toMs, lcm as wholeLcm } from '@trainplan/units';
 import { compactCount } from './format.ts';
 import { modelFactsOf, modelShapeOf, splitsOver } from './model-of.ts';
 import type { AskParameters, DefaultUsed, IntentName } from './question.ts';
@@ -270,8 +270,7 @@ const replicaOf = (p: AskParameters): number => (p.tensor ?? 1) * (p.pipeline ??
 /** Least common multiple of two counts; NaN where either is no whole count above 0 (a refused "tp 0"), which isComputedCount then refuses. */
 function lcm(a: number, b: number): number {
   if (!Number.isInteger(a) || !Number.isInteger(b) || a <= 0 || b <= 0) return Number.NaN;
-  const gcd = (x: number, y: number): number => (y === 0 ? x : gcd(y, x % y));
-  return (a / gcd(a, b)) * b;
+  return wholeLcm(a, b);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { gcd } from '@trainplan/units';
 import { largestDivisorAtMost, type CommGroup } from '@trainplan/collectives';
 import type { PlanInput } from './plan-input.ts';
 
@@ -28,7 +29,6 @@ export const weightReplicas = (input: Pick<PlanInput, 'data' | 'context'>): numb
 const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, x));
 
 
-const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
 
 /**
  * A group of `size` ranks taken every `stride` ranks, on nodes (or NVLink domains) of `gpusPerNode`

@@ -1,5 +1,5 @@
 import { estimatePlan, type PlanEstimate } from '@trainplan/planner';
-import { countOf } from '@trainplan/units';
+import { countOf, gcd, lcm } from '@trainplan/units';
 import { planFor, type Candidate, type SearchBase } from './candidate.ts';
 import { whyNothingFits } from './nothing-fits.ts';
 import { defaultSearchSpace, type SearchConstraints, type SearchSpace } from './search-space.ts';
@@ -93,8 +93,6 @@ function point(base: SearchBase, nodes: number, globalBatchSize: number, fixed: 
   return { nodes, gpus, globalBatchSize, candidate: best.candidate, estimate: best.estimate, tokensPerSecondPerGpu: best.estimate.tokensPerSecond / gpus };
 }
 
-const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
-const lcm = (a: number, b: number): number => (a / gcd(a, b)) * b;
 
 /** A count of sequences, whole or not, as the reasons write it: a quarter "0.25", a third "0.333", 40/3 "13.33". */
 const sequences = (n: number): string => n.toLocaleString('en-US', n < 1 ? { maximumSignificantDigits: 3 } : { maximumFractionDigits: 2 });

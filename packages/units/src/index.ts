@@ -11,3 +11,4 @@ export {
   formatCount, formatPercent, formatPercentChange, countOf,
 } from './format.ts';
 export { formatCountExact, parseBytes, parseCount, parseDecimal } from './parse.ts';
+export { gcd, lcm } from './whole-numbers.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   GB, GiB, Gbps, TFLOPS, us, days, hours, minutes, formatBytes, formatBytesDecimal, formatDuration, formatSeconds, formatFlops,
-  countOf, formatBandwidth, formatGrouped, formatCount, formatCountExact, formatPercent, formatPercentChange, parseBytes, parseCount, parseDecimal, toGBps,
+  countOf, formatBandwidth, formatGrouped, formatCount, formatCountExact, formatPercent, formatPercentChange, parseBytes, parseCount, parseDecimal, toGBps, gcd, lcm,
 } from '../src/index.ts';
 
 describe('constructors', () => {
@@ -115,5 +115,12 @@ describe('formatGrouped', () => {
     expect(formatGrouped(5)).toBe('5');
     expect(formatGrouped(1500)).toBe('1,500');
     expect(formatGrouped(12.5)).toBe('12.5');
+  });
+});
+
+describe('whole numbers', () => {
+  it('gcd and lcm of GPU and batch counts', () => {
+    expect([gcd(1536, 16240), gcd(7, 5), gcd(8, 0)]).toEqual([16, 1, 8]);
+    expect([lcm(4, 6), lcm(35, 64), lcm(1, 9)]).toEqual([12, 2240, 9]);
   });
 });
