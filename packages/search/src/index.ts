@@ -20,7 +20,7 @@ export { daysText, meetsGoal, nodesText, searchOnNodes, type SizeSearch } from '
 export type { NearestSizes } from './capacity-nearest.ts';
 export { nearestRunning, NEAREST_WINDOW } from './capacity-nearest.ts';
 export type { BudgetGoal } from './capacity-budget.ts';
-export { fastestWithinBudget } from './capacity-budget.ts';
+export { deadlineWithinBudget, fastestWithinBudget } from './capacity-budget.ts';
 export type { FrontierAnswer, FrontierPoint } from './capacity-frontier.ts';
 export { costTimeFrontier, FRONTIER_OCTAVE_STEPS, FRONTIER_PATIENCE, FRONTIER_SCAN_WINDOW } from './capacity-frontier.ts';
 export type { FixedStrategy, ScalingPoint, TradeOffCell } from './scaling.ts';

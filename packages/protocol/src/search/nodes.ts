@@ -1,6 +1,6 @@
 import {
-  costTimeFrontier, daysText, describeCandidate, fastestWithinBudget, fewestNodes, meetsGoal, NEAREST_WINDOW, nearestRunning, nodesText, searchOnNodes,
-  type CapacityAnswer, type CapacityOptions, type CapacityPoint, type DeadlineGoal, type FrontierPoint, type SearchBase,
+  costTimeFrontier, daysText, deadlineWithinBudget, describeCandidate, fastestWithinBudget, meetsGoal, NEAREST_WINDOW, nearestRunning, nodesText, searchOnNodes,
+  type CapacityPoint, type FrontierPoint,
 } from '@trainplan/search';
 import { days, formatGrouped, million, thousand, trillion } from '@trainplan/units';
 import { issuesMessage } from '../problem.ts';
@@ -242,23 +242,4 @@ export function runNodes(request: unknown, options: RunNodesOptions = {}): Nodes
       ...(p.cost !== undefined && { cost: p.cost }),
     };
   }
-}
-
-/**
- * A deadline and a budget: the fewest nodes that meet both (fewestNodes). With a batch per size, time is not monotone
- * in the node count, and the deadline's search can miss every size that meets both where the budget's own search
- * (fastestWithinBudget, with its deadline probes) finds one (QA: GPT-3 175B on H100, 300B tokens, 320k GPU-hours and
- * 1.05 days: "no size meets both", while 1,554 nodes take 1.04 days within the budget); then that one is the answer,
- * said as the fastest within the budget rather than the fewest nodes.
- */
-function deadlineWithinBudget(
-  base: SearchBase, tokens: number, goal: DeadlineGoal, options: CapacityOptions,
-): CapacityAnswer & { viaBudget?: true } {
-  const fewest = fewestNodes(base, tokens, goal, options);
-  if (fewest.ok || fewest.reason !== 'budget-unreachable') return fewest;
-  const { deadlineSeconds: _deadline, ...budget } = goal;
-  const fastest = fastestWithinBudget(base, tokens, budget, options);
-  if (!fastest.ok || !meetsGoal(fastest, goal)) return fewest;
-  const note = `no size the deadline's search tried met both; the fastest within the budget does: ${fastest.note ?? ''}`;
-  return { ...fastest, note, searches: fewest.searches + fastest.searches, viaBudget: true };
 }
