@@ -26,6 +26,15 @@ export interface ActivationInput {
   readonly attentionKernel: AttentionKernel;
   /** Hidden and attention dropout (GPT-3, BLOOM, Megatron's defaults); modern recipes turn it off. */
   readonly dropout: boolean;
+  /**
+   * Bytes per element of the inputs that the four linear layers (QKV, attention output, MLP input and
+   * output) keep for their weight gradients: 2 (16-bit, the default), 1 under Transformer Engine FP8, which
+   * keeps them cast to FP8 (on Hopper as the FP8 transpose): "we cache the FP8 data (on Blackwell) or the
+   * FP8 transpose data (on Hopper)" (NVIDIA/TransformerEngine#1764, maintainer's reply; te.Linear,
+   * te.LayerNormLinear and te.LayerNormMLP save the cast input). Norm inputs, Q/K/V and the activation
+   * function's input stay 16-bit.
+   */
+  readonly linearInputBytes?: number;
 }
 
 const BYTES_16BIT = 2;
@@ -56,13 +65,15 @@ export function layerActivationTerms(input: ActivationInput, recompute: Recomput
   const sbh = s * b * h;
   const masks = input.dropout ? 2 * BYTES_MASK * sbh : 0;
   const spDivisor = input.sequenceParallel ? t : 1;
+  const linearInput = input.linearInputBytes ?? BYTES_16BIT;
 
   // 2 LayerNorm inputs + QKV input + MLP input, each 2·sbh, plus two dropout masks (Korthikanti §4.1).
-  const replicated = (4 * BYTES_16BIT * sbh + masks) / spDivisor;
+  const replicated = (2 * BYTES_16BIT * sbh + 2 * linearInput * sbh + masks) / spDivisor;
   // Q, K, V (GQA shrinks K and V) and the attention-output projection input.
-  const attention = BYTES_16BIT * sbh * (1 + 2 * kvRatio) + BYTES_16BIT * sbh;
-  // Plain MLP keeps the GeLU input and the fc2 input (2·sbf each); gated keeps gate, up and product.
-  const mlp = BYTES_16BIT * s * b * f * (shape.gatedMlp ? 3 : 2);
+  const attention = BYTES_16BIT * sbh * (1 + 2 * kvRatio) + linearInput * sbh;
+  // Plain MLP keeps the GeLU input and the fc2 input (2·sbf each); gated keeps gate, up and product
+  // (the product is the fc2 input).
+  const mlp = BYTES_16BIT * s * b * f * (shape.gatedMlp ? 2 : 1) + linearInput * s * b * f;
   const tensorParallel = (attention + mlp) / t;
 
   // Softmax output 2·as²b, dropout mask as²b, dropout output 2·as²b (the keys span the whole sequence).
@@ -96,18 +107,27 @@ export function workingBytesPerLayer(input: ActivationInput): Bytes {
 export type PipelineSchedule = '1f1b' | 'interleaved' | 'gpipe';
 
 /**
- * Micro-batches whose activations pipeline stage `stage` (default 0, the first) holds at its peak.
- * 1F1B keeps p − i in flight on stage i (Narayanan SC'21 §2.2), so the first stage holds about L
- * layers' worth whatever p is; interleaving multiplies that by 1 + (p−1)/(p·v) (Korthikanti §4.2.3);
- * GPipe keeps all m.
+ * Micro-batches whose activations pipeline stage `stage` (default 0, the first) holds at its peak, in
+ * whole-stage units. 1F1B keeps p − i in flight on stage i (Narayanan SC'21 §2.2), so the first stage
+ * holds about L layers' worth whatever p is; GPipe keeps all m. Interleaved 1F1B runs
+ * 2·(p − i − 1) + (v − 1)·p warm-up forwards of one chunk (1/v of the stage) on stage i before its first
+ * backward, at most all m·v (Megatron-Core pipeline_parallel/schedules.py,
+ * forward_backward_pipelining_with_interleaving, num_warmup_microbatches), and holds one chunk more at
+ * its peak: (2·(p − i − 1) + (v − 1)·p + 1)/v stages' worth. On the first stage that is
+ * p·(1 + (p − 1)/(p·v)), Korthikanti §4.2.3's factor; on the last, p − (p − 1)/v: interleaving leaves
+ * every stage nearly the first one's activations, where 1F1B's last stage holds one micro-batch.
  */
 export function inFlightMicroBatches(input: {
   schedule: PipelineSchedule; pipeline: number; microBatches: number; virtualStages: number; stage?: number;
 }): number {
-  const { pipeline: p, microBatches: m, virtualStages: v } = input;
-  if (input.schedule === 'gpipe') return m;
-  const inFlight = Math.min(p - (input.stage ?? 0), m);
-  return input.schedule === 'interleaved' && v > 1 ? inFlight * (1 + (p - 1) / (p * v)) : inFlight;
+  return inFlightOnStage(input.schedule, input.pipeline, input.microBatches, input.virtualStages, input.stage ?? 0);
+}
+
+/** `inFlightMicroBatches`, positional and allocation-free for the search's per-candidate bounds. */
+export function inFlightOnStage(schedule: PipelineSchedule, p: number, m: number, v: number, stage: number): number {
+  if (schedule === 'gpipe') return m;
+  if (schedule === 'interleaved' && v > 1) return Math.min(2 * (p - stage - 1) + (v - 1) * p + 1, m * v) / v;
+  return Math.min(p - stage, m);
 }
 
 /**

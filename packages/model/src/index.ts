@@ -9,7 +9,7 @@ export {
 } from './flops.ts';
 export type { ActivationInput, AttentionKernel, LayerActivationTerms, PipelineSchedule } from './activations.ts';
 export {
-  layerActivationTerms, activationBytesPerLayer, workingBytesPerLayer, inFlightMicroBatches,
+  layerActivationTerms, activationBytesPerLayer, workingBytesPerLayer, inFlightMicroBatches, inFlightOnStage,
   embeddingActivationBytes,
 } from './activations.ts';
 export type { StateSharding, ModelStateBytes } from './model-states.ts';
@@ -17,3 +17,4 @@ export { modelStateBytes, bytesPerParameter } from './model-states.ts';
 export type { PipelineSlots, PipelineSplit } from './pipeline-split.ts';
 export { layersPerStage, PIPELINE_SLOTS, SLOT_INDEX, pipelineSlotsLabel, pipelineSplit, slotCount, slotsOf, slotsTaken, splitsIntoChunks } from './pipeline-split.ts';
 export { stageParameters } from './stage-parameters.ts';
+export { FP8_WEIGHT_COPY_BYTES, fp8WeightCopyBytes } from './fp8-weights.ts';

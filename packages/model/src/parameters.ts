@@ -13,6 +13,8 @@ export interface ParameterBreakdown {
   readonly perLayer: Count;
   /** Of `perLayer`, the weights split across tensor-parallel ranks (QKV, out, MLP matrices, column biases). */
   readonly perLayerTensorParallel: Count;
+  /** Of `perLayerTensorParallel`, the weight matrices alone (what FP8 training casts). */
+  readonly perLayerMatrices: Count;
   /** Of `perLayer`, replicated on every tensor-parallel rank (norms, row-parallel biases). */
   readonly perLayerReplicated: Count;
   /** V·h word embedding. */
@@ -52,6 +54,7 @@ export function parameterBreakdown(shape: ModelShape): ParameterBreakdown {
   return {
     perLayer,
     perLayerTensorParallel,
+    perLayerMatrices: matrices,
     perLayerReplicated,
     wordEmbedding,
     positionEmbedding,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  activationBytesPerLayer, bytesPerParameter, embeddingActivationBytes, inFlightMicroBatches, modelStateBytes,
+  activationBytesPerLayer, bytesPerParameter, embeddingActivationBytes, fp8WeightCopyBytes, inFlightMicroBatches, modelStateBytes,
   type ActivationInput,
 } from '../src/index.ts';
 import { gpt3_175b, korthikanti22b, llama3_70b } from './fixtures.ts';
@@ -44,6 +44,17 @@ describe('activation memory per layer (Korthikanti Table 2)', () => {
     const expected = sbh70 * (8 + 2 * (1 + 2 * (8 / 64)) + 2) + 2 * 3 * 8192 * 28672 + 4 * 64 * 8192;
     expect(activationBytesPerLayer(input)).toBe(expected);
   });
+  it('FP8 keeps the four linear inputs at one byte: QKV, MLP and projection inputs sbh each and the fc2 input sbf less', () => {
+    // GPT-3: f = 4h, so 3·sbh + 4·sbh = 7·sbh of the 34.
+    expect(activationBytesPerLayer(base) - activationBytesPerLayer({ ...base, linearInputBytes: 1 })).toBe(7 * sbh);
+    // Tensor parallel without sequence parallelism: the QKV and MLP inputs are whole on every rank, the others split.
+    const tp8 = { ...base, tensorParallel: 8 };
+    expect(activationBytesPerLayer(tp8) - activationBytesPerLayer({ ...tp8, linearInputBytes: 1 })).toBeCloseTo(2 * sbh + (5 * sbh) / 8, 3);
+    // SwiGLU: the fc2 input is the gate·up product, one of the three f-wide intermediates.
+    const llama = { ...base, shape: llama3_70b, seqLength: 8192, attentionKernel: 'flash' as const, dropout: false };
+    const sbh70 = 8192 * 8192;
+    expect(activationBytesPerLayer(llama) - activationBytesPerLayer({ ...llama, linearInputBytes: 1 })).toBe(3 * sbh70 + 8192 * 28672);
+  });
   it('context parallelism divides the per-rank sequence', () => {
     const one = activationBytesPerLayer({ ...base, shape: llama3_70b, seqLength: 8192, attentionKernel: 'flash' });
     const two = activationBytesPerLayer({ ...base, shape: llama3_70b, seqLength: 8192, attentionKernel: 'flash', contextParallel: 2 });
@@ -64,6 +75,15 @@ describe('pipeline in-flight micro-batches', () => {
   it('interleaving multiplies it by 1 + (p−1)/(p·v) (Korthikanti §4.2.3)', () => {
     expect(inFlightMicroBatches({ schedule: 'interleaved', pipeline: 8, microBatches: 64, virtualStages: 3 }))
       .toBeCloseTo(8 * (1 + 7 / 24), 12);
+  });
+  it("interleaved, stage i runs 2(p−i−1) + (v−1)p warm-up chunks and holds one more (Megatron-Core's num_warmup_microbatches)", () => {
+    const at = (stage: number, microBatches = 64) => inFlightMicroBatches({ schedule: 'interleaved', pipeline: 4, microBatches, virtualStages: 2, stage });
+    // p = 4, v = 2: chunks held (2·(3 − i) + 4 + 1), each half a stage.
+    expect([0, 1, 2, 3].map((i) => at(i))).toEqual([11 / 2, 9 / 2, 7 / 2, 5 / 2]);
+    // The last stage holds nearly p micro-batches' worth, where 1F1B's holds one.
+    expect(at(3)).toBeGreaterThan(2 * inFlightMicroBatches({ schedule: '1f1b', pipeline: 4, microBatches: 64, virtualStages: 1, stage: 3 }));
+    // Warm-up is capped by the m·v chunks there are: 4 micro-batches of 2 chunks on stage 0 hold all 8 chunks.
+    expect(at(0, 4)).toBe(4);
   });
   it('GPipe keeps every micro-batch', () => {
     expect(inFlightMicroBatches({ schedule: 'gpipe', pipeline: 8, microBatches: 64, virtualStages: 1 })).toBe(64);
@@ -114,5 +134,16 @@ describe('activation memory never grows when only the tensor-parallel size grows
         return activationBytesPerLayer({ ...common, tensorParallel: 2 * k }) <= activationBytesPerLayer({ ...common, tensorParallel: k });
       },
     ));
+  });
+});
+
+describe('FP8 weight copies (Transformer Engine: FP8 weight and its transpose, 2 B per matrix parameter)', () => {
+  it('GPT-3 175B: 12h² matrix parameters per layer, 2 bytes each, split t ways', () => {
+    const h = 12288;
+    expect(fp8WeightCopyBytes({ shape: gpt3_175b, tensorParallel: 8, layers: 12 })).toBe((2 * 12 * h * h * 12) / 8);
+  });
+  it('Llama 3 70B: GQA QKV, the output projection and three SwiGLU matrices', () => {
+    const h = 8192, kv = 1024, f = 28672;
+    expect(fp8WeightCopyBytes({ shape: llama3_70b, tensorParallel: 1, layers: 1 })).toBe(2 * (h * (h + 2 * kv) + h * h + 3 * h * f));
   });
 });

@@ -9,7 +9,8 @@ export type PlanRule =
   | 'gpus-indivisible' | 'heads-indivisible' | 'batch-indivisible' | 'interleave-rounds' | 'too-many-stages' | 'pipeline-split'
   | 'interleave-needs-pipeline' | 'interleave-indivisible' | 'interleave-needs-overlap' | 'sequence-indivisible'
   | 'sequence-parallel-indivisible' | 'context-needs-fused-attention' | 'tp-overlap-needs-sequence-parallel' | 'tp-overlap-crosses-nvlink'
-  | 'precision-unsupported' | 'attention-unsupported' | 'recompute-layers' | 'recompute-layers-needs-full';
+  | 'precision-unsupported' | 'attention-unsupported' | 'recompute-layers' | 'recompute-layers-needs-full' | 'fp8-params-needs-fp8'
+  | 'fp8-params-needs-distributed-optimizer';
 
 /**
  * The rules a size breaks by not dividing another (the contract's reason "indivisible"); every other
@@ -67,6 +68,12 @@ export function checkPlan(input: PlanInput): PlanIssue[] {
   checkSequence(input, issues);
   checkPrecision(input, issues);
   checkRecompute(input, issues);
+  // Megatron-LM arguments.py: --fp8-param-gather "only supported with distributed optimizer" (or FSDP): the fp32 master
+  // weights it casts from live in the sharded optimizer.
+  if (input.fp8Params === true && input.precision === 'fp8' && input.sharding !== 'distributed-optimizer') {
+    push(issues, 'training.fp8Params', 'fp8-params-needs-distributed-optimizer',
+      'fp8Params (Megatron\'s --fp8-param-gather) needs the distributed optimizer: set parallelism.distributedOptimizer to true');
+  }
   return issues;
 }
 
@@ -170,7 +177,7 @@ function checkSequence(input: PlanInput, issues: PlanIssue[]): void {
  * What the GPU cannot run of the plan's arithmetic: its precision's tensor cores and its attention
  * kernel. The search asks this alone of its base plan, before any parallel strategy is chosen.
  */
-export function gpuIssues(input: Pick<PlanInput, 'gpu' | 'precision' | 'attentionKernel'>): PlanIssue[] {
+export function gpuIssues(input: Pick<PlanInput, 'gpu' | 'precision' | 'attentionKernel' | 'fp8Params'>): PlanIssue[] {
   const issues: PlanIssue[] = [];
   checkPrecision(input, issues);
   return issues;
@@ -179,7 +186,10 @@ export function gpuIssues(input: Pick<PlanInput, 'gpu' | 'precision' | 'attentio
 /** The GPU presets with FP8 tensor cores (Hopper and Blackwell), as an FP8 refusal offers them. */
 const fp8GpuIds = (): string[] => GPU_IDS.filter((id) => GPUS[id]?.peakFlops.fp8 !== undefined);
 
-function checkPrecision(input: Pick<PlanInput, 'gpu' | 'precision' | 'attentionKernel'>, issues: PlanIssue[]): void {
+function checkPrecision(input: Pick<PlanInput, 'gpu' | 'precision' | 'attentionKernel' | 'fp8Params'>, issues: PlanIssue[]): void {
+  if (input.fp8Params === true && input.precision !== 'fp8') {
+    push(issues, 'training.fp8Params', 'fp8-params-needs-fp8', `fp8Params keeps the weights in FP8: it needs precision "fp8", got "${input.precision}"`);
+  }
   if (input.precision === 'fp8' && input.gpu.peakFlops.fp8 === undefined) {
     push(issues, 'training.precision', 'precision-unsupported',
       `${input.gpu.name} has no FP8 tensor cores: use precision "${runsBf16(input.gpu) ? 'bf16' : 'fp16'}", or a GPU that has them (${fp8GpuIds().join(', ')})`);

@@ -59,6 +59,11 @@ export interface PlanInput {
   readonly crossEntropyKernel?: 'fused' | 'unfused';
   /** How weight gradients accumulate across micro-batches; default 'fused'. */
   readonly gradientAccumulation?: GradientAccumulation;
+  /**
+   * With FP8, the weights themselves are FP8 (Megatron's --fp8-param-gather, NeMo's fp8_params): no 16-bit
+   * copy beside Transformer Engine's FP8 ones (plan-memory.ts). Default false, Megatron's default.
+   */
+  readonly fp8Params?: boolean;
   /** Megatron's scatter-gather of pipeline sends (SC'21 §4.1); not used with sequence parallelism. */
   readonly scatterGather: boolean;
   /** Overlap the data-parallel gradient reduction with the last micro-batch's backward pass. */

@@ -1,20 +1,23 @@
 import {
-  activationBytesPerLayer, embeddingActivationBytes, inFlightMicroBatches, modelStateBytes, workingBytesPerLayer, type ActivationInput,
+  activationBytesPerLayer, embeddingActivationBytes, fp8WeightCopyBytes, inFlightMicroBatches, layerActivationTerms, modelStateBytes,
+  parameterBreakdown, workingBytesPerLayer, type ActivationInput, type ModelShape, type StateSharding,
 } from '@trainplan/model';
 import { GiB, type Bytes } from '@trainplan/units';
 import { heldGradientBytes, optimizerGradientCopyBytes } from './gradient-accumulation.ts';
 import { weightReplicas } from './groups.ts';
-import type { PlanInput } from './plan-input.ts';
+import type { PlanInput, TrainingPrecision } from './plan-input.ts';
 
 /**
  * Memory per GPU, stage by stage; the estimate reports the most loaded stage (model reference §3).
  */
 export interface StageMemory {
   readonly stage: number;
+  /** 16-bit weights, plus FP8 training's cast copies (fp8WeightCopiesPerGpu). */
   readonly weightsBytes: Bytes;
   readonly gradientsBytes: Bytes;
   readonly optimizerBytes: Bytes;
   readonly activationsBytes: Bytes;
+  /** Runtime reserve, fragmentation, the optimizer step's fp32 gradient copy beyond the activations, ZeRO-3's gathered unit. */
   readonly otherBytes: Bytes;
   readonly totalBytes: Bytes;
 }
@@ -23,6 +26,27 @@ export interface StageMemory {
 const RUNTIME_RESERVE: Bytes = GiB(1.5);
 /** Caching-allocator fragmentation, as a share of the activation peak (PyTorch's allocator rounds and splits blocks). */
 const FRAGMENTATION = 0.1;
+
+/**
+ * Bytes per element of the linear layers' saved inputs: 1 under FP8, which Transformer Engine keeps cast
+ * (packages/model/src/activations.ts, `linearInputBytes`), else 2.
+ */
+export const savedLinearInputBytes = (precision: TrainingPrecision): number => (precision === 'fp8' ? 1 : 2);
+
+/**
+ * FP8 copies of a stage's linear weights per GPU (packages/model/src/fp8-weights.ts), 0 unless FP8. None with
+ * `fp8Params`: the weight is then the FP8 copy, and with its transpose it takes the 2 bytes a 16-bit weight
+ * would (the copies replace the 16-bit weight instead of joining it; NVIDIA/TransformerEngine#1764: "directly
+ * cast fp32 master weight in distributed optimizer into FP8 weight, so each layer in TE doesn't store the high
+ * precision bf16 copy"). Left out under ZeRO-3, whose weights are gathered layer by layer: the copies of one
+ * gathered layer are transient.
+ */
+export function fp8WeightCopiesPerGpu(
+  input: { precision: TrainingPrecision; fp8Params?: boolean; sharding: StateSharding; model: ModelShape; tensor: number }, layers: number,
+): Bytes {
+  if (input.precision !== 'fp8' || input.fp8Params === true || input.sharding === 'zero-3') return 0;
+  return fp8WeightCopyBytes({ shape: input.model, tensorParallel: input.tensor, layers });
+}
 
 export function activationInput(input: PlanInput): ActivationInput {
   return {
@@ -35,7 +59,24 @@ export function activationInput(input: PlanInput): ActivationInput {
     recompute: input.recompute,
     attentionKernel: input.attentionKernel,
     dropout: input.dropout,
+    linearInputBytes: savedLinearInputBytes(input.precision),
   };
+}
+
+/**
+ * ZeRO-3 gathers each unit's whole 16-bit weights before it runs, and in the backward pass holds the unit's whole
+ * gradient until it is reduce-scattered (Rajbhandari et al. 2020, §5.3: parameters "broadcast ... and discarded
+ * after use"): at the activation peak, the first backward, the largest unit of the stage is live in full: a
+ * transformer layer, or the word embedding on the first stage and the output layer on the last (split t ways).
+ */
+function zero3GatheredBytes(input: PlanInput, stage: number, gradientBytes: number): Bytes {
+  if (input.sharding !== 'zero-3') return 0;
+  const parts = parameterBreakdown(input.model);
+  const t = input.tensor;
+  let unit = parts.perLayerTensorParallel / t + parts.perLayerReplicated;
+  if (stage === 0) unit = Math.max(unit, parts.wordEmbedding / t + parts.positionEmbedding);
+  if (stage === input.pipeline - 1) unit = Math.max(unit, (input.model.tiedEmbeddings ? parts.wordEmbedding : parts.outputLayer) / t);
+  return (2 + gradientBytes) * unit;
 }
 
 /** Memory of every pipeline stage; the per-layer terms are computed once and shared by the stages. */
@@ -47,6 +88,9 @@ export function stageMemories(
   const working = workingBytesPerLayer(act);
   // Layers not recomputed keep everything a layer holds without recompute: its working set.
   const full = input.recompute === 'full' ? working : stored;
+  // Selective recompute rebuilds the attention core of the layer in its backward pass: 5·as²b/t unfused (Korthikanti
+  // §5), nothing beyond what is kept with flash attention.
+  const coreRebuild = input.recompute === 'selective' ? layerActivationTerms(act, 'none').attentionCore - layerActivationTerms(act).attentionCore : 0;
   // The first stage's embedding term grows linearly with the micro-batches it holds; the last's does not.
   const embedding = embeddingActivationBytes(act); // one micro-batch in flight
   const gradientBytes = heldGradientBytes(input);
@@ -61,6 +105,7 @@ export function stageMemories(
     let activations = held * (recomputed * stored + (count - recomputed) * full);
     // Recomputing a layer rebuilds its whole working set for the backward pass.
     if (recomputed > 0) activations += working;
+    else if (count > 0) activations += coreRebuild;
     if (stage === 0) activations += held * embedding.first;
     if (stage === input.pipeline - 1) activations += embedding.last;
     const fragmentation = FRAGMENTATION * activations;
@@ -71,11 +116,11 @@ export function stageMemories(
     // is fractional), so the parts add up to the total exactly.
     // (Fields written out, not spread: V8 builds a spread literal with further fields on its slow path, and
     // this runs for every stage of every estimate.)
-    const weightsBytes = Math.ceil(states.weights);
+    const weightsBytes = Math.ceil(states.weights + fp8WeightCopiesPerGpu(input, count));
     const gradientsBytes = Math.ceil(states.gradients);
     const optimizerBytes = Math.ceil(states.optimizer);
     const activationsBytes = Math.ceil(activations);
-    const otherBytes = Math.ceil(RUNTIME_RESERVE + fragmentation + stepExtra);
+    const otherBytes = Math.ceil(RUNTIME_RESERVE + fragmentation + stepExtra + zero3GatheredBytes(input, stage, gradientBytes));
     return {
       stage, weightsBytes, gradientsBytes, optimizerBytes, activationsBytes, otherBytes,
       totalBytes: weightsBytes + gradientsBytes + optimizerBytes + activationsBytes + otherBytes,

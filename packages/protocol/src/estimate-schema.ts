@@ -29,11 +29,11 @@ const recompute = enumOf(['none', 'selective', 'full']);
 const schedule = enumOf(['1f1b', 'interleaved', 'gpipe']);
 
 const memory = object({
-  weightsBytes: bytes('Model weights per GPU'),
+  weightsBytes: bytes('Model weights per GPU (with FP8, also Transformer Engine\'s FP8 copy and transpose of each weight matrix unless fp8Params)'),
   gradientsBytes: bytes('Gradients per GPU'),
   optimizerBytes: bytes('Optimizer state (master weights and moments) per GPU'),
   activationsBytes: bytes('Activations kept for the backward pass per GPU'),
-  otherBytes: bytes('Buffers, workspace and fragmentation per GPU'),
+  otherBytes: bytes('Buffers, workspace and fragmentation per GPU (with ZeRO-3 also the gathered layer and its gradient)'),
   totalBytes: bytes('Sum of the parts above'),
   capacityBytes: bytes("The GPU's memory capacity"),
   fits: boolean({ description: 'Whether totalBytes ≤ capacityBytes.' }),

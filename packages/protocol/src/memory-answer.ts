@@ -21,11 +21,11 @@ const bytes = (description: string) => number({ min: 0, description: `${descript
 const stageMemory = object({
   stage: integer({ min: 0, description: 'Pipeline stage, from 0.' }),
   layers: integer({ min: 0, description: 'Transformer layers on this stage.' }),
-  weightsBytes: bytes('Model weights per GPU'),
+  weightsBytes: bytes('Model weights per GPU (with FP8, also Transformer Engine\'s FP8 copy and transpose of each weight matrix unless fp8Params)'),
   gradientsBytes: bytes('Gradients per GPU'),
   optimizerBytes: bytes('Optimizer state per GPU'),
   activationsBytes: bytes('Activations kept for the backward pass per GPU'),
-  otherBytes: bytes('Buffers, workspace and fragmentation per GPU'),
+  otherBytes: bytes('Buffers, workspace and fragmentation per GPU (with ZeRO-3 also the gathered layer and its gradient)'),
   totalBytes: bytes('Sum of the parts above'),
 });
 

@@ -101,6 +101,7 @@ export function resolveScenario(s: ResolvedScenarioInput): { ok: true; value: Re
     attentionKernel: s.training.attentionKernel ?? defaultAttentionKernel(gpu),
     ...(s.training.crossEntropyKernel !== undefined && { crossEntropyKernel: s.training.crossEntropyKernel }),
     ...(s.training.gradientAccumulation !== undefined && { gradientAccumulation: s.training.gradientAccumulation }),
+    ...(s.training.fp8Params === true && { fp8Params: true }),
     tensor: p.tensor,
     pipeline: p.pipeline,
     data,

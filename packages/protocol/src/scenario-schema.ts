@@ -118,6 +118,11 @@ const training = object({
       + "(Megatron's gradient_accumulation_fusion, Transformer Engine), or a separate add per parameter per micro-batch into a "
       + "16-bit or fp32 buffer (PyTorch DDP, DeepSpeed, Megatron-LM 2021), which is also the width the data-parallel reduction sends.",
   })),
+  fp8Params: optional(boolean({
+    description: "Extension: with precision \"fp8\", keep the weights themselves in FP8 (Megatron's --fp8-param-gather, NeMo's fp8_params, "
+      + "which NVIDIA's DGX Cloud benchmarks set); default false, Megatron's default, where Transformer Engine keeps an FP8 copy and its "
+      + 'transpose beside each 16-bit weight matrix: 2 bytes more per matrix parameter.',
+  })),
 }, { expected: 'a training object', description: 'The batch and the precision.' });
 
 const degree = (description: string) => withDefault(positive(thousand(64), description), 1);

@@ -63,6 +63,12 @@ export interface ScenarioInput {
      * local DDP: its main-gradient buffer; DeepSpeed's BF16 optimizer: 'fp32').
      */
     gradientAccumulation?: GradientAccumulationId;
+    /**
+     * Extension: with precision 'fp8', the weights themselves are FP8 (Megatron's --fp8-param-gather, NeMo's
+     * fp8_params; NVIDIA's DGX Cloud benchmarks set it): no 16-bit copy beside Transformer Engine's FP8 ones.
+     * Default false (Megatron's default): 2 bytes more per weight-matrix parameter.
+     */
+    fp8Params?: boolean;
   };
   parallelism?: {
     tensor?: number;

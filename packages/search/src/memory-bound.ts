@@ -1,5 +1,5 @@
-import { activationBytesPerLayer, layersPerStage, modelStateBytes, SLOT_INDEX, stageParameters, type PipelineSlots, type StateSharding } from '@trainplan/model';
-import { heldGradientBytes } from '@trainplan/planner';
+import { activationBytesPerLayer, inFlightOnStage, layersPerStage, modelStateBytes, SLOT_INDEX, stageParameters, type PipelineSlots, type StateSharding } from '@trainplan/model';
+import { fp8WeightCopiesPerGpu, heldGradientBytes, savedLinearInputBytes } from '@trainplan/planner';
 import type { Bytes } from '@trainplan/units';
 import type { SearchBase } from './candidate.ts';
 
@@ -10,8 +10,8 @@ export const layerKey = (t: number, c: number, mbs: number, sp: boolean): number
  * A closed-form lower bound on the memory of the most loaded GPU, built from the same terms the
  * planner sums (packages/planner/src/plan-memory.ts; model reference §3): model states per stage
  * (Megatron's 18 B/param, 16 under fp16, the distributed optimizer's 6 + 12/d, ZeRO; the planner's
- * gradient width) and the activations stored for the micro-batches in flight (Korthikanti et al.
- * 2022, Table 2; 1F1B holds min(p − i, m) on stage i, Narayanan SC'21 §2.2). It leaves out only
+ * gradient width; FP8's cast weight copies) and the activations stored for the micro-batches in flight (Korthikanti et al.
+ * 2022, Table 2; 1F1B holds min(p − i, m) on stage i, Narayanan SC'21 §2.2; interleaving as inFlightOnStage). It leaves out only
  * non-negative terms (the embedding extras, the recompute working set, the runtime reserve,
  * fragmentation, the optimizer step's fp32 gradient copy), so a candidate it rejects cannot fit; the
  * full estimate decides the rest.
@@ -22,11 +22,17 @@ export class MemoryBound {
 
   /** Gradient bytes per parameter by sharding mode, as the planner holds them (fixed for a search). */
   private readonly gradientBytes: Record<StateSharding, number>;
+  /** FP8 weight copies of one layer at t = 1, by sharding mode (0 unless FP8). */
+  private readonly fp8CopiesPerLayer: Record<StateSharding, number>;
 
   constructor(private readonly base: SearchBase) {
     const width = (sharding: StateSharding) => heldGradientBytes({ sharding, precision: base.precision, gradientAccumulation: base.gradientAccumulation });
     this.gradientBytes = {
       none: width('none'), 'distributed-optimizer': width('distributed-optimizer'), 'zero-1': width('zero-1'), 'zero-2': width('zero-2'), 'zero-3': width('zero-3'),
+    };
+    const copies = (sharding: StateSharding) => fp8WeightCopiesPerGpu({ precision: base.precision, fp8Params: base.fp8Params, sharding, model: base.model, tensor: 1 }, 1);
+    this.fp8CopiesPerLayer = {
+      none: copies('none'), 'distributed-optimizer': copies('distributed-optimizer'), 'zero-1': copies('zero-1'), 'zero-2': copies('zero-2'), 'zero-3': copies('zero-3'),
     };
   }
 
@@ -55,6 +61,7 @@ export class MemoryBound {
       const act = {
         shape: this.base.model, microBatchSize: mbs, seqLength: this.base.seqLength, tensorParallel: t, contextParallel: c,
         sequenceParallel: sp, recompute, attentionKernel: this.base.attentionKernel, dropout: this.base.dropout,
+        linearInputBytes: savedLinearInputBytes(this.base.precision),
       };
       v = { stored: activationBytesPerLayer(act), full: activationBytesPerLayer({ ...act, recompute: 'none' }) };
       this.perLayer.set(key, v);
@@ -73,24 +80,25 @@ export class MemoryBound {
   ): Bytes {
     const s = this.stages(t, p, slots);
     const per = this.layerBytes(t, c, mbs, sp, recompute);
-    const interleave = v > 1 ? 1 + (p - 1) / (p * v) : 1;
+    // The search plans v > 1 as interleaved 1F1B, else 1F1B (planFor).
+    const schedule = v > 1 ? 'interleaved' : '1f1b';
     // Sharded states divide over the ranks that hold the same weights: data × context (planner's weightReplicas).
     const replicas = c * d;
-    const first = this.stage(s.first, s.firstLayers, Math.min(p, microBatches) * interleave, per, recompute, sharding, replicas, recomputedLayers);
+    const first = this.stage(t, s.first, s.firstLayers, inFlightOnStage(schedule, p, microBatches, v, 0), per, recompute, sharding, replicas, recomputedLayers);
     if (p === 1) return first;
-    const last = this.stage(s.last, s.lastLayers, Math.min(1, microBatches) * interleave, per, recompute, sharding, replicas, recomputedLayers);
+    const last = this.stage(t, s.last, s.lastLayers, inFlightOnStage(schedule, p, microBatches, v, p - 1), per, recompute, sharding, replicas, recomputedLayers);
     if (p === 2) return Math.max(first, last);
-    const second = this.stage(s.second, s.secondLayers, Math.min(p - 1, microBatches) * interleave, per, recompute, sharding, replicas, recomputedLayers);
+    const second = this.stage(t, s.second, s.secondLayers, inFlightOnStage(schedule, p, microBatches, v, 1), per, recompute, sharding, replicas, recomputedLayers);
     return Math.max(first, second, last);
   }
 
   private stage(
-    params: number, layers: number, held: number, per: { stored: Bytes; full: Bytes }, recompute: 'none' | 'selective' | 'full',
+    t: number, params: number, layers: number, held: number, per: { stored: Bytes; full: Bytes }, recompute: 'none' | 'selective' | 'full',
     sharding: StateSharding, replicas: number, recomputedLayers: number | undefined,
   ): Bytes {
     const st = modelStateBytes({ parameters: params, sharding, dataParallel: replicas, gradientBytes: this.gradientBytes[sharding] });
     const recomputed = recompute === 'full' ? Math.min(layers, recomputedLayers ?? layers) : 0;
     const acts = held * (recomputed * per.stored + (layers - recomputed) * (recompute === 'full' ? per.full : per.stored));
-    return st.weights + st.gradients + st.optimizer + acts;
+    return st.weights + (layers * this.fp8CopiesPerLayer[sharding]) / t + st.gradients + st.optimizer + acts;
   }
 }

@@ -33,6 +33,7 @@ describe.each([
   ['GPT-3 175B on 1024 A100', gpt3Base],
   ['a 1.3B GPT on 16 A100', smallBase],
   ['Llama 2 70B on 64 H100', llama70bBase],
+  ['Llama 2 70B on 64 H100 in FP8', { ...llama70bBase, precision: 'fp8' as const }],
 ])('the pruning bounds never exceed the planner (%s)', (_, base) => {
   it('the step-time lower bound is at most the full estimate, and tight for most plans', () => {
     const ratios: number[] = [];

@@ -153,7 +153,7 @@ export const SOURCES: readonly SourceProfile[] = [
     id: 'dgxc-24.11',
     title: 'NVIDIA DGX Cloud benchmarking recipes v24.11 (NeMo): GPT-3 175B, Llama 3.1 70B, Nemotron-4 15B on H100',
     assumptions: 'NeMo 24.11 defaults for these recipes: flash attention, fused cross entropy, sequence parallelism when TP > 1, distributed '
-      + 'optimizer, overlapped gradient reduce, tensor-parallel comm overlap and pipeline sends, no recompute; dropout '
+      + 'optimizer, FP8 weights in FP8 rows (the recipes\' fp8_params), overlapped gradient reduce, tensor-parallel comm overlap and pipeline sends, no recompute; dropout '
       + 'as the model was published (GPT-3 0.1; Llama and Nemotron none). Parallel sizes, v, CP, micro-batch as stated.',
     matches: (r) => r.id.startsWith('dgxc-24.11'),
     network: 'ndr-ib-8x',
@@ -173,6 +173,9 @@ export const SOURCES: readonly SourceProfile[] = [
           precision: r.precision === 'FP8' ? 'fp8' : 'bf16', dropout: !(llama || nemotron), attentionKernel: 'flash',
           // NeMo 2's GPTConfig: cross_entropy_loss_fusion = True.
           crossEntropyKernel: 'fused',
+          // FP8 weights, no 16-bit copy: gpt3_175b_hydra.yaml "fp8_params: true"; llama3.1/configure.sh
+          // "+model.fp8_params=$FP8_ENABLED" (dgxc-benchmarking @143b90dd).
+          ...(r.precision === 'FP8' && { fp8Params: true }),
         },
         parallelism: {
           tensor: tp(r), pipeline: pp(r), context: r.parallel.cp ?? 1, virtualStages: r.parallel.vp ?? 1,

@@ -102,6 +102,7 @@ export function toMegatronArgs(scenario: unknown): string | undefined {
   if (plan.precision === 'bf16') args.push('--bf16');
   if (plan.precision === 'fp16') args.push('--fp16');
   if (plan.precision === 'fp8') args.push('--bf16', '--fp8-format hybrid');
+  if (plan.precision === 'fp8' && plan.fp8Params === true) args.push('--fp8-param-gather');
   if (plan.attentionKernel === 'flash') args.push('--use-flash-attn');
   // Megatron fuses gradient accumulation into the weight-gradient GEMM by default; an unfused add is its fallback,
   // and Megatron-FSDP requires it (its README's "Required Configurations").
@@ -193,6 +194,7 @@ export function toNemoYaml(scenario: unknown): string | undefined {
     `  gradient_accumulation_fusion: ${(plan.gradientAccumulation ?? 'fused') === 'fused'}`,
   ];
   if (plan.precision === 'fp8') lines.push('  fp8: true', '  fp8_hybrid: true');
+  if (plan.precision === 'fp8' && plan.fp8Params === true) lines.push('  fp8_params: true');
   if (plan.overlapTensorParallelComm) lines.push('  ub_tp_comm_overlap: true');
   // NeMo's model.overlap_p2p_comm (off by default, unlike Megatron-LM's flag) overlaps the interleaved schedule's sends;
   // batch_p2p_comm must be off with it (Megatron-Core schedules.py: "Can not use both overlap_p2p_comm and batch_p2p_comm").

@@ -34,6 +34,10 @@ export const searchTrainingFields = {
     description: "How weight gradients accumulate across micro-batches: 'fused' (default) in the weight-gradient GEMM, or a separate add "
       + 'per micro-batch into a 16-bit or fp32 buffer (PyTorch DDP, DeepSpeed), as the scenario\'s training.gradientAccumulation.',
   })),
+  fp8Params: optional(boolean({
+    description: "With precision \"fp8\", keep the weights themselves in FP8 (Megatron's --fp8-param-gather, NeMo's fp8_params), as the "
+      + "scenario's training.fp8Params; default false.",
+  })),
 };
 
 /** The software's switches: fixed for the whole search, as in the scenario's `parallelism` extensions. */

@@ -71,6 +71,7 @@ export function candidateScenario(r: ResolvedSearch, c: Candidate, nodes: number
       dropout: r.base.dropout,
       attentionKernel: r.base.attentionKernel,
       ...(t.gradientAccumulation !== undefined && { gradientAccumulation: t.gradientAccumulation }),
+      ...(t.fp8Params === true && { fp8Params: true }),
     },
     parallelism: {
       tensor: c.tensor,

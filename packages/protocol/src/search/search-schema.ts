@@ -20,7 +20,7 @@ export interface SearchRequestCore {
   cluster: { gpu: string; gpusPerNode?: number; network?: string; nodes?: number; gpus?: number };
   training: {
     globalBatchSize: number; precision?: PrecisionId; seqLength?: number; tokens?: number; dropout?: boolean;
-    attentionKernel?: 'flash' | 'unfused'; gradientAccumulation?: GradientAccumulationId;
+    attentionKernel?: 'flash' | 'unfused'; gradientAccumulation?: GradientAccumulationId; fp8Params?: boolean;
   };
   settings: { scatterGather: boolean; overlapGradReduce: boolean; overlapTensorParallelComm: boolean; overlapPipelineComm: boolean };
 }

@@ -35,6 +35,16 @@ describe('toMegatronArgs', () => {
     expect(sixteen).not.toContain('--accumulate-allreduce-grads-in-fp32');
   });
 
+  it('keeps FP8 weights with --fp8-param-gather (NeMo: fp8_params) only where the scenario asks', () => {
+    const fp8 = { ...LLAMA, training: { ...LLAMA.training, precision: 'fp8' } };
+    expect(toMegatronArgs(fp8)).toContain('--fp8-format hybrid');
+    expect(toMegatronArgs(fp8)).not.toContain('--fp8-param-gather');
+    const params = { ...fp8, training: { ...fp8.training, fp8Params: true } };
+    expect(toMegatronArgs(params)).toContain('--fp8-param-gather');
+    expect(toNemoYaml(params)).toContain('fp8_params: true');
+    expect(toNemoYaml(fp8)).not.toContain('fp8_params');
+  });
+
   it('answers undefined for an invalid scenario', () => {
     expect(toMegatronArgs({ model: 'x' })).toBeUndefined();
   });

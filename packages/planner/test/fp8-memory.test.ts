@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { parameterBreakdown } from '@trainplan/model';
+import { checkPlan, estimatePlan } from '../src/index.ts';
+import { gpt3OnSelene, llamaOnH100 } from './fixtures.ts';
+
+// FP8 training under Transformer Engine (packages/model/src/fp8-weights.ts, activations.ts `linearInputBytes`).
+describe('FP8 memory', () => {
+  const bf16 = estimatePlan(llamaOnH100);
+  const fp8 = estimatePlan({ ...llamaOnH100, precision: 'fp8' });
+  if (!bf16.ok || !fp8.ok) throw new Error('fixture plans must run');
+  const matrices = parameterBreakdown(llamaOnH100.model).perLayerMatrices;
+
+  it('adds two 1-byte copies of every linear weight matrix of the stage, split by tensor parallelism', () => {
+    bf16.stages.forEach((stage, i) => {
+      const extra = fp8.stages[i]!.memory.weightsBytes - stage.memory.weightsBytes;
+      // Llama 3 70B: 80 layers on 4 stages, each weight matrix split 4 ways.
+      expect(extra).toBeCloseTo((2 * stage.layers * matrices) / llamaOnH100.tensor, -1);
+    });
+    // 20 layers of Llama 3 70B's 0.856B matrix parameters per layer, 2 B each, over TP 4: 8.56 GB (7.97 GiB) per GPU.
+    expect(fp8.memory.weightsBytes - bf16.memory.weightsBytes).toBeCloseTo(8.556e9, -7);
+  });
+
+  it('keeps the linear inputs at one byte, so the activations shrink and nothing else does', () => {
+    expect(fp8.memory.activationsBytes).toBeLessThan(bf16.memory.activationsBytes);
+    expect(fp8.memory.gradientsBytes).toBe(bf16.memory.gradientsBytes);
+    expect(fp8.memory.optimizerBytes).toBe(bf16.memory.optimizerBytes);
+  });
+
+  it('leaves 16-bit training as it was', () => {
+    const bf16Again = estimatePlan({ ...llamaOnH100, precision: 'bf16' });
+    expect(bf16Again.ok && bf16Again.memory).toEqual(bf16.memory);
+  });
+
+  it('adds no copies under ZeRO-3, whose weights are gathered layer by layer', () => {
+    const h100Gpt3 = { ...gpt3OnSelene, gpu: llamaOnH100.gpu, fabric: llamaOnH100.fabric, sharding: 'zero-3' as const };
+    const a = estimatePlan(h100Gpt3);
+    const b = estimatePlan({ ...h100Gpt3, precision: 'fp8' });
+    const weights = (r: typeof a) => (r.ok ? r : r.estimate)!.memory.weightsBytes;
+    expect(weights(b)).toBe(weights(a));
+  });
+
+  it("with fp8Params (Megatron's --fp8-param-gather) the FP8 copies replace the 16-bit weights: weights as in BF16", () => {
+    const params = estimatePlan({ ...llamaOnH100, precision: 'fp8', fp8Params: true });
+    expect(params.ok && params.memory.weightsBytes).toBe(bf16.memory.weightsBytes);
+    expect(params.ok && params.memory.activationsBytes).toBe(fp8.memory.activationsBytes);
+  });
+
+  it('refuses fp8Params without FP8, and without the distributed optimizer, naming the field', () => {
+    const rules = (plan: Parameters<typeof checkPlan>[0]) => checkPlan(plan).map((i) => `${i.path} ${i.rule}`);
+    expect(rules({ ...llamaOnH100, fp8Params: true })).toEqual(['training.fp8Params fp8-params-needs-fp8']);
+    expect(rules({ ...llamaOnH100, precision: 'fp8', fp8Params: true, sharding: 'none' }))
+      .toEqual(['training.fp8Params fp8-params-needs-distributed-optimizer']);
+    expect(rules({ ...llamaOnH100, precision: 'fp8', fp8Params: true })).toEqual([]);
+  });
+});
