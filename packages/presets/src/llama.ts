@@ -33,6 +33,12 @@ const LLAMA3_ROTARY_BASE = 500_000;
 const LLAMA31_ROPE_SCALING = 8;
 const LLAMA32_ROPE_SCALING = 32;
 
+/**
+ * Llama 3.1's and 3.2's context window: "a context window of 128K tokens" after continued pre-training on long
+ * sequences (Dubey et al. 2024, §3.4.2); max_position_embeddings 131072 in meta-llama/Llama-3.1-*'s and Llama-3.2-1B's config.json.
+ */
+const LLAMA31_CONTEXT_WINDOW = 131_072;
+
 // No dropout in any Llama: Meta's reference code (meta-llama/llama and llama3, llama/model.py) has no dropout
 // layer, and NeMo's Llama recipes set hidden_dropout and attention_dropout to 0.
 export const LLAMA_MODELS = [
@@ -84,6 +90,7 @@ export const LLAMA_MODELS = [
     trainedWithDropout: false,
     rotaryBase: LLAMA3_ROTARY_BASE,
     ropeScalingFactor: LLAMA31_ROPE_SCALING,
+    contextWindowTokens: LLAMA31_CONTEXT_WINDOW,
   },
   {
     id: 'llama3.1-70b',
@@ -93,6 +100,7 @@ export const LLAMA_MODELS = [
     trainedWithDropout: false,
     rotaryBase: LLAMA3_ROTARY_BASE,
     ropeScalingFactor: LLAMA31_ROPE_SCALING,
+    contextWindowTokens: LLAMA31_CONTEXT_WINDOW,
   },
   {
     // The usual draft model for speculative decoding of the Llama 3 family (same tokenizer).
@@ -103,6 +111,7 @@ export const LLAMA_MODELS = [
     trainedWithDropout: false,
     rotaryBase: LLAMA3_ROTARY_BASE,
     ropeScalingFactor: LLAMA32_ROPE_SCALING,
+    contextWindowTokens: LLAMA31_CONTEXT_WINDOW,
   },
   {
     id: 'llama3.1-405b',
@@ -112,6 +121,7 @@ export const LLAMA_MODELS = [
     trainedWithDropout: false,
     rotaryBase: LLAMA3_ROTARY_BASE,
     ropeScalingFactor: LLAMA31_ROPE_SCALING,
+    contextWindowTokens: LLAMA31_CONTEXT_WINDOW,
   },
 ] as const satisfies readonly ModelPreset[];
 

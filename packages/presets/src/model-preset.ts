@@ -37,6 +37,11 @@ export interface ModelPreset {
    */
   readonly ropeScalingFactor?: number;
   /**
+   * The longest context the released model is specified for, where longer than `shape.seqLength` (the pre-training
+   * length): what serving may ask of it without a warning.
+   */
+  readonly contextWindowTokens?: number;
+  /**
    * The global batch the source trained with at the preset's sequence length, in sequences, where it states one
    * (after any ramp-up): what a question that gives no batch should assume for this model.
    */

@@ -145,7 +145,9 @@ export function infeasibleLines(e: EstimateInfeasible): string[] {
 export function memoryRemedyLines(r: EstimateOk['resolved'], m: MemoryJson): string[] {
   // Each switch: the field to set and what it lowers.
   const activation: [string, string][] = [];
-  if (r.recompute === 'none') activation.push(['parallelism.recompute "selective" or "full"', 'activations']);
+  // Selective recompute drops only the attention core, the a·s² scores (Korthikanti et al. 2022 §5), which flash
+  // attention never stores: under flash only full recompute lowers the activations.
+  if (r.recompute === 'none') activation.push([r.attentionKernel === 'flash' ? 'parallelism.recompute "full"' : 'parallelism.recompute "selective" or "full"', 'activations']);
   else if (r.recompute === 'selective') activation.push(['parallelism.recompute "full"', 'activations']);
   if (r.tensor > 1 && !r.sequenceParallel) activation.push(['parallelism.sequenceParallel true', 'activations ÷ TP']);
   if (r.microBatchSize > 1) activation.push(['a smaller training.microBatchSize', 'activations']);

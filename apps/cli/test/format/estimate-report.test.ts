@@ -153,6 +153,11 @@ describe('infeasibleLines', () => {
       '  - a smaller training.microBatchSize (activations)',
       '  - parallelism.distributedOptimizer true (optimizer states ÷ DP)',
     ]);
+    // Under flash attention selective recompute saves nothing (the scores it drops are never stored): only full is offered.
+    const flash = infeasibleLines(plan({ recompute: 'none', attentionKernel: 'flash', sequenceParallel: true, distributedOptimizer: true, microBatchSize: 1 }));
+    expect(flash.slice(flash.indexOf('Lower it with any of') + 1)).toEqual(['  - parallelism.recompute "full" (activations)']);
+    const unfused = infeasibleLines(plan({ recompute: 'none', attentionKernel: 'unfused', sequenceParallel: true, distributedOptimizer: true, microBatchSize: 1 }));
+    expect(unfused).toContain('  - parallelism.recompute "selective" or "full" (activations)');
     const all = infeasibleLines(plan({ recompute: 'full', sequenceParallel: true, distributedOptimizer: true, microBatchSize: 1 }));
     expect(all).not.toContain('Lower it with any of');
   });

@@ -28,6 +28,7 @@ import { parameterCount, type ModelShape } from '@trainplan/model';
 import { planInference, type InferenceEstimate } from '@trainplan/search';
 import { countOf, formatCount } from '@trainplan/units';
 import { runsBf16 } from '@trainplan/planner';
+import { modelById } from '@trainplan/presets';
 import { validate } from '../schema/validate.ts';
 import { resolveModel } from '../resolve.ts';
 import type { FieldIssue } from '../wire.ts';
@@ -87,8 +88,10 @@ export function runInference(request: unknown): InferenceResponseJson {
   if (draftIssue !== undefined) return invalid([draftIssue]);
   // The request's fields are the search's, by the same names; a field left out stays undefined there too.
   const { model: _model, cluster: _cluster, precision: _precision, speculative, ...search } = req;
+  const contextWindowTokens = typeof req.model === 'string' ? modelById(req.model)?.contextWindowTokens : undefined;
   const result = planInference(resolved.value.base, {
     ...search,
+    ...(contextWindowTokens !== undefined && { contextWindowTokens }),
     maxPrefillSeconds: rateFirstTokenBound(req),
     speculative: speculative === undefined || draft === undefined ? undefined
       : { draft, draftTokens: speculative.draftTokens, acceptanceRate: speculative.acceptanceRate },

@@ -324,6 +324,18 @@ describe('runScale and runInference', () => {
     expect(validateInferenceResponse(a)).toEqual({ ok: true, value: a });
   });
 
+  it("inference holds Llama 3.1's context to its 128K window (Dubey et al. 2024 §3.4.2), not to the 8,192 it was pre-trained at", () => {
+    const at = (promptTokens: number) => runInference({
+      model: 'llama3.1-70b', cluster: { gpu: 'h100-sxm' }, promptTokens, outputTokens: 100, tensor: [8], pipeline: [1], maxDecodeSecondsPerToken: 0.2, maxPrefillSeconds: 60,
+    });
+    const within = at(100_000);
+    if (!within.ok) throw new Error(within.message);
+    expect(within.warnings!.filter((w) => w.includes('longer than'))).toEqual([]);
+    const beyond = at(131_000);
+    if (!beyond.ok) throw new Error(beyond.message);
+    expect(beyond.warnings!.join(' ')).toMatch(/131,100 tokens\) is longer than Llama 3\.1 70B's context window \(131,072 tokens\)/);
+  });
+
   it('inference where no shape serves says so first, naming the widest shape tried and what it needs', () => {
     const a = runInference({ model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512, tensor: [1], pipeline: [1] });
     if (!a.ok) throw new Error(a.message);

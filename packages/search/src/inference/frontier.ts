@@ -42,6 +42,11 @@ export interface InferenceSearch extends PerShape {
   readonly requestsPerSecond?: number;
   /** A price per GPU-hour: every point then carries its cost (servingCost), in that price's currency. */
   readonly pricePerGpuHour?: number;
+  /**
+   * The longest context the model is specified to serve, where longer than the sequence length it was pre-trained at
+   * (a preset's contextWindowTokens: Llama 3.1's 128K): a longer prompt and output are warned about against it.
+   */
+  readonly contextWindowTokens?: number;
 }
 
 export interface InferencePlanResult {
@@ -209,17 +214,19 @@ function closestMiss(points: readonly InferenceEstimate[], search: InferenceSear
 }
 
 /**
- * A context (prompt + output) longer than the model's sequence length: the presets state the length
- * the model was trained at and no longer context window (a custom shape, what it is given), so the estimate is given with a warning
- * rather than refused (long-context variants, e.g. Llama 3.1's 128K with RoPE scaling, serve more).
+ * A context (prompt + output) longer than the model can attend over: its context window where one is stated (Llama
+ * 3.1's 128K), else the sequence length it was trained at (a custom shape: what it is given). The estimate is given
+ * with a warning rather than refused (a long-context variant may serve more).
  */
 function contextWarnings(base: InferenceBase, search: InferenceSearch): string[] {
   const context = search.promptTokens + search.outputTokens;
-  const limit = base.model.seqLength;
+  const window = search.contextWindowTokens;
+  const limit = window ?? base.model.seqLength;
   if (context <= limit) return [];
   const n = (x: number) => x.toLocaleString('en-US');
   // A shape given without a name is @trainplan/model's 'custom': "the custom model's", not "custom's".
   const model = base.model.name === 'custom' ? 'the custom model' : base.model.name;
-  return [`the context (${n(search.promptTokens)} prompt + ${n(search.outputTokens)} output = ${n(context)} tokens) is longer than ${model}'s sequence length (${n(limit)} tokens): `
+  return [`the context (${n(search.promptTokens)} prompt + ${n(search.outputTokens)} output = ${n(context)} tokens) is longer than ${model}'s `
+    + `${window === undefined ? 'sequence length' : 'context window'} (${n(limit)} tokens): `
     + 'the estimate assumes the model can attend over all of it (a long-context variant), which the length stated does not say'];
 }
