@@ -5,6 +5,8 @@ import type { Bytes, BytesPerSecond, Seconds } from '@trainplan/units';
  * A zero-time collective (one rank: nothing moves) has no meaningful rate and reports 0.
  */
 export function algBandwidth(bytes: Bytes, seconds: Seconds): BytesPerSecond {
-  if (seconds < 0 || bytes < 0) throw new RangeError(`bytes and seconds must be ≥ 0, got ${bytes} B in ${seconds} s`);
+  if (!(seconds >= 0) || !(bytes >= 0) || !Number.isFinite(seconds) || !Number.isFinite(bytes)) {
+    throw new RangeError(`bytes and seconds must be finite numbers ≥ 0, got ${bytes} B in ${seconds} s`);
+  }
   return seconds === 0 ? 0 : bytes / seconds;
 }

@@ -21,9 +21,15 @@ export interface AlphaBetaOptions {
 export function checkAlphaBeta(options: AlphaBetaOptions): void {
   const { bytes, ranks, alphaSeconds, betaSecondsPerByte, gammaSecondsPerByte = 0 } = options;
   if (!Number.isInteger(ranks) || ranks < 1) throw new RangeError(`ranks must be a positive integer, got ${ranks}`);
-  if (!(bytes >= 0) || !(alphaSeconds >= 0) || !(betaSecondsPerByte >= 0) || !(gammaSecondsPerByte >= 0)) {
-    throw new RangeError('bytes, alphaSeconds, betaSecondsPerByte and gammaSecondsPerByte must be ≥ 0');
-  }
+  checkFiniteNonNegative('bytes', bytes);
+  checkFiniteNonNegative('alphaSeconds', alphaSeconds);
+  checkFiniteNonNegative('betaSecondsPerByte', betaSecondsPerByte);
+  checkFiniteNonNegative('gammaSecondsPerByte', gammaSecondsPerByte);
+}
+
+/** A quantity that must be a finite number ≥ 0 (NaN, −1 and Infinity are programmer errors, not costs). */
+export function checkFiniteNonNegative(name: string, value: number): void {
+  if (!(value >= 0) || !Number.isFinite(value)) throw new RangeError(`${name} must be a finite number ≥ 0, got ${value}`);
 }
 
 /** ⌈log2 p⌉: rounds of a binomial tree or recursive doubling (non-powers of two take one more). */

@@ -1,6 +1,11 @@
 import type { Ratio } from '@trainplan/units';
 import type { CollectiveOp } from './types.ts';
 
+/** Every op, in nccl-tests' order of its binaries (for the error that names them). */
+export const COLLECTIVE_OP_NAMES: readonly CollectiveOp[] = [
+  'all-reduce', 'all-gather', 'reduce-scatter', 'broadcast', 'reduce', 'all-to-all', 'send-recv',
+];
+
 /**
  * nccl-tests' bus-bandwidth factor: busbw = algbw × factor, so that busbw of a bandwidth-optimal
  * algorithm can be compared with the hardware's link rate whatever the rank count
@@ -19,5 +24,7 @@ export function busBandwidthFactor(op: CollectiveOp, ranks: number): Ratio {
     case 'reduce':
     case 'send-recv':
       return 1;
+    default:
+      throw new RangeError(`unknown collective op '${String(op)}' (one of ${COLLECTIVE_OP_NAMES.join(', ')})`);
   }
 }

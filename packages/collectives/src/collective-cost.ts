@@ -1,6 +1,6 @@
 import { us } from '@trainplan/units';
 import { algBandwidth } from './alg-bandwidth.ts';
-import { busBandwidthFactor } from './bus-bandwidth-factor.ts';
+import { busBandwidthFactor, COLLECTIVE_OP_NAMES } from './bus-bandwidth-factor.ts';
 import { hierarchicalCollectiveCost } from './hierarchical-collective-cost.ts';
 import { candidateTimeUs, sizeIndex, type NcclCandidate } from './nccl-candidate.ts';
 import { algorithmUnavailable, ncclCandidatesFor } from './nccl-candidates.ts';
@@ -21,7 +21,16 @@ function toCost(request: CollectiveRequest, candidate: NcclCandidate, timeUs: nu
   };
 }
 
-function checkBytes(request: CollectiveRequest): void {
+const ALGORITHM_NAMES: readonly (Algorithm | 'auto')[] = ['auto', 'ring', 'tree', 'nvls', 'nvls-tree', 'collnet', 'hierarchical', 'pat', 'direct'];
+
+/** What a caller can get wrong in a request: an op or algorithm outside the types (from untyped JS or JSON), the bytes. */
+function checkRequest(request: CollectiveRequest): void {
+  if (!COLLECTIVE_OP_NAMES.includes(request.op)) {
+    throw new RangeError(`unknown collective op '${String(request.op)}' (one of ${COLLECTIVE_OP_NAMES.join(', ')})`);
+  }
+  if (request.algorithm !== undefined && !ALGORITHM_NAMES.includes(request.algorithm)) {
+    throw new RangeError(`unknown algorithm '${String(request.algorithm)}' (one of ${ALGORITHM_NAMES.join(', ')})`);
+  }
   if (!(request.bytes >= 0) || !Number.isFinite(request.bytes)) {
     throw new RangeError(`bytes must be a finite number ≥ 0, got ${request.bytes}`);
   }
@@ -32,7 +41,7 @@ function checkBytes(request: CollectiveRequest): void {
  * predicts it (`request.algorithm` is ignored). Empty for a single rank.
  */
 export function ncclCandidates(request: CollectiveRequest): CollectiveCost[] {
-  checkBytes(request);
+  checkRequest(request);
   const topology = ncclTopology(request.fabric, request.group);
   if (topology.placement.ranks === 1) return [];
   const { bytes } = request;
@@ -82,7 +91,7 @@ function idleCost(request: CollectiveRequest, algorithm: Algorithm | 'auto'): Co
  * `collectiveCost` is what it then takes.
  */
 export function ncclPredictedCost(request: CollectiveRequest): CollectiveCost {
-  checkBytes(request);
+  checkRequest(request);
   const algorithm = request.algorithm ?? 'auto';
   if (algorithm === 'hierarchical') {
     if (request.op !== 'all-reduce') throw new RangeError('the hierarchical algorithm implements all-reduce only');
@@ -97,13 +106,17 @@ export function ncclPredictedCost(request: CollectiveRequest): CollectiveCost {
  * `ncclPredictedCost` — `algorithm: 'auto'` (the default) takes its argmin over every enabled
  * pair; a named algorithm is forced and only the protocol is chosen, and a RangeError says why
  * when it cannot run (e.g. NVLS without NVLink SHARP) — and the choice is then costed as NCCL
- * runs it (`ncclRuntimeTimeUs`: channels launched for the size, NVLS chunk pipeline).
+ * runs it (`ncclRuntimeTimeUs`: channels launched for the size, NVLS chunk pipeline). The tuner
+ * ignores what happens after selection (collectives-reference §1 "After selection"), so its pick can
+ * run slower than another pair, and a larger message can finish sooner than a smaller one where the
+ * pick changes; that is NCCL's behaviour, kept: on the one measured sweep where the tuner's pick and
+ * the fastest pair as run differ (8 × H100, 64 KiB all-reduce), the pick is the one measured.
  * 'hierarchical' composes intra-node reduce-scatter, per-rail inter-node all-reduce and
  * intra-node all-gather. One rank moves nothing: 0 s, reported as Ring/Simple (Direct for
  * all-to-all and send/recv, or the forced algorithm), as NCCL does for nRanks ≤ 1.
  */
 export function collectiveCost(request: CollectiveRequest): CollectiveCost {
-  checkBytes(request);
+  checkRequest(request);
   const algorithm = request.algorithm ?? 'auto';
   if (algorithm === 'hierarchical') {
     if (request.op !== 'all-reduce') throw new RangeError('the hierarchical algorithm implements all-reduce only');

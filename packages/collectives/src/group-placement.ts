@@ -52,6 +52,13 @@ export function groupPlacement(group: CommGroup, fabric: Fabric): GroupPlacement
   if (ranksPerNode > fabric.gpusPerNode) {
     throw new RangeError(`group.ranksPerNode (${ranksPerNode}) exceeds fabric.gpusPerNode (${fabric.gpusPerNode})`);
   }
+  // Groups past the node's GPUs overlap: each GPU is then in several of them, and must be in the same number (NVLink
+  // splits evenly only so); 100 one-GPU groups on 8 GPUs is no placement at all.
+  const memberships = ranksPerNode * concurrentGroupsPerNode;
+  if (memberships > fabric.gpusPerNode && memberships % fabric.gpusPerNode !== 0) {
+    throw new RangeError(`${concurrentGroupsPerNode} concurrent groups of ${ranksPerNode} GPU${ranksPerNode === 1 ? '' : 's'} per node need `
+      + `${memberships} GPUs per node; a node has ${fabric.gpusPerNode}, and groups that overlap must put every GPU in the same number of them`);
+  }
   const nodes = ranks / ranksPerNode;
   const gpuMemberships = (ranksPerNode * concurrentGroupsPerNode) / fabric.gpusPerNode;
   // The concurrent groups occupy the node's first ranksPerNode × groups GPUs (Megatron's rank order; the emulator's

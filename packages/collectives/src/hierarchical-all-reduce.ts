@@ -1,4 +1,5 @@
 import type { Bytes, Seconds } from '@trainplan/units';
+import { checkFiniteNonNegative } from './alpha-beta-options.ts';
 
 /**
  * Hierarchical ("2D") all-reduce of n bytes on N nodes of g GPUs, one NIC rail per GPU
@@ -21,6 +22,11 @@ export function hierarchicalAllReduce(options: {
   if (!Number.isInteger(g) || g < 1 || !Number.isInteger(N) || N < 1) {
     throw new RangeError(`gpusPerNode and nodes must be positive integers, got ${g} and ${N}`);
   }
+  checkFiniteNonNegative('bytes', n);
+  checkFiniteNonNegative('alphaIntraSeconds', options.alphaIntraSeconds);
+  checkFiniteNonNegative('betaIntraSecondsPerByte', options.betaIntraSecondsPerByte);
+  checkFiniteNonNegative('alphaInterSeconds', options.alphaInterSeconds);
+  checkFiniteNonNegative('betaInterSecondsPerByte', options.betaInterSecondsPerByte);
   const intraStep = (g - 1) * options.alphaIntraSeconds + ((g - 1) / g) * n * options.betaIntraSecondsPerByte;
   const interStep = 2 * (N - 1) * options.alphaInterSeconds
     + ((2 * (N - 1)) / N) * (n / g) * options.betaInterSecondsPerByte;

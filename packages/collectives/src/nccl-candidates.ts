@@ -37,6 +37,8 @@ export function algorithmUnavailable(topology: NcclTopology, op: CollectiveOp, a
     case 'tree':
     case 'direct':
       return ALGORITHMS_BY_OP[op].includes(algorithm) ? null : `${algorithm} does not implement ${op} in NCCL`;
+    default:
+      return `unknown algorithm '${String(algorithm)}'`;
   }
 }
 

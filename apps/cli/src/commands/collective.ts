@@ -1,5 +1,5 @@
 import { COLLECTIVE_ALGORITHMS, COLLECTIVE_OPS, nearest, runCollective, type CollectiveOkJson } from '@trainplan/protocol';
-import { formatBytes, formatBytesDecimal, formatSeconds, parseBytes } from '@trainplan/units';
+import { formatSeconds, formatSize, parseBytes } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { commandFlags, printError, usageError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -36,14 +36,19 @@ Cost one collective as NCCL runs it, as an nccl-tests-like table over sizes 8 B 
 size, time, algbw, busbw (nccl-tests conventions, GB = 1e9) and the chosen algorithm/protocol. With
 --algorithm auto the (algorithm, protocol) is NCCL's choice, the argmin of its own tuner's predicted
 times; the time shown is that choice as it runs (the channels NCCL launches for the size, NVLS's
-pipeline), so another algorithm forced with --algorithm can come out faster at some sizes.
+pipeline), so another algorithm forced with --algorithm can come out faster at some sizes, and where
+the choice changes a larger size can finish sooner than the one before it, as NCCL's own can.
 --emulate also runs the discrete-event emulator over the machine's topology graph and adds its
 time, busbw and the bottleneck link: the busiest link and its share of the time, or "none
 saturated" (the busiest named) when no link is busy half the time, where latency and pipeline fill
-set the pace. The emulator streams the chosen algorithm's flows (ring,
-tree, NVLS, direct sends) at NCCL's per-channel rates, so on a machine nothing else shares it
-reproduces the closed form (Δ 0.0%) by construction; it is a second opinion where links are
-shared: --concurrent-groups, --oversubscription, a training step's many collectives at once.
+set the pace. The emulator streams the chosen algorithm's flows (ring, tree, NVLS, direct sends)
+at NCCL's per-channel rates and per-step latencies, so on a machine nothing else shares it lands
+near the closed form but not on it (Δ): each inter-node hop pays its own route's wire latency
+where NCCL's figure assumes one leaf switch (ring all-reduce on 4 A100 nodes: +2.2% at 8 B), and
+all-to-all's sends to different peers overlap one's start-up latency with another's transfer
+where the closed form adds latency to transfer (8 H100 nodes: −34% at 4 MiB, within 1% by
+512 MiB). It is a second opinion where links are shared: --concurrent-groups,
+--oversubscription, a training step's many collectives at once.
 
 Options:
       --op OP               all-reduce, all-gather, reduce-scatter, broadcast, reduce, all-to-all,
@@ -127,11 +132,11 @@ export function formatCollectiveTable(answer: CollectiveOkJson): string {
   const header = ['size', 'time', 'algbw GB/s', 'busbw GB/s', 'algorithm', 'protocol'];
   if (emulated) header.push('emulated', 'emu busbw', 'Δ', 'bottleneck link');
   const rows = answer.rows.map((r) => {
-    const cells = [sizeText(r.bytes), formatSeconds(r.seconds), gbps(r.algbwGBps), gbps(r.busbwGBps), r.algorithm, r.protocol];
+    const cells = [formatSize(r.bytes), formatSeconds(r.seconds), gbps(r.algbwGBps), gbps(r.busbwGBps), r.algorithm, r.protocol];
     if (emulated) {
       const e = r.emulated;
       cells.push(e ? formatSeconds(e.seconds) : '–', e ? gbps(e.busbwGBps) : '–',
-        e ? `${(e.differenceFromClosedForm * 100).toFixed(1)}%` : '–',
+        e ? percentText(e.differenceFromClosedForm) : '–',
         e ? bottleneckText(e.bottleneckLink) : '–');
     }
     return cells;
@@ -144,16 +149,10 @@ export function formatCollectiveTable(answer: CollectiveOkJson): string {
   return `${lines.join('\n')}\n`;
 }
 
-/**
- * A size in the units it was likely given in: binary (KiB, MiB, GiB) when they show it exactly, else
- * decimal (1GB → 1.00 GB, not 954 MiB; 1TB → 1.00 TB, not 931 GiB, though 1024 divides 10¹²). Under
- * 1 KiB binary is plain bytes, exact for every size, so 1KB stays 1.00 KB rather than 1000 B.
- */
-function sizeText(bytes: number): string {
-  // A whole number of bytes under a kilobyte is that number ("8 B", as nccl-tests prints 8), not "8.00 B".
-  if (Number.isInteger(bytes) && bytes < 1000) return `${bytes} B`;
-  const binary = formatBytes(bytes);
-  return bytes >= 1024 && parseBytes(binary) === bytes ? binary : formatBytesDecimal(bytes);
+/** A signed fraction as a percentage to 0.1%: a difference that rounds to zero is "0.0%", never "-0.0%". */
+export function percentText(fraction: number): string {
+  const tenths = Math.round(fraction * 1000);
+  return `${(tenths === 0 ? 0 : tenths / 10).toFixed(1)}%`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/main.ts';
-import { bottleneckText } from '../../src/commands/collective.ts';
+import { bottleneckText, percentText } from '../../src/commands/collective.ts';
 import { fakeIo } from '../support/fake-io.ts';
 
 async function collective(args: string[]) {
@@ -162,4 +162,16 @@ describe('the emulator\'s busiest link is named the bottleneck only when it is b
     expect(bottleneckText({ link: 'node 0 nic 0 host-nic', utilisation: 0.93 })).toBe('node 0 nic 0 host-nic (93%)');
     expect(bottleneckText({ link: 'x', utilisation: 0 })).toBe('none (latency-bound)');
   });
+
+  it.each([[-0.0004, '0.0%'], [-0.00049, '0.0%'], [0.0004, '0.0%'], [-0.34, '-34.0%'], [0.022, '2.2%']])('the Δ column shows %d as %s, never "-0.0%"', (fraction, shown) => {
+    expect(percentText(fraction)).toBe(shown);
+  });
+
+  it('--help says where the emulator departs from the closed form, not that it matches by construction', async () => {
+    const { out } = await collective(['--help']);
+    expect(out).not.toMatch(/by construction/);
+    expect(out).toMatch(/wire latency/);
+    expect(out).toMatch(/all-to-all/);
+  });
 });
+

@@ -160,11 +160,11 @@ describe('trainplan inference', () => {
     });
   });
 
-  it('small rates keep significant digits, and a context past the model\'s sequence length is warned about', async () => {
-    // 405B on V100s (FP16: no BF16 tensor cores) with a 100k-token prompt: about 2 tokens/s per GPU.
-    const { code, out } = await cli(['inference', '--model', 'llama3.1-405b', '--gpu', 'v100-32gb', '--precision', 'fp16', '--prompt', '100000', '--output', '100']);
+  it('small rates keep significant digits, and a context past the model\'s context window is warned about', async () => {
+    // 405B on V100s (FP16: no BF16 tensor cores) with a 140k-token prompt: a few tokens/s per GPU, past Llama 3.1's 128K.
+    const { code, out } = await cli(['inference', '--model', 'llama3.1-405b', '--gpu', 'v100-32gb', '--precision', 'fp16', '--prompt', '140000', '--output', '100']);
     expect(code).toBe(0);
-    expect(out).toMatch(/\n⚠ the context \(100,000 prompt \+ 100 output = 100,100 tokens\) is longer than Llama 3\.1 405B's sequence length \(8,192 tokens\)/);
+    expect(out).toMatch(/\n⚠ the context \(140,000 prompt \+ 100 output = 140,100 tokens\) is longer than Llama 3\.1 405B's context window \(131,072 tokens\)/);
     const best = /highest throughput \(no latency bound given\): .*: ([\d.]+) tokens\/s\/GPU/.exec(out);
     expect(best, out).not.toBeNull();
     expect(best![1]).toMatch(/^(\d\.\d\d|0\.\d+)$/);

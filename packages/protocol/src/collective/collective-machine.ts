@@ -78,12 +78,12 @@ export function resolveCollectiveMachine(
   if (domain !== undefined && concurrent > 1 && concurrent * ranksPerNode > domain) {
     issues.push({
       path: 'concurrentGroups',
-      message: `${concurrent} groups of ${ranksPerNode} GPUs in one ${domain}-GPU NVLink domain need ${concurrent * ranksPerNode} GPUs there`,
+      message: `${concurrent} groups of ${ranksPerNode} GPU${ranksPerNode === 1 ? '' : 's'} in one ${domain}-GPU NVLink domain need ${concurrent * ranksPerNode} GPUs there`,
     });
   } else if (concurrent > 1 && concurrent * gpusPerNode > system.gpusPerNode) {
     issues.push({
       path: 'concurrentGroups',
-      message: `${concurrent} groups of ${gpusPerNode} GPUs per node need ${concurrent * gpusPerNode} GPUs per node; ${system.id} has ${system.gpusPerNode}`,
+      message: `${concurrent} groups of ${gpusPerNode} GPU${gpusPerNode === 1 ? '' : 's'} per node need ${concurrent * gpusPerNode} GPUs per node; ${system.id} has ${system.gpusPerNode}`,
     });
   }
   if (issues.length > 0) return { ok: false, issues };

@@ -1,7 +1,7 @@
 import {
   buildTopology, busBandwidthFactor, concurrentGroupGpus, DEFAULT_EVENT_BUDGET, describeTopology, emulateCollectives, summariseTopology, type LinkUsage, type TopologySummary,
 } from '@trainplan/collectives';
-import { formatBytesDecimal, toGBps } from '@trainplan/units';
+import { formatSize, toGBps } from '@trainplan/units';
 import type { CollectiveMachine } from './collective-machine.ts';
 import type { CollectiveRowJson, LinkUtilisationJson } from './collective-response.ts';
 import type { CollectiveRequest } from './collective-schema.ts';
@@ -37,7 +37,7 @@ export function emulateRows(request: CollectiveRequest, machine: CollectiveMachi
       }
       return {
         ok: false,
-        message: `emulating ${formatBytesDecimal(row.bytes)} needs about ${result.needed.toLocaleString('en-US')} budget units (events, flows in flight, flow–link visits)`
+        message: `emulating ${formatSize(row.bytes)} needs about ${result.needed.toLocaleString('en-US')} budget units (events, flows in flight, flow–link visits)`
           + `${used > 0 ? '; with the sizes before it that passes' : ', past'} the event budget of ${budget.toLocaleString('en-US')}`,
         limit: { name: 'eventBudget', value: budget, requested: used + result.needed },
       };

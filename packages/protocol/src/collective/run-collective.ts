@@ -1,5 +1,5 @@
 import { collectiveCost, type CollectiveCost, type TopologySummary } from '@trainplan/collectives';
-import { countOf, formatBytes, toGBps } from '@trainplan/units';
+import { countOf, formatBytes, formatSize, toGBps } from '@trainplan/units';
 import { issuesMessage } from '../problem.ts';
 import type { FieldIssue } from '../wire.ts';
 import { resolveCollectiveMachine, type CollectiveMachine } from './collective-machine.ts';
@@ -71,7 +71,7 @@ export function runCollective(body: unknown): CollectiveResponseJson {
   // A size past one GPU's memory is no buffer nccl-tests (or a training step) could allocate: costed, and said.
   const tooLarge = sizes.filter((bytes) => bytes > machine.gpu.hbmBytes);
   if (tooLarge.length > 0) {
-    notes.push(`${tooLarge.length === 1 ? `a size of ${formatBytes(tooLarge[0]!)} is` : `${tooLarge.length} sizes, from ${formatBytes(Math.min(...tooLarge))}, are`} more than one ${machine.gpu.name}'s `
+    notes.push(`${tooLarge.length === 1 ? `a size of ${formatSize(tooLarge[0]!)} is` : `${tooLarge.length} sizes, from ${formatSize(Math.min(...tooLarge))}, are`} more than one ${machine.gpu.name}'s `
       + `${formatBytes(machine.gpu.hbmBytes)} of memory: no GPU could hold ${tooLarge.length === 1 ? 'that buffer' : 'those buffers'}; the times are the cost model's alone`);
   }
   let topology: string[] | undefined;

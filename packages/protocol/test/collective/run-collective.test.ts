@@ -119,16 +119,16 @@ describe('runCollective', () => {
   it('the event-budget error names the limit and what the request needed', () => {
     const r = runCollective({ op: 'all-reduce', gpu: 'a100-80gb', nodes: 64, size: MiB(1), emulate: true, eventBudget: 1000 });
     expect(r).toMatchObject({ ok: false, reason: 'event-budget', limit: { name: 'eventBudget', value: 1000 } });
-    // The size in decimal units as the rows give it, the counts grouped.
+    // The size as the CLI's rows print it (formatSize: binary where exact, else decimal), the counts grouped.
     if (r.ok) return;
-    expect(r.issues[0]!.message).toMatch(/^emulating 1\.05 MB needs about [\d,]+ budget units \(events, flows in flight, flow–link visits\), past the event budget of 1,000$/);
+    expect(r.issues[0]!.message).toMatch(/^emulating 1\.00 MiB needs about [\d,]+ budget units \(events, flows in flight, flow–link visits\), past the event budget of 1,000$/);
   });
 
   it('blames the sizes before one only when there are some: a sweep\'s later size says so', () => {
     const r = runCollective({ op: 'all-reduce', gpu: 'a100-80gb', nodes: 8, sizes: [MiB(1), GiB(1)], emulate: true, eventBudget: 100_000 });
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.issues[0]!.message).toMatch(/^emulating 1\.07 GB needs about [\d,]+ budget units .*; with the sizes before it that passes the event budget of 100,000$/);
+    expect(r.issues[0]!.message).toMatch(/^emulating 1\.00 GiB needs about [\d,]+ budget units .*; with the sizes before it that passes the event budget of 100,000$/);
   });
 
   it('the node-sizes limit counts in words and, for one size, asks for fewer nodes (there are no sizes to drop)', () => {
