@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import { ask as askQuestion, parse, runsSearch, type Answer, type AnswerOptions } from '@trainplan/ask';
 import { readAtMost } from '@trainplan/http';
 import { answerDeferred } from './answer-deferred.ts';
+import { couldNotAnswer } from './could-not-answer.ts';
 import { afterResponse, type Fetch } from './deliver.ts';
 import { DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE, deliverFailureToDiscord, deliverToDiscord, discordFollowUpOf } from './discord-follow-up.ts';
 import { toDiscordMessage, PONG } from './discord-message.ts';
@@ -98,6 +99,21 @@ export function createChatApp(options: ChatAppOptions = {}): Hono {
   const ask = options.ask ?? askQuestion;
   const answerInBackground = options.answerInBackground ?? ((question: string, asked: AnswerOptions) => new Promise<Answer>((resolve) => { resolve(ask(question, asked)); }));
   const fetchFn: Fetch = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
+  /**
+   * A question answered in the response. A throw (a bug in an answerer) is logged by the error's name only and answered
+   * with couldNotAnswer's notice, as a deferred question's is: a 500 shows on Slack and Discord as a bare failure of the
+   * command, which tells the asker nothing.
+   */
+  const answerNow = (question: string, asked: AnswerOptions): Answer => {
+    try {
+      return ask(question, asked);
+    } catch (error) {
+      console.error(`chatops: a question could not be answered (${error instanceof Error ? error.name : 'unknown error'}); the asker is told so`);
+      let intent: Answer['intent'] = 'help';
+      try { intent = parse(question).intent; } catch { /* the notice needs no intent to read */ }
+      return couldNotAnswer(question, intent);
+    }
+  };
   /** Whether to acknowledge now and answer after the response: a question that runs a search, unless defer is 'never'. */
   const deferred = (question: string): boolean => options.defer !== 'never' && runsSearch(parse(question));
   /** Runs the delivery after the response, registered with the Worker's waitUntil where there is one. */
@@ -166,7 +182,7 @@ export function createChatApp(options: ChatAppOptions = {}): Hono {
       // Slack shows the command in the channel above the answer to come.
       return c.json(SLACK_DEFERRED_ACK);
     }
-    return c.json(toSlackMessage(ask(question, asked)));
+    return c.json(toSlackMessage(answerNow(question, asked)));
   });
 
   app.post('/discord', async (c) => {
@@ -206,7 +222,7 @@ export function createChatApp(options: ChatAppOptions = {}): Hono {
       }));
       return c.json({ type: DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE });
     }
-    return c.json(toDiscordMessage(ask(question, asked)));
+    return c.json(toDiscordMessage(answerNow(question, asked)));
   });
 
   return app;

@@ -85,6 +85,22 @@ describe('a deferred question whose answerer throws', () => {
   });
 });
 
+describe('a question answered inline whose answerer throws', () => {
+  it('is answered with the same notice, with status 200 on both platforms (a 500 shows as a bare failure)', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { app } = bot({ ask: throwing, defer: 'never' });
+    const fromSlack = await slack(app, slashCommand(SEARCH, RESPONSE_URL));
+    expect(fromSlack.status).toBe(200);
+    expect(((await fromSlack.json()) as SlackMessage).text).toMatch(NOTICE);
+    const fromDiscord = await discord(app, interaction('help'));
+    expect(fromDiscord.status).toBe(200);
+    expect(((await fromDiscord.json()) as DiscordMessageResponse).data.embeds[0]?.title).toMatch(NOTICE);
+    const logged = errors.mock.calls.flat().join(' ');
+    expect(logged).toMatch(/could not be answered \(RangeError\)/);
+    expect(logged).not.toContain('a bug in a search');
+  });
+});
+
 describe('ChatAppOptions.answerInBackground', () => {
   it('answers the deferred questions, and only those: a quick question is answered inline by ask', async () => {
     const background: string[] = [];
