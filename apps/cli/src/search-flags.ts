@@ -19,6 +19,7 @@ export const TRAINING_FLAGS: Record<string, FlagSpec> = {
   'seq-length': { type: 'string', valueName: 'a count of tokens, e.g. 2048 or 8k' },
   precision: { type: 'string', valueName: 'fp16, bf16 or fp8' },
   'grad-accumulation': { type: 'string', valueName: 'fused, 16-bit or fp32' },
+  'fp8-params': { type: 'boolean' },
   'max-tensor': { type: 'string', valueName: 'a count' },
   'tensor-within-node': { type: 'boolean' },
   'memory-fraction': { type: 'string', valueName: 'a number in (0, 1]' },
@@ -163,6 +164,8 @@ export function trainingFields(v: FlagValues, tokens?: number | string): Record<
   return defined({
     globalBatchSize: count(v, 'global-batch'), seqLength: seqLength(v), precision: v.precision, tokens,
     gradientAccumulation: v['grad-accumulation'],
+    // Passed through as given (true), not mapped: the flag locator finds a boolean flag's field so.
+    fp8Params: v['fp8-params'] !== undefined && v['fp8-params'] !== false ? v['fp8-params'] : undefined,
   });
 }
 

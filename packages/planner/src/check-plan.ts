@@ -188,7 +188,7 @@ const fp8GpuIds = (): string[] => GPU_IDS.filter((id) => GPUS[id]?.peakFlops.fp8
 
 function checkPrecision(input: Pick<PlanInput, 'gpu' | 'precision' | 'attentionKernel' | 'fp8Params'>, issues: PlanIssue[]): void {
   if (input.fp8Params === true && input.precision !== 'fp8') {
-    push(issues, 'training.fp8Params', 'fp8-params-needs-fp8', `fp8Params keeps the weights in FP8: it needs precision "fp8", got "${input.precision}"`);
+    push(issues, 'training.fp8Params', 'fp8-params-needs-fp8', `fp8Params keeps the weights in FP8: use precision "fp8" with it (the plan's precision is ${input.precision})`);
   }
   if (input.precision === 'fp8' && input.gpu.peakFlops.fp8 === undefined) {
     push(issues, 'training.precision', 'precision-unsupported',

@@ -69,7 +69,7 @@ Options:
   -n, --nodes N          the inverse question: days on N nodes
       --frontier         the time–cost curve over cluster sizes (no goal)
 ${spaceFlagsHelp(25)}
-      --seq-length, --precision, --grad-accumulation, --max-tensor, --tensor-within-node,
+      --seq-length, --precision, --grad-accumulation, --fp8-params, --max-tensor, --tensor-within-node,
       --memory-fraction, --gpus-per-node, --network   as in trainplan search
   -i, --input FILE|-     the whole request as JSON instead of flags
       --json             print the JSON answer (mode, nodes, days, gpuHours, configuration; smallest
@@ -92,7 +92,7 @@ Examples:
   trainplan nodes --model llama3-70b --gpu h100-sxm --tokens 2T --frontier --price 2.5
 `;
 
-const REQUEST_FLAGS = ['model', 'gpu', 'global-batch', 'tokens', 'days', 'gpu-hours', 'budget', 'price', 'nodes', 'frontier', 'seq-length', 'precision', 'grad-accumulation', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network', ...Object.keys(SPACE_FLAGS), 'overlap'];
+const REQUEST_FLAGS = ['model', 'gpu', 'global-batch', 'tokens', 'days', 'gpu-hours', 'budget', 'price', 'nodes', 'frontier', 'seq-length', 'precision', 'grad-accumulation', 'fp8-params', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network', ...Object.keys(SPACE_FLAGS), 'overlap'];
 
 
 const HEADLINE: Record<Extract<NodesResponseJson, { ok: true }>['mode'], string> = {

@@ -46,7 +46,7 @@ Options:
       --recompute R    none, selective or full at every size: with --tensor and --pipeline it is the
                        fixed plan's; otherwise only plans with that recompute mode are searched
       --trade-off      the TP × PP trade-off table at the first size
-      --seq-length, --precision, --grad-accumulation, --max-tensor, --tensor-within-node,
+      --seq-length, --precision, --grad-accumulation, --fp8-params, --max-tensor, --tensor-within-node,
       --memory-fraction, --gpus-per-node, --network   as in trainplan search
   -i, --input FILE|-   the whole request as JSON instead of flags
       --json           print the JSON answer (ok: false, reason no-feasible-configuration, its
@@ -62,7 +62,7 @@ Examples:
   trainplan scale --model llama3-70b --gpu h100-sxm --global-batch 512 --nodes 8,16,32,64 --trade-off
 `;
 
-const REQUEST_FLAGS = ['model', 'gpu', 'global-batch', 'nodes', 'weak', 'tensor', 'pipeline', 'recompute', 'trade-off', 'seq-length', 'precision', 'grad-accumulation', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network'];
+const REQUEST_FLAGS = ['model', 'gpu', 'global-batch', 'nodes', 'weak', 'tensor', 'pipeline', 'recompute', 'trade-off', 'seq-length', 'precision', 'grad-accumulation', 'fp8-params', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network'];
 
 function fromFlags(v: FlagValues): Record<string, unknown> {
   const constraints = constraintFields(v);

@@ -46,6 +46,9 @@ Options:
       --precision P         fp16, bf16 (default) or fp8
       --grad-accumulation A fused (default: inside the weight-gradient GEMM), or 16-bit / fp32: a
                             separate add per micro-batch (PyTorch DDP, DeepSpeed)
+      --fp8-params          with --precision fp8, weights kept in FP8 alone (Megatron's
+                            --fp8-param-gather; needs the distributed optimizer): no 16-bit copy
+                            beside Transformer Engine's FP8 ones
       --tokens T            a token budget (e.g. 300B): adds days and GPU-hours
       --objective O         throughput (default), time-to-train (needs --tokens), cost (needs
                             --tokens, --price)
@@ -81,7 +84,7 @@ Examples:
   trainplan search --model gpt3-175b --gpu a100-80gb --nodes 128 --global-batch 1536 --tensor 8 --recompute full,selective
 `;
 
-const REQUEST_FLAGS = ['model', 'gpu', 'nodes', 'gpus', 'global-batch', 'seq-length', 'precision', 'grad-accumulation', 'tokens', 'objective', 'price', 'top', 'budget', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network', ...Object.keys(SPACE_FLAGS), 'overlap'];
+const REQUEST_FLAGS = ['model', 'gpu', 'nodes', 'gpus', 'global-batch', 'seq-length', 'precision', 'grad-accumulation', 'fp8-params', 'tokens', 'objective', 'price', 'top', 'budget', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network', ...Object.keys(SPACE_FLAGS), 'overlap'];
 
 function fromFlags(v: FlagValues): Record<string, unknown> {
   const m = machineFields(v);

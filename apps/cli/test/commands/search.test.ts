@@ -12,6 +12,19 @@ async function cli(args: string[], input: { stdin?: string; files?: Record<strin
 const GPT3 = ['--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--nodes', '128', '--global-batch', '1536'];
 
 describe('trainplan search', () => {
+  it('--fp8-params keeps FP8 weights in every plan it writes, and without --precision fp8 is refused in flags', async () => {
+    const ok = await cli(['search', '--model', 'llama3-70b', '--gpu', 'h100-sxm', '--nodes', '8', '--global-batch', '128', '--precision', 'fp8', '--fp8-params',
+      '--tensor', '4', '--pipeline', '4', '--recompute', 'none', '--json']);
+    expect(ok.code).toBe(0);
+    const answer = JSON.parse(ok.out) as { best: { scenario: { training: { fp8Params?: boolean }; parallelism: { distributedOptimizer?: boolean } } } };
+    expect(answer.best.scenario.training.fp8Params).toBe(true);
+    // Megatron's --fp8-param-gather runs only with the distributed optimizer.
+    expect(answer.best.scenario.parallelism.distributedOptimizer).toBe(true);
+    const refused = await cli(['search', '--model', 'llama3-70b', '--gpu', 'h100-sxm', '--nodes', '8', '--global-batch', '128', '--fp8-params']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.err).toMatch(/--fp8-params keeps the weights in FP8: use --precision fp8 with it/);
+  });
+
   it('--tensor 16 with --tensor-within-node on 8-GPU nodes says the two contradict, in flags, not "no candidate plan"', async () => {
     const { code, out, err } = await cli(['search', '--model', 'llama3-70b', '--gpu', 'h100-sxm', '--gpus', '32', '--global-batch', '128', '--tensor', '16', '--tensor-within-node']);
     expect(code).toBe(1);
