@@ -69,8 +69,8 @@ Options:
   -n, --nodes N          the inverse question: days on N nodes
       --frontier         the time–cost curve over cluster sizes (no goal)
 ${spaceFlagsHelp(25)}
-      --seq-length, --precision, --grad-accumulation, --fp8-params, --max-tensor, --tensor-within-node,
-      --memory-fraction, --gpus-per-node, --network   as in trainplan search
+      --seq-length, --precision, --grad-accumulation, --fp8-params, --max-tensor,
+      --tensor-within-node, --memory-fraction, --gpus-per-node, --network   as in trainplan search
   -i, --input FILE|-     the whole request as JSON instead of flags
       --json             print the JSON answer (mode, nodes, days, gpuHours, configuration; smallest
                          with a budget alone; checked with a deadline; note, how thoroughly the

@@ -46,8 +46,8 @@ Options:
       --recompute R    none, selective or full at every size: with --tensor and --pipeline it is the
                        fixed plan's; otherwise only plans with that recompute mode are searched
       --trade-off      the TP × PP trade-off table at the first size
-      --seq-length, --precision, --grad-accumulation, --fp8-params, --max-tensor, --tensor-within-node,
-      --memory-fraction, --gpus-per-node, --network   as in trainplan search
+      --seq-length, --precision, --grad-accumulation, --fp8-params, --max-tensor,
+      --tensor-within-node, --memory-fraction, --gpus-per-node, --network   as in trainplan search
   -i, --input FILE|-   the whole request as JSON instead of flags
       --json           print the JSON answer (ok: false, reason no-feasible-configuration, its
                        points each with their reason, when no size runs a plan)
