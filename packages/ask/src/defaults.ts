@@ -228,7 +228,9 @@ function fillFixedConfiguration(p: AskParameters, take: Take): void {
   if (p.zeroStage !== undefined) {
     const zero = `ZeRO-${p.zeroStage} shards over data parallelism`;
     if (p.tensor === undefined) take('tensor', 1, `no tensor parallelism (${zero}, as DeepSpeed and FSDP runs do)`);
-    if (p.nodes === undefined && p.gpus === undefined && p.data === undefined) take('nodes', 1, `1 node, data parallel over its ${perNode} GPUs (${zero}; one GPU would shard nothing)`);
+    // A replica of one GPU: its node, data parallel over all of it. A wider one ("tp 8 pp 4 zero 1") takes two replicas, below
+    // (QA: one node was taken under 32 GPUs of TP 8 · PP 4, and the layout refused as not dividing the bot's own 8 GPUs).
+    if (p.nodes === undefined && p.gpus === undefined && p.data === undefined && replicaOf(p) === 1) take('nodes', 1, `1 node, data parallel over its ${perNode} GPUs (${zero}; one GPU would shard nothing)`);
   }
   if (p.tensor === undefined) {
     const { tensor, text } = defaultTensor(p, perNode);
@@ -243,9 +245,15 @@ function fillFixedConfiguration(p: AskParameters, take: Take): void {
   // Layouts compared are planned on one cluster and one batch: the GPUs of whole replicas of each, a batch each one's ranks divide.
   const compared = comparedLayouts(p, perNode);
   // "tp 0" leaves no replica to count GPUs from: the protocol refuses the size, not a cluster of 0 nodes the bot made.
-  const holds = compared.map((x) => replicaOf(x) * (x.data ?? 1)).reduce(lcm);
+  // ZeRO and the distributed optimizer shard over data parallelism: two replicas at least where they are asked, so that they
+  // shard something (one replica would hold every state whole; Rajbhandari et al. 2020 partition over the data-parallel ranks).
+  const sharded = p.zeroStage !== undefined || p.distributedOptimizer === true;
+  const replicas = sharded ? 2 : 1;
+  const holds = compared.map((x) => replicaOf(x) * (x.data ?? replicas)).reduce(lcm);
   if (p.nodes === undefined && p.gpus === undefined && isComputedCount(holds)) {
-    const of = p.layouts !== undefined ? `whole replicas of each of the ${p.layouts.length} layouts compared` : p.data === undefined ? 'one model replica' : 'the stated parallel sizes';
+    const shardedBy = p.zeroStage !== undefined ? `ZeRO-${p.zeroStage}` : 'the distributed optimizer';
+    const of = p.layouts !== undefined ? `whole replicas of each of the ${p.layouts.length} layouts compared` : p.data !== undefined ? 'the stated parallel sizes'
+      : sharded ? `two model replicas of ${replicaOf(p)} GPUs each (${shardedBy} shards over data parallelism; one replica would shard nothing)` : 'one model replica';
     if (holds % perNode === 0) take('nodes', holds / perNode, `${holds / perNode} node${holds === perNode ? '' : 's'}: the GPUs of ${of}`);
     else take('gpus', holds, `${countOf(holds, 'GPU')}: ${of}`);
   }

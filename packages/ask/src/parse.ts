@@ -13,7 +13,7 @@ import { findUnreadPrice, unreadConversion, moneyBudgetProblem, resolvePrice, ta
 import { resolveSharding } from './sharding.ts';
 import {
   HW_TOKEN, Scanner, type CountContext, takeAlgorithm, takeBytes, takeCollectiveOp, takeCounts, takeDeadline, takeParallelism,
-  findDateDeadline, takeDistributedOptimizer, takeGpuHours, takePrecision, takeRecompute, takeSequenceParallel, takeTokenPhrases, takeTokens, takeZeroStage,
+  findDateDeadline, takeDistributedOptimizer, takeGpuHours, takePrecision, takeSequenceParallel, takeTokenPhrases, takeTokens, takeZeroStage,
 } from './lexicon/quantities.ts';
 import type { AskParameters, ClusterSize, ComparedModel, DefaultUsed, NotRead, ParsedQuestion } from './question.ts';
 import { takeCorrectedSize, takeOtherSize } from './lexicon/cluster-sizes.ts';
@@ -22,11 +22,13 @@ import { SUPERPOD_WHY, takeUnmodelledSettings } from './lexicon/unmodelled-setti
 import { takeNetwork } from './lexicon/network.ts';
 import { findUnreadTime, takeNamedSpan } from './lexicon/named-spans.ts';
 import { servingBesideFineTuning, servingPartOf } from './mixed-question.ts';
-import { decimalCommas, KILO_COUNT, spelledScales, writtenNumbers } from './lexicon/numbers.ts';
+import { COUNT_KILO, decimalCommas, spelledScales, writtenNumbers } from './lexicon/numbers.ts';
 import { outOfScope } from './scope.ts';
 import { findUnreadLength, takeServing } from './lexicon/serving.ts';
 import { takeKvCachePrecision } from './lexicon/kv-cache.ts';
 import { takeWeightFormat } from './lexicon/weight-format.ts';
+import { takeRecompute } from './lexicon/recompute.ts';
+import { unreadNumbers } from './lexicon/unread-numbers.ts';
 import { findUnnamedLatencyBound, percentileReading, takeLatencyPercentiles, unnamedLatencyReading } from './lexicon/percentile.ts';
 import { resolveDraft } from './speculative.ts';
 import { comparedLayout, layoutOfFields, takeOtherLayouts } from './lexicon/layouts.ts';
@@ -39,6 +41,9 @@ export const CHINCHILLA_READING = `Chinchilla-optimal read as ${CHINCHILLA_TOKEN
 
 /** Words comparing two things: "vs", "or", "compare", "against", "better". */
 const COMPARES = /\b(?:vs\.?|versus|or|compar\w*|against|better)\b/;
+
+/** Intents that plan a training run, whose recompute a question may ask about. */
+const TRAINING_PLANS: ReadonlySet<string> = new Set(['nodes', 'cheapest', 'time', 'config', 'memory', 'estimate']);
 
 /** Questions longer than this are refused (a chat question is a line). */
 export const MAX_QUESTION_LENGTH = 500;
@@ -68,6 +73,17 @@ export function normalize(text: string): string {
     .replace(/\b(?:mnoths|monhts|montsh|mnths|moths)\b/g, 'months')
     .replace(/\b(?:nodse|ndoes|noeds|ndes|nods)\b/g, 'nodes')
     .replace(/\bhw (?=many|much|long)/g, 'how ')
+    // "a 70-billion-parameter model", "a 2-trillion-token budget": the scale's word apart from its number, as the count patterns read it.
+    .replace(/(\d)-(thousand|million|billion|trillion)\b/g, '$1 $2')
+    // The maker before a GPU's name: "512 nvidia h100s" is 512 H100 (QA: "nvidia" between the count and the name left the 512
+    // unread, and 128 nodes planned as "no cluster size given").
+    .replace(/\bnvidia(?:'s)?[\s-]+(?=(?:tesla[\s-]+)?(?:[a-z]{1,3}\d{2,4}|dgx|hgx)(?![a-z]))/g, '')
+    // Units of time in the languages a chat is often typed in, after a count: "en 10 jours", "in 10 Tagen", "30 días" (QA: "30
+    // jours" was left unread and the default 30 days taken unsaid). Only after a number, where each can be nothing else.
+    .replace(/(\d)\s*(?:jours?|d[ií]as?|tage?n?|giorni|dagen|dagar)\b/g, '$1 days')
+    .replace(/(\d)\s*(?:semaines?|semanas?|wochen?|settimane|weken|veckor)\b/g, '$1 weeks')
+    .replace(/(\d)\s*(?:mois|meses|monate?n?|mesi|maanden|m[aå]nader)\b/g, '$1 months')
+    .replace(/(\d)\s*(?:heures?|horas?|stunden?|uren|timmar)\b/g, '$1 hours')
     // "in a fortnite": the game's name for the span ("a fortnight" was read as no deadline, and the default 30 days taken).
     .replace(/\bfortnite\b/g, 'fortnight')
     // A counter after the GPU's name: "H100 64台", "H100を512台で" are 64 and 512 H100 (the number was left unread beside the name).
@@ -106,6 +122,26 @@ function rackOf(system: string | undefined, named: string): CountContext['rack']
   if (system !== 'gb200-nvl72') return undefined;
   const gpus = networkById(systemById(system)?.network ?? '')?.nvlinkDomainGpus;
   return gpus === undefined ? undefined : { gpus, named: /nvl/.test(named) };
+}
+
+/** Where a number stands as a cluster size does: after "on", "with", "using", "across", "over". */
+const AS_SIZE = /\b(?:on|onto|with|using|across|over)\s+(?:an?\s+)?$/;
+
+/** A phrase as a regular expression's literal text. */
+const literal = (phrase: string): string => phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The numbers no reader took (lexicon/unread-numbers.ts), each with whether it stands as a cluster size; less those already
+ * said: a bare number a problem or a note names ("from 64 to 512 nodes" refused as a range), a number with its word any
+ * default names too ("20 gigatoken prompts" not read as a length).
+ */
+function leftNumbers(scanned: string, problems: readonly string[], defaults: readonly string[]): { phrase: string; asSize: boolean }[] {
+  return unreadNumbers(scanned).flatMap((phrase) => {
+    const bare = !/\s/.test(phrase);
+    const said = new RegExp(String.raw`(?<![\w.])${literal(phrase)}(?![\w.])`);
+    if ((bare ? problems : [...problems, ...defaults]).some((t) => said.test(t.toLowerCase()))) return [];
+    return [{ phrase, asSize: AS_SIZE.test(scanned.slice(0, scanned.indexOf(phrase))) }];
+  });
 }
 
 /** "512 GPUs", "64 nodes": a cluster size as said back. */
@@ -287,7 +323,8 @@ export function parse(question: string): ParsedQuestion {
   else if (weightFormat !== undefined) stated.precision = weightFormat.precision;
   const zero = takeZeroStage(s);
   stated.zeroStage = zero?.stage;
-  stated.recompute = takeRecompute(s);
+  const recompute = takeRecompute(s);
+  stated.recompute = recompute.recompute;
   stated.sequenceParallel = takeSequenceParallel(s);
   stated.distributedOptimizer = takeDistributedOptimizer(s);
   stated.op = takeCollectiveOp(s);
@@ -432,9 +469,16 @@ export function parse(question: string): ParsedQuestion {
   }
   if (counts.kilo && (facts.gpus !== undefined || facts.nodes !== undefined)) {
     const count = facts.gpus ?? facts.nodes ?? 0;
-    readings.push({ field: facts.gpus !== undefined ? 'gpus' : 'nodes', value: count, text: `k read as ${KILO_COUNT} in a cluster size (${count.toLocaleString('en-US')}), as "16K H100s" means 16,384 in Meta's Llama 3 paper` });
+    readings.push({ field: facts.gpus !== undefined ? 'gpus' : 'nodes', value: count, text: `k read as ${COUNT_KILO.toLocaleString('en-US')} in a cluster size (${count.toLocaleString('en-US')}), as the CLI reads --gpus 1k; write the digits for another count (Meta's Llama 3 paper counts "16K H100s" as 16,384)` });
   }
   if (intent !== 'help') defaults.unshift(...readings);
+  // "Should I use activation checkpointing?": no mode fixed, each tried (the search's) or the default said as one of three.
+  if (recompute.asked !== undefined && TRAINING_PLANS.has(intent)) {
+    const asked = `"${asTyped(text, recompute.asked)}" asked`;
+    const taken = defaults.find((d) => d.field === 'recompute' && facts.recompute === undefined);
+    if (taken !== undefined) taken.text += ` (${asked}: say "with full recompute" or "without recompute" to plan either)`;
+    else defaults.push({ field: 'recompute', value: 'searched', text: `${asked}: no recompute mode fixed; the search tries none, selective and full and keeps the fastest that fits` });
+  }
   const assumedDeadline = defaults.find((d) => d.field === 'deadlineSeconds' && d.value === parameters.deadlineSeconds && facts.deadlineSeconds === undefined);
   const unreadDeadline = dateDeadline === undefined ? unreadTime : dateDeadline;
   const whyUnread = `${dateDeadline === undefined ? 'not a length of time' : 'a date needs today\'s, which I do not know'}; give a length, e.g. "in 20 days"`;
@@ -462,6 +506,15 @@ export function parse(question: string): ParsedQuestion {
     const taken = defaults.find((d) => d.field === unread.field && facts[unread.field] === undefined && (unread.field === 'outputTokens' || facts.seqLength === undefined));
     if (taken !== undefined) taken.text = taken.text.replace('no length given', `"${unread.written}" not read as a length`);
   }
+
+  // Any other number no reader took ("on 256 h10", "on 256 xyz"): said, never dropped unsaid; where it stands as a size
+  // does ("on 256 …"), the default nodes say so too.
+  const left = intent === 'help' || unreadSize !== undefined ? [] : leftNumbers(s.text, [...problems, ...notRead.map((n) => n.phrase)], defaults.map((d) => d.text));
+  if (left.length > 0) {
+    notRead.push({ phrase: left.map((l) => `"${asTyped(text, l.phrase)}"`).join(', '), why: 'not understood: no reading takes these numbers; say e.g. "256 H100", "16 nodes", "2T tokens" or "in 10 days"' });
+  }
+  const leftSize = left.find((l) => l.asSize);
+  if (nodesTaken !== undefined && unreadSize === undefined && leftSize !== undefined) nodesTaken.text = nodesTaken.text.replace('no cluster size given', `"${asTyped(text, leftSize.phrase)}" not read as a cluster size; say e.g. "256 H100" or "32 nodes"`);
 
   // Serving, fine-tuning and hyperparameter questions are declined with a pointer, not planned as training.
   const declined = outOfScope(normal, s.text, intent);

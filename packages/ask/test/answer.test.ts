@@ -293,10 +293,11 @@ describe('renderText', () => {
 
   it('grows the default batch on a large cluster to one sequence per 8 GPUs, and says so (Llama 3 405B: 2,048 sequences on 16,384 H100s)', () => {
     // Dubey et al. 2024, Table 4: 16,384 H100s trained 405B with DP 128 × 16 sequences = 2,048 sequences of 8,192 tokens.
-    const searched = ask('how long to train llama 3.1 405b on 16k h100s');
+    // The count in digits: "16k" is 16,000 (k a thousand in a count, as the CLI reads it).
+    const searched = ask('how long to train llama 3.1 405b on 16384 h100s');
     expect(searched.scenario?.training.globalBatchSize).toBe(2048);
     expect(searched.assumptions.join(' ')).toMatch(/global batch 2,048 sequences \(16\.8M tokens: one sequence per 8 GPUs/);
-    const fixed = parse('step time of llama 3.1 405b on 16k h100 with tp 8 pp 16');
+    const fixed = parse('step time of llama 3.1 405b on 16384 h100 with tp 8 pp 16');
     expect(fixed.parameters.globalBatchSize).toBe(2048);
     // Where 4M tokens already gives a sequence per 8 GPUs, it stays (SC'21's 145.6B on 1024 GPUs: 2048 sequences of 2048).
     expect(ask('how long to train megatron-145.6b on 1024 a100s').scenario?.training.globalBatchSize).toBe(2048);

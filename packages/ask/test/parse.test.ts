@@ -41,7 +41,8 @@ const TABLE: readonly [question: string, intent: IntentName, stated: AskParamete
   ['time to train mt-nlg-530b on 420 DGX A100 with 270B tokens', 'time',
     { model: 'mt-nlg-530b', gpu: 'a100-80gb', system: 'dgx-a100-80gb', nodes: 420, tokens: 270 * BILLION }],
   ['How long would Llama 2 7B take on 4 nodes?', 'time', { model: 'llama2-7b', nodes: 4 }],
-  ['training time for 405B on 2k H100 GPUs', 'time', { model: 'llama3.1-405b', gpu: 'h100-sxm', gpus: 2048 }],
+  // k is a thousand in a count, as the CLI reads "--gpus 1k".
+  ['training time for 405B on 2k H100 GPUs', 'time', { model: 'llama3.1-405b', gpu: 'h100-sxm', gpus: 2000 }],
   // config
   ['best configuration for llama3-8b on 8 H100', 'config', { model: 'llama3-8b', gpu: 'h100-sxm', gpus: 8 }],
   ['optimal parallelism for gpt3-175b on 128 DGX H100 nodes', 'config', { model: 'gpt3-175b', gpu: 'h100-sxm', system: 'dgx-h100', nodes: 128 }],
@@ -402,13 +403,17 @@ describe('parse: counts in words', () => {
     expect(parse('how long to train llama3 70b on 4 gb200 racks').defaults.map((d) => d.field)).not.toContain('nodes');
   });
 
-  it('k in a cluster size is 1024, and the answer says so: "16k H100s" is 16,384 GPUs', () => {
-    const q = parse('how long does llama 3.1 405b take on 16k h100s');
-    expect(q.stated.gpus).toBe(16_384);
-    expect(q.defaults[0]?.text).toMatch(/^k read as 1024 in a cluster size \(16,384\)/);
-    expect(parse('how long to train 70b on 2k nodes').stated.nodes).toBe(2048);
+  it('k in a cluster size is 1,000, as the CLI reads --gpus 1k, and the answer says so: "100k H100s" is 100,000 GPUs', () => {
+    // QA: "100k H100" was 102,400 GPUs here while the CLI's help reads "--gpus 1k = 1,000 GPUs".
+    const q = parse('how long does llama 3.1 405b take on 100k h100s');
+    expect(q.stated.gpus).toBe(100_000);
+    expect(q.defaults[0]?.text).toMatch(/^k read as 1,000 in a cluster size \(100,000\)/);
+    expect(parse('how long to train 70b on 2k nodes').stated.nodes).toBe(2000);
+    expect(parse('how long does llama 3.1 405b take on 16k h100s').stated.gpus).toBe(16_000);
     // In the 8xH100 node form too (a second regex used to guess whether k was applied, and missed it).
-    expect(parse('how long to train 70b on 16k 8xh100 nodes').defaults.find((d) => d.field === 'nodes')?.text).toMatch(/^k read as 1024 in a cluster size \(16,384\)/);
+    expect(parse('how long to train 70b on 16k 8xh100 nodes').defaults.find((d) => d.field === 'nodes')?.text).toMatch(/^k read as 1,000 in a cluster size \(16,000\)/);
+    // A length in tokens keeps k = 1024: "8k context" is 8,192 tokens.
+    expect(parse('how long to train 70b with 8k context on 2k nodes').stated).toMatchObject({ seqLength: 8192, nodes: 2000 });
   });
 
   it('"an H100" is one GPU, "an H100 cluster" no count', () => {

@@ -12,7 +12,8 @@ describe('two cluster sizes in one question are each answered, side by side, nev
     ['is 512 or 1024 H100 cheaper for 405B on 15T tokens', { gpus: 512 }, { gpus: 1024 }],
     ['train llama3-70b on 2T tokens on 512 H100 vs 1024 H100', { gpus: 512 }, { gpus: 1024 }],
     ['should we use 64 vs 128 nodes for 70b on 2T tokens at $2/gpu-hour', { nodes: 64 }, { nodes: 128 }],
-    ['16k or 32k gpus for 405b on 15T tokens', { gpus: 16_384 }, { gpus: 32_768 }],
+    // k is a thousand in a count, as the CLI reads "--gpus 1k".
+    ['16k or 32k gpus for 405b on 15T tokens', { gpus: 16_000 }, { gpus: 32_000 }],
     ['how long to train 70b on 2T tokens on 64 and 128 nodes', { nodes: 64 }, { nodes: 128 }],
   ])('"%s" reads both sizes', (question, first, second) => {
     const q = parse(question);

@@ -38,9 +38,10 @@ describe('a count that must be whole is refused with a fraction, never rounded o
   });
 
   it.each([
-    ['how long to train gpt3-175b on 1.5k h100', { gpus: 1536 }],
-    ['best config for gpt3-175b on 1024 a100 with global batch 1.5k', { globalBatchSize: 1536 }],
-  ])('"%s": a fraction of k (1024) is a whole count, %o, planned', (question, stated) => {
+    // k is a thousand in a count, as the CLI reads "--gpus 1k" (apps/cli help: "1k = 1,000 GPUs").
+    ['how long to train gpt3-175b on 1.6k h100', { gpus: 1600 }],
+    ['best config for gpt3-175b on 1024 a100 with global batch 1.5k', { globalBatchSize: 1500 }],
+  ])('"%s": a fraction of k (1,000) is a whole count, %o, planned', (question, stated) => {
     expect(parse(question).stated).toMatchObject(stated);
     expect(ask(question, { publicUrl: null, candidateBudget: 20_000 }).kind).toBe('answer');
   });

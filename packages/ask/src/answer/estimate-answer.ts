@@ -19,6 +19,7 @@ import { tokensInTime } from './tokens-in-time.ts';
 import { listOf, statedMfuNote, statedMfuUnused } from './stated-mfu.ts';
 import { figuresFor, memoryPartsFigure } from './memory-parts.ts';
 import { indivisibleRemedy } from './layout-remedy.ts';
+import { splitMemoryText } from './split-memory.ts';
 
 /**
  * Memory and estimate questions (and time with a stated layout): the stated configuration (defaults filled) through the contract's
@@ -67,8 +68,10 @@ export function answerFixedConfiguration(q: ParsedQuestion, publicUrl: PublicUrl
   const spend = estimateSpend(p, result.timeToTrain?.gpuHours);
   // An estimate question heads with what it asks ("tokens per second": tokens/s; "hfu": HFU), the step time and MFU after.
   const metric = q.intent === 'estimate' ? askedMetric(q.text) : 'step';
+  // A layout the defaults took (TP 8 over a node): the split said, and one GPU's whole need beside it.
+  const split = q.intent === 'memory' ? splitMemoryText(q, result) : undefined;
   const headline = q.intent === 'memory'
-    ? `${subject}: ${formatBytes(result.memory.totalBytes)} per GPU of ${formatBytes(result.memory.capacityBytes)} (${result.memory.fits ? 'fits' : 'does not fit'} for training)`
+    ? `${subject}: ${formatBytes(result.memory.totalBytes)} per GPU of ${formatBytes(result.memory.capacityBytes)}${split ?? ` (${result.memory.fits ? 'fits' : 'does not fit'} for training)`}`
     : q.intent === 'time' && result.timeToTrain !== undefined
       ? tokensInTime(q, result.timeToTrain.days, { text: nodesGpus(result.resolved), gpus: result.resolved.gpus }, subject) ?? `${subject}: ${daysAsAsked(result.timeToTrain.days, askedTimeUnit(q.text))} to train ${compactCount(result.timeToTrain.tokens)} tokens on ${nodesGpus(result.resolved)}${forCost(p, spend?.cost)}${deadlineVerdict(q.stated, result.timeToTrain.days, result.timeToTrain.tokens)}`
       : metric === 'step' ? `${subject}: ${describeStep(result.stepTimeSeconds, result.mfu)}` : `${subject}: ${leadWithAsked(result, metric)}`;

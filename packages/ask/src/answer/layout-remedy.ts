@@ -72,10 +72,18 @@ export function indivisibleRemedy(issues: readonly FieldIssue[] | undefined, p: 
   if (!(issues ?? []).some((i) => i.rule === 'gpus-indivisible')) return undefined;
   const gpus = clusterGpusOf(p);
   if (gpus === undefined || !(gpus > 0)) return undefined;
-  const sizeOf = (field: SizeField): number => p[field] ?? 1;
+  const sizeOf = (field: SizeField | 'data'): number => p[field] ?? 1;
   const product = SIZES.reduce((x, s) => x * sizeOf(s.field), 1);
   const taken = SIZES.every((s) => modelTakes(p, s.field, sizeOf(s.field)));
   const more = product > gpus && taken ? `, or ask on ${countOf(product, 'GPU')}` : '';
+  // TP × PP × CP divides the GPUs but the DP stated does not fill them ("512 H100 with tp 8 pp 8 dp 16"): the DP is the fix,
+  // the GPUs over the model-parallel ones (Megatron's rule: data = world size / (tensor × pipeline × context)), not the layout asked.
+  if (stated.data !== undefined && gpus % product === 0 && product * sizeOf('data') !== gpus) {
+    const data = gpus / product;
+    const other = product * (stated.data ?? 1);
+    const also = taken && Number.isInteger(other) && other > 0 ? `, or ask on ${countOf(other, 'GPU')}` : '';
+    return `DP must be the ${countOf(gpus, 'GPU')} over TP × PP × CP = ${product}: DP ${data} ("with dp ${data}", or leave DP out)${also}`;
+  }
   const asked = SIZES.filter((s) => stated[s.field] !== undefined);
   const [one] = asked;
   // One size stated: it alone must divide the GPUs, as the sizes taken by default fit round it (defaults.ts' TP divides what PP and CP leave).

@@ -17,6 +17,7 @@ import {
 } from './serving-speculation.ts';
 import { costFigure, costHeadline, noPriceNote } from './serving-cost.ts';
 import { ASKS_MEMORY, memoryLead, memoryText } from './serving-memory.ts';
+import { ASKS_KV_SIZE, kvCacheSizeText } from './kv-cache-size.ts';
 import { kvCacheAssumption, precisionConfiguration } from './serving-precision.ts';
 import { perSecond, replicaRequestsPerSecond, requestsPerSecondText, shapeText } from './serving-text.ts';
 
@@ -285,11 +286,14 @@ export function answerServing(q: ParsedQuestion): Answer {
     // Where that is another replica, both say so, never left to read as one plan (the notes come after the configuration
     // in every render, so none says "below").
     const other = memory !== undefined && (memory.tensor !== best.tensor || memory.pipeline !== best.pipeline);
-    const fastest = memory === undefined ? [] : [`${other ? 'The configuration and figures are the fastest plan within the bounds, not the smallest replica of the headline' : 'The fastest plan within the bounds is that replica'}: ${plan}.`];
+    // A KV cache's size asked leads with that size, the plan it is held in after it.
+    const kv = ASKS_KV_SIZE.test(q.text) ? kvCacheSizeText(p, best) : undefined;
+    const fastest = memory === undefined ? kv === undefined ? [] : [`The plan: ${plan}.`]
+      : [`${other ? 'The configuration and figures are the fastest plan within the bounds, not the smallest replica of the headline' : 'The fastest plan within the bounds is that replica'}: ${plan}.`];
     const configuration = `${shapeText(best)} · batch ${best.batch.toLocaleString('en-US')} · ${precisionConfiguration(p)} · ${lengthsText(p)}${speculationConfiguration(spec)}`;
     return {
       ...base, kind: 'answer', ok: true, assumptions: [...base.assumptions, ...perReplica],
-      headline: `${subject}: ${memory?.text ?? `${ASKS_FIT.test(q.text) ? 'fits; ' : ''}${plan}`}`,
+      headline: `${subject}: ${kv ?? memory?.text ?? `${ASKS_FIT.test(q.text) ? 'fits; ' : ''}${plan}`}`,
       configuration: other ? `${FASTEST_WITHIN_BOUNDS}: ${configuration}` : configuration,
       figures: [...pointFigures(best, p, gpus, q.text), ...loadFigure(best, gpus), ...generationFigure(best, p, gpus)],
       memoryPerGpuBytes: best.totalBytesPerGpu, memoryCapacityBytes: best.capacityBytes,
@@ -303,7 +307,7 @@ export function answerServing(q: ParsedQuestion): Answer {
     const smallest = gpus === undefined ? undefined : smallestServing(p, batching);
     return {
       ...base, kind: 'answer', ok: false,
-      headline: `${subject}: does not fit for serving (${why})`,
+      headline: `${subject}: ${kvFirst(q, p)}does not fit for serving (${why})`,
       figures: smallest === undefined ? [] : closestFigures(smallest, p, undefined),
       ...(smallest !== undefined && { configuration: `closest that works, not what was asked: ${shapeText(smallest)} on ${countOf(smallest.gpus, 'GPU')}` }),
       notes: [
@@ -322,6 +326,17 @@ export function answerServing(q: ParsedQuestion): Answer {
   // not change: the smallest replica that holds it leads, the bounds missed after it, with the protocol's warnings first
   // (a context past the model's own).
   const memory = ASKS_MEMORY.test(q.text) ? memoryLead(result) : undefined;
+  // A KV cache's size asked: that size leads, whatever the latency bounds, as memory does below.
+  const kv = ASKS_KV_SIZE.test(q.text) ? kvCacheSizeText(p, closest?.point) : undefined;
+  if (kv !== undefined) {
+    return {
+      ...base, kind: 'answer', ok: true,
+      headline: `${subject}: ${kv}`,
+      figures: closest === undefined ? [] : closestFigures(closest.point, p, gpus),
+      ...(closest !== undefined && { configuration: closestConfiguration(closest.point, p) }),
+      notes: [...askedWarnings(result.warnings, p), `Latency, the figures being the closest plan's: ${missed}`, ...assumedBoundNote(q, closest?.point), ...fastestNote(result), ...without],
+    };
+  }
   if (memory !== undefined) {
     return {
       ...base, kind: 'answer', ok: true,
@@ -338,6 +353,12 @@ export function answerServing(q: ParsedQuestion): Answer {
     ...(closest !== undefined && { configuration: closestConfiguration(closest.point, p) }),
     notes: [...assumedBoundNote(q, closest?.point), ...askedWarnings(result.warnings, p), ...fastestNote(result), ...without],
   };
+}
+
+/** A KV cache's size asked where nothing serves: the size first ("KV cache 320 KiB per token …; the model "), else nothing. */
+function kvFirst(q: ParsedQuestion, p: AskParameters): string {
+  const kv = ASKS_KV_SIZE.test(q.text) ? kvCacheSizeText(p, undefined) : undefined;
+  return kv === undefined ? '' : `${kv}; the model `;
 }
 
 /**

@@ -57,6 +57,24 @@ const GPUS: readonly { pattern: RegExp; gpu: string; assumed?: (written: string)
   bySize('186', 'gb200', 'GB200'),
 ];
 
+/** GeForce numbers: GTX 1050–1080, RTX 2050–5090 ("ti", "super" after). */
+const CONSUMER_NUMBER = String.raw`(?:10[5-8]0|[2-5]0[5-9]0)(?:[\s-]*(?:ti|super))?`;
+/** Words before a card's number that make it a card: "a", "one", "my", a count of cards ("8 4090s", "8x 4090"). */
+const CARD_BEFORE = String.raw`(?:\b(?:a|an|one|single|my|our|two|four|eight)|\d+\s*x?)\s+|\d+x`;
+/** After "on", "with", "using" a number is a card unless "GPUs" follows: "on 4090 GPUs" counts them. */
+const PLACE_BEFORE = String.raw`\b(?:on|onto|with|using)\s+`;
+/** Words after a number that make it a count, not a card: "4090 tokens", "4090 steps", "4090 H100". */
+const COUNTED_AFTER = String.raw`(?![\s-]*(?:tokens?|toks?|nodes?|steps?|sequences?|seqs?|samples?|days?|hours?|weeks?|params?|parameters?|[kmbt]\b|[a-z]{1,3}\d{2,4}))`;
+const CONSUMER_CARD = new RegExp(String.raw`(?<=${CARD_BEFORE})${CONSUMER_NUMBER}(?:s\b|\b(?:[\s-]*(?:cards?|gpus?)\b)?)${COUNTED_AFTER}`
+  + String.raw`|(?<=${PLACE_BEFORE})${CONSUMER_NUMBER}(?:s\b|\b(?:[\s-]*cards?\b)?)(?![\s-]*gpus?\b)${COUNTED_AFTER}`);
+
+/** A consumer card as NVIDIA names it: "GTX 1080 Ti", "RTX 4090", "RTX 4080 Super". */
+function consumerCardName(written: string): string {
+  const [number = '', suffix] = written.replace(/[\s-]*(?:cards?|gpus?)$|s$/, '').split(/[\s-]+|(?<=\d)(?=[a-z])/);
+  const named = suffix === undefined ? '' : ` ${suffix === 'ti' ? 'Ti' : 'Super'}`;
+  return `${number.startsWith('10') ? 'GTX' : 'RTX'} ${number}${named}`;
+}
+
 /**
  * Accelerators no preset models, and variants of modelled ones that differ from the preset (PCIe and NVL
  * cards have other clocks, power and links than the SXM parts): named back and declined, never read as
@@ -79,7 +97,10 @@ const UNMODELLED: readonly { pattern: RegExp; name: (m: string) => string; model
   { pattern: /\b(?:intel[\s-]*)?(?:habana[\s-]*)?gaudi[\s-]*\d?\b/, name: (m) => `Gaudi${m.match(/\d/)?.[0] ?? ''}`.replace(/(\d)$/, ' $1') },
   { pattern: /\b(?:aws[\s-]*)?(?:trainium\d?|trn[12])\b/, name: () => 'Trainium' },
   { pattern: /\b(?:nvidia[\s-]*)?(?:geforce[\s-]*)?rtx[\s-]*(?:a?\d{4}(?:[\s-]*ti)?|pro[\s-]*\d{4})?\b/, name: (m) => m.replace(/^.*?rtx/, 'RTX').replace(/[\s-]+/g, ' ').toUpperCase() },
-  { pattern: /\bl40s?\b|\bl4\b|\ba10g?\b|\ba40\b|\ba6000\b|\bt4\b|\bp100\b|\bk80\b/, name: (m) => m.toUpperCase() },
+  { pattern: /\bl40s?\b|\bl4\b|\ba10g?\b|\ba40\b|\ba[2-6]000\b|\bt4\b|\bp100\b|\bk80\b/, name: (m) => m.toUpperCase() },
+  // A consumer card by its number alone: "on one 4090", "a 3090", "8x 4090s", "two 5090 cards" (QA: "can I fit a 13B model on one
+  // 4090" was planned on H100s). Only where a card stands, never a count ("4090 tokens", "on 4090 GPUs" count tokens and GPUs).
+  { pattern: CONSUMER_CARD, name: consumerCardName },
 ];
 
 export type UnmodelledHardware = Match & { name: string; modelled?: string };

@@ -124,6 +124,16 @@ function bareSizeReading(asked: string, size: number, model: string): string {
   return `${sizeAsWritten(asked)} taken as ${name} (${model})${others.length === 0 ? '' : `; also that size: ${others.join(', ')} (name one to plan it)`}`;
 }
 
+/**
+ * How a family named without a size was read: "Llama 3 alone taken as its largest preset, Llama 3 70B (llama3-70b); also
+ * Llama 3: llama3-8b (name one to plan it)".
+ */
+function familyAloneReading(label: string, model: string, ids: readonly string[]): string {
+  const others = ids.filter((id) => id !== model);
+  const name = modelById(model)?.shape.name ?? model;
+  return `${label} alone taken as its largest preset, ${name} (${model})${others.length === 0 ? '' : `; also ${label}: ${others.join(', ')} (name one to plan it)`}`;
+}
+
 /** "30 billion" → "30B", "1.5t" → "1.5T", "350 million" → "350M": a size as a model's name writes it. */
 const sizeAsWritten = (asked: string): string => compactSize(asked.replace(/million/, 'm').replace(/billion/, 'b').replace(/trillion/, 't'));
 
@@ -151,14 +161,23 @@ export function matchModel(text: string): ModelMatch | undefined {
     if (size === undefined) {
       if (family.alone !== undefined) return { ...where, model: family.alone };
       if (m.groups?.version === undefined) continue;
-      // "Llama 3" alone: the family's largest preset.
-      return { ...where, model: family.prefixes(m.groups.version).flatMap((p) => MODEL_IDS.filter((id) => id.startsWith(p))).at(-1) ?? 'llama3-70b' };
+      // "Llama 3" alone: the family's largest preset, said with the others (QA: "llama3" was planned as 70B unsaid).
+      const ids = family.prefixes(m.groups.version).flatMap((p) => MODEL_IDS.filter((id) => id.startsWith(p)));
+      const largest = ids.at(-1) ?? 'llama3-70b';
+      return { ...where, model: largest, assumed: familyAloneReading(family.label(m.groups.version), largest, ids) };
     }
     const model = nearest(family.prefixes(m.groups?.version), size, FAMILY_SIZE_TOLERANCE);
+    // "llama 70b": no version, and several Llamas of that size: the one taken said with the others, as a bare size's is.
+    const sameSize = m.groups?.version === undefined && model !== undefined && family.prefixes(undefined).length > 1
+      ? family.prefixes(undefined).flatMap((p) => MODEL_IDS.filter((id) => id !== model && id.startsWith(p) && relative(modelById(id)?.publishedParameters ?? 0, modelById(model)?.publishedParameters ?? 1) <= BARE_SIZE_TOLERANCE))
+      : [];
     // "a 13B llama-like model" names a shape, not a model: the preset it is planned as is said, as a bare size's is.
     const style = m.groups?.style;
     if (model !== undefined && style !== undefined) {
       return { ...where, model, assumed: `${compactSize(written)} ${family.label(m.groups?.version)}-${style.trim()} taken as ${modelById(model)?.shape.name ?? model} (${model})` };
+    }
+    if (model !== undefined && sameSize.length > 0) {
+      return { ...where, model, assumed: `${family.label(undefined)} ${compactSize(written)} taken as ${modelById(model)?.shape.name ?? model} (${model}); also that size: ${sameSize.join(', ')} (name one to plan it)` };
     }
     if (model !== undefined) return { ...where, model };
     const renamed = family.renamed?.(m.groups?.version);

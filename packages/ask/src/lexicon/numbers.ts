@@ -31,24 +31,31 @@ export const SCALED_COUNT = String.raw`(${DECIMAL})\s*(${COUNT_SCALE})?`;
 export const scaledCount = (number: string | undefined, scale: string | undefined): number | undefined =>
   parseCount(`${number}${scale ?? ''}`);
 
-/** A count of GPUs, nodes or prompt tokens, as two groups: its number and a "k" ("16k", "2k"), whose size the reader decides. */
+/** A count of GPUs, nodes or prompt tokens, as two groups: its number and a "k" ("16k", "2k"), whose size the reader decides (writtenCount, tokenLength). */
 export const KILO_NUMBER = String.raw`(${DECIMAL})(k?)`;
 
 /**
- * k in a count of tokens, GPUs or nodes: 1024 ("8k context" = 8,192, as Llama 2's 4k is 4,096; "16k H100s" = 16,384,
- * as Meta counts its 16K-GPU cluster). Rates and money count k as a thousand (SCALED_COUNT).
+ * k in a length in tokens: 1024 ("8k context" = 8,192, as Llama 2's 4k is 4,096; context lengths are powers of two named in k).
+ * Counts of GPUs, nodes, batches and parallel sizes take k as a thousand (COUNT_KILO), as rates and money do (SCALED_COUNT).
  */
 export const KILO_COUNT = 1024;
 
-/** A KILO_NUMBER's two groups as a whole count: "8" and "k" → 8,192; "1.5" and "k" → 1,536. */
+/**
+ * k in a count of GPUs, nodes, sequences or ranks: a thousand, as the CLI reads "--gpus 1k" (units' parseCount) and rates and
+ * money read it. QA: "100k H100" was 102,400 GPUs here and 100,000 in the CLI. Meta's "16K H100s" (16,384) is the exception a
+ * question gives in digits; the answer says how k was read (parse.ts).
+ */
+export const COUNT_KILO = 1000;
+
+/** A KILO_NUMBER's two groups as a whole length in tokens: "8" and "k" → 8,192; "1.5" and "k" → 1,536. */
 export const kiloCount = (number: string | undefined, k: string | undefined): number => Math.round(Number(number) * (k === 'k' ? KILO_COUNT : 1));
 
 /**
- * A KILO_NUMBER's two groups as written: with a "k", a whole count (kiloCount: "1.5k" → 1,536); without, the number itself,
- * a fraction kept ("1.5 nodes", "dp 2.5"), so that a count that must be whole is refused as asked (answer/whole-counts.ts), never
- * rounded or cut to its digits unsaid.
+ * A KILO_NUMBER's two groups as a count written: with a "k", a whole count of thousands ("1.5k" → 1,500); without, the number
+ * itself, a fraction kept ("1.5 nodes", "dp 2.5"), so that a count that must be whole is refused as asked
+ * (answer/whole-counts.ts), never rounded or cut to its digits unsaid.
  */
-export const writtenCount = (number: string | undefined, k: string | undefined): number => (k === 'k' ? kiloCount(number, k) : Number(number));
+export const writtenCount = (number: string | undefined, k: string | undefined): number => (k === 'k' ? Math.round(Number(number) * COUNT_KILO) : Number(number));
 
 /**
  * M in a length in tokens: KILO_COUNT × KILO_COUNT = 1,048,576 (2^20), as k is 1,024 there: context lengths are powers

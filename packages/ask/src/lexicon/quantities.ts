@@ -179,13 +179,6 @@ export function takePrecision(s: Scanner): AskParameters['precision'] {
   return m ? (m[1] as AskParameters['precision']) : undefined;
 }
 
-export function takeRecompute(s: Scanner): AskParameters['recompute'] {
-  if (s.take(/\b(?:no|without)\s+(?:activation\s+)?recomput\w*|\brecompute\s*(?:=|:)?\s*none\b/)) return 'none';
-  if (s.take(/\bselective(?:\s+(?:activation\s+)?recomput\w*)?|\brecompute\s*(?:=|:)?\s*selective\b/)) return 'selective';
-  if (s.take(/\bfull(?:\s+(?:activation\s+)?recomput\w*)|\brecompute\s*(?:=|:)?\s*full\b|\bactivation\s+checkpointing\b/)) return 'full';
-  return undefined;
-}
-
 /** "sequence parallel", "with SP", "no sequence parallelism". */
 export function takeSequenceParallel(s: Scanner): boolean | undefined {
   if (s.take(/(?:\b(?:no|without)|\bw\/o)\s*(?:sequence[\s-]*parallel\w*|sp)\b/)) return false;
@@ -280,7 +273,7 @@ export interface CountContext {
   nodeGpus?: number;
 }
 
-/** The counts read, and whether one was in thousands of 1024 ("16k H100s"), which the answer says. */
+/** The counts read, and whether one was written in thousands ("16k H100s"), whose reading the answer says. */
 export interface CountsRead {
   counts: Pick<AskParameters, 'nodes' | 'gpus' | 'gpusPerNode'>;
   kilo: boolean;
@@ -301,7 +294,7 @@ export function takeCounts(s: Scanner, { nodeNamed, rack, nodeGpus }: CountConte
   const out: Pick<AskParameters, 'nodes' | 'gpus' | 'gpusPerNode'> = {};
   // Never a number glued inside a word: "a3 nodes" (GCP's A3 family) is no 3 nodes, as "p4d" is no 4 days.
   const num = String.raw`(?<![a-z\d.])${KILO_NUMBER}`;
-  // "16k H100s" is 16,384 GPUs, as cluster sizes go (Meta's Llama 3 paper: "16K H100 GPUs" = 16,384); `kilo` lets parse.ts say so.
+  // "16k H100s" is 16,000 GPUs, k a thousand as the CLI reads it (numbers.ts COUNT_KILO); `kilo` lets parse.ts say so.
   const value = (whole: string, k: string | undefined): number => {
     if (k === 'k') kilo = true;
     return writtenCount(whole, k);
@@ -339,6 +332,15 @@ export function takeCounts(s: Scanner, { nodeNamed, rack, nodeGpus }: CountConte
   if (perNodeX) {
     out.gpusPerNode = Number(perNodeX[3]);
     if (perNodeX[1] !== undefined) out.nodes = value(perNodeX[1], perNodeX[2]);
+  }
+  // "16x8 H100", "16 x 8 GPUs": nodes × the GPUs in each, as a cluster is written (QA: "on 16x8 H100" was read as no cluster
+  // at all, and 128 nodes planned as "no cluster size given"). A node holds 1, 2, 4, 8 or 16 GPUs (the presets' nodes).
+  const grid = systemNamed || rack !== undefined || out.gpusPerNode !== undefined || out.nodes !== undefined || out.gpus !== undefined
+    ? undefined
+    : s.take(new RegExp(String.raw`${num}\s*x\s*(1|2|4|8|16)\s*(?:x\s*)?(?:${HW_TOKEN}\s*(?:gpus?)?|gpus?)(?![\w])`));
+  if (grid) {
+    out.nodes = value(grid[1] ?? '', grid[2]);
+    out.gpusPerNode = Number(grid[3]);
   }
   const nodes = out.nodes === undefined ? s.take(new RegExp(String.raw`${num}\s*(?:x\s*)?(?:${HW_TOKEN}\s*)?${NODE_NOUN}\b`)) : undefined;
   if (nodes) out.nodes = value(nodes[1] ?? '', nodes[2]);

@@ -1,0 +1,45 @@
+import { kvWidth } from '@trainplan/model';
+import type { InferencePointJson } from '@trainplan/protocol';
+import { formatBytes } from '@trainplan/units';
+import { modelShapeOf } from '../model-of.ts';
+import type { AskParameters } from '../question.ts';
+import { shapeText } from './serving-text.ts';
+
+/**
+ * A question of the KV cache's size ("how big is the kv cache for llama3-70b at 128k context", "kv cache per token for llama
+ * 3 70b") answered by that size first: per token, per sequence of the context asked, then on each GPU of the plan. QA: these
+ * led with a plan's throughput and latency, the size asked for buried in the memory figure.
+ */
+
+/** Words asking the KV cache's size: "how big is the kv cache", "KV cache size", "kv cache per token", "memory of the KV cache". */
+export const ASKS_KV_SIZE = new RegExp(String.raw`\b(?:kv|key[\s-]*value)[\s-]*cache\b[^?]*?\b(?:size|sized?|big|large|much|per[\s-]+(?:token|sequence|request)|bytes?|footprint)\b`
+  + String.raw`|\b(?:how\s+(?:big|large|much(?:\s+(?:memory|vram))?)|size\s+of|memory\s+(?:of|for))\b[^?]*?\b(?:kv|key[\s-]*value)[\s-]*cache\b`, 'i');
+
+/** Bytes of one cached value in the cache's format: FP8 one, the 16-bit formats two (the cache in the weights' format unless its own is given). */
+const bytesPerValue = (p: AskParameters): number => ((p.kvCachePrecision ?? p.precision ?? 'bf16') === 'fp8' ? 1 : 2);
+
+/** The tokens a sequence holds in the cache: the context asked, else the prompt and the tokens generated. */
+const sequenceTokens = (p: AskParameters): number => p.seqLength ?? (p.promptTokens ?? 0) + (p.outputTokens ?? 0);
+
+const n = (x: number): string => x.toLocaleString('en-US');
+
+/**
+ * "KV cache 320 KiB per token (2 × 80 layers × 8 KV heads × 128 dims × 2 bytes); 40.0 GiB per 131,072-token sequence;
+ * 5.00 GiB per sequence on each GPU of TP 8 · PP 1". Per token: K and V for every layer, each n_kv × d_head wide (Pope et al.
+ * 2022, "Efficiently Scaling Transformer Inference", §2; GQA's n_kv heads, Ainslie et al. 2023). On each GPU: the plan's own
+ * figure, its cache over its concurrent requests (the KV heads split over TP, the layers over PP). Undefined without a model.
+ */
+export function kvCacheSizeText(p: AskParameters, point: InferencePointJson | undefined): string | undefined {
+  const shape = modelShapeOf(p);
+  if (shape === undefined) return undefined;
+  const width = kvWidth(shape);
+  const headDim = shape.hiddenSize / shape.attentionHeads;
+  const bytes = bytesPerValue(p);
+  const perTokenBytes = 2 * shape.layers * width * bytes;
+  const tokens = sequenceTokens(p);
+  const perSequence = tokens > 0 ? `; ${formatBytes(perTokenBytes * tokens)} per ${n(tokens)}-token sequence` : '';
+  const shared = point?.sharedKvCacheBytesPerGpu ?? 0;
+  const onEachGpu = point === undefined || point.batch < 1 ? ''
+    : `; ${formatBytes((point.kvCacheBytesPerGpu - shared) / point.batch)} of it on each GPU of ${shapeText(point)}`;
+  return `KV cache ${formatBytes(perTokenBytes)} per token (2 × ${shape.layers} layers × ${shape.kvHeads} KV heads × ${headDim} dims × ${bytes} byte${bytes === 1 ? '' : 's'})${perSequence}${onEachGpu}`;
+}

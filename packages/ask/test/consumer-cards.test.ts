@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { ask } from '../src/answer/answer.ts';
+import { parse } from '../src/parse.ts';
+
+describe('a consumer card named by its number alone is refused as not modelled, as "RTX 4090" is', () => {
+  it.each([
+    // QA: "can I fit a 13B model on one 4090" was answered for H100 ×8.
+    ['can I fit a 13B model on one 4090', 'RTX 4090'],
+    ['can a 3090 run llama 3 8b', 'RTX 3090'],
+    ['train llama 3 8b on 8x 5090s', 'RTX 5090'],
+    ['train 7b on 2 3090 gpus', 'RTX 3090'],
+    ['run 7b on a 4080 super', 'RTX 4080 Super'],
+    ['run 7b with a 1080 ti', 'GTX 1080 Ti'],
+    ['does llama 3 8b fit on an a6000', 'A6000'],
+  ])('"%s" is refused: %s is not modelled', (question, name) => {
+    const q = parse(question);
+    expect(q.stated.gpu).toBeUndefined();
+    expect(q.problems[0]).toMatch(new RegExp(`^${name} is not modelled`));
+  });
+
+  it('the refusal matches the one for "RTX 4090"', () => {
+    expect(ask('can I fit a 13B model on one 4090').headline).toBe(ask('can I fit a 13B model on one RTX 4090').headline);
+  });
+
+  it.each([
+    ['serve llama3 8b with 4090 tokens prompt on h100', { gpu: 'h100-sxm', promptTokens: 4090 }],
+    ['how long to train 7b on 4090 GPUs', { gpus: 4090 }],
+    ['how long to train llama3 8b on 4090 h100', { gpu: 'h100-sxm', gpus: 4090 }],
+    ['train gpt3 on 1080 nodes', { nodes: 1080 }],
+  ])('"%s": the number counts something, no card: %o', (question, stated) => {
+    const q = parse(question);
+    expect(q.stated).toMatchObject(stated);
+    expect(q.problems).toEqual([]);
+  });
+});

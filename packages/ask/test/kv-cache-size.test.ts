@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { ask } from '../src/answer/answer.ts';
+import { ASKS_KV_SIZE } from '../src/answer/kv-cache-size.ts';
+
+/**
+ * KV cache per token = 2 (K and V) × layers × KV heads × head dim × bytes a value (Pope et al. 2022 §2).
+ * Llama 3 70B: 80 layers, 8 KV heads, 128 dims (8192 / 64 heads), BF16: 2·80·8·128·2 = 327,680 B = 320 KiB;
+ * × 131,072 tokens = 42,949,672,960 B = 40 GiB. Llama 3 8B: 32 layers: 131,072 B = 128 KiB; × 32,768 = 4 GiB.
+ */
+describe('a KV cache size question leads with the size per token and per sequence, then per GPU', () => {
+  it.each([
+    ['how big is the kv cache for llama3-70b at 128k context', /^Llama 3 70B on H100 SXM5 80GB: KV cache 320 KiB per token \(2 × 80 layers × 8 KV heads × 128 dims × 2 bytes\); 40\.0 GiB per 131,072-token sequence; .+ of it on each GPU of TP \d+ · PP \d+$/],
+    ['KV cache size of llama3 8b at 32k context', /^Llama 3 8B on H100 SXM5 80GB: KV cache 128 KiB per token \(2 × 32 layers × 8 KV heads × 128 dims × 2 bytes\); 4\.00 GiB per 32,768-token sequence; /],
+    // The default 2,048-token prompt and 512 generated: 2,560 tokens × 320 KiB = 800 MiB.
+    ['kv cache per token for llama 3 70b', /^Llama 3 70B on H100 SXM5 80GB: KV cache 320 KiB per token .*; 800 MiB per 2,560-token sequence; /],
+  ])('"%s"', (question, headline) => {
+    // QA: these led with throughput and latency.
+    expect(ask(question, { publicUrl: null }).headline).toMatch(headline);
+  });
+
+  it('an FP8 cache holds one byte a value: half the size', () => {
+    expect(ask('kv cache size of llama3-70b with fp8 kv cache at 128k context', { publicUrl: null }).headline).toMatch(/KV cache 160 KiB per token \(2 × 80 layers × 8 KV heads × 128 dims × 1 byte\); 20\.0 GiB per 131,072-token sequence/);
+  });
+
+  it.each([
+    ['serve llama3-70b on 8 h100', false],
+    ['how much memory to serve llama3-70b', false],
+    ['how much memory does the kv cache of llama3-70b take', true],
+    ['memory of the KV cache for llama 3 8b', true],
+  ])('"%s" asks the KV cache size: %s', (question, asks) => {
+    expect(ASKS_KV_SIZE.test(question)).toBe(asks);
+  });
+});
