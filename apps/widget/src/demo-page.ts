@@ -19,7 +19,9 @@ export function servingSnippet(origin = 'https://your-trainplan-host'): string {
 /**
  * The demo page `npm start` serves at `/`: a short article on parallelism with the widget beside
  * the text (mirroring its scenario into the URL hash), and the embed snippet; then a short section on
- * serving with `<trainplan-serving>` and its snippet.
+ * serving with `<trainplan-serving>` and its snippet. At 24rem and narrower the page's sides are 8 px, so a 320 px
+ * phone leaves the elements 304 px, which keeps their charts' text at 10 px or more (charts/chart-size.ts needs 296
+ * px: its 270-unit viewBox in the column inside 12 px padding and a 1 px border); 1rem sides drew it at 9.7 px.
  */
 export function demoPage(): string {
   return `<!doctype html>
@@ -33,6 +35,7 @@ export function demoPage(): string {
 body{font:17px/1.6 Georgia,serif;margin:0;padding:1.5rem 1rem;max-width:84rem;margin:auto}
 main,.pair{display:grid;grid-template-columns:minmax(0,30rem) minmax(0,1fr);gap:2rem;align-items:start}
 @media (max-width:60rem){main,.pair{grid-template-columns:minmax(0,1fr)}}
+@media (max-width:24rem){body{padding-inline:8px}}
 aside{position:sticky;top:1rem}
 pre{background:rgba(127,127,127,.12);padding:.8rem;overflow:auto;font-size:13px}
 code{font-size:.9em}

@@ -4,6 +4,7 @@
 // Runs in the browser suite (test/e2e/vitest.config.ts), whose globalSetup installs chromium.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { createWidgetApp, MODULE_PATH } from '../src/index.ts';
 import { clippedTexts } from './support/browser-page.ts';
 import { browserAndBundle } from './support/chromium.ts';
 import { frontierAnswer } from './support/frontier-answer.ts';
@@ -164,6 +165,22 @@ describe("the widget's form, in Chromium", () => {
       await tab.close();
     },
   );
+
+  it("the demo page at 320 px draws every chart's text 10 px or more (its padding left the element 288 px: 9.7 px)", async () => {
+    const tab = await browser().newPage({ viewport: { width: 320, height: 900 } });
+    const demo = await (await createWidgetApp().request('/')).text();
+    await tab.route(`${ORIGIN}/**`, (route) => (new URL(route.request().url()).pathname === MODULE_PATH
+      ? route.fulfill({ contentType: 'text/javascript', body: bundle() })
+      : route.fulfill({ contentType: 'text/html', body: demo })));
+    await tab.goto(`${ORIGIN}/`);
+    await tab.waitForFunction(() => !!document.querySelector('trainplan-estimator')?.shadowRoot?.querySelector('svg.scaling')
+      && !!document.querySelector('trainplan-serving')?.shadowRoot?.querySelector('svg'), undefined, { timeout: 30_000 });
+    const sizes = await tab.evaluate(() => [...document.querySelectorAll('trainplan-estimator, trainplan-serving')].flatMap((el) =>
+      [...el.shadowRoot!.querySelectorAll<SVGTextElement>('svg text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM()!.a)));
+    expect(sizes.length).toBeGreaterThan(0);
+    expect(Math.min(...sizes)).toBeGreaterThanOrEqual(10);
+    await tab.close();
+  });
 
   it('offers "Link to this scenario" only with sync-hash, where the link opens what the reader saw', async () => {
     const link = (tab: Page) => tab.locator('trainplan-estimator .share-link');

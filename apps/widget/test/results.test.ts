@@ -78,6 +78,16 @@ describe('the "how many nodes" answer counts in words', () => {
     expect(text(nodesSection({ kind: 'meets', nodes: 2, gpus: 16, days: 1, gpuHours: 384 }, budget))).toMatch(/^Your configuration: 2 nodes \(16 GPUs\)/);
   });
 
+  it('groups the thousands of a deadline and of days to train: "36,500-day deadline", "takes 12,346 days", never "36500"', () => {
+    const meets = { kind: 'meets', nodes: 1, gpus: 8, days: 2, gpuHours: 384 } as const;
+    const long = { tokens: 1e9, deadlineDays: 36_500 };
+    expect(text(nodesSection(meets, long))).toContain('within the 36,500-day deadline');
+    expect(text(nodesSection({ kind: 'none', message: 'x' }, long))).toContain('tokens in 36,500 days');
+    // Whole days from 1,000 (12,345.6 rounds to 12,346); under 1,000 the same three figures as before.
+    expect(text(nodesSection({ kind: 'too-slow', fastestNodes: 1, fastestDays: 12_345.6 }, budget))).toContain('takes 12,346 days');
+    expect(text(nodesSection(meets, budget))).toContain('in 2.00 days, within the 30.0-day deadline');
+  });
+
   it('and a searched answer on one GPU says "1 node (1 GPU)"', () => {
     const n = { ok: true, nodes: 1, gpus: 1, days: 3, gpuHours: 72, configuration: { label: 'TP 1 · PP 1 · DP 1' } } as unknown as NodesResponseJson;
     expect(text(searchedNodesSection(n))).toMatch(/^Best plan found: 1 node \(1 GPU\) with TP 1/);

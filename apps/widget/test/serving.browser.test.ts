@@ -173,10 +173,18 @@ describe('<trainplan-serving>, in Chromium', () => {
     await field(tab, 'GPU').selectOption('a100-80gb');
     await field(tab, 'Precision').selectOption('fp8');
     await expect.poll(() => shown(tab, '#m-precision')).toContain('no FP8 tensor cores');
+    // The remedy it names, in the form's labels (it said `kvCachePrecision "fp8"`), marks the KV cache too.
+    expect(await shown(tab, '#m-precision')).toContain('(“Precision” bf16, “KV cache” fp8)');
+    expect(await field(tab, 'KV cache').getAttribute('aria-invalid')).toBe('true');
     expect(await tab.locator('trainplan-serving #m-prompt').innerText()).toBe('');
     await field(tab, 'Precision').selectOption('');
     await waitFor(tab, "el.request.cluster.gpu === 'a100-80gb' && el.request.precision === undefined");
     expect(await shown(tab, '.status')).toBe('');
+    // A shared prefix longer than the prompt: said beside it with the prompt's label ("at most promptTokens"), both marked.
+    await field(tab, 'Shared prefix (tokens)').fill('4096');
+    await expect.poll(() => shown(tab, '#m-shared-prefix')).toContain('at most “Prompt (tokens)” (2,048)');
+    expect(await field(tab, 'Prompt (tokens)').getAttribute('aria-invalid')).toBe('true');
+    expect(await field(tab, 'Shared prefix (tokens)').getAttribute('aria-invalid')).toBe('true');
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -219,12 +227,14 @@ describe('<trainplan-serving>, in Chromium', () => {
     const best = plan(runInference({ ...REQUEST, model: shape }));
     expect((await responseOf(tab)).best).toEqual(best);
     await expect.poll(() => shown(tab, '.answer')).toContain(`TP ${best.tensor} · PP ${best.pipeline} · batch ${best.batch}`);
-    // 8,192 is no multiple of 60 heads: the protocol's issue shows beside the hidden size.
+    // 8,192 is no multiple of 60 heads: the protocol's issue shows beside the hidden size in the form's labels (it said
+    // "attentionHeads", the wire name), and the heads it names are marked with it.
     await field(tab, 'KV heads').fill('');
     await field(tab, 'Attention heads').fill('60');
-    await expect.poll(() => shown(tab, '#m-hidden-size')).toContain('must be a multiple of attentionHeads (60)');
+    await expect.poll(() => shown(tab, '#m-hidden-size')).toContain('must be a multiple of “Attention heads” (60)');
     expect(await field(tab, 'Hidden size').getAttribute('aria-invalid')).toBe('true');
-    expect(await shown(tab, '.status')).toBe('Fix the marked field. Showing the last answer.');
+    expect(await field(tab, 'Attention heads').getAttribute('aria-invalid')).toBe('true');
+    expect(await shown(tab, '.status')).toBe('Fix the marked fields. Showing the last answer.');
     // Back to a preset: the shape's fields (and the message beside one) are hidden, and the preset is answered.
     await field(tab, 'Model').selectOption('llama3-70b');
     await waitFor(tab, "el.request.model === 'llama3-70b'");

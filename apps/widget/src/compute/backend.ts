@@ -32,6 +32,20 @@ export function localBackend(): Backend {
 interface Problem { detail?: string; issues?: { path: string; message: string }[] }
 
 /**
+ * How long the widget waits for an API before it says it could not reach it (an API that never answers left the
+ * previous answer on screen as the form's, or "Searching…" for good). An estimate batch (at most 96 closed-form
+ * scenarios, tens of µs each: docs/benchmarks.md) is milliseconds of work, so 20 s covers a cold start and a slow
+ * link. A search, "how many nodes" or serving request runs up to 5,000 full estimates per search (apps/api
+ * search.ts), several searches for the time–cost curve (0.1–0.4 s in the page, README); 30 s is also a Worker's
+ * default CPU limit (Cloudflare Workers limits), past which no answer comes.
+ */
+export const ESTIMATE_TIMEOUT_MS = 20_000;
+export const SEARCH_TIMEOUT_MS = 30_000;
+
+/** An API that failed: its message is the whole sentence the widget shows ("The API at … answered 500"). */
+export class ApiError extends Error {}
+
+/**
  * A trainplan API at `base` (e.g. "https://trainplan.example"): POST /v1/search, /v1/nodes and
  * /v1/inference with the request as the core takes it, and /v1/estimate with an array of
  * scenarios, which the contract answers with an array in the same order. A 400 problem (invalid
@@ -43,29 +57,51 @@ export function apiBackend(base: string, fetchImpl: typeof fetch = (...a) => fet
   return {
     kind: 'api',
     async estimate(scenarios) {
-      const res = await fetchImpl(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(scenarios) });
-      const body = (await res.json()) as unknown;
-      if (res.ok && Array.isArray(body) && body.length === scenarios.length) return body as EstimateJson[];
-      if (res.status === 400 && body && typeof body === 'object') {
-        const p = body as Problem;
+      const body = (await post(url, scenarios, fetchImpl, ESTIMATE_TIMEOUT_MS)) as EstimateJson[] | Invalid;
+      if (Array.isArray(body)) {
+        if (body.length === scenarios.length) return body;
+      } else if (body.ok === false) {
         // The problem's paths are prefixed "[i]." for an array body; the widget wants the field's own path.
-        const issues = (p.issues ?? []).map((i) => ({ path: i.path.replace(/^\[\d+\]\.?/, ''), message: i.message }));
-        const invalid: EstimateJson = { ok: false, reason: 'invalid', message: p.detail ?? 'the API refused the scenario', issues };
+        const invalid = { ...body, issues: body.issues.map((i) => ({ ...i, path: i.path.replace(/^\[\d+\]\.?/, '') })) };
         return scenarios.map(() => invalid);
       }
-      throw new Error(`the API at ${url} answered ${res.status}`);
+      throw notJson(url);
     },
-    search: (request) => post<SearchResponseJson>(`${root}/v1/search`, request, fetchImpl),
-    nodes: (request) => post<NodesResponseJson>(`${root}/v1/nodes`, request, fetchImpl),
-    inference: (request) => post<InferenceResponseJson>(`${root}/v1/inference`, request, fetchImpl),
+    search: (request) => post(`${root}/v1/search`, request, fetchImpl) as Promise<SearchResponseJson>,
+    nodes: (request) => post(`${root}/v1/nodes`, request, fetchImpl) as Promise<NodesResponseJson>,
+    inference: (request) => post(`${root}/v1/inference`, request, fetchImpl) as Promise<InferenceResponseJson>,
   };
 }
 
-/** POSTs JSON; a 400 problem becomes the same `ok: false, reason: 'invalid'` answer the core gives. */
-async function post<T>(url: string, body: unknown, fetchImpl: typeof fetch): Promise<T> {
-  const res = await fetchImpl(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
-  const json = (await res.json()) as Problem & Record<string, unknown>;
-  if (res.ok) return json as T;
-  if (res.status === 400) return { ok: false, reason: 'invalid', message: json.detail ?? 'the API refused the request', issues: json.issues ?? [] } as T;
-  throw new Error(`the API at ${url} answered ${res.status}`);
+const notJson = (url: string) => new ApiError(`The API at ${url} answered something that is not the estimator's JSON`);
+
+/**
+ * POSTs JSON, giving up after `timeoutMs`; a 400 problem becomes the same `ok: false, reason: 'invalid'` answer the
+ * core gives. Anything else that is not a JSON answer (a 500, a proxy's HTML page, no answer) throws an ApiError
+ * that says which: an error page is never parsed as JSON.
+ */
+async function post(url: string, body: unknown, fetchImpl: typeof fetch, timeoutMs = SEARCH_TIMEOUT_MS): Promise<unknown> {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), timeoutMs);
+  let res: Response;
+  let json: Problem | undefined;
+  try {
+    res = await fetchImpl(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body), signal: abort.signal });
+    // application/json or application/problem+json; a server's or proxy's error page is text or HTML.
+    if (/\bjson\b/.test(res.headers.get('content-type') ?? '')) json = await res.json();
+  } catch (e) {
+    if (e instanceof SyntaxError) throw notJson(url);
+    throw new ApiError(`Could not reach the estimator: ${abort.signal.aborted ? `the API at ${url} did not answer in ${timeoutMs / 1000} s` : (e as Error).message}`);
+  } finally {
+    clearTimeout(timer);
+  }
+  if (res.status === 400 && json) return { ok: false, reason: 'invalid', message: json.detail ?? 'the API refused the request', issues: json.issues ?? [] };
+  if (!res.ok) throw new ApiError(`The API at ${url} answered ${res.status}${json?.detail ? ` (${json.detail})` : ''}`);
+  if (!json) throw notJson(url);
+  return json;
 }
+
+interface Invalid { ok: false; reason: 'invalid'; message: string; issues: { path: string; message: string }[] }
+
+/** What the widget says of a failed answer: an API's own sentence, or what went wrong in the page. */
+export const failureOf = (e: unknown): string => (e instanceof ApiError ? e.message : `Something went wrong: ${e instanceof Error ? e.message : String(e)}`);

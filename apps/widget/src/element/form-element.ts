@@ -1,9 +1,9 @@
 /// <reference lib="dom" />
-import { apiBackend, localBackend, type Backend } from '../compute/backend.ts';
+import { apiBackend, failureOf, localBackend, type Backend } from '../compute/backend.ts';
 import type { FieldSpec, FieldValues } from '../form/fields.ts';
 import type { FieldIssue } from '../form/parse-field.ts';
 import {
-  attributeValue, controlValue, emit, guarded, INPUT_DEBOUNCE_MS, markIssues, messageOf, mountShadow, setHtml, showFields, writeFields,
+  attributeValue, controlValue, emit, guarded, INPUT_DEBOUNCE_MS, markIssues, mountShadow, setHtml, showFields, writeFields,
 } from './shadow-form.ts';
 
 /** What one form element is made of: its fields (each name is also its attribute), their defaults and its shadow markup. */
@@ -106,7 +106,7 @@ export abstract class FormElement<Answer> extends HTMLElement {
 
   /** Runs `fn`, turning anything it throws into a status message: the host page never sees it. */
   protected guard(fn: () => void | Promise<void>): void {
-    guarded(fn, (e) => this.status(`Something went wrong: ${messageOf(e)}.${this.kept()}`));
+    guarded(fn, (e) => this.status(`${failureOf(e)}.${this.kept()}`));
   }
 
   /** The form shows the values, and only the fields the values make relevant (showFields). */
@@ -150,9 +150,18 @@ export abstract class FormElement<Answer> extends HTMLElement {
     emit(this, 'trainplan-invalid', { issues });
   }
 
-  /** The backend could not be reached for `run`: said in the status while `run` is current. */
+  /**
+   * An answer to the form is on its way (an API may take seconds, or never answer: backend.ts times it out): until it
+   * comes the results on screen are not the form's, so they are dimmed as with an error, and the status says `text`.
+   */
+  protected pending(text: string): void {
+    this.root.querySelector('.results')?.classList.add('stale');
+    this.status(`${text}${this.kept()}`);
+  }
+
+  /** The backend failed for `run` (unreachable, timed out, an HTTP error): said in the status while `run` is current; the results stay dimmed. */
   protected unreachable(run: number, e: unknown): void {
-    if (this.isCurrent(run)) this.status(`Could not reach the estimator: ${messageOf(e)}.${this.kept()}`);
+    if (this.isCurrent(run)) this.status(`${failureOf(e)}.${this.kept()}`);
   }
 
   /** Replaces the markup of an output slot. */

@@ -12,9 +12,6 @@ import { constructedStyles, STYLES } from './styles.ts';
 /** Inputs settle for this long before the answer reruns (keystrokes in a number coalesce). */
 export const INPUT_DEBOUNCE_MS = 120;
 
-/** An error's message, for a status line (anything may be thrown). */
-export const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
-
 /**
  * An open shadow root on `host` with the shared stylesheet and `html`; `onInput` hears every input and
  * change of its form, and submitting the form does nothing (there is nothing to send: answers follow the input).

@@ -7,6 +7,7 @@ import { esc } from '../charts/markup.ts';
 import { memoryBar } from '../charts/memory-bar.ts';
 import { viewBoxWidthFor } from '../charts/chart-size.ts';
 import { scalingChart, type ScalingPoint } from '../charts/scaling-chart.ts';
+import { failureOf } from '../compute/backend.ts';
 import { LastAnswer } from '../compute/last-answer.ts';
 import { memoryLevers } from '../compute/memory-levers.ts';
 import { frontierRequestFor, nodesRequestFor, searchRequestFor } from '../compute/search-requests.ts';
@@ -22,7 +23,7 @@ import { nodesAnswer } from '../sizing/nodes-answer.ts';
 import { scalingNodeCounts, validNodeCounts } from '../sizing/node-counts.ts';
 import { frontierSection, headline, largestPart, nodesSection, outOfMemoryMessage, pipelineSection, searchedNodesSection, warningsList } from './results.ts';
 import { FormElement } from './form-element.ts';
-import { emit, messageOf as message } from './shadow-form.ts';
+import { emit } from './shadow-form.ts';
 import { template } from './template.ts';
 
 /** The most node counts tried for "how many nodes" (one request to an API stays well under its body limit). */
@@ -30,6 +31,9 @@ const MAX_SIZING_CANDIDATES = 96;
 
 /** The status when the plan does not fit: not a typing mistake; the micro-batch's message lists what to try. */
 const OUT_OF_MEMORY_STATUS = 'Out of memory: see the marked field for what to try.';
+
+/** A caption saying why a section has no answer (backend.ts failureOf). */
+const failed = (e: unknown): string => `<p class="caption">${esc(failureOf(e))}</p>`;
 
 /** Up to n of a sorted list, evenly spaced on a log scale, always keeping the ends. */
 function logSample(sorted: readonly number[], n: number): number[] {
@@ -216,6 +220,7 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
     if (!valid.ok) return this.showIssues(valid.issues.map(issueAt));
     let results: EstimateJson[];
     let own: FrontierSizeJson | undefined;
+    this.pending('Estimating…');
     try {
       if (parsed.auto) {
         const found = await this.#search(run, scenario);
@@ -267,7 +272,7 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
    * choices are written into the form so the reader sees (and can then edit) them.
    */
   async #search(run: number, scenario: ScenarioInput): Promise<{ scenario: ScenarioInput; estimate: EstimateOk; label: string } | undefined> {
-    this.status('Searching parallel configurations…');
+    this.pending('Searching parallel configurations…');
     const result = await this.backend.search(searchRequestFor(scenario));
     if (!this.isCurrent(run)) return undefined;
     if (!result.ok) {
@@ -329,7 +334,7 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
     try {
       results = await this.backend.estimate(counts.map(at));
     } catch (err) {
-      if (this.isCurrent(run)) this.set('.out-scaling', `<p class="caption">Could not reach the estimator: ${esc(message(err))}</p>`);
+      if (this.isCurrent(run)) this.set('.out-scaling', failed(err));
       return;
     }
     if (!this.isCurrent(run)) return;
@@ -352,7 +357,7 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
         searched = searchedNodesSection(nodes, own, budget.deadlineDays);
         if (nodes.ok) found = sizeOf(nodes.nodes, nodes.gpus, nodes, nodes.configuration.label, nodes.configuration.estimate.mfu);
       } catch (err) {
-        searched = `<p class="caption">Could not reach the estimator: ${esc(message(err))}</p>`;
+        searched = failed(err);
       }
     }
     this.set('.out-nodes', searched + nodesSection(answer, budget));
@@ -382,7 +387,7 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
       // The sizes the answers above searched are on the curve too (merged-frontier.ts): its fastest is theirs.
       html = frontierSection(curve.ok ? withSizes(curve, sizes) : curve, scenario.cluster.nodes ?? 1);
     } catch (err) {
-      html = `<p class="caption">Could not reach the estimator: ${esc(message(err))}</p>`;
+      html = failed(err);
     }
     if (this.isCurrent(run)) this.set('.out-frontier', html);
   }

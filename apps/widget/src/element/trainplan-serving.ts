@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 import type { InferenceResponseJson } from '@trainplan/protocol';
-import { inferenceRequestFromFields, servingFieldForPath, type ServingRequest } from '../serving/request-from-fields.ts';
+import { labelledIssue } from '../form/field-names.ts';
+import { inferenceRequestFromFields, SERVING_PATHS, servingFieldForPath, type ServingRequest } from '../serving/request-from-fields.ts';
 import { SERVING_DEFAULTS, SERVING_FIELDS, SERVING_FIELD_NAMES } from '../serving/serving-fields.ts';
 import { servingSections } from '../serving/serving-results.ts';
 import { servingView } from '../serving/serving-view.ts';
@@ -52,6 +53,7 @@ export class TrainplanServing extends FormElement<{ request: ServingRequest; res
     if (!parsed.ok) return this.showIssues(parsed.issues);
     const { request } = parsed;
     let response: InferenceResponseJson;
+    this.pending('Estimating…');
     try {
       response = await this.backend.inference(request);
     } catch (e) {
@@ -59,7 +61,7 @@ export class TrainplanServing extends FormElement<{ request: ServingRequest; res
     }
     if (!this.isCurrent(run)) return;
     if (!response.ok) {
-      const issues = response.issues.map((i) => ({ field: servingFieldForPath(i.path), message: i.message }));
+      const issues = response.issues.map((i) => labelledIssue({ field: servingFieldForPath(i.path), message: i.message }, SERVING_FIELDS, SERVING_PATHS));
       return this.showIssues(issues.length > 0 ? issues : [{ field: '', message: response.message }]);
     }
     this.show({ request, response }, servingSections(servingView(response, request), request.maxDecodeSecondsPerToken));

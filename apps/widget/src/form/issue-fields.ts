@@ -1,3 +1,5 @@
+import { labelledIssue } from './field-names.ts';
+import { FIELDS } from './fields.ts';
 import { SHAPE_PATH_TO_FIELD } from './model-shape.ts';
 import type { FieldIssue } from './parse-field.ts';
 
@@ -73,10 +75,10 @@ export function fieldForPath(path: string): string {
 
 /**
  * An estimate's issue as the form shows it: beside its field, on every field it is about (by its path, or by the
- * planner's rule: RULE_FIELDS), or in the status line.
+ * planner's rule: RULE_FIELDS) or its message names (in the form's labels: field-names.ts), or in the status line.
  */
 export function issueAt(issue: { readonly path: string; readonly message: string; readonly rule?: string }): FieldIssue {
   const byRule = issue.rule === undefined ? undefined : RULE_FIELDS.find((r) => r.rule === issue.rule);
   const fields = byRule?.fields ?? fieldsForPath(issue.path);
-  return fields.length > 1 ? { field: '', fields, message: issue.message } : { field: fields[0] ?? '', message: issue.message };
+  return labelledIssue({ field: '', fields, message: issue.message }, FIELDS, PATH_TO_FIELD);
 }

@@ -53,7 +53,8 @@ export function inferenceRequestFromFields(values: FieldValues): ServingRequestR
   };
 }
 
-const PATH_TO_FIELD: Readonly<Record<string, string>> = {
+/** The protocol's issue paths in an inference request → the serving field showing each. */
+export const SERVING_PATHS: Readonly<Record<string, string>> = {
   ...SHAPE_PATH_TO_FIELD, cluster: 'gpu', 'cluster.gpu': 'gpu', precision: 'precision', kvCachePrecision: 'kv-cache', promptTokens: 'prompt', outputTokens: 'output',
   batching: 'batching', prefillChunkTokens: 'prefill-chunk', sharedPrefixTokens: 'shared-prefix', gpus: 'gpus', requestsPerSecond: 'rate', pricePerGpuHour: 'price', gpuMemoryUtilization: 'gpu-memory', maxDecodeSecondsPerToken: 'max-token-ms', maxPrefillSeconds: 'max-ttft',
   speculative: 'draft-model', 'speculative.draftModel': 'draft-model', 'speculative.draftTokens': 'draft-tokens', 'speculative.acceptanceRate': 'acceptance',
@@ -61,5 +62,5 @@ const PATH_TO_FIELD: Readonly<Record<string, string>> = {
 
 /** The serving field to show a protocol issue beside, from its JSON path ('' when none fits: the status line says it). */
 export function servingFieldForPath(path: string): string {
-  return PATH_TO_FIELD[path] ?? '';
+  return SERVING_PATHS[path] ?? '';
 }
