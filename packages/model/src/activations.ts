@@ -69,8 +69,12 @@ export function layerActivationTerms(input: ActivationInput, recompute: Recomput
 
   // 2 LayerNorm inputs + QKV input + MLP input, each 2·sbh, plus two dropout masks (Korthikanti §4.1).
   const replicated = (2 * BYTES_16BIT * sbh + 2 * linearInput * sbh + masks) / spDivisor;
-  // Q, K, V (GQA shrinks K and V) and the attention-output projection input.
-  const attention = BYTES_16BIT * sbh * (1 + 2 * kvRatio) + linearInput * sbh;
+  // Q, K, V (GQA shrinks K and V) and the attention-output projection input. A fused attention kernel keeps its 16-bit
+  // output for its own backward (flash-attn and Transformer Engine's FusedAttention save q, k, v, out and the
+  // log-sum-exp), the tensor the projection keeps in 16-bit training; under FP8 the projection keeps its FP8 cast
+  // beside it. Selective recompute reruns the core from Q, K and V, so the output is not kept then.
+  const keepsFusedOutput = input.attentionKernel === 'flash' && recompute === 'none' && linearInput < BYTES_16BIT;
+  const attention = BYTES_16BIT * sbh * (1 + 2 * kvRatio) + linearInput * sbh + (keepsFusedOutput ? BYTES_16BIT * sbh : 0);
   // Plain MLP keeps the GeLU input and the fc2 input (2·sbf each); gated keeps gate, up and product
   // (the product is the fc2 input).
   const mlp = BYTES_16BIT * s * b * f * (shape.gatedMlp ? 2 : 1) + linearInput * s * b * f;

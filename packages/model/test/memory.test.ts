@@ -50,10 +50,14 @@ describe('activation memory per layer (Korthikanti Table 2)', () => {
     // Tensor parallel without sequence parallelism: the QKV and MLP inputs are whole on every rank, the others split.
     const tp8 = { ...base, tensorParallel: 8 };
     expect(activationBytesPerLayer(tp8) - activationBytesPerLayer({ ...tp8, linearInputBytes: 1 })).toBeCloseTo(2 * sbh + (5 * sbh) / 8, 3);
-    // SwiGLU: the fc2 input is the gate·up product, one of the three f-wide intermediates.
+    // SwiGLU: the fc2 input is the gate·up product, one of the three f-wide intermediates. With flash attention and no
+    // recompute the kernel keeps its 16-bit output beside the projection's FP8 cast: 2·sbh + 1·sbh where 16-bit shares 2·sbh.
     const llama = { ...base, shape: llama3_70b, seqLength: 8192, attentionKernel: 'flash' as const, dropout: false };
     const sbh70 = 8192 * 8192;
-    expect(activationBytesPerLayer(llama) - activationBytesPerLayer({ ...llama, linearInputBytes: 1 })).toBe(3 * sbh70 + 8192 * 28672);
+    expect(activationBytesPerLayer(llama) - activationBytesPerLayer({ ...llama, linearInputBytes: 1 })).toBe(2 * sbh70 - sbh70 + 8192 * 28672);
+    // Selective recompute reruns the core from Q, K, V: the projection's FP8 cast alone, a full sbh saved.
+    const selective = { ...llama, recompute: 'selective' as const };
+    expect(activationBytesPerLayer(selective) - activationBytesPerLayer({ ...selective, linearInputBytes: 1 })).toBe(3 * sbh70 + 8192 * 28672);
   });
   it('context parallelism divides the per-rank sequence', () => {
     const one = activationBytesPerLayer({ ...base, shape: llama3_70b, seqLength: 8192, attentionKernel: 'flash' });

@@ -68,11 +68,12 @@ export function checkPlan(input: PlanInput): PlanIssue[] {
   checkSequence(input, issues);
   checkPrecision(input, issues);
   checkRecompute(input, issues);
-  // Megatron-LM arguments.py: --fp8-param-gather "only supported with distributed optimizer" (or FSDP): the fp32 master
-  // weights it casts from live in the sharded optimizer.
-  if (input.fp8Params === true && input.precision === 'fp8' && input.sharding !== 'distributed-optimizer') {
+  // Megatron-LM arguments.py: --fp8-param-gather is "only supported with distributed optimizer, torch fsdp2, megatron fsdp":
+  // the fp32 master weights it casts from live in the sharded optimizer. ZeRO-3 is exported as Megatron-FSDP (export-sharding.ts).
+  if (input.fp8Params === true && input.precision === 'fp8' && input.sharding !== 'distributed-optimizer' && input.sharding !== 'zero-3') {
+    const instead = input.sharding === 'none' ? '' : ` in place of zeroStage ${input.sharding.slice(5)}`;
     push(issues, 'training.fp8Params', 'fp8-params-needs-distributed-optimizer',
-      'fp8Params (Megatron\'s --fp8-param-gather) needs the distributed optimizer: set parallelism.distributedOptimizer to true');
+      `fp8Params (Megatron's --fp8-param-gather) runs with the distributed optimizer: use distributedOptimizer true${instead}, or zeroStage 3 (Megatron-FSDP)`);
   }
   return issues;
 }
@@ -188,7 +189,11 @@ const fp8GpuIds = (): string[] => GPU_IDS.filter((id) => GPUS[id]?.peakFlops.fp8
 
 function checkPrecision(input: Pick<PlanInput, 'gpu' | 'precision' | 'attentionKernel' | 'fp8Params'>, issues: PlanIssue[]): void {
   if (input.fp8Params === true && input.precision !== 'fp8') {
-    push(issues, 'training.fp8Params', 'fp8-params-needs-fp8', `fp8Params keeps the weights in FP8: use precision "fp8" with it (the plan's precision is ${input.precision})`);
+    // On a GPU without FP8 tensor cores, precision "fp8" would be refused in turn: say what runs it instead.
+    const fix = input.gpu.peakFlops.fp8 === undefined
+      ? `${input.gpu.name} has no FP8 tensor cores: leave fp8Params out, or use a GPU that has them (${fp8GpuIds().join(', ')})`
+      : `use precision "fp8" with it (the plan's precision is ${input.precision})`;
+    push(issues, 'training.fp8Params', 'fp8-params-needs-fp8', `fp8Params keeps the weights in FP8: ${fix}`);
   }
   if (input.precision === 'fp8' && input.gpu.peakFlops.fp8 === undefined) {
     push(issues, 'training.precision', 'precision-unsupported',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { gpuById } from '@trainplan/hardware';
 import { parameterBreakdown } from '@trainplan/model';
 import { checkPlan, estimatePlan } from '../src/index.ts';
 import { gpt3OnSelene, llamaOnH100 } from './fixtures.ts';
@@ -51,5 +52,12 @@ describe('FP8 memory', () => {
     expect(rules({ ...llamaOnH100, precision: 'fp8', fp8Params: true, sharding: 'none' }))
       .toEqual(['training.fp8Params fp8-params-needs-distributed-optimizer']);
     expect(rules({ ...llamaOnH100, precision: 'fp8', fp8Params: true })).toEqual([]);
+    // Megatron-FSDP (ZeRO-3 here) runs it too; DeepSpeed's ZeRO-1 is pointed at the distributed optimizer instead.
+    expect(rules({ ...llamaOnH100, precision: 'fp8', fp8Params: true, sharding: 'zero-3' })).toEqual([]);
+    const zero1 = checkPlan({ ...llamaOnH100, precision: 'fp8', fp8Params: true, sharding: 'zero-1' });
+    expect(zero1.map((i) => i.message)).toEqual([expect.stringMatching(/use distributedOptimizer true in place of zeroStage 1/)]);
+    // A GPU without FP8 tensor cores is told so, not sent to precision "fp8" to be refused again.
+    const v100 = checkPlan({ ...llamaOnH100, gpu: gpuById('v100-32gb')!, precision: 'fp16', fp8Params: true }).find((i) => i.path === 'training.fp8Params');
+    expect(v100?.message).toMatch(/has no FP8 tensor cores: leave fp8Params out, or use a GPU that has them \(h100-sxm/);
   });
 });

@@ -72,6 +72,9 @@ const resolved = object({
   dropout: optional(boolean({ description: "Extension: hidden and attention dropout was on (0.1); by default as the model was trained." })),
   attentionKernel: optional(enumOf(['flash', 'unfused'], { description: 'Extension: the attention kernel costed: the scenario\'s, or the GPU\'s default (unfused on a V100, else flash).' })),
   crossEntropyKernel: optional(enumOf(['fused', 'unfused'], { description: 'Extension: the loss kernel costed: the scenario\'s, or fused.' })),
+  fp8Params: optional(boolean({
+    description: 'Extension, FP8 plans only: whether the weights were FP8 alone (true), or 16-bit with Transformer Engine\'s FP8 copies beside them (false).',
+  })),
   recompute,
   recomputeLayers: optional(count('Extension: layers per pipeline stage whose forward is recomputed, where full recompute covers only some.')),
   sequenceParallel: boolean(),

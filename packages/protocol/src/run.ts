@@ -64,6 +64,7 @@ export function toEstimateJson(resolved: ResolvedPlan, e: PlanEstimate): Estimat
       dropout: plan.dropout,
       attentionKernel: plan.attentionKernel,
       crossEntropyKernel: plan.crossEntropyKernel ?? 'fused',
+      ...(plan.precision === 'fp8' && { fp8Params: plan.fp8Params === true }),
       recompute: plan.recompute,
       ...(plan.recomputeLayers !== undefined && { recomputeLayers: plan.recomputeLayers }),
       sequenceParallel: plan.sequenceParallel,

@@ -175,6 +175,8 @@ export interface EstimateOk {
     attentionKernel?: 'flash' | 'unfused';
     /** Extension: the loss kernel costed (the scenario field, or fused). */
     crossEntropyKernel?: 'fused' | 'unfused';
+    /** Extension, FP8 plans only: the weights were FP8 alone (true), or 16-bit with Transformer Engine's FP8 copies (false). */
+    fp8Params?: boolean;
     recompute: RecomputeMode;
     /** Extension: under full recompute of only some layers, how many per stage (the scenario field of the same name). */
     recomputeLayers?: number;

@@ -2,7 +2,7 @@ import { estimatePlan, type PlanEstimate } from '@trainplan/planner';
 import { countOf, gcd, lcm } from '@trainplan/units';
 import { planFor, type Candidate, type SearchBase } from './candidate.ts';
 import { whyNothingFits } from './nothing-fits.ts';
-import { defaultSearchSpace, type SearchConstraints, type SearchSpace } from './search-space.ts';
+import { defaultSearchSpace, megatronShardings, type SearchConstraints, type SearchSpace } from './search-space.ts';
 import { searchPlans, type SearchOptions } from './search.ts';
 
 /**
@@ -71,7 +71,8 @@ function point(base: SearchBase, nodes: number, globalBatchSize: number, fixed: 
   const gpus = nodes * base.gpusPerNode;
   const b = { ...base, nodes, globalBatchSize };
   if (fixed?.tensor !== undefined && fixed.pipeline !== undefined) {
-    const c = { ...DEFAULTS, ...fixed };
+    // The rest at its defaults: the plain optimizer, or the distributed one where FP8 weights need it (megatronShardings).
+    const c = { ...DEFAULTS, sharding: megatronShardings(base)[0]!, ...fixed };
     const data = gpus / (c.tensor * c.pipeline * c.context);
     if (!Number.isInteger(data)) return { nodes, gpus, globalBatchSize, reason: `${gpus} GPUs are not divisible by TP × PP × CP = ${c.tensor * c.pipeline * c.context}` };
     const candidate: Candidate = { ...c, data };

@@ -86,9 +86,16 @@ export function defaultSearchSpace(base: SearchBase, constraints: SearchConstrai
     microBatchSize: constraints.microBatchSizes ? distinct(constraints.microBatchSizes) : powersOfTwoUpTo(16),
     sequenceParallel: constraints.sequenceParallel ?? [false, true],
     recompute: constraints.recompute ?? ['none', 'selective', 'full', 'full-partial'],
-    sharding: constraints.sharding ?? ['none', 'distributed-optimizer'],
+    sharding: constraints.sharding ?? megatronShardings(base),
   };
 }
+
+/**
+ * Megatron's two optimizer layouts, or with FP8 weights (fp8Params, --fp8-param-gather) the distributed optimizer
+ * alone, the only one of them it runs with (Megatron-LM arguments.py; the planner's checkPlan refuses the other).
+ */
+export const megatronShardings = (base: Pick<SearchBase, 'fp8Params'>): StateSharding[] =>
+  (base.fp8Params === true ? ['distributed-optimizer'] : ['none', 'distributed-optimizer']);
 
 /** Candidates in the space: the product of the dimensions' sizes. */
 export function spaceSize(space: SearchSpace): number {
