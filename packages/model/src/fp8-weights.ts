@@ -9,9 +9,9 @@ import type { ModelShape } from './shape.ts';
  * Hopper's FP8 tensor cores take only TN GEMMs and the backward pass needs the transpose; on Blackwell
  * MXFP8's row-wise and column-wise scaled copies ("MXFP8 requires 2 bytes/param because the forward and
  * backward pass require different scaling formats"). Sources: NVIDIA/TransformerEngine#1261 and #1880
- * (maintainer's replies), #244 (the persistent FP8 weight and transpose workspaces). Not modelled: Megatron's
- * `--fp8-param-gather`, which drops the 16-bit weight instead (off by default in Megatron and in NeMo's FP8
- * recipes).
+ * (maintainer's replies), #244 (the persistent FP8 weight and transpose workspaces). Megatron's
+ * `--fp8-param-gather` (off by default; NVIDIA's DGX Cloud recipes set NeMo's fp8_params) drops the 16-bit weight
+ * instead: the planner's `fp8Params` then counts no copies (packages/planner/src/plan-memory.ts).
  */
 export const FP8_WEIGHT_COPY_BYTES = 2;
 
