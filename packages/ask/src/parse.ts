@@ -247,18 +247,20 @@ export function parse(question: string): ParsedQuestion {
     : undefined;
   if (other !== undefined && compared !== undefined) {
     s.replace(other, ` ${HW_TOKEN} `);
-    const [first, second] = compared;
+    // "512 H100 or 512 H200 or 512 B200": a third GPU and on compared too (QA: the third was dropped unsaid). The lexicon
+    // finds GPUs in its own order; all are put in the question's, so that the sizes written beside them (in the
+    // question's order too) go each to its own GPU. A replacement shifts only the text after it, so indices found
+    // before and after one keep their order.
+    const found = [...compared];
+    for (let more = matchHardware(s.text); more !== undefined; more = matchHardware(s.text)) {
+      s.replace(more, ` ${HW_TOKEN} `);
+      if (!found.some((g) => g.gpu === more.gpu)) found.push(more);
+    }
+    const [first, ...rest] = found.sort((a, b) => a.index - b.index);
     stated.gpu = first!.gpu;
     if (first!.system !== undefined) stated.system = first!.system;
     else delete stated.system;
-    stated.comparedGpus = [{ gpu: second!.gpu, ...(second!.system !== undefined && { system: second!.system }) }];
-    // "512 H100 or 512 H200 or 512 B200": a third GPU and on compared too, in the order found (QA: the third was dropped unsaid).
-    for (let more = matchHardware(s.text); more !== undefined; more = matchHardware(s.text)) {
-      s.replace(more, ` ${HW_TOKEN} `);
-      if (more.gpu !== stated.gpu && !stated.comparedGpus.some((g) => g.gpu === more.gpu)) {
-        stated.comparedGpus.push({ gpu: more.gpu, ...(more.system !== undefined && { system: more.system }) });
-      }
-    }
+    stated.comparedGpus = rest.map((g) => ({ gpu: g.gpu, ...(g.system !== undefined && { system: g.system }) }));
   }
   // Before any count or duration: "at 700W" is power, never 700 weeks; "90% goodput" no percentage read elsewhere.
   const notRead: NotRead[] = takeUnmodelledSettings(s, (phrase) => asTyped(text, phrase));
@@ -350,11 +352,14 @@ export function parse(question: string): ParsedQuestion {
   // Counted as the first is where its unit is the GPU's name ("512 or 1024 DGX H100": nodes, as "512 DGX H100" is).
   const sizes: ClusterSize[] = otherSizes.map((o) => (o.unit === 'nodes' || (o.unit === 'named' && counts.counts.nodes !== undefined && counts.counts.gpus === undefined)
     ? { nodes: o.count } : { gpus: o.count }));
-  const [againstGpu] = stated.comparedGpus ?? [];
-  if (againstGpu !== undefined && sizes[0] !== undefined) {
-    Object.assign(againstGpu, sizes[0]);
-    // Past the second GPU the lexicon finds GPUs in its own order, not the question's: their sizes are said, never given to the wrong GPU.
-    if (sizes.length > 1) notRead.push({ phrase: sizes.slice(1).map(sizeName).join(', '), why: 'not read: each GPU compared past the second is planned at the first\'s size; ask each GPU at its own size' });
+  const againstGpus = stated.comparedGpus ?? [];
+  if (againstGpus.length > 0 && sizes[0] !== undefined) {
+    // Each GPU compared takes the size written beside it, in the question's order ("512 H100 or 1024 H200 or 2048 B200");
+    // one left without a size is planned at the first's.
+    againstGpus.forEach((gpu, k) => { if (sizes[k] !== undefined) Object.assign(gpu, sizes[k]); });
+    if (sizes.length > againstGpus.length) {
+      notRead.push({ phrase: sizes.slice(againstGpus.length).map(sizeName).join(', '), why: 'not read: more sizes than GPUs compared; give one size beside each GPU' });
+    }
   } else {
     const differing = sizes.filter((size, i) => (size.nodes !== stated.nodes || size.gpus !== stated.gpus)
       && sizes.findIndex((o) => o.nodes === size.nodes && o.gpus === size.gpus) === i);

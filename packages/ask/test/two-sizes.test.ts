@@ -139,8 +139,12 @@ describe('a list of cluster sizes of any length up to MAX_COMPARED is compared w
     expect(q.notRead).toContainEqual({ phrase: '4,096 GPUs', why: `not compared: at most ${MAX_COMPARED} cluster sizes a question are set side by side; ask again for these` });
   });
 
-  it('three GPUs each counted: the third\'s size is said, not dropped (before: 2048 B200 planned at 512 unsaid)', () => {
+  it('three GPUs each counted: each is planned at its own size, in the question\'s order (before: 2048 B200 planned at 512)', () => {
     const q = parse('how long for llama3-70b 2T tokens on 512 H100 or 1024 H200 or 2048 B200');
-    expect(q.notRead?.map((n) => n.phrase)).toContain('2,048 GPUs');
+    expect(q.stated).toMatchObject({ gpu: 'h100-sxm', gpus: 512, comparedGpus: [{ gpu: 'h200', gpus: 1024 }, { gpu: 'b200', gpus: 2048 }] });
+    expect(q.notRead ?? []).toEqual([]);
+    // Named in another order than the lexicon's, each size still goes to the GPU written beside it.
+    expect(parse('how long for llama3-70b 2T tokens on 2048 B200 or 512 H100 or 1024 H200').stated)
+      .toMatchObject({ gpu: 'b200', gpus: 2048, comparedGpus: [{ gpu: 'h100-sxm', gpus: 512 }, { gpu: 'h200', gpus: 1024 }] });
   });
 });
