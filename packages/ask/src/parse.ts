@@ -327,6 +327,9 @@ export function parse(question: string): ParsedQuestion {
   stated.zeroStage = zero?.stage;
   const recompute = takeRecompute(s);
   stated.recompute = recompute.recompute;
+  if (recompute.conflict !== undefined) {
+    notRead.push({ phrase: `"${asTyped(text, recompute.conflict.other)}"`, why: `contradicts "${asTyped(text, recompute.conflict.read)}", which is planned; say one` });
+  }
   stated.sequenceParallel = takeSequenceParallel(s);
   stated.distributedOptimizer = takeDistributedOptimizer(s);
   stated.op = takeCollectiveOp(s);

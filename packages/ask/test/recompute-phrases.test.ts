@@ -5,6 +5,12 @@ import { parse } from '../src/parse.ts';
 const BASE = 'how long to train a 13B model on 500B tokens on 16 nodes of H100';
 
 describe('activation recompute as a question states it: negated, asked about, or set', () => {
+  it('two phrases that contradict: the negation is planned and the other said back, never dropped', () => {
+    const q = parse(`${BASE} without recompute but with activation checkpointing`);
+    expect(q.stated.recompute).toBe('none');
+    expect(q.notRead).toEqual([{ phrase: '"activation checkpointing"', why: 'contradicts "without recompute", which is planned; say one' }]);
+  });
+
   it.each([
     // QA: the negation read "recompute" alone, so "without activation checkpointing" forced full recompute.
     [`${BASE} without activation checkpointing`, 'none'],
@@ -21,6 +27,20 @@ describe('activation recompute as a question states it: negated, asked about, or
     [`${BASE} with gradient checkpointing`, 'full'],
     [`${BASE} with full recompute`, 'full'],
     [`${BASE} with selective recompute`, 'selective'],
+    // Re-test: negations with a verb between, the state said after the name, other languages, two negations.
+    [`${BASE} not using activation checkpointing`, 'none'],
+    [`${BASE} without using activation checkpointing`, 'none'],
+    [`${BASE} and I don't use activation checkpointing`, 'none'],
+    [`${BASE}, we do not need gradient checkpointing`, 'none'],
+    [`${BASE} with activation checkpointing turned off`, 'none'],
+    [`${BASE}, activation checkpointing: no`, 'none'],
+    [`${BASE} sans activation checkpointing`, 'none'],
+    [`${BASE} ohne activation checkpointing`, 'none'],
+    [`${BASE} not without activation checkpointing`, 'full'],
+    // A mode refused is not the one meant: "not selective" leaves the checkpointing named, full.
+    [`${BASE} with gradient checkpointing, not selective`, 'full'],
+    // "since" is no "sin".
+    [`${BASE} since activation checkpointing is on`, 'full'],
   ])('"%s" states recompute %s', (question, recompute) => {
     const q = parse(question);
     expect(q.stated.recompute).toBe(recompute);

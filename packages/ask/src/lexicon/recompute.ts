@@ -18,12 +18,27 @@ const CHECKPOINTING = String.raw`(?:activation|act|gradient|grad)[\s-]*(?:checkp
 const NAME = String.raw`(?:${CHECKPOINTING}|(?:activation\s+)?recomput\w*)`;
 /** A mode before the name ("full recompute", "selective activation recompute"). */
 const MODE = String.raw`(?:full|selective)`;
-/** Words that say it is off: "no", "without", "w/o", "disable(d)", "turn off", "skip". */
-const OFF = String.raw`(?:\bno|\bwithout|\bw\/o|\bdisabl\w*|\bturn(?:ing|ed)?\s+off|\bskip\w*)`;
+/**
+ * Words that say it is off: "no", "not", "never", "without", "w/o", "don't", "disable(d)", "turn off", "skip", "sans", German
+ * "ohne", Spanish "sin", with a verb or a determiner between ("not using", "don't use any", "without using the").
+ */
+const OFF = String.raw`(?:\bno|\bnot|\bnever|\bwithout|\bw\/o|\b(?:do|does|did)\s*n[o']?t|\bdisabl\w*|\bturn(?:ing|ed)?\s+off|\bskip\w*|\bsans|\bohne|\bsin)(?![\w'])`;
+/** Between a negation and the name: a verb of use and a determiner ("using", "use any", "doing the"). */
+const FILLER = String.raw`(?:(?:use|using|doing|do|apply|applying|enable|enabling|turn\s+on|with|want|need|needing|require)\s+)?(?:the\s+|any\s+)?`;
+/** The name's state said after it: "activation checkpointing off", "recompute: no", "gradient checkpointing turned off". */
+const OFF_AFTER = String.raw`\s*(?:=|:)?\s*(?:is\s+|was\s+)?(?:turned\s+|switched\s+|set\s+)?(?:off|disabled|false|no|none)\b`;
 
-/** "without activation checkpointing", "no full recompute", "w/o gradient checkpointing", "recompute=none", "activation checkpointing off". */
-const NONE = new RegExp(String.raw`${OFF}\s*(?:the\s+|any\s+)?(?:${MODE}\s+)?${NAME}|\brecompute\s*(?:=|:)?\s*(?:none|off)\b|\b${NAME}\s*(?:=|:)?\s*(?:off|disabled|false)\b`);
-const SELECTIVE = /\bselective(?:\s+(?:activation\s+)?recomput\w*)?|\brecompute\s*(?:=|:)?\s*selective\b/;
+/**
+ * "without activation checkpointing", "no full recompute", "not using gradient checkpointing", "recompute=none", "activation
+ * checkpointing turned off". "not without" is no negation (matched first, NOT_WITHOUT).
+ */
+const NONE = new RegExp(String.raw`${OFF}\s*${FILLER}(?:${MODE}\s+)?${NAME}|\brecompute\s*(?:=|:)?\s*(?:none|off)\b|\b${NAME}${OFF_AFTER}`);
+/** "not without activation checkpointing": two negations, so on. */
+const NOT_WITHOUT = new RegExp(String.raw`\bnot\s+without\s+(?:the\s+|any\s+)?(?:(?<mode>${MODE})\s+)?${NAME}`);
+/** "selective", unless negated ("not selective", "no selective recompute": the mode refused, not the one meant). */
+const SELECTIVE = /(?<!\b(?:not|no|without)\s+)\bselective(?:\s+(?:activation\s+)?recomput\w*)?|\brecompute\s*(?:=|:)?\s*selective\b/;
+/** A negated "selective", taken out before FULL is looked for. */
+const NOT_SELECTIVE = /\b(?:not|no|without)\s+selective(?:\s+(?:activation\s+)?recomput\w*)?/;
 const FULL = new RegExp(String.raw`\bfull(?:\s+(?:activation\s+)?recomput\w*)|\brecompute\s*(?:=|:)?\s*full\b|\b${CHECKPOINTING}\b`);
 
 /**
@@ -40,18 +55,26 @@ export interface RecomputeRead {
   recompute?: AskParameters['recompute'];
   /** The words that ask whether to recompute ("should i use activation checkpointing"): no mode is fixed. */
   asked?: string;
+  /** A second phrase that states the opposite of the one read ("without recompute but with activation checkpointing"). */
+  conflict?: { read: string; other: string };
 }
 
 /** The recompute stated, taken out of the text; a question whether to recompute fixes none. */
 export function takeRecompute(s: Scanner): RecomputeRead {
   const asked = s.take(ASKED);
   if (asked !== undefined) return { asked: asked[0].trim() };
+  const notWithout = s.take(NOT_WITHOUT);
+  if (notWithout !== undefined) return { recompute: notWithout.groups?.mode === 'selective' ? 'selective' : 'full' };
   const none = NONE.exec(s.text);
   // "without full recompute, selective only": the mode named beside the negation is the one meant.
   if (none !== null) {
     s.blank({ index: none.index, length: none[0].length });
-    return { recompute: s.take(SELECTIVE) === undefined ? 'none' : 'selective' };
+    if (s.take(SELECTIVE) !== undefined) return { recompute: 'selective' };
+    // "without recompute but with activation checkpointing": both said; the negation is planned, the other said back.
+    const other = s.take(FULL);
+    return { recompute: 'none', ...(other !== undefined && { conflict: { read: none[0].trim(), other: other[0].trim() } }) };
   }
+  s.take(NOT_SELECTIVE);
   if (s.take(SELECTIVE)) return { recompute: 'selective' };
   if (s.take(FULL)) return { recompute: 'full' };
   return {};
