@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { formatBytes } from '@trainplan/units';
 import { ask } from '../src/answer/answer.ts';
 import { ASKS_KV_SIZE } from '../src/answer/kv-cache-size.ts';
 
@@ -16,6 +17,18 @@ describe('a KV cache size question leads with the size per token and per sequenc
   ])('"%s"', (question, headline) => {
     // QA: these led with throughput and latency.
     expect(ask(question, { publicUrl: null }).headline).toMatch(headline);
+  });
+
+  it("on each GPU: the sequence's share, its KV heads over TP and its layers over PP (not the plan's average paged occupancy)", () => {
+    // TP 1 · PP 1 holds the whole 1.00 GiB (QA: "993 MiB of it", the paged average over the batch).
+    expect(ask('how much memory for the kv cache of llama3-8b at 8k context with batch 32', { publicUrl: null }).headline)
+      .toMatch(/; 1\.00 GiB per 8,192-token sequence; 1\.00 GiB of it on each GPU of TP 1 · PP 1$/);
+    // 40 GiB over TP 8 (one of the 8 KV heads each): 5.00 GiB.
+    const headline = ask('how big is the kv cache for llama3-70b at 128k context', { publicUrl: null }).headline;
+    const t = Number(/TP (\d+) · PP \d+$/.exec(headline)![1]);
+    const p = Number(/PP (\d+)$/.exec(headline)![1]);
+    const expectedGiB = ((40 * Math.ceil(80 / p)) / 80) * (Math.max(1, 8 / t) / 8);
+    expect(headline).toContain(`${formatBytes(expectedGiB * 2 ** 30)} of it on each GPU of TP ${t} · PP ${p}`);
   });
 
   it('an FP8 cache holds one byte a value: half the size', () => {

@@ -26,8 +26,8 @@ const n = (x: number): string => x.toLocaleString('en-US');
 /**
  * "KV cache 320 KiB per token (2 × 80 layers × 8 KV heads × 128 dims × 2 bytes); 40.0 GiB per 131,072-token sequence;
  * 5.00 GiB per sequence on each GPU of TP 8 · PP 1". Per token: K and V for every layer, each n_kv × d_head wide (Pope et al.
- * 2022, "Efficiently Scaling Transformer Inference", §2; GQA's n_kv heads, Ainslie et al. 2023). On each GPU: the plan's own
- * figure, its cache over its concurrent requests (the KV heads split over TP, the layers over PP). Undefined without a model.
+ * 2022, "Efficiently Scaling Transformer Inference", §2; GQA's n_kv heads, Ainslie et al. 2023). On each GPU: a sequence's
+ * share in the plan (the KV heads split over TP, the layers over PP). Undefined without a model.
  */
 export function kvCacheSizeText(p: AskParameters, point: InferencePointJson | undefined): string | undefined {
   const shape = modelShapeOf(p);
@@ -38,8 +38,10 @@ export function kvCacheSizeText(p: AskParameters, point: InferencePointJson | un
   const perTokenBytes = 2 * shape.layers * width * bytes;
   const tokens = sequenceTokens(p);
   const perSequence = tokens > 0 ? `; ${formatBytes(perTokenBytes * tokens)} per ${n(tokens)}-token sequence` : '';
-  const shared = point?.sharedKvCacheBytesPerGpu ?? 0;
-  const onEachGpu = point === undefined || point.batch < 1 ? ''
-    : `; ${formatBytes((point.kvCacheBytesPerGpu - shared) / point.batch)} of it on each GPU of ${shapeText(point)}`;
+  // A sequence's share on each GPU of the plan: its KV heads split over TP (each GPU keeps at least one: past TP = n_kv they are
+  // replicated, as vLLM and TensorRT-LLM do), its layers over PP (the fullest stage: ⌈L / p⌉). Not the plan's cache over its
+  // batch, which under paged continuous batching is the average a sequence holds (QA: 993 MiB "of" a 1.00 GiB sequence at TP 1).
+  const onEachGpu = point === undefined || tokens === 0 ? ''
+    : `; ${formatBytes(tokens * 2 * Math.ceil(shape.layers / point.pipeline) * (Math.max(1, shape.kvHeads / point.tensor) * headDim) * bytes)} of it on each GPU of ${shapeText(point)}`;
   return `KV cache ${formatBytes(perTokenBytes)} per token (2 × ${shape.layers} layers × ${shape.kvHeads} KV heads × ${headDim} dims × ${bytes} byte${bytes === 1 ? '' : 's'})${perSequence}${onEachGpu}`;
 }
