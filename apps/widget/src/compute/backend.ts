@@ -91,7 +91,7 @@ async function post(url: string, body: unknown, fetchImpl: typeof fetch, timeout
     if (/\bjson\b/.test(res.headers.get('content-type') ?? '')) json = await res.json();
   } catch (e) {
     if (e instanceof SyntaxError) throw notJson(url);
-    throw new ApiError(`Could not reach the estimator: ${abort.signal.aborted ? `the API at ${url} did not answer in ${timeoutMs / 1000} s` : (e as Error).message}`);
+    throw new ApiError(`Could not reach the estimator: the API at ${url} ${abort.signal.aborted ? `did not answer in ${timeoutMs / 1000} s` : `(${(e as Error).message})`}`);
   } finally {
     clearTimeout(timer);
   }
