@@ -25,6 +25,15 @@ describe('the widget bundle', () => {
     expect(code).toContain('must be');
   });
 
+  it('leaves out what only the OpenAPI document reads: no toJsonSchema to call, no jsonSchema keywords, no helper descriptions', async () => {
+    const { code } = await buildWidgetBundle();
+    expect(code).not.toContain('toJsonSchema');
+    expect(code).not.toContain('jsonSchema');
+    // Descriptions passed to a helper, not as an option (request-parts.ts flag, scenario-schema.ts presetId).
+    expect(code).not.toContain('Overlap the gradient reduction with the backward pass.');
+    expect(code).not.toContain('Model preset id, e.g. gpt3-175b.');
+  });
+
   it('is one self-contained ES module: no imports, no Node built-ins, no esbuild', async () => {
     const { code } = await buildWidgetBundle();
     expect(code).not.toMatch(/\bimport\s*[{*"'(]|from\s*"node:|require\(/);
