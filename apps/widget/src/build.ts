@@ -40,7 +40,7 @@ export function withoutJsonSchema(source: string): string {
  * Loads the protocol's sources withoutJsonSchema. The option descriptions were 3.7 kB of the 80 kB gzip budget; the rest
  * (toJsonSchema, jsonSchema, the emptied description keys, the helpers' descriptions) a further 1.3 kB (79,925 → 78,649 B).
  */
-const protocolWithoutJsonSchema: Plugin = {
+export const protocolWithoutJsonSchema: Plugin = {
   name: 'trainplan-without-json-schema',
   setup(b) {
     b.onLoad({ filter: /[\\/]packages[\\/]protocol[\\/]src[\\/].*\.ts$/ }, async (args) => ({

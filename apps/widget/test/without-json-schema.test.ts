@@ -1,23 +1,15 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { withoutJsonSchema } from '../src/build.ts';
+import { protocolWithoutJsonSchema } from '../src/build.ts';
 
 /** What the widget calls of the protocol (compute/backend.ts, form/), bundled as the widget bundles it. */
 const ENTRY = "export { validateScenario, resolveScenario, runEstimate, runSearch, runNodes, runInference } from '@trainplan/protocol';";
 
-const transformed: Plugin = {
-  name: 'without-json-schema',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]packages[\\/]protocol[\\/]src[\\/].*\.ts$/ }, async (args) => ({
-      contents: withoutJsonSchema(await readFile(args.path, 'utf8')),
-      loader: 'ts',
-    }));
-  },
-};
+const transformed = protocolWithoutJsonSchema;
 
 type Protocol = Record<'validateScenario' | 'resolveScenario' | 'runEstimate' | 'runSearch' | 'runNodes' | 'runInference', (input: unknown) => unknown>;
 
