@@ -1,7 +1,7 @@
 import {
   collectiveCost, emulatedCollectiveCost, emulatedStageSendCost, p2pSeconds, pipelineSendSeconds, type CommGroup, type CollectiveOp, type GroupLayout,
 } from '@trainplan/collectives';
-import { kvWidth } from '@trainplan/model';
+import { kvWidth, parameterBreakdown } from '@trainplan/model';
 import { countOf, type Bytes, type Seconds } from '@trainplan/units';
 import { reducedGradientBytes } from './gradient-accumulation.ts';
 import type { ParallelGroups } from './groups.ts';
@@ -72,13 +72,28 @@ function emulatedSend(input: PlanInput, bytes: Bytes, crossNode: boolean): Secon
  * Data-parallel synchronisation for each distinct per-stage parameter count (the middle stages of a
  * pipeline hold the same weights, so a p-stage plan needs two or three evaluations, not p).
  */
-export function dataParallelCommByStage(input: PlanInput, groups: ParallelGroups, parameters: readonly number[], microBatches: number): Seconds[] {
-  const seen = new Map<number, Seconds>();
-  return parameters.map((n) => {
-    let t = seen.get(n);
-    if (t === undefined) seen.set(n, (t = dataParallelComm(input, groups, n, microBatches)));
+export function dataParallelCommByStage(
+  input: PlanInput, groups: ParallelGroups, parameters: readonly number[], microBatches: number, gatheredBytesPerParameter?: readonly number[],
+): Seconds[] {
+  const seen = new Map<string, Seconds>();
+  return parameters.map((n, i) => {
+    const width = gatheredBytesPerParameter?.[i] ?? B16;
+    const key = `${n}|${width}`;
+    let t = seen.get(key);
+    if (t === undefined) seen.set(key, (t = dataParallelComm(input, groups, n, microBatches, width)));
     return t;
   });
+}
+
+/**
+ * Bytes per parameter the sharded optimizer all-gathers on each stage: 2 (16-bit weights), or with fp8Params 1 for the
+ * weight matrices, which Megatron's --fp8-param-gather gathers as FP8 ("all-gather parameters in FP8", Megatron-LM
+ * arguments.py), and 2 for the rest (embeddings, norms, biases), averaged over the stage's parameters.
+ */
+export function gatheredBytesPerParameter(input: PlanInput, layers: readonly number[], parameters: readonly number[]): number[] | undefined {
+  if (input.fp8Params !== true || input.precision !== 'fp8') return undefined;
+  const matrices = parameterBreakdown(input.model).perLayerMatrices / input.tensor;
+  return parameters.map((n, i) => B16 - (layers[i]! * matrices) / n);
 }
 
 /**
@@ -172,9 +187,9 @@ export function pipelineSend(input: PlanInput, groups: ParallelGroups): Seconds 
  * its stage-1 equivalent for bf16, all-reduces instead: at its fp32 width the extra half is under 1%
  * of a BLOOM step (02-28 rows), not modelled.
  */
-export function dataParallelComm(input: PlanInput, groups: ParallelGroups, parameters: number, microBatches: number): Seconds {
+export function dataParallelComm(input: PlanInput, groups: ParallelGroups, parameters: number, microBatches: number, gatheredBytesPerParameter = B16): Seconds {
   const grads = parameters * reducedGradientBytes(input);
-  const weights = parameters * B16;
+  const weights = parameters * gatheredBytesPerParameter;
   const dp = groups.data;
   switch (input.sharding) {
     case 'none':

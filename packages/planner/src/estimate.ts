@@ -3,7 +3,7 @@ import { formatBytes, formatGrouped, toTFLOPS, type Bytes, type Seconds } from '
 import { resolveCalibration } from './calibration.ts';
 import { checkPlan, refusalKind, type PlanIssue } from './check-plan.ts';
 import {
-  contextParallelLayerComm, dataParallelCommByStage, embeddingSyncComm, emulationFallbacks, pipelineSend, tensorParallelLayerComm,
+  contextParallelLayerComm, dataParallelCommByStage, embeddingSyncComm, emulationFallbacks, gatheredBytesPerParameter, pipelineSend, tensorParallelLayerComm,
 } from './comm-time.ts';
 import { gradientAccumulationSeconds } from './gradient-accumulation.ts';
 import { exposedBucketParameters } from './gradient-buckets.ts';
@@ -181,10 +181,12 @@ function computeEstimate(input: PlanInput): PlanEstimate {
   // Data-parallel synchronisation runs on every stage at once; the slowest stage's counts.
   let dpTotal = 0;
   let dpExposed = 0;
-  const dpByStage = dataParallelCommByStage(input, groups, params, m);
+  // FP8 weights (fp8Params) are gathered as FP8: 1 byte a matrix parameter (gatheredBytesPerParameter).
+  const widths = gatheredBytesPerParameter(input, layers, params);
+  const dpByStage = dataParallelCommByStage(input, groups, params, m, widths);
   // With overlap, the last bucket's reduction (and the first one's gather) still stays exposed
   // (gradient-buckets.ts); under ZeRO-3, that bucket's collectives of one micro-batch.
-  const tails = input.overlapGradReduce ? dataParallelCommByStage(input, groups, exposedBucketParameters(input, params), 1) : undefined;
+  const tails = input.overlapGradReduce ? dataParallelCommByStage(input, groups, exposedBucketParameters(input, params), 1, widths) : undefined;
   times.forEach((time, i) => {
     const total = dpByStage[i]!;
     const window = input.sharding === 'distributed-optimizer' ? time.forward + time.backward : time.backward;

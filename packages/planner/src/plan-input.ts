@@ -61,9 +61,8 @@ export interface PlanInput {
   readonly gradientAccumulation?: GradientAccumulation;
   /**
    * With FP8, the weights themselves are FP8 (Megatron's --fp8-param-gather, NeMo's fp8_params): no 16-bit
-   * copy beside Transformer Engine's FP8 ones (plan-memory.ts). Default false, Megatron's default. Its time effect,
-   * the distributed optimizer all-gathering 1-byte weight matrices instead of 2-byte ones, is not costed (the gather
-   * is one of the data-parallel collectives, mostly overlapped: 2–4% of the FP8 DGX Cloud steps in all).
+   * copy beside Transformer Engine's FP8 ones (plan-memory.ts), and the sharded optimizer all-gathers the weight
+   * matrices in FP8 (comm-time.ts gatheredBytesPerParameter). Default false, Megatron's default.
    */
   readonly fp8Params?: boolean;
   /** Megatron's scatter-gather of pipeline sends (SC'21 §4.1); not used with sequence parallelism. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { gpuById } from '@trainplan/hardware';
-import { parameterBreakdown } from '@trainplan/model';
-import { checkPlan, estimatePlan } from '../src/index.ts';
+import { parameterBreakdown, stageParameters } from '@trainplan/model';
+import { checkPlan, dataParallelComm, estimatePlan, parallelGroups } from '../src/index.ts';
+import { gatheredBytesPerParameter } from '../src/comm-time.ts';
 import { gpt3OnSelene, llamaOnH100 } from './fixtures.ts';
 
 // FP8 training under Transformer Engine (packages/model/src/fp8-weights.ts, activations.ts `linearInputBytes`).
@@ -59,5 +60,28 @@ describe('FP8 memory', () => {
     // A GPU without FP8 tensor cores is told so, not sent to precision "fp8" to be refused again.
     const v100 = checkPlan({ ...llamaOnH100, gpu: gpuById('v100-32gb')!, precision: 'fp16', fp8Params: true }).find((i) => i.path === 'training.fp8Params');
     expect(v100?.message).toMatch(/has no FP8 tensor cores: leave fp8Params out, or use a GPU that has them \(h100-sxm/);
+  });
+});
+
+describe('FP8 weights gathered as FP8 (fp8Params)', () => {
+  const fp8 = { ...llamaOnH100, precision: 'fp8' as const };
+  const groups = parallelGroups(fp8);
+  it('the sharded optimizer all-gathers the weight matrices at 1 byte and the rest at 2', () => {
+    const layers = [20, 20, 20, 20];
+    const params = stageParameters({ shape: fp8.model, tensorParallel: fp8.tensor, layersPerStage: layers });
+    const widths = gatheredBytesPerParameter({ ...fp8, fp8Params: true }, layers, params)!;
+    const matrices = (20 * parameterBreakdown(fp8.model).perLayerMatrices) / fp8.tensor;
+    // A middle stage is all layers: its matrices at 1 B, its norms at 2 B.
+    expect(widths[1]! * params[1]!).toBeCloseTo(2 * params[1]! - matrices, 0);
+    expect(gatheredBytesPerParameter(fp8, layers, params)).toBeUndefined();
+    // The collective then moves those bytes: less than the 16-bit gather of the same stage.
+    expect(dataParallelComm(fp8, groups, params[1]!, 8, widths[1]!)).toBeLessThan(dataParallelComm(fp8, groups, params[1]!, 8));
+  });
+  it('so a step spends less on data-parallel communication with fp8Params, and nothing else changes', () => {
+    const without = estimatePlan(fp8);
+    const withParams = estimatePlan({ ...fp8, fp8Params: true });
+    if (!without.ok || !withParams.ok) throw new Error('fixture plans must run');
+    expect(withParams.breakdown.dataParallelCommTotalSeconds).toBeLessThan(without.breakdown.dataParallelCommTotalSeconds);
+    expect(withParams.breakdown.computeSeconds).toBe(without.breakdown.computeSeconds);
   });
 });
