@@ -375,6 +375,9 @@ export function parse(question: string): ParsedQuestion {
     : new RegExp(String.raw`(?<![\w.])(\d+(?:\.\d+)?k?)\s*[^\w\s]{0,3}\s*${HW_TOKEN}\b|\b${HW_TOKEN}\s*[^\w\s]{0,3}\s*(\d+(?:\.\d+)?k?)(?![\w.])`).exec(s.text) ?? undefined;
   // "1.5 GB200 racks" is 108 GPUs, a whole count: the fraction shows only in the racks written (whole-counts.ts).
   if (counts.racks !== undefined) stated.racks = counts.racks;
+  if (counts.perRack !== undefined) {
+    notRead.push({ phrase: `"${asTyped(text, counts.perRack)}"`, why: 'not modelled: how nodes are racked; the network preset fixes the topology (a fat tree of the nodes asked)' });
+  }
   // Per GPU-hour once the node is known ("$98 per node-hour" over its GPUs).
   const priced = price === undefined ? undefined : resolvePrice(price, gpusPerNodeOf(stated));
   if (priced?.ok === true) {

@@ -49,3 +49,12 @@ describe('a number no reader takes is said as not read, never dropped unsaid', (
     expect(parse(question).notRead).toEqual([]);
   });
 });
+
+describe('how nodes are racked is no cluster size', () => {
+  it('"512 H100 … with 2 nodes per rack" plans the 512 GPUs and says the racking back as not modelled', () => {
+    const q = parse('how long to train llama3-70b on 2T tokens on 512 H100 at bf16 with 2 nodes per rack');
+    expect(q.stated.gpus).toBe(512);
+    expect(q.stated.nodes).toBeUndefined();
+    expect(q.notRead).toEqual([{ phrase: '"2 nodes per rack"', why: expect.stringMatching(/^not modelled: how nodes are racked/) }]);
+  });
+});

@@ -279,6 +279,8 @@ export interface CountsRead {
   kilo: boolean;
   /** Racks of a rack-scale system as written ("2 GB200 racks"): `counts.gpus` holds their GPUs, so a fraction shows only here. */
   racks?: number;
+  /** How nodes are racked, as written ("2 nodes per rack"): no count of the cluster, and nothing the fabric presets model. */
+  perRack?: string;
 }
 
 /**
@@ -309,6 +311,9 @@ export function takeCounts(s: Scanner, { nodeNamed, rack, nodeGpus }: CountConte
       out.gpus = rack.gpus * rackCount;
     }
   }
+  // "2 nodes per rack", "4 servers in each rack": how the nodes are racked, never the cluster's size (QA: "512 H100 … with 2 nodes
+  // per rack" was planned on 2 nodes). Taken out and said back: the fabric presets fix the topology.
+  const perRack = s.take(new RegExp(String.raw`(?<![\d.])\d+(?:\.\d+)?\s*(?:${HW_TOKEN}\s*)?(?:nodes?|servers?|machines?|boxes|gpus?)\s+(?:per|a|each|in\s+(?:each|every|a)|/)\s*racks?\b`));
   // "8 GPUs per node", "8 H100 a node" (before spelled counts, so "a node" stays per node here).
   const perNode = s.take(new RegExp(String.raw`(?<![\d.])(\d+(?:\.\d+)?)\s*(?:x\s*)?(?:${HW_TOKEN}\s*)?(?:gpus?\s*)?(?:per|a|each|/)\s*(?:node|server|machine|box)\b`));
   if (perNode) out.gpusPerNode = Number(perNode[1]);
@@ -354,5 +359,5 @@ export function takeCounts(s: Scanner, { nodeNamed, rack, nodeGpus }: CountConte
     else if (rack?.named === true && !/gpu/.test(next[0])) out.gpus = rack.gpus * value(next[1] ?? '', next[2]);
     else out.gpus = value(next[1] ?? '', next[2]);
   }
-  return { counts: out, kilo, ...(rackCount !== undefined && { racks: rackCount }) };
+  return { counts: out, kilo, ...(rackCount !== undefined && { racks: rackCount }), ...(perRack !== undefined && { perRack: perRack[0].trim() }) };
 }
