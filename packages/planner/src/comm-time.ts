@@ -75,12 +75,12 @@ function emulatedSend(input: PlanInput, bytes: Bytes, crossNode: boolean): Secon
 export function dataParallelCommByStage(
   input: PlanInput, groups: ParallelGroups, parameters: readonly number[], microBatches: number, gatheredBytesPerParameter?: readonly number[],
 ): Seconds[] {
-  const seen = new Map<string, Seconds>();
+  // Keyed by the parameter count alone: stages with as many parameters hold as many layers, so their gathered width is
+  // the same too (else an embedding would weigh exactly a whole number of layers, norms included).
+  const seen = new Map<number, Seconds>();
   return parameters.map((n, i) => {
-    const width = gatheredBytesPerParameter?.[i] ?? B16;
-    const key = `${n}|${width}`;
-    let t = seen.get(key);
-    if (t === undefined) seen.set(key, (t = dataParallelComm(input, groups, n, microBatches, width)));
+    let t = seen.get(n);
+    if (t === undefined) seen.set(n, (t = dataParallelComm(input, groups, n, microBatches, gatheredBytesPerParameter?.[i] ?? B16)));
     return t;
   });
 }

@@ -69,14 +69,16 @@ export function activationInput(input: PlanInput): ActivationInput {
  * after use"): at the activation peak, the first backward, the largest unit of the stage is live in full: a
  * transformer layer, or the word embedding on the first stage and the output layer on the last (split t ways).
  */
-function zero3GatheredBytes(input: PlanInput, stage: number, gradientBytes: number): Bytes {
-  if (input.sharding !== 'zero-3') return 0;
+function zero3GatheredBytes(input: PlanInput, gradientBytes: number): { first: Bytes; middle: Bytes; last: Bytes } {
+  if (input.sharding !== 'zero-3') return { first: 0, middle: 0, last: 0 };
   const parts = parameterBreakdown(input.model);
   const t = input.tensor;
-  let unit = parts.perLayerTensorParallel / t + parts.perLayerReplicated;
-  if (stage === 0) unit = Math.max(unit, parts.wordEmbedding / t + parts.positionEmbedding);
-  if (stage === input.pipeline - 1) unit = Math.max(unit, (input.model.tiedEmbeddings ? parts.wordEmbedding : parts.outputLayer) / t);
-  return (2 + gradientBytes) * unit;
+  const layer = parts.perLayerTensorParallel / t + parts.perLayerReplicated;
+  const first = Math.max(layer, parts.wordEmbedding / t + parts.positionEmbedding);
+  const last = Math.max(layer, (input.model.tiedEmbeddings ? parts.wordEmbedding : parts.outputLayer) / t);
+  // One stage is first and last at once: the larger of the two.
+  const width = 2 + gradientBytes;
+  return { first: width * (input.pipeline === 1 ? Math.max(first, last) : first), middle: width * layer, last: width * last };
 }
 
 /** Memory of every pipeline stage; the per-layer terms are computed once and shared by the stages. */
@@ -95,6 +97,9 @@ export function stageMemories(
   const embedding = embeddingActivationBytes(act); // one micro-batch in flight
   const gradientBytes = heldGradientBytes(input);
   const replicas = weightReplicas(input);
+  // Per-layer and per-stage constants, computed once rather than for every stage (this runs for every estimate).
+  const fp8CopiesPerLayer = fp8WeightCopiesPerGpu(input, 1);
+  const gathered = zero3GatheredBytes(input, gradientBytes);
   return layers.map((count, stage) => {
     const states = modelStateBytes({ parameters: parameters[stage]!, sharding: input.sharding, dataParallel: replicas, gradientBytes });
     const held = inFlightMicroBatches({
@@ -116,11 +121,12 @@ export function stageMemories(
     // is fractional), so the parts add up to the total exactly.
     // (Fields written out, not spread: V8 builds a spread literal with further fields on its slow path, and
     // this runs for every stage of every estimate.)
-    const weightsBytes = Math.ceil(states.weights + fp8WeightCopiesPerGpu(input, count));
+    const weightsBytes = Math.ceil(states.weights + fp8CopiesPerLayer * count);
     const gradientsBytes = Math.ceil(states.gradients);
     const optimizerBytes = Math.ceil(states.optimizer);
     const activationsBytes = Math.ceil(activations);
-    const otherBytes = Math.ceil(RUNTIME_RESERVE + fragmentation + stepExtra + zero3GatheredBytes(input, stage, gradientBytes));
+    const unit = stage === 0 ? gathered.first : stage === input.pipeline - 1 ? gathered.last : gathered.middle;
+    const otherBytes = Math.ceil(RUNTIME_RESERVE + fragmentation + stepExtra + unit);
     return {
       stage, weightsBytes, gradientsBytes, optimizerBytes, activationsBytes, otherBytes,
       totalBytes: weightsBytes + gradientsBytes + optimizerBytes + activationsBytes + otherBytes,

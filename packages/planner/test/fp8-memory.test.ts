@@ -28,9 +28,11 @@ describe('FP8 memory', () => {
     expect(fp8.memory.optimizerBytes).toBe(bf16.memory.optimizerBytes);
   });
 
-  it('leaves 16-bit training as it was', () => {
-    const bf16Again = estimatePlan({ ...llamaOnH100, precision: 'bf16' });
-    expect(bf16Again.ok && bf16Again.memory).toEqual(bf16.memory);
+  it('16-bit training keeps 2 bytes a weight: no copies', () => {
+    bf16.stages.forEach((stage, i) => {
+      const params = stageParameters({ shape: llamaOnH100.model, tensorParallel: llamaOnH100.tensor, layersPerStage: bf16.stages.map((s) => s.layers) })[i]!;
+      expect(stage.memory.weightsBytes).toBe(Math.ceil(2 * params));
+    });
   });
 
   it('adds no copies under ZeRO-3, whose weights are gathered layer by layer', () => {
