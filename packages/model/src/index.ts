@@ -18,3 +18,4 @@ export type { PipelineSlots, PipelineSplit } from './pipeline-split.ts';
 export { layersPerStage, PIPELINE_SLOTS, SLOT_INDEX, pipelineSlotsLabel, pipelineSplit, slotCount, slotsOf, slotsTaken, splitsIntoChunks } from './pipeline-split.ts';
 export { stageParameters } from './stage-parameters.ts';
 export { FP8_WEIGHT_COPY_BYTES, fp8WeightCopyBytes } from './fp8-weights.ts';
+export { kvCacheBytesPerToken } from './kv-cache.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  activationBytesPerLayer, bytesPerParameter, embeddingActivationBytes, fp8WeightCopyBytes, inFlightMicroBatches, modelStateBytes,
+  activationBytesPerLayer, bytesPerParameter, embeddingActivationBytes, fp8WeightCopyBytes, inFlightMicroBatches, kvCacheBytesPerToken, modelStateBytes,
   type ActivationInput,
 } from '../src/index.ts';
 import { gpt3_175b, korthikanti22b, llama3_70b } from './fixtures.ts';
@@ -149,5 +149,16 @@ describe('FP8 weight copies (Transformer Engine: FP8 weight and its transpose, 2
   it('Llama 3 70B: GQA QKV, the output projection and three SwiGLU matrices', () => {
     const h = 8192, kv = 1024, f = 28672;
     expect(fp8WeightCopyBytes({ shape: llama3_70b, tensorParallel: 1, layers: 1 })).toBe(2 * (h * (h + 2 * kv) + h * h + 3 * h * f));
+  });
+});
+
+describe('KV cache per token (Pope et al. 2022 §2)', () => {
+  it('Llama 3 70B: 2 × 80 layers × 8 KV heads × 128 dims × 2 bytes = 320 KiB; split by heads over TP, one head a rank past 8', () => {
+    const at = (tensor: number, layersOnGpu = 80) => kvCacheBytesPerToken({ shape: llama3_70b, tensor, layersOnGpu, bytesPerValue: 2 });
+    expect(at(1)).toBe(327_680);
+    expect(at(8)).toBe(327_680 / 8);
+    // TP 16 exceeds the 8 KV heads: each rank keeps one head, as at TP 8.
+    expect(at(16)).toBe(at(8));
+    expect(at(1, 20)).toBe(327_680 / 4);
   });
 });

@@ -1,4 +1,4 @@
-import { kvWidth } from '@trainplan/model';
+import { kvCacheBytesPerToken } from '@trainplan/model';
 import type { InferencePointJson } from '@trainplan/protocol';
 import { formatBytes } from '@trainplan/units';
 import { modelShapeOf } from '../model-of.ts';
@@ -32,16 +32,16 @@ const n = (x: number): string => x.toLocaleString('en-US');
 export function kvCacheSizeText(p: AskParameters, point: InferencePointJson | undefined): string | undefined {
   const shape = modelShapeOf(p);
   if (shape === undefined) return undefined;
-  const width = kvWidth(shape);
   const headDim = shape.hiddenSize / shape.attentionHeads;
   const bytes = bytesPerValue(p);
-  const perTokenBytes = 2 * shape.layers * width * bytes;
+  const perTokenBytes = kvCacheBytesPerToken({ shape, tensor: 1, layersOnGpu: shape.layers, bytesPerValue: bytes });
   const tokens = sequenceTokens(p);
   const perSequence = tokens > 0 ? `; ${formatBytes(perTokenBytes * tokens)} per ${n(tokens)}-token sequence` : '';
-  // A sequence's share on each GPU of the plan: its KV heads split over TP (each GPU keeps at least one: past TP = n_kv they are
-  // replicated, as vLLM and TensorRT-LLM do), its layers over PP (the fullest stage: ⌈L / p⌉). Not the plan's cache over its
-  // batch, which under paged continuous batching is the average a sequence holds (QA: 993 MiB "of" a 1.00 GiB sequence at TP 1).
-  const onEachGpu = point === undefined || tokens === 0 ? ''
-    : `; ${formatBytes(tokens * 2 * Math.ceil(shape.layers / point.pipeline) * (Math.max(1, shape.kvHeads / point.tensor) * headDim) * bytes)} of it on each GPU of ${shapeText(point)}`;
+  // A sequence's share on each GPU of the plan: its KV heads split over TP, its layers over PP (the fullest stage: ⌈L / p⌉).
+  // Not the plan's cache over its batch, which under paged continuous batching is the average a sequence holds (QA: 993 MiB
+  // "of" a 1.00 GiB sequence at TP 1).
+  const perGpuToken = point === undefined ? 0
+    : kvCacheBytesPerToken({ shape, tensor: point.tensor, layersOnGpu: Math.ceil(shape.layers / point.pipeline), bytesPerValue: bytes });
+  const onEachGpu = point === undefined || tokens === 0 ? '' : `; ${formatBytes(tokens * perGpuToken)} of it on each GPU of ${shapeText(point)}`;
   return `KV cache ${formatBytes(perTokenBytes)} per token (2 × ${shape.layers} layers × ${shape.kvHeads} KV heads × ${headDim} dims × ${bytes} byte${bytes === 1 ? '' : 's'})${perSequence}${onEachGpu}`;
 }

@@ -1,5 +1,5 @@
 import { p2pSeconds } from '@trainplan/collectives';
-import { kvWidth, parameterCount, stageParameters } from '@trainplan/model';
+import { kvCacheBytesPerToken as modelKvCacheBytesPerToken, parameterCount, stageParameters } from '@trainplan/model';
 import { kernelContext, layerComputeCost, layerProfile, peak16, resolveCalibration, type PlanInput, type TrainingPrecision } from '@trainplan/planner';
 import { GiB, type Bytes, type Seconds } from '@trainplan/units';
 import { planFor, type SearchBase } from '../candidate.ts';
@@ -159,15 +159,11 @@ export interface ShapeMemo {
 const RUNTIME_RESERVE: Bytes = GiB(2);
 
 /**
- * KV-cache bytes per token on one GPU: K and V of every layer the GPU holds, n_kv·d_head wide each,
- * split over tensor-parallel ranks (heads; when TP exceeds the KV heads each rank keeps one head,
- * as Megatron and vLLM replicate them), each value in `precision` (the weights' unless the cache's own
- * is given). Pope et al. 2022 ("Efficiently Scaling Transformer Inference") §2.
+ * KV-cache bytes per token on one GPU (@trainplan/model's kvCacheBytesPerToken), each value in `precision` (the
+ * weights' unless the cache's own is given).
  */
 export function kvCacheBytesPerToken(base: InferenceBase, tensor: number, layersOnGpu: number, precision: TrainingPrecision = base.precision): Bytes {
-  const width = kvWidth(base.model);
-  const perRankWidth = base.model.kvHeads >= tensor ? width / tensor : width / base.model.kvHeads;
-  return 2 * layersOnGpu * perRankWidth * bytesPerValue({ precision });
+  return modelKvCacheBytesPerToken({ shape: base.model, tensor, layersOnGpu, bytesPerValue: bytesPerValue({ precision }) });
 }
 
 /** A lone sequence's forward per layer (the planner's layerComputeCost and layerProfile): its parts, as fusion needs them. */
