@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { runNodes } from '@trainplan/protocol';
+import { flagDeadlineBatchFor, flagDefaultBatch } from '../../src/default-batch.ts';
 import { main } from '../../src/main.ts';
+import { machineFields, trainingFields } from '../../src/search-flags.ts';
 import { fakeIo } from '../support/fake-io.ts';
 
 async function cli(args: string[]) {
@@ -126,4 +129,27 @@ describe('trainplan nodes with a deadline and a budget agrees with the budget al
     expect(both.a.days).toBeLessThanOrEqual(deadline);
     expect(both.a.gpuHours).toBeLessThanOrEqual(320e3);
   }, 120_000);
+});
+
+describe('trainplan nodes --gpu-hours at the default batch agrees with brute force past the bisection\'s boundary', () => {
+  // QA: GPT-3 175B on H100, 300B tokens, 320k GPU-hours: a bisection between 1,536 nodes (within) and 2,048 (over) ended
+  // at 1,554 nodes (1.04 days), while 1,666 nodes, two model-parallel replicas of TP 2 · PP 14 · CP 4 more at their own
+  // batch, take 0.97 days within the budget; the sizes between hold no whole replicas, so only a scan of that shape's
+  // multiples finds it.
+  const v = { model: 'gpt3-175b', gpu: 'h100-sxm', tokens: '300B' };
+  const BUDGET = 320e3;
+  it('the answer is the fastest of every size from 1,536 to 2,047 nodes within the budget, each at the batch the budget plans it at', async () => {
+    const alone = await json(['nodes', '--model', v.model, '--gpu', v.gpu, '--tokens', v.tokens, '--gpu-hours', '320k']);
+    expect(alone.code).toBe(0);
+    const batchFor = flagDeadlineBatchFor(v);
+    const request = { ...machineFields(v), training: { ...trainingFields(v), globalBatchSize: flagDefaultBatch(v).sequences }, tokens: 300e9 };
+    let fastest: { nodes: number; days: number } | undefined;
+    for (let n = 1536; n < 2048; n++) {
+      const a = runNodes({ ...request, nodes: n }, { globalBatchFor: batchFor });
+      if (a.ok && a.gpuHours <= BUDGET && (!fastest || a.days < fastest.days)) fastest = { nodes: n, days: a.days };
+    }
+    expect(fastest).toBeDefined();
+    expect(alone.a.gpuHours).toBeLessThanOrEqual(BUDGET);
+    expect({ nodes: alone.a.nodes, days: alone.a.days }).toEqual(fastest);
+  }, 180_000);
 });
