@@ -1,5 +1,6 @@
 import type { SearchBase } from './candidate.ts';
 import { fewestOn } from './capacity.ts';
+import { replicaFamily } from './capacity-replicas.ts';
 import { MAX_NODES, noFitText, sizer, smallestFit, type CapacityOptions, type CapacityPoint, type Sizer } from './capacity-sizer.ts';
 
 /** A cluster size on the time–cost curve: its best plan, and whether another size beats it on both. */
@@ -58,7 +59,7 @@ export const FRONTIER_REFINE_SHARE = 2;
  * (FRONTIER_OCTAVE_STEPS), and every size beside the cheapest of those (FRONTIER_SCAN_WINDOW), each with
  * its best plan (the achieved throughput, not a fixed TFLOP/s), then the Pareto sizes' times as deadlines,
  * fewest nodes first, each searched as --days searches it (refineCurve), which finds the sizes between the
- * steps that beat them. GPU-hours are lowest where the plan's MFU is highest, usually near the smallest sizes that fit, and grow as scaling efficiency falls with
+ * steps that beat them, and the multiples of the Pareto sizes' replicas that beat one (replicaRefine). GPU-hours are lowest where the plan's MFU is highest, usually near the smallest sizes that fit, and grow as scaling efficiency falls with
  * the node count (a fixed global batch leaves fewer micro-batches per pipeline, Narayanan et al. 2021,
  * §3.3); the Pareto points, over every size searched, are the sizes worth choosing between.
  */
@@ -70,6 +71,7 @@ export function costTimeFrontier(base: SearchBase, tokens: number, options: Capa
   }
   searchCurve(s, fit);
   refineCurve(s, fit, base, tokens, options, FRONTIER_REFINE_SHARE * s.searches());
+  replicaRefine(s, base, tokens, options, price, FRONTIER_REPLICA_SHARE * s.searches());
   // Every size that runs is on the curve: the smallest-fit bisection's between the smallest and the first power of two,
   // and every size the deadlines' searches ran, included.
   const searched = s.points().sort((a, b) => a.nodes - b.nodes);
@@ -121,8 +123,45 @@ function scanBesideCheapest(s: Sizer): void {
 }
 
 /** `q` trains as fast or faster for as few GPU-hours or fewer, and strictly better on one. */
-function dominates(q: CapacityPoint, p: CapacityPoint): boolean {
+function dominates(q: Pick<CapacityPoint, 'seconds' | 'gpuHours'>, p: Pick<CapacityPoint, 'seconds' | 'gpuHours'>): boolean {
   return q.seconds <= p.seconds && q.gpuHours <= p.gpuHours && (q.seconds < p.seconds || q.gpuHours < p.gpuHours);
+}
+
+/**
+ * The replica scans of the Pareto sizes search at most this share of the sizes the curve and its deadlines searched
+ * (replicaRefine): Llama 3 70B on H100, 2T tokens at each size's own batch, 247 sizes, then 6 more
+ * (243 and 252 nodes unstar 256, 7,690 and 7,990 unstar 8,192). Members that would only join the curve between its sizes
+ * are not searched: past a few hundred nodes nearly every multiple would (each a little faster for a few more GPU-hours).
+ */
+export const FRONTIER_REPLICA_SHARE = 0.5;
+
+/**
+ * The multiples of the Pareto sizes' model-parallel replicas (replicaFamily): past a few hundred nodes the deadlines'
+ * budget is spent, and the octave steps' sizes (powers of two and their eighths) seldom hold whole replicas of the best
+ * shapes, so a starred size can be beaten on both by a multiple of a smaller starred size's replica (Llama 3 70B on H100,
+ * 2T tokens at each size's batch: 256 nodes, 13.9 days and 680,998 GPU-hours, by 252 nodes of TP 2 · PP 9 · CP 4, 13.6
+ * days and 658,878: 28 replicas of 9 nodes). Each
+ * shape's family is estimated once (one estimate a member); the members whose estimate beats a Pareto size on both are
+ * searched in full, fewest nodes first, until none is left or `budget` sizes were searched. Returns the sizes searched.
+ */
+function replicaRefine(s: Sizer, base: SearchBase, tokens: number, options: CapacityOptions, price: number | undefined, budget: number): number {
+  const families = new Map<string, { nodes: number; seconds: number; gpuHours: number }[]>();
+  const stop = s.searches() + budget;
+  const start = s.searches();
+  for (;;) {
+    const points = s.points();
+    const pareto = points.filter((p) => !points.some((q) => dominates(q, p)));
+    for (const p of pareto) {
+      const key = JSON.stringify({ ...p.plan.candidate, data: 0 });
+      if (!families.has(key)) families.set(key, replicaFamily(base, tokens, p.plan.candidate, {}, options, price));
+    }
+    const searched = new Set(points.map((p) => p.nodes));
+    const beating = [...families.values()].flat()
+      .filter((m) => !searched.has(m.nodes) && s.noPlan(m.nodes) === undefined && pareto.some((p) => dominates(m, p)))
+      .sort((a, b) => a.nodes - b.nodes)[0];
+    if (beating === undefined || s.searches() >= stop) return s.searches() - start;
+    s.at(beating.nodes);
+  }
 }
 
 /**

@@ -129,6 +129,17 @@ describe('costTimeFrontier with a batch per size: the sizes between the octave s
     expect(at(starred)?.pareto ?? false).toBe(false);
   });
 
+  it('no size from 240 to 520 nodes beats a starred size on both (brute force): 256 nodes are unstarred by 252, 28 replicas of TP 2 · PP 9 · CP 4', () => {
+    const every = Array.from({ length: 281 }, (_, i) => trainOnNodes(base, 240 + i, 2e12, options)).filter((p) => p !== undefined);
+    const starred = f.points.filter((p) => p.pareto);
+    for (const star of starred) {
+      const beaten = every.find((q) => beats(q, star));
+      expect(beaten?.nodes, `${star.nodes} nodes starred`).toBeUndefined();
+    }
+    expect(at(256)?.pareto ?? false).toBe(false);
+    expect(at(252)?.pareto).toBe(true);
+  });
+
   it('every point states the batch its size was planned at: from fewer than 512 sequences to 8,192', () => {
     for (const p of f.points) expect(p.globalBatchSize, `${p.nodes} nodes`).toBe(llama3DefaultBatchFor(p.nodes));
     const batches = f.points.map((p) => p.globalBatchSize);
