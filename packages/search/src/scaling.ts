@@ -74,7 +74,8 @@ function point(base: SearchBase, nodes: number, globalBatchSize: number, fixed: 
     // The rest at its defaults: the plain optimizer, or the distributed one where FP8 weights need it (megatronShardings).
     const c = { ...DEFAULTS, sharding: megatronShardings(base)[0]!, ...fixed };
     const data = gpus / (c.tensor * c.pipeline * c.context);
-    if (!Number.isInteger(data)) return { nodes, gpus, globalBatchSize, reason: `${gpus} GPUs are not divisible by TP × PP × CP = ${c.tensor * c.pipeline * c.context}` };
+    const replica = c.tensor * c.pipeline * c.context;
+    if (!Number.isInteger(data)) return { nodes, gpus, globalBatchSize, reason: replicaReason(gpus, replica, base.gpusPerNode) };
     const candidate: Candidate = { ...c, data };
     const result = estimatePlan(planFor(b, candidate));
     if (!result.ok) {
@@ -94,6 +95,18 @@ function point(base: SearchBase, nodes: number, globalBatchSize: number, fixed: 
   return { nodes, gpus, globalBatchSize, candidate: best.candidate, estimate: best.estimate, tokensPerSecondPerGpu: best.estimate.tokensPerSecond / gpus };
 }
 
+
+/**
+ * Why `gpus` GPUs hold no whole replica of TP × PP × CP = `replica` GPUs: fewer than one replica, or not a multiple of it;
+ * and the node counts that hold whole replicas (QA: "8 GPUs are not divisible by … 64" read as a divisibility slip).
+ */
+function replicaReason(gpus: number, replica: number, gpusPerNode: number): string {
+  const unit = replica / gcd(replica, gpusPerNode);
+  const sizes = `whole replicas need a multiple of ${countOf(unit, 'node')}`;
+  return gpus < replica
+    ? `${countOf(gpus, 'GPU')} are fewer than one replica of TP × PP × CP = ${replica} GPUs (${sizes})`
+    : `${countOf(gpus, 'GPU')} are not divisible by TP × PP × CP = ${replica} (${sizes})`;
+}
 
 /** A count of sequences, whole or not, as the reasons write it: a quarter "0.25", a third "0.333", 40/3 "13.33". */
 const sequences = (n: number): string => n.toLocaleString('en-US', n < 1 ? { maximumSignificantDigits: 3 } : { maximumFractionDigits: 2 });

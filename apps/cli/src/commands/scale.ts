@@ -119,6 +119,9 @@ export function formatScaleReport(a: Sweep): string {
     lines.push('', `efficiency over 100% at ${above.map((p) => formatGrouped(p.nodes)).join(', ')} nodes: each size is searched on its own, `
       + `and the best plan there is another layout than at ${countText(ref.nodes, 'node')}, a little faster per GPU`);
   }
+  // The planner's caveats on each size's plan, as `estimate` prints them: one line per size and warning.
+  const warned = a.points.flatMap((p) => (p.warnings ?? []).map((w) => `  ⚠ ${countText(p.nodes, 'node')}: ${w}`));
+  if (warned.length > 0) lines.push('', ...warned);
   if (a.tradeOff) {
     lines.push('', `TP × PP at ${countText(a.points[0]!.nodes, 'node')} (best of the other dimensions):`, ...renderTable([
       ['TP', 'PP', 'step', 'tokens/s/GPU', 'MFU', 'plan or why not'],

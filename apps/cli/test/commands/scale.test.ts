@@ -140,7 +140,7 @@ describe('trainplan scale', () => {
     const text = await cli(args);
     expect(text.code).toBe(1);
     expect(text.out).toMatch(/^strong scaling:\n/);
-    expect(rows(text.out).get(5)!.at(-1)).toBe('40 GPUs are not divisible by TP × PP × CP = 64');
+    expect(rows(text.out).get(5)!.at(-1)).toBe('40 GPUs are fewer than one replica of TP × PP × CP = 64 GPUs (whole replicas need a multiple of 8 nodes)');
     expect(text.err).toBe(json.err);
   });
 
@@ -233,5 +233,14 @@ describe('scale: efficiency over 100%', () => {
     expect(formatScaleReport(same)).not.toContain('efficiency over 100%');
     const under = { ...answer, points: [first!, { ...second!, efficiency: 0.97, label: `${first!.label} (another)` }] };
     expect(formatScaleReport(under)).not.toContain('efficiency over 100%');
+  });
+});
+
+describe('trainplan scale prints the planner\'s warnings under the table', () => {
+  it('one line per size and warning, naming the size: 4 micro-batches for 8 stages on 128 nodes', async () => {
+    const { code, out } = await cli(['scale', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--global-batch', '64', '--nodes', '8,128', '--tensor', '8', '--pipeline', '8', '--recompute', 'full']);
+    expect(code).toBe(0);
+    const warned = out.split('\n').filter((l) => l.includes('⚠'));
+    expect(warned).toEqual(['  ⚠ 128 nodes: only 4 micro-batches for 8 pipeline stages: the bubble dominates']);
   });
 });

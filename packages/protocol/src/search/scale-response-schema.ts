@@ -30,6 +30,7 @@ const point = object({
   mfu: optional(mfu),
   efficiency: optional(number({ min: 0, description: "Scaling efficiency: throughput per GPU against that of the smallest size that runs a plan, whatever the order the sizes are listed in (1 is perfect scaling), a ratio." })),
   reason: optional(reason),
+  warnings: optional(array(message('A caveat.'), { maxItems: 32, description: "The planner's warnings on this size's plan (e.g. a pipeline bubble that dominates, tensor parallelism across nodes); absent when none." })),
 }, { ...open, description: 'One cluster size: its best plan, or the reason there is none.' });
 
 const tradeOffRow = object({

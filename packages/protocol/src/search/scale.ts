@@ -54,6 +54,8 @@ export interface ScalePointJson {
   nodes: number; gpus: number; globalBatchSize: number;
   label?: string; scenario?: ScenarioInput; stepTimeSeconds?: number; tokensPerSecond?: number; tokensPerSecondPerGpu?: number;
   modelTflopsPerGpu?: number; mfu?: number; efficiency?: number; reason?: string;
+  /** The planner's warnings on this size's plan (a bubble that dominates, TP across nodes, tight memory); absent when none. */
+  warnings?: string[];
 }
 export interface TradeOffJson {
   tensor: number; pipeline: number; label?: string; stepTimeSeconds?: number; tokensPerSecondPerGpu?: number; mfu?: number; reason?: string;
@@ -102,6 +104,7 @@ export function runScale(request: unknown, options: RunSearchOptions = {}): Scal
     }),
     ...(pt.efficiency !== undefined && { efficiency: pt.efficiency }),
     ...(pt.reason !== undefined && { reason: pt.reason }),
+    ...(pt.estimate && pt.estimate.warnings.length > 0 && { warnings: [...pt.estimate.warnings] }),
   }));
   const sweep = (tradeOff?: TradeOffJson[]): ScaleResponseJson => (points.some((pt) => pt.reason === undefined)
     ? { ok: true, mode: req.mode, points, ...(tradeOff && { tradeOff }) }
@@ -119,7 +122,7 @@ export function runScale(request: unknown, options: RunSearchOptions = {}): Scal
 
 /**
  * Why a sweep has no answer, as search and nodes say theirs: no size asked runs a plan, and each size's
- * reason ("3 nodes (24 GPUs): 24 GPUs are not divisible by TP × PP × CP = 64"), the same reason said once
+ * reason ("12 nodes (96 GPUs): 96 GPUs are not divisible by TP × PP × CP = 64 (…)"), the same reason said once
  * for all the sizes it rules out.
  */
 function noPlanMessage(points: readonly ScalePointJson[]): string {
