@@ -84,9 +84,10 @@ export function fastestWithinBudget(base: SearchBase, tokens: number, goal: Budg
   // days and 580,513 GPU-hours, 108 nodes 28.4 days and 588,337): the deadlines below the fastest found, each asked
   // as --days asks it with the budget (fewestOn), find them; every size those searches run is weighed.
   // A size's best shape runs on every multiple of its replica's nodes, and with a batch per size those multiples' GPU-hours
-  // barely grow: the multiples past the bisection's boundary that stay within the budget are found by scanning them.
+  // barely grow: the multiples of the fastest sizes' shapes past the bisection's boundary that stay within the budget are
+  // found by scanning them.
   const shapes = new Set<string>();
-  const replicas = () => scanReplicaFamilies(s, base, tokens, budget, options, goal.pricePerGpuHour, () => seen.fastest, consider, shapes);
+  const replicas = () => scanReplicaFamilies(s, base, tokens, budget, options, goal.pricePerGpuHour, consider, shapes);
   replicas();
   const probes = deadlineProbes(seen.fastest.seconds, (deadlineSeconds) => {
     const met = fewestOn(s, fit, base, tokens, { ...budget, deadlineSeconds }, options).ok;
@@ -103,7 +104,7 @@ export function fastestWithinBudget(base: SearchBase, tokens: number, goal: Budg
     : `${curve}powers of two past them, a bisection between ${wholeText(lastHit)} nodes (within the budget) and ${wholeText(firstMiss)} (over it) `
       + `that ended at ${nodesText(boundary)}, up to ${BUDGET_SCAN_WINDOW} sizes below that, the sizes between powers of two past it while some `
       + `stay within the budget, up to ${BUDGET_SCAN_WINDOW} beside the fastest`;
-  const families = `, the sizes that add data-parallel replicas to the fastest's model-parallel shape (${familyScans} shape${familyScans === 1 ? '' : 's'})`;
+  const families = `, the sizes that add data-parallel replicas to the fastest sizes' model-parallel shapes (${familyScans} shape${familyScans === 1 ? '' : 's'})`;
   const deadlines = `${families}, and the fewest nodes that meet each of ${probes} deadlines below the fastest found within the budget, as --days with `
     + `the budget answers (bisected to within ${BUDGET_DEADLINE_TOLERANCE * 100}% of its time)`;
   const note = `the fastest of ${s.searches()} cluster sizes searched (${how}${deadlines}); `
