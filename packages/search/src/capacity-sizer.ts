@@ -1,4 +1,4 @@
-import { days, formatDuration } from '@trainplan/units';
+import { days, formatAmount, formatDuration } from '@trainplan/units';
 import type { SearchBase } from './candidate.ts';
 import { searchPlans, type RankedPlan, type SearchOptions } from './search.ts';
 
@@ -111,8 +111,8 @@ export const costText = (cost: number): string => `a cost of ${wholeText(cost)} 
 /** A time to train in messages: units' formatDuration of `days` ('34.2 days', '3.2 hours', never '0.0 days'). */
 export const daysText = (d: number): string => formatDuration(days(d));
 
-/** GPU-hours or a cost in messages: rounded to a whole number, grouped by thousands ("473,824"). */
-export const wholeText = (x: number): string => Math.round(x).toLocaleString('en-US');
+/** GPU-hours or a cost in messages: grouped by thousands ("473,824"), to three figures below 100 ("0.250"; units' formatAmount). */
+export const wholeText = (x: number): string => formatAmount(x);
 
 /** Searches cluster sizes, each at most once, counting the searches and reporting each size as it starts. */
 export interface Sizer {

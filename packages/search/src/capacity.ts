@@ -114,6 +114,8 @@ export function checkedText(checked: Pick<CapacityCheck, 'fromNodes' | 'noPlan' 
   const span = `from ${wholeText(checked.fromNodes)} to ${nodesText(nodes - 1)}`;
   const total = nodes - checked.fromNodes;
   const why = noPlanText(checked.noPlan, checked.outOfMemory);
+  // One size below: said as that size ("1 node misses the deadline"), not as a span "from 1 to 1 node".
+  if (total === 1) return checked.noPlan === 0 ? `${nodesText(checked.fromNodes)} misses ${goal}` : `${nodesText(checked.fromNodes)} runs no plan (${why})`;
   if (checked.noPlan === 0) return `every size ${span} misses ${goal}`;
   if (checked.noPlan >= total) return `no size ${span} runs a plan (${why})`;
   const missing = total - checked.noPlan;

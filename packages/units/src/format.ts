@@ -22,6 +22,14 @@ export function formatGrouped(x: number, significant = 3): string {
   return Number.isFinite(x) && Math.abs(Number(text)) >= 1000 ? Math.round(x).toLocaleString('en-US') : text;
 }
 
+/**
+ * An amount summed over a run (GPU-hours, a cost): whole and grouped by thousands from 100 up ("476,157"), where a
+ * fraction is noise; to `significant` figures below, where rounding to a whole number would hide it (a few minutes on
+ * 16 GPUs are 0.250 GPU-hours, not "0"). A whole number stays whole ("5", a count of sizes).
+ */
+export const formatAmount = (x: number, significant = 3): string =>
+  (Math.abs(x) >= 100 || Number.isInteger(x) || !Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : formatNumber(x, significant));
+
 function scaled(x: number, steps: readonly (readonly [number, string])[], significant: number): string {
   const abs = Math.abs(x);
   for (const [factor, unit] of steps) {

@@ -8,7 +8,7 @@ export {
 } from './quantities.ts';
 export {
   formatNumber, formatGrouped, formatBytes, formatBytesDecimal, formatSeconds, formatDuration, formatFlops, formatBandwidth,
-  formatCount, formatPercent, formatPercentChange, countOf,
+  formatCount, formatPercent, formatPercentChange, countOf, formatAmount,
 } from './format.ts';
 export { formatCountExact, parseBytes, parseCount, parseDecimal } from './parse.ts';
 export { formatSize } from './format-size.ts';
