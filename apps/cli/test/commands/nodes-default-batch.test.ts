@@ -153,3 +153,13 @@ describe('trainplan nodes --gpu-hours at the default batch agrees with brute for
     expect({ nodes: alone.a.nodes, days: alone.a.days }).toEqual(fastest);
   }, 180_000);
 });
+
+describe('trainplan nodes --nodes N where nothing runs: the nearest size names its batch where it differs', () => {
+  // QA: GPT-3 Small's published 256 sequences split no layout of 65,536 GPUs; 8,191 nodes, the nearest that runs, took
+  // its own default batch, 8,191 sequences, which the message did not say.
+  it('the nearest size says the global batch it was planned at, 8,191 sequences, not only its days', async () => {
+    const { code, out } = await cli(['nodes', '--model', 'gpt3-126m', '--gpu', 'h100-sxm', '--tokens', '300B', '--nodes', '8192']);
+    expect(code).toBe(1);
+    expect(out).toMatch(/the nearest size that runs is 8,191 nodes \(1 fewer, [^,)]+, at a global batch of 8,191 sequences\)/);
+  });
+});

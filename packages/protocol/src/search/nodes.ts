@@ -171,15 +171,17 @@ export function runNodes(request: unknown, options: RunNodesOptions = {}): Nodes
     }, price);
     const n = near.nearest;
     const { smaller, larger } = near;
-    // Each size offered with its days, so the sizes can be weighed against each other.
-    const size = (p: CapacityPoint) => `${nodesText(p.nodes)} (${distanceText(p.nodes, asked)}, ${daysText(p.days)})`;
+    // Each size offered with its days, and its batch where it was planned at another than the size asked (a batch per
+    // size: QA, GPT-3 Small's 256 on 8,192 nodes, whose nearest size ran 8,191 sequences a step, 32 times as many).
+    const batch = one.globalBatchFor?.(asked) ?? r.base.globalBatchSize;
+    const size = (p: CapacityPoint) => `${nodesText(p.nodes)} (${distanceText(p.nodes, asked)}, ${daysText(p.days)}`
+      + `${p.globalBatchSize === batch ? '' : `, at a global batch of ${formatGrouped(p.globalBatchSize)} sequences`})`;
     const nearest = n === undefined ? ''
       : near.outsideWindow ? `; no size within ${NEAREST_WINDOW} nodes of it runs; the fewest nodes that run: ${size(n)}`
       : larger ? `; the nearest sizes that run are ${size(n)} and ${size(larger)}`
       : `; the nearest size that runs is ${size(n)}${smaller ? `, the nearest smaller ${size(smaller)}` : ''}`;
     // Why nothing runs there: no split divides the GPUs, batch, layers and heads at once, or none that does fits in memory.
     const gpus = asked * r.base.gpusPerNode;
-    const batch = one.globalBatchFor?.(asked) ?? r.base.globalBatchSize;
     const why = searched.noPlan === 'out-of-memory' ? 'fits this model and batch in memory'
       : searched.noPlan === 'indivisible' ? `splits its ${formatGrouped(gpus)} GPUs into a layout the model and a batch of ${formatGrouped(batch)} divide (TP × PP × CP × DP)`
       : 'runs this model and batch within the candidate budget';
