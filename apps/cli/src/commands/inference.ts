@@ -150,23 +150,47 @@ const costCell = (p: InferencePointJson): string => (p.cost === undefined ? '—
 /** With one output token no token is decoded (the prefill yields it): no time per token is shown, a dash in its place. */
 const perTokenCell = (p: InferencePointJson, outputTokens: number): string => (outputTokens > 1 ? formatSeconds(p.decodeStepSeconds) : '—');
 
+/** The columns a request's tables carry beyond the figures every one has: a cost with --price, the GPUs a rate takes with --rate. */
+interface Columns {
+  readonly priced: boolean;
+  readonly rated: boolean;
+}
+
+/** The GPUs a rate takes of a point (its load), a dash where no count of its replicas meets the first-token bound. */
+const gpusCell = (p: InferencePointJson): string => (p.load === undefined ? '—' : formatGrouped(p.load.gpus));
+
 // Both latencies as the headline says them (formatSeconds): a long prefill in minutes or hours ("24.4 min",
 // not "1463 s"), a slow token in seconds ("1.46 s", not "1463.4 ms"), three figures whatever the unit.
-const row = (p: InferencePointJson, priced: boolean, outputTokens: number): string[] => [
+const row = (p: InferencePointJson, columns: Columns, outputTokens: number): string[] => [
   String(p.tensor), String(p.pipeline), formatGrouped(p.batch), formatSeconds(p.prefillSeconds), perTokenCell(p, outputTokens),
-  rate(p.tokensPerSecondPerGpu), formatBytes(p.kvCacheBytesPerGpu), formatBytes(p.totalBytesPerGpu), formatGrouped(p.maxBatch),
-  ...(priced ? [costCell(p)] : []), '',
+  rate(p.tokensPerSecondPerGpu), ...(columns.rated ? [gpusCell(p)] : []),
+  formatBytes(p.kvCacheBytesPerGpu), formatBytes(p.totalBytesPerGpu), formatGrouped(p.maxBatch),
+  ...(columns.priced ? [costCell(p)] : []), '',
 ];
-const FIGURES = ['TP', 'PP', 'batch', 'first token', 'per token', 'tokens/s/GPU', 'KV cache', 'memory', 'max batch'];
+/**
+ * The header. With a rate the headline's first token includes the wait for a slot (load.firstTokenSeconds) and the plan
+ * is ranked by the GPUs the rate takes: the table's first token, a point's own prefill, is said to be without that wait,
+ * and the GPUs are a column of their own.
+ */
+const header = (columns: Columns): string[] => [
+  'TP', 'PP', 'batch', columns.rated ? 'first token (no queue)' : 'first token', 'per token', 'tokens/s/GPU', ...(columns.rated ? ['GPUs'] : []),
+  'KV cache', 'memory', 'max batch', ...(columns.priced ? ['cost/M tokens'] : []), '',
+];
 /** A TP × PP shape that cannot serve: dashes in the figures, the reason in the last column. */
-const unservable = (tensor: number, pipeline: number, message: string, priced: boolean): string[] =>
-  [String(tensor), String(pipeline), ...Array<string>(FIGURES.length - 2 + (priced ? 1 : 0)).fill('—'), message];
+const unservable = (tensor: number, pipeline: number, message: string, columns: Columns): string[] =>
+  [String(tensor), String(pipeline), ...Array<string>(header(columns).length - 3).fill('—'), message];
 
-/** A table of points (or of shapes' rows), with a cost column when the request gave --price. */
-function pointTable(rows: readonly string[][], priced: boolean): string[] {
-  const header = [...FIGURES, ...(priced ? ['cost/M tokens'] : []), ''];
-  return renderTable([header, ...rows], { align: [...header.slice(0, -1).map(() => 'right' as const), 'left'] });
+/** A table of points (or of shapes' rows), with a cost column when the request gave --price and a GPUs column with --rate. */
+function pointTable(rows: readonly string[][], columns: Columns): string[] {
+  const head = header(columns);
+  return renderTable([head, ...rows], { align: [...head.slice(0, -1).map(() => 'right' as const), 'left'] });
 }
+
+/** Under the tables with a rate: what their GPUs and first token are, beside the headline's. */
+const rateLegend = (columns: Columns): string[] => (columns.rated
+  ? ['', 'GPUs: the fewest that serve the rate as replicas of the row, the first token within its bound with',
+    'the wait for a slot (— where no count does); first token (no queue): without that wait']
+  : []);
 
 /**
  * The latency bounds a request sets, in words ("≤ 30.0 ms per token"), or undefined when it sets none.
@@ -209,6 +233,21 @@ function bestText(p: InferencePointJson, outputTokens: number): string {
     + `${perGpu} (${rate(p.tokensPerSecondPerGpu * gpus)} tokens/s on the ${plural(gpus, 'GPU', 'GPUs')}), ${perToken}`;
 }
 
+/** Decimals a load may take before it reads below 100% (ρ is below 1 whenever the rate is served). */
+const MAX_LOAD_DECIMALS = 3;
+
+/**
+ * A load as a percentage, whole unless that rounds a load below capacity up to "100%", which reads as saturated
+ * (a wait without bound): 0.998 is "99.8%", 0.9996 "99.96%", 0.95 "95%".
+ */
+export function loadPercent(utilization: number): string {
+  for (let decimals = 0; decimals < MAX_LOAD_DECIMALS; decimals++) {
+    const text = formatPercent(utilization, decimals);
+    if (utilization >= 1 || Number.parseFloat(text) < 100) return text;
+  }
+  return formatPercent(utilization, MAX_LOAD_DECIMALS);
+}
+
 /**
  * With --rate: "20 requests/s take 3 replicas (24 GPUs), 80% loaded: 12.0 ms on average for a slot, the first
  * token in 250 ms".
@@ -217,7 +256,7 @@ function loadText(p: InferencePointJson): string[] {
   const load = p.load;
   if (load === undefined) return [];
   return [`${rate(load.requestsPerSecond)} requests/s take ${plural(load.replicas, 'replica', 'replicas')} (${plural(load.gpus, 'GPU', 'GPUs')}), `
-    + `${formatPercent(load.utilization, 0)} loaded: ${formatSeconds(load.queueSeconds)} on average for a slot, the first token in ${formatSeconds(load.firstTokenSeconds)}`
+    + `${loadPercent(load.utilization)} loaded: ${formatSeconds(load.queueSeconds)} on average for a slot, the first token in ${formatSeconds(load.firstTokenSeconds)}`
     + `${p.cost?.perHour === undefined ? '' : `; their GPUs cost ${rate(p.cost.perHour)} an hour`}`, ...lightLoadText(p)];
 }
 
@@ -259,10 +298,14 @@ function usableText(a: Extract<InferenceResponseJson, { ok: true }>): string[] {
   return [`each GPU may use ${formatBytes(p.usableBytesPerGpu)} of its ${formatBytes(p.capacityBytes)} (${formatPercent(p.usableBytesPerGpu / p.capacityBytes, 0)}): the largest batches fit in that`];
 }
 
-/** The report; `bounds` is the request's latency bounds in words (boundsText), absent when it sets none. */
-export function formatInferenceReport(a: Extract<InferenceResponseJson, { ok: true }>, bounds?: string): string {
+/**
+ * The report; `bounds` is the request's latency bounds in words (boundsText), absent when it sets none; `rated` when
+ * the request gives a rate (the tables then show the GPUs it takes; without `rated`, when some point carries a load).
+ */
+export function formatInferenceReport(a: Extract<InferenceResponseJson, { ok: true }>, bounds?: string, rated?: boolean): string {
   const headline = bounds === undefined ? 'highest throughput (no latency bound given)' : `best under the bounds (${bounds})`;
-  const priced = [...a.frontier, ...a.byShape.flatMap((s) => (s.ok ? [s.largestBatch] : []))].some((p) => p.cost !== undefined);
+  const shown = [...a.frontier, ...a.byShape.flatMap((s) => (s.ok ? [s.largestBatch] : []))];
+  const columns: Columns = { priced: shown.some((p) => p.cost !== undefined), rated: rated ?? shown.some((p) => p.load !== undefined) };
   const lines = [
     `serving ${plural(a.promptTokens, 'prompt token', 'prompt tokens')} + ${plural(a.outputTokens, 'output token', 'output tokens')} per sequence`,
     ...usableText(a),
@@ -272,10 +315,11 @@ export function formatInferenceReport(a: Extract<InferenceResponseJson, { ok: tr
       : a.unservable === undefined ? [`no plan meets the latency bounds${bounds === undefined ? '' : ` (${bounds})`}${a.closest ? `: ${a.closest.why}` : ''}`] : []),
     '',
     'largest batch per TP × PP:',
-    ...pointTable(a.byShape.map((s) => (s.ok ? row(s.largestBatch, priced, a.outputTokens) : unservable(s.tensor, s.pipeline, s.message, priced))), priced),
+    ...pointTable(a.byShape.map((s) => (s.ok ? row(s.largestBatch, columns, a.outputTokens) : unservable(s.tensor, s.pipeline, s.message, columns))), columns),
     // No shape serves (unservable), so no point lies on the frontier: a header over an empty table would say
     // nothing the warning above has not, so the section is left out.
-    ...(a.frontier.length === 0 ? [] : ['', 'throughput-versus-latency frontier:', ...pointTable(a.frontier.map((p) => row(p, priced, a.outputTokens)), priced)]),
+    ...(a.frontier.length === 0 ? [] : ['', 'throughput-versus-latency frontier:', ...pointTable(a.frontier.map((p) => row(p, columns, a.outputTokens)), columns)]),
+    ...rateLegend(columns),
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -305,7 +349,7 @@ export const inferenceCommand: Command = requestCommand({
       return again.ok ? again : undefined;
     };
     // FP8 weights refused on a GPU without FP8 tensor cores: the protocol's message says what serves instead.
-    const shown = printAnswer(io, v, answer, (a: Extract<InferenceResponseJson, { ok: true }>) => formatInferenceReport(a, bounds));
+    const shown = printAnswer(io, v, answer, (a: Extract<InferenceResponseJson, { ok: true }>) => formatInferenceReport(a, bounds, typeof request.requestsPerSecond === 'number'));
     if (!shown) return EXIT.usage;
     if (!shown.best) {
       // No shape serves at all (memory, divisibility, or none divides --gpus): the latency bounds are not to blame.

@@ -72,30 +72,95 @@ const joinOr = (items: readonly string[]): string =>
   (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)!}`);
 
 type Shape = Served['byShape'][number];
-/** The shape of the fewest GPUs that serves, or undefined when none does. */
-const fewestServing = (a: Served | undefined): Shape | undefined => (a?.byShape ?? [])
-  .filter((s) => s.ok)
-  .reduce<Shape | undefined>((m, s) => (m === undefined || s.tensor * s.pipeline < m.tensor * m.pipeline ? s : m), undefined);
-const shapeText = (s: Shape): string => `TP ${s.tensor} · PP ${s.pipeline} (${countText(s.tensor * s.pipeline, 'GPU')})`;
+type Holding = Extract<Shape, { ok: true }>;
+const gpusOf = (s: Shape): number => s.tensor * s.pipeline;
+const shapeText = (s: Shape): string => `TP ${s.tensor} · PP ${s.pipeline} (${countText(gpusOf(s), 'GPU')})`;
+const grouped = (n: number): string => n.toLocaleString('en-US');
 
 /**
- * What lets some shape hold the model when none does for memory, each checked by asking again: with
- * `gpus` given, the fewest GPUs a replica that holds it needs; else, with memory held back, all of
- * it; else FP8 weights where they make it fit; else (nothing checked helps) GPUs with more memory.
+ * The shapes that hold the model when the request is changed so, each tried at batch 1 alone: what fits at all,
+ * and decode times that compare like for like (each shape's largest batch is another batch, and a larger batch
+ * decodes slower). None when the change is refused or nothing holds it.
+ */
+function holding(retry: Retry, change: { readonly set?: Record<string, unknown>; readonly drop?: readonly string[] }): Holding[] {
+  const a = retry({ set: { ...change.set, batches: [1] }, drop: change.drop });
+  return (a?.byShape ?? []).filter((s): s is Holding => s.ok);
+}
+
+/**
+ * The shape of the fewest GPUs among those that hold it, or undefined when none does; of those of as many GPUs, the
+ * one decoding a token soonest (TP 8 · PP 1 rather than TP 1 · PP 8: pipeline stages do not shorten a token's
+ * path through the layers, tensor parallelism does), then the sooner first token.
+ */
+function fewest(shapes: readonly Holding[]): Holding | undefined {
+  const faster = (a: Holding, b: Holding) => a.largestBatch.decodeStepSeconds - b.largestBatch.decodeStepSeconds || a.largestBatch.prefillSeconds - b.largestBatch.prefillSeconds;
+  return shapes.reduce<Holding | undefined>((m, s) => (m === undefined || gpusOf(s) - gpusOf(m) < 0 || (gpusOf(s) === gpusOf(m) && faster(s, m) < 0) ? s : m), undefined);
+}
+
+/**
+ * The pipeline depths planInference tries on a GPU count (its MAX_DEFAULT_PIPELINE: every depth up to 16 that divides
+ * the count). Without a count it tries 1, 2, 4 and 8 only, so a replica of 3 or 11 stages (405B on 6 H200s as
+ * TP 2 · PP 3, on 22 A100s of 40 GB as TP 2 · PP 11) is asked for by name.
+ */
+const COUNT_DEPTHS = Array.from({ length: 16 }, (_, i) => i + 1);
+
+/** How many other GPU counts a remedy names beside the fewest. */
+const OTHER_COUNTS = 4;
+
+/**
+ * The fewest GPUs that serve the request (as `gpus`), checked by asking again with them; the shape that holds it
+ * there; and the next counts below twice as many that serve too. A count serves when a replica that holds the model
+ * divides it (planInference tries a shape on `gpus` only as a whole number of replicas), so besides the fewest, n,
+ * and its multiples, any count some other such replica divides: 405B on H200s is held by 6, 7, 8, … GPUs, on A100s
+ * of 40 GB by 22, 24, 26, … but not 23 or 25 (a prime past 16 stages has no shape that holds it).
+ */
+function fewestGpus(request: Record<string, unknown>, retry: Retry): { readonly gpus: number; readonly shape: Holding; readonly others: readonly number[] } | undefined {
+  // Every depth a count might be tried at, unless the request names its own or speculates (one stage only).
+  const depths = request.pipeline === undefined && request.speculative === undefined ? { pipeline: COUNT_DEPTHS } : {};
+  const sizes = [...new Set(holding(retry, { set: depths, drop: ['gpus'] }).map(gpusOf))].sort((a, b) => a - b);
+  for (const gpus of sizes) {
+    const shape = fewest(holding(retry, { set: { gpus } }));
+    if (shape === undefined) continue;
+    const others = Array.from({ length: gpus - 1 }, (_, i) => gpus + 1 + i).filter((n) => sizes.some((s) => n % s === 0)).slice(0, OTHER_COUNTS);
+    return { gpus, shape, others };
+  }
+  return undefined;
+}
+
+/**
+ * Batches asked for (`batches`) that no shape holds, where some shape serves without them: the largest batch that
+ * fits, and on which shape.
+ */
+function batchRemedy(request: Record<string, unknown>, retry: Retry): string | undefined {
+  if (request.batches === undefined) return undefined;
+  const shapes = (retry({ drop: ['batches'] })?.byShape ?? []).filter((s): s is Holding => s.ok);
+  const most = shapes.reduce<Holding | undefined>((m, s) => (m === undefined || s.largestBatch.maxBatch > m.largestBatch.maxBatch ? s : m), undefined);
+  return most === undefined ? undefined
+    : `to serve it, ask for batches that fit in memory (batches): at most ${grouped(most.largestBatch.maxBatch)}, on ${shapeText(most)}; each shape's largest is given with it`;
+}
+
+/**
+ * What lets some shape hold the model when none does for memory, each checked by asking again: batches asked
+ * for that fit; with `gpus` given, the fewest GPUs that serve; else, with memory held back, all of it; else FP8
+ * weights where they make it fit; else (nothing checked helps) GPUs with more memory.
  */
 function memoryRemedy(request: Record<string, unknown>, t: Terms, retry: Retry): string {
+  const batches = batchRemedy(request, retry);
+  if (batches !== undefined) return batches;
   const gpus = field(request, 'gpus');
   // FP8 weights where the GPU runs them and they fit the GPUs given: offered beside more GPUs, as they need none.
-  const fp8 = fewestServing(fp8Works(request, retry));
+  const fp8 = request.precision === 'fp8' ? undefined : fewest(holding(retry, { set: { precision: 'fp8' } }));
   const fp8Text = fp8 === undefined ? undefined : `FP8 weights (${name(t, '--precision fp8', 'precision "fp8"')}): ${shapeText(fp8)} holds them`;
-  const unbounded = gpus === undefined ? undefined : fewestServing(retry({ drop: ['gpus'] }));
-  if (unbounded !== undefined) {
-    const needed = unbounded.tensor * unbounded.pipeline;
-    return `to serve it, give ${gpusField(t, needed)} or a multiple of it: a replica of ${shapeText(unbounded)} holds it${fp8Text === undefined ? '' : `; or try ${fp8Text}`}`;
+  const needed = gpus === undefined ? undefined : fewestGpus(request, retry);
+  if (needed !== undefined) {
+    // "Or a multiple of it" only where no count between it and its double serves (none that another replica divides).
+    const [or, also] = needed.others.length === 0 ? [' or a multiple of it', '']
+      : [', the fewest that serve', ` (${needed.others.map(grouped).join(', ')} … serve too: any count that a replica holding it divides)`];
+    return `to serve it, give ${gpusField(t, needed.gpus)}${or}: a replica of ${shapeText(needed.shape)} holds it${also}${fp8Text === undefined ? '' : `; or try ${fp8Text}`}`;
   }
   // Memory held back (vLLM's --gpu-memory-utilization): all of it may be enough.
   const held = field(request, 'gpuMemoryUtilization');
-  const whole = held === undefined || held >= 1 ? undefined : fewestServing(retry({ drop: ['gpuMemoryUtilization'] }));
+  const whole = held === undefined || held >= 1 ? undefined : fewest(holding(retry, { drop: ['gpuMemoryUtilization'] }));
   if (whole !== undefined) {
     return `to serve it, raise ${name(t, '--gpu-memory-utilization', 'gpuMemoryUtilization')}: with all of each GPU's memory, ${shapeText(whole)} holds it`;
   }

@@ -27,7 +27,9 @@ export interface InferenceSearch extends PerShape {
    * Batches tried. Default: the powers of two up to each shape's largest batch that fits and that batch, and
    * besides them the batches at which the bounds bind (any whole batch, as vLLM's max_num_seqs or
    * TensorRT-LLM's max_batch_size: the largest that meets the latency bounds, and with a rate the one that
-   * needs the fewest GPUs; boundBatches). Given, exactly these (those that fit).
+   * needs the fewest GPUs; boundBatches). Given, exactly these: one a shape cannot hold is left out of its points
+   * with a warning, and a shape that holds none of them is refused for the smallest (out of memory, naming the
+   * largest batch that fits).
    */
   readonly batches?: readonly number[];
   /** Keep plans whose per-token decode latency is at most this (with one output token, none is decoded: not applied). */
@@ -109,6 +111,7 @@ export function planInference(base: InferenceBase, asked: InferenceSearch): Infe
   const divides = (tensor: number, pipeline: number) => search.gpus === undefined || search.gpus % (tensor * pipeline) === 0;
   const points: InferenceEstimate[] = [];
   const byShape: { tensor: number; pipeline: number; answer: InferenceAnswer }[] = [];
+  const leftOut: LeftOut[] = [];
   for (const tensor of tensors) {
     for (const pipeline of pipelines.filter((p) => divides(tensor, p))) {
       const { promptTokens, outputTokens, batching, prefillChunkTokens, gpuMemoryUtilization, sharedPrefixTokens, kvCachePrecision, speculative } = search;
@@ -124,18 +127,21 @@ export function planInference(base: InferenceBase, asked: InferenceSearch): Infe
       };
       const probe = at(1);
       if (!probe.ok) { byShape.push({ tensor, pipeline, answer: probe }); continue; }
-      const batches = search.batches !== undefined ? search.batches.filter((b) => b <= probe.maxBatch) : defaultBatches(probe.maxBatch, at, search);
-      let largest: InferenceAnswer = probe;
+      // Batches asked for are each tried (in their order), and any that does not fit is said rather than dropped unseen.
+      const batches = search.batches ?? defaultBatches(probe.maxBatch, at, search);
+      let largest: InferenceEstimate | undefined;
+      const unfit: Unfit[] = [];
       for (const batch of batches) {
         const e = at(batch);
-        if (e.ok) {
-          const loaded = search.requestsPerSecond === undefined ? e : withLoad(e, search.requestsPerSecond, search.maxPrefillSeconds);
-          const point = search.pricePerGpuHour === undefined ? loaded : { ...loaded, cost: servingCost(loaded, search.pricePerGpuHour) };
-          points.push(point);
-          largest = point;
-        }
+        if (!e.ok) { unfit.push(e); continue; }
+        const loaded = search.requestsPerSecond === undefined ? e : withLoad(e, search.requestsPerSecond, search.maxPrefillSeconds);
+        const point = search.pricePerGpuHour === undefined ? loaded : { ...loaded, cost: servingCost(loaded, search.pricePerGpuHour) };
+        points.push(point);
+        if (largest === undefined || point.shape.batch > largest.shape.batch) largest = point;
       }
-      byShape.push({ tensor, pipeline, answer: largest });
+      if (largest !== undefined && unfit.length > 0) leftOut.push({ tensor, pipeline, batches: unfit.map((u) => u.shape.batch), maxBatch: probe.maxBatch });
+      // No batch asked fits: the shape's answer is why the smallest of them does not (never the probe at batch 1, which was not asked).
+      byShape.push({ tensor, pipeline, answer: largest ?? (unfit.length > 0 ? tooLarge(unfit, probe.maxBatch) : probe) });
     }
   }
   const rated = search.requestsPerSecond !== undefined;
@@ -148,7 +154,36 @@ export function planInference(base: InferenceBase, asked: InferenceSearch): Infe
     : b.tokensPerSecondPerGpu > a.tokensPerSecondPerGpu);
   const best = points.filter(meets).reduce<InferenceEstimate | undefined>((a, b) => (!a || better(a, b) ? b : a), undefined);
   const closest = !best && points.length > 0 ? closestMiss(points, search) : undefined;
-  return { points, frontier: latencyThroughputFrontier(points), best, byShape, closest, warnings: [...contextWarnings(base, search), ...singleTokenWarnings(asked)] };
+  return { points, frontier: latencyThroughputFrontier(points), best, byShape, closest, warnings: [...contextWarnings(base, search), ...singleTokenWarnings(asked), ...leftOutWarnings(leftOut)] };
+}
+
+/** A shape on which some batches asked for fit and others do not: those left out, and the largest that fits. */
+interface LeftOut { readonly tensor: number; readonly pipeline: number; readonly batches: readonly number[]; readonly maxBatch: number }
+
+/** A batch's answer where it does not fit. */
+type Unfit = Extract<InferenceAnswer, { ok: false }>;
+
+const grouped = (n: number): string => n.toLocaleString('en-US');
+
+/**
+ * A shape none of whose batches asked for fits in memory: the smallest of them refused, its message saying so
+ * and naming the largest batch that fits ("batch 100,000 does not fit (the largest that fits is 6,617): needs …").
+ */
+function tooLarge(unfit: readonly Unfit[], maxBatch: number): Unfit {
+  const smallest = unfit.reduce((a, b) => (b.shape.batch < a.shape.batch ? b : a));
+  const which = unfit.length > 1 ? `batch ${grouped(smallest.shape.batch)}, the smallest asked,` : `batch ${grouped(smallest.shape.batch)}`;
+  return { ...smallest, message: `${which} does not fit (the largest that fits is ${grouped(maxBatch)}): ${smallest.message}` };
+}
+
+/**
+ * Batches asked for that some shapes cannot hold, where others of the list fit them: left out of those shapes'
+ * points, said in one warning ("batches asked for that do not fit in memory were left out: 20,000, 100,000 on TP 8 · PP 1
+ * (at most 6,617 fit); 100,000 on TP 8 · PP 4 (at most 31,744 fit)").
+ */
+function leftOutWarnings(leftOut: readonly LeftOut[]): string[] {
+  if (leftOut.length === 0) return [];
+  const each = leftOut.map((l) => `${[...l.batches].sort((a, b) => a - b).map(grouped).join(', ')} on TP ${l.tensor} · PP ${l.pipeline} (at most ${grouped(l.maxBatch)} fit)`);
+  return [`batches asked for that do not fit in memory were left out: ${each.join('; ')}`];
 }
 
 /**
