@@ -59,6 +59,19 @@ describe('GET /v1/presets', () => {
     expect((await get('/v1/presets/models/gpt3-175b')).body).toMatchObject({ trainedWithDropout: true });
     expect((await get('/v1/presets/models/llama3-70b')).body).toMatchObject({ trainedWithDropout: false });
   });
+  it('a model carries its sourced figures beside the shape (QA: the JSON lacked them though the help says it carries every figure)', async () => {
+    // Llama 3.1 405B (Dubey et al. 2024): RoPE θ 500,000, scaling factor 8, a 128K context.
+    expect((await get('/v1/presets/models/llama3.1-405b')).body).toMatchObject({ rotaryBase: 500_000, ropeScalingFactor: 8, contextWindowTokens: 131_072 });
+    // Llama 2 70B (Touvron et al. 2023, §2.2): 4M tokens a step, 1,024 sequences of 4,096.
+    expect((await get('/v1/presets/models/llama2-70b')).body).toMatchObject({ publishedGlobalBatchSize: 1024 });
+    // Nemotron-4 340B (NVIDIA 2024): squared ReLU, LayerNorm-1p, RoPE on half of each head.
+    expect((await get('/v1/presets/models/nemotron4-340b')).body).toMatchObject({ mlpActivation: 'squared-relu', layerNorm1p: true, rotaryPercent: 0.5 });
+    // GPT-3 175B has none of the RoPE figures: learned positions.
+    expect((await get('/v1/presets/models/gpt3-175b')).body).not.toHaveProperty('rotaryBase');
+  });
+  it('the A100 40GB holds 40,536 MiB, as nvidia-smi reports it, not the round 40 GiB', async () => {
+    expect((await get('/v1/presets/gpus/a100-40gb')).body).toMatchObject({ hbmBytes: 40536 * 2 ** 20 });
+  });
   it('the A100 80GB: 312 TFLOP/s dense BF16 and 12 NVLink 3 links of 25 GB/s each way (datasheet)', async () => {
     const { body } = await get('/v1/presets/gpus/a100-80gb');
     const gpu = body as { peakFlopsPerSecond: { bf16: number }; nvlinkBandwidthBytesPerSecond: number };

@@ -53,7 +53,7 @@ const SPECS: Readonly<Record<GpuId, GpuSpec>> = {
     id: 'a100-40gb',
     name: 'NVIDIA A100 SXM4 40GB',
     ...A100_SXM,
-    hbmBytes: GiB(40),
+    hbmBytes: MiB(40536),
     hbmBandwidth: GBps(1555),
   },
   'a100-80gb': {
@@ -97,7 +97,7 @@ const SPECS: Readonly<Record<GpuId, GpuSpec>> = {
     generation: 'blackwell',
     peakFlops: { fp32: TFLOPS(75), tf32: TFLOPS(1125), fp16: TFLOPS(2250), bf16: TFLOPS(2250), fp8: TFLOPS(4500) },
     hbmBytes: MiB(183359),
-    hbmBandwidth: TBps(8),
+    hbmBandwidth: TBps(7.7),
     smCount: 148,
     l2Bytes: KiB(129536),
     nvlink: 'nvlink5',
@@ -134,7 +134,8 @@ export const GPU_SOURCES = /* @__PURE__ */ ((): Readonly<Record<GpuId, Citation>
   'a100-40gb': {
     ...A100_DATASHEET,
     note: 'A100 40GB SXM column: BF16/FP16 312, TF32 156, FP32 19.5 TFLOPS (dense; the starred figures are sparse), '
-      + '40 GB HBM2 at 1,555 GB/s, 400 W. Whitepaper: 108 SMs, 40 MB L2. Capacity: nvidia-smi reports 40960 MiB = 40 GiB.',
+      + '40 GB HBM2 at 1,555 GB/s, 400 W. Whitepaper: 108 SMs, 40 MB L2. Capacity: nvidia-smi reports 40536 MiB (memory.total on '
+      + 'A100-SXM4-40GB nodes, e.g. PC2 Noctua 2\'s A100 40GB page; CUDA deviceQuery 42,405,855,232 bytes), not the round 40 GiB.',
   },
   'a100-80gb': {
     ...A100_DATASHEET,
@@ -156,8 +157,10 @@ export const GPU_SOURCES = /* @__PURE__ */ ((): Readonly<Record<GpuId, Citation>
   b200: {
     title: 'NVIDIA HGX B200 specifications (HGX platform page)',
     url: 'https://www.nvidia.com/en-us/data-center/hgx/',
-    note: 'HGX B200 8-GPU totals ÷ 8, sparse ÷ 2: FP8 72 PF → 4,500, BF16 36 PF → 2,250, TF32 18 PF → 1,125, '
-      + 'FP32 600 TF → 75 TFLOPS; 1.44 TB HBM3e → 180 GB per GPU (192 GB physical), 64 TB/s → 8 TB/s; 1,000 W. '
+    note: 'HGX B200 per-GPU column, sparse ÷ 2: FP8 9 PF → 4,500, BF16 4.5 PF → 2,250, TF32 2.2 PF → 1,125 (2.25 as the page '
+      + 'rounds it: TF32 runs at half the 16-bit rate on every tensor-core generation, and its earlier 8-GPU total said 18 PF), '
+      + 'FP32 75 TFLOPS; 180 GB HBM3e per GPU (192 GB physical) at 7.7 TB/s (62 TB/s for 8; earlier versions of the page said '
+      + '64 TB/s, 8 TB/s a GPU; a 7,680-bit bus at 3,996 MHz gives 7.67 TB/s, pytorch/ao#4002); 1,000 W. '
       + 'Capacity: nvidia-smi reports 183359 MiB (≈179 GiB). 148 SMs and 129536 KiB L2 are what CUDA reports; not in the datasheet.',
   },
   gb200: {

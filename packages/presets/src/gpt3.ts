@@ -44,7 +44,9 @@ const ROWS = [
   { id: 'gpt3-6.7b', name: 'GPT-3 6.7B', params: billion(6.7), layers: 32, hiddenSize: 4096, attentionHeads: 32, batch: 1024 },
   { id: 'gpt3-13b', name: 'GPT-3 13B', params: billion(13), layers: 40, hiddenSize: 5120, attentionHeads: 40, batch: 1024,
     caveat: 'The table lists d_model 5140, which 40 heads do not divide; 5120 (d_head 128) as in Megatron/NeMo configs.' },
-  { id: 'gpt3-175b', name: 'GPT-3 175B', params: billion(175), layers: 96, hiddenSize: 12288, attentionHeads: 96, batch: 1536 },
+  { id: 'gpt3-175b', name: 'GPT-3 175B', params: billion(175), layers: 96, hiddenSize: 12288, attentionHeads: 96, batch: 1536,
+    caveat: 'The table\'s 3.2M-token batch is 1,562.5 sequences of 2,048; the batch here is the 1,536 Megatron-LM trains it at '
+      + '(Narayanan et al. 2021, SC\'21, Table 1 and §5.1: 3.1M tokens).' },
 ] as const satisfies readonly Gpt3Row[];
 
 export type Gpt3ModelId = (typeof ROWS)[number]['id'];

@@ -42,6 +42,14 @@ function modelJson(m: ModelPreset, cited: Citation): ModelPresetJson {
     id: m.id, ...m.shape, publishedParameters: m.publishedParameters,
     ...(m.defaultTrainingTokens !== undefined && { defaultTrainingTokens: m.defaultTrainingTokens }),
     trainedWithDropout: m.trainedWithDropout,
+    // The sourced figures beside the shape that change no time or memory but what an export sets or a question assumes.
+    ...(m.publishedGlobalBatchSize !== undefined && { publishedGlobalBatchSize: m.publishedGlobalBatchSize }),
+    ...(m.contextWindowTokens !== undefined && { contextWindowTokens: m.contextWindowTokens }),
+    ...(m.rotaryBase !== undefined && { rotaryBase: m.rotaryBase }),
+    ...(m.rotaryPercent !== undefined && { rotaryPercent: m.rotaryPercent }),
+    ...(m.ropeScalingFactor !== undefined && { ropeScalingFactor: m.ropeScalingFactor }),
+    ...(m.mlpActivation !== undefined && { mlpActivation: m.mlpActivation }),
+    ...(m.layerNorm1p !== undefined && { layerNorm1p: m.layerNorm1p }),
     source: source(cited),
   };
 }

@@ -23,7 +23,7 @@ export const gpuPresetSchema = object({
     fp32: flopsPerSecond('FP32 (non-tensor)'), tf32: flopsPerSecond('TF32'), fp16: flopsPerSecond('FP16'),
     bf16: flopsPerSecond('BF16'), fp8: flopsPerSecond('FP8'),
   }, { description: 'Dense tensor-core peaks; a precision the GPU lacks is absent.' }),
-  hbmBytes: number({ min: 0, description: 'Memory capacity an allocator sees, in bytes.' }),
+  hbmBytes: number({ min: 0, description: "Memory capacity as nvidia-smi reports it (memory.total), in bytes; CUDA lets an allocator have a few hundred MiB less." }),
   hbmBandwidthBytesPerSecond: number({ min: 0 }),
   smCount: integer({ min: 1 }),
   l2Bytes: number({ min: 0 }),
@@ -75,6 +75,13 @@ export const modelPresetSchema = object({
   publishedParameters: number({ min: 0, description: 'The parameter count the source states.' }),
   defaultTrainingTokens: optional(number({ min: 0, description: 'Tokens the source trained on, when it says.' })),
   trainedWithDropout: boolean({ description: "Whether it trained with hidden and attention dropout (0.1): a scenario's training.dropout default." }),
+  publishedGlobalBatchSize: optional(integer({ min: 1, description: 'The global batch the source trained with at seqLength, in sequences, where it states one: the batch a search or question without one assumes.' })),
+  contextWindowTokens: optional(integer({ min: 1, description: 'The longest context the released model is specified for, where longer than seqLength (the pre-training length).' })),
+  rotaryBase: optional(number({ min: 0, description: "RoPE's base frequency θ, where not 10,000 (Megatron-LM --rotary-base)." })),
+  rotaryPercent: optional(number({ min: 0, max: 1, description: "The fraction of each head's dimensions RoPE rotates, where not all (Megatron-LM --rotary-percent)." })),
+  ropeScalingFactor: optional(number({ min: 0, description: "Llama 3.1's RoPE frequency scaling factor (Hugging Face rope_scaling, rope_type llama3)." })),
+  mlpActivation: optional(enumOf(['squared-relu'], { description: "The MLP's nonlinearity where neither GeLU nor SwiGLU (gatedMlp): Nemotron-4's squared ReLU." })),
+  layerNorm1p: optional(boolean({ description: 'LayerNorm with a zero-centred scale (Megatron-LM --apply-layernorm-1p).' })),
   source,
 }, { description: 'A model preset (the scenario\'s model).' });
 

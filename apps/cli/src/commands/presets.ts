@@ -45,8 +45,11 @@ export interface PresetLine {
   source: { title: string; url?: string; note?: string };
 }
 
-/** "70B": a count of parameters as a model is named. */
-const compact = (n: number): string => formatCount(n).replace(/\s+/g, '');
+/**
+ * "70B", "1.3B", "7B": a count of parameters as a model is named, its source's nominal figure with no zeros it does not
+ * state (QA: "7.00B" claimed three figures of a nominal "7B").
+ */
+const compact = (n: number): string => formatCount(n, 4).replace(/\s+/g, '').replace(/(\.\d*?)0+(?=\D|$)/, '$1').replace(/\.(?=\D|$)/, '');
 
 /** The catalogues in the API's order (apps/api's PRESET_KINDS), each preset in its catalogue's order. */
 export const PRESET_LINES = {

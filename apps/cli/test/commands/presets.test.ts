@@ -24,7 +24,15 @@ describe('trainplan presets', () => {
     const gpus = (await cli(['presets', 'gpus'])).out;
     expect(gpus).toMatch(/^  h100-sxm +NVIDIA H100 .* · 989 TFLOP\/s BF16 dense · 79\.\d GiB HBM at 3\.35 TB\/s · \d+ NVLinks · 700 W$/m);
     const models = (await cli(['presets', 'model'])).out;
-    expect(models).toMatch(/^  llama3-70b +Llama 3 70B · 70\.0B parameters · 80 layers, hidden 8,192, 64 heads \(8 KV\) · 8,192-token sequences$/m);
+    expect(models).toMatch(/^  llama3-70b +Llama 3 70B · 70B parameters · 80 layers, hidden 8,192, 64 heads \(8 KV\) · 8,192-token sequences$/m);
+  });
+
+  it('a model\'s parameters as its source states them, with no zeros it does not state (QA: "7.00B" for a nominal 7B)', async () => {
+    const models = (await cli(['presets', 'models'])).out;
+    expect(models).toMatch(/^  llama2-7b +Llama 2 7B · 7B parameters ·/m);
+    // SC'21 Table 1 states 145.6B: four figures, not "146B".
+    expect(models).toMatch(/^  megatron-145\.6b +Megatron GPT 145\.6B · 145\.6B parameters ·/m);
+    expect(models).toMatch(/^  gpt3-1\.3b +GPT-3 XL · 1\.3B parameters ·/m);
   });
 
   it('with no catalogue lists all four; --json gives id, name, summary and source for each', async () => {
