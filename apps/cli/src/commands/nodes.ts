@@ -12,7 +12,7 @@ import { wholeText } from '../format/whole-text.ts';
 import {
   count, machineFields, MACHINE_FLAGS, money, OVERLAP_FLAGS, overlapProblem, overlapSettings, SPACE_FLAGS, spaceConstraintFields, spaceFlagsHelp, TRAINING_FLAGS, trainingFields,
 } from '../search-flags.ts';
-import { exportScenario, reportStream } from './search.ts';
+import { exportScenario, failureLine, reportStream } from './search.ts';
 import { assumedBatchLine, flagDeadlineBatchFor, flagDefaultBatch } from '../default-batch.ts';
 import { defaultBatchNote } from '@trainplan/ask';
 import { usageLine } from '../format/usage-line.ts';
@@ -79,7 +79,8 @@ ${spaceFlagsHelp(25)}
                          or days; nvlinkDomains on GB200, whose NVLink domain, a rack of 72 GPUs,
                          spans 18 nodes)
       --export F         print the configuration as Megatron-LM arguments (megatron) or NeMo YAML
-                         (nemo)
+                         (nemo), under a header naming the cluster size it is for and why (with
+                         --frontier: the curve's cheapest; --nodes N exports another)
   -h, --help             show this help
 
 Exit status: 0 answered; 1 the goal cannot be met (the closest feasible alternative is printed);
@@ -100,6 +101,18 @@ const HEADLINE: Record<Extract<NodesResponseJson, { ok: true }>['mode'], string>
   'fastest-within-budget': 'fastest within the budget',
   'days-on-nodes': 'on',
   'cost-time-frontier': 'cheapest',
+};
+
+/**
+ * Why the exported plan is for the size it is (the export's header names the size, export-header.ts): the goal's
+ * answer, where the mode chose among sizes. --frontier answers a curve, not one size: the export is its cheapest, said
+ * so, with how to export another.
+ */
+const SIZE_WHY: Record<Extract<NodesResponseJson, { ok: true }>['mode'], string | undefined> = {
+  'fewest-nodes': 'the fewest nodes that meet the deadline',
+  'fastest-within-budget': 'the fastest size the budget affords',
+  'days-on-nodes': undefined,
+  'cost-time-frontier': "the time–cost curve's cheapest size (--frontier exports only that one: for another size on the curve, run again with --nodes N in place of --frontier)",
 };
 
 /** --days: "30", or with the unit it is already in ("30d", "30 days"); what does not parse goes to the schema as given. */
@@ -254,7 +267,7 @@ export const nodesCommand: Command = requestCommand({
     const shown = shownAnswer(io, answer);
     if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
     else if (typeof v.export === 'string' && answer.ok) {
-      if (!exportScenario(io, v.export, answer.configuration.scenario)) return EXIT.internal;
+      if (!exportScenario(io, v.export, answer.configuration.scenario, SIZE_WHY[answer.mode])) return EXIT.internal;
     } else if (shown.ok || shown.reason !== 'invalid') reportStream(io, v)(`${assumed === undefined ? '' : `${assumed}\n`}${formatNodesReport(shown)}`);
     // The report, where it was printed, said the assumption first; an export or the JSON has no place for it. A refused
     // request planned nothing, at any batch: its issues alone are said.
@@ -266,7 +279,7 @@ export const nodesCommand: Command = requestCommand({
       printIssues(io, answer.issues);
       return EXIT.usage;
     }
-    printError(io, `${shown.reason}: ${shown.message}`);
+    printError(io, failureLine(shown, v));
     return EXIT.infeasible;
   },
 });

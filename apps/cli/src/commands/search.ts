@@ -67,7 +67,8 @@ ${spaceFlagsHelp(28)}
       --json                print the JSON answer (candidatesEvaluated, best {scenario, estimate},
                             top, …)
       --export megatron|nemo  print the best plan as Megatron-LM arguments or a NeMo YAML fragment,
-                            under a header: the Megatron-Core release the names need and what is
+                            under a header: the Megatron-Core release the names need, the cluster
+                            size planned (the world size the launcher must start) and what is
                             left to add. Megatron-LM's also gives the environment the run needs (a
                             comment: export or unset CUDA_DEVICE_MAX_CONNECTIONS) and maps ZeRO-1
                             to the distributed optimizer, ZeRO-2 and ZeRO-3 to Megatron-FSDP
@@ -104,12 +105,14 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
 }
 
 /**
- * Prints the best plan as Megatron-LM arguments or a NeMo YAML fragment; false (nothing printed)
+ * Prints the best plan as Megatron-LM arguments or a NeMo YAML fragment (its header names the cluster size, and
+ * `sizeWhy` why that one, where the size was chosen among several); false (nothing printed)
  * when the exporter refuses the plan, which a plan the search chose should never be: the caller
  * says so rather than exit 0 with an empty stdout that a `> run.sh` would take for a command line.
  */
-export function exportScenario(io: CliIo, format: string, scenario: ScenarioInput): boolean {
-  const text = format === 'megatron' ? toMegatronArgs(scenario) : toNemoYaml(scenario);
+export function exportScenario(io: CliIo, format: string, scenario: ScenarioInput, sizeWhy?: string): boolean {
+  const options = sizeWhy === undefined ? {} : { sizeWhy };
+  const text = format === 'megatron' ? toMegatronArgs(scenario, options) : toNemoYaml(scenario, options);
   if (text === undefined) {
     printError(io, `internal error: the plan found cannot be written as ${format === 'megatron' ? 'Megatron-LM arguments' : 'NeMo YAML'}`);
     return false;
@@ -124,6 +127,13 @@ export function exportScenario(io: CliIo, format: string, scenario: ScenarioInpu
  * report, with its closest alternatives, goes to stderr beside the error line.
  */
 export const reportStream = (io: CliIo, v: FlagValues): ((s: string) => void) => (typeof v.export === 'string' ? io.stderr : io.stdout);
+
+/**
+ * The last line of a search or sizing that found no plan: its reason code, and its message only where no report said
+ * it (--json, whose JSON is for a program): the report's first line (on stderr under --export) is the message already.
+ */
+export const failureLine = (a: { reason: string; message: string }, v: FlagValues): string =>
+  (v.json === true ? `${a.reason}: ${a.message}` : a.reason);
 
 /** A cost is the GPU-hours of a token budget at the price: --price alone would be dropped without a word. */
 const priceProblem = (v: FlagValues): string | undefined =>
@@ -156,7 +166,7 @@ export const searchCommand: Command = requestCommand({
     // The report said the assumption first; an export or the JSON has no place for it, so stderr does.
     if (assumed !== undefined && (v.json === true || (typeof v.export === 'string' && shown.ok))) io.stderr(`trainplan: ${assumed}\n`);
     if (!shown.ok) {
-      printError(io, `${shown.reason}: ${shown.message}`);
+      printError(io, failureLine(shown, v));
       return EXIT.infeasible;
     }
     return EXIT.ok;

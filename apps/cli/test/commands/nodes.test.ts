@@ -144,13 +144,49 @@ describe('trainplan nodes', () => {
     expect(err.match(/assumed \(no --global-batch\)/g)).toHaveLength(1);
     expect(err).toMatch(/\nno answer: no cluster of up to 8,?192 nodes meets the deadline/);
     expect(err).toMatch(/\nclosest feasible alternative: [\d,]+ nodes, [\d.]+ (?:hours|days), [\d,]+ GPU-hours\n/);
-    expect(err).toMatch(/\ntrainplan: deadline-unreachable: [^\n]*\n$/);
+    // The report said why; the last line is the reason code alone, not the message again.
+    expect(err).toMatch(/\ntrainplan: deadline-unreachable\n$/);
+    expect(err.match(/no cluster of up to 8,?192 nodes meets the deadline/g)).toHaveLength(1);
   });
 
   it('--export nemo says when NeMo 1.x\'s virtual-stage assertion refuses the split it writes (80 layers and the loss on 9 stages, v 3)', async () => {
     const { code, out } = await cli(['nodes', '--model', 'llama3-70b', '--gpu', 'dgx-h100', '--tokens', '2T', '--days', '30', '--export', 'nemo']);
     expect(code).toBe(0);
     expect(out).toContain('  # NeMo 1.x asserts (num_layers // pipeline_model_parallel_size) % virtual_pipeline_model_parallel_size == 0, which 80 // 9 = 8 fails for 3');
+  });
+
+  it('--export megatron names the cluster size it found, which Megatron takes from the launcher, not from its arguments', async () => {
+    const args = [...GPT3, '--days', '30'];
+    const a = JSON.parse((await cli([...args, '--json'])).out);
+    const { code, out } = await cli([...args, '--export', 'megatron']);
+    expect(code).toBe(0);
+    const header = out.split('\n')[1]!;
+    const m = /^# planned for (\d+) nodes × 8 GPUs \(world size ([\d,]+): TP (\d+) · PP (\d+) · CP (\d+) · DP (\d+)\), the fewest nodes that meet the deadline; the launcher sets it \(torchrun --nnodes (\d+) --nproc-per-node 8\)$/.exec(header);
+    expect(m, header).not.toBeNull();
+    const [nodes, world, tp, pp, cp, dp, launched] = m!.slice(1).map((x) => Number(x.replace(/,/g, '')));
+    expect([nodes, launched]).toEqual([a.nodes, a.nodes]);
+    // validate_args: world_size % (TP · PP · CP) == 0, and DP is the quotient.
+    expect(world).toBe(8 * a.nodes);
+    expect(tp! * pp! * cp! * dp!).toBe(world);
+    expect(out).toContain(`--tensor-model-parallel-size ${tp} \\\n`);
+    expect(out).toContain(`--pipeline-model-parallel-size ${pp} \\\n`);
+    // NeMo carries the size in trainer: as well.
+    const nemo = (await cli([...args, '--export', 'nemo'])).out.split('\n');
+    expect(nemo).toContain(`  num_nodes: ${a.nodes}`);
+    expect(nemo).toContain('  devices: 8');
+  });
+
+  it('--frontier --export says it exported the curve\'s cheapest size, and how to export another', async () => {
+    const args = ['nodes', '--model', 'llama3-8b', '--gpu', 'dgx-h100', '--tokens', '1T', '--frontier'];
+    const a = JSON.parse((await cli([...args, '--json'])).out);
+    expect(a.mode).toBe('cost-time-frontier');
+    for (const format of ['megatron', 'nemo']) {
+      const { code, out } = await cli([...args, '--export', format]);
+      expect(code).toBe(0);
+      const header = out.split('\n')[1]!;
+      expect(header).toMatch(new RegExp(`^# planned for ${a.nodes} nodes? × 8 GPUs \\(world size ${8 * a.nodes}: [^)]*\\), the time–cost curve's cheapest size `));
+      expect(header).toContain('run again with --nodes N in place of --frontier');
+    }
   });
 
   it('--export with --json is a usage error, as in search: one of them replaces the report, not both', async () => {
@@ -292,7 +328,9 @@ describe('trainplan nodes', () => {
     expect(code).toBe(1);
     const offered = /; the nearest sizes that run are 84 nodes \(2 fewer, ([\d.]+) days\) and 88 nodes \(2 more, ([\d.]+) days\)\n/;
     expect(out).toMatch(offered);
-    expect(err).toMatch(offered);
+    // Said once, in the report; stderr keeps the reason code for a script (--json, with no report, has the message there too).
+    expect(err).toBe('trainplan: does-not-fit\n');
+    expect((await cli([...GPT3, '--nodes', '86', '--json'])).err).toMatch(offered);
     // Each with the days that size takes (as asking for it answers).
     const days = async (nodes: number) => JSON.parse((await cli([...GPT3, '--nodes', String(nodes), '--json'])).out).days.toFixed(1);
     const [, d84, d88] = offered.exec(out)!;

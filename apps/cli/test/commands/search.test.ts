@@ -30,7 +30,8 @@ describe('trainplan search', () => {
     expect(code).toBe(1);
     const why = 'no configuration of 32 GPUs runs: the constraints contradict each other: --tensor asks for TP 16, but --tensor-within-node keeps tensor parallelism within a node\'s 8 GPUs (16 > 8)';
     expect(out).toBe(`no plan: ${why}\n`);
-    expect(err).toBe(`trainplan: no-feasible-configuration: ${why}\n`);
+    // Said once, in the report; stderr's line keeps the reason code for a script.
+    expect(err).toBe('trainplan: no-feasible-configuration\n');
   });
 
   it('--json carries candidatesEvaluated, best (a contract scenario with its estimate) and top', async () => {
@@ -60,6 +61,42 @@ describe('trainplan search', () => {
     // The tokenizer is the user's: a comment says which vocabulary it must have, then the one shell command.
     expect(out).toMatch(/\n# the tokenizer sets the vocabulary \(51,200 rows for this model, with the padding below\)[^\n]*\n(#[^\n]*\n|export [^\n]*\n)*--num-layers 96 \\\n/);
     expect(out).toContain('--global-batch-size 1536');
+  });
+
+  it('--export megatron on 128 nodes: the size said first, and GPT-3\'s 51,200 rows built from GPT-2\'s 50,257 tokens at the TP chosen', async () => {
+    const { code, out } = await cli(['search', ...GPT3, '--top', '1', '--export', 'megatron']);
+    expect(code).toBe(0);
+    expect(out.split('\n')[1]).toMatch(/^# planned for 128 nodes × 8 GPUs \(world size 1,024: TP \d+ · PP \d+ · CP \d+ · DP \d+\); the launcher sets it \(torchrun --nnodes 128 --nproc-per-node 8\)$/);
+    const tp = Number(/--tensor-model-parallel-size (\d+)/.exec(out)![1]);
+    const divisor = Number(/--make-vocab-size-divisible-by (\d+)/.exec(out)?.[1] ?? 128);
+    // Megatron's _vocab_size_with_padding: the tokenizer's 50,257 up to a multiple of divisor × TP must be the 51,200 planned.
+    expect(Math.ceil(50257 / (divisor * tp)) * divisor * tp, `TP ${tp}, divisor ${divisor}`).toBe(51200);
+    // At TP 2 (the best plan today) that is 512: 128 × 2 = 256 would build ⌈50,257 / 256⌉ × 256 = 50,432 rows.
+    if (tp === 2) expect(divisor).toBe(512);
+  });
+
+  it('a failed --export says its reason once on stderr: the report, then the reason code alone', async () => {
+    const { code, out, err } = await cli(['search', '--model', 'gpt3-175b', '--gpu', 'a100-40gb', '--gpus', '8', '--global-batch', '8', '--export', 'megatron']);
+    expect({ code, out }).toEqual({ code: 1, out: '' });
+    expect(err.match(/no configuration of 8 GPUs runs: out of memory/g)).toHaveLength(1);
+    expect(err.endsWith('\ntrainplan: no-feasible-configuration\n')).toBe(true);
+    // --json has no report: its stderr line keeps the message.
+    const json = await cli(['search', '--model', 'gpt3-175b', '--gpu', 'a100-40gb', '--gpus', '8', '--global-batch', '8', '--json']);
+    expect(json.err).toMatch(/^trainplan: no-feasible-configuration: no configuration of 8 GPUs runs: out of memory/);
+  });
+
+  it('--export nemo of a split NeMo 1.x refuses names what passes it, not a hand-set split (80 // 6 = 13, v 2)', async () => {
+    const { code, out } = await cli(['search', '--model', 'llama3-70b', '--gpu', 'dgx-h100', '--gpus', '96', '--global-batch', '192', '--pipeline', '6',
+      '--virtual-stages', '2', '--pipeline-split', 'layers', '--export', 'nemo']);
+    expect(code).toBe(0);
+    expect(out).not.toContain('set this split by hand');
+    expect(out).toMatch(/80 \/\/ 6 = 13 fails for 2 .*: search again for NeMo 1\.x with PP 4 or 12 .* or take this plan as Megatron-LM arguments \(--export megatron\)/);
+    // The first remedy named does pass: the same search at PP 4 exports with no such warning.
+    const pp4 = await cli(['search', '--model', 'llama3-70b', '--gpu', 'dgx-h100', '--gpus', '96', '--global-batch', '192', '--pipeline', '4',
+      '--virtual-stages', '2', '--pipeline-split', 'layers', '--export', 'nemo']);
+    expect(pp4.code).toBe(0);
+    expect(pp4.out).toContain('  pipeline_model_parallel_size: 4\n');
+    expect(pp4.out).not.toContain('NeMo 1.x asserts');
   });
 
   it('without --global-batch, the batch nodes and the chat bot assume: the model\'s published one, said first (on stderr beside --json)', async () => {
@@ -113,7 +150,9 @@ describe('trainplan search', () => {
     expect(out).toBe('');
     expect(err).toMatch(/^no plan: no configuration of 8 GPUs runs: out of memory/);
     expect(err).toContain('\nclosest feasible alternative: nothing runs on 1 node (8 GPUs); the nearest size that runs is larger: ');
-    expect(err).toMatch(/\ntrainplan: no-feasible-configuration: no configuration of 8 GPUs runs: [^\n]*\n$/);
+    // The report said why; the last line is the reason code alone, not the message again.
+    expect(err).toMatch(/\ntrainplan: no-feasible-configuration\n$/);
+    expect(err.match(/no configuration of 8 GPUs runs/g)).toHaveLength(1);
   });
 
   it('--export builds Nemotron-4 as NVIDIA configures it (squared ReLU, LayerNorm1p, half-width RoPE) in both formats', async () => {
@@ -141,7 +180,7 @@ describe('trainplan search', () => {
     const { code, out, err } = await cli(['search', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--nodes', '1', '--global-batch', '64']);
     expect(code).toBe(1);
     expect(out).toContain('closest feasible alternative');
-    expect(err).toMatch(/^trainplan: no-feasible-configuration: /);
+    expect(err).toBe('trainplan: no-feasible-configuration\n');
   });
 
   describe('a --budget that runs out before any plan that fits is estimated', () => {
@@ -159,9 +198,10 @@ describe('trainplan search', () => {
       const estimates = budget === 1 ? '1 full estimate' : `${budget} full estimates`;
       const { code, out, err } = await cli([...LLAMA, '--budget', String(budget)]);
       expect(code).toBe(1);
-      expect(err).toMatch(new RegExp(`^trainplan: budget-exhausted: not every configuration of 8 GPUs was estimated: the candidate budget ran out after ${estimates}, `
-        + `before any plan that fits was estimated; the closest seen so far \\(TP \\d+ [^)]*\\) needs [\\d.]+ GiB per GPU, .*; raise --budget above ${budget} to search further\n$`));
-      expect(out).toMatch(/^no plan: .*raise --budget above/);
+      expect(out).toMatch(new RegExp(`^no plan: not every configuration of 8 GPUs was estimated: the candidate budget ran out after ${estimates}, `
+        + `before any plan that fits was estimated; the closest seen so far \\(TP \\d+ [^)]*\\) needs [\\d.]+ GiB per GPU, .*; raise --budget above ${budget} to search further\n`));
+      // Said once, in the report; stderr keeps the reason code.
+      expect(err).toBe('trainplan: budget-exhausted\n');
       expect(out).toMatch(/\nclosest miss: TP \d+ /);
       // Nothing was shown not to run here, so no other cluster size is offered as "the nearest that runs".
       expect(out).not.toContain('closest feasible alternative');
@@ -183,9 +223,10 @@ describe('trainplan search', () => {
 
     it('an --input request is told its field, candidateBudget', async () => {
       const request = { model: 'llama3-8b', cluster: { gpu: 'h100-sxm', nodes: 1 }, training: { globalBatchSize: 32 }, candidateBudget: 1 };
-      const { code, err } = await cli(['search', '--input', 'r.json'], { files: { 'r.json': JSON.stringify(request) } });
+      const { code, out, err } = await cli(['search', '--input', 'r.json'], { files: { 'r.json': JSON.stringify(request) } });
       expect(code).toBe(1);
-      expect(err).toMatch(/^trainplan: budget-exhausted: .*raise candidateBudget above 1 to search further\n$/);
+      expect(out).toMatch(/^no plan: .*raise candidateBudget above 1 to search further\n/);
+      expect(err).toBe('trainplan: budget-exhausted\n');
     });
 
     it('--help says what the export\'s header holds: the release, the environment, Megatron-FSDP for ZeRO-2/3', async () => {
@@ -297,11 +338,12 @@ describe('trainplan search', () => {
     });
   });
 
-  it('a search the --memory-fraction rules out names the flag, not the field memoryFraction, in the report and on stderr', async () => {
+  it('a search the --memory-fraction rules out names the flag, not the field memoryFraction, in the report (stderr: the reason code)', async () => {
     const { code, out, err } = await cli(['search', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--nodes', '16', '--global-batch', '1536', '--memory-fraction', '0.3']);
     expect(code).toBe(1);
     expect(out).toMatch(/\nclosest miss: .* above the 24\.0 GiB the search leaves usable \(--memory-fraction 0\.3 of the NVIDIA A100 SXM4 80GB's 80\.0 GiB\)\n/);
-    expect(err).toMatch(/^trainplan: no-feasible-configuration: .* the search leaves 24\.0 GiB of the GPU's 80\.0 GiB usable \(--memory-fraction\)\n$/);
+    expect(out).toMatch(/^no plan: .* the search leaves 24\.0 GiB of the GPU's 80\.0 GiB usable \(--memory-fraction\)\n/);
+    expect(err).toBe('trainplan: no-feasible-configuration\n');
     expect(out + err).not.toContain('memoryFraction');
   });
 

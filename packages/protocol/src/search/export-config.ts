@@ -4,9 +4,22 @@ import { modelById, type ModelPreset } from '@trainplan/presets';
 import { validateScenario } from '../scenario-schema.ts';
 import { resolveScenario } from '../resolve.ts';
 import { megatronArchitecture, nemoArchitecture } from './export-architecture.ts';
-import { coreVersionLine, MEGATRON_LEFT_OUT, NEMO_LEFT_OUT, tokenizerNote, type CoreRequirement } from './export-header.ts';
+import {
+  coreVersionLine, megatronLaunch, MEGATRON_LEFT_OUT, NEMO_LAUNCH, NEMO_LEFT_OUT, plannedClusterLine, tokenizerNote, type CoreRequirement,
+} from './export-header.ts';
+import { nemoSplitLines } from './export-nemo-split.ts';
 import { megatronEnvironment, megatronSharding, usesMegatronFsdp } from './export-sharding.ts';
+import { presetTokenizer } from './export-tokenizer.ts';
 import { DEFAULT_VOCAB_DIVISOR, vocabPadding } from './export-vocab.ts';
+
+/** What the caller knows of the plan that the scenario does not say. */
+export interface ExportOptions {
+  /**
+   * Why the plan's cluster size, where it was one of several (`trainplan nodes --frontier`: "the time–cost curve's
+   * cheapest size"), for the header line that names the size.
+   */
+  readonly sizeWhy?: string;
+}
 
 /** A runnable plan and its layer split, or undefined when the scenario does not validate, resolve or pass checkPlan. */
 function planOf(scenario: unknown): { plan: PlanInput; split: PipelineSplit; preset?: ModelPreset } | undefined {
@@ -54,7 +67,7 @@ function recomputeLayersPerChunk(plan: PlanInput, split: PipelineSplit): number 
  * `export` lines, so the backslash-continued argument block stays one shell command. Answers `undefined`
  * for a scenario that does not validate, or that Megatron would refuse (checkPlan).
  */
-export function toMegatronArgs(scenario: unknown): string | undefined {
+export function toMegatronArgs(scenario: unknown, options: ExportOptions = {}): string | undefined {
   const planned = planOf(scenario);
   if (planned === undefined) return undefined;
   const { plan, split, preset } = planned;
@@ -62,9 +75,10 @@ export function toMegatronArgs(scenario: unknown): string | undefined {
   const v = plan.virtualStages;
   const architecture = megatronArchitecture(m, preset);
   const sharding = megatronSharding(plan);
-  const vocab = vocabPadding(m.vocabSize, plan.tensor);
+  const vocab = vocabPadding(m.vocabSize, plan.tensor, presetTokenizer(preset));
   const notes: string[] = [
     coreVersionLine(coreRequirements(plan, split, true, preset?.ropeScalingFactor !== undefined), 'Megatron-LM arguments for pretrain_gpt.py'),
+    plannedClusterLine(plan, megatronLaunch(plan), options.sizeWhy),
     MEGATRON_LEFT_OUT,
     tokenizerNote(m.vocabSize, 'add --tokenizer-type and --tokenizer-model (or --vocab-file) for it'),
     `# ${vocab.note}`,
@@ -148,16 +162,17 @@ function nemoOptimizer(plan: PlanInput): { name: string; note?: string } {
  * Megatron-Core's TransformerConfig fields num_layers_in_first/last_pipeline_stage, which NeMo 1.x's
  * MegatronBaseModel.build_transformer_config passes through from `model:` by name ("then config").
  */
-export function toNemoYaml(scenario: unknown): string | undefined {
+export function toNemoYaml(scenario: unknown, options: ExportOptions = {}): string | undefined {
   const planned = planOf(scenario);
   if (planned === undefined) return undefined;
   const { plan, split, preset } = planned;
   const m = plan.model;
   const optimizer = nemoOptimizer(plan);
   const architecture = nemoArchitecture(m, preset);
-  const vocab = vocabPadding(m.vocabSize, plan.tensor);
+  const vocab = vocabPadding(m.vocabSize, plan.tensor, presetTokenizer(preset));
   const lines = [
     coreVersionLine(coreRequirements(plan, split, false, false), 'NeMo 1.x config keys (NeMo-Megatron launcher) to merge into a training config'),
+    plannedClusterLine(plan, NEMO_LAUNCH, options.sizeWhy),
     NEMO_LEFT_OUT,
     tokenizerNote(m.vocabSize, 'set model.tokenizer (library, type, model or vocab_file) for it'),
     'trainer:',
@@ -203,46 +218,4 @@ export function toNemoYaml(scenario: unknown): string | undefined {
   lines.push('  optim:', `    name: ${optimizer.name}`);
   if (optimizer.name === 'distributed_fused_adam' && plan.overlapGradReduce) lines.push('    overlap_grad_sync: true', '    overlap_param_sync: true');
   return `${lines.join('\n')}\n`;
-}
-
-/**
- * An uneven split's keys, with a comment stating it (and what NeMo 1.x would refuse with virtual stages); or
- * the TransformerConfig fields that count the embedding and the loss as layers, passed through by name as the
- * uneven ones are (NVIDIA's Megatron-Bridge recipes for Llama 3.1 405B set both).
- */
-function nemoSplitLines(plan: PlanInput, split: PipelineSplit): string[] {
-  const p = plan.pipeline;
-  const shape = p > 2 ? `${split.first} + ${split.middle} × ${p - 2} + ${split.last}` : `${split.first} + ${split.last}`;
-  if (split.slots !== 'layers') {
-    const { embedding, loss } = slotsTaken(split.slots);
-    return [
-      `  # pipeline split of the ${plan.model.layers} layers with ${[embedding && 'the embedding', loss && 'the loss'].filter(Boolean).join(' and ')} `
-        + `counted as a layer each: ${shape} (Megatron-Core TransformerConfig fields)`,
-      // NeMo 2's GPTConfig.configure_model (nemo/collections/llm/gpt/model/base.py) skips the check when
-      // account_for_embedding/loss_in_pipeline_split is set ("is_pipeline_asymmetric"); NeMo 1.x does not.
-      ...virtualStageWarning(plan, 'use NeMo 2, whose GPTConfig skips the check for a split that counts the embedding or the loss, or another split'),
-      ...(embedding ? ['  account_for_embedding_in_pipeline_split: true'] : []),
-      ...(loss ? ['  account_for_loss_in_pipeline_split: true'] : []),
-    ];
-  }
-  if (!split.uneven) return [];
-  return [
-    `  # uneven pipeline split of the ${plan.model.layers} layers: ${shape} (Megatron-Core TransformerConfig fields, ${plan.virtualStages > 1 ? '0.11+ with virtual stages' : '0.9+'})`,
-    ...virtualStageWarning(plan, 'set this split by hand'),
-    `  num_layers_in_first_pipeline_stage: ${split.first}`,
-    `  num_layers_in_last_pipeline_stage: ${split.last}`,
-  ];
-}
-
-/**
- * NeMo 1.x MegatronBaseModel.__init__ asserts "(num_layers // pipeline_model_parallel_size) % vp_size == 0", which
- * any split with virtual stages can fail: a comment saying so, and what to do, where this plan fails it.
- */
-function virtualStageWarning(plan: PlanInput, remedy: string): string[] {
-  const { layers } = plan.model;
-  const p = plan.pipeline;
-  const v = plan.virtualStages;
-  if (v <= 1 || Math.floor(layers / p) % v === 0) return [];
-  return [`  # NeMo 1.x asserts (num_layers // pipeline_model_parallel_size) % virtual_pipeline_model_parallel_size == 0, `
-    + `which ${layers} // ${p} = ${Math.floor(layers / p)} fails for ${v}: ${remedy}`];
 }

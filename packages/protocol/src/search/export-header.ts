@@ -1,3 +1,5 @@
+import { countOf, formatGrouped } from '@trainplan/units';
+
 /**
  * The header comments of both exports: the Megatron-Core release the arguments need, and what they leave to the user.
  * Releases from Megatron-LM's CHANGELOG.md: 0.9 "Uneven pipeline parallelism"; 0.11 "Uneven virtual pipeline parallel
@@ -34,3 +36,32 @@ export const NEMO_LEFT_OUT = '# left out, yours to add: model.data (data_prefix,
  */
 export const tokenizerNote = (vocabSize: number, how: string): string =>
   `# the tokenizer sets the vocabulary (${vocabSize.toLocaleString('en-US')} rows for this model, with the padding below): ${how}`;
+
+/** The cluster a plan was made for: the size the launcher must start, which neither export's arguments carry. */
+export interface PlannedCluster {
+  readonly nodes: number;
+  readonly gpusPerNode: number;
+  readonly tensor: number;
+  readonly pipeline: number;
+  readonly context: number;
+  readonly data: number;
+}
+
+/**
+ * The header line naming the cluster size the plan is for. Megatron-LM takes the world size from the launcher
+ * (torchrun's WORLD_SIZE), not from an argument: validate_args asserts world_size % (TP · PP · CP) == 0 and sets the
+ * data-parallel size to the quotient (megatron/training/arguments.py), so a command line without its cluster size
+ * plans a different data-parallel size, or none. `why` says why this size, where the plan was one of several
+ * (`trainplan nodes`: "the time–cost curve's cheapest size"); `then`, how the format takes the size.
+ */
+export function plannedClusterLine(c: PlannedCluster, then: string, why?: string): string {
+  return `# planned for ${countOf(c.nodes, 'node')} × ${countOf(c.gpusPerNode, 'GPU')} (world size ${formatGrouped(c.nodes * c.gpusPerNode)}: `
+    + `TP ${c.tensor} · PP ${c.pipeline} · CP ${c.context} · DP ${c.data})${why === undefined ? '' : `, ${why}`}; ${then}`;
+}
+
+/** How Megatron-LM is told the size: by its launcher (torchrun's --nnodes and --nproc-per-node make WORLD_SIZE). */
+export const megatronLaunch = (c: PlannedCluster): string =>
+  `the launcher sets it (torchrun --nnodes ${c.nodes} --nproc-per-node ${c.gpusPerNode})`;
+
+/** NeMo reads it from the trainer's keys below, which the launcher must match. */
+export const NEMO_LAUNCH = 'trainer.num_nodes and trainer.devices below say it, and the launcher must start as many';

@@ -224,7 +224,7 @@ describe('a split counting the embedding and the loss as layers (Megatron-Core a
     const failing = { ...RECIPE, cluster: { gpu: 'h100-sxm', nodes: 128 }, training: { ...RECIPE.training, globalBatchSize: 1024 },
       parallelism: { ...RECIPE.parallelism, tensor: 2, pipeline: 64, context: 8, schedule: 'interleaved' } };
     const warning = lines(toNemoYaml(failing)).find((l) => l.includes('NeMo 1.x asserts'));
-    expect(warning).toMatch(/^ {2}# .*126 \/\/ 64 = 1 fails for 2: use NeMo 2/);
+    expect(warning).toMatch(/^ {2}# .*126 \/\/ 64 = 1 fails for 2: this YAML is NeMo 1\.x's, which stops there; NeMo 2, .* reads no YAML/);
     // NVIDIA's own recipe fails it too (126 // 8 = 15 is odd); without virtual stages there is nothing to assert.
     expect(toNemoYaml(RECIPE)).toContain('126 // 8 = 15 fails for 2');
     expect(toNemoYaml({ ...RECIPE, parallelism: { ...RECIPE.parallelism, virtualStages: 1 } })).not.toContain('NeMo 1.x asserts');
