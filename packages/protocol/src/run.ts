@@ -107,7 +107,11 @@ export function estimateResolvedScenario(s: ResolvedScenarioInput, index?: numbe
       ...(plan !== undefined && { resolved: plan.resolved, memory: plan.memory, parameters: plan.parameters }),
     };
   }
-  return { ok: false, reason: result.reason, message: result.message, issues: prefix([...(result.issues ?? [])], index) };
+  // In an array, the message names the slot as the issues' paths do ("[0].training.globalBatchSize: …"), as a slot that
+  // resolve refused says it (QA: a planner rule's message lost the index its issues carried).
+  const issues = prefix([...(result.issues ?? [])], index);
+  const message = index !== undefined && issues.length > 0 ? issuesMessage(issues) : result.message;
+  return { ok: false, reason: result.reason, message, issues };
 }
 
 /**

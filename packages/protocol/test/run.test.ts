@@ -42,6 +42,19 @@ describe('runEstimate', () => {
     expect(issuesOf(runEstimate([{ model: 'gpt5', cluster: { gpu: 'h100-sxm', nodes: 1 } }])).map((i) => i.path)).toEqual(['[0].training', '[0].model']);
   });
 
+  it('in an array, a planner rule\'s message names its slot as its issues do (QA: "[0]" was in the path, not the message)', () => {
+    const bad = { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', nodes: 128 }, training: { globalBatchSize: 1000 } };
+    const answers = runEstimate([bad, bad]) as EstimateJson[];
+    answers.forEach((a, i) => {
+      if (a.ok) throw new Error('batch 1000 on 1,024 GPUs runs');
+      expect(a.issues?.[0]?.path).toBe(`[${i}].training.globalBatchSize`);
+      expect(a.message).toMatch(new RegExp(`^\\[${i}\\]\\.training\\.globalBatchSize: global batch 1000 is not a multiple`));
+    });
+    // Alone, the scenario has no slot: the field's path alone.
+    const one = runEstimate(bad) as EstimateJson;
+    expect(one.ok ? '' : one.message).toMatch(/^training\.globalBatchSize: global batch 1000 is not a multiple/);
+  });
+
   it('an empty array is one issue about the whole input, without a leading ": "', () => {
     expect(runEstimate([])).toMatchObject({ ok: false, reason: 'invalid', message: 'expected a scenario or a non-empty array of scenarios' });
   });
