@@ -289,6 +289,22 @@ describe('problem documents stay within the published Problem schema (issues ≤
   });
 });
 
+describe('the OpenAPI document names the statuses and problem fields the server sends (QA: 405, allow, limitBytes, limit)', () => {
+  it('GET on a POST route is a 405 whose allow field the Problem schema documents, and every operation lists 405', async () => {
+    const doc = await (await app.request('/openapi.json')).json() as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>; components: { schemas: { Problem: { properties: Record<string, unknown> } } };
+    };
+    const res = await app.request('/v1/estimate');
+    expect(res.status).toBe(405);
+    const problem = await res.json() as { allow: string[] };
+    expect(problem.allow.join(', ')).toBe(res.headers.get('allow'));
+    for (const field of ['allow', 'limitBytes', 'limit', 'max', 'requested']) expect(doc.components.schemas.Problem.properties, field).toHaveProperty(field);
+    for (const [path, methods] of Object.entries(doc.paths).filter(([p]) => p.startsWith('/v1/'))) {
+      for (const [method, op] of Object.entries(methods)) expect(op.responses, `${method} ${path}`).toHaveProperty('405');
+    }
+  });
+});
+
 describe('a bug of ours: a 500 the client can quote and the log can find', () => {
   const broken = { ...POST_OPERATIONS[0]!, path: '/v1/broken' as const, operationId: 'broken', run: () => { throw new Error('boom at the core'); } };
   const logged: { error: unknown; id: string; method: string; path: string }[] = [];

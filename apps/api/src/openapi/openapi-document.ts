@@ -4,7 +4,7 @@
  * hand-written copy. OpenAPI 3.1 Schema Objects are JSON Schema 2020-12 (OAS 3.1 §4.8.24), so the
  * toolkit's documents embed as they are, less their `$schema` (stated once as jsonSchemaDialect).
  */
-import { array, integer, JSON_SCHEMA_DIALECT, jsonSchemaDocument, object, optional, string, type JsonSchema } from '@trainplan/protocol';
+import { array, integer, JSON_SCHEMA_DIALECT, jsonSchemaDocument, number, object, optional, string, type JsonSchema } from '@trainplan/protocol';
 import { JSON_TYPE, MSGPACK_TYPE } from '../http/media-types.ts';
 import { MAX_BODY_BYTES } from '../http/read-body.ts';
 import type { PostOperation } from '../operations/operation.ts';
@@ -20,6 +20,11 @@ const problemJsonSchema = jsonSchemaDocument(object({
   detail: string({ description: 'What went wrong, for humans.' }),
   issues: optional(array(object({ path: string(), message: string() }), { description: 'For 400: each offending field by its JSON path.' })),
   instance: optional(string({ description: "For 500: this occurrence's id (urn:uuid:…), which the server logged with the error: quote it in a report." })),
+  limitBytes: optional(integer({ min: 0, description: 'For 413: the most bytes a body may have.' })),
+  limit: optional(string({ description: 'For 422: the work limit the request would exceed (e.g. nodes, emulatedGpus, eventBudget, candidateBudget).' })),
+  max: optional(number({ min: 0, description: 'For 422: that limit\'s value.' })),
+  requested: optional(number({ min: 0, description: 'For 422: what the request asked for.' })),
+  allow: optional(array(string(), { description: 'For 405: the methods the path answers, as the Allow header lists them.' })),
 }, { unknownKeys: 'strip', description: 'RFC 9457 problem details.' }));
 
 /**
@@ -68,6 +73,7 @@ function postPath(op: PostOperation): Json {
         400: problem('Invalid input: each offending field by its JSON path.'),
         413: problem(`Body over ${MAX_BODY_BYTES} bytes.`),
         415: problem('Body neither application/json nor application/msgpack, or content-coded (a Content-Encoding other than identity).'),
+        405: problem('Method not allowed: the path answers POST (and OPTIONS); the Allow header lists them.'),
         422: problem('Over budget: the request would exceed a work limit, which the detail names.'),
       },
     },
@@ -75,7 +81,15 @@ function postPath(op: PostOperation): Json {
 }
 
 function getPath(operationId: string, summary: string, schema: JsonSchema, extra: Json = {}): Json {
-  return { get: { operationId, summary, ...extra, responses: { 200: ok(schema, summary), 304: notModified, ...('parameters' in extra && { 404: problem('No such preset.') }) } } };
+  return {
+    get: {
+      operationId, summary, ...extra,
+      responses: {
+        200: ok(schema, summary), 304: notModified, ...('parameters' in extra && { 404: problem('No such preset.') }),
+        405: problem('Method not allowed: the path answers GET, HEAD (and OPTIONS); the Allow header lists them.'),
+      },
+    },
+  };
 }
 
 export function openApiDocument(operations: readonly PostOperation[]): Json {
@@ -102,9 +116,14 @@ export function openApiDocument(operations: readonly PostOperation[]): Json {
       ...presetPaths,
       '/v1/presets': getPath('presets', 'The preset ids of every catalogue', presetIndexJsonSchema),
       ...onePresetPaths,
-      '/healthz': { get: { operationId: 'healthz', summary: 'Liveness', responses: { 200: { description: '{"ok":true}' } } } },
-      '/openapi.json': { get: { operationId: 'openapi', summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } } } },
-      '/docs': { get: { operationId: 'docs', summary: 'Interactive documentation (HTML)', responses: { 200: { description: 'HTML' } } } },
+      '/healthz': {
+        get: {
+          operationId: 'healthz', summary: 'Liveness',
+          responses: { 200: { description: 'Alive: {"ok":true}.', content: { 'application/json': { schema: { type: 'object', properties: { ok: { const: true } }, required: ['ok'] } } } } },
+        },
+      },
+      '/openapi.json': { get: { operationId: 'openapi', summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } } } } },
+      '/docs': { get: { operationId: 'docs', summary: 'Interactive documentation (HTML)', responses: { 200: { description: 'HTML', content: { 'text/html': { schema: { type: 'string' } } } } } } },
     },
     components: {
       schemas: {
