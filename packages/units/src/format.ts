@@ -88,6 +88,21 @@ export const formatCount = (c: Count, significant = 3): string =>
 
 export const formatPercent = (r: Ratio, decimals = 1): string => `${(r * 100).toFixed(decimals)}%`;
 
+/** Decimals a load may take before it reads below 100% (ρ is below 1 whenever a rate is served). */
+const MAX_LOAD_DECIMALS = 3;
+
+/**
+ * A load (a share of capacity in use) as a percentage, whole unless that rounds a load below capacity up to "100%",
+ * which reads as saturated (a wait without bound): 0.998 is "99.8%", 0.9996 "99.96%", 0.95 "95%".
+ */
+export function formatLoad(utilization: Ratio): string {
+  for (let decimals = 0; decimals < MAX_LOAD_DECIMALS; decimals++) {
+    const text = formatPercent(utilization, decimals);
+    if (utilization >= 1 || Number.parseFloat(text) < 100) return text;
+  }
+  return formatPercent(utilization, MAX_LOAD_DECIMALS);
+}
+
 /**
  * A change as a signed percentage: one decimal under 10% ("+0.5%", "−4.2%"), whole from 10% ("+31%").
  * Decided on the rounded figure, so 9.96% reads "+10%", not "+10.0%".

@@ -8,7 +8,7 @@ export {
 } from './quantities.ts';
 export {
   formatNumber, formatGrouped, formatBytes, formatBytesDecimal, formatSeconds, formatDuration, formatFlops, formatBandwidth,
-  formatCount, formatPercent, formatPercentChange, countOf, formatAmount,
+  formatCount, formatPercent, formatPercentChange, countOf, formatAmount, formatLoad,
 } from './format.ts';
 export { formatCountExact, parseBytes, parseCount, parseDecimal } from './parse.ts';
 export { formatSize } from './format-size.ts';

@@ -1,5 +1,5 @@
 import { inferenceBoundsText, inferenceRequestJsonSchema, runInference, type InferencePointJson, type InferenceResponseJson } from '@trainplan/protocol';
-import { formatBytes, formatGrouped, formatPercent, formatSeconds } from '@trainplan/units';
+import { formatBytes, formatGrouped, formatLoad, formatPercent, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -233,20 +233,8 @@ function bestText(p: InferencePointJson, outputTokens: number): string {
     + `${perGpu} (${rate(p.tokensPerSecondPerGpu * gpus)} tokens/s on the ${plural(gpus, 'GPU', 'GPUs')}), ${perToken}`;
 }
 
-/** Decimals a load may take before it reads below 100% (ρ is below 1 whenever the rate is served). */
-const MAX_LOAD_DECIMALS = 3;
-
-/**
- * A load as a percentage, whole unless that rounds a load below capacity up to "100%", which reads as saturated
- * (a wait without bound): 0.998 is "99.8%", 0.9996 "99.96%", 0.95 "95%".
- */
-export function loadPercent(utilization: number): string {
-  for (let decimals = 0; decimals < MAX_LOAD_DECIMALS; decimals++) {
-    const text = formatPercent(utilization, decimals);
-    if (utilization >= 1 || Number.parseFloat(text) < 100) return text;
-  }
-  return formatPercent(utilization, MAX_LOAD_DECIMALS);
-}
+/** A load as a percentage that never reads 100% below capacity (@trainplan/units formatLoad). */
+export const loadPercent = formatLoad;
 
 /**
  * With --rate: "20 requests/s take 3 replicas (24 GPUs), 80% loaded: 12.0 ms on average for a slot, the first

@@ -1,6 +1,6 @@
 /** What an inference answer says in words: its bounds, and warnings on a late first token or nothing served. */
 import type { InferenceEstimate } from '@trainplan/search';
-import { formatGrouped, formatPercent, formatSeconds } from '@trainplan/units';
+import { formatGrouped, formatLoad, formatSeconds } from '@trainplan/units';
 import type { InferenceRequest } from './inference-request.ts';
 import type { InferenceResponseJson } from './inference-json.ts';
 
@@ -59,7 +59,7 @@ export function ttftWarning(
   if (!interactive) return [];
   const why = best.batching === 'continuous'
     ? `it is one prompt's prefill plus waiting for a running iteration of its ${best.shape.batch} sequences (continuous batching)`
-      + (best.load === undefined ? '' : ` and ${formatSeconds(best.load.queueSeconds)} on average for a slot, its replicas ${formatPercent(best.load.utilization, 0)} loaded`)
+      + (best.load === undefined ? '' : ` and ${formatSeconds(best.load.queueSeconds)} on average for a slot, its replicas ${formatLoad(best.load.utilization)} loaded`)
     : `its batch of ${best.shape.batch} prompts is prefilled together (a static batch: use batching "continuous" to admit prompts as sequences finish)`;
   return [`the best plan's time to first token is ${formatSeconds(firstToken)}: ${why}; `
     + `MLPerf Inference's Llama 2 70B server scenario bounds it at ${INTERACTIVE_TTFT_SECONDS} s, so give maxPrefillSeconds for an interactive service`];

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { formatLoad } from '../src/index.ts';
+
+describe('formatLoad: a share of capacity in use', () => {
+  it('whole where that reads below 100%', () => {
+    expect(formatLoad(0.95)).toBe('95%');
+    expect(formatLoad(0.994)).toBe('99%');
+  });
+
+  it('a load below capacity never reads "100%" (a wait without bound): as many decimals as keep it below, up to three', () => {
+    expect(formatLoad(0.998)).toBe('99.8%');
+    expect(formatLoad(0.9996)).toBe('99.96%');
+    expect(formatLoad(0.99999)).toBe('99.999%');
+  });
+
+  it('at or over capacity, whole', () => {
+    expect(formatLoad(1)).toBe('100%');
+    expect(formatLoad(1.2)).toBe('120%');
+  });
+});
