@@ -29,7 +29,7 @@ export async function answerDeferred(deferred: DeferredQuestion): Promise<void> 
     console.error(`chatops: a deferred question could not be answered (${nameOf(error)}); the asker is told so`);
   }
   try {
-    await deferred.deliverFailure(couldNotAnswer(deferred.question, parse(deferred.question).intent));
+    await deferred.deliverFailure(couldNotAnswer(deferred.question, parse(deferred.question, { today: deferred.options.today }).intent));
   } catch (error) {
     console.error(`chatops: the notice that a question could not be answered was not delivered (${nameOf(error)})`);
   }

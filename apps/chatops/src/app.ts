@@ -68,6 +68,9 @@ export interface ChatAppOptions {
   fetch?: Fetch;
 }
 
+/** The UTC calendar day ('2026-11-28') of a time in milliseconds since the epoch. */
+const utcDay = (epochMs: number): string => new Date(epochMs).toISOString().slice(0, 10);
+
 /** Requests larger than this are refused before verification (a slash command is a few hundred bytes). */
 export const MAX_CHAT_BODY_BYTES = 16 * 1024;
 /**
@@ -110,12 +113,15 @@ export function createChatApp(options: ChatAppOptions = {}): Hono {
     } catch (error) {
       console.error(`chatops: a question could not be answered (${error instanceof Error ? error.name : 'unknown error'}); the asker is told so`);
       let intent: Answer['intent'] = 'help';
-      try { intent = parse(question).intent; } catch { /* the notice needs no intent to read */ }
+      try { intent = parse(question, { today: asked.today }).intent; } catch { /* the notice needs no intent to read */ }
       return couldNotAnswer(question, intent);
     }
   };
-  /** Whether to acknowledge now and answer after the response: a question that runs a search, unless defer is 'never'. */
-  const deferred = (question: string): boolean => options.defer !== 'never' && runsSearch(parse(question));
+  /**
+   * Whether to acknowledge now and answer after the response: a question that runs a search, unless defer is 'never'. Read
+   * against the request's day, as its answer is ("by 1 january" past or not).
+   */
+  const deferred = (question: string, asked: AnswerOptions): boolean => options.defer !== 'never' && runsSearch(parse(question, { today: asked.today }));
   /** Runs the delivery after the response, registered with the Worker's waitUntil where there is one. */
   const later = (c: Context, work: () => Promise<void>) => afterResponse(() => c.executionCtx, work);
 
@@ -131,6 +137,9 @@ export function createChatApp(options: ChatAppOptions = {}): Hono {
   const answerOptions = (c: Context): AnswerOptions => ({
     publicUrl: publicUrl(c),
     candidateBudget: options.candidateBudget ?? DEFAULT_CHAT_CANDIDATE_BUDGET,
+    // The UTC day the request arrived, for deadlines given as a date ("by 31 december"): a deferred answer, given after the
+    // response (on a worker thread on Node), reads the question against the same day, never the day it happens to run.
+    today: utcDay(now()),
   });
 
   /**
@@ -172,7 +181,7 @@ export function createChatApp(options: ChatAppOptions = {}): Hono {
     const question = slackCommandText(form.get('text') ?? '');
     const asked = answerOptions(c);
     const responseUrl = slackResponseUrl(form.get('response_url'));
-    if (responseUrl !== undefined && deferred(question)) {
+    if (responseUrl !== undefined && deferred(question, asked)) {
       later(c, () => answerDeferred({
         question, options: asked, answer: answerInBackground,
         deliver: (answer) => deliverToSlack(fetchFn, responseUrl, answer),
@@ -214,7 +223,7 @@ export function createChatApp(options: ChatAppOptions = {}): Hono {
     const question = questionOf(interaction);
     const asked = answerOptions(c);
     const followUp = discordFollowUpOf(interaction, read(c, 'DISCORD_API_URL'));
-    if (followUp !== undefined && deferred(question)) {
+    if (followUp !== undefined && deferred(question, asked)) {
       later(c, () => answerDeferred({
         question, options: asked, answer: answerInBackground,
         deliver: (answer) => deliverToDiscord(fetchFn, followUp, answer),

@@ -1,6 +1,6 @@
 /** @trainplan/ask: plain-language planning questions → parsed intents → answers as data and text. */
 export type {
-  IntentName, AskParameters, Layout, DefaultUsed, ParsedQuestion, CollectiveOp, CollectiveAlgorithm,
+  IntentName, AskParameters, Layout, DefaultUsed, ParsedQuestion, CollectiveOp, CollectiveAlgorithm, ParseOptions,
 } from './question.ts';
 export { parse, normalize, MAX_QUESTION_LENGTH } from './parse.ts';
 export { isHelpRequest } from './classify.ts';

@@ -13,9 +13,10 @@ import { findUnreadPrice, unreadConversion, moneyBudgetProblem, resolvePrice, ta
 import { resolveSharding } from './sharding.ts';
 import {
   HW_TOKEN, Scanner, type CountContext, takeAlgorithm, takeBytes, takeCollectiveOp, takeCounts, takeDeadline, takeParallelism,
-  findDateDeadline, takeDistributedOptimizer, takeGpuHours, takePrecision, takeSequenceParallel, takeTokenPhrases, takeTokens, takeZeroStage,
+  takeDistributedOptimizer, takeGpuHours, takePrecision, takeSequenceParallel, takeTokenPhrases, takeTokens, takeZeroStage,
 } from './lexicon/quantities.ts';
-import type { AskParameters, ClusterSize, ComparedModel, DefaultUsed, NotRead, ParsedQuestion } from './question.ts';
+import type { AskParameters, ClusterSize, ComparedModel, DefaultUsed, NotRead, ParsedQuestion, ParseOptions } from './question.ts';
+import { readDate, takeDate, todayOf } from './lexicon/dates.ts';
 import { takeCorrectedSize, takeOtherSize } from './lexicon/cluster-sizes.ts';
 import { takeComparedPrecisions } from './lexicon/precisions.ts';
 import { SUPERPOD_WHY, takeUnmodelledSettings } from './lexicon/unmodelled-settings.ts';
@@ -178,14 +179,18 @@ const defined = <T extends object>(o: T): T =>
 
 /**
  * A free-form question → its intent, the facts it states and the defaults taken for the rest.
- * No language model: phrase patterns over a normalised text, each fact read once (see lexicon/).
+ * No language model: phrase patterns over a normalised text, each fact read once (see lexicon/). A deadline given as a
+ * date ("by 31 december") is read against options.today, the caller's (the package keeps no clock); without it, said
+ * not understood.
  */
-export function parse(question: string): ParsedQuestion {
+export function parse(question: string, options: ParseOptions = {}): ParsedQuestion {
+  // A malformed today is the caller's error, said whether or not the question gives a date.
+  if (options.today !== undefined) todayOf(options.today);
   const text = question.trim().slice(0, MAX_QUESTION_LENGTH);
   // Serving and fine-tuning asked at once: the serving clause answered, the fine-tuning part said not answered.
   const besideFineTuning = servingBesideFineTuning(text, normalize);
   if (besideFineTuning !== undefined) {
-    const served = parse(besideFineTuning.serving);
+    const served = parse(besideFineTuning.serving, options);
     return { ...served, text, notRead: [...(served.notRead ?? []), besideFineTuning.left] };
   }
   const problems: string[] = [];
@@ -221,11 +226,21 @@ export function parse(question: string): ParsedQuestion {
   }
   // An accelerator no preset models is named back, never read as the nearest preset.
   const unmodelled = instance === undefined ? matchUnmodelledHardware(s.text) : undefined;
+  // Beside a GPU a preset models ("on 64 H100? I also own a 4090", "H100 vs MI300X"), the question is answered for that
+  // one and the other said as not modelled; alone, it is the answer (QA: the whole question was refused for the aside).
+  const besideModelled = unmodelled !== undefined
+    && matchHardware(s.text.slice(0, unmodelled.index) + ' '.repeat(unmodelled.length) + s.text.slice(unmodelled.index + unmodelled.length)) !== undefined;
+  const unmodelledWhy = unmodelled === undefined ? ''
+    : `${unmodelled.name} is not modelled${unmodelled.modelled === undefined ? '' : `: ${unmodelled.modelled}`}; the GPU presets are ${GPU_IDS.join(', ')}`;
+  const unmodelledAside = unmodelled !== undefined && besideModelled ? `"${asTyped(text, s.text.slice(unmodelled.index, unmodelled.index + unmodelled.length))}"` : undefined;
   if (unmodelled !== undefined) {
-    s.replace(unmodelled, ` ${HW_TOKEN} `);
-    problems.push(`${unmodelled.name} is not modelled${unmodelled.modelled === undefined ? '' : `: ${unmodelled.modelled}`}; the GPU presets are ${GPU_IDS.join(', ')}`);
+    if (besideModelled) s.blank(unmodelled);
+    else {
+      s.replace(unmodelled, ` ${HW_TOKEN} `);
+      problems.push(unmodelledWhy);
+    }
   }
-  const hardware = instance !== undefined ? instanceHardware(instance) : unmodelled === undefined ? matchHardware(s.text) : undefined;
+  const hardware = instance !== undefined ? instanceHardware(instance) : unmodelled === undefined || besideModelled ? matchHardware(s.text) : undefined;
   // "8 GB200 NVL72" counts racks of 72 GPUs; "72 GB200" counts GPUs (a GB200 tray, the preset's node, holds 4).
   const rack = hardware === undefined ? undefined : rackOf(hardware.system, s.text.slice(hardware.index, hardware.index + hardware.length));
   if (hardware !== undefined) {
@@ -264,6 +279,7 @@ export function parse(question: string): ParsedQuestion {
   }
   // Before any count or duration: "at 700W" is power, never 700 weeks; "90% goodput" no percentage read elsewhere.
   const notRead: NotRead[] = takeUnmodelledSettings(s, (phrase) => asTyped(text, phrase));
+  if (unmodelledAside !== undefined) notRead.push({ phrase: unmodelledAside, why: `${unmodelledWhy}: the plan is for the GPU named beside it` });
   // Before counts and speeds: "1 NIC per node" is no GPU count, "over HDR InfiniBand" the network between nodes.
   const network = takeNetwork(s);
   if (network !== undefined && 'network' in network) stated.network = network.network;
@@ -299,10 +315,15 @@ export function parse(question: string): ParsedQuestion {
     && stated.tokens === undefined && stated.tokensPerParameter === undefined;
   if (chinchilla) stated.tokensPerParameter = CHINCHILLA_TOKENS_PER_PARAMETER;
   // "Within a fortnight", "over the weekend" before the units: "a quarter" is never left to a default 30 days.
-  const deadline = takeNamedSpan(s) ?? takeDeadline(s);
-  // "by end of month", "asap": read only to say they were not understood, never guessed as a length.
-  const dateDeadline = deadline === undefined ? findDateDeadline(s.text) : undefined;
-  const unreadTime = deadline === undefined && dateDeadline === undefined ? findUnreadTime(s.text) : undefined;
+  const length = takeNamedSpan(s) ?? takeDeadline(s);
+  // "by 31 december", "by end of month": the days to the date from the caller's today (lexicon/dates.ts); without today,
+  // or a date written 1/2/2027 (month or day first?), read only to say it was not understood, never guessed as a length.
+  const date = length === undefined ? takeDate(s) : undefined;
+  const dated = date === undefined || options.today === undefined ? undefined : readDate(date, options.today, asTyped(text, date.phrase));
+  if (dated !== undefined && 'problem' in dated) problems.push(dated.problem);
+  const deadline = length ?? (dated?.ok === true ? dated.deadline : undefined);
+  const dateDeadline = date !== undefined && (dated === undefined || 'unread' in dated) ? date.phrase : undefined;
+  const unreadTime = deadline === undefined && date === undefined ? findUnreadTime(s.text) : undefined;
   stated.deadlineSeconds = deadline?.seconds;
   // Other layouts first ("tp 8 pp 8 or tp 4 pp 16"): takeParallelism reads the first, never the first size of each.
   const otherLayouts = takeOtherLayouts(s);
@@ -433,7 +454,7 @@ export function parse(question: string): ParsedQuestion {
   const intent = classify(normal, asked);
   // Training and serving asked at once: the serving part answered, with no training figure; the training part said left.
   // Each part's cluster read from its own clause, as a question of its own (a clause holds no boundary: no deeper split).
-  const servingPart = servingPartOf(normal, intent, asked, (clause) => parse(clause).stated);
+  const servingPart = servingPartOf(normal, intent, asked, (clause) => parse(clause, options).stated);
   const facts = servingPart?.facts ?? asked;
   // A collective or a rate of GPUs is no model's plan: models compared are said, not answered.
   if (facts.comparedModels !== undefined && (intent === 'collective' || intent === 'rate')) {
@@ -492,7 +513,8 @@ export function parse(question: string): ParsedQuestion {
   }
   const assumedDeadline = defaults.find((d) => d.field === 'deadlineSeconds' && d.value === parameters.deadlineSeconds && facts.deadlineSeconds === undefined);
   const unreadDeadline = dateDeadline === undefined ? unreadTime : dateDeadline;
-  const whyUnread = `${dateDeadline === undefined ? 'not a length of time' : 'a date needs today\'s, which I do not know'}; give a length, e.g. "in 20 days"`;
+  const whyUnread = dated !== undefined && 'unread' in dated ? `${dated.unread}, or a length, e.g. "in 20 days"`
+    : `${dateDeadline === undefined ? 'not a length of time' : 'a date needs today\'s, which I do not know'}; give a length, e.g. "in 20 days"`;
   if (unreadDeadline !== undefined && assumedDeadline !== undefined) assumedDeadline.text += ` ("${unreadDeadline}" not understood: ${whyUnread})`;
   else if (unreadDeadline !== undefined) notRead.push({ phrase: `"${unreadDeadline}"`, why: `not understood: ${whyUnread}` });
   // A network no preset models: the one planned said with the assumptions (the system's, or the GPU's usual system's).

@@ -183,6 +183,17 @@ export interface DefaultUsed {
   text: string;
 }
 
+/** What parse reads a question against, beyond its words. */
+export interface ParseOptions {
+  /**
+   * Today's UTC calendar day, as an ISO 8601 date ('2026-11-28') or a Date whose UTC day it is: a deadline given as a
+   * date ("by 31 december", "by end of month") is then read as the whole days to it (lexicon/dates.ts). The package keeps
+   * no clock: the caller passes it (the CLI from its clock, the chat bot per request). Left out, dates are said not
+   * understood, and the default deadline taken.
+   */
+  today?: string | Date;
+}
+
 export interface ParsedQuestion {
   /** The question as asked (trimmed). */
   text: string;

@@ -33,3 +33,22 @@ describe('a consumer card named by its number alone is refused as not modelled, 
     expect(q.problems).toEqual([]);
   });
 });
+
+describe('an unmodelled card beside a GPU a preset models: the question answered for that one, the card said not modelled', () => {
+  it.each([
+    // QA: the whole question was refused for an aside.
+    ['how long to train llama 3 8b on 1T tokens on 64 h100? I also own a 4090', 'h100-sxm', '4090', 'RTX 4090'],
+    ['8x 4090 or 8 h100 for llama 3 8b, 100B tokens', 'h100-sxm', '4090', 'RTX 4090'],
+    ['compare h100 and mi300x for llama 3 70b on 64 gpus', 'h100-sxm', 'mi300x', 'MI300X'],
+  ])('"%s": planned on %s, "%s" not read (%s is not modelled)', (question, gpu, phrase, name) => {
+    const q = parse(question);
+    expect(q.problems).toEqual([]);
+    expect(q.stated.gpu).toBe(gpu);
+    const note = q.notRead?.find((n) => n.phrase === `"${phrase}"`);
+    expect(note?.why).toMatch(new RegExp(`^${name} is not modelled.*: the plan is for the GPU named beside it$`));
+  });
+
+  it('alone, the card is still the refusal', () => {
+    expect(parse('how long to train llama 3 8b on 1T tokens on one 4090').problems[0]).toMatch(/^RTX 4090 is not modelled/);
+  });
+});

@@ -12,7 +12,8 @@ const USAGE = `${usageLine(SYNOPSIS)}
 
 Answer a planning question in plain words, as the Slack and Discord bot does: the headline number,
 the configuration behind it, step time, MFU, memory per GPU, the defaults assumed for what the
-question left out, and a link that opens the same scenario in the widget.
+question left out, and a link that opens the same scenario in the widget. A deadline given as a
+date ("by 31 December", "by end of quarter") is counted in whole days from today's UTC date.
 
 Options:
       --json            print the parsed question and the answer as JSON
@@ -27,6 +28,7 @@ Exit status:
 Examples:
   trainplan ask "how many nodes for 175B"
   trainplan ask "how many H100 nodes to train llama3-70b on 2T tokens in 30 days"
+  trainplan ask "how many H100 nodes to train llama3-70b on 15T tokens by 31 December"
   trainplan ask "memory for 70B with tp 8 pp 4 on A100 80GB"
   trainplan ask "best config for 530B on 280 DGX A100"
   trainplan ask "how long to train gpt3-175b on 128 nodes"
@@ -57,8 +59,10 @@ export const askCommand: Command = {
     const url = parsed.values['public-url'];
     const publicUrl = typeof url === 'string' ? url : DEFAULT_PUBLIC_URL;
     if (!/^https?:\/\/\S+$/.test(publicUrl)) return usageFailure(io, `--public-url needs an http(s) URL, got '${publicUrl}'`);
-    const q = parse(question);
-    const a = answer(q, { publicUrl });
+    // Today's UTC calendar day, for a deadline given as a date ("by 31 december"): @trainplan/ask keeps no clock, the CLI does.
+    const today = new Date().toISOString().slice(0, 10);
+    const q = parse(question, { today });
+    const a = answer(q, { publicUrl, today });
     io.stdout(parsed.values.json === true ? `${JSON.stringify({ parsed: q, answer: a }, null, 2)}\n` : renderText(a));
     return a.ok ? EXIT.ok : EXIT.infeasible;
   },

@@ -56,6 +56,22 @@ describe('trainplan ask', () => {
     expect(words.out()).toBe(quoted.out());
   });
 
+  it('a deadline given as a date is read against today\'s UTC date: the days to it planned, and said', async () => {
+    const DAY_MS = 24 * 60 * 60 * 1000;
+    const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+    // Forty days on from today's UTC date, as an ISO date; a run across midnight UTC would see 39.
+    const before = Date.now();
+    const target = utcDay(before + 40 * DAY_MS);
+    const io = fakeIo();
+    expect(await main(['ask', `how many h100 nodes to train llama 3 8b on 1T tokens by ${target}`, '--json'], io)).toBe(0);
+    const days = utcDay(Date.now()) === utcDay(before) ? 40 : 39;
+    const { parsed, answer } = JSON.parse(io.out()) as { parsed: { stated: { deadlineSeconds?: number } }; answer: { headline: string; assumptions: string[] } };
+    expect(parsed.stated.deadlineSeconds).toBe(days * 24 * 60 * 60);
+    expect(answer.headline).toContain(`deadline ${days} days`);
+    expect(answer.assumptions.join('\n')).toContain(`"by ${target}" read as `);
+    expect(answer.assumptions.join('\n')).toContain(`${days} days from today`);
+  });
+
   it.each([[[]], [['--public-url', 'ftp://x', 'help']], [['--nope', 'x']]])('usage errors exit 2: %j', async (args) => {
     const io = fakeIo();
     expect(await main(['ask', ...args], io)).toBe(2);

@@ -1,5 +1,5 @@
 import type { ScenarioInput } from '@trainplan/protocol';
-import type { IntentName } from '../question.ts';
+import type { IntentName, ParseOptions } from '../question.ts';
 
 /** One labelled figure of an answer, already formatted for people ("Step time", "22.8 s"). */
 export interface AnswerFigure {
@@ -59,6 +59,8 @@ export interface AnswerOptions {
   publicUrl?: string | null;
   /** Candidates a configuration search may evaluate (keeps chat answers inside Slack's 3 s). */
   candidateBudget?: number;
+  /** Today's UTC calendar day ('2026-11-28'), for deadlines given as a date (ParseOptions.today); ask passes it to parse. */
+  today?: ParseOptions['today'];
 }
 
 /** `npm start`'s address with no PORT or HOST set: the CLI's default link base, never a server's. */

@@ -94,7 +94,7 @@ function answerOf(q: ParsedQuestion, options: AnswerOptions): Answer {
   }
 }
 
-/** parse then answer: the one call the CLI and the chat endpoints make. */
+/** parse then answer: the one call the CLI and the chat endpoints make (options.today: the day dates are read against). */
 export function ask(question: string, options: AnswerOptions = {}): Answer {
-  return answer(parse(question), options);
+  return answer(parse(question, { today: options.today }), options);
 }

@@ -116,13 +116,7 @@ export function takeDeadline(s: Scanner): Deadline | undefined {
   return { seconds, assumed: `a ${key} taken as ${perUnit} days${inDays}` };
 }
 
-const MONTH_NAMES = String.raw`jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?`;
-const DAY_NAMES = String.raw`mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:rs(?:day)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?`;
-/** A deadline given as a date ("by end of month", "before Q3", "by next Friday", "by 2025-06-30"): days to it need today's date. */
-const DATE_DEADLINE = new RegExp(String.raw`\b(?:by|before|until|till|due|ahead\s+of)\s+(?:the\s+)?(?:end\s+of\s+(?:the\s+)?(?:month|quarter|year|week|${MONTH_NAMES})\b|eo[mqwy]\b|(?:next|this)\s+(?:week|month|quarter|year|${DAY_NAMES})\b|tomorrow|tonight|h[12]\b|q[1-4]\b|(?:${MONTH_NAMES})\b|(?:${DAY_NAMES})\b|\d{4}-\d{2}(?:-\d{2})?|\d{1,2}/\d{1,2}(?:/\d{2,4})?)`);
-
-/** A deadline the question gives as a date, which has no length without today's date (packages keep no clock). */
-export const findDateDeadline = (text: string): string | undefined => DATE_DEADLINE.exec(text)?.[0].trim();
+/* Deadlines given as a date ("by 31 december", "by end of month"): dates.ts, read against the caller's today. */
 
 export type IntegerField = 'tensor' | 'pipeline' | 'context' | 'data' | 'virtualStages' | 'microBatchSize' | 'globalBatchSize' | 'seqLength';
 

@@ -1,0 +1,297 @@
+import { days } from '@trainplan/units';
+import { HW_TOKEN, type Deadline, type Scanner } from './quantities.ts';
+
+/**
+ * Deadlines given as a date: "by 31 December", "before Q3", "by end of month", "by next Friday", "by 2027-01-15". A date
+ * has no length without today's date, and the package keeps no clock: the caller passes today (parse's `today`, a UTC
+ * calendar day), and without it the date is only found, to be said not understood (parse.ts).
+ *
+ * The conventions, each said back in the answer:
+ * - a deadline is the end of its day, counted from the end of today: 28 November → 31 December is 33 days (the difference
+ *   of the two calendar days), tomorrow 1 day, today 0 (refused, as a past date is);
+ * - a date without a year is its next occurrence after today ("by 31 december" on 31 December is a year on);
+ * - a month or a quarter alone ("by march", "before Q3") is its first day, the conservative reading (done before it
+ *   begins); "end of march", "end of Q3" its last day;
+ * - "end of (the) week/month/quarter/year", "eow/eom/eoq/eoy": the last day of the current one, a week running Monday to
+ *   Sunday (ISO 8601); "next week/month/…" the first day of the next one;
+ * - a weekday ("by friday", "by next friday") is its next occurrence after today;
+ * - numeric dates with slashes (1/2/2027) are refused: 2 January in the US, 1 February in Europe.
+ */
+
+/** Today's UTC calendar day as an ISO 8601 date ('2026-11-28'), or a Date whose UTC calendar day it is. */
+export type Today = string | Date;
+
+/** The words before a date that make it a deadline ("by", "before", "until", "due", "ahead of"). */
+const PREFIX = String.raw`\b(?:by|before|until|till|due|ahead\s+of)\s+(?:the\s+)?`;
+const MONTH_NAMES = String.raw`jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?`;
+const DAY_NAMES = String.raw`mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:rs(?:day)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?`;
+const MONTH = String.raw`(${MONTH_NAMES})\b\.?`;
+/** Never a count: "by march 64 H100" is March, then 64 GPUs. */
+const NOT_A_COUNT = String.raw`(?![\s-]*(?:x\s*)?(?:${HW_TOKEN}\b|gpus?\b|nodes?\b|servers?\b|machines?\b|boxes\b|hosts?\b|dgx|tokens?\b|hours?\b|days?\b|weeks?\b|[kmbt]\b))`;
+const DAY_OF_MONTH = String.raw`(\d{1,2})(?:st|nd|rd|th)?\b(?!\.\d)${NOT_A_COUNT}`;
+const YEAR = String.raw`(?:,?\s+(\d{4})\b${NOT_A_COUNT})?`;
+const PERIOD = String.raw`(?:(this|next)\s+)?(week|month|quarter|year|${MONTH_NAMES}|q[1-4]|h[12])\b`;
+
+const MONTH_LABELS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const WEEKDAY_LABELS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+
+/** A UTC calendar day: its year, month (1–12), day of the month, and its number of days since 1970-01-01. */
+interface Day {
+  year: number;
+  month: number;
+  date: number;
+  n: number;
+}
+
+// Calendar arithmetic without Date (a pure package reads no clock, and constructs no Date): Howard Hinnant's
+// days_from_civil and civil_from_days, "chrono-Compatible Low-Level Date Algorithms"
+// (http://howardhinnant.github.io/date_algorithms.html), proleptic Gregorian, in eras of 400 years (146,097 days);
+// 719,468 days from 0000-03-01 to 1970-01-01.
+const DAYS_PER_ERA = 146_097;
+const EPOCH_SHIFT = 719_468;
+
+/** The day numbered `n` days since 1970-01-01 (civil_from_days). */
+function dayNumbered(n: number): Day {
+  const z = n + EPOCH_SHIFT;
+  const era = Math.floor(z / DAYS_PER_ERA);
+  const doe = z - era * DAYS_PER_ERA;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / (DAYS_PER_ERA - 1))) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return { year: yoe + era * 400 + (month <= 2 ? 1 : 0), month, date: doy - Math.floor((153 * mp + 2) / 5) + 1, n };
+}
+/** Days since 1970-01-01 of a calendar day (days_from_civil); undefined when the month has no such day (31 April, 29 February 2027). */
+function dayOf(year: number, month: number, date: number): number | undefined {
+  if (!Number.isInteger(year) || month < 1 || month > 12 || date < 1 || date > daysInMonth(year, month)) return undefined;
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + date - 1;
+  return era * DAYS_PER_ERA + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - EPOCH_SHIFT;
+}
+/** Gregorian leap years: every fourth, less centuries not divisible by 400. */
+const isLeap = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const daysInMonth = (year: number, month: number): number => (month === 2 && isLeap(year) ? 29 : MONTH_DAYS[month - 1] ?? 0);
+const lastOf = (year: number, month: number): number => dayOf(year, month, daysInMonth(year, month)) ?? 0;
+/** ISO 8601 weekday, Monday 1 … Sunday 7: 1970-01-01 was a Thursday (4). */
+const weekday = (n: number): number => ((((n + 3) % 7) + 7) % 7) + 1;
+
+/** Today as a calendar day: an ISO date ('2026-11-28') or a Date's UTC day. A malformed one is a caller's error. */
+export function todayOf(today: Today): Day {
+  if (today instanceof Date) {
+    if (Number.isNaN(today.getTime())) throw new RangeError('today is an invalid Date');
+    return dayNumbered(dayOf(today.getUTCFullYear(), today.getUTCMonth() + 1, today.getUTCDate()) ?? 0);
+  }
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(today);
+  const n = m === null ? undefined : dayOf(Number(m[1]), Number(m[2]), Number(m[3]));
+  if (n === undefined) throw new RangeError(`today must be an ISO calendar date such as 2026-11-28, got '${today}'`);
+  return dayNumbered(n);
+}
+
+/** "31 December 2026". */
+const dayText = (d: Day): string => `${d.date} ${MONTH_LABELS[d.month - 1]} ${d.year}`;
+const monthIndex = (name: string): number => ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'].indexOf(name.slice(0, 3)) + 1;
+const weekdayIndex = (name: string): number => ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].indexOf(name.slice(0, 3)) + 1;
+
+/** A date read: the day, and what the reading took that the words do not fix; or why it is no date. */
+type Resolved = { ok: true; n: number; note?: string; weekday?: boolean } | { ok: false; why: string };
+
+/**
+ * The first occurrence after today of a day that recurs each year (`inYear` gives it in a year, undefined where that
+ * year has none: 29 February). Eight years hold a leap year in the Gregorian calendar (1900 → 1904 is the widest gap).
+ */
+function nextAfter(today: Day, inYear: (year: number) => number | undefined): number | undefined {
+  for (let year = today.year; year <= today.year + 8; year += 1) {
+    const n = inYear(year);
+    if (n !== undefined && n > today.n) return n;
+  }
+  return undefined;
+}
+
+/** A day in a given year, or its next occurrence after today when the question gives no year. */
+function yearly(today: Day, year: string | undefined, inYear: (year: number) => number | undefined, noDay: string): Resolved {
+  const n = year === undefined ? nextAfter(today, inYear) : inYear(Number(year));
+  return n === undefined ? { ok: false, why: noDay } : { ok: true, n };
+}
+
+/** A quarter (q1–q4) or a half (h1, h2) of a year: its first and last months. */
+function monthsOf(period: string): [number, number] {
+  const k = Number(period.slice(1));
+  return period.startsWith('q') ? [3 * k - 2, 3 * k] : [6 * k - 5, 6 * k];
+}
+
+/** The current (or, with "next", the following) week, month, quarter or year: its first and last days. */
+function periodOf(today: Day, unit: 'week' | 'month' | 'quarter' | 'year', next: boolean): { first: number; last: number } {
+  if (unit === 'week') {
+    const monday = today.n - weekday(today.n) + 1 + (next ? 7 : 0);
+    return { first: monday, last: monday + 6 };
+  }
+  const months = unit === 'month' ? 1 : unit === 'quarter' ? 3 : 12;
+  // Months counted from January of today's year, from 0: the period's first and last.
+  const first = Math.floor((today.month - 1) / months) * months + (next ? months : 0);
+  const last = first + months - 1;
+  const yearOf = (k: number): number => today.year + Math.floor(k / 12);
+  return { first: dayOf(yearOf(first), (first % 12) + 1, 1) ?? 0, last: lastOf(yearOf(last), (last % 12) + 1) };
+}
+
+const PERIODS: ReadonlySet<string> = new Set(['week', 'month', 'quarter', 'year']);
+const isPeriod = (unit: string | undefined): unit is 'week' | 'month' | 'quarter' | 'year' => unit !== undefined && PERIODS.has(unit);
+
+const FIRST_DAY_NOTE = (what: string, phrase: string): string => `the first day of ${what}, the conservative reading: done before it begins; say "by end of ${phrase}" for its last day`;
+
+interface DateForm {
+  pattern: RegExp;
+  /** Undefined for a form refused as written (slash dates). */
+  resolve?: (m: RegExpExecArray, today: Day) => Resolved;
+}
+
+const AMBIGUOUS = 'a numeric date reads month first in the US and day first in Europe, so 1/2 is 2 January or 1 February; write the month\'s name, e.g. "by 15 January 2027", or an ISO date, e.g. "by 2027-01-15"';
+
+/** The forms read, most specific first (at one place the first that matches is taken). */
+const FORMS: readonly DateForm[] = [
+  // "1/2/2027", "12/31": refused, never guessed.
+  { pattern: new RegExp(String.raw`${PREFIX}\d{1,2}/\d{1,2}(?:/\d{2,4})?`) },
+  // "2027-01-15"; "2027-03" is the month's first day, as "by march 2027" is.
+  {
+    pattern: new RegExp(String.raw`${PREFIX}(\d{4})-(\d{2})(?:-(\d{2}))?(?![\w.-])`),
+    resolve: (m) => {
+      const [year, month, date] = [Number(m[1]), Number(m[2]), m[3] === undefined ? 1 : Number(m[3])];
+      const n = dayOf(year, month, date);
+      if (n === undefined) return { ok: false, why: `${m[1]}-${m[2]}${m[3] === undefined ? '' : `-${m[3]}`} is no calendar date` };
+      return { ok: true, n, ...(m[3] === undefined && { note: FIRST_DAY_NOTE(`${MONTH_LABELS[month - 1]} ${year}`, `${MONTH_LABELS[month - 1]} ${year}`) }) };
+    },
+  },
+  // "end of month", "the end of the quarter", "end of next month", "end of march", "end of q3 2027", "end of 2027", "eom".
+  {
+    pattern: new RegExp(String.raw`${PREFIX}(?:end\s+of\s+(?:the\s+)?(?:${PERIOD}${YEAR}|(\d{4})\b${NOT_A_COUNT})|eo([wmqy])\b)`),
+    resolve: (m, today) => {
+      const abbreviated = { w: 'week', m: 'month', q: 'quarter', y: 'year' }[m[5] ?? ''];
+      const unit = abbreviated ?? m[2];
+      if (unit === undefined) return { ok: true, n: lastOf(Number(m[4]), 12), note: 'the last day of the year' };
+      if (isPeriod(unit)) {
+        return { ok: true, n: periodOf(today, unit, m[1] === 'next').last, weekday: unit === 'week', note: `the last day of ${m[1] === 'next' ? 'next' : 'the'} ${unit}${unit === 'week' ? ': weeks run Monday to Sunday, ISO 8601' : ''}` };
+      }
+      if (/^[qh]\d$/.test(unit)) {
+        const last = monthsOf(unit)[1];
+        const r = yearly(today, m[3], (y) => lastOf(y, last), 'no such day');
+        return r.ok ? { ...r, note: `the last day of ${unit.toUpperCase()}` } : r;
+      }
+      const month = monthIndex(unit);
+      const r = yearly(today, m[3], (y) => lastOf(y, month), 'no such day');
+      return r.ok ? { ...r, note: `the last day of ${MONTH_LABELS[month - 1]}` } : r;
+    },
+  },
+  // "31 december", "the 15th of january", "15 jan 2027", "1st march".
+  {
+    pattern: new RegExp(String.raw`${PREFIX}${DAY_OF_MONTH}(?:\s+of)?\s+${MONTH}${YEAR}`),
+    resolve: (m, today) => calendarDate(today, Number(m[1]), monthIndex(m[2] ?? ''), m[3]),
+  },
+  // "january 15", "jan 15th", "january 15, 2027", "march the 3rd".
+  {
+    pattern: new RegExp(String.raw`${PREFIX}${MONTH}\s+(?:the\s+)?${DAY_OF_MONTH}${YEAR}`),
+    resolve: (m, today) => calendarDate(today, Number(m[2]), monthIndex(m[1] ?? ''), m[3]),
+  },
+  // "q3", "before q3 2027", "by h2": the first day of the quarter (half).
+  {
+    pattern: new RegExp(String.raw`${PREFIX}(q[1-4]|h[12])\b${YEAR}`),
+    resolve: (m, today) => {
+      const first = monthsOf(m[1] ?? 'q1')[0];
+      const r = yearly(today, m[2], (y) => dayOf(y, first, 1), 'no such day');
+      return r.ok ? { ...r, note: FIRST_DAY_NOTE((m[1] ?? '').toUpperCase(), (m[1] ?? '').toUpperCase()) } : r;
+    },
+  },
+  // "march", "by march 2027": the month's first day.
+  {
+    pattern: new RegExp(String.raw`${PREFIX}${MONTH}${YEAR}`),
+    resolve: (m, today) => {
+      const month = monthIndex(m[1] ?? '');
+      const r = yearly(today, m[2], (y) => dayOf(y, month, 1), 'no such day');
+      const name = MONTH_LABELS[month - 1] ?? '';
+      return r.ok ? { ...r, note: FIRST_DAY_NOTE(name, name) } : r;
+    },
+  },
+  // "next week", "next month", "this quarter", "next friday", "this friday".
+  {
+    pattern: new RegExp(String.raw`${PREFIX}(next|this)\s+(week|month|quarter|year|${DAY_NAMES})\b`),
+    resolve: (m, today) => {
+      const unit = m[2] ?? '';
+      if (isPeriod(unit)) {
+        if (m[1] === 'this') return { ok: true, n: periodOf(today, unit, false).last, weekday: unit === 'week', note: `the last day of this ${unit}` };
+        return { ok: true, n: periodOf(today, unit, true).first, weekday: unit === 'week', note: `the first day of next ${unit}${unit === 'week' ? ': weeks run Monday to Sunday, ISO 8601;' : ','} the conservative reading, done before it begins; say "by end of next ${unit}" for its last day` };
+      }
+      return nextWeekday(today, unit);
+    },
+  },
+  // "friday", "tue".
+  { pattern: new RegExp(String.raw`${PREFIX}(${DAY_NAMES})\b`), resolve: (m, today) => nextWeekday(today, m[1] ?? '') },
+  { pattern: new RegExp(String.raw`${PREFIX}tomorrow\b`), resolve: (_m, today) => ({ ok: true, n: today.n + 1 }) },
+  { pattern: new RegExp(String.raw`${PREFIX}(?:tonight|today)\b`), resolve: (_m, today) => ({ ok: true, n: today.n }) },
+];
+
+/** A day and a month, in the year given or else their next occurrence after today. */
+function calendarDate(today: Day, date: number, month: number, year: string | undefined): Resolved {
+  const name = MONTH_LABELS[month - 1] ?? '';
+  // 2000 was a leap year: the most days the month ever has.
+  const most = daysInMonth(2000, month);
+  const why = date > most || date < 1 ? `${name} has ${most} days` : `February ${year ?? ''} has 28 days`;
+  return yearly(today, year, (y) => dayOf(y, month, date), why);
+}
+
+/** A weekday's next occurrence after today (1 to 7 days on). */
+function nextWeekday(today: Day, name: string): Resolved {
+  const ahead = ((weekdayIndex(name) - weekday(today.n) + 7) % 7) || 7;
+  return { ok: true, n: today.n + ahead, weekday: true, note: `the next ${WEEKDAY_LABELS[weekdayIndex(name) - 1]} after today` };
+}
+
+/** A date deadline found in the text: the phrase ("by 31 december", as normalised) and the form that reads it. */
+export interface DatePhrase {
+  phrase: string;
+  form: DateForm;
+  match: RegExpExecArray;
+}
+
+/** The first date deadline the text gives ("by end of month", "before Q3"), earliest in the text; undefined when none. */
+function findDate(text: string): DatePhrase | undefined {
+  let found: DatePhrase | undefined;
+  for (const form of FORMS) {
+    const m = form.pattern.exec(text);
+    if (m !== null && (found === undefined || m.index < found.match.index)) found = { phrase: m[0].trim(), form, match: m };
+  }
+  return found;
+}
+
+/** A deadline the question gives as a date, which has no length without today's date (packages keep no clock). */
+export const findDateDeadline = (text: string): string | undefined => findDate(text)?.phrase;
+
+/** A date deadline taken out of the text (blanked, so its digits are read as nothing else); undefined when none. */
+export function takeDate(s: Scanner): DatePhrase | undefined {
+  const found = findDate(s.text);
+  if (found !== undefined) s.blank({ index: found.match.index, length: found.match[0].length });
+  return found;
+}
+
+/** A date read against today: the deadline with its reading said, a date refused (past, today, none such), or one not read. */
+export type DateDeadline = { ok: true; deadline: Deadline } | { ok: false; problem: string } | { ok: false; unread: string };
+
+const plural = (n: number, unit: string): string => `${n.toLocaleString('en-US')} ${unit}${n === 1 ? '' : 's'}`;
+
+/**
+ * The days from today to a date found (whole calendar days, the deadline the end of its day), with the reading said:
+ * '"by 31 december" read as 31 December 2026, 33 days from today (28 November 2026; a deadline is the end of its day)'.
+ * `typed` is the phrase as the question typed it.
+ */
+export function readDate(found: DatePhrase, today: Today, typed: string): DateDeadline {
+  if (found.form.resolve === undefined) return { ok: false, unread: AMBIGUOUS };
+  const day = todayOf(today);
+  const r = found.form.resolve(found.match, day);
+  if (!r.ok) return { ok: false, problem: `"${typed}" is no date: ${r.why}` };
+  const target = dayNumbered(r.n);
+  if (r.n < day.n) return { ok: false, problem: `"${typed}" is past: today is ${dayText(day)}` };
+  if (r.n === day.n) return { ok: false, problem: `"${typed}" is today (${dayText(day)}): a deadline is the end of its day, which leaves no whole day to train; give a later date or a length, e.g. "in 20 days"` };
+  const span = r.n - day.n;
+  const named = r.weekday === true ? `${WEEKDAY_LABELS[weekday(r.n) - 1]} ` : '';
+  const assumed = `"${typed}" read as ${named}${dayText(target)}${r.note === undefined ? '' : ` (${r.note})`}, ${plural(span, 'day')} from today (${dayText(day)}; a deadline is the end of its day)`;
+  return { ok: true, deadline: { seconds: days(span), assumed } };
+}
