@@ -163,3 +163,17 @@ describe('trainplan nodes --nodes N where nothing runs: the nearest size names i
     expect(out).toMatch(/the nearest size that runs is 8,191 nodes \(1 fewer, [^,)]+, at a global batch of 8,191 sequences\)/);
   });
 });
+
+describe('trainplan nodes --nodes N with fewer tokens than the assumed batch\'s step', () => {
+  // QA: the refusal blamed --tokens for a batch the user never gave.
+  it('the refusal says the batch was assumed and how to plan a smaller step; with --global-batch given, no such hint', async () => {
+    const args = ['nodes', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--tokens', '5M', '--nodes', '612'];
+    const assumed = await cli(args);
+    expect(assumed.code).toBe(2);
+    expect(assumed.err).toMatch(/^trainplan: --tokens: 5,000,000 tokens are less than one optimizer step/);
+    expect(assumed.err).toContain('trainplan: hint: that batch is the default assumed for this size (no --global-batch given): give --global-batch');
+    const given = await cli([...args, '--global-batch', '1024']);
+    expect(given.code).toBe(2);
+    expect(given.err).not.toContain('hint:');
+  });
+});
