@@ -106,12 +106,15 @@ describe('trainplan nodes --gpu-hours and --frontier without --global-batch: eac
   });
 });
 
-describe('trainplan nodes: a refused request says no assumed batch', () => {
-  it.each([[[]], [['--json']]])('fewer tokens than one step%j: only the refusal on stderr, no "assumed" line', async (extra) => {
+describe('trainplan nodes: a refused request plans no assumed batch', () => {
+  it.each([[[]], [['--json']]])('fewer tokens than one step%j: the refusal and how to plan a smaller step on stderr, no "assumed (…)" planning line', async (extra) => {
     const { code, err } = await cli(['nodes', '--model', 'llama3-70b', '--gpu', 'h100-sxm', '--tokens', '1k', '--days', '30', ...extra]);
     expect(code).toBe(2);
-    expect(err).not.toContain('assumed');
-    expect(err).toMatch(/^trainplan: --tokens: 1,000 tokens are less than one optimizer step/);
+    expect(err).not.toContain('assumed (no --global-batch)');
+    expect(err.split('\n').filter(Boolean)).toEqual([
+      expect.stringMatching(/^trainplan: --tokens: 1,000 tokens are less than one optimizer step/),
+      expect.stringMatching(/^trainplan: hint: that batch is the default assumed for this size \(no --global-batch given\)/),
+    ]);
   });
 });
 
