@@ -40,14 +40,8 @@ export function memoryPartsBar({ parts, totalBytes, capacityBytes, fits }: Memor
 }
 
 /** A training estimate's memory per GPU, part by part, as the bar draws it and the out-of-memory message names its largest. */
-export function memoryParts(m: MemoryJson): { key: string; label: string; bytes: number }[] {
-  return [
-    { key: 'weights', label: 'weights', bytes: m.weightsBytes },
-    { key: 'gradients', label: 'gradients', bytes: m.gradientsBytes },
-    { key: 'optimizer', label: 'optimizer', bytes: m.optimizerBytes },
-    { key: 'activations', label: 'activations', bytes: m.activationsBytes },
-    { key: 'other', label: 'other', bytes: m.otherBytes },
-  ];
+export function memoryParts(m: MemoryJson): MemoryPart[] {
+  return (['weights', 'gradients', 'optimizer', 'activations', 'other'] as const).map((key) => ({ key, label: key, bytes: m[`${key}Bytes`] }));
 }
 
 /**

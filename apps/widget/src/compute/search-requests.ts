@@ -4,11 +4,12 @@ import type { Budget } from '../form/scenario-from-fields.ts';
 /** The machine and batch of a scenario, without its parallel configuration (what the search chooses). */
 function base(s: ScenarioInput) {
   const { gpu, gpusPerNode, network } = s.cluster;
-  const { globalBatchSize, precision, seqLength } = s.training;
+  const { globalBatchSize, precision, seqLength, fp8Params } = s.training;
   return {
     model: s.model,
     cluster: { gpu, ...(gpusPerNode !== undefined ? { gpusPerNode } : {}), ...(network !== undefined ? { network } : {}) },
-    training: { globalBatchSize, ...(precision !== undefined ? { precision } : {}), ...(seqLength !== undefined ? { seqLength } : {}) },
+    // FP8 weights: the search then plans them, with the distributed optimizer only (megatronShardings).
+    training: { globalBatchSize, ...(precision !== undefined ? { precision } : {}), ...(seqLength !== undefined ? { seqLength } : {}), ...(fp8Params ? { fp8Params } : {}) },
   };
 }
 

@@ -52,6 +52,13 @@ export const hiddenFor = (values: Readonly<Record<string, string>>) => (spec: Fi
 /** Select options whose labels are their ids (the presets' ids are what a docs author writes). */
 export const ids = (list: readonly string[]) => list.map((id) => [id, id] as const);
 
+/**
+ * The Precision option for FP8 weights: precision fp8 with training.fp8Params, Megatron's --fp8-param-gather (NeMo's
+ * fp8_params), which keeps no 16-bit copy of the weights and runs with the distributed optimizer (the protocol refuses it
+ * without). Wide: its label is longer than a 106 px select holds (test/layout.browser.test.ts).
+ */
+export const FP8_PARAMS = 'fp8-params';
+
 export const FIELDS: readonly FieldSpec[] = [
   { name: 'model', label: 'Model', kind: 'select', group: 'model', wide: true, options: [...ids(MODEL_IDS), CUSTOM_OPTION] },
   ...SHAPE_FIELDS,
@@ -62,7 +69,7 @@ export const FIELDS: readonly FieldSpec[] = [
   { name: 'gpus-per-node', label: 'GPUs per node', kind: 'integer', min: 1, max: 1024, optional: true, group: 'cluster', hint: "the system's" },
   { name: 'gbs', label: 'Global batch (sequences)', kind: 'integer', min: 1, max: 1_000_000_000, group: 'batch' },
   { name: 'mbs', label: 'Micro-batch', kind: 'integer', min: 1, max: 1_000_000, group: 'batch' },
-  { name: 'precision', label: 'Precision', kind: 'select', group: 'batch', options: ids(['bf16', 'fp16', 'fp8']) },
+  { name: 'precision', label: 'Precision', kind: 'select', group: 'batch', wide: true, options: [...ids(['bf16', 'fp16', 'fp8']), [FP8_PARAMS, 'fp8, FP8 weights']] },
   { name: 'recompute', label: 'Recompute', kind: 'select', group: 'batch', options: ids(['none', 'selective', 'full']) },
   { name: 'tp', label: 'Tensor (t)', kind: 'integer', min: 1, max: 64_000, group: 'parallelism' },
   { name: 'pp', label: 'Pipeline (p)', kind: 'integer', min: 1, max: 64_000, group: 'parallelism' },

@@ -3,13 +3,16 @@ import { FIELDS } from './fields.ts';
 import { SHAPE_PATH_TO_FIELD } from './model-shape.ts';
 import type { FieldIssue } from './parse-field.ts';
 
-/** The form's field for each scenario path the schema, resolveScenario and the planner name in an issue. */
-const PATH_TO_FIELD: Readonly<Record<string, string>> = {
+/**
+ * The form's field for each scenario path the schema, resolveScenario and the planner name in an issue; also what the
+ * form shows of a link (kept-fields.ts keeps the rest).
+ */
+export const PATH_TO_FIELD: Readonly<Record<string, string>> = {
   ...SHAPE_PATH_TO_FIELD,
   'cluster.gpu': 'gpu', 'cluster.network': 'network', 'cluster.nodes': 'nodes', 'cluster.gpus': 'nodes',
   'cluster.gpusPerNode': 'gpus-per-node',
   'training.globalBatchSize': 'gbs', 'training.microBatchSize': 'mbs', 'training.precision': 'precision',
-  'training.seqLength': 'seq', 'training.tokens': 'tokens',
+  'training.seqLength': 'seq', 'training.tokens': 'tokens', 'training.fp8Params': 'precision',
   'parallelism.tensor': 'tp', 'parallelism.pipeline': 'pp',
   'parallelism.virtualStages': 'vp', 'parallelism.context': 'cp', 'parallelism.schedule': 'vp',
   'parallelism.sequenceParallel': 'sp', 'parallelism.recompute': 'recompute', 'parallelism.distributedOptimizer': 'distopt',

@@ -1,6 +1,8 @@
 import { runsFlashAttention, type ScenarioInput } from '@trainplan/protocol';
 import { gpuById } from '@trainplan/presets';
 import { FIELDS, type FieldValues } from './fields.ts';
+import { PATH_TO_FIELD } from './issue-fields.ts';
+import { CUSTOM_MODEL } from './model-shape.ts';
 
 /**
  * A shared link's fields the form has no input for (`parallelism.zeroStage`, `model.tiedEmbeddings`,
@@ -15,15 +17,23 @@ export type KeptFields = Readonly<Record<string, unknown>>;
 const runsOn = (gpu: string | undefined): boolean => { const spec = gpuById(gpu ?? ''); return spec === undefined || runsFlashAttention(spec); };
 
 type Section = 'model' | 'cluster' | 'training' | 'parallelism';
+const SECTIONS: readonly Section[] = ['model', 'cluster', 'training', 'parallelism'];
 
-/** What the form shows, per section: everything else a link carries is kept. */
-const SHOWN: Readonly<Record<Section, readonly string[]>> = {
-  model: ['layers', 'hiddenSize', 'attentionHeads', 'kvHeads', 'ffnHiddenSize', 'vocabSize', 'seqLength', 'gatedMlp'],
-  cluster: ['gpu', 'nodes', 'gpus', 'gpusPerNode', 'network'],
-  training: ['globalBatchSize', 'microBatchSize', 'precision', 'seqLength', 'tokens'],
-  parallelism: ['tensor', 'pipeline', 'virtualStages', 'context', 'sequenceParallel', 'recompute', 'distributedOptimizer'],
-};
-const SECTIONS = Object.keys(SHOWN) as Section[];
+/**
+ * Whether the form shows a link's `value` at `path`: a path the form has a field for (issue-fields.ts, PATH_TO_FIELD)
+ * and the gated-MLP box, but not the schedule (its issues go beside the virtual stages), fp8Params only as the
+ * Precision select shows it (true beside fp8: its FP8-weights option; false: its other options), and a custom shape's
+ * name only as the form names it, "custom". Everything else a link carries is kept.
+ */
+function formShows(s: ScenarioInput, path: string, value: unknown): boolean {
+  switch (path) {
+    case 'model.gatedMlp': return true;
+    case 'model.name': return value === CUSTOM_MODEL;
+    case 'parallelism.schedule': return false;
+    case 'training.fp8Params': return value !== true || s.training.precision === 'fp8';
+    default: return path in PATH_TO_FIELD;
+  }
+}
 
 /** The fields of a (validated) link scenario the form cannot show. */
 export function keptFromScenario(s: ScenarioInput): KeptFields {
@@ -32,10 +42,8 @@ export function keptFromScenario(s: ScenarioInput): KeptFields {
     const part = s[section];
     if (part === null || typeof part !== 'object') continue; // a preset model id is shown whole
     for (const [key, value] of Object.entries(part)) {
-      if (value === undefined || SHOWN[section].includes(key)) continue;
-      // The form names a custom shape "custom"; any other name is the link's own.
-      if (section === 'model' && key === 'name' && value === 'custom') continue;
-      kept[`${section}.${key}`] = value;
+      const path = `${section}.${key}`;
+      if (value !== undefined && !formShows(s, path, value)) kept[path] = value;
     }
   }
   return kept;
@@ -91,6 +99,8 @@ function conflicts(path: string, value: unknown, field: string, values: FieldVal
     case 'parallelism.data': return ['nodes', 'gpus-per-node', 'gpu', 'tp', 'pp', 'cp'].includes(field);
     case 'parallelism.zeroStage': return field === 'distopt' && values.distopt === 'true';
     case 'parallelism.schedule': return field === 'vp';
+    // Beside another precision (which the protocol refuses): the reader's precision, FP8 weights or not, replaces it.
+    case 'training.fp8Params': return field === 'precision';
     case 'parallelism.recomputeLayers': return ['recompute', 'pp', 'vp', 'layers', 'model'].includes(field);
     // The embedding or the loss counted in the split: its slots must divide over the stages, which another
     // pipeline depth or layer count need not.

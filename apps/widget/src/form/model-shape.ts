@@ -47,7 +47,8 @@ export function modelShape(v: Readonly<Record<string, number | string | boolean 
   };
 }
 
-const str = (x: unknown): string => (x === undefined || x === null ? '' : String(x));
+/** A value as a field shows it: blank for none. */
+export const str = (x: unknown): string => (x === undefined || x === null ? '' : String(x));
 
 /** A model object → the shape fields showing it (the sequence length is the element's to place). */
 export function shapeValues(m: ModelObjectInput): FieldValues {

@@ -1,9 +1,9 @@
 import { defaultPrecision, resolveScenario, validateScenario, type ScenarioInput } from '@trainplan/protocol';
 import { defaultSystemForGpu, gpuById } from '@trainplan/presets';
 import { formatCountExact } from '@trainplan/units';
-import { FIELDS, hiddenFor, type FieldValues } from './fields.ts';
+import { FIELDS, FP8_PARAMS, hiddenFor, type FieldValues } from './fields.ts';
 import { keptFromScenario, type KeptFields } from './kept-fields.ts';
-import { CUSTOM_MODEL, modelShape, shapeValues } from './model-shape.ts';
+import { CUSTOM_MODEL, modelShape, shapeValues, str } from './model-shape.ts';
 import { parseFields, type FieldIssue } from './parse-field.ts';
 
 export type { FieldIssue } from './parse-field.ts';
@@ -32,6 +32,8 @@ export function scenarioFromFields(values: FieldValues): FieldsResult {
   const opt = (name: string) => v[name] as number | undefined;
 
   const model: ScenarioInput['model'] = custom ? modelShape(v, opt('seq') ?? 2048) : (v.model as string);
+  // FP8 weights: precision fp8 with fp8Params (fields.ts, FP8_PARAMS).
+  const fp8Params = v.precision === FP8_PARAMS;
   const scenario: ScenarioInput = {
     model,
     cluster: {
@@ -41,7 +43,8 @@ export function scenarioFromFields(values: FieldValues): FieldsResult {
       ...(v.network ? { network: v.network as string } : {}),
     },
     training: {
-      globalBatchSize: num('gbs'), microBatchSize: num('mbs'), precision: v.precision as 'bf16',
+      globalBatchSize: num('gbs'), microBatchSize: num('mbs'), precision: (fp8Params ? 'fp8' : v.precision) as 'bf16',
+      ...(fp8Params ? { fp8Params } : {}),
       ...(!custom && opt('seq') !== undefined ? { seqLength: num('seq') } : {}),
       ...(opt('tokens') !== undefined ? { tokens: num('tokens') } : {}),
     },
@@ -56,8 +59,6 @@ export function scenarioFromFields(values: FieldValues): FieldsResult {
   };
   return { ok: true, scenario, budget, auto: v.auto === true };
 }
-
-const str = (x: unknown): string => (x === undefined || x === null ? '' : String(x));
 
 /**
  * Nodes, GPUs per node and precision as the protocol itself resolves the scenario (resolveScenario, the
@@ -118,7 +119,8 @@ export function readScenario(scenario: ScenarioInput, base: FieldValues): Scenar
   const t = scenario.training;
   out.gbs = str(t.globalBatchSize);
   out.mbs = str(t.microBatchSize ?? 1);
-  out.precision = machine.precision;
+  // fp8 with FP8 weights is the Precision select's own option (kept-fields.ts keeps fp8Params only beside another precision).
+  out.precision = machine.precision === 'fp8' && t.fp8Params === true ? FP8_PARAMS : machine.precision;
   // As a reader writes it in the token-budget field (2T, 1.5T, 300B), and read back exactly.
   if (t.tokens !== undefined) out.tokens = formatCountExact(t.tokens);
   const p = scenario.parallelism ?? {};
@@ -134,8 +136,11 @@ export function fieldsFromScenario(scenario: ScenarioInput, base: FieldValues): 
   return readScenario(scenario, base).values;
 }
 
+/** The tensor-core format a Precision option runs in: FP8 weights run in fp8 ('fp8-params' → 'fp8'). */
+const format = (precision: string): string => precision.split('-')[0]!;
+
 const hasPrecision = (gpu: NonNullable<ReturnType<typeof gpuById>>, precision: string): boolean =>
-  (gpu.peakFlops as Readonly<Record<string, number | undefined>>)[precision] !== undefined;
+  (gpu.peakFlops as Readonly<Record<string, number | undefined>>)[format(precision)] !== undefined;
 
 /**
  * After the reader picks another GPU: a precision that GPU has no tensor cores for (bf16 on a V100, fp8
@@ -145,15 +150,16 @@ const hasPrecision = (gpu: NonNullable<ReturnType<typeof gpuById>>, precision: s
 export function fitPrecisionToGpu(values: FieldValues, switchedFrom?: string): { values: FieldValues; switchedFrom?: string; note: string } {
   const gpu = gpuById(values.gpu ?? '');
   const precision = values.precision ?? '';
-  if (!gpu) return { values, ...(switchedFrom ? { switchedFrom } : {}), note: '' };
+  const stay = { values, ...(switchedFrom ? { switchedFrom } : {}), note: '' };
+  if (!gpu) return stay;
   if (switchedFrom !== undefined && switchedFrom !== precision && hasPrecision(gpu, switchedFrom)) {
     return { values: { ...values, precision: switchedFrom }, note: `Precision back to ${switchedFrom} on ${gpu.name}.` };
   }
-  if (hasPrecision(gpu, precision)) return { values, ...(switchedFrom ? { switchedFrom } : {}), note: '' };
+  if (hasPrecision(gpu, precision)) return stay;
   const fallback = defaultPrecision(gpu);
   return {
     values: { ...values, precision: fallback },
     switchedFrom: switchedFrom ?? precision,
-    note: `${gpu.name} has no ${precision.toUpperCase()} tensor cores: precision switched from ${precision} to ${fallback}.`,
+    note: `${gpu.name} has no ${format(precision).toUpperCase()} tensor cores: precision switched from ${precision} to ${fallback}.`,
   };
 }
