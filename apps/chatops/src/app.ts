@@ -77,8 +77,8 @@ export const MAX_CHAT_BODY_BYTES = 16 * 1024;
  * Search budget per chat question: bounds the work one question costs. It does not keep an answer inside the platforms'
  * 3-second deadline (https://api.slack.com/interactivity/slash-commands#responding_to_commands,
  * https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction): a nodes or
- * configuration search took 1.3–2.3 s in QA, and concurrent questions queue behind one another on one thread. Questions
- * that search are deferred instead (ChatAppOptions.defer).
+ * configuration search took 1.3–2.3 s in QA, and concurrent questions queue behind one another once every answer worker
+ * is busy. Questions that search are deferred instead (ChatAppOptions.defer).
  */
 export const DEFAULT_CHAT_CANDIDATE_BUDGET = 20_000;
 

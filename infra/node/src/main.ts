@@ -6,8 +6,9 @@ import { createBackgroundAnswerer } from './background-answerer.ts';
 import { compressing } from './compress.ts';
 import { NoContentResponse } from './no-content-response.ts';
 
-// The chat bot's deferred answers (the questions that run a search) are worked out on a worker thread, so a search
-// of seconds does not hold the acknowledgements of the questions that arrive meanwhile (./background-answerer.ts).
+// The chat bot's deferred answers (the questions that run a search) are worked out on worker threads, so a search
+// of seconds does not hold the acknowledgements of the questions that arrive meanwhile, and questions asked at once
+// run at once: up to one worker per core but the one left to this thread, at most 4 (./background-answerer.ts).
 const background = createBackgroundAnswerer();
 
 // The apps Node serves beside the API, one line each (the widget demo, the chat bot).
