@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SCAN_WINDOW } from '../src/capacity.ts';
 import { FRONTIER_REFINE_SHARE } from '../src/capacity-frontier.ts';
-import { costTimeFrontier, FRONTIER_OCTAVE_STEPS, FRONTIER_PATIENCE, FRONTIER_SCAN_WINDOW, MAX_NODES, trainOnNodes, type CapacityPoint, type FrontierPoint } from '../src/index.ts';
+import { costTimeFrontier, fastestWithinBudget, FRONTIER_OCTAVE_STEPS, FRONTIER_PATIENCE, FRONTIER_SCAN_WINDOW, MAX_NODES, trainOnNodes, type CapacityPoint, type FrontierPoint } from '../src/index.ts';
 import { withShapeDefaults } from '@trainplan/model';
 import { gpt3Base, llama3DefaultBatchFor, llama70bBase, smallBase } from './fixtures.ts';
 
@@ -138,6 +138,14 @@ describe('costTimeFrontier with a batch per size: the sizes between the octave s
     }
     expect(at(256)?.pareto ?? false).toBe(false);
     expect(at(252)?.pareto).toBe(true);
+  });
+
+  it.each([600e3, 640e3, 659e3])('the fastest size within %d GPU-hours (brute-force checked) is a starred size of the curve', (budget) => {
+    // QA: the curve jumped from 252 nodes (13.6 days) to 480 (8.2 days) while the budget of 659k answered 279 nodes (12.3
+    // days), which no size beats: a multiple of 252's replica (TP 2 · PP 9 · CP 4, 9 nodes) that fills the gap.
+    const a = fastestWithinBudget(base, 2e12, { gpuHourBudget: budget }, options);
+    if (!a.ok) throw new Error(a.message);
+    expect(at(a.nodes)?.pareto, `${a.nodes} nodes`).toBe(true);
   });
 
   it('every point states the batch its size was planned at: from fewer than 512 sequences to 8,192', () => {
