@@ -100,7 +100,8 @@ export function formatLoad(utilization: Ratio): string {
     const text = formatPercent(utilization, decimals);
     if (utilization >= 1 || Number.parseFloat(text) < 100) return text;
   }
-  return formatPercent(utilization, MAX_LOAD_DECIMALS);
+  // Within a thousandth of a per cent of capacity: cut, not rounded, so that it still reads below 100% ("99.999%").
+  return `${(Math.floor(utilization * 10 ** (MAX_LOAD_DECIMALS + 2)) / 10 ** MAX_LOAD_DECIMALS).toFixed(MAX_LOAD_DECIMALS)}%`;
 }
 
 /**

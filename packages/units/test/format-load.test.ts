@@ -11,6 +11,9 @@ describe('formatLoad: a share of capacity in use', () => {
     expect(formatLoad(0.998)).toBe('99.8%');
     expect(formatLoad(0.9996)).toBe('99.96%');
     expect(formatLoad(0.99999)).toBe('99.999%');
+    // Closer than a thousandth of a per cent: cut, never rounded up to 100 (QA: 0.999996 read "100.000%").
+    expect(formatLoad(0.999996)).toBe('99.999%');
+    expect(formatLoad(0.9999999)).toBe('99.999%');
   });
 
   it('at or over capacity, whole', () => {

@@ -92,6 +92,16 @@ function getPath(operationId: string, summary: string, schema: JsonSchema, extra
   };
 }
 
+/** A GET route outside /v1 (health, this document, the docs page): its one media type, and the 405 every route answers. */
+function plainGet(operationId: string, summary: string, description: string, mediaType: string, schema: Json): Json {
+  return {
+    get: {
+      operationId, summary,
+      responses: { 200: { description, content: { [mediaType]: { schema } } }, 405: problem('Method not allowed: the path answers GET, HEAD (and OPTIONS); the Allow header lists them.') },
+    },
+  };
+}
+
 export function openApiDocument(operations: readonly PostOperation[]): Json {
   const presetPaths = Object.fromEntries(Object.entries(presetListJsonSchemas).map(([kind, schema]) => [
     `/v1/presets/${kind}`, getPath(`presets-${kind}`, `Every ${kind.slice(0, -1)} preset, citing its source`, schema),
@@ -116,14 +126,9 @@ export function openApiDocument(operations: readonly PostOperation[]): Json {
       ...presetPaths,
       '/v1/presets': getPath('presets', 'The preset ids of every catalogue', presetIndexJsonSchema),
       ...onePresetPaths,
-      '/healthz': {
-        get: {
-          operationId: 'healthz', summary: 'Liveness',
-          responses: { 200: { description: 'Alive: {"ok":true}.', content: { 'application/json': { schema: { type: 'object', properties: { ok: { const: true } }, required: ['ok'] } } } } },
-        },
-      },
-      '/openapi.json': { get: { operationId: 'openapi', summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } } } } },
-      '/docs': { get: { operationId: 'docs', summary: 'Interactive documentation (HTML)', responses: { 200: { description: 'HTML', content: { 'text/html': { schema: { type: 'string' } } } } } } },
+      '/healthz': plainGet('healthz', 'Liveness', 'Alive: {"ok":true}.', 'application/json', { type: 'object', properties: { ok: { const: true } }, required: ['ok'] }),
+      '/openapi.json': plainGet('openapi', 'This document', 'OpenAPI 3.1', 'application/json', { type: 'object' }),
+      '/docs': plainGet('docs', 'Interactive documentation (HTML)', 'HTML', 'text/html', { type: 'string' }),
     },
     components: {
       schemas: {
