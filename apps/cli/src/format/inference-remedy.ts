@@ -1,5 +1,6 @@
 import { widestShape, type InferencePointJson, type InferenceResponseJson } from '@trainplan/protocol';
 import { countText } from './count-text.ts';
+import { formatSeconds } from '@trainplan/units';
 
 type Served = Extract<InferenceResponseJson, { ok: true }>;
 
@@ -44,20 +45,26 @@ export type Retry = (change: { readonly set?: Record<string, unknown>; readonly 
 const fp8Works = (request: Record<string, unknown>, retry: Retry): Served | undefined =>
   (request.precision === 'fp8' ? undefined : retry({ set: { precision: 'fp8' } }));
 
+/** The bounds (and, with a rate, the GPUs) loosened to what `closest` needs, which it then meets. */
+function loosened(closest: InferencePointJson, request: Record<string, unknown>, t: Terms): string[] {
+  const maxToken = field(request, 'maxDecodeSecondsPerToken');
+  const maxFirst = field(request, 'maxPrefillSeconds');
+  const gpus = field(request, 'gpus');
+  return [
+    ...(maxToken !== undefined && closest.decodeStepSeconds > maxToken ? [tokenBound(t, closest.decodeStepSeconds)] : []),
+    ...(maxFirst !== undefined && closest.prefillSeconds > maxFirst ? [firstTokenBound(t, closest.prefillSeconds)] : []),
+    ...(gpus !== undefined && closest.load !== undefined && closest.load.gpus > gpus ? [gpusField(t, closest.load.gpus)] : []),
+  ];
+}
+
 /**
  * What would give a plan when the latency bounds (or, with a rate, the GPUs) rule every plan out:
  * the bounds loosened to what the closest plan needs (which it then meets), and what serves faster.
  */
 function boundsRemedy(closest: InferencePointJson, request: Record<string, unknown>, t: Terms, retry: Retry): string {
   const maxToken = field(request, 'maxDecodeSecondsPerToken');
-  const maxFirst = field(request, 'maxPrefillSeconds');
-  const gpus = field(request, 'gpus');
   const tokenMissed = maxToken !== undefined && closest.decodeStepSeconds > maxToken;
-  const loosen = [
-    ...(tokenMissed ? [tokenBound(t, closest.decodeStepSeconds)] : []),
-    ...(maxFirst !== undefined && closest.prefillSeconds > maxFirst ? [firstTokenBound(t, closest.prefillSeconds)] : []),
-    ...(gpus !== undefined && closest.load !== undefined && closest.load.gpus > gpus ? [gpusField(t, closest.load.gpus)] : []),
-  ];
+  const loosen = loosened(closest, request, t);
   const fp8 = fp8Works(request, retry);
   const faster = [
     ...(fp8 === undefined ? [] : [`FP8 weights (${name(t, '--precision fp8', 'precision "fp8"')}${fp8.best === undefined ? '' : ', which meets them'})`]),
@@ -108,23 +115,127 @@ const COUNT_DEPTHS = Array.from({ length: 16 }, (_, i) => i + 1);
 const OTHER_COUNTS = 4;
 
 /**
- * The fewest GPUs that serve the request (as `gpus`), checked by asking again with them; the shape that holds it
- * there; and the next counts below twice as many that serve too. A count serves when a replica that holds the model
- * divides it (planInference tries a shape on `gpus` only as a whole number of replicas), so besides the fewest, n,
- * and its multiples, any count some other such replica divides: 405B on H200s is held by 6, 7, 8, … GPUs, on A100s
- * of 40 GB by 22, 24, 26, … but not 23 or 25 (a prime past 16 stages has no shape that holds it).
+ * The most GPU counts asked again while looking for the fewest that meet the latency bounds (each ask a few ms: 256 reach
+ * 405B's 96 H200s at 5 requests/s and 50 ms a token in well under a second).
  */
-function fewestGpus(request: Record<string, unknown>, retry: Retry): { readonly gpus: number; readonly shape: Holding; readonly others: readonly number[] } | undefined {
+const MAX_COUNTS_TRIED = 256;
+
+/** The request bounds a plan's latency (or, with a rate, its GPUs): then holding the model is not enough to serve it. */
+const bounded = (request: Record<string, unknown>): boolean =>
+  ['maxDecodeSecondsPerToken', 'maxPrefillSeconds', 'requestsPerSecond'].some((key) => field(request, key) !== undefined);
+
+/**
+ * How far a point is from meeting the bounds on `gpus` GPUs: its worst latency-to-bound ratio, and with a rate the GPUs it needs
+ * over those given (planInference's closestMiss in packages/search/src/inference/frontier.ts, which picks the closest plan on one
+ * count by it; here it picks the closest over the counts tried).
+ */
+function missRatio(p: InferencePointJson, request: Record<string, unknown>, gpus: number): number {
+  const maxToken = field(request, 'maxDecodeSecondsPerToken');
+  const maxFirst = field(request, 'maxPrefillSeconds');
+  return Math.max(
+    maxToken === undefined ? 0 : p.decodeStepSeconds / maxToken,
+    maxFirst === undefined ? 0 : p.prefillSeconds / maxFirst,
+    field(request, 'requestsPerSecond') === undefined || p.load === undefined ? 0 : p.load.gpus / gpus,
+  );
+}
+
+/** What the remedy found on GPU counts: the fewest that hold the model, and (with bounds) the fewest that meet them, or the nearest miss. */
+interface Counts {
+  /** The fewest GPUs whose replica holds the model, and its fastest shape of that many. */
+  readonly holds: number;
+  readonly shape: Holding;
+  /** With latency bounds or a rate, the fewest GPUs whose plan meets them, and that plan; absent where no count tried does. */
+  readonly serves?: { readonly gpus: number; readonly best: InferencePointJson };
+  /** Counts from `holds` that hold it but whose plans miss the bounds, ascending (none without bounds). */
+  readonly missed: readonly number[];
+  /** Where no count tried meets the bounds: the last count tried, and the closest plan over all of them with its count. */
+  readonly lastTried?: number;
+  readonly nearest?: { readonly gpus: number; readonly why: string; readonly point: InferencePointJson };
+  /** The next counts below twice the fewest that serve (that meet the bounds, where given), each checked by asking again. */
+  readonly others: readonly number[];
+}
+
+/**
+ * The fewest GPUs that serve the request (as `gpus`), each count checked by asking again with it: the CLI exits 0 exactly when
+ * the answer has a best plan. A count can serve only where a replica that holds the model divides it (planInference tries a shape
+ * on `gpus` only as a whole number of replicas), so besides the fewest that hold it, n, and its multiples, any count some other
+ * such replica divides: 405B on H200s is held by 6, 7, 8, … GPUs, on A100s of 40 GB by 22, 24, 26, … but not 23 or 25 (a prime
+ * past 16 stages has no shape that holds it). With latency bounds holding is not enough (405B on 6 H200s decodes a token in
+ * 125 ms as TP 2 · PP 3; 8 as TP 8 decode in 50 ms): the counts are asked in turn until one's plan meets them. Without a rate
+ * that stops at the largest replica (more GPUs add replicas, which shorten no token); with one, after MAX_COUNTS_TRIED counts.
+ */
+function fewestGpus(request: Record<string, unknown>, retry: Retry): Counts | undefined {
   // Every depth a count might be tried at, unless the request names its own or speculates (one stage only).
   const depths = request.pipeline === undefined && request.speculative === undefined ? { pipeline: COUNT_DEPTHS } : {};
   const sizes = [...new Set(holding(retry, { set: depths, drop: ['gpus'] }).map(gpusOf))].sort((a, b) => a - b);
+  const held = (n: number): boolean => sizes.some((s) => n % s === 0);
+  const serves = (n: number): InferencePointJson | undefined => retry({ set: { gpus: n } })?.best;
+  let holds: { gpus: number; shape: Holding } | undefined;
   for (const gpus of sizes) {
     const shape = fewest(holding(retry, { set: { gpus } }));
-    if (shape === undefined) continue;
-    const others = Array.from({ length: gpus - 1 }, (_, i) => gpus + 1 + i).filter((n) => sizes.some((s) => n % s === 0)).slice(0, OTHER_COUNTS);
-    return { gpus, shape, others };
+    if (shape !== undefined) { holds = { gpus, shape }; break; }
   }
-  return undefined;
+  if (holds === undefined) return undefined;
+  const nextServing = (from: number): number[] => {
+    const found: number[] = [];
+    for (let n = from + 1; n < 2 * from && found.length < OTHER_COUNTS; n++) if (held(n) && serves(n) !== undefined) found.push(n);
+    return found;
+  };
+  if (!bounded(request)) return { holds: holds.gpus, shape: holds.shape, missed: [], others: nextServing(holds.gpus) };
+  const last = field(request, 'requestsPerSecond') === undefined ? sizes.at(-1)! : Number.POSITIVE_INFINITY;
+  const missed: number[] = [];
+  let nearest: Counts['nearest'];
+  for (let n = holds.gpus, tried = 0; n <= last && tried < MAX_COUNTS_TRIED; n++) {
+    if (!held(n)) continue;
+    tried++;
+    const a = retry({ set: { gpus: n } });
+    if (a?.best !== undefined) return { holds: holds.gpus, shape: holds.shape, serves: { gpus: n, best: a.best }, missed, others: nextServing(n) };
+    missed.push(n);
+    const c = a?.closest;
+    if (c !== undefined && (nearest === undefined || missRatio(c.point, request, n) < missRatio(nearest.point, request, nearest.gpus))) nearest = { gpus: n, ...c };
+  }
+  return { holds: holds.gpus, shape: holds.shape, missed, lastTried: missed.at(-1), nearest, others: [] };
+}
+
+/** Counts written as a reader scans them: "6 and 7", "6, 7 and 9", or "6 to 95" for more than four. */
+function countsText(ns: readonly number[]): string {
+  if (ns.length > OTHER_COUNTS) return `${grouped(ns[0]!)} to ${grouped(ns.at(-1)!)}`;
+  return ns.length <= 1 ? ns.map(grouped).join('') : `${ns.slice(0, -1).map(grouped).join(', ')} and ${grouped(ns.at(-1)!)}`;
+}
+
+/** "a replica of TP 8 · PP 1 (8 GPUs)" or, on more GPUs than one replica, "6 replicas of TP 8 · PP 2 (96 GPUs)". */
+function replicasText(p: InferencePointJson): string {
+  const replicas = p.replicas ?? 1;
+  const shape = `TP ${p.tensor} · PP ${p.pipeline}`;
+  return replicas > 1 ? `${grouped(replicas)} replicas of ${shape} (${countText(replicas * p.gpus, 'GPU')})` : `a replica of ${shape} (${countText(p.gpus, 'GPU')})`;
+}
+
+/** The GPUs that serve within the bounds, or the fewest that hold it and the bounds no count tried meets. */
+function countsRemedy(needed: Counts, t: Terms, request: Record<string, unknown>): string {
+  // "Or a multiple of it" only where no count between it and its double serves (none that another replica divides).
+  const [or, alsoText] = needed.others.length === 0 ? [' or a multiple of it', '']
+    : [', the fewest that serve', ` (${needed.others.map(grouped).join(', ')} … serve too`];
+  if (!bounded(request)) {
+    return `to serve it, give ${gpusField(t, needed.holds)}${or}: a replica of ${shapeText(needed.shape)} holds it`
+      + `${alsoText === '' ? '' : `${alsoText}: any count that a replica holding it divides)`}`;
+  }
+  const missed = needed.missed.length === 0 ? '' : `; ${needed.missed.length > OTHER_COUNTS ? `the counts from ${countsText(needed.missed)} that hold it` : `${countsText(needed.missed)} hold it but`} miss them`;
+  if (needed.serves !== undefined) {
+    const { gpus, best } = needed.serves;
+    const within = needed.others.length === 0 ? ' or a multiple of it' : ', the fewest that serve within the bounds';
+    return `to serve it, give ${gpusField(t, gpus)}${within}: ${replicasText(best)} ${(best.replicas ?? 1) > 1 ? 'meet' : 'meets'} them, a token every ${formatSeconds(best.decodeStepSeconds)}`
+      + `${alsoText === '' ? '' : `${alsoText} within them)`}${missed}`;
+  }
+  const hold = `to serve it, give at least ${gpusField(t, needed.holds)}, the fewest that hold it (a replica of TP ${needed.shape.tensor} · PP ${needed.shape.pipeline})`;
+  const nearest = needed.nearest;
+  if (nearest === undefined) return `${hold}; but no count from ${grouped(needed.holds)} to ${grouped(needed.lastTried ?? needed.holds)} GPUs meets the bounds`;
+  // What the nearest plan needs, which it then meets: the bounds loosened, on its count or (a rate wanting more replicas) on more.
+  const loosen = loosened(nearest.point, { ...request, gpus: nearest.gpus }, t);
+  const moreGpus = nearest.point.load !== undefined && nearest.point.load.gpus > nearest.gpus;
+  const needs = moreGpus ? loosen : [gpusField(t, nearest.gpus), ...loosen];
+  return `${hold}; but no count from ${grouped(needed.holds)} to ${grouped(needed.lastTried ?? needed.holds)} GPUs meets the bounds: `
+    + `the nearest is on ${countText(nearest.gpus, 'GPU')}: ${nearest.why}`
+    + `${loosen.length === 0 ? '' : ` (${needs.join(' and ')} give a plan)`}`;
 }
 
 /**
@@ -152,12 +263,7 @@ function memoryRemedy(request: Record<string, unknown>, t: Terms, retry: Retry):
   const fp8 = request.precision === 'fp8' ? undefined : fewest(holding(retry, { set: { precision: 'fp8' } }));
   const fp8Text = fp8 === undefined ? undefined : `FP8 weights (${name(t, '--precision fp8', 'precision "fp8"')}): ${shapeText(fp8)} holds them`;
   const needed = gpus === undefined ? undefined : fewestGpus(request, retry);
-  if (needed !== undefined) {
-    // "Or a multiple of it" only where no count between it and its double serves (none that another replica divides).
-    const [or, also] = needed.others.length === 0 ? [' or a multiple of it', '']
-      : [', the fewest that serve', ` (${needed.others.map(grouped).join(', ')} … serve too: any count that a replica holding it divides)`];
-    return `to serve it, give ${gpusField(t, needed.gpus)}${or}: a replica of ${shapeText(needed.shape)} holds it${also}${fp8Text === undefined ? '' : `; or try ${fp8Text}`}`;
-  }
+  if (needed !== undefined) return `${countsRemedy(needed, t, request)}${fp8Text === undefined ? '' : `; or try ${fp8Text}`}`;
   // Memory held back (vLLM's --gpu-memory-utilization): all of it may be enough.
   const held = field(request, 'gpuMemoryUtilization');
   const whole = held === undefined || held >= 1 ? undefined : fewest(holding(retry, { drop: ['gpuMemoryUtilization'] }));

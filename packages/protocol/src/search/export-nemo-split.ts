@@ -1,5 +1,5 @@
-import { slotsTaken, type PipelineSplit } from '@trainplan/model';
-import type { PlanInput } from '@trainplan/planner';
+import { pipelineSplit, slotsTaken, splitsIntoChunks, type PipelineSplit } from '@trainplan/model';
+import { estimatePlan, TIGHT_MEMORY_SHARE, type PlanInput } from '@trainplan/planner';
 import { formatGrouped } from '@trainplan/units';
 
 /**
@@ -36,39 +36,91 @@ export function nemoSplitLines(plan: PlanInput, split: PipelineSplit): string[] 
 /** d = 1 … n with n % d === 0. */
 const divisorsOf = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1).filter((d) => n % d === 0);
 
-/** The nearest of `values` below and above `x`, ascending. */
-function nearestAround(values: readonly number[], x: number): number[] {
-  const below = values.filter((y) => y < x).at(-1);
-  const above = values.find((y) => y > x);
-  return [below, above].filter((y): y is number => y !== undefined);
-}
-
 const orList = (xs: readonly number[]): string => (xs.length > 1 ? `${xs.slice(0, -1).join(', ')} or ${xs.at(-1)}` : `${xs[0]}`);
 
+/** The model chunks per stage a remedy names: the search's default 1–8 (defaultSearchSpace, packages/search/src/search-space.ts). */
+const MAX_VIRTUAL_STAGES = 8;
+
+/** NeMo 1.x MegatronBaseModel.__init__: (num_layers // pipeline_model_parallel_size) % virtual_pipeline_model_parallel_size == 0. */
+const nemoPasses = (layers: number, p: number, v: number): boolean => v === 1 || Math.floor(layers / p) % v === 0;
+
 /**
- * What passes NeMo 1.x's assertion, which reads only the layers L, PP p and v (so no split set by hand does): another
- * PP p' that keeps TP · CP on the same GPUs (p' divides p · DP) with (L // p') % v == 0, the nearest below and above p;
- * another v' > 1 dividing L // p; v 1 (no interleaving, nothing asserted); or Megatron-LM's export, whose arguments.py
- * takes the virtual stages per rank without this check (--num-virtual-stages-per-pipeline-rank, or the layers per
- * virtual stage of an even split, which the plan's split divides: checkPlan). Each is a search to run again, not a
- * plan known to fit: the search says whether it does.
+ * Whether the planner runs this plan with PP `p` and v `v`, TP, CP, the GPUs and the split's slots held (DP = GPUs / (TP · CP · PP)):
+ * Megatron's split of the slots over p stages and into v chunks, the interleaved schedule's rounds and 2-stage rule (checkPlan), and
+ * memory within the search's default budget (memoryBudgetBytes: TIGHT_MEMORY_SHARE of HBM), at this plan's micro-batch, recompute
+ * and optimizer layout or, where those no longer fit, at micro-batch 1, full recompute and the distributed optimizer, all in the
+ * search's default space (defaultSearchSpace). A search with these sizes fixed then finds this plan at least.
+ */
+function runs(plan: PlanInput, p: number, v: number): boolean {
+  const slots = plan.pipelineSlots ?? 'layers';
+  const gpus = plan.nodes * plan.gpusPerNode;
+  const width = plan.tensor * plan.context * p;
+  if (p > plan.model.layers || gpus % width !== 0) return false;
+  const split = pipelineSplit(plan.model.layers, p, slots);
+  if (split === undefined || (v > 1 && (p === 1 || !splitsIntoChunks(split, v)))) return false;
+  const budgetBytes = plan.gpu.hbmBytes * TIGHT_MEMORY_SHARE;
+  const batches = [...new Set([plan.microBatchSize, 1])];
+  const recomputes = [...new Set([plan.recompute, 'full' as const])];
+  const shardings = [...new Set([plan.sharding, 'distributed-optimizer' as const])];
+  return batches.some((microBatchSize) => recomputes.some((recompute) => shardings.some((sharding) => {
+    const r = estimatePlan({
+      ...plan, pipeline: p, data: gpus / width, virtualStages: v, schedule: v > 1 ? 'interleaved' : '1f1b',
+      // Megatron overlaps pipeline sends only with virtual stages (overlapPipelineCommFor); memory does not depend on the comm model.
+      overlapPipelineComm: v > 1 && plan.overlapPipelineComm, microBatchSize, recompute, sharding,
+      recomputeLayers: recompute === plan.recompute ? plan.recomputeLayers : undefined, communicationModel: 'closed-form',
+    });
+    return r.ok && r.memory.totalBytes <= budgetBytes;
+  })));
+}
+
+/** How a split of p stages reads: "20 layers a stage", "13 + 14 × 4 + 13 layers", "81 slots, 9 a stage". */
+function splitWords(plan: PlanInput, p: number): string {
+  const split = pipelineSplit(plan.model.layers, p, plan.pipelineSlots ?? 'layers')!;
+  if (split.slots !== 'layers') return `${split.slotCount} slots, ${split.slotCount / p} a stage`;
+  if (!split.uneven) return `${split.first} layers a stage`;
+  return `${p > 2 ? `${split.first} + ${split.middle} × ${p - 2} + ${split.last}` : `${split.first} + ${split.last}`} layers`;
+}
+
+/** What the split counts besides the layers, in words. */
+function slotsWords(plan: PlanInput): string {
+  const { embedding, loss } = slotsTaken(plan.pipelineSlots ?? 'layers');
+  const counted = [embedding && 'the embedding', loss && 'the loss'].filter(Boolean).join(' and ');
+  return counted === '' ? 'the layers alone in the split' : `${counted} counted in the split`;
+}
+
+/**
+ * What passes NeMo 1.x's assertion, which reads only the layers L, PP p and v (so no split set by hand does), and runs in the
+ * planner, each checked (runs): every PP p' dividing GPUs / (TP · CP) (TP, CP and the split's slots held) with each v' ≤ 8 that
+ * both NeMo's (L // p') % v' == 0 and Megatron's split into p' × v' chunks accept, nearest p first; v 1 (no interleaving, nothing
+ * asserted); or Megatron-LM's export, whose arguments.py takes the virtual stages per rank without this check
+ * (--num-virtual-stages-per-pipeline-rank, or the layers per virtual stage of an even split, which the plan's split divides:
+ * checkPlan). Where no (p', v') passes both, only v 1 and Megatron-LM are offered. Each is named as the flags of a search to run again.
  */
 function nemoVirtualStageRemedy(plan: PlanInput): string {
   const { layers } = plan.model;
   const p = plan.pipeline;
-  const v = plan.virtualStages;
+  const slots = plan.pipelineSlots ?? 'layers';
   const gpus = plan.nodes * plan.gpusPerNode;
-  const pipelines = nearestAround(divisorsOf(p * plan.data).filter((q) => q > 1 && q <= layers && Math.floor(layers / q) % v === 0), p);
-  const stages = nearestAround(divisorsOf(Math.floor(layers / p)).filter((w) => w > 1), v);
-  const ways = [
-    ...(pipelines.length > 0 ? [`PP ${orList(pipelines)} (the same TP ${plan.tensor} · CP ${plan.context} on the ${formatGrouped(gpus)} GPUs; `
-      + `${pipelines.map((q) => `${layers} // ${q} = ${Math.floor(layers / q)}`).join(', ')}: ${pipelines.length > 1 ? 'multiples' : 'a multiple'} of ${v})`] : []),
-    ...(stages.length > 0 ? [`v ${orList(stages)} (${stages.length > 1 ? 'divisors' : 'a divisor'} of ${Math.floor(layers / p)})`] : []),
-    'v 1 (no interleaving)',
-  ];
-  const listed = `${ways.slice(0, -1).join(', ')} or ${ways.at(-1)}`;
-  return `search again for NeMo 1.x with ${listed} (the search says which of them run); or take this plan as Megatron-LM arguments `
-    + '(--export megatron), which assert no such thing';
+  const ranks = gpus / (plan.tensor * plan.context);
+  const held = `--tensor ${plan.tensor} --context ${plan.context} --pipeline-split ${slots}`;
+  const where = `TP ${plan.tensor} · CP ${plan.context} on the ${formatGrouped(gpus)} GPUs and ${slotsWords(plan)}`;
+  const interleaved = divisorsOf(ranks)
+    .filter((q) => q > 1)
+    .sort((a, b) => Math.abs(a - p) - Math.abs(b - p) || a - b)
+    .map((q) => ({ q, vs: Array.from({ length: MAX_VIRTUAL_STAGES - 1 }, (_, i) => i + 2).filter((w) => nemoPasses(layers, q, w) && runs(plan, q, w)) }))
+    .filter(({ vs }) => vs.length > 0);
+  // v 1 at this PP, or failing that (its memory) the nearest PP that runs it.
+  const flat = [p, ...divisorsOf(ranks).sort((a, b) => Math.abs(a - p) - Math.abs(b - p) || a - b)].find((q) => runs(plan, q, 1));
+  const noInterleaving = flat === undefined ? 'v 1 (no interleaving, nothing asserted; the search says whether it fits)'
+    : `--pipeline ${flat} --virtual-stages 1 (no interleaving, nothing asserted)`;
+  const megatron = 'or take this plan as Megatron-LM arguments (--export megatron), which assert no such thing';
+  if (interleaved.length === 0) {
+    return `search again for NeMo 1.x with ${held} ${noInterleaving}: no PP dividing the ${formatGrouped(ranks)} ranks left by ${where} `
+      + `has a v up to ${MAX_VIRTUAL_STAGES} that both NeMo 1.x and Megatron's split accept; ${megatron}`;
+  }
+  const ways = interleaved.map(({ q, vs }) => `--pipeline ${q} --virtual-stages ${orList(vs)} (${layers} // ${q} = ${Math.floor(layers / q)}; ${splitWords(plan, q)})`);
+  return `search again for NeMo 1.x holding ${where} (${held}, the other flags as before) with ${ways.join(', with ')}, or with ${noInterleaving}, `
+    + `each checked to split and fit in the planner; ${megatron}`;
 }
 
 /**
