@@ -36,6 +36,7 @@ import { comparedLayout, layoutOfFields, takeOtherLayouts } from './lexicon/layo
 import { layoutsProblem } from './compared-layouts.ts';
 import { comparedModels, MAX_COMPARED, modelsNotCompared, takeOtherModels, type ResolvedModel } from './lexicon/compared-models.ts';
 import type { ModelMatch } from './lexicon/models.ts';
+import type { Match } from './lexicon/match.ts';
 
 /** How "Chinchilla-optimal" is read, said back. */
 export const CHINCHILLA_READING = `Chinchilla-optimal read as ${CHINCHILLA_TOKENS_PER_PARAMETER} training tokens per parameter (Hoffmann et al. 2022, arXiv:2203.15556: compute-optimal models trained on about ${CHINCHILLA_TOKENS_PER_PARAMETER} tokens a parameter)`;
@@ -137,12 +138,29 @@ const literal = (phrase: string): string => phrase.replace(/[.*+?^${}()|[\]\\]/g
  * default names too ("20 gigatoken prompts" not read as a length).
  */
 function leftNumbers(scanned: string, problems: readonly string[], defaults: readonly string[]): { phrase: string; asSize: boolean }[] {
-  return unreadNumbers(scanned).flatMap((phrase) => {
+  // A run of blanks is a word a reader took out ("64 ‹4090s› vs"): the number is quoted alone, as typed, never with the gap.
+  return unreadNumbers(scanned).map((p) => p.split(/\s{2,}/)[0] ?? p).flatMap((phrase) => {
     const bare = !/\s/.test(phrase);
     const said = new RegExp(String.raw`(?<![\w.])${literal(phrase)}(?![\w.])`);
     if ((bare ? problems : [...problems, ...defaults]).some((t) => said.test(t.toLowerCase()))) return [];
     return [{ phrase, asSize: AS_SIZE.test(scanned.slice(0, scanned.indexOf(phrase))) }];
   });
+}
+
+/** What a count of cards or of their nodes is said in: "16 nodes of mi300x", "16 mi300x nodes", "2 3090 gpus". */
+const NODE_WORDS = String.raw`nodes?|servers?|machines?|boxes|hosts?`;
+const COUNT_BEFORE_CARD = new RegExp(String.raw`(?<![\w.])\d+(?:\.\d+)?k?\s*(?:x\s*)?(?:(?:${NODE_WORDS})\s+(?:of\s+)?(?:\d+\s*(?:x\s*)?)?)?$`);
+const UNIT_AFTER_CARD = new RegExp(String.raw`^s?\s*(?:(?:${NODE_WORDS}|gpus?|cards?)\b|x\s*\d+(?![\w.]))`);
+
+/**
+ * An unmodelled card with the count written beside it ("64 mi300x", "64x mi300x", "16 nodes of mi300x", "16 mi300x nodes",
+ * "8x 4090"): the span to blank, so that its count is never taken as the cluster size of the GPU that is modelled.
+ */
+function withCount(scanned: string, card: Match): Match {
+  const before = COUNT_BEFORE_CARD.exec(scanned.slice(0, card.index));
+  const after = UNIT_AFTER_CARD.exec(scanned.slice(card.index + card.length));
+  const index = before === null ? card.index : before.index;
+  return { index, length: card.index + card.length + (after?.[0].length ?? 0) - index };
 }
 
 /** "512 GPUs", "64 nodes": a cluster size as said back. */
@@ -171,7 +189,20 @@ function instanceHardware(m: InstanceMatch): HardwareMatch {
 /** A phrase of the normalised text as the question typed it ("$1M", not "$1m"), where the question holds it; else as normalised. */
 function asTyped(text: string, phrase: string): string {
   const at = text.toLowerCase().indexOf(phrase);
-  return at < 0 ? phrase : text.slice(at, at + phrase.length);
+  if (at >= 0) return text.slice(at, at + phrase.length);
+  // Where normalize changed the characters between the words ("new year’s" → "new year s", "15–jan"): the words matched
+  // with what normalize turns into a space or a hyphen between them.
+  const loose = new RegExp(phrase.split(/(\s+|-)/).map((p) => (p === '-' ? '[-\u2010-\u2015\u2212]' : /^\s+$/.test(p) ? '[\\s`*_"“”‘’]+' : literal(p))).join(''), 'i');
+  return loose.exec(text)?.[0] ?? phrase;
+}
+
+/** The words a reader blanked out of `before` ("in 30 days"), as they stood there: `after` is `before` with them blanked. */
+function blankedOf(before: string, after: string): string {
+  let start = 0;
+  while (start < before.length && before[start] === after[start]) start += 1;
+  let end = before.length;
+  while (end > start && before[end - 1] === after[end - 1]) end -= 1;
+  return before.slice(start, end).trim().replace(/\s+/g, ' ');
 }
 
 const defined = <T extends object>(o: T): T =>
@@ -232,9 +263,11 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
     && matchHardware(s.text.slice(0, unmodelled.index) + ' '.repeat(unmodelled.length) + s.text.slice(unmodelled.index + unmodelled.length)) !== undefined;
   const unmodelledWhy = unmodelled === undefined ? ''
     : `${unmodelled.name} is not modelled${unmodelled.modelled === undefined ? '' : `: ${unmodelled.modelled}`}; the GPU presets are ${GPU_IDS.join(', ')}`;
-  const unmodelledAside = unmodelled !== undefined && besideModelled ? `"${asTyped(text, s.text.slice(unmodelled.index, unmodelled.index + unmodelled.length))}"` : undefined;
+  // The card's own count goes with it ("64 mi300x or 8 h100": QA planned 64 H100 against 8, the 64 the MI300X's).
+  const aside = unmodelled !== undefined && besideModelled ? withCount(s.text, unmodelled) : undefined;
+  const unmodelledAside = aside === undefined ? undefined : `"${asTyped(text, s.text.slice(aside.index, aside.index + aside.length).trim().replace(/\s+/g, ' '))}"`;
   if (unmodelled !== undefined) {
-    if (besideModelled) s.blank(unmodelled);
+    if (aside !== undefined) s.blank(aside);
     else {
       s.replace(unmodelled, ` ${HW_TOKEN} `);
       problems.push(unmodelledWhy);
@@ -315,14 +348,21 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
     && stated.tokens === undefined && stated.tokensPerParameter === undefined;
   if (chinchilla) stated.tokensPerParameter = CHINCHILLA_TOKENS_PER_PARAMETER;
   // "Within a fortnight", "over the weekend" before the units: "a quarter" is never left to a default 30 days.
+  const beforeLength = s.text;
   const length = takeNamedSpan(s) ?? takeDeadline(s);
   // "by 31 december", "by end of month": the days to the date from the caller's today (lexicon/dates.ts); without today,
   // or a date written 1/2/2027 (month or day first?), read only to say it was not understood, never guessed as a length.
+  // Beside a length ("in 30 days by 31 december"), the length is planned and the date said as a second deadline.
+  const lengthWritten = length === undefined ? undefined : blankedOf(beforeLength, s.text);
+  const secondDate = lengthWritten === undefined ? undefined : takeDate(s);
+  if (secondDate !== undefined) {
+    notRead.push({ phrase: `"${asTyped(text, secondDate.phrase)}"`, why: `not read: a second deadline; "${asTyped(text, lengthWritten ?? '')}" is planned, say one` });
+  }
   const date = length === undefined ? takeDate(s) : undefined;
   const dated = date === undefined || options.today === undefined ? undefined : readDate(date, options.today, asTyped(text, date.phrase));
   if (dated !== undefined && 'problem' in dated) problems.push(dated.problem);
   const deadline = length ?? (dated?.ok === true ? dated.deadline : undefined);
-  const dateDeadline = date !== undefined && (dated === undefined || 'unread' in dated) ? date.phrase : undefined;
+  const dateDeadline = date !== undefined && (dated === undefined || 'unread' in dated) ? asTyped(text, date.phrase) : undefined;
   const unreadTime = deadline === undefined && date === undefined ? findUnreadTime(s.text) : undefined;
   stated.deadlineSeconds = deadline?.seconds;
   // Other layouts first ("tp 8 pp 8 or tp 4 pp 16"): takeParallelism reads the first, never the first size of each.

@@ -10,25 +10,31 @@ import { HW_TOKEN, type Deadline, type Scanner } from './quantities.ts';
  * - a deadline is the end of its day, counted from the end of today: 28 November → 31 December is 33 days (the difference
  *   of the two calendar days), tomorrow 1 day, today 0 (refused, as a past date is);
  * - a date without a year is its next occurrence after today ("by 31 december" on 31 December is a year on);
- * - a month or a quarter alone ("by march", "before Q3") is its first day, the conservative reading (done before it
- *   begins); "end of march", "end of Q3" its last day;
+ * - a month, a quarter or a year alone ("by march", "before Q3", "by 2027") is read as its first day, the conservative
+ *   reading: done before it begins, so the deadline is the end of the day before (28 November → "by december" is the
+ *   end of 30 November, 2 days, as "by end of month" is); "end of march", "end of Q3" its last day;
  * - "end of (the) week/month/quarter/year", "eow/eom/eoq/eoy": the last day of the current one, a week running Monday to
- *   Sunday (ISO 8601); "next week/month/…" the first day of the next one;
+ *   Sunday (ISO 8601); "next week/month/…" the first day of the next one, read as a first day is;
  * - a weekday ("by friday", "by next friday") is its next occurrence after today;
- * - numeric dates with slashes (1/2/2027) are refused: 2 January in the US, 1 February in Europe.
+ * - a day of the month alone ("by the 15th", "by 31st") is that day of this month if it is after today, else of the
+ *   next month that has it; "mid-<month>" its 15th; Christmas 25 December, New Year's Day 1 January;
+ * - numeric dates with slashes (1/2/2027) are refused: 2 January in the US, 1 February in Europe; phrases that name no
+ *   single day ("early january", "this summer", "by easter") are found and said not read, never dropped unsaid.
  */
 
 /** Today's UTC calendar day as an ISO 8601 date ('2026-11-28'), or a Date whose UTC calendar day it is. */
 export type Today = string | Date;
 
-/** The words before a date that make it a deadline ("by", "before", "until", "due", "ahead of"). */
-const PREFIX = String.raw`\b(?:by|before|until|till|due|ahead\s+of)\s+(?:the\s+)?`;
+/** The words before a date that make it a deadline ("by", "before", "until", "due", "ahead of", "deadline (is|of)"). */
+const PREFIX = String.raw`\b(?:by|before|until|till|due|ahead\s+of|deadline(?:\s+(?:is|of|on))?\s*:?)\s+(?:the\s+)?`;
 const MONTH_NAMES = String.raw`jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?`;
 const DAY_NAMES = String.raw`mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:rs(?:day)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?`;
 const MONTH = String.raw`(${MONTH_NAMES})\b\.?`;
 /** Never a count: "by march 64 H100" is March, then 64 GPUs. */
 const NOT_A_COUNT = String.raw`(?![\s-]*(?:x\s*)?(?:${HW_TOKEN}\b|gpus?\b|nodes?\b|servers?\b|machines?\b|boxes\b|hosts?\b|dgx|tokens?\b|hours?\b|days?\b|weeks?\b|[kmbt]\b))`;
 const DAY_OF_MONTH = String.raw`(\d{1,2})(?:st|nd|rd|th)?\b(?!\.\d)${NOT_A_COUNT}`;
+/** Ordinals of things other than days: "the 3rd epoch", "the 99th percentile", "the 2nd run". */
+const NOT_AN_ORDINAL_OF = String.raw`(?![\s-]*(?:epochs?|steps?|iterations?|iters?|stages?|layers?|checkpoints?|runs?|attempts?|tries|trys?|percentiles?|pct|places?|times?|generations?|gen|versions?|rounds?|batch(?:es)?|microbatch(?:es)?|micro[\s-]*batch(?:es)?|tokens?|rank|gpu|node|try|pass(?:es)?|phases?|jobs?|experiments?)\b)`;
 const YEAR = String.raw`(?:,?\s+(\d{4})\b${NOT_A_COUNT})?`;
 const PERIOD = String.raw`(?:(this|next)\s+)?(week|month|quarter|year|${MONTH_NAMES}|q[1-4]|h[12])\b`;
 
@@ -96,7 +102,7 @@ const monthIndex = (name: string): number => ['jan', 'feb', 'mar', 'apr', 'may',
 const weekdayIndex = (name: string): number => ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].indexOf(name.slice(0, 3)) + 1;
 
 /** A date read: the day, and what the reading took that the words do not fix; or why it is no date. */
-type Resolved = { ok: true; n: number; note?: string; weekday?: boolean } | { ok: false; why: string };
+type Resolved = { ok: true; n: number; note?: string; weekday?: boolean; firstDay?: boolean } | { ok: false; why: string };
 
 /**
  * The first occurrence after today of a day that recurs each year (`inYear` gives it in a year, undefined where that
@@ -143,11 +149,19 @@ const FIRST_DAY_NOTE = (what: string, phrase: string): string => `the first day 
 
 interface DateForm {
   pattern: RegExp;
-  /** Undefined for a form refused as written (slash dates). */
+  /** Undefined for a form found but not read (slash dates, "early january"): `unread` says why. */
   resolve?: (m: RegExpExecArray, today: Day) => Resolved;
+  unread?: string;
 }
 
 const AMBIGUOUS = 'a numeric date reads month first in the US and day first in Europe, so 1/2 is 2 January or 1 February; write the month\'s name, e.g. "by 15 January 2027", or an ISO date, e.g. "by 2027-01-15"';
+/** Phrases that name no single day: found, to be said not read ("early january" was dropped unsaid, the default 30 days planned). */
+const NO_SINGLE_DAY = (why: string): string => `it names no single day (${why}); say a date, e.g. "by 15 January 2027"`;
+const SEASONS = String.raw`spring|summer|autumn|fall|winter`;
+/** Days named for a feast or a season whose date moves from year to year, or differs between countries. */
+const MOVEABLE_DAYS = String.raw`easter|thanksgiving|(?:lunar|chinese)\s+new\s+year|diwali|eid|ramadan|hanukk?ah|passover|black\s+friday|cyber\s+monday|labou?r\s+day|memorial\s+day|(?:christmas\s+|xmas\s+|the\s+)?holidays|(?:spring|summer|winter|christmas)\s+(?:break|vacation|holidays?)`;
+/** "new year's", "new years", "new year s" (a typographic apostrophe normalised to a space). */
+const NEW_YEAR = String.raw`new\s*years?(?:'s|\s+s)?`;
 
 /** The forms read, most specific first (at one place the first that matches is taken). */
 const FORMS: readonly DateForm[] = [
@@ -160,7 +174,7 @@ const FORMS: readonly DateForm[] = [
       const [year, month, date] = [Number(m[1]), Number(m[2]), m[3] === undefined ? 1 : Number(m[3])];
       const n = dayOf(year, month, date);
       if (n === undefined) return { ok: false, why: `${m[1]}-${m[2]}${m[3] === undefined ? '' : `-${m[3]}`} is no calendar date` };
-      return { ok: true, n, ...(m[3] === undefined && { note: FIRST_DAY_NOTE(`${MONTH_LABELS[month - 1]} ${year}`, `${MONTH_LABELS[month - 1]} ${year}`) }) };
+      return { ok: true, n, ...(m[3] === undefined && { firstDay: true, note: FIRST_DAY_NOTE(`${MONTH_LABELS[month - 1]} ${year}`, `${MONTH_LABELS[month - 1]} ${year}`) }) };
     },
   },
   // "end of month", "the end of the quarter", "end of next month", "end of march", "end of q3 2027", "end of 2027", "eom".
@@ -183,6 +197,14 @@ const FORMS: readonly DateForm[] = [
       return r.ok ? { ...r, note: `the last day of ${MONTH_LABELS[month - 1]}` } : r;
     },
   },
+  // "end of 2027Q1", "end of 2027-h2": the year written first.
+  {
+    pattern: new RegExp(String.raw`${PREFIX}end\s+of\s+(?:the\s+)?(20\d{2})[\s-]*(q[1-4]|h[12])\b`),
+    resolve: (m) => {
+      const period = m[2] ?? 'q1';
+      return { ok: true, n: lastOf(Number(m[1]), monthsOf(period)[1]), note: `the last day of ${period.toUpperCase()} ${m[1] ?? ''}` };
+    },
+  },
   // "31 december", "the 15th of january", "15 jan 2027", "1st march".
   {
     pattern: new RegExp(String.raw`${PREFIX}${DAY_OF_MONTH}(?:\s+of)?\s+${MONTH}${YEAR}`),
@@ -193,14 +215,74 @@ const FORMS: readonly DateForm[] = [
     pattern: new RegExp(String.raw`${PREFIX}${MONTH}\s+(?:the\s+)?${DAY_OF_MONTH}${YEAR}`),
     resolve: (m, today) => calendarDate(today, Number(m[2]), monthIndex(m[1] ?? ''), m[3]),
   },
-  // "q3", "before q3 2027", "by h2": the first day of the quarter (half).
+  // "15-jan-2027", "15-jan", "jan-15-2027": a day and a month's name joined by dashes (no order ambiguity, the month named).
   {
-    pattern: new RegExp(String.raw`${PREFIX}(q[1-4]|h[12])\b${YEAR}`),
+    pattern: new RegExp(String.raw`${PREFIX}(\d{1,2})(?:st|nd|rd|th)?-(${MONTH_NAMES})\.?(?:-(\d{4}))?(?![\w-])`),
+    resolve: (m, today) => calendarDate(today, Number(m[1]), monthIndex(m[2] ?? ''), m[3]),
+  },
+  {
+    pattern: new RegExp(String.raw`${PREFIX}(${MONTH_NAMES})-(\d{1,2})(?:st|nd|rd|th)?(?:-(\d{4}))?(?![\w-])`),
+    resolve: (m, today) => calendarDate(today, Number(m[2]), monthIndex(m[1] ?? ''), m[3]),
+  },
+  // "the 15th", "31st", "the 1st of next month": a day of the month alone, its next occurrence after today. Only 1–31, and
+  // never an ordinal of something else ("by the 3rd epoch", "by the 99th percentile").
+  {
+    pattern: new RegExp(String.raw`${PREFIX}(3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)\b(?:\s+of\s+(?:(this|next)|the)\s+month\b)?(?!\s+of\b)${NOT_A_COUNT}${NOT_AN_ORDINAL_OF}`),
+    resolve: (m, today) => dayOfMonth(today, Number(m[1]), m[2] === 'next'),
+  },
+  // "mid-december", "mid december 2027", "the middle of january": the month's 15th.
+  {
+    pattern: new RegExp(String.raw`${PREFIX}(?:middle\s+of\s+|mid[\s-]*)${MONTH}${YEAR}`),
     resolve: (m, today) => {
-      const first = monthsOf(m[1] ?? 'q1')[0];
-      const r = yearly(today, m[2], (y) => dayOf(y, first, 1), 'no such day');
-      return r.ok ? { ...r, note: FIRST_DAY_NOTE((m[1] ?? '').toUpperCase(), (m[1] ?? '').toUpperCase()) } : r;
+      const month = monthIndex(m[1] ?? '');
+      const r = calendarDate(today, 15, month, m[2]);
+      return r.ok ? { ...r, note: `mid-${MONTH_LABELS[month - 1]} read as its 15th` } : r;
     },
+  },
+  // Days named for a feast on a fixed date of the Gregorian calendar: Christmas Eve, Christmas, New Year's Eve and Day, Halloween.
+  ...([
+    [String.raw`(?:christmas|xmas)\s+eve`, 12, 24, 'Christmas Eve'],
+    [String.raw`(?:christmas|xmas)(?:\s+day)?`, 12, 25, 'Christmas Day'],
+    [String.raw`${NEW_YEAR}\s+eve`, 12, 31, "New Year's Eve"],
+    [String.raw`${NEW_YEAR}(?:\s+day)?`, 1, 1, "New Year's Day"],
+    [String.raw`hallowe'?en`, 10, 31, 'Halloween'],
+  ] as const).map(([words, month, date, name]): DateForm => ({
+    pattern: new RegExp(String.raw`${PREFIX}(?:${words})(?![\w-])${YEAR}`),
+    resolve: (m, today) => {
+      const r = calendarDate(today, date, month, m[1]);
+      return r.ok ? { ...r, note: name } : r;
+    },
+  })),
+  // Phrases that name no single day: found, and said not read (never the default 30 days taken unsaid).
+  {
+    pattern: new RegExp(String.raw`${PREFIX}(?:early|late|mid|start\s+of|beginning\s+of)[\s-]+(?:(?:this|next|the)\s+)?(?:${MONTH_NAMES}|week|month|quarter|year|decade|q[1-4]|h[12]|20\d{2}|${SEASONS})(?![\w-])${YEAR}`),
+    unread: NO_SINGLE_DAY('a part of a period, whose days are a matter of opinion'),
+  },
+  {
+    pattern: new RegExp(String.raw`${PREFIX}(?:end\s+of\s+(?:the\s+|this\s+)?)?(?:(?:this|next|the)\s+)?(?:decade|century)(?![\w-])`),
+    unread: NO_SINGLE_DAY('whether a decade ends with a year ending in 9 or in 0 is a matter of convention'),
+  },
+  {
+    pattern: new RegExp(String.raw`${PREFIX}(?:end\s+of\s+(?:the\s+|this\s+)?)?(?:(?:this|next|the)\s+)?(?:${SEASONS})(?![\w-])${YEAR}`),
+    unread: NO_SINGLE_DAY('a season\'s days depend on the hemisphere, and on whether it is counted by the weather or by the sky'),
+  },
+  {
+    pattern: new RegExp(String.raw`${PREFIX}(?:${MOVEABLE_DAYS})(?![\w-])${YEAR}`),
+    unread: NO_SINGLE_DAY('its date moves from year to year, or differs between countries'),
+  },
+  {
+    pattern: new RegExp(String.raw`${PREFIX}(?:(?:this|next)\s+)?weekend(?![\w-])`),
+    unread: NO_SINGLE_DAY('whether the weekend\'s start or its end is meant'),
+  },
+  // "q3", "before q3 2027", "by h2": the first day of the quarter (half).
+  { pattern: new RegExp(String.raw`${PREFIX}(q[1-4]|h[12])\b${YEAR}`), resolve: (m, today) => quarterStart(today, m[1] ?? 'q1', m[2]) },
+  // "2027Q1", "2027-q1", "2027 H2": the same, the year written first.
+  { pattern: new RegExp(String.raw`${PREFIX}(20\d{2})[\s-]*(q[1-4]|h[12])\b`), resolve: (m, today) => quarterStart(today, m[2] ?? 'q1', m[1]) },
+  // "by 2027", "before 2027": the year's first day, as a month alone is its first day. Only a year of this century
+  // (never "by 1024"), and never a count ("by 2048 GPUs").
+  {
+    pattern: new RegExp(String.raw`${PREFIX}(20\d{2})\b(?![.,]\d)${NOT_A_COUNT}`),
+    resolve: (m) => ({ ok: true, n: dayOf(Number(m[1]), 1, 1) ?? 0, firstDay: true, note: FIRST_DAY_NOTE(m[1] ?? '', m[1] ?? '') }),
   },
   // "march", "by march 2027": the month's first day.
   {
@@ -209,7 +291,7 @@ const FORMS: readonly DateForm[] = [
       const month = monthIndex(m[1] ?? '');
       const r = yearly(today, m[2], (y) => dayOf(y, month, 1), 'no such day');
       const name = MONTH_LABELS[month - 1] ?? '';
-      return r.ok ? { ...r, note: FIRST_DAY_NOTE(name, name) } : r;
+      return r.ok ? { ...r, firstDay: true, note: FIRST_DAY_NOTE(name, name) } : r;
     },
   },
   // "next week", "next month", "this quarter", "next friday", "this friday".
@@ -219,7 +301,7 @@ const FORMS: readonly DateForm[] = [
       const unit = m[2] ?? '';
       if (isPeriod(unit)) {
         if (m[1] === 'this') return { ok: true, n: periodOf(today, unit, false).last, weekday: unit === 'week', note: `the last day of this ${unit}` };
-        return { ok: true, n: periodOf(today, unit, true).first, weekday: unit === 'week', note: `the first day of next ${unit}${unit === 'week' ? ': weeks run Monday to Sunday, ISO 8601;' : ','} the conservative reading, done before it begins; say "by end of next ${unit}" for its last day` };
+        return { ok: true, n: periodOf(today, unit, true).first, weekday: unit === 'week', firstDay: true, note: `the first day of next ${unit}${unit === 'week' ? ': weeks run Monday to Sunday, ISO 8601;' : ','} the conservative reading, done before it begins; say "by end of next ${unit}" for its last day` };
       }
       return nextWeekday(today, unit);
     },
@@ -238,6 +320,32 @@ function calendarDate(today: Day, date: number, month: number, year: string | un
   const why = date > most || date < 1 ? `${name} has ${most} days` : `February ${year ?? ''} has 28 days`;
   return yearly(today, year, (y) => dayOf(y, month, date), why);
 }
+
+/** The first day of a quarter (q1–q4) or a half (h1, h2), in the year given or else its next occurrence after today. */
+function quarterStart(today: Day, period: string, year: string | undefined): Resolved {
+  const first = monthsOf(period)[0];
+  const r = yearly(today, year, (y) => dayOf(y, first, 1), 'no such day');
+  const name = `${period.toUpperCase()}${year === undefined ? '' : ` ${year}`}`;
+  return r.ok ? { ...r, firstDay: true, note: FIRST_DAY_NOTE(name, name) } : r;
+}
+
+/**
+ * A day of the month alone ("the 15th", "31st"): that day of this month if it is after today, else of the next month that
+ * has it (on 28 November, "31st" is 31 December: November has 30 days); "of next month" that day of the next month.
+ */
+function dayOfMonth(today: Day, date: number, nextMonth: boolean): Resolved {
+  const nth = `${date}${ORDINAL_SUFFIX(date)}`;
+  // Twelve months on, every day 1–31 has come round (January, March, May … have 31 days).
+  for (let k = nextMonth ? 1 : 0; k <= (nextMonth ? 1 : 12); k += 1) {
+    const months = today.month - 1 + k;
+    const [year, month] = [today.year + Math.floor(months / 12), (months % 12) + 1];
+    const n = dayOf(year, month, date);
+    if (n !== undefined && n > today.n) return { ok: true, n, note: nextMonth ? `the ${nth} of next month` : `the next ${nth} of a month after today` };
+    if (nextMonth) return { ok: false, why: `${MONTH_LABELS[month - 1]} ${year} has ${daysInMonth(year, month)} days` };
+  }
+  return { ok: false, why: 'no such day' };
+}
+const ORDINAL_SUFFIX = (n: number): string => (n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'));
 
 /** A weekday's next occurrence after today (1 to 7 days on). */
 function nextWeekday(today: Day, name: string): Resolved {
@@ -283,15 +391,22 @@ const plural = (n: number, unit: string): string => `${n.toLocaleString('en-US')
  * `typed` is the phrase as the question typed it.
  */
 export function readDate(found: DatePhrase, today: Today, typed: string): DateDeadline {
-  if (found.form.resolve === undefined) return { ok: false, unread: AMBIGUOUS };
+  if (found.form.resolve === undefined) return { ok: false, unread: found.form.unread ?? AMBIGUOUS };
   const day = todayOf(today);
   const r = found.form.resolve(found.match, day);
   if (!r.ok) return { ok: false, problem: `"${typed}" is no date: ${r.why}` };
   const target = dayNumbered(r.n);
-  if (r.n < day.n) return { ok: false, problem: `"${typed}" is past: today is ${dayText(day)}` };
-  if (r.n === day.n) return { ok: false, problem: `"${typed}" is today (${dayText(day)}): a deadline is the end of its day, which leaves no whole day to train; give a later date or a length, e.g. "in 20 days"` };
-  const span = r.n - day.n;
-  const named = r.weekday === true ? `${WEEKDAY_LABELS[weekday(r.n) - 1]} ` : '';
-  const assumed = `"${typed}" read as ${named}${dayText(target)}${r.note === undefined ? '' : ` (${r.note})`}, ${plural(span, 'day')} from today (${dayText(day)}; a deadline is the end of its day)`;
+  const named = (n: number): string => (r.weekday === true ? `${WEEKDAY_LABELS[weekday(n) - 1]} ` : '');
+  // A first day is done before it begins: the deadline is the end of the day before it (QA: "by december" on 28 November
+  // ran to the end of 1 December, 3 days, while saying "done before it begins"; "by end of month" is 2).
+  const end = r.firstDay === true ? r.n - 1 : r.n;
+  const before = r.firstDay === true ? `before ${named(r.n)}${dayText(target)}, i.e. by the end of ` : '';
+  if (end < day.n) return { ok: false, problem: `"${typed}" is past: today is ${dayText(day)}` };
+  if (end === day.n) {
+    const read = r.firstDay === true ? ` (read as ${before}today)` : '';
+    return { ok: false, problem: `"${typed}" is today (${dayText(day)})${read}: a deadline is the end of its day, which leaves no whole day to train; give a later date or a length, e.g. "in 20 days"` };
+  }
+  const span = end - day.n;
+  const assumed = `"${typed}" read as ${before}${named(end)}${dayText(dayNumbered(end))}${r.note === undefined ? '' : ` (${r.note})`}, ${plural(span, 'day')} from today (${dayText(day)}; a deadline is the end of its day)`;
   return { ok: true, deadline: { seconds: days(span), assumed } };
 }
