@@ -34,6 +34,15 @@ describe('the widget bundle', () => {
     expect(code).not.toContain('Model preset id, e.g. gpt3-175b.');
   });
 
+  it('leaves the budget search out: the widget asks for deadlines and the time–cost curve, never a budget (runDeadlineNodes)', async () => {
+    const { code } = await buildWidgetBundle();
+    // fastestWithinBudget's note, which runNodes' budget mode reaches and runDeadlineNodes does not.
+    expect(code).not.toContain('deadlines below the fastest found within the budget');
+    // The deadline's own search and the curve are in it.
+    expect(code).toContain('fewest-nodes');
+    expect(code).toContain('cost-time-frontier');
+  });
+
   it('is one self-contained ES module: no imports, no Node built-ins, no esbuild', async () => {
     const { code } = await buildWidgetBundle();
     expect(code).not.toMatch(/\bimport\s*[{*"'(]|from\s*"node:|require\(/);

@@ -1,5 +1,5 @@
 import {
-  runEstimate, runInference, runNodes, runSearch, type EstimateJson, type InferenceResponseJson, type NodesResponseJson, type ScenarioInput, type SearchResponseJson,
+  runDeadlineNodes, runEstimate, runInference, runSearch, type EstimateJson, type InferenceResponseJson, type NodesResponseJson, type ScenarioInput, type SearchResponseJson,
 } from '@trainplan/protocol';
 
 /** Where estimates come from: the core in the page (offline), or a trainplan API. */
@@ -8,7 +8,7 @@ export interface Backend {
   estimate(scenarios: readonly ScenarioInput[]): Promise<EstimateJson[]>;
   /** The configuration search (runSearch): the best parallel configuration for a model, cluster and batch. */
   search(request: unknown): Promise<SearchResponseJson>;
-  /** "How many nodes" with a searched configuration (runNodes). */
+  /** "How many nodes" with a searched configuration (runNodes; in the page, runDeadlineNodes: the widget asks no budget). */
   nodes(request: unknown): Promise<NodesResponseJson>;
   /** Serving a model (runInference): latency, KV cache, batch and tokens/s per TP × PP shape, and the best plan. */
   inference(request: unknown): Promise<InferenceResponseJson>;
@@ -24,7 +24,9 @@ export function localBackend(): Backend {
       return Array.isArray(out) ? out : [out];
     },
     search: async (request) => runSearch(request),
-    nodes: async (request) => runNodes(request),
+    // The widget asks for a deadline's fewest nodes and the time–cost curve, never a budget: the budget search stays out
+    // of the bundle (runDeadlineNodes answers the rest as runNodes does).
+    nodes: async (request) => runDeadlineNodes(request),
     inference: async (request) => runInference(request),
   };
 }

@@ -8,7 +8,7 @@ export { searchRequestSchema, searchRequestJsonSchema, validateSearchRequest } f
 export type { RunSearchOptions } from './run-search.ts';
 export { runSearch } from './run-search.ts';
 export type { NodesRequest } from './nodes.ts';
-export { nodesRequestSchema, nodesRequestJsonSchema, runNodes } from './nodes.ts';
+export { nodesRequestSchema, nodesRequestJsonSchema, runDeadlineNodes, runNodes } from './nodes.ts';
 export { nvlinkDomainsText } from './nvlink-domains.ts';
 export type { ScaleRequest, ScalePointJson, TradeOffJson, ScaleResponseJson } from './scale.ts';
 export { scaleRequestSchema, scaleRequestJsonSchema, runScale } from './scale.ts';

@@ -1,5 +1,5 @@
 import {
-  costTimeFrontier, daysText, deadlineWithinBudget, describeCandidate, fastestWithinBudget, meetsGoal, NEAREST_WINDOW, nearestRunning, nodesText, searchOnNodes,
+  costTimeFrontier, daysText, deadlineWithinBudget, describeCandidate, fastestWithinBudget, fewestNodes, meetsGoal, NEAREST_WINDOW, nearestRunning, nodesText, searchOnNodes,
   type CapacityPoint, type FrontierPoint,
 } from '@trainplan/search';
 import { days, formatGrouped, million, thousand, trillion } from '@trainplan/units';
@@ -107,6 +107,20 @@ export interface RunNodesOptions extends RunSearchOptions {
   globalBatchFor?: (nodes: number) => number;
 }
 
+/**
+ * How runNodesWith answers a deadline (with or without a budget) and a budget alone. runNodes takes the budget-aware
+ * answers of @trainplan/search; runDeadlineNodes only fewestNodes, which is what deadlineWithinBudget answers when the
+ * request gives no budget, so that a bundle that never asks for a budget (the widget) leaves the budget search out.
+ */
+export interface NodesGoals {
+  readonly deadline: typeof deadlineWithinBudget | typeof fewestNodes;
+  /** Absent: a budget is refused as not served by this build. */
+  readonly budget?: typeof fastestWithinBudget;
+}
+
+const ALL_GOALS: NodesGoals = { deadline: deadlineWithinBudget, budget: fastestWithinBudget };
+const DEADLINE_GOALS: NodesGoals = { deadline: fewestNodes };
+
 /** "28 more", "36 fewer": how far `n` is from `nodes`. */
 const distanceText = (n: number, nodes: number): string => `${Math.abs(n - nodes)} ${n > nodes ? 'more' : 'fewer'}`;
 
@@ -120,6 +134,18 @@ const distanceText = (n: number, nodes: number): string => `${Math.abs(n - nodes
  * Impossible goals answer with the closest feasible point.
  */
 export function runNodes(request: unknown, options: RunNodesOptions = {}): NodesResponseJson {
+  return runNodesWith(request, options, ALL_GOALS);
+}
+
+/**
+ * runNodes for a deadline, --nodes and the time–cost curve only: the same answers, without the budget search
+ * (NodesGoals); a budget (gpuHours, budget) is refused, naming the field.
+ */
+export function runDeadlineNodes(request: unknown, options: RunNodesOptions = {}): NodesResponseJson {
+  return runNodesWith(request, options, DEADLINE_GOALS);
+}
+
+function runNodesWith(request: unknown, options: RunNodesOptions, goals: NodesGoals): NodesResponseJson {
   const valid = validate(nodesRequestSchema, request);
   if (!valid.ok) return invalid(valid.issues);
   const req = valid.value;
@@ -211,9 +237,14 @@ export function runNodes(request: unknown, options: RunNodesOptions = {}): Nodes
     ...(price !== undefined && { pricePerGpuHour: price }),
   };
   const budgetOnly = req.days === undefined;
-  const answer = req.days === undefined
-    ? fastestWithinBudget(r.base, req.tokens, budget, opts)
-    : deadlineWithinBudget(r.base, req.tokens, { ...budget, deadlineSeconds: days(req.days) }, opts);
+  const budgetSearch = goals.budget;
+  const withBudget = 'gpuHourBudget' in budget || 'costBudget' in budget;
+  const answer = req.days !== undefined && (!withBudget || budgetSearch !== undefined)
+    ? goals.deadline(r.base, req.tokens, { ...budget, deadlineSeconds: days(req.days) }, opts)
+    : budgetSearch?.(r.base, req.tokens, budget, opts);
+  if (answer === undefined) {
+    return invalid([{ path: req.gpuHours !== undefined ? 'gpuHours' : 'budget', message: 'a budget is not answered here (this build plans deadlines, cluster sizes and the time–cost curve): ask the API\'s POST /v1/nodes' }]);
+  }
   const deadline = req.days === undefined ? undefined : {
     kind: 'deadline' as const, deadlineSeconds: days(req.days), missed: !answer.ok, ...(price !== undefined && { pricePerGpuHour: price }),
   };
