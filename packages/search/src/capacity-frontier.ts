@@ -1,6 +1,6 @@
 import type { SearchBase } from './candidate.ts';
 import { fewestOn } from './capacity.ts';
-import { replicaFamily } from './capacity-replicas.ts';
+import { replicaFamily, shapeKey } from './capacity-replicas.ts';
 import { MAX_NODES, noFitText, sizer, smallestFit, type CapacityOptions, type CapacityPoint, type Sizer } from './capacity-sizer.ts';
 
 /** A cluster size on the time–cost curve: its best plan, and whether another size beats it on both. */
@@ -152,7 +152,7 @@ function replicaRefine(s: Sizer, base: SearchBase, tokens: number, options: Capa
     const points = s.points();
     const pareto = points.filter((p) => !points.some((q) => dominates(q, p)));
     for (const p of pareto) {
-      const key = JSON.stringify({ ...p.plan.candidate, data: 0 });
+      const key = shapeKey(p.plan.candidate);
       if (!families.has(key)) families.set(key, replicaFamily(base, tokens, p.plan.candidate, {}, options, price));
     }
     const searched = new Set(points.map((p) => p.nodes));

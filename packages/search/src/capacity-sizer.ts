@@ -87,7 +87,7 @@ export function trainOnNodes(base: SearchBase, nodes: number, tokens: number, op
   return searchOnNodes(base, nodes, tokens, options, price).point;
 }
 
-export function meetsGoal(point: CapacityPoint, goal: CapacityGoal): boolean {
+export function meetsGoal(point: Pick<CapacityPoint, 'seconds' | 'gpuHours' | 'cost'>, goal: CapacityGoal): boolean {
   if (goal.deadlineSeconds !== undefined && point.seconds > goal.deadlineSeconds) return false;
   if (goal.gpuHourBudget !== undefined && point.gpuHours > goal.gpuHourBudget) return false;
   if (goal.costBudget !== undefined && (point.cost ?? Infinity) > goal.costBudget) return false;
