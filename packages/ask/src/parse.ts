@@ -16,7 +16,8 @@ import {
   takeDistributedOptimizer, takeGpuHours, takePrecision, takeSequenceParallel, takeTokenPhrases, takeTokens, takeZeroStage,
 } from './lexicon/quantities.ts';
 import type { AskParameters, ClusterSize, ComparedModel, DefaultUsed, NotRead, ParsedQuestion, ParseOptions } from './question.ts';
-import { readDate, takeDate, todayOf } from './lexicon/dates.ts';
+import { todayOf } from './lexicon/calendar.ts';
+import { readDate, takeDate } from './lexicon/dates.ts';
 import { takeCorrectedSize, takeOtherSize } from './lexicon/cluster-sizes.ts';
 import { takeComparedPrecisions } from './lexicon/precisions.ts';
 import { SUPERPOD_WHY, takeUnmodelledSettings } from './lexicon/unmodelled-settings.ts';

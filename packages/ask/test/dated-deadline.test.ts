@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ask } from '../src/answer/answer.ts';
 import { runsSearch } from '../src/answer/runs-search.ts';
-import { todayOf } from '../src/lexicon/dates.ts';
+import { todayOf } from '../src/lexicon/calendar.ts';
 import { parse } from '../src/parse.ts';
 
 const DAY = 24 * 60 * 60;
