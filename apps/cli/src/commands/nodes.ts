@@ -278,7 +278,7 @@ export const nodesCommand: Command = requestCommand({
     if (answer.reason === 'invalid') {
       printIssues(io, answer.issues);
       // A step longer than the tokens, at a batch the user never gave: say it was assumed, and how to plan a smaller one.
-      if (assumedBatchLine(v, request) !== undefined && (answer.issues ?? []).some((i) => i.path === 'tokens')) {
+      if (assumedBatchLine(v, request) !== undefined && (answer.issues ?? []).some((i) => i.path === 'tokens' && /less than one optimizer step/.test(i.message))) {
         io.stderr('trainplan: hint: that batch is the default assumed for this size (no --global-batch given): give --global-batch with fewer sequences to plan fewer tokens a step\n');
       }
       return EXIT.usage;
