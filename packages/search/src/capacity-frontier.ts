@@ -1,4 +1,4 @@
-import type { SearchBase } from './candidate.ts';
+import type { Candidate, SearchBase } from './candidate.ts';
 import { fewestOn } from './capacity.ts';
 import { replicaFamily, shapeKey } from './capacity-replicas.ts';
 import { MAX_NODES, noFitText, sizer, smallestFit, type CapacityOptions, type CapacityPoint, type Sizer } from './capacity-sizer.ts';
@@ -151,9 +151,9 @@ function replicaRefine(s: Sizer, base: SearchBase, tokens: number, options: Capa
   for (;;) {
     const points = s.points();
     const pareto = points.filter((p) => !points.some((q) => dominates(q, p)));
-    for (const p of pareto) {
-      const key = shapeKey(p.plan.candidate);
-      if (!families.has(key)) families.set(key, replicaFamily(base, tokens, p.plan.candidate, {}, options, price));
+    for (const shape of pareto.flatMap((p) => neighbourShapes(p.plan.candidate))) {
+      const key = shapeKey(shape);
+      if (!families.has(key)) families.set(key, replicaFamily(base, tokens, shape, {}, options, price));
     }
     const searched = new Set(points.map((p) => p.nodes));
     const unsearched = [...families.values()].flat().filter((m) => !searched.has(m.nodes) && s.noPlan(m.nodes) === undefined);
@@ -167,6 +167,21 @@ function replicaRefine(s: Sizer, base: SearchBase, tokens: number, options: Capa
 }
 
 /**
+ * A starred size's shape and its neighbours with twice or half the context or tensor parallelism: past a few hundred
+ * nodes the batch per size holds fewer sequences per replica than a shape's family needs, and the next shape up takes
+ * over (Llama 3 70B on H100, 2T tokens: 279 nodes of TP 2 · PP 9 · CP 4, then 324–360 nodes of the same with CP 8, 10.5
+ * days at 360, which no size beats).
+ */
+function neighbourShapes(c: Candidate): Candidate[] {
+  const halved = (n: number): number[] => (n % 2 === 0 ? [n / 2] : []);
+  return [
+    c,
+    { ...c, context: 2 * c.context }, ...halved(c.context).map((context) => ({ ...c, context })),
+    { ...c, tensor: 2 * c.tensor }, ...halved(c.tensor).map((tensor) => ({ ...c, tensor })),
+  ];
+}
+
+/**
  * The time ratio between two neighbouring starred sizes above which the curve has a gap worth filling: 20%. Past a few
  * hundred nodes nearly every multiple of a good shape's replica is on the curve (each a little faster for a few more
  * GPU-hours), so adding all of them would list hundreds of sizes a few per cent apart; one in each gap wider than this
@@ -177,7 +192,8 @@ export const FRONTIER_GAP_RATIO = 1.2;
 
 /**
  * In the widest gap in time between neighbouring starred sizes (wider than FRONTIER_GAP_RATIO), the family member that no
- * searched size beats whose time is nearest the gap's geometric middle; undefined when no gap has one.
+ * searched size beats and that is a knee (the fastest of its GPU-hours, KNEE_SHARE) whose time is nearest the gap's
+ * geometric middle; undefined when no gap has one.
  */
 function replicaGapFiller(
   pareto: readonly CapacityPoint[], unsearched: readonly Pick<CapacityPoint, 'nodes' | 'seconds' | 'gpuHours'>[], points: readonly CapacityPoint[],
@@ -186,13 +202,23 @@ function replicaGapFiller(
   const gaps = byTime.slice(1).map((fast, i) => ({ slow: byTime[i]!, fast }))
     .filter(({ slow, fast }) => slow.seconds / fast.seconds > FRONTIER_GAP_RATIO)
     .sort((a, b) => b.slow.seconds / b.fast.seconds - a.slow.seconds / a.fast.seconds);
+  // A knee: no size known trains faster for as good as the same GPU-hours (within KNEE_SHARE), the size a budget picks.
+  const known: readonly Pick<CapacityPoint, 'seconds' | 'gpuHours'>[] = [...unsearched, ...points];
+  const knee = (m: Pick<CapacityPoint, 'seconds' | 'gpuHours'>): boolean => !known.some((q) => q.seconds < m.seconds && q.gpuHours <= m.gpuHours * (1 + KNEE_SHARE));
   for (const { slow, fast } of gaps) {
     const middle = Math.sqrt(slow.seconds * fast.seconds);
-    const inGap = unsearched.filter((m) => m.seconds < slow.seconds && m.seconds > fast.seconds && !points.some((p) => dominates(p, m)));
+    const inGap = unsearched.filter((m) => m.seconds < slow.seconds && m.seconds > fast.seconds && !points.some((p) => dominates(p, m)) && knee(m));
     if (inGap.length > 0) return inGap.reduce((a, b) => (Math.abs(Math.log(b.seconds / middle)) < Math.abs(Math.log(a.seconds / middle)) ? b : a));
   }
   return undefined;
 }
+
+/**
+ * GPU-hours within which a faster size makes a gap's candidate no knee: 0.5%. Along a replica family the GPU-hours creep
+ * up by a few hundredths of a per cent a replica (Llama 3 70B on H100, 2T tokens: 252 nodes 658,878, 279 nodes 658,934)
+ * and jump where the shape changes (360 nodes 728,139): the fastest size of each such plateau is where a budget lands.
+ */
+const KNEE_SHARE = 0.005;
 
 /**
  * The curve's sizes between the powers of two and their octave steps: each Pareto size's time as a deadline, searched

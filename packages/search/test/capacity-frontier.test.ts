@@ -140,9 +140,10 @@ describe('costTimeFrontier with a batch per size: the sizes between the octave s
     expect(at(252)?.pareto).toBe(true);
   });
 
-  it.each([600e3, 640e3, 659e3])('the fastest size within %d GPU-hours (brute-force checked) is a starred size of the curve', (budget) => {
-    // QA: the curve jumped from 252 nodes (13.6 days) to 480 (8.2 days) while the budget of 659k answered 279 nodes (12.3
-    // days), which no size beats: a multiple of 252's replica (TP 2 · PP 9 · CP 4, 9 nodes) that fills the gap.
+  it.each([600e3, 640e3, 659e3, 750e3])('the fastest size within %d GPU-hours (brute-force checked) is a starred size of the curve', (budget) => {
+    // QA: the curve jumped from 252 nodes (13.6 days) to 480 (8.2 days), while the budget of 659k answered 279 nodes (12.3
+    // days: 31 replicas of 252's TP 2 · PP 9 · CP 4) and 750k answered 360 nodes (10.5 days: TP 2 · PP 9 · CP 8, its
+    // neighbour with twice the context parallelism), neither beaten by any size.
     const a = fastestWithinBudget(base, 2e12, { gpuHourBudget: budget }, options);
     if (!a.ok) throw new Error(a.message);
     expect(at(a.nodes)?.pareto, `${a.nodes} nodes`).toBe(true);
