@@ -46,7 +46,10 @@ describe('a deadline given as a date, read against the caller\'s today', () => {
     // Saturday → the next Friday.
     ['by friday', 6, 'Friday 4 December 2026'],
     ['by next friday', 6, 'Friday 4 December 2026'],
-    ['ahead of friday', 6, 'Friday 4 December 2026'],
+    // A day said "before" or "ahead of" is done before it begins, as "before march" is: the end of the day before.
+    ['ahead of friday', 5, 'before Friday 4 December 2026, i.e. by the end of Thursday 3 December 2026'],
+    ['before 31 december', 32, 'before 31 December 2026, i.e. by the end of 30 December 2026'],
+    ['before 2027-01-15', 47, 'before 15 January 2027, i.e. by the end of 14 January 2027'],
   ])('"%s" is %d days from 28 November 2026, read as %s and said so', (when, days, read) => {
     const q = parse(QUESTION(when), { today: TODAY });
     expect(q.problems).toEqual([]);

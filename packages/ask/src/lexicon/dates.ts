@@ -343,11 +343,14 @@ export function readDate(found: DatePhrase, today: Today, typed: string): DateDe
   const named = (n: number): string => (r.weekday === true ? `${WEEKDAY_LABELS[weekday(n) - 1]} ` : '');
   // A first day is done before it begins: the deadline is the end of the day before it (QA: "by december" on 28 November
   // ran to the end of 1 December, 3 days, while saying "done before it begins"; "by end of month" is 2).
-  const end = r.firstDay === true ? r.n - 1 : r.n;
-  const before = r.firstDay === true ? `before ${named(r.n)}${dayText(target)}, i.e. by the end of ` : '';
+  // So is a day said "before" ("before 31 december", "ahead of friday"): done before it begins, as "before march" is;
+  // "by", "until", "due" and "deadline" take the day itself.
+  const exclusive = r.firstDay === true || /^(?:before|ahead\s+of)\b/.test(found.phrase);
+  const end = exclusive ? r.n - 1 : r.n;
+  const before = exclusive ? `before ${named(r.n)}${dayText(target)}, i.e. by the end of ` : '';
   if (end < day.n) return { ok: false, problem: `"${typed}" is past: today is ${dayText(day)}` };
   if (end === day.n) {
-    const read = r.firstDay === true ? ` (read as ${before}today)` : '';
+    const read = exclusive ? ` (read as ${before}today)` : '';
     return { ok: false, problem: `"${typed}" is today (${dayText(day)})${read}: a deadline is the end of its day, which leaves no whole day to train; give a later date or a length, e.g. "in 20 days"` };
   }
   const span = end - day.n;
