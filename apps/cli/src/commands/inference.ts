@@ -1,4 +1,6 @@
-import { inferenceBoundsText, inferenceRequestJsonSchema, runInference, type InferencePointJson, type InferenceResponseJson } from '@trainplan/protocol';
+import {
+  inferenceBoundsText, inferenceFailureText, inferenceRequestJsonSchema, retryInference, runInference, type InferencePointJson, type InferenceResponseJson,
+} from '@trainplan/protocol';
 import { formatBytes, formatGrouped, formatLoad, formatPercent, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
@@ -8,7 +10,6 @@ import type { FlagSpec, FlagValues } from '../flags.ts';
 import { renderTable } from '../format/table.ts';
 import { count, defined, machineFields, MACHINE_FLAGS, money, number, tokenLength } from '../search-flags.ts';
 import { usageLine } from '../format/usage-line.ts';
-import { inferenceFailureText, type Retry } from '../format/inference-remedy.ts';
 
 const SYNOPSIS = 'trainplan inference --model ID --gpu ID --prompt N --output N [--max-token-ms L] [--max-ttft-s S] '
   + '[--batching static|continuous] [--prefill-chunk N] [--shared-prefix N] [--rate R] [--draft-model ID --draft-tokens N --acceptance A] [--gpus N] [--gpu-memory-utilization F] [--precision bf16|fp16|fp8] [--kv-cache-precision P] [--price P] [--json]';
@@ -332,10 +333,6 @@ export const inferenceCommand: Command = requestCommand({
   answer(request, v, io) {
     const answer = runInference(request);
     const bounds = boundsText(request);
-    const retry: Retry = ({ set = {}, drop = [] }) => {
-      const again = runInference(Object.fromEntries(Object.entries({ ...request, ...set }).filter(([key]) => !drop.includes(key))));
-      return again.ok ? again : undefined;
-    };
     // FP8 weights refused on a GPU without FP8 tensor cores: the protocol's message says what serves instead.
     const shown = printAnswer(io, v, answer, (a: Extract<InferenceResponseJson, { ok: true }>) => formatInferenceReport(a, bounds, typeof request.requestsPerSecond === 'number'));
     if (!shown) return EXIT.usage;
@@ -343,7 +340,7 @@ export const inferenceCommand: Command = requestCommand({
       // No shape serves at all (memory, divisibility, or none divides --gpus): the latency bounds are not to blame.
       const unservable = shown.unservable === undefined ? undefined : (io.inFlagTerms?.(shown.unservable) ?? shown.unservable);
       // The report names the closest plan too, but stderr is what a script, or a reader of --json, sees: it says why and what to change.
-      printError(io, inferenceFailureText(shown, appliedBounds(request), { fromFlags: io.inFlagTerms !== undefined, unservable, bounds }, retry));
+      printError(io, inferenceFailureText(shown, appliedBounds(request), { fromFlags: io.inFlagTerms !== undefined, unservable, bounds }, retryInference(request)));
       return EXIT.infeasible;
     }
     return EXIT.ok;

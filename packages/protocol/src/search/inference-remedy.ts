@@ -1,6 +1,7 @@
-import { widestShape, type InferencePointJson, type InferenceResponseJson } from '@trainplan/protocol';
-import { countText } from './count-text.ts';
-import { formatSeconds } from '@trainplan/units';
+import { countOf as countText, formatSeconds } from '@trainplan/units';
+import { runInference } from './inference.ts';
+import { widestShape } from './inference-messages.ts';
+import type { InferencePointJson, InferenceResponseJson } from './inference-json.ts';
 
 type Served = Extract<InferenceResponseJson, { ok: true }>;
 
@@ -293,3 +294,12 @@ export function inferenceFailureText(
   if (a.closest === undefined) return head;
   return `${head}: ${a.closest.why}; ${boundsRemedy(a.closest.point, request, terms, retry)}`;
 }
+
+/**
+ * A Retry that asks runInference again with `request` changed: the remedies above check each thing they name so
+ * (the CLI's stderr, and any surface that says what to change).
+ */
+export const retryInference = (request: Record<string, unknown>): Retry => ({ set = {}, drop = [] }) => {
+  const again = runInference(Object.fromEntries(Object.entries({ ...request, ...set }).filter(([key]) => !drop.includes(key))));
+  return again.ok ? again : undefined;
+};

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ceilFigures } from '../../src/format/inference-remedy.ts';
+import { ceilFigures } from '../../src/search/inference-remedy.ts';
 
 describe('ceilFigures', () => {
   it.each([
