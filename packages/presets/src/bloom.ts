@@ -30,6 +30,8 @@ export const BLOOM_MODELS = [
     // bigscience train/tr11-176B-ml/tr11-176B-ml.slurm passes no --hidden-dropout or --attention-dropout:
     // Megatron-DeepSpeed's 0.1 (the released Hugging Face config's 0.0 is for inference).
     trainedWithDropout: MEGATRON_DEFAULT_DROPOUT,
+    // BigScience 2022 (arXiv:2211.05100), its tokenizer: 250,680 tokens, padded to 250,880 rows for tensor parallelism.
+    tokenizer: { name: "BLOOM's BPE", tokens: 250680 },
   },
 ] as const satisfies readonly ModelPreset[];
 

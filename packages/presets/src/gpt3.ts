@@ -1,6 +1,6 @@
 import type { Citation } from '@trainplan/hardware';
 import { billion, million } from '@trainplan/units';
-import { gptShape, MEGATRON_DEFAULT_DROPOUT, type ModelPreset } from './model-preset.ts';
+import { GPT2_BPE, gptShape, MEGATRON_DEFAULT_DROPOUT, type ModelPreset } from './model-preset.ts';
 
 // Brown et al. 2020 train every size on 300B tokens at n_ctx 2048. The paper's vocabulary is 50257
 // BPE tokens, which Megatron-LM pads to 51200 (Narayanan et al. 2021 use V = 51200); trainplan models Megatron.
@@ -26,6 +26,7 @@ function gpt3<Id extends string>({ id, name, params, layers, hiddenSize, attenti
     publishedParameters: params,
     defaultTrainingTokens: billion(300),
     publishedGlobalBatchSize: batch,
+    tokenizer: GPT2_BPE,
     // The paper states no dropout; trainplan models GPT-3 as Megatron-LM trains it (SC'21, NeMo's gpt3 configs: 0.1).
     trainedWithDropout: MEGATRON_DEFAULT_DROPOUT,
   };

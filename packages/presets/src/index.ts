@@ -1,4 +1,4 @@
-export type { ModelPreset } from './model-preset.ts';
+export type { ModelPreset, PresetTokenizer } from './model-preset.ts';
 export { MEGATRON_DEFAULT_DROPOUT } from './model-preset.ts';
 export type { ModelId } from './models.ts';
 export { MODELS, MODEL_IDS, MODEL_SOURCES, modelById } from './models.ts';

@@ -1,6 +1,6 @@
 import type { Citation } from '@trainplan/hardware';
 import { billion } from '@trainplan/units';
-import { gptShape, MEGATRON_DEFAULT_DROPOUT, type ModelPreset } from './model-preset.ts';
+import { GPT2_BPE, gptShape, MEGATRON_DEFAULT_DROPOUT, type ModelPreset } from './model-preset.ts';
 
 // Narayanan et al. 2021 (SC'21), Table 1: the weak-scaling GPT models, s = 2048, V = 51200.
 // Every preset cites its paper in MEGATRON_SOURCES below (keyed by id, so the compiler demands one per
@@ -29,6 +29,7 @@ export const MEGATRON_MODELS = [
     shape: gptShape({ name: `Megatron GPT ${billions}B`, layers, hiddenSize, attentionHeads, vocabSize: 51200, seqLength: 2048 }),
     publishedParameters: billion(billions),
     trainedWithDropout: MEGATRON_DEFAULT_DROPOUT,
+    tokenizer: GPT2_BPE,
   }) satisfies ModelPreset),
   {
     id: 'mt-nlg-530b',
@@ -38,6 +39,7 @@ export const MEGATRON_MODELS = [
     // §3.2: "batch size of 1920" after a ramp-up from 32 (Korthikanti 2022 and SC'21 use the same 1920 for 530B).
     publishedGlobalBatchSize: 1920,
     trainedWithDropout: MEGATRON_DEFAULT_DROPOUT,
+    tokenizer: GPT2_BPE,
   },
 ] as const satisfies readonly ModelPreset[];
 

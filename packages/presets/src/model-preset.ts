@@ -46,7 +46,27 @@ export interface ModelPreset {
    * (after any ramp-up): what a question that gives no batch should assume for this model.
    */
   readonly publishedGlobalBatchSize?: number;
+  /**
+   * The tokenizer whose vocabulary shape.vocabSize pads, where the preset records the padded count (GPT-2's 50,257
+   * tokens as 51,200 rows): an export pads the tokenizer's own count to exactly those rows, at its own TP. Absent where
+   * the rows are the tokenizer's own (Llama 3's 128,256, Nemotron-4's 256,000).
+   */
+  readonly tokenizer?: PresetTokenizer;
 }
+
+/** A tokenizer, for a preset whose rows pad it: its name for a comment ("GPT-2's BPE") and its tokens before padding. */
+export interface PresetTokenizer {
+  readonly name: string;
+  readonly tokens: number;
+}
+
+/**
+ * GPT-2's byte-level BPE: 50,257 tokens (Radford et al. 2019, "Language Models are Unsupervised Multitask Learners",
+ * §2.3: "The vocabulary is expanded to 50,257"; Megatron-LM's GPT2BPETokenizer). GPT-3 (Brown et al. 2020), the SC'21
+ * Megatron GPT models (Narayanan et al. 2021, V = 51,200) and MT-NLG 530B use it, padded to 51,200 as Megatron-LM pads
+ * it at TP 8.
+ */
+export const GPT2_BPE: PresetTokenizer = { name: "GPT-2's BPE (Megatron's GPT2BPETokenizer)", tokens: 50257 };
 
 /**
  * Megatron-LM's defaults, --hidden-dropout 0.1 and --attention-dropout 0.1 (megatron/training/arguments.py),

@@ -1,5 +1,5 @@
 import { formatGrouped } from '@trainplan/units';
-import type { PresetTokenizer } from './export-tokenizer.ts';
+import type { PresetTokenizer } from '@trainplan/presets';
 
 /**
  * Megatron's vocabulary padding: megatron/training/tokenizer/tokenizer.py _vocab_size_with_padding pads the
