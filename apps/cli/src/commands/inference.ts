@@ -234,9 +234,6 @@ function bestText(p: InferencePointJson, outputTokens: number): string {
     + `${perGpu} (${rate(p.tokensPerSecondPerGpu * gpus)} tokens/s on the ${plural(gpus, 'GPU', 'GPUs')}), ${perToken}`;
 }
 
-/** A load as a percentage that never reads 100% below capacity (@trainplan/units formatLoad). */
-export const loadPercent = formatLoad;
-
 /**
  * With --rate: "20 requests/s take 3 replicas (24 GPUs), 80% loaded: 12.0 ms on average for a slot, the first
  * token in 250 ms".
@@ -245,7 +242,7 @@ function loadText(p: InferencePointJson): string[] {
   const load = p.load;
   if (load === undefined) return [];
   return [`${rate(load.requestsPerSecond)} requests/s take ${plural(load.replicas, 'replica', 'replicas')} (${plural(load.gpus, 'GPU', 'GPUs')}), `
-    + `${loadPercent(load.utilization)} loaded: ${formatSeconds(load.queueSeconds)} on average for a slot, the first token in ${formatSeconds(load.firstTokenSeconds)}`
+    + `${formatLoad(load.utilization)} loaded: ${formatSeconds(load.queueSeconds)} on average for a slot, the first token in ${formatSeconds(load.firstTokenSeconds)}`
     + `${p.cost?.perHour === undefined ? '' : `; their GPUs cost ${rate(p.cost.perHour)} an hour`}`, ...lightLoadText(p)];
 }
 

@@ -1,7 +1,6 @@
 import type { InferencePointJson } from '@trainplan/protocol';
 import { formatGrouped, formatSeconds } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
-import { loadPercent } from '../../src/commands/inference.ts';
 import { main } from '../../src/main.ts';
 import { fakeIo } from '../support/fake-io.ts';
 
@@ -59,13 +58,7 @@ describe('--rate: the tables beside the headline', () => {
   });
 });
 
-describe('a load under capacity never reads as 100%', () => {
-  it.each([
-    [0.95, '95%'], [0.846, '85%'], [0.998, '99.8%'], [0.9996, '99.96%'], [0.99999, '99.999%'], [1, '100%'], [0.004, '0%'],
-  ])('utilization %d reads %s', (u, text) => {
-    expect(loadPercent(u)).toBe(text);
-  });
-
+describe('a load under capacity never reads as 100% (units\' formatLoad, tested there)', () => {
   it('1,000 requests/s of Llama 3 8B, replicas loaded past 99.5%: the line says the tenths, as the JSON\'s utilization', async () => {
     const args = ['inference', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--prompt', '2048', '--output', '256', '--batching', 'continuous', '--rate', '1000', '--max-ttft-s', '10'];
     const a = JSON.parse((await cli([...args, '--json'])).out);
