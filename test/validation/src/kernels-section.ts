@@ -1,6 +1,6 @@
 import { causalTileFraction, COMPUTE_CALIBRATION } from '@trainplan/planner';
 import {
-  attentionPoints, calibrationChecks, elementwiseFractions, flashBlockFit, headCountRatio, fp8ForwardTimeRatio, loadMeasuredKernels, MEASURED_GPUS, MODELLED_ELEMENTWISE, planShapeScores, sustained, waveSweep,
+  attentionPoints, attentionRunToRun, calibrationChecks, elementwiseFractions, flashBlockFit, headCountRatio, fp8ForwardTimeRatio, loadFirstH200Run, loadMeasuredKernels, MEASURED_GPUS, MODELLED_ELEMENTWISE, planShapeScores, sustained, waveSweep,
   type MeasuredGpu, type MeasuredKernels, type ShapeModelScore,
 } from './kernels-measured.ts';
 import { loadTrainingRows } from './ground-truth.ts';
@@ -76,9 +76,10 @@ export const kernelsSection: ValidationSection = {
   name: 'kernels',
   run() {
     const h100 = loadMeasuredKernels('h100-sxm');
-    const h200Measured = loadMeasuredKernels('h200').gemm.length;
+    const h200 = loadMeasuredKernels('h200');
+    const gemmCaseCount = kernelCases().gemm.length;
     const env = h100.environment;
-    const checks = calibrationChecks(h100);
+    const checks = calibrationChecks('h100-sxm', h100);
     const shapes = MEASURED_GPUS.map((gpu) => ({ gpu, quantised: planShapeScores(gpu), flat: planShapeScores(gpu, undefined, false), waves: waveSweep(gpu) }));
     const whatIf = fp8WhatIf();
     const attention = attentionPoints('h100-sxm').filter((p) => p.seqLength >= 4096);
@@ -91,6 +92,9 @@ export const kernelsSection: ValidationSection = {
     const cudnnBlock = flashBlockFit('h100-sxm', 'CUDNN_ATTENTION', h100);
     const fa2Block = flashBlockFit('h100-sxm', 'FLASH_ATTENTION', h100);
     const h200Block = flashBlockFit('h200', 'CUDNN_ATTENTION');
+    const h200First = loadFirstH200Run();
+    const h200FirstBlock = flashBlockFit('h200', 'CUDNN_ATTENTION', h200First);
+    const h200RunToRun = attentionRunToRun('h200', h200First, h200);
     const headsRatio = headCountRatio();
     const launch = checks.find((c) => c.constant === 'kernelOverhead')!;
     const h100Shapes = shapes[0]!;
@@ -110,8 +114,9 @@ export const kernelsSection: ValidationSection = {
       + 'layout (forward, input gradient, weight gradient into fp32), FP8 for the Hopper plans, plus a size sweep and a wave sweep. Timing: '
       + 'CUDA events through triton.testing.do_bench, median, L2 flushed between repeats, random inputs; the first case of each kind is '
       + `checked against an fp32 product (relative error at most ${worstRelativeError().toExponential(1)}). The raw output is kernels/h100-sxm.json and `
-      + `kernels/h200.json; \`npm run kernel-cases\` writes the cases and the script's header says how to rerun it on a GPU. The H200 ran `
-      + `${h200Measured} of the ${kernelCases().gemm.length} GEMM cases (it was run before the dgxc-24.11 plans were added, and no H200 was lent after).`,
+      + `kernels/h200.json; \`npm run kernel-cases\` writes the cases and the script's header says how to rerun it on a GPU. The H200 was `
+      + `timed on ${h200.measuredAt.slice(0, 10)} (driver ${driverOf(h200)}), `
+      + `${h200.gemm.length === gemmCaseCount ? 'every one' : `${h200.gemm.length}`} of the ${gemmCaseCount} GEMM cases.`,
       '',
       '### The Hopper constants against the kernels alone (H100)',
       '',
@@ -137,7 +142,9 @@ export const kernelsSection: ValidationSection = {
       + 'query tile meets, c a thread block\'s fixed cost in key tiles, B the launch\'s blocks and S the SMs (the last wave of unequal causal '
       + `blocks half full: half a wave, not fitted), with r ${cudnnBlock.fraction.toFixed(2)} and c ${cudnnBlock.overheadTiles} tiles (worst point `
       + `${pct(cudnnBlock.worst)}); FlashAttention-2's with r ${fa2Block.fraction.toFixed(2)} and c ${fa2Block.overheadTiles} (worst ${pct(fa2Block.worst)}); `
-      + `on the H200, cuDNN gives c ${h200Block.overheadTiles} (worst ${pct(h200Block.worst)}). It predicts what it was not fitted on: 8 heads' `
+      + `on the H200, cuDNN gives c ${h200Block.overheadTiles} (worst ${pct(h200Block.worst)}), and ${h200FirstBlock.overheadTiles} (worst `
+      + `${pct(h200FirstBlock.worst)}) on its first run (kernels/h200.run1.json, ${h200First.measuredAt.slice(0, 10)}), whose causal points differ from the `
+      + `second's by up to ${pct(h200RunToRun)}: the fits' misses are of the size of a run's own scatter. It predicts what it was not fitted on: 8 heads' `
       + `per-head time at 8,192 tokens over 64 heads' ${headsRatio.model.toFixed(2)}, measured ${headsRatio.measured.map((x) => x.toFixed(2)).join(' and ')} `
       + `(H100, H200); one rate for every launch says 1.00. trainplan costs launches so since 2026-11-28 (layer-time.ts, c = ${HOPPER.attentionBlockOverheadTiles} `
       + 'on Hopper).',

@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import { COMPUTE_CALIBRATION, kernelContext, layerComputeCost, peak16, type ComputeCalibration, type PlanInput } from '@trainplan/planner';
 import { resolveScenario, validateScenario } from '@trainplan/protocol';
 import { kernelCases, type LayerCase } from './kernel-cases.ts';
-import { calibrationChecks, loadMeasuredKernels } from './kernels-measured.ts';
+import { calibrationChecks, loadMeasuredKernels, type MeasuredGpu } from './kernels-measured.ts';
 
 /**
  * Whole transformer layers run on a real GPU by kernels/layer.py (this repository), read back and set against the
  * planner's layer model (packages/planner/src/layer-time.ts's layerComputeCost). The files are the script's output as
- * it came back, unedited: two runs, one after the other, on one NVIDIA H100 80GB HBM3 (SXM), PyTorch 2.11 with CUDA
- * 13.0, 2026-11-28 (each file's `environment` and `measuredAt` say so).
+ * it came back, unedited: two runs, one after the other, on one NVIDIA H100 80GB HBM3 (SXM) and two on one NVIDIA H200,
+ * PyTorch 2.11 with CUDA 13.0, 2026-11-28 (each file's `environment` and `measuredAt` say so).
  */
 export interface KernelProfile {
   readonly gemmMs: number;
@@ -41,17 +41,21 @@ export interface MeasuredLayers {
   readonly layers: readonly MeasuredLayerRow[];
 }
 
-export const LAYER_RUN_FILES = ['layers-h100-sxm.json', 'layers-h100-sxm.run2.json'] as const;
+/** Each GPU's runs, in the order they ran. */
+export const LAYER_RUN_FILES: { readonly [G in MeasuredGpu]: readonly string[] } = {
+  'h100-sxm': ['layers-h100-sxm.json', 'layers-h100-sxm.run2.json'],
+  h200: ['layers-h200.json', 'layers-h200.run2.json'],
+};
 
-export function loadMeasuredLayers(): MeasuredLayers[] {
-  return LAYER_RUN_FILES.map((f) => JSON.parse(readFileSync(new URL(`../kernels/${f}`, import.meta.url), 'utf8')) as MeasuredLayers);
+export function loadMeasuredLayers(gpu: MeasuredGpu = 'h100-sxm'): MeasuredLayers[] {
+  return LAYER_RUN_FILES[gpu].map((f) => JSON.parse(readFileSync(new URL(`../kernels/${f}`, import.meta.url), 'utf8')) as MeasuredLayers);
 }
 
 /** The planner's input for one GPU's share of the case's layer: its plan on one node, no sequence parallelism. */
-export function layerPlanInput(c: LayerCase): PlanInput {
+export function layerPlanInput(c: LayerCase, gpu: MeasuredGpu = 'h100-sxm'): PlanInput {
   const scenario = {
     model: c.model,
-    cluster: { gpu: 'h100-sxm', gpus: c.tensor },
+    cluster: { gpu, gpus: c.tensor },
     parallelism: { tensor: c.tensor, pipeline: 1 },
     training: { globalBatchSize: c.microBatch, microBatchSize: c.microBatch, seqLength: c.seqLength, precision: 'bf16', dropout: c.dropout, attentionKernel: c.attention },
   };
@@ -63,20 +67,20 @@ export function layerPlanInput(c: LayerCase): PlanInput {
 }
 
 /**
- * The Hopper constants replaced by what the H100's kernels reach alone (kernels-measured.ts's calibrationChecks: the GEMM,
+ * The Hopper constants replaced by what the GPU's kernels reach alone (kernels-measured.ts's calibrationChecks: the GEMM,
  * attention and HBM rates and flash attention's per-block cost), and the per-kernel cost by the GPU's own gap between
  * kernels (a CUDA graph's replay): in a layer's eager run the host queues kernels ahead of a GPU busy with millisecond
  * GEMMs, so the host's launch cost is hidden.
  */
-export function kernelAloneCalibration(): ComputeCalibration {
-  const measured = Object.fromEntries(calibrationChecks().map((c) => [c.constant, c.measured]));
+export function kernelAloneCalibration(gpu: MeasuredGpu = 'h100-sxm'): ComputeCalibration {
+  const measured = Object.fromEntries(calibrationChecks(gpu).map((c) => [c.constant, c.measured]));
   return {
     ...COMPUTE_CALIBRATION.hopper,
     gemmPeakFraction: measured.gemmPeakFraction!,
     attentionPeakFraction: measured.attentionPeakFraction!,
     attentionBlockOverheadTiles: measured.attentionBlockOverheadTiles!,
     hbmFraction: measured.hbmFraction!,
-    kernelOverhead: loadMeasuredKernels('h100-sxm').launch.graphUs * 1e-6,
+    kernelOverhead: loadMeasuredKernels(gpu).launch.graphUs * 1e-6,
   };
 }
 
@@ -124,9 +128,9 @@ function modelled(input: PlanInput, calibration: ComputeCalibration): { total: n
 }
 
 /** Every case and variant both runs measured, beside the planner's layer at the calibrated and the kernel-alone constants. */
-export function layerComparisons(runs = loadMeasuredLayers(), alone = kernelAloneCalibration()): LayerComparison[] {
+export function layerComparisons(gpu: MeasuredGpu = 'h100-sxm', runs = loadMeasuredLayers(gpu), alone = kernelAloneCalibration(gpu)): LayerComparison[] {
   return kernelCases().layers.flatMap((kase) => {
-    const input = layerPlanInput(kase);
+    const input = layerPlanInput(kase, gpu);
     const calibrated = modelled(input, COMPUTE_CALIBRATION.hopper);
     const model = modelled(input, alone);
     return (['eager', 'fused'] as const).flatMap((variant) => {

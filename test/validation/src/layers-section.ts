@@ -1,7 +1,7 @@
 import { COMPUTE_CALIBRATION, type ComputeCalibration } from '@trainplan/planner';
 import { gpuById } from '@trainplan/presets';
 import { kernelCases, type LayerCase } from './kernel-cases.ts';
-import { attentionPoints, median } from './kernels-measured.ts';
+import { attentionPoints, median, type MeasuredGpu } from './kernels-measured.ts';
 import {
   kernelAloneCalibration, layerComparisons, loadMeasuredLayers, type LayerComparison, type LayerSplit, type MeasuredLayers,
 } from './layers-measured.ts';
@@ -49,12 +49,12 @@ const LONG_TOKENS = 8192;
 const flashBlocks = (c: LayerCase): number => c.microBatch * c.heads * Math.ceil(c.seqLength / 128);
 
 /** The kernel-alone constants as attention was costed before its block cost: one rate at every length, cuDNN's at 8,192 tokens. */
-function oneRateCalibration(): ComputeCalibration {
-  const at8k = attentionPoints('h100-sxm').find((p) => p.seqLength === LONG_TOKENS && p.backend === 'CUDNN_ATTENTION')!;
-  return { ...kernelAloneCalibration(), attentionPeakFraction: at8k.causalFraction, attentionBlockOverheadTiles: 0 };
+function oneRateCalibration(gpu: MeasuredGpu): ComputeCalibration {
+  const at8k = attentionPoints(gpu).find((p) => p.seqLength === LONG_TOKENS && p.backend === 'CUDNN_ATTENTION')!;
+  return { ...kernelAloneCalibration(gpu), attentionPeakFraction: at8k.causalFraction, attentionBlockOverheadTiles: 0 };
 }
 
-export function layerFindings(runs = loadMeasuredLayers(), rows = layerComparisons(runs)): LayerFindings {
+export function layerFindings(gpu: MeasuredGpu = 'h100-sxm', runs = loadMeasuredLayers(gpu), rows = layerComparisons(gpu, runs)): LayerFindings {
   const fused = rows.filter((r) => r.variant === 'fused');
   const flash = fused.filter((r) => r.kase.attention === 'flash');
   const kind = (k: keyof LayerSplit) => flash.map((r) => r.measuredSplit[k] / r.modelSplit[k]);
@@ -71,13 +71,13 @@ export function layerFindings(runs = loadMeasuredLayers(), rows = layerCompariso
     byKind: { gemm: kind('gemm'), attention: kind('attention'), other: kind('other') },
     attentionLong: attention(flash.filter((r) => r.kase.seqLength >= LONG_TOKENS)),
     attentionShort: attention(short),
-    attentionShortOneRate: attention(layerComparisons(runs, oneRateCalibration()).filter((r) => r.variant === 'fused' && short.some((x) => x.kase.id === r.kase.id))),
+    attentionShortOneRate: attention(layerComparisons(gpu, runs, oneRateCalibration(gpu)).filter((r) => r.variant === 'fused' && short.some((x) => x.kase.id === r.kase.id))),
     attentionShortByBlocks: short.map((r) => ({ id: r.kase.id, blocks: flashBlocks(r.kase), ratio: r.measuredSplit.attention / r.modelSplit.attention }))
       .sort((a, b) => a.blocks - b.blocks),
     eagerOverFused: { unfused: eagerOverFused(fused.filter((r) => r.kase.attention === 'unfused')), flash: eagerOverFused(flash) },
     idleForwardMs: fused.map((r) => r.idleForwardMs),
     idlePerKernelUs: fused.map((r) => (r.idleMs / r.kernels) * 1e3),
-    swigluBackward: swigluBackward(runs),
+    swigluBackward: swigluBackward(gpu, runs),
     elementwiseShare: median(fused.map((r) => r.calibratedSplit.other / r.calibratedMs)),
     worstSpread: Math.max(...rows.map((r) => r.spread)),
   };
@@ -90,7 +90,7 @@ const SWIGLU_CASE = 'llama3-8b.tp1.b1.s8192';
  * Its SwiGLU backward kernel (Inductor's, named for silu_backward) from the fused runs' profiles: bytes are fc1's output
  * (2f wide) and the gradient (f wide) read once, fc1's output gradient (2f wide) written once, 16-bit.
  */
-function swigluBackward(runs: readonly MeasuredLayers[]): { ms: number; fractionOfHbm: number } {
+function swigluBackward(gpu: MeasuredGpu, runs: readonly MeasuredLayers[]): { ms: number; fractionOfHbm: number } {
   const kase = kernelCases().layers.find((c) => c.id === SWIGLU_CASE)!;
   const times = runs.map((run) => {
     const row = run.layers.find((l) => l.id === SWIGLU_CASE && l.variant === 'fused');
@@ -100,7 +100,7 @@ function swigluBackward(runs: readonly MeasuredLayers[]): { ms: number; fraction
   });
   const ms = times.reduce((a, b) => a + b, 0) / times.length;
   const bytes = 2 * (2 + 1 + 2) * kase.microBatch * kase.seqLength * kase.ffn;
-  return { ms, fractionOfHbm: bytes / (ms * 1e-3) / gpuById('h100-sxm')!.hbmBandwidth };
+  return { ms, fractionOfHbm: bytes / (ms * 1e-3) / gpuById(gpu)!.hbmBandwidth };
 }
 
 function label(r: LayerComparison): string {
@@ -116,12 +116,76 @@ export function elementwiseWhatIf(f: LayerFindings): { hbmFraction: number; befo
   return { hbmFraction, before: mape({}), after: mape({ hopper: { hbmFraction } }) };
 }
 
+/** One layer on the H200 beside the same layer on the H100: measured (fused, mean of the runs) and as the planner costs each. */
+export interface GpuPairRow {
+  readonly h200: LayerComparison;
+  readonly measured: number;
+  readonly calibrated: number;
+  readonly measuredOther: number;
+  readonly calibratedOther: number;
+  readonly measuredGemm: number;
+}
+
+/**
+ * The H200 has the H100's tensor cores and clocks and 1.43× its HBM bandwidth (4.8 against 3.35 TB/s, the datasheets
+ * in @trainplan/hardware): the planner's H200 layer differs from its H100 layer only in the memory-bound kernels.
+ */
+export function h200OverH100(): GpuPairRow[] {
+  const h100 = layerComparisons('h100-sxm').filter((r) => r.variant === 'fused');
+  return layerComparisons('h200').filter((r) => r.variant === 'fused').map((h200) => {
+    const base = h100.find((r) => r.kase.id === h200.kase.id)!;
+    return {
+      h200,
+      measured: h200.measuredMs / base.measuredMs,
+      calibrated: h200.calibratedMs / base.calibratedMs,
+      measuredOther: h200.measuredSplit.other / base.measuredSplit.other,
+      calibratedOther: h200.calibratedSplit.other / base.calibratedSplit.other,
+      measuredGemm: h200.measuredSplit.gemm / base.measuredSplit.gemm,
+    };
+  });
+}
+
+function h200Markdown(): string[] {
+  const runs = loadMeasuredLayers('h200');
+  const f = layerFindings('h200', runs);
+  const pairs = h200OverH100();
+  const env = runs[0]!.environment;
+  const alone = kernelAloneCalibration('h200');
+  const pick = (g: (p: GpuPairRow) => number) => pairs.map(g);
+  return [
+    '### The same layers on one H200',
+    '',
+    `The same script twice on one ${env.name} (PyTorch ${env.torch}, CUDA ${env.cuda}, ${runs[0]!.measuredAt.slice(0, 10)}; the runs differ by at most `
+    + `${(f.worstSpread * 100).toFixed(1)}%), files kernels/layers-h200.json and kernels/layers-h200.run2.json. The planner's layer is costed at the H200's `
+    + `own kernel rates (GEMM ${alone.gemmPeakFraction.toFixed(2)}, attention ${alone.attentionPeakFraction.toFixed(2)} with `
+    + `${alone.attentionBlockOverheadTiles.toFixed(2)} key tiles a thread block, HBM ${alone.hbmFraction.toFixed(2)}: the kernels section's H200 file) and at `
+    + 'the calibrated Hopper constants, which were fitted on H100 steps only. The H200 has the H100\'s tensor cores and 1.43× its HBM bandwidth, '
+    + 'so the planner\'s H200 layer differs from its H100 layer only in its memory-bound kernels.',
+    '',
+    '| one GPU\'s layer | measured, fused (ms) | planner, kernels\' rates (ms) | measured ÷ that | planner, calibrated (ms) | measured ÷ that | H200 ÷ H100, measured | H200 ÷ H100, planner |',
+    '|---|---|---|---|---|---|---|---|',
+    ...pairs.map((p) => { const r = p.h200; return `| ${label(r)} | ${ms(r.measuredMs)} | ${ms(r.kernelAloneMs)} | ${ratio(r.measuredMs / r.kernelAloneMs)} | `
+      + `${ms(r.calibratedMs)} | ${ratio(r.measuredMs / r.calibratedMs)} | ${ratio(p.measured)} | ${ratio(p.calibrated)} |`; }),
+    '',
+    `- As on the H100: a whole layer takes ${ratio(median(f.overKernelAlone))}× (${range(f.overKernelAlone)}) the planner's sum of its kernels at `
+    + `their own rates, the GEMMs ${ratio(median(f.byKind.gemm))}× theirs and the element-wise kernels ${ratio(median(f.byKind.other))}× `
+    + `(${range(f.byKind.other)}); at the calibrated constants measured ÷ predicted is ${ratio(median(f.overCalibrated))} (${range(f.overCalibrated)}): `
+    + `the constants fitted on H100 steps ${Math.max(...f.overCalibrated) < 1 ? 'charge every H200 layer more than it takes alone too' : 'charge some H200 layers less than they take alone'}.`,
+    `- H200 over H100, layer by layer: measured ${ratio(median(pick((p) => p.measured)))} (${range(pick((p) => p.measured))}), the planner `
+    + `${ratio(median(pick((p) => p.calibrated)))} (${range(pick((p) => p.calibrated))}). The faster memory buys about what the planner says, `
+    + 'a few per cent of a compute-bound layer, but not where it says: the element-wise kernels take '
+    + `${ratio(median(pick((p) => p.measuredOther)))} (${range(pick((p) => p.measuredOther))}) of their H100 time where their traffic at the `
+    + `bandwidths' ratio gives ${ratio(median(pick((p) => p.calibratedOther)))}, strided operands holding them under either GPU's bandwidth `
+    + `(H100 above), and the GEMMs take ${ratio(median(pick((p) => p.measuredGemm)))} (${range(pick((p) => p.measuredGemm))}) of theirs.`,
+  ];
+}
+
 export const layersSection: ValidationSection = {
   name: 'layers',
   run() {
     const runs = loadMeasuredLayers();
-    const rows = layerComparisons(runs);
-    const f = layerFindings(runs, rows);
+    const rows = layerComparisons('h100-sxm', runs);
+    const f = layerFindings('h100-sxm', runs, rows);
     const hbmWhatIf = elementwiseWhatIf(f);
     const fused = rows.filter((r) => r.variant === 'fused');
     const eagerOf = (r: LayerComparison) => rows.find((e) => e.variant === 'eager' && e.kase.id === r.kase.id);
@@ -129,8 +193,9 @@ export const layersSection: ValidationSection = {
     const hopper = COMPUTE_CALIBRATION.hopper;
     const env = runs[0]!.environment;
     const flash = fused.filter((r) => r.kase.attention === 'flash');
+    const h200Pairs = h200OverH100();
     const markdown = [
-      '## Whole layers on one H100 (test/validation/kernels/layer.py)',
+      '## Whole layers on one H100 and one H200 (test/validation/kernels/layer.py)',
       '',
       `One GPU's share of each published plan's transformer layer (the plans of the kernel cases above without context parallelism), run whole on `
       + `one ${env.name} (PyTorch ${env.torch}, CUDA ${env.cuda}, ${runs[0]!.measuredAt.slice(0, 10)}), forward and forward + backward: Megatron-LM's `
@@ -191,6 +256,8 @@ export const layersSection: ValidationSection = {
       `- Fusing Megatron's element-wise steps saves most where attention is unfused and its scale-mask-softmax and dropout run over the whole `
       + `score matrix: eager ÷ fused ${range(f.eagerOverFused.unfused)} there, ${range(f.eagerOverFused.flash)} in the flash layers, where `
       + 'compiling them gains nothing on balance.',
+      '',
+      ...h200Markdown(),
     ];
     return {
       markdown,
@@ -201,8 +268,14 @@ export const layersSection: ValidationSection = {
         + `in the backward pass, not in the GEMMs (${ratio(median(f.byKind.gemm))}×); at the calibrated Hopper constants the planner charges `
         + `${Math.max(...f.overCalibrated) < 1 ? 'every layer more than it takes' : 'some layers less than they take'} alone (measured ÷ predicted ${ratio(median(f.overCalibrated))}, ${range(f.overCalibrated)}), the margin the fit `
         + 'leaves for what multi-GPU steps run beside the kernels.',
+        `- The same layers on an H200 (1.43× the H100's HBM bandwidth, the same tensor cores) take ${ratio(median(h200Pairs.map((p) => p.measured)))}× `
+        + `their H100 time at the median (${range(h200Pairs.map((p) => p.measured))}), where the planner says `
+        + `${ratio(median(h200Pairs.map((p) => p.calibrated)))}× (${range(h200Pairs.map((p) => p.calibrated))}).`,
       ],
-      summary: [`whole layers (H100)    ${fused.length} plans  measured ÷ kernel model ${ratio(median(f.overKernelAlone))}  ÷ calibrated ${ratio(median(f.overCalibrated))}`],
+      summary: [
+        `whole layers (H100)    ${fused.length} plans  measured ÷ kernel model ${ratio(median(f.overKernelAlone))}  ÷ calibrated ${ratio(median(f.overCalibrated))}`,
+        `whole layers (H200)    ${h200Pairs.length} plans  H200 ÷ H100 measured ${ratio(median(h200Pairs.map((p) => p.measured)))}  planner ${ratio(median(h200Pairs.map((p) => p.calibrated)))}`,
+      ],
     };
   },
 };

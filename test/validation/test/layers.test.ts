@@ -3,11 +3,11 @@ import { modelById } from '@trainplan/presets';
 import { kernelCases, LAYER_PLANS } from '../src/kernel-cases.ts';
 import { median } from '../src/kernels-measured.ts';
 import { layerComparisons, layerPlanInput, loadMeasuredLayers } from '../src/layers-measured.ts';
-import { elementwiseWhatIf, layerFindings, layersSection } from '../src/layers-section.ts';
+import { elementwiseWhatIf, h200OverH100, layerFindings, layersSection } from '../src/layers-section.ts';
 
 const cases = kernelCases().layers;
 const runs = loadMeasuredLayers();
-const findings = layerFindings(runs);
+const findings = layerFindings('h100-sxm', runs);
 
 describe('the whole-layer cases', () => {
   it('are the kernel plans without context parallelism, each one GPU\'s share of its model\'s layer', () => {
@@ -51,7 +51,7 @@ describe('whole layers measured on the H100', () => {
     }
   });
   it('the two runs agree within 10% on every layer', () => {
-    expect(layerComparisons(runs)).toHaveLength(2 * cases.length);
+    expect(layerComparisons('h100-sxm', runs)).toHaveLength(2 * cases.length);
     expect(findings.worstSpread).toBeLessThan(0.1);
   });
 });
@@ -83,6 +83,36 @@ describe('the planner against whole layers', () => {
     const whatIf = elementwiseWhatIf(findings);
     expect(whatIf.hbmFraction).toBeLessThan(0.7);
     expect(Math.abs(whatIf.after - whatIf.before)).toBeLessThan(0.002);
+  });
+});
+
+describe('whole layers measured on the H200', () => {
+  const h200Runs = loadMeasuredLayers('h200');
+  const h200 = layerFindings('h200', h200Runs);
+  const pairs = h200OverH100();
+  it('came from the H200, both runs, every case in both variants, no failure, the runs within 10%', () => {
+    for (const run of h200Runs) {
+      expect(run.environment.name).toBe('NVIDIA H200');
+      expect(run.errors).toEqual([]);
+      expect(run.layers.map((l) => `${l.variant} ${l.id}`)).toEqual((['eager', 'fused'] as const).flatMap((v) => cases.map((c) => `${v} ${c.id}`)));
+      for (const l of run.layers) expect([l.error, l.finite, l.gradFinite], l.id).toEqual([undefined, true, true]);
+    }
+    expect(h200.worstSpread).toBeLessThan(0.1);
+  });
+  it('at the Hopper constants fitted on H100 steps, the planner is never faster than an H200 layer run alone', () => {
+    expect(pairs).toHaveLength(cases.length);
+    for (const r of h200.overCalibrated) expect(r).toBeLessThan(1);
+  });
+  it('says what the faster memory buys a layer to within 5% at the median: the same compute, 1.43× the HBM bandwidth', () => {
+    const measured = median(pairs.map((p) => p.measured));
+    const planned = median(pairs.map((p) => p.calibrated));
+    expect(planned).toBeLessThan(1);
+    expect(Math.abs(planned / measured - 1)).toBeLessThan(0.05);
+  });
+  it('but the element-wise kernels gain less than the bandwidths\' ratio the planner charges them', () => {
+    // Datasheets: 4.8 TB/s (H200) over 3.35 TB/s (H100); their traffic time scales by the inverse, per-kernel costs aside.
+    expect(median(pairs.map((p) => p.calibratedOther))).toBeLessThan(3.35 / 4.8 + 0.05);
+    expect(median(pairs.map((p) => p.measuredOther))).toBeGreaterThan(median(pairs.map((p) => p.calibratedOther)));
   });
 });
 
