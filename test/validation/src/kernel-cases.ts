@@ -67,11 +67,33 @@ export interface LayerCase {
   readonly attention: 'flash' | 'unfused';
 }
 
+/**
+ * One decode step of a whole model on one GPU (kernels/decode.py): a batch of sequences, each at `context` tokens of
+ * KV cache, gets one token through every layer and the logits, as a serving engine replays it from a CUDA graph.
+ * estimateInference (packages/search) costs the same step as decodeStepSeconds.
+ */
+export interface DecodeCase {
+  readonly id: string;
+  readonly model: string;
+  readonly layers: number;
+  readonly hidden: number;
+  readonly heads: number;
+  readonly kvHeads: number;
+  readonly headDim: number;
+  /** The gated MLP's width (fc1 is twice this wide). */
+  readonly ffn: number;
+  readonly vocab: number;
+  readonly batch: number;
+  readonly context: number;
+}
+
 export interface KernelCases {
   readonly gemm: readonly GemmCase[];
   readonly attention: readonly AttentionCase[];
   /** Whole layers, one per published plan without context parallelism. */
   readonly layers: readonly LayerCase[];
+  /** Decode steps of whole models on one GPU. */
+  readonly decode: readonly DecodeCase[];
   /** Rows × columns of the bf16 tensors the element-wise kernels run over. */
   readonly elementwiseShape: readonly [number, number];
 }
@@ -188,6 +210,26 @@ function planCases(plan: PlanLayer): GemmCase[] {
   return cases;
 }
 
+/**
+ * The decode sweep: Llama 3 8B (grouped-query attention, 8 KV heads) and Llama 2 7B (every head its own KV), one GPU,
+ * batches to the largest whose KV cache at 4,096 tokens stays near 69 GB (half an H200 or a little under an H100's 80).
+ */
+const DECODE_SWEEP: readonly { readonly model: string; readonly batches: readonly number[] }[] = [
+  { model: 'llama3-8b', batches: [1, 8, 32, 128] },
+  { model: 'llama2-7b', batches: [1, 8, 32] },
+];
+const DECODE_CONTEXTS = [1024, 4096] as const;
+
+function decodeCases(): DecodeCase[] {
+  return DECODE_SWEEP.flatMap(({ model: id, batches }) => {
+    const model = modelById(id)!.shape;
+    return batches.flatMap((batch) => DECODE_CONTEXTS.map((context): DecodeCase => ({
+      id: `${id}.b${batch}.c${context}`, model: id, layers: model.layers, hidden: model.hiddenSize, heads: model.attentionHeads,
+      kvHeads: model.kvHeads, headDim: model.hiddenSize / model.attentionHeads, ffn: model.ffnHiddenSize, vocab: model.vocabSize, batch, context,
+    })));
+  });
+}
+
 export function kernelCases(): KernelCases {
   const square = SQUARE_SIZES.flatMap((n) => (['bf16', 'fp8'] as const).map((dtype): GemmCase => ({
     id: `square.${n}.${dtype}`, group: 'square', dtype, pass: 'plain', shape: { m: n, n, k: n }, outputBytes: 2,
@@ -206,6 +248,7 @@ export function kernelCases(): KernelCases {
     gemm: [...PLAN_LAYERS.flatMap(planCases), ...square, ...waves],
     attention,
     layers: LAYER_PLANS.map(layerCase),
+    decode: decodeCases(),
     elementwiseShape: [16384, 8192],
   };
 }

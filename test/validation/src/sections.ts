@@ -1,5 +1,6 @@
 import { bloomConsistencySection } from './bloom-consistency-section.ts';
 import { collectivesSection } from './collectives-section.ts';
+import { decodeSection } from './decode-section.ts';
 import { kernelsSection } from './kernels-section.ts';
 import { layersSection } from './layers-section.ts';
 import { mptSection } from './mpt-section.ts';
@@ -53,6 +54,7 @@ export const VALIDATION_SECTIONS: ValidationSection[] = [
   switchPointsSection,
   searchSection,
   servingSection,
+  decodeSection,
 ];
 
 /** Every section run once, in report order. */
