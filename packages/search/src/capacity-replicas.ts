@@ -16,6 +16,9 @@ export const nodesPerReplicaUnit = (c: Pick<Candidate, 'tensor' | 'pipeline' | '
   return modelParallelGpus / gcd(modelParallelGpus, gpusPerNode);
 };
 
+/** The sizes a family scan estimates, in nodes (both ends included; absent: from one replica to MAX_NODES). */
+export interface FamilyRange { readonly fromNodes?: number; readonly toNodes?: number }
+
 /** A size's time, GPU-hours and cost (with a price) with the given shape and as many data-parallel replicas as the size holds. */
 interface ShapeAt { readonly nodes: number; readonly seconds: number; readonly gpuHours: number; readonly cost?: number }
 
@@ -32,12 +35,14 @@ interface ShapeAt { readonly nodes: number; readonly seconds: number; readonly g
  */
 export function replicaFamily(
   base: SearchBase, tokens: number, shape: Candidate, goal: CapacityGoal, options: CapacityOptions, price?: number,
+  range: FamilyRange = {},
 ): ShapeAt[] {
   const unit = nodesPerReplicaUnit(shape, base.gpusPerNode);
   const modelParallelGpus = shape.tensor * shape.pipeline * shape.context;
   const memoryBudget = memoryBudgetBytes(base, options.constraints?.memoryFraction);
   const within: ShapeAt[] = [];
-  for (let nodes = unit; nodes <= MAX_NODES; nodes += unit) {
+  const first = unit * Math.max(1, Math.ceil((range.fromNodes ?? unit) / unit));
+  for (let nodes = first; nodes <= Math.min(MAX_NODES, range.toNodes ?? MAX_NODES); nodes += unit) {
     const data = (nodes * base.gpusPerNode) / modelParallelGpus;
     const globalBatchSize = options.globalBatchFor?.(nodes) ?? base.globalBatchSize;
     if (globalBatchSize % (data * shape.microBatchSize) !== 0) continue;

@@ -1,5 +1,6 @@
 import { formatNumber, toDays } from '@trainplan/units';
 import type { SearchBase } from './candidate.ts';
+import { DEADLINE_FAMILY_ROUNDS, DEADLINE_REFINE_ROUNDS, fewestInFamilies, type FamilyCache } from './capacity-deadline-families.ts';
 import {
   costText, daysText, MAX_NODES, meetsGoal, noFitText, nodesText, sizer, smallestFit, wholeText, type BatchPolicy, type CapacityGoal, type CapacityOptions, type CapacityPoint, type Sizer,
 } from './capacity-sizer.ts';
@@ -129,23 +130,38 @@ function checkNote(fewest: CapacityPoint, checked: CapacityCheck): string {
       ? `${below}fewer than ${nodesText(checked.fromNodes)} cannot meet the deadline even at 100% MFU`
       : `${below}every smaller size was searched`;
   }
-  return `${below}sizes below ${nodesText(checked.fromNodes)} were not all searched (the scan covers the ${SCAN_WINDOW} sizes below the bisection's answer)`;
+  return `${below}sizes below ${nodesText(checked.fromNodes)} were not all searched (the scan covers the ${SCAN_WINDOW} sizes below the bisection's answer; `
+    + 'below those, the sizes that add data-parallel replicas to the fastest sizes\' model-parallel shapes)';
 }
 
 /** "24,907 over the budget of 480,000 (1.05 times it)": by how much `value` exceeds `budget`. */
-function overText(value: number, budget: number): string {
+export function overText(value: number, budget: number): string {
   const ratio = value / budget;
   const times = !Number.isFinite(ratio) ? '' : ` (${ratio < 10 ? ratio.toFixed(2) : Math.round(ratio).toLocaleString('en-US')} times it)`;
   return `${wholeText(value - budget)} over the budget of ${wholeText(budget)}${times}`;
 }
 
 /** What training on `p` spends against the goal's budgets: "504,907 GPU-hours, 24,907 over the budget of 480,000 (1.05 times it)". */
-function spendText(p: CapacityPoint, goal: CapacityGoal): string {
+export function spendText(p: CapacityPoint, goal: CapacityGoal): string {
   const parts = [`${wholeText(p.gpuHours)} GPU-hours${goal.gpuHourBudget !== undefined && p.gpuHours > goal.gpuHourBudget ? `, ${overText(p.gpuHours, goal.gpuHourBudget)}` : ''}`];
   if (goal.costBudget !== undefined && p.cost !== undefined) {
     parts.push(`${costText(p.cost)}${p.cost > goal.costBudget ? `, ${overText(p.cost, goal.costBudget)}` : ''}`);
   }
   return parts.join('; ');
+}
+
+/**
+ * The budgets of `goal` that `p` exceeds, named with their amounts ("the money budget of 1,000,000"), and
+ * those it stays within: with both a GPU-hour and a money budget, which one fails is said (QA: "--gpu-hours 5M --budget
+ * 1M --price 2": a run of 4.05M GPU-hours is within the first and costs 8.1M against the second).
+ */
+export function budgetsText(p: Pick<CapacityPoint, 'gpuHours' | 'cost'>, goal: CapacityGoal): { exceeded: string; within?: string } {
+  const hours = goal.gpuHourBudget === undefined ? undefined : { over: p.gpuHours > goal.gpuHourBudget, name: `the GPU-hour budget of ${wholeText(goal.gpuHourBudget)}` };
+  const money = goal.costBudget === undefined ? undefined : { over: (p.cost ?? Infinity) > goal.costBudget, name: `the money budget of ${wholeText(goal.costBudget)}` };
+  const budgets = [hours, money].filter((b) => b !== undefined);
+  const exceeded = budgets.filter((b) => b.over).map((b) => b.name);
+  const within = budgets.filter((b) => !b.over).map((b) => b.name);
+  return { exceeded: exceeded.length === 0 ? 'the budget' : exceeded.join(' and '), ...(within.length > 0 && { within: within.join(' and ') }) };
 }
 
 /** The fewest of `points` that meet `goal`, if any. */
@@ -173,6 +189,38 @@ function grow(s: Sizer, fit: { first: CapacityPoint; smallest: CapacityPoint }, 
     }
   }
   return { closest };
+}
+
+/** A size that meets a deadline search's goal, or the fastest size found when none does. */
+type Reached = { readonly found: CapacityPoint; readonly closest?: undefined } | { readonly found?: undefined; readonly closest: CapacityPoint };
+
+/**
+ * A size that meets `goal`: the smallest that fits, else powers of two (grow) and the bisection below the first that meets
+ * it. When no power of two (nor 1.5 times one) does, the sizes a budget's search would reach: the replica families of the
+ * fastest sizes' shapes and their neighbours (`rescue.families`, fewestInFamilies), then every size in the SCAN_WINDOW
+ * below MAX_NODES (down to the peak-FLOPs floor) and the families of the shapes those take. A fixed batch with few factors
+ * of two runs only where the data-parallel size divides it, so powers of two can all miss a deadline that other sizes
+ * meet (QA: GPT-3 175B on H100 at 1,500 sequences, 1 day: the powers' fastest, 6,144 nodes, take 1.3 days; 3,840 nodes
+ * of TP 16 · PP 32 · CP 2, a multiple of 1,536's replica, take 0.99 days; Llama 3 70B at 8,190 sequences, 3.7 days:
+ * 8,190 nodes, 3.66 days, the powers' fastest 59.4 days). Nothing more is searched when even the fastest size found
+ * cannot meet the deadline at its floor (the floor is above MAX_NODES).
+ */
+function reach(
+  s: Sizer, fit: { first: CapacityPoint; smallest: CapacityPoint }, goal: DeadlineGoal,
+  rescue: { floor: (p: CapacityPoint, g: DeadlineGoal) => number; families: (from: CapacityPoint) => CapacityPoint | undefined } | undefined,
+): Reached {
+  if (meetsGoal(fit.smallest, goal)) return { found: fit.smallest };
+  const grown = grow(s, fit, goal);
+  if (grown.found) return { found: bisect(s, grown.below, grown.found, goal) };
+  if (rescue === undefined) return { closest: grown.closest };
+  const fastest = (): CapacityPoint => s.points().reduce((a, p) => (p.seconds < a.seconds ? p : a));
+  const floor = rescue.floor(fastest(), goal);
+  if (floor > MAX_NODES) return { closest: grown.closest };
+  const viaFamilies = rescue.families(fastest());
+  if (viaFamilies) return { found: viaFamilies };
+  for (let n = MAX_NODES; n >= Math.max(floor, MAX_NODES - SCAN_WINDOW + 1); n--) s.at(n);
+  const found = fewestMeeting(s.points(), goal) ?? rescue.families(fastest());
+  return found ? { found } : { closest: fastest() };
 }
 
 /** Bisects between `below` (a size that missed) and `found` (one that met the goal). */
@@ -210,12 +258,22 @@ export function fewestNodes(base: SearchBase, tokens: number, goal: DeadlineGoal
 }
 
 /**
+ * How fewestOn searches: `families: false` leaves out the replica families and the window below MAX_NODES (reach,
+ * fewestInFamilies), for the budget's deadline probes and the time–cost curve's deadlines, which ask fewestOn dozens of
+ * times and scan the families themselves (scanReplicaFamilies, replicaRefine): the powers of two, the bisection and the
+ * scan below it alone, as before the families (QA: Llama 3 70B on H100, 15T tokens, 6.4M GPU-hours took 41 s with them
+ * in every probe, 4.8 s without).
+ */
+export interface FewestSearch { readonly families?: boolean }
+
+/**
  * fewestNodes on sizes a request has already searched (`s`, after smallestFit's `fit`), so that the budget's search
  * (fastestWithinBudget) and the time–cost curve (costTimeFrontier) can ask it for many deadlines and search each
  * size once. `base`, `tokens` and `options` are those `s` searches with.
  */
 export function fewestOn(
   s: Sizer, fit: { first: CapacityPoint; smallest: CapacityPoint }, base: SearchBase, tokens: number, goal: DeadlineGoal, options: BatchPolicy = {},
+  how: FewestSearch = {},
 ): CapacityAnswer {
   // With a batch per size, each size trains its own whole steps: `tokens` are this share of a point's (peakFloorNodes).
   const share = (p: CapacityPoint): number => {
@@ -224,15 +282,27 @@ export function fewestOn(
     return tokens / (Math.ceil(tokens / step) * step);
   };
   const scan = (found: CapacityPoint, g: DeadlineGoal) => scanBelow(s, found, g, share(found));
+  // Each shape's replica family is estimated once, whichever deadline search (the goal's, the deadline's alone) asks.
+  const families: FamilyCache = new Map();
+  const floorOf = (p: CapacityPoint, g: DeadlineGoal): number => peakFloorNodes(p, g.deadlineSeconds, share(p));
   const answer = (found: CapacityPoint): CapacityAnswer => {
-    const { point, checked } = scan(found, goal);
+    let { point, checked } = scan(found, goal);
+    // Below the scanned window, the replica families of the fastest sizes' shapes: a size that holds whole replicas of a
+    // shape no size in the window takes can meet the goal with fewer nodes (a fixed batch runs only where DP divides it).
+    for (let round = 0; how.families !== false && round < DEADLINE_FAMILY_ROUNDS && !checked.complete; round++) {
+      const range = { fromNodes: floorOf(point, goal), belowNodes: checked.fromNodes };
+      const fewer = fewestInFamilies(s, base, tokens, goal, options, range, families, DEADLINE_REFINE_ROUNDS);
+      if (fewer === undefined) break;
+      ({ point, checked } = scan(fewer, goal));
+    }
     return { ok: true, ...point, checked, note: checkNote(point, checked), searches: s.searches() };
   };
-  if (meetsGoal(fit.smallest, goal)) return answer(fit.smallest);
-
-  const grown = grow(s, fit, goal);
-  if (grown.found) return answer(bisect(s, grown.below, grown.found, goal));
-  const { closest } = grown;
+  const reachFor = (g: DeadlineGoal) => reach(s, fit, g, how.families === false ? undefined : {
+    floor: floorOf, families: (from) => fewestInFamilies(s, base, tokens, g, options, { fromNodes: floorOf(from, g), belowNodes: MAX_NODES + 1 }, families),
+  });
+  const reached = reachFor(goal);
+  if (reached.found) return answer(reached.found);
+  const { closest } = reached;
   const deadlineUnreachable = (): CapacityAnswer => ({
     ok: false,
     reason: 'deadline-unreachable',
@@ -242,7 +312,7 @@ export function fewestOn(
   });
   const withBudget = goal.gpuHourBudget !== undefined || goal.costBudget !== undefined;
   if (!withBudget) return deadlineUnreachable();
-  return deadlineOrBudget(s, fit, goal, answer, deadlineUnreachable, scan);
+  return deadlineOrBudget(s, goal, answer, deadlineUnreachable, scan, reachFor);
 }
 
 /**
@@ -255,34 +325,37 @@ export function fewestOn(
  * budget but miss the deadline.
  */
 function deadlineOrBudget(
-  s: Sizer, fit: { first: CapacityPoint; smallest: CapacityPoint }, goal: DeadlineGoal,
+  s: Sizer, goal: DeadlineGoal,
   answer: (found: CapacityPoint) => CapacityAnswer, deadlineUnreachable: () => CapacityAnswer,
-  scan: (found: CapacityPoint, goal: DeadlineGoal) => unknown,
+  scan: (found: CapacityPoint, goal: DeadlineGoal) => unknown, reachFor: (goal: DeadlineGoal) => Reached,
 ): CapacityAnswer {
   const deadline: DeadlineGoal = { deadlineSeconds: goal.deadlineSeconds };
   const budget: CapacityGoal = { ...goal, deadlineSeconds: undefined };
-  let inTime = meetsGoal(fit.smallest, deadline) ? fit.smallest : undefined;
-  if (!inTime) {
-    const grown = grow(s, fit, deadline);
-    if (!grown.found) return deadlineUnreachable();
-    inTime = bisect(s, grown.below, grown.found, deadline);
-  }
+  const inTime = reachFor(deadline).found;
+  if (!inTime) return deadlineUnreachable();
   scan(inTime, deadline);
   const points = s.points();
   const both = fewestMeeting(points, goal);
   if (both) return answer(both);
   const cheapest = points.filter((p) => meetsGoal(p, deadline)).reduce((a, p) => (p.gpuHours < a.gpuHours ? p : a));
   const affordable = points.filter((p) => meetsGoal(p, budget));
-  const over = `the cheapest that meets the deadline, ${nodesText(cheapest.nodes)} (${daysText(cheapest.days)}), takes ${spendText(cheapest, goal)}`;
-  let message: string;
-  if (affordable.length === 0) {
-    message = `the deadline can be met but not within the budget: no cluster size searched stays within the budget; ${over}`;
-  } else {
-    const fastest = affordable.reduce((a, p) => (p.seconds < a.seconds ? p : a));
-    message = `no cluster size searched meets both the deadline and the budget: those within the budget miss the deadline `
-      + `(the fastest, ${nodesText(fastest.nodes)}, takes ${apartText(fastest.days, toDays(goal.deadlineSeconds))}), and ${over}`;
+  const fastest = affordable.length === 0 ? undefined : affordable.reduce((a, p) => (p.seconds < a.seconds ? p : a));
+  return { ok: false, reason: 'budget-unreachable', message: bothMissedText(cheapest, fastest, goal), closest: cheapest, searches: s.searches() };
+}
+
+/**
+ * Why a deadline and a budget are not met together: the fastest size within the budget (`fastestWithin`; undefined when
+ * none is) misses the deadline, and the cheapest size that meets the deadline (`cheapestInTime`) exceeds the budget, by
+ * how much. The budget's search (fastestWithinBudget) names its own answer here (deadlineWithinBudget), so that the
+ * fastest said within the budget is the one --gpu-hours alone answers.
+ */
+export function bothMissedText(cheapestInTime: CapacityPoint, fastestWithin: CapacityPoint | undefined, goal: DeadlineGoal): string {
+  const over = `the cheapest that meets the deadline, ${nodesText(cheapestInTime.nodes)} (${daysText(cheapestInTime.days)}), takes ${spendText(cheapestInTime, goal)}`;
+  if (fastestWithin === undefined) {
+    return `the deadline can be met but not within the budget: no cluster size searched stays within the budget; ${over}`;
   }
-  return { ok: false, reason: 'budget-unreachable', message, closest: cheapest, searches: s.searches() };
+  return `no cluster size searched meets both the deadline and the budget: those within the budget miss the deadline `
+    + `(the fastest, ${nodesText(fastestWithin.nodes)}, takes ${apartText(fastestWithin.days, toDays(goal.deadlineSeconds))}), and ${over}`;
 }
 
 /**

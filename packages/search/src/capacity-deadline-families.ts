@@ -1,0 +1,100 @@
+import type { Candidate, SearchBase } from './candidate.ts';
+import { REPLICA_SCAN_CONFIRMS, replicaFamily, shapeKey } from './capacity-replicas.ts';
+import { MAX_NODES, meetsGoal, type CapacityGoal, type CapacityOptions, type CapacityPoint, type Sizer } from './capacity-sizer.ts';
+
+/** Rounds of family scans a deadline's search runs: each seeds from the fastest sizes found so far, new shapes only. */
+export const DEADLINE_FAMILY_ROUNDS = 4;
+
+/**
+ * Rounds below an answer the powers of two and the bisection found (fewestOn's refinement): one, from the fastest sizes'
+ * shapes, so that a deadline met by a power of two costs little more (Llama 3 70B on H100, 15T tokens, 30 days: 1.7 s
+ * before, 2.9 s with four rounds, about 2 s with one).
+ */
+export const DEADLINE_REFINE_ROUNDS = 1;
+
+/** Distinct shapes (of the fastest sizes found) whose families, and their neighbours' (familyShapes), a round scans. */
+export const DEADLINE_SEED_SHAPES = 2;
+
+/**
+ * A shape and its neighbours: twice or half the context or tensor parallelism (as the time–cost curve's gap filling takes
+ * them), and every other pipeline depth that cuts the model into as many chunks (p · v the same, so each chunk holds as
+ * many layers and the split stays valid). A fixed batch with few factors of two runs only where the data-parallel size
+ * divides it, so the fastest sizes take model-parallel shapes no power of two holds (QA: Llama 3 70B on H100 at 8,190
+ * sequences: 8,190 nodes of TP 2 · PP 10 · CP 4 · v 8 take 3.66 days, while every power of two runs PP 16 · CP 8 and the
+ * fastest of those takes 59.4 days); a chunk count held, the depth moves the replica's node count (PP 8 · v 5 → PP 10 ·
+ * v 4: 8 → 10 nodes) and with it the sizes its family reaches. A shape that is no plan is dropped by its estimate.
+ */
+export function familyShapes(c: Candidate): Candidate[] {
+  const halved = (n: number): number[] => (n % 2 === 0 ? [n / 2] : []);
+  const chunks = c.pipeline * c.virtualStages;
+  const depths: Candidate[] = [];
+  for (let p = 1; p <= chunks; p++) {
+    if (chunks % p === 0 && p !== c.pipeline) depths.push({ ...c, pipeline: p, virtualStages: chunks / p });
+  }
+  return [
+    c,
+    { ...c, context: 2 * c.context }, ...halved(c.context).map((context) => ({ ...c, context })),
+    { ...c, tensor: 2 * c.tensor }, ...halved(c.tensor).map((tensor) => ({ ...c, tensor })),
+    ...depths,
+  ];
+}
+
+/** A family member's estimate: its size and time (one estimate with the family's shape, not the size's search). */
+interface Member { readonly nodes: number; readonly seconds: number }
+
+/** What a deadline's family scans share across rounds and calls: each shape's members, estimated once. */
+export type FamilyCache = Map<string, readonly Member[]>;
+
+/**
+ * The fewest nodes below `belowNodes` that meet `goal` among the replica families (replicaFamily) of the fastest sizes'
+ * shapes and their neighbours (familyShapes), each member estimated once and the fewest members whose estimate meets the
+ * goal searched in full (REPLICA_SCAN_CONFIRMS of them a round); while none is found, the fastest members that beat the
+ * fastest size found are searched too, so that the next round seeds from their shapes. Rounds (DEADLINE_FAMILY_ROUNDS)
+ * stop when one finds a size meeting the goal, or no new shape is left to seed from. Only sizes from `fromNodes` (the
+ * peak-FLOPs floor: fewer cannot meet the deadline at 100% MFU) are estimated, so a family costs one estimate a member
+ * in that range (about a twentieth of a size's search each). The fastest-sizes seeding is the budget's replica scan's
+ * (scanReplicaFamilies); a deadline asks the families for the fewest that meet it rather than the fastest within it.
+ */
+export function fewestInFamilies(
+  s: Sizer, base: SearchBase, tokens: number, goal: CapacityGoal, options: CapacityOptions,
+  range: { readonly fromNodes: number; readonly belowNodes: number }, cache: FamilyCache, rounds = DEADLINE_FAMILY_ROUNDS,
+): CapacityPoint | undefined {
+  const toNodes = Math.min(MAX_NODES, range.belowNodes - 1);
+  if (toNodes < range.fromNodes) return undefined;
+  const seeded = new Set<string>();
+  let fewest: CapacityPoint | undefined;
+  for (let round = 0; round < rounds && fewest === undefined; round++) {
+    const byTime = s.points().sort((a, b) => a.seconds - b.seconds);
+    const fastest = byTime[0];
+    if (fastest === undefined) return undefined;
+    const seeds: Candidate[] = [];
+    for (const p of byTime) {
+      if (seeds.length >= DEADLINE_SEED_SHAPES) break;
+      const key = shapeKey(p.plan.candidate);
+      if (seeded.has(key)) continue;
+      seeded.add(key);
+      seeds.push(p.plan.candidate);
+    }
+    if (seeds.length === 0) return undefined;
+    const members: Member[] = [];
+    for (const shape of seeds.flatMap(familyShapes)) {
+      const key = shapeKey(shape);
+      let family = cache.get(key);
+      if (family === undefined) {
+        family = replicaFamily(base, tokens, shape, {}, options, goal.pricePerGpuHour, { fromNodes: range.fromNodes, toNodes })
+          .map(({ nodes, seconds }) => ({ nodes, seconds }));
+        cache.set(key, family);
+      }
+      members.push(...family.filter((m) => m.nodes >= range.fromNodes && m.nodes <= toNodes));
+    }
+    const unsearched = (m: Member): boolean => !s.points().some((p) => p.nodes === m.nodes) && s.noPlan(m.nodes) === undefined;
+    const meeting = members.filter((m) => m.seconds <= (goal.deadlineSeconds ?? Infinity) && unsearched(m)).sort((a, b) => a.nodes - b.nodes);
+    const faster = members.filter((m) => m.seconds < fastest.seconds && unsearched(m)).sort((a, b) => a.seconds - b.seconds);
+    const confirm = [...new Set([...meeting.slice(0, REPLICA_SCAN_CONFIRMS), ...faster.slice(0, REPLICA_SCAN_CONFIRMS)].map((m) => m.nodes))];
+    for (const nodes of confirm) {
+      const point = s.at(nodes);
+      if (point && nodes <= toNodes && meetsGoal(point, goal) && (fewest === undefined || nodes < fewest.nodes)) fewest = point;
+    }
+  }
+  return fewest;
+}
