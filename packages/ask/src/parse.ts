@@ -9,7 +9,7 @@ import { instanceReading, KNOWN_INSTANCE_NAMES, matchInstance, unknownInstance, 
 import { customModelOfSize } from './custom-model.ts';
 import { takeServedModel, takeSpeculative } from './lexicon/speculative.ts';
 import { takeStatedMfu } from './lexicon/mfu.ts';
-import { findUnreadPrice, unreadConversion, moneyBudgetProblem, resolvePrice, takeMoneyBudget, takePrice, unreadPriceProblem } from './lexicon/price.ts';
+import { findUnreadPrice, otherPricesNotRead, UNREAD_MONEY, unreadConversion, moneyBudgetProblem, resolvePrice, takeMoneyBudget, takePrice, unreadPriceProblem } from './lexicon/price.ts';
 import { resolveSharding } from './sharding.ts';
 import {
   HW_TOKEN, Scanner, type CountContext, takeAlgorithm, takeBytes, takeCollectiveOp, takeCounts, takeDeadline, takeParallelism,
@@ -324,8 +324,10 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   const price = taken?.per === 'hour' && instance !== undefined ? { ...taken, per: 'node-hour' as const, of: instance.instance.name } : taken;
   const moneyBudget = takeMoneyBudget(s);
   // Money or a rate per hour neither took ("2 per hour"): said, never ignored (a cost question would lose its cost unsaid).
-  const unreadPrice = price === undefined ? findUnreadPrice(s.text) : undefined;
-  if (unreadPrice !== undefined) problems.push(unreadPriceProblem(asTyped(text, unreadPrice)));
+  // With a price read, the money left is said not read instead (QA: "with 5M GPU hours and $1M at $2/GPU-hour" dropped the $1M).
+  const unreadPrice = findUnreadPrice(s.text);
+  if (unreadPrice !== undefined && price === undefined) problems.push(unreadPriceProblem(asTyped(text, unreadPrice)));
+  else if (unreadPrice !== undefined) notRead.push({ phrase: `"${asTyped(text, unreadPrice)}"`, why: UNREAD_MONEY });
   const mfu = takeStatedMfu(s);
   if (mfu?.ok === true) stated.mfu = mfu.mfu;
   else if (mfu !== undefined) problems.push(mfu.problem);
@@ -445,6 +447,8 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   if (priced?.ok === true) {
     stated.pricePerGpuHour = priced.perGpuHour;
     stated.currency = priced.currency;
+    // Prices beside the one planned: said not read, never dropped (QA: "$20 an hour at $2/GPU-hour").
+    notRead.push(...otherPricesNotRead(price!, priced.perGpuHour, (phrase) => asTyped(text, phrase)));
   } else if (priced !== undefined) problems.push(priced.problem);
   // "$2.1/gpu-h in EUR": no conversion, said.
   const conversion = price === undefined ? undefined : unreadConversion(s.text, price.currency, (phrase) => asTyped(text, phrase));

@@ -4,18 +4,18 @@ import { periodOf } from '../src/answer/serving-cost.ts';
 import { figure } from './support/serving.ts';
 
 describe('a serving cost asked per month, day or year is given per that period', () => {
-  it('"how much per month … at $2.5/hr": the hour\'s cost × 730 hours, said so', () => {
+  it('"how much per month … at $2.5/hr": the hour\'s cost × 720 hours (30 days, as a month is read everywhere), said so', () => {
     const a = ask('how much per month to rent enough H100 to serve llama3-70b at 50 req/s at $2.5/hr', { publicUrl: null });
     expect(a.ok).toBe(true);
     const hourly = /\$([\d.]+) an hour/.exec(a.headline)?.[1];
     expect(hourly).toBeDefined();
-    const monthly = /\$([\d.]+)k a month: 730 hours, i\.e\. 8,760 a year over 12/.exec(a.headline)?.[1];
-    expect(Number(monthly) * 1000).toBeCloseTo(Number(hourly) * 730, -3);
-    expect(figure(a, 'Cost')).toContain('a month: 730 hours');
+    const monthly = /\$([\d.]+)k a month: 720 hours, a month taken as 30 days/.exec(a.headline)?.[1];
+    expect(Number(monthly) * 1000).toBeCloseTo(Number(hourly) * 720, -3);
+    expect(figure(a, 'Cost')).toContain('a month: 720 hours');
   });
 
   it('reads the periods, and not a rate\'s "per day"', () => {
-    expect(periodOf('how much monthly')?.hours).toBe(730);
+    expect(periodOf('how much monthly')?.hours).toBe(720);
     expect(periodOf('cost per day')?.hours).toBe(24);
     expect(periodOf('what does it cost a year')?.hours).toBe(8760);
     expect(periodOf('serve 1M requests per day at $2/gpu-hour')).toBeUndefined();

@@ -107,7 +107,14 @@ function budgetName(p: AskParameters): string | undefined {
 export function inQuestionWords(message: string, p: AskParameters): string {
   const { currency, pricePerGpuHour: price } = p;
   const named = budgetName(p);
-  const budgetSaid = named === undefined ? message : message.replace(/\bwithin the budget\b/g, `within ${named}`);
+  // The search names which budget a run exceeds when it has both ("the money budget of 1,000,000", "its cost is 7,102,695
+  // over the budget of 1,000,000"): each by its amount as the question put it.
+  const which = message
+    .replace(/the money budget of ([\d,]+)/g, (_, of: string) => `the ${statedMoney(amount(of), currency)} budget`)
+    .replace(/the GPU-hour budget of ([\d,]+)/g, (_, of: string) => `the ${formatCountExact(amount(of))} GPU-hour budget`)
+    .replace(/its cost is ([\d,]+) over the budget of ([\d,]+)/g, (_, over: string, of: string) => `its cost is ${moneyText(amount(over), currency)} over the ${statedMoney(amount(of), currency)} budget`)
+    .replace(/its GPU-hours are ([\d,]+) over the budget of ([\d,]+)/g, (_, over: string, of: string) => `its GPU-hours are ${compactCount(amount(over))} over the ${formatCountExact(amount(of))} GPU-hour budget`);
+  const budgetSaid = named === undefined ? which : which.replace(/\bwithin the budget\b/g, `within ${named}`);
   if (currency === undefined || price === undefined) return budgetSaid;
   return budgetSaid.replace(BARE_COST, (_, cost: string, over?: string, of?: string) => {
     const overText = over === undefined || of === undefined ? '' : `, ${moneyText(amount(over), currency)} over the ${statedMoney(amount(of), currency)} budget`;

@@ -190,7 +190,9 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   // A nodes question naming a cluster ("… in 30 days on 12 H100") takes the batch as if none were named: it plans other
   // sizes, for which a batch shaped to 12 GPUs (513 sequences) runs badly; the one named is planned at it too (named-cluster.ts).
   const { nodes: _nodes, gpus: _gpus, ...unsized } = p;
-  const { training, assumptions: batch } = trainingOf(q.intent === 'nodes' ? unsized : p);
+  // Every mode but "how long on N nodes" plans sizes of its own choosing: each at its own batch (perSize), as the CLI's nodes.
+  const sizes = q.intent !== 'time';
+  const { training, assumptions: batch } = trainingOf(sizes ? unsized : p);
   const byDeadline = q.intent === 'cheapest' && p.deadlineSeconds !== undefined;
   const assumptions = [...batch, ...(byDeadline ? [CHEAPEST_BY_DEADLINE] : [])];
   // A search sizes data parallelism itself and sends none: "dp 0" is refused here as the protocol refuses "tp 0".
@@ -200,10 +202,20 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   if (typeof goal === 'string') return answerHelp(q, [goal]);
   // A part of one node ("on 4 H100") is a node of that many GPUs.
   const { gpusPerNode, ...target } = goal;
-  // With no batch stated, a deadline's sizes are each planned at the batch the question about that size alone takes
-  // (runNodes' globalBatchFor, as the CLI's nodes does), so "how many nodes …" and "how long … on N nodes" agree.
-  const perSize = q.stated.globalBatchSize === undefined && q.stated.batchTokens === undefined && q.intent === 'nodes' && training.globalBatchSize !== undefined
+  // With no batch stated, the sizes of a deadline, a budget and the cheapest's curve are each planned at the batch the
+  // question about that size alone takes (runNodes' globalBatchFor with deadlineBatchFor, as the CLI's nodes does for
+  // --days, a budget and --frontier: apps/cli/src/commands/nodes.ts sizeBatch), so "how many nodes …", "cheapest …"
+  // and "how long … on N nodes" agree with each other and with the CLI.
+  const perSize = q.stated.globalBatchSize === undefined && q.stated.batchTokens === undefined && sizes && training.globalBatchSize !== undefined
     ? deadlineBatchFor({ ...unsized, globalBatchSize: undefined }) : undefined;
+  // The batch said among the assumptions: with perSize, the one the size answered (or the closest) took, not the one
+  // the question would take with no size.
+  const batchSaid = (nodes: number | undefined, sequences: number | undefined): { shown: ParsedQuestion; said: string[] } => {
+    if (perSize === undefined || nodes === undefined || sequences === undefined) return { shown: q, said: assumptions };
+    const own = `${ownBatchNote(defaultBatch({ ...unsized, globalBatchSize: undefined, nodes }), sequences)}; each cluster size was tried at the batch a question about that size alone takes`;
+    const shown = { ...q, defaults: q.defaults.map((d) => (d.field === 'globalBatchSize' ? { ...d, value: sequences, text: own } : d)) };
+    return { shown, said: [...(shown.defaults.some((d) => d.field === 'globalBatchSize') ? [] : [own]), ...assumptions.slice(batch.length)] };
+  };
   const budget = {
     ...(options.candidateBudget !== undefined && { candidateBudget: options.candidateBudget }),
     ...(perSize !== undefined && { globalBatchFor: perSize }),
@@ -232,16 +244,14 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     const budget = result.reason === 'budget-unreachable';
     const words = budget ? `${inQuestionWords(result.message, p)}${budgetBuys(p, result.closest)}` : refusalWords(result);
     const closest = budget && result.closest !== undefined ? { ...result.closest, why: inQuestionWords(result.closest.why, p) } : result.closest;
-    return failure(q, publicUrl, result.reason, `${verdict}${subjectOf(p)}: ${words}`, closest, { assumptions, data: result, notes: [...listOf(namedNote), ...hint] });
+    // The closest's configuration is shown: the batch said is the one it took on its size, as on success.
+    const failed = batchSaid(result.closest?.nodes, result.closest?.scenario?.training.globalBatchSize);
+    return failure(failed.shown, publicUrl, result.reason, `${verdict}${subjectOf(p)}: ${words}`, closest, { assumptions: failed.said, data: result, notes: [...listOf(namedNote), ...hint] });
   }
   const plan = result.configuration;
   // Each size planned at its own default batch (perSize): the batch said is the one the answer's size took, in every
   // mode (a deadline's, a budget's and the curve's), not the batch the question would take with no size.
-  const sequences = plan.scenario.training.globalBatchSize;
-  const own = perSize === undefined ? undefined
-    : `${ownBatchNote(defaultBatch({ ...unsized, globalBatchSize: undefined, nodes: result.nodes }), sequences)}; each cluster size was tried at the batch a question about that size alone takes`;
-  const shown = own === undefined ? q : { ...q, defaults: q.defaults.map((d) => (d.field === 'globalBatchSize' ? { ...d, value: sequences, text: own } : d)) };
-  const said = own === undefined ? assumptions : [...(shown.defaults.some((d) => d.field === 'globalBatchSize') ? [] : [own]), ...assumptions.slice(batch.length)];
+  const { shown, said } = batchSaid(result.nodes, plan.scenario.training.globalBatchSize);
   if (result.mode === 'cost-time-frontier') {
     const size = sizeParts(result, p);
     const slow = overAYear(result, p);

@@ -1,4 +1,6 @@
-import { inferenceBoundsText, KV_BLOCK_TOKENS, runInference, widestShape, type InferencePointJson, type InferenceResponseJson } from '@trainplan/protocol';
+import {
+  inferenceBoundsText, inferenceFailureText, KV_BLOCK_TOKENS, retryInference, runInference, widestShape, type InferencePointJson, type InferenceResponseJson, type Retry,
+} from '@trainplan/protocol';
 import { countOf, formatDuration, formatNumber, formatSeconds } from '@trainplan/units';
 import { gpuById } from '@trainplan/presets';
 import { clusterGpusOf, DEFAULT_GPU } from '../defaults.ts';
@@ -16,6 +18,7 @@ import {
   draftName, SPECULATION_TRADE, speculationAssumption, speculationConfiguration, speculationFigure, speculativeOf,
 } from './serving-speculation.ts';
 import { costFigure, costHeadline, noPriceNote } from './serving-cost.ts';
+import { servingBudget } from './serving-budget.ts';
 import { ASKS_MEMORY, memoryLead, memoryText } from './serving-memory.ts';
 import { ASKS_KV_SIZE, kvCacheSizeText } from './kv-cache-size.ts';
 import { kvCacheAssumption, precisionConfiguration } from './serving-precision.ts';
@@ -145,7 +148,38 @@ function fastestNote(a: Served): string[] {
   return [`Fastest per token: ${shapeText(first)} with ${countOf(first.batch, 'request')} at a time, ${formatSeconds(first.decodeStepSeconds)} per token, first token in ${formatSeconds(first.prefillSeconds)}.`];
 }
 
-/** The smallest replica that serves the model at all, when the GPUs named hold none (run again without the count). */
+/**
+ * The plan on the fewest GPUs that serve, when the GPUs named hold no replica: the protocol's remedy (inferenceFailureText,
+ * what the CLI's inference prints on stderr) finds that count by asking runInference again on each count in turn, from the
+ * fewest that hold the model (any pipeline depth up to 16, so 12 H100s as TP 4 · PP 3 for Llama 3.1 405B, not only powers
+ * of two), until one's plan meets the latency bounds (and, with a rate, serves it). Each of its asks goes through `retry`,
+ * which keeps the answers asked on a count: the fewest count whose answer has a plan is the remedy's, and that plan is
+ * the one said. Falls back to the smallest replica with no count (below) where the remedy asks none (a concurrency asked
+ * that no replica holds on the GPUs named, whose remedy is fewer requests).
+ */
+function fewestServing(result: Served, request: Record<string, unknown>): { gpus: number; point: InferencePointJson } | undefined {
+  const retry = retryInference(request);
+  const served: { gpus: number; point: InferencePointJson }[] = [];
+  const recording: Retry = (change) => {
+    const again = retry(change);
+    const gpus = change.set?.gpus;
+    // A count asked as is (the remedy's FP8 tries set a precision): its plan at batch 1 or at any batch.
+    if (typeof gpus === 'number' && change.set?.precision === undefined && again?.best !== undefined) served.push({ gpus, point: again.best });
+    return again;
+  };
+  inferenceFailureText(result, request, { fromFlags: false, ...(result.unservable !== undefined && { unservable: result.unservable }) }, recording);
+  const fewest = served.reduce<number | undefined>((m, x) => (m === undefined || x.gpus < m ? x.gpus : m), undefined);
+  if (fewest === undefined) return undefined;
+  // The remedy checks the fewest that hold it at batch 1; its plan is asked again at every batch, as the CLI's --gpus N plans it.
+  const again = runInference({ ...request, gpus: fewest });
+  const point = again.ok && again.best !== undefined ? again.best : served.find((x) => x.gpus === fewest)?.point;
+  return point === undefined ? undefined : { gpus: fewest, point };
+}
+
+/** Where the count the closest plan is on comes from, said with it. */
+const CLI_COUNT = "the count the CLI's inference names";
+
+/** The smallest replica that serves the model at all, where the remedy names no count (run again without the count). */
 function smallestServing(p: AskParameters, batching: Batching): InferencePointJson | undefined {
   const again = runInference({ ...requestOf({ ...p, maxTokenSeconds: undefined, maxFirstTokenSeconds: undefined }, undefined, batching) });
   if (!again.ok) return undefined;
@@ -281,7 +315,9 @@ export function answerServing(q: ParsedQuestion): Answer {
       ? [`${p.concurrency.toLocaleString('en-US')} concurrent requests taken per replica: ${(p.concurrency * replicaCount).toLocaleString('en-US')} on ${where}`] : [];
     // A memory question leads with memory (the fewest GPUs that hold the model); the fastest plan follows in the notes.
     const memory = ASKS_MEMORY.test(q.text) ? memoryLead(result) : undefined;
-    const plan = `${planHeadline(best, gpus)}${costHeadline(best, p, q.text)}${boundsNote(bounds, p)}`;
+    // A budget stated ("is $5k enough … for a week"): held to the plan's cost over the period served, "No: " first where asked.
+    const budget = servingBudget(q, p, best, gpus);
+    const plan = `${planHeadline(best, gpus)}${costHeadline(best, p, q.text)}${budget.clause}${boundsNote(bounds, p)}`;
     // The headline's replica is the smallest that holds the model; the configuration and figures are the fastest plan.
     // Where that is another replica, both say so, never left to read as one plan (the notes come after the configuration
     // in every render, so none says "below").
@@ -293,7 +329,7 @@ export function answerServing(q: ParsedQuestion): Answer {
     const configuration = `${shapeText(best)} · batch ${best.batch.toLocaleString('en-US')} · ${precisionConfiguration(p)} · ${lengthsText(p)}${speculationConfiguration(spec)}`;
     return {
       ...base, kind: 'answer', ok: true, assumptions: [...base.assumptions, ...perReplica],
-      headline: `${subject}: ${kv ?? memory?.text ?? `${ASKS_FIT.test(q.text) ? 'fits; ' : ''}${plan}`}`,
+      headline: `${budget.verdict}${subject}: ${kv ?? memory?.text ?? `${ASKS_FIT.test(q.text) ? 'fits; ' : ''}${plan}`}`,
       configuration: other ? `${FASTEST_WITHIN_BOUNDS}: ${configuration}` : configuration,
       figures: [...pointFigures(best, p, gpus, q.text), ...loadFigure(best, gpus), ...generationFigure(best, p, gpus)],
       memoryPerGpuBytes: best.totalBytesPerGpu, memoryCapacityBytes: best.capacityBytes,
@@ -304,16 +340,21 @@ export function answerServing(q: ParsedQuestion): Answer {
     // Nothing fits on the GPUs named: the smallest replica that would serve, on more of them.
     const widest = widestShape(result.byShape);
     const why = widest === undefined || widest.ok ? 'no tensor × pipeline split of them serves it' : `${shapeText(widest)}: ${widest.message}`;
-    const smallest = gpus === undefined ? undefined : smallestServing(p, batching);
+    // The fewest GPUs that serve, as the CLI's remedy finds them; else (a remedy naming no count) the smallest replica.
+    const fewest = gpus === undefined ? undefined : fewestServing(result, requestOf(p, gpus, batching));
+    const smallest = fewest?.point ?? (gpus === undefined ? undefined : smallestServing(p, batching));
+    const on = fewest?.gpus ?? smallest?.gpus ?? 0;
+    const within = bounds === undefined ? '' : ' within the bounds';
     return {
       ...base, kind: 'answer', ok: false,
       headline: `${subject}: ${kvFirst(q, p)}does not fit for serving (${why})`,
       figures: smallest === undefined ? [] : closestFigures(smallest, p, undefined),
-      ...(smallest !== undefined && { configuration: `closest that works, not what was asked: ${shapeText(smallest)} on ${countOf(smallest.gpus, 'GPU')}` }),
+      ...(smallest !== undefined && { configuration: `closest that works, not what was asked: ${shapeText(smallest)} on ${countOf(on, 'GPU')}` }),
       notes: [
-        ...(smallest === undefined ? [] : [`Closest that works: ${countOf(smallest.gpus, 'GPU')} (${shapeText(smallest)}) hold it, with up to ${countOf(smallest.maxBatch, 'request')} at a time`
+        ...(smallest === undefined ? [] : [`Closest that works: ${countOf(smallest.gpus, 'GPU')} (${shapeText(smallest)})${fewest === undefined || on !== smallest.gpus ? '' : `, the fewest that serve${within} (${CLI_COUNT}),`} hold it, with up to ${countOf(smallest.maxBatch, 'request')} at a time`
           + `${withinBounds(smallest, p) ? (smallest.batch < smallest.maxBatch ? `; ${countOf(smallest.batch, 'request')} at a time keep ${bounds ?? 'the latency bounds'}` : '')
             : `; even one at a time misses ${bounds ?? 'the latency bounds'} (${formatSeconds(smallest.decodeStepSeconds)} per token, first token in ${formatSeconds(smallest.prefillSeconds)})`}`
+          + `${fewest === undefined || on === smallest.gpus ? '' : `; ${countOf(on, 'GPU')} are the fewest that serve${within} (${CLI_COUNT})`}`
           + `${isLoaded(smallest) ? `; ${takesText(smallest)}` : ''}.`]),
         ...fp8Note(p, gpus, batching),
         ...without,

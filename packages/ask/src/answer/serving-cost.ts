@@ -2,6 +2,7 @@ import type { InferencePointJson } from '@trainplan/protocol';
 import { countOf } from '@trainplan/units';
 import { moneyText } from '../format.ts';
 import { priceText } from '../lexicon/price.ts';
+import { DAYS_PER_MONTH, DAYS_PER_YEAR } from '../lexicon/quantities.ts';
 import type { AskParameters } from '../question.ts';
 import type { AnswerFigure } from './answer-types.ts';
 import { rateVerb, requestsPerSecondText } from './serving-text.ts';
@@ -15,12 +16,18 @@ import { rateVerb, requestsPerSecondText } from './serving-text.ts';
 /** "$0.124" in the question's currency; with none given, the bare amount. */
 const money = (amount: number, p: AskParameters): string => moneyText(amount, p.currency);
 
-/** Hours in a period a cost is asked per: a month is 730 hours (8,760 a year over 12), a year 8,760 (365 days), as cloud providers bill. */
+const HOURS_PER_DAY = 24;
+/**
+ * Hours in a period a cost is asked per: a month is DAYS_PER_MONTH (30) days, 720 hours, and a year DAYS_PER_YEAR (365)
+ * days, 8,760 hours, as every answer takes them (a deadline "in a month" is 30 days: lexicon/quantities.ts), so that a
+ * month's cost and "a month taken as 30 days" said beside it are one month (cloud bills' 730-hour month, 8,760 over
+ * 12, is 1.4% longer).
+ */
 const PERIODS: Readonly<Record<string, { hours: number; words: string }>> = {
-  day: { hours: 24, words: '24 hours' },
-  week: { hours: 168, words: '168 hours' },
-  month: { hours: 730, words: '730 hours, i.e. 8,760 a year over 12' },
-  year: { hours: 8760, words: '8,760 hours, 365 days' },
+  day: { hours: HOURS_PER_DAY, words: '24 hours' },
+  week: { hours: 7 * HOURS_PER_DAY, words: '168 hours' },
+  month: { hours: DAYS_PER_MONTH * HOURS_PER_DAY, words: `${DAYS_PER_MONTH * HOURS_PER_DAY} hours, a month taken as ${DAYS_PER_MONTH} days` },
+  year: { hours: DAYS_PER_YEAR * HOURS_PER_DAY, words: `${(DAYS_PER_YEAR * HOURS_PER_DAY).toLocaleString('en-US')} hours, ${DAYS_PER_YEAR} days` },
 };
 const PERIOD = /(?<!\b(?:requests?|reqs?|queries|query|tokens?)\s*)\b(?:per|a|an|each|every|\/)\s*(day|week|month|year)\b|\b(daily|weekly|monthly|yearly|annual(?:ly)?)\b/;
 const ADVERB: Readonly<Record<string, string>> = { daily: 'day', weekly: 'week', monthly: 'month', yearly: 'year', annual: 'year', annually: 'year' };
@@ -33,7 +40,7 @@ export function periodOf(text: string): { name: string; hours: number; words: st
   return name === undefined || period === undefined ? undefined : { name, ...period };
 }
 
-/** " ($87.6k a month: 730 hours, i.e. 8,760 a year over 12)" after an hour's cost when the question asks per a period; "" otherwise. */
+/** " ($86.4k a month: 720 hours, a month taken as 30 days)" after an hour's cost when the question asks per a period; "" otherwise. */
 function perPeriod(perHour: number, p: AskParameters, text: string): string {
   const period = periodOf(text);
   return period === undefined ? '' : ` (${money(perHour * period.hours, p)} a ${period.name}: ${period.words})`;

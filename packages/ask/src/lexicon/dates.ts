@@ -19,13 +19,27 @@ import { dayNumbered, dayOf, daysInMonth, lastOf, todayOf, weekday, type Day, ty
  * - a weekday ("by friday", "by next friday") is its next occurrence after today;
  * - a day of the month alone ("by the 15th", "by 31st") is that day of this month if it is after today, else of the
  *   next month that has it; "mid-<month>" its 15th; Christmas 25 December, New Year's Day 1 January;
+ * - "no later than", "til", "till" and "until" read as "by" does;
+ * - a month or a quarter said with "in", "during" or "within" ("in january", "during Q1 2027") is its last day, as "by end
+ *   of january" is: done at any time in it;
+ * - a date with a time of day ("2027-01-15T00:00") is its day: a deadline is a whole day, the end of it (the time said
+ *   not read in the answer's note);
+ * - "yesterday", "last friday", "last month" are past, refused as a past date is;
  * - numeric dates with slashes (1/2/2027) are refused: 2 January in the US, 1 February in Europe; phrases that name no
  *   single day ("early january", "this summer", "by easter") are found and said not read, never dropped unsaid.
  */
 
 
 /** The words before a date that make it a deadline ("by", "before", "until", "due", "ahead of", "deadline (is|of)"). */
-const PREFIX = String.raw`\b(?:by|before|until|till|due|ahead\s+of|deadline(?:\s+(?:is|of|on))?\s*:?)\s+(?:the\s+)?`;
+const PREFIX = String.raw`\b(?:by|before|until|till?|due|ahead\s+of|not?\s+later\s+than|deadline(?:\s+(?:is|of|on))?\s*:?)\s+(?:the\s+)?`;
+/**
+ * The words before a period done at any time within it: "in january", "during Q1 2027", "within the summer". Read only
+ * before a named period (a month, a quarter, a half; a year written with its quarter), never "in 2027" alone ("as Meta
+ * did in 2024" is no deadline).
+ */
+const WITHIN = String.raw`\b(?:in|during|within)\s+(?:the\s+)?`;
+/** "by" or "in": a part of a period, a season or a moveable feast after either is found, to be said not read. */
+const ANY_PREFIX = String.raw`(?:${PREFIX}|${WITHIN})`;
 const MONTH_NAMES = String.raw`jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?`;
 const DAY_NAMES = String.raw`mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:rs(?:day)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?`;
 const MONTH = String.raw`(${MONTH_NAMES})\b\.?`;
@@ -45,8 +59,11 @@ const dayText = (d: Day): string => `${d.date} ${MONTH_LABELS[d.month - 1]} ${d.
 const monthIndex = (name: string): number => ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'].indexOf(name.slice(0, 3)) + 1;
 const weekdayIndex = (name: string): number => ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].indexOf(name.slice(0, 3)) + 1;
 
-/** A date read: the day, and what the reading took that the words do not fix; or why it is no date. */
-type Resolved = { ok: true; n: number; note?: string; weekday?: boolean; firstDay?: boolean } | { ok: false; why: string };
+/**
+ * A date read: the day, and what the reading took that the words do not fix; or why it is no date. `label` names the day
+ * itself ("Christmas Day"), said beside it; `note` says how the words were read, after the deadline's day.
+ */
+type Resolved = { ok: true; n: number; note?: string; label?: string; weekday?: boolean; firstDay?: boolean } | { ok: false; why: string };
 
 /**
  * The first occurrence after today of a day that recurs each year (`inYear` gives it in a year, undefined where that
@@ -98,6 +115,9 @@ interface DateForm {
   unread?: string;
 }
 
+/** ISO 8601's time of day after a date ("T00:00", " 18:30:00Z", "T09:00+01:00"): group, the time as written. */
+const TIME_OF_DAY = String.raw`(?:[t\s](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}(?::?\d{2})?)?))?`;
+
 const AMBIGUOUS = 'a numeric date reads month first in the US and day first in Europe, so 1/2 is 2 January or 1 February; write the month\'s name, e.g. "by 15 January 2027", or an ISO date, e.g. "by 2027-01-15"';
 /** Phrases that name no single day: found, to be said not read ("early january" was dropped unsaid, the default 30 days planned). */
 const NO_SINGLE_DAY = (why: string): string => `it names no single day (${why}); say a date, e.g. "by 15 January 2027"`;
@@ -111,13 +131,15 @@ const NEW_YEAR = String.raw`new\s*years?(?:'s|\s+s)?`;
 const FORMS: readonly DateForm[] = [
   // "1/2/2027", "12/31": refused, never guessed.
   { pattern: new RegExp(String.raw`${PREFIX}\d{1,2}/\d{1,2}(?:/\d{2,4})?`) },
-  // "2027-01-15"; "2027-03" is the month's first day, as "by march 2027" is.
+  // "2027-01-15"; "2027-03" is the month's first day, as "by march 2027" is. "2027-01-15T00:00", "2027-01-15 18:30Z": the
+  // day, its time of day said not read (QA: the 'T' stopped the date, read as "by 2027" and 'Not read: "00"').
   {
-    pattern: new RegExp(String.raw`${PREFIX}(\d{4})-(\d{2})(?:-(\d{2}))?(?![\w.-])`),
+    pattern: new RegExp(String.raw`${PREFIX}(\d{4})-(\d{2})(?:-(\d{2})${TIME_OF_DAY})?(?![\w.:+-])`),
     resolve: (m) => {
       const [year, month, date] = [Number(m[1]), Number(m[2]), m[3] === undefined ? 1 : Number(m[3])];
       const n = dayOf(year, month, date);
       if (n === undefined) return { ok: false, why: `${m[1]}-${m[2]}${m[3] === undefined ? '' : `-${m[3]}`} is no calendar date` };
+      if (m[4] !== undefined) return { ok: true, n, note: `the time of day ${m[4].toUpperCase()} not read: the whole day taken, to its end` };
       return { ok: true, n, ...(m[3] === undefined && { firstDay: true, note: FIRST_DAY_NOTE(`${MONTH_LABELS[month - 1]} ${year}`, `${MONTH_LABELS[month - 1]} ${year}`) }) };
     },
   },
@@ -131,15 +153,18 @@ const FORMS: readonly DateForm[] = [
       if (isPeriod(unit)) {
         return { ok: true, n: periodOf(today, unit, m[1] === 'next').last, weekday: unit === 'week', note: `the last day of ${m[1] === 'next' ? 'next' : 'the'} ${unit}${unit === 'week' ? ': weeks run Monday to Sunday, ISO 8601' : ''}` };
       }
-      if (/^[qh]\d$/.test(unit)) {
-        const last = monthsOf(unit)[1];
-        const r = yearly(today, m[3], (y) => lastOf(y, last), 'no such day');
-        return r.ok ? { ...r, note: `the last day of ${unit.toUpperCase()}` } : r;
-      }
-      const month = monthIndex(unit);
-      const r = yearly(today, m[3], (y) => lastOf(y, month), 'no such day');
-      return r.ok ? { ...r, note: `the last day of ${MONTH_LABELS[month - 1]}` } : r;
+      return lastDayOf(today, unit, m[3]);
     },
+  },
+  // "in january", "during Q1 2027", "within H2": done at any time in it, its last day, as "end of january" is (QA: "in
+  // january" was dropped unsaid and the default 30 days planned; "in Q1 2027" said only "2027" not read).
+  {
+    pattern: new RegExp(String.raw`${WITHIN}(${MONTH_NAMES}|q[1-4]|h[12])\b\.?${YEAR}`),
+    resolve: (m, today) => withinNote(lastDayOf(today, m[1] ?? '', m[2])),
+  },
+  {
+    pattern: new RegExp(String.raw`${WITHIN}(20\d{2})[\s-]*(q[1-4]|h[12])\b`),
+    resolve: (m, today) => withinNote(lastDayOf(today, m[2] ?? 'q1', m[1])),
   },
   // "end of 2027Q1", "end of 2027-h2": the year written first.
   {
@@ -176,7 +201,7 @@ const FORMS: readonly DateForm[] = [
   },
   // "mid-december", "mid december 2027", "the middle of january": the month's 15th.
   {
-    pattern: new RegExp(String.raw`${PREFIX}(?:middle\s+of\s+|mid[\s-]*)${MONTH}${YEAR}`),
+    pattern: new RegExp(String.raw`${ANY_PREFIX}(?:middle\s+of\s+|mid[\s-]*)${MONTH}${YEAR}`),
     resolve: (m, today) => {
       const month = monthIndex(m[1] ?? '');
       const r = calendarDate(today, 15, month, m[2]);
@@ -194,24 +219,24 @@ const FORMS: readonly DateForm[] = [
     pattern: new RegExp(String.raw`${PREFIX}(?:${words})(?![\w-])${YEAR}`),
     resolve: (m, today) => {
       const r = calendarDate(today, date, month, m[1]);
-      return r.ok ? { ...r, note: name } : r;
+      return r.ok ? { ...r, label: name } : r;
     },
   })),
   // Phrases that name no single day: found, and said not read (never the default 30 days taken unsaid).
   {
-    pattern: new RegExp(String.raw`${PREFIX}(?:early|late|mid|start\s+of|beginning\s+of)[\s-]+(?:(?:this|next|the)\s+)?(?:${MONTH_NAMES}|week|month|quarter|year|decade|q[1-4]|h[12]|20\d{2}|${SEASONS})(?![\w-])${YEAR}`),
+    pattern: new RegExp(String.raw`${ANY_PREFIX}(?:early|late|mid|start\s+of|beginning\s+of|(?:first|last|final)\s+(?:week|weekend|fortnight|days|month|quarter)\s+of)[\s-]+(?:(?:this|next|the)\s+)?(?:${MONTH_NAMES}|week|month|quarter|year|decade|q[1-4]|h[12]|20\d{2}|${SEASONS})(?![\w-])${YEAR}`),
     unread: NO_SINGLE_DAY('a part of a period, whose days are a matter of opinion'),
   },
   {
-    pattern: new RegExp(String.raw`${PREFIX}(?:end\s+of\s+(?:the\s+|this\s+)?)?(?:(?:this|next|the)\s+)?(?:decade|century)(?![\w-])`),
+    pattern: new RegExp(String.raw`${ANY_PREFIX}(?:end\s+of\s+(?:the\s+|this\s+)?)?(?:(?:this|next|the)\s+)?(?:decade|century)(?![\w-])`),
     unread: NO_SINGLE_DAY('whether a decade ends with a year ending in 9 or in 0 is a matter of convention'),
   },
   {
-    pattern: new RegExp(String.raw`${PREFIX}(?:end\s+of\s+(?:the\s+|this\s+)?)?(?:(?:this|next|the)\s+)?(?:${SEASONS})(?![\w-])${YEAR}`),
+    pattern: new RegExp(String.raw`${ANY_PREFIX}(?:end\s+of\s+(?:the\s+|this\s+)?)?(?:(?:this|next|the)\s+)?(?:${SEASONS})(?![\w-])${YEAR}`),
     unread: NO_SINGLE_DAY('a season\'s days depend on the hemisphere, and on whether it is counted by the weather or by the sky'),
   },
   {
-    pattern: new RegExp(String.raw`${PREFIX}(?:${MOVEABLE_DAYS})(?![\w-])${YEAR}`),
+    pattern: new RegExp(String.raw`${ANY_PREFIX}(?:${MOVEABLE_DAYS})(?![\w-])${YEAR}`),
     unread: NO_SINGLE_DAY('its date moves from year to year, or differs between countries'),
   },
   {
@@ -254,7 +279,41 @@ const FORMS: readonly DateForm[] = [
   { pattern: new RegExp(String.raw`${PREFIX}(${DAY_NAMES})\b`), resolve: (m, today) => nextWeekday(today, m[1] ?? '') },
   { pattern: new RegExp(String.raw`${PREFIX}tomorrow\b`), resolve: (_m, today) => ({ ok: true, n: today.n + 1 }) },
   { pattern: new RegExp(String.raw`${PREFIX}(?:tonight|today)\b`), resolve: (_m, today) => ({ ok: true, n: today.n }) },
+  // "by yesterday", "by last friday", "by last month": past, refused as a past date is (QA: dropped unsaid, the default 30
+  // days planned). Never "the last week of december", "the last friday of the month" (a day to come), "last year's".
+  { pattern: new RegExp(String.raw`${PREFIX}(?:yesterday|last\s+night)\b`), resolve: (_m, today) => ({ ok: true, n: today.n - 1 }) },
+  {
+    pattern: new RegExp(String.raw`${PREFIX}(?:last|previous)\s+(week(?:end)?|month|quarter|year|${DAY_NAMES}|${MONTH_NAMES}|q[1-4]|h[12])\b(?![\w'-]|\s+s\b|\s+of\b)`),
+    resolve: (m, today) => ({ ok: true, n: lastBefore(today, m[1] ?? '') }),
+  },
 ];
+
+/** The last day of a month ("march") or of a quarter or a half ("q3", "h2"), in the year given or else its next after today. */
+function lastDayOf(today: Day, unit: string, year: string | undefined): Resolved {
+  const quarter = /^[qh]\d$/.test(unit);
+  const month = quarter ? monthsOf(unit)[1] : monthIndex(unit);
+  const r = yearly(today, year, (y) => lastOf(y, month), 'no such day');
+  return r.ok ? { ...r, note: `the last day of ${quarter ? unit.toUpperCase() : MONTH_LABELS[month - 1]}` } : r;
+}
+
+/** "in january" read as "by the end of january", said so. */
+function withinNote(r: Resolved): Resolved {
+  return r.ok ? { ...r, note: `${r.note ?? ''}: done at any time in it, read as by its end` } : r;
+}
+
+const IS_DAY_NAME = new RegExp(String.raw`^(?:${DAY_NAMES})$`);
+
+/**
+ * The last day of the latest week, weekend, month, quarter, year, weekday or named month ("last friday", "last march") before
+ * today's own: always before today, however the words are meant (the week before, or the latest one gone).
+ */
+function lastBefore(today: Day, unit: string): number {
+  if (unit === 'weekend') return periodOf(today, 'week', false).first - 1;
+  if (isPeriod(unit)) return periodOf(today, unit, false).first - 1;
+  if (IS_DAY_NAME.test(unit)) return today.n - (((weekday(today.n) - weekdayIndex(unit) + 7) % 7) || 7);
+  const month = /^[qh]\d$/.test(unit) ? monthsOf(unit)[1] : monthIndex(unit);
+  return lastOf(today.year, month) < today.n ? lastOf(today.year, month) : lastOf(today.year - 1, month);
+}
 
 /** A day and a month, in the year given or else their next occurrence after today. */
 function calendarDate(today: Day, date: number, month: number, year: string | undefined): Resolved {
@@ -347,13 +406,15 @@ export function readDate(found: DatePhrase, today: Today, typed: string): DateDe
   // "by", "until", "due" and "deadline" take the day itself.
   const exclusive = r.firstDay === true || /^(?:before|ahead\s+of)\b/.test(found.phrase);
   const end = exclusive ? r.n - 1 : r.n;
-  const before = exclusive ? `before ${named(r.n)}${dayText(target)}, i.e. by the end of ` : '';
+  // A day's name sits beside the day it names ("before 25 December 2026 (Christmas Day), i.e. by the end of 24 December").
+  const label = r.label === undefined ? '' : ` (${r.label})`;
+  const before = exclusive ? `before ${named(r.n)}${dayText(target)}${label}, i.e. by the end of ` : '';
   if (end < day.n) return { ok: false, problem: `"${typed}" is past: today is ${dayText(day)}` };
   if (end === day.n) {
     const read = exclusive ? ` (read as ${before}today)` : '';
     return { ok: false, problem: `"${typed}" is today (${dayText(day)})${read}: a deadline is the end of its day, which leaves no whole day to train; give a later date or a length, e.g. "in 20 days"` };
   }
   const span = end - day.n;
-  const assumed = `"${typed}" read as ${before}${named(end)}${dayText(dayNumbered(end))}${r.note === undefined ? '' : ` (${r.note})`}, ${plural(span, 'day')} from today (${dayText(day)}; a deadline is the end of its day)`;
+  const assumed = `"${typed}" read as ${before}${named(end)}${dayText(dayNumbered(end))}${exclusive ? '' : label}${r.note === undefined ? '' : ` (${r.note})`}, ${plural(span, 'day')} from today (${dayText(day)}; a deadline is the end of its day)`;
   return { ok: true, deadline: { seconds: days(span), assumed } };
 }

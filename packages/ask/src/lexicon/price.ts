@@ -16,6 +16,8 @@ export interface PriceReading {
   per: 'gpu-hour' | 'node-hour' | 'hour';
   /** The node an hour's price was said of ("p4d.24xlarge" in "128 p4d nodes at $32.77/hr"), read as its node-hour. */
   of?: string;
+  /** Other prices the question gave, as normalised ("$20 an hour"), each with what it priced: taken out of the text, said not read. */
+  others?: { phrase: string; per: PriceReading['per'] }[];
 }
 
 /** A price per GPU-hour, with how it was read when the question priced something else (a node, an hour). */
@@ -50,7 +52,7 @@ const GPU = String.raw`(?:gpus?|${HW_TOKEN}(?:[\s-]*gpus?)?)`;
 const NODE = String.raw`(?:nodes?|servers?|machines?|boxes|instances?|vms?)`;
 // One GPU's hour ("GPU-hour", "GPU per hour", "hour per GPU"), one node's, or an hour of no named unit.
 const of = (unit: string): string => String.raw`${unit}[\s-]*${HOUR}|${unit}\s*(?:\/|per|an?|each)\s*${HOUR}|${HOUR}\s*(?:\/|per|for\s+(?:each|one|a)|each|a)\s*${unit}\b`;
-const PRICE = new RegExp(String.raw`${BEFORE}${NUMBER}${AFTER}${PER}(?:(${of(GPU)})|(${of(NODE)})|(${HOUR}))`);
+const PRICE = new RegExp(String.raw`${BEFORE}${NUMBER}${AFTER}${PER}(?:(${of(GPU)})|(${of(NODE)})|(${HOUR}))`, 'g');
 
 /** Formats a price as asked: "$2", "$2.50", "€1.80", "2.5" (no currency given). */
 export const priceText = (value: number, currency: string | undefined): string =>
@@ -62,15 +64,25 @@ export const priceText = (value: number, currency: string | undefined): string =
  * ("$2 an hour").
  */
 export function takePrice(s: Scanner): PriceReading | undefined {
-  const m = PRICE.exec(s.text);
-  if (!m) return undefined;
+  const found = [...s.text.matchAll(PRICE)].map(priceOf).filter((p) => p !== undefined);
+  // A price that names its unit wins over an hour of no unit: "for $20 an hour at $2/GPU-hour" is $2 a GPU-hour (QA: the
+  // first, "$20 an hour", was planned as a GPU's and "$2/GPU-hour" dropped unsaid). Of two alike, the first.
+  const taken = found.find((p) => p.reading.per !== 'hour') ?? found[0];
+  if (taken === undefined) return undefined;
+  // Every price is taken out of the text ("for $20" is never then a budget), and those not planned said not read.
+  for (const p of found) s.blank(p.at);
+  const others = found.filter((p) => p !== taken).map((p) => ({ phrase: p.phrase, per: p.reading.per }));
+  return { ...taken.reading, ...(others.length > 0 && { others }) };
+}
+
+/** A price match read: its reading, where it stands and its words; undefined for an hour of no unit and no currency ("2 per hour"). */
+function priceOf(m: RegExpMatchArray): { reading: PriceReading; at: { index: number; length: number }; phrase: string } | undefined {
   const sign = m[1] ?? m[3];
   const per = m[4] !== undefined ? 'gpu-hour' : m[5] !== undefined ? 'node-hour' : 'hour';
   if (sign === undefined && per === 'hour') return undefined;
-  s.blank({ index: m.index, length: m[0].length });
   const currency = sign === undefined ? undefined : SIGNS[sign];
   const value = Number(m[2]) / (sign?.startsWith('cent') === true ? 100 : 1);
-  return { value, per, ...(currency !== undefined && { currency }) };
+  return { reading: { value, per, ...(currency !== undefined && { currency }) }, at: { index: m.index ?? 0, length: m[0].length }, phrase: m[0].trim() };
 }
 
 /**
@@ -90,14 +102,33 @@ export function resolvePrice(stated: PriceReading, gpusPerNode: number): StatedP
   }
   const currency = r.currency === undefined ? {} : { currency: r.currency };
   if (r.per === 'gpu-hour') return { ok: true, perGpuHour, ...currency };
-  const assumed = r.of !== undefined
+  const reading = r.of !== undefined
     ? `${written} an hour read as the price of one ${r.of}, a node-hour: ${priceText(perGpuHour, r.currency)} per GPU-hour over its ${countOf(gpusPerNode, 'GPU')} (say "per GPU-hour" for a GPU's price)`
     : nodeByValue
     ? `${written} an hour read as a node's (more than any GPU-hour lists at: about $12 for an on-demand H100): ${priceText(perGpuHour, r.currency)} per GPU-hour over its ${countOf(gpusPerNode, 'GPU')} (say "per GPU-hour" for a GPU's price)`
     : r.per === 'node-hour'
     ? `${written} per node-hour read as ${priceText(perGpuHour, r.currency)} per GPU-hour (over the node's ${countOf(gpusPerNode, 'GPU')})`
     : `${written} an hour read as per GPU-hour (say "per node-hour" for a node's price)`;
-  return { ok: true, perGpuHour, ...currency, assumed };
+  return { ok: true, perGpuHour, ...currency, assumed: reading };
+}
+
+/** A phrase as normalised with the GPU's name marked ("$3/ HW -hour"), said with "GPU" for the name: "$3/GPU-hour". */
+const unmarked = (phrase: string): string =>
+  phrase.replace(new RegExp(String.raw`\s*\b${HW_TOKEN}\b\s*`, 'g'), ' GPU ').replace(/\/\s+/g, '/').replace(/\s+-/g, '-').replace(/\s+/g, ' ').trim();
+
+/**
+ * Prices given beside the one planned, each said not read (the answer's "Not read"), as the question typed it
+ * (`asTyped`): "$20 an hour" beside "$2/GPU-hour" is perhaps the whole cluster's hourly spend, which nothing plans
+ * against (a budget is a total: "a $2M budget").
+ */
+export function otherPricesNotRead(
+  reading: PriceReading, perGpuHour: number, asTyped: (phrase: string) => string,
+): NotRead[] {
+  const planned = `${priceText(perGpuHour, reading.currency)} per GPU-hour is planned`;
+  return (reading.others ?? []).map((o) => ({
+    phrase: `"${asTyped(unmarked(o.phrase))}"`,
+    why: `not read: one price a question, and ${planned}${o.per === 'hour' ? ' (if an hourly spend for the whole cluster is meant, none is planned against: give a total budget, e.g. "a $2M budget")' : ''}`,
+  }));
 }
 
 /** A sum as two groups, its number and its optional scale ("2", "m"): read with scaledCount. */
@@ -160,6 +191,9 @@ const UNREAD_PRICE = new RegExp(`${LOOSE_MONEY}|${LOOSE_RATE}`);
 export function findUnreadPrice(text: string): string | undefined {
   return UNREAD_PRICE.exec(text)?.[0].trim();
 }
+
+/** Why money left beside a price read is not planned, and how to write it as a budget. */
+export const UNREAD_MONEY = 'not read: money neither a price nor a budget; write a budget as "a $2M budget" or "with $2M"';
 
 /** Why an unread price is a problem, and how to write one: "at $2/GPU-hour", or a node's "$98 per node-hour". */
 export const unreadPriceProblem = (phrase: string): string =>

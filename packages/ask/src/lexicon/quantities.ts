@@ -60,9 +60,13 @@ export function takeTokenPhrases(s: Scanner): Pick<AskParameters, 'batchTokens' 
   return out;
 }
 
-/** "1.7M GPU-hours", "a budget of 500k gpu hours": a budget in GPU-hours, never a GPU count. */
+/**
+ * "1.7M GPU-hours", "a budget of 500k gpu hours": a budget in GPU-hours, never a GPU count. A GPU's name may stand for
+ * "GPU" or before it: "600k H100 hours", "600k H100-hours", "600k H100 GPU-hours" are H100 GPU-hours (QA: takeCounts
+ * read "600k H100" as 600,000 GPUs, the hours dropped). Read before the counts, which would take the number before the name.
+ */
 export function takeGpuHours(s: Scanner): number | undefined {
-  const m = s.take(new RegExp(String.raw`\b${SCALED_COUNT}\s*gpu[\s-]*(?:hours?|hrs?|h)\b`));
+  const m = s.take(new RegExp(String.raw`\b${SCALED_COUNT}\s*(?:${HW_TOKEN}[\s-]*(?:gpus?[\s-]*)?|gpu[\s-]*)(?:hours?|hrs?|h)\b`));
   return m ? scaledCount(m[1], m[2]) : undefined;
 }
 
