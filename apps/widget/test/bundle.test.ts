@@ -34,6 +34,14 @@ describe('the widget bundle', () => {
     expect(code).not.toContain('Model preset id, e.g. gpt3-175b.');
   });
 
+  it('leaves NCCL\'s constant tables\' sources out and keeps their values (ncclTablesWithoutSources)', async () => {
+    const { code } = await buildWidgetBundle();
+    // Cited values' provenance (nccl-tables.ts, nccl-runtime-tables.ts), read by no cost.
+    for (const source of ['src/tuning/ring.cc', 'src/enqueue.cc topoGetAlgoInfo', 'ncclTunerConstantsDefaults)']) expect(code).not.toContain(source);
+    // The values stay: the ring's net-overhead factor and its pre-Ampere one (nccl-tables.ts).
+    expect(code).toContain('factor:1.4,factorBeforeAmpere:1.9');
+  });
+
   it('leaves the budget search out: the widget asks for deadlines and the time–cost curve, never a budget (runDeadlineNodes)', async () => {
     const { code } = await buildWidgetBundle();
     // fastestWithinBudget's note, which runNodes' budget mode reaches and runDeadlineNodes does not.
