@@ -36,7 +36,8 @@ function batchStep(gpus: number | undefined): number {
  * cluster (`cluster`); or one step of the multiple it is rounded to, above either aim (`layout`: one micro-batch
  * on each of a fixed layout's data-parallel `ranks`; `split`: the data-parallel `ranks` batchStep leaves).
  */
-export type DefaultBatchWhy = { why: 'tokens' } | { why: 'cluster' } | { why: 'layout'; ranks: number } | { why: 'split'; ranks: number }
+export type DefaultBatchWhy = { why: 'tokens' } | { why: 'cluster' } | { why: 'layout'; ranks: number }
+  | { why: 'split'; ranks: number; instead?: { model: string; published: number } }
   | { why: 'published'; model: string; published: number };
 
 /** A default global batch: its sequences, their length, and why it is that size. */
@@ -63,7 +64,10 @@ function batchAim(p: AskParameters, gpus: number | undefined): { sequences: numb
 export function batchNear(p: AskParameters, gpus: number | undefined, step: number, floor: DefaultBatchWhy): DefaultBatch {
   const aim = batchAim(p, gpus);
   const sequences = step * Math.max(1, Math.round(aim.sequences / step));
-  const why = sequences === step && step > 1.5 * aim.sequences ? floor : aim.why;
+  // The floor in place of a published batch says which batch it replaces (QA: 3,601 sequences on 3,601 H100 nodes read
+  // as a plain split, with GPT-3 175B's 1,536 unsaid).
+  const instead = aim.why.why === 'published' && floor.why === 'split' ? { instead: { model: aim.why.model, published: aim.why.published } } : {};
+  const why = sequences === step && step > 1.5 * aim.sequences ? { ...floor, ...instead } : aim.why;
   return { sequences, seqLength: seqLengthOf(p), ...why };
 }
 
@@ -187,7 +191,12 @@ export function defaultBatchNote(b: DefaultBatch): string {
     case 'cluster':
       return `${head} (${tokens} tokens: one sequence per ${GPUS_PER_DEFAULT_SEQUENCE} GPUs, more than the usual 4M tokens on a cluster this large, as Llama 3 405B trained with 2,048 sequences on 16,384 H100s)`;
     case 'layout': return `${head} (${tokens} tokens: one micro-batch on ${onRanks(b.ranks)}, the least this layout runs)`;
-    case 'split': return `${head} (${tokens} tokens: one sequence on ${onRanks(b.ranks)}, the least some split of these GPUs divides)`;
+    case 'split': {
+      const instead = b.instead === undefined ? ''
+        : `; ${Math.round((100 * (b.sequences - b.instead.published)) / b.instead.published)}% more than ${b.instead.model}'s published `
+          + `${countOf(b.instead.published, 'sequence')}, which no split of these GPUs divides`;
+      return `${head} (${tokens} tokens: one sequence on ${onRanks(b.ranks)}, the least some split of these GPUs divides${instead})`;
+    }
     case 'published':
       return b.sequences === b.published
         ? `${head} (${tokens} tokens: ${b.model}'s published batch)`

@@ -27,6 +27,9 @@ describe('defaultBatch: the default global batch carries why it is that size, fr
     // nearest multiple of 500 some split divides, and the note says it is near the published batch.
     [{ model: 'gpt3-175b', nodes: 125 }, { sequences: 1500, why: 'published', published: 1536 }],
     [{ model: 'mt-nlg-530b', system: 'dgx-a100-80gb', nodes: 280 }, { sequences: 1920, why: 'published' }],
+    // 3,601 nodes (28,808 GPUs = 8 × 13 × 277): no split divides 1,536, and the least one divides is a sequence on each of
+    // 3,601 data-parallel ranks, more than 1.5 × 1,536; the published batch it replaces is carried to the note.
+    [{ model: 'gpt3-175b', nodes: 3601 }, { sequences: 3601, why: 'split', ranks: 3601, instead: { model: 'GPT-3 175B', published: 1536 } }],
     // At another sequence length than the published one, the published batch does not apply: 4M tokens of 4,096.
     [{ model: 'gpt3-175b', seqLength: 4096 }, { sequences: 1024, why: 'tokens' }],
   ])('%j → %j', (p, expected) => {
@@ -44,6 +47,10 @@ describe('defaultBatch: the default global batch carries why it is that size, fr
     // Not "one sequence per 8 GPUs": 4100 GPUs / 8 is 512.5, and the batch is twice that.
     expect(defaultBatchNote({ sequences: 1025, seqLength: 8192, why: 'split', ranks: 1025 }))
       .toBe('global batch 1,025 sequences (8.40M tokens: one sequence on each of the 1,025 data-parallel ranks, the least some split of these GPUs divides)');
+    // In place of a published batch no split divides, that batch is said beside it: (3,601 − 1,536) / 1,536 = 134% more.
+    expect(defaultBatchNote({ sequences: 3601, seqLength: 2048, why: 'split', ranks: 3601, instead: { model: 'GPT-3 175B', published: 1536 } }))
+      .toBe('global batch 3,601 sequences (7.37M tokens: one sequence on each of the 3,601 data-parallel ranks, the least some split of these GPUs divides; '
+        + '134% more than GPT-3 175B\'s published 1,536 sequences, which no split of these GPUs divides)');
     // A published batch moved within 10% is "near" it; further, the move is said as one (QA: 2,030 was "near" 1,536).
     const published = { why: 'published' as const, model: 'GPT-3 175B', published: 1536 };
     expect(defaultBatchNote({ sequences: 1600, seqLength: 2048, ...published })).toContain("near GPT-3 175B's published 1,536 sequences");
