@@ -7,7 +7,8 @@ of a Llama-style model (RMSNorm; QKV linear; its K and V written into the cache;
 cache; the output projection and residual; RMSNorm; the gated MLP, SiLU(gate) * up, down; residual) and the final
 norm and logits, in bf16, on one GPU. Every layer has its own weights and cache, so the step reads them from HBM as a
 serving engine does; the step is captured once as a CUDA graph and replayed, as vLLM and TensorRT-LLM replay theirs,
-so the host's launch cost is not in it. Rotary embedding is left out (one element-wise op on q and k a layer).
+so the host's launch cost is not in it; one more eager step runs under torch.profiler, its GPU kernel time summed by
+kind (kernel_profile.py: GEMM, attention, other). Rotary embedding is left out (one element-wise op on q and k a layer).
 Attention over the cache runs through scaled_dot_product_attention with the query heads of one KV head as that
 head's queries (grouped-query attention without copying the cache), the math backend excluded on the GPU.
 
@@ -23,6 +24,7 @@ import time
 import torch
 import torch.nn.functional as F
 
+from kernel_profile import kernel_profile
 from timing import bench_ms
 
 DRY = '--dry-run' in sys.argv
@@ -129,9 +131,11 @@ def measure(model, c):
         else:
             ms = bench_ms(lambda: model.step(x, caches, position), DEVICE)
             eager_ms = ms
+        # The kernels of one eager step by kind: the linears' GEMMs read the weights, attention the cache.
+        profile = kernel_profile(lambda: model.step(x, caches, position), DEVICE)
     del caches
     return {'id': c['id'], 'batch': batch, 'context': context, 'ms': ms, 'eagerMs': eager_ms, 'finite': finite,
-            'weightBytes': model.weight_bytes, 'kvCacheBytes': kv_bytes,
+            'weightBytes': model.weight_bytes, 'kvCacheBytes': kv_bytes, 'profile': profile,
             'bytesPerSecond': (model.weight_bytes + kv_bytes) / (ms * 1e-3)}
 
 
@@ -158,8 +162,10 @@ def main():
             try:
                 row = measure(model, c)
                 result['decode'].append(row)
+                k = row['profile']
                 print(f"{c['id']:<24} {row['ms']:8.3f} ms  eager {row['eagerMs']:8.3f} ms  "
-                      f"{row['bytesPerSecond'] / 1e12:5.2f} TB/s  ({time.time() - t0:.1f} s)", flush=True)
+                      f"{row['bytesPerSecond'] / 1e12:5.2f} TB/s  gemm {k['gemmMs']:7.3f} attn {k['attentionMs']:7.3f} "
+                      f"other {k['otherMs']:7.3f} n {k['kernels']:4d}  ({time.time() - t0:.1f} s)", flush=True)
             except Exception as e:  # noqa: BLE001 - the report says which case failed and why
                 result['decode'].append({'id': c['id'], 'error': f'{type(e).__name__}: {e}'})
                 result['errors'].append(f"{c['id']}: {type(e).__name__}: {e}")

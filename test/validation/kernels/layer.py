@@ -23,13 +23,13 @@ Results are written after each case, so a run cut short still leaves what it mea
 """
 
 import json
-import re
 import sys
 import time
 
 import torch
 import torch.nn.functional as F
 
+from kernel_profile import kernel_profile
 from timing import bench_ms
 
 DRY = '--dry-run' in sys.argv
@@ -195,53 +195,6 @@ def pick_backend(layer, x, dy):
     raise RuntimeError('no fused attention backend ran: ' + ' | '.join(failures))
 
 
-ATTENTION_KERNEL = re.compile(r'flash|fmha|cudnn|sdpa|attn|attention', re.I)
-GEMM_KERNEL = re.compile(r'gemm|nvjet|cutlass|xmma|cublas|s\d+816|s1688|wgmma|gmma', re.I)
-
-
-def event_us(e):
-    for attr in ('device_time_total', 'cuda_time_total', 'self_cpu_time_total'):
-        value = getattr(e, attr, None)
-        if value:
-            return value
-    return 0
-
-
-def kernel_profile(fn, grads):
-    """One run under torch.profiler: GPU kernel time by kind (GEMM, attention, other) and the kernel count.
-
-    The gradients are cleared before it, as do_bench clears them before each timed run: the profiled backward writes
-    them rather than accumulating into them."""
-    from torch.profiler import ProfilerActivity, profile
-    cuda = DEVICE == 'cuda'
-    fn()
-    for g in grads:
-        g.grad = None
-    if cuda:
-        torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CUDA if cuda else ProfilerActivity.CPU]) as prof:
-        fn()
-        if cuda:
-            torch.cuda.synchronize()
-    out = {'gemmMs': 0.0, 'attentionMs': 0.0, 'otherMs': 0.0, 'kernels': 0}
-    top = {}
-    for e in prof.events():
-        if str(getattr(e, 'device_type', '')).split('.')[-1] != ('CUDA' if cuda else 'CPU'):
-            continue
-        if not cuda and e.cpu_parent is not None:
-            continue
-        us = event_us(e)
-        name = e.name
-        if re.search(r'memcpy|memset', name, re.I):
-            continue
-        kind = 'attentionMs' if ATTENTION_KERNEL.search(name) else 'gemmMs' if GEMM_KERNEL.search(name) else 'otherMs'
-        out[kind] += us / 1e3
-        out['kernels'] += 1
-        top[name[:90]] = top.get(name[:90], 0) + us / 1e3
-    out['topKernels'] = sorted(([n, round(ms, 4)] for n, ms in top.items()), key=lambda r: -r[1])[:20]
-    return out
-
-
 def measure(case, variant):
     c = shrink(case)
     row = {'id': case['id'], 'variant': variant}
@@ -261,8 +214,8 @@ def measure(case, variant):
         grads = layer.params + [x]
         row['forwardMs'] = bench_ms(lambda: layer(x), DEVICE)
         row['forwardBackwardMs'] = bench_ms(fwd_bwd, DEVICE, grad_to_none=grads)
-        row['forwardProfile'] = kernel_profile(lambda: layer(x), [])
-        row['profile'] = kernel_profile(fwd_bwd, grads)
+        row['forwardProfile'] = kernel_profile(lambda: layer(x), DEVICE)
+        row['profile'] = kernel_profile(fwd_bwd, DEVICE, grads)
     except Exception as e:  # noqa: BLE001 - one failed case must not lose the others
         row['error'] = f'{type(e).__name__}: {e}'[:400]
     if DEVICE == 'cuda':

@@ -20,6 +20,8 @@ export interface MeasuredDecodeRow {
   /** What the step reads once: the layers' and the logits' weights, and the KV cache. */
   readonly weightBytes: number;
   readonly kvCacheBytes: number;
+  /** One eager step under torch.profiler (kernel_profile.py): GPU time by kind of kernel, and the kernels counted. */
+  readonly profile: { readonly gemmMs: number; readonly attentionMs: number; readonly otherMs: number; readonly kernels: number };
   readonly error?: string;
 }
 
@@ -39,15 +41,33 @@ export function loadMeasuredDecode(): MeasuredDecode[] {
 
 export interface DecodeComparison {
   readonly kase: DecodeCase;
-  /** The runs' mean step (ms) and their difference over it. */
+  /** The runs' mean step (ms) and their difference over it; the same of the eager step, which varies more (the host's launches). */
   readonly measuredMs: number;
   readonly spread: number;
   readonly eagerMs: number;
+  readonly eagerSpread: number;
   readonly weightBytes: number;
   readonly kvCacheBytes: number;
   /** trainplan's decode step at this batch with every sequence at `context` tokens (ms), and whether it is HBM-bound. */
   readonly predictedMs: number;
   readonly memoryBound: boolean;
+  /** The profiled kernels by kind (ms, mean of the runs) and their count in one step. */
+  readonly gemmMs: number;
+  readonly attentionMs: number;
+  readonly otherMs: number;
+  readonly kernels: number;
+}
+
+/** The H200's datasheet HBM bandwidth (@trainplan/presets), bytes per second: what the streaming fractions are of. */
+export const decodeHbmBandwidth = (): number => gpuById(DECODE_GPU)!.hbmBandwidth;
+
+/**
+ * How fast each kind of kernel streams what it reads, as a fraction of the datasheet's HBM bandwidth: the GEMMs the
+ * weights (the layers' linears and the logits), attention the KV cache.
+ */
+export function streamingFractions(r: DecodeComparison): { weights: number; kvCache: number } {
+  const bandwidth = decodeHbmBandwidth();
+  return { weights: r.weightBytes / (r.gemmMs * 1e-3) / bandwidth, kvCache: r.kvCacheBytes / (r.attentionMs * 1e-3) / bandwidth };
 }
 
 /**
@@ -78,35 +98,15 @@ export function decodeComparisons(runs = loadMeasuredDecode()): DecodeComparison
       measuredMs,
       spread: (Math.max(...times) - Math.min(...times)) / measuredMs,
       eagerMs: mean(ok.map((r) => r.eagerMs)),
+      eagerSpread: (Math.max(...ok.map((r) => r.eagerMs)) - Math.min(...ok.map((r) => r.eagerMs))) / mean(ok.map((r) => r.eagerMs)),
       weightBytes: ok[0]!.weightBytes,
       kvCacheBytes: ok[0]!.kvCacheBytes,
       predictedMs: predicted.ms,
       memoryBound: predicted.memoryBound,
+      gemmMs: mean(ok.map((r) => r.profile.gemmMs)),
+      attentionMs: mean(ok.map((r) => r.profile.attentionMs)),
+      otherMs: mean(ok.map((r) => r.profile.otherMs)),
+      kernels: ok[0]!.profile.kernels,
     }];
   });
-}
-
-/**
- * A model's steps at batches of 8 and more as a + b · KV bytes (least squares): b is the time a KV byte costs, so
- * 1 / (b · bandwidth) is the fraction of the datasheet's HBM bandwidth the cache streams at; a is the step without a
- * cache, the weights streamed plus every kernel's fixed cost, and weights / (a · bandwidth) a lower bound on the
- * fraction they stream at. Batch 1 is left out: one sequence's attention runs on a few thread blocks (one per KV head,
- * scaled_dot_product_attention does not split the cache), far under the GPU's bandwidth.
- */
-export function streamingFit(rows: readonly DecodeComparison[]): { kvFraction: number; weightFraction: number; noCacheMs: number; points: number } {
-  const points = rows.filter((r) => r.kase.batch >= 8);
-  if (points.length < 2) throw new Error('streamingFit needs two points');
-  const x = points.map((r) => r.kvCacheBytes);
-  const y = points.map((r) => r.measuredMs * 1e-3);
-  const mx = mean(x);
-  const my = mean(y);
-  const slope = x.reduce((s, xi, i) => s + (xi - mx) * (y[i]! - my), 0) / x.reduce((s, xi) => s + (xi - mx) ** 2, 0);
-  const intercept = my - slope * mx;
-  const bandwidth = gpuById(DECODE_GPU)!.hbmBandwidth;
-  return {
-    kvFraction: 1 / (slope * bandwidth),
-    weightFraction: points[0]!.weightBytes / (intercept * bandwidth),
-    noCacheMs: intercept * 1e3,
-    points: points.length,
-  };
 }

@@ -1,5 +1,6 @@
 import { COMPUTE_CALIBRATION } from '@trainplan/planner';
-import { decodeComparisons, loadMeasuredDecode, streamingFit, type DecodeComparison } from './decode-measured.ts';
+import { gpuById } from '@trainplan/presets';
+import { DECODE_GPU, decodeComparisons, decodeHbmBandwidth, loadMeasuredDecode, streamingFractions, type DecodeComparison } from './decode-measured.ts';
 import { median } from './kernels-measured.ts';
 import type { ValidationSection } from './sections.ts';
 
@@ -8,22 +9,55 @@ const ms = (x: number): string => x.toFixed(2);
 const ratio = (x: number): string => x.toFixed(2);
 const range = (xs: readonly number[]): string => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`;
 
+/**
+ * Whether a step's attention launch has a sequence-and-KV-head pair for each of the GPU's SMs (132 on the H200): with
+ * fewer, the kernel's blocks leave SMs idle unless it splits the cache.
+ */
+const fillsGpu = (r: DecodeComparison): boolean => r.kase.batch * r.kase.kvHeads >= gpuById(DECODE_GPU)!.smCount;
+/** The batch at which the GEMMs leave the few-row kernels (nvjet's 128 × 8 and 128 × 32 tiles) for wider ones. */
+const WIDE_BATCH = 128;
+
 /** What the report says of the decode steps, as numbers (the tests hold the report to them). */
 export interface DecodeFindings {
   readonly overPredicted: readonly number[];
-  /** Per model: the cache's and the weights' streaming fractions (streamingFit). */
-  readonly fits: readonly { readonly model: string; readonly kvFraction: number; readonly weightFraction: number; readonly noCacheMs: number; readonly points: number }[];
-  /** Eager over graph time, at batch 1 and at the largest batch. */
-  readonly eagerOverGraphBatch1: readonly number[];
+  /** The GEMMs' weight streaming as a fraction of HBM bandwidth, below WIDE_BATCH and at it. */
+  readonly weightsNarrow: readonly number[];
+  readonly weightsWide: readonly number[];
+  /** Attention's KV-cache streaming where its launch fills the GPU (fillsGpu), and where it does not: Llama 3 8B's and Llama 2 7B's. */
+  readonly kvCacheFull: readonly number[];
+  readonly kvCacheFewGqa: readonly number[];
+  readonly kvCacheFewMha: readonly number[];
+  /** The rest (element-wise kernels, norms, the KV writes): measured ms a step, and what the model charges beyond its reads. */
+  readonly otherMs: readonly number[];
+  readonly modelFixedMs: readonly number[];
+  readonly kernels: readonly number[];
+  /** The profiled kernels' sum over the graph's step. */
+  readonly kernelShareOfStep: readonly number[];
+  /** Graph over eager time at batch 1, and the most the eager steps differ between the runs. */
+  readonly graphOverEagerBatch1: readonly number[];
+  readonly worstEagerSpread: number;
   readonly worstSpread: number;
 }
 
+/** The model's step less its HBM reads at the calibrated fraction: the kernels' fixed costs it charges (memory-bound steps). */
+const modelFixedMs = (r: DecodeComparison): number =>
+  r.predictedMs - ((r.weightBytes + r.kvCacheBytes) / (COMPUTE_CALIBRATION.hopper.hbmFraction * decodeHbmBandwidth())) * 1e3;
+
 export function decodeFindings(rows = decodeComparisons()): DecodeFindings {
-  const models = [...new Set(rows.map((r) => r.kase.model))];
+  const streams = rows.map((r) => ({ r, s: streamingFractions(r) }));
   return {
     overPredicted: rows.map((r) => r.measuredMs / r.predictedMs),
-    fits: models.map((model) => ({ model, ...streamingFit(rows.filter((r) => r.kase.model === model)) })),
-    eagerOverGraphBatch1: rows.filter((r) => r.kase.batch === 1).map((r) => r.eagerMs / r.measuredMs),
+    weightsNarrow: streams.filter(({ r }) => r.kase.batch < WIDE_BATCH).map(({ s }) => s.weights),
+    weightsWide: streams.filter(({ r }) => r.kase.batch >= WIDE_BATCH).map(({ s }) => s.weights),
+    kvCacheFull: streams.filter(({ r }) => fillsGpu(r)).map(({ s }) => s.kvCache),
+    kvCacheFewGqa: streams.filter(({ r }) => !fillsGpu(r) && r.kase.kvHeads < r.kase.heads).map(({ s }) => s.kvCache),
+    kvCacheFewMha: streams.filter(({ r }) => !fillsGpu(r) && r.kase.kvHeads === r.kase.heads).map(({ s }) => s.kvCache),
+    otherMs: rows.map((r) => r.otherMs),
+    modelFixedMs: rows.filter((r) => r.memoryBound).map(modelFixedMs),
+    kernels: rows.map((r) => r.kernels),
+    kernelShareOfStep: rows.map((r) => (r.gemmMs + r.attentionMs + r.otherMs) / r.measuredMs),
+    graphOverEagerBatch1: rows.filter((r) => r.kase.batch === 1).map((r) => r.measuredMs / r.eagerMs),
+    worstEagerSpread: Math.max(...rows.map((r) => r.eagerSpread)),
     worstSpread: Math.max(...rows.map((r) => r.spread)),
   };
 }
@@ -38,51 +72,55 @@ export const decodeSection: ValidationSection = {
     const f = decodeFindings(rows);
     const env = runs[0]!.environment;
     const hbm = COMPUTE_CALIBRATION.hopper.hbmFraction;
+    const stream = (r: DecodeComparison) => streamingFractions(r);
     const markdown = [
       '## Decode steps on one H200 (test/validation/kernels/decode.py)',
       '',
       `Whole-model decode steps of Llama 3 8B (8 KV heads) and Llama 2 7B (a KV head per query head), run on one ${env.name} `
       + `(PyTorch ${env.torch}, CUDA ${env.cuda}, ${runs[0]!.measuredAt.slice(0, 10)}) in bf16: every sequence of the batch gets one token through `
       + 'every layer and the logits, each layer reading its own weights and KV cache, the step replayed from a CUDA graph as vLLM and TensorRT-LLM '
-      + 'replay theirs. Attention over the cache is PyTorch\'s scaled_dot_product_attention, the linears cuBLAS through F.linear: PyTorch\'s '
-      + `kernels, not a serving engine's. Two runs, one after the other (they differ by at most ${(f.worstSpread * 100).toFixed(1)}%); the table `
+      + 'replay theirs. The linears are cuBLAS through F.linear, attention over the cache PyTorch\'s scaled_dot_product_attention (cuDNN\'s '
+      + 'kernel here), RMSNorm and the residuals plain PyTorch ops: PyTorch\'s kernels, not a serving engine\'s. One more eager step runs under '
+      + `torch.profiler for its kernels by kind. Two runs, one after the other (their graph steps differ by at most ${(f.worstSpread * 100).toFixed(1)}%); the table `
       + 'gives their mean. The raw output is kernels/decode-h200.json and kernels/decode-h200.run2.json. The prediction is `trainplan inference` '
       + 'with static batching on one GPU at the row\'s batch, a prompt of one token under the context and 2 output tokens, so the decode step\'s '
       + `mean context is the row's: each layer's weights and KV cache read at ${hbm} of the datasheet's HBM bandwidth (the Hopper calibration's), `
-      + 'against its FLOPs, plus 2 µs a kernel.',
+      + 'against its FLOPs, plus a fixed cost per kernel.',
       '',
-      '| model, batch, context | weights (GB) | KV cache (GB) | measured, graph (ms) | eager (ms) | predicted (ms) | measured ÷ predicted |',
-      '|---|---|---|---|---|---|---|',
-      ...rows.map((r) => `| ${label(r)} | ${gb(r.weightBytes)} | ${gb(r.kvCacheBytes)} | ${ms(r.measuredMs)} | ${ms(r.eagerMs)} | ${ms(r.predictedMs)} | `
-        + `${ratio(r.measuredMs / r.predictedMs)} |`),
+      '| model, batch, context | weights (GB) | KV cache (GB) | measured, graph (ms) | predicted (ms) | measured ÷ predicted | GEMMs (ms) | weights at, of HBM | attention (ms) | KV cache at, of HBM | the rest (ms) |',
+      '|---|---|---|---|---|---|---|---|---|---|---|',
+      ...rows.map((r) => `| ${label(r)} | ${gb(r.weightBytes)} | ${gb(r.kvCacheBytes)} | ${ms(r.measuredMs)} | ${ms(r.predictedMs)} | `
+        + `${ratio(r.measuredMs / r.predictedMs)} | ${ms(r.gemmMs)} | ${ratio(stream(r).weights)} | ${ms(r.attentionMs)} | ${ratio(stream(r).kvCache)} | ${ms(r.otherMs)} |`),
       '',
-      `- Measured ÷ predicted ${ratio(median(f.overPredicted))} at the median (${range(f.overPredicted)}): trainplan's step is short where the `
-      + 'weights dominate and long where the KV cache does, because the two stream at different rates here and the model charges one.',
-      ...f.fits.map((x) => `- ${x.model}, batches of 8 and more (${x.points} steps) fitted to a + b · KV bytes: the cache streams at `
-        + `${ratio(x.kvFraction)} of HBM bandwidth, against the ${hbm} charged; without a cache a step takes ${ms(x.noCacheMs)} ms, its weights `
-        + `at no less than ${ratio(x.weightFraction)} of HBM bandwidth (the kernels' fixed costs are in that time too).`),
-      `- At batch 1 the cache costs more than its bytes: Llama 3 8B's step grows ${ms(rows.find((r) => r.kase.id === 'llama3-8b.b1.c4096')!.measuredMs - rows.find((r) => r.kase.id === 'llama3-8b.b1.c1024')!.measuredMs)} ms `
-      + 'from 1,024 to 4,096 tokens of context for 0.4 GB more cache: scaled_dot_product_attention runs one sequence on a thread block per KV '
-      + 'head (8 here), and does not split the cache over more, as flash-decoding (Dao et al. 2023) and the serving engines\' decode kernels do.',
-      `- The weights stream slower here than in a serving engine: on the NVIDIA NIM (TensorRT-LLM) rows of the serving section above, concurrency 1's `
-      + `time per token, which is the FP8 weights streaming, is within a few per cent of the model at ${hbm}, and PyTorch's bf16 GEMMs on a few rows reach `
-      + `${ratio(Math.min(...f.fits.map((x) => x.weightFraction)))}–${ratio(Math.max(...f.fits.map((x) => x.weightFraction)))} here. trainplan keeps one HBM `
-      + `fraction for both: at the cache's measured ${range(f.fits.map((x) => x.kvFraction))} it charges a KV byte `
-      + `${range(f.fits.map((x) => x.kvFraction / hbm))}× the time it takes here, so a long-context batch's step comes out long, and no engine's `
-      + 'decode kernels could be run here to fit a second constant on.',
-      `- Replayed from a CUDA graph a batch-1 step takes ${range(f.eagerOverGraphBatch1.map((x) => 1 / x))} of its eager time: eager PyTorch launches `
-      + 'each small kernel from the host, which the serving model\'s 2 µs per kernel leaves out as the engines do.',
+      `- Measured ÷ predicted ${ratio(median(f.overPredicted))} at the median (${range(f.overPredicted)}): short where the weights dominate, long `
+      + 'where the KV cache does.',
+      `- The weights: the GEMMs stream them at ${range(f.weightsNarrow)} of HBM bandwidth below batch ${WIDE_BATCH} (cuBLAS's few-row kernels) `
+      + `and ${range(f.weightsWide)} at ${WIDE_BATCH}, around the ${hbm} trainplan charges.`,
+      `- The KV cache: where the launch has a sequence and KV head for each of the ${gpuById(DECODE_GPU)!.smCount} SMs, attention streams it at `
+      + `${range(f.kvCacheFull)} of HBM bandwidth, faster than the ${hbm} charged, so the KV-heavy steps come out long. With fewer it depends on `
+      + `the kernel: Llama 2 7B's, one query a KV head, is split over the cache (cuDNN's lean reduction) and reaches ${range(f.kvCacheFewMha)}; `
+      + 'Llama 3 8B\'s, whose four query heads a KV head the harness packs as four query rows, goes to a cuDNN kernel that does not split it, '
+      + `${range(f.kvCacheFewGqa)}. Serving engines' decode kernels split it (flash-decoding, Dao et al. 2023), as the model assumes.`,
+      `- The rest: RMSNorm as five PyTorch ops, the residual adds, SiLU · up, the KV writes: ${Math.min(...f.kernels)}–${Math.max(...f.kernels)} kernels and `
+      + `${range(f.otherMs)} ms a step, where the model charges ${ms(median(f.modelFixedMs))} ms beyond its reads (a fixed cost for each of a layer's `
+      + 'kernels, as fused engines launch them). That is the weights-bound steps\' miss; a serving engine fuses these steps (norm with '
+      + 'residual, activation with the gate), so it is PyTorch\'s cost more than the model\'s.',
+      `- The profiled kernels fill ${range(f.kernelShareOfStep)} of the graph's step: replayed from a CUDA graph the GPU runs them back to back. `
+      + `Eager, a batch-1 step takes ${range(f.graphOverEagerBatch1.map((x) => 1 / x))}× as long (the runs' eager steps differ by up to `
+      + `${(f.worstEagerSpread * 100).toFixed(0)}%): the host launching each kernel, which the engines' graphs leave out as the model does.`,
+      `- Not adopted: a second HBM fraction for the KV cache. It would need a serving engine's decode kernels to fit on, and none could be `
+      + 'run here; the NVIDIA NIM rows of the serving section are the engine-measured check.',
     ];
     return {
       markdown,
       readme: [
         `- Whole-model decode steps on that H200 (\`test/validation/kernels/decode.py\`: Llama 3 8B and Llama 2 7B, batches 1–128, 1,024 and `
-        + `4,096 tokens of context, CUDA graphs): measured ÷ predicted ${ratio(median(f.overPredicted))} (${range(f.overPredicted)}); the KV cache `
-        + `streams at ${range(f.fits.map((x) => x.kvFraction))} of HBM bandwidth, PyTorch's small-batch GEMMs at about `
-        + `${ratio(median(f.fits.map((x) => x.weightFraction)))}, where the model charges both ${hbm}.`,
+        + `4,096 tokens of context, CUDA graphs, kernels profiled): measured ÷ predicted ${ratio(median(f.overPredicted))} (${range(f.overPredicted)}); `
+        + `the GEMMs stream the weights at ${range([...f.weightsNarrow, ...f.weightsWide])} of HBM bandwidth and attention the KV cache at `
+        + `${range(f.kvCacheFull)}, where the model charges both ${hbm}; PyTorch's unfused element-wise kernels add ${range(f.otherMs)} ms a step.`,
       ],
       summary: [`decode steps (H200)    ${rows.length} steps  measured ÷ predicted ${ratio(median(f.overPredicted))} (${range(f.overPredicted)})  `
-        + `KV streams at ${f.fits.map((x) => ratio(x.kvFraction)).join('/')} of HBM`],
+        + `weights at ${range([...f.weightsNarrow, ...f.weightsWide])}, KV at ${range(f.kvCacheFull)} of HBM`],
     };
   },
 };

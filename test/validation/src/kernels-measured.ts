@@ -7,8 +7,9 @@ import { kernelCases, type GemmCase } from './kernel-cases.ts';
 /**
  * Kernels timed on real GPUs by kernels/measure.py (this repository), read back and set against the planner's kernel
  * model (packages/planner/src/kernel-time.ts) and the Hopper calibration (calibration.ts). The files are the script's
- * output as it came back, unedited: one NVIDIA H100 80GB HBM3 (SXM) and one NVIDIA H200, PyTorch 2.11 with CUDA 13.0
- * and driver 580.159.04, 2026-11-27 (each file's `environment` and `measuredAt` say so).
+ * output as it came back, unedited: one NVIDIA H100 80GB HBM3 (SXM), 2026-11-27, and one NVIDIA H200, 2026-11-28 (its
+ * first run, 2026-11-27, kept as h200.run1.json), PyTorch 2.11 with CUDA 13.0 and driver 580.159.04 (each file's
+ * `environment` and `measuredAt` say so).
  */
 export interface MeasuredKernels {
   readonly environment: { readonly name: string; readonly torch: string; readonly cuda: string; readonly smCount: number; readonly nvidiaSmi: string };
