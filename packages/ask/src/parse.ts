@@ -87,6 +87,10 @@ export function normalize(text: string): string {
     .replace(/(\d)\s*(?:semaines?|semanas?|wochen?|settimane|weken|veckor)\b/g, '$1 weeks')
     .replace(/(\d)\s*(?:mois|meses|monate?n?|mesi|maanden|m[aå]nader)\b/g, '$1 months')
     .replace(/(\d)\s*(?:heures?|horas?|stunden?|uren|timmar)\b/g, '$1 hours')
+    // GPU-hours written with the GPU's name: "600k H100h" and "600k hours of H100" are "600k H100 hours" (QA: said not read,
+    // and a default 128 nodes planned). Only after a count, and only "of" ("36 hours on H100" is a length on the GPUs).
+    .replace(/(\d[km]?)\s*([a-z]{1,3}\d{2,4}x?)h\b/g, '$1 $2 hours')
+    .replace(/(\d[km]?)\s*(?:gpu[\s-]*)?(?:hours|hrs)\s+of\s+(?:an?\s+)?([a-z]{1,3}\d{2,4}x?)s?\b(?![\s-]*(?:nodes?|gpus?|servers?|machines?|boxes|hosts?|clusters?))/g, '$1 $2 hours')
     // "in a fortnite": the game's name for the span ("a fortnight" was read as no deadline, and the default 30 days taken).
     .replace(/\bfortnite\b/g, 'fortnight')
     // A counter after the GPU's name: "H100 64台", "H100を512台で" are 64 and 512 H100 (the number was left unread beside the name).
@@ -359,7 +363,7 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   const lengthWritten = length === undefined ? undefined : blankedOf(beforeLength, s.text);
   const secondDate = lengthWritten === undefined ? undefined : takeDate(s);
   if (secondDate !== undefined) {
-    notRead.push({ phrase: `"${asTyped(text, secondDate.phrase)}"`, why: `not read: a second deadline; "${asTyped(text, lengthWritten ?? '')}" is planned, say one` });
+    notRead.push({ phrase: `"${asTyped(text, secondDate.phrase)}"`, why: `a second deadline; "${asTyped(text, lengthWritten ?? '')}" is planned, say one` });
   }
   const date = length === undefined ? takeDate(s) : undefined;
   const dated = date === undefined || options.today === undefined ? undefined : readDate(date, options.today, asTyped(text, date.phrase));
@@ -425,7 +429,7 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
     // one left without a size is planned at the first's.
     againstGpus.forEach((gpu, k) => { if (sizes[k] !== undefined) Object.assign(gpu, sizes[k]); });
     if (sizes.length > againstGpus.length) {
-      notRead.push({ phrase: sizes.slice(againstGpus.length).map(sizeName).join(', '), why: 'not read: more sizes than GPUs compared; give one size beside each GPU' });
+      notRead.push({ phrase: sizes.slice(againstGpus.length).map(sizeName).join(', '), why: 'more sizes than GPUs compared; give one size beside each GPU' });
     }
   } else {
     const differing = sizes.filter((size, i) => (size.nodes !== stated.nodes || size.gpus !== stated.gpus)

@@ -33,7 +33,7 @@ describe('a model planned as another says so', () => {
 
   it('"a 34B model with 60 layers": the layers said not read, first among the notes', () => {
     const a = ask(`how long to train a 34B model with 60 layers ${ON}`, { publicUrl: null });
-    expect(a.notes[0]).toMatch(/^Not read: "with 60 layers" \(a layer count is not read: /);
+    expect(a.notes[0]).toMatch(/^Not read: "with 60 layers" \(a layer count is not taken: /);
   });
 });
 

@@ -21,7 +21,7 @@ describe('settings no plan models are said not read, never read as something els
     ]);
   });
   it('"no flash-attn", "vllm memory fraction 0.8", "with 95% availability" are each said not read', () => {
-    expect(notRead('how long to train llama3-8b on 1T tokens on 64 H100 no flash-attn')[0]).toMatch(/^Not read: "no flash-attn" \(the attention kernel is not read/);
+    expect(notRead('how long to train llama3-8b on 1T tokens on 64 H100 no flash-attn')[0]).toMatch(/^Not read: "no flash-attn" \(the attention kernel is not modelled/);
     expect(notRead('serve llama3-70b on 8 h100 vllm memory fraction 0.8')[0]).toMatch(/^Not read: "vllm memory fraction 0\.8" \(a serving engine's memory fraction is not modelled/);
     expect(notRead('how long to train llama3-8b on 1T tokens on 64 H100 with 95% availability')[0]).toMatch(/^Not read: "with 95% availability" \(failures and downtime are not modelled/);
   });

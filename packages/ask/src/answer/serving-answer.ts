@@ -111,7 +111,7 @@ const ASKS_COUNT = /\bhow many\b|\bnumber of\b/i;
  * The figures of one serving point, labelled "(closest)" when it answers another question. With a rate the
  * replicas are the load's (loadFigure), not as many as the GPUs named hold, and the first token waits for a slot.
  */
-function pointFigures(x: InferencePointJson, p: AskParameters, gpus: number | undefined, text = ''): AnswerFigure[] {
+function pointFigures(x: InferencePointJson, p: AskParameters, gpus: number | undefined, text = '', spanSeconds?: number): AnswerFigure[] {
   const outputTokens = p.outputTokens ?? 1;
   const spec = speculativeOf(p);
   const replicas = gpus === undefined || gpus === x.gpus || isLoaded(x) ? '' : ` · ${countOf(Math.floor(gpus / x.gpus), 'replica')} on the ${countOf(gpus, 'GPU')}`;
@@ -123,7 +123,7 @@ function pointFigures(x: InferencePointJson, p: AskParameters, gpus: number | un
     { label: 'Throughput', value: `${perSecond(x.tokensPerSecondPerGpu)} tokens/s per GPU · ${requestsPerSecondText(replicaRequestsPerSecond(x, outputTokens))} per replica` },
     ...(spec === undefined ? [] : speculationFigure(x, spec)),
     { label: 'Memory per GPU', value: memoryText(x) },
-    ...costFigure(x, p, text),
+    ...costFigure(x, p, text, spanSeconds),
   ];
 }
 
@@ -208,6 +208,20 @@ function fp8Note(p: AskParameters, gpus: number | undefined, batching: Batching)
   if (shape === undefined) return [];
   return [`In FP8 (weights at 1 byte a parameter, as TensorRT-LLM and vLLM serve FP8 checkpoints) it fits on the ${countOf(gpus, 'GPU')}: `
     + `${shapeText(shape)} holds up to ${countOf(shape.maxBatch, 'request')} at a time; ask again "in fp8" for its plan.`];
+}
+
+/**
+ * "51.6 ms per token, first token in 523 ms": what one request alone sees on a replica's shape and GPUs, from
+ * runInference again at batch 1 (as the CLI's remedy finds its closest plan), not the replica's largest batch, whose
+ * step decodes hundreds of requests at once (Llama 3.1 405B as TP 8 · PP 2 on 16 H100: 287 ms at 434, 51.6 ms at 1).
+ * The bounds and rate are dropped so the point is planned even though it misses them; the replica's own figures are
+ * said where that run plans nothing.
+ */
+function oneAtATimeText(x: InferencePointJson, p: AskParameters, batching: Batching): string {
+  const single = { ...p, tensor: x.tensor, pipeline: x.pipeline, concurrency: 1, maxTokenSeconds: undefined, maxFirstTokenSeconds: undefined, requestsPerSecond: undefined };
+  const again = runInference(requestOf(single, x.gpus, batching));
+  const one = again.ok && again.best?.batch === 1 ? again.best : x;
+  return `${formatSeconds(one.decodeStepSeconds)} per token, first token in ${formatSeconds(one.prefillSeconds)}${one === x ? ` at ${countOf(x.batch, 'request')}` : ''}`;
 }
 
 /** Whether a point keeps the question's latency bounds (a bound not asked is kept). */
@@ -317,7 +331,7 @@ export function answerServing(q: ParsedQuestion): Answer {
     const memory = ASKS_MEMORY.test(q.text) ? memoryLead(result) : undefined;
     // A budget stated ("is $5k enough … for a week"): held to the plan's cost over the period served, "No: " first where asked.
     const budget = servingBudget(q, p, best, gpus);
-    const plan = `${planHeadline(best, gpus)}${costHeadline(best, p, q.text)}${budget.clause}${boundsNote(bounds, p)}`;
+    const plan = `${planHeadline(best, gpus)}${costHeadline(best, p, q.text, q.stated.deadlineSeconds)}${budget.clause}${boundsNote(bounds, p)}`;
     // The headline's replica is the smallest that holds the model; the configuration and figures are the fastest plan.
     // Where that is another replica, both say so, never left to read as one plan (the notes come after the configuration
     // in every render, so none says "below").
@@ -331,7 +345,7 @@ export function answerServing(q: ParsedQuestion): Answer {
       ...base, kind: 'answer', ok: true, assumptions: [...base.assumptions, ...perReplica],
       headline: `${budget.verdict}${subject}: ${kv ?? memory?.text ?? `${ASKS_FIT.test(q.text) ? 'fits; ' : ''}${plan}`}`,
       configuration: other ? `${FASTEST_WITHIN_BOUNDS}: ${configuration}` : configuration,
-      figures: [...pointFigures(best, p, gpus, q.text), ...loadFigure(best, gpus), ...generationFigure(best, p, gpus)],
+      figures: [...pointFigures(best, p, gpus, q.text, q.stated.deadlineSeconds), ...loadFigure(best, gpus), ...generationFigure(best, p, gpus)],
       memoryPerGpuBytes: best.totalBytesPerGpu, memoryCapacityBytes: best.capacityBytes,
       notes: [...fastest, ...servingParallelNotes(p, best, gpus), ...askedWarnings(result.warnings, p), ...countNote, ...fastestNote(result), ...without, ...noPriceNote(p, q.text)],
     };
@@ -353,7 +367,7 @@ export function answerServing(q: ParsedQuestion): Answer {
       notes: [
         ...(smallest === undefined ? [] : [`Closest that works: ${countOf(smallest.gpus, 'GPU')} (${shapeText(smallest)})${fewest === undefined || on !== smallest.gpus ? '' : `, the fewest that serve${within} (${CLI_COUNT}),`} hold it, with up to ${countOf(smallest.maxBatch, 'request')} at a time`
           + `${withinBounds(smallest, p) ? (smallest.batch < smallest.maxBatch ? `; ${countOf(smallest.batch, 'request')} at a time keep ${bounds ?? 'the latency bounds'}` : '')
-            : `; even one at a time misses ${bounds ?? 'the latency bounds'} (${formatSeconds(smallest.decodeStepSeconds)} per token, first token in ${formatSeconds(smallest.prefillSeconds)})`}`
+            : `; even one at a time misses ${bounds ?? 'the latency bounds'} (${oneAtATimeText(smallest, p, batching)})`}`
           + `${fewest === undefined || on === smallest.gpus ? '' : `; ${countOf(on, 'GPU')} are the fewest that serve${within} (${CLI_COUNT})`}`
           + `${isLoaded(smallest) ? `; ${takesText(smallest)}` : ''}.`]),
         ...fp8Note(p, gpus, batching),

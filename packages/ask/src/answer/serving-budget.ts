@@ -1,9 +1,9 @@
 import type { InferencePointJson } from '@trainplan/protocol';
-import { countOf, formatCountExact, toDays, toHours } from '@trainplan/units';
+import { countOf, formatCountExact } from '@trainplan/units';
 import { compactCount, formatDays, moneyText, statedMoney } from '../format.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
 import { budgetClause, planVerdict } from './budget-verdict.ts';
-import { periodOf } from './serving-cost.ts';
+import { periodOf, spanServed } from './serving-cost.ts';
 
 /**
  * A budget a serving question states ("is $5k enough to serve … for a week", "… for under $10k a month"), held to what
@@ -25,8 +25,7 @@ const HOURS_PER_DAY = 24;
 function periodServed(q: Pick<ParsedQuestion, 'text' | 'stated'>): Period | undefined {
   const asked = periodOf(q.text);
   if (asked !== undefined) return { hours: asked.hours, words: `a ${asked.name}` };
-  const seconds = q.stated.deadlineSeconds;
-  return seconds === undefined ? undefined : { hours: toHours(seconds), words: formatDays(toDays(seconds)) };
+  return spanServed(q.stated.deadlineSeconds);
 }
 
 /**
@@ -67,7 +66,8 @@ export function servingBudget(
   // The period's cost is said in the headline already where the question asks per a period and the protocol costs an hour
   // (at a rate: serving-cost.ts's perPeriod); else here, with the GPU-hours where the budget counts them.
   const spent = [...(cost === undefined ? [] : [moneyText(cost, p.currency)]), ...(hoursBudget === undefined && cost !== undefined ? [] : [`${compactCount(gpuHours)} GPU-hours`])];
-  const said = periodOf(q.text) !== undefined && x.cost?.perHour !== undefined && hoursBudget === undefined ? ''
+  // So is the span served's ("for 3 months"): the headline's hour's cost is followed by its total over the span (serving-cost.ts).
+  const said = x.cost?.perHour !== undefined && hoursBudget === undefined ? ''
     : `, ${spent.join(' and ')} for ${period.words} (${Math.round(period.hours).toLocaleString('en-US')} hours of ${countOf(paid.gpus, 'GPU')})`;
   // A deadline is no limit a serving plan is held to: it is the span served, so the verdict weighs the budgets alone.
   const verdict = planVerdict({ text: q.text, stated: { ...q.stated, deadlineSeconds: undefined } }, { cost, gpuHours });

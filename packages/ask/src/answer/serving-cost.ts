@@ -1,6 +1,6 @@
 import type { InferencePointJson } from '@trainplan/protocol';
-import { countOf } from '@trainplan/units';
-import { moneyText } from '../format.ts';
+import { countOf, toDays, toHours } from '@trainplan/units';
+import { formatDays, moneyText } from '../format.ts';
 import { priceText } from '../lexicon/price.ts';
 import { DAYS_PER_MONTH, DAYS_PER_YEAR } from '../lexicon/quantities.ts';
 import type { AskParameters } from '../question.ts';
@@ -40,17 +40,31 @@ export function periodOf(text: string): { name: string; hours: number; words: st
   return name === undefined || period === undefined ? undefined : { name, ...period };
 }
 
-/** " ($86.4k a month: 720 hours, a month taken as 30 days)" after an hour's cost when the question asks per a period; "" otherwise. */
-function perPeriod(perHour: number, p: AskParameters, text: string): string {
+/**
+ * " ($28.8k a month: 720 hours, a month taken as 30 days)" after an hour's cost when the question asks per a period;
+ * else, with a span served stated ("for 3 months": the deadline the parser read, its reading of a month said in the
+ * assumptions), the total over it, the hour's cost times its hours: " ($86.4k for 90 days: 2,160 hours)"; "" otherwise.
+ */
+function perPeriod(perHour: number, p: AskParameters, text: string, spanSeconds: number | undefined): string {
   const period = periodOf(text);
-  return period === undefined ? '' : ` (${money(perHour * period.hours, p)} a ${period.name}: ${period.words})`;
+  if (period !== undefined) return ` (${money(perHour * period.hours, p)} a ${period.name}: ${period.words})`;
+  const span = spanServed(spanSeconds);
+  return span === undefined ? '' : ` (${money(perHour * span.hours, p)} for ${span.words}: ${Math.round(span.hours).toLocaleString('en-US')} hours)`;
 }
 
-/** ", $0.124 per million output tokens" (at a rate "…, $1.95 per million output tokens and $36 an hour") to end a headline's plan with; "" without a price. */
-export function costHeadline(x: InferencePointJson, p: AskParameters, text = ''): string {
+/** A span served stated ("for 10 days", "for 3 months"), its hours and how the answer names it ("90 days"); undefined with none. */
+export function spanServed(seconds: number | undefined): { hours: number; words: string } | undefined {
+  return seconds === undefined || !(seconds > 0) ? undefined : { hours: toHours(seconds), words: formatDays(toDays(seconds)) };
+}
+
+/**
+ * ", $0.124 per million output tokens" (at a rate "…, $1.95 per million output tokens and $36 an hour", with the period
+ * asked or the span served after it: perPeriod) to end a headline's plan with; "" without a price.
+ */
+export function costHeadline(x: InferencePointJson, p: AskParameters, text = '', spanSeconds?: number): string {
   const cost = x.cost;
   if (cost === undefined) return '';
-  const hour = cost.perHour === undefined ? '' : ` and ${money(cost.perHour, p)} an hour${perPeriod(cost.perHour, p, text)}`;
+  const hour = cost.perHour === undefined ? '' : ` and ${money(cost.perHour, p)} an hour${perPeriod(cost.perHour, p, text, spanSeconds)}`;
   return `, ${money(cost.perMillionOutputTokens, p)} per million output tokens${hour}`;
 }
 
@@ -58,13 +72,13 @@ export function costHeadline(x: InferencePointJson, p: AskParameters, text = '')
  * The Cost figure: "$0.124 per million output tokens at $2.50/GPU-hour (the GPUs' time over the tokens they generate,
  * the prompts' prefill included)"; at a rate "…; $30 an hour for the 12 GPUs 10 requests/s take, idle slots paid too".
  */
-export function costFigure(x: InferencePointJson, p: AskParameters, text = ''): AnswerFigure[] {
+export function costFigure(x: InferencePointJson, p: AskParameters, text = '', spanSeconds?: number): AnswerFigure[] {
   const cost = x.cost;
   if (cost === undefined || p.pricePerGpuHour === undefined) return [];
   const currency = p.currency === undefined ? ' (in the currency given)' : '';
   const perMillion = `${money(cost.perMillionOutputTokens, p)}${currency} per million output tokens at ${priceText(p.pricePerGpuHour, p.currency)}/GPU-hour`;
   const hour = cost.perHour === undefined || x.load === undefined ? ''
-    : `; ${money(cost.perHour, p)} an hour${perPeriod(cost.perHour, p, text)} for the ${countOf(x.load.gpus, 'GPU')} ${requestsPerSecondText(x.load.requestsPerSecond)} ${rateVerb(x.load.requestsPerSecond, 'take')}, idle slots paid too`;
+    : `; ${money(cost.perHour, p)} an hour${perPeriod(cost.perHour, p, text, spanSeconds)} for the ${countOf(x.load.gpus, 'GPU')} ${requestsPerSecondText(x.load.requestsPerSecond)} ${rateVerb(x.load.requestsPerSecond, 'take')}, idle slots paid too`;
   const why = cost.perHour === undefined ? " (the GPUs' time over the tokens they generate, the prompts' prefill included)" : '';
   return [{ label: 'Cost', value: `${perMillion}${why}${hour}` }];
 }

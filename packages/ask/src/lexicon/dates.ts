@@ -54,6 +54,12 @@ const PERIOD = String.raw`(?:(this|next)\s+)?(week|month|quarter|year|${MONTH_NA
 const MONTH_LABELS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const WEEKDAY_LABELS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
+/** Ordinals a day is counted with within a month: "last", "final", 1st–31st, and the words first–tenth. */
+const ORDINAL_WORDS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
+const ORDINALS = String.raw`last|final|${ORDINAL_WORDS.join('|')}|(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)`;
+/** 1 for "first" or "1st", …; 0 for "last" and "final". */
+const ordinalOf = (word: string): number => (/^(?:last|final)$/.test(word) ? 0 : ORDINAL_WORDS.indexOf(word) + 1 || Number.parseInt(word, 10));
+
 /** "31 December 2026". */
 const dayText = (d: Day): string => `${d.date} ${MONTH_LABELS[d.month - 1]} ${d.year}`;
 const monthIndex = (name: string): number => ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'].indexOf(name.slice(0, 3)) + 1;
@@ -118,6 +124,25 @@ interface DateForm {
 /** ISO 8601's time of day after a date ("T00:00", " 18:30:00Z", "T09:00+01:00"): group, the time as written. */
 const TIME_OF_DAY = String.raw`(?:[t\s](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}(?::?\d{2})?)?))?`;
 
+/**
+ * Why a time of day as written ("25:99", "18:30:00Z", "09:00+01:00") is impossible, or undefined where it is a time: ISO
+ * 8601 hours 00–23 (and 24:00, the end of a day, ISO 8601:2004 §4.2.3), minutes 00–59, seconds 00–60 (60 a leap
+ * second); a UTC offset of at most 14 hours (UTC+14, Kiribati, is the widest in use) and 59 minutes. QA: "by
+ * 2027-01-15T25:99" was read as 15 January with the time said not read, as a possible one is.
+ */
+function impossibleTime(time: string): string | undefined {
+  const m = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(?:z|([+-])(\d{2})(?::?(\d{2}))?)?$/i.exec(time);
+  if (m === null) return 'not a time';
+  const [h, min, sec] = [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)];
+  const fraction = Number(m[4] ?? 0);
+  if (h === 24 && (min > 0 || sec > 0 || fraction > 0)) return 'past 24:00, the end of a day';
+  if (h > 24) return `a day has 24 hours, not ${h}`;
+  if (min > 59) return `an hour has minutes 00–59, not ${m[2]}`;
+  if (sec > 60) return `a minute has seconds 00–60 (60 a leap second), not ${m[3]}`;
+  if (m[6] !== undefined && (Number(m[6]) > 14 || Number(m[7] ?? 0) > 59)) return `no UTC offset is ${m[5]}${m[6]}${m[7] === undefined ? '' : `:${m[7]}`}`;
+  return undefined;
+}
+
 const AMBIGUOUS = 'a numeric date reads month first in the US and day first in Europe, so 1/2 is 2 January or 1 February; write the month\'s name, e.g. "by 15 January 2027", or an ISO date, e.g. "by 2027-01-15"';
 /** Phrases that name no single day: found, to be said not read ("early january" was dropped unsaid, the default 30 days planned). */
 const NO_SINGLE_DAY = (why: string): string => `it names no single day (${why}); say a date, e.g. "by 15 January 2027"`;
@@ -139,7 +164,11 @@ const FORMS: readonly DateForm[] = [
       const [year, month, date] = [Number(m[1]), Number(m[2]), m[3] === undefined ? 1 : Number(m[3])];
       const n = dayOf(year, month, date);
       if (n === undefined) return { ok: false, why: `${m[1]}-${m[2]}${m[3] === undefined ? '' : `-${m[3]}`} is no calendar date` };
-      if (m[4] !== undefined) return { ok: true, n, note: `the time of day ${m[4].toUpperCase()} not read: the whole day taken, to its end` };
+      if (m[4] !== undefined) {
+        const bad = impossibleTime(m[4]);
+        if (bad !== undefined) return { ok: false, why: `${m[4].toUpperCase()} is no time of day (${bad})` };
+        return { ok: true, n, note: `the time of day ${m[4].toUpperCase()} not read: the whole day taken, to its end` };
+      }
       return { ok: true, n, ...(m[3] === undefined && { firstDay: true, note: FIRST_DAY_NOTE(`${MONTH_LABELS[month - 1]} ${year}`, `${MONTH_LABELS[month - 1]} ${year}`) }) };
     },
   },
@@ -193,6 +222,12 @@ const FORMS: readonly DateForm[] = [
     pattern: new RegExp(String.raw`${PREFIX}(${MONTH_NAMES})-(\d{1,2})(?:st|nd|rd|th)?(?:-(\d{4}))?(?![\w-])`),
     resolve: (m, today) => calendarDate(today, Number(m[2]), monthIndex(m[1] ?? ''), m[3]),
   },
+  // "the last friday of december", "the first monday of january 2027", "the last day of january", "the first of january",
+  // "the 2nd tuesday of next month": a day counted within a month (QA: dropped unsaid, the default 30 days planned).
+  {
+    pattern: new RegExp(String.raw`${PREFIX}(${ORDINALS})(?:\s+(${DAY_NAMES}|day))?\s+of\s+(?:(?:(this|next|the)\s+month\b)|${MONTH}${YEAR})`),
+    resolve: (m, today) => dayWithinMonth(today, m[1] ?? '', m[2], m[3], m[4], m[5]),
+  },
   // "the 15th", "31st", "the 1st of next month": a day of the month alone, its next occurrence after today. Only 1–31, and
   // never an ordinal of something else ("by the 3rd epoch", "by the 99th percentile").
   {
@@ -216,10 +251,13 @@ const FORMS: readonly DateForm[] = [
     [String.raw`${NEW_YEAR}(?:\s+day)?`, 1, 1, "New Year's Day"],
     [String.raw`hallowe'?en`, 10, 31, 'Halloween'],
   ] as const).map(([words, month, date, name]): DateForm => ({
-    pattern: new RegExp(String.raw`${PREFIX}(?:${words})(?![\w-])${YEAR}`),
+    // "next christmas", "this christmas": the next one after today, as "christmas" alone is (said). Never "christmas
+    // break" (a holiday whose days differ between employers: MOVEABLE_DAYS below, QA: read as Christmas Day).
+    pattern: new RegExp(String.raw`${PREFIX}(?:(next|this)\s+)?(?:${words})(?![\w-])(?!\s+(?:break|vacation|holidays?)\b)${YEAR}`),
     resolve: (m, today) => {
-      const r = calendarDate(today, date, month, m[1]);
-      return r.ok ? { ...r, label: name } : r;
+      const r = calendarDate(today, date, month, m[2]);
+      const which = m[1] === undefined ? {} : { note: `"${m[1]}" read as the next ${name} after today` };
+      return r.ok ? { ...r, label: name, ...which } : r;
     },
   })),
   // Phrases that name no single day: found, and said not read (never the default 30 days taken unsaid).
@@ -238,6 +276,12 @@ const FORMS: readonly DateForm[] = [
   {
     pattern: new RegExp(String.raw`${ANY_PREFIX}(?:${MOVEABLE_DAYS})(?![\w-])${YEAR}`),
     unread: NO_SINGLE_DAY('its date moves from year to year, or differs between countries'),
+  },
+  // "in the new year", "early in the new year": any time after New Year's Day, with no end said (never "in the new
+  // year's first week", read above as a part of a period, nor "by the new year", New Year's Day).
+  {
+    pattern: new RegExp(String.raw`${WITHIN}new\s+year(?![\w'-])(?!\s+s\b|\s+(?:eve|day)\b)`),
+    unread: NO_SINGLE_DAY('any time after New Year\'s Day, with no end said'),
   },
   {
     pattern: new RegExp(String.raw`${PREFIX}(?:(?:this|next)\s+)?weekend(?![\w-])`),
@@ -313,6 +357,47 @@ function lastBefore(today: Day, unit: string): number {
   if (IS_DAY_NAME.test(unit)) return today.n - (((weekday(today.n) - weekdayIndex(unit) + 7) % 7) || 7);
   const month = /^[qh]\d$/.test(unit) ? monthsOf(unit)[1] : monthIndex(unit);
   return lastOf(today.year, month) < today.n ? lastOf(today.year, month) : lastOf(today.year - 1, month);
+}
+
+/**
+ * A day counted within a month: "the last friday of december", "the first monday of january 2027", "the last day of
+ * january", "the first of january" (its 1st), "the 2nd tuesday of next month". A named month without a year is its
+ * next occurrence after today holding that day; "this month", "next month" and "the month" are today's month or the
+ * next, whatever the day (past, refused as a past date is). The nth weekday is the first on or after the 1st, then 7
+ * days on each (ISO 8601 weekdays, calendar.ts); the last is the last on or before the month's last day.
+ */
+function dayWithinMonth(today: Day, ordinal: string, unit: string | undefined, period: string | undefined, monthName: string | undefined, year: string | undefined): Resolved {
+  const k = ordinalOf(ordinal);
+  const dayName = unit === undefined || unit === 'day' ? undefined : unit;
+  const inMonth = (y: number, month: number): number | undefined => {
+    const first = dayOf(y, month, 1);
+    if (first === undefined) return undefined;
+    const last = lastOf(y, month);
+    if (dayName === undefined) return k === 0 ? last : dayOf(y, month, k);
+    const target = weekdayIndex(dayName);
+    const n = k === 0 ? last - ((weekday(last) - target + 7) % 7) : first + ((target - weekday(first) + 7) % 7) + 7 * (k - 1);
+    return n <= last ? n : undefined;
+  };
+  const what = `${k === 0 ? 'last' : ORDINAL_WORDS[k - 1] ?? `${k}${ORDINAL_SUFFIX(k)}`} ${dayName === undefined ? (k === 0 ? 'day' : '') : WEEKDAY_LABELS[weekdayIndex(dayName) - 1]}`.trim();
+  if (period !== undefined) {
+    // "the first of next month" is "the 1st of next month", read as a day of the month alone is (dayOfMonth).
+    if (dayName === undefined && k > 0) return dayOfMonth(today, k, period === 'next');
+    const monthAfter = (ahead: number): [number, number] => {
+      const months = today.month - 1 + ahead;
+      return [today.year + Math.floor(months / 12), (months % 12) + 1];
+    };
+    // "of the month" is this month's if it is still to come, else next month's, as "the 15th" alone is; "of this month" is
+    // this month's even when past (refused, as a past date is).
+    const thisOne = monthAfter(period === 'next' ? 1 : 0);
+    const thisN = inMonth(...thisOne);
+    const [[y, month], n] = period === 'the' && (thisN === undefined || thisN <= today.n) ? [monthAfter(1), inMonth(...monthAfter(1))] : [thisOne, thisN];
+    const name = `${MONTH_LABELS[month - 1]} ${y}`;
+    return n === undefined ? { ok: false, why: `${name} has no ${what}` } : { ok: true, n, weekday: dayName !== undefined, note: `the ${what} of ${name}` };
+  }
+  const month = monthIndex(monthName ?? '');
+  const name = MONTH_LABELS[month - 1] ?? '';
+  const r = yearly(today, year, (y) => inMonth(y, month), `${name}${year === undefined ? '' : ` ${year}`} has no ${what}`);
+  return r.ok ? { ...r, weekday: dayName !== undefined, note: `the ${what} of ${name}` } : r;
 }
 
 /** A day and a month, in the year given or else their next occurrence after today. */

@@ -127,7 +127,7 @@ export function otherPricesNotRead(
   const planned = `${priceText(perGpuHour, reading.currency)} per GPU-hour is planned`;
   return (reading.others ?? []).map((o) => ({
     phrase: `"${asTyped(unmarked(o.phrase))}"`,
-    why: `not read: one price a question, and ${planned}${o.per === 'hour' ? ' (if an hourly spend for the whole cluster is meant, none is planned against: give a total budget, e.g. "a $2M budget")' : ''}`,
+    why: `one price a question, and ${planned}${o.per === 'hour' ? ' (if an hourly spend for the whole cluster is meant, none is planned against: give a total budget, e.g. "a $2M budget")' : ''}`,
   }));
 }
 
@@ -193,7 +193,7 @@ export function findUnreadPrice(text: string): string | undefined {
 }
 
 /** Why money left beside a price read is not planned, and how to write it as a budget. */
-export const UNREAD_MONEY = 'not read: money neither a price nor a budget; write a budget as "a $2M budget" or "with $2M"';
+export const UNREAD_MONEY = 'money neither a price nor a budget; write a budget as "a $2M budget" or "with $2M"';
 
 /** Why an unread price is a problem, and how to write one: "at $2/GPU-hour", or a node's "$98 per node-hour". */
 export const unreadPriceProblem = (phrase: string): string =>

@@ -49,15 +49,15 @@ const UNMODELLED: readonly { pattern: RegExp; why: string }[] = [
   // "a 34B model with 60 layers": no plan takes a layer count from a question (custom-model.ts picks the one nearest the size).
   {
     pattern: /\b(?:with\s+)?\d+\s+(?:transformer\s+|decoder\s+)?layers\b/,
-    why: "a layer count is not read: a preset keeps its own, and a size no preset has takes the count that lands nearest the size, said with its shape",
+    why: "a layer count is not taken: a preset keeps its own, and a size no preset has takes the count that lands nearest the size, said with its shape",
   },
   {
     pattern: /\b(?:with(?:out)?|no)\s+dropout\b|\bdropout(?:\s*(?:of|=|:)?\s*\d*\.\d+)?/,
-    why: 'dropout is not read: the plans take each model as it was trained',
+    why: 'dropout is not modelled: the plans take each model as it was trained',
   },
   {
     pattern: /\b(?:with(?:out)?|no|w\/o)\s+(?:flash[\s-]*attn\w*|flash[\s-]*attention\w*|fa\d)(?:[\s-]*\d)?|\b(?:eager|naive|vanilla|standard)\s+attention\b/,
-    why: 'the attention kernel is not read: the plans take flash attention',
+    why: 'the attention kernel is not modelled: the plans take flash attention',
   },
   {
     pattern: /\b(?:vllm\s+|sglang\s+)?(?:gpu[\s-]*mem(?:ory)?[\s-]*util(?:i[sz]ation)?|(?:gpu\s+)?mem(?:ory)?[\s-]*fraction)\s*(?:=|:|of|at)?\s*\d*\.?\d+\s*%?/,
