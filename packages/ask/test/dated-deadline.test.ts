@@ -3,12 +3,9 @@ import { ask } from '../src/answer/answer.ts';
 import { runsSearch } from '../src/answer/runs-search.ts';
 import { todayOf } from '../src/lexicon/calendar.ts';
 import { parse } from '../src/parse.ts';
+import { DAY, deadlineText, TODAY } from './support/dates.ts';
 
-const DAY = 24 * 60 * 60;
-/** A Saturday. Every expected count below is counted by hand on the calendar from it (November has 30 days, February 2027 28). */
-const TODAY = '2026-11-28';
 const QUESTION = (when: string): string => `how many h100 nodes to train llama 3 70b on 15T tokens ${when}`;
-const deadlineText = (q: ReturnType<typeof parse>): string | undefined => q.defaults.find((d) => d.field === 'deadlineSeconds')?.text;
 
 describe('a deadline given as a date, read against the caller\'s today', () => {
   it.each([

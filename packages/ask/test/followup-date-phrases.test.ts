@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from '../src/parse.ts';
+import { DAY, deadlineText, TODAY } from './support/dates.ts';
 
-const DAY = 24 * 60 * 60;
-const TODAY = '2026-11-28';
 const QUESTION = (when: string): string => `how many H100 nodes to train llama3-8b on 1T tokens ${when}`;
-const deadlineText = (q: ReturnType<typeof parse>): string | undefined => q.defaults.find((d) => d.field === 'deadlineSeconds')?.text;
 
 // Checked against the platform's own calendar (Date.UTC, getUTCDay: Sunday 0 … Saturday 6), never the package's arithmetic.
 const MS_PER_DAY = 86_400_000;

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ask } from '../src/answer/answer.ts';
 import { parse } from '../src/parse.ts';
+import { DAY, TODAY } from './support/dates.ts';
 
-const DAY = 24 * 60 * 60;
-const TODAY = '2026-11-28';
 
 describe('an impossible time of day after an ISO date is refused, as an impossible date is (QA: "T25:99" read as the day)', () => {
   const question = (when: string): string => `how many H100 nodes to train llama3-8b on 1T tokens ${when}`;

@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from '../src/parse.ts';
+import { DAY, deadlineText, TODAY } from './support/dates.ts';
 
-const DAY = 24 * 60 * 60;
-/** A Saturday. Each count is by hand from it: November has 30 days (2 left after the 28th), December 31, January 31, February 2027 28, March 31. */
-const TODAY = '2026-11-28';
 const QUESTION = (when: string): string => `how many h100 nodes to train llama 3 70b on 15T tokens ${when}`;
-const deadlineText = (q: ReturnType<typeof parse>): string | undefined => q.defaults.find((d) => d.field === 'deadlineSeconds')?.text;
 
 describe('dates said with "in", "during", "within", "til", "no later than" (QA: dropped unsaid, or only "2027" said not read)', () => {
   it.each([
