@@ -3,7 +3,7 @@ import { bothMissedText, budgetsText, fewestNodes, fewestOn, overText, type Capa
 import { FRONTIER_OCTAVE_STEPS, searchCurve } from './capacity-frontier.ts';
 import { scanReplicaFamilies } from './capacity-replicas.ts';
 import {
-  costText, daysText, MAX_NODES, meetsGoal, noFitText, nodesText, sizer, smallestFit, wholeText,
+  costText, daysText, MAX_NODES, maxNodesText, meetsGoal, noFitText, nodesText, sizer, smallestFit, wholeText,
   type CapacityGoal, type CapacityOptions, type CapacityPoint, type Sizer,
 } from './capacity-sizer.ts';
 
@@ -115,8 +115,9 @@ export function fastestWithinBudget(base: SearchBase, tokens: number, goal: Budg
   const families = `, the sizes that add data-parallel replicas to the fastest sizes' model-parallel shapes (${familyScans} shape${familyScans === 1 ? '' : 's'})`;
   const deadlines = `${families}, and the fewest nodes that meet each of ${probes} deadlines below the fastest found within the budget, as --days with `
     + `the budget answers (bisected to within ${BUDGET_DEADLINE_TOLERANCE * 100}% of its time)`;
+  const edge = maxNodesText(best.nodes);
   const note = `the fastest of ${s.searches()} cluster sizes searched (${how}${deadlines}); `
-    + `the smallest cluster that fits, ${nodesText(smallest.nodes)}, takes ${daysText(smallest.days)}`;
+    + `the smallest cluster that fits, ${nodesText(smallest.nodes)}, takes ${daysText(smallest.days)}${edge === undefined ? '' : `; ${edge}`}`;
   return { ok: true, ...best, smallest, note, searches: s.searches() };
 }
 

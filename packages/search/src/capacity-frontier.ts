@@ -1,7 +1,7 @@
 import type { Candidate, SearchBase } from './candidate.ts';
 import { fewestOn } from './capacity.ts';
 import { replicaFamily, scanReplicaFamilies, shapeKey } from './capacity-replicas.ts';
-import { MAX_NODES, noFitText, sizer, smallestFit, type CapacityOptions, type CapacityPoint, type Sizer } from './capacity-sizer.ts';
+import { MAX_NODES, maxNodesText, noFitText, sizer, smallestFit, type CapacityOptions, type CapacityPoint, type Sizer } from './capacity-sizer.ts';
 
 /** A cluster size on the time–cost curve: its best plan, and whether another size beats it on both. */
 export interface FrontierPoint extends CapacityPoint {
@@ -19,6 +19,8 @@ export type FrontierAnswer =
     /** The shortest time to train; the fewer GPU-hours on a tie. */
     readonly fastest: FrontierPoint;
     readonly searches: number;
+    /** Where the fastest is at the search's edge (maxNodesText): that no larger size was searched. */
+    readonly note?: string;
   }
   | { readonly ok: false; readonly reason: 'does-not-fit'; readonly message: string; readonly searches: number };
 
@@ -83,7 +85,8 @@ export function costTimeFrontier(base: SearchBase, tokens: number, options: Capa
   const points = searched.map((p): FrontierPoint => ({ ...p, pareto: !searched.some((q) => dominates(q, p)) }));
   const cheapest = points.reduce(cheaper);
   const fastest = points.reduce((a, b) => (b.seconds < a.seconds || (b.seconds === a.seconds && b.gpuHours < a.gpuHours) ? b : a));
-  return { ok: true, points, cheapest, fastest, searches: s.searches() };
+  const edge = maxNodesText(fastest.nodes);
+  return { ok: true, points, cheapest, fastest, searches: s.searches(), ...(edge !== undefined && { note: edge }) };
 }
 
 /**

@@ -46,6 +46,18 @@ export interface CapacityOptions extends SearchOptions, BatchPolicy {
 export const MAX_NODES = 8192;
 const SECONDS_PER_DAY = 86_400;
 
+/** A size within this share of MAX_NODES is at the search's edge: a larger one, never searched, may be faster. */
+export const NEAR_MAX_NODES_SHARE = 0.95;
+
+/**
+ * Where a budget's answer or the time–cost curve's fastest is at the search's edge (NEAR_MAX_NODES_SHARE of MAX_NODES or
+ * more), that no larger size was searched (QA: Llama 3 70B on H100, 2T tokens, 770k GPU-hours: the fastest within the
+ * budget found, 8,190 nodes, takes 11.7 hours; 10,240 nodes take 9.4 hours for 768,654 GPU-hours, within it). Undefined
+ * below the edge.
+ */
+export const maxNodesText = (nodes: number): string | undefined => (nodes >= NEAR_MAX_NODES_SHARE * MAX_NODES
+  ? `the search's largest size is ${nodesText(MAX_NODES)}; larger clusters may be faster: ask --nodes N` : undefined);
+
 /**
  * Why no plan runs on a cluster size: 'out-of-memory' (some split passes the divisibility rules but
  * none fits in the GPU's memory), 'indivisible' (no TP × PP × DP split of the GPUs passes Megatron's

@@ -1,8 +1,9 @@
 import { formatNumber, toDays } from '@trainplan/units';
 import type { SearchBase } from './candidate.ts';
 import { DEADLINE_FAMILY_ROUNDS, DEADLINE_REFINE_ROUNDS, fewestInFamilies, type FamilyCache } from './capacity-deadline-families.ts';
+import { fewestRunnable } from './capacity-runnable.ts';
 import {
-  costText, daysText, MAX_NODES, meetsGoal, noFitText, nodesText, sizer, smallestFit, wholeText, type BatchPolicy, type CapacityGoal, type CapacityOptions, type CapacityPoint, type Sizer,
+  costText, daysText, MAX_NODES, maxNodesText, meetsGoal, noFitText, nodesText, sizer, smallestFit, wholeText, type BatchPolicy, type CapacityGoal, type CapacityOptions, type CapacityPoint, type Sizer,
 } from './capacity-sizer.ts';
 
 export type { CapacityGoal, CapacityOptions, CapacityPoint, NoPlanReason } from './capacity-sizer.ts';
@@ -287,9 +288,14 @@ export function fewestOn(
   const floorOf = (p: CapacityPoint, g: DeadlineGoal): number => peakFloorNodes(p, g.deadlineSeconds, share(p));
   const answer = (found: CapacityPoint): CapacityAnswer => {
     let { point, checked } = scan(found, goal);
-    // Below the scanned window, the replica families of the fastest sizes' shapes: a size that holds whole replicas of a
-    // shape no size in the window takes can meet the goal with fewer nodes (a fixed batch runs only where DP divides it).
-    for (let round = 0; how.families !== false && round < DEADLINE_FAMILY_ROUNDS && !checked.complete; round++) {
+    // Below the scanned window, where the batch leaves few sizes able to run at all (a fixed batch runs only where DP
+    // divides it): every one of them, fewest first (fewestRunnable), down to the peak-FLOPs floor.
+    const runnable = how.families === false || checked.complete ? undefined
+      : fewestRunnable(s, base, goal, options, { fromNodes: floorOf(point, goal), toNodes: Math.min(MAX_NODES, checked.fromNodes - 1) });
+    if (runnable?.point) ({ point, checked } = scan(runnable.point, goal));
+    // Otherwise the replica families of the fastest sizes' shapes: a size that holds whole replicas of a shape no size in
+    // the window takes can meet the goal with fewer nodes.
+    for (let round = 0; how.families !== false && runnable?.searched !== true && round < DEADLINE_FAMILY_ROUNDS && !checked.complete; round++) {
       const range = { fromNodes: floorOf(point, goal), belowNodes: checked.fromNodes };
       const fewer = fewestInFamilies(s, base, tokens, goal, options, range, families, DEADLINE_REFINE_ROUNDS);
       if (fewer === undefined) break;
@@ -354,8 +360,10 @@ export function bothMissedText(cheapestInTime: CapacityPoint, fastestWithin: Cap
   if (fastestWithin === undefined) {
     return `the deadline can be met but not within the budget: no cluster size searched stays within the budget; ${over}`;
   }
+  const edge = maxNodesText(fastestWithin.nodes);
   return `no cluster size searched meets both the deadline and the budget: those within the budget miss the deadline `
-    + `(the fastest, ${nodesText(fastestWithin.nodes)}, takes ${apartText(fastestWithin.days, toDays(goal.deadlineSeconds))}), and ${over}`;
+    + `(the fastest, ${nodesText(fastestWithin.nodes)}, takes ${apartText(fastestWithin.days, toDays(goal.deadlineSeconds))}), and ${over}`
+    + `${edge === undefined ? '' : `; ${edge}`}`;
 }
 
 /**

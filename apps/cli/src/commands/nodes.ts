@@ -50,6 +50,10 @@ TFLOP/s):
                         (each size's days and GPU-hours, and cost with --price; ★ marks the sizes no
                         other beats on both)
 
+Sizes searched: --days, a budget and --frontier try 1 to 8,192 nodes, so a larger cluster may be
+faster (a budget's answer or the curve's fastest near 8,192 nodes says so); --nodes N plans any
+size.
+
 Options:
   -m, --model ID         model preset id
   -g, --gpu ID           GPU or system preset id
@@ -202,7 +206,8 @@ export function formatNodesReport(a: NodesResponseJson): string {
     // Nothing below was searched and the floor is further down: said, not left to read as the fewest beyond doubt.
     ...(a.checked && a.checked.fromNodes >= a.nodes && !a.checked.complete ? [`  partly checked: sizes below ${nodesText(a.nodes)} were not searched`] : []),
     // A deadline's note is the checked line's prose; a budget's (which sizes were searched) has no other line.
-    ...(a.note !== undefined && a.checked === undefined ? [`  ${a.note}`] : []),
+    // The curve's note is of its fast end: said under the table, beside the fastest (frontierLines).
+    ...(a.note !== undefined && a.checked === undefined && a.frontier === undefined ? [`  ${a.note}`] : []),
     ...a.configuration.estimate.warnings.map((w) => `  ⚠ ${w}`),
     ...frontierLines(a),
     ...hintLines(a),
@@ -236,6 +241,7 @@ function frontierLines(a: Extract<NodesResponseJson, { ok: true }>): string[] {
     `time–cost curve over ${countOf(a.frontier.length, 'cluster size')} that run (★: no other size searched trains as fast for as few GPU-hours${batches ? '; batch: the global batch in sequences each size was planned at' : ''}):`,
     ...renderTable(rows, { align: ['left', 'right', 'right', ...(batches ? ['right' as const] : []), 'right', 'right', ...(costs ? ['right' as const] : []), 'right', 'left'] }),
     ...(left > 0 ? [`  ${countOf(left, 'other size')} not shown: a ★ size beats each on both time and GPU-hours`] : []),
+    ...(a.note === undefined ? [] : [`  the fastest: ${a.note}`]),
   ];
 }
 

@@ -228,6 +228,8 @@ function runNodesWith(request: unknown, options: RunNodesOptions, goals: NodesGo
     return {
       ok: true, mode: 'cost-time-frontier', ...point(f.cheapest.nodes, f.cheapest), searches: f.searches,
       frontier: f.points.map(frontierJson), fastest: frontierJson(f.fastest), ...(larger && { largerBatch: larger }),
+      // The search's largest size said where the curve's fastest reaches it (capacity-sizer.ts): larger may be faster.
+      ...(f.note !== undefined && { note: f.note }),
     };
   }
 
