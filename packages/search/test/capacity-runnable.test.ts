@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fewestNodes, trainOnNodes, type SearchBase } from '../src/index.ts';
 import { runnableSizes } from '../src/capacity-runnable.ts';
+import { itIsTheFewestMeeting } from './fewest-checks.ts';
 import { smallBase } from './fixtures.ts';
 
 /**
@@ -16,20 +17,7 @@ describe('fewestNodes: a fixed batch that few sizes divide, and a deadline the r
   const deadline = 0.4 * HOUR;
   const a = fewestNodes(base, TOKENS, { deadlineSeconds: deadline });
 
-  it('answers a size that meets it, as that size alone is planned', () => {
-    if (!a.ok) throw new Error(a.message);
-    const again = trainOnNodes(base, a.nodes, TOKENS)!;
-    expect(again.seconds).toBeLessThanOrEqual(deadline);
-    expect(again.seconds).toBeCloseTo(a.seconds, 6);
-  });
-
-  it('is the fewest: every smaller size, searched here one by one, misses it or runs nothing', () => {
-    if (!a.ok) throw new Error(a.message);
-    for (let n = 1; n < a.nodes; n++) {
-      const p = trainOnNodes(base, n, TOKENS);
-      expect(p === undefined || p.seconds > deadline, `${n} nodes`).toBe(true);
-    }
-  });
+  itIsTheFewestMeeting(base, TOKENS, deadline, () => a);
 });
 
 describe('runnableSizes', () => {
