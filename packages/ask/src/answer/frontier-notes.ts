@@ -3,6 +3,7 @@ import { countOf, formatPercentChange } from '@trainplan/units';
 import { compactCount, formatDays, moneyText, nodesGpus } from '../format.ts';
 import { DAYS_PER_YEAR } from '../lexicon/quantities.ts';
 import type { AskParameters } from '../question.ts';
+import { searchEdgeNote } from './search-edge.ts';
 
 /**
  * "Cheapest" answers from runNodes's time–cost frontier: the cheapest size (fewest GPU-hours) is the
@@ -90,6 +91,7 @@ export function frontierNotes(a: NodesOkJson, q: AskParameters): string[] {
     `The fewest GPU-hours of ${countOf(searched, 'cluster size')} that run (the smallest that fits, then doubling while training gets faster); a faster cluster spends more GPU-hours as its MFU falls.`,
     ...shown.map((p) => `${p.nodes === fastest ? 'The fastest, ' : 'Faster: '}${sizeText(p, q, a.gpuHours)}.`),
     ...(shown.length === 0 ? ['No larger cluster trains it faster: the cheapest is also the fastest.'] : []),
+    ...searchEdgeNote(a.note),
     ...(a.largerBatch === undefined ? [] : [a.largerBatch.message]),
     'Give a deadline ("in 60 days") for the fewest nodes that meet it.',
     ...(q.pricePerGpuHour === undefined ? ['Give a price ("at $2/GPU-hour") for the cost in money: GPU-hours × the price per GPU-hour.'] : []),

@@ -27,6 +27,7 @@ import { answerHelp } from './help-answer.ts';
 import { failureKind, refusalWords } from './issue-words.ts';
 import { listOf, statedMfuNote, statedMfuUnused } from './stated-mfu.ts';
 import { belowOneProblem } from './whole-counts.ts';
+import { searchEdgeNote } from './search-edge.ts';
 
 /**
  * Nodes, time and best-configuration questions, answered by the protocol's configuration search:
@@ -284,6 +285,8 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     q.intent === 'time' ? 'With the fastest configuration the search found on these nodes.'
       : result.mode === 'fastest-within-budget' ? `The fastest plan the budget affords (${searched})${smallest}.`
         : `The fewest nodes whose best configuration meets the deadline (${searched}).`,
+    // A budget's fastest at the search's largest size: a larger cluster, never searched, may be faster.
+    ...(result.mode === 'fastest-within-budget' ? searchEdgeNote(result.note) : []),
     // The GPU-hours are in the time-to-train figure already (describe-estimate), not restated here.
     ...hint,
   ];
