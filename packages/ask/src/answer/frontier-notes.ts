@@ -91,8 +91,9 @@ export function frontierNotes(a: NodesOkJson, q: AskParameters): string[] {
     `The fewest GPU-hours of ${countOf(searched, 'cluster size')} that run (the smallest that fits, then doubling while training gets faster); a faster cluster spends more GPU-hours as its MFU falls.`,
     ...shown.map((p) => `${p.nodes === fastest ? 'The fastest, ' : 'Faster: '}${sizeText(p, q, a.gpuHours)}.`),
     ...(shown.length === 0 ? ['No larger cluster trains it faster: the cheapest is also the fastest.'] : []),
-    ...searchEdgeNote(a.note),
     ...(a.largerBatch === undefined ? [] : [a.largerBatch.message]),
+    // After the hint that qualifies the fastest: that no larger size was searched.
+    ...searchEdgeNote(a.note),
     'Give a deadline ("in 60 days") for the fewest nodes that meet it.',
     ...(q.pricePerGpuHour === undefined ? ['Give a price ("at $2/GPU-hour") for the cost in money: GPU-hours × the price per GPU-hour.'] : []),
   ];
