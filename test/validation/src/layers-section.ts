@@ -130,9 +130,9 @@ export interface GpuPairRow {
  * The H200 has the H100's tensor cores and clocks and 1.43× its HBM bandwidth (4.8 against 3.35 TB/s, the datasheets
  * in @trainplan/hardware): the planner's H200 layer differs from its H100 layer only in the memory-bound kernels.
  */
-export function h200OverH100(): GpuPairRow[] {
-  const h100 = layerComparisons('h100-sxm').filter((r) => r.variant === 'fused');
-  return layerComparisons('h200').filter((r) => r.variant === 'fused').map((h200) => {
+export function h200OverH100(h100Rows = layerComparisons('h100-sxm'), h200Rows = layerComparisons('h200')): GpuPairRow[] {
+  const h100 = h100Rows.filter((r) => r.variant === 'fused');
+  return h200Rows.filter((r) => r.variant === 'fused').map((h200) => {
     const base = h100.find((r) => r.kase.id === h200.kase.id)!;
     return {
       h200,
@@ -145,10 +145,9 @@ export function h200OverH100(): GpuPairRow[] {
   });
 }
 
-function h200Markdown(): string[] {
-  const runs = loadMeasuredLayers('h200');
-  const f = layerFindings('h200', runs);
-  const pairs = h200OverH100();
+/** The H200 subsection, from its runs' comparisons and each layer's H200 ÷ H100 (computed once, in layersSection). */
+function h200Markdown(runs: MeasuredLayers[], rows: LayerComparison[], pairs: readonly GpuPairRow[]): string[] {
+  const f = layerFindings('h200', runs, rows);
   const env = runs[0]!.environment;
   const alone = kernelAloneCalibration('h200');
   const pick = (g: (p: GpuPairRow) => number) => pairs.map(g);
@@ -202,7 +201,9 @@ export const layersSection: ValidationSection = {
     const hopper = COMPUTE_CALIBRATION.hopper;
     const env = runs[0]!.environment;
     const flash = fused.filter((r) => r.kase.attention === 'flash');
-    const h200Pairs = h200OverH100();
+    const h200Runs = loadMeasuredLayers('h200');
+    const h200Rows = layerComparisons('h200', h200Runs);
+    const h200Pairs = h200OverH100(rows, h200Rows);
     const markdown = [
       '## Whole layers on one H100 and one H200 (test/validation/kernels/layer.py)',
       '',
@@ -266,7 +267,7 @@ export const layersSection: ValidationSection = {
       + `score matrix: eager ÷ fused ${range(f.eagerOverFused.unfused)} there, ${range(f.eagerOverFused.flash)} in the flash layers, where `
       + 'compiling them gains nothing on balance.',
       '',
-      ...h200Markdown(),
+      ...h200Markdown(h200Runs, h200Rows, h200Pairs),
     ];
     return {
       markdown,
