@@ -1,5 +1,5 @@
 import {
-  inferenceBoundsText, inferenceFailureText, KV_BLOCK_TOKENS, retryInference, runInference, widestShape, type InferencePointJson, type InferenceResponseJson, type Retry,
+  fewestServingGpus, inferenceBoundsText, KV_BLOCK_TOKENS, retryInference, runInference, widestShape, type InferencePointJson, type InferenceResponseJson,
 } from '@trainplan/protocol';
 import { countOf, formatDuration, formatNumber, formatSeconds } from '@trainplan/units';
 import { gpuById } from '@trainplan/presets';
@@ -149,31 +149,16 @@ function fastestNote(a: Served): string[] {
 }
 
 /**
- * The plan on the fewest GPUs that serve, when the GPUs named hold no replica: the protocol's remedy (inferenceFailureText,
- * what the CLI's inference prints on stderr) finds that count by asking runInference again on each count in turn, from the
- * fewest that hold the model (any pipeline depth up to 16, so 12 H100s as TP 4 · PP 3 for Llama 3.1 405B, not only powers
- * of two), until one's plan meets the latency bounds (and, with a rate, serves it). Each of its asks goes through `retry`,
- * which keeps the answers asked on a count: the fewest count whose answer has a plan is the remedy's, and that plan is
- * the one said. Falls back to the smallest replica with no count (below) where the remedy asks none (a concurrency asked
- * that no replica holds on the GPUs named, whose remedy is fewer requests).
+ * The plan on the fewest GPUs that serve, when the GPUs named hold no replica: the count the protocol's remedy names
+ * (fewestServingGpus, what the CLI's inference prints on stderr through inferenceFailureText), found by asking runInference
+ * again on each count in turn, from the fewest that hold the model (any pipeline depth up to 16, so 12 H100s as TP 4 · PP 3
+ * for Llama 3.1 405B, not only powers of two), until one's plan meets the latency bounds. Undefined where the remedy names
+ * no count (a concurrency asked that no replica holds on the GPUs named, whose remedy is fewer requests): the smallest
+ * replica with no count (below) is said then.
  */
 function fewestServing(result: Served, request: Record<string, unknown>): { gpus: number; point: InferencePointJson } | undefined {
-  const retry = retryInference(request);
-  const served: { gpus: number; point: InferencePointJson }[] = [];
-  const recording: Retry = (change) => {
-    const again = retry(change);
-    const gpus = change.set?.gpus;
-    // A count asked as is (the remedy's FP8 tries set a precision): its plan at batch 1 or at any batch.
-    if (typeof gpus === 'number' && change.set?.precision === undefined && again?.best !== undefined) served.push({ gpus, point: again.best });
-    return again;
-  };
-  inferenceFailureText(result, request, { fromFlags: false, ...(result.unservable !== undefined && { unservable: result.unservable }) }, recording);
-  const fewest = served.reduce<number | undefined>((m, x) => (m === undefined || x.gpus < m ? x.gpus : m), undefined);
-  if (fewest === undefined) return undefined;
-  // The remedy checks the fewest that hold it at batch 1; its plan is asked again at every batch, as the CLI's --gpus N plans it.
-  const again = runInference({ ...request, gpus: fewest });
-  const point = again.ok && again.best !== undefined ? again.best : served.find((x) => x.gpus === fewest)?.point;
-  return point === undefined ? undefined : { gpus: fewest, point };
+  const found = fewestServingGpus(result, request, retryInference(request));
+  return found === undefined ? undefined : { gpus: found.gpus, point: found.best };
 }
 
 /** Where the count the closest plan is on comes from, said with it. */

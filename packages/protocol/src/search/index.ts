@@ -17,7 +17,7 @@ export { inferenceRequestSchema, inferenceRequestJsonSchema, KV_BLOCK_TOKENS, MA
 export type { InferencePointJson, InferenceResponseJson } from './inference-json.ts';
 export { inferenceBoundsText, widestShape, INTERACTIVE_TTFT_SECONDS, INTERACTIVE_TOKEN_SECONDS } from './inference-messages.ts';
 export { runInference } from './inference.ts';
-export { ceilFigures, inferenceFailureText, retryInference, type Retry } from './inference-remedy.ts';
+export { ceilFigures, fewestServingGpus, inferenceFailureText, retryInference, type Retry } from './inference-remedy.ts';
 export { toMegatronArgs, toNemoYaml } from './export-config.ts';
 // The answers as toolkit schemas (what /openapi.json publishes for each endpoint's 200).
 export { searchResponseSchema, searchResponseJsonSchema, validateSearchResponse } from './search-response-schema.ts';

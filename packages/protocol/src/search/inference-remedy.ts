@@ -275,6 +275,29 @@ function memoryRemedy(request: Record<string, unknown>, t: Terms, retry: Retry):
   return `to serve it, give GPUs with more memory (${name(t, '--gpu', 'cluster.gpu')})`;
 }
 
+/** The widest shape the GPUs given allow runs out of memory: the failures memoryRemedy answers. */
+function outOfMemory(a: Served): boolean {
+  const widest = widestShape(a.byShape);
+  return widest !== undefined && !widest.ok && widest.reason === 'out-of-memory';
+}
+
+/**
+ * The fewest GPUs that serve the request and the plan on them, as the remedy of an inference that holds no replica on the
+ * GPUs given names them (memoryRemedy's countsRemedy): for another surface (the chat bot) to say the count the CLI's stderr
+ * says. Undefined where that remedy names no count: the answer has a plan or fails for another reason than memory, no `gpus`
+ * were given, batches asked for are the remedy, or (with latency bounds) no count tried meets them.
+ */
+export function fewestServingGpus(a: Served, request: Record<string, unknown>, retry: Retry): { gpus: number; best: InferencePointJson } | undefined {
+  if (a.unservable === undefined || !outOfMemory(a) || field(request, 'gpus') === undefined || batchRemedy(request, retry) !== undefined) return undefined;
+  const needed = fewestGpus(request, retry);
+  if (needed === undefined) return undefined;
+  if (needed.serves !== undefined) return needed.serves;
+  if (bounded(request)) return undefined;
+  // Without bounds the fewest that hold it serve: its plan at every batch, as `--gpus N` plans it.
+  const best = retry({ set: { gpus: needed.holds } })?.best;
+  return best === undefined ? undefined : { gpus: needed.holds, best };
+}
+
 /**
  * Why there is no plan and how to get one, for the one stderr line of an inference that exits 1:
  * the reason the answer gives (`unservable`, or the closest plan's miss), then a remedy built from
@@ -286,9 +309,7 @@ export function inferenceFailureText(
 ): string {
   if (terms.unservable !== undefined) {
     // unservable quotes the widest shape's reason: memory has a remedy here; a shape dividing none of the GPUs given says its own.
-    const widest = widestShape(a.byShape);
-    const memory = widest !== undefined && !widest.ok && widest.reason === 'out-of-memory';
-    return memory ? `${terms.unservable}; ${memoryRemedy(request, terms, retry)}` : terms.unservable;
+    return outOfMemory(a) ? `${terms.unservable}; ${memoryRemedy(request, terms, retry)}` : terms.unservable;
   }
   const head = `no plan meets the latency bounds${terms.bounds === undefined ? '' : ` (${terms.bounds})`}`;
   if (a.closest === undefined) return head;

@@ -1,4 +1,4 @@
-import { costTimeFrontier } from '@trainplan/search';
+import { costTimeFrontier, MAX_NODES } from '@trainplan/search';
 import { describe, expect, it } from 'vitest';
 import { runEstimate, runNodes, validateNodesResponse } from '../../src/index.ts';
 import { validate } from '../../src/schema/validate.ts';
@@ -49,6 +49,27 @@ describe('nodes: frontier, the time–cost curve over cluster sizes', () => {
     const r = runNodes(request);
     if (r.ok) throw new Error('expected invalid');
     expect(r.message).toContain('or frontier');
+  });
+});
+
+describe('nodes: frontier whose fastest is at the search\'s largest size says so in `note`', () => {
+  // GPT-3 1.3B at 65,536 sequences a step: one sequence per GPU on 8,192 nodes of 8, so the curve keeps falling to the edge.
+  const edge = { model: 'gpt3-1.3b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 65_536 }, tokens: 1e12, frontier: true };
+
+  it('passes the search\'s note through, valid against the response schema', () => {
+    const a = runNodes(edge);
+    if (!a.ok) throw new Error(a.message);
+    expect(a.fastest!.nodes).toBe(MAX_NODES);
+    expect(a.note).toBe(`the search's largest size is ${MAX_NODES.toLocaleString('en-US')} nodes; larger clusters may be faster: ask --nodes N`);
+    expect(validateNodesResponse(a)).toEqual({ ok: true, value: a });
+  });
+
+  it('a curve whose fastest is far below it carries no note', () => {
+    const a = runNodes({ ...request, frontier: true });
+    if (!a.ok) throw new Error(a.message);
+    // The note is said within 5% of the edge (capacity-sizer.ts); 175B at 1,536 sequences is fastest on 6,144 nodes.
+    expect(a.fastest!.nodes).toBeLessThan(0.95 * MAX_NODES);
+    expect(a).not.toHaveProperty('note');
   });
 });
 
