@@ -3,7 +3,7 @@ import { cors } from 'hono/cors';
 import { allowedMethods } from './http/allowed-methods.ts';
 import { internalError, methodNotAllowed, notFound, saidBack } from './http/problems.ts';
 import { POST_OPERATIONS } from './operations/index.ts';
-import type { PostOperation } from './operations/operation.ts';
+import type { PostOperation, RunInBackground } from './operations/operation.ts';
 import { metaRoutes } from './routes/meta-routes.ts';
 import { postOperationRoutes } from './routes/post-operations.ts';
 import { presetRoutes } from './routes/preset-routes.ts';
@@ -25,6 +25,12 @@ export interface ApiOptions {
    * console.error, which Workers, Deno and Node all write to their logs.
    */
   readonly logError?: (error: unknown, request: FailedRequest) => void;
+  /**
+   * Where the slow operations run (search, nodes, scale, inference, collective: PostOperation.slow); default here, on
+   * the thread that serves requests. infra/node passes a pool of worker threads, so a search of seconds does not hold
+   * the other requests (health checks, estimates, the chat bot's acknowledgements) while it runs.
+   */
+  readonly runInBackground?: RunInBackground;
 }
 
 /** The request a 500 answered, as logged: the id the client was given, and what it asked. */
@@ -73,7 +79,7 @@ export function createApi(options: ApiOptions = {}): Hono {
   for (const mount of options.mounts ?? []) app.route(mount.path, mount.app);
   metaRoutes(app, operations);
   presetRoutes(app);
-  postOperationRoutes(app, operations);
+  postOperationRoutes(app, operations, options.runInBackground);
   // A path some route answers, asked with another method, is a 405 naming the methods it answers
   // (mounted apps' routes included); a path no route answers is a 404.
   app.notFound((c) => {

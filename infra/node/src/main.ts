@@ -3,6 +3,7 @@ import { createApi, type Mount } from '@trainplan/api';
 import { createChatApp } from '@trainplan/chatops';
 import { createWidgetApp } from '@trainplan/widget';
 import { createBackgroundAnswerer } from './background-answerer.ts';
+import { createBackgroundOperations } from './background-operations.ts';
 import { compressing } from './compress.ts';
 import { NoContentResponse } from './no-content-response.ts';
 
@@ -10,6 +11,9 @@ import { NoContentResponse } from './no-content-response.ts';
 // of seconds does not hold the acknowledgements of the questions that arrive meanwhile, and questions asked at once
 // run at once: up to one worker per core but the one left to this thread, at most 4 (./background-answerer.ts).
 const background = createBackgroundAnswerer();
+// The API's slow requests (a search per cluster size, an emulation) likewise, on a pool of their own, so a queue of
+// them never holds a chat answer back, nor a health check or an estimate, which stay on this thread (µs each).
+const operations = createBackgroundOperations();
 
 // The apps Node serves beside the API, one line each (the widget demo, the chat bot).
 const mounts: Mount[] = [
@@ -20,7 +24,7 @@ const mounts: Mount[] = [
 ];
 
 // `npm start`: on http://127.0.0.1:8787 (PORT and HOST override). process.env reaches handlers as c.env.
-const app = createApi({ mounts });
+const app = createApi({ mounts, runInBackground: operations.run });
 const port = Number(process.env.PORT ?? 8787);
 const hostname = process.env.HOST ?? '127.0.0.1';
 // Slow clients may not hold a connection for long (Node's defaults: 60 s for headers, 300 s for a
@@ -33,8 +37,8 @@ const fetch = compressing((request) => app.fetch(request, process.env));
 const server = serve({ fetch, port, hostname, serverOptions }, (info) => {
   console.log(`trainplan API listening on http://${hostname}:${info.port}`);
 });
-// The worker would keep the process alive after the server closes.
-server.on('close', () => { void background.close(); });
+// The workers would keep the process alive after the server closes.
+server.on('close', () => { void background.close(); void operations.close(); });
 
 /**
  * How long a stopping server waits for the deferred answers it can still send: the questions it acknowledged and had
@@ -49,6 +53,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     server.close();
     (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
     void background.close();
+    void operations.close();
     setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS).unref();
   });
 }

@@ -27,6 +27,25 @@ describe('npm start on Node', () => {
     expect(res.status).toBe(200);
     expect(((await res.json()) as { ok: boolean }).ok).toBe(true);
   });
+  it('answers /healthz while a slow request runs: the search per cluster size runs on a worker thread, not the thread that serves', async () => {
+    // A deadline no size meets: one search per cluster size up to the largest, seconds of CPU (26 searches).
+    const started = performance.now();
+    const slow = fetch(`${base}/v1/nodes`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, tokens: 300e9, days: 0.01 }),
+    }).then(async (res) => ({ status: res.status, body: await res.json() as { reason?: string }, ms: performance.now() - started }));
+    // Asked once the search has started; on one thread it would wait for the search to end, nearly all of the search's time.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const asked = performance.now();
+    const health = await fetch(`${base}/healthz`);
+    const healthMs = performance.now() - asked;
+    expect(health.status).toBe(200);
+    const nodes = await slow;
+    expect(nodes).toMatchObject({ status: 200, body: { reason: 'deadline-unreachable' } });
+    // Ratios in one run, not absolute times: the health check takes a small part of the search's time.
+    expect(healthMs / nodes.ms).toBeLessThan(0.25);
+  }, 60_000);
+
   it('a known path with another method is 405 with Allow (the shared app\'s handling, on Node)', async () => {
     const res = await fetch(`${base}/v1/estimate`);
     expect(res.status).toBe(405);

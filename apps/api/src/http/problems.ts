@@ -69,6 +69,13 @@ export const unsupportedContentCoding = (coding: string): Response =>
 export const overBudget = (detail: string, limit: Record<string, unknown>): Response =>
   problemResponse({ type: 'https://trainplan.dev/problems/over-budget', title: 'Over budget', status: 422, detail, ...limit });
 
+/** 503: the server has as many slow requests waiting as it queues; Retry-After says when to ask again (RFC 9110 §15.6.4). */
+export const serviceBusy = (retryAfterSeconds: number): Response =>
+  problemResponse(
+    { type: 'about:blank', title: 'Service Unavailable', status: 503, detail: `too many searches are waiting; ask again in ${retryAfterSeconds} s`, retryAfterSeconds },
+    { 'retry-after': String(retryAfterSeconds) },
+  );
+
 /**
  * 500: only for a bug of ours; the tests send hostile input to keep it unreachable. `id` is in the
  * server's log beside the error; the body carries it as RFC 9457's `instance` (§3.1.5), a URN.

@@ -75,6 +75,8 @@ function postPath(op: PostOperation): Json {
         415: problem('Body neither application/json nor application/msgpack, or content-coded (a Content-Encoding other than identity).'),
         405: problem('Method not allowed: the path answers POST (and OPTIONS); the Allow header lists them.'),
         422: problem('Over budget: the request would exceed a work limit, which the detail names.'),
+        // A server that runs slow operations on worker threads (npm start on Node) queues a bounded number of them.
+        ...(op.slow === true && { 503: problem('Busy: as many slow requests wait as the server queues; ask again after the Retry-After seconds.') }),
       },
     },
   };

@@ -28,6 +28,7 @@ export const collectiveOperation = operation<CollectiveRequest>({
   responseSchema: collectiveResponseJsonSchema,
   example: { op: 'all-reduce', gpu: 'h100-sxm', nodes: 2, sizes: [1048576, 1073741824] },
   subject: 'collective request',
+  slow: true,
   validate: validateCollectiveRequest,
   run(request) {
     if (request.eventBudget !== undefined && request.eventBudget > HTTP_MAX_EVENT_BUDGET) {

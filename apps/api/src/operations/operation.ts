@@ -28,8 +28,22 @@ export interface PostOperation<T = unknown> {
   readonly subject?: string;
   validate(body: unknown): { ok: true; value: T } | { ok: false; issues: FieldIssue[] };
   /** The answer (200, ok true or false), or a refusal (422). Never throws for a validated value. */
-  run(value: T): { answer: unknown } | { overBudget: OverBudget };
+  run(value: T): OperationResult;
+  /**
+   * Whether one request may take seconds of CPU (a search per cluster size, an emulation): a runtime with threads runs
+   * it off the thread that serves requests (ApiOptions.runInBackground). Absent for the µs estimates.
+   */
+  readonly slow?: boolean;
 }
+
+/** What an operation's run gives: the answer (200), or a refusal (422). Plain data either way. */
+export type OperationResult = { answer: unknown } | { overBudget: OverBudget };
+
+/**
+ * Runs an operation's `run` elsewhere (infra/node: on a worker thread), by the operation's path and its validated
+ * value (plain data); `busy` when that elsewhere has too much waiting already, which the API answers 503.
+ */
+export type RunInBackground = (path: string, value: unknown) => Promise<OperationResult | { busy: { retryAfterSeconds: number } }>;
 
 /** Erases the value type so operations of different requests sit in one list. */
 export const operation = <T>(op: PostOperation<T>): PostOperation => op as PostOperation;

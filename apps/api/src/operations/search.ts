@@ -37,6 +37,7 @@ export const searchOperation = operation<SearchRequest>({
   responseSchema: searchResponseJsonSchema,
   example: { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', nodes: 128 }, training: { globalBatchSize: 1536 }, top: 3 },
   subject: 'search request',
+  slow: true,
   validate: validateSearchRequest,
   run(request) {
     const refusal = budgetRefusal(request.candidateBudget);
@@ -53,6 +54,7 @@ export const nodesOperation = operation<NodesRequest>({
   responseSchema: nodesResponseJsonSchema,
   example: { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, tokens: 300e9, days: 30 },
   subject: 'nodes request',
+  slow: true,
   validate: (body) => validate(nodesRequestSchema, body),
   run: (request) => ({ answer: runNodes(request, options) }),
 });
@@ -66,6 +68,7 @@ export const scaleOperation = operation<ScaleRequest>({
   responseSchema: scaleResponseJsonSchema,
   example: { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, nodes: [32, 64, 128] },
   subject: 'scale request',
+  slow: true,
   validate: (body) => validate(scaleRequestSchema, body),
   run(request) {
     if (request.nodes.length > HTTP_MAX_SCALE_SIZES) {
@@ -87,6 +90,7 @@ export const inferenceOperation = operation<InferenceRequest>({
   responseSchema: inferenceResponseJsonSchema,
   example: { model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512 },
   subject: 'inference request',
+  slow: true,
   validate: (body) => validate(inferenceRequestSchema, body),
   run: (request) => ({ answer: runInference(request) }),
 });

@@ -1,0 +1,45 @@
+import { POST_OPERATIONS } from '@trainplan/api';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createBackgroundOperations, type BackgroundOperations } from '../src/background-operations.ts';
+
+// The API's slow operations on worker threads, as `npm start` runs them (../src/main.ts), here under vitest.
+const NODES = { model: 'gpt3-1.3b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 64 }, tokens: 1e9, days: 30 };
+const nodes = POST_OPERATIONS.find((op) => op.path === '/v1/nodes')!;
+const valid = (() => {
+  const v = nodes.validate(NODES);
+  if (!v.ok) throw new Error('invalid');
+  return v.value;
+})();
+
+let made: BackgroundOperations[] = [];
+const operations = (options: Parameters<typeof createBackgroundOperations>[0] = {}) => {
+  const m = createBackgroundOperations(options);
+  made.push(m);
+  return m;
+};
+afterEach(async () => {
+  await Promise.all(made.map((m) => m.close()));
+  made = [];
+});
+
+describe('createBackgroundOperations', () => {
+  it('runs an operation by its path on a worker: the same result as running it here', async () => {
+    expect(await operations({ workers: 1 }).run('/v1/nodes', valid)).toStrictEqual(nodes.run(valid));
+  });
+
+  it('with its one worker busy and maxQueued waiting, answers busy at once, and still runs those it took', async () => {
+    const background = operations({ workers: 1, maxQueued: 1 });
+    const running = background.run('/v1/nodes', valid);
+    const waiting = background.run('/v1/nodes', valid);
+    expect(await background.run('/v1/nodes', valid)).toEqual({ busy: { retryAfterSeconds: 5 } });
+    const expected = nodes.run(valid);
+    expect(await running).toStrictEqual(expected);
+    expect(await waiting).toStrictEqual(expected);
+  });
+
+  it('a path it has no operation for fails that request (a 500 in the API), and the worker runs the next', async () => {
+    const background = operations({ workers: 1 });
+    await expect(background.run('/v1/nothing', {})).rejects.toMatchObject({ name: 'RangeError' });
+    expect(await background.run('/v1/nodes', valid)).toStrictEqual(nodes.run(valid));
+  });
+});
