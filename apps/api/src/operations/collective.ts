@@ -2,7 +2,7 @@ import {
   collectiveRequestJsonSchema, collectiveResponseJsonSchema, MAX_EMULATED_NODE_SIZES, runCollective,
   validateCollectiveRequest, type CollectiveRequest,
 } from '@trainplan/protocol';
-import { withHttpLimits } from './http-limits.ts';
+import { withHttpIssues, withHttpLimits, type HttpLimit } from './http-limits.ts';
 import { operation } from './operation.ts';
 
 /**
@@ -16,6 +16,8 @@ export const HTTP_MAX_EVENT_BUDGET = 2_000_000;
 /** The most (nodes × sizes) one HTTP request may emulate: protocol's limit (emulation-limit.ts), shared with the CLI. */
 export const HTTP_MAX_EMULATED_NODE_SIZES = MAX_EMULATED_NODE_SIZES;
 
+const limits: Record<string, HttpLimit> = { eventBudget: { maximum: HTTP_MAX_EVENT_BUDGET } };
+
 export const collectiveOperation = operation<CollectiveRequest>({
   path: '/v1/collective',
   operationId: 'collective',
@@ -24,12 +26,12 @@ export const collectiveOperation = operation<CollectiveRequest>({
     + `default sweep; emulate: true adds the bottleneck link and per-link utilisation. Emulation over HTTP is capped at `
     + `${HTTP_MAX_EVENT_BUDGET} events and ${HTTP_MAX_EMULATED_NODE_SIZES} node-sizes (nodes × sizes emulated); past either the `
     + 'request is refused (422) naming the limit.',
-  requestSchema: withHttpLimits(collectiveRequestJsonSchema, { eventBudget: { maximum: HTTP_MAX_EVENT_BUDGET } }),
+  requestSchema: withHttpLimits(collectiveRequestJsonSchema, limits),
   responseSchema: collectiveResponseJsonSchema,
   example: { op: 'all-reduce', gpu: 'h100-sxm', nodes: 2, sizes: [1048576, 1073741824] },
   subject: 'collective request',
   slow: true,
-  validate: validateCollectiveRequest,
+  validate: withHttpIssues(validateCollectiveRequest, limits),
   run(request) {
     if (request.eventBudget !== undefined && request.eventBudget > HTTP_MAX_EVENT_BUDGET) {
       return { overBudget: {

@@ -4,7 +4,7 @@ import {
   scaleResponseJsonSchema, searchRequestJsonSchema, searchResponseJsonSchema, validate, validateSearchRequest,
   type InferenceRequest, type NodesRequest, type ScaleRequest, type SearchRequest,
 } from '@trainplan/protocol';
-import { withHttpLimits } from './http-limits.ts';
+import { withHttpIssues, withHttpLimits, type HttpLimit } from './http-limits.ts';
 import { operation, type OverBudget } from './operation.ts';
 
 /**
@@ -26,6 +26,8 @@ const budgetRefusal = (requested: number | undefined): OverBudget | undefined =>
     : undefined;
 
 const options = { candidateBudget: HTTP_MAX_CANDIDATE_BUDGET };
+const searchLimits: Record<string, HttpLimit> = { candidateBudget: { maximum: HTTP_MAX_CANDIDATE_BUDGET } };
+const scaleLimits: Record<string, HttpLimit> = { nodes: { maxItems: HTTP_MAX_SCALE_SIZES } };
 
 export const searchOperation = operation<SearchRequest>({
   path: '/v1/search',
@@ -33,12 +35,12 @@ export const searchOperation = operation<SearchRequest>({
   summary: 'Find the fastest (or cheapest) parallel configuration of a model on a cluster',
   description: 'Enumerate → evaluate → rank: the best plan as a contract scenario with its estimate, the top k, the nearest '
     + `alternatives and why they lose, and what was pruned. At most ${HTTP_MAX_CANDIDATE_BUDGET} full estimates per request.`,
-  requestSchema: withHttpLimits(searchRequestJsonSchema, { candidateBudget: { maximum: HTTP_MAX_CANDIDATE_BUDGET } }),
+  requestSchema: withHttpLimits(searchRequestJsonSchema, searchLimits),
   responseSchema: searchResponseJsonSchema,
   example: { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', nodes: 128 }, training: { globalBatchSize: 1536 }, top: 3 },
   subject: 'search request',
   slow: true,
-  validate: validateSearchRequest,
+  validate: withHttpIssues(validateSearchRequest, searchLimits),
   run(request) {
     const refusal = budgetRefusal(request.candidateBudget);
     return refusal ? { overBudget: refusal } : { answer: runSearch(request, options) };
@@ -64,12 +66,12 @@ export const scaleOperation = operation<ScaleRequest>({
   operationId: 'scale',
   summary: 'Strong or weak scaling: step time, throughput per GPU and efficiency against node count',
   description: `One search per size, at most ${HTTP_MAX_SCALE_SIZES} sizes and ${HTTP_MAX_CANDIDATE_BUDGET} full estimates per search over HTTP.`,
-  requestSchema: withHttpLimits(scaleRequestJsonSchema, { nodes: { maxItems: HTTP_MAX_SCALE_SIZES } }),
+  requestSchema: withHttpLimits(scaleRequestJsonSchema, scaleLimits),
   responseSchema: scaleResponseJsonSchema,
   example: { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, nodes: [32, 64, 128] },
   subject: 'scale request',
   slow: true,
-  validate: (body) => validate(scaleRequestSchema, body),
+  validate: withHttpIssues((body) => validate(scaleRequestSchema, body), scaleLimits),
   run(request) {
     if (request.nodes.length > HTTP_MAX_SCALE_SIZES) {
       return { overBudget: {
@@ -85,7 +87,9 @@ export const inferenceOperation = operation<InferenceRequest>({
   path: '/v1/inference',
   operationId: 'inference',
   summary: 'Serving a model: latency, KV cache, batch and throughput per tensor/pipeline choice',
-  description: 'Prefill and decode time, KV-cache memory and the largest batch within the latency bounds, per TP × PP shape.',
+  description: 'Prefill and decode time, KV-cache memory and the largest batch within the latency bounds, per TP × PP shape. '
+    + 'ok: true answers any valid request, each shape\'s result in byShape; where no plan serves it, best is absent and unservable '
+    + '(no shape holds the model) or closest (the plan nearest the bounds) says why: check best, not ok, for a plan.',
   requestSchema: inferenceRequestJsonSchema,
   responseSchema: inferenceResponseJsonSchema,
   example: { model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512 },
