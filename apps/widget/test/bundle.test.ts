@@ -82,4 +82,15 @@ describe('the widget app', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect((await res.text()).length).toBe((await widgetBundle()).code.length);
   });
+
+  it('answers a revalidation with the module\'s ETag by 304 and no body (QA: every revalidation sent the 80 kB again)', async () => {
+    const first = await app.request(MODULE_PATH);
+    const tag = first.headers.get('etag');
+    expect(tag).toMatch(/^(W\/)?"[^"]+"$/);
+    const again = await app.request(MODULE_PATH, { headers: { 'if-none-match': tag! } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    // Another tag is another module: the whole of it.
+    expect((await app.request(MODULE_PATH, { headers: { 'if-none-match': '"stale"' } })).status).toBe(200);
+  });
 });
