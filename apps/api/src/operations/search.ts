@@ -51,7 +51,10 @@ export const nodesOperation = operation<NodesRequest>({
   path: '/v1/nodes',
   operationId: 'nodes',
   summary: 'The fewest nodes that train a token budget within a deadline or budget, the days on given nodes, or the time–cost curve over cluster sizes (frontier)',
-  description: `Capacity planning over the configuration search (each search capped at ${HTTP_MAX_CANDIDATE_BUDGET} full estimates).`,
+  description: `Capacity planning over the configuration search (each search capped at ${HTTP_MAX_CANDIDATE_BUDGET} full estimates). `
+    + 'Every size is planned at training.globalBatchSize, which is required here: the CLI\'s flags and the chat bot, given no batch, '
+    + 'plan each size at its own default (the model\'s published batch, else about 4M tokens, rounded so that the size\'s GPUs divide it), '
+    + 'so to compare with their answer, send the batch their configuration states.',
   requestSchema: nodesRequestJsonSchema,
   responseSchema: nodesResponseJsonSchema,
   example: { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, tokens: 300e9, days: 30 },
