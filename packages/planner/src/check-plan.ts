@@ -125,9 +125,26 @@ function noSplitText(L: number, p: number, slots: PipelineSlots): string {
       + 'or leave embeddingInPipelineSplit and lossInPipelineSplit off';
   }
   const b = Math.ceil(L / p);
-  return `${L} layers have no Megatron split over ${p} stages: with ${b} layers on each of the ${p - 2} middle stages `
-    + `(⌈L/p⌉), ${L - (p - 2) * b} are left for the first and last, which need at least one each `
-    + '(--decoder-first/last-pipeline-num-layers); use fewer stages';
+  const left = L - (p - 2) * b;
+  // Megatron's uneven split (--decoder-first/last-pipeline-num-layers) would also take thinner middle stages with thicker
+  // first and last ones; trainplan plans middle stages of ⌈L/p⌉ only (pipelineSplit, packages/model), so it says so.
+  const shortBy = left < 0
+    ? `the ${p - 2} middle stages at ⌈L/p⌉ = ${countOf(b, 'layer')} each take ${(p - 2) * b}, more than the ${L}`
+    : `${countOf(b, 'layer')} on each of the ${p - 2} middle stages (⌈L/p⌉) leave ${left} for the first and last, which need at least one each`;
+  return `${L} layers have no split over ${p} stages that trainplan plans: ${shortBy} (Megatron's --decoder-first/last-pipeline-num-layers `
+    + `would also take thinner middle stages with thicker ends, which trainplan does not plan); ${fewerStagesText(L, p)}`;
+}
+
+/**
+ * "use fewer stages: 49 is the most that split, 48 the most that split evenly": the most stages below p that L layers have
+ * a split over (packages/model pipelineSplit), and the most that divide them; not every count between has one (96 on 26).
+ */
+function fewerStagesText(L: number, p: number): string {
+  let most = 1;
+  for (let q = Math.min(p - 1, L); q > 1; q--) if (pipelineSplit(L, q) !== undefined) { most = q; break; }
+  let even = 1;
+  for (let q = Math.min(p - 1, L); q > 1; q--) if (L % q === 0) { even = q; break; }
+  return most === even ? `use fewer stages: ${most} is the most that split, evenly` : `use fewer stages: ${most} is the most that split, ${even} the most that split evenly`;
 }
 
 const slotWords = (slots: PipelineSlots): string =>

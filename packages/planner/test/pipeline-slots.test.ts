@@ -80,3 +80,26 @@ describe('pipeline slots: the embedding and the loss counted as layers in the sp
     expect(counted.memory.totalBytes).toBe(alone.memory.totalBytes);
   });
 });
+
+describe('the message when the layers have no split over the stages', () => {
+  // Llama 3.1 405B's other settings, its layers and pipeline changed, no interleaving: only the split is at issue.
+  const issue = (layers: number, pipeline: number): string => checkPlan({
+    ...llama405, model: { ...llama405.model, layers }, pipeline, virtualStages: 1, schedule: '1f1b', nodes: pipeline * 4,
+  }).find((i) => i.rule === 'pipeline-split')!.message;
+
+  it('96 layers on 64 stages: says the middle stages alone would take more than there are (2 × 62 = 124 > 96), never a negative count', () => {
+    const m = issue(96, 64);
+    expect(m).toContain('the 62 middle stages at ⌈L/p⌉ = 2 layers each take 124, more than the 96');
+    expect(m).not.toMatch(/-\d/);
+    // By hand: 49 stages leave 96 − 47 × 2 = 2 layers, one each for the first and last; 48 divides 96.
+    expect(m).toContain('49 is the most that split, 48 the most that split evenly');
+  });
+
+  it('96 layers on 26 stages: 4 × 24 = 96 leave none for the first and last; says trainplan\'s rule is its own, not Megatron\'s', () => {
+    const m = issue(96, 26);
+    expect(m).toContain('leave 0 for the first and last');
+    expect(m).toContain('which trainplan does not plan');
+    // By hand: 25 stages: ⌈96/25⌉ = 4, 96 − 23 × 4 = 4 left, 2 and 2; 24 divides 96.
+    expect(m).toContain('25 is the most that split, 24 the most that split evenly');
+  });
+});
