@@ -252,6 +252,30 @@ function batchRemedy(request: Record<string, unknown>, retry: Retry): string | u
 }
 
 /**
+ * Prompt chunks tried where a prompt's activations in one forward pass are what overflows: 8,192 tokens, then 2,048,
+ * vLLM's default max_num_batched_tokens for its OpenAI server (vllm/engine/arg_utils.py: 8,192 on GPUs of 70 GB and
+ * more other than the A100, 2,048 on the others).
+ */
+const PREFILL_CHUNKS = [8192, 2048];
+
+/**
+ * A prompt prefilled in chunks (Sarathi-Serve, OSDI 2024; vLLM's chunked prefill) where no shape holds it whole: an
+ * iteration then holds one chunk's activations, not the whole prompt's (QA: Llama 3 8B with a 4M-token prompt needs
+ * 106 GiB of activations on an H100 in one pass, 212 MiB in chunks of 8,192). The largest chunk that lets a shape hold
+ * it at batch 1, checked by asking again; undefined where the request already prefills in chunks that small or none helps.
+ */
+function chunkRemedy(request: Record<string, unknown>, t: Terms, retry: Retry): string | undefined {
+  const asked = field(request, 'prefillChunkTokens');
+  for (const chunk of PREFILL_CHUNKS.filter((c) => asked === undefined || c < asked)) {
+    const shape = fewest(holding(retry, { set: { batching: 'continuous', prefillChunkTokens: chunk } }));
+    if (shape === undefined) continue;
+    const ask = t.fromFlags ? `--batching continuous --prefill-chunk ${chunk}` : `batching "continuous", prefillChunkTokens ${chunk}`;
+    return `to serve it, prefill the prompt in chunks (${ask}): ${shapeText(shape)} then holds it, one chunk's activations at a time`;
+  }
+  return undefined;
+}
+
+/**
  * What lets some shape hold the model when none does for memory, each checked by asking again: batches asked
  * for that fit; with `gpus` given, the fewest GPUs that serve; else, with memory held back, all of it; else FP8
  * weights where they make it fit; else (nothing checked helps) GPUs with more memory.
@@ -259,6 +283,8 @@ function batchRemedy(request: Record<string, unknown>, retry: Retry): string | u
 function memoryRemedy(request: Record<string, unknown>, t: Terms, retry: Retry): string {
   const batches = batchRemedy(request, retry);
   if (batches !== undefined) return batches;
+  const chunked = chunkRemedy(request, t, retry);
+  if (chunked !== undefined) return chunked;
   const gpus = field(request, 'gpus');
   // FP8 weights where the GPU runs them and they fit the GPUs given: offered beside more GPUs, as they need none.
   const fp8 = request.precision === 'fp8' ? undefined : fewest(holding(retry, { set: { precision: 'fp8' } }));

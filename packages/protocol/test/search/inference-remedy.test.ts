@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { ceilFigures } from '../../src/search/inference-remedy.ts';
+import { ceilFigures, inferenceFailureText, retryInference } from '../../src/search/inference-remedy.ts';
+import { runInference } from '../../src/search/inference.ts';
+import type { InferenceResponseJson } from '../../src/search/inference-json.ts';
+
+const served = (request: Record<string, unknown>): Extract<InferenceResponseJson, { ok: true }> => {
+  const a = runInference(request);
+  if (!a.ok) throw new Error(a.message);
+  return a;
+};
+const remedy = (request: Record<string, unknown>): string => {
+  const a = served(request);
+  if (a.unservable === undefined) throw new Error('expected nothing to serve it');
+  return inferenceFailureText(a, request, { fromFlags: true, unservable: a.unservable }, retryInference(request));
+};
 
 describe('ceilFigures', () => {
   it.each([
@@ -14,5 +27,25 @@ describe('ceilFigures', () => {
       expect(ceilFigures(x)).toBeGreaterThanOrEqual(x);
       expect(ceilFigures(x) / x).toBeLessThan(1.01);
     }
+  });
+});
+
+describe('the memory remedy for a prompt whose activations overflow in one forward pass', () => {
+  // Llama 3 8B with a 4M-token prompt on H100s: by hand, the activations of 4,194,304 tokens in one pass dwarf 16 GB of
+  // weights; in chunks of 8,192 an iteration holds one chunk's.
+  const request = { model: 'llama3-8b', cluster: { gpu: 'h100-sxm' }, promptTokens: 4 * 1024 * 1024, outputTokens: 1024 };
+
+  it('names chunked prefill, and the request changed so serves on the shape named', () => {
+    const m = /prefill the prompt in chunks \(--batching continuous --prefill-chunk (\d+)\): TP (\d+) · PP (\d+)/.exec(remedy(request));
+    expect(m).not.toBeNull();
+    const chunked = served({ ...request, batching: 'continuous', prefillChunkTokens: Number(m![1]) });
+    expect(chunked.unservable).toBeUndefined();
+    expect(chunked.byShape.some((s) => s.ok && s.tensor === Number(m![2]) && s.pipeline === Number(m![3]))).toBe(true);
+  });
+
+  it('names no chunk where chunks do not help: on one GPU the 4M tokens\' KV cache alone (128 KiB a token: 512 GiB) overflows', () => {
+    const huge = { ...request, tensor: [1], pipeline: [1] };
+    expect(remedy(huge)).not.toContain('--prefill-chunk');
+    expect(remedy({ ...huge, batching: 'continuous', prefillChunkTokens: 2048 })).not.toContain('--prefill-chunk');
   });
 });
