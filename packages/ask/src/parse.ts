@@ -12,7 +12,7 @@ import { takeStatedMfu } from './lexicon/mfu.ts';
 import { findUnreadPrice, otherPricesNotRead, UNREAD_MONEY, unreadConversion, moneyBudgetProblem, resolvePrice, takeMoneyBudget, takePrice, unreadPriceProblem } from './lexicon/price.ts';
 import { resolveSharding } from './sharding.ts';
 import {
-  HW_TOKEN, Scanner, type CountContext, takeAlgorithm, takeBytes, takeCollectiveOp, takeCounts, takeDeadline, takeParallelism,
+  HW_TOKEN, Scanner, type CountContext, type CountsRead, takeAlgorithm, takeBytes, takeCollectiveOp, takeCounts, takeDeadline, takeParallelism,
   takeDistributedOptimizer, takeGpuHours, takePrecision, takeSequenceParallel, takeTokenPhrases, takeTokens, takeZeroStage,
 } from './lexicon/quantities.ts';
 import type { AskParameters, ClusterSize, ComparedModel, DefaultUsed, NotRead, ParsedQuestion, ParseOptions } from './question.ts';
@@ -26,7 +26,7 @@ import { findUnreadTime, takeNamedSpan } from './lexicon/named-spans.ts';
 import { servingBesideFineTuning, servingPartOf } from './mixed-question.ts';
 import { COUNT_KILO, decimalCommas, spelledScales, writtenNumbers } from './lexicon/numbers.ts';
 import { outOfScope } from './scope.ts';
-import { findUnreadLength, takeServing } from './lexicon/serving.ts';
+import { findUnreadLength, takeCostPerMillion, takeServing } from './lexicon/serving.ts';
 import { takeKvCachePrecision } from './lexicon/kv-cache.ts';
 import { takeWeightFormat } from './lexicon/weight-format.ts';
 import { takeRecompute } from './lexicon/recompute.ts';
@@ -35,6 +35,7 @@ import { findUnnamedLatencyBound, percentileReading, takeLatencyPercentiles, unn
 import { resolveDraft } from './speculative.ts';
 import { comparedLayout, layoutOfFields, takeOtherLayouts } from './lexicon/layouts.ts';
 import { layoutsProblem } from './compared-layouts.ts';
+import { takeBareTokens } from './lexicon/bare-tokens.ts';
 import { comparedModels, MAX_COMPARED, modelsNotCompared, takeOtherModels, type ResolvedModel } from './lexicon/compared-models.ts';
 import type { ModelMatch } from './lexicon/models.ts';
 import type { Match } from './lexicon/match.ts';
@@ -47,6 +48,12 @@ const COMPARES = /\b(?:vs\.?|versus|or|compar\w*|against|better)\b/;
 
 /** Intents that plan a training run, whose recompute a question may ask about. */
 const TRAINING_PLANS: ReadonlySet<string> = new Set(['nodes', 'cheapest', 'time', 'config', 'memory', 'estimate']);
+
+/** "How big a model", "how many parameters can I train", "the largest model": a model size asked, not named. */
+const ASKS_MODEL_SIZE = /\bhow (?:big|large) (?:of )?(?:an? )?model\b|\bhow many param(?:eter)?s (?:can|could|should|would)\b|\bwhat (?:size (?:of )?)?model size\b|\bwhat size (?:of )?model\b|\b(?:largest|biggest) model\b|\bmax(?:imum)? model size\b/;
+/** Why a model size asked is not answered, and the question that is. */
+export const MODEL_SIZE_NOT_ANSWERED = 'how big a model a budget trains is not answered here: I plan a model you name; name one to check it, '
+  + 'e.g. "can we train llama3-70b on 10T tokens with 2M H100 GPU-hours", or ask "how many tokens for 70B" for a size\'s compute-optimal tokens';
 
 /** Questions longer than this are refused (a chat question is a line). */
 export const MAX_QUESTION_LENGTH = 500;
@@ -210,6 +217,39 @@ function blankedOf(before: string, after: string): string {
   return before.slice(start, end).trim().replace(/\s+/g, ' ');
 }
 
+/** A system's name without its parenthesis: "NVIDIA DGX A100 640GB", not "… (Selene)". */
+const systemName = (name: string): string => name.replace(/\s*\(.*\)$/, '');
+
+/**
+ * How the nodes asked were read, where no preset says it: "2x H100 nodes" taken as two of the GPU's usual nodes, and nodes
+ * of fewer GPUs than any preset's node of that GPU ("a 4xA100 node") planned as part of one (the protocol's fabric gives
+ * such a node the system's NVLink and its NICs in proportion, packages/protocol fabric-cache.ts). QA: both were planned
+ * with nothing said.
+ */
+function nodeReadings(text: string, facts: AskParameters, times: CountsRead['timesNodes']): DefaultUsed[] {
+  const out: DefaultUsed[] = [];
+  const system = systemById(facts.system ?? '') ?? defaultSystemForGpu(facts.gpu ?? DEFAULT_GPU);
+  if (system === undefined) return out;
+  const gpu = gpuById(system.gpu)?.name.replace(/^NVIDIA\s+/, '') ?? 'GPU';
+  const node = `${systemName(system.name)}, the ${gpu}'s usual node`;
+  if (times !== undefined && facts.nodes === times.nodes) {
+    // As typed ("2x H100 nodes"), where the text holds it; else in the normalised words, the GPU's name for its marker.
+    const typed = new RegExp(String.raw`(?<![\w.])${times.nodes}\s*[x×]\s*\S+(?:\s+gpus?)?\s+\w+`, 'i').exec(text)?.[0] ?? times.written.replace(HW_TOKEN, facts.gpu ?? 'GPU');
+    out.push({
+      field: 'nodes', value: times.nodes,
+      text: `"${typed}" read as ${countOf(times.nodes, 'node')} of ${countOf(system.gpusPerNode, 'GPU')} (${node}); say "nodes of ${times.nodes} GPUs" for nodes that hold ${times.nodes}`,
+    });
+  }
+  const perNode = facts.gpusPerNode;
+  if (perNode !== undefined && Number.isInteger(perNode) && perNode >= 1 && perNode < system.gpusPerNode) {
+    out.push({
+      field: 'gpusPerNode', value: perNode,
+      text: `nodes of ${countOf(perNode, 'GPU')}: no system preset has ${perNode} ${gpu} a node (${node}, has ${system.gpusPerNode}); each planned as ${countOf(perNode, 'GPU')} of one, on its NVLink, with its network links in proportion`,
+    });
+  }
+  return out;
+}
+
 const defined = <T extends object>(o: T): T =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
@@ -243,6 +283,8 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   const otherModels = served.model === undefined || speculative.speculative === true || served.draftWritten !== undefined ? undefined
     : takeOtherModels(s, served.model, served.modelWritten ?? '');
   const model = otherModels?.first ?? served.model;
+  // "train a 7b on 300b": the second size, no comparing word before it, the tokens trained on (lexicon/bare-tokens.ts).
+  const bare = otherModels === undefined || model === undefined ? undefined : takeBareTokens(s, normal, model, otherModels.unjoined);
   // A size no preset has ("a 30B model", "llama 30b") is planned as a decoder of that size in its family's style, said so.
   let customReading: string | undefined;
   if (model !== undefined) {
@@ -343,6 +385,8 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   // Before the bounds: "p99 ttft 500ms" is a bound on the time to first token, its percentile said (the model's latencies are means).
   const percentiles = takeLatencyPercentiles(s);
   // Before token counts: "generate 512 tokens" is an output length, never a training budget.
+  // Before the lengths: "per 1M output tokens" is a cost's unit, never an output of 1M tokens.
+  const perMillion = takeCostPerMillion(s);
   Object.assign(stated, takeServing(s));
   // A length no pattern read, seen before the training budget's patterns take its number ("2e6 token prompts").
   const unreadLength = findUnreadLength(s.text);
@@ -350,6 +394,9 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   stated.gpuHours = takeGpuHours(s);
   Object.assign(stated, takeTokenPhrases(s));
   stated.tokens = takeTokens(s);
+  // The bare size is the budget only where none is written with its "tokens" word; else said not read, as a model named apart.
+  const bareTokens = bare !== undefined && stated.tokens === undefined && stated.tokensPerParameter === undefined ? bare : undefined;
+  if (bareTokens !== undefined) stated.tokens = bareTokens.tokens;
   // "Chinchilla-optimal", "compute-optimal": 20 tokens per parameter (Hoffmann et al. 2022), where no budget is given.
   const chinchilla = s.take(/\b(?:chinchilla|compute)[\s-]*optimal\b|\bchinchilla\b(?![\s-]*(?:70b|scaling))/) !== undefined
     && stated.tokens === undefined && stated.tokensPerParameter === undefined;
@@ -476,8 +523,9 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   // The other models compared: compared where nothing else is (one comparison a question); each one not compared said,
   // never dropped unsaid.
   // A model named apart from the compared run ("train llama3-8b on 64 H100, also llama3-70b"): said, never dropped unsaid.
-  if (otherModels !== undefined && otherModels.unjoined.length > 0) {
-    notRead.push(...modelsNotCompared(otherModels.unjoined.map((o) => asTyped(text, o.written)), 'no word compares it with the first; ask again naming it, or "A vs B"'));
+  const unjoined = otherModels?.unjoined.filter((o) => o !== bareTokens?.mention) ?? [];
+  if (unjoined.length > 0) {
+    notRead.push(...modelsNotCompared(unjoined.map((o) => asTyped(text, o.written)), 'no word compares it with the first; ask again naming it, or "A vs B"'));
   }
   if (otherModels !== undefined && otherModels.others.length > 0) {
     const others = otherModels.others.map((o) => ({ ...o, written: asTyped(text, o.written) }));
@@ -516,12 +564,25 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   const readings: DefaultUsed[] = [];
   if (chinchilla) readings.push({ field: 'tokensPerParameter', value: CHINCHILLA_TOKENS_PER_PARAMETER, text: CHINCHILLA_READING });
   const asServing = intent === 'serving' ? inferenceReading(normal, facts) : undefined;
-  if (asServing !== undefined) readings.push({ field: 'model', value: facts.model ?? 'custom', text: asServing });
+  // The cue as typed ("per 1M output tokens", not the normalised "per 1m output tokens").
+  if (asServing !== undefined) readings.push({ field: 'model', value: facts.model ?? 'custom', text: asServing.replace(/"([^"]+)"/, (_m, cue: string) => `"${asTyped(text, cue)}"`) });
+  // The serving answer prices output tokens (the GPUs' time over the tokens they generate, prefill included): "per million
+  // tokens" and "per million input tokens" said as read so.
+  if (perMillion !== undefined && intent === 'serving' && !/^(?:output|generated|completion)$/.test(perMillion.of ?? '')) {
+    readings.push({ field: 'pricePerGpuHour', value: perMillion.written, text: `"${asTyped(text, perMillion.written)}" read as per million output tokens, the serving cost given (the GPUs' time over the tokens they generate, the prompts' prefill included)` });
+  }
+  // Asked of training ("training cost per million tokens"): the run's whole cost is what a plan gives, said.
+  if (perMillion !== undefined && intent !== 'serving' && intent !== 'help') {
+    notRead.push({ phrase: `"${asTyped(text, perMillion.written)}"`, why: 'a cost per million tokens is a serving price; a training plan gives the whole run\'s cost: divide it by the tokens in millions, or ask "serve …" for serving\'s' });
+  }
   if (model?.assumed !== undefined && model.model !== undefined) readings.push({ field: 'model', value: model.model, text: model.assumed });
   if (customReading !== undefined && facts.customModel !== undefined) {
     // "codellama 34b": the family named is no preset, said before the shape the size was planned as.
     const text = model?.namedAs === undefined ? customReading : `${model.namedAs} is not a preset: ${customReading}`;
     readings.push({ field: 'customModel', value: facts.customModel.shape.name ?? 'custom', text });
+  }
+  if (bareTokens !== undefined && facts.tokens === bareTokens.tokens) {
+    readings.push({ field: 'tokens', value: bareTokens.tokens, text: `"${asTyped(text, bareTokens.written)}" read as ${compactCount(bareTokens.tokens)} training tokens (a second size after the model's, with no word of what it counts)` });
   }
   if (draft?.ok === true && draft.reading !== undefined) readings.push({ field: 'draftModel', value: draft.id, text: draft.reading });
   if (weightFormat !== undefined && 'reading' in weightFormat) readings.push({ field: 'precision', value: weightFormat.precision, text: weightFormat.reading });
@@ -538,6 +599,7 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
     const n = facts.gpus;
     readings.push({ field: 'gpus', value: n, text: `${n.toLocaleString('en-US')} ${gpuById(facts.gpu ?? '')?.name.replace(/^NVIDIA\s+/, '') ?? 'GPU'} instances read as ${n.toLocaleString('en-US')} GPUs, one an instance (say "${n} nodes", or name the instance type, e.g. p5.48xlarge, for ${n} instances of 8 GPUs)` });
   }
+  readings.push(...nodeReadings(text, facts, counts.timesNodes));
   if (priced?.ok === true && priced.assumed !== undefined) readings.push({ field: 'pricePerGpuHour', value: priced.perGpuHour, text: priced.assumed });
   if (zero?.assumed !== undefined) readings.push({ field: 'zeroStage', value: zero.stage, text: zero.assumed });
   const sharding = resolveSharding(parameters);
@@ -606,7 +668,9 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   const layouts = layoutsProblem(intent, facts.layouts);
   if (layouts !== undefined) problems.push(layouts);
   if (intent !== 'help' && intent !== 'collective' && intent !== 'rate' && parameters.model === undefined && parameters.customModel === undefined && model?.unknownSize === undefined && model?.unmodelled === undefined) {
-    problems.push('name a model: a preset id such as gpt3-175b or llama3-70b, or a size such as 175B');
+    // "How big a model can we train on …": the largest model a budget trains is no plan here, said as such (QA: "2M gpu hours"
+    // was read as a 2M-parameter model and refused as too small).
+    problems.push(ASKS_MODEL_SIZE.test(normal) ? MODEL_SIZE_NOT_ANSWERED : 'name a model: a preset id such as gpt3-175b or llama3-70b, or a size such as 175B');
   }
   if (parameters.model !== undefined && modelById(parameters.model) === undefined) problems.push(`unknown model ${parameters.model}`);
   // "-2T tokens", "-64 h100": no count, size or time is below 0, and the patterns read the digits alone. Said unless a

@@ -16,10 +16,10 @@ describe('"chinchilla optimal tokens for 70B": the tokens, never a cluster plan'
     expect(a.notes.some((n) => n.includes('15.0T tokens'))).toBe(true);
   });
 
+  // "how many parameters does llama3-70b have" is the count alone now (parameter-count.test.ts).
   it.each([
-    // Before (each): a configuration search, "Best for Llama 3 70B … 194 days".
+    // Before: a configuration search, "Best for Llama 3 70B … 194 days".
     'tokens per parameter for 70B',
-    'how many parameters does llama3-70b have',
   ])('"%s": answered with the parameter count and the tokens, never a search', (question) => {
     const a = ask(question, { publicUrl: null });
     expect(a.ok).toBe(true);

@@ -3,6 +3,7 @@ import type { ParsedQuestion } from '../question.ts';
 import { DEFAULT_PUBLIC_URL, type Answer, type AnswerOptions } from './answer-types.ts';
 import { answerCollective } from './collective-answer.ts';
 import { answerTokensPerParameter, asksTokensAlone } from './tokens-per-parameter.ts';
+import { answerParameterCount, asksParameterCount } from './parameter-count.ts';
 import { firstQuestionOf, questionOn, sideBySide } from './compared-gpus.ts';
 import { answerFixedConfiguration } from './estimate-answer.ts';
 import { asStandalone } from './follow-up.ts';
@@ -44,10 +45,12 @@ function answerOf(q: ParsedQuestion, options: AnswerOptions): Answer {
   const models = comparedModelsOf(q);
   if (models !== undefined) {
     const on = gpuName(q.parameters.gpu ?? '');
-    return sideBySide(q, models.names, models.questions.map((m) => answerOf(m, options)), { of: on, subject: asksTokensAlone(q) ? 'in training tokens' : `on ${on}` });
+    const subject = !asksTokensAlone(q) ? `on ${on}` : asksParameterCount(q) ? 'in parameters' : 'in training tokens';
+    return sideBySide(q, models.names, models.questions.map((m) => answerOf(m, options)), { of: on, subject });
   }
-  // "Chinchilla optimal tokens for 70B": the tokens alone, no cluster plan (tokens-per-parameter.ts).
-  if (asksTokensAlone(q)) return answerTokensPerParameter(q);
+  // "Chinchilla optimal tokens for 70B": the tokens alone, no cluster plan (tokens-per-parameter.ts); "how many params is
+  // llama3 70b": the count alone (parameter-count.ts).
+  if (asksTokensAlone(q)) return asksParameterCount(q) ? answerParameterCount(q) : answerTokensPerParameter(q);
   // GPUs to compare ("A100 vs H100 for 70B"): the question answered of each, side by side (compared-gpus.ts).
   const gpus = q.stated.comparedGpus;
   if (gpus !== undefined && q.intent !== 'collective' && q.intent !== 'rate') {

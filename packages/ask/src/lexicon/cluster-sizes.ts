@@ -41,8 +41,13 @@ const NOT_LISTED_AFTER = String.raw`(?<!\b(?:tp|pp|cp|dp|ep|vp|vpp|mbs|gbs|seq\w
 const SLASH_LIST = new RegExp(String.raw`${NOT_LISTED_AFTER}(?<![\w.,/])(\d+(?:\.\d+)?k?(?:\s*/\s*\d+(?:\.\d+)?k?)+)\s*(?:x\s*)?(${HW_TOKEN}(?:\s*gpus?)?|nodes?|gpus?)\b${NOT_PER_NODE}`);
 /** "64 nodes, 128 nodes, 256 nodes": sizes listed by commas alone, each with the same unit (no "or" before the last). */
 const UNIT_LIST = new RegExp(String.raw`(?<![\w.,])(\d+(?:\.\d+)?k?\s*(${HW_TOKEN}|nodes?|gpus?)\b(?:\s*,\s*\d+(?:\.\d+)?k?\s*\2\b)+)(?!\s*,?\s*\b(?:or|and|vs)\b)${NOT_PER_NODE}`);
-/** "8 16 32 64 nodes": sizes listed by spaces alone, rising, the unit once (numbers.ts' writtenNumbers left them apart). */
-const SPACE_LIST = new RegExp(String.raw`${NOT_LISTED_AFTER}(?<![\w.,])(\d+k?(?:\s+\d+k?)+)\s*(?:x\s*)?(${HW_TOKEN}(?:\s*gpus?)?|nodes?|gpus?)\b${NOT_PER_NODE}`);
+/**
+ * "8 16 32 64 nodes": sizes listed by spaces alone, rising, the unit once (numbers.ts' writtenNumbers left them apart).
+ * Not "4 8xA100 nodes": 4 nodes of 8 GPUs, the last count glued to its "x" and the nodes named after the GPU (QA: a "4 nodes
+ * vs 8 nodes" comparison was invented); takeCounts reads it.
+ */
+const NODES_OF_X = String.raw`(?!x\s*${HW_TOKEN}\s*(?:gpus?\s*)?(?:nodes?|servers?|machines?|boxes|hosts?|systems?)\b)`;
+const SPACE_LIST = new RegExp(String.raw`${NOT_LISTED_AFTER}(?<![\w.,])(\d+k?(?:\s+\d+k?)+)${NODES_OF_X}\s*(?:x\s*)?(${HW_TOKEN}(?:\s*gpus?)?|nodes?|gpus?)\b${NOT_PER_NODE}`);
 
 /** Each list shape above rewritten as the joined list TWO_SIZES and LISTED_BEFORE read: "64, 128 or 256 nodes". */
 function joinListedSizes(s: Scanner): void {

@@ -141,7 +141,9 @@ const sizeAsWritten = (asked: string): string => compactSize(asked.replace(/mill
  * Counts that are not a model's size, by the words after them: tokens, GPU-hours, sequences, steps, a batch
  * ("a 4M batch"), or by the words before them: a batch ("batch size 4m"), money ("$2M").
  */
-const NOT_A_SIZE_AFTER = String.raw`(?![\s-]*(?:tokens?|toks?|gpus?|sequences?|seqs?|samples?|steps?|iterations?|batch\w*|context|words?|dollars?|usd)\b)`;
+// GPU-hours written with the GPU's name ("2M H100 hours", as normalize writes "2M gpu hours of h100"): a budget, never a 2M model
+// (QA: planned as a 2M-parameter model, refused as too small).
+const NOT_A_SIZE_AFTER = String.raw`(?![\s-]*(?:tokens?|toks?|gpus?|sequences?|seqs?|samples?|steps?|iterations?|batch\w*|context|words?|dollars?|usd|[a-z]{1,3}\d{2,4}[a-z]*[\s-]*(?:gpu[\s-]*)?(?:hours?|hrs?|h))\b)`;
 const NOT_A_SIZE_BEFORE = String.raw`(?<![\w.$€£])(?<!\bbatch(?:[\s-]*size)?\s*(?:of|=|:|is)?\s*-?)`;
 /** A bare size in millions, billions or trillions of parameters (units' parseCount reads m, b, t). */
 const BARE_SIZE = new RegExp(String.raw`${NOT_A_SIZE_BEFORE}(-?)(${DECIMAL})\s*(${SIZE_SCALE})\b${NOT_A_SIZE_AFTER}`);

@@ -253,7 +253,10 @@ const GROUP_NOUN = String.raw`(?:clusters?|pods?|superpods?|racks?|fleets?|farms
  */
 function spelledCounts(s: Scanner, notBeforeHardware: boolean): void {
   const hardware = notBeforeHardware ? '' : String.raw`|${HW_TOKEN}\b(?!\s*${GROUP_NOUN}\b)`;
-  const noun = String.raw`(?=\s*(?:(?:${HW_TOKEN}\s*)?(?:gpus?|${NODE_NOUN})\b${hardware}))`;
+  // "one 8xH100 node", "two 8x A100 nodes": a count of nodes before the GPUs each holds (QA: "one" was left a word, and 128
+  // nodes planned as "no cluster size given").
+  const perNodeX = String.raw`|\d+x\s*(?:${HW_TOKEN}\s*)?(?:gpus?\s*)?${NODE_NOUN}\b`;
+  const noun = String.raw`(?=\s*(?:(?:${HW_TOKEN}\s*)?(?:gpus?|${NODE_NOUN})\b${hardware}${perNodeX}))`;
   s.text = s.text.replace(new RegExp(String.raw`\b(?:(a\s+single|single|an?)|(${NUMBER_WORD}))\b${noun}`, 'g'), (_m, single: string | undefined, word: string | undefined) =>
     String(single !== undefined ? 1 : NUMBER_WORDS[word ?? ''] ?? 1));
 }
@@ -279,6 +282,8 @@ export interface CountsRead {
   racks?: number;
   /** How nodes are racked, as written ("2 nodes per rack"): no count of the cluster, and nothing the fabric presets model. */
   perRack?: string;
+  /** "2x H100 nodes" read as 2 nodes of the GPU's usual node, as written (HW_TOKEN for the GPU), for parse.ts to say. */
+  timesNodes?: { written: string; nodes: number };
 }
 
 /**
@@ -331,10 +336,20 @@ export function takeCounts(s: Scanner, { nodeNamed, rack, nodeGpus }: CountConte
   // "16 8xH100 nodes", "8xA100 nodes": 8 GPUs per node; a count before is nodes. "8xH100" alone counts GPUs.
   const perNodeX = systemNamed || out.gpusPerNode !== undefined
     ? undefined
-    : s.take(new RegExp(String.raw`(?:${num}\s+)?(\d+)x\s*(?:${HW_TOKEN}\s*(?:gpus?\s*)?|gpus?\s*)${NODE_NOUN}\b`));
+    : s.take(new RegExp(String.raw`(?:${num}\s+)?(\d+)x\s*(?:${HW_TOKEN}\s*(?:gpus?\s*)?|gpus?\s*)(${NODE_NOUN})\b`));
+  let timesNodes: CountsRead['timesNodes'];
   if (perNodeX) {
-    out.gpusPerNode = Number(perNodeX[3]);
-    if (perNodeX[1] !== undefined) out.nodes = value(perNodeX[1], perNodeX[2]);
+    const times = Number(perNodeX[3]);
+    // "2x H100 nodes", no count before and a multiplier no node of the GPU holds: two nodes, each the GPU's usual node (QA:
+    // read as nodes of 2 GPUs). "8xH100 nodes" (the node's own count) stays nodes of 8, and "a 4xA100 node" (one node)
+    // nodes of 4, which parse.ts says no preset has.
+    if (perNodeX[1] === undefined && nodeGpus !== undefined && times !== nodeGpus && /s$/.test(perNodeX[4] ?? '')) {
+      out.nodes = times;
+      timesNodes = { written: perNodeX[0].trim(), nodes: times };
+    } else {
+      out.gpusPerNode = times;
+      if (perNodeX[1] !== undefined) out.nodes = value(perNodeX[1], perNodeX[2]);
+    }
   }
   // "16x8 H100", "16 x 8 GPUs": nodes × the GPUs in each, as a cluster is written (QA: "on 16x8 H100" was read as no cluster
   // at all, and 128 nodes planned as "no cluster size given"). A node holds 1, 2, 4, 8 or 16 GPUs (the presets' nodes).
@@ -357,5 +372,8 @@ export function takeCounts(s: Scanner, { nodeNamed, rack, nodeGpus }: CountConte
     else if (rack?.named === true && !/gpu/.test(next[0])) out.gpus = rack.gpus * value(next[1] ?? '', next[2]);
     else out.gpus = value(next[1] ?? '', next[2]);
   }
-  return { counts: out, kilo, ...(rackCount !== undefined && { racks: rackCount }), ...(perRack !== undefined && { perRack: perRack[0].trim() }) };
+  return {
+    counts: out, kilo, ...(rackCount !== undefined && { racks: rackCount }), ...(perRack !== undefined && { perRack: perRack[0].trim() }),
+    ...(timesNodes !== undefined && { timesNodes }),
+  };
 }

@@ -70,6 +70,19 @@ function takeSharedPrefix(s: Scanner): RegExpExecArray | undefined {
     ?? s.take(new RegExp(String.raw`\b${SHARED_PREFIX}(?:[\s-]*(?:length|len|size))?\s*(?:of|is|=|:)\s*(?:about\s+|~\s*)?${TOKEN_COUNT}(?:[\s-]*tok(?:en)?s?)?\b`));
 }
 
+/**
+ * "per 1M output tokens", "per million tokens", "$/Mtok": the unit a serving cost is quoted in, never a length or a budget
+ * (QA: "cost per 1M output tokens" was each request's output, 1,048,576 tokens, and "cost per million tokens" a training
+ * run of 1M tokens' search). Group 1: the tokens named ("output", "input"), if any.
+ */
+export const PER_MILLION_TOKENS = /(?:\bper|\/)\s*(?:(?:1|one|a)\s*)?(?:mtoks?\b|(?:m|million)\s+(?:(output|generated|completion|input|prompt)\s+)?tok(?:en)?s?\b)/;
+
+/** Takes a cost's "per million tokens" out of the text: the phrase as written and the tokens it names; undefined when there is none. */
+export function takeCostPerMillion(s: Scanner): { written: string; of?: string } | undefined {
+  const m = s.take(PER_MILLION_TOKENS);
+  return m === undefined ? undefined : { written: m[0].trim(), ...(m[1] !== undefined && { of: m[1] }) };
+}
+
 /** Reads (and blanks) the serving figures; fields the question does not give stay unset. */
 export function takeServing(s: Scanner): ServingFacts {
   const out: ServingFacts = {};
@@ -91,8 +104,9 @@ export function takeServing(s: Scanner): ServingFacts {
   // A user's prompt follows the system prompt, whatever its length: the whole prompt is both.
   const own = prompt !== undefined && out.sharedPrefixTokens !== undefined && new RegExp(String.raw`\b${USER_PROMPT}`).test(prompt[0]);
   if (prompt) out.promptTokens = tokenCount(prompt) + (own ? out.sharedPrefixTokens ?? 0 : 0);
-  // "512 output tokens", "512 generated tokens", "output of 512 tokens", "generate 512 tokens", "OSL 512".
-  const output = inOut !== undefined ? undefined : s.take(new RegExp(String.raw`\b${TOKEN_COUNT}[\s-]*(?:tokens?[\s-]*)?(?:outputs?|generated|new|completion|osl)(?:[\s-]*tokens?)?\b`))
+  // "512 output tokens", "512 generated tokens", "output of 512 tokens", "generate 512 tokens", "OSL 512"; "4k prompt 1k out"
+  // (QA: "1k out" was not read, and 512 tokens taken), never "out of" ("2T tokens out of 15T").
+  const output = inOut !== undefined ? undefined : s.take(new RegExp(String.raw`\b${TOKEN_COUNT}[\s-]*(?:tokens?[\s-]*)?(?:outputs?|out\b(?![\s-]*of\b)|generated|new|completion|osl)(?:[\s-]*tokens?)?\b`))
     ?? s.take(new RegExp(String.raw`\b(?:outputs?|completions?|generations?|osl)(?:[\s-]*(?:length|len|size|tokens))?${BOUND_JOIN}${TOKEN_COUNT}(?:[\s-]*tokens?)?\b${NO_OTHER_UNIT}`))
     ?? s.take(new RegExp(String.raw`\b(?:generat\w*|produc\w*|writ\w*|output\w*)\s+${TOKEN_COUNT}[\s-]*tok(?:en)?s?\b`));
   if (output && out.outputTokens === undefined) out.outputTokens = tokenCount(output);

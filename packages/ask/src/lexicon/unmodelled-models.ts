@@ -66,6 +66,27 @@ const UNKNOWN_VERSIONS: readonly { pattern: RegExp; name: (m: RegExpExecArray) =
   { pattern: /\bllama[\s-]*(1|4)(?![\d.])(?:[\s-]*(scout|maverick|behemoth))?\b/, name: (m) => `Llama ${m[1] ?? ''}${m[2] === undefined ? '' : ` ${m[2].charAt(0).toUpperCase()}${m[2].slice(1)}`}` },
 ];
 
+/** "with 8 experts", "8 experts top-2", "top-2 routing" after the kind's name: the same model, in the same span. */
+const EXPERTS_AFTER = String.raw`(?:[\s,]+(?:with\s+)?\d+\s+(?:routed\s+)?experts\b)?(?:[\s,]+(?:and\s+)?top[\s-]*\d+(?:\s+routing)?\b)?`;
+const moeSize = (group: string): string => String.raw`(?<![\w.])(?<${group}>${DECIMAL}\s*[bt])[\s-]*(?:param(?:eter)?s?[\s-]+)?`;
+/**
+ * A mixture-of-experts model named by its kind, not its family: "a 671B MoE", "a mixture of experts 8x22B model", "47B with 8
+ * experts", "8x7B" (experts × each one's size). Every preset is a dense decoder: planned dense, the experts' parameters would
+ * all count in every token's FLOPs (QA: "a 671b moe model" and "a 47B MoE with 8 experts top-2" were planned dense, unsaid).
+ * The size written before it is part of the span, so it is never read again as a dense model of that size.
+ */
+const MOE = new RegExp([
+  String.raw`(?:${moeSize('size')})?(?:sparse[\s-]*)?(?:\bmoe\b|\bmixture[\s-]*of[\s-]*experts?\b)(?:[\s-]*(?<experts>\d+\s*x\s*${DECIMAL}\s*[bt])\b)?${EXPERTS_AFTER}`,
+  String.raw`(?<![\w.])(?<grid>\d+\s*x\s*${DECIMAL}\s*b)\b(?:[\s-]*(?:sparse[\s-]*)?(?:moe|mixture[\s-]*of[\s-]*experts?)\b)?${EXPERTS_AFTER}`,
+  String.raw`(?:${moeSize('total')}(?:\s+\S+){0,3}?\s+)?\b\d+\s+(?:routed\s+)?experts\b`,
+].join('|'));
+
+/** "a 671B mixture-of-experts model is not modelled …": the size as written, where one is. */
+function moeProblem(m: RegExpExecArray): string {
+  const size = (m.groups?.size ?? m.groups?.experts ?? m.groups?.grid ?? m.groups?.total)?.replace(/\s+/g, '').toUpperCase().replace('X', 'x');
+  return `a mixture-of-experts model${size === undefined ? '' : ` (${size})`} is not modelled: every preset is a dense decoder, and planned dense its experts' parameters would all count in every token's FLOPs`;
+}
+
 /** A few preset ids to name where a model is not known. */
 const KNOWN_EXAMPLES = ['gpt3-175b', 'llama3-8b', 'llama3-70b', 'llama3.1-405b', 'mt-nlg-530b'].filter((id) => (MODEL_IDS as readonly string[]).includes(id));
 
@@ -84,5 +105,7 @@ export function matchUnmodelledModel(text: string): UnmodelledModel | undefined 
     const instead = size === undefined ? 'name a preset (llama3-70b) or a size ("a 70B model")' : `ask for "a ${size} model" to plan a GPT-style decoder of that size`;
     return { ...where, problem: `${f.name}${size === undefined ? '' : ` ${size}`} is not modelled (no preset has its shape); ${instead}` };
   }
+  const moe = MOE.exec(text);
+  if (moe) return { index: moe.index, length: moe[0].length, problem: moeProblem(moe) };
   return undefined;
 }

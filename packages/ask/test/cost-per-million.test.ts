@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import type { InferenceResponseJson } from '@trainplan/protocol';
+import { ask } from '../src/answer/answer.ts';
+import { parse } from '../src/parse.ts';
+
+type InferenceOk = Extract<InferenceResponseJson, { ok: true }>;
+const OPTIONS = { publicUrl: null, today: '2026-11-28' } as const;
+
+/**
+ * "Cost per 1M output tokens", "cost per million tokens": the unit a serving cost is quoted in. QA found the first read as
+ * each request's output length (1,048,576 tokens, and $17.7 per million answered) and the second planned as a training run
+ * on a default 128 nodes, with nothing said.
+ */
+describe('"cost per million tokens" is serving\'s price per million output tokens, at the default lengths', () => {
+  it.each([
+    'cost per 1M output tokens for llama3 8b on h100 at $2/hr, offline batch',
+    'cost per million tokens for llama3 8b on h100 at $2/hr, offline',
+  ])('"%s" is $0.0995 per million output tokens, as the CLI gives', (question) => {
+    const q = parse(question, OPTIONS);
+    expect(q.intent).toBe('serving');
+    expect(q.stated.outputTokens).toBeUndefined();
+    expect(q.stated.tokens).toBeUndefined();
+    const a = ask(question, OPTIONS);
+    const data = a.data as InferenceOk;
+    // The default lengths, as `trainplan inference --model llama3-8b --gpu h100-sxm --prompt 2048 --output 512 --batching
+    // continuous --price 2` plans them; it gives $0.0995 per million output tokens.
+    expect(data.promptTokens).toBe(2048);
+    expect(data.outputTokens).toBe(512);
+    expect(a.headline).toContain('$0.0995 per million output tokens');
+    // By hand: $2 per GPU-hour over (tokens/s per GPU × 3,600 s) tokens an hour, times a million.
+    expect(2 / ((data.best?.tokensPerSecondPerGpu ?? 0) * 3600) * 1e6).toBeCloseTo(0.0995, 4);
+    expect(a.notes.join(' ')).not.toMatch(/longer than .* sequence length/);
+  });
+
+  it('which reading was taken is said: serving, and per million output tokens where "tokens" alone was written', () => {
+    const a = ask('cost per million tokens for llama3 8b on h100 at $2/hr, offline', OPTIONS);
+    expect(a.assumptions).toContain('read as serving (inference), from "per million tokens" with no training word; say "train" (e.g. "training throughput of …") for training');
+    expect(a.assumptions).toContain('"per million tokens" read as per million output tokens, the serving cost given (the GPUs\' time over the tokens they generate, the prompts\' prefill included)');
+    const output = ask('cost per 1M output tokens for llama3 8b on h100 at $2/hr, offline batch', OPTIONS);
+    expect(output.assumptions.some((x) => x.includes('read as per million output tokens'))).toBe(false);
+  });
+
+  it('asked of training, "per million tokens" is said not read, never a budget of a million tokens', () => {
+    const q = parse('what is the training cost per million tokens for llama3 8b on 64 h100 at $2/hr', OPTIONS);
+    expect(q.intent).toBe('time');
+    expect(q.stated.tokens).toBeUndefined();
+    expect(q.notRead?.map((n) => n.phrase)).toEqual(['"per million tokens"']);
+  });
+});
