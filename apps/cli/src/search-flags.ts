@@ -148,6 +148,26 @@ export function number(v: FlagValues, name: string): number | string | undefined
   return n !== undefined && Number.isFinite(n) ? n : raw;
 }
 
+/**
+ * A number flag that may carry its own unit after it ("30d" or "30 days" for --days, "50ms" for --max-token-ms, "2s" for
+ * --max-ttft-s): the unit, where `unit` matches it right after the number, is dropped and the rest read as number() reads
+ * it; anything else (another unit: "2ms" to a flag in seconds) goes on as given, for the command's check or the schema
+ * to name.
+ */
+export function numberIn(v: FlagValues, name: string, unit: RegExp): number | string | undefined {
+  const raw = v[name];
+  if (typeof raw !== 'string') return undefined;
+  const n = number({ [name]: raw.replace(unit, '') }, name);
+  return typeof n === 'number' ? n : raw;
+}
+
+/** The units numberIn drops from a flag in days, milliseconds and seconds: each only right after a digit ("2ms" is not "2m" seconds). */
+export const UNIT = {
+  days: /(?<=\d)\s*(?:d|days?)\s*$/i,
+  milliseconds: /(?<=\d)\s*(?:ms|msecs?|milliseconds?)\s*$/i,
+  seconds: /(?<=\d)\s*(?:s|secs?|seconds?)\s*$/i,
+} as const;
+
 /** The object without its undefined entries (a flag not given is no field). */
 export const defined = (o: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(o).filter(([, x]) => x !== undefined));

@@ -8,7 +8,8 @@ import { EXIT } from '../exit-codes.ts';
 import { printAnswer, requestCommand } from '../request-command.ts';
 import type { FlagSpec, FlagValues } from '../flags.ts';
 import { renderTable } from '../format/table.ts';
-import { count, defined, machineFields, MACHINE_FLAGS, money, number, tokenLength } from '../search-flags.ts';
+import { costHeader, PRICE_CURRENCY } from '../format/price-currency.ts';
+import { count, defined, machineFields, MACHINE_FLAGS, money, number, numberIn, tokenLength, UNIT } from '../search-flags.ts';
 import { usageLine } from '../format/usage-line.ts';
 
 const SYNOPSIS = 'trainplan inference --model ID --gpu ID --prompt N --output N [--max-token-ms L] [--max-ttft-s S] '
@@ -103,13 +104,17 @@ const bound = (field: 'maxDecodeSecondsPerToken' | 'maxPrefillSeconds') =>
 /** The request's bound per generated token is in seconds; --max-token-ms gives it in ms. */
 const MAX_TOKEN_MS = bound('maxDecodeSecondsPerToken') * MS;
 
+/** A latency bound in its flag's unit: "50", or with that unit after it ("50ms" to --max-token-ms, "2s" to --max-ttft-s), as --days takes "30d". */
+const latency = (v: FlagValues, flag: 'max-token-ms' | 'max-ttft-s'): number | string | undefined =>
+  numberIn(v, flag, flag === 'max-token-ms' ? UNIT.milliseconds : UNIT.seconds);
+
 /**
  * A latency bound checked in its flag's unit: the request's per-token field is in seconds, so the
  * schema would answer --max-token-ms "-5" with "got -0.005" and "abc" with a bound of 3600 (seconds)
  * beside a flag in ms; and its "expected a number" would leave --max-ttft-s 2ms without its unit.
  */
-function boundProblem(v: FlagValues, flag: string, unit: string, max: number): string | undefined {
-  const x = number(v, flag);
+function boundProblem(v: FlagValues, flag: 'max-token-ms' | 'max-ttft-s', unit: string, max: number): string | undefined {
+  const x = latency(v, flag);
   if (x === undefined || (typeof x === 'number' && x > 0 && x <= max)) return undefined;
   return `--${flag}: expected ${unit} > 0 and ≤ ${max.toLocaleString('en-US')}, got "${String(v[flag])}"`;
 }
@@ -121,7 +126,7 @@ const rate = (x: number): string => formatGrouped(x, RATE_DIGITS);
 const plural = (n: number, one: string, many: string): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
 function fromFlags(v: FlagValues): Record<string, unknown> {
-  const tokenMs = number(v, 'max-token-ms');
+  const perToken = latency(v, 'max-token-ms');
   const speculating = v['draft-model'] !== undefined || v['draft-tokens'] !== undefined || v.acceptance !== undefined;
   return {
     ...machineFields(v),
@@ -138,8 +143,8 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
         ? defined({ draftModel: v['draft-model'], draftTokens: count(v, 'draft-tokens'), acceptanceRate: number(v, 'acceptance') }) : undefined,
       sharedPrefixTokens: tokenLength(v, 'shared-prefix'),
       gpuMemoryUtilization: number(v, 'gpu-memory-utilization'),
-      maxDecodeSecondsPerToken: typeof tokenMs === 'number' ? tokenMs / MS : tokenMs,
-      maxPrefillSeconds: number(v, 'max-ttft-s'),
+      maxDecodeSecondsPerToken: typeof perToken === 'number' ? perToken / MS : perToken,
+      maxPrefillSeconds: latency(v, 'max-ttft-s'),
       pricePerGpuHour: money(v, 'price'),
     }),
   };
@@ -175,7 +180,7 @@ const row = (p: InferencePointJson, columns: Columns, outputTokens: number): str
  */
 const header = (columns: Columns): string[] => [
   'TP', 'PP', 'batch', columns.rated ? 'first token (no queue)' : 'first token', 'per token', 'tokens/s/GPU', ...(columns.rated ? ['GPUs'] : []),
-  'KV cache', 'memory', 'max batch', ...(columns.priced ? ['cost/M tokens'] : []), '',
+  'KV cache', 'memory', 'max batch', ...(columns.priced ? [costHeader('cost/M tokens')] : []), '',
 ];
 /** A TP × PP shape that cannot serve: dashes in the figures, the reason in the last column. */
 const unservable = (tensor: number, pipeline: number, message: string, columns: Columns): string[] =>
@@ -226,7 +231,8 @@ function bestText(p: InferencePointJson, outputTokens: number): string {
   const perGpu = `${rate(p.tokensPerSecondPerGpu)} tokens/s/GPU`;
   const perToken = [
     ...(outputTokens > 1 ? [`${formatSeconds(p.decodeStepSeconds)} per token`] : [`the token in ${formatSeconds(p.prefillSeconds)}`]),
-    ...(p.cost === undefined ? [] : [`${rate(p.cost.perMillionOutputTokens)} per million generated tokens`]),
+    // The report's first cost: its currency said here (the GPUs' hourly cost with --rate follows on the next line).
+    ...(p.cost === undefined ? [] : [`${rate(p.cost.perMillionOutputTokens)} per million generated tokens (${PRICE_CURRENCY})`]),
   ].join(', ');
   if (p.replicas === undefined) return `TP ${p.tensor} · PP ${p.pipeline} · batch ${formatGrouped(p.batch)} · ${batching}: ${perGpu}, ${perToken}`;
   const gpus = p.replicas * p.gpus;

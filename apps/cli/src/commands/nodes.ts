@@ -1,5 +1,5 @@
 import { checkedText, daysText, nvlinkDomainsText, runNodes, type NodesResponseJson, nodesText } from '@trainplan/protocol';
-import { countOf, formatCount, formatPercent, formatSeconds, parseDecimal } from '@trainplan/units';
+import { countOf, formatCount, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -9,10 +9,13 @@ import { progressBar } from '../format/progress-bar.ts';
 import { grouped } from '../format/count-text.ts';
 import { renderTable } from '../format/table.ts';
 import { wholeText } from '../format/whole-text.ts';
+import { fp8Peak, mfuCells, mfuHeaders, mfuText, type Fp8Peak } from '../format/mfu-text.ts';
+import { costHeader, costWithCurrency } from '../format/price-currency.ts';
 import {
-  count, machineFields, MACHINE_FLAGS, money, OVERLAP_FLAGS, overlapProblem, overlapSettings, SPACE_FLAGS, spaceConstraintFields, spaceFlagsHelp, TRAINING_FLAGS, trainingFields,
+  count, machineFields, MACHINE_FLAGS, money, numberIn, OVERLAP_FLAGS, overlapProblem, overlapSettings, SPACE_FLAGS, spaceConstraintFields, spaceFlagsHelp, TRAINING_FLAGS, trainingFields, UNIT,
 } from '../search-flags.ts';
-import { exportScenario, failureLine, reportStream } from './search.ts';
+import { contradiction, exportScenario, reportStream } from './search.ts';
+import { reasonLine } from '../format/problems.ts';
 import { assumedBatchLine, flagDeadlineBatchFor, flagDefaultBatch } from '../default-batch.ts';
 import { defaultBatchNote } from '@trainplan/ask';
 import { usageLine } from '../format/usage-line.ts';
@@ -88,7 +91,8 @@ ${spaceFlagsHelp(25)}
   -h, --help             show this help
 
 Exit status: 0 answered; 1 the goal cannot be met (the closest feasible alternative is printed);
-2 usage error or invalid request.
+2 usage error or invalid request (constraints that contradict each other, e.g. --tensor 8
+--max-tensor 4, included).
 
 Examples:
   trainplan nodes --model gpt3-175b --gpu dgx-a100-80gb --global-batch 1536 --tokens 300B --days 30
@@ -120,12 +124,7 @@ const SIZE_WHY: Record<Extract<NodesResponseJson, { ok: true }>['mode'], string 
 };
 
 /** --days: "30", or with the unit it is already in ("30d", "30 days"); what does not parse goes to the schema as given. */
-function days(v: FlagValues): number | string | undefined {
-  const raw = v.days;
-  if (typeof raw !== 'string') return undefined;
-  const n = parseDecimal(raw.replace(/\s*(?:d|days?)\s*$/i, ''));
-  return n !== undefined && Number.isFinite(n) ? n : raw;
-}
+const days = (v: FlagValues): number | string | undefined => numberIn(v, 'days', UNIT.days);
 
 function fromFlags(v: FlagValues): Record<string, unknown> {
   const constraints = spaceConstraintFields(v);
@@ -189,19 +188,21 @@ export function formatNodesReport(a: NodesResponseJson): string {
     const lines = [`no answer: ${a.message}`];
     const c = a.closest;
     if (c?.nodes !== undefined) {
-      lines.push(`closest feasible alternative: ${nodesText(c.nodes)}${c.days === undefined ? '' : `, ${daysText(c.days)}`}${c.gpuHours === undefined ? '' : `, ${wholeText(c.gpuHours)} GPU-hours`}${c.cost === undefined ? '' : `, cost ${wholeText(c.cost)}`}`);
+      lines.push(`closest feasible alternative: ${nodesText(c.nodes)}${c.days === undefined ? '' : `, ${daysText(c.days)}`}${c.gpuHours === undefined ? '' : `, ${wholeText(c.gpuHours)} GPU-hours`}${c.cost === undefined ? '' : `, cost ${costWithCurrency(c.cost)}`}`);
     }
     return `${[...lines, ...hintLines(a)].join('\n')}\n`;
   }
   const r = a.configuration.estimate.resolved;
   const s = a.smallest;
+  // Every size is planned at the request's precision on its GPU: one denominator for the configuration and the curve.
+  const peak = fp8Peak(r.gpu, r.precision);
   return [
     // A rack-scale NVLink domain (GB200 NVL72) is what is bought: the GPUs' racks beside them, where the answer counts them.
     `${HEADLINE[a.mode]}: ${nodesText(a.nodes)} (${grouped(a.gpus)} × ${r.gpu}${a.nvlinkDomains ? ` in ${nvlinkDomainsText(a.gpus, a.nvlinkDomains)}` : ''})`,
-    `time to train ${formatCount(a.tokens).replace(/\s+/g, '')} tokens: ${daysText(a.days)} · ${wholeText(a.gpuHours)} GPU-hours${a.cost === undefined ? '' : ` · cost ${wholeText(a.cost)}`}`,
+    `time to train ${formatCount(a.tokens).replace(/\s+/g, '')} tokens: ${daysText(a.days)} · ${wholeText(a.gpuHours)} GPU-hours${a.cost === undefined ? '' : ` · cost ${costWithCurrency(a.cost)}`}`,
     ...(s ? [`smallest cluster that fits: ${nodesText(s.nodes)}, ${daysText(s.days)} · ${wholeText(s.gpuHours)} GPU-hours${s.cost === undefined ? '' : ` · cost ${wholeText(s.cost)}`}${s.withinBudget ? '' : ' (over the budget)'}`] : []),
     `configuration: ${a.configuration.label}`,
-    `  step ${formatSeconds(a.configuration.estimate.stepTimeSeconds)} · MFU ${formatPercent(a.configuration.estimate.mfu)} · ${countOf(a.searches, 'cluster size')} searched`,
+    `  step ${formatSeconds(a.configuration.estimate.stepTimeSeconds)} · MFU ${mfuText(a.configuration.estimate.mfu, peak)} · ${countOf(a.searches, 'cluster size')} searched`,
     ...(a.checked && a.checked.fromNodes < a.nodes ? [checkedLine(a.checked, a.nodes)] : []),
     // Nothing below was searched and the floor is further down: said, not left to read as the fewest beyond doubt.
     ...(a.checked && a.checked.fromNodes >= a.nodes && !a.checked.complete ? [`  partly checked: sizes below ${nodesText(a.nodes)} were not searched`] : []),
@@ -209,7 +210,7 @@ export function formatNodesReport(a: NodesResponseJson): string {
     // The curve's note is of its fast end: said under the table, beside the fastest (frontierLines).
     ...(a.note !== undefined && a.checked === undefined && a.frontier === undefined ? [`  ${a.note}`] : []),
     ...a.configuration.estimate.warnings.map((w) => `  ⚠ ${w}`),
-    ...frontierLines(a),
+    ...frontierLines(a, peak),
     ...hintLines(a),
     '',
   ].join('\n');
@@ -220,7 +221,7 @@ export function formatNodesReport(a: NodesResponseJson): string {
  * sizes between the powers of two too (costTimeFrontier): the table shows the smallest that fits, the powers
  * of two and every ★ size; each size left out is beaten on both by a ★ one (dominance is transitive).
  */
-function frontierLines(a: Extract<NodesResponseJson, { ok: true }>): string[] {
+function frontierLines(a: Extract<NodesResponseJson, { ok: true }>, peak: Fp8Peak | undefined): string[] {
   if (!a.frontier) return [];
   const costs = a.frontier.some((p) => p.cost !== undefined);
   // Each size's own batch, where sizes took different ones (the default batch grows with the cluster: 480 to 8,192 sequences).
@@ -228,18 +229,18 @@ function frontierLines(a: Extract<NodesResponseJson, { ok: true }>): string[] {
   const shown = a.frontier.filter((p, i) => i === 0 || p.pareto || (p.nodes & (p.nodes - 1)) === 0);
   const left = a.frontier.length - shown.length;
   const rows = [
-    ['', 'nodes', 'GPUs', ...(batches ? ['batch'] : []), 'time', 'GPU-hours', ...(costs ? ['cost'] : []), 'MFU', 'plan'],
+    ['', 'nodes', 'GPUs', ...(batches ? ['batch'] : []), 'time', 'GPU-hours', ...(costs ? [costHeader('cost')] : []), ...mfuHeaders(peak), 'plan'],
     ...shown.map((p) => [
       p.pareto ? '★' : '', grouped(p.nodes), grouped(p.gpus),
       ...(batches ? [p.globalBatchSize === undefined ? '' : grouped(p.globalBatchSize)] : []), daysText(p.days), wholeText(p.gpuHours),
       ...(costs ? [p.cost === undefined ? '' : wholeText(p.cost)] : []),
-      formatPercent(p.mfu), `${p.label}${p.nodes === a.nodes ? '  ← cheapest' : p.nodes === a.fastest?.nodes ? '  ← fastest' : ''}`,
+      ...mfuCells(p.mfu, peak), `${p.label}${p.nodes === a.nodes ? '  ← cheapest' : p.nodes === a.fastest?.nodes ? '  ← fastest' : ''}`,
     ]),
   ];
   return [
     '',
     `time–cost curve over ${countOf(a.frontier.length, 'cluster size')} that run (★: no other size searched trains as fast for as few GPU-hours${batches ? '; batch: the global batch in sequences each size was planned at' : ''}):`,
-    ...renderTable(rows, { align: ['left', 'right', 'right', ...(batches ? ['right' as const] : []), 'right', 'right', ...(costs ? ['right' as const] : []), 'right', 'left'] }),
+    ...renderTable(rows, { align: ['left', 'right', 'right', ...(batches ? ['right' as const] : []), 'right', 'right', ...(costs ? ['right' as const] : []), ...mfuHeaders(peak).map(() => 'right' as const), 'left'] }),
     ...(left > 0 ? [`  ${countOf(left, 'other size')} not shown: a ★ size beats each on both time and GPU-hours`] : []),
     ...(a.note === undefined ? [] : [`  the fastest: ${a.note}`]),
   ];
@@ -271,13 +272,15 @@ export const nodesCommand: Command = requestCommand({
     const assumed = perSize && v.nodes === undefined ? perSizeBatchLine(v, answer) : assumedBatchLine(v, request);
     // The report and stderr name the request's fields by their flags (shownAnswer); --json is the API's answer.
     const shown = shownAnswer(io, answer);
+    // Constraints that contradict each other rule out every size: refused as an invalid request is (no report, exit 2).
+    const contradicts = contradiction(shown);
     if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
     else if (typeof v.export === 'string' && answer.ok) {
       if (!exportScenario(io, v.export, answer.configuration.scenario, SIZE_WHY[answer.mode])) return EXIT.internal;
-    } else if (shown.ok || shown.reason !== 'invalid') reportStream(io, v)(`${assumed === undefined ? '' : `${assumed}\n`}${formatNodesReport(shown)}`);
+    } else if (shown.ok || (shown.reason !== 'invalid' && contradicts === undefined)) reportStream(io, v)(`${assumed === undefined ? '' : `${assumed}\n`}${formatNodesReport(shown)}`);
     // The report, where it was printed, said the assumption first; an export or the JSON has no place for it. A refused
     // request planned nothing, at any batch: its issues alone are said.
-    const refused = !answer.ok && answer.reason === 'invalid';
+    const refused = !answer.ok && (answer.reason === 'invalid' || contradicts !== undefined);
     if (assumed !== undefined && !refused && (v.json === true || (typeof v.export === 'string' && answer.ok))) io.stderr(`trainplan: ${assumed}\n`);
     // shown.ok is answer.ok (shownAnswer rewrites prose only); both are tested so that both narrow.
     if (answer.ok || shown.ok) return EXIT.ok;
@@ -289,7 +292,11 @@ export const nodesCommand: Command = requestCommand({
       }
       return EXIT.usage;
     }
-    printError(io, failureLine(shown, v));
+    if (contradicts !== undefined) {
+      printError(io, contradicts);
+      return EXIT.usage;
+    }
+    printError(io, reasonLine(shown));
     return EXIT.infeasible;
   },
 });

@@ -7,6 +7,7 @@ import { printAnswer, requestCommand, shownAnswer, type RequestIo } from '../req
 import type { FlagSpec, FlagValues } from '../flags.ts';
 import { countText } from '../format/count-text.ts';
 import { renderTable } from '../format/table.ts';
+import { fp8Peak, mfuCells, mfuHeaders, type Fp8Peak } from '../format/mfu-text.ts';
 import { constraintFields, count, list, machineFields, MACHINE_FLAGS, TRAINING_FLAGS, trainingFields } from '../search-flags.ts';
 import { usageLine } from '../format/usage-line.ts';
 
@@ -95,21 +96,32 @@ const planCell = (p: { label?: string; reason?: string }): string =>
 /** A sweep's table: an ok answer's, or one where no size runs (each row then says why). */
 type Sweep = Extract<ScaleResponseJson, { points: unknown }>;
 
+/**
+ * The denominator of the sweep's MFU: every size runs the request's precision on its GPU, said by each planned size's
+ * scenario (none where no size runs, whose table has no MFU to label).
+ */
+function sweepPeak(a: Sweep): Fp8Peak | undefined {
+  const scenario = a.points.find((p) => p.scenario !== undefined)?.scenario;
+  return scenario === undefined ? undefined : fp8Peak(scenario.cluster.gpu, scenario.training.precision ?? 'bf16');
+}
+
 export function formatScaleReport(a: Sweep): string {
+  const peak = sweepPeak(a);
+  const mfuAlign = mfuHeaders(peak).map(() => 'right' as const);
   const lines = [
     `${a.mode} scaling:`,
     ...renderTable([
-      ['nodes', 'GPUs', 'batch', 'step', 'tokens/s/GPU', 'MFU', 'efficiency', 'plan'],
+      ['nodes', 'GPUs', 'batch', 'step', 'tokens/s/GPU', ...mfuHeaders(peak), 'efficiency', 'plan'],
       ...a.points.map((p) => [
         // A size without a plan has no batch planned: under --weak, where it cannot keep the batch per node, the JSON's is only the nearest whole one.
         formatGrouped(p.nodes), formatGrouped(p.gpus), p.label === undefined ? '—' : formatGrouped(p.globalBatchSize),
         p.stepTimeSeconds === undefined ? '—' : formatSeconds(p.stepTimeSeconds),
         p.tokensPerSecondPerGpu === undefined ? '—' : formatGrouped(p.tokensPerSecondPerGpu),
-        p.mfu === undefined ? '—' : `${(p.mfu * 100).toFixed(1)}%`,
+        ...mfuCells(p.mfu, peak, '—'),
         p.efficiency === undefined ? '—' : `${(p.efficiency * 100).toFixed(1)}%`,
         planCell(p),
       ]),
-    ], { align: ['right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'] }),
+    ], { align: ['right', 'right', 'right', 'right', 'right', ...mfuAlign, 'right', 'left'] }),
   ];
   // Efficiency is tokens/s per GPU against the best plan of the smallest size that runs one (scalingSweep), whatever
   // the order listed; each size is searched on its own, so a size whose best layout differs may do better per GPU.
@@ -124,13 +136,13 @@ export function formatScaleReport(a: Sweep): string {
   if (warned.length > 0) lines.push('', ...warned);
   if (a.tradeOff) {
     lines.push('', `TP × PP at ${countText(a.points[0]!.nodes, 'node')} (best of the other dimensions):`, ...renderTable([
-      ['TP', 'PP', 'step', 'tokens/s/GPU', 'MFU', 'plan or why not'],
+      ['TP', 'PP', 'step', 'tokens/s/GPU', ...mfuHeaders(peak), 'plan or why not'],
       ...a.tradeOff.map((c) => [
         String(c.tensor), String(c.pipeline), c.stepTimeSeconds === undefined ? '—' : formatSeconds(c.stepTimeSeconds),
-        c.tokensPerSecondPerGpu === undefined ? '—' : formatGrouped(c.tokensPerSecondPerGpu), c.mfu === undefined ? '—' : `${(c.mfu * 100).toFixed(1)}%`,
+        c.tokensPerSecondPerGpu === undefined ? '—' : formatGrouped(c.tokensPerSecondPerGpu), ...mfuCells(c.mfu, peak, '—'),
         planCell(c),
       ]),
-    ], { align: ['right', 'right', 'right', 'right', 'right', 'left'] }));
+    ], { align: ['right', 'right', 'right', 'right', ...mfuAlign, 'left'] }));
   }
   return `${lines.join('\n')}\n`;
 }

@@ -5,6 +5,7 @@ import { EXIT } from '../exit-codes.ts';
 import type { FlagSpec, FlagValues } from '../flags.ts';
 import { progressBar } from '../format/progress-bar.ts';
 import { formatSearchReport } from '../format/search-report.ts';
+import { reasonLine } from '../format/problems.ts';
 import type { CliIo } from '../io.ts';
 import { exportProblem, printIssues, requestCommand, shownAnswer } from '../request-command.ts';
 import { assumedBatchLine, flagDefaultBatch } from '../default-batch.ts';
@@ -77,7 +78,8 @@ ${spaceFlagsHelp(28)}
 
 Exit status: 0 a plan was found; 1 no plan: nothing fits (the closest feasible alternative shown),
 or --budget ran out before a plan that fits was estimated (the closest candidate seen is printed);
-2 usage error or invalid request.
+2 usage error or invalid request (constraints that contradict each other, e.g. --tensor 8
+--max-tensor 4, included).
 
 Examples:
   trainplan search --model gpt3-175b --gpu a100-80gb --nodes 128 --global-batch 1536 --tokens 300B
@@ -128,12 +130,18 @@ export function exportScenario(io: CliIo, format: string, scenario: ScenarioInpu
  */
 export const reportStream = (io: CliIo, v: FlagValues): ((s: string) => void) => (typeof v.export === 'string' ? io.stderr : io.stdout);
 
+/** The words @trainplan/search's whySpaceIsEmpty opens with (packages/search/src/empty-space.ts), to the end of the message. */
+const CONTRADICTION = /\bthe constraints contradict each other: .*$/s;
+
 /**
- * The last line of a search or sizing that found no plan: its reason code, and its message only where no report said
- * it (--json, whose JSON is for a program): the report's first line (on stderr under --export) is the message already.
+ * Where a search or sizing found no plan because the constraints contradict each other (`--tensor 8 --max-tensor 4`,
+ * `--tensor 16 --tensor-within-node` on 8-GPU nodes), the words that say so; else undefined. No cluster runs such a
+ * request: it is a usage error (exit 2), as `--days 30 --nodes 128` is, not a plan this cluster lacks (exit 1). The
+ * answer marks it only in its message, after the size it was asked on ("no configuration of 1,024 GPUs runs: "), which
+ * is not to blame and is left out.
  */
-export const failureLine = (a: { reason: string; message: string }, v: FlagValues): string =>
-  (v.json === true ? `${a.reason}: ${a.message}` : a.reason);
+export const contradiction = (a: { readonly ok: boolean; readonly message?: string }): string | undefined =>
+  (a.ok ? undefined : CONTRADICTION.exec(a.message ?? '')?.[0]);
 
 /** A cost is the GPU-hours of a token budget at the price: --price alone would be dropped without a word. */
 const priceProblem = (v: FlagValues): string | undefined =>
@@ -159,6 +167,12 @@ export const searchCommand: Command = requestCommand({
     }
     // The answer names the request's fields (candidateBudget); a request built from flags names its flags (--budget).
     const shown = shownAnswer(io, answer);
+    // Constraints that contradict each other are refused as an invalid request is: one line, no report, exit 2.
+    const contradicts = contradiction(shown);
+    if (contradicts !== undefined) {
+      printError(io, contradicts);
+      return EXIT.usage;
+    }
     const assumed = assumedBatchLine(v, request);
     if (typeof v.export === 'string' && shown.ok) {
       if (!exportScenario(io, v.export, shown.best.scenario)) return EXIT.internal;
@@ -166,7 +180,7 @@ export const searchCommand: Command = requestCommand({
     // The report said the assumption first; an export or the JSON has no place for it, so stderr does.
     if (assumed !== undefined && (v.json === true || (typeof v.export === 'string' && shown.ok))) io.stderr(`trainplan: ${assumed}\n`);
     if (!shown.ok) {
-      printError(io, failureLine(shown, v));
+      printError(io, reasonLine(shown));
       return EXIT.infeasible;
     }
     return EXIT.ok;

@@ -8,6 +8,7 @@ import {
 } from '@trainplan/units';
 import { bar } from './bars.ts';
 import { countText, grouped } from './count-text.ts';
+import { fp8Peak, mfuText } from './mfu-text.ts';
 import { renderTable } from './table.ts';
 
 /** The step-time breakdown rows, in the order the time is spent. */
@@ -57,13 +58,15 @@ export function headerLine(e: Pick<EstimateOk, 'resolved' | 'parameters'>): stri
 }
 
 function metricsLines(e: EstimateOk): string[] {
+  // Both MFU and HFU are of the FP8 peak for an FP8 plan (mfu-text.ts): said so, with the 16-bit peak's share beside each.
+  const peak = fp8Peak(e.resolved.gpu, e.resolved.precision);
   return renderTable([
     ['step time', formatSeconds(e.stepTimeSeconds)],
     ['throughput', `${formatCount(e.tokensPerSecond)} tokens/s`],
     ['model FLOP/s per GPU', formatFlops(TFLOPS(e.modelTflopsPerGpu))],
     ['hardware FLOP/s per GPU', formatFlops(TFLOPS(e.hardwareTflopsPerGpu))],
-    ['MFU', formatPercent(e.mfu)],
-    ['HFU', formatPercent(e.hfu)],
+    ['MFU', mfuText(e.mfu, peak)],
+    ['HFU', mfuText(e.hfu, peak)],
   ]);
 }
 

@@ -1,10 +1,10 @@
 import { daysText, type SearchOkJson, type SearchPlanJson, type SearchResponseJson } from '@trainplan/protocol';
-import { formatBytes, formatCount, formatSeconds } from '@trainplan/units';
+import { countOf, formatBytes, formatCount, formatSeconds } from '@trainplan/units';
 import { countText, grouped } from './count-text.ts';
+import { fp8Peak, mfuCells, mfuHeaders, mfuText, type Fp8Peak } from './mfu-text.ts';
+import { costHeader, costWithCurrency } from './price-currency.ts';
 import { renderTable, type Align } from './table.ts';
 import { wholeText } from './whole-text.ts';
-
-const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 
 /** A column of the top-plans table: shown only where some plan has the figure (days and GPU-hours with --tokens, cost with --price too). */
 interface PlanColumn {
@@ -13,20 +13,21 @@ interface PlanColumn {
   align: Align;
 }
 
-const PLAN_COLUMNS: readonly PlanColumn[] = [
+/** The table's columns; MFU is two under FP8 (of the FP8 peak, then of the 16-bit one: mfu-text.ts). */
+const planColumns = (peak: Fp8Peak | undefined): PlanColumn[] => [
   { header: '#', cell: (p) => String(p.rank), align: 'right' },
   { header: 'plan', cell: (p) => p.label, align: 'left' },
   { header: 'step', cell: (p) => formatSeconds(p.estimate.stepTimeSeconds), align: 'right' },
   { header: 'tokens/s', cell: (p) => wholeText(p.estimate.tokensPerSecond), align: 'right' },
-  { header: 'MFU', cell: (p) => pct(p.estimate.mfu), align: 'right' },
+  ...mfuHeaders(peak).map((header, i): PlanColumn => ({ header, cell: (p) => mfuCells(p.estimate.mfu, peak)[i], align: 'right' })),
   { header: 'memory', cell: (p) => formatBytes(p.estimate.memory.totalBytes), align: 'right' },
   { header: 'days', cell: (p) => (p.days === undefined ? undefined : `${p.days.toFixed(1)} d`), align: 'right' },
   { header: 'GPU-hours', cell: (p) => (p.gpuHours === undefined ? undefined : wholeText(p.gpuHours)), align: 'right' },
-  { header: 'cost', cell: (p) => (p.cost === undefined ? undefined : wholeText(p.cost)), align: 'right' },
+  { header: costHeader('cost'), cell: (p) => (p.cost === undefined ? undefined : wholeText(p.cost)), align: 'right' },
 ];
 
-function topPlanLines(top: readonly SearchPlanJson[]): string[] {
-  const columns = PLAN_COLUMNS.filter((c) => top.some((p) => c.cell(p) !== undefined));
+function topPlanLines(top: readonly SearchPlanJson[], peak: Fp8Peak | undefined): string[] {
+  const columns = planColumns(peak).filter((c) => top.some((p) => c.cell(p) !== undefined));
   return renderTable(
     [columns.map((c) => c.header), ...top.map((p) => columns.map((c) => c.cell(p) ?? ''))],
     { align: columns.map((c) => c.align) },
@@ -38,7 +39,7 @@ function bestTrainingText(p: SearchPlanJson): string {
   return [
     ...(p.days === undefined ? [] : [daysText(p.days)]),
     ...(p.gpuHours === undefined ? [] : [`${wholeText(p.gpuHours)} GPU-hours`]),
-    ...(p.cost === undefined ? [] : [`cost ${wholeText(p.cost)}`]),
+    ...(p.cost === undefined ? [] : [`cost ${costWithCurrency(p.cost)}`]),
   ].map((x) => ` · ${x}`).join('');
 }
 
@@ -47,16 +48,18 @@ export function formatSearchReport(answer: SearchResponseJson): string {
   if (!answer.ok) return formatSearchFailure(answer);
   const a: SearchOkJson = answer;
   const r = a.best.estimate.resolved;
+  // Every plan of a search is of one GPU and precision: one denominator for the table and the best plan's line.
+  const peak = fp8Peak(r.gpu, r.precision);
   const lines = [
     `${r.model} · ${r.gpu} × ${grouped(r.gpus)} (${countText(r.nodes, 'node')} × ${r.gpusPerNode}, ${r.network}) · global batch ${grouped(r.globalBatchSize)} · seq ${grouped(r.seqLength)} · ${r.precision}`,
-    `searched ${formatCount(a.spaceSize)} candidates (${formatCount(a.fullEstimates)} full estimates; the rest ruled out by rules and bounds)`,
+    `searched ${formatCount(a.spaceSize)} candidates (${countOf(a.fullEstimates, 'full estimate')}; the rest ruled out by rules and bounds)`,
     '',
     `best: ${a.best.label}`,
-    `  step ${formatSeconds(a.best.estimate.stepTimeSeconds)} · ${wholeText(a.best.estimate.tokensPerSecond)} tokens/s · MFU ${pct(a.best.estimate.mfu)} · memory ${formatBytes(a.best.estimate.memory.totalBytes)} of ${formatBytes(a.best.estimate.memory.capacityBytes)}${bestTrainingText(a.best)}`,
+    `  step ${formatSeconds(a.best.estimate.stepTimeSeconds)} · ${wholeText(a.best.estimate.tokensPerSecond)} tokens/s · MFU ${mfuText(a.best.estimate.mfu, peak)} · memory ${formatBytes(a.best.estimate.memory.totalBytes)} of ${formatBytes(a.best.estimate.memory.capacityBytes)}${bestTrainingText(a.best)}`,
     ...a.best.estimate.warnings.map((w) => `  ⚠ ${w}`),
     '',
     'top plans:',
-    ...topPlanLines(a.top),
+    ...topPlanLines(a.top, peak),
     '',
     'why the nearest alternatives lose:',
     ...a.alternatives.map((x) => `  ${x.why}`),

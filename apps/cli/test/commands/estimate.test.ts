@@ -115,6 +115,22 @@ describe('trainplan estimate: the human report', () => {
     expect(out).toMatch(/^ {2}HFU +\d+\.\d%$/m);
   });
 
+  it('an FP8 scenario\'s MFU and HFU say they are of the FP8 peak, with the BF16 peak\'s share beside each', async () => {
+    const fp8 = {
+      model: 'llama3-8b', cluster: { gpu: 'h100-sxm', gpusPerNode: 8, nodes: 1 },
+      training: { globalBatchSize: 32, microBatchSize: 1, precision: 'fp8' }, parallelism: { tensor: 8, pipeline: 1 },
+    };
+    const { code, out } = await fromFile([], JSON.stringify(fp8));
+    expect(code).toBe(0);
+    const e = runEstimate(fp8) as EstimateJson;
+    if (!e.ok) throw new Error(e.message);
+    // Of the BF16 peak: the TFLOP/s per GPU over the H100 SXM's dense BF16 peak, 989.4 TFLOP/s (NVIDIA's datasheet); the
+    // planner's MFU and HFU are of its FP8 peak, 1,978.9 TFLOP/s.
+    const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+    expect(out).toMatch(new RegExp(`^ {2}MFU +${pct(e.mfu)} of the FP8 peak \\(${pct(e.modelTflopsPerGpu / 989.4)} of the BF16 peak\\)$`, 'm'));
+    expect(out).toMatch(new RegExp(`^ {2}HFU +${pct(e.hfu)} of the FP8 peak \\(${pct(e.hardwareTflopsPerGpu / 989.4)} of the BF16 peak\\)$`, 'm'));
+  });
+
   it('adds the time to train, in days and GPU-hours, when training.tokens is given', async () => {
     const withTokens = { ...contractScenario, training: { ...contractScenario.training, tokens: billion(300) } };
     const { out } = await fromFile([], JSON.stringify(withTokens));

@@ -215,8 +215,9 @@ describe('trainplan inference', () => {
     const { code, out } = await cli([...LLAMA, '--max-token-ms', '50', '--price', '$2']);
     expect(code).toBe(0);
     const perMillion = formatGrouped(a.best.cost.perMillionOutputTokens, 3);
-    expect(out.split('\n')[2]).toMatch(new RegExp(`, ${perMillion.replace('.', '\\.')} per million generated tokens$`));
-    expect(out).toMatch(/\n\s+TP\s+PP\s+batch .* max batch\s+cost\/M tokens\n/);
+    // A cost is in whatever currency --price was (its "$" is dropped): said at the report's first cost and in the column's header.
+    expect(out.split('\n')[2]).toMatch(new RegExp(`, ${perMillion.replace('.', '\\.')} per million generated tokens \\(in --price's currency\\)$`));
+    expect(out).toMatch(/\n\s+TP\s+PP\s+batch .* max batch\s+cost\/M tokens \(in --price's currency\)\n/);
     const rate = await cli(['inference', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--prompt', '2048', '--output', '256',
       '--batching', 'continuous', '--rate', '100', '--price', '2.5']);
     expect(rate.out).toMatch(/\n100 requests\/s take .*; their GPUs cost [\d.,]+ an hour\n/);
@@ -446,6 +447,23 @@ describe('trainplan inference', () => {
       expect(out).toMatch(/\n {6}--gpus N {11}GPUs to serve on/);
       expect(out).toContain('\\\n      --batching continuous --gpus 16 --max-token-ms 50\n');
     });
+  });
+
+  it.each([
+    ['--max-token-ms', '50ms', '50'],
+    ['--max-token-ms', '50 ms', '50'],
+    ['--max-ttft-s', '2s', '2'],
+    ['--max-ttft-s', '0.5 seconds', '0.5'],
+  ])('%s %s is %s: the unit the flag is already in is allowed, as --days takes 30d', async (flag, given, plain) => {
+    const [withUnit, bare] = await Promise.all([cli([...LLAMA, flag, given, '--json']), cli([...LLAMA, flag, plain, '--json'])]);
+    expect(withUnit.code).toBe(0);
+    expect(JSON.parse(withUnit.out)).toEqual(JSON.parse(bare.out));
+  });
+
+  it('--max-token-ms 2s is refused in milliseconds: a unit other than the flag\'s is not converted', async () => {
+    const { code, out, err } = await cli([...LLAMA, '--max-token-ms', '2s']);
+    expect({ code, out }).toEqual({ code: 2, out: '' });
+    expect(err).toMatch(/^trainplan: --max-token-ms: expected milliseconds > 0 and ≤ 3,600,000, got "2s" \(usage: /);
   });
 
   it.each(['2ms', '0', '-1', '3601'])('--max-ttft-s %s is refused in seconds, its unit', async (bad) => {

@@ -58,7 +58,8 @@ describe('trainplan nodes', () => {
   it('says both answers in words', async () => {
     const { code, out } = await cli([...GPT3, '--budget', '1.2M', '--price', '2']);
     expect(code).toBe(0);
-    expect(out).toMatch(/^fastest within the budget: \d+ nodes \([\d,]+ × a100-80gb\)\ntime to train 300B tokens: [\d.]+ days · [\d,]+ GPU-hours · cost [\d,]+\nsmallest cluster that fits: \d+ nodes?, [\d.]+ days · [\d,]+ GPU-hours · cost [\d,]+/);
+    // The first cost says its currency (--price's: the CLI drops any sign it is given); the next, on the line below, is bare.
+    expect(out).toMatch(/^fastest within the budget: \d+ nodes \([\d,]+ × a100-80gb\)\ntime to train 300B tokens: [\d.]+ days · [\d,]+ GPU-hours · cost [\d,]+ \(in --price's currency\)\nsmallest cluster that fits: \d+ nodes?, [\d.]+ days · [\d,]+ GPU-hours · cost [\d,]+\n/);
   });
 
   it('a budget alone says how thoroughly the cluster sizes were searched, the JSON\'s note, as a deadline says what it checked', async () => {
@@ -108,9 +109,11 @@ describe('trainplan nodes', () => {
     expect(a.mode).toBe('cost-time-frontier');
     const { code, out } = await cli(args);
     expect(code).toBe(0);
-    expect(out).toMatch(new RegExp(`^cheapest: ${a.nodes} nodes \\(${a.gpus} × a100-80gb\\)\ntime to train 300B tokens: [\\d.]+ days · [\\d,]+ GPU-hours · cost [\\d,]+\n`));
+    expect(out).toMatch(new RegExp(`^cheapest: ${a.nodes} nodes \\(${a.gpus} × a100-80gb\\)\ntime to train 300B tokens: [\\d.]+ days · [\\d,]+ GPU-hours · cost [\\d,]+ \\(in --price's currency\\)\n`));
     const table = out.slice(out.indexOf('time–cost curve'));
     expect(table.split('\n')[0]).toBe(`time–cost curve over ${a.frontier.length} cluster sizes that run (★: no other size searched trains as fast for as few GPU-hours):`);
+    // The cost column says its currency; a BF16 plan's MFU is one column, of the BF16 peak.
+    expect(table.split('\n')[1]!.trim().split(/\s{2,}/)).toEqual(['nodes', 'GPUs', 'time', 'GPU-hours', "cost (in --price's currency)", 'MFU', 'plan']);
     const rows = table.split('\n').slice(2).filter((line) => line.startsWith('  ') && !line.includes('not shown'));
     // The curve's fastest size at twice the batch, after the table.
     expect(out.trimEnd().split('\n').at(-1)).toBe(`hint: ${a.largerBatch.message}`);
@@ -144,9 +147,8 @@ describe('trainplan nodes', () => {
     expect(err.match(/assumed \(no --global-batch\)/g)).toHaveLength(1);
     expect(err).toMatch(/\nno answer: no cluster of up to 8,?192 nodes meets the deadline/);
     expect(err).toMatch(/\nclosest feasible alternative: [\d,]+ nodes, [\d.]+ (?:hours|days), [\d,]+ GPU-hours\n/);
-    // The report said why; the last line is the reason code alone, not the message again.
-    expect(err).toMatch(/\ntrainplan: deadline-unreachable\n$/);
-    expect(err.match(/no cluster of up to 8,?192 nodes meets the deadline/g)).toHaveLength(1);
+    // The last line is the reason code and the answer's message (the report's first line after "no answer: "), as without --export.
+    expect(err.endsWith(`\ntrainplan: deadline-unreachable: ${/^no answer: (.*)$/m.exec(err)![1]!}\n`)).toBe(true);
   });
 
   it('--export nemo says when NeMo 1.x\'s virtual-stage assertion refuses the split it writes (80 layers and the loss on 9 stages, v 3)', async () => {
@@ -292,7 +294,7 @@ describe('trainplan nodes', () => {
     const { code, out } = await cli([...GPT3, '--days', '30', '--budget', '100', '--price', '2']);
     expect(code).toBe(1);
     expect(out).toMatch(/^no answer: the deadline can be met but not within the budget: .*a cost of [\d,]+ at the price given, [\d,]+ over the budget of 100/);
-    const alt = /\nclosest feasible alternative: \d+ nodes, ([\d.]+) days, [\d,]+ GPU-hours, cost [\d,]+\n/.exec(out);
+    const alt = /\nclosest feasible alternative: \d+ nodes, ([\d.]+) days, [\d,]+ GPU-hours, cost [\d,]+ \(in --price's currency\)\n/.exec(out);
     expect(alt, out).not.toBeNull();
     expect(Number(alt![1])).toBeLessThanOrEqual(30);
   });
@@ -328,13 +330,47 @@ describe('trainplan nodes', () => {
     expect(code).toBe(1);
     const offered = /; the nearest sizes that run are 84 nodes \(2 fewer, ([\d.]+) days\) and 88 nodes \(2 more, ([\d.]+) days\)\n/;
     expect(out).toMatch(offered);
-    // Said once, in the report; stderr keeps the reason code for a script (--json, with no report, has the message there too).
-    expect(err).toBe('trainplan: does-not-fit\n');
+    // stderr: the reason code for a script, then the answer's message, which blames divisibility, not memory: 688 GPUs =
+    // 2^4 · 43, and the prime 43 divides none of what TP, PP, CP and DP must divide (96 heads, 96 layers, 2,048 tokens, a
+    // batch of 1,536). --json's stderr line is the same.
+    expect(err).toBe(`trainplan: does-not-fit: ${/^no answer: (.*)$/m.exec(out)![1]!}\n`);
+    expect(err).toMatch(/^trainplan: does-not-fit: no configuration of 86 nodes splits its 688 GPUs into a layout the model and a batch of 1,536 divide/);
+    expect(err).not.toMatch(/memory/);
     expect((await cli([...GPT3, '--nodes', '86', '--json'])).err).toMatch(offered);
     // Each with the days that size takes (as asking for it answers).
     const days = async (nodes: number) => JSON.parse((await cli([...GPT3, '--nodes', String(nodes), '--json'])).out).days.toFixed(1);
     const [, d84, d88] = offered.exec(out)!;
     expect([d84, d88]).toEqual([await days(84), await days(88)]);
+  });
+
+  it.each([
+    [['--days', '30'], 'a deadline'],
+    [['--nodes', '128'], 'a size'],
+  ])('constraints that contradict each other (with %j) are a usage error: exit 2, one stderr line, no report', async (goal) => {
+    const { code, out, err } = await cli([...GPT3, ...goal, '--tensor', '8', '--max-tensor', '4']);
+    expect({ code, out }).toEqual({ code: 2, out: '' });
+    // The contradiction alone: no size is to blame ("no configuration of 128 nodes runs" or "on any cluster size" is left out).
+    expect(err).toBe('trainplan: the constraints contradict each other: --tensor asks for TP 8, but --max-tensor caps it at 4 (8 > 4)\n');
+  });
+
+  it('a GPU-hour budget no size meets ends stderr with budget-unreachable and the answer\'s message, on one line', async () => {
+    // GPT-3 175B on 300B tokens takes about 6 × 175e9 × 300e9 = 3.15e23 FLOPs: at 312 TFLOP/s a GPU, over 280,000 GPU-hours at
+    // 100% MFU, far above 1,000.
+    const { code, out, err } = await cli([...GPT3, '--gpu-hours', '1000']);
+    expect(code).toBe(1);
+    const message = /^no answer: (.*)$/m.exec(out)![1]!;
+    expect(message).toMatch(/^no cluster size stays within the GPU-hour budget of 1,000: /);
+    expect(err).toBe(`trainplan: budget-unreachable: ${message}\n`);
+  });
+
+  it('an FP8 plan\'s MFU is said against the FP8 peak, with the BF16 peak\'s share beside it', async () => {
+    const args = ['nodes', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--tokens', '1T', '--nodes', '1', '--global-batch', '64', '--precision', 'fp8'];
+    const e = JSON.parse((await cli([...args, '--json'])).out).configuration.estimate;
+    const { code, out } = await cli(args);
+    expect(code).toBe(0);
+    // Of the BF16 peak: the model TFLOP/s per GPU over the H100 SXM's dense BF16 peak, 989.4 TFLOP/s (NVIDIA's datasheet).
+    const ofBf16 = `${((e.modelTflopsPerGpu / 989.4) * 100).toFixed(1)}%`;
+    expect(out).toMatch(new RegExp(`\n  step [^\n]* · MFU ${(e.mfu * 100).toFixed(1)}% of the FP8 peak \\(${ofBf16} of the BF16 peak\\) · `));
   });
 
   it('--days -5 is refused for its value, not taken for a flag', async () => {

@@ -236,6 +236,25 @@ describe('scale: efficiency over 100%', () => {
   });
 });
 
+describe('trainplan scale under FP8', () => {
+  it('gives MFU of the FP8 peak and of the BF16 peak, in two columns of the sweep and of the trade-off table', async () => {
+    const args = ['scale', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--global-batch', '64', '--nodes', '1,2', '--precision', 'fp8', '--trade-off'];
+    const a = JSON.parse((await cli([...args, '--json'])).out);
+    const { code, out } = await cli(args);
+    expect(code).toBe(0);
+    const lines = out.split('\n');
+    expect(lines[1]!.trim().split(/\s{2,}/)).toEqual(['nodes', 'GPUs', 'batch', 'step', 'tokens/s/GPU', 'MFU (FP8 peak)', 'MFU (BF16 peak)', 'efficiency', 'plan']);
+    const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+    const r = rows(out.slice(0, out.indexOf('\nTP × PP at ')));
+    for (const p of a.points) {
+      // Of the BF16 peak: the model TFLOP/s per GPU over the H100 SXM's dense BF16 peak, 989.4 TFLOP/s (NVIDIA's datasheet).
+      expect(r.get(p.nodes)!.slice(5, 7), `${p.nodes} nodes`).toEqual([pct(p.mfu), pct(p.modelTflopsPerGpu / 989.4)]);
+    }
+    expect(lines.find((l) => l.trim().startsWith('TP  PP'))!.trim().split(/\s{2,}/))
+      .toEqual(['TP', 'PP', 'step', 'tokens/s/GPU', 'MFU (FP8 peak)', 'MFU (BF16 peak)', 'plan or why not']);
+  });
+});
+
 describe('trainplan scale prints the planner\'s warnings under the table', () => {
   it('one line per size and warning, naming the size: 4 micro-batches for 8 stages on 128 nodes', async () => {
     const { code, out } = await cli(['scale', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--global-batch', '64', '--nodes', '8,128', '--tensor', '8', '--pipeline', '8', '--recompute', 'full']);

@@ -25,13 +25,33 @@ describe('trainplan search', () => {
     expect(refused.err).toMatch(/--fp8-params keeps the weights in FP8: use --precision fp8 with it/);
   });
 
-  it('--tensor 16 with --tensor-within-node on 8-GPU nodes says the two contradict, in flags, not "no candidate plan"', async () => {
+  it('--tensor 16 with --tensor-within-node on 8-GPU nodes says the two contradict, in flags, not "no candidate plan": a usage error, exit 2', async () => {
     const { code, out, err } = await cli(['search', '--model', 'llama3-70b', '--gpu', 'h100-sxm', '--gpus', '32', '--global-batch', '128', '--tensor', '16', '--tensor-within-node']);
+    // No cluster runs TP 16 inside 8-GPU nodes: the request is at fault, as `nodes --days 30 --nodes 128` is (exit 2, one line, no report).
+    expect({ code, out }).toEqual({ code: 2, out: '' });
+    expect(err).toBe('trainplan: the constraints contradict each other: --tensor asks for TP 16, but --tensor-within-node keeps tensor parallelism within a node\'s 8 GPUs (16 > 8)\n');
+  });
+
+  it('--tensor 8 with --max-tensor 4 is a usage error (exit 2): the contradiction on one stderr line, nothing on stdout', async () => {
+    const args = ['search', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--nodes', '128', '--tensor', '8', '--max-tensor', '4'];
+    const { code, out, err } = await cli(args);
+    expect({ code, out }).toEqual({ code: 2, out: '' });
+    // Not "no configuration of 1,024 GPUs runs": no size would run it; the assumed-batch line is left out as for any refused request.
+    expect(err).toBe('trainplan: the constraints contradict each other: --tensor asks for TP 8, but --max-tensor caps it at 4 (8 > 4)\n');
+    // --json still prints the answer, unchanged in shape (ok: false with its reason and message in the request's field names).
+    const json = await cli([...args, '--json']);
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.out)).toMatchObject({ ok: false, reason: 'no-feasible-configuration', message: expect.stringContaining('tensorSizes asks for TP 8, but maxTensor caps it at 4') });
+    expect(json.err).toBe(err);
+  });
+
+  it('a search that finds no plan ends stderr with its reason code and the answer\'s message, as estimate and scale do', async () => {
+    // TP 3 on 1,024 GPUs = 2^10: 3 divides no power of two, so no TP × PP × CP divides the GPUs.
+    const { code, out, err } = await cli(['search', ...GPT3, '--tensor', '3']);
     expect(code).toBe(1);
-    const why = 'no configuration of 32 GPUs runs: the constraints contradict each other: --tensor asks for TP 16, but --tensor-within-node keeps tensor parallelism within a node\'s 8 GPUs (16 > 8)';
-    expect(out).toBe(`no plan: ${why}\n`);
-    // Said once, in the report; stderr's line keeps the reason code for a script.
-    expect(err).toBe('trainplan: no-feasible-configuration\n');
+    const message = /^no plan: (.*)$/m.exec(out)![1]!;
+    expect(message).toMatch(/divisibility rules: tensor × pipeline × context does not divide the GPUs/);
+    expect(err).toBe(`trainplan: no-feasible-configuration: ${message}\n`);
   });
 
   it('--json carries candidatesEvaluated, best (a contract scenario with its estimate) and top', async () => {
@@ -75,12 +95,14 @@ describe('trainplan search', () => {
     if (tp === 2) expect(divisor).toBe(512);
   });
 
-  it('a failed --export says its reason once on stderr: the report, then the reason code alone', async () => {
+  it('a failed --export puts the report on stderr, then the reason code and the message on one line, as without --export', async () => {
     const { code, out, err } = await cli(['search', '--model', 'gpt3-175b', '--gpu', 'a100-40gb', '--gpus', '8', '--global-batch', '8', '--export', 'megatron']);
     expect({ code, out }).toEqual({ code: 1, out: '' });
-    expect(err.match(/no configuration of 8 GPUs runs: out of memory/g)).toHaveLength(1);
-    expect(err.endsWith('\ntrainplan: no-feasible-configuration\n')).toBe(true);
-    // --json has no report: its stderr line keeps the message.
+    // The report's first line is "no plan: <the answer's message>"; the last line, what a script greps, carries the same message.
+    const message = /^no plan: (.*)$/m.exec(err)![1]!;
+    expect(message).toMatch(/^no configuration of 8 GPUs runs: out of memory/);
+    expect(err.endsWith(`\ntrainplan: no-feasible-configuration: ${message}\n`)).toBe(true);
+    // --json has no report: its stderr line is the same.
     const json = await cli(['search', '--model', 'gpt3-175b', '--gpu', 'a100-40gb', '--gpus', '8', '--global-batch', '8', '--json']);
     expect(json.err).toMatch(/^trainplan: no-feasible-configuration: no configuration of 8 GPUs runs: out of memory/);
   });
@@ -150,9 +172,8 @@ describe('trainplan search', () => {
     expect(out).toBe('');
     expect(err).toMatch(/^no plan: no configuration of 8 GPUs runs: out of memory/);
     expect(err).toContain('\nclosest feasible alternative: nothing runs on 1 node (8 GPUs); the nearest size that runs is larger: ');
-    // The report said why; the last line is the reason code alone, not the message again.
-    expect(err).toMatch(/\ntrainplan: no-feasible-configuration\n$/);
-    expect(err.match(/no configuration of 8 GPUs runs/g)).toHaveLength(1);
+    // The last line is the reason code and the answer's message (the report's first line after "no plan: "), as every command's.
+    expect(err.endsWith(`\ntrainplan: no-feasible-configuration: ${/^no plan: (.*)$/m.exec(err)![1]!}\n`)).toBe(true);
   });
 
   it('--export builds Nemotron-4 as NVIDIA configures it (squared ReLU, LayerNorm1p, half-width RoPE) in both formats', async () => {
@@ -180,7 +201,9 @@ describe('trainplan search', () => {
     const { code, out, err } = await cli(['search', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--nodes', '1', '--global-batch', '64']);
     expect(code).toBe(1);
     expect(out).toContain('closest feasible alternative');
-    expect(err).toBe('trainplan: no-feasible-configuration\n');
+    // stderr: the reason code, then the answer's own message (the report's first line after "no plan: ").
+    expect(err).toBe(`trainplan: no-feasible-configuration: ${/^no plan: (.*)$/m.exec(out)![1]!}\n`);
+    expect(err).toMatch(/: no configuration of 8 GPUs runs: out of memory/);
   });
 
   describe('a --budget that runs out before any plan that fits is estimated', () => {
@@ -200,8 +223,8 @@ describe('trainplan search', () => {
       expect(code).toBe(1);
       expect(out).toMatch(new RegExp(`^no plan: not every configuration of 8 GPUs was estimated: the candidate budget ran out after ${estimates}, `
         + `before any plan that fits was estimated; the closest seen so far \\(TP \\d+ [^)]*\\) needs [\\d.]+ GiB per GPU, .*; raise --budget above ${budget} to search further\n`));
-      // Said once, in the report; stderr keeps the reason code.
-      expect(err).toBe('trainplan: budget-exhausted\n');
+      // stderr: the reason code and the same message, on one line.
+      expect(err).toBe(`trainplan: budget-exhausted: ${/^no plan: (.*)$/m.exec(out)![1]!}\n`);
       expect(out).toMatch(/\nclosest miss: TP \d+ /);
       // Nothing was shown not to run here, so no other cluster size is offered as "the nearest that runs".
       expect(out).not.toContain('closest feasible alternative');
@@ -226,7 +249,7 @@ describe('trainplan search', () => {
       const { code, out, err } = await cli(['search', '--input', 'r.json'], { files: { 'r.json': JSON.stringify(request) } });
       expect(code).toBe(1);
       expect(out).toMatch(/^no plan: .*raise candidateBudget above 1 to search further\n/);
-      expect(err).toBe('trainplan: budget-exhausted\n');
+      expect(err).toMatch(/^trainplan: budget-exhausted: .*raise candidateBudget above 1 to search further\n$/);
     });
 
     it('--help says what the export\'s header holds: the release, the environment, Megatron-FSDP for ZeRO-2/3', async () => {
@@ -338,12 +361,12 @@ describe('trainplan search', () => {
     });
   });
 
-  it('a search the --memory-fraction rules out names the flag, not the field memoryFraction, in the report (stderr: the reason code)', async () => {
+  it('a search the --memory-fraction rules out names the flag, not the field memoryFraction, in the report and on stderr', async () => {
     const { code, out, err } = await cli(['search', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--nodes', '16', '--global-batch', '1536', '--memory-fraction', '0.3']);
     expect(code).toBe(1);
     expect(out).toMatch(/\nclosest miss: .* above the 24\.0 GiB the search leaves usable \(--memory-fraction 0\.3 of the NVIDIA A100 SXM4 80GB's 80\.0 GiB\)\n/);
     expect(out).toMatch(/^no plan: .* the search leaves 24\.0 GiB of the GPU's 80\.0 GiB usable \(--memory-fraction\)\n/);
-    expect(err).toBe('trainplan: no-feasible-configuration\n');
+    expect(err).toMatch(/^trainplan: no-feasible-configuration: .* the search leaves 24\.0 GiB of the GPU's 80\.0 GiB usable \(--memory-fraction\)\n$/);
     expect(out + err).not.toContain('memoryFraction');
   });
 
