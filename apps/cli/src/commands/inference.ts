@@ -192,10 +192,16 @@ function pointTable(rows: readonly string[][], columns: Columns): string[] {
   return renderTable([head, ...rows], { align: [...head.slice(0, -1).map(() => 'right' as const), 'left'] });
 }
 
-/** Under the tables with a rate: what their GPUs and first token are, beside the headline's. */
+/**
+ * Under the tables with a rate: what their GPUs and first token are, beside the headline's; with a price, which GPUs a
+ * row's cost is of (the protocol's cost: with a load, an hour of the GPUs the rate takes over the tokens the rate
+ * generates in it, so their idle share is paid for; without one, the row's own GPUs at full load), since the two bases
+ * would otherwise read as one (QA: a row that cannot serve the rate looked cheapest).
+ */
 const rateLegend = (columns: Columns): string[] => (columns.rated
   ? ['', 'GPUs: the fewest that serve the rate as replicas of the row, the first token within its bound with',
-    'the wait for a slot (— where no count does); first token (no queue): without that wait']
+    'the wait for a slot (— where no count does); first token (no queue): without that wait',
+    ...(columns.priced ? ['cost/M tokens: of the GPUs the rate takes, idle share included; where GPUs is —, of the row\'s own GPUs at full load'] : [])]
   : []);
 
 /**
@@ -232,7 +238,8 @@ function bestText(p: InferencePointJson, outputTokens: number): string {
   const perToken = [
     ...(outputTokens > 1 ? [`${formatSeconds(p.decodeStepSeconds)} per token`] : [`the token in ${formatSeconds(p.prefillSeconds)}`]),
     // The report's first cost: its currency said here (the GPUs' hourly cost with --rate follows on the next line).
-    ...(p.cost === undefined ? [] : [`${rate(p.cost.perMillionOutputTokens)} per million generated tokens (${PRICE_CURRENCY})`]),
+    // With a rate the cost is of the GPUs it takes, partly idle (the next line says how loaded), not of this throughput.
+    ...(p.cost === undefined ? [] : [`${rate(p.cost.perMillionOutputTokens)} per million generated tokens (${PRICE_CURRENCY}${p.load === undefined ? '' : ', at the rate\'s load'})`]),
   ].join(', ');
   if (p.replicas === undefined) return `TP ${p.tensor} · PP ${p.pipeline} · batch ${formatGrouped(p.batch)} · ${batching}: ${perGpu}, ${perToken}`;
   const gpus = p.replicas * p.gpus;

@@ -221,6 +221,14 @@ describe('trainplan inference', () => {
     const rate = await cli(['inference', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--prompt', '2048', '--output', '256',
       '--batching', 'continuous', '--rate', '100', '--price', '2.5']);
     expect(rate.out).toMatch(/\n100 requests\/s take .*; their GPUs cost [\d.,]+ an hour\n/);
+    // With a rate the cost is of the GPUs it takes, idle share included: by hand, the hour's cost over the tokens the rate
+    // generates in an hour (100 requests/s × 256 tokens × 3,600 s), a million of them. Said on the headline and under the tables.
+    const hourly = Number(/their GPUs cost ([\d.,]+) an hour/.exec(rate.out)![1]!.replace(/,/g, ''));
+    const byHand = hourly / (100 * 256 * 3600) * 1e6;
+    const headline = /, ([\d.,]+) per million generated tokens \(in --price's currency, at the rate's load\)\n/.exec(rate.out);
+    expect(headline).not.toBeNull();
+    expect(Math.abs(Number(headline![1]!.replace(/,/g, '')) / byHand - 1)).toBeLessThan(0.01);
+    expect(rate.out).toContain("cost/M tokens: of the GPUs the rate takes, idle share included; where GPUs is —, of the row's own GPUs at full load\n");
     // Without --price, no cost column.
     expect((await cli(LLAMA)).out).not.toContain('cost/M tokens');
   });
