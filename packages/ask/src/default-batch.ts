@@ -167,8 +167,9 @@ export function roundBatch(sequences: number): number {
   return Math.max(1, Math.round(sequences));
 }
 
-/** Sequences as the batch note counts them: "1953.1" for a fractional count, "1953" for a whole one. */
-export const sequencesText = (n: number): string => (Number.isInteger(n) ? String(n) : n.toFixed(1));
+/** Sequences as the batch note counts them, grouped as every count in an answer: "1,953.1" for a fractional count, "1,953" for a whole one. */
+export const sequencesText = (n: number): string =>
+  n.toLocaleString('en-US', { minimumFractionDigits: Number.isInteger(n) ? 0 : 1, maximumFractionDigits: Number.isInteger(n) ? 0 : 1 });
 
 /** Tokens per sequence: the stated length, else the model's, else GPT-3's 2048. */
 export const seqLengthOf = (p: AskParameters): number => p.seqLength ?? modelSeqLengthOf(p) ?? 2048;

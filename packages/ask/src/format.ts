@@ -14,6 +14,24 @@ export const formatDays = (days: number): string => {
 export const nodesGpus = (c: { nodes: number; gpus: number; nvlinkDomains?: { count: number; gpusEach: number } }): string =>
   `${countOf(c.nodes, 'node')} (${countOf(c.gpus, 'GPU')}${c.nvlinkDomains ? ` in ${nvlinkDomainsText(c.gpus, c.nvlinkDomains)}` : ''})`;
 
+/** Words asking a count of racks: "how many GB200 NVL72 racks", "number of racks", "racks do I need". */
+const ASKS_RACKS = /\bhow many\b[^?]*\bracks\b|\bnumber of racks\b|\bracks\s+(?:do|would|will|are|should)\s+(?:i|we|you)?\s*need/;
+
+/**
+ * A cluster as a racks question counts it, racks first: "68 racks (1,216 nodes of 4 GPUs, 4,864 GPUs; the last rack holding
+ * 40)" (QA: "how many gb200 nvl72 racks …" led with the nodes, the racks in brackets). A rack is one NVLink domain (a GB200
+ * NVL72 rack: 18 trays of 4 GPUs, 72 GPUs on one NVLink switch), so the racks are the search's nvlinkDomains: ⌈GPUs / 72⌉,
+ * the last one partly filled where the GPUs are no multiple of 72. nodesGpus where the question asks no racks, or the
+ * node is its own NVLink domain (an H100 node), whose racks no preset models.
+ */
+export function clusterAsAsked(c: { nodes: number; gpus: number; nvlinkDomains?: { count: number; gpusEach: number } }, text: string): string {
+  const domains = c.nvlinkDomains;
+  if (domains === undefined || !ASKS_RACKS.test(text.toLowerCase())) return nodesGpus(c);
+  const last = c.gpus - (domains.count - 1) * domains.gpusEach;
+  const partly = last === domains.gpusEach ? '' : domains.count === 1 ? `; the rack holding ${last}` : `; the last rack holding ${last}`;
+  return `${countOf(domains.count, 'rack')} (${countOf(c.nodes, 'node')} of ${c.gpus / c.nodes} GPUs, ${countOf(c.gpus, 'GPU')}${partly})`;
+}
+
 /** A count as chat writes it: "300B", "2T", "15.6T", "1.2M" (units' formatCount without the space). */
 export const compactCount = (count: number): string => formatCount(count).replace(/\s+/g, '');
 

@@ -1,6 +1,6 @@
 import { runEstimate, type EstimateOk } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
-import { describeConfiguration } from '../src/answer/describe-estimate.ts';
+import { describeConfiguration, estimateFigures, planWords } from '../src/answer/describe-estimate.ts';
 
 /** TP 8 · CP 2 with full recompute on `pipeline` stages: Llama 3.1 405B's 126 layers (128 slots with both), or Llama 3 70B's 80 (81 with one). */
 const scenario = (model: string, pipeline: number, split: { embeddingInPipelineSplit?: boolean; lossInPipelineSplit?: boolean }) => ({
@@ -31,5 +31,33 @@ describe('describeConfiguration: full recompute of some layers', () => {
     const all = runEstimate(scenario('llama3-70b', 8, {})) as EstimateOk;
     expect(all.resolved.recomputeLayers).toBeUndefined();
     expect(describeConfiguration(all)).toContain(' · full recompute · ');
+  });
+});
+
+describe('planWords: the plan as the Configuration line says it, which a headline names', () => {
+  it('is the Configuration line less the global batch, the precision and the hardware', () => {
+    const e = runEstimate(scenario('llama3-70b', 9, { lossInPipelineSplit: true })) as EstimateOk;
+    expect(e.ok).toBe(true);
+    // Written by hand from the scenario: TP 8, 9 stages with the loss counted, CP 2, DP = 18 nodes × 8 / (8 · 9 · 2) = 1,
+    // micro-batch 1, full recompute, SP, the distributed optimizer.
+    const words = 'TP 8 · PP 9 (the loss counts as a layer) · CP 2 · DP 1 · micro-batch 1 · full recompute · sequence parallel · distributed optimizer';
+    expect(planWords(e)).toBe(words);
+    expect(describeConfiguration(e)).toBe(`${words.replace(' · full recompute', ' · global batch 64 · full recompute')} · BF16 on 18 × 8 H100 SXM5 80GB (144 GPUs, ndr-ib-8x)`);
+  });
+});
+
+describe('estimateFigures: numbers grouped by thousands, as every count in an answer', () => {
+  it('an FP8 plan on B200 past 1,000 TFLOP/s per GPU writes them grouped (QA: "1386 TFLOP/s")', () => {
+    const e = runEstimate({
+      model: 'llama3-8b', cluster: { gpu: 'b200', nodes: 1 },
+      training: { globalBatchSize: 64, microBatchSize: 1, precision: 'fp8' },
+      parallelism: { tensor: 1, pipeline: 1, recompute: 'none', distributedOptimizer: true },
+    }) as EstimateOk;
+    expect(e.ok).toBe(true);
+    expect(e.modelTflopsPerGpu).toBeGreaterThan(1000);
+    // Whole and grouped from 1,000 up (units' formatGrouped): 1386.4 → "1,386".
+    const throughput = estimateFigures(e).find((f) => f.label === 'Throughput')?.value ?? '';
+    expect(throughput).toContain(` · ${Math.round(e.modelTflopsPerGpu).toLocaleString('en-US')} TFLOP/s per GPU`);
+    expect(throughput).toMatch(/ \d,\d{3} TFLOP\/s/);
   });
 });

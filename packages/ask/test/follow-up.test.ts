@@ -12,6 +12,12 @@ describe('a follow-up is told no conversation is kept, with the question whole',
     ['same but on 256 nodes', { nodes: 256 }],
     ['how about 64 h100 with tp 4', { gpu: 'h100-sxm', gpus: 64, tensor: 4 }],
     ['and with 2 nodes?', { nodes: 2 }],
+    // QA: these were "not understood", while "and on h200?" got this reply: an opener before the follow-up ("ok"), and a
+    // change to what the message does not name ("double the nodes").
+    ['ok and with tp 2?', { tensor: 2 }],
+    ['now double the nodes', {}],
+    ['okay, what about 64 h100', { gpus: 64 }],
+    ['halve the batch', {}],
   ])('"%s": a refusal saying so, its example a whole question carrying what it said (%j)', (question, said) => {
     const a = ask(question, { publicUrl: null });
     expect(a.kind).toBe('refusal');
@@ -47,6 +53,11 @@ describe('a definition asked is told the bot plans, with a question showing the 
     expect(a.kind).toBe('refusal');
     expect(a.headline).toBe(`I answer planning questions, not definitions: "${question}" asks what a term means. Ask what it does to a plan, e.g. "${example}".`);
     expect(ask(example, { publicUrl: null }).kind).toBe('answer');
+  });
+
+  it('"ok" alone, or an opener before a whole question, is no follow-up', () => {
+    expect(ask('ok').headline).toBe('I didn\'t understand "ok".');
+    expect(ask('so how long to train llama3 8b on 64 h100', { publicUrl: null }).notes.join(' ')).not.toMatch(/conversation/);
   });
 
   it('"what is the weather" names no planning term: not understood, as before', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatBytes } from '@trainplan/units';
 import { ask } from '../src/answer/answer.ts';
-import { ASKS_KV_SIZE } from '../src/answer/kv-cache-size.ts';
+import { ASKS_KV_SIZE, NO_BOUND_FOR_KV_SIZE } from '../src/answer/kv-cache-size.ts';
 
 /**
  * KV cache per token = 2 (K and V) × layers × KV heads × head dim × bytes a value (Pope et al. 2022 §2).
@@ -33,6 +33,25 @@ describe('a KV cache size question leads with the size per token and per sequenc
 
   it('an FP8 cache holds one byte a value: half the size', () => {
     expect(ask('kv cache size of llama3-70b with fp8 kv cache at 128k context', { publicUrl: null }).headline).toMatch(/KV cache 160 KiB per token \(2 × 80 layers × 8 KV heads × 128 dims × 1 byte\); 20\.0 GiB per 131,072-token sequence/);
+  });
+
+  it('a KV cache size asked with no latency bound reports no bound missed: none is assumed (QA: "closest to the bounds, missing them")', () => {
+    const a = ask('how much memory does the kv cache take for llama3 70b at 128k context', { publicUrl: null, today: '2026-11-28' });
+    // 2 · 80 · 8 · 128 · 2 B = 320 KiB a token; × 131,072 = 40 GiB (the header's arithmetic).
+    expect(a.headline).toMatch(/: KV cache 320 KiB per token \(2 × 80 layers × 8 KV heads × 128 dims × 2 bytes\); 40\.0 GiB per 131,072-token sequence; /);
+    expect(a.ok).toBe(true);
+    const text = [a.headline, a.configuration ?? '', ...a.figures.map((f) => f.label), ...a.assumptions, ...a.notes].join('\n');
+    expect(text).not.toMatch(/missing them|no plan meets|\(closest\)|first token within 2 s/);
+    expect(a.assumptions).toContain(NO_BOUND_FOR_KV_SIZE);
+    // The headline's plan is the configuration's, not another replica beside it.
+    const shape = /on each GPU of (TP \d+ · PP \d+)$/.exec(a.headline)?.[1];
+    expect(a.configuration?.startsWith(`${shape} · batch `)).toBe(true);
+  });
+
+  it('a bound the question states is kept, and what it misses is said', () => {
+    const a = ask('how big is the kv cache for llama3-70b at 128k context at 50 ms per token', { publicUrl: null, today: '2026-11-28' });
+    expect(a.assumptions).not.toContain(NO_BOUND_FOR_KV_SIZE);
+    expect(a.notes.join(' ')).toMatch(/no plan meets ≤ 50\.0 ms per token/);
   });
 
   it.each([

@@ -50,7 +50,7 @@ describe('"how many nodes" that also names a cluster says what the named cluster
 
 describe('a named cluster the plan cannot use: said so, the deadline\'s nodes as if none were named', () => {
   it.each([
-    ['how many nodes to train 70b on 2T tokens in 30 days on 12 h100', /the 12 GPUs named cannot be planned \(12 GPUs are not whole nodes of 8/],
+    ['how many nodes to train 70b on 2T tokens in 30 days on 12 h100', /the 12 GPUs named cannot be planned \(12 GPUs do not fill whole nodes of 8 GPUs: ask for 8 \(1 node\) or 16 \(2 nodes\)/],
     ['how many nodes to train 70b on 2T tokens in 30 days on 1 h100', /the 1 GPU named cannot train it \(/],
   ])('"%s" answers the nodes the deadline needs, as the question naming no cluster does', (question, why) => {
     const a = ask(question, { publicUrl: null });

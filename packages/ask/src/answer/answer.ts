@@ -13,6 +13,7 @@ import { answerRate } from './rate-answer.ts';
 import { answerServing } from './serving-answer.ts';
 import { answerBestConfiguration, answerNodesOrTime } from './search-answer.ts';
 import { inPlainWords } from './plain-words.ts';
+import { answerPipelineBubble, asksPipelineBubble } from './pipeline-bubble.ts';
 import { withNotRead } from './not-read.ts';
 import { withMissedDeadline } from './missed-deadline.ts';
 import { comparedSizesOf } from './compared-sizes.ts';
@@ -38,6 +39,8 @@ function answerOf(q: ParsedQuestion, options: AnswerOptions): Answer {
   const publicUrl = options.publicUrl === undefined ? DEFAULT_PUBLIC_URL : options.publicUrl;
   // "global batch 1.5", "on 1.5 nodes": a count that must be whole is refused as asked, never rounded or cut to plan it.
   const fractions = fractionProblems(q.stated, q.intent);
+  // "Pipeline bubble for pp 8 with 32 microbatches": a closed form of the stages and micro-batches, no model (pipeline-bubble.ts).
+  if (q.problems.length === 0 && fractions.length === 0 && asksPipelineBubble(q)) return answerPipelineBubble(q);
   if (q.intent === 'help' || q.problems.length > 0 || fractions.length > 0) return answerHelp(q, [...q.problems, ...fractions]);
   // Models to compare ("7B vs 13B on 64 H100"): the question answered of each, side by side (compared-models.ts).
   // Parse compares models only where nothing else is compared, and never for a collective or a rate. First: "tokens

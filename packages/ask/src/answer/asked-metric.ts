@@ -1,5 +1,5 @@
 import type { EstimateOk } from '@trainplan/protocol';
-import { countOf, formatNumber, formatPercent, formatSeconds } from '@trainplan/units';
+import { countOf, formatGrouped, formatPercent, formatSeconds } from '@trainplan/units';
 import { compactCount } from '../format.ts';
 import type { AnswerFigure } from './answer-types.ts';
 import { mfuText } from './describe-estimate.ts';
@@ -40,8 +40,8 @@ export function leadWithAsked(e: EstimateOk, metric: AskedMetric): string {
       return `${formatPercent(e.hfu)} HFU (${step})`;
     case 'tflops': {
       // Hardware TFLOP/s count the recomputed forward passes too: said when they differ from the model's.
-      const hardware = e.hardwareTflopsPerGpu > e.modelTflopsPerGpu ? `, ${formatNumber(e.hardwareTflopsPerGpu)} counting recompute` : '';
-      return `${formatNumber(e.modelTflopsPerGpu)} TFLOP/s per GPU${hardware} (${step})`;
+      const hardware = e.hardwareTflopsPerGpu > e.modelTflopsPerGpu ? `, ${formatGrouped(e.hardwareTflopsPerGpu)} counting recompute` : '';
+      return `${formatGrouped(e.modelTflopsPerGpu)} TFLOP/s per GPU${hardware} (${step})`;
     }
     case 'step':
       return step;

@@ -1,11 +1,12 @@
 import { runCollective } from '@trainplan/protocol';
-import { countOf, formatBytesDecimal, formatNumber, formatSeconds } from '@trainplan/units';
+import { countOf, formatBytesDecimal, formatGrouped, formatSeconds } from '@trainplan/units';
 import { gpusPerNodeOf } from '../defaults.ts';
 import type { CollectiveOp, ParsedQuestion } from '../question.ts';
 import type { Answer } from './answer-types.ts';
 import { answerHelp } from './help-answer.ts';
 import { gpuName } from './describe-estimate.ts';
 import { failureKind, refusalWords } from './issue-words.ts';
+import { partNodesProblem } from './whole-counts.ts';
 
 /** Why a collective over one GPU moves nothing, by what the collective does. */
 const ALONE: Record<CollectiveOp, string> = {
@@ -28,7 +29,7 @@ export function answerCollective(q: ParsedQuestion): Answer {
   // "on 0 GPUs": said in the question's words, not as the protocol's field (gpusPerNode ≥ 1).
   if (gpus < 1) return answerHelp(q, [`a collective runs on 2 GPUs or more (1 moves no data), got ${countOf(gpus, 'GPU')}`]);
   if (gpus > perNode && gpus % perNode !== 0) {
-    return answerHelp(q, [`${countOf(gpus, 'GPU')} ${gpus === 1 ? 'is' : 'are'} not whole nodes of ${perNode}`]);
+    return answerHelp(q, [partNodesProblem(gpus, perNode)]);
   }
   const nodes = Math.max(1, Math.ceil(gpus / perNode));
   const request = {
@@ -58,12 +59,12 @@ export function answerCollective(q: ParsedQuestion): Answer {
     ok: true,
     headline: alone
       ? `${subject}: ${formatSeconds(row.seconds)}, as a collective over one GPU moves no data (${ALONE[p.op ?? 'all-reduce']})`
-      : `${subject}: ${formatSeconds(row.seconds)}, bus bandwidth ${formatNumber(row.busbwGBps)} GB/s`,
+      : `${subject}: ${formatSeconds(row.seconds)}, bus bandwidth ${formatGrouped(row.busbwGBps)} GB/s`,
     configuration: `${countOf(result.nodes, 'node')} × ${countOf(result.gpusPerNode, 'GPU')} of ${result.system} over ${result.network}; ${row.algorithm} / ${row.protocol}`,
     figures: [
       { label: 'Time', value: formatSeconds(row.seconds) },
-      { label: 'Algorithm bandwidth', value: `${formatNumber(row.algbwGBps)} GB/s` },
-      { label: 'Bus bandwidth', value: `${formatNumber(row.busbwGBps)} GB/s` },
+      { label: 'Algorithm bandwidth', value: `${formatGrouped(row.algbwGBps)} GB/s` },
+      { label: 'Bus bandwidth', value: `${formatGrouped(row.busbwGBps)} GB/s` },
       { label: 'Algorithm', value: `${row.algorithm} (${row.protocol})${request.algorithm === 'auto' ? ', NCCL’s choice' : ''}` },
     ],
     // Alone, the headline says why it is 0 s and the note which GPUs to give: the protocol's own "one GPU" note would repeat it.

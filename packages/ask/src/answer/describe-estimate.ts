@@ -1,6 +1,6 @@
 import type { EstimateInfeasible, EstimateOk } from '@trainplan/protocol';
 import { gpuById } from '@trainplan/presets';
-import { countOf, formatBytes, formatNumber, formatPercent, formatSeconds } from '@trainplan/units';
+import { countOf, formatBytes, formatGrouped, formatPercent, formatSeconds } from '@trainplan/units';
 import { compactCount, formatDays } from '../format.ts';
 import type { AnswerFigure } from './answer-types.ts';
 import { refusalWords } from './issue-words.ts';
@@ -16,20 +16,31 @@ function splitWords(r: EstimateOk['resolved']): string {
   return r.lossInPipelineSplit === true ? ' (the loss counts as a layer)' : '';
 }
 
-/** The parallel configuration of an estimate, in Megatron's terms. */
-export function describeConfiguration(e: EstimateOk): string {
+/**
+ * A plan's layout in the words and order the Configuration line uses: "TP 2 · PP 8 · VP 5 · CP 4 · DP 32 · micro-batch 1 ·
+ * no recompute · sequence parallel · distributed optimizer". `globalBatch` adds the global batch after the micro-batch, as
+ * the Configuration line has it. A headline that names the plan says it so (QA: the search's label, "DP 32 · CP 4 · v 5 ·
+ * mbs 1 · SP · … · distributed-optimizer", wrote the same plan another way one line above the Configuration line).
+ */
+export function planWords(e: EstimateOk, options: { globalBatch?: boolean } = {}): string {
   const r = e.resolved;
   const parts = [`TP ${r.tensor}`, `PP ${r.pipeline}${splitWords(r)}`];
   if (r.virtualStages > 1) parts.push(`VP ${r.virtualStages}`);
   if (r.context > 1) parts.push(`CP ${r.context}`);
-  parts.push(`DP ${r.data.toLocaleString('en-US')}`, `micro-batch ${r.microBatchSize}`, `global batch ${r.globalBatchSize.toLocaleString('en-US')}`);
+  parts.push(`DP ${r.data.toLocaleString('en-US')}`, `micro-batch ${r.microBatchSize}`);
+  if (options.globalBatch === true) parts.push(`global batch ${r.globalBatchSize.toLocaleString('en-US')}`);
   const some = r.recomputeLayers !== undefined ? ` of ${r.recomputeLayers} layer${r.recomputeLayers === 1 ? '' : 's'}/stage` : '';
   parts.push(r.recompute === 'none' ? 'no recompute' : `${r.recompute} recompute${some}`);
   if (r.sequenceParallel) parts.push('sequence parallel');
   if (r.distributedOptimizer) parts.push('distributed optimizer');
   else if (r.zeroStage > 0) parts.push(`ZeRO-${r.zeroStage}`);
-  parts.push(r.precision.toUpperCase());
-  return `${parts.join(' · ')} on ${r.nodes.toLocaleString('en-US')} × ${r.gpusPerNode} ${gpuName(r.gpu)} (${countOf(r.gpus, 'GPU')}, ${r.network})`;
+  return parts.join(' · ');
+}
+
+/** The parallel configuration of an estimate, in Megatron's terms. */
+export function describeConfiguration(e: EstimateOk): string {
+  const r = e.resolved;
+  return `${planWords(e, { globalBatch: true })} · ${r.precision.toUpperCase()} on ${r.nodes.toLocaleString('en-US')} × ${r.gpusPerNode} ${gpuName(r.gpu)} (${countOf(r.gpus, 'GPU')}, ${r.network})`;
 }
 
 /** "61.2 GiB of 79.3 GiB (fits)". */
@@ -58,7 +69,7 @@ export function estimateFigures(e: EstimateOk): AnswerFigure[] {
     { label: 'Step time', value: formatSeconds(e.stepTimeSeconds) },
     { label: 'MFU', value: mfuText(e) },
     { label: 'Memory per GPU', value: describeMemory(e) },
-    { label: 'Throughput', value: `${compactCount(e.tokensPerSecond)} tokens/s · ${formatNumber(e.modelTflopsPerGpu)} TFLOP/s per GPU` },
+    { label: 'Throughput', value: `${compactCount(e.tokensPerSecond)} tokens/s · ${formatGrouped(e.modelTflopsPerGpu)} TFLOP/s per GPU` },
   ];
   if (e.timeToTrain !== undefined) {
     figures.push({

@@ -10,8 +10,20 @@ import type { Answer } from './answer-types.ts';
  * again whole. The example is built from what the follow-up did say, the rest taken from a question that plans.
  */
 
-/** A message that leans on an earlier one: "what about", "how about", "and with", "same but", "what if", "now with". */
-const FOLLOW_UP = /^(?:(?:what|how) about|(?:and|but) (?:with|without|on|for|at|if|in|using)|same (?:but|with|on|for|at|again|thing|question|setup)|(?:what|how) if|now (?:with|on|for|at)|instead)\b/;
+/**
+ * Words a chat message opens with before what it asks ("ok and with tp 2?", "so what about h200", "thanks, now double the
+ * nodes"): passed over, so that a follow-up behind them is read as one (QA: "ok and with tp 2?" was "not understood", while
+ * "and with tp 2?" got the reply that no conversation is kept). Not "and" or "but", which the follow-ups below begin with.
+ */
+const OPENER = String.raw`(?:(?:ok(?:ay)?|so|also|cool|great|nice|thanks|thank you|right|alright|hmm+|then)[\s,.!]+)*`;
+
+/**
+ * A message that leans on an earlier one: "what about", "how about", "and with", "same but", "what if", "now with", and
+ * a change to something it does not name ("now double the nodes", "halve the batch", "twice the gpus").
+ */
+const FOLLOW_UP = new RegExp(String.raw`^${OPENER}(?:(?:what|how) about|(?:and|but) (?:with|without|on|for|at|if|in|using)|same (?:but|with|on|for|at|again|thing|question|setup)`
+  + String.raw`|(?:what|how) if|now (?:with|without|on|for|at|use|using|try|switch|make|change|increase|decrease|add|drop)|instead`
+  + String.raw`|(?:(?:and|now) )?(?:double|halve|triple|quadruple|twice|half) (?:the|that|it|my|our))\b`);
 
 /** Whether the (normalised) text is shaped as a follow-up to an earlier question. */
 export const isFollowUp = (normal: string): boolean => FOLLOW_UP.test(normal);

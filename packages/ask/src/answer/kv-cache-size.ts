@@ -2,7 +2,7 @@ import { kvCacheBytesPerToken } from '@trainplan/model';
 import type { InferencePointJson } from '@trainplan/protocol';
 import { formatBytes } from '@trainplan/units';
 import { modelShapeOf } from '../model-of.ts';
-import type { AskParameters } from '../question.ts';
+import type { AskParameters, ParsedQuestion } from '../question.ts';
 import { shapeText } from './serving-text.ts';
 
 /**
@@ -44,4 +44,25 @@ export function kvCacheSizeText(p: AskParameters, point: InferencePointJson | un
     : kvCacheBytesPerToken({ shape, tensor: point.tensor, layersOnGpu: Math.ceil(shape.layers / point.pipeline), bytesPerValue: bytes });
   const onEachGpu = point === undefined || tokens === 0 ? '' : `; ${formatBytes(tokens * perGpuToken)} of it on each GPU of ${shapeText(point)}`;
   return `KV cache ${formatBytes(perTokenBytes)} per token (2 × ${shape.layers} layers × ${shape.kvHeads} KV heads × ${headDim} dims × ${bytes} byte${bytes === 1 ? '' : 's'})${perSequence}${onEachGpu}`;
+}
+
+/** Said among the assumptions where a KV cache's size is asked with no latency bound (withoutAssumedBounds). */
+export const NO_BOUND_FOR_KV_SIZE = 'no latency bound: the KV cache\'s size asked does not depend on one, so it is shown in the plan with the most throughput '
+  + '(say e.g. "50 ms per token, ttft under 2 s" to hold the plan to bounds)';
+
+/**
+ * A KV cache's size asked with no latency bound stated: planned with none, rather than with the interactive bounds a serving
+ * question otherwise takes (defaults.ts fillLatencyBounds). QA: "how much memory does the kv cache take for llama3 70b at
+ * 128k context" gave the size, then "closest to the bounds, missing them" of bounds the asker never set, which the size does
+ * not depend on (per token and per sequence it is the model's; on each GPU, the plan's TP and PP share of it). A bound the
+ * question states is kept, and so is the interactive one beside it (a question that bounds one latency asks for a service).
+ */
+export function withoutAssumedBounds(q: ParsedQuestion): ParsedQuestion {
+  const s = q.stated;
+  if (!ASKS_KV_SIZE.test(q.text) || s.maxTokenSeconds !== undefined || s.maxFirstTokenSeconds !== undefined) return q;
+  const p = q.parameters;
+  if (p.maxTokenSeconds === undefined && p.maxFirstTokenSeconds === undefined) return q;
+  const { maxTokenSeconds: _perToken, maxFirstTokenSeconds: _firstToken, ...unbounded } = p;
+  const defaults = q.defaults.filter((d) => d.field !== 'maxTokenSeconds' && d.field !== 'maxFirstTokenSeconds');
+  return { ...q, parameters: { ...unbounded, offline: true }, defaults: [...defaults, { field: 'offline', value: 'no latency bound', text: NO_BOUND_FOR_KV_SIZE }] };
 }

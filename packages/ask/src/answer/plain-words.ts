@@ -1,4 +1,5 @@
 import type { Answer } from './answer-types.ts';
+import { planLabelWords } from './plan-label-words.ts';
 
 /**
  * The protocol's sentences are written for API callers: a refusal or a warning may tell them to set a wire field
@@ -50,10 +51,10 @@ const FIELD = new RegExp(String.raw`(?<![\w.])(${Object.keys(FIELD_WORDS).join('
 /** A field named in brackets after the words that say it ("overlapped pipeline sends (overlapPipelineComm)"): for API callers only. */
 const BRACKETED = new RegExp(String.raw` \((?:${Object.keys(FIELD_WORDS).join('|')})\)`, 'g');
 
-/** One sentence with the protocol's wire phrases said in words. */
+/** One sentence with the protocol's wire phrases said in words, and its plans' labels as the Configuration line says plans (plan-label-words.ts). */
 export function plainWords(text: string): string {
   // The replacer gets the groups first, then the offset and the whole text, which the rewrites leave unread.
-  const phrased = PHRASES.reduce((t, [pattern, words]) => t.replace(pattern, (_match, ...groups: string[]) => words(...groups)), text);
+  const phrased = PHRASES.reduce((t, [pattern, words]) => t.replace(pattern, (_match, ...groups: string[]) => words(...groups)), planLabelWords(text));
   return phrased.replace(BRACKETED, '').replace(FIELD, (name: string) => FIELD_WORDS[name] ?? name);
 }
 

@@ -9,7 +9,7 @@ import { askedTimeUnit, daysAsAsked } from './time-as-asked.ts';
 import { tokensInTime } from './tokens-in-time.ts';
 import { asksGpuHours, gpuHoursOfFrontier, nodeHoursNote, priceNeededNote } from './gpu-hours-asked.ts';
 import { DEFAULT_GPU, deadlineBatchFor, defaultBatch, defaultBatchNote, gpusPerNodeOf, isComputedBatch } from '../defaults.ts';
-import { compactCount, formatDays, moneyText, nodesGpus, statedMoney } from '../format.ts';
+import { clusterAsAsked, compactCount, formatDays, moneyText, statedMoney } from '../format.ts';
 import { modelInputOf, modelNameOf } from '../model-of.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
 import { deadlineDaysOf, widgetLink } from '../scenario.ts';
@@ -20,13 +20,13 @@ import { statedDataNote } from './stated-data-note.ts';
 import { budgetNotes, type BudgetPlan } from './budget-note.ts';
 import { budgetBuys, budgetClause, enoughVerdict, inQuestionWords, planVerdict } from './budget-verdict.ts';
 import { costFigures, forCost, type Spend } from './cost.ts';
-import { mfuText, describeConfiguration, estimateNumbers, gpuName } from './describe-estimate.ts';
+import { mfuText, describeConfiguration, estimateNumbers, gpuName, planWords } from './describe-estimate.ts';
 import { figuresFor } from './memory-parts.ts';
 import { frontierNotes, overAYear, sizeParts, sizeText } from './frontier-notes.ts';
 import { answerHelp } from './help-answer.ts';
 import { failureKind, refusalWords } from './issue-words.ts';
 import { listOf, statedMfuNote, statedMfuUnused } from './stated-mfu.ts';
-import { belowOneProblem } from './whole-counts.ts';
+import { belowOneProblem, partNodesProblem } from './whole-counts.ts';
 import { searchEdgeNote } from './search-edge.ts';
 
 /**
@@ -92,7 +92,7 @@ function nodesOf(p: AskParameters): { nodes: number; gpusPerNode?: number } | st
   const perNode = gpusPerNodeOf(p);
   const gpus = p.gpus ?? perNode;
   if (gpus < perNode && p.gpusPerNode === undefined) return { nodes: 1, gpusPerNode: gpus };
-  return gpus % perNode === 0 ? { nodes: gpus / perNode } : `${gpus === 1 ? '1 GPU is' : `${countOf(gpus, 'GPU')} are`} not whole nodes of ${perNode}; give a multiple of ${perNode}`;
+  return gpus % perNode === 0 ? { nodes: gpus / perNode } : partNodesProblem(gpus, perNode);
 }
 
 interface PlanView {
@@ -263,7 +263,9 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     return planAnswer(shown, publicUrl, plan, result, headline, { assumptions: said, notes: frontierNotes(result, p), budgetPlan: 'cheapest', data: result });
   }
   // "on 4 GPUs", not "on 1 node (4 GPUs)", for part of a node.
-  const cluster = gpusPerNode !== undefined ? countOf(result.gpus, 'GPU') : nodesGpus(result);
+  // "How many GB200 NVL72 racks …": the racks first (format.ts clusterAsAsked). The verb agrees with the count that leads
+  // ("1 rack … trains", "4 GPUs … train").
+  const cluster = gpusPerNode !== undefined ? countOf(result.gpus, 'GPU') : clusterAsAsked(result, q.text);
   const goals = [
     ...(p.deadlineSeconds !== undefined ? [`deadline ${formatDays(toDays(p.deadlineSeconds))}`] : []),
     ...(p.gpuHours !== undefined ? [`budget ${formatCountExact(p.gpuHours)} GPU-hours`] : []),
@@ -273,7 +275,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   const cost = forCost(p, result.cost) || (byDeadline ? ` for ${compactCount(result.gpuHours)} GPU-hours` : '');
   const headline = q.intent === 'time'
     ? tokensInTime(q, result.days, { text: cluster, gpus: result.gpus }, subjectOf(p)) ?? `${subjectOf(p)}: ${asksGpuHours(q) ? `${compactCount(result.gpuHours)} GPU-hours, ` : ''}${daysAsAsked(result.days, askedTimeUnit(q.text))} to train ${tokens} tokens on ${cluster}${cost}${deadlineVerdict(q.stated, result.days, p.tokens ?? 0)}`
-    : `${byDeadline ? 'Cheapest for ' : ''}${subjectOf(p)}: ${cluster} train${result.nodes === 1 ? 's' : ''} ${tokens} tokens in ${p.deadlineSeconds === undefined ? formatDays(result.days) : daysWithinDeadline(result.days, toDays(p.deadlineSeconds))}${cost} (${goals})`;
+    : `${byDeadline ? 'Cheapest for ' : ''}${subjectOf(p)}: ${cluster} train${/^1 /.test(cluster) ? 's' : ''} ${tokens} tokens in ${p.deadlineSeconds === undefined ? formatDays(result.days) : daysWithinDeadline(result.days, toDays(p.deadlineSeconds))}${cost} (${goals})`;
   // Said first: what the named cluster does, then the nodes the deadline needs.
   const named = namedClusterReading(q, result, subjectOf(p), onNamed);
   const searched = `${countOf(result.searches, 'cluster size')} searched`;
@@ -336,10 +338,10 @@ export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOption
   // An estimate question heads with what it asks ("tokens per second": tokens/s; "hfu": HFU), the step time and MFU after.
   const metric = askedMetric(q.text);
   const headline = q.intent === 'memory'
-    ? `${subjectOf(p)} × ${size}: fits for training, ${formatBytes(e.memory.totalBytes)} per GPU of ${formatBytes(e.memory.capacityBytes)} with the fastest plan that fits: ${best.label} (${step})`
+    ? `${subjectOf(p)} × ${size}: fits for training, ${formatBytes(e.memory.totalBytes)} per GPU of ${formatBytes(e.memory.capacityBytes)} with the fastest plan that fits: ${planWords(e)} (${step})`
     : q.intent === 'estimate'
-      ? `${subjectOf(p)} × ${size}: ${leadWithAsked(e, metric)} with the fastest plan found: ${best.label}`
-      : `${planVerdict(q, best)}Best for ${subjectOf(p)} × ${size}: ${best.label} (${step}${days})${budgetClause(q.stated, p, best)}`
+      ? `${subjectOf(p)} × ${size}: ${leadWithAsked(e, metric)} with the fastest plan found: ${planWords(e)}`
+      : `${planVerdict(q, best)}Best for ${subjectOf(p)} × ${size}: ${planWords(e)} (${step}${days})${budgetClause(q.stated, p, best)}`
         + deadlineVerdict(q.stated, best.days ?? 0, p.tokens ?? 0);
   const notes = [
     ...zeroNote,

@@ -20,7 +20,7 @@ import {
 import { costFigure, costHeadline, noPriceNote } from './serving-cost.ts';
 import { servingBudget } from './serving-budget.ts';
 import { ASKS_MEMORY, memoryLead, memoryText } from './serving-memory.ts';
-import { ASKS_KV_SIZE, kvCacheSizeText } from './kv-cache-size.ts';
+import { ASKS_KV_SIZE, kvCacheSizeText, withoutAssumedBounds } from './kv-cache-size.ts';
 import { kvCacheAssumption, precisionConfiguration } from './serving-precision.ts';
 import { perSecond, replicaRequestsPerSecond, requestsPerSecondText, shapeText } from './serving-text.ts';
 
@@ -282,7 +282,9 @@ function withoutSpeculation(speculating: Served, p: AskParameters, gpus: number 
   return [`Without speculative decoding: ${planHeadline(best, gpus)}${speculationGain(speculating.best, best)}${fastest}; ${SPECULATION_TRADE}.`];
 }
 
-export function answerServing(q: ParsedQuestion): Answer {
+export function answerServing(asked: ParsedQuestion): Answer {
+  // A KV cache's size asked with no latency bound is planned with none (kv-cache-size.ts).
+  const q = withoutAssumedBounds(asked);
   const p = q.parameters;
   // The GPUs the question gives to serving; undefined when it names no count.
   const gpus = clusterGpusOf(p);
@@ -312,8 +314,11 @@ export function answerServing(q: ParsedQuestion): Answer {
     const where = isLoaded(best) ? `the ${countOf(replicaCount, 'replica')}` : `the ${countOf(gpus ?? best.gpus, 'GPU')}`;
     const perReplica = p.concurrency !== undefined && replicaCount > 1
       ? [`${p.concurrency.toLocaleString('en-US')} concurrent requests taken per replica: ${(p.concurrency * replicaCount).toLocaleString('en-US')} on ${where}`] : [];
-    // A memory question leads with memory (the fewest GPUs that hold the model); the fastest plan follows in the notes.
-    const memory = ASKS_MEMORY.test(q.text) ? memoryLead(result) : undefined;
+    // A KV cache's size asked leads with that size, the plan it is held in after it.
+    const kv = ASKS_KV_SIZE.test(q.text) ? kvCacheSizeText(p, best) : undefined;
+    // A memory question leads with memory (the fewest GPUs that hold the model); the fastest plan follows in the notes. Not
+    // one that asks the KV cache's size: that leads, on each GPU of this plan, so no other replica is said beside it.
+    const memory = kv === undefined && ASKS_MEMORY.test(q.text) ? memoryLead(result) : undefined;
     // A budget stated ("is $5k enough … for a week"): held to the plan's cost over the period served, "No: " first where asked.
     const budget = servingBudget(q, p, best, gpus);
     const plan = `${planHeadline(best, gpus)}${costHeadline(best, p, q.text, q.stated.deadlineSeconds)}${budget.clause}${boundsNote(bounds, p)}`;
@@ -321,8 +326,6 @@ export function answerServing(q: ParsedQuestion): Answer {
     // Where that is another replica, both say so, never left to read as one plan (the notes come after the configuration
     // in every render, so none says "below").
     const other = memory !== undefined && (memory.tensor !== best.tensor || memory.pipeline !== best.pipeline);
-    // A KV cache's size asked leads with that size, the plan it is held in after it.
-    const kv = ASKS_KV_SIZE.test(q.text) ? kvCacheSizeText(p, best) : undefined;
     const fastest = memory === undefined ? kv === undefined ? [] : [`The plan: ${plan}.`]
       : [`${other ? 'The configuration and figures are the fastest plan within the bounds, not the smallest replica of the headline' : 'The fastest plan within the bounds is that replica'}: ${plan}.`];
     const configuration = `${shapeText(best)} · batch ${best.batch.toLocaleString('en-US')} · ${precisionConfiguration(p)} · ${lengthsText(p)}${speculationConfiguration(spec)}`;

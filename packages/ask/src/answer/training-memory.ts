@@ -1,5 +1,7 @@
 import { formatCountExact } from '@trainplan/units';
+import { normalize } from '../parse.ts';
 import type { ParsedQuestion } from '../question.ts';
+import { asksFullFineTuningMemory } from '../scope.ts';
 import type { Answer } from './answer-types.ts';
 
 /**
@@ -21,8 +23,13 @@ export function servingQuestionOf(q: ParsedQuestion): string {
   return `serve ${model}${where}`;
 }
 
-/** The memory answer, said to be training's, with how to ask for serving's. */
+/** Said of a full fine-tuning memory question (scope.ts asksFullFineTuningMemory): what it is costed as. */
+export const FULL_FINE_TUNING_AS_PRETRAINING = 'full fine-tuning costed as pretraining: every weight trained, so the same memory per GPU as pretraining '
+  + 'the model at the same batch, sequence length and parallelism (weights, gradients, Adam states and activations); LoRA and QLoRA, which train adapters alone, are not modelled';
+
+/** The memory answer, said to be training's, with how to ask for serving's (and, for full fine-tuning, that it is costed as pretraining). */
 export function asTrainingMemory(q: ParsedQuestion, a: Answer): Answer {
   const said = `memory for training (weights, gradients, optimizer states and activations); for serving, weights and KV cache only, ask "${servingQuestionOf(q)}"`;
-  return { ...a, assumptions: [said, ...a.assumptions] };
+  const fineTuning = asksFullFineTuningMemory(normalize(q.text), q.intent) ? [FULL_FINE_TUNING_AS_PRETRAINING] : [];
+  return { ...a, assumptions: [said, ...fineTuning, ...a.assumptions] };
 }

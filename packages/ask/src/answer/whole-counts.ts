@@ -1,3 +1,4 @@
+import { countOf } from '@trainplan/units';
 import type { AskParameters, IntentName } from '../question.ts';
 import { fieldWords, issuesWords } from './issue-words.ts';
 
@@ -53,4 +54,18 @@ export function fractionProblems(stated: AskParameters, intent: IntentName): str
 export function belowOneProblem(field: CountField, value: number | undefined): string | undefined {
   if (value === undefined || value >= 1) return undefined;
   return issuesWords([{ path: PATHS[field], message: `expected an integer ≥ 1, got ${asked(value)}` }])[0];
+}
+
+/**
+ * GPUs past one node that do not fill whole nodes ("on 1.5k H100": 1,500 on nodes of 8), refused with the nearest whole-node
+ * counts either side, as the protocol's configuration search refuses them ("best config … on 1500 h100": resolve.ts
+ * partNodesIssue, its cluster.gpus said as a count of nodes by plain-words.ts), so that "how long … on 1.5k h100" and
+ * "best config … on 1.5k h100" say the same (QA: the first gave no count to ask for). Fewer = ⌊gpus / perNode⌋ nodes, more
+ * one node past it: 1,500 on 8 → 1,496 (187 nodes) or 1,504 (188 nodes). Not rounded to plan it: the count is the asker's.
+ */
+export function partNodesProblem(gpus: number, perNode: number): string {
+  const fewer = Math.floor(gpus / perNode);
+  const whole = (n: number): string => `${(n * perNode).toLocaleString('en-US')} (${countOf(n, 'node')})`;
+  const options = [...(fewer > 0 ? [whole(fewer)] : []), whole(fewer + 1)];
+  return `${countOf(gpus, 'GPU')} do not fill whole nodes of ${perNode} GPUs: ask for ${options.join(' or ')}, or give a count of nodes ("on ${countOf(fewer + 1, 'node')}")`;
 }
