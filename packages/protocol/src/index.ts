@@ -63,3 +63,4 @@ export { checkedText, daysText, nodesText } from '@trainplan/search';
 // Where a JSON text breaks, for the CLI's --input and the API's request bodies.
 export { describeJsonError } from './json-error.ts';
 export { editDistance, nearest, nearestAll } from './nearest.ts';
+export { fp8Peak, peakShareText, type Fp8Peak } from './mfu-peak.ts';

@@ -1,35 +1,10 @@
-import { gpuById } from '@trainplan/presets';
+import { fp8Peak, peakShareText, type Fp8Peak } from '@trainplan/protocol';
 import { formatPercent } from '@trainplan/units';
 
-/**
- * What an FP8 plan's MFU (and HFU) is measured against: the planner divides by the GPU's FP8 peak for an FP8 run
- * (packages/planner/src/estimate.ts, as NVIDIA's DGX benchmarks do), twice the 16-bit one on Hopper, so "28.2%" beside a
- * BF16 run's "42.1%" reads as FP8 doing worse when it trains faster. `toSixteen` turns a share of the FP8 peak into one
- * of the 16-bit peak (FP8 peak / BF16 peak, or FP16's where a GPU has no BF16, as the planner's peak16 falls back).
- */
-export interface Fp8Peak {
-  readonly toSixteen: number;
-  readonly sixteen: 'BF16' | 'FP16';
-}
+export { fp8Peak, type Fp8Peak };
 
-/**
- * The FP8 peak an MFU of this GPU preset and precision is of, or undefined where it is of the 16-bit peak (a 16-bit plan,
- * or a GPU the presets do not know, whose peaks are not to be had here). The same figures as @trainplan/ask's mfuText
- * (packages/ask/src/answer/describe-estimate.ts), which that package does not export.
- */
-export function fp8Peak(gpu: string, precision: string): Fp8Peak | undefined {
-  if (precision !== 'fp8') return undefined;
-  const peaks = gpuById(gpu)?.peakFlops;
-  const sixteen = peaks?.bf16 ?? peaks?.fp16;
-  if (peaks?.fp8 === undefined || sixteen === undefined) return undefined;
-  return { toSixteen: peaks.fp8 / sixteen, sixteen: peaks.bf16 === undefined ? 'FP16' : 'BF16' };
-}
-
-/** A utilisation with its denominator where that is the FP8 peak: "28.2% of the FP8 peak (56.4% of the BF16 peak)"; else "42.1%". */
-export function mfuText(share: number, peak: Fp8Peak | undefined): string {
-  if (peak === undefined) return formatPercent(share);
-  return `${formatPercent(share)} of the FP8 peak (${formatPercent(share * peak.toSixteen)} of the ${peak.sixteen} peak)`;
-}
+/** An MFU or HFU with its denominator where that is the FP8 peak (@trainplan/protocol peakShareText, as the chat bot says it). */
+export const mfuText = (share: number, peak: Fp8Peak | undefined): string => peakShareText(share, peak);
 
 /** A table's MFU header: one column, or, against the FP8 peak, two (the FP8 peak's, then the 16-bit peak's). */
 export const mfuHeaders = (peak: Fp8Peak | undefined): string[] =>

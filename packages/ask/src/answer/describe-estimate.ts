@@ -1,6 +1,6 @@
-import type { EstimateInfeasible, EstimateOk } from '@trainplan/protocol';
+import { fp8Peak, peakShareText, type EstimateInfeasible, type EstimateOk } from '@trainplan/protocol';
 import { gpuById } from '@trainplan/presets';
-import { countOf, formatBytes, formatGrouped, formatPercent, formatSeconds } from '@trainplan/units';
+import { countOf, formatBytes, formatGrouped, formatSeconds } from '@trainplan/units';
 import { compactCount, formatDays } from '../format.ts';
 import type { AnswerFigure } from './answer-types.ts';
 import { refusalWords } from './issue-words.ts';
@@ -56,11 +56,7 @@ export function describeMemory(e: EstimateOk): string {
  * `word` follows the percentage ("30.1% MFU of the FP8 peak …", "44.0% MFU").
  */
 export function mfuText(e: EstimateOk, word = ''): string {
-  const peaks = gpuById(e.resolved.gpu)?.peakFlops;
-  const fp8 = peaks?.fp8;
-  const sixteen = peaks?.bf16 ?? peaks?.fp16;
-  if (e.resolved.precision !== 'fp8' || fp8 === undefined || sixteen === undefined) return `${formatPercent(e.mfu)}${word}`;
-  return `${formatPercent(e.mfu)}${word} of the FP8 peak (${formatPercent((e.mfu * fp8) / sixteen)} of the ${peaks?.bf16 === undefined ? 'FP16' : 'BF16'} peak)`;
+  return peakShareText(e.mfu, fp8Peak(e.resolved.gpu, e.resolved.precision), word);
 }
 
 /** The figures every training answer shows, in reading order. */
