@@ -50,6 +50,13 @@ describe('ApiOptions.runInBackground: where the slow operations run', () => {
     expect(Object.keys(doc.paths['/v1/estimate']!.post!.responses)).not.toContain('503');
   });
 
+  it('a background that is stopping is a 503 that says so, not a 500 to report', async () => {
+    const app = createApi({ runInBackground: async () => ({ busy: { retryAfterSeconds: 5, stopping: true } }) });
+    const res = await app.request('/v1/search', json(SEARCH));
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ status: 503, detail: 'the server is stopping; ask again in 5 s' });
+  });
+
   it('a background that fails is a 500 with an id, logged, as any error of ours', async () => {
     const logged: unknown[] = [];
     const app = createApi({ runInBackground: async () => { throw new Error('the operation worker exited with code 3'); }, logError: (e) => logged.push(e) });

@@ -1,5 +1,5 @@
 import type { OperationResult, RunInBackground } from '@trainplan/api';
-import { createWorkerPool, PoolBusyError } from './worker-pool.ts';
+import { createWorkerPool, PoolBusyError, PoolClosedError } from './worker-pool.ts';
 
 /** One slow operation's run, as the operation worker receives it: the route's path and the value the server validated. */
 export interface OperationJob {
@@ -8,7 +8,10 @@ export interface OperationJob {
 }
 
 export interface BackgroundOperations {
-  /** ApiOptions.runInBackground: `busy` when `maxQueued` wait already; rejects (a 500) when the worker dies or overruns. */
+  /**
+   * ApiOptions.runInBackground: `busy` when `maxQueued` wait already, or when the server is stopping (the pool closed under
+   * the request: a 503, not an error of ours to report); rejects (a 500) when the worker dies or overruns.
+   */
   run: RunInBackground;
   close(): Promise<void>;
 }
@@ -53,6 +56,7 @@ export function createBackgroundOperations(options: BackgroundOperationsOptions 
         return await pool.run({ path, value });
       } catch (error) {
         if (error instanceof PoolBusyError) return { busy: { retryAfterSeconds: RETRY_AFTER_SECONDS } };
+        if (error instanceof PoolClosedError) return { busy: { retryAfterSeconds: RETRY_AFTER_SECONDS, stopping: true } };
         throw error;
       }
     },

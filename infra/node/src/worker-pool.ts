@@ -35,6 +35,11 @@ export class PoolBusyError extends Error {
   override readonly name = 'PoolBusyError';
 }
 
+/** A job failed because the pool was closed (the server is stopping) before or while it ran: another server may take it. */
+export class PoolClosedError extends Error {
+  override readonly name = 'PoolClosedError';
+}
+
 /**
  * The most workers the default starts. A search is CPU-bound and takes seconds, and each worker holds its own copy of
  * the planner and presets; a server rarely has more than a few searches in flight, and those past four wait in the
@@ -160,7 +165,7 @@ export function createWorkerPool<J, R>(options: WorkerPoolOptions): WorkerPool<J
   const waiting = (): number => queue.length;
   return {
     run: (job) => new Promise<R>((resolve, reject) => {
-      if (closed) { reject(new Error(`${workerName} is closed`)); return; }
+      if (closed) { reject(new PoolClosedError(`${workerName} is closed`)); return; }
       // Full only when every worker is busy and maxQueued already wait (a free worker takes the job at once).
       if (waiting() >= maxQueued && slots.length >= workerCount && slots.every((slot) => slot.running !== undefined)) {
         reject(new PoolBusyError(`${waiting()} jobs already wait for ${workerName}`));
@@ -171,8 +176,8 @@ export function createWorkerPool<J, R>(options: WorkerPoolOptions): WorkerPool<J
     }),
     async close() {
       closed = true;
-      for (const job of queue.splice(0)) job.reject(new Error(`${workerName} is closed`));
-      for (const slot of slots) finish(slot, { error: new Error(`${workerName} is closed`) });
+      for (const job of queue.splice(0)) job.reject(new PoolClosedError(`${workerName} is closed`));
+      for (const slot of slots) finish(slot, { error: new PoolClosedError(`${workerName} is closed`) });
       const ending = slots.map((slot) => {
         const last = slot.worker;
         slot.worker = undefined;

@@ -142,7 +142,7 @@ describe('createBackgroundAnswerer with workers: 2', () => {
     const outcomes = Promise.allSettled(answers);
     await Promise.all([seen('start', 'help [hold] a'), seen('start', 'help [hold] b')]);
     await background.close();
-    expect((await outcomes).map((o) => o.status === 'rejected' && String(o.reason))).toEqual(Array(3).fill('Error: the answer worker is closed'));
+    expect((await outcomes).map((o) => o.status === 'rejected' && String(o.reason))).toEqual(Array(3).fill('PoolClosedError: the answer worker is closed'));
     const ended = new Set(terminate.mock.contexts as Worker[]);
     expect(ended.size).toBe(2);
     for (const worker of ended) expect(worker.threadId).toBe(-1); // -1 once a worker has exited

@@ -37,6 +37,17 @@ describe('createBackgroundOperations', () => {
     expect(await waiting).toStrictEqual(expected);
   });
 
+  it('closed under its requests (the server stopping), answers them busy and stopping, a 503 in the API rather than a 500 of ours', async () => {
+    const background = operations({ workers: 1 });
+    const running = background.run('/v1/nodes', valid);
+    const waiting = background.run('/v1/nodes', valid);
+    await background.close();
+    const stopping = { busy: { retryAfterSeconds: 5, stopping: true } };
+    expect(await running).toEqual(stopping);
+    expect(await waiting).toEqual(stopping);
+    expect(await background.run('/v1/nodes', valid)).toEqual(stopping);
+  });
+
   it('a path it has no operation for fails that request (a 500 in the API), and the worker runs the next', async () => {
     const background = operations({ workers: 1 });
     await expect(background.run('/v1/nothing', {})).rejects.toMatchObject({ name: 'RangeError' });

@@ -69,10 +69,16 @@ export const unsupportedContentCoding = (coding: string): Response =>
 export const overBudget = (detail: string, limit: Record<string, unknown>): Response =>
   problemResponse({ type: 'https://trainplan.dev/problems/over-budget', title: 'Over budget', status: 422, detail, ...limit });
 
-/** 503: the server has as many slow requests waiting as it queues; Retry-After says when to ask again (RFC 9110 §15.6.4). */
-export const serviceBusy = (retryAfterSeconds: number): Response =>
+/**
+ * 503: the server has as many slow requests waiting as it queues, or is stopping (`stopping`: its workers closed under the
+ * request); Retry-After says when to ask again (RFC 9110 §15.6.4).
+ */
+export const serviceBusy = (retryAfterSeconds: number, stopping = false): Response =>
   problemResponse(
-    { type: 'about:blank', title: 'Service Unavailable', status: 503, detail: `too many searches are waiting; ask again in ${retryAfterSeconds} s`, retryAfterSeconds },
+    {
+      type: 'about:blank', title: 'Service Unavailable', status: 503, retryAfterSeconds,
+      detail: stopping ? `the server is stopping; ask again in ${retryAfterSeconds} s` : `too many searches are waiting; ask again in ${retryAfterSeconds} s`,
+    },
     { 'retry-after': String(retryAfterSeconds) },
   );
 

@@ -41,9 +41,10 @@ export type OperationResult = { answer: unknown } | { overBudget: OverBudget };
 
 /**
  * Runs an operation's `run` elsewhere (infra/node: on a worker thread), by the operation's path and its validated
- * value (plain data); `busy` when that elsewhere has too much waiting already, which the API answers 503.
+ * value (plain data); `busy` when that elsewhere has too much waiting already, or (`stopping`) is shutting down, which
+ * the API answers 503.
  */
-export type RunInBackground = (path: string, value: unknown) => Promise<OperationResult | { busy: { retryAfterSeconds: number } }>;
+export type RunInBackground = (path: string, value: unknown) => Promise<OperationResult | { busy: { retryAfterSeconds: number; stopping?: boolean } }>;
 
 /** Erases the value type so operations of different requests sit in one list. */
 export const operation = <T>(op: PostOperation<T>): PostOperation => op as PostOperation;

@@ -16,7 +16,7 @@ export function postOperationRoutes(app: Hono, operations: readonly PostOperatio
       const valid = op.validate(body.value);
       if (!valid.ok) return invalidInput(valid.issues, op.subject);
       const result = op.slow === true && runInBackground !== undefined ? await runInBackground(op.path, valid.value) : op.run(valid.value);
-      if ('busy' in result) return serviceBusy(result.busy.retryAfterSeconds);
+      if ('busy' in result) return serviceBusy(result.busy.retryAfterSeconds, result.busy.stopping === true);
       if ('overBudget' in result) return overBudget(result.overBudget.detail, result.overBudget.limit);
       return respond(c, result.answer);
     });
