@@ -89,7 +89,10 @@ function checkPipeline(input: PlanInput, issues: PlanIssue[]): void {
   const slots = input.pipelineSlots ?? 'layers';
   const split = pipelineSplit(L, p, slots);
   if (split === undefined) {
-    push(issues, 'parallelism.pipeline', 'pipeline-split', noSplitText(L, p, slots));
+    // The stage counts suggested are those this cluster can also take: TP × PP × CP dividing its GPUs (QA: 49 and 48 on 64 GPUs).
+    const gpus = input.nodes * input.gpusPerNode;
+    const fitsGpus = (q: number): boolean => gpus % (input.tensor * q * input.context) === 0;
+    push(issues, 'parallelism.pipeline', 'pipeline-split', noSplitText(L, p, slots, fitsGpus));
     return;
   }
   if (v > 1 && p === 1) {
@@ -113,8 +116,8 @@ function checkPipeline(input: PlanInput, issues: PlanIssue[]): void {
   }
 }
 
-/** Why L layers have no split over p stages with these slots. */
-function noSplitText(L: number, p: number, slots: PipelineSlots): string {
+/** Why L layers have no split over p stages with these slots; `fitsGpus`: whether the cluster's GPUs take q stages. */
+function noSplitText(L: number, p: number, slots: PipelineSlots, fitsGpus: (q: number) => boolean): string {
   if (slots !== 'layers') {
     // transformer_config.py: "num_layers += 1" for each of the embedding and the loss accounted for, then
     // "must be divisible by" the pipeline size.
@@ -132,19 +135,26 @@ function noSplitText(L: number, p: number, slots: PipelineSlots): string {
     ? `the ${p - 2} middle stages at ⌈L/p⌉ = ${countOf(b, 'layer')} each take ${(p - 2) * b}, more than the ${L}`
     : `${countOf(b, 'layer')} on each of the ${p - 2} middle stages (⌈L/p⌉) leave ${left} for the first and last, which need at least one each`;
   return `${L} layers have no split over ${p} stages that trainplan plans: ${shortBy} (Megatron's --decoder-first/last-pipeline-num-layers `
-    + `would also take thinner middle stages with thicker ends, which trainplan does not plan); ${fewerStagesText(L, p)}`;
+    + `allow thinner middle stages; trainplan plans ⌈L/p⌉); ${fewerStagesText(L, p, fitsGpus)}`;
 }
 
 /**
- * "use fewer stages: 49 is the most that split, 48 the most that split evenly": the most stages below p that L layers have
- * a split over (packages/model pipelineSplit), and the most that divide them; not every count between has one (96 on 26).
+ * "use fewer stages: 32 is the most that split and that the GPUs take": of the stage counts below p that L layers have a
+ * split over (packages/model pipelineSplit) and that the cluster's GPUs divide into, the most, and the most that split the
+ * layers evenly where that is fewer; not every count between has a split (96 layers on 26 stages has none).
  */
-function fewerStagesText(L: number, p: number): string {
-  let most = 1;
-  for (let q = Math.min(p - 1, L); q > 1; q--) if (pipelineSplit(L, q) !== undefined) { most = q; break; }
-  let even = 1;
-  for (let q = Math.min(p - 1, L); q > 1; q--) if (L % q === 0) { even = q; break; }
-  return most === even ? `use fewer stages: ${most} is the most that split, evenly` : `use fewer stages: ${most} is the most that split, ${even} the most that split evenly`;
+function fewerStagesText(L: number, p: number, fitsGpus: (q: number) => boolean): string {
+  let most: number | undefined;
+  let even: number | undefined;
+  for (let q = Math.min(p - 1, L); q >= 1 && even === undefined; q--) {
+    if (!fitsGpus(q) || pipelineSplit(L, q) === undefined) continue;
+    most ??= q;
+    if (L % q === 0) even = q;
+  }
+  if (most === undefined) return 'use fewer stages';
+  const taken = 'that the GPUs take';
+  if (most === even) return `use fewer stages: ${most} is the most that split, evenly, ${taken}`;
+  return `use fewer stages: ${most} is the most that split ${taken}${even === undefined ? '' : `, ${even} the most that split evenly`}`;
 }
 
 const slotWords = (slots: PipelineSlots): string =>

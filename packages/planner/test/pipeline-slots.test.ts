@@ -91,15 +91,17 @@ describe('the message when the layers have no split over the stages', () => {
     const m = issue(96, 64);
     expect(m).toContain('the 62 middle stages at ⌈L/p⌉ = 2 layers each take 124, more than the 96');
     expect(m).not.toMatch(/-\d/);
-    // By hand: 49 stages leave 96 − 47 × 2 = 2 layers, one each for the first and last; 48 divides 96.
-    expect(m).toContain('49 is the most that split, 48 the most that split evenly');
+    // By hand: the cluster is 64 × 32 GPUs at TP 8 · CP 4, so q stages fit where q divides 64: 32 is the largest below 64,
+    // and 96 / 32 = 3 a stage (49 stages would split the layers, 1 + 47 × 2 + 1, but no TP 8 · CP 4 layout of 2,048 GPUs takes it).
+    expect(m).toContain('32 is the most that split, evenly, that the GPUs take');
   });
 
   it('96 layers on 26 stages: 4 × 24 = 96 leave none for the first and last; says trainplan\'s rule is its own, not Megatron\'s', () => {
     const m = issue(96, 26);
     expect(m).toContain('leave 0 for the first and last');
-    expect(m).toContain('which trainplan does not plan');
-    // By hand: 25 stages: ⌈96/25⌉ = 4, 96 − 23 × 4 = 4 left, 2 and 2; 24 divides 96.
-    expect(m).toContain('25 is the most that split, 24 the most that split evenly');
+    expect(m).toContain("allow thinner middle stages; trainplan plans ⌈L/p⌉");
+    // By hand: 26 × 32 GPUs take q stages where q divides 26: 13 (⌈96/13⌉ = 8 on 11 middle stages, 8 left: 4 and 4)
+    // splits; 2 is the most of them that divides 96.
+    expect(m).toContain('13 is the most that split that the GPUs take, 2 the most that split evenly');
   });
 });
