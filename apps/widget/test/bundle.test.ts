@@ -90,6 +90,10 @@ describe('the widget app', () => {
     const again = await app.request(MODULE_PATH, { headers: { 'if-none-match': tag! } });
     expect(again.status).toBe(304);
     expect(await again.text()).toBe('');
+    // The 304 says what the 200 says (QA: it went out as text/plain, without CORS): a cache updating its copy keeps JavaScript.
+    for (const name of ['content-type', 'cache-control', 'access-control-allow-origin', 'etag']) expect(again.headers.get(name)).toBe(first.headers.get(name));
+    // A client holding the weak form (a compressed copy) and a list with it are matched too.
+    expect((await app.request(MODULE_PATH, { headers: { 'if-none-match': `"x", W/${tag!}` } })).status).toBe(304);
     // Another tag is another module: the whole of it.
     expect((await app.request(MODULE_PATH, { headers: { 'if-none-match': '"stale"' } })).status).toBe(200);
   });
