@@ -1,4 +1,4 @@
-import { PER_MILLION_TOKENS, SERVING_WORDS } from './lexicon/serving.ts';
+import { costUnit, SERVING_WORDS } from './lexicon/serving.ts';
 import type { AskParameters, IntentName } from './question.ts';
 
 /**
@@ -71,9 +71,10 @@ export function inferenceCue(text: string, stated: AskParameters): string | unde
   // training itself keeps it training (the serving answer gives the time to generate them).
   const generates = GENERATES.exec(text);
   if (generates !== null && !SAYS_TRAINING_ITSELF.test(text) && stated.deadlineSeconds === undefined) return `"${generates[0]}"`;
-  // "Cost per million tokens": the unit serving is priced in (an API's price list), never a training run's.
-  const perMillion = PER_MILLION_TOKENS.exec(text);
-  if (perMillion !== null && !SAYS_TRAINING_ITSELF.test(text)) return `"${perMillion[0].trim()}"`;
+  // "Cost per million tokens", "what does a million output tokens cost": the unit serving is priced in (an API's price
+  // list), never a training run's.
+  const perMillion = costUnit(text);
+  if (perMillion !== undefined && !SAYS_TRAINING_ITSELF.test(text)) return `"${perMillion.written}"`;
   if (SAYS_TRAINING.test(text) || TRAINING_FIGURES.some((field) => stated[field] !== undefined)) return undefined;
   const cluster = stated.nodes !== undefined || stated.gpus !== undefined || stated.gpu !== undefined;
   if (cluster && RUNS.test(text)) return `"run" a model on GPUs`;

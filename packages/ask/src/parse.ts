@@ -26,7 +26,7 @@ import { findUnreadTime, takeNamedSpan } from './lexicon/named-spans.ts';
 import { servingBesideFineTuning, servingPartOf } from './mixed-question.ts';
 import { COUNT_KILO, decimalCommas, spelledScales, writtenNumbers } from './lexicon/numbers.ts';
 import { outOfScope } from './scope.ts';
-import { findUnreadLength, takeCostPerMillion, takeServing } from './lexicon/serving.ts';
+import { findUnreadLength, takeCostPerMillion, takeServing, unitWord } from './lexicon/serving.ts';
 import { takeKvCachePrecision } from './lexicon/kv-cache.ts';
 import { takeWeightFormat } from './lexicon/weight-format.ts';
 import { takeRecompute } from './lexicon/recompute.ts';
@@ -54,6 +54,13 @@ const ASKS_MODEL_SIZE = /\bhow (?:big|large) (?:of )?(?:an? )?model\b|\bhow many
 /** Why a model size asked is not answered, and the question that is. */
 export const MODEL_SIZE_NOT_ANSWERED = 'how big a model a budget trains is not answered here: I plan a model you name; name one to check it, '
   + 'e.g. "can we train llama3-70b on 10T tokens with 2M H100 GPU-hours", or ask "how many tokens for 70B" for a size\'s compute-optimal tokens';
+
+/**
+ * "m 8", "m=8" in a question asking a pipeline bubble: its micro-batches ("8 microbatches"), as Narayanan et al. SC'21 name
+ * them m, never a 8M model (QA: "bubble fraction pp=4 m=8" was refused as a 4M model, "pp 4 m" read as a size).
+ */
+const microBatchesOfBubble = (text: string): string =>
+  (/\bbubbles?\b/.test(text) ? text.replace(/\bm\s*(?:=\s*)?(\d+)(?![\w.])/g, '$1 microbatches') : text);
 
 /** Questions longer than this are refused (a chat question is a line). */
 export const MAX_QUESTION_LENGTH = 500;
@@ -271,7 +278,7 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   }
   const problems: string[] = [];
   if (question.trim().length > MAX_QUESTION_LENGTH) problems.push(`questions are limited to ${MAX_QUESTION_LENGTH} characters`);
-  const normal = normalize(text);
+  const normal = microBatchesOfBubble(normalize(text));
   const s = new Scanner(normal);
   const stated: AskParameters = {};
 
@@ -568,8 +575,16 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   if (asServing !== undefined) readings.push({ field: 'model', value: facts.model ?? 'custom', text: asServing.replace(/"([^"]+)"/, (_m, cue: string) => `"${asTyped(text, cue)}"`) });
   // The serving answer prices output tokens (the GPUs' time over the tokens they generate, prefill included): "per million
   // tokens" and "per million input tokens" said as read so.
-  if (perMillion !== undefined && intent === 'serving' && !/^(?:output|generated|completion)$/.test(perMillion.of ?? '')) {
-    readings.push({ field: 'pricePerGpuHour', value: perMillion.written, text: `"${asTyped(text, perMillion.written)}" read as per million output tokens, the serving cost given (the GPUs' time over the tokens they generate, the prompts' prefill included)` });
+  // A price of input tokens is declined, never answered with output's (QA: "price per million input tokens" was the output
+  // price, an assumption admitting it): the protocol's inference point gives the prompt's prefill time of a request under
+  // continuous batching (prefillSeconds, with decode steps sharing the GPUs), no prefill throughput of its own to price.
+  if (perMillion !== undefined && intent === 'serving' && /^(?:input|prompt)$/.test(perMillion.of ?? '')) {
+    notRead.push({
+      phrase: `"${asTyped(text, perMillion.written)}"`, heading: 'Not answered',
+      why: `a price per ${perMillion.of} token is not computed: the serving cost is per ${unitWord(perMillion.tokens)} output tokens, the GPUs' time over the tokens they generate with the prompts' prefill in it, and the model gives no prefill throughput apart to price prompt tokens alone`,
+    });
+  } else if (perMillion !== undefined && intent === 'serving' && perMillion.of === undefined) {
+    readings.push({ field: 'pricePerGpuHour', value: perMillion.written, text: `"${asTyped(text, perMillion.written)}" read as per ${unitWord(perMillion.tokens)} output tokens, the serving cost given (the GPUs' time over the tokens they generate, the prompts' prefill included)` });
   }
   // Asked of training ("training cost per million tokens"): the run's whole cost is what a plan gives, said.
   if (perMillion !== undefined && intent !== 'serving' && intent !== 'help') {
@@ -644,6 +659,14 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   const nodesTaken = defaults.find((d) => d.field === 'nodes' && facts.nodes === undefined && facts.gpus === undefined);
   if (nodesTaken !== undefined && unreadSize !== undefined) nodesTaken.text = nodesTaken.text.replace('no cluster size given', `the ${unreadSize} beside the GPU's name not read as a cluster size; say e.g. "${unreadSize} H100"`);
   else if (nodesTaken !== undefined && notRead.some((n) => n.why.startsWith(SUPERPOD_WHY))) nodesTaken.text = nodesTaken.text.replace('no cluster size given', 'the cluster size named not read');
+  // "8x H100 nodes" with no count before: nodes of 8, at the default count, both said (QA: said only "no cluster size given",
+  // where "2x H100 nodes" says how it was read, nodeReadings).
+  else if (nodesTaken !== undefined && counts.perNodeOnly !== undefined && facts.gpusPerNode === counts.perNodeOnly.gpusPerNode) {
+    const { written, gpusPerNode } = counts.perNodeOnly;
+    const typed = new RegExp(String.raw`(?<![\w.])${gpusPerNode}\s*(?:[x×]|-\s*gpus?)\s*(?:\S+\s+){0,2}?(?:nodes?|machines?|servers?|boxes|hosts?|trays?|systems?|dgx\w*)\b`, 'i').exec(text)?.[0]
+      ?? written.replace(HW_TOKEN, facts.gpu ?? 'GPU');
+    nodesTaken.text = `"${typed}" read as nodes of ${countOf(gpusPerNode, 'GPU')}; no node count given: ${countOf(Number(nodesTaken.value), 'node')}`;
+  }
   // A length given but not read: the default taken says so, never "no length given".
   for (const unread of [unreadLength, unreadContext]) {
     if (unread === undefined || intent !== 'serving') continue;

@@ -47,3 +47,55 @@ describe('"cost per million tokens" is serving\'s price per million output token
     expect(q.notRead?.map((n) => n.phrase)).toEqual(['"per million tokens"']);
   });
 });
+
+/**
+ * The unit written other ways: "what does a million output tokens cost", "per 1k", "per 1B". QA found the first read as a
+ * 1,000,000-token output ($55.1 answered), "1k" as a 1,024-token output and "1B" as a 1B model. The expected cost is the
+ * CLI's: `trainplan inference --model llama3-70b --gpu h100-sxm --prompt 2048 --output 512 --batching continuous
+ * --max-token-ms 200 --max-ttft-s 2 --price 2` gives 0.954 per million generated tokens (TP 2 · PP 8, 582 tokens/s/GPU).
+ */
+describe('a cost per thousand, million or billion output tokens, however written', () => {
+  const AT = 'for llama3 70b on h100 at $2/hr';
+
+  it('"what does a million output tokens cost" is the price per million output tokens at the default lengths', () => {
+    const question = `what does a million output tokens cost ${AT}`;
+    const q = parse(question, OPTIONS);
+    expect(q.intent).toBe('serving');
+    expect(q.stated.outputTokens).toBeUndefined();
+    const a = ask(question, OPTIONS);
+    const data = a.data as InferenceOk;
+    expect(data.outputTokens).toBe(512);
+    // By hand: $2 per GPU-hour over 582 tokens/s per GPU × 3,600 s, times a million: 2 / 2,095,200 × 1e6 = $0.9545.
+    expect(2 / ((data.best?.tokensPerSecondPerGpu ?? 0) * 3600) * 1e6).toBeCloseTo(0.954, 2);
+    expect(a.headline).toContain(', $0.954 per million output tokens');
+    // "generate 1M output tokens" (no cost asked around it) is still a length.
+    expect(parse('serve llama3 8b on h100, generate 1M output tokens', OPTIONS).stated.outputTokens).toBe(1_048_576);
+  });
+
+  it.each([
+    // Per thousand: 0.954 / 1,000; per billion: 0.954 × 1,000.
+    [`cost per 1k output tokens ${AT}`, '$0.000954 per thousand output tokens ($0.954 per million)'],
+    [`cost per 1B output tokens ${AT}`, '$954 per billion output tokens ($0.954 per million)'],
+  ])('"%s" answers %s, at the default 512-token output', (question, said) => {
+    const q = parse(question, OPTIONS);
+    expect(q.intent).toBe('serving');
+    expect(q.stated.outputTokens).toBeUndefined();
+    expect(q.stated.model).toBe('llama3-70b');
+    expect(q.notRead).toEqual([]);
+    const a = ask(question, OPTIONS);
+    expect((a.data as InferenceOk).outputTokens).toBe(512);
+    expect(a.headline).toContain(said);
+  });
+
+  it('"price per million input tokens" is said not answered, never given the output price as input\'s', () => {
+    const question = 'price per million input tokens for llama3 8b on h100 at $2/hr';
+    const q = parse(question, OPTIONS);
+    expect(q.notRead).toEqual([{
+      phrase: '"per million input tokens"', heading: 'Not answered',
+      why: 'a price per input token is not computed: the serving cost is per million output tokens, the GPUs\' time over the tokens they generate with the prompts\' prefill in it, and the model gives no prefill throughput apart to price prompt tokens alone',
+    }]);
+    const a = ask(question, OPTIONS);
+    expect(a.assumptions.some((x) => x.includes('read as per million output tokens'))).toBe(false);
+    expect(a.notes[0]).toMatch(/^Not answered: "per million input tokens" \(a price per input token is not computed/);
+  });
+});

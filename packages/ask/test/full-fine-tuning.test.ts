@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ask } from '../src/answer/answer.ts';
-import { FULL_FINE_TUNING_AS_PRETRAINING } from '../src/answer/training-memory.ts';
+import { FULL_FINE_TUNING_AS_PRETRAINING, PLAIN_FINE_TUNING_AS_FULL } from '../src/answer/training-memory.ts';
+import { FINE_TUNING_DECLINED } from '../src/scope.ts';
 
 const options = { publicUrl: null, today: '2026-11-28' } as const;
 
@@ -33,11 +34,24 @@ describe('full fine-tuning memory is answered as pretraining memory; adapters st
   });
 
   it.each([
+    ['how much memory to fine tune llama3 8b on one h100', 'how much memory to train llama3 8b on one h100'],
+    ['how much vram to finetune a 7b', 'how much vram to train a 7b'],
+    ['memory for sft of llama3 8b on 8 h100', 'memory for training of llama3 8b on 8 h100'],
+  ])('"%s", no method named, is full fine-tuning: the memory of "%s", said read so (QA: declined)', (question, pretraining) => {
+    const tuned = ask(question, options);
+    const pretrained = ask(pretraining, options);
+    expect(tuned.kind).toBe('answer');
+    expect(tuned.intent).toBe('memory');
+    expect(tuned.headline).toBe(pretrained.headline);
+    expect(tuned.assumptions).toContain(`${PLAIN_FINE_TUNING_AS_FULL}; ${FULL_FINE_TUNING_AS_PRETRAINING}`);
+  });
+
+  it.each([
     'how much vram to lora finetune a 7b',
     'how much vram to full fine-tune llama3 8b with qlora',
-    'how much vram to finetune a 7b',
+    'how much memory to dpo fine tune llama3 8b on one h100',
     'how long to full finetune llama3 8b on 1B tokens on 8 h100',
-  ])('"%s" stays declined: an adapter, a fine-tuning of unsaid kind, or no memory question', (question) => {
-    expect(ask(question, options).headline).toBe('I could not answer that: fine-tuning (LoRA, SFT) is not modelled, only pretraining runs.');
+  ])('"%s" stays declined: an adapter, a preference tuning with a reference model, or no memory question', (question) => {
+    expect(ask(question, options).headline).toBe(`I could not answer that: ${FINE_TUNING_DECLINED}.`);
   });
 });

@@ -90,3 +90,56 @@ describe('"N × 8xGPU nodes": N nodes of the 8 GPUs written', () => {
     expect(q.defaults.some((d) => d.field === 'gpusPerNode' || /read as \d+ nodes of/.test(d.text))).toBe(false);
   });
 });
+
+/**
+ * Counts spelt out past twelve, and nodes written "2 x 8xH100" or "4 8-gpu": QA found "sixty-four h100" planned on 4 GPUs,
+ * "thirty-two h100 nodes" on 2 nodes, "twenty-four 8xh100 nodes" on 4, "two thousand h100" not read (128 nodes), and "2 x
+ * 8xH100 nodes" and "4 8-gpu h100 nodes" not read (128 nodes). Expected counts by hand: the number written, and GPUs =
+ * nodes × 8 (a DGX H100 holds 8).
+ */
+describe('counts spelt out and nodes of 8 written with their count', () => {
+  it.each([
+    [`${TRAIN} sixty-four h100`, { gpus: 64 }],
+    [`${TRAIN} sixty four h100`, { gpus: 64 }],
+    [`${TRAIN} thirty-two h100 nodes`, { nodes: 32 }],
+    [`${TRAIN} twenty-four 8xh100 nodes`, { nodes: 24, gpusPerNode: 8 }],
+    [`${TRAIN} two thousand h100`, { gpus: 2000 }],
+    [`${TRAIN} one hundred twenty-eight h100`, { gpus: 128 }],
+    [`${TRAIN} two thousand forty-eight h100`, { gpus: 2048 }],
+    [`${TRAIN} sixteen h100 nodes`, { nodes: 16 }],
+    [`${TRAIN} 2 x 8xH100 nodes`, { nodes: 2, gpusPerNode: 8 }],
+    [`${TRAIN} 2x 8xH100 nodes`, { nodes: 2, gpusPerNode: 8 }],
+    [`${TRAIN} 4 8-gpu h100 nodes`, { nodes: 4, gpusPerNode: 8 }],
+  ])('"%s" is read as %o, nothing left unread', (question, counts) => {
+    const q = parse(question, OPTIONS);
+    expect(q.problems).toEqual([]);
+    expect(q.notRead).toEqual([]);
+    expect(q.stated).toMatchObject({ gpu: 'h100-sxm', ...counts });
+    expect(q.defaults.some((d) => d.field === 'nodes')).toBe(false);
+  });
+
+  it('"on 2 x 8xH100 nodes" is planned on 2 nodes (16 GPUs), as "two 8xH100 nodes" is', () => {
+    const a = ask(`${TRAIN} 2 x 8xH100 nodes`, OPTIONS);
+    expect(a.headline).toMatch(/ on 2 nodes \(16 GPUs\)$/);
+    expect(a.headline).toBe(ask(`${TRAIN} two 8xH100 nodes`, OPTIONS).headline);
+  });
+
+  it('a spelt-out run that is no one number ("one eighty four") is said not read, never read as its last word', () => {
+    const q = parse(`${TRAIN} one eighty four h100`, OPTIONS);
+    expect(q.stated.gpus).toBeUndefined();
+    expect(q.notRead?.map((n) => n.phrase)).toEqual(['"one eighty four"']);
+    expect(q.defaults.find((d) => d.field === 'nodes')?.text).toBe('128 nodes ("one eighty four" not read as a cluster size; say e.g. "256 H100" or "32 nodes")');
+  });
+
+  it.each([
+    [`${TRAIN} 8x h100 nodes`, 'h100-sxm', '"8x h100 nodes" read as nodes of 8 GPUs; no node count given: 128 nodes'],
+    [`${TRAIN} 8x A100 nodes`, 'a100-80gb', '"8x A100 nodes" read as nodes of 8 GPUs; no node count given: 128 nodes'],
+    [`${TRAIN} 8-gpu h100 nodes`, 'h100-sxm', '"8-gpu h100 nodes" read as nodes of 8 GPUs; no node count given: 128 nodes'],
+  ])('"%s": nodes of 8 at the default 128 nodes, both said', (question, gpu, said) => {
+    const q = parse(question, OPTIONS);
+    expect(q.stated).toMatchObject({ gpu, gpusPerNode: 8 });
+    expect(q.stated.nodes).toBeUndefined();
+    expect(q.parameters.nodes).toBe(128);
+    expect(q.defaults.map((d) => d.text)).toContain(said);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COUNT_SCALE, decimalCommas, MONEY_SCALE, SCALED_COUNT, SIZE_SCALE, scaledCount, spelledScales, writtenNumbers } from '../src/lexicon/numbers.ts';
+import { COUNT_SCALE, decimalCommas, MONEY_SCALE, SCALED_COUNT, SIZE_SCALE, scaledCount, spelledNumbers, spelledScales, unreadNumberWords, writtenNumbers } from '../src/lexicon/numbers.ts';
 import { parse } from '../src/parse.ts';
 
 describe('numbers: the pieces counts, money and sizes are written with', () => {
@@ -127,5 +127,53 @@ describe('numbers: a decimal comma before a unit is a decimal point', () => {
 
   it('a price written with a decimal comma is that price, not the cents alone', () => {
     expect(parse('cheapest way to train llama3-70b on 2T tokens at $2,50/GPU-hour').stated.pricePerGpuHour).toBe(2.5);
+  });
+});
+
+/**
+ * English cardinals spelt out, by hand: tens + unit ("sixty-four" = 60 + 4), hundreds (× 100), thousands (× 1,000), "and"
+ * after a scale allowed. QA: "sixty-four h100" planned 4 GPUs (its last word read alone), "two thousand h100" was not read.
+ */
+describe('numbers: spelledNumbers writes compound numbers in digits, whole or not at all', () => {
+  it.each([
+    ['on sixty-four h100', 'on 64 h100'],
+    ['on sixty four h100', 'on 64 h100'],
+    ['thirty-two h100 nodes', '32 h100 nodes'],
+    ['twenty-four 8x h100 nodes', '24 8x h100 nodes'],
+    ['sixteen nodes', '16 nodes'],
+    ['two thousand h100', '2000 h100'],
+    ['one hundred twenty-eight gpus', '128 gpus'],
+    ['one hundred and twenty eight gpus', '128 gpus'],
+    ['two thousand forty-eight h100', '2048 h100'],
+    ['two thousand and forty-eight h100', '2048 h100'],
+    ['twenty-five hundred gpus', '2500 gpus'],
+    ['two hundred thousand tokens', '200000 tokens'],
+    ['a thousand h100', '1000 h100'],
+    ['twenty million tokens', '20 million tokens'],
+    ['sixteen and thirty-two nodes', '16 and 32 nodes'],
+    ['sixteen-bit kv cache', '16-bit kv cache'],
+  ])('"%s" → "%s"', (text, digits) => {
+    expect(spelledNumbers(text)).toBe(digits);
+  });
+
+  it.each([
+    // One to twelve alone stay words: the count and duration patterns read them ("two weeks", "one node").
+    'two weeks on one node',
+    // No one number: left whole, never read in part ("four" of "one eighty four" is no 4).
+    'on one eighty four h100',
+    'on two four nodes',
+    'hundred gpus',
+    'thousands of gpus',
+  ])('"%s" is left as written', (text) => {
+    expect(spelledNumbers(text)).toBe(text);
+  });
+
+  it('a run that is no one number is found to be said not read; lone one to twelve is not', () => {
+    expect(unreadNumberWords('on one eighty four h100')).toEqual(['one eighty four']);
+    expect(unreadNumberWords('two weeks on one node')).toEqual([]);
+  });
+
+  it('spelledScales reads "half a thousand" as half, not "a thousand"', () => {
+    expect(spelledScales('half a thousand gpus')).toBe('0.5 thousand gpus');
   });
 });

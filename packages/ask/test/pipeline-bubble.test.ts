@@ -38,6 +38,17 @@ describe('a pipeline bubble of stages and micro-batches is answered, not decline
     expect(a.notes.join(' ')).toContain('30 is not a multiple of 8');
   });
 
+  it.each([
+    // By hand: p 4, m 8, v 1: 3/8 = 37.5% of the ideal time; 3/11 = 0.2727 → 27.3% of the step.
+    ['bubble fraction pp=4 m=8', 'Pipeline bubble for 4 stages and 8 micro-batches (1F1B): (p − 1)/m = 3/8 = 37.5% of the ideal time, 27.3% of the step ((p − 1)/(m + p − 1) = 3/11)'],
+    // p 4, m 16, v 2: worked in the header.
+    ['pipeline bubble for pp 4 m 16 v 2', 'Pipeline bubble for 4 stages and 16 micro-batches (interleaved 1F1B, 2 model chunks per stage): (p − 1)/(v·m) = 3/(2·16) = 9.4% of the ideal time, 8.6% of the step ((p − 1)/(v·m + p − 1) = 3/35)'],
+  ])('"%s": m is the micro-batches, never a 4M model (QA: refused as "pp 4 m", a 4M model)', (question, headline) => {
+    const a = ask(question, options);
+    expect(a.ok).toBe(true);
+    expect(a.headline).toBe(headline);
+  });
+
   it('a V100 named is no "v 100": the plain 1F1B bubble', () => {
     expect(ask('pipeline bubble for pp 8 with 32 microbatches on v100', options).headline).toContain('(1F1B): (p − 1)/m = 7/32 = 21.9%');
   });

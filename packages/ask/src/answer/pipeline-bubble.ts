@@ -17,11 +17,13 @@ import type { Answer } from './answer-types.ts';
 
 /** The word that asks the bubble. */
 const BUBBLE = /\bbubbles?\b/;
-/** "32 microbatches", "32 micro-batches", "1 microbatch", "microbatches = 32", "m = 32": the micro-batches per step. */
+/** "32 microbatches", "32 micro-batches", "1 microbatch", "microbatches = 32", "m = 32", "m 32": the micro-batches per step. */
 const MICRO_BATCHES = [
   /\b(\d[\d,]*)\s*micro[\s-]*batch(?:es)?\b(?![\s-]*size)/,
   /\bmicro[\s-]*batches\s*(?:=|:|is|are)\s*(\d[\d,]*)\b/,
   /\bm\s*=\s*(\d[\d,]*)\b/,
+  // "pp 4 m 16": m spaced from its number, as "pp 4" is.
+  /\bm\s+(\d[\d,]*)(?![\w.])/,
 ];
 /** "8 pipeline stages", "8 stages", "p = 8": the stages, where "pp 8" (parse's pipeline) is not said. */
 const STAGES = [/\b(\d+)\s*(?:pipeline[\s-]*)?stages\b/, /\bp\s*=\s*(\d+)\b/];

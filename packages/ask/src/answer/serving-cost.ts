@@ -1,8 +1,10 @@
 import type { InferencePointJson } from '@trainplan/protocol';
-import { countOf, toDays, toHours } from '@trainplan/units';
+import { countOf, million, toDays, toHours } from '@trainplan/units';
 import { formatDays, moneyText } from '../format.ts';
 import { priceText } from '../lexicon/price.ts';
+import { costUnit, unitWord } from '../lexicon/serving.ts';
 import { DAYS_PER_MONTH, DAYS_PER_YEAR } from '../lexicon/quantities.ts';
+import { normalize } from '../parse.ts';
 import type { AskParameters } from '../question.ts';
 import type { AnswerFigure } from './answer-types.ts';
 import { rateVerb, requestsPerSecondText } from './serving-text.ts';
@@ -12,6 +14,9 @@ import { rateVerb, requestsPerSecondText } from './serving-text.ts';
  * pricePerGpuHour): a million generated tokens, their GPUs' time with the prompts' prefill in it, and with a
  * request rate an hour of the GPUs the rate needs, idle slots paid too. The bot reckons none of it itself.
  */
+
+/** The tokens the protocol prices: a million output tokens (InferencePointJson cost.perMillionOutputTokens). */
+const MILLION = million(1);
 
 /** "$0.124" in the question's currency; with none given, the bare amount. */
 const money = (amount: number, p: AskParameters): string => moneyText(amount, p.currency);
@@ -65,7 +70,18 @@ export function costHeadline(x: InferencePointJson, p: AskParameters, text = '',
   const cost = x.cost;
   if (cost === undefined) return '';
   const hour = cost.perHour === undefined ? '' : ` and ${money(cost.perHour, p)} an hour${perPeriod(cost.perHour, p, text, spanSeconds)}`;
-  return `, ${money(cost.perMillionOutputTokens, p)} per million output tokens${hour}`;
+  return `, ${perUnitAsked(cost.perMillionOutputTokens, p, text)}${hour}`;
+}
+
+/**
+ * The cost per million output tokens, per the thousand or billion the question asks first where it asks one ("cost per 1k
+ * output tokens": "$0.000954 per thousand output tokens ($0.954 per million)"): the protocol prices a million, and a
+ * thousand is that ÷ 1,000, a billion × 1,000. QA: "per 1k output tokens" was read as a 1,024-token output.
+ */
+function perUnitAsked(perMillion: number, p: AskParameters, text: string, currency = ''): string {
+  const asked = `${money(perMillion, p)}${currency} per million output tokens`;
+  const tokens = costUnit(normalize(text))?.tokens ?? MILLION;
+  return tokens === MILLION ? asked : `${money(perMillion * (tokens / MILLION), p)}${currency} per ${unitWord(tokens)} output tokens (${money(perMillion, p)} per million)`;
 }
 
 /**
@@ -76,7 +92,7 @@ export function costFigure(x: InferencePointJson, p: AskParameters, text = '', s
   const cost = x.cost;
   if (cost === undefined || p.pricePerGpuHour === undefined) return [];
   const currency = p.currency === undefined ? ' (in the currency given)' : '';
-  const perMillion = `${money(cost.perMillionOutputTokens, p)}${currency} per million output tokens at ${priceText(p.pricePerGpuHour, p.currency)}/GPU-hour`;
+  const perMillion = `${perUnitAsked(cost.perMillionOutputTokens, p, text, currency)} at ${priceText(p.pricePerGpuHour, p.currency)}/GPU-hour`;
   const hour = cost.perHour === undefined || x.load === undefined ? ''
     : `; ${money(cost.perHour, p)} an hour${perPeriod(cost.perHour, p, text, spanSeconds)} for the ${countOf(x.load.gpus, 'GPU')} ${requestsPerSecondText(x.load.requestsPerSecond)} ${rateVerb(x.load.requestsPerSecond, 'take')}, idle slots paid too`;
   const why = cost.perHour === undefined ? " (the GPUs' time over the tokens they generate, the prompts' prefill included)" : '';

@@ -1,7 +1,7 @@
 import { formatCountExact } from '@trainplan/units';
 import { normalize } from '../parse.ts';
 import type { ParsedQuestion } from '../question.ts';
-import { asksFullFineTuningMemory } from '../scope.ts';
+import { asksFullFineTuningMemory, plainFineTuning } from '../scope.ts';
 import type { Answer } from './answer-types.ts';
 
 /**
@@ -27,9 +27,14 @@ export function servingQuestionOf(q: ParsedQuestion): string {
 export const FULL_FINE_TUNING_AS_PRETRAINING = 'full fine-tuning costed as pretraining: every weight trained, so the same memory per GPU as pretraining '
   + 'the model at the same batch, sequence length and parallelism (weights, gradients, Adam states and activations); LoRA and QLoRA, which train adapters alone, are not modelled';
 
+/** Said of a fine-tuning memory question that names no method (scope.ts plainFineTuning): how it is read. */
+export const PLAIN_FINE_TUNING_AS_FULL = 'fine-tuning with no method named read as full fine-tuning (supervised fine-tuning of every weight, as SFT trains by default)';
+
 /** The memory answer, said to be training's, with how to ask for serving's (and, for full fine-tuning, that it is costed as pretraining). */
 export function asTrainingMemory(q: ParsedQuestion, a: Answer): Answer {
   const said = `memory for training (weights, gradients, optimizer states and activations); for serving, weights and KV cache only, ask "${servingQuestionOf(q)}"`;
-  const fineTuning = asksFullFineTuningMemory(normalize(q.text), q.intent) ? [FULL_FINE_TUNING_AS_PRETRAINING] : [];
+  const normal = normalize(q.text);
+  const fineTuning = !asksFullFineTuningMemory(normal, q.intent) ? []
+    : [plainFineTuning(normal) ? `${PLAIN_FINE_TUNING_AS_FULL}; ${FULL_FINE_TUNING_AS_PRETRAINING}` : FULL_FINE_TUNING_AS_PRETRAINING];
   return { ...a, assumptions: [said, ...fineTuning, ...a.assumptions] };
 }

@@ -143,7 +143,8 @@ const sizeAsWritten = (asked: string): string => compactSize(asked.replace(/mill
  */
 // GPU-hours written with the GPU's name ("2M H100 hours", as normalize writes "2M gpu hours of h100"): a budget, never a 2M model
 // (QA: planned as a 2M-parameter model, refused as too small).
-const NOT_A_SIZE_AFTER = String.raw`(?![\s-]*(?:tokens?|toks?|gpus?|sequences?|seqs?|samples?|steps?|iterations?|batch\w*|context|words?|dollars?|usd|[a-z]{1,3}\d{2,4}[a-z]*[\s-]*(?:gpu[\s-]*)?(?:hours?|hrs?|h))\b)`;
+// "per 1B output tokens" is a cost's unit, no model (lexicon/serving.ts PER_MILLION_TOKENS).
+const NOT_A_SIZE_AFTER = String.raw`(?![\s-]*(?:(?:output|generated|completion|input|prompt)[\s-]+tok(?:en)?s?|tokens?|toks?|gpus?|sequences?|seqs?|samples?|steps?|iterations?|batch\w*|context|words?|dollars?|usd|[a-z]{1,3}\d{2,4}[a-z]*[\s-]*(?:gpu[\s-]*)?(?:hours?|hrs?|h))\b)`;
 const NOT_A_SIZE_BEFORE = String.raw`(?<![\w.$€£])(?<!\bbatch(?:[\s-]*size)?\s*(?:of|=|:|is)?\s*-?)`;
 /** A bare size in millions, billions or trillions of parameters (units' parseCount reads m, b, t). */
 const BARE_SIZE = new RegExp(String.raw`${NOT_A_SIZE_BEFORE}(-?)(${DECIMAL})\s*(${SIZE_SCALE})\b${NOT_A_SIZE_AFTER}`);

@@ -89,13 +89,100 @@ export const NUMBER_WORD = Object.keys(NUMBER_WORDS).join('|');
 
 const SCALE_WORD = Object.values(SCALE_WORDS).join('|');
 
+/** Units and teens of a compound number ("sixty-four", "one hundred sixteen"): one to nineteen. */
+const BELOW_TWENTY: Readonly<Record<string, number>> = {
+  ...NUMBER_WORDS, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
+};
+/** Tens of a compound number: "twenty" to "ninety", a unit after them optional ("sixty", "sixty-four", "sixty four"). */
+const TENS: Readonly<Record<string, number>> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
+const COMPOUND_WORD = String.raw`(?:${[...Object.keys(BELOW_TWENTY), ...Object.keys(TENS), 'hundred', 'thousand'].join('|')})`;
 /**
- * Counts spelt as people write them, in digits the count patterns read (normalised, lower-case text): "two trillion"
- * and "a trillion" ("2 trillion", "1 trillion"), "half a trillion" ("0.5 trillion"), "300bn" and "15tn" ("300b", "15t").
+ * A run of number words, joined by spaces or hyphens, "and" only after "hundred" or "thousand" ("one hundred and
+ * twenty-eight"; "sixteen and thirty-two" is two numbers), led by "a" before a scale ("a hundred", "a thousand"; never
+ * "half a thousand", which spelledScales reads). Whole words only: "sixteen-bit" is "16-bit", "thousands" no number.
  */
-export const spelledScales = (text: string): string => text
+const NUMBER_RUN = new RegExp(
+  String.raw`(?<![\w-])(?:(?<!half\s)a\s+(?=(?:hundred|thousand)\b))?${COMPOUND_WORD}(?:(?:\s*-\s*|\s+|(?<=hundred|thousand)\s+and\s+)${COMPOUND_WORD})*(?![\w])`,
+  'g',
+);
+
+/** A number below 100 from `words` at `at`: a unit or teen ("sixteen"), or tens and an optional unit ("sixty", "sixty four"). */
+function belowHundred(words: readonly string[], at: number): { value: number; next: number } | undefined {
+  const word = words[at] ?? '';
+  if (BELOW_TWENTY[word] !== undefined) return { value: BELOW_TWENTY[word], next: at + 1 };
+  const tens = TENS[word];
+  if (tens === undefined) return undefined;
+  const unit = NUMBER_WORDS[words[at + 1] ?? ''];
+  return unit !== undefined && unit < 10 ? { value: tens + unit, next: at + 2 } : { value: tens, next: at + 1 };
+}
+
+/** A number below 1,000 from `words` at `at`: [below-100 "hundred" ["and"]] [below-100] ("one hundred twenty-eight", "fifteen hundred", "forty"). */
+function belowThousand(words: readonly string[], at: number): { value: number; next: number } | undefined {
+  const first = words[at] === 'a' ? { value: 1, next: at + 1 } : belowHundred(words, at);
+  if (first === undefined) return undefined;
+  // "a" is one only before a scale: "a hundred", "a thousand".
+  if (words[first.next] !== 'hundred') return words[at] === 'a' && words[first.next] !== 'thousand' ? undefined : first;
+  let next = first.next + 1;
+  if (words[next] === 'and') next += 1;
+  const rest = belowHundred(words, next);
+  // "and" must lead to a number: "one hundred and" is no number ("and" is joined only before one, NUMBER_RUN).
+  if (rest === undefined) return words[next - 1] === 'and' ? undefined : { value: first.value * 100, next };
+  return { value: first.value * 100 + rest.value, next: rest.next };
+}
+
+/**
+ * A run of number words as one whole number, or undefined when the run is not one ("two four", "one eighty", "hundred"
+ * alone): [below-1,000 "thousand" ["and"]] [below-1,000], every word used. English's grammar of cardinals (Quirk et al.
+ * 1985, §6.63): "two thousand forty-eight" = 2 × 1,000 + 48; "twenty-five hundred" = 25 × 100.
+ */
+function compoundNumber(run: string): number | undefined {
+  const words = run.split(/\s*-\s*|\s+/);
+  const head = belowThousand(words, 0);
+  if (head === undefined) return undefined;
+  let { value, next } = head;
+  if (words[next] === 'thousand') {
+    value *= 1000;
+    next += 1;
+    if (words[next] === 'and') next += 1;
+    const tail = next < words.length ? belowThousand(words, next) : undefined;
+    if (tail !== undefined) ({ value, next } = { value: value + tail.value, next: tail.next });
+  }
+  return next === words.length ? value : undefined;
+}
+
+/**
+ * Compound numbers spelt out, in digits (normalised, lower-case text): "sixty-four" and "sixty four" (64), "sixteen", "one
+ * hundred twenty-eight" (128), "two thousand forty-eight" (2,048), "a thousand" (1,000). QA: "on sixty-four h100" planned 4
+ * GPUs, its last word read alone; "two thousand h100" was not read. A run that is no one number is left as written, whole,
+ * so it is said not read, never read in part; a lone one to twelve too, which the count and duration patterns read as words.
+ */
+export const spelledNumbers = (text: string): string => text.replace(NUMBER_RUN, (run: string) => {
+  if (NUMBER_WORDS[run] !== undefined) return run;
+  const value = compoundNumber(run.replace(/^a\s+/, 'a '));
+  return value === undefined ? run : String(value);
+});
+
+/**
+ * Number-word runs spelledNumbers left as written for being no one number ("one eighty four", "hundred"), with a word
+ * past one to twelve in them: each is said not read (unread-numbers.ts), as a number in digits no pattern takes is.
+ */
+export const unreadNumberWords = (text: string): string[] =>
+  [...text.matchAll(NUMBER_RUN)].map((m) => m[0]).filter((run) => run.split(/\s*-\s*|\s+/).some((w) => w !== 'and' && NUMBER_WORDS[w] === undefined));
+
+/**
+ * One to twelve spelt out as a word of its own (NUMBER_WORD), never the end or the start of a run of number words that is
+ * no one number: "four" in "one eighty four h100" is no 4 GPUs (spelledNumbers left that run whole, to be said not read).
+ */
+export const LONE_NUMBER_WORD = String.raw`(?<!(?:${COMPOUND_WORD}|(?:hundred|thousand)\s+and)[\s-]+)(?:${NUMBER_WORD})(?![\s-]+${COMPOUND_WORD}\b)`;
+
+/**
+ * Counts spelt as people write them, in digits the count patterns read (normalised, lower-case text): compound numbers
+ * (spelledNumbers: "sixty-four", "two thousand"), "two trillion" and "a trillion" ("2 trillion", "1 trillion"), "half a
+ * trillion" ("0.5 trillion"), "300bn" and "15tn" ("300b", "15t").
+ */
+export const spelledScales = (text: string): string => spelledNumbers(text)
   .replace(new RegExp(String.raw`\bhalf\s+an?\s+(${SCALE_WORD})\b`, 'g'), '0.5 $1')
-  .replace(new RegExp(String.raw`\b(${NUMBER_WORD}|an?)\s+(${SCALE_WORD})\b`, 'g'), (_m, word: string, scale: string) => `${NUMBER_WORDS[word] ?? 1} ${scale}`)
+  .replace(new RegExp(String.raw`\b(${LONE_NUMBER_WORD}|an?)\s+(${SCALE_WORD})\b`, 'g'), (_m, word: string, scale: string) => `${NUMBER_WORDS[word] ?? 1} ${scale}`)
   .replace(/(\d)\s*bn\b/g, '$1b')
   .replace(/(\d)\s*tn\b/g, '$1t');
 

@@ -1,7 +1,7 @@
 import { days, hours, parseBytes } from '@trainplan/units';
 import type { AskParameters, CollectiveAlgorithm, CollectiveOp } from '../question.ts';
 import type { Match } from './match.ts';
-import { COUNT_SCALE, DECIMAL, KILO_NUMBER, NUMBER_WORD, NUMBER_WORDS, SCALED_COUNT, scaledCount, TOKEN_LENGTH, tokenLength, writtenCount } from './numbers.ts';
+import { COUNT_SCALE, DECIMAL, KILO_NUMBER, LONE_NUMBER_WORD, NUMBER_WORDS, SCALED_COUNT, scaledCount, TOKEN_LENGTH, tokenLength, writtenCount } from './numbers.ts';
 
 /**
  * The numbers a question carries, each found by a phrase pattern and then blanked so that the next
@@ -108,7 +108,7 @@ export function takeDeadline(s: Scanner): Deadline | undefined {
   const digits = s.take(new RegExp(String.raw`(?<![A-Za-z\d.])${NUMBER}\s*(hours?|hrs?|h|days?|d|weeks?|wks?|months?|mo|years?|yrs?|y)\b${NOT_A_DURATION}`));
   // "a week" only after a preposition ("in a week", "within a month"), so "1B tokens a day" is no deadline.
   // "and a half" on either side of the unit: "a month and a half", "two and a half weeks".
-  const words = digits ?? s.take(new RegExp(String.raw`(?:\b(?:in|within|under|over|for|inside|than|about|around|roughly)\s+(?:an?|one)|\b(${NUMBER_WORD}))(${HALF})?\s+(hours?|days?|weeks?|months?|years?)\b(${HALF})?`));
+  const words = digits ?? s.take(new RegExp(String.raw`(?:\b(?:in|within|under|over|for|inside|than|about|around|roughly)\s+(?:an?|one)|\b(${LONE_NUMBER_WORD}))(${HALF})?\s+(hours?|days?|weeks?|months?|years?)\b(${HALF})?`));
   const m = digits ?? words;
   if (!m) return undefined;
   const count = digits ? Number(m[1]) : (m[1] === undefined ? 1 : NUMBER_WORDS[m[1]] ?? 1) + (m[2] ?? m[4] ? 0.5 : 0);
@@ -257,7 +257,7 @@ function spelledCounts(s: Scanner, notBeforeHardware: boolean): void {
   // nodes planned as "no cluster size given").
   const perNodeX = String.raw`|\d+x\s*(?:${HW_TOKEN}\s*)?(?:gpus?\s*)?${NODE_NOUN}\b`;
   const noun = String.raw`(?=\s*(?:(?:${HW_TOKEN}\s*)?(?:gpus?|${NODE_NOUN})\b${hardware}${perNodeX}))`;
-  s.text = s.text.replace(new RegExp(String.raw`\b(?:(a\s+single|single|an?)|(${NUMBER_WORD}))\b${noun}`, 'g'), (_m, single: string | undefined, word: string | undefined) =>
+  s.text = s.text.replace(new RegExp(String.raw`\b(?:(a\s+single|single|an?)|(${LONE_NUMBER_WORD}))\b${noun}`, 'g'), (_m, single: string | undefined, word: string | undefined) =>
     String(single !== undefined ? 1 : NUMBER_WORDS[word ?? ''] ?? 1));
 }
 
@@ -284,6 +284,8 @@ export interface CountsRead {
   perRack?: string;
   /** "2x H100 nodes" read as 2 nodes of the GPU's usual node, as written (HW_TOKEN for the GPU), for parse.ts to say. */
   timesNodes?: { written: string; nodes: number };
+  /** "8x H100 nodes", "8-gpu nodes": GPUs a node with no count of nodes before, as written (HW_TOKEN for the GPU), for parse.ts to say. */
+  perNodeOnly?: { written: string; gpusPerNode: number };
 }
 
 /**
@@ -306,7 +308,7 @@ export function takeCounts(s: Scanner, { nodeNamed, rack, nodeGpus }: CountConte
   };
   // "a rack of GB200", "2 GB200 racks", "two racks of GB200": racks of rack.gpus GPUs (one NVLink domain each).
   if (rack !== undefined) {
-    s.text = s.text.replace(new RegExp(String.raw`\b(?:(a\s+single|single|an?)|(${NUMBER_WORD}))\b(?=\s*(?:${HW_TOKEN}\s*)?racks?\b)`, 'g'),
+    s.text = s.text.replace(new RegExp(String.raw`\b(?:(a\s+single|single|an?)|(${LONE_NUMBER_WORD}))\b(?=\s*(?:${HW_TOKEN}\s*)?racks?\b)`, 'g'),
       (_m, single: string | undefined, word: string | undefined) => String(single !== undefined ? 1 : NUMBER_WORDS[word ?? ''] ?? 1));
     const racks = s.take(new RegExp(String.raw`${num}\s*(?:x\s*)?(?:${HW_TOKEN}\s*)?racks?\b(?:\s+of\s+${HW_TOKEN}\b)?`));
     if (racks) {
@@ -336,19 +338,24 @@ export function takeCounts(s: Scanner, { nodeNamed, rack, nodeGpus }: CountConte
   // "16 8xH100 nodes", "8xA100 nodes": 8 GPUs per node; a count before is nodes. "8xH100" alone counts GPUs.
   const perNodeX = systemNamed || out.gpusPerNode !== undefined
     ? undefined
-    : s.take(new RegExp(String.raw`(?:${num}\s+)?(\d+)x\s*(?:${HW_TOKEN}\s*(?:gpus?\s*)?|gpus?\s*)(${NODE_NOUN})\b`));
+    // "2 x 8xH100 nodes" and "4 8-gpu H100 nodes" too: the count before, "x" or none, is nodes (QA: "2 x" and "4 8" were
+    // left unread and 128 nodes planned as "no cluster size given").
+    : s.take(new RegExp(String.raw`(?:${num}(?:\s*x)?\s+)?(\d+)(?:x\s*(?:${HW_TOKEN}\s*(?:gpus?\s*)?|gpus?\s*)|-gpus?\s*(?:${HW_TOKEN}\s*)?)(${NODE_NOUN})\b`));
   let timesNodes: CountsRead['timesNodes'];
+  let perNodeOnly: CountsRead['perNodeOnly'];
   if (perNodeX) {
     const times = Number(perNodeX[3]);
     // "2x H100 nodes", no count before and a multiplier no node of the GPU holds: two nodes, each the GPU's usual node (QA:
     // read as nodes of 2 GPUs). "8xH100 nodes" (the node's own count) stays nodes of 8, and "a 4xA100 node" (one node)
-    // nodes of 4, which parse.ts says no preset has.
-    if (perNodeX[1] === undefined && nodeGpus !== undefined && times !== nodeGpus && /s$/.test(perNodeX[4] ?? '')) {
+    // nodes of 4, which parse.ts says no preset has; "4-gpu nodes" says its GPUs a node, never a count of nodes.
+    const multiplier = !new RegExp(String.raw`${perNodeX[3]}-gpu`).test(perNodeX[0]);
+    if (multiplier && perNodeX[1] === undefined && nodeGpus !== undefined && times !== nodeGpus && /s$/.test(perNodeX[4] ?? '')) {
       out.nodes = times;
       timesNodes = { written: perNodeX[0].trim(), nodes: times };
     } else {
       out.gpusPerNode = times;
       if (perNodeX[1] !== undefined) out.nodes = value(perNodeX[1], perNodeX[2]);
+      else perNodeOnly = { written: perNodeX[0].trim(), gpusPerNode: times };
     }
   }
   // "16x8 H100", "16 x 8 GPUs": nodes × the GPUs in each, as a cluster is written (QA: "on 16x8 H100" was read as no cluster
@@ -374,6 +381,6 @@ export function takeCounts(s: Scanner, { nodeNamed, rack, nodeGpus }: CountConte
   }
   return {
     counts: out, kilo, ...(rackCount !== undefined && { racks: rackCount }), ...(perRack !== undefined && { perRack: perRack[0].trim() }),
-    ...(timesNodes !== undefined && { timesNodes }),
+    ...(timesNodes !== undefined && { timesNodes }), ...(perNodeOnly !== undefined && { perNodeOnly }),
   };
 }

@@ -1,4 +1,4 @@
-import { days, hours, minutes, ms } from '@trainplan/units';
+import { billion, days, hours, million, minutes, ms, thousand } from '@trainplan/units';
 import type { AskParameters } from '../question.ts';
 import { DECIMAL, SCALED_COUNT, scaledCount, TOKEN_LENGTH, tokenLength } from './numbers.ts';
 import type { Scanner } from './quantities.ts';
@@ -71,16 +71,59 @@ function takeSharedPrefix(s: Scanner): RegExpExecArray | undefined {
 }
 
 /**
- * "per 1M output tokens", "per million tokens", "$/Mtok": the unit a serving cost is quoted in, never a length or a budget
- * (QA: "cost per 1M output tokens" was each request's output, 1,048,576 tokens, and "cost per million tokens" a training
- * run of 1M tokens' search). Group 1: the tokens named ("output", "input"), if any.
+ * "per 1M output tokens", "per million tokens", "$/Mtok", "per 1k output tokens", "per 1B output tokens": the unit a serving
+ * cost is quoted in, never a length, a budget or a model (QA: "cost per 1M output tokens" was each request's output,
+ * 1,048,576 tokens, "cost per million tokens" a training run of 1M tokens' search, "per 1k output tokens" a 1,024-token
+ * output and "per 1B output tokens" a 1B model). Group 1: the scale glued to "tok" ("mtok"); 2: the scale's word or letter;
+ * 3: the tokens named ("output", "input"), if any.
  */
-export const PER_MILLION_TOKENS = /(?:\bper|\/)\s*(?:(?:1|one|a)\s*)?(?:mtoks?\b|(?:m|million)\s+(?:(output|generated|completion|input|prompt)\s+)?tok(?:en)?s?\b)/;
+export const PER_MILLION_TOKENS = /(?:\bper|\/)\s*(?:(?:1|one|a)\s*)?(?:([kmb])toks?\b|(k|thousand|m|million|b|billion)\s+(?:(output|generated|completion|input|prompt)\s+)?tok(?:en)?s?\b)/;
 
-/** Takes a cost's "per million tokens" out of the text: the phrase as written and the tokens it names; undefined when there is none. */
-export function takeCostPerMillion(s: Scanner): { written: string; of?: string } | undefined {
-  const m = s.take(PER_MILLION_TOKENS);
-  return m === undefined ? undefined : { written: m[0].trim(), ...(m[1] !== undefined && { of: m[1] }) };
+/**
+ * "what does a million output tokens cost", "the cost of 1M output tokens": the same unit asked with the tokens first (QA:
+ * read as a 1,000,000-token output per request, $55.1 for the $1.2 a million tokens cost). Group 1: the scale; 2: the
+ * tokens named. Only with "cost" or "price" asked around it, so "generate 1M output tokens" stays a length.
+ */
+const UNIT_FIRST = String.raw`(?:1|one|a)\s*(k|thousand|m|million|b|billion)\s+(?:(output|generated|completion|input|prompt)\s+)?tok(?:en)?s?\b`;
+const COST_OF_TOKENS = [
+  new RegExp(String.raw`(?<=\b(?:cost|price|pricing)\s+(?:of|for)\s+)${UNIT_FIRST}`),
+  new RegExp(String.raw`(?<=\b(?:what\s+(?:does|do|would|will)|how\s+much\s+(?:does|do|would|will|is|are))\s+)${UNIT_FIRST}(?=.*\b(?:cost|price)s?\b)`),
+];
+
+/** Tokens in a cost's unit, by its scale: a thousand, a million or a billion. */
+const UNIT_TOKENS: Readonly<Record<string, number>> = {
+  k: thousand(1), thousand: thousand(1), m: million(1), million: million(1), b: billion(1), billion: billion(1),
+};
+
+/** A cost unit's tokens in words: "thousand", "million", "billion". */
+export const unitWord = (tokens: number): string => (tokens === thousand(1) ? 'thousand' : tokens === billion(1) ? 'billion' : 'million');
+
+/** A serving cost's unit: the phrase as written, its tokens (1,000, 1,000,000 or 1,000,000,000) and the tokens it names ("output", "input"). */
+export interface CostUnit { written: string; tokens: number; of?: string }
+
+const costUnitOf = (m: RegExpExecArray, perSign: boolean): CostUnit => {
+  const scale = perSign ? m[1] ?? m[2] : m[1];
+  const of = perSign ? m[3] : m[2];
+  return { written: m[0].trim(), tokens: UNIT_TOKENS[scale ?? 'm'] ?? million(1), ...(of !== undefined && { of }) };
+};
+
+/** The serving cost's unit a (normalised) text asks, without taking it; undefined when it asks none. */
+export function costUnit(text: string): CostUnit | undefined {
+  const per = PER_MILLION_TOKENS.exec(text);
+  if (per !== null) return costUnitOf(per, true);
+  const first = COST_OF_TOKENS.map((p) => p.exec(text)).find((m): m is RegExpExecArray => m !== null);
+  return first === undefined ? undefined : costUnitOf(first, false);
+}
+
+/** Takes a cost's "per million tokens" (or per thousand, per billion) out of the text; undefined when there is none. */
+export function takeCostPerMillion(s: Scanner): CostUnit | undefined {
+  const per = s.take(PER_MILLION_TOKENS);
+  if (per !== undefined) return costUnitOf(per, true);
+  for (const pattern of COST_OF_TOKENS) {
+    const first = s.take(pattern);
+    if (first !== undefined) return costUnitOf(first, false);
+  }
+  return undefined;
 }
 
 /** Reads (and blanks) the serving figures; fields the question does not give stay unset. */

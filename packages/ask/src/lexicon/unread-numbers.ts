@@ -1,3 +1,4 @@
+import { unreadNumberWords } from './numbers.ts';
 import { HW_TOKEN } from './quantities.ts';
 
 /**
@@ -13,4 +14,8 @@ import { HW_TOKEN } from './quantities.ts';
 const LEFT_NUMBER = new RegExp(String.raw`(?<![\w.,$€£/-]|${HW_TOKEN}\s*[x*]?\s*)\d+(?:\.\d+)?k?(?:\s*x\s*\d+)?(?![\w.])(?!\s*(?:x\s*)?${HW_TOKEN}\b)(?:\s+(?!(?:on|in|with|for|and|or|to|of|at|by|the|an?|${HW_TOKEN})\b)[a-z][\w.-]*)?`, 'g');
 
 /** The numbers left unread in `scanned` (the text as the readers left it), each with the word after it, as written there. */
-export const unreadNumbers = (scanned: string): string[] => [...scanned.matchAll(LEFT_NUMBER)].map((m) => m[0].trim());
+export const unreadNumbers = (scanned: string): string[] => [
+  ...[...scanned.matchAll(LEFT_NUMBER)].map((m) => m[0].trim()),
+  // Spelt-out numbers that are no one number ("one eighty four"), left whole by numbers.ts' spelledNumbers.
+  ...unreadNumberWords(scanned),
+];
