@@ -1,4 +1,4 @@
-import { faultLoad, PLANS, RECOVERY_MS, STARVATION_P99_RATIO, starvationRatio, ATTACK, sustainedLoad, type FaultRun } from '../../load/src/load-plan.ts';
+import { faultLoad, PLANS, RECOVERY, RECOVERY_SLOW_RATIO, STARVATION_P99_RATIO, starvationRatio, ATTACK, sustainedLoad, type FaultRun } from '../../load/src/load-plan.ts';
 import { runOpenLoop, type OpenLoopResult } from '../../load/src/open-loop.ts';
 import { REQUEST_MIX } from '../../load/src/request-mix.ts';
 import type { HeapUsage } from '../../load/src/heap.ts';
@@ -61,10 +61,10 @@ export const loadSection: BenchSection = {
       return `| ${name} | ${PLANS[name].ratePerSecond} | ${((first.answeredPerSecond + second.answeredPerSecond) / 2).toFixed(0)} | ${ms(p50)} | ${ms(p99)} | ${ms(Math.max(first.maxMs, second.maxMs))} | ${errors} of ${requests} | ${mib(rss[0])} → ${mib(rss[1])} → ${mib(rss[2])} MiB | ${signedMib(rss[2] - rss[1])}${rssBound(name)} | ${heapMib(heap[0])} → ${heapMib(heap[1])} → ${heapMib(heap[2])} MiB | ${signedMib(heap[2].usedBytes - heap[1].usedBytes, 2)} (test/load bounds growth after its warm-up by ${PLANS[name].heapGrowthBoundBytes / MiB} MiB) |`;
     });
     const faultRows = figures.map(({ name, faults }) => {
-      const { baseline, underAttack, baselineAfter, attack } = faults;
+      const { baseline, underAttack, baselineAfter, attack, recovery } = faults;
       const ratio = starvationRatio(faults);
       const outcomes = Object.entries(attack.oversizedOutcomes).map(([k, v]) => `${v} × ${k}`).join(', ');
-      return `| ${name} | ${ms(baseline.p50Ms)} / ${ms(baseline.p99Ms)}; after: ${ms(baselineAfter.p50Ms)} / ${ms(baselineAfter.p99Ms)} | ${ms(underAttack.p50Ms)} / ${ms(underAttack.p99Ms)} | ${ratio.toFixed(1)}× (≤ ${STARVATION_P99_RATIO}×: ${ratio <= STARVATION_P99_RATIO ? 'met' : '**missed**'}) | ${baseline.errors + underAttack.errors + baselineAfter.errors} of ${baseline.scheduled + underAttack.scheduled + baselineAfter.scheduled} | ${outcomes} | ${attack.slowOpened} opened, ${attack.slowClosedByServer} closed by the server |`;
+      return `| ${name} | ${ms(baseline.p50Ms)} / ${ms(baseline.p99Ms)}; after: ${ms(baselineAfter.p50Ms)} / ${ms(baselineAfter.p99Ms)} | ${ms(underAttack.p50Ms)} / ${ms(underAttack.p99Ms)} | ${ratio.toFixed(1)}× (≤ ${STARVATION_P99_RATIO}×: ${ratio <= STARVATION_P99_RATIO ? 'met' : '**missed**'}) | ${baseline.errors + underAttack.errors + baselineAfter.errors} of ${baseline.scheduled + underAttack.scheduled + baselineAfter.scheduled} | ${outcomes} | ${attack.slowOpened} opened, ${attack.slowClosedByServer} closed by the server | ${ms(recovery.recoveredAfterMs!)} (${recovery.badWindows} of ${recovery.windows} half-second windows slow or failing, slowest answer ${ms(recovery.worstMs)}) |`;
     });
     const sustained = figures[0]!.first.scheduled / PLANS.node.ratePerSecond;
     return {
@@ -86,12 +86,13 @@ export const loadSection: BenchSection = {
         '|---|---|---|---|---|---|---|---|---|---|---|',
         ...rows,
         '',
-        `Faults: the same normal requests at half the rate, without, with and again without (${RECOVERY_MS / 1000} s after it ends) an attack running beside them in another process:`,
+        `Faults: the same normal requests at half the rate, without, with and again without an attack running beside them in another process`,
+        `(the run after it starts once the server answers normally again: ${RECOVERY.consecutive} windows of ${RECOVERY.windowSeconds} s of them in a row without errors, p99 within ${RECOVERY_SLOW_RATIO}× the baseline's):`,
         `${ATTACK.slowSockets} slow-loris sockets (a byte each every ${ATTACK.byteIntervalMs} ms, half dribbling headers, half a body) and`,
         `${ATTACK.oversizedBytes / MiB} MiB uploads (half with a Content-Length, half chunked), ${ATTACK.oversizedPerSecond} per second, ${ATTACK.oversizedConcurrency} in flight.`,
         '',
-        '| runtime | baseline p50 / p99 (before; after) | under attack p50 / p99 | p99 ratio (to the larger baseline p99) | normal-request errors | oversized uploads | slow-loris sockets |',
-        '|---|---|---|---|---|---|---|',
+        '| runtime | baseline p50 / p99 (before; after) | under attack p50 / p99 | p99 ratio (to the larger baseline p99) | normal-request errors | oversized uploads | slow-loris sockets | answering normally again after the attack |',
+        '|---|---|---|---|---|---|---|---|',
         ...faultRows,
         '',
       ],

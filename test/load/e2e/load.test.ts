@@ -77,8 +77,9 @@ describe.each(['node', 'workerd'] as const)('%s under load', (name) => {
 
   it(`slow-loris sockets and 4 MiB uploads beside normal requests: every normal request succeeds, p99 within ${STARVATION_P99_RATIO}× the baseline`, async () => {
     faults = await faultLoad(targets.get(name)!, plan, FAULT_SECONDS);
-    const { baseline, underAttack, baselineAfter, attack } = faults;
+    const { baseline, underAttack, baselineAfter, attack, recovery } = faults;
     console.log(`[faults] ${name}: baseline p50 ${ms(baseline.p50Ms)} p99 ${ms(baseline.p99Ms)} (after: ${ms(baselineAfter.p99Ms)}); `
+      + `answering normally again ${ms(recovery.recoveredAfterMs!)} after the attack (${recovery.badWindows} of ${recovery.windows} half-second windows slow or failing, slowest answer ${ms(recovery.worstMs)}); `
       + `under attack p50 ${ms(underAttack.p50Ms)} p99 ${ms(underAttack.p99Ms)} (×${starvationRatio(faults).toFixed(1)}); attack ${JSON.stringify(attack)}; `
       + `resent after the dev proxy dropped them: ${[baseline, underAttack, baselineAfter].map((x) => x.devProxyResends).join(', ')}`);
     for (const run of [baseline, underAttack, baselineAfter]) {

@@ -2,6 +2,7 @@ import type { AttackOptions, AttackReport } from './faults.ts';
 import { startAttackProcess } from './attack-process.ts';
 import { runOpenLoop, type OpenLoopResult } from './open-loop.ts';
 import { REQUEST_MIX } from './request-mix.ts';
+import { awaitRecovery, type Recovery } from './recovery.ts';
 import { MiB, rssBytes } from './rss.ts';
 import type { HeapUsage } from './heap.ts';
 import type { LoadTarget, RuntimeName } from './servers.ts';
@@ -89,6 +90,8 @@ export interface FaultRun {
   underAttack: OpenLoopResult;
   /** Normal requests alone again, after the attack: with `baseline`, it brackets the attack in time. */
   baselineAfter: OpenLoopResult;
+  /** How long after the attack's end the server answered normally again (before `baselineAfter` began). */
+  recovery: Recovery;
   attack: AttackReport;
 }
 
@@ -99,8 +102,16 @@ export interface FaultRun {
  */
 export const starvationRatio = (f: FaultRun): number => f.underAttack.p99Ms / Math.max(f.baseline.p99Ms, f.baselineAfter.p99Ms);
 
-/** The pause between the attack's end and the measurement after it: the time a server is given to recover. */
-export const RECOVERY_MS = 3_000;
+/**
+ * After the attack, normal requests are measured again only once the server answers normally (awaitRecovery): two
+ * half-second windows of them in a row without errors or dropped requests, each with its p99 within
+ * RECOVERY_SLOW_RATIO × the baseline's (at least RECOVERY_SLOW_FLOOR_MS): far above a window's normal spread (p99
+ * 26–166 ms over 16 windows after a stall, measured), far below the stall (3.6–4.5 s). A server that has not recovered
+ * within RECOVERY.limitMs fails the test.
+ */
+export const RECOVERY = { windowSeconds: 0.5, consecutive: 2, limitMs: 30_000 } as const;
+export const RECOVERY_SLOW_RATIO = 5;
+export const RECOVERY_SLOW_FLOOR_MS = 200;
 
 /** The same normal requests (at half the plan's rate) without, with, then again without the attack beside them. */
 export async function faultLoad(target: LoadTarget, plan: RuntimePlan, seconds: number): Promise<FaultRun> {
@@ -118,9 +129,14 @@ export async function faultLoad(target: LoadTarget, plan: RuntimePlan, seconds: 
     throw e;
   }
   const report = await attack.stop();
-  // Let the server drop the attack's half-sent requests before measuring it again: wrangler dev's proxy takes about
-  // 2 s over the 200 cut off at once, and meanwhile stalls (p99 1.6–2.2 s measured here) and drops a few POSTs.
-  await new Promise((r) => setTimeout(r, RECOVERY_MS));
+  // Let the server drop the attack's half-sent requests before measuring it again (see awaitRecovery).
+  const recovery = await awaitRecovery({
+    window: () => runOpenLoop({ ...normal, seconds: RECOVERY.windowSeconds }),
+    slowMs: Math.max(RECOVERY_SLOW_FLOOR_MS, RECOVERY_SLOW_RATIO * baseline.p99Ms), consecutive: RECOVERY.consecutive, limitMs: RECOVERY.limitMs,
+  });
+  if (recovery.recoveredAfterMs === undefined) {
+    throw new Error(`the server had not recovered ${RECOVERY.limitMs / 1000} s after the attack: ${recovery.badWindows} of ${recovery.windows} windows slow or failing, slowest answer ${recovery.worstMs.toFixed(0)} ms`);
+  }
   const baselineAfter = await runOpenLoop(normal);
-  return { baseline, underAttack, baselineAfter, attack: report };
+  return { baseline, underAttack, baselineAfter, attack: report, recovery };
 }
