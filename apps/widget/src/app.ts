@@ -1,3 +1,4 @@
+import { ifNoneMatchHolds } from '@trainplan/http';
 import { Hono } from 'hono';
 import { widgetBundle } from './build.ts';
 import { demoPage } from './demo-page.ts';
@@ -25,7 +26,7 @@ export function createWidgetApp(): Hono {
         'access-control-allow-origin': '*',
         etag: await bundleTag(bundle.code),
       };
-      if (matchesTag(c.req.header('if-none-match'), headers.etag)) return c.body(null, 304, headers);
+      if (ifNoneMatchHolds(c.req.header('if-none-match'), headers.etag, c.req.method)) return c.body(null, 304, headers);
       return c.body(bundle.code, 200, headers);
     } catch (error) {
       return c.json({ type: 'about:blank', title: 'Widget build failed', status: 500, detail: error instanceof Error ? error.message : String(error) }, 500);
@@ -41,10 +42,4 @@ function bundleTag(code: string): Promise<string> {
   tag ??= crypto.subtle.digest('SHA-256', new TextEncoder().encode(code)).then((digest) =>
     `"${[...new Uint8Array(digest).slice(0, 16)].map((b) => b.toString(16).padStart(2, '0')).join('')}"`);
   return tag;
-}
-
-/** Whether If-None-Match names the tag, compared weakly (RFC 9110 §13.1.2): `*`, the tag, or its W/ form, in a list. */
-function matchesTag(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (ifNoneMatch === undefined) return false;
-  return ifNoneMatch.split(',').some((t) => { const x = t.trim(); return x === '*' || x.replace(/^W\//, '') === etag; });
 }

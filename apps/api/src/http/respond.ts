@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { ifNoneMatchHolds } from '@trainplan/http';
 import { fnv1a64 } from './fnv1a64.ts';
 import { encodeMsgpack } from './msgpack.ts';
 import { JSON_TYPE, MSGPACK_TYPE, responseEncoding } from './media-types.ts';
@@ -55,18 +56,7 @@ function respondPrepared(c: Context, p: Prepared): Response {
   // A 304 states the stored representation's type too (RFC 9110 §15.4.5 lets it carry what a 200 would);
   // without one, @hono/node-server adds text/plain to every response, and a cache could take that up.
   const headers: Record<string, string> = { etag, 'cache-control': CACHE_CONTROL, vary: 'Accept', 'content-type': contentType };
-  if (matches(c.req.header('if-none-match'), etag, c.req.method)) return new Response(null, { status: 304, headers });
+  if (ifNoneMatchHolds(c.req.header('if-none-match'), etag, c.req.method)) return new Response(null, { status: 304, headers });
   if (encoding === 'msgpack') return new Response(p.msgpack ??= encodeMsgpack(JSON.parse(p.text)), { status: 200, headers });
   return new Response(p.text, { status: 200, headers });
-}
-
-/**
- * RFC 9110 §13.1.2: a list of entity tags compared weakly (W/ prefixes ignored), or `*`, "any current
- * representation". `*` holds on GET and HEAD, where one always exists; a POST's answer is computed for its
- * body, so `*` names nothing the client can hold and is ignored: answered in full (it was a 304 with no body).
- */
-function matches(ifNoneMatch: string | undefined, etag: string, method: string): boolean {
-  if (!ifNoneMatch) return false;
-  if (ifNoneMatch.trim() === '*') return method === 'GET' || method === 'HEAD';
-  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
