@@ -101,7 +101,7 @@ function markerPaths(value: unknown, path = ''): string[] {
 }
 
 /** The keys of an answer whose text is prose for a human (the rest are ids, labels, enums and figures). */
-const PROSE = new Set(['message', 'why', 'reason', 'warnings', 'note', 'description', 'example']);
+const PROSE = new Set(['message', 'why', 'reason', 'warnings', 'note', 'description', 'example', 'contradiction']);
 
 /**
  * An answer as the report and stderr show it: every message, why, reason, warning and note in flag

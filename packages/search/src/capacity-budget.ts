@@ -3,7 +3,7 @@ import { bothMissedText, budgetsText, fewestNodes, fewestOn, overText, type Capa
 import { FRONTIER_OCTAVE_STEPS, searchCurve } from './capacity-frontier.ts';
 import { scanReplicaFamilies } from './capacity-replicas.ts';
 import {
-  costText, daysText, MAX_NODES, maxNodesText, meetsGoal, noFitText, nodesText, sizer, smallestFit, wholeText,
+  costText, daysText, MAX_NODES, maxNodesText, meetsGoal, noFitAnswer, nodesText, sizer, smallestFit, wholeText,
   type CapacityGoal, type CapacityOptions, type CapacityPoint, type Sizer,
 } from './capacity-sizer.ts';
 
@@ -38,7 +38,7 @@ export function fastestWithinBudget(base: SearchBase, tokens: number, goal: Budg
   const s = sizer(base, tokens, options, goal.pricePerGpuHour);
   const fit = smallestFit(s);
   if (!fit) {
-    return { ok: false, reason: 'does-not-fit', message: noFitText(base, s), searches: s.searches() };
+    return noFitAnswer(base, s);
   }
   const smallest = fit.smallest;
   const cheapest = searchCurve(s, fit);

@@ -1,7 +1,7 @@
 import type { Candidate, SearchBase } from './candidate.ts';
 import { fewestOn } from './capacity.ts';
 import { replicaFamily, scanReplicaFamilies, shapeKey } from './capacity-replicas.ts';
-import { MAX_NODES, maxNodesText, noFitText, sizer, smallestFit, type CapacityOptions, type CapacityPoint, type Sizer } from './capacity-sizer.ts';
+import { MAX_NODES, maxNodesText, noFitAnswer, sizer, smallestFit, type CapacityOptions, type CapacityPoint, type NoFit, type Sizer } from './capacity-sizer.ts';
 
 /** A cluster size on the time–cost curve: its best plan, and whether another size beats it on both. */
 export interface FrontierPoint extends CapacityPoint {
@@ -22,7 +22,7 @@ export type FrontierAnswer =
     /** Where the fastest is at the search's edge (maxNodesText): that no larger size was searched. */
     readonly note?: string;
   }
-  | { readonly ok: false; readonly reason: 'does-not-fit'; readonly message: string; readonly searches: number };
+  | NoFit;
 
 /**
  * How many doublings past the fastest size found the curve is followed: a size slower than a smaller
@@ -69,7 +69,7 @@ export function costTimeFrontier(base: SearchBase, tokens: number, options: Capa
   const s = sizer(base, tokens, options, price);
   const fit = smallestFit(s);
   if (!fit) {
-    return { ok: false, reason: 'does-not-fit', message: noFitText(base, s), searches: s.searches() };
+    return noFitAnswer(base, s);
   }
   searchCurve(s, fit);
   refineCurve(s, fit, base, tokens, options, FRONTIER_REFINE_SHARE * s.searches());

@@ -109,12 +109,25 @@ export function meetsGoal(point: Pick<CapacityPoint, 'seconds' | 'gpuHours' | 'c
 /** "1 node", "3 nodes", "8,192 nodes": grouped by thousands, as every other count in messages. */
 export const nodesText = (n: number): string => `${n.toLocaleString('en-US')} node${n === 1 ? '' : 's'}`;
 
-/** Why a capacity question has no answer at all: "no configuration fits on up to 8,192 nodes of 8 × NVIDIA A100 …". */
-export const noFitText = (base: Pick<SearchBase, 'gpusPerNode' | 'gpu'>, s?: Pick<Sizer, 'emptySpace'>): string => {
-  // Constraints that contradict each other rule out every size alike: that, not the sizes, is why nothing runs.
-  const contradiction = s?.emptySpace();
-  return contradiction !== undefined ? `no configuration runs on any cluster size: ${contradiction}`
-    : `no configuration fits on up to ${nodesText(MAX_NODES)} of ${base.gpusPerNode} × ${base.gpu.name}`;
+/**
+ * A capacity question no cluster size answers: "no configuration fits on up to 8,192 nodes of 8 × NVIDIA A100 …".
+ * Where the constraints contradict each other, they rule out every size alike: that, not the sizes, is why nothing
+ * runs, and the answer carries it apart too (`contradiction`), so a caller tells a usage error without reading words.
+ */
+export interface NoFit {
+  readonly ok: false;
+  readonly reason: 'does-not-fit';
+  readonly message: string;
+  readonly searches: number;
+  /** Why the constraints contradict each other (SearchResult.emptySpace), in words; absent when they do not. */
+  readonly contradiction?: string;
+}
+
+export const noFitAnswer = (base: Pick<SearchBase, 'gpusPerNode' | 'gpu'>, s: Pick<Sizer, 'emptySpace' | 'searches'>): NoFit => {
+  const contradiction = s.emptySpace();
+  return contradiction !== undefined
+    ? { ok: false, reason: 'does-not-fit', message: `no configuration runs on any cluster size: ${contradiction}`, searches: s.searches(), contradiction }
+    : { ok: false, reason: 'does-not-fit', message: `no configuration fits on up to ${nodesText(MAX_NODES)} of ${base.gpusPerNode} × ${base.gpu.name}`, searches: s.searches() };
 };
 
 /** A cost in messages, in the price's own currency (a request names none): "a cost of 8,575,082 at the price given". */

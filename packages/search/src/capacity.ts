@@ -3,7 +3,7 @@ import type { SearchBase } from './candidate.ts';
 import { DEADLINE_FAMILY_ROUNDS, DEADLINE_REFINE_ROUNDS, fewestInFamilies, type FamilyCache } from './capacity-deadline-families.ts';
 import { fewestRunnable } from './capacity-runnable.ts';
 import {
-  costText, daysText, MAX_NODES, maxNodesText, meetsGoal, noFitText, nodesText, sizer, smallestFit, wholeText, type BatchPolicy, type CapacityGoal, type CapacityOptions, type CapacityPoint, type Sizer,
+  costText, daysText, MAX_NODES, maxNodesText, meetsGoal, noFitAnswer, nodesText, sizer, smallestFit, wholeText, type BatchPolicy, type CapacityGoal, type CapacityOptions, type CapacityPoint, type Sizer,
 } from './capacity-sizer.ts';
 
 export type { CapacityGoal, CapacityOptions, CapacityPoint, NoPlanReason } from './capacity-sizer.ts';
@@ -47,6 +47,8 @@ export type CapacityAnswer =
     /** The closest feasible alternative: the fastest (deadline) or cheapest (budget) point found. */
     readonly closest?: CapacityPoint;
     readonly searches: number;
+    /** 'does-not-fit' where the constraints contradict each other (NoFit). */
+    readonly contradiction?: string;
   };
 
 /**
@@ -253,7 +255,7 @@ export function fewestNodes(base: SearchBase, tokens: number, goal: DeadlineGoal
   const s = sizer(base, tokens, options, goal.pricePerGpuHour);
   const fit = smallestFit(s);
   if (!fit) {
-    return { ok: false, reason: 'does-not-fit', message: noFitText(base, s), searches: s.searches() };
+    return noFitAnswer(base, s);
   }
   return fewestOn(s, fit, base, tokens, goal, options);
 }

@@ -130,18 +130,14 @@ export function exportScenario(io: CliIo, format: string, scenario: ScenarioInpu
  */
 export const reportStream = (io: CliIo, v: FlagValues): ((s: string) => void) => (typeof v.export === 'string' ? io.stderr : io.stdout);
 
-/** The words @trainplan/search's whySpaceIsEmpty opens with (packages/search/src/empty-space.ts), to the end of the message. */
-const CONTRADICTION = /\bthe constraints contradict each other: .*$/s;
-
 /**
  * Where a search or sizing found no plan because the constraints contradict each other (`--tensor 8 --max-tensor 4`,
- * `--tensor 16 --tensor-within-node` on 8-GPU nodes), the words that say so; else undefined. No cluster runs such a
- * request: it is a usage error (exit 2), as `--days 30 --nodes 128` is, not a plan this cluster lacks (exit 1). The
- * answer marks it only in its message, after the size it was asked on ("no configuration of 1,024 GPUs runs: "), which
- * is not to blame and is left out.
+ * `--tensor 16 --tensor-within-node` on 8-GPU nodes), the words that say so (the answer's `contradiction`, without
+ * the size it was asked on, which is not to blame); else undefined. No cluster runs such a request: it is a usage
+ * error (exit 2), as `--days 30 --nodes 128` is, not a plan this cluster lacks (exit 1).
  */
-export const contradiction = (a: { readonly ok: boolean; readonly message?: string }): string | undefined =>
-  (a.ok ? undefined : CONTRADICTION.exec(a.message ?? '')?.[0]);
+export const contradiction = (a: { readonly ok: boolean; readonly contradiction?: string }): string | undefined =>
+  (a.ok ? undefined : a.contradiction);
 
 /** A cost is the GPU-hours of a token budget at the price: --price alone would be dropped without a word. */
 const priceProblem = (v: FlagValues): string | undefined =>

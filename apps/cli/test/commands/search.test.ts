@@ -41,7 +41,10 @@ describe('trainplan search', () => {
     // --json still prints the answer, unchanged in shape (ok: false with its reason and message in the request's field names).
     const json = await cli([...args, '--json']);
     expect(json.code).toBe(2);
-    expect(JSON.parse(json.out)).toMatchObject({ ok: false, reason: 'no-feasible-configuration', message: expect.stringContaining('tensorSizes asks for TP 8, but maxTensor caps it at 4') });
+    expect(JSON.parse(json.out)).toMatchObject({
+      ok: false, reason: 'no-feasible-configuration', message: expect.stringContaining('tensorSizes asks for TP 8, but maxTensor caps it at 4'),
+      contradiction: 'the constraints contradict each other: tensorSizes asks for TP 8, but maxTensor caps it at 4 (8 > 4)',
+    });
     expect(json.err).toBe(err);
   });
 

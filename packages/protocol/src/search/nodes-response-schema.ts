@@ -78,6 +78,7 @@ const nodesFail = object({
   closest: optional(closestSchema),
   searches: optional(searches),
   largerBatch: optional(largerBatch),
+  contradiction: optional(message("'does-not-fit': where the constraints contradict each other, so no cluster can run the request (a usage error, not a plan this cluster lacks): why, in words, as the message says it.")),
 }, { ...open, expected: 'a nodes failure', description: 'The goal cannot be met: the reason, and the closest feasible point.' });
 
 /** The annotation checks at compile time that the validated type is wire.ts's NodesResponseJson. */

@@ -190,7 +190,7 @@ function runNodesWith(request: unknown, options: RunNodesOptions, goals: NodesGo
     const asked = req.nodes;
     // Constraints that contradict each other rule out every size alike: said as the search says it, with no sizes around it.
     if (searched.emptySpace !== undefined) {
-      return { ok: false, reason: 'does-not-fit', message: `no configuration of ${nodesText(asked)} runs: ${searched.emptySpace}`, searches: 1 };
+      return { ok: false, reason: 'does-not-fit', message: `no configuration of ${nodesText(asked)} runs: ${searched.emptySpace}`, searches: 1, contradiction: searched.emptySpace };
     }
     const near = nearestRunning(r.base, req.tokens, asked, {
       ...one, ...(options.onClusterSize && { onClusterSize: (n: number, before: number) => options.onClusterSize!(n, 1 + before) }),
@@ -220,7 +220,7 @@ function runNodesWith(request: unknown, options: RunNodesOptions, goals: NodesGo
 
   if (req.frontier === true) {
     const f = costTimeFrontier(r.base, req.tokens, opts, price);
-    if (!f.ok) return { ok: false, reason: f.reason, message: f.message, searches: f.searches };
+    if (!f.ok) return { ok: false, reason: f.reason, message: f.message, searches: f.searches, ...(f.contradiction !== undefined && { contradiction: f.contradiction }) };
     // The curve's fast end is where a fixed batch spreads thinnest: the fastest size at twice the batch, whatever its bubble.
     const larger = largerBatch(r.base, req.tokens, f.fastest, {
       kind: 'nodes', nodes: f.fastest.nodes, ...(price !== undefined && { pricePerGpuHour: price }),
@@ -267,6 +267,7 @@ function runNodesWith(request: unknown, options: RunNodesOptions, goals: NodesGo
   return {
     ok: false, reason: answer.reason, message: answer.message, searches: answer.searches,
     ...(answer.closest && { closest: closestJson(answer.closest, answer.message) }),
+    ...(answer.contradiction !== undefined && { contradiction: answer.contradiction }),
     ...(larger && { largerBatch: larger }),
   };
 

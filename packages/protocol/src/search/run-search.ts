@@ -107,7 +107,10 @@ export function runSearch(request: unknown, options: RunSearchOptions = {}): Sea
     const gpus = nodes * r.cluster.gpusPerNode;
     const fail: SearchFailJson = result.budgetExhausted
       ? { ok: false, reason: 'budget-exhausted', message: `not every configuration of ${countOf(gpus, 'GPU')} was estimated: ${why}; ${raiseBudget(req, options, result.fullEstimates)}`, ...stats }
-      : { ok: false, reason: 'no-feasible-configuration', message: `no configuration of ${countOf(gpus, 'GPU')} runs: ${why}`, ...stats };
+      : {
+        ok: false, reason: 'no-feasible-configuration', message: `no configuration of ${countOf(gpus, 'GPU')} runs: ${why}`, ...stats,
+        ...(result.emptySpace !== undefined && { contradiction: result.emptySpace }),
+      };
     if (miss) {
       fail.nearestMiss = {
         label: describeCandidate(miss.candidate), scenario: candidateScenario(r, miss.candidate, nodes),

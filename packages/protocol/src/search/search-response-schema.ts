@@ -73,6 +73,7 @@ const searchFail = object({
     message: message('Why it does not fit.'),
   }, { ...open, description: 'The candidate that came closest to fitting in memory on the cluster asked for.' })),
   closest: optional(closestSchema),
+  contradiction: optional(message('Where the constraints contradict each other, so no cluster can run the request (a usage error, not a plan this cluster lacks): why, in words, as the message says it.')),
 }, { ...open, expected: 'a search failure', description: 'No plan runs: the reason, and the closest thing that would.' });
 
 /** The annotation checks at compile time that the validated type is wire.ts's SearchResponseJson. */

@@ -83,6 +83,8 @@ export interface SearchFailJson extends Partial<SearchStatsJson> {
   /** The candidate that came closest to fitting in memory on the cluster asked for (of those estimated, when the budget ran out). */
   nearestMiss?: { label: string; scenario: ScenarioInput; neededBytes: number; availableBytes: number; message: string };
   closest?: ClosestJson;
+  /** Where the constraints contradict each other, so no cluster can run the request (a usage error, not a plan this cluster lacks): why, in words, as the message says it. */
+  contradiction?: string;
 }
 
 export type SearchResponseJson = SearchOkJson | SearchFailJson;
@@ -169,6 +171,8 @@ export interface NodesFailJson {
   searches?: number;
   /** 'deadline-unreachable': the deadline answered with twice the global batch, when that meets it. */
   largerBatch?: LargerBatchJson;
+  /** 'does-not-fit': where the constraints contradict each other, so no cluster can run the request (a usage error, not a plan this cluster lacks): why, in words, as the message says it. */
+  contradiction?: string;
 }
 
 export type NodesResponseJson = NodesOkJson | NodesFailJson;

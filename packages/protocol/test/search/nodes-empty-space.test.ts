@@ -14,7 +14,17 @@ describe('nodes: constraints that contradict each other are said in every mode, 
     const a = runNodes({ ...request, ...goal });
     if (a.ok) throw new Error('answered a contradiction');
     expect(a.reason).toBe('does-not-fit');
-    expect(a.message).toBe(`${head}the constraints contradict each other: tensorSizes asks for TP 16, but tensorWithinNode keeps tensor parallelism within a node's 8 GPUs (16 > 8)`);
+    const why = "the constraints contradict each other: tensorSizes asks for TP 16, but tensorWithinNode keeps tensor parallelism within a node's 8 GPUs (16 > 8)";
+    expect(a.message).toBe(`${head}${why}`);
     expect(a.message).not.toMatch(/divide|up to 8,192 nodes/);
+    // Apart from the message too, so a client tells a request no cluster runs without reading words.
+    expect(a.contradiction).toBe(why);
+  });
+  // 70B's weights and Adam states (~1.1 TB) do not fit one node's 640 GB; 15T tokens in a day need more than 8,192 nodes.
+  it.each([[{ nodes: 1 }, 'does-not-fit'], [{ days: 1 }, 'deadline-unreachable']])('%o: a request that only this size or deadline defeats carries no contradiction', (goal, reason) => {
+    const a = runNodes({ ...request, constraints: {}, tokens: 15e12, ...goal });
+    if (a.ok) throw new Error('expected no answer');
+    expect(a.reason).toBe(reason);
+    expect(a.contradiction).toBeUndefined();
   });
 });
