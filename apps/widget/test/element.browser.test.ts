@@ -179,6 +179,23 @@ describe('<trainplan-estimator> opening shared links, in Chromium', () => {
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  it('paints each series in its default colour, or the page\'s --trainplan-* one, in the bar and its legend swatch alike', async () => {
+    const { page, context } = await open();
+    const paint = () => page.locator('trainplan-estimator').evaluate((el) => {
+      const q = (s: string) => getComputedStyle(el.shadowRoot!.querySelector(s)!);
+      return {
+        computeBar: q('rect.seg-compute').fill, computeSwatch: q('.swatch.seg-compute').backgroundColor,
+        weightsBar: q('rect.mem-weights').fill, weightsSwatch: q('.swatch.mem-weights').backgroundColor,
+      };
+    });
+    // styles.ts: compute and weights default to #2563eb, rgb(37, 99, 235).
+    const blue = 'rgb(37, 99, 235)';
+    expect(await paint()).toEqual({ computeBar: blue, computeSwatch: blue, weightsBar: blue, weightsSwatch: blue });
+    await page.locator('trainplan-estimator').evaluate((el) => { el.style.setProperty('--trainplan-compute', 'rgb(1, 2, 3)'); });
+    expect(await paint()).toEqual({ computeBar: 'rgb(1, 2, 3)', computeSwatch: 'rgb(1, 2, 3)', weightsBar: blue, weightsSwatch: blue });
+    await context.close();
+  });
 });
 
 describe('<trainplan-estimator> opening an infeasible scenario, in Chromium', () => {

@@ -7,7 +7,9 @@
  * --trainplan-compute, --trainplan-recompute, --trainplan-tp, --trainplan-cp, --trainplan-bubble,
  * --trainplan-pp, --trainplan-dp, --trainplan-optimizer, --trainplan-weights, --trainplan-gradients,
  * --trainplan-optimizer-state, --trainplan-activations, --trainplan-other, and serving's --trainplan-kv-cache.
- * Light and dark follow prefers-color-scheme unless theme="light" or theme="dark" is set.
+ * Light and dark follow prefers-color-scheme unless theme="light" or theme="dark" is set. Each series class sets only
+ * --_series, which one rule paints as a bar's fill and a legend swatch's background (106 B of the gzip budget, against
+ * both properties spelled out per class).
  *
  * The pipeline, time–cost and serving charts share one viewBox width and are drawn at most CHART_MAX_WIDTH_PX
  * wide, so their 10-unit text is 10 px or more in a 320 px phone's column and 14 px at most (charts/chart-size.ts);
@@ -112,19 +114,20 @@ h3{font-size:.95em;margin:12px 0 4px}
 .remedies{margin:-4px 0 8px;padding:0 0 0 1.2em;font-size:.85em}
 .answer .remedies-lead{margin:0 0 2px;font-weight:400;font-size:.85em}
 .share a{color:var(--_accent)}
-.seg-compute{fill:var(--trainplan-compute,#2563eb);background:var(--trainplan-compute,#2563eb)}
-.seg-recompute{fill:var(--trainplan-recompute,#60a5fa);background:var(--trainplan-recompute,#60a5fa)}
-.seg-tp{fill:var(--trainplan-tp,#f59e0b);background:var(--trainplan-tp,#f59e0b)}
-.seg-cp{fill:var(--trainplan-cp,#eab308);background:var(--trainplan-cp,#eab308)}
-.seg-bubble{fill:var(--trainplan-bubble,#9ca3af);background:var(--trainplan-bubble,#9ca3af)}
-.seg-pp{fill:var(--trainplan-pp,#a855f7);background:var(--trainplan-pp,#a855f7)}
-.seg-dp{fill:var(--trainplan-dp,#10b981);background:var(--trainplan-dp,#10b981)}
-.seg-optimizer{fill:var(--trainplan-optimizer,#ef4444);background:var(--trainplan-optimizer,#ef4444)}
-.mem-weights{fill:var(--trainplan-weights,#2563eb);background:var(--trainplan-weights,#2563eb)}
-.mem-gradients{fill:var(--trainplan-gradients,#0ea5e9);background:var(--trainplan-gradients,#0ea5e9)}
-.mem-optimizer{fill:var(--trainplan-optimizer-state,#a855f7);background:var(--trainplan-optimizer-state,#a855f7)}
-.mem-kv{fill:var(--trainplan-kv-cache,#10b981);background:var(--trainplan-kv-cache,#10b981)}
-.mem-draft{fill:var(--trainplan-draft-model,#ec4899);background:var(--trainplan-draft-model,#ec4899)}
-.mem-activations{fill:var(--trainplan-activations,#f59e0b);background:var(--trainplan-activations,#f59e0b)}
-.mem-other{fill:var(--trainplan-other,#9ca3af);background:var(--trainplan-other,#9ca3af)}
+.seg,.mem,.swatch{fill:var(--_series);background:var(--_series)}
+.seg-compute{--_series:var(--trainplan-compute,#2563eb)}
+.seg-recompute{--_series:var(--trainplan-recompute,#60a5fa)}
+.seg-tp{--_series:var(--trainplan-tp,#f59e0b)}
+.seg-cp{--_series:var(--trainplan-cp,#eab308)}
+.seg-bubble{--_series:var(--trainplan-bubble,#9ca3af)}
+.seg-pp{--_series:var(--trainplan-pp,#a855f7)}
+.seg-dp{--_series:var(--trainplan-dp,#10b981)}
+.seg-optimizer{--_series:var(--trainplan-optimizer,#ef4444)}
+.mem-weights{--_series:var(--trainplan-weights,#2563eb)}
+.mem-gradients{--_series:var(--trainplan-gradients,#0ea5e9)}
+.mem-optimizer{--_series:var(--trainplan-optimizer-state,#a855f7)}
+.mem-kv{--_series:var(--trainplan-kv-cache,#10b981)}
+.mem-draft{--_series:var(--trainplan-draft-model,#ec4899)}
+.mem-activations{--_series:var(--trainplan-activations,#f59e0b)}
+.mem-other{--_series:var(--trainplan-other,#9ca3af)}
 `;
