@@ -19,7 +19,7 @@ export interface ParameterBreakdown {
   readonly perLayerReplicated: Count;
   /** V·h word embedding. */
   readonly wordEmbedding: Count;
-  /** s·h learned positions (0 for rotary or ALiBi). */
+  /** Learned positions: one row of h per position of the table, max(s, maxPositions) (0 for rotary or ALiBi). */
   readonly positionEmbedding: Count;
   /** V·h output layer when untied (0 when tied). */
   readonly outputLayer: Count;
@@ -47,7 +47,7 @@ export function parameterBreakdown(shape: ModelShape): ParameterBreakdown {
   const perLayerReplicated = rowBiases + 2 * normParams;
 
   const wordEmbedding = shape.vocabSize * h;
-  const positionEmbedding = shape.positionEmbedding === 'learned' ? shape.seqLength * h : 0;
+  const positionEmbedding = shape.positionEmbedding === 'learned' ? Math.max(shape.seqLength, shape.maxPositions ?? 0) * h : 0;
   const outputLayer = shape.tiedEmbeddings ? 0 : shape.vocabSize * h;
   const perLayer = perLayerTensorParallel + perLayerReplicated;
   const total = shape.layers * perLayer + wordEmbedding + positionEmbedding + outputLayer + normParams;

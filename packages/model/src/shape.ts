@@ -23,8 +23,14 @@ export interface ModelShape {
   readonly gatedMlp: boolean;
   /** Input embedding and output layer share one V×h matrix. */
   readonly tiedEmbeddings: boolean;
-  /** Learned absolute positions add s·h parameters (GPT-2/3); rotary and ALiBi add none. */
+  /** Learned absolute positions add one row of h parameters per position (GPT-2/3); rotary and ALiBi add none. */
   readonly positionEmbedding: 'learned' | 'rotary' | 'alibi';
+  /**
+   * Rows of a learned position table: Megatron's --max-position-embeddings, which sizes it whatever length a run trains
+   * at (megatron/core/models/common/embeddings/language_model_embedding.py: Embedding(max_sequence_length, h)) and
+   * which must be at least the sequence length. Absent: s, the length the model was published at.
+   */
+  readonly maxPositions?: number;
   /** Linear layers carry bias vectors (GPT-3, BLOOM) or not (Llama, Nemotron-4). */
   readonly linearBias: boolean;
   /** LayerNorm has a scale and a bias (2h), RMSNorm a scale only (h). */

@@ -13,6 +13,17 @@ describe('parameter counts', () => {
     expect(parameterCount(gpt3_175b) / (narayananParameterCount(gpt3_175b) + 2 * h)).toBeCloseTo(1, 12);
   });
 
+  it('a learned position table has max(s, maxPositions) rows: a shorter run keeps the table, a longer one grows it', () => {
+    const h = 12288;
+    const at = (seqLength: number, maxPositions?: number) =>
+      parameterBreakdown({ ...gpt3_175b, seqLength, ...(maxPositions !== undefined && { maxPositions }) }).positionEmbedding;
+    expect(at(1024, 2048)).toBe(2048 * h);
+    expect(at(4096, 2048)).toBe(4096 * h);
+    expect(at(1024)).toBe(1024 * h);
+    // Rotary positions have no table, whatever maxPositions says.
+    expect(parameterBreakdown({ ...gpt3_175b, positionEmbedding: 'rotary', maxPositions: 2048 }).positionEmbedding).toBe(0);
+  });
+
   it('GPT-3 175B has 174.6 billion parameters with Megatron\'s padded vocabulary', () => {
     // 12·L·h² + 13·L·h + (V + s)·h + 2h, spelled out.
     const L = 96, h = 12288, V = 51200, s = 2048;

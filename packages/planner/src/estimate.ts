@@ -39,6 +39,8 @@ export interface PlanEstimate {
   readonly hardwareTflopsPerGpu: number;
   readonly mfu: number;
   readonly hfu: number;
+  /** The peak FLOP/s per GPU that mfu and hfu divide by, in TFLOP/s: the FP8 peak for an FP8 run, else the 16-bit one. */
+  readonly peakTflopsPerGpu: number;
   readonly parameters: number;
   readonly microBatches: number;
   readonly breakdown: StepBreakdown;
@@ -294,6 +296,7 @@ function computeEstimate(input: PlanInput): PlanEstimate {
     hardwareTflopsPerGpu: toTFLOPS(hardwareFlops / step / gpus),
     mfu: modelFlops / step / gpus / peak,
     hfu: hardwareFlops / step / gpus / peak,
+    peakTflopsPerGpu: toTFLOPS(peak),
     parameters: parameterCount(input.model),
     microBatches: m,
     breakdown,

@@ -107,6 +107,7 @@ export const estimateOkSchema: Schema<EstimateOk> = object({
   hardwareTflopsPerGpu: amount('Hardware FLOPs (recompute included) per GPU, in TFLOP/s.'),
   mfu: amount('Model FLOPs utilization: model FLOP/s over peak FLOP/s, a ratio.'),
   hfu: amount('Hardware FLOPs utilization: hardware FLOP/s over peak FLOP/s, a ratio.'),
+  peakTflopsPerGpu: optional(amount('Extension: the peak FLOP/s per GPU that mfu and hfu are of, in TFLOP/s: the FP8 peak for an FP8 plan, else the BF16 (or FP16) peak.')),
   memory,
   breakdown,
   samplesPerSecond: amount('Extension: throughput, in sequences per second.'),

@@ -81,7 +81,10 @@ export function resolveScenario(s: ResolvedScenarioInput): { ok: true; value: Re
   }
   if (issues.length > 0) return { ok: false, issues };
 
-  const shape: ModelShape = s.training.seqLength !== undefined ? { ...model, seqLength: s.training.seqLength } : model;
+  // A run at another length than the model's keeps its learned position table, grown where the run is longer (shape.ts).
+  const shape: ModelShape = s.training.seqLength !== undefined
+    ? { ...model, seqLength: s.training.seqLength, maxPositions: Math.max(model.maxPositions ?? model.seqLength, s.training.seqLength) }
+    : model;
   // GB200 NVL72: the NVLink domain, not the 4-GPU tray, is what collectives see as one "node".
   const nvlinkDomainGpus = network.nvlinkDomainGpus ?? gpusPerNode;
   const fabric = fabricFor(gpu, system, network, gpusPerNode);

@@ -29,6 +29,7 @@ export function toEstimateJson(resolved: ResolvedPlan, e: PlanEstimate): Estimat
     hardwareTflopsPerGpu: e.hardwareTflopsPerGpu,
     mfu: e.mfu,
     hfu: e.hfu,
+    peakTflopsPerGpu: e.peakTflopsPerGpu,
     memory: {
       weightsBytes: e.memory.weightsBytes,
       gradientsBytes: e.memory.gradientsBytes,

@@ -145,6 +145,11 @@ export interface EstimateOk {
   hardwareTflopsPerGpu: number;
   mfu: number;
   hfu: number;
+  /**
+   * Extension: the peak FLOP/s per GPU that mfu and hfu are of, in TFLOP/s: the FP8 peak for an FP8 plan (as NVIDIA's DGX
+   * benchmarks count it), twice the 16-bit one on Hopper, else the BF16 (or FP16) peak. Optional: answers before it lack it.
+   */
+  peakTflopsPerGpu?: number;
   memory: MemoryJson;
   breakdown: BreakdownJson;
   /** Extensions. */

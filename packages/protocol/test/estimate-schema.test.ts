@@ -5,7 +5,7 @@ import { checkJsonSchema, subschemas } from './support/json-schema-check.ts';
 // Every field of wire.ts's EstimateOk (`satisfies` fails to compile if one is missing or misnamed).
 const feasible = {
   ok: true, stepTimeSeconds: 22.8, tokensPerSecond: 137962, modelTflopsPerGpu: 145.1, hardwareTflopsPerGpu: 193.4,
-  mfu: 0.465, hfu: 0.62,
+  mfu: 0.465, hfu: 0.62, peakTflopsPerGpu: 312,
   memory: {
     weightsBytes: 5.5e9, gradientsBytes: 5.5e9, optimizerBytes: 33e9, activationsBytes: 20e9, otherBytes: 2e9,
     totalBytes: 66e9, capacityBytes: 85.9e9, fits: true,
@@ -42,7 +42,7 @@ describe('the estimate JSON Schema', () => {
   });
 
   it.each<[string, JsonSchema, object, string[]]>([
-    ['a feasible estimate', okBranch, feasible, ['timeToTrain']],
+    ['a feasible estimate', okBranch, feasible, ['timeToTrain', 'peakTflopsPerGpu']],
     ['an infeasible answer', infeasibleBranch, outOfMemory, ['neededBytes', 'availableBytes', 'resolved', 'memory', 'parameters', 'issues']],
   ])('%s lists every field of wire.ts and requires all but the optional ones', (_, branch, sample, optional) => {
     const keys = Object.keys(sample);

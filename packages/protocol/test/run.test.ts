@@ -106,3 +106,19 @@ describe('GPUs that do not fill whole nodes', () => {
     expect(issuesOf(at(4)).map((i) => i.path)).not.toContain('cluster.gpus');
   });
 });
+
+describe('the peak an estimate\'s MFU and HFU are of', () => {
+  // Llama 3 70B on 8 nodes of H100, TP 8 · PP 4: the same plan in BF16 and FP8.
+  const plan = (precision: 'bf16' | 'fp8') => runEstimate({
+    model: 'llama3-70b', cluster: { gpu: 'h100-sxm', nodes: 8 }, training: { globalBatchSize: 128, microBatchSize: 1, precision },
+    parallelism: { tensor: 8, pipeline: 4, sequenceParallel: true, recompute: 'selective', distributedOptimizer: true },
+  }) as EstimateJson;
+  it.each([['bf16', 989.4], ['fp8', 1978.9]] as const)('%s: peakTflopsPerGpu is the H100 SXM\'s dense %s peak (989.4 / 1,978.9 TFLOP/s, NVIDIA H100 whitepaper), and mfu = model TFLOP/s ÷ it', (precision, peak) => {
+    const e = plan(precision);
+    if (!e.ok) throw new Error(e.message);
+    expect(e.peakTflopsPerGpu).toBeCloseTo(peak, 6);
+    expect(e.mfu).toBeCloseTo(e.modelTflopsPerGpu / peak, 12);
+    expect(e.hfu).toBeCloseTo(e.hardwareTflopsPerGpu / peak, 12);
+    expect(validateEstimate(e).ok).toBe(true);
+  });
+});

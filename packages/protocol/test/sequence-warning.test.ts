@@ -24,6 +24,13 @@ describe('a training sequence longer than the model states', () => {
   it('at or under the stated length: no such warning', () => {
     for (const s of [1024, 2048]) expect(warningsOf(at(s)).some((w) => w.includes('longer than'))).toBe(false);
   });
+  it('GPT-3 at 1,024 tokens keeps its 2,048-row position table (Megatron sizes it by --max-position-embeddings): the published count', () => {
+    const short = at(1024);
+    const published = at(2048);
+    if (!short.ok || !published.ok) throw new Error('expected estimates');
+    // QA: it shrank by (2,048 − 1,024) × 12,288 = 12.6 M parameters, unwarned, while a longer run warned of its growth.
+    expect(short.parameters).toBe(published.parameters);
+  });
   it('a rotary model (a custom shape stating 4,096 tokens) at 8,192: a long-context stage, no parameters added', () => {
     const shape = { layers: 96, hiddenSize: 12288, attentionHeads: 96, vocabSize: 51200, seqLength: 4096, positionEmbedding: 'rotary' };
     expect(warningsOf(at(8192, shape))).toContainEqual(expect.stringMatching(/^the sequence length \(8,192 tokens\) is longer than the custom model's \(4,096 tokens\): estimated as a long-context training stage/));

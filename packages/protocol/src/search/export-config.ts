@@ -34,6 +34,13 @@ function planOf(scenario: unknown): { plan: PlanInput; split: PipelineSplit; pre
 }
 
 /**
+ * The position table's rows: a learned table keeps its published length when the run is shorter (model/shape.ts
+ * maxPositions), so the checkpoint and the parameter count estimated stay the model's; rotary and ALiBi need only s.
+ */
+const maxPositions = (plan: PlanInput): number =>
+  (plan.model.positionEmbedding === 'learned' ? Math.max(plan.seqLength, plan.model.maxPositions ?? 0) : plan.seqLength);
+
+/**
  * The Megatron-Core releases a plan's split and sharding need (export-header.ts): the uneven split 0.9, and with virtual
  * stages 0.11; the embedding or the loss counted as a layer 0.14; Megatron-FSDP 0.14 (Megatron-LM only).
  */
@@ -87,7 +94,7 @@ export function toMegatronArgs(scenario: unknown, options: ExportOptions = {}): 
   ];
   const args: string[] = [
     `--num-layers ${m.layers}`, `--hidden-size ${m.hiddenSize}`, `--num-attention-heads ${m.attentionHeads}`,
-    `--ffn-hidden-size ${m.ffnHiddenSize}`, `--seq-length ${plan.seqLength}`, `--max-position-embeddings ${plan.seqLength}`,
+    `--ffn-hidden-size ${m.ffnHiddenSize}`, `--seq-length ${plan.seqLength}`, `--max-position-embeddings ${maxPositions(plan)}`,
     ...architecture.lines,
   ];
   if (vocab.divisor !== DEFAULT_VOCAB_DIVISOR) args.push(`--make-vocab-size-divisible-by ${vocab.divisor}`);
@@ -189,7 +196,7 @@ export function toNemoYaml(scenario: unknown, options: ExportOptions = {}): stri
     `  context_parallel_size: ${plan.context}`,
     `  sequence_parallel: ${plan.sequenceParallel}`,
     `  encoder_seq_length: ${plan.seqLength}`,
-    `  max_position_embeddings: ${plan.seqLength}`,
+    `  max_position_embeddings: ${maxPositions(plan)}`,
     `  num_layers: ${m.layers}`,
     `  hidden_size: ${m.hiddenSize}`,
     `  ffn_hidden_size: ${m.ffnHiddenSize}`,

@@ -17,6 +17,16 @@ describe('toMegatronArgs', () => {
     expect(args).not.toContain('--sequence-parallel');
   });
 
+  it('keeps a learned position table\'s 2,048 rows for a shorter run, so the checkpoint is GPT-3\'s; rotary Llama gets the run\'s length', () => {
+    const short = { ...CONTRACT_EXAMPLE, training: { ...CONTRACT_EXAMPLE.training, seqLength: 1024 } };
+    expect(toMegatronArgs(short)).toMatch(/--seq-length 1024 \\\n\s*--max-position-embeddings 2048 /);
+    expect(toNemoYaml(short)).toContain('  max_position_embeddings: 2048');
+    const long = { ...CONTRACT_EXAMPLE, training: { ...CONTRACT_EXAMPLE.training, seqLength: 4096 } };
+    expect(toMegatronArgs(long)).toMatch(/--seq-length 4096 \\\n\s*--max-position-embeddings 4096 /);
+    const llama = { ...LLAMA, training: { ...LLAMA.training, seqLength: 4096 } };
+    expect(toMegatronArgs(llama)).toMatch(/--seq-length 4096 \\\n\s*--max-position-embeddings 4096 /);
+  });
+
   it('spells out GQA, SwiGLU, CP, interleaving (layers per virtual stage = L / (p·v)) and the distributed optimizer', () => {
     const args = toMegatronArgs(LLAMA)!;
     for (const flag of ['--num-query-groups 8', '--swiglu', '--context-parallel-size 2', '--num-layers-per-virtual-pipeline-stage 4',
