@@ -21,6 +21,7 @@ const FLAGS: Record<string, FlagSpec> = {
   tensor: { type: 'string', short: 't', valueName: 'a count' },
   pipeline: { type: 'string', short: 'p', valueName: 'a count' },
   recompute: { type: 'string', valueName: 'none, selective or full' },
+  'sequence-parallel': { type: 'boolean' },
   'trade-off': { type: 'boolean' },
 };
 
@@ -46,6 +47,9 @@ Options:
                        rest at its defaults; one: only it is held, the rest is searched)
       --recompute R    none, selective or full at every size: with --tensor and --pipeline it is the
                        fixed plan's; otherwise only plans with that recompute mode are searched
+      --sequence-parallel
+                       sequence parallelism at every size (Korthikanti et al. 2022: the norms' and
+                       dropouts' activations split over the TP ranks), held as --recompute is
       --trade-off      the TP × PP trade-off table at the first size
       --seq-length, --precision, --grad-accumulation, --fp8-params, --max-tensor,
       --tensor-within-node, --memory-fraction, --gpus-per-node, --network   as in trainplan search
@@ -59,11 +63,12 @@ line per such size); 2 usage error or invalid request.
 
 Examples:
   trainplan scale --model mt-nlg-530b --gpu azure-ndm-a100-v4 --global-batch 1920 --nodes 105,140,175 --tensor 8 --pipeline 35 --recompute full
+  trainplan scale --model mt-nlg-530b --gpu azure-ndm-a100-v4 --global-batch 1920 --nodes 105,140,175 --tensor 8 --pipeline 35 --recompute selective --sequence-parallel
   trainplan scale --model gpt3-175b --gpu a100-80gb --global-batch 512 --nodes 16,32,64,128 --weak
   trainplan scale --model llama3-70b --gpu h100-sxm --global-batch 512 --nodes 8,16,32,64 --trade-off
 `;
 
-const REQUEST_FLAGS = ['model', 'gpu', 'global-batch', 'nodes', 'weak', 'tensor', 'pipeline', 'recompute', 'trade-off', 'seq-length', 'precision', 'grad-accumulation', 'fp8-params', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network'];
+const REQUEST_FLAGS = ['model', 'gpu', 'global-batch', 'nodes', 'weak', 'tensor', 'pipeline', 'recompute', 'sequence-parallel', 'trade-off', 'seq-length', 'precision', 'grad-accumulation', 'fp8-params', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network'];
 
 function fromFlags(v: FlagValues): Record<string, unknown> {
   const constraints = constraintFields(v);
@@ -73,6 +78,8 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
     ...(v.tensor !== undefined && { tensor: count(v, 'tensor') }),
     ...(v.pipeline !== undefined && { pipeline: count(v, 'pipeline') }),
     ...(v.recompute !== undefined && { recompute: v.recompute }),
+    // Passed as given (not `=== true`): the flag locator finds the field by the value it sets.
+    ...(v['sequence-parallel'] !== undefined && v['sequence-parallel'] !== false && { sequenceParallel: v['sequence-parallel'] }),
   };
   return {
     ...machineFields(v),

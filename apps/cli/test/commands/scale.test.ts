@@ -70,6 +70,21 @@ describe('trainplan scale', () => {
     }
   });
 
+  it('--sequence-parallel holds sequence parallelism at every size, as the request\'s parallelism.sequenceParallel does (the 530B selective + SP sweep)', async () => {
+    const base = ['scale', '--model', 'mt-nlg-530b', '--gpu', 'azure-ndm-a100-v4', '--global-batch', '1920', '--nodes', '105,175', '--tensor', '8', '--pipeline', '35', '--recompute', 'selective'];
+    const withSp = await cli([...base, '--sequence-parallel', '--json']);
+    expect(withSp.code).toBe(0);
+    const answer = JSON.parse(withSp.out) as { ok: boolean; points: { scenario?: { parallelism: { sequenceParallel: boolean } } }[] };
+    expect(answer.points.map((p) => p.scenario?.parallelism.sequenceParallel)).toEqual([true, true]);
+    // The same request written as JSON gets the same answer.
+    expect(answer).toEqual(runScale({
+      model: 'mt-nlg-530b', cluster: { gpu: 'azure-ndm-a100-v4' }, training: { globalBatchSize: 1920 }, nodes: [105, 175],
+      parallelism: { tensor: 8, pipeline: 35, recompute: 'selective', sequenceParallel: true },
+    }));
+    // Without it, selective recompute keeps every layer norm's and dropout's activations whole on each TP rank: out of memory.
+    expect((await cli(base)).code).toBe(1);
+  });
+
   it('--trade-off at one node says "at 1 node", not "at 1 nodes"', async () => {
     const { code, out } = await cli(['scale', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--global-batch', '256', '--nodes', '1', '--trade-off']);
     expect(code).toBe(0);
