@@ -153,6 +153,16 @@ describe('the headline figures', () => {
     expect(order.indexOf('hfu')).toBe(order.indexOf('mfu') + 1);
   });
 
+  it('says an FP8 plan\'s MFU is of the FP8 peak, its value mfu as the estimate gives it; a BF16 plan\'s is plain MFU', () => {
+    const plan = (precision: 'bf16' | 'fp8') => estimate({
+      model: 'llama3-70b', cluster: { gpu: 'h100-sxm', nodes: 8 }, training: { globalBatchSize: 128, precision },
+      parallelism: { tensor: 8, pipeline: 4, sequenceParallel: true, recompute: 'selective', distributedOptimizer: true },
+    });
+    const fp8 = plan('fp8');
+    expect(figure(headline(fp8), 'mfu')).toEqual({ value: `${(fp8.mfu * 100).toFixed(1)}%`, label: 'MFU (of the FP8 peak)' });
+    expect(figure(headline(plan('bf16')), 'mfu').label).toBe('MFU');
+  });
+
   it('shows HFU equal to MFU without recompute (nothing is computed twice)', () => {
     const html = headline(estimate({ ...CONTRACT_EXAMPLE, parallelism: { ...CONTRACT_EXAMPLE.parallelism, recompute: 'none' }, cluster: { ...CONTRACT_EXAMPLE.cluster, gpu: 'h200' } }));
     expect(figure(html, 'hfu').value).toBe(figure(html, 'mfu').value);

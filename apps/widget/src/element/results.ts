@@ -21,7 +21,8 @@ export function headline(e: EstimateOk): string {
     stat('step', formatSeconds(e.stepTimeSeconds), 'step time'),
     stat('tokens', formatCount(e.tokensPerSecond), 'tokens/s'),
     stat('tflops', formatNumber(e.modelTflopsPerGpu), 'model TFLOP/s per GPU'),
-    stat('mfu', formatPercent(e.mfu), 'MFU'),
+    // An FP8 plan's utilisation is of the FP8 peak, twice the 16-bit one on Hopper: said, or it reads as FP8 doing worse (QA).
+    stat('mfu', formatPercent(e.mfu), e.resolved.precision === 'fp8' ? 'MFU (of the FP8 peak)' : 'MFU'),
     stat('hfu', formatPercent(e.hfu), 'HFU (recompute counted)'),
     stat('parameters', formatCount(e.parameters), 'parameters'),
   ];
