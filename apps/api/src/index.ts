@@ -9,6 +9,7 @@ export { encodeMsgpack, decodeMsgpack } from './http/msgpack.ts';
 export { POST_OPERATIONS } from './operations/index.ts';
 export { HTTP_MAX_EMULATED_NODE_SIZES, HTTP_MAX_EVENT_BUDGET } from './operations/collective.ts';
 export { HTTP_MAX_CANDIDATE_BUDGET, HTTP_MAX_SCALE_SIZES } from './operations/search.ts';
+export type { AssumedGlobalBatch, NodesAnswer } from './operations/nodes-default-batch.ts';
 export type { PostOperation, OverBudget, OperationResult, RunInBackground } from './operations/operation.ts';
 export { openApiDocument } from './openapi/openapi-document.ts';
 export { memoryAnswer, memoryAnswerJsonSchema } from '@trainplan/protocol';

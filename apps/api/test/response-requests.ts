@@ -35,6 +35,8 @@ export const RESPONSE_CASES: readonly ResponseCase[] = [
   { name: 'a deadline no cluster meets', path: '/v1/nodes', body: { ...gpt3, tokens: 300e9, days: 0.001 }, expect: { ok: false, reason: 'deadline-unreachable' }, shows: ['closest.estimate'] },
   { name: 'one node does not fit the model', path: '/v1/nodes', body: { ...gpt3, tokens: 300e9, nodes: 1 }, expect: { ok: false, reason: 'does-not-fit' } },
   { name: 'an unknown model', path: '/v1/nodes', body: { ...gpt3, model: 'no-such-model', tokens: 300e9, days: 30 }, expect: { ok: false, reason: 'invalid' } },
+  // No batch: planned at the CLI's default, which the answer names (a narrowed space keeps the search to a fraction of a second).
+  { name: 'days on 3 nodes, the batch omitted', path: '/v1/nodes', body: { model: 'llama3-8b', cluster: { gpu: 'h100-sxm' }, tokens: 100e9, nodes: 3, constraints: { maxTensor: 8, maxPipeline: 4, maxContext: 1, microBatchSizes: [1], recompute: ['full'] } }, expect: { ok: true }, shows: ['assumedGlobalBatch.sequences', 'assumedGlobalBatch.nodes', 'assumedGlobalBatch.note'] },
 
   { name: 'strong scaling over three sizes', path: '/v1/scale', body: { ...gpt3, nodes: [32, 64, 128] }, expect: { ok: true } },
   { name: 'weak scaling with the TP × PP table, one size too small', path: '/v1/scale', body: { ...gpt3, training: { globalBatchSize: 512 }, nodes: [1, 32, 64], mode: 'weak', tradeOff: true }, expect: { ok: true }, shows: ['points.0.reason', 'points.1.efficiency', 'tradeOff.0'] },

@@ -1,10 +1,11 @@
 import {
-  inferenceRequestJsonSchema, inferenceRequestSchema, inferenceResponseJsonSchema, nodesRequestJsonSchema, nodesRequestSchema,
-  nodesResponseJsonSchema, runInference, runNodes, runScale, runSearch, scaleRequestJsonSchema, scaleRequestSchema,
-  scaleResponseJsonSchema, searchRequestJsonSchema, searchResponseJsonSchema, validate, validateSearchRequest,
-  type InferenceRequest, type NodesRequest, type ScaleRequest, type SearchRequest,
+  inferenceRequestJsonSchema, inferenceRequestSchema, inferenceResponseJsonSchema, runInference, runScale, runSearch,
+  scaleRequestJsonSchema, scaleRequestSchema, scaleResponseJsonSchema, searchRequestJsonSchema, searchResponseJsonSchema, validate,
+  validateSearchRequest, type InferenceRequest, type ScaleRequest, type SearchRequest,
 } from '@trainplan/protocol';
 import { withHttpIssues, withHttpLimits, type HttpLimit } from './http-limits.ts';
+import { runNodesBody, validateNodesBody, type NodesBody } from './nodes-default-batch.ts';
+import { nodesHttpRequestJsonSchema, nodesHttpResponseJsonSchema } from './nodes-schemas.ts';
 import { operation, type OverBudget } from './operation.ts';
 
 /**
@@ -47,21 +48,21 @@ export const searchOperation = operation<SearchRequest>({
   },
 });
 
-export const nodesOperation = operation<NodesRequest>({
+export const nodesOperation = operation<NodesBody>({
   path: '/v1/nodes',
   operationId: 'nodes',
   summary: 'The fewest nodes that train a token budget within a deadline or budget, the days on given nodes, or the time–cost curve over cluster sizes (frontier)',
   description: `Capacity planning over the configuration search (each search capped at ${HTTP_MAX_CANDIDATE_BUDGET} full estimates). `
-    + 'Every size is planned at training.globalBatchSize, which is required here: the CLI\'s flags and the chat bot, given no batch, '
-    + 'plan each size at its own default (the model\'s published batch, else about 4M tokens, rounded so that the size\'s GPUs divide it), '
-    + 'so to compare with their answer, send the batch their configuration states.',
-  requestSchema: nodesRequestJsonSchema,
-  responseSchema: nodesResponseJsonSchema,
+    + 'Every size is planned at training.globalBatchSize where it is given. Omitted (with a model preset id), each size is planned '
+    + 'as the CLI without --global-batch and the chat bot plan it: at its own default (the model\'s published batch, else about 4M '
+    + 'tokens, rounded so that the size\'s GPUs divide it), and the answer\'s assumedGlobalBatch names the batch its size took and why.',
+  requestSchema: nodesHttpRequestJsonSchema,
+  responseSchema: nodesHttpResponseJsonSchema,
   example: { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, tokens: 300e9, days: 30 },
   subject: 'nodes request',
   slow: true,
-  validate: (body) => validate(nodesRequestSchema, body),
-  run: (request) => ({ answer: runNodes(request, options) }),
+  validate: validateNodesBody,
+  run: (body) => ({ answer: runNodesBody(body, options) }),
 });
 
 export const scaleOperation = operation<ScaleRequest>({

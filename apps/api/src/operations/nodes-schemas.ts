@@ -1,0 +1,58 @@
+import {
+  integer, nodesRequestJsonSchema, nodesResponseJsonSchema, object, optional, string, type JsonSchema,
+} from '@trainplan/protocol';
+
+/**
+ * The JSON Schemas /openapi.json publishes for POST /v1/nodes: protocol's, with what the API adds there
+ * (nodes-default-batch.ts). The batch, required by protocol's schema (which the CLI's --input and the widget validate
+ * against), may be omitted here for a model preset id; the answer then carries assumedGlobalBatch. Protocol's response
+ * schema is open (unknown fields allowed), so the extension is documented here, beside the one endpoint that sends it.
+ */
+
+const BATCH_DESCRIPTION = 'Sequences per optimizer step. Optional where model is a preset id: omitted, each cluster size is planned at the '
+  + "default batch the CLI (without --global-batch) and the chat bot take there (the model's published batch, else about 4M tokens, "
+  + 'or one sequence per 8 GPUs on a large cluster, rounded so that data-parallel sizes of its GPUs divide it; with a deadline, a '
+  + 'budget or the frontier, a size whose rounding moves it more than 10% takes the batch asked with no size), and the answer says so '
+  + 'in assumedGlobalBatch. Required with a model given by its shape, or an id no preset has: the default is read from the preset.';
+
+/** Protocol's request schema, less the batch's (and training's) requiredness, which a model object keeps (if/then). */
+function requestSchema(schema: JsonSchema): JsonSchema {
+  const training = schema.properties?.training;
+  // A programmer error (a renamed property), caught when the operations load.
+  if (training?.properties?.globalBatchSize === undefined) throw new Error('the nodes request schema has no training.globalBatchSize');
+  const { required: _required, ...optionalTraining } = training;
+  const trainingRequired = (training.required ?? []).filter((name) => name !== 'globalBatchSize');
+  return {
+    ...schema,
+    properties: {
+      ...schema.properties,
+      training: {
+        ...optionalTraining,
+        properties: { ...training.properties, globalBatchSize: { ...training.properties.globalBatchSize, description: BATCH_DESCRIPTION } },
+        ...(trainingRequired.length > 0 && { required: trainingRequired }),
+      },
+    },
+    required: (schema.required ?? []).filter((name) => name !== 'training'),
+    // A model given by its shape: the batch is required, as protocol's schema requires it of every request.
+    if: { properties: { model: { type: 'object' } }, required: ['model'] },
+    then: { required: ['training'], properties: { training: { required: ['globalBatchSize'] } } },
+  };
+}
+
+const assumedGlobalBatch = object({
+  sequences: integer({ min: 1, description: "The global batch, in sequences, the answer's cluster size (or the closest's) was planned at; where the answer names no size, the batch asked with no size." }),
+  nodes: optional(integer({ min: 1, description: 'The cluster size that batch is for; absent where it is the batch asked with no size.' })),
+  note: string({ description: 'Why the batch is that size, for humans (the chat bot\'s and the CLI\'s wording).' }),
+}, {
+  expected: 'an assumed global batch',
+  description: 'Extension, present only when the request omitted training.globalBatchSize: the default batch the sizes were planned at.',
+}).toJsonSchema();
+
+/** Protocol's response schema with assumedGlobalBatch beside each branch's fields (ok true and ok false). */
+function responseSchema(schema: JsonSchema): JsonSchema {
+  if (schema.oneOf === undefined) throw new Error('the nodes response schema is no oneOf');
+  return { ...schema, oneOf: schema.oneOf.map((branch) => ({ ...branch, properties: { ...branch.properties, assumedGlobalBatch } })) };
+}
+
+export const nodesHttpRequestJsonSchema: JsonSchema = requestSchema(nodesRequestJsonSchema);
+export const nodesHttpResponseJsonSchema: JsonSchema = responseSchema(nodesResponseJsonSchema);
