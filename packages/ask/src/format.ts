@@ -1,12 +1,14 @@
 import { nvlinkDomainsText } from '@trainplan/protocol';
 import { countOf, daysToYears, formatCount, formatCountExact, formatDuration } from '@trainplan/units';
 
+/** From two years, days are also said in years: "2,791 days (7.6 years)" reads at a glance. */
+export const YEARS_SAID_DAYS = 730;
+
 /** Days as chat writes them: "30 days", "8.2 days", "1 day"; under a day, hours or minutes ("9.6 hours", "26 minutes"), never "0 days". */
 export const formatDays = (days: number): string => {
   if (days < 0.95) return formatDuration(days * 86_400);
   const rounded = Number(days.toFixed(days >= 100 ? 0 : 1));
-  // Two years and more also in years: "2,791 days (7.6 years)" reads at a glance.
-  const years = days >= 730 ? ` (${daysToYears(days).toFixed(1)} years)` : '';
+  const years = days >= YEARS_SAID_DAYS ? ` (${daysToYears(days).toFixed(1)} years)` : '';
   return `${countOf(rounded, 'day')}${years}`;
 };
 

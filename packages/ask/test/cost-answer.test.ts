@@ -1,7 +1,7 @@
 import type { NodesResponseJson, SearchResponseJson } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
 import { ask } from '../src/answer/answer.ts';
-import { compactCount } from '../src/format.ts';
+import { compactCount, formatDays, nodesGpus } from '../src/format.ts';
 import { parse } from '../src/parse.ts';
 
 const costFigure = (a: ReturnType<typeof ask>) => a.figures.find((f) => f.label === 'Cost')?.value;
@@ -113,7 +113,7 @@ describe('cheapest: the time–cost frontier\'s cheapest size', () => {
     expect(data.cost).toBeCloseTo(data.gpuHours * 2, 6);
     // The cheapest size, then (past a year, frontier-notes.ts overAYear) a faster one after "; ".
     const [cheapest] = a.headline.split('; ');
-    expect(cheapest).toMatch(/^Cheapest for Llama 3 70B \(2\.00T tokens\) on H100 SXM5 80GB: [\d,]+ nodes \([\d,]+ GPUs\), [\d.,]+ days?(?: \([\d.]+ years\))?, [\d.]+k GPU-hours \(\$[\d.]+M\)$/);
+    expect(cheapest).toMatch(/^Cheapest for Llama 3 70B \(2\.00T tokens\) on H100 SXM5 80GB: [\d,]+ nodes \([\d,]+ GPUs\), [\d.,]+ days?(?: \((?:[\d.]+ years|over a year)\))?, [\d.]+k GPU-hours \(\$[\d.]+M\)$/);
     expect(cheapest?.endsWith(`GPU-hours (${dollars(data.cost)})`)).toBe(true);
     expect(costFigure(a)?.startsWith(`${dollars(data.cost)}: `)).toBe(true);
     expect(a.figures.map((f) => f.label)).toEqual(['Step time', 'MFU', 'Memory per GPU', 'Throughput', 'Time to train', 'Cost']);
@@ -193,7 +193,7 @@ describe('two wordings of one cost question are one intent: the cheapest plan', 
     const a = ask('cost to train llama3 70b on 2T tokens at $2/GPU-hour', { publicUrl: null });
     const data = a.data as Extract<NodesResponseJson, { ok: true }>;
     expect(data.days).toBeGreaterThan(365);
-    const faster = /; over a year: ([\d,]+) nodes \([\d,]+ GPUs\) train it in ([\d.]+) days for [\d.]+k GPU-hours \((\$[\d.]+M), \+[\d.]+%\)$/.exec(a.headline);
+    const faster = /; faster: ([\d,]+) nodes \([\d,]+ GPUs\) train it in ([\d.]+) days for [\d.]+k GPU-hours \((\$[\d.]+M), \+[\d.]+%\)$/.exec(a.headline);
     expect(faster).not.toBeNull();
     const nodes = Number(faster?.[1]?.replace(/,/g, ''));
     const size = data.frontier?.find((p) => p.nodes === nodes);
@@ -201,6 +201,19 @@ describe('two wordings of one cost question are one intent: the cheapest plan', 
     expect(nodes).toBeGreaterThan(data.nodes);
     expect(Number(faster?.[2])).toBeLessThanOrEqual(90);
     expect(faster?.[3]).toBe(dollars(size?.cost));
+  });
+
+  it('"cheapest way to train llama3-70b on 2T tokens at $2/GPU-hour": "over a year" is said of the cheapest\'s days, not of the faster size after it', () => {
+    const a = ask('cheapest way to train llama3-70b on 2T tokens at $2/GPU-hour', { publicUrl: null });
+    const data = a.data as Extract<NodesResponseJson, { ok: true }>;
+    // Between one year and two: formatDays says no years of its own, so the headline says "over a year" beside the days.
+    expect(data.days).toBeGreaterThan(365);
+    expect(data.days).toBeLessThan(730);
+    const cheapest = `: ${nodesGpus(data)}, ${formatDays(data.days)} (over a year), ${compactCount(data.gpuHours)} GPU-hours (${dollars(data.cost)}); faster: `;
+    expect(a.headline).toContain(cheapest);
+    // Said once, of the cheapest: the faster size's clause carries its own days alone.
+    expect(a.headline.match(/over a year/g)).toHaveLength(1);
+    expect(a.headline).not.toMatch(/; over a year: /);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { NodesResponseJson } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
-import { frontierNotes, overAYear, shownSizes } from '../src/answer/frontier-notes.ts';
+import { frontierNotes, overAYear, shownSizes, yearLongDays } from '../src/answer/frontier-notes.ts';
 
 type FrontierAnswer = Extract<NodesResponseJson, { ok: true }>;
 type Size = NonNullable<FrontierAnswer['frontier']>[number];
@@ -63,15 +63,31 @@ describe('frontierNotes', () => {
 });
 
 describe('overAYear: a cheapest plan past a year names a faster size in its headline', () => {
+  // Each figure follows the size it is of: "over a year" beside the cheapest's days, the faster size's days after its nodes
+  // (QA: "…402 days…; over a year: 36 nodes … 80.8 days" read as if the 36 nodes took over a year). Extras by hand:
+  // 598k / 572k = +4.5%, 530k / 500k = +6.0%; 2,000 days / 365.25 = 5.5 years, said by formatDays itself.
   it.each([
-    ['the first Pareto size within a quarter', [[8, 372, 572_000, true], [16, 188, 577_000, true], [64, 48.7, 598_000, true], [8192, 1.7, 2_664_000, true]], 'over a year: 64 nodes (512 GPUs) train it in 48.7 days for 598k GPU-hours (+4.5%)'],
-    ['none within a quarter: the first within a year', [[8, 2000, 500_000, true], [16, 1000, 510_000, true], [32, 300, 530_000, true], [64, 200, 600_000, true]], 'over a year: 32 nodes (256 GPUs) train it in 300 days for 530k GPU-hours (+6.0%)'],
-  ] as [string, [number, number, number, boolean][], string][])('%s', (_title, rows, text) => {
-    expect(overAYear(curve(rows), {})).toBe(text);
+    ['the first Pareto size within a quarter', [[8, 372, 572_000, true], [16, 188, 577_000, true], [64, 48.7, 598_000, true], [8192, 1.7, 2_664_000, true]],
+      { days: '372 days (over a year)', faster: 'faster: 64 nodes (512 GPUs) train it in 48.7 days for 598k GPU-hours (+4.5%)' }],
+    ['none within a quarter: the first within a year; years said once', [[8, 2000, 500_000, true], [16, 1000, 510_000, true], [32, 300, 530_000, true], [64, 200, 600_000, true]],
+      { days: '2,000 days (5.5 years)', faster: 'faster: 32 nodes (256 GPUs) train it in 300 days for 530k GPU-hours (+6.0%)' }],
+  ] as [string, [number, number, number, boolean][], { days: string; faster: string }][])('%s', (_title, rows, text) => {
+    expect(overAYear(curve(rows), {})).toEqual(text);
   });
 
   it('within a year, or with no faster size, nothing is added', () => {
     expect(overAYear(curve([[8, 300, 572_000, true], [64, 48.7, 598_000, true]]), {})).toBeUndefined();
     expect(overAYear(curve([[8, 400, 572_000, true]]), {})).toBeUndefined();
+  });
+});
+
+describe('yearLongDays: days past a year said so, once', () => {
+  it.each([
+    [365, '365 days'], // a year, not over it
+    [366, '366 days (over a year)'],
+    [729, '729 days (over a year)'],
+    [730, '730 days (2.0 years)'], // 730 / 365.25 = 1.9986: formatDays says the years from two on
+  ])('%d days: %s', (days, text) => {
+    expect(yearLongDays(days)).toBe(text);
   });
 });

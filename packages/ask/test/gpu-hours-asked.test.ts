@@ -19,6 +19,15 @@ describe('a question asking GPU-hours leads with the GPU-hours, the time after',
     expect(a.headline).toContain(`the fewest, ${compactCount(d.gpuHours)} GPU-hours, take ${formatDays(d.days)} on ${nodesGpus(d)}`);
   });
 
+  it('"how many GPU-hours … on 2T tokens": the fewest\'s days between one year and two said as over a year, beside those days', () => {
+    const a = ask('how many gpu hours to train llama3-70b on 2T tokens', { publicUrl: null });
+    const d = a.data as NodesOk;
+    // 402 days here: over a year, under the two from which formatDays says years itself.
+    expect(d.days).toBeGreaterThan(365);
+    expect(d.days).toBeLessThan(730);
+    expect(a.headline).toContain(`the fewest, ${compactCount(d.gpuHours)} GPU-hours, take ${formatDays(d.days)} (over a year) on ${nodesGpus(d)}, whose plan the figures show`);
+  });
+
   it('within a year the cheapest\'s own GPU-hours lead', () => {
     const a = ask('how many gpu hours to train llama3-8b on 1T tokens', { publicUrl: null });
     const d = a.data as NodesOk;

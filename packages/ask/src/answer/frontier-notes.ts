@@ -1,6 +1,6 @@
 import type { FrontierSizeJson, NodesOkJson, NodesSizeJson } from '@trainplan/protocol';
 import { countOf, formatPercentChange } from '@trainplan/units';
-import { compactCount, formatDays, moneyText, nodesGpus } from '../format.ts';
+import { compactCount, formatDays, moneyText, nodesGpus, YEARS_SAID_DAYS } from '../format.ts';
 import { DAYS_PER_YEAR } from '../lexicon/quantities.ts';
 import type { AskParameters } from '../question.ts';
 import { searchEdgeNote } from './search-edge.ts';
@@ -67,16 +67,25 @@ export function fasterThanAYear(a: NodesOkJson): FrontierSizeJson | undefined {
 }
 
 /**
+ * A cheapest size's days past a year, said so beside them: "402 days (over a year)"; from two years formatDays says
+ * the years itself ("3,021 days (8.3 years)").
+ */
+export const yearLongDays = (days: number): string =>
+  `${formatDays(days)}${days > DAYS_PER_YEAR && days < YEARS_SAID_DAYS ? ' (over a year)' : ''}`;
+
+/**
  * A cheapest plan that takes over a year is seldom one to run (the model is stale, the hardware a generation old): its
  * headline names a faster Pareto size beside it, so the trade-off reads at once and not only in the notes. The first
  * faster size within the first milestone (a quarter), else within a year, else the fastest; undefined within a year.
+ * `days` are the cheapest size's, said as over a year; `faster` the faster size, each figure after the size it is of:
+ * "7 nodes (56 GPUs), 402 days (over a year), …; faster: 36 nodes (288 GPUs) train it in 80.8 days for …". A bare
+ * "over a year: 36 nodes … 80.8 days" read as if the 36 nodes took over a year (QA).
  */
-export function overAYear(a: NodesOkJson, q: AskParameters): string | undefined {
+export function overAYear(a: NodesOkJson, q: AskParameters): { days: string; faster: string } | undefined {
   const shown = fasterThanAYear(a);
   if (shown === undefined) return undefined;
   const { cluster, days, spend } = sizeParts(shown, q, a.gpuHours);
-  // The headline has just given the cheapest size's days: "over a year" points back at them rather than repeat them.
-  return `over a year: ${cluster} train${shown.nodes === 1 ? 's' : ''} it in ${days} for ${spend}`;
+  return { days: yearLongDays(a.days), faster: `faster: ${cluster} train${shown.nodes === 1 ? 's' : ''} it in ${days} for ${spend}` };
 }
 
 /**

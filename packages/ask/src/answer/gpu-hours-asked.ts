@@ -3,7 +3,7 @@ import { COST, GPU_HOURS_COUNT, NODE_HOURS_COUNT, WHAT_COST } from '../classify.
 import { gpusPerNodeOf } from '../defaults.ts';
 import { compactCount, formatDays, moneyText, nodesGpus } from '../format.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
-import { fasterThanAYear } from './frontier-notes.ts';
+import { fasterThanAYear, yearLongDays } from './frontier-notes.ts';
 
 /**
  * "How many GPU-hours to train llama3-70b on 15T tokens": the GPU-hours lead the headline, the time after. The cheapest
@@ -52,5 +52,5 @@ export function gpuHoursOfFrontier(a: NodesOkJson, p: AskParameters): string {
   const cheapest = `${hoursText(a, p)} on ${nodesGpus(a)}, ${formatDays(a.days)}`;
   const faster = fasterThanAYear(a);
   if (faster === undefined) return `${cheapest}, the fewest of any cluster size`;
-  return `${hoursText(faster, p)} on ${nodesGpus(faster)}, ${formatDays(faster.days)}; the fewest, ${hoursText(a, p)}, take ${formatDays(a.days)} on ${nodesGpus(a)}, whose plan the figures show`;
+  return `${hoursText(faster, p)} on ${nodesGpus(faster)}, ${formatDays(faster.days)}; the fewest, ${hoursText(a, p)}, take ${yearLongDays(a.days)} on ${nodesGpus(a)}, whose plan the figures show`;
 }

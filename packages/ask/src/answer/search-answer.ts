@@ -259,7 +259,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     // "How many GPU-hours …": the GPU-hours first, of a plan one would run (gpu-hours-asked.ts).
     const of = `${modelNameOf(p)} (${tokens} tokens) on ${gpuName(p.gpu ?? '')}`;
     const headline = asksGpuHours(q) ? `GPU-hours to train ${of}: ${gpuHoursOfFrontier(result, p)}`
-      : `Cheapest for ${of}: ${size.cluster}, ${size.days}, ${size.spend}${slow === undefined ? '' : `; ${slow}`}`;
+      : `Cheapest for ${of}: ${size.cluster}, ${slow?.days ?? size.days}, ${size.spend}${slow === undefined ? '' : `; ${slow.faster}`}`;
     return planAnswer(shown, publicUrl, plan, result, headline, { assumptions: said, notes: frontierNotes(result, p), budgetPlan: 'cheapest', data: result });
   }
   // "on 4 GPUs", not "on 1 node (4 GPUs)", for part of a node.

@@ -2,7 +2,6 @@ import {
   fewestServingGpus, inferenceBoundsText, KV_BLOCK_TOKENS, retryInference, runInference, widestShape, type InferencePointJson, type InferenceResponseJson,
 } from '@trainplan/protocol';
 import { countOf, formatDuration, formatNumber, formatSeconds } from '@trainplan/units';
-import { gpuById } from '@trainplan/presets';
 import { clusterGpusOf, DEFAULT_GPU } from '../defaults.ts';
 import { compactCount } from '../format.ts';
 import { modelInputOf, modelNameOf } from '../model-of.ts';
@@ -179,20 +178,25 @@ function smallestServing(p: AskParameters, batching: Batching): InferencePointJs
 }
 
 /**
- * Where 16-bit weights do not fit on the GPUs named and the GPU has FP8 tensor cores, whether FP8 weights (1 byte a
- * parameter, half the memory: how Meta released Llama 3.1 405B for one 8-GPU node, and how TensorRT-LLM and vLLM
- * serve it) would: said in a note with the replica, so the answer people look for is not left out.
+ * Where the weights asked for do not fit on the GPUs named, whether FP8 weights (1 byte a parameter, half of BF16's: how
+ * Meta released Llama 3.1 405B for one 8-GPU node, and how TensorRT-LLM and vLLM serve FP8 checkpoints) would, as the CLI's
+ * inference names in its remedy ("or try FP8 weights (--precision fp8): TP 1 · PP 1 (1 GPU) holds them"). The same request
+ * is asked again in FP8 through the protocol's retryInference, the Retry that remedy checks FP8 with: it refuses FP8 on a GPU
+ * without FP8 tensor cores (an A100), so none is offered there, and none where FP8 was asked. Said in the headline as the
+ * plan an "in fp8" question gets (QA: a "single H100 for inference" answer said only the 2 GPUs of BF16, the FP8 fit left
+ * to a last note); undefined where FP8 holds no replica on those GPUs either.
  */
-function fp8Note(p: AskParameters, gpus: number | undefined, batching: Batching): string[] {
-  if (gpus === undefined || (p.precision !== undefined && p.precision !== 'bf16' && p.precision !== 'fp16')) return [];
-  const gpu = gpuById(p.gpu ?? DEFAULT_GPU);
-  if (gpu?.peakFlops.fp8 === undefined) return [];
-  const fp8 = runInference(requestOf({ ...p, precision: 'fp8' }, gpus, batching));
-  if (!fp8.ok || fp8.unservable !== undefined) return [];
-  const shape = fp8.byShape.flatMap((x) => (x.ok ? [x.largestBatch] : [])).reduce<InferencePointJson | undefined>((a, b) => (a === undefined || b.tokensPerSecondPerGpu > a.tokensPerSecondPerGpu ? b : a), undefined);
-  if (shape === undefined) return [];
-  return [`In FP8 (weights at 1 byte a parameter, as TensorRT-LLM and vLLM serve FP8 checkpoints) it fits on the ${countOf(gpus, 'GPU')}: `
-    + `${shapeText(shape)} holds up to ${countOf(shape.maxBatch, 'request')} at a time; ask again "in fp8" for its plan.`];
+function fp8Remedy(p: AskParameters, request: Record<string, unknown>, gpus: number | undefined, bounds: string | undefined): string | undefined {
+  if (request.precision === 'fp8') return undefined;
+  const fp8 = retryInference(request)({ set: { precision: 'fp8' } });
+  if (fp8 === undefined || fp8.unservable !== undefined) return undefined;
+  const on = gpus === undefined ? '' : ` on ${gpus} × ${gpuName(p.gpu ?? '')}`;
+  const ask = '; ask again "in fp8" for its plan';
+  if (fp8.best !== undefined) return `in FP8 weights it fits${on}: ${planHeadline(fp8.best, gpus)}${ask}`;
+  // A replica holds FP8 weights but no plan keeps the latency bounds: the one closest to them, said as missing them.
+  const closest = fp8.closest?.point;
+  return closest === undefined ? undefined
+    : `in FP8 weights it fits${on} (${shapeText(closest)} holds up to ${countOf(closest.maxBatch, 'request')} at a time), but ${missedText(bounds, p, gpus)}${ask}`;
 }
 
 /**
@@ -347,9 +351,10 @@ export function answerServing(asked: ParsedQuestion): Answer {
     const smallest = fewest?.point ?? (gpus === undefined ? undefined : smallestServing(p, batching));
     const on = fewest?.gpus ?? smallest?.gpus ?? 0;
     const within = bounds === undefined ? '' : ' within the bounds';
+    const fp8 = fp8Remedy(p, requestOf(p, gpus, batching), gpus, bounds);
     return {
       ...base, kind: 'answer', ok: false,
-      headline: `${subject}: ${kvFirst(q, p)}does not fit for serving (${why})`,
+      headline: `${subject}: ${kvFirst(q, p)}does not fit for serving (${why})${fp8 === undefined ? '' : `; ${fp8}`}`,
       figures: smallest === undefined ? [] : closestFigures(smallest, p, undefined),
       ...(smallest !== undefined && { configuration: `closest that works, not what was asked: ${shapeText(smallest)} on ${countOf(on, 'GPU')}` }),
       notes: [
@@ -358,7 +363,6 @@ export function answerServing(asked: ParsedQuestion): Answer {
             : `; even one at a time misses ${bounds ?? 'the latency bounds'} (${oneAtATimeText(smallest, p, batching)})`}`
           + `${fewest === undefined || on === smallest.gpus ? '' : `; ${countOf(on, 'GPU')} are the fewest that serve${within} (${CLI_COUNT})`}`
           + `${isLoaded(smallest) ? `; ${takesText(smallest)}` : ''}.`]),
-        ...fp8Note(p, gpus, batching),
         ...without,
       ],
     };
