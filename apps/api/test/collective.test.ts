@@ -62,8 +62,24 @@ describe('POST /v1/collective', () => {
     // A 16-node all-reduce touches hundreds of links: no emulation of it fits in one event.
     const res = await post({ op: 'all-reduce', gpu: 'h100-sxm', nodes: 16, size: 1 << 30, emulate: true, eventBudget: 1 });
     expect(res.status).toBe(422);
-    const body = await res.json() as { limit: string; max: number; requested: number };
-    expect(body).toMatchObject({ limit: 'eventBudget', max: 1 });
+    const body = await res.json() as { limit: string; max: number; requested: number; detail: string };
+    // What it needs is known only as a lower bound (counted before running): requested says so (QA 2026-11-29: it
+    // was "needs about N", a bound read as an estimate).
+    expect(body).toMatchObject({ limit: 'eventBudget', max: 1, requestedIsLowerBound: true });
     expect(body.requested).toBeGreaterThan(1);
+    expect(body.detail).toContain(`needs at least ${body.requested.toLocaleString('en-US')} budget units`);
+  });
+
+  it('the node-sizes refusal\'s requested is exact: no lower-bound mark', async () => {
+    const body = await (await post({ op: 'all-reduce', gpu: 'h100-sxm', nodes: 256, emulate: true })).json() as Record<string, unknown>;
+    expect(body).toMatchObject({ limit: 'emulatedNodeSizes', requested: 256 * 32 });
+    expect(body).not.toHaveProperty('requestedIsLowerBound');
+  });
+
+  it('an op that is a slip of a known one is a 400 naming it, as the CLI does: "allreduce" (did you mean all-reduce?)', async () => {
+    const res = await post({ op: 'allreduce', gpu: 'h100-sxm' });
+    expect(res.status).toBe(400);
+    const body = await res.json() as { issues: { path: string; message: string }[] };
+    expect(body.issues).toContainEqual({ path: 'op', message: expect.stringMatching(/got "allreduce" \(did you mean all-reduce\?\)$/) });
   });
 });

@@ -106,7 +106,8 @@ export function ncclPredictedCost(request: CollectiveRequest): CollectiveCost {
  * `ncclPredictedCost` — `algorithm: 'auto'` (the default) takes its argmin over every enabled
  * pair; a named algorithm is forced and only the protocol is chosen, and a RangeError says why
  * when it cannot run (e.g. NVLS without NVLink SHARP) — and the choice is then costed as NCCL
- * runs it (`ncclRuntimeTimeUs`: channels launched for the size, NVLS chunk pipeline). The tuner
+ * runs it (`ncclRuntimeTimeUs`: channels launched for the size, NVLS chunk pipeline, the hops of a
+ * broadcast or reduce chain, where the tuner charges one). The tuner
  * ignores what happens after selection (collectives-reference §1 "After selection"), so its pick can
  * run slower than another pair, and a larger message can finish sooner than a smaller one where the
  * pick changes; that is NCCL's behaviour, kept: on the one measured sweep where the tuner's pick and

@@ -31,8 +31,12 @@ export function ncclRingModel(topology: NcclTopology, op: CollectiveOp): NcclCan
       busBw = Math.min(busBw * f.ringLL128, ring.nChannels * byNodes(T.perChannelMaxRingLL128GBps.value[gen], nodes));
     }
     const { baseUs, intraStepUs, interStepUs, interSteps } = ringLatencyParts(topology, op, protocol);
+    // Broadcast and reduce: the tuner charges one hop (sameChannels assumed), a network hop across nodes
+    // (tuning.cc: `lat = hwLat[hw[a]][a][p]`, hw = nNodes == 1 ? intraHw : NET; `latencies += lat`). That is the
+    // tuner's figure, kept verbatim because it decides the protocol; the chain's hops are charged when the choice
+    // is run (ringChainLatencyUs, nccl-runtime-model.ts).
     const latencyUs = op === 'broadcast' || op === 'reduce'
-      ? baseUs + intraStepUs // sameChannels assumed: one hop's latency
+      ? baseUs + NCCL_TABLES.hwLatencyUs.value[nodes === 1 ? topology.intraHardware : 'net'].ring[protocol]
       : baseUs + (nsteps - interSteps) * intraStepUs + interSteps * interStepUs;
     // The plateau's size test, bytes / (nCh · nRanks) ≥ minBytesPerChannelPerRank, is applied by `candidateTimeUs`.
     const plateau = T.ringPlateau.value;
@@ -49,9 +53,9 @@ export function ncclRingModel(topology: NcclTopology, op: CollectiveOp): NcclCan
 /**
  * The pieces of NCCL's ring latency for one protocol (src/tuning/ring.cc; collectives-reference
  * §1 "Latency"): the base, the per-step latency of an intra-node step (max(intraLat, netOvh)) and
- * of an inter-node step, and how many of the op's steps NCCL counts as inter-node. Broadcast and
- * reduce cost one hop in all (sameChannels assumed), returned as one step and no inter step: an
- * NVLink (or PCIe) hop on one node, a network hop across nodes (ring.cc's `hwLevel`).
+ * of an inter-node step, and how many of the op's steps NCCL counts as inter-node. For broadcast and
+ * reduce the steps are the chain's (ringChainLatencyUs): the tuner itself charges them one hop
+ * (ncclRingModel), but a pipelined chain's first byte crosses every one of them.
  * The emulator applies the same per-step latencies to the steps it runs.
  */
 export function ringLatencyParts(topology: NcclTopology, op: CollectiveOp, protocol: Protocol): {
@@ -62,15 +66,43 @@ export function ringLatencyParts(topology: NcclTopology, op: CollectiveOp, proto
   const T = NCCL_TABLES;
   const hw = T.hwLatencyUs.value;
   const baseUs = T.baseLatencyUs.value.ring[protocol];
-  if (op === 'broadcast' || op === 'reduce') {
-    // ring.cc: `hwLevel = nNodes == 1 ? intraHw : NCCL_HW_NET` — across nodes the one hop is a network hop.
-    return { baseUs, intraStepUs: hw[nodes === 1 ? intraHardware : 'net'].ring[protocol], interStepUs: 0, interSteps: 0 };
-  }
   const netOverheadUs = nodes > 1
     ? T.netOverheadUs.value.intel * (protocol === 'Simple' ? T.netOverheadUs.value.simpleMultiplier : 1) : 0;
   const intraStepUs = Math.max(hw[intraHardware].ring[protocol], netOverheadUs);
   // With one GPU per node latencies are fully exposed: NCCL uses the Tree network latency.
   const interStepUs = nodes === 1 ? intraStepUs : hw.net[ranksPerNode === 1 ? 'tree' : 'ring'][protocol];
-  const interSteps = nodes === 1 ? 0 : op === 'all-reduce' ? 2 * (nodes - 1) : nodes - 1;
+  const interSteps = nodes === 1 ? 0
+    : op === 'all-reduce' ? 2 * (nodes - 1)
+    : op === 'broadcast' || op === 'reduce' ? chainInterNodeHops(nodes, ranksPerNode, topology.ring.nChannels)
+    : nodes - 1;
   return { baseUs, intraStepUs, interStepUs, interSteps };
+}
+
+/**
+ * The inter-node hops of the slowest channel's broadcast or reduce chain: a channel's ring runs node by
+ * node from its entry GPU, and the chain runs along it from the root (rank 0) to the rank before it. Where
+ * the root is its node's entry GPU the chain crosses nNodes − 1 node boundaries; where it is not, the chain
+ * leaves the root's node part-way, comes back into it at the end, and crosses nNodes. Channels enter each node
+ * at different GPUs (ring-program.ts ringChannels; NCCL's search rotates them over the NICs), so with several
+ * channels and GPUs per node some channel's chain crosses nNodes: NCCL's own count for these ops,
+ * `nInterSteps = nNodes` (src/graph/tuning.cc ncclTopoTuneModel).
+ */
+export function chainInterNodeHops(nodes: number, ranksPerNode: number, nChannels: number): number {
+  if (nodes <= 1) return 0;
+  return ranksPerNode > 1 && nChannels > 1 ? nodes : nodes - 1;
+}
+
+/**
+ * How long a ring broadcast or reduce takes to get its first byte through, in µs: NCCL runs it as a
+ * pipelined chain from the root (src/device/broadcast.h, reduce.h: each rank receives a chunk, then
+ * forwards it), so the first chunk crosses all nRanks − 1 hops, each at NCCL's per-step ring latency
+ * for its kind (ringLatencyParts): base + (nRanks − 1 − inter)·intraStep + inter·interStep. The
+ * tuner's one hop (ncclRingModel) ignores this — its figure only has to rank the protocols — so it is
+ * charged when the choice is run (ncclRuntimeTimeUs): a broadcast over 1,024 ranks cannot take one
+ * hop's 9.3 µs while an all-gather of the same 8 B takes 1.25 ms.
+ */
+export function ringChainLatencyUs(topology: NcclTopology, op: 'broadcast' | 'reduce', protocol: Protocol): number {
+  const { baseUs, intraStepUs, interStepUs, interSteps } = ringLatencyParts(topology, op, protocol);
+  const hops = topology.placement.ranks - 1;
+  return baseUs + (hops - interSteps) * intraStepUs + interSteps * interStepUs;
 }

@@ -3,6 +3,7 @@ import { candidateAlgBandwidthGBps, candidateLatencyUs, type NcclCandidate } fro
 import { NCCL_RUNTIME_TABLES } from './nccl-runtime-tables.ts';
 import { NCCL_TABLES } from './nccl-tables.ts';
 import { ncclCandidatesFor } from './nccl-candidates.ts';
+import { ringChainLatencyUs } from './nccl-ring-model.ts';
 import { ncclTopology, type NcclTopology } from './nccl-topology.ts';
 import type { CollectiveOp } from './types.ts';
 
@@ -19,12 +20,13 @@ import type { CollectiveOp } from './types.ts';
  *    for mid-size messages (`nvlsAllReducePipelineUs`).
  *  - NVLSTree all-reduce runs the same loops through four stages, two over NVLink and two over
  *    the tree (`nvlsTreeAllReducePipelineUs`): it cannot beat the one-node NVLS pipeline it contains.
+ *  - Ring broadcast and reduce pay their chain's hops, not the tuner's one (`ncclRuntimeLatencyUs`).
  * Other choices (PAT, direct) keep the tuner's time.
  */
 export function ncclRuntimeTimeUs(
   topology: NcclTopology, op: CollectiveOp, c: NcclCandidate, bytes: Bytes, index: number,
 ): number {
-  const latencyUs = candidateLatencyUs(c, bytes);
+  const latencyUs = ncclRuntimeLatencyUs(topology, op, c, bytes);
   const algBandwidthGBps = candidateAlgBandwidthGBps(c, index);
   if (c.algorithm === 'nvls' && op === 'all-reduce' && topology.placement.nodes === 1 && topology.nvls
     && NCCL_RUNTIME_TABLES.nvlsChannels.value[topology.fabric.generation] > 0) {
@@ -45,6 +47,17 @@ export function ncclRuntimeTimeUs(
     return latencyUs + bytes / (1000 * launchedGBps);
   }
   return latencyUs + bytes / (1000 * algBandwidthGBps);
+}
+
+/**
+ * The latency part of `ncclRuntimeTimeUs` for Ring and Tree (and the tuner's for the rest): the tuner's
+ * (`candidateLatencyUs`, plateau included), except for ring broadcast and reduce, whose pipelined chain's
+ * first chunk crosses all nRanks − 1 hops (`ringChainLatencyUs`) where the tuner charges one. NVLS and
+ * NVLSTree all-reduce add their pipeline fill to this in `ncclRuntimeTimeUs`.
+ */
+export function ncclRuntimeLatencyUs(topology: NcclTopology, op: CollectiveOp, c: NcclCandidate, bytes: Bytes): number {
+  if (c.algorithm === 'ring' && (op === 'broadcast' || op === 'reduce')) return ringChainLatencyUs(topology, op, c.protocol);
+  return candidateLatencyUs(c, bytes);
 }
 
 /**

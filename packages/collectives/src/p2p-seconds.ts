@@ -1,5 +1,6 @@
 import type { Bytes, Seconds } from '@trainplan/units';
 import { toGBps, us } from '@trainplan/units';
+import { checkFiniteNonNegative } from './alpha-beta-options.ts';
 import { effectiveIntraBandwidthGBps, effectiveNicBandwidthGBps } from './effective-bandwidth.ts';
 import { NCCL_TABLES } from './nccl-tables.ts';
 import type { Fabric } from './types.ts';
@@ -35,8 +36,9 @@ export function p2pSeconds(options: {
   readonly nicShare?: number;
 }): Seconds {
   const { bytes, fabric, crossNode, nicShare = 1 } = options;
-  if (!(bytes >= 0)) throw new RangeError(`bytes must be ≥ 0, got ${bytes}`);
-  if (crossNode && !(nicShare > 0)) throw new RangeError(`nicShare must be > 0, got ${nicShare}`);
+  // As the α-β functions check theirs (alpha-beta-options.ts): an infinite size is a programmer error, not a cost.
+  checkFiniteNonNegative('bytes', bytes);
+  if (!(nicShare > 0 && nicShare <= 1)) throw new RangeError(`nicShare must be a fraction in (0, 1], got ${nicShare}`);
   const gbps = crossNode
     ? effectiveNicBandwidthGBps(toGBps(fabric.nicBandwidth), fabric.generation, nicShare)
     : intraNodeGBps(fabric);

@@ -1,5 +1,6 @@
 import type { Bytes, Seconds } from '@trainplan/units';
 import { us } from '@trainplan/units';
+import { checkFiniteNonNegative } from './alpha-beta-options.ts';
 import { NCCL_TABLES } from './nccl-tables.ts';
 import { intraNodeGBps, p2pSeconds } from './p2p-seconds.ts';
 import type { Fabric } from './types.ts';
@@ -24,6 +25,8 @@ export function pipelineSendSeconds(options: {
   readonly scatterGather: boolean;
 }): Seconds {
   const { bytes, tensorParallel: t, fabric, crossNode, scatterGather } = options;
+  // Checked here, before the split: p2pSeconds would see bytes / t and name a value the caller never passed.
+  checkFiniteNonNegative('bytes', bytes);
   if (!Number.isInteger(t) || t < 1) throw new RangeError(`tensorParallel must be a positive integer, got ${t}`);
   const nicShare = Math.min(1, fabric.nicsPerNode / fabric.gpusPerNode);
   if (!scatterGather || t === 1) return p2pSeconds({ bytes, fabric, crossNode, nicShare });

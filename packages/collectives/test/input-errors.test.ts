@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   algBandwidth, busBandwidth, busBandwidthFactor, collectiveCost, hierarchicalAllReduce, lowerBoundAllReduceSeconds,
-  ringAllReduce,
+  p2pSeconds, pipelineSendSeconds, ringAllReduce,
 } from '../src/index.ts';
 import type { CollectiveOp, CollectiveRequest } from '../src/index.ts';
-import { H100_FABRIC } from './fixtures.ts';
+import { A100_FABRIC, H100_FABRIC } from './fixtures.ts';
 
 const hier = {
   bytes: 1e9, gpusPerNode: 8, nodes: 4,
@@ -36,6 +36,22 @@ describe('library functions refuse NaN, negative and infinite quantities with a 
     expect(() => algBandwidth(1e9, value)).toThrow(RangeError);
     expect(() => busBandwidth({ op: 'all-reduce', ranks: 8, bytes: value, seconds: 1 })).toThrow(RangeError);
     expect(() => busBandwidth({ op: 'all-reduce', ranks: 8, bytes: 1e9, seconds: value })).toThrow(RangeError);
+  });
+
+  // QA 2026-11-29: pipelineSendSeconds divided by t before checking (−100 B at t = 8 was refused as "got −12.5"), and
+  // p2pSeconds answered Infinity for infinite bytes where the α-β functions refuse them.
+  it.each(bad)('p2pSeconds and pipelineSendSeconds: bytes of %d, refused with the value passed', (value) => {
+    const send = { fabric: A100_FABRIC, crossNode: true };
+    expect(() => p2pSeconds({ ...send, bytes: value })).toThrow(`bytes must be a finite number ≥ 0, got ${value}`);
+    for (const scatterGather of [true, false]) {
+      expect(() => pipelineSendSeconds({ ...send, bytes: value, tensorParallel: 8, scatterGather })).toThrow(`bytes must be a finite number ≥ 0, got ${value}`);
+    }
+  });
+
+  it.each([...bad, 0, 1.5])('p2pSeconds: a NIC share of %d is no fraction of a NIC, inside a node or across', (nicShare) => {
+    for (const crossNode of [true, false]) {
+      expect(() => p2pSeconds({ bytes: 1e6, fabric: A100_FABRIC, crossNode, nicShare })).toThrow(/nicShare must be a fraction in \(0, 1\]/);
+    }
   });
 
   it('busBandwidthFactor of an unknown op names the ops it knows', () => {

@@ -42,9 +42,15 @@ export const collectiveOperation = operation<CollectiveRequest>({
     // The API's cap applies to an emulation only; a closed-form request is passed as sent (its notes name what it sent).
     const answer = runCollective(request.emulate === true ? { ...request, eventBudget: request.eventBudget ?? HTTP_MAX_EVENT_BUDGET } : request);
     if (!answer.ok && answer.reason === 'event-budget') {
+      // An emulation's need is known only as a lower bound (protocol's CollectiveLimitJson): `requested` is then
+      // what it needs at least, and the problem says so, as the detail does in words.
+      const lowerBound = answer.limit?.requestedIsLowerBound === true;
       return { overBudget: {
         detail: answer.message,
-        limit: { limit: answer.limit?.name ?? 'eventBudget', max: answer.limit?.value ?? HTTP_MAX_EVENT_BUDGET, requested: answer.limit?.requested },
+        limit: {
+          limit: answer.limit?.name ?? 'eventBudget', max: answer.limit?.value ?? HTTP_MAX_EVENT_BUDGET, requested: answer.limit?.requested,
+          ...(lowerBound && { requestedIsLowerBound: true }),
+        },
       } };
     }
     return { answer };

@@ -1,11 +1,12 @@
-import { COLLECTIVE_ALGORITHMS, COLLECTIVE_OPS, nearest, runCollective, type CollectiveOkJson } from '@trainplan/protocol';
-import { formatSeconds, formatSize, parseBytes } from '@trainplan/units';
+import { runCollective, type CollectiveOkJson } from '@trainplan/protocol';
+import { formatSeconds, parseBytes } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { commandFlags, printError, usageError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
 import { flagLocator } from '../flag-terms.ts';
 import { type FlagSpec, type FlagValues } from '../flags.ts';
 import { countText, grouped } from '../format/count-text.ts';
+import { sizeText, typedInBinary } from '../format/size-text.ts';
 import { renderTable } from '../format/table.ts';
 import type { CliIo } from '../io.ts';
 import { usageLine } from '../format/usage-line.ts';
@@ -36,8 +37,9 @@ Cost one collective as NCCL runs it, as an nccl-tests-like table over sizes 8 B 
 size, time, algbw, busbw (nccl-tests conventions, GB = 1e9) and the chosen algorithm/protocol. With
 --algorithm auto the (algorithm, protocol) is NCCL's choice, the argmin of its own tuner's predicted
 times; the time shown is that choice as it runs (the channels NCCL launches for the size, NVLS's
-pipeline), so another algorithm forced with --algorithm can come out faster at some sizes, and where
-the choice changes a larger size can finish sooner than the one before it, as NCCL's own can.
+pipeline, every hop of a broadcast or reduce chain, where the tuner counts one), so another
+algorithm forced with --algorithm can come out faster at some sizes, and where the choice changes a
+larger size can finish sooner than the one before it, as NCCL's own can.
 --emulate also runs the discrete-event emulator over the machine's topology graph and adds its
 time, busbw and the bottleneck link: the busiest link and its share of the time, or "none
 saturated" (the busiest named) when no link is busy half the time, where latency and pipeline fill
@@ -72,7 +74,9 @@ Options:
                             (trainplan estimate --emulate with cluster.oversubscription)
       --event-budget N      the emulator's work limit over all sizes (default 10,000,000 events;
                             flows in flight and flow–link visits count too): past it, a clear
-                            refusal
+                            refusal saying how much it needs at least. It is the CLI's only limit
+                            on emulation: POST /v1/collective also caps nodes × sizes emulated
+                            at 256 and the budget at 2,000,000
       --json                print the JSON answer (the body of POST /v1/collective)
   -h, --help                show this help
 
@@ -88,20 +92,6 @@ Examples:
   trainplan collective --op all-to-all --gpu h100-sxm --nodes 8 --size 64MiB --emulate --event-budget 20000000
   trainplan collective --op all-reduce --gpu v100-32gb --nodes 4 --gpus-per-node 1 --concurrent-groups 8 --size 1GiB --emulate
 `;
-
-/** Spelt without its hyphens or in another case ("allreduce", "All_Reduce"): the one it spells. */
-const squeezed = (s: string): string => s.toLowerCase().replace(/[-_\s]/g, '');
-
-/**
- * " (did you mean all-reduce?)" for an --op or --algorithm the schema refused that is a slip of a known one, as --model
- * and --gpu say for theirs: the same letters without the hyphen ("allreduce"), else the nearest by edits ("all-reduse").
- */
-function meantChoice(path: string, v: FlagValues): string {
-  const [typed, known]: [unknown, readonly string[]] = path === 'op' ? [v.op, COLLECTIVE_OPS] : path === 'algorithm' ? [v.algorithm, COLLECTIVE_ALGORITHMS] : [undefined, []];
-  if (typeof typed !== 'string') return '';
-  const meant = known.find((k) => squeezed(k) === squeezed(typed)) ?? nearest(typed.toLowerCase(), known);
-  return meant === undefined || meant === typed ? '' : ` (did you mean ${meant}?)`;
-}
 
 /**
  * The request (the API's body) from flags: counts as the other commands read them (count, number:
@@ -126,13 +116,13 @@ const usageFailure = (io: CliIo, message: string): number => usageError(io, SYNO
 
 const gbps = (value: number): string => value.toFixed(2);
 
-/** The nccl-tests-like table, plus the emulator's columns when it ran. */
-export function formatCollectiveTable(answer: CollectiveOkJson): string {
+/** The nccl-tests-like table, plus the emulator's columns when it ran; `typedBinary`: --size was given in binary units. */
+export function formatCollectiveTable(answer: CollectiveOkJson, typedBinary = false): string {
   const emulated = answer.rows.some((r) => r.emulated);
   const header = ['size', 'time', 'algbw GB/s', 'busbw GB/s', 'algorithm', 'protocol'];
   if (emulated) header.push('emulated', 'emu busbw', 'Δ', 'bottleneck link');
   const rows = answer.rows.map((r) => {
-    const cells = [formatSize(r.bytes), formatSeconds(r.seconds), gbps(r.algbwGBps), gbps(r.busbwGBps), r.algorithm, r.protocol];
+    const cells = [sizeText(r.bytes, typedBinary), formatSeconds(r.seconds), gbps(r.algbwGBps), gbps(r.busbwGBps), r.algorithm, r.protocol];
     if (emulated) {
       const e = r.emulated;
       cells.push(e ? formatSeconds(e.seconds) : '–', e ? gbps(e.busbwGBps) : '–',
@@ -181,20 +171,18 @@ export const collectiveCommand: Command = {
       const bits = /^[KMGTP]i?b$/.test(unit) ? ` (${unit} counts bits; a size is in bytes: ${unit.toUpperCase().replace('IB', 'iB')})` : '';
       return usageFailure(io, `--size needs a size in bytes such as 64MiB or 1e9, got '${v.size}'${bits}`);
     }
-    const answer = runCollective(requestFrom(v));
+    // No node-size cap here: it keeps a server's requests short, and this runs on the user's own CPU, where the event
+    // budget (--event-budget) bounds the emulator's work. So the README's 16,384-GPU emulation runs from the CLI.
+    const answer = runCollective(requestFrom(v), { maxEmulatedNodeSizes: Number.POSITIVE_INFINITY });
     if (!answer.ok) {
       if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
-      // The sweep emulated on many nodes is over the limit where one size would not be: the flag that asks for one size is --size.
-      const nodes = count(v, 'nodes');
-      const sweepTooLarge = answer.limit?.name === 'emulatedNodeSizes' && v.size === undefined && answer.limit.value >= (typeof nodes === 'number' ? nodes : 1);
       for (const issue of answer.issues) {
         const message = TERMS.inFlagTerms(issue.message);
-        const hint = sweepTooLarge && issue.path === '' ? '; to emulate one size of the sweep, give --size (e.g. --size 1GiB)' : '';
-        printError(io, issue.path === '' ? `${message}${hint}` : `${TERMS.flagFor(issue.path) ?? issue.path}: ${message}${meantChoice(issue.path, v)}`);
+        printError(io, issue.path === '' ? message : `${TERMS.flagFor(issue.path) ?? issue.path}: ${message}`);
       }
       return answer.reason === 'invalid' ? EXIT.usage : EXIT.infeasible;
     }
-    io.stdout(v.json === true ? `${JSON.stringify(answer, null, 2)}\n` : formatCollectiveTable(answer));
+    io.stdout(v.json === true ? `${JSON.stringify(answer, null, 2)}\n` : formatCollectiveTable(answer, typeof v.size === 'string' && typedInBinary(v.size)));
     return EXIT.ok;
   },
 };

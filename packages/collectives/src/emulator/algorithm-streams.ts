@@ -1,7 +1,7 @@
 import { ringChannels } from './ring-program.ts';
 import { FlowSet } from './stream-program.ts';
 import {
-  MAX_ROUTE_LINKS, nvlinkDownLink, nvlinkUpLink, railOfGpu, routeInto, type TopologyGraph,
+  gpuNode, MAX_ROUTE_LINKS, nvlinkDownLink, nvlinkUpLink, pathLatency, railOfGpu, routeInto, type TopologyGraph,
 } from '../topology/topology-graph.ts';
 import type { Algorithm, CollectiveOp } from '../types.ts';
 
@@ -23,22 +23,24 @@ export interface StreamGroup {
 class FlowList {
   constructor(private readonly t: TopologyGraph, private readonly bandwidthSeconds: number, readonly out: FlowSet) {}
 
-  route(src: number, dst: number, rail: number, bytes: number): void {
+  /** Routes a flow, to start `startSeconds` after its phase's latency; returns its route's wire latency. */
+  route(src: number, dst: number, rail: number, bytes: number, startSeconds = 0): number {
     const f = this.out.reserve();
     const at = f * MAX_ROUTE_LINKS;
     const length = routeInto(this.t, src, dst, rail, this.out.paths, at) - at;
-    if (length > 0) this.commit(f, length, bytes);
+    if (length > 0) this.commit(f, length, bytes, startSeconds);
+    return pathLatency(this.t, this.out.paths, at, length);
   }
 
   link(link: number, bytes: number): void {
     const f = this.out.reserve();
     this.out.paths[f * MAX_ROUTE_LINKS] = link;
-    this.commit(f, 1, bytes);
+    this.commit(f, 1, bytes, 0);
   }
 
-  private commit(f: number, length: number, bytes: number): void {
+  private commit(f: number, length: number, bytes: number, startSeconds: number): void {
     const cap = this.bandwidthSeconds > 0 ? bytes / this.bandwidthSeconds : Number.POSITIVE_INFINITY;
-    this.out.commit(f, length, bytes, cap);
+    this.out.commit(f, length, bytes, cap, startSeconds);
   }
 }
 
@@ -177,22 +179,39 @@ export function nvlsStreams(g: StreamGroup, op: CollectiveOp, bytes: number, nCh
   }
 }
 
+/** NCCL's per-hop latencies of a chain (ringLatencyParts), in seconds; the inter-node one less the wire it holds. */
+export interface ChainStepLatency {
+  readonly intraStepSeconds: number;
+  /** NCCL's inter-node step less the one-leaf wire its figure holds (the hop's own route wire is added). */
+  readonly interStepSeconds: number;
+}
+
 /**
  * Ring broadcast and reduce (src/device/broadcast.h, reduce.h): per channel a chain along the ring
  * from the root (rank 0, nccl-tests' default) to the rank before it, pipelined, each edge carrying
- * the channel's share; reduce runs the same chain towards the root.
+ * the channel's share; reduce runs the same chain towards the root. A rank forwards a chunk only once it
+ * has it, so the edge k hops down the chain starts when the first chunk has crossed the k hops before
+ * it: each hop's NCCL step latency (intra- or inter-node) plus its route's wire (per-hop latency, as
+ * RingProgram charges its steps), and the edge's own step latency. Started all at once, a 1,024-rank
+ * broadcast of 8 B took one hop's time.
  */
-export function chainStreams(g: StreamGroup, op: 'broadcast' | 'reduce', bytes: number, nChannels: number, bandwidthSeconds: number, set: FlowSet): void {
+export function chainStreams(g: StreamGroup, op: 'broadcast' | 'reduce', bytes: number, nChannels: number, bandwidthSeconds: number,
+  steps: ChainStepLatency, set: FlowSet): void {
   const out = new FlowList(g.t, bandwidthSeconds, set);
   const share = bytes / nChannels;
   const root = g.gpus[0] as number;
   for (const { order, rail } of ringChannels(g.t, g.gpus, g.ppn, nChannels)) {
     const n = order.length;
     const from = order.indexOf(root);
-    for (let i = 0; i < n - 1; i++) {
+    // The ring positions along the chain, in the order the data goes: away from the root, or towards it.
+    let reached = 0;
+    for (let k = 0; k < n - 1; k++) {
+      const i = op === 'broadcast' ? k : n - 2 - k;
       const a = order[(from + i) % n] as number;
       const b = order[(from + i + 1) % n] as number;
-      if (op === 'broadcast') out.route(a, b, rail, share); else out.route(b, a, rail, share);
+      const [src, dst] = op === 'broadcast' ? [a, b] : [b, a];
+      const step = gpuNode(g.t, src) === gpuNode(g.t, dst) ? steps.intraStepSeconds : steps.interStepSeconds;
+      reached += step + out.route(src, dst, rail, share, reached + step);
     }
   }
 }

@@ -30,7 +30,17 @@ export type EmulationResult =
     readonly links: readonly LinkUsage[];
     readonly bottleneck: LinkUsage | null;
   }
-  | { readonly ok: false; readonly reason: 'event-budget'; readonly message: string; readonly limit: number; readonly needed: number }
+  | {
+    readonly ok: false; readonly reason: 'event-budget'; readonly message: string; readonly limit: number;
+    /**
+     * A lower bound on the budget the run needs, never an estimate of it: refused before running (`ran` false), the
+     * work known beforehand (events and flows in flight; flow–link visits are known only by running); stopped
+     * (`ran` true), the work done when it passed the limit. Either way the run needs at least this, and more.
+     */
+    readonly needed: number;
+    /** Whether it ran until it passed the budget (and was stopped), rather than being refused before it started. */
+    readonly ran: boolean;
+  }
   | { readonly ok: false; readonly reason: 'invalid'; readonly message: string };
 
 function invalid(message: string): EmulationResult {
@@ -40,7 +50,7 @@ function invalid(message: string): EmulationResult {
 function overBudget(needed: number, budget: number, ran: boolean): EmulationResult {
   const rounded = Math.ceil(needed);
   return {
-    ok: false, reason: 'event-budget', limit: budget, needed: rounded,
+    ok: false, reason: 'event-budget', limit: budget, needed: rounded, ran,
     message: ran
       ? `the emulation ran past the event budget of ${formatGrouped(budget)} ${BUDGET_UNITS}; stopped at ${formatGrouped(rounded)}`
       : `the emulation needs at least ${formatGrouped(rounded)} ${BUDGET_UNITS}, over the event budget of ${formatGrouped(budget)}`,

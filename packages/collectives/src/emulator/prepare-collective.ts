@@ -2,12 +2,12 @@ import { GBps, us } from '@trainplan/units';
 import { candidateTimeUs, ringSteps, sizeIndex, type NcclCandidate } from '../nccl-candidate.ts';
 import { algorithmUnavailable, ncclCandidatesFor } from '../nccl-candidates.ts';
 import { ringLatencyParts } from '../nccl-ring-model.ts';
-import { ncclRuntimeTimeUs } from '../nccl-runtime-model.ts';
+import { ncclRuntimeLatencyUs, ncclRuntimeTimeUs } from '../nccl-runtime-model.ts';
 import { NCCL_TABLES } from '../nccl-tables.ts';
 import { ncclTopology, type NcclTopology } from '../nccl-topology.ts';
 import { MAX_ROUTE_LINKS, hostNicLink, interNodeWireSeconds, railOfGpu, routeInto, type TopologyGraph } from '../topology/topology-graph.ts';
 import type { Algorithm, CollectiveOp, Protocol } from '../types.ts';
-import { chainStreams, nvlsStreams, ringStreams, streamFlowCount, treeStreams, type StreamGroup } from './algorithm-streams.ts';
+import { chainStreams, nvlsStreams, ringStreams, streamFlowCount, treeStreams, type ChainStepLatency, type StreamGroup } from './algorithm-streams.ts';
 import { DirectProgram } from './direct-program.ts';
 import { allToAllVisitsAtLeast, workCost, type Work } from './emulation-budget.ts';
 import { edgeMultiplicity, interNodeHopSeconds, representatives, ringChannels, RingProgram, type RingChannel } from './ring-program.ts';
@@ -77,11 +77,10 @@ function choose(topology: NcclTopology, op: CollectiveOp, bytes: number, algorit
     if (best === undefined || timeUs < bestUs) { best = c; bestUs = timeUs; }
   }
   if (!best) return `NCCL has no algorithm the emulator executes for ${op} here`;
-  const bySize = best.algBandwidthBySizeGBps;
-  const algBandwidthGBps = index < bySize.length ? (bySize[index] as number) : best.algBandwidthGBps;
   // NCCL decides on its predicted time, then runs the choice as `ncclRuntimeTimeUs` costs it (channels
-  // launched for the size, the NVLS chunk pipeline): the latency is the tuner's, the rest the bandwidth term.
-  const latencyUs = bestUs - bytes / (1000 * algBandwidthGBps);
+  // launched for the size, the NVLS chunk pipeline, a broadcast chain's hops): the latency is the run's
+  // (`ncclRuntimeLatencyUs`: the tuner's, or the chain's), the rest the bandwidth term.
+  const latencyUs = ncclRuntimeLatencyUs(topology, op, best, bytes);
   const runtimeUs = ncclRuntimeTimeUs(topology, op, best, bytes, index);
   return { candidate: best, latencySeconds: us(latencyUs), bandwidthSeconds: us(Math.max(0, runtimeUs - latencyUs)) };
 }
@@ -92,13 +91,19 @@ function channelsOf(topology: NcclTopology, algorithm: Algorithm, ppn: number): 
   return topology.ring.nChannels;
 }
 
+/** A chain's per-hop latencies (ringLatencyParts, as the ring's steps are charged), the inter-node one less the one-leaf wire. */
+function chainSteps(t: TopologyGraph, topology: NcclTopology, op: 'broadcast' | 'reduce', choice: Choice): ChainStepLatency {
+  const parts = ringLatencyParts(topology, op, choice.candidate.protocol);
+  return { intraStepSeconds: us(parts.intraStepUs), interStepSeconds: phaseLatency(t, us(parts.interStepUs), true) };
+}
+
 /** Appends the flows of one sub-collective of the chosen algorithm to `out` (see StreamProgram). */
 function appendStreams(g: StreamGroup, topology: NcclTopology, op: CollectiveOp, bytes: number, choice: Choice, out: FlowSet): string | null {
   const { algorithm } = choice.candidate;
   const nCh = channelsOf(topology, algorithm, g.ppn);
   switch (algorithm) {
     case 'ring':
-      if (op === 'broadcast' || op === 'reduce') chainStreams(g, op, bytes, nCh, choice.bandwidthSeconds, out);
+      if (op === 'broadcast' || op === 'reduce') chainStreams(g, op, bytes, nCh, choice.bandwidthSeconds, chainSteps(g.t, topology, op, choice), out);
       else ringStreams(g, op, bytes, nCh, choice.bandwidthSeconds, out);
       return null;
     case 'tree':
@@ -251,8 +256,12 @@ function ring(t: TopologyGraph, c: EmulatedCollective, topology: NcclTopology, p
   const stepsEvents = nCh * nsteps;
   // Full mode when asked, or (auto) when every edge of every step fits the full-mode event limit.
   const fullByMode = mode === 'full' || (mode === 'auto' && stepsEvents * (n + 1) <= FULL_MODE_MAX_EVENTS);
-  // Every step of every channel is at least one event and one flow: refuse before building channels.
-  const least = workCost({ events: stepsEvents, peakFlows: nCh, visits: 0 });
+  // Every step of every channel is at least one event and one flow: refuse before building channels. Where full
+  // mode is certain its events and flows are known exactly (n flows per step per channel): the refusal says
+  // that bound, not the looser one (QA 2026-11-29: a 4-node 1 GiB all-reduce was said to need 576 at a budget of 10,
+  // 18,928 at 600).
+  const fullCost = workCost({ events: stepsEvents * (n + 1), peakFlows: nCh * n, visits: 0 });
+  const least = fullByMode ? fullCost : workCost({ events: stepsEvents, peakFlows: nCh, visits: 0 });
   if (least > budget) return { overBudget: least };
   const channels: RingChannel[] = ringChannels(t, c.gpus, ppn, nCh);
   const multiplicity = edgeMultiplicity(t, channels);
@@ -264,11 +273,8 @@ function ring(t: TopologyGraph, c: EmulatedCollective, topology: NcclTopology, p
     },
     build(symmetricAllowed) {
       const full = fullByMode || !symmetricAllowed;
-      if (full) {
-        // n flows per step per channel: refuse before routing them all.
-        const cost = workCost({ events: stepsEvents * (n + 1), peakFlows: nCh * n, visits: 0 });
-        if (cost > budget) return { overBudget: cost };
-      }
+      // n flows per step per channel: refuse before routing them all.
+      if (full && fullCost > budget) return { overBudget: fullCost };
       const reps = representatives(t, channels, multiplicity, full);
       const flowsPerStep = reps.reduce((sum, r) => sum + r.count, 0);
       const program = new RingProgram({
@@ -320,11 +326,15 @@ export function prepareCollective(t: TopologyGraph, c: EmulatedCollective, mode:
     return ring(t, c, topology, ppn, choice, mode, budget);
   }
   const count = streamFlowCount(candidate.algorithm, c.op, n, nodes, channelsOf(topology, candidate.algorithm, ppn));
-  const least = workCost({ events: 1 + count, peakFlows: count, visits: 0 });
+  // A chain's flows each start on a timer of their own (every hop has a latency): two events a flow, and they need
+  // not all be in flight at once (one is, at least).
+  const chain = candidate.algorithm === 'ring' && (c.op === 'broadcast' || c.op === 'reduce');
+  const least = workCost({ events: 1 + (chain ? 2 : 1) * count, peakFlows: chain ? 1 : count, visits: 0 });
   if (least > budget) return { overBudget: least };
   const flows = new FlowSet();
   const error = appendStreams({ t, gpus: c.gpus, ppn, nodes }, topology, c.op, c.bytes, choice, flows);
   if (error !== null) return error;
-  return streamed([{ latencySeconds: phaseLatency(t, choice.latencySeconds, nodes > 1), flows }],
-    { algorithm: candidate.algorithm, protocol: candidate.protocol });
+  // A chain's flows carry their hops' latencies in their starts (chainStreams): the phase waits NCCL's base only.
+  const latencySeconds = chain ? us(ringLatencyParts(topology, c.op, candidate.protocol).baseUs) : phaseLatency(t, choice.latencySeconds, nodes > 1);
+  return streamed([{ latencySeconds, flows }], { algorithm: candidate.algorithm, protocol: candidate.protocol });
 }

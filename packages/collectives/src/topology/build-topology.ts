@@ -29,7 +29,8 @@ export interface TopologyOptions {
  *     (DGX-1) each ordered pair NVLink joins is its own link of the pair's links × that figure;
  *   NIC: the fastest inter-node speed of NCCL's ladder that fits the line rate (24 of HDR's 25, 48 of
  *     NDR's 50: nccl-tests#160, #290); NIC↔leaf cables at line rate;
- *   leaf↔spine trunk: the leaf's attached line rate ÷ oversubscription.
+ *   leaf↔spine trunk: a full leaf's down-port line rate ÷ oversubscription, on every leaf (a part-filled last
+ *     leaf keeps all its uplinks, as it is cabled).
  * Latency: the network preset's one-way latency is NIC to NIC through the spine, split over its four
  * cables; a chunk's route adds its cables' latency (per-hop latency), less the one-leaf wire NCCL's
  * network latencies already hold (topology-graph.ts interNodeWireSeconds). NVLink and PCIe hops
@@ -97,11 +98,14 @@ export function buildTopology(options: TopologyOptions): TopologyGraph {
       bw[at + 3] = GBps(nicLineGBps); kind[at + 3] = k('leaf-nic'); lat[at + 3] = cableLatency;
     }
   }
+  // Every leaf's trunk is a full leaf's: its down ports × line rate ÷ R, however many nodes are plugged in. R is a
+  // property of the switch's port split (LEAF_RADIX ports, downPorts of them down), and a leaf's uplink ports are
+  // cabled to the spines when the fabric is built, whatever later fills its down ports: a last leaf holding one node
+  // keeps every uplink (its own traffic is then less oversubscribed than R, never more). Nodes fill leaves in order,
+  // as fat trees are cabled. Sizing the trunk by the nodes attached gave a one-node last leaf 1/51 of a trunk at 4:1,
+  // and a collective on one node more ran 3–11× slower (51 → 52 nodes at 4:1, 120 → 121 at 16:1; QA 2026-11-29).
+  const trunk = GBps(((railOptimised ? nodesPerLeaf : nodesPerLeaf * nics) * nicLineGBps) / oversubscription);
   for (let leaf = 0; leaf < leaves; leaf++) {
-    const group = railOptimised ? leaf % leavesPerGroup : leaf;
-    const attachedNodes = Math.min(nodesPerLeaf, nodes - group * nodesPerLeaf);
-    const ports = railOptimised ? attachedNodes : attachedNodes * nics;
-    const trunk = GBps((ports * nicLineGBps) / oversubscription);
     const at = nodes * linksPerNode + 2 * leaf;
     bw[at] = trunk; kind[at] = k('leaf-spine'); lat[at] = cableLatency;
     bw[at + 1] = trunk; kind[at + 1] = k('spine-leaf'); lat[at + 1] = cableLatency;

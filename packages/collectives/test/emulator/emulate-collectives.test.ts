@@ -234,3 +234,38 @@ describe('per-hop latency', () => {
   });
 });
 
+
+// QA 2026-11-29: a 1 GiB all-reduce on 4 DGX A100 nodes was said to need "about 576" at a budget of 10, "about
+// 18,928" at 600 and "about 20,001" at 20,000, then ran at 35,000. `needed` is a lower bound, and says so.
+describe('an event-budget refusal states a lower bound on the work, never more than the run spends', () => {
+  const topology = buildTopology({ fabric: A100_FABRIC, nodes: 4 });
+  const run = (eventBudget: number) => emulateCollectives({ topology, eventBudget, collectives: [{ op: 'all-reduce', bytes: GiB(1), gpus: range(32) }] });
+  const done = run(10_000_000);
+  if (!done.ok) throw new Error(done.message);
+
+  it('refused before running, at 10 and at 600: the same bound, the full-mode ring\'s events and flows, which the run spends and more', () => {
+    // By hand: NCCL's ring over 4 A100 nodes has 8 channels (NIC-bound, 24 GB/s each: nccl-topology.ts) and
+    // all-reduce 2 · 31 = 62 steps; in full mode each step of each channel is a timer and 32 flow completions,
+    // 8 · 62 · 33 = 16,368 events (the run's count), with 8 · 32 flows in flight at 10 units each: 18,928.
+    // The run spends that and its flow–link visits besides.
+    expect(done.events).toBe(8 * 62 * 33);
+    const refusals = [10, 600].map(run);
+    for (const r of refusals) {
+      expect(r).toMatchObject({ ok: false, reason: 'event-budget', ran: false });
+      if (!r.ok && r.reason === 'event-budget') {
+        expect(r.needed).toBe(8 * 62 * 33 + 10 * 8 * 32);
+        expect(r.needed).toBeLessThanOrEqual(done.cost);
+        expect(r.message).toMatch(/needs at least /);
+      }
+    }
+  });
+
+  it('stopped while running, at 20,000: past the budget, and no more than the run spends', () => {
+    const r = run(20_000);
+    expect(r).toMatchObject({ ok: false, reason: 'event-budget', ran: true });
+    if (!r.ok && r.reason === 'event-budget') {
+      expect(r.needed).toBeGreaterThan(20_000);
+      expect(r.needed).toBeLessThanOrEqual(done.cost);
+    }
+  });
+});

@@ -97,10 +97,14 @@ const collectiveError = object({
   message: string({ maxLength: 4096, description: 'The reason, for humans.' }),
   issues: array(fieldIssueSchema, { description: 'Each offending field.' }),
   limit: optional(object({
-    name: string({ description: 'The budget, e.g. eventBudget.' }),
+    name: string({ description: 'The budget, e.g. eventBudget or emulatedNodeSizes.' }),
     value: number({ min: 0, description: 'Its value.' }),
-    requested: number({ min: 0, description: 'What the request would need.' }),
-  }, { ...open, description: "For 'event-budget': the limit and the events the emulation would need." })),
+    requested: number({ min: 0, description: 'What the request needs: exactly, or at least this when requestedIsLowerBound is true.' }),
+    requestedIsLowerBound: optional(boolean({
+      description: 'True when requested is a lower bound: an emulation\'s eventBudget is known before it runs only in part (events, '
+        + 'flows in flight), and otherwise only by running it until it passes the budget. It needs at least requested, and more.',
+    })),
+  }, { ...open, description: "For 'event-budget': the limit and what the request needs." })),
 }, { ...open, expected: 'a collective failure', description: 'No answer, with the reason: never a crash.' });
 
 /** The annotation checks at compile time that the validated type is collective-response.ts's type. */

@@ -63,15 +63,29 @@ export interface CollectiveOkJson {
 
 /**
  * Why a request has no answer: invalid input ('invalid'), an algorithm the machine cannot run
- * ('unavailable'), or an emulation larger than the event budget ('event-budget', with the limit
- * and the events it would need). Never thrown: returned.
+ * ('unavailable'), or an emulation larger than a limit ('event-budget', with the limit and what the
+ * request needs). Never thrown: returned.
  */
 export interface CollectiveErrorJson {
   ok: false;
   reason: 'invalid' | 'unavailable' | 'event-budget';
   message: string;
   issues: FieldIssue[];
-  limit?: { name: string; value: number; requested: number };
+  limit?: CollectiveLimitJson;
+}
+
+/** The limit a request passed: its name and value, and what the request needs. */
+export interface CollectiveLimitJson {
+  name: string;
+  value: number;
+  /** What the request needs: exactly (node-sizes), or at least (`requestedIsLowerBound`). */
+  requested: number;
+  /**
+   * True when `requested` is only a lower bound: the eventBudget an emulation needs is known in part before it
+   * runs (events, flows in flight) and otherwise only by running it until it passes the budget; it needs at least
+   * `requested`, and more. Absent when `requested` is exact.
+   */
+  requestedIsLowerBound?: boolean;
 }
 
 export type CollectiveResponseJson = CollectiveOkJson | CollectiveErrorJson;

@@ -39,23 +39,33 @@ function closedFormRows(request: CollectiveRequest, machine: CollectiveMachine, 
   return { ok: true, rows };
 }
 
+export interface RunCollectiveOptions {
+  /**
+   * The most (nodes × sizes) the request may emulate (emulation-limit.ts); default MAX_EMULATED_NODE_SIZES, which
+   * keeps a server's request near a second. The CLI, spending only its user's CPU, passes Infinity: its event
+   * budget still bounds the work of every size.
+   */
+  readonly maxEmulatedNodeSizes?: number;
+}
+
 /**
  * A collective request (validated here) → nccl-tests-like rows from NCCL's cost model, and with
  * `emulate: true` the discrete-event emulator's time, bottleneck link and busiest links per size.
  * Never throws for anything a caller can send: bad input, an impossible algorithm and an
  * emulation past its event budget come back as `{ ok: false, reason, message, issues, limit? }`.
  */
-export function runCollective(body: unknown): CollectiveResponseJson {
+export function runCollective(body: unknown, options: RunCollectiveOptions = {}): CollectiveResponseJson {
   const validation = validateCollectiveRequest(body);
   if (!validation.ok) return error('invalid', validation.issues);
   const request = validation.value;
-  // The sweep's emulation limit, here so that every caller (API, CLI) refuses the same requests alike.
+  // The sweep's emulation limit, here so that the servers (API, chat bots) refuse the same requests alike.
+  const maxNodeSizes = options.maxEmulatedNodeSizes ?? MAX_EMULATED_NODE_SIZES;
   const nodeSizes = emulatedNodeSizes(request);
-  if (nodeSizes > MAX_EMULATED_NODE_SIZES) {
+  if (nodeSizes > maxNodeSizes) {
     const sizes = sizeCount(request);
     const message = `emulating ${countOf(sizes, 'size')} on ${countOf(request.nodes, 'node')} is ${nodeSizes.toLocaleString('en-US')} node-sizes, over the limit of `
-      + `${MAX_EMULATED_NODE_SIZES} per request: emulate ${sizes > 1 ? 'fewer sizes or nodes' : 'on fewer nodes'} (the closed form, without emulate, has no such limit)`;
-    return error('event-budget', [{ path: '', message }], { name: 'emulatedNodeSizes', value: MAX_EMULATED_NODE_SIZES, requested: nodeSizes });
+      + `${maxNodeSizes.toLocaleString('en-US')} per request: emulate ${sizes > 1 ? 'fewer sizes or nodes' : 'on fewer nodes'} (the closed form, without emulate, has no such limit)`;
+    return error('event-budget', [{ path: '', message }], { name: 'emulatedNodeSizes', value: maxNodeSizes, requested: nodeSizes });
   }
   const resolved = resolveCollectiveMachine(request);
   if (!resolved.ok) return error('invalid', resolved.issues);

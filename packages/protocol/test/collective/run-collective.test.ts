@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GiB, MiB } from '@trainplan/units';
-import { collectiveRequestJsonSchema, runCollective } from '../../src/index.ts';
+import { collectiveRequestJsonSchema, runCollective, validateCollectiveResponse } from '../../src/index.ts';
 
 describe('runCollective', () => {
   it('answers the nccl-tests sweep 8 B … 16 GiB by ×2 (32 rows) with busbw = algbw × 2(n−1)/n', () => {
@@ -116,19 +116,43 @@ describe('runCollective', () => {
     }
   });
 
-  it('the event-budget error names the limit and what the request needed', () => {
+  it('the event-budget error names the limit and what the request needs at least, marked as a lower bound', () => {
     const r = runCollective({ op: 'all-reduce', gpu: 'a100-80gb', nodes: 64, size: MiB(1), emulate: true, eventBudget: 1000 });
-    expect(r).toMatchObject({ ok: false, reason: 'event-budget', limit: { name: 'eventBudget', value: 1000 } });
-    // The size as the CLI's rows print it (formatSize: binary where exact, else decimal), the counts grouped.
+    expect(r).toMatchObject({ ok: false, reason: 'event-budget', limit: { name: 'eventBudget', value: 1000, requestedIsLowerBound: true } });
+    // The size as the CLI's rows print it, the counts grouped.
     if (r.ok) return;
-    expect(r.issues[0]!.message).toMatch(/^emulating 1\.00 MiB needs about [\d,]+ budget units \(events, flows in flight, flow–link visits\), past the event budget of 1,000$/);
+    expect(r.issues[0]!.message).toMatch(/^emulating 1\.00 MiB needs at least [\d,]+ budget units \(events, flows in flight, flow–link visits\), counted before running \(the rest is known only by running it\), over the event budget of 1,000$/);
+    expect(validateCollectiveResponse(r).ok).toBe(true);
+  });
+
+  // QA 2026-11-29: "needs about 576" at a budget of 10, "about 18,928" at 600, "about 20,001" at 20,000, for a run
+  // that goes through at 35,000: each a lower bound said as an estimate.
+  it('a 1 GiB all-reduce on 4 A100 nodes: the bound it states is the same at budgets 10 and 600, and once it ran and was stopped, it says so', () => {
+    const at = (eventBudget: number) => runCollective({ op: 'all-reduce', gpu: 'a100-80gb', nodes: 4, size: GiB(1), emulate: true, eventBudget });
+    const [ten, sixHundred, twentyThousand] = [at(10), at(600), at(20_000)];
+    if (ten.ok || sixHundred.ok || twentyThousand.ok) throw new Error('over the budget');
+    // Known before running, whatever the budget: the full-mode ring's events and flows in flight.
+    expect(ten.limit?.requested).toBe(sixHundred.limit?.requested);
+    expect(ten.issues[0]!.message).toContain('needs at least ');
+    expect(twentyThousand.limit).toMatchObject({ value: 20_000, requestedIsLowerBound: true });
+    expect(twentyThousand.issues[0]!.message).toBe('emulating 1.00 GiB ran past the event budget of 20,000 budget units (events, flows in flight, flow–link visits) and was stopped: it needs more');
+    // And it does run with more: the bound was no overstatement.
+    expect(at(35_000).ok).toBe(true);
   });
 
   it('blames the sizes before one only when there are some: a sweep\'s later size says so', () => {
     const r = runCollective({ op: 'all-reduce', gpu: 'a100-80gb', nodes: 8, sizes: [MiB(1), GiB(1)], emulate: true, eventBudget: 100_000 });
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.issues[0]!.message).toMatch(/^emulating 1\.00 GiB needs about [\d,]+ budget units .*; with the sizes before it that passes the event budget of 100,000$/);
+    expect(r.issues[0]!.message).toMatch(/^emulating 1\.00 GiB \(with the sizes before it\) (needs at least [\d,]+ budget units|ran past the event budget of 100,000)/);
+  });
+
+  it('the node-sizes cap is a server\'s default: a caller on its own CPU (the CLI) lifts it, and the event budget still bounds the work', () => {
+    const body = { op: 'all-reduce', gpu: 'a100-80gb', nodes: 300, size: GiB(1), emulate: true };
+    expect(runCollective(body)).toMatchObject({ ok: false, limit: { name: 'emulatedNodeSizes', value: 256, requested: 300 } });
+    expect(runCollective(body, { maxEmulatedNodeSizes: Number.POSITIVE_INFINITY }).ok).toBe(true);
+    expect(runCollective({ ...body, eventBudget: 1000 }, { maxEmulatedNodeSizes: Number.POSITIVE_INFINITY }))
+      .toMatchObject({ ok: false, reason: 'event-budget', limit: { name: 'eventBudget', value: 1000, requestedIsLowerBound: true } });
   });
 
   it('the node-sizes limit counts in words and, for one size, asks for fewer nodes (there are no sizes to drop)', () => {
@@ -137,6 +161,22 @@ describe('runCollective', () => {
     if (one.ok || two.ok) throw new Error('over the node-sizes limit');
     expect(one.issues[0]!.message).toMatch(/^emulating 1 size on 300 nodes is 300 node-sizes, over the limit of 256 per request: emulate on fewer nodes \(/);
     expect(two.issues[0]!.message).toMatch(/^emulating 2 sizes on 200 nodes is 400 node-sizes, over the limit of 256 per request: emulate fewer sizes or nodes \(/);
+  });
+
+  // QA 2026-11-29: the CLI said "(did you mean all-reduce?)" for --op allreduce, POST /v1/collective's 400 did not.
+  it.each([
+    [{ op: 'allreduce' }, 'op', ' (did you mean all-reduce?)'],
+    [{ op: 'All_Gather' }, 'op', ' (did you mean all-gather?)'],
+    [{ op: 'all-reduse' }, 'op', ' (did you mean all-reduce?)'],
+    [{ op: 'all-reduce', algorithm: 'rng' }, 'algorithm', ' (did you mean ring?)'],
+    [{ op: 'all-shuffle' }, 'op', ''],
+    [{ op: 42 }, 'op', ''],
+  ])('%j: the refusal at %s names the value meant when it is a slip of one ("%s")', (fields, path, meant) => {
+    const r = runCollective({ gpu: 'h100-sxm', ...fields });
+    if (r.ok) throw new Error('refused');
+    const issue = r.issues.find((i) => i.path === path)!;
+    expect(issue.message.endsWith(meant)).toBe(true);
+    expect(issue.message.match(/did you mean/g)?.length ?? 0).toBe(meant === '' ? 0 : 1);
   });
 
   it('publishes a JSON Schema that requires op', () => {
