@@ -1,4 +1,5 @@
 /** Objects with required, optional and defaulted fields; unknown keys are refused or stripped. */
+import { editDistance } from '../nearest.ts';
 import { createContext, isPlainObject, mismatch, nested, report } from './context.ts';
 import { withDescription } from './scalars.ts';
 import type { BaseOptions, Checked, Infer, JsonSchema, JsonValue, Schema } from './types.ts';
@@ -149,21 +150,4 @@ function hint(key: string, known: readonly string[], nested: readonly string[] =
     if (best !== undefined && bestDistance <= Math.max(1, Math.floor(best.length / 4))) return ` (did you mean ${best}?)`;
   }
   return ` (known fields: ${known.join(', ')})`;
-}
-
-/** Edit distance counting a swap of neighbours as one edit (optimal string alignment), so `modle` is near `model`. */
-function editDistance(a: string, b: string): number {
-  let before: number[] = [];
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, (before[j - 2] ?? 0) + 1);
-      current.push(best);
-    }
-    [before, previous] = [previous, current];
-  }
-  return previous[b.length] ?? 0;
 }
