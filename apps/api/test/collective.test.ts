@@ -68,6 +68,9 @@ describe('POST /v1/collective', () => {
     expect(body).toMatchObject({ limit: 'eventBudget', max: 1, requestedIsLowerBound: true });
     expect(body.requested).toBeGreaterThan(1);
     expect(body.detail).toContain(`needs at least ${body.requested.toLocaleString('en-US')} budget units`);
+    // /openapi.json's Problem lists every field the 422 sends.
+    const doc = await (await app.request('/openapi.json')).json() as { components: { schemas: { Problem: { properties: Record<string, unknown> } } } };
+    expect(Object.keys(body).filter((k) => !(k in doc.components.schemas.Problem.properties))).toEqual([]);
   });
 
   it('the node-sizes refusal\'s requested is exact: no lower-bound mark', async () => {

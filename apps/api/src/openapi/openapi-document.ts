@@ -4,7 +4,7 @@
  * hand-written copy. OpenAPI 3.1 Schema Objects are JSON Schema 2020-12 (OAS 3.1 §4.8.24), so the
  * toolkit's documents embed as they are, less their `$schema` (stated once as jsonSchemaDialect).
  */
-import { array, integer, JSON_SCHEMA_DIALECT, jsonSchemaDocument, number, object, optional, string, type JsonSchema } from '@trainplan/protocol';
+import { array, boolean, integer, JSON_SCHEMA_DIALECT, jsonSchemaDocument, number, object, optional, string, type JsonSchema } from '@trainplan/protocol';
 import { JSON_TYPE, MSGPACK_TYPE } from '../http/media-types.ts';
 import { MAX_BODY_BYTES } from '../http/read-body.ts';
 import type { PostOperation } from '../operations/operation.ts';
@@ -23,7 +23,8 @@ const problemJsonSchema = jsonSchemaDocument(object({
   limitBytes: optional(integer({ min: 0, description: 'For 413: the most bytes a body may have.' })),
   limit: optional(string({ description: 'For 422: the work limit the request would exceed (e.g. nodes, emulatedGpus, eventBudget, candidateBudget).' })),
   max: optional(number({ min: 0, description: 'For 422: that limit\'s value.' })),
-  requested: optional(number({ min: 0, description: 'For 422: what the request asked for.' })),
+  requested: optional(number({ min: 0, description: 'For 422: what the request asked for: exactly, or at least this when requestedIsLowerBound is true.' })),
+  requestedIsLowerBound: optional(boolean({ description: 'For 422 over the event budget: requested is a lower bound (the emulation was stopped at the budget, or counted before running), not the whole need.' })),
   allow: optional(array(string(), { description: 'For 405: the methods the path answers, as the Allow header lists them.' })),
 }, { unknownKeys: 'strip', description: 'RFC 9457 problem details.' }));
 
