@@ -74,6 +74,16 @@ describe('POST /v1/nodes without training.globalBatchSize: planned as the CLI wi
     expect(answer.assumedGlobalBatch).toEqual({ sequences: THREE_NODE_BATCH, nodes: 3, note: `training.globalBatchSize omitted: ${defaultBatchNote(sized)}` });
   });
 
+  it('cluster.gpusPerNode sizes the cluster the default is rounded for, as the CLI\'s --gpus-per-node does: 1,024 nodes of 4 H100 take 512', async () => {
+    // By hand: 1,024 × 8 GPUs would aim at one sequence per 8 GPUs, 1,024 (more than 4M tokens' 512); 1,024 × 4 = 4,096
+    // GPUs aim at 512, 4M tokens.
+    expect(defaultBatch({ ...ASK, nodes: 1024 }).sequences).toBe(1024);
+    const sized = defaultBatch({ ...ASK, gpusPerNode: 4, nodes: 1024 });
+    expect(sized.sequences).toBe(UNSIZED_BATCH);
+    const answer = await answerOf({ ...BASE, cluster: { gpu: GPU, gpusPerNode: 4 }, training: {}, nodes: 1024 });
+    expect(answer.assumedGlobalBatch).toEqual({ sequences: UNSIZED_BATCH, nodes: 1024, note: `training.globalBatchSize omitted: ${defaultBatchNote(sized)}` });
+  });
+
   it('assumedGlobalBatch is there only when the batch was omitted: the same request with its batch given answers without it', async () => {
     const omitted = await answerOf({ ...BASE, training: {}, nodes: 3 });
     const given = await answerOf({ ...BASE, training: { globalBatchSize: THREE_NODE_BATCH }, nodes: 3 });

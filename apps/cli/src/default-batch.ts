@@ -19,10 +19,13 @@ function askParameters(v: FlagValues): Parameters<typeof askDefaultBatch>[0] {
   const seqLength = seqLengthFlag(v);
   const nodes = count(v, 'nodes');
   const gpus = count(v, 'gpus');
+  // --gpus-per-node sizes the cluster the batch is rounded for (4 GPUs a node: half the GPUs of the system's 8).
+  const gpusPerNode = count(v, 'gpus-per-node');
   return {
     ...(typeof v.model === 'string' && { model: v.model }), ...(isCount(seqLength) && { seqLength }),
     // --gpu takes a GPU or a system id: the node size comes from whichever it is.
     ...(typeof v.gpu === 'string' && { gpu: v.gpu, system: v.gpu }), ...(isCount(nodes) && { nodes }), ...(isCount(gpus) && { gpus }),
+    ...(isCount(gpusPerNode) && { gpusPerNode }),
   };
 }
 

@@ -13,7 +13,7 @@ import {
  */
 
 /** What the default batch is computed from: the fields of the request the CLI's flags give @trainplan/ask. */
-export type BatchInputs = Pick<AskParameters, 'model' | 'gpu' | 'system' | 'seqLength' | 'nodes'>;
+export type BatchInputs = Pick<AskParameters, 'model' | 'gpu' | 'system' | 'gpusPerNode' | 'seqLength' | 'nodes'>;
 
 /**
  * A validated nodes request, and where its batch was omitted, what the default was computed from. Plain data: a
@@ -45,8 +45,8 @@ const isCount = (x: unknown): x is number => typeof x === 'number' && Number.isI
  * The batch's inputs where the request omits training.globalBatchSize and may take a default: its model is a preset id
  * (the default is the preset's published batch, else about 4M tokens of its sequence length) and training is an object
  * or absent. A model given by its shape, an unknown id or a training that is no object: undefined, so the schema's 400
- * names the field as before. The CLI's askParameters: --gpu as a GPU or a system id, --seq-length and --nodes where
- * they are counts; --gpus-per-node is not among them there, so not here either.
+ * names the field as before. The CLI's askParameters: --gpu as a GPU or a system id, --gpus-per-node, --seq-length and
+ * --nodes where they are counts.
  */
 function batchInputs(body: unknown): BatchInputs | undefined {
   if (!isObject(body) || typeof body.model !== 'string' || modelById(body.model) === undefined) return undefined;
@@ -54,9 +54,11 @@ function batchInputs(body: unknown): BatchInputs | undefined {
   if (training !== undefined && !isObject(training)) return undefined;
   if (training?.globalBatchSize !== undefined) return undefined;
   const gpu = isObject(cluster) && typeof cluster.gpu === 'string' ? cluster.gpu : undefined;
+  const gpusPerNode = isObject(cluster) ? cluster.gpusPerNode : undefined;
   const seqLength = training?.seqLength;
   return {
-    model: body.model, ...(gpu !== undefined && { gpu, system: gpu }), ...(isCount(seqLength) && { seqLength }), ...(isCount(nodes) && { nodes }),
+    model: body.model, ...(gpu !== undefined && { gpu, system: gpu }), ...(isCount(gpusPerNode) && { gpusPerNode }),
+    ...(isCount(seqLength) && { seqLength }), ...(isCount(nodes) && { nodes }),
   };
 }
 

@@ -180,3 +180,12 @@ describe('trainplan nodes --nodes N with fewer tokens than the assumed batch\'s 
     expect(given.err).not.toContain('hint:');
   });
 });
+
+describe('the default batch counts the GPUs --gpus-per-node gives', () => {
+  // Llama 3 8B (8,192 tokens) on 1,024 nodes: 8 GPUs a node are 8,192 GPUs, and one sequence per 8 GPUs (1,024) is more
+  // than 4M tokens' 512; at 4 a node the 4,096 GPUs take 512, the 4M-token aim (@trainplan/ask defaultBatch).
+  it.each([[undefined, 1024], ['4', 512]] as const)('--gpus-per-node %s on 1,024 H100 nodes: %i sequences', (perNode, sequences) => {
+    const v = { model: 'llama3-8b', gpu: 'h100-sxm', nodes: '1024', ...(perNode !== undefined && { 'gpus-per-node': perNode }) };
+    expect(flagDefaultBatch(v).sequences).toBe(sequences);
+  });
+});
