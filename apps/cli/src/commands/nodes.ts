@@ -169,7 +169,8 @@ function perSizeBatchLine(v: FlagValues, a: NodesResponseJson): string {
   const nodes = a.ok ? a.nodes : a.closest?.nodes;
   if (nodes === undefined) return `${head} (about 4M tokens, or the model's published batch, rounded so that data-parallel sizes of its GPUs divide it)`;
   const own = flagDefaultBatch({ ...v, nodes: String(nodes) });
-  const used = a.ok ? a.configuration.scenario.training.globalBatchSize : own.sequences;
+  // The closest size may have run at the batch asked with no size (deadlineBatchFor's fallback), not its own: its plan says.
+  const used = a.ok ? a.configuration.scenario.training.globalBatchSize : a.closest?.scenario?.training.globalBatchSize ?? own.sequences;
   const said = used === own.sequences ? defaultBatchNote(own)
     : `global batch ${grouped(used)} sequences, the batch asked with no size (--nodes ${nodes} rounds it to ${grouped(own.sequences)}, more than 10% from its aim)`;
   return `${head}; on ${nodesText(nodes)}: ${said}`;
