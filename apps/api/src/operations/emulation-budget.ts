@@ -1,3 +1,4 @@
+import { formatGrouped } from '@trainplan/units';
 import { resolveScenario, type ResolvedScenarioInput } from '@trainplan/protocol';
 import type { OverBudget } from './operation.ts';
 
@@ -11,10 +12,9 @@ import type { OverBudget } from './operation.ts';
  */
 export const HTTP_MAX_EMULATED_GPUS = 16_384;
 
-const grouped = (n: number): string => n.toLocaleString('en-US');
 
 /** The description's sentence, for /openapi.json. */
-export const EMULATION_LIMIT_TEXT = `communicationModel "emulated" over HTTP is capped at ${grouped(HTTP_MAX_EMULATED_GPUS)} GPUs per `
+export const EMULATION_LIMIT_TEXT = `communicationModel "emulated" over HTTP is capped at ${formatGrouped(HTTP_MAX_EMULATED_GPUS)} GPUs per `
   + 'request (summed over an array\'s scenarios); past it the request is refused (422) naming the limit.';
 
 /**
@@ -31,7 +31,7 @@ export function emulationRefusal(scenarios: readonly ResolvedScenarioInput[]): O
   }
   if (gpus <= HTTP_MAX_EMULATED_GPUS) return undefined;
   return {
-    detail: `${grouped(gpus)} GPUs under the emulated communication model are over the API's limit of ${grouped(HTTP_MAX_EMULATED_GPUS)} `
+    detail: `${formatGrouped(gpus)} GPUs under the emulated communication model are over the API's limit of ${formatGrouped(HTTP_MAX_EMULATED_GPUS)} `
       + 'per request (summed over an array\'s scenarios); the CLI has none: trainplan estimate --emulate',
     limit: { limit: 'emulatedGpus', max: HTTP_MAX_EMULATED_GPUS, requested: gpus },
   };

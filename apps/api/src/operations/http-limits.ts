@@ -1,3 +1,4 @@
+import { formatGrouped } from '@trainplan/units';
 import type { FieldIssue, JsonSchema } from '@trainplan/protocol';
 
 /** The bounds an HTTP limit may lay over a property: a number's maximum, an array's length. */
@@ -33,8 +34,8 @@ export function withHttpIssues<T>(validate: (body: unknown) => Validated<T>, lim
     const limit = limits[issue.path];
     if (limit === undefined) return issue;
     let message = issue.message;
-    if (limit.maxItems !== undefined) message = message.replace(/(array of \d[\d,]* to )\d{1,3}(?:,\d{3})*( items)/, `$1${grouped(limit.maxItems)}$2`);
-    if (limit.maximum !== undefined) message = message.replace(/(≤ |from \d[\d,]* to )\d{1,3}(?:,\d{3})*/, `$1${grouped(limit.maximum)}`);
+    if (limit.maxItems !== undefined) message = message.replace(/(array of \d[\d,]* to )\d{1,3}(?:,\d{3})*( items)/, `$1${formatGrouped(limit.maxItems)}$2`);
+    if (limit.maximum !== undefined) message = message.replace(/(≤ |from \d[\d,]* to )\d{1,3}(?:,\d{3})*/, `$1${formatGrouped(limit.maximum)}`);
     return message === issue.message ? issue : { ...issue, message: `${message} (this API's limit)` };
   };
   return (body) => {
@@ -43,4 +44,3 @@ export function withHttpIssues<T>(validate: (body: unknown) => Validated<T>, lim
   };
 }
 
-const grouped = (n: number): string => n.toLocaleString('en-US');

@@ -1,3 +1,4 @@
+import { formatGrouped } from '@trainplan/units';
 import { deadlineBatchFor, defaultBatch, defaultBatchNote, type AskParameters } from '@trainplan/ask';
 import { modelById } from '@trainplan/presets';
 import {
@@ -113,9 +114,8 @@ function assumedGlobalBatch(inputs: BatchInputs, request: NodesRequest, answer: 
   const own = defaultBatch({ ...inputs, nodes });
   const used = answer.ok ? answer.configuration.scenario.training.globalBatchSize : batchFor(nodes);
   const said = used === own.sequences ? defaultBatchNote(own)
-    : `global batch ${grouped(used)} sequence${used === 1 ? '' : 's'}, the batch asked with no size (${nodesText(nodes)} would round it to `
-      + `${grouped(own.sequences)}, more than 10% from its aim)`;
+    : `global batch ${formatGrouped(used)} sequence${used === 1 ? '' : 's'}, the batch asked with no size (${nodesText(nodes)} would round it to `
+      + `${formatGrouped(own.sequences)}, more than 10% from its aim)`;
   return { sequences: used, nodes, note: `${PER_SIZE}; on ${nodesText(nodes)}: ${said}` };
 }
 
-const grouped = (n: number): string => n.toLocaleString('en-US');
