@@ -11,5 +11,5 @@ export {
   formatCount, formatPercent, formatPercentChange, countOf, formatAmount, formatLoad,
 } from './format.ts';
 export { formatCountExact, parseBytes, parseCount, parseDecimal } from './parse.ts';
-export { formatSize } from './format-size.ts';
+export { formatSize, typedInBinary } from './format-size.ts';
 export { gcd, lcm } from './whole-numbers.ts';

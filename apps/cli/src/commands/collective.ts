@@ -1,12 +1,11 @@
 import { runCollective, type CollectiveOkJson } from '@trainplan/protocol';
-import { formatSeconds, parseBytes } from '@trainplan/units';
+import { formatSeconds, formatSize, parseBytes, typedInBinary } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { commandFlags, printError, usageError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
 import { flagLocator } from '../flag-terms.ts';
 import { type FlagSpec, type FlagValues } from '../flags.ts';
 import { countText, grouped } from '../format/count-text.ts';
-import { sizeText, typedInBinary } from '../format/size-text.ts';
 import { renderTable } from '../format/table.ts';
 import type { CliIo } from '../io.ts';
 import { usageLine } from '../format/usage-line.ts';
@@ -122,7 +121,7 @@ export function formatCollectiveTable(answer: CollectiveOkJson, typedBinary = fa
   const header = ['size', 'time', 'algbw GB/s', 'busbw GB/s', 'algorithm', 'protocol'];
   if (emulated) header.push('emulated', 'emu busbw', 'Δ', 'bottleneck link');
   const rows = answer.rows.map((r) => {
-    const cells = [sizeText(r.bytes, typedBinary), formatSeconds(r.seconds), gbps(r.algbwGBps), gbps(r.busbwGBps), r.algorithm, r.protocol];
+    const cells = [formatSize(r.bytes, typedBinary), formatSeconds(r.seconds), gbps(r.algbwGBps), gbps(r.busbwGBps), r.algorithm, r.protocol];
     if (emulated) {
       const e = r.emulated;
       cells.push(e ? formatSeconds(e.seconds) : '–', e ? gbps(e.busbwGBps) : '–',
