@@ -71,10 +71,18 @@ describe('continuous batching holds the activations of one iteration: its decode
     expect(estimate({ ...shape, batch: 64 }).forwardTokens).toBe(64 + 2048);
   });
 
-  it('in chunks of 512 tokens, 256 sequences admit 2 prompts an iteration, 8 chunks of them', () => {
-    const e = estimate({ ...shape, batch: 256, prefillChunkTokens: 512 });
-    expect(e.forwardTokens).toBe(256 + 8 * 512);
-    expect(e.activationBytesPerGpu).toBe(forwardActivationBytes(base.model, 8, 256 + 8 * 512));
+  it('in chunks of 512 tokens, the 32 sequences they keep running take one chunk an iteration with their decode tokens', () => {
+    // 4 chunks a prompt; a slot held 128 + 4 − 1 = 131 iterations; 32 slots admit 32/131 of a prompt an iteration, 4 × 32/131
+    // = 0.98 of a chunk: at most one chunk rides an iteration. (33 slots would need 33 × 2,048 / 131 = 516 prompt tokens an iteration: chunkBatchLimit.)
+    const e = estimate({ ...shape, batch: 32, prefillChunkTokens: 512 });
+    expect(e.forwardTokens).toBe(32 + 512);
+    expect(e.activationBytesPerGpu).toBe(forwardActivationBytes(base.model, 8, 32 + 512));
+  });
+
+  it('in chunks of 4,096 tokens (two prompts), 256 sequences of 128 tokens admit 2 prompts an iteration: the whole budget', () => {
+    const e = estimate({ ...shape, batch: 256, prefillChunkTokens: 4096 });
+    expect(e.forwardTokens).toBe(256 + 2 * 2048);
+    expect(e.activationBytesPerGpu).toBe(forwardActivationBytes(base.model, 8, 256 + 2 * 2048));
   });
 
   it('its largest batch fits with them, and one more does not', () => {

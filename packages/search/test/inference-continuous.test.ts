@@ -44,10 +44,14 @@ describe('a fused iteration, worked by hand', () => {
     // 5 layers and the logits. Its first token waits for nothing (it runs alone) and rides the 20 µs layers: 105 µs.
     expect(run(1).iterationSeconds).toBeCloseTo(71.25e-6, 15);
     expect(run(1).firstTokenSeconds).toBeCloseTo(105e-6, 15);
-    // In 4 chunks every iteration carries one, which hides under the weight reads: max(10, 2 + 4) + 1 + 0.25 = 11.25 µs a layer.
-    // The first token now takes the 4 iterations that carry the chunks.
-    expect(run(4).iterationSeconds).toBeCloseTo(61.25e-6, 15);
+    // In 4 chunks the sequence holds its slot 4 + 4 − 1 = 7 iterations (its 4 chunks, the last yielding its first token,
+    // then 3 more decoding): 4 of the 7 carry a chunk, which hides under the weight reads, max(10, 2 + 4) + 1 + 0.25 =
+    // 11.25 µs a layer; the other 3 only decode, 11 µs. (4 × 11.25 + 3 × 11) / 7 = 78/7 µs a layer, 5 layers and the
+    // logits: 390/7 + 5 = 425/7 µs. The first token now takes the 4 iterations that carry the chunks: 4 × (5 × 11.25 + 5).
+    expect(run(4).slotIterations).toBe(7);
+    expect(run(4).iterationSeconds).toBeCloseTo(425e-6 / 7, 15);
     expect(run(4).firstTokenSeconds).toBeCloseTo(245e-6, 15);
+    expect(run(1).slotIterations).toBe(4);
   });
 
   it('a paged sequence of 100 prompt and 10 output tokens holds 100 + 5.5 tokens on average, and half a 16-token block more', () => {
@@ -112,10 +116,19 @@ describe('continuous batching (Orca, vLLM, in-flight batching)', () => {
     expect(chunked.prefillSeconds).toBeGreaterThan(whole.prefillSeconds);
   });
 
-  it('a chunk no shorter than the prompt is the whole prompt', () => {
+  it('a chunk no shorter than the prompt prefills it whole, but no more prompt tokens an iteration than the chunk', () => {
     const whole = estimate({ ...shape, batch: 64, batching: 'continuous' });
-    expect(estimate({ ...shape, batch: 64, batching: 'continuous', prefillChunkTokens: shape.promptTokens })).toEqual({ ...whole, shape: expect.anything() });
+    const one = estimate({ ...shape, batch: 64, batching: 'continuous', prefillChunkTokens: shape.promptTokens });
+    // The figures at batch 64 are the whole prompt's; only the largest batch fitting in memory differs, as a pass past
+    // it would carry at most one 2,048-token prompt where whole prompts may come two at a time (activation memory).
+    expect({ ...one, maxBatch: whole.maxBatch }).toEqual({ ...whole, shape: expect.anything() });
     expect(estimate({ ...shape, batch: 64, batching: 'continuous', prefillChunkTokens: 1e6 }).decodeStepSeconds).toBe(whole.decodeStepSeconds);
+    // A 2,048-token budget takes one prompt an iteration: slots held O = 512 iterations keep at most 512 running
+    // (512 × 2,048 / 2,048); whole prompts, any number an iteration, have no such limit.
+    const at = (batch: number, prefillChunkTokens?: number) => estimateInference(base, { ...shape, batch, batching: 'continuous', prefillChunkTokens });
+    expect(at(512, 2048).ok).toBe(true);
+    expect(at(513, 2048)).toMatchObject({ ok: false, reason: 'prefill-chunk' });
+    expect(at(513).ok).toBe(true);
   });
 
   it.each([[1, 8], [2, 8], [4, 64], [8, 64]])('PP %i, batch %i: the first token waits out the running iteration, then rides one carrying its whole prefill', (pipeline, batch) => {

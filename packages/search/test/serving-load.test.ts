@@ -23,8 +23,8 @@ describe('queueing for a slot, worked by hand', () => {
 });
 
 describe('servingLoad: the replicas a rate needs', () => {
-  // Batch 64, 512 tokens at 30 ms an iteration: a slot is held 15.36 s, a replica of 8 GPUs finishes 64 / 15.36 = 4.17 requests/s.
-  const point = { batch: 64, gpus: 8, outputTokens: 512, iterationSeconds: 0.03, firstTokenSeconds: 0.2 };
+  // Batch 64, 512 tokens at 30 ms an iteration: a slot is held 512 × 0.03 = 15.36 s, a replica of 8 GPUs finishes 64 / 15.36 = 4.17 requests/s.
+  const point = { batch: 64, gpus: 8, holdSeconds: 15.36, firstTokenSeconds: 0.2 };
 
   it('10 requests/s without a bound: the fewest that keep up, 3 replicas (24 GPUs) at 80 %', () => {
     const load = servingLoad(point, 10)!;

@@ -278,6 +278,10 @@ function lightLoadText(p: InferencePointJson): string[] {
  * of 79.6 GiB, too little left for another sequence". Below it, the bounds (or, with a rate, the GPUs it takes).
  */
 function batchBoundText(p: InferencePointJson, bounds: string | undefined): string[] {
+  if (p.batch < p.maxBatch && p.chunkBatchLimit !== undefined && p.batch >= p.chunkBatchLimit) {
+    return [`batch ${formatGrouped(p.batch)} of the ${formatGrouped(p.maxBatch)} that fit in memory: the ${formatGrouped(p.prefillChunkTokens ?? 0)}-token `
+      + 'prefill chunk holds it there, its prompts prefilled no faster than its sequences finish (a larger --prefill-chunk lifts it)'];
+  }
   if (p.batch < p.maxBatch) {
     return bounds === undefined ? [] : [`batch ${formatGrouped(p.batch)} of the ${formatGrouped(p.maxBatch)} that fit in memory: the bounds (${bounds}) hold it there`];
   }

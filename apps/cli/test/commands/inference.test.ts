@@ -539,6 +539,20 @@ describe('trainplan inference: what bounds the plan', () => {
     expect(bounded.out).toMatch(/^batch [\d,]+ of the [\d,]+ that fit in memory: the bounds \(≤ 20\.0 ms per token\) hold it there$/m);
   });
 
+  it('a prefill chunk that holds the batch below memory\'s is named as the bound, not the latency bound', async () => {
+    // Llama 3 8B on one H100, 6,144-token prompts in chunks of 512, 512 output tokens: c = 12 chunks, a slot held
+    // L = 512 + 12 − 1 = 523 iterations, so at most ⌊523 × 512 / 6,144⌋ = 43 sequences keep running, below the 80 that fit.
+    const args = ['inference', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--prompt', '6144', '--output', '512', '--batching', 'continuous',
+      '--gpus', '1', '--max-token-ms', '30', '--prefill-chunk', '512'];
+    const a = JSON.parse((await cli([...args, '--json'])).out);
+    expect(a.best.chunkBatchLimit).toBe(43);
+    expect(a.best.batch).toBe(43);
+    expect(a.best.maxBatch).toBeGreaterThan(43);
+    const { out } = await cli(args);
+    expect(out).toContain(`batch 43 of the ${formatGrouped(a.best.maxBatch)} that fit in memory: the 512-token prefill chunk holds it there`);
+    expect(out).not.toMatch(/hold it there/);
+  });
+
   it('--rate without --max-ttft-s sizes the replicas for a 2 s first token, and says so; --max-ttft-s still rules', async () => {
     const args = ['inference', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--prompt', '2048', '--output', '128', '--batching', 'continuous', '--rate', '1000'];
     const { code, out } = await cli(args);

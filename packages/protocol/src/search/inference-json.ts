@@ -36,6 +36,8 @@ export interface InferencePointJson {
    */
   activationBytesPerGpu?: number;
   forwardTokens?: number;
+  /** With a prefill chunk: the most sequences its chunks keep running, which bounds the batch beside maxBatch (memory's). */
+  chunkBatchLimit?: number;
   /** With requestsPerSecond: the replicas the rate needs of this point, their GPUs and utilization, the wait for a slot and the first token with it. */
   load?: { requestsPerSecond: number; replicas: number; gpus: number; utilization: number; queueSeconds: number; firstTokenSeconds: number };
   /** With pricePerGpuHour, in its currency: a million generated tokens, and with requestsPerSecond an hour of the GPUs the rate needs. */
@@ -67,6 +69,7 @@ export const point = (e: InferenceEstimate, gpus: number | undefined): Inference
   weightsBytesPerGpu: e.weightsBytesPerGpu, kvCacheBytesPerGpu: e.kvCacheBytesPerGpu, activationBytesPerGpu: e.activationBytesPerGpu, forwardTokens: e.forwardTokens,
   totalBytesPerGpu: e.totalBytesPerGpu,
   capacityBytes: e.capacityBytes, maxBatch: e.maxBatch, memoryBound: e.memoryBound,
+  ...(e.chunkBatchLimit !== undefined && { chunkBatchLimit: e.chunkBatchLimit }),
   ...(e.shape.gpuMemoryUtilization !== undefined && { usableBytesPerGpu: e.usableBytes }),
   ...(e.load !== undefined && { load: { ...e.load } }),
   ...(e.speculation !== undefined && { speculation: { ...e.speculation } }),

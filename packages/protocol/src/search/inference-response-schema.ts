@@ -64,6 +64,7 @@ const inferencePoint: Schema<InferencePointJson> = object({
   }, { ...open, description: 'With speculative decoding: its figures.' })),
   usableBytesPerGpu: optional(bytes('The memory the server may use per GPU (capacityBytes × the request\'s gpuMemoryUtilization), when the request gives one')),
   maxBatch: integer({ min: 0, description: 'The largest batch that fits: its KV cache and the activations of its largest forward pass beside the weights.' }),
+  chunkBatchLimit: optional(integer({ min: 1, description: 'With prefillChunkTokens (continuous batching): the most sequences the chunks keep running, an iteration prefilling at most a chunk of prompt tokens while each sequence holds its slot for its chunks and then its decode steps; the batch is at most this and maxBatch.' })),
   memoryBound: boolean({ description: 'Whether decode is bound by HBM bandwidth rather than compute.' }),
 }, { ...open, description: 'One serving shape and batch: latency, throughput and memory per GPU.' });
 

@@ -1,6 +1,6 @@
 import type { Seconds } from '@trainplan/units';
 import type { InferenceAnswer, InferenceEstimate } from './inference-plan.ts';
-import { admissionWaitSeconds, replicasKeepingUp, servingLoad, type LoadedPoint } from './serving-load.ts';
+import { admissionWaitSeconds, holdSeconds, replicasKeepingUp, servingLoad, type LoadedPoint } from './serving-load.ts';
 
 /**
  * The largest integer in [lo, hi] at which `holds` is true, given that it holds at lo: hi when it holds
@@ -103,7 +103,7 @@ export function boundBatches(search: BoundBatchSearch): number[] {
 
   const loaded = (batch: number): LoadedPoint => {
     const e = fitting(batch)!;
-    return { batch, gpus: 1, outputTokens: e.shape.outputTokens, iterationSeconds: e.decodeStepSeconds, firstTokenSeconds: e.prefillSeconds };
+    return { batch, gpus: 1, holdSeconds: holdSeconds(e), firstTokenSeconds: e.prefillSeconds };
   };
   const load = servingLoad(loaded(largest), rate, firstTokenBound);
   const fewest = replicasKeepingUp(loaded(largest), rate);
@@ -114,7 +114,7 @@ export function boundBatches(search: BoundBatchSearch): number[] {
     if (!keepsUp(largest)) return undefined;
     const firstToken = (batch: number) => {
       const p = loaded(batch);
-      return p.firstTokenSeconds + admissionWaitSeconds(batch, rate / replicas, p.outputTokens * p.iterationSeconds);
+      return p.firstTokenSeconds + admissionWaitSeconds(batch, rate / replicas, p.holdSeconds);
     };
     const least = leastAt(firstHolding(1, largest, keepsUp), largest, firstToken);
     return firstToken(least) <= firstTokenBound ? lastHolding(least, largest, (batch) => firstToken(batch) <= firstTokenBound, 2, stride) : undefined;

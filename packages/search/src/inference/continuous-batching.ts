@@ -1,4 +1,5 @@
 import type { Bytes, Seconds } from '@trainplan/units';
+import { slotIterations } from './chunk-batch-limit.ts';
 
 /**
  * How a replica batches its sequences. 'static': a batch of b prompts is prefilled together, then
@@ -49,8 +50,10 @@ export interface PromptPrefill {
 }
 
 export interface ContinuousIteration {
-  /** One iteration: every running sequence gets a token and b/O prompts are prefilled (the time per output token). */
+  /** One iteration: every decoding sequence gets a token and b/L prompts are prefilled (the time per output token). */
   readonly iterationSeconds: Seconds;
+  /** L: iterations a sequence holds its slot, O + c − 1 (slotIterations); O unchunked. */
+  readonly slotIterations: number;
   /** The iterations that prefill one prompt's chunks (one, unchunked), each fused with its micro-batch's decode, through every stage. */
   readonly carryingSeconds: Seconds;
   /** Time to first token: a running iteration waited out (none when the sequence runs alone), then the carrying one. */
@@ -86,17 +89,24 @@ export function stageSeconds(round: DecodeRound, prefill: LayerPrefill = NO_PREF
 }
 
 /**
- * Continuous batching in steady state with b sequences of O output tokens each: an iteration decodes one
- * token for each of the b sequences, b/O of them finish (each lives O iterations), and as many new
- * prompts are admitted and prefilled (Orca's iteration-level scheduling, Yu et al. 2022), their prefill
- * fused into the iteration's kernels (fusedLayerSeconds).
+ * Continuous batching in steady state with b slots and O output tokens a sequence: a sequence holds its
+ * slot L = O + c − 1 iterations (slotIterations: its c prefill chunks, the last yielding its first token, then
+ * O − 1 decode steps; O unchunked), so b/L of them finish each iteration and as many new prompts are admitted
+ * and prefilled (Orca's iteration-level scheduling, Yu et al. 2022), their prefill fused into the iteration's
+ * kernels (fusedLayerSeconds). The b·(c − 1)/L slots still prefilling yield no token: the batch's tokens an
+ * iteration are b·O/L (estimateInference's throughput). The decode round is still costed for all b slots (m =
+ * ⌈b/k⌉): a prefilling slot's charge stands for what the prompt's cost leaves out, each chunk's attention
+ * re-reading the KV cache of the chunks before it (P'/2 tokens an iteration on average, against the decode's
+ * P + O/2), an overcharge of under one sequence's KV read a micro-batch (at the chunk's limit, chunkBatchLimit,
+ * fewer than k slots are prefilling), which matters only where the batch is a few sequences a micro-batch.
  *
- * The b/O prompts ride in the k micro-batches, a = (b/O)/k each, as c chunks apiece. A micro-batch's
+ * The b/L prompts ride in the k micro-batches, a = (b/L)/k each, as c chunks apiece. A micro-batch's
  * iteration carries prefill with probability φ = min(1, a·c), and then a/φ prompts' worth of it; otherwise
  * it only decodes. Only an iteration that carries prefill hides some under its weight reads, so spreading
  * a prompt over more iterations hides more of it: Sarathi-Serve's chunked prefill (Agrawal et al. 2024),
  * where every iteration carries a chunk (φ = 1), against a whole prompt in one iteration (c = 1), which
- * hides at most one iteration's idle tensor cores per prompt. The mean iteration, the time per output
+ * hides at most one iteration's idle tensor cores per prompt. With a chunk the batch is at most chunkBatchLimit's,
+ * where a/φ·P' stays within the chunk (estimateInference refuses a larger one). The mean iteration, the time per output
  * token, is the larger of a micro-batch's traversal (with its share of the prompts' activations sent along)
  * and k times the busiest stage, as the decode round is (estimateInference).
  *
@@ -116,8 +126,9 @@ export function continuousIteration(options: {
 }): ContinuousIteration {
   const { round, prompt, batch, outputTokens, sendSeconds } = options;
   const k = round.microBatches;
-  // Prompts admitted per iteration: each sequence lives O iterations, so b/O leave and join per iteration.
-  const perMicroBatch = batch / outputTokens / k;
+  // Prompts admitted per iteration: each sequence holds its slot L iterations, so b/L leave and join per iteration.
+  const life = slotIterations(outputTokens, prompt.chunks);
+  const perMicroBatch = batch / life / k;
   const carrying = Math.min(1, perMicroBatch * prompt.chunks);
   const share = (prompts: number): LayerPrefill => ({ tensorCoreSeconds: prompts * prompt.layerTensorCoreSeconds, otherSeconds: prompts * prompt.layerOtherSeconds });
   const withPrefill = stageSeconds(round, share(perMicroBatch / carrying));
@@ -130,7 +141,7 @@ export function continuousIteration(options: {
     + sendSeconds(round.activationBytes + prompt.activationBytes / prompt.chunks);
   const carryingSeconds = prompt.chunks * chunkIteration;
   const waitSeconds = batch > 1 ? iterationSeconds : 0;
-  return { iterationSeconds, carryingSeconds, firstTokenSeconds: waitSeconds + carryingSeconds };
+  return { iterationSeconds, slotIterations: life, carryingSeconds, firstTokenSeconds: waitSeconds + carryingSeconds };
 }
 
 /** vLLM's default KV block: 16 tokens (PagedAttention, Kwon et al. 2023 §4.2; `block_size` in vLLM's cache config). */

@@ -2,8 +2,9 @@ import { formatGrouped, formatSeconds } from '@trainplan/units';
 import type { InferenceAnswer, InferenceBase, InferenceEstimate, InferenceShape } from './inference-plan.ts';
 import { estimateInference } from './inference-plan.ts';
 import { servingCost } from './serving-cost.ts';
-import { servingLoad } from './serving-load.ts';
+import { holdSeconds, servingLoad } from './serving-load.ts';
 import { boundBatches } from './bound-batch.ts';
+import { chunkBatchLimit, chunkLimitWarnings, type ChunkBound } from './chunk-batch-limit.ts';
 import { powersOfTwoUpTo } from '../search-space.ts';
 
 /**
@@ -112,6 +113,7 @@ export function planInference(base: InferenceBase, asked: InferenceSearch): Infe
   const points: InferenceEstimate[] = [];
   const byShape: { tensor: number; pipeline: number; answer: InferenceAnswer }[] = [];
   const leftOut: LeftOut[] = [];
+  const chunkBound: ChunkBound[] = [];
   for (const tensor of tensors) {
     for (const pipeline of pipelines.filter((p) => divides(tensor, p))) {
       const { promptTokens, outputTokens, batching, prefillChunkTokens, gpuMemoryUtilization, sharedPrefixTokens, kvCachePrecision, speculative } = search;
@@ -127,8 +129,11 @@ export function planInference(base: InferenceBase, asked: InferenceSearch): Infe
       };
       const probe = at(1);
       if (!probe.ok) { byShape.push({ tensor, pipeline, answer: probe }); continue; }
+      // With chunked prefill, no batch past what its chunks keep running (chunkBatchLimit) is tried: it cannot be kept full.
+      const chunkLimit = chunkBatchLimit(shape);
+      const most = Math.min(probe.maxBatch, chunkLimit?.sequences ?? probe.maxBatch);
       // Batches asked for are each tried (in their order), and any that does not fit is said rather than dropped unseen.
-      const batches = search.batches ?? defaultBatches(probe.maxBatch, at, search);
+      const batches = search.batches ?? defaultBatches(most, at, search);
       let largest: InferenceEstimate | undefined;
       const unfit: Unfit[] = [];
       for (const batch of batches) {
@@ -139,7 +144,11 @@ export function planInference(base: InferenceBase, asked: InferenceSearch): Infe
         points.push(point);
         if (largest === undefined || point.shape.batch > largest.shape.batch) largest = point;
       }
-      if (largest !== undefined && unfit.length > 0) leftOut.push({ tensor, pipeline, batches: unfit.map((u) => u.shape.batch), maxBatch: probe.maxBatch });
+      const [overChunk, overMemory] = [unfit.filter((u) => u.reason === 'prefill-chunk'), unfit.filter((u) => u.reason !== 'prefill-chunk')];
+      if (largest !== undefined && overMemory.length > 0) leftOut.push({ tensor, pipeline, batches: overMemory.map((u) => u.shape.batch), maxBatch: probe.maxBatch });
+      if (chunkLimit !== undefined && (overChunk.length > 0 || (search.batches === undefined && chunkLimit.sequences < probe.maxBatch))) {
+        chunkBound.push({ tensor, pipeline, limit: chunkLimit, leftOut: overChunk.map((u) => u.shape.batch) });
+      }
       // No batch asked fits: the shape's answer is why the smallest of them does not (never the probe at batch 1, which was not asked).
       byShape.push({ tensor, pipeline, answer: largest ?? (unfit.length > 0 ? tooLarge(unfit, probe.maxBatch) : probe) });
     }
@@ -154,7 +163,7 @@ export function planInference(base: InferenceBase, asked: InferenceSearch): Infe
     : b.tokensPerSecondPerGpu > a.tokensPerSecondPerGpu);
   const best = points.filter(meets).reduce<InferenceEstimate | undefined>((a, b) => (!a || better(a, b) ? b : a), undefined);
   const closest = !best && points.length > 0 ? closestMiss(points, search) : undefined;
-  return { points, frontier: latencyThroughputFrontier(points), best, byShape, closest, warnings: [...contextWarnings(base, search), ...singleTokenWarnings(asked), ...leftOutWarnings(leftOut)] };
+  return { points, frontier: latencyThroughputFrontier(points), best, byShape, closest, warnings: [...contextWarnings(base, search), ...singleTokenWarnings(asked), ...leftOutWarnings(leftOut), ...chunkLimitWarnings(chunkBound)] };
 }
 
 /** A shape on which some batches asked for fit and others do not: those left out, and the largest that fits. */
@@ -168,9 +177,11 @@ const grouped = (n: number): string => n.toLocaleString('en-US');
 /**
  * A shape none of whose batches asked for fits in memory: the smallest of them refused, its message saying so
  * and naming the largest batch that fits ("batch 100,000 does not fit (the largest that fits is 6,617): needs …").
+ * One that fits but is past what its prefill chunks keep running is refused as the estimate says (its message names the limit).
  */
 function tooLarge(unfit: readonly Unfit[], maxBatch: number): Unfit {
   const smallest = unfit.reduce((a, b) => (b.shape.batch < a.shape.batch ? b : a));
+  if (smallest.reason === 'prefill-chunk') return smallest;
   const which = unfit.length > 1 ? `batch ${grouped(smallest.shape.batch)}, the smallest asked,` : `batch ${grouped(smallest.shape.batch)}`;
   return { ...smallest, message: `${which} does not fit (the largest that fits is ${grouped(maxBatch)}): ${smallest.message}` };
 }
@@ -218,8 +229,7 @@ function defaultBatches(maxBatch: number, at: (batch: number) => InferenceAnswer
 /** The point with the replicas `requestsPerSecond` needs of it (servingLoad), or as it was when no count meets the first-token bound. */
 function withLoad(e: InferenceEstimate, requestsPerSecond: number, maxFirstTokenSeconds: number | undefined): InferenceEstimate {
   const load = servingLoad({
-    batch: e.shape.batch, gpus: e.shape.tensor * e.shape.pipeline, outputTokens: e.shape.outputTokens,
-    iterationSeconds: e.decodeStepSeconds, firstTokenSeconds: e.prefillSeconds,
+    batch: e.shape.batch, gpus: e.shape.tensor * e.shape.pipeline, holdSeconds: holdSeconds(e), firstTokenSeconds: e.prefillSeconds,
   }, requestsPerSecond, maxFirstTokenSeconds);
   return load === undefined ? e : { ...e, load };
 }

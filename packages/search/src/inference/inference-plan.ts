@@ -9,6 +9,7 @@ import type { ServingLoad } from './serving-load.ts';
 import { draftTensor, tokensPerStep, type Speculation } from './speculative.ts';
 import { bytesPerValue, decodeLayer, decodeLogitsSeconds } from './decode-layer.ts';
 import { continuousIteration, pagedTokensPerSequence, stageSeconds, type DecodeRound, type InferenceBatching, type PromptPrefill } from './continuous-batching.ts';
+import { chunkBatchLimit, chunkLimitWhy, slotIterations } from './chunk-batch-limit.ts';
 import { forwardActivationBytes } from './activation-memory.ts';
 import { lastHolding } from './bound-batch.ts';
 import { servingLayerSplit } from './serving-layers.ts';
@@ -71,9 +72,17 @@ export interface InferenceEstimate {
   /**
    * One decode step: the time between two tokens of a sequence, in which every sequence of the batch
    * gets one (a round of the micro-batches through the stages), at the mean context length. With
-   * continuous batching, the iteration: that round plus the prefill of the b/O prompts admitted in it.
+   * continuous batching, the iteration: that round plus the prefill of the b/L prompts admitted in it (L the
+   * iterations a sequence holds its slot, O + c − 1 with prompts in c chunks; continuousIteration).
    */
   readonly decodeStepSeconds: Seconds;
+  /**
+   * Continuous batching: how long a sequence holds its slot, its L iterations (its prompt's c chunks, then its decode
+   * steps): the holding time of servingLoad's queue.
+   */
+  readonly slotSeconds?: Seconds;
+  /** With chunked prefill: the most sequences its chunks keep running (chunkBatchLimit), a bound on the batch beside memory's maxBatch. */
+  readonly chunkBatchLimit?: number;
   /** Micro-batches in flight in the pipeline: min(PP, batch). */
   readonly microBatches: number;
   readonly weightsBytesPerGpu: Bytes;
@@ -104,8 +113,9 @@ export interface InferenceEstimate {
    */
   readonly maxBatch: number;
   /**
-   * Generated tokens per second per GPU, over the TP × PP GPUs. Continuous batching: b over the iteration, which
-   * carries the prompts' prefill. Static batching: a batch's b·O tokens over its whole life, the prefill (which
+   * Generated tokens per second per GPU, over the TP × PP GPUs. Continuous batching: the b·O/L tokens an iteration
+   * yields (b without chunks; the slots still prefilling their chunks yield none) over the iteration, which carries the
+   * prompts' prefill. Static batching: a batch's b·O tokens over its whole life, the prefill (which
    * yields the first token) and O − 1 decode steps, as gptSessionBenchmark measures it; its steady decode alone
    * (b over a step) would leave out the prefill, which a large batch of long prompts is most of.
    */
@@ -138,7 +148,13 @@ export interface SpeculationFigures {
   readonly draftPrefillSeconds: Seconds;
 }
 
-export type InferenceAnswer = InferenceEstimate | { readonly ok: false; readonly shape: InferenceShape; readonly reason: 'indivisible' | 'out-of-memory'; readonly message: string };
+/**
+ * Why a batch is not served: its shape does not split the model ('indivisible'), it does not fit in memory, or its
+ * prompts' chunks cannot be prefilled as fast as its sequences finish ('prefill-chunk', chunkBatchLimit).
+ */
+export type InferenceRefusal = 'indivisible' | 'out-of-memory' | 'prefill-chunk';
+
+export type InferenceAnswer = InferenceEstimate | { readonly ok: false; readonly shape: InferenceShape; readonly reason: InferenceRefusal; readonly message: string };
 
 /**
  * What the estimates of one shape share whatever their batch, kept by planInference across its batches: one
@@ -235,9 +251,11 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
   const { tensor: t, pipeline: p, batch: b, promptTokens, outputTokens, batching = 'static', prefillChunkTokens } = shape;
   // A shared prefix is cached by continuous batching's paged cache only (static batching has none to share).
   const cached = batching === 'continuous' && shape.sharedPrefixTokens !== undefined ? cachedPrefixTokens(shape.sharedPrefixTokens, promptTokens) : 0;
-  const chunks = prefillChunkTokens === undefined ? 1 : Math.ceil((promptTokens - cached) / prefillChunkTokens);
+  // Chunked prefill (continuous only): the chunks a prompt takes, and the largest batch they keep running.
+  const chunkLimit = chunkBatchLimit(shape);
+  const chunks = chunkLimit?.chunks ?? 1;
   const model = base.model;
-  const fail = (reason: 'indivisible' | 'out-of-memory', message: string): InferenceAnswer => ({ ok: false, shape, reason, message });
+  const fail = (reason: InferenceRefusal, message: string): InferenceAnswer => ({ ok: false, shape, reason, message });
   // Name only what does not split: GPT-3 125M's FFN 3072 splits over TP 8, its 12 heads do not.
   const unsplit = [...(model.attentionHeads % t !== 0 ? [`${model.attentionHeads} heads`] : []), ...(model.ffnHiddenSize % t !== 0 ? [`FFN ${model.ffnHiddenSize}`] : [])];
   if (unsplit.length > 0) return fail('indivisible', `${unsplit.join(' and ')} ${unsplit.length === 1 && unsplit[0]!.startsWith('FFN') ? 'does' : 'do'} not split over TP ${t}`);
@@ -245,11 +263,15 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
   const spec = shape.speculative;
   if (spec !== undefined && p > 1) return fail('indivisible', `speculative decoding is modelled on one pipeline stage, not ${p} (vLLM runs it without pipeline parallelism)`);
   // KV tokens a sequence holds: its full context reserved (static), or its steady-state mean in a paged cache
-  // (continuous), past the cached prefix's blocks, which the replica holds once for all of them.
+  // (continuous), past the cached prefix's blocks, which the replica holds once for all of them. A slot still
+  // prefilling its chunks holds less (its chunks so far), counted as a decoding one's: fewer than one slot a
+  // micro-batch is prefilling at the chunk's limit (chunkBatchLimit), so the excess is under k sequences' cache.
   const heldTokens = batching === 'continuous' ? pagedTokensPerSequence(promptTokens - cached, outputTokens) : promptTokens + outputTokens;
   // Speculating, the target verifies γ + 1 tokens a sequence in one pass, and a step yields E of them (1 without).
   const queryTokens = spec === undefined ? 1 : spec.draftTokens + 1;
   const perStep = spec === undefined ? 1 : tokensPerStep(spec.draftTokens, spec.acceptanceRate);
+  // Continuous: steps a sequence holds its slot, its chunks and then its decode steps (O/E of them, the first the last chunk's).
+  const life = slotIterations(outputTokens / perStep, chunks);
 
   // Memory: the heaviest stage's weights (16-bit or FP8) plus the KV cache of the tokens held.
   const layers = servingLayerSplit(model.layers, p);
@@ -266,12 +288,14 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
   const kvPerSequence = kvPerToken * heldTokens;
   const kvShared = kvPerToken * cached;
   // The largest forward pass at a batch: static, a micro-batch's prompts; continuous, a micro-batch's decode
-  // tokens and the prompts (or chunks) admitted into its iteration, b/O over k a micro-batch (continuousIteration), whole ones.
+  // tokens and the prompts (or chunks) admitted into its iteration, b/L over k a micro-batch (continuousIteration),
+  // whole ones, and with a chunk no more than it (the budget an iteration fills, packing prompts: chunkBatchLimit).
   const forwardTokens = (batch: number): number => {
     const k = Math.min(p, batch);
     if (batching !== 'continuous') return Math.ceil(batch / k) * promptTokens;
-    const admitted = Math.max(1, Math.ceil(((batch / (outputTokens / perStep)) * chunks) / k));
-    return Math.ceil(batch / k) * queryTokens + admitted * Math.ceil((promptTokens - cached) / chunks);
+    const admitted = Math.max(1, Math.ceil(((batch / life) * chunks) / k));
+    const prefilled = admitted * Math.ceil((promptTokens - cached) / chunks);
+    return Math.ceil(batch / k) * queryTokens + Math.min(prefilled, prefillChunkTokens ?? prefilled);
   };
   // The target's layer and the draft's run one after the other: the larger of their working sets.
   const activations = (batch: number): Bytes => Math.max(
@@ -317,7 +341,7 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
   const traversal = stageDecode.reduce((a, s) => a + s, 0) + send(round.activationBytes);
   const decodeStep = Math.max(traversal, microBatches * Math.max(...stageDecode));
 
-  // Continuous batching: the round also prefills the b/O prompts admitted in it, fused into its layers.
+  // Continuous batching: the round also prefills the b/L prompts admitted in it, fused into its layers.
   // A sequence lives O / E steps when each yields E tokens (E = 1 without speculation).
   const admit = (on: DecodeRound, prompt: PromptPrefill, sendSeconds: (bytes: Bytes) => Seconds) =>
     continuousIteration({ round: on, prompt, batch: b, outputTokens: outputTokens / perStep, sendSeconds });
@@ -354,6 +378,9 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
   // The first token: the batch's prefill (static), or a running step waited out and the iterations carrying the
   // prompt (continuous); speculating, the draft's prefill and steps before it.
   const firstToken = (continuous?.firstTokenSeconds ?? prefill) + (drafted?.firstTokenSeconds ?? 0);
+  // Continuous: the slots decoding in a step, b·(O/E)/L on average (each yields its O tokens over its L steps); all b
+  // when a prompt is prefilled in one iteration, the one yielding its first token (L = O/E).
+  const decodingSlots = chunks === 1 ? b : (b * (outputTokens / perStep)) / life;
 
   if (!fits(b)) {
     const gib = (x: Bytes) => `${(x / GiB(1)).toFixed(1)} GiB`;
@@ -363,10 +390,17 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
     return fail('out-of-memory', `needs ${gib(total)} per GPU (weights ${gib(weights + draftWeights)}, KV cache ${gib(kv)}, `
       + `activations ${gib(activationBytes)} for ${forwardTokens(b).toLocaleString('en-US')} tokens in one forward pass, runtime ${gib(RUNTIME_RESERVE)}), ${has}`);
   }
+  if (chunkLimit !== undefined && b > chunkLimit.sequences) {
+    return fail('prefill-chunk', `batch ${b.toLocaleString('en-US')} cannot be kept running: ${chunkLimitWhy(chunkLimit)}, so at most `
+      + `${chunkLimit.sequences.toLocaleString('en-US')} sequences keep running (with more slots prompts arrive faster than their chunks are prefilled; `
+      + 'a larger prefillChunkTokens lifts the limit)');
+  }
   return {
     ok: true, shape, batching, prefillSeconds: firstToken, decodeStepSeconds: perToken, microBatches, weightsBytesPerGpu: weights + draftWeights,
     kvCacheBytesPerGpu: kv, activationBytesPerGpu: activationBytes, forwardTokens: forwardTokens(b), totalBytesPerGpu: total, capacityBytes: capacity, usableBytes: usable, maxBatch,
-    tokensPerSecondPerGpu: (batching === 'continuous' ? b / perToken : (b * outputTokens) / (firstToken + (outputTokens - 1) * perToken)) / (t * p),
+    tokensPerSecondPerGpu: (batching === 'continuous' ? decodingSlots / perToken : (b * outputTokens) / (firstToken + (outputTokens - 1) * perToken)) / (t * p),
+    ...(batching === 'continuous' && { slotSeconds: life * step }),
+    ...(chunkLimit !== undefined && { chunkBatchLimit: chunkLimit.sequences }),
     memoryBound: layer.memorySeconds >= layer.computeSeconds,
     ...(batching === 'continuous' && shape.sharedPrefixTokens !== undefined && { sharedPrefix: { cachedTokens: cached, kvCacheBytesPerGpu: kvShared } }),
     ...(spec !== undefined && draft !== undefined && drafted !== undefined && {

@@ -1,11 +1,13 @@
 import { billion, type Seconds } from '@trainplan/units';
+import type { InferenceEstimate } from './inference-plan.ts';
 
 /**
  * Serving a request rate: how many replicas it needs, how loaded they are, and how long a request waits
  * for a free slot. A replica running continuous batching at batch b is b slots (vLLM's max_num_seqs); a
- * sequence holds its slot for its O iterations, S = O × the iteration, so a replica finishes b/S requests
- * a second. A load balancer spreads Poisson arrivals of λ requests/s evenly over R replicas, each then an
- * M/D/b queue: Poisson arrivals, a fixed holding time, b slots.
+ * sequence holds its slot for S, its L iterations (O; O + c − 1 with its prompt prefilled in c chunks, which
+ * hold the slot too: InferenceEstimate's slotSeconds), so a replica finishes b/S requests a second. A load
+ * balancer spreads Poisson arrivals of λ requests/s evenly over R replicas, each then an M/D/b queue: Poisson
+ * arrivals, a fixed holding time, b slots.
  */
 
 /**
@@ -54,20 +56,25 @@ const MAX_REPLICAS = billion(1);
 export interface LoadedPoint {
   readonly batch: number;
   readonly gpus: number;
-  readonly outputTokens: number;
-  /** One iteration (the time per output token). */
-  readonly iterationSeconds: Seconds;
+  /** S: how long a sequence holds its slot (InferenceEstimate's slotSeconds; O iterations for a prompt prefilled whole). */
+  readonly holdSeconds: Seconds;
   /** Time to first token without a queue. */
   readonly firstTokenSeconds: Seconds;
 }
 
 /**
+ * How long a sequence of an estimate holds its slot: its slotSeconds (continuous batching), else, as a static batch
+ * has no slots to hold, O of its per-token steps as a prompt prefilled whole would.
+ */
+export const holdSeconds = (e: Pick<InferenceEstimate, 'slotSeconds' | 'decodeStepSeconds' | 'shape'>): Seconds =>
+  e.slotSeconds ?? e.shape.outputTokens * e.decodeStepSeconds;
+
+/**
  * The fewest replicas of a point that keep up with `requestsPerSecond` (ρ < 1): a replica finishes b/S
- * requests a second, S = O × the iteration. No count below it serves the rate, whatever the bound, so it
- * is servingLoad's lower bound; without a first-token bound it is servingLoad's count (any ρ < 1 waits a finite time).
+ * requests a second. No count below it serves the rate, whatever the bound, so it is servingLoad's lower bound; without a first-token bound it is servingLoad's count (any ρ < 1 waits a finite time).
  */
 export function replicasKeepingUp(point: LoadedPoint, requestsPerSecond: number): number {
-  return Math.floor(requestsPerSecond / (point.batch / (point.outputTokens * point.iterationSeconds))) + 1;
+  return Math.floor(requestsPerSecond / (point.batch / point.holdSeconds)) + 1;
 }
 
 /**
@@ -79,7 +86,7 @@ export function replicasKeepingUp(point: LoadedPoint, requestsPerSecond: number)
 export function servingLoad(point: LoadedPoint, requestsPerSecond: number, maxFirstTokenSeconds?: Seconds): ServingLoad | undefined {
   // Some wait always remains, so a first token already at the bound leaves no count that meets it.
   if (maxFirstTokenSeconds !== undefined && point.firstTokenSeconds >= maxFirstTokenSeconds) return undefined;
-  const hold = point.outputTokens * point.iterationSeconds;
+  const hold = point.holdSeconds;
   const perReplica = point.batch / hold;
   const wait = (replicas: number) => admissionWaitSeconds(point.batch, requestsPerSecond / replicas, hold);
   const meets = (replicas: number) => (maxFirstTokenSeconds === undefined ? Number.isFinite(wait(replicas)) : point.firstTokenSeconds + wait(replicas) <= maxFirstTokenSeconds);
