@@ -1,4 +1,4 @@
-import { costUnit, SERVING_WORDS } from './lexicon/serving.ts';
+import { ASKS_MOST_CONCURRENT, costUnit, SERVING_WORDS } from './lexicon/serving.ts';
 import type { AskParameters, IntentName } from './question.ts';
 
 /**
@@ -62,7 +62,8 @@ const TRAINING_FIGURES = ['tokens', 'tokensPerParameter', 'batchTokens', 'deadli
 
 /**
  * Why a question with no serving word is read as inference, in its words ("generate"), or undefined: generating text,
- * running a model on GPUs, or tokens/s at a batch of one, with a model named and no training word or figure. Throughput
+ * running a model on GPUs, tokens/s at a batch of one, or the most requests held at once ("max batch"), with a model named
+ * and no training word or figure. Throughput
  * asked with neither ("tokens per second of llama3-70b on 64 h100") stays training, said so (answer/training-throughput.ts).
  */
 export function inferenceCue(text: string, stated: AskParameters): string | undefined {
@@ -80,6 +81,11 @@ export function inferenceCue(text: string, stated: AskParameters): string | unde
   if (cluster && RUNS.test(text)) return `"run" a model on GPUs`;
   const one = BATCH_OF_ONE.exec(text);
   if (one !== null) return `"${one[0]}"`;
+  // "Max batch", "max concurrent sequences", "how many sequences fit": the requests a replica holds at once, which only
+  // serving has (training's batch is a micro or global one, and a training word or figure returned above; fine-tuning's
+  // batch, which SAYS_TRAINING leaves to the cues above, is training's too).
+  const most = ASKS_MOST_CONCURRENT.exec(text);
+  if (most !== null && !SAYS_TRAINING_ITSELF.test(text)) return `"${most[0]}"`;
   return undefined;
 }
 

@@ -81,3 +81,34 @@ describe('generating a number of tokens', () => {
     expect(ask('how long to train llama3-70b on 1T tokens on 64 H100', { publicUrl: null }).intent).toBe('time');
   });
 });
+
+describe('the most requests held at once ("max batch", "how many sequences fit") is serving; a training batch stays training', () => {
+  // QA: "max batch for llama3-8b on a100-80gb with 4k context" was planned as training on a default 128 nodes.
+  it.each([
+    ['max batch for llama3-8b on a100-80gb with 4k context', 'max batch'],
+    ['max concurrent sequences for llama3-8b on a100-80gb with 4k context', 'max concurrent sequences'],
+    ['how many sequences fit for llama3-8b on a100-80gb with 4k context', 'how many sequences fit'],
+    ['maximum batch size for llama3-70b on 8 h100', 'maximum batch size'],
+  ])('"%s" is serving, read from "%s"', (question, cue) => {
+    const q = parse(question);
+    expect(q.intent).toBe('serving');
+    expect(servingReading(q)).toContain(`from "${cue}" with no training word`);
+  });
+
+  it('"max batch size for inference" says inference itself: serving, with no reading said back', () => {
+    const q = parse('max batch size for inference of llama3-8b on a100-80gb');
+    expect(q.intent).toBe('serving');
+    expect(servingReading(q)).toBeUndefined();
+  });
+
+  it.each([
+    'max micro batch for training llama3-8b on 8 a100',
+    'max micro batch for llama3-8b on 8 a100',
+    'max global batch for llama3-8b on 64 h100',
+    'largest batch size that fits in memory for training llama3-70b on 64 h100',
+    'max batch for llama3-8b with zero-3 on 8 h100',
+    'max batch size for fine-tuning llama3-8b on 8 a100',
+  ])('"%s" is not serving', (question) => {
+    expect(parse(question).intent).not.toBe('serving');
+  });
+});

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatBytes } from '@trainplan/units';
 import { ask } from '../src/answer/answer.ts';
+import { figure } from './support/serving.ts';
 import { ASKS_KV_SIZE, NO_BOUND_FOR_KV_SIZE } from '../src/answer/kv-cache-size.ts';
 
 /**
@@ -10,7 +11,7 @@ import { ASKS_KV_SIZE, NO_BOUND_FOR_KV_SIZE } from '../src/answer/kv-cache-size.
  */
 describe('a KV cache size question leads with the size per token and per sequence, then per GPU', () => {
   it.each([
-    ['how big is the kv cache for llama3-70b at 128k context', /^Llama 3 70B on H100 SXM5 80GB: KV cache 320 KiB per token \(2 × 80 layers × 8 KV heads × 128 dims × 2 bytes\); 40\.0 GiB per 131,072-token sequence; .+ of it on each GPU of TP \d+ · PP \d+$/],
+    ['how big is the kv cache for llama3-70b at 128k context', /^Llama 3 70B on H100 SXM5 80GB: KV cache 320 KiB per token \(2 × 80 layers × 8 KV heads × 128 dims × 2 bytes\); 40\.0 GiB per 131,072-token sequence; .+ of it on each GPU of TP \d+ · PP \d+ for a full 131,072-token context$/],
     ['KV cache size of llama3 8b at 32k context', /^Llama 3 8B on H100 SXM5 80GB: KV cache 128 KiB per token \(2 × 32 layers × 8 KV heads × 128 dims × 2 bytes\); 4\.00 GiB per 32,768-token sequence; /],
     // The default 2,048-token prompt and 512 generated: 2,560 tokens × 320 KiB = 800 MiB.
     ['kv cache per token for llama 3 70b', /^Llama 3 70B on H100 SXM5 80GB: KV cache 320 KiB per token .*; 800 MiB per 2,560-token sequence; /],
@@ -22,13 +23,28 @@ describe('a KV cache size question leads with the size per token and per sequenc
   it("on each GPU: the sequence's share, its KV heads over TP and its layers over PP (not the plan's average paged occupancy)", () => {
     // TP 1 · PP 1 holds the whole 1.00 GiB (QA: "993 MiB of it", the paged average over the batch).
     expect(ask('how much memory for the kv cache of llama3-8b at 8k context with batch 32', { publicUrl: null }).headline)
-      .toMatch(/; 1\.00 GiB per 8,192-token sequence; 1\.00 GiB of it on each GPU of TP 1 · PP 1$/);
+      .toMatch(/; 1\.00 GiB per 8,192-token sequence; 1\.00 GiB of it on each GPU of TP 1 · PP 1 for a full 8,192-token context$/);
     // 40 GiB over TP 8 (one of the 8 KV heads each): 5.00 GiB.
     const headline = ask('how big is the kv cache for llama3-70b at 128k context', { publicUrl: null }).headline;
-    const t = Number(/TP (\d+) · PP \d+$/.exec(headline)![1]);
-    const p = Number(/PP (\d+)$/.exec(headline)![1]);
+    const t = Number(/TP (\d+) · PP \d+ for a full/.exec(headline)![1]);
+    const p = Number(/PP (\d+) for a full/.exec(headline)![1]);
     const expectedGiB = ((40 * Math.ceil(80 / p)) / 80) * (Math.max(1, 8 / t) / 8);
     expect(headline).toContain(`${formatBytes(expectedGiB * 2 ** 30)} of it on each GPU of TP ${t} · PP ${p}`);
+  });
+
+  it('"KV cache per token of llama3-70b in fp8": the per-GPU share is labelled a full context\'s, the figure\'s per request a paged average', () => {
+    // QA: "50.0 MiB of it on each GPU" in the headline and "45.2 MiB per request on each GPU" in the figure, neither labelled.
+    const a = ask("what's the KV cache per token of llama3-70b in fp8", { publicUrl: null });
+    const m = /; ([\d.]+ [KMG]iB) of it on each GPU of TP (\d+) · PP (\d+) for a full 2,560-token context$/.exec(a.headline);
+    expect(m, a.headline).not.toBeNull();
+    const [t, p] = [Number(m![2]), Number(m![3])];
+    // FP8: 2 × 80 layers × 8 KV heads × 128 dims × 1 byte = 160 KiB a token; a GPU holds ⌈80 / PP⌉ of the layers and
+    // max(1, 8 / TP) of the KV heads; a full context is the default 2,048-token prompt + 512 generated = 2,560 tokens.
+    const perGpuToken = 2 * Math.ceil(80 / p) * Math.max(1, 8 / t) * 128;
+    expect(m![1]).toBe(formatBytes(perGpuToken * 2560));
+    // Paged, a request holds its prompt, on average half its output and half a 16-token block (search's
+    // pagedTokensPerSequence): 2,048 + 513 / 2 + 15 / 2 = 2,312 tokens, less than the full 2,560.
+    expect(figure(a, 'Memory per GPU')).toContain(`(${formatBytes(perGpuToken * (2048 + 513 / 2 + 15 / 2))} on average per request on each GPU, paged)`);
   });
 
   it('an FP8 cache holds one byte a value: half the size', () => {
@@ -44,7 +60,7 @@ describe('a KV cache size question leads with the size per token and per sequenc
     expect(text).not.toMatch(/missing them|no plan meets|\(closest\)|first token within 2 s/);
     expect(a.assumptions).toContain(NO_BOUND_FOR_KV_SIZE);
     // The headline's plan is the configuration's, not another replica beside it.
-    const shape = /on each GPU of (TP \d+ · PP \d+)$/.exec(a.headline)?.[1];
+    const shape = /on each GPU of (TP \d+ · PP \d+) for a full [\d,]+-token context$/.exec(a.headline)?.[1];
     expect(a.configuration?.startsWith(`${shape} · batch `)).toBe(true);
   });
 

@@ -27,6 +27,17 @@ describe('a serving point\'s memory per GPU in words', () => {
   });
 });
 
+describe('under continuous batching the KV cache a request holds is its paged average, said so', () => {
+  it.each([
+    // A full context is reserved for each request of a static batch: nothing to average.
+    ['static', 'KV cache 280 MiB (70.0 MiB per request on each GPU)'],
+    // QA: 45.2 MiB "per request" beside a KV cache size answer's 50.0 MiB full context, neither labelled.
+    ['continuous', 'KV cache 280 MiB (70.0 MiB on average per request on each GPU, paged)'],
+  ] as const)('%s batching', (batching, text) => {
+    expect(memoryText({ ...point, batching })).toBe(`17.0 GiB of 80.0 GiB: weights 16.0 GiB, ${text}`);
+  });
+});
+
 describe('a memory question about serving leads with memory', () => {
   it('"how much GPU memory does llama3-70b need for inference": the fewest GPUs that hold it and how their memory splits, the fastest plan in the notes', () => {
     const a = ask('how much GPU memory does llama3-70b need for inference');

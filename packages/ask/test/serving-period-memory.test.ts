@@ -33,7 +33,7 @@ describe('a serving memory question leads with memory, and warns of a context pa
   it('"how much VRAM to serve a 70b model with 128k context": weights and KV cache first, the context warned, the latency after', () => {
     const a = ask('how much VRAM to serve a 70b model with 128k context', { publicUrl: null });
     expect(a.intent).toBe('serving');
-    expect(a.headline).toMatch(/^Llama 3 70B on H100 SXM5 80GB: the smallest replica that holds it is TP \d+ · PP \d+ \(\d+ GPUs?\): weights [\d.]+ GiB per GPU; the rest, [\d.]+ GiB, a KV cache for up to \d+ concurrent requests? \([\d.]+ GiB per request on each GPU\)$/);
+    expect(a.headline).toMatch(/^Llama 3 70B on H100 SXM5 80GB: the smallest replica that holds it is TP \d+ · PP \d+ \(\d+ GPUs?\): weights [\d.]+ GiB per GPU; the rest, [\d.]+ GiB, a KV cache for up to \d+ concurrent requests? \([\d.]+ GiB on average per request on each GPU, paged\)$/);
     expect(a.headline).not.toMatch(/no plan meets/);
     expect(a.notes[0]).toMatch(/^the context \(130,560 prompt \+ 512 output = 131,072 tokens\) is longer than Llama 3 70B's sequence length \(8,192 tokens\)/);
     expect(a.notes.some((n) => n.startsWith("Latency, the figures being the closest plan's: no plan meets"))).toBe(true);

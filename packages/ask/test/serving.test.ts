@@ -381,7 +381,7 @@ describe('serving with a shared prompt prefix (a system prompt, cached once)', (
     const x = shared.data.best!;
     expect([x.batch, own.batch, x.tensor, own.tensor]).toEqual([4, 4, 8, 8]);
     const perRequest = own.kvCacheBytesPerGpu / 4;
-    expect(figure(shared.a, 'Memory per GPU')).toContain(`KV cache ${formatBytes(x.kvCacheBytesPerGpu)} (${formatBytes(perRequest)} per request on each GPU, `
+    expect(figure(shared.a, 'Memory per GPU')).toContain(`KV cache ${formatBytes(x.kvCacheBytesPerGpu)} (${formatBytes(perRequest)} on average per request on each GPU, paged, `
       + `plus ${formatBytes(x.kvCacheBytesPerGpu - 4 * perRequest)} for the 4,096-token shared prefix, held once)`);
   });
 
@@ -392,7 +392,7 @@ describe('serving with a shared prompt prefix (a system prompt, cached once)', (
     expect(a.assumptions.find((t) => t.includes('prefix shared and cached'))).toMatch(
       /; 992 of them are cached, in whole 16-token blocks \(the part of a last block is each request's own\); each request prefills and holds only the 208 tokens after them, attending over all of them$/);
     // The split is the protocol's own, not worked out from a second plan.
-    expect(figure(a, 'Memory per GPU')).toContain(`KV cache ${formatBytes(x.kvCacheBytesPerGpu)} (${formatBytes((x.kvCacheBytesPerGpu - x.sharedKvCacheBytesPerGpu!) / x.batch)} per request on each GPU, `
+    expect(figure(a, 'Memory per GPU')).toContain(`KV cache ${formatBytes(x.kvCacheBytesPerGpu)} (${formatBytes((x.kvCacheBytesPerGpu - x.sharedKvCacheBytesPerGpu!) / x.batch)} on average per request on each GPU, paged, `
       + `plus ${formatBytes(x.sharedKvCacheBytesPerGpu!)} for the 1,000-token shared prefix's 992 cached tokens, held once)`);
   });
 

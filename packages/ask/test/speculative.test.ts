@@ -124,7 +124,7 @@ describe('a speculative serving answer', () => {
     // A token's KV per GPU at TP 8 (one KV head each): the draft 2 × 16 layers × 64 × 2 B = 4,096, Llama 3 70B 2 × 80 × 128 × 2 B = 40,960.
     expect(x.speculation!.draftKvCacheBytesPerGpu / x.kvCacheBytesPerGpu).toBeCloseTo(4096 / (4096 + 40_960), 12);
     expect(figure(a, 'Memory per GPU')).toBe(`${formatBytes(x.totalBytesPerGpu)} of ${formatBytes(x.capacityBytes)}: weights ${formatBytes(x.weightsBytesPerGpu)} (the draft's 295 MiB), `
-      + `KV cache ${formatBytes(x.kvCacheBytesPerGpu)} (the draft's ${formatBytes(x.speculation!.draftKvCacheBytesPerGpu)}; ${formatBytes(x.kvCacheBytesPerGpu / x.batch)} per request on each GPU)`);
+      + `KV cache ${formatBytes(x.kvCacheBytesPerGpu)} (the draft's ${formatBytes(x.speculation!.draftKvCacheBytesPerGpu)}; ${formatBytes(x.kvCacheBytesPerGpu / x.batch)} on average per request on each GPU, paged)`);
   });
 
   it('says the plan without it beside: at 50 ms per token the draft pays, at 200 ms (batches of hundreds) it loses', () => {
@@ -170,7 +170,7 @@ describe('answers without speculation are unchanged', () => {
     const { a, data } = served('serve llama 3 70b on one h100 node');
     expect(data).toEqual(runInference(LLAMA3_70B_NODE));
     expect(a.figures.map((f) => f.label)).toEqual(['Replica', 'Concurrent requests', 'Time to first token', 'Time per output token', 'Throughput', 'Memory per GPU']);
-    expect(figure(a, 'Memory per GPU')).toMatch(/^[\d.]+ GiB of [\d.]+ GiB: weights [\d.]+ GiB, KV cache [\d.]+ GiB \([\d.]+ MiB per request on each GPU\)$/);
+    expect(figure(a, 'Memory per GPU')).toMatch(/^[\d.]+ GiB of [\d.]+ GiB: weights [\d.]+ GiB, KV cache [\d.]+ GiB \([\d.]+ MiB on average per request on each GPU, paged\)$/);
     expect([a.headline, a.configuration, ...a.assumptions, ...a.notes].join('\n')).not.toMatch(/draft|speculat/i);
   });
 });

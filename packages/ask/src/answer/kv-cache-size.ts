@@ -25,7 +25,7 @@ const n = (x: number): string => x.toLocaleString('en-US');
 
 /**
  * "KV cache 320 KiB per token (2 × 80 layers × 8 KV heads × 128 dims × 2 bytes); 40.0 GiB per 131,072-token sequence;
- * 5.00 GiB per sequence on each GPU of TP 8 · PP 1". Per token: K and V for every layer, each n_kv × d_head wide (Pope et al.
+ * 5.00 GiB of it on each GPU of TP 8 · PP 1 for a full 131,072-token context". Per token: K and V for every layer, each n_kv × d_head wide (Pope et al.
  * 2022, "Efficiently Scaling Transformer Inference", §2; GQA's n_kv heads, Ainslie et al. 2023). On each GPU: a sequence's
  * share in the plan (the KV heads split over TP, the layers over PP). Undefined without a model.
  */
@@ -42,7 +42,9 @@ export function kvCacheSizeText(p: AskParameters, point: InferencePointJson | un
   // "of" a 1.00 GiB sequence at TP 1).
   const perGpuToken = point === undefined ? 0
     : kvCacheBytesPerToken({ shape, tensor: point.tensor, layersOnGpu: Math.ceil(shape.layers / point.pipeline), bytesPerValue: bytes });
-  const onEachGpu = point === undefined || tokens === 0 ? '' : `; ${formatBytes(tokens * perGpuToken)} of it on each GPU of ${shapeText(point)}`;
+  // Labelled as a full context's (QA: "50.0 MiB of it on each GPU", beside the memory figure's 45.2 MiB paged average a
+  // request holds, read as two answers to one question).
+  const onEachGpu = point === undefined || tokens === 0 ? '' : `; ${formatBytes(tokens * perGpuToken)} of it on each GPU of ${shapeText(point)} for a full ${n(tokens)}-token context`;
   return `KV cache ${formatBytes(perTokenBytes)} per token (2 × ${shape.layers} layers × ${shape.kvHeads} KV heads × ${headDim} dims × ${bytes} byte${bytes === 1 ? '' : 's'})${perSequence}${onEachGpu}`;
 }
 

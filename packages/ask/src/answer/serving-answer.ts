@@ -22,6 +22,8 @@ import { ASKS_MEMORY, memoryLead, memoryText } from './serving-memory.ts';
 import { ASKS_KV_SIZE, kvCacheSizeText, withoutAssumedBounds } from './kv-cache-size.ts';
 import { kvCacheAssumption, precisionConfiguration } from './serving-precision.ts';
 import { perSecond, replicaRequestsPerSecond, requestsPerSecondText, shapeText } from './serving-text.ts';
+import { asksMostConcurrent, mostConcurrentLead, otherReplicaNote } from './serving-capacity.ts';
+import { lowestLatencyAsked, lowestLatencyLead } from './serving-latency.ts';
 
 /**
  * "Can I serve 70B on one H100 node?", "how many GPUs to serve llama 3 8b at 1000 QPS": the protocol's
@@ -213,6 +215,13 @@ function oneAtATimeText(x: InferencePointJson, p: AskParameters, batching: Batch
   return `${formatSeconds(one.decodeStepSeconds)} per token, first token in ${formatSeconds(one.prefillSeconds)}${one === x ? ` at ${countOf(x.batch, 'request')}` : ''}`;
 }
 
+/** A replica's shape at one batch with no latency bound or rate (serving-capacity.ts asks which bound a larger batch misses); undefined where it plans none. */
+function pointAt(p: AskParameters, x: InferencePointJson, batch: number, batching: Batching): InferencePointJson | undefined {
+  const at = { ...p, tensor: x.tensor, pipeline: x.pipeline, concurrency: batch, maxTokenSeconds: undefined, maxFirstTokenSeconds: undefined, requestsPerSecond: undefined };
+  const again = runInference(requestOf(at, x.gpus, batching));
+  return again.ok && again.best?.batch === batch ? again.best : undefined;
+}
+
 /** Whether a point keeps the question's latency bounds (a bound not asked is kept). */
 const withinBounds = (x: InferencePointJson, p: AskParameters): boolean =>
   (p.maxTokenSeconds === undefined || x.decodeStepSeconds <= p.maxTokenSeconds)
@@ -310,8 +319,10 @@ export function answerServing(asked: ParsedQuestion): Answer {
   const without = spec === undefined ? [] : withoutSpeculation(result, p, gpus, bounds, batching);
   const best = result.best;
   if (best !== undefined) {
-    // A count asked with no request rate: one replica's GPUs answer it for one replica's load.
-    const countNote = p.requestsPerSecond === undefined && ASKS_COUNT.test(q.text)
+    // The most requests held at once asked ("max batch", "how many sequences fit"): the largest batch that fits leads.
+    const mostAsked = asksMostConcurrent(q);
+    // A count asked with no request rate: one replica's GPUs answer it for one replica's load (not a count of requests).
+    const countNote = p.requestsPerSecond === undefined && ASKS_COUNT.test(q.text) && !mostAsked
       ? [`One replica of ${countOf(best.gpus, 'GPU')} serves ${requestsPerSecondText(replicaRequestsPerSecond(best, p.outputTokens ?? 1))}; give a load ("at 100 requests/s") for the GPUs it needs.`] : [];
     // A stated concurrency is each replica's: said in the total when the plan holds several (the load's, or as many as the GPUs named hold).
     const replicaCount = isLoaded(best) ? best.load.replicas : gpus === undefined ? 1 : gpus / best.gpus;
@@ -323,23 +334,32 @@ export function answerServing(asked: ParsedQuestion): Answer {
     // A memory question leads with memory (the fewest GPUs that hold the model); the fastest plan follows in the notes. Not
     // one that asks the KV cache's size: that leads, on each GPU of this plan, so no other replica is said beside it.
     const memory = kv === undefined && ASKS_MEMORY.test(q.text) ? memoryLead(result) : undefined;
+    const most = kv === undefined && memory === undefined && mostAsked
+      ? mostConcurrentLead(q, result, best, gpus, (batch) => pointAt(p, best, batch, batching)) : undefined;
+    // A latency asked with no bound: the lowest latency leads, the plan's throughput traded for it after; the configuration
+    // and figures are that lowest-latency point's, which the question asks about.
+    const quickest = kv === undefined && memory === undefined && most === undefined ? lowestLatencyAsked(q, result) : undefined;
+    const shown = quickest ?? best;
     // A budget stated ("is $5k enough … for a week"): held to the plan's cost over the period served, "No: " first where asked.
     const budget = servingBudget(q, p, best, gpus);
-    const plan = `${planHeadline(best, gpus)}${costHeadline(best, p, q.text, q.stated.deadlineSeconds)}${budget.clause}${boundsNote(bounds, p)}`;
+    const planned = `${planHeadline(best, gpus)}${costHeadline(best, p, q.text, q.stated.deadlineSeconds)}${budget.clause}`;
+    const plan = `${planned}${boundsNote(bounds, p)}`;
     // The headline's replica is the smallest that holds the model; the configuration and figures are the fastest plan.
     // Where that is another replica, both say so, never left to read as one plan (the notes come after the configuration
     // in every render, so none says "below").
     const other = memory !== undefined && (memory.tensor !== best.tensor || memory.pipeline !== best.pipeline);
     const fastest = memory === undefined ? kv === undefined ? [] : [`The plan: ${plan}.`]
       : [`${other ? 'The configuration and figures are the fastest plan within the bounds, not the smallest replica of the headline' : 'The fastest plan within the bounds is that replica'}: ${plan}.`];
-    const configuration = `${shapeText(best)} · batch ${best.batch.toLocaleString('en-US')} · ${precisionConfiguration(p)} · ${lengthsText(p)}${speculationConfiguration(spec)}`;
+    const configuration = `${quickest === undefined ? '' : 'lowest latency: '}${shapeText(shown)} · batch ${shown.batch.toLocaleString('en-US')} · ${precisionConfiguration(p)} · ${lengthsText(p)}${speculationConfiguration(spec)}`;
+    const lead = kv ?? memory?.text ?? most ?? (quickest === undefined ? undefined : lowestLatencyLead(quickest, best, planned, bounds));
     return {
       ...base, kind: 'answer', ok: true, assumptions: [...base.assumptions, ...perReplica],
-      headline: `${budget.verdict}${subject}: ${kv ?? memory?.text ?? `${ASKS_FIT.test(q.text) ? 'fits; ' : ''}${plan}`}`,
+      headline: `${budget.verdict}${subject}: ${lead ?? `${ASKS_FIT.test(q.text) ? 'fits; ' : ''}${plan}`}`,
       configuration: other ? `${FASTEST_WITHIN_BOUNDS}: ${configuration}` : configuration,
-      figures: [...pointFigures(best, p, gpus, q.text, q.stated.deadlineSeconds), ...loadFigure(best, gpus), ...generationFigure(best, p, gpus)],
-      memoryPerGpuBytes: best.totalBytesPerGpu, memoryCapacityBytes: best.capacityBytes,
-      notes: [...fastest, ...servingParallelNotes(p, best, gpus), ...askedWarnings(result.warnings, p), ...countNote, ...fastestNote(result), ...without, ...noPriceNote(p, q.text)],
+      figures: [...pointFigures(shown, p, gpus, q.text, q.stated.deadlineSeconds), ...loadFigure(shown, gpus), ...generationFigure(shown, p, gpus)],
+      memoryPerGpuBytes: shown.totalBytesPerGpu, memoryCapacityBytes: shown.capacityBytes,
+      notes: [...fastest, ...servingParallelNotes(p, best, gpus), ...askedWarnings(result.warnings, p), ...countNote, ...(most === undefined ? [] : otherReplicaNote(result, best, p, gpus)),
+        ...(quickest === undefined ? fastestNote(result) : []), ...without, ...noPriceNote(p, q.text)],
     };
   }
   if (result.unservable !== undefined) {

@@ -9,13 +9,18 @@ import { countOf, formatBytes } from '@trainplan/units';
 const n = (x: number): string => x.toLocaleString('en-US');
 
 /**
- * "199 MiB per request on each GPU", and with a shared prefix "…, plus 160 MiB for the 4,096-token shared prefix, held once".
+ * "199 MiB per request on each GPU" ("… on average per request on each GPU, paged" under continuous batching), and with a shared prefix "…, plus 160
+ * MiB for the 4,096-token shared prefix, held once".
  * The protocol gives the prefix's cached part per GPU (sharedKvCacheBytesPerGpu, inside kvCacheBytesPerGpu): the rest is
  * the requests' own, never the prefix spread over them.
  */
 function perRequestText(x: InferencePointJson): string {
   const shared = x.sharedKvCacheBytesPerGpu ?? 0;
-  const perRequest = `${formatBytes((x.kvCacheBytesPerGpu - shared) / x.batch)} per request on each GPU`;
+  // Continuous batching pages the cache: a request holds its prompt and the tokens generated so far, on average about half
+  // its output (search's pagedTokensPerSequence), less than a full context, which static batching reserves. Said so, as a
+  // KV cache size answer's full-context share stands beside it (QA: 45.2 MiB here, 50.0 MiB there, neither labelled).
+  const paged = x.batching === 'continuous';
+  const perRequest = `${formatBytes((x.kvCacheBytesPerGpu - shared) / x.batch)} ${paged ? 'on average ' : ''}per request on each GPU${paged ? ', paged' : ''}`;
   const prefix = x.sharedPrefixTokens;
   const cached = x.cachedPrefixTokens;
   if (prefix === undefined || cached === undefined) return perRequest;

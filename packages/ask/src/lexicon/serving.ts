@@ -14,6 +14,16 @@ import type { Scanner } from './quantities.ts';
 export const SERVING_WORDS = /\b(?:s(?:er|re|r)v(?:e|es|ed|ing)|inference|qps|queries per second|requests? per (?:second|minute|hour|day)|latenc(?:y|ies)|ttft|tpot|time to first token|kv[\s-]*cache|prefill|decod(?:e|ing)|chatbot|endpoint|deploy(?:s|ed|ing|ment)?|run inference)\b|\bms\s*(?:\/|per)\s*(?:output\s+)?tok(?:en)?s?\b|\btok(?:en)?s?\s*(?:\/|per)\s*s(?:ec(?:ond)?)?\s*(?:\/|per)\s*user\b|\bper user\b/;
 
 /**
+ * Words asking how many requests a replica holds at once: "max batch", "maximum batch size", "largest batch", "max concurrent
+ * sequences", "how many sequences fit", "how many concurrent requests can I serve". A serving question whose answer is the
+ * largest batch that fits in memory (vLLM's max_num_seqs, bounded by the KV cache the GPUs hold), not a plan's throughput;
+ * QA: "max batch for llama3-8b on a100-80gb with 4k context" was planned as training on a default 128 nodes. Not a micro
+ * or global batch ("max micro batch", "max global batch"), which only training has: no word may sit between "max" and "batch".
+ * Nor a rate ("how many requests per second can I serve"), which is throughput.
+ */
+export const ASKS_MOST_CONCURRENT = /\b(?:max(?:imum|imal)?|largest|biggest|most)[\s-]+(?:(?:inference|serving|decode|decoding)[\s-]+)?(?:batch(?:[\s-]*sizes?)?|bs|concurrency|(?:number[\s-]+of[\s-]+)?(?:(?:concurrent|simultaneous|parallel)[\s-]+)?(?:requests|sequences|seqs|users|streams|sessions)|concurrent[\s-]+(?:requests?|sequences?|users?|streams?|sessions?))\b|\bhow many (?:(?:concurrent|simultaneous|parallel)[\s-]+)?(?:requests|sequences|seqs|users|streams|sessions|conversations|prompts)\b(?!\s*(?:\/|per\b|an?\s+(?:sec|second|minute|hour|day)\b|each\s+(?:second|minute)\b))[^?]*?\b(?:fit|fits|(?:can|could) (?:i|we|it|you|one) (?:serve|run|handle|hold|batch|fit)|at once|at a time)\b/i;
+
+/**
  * A request rate: a count (k a thousand, as rates are counted) per second, minute, hour or day, as "qps", "rpm",
  * "requests/min", "queries an hour". Groups: the count (SCALED_COUNT's two), the unit spelt ("min"), or "m" of qpm/rpm.
  */
