@@ -1,7 +1,8 @@
 import { collectiveCost } from '@trainplan/collectives';
 import { parameterBreakdown, type ModelShape } from '@trainplan/model';
 import { peak16, resolveCalibration } from '@trainplan/planner';
-import { us, type Seconds } from '@trainplan/units';
+import { us, type Bytes, type Seconds } from '@trainplan/units';
+import { customAllReduceRuns, customAllReduceSeconds } from './custom-all-reduce.ts';
 import type { DecodeLayer } from './continuous-batching.ts';
 import type { InferenceBase } from './inference-plan.ts';
 
@@ -26,7 +27,8 @@ export const decodeHbmBandwidth = (base: InferenceBase): number => base.gpu.hbmB
  * (Williams et al. 2009; Pope et al. 2022 §3): the layer's weights and the micro-batch's KV cache (at the
  * mean context) read once from HBM, against the FLOPs of `queryTokens` new tokens a sequence (1 when
  * decoding; the γ + 1 a target model verifies under speculative decoding) over the sustained tensor-core
- * peak; plus its kernels' overheads and two tensor-parallel all-reduces of the tokens' activations.
+ * peak; plus its kernels' overheads and two tensor-parallel all-reduces of the tokens' activations
+ * (tensorParallelAllReduceSeconds).
  * `kvBytesPerToken` is the KV cache of one token of one layer on this rank.
  */
 export function decodeLayer(options: {
@@ -47,13 +49,23 @@ export function decodeLayer(options: {
   const flops = 2 * tokens * (parts.perLayerTensorParallel / t) + (4 * tokens * meanContext * model.hiddenSize) / t;
   const peak = base.precision === 'fp8' && base.gpu.peakFlops.fp8 !== undefined ? base.gpu.peakFlops.fp8 * calibration.fp8GemmPeakFraction : peak16(base.gpu) * calibration.gemmPeakFraction;
   const group = { ranks: t, ranksPerNode: Math.min(t, base.nvlinkDomainGpus), concurrentGroupsPerNode: 1 };
-  const allReduce = t > 1 ? collectiveCost({ op: 'all-reduce', bytes: 2 * tokens * model.hiddenSize, group, fabric: base.fabric, algorithm: 'auto' }).seconds : 0;
+  const allReduce = t > 1 ? tensorParallelAllReduceSeconds(base, group, 2 * tokens * model.hiddenSize) : 0;
   const kernelOverhead = Math.min(calibration.kernelOverhead, DECODE_KERNEL_OVERHEAD);
   return {
     memorySeconds: (layerWeights + kvRead) / decodeHbmBandwidth(base),
     computeSeconds: flops / peak,
     fixedSeconds: KERNELS_PER_LAYER * kernelOverhead + 2 * allReduce,
   };
+}
+
+/**
+ * A decode step's tensor-parallel all-reduce: NCCL's cost (collectives' closed form, the fastest algorithm and
+ * protocol) or, where a serving engine's custom all-reduce runs and is faster, its (custom-all-reduce.ts).
+ */
+export function tensorParallelAllReduceSeconds(base: InferenceBase, group: { ranks: number; ranksPerNode: number }, bytes: Bytes): Seconds {
+  const nccl = collectiveCost({ op: 'all-reduce', bytes, group: { ...group, concurrentGroupsPerNode: 1 }, fabric: base.fabric, algorithm: 'auto' }).seconds;
+  const custom = customAllReduceRuns(group.ranks, group.ranksPerNode, base.fabric) ? customAllReduceSeconds(bytes, group.ranks) : undefined;
+  return custom === undefined ? nccl : Math.min(nccl, custom);
 }
 
 /** The output layer's decode of one micro-batch on the last stage: V·h/t weights read once. */

@@ -1,0 +1,46 @@
+import type { Fabric } from '@trainplan/collectives';
+import { us, type Bytes, type Seconds } from '@trainplan/units';
+
+/**
+ * The tensor-parallel all-reduce a serving engine runs on a decode step's small messages: vLLM's custom all-reduce
+ * (vllm-project/vllm#2192; csrc/custom_all_reduce.cuh), which TensorRT-LLM and SGLang also ship in their own forms.
+ * Each GPU reads its peers' buffers directly over NVLink (CUDA IPC) in one kernel, with no ring and no NCCL
+ * protocol switch. vLLM takes it for 2, 4, 6 or 8 GPUs that NVLink joins all to all, on messages up to its 8 MiB
+ * buffer (custom_all_reduce.py, max_size), and otherwise NCCL's. Its two kernels:
+ * - one stage, each GPU reading every peer's whole message and reducing it: (t − 1)·S bytes in;
+ * - two stages, a reduce-scatter and an all-gather through the peers' buffers: 2·(t − 1)/t·S bytes in, and a second
+ *   barrier among the peers.
+ * vLLM switches between them at fixed sizes (custom_all_reduce.cuh: one stage for t = 2, for t ≤ 4 under 512 KiB and
+ * for t ≤ 8 under 256 KiB); here the quicker of the two is taken, which the fitted constants make the same choice on
+ * every size measured, and which keeps the cost rising with the message. Without it NCCL's small-message costs (its
+ * channel and protocol choice) made a decode step of 4 sequences faster than one of 3 on TP 8 (QA 2026-11-29), which
+ * the engines never pay.
+ *
+ * Its constants, fitted to vLLM's kernel timed on an H100 node (SGLang PR #2904, sgl-project/sglang, 2025-01-15,
+ * "unit test performance in H100 (without cuda graph)", the "vllm" table: TP 2, 4 and 8 at 512 B to 1 MiB) for the
+ * least worst error: a latency for each kernel and the rate a GPU pulls its peers' bytes in at, which the kernel's
+ * few thread blocks hold far under NVLink's 450 GB/s. They predict the table's 18 points within 12.7% (mean 6.7%;
+ * test/custom-all-reduce.test.ts). Measured without CUDA graphs, the latencies include the launch an engine's
+ * captured decode step saves: an upper bound there. Only Hopper was timed: other generations take these.
+ */
+const ONE_STAGE_LATENCY: Seconds = us(9);
+const TWO_STAGE_LATENCY: Seconds = us(15);
+const PULL_BANDWIDTH_BYTES_PER_SECOND = 72e9;
+/** vLLM's buffer: messages past it go to NCCL (custom_all_reduce.py, max_size = 8192 × 1024). */
+export const CUSTOM_ALL_REDUCE_MAX_BYTES: Bytes = 8 * 2 ** 20;
+
+/**
+ * Whether vLLM's custom all-reduce takes `ranks` GPUs on `fabric`: 2, 4, 6 or 8 within one node, NVLink joining them
+ * all to all (an NVSwitch; two GPUs need only their own link), as its full-NVLink check asks.
+ */
+export function customAllReduceRuns(ranks: number, ranksPerNode: number, fabric: Pick<Fabric, 'nvlinkCount' | 'intraNode'>): boolean {
+  return [2, 4, 6, 8].includes(ranks) && ranksPerNode === ranks && fabric.nvlinkCount > 0 && (ranks === 2 || fabric.intraNode === 'nvswitch');
+}
+
+/** One custom all-reduce of `bytes` over `ranks` GPUs (customAllReduceRuns): the quicker kernel; undefined past its buffer. */
+export function customAllReduceSeconds(bytes: Bytes, ranks: number): Seconds | undefined {
+  if (bytes > CUSTOM_ALL_REDUCE_MAX_BYTES) return undefined;
+  const oneStage = ONE_STAGE_LATENCY + ((ranks - 1) * bytes) / PULL_BANDWIDTH_BYTES_PER_SECOND;
+  const twoStage = TWO_STAGE_LATENCY + ((2 * (ranks - 1)) / ranks * bytes) / PULL_BANDWIDTH_BYTES_PER_SECOND;
+  return Math.min(oneStage, twoStage);
+}
