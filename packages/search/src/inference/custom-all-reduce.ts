@@ -1,5 +1,5 @@
 import type { Fabric } from '@trainplan/collectives';
-import { us, type Bytes, type Seconds } from '@trainplan/units';
+import { GBps, us, type Bytes, type BytesPerSecond, type Seconds } from '@trainplan/units';
 
 /**
  * The tensor-parallel all-reduce a serving engine runs on a decode step's small messages: vLLM's custom all-reduce
@@ -25,7 +25,7 @@ import { us, type Bytes, type Seconds } from '@trainplan/units';
  */
 const ONE_STAGE_LATENCY: Seconds = us(9);
 const TWO_STAGE_LATENCY: Seconds = us(15);
-const PULL_BANDWIDTH_BYTES_PER_SECOND = 72e9;
+const PULL_BANDWIDTH: BytesPerSecond = GBps(72);
 /** vLLM's buffer: messages past it go to NCCL (custom_all_reduce.py, max_size = 8192 × 1024). */
 export const CUSTOM_ALL_REDUCE_MAX_BYTES: Bytes = 8 * 2 ** 20;
 
@@ -40,7 +40,7 @@ export function customAllReduceRuns(ranks: number, ranksPerNode: number, fabric:
 /** One custom all-reduce of `bytes` over `ranks` GPUs (customAllReduceRuns): the quicker kernel; undefined past its buffer. */
 export function customAllReduceSeconds(bytes: Bytes, ranks: number): Seconds | undefined {
   if (bytes > CUSTOM_ALL_REDUCE_MAX_BYTES) return undefined;
-  const oneStage = ONE_STAGE_LATENCY + ((ranks - 1) * bytes) / PULL_BANDWIDTH_BYTES_PER_SECOND;
-  const twoStage = TWO_STAGE_LATENCY + ((2 * (ranks - 1)) / ranks * bytes) / PULL_BANDWIDTH_BYTES_PER_SECOND;
+  const oneStage = ONE_STAGE_LATENCY + ((ranks - 1) * bytes) / PULL_BANDWIDTH;
+  const twoStage = TWO_STAGE_LATENCY + ((2 * (ranks - 1)) / ranks * bytes) / PULL_BANDWIDTH;
   return Math.min(oneStage, twoStage);
 }
