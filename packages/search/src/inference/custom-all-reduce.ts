@@ -1,5 +1,5 @@
 import type { Fabric } from '@trainplan/collectives';
-import { GBps, us, type Bytes, type BytesPerSecond, type Seconds } from '@trainplan/units';
+import { GBps, MiB, us, type Bytes, type BytesPerSecond, type Seconds } from '@trainplan/units';
 
 /**
  * The tensor-parallel all-reduce a serving engine runs on a decode step's small messages: vLLM's custom all-reduce
@@ -27,7 +27,7 @@ const ONE_STAGE_LATENCY: Seconds = us(9);
 const TWO_STAGE_LATENCY: Seconds = us(15);
 const PULL_BANDWIDTH: BytesPerSecond = GBps(72);
 /** vLLM's buffer: messages past it go to NCCL (custom_all_reduce.py, max_size = 8192 × 1024). */
-export const CUSTOM_ALL_REDUCE_MAX_BYTES: Bytes = 8 * 2 ** 20;
+export const CUSTOM_ALL_REDUCE_MAX_BYTES: Bytes = MiB(8);
 
 /**
  * Whether vLLM's custom all-reduce takes `ranks` GPUs on `fabric`: 2, 4, 6 or 8 within one node, NVLink joining them
