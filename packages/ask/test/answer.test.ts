@@ -300,8 +300,8 @@ describe('renderText', () => {
     expect(searched.assumptions.join(' ')).toMatch(/global batch 2,048 sequences \(16\.8M tokens: one sequence per 8 GPUs/);
     const fixed = parse('step time of llama 3.1 405b on 16384 h100 with tp 8 pp 16');
     expect(fixed.parameters.globalBatchSize).toBe(2048);
-    // Where 4M tokens already gives a sequence per 8 GPUs, it stays (SC'21's 145.6B on 1024 GPUs: 2048 sequences of 2048).
-    expect(ask('how long to train megatron-145.6b on 1024 a100s').scenario?.training.globalBatchSize).toBe(2048);
+    // Where 4M tokens already gives a sequence per 8 GPUs, it stays (Nemotron-4 15B on 1024 GPUs: 1024 sequences of 4096).
+    expect(ask('how long to train nemotron4-15b on 1024 a100s').scenario?.training.globalBatchSize).toBe(1024);
     // A model whose source states its batch keeps it: GPT-3 175B's 1,536 (Brown et al. 2020, Table 2.1), as SC'21 trained it on 1,024 GPUs.
     expect(ask('how long to train gpt3 175b on 1024 a100s').scenario?.training.globalBatchSize).toBe(1536);
   });

@@ -13,13 +13,15 @@ describe('defaultBatch: the default global batch carries why it is that size, fr
     [{ model: 'llama3-70b', nodes: 640 }, { sequences: 640, why: 'cluster' }],
     // GB200 trays hold 4: 4100 GPUs leave model parallelism 4 and data parallelism 1025, twice the 512.5 aimed at.
     [{ model: 'llama3-70b', system: 'gb200-nvl72', gpu: 'gb200', nodes: 1025 }, { sequences: 1025, why: 'split', ranks: 1025 }],
-    // No cluster, no published batch (SC'21's 145.6B): 2048-token sequences, 2048 of them.
-    [{ model: 'megatron-145.6b' }, { sequences: 2048, why: 'tokens' }],
+    // No cluster, no published batch at the length asked (Llama 3 8B's source states none): 2048-token sequences, 2048 of them.
+    [{ model: 'llama3-8b', seqLength: 2048 }, { sequences: 2048, why: 'tokens' }],
     // 2,240 GPUs leave DP 35 after model parallelism 64: 2,240 = 35 × 64 (9% above 4M tokens), not 2,065 = 35 × 59,
     // the nearest multiple of 35, which only data-parallel sizes dividing 35 × 59 split.
-    [{ model: 'megatron-529.6b', system: 'dgx-a100-80gb', nodes: 280 }, { sequences: 2240, why: 'tokens' }],
+    [{ model: 'llama3-8b', seqLength: 2048, system: 'dgx-a100-80gb', nodes: 280 }, { sequences: 2240, why: 'tokens' }],
     // 1,000 GPUs leave DP 125: 2,000 = 125 × 16 is within 10% of 2,048; 125 × 32 = 4,000 is not.
-    [{ model: 'megatron-145.6b', nodes: 125 }, { sequences: 2000, why: 'tokens' }],
+    [{ model: 'llama3-8b', seqLength: 2048, nodes: 125 }, { sequences: 2000, why: 'tokens' }],
+    // SC'21's models take their Table 1 batch (Narayanan et al. 2021): 529.6B's 2,520 on 2,240 GPUs too (DP 35 divides it).
+    [{ model: 'megatron-529.6b', system: 'dgx-a100-80gb', nodes: 280 }, { sequences: 2520, why: 'published', published: 2520 }],
     // A model whose source states its batch takes it as it is, on any cluster: GPT-3 175B's 3.2M tokens (Brown et al.
     // 2020, Table 2.1) are 1,536 sequences, MT-NLG's 1,920 (Smith et al. 2022) on the 2,240 GPUs it trained on.
     [{ model: 'gpt3-175b' }, { sequences: 1536, why: 'published', published: 1536 }],

@@ -261,9 +261,11 @@ describe('parse: defaults are stated', () => {
   });
 
   it('the global batch is a multiple of data parallel × micro-batch', () => {
-    const q = parse('step time of megatron-145.6b on 96 DGX A100 with tp 8 pp 8');
-    // 768 GPUs / 64 = DP 12; 4M tokens / 2048 = 2048 sequences → nearest multiple of 12 is 2052.
-    expect(q.parameters.globalBatchSize).toBe(2052);
+    const q = parse('step time of nemotron4-15b on 96 DGX A100 with tp 8 pp 8');
+    // 768 GPUs / 64 = DP 12; 4M tokens / 4096 = 1024 sequences → nearest multiple of 12 is 12 × 85 = 1020.
+    expect(q.parameters.globalBatchSize).toBe(1020);
+    // SC'21's 145.6B states its batch (Table 1: 2,304), a multiple of DP 12: kept.
+    expect(parse('step time of megatron-145.6b on 96 DGX A100 with tp 8 pp 8').parameters.globalBatchSize).toBe(2304);
     // GPT-3 175B's published 1,536 is a multiple of DP 12: kept; of DP 10 (640 GPUs) it is not: the nearest multiple, 1,540.
     expect(parse('step time of gpt3-175b on 96 DGX A100 with tp 8 pp 8').parameters.globalBatchSize).toBe(1536);
     expect(parse('step time of gpt3-175b on 80 DGX A100 with tp 8 pp 8').parameters.globalBatchSize).toBe(1540);

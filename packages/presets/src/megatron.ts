@@ -10,24 +10,27 @@ const SC21 = {
   url: 'https://arxiv.org/abs/2104.04473',
 };
 
+// The last column is the table's "Batch size" for the row's run, in sequences of 2,048 (the paper trains no model to
+// convergence: it is the batch of the throughput runs, and the only one the paper states for these models).
 const TABLE_1 = [
-  ['megatron-1.7b', 1.7, 24, 2304, 24],
-  ['megatron-3.6b', 3.6, 30, 3072, 32],
-  ['megatron-7.5b', 7.5, 36, 4096, 32],
-  ['megatron-18.4b', 18.4, 40, 6144, 48],
-  ['megatron-39.1b', 39.1, 48, 8192, 64],
-  ['megatron-76.1b', 76.1, 60, 10240, 80],
-  ['megatron-145.6b', 145.6, 80, 12288, 96],
-  ['megatron-310.1b', 310.1, 96, 16384, 128],
-  ['megatron-529.6b', 529.6, 105, 20480, 128],
-  ['megatron-1t', 1008, 128, 25600, 160],
-] as const satisfies readonly (readonly [id: string, billions: number, layers: number, hiddenSize: number, attentionHeads: number])[];
+  ['megatron-1.7b', 1.7, 24, 2304, 24, 512],
+  ['megatron-3.6b', 3.6, 30, 3072, 32, 512],
+  ['megatron-7.5b', 7.5, 36, 4096, 32, 512],
+  ['megatron-18.4b', 18.4, 40, 6144, 48, 1024],
+  ['megatron-39.1b', 39.1, 48, 8192, 64, 1536],
+  ['megatron-76.1b', 76.1, 60, 10240, 80, 1792],
+  ['megatron-145.6b', 145.6, 80, 12288, 96, 2304],
+  ['megatron-310.1b', 310.1, 96, 16384, 128, 2160],
+  ['megatron-529.6b', 529.6, 105, 20480, 128, 2520],
+  ['megatron-1t', 1008, 128, 25600, 160, 3072],
+] as const satisfies readonly (readonly [id: string, billions: number, layers: number, hiddenSize: number, attentionHeads: number, batch: number])[];
 
 export const MEGATRON_MODELS = [
-  ...TABLE_1.map(([id, billions, layers, hiddenSize, attentionHeads]) => ({
+  ...TABLE_1.map(([id, billions, layers, hiddenSize, attentionHeads, batch]) => ({
     id,
     shape: gptShape({ name: `Megatron GPT ${billions}B`, layers, hiddenSize, attentionHeads, vocabSize: 51200, seqLength: 2048 }),
     publishedParameters: billion(billions),
+    publishedGlobalBatchSize: batch,
     trainedWithDropout: MEGATRON_DEFAULT_DROPOUT,
     tokenizer: GPT2_BPE,
   }) satisfies ModelPreset),
@@ -52,7 +55,7 @@ export type MegatronModelId = (typeof MEGATRON_MODELS)[number]['id'];
 export const MEGATRON_SOURCES = /* @__PURE__ */ ((): Readonly<Record<MegatronModelId, Citation>> => ({
   ...Object.fromEntries(TABLE_1.map(([id, billions]) => [id, {
     ...SC21,
-    note: `Table 1, row "${billions}" billion parameters: layers, hidden size and attention heads; s = 2048 and V = 51200 as the paper states for all of them.`,
+    note: `Table 1, row "${billions}" billion parameters: layers, hidden size, attention heads and batch size; s = 2048 and V = 51200 as the paper states for all of them.`,
   }])) as Record<(typeof TABLE_1)[number][0], Citation>,
   'mt-nlg-530b': {
     title: 'Smith et al. 2022, Using DeepSpeed and Megatron to Train Megatron-Turing NLG 530B (arXiv:2201.11990)',

@@ -92,6 +92,26 @@ describe('MODELS', () => {
     for (const id of MODEL_IDS) expect(modelById(id)!.trainedWithDropout, id).toBe(!/^(llama|nemotron)/.test(id));
   });
 
+  // Narayanan et al. 2021 (SC'21), Table 1, as typed from the paper: id, GPUs, tensor and pipeline sizes, batch size.
+  it.each([
+    ['megatron-1.7b', 32, 1, 1, 512],
+    ['megatron-3.6b', 64, 2, 1, 512],
+    ['megatron-7.5b', 128, 4, 1, 512],
+    ['megatron-18.4b', 256, 8, 1, 1024],
+    ['megatron-39.1b', 512, 8, 2, 1536],
+    ['megatron-76.1b', 1024, 8, 4, 1792],
+    ['megatron-145.6b', 1536, 8, 8, 2304],
+    ['megatron-310.1b', 1920, 8, 16, 2160],
+    ['megatron-529.6b', 2520, 8, 35, 2520],
+    ['megatron-1t', 3072, 8, 64, 3072],
+  ])('%s carries SC\'21 Table 1\'s batch, which the row\'s own layout (%d GPUs, TP %d, PP %d) divides over its data-parallel ranks', (id, gpus, t, p, batch) => {
+    const preset = modelById(id)!;
+    expect(preset.publishedGlobalBatchSize).toBe(batch);
+    // The table's run: DP = GPUs / (TP · PP) replicas, each a whole number of sequences (529.6B: 2,520 / 9 = 280).
+    expect(batch % (gpus / (t * p))).toBe(0);
+    expect(MODEL_SOURCES[id as keyof typeof MODEL_SOURCES].note).toMatch(/batch size/);
+  });
+
   it.each(['gpt3', 'llama4-8b', 'toString', ''])('modelById returns undefined for the unknown id %j', (id) => {
     expect(modelById(id)).toBeUndefined();
   });

@@ -1,7 +1,8 @@
 import { formatPercentChange, formatSeconds } from '@trainplan/units';
-import { pipelineSplit, splitsIntoChunks } from '@trainplan/model';
-import { weightReplicas, type PlanEstimate, type StepBreakdown } from '@trainplan/planner';
-import type { Candidate, RecomputeChoice, SearchBase } from './candidate.ts';
+import { pipelineSplit, splitsIntoChunks, type PipelineSplit } from '@trainplan/model';
+import { checkPlan, weightReplicas, type PlanEstimate, type StepBreakdown } from '@trainplan/planner';
+import { cannotRunText } from './alternative-rules.ts';
+import { planFor, type Candidate, type RecomputeChoice, type SearchBase } from './candidate.ts';
 import { evaluateCandidate } from './evaluate.ts';
 import { MemoryBound } from './memory-bound.ts';
 import { memoryBudgetBytes } from './memory-budget.ts';
@@ -49,20 +50,51 @@ function stepDown(n: number): number {
   return 1;
 }
 
+/** A neighbour of the best plan: what changed, and the plan (`recomputeChanged`: the change is the recompute itself). */
+interface Neighbour { change: string; candidate: Candidate; recomputeChanged?: true }
+
+/**
+ * A partial recompute's layers per stage for a plan of `v` model chunks over `split`: rounded up to a multiple of v
+ * (Megatron recomputes the same number in each chunk, checkPlan), and all of the fullest stage's being full recompute.
+ */
+function recomputedLayersFor(split: PipelineSplit, c: Candidate, v: number): number | undefined {
+  if (c.recompute !== 'full' || c.recomputeLayers === undefined) return c.recomputeLayers;
+  const rounded = Math.ceil(c.recomputeLayers / v) * v;
+  return rounded >= Math.max(split.first, split.middle, split.last) ? undefined : rounded;
+}
+
+/**
+ * A neighbour as Megatron can run it, where moving one dimension breaks a rule that a setting of the best plan only
+ * carried along: its model chunks (v) are dropped where its split or its micro-batches no longer take them (every
+ * stage's layers in v equal chunks, the micro-batches in whole rounds of the stages, more than 2 stages without
+ * overlapped sends; checkPlan), which the change then says, and a partial recompute is fitted to its v
+ * (recomputedLayersFor). A neighbour that breaks a rule of its own (no split of the layers, a batch it does not
+ * divide) stays as it is: that rule is why it loses.
+ */
+function asRunnable(base: SearchBase, best: Candidate, change: string, c: Candidate): Neighbour {
+  const split = pipelineSplit(base.model.layers, c.pipeline, c.pipelineSlots);
+  const perStep = c.microBatchSize * c.data;
+  if (split === undefined || base.globalBatchSize % perStep !== 0) return { change, candidate: c };
+  const rounds = (base.globalBatchSize / perStep) % c.pipeline === 0;
+  const v = c.virtualStages > 1 && (c.pipeline === 1 || !splitsIntoChunks(split, c.virtualStages) || !rounds
+    || (c.pipeline === 2 && !base.overlapPipelineComm)) ? 1 : c.virtualStages;
+  const dropped = v < best.virtualStages && c.pipeline > 1 ? ' (no interleaving)' : '';
+  return { change: change + dropped, candidate: { ...c, virtualStages: v, recomputeLayers: recomputedLayersFor(split, c, v) } };
+}
+
 /** The single neighbours of a plan: one dimension moved one step, data parallelism re-derived. */
-function neighbours(base: SearchBase, best: Candidate): { change: string; candidate: Candidate }[] {
+function neighbours(base: SearchBase, best: Candidate): Neighbour[] {
   const gpus = base.nodes * base.gpusPerNode;
   const domain = base.nvlinkDomainGpus;
-  const out: { change: string; candidate: Candidate }[] = [];
+  const out: Neighbour[] = [];
   const L = base.model.layers;
+  const runnable = (change: string, candidate: Candidate) => out.push(asRunnable(base, best, change, candidate));
   const withDegrees = (change: string, t: number, p: number, c: number, extra: Partial<Candidate> = {}) => {
     const d = gpus / (t * p * c);
     if (!Number.isInteger(d) || d < 1 || t < 1 || p < 1 || c < 1) return;
-    // The best plan's split layout where the new depth has it, else the layers alone; its v where the split takes it.
+    // The best plan's split layout where the new depth has it, else the layers alone.
     const slots = pipelineSplit(L, p, best.pipelineSlots) !== undefined ? best.pipelineSlots : undefined;
-    const split = pipelineSplit(L, p, slots);
-    const v = split !== undefined && splitsIntoChunks(split, best.virtualStages) ? best.virtualStages : 1;
-    out.push({ change, candidate: { ...best, tensor: t, pipeline: p, pipelineSlots: slots, context: c, data: d, virtualStages: v, ...extra } });
+    runnable(change, { ...best, tensor: t, pipeline: p, pipelineSlots: slots, context: c, data: d, ...extra });
   };
   const tp = (t: number) => `TP ${t}${t > domain ? ' crosses nodes' : ''}`;
   withDegrees(tp(best.tensor * 2), best.tensor * 2, best.pipeline, best.context, { sequenceParallel: best.sequenceParallel });
@@ -72,30 +104,30 @@ function neighbours(base: SearchBase, best: Candidate): { change: string; candid
   if (best.pipeline > 1) withDegrees(`PP ${stepDown(best.pipeline)}`, best.tensor, stepDown(best.pipeline), best.context);
   withDegrees(`CP ${best.context * 2}`, best.tensor, best.pipeline, best.context * 2);
   if (best.context > 1) withDegrees(`CP ${stepDown(best.context)}`, best.tensor, best.pipeline, stepDown(best.context));
-  out.push({ change: `micro-batch ${best.microBatchSize * 2}`, candidate: { ...best, microBatchSize: best.microBatchSize * 2 } });
-  if (best.microBatchSize > 1) out.push({ change: `micro-batch ${stepDown(best.microBatchSize)}`, candidate: { ...best, microBatchSize: stepDown(best.microBatchSize) } });
+  runnable(`micro-batch ${best.microBatchSize * 2}`, { ...best, microBatchSize: best.microBatchSize * 2 });
+  if (best.microBatchSize > 1) runnable(`micro-batch ${stepDown(best.microBatchSize)}`, { ...best, microBatchSize: stepDown(best.microBatchSize) });
   if (best.tensor > 1) {
-    out.push({ change: best.sequenceParallel ? 'without sequence parallelism' : 'with sequence parallelism', candidate: { ...best, sequenceParallel: !best.sequenceParallel } });
+    runnable(best.sequenceParallel ? 'without sequence parallelism' : 'with sequence parallelism', { ...best, sequenceParallel: !best.sequenceParallel });
   }
   const split = pipelineSplit(L, best.pipeline, best.pipelineSlots);
-  if (best.virtualStages > 1) out.push({ change: 'no interleaving (v 1)', candidate: { ...best, virtualStages: 1 } });
+  // The change is the v: it stays (a v the micro-batches do not take is why that neighbour loses), the recompute fits it.
+  const withV = (change: string, v: number) => out.push({ change, candidate: { ...best, virtualStages: v, recomputeLayers: recomputedLayersFor(split!, best, v) } });
+  if (best.virtualStages > 1) withV('no interleaving (v 1)', 1);
   else if (best.pipeline > 1 && split !== undefined) {
     for (let v = 2; v <= 8; v++) {
       if (splitsIntoChunks(split, v)) {
-        out.push({ change: `interleaved, v ${v}`, candidate: { ...best, virtualStages: v } });
+        withV(`interleaved, v ${v}`, v);
         break;
       }
     }
   }
   // A split that counts the embedding or the loss, against the layers alone (a Megatron without the account-for flags).
-  const alone = best.pipelineSlots !== undefined && best.pipelineSlots !== 'layers' ? pipelineSplit(L, best.pipeline) : undefined;
-  if (alone !== undefined) {
-    const v = splitsIntoChunks(alone, best.virtualStages) ? best.virtualStages : 1;
-    out.push({ change: `the layers alone split over the stages${v < best.virtualStages ? ' (no interleaving)' : ''}`, candidate: { ...best, pipelineSlots: undefined, virtualStages: v } });
+  if (best.pipelineSlots !== undefined && best.pipelineSlots !== 'layers' && pipelineSplit(L, best.pipeline) !== undefined) {
+    runnable('the layers alone split over the stages', { ...best, pipelineSlots: undefined });
   }
   for (const r of ['none', 'selective', 'full'] as const) {
     if (r !== best.recompute || best.recomputeLayers !== undefined) {
-      out.push({ change: r === 'none' ? 'no recompute' : `${r} recompute`, candidate: { ...best, recompute: r, recomputeLayers: undefined } });
+      out.push({ change: r === 'none' ? 'no recompute' : `${r} recompute`, candidate: { ...best, recompute: r, recomputeLayers: undefined }, recomputeChanged: true });
     }
   }
   const otherSharding = best.sharding === 'none' ? 'distributed-optimizer' : 'none';
@@ -123,22 +155,31 @@ function dominantIncrease(best: StepBreakdown, alt: StepBreakdown): string {
   return `${before > 0 ? `${pct(grew / before)} ` : ''}${part[1]} (${secs(grew)} per step)`;
 }
 
+const layersText = (n: number | undefined): string => (n === undefined ? 'every layer' : `${n} layer${n === 1 ? '' : 's'}/stage`);
+
+/**
+ * What a neighbour that keeps the best plan's partial recompute recomputes, where that is another count: " (recomputing
+ * 3 layers/stage, not 2)" where its v takes a multiple of it (asRunnable), ", to fit" where the evaluation raised it
+ * (evaluate.ts), and " (even recomputing every layer)" where even full recompute does not fit. `fits` is undefined for
+ * a neighbour that breaks a rule before any estimate.
+ */
+function recomputeNote(best: Candidate, asked: Candidate, evaluated: Candidate, fits: boolean | undefined): string {
+  if (best.recomputeLayers === undefined || evaluated.recompute !== 'full' || evaluated.recomputeLayers === best.recomputeLayers) return '';
+  if (fits === false && evaluated.recomputeLayers === undefined) return ' (even recomputing every layer)';
+  const raised = fits === true && evaluated.recomputeLayers !== asked.recomputeLayers ? ', to fit' : '';
+  return ` (recomputing ${layersText(evaluated.recomputeLayers)}, not ${best.recomputeLayers}${raised})`;
+}
+
 /**
  * The nearest alternatives to the best plan (one dimension moved one step) and why each loses: the
- * planner's own breakdown says which part of the step grew, or the planner's reason it cannot run
- * (above the search's memory budget included: `memoryFraction` as the search had it). Given the
+ * planner's own breakdown says which part of the step grew, or why it cannot run: the Megatron rule it
+ * breaks, in plain words (alternative-rules.ts), or the memory it needs (above the search's memory budget
+ * included: `memoryFraction` as the search had it). Given the
  * `space` searched, a neighbour outside it (ruled out by the request's constraints) is said to be so,
  * with how much faster or slower it would be, after the ones inside it. A neighbour faster than the best
  * is as fast within the model's resolution (a tie the ranking broke), or, when the search's candidate
  * budget ran out (`budgetExhausted`), one the budget left unestimated, which is said with its gain.
  */
-/** " (recomputing 11 layers/stage, not 4, to fit)": what the evaluation changed of a neighbour's partial recompute. */
-function recomputeRefit(asked: Candidate, evaluated: Candidate): string {
-  if (asked.recompute !== 'full' || asked.recomputeLayers === undefined || evaluated.recomputeLayers === asked.recomputeLayers) return '';
-  const now = evaluated.recomputeLayers === undefined ? 'every layer' : `${evaluated.recomputeLayers} layer${evaluated.recomputeLayers === 1 ? '' : 's'}/stage`;
-  return ` (recomputing ${now}, not ${asked.recomputeLayers}, to fit)`;
-}
-
 export function explainAlternatives(
   base: SearchBase, best: { candidate: Candidate; estimate: PlanEstimate },
   { limit = 8, memoryFraction, space, budgetExhausted = false }: { limit?: number; memoryFraction?: number; space?: SearchSpace; budgetExhausted?: boolean } = {},
@@ -148,16 +189,21 @@ export function explainAlternatives(
   const out: Alternative[] = [];
   for (const neighbour of neighbours(base, best.candidate)) {
     const { candidate } = neighbour;
-    let { change } = neighbour;
-    if (base.globalBatchSize % (candidate.microBatchSize * candidate.data) !== 0) {
-      out.push({ change, candidate, why: `${change}: the global batch ${base.globalBatchSize} is not a multiple of micro-batch × DP = ${candidate.microBatchSize}×${candidate.data}` });
+    const note = (evaluated: Candidate, fits: boolean | undefined) => (neighbour.recomputeChanged ? '' : recomputeNote(best.candidate, candidate, evaluated, fits));
+    // Megatron's start-up rules first, said of this neighbour in plain words (a field name or another size is no answer here).
+    const issue = checkPlan(planFor(base, candidate))[0];
+    if (issue !== undefined) {
+      const change = neighbour.change + note(candidate, undefined);
+      out.push({ change, candidate, why: `${change}: ${cannotRunText(base, candidate, issue)}` });
       continue;
     }
     const result = evaluateCandidate(base, candidate, memory, budget);
     // To fit, the evaluation may recompute more layers than the best plan does: that is part of the change, and often its cost.
-    change += recomputeRefit(candidate, result.candidate);
+    const change = neighbour.change + note(result.candidate, result.ok);
     if (!result.ok) {
-      out.push({ change, candidate: result.candidate, why: `${change}: ${result.infeasible.message}` });
+      // Memory, mostly; a rule the estimate found after all is said as the check above says it.
+      const rule = result.infeasible.reason === 'out-of-memory' ? undefined : result.infeasible.issues?.[0];
+      out.push({ change, candidate: result.candidate, why: `${change}: ${rule ? cannotRunText(base, result.candidate, rule) : result.infeasible.message}` });
       continue;
     }
     const slowdown = result.estimate.stepTimeSeconds / best.estimate.stepTimeSeconds - 1;

@@ -26,14 +26,18 @@ function shortfall(miss: Miss): string {
  * out, most frequent first with their share of the space; for a space the constraints leave empty,
  * the constraints that contradict each other.
  */
-export function whyNothingFits(result: Pick<SearchResult, 'closestInfeasible' | 'pruned' | 'budgetExhausted' | 'spaceSize' | 'fullEstimates' | 'emptySpace'>): string {
+export function whyNothingFits(
+  result: Pick<SearchResult, 'closestInfeasible' | 'pruned' | 'refused' | 'budgetExhausted' | 'spaceSize' | 'fullEstimates' | 'emptySpace'>,
+): string {
   const miss = result.closestInfeasible;
   if (result.budgetExhausted) {
     const estimates = countOf(result.fullEstimates, 'full estimate');
     return `the candidate budget ran out after ${estimates}, before any plan that fits was estimated${miss ? `; the closest seen so far ${shortfall(miss)}` : ''}`;
   }
   if (miss) return `out of memory: the plan that comes closest ${shortfall(miss)}`;
+  // A rule counts its candidates whether the enumeration or a full estimate (a rule only the planner checks) found them.
   const rules = (Object.entries(result.pruned.counts) as [PruneReason, number][])
+    .map(([reason, count]): [PruneReason, number] => [reason, count + result.refused.counts[reason]])
     .filter(([reason, count]) => count > 0 && !NOT_A_RULE.has(reason))
     .sort((a, b) => b[1] - a[1])
     .slice(0, RULES_NAMED);

@@ -1,6 +1,7 @@
 /**
- * Why a candidate was not (fully) evaluated, or lost. Every candidate of the space ends in exactly
- * one of these or in the ranking, so the counts add up to the space's size.
+ * Why a candidate was not (fully) evaluated, or lost. Every candidate of the space is either settled without a
+ * full estimate, under one of these (the search's `pruned`), or estimated in full, and then fits or is refused
+ * under one of these (its `refused`): pruned + full estimates add up to the space's size.
  */
 export type PruneReason =
   | 'gpus-indivisible'

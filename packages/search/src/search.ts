@@ -1,6 +1,7 @@
 import { layersPerStage } from '@trainplan/model';
+import { formatBytes } from '@trainplan/units';
 import type { PlanEstimate, PlanInfeasible, PlanRule } from '@trainplan/planner';
-import type { Candidate, SearchBase } from './candidate.ts';
+import { describeCandidate, type Candidate, type SearchBase } from './candidate.ts';
 import { whySpaceIsEmpty } from './empty-space.ts';
 import { enumerateCandidates } from './enumerate.ts';
 import { evaluateCandidate, type Evaluation } from './evaluate.ts';
@@ -41,10 +42,19 @@ export interface SearchResult {
    * candidates). Equals spaceSize unless the candidate budget ran out.
    */
   readonly candidatesEvaluated: number;
-  /** Full planner estimates run (the rest were settled by the divisibility rules and the bounds). */
+  /**
+   * Full planner estimates run, one per candidate estimated (a partial recompute's search for its fewest layers
+   * counts once). Every other candidate of the space is in `pruned`: `pruned` adds up to spaceSize − fullEstimates.
+   */
   readonly fullEstimates: number;
-  /** Of those, the plans that fit (every other settled candidate is in `pruned`). */
+  /** Of the full estimates, the distinct plans that fit (the ranking's pool). */
   readonly fitted: number;
+  /**
+   * The rest of the full estimates, by reason: out of memory, a rule only the planner checks, or redundant (a partial
+   * recompute the evaluation raised to every layer, the same plan as full recompute, found again). fitted + these = fullEstimates.
+   */
+  readonly refused: PruneTally;
+  /** The candidates settled without a full estimate, by reason: the divisibility rules, the bounds, and the budget's leftovers. */
   readonly pruned: PruneTally;
   /** Best first; empty when nothing fits. */
   readonly top: readonly RankedPlan[];
@@ -182,11 +192,24 @@ export function searchPlans(base: SearchBase, options: SearchOptions = {}): Sear
   let fitted = 0;
   let budgetExhausted = false;
   const partialSearched = space.recompute.includes('full-partial');
+  // The estimates' own verdicts, apart from `tally` (what was settled without one), so that the two add up to the space.
+  const refused = emptyTally();
+  /** The plans that fit so far, each once (planKey). */
+  const fittedPlans = new Set<string>();
   /** One full estimate, its plan ranked or its refusal tallied. */
   const settle = (candidate: Candidate): Evaluation => {
     const result = evaluateCandidate(base, candidate, memory, memoryBudget);
     fullEstimates += 1;
     if (result.ok) {
+      // A partial recompute whose fewest layers that fit are all of them (evaluate.ts) is full recompute, a candidate of
+      // its own when the space has it (and a no-recompute plan's twin may come to it too): the first to fit ranks, and
+      // the same plan found again is redundant, whichever of them the bounds put first.
+      const key = planKey(result.candidate);
+      if (fittedPlans.has(key)) {
+        addPruned(refused, 'redundant', 1);
+        return result;
+      }
+      fittedPlans.add(key);
       fitted += 1;
       insertRanked(ranked, { candidate: result.candidate, estimate: result.estimate }, top);
       return result;
@@ -194,7 +217,7 @@ export function searchPlans(base: SearchBase, options: SearchOptions = {}): Sear
     const r = result.infeasible;
     // The enumeration applies the planner's divisibility rules, so a rejection here is mostly memory; any
     // other is tallied under the rule its field names (refusalReason), never lumped with another.
-    addPruned(tally, refusalReason(r), 1, () => r.message);
+    addPruned(refused, refusalReason(r), 1, () => r.message);
     if (r.reason === 'out-of-memory' && r.neededBytes !== undefined && r.availableBytes !== undefined
       && (!closest || r.neededBytes < closest.neededBytes)) {
       closest = { candidate: result.candidate, neededBytes: r.neededBytes, availableBytes: r.availableBytes, message: r.message, capacityBytes: base.gpu.hbmBytes };
@@ -244,6 +267,12 @@ export function searchPlans(base: SearchBase, options: SearchOptions = {}): Sear
       };
     }
   }
+  if (tally.counts['out-of-memory'] > 0 && nearestOutOfMemory.candidate) {
+    // The enumeration's memory bound leaves out the extras an estimate adds (memory-bound.ts): a lower bound, so "at least".
+    const near = nearestOutOfMemory.candidate;
+    tally.examples['out-of-memory'] ??= `the nearest miss, ${describeCandidate(near)}, needs at least ${formatBytes(nearestOutOfMemory.neededBytes)} `
+      + `per GPU, above the ${formatBytes(memoryBudget)} the search leaves usable`;
+  }
   report?.(1);
   const emptySpace = total === 0 ? whySpaceIsEmpty(base, constraints, options.space ?? defaultSearchSpace(base, constraints)) : undefined;
   return {
@@ -251,6 +280,7 @@ export function searchPlans(base: SearchBase, options: SearchOptions = {}): Sear
     candidatesEvaluated: budgetExhausted ? settled : total,
     fullEstimates,
     fitted,
+    refused,
     pruned: tally,
     top: ranked,
     closestInfeasible: ranked.length === 0 ? closest : undefined,
@@ -258,6 +288,12 @@ export function searchPlans(base: SearchBase, options: SearchOptions = {}): Sear
     ...(emptySpace !== undefined && { emptySpace }),
   };
 }
+
+/** A candidate's settings as one string: two candidates with the same key are the same plan. */
+const planKey = (c: Candidate): string => [
+  c.tensor, c.pipeline, c.pipelineSlots ?? 'layers', c.data, c.context, c.virtualStages, c.microBatchSize, c.sequenceParallel,
+  c.recompute, c.recomputeLayers ?? 'every layer', c.sharding,
+].join(' ');
 
 /** Keeps `ranked` sorted by step time and at most `k` long. */
 function insertRanked(ranked: RankedPlan[], plan: RankedPlan, k: number): void {

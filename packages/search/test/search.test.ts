@@ -40,11 +40,13 @@ describe('searchPlans: enumerate → evaluate → rank', () => {
     expect(result.top.map((p) => p.estimate.stepTimeSeconds)).toEqual(reference.slice(0, 5).map((r) => r.step));
   });
 
-  it('accounts for every candidate of the space exactly once: pruned with a reason, or estimated and fitting', () => {
+  it('accounts for every candidate of the space exactly once: pruned with a reason, or estimated in full (and then fitting or refused)', () => {
     const pruned = Object.values(result.pruned.counts).reduce((a, b) => a + b, 0);
+    const refused = Object.values(result.refused.counts).reduce((a, b) => a + b, 0);
     expect(result.spaceSize).toBe(spaceSize(defaultSearchSpace(smallBase)));
     expect(result.candidatesEvaluated).toBe(result.spaceSize);
-    expect(pruned + result.fitted).toBe(result.spaceSize);
+    expect(pruned + result.fullEstimates).toBe(result.spaceSize);
+    expect(result.fitted + refused).toBe(result.fullEstimates);
   });
 
   it('runs far fewer full estimates than the space holds (divisibility and bounds prune)', () => {
@@ -331,8 +333,8 @@ describe('refusalReason: each planner refusal under its own reason', () => {
     const refused = searchPlans(v100, { top: 1 });
     expect(refused.top).toEqual([]);
     expect(refused.fullEstimates).toBeGreaterThan(0);
-    expect(refused.pruned.counts['planner-refused']).toBe(refused.fullEstimates);
-    expect(refused.pruned.examples['planner-refused']).toMatch(/^training\.precision: /);
+    expect(refused.refused.counts['planner-refused']).toBe(refused.fullEstimates);
+    expect(refused.refused.examples['planner-refused']).toMatch(/^training\.precision: /);
     // heads-indivisible counts only what the enumeration pruned by tensor degree: the same as on a GPU with FP8.
     const h100 = searchPlans({ ...gpt3Base, gpu: gpuById('h100-sxm')!, precision: 'fp8' }, { top: 1 });
     expect(refused.pruned.counts['heads-indivisible']).toBe(h100.pruned.counts['heads-indivisible']);
@@ -347,9 +349,9 @@ describe('a plan without recompute that passes the memory bound but not the esti
     const r = searchPlans(llama3_70bBase, { constraints });
     expect(r.top[0]!.candidate).toMatchObject({ sequenceParallel: true, recompute: 'full', recomputeLayers: 2 });
     expect(r.top[0]!.estimate.stepTimeSeconds).toBeCloseTo(36.40, 2);
-    // Still every candidate once: the twin moved from redundant to what its estimate found.
+    // Still every candidate once: the twin moved from redundant to the full estimates.
     const counted = Object.values(r.pruned.counts).reduce((a, b) => a + b, 0);
-    expect(counted + r.fitted).toBe(r.spaceSize);
+    expect(counted + r.fullEstimates).toBe(r.spaceSize);
   });
 });
 

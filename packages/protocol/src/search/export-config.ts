@@ -42,7 +42,8 @@ const maxPositions = (plan: PlanInput): number =>
 
 /**
  * The Megatron-Core releases a plan's split and sharding need (export-header.ts): the uneven split 0.9, and with virtual
- * stages 0.11; the embedding or the loss counted as a layer 0.14; Megatron-FSDP 0.14 (Megatron-LM only).
+ * stages 0.11; the embedding or the loss counted as a layer 0.14; Megatron-FSDP 0.14 (Megatron-LM only); the unfused
+ * attention's --attention-backend 0.10 (Megatron-LM only).
  */
 function coreRequirements(plan: PlanInput, split: PipelineSplit, megatron: boolean, ropeScaling: boolean): CoreRequirement[] {
   const needs: CoreRequirement[] = [];
@@ -52,6 +53,7 @@ function coreRequirements(plan: PlanInput, split: PipelineSplit, megatron: boole
   if (megatron && ropeScaling) needs.push({ minor: 11, why: '--rope-scaling-factor' });
   if (split.slots !== 'layers') needs.push({ minor: 14, why: 'the embedding or the loss counted as a layer in the pipeline split' });
   if (megatron && usesMegatronFsdp(plan)) needs.push({ minor: 14, why: 'Megatron-FSDP (--use-megatron-fsdp)' });
+  if (megatron && plan.attentionKernel === 'unfused') needs.push({ minor: 10, why: '--attention-backend' });
   return needs;
 }
 
@@ -124,7 +126,12 @@ export function toMegatronArgs(scenario: unknown, options: ExportOptions = {}): 
   if (plan.precision === 'fp16') args.push('--fp16');
   if (plan.precision === 'fp8') args.push('--bf16', '--fp8-format hybrid');
   if (plan.precision === 'fp8' && plan.fp8Params === true) args.push('--fp8-param-gather');
+  // Megatron-Core's --attention-backend (AttnBackend in megatron/core/transformer/enums.py: flash, fused, unfused, local,
+  // auto) defaults to auto, which lets Transformer Engine pick its flash or fused kernel: the flash plan's, so it keeps
+  // the flag it has always had. The unfused plan (Megatron 2021's softmax attention, SC'21's runs) must name its backend,
+  // or the run it plans for would use a fused kernel: unfused sets NVTE_UNFUSED_ATTN=1 and the other two 0 (LanguageModule).
   if (plan.attentionKernel === 'flash') args.push('--use-flash-attn');
+  if (plan.attentionKernel === 'unfused') args.push('--attention-backend unfused');
   // Megatron fuses gradient accumulation into the weight-gradient GEMM by default; an unfused add is its fallback,
   // and Megatron-FSDP requires it (its README's "Required Configurations").
   if ((plan.gradientAccumulation ?? 'fused') !== 'fused' || usesMegatronFsdp(plan)) args.push('--no-gradient-accumulation-fusion');

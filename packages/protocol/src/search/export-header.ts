@@ -8,7 +8,9 @@ import { countOf, formatGrouped } from '@trainplan/units';
  * does not date --account-for-*-in-pipeline-split: they are asked for as 0.14, where they were checked (arguments.py).
  * --grad-reduce-in-bf16 (export-config.ts, for 16-bit gradient accumulation) is unverified: CHANGELOG.md names no
  * release for it and its history in arguments.py was not traced, so it raises no requirement and the header's 0.9
- * may be too low for an export that prints it.
+ * may be too low for an export that prints it. --attention-backend (for unfused attention) is undated by CHANGELOG.md
+ * too; it is asked for as 0.10, believed to be the first release with its AttnBackend enum (late 2024), which was not
+ * checked against that release's own arguments.py.
  */
 export interface CoreRequirement {
   readonly minor: number;

@@ -59,6 +59,23 @@ describe('toMegatronArgs', () => {
     expect(toMegatronArgs({ model: 'x' })).toBeUndefined();
   });
 
+  it("names the unfused attention backend for a plan with SC'21's unfused attention, which Megatron-Core's default (auto) would not run", () => {
+    // Megatron GPT 529.6B as SC'21 ran it (Narayanan et al. 2021, Table 1): TP 8 · PP 35 · DP 9 on 2,520 A100s, FP16.
+    const sc21 = {
+      model: 'megatron-529.6b', cluster: { gpu: 'a100-80gb', nodes: 315 },
+      training: { globalBatchSize: 2520, microBatchSize: 1, precision: 'fp16', attentionKernel: 'unfused' },
+      parallelism: { tensor: 8, pipeline: 35, data: 9, recompute: 'full' },
+    };
+    const args = toMegatronArgs(sc21)!.split(' \\\n  ');
+    expect(args).toContain('--attention-backend unfused');
+    expect(args).not.toContain('--use-flash-attn');
+    expect(toMegatronArgs(sc21)!.split('\n')[0]).toMatch(/needs Megatron-Core 0\.10 or later \(--attention-backend\)$/);
+    // A flash plan leaves the backend to Megatron-Core's auto, as before.
+    const flash = toMegatronArgs({ ...sc21, training: { ...sc21.training, attentionKernel: 'flash' } })!;
+    expect(flash).toContain('--use-flash-attn');
+    expect(flash).not.toContain('--attention-backend');
+  });
+
   it('sets RoPE\'s base where the model\'s is not Megatron\'s 10,000 (Llama 3: 500,000), in both exports; GPT-3 and Llama 2 take none', () => {
     expect(toMegatronArgs(LLAMA)).toContain('--rotary-base 500000');
     expect(toNemoYaml(LLAMA)!.split('\n')).toContain('  rotary_base: 500000');
