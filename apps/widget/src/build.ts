@@ -9,11 +9,18 @@ const ENTRY = fileURLToPath(new URL('./entry.ts', import.meta.url));
 /** What the bundle takes in place of the collectives emulator's entry points (closed-form-emulation.ts says why). */
 const CLOSED_FORM_EMULATION = fileURLToPath(new URL('./compute/closed-form-emulation.ts', import.meta.url));
 
-/** Resolves @trainplan/collectives' emulator entry points to the widget's closed-form stand-in. */
+/** What the bundle takes in place of the search's explanations of the runner-up plans (no-alternatives.ts says why). */
+const NO_ALTERNATIVES = fileURLToPath(new URL('./compute/no-alternatives.ts', import.meta.url));
+
+/**
+ * Resolves @trainplan/collectives' emulator entry points to the widget's closed-form stand-in, and @trainplan/search's
+ * explain.ts to one that explains no alternatives.
+ */
 const withoutEmulator: Plugin = {
   name: 'trainplan-without-emulator',
   setup(b) {
     b.onResolve({ filter: /\/emulator\/emulated-collective-cost\.ts$/ }, () => ({ path: CLOSED_FORM_EMULATION }));
+    b.onResolve({ filter: /^\.\/explain\.ts$/ }, (args) => (/[\\/]packages[\\/]search[\\/]src$/.test(args.resolveDir) ? { path: NO_ALTERNATIVES } : undefined));
   },
 };
 
@@ -79,8 +86,9 @@ export const WIDGET_BUDGET_GZIP_BYTES = 80 * 1000;
 /**
  * Bundles the widget with the core packages into one ES module with esbuild: minified, ES2022
  * for evergreen browsers, no source map, `sideEffects` honoured so unused exports drop out, the
- * collectives emulator left out (closed-form-emulation.ts) and what only the schemas' OpenAPI document reads
- * dropped (withoutJsonSchema).
+ * collectives emulator left out (closed-form-emulation.ts), the search's explanations of its runner-up plans too
+ * (no-alternatives.ts: 1.4 kB gzip, 80,086 → 78,685 B with the packages as committed), and what only the schemas'
+ * OpenAPI document reads dropped (withoutJsonSchema).
  */
 export async function buildWidgetBundle(): Promise<WidgetBundle> {
   const result = await build({

@@ -101,6 +101,29 @@ describe('<trainplan-estimator api="…"> when the API does not answer', () => {
   });
 });
 
+describe('<trainplan-estimator api="…"> when the API is slow', () => {
+  it('says "Estimating…" under "Scaling over nodes" and "How many nodes" while the other sizes are awaited (QA: a 6 s API left them bare), then why none came', async () => {
+    // The scenario's own estimate (a batch of one) is answered; the other sizes' batch is not, as a slow API's.
+    const { page, problems } = await open('trainplan-estimator', ESTIMATOR, async (route) => {
+      const body: unknown = route.request().postDataJSON();
+      if (Array.isArray(body) && body.length > 1) return;
+      return route.fallback();
+    });
+    await until(page, 'trainplan-estimator', (s) => s.shown);
+    const under = () => page.locator('trainplan-estimator').evaluate((el) => ['.out-scaling', '.out-nodes'].map((sel) => {
+      const out = el.shadowRoot!.querySelector(sel)!;
+      return `${out.previousElementSibling?.textContent}: ${out.textContent}`;
+    }));
+    await expect.poll(under, { timeout: 15_000 }).toEqual(['Scaling over nodes: Estimating other cluster sizes…', 'How many nodes: Estimating other cluster sizes…']);
+    expect(await state(page, 'trainplan-estimator')).toEqual({ status: '', stale: false, shown: true });
+    // Never answered: both say why, not "Estimating…" for good.
+    await page.clock.fastForward(ESTIMATE_TIMEOUT_MS);
+    const why = `Could not reach the estimator: the API at ${API}/v1/estimate did not answer in 20 s`;
+    await expect.poll(under, { timeout: 15_000 }).toEqual([`Scaling over nodes: ${why}`, `How many nodes: ${why}`]);
+    expect(problems).toEqual([]);
+  });
+});
+
 describe('<trainplan-estimator api="…"> when the API answers something other than its JSON', () => {
   const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*' };
   it.each([

@@ -58,7 +58,7 @@ describe('the API backend times out an API that never answers', () => {
 
   it('an API that cannot be reached at all says so, with the browser\'s reason', async () => {
     const refused = (async () => { throw new TypeError('Failed to fetch'); }) as unknown as typeof fetch;
-    expect(await said(apiBackend(API, refused).estimate([SCENARIO]))).toBe(`Could not reach the estimator: the API at ${API}/v1/estimate (Failed to fetch)`);
+    expect(await said(apiBackend(API, refused).estimate([SCENARIO]))).toBe(`Could not reach the estimator: the API at ${API}/v1/estimate did not answer (Failed to fetch)`);
   });
 
   it('an answer in time clears its timer: nothing is aborted later', async () => {

@@ -42,6 +42,14 @@ describe('the widget bundle', () => {
     expect(code).toContain('factor:1.4,factorBeforeAmpere:1.9');
   });
 
+  it('leaves the search\'s explanations of the runner-up plans out (explain.ts), which the widget never shows, and still searches', async () => {
+    const { code } = await buildWidgetBundle();
+    // explain.ts's words for what an alternative loses ("TP 16 crosses nodes: +31% tensor-parallel communication").
+    for (const text of [' crosses nodes', 'exposed data-parallel communication']) expect(code).not.toContain(text);
+    // The stand-in answers none; the search itself (runSearch's best plan) is in the bundle.
+    expect(code).toContain('the candidate budget ran out after');
+  });
+
   it('leaves the budget search out: the widget asks for deadlines and the time–cost curve, never a budget (runDeadlineNodes)', async () => {
     const { code } = await buildWidgetBundle();
     // fastestWithinBudget's note, which runNodes' budget mode reaches and runDeadlineNodes does not.

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { frontierAnswer } from './support/frontier-answer.ts';
 import { CHART_VIEWBOX_WIDTH } from '../src/charts/chart-size.ts';
 import { frontierChart } from '../src/charts/frontier-chart.ts';
+import { STYLES } from '../src/element/styles.ts';
 
 // The CLI's `trainplan nodes --model gpt3-175b --gpu a100-80gb --global-batch 1536 --tokens 300B --frontier`: some 80
 // sizes (the powers of two, eight steps between each two, every size beside the cheapest). Every expectation below is
@@ -20,6 +21,10 @@ const dotOf = (nodes: number) => dots.find((d) => d.nodes === nodes)!;
 const size = (nodes: number) => sizes.find((s) => s.nodes === nodes)!;
 const texts = (selector: RegExp) => [...svg.matchAll(selector)].map((m) => m[1]!);
 const vertices = (cls: string) => [...svg.match(new RegExp(`<path class="line ${cls}" d="([^"]+)"`))![1]!.matchAll(/[ML]([-\d.]+),([-\d.]+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
+
+/** Each node-count label's extent across (drawn from x, start-anchored, 6 units a character) and its baseline. */
+const labelBoxes = () => [...svg.matchAll(/<text class="axis label" data-label="(\d+)" x="([-\d.]+)" y="([-\d.]+)">([^<]+)</g)]
+  .map((m) => ({ nodes: Number(m[1]), x0: Number(m[2]), x1: Number(m[2]) + m[4]!.length * 6, y: Number(m[3]) }));
 
 // What the chart is meant to show, worked out here from the sizes themselves.
 const byNodes = [...sizes].sort((a, b) => a.nodes - b.nodes);
@@ -101,16 +106,32 @@ describe('the time–cost chart', () => {
     for (const [kind, nodes] of [['cheapest', cheapest.nodes], ['fastest', fastest.nodes]] as const) {
       const ring = svg.match(new RegExp(`<circle class="mark ${kind}"[^>]*>`))![0];
       expect([attr(ring, 'data-nodes'), attr(ring, 'cx'), attr(ring, 'cy')]).toEqual([nodes, dotOf(nodes).x, dotOf(nodes).y]);
-      expect(texts(new RegExp(`data-label="${nodes}"[^>]*>([^<]+)<`, 'g'))).toEqual([`${nodes} ${kind}`]);
+      // Grouped as every count the widget shows (the caption says the labels are node counts): 6144 read like a batch (QA).
+      expect(texts(new RegExp(`data-label="${nodes}"[^>]*>([^<]+)<`, 'g'))).toEqual([`${nodes.toLocaleString('en-US')} ${kind}`]);
     }
   });
 
+  it('keeps each end\'s name over its own ring, even where the chart\'s edge slides it left (QA: "14 cheapest" ended left of its ring)', () => {
+    for (const [kind, nodes] of [['cheapest', cheapest.nodes], ['fastest', fastest.nodes]] as const) {
+      const l = labelBoxes().find((b) => b.nodes === nodes)!;
+      const ring = dotOf(nodes);
+      // Right of the ring's centre where the chart has room (x + 6), else ending at the chart's edge: the ring's x
+      // falls under the label or within the ring's radius (6) of its start.
+      expect(l.x0, kind).toBeLessThanOrEqual(ring.x + 6 + 0.01);
+      expect(l.x1, kind).toBeGreaterThanOrEqual(ring.x);
+      expect(l.x1, kind).toBeLessThanOrEqual(CHART_VIEWBOX_WIDTH);
+      // Above the ring (r 6, its stroke 1.5 wide) with a descender's room: the baseline at least 8 units up, or below it.
+      expect(ring.y - l.y >= 8 || l.y - ring.y >= 14, kind).toBe(true);
+    }
+  });
+
+  it('draws the labels with a halo of the background, so a line under one leaves it legible (QA: "6144 fastest" over the line)', () => {
+    expect(STYLES).toMatch(/\.label\{paint-order:stroke;stroke:var\(--_bg\);stroke-width:3px/);
+    expect(labelBoxes().length).toBeGreaterThan(0);
+  });
+
   it('labels Pareto sizes with their node counts sparsely: no two labels overlap, and not every size gets one', () => {
-    const labels = [...svg.matchAll(/<text class="axis label" data-label="(\d+)" x="([-\d.]+)" y="([-\d.]+)" text-anchor="(\w+)">([^<]+)</g)]
-      .map((m) => {
-        const [x, w] = [Number(m[2]), m[5]!.length * 6];
-        return { nodes: Number(m[1]), x0: m[4] === 'start' ? x : x - w, x1: m[4] === 'start' ? x + w : x, y: Number(m[3]) };
-      });
+    const labels = labelBoxes();
     expect(labels.every((l) => undominated(size(l.nodes)) || l.nodes === CURRENT)).toBe(true);
     expect(labels.length).toBeGreaterThanOrEqual(4);
     expect(labels.length).toBeLessThan(sizes.filter(undominated).length);

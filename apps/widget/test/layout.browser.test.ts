@@ -74,9 +74,9 @@ const CHART_VIEWS = [
   // Its scaling from 16 nodes, 128 ringed; and on 1,536 nodes, where node counts of four and five digits share the axis.
   { name: 'scaling', chart: 'scaling', tag: 'trainplan-estimator', attributes: '', shows: ['tokens/s', 'nodes', '16', '128'] },
   { name: 'scaling (1,536 nodes)', chart: 'scaling', tag: 'trainplan-estimator', attributes: 'nodes="1536"', shows: ['tokens/s', 'nodes', '1536'] },
-  // With Auto, the time–cost curve over cluster sizes (some 80 of them), the cheapest and the fastest named: the same
-  // request's answer outside the browser.
-  { name: 'time–cost', chart: 'frontier', tag: 'trainplan-estimator', attributes: 'auto', shows: ['GPU-hours', 'days to train (log scale)', `${FRONTIER.nodes} cheapest`, `${FRONTIER.fastest!.nodes} fastest`] },
+  // With Auto, the time–cost curve over cluster sizes (some 80 of them), the cheapest and the fastest named (node counts
+  // grouped, "6,144 fastest"): the same request's answer outside the browser.
+  { name: 'time–cost', chart: 'frontier', tag: 'trainplan-estimator', attributes: 'auto', shows: ['GPU-hours', 'days to train (log scale)', `${FRONTIER.nodes.toLocaleString('en-US')} cheapest`, `${FRONTIER.fastest!.nodes.toLocaleString('en-US')} fastest`] },
   // Serving Llama 3 70B on H100s under 50 ms per token: the latency–throughput frontier.
   { name: 'serving frontier', chart: 'serving-frontier', tag: 'trainplan-serving', attributes: 'model="llama3-70b" gpu="h100-sxm" prompt="2048" output="512" max-token-ms="50"', shows: ['tokens/s per GPU', 'ms per output token (log scale)'] },
 ] as const;

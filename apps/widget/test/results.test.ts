@@ -35,6 +35,8 @@ describe('the time–cost curve section', () => {
     const html = frontierSection(n, 128);
     expect(html).toContain('<svg class="chart frontier"');
     expect(text(html)).toContain(frontierSentence(n, 128));
+    // The chart's point labels are bare grouped numbers ("1,536"): the caption says they are node counts, not a batch (QA).
+    expect(text(html)).toContain('labels: node counts');
     // The cheapest is the size of fewest GPU-hours; the scenario's 128 nodes come next, before the fastest.
     const cheapest = n.frontier!.reduce((a, b) => (b.gpuHours < a.gpuHours ? b : a));
     expect(text(html)).toMatch(new RegExp(`Cheapest: ${cheapest.nodes.toLocaleString('en-US')} nodes, [\\d.]+ days, [\\d.]+ [kM] GPU-hours; 128 nodes: [\\d.]+ days for \\+\\d+%; fastest: `));
@@ -85,7 +87,14 @@ describe('the "how many nodes" answer counts in words', () => {
     expect(text(nodesSection({ kind: 'none', message: 'x' }, long))).toContain('tokens in 36,500 days');
     // Whole days from 1,000 (12,345.6 rounds to 12,346); under 1,000 the same three figures as before.
     expect(text(nodesSection({ kind: 'too-slow', fastestNodes: 1, fastestDays: 12_345.6 }, budget))).toContain('takes 12,346 days');
-    expect(text(nodesSection(meets, budget))).toContain('in 2.00 days, within the 30.0-day deadline');
+    expect(text(nodesSection(meets, budget))).toContain('in 2.00 days, within the 30-day deadline');
+  });
+
+  it('says a deadline as it was typed: 30 is a "30-day deadline", not "30.0-day" (QA); 2.5 stays 2.5', () => {
+    const meets = { kind: 'meets', nodes: 1, gpus: 8, days: 2, gpuHours: 384 } as const;
+    expect(text(nodesSection(meets, { tokens: 1e9, deadlineDays: 30 }))).toContain('within the 30-day deadline');
+    expect(text(nodesSection(meets, { tokens: 1e9, deadlineDays: 2.5 }))).toContain('within the 2.5-day deadline');
+    expect(text(nodesSection({ kind: 'none', message: 'x' }, { tokens: 1e9, deadlineDays: 0.25 }))).toContain('tokens in 0.25 days');
   });
 
   it('and a searched answer on one GPU says "1 node (1 GPU)"', () => {
@@ -186,7 +195,7 @@ describe('the two "how many nodes" answers with Auto', () => {
 
   it.each([
     [{ kind: 'too-slow', fastestNodes: 1536, fastestDays: 40 } as const, /^Your configuration: not reachable; the fastest tried, 1,536 nodes, takes 40\.0 days\.$/],
-    [{ kind: 'none', message: 'no node count runs this configuration' } as const, /^Your configuration: no node count trains 300 B tokens in 30\.0 days: no node count runs this configuration\.$/],
+    [{ kind: 'none', message: 'no node count runs this configuration' } as const, /^Your configuration: no node count trains 300 B tokens in 30 days: no node count runs this configuration\.$/],
   ])('label the answer at the form\'s configuration when it misses too (%o)', (answer, says) => {
     expect(paragraphs(nodesSection(answer, budget))[0]).toMatch(says);
   });

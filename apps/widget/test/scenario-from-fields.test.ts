@@ -55,6 +55,22 @@ describe('scenarioFromFields', () => {
     expect(scenarioFromFields({ ...DEFAULT_VALUES, layers: 'x' }).ok).toBe(true);
   });
 
+  // As the CLI reads --seq-length (8k = 8,192 tokens, k = 1,024 and M = 1,024 k): 8 × 1,024 = 8,192, 32 × 1,024 =
+  // 32,768, 1.5 × 1,024 = 1,536, 1 × 1,024² = 1,048,576; a token budget's k stays 1,000 (its own field).
+  it.each([['8k', 8192], ['8K', 8192], ['32 k', 32_768], ['1.5k', 1536], ['1M', 1_048_576], ['8192', 8192], ['8,192', 8192]])(
+    'reads a sequence length of %j as %d tokens, the binary k and M of context lengths (QA: "not a number: \"8k\"")', (seq, tokens) => {
+      const r = scenarioFromFields({ ...DEFAULT_VALUES, seq });
+      expect(r.ok && r.scenario.training.seqLength).toBe(tokens);
+    },
+  );
+
+  it.each([['8x', 'not a number: "8x"'], ['k', 'not a number: "k"'], ['0.1k', 'a whole number, got 0.1k'], ['10M', 'at most 10000000, got 10M']])(
+    'still names a sequence length that is no length: %j', (seq, message) => {
+      const r = scenarioFromFields({ ...DEFAULT_VALUES, seq });
+      expect(!r.ok && r.issues).toEqual([{ field: 'seq', message }]);
+    },
+  );
+
   it('accepts token budgets with suffixes', () => {
     const r = scenarioFromFields({ ...DEFAULT_VALUES, tokens: '1.5T' });
     expect(r.ok && r.budget.tokens).toBe(1.5e12);

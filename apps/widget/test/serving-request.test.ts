@@ -91,6 +91,12 @@ describe('the serving form → an inference request', () => {
     expect(runInference(r).ok).toBe(true);
   });
 
+  it('reads prompt, output, chunk and prefix lengths as the CLI does: 2k is 2 × 1,024 = 2,048 tokens, 1M is 1,024² = 1,048,576', () => {
+    const r = request({ prompt: '2k', output: '0.5k', batching: 'continuous', 'prefill-chunk': '1k', 'shared-prefix': '1k' });
+    expect(r).toMatchObject({ promptTokens: 2048, outputTokens: 512, prefillChunkTokens: 1024, sharedPrefixTokens: 1024 });
+    expect(request({ prompt: '1M' }).promptTokens).toBe(1_048_576);
+  });
+
   it.each([
     ['prompt', '0', 'at least 1'], ['prompt', '', 'required'], ['output', 'abc', 'not a number'], ['output', '1.5', 'whole number'],
     ['gpus', '0', 'at least 1'], ['prefill-chunk', '0', 'at least 1'], ['shared-prefix', '0', 'at least 1'], ['gpu-memory', '1.5', 'at most 1'],

@@ -1,5 +1,5 @@
 import type { FrontierSizeJson } from '@trainplan/protocol';
-import { countOf, formatCount, formatNumber } from '@trainplan/units';
+import { countOf, formatCount, formatGrouped, formatNumber } from '@trainplan/units';
 import { axisTitles, logXTicks, PLOT_PAD, plotFrame, yEndTicks } from './axes.ts';
 import { CHART_VIEWBOX_WIDTH, textWidth } from './chart-size.ts';
 import { esc, px } from './markup.ts';
@@ -20,9 +20,12 @@ const HEIGHT = 200;
 const PAD = PLOT_PAD;
 /** A 10-unit label's height (a line of DejaVu Sans, the font's ascent and descent: 11.6 units), for keeping the node-count labels apart. */
 const LABEL_HEIGHT = 12;
+/** How far a node-count label's box stands above its dot's centre (below it where the plot's top is too near). */
+const LABEL_RISE = 8;
 
 interface Box { x0: number; x1: number; y0: number; y1: number }
-const overlaps = (a: Box, b: Box) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+/** Whether two labels' boxes come closer across than a space and a bit (4 units, axes.ts's TICK_GAP), one over the other. */
+const overlaps = (a: Box, b: Box) => a.x0 < b.x1 + 4 && b.x0 < a.x1 + 4 && a.y0 < b.y1 && b.y0 < a.y1;
 
 /**
  * The time–cost curve over cluster sizes: days to train (log scale) across, GPU-hours up. A thin line joins every size
@@ -61,23 +64,27 @@ export function frontierChart({ sizes, cheapestNodes, fastestNodes, currentNodes
     return s ? `<circle class="mark ${kind}" data-marker="${kind}" data-nodes="${nodes}" cx="${px(X(s.days))}" cy="${px(Y(s.gpuHours))}" r="6"/>` : '';
   });
 
-  // Node-count labels above and right of their dots (left where the plot ends), the cheapest and the fastest first,
-  // then the scenario's own size and the other Pareto sizes from the fastest on, each only where it overlaps no label already placed.
-  const named = new Map<number, string>(marked.map(([kind, nodes]) => [nodes, `${nodes} ${kind}`]));
+  // Node-count labels, grouped ("6,144 fastest"; the caption says they are node counts, frontierSection), above and right
+  // of their dots, slid left only as far as the chart's edge needs: still over their own ring there (anchored at their
+  // end 6 units left of it, "14 cheapest" stood nearer the scenario's ring than its own, QA). The cheapest and the fastest
+  // first, then the scenario's own size and the other Pareto sizes from the fastest on, each only where it overlaps no
+  // label already placed. A halo of the background keeps them legible where a line runs under them (styles.ts, `.label`).
+  const named = new Map<number, string>(marked.map(([kind, nodes]) => [nodes, `${formatGrouped(nodes)} ${kind}`]));
   const first = (s: FrontierSizeJson) => (named.has(s.nodes) ? 0 : s.nodes === currentNodes ? 1 : 2);
   const order = [...ok.filter((s) => first(s) < 2), ...pareto.filter((s) => first(s) === 2)].sort((a, b) => first(a) - first(b));
   const placed: Box[] = [];
   const labels: string[] = [];
   for (const s of order) {
-    const text = named.get(s.nodes) ?? String(s.nodes);
+    const text = named.get(s.nodes) ?? formatGrouped(s.nodes);
     const w = textWidth(text);
     const [x, y] = [X(s.days), Y(s.gpuHours)];
-    const right = x + 6 + w <= WIDTH;
-    const box = right ? { x0: x + 6, x1: x + 6 + w, y0: y - 6 - LABEL_HEIGHT, y1: y - 6 } : { x0: x - 6 - w, x1: x - 6, y0: y - 6 - LABEL_HEIGHT, y1: y - 6 };
-    if (box.y0 < 0) { box.y0 += LABEL_HEIGHT + 12; box.y1 += LABEL_HEIGHT + 12; }
+    const x0 = Math.min(x + 6, WIDTH - w);
+    // Clear of the ring (r 6) and its stroke, and of a descender ("cheapest"'s p) drawn over the ring's top.
+    const box = { x0, x1: x0 + w, y0: y - LABEL_RISE - LABEL_HEIGHT, y1: y - LABEL_RISE };
+    if (box.y0 < 0) { box.y0 += LABEL_HEIGHT + 2 * LABEL_RISE; box.y1 += LABEL_HEIGHT + 2 * LABEL_RISE; }
     if (placed.some((b) => overlaps(b, box))) continue;
     placed.push(box);
-    labels.push(`<text class="axis label" data-label="${s.nodes}" x="${px(right ? box.x0 : box.x1)}" y="${px(box.y1 - 2)}" text-anchor="${right ? 'start' : 'end'}">${esc(text)}</text>`);
+    labels.push(`<text class="axis label" data-label="${s.nodes}" x="${px(x0)}" y="${px(box.y1 - 2)}">${esc(text)}</text>`);
   }
 
   const xTicks = logXTicks(Math.min(...days), Math.max(...days), X, WIDTH, HEIGHT);

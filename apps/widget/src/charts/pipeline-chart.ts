@@ -1,7 +1,7 @@
 import { formatPercent } from '@trainplan/units';
 import type { Timeline } from '../schedule/pipeline-timeline.ts';
 import { CHART_VIEWBOX_WIDTH } from './chart-size.ts';
-import { esc, hue, px } from './markup.ts';
+import { BACKWARD_LIGHTNESS, esc, FORWARD_LIGHTNESS, hue, px } from './markup.ts';
 
 /** The height the rows of more than 16 stages share, in viewBox units (16 stages at 16 units take 256). */
 const MANY_STAGES_HEIGHT = 188;
@@ -66,9 +66,12 @@ export function pipelineChart(t: Timeline, step?: { readonly microBatches: numbe
   const ops = t.ops.flatMap((o) => {
     const i = rowOf.get(o.stage);
     if (i === undefined) return [];
-    // A micro-batch's number where its box has room for it (10-unit digits are about 6 units wide).
+    // A micro-batch's number where its box has room for it (10-unit digits are about 6 units wide): 10–16 need 14 units,
+    // which a box is only on a short pipeline. The default plan's (p = 8, 16 micro-batches drawn, full recompute) spans
+    // 23 × 4 forward times over 246 units, so a backward box is 8 units wide, room for 1–9 alone at a legible 10 units;
+    // the box's title names its micro-batch either way.
     const text = row >= 12 && (o.end - o.start) * scale >= String(o.microBatch + 1).length * 6 + 2 ? `<text x="${px(label + o.start * scale + 2)}" y="${top + i * row + row - 4}" class="mb">${o.microBatch + 1}</text>` : '';
-    return [`<rect class="op ${o.kind === 'forward' ? 'fwd' : 'bwd'}" fill="${hue(o.microBatch)}" x="${px(label + o.start * scale)}" y="${px(top + i * row + gap / 2)}" width="${px((o.end - o.start) * scale)}" height="${px(row - gap)}"><title>${esc(`stage ${o.stage}, micro-batch ${o.microBatch + 1}${t.virtualStages > 1 ? `, chunk ${o.chunk}` : ''}, ${o.kind}`)}</title></rect>${text}`];
+    return [`<rect class="op ${o.kind === 'forward' ? 'fwd' : 'bwd'}" fill="${hue(o.microBatch, o.kind === 'forward' ? FORWARD_LIGHTNESS : BACKWARD_LIGHTNESS)}" x="${px(label + o.start * scale)}" y="${px(top + i * row + gap / 2)}" width="${px((o.end - o.start) * scale)}" height="${px(row - gap)}"><title>${esc(`stage ${o.stage}, micro-batch ${o.microBatch + 1}${t.virtualStages > 1 ? `, chunk ${o.chunk}` : ''}, ${o.kind}`)}</title></rect>${text}`];
   });
   // Time runs in the timeline's own unit, one whole-stage forward of one micro-batch (a backward is 2 or 3 of them).
   const axes = `<text class="axis axis-title" x="0" y="10" data-axis="y">stage</text>`

@@ -1,3 +1,4 @@
+import type { EstimateJson } from '@trainplan/protocol';
 import { countOf, formatCount } from '@trainplan/units';
 import { axisTitles, centredLabelRoom, PLOT_PAD, spacedTicks, xTickLabels, yEndTicks } from './axes.ts';
 import { CHART_VIEWBOX_WIDTH } from './chart-size.ts';
@@ -9,6 +10,14 @@ export interface ScalingPoint {
   readonly tokensPerSecond?: number;
   readonly reason?: string;
 }
+
+/**
+ * A size's point from its estimate (undefined: none came back). A refused size says why in the planner's own words
+ * where the answer names the rule ("the interleaved schedule needs the micro-batches per step (20) in whole rounds of
+ * the 9 pipeline stages"), not only that the batch does not divide.
+ */
+export const scalingPoint = (nodes: number, x: EstimateJson | undefined): ScalingPoint =>
+  (x?.ok ? { nodes, tokensPerSecond: x.tokensPerSecond } : { nodes, reason: x ? x.issues?.[0]?.message ?? x.reason : 'no answer' });
 
 /** An estimate's reason code in words, for the list of sizes not drawn. */
 const REASON_WORDS: Readonly<Record<string, string>> = {

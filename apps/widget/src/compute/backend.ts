@@ -38,8 +38,9 @@ interface Problem { detail?: string; issues?: { path: string; message: string }[
  * previous answer on screen as the form's, or "Searching…" for good). An estimate batch (at most 96 closed-form
  * scenarios, tens of µs each: docs/benchmarks.md) is milliseconds of work, so 20 s covers a cold start and a slow
  * link. A search, "how many nodes" or serving request runs up to 5,000 full estimates per search (apps/api
- * search.ts), several searches for the time–cost curve (0.1–0.4 s in the page, README); 30 s is also a Worker's
- * default CPU limit (Cloudflare Workers limits), past which no answer comes.
+ * search.ts), and the time–cost curve some 300 such searches (4.2–5.7 s in Chromium on a shared 2-core machine for the
+ * demo's GPT-3 175B, trainplan-estimator.ts #timeCost); 30 s is also a Worker's default CPU limit (Cloudflare Workers
+ * limits), past which no answer comes.
  */
 export const ESTIMATE_TIMEOUT_MS = 20_000;
 export const SEARCH_TIMEOUT_MS = 30_000;
@@ -93,7 +94,8 @@ async function post(url: string, body: unknown, fetchImpl: typeof fetch, timeout
     if (/\bjson\b/.test(res.headers.get('content-type') ?? '')) json = await res.json();
   } catch (e) {
     if (e instanceof SyntaxError) throw notJson(url);
-    throw new ApiError(`Could not reach the estimator: the API at ${url} ${abort.signal.aborted ? `did not answer in ${timeoutMs / 1000} s` : `(${(e as Error).message})`}`);
+    // One sentence either way: "… did not answer in 20 s", "… did not answer (Failed to fetch)" (the browser's reason).
+    throw new ApiError(`Could not reach the estimator: the API at ${url} did not answer ${abort.signal.aborted ? `in ${timeoutMs / 1000} s` : `(${(e as Error).message})`}`);
   } finally {
     clearTimeout(timer);
   }

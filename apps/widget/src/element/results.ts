@@ -68,7 +68,8 @@ const labelled = (kind: keyof typeof ANSWER_LABELS): string => `<span class="ans
 /** The "how many nodes" answer in words, at the configuration in the form (its t, p, c and batches). */
 export function nodesSection(answer: NodesAnswer | undefined, budget: Budget): string {
   if (budget.tokens === undefined || budget.deadlineDays === undefined) return '<p class="caption">Give a token budget and a deadline to size the cluster.</p>';
-  const deadline = formatDays(budget.deadlineDays);
+  // The deadline as the reader typed it, grouped: "30-day", "2.5-day", "36,500-day" (formatDays made 30 "30.0", QA).
+  const deadline = budget.deadlineDays.toLocaleString('en-US');
   const goal = `${formatCount(budget.tokens)} tokens in ${deadline} days`;
   if (!answer || answer.kind === 'none') return `<p data-answer="none">${labelled('fixed')}${esc(`no node count trains ${goal}${answer ? `: ${answer.message}` : ''}.`)}</p>`;
   if (answer.kind === 'too-slow') {
@@ -104,7 +105,7 @@ export function frontierSection(n: NodesResponseJson, currentNodes: number): str
   if (!n.ok) return `<p class="caption" data-frontier="${esc(n.reason)}">${esc(`Time–cost curve: ${sentence(n.message)}`)}</p>`;
   const chart = frontierChart({ sizes: n.frontier ?? [], cheapestNodes: n.nodes, fastestNodes: n.fastest?.nodes ?? n.nodes, currentNodes });
   return `<div class="frontier" data-frontier="ok">${chart}<p data-frontier-sentence>${esc(frontierSentence(n, currentNodes))}</p>`
-    + '<p class="caption">Thin line: every cluster size searched (its best plan found), fewest nodes first; dots: the smallest, the powers of two and, filled and joined, the sizes no other trains as fast for fewer GPU-hours; +%: GPU-hours over the cheapest.</p>'
+    + '<p class="caption">Thin line: every cluster size searched (its best plan found), fewest nodes first; dots: the smallest, the powers of two and, filled and joined, the sizes no other trains as fast for fewer GPU-hours; labels: node counts; +%: GPU-hours over the cheapest.</p>'
     + `${largerBatchNote(n)}</div>`;
 }
 

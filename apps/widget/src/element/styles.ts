@@ -95,9 +95,9 @@ h3{font-size:.95em;margin:12px 0 4px}
 .caption{font-size:.8em;color:var(--_muted);margin:4px 0 0}
 .axis{font-size:10px;fill:var(--_muted)}
 .axis-title{font-style:italic}
-.mb{font-size:10px;fill:#fff;pointer-events:none}
+.label{paint-order:stroke;stroke:var(--_bg);stroke-width:3px;stroke-linejoin:round}
+.mb{font-size:10px;fill:#000;pointer-events:none}
 .idle{fill:var(--_idle)}
-.op.bwd{fill-opacity:.55}
 .capacity{stroke:var(--_fg);stroke-width:2;stroke-dasharray:3 2}
 .line{fill:none;stroke:var(--_accent);stroke-width:2}
 .line.all{stroke-width:.75;opacity:.5}

@@ -1,8 +1,12 @@
 import { FIELDS } from '../form/fields.ts';
 import { fieldsets } from './field-markup.ts';
 
+/**
+ * The fieldsets' legends. Not "Model" for the model's group: its select is labelled "Model", and a screen reader read
+ * the two together as "Model Model" (QA); the group holds the sequence length too.
+ */
 const GROUPS = [
-  ['model', 'Model'], ['cluster', 'Cluster'], ['batch', 'Batch and precision'], ['parallelism', 'Parallelism'], ['budget', 'How many nodes'],
+  ['model', 'Model and sequence'], ['cluster', 'Cluster'], ['batch', 'Batch and precision'], ['parallelism', 'Parallelism'], ['budget', 'How many nodes'],
 ] as const;
 
 /**

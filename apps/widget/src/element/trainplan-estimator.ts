@@ -6,7 +6,7 @@ import { breakdownBar } from '../charts/breakdown-bar.ts';
 import { esc } from '../charts/markup.ts';
 import { memoryBar } from '../charts/memory-bar.ts';
 import { viewBoxWidthFor } from '../charts/chart-size.ts';
-import { scalingChart, type ScalingPoint } from '../charts/scaling-chart.ts';
+import { scalingChart, scalingPoint, type ScalingPoint } from '../charts/scaling-chart.ts';
 import { failureOf } from '../compute/backend.ts';
 import { LastAnswer } from '../compute/last-answer.ts';
 import { memoryLevers } from '../compute/memory-levers.ts';
@@ -34,6 +34,13 @@ const OUT_OF_MEMORY_STATUS = 'Out of memory: see the marked field for what to tr
 
 /** A caption saying why a section has no answer (backend.ts failureOf). */
 const failed = (e: unknown): string => `<p class="caption">${esc(failureOf(e))}</p>`;
+
+/**
+ * A task boundary: the browser paints what is on screen and handles input before the next search holds the page. In
+ * the page (no `api`) each search is one synchronous task that no boundary splits; they only keep each from adding to
+ * the one before (#timeCost gives the figures).
+ */
+const nextTask = (): Promise<unknown> => new Promise((resolve) => setTimeout(resolve, 0));
 
 /** Up to n of a sorted list, evenly spaced on a log scale, always keeping the ends. */
 function logSample(sorted: readonly number[], n: number): number[] {
@@ -273,6 +280,9 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
    */
   async #search(run: number, scenario: ScenarioInput): Promise<{ scenario: ScenarioInput; estimate: EstimateOk; label: string } | undefined> {
     this.pending('Searching parallel configurations…');
+    // "Searching…" is painted before the search holds the page.
+    await nextTask();
+    if (!this.isCurrent(run)) return undefined;
     const result = await this.backend.search(searchRequestFor(scenario));
     if (!this.isCurrent(run)) return undefined;
     if (!result.ok) {
@@ -320,7 +330,10 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
    */
   async #sizing(run: number, scenario: ScenarioInput, e: EstimateOk, budget: Budget, auto: boolean, own?: FrontierSizeJson): Promise<void> {
     const r = e.resolved;
-    const valid = validNodeCounts({ globalBatchSize: r.globalBatchSize, microBatchSize: r.microBatchSize, modelParallel: r.tensor * r.pipeline * r.context, gpusPerNode: r.gpusPerNode });
+    const valid = validNodeCounts({
+      globalBatchSize: r.globalBatchSize, microBatchSize: r.microBatchSize, modelParallel: r.tensor * r.pipeline * r.context, gpusPerNode: r.gpusPerNode,
+      rounds: r.virtualStages > 1 ? r.pipeline : 1,
+    });
     const curve = scalingNodeCounts(valid, r.nodes);
     const sizing = budget.tokens !== undefined && budget.deadlineDays !== undefined ? logSample(valid, MAX_SIZING_CANDIDATES) : [];
     const counts = [...new Set([...curve, ...sizing])].sort((a, b) => a - b);
@@ -330,19 +343,21 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
       const { data: _data, ...parallelism } = scenario.parallelism ?? {};
       return { ...scenario, cluster: { ...cluster, nodes }, parallelism, training: { ...scenario.training, ...(budget.tokens !== undefined ? { tokens: budget.tokens } : {}) } };
     };
+    // An API may take seconds: both headings say what is on its way meanwhile (a slow one left them bare, QA), or
+    // why it did not come, and a resize does not draw the last scenario's chart back.
+    const both = (html: string) => { for (const out of ['.out-scaling', '.out-nodes']) this.set(out, html); };
+    this.#scaling = undefined;
+    both('<p class="caption">Estimating other cluster sizes…</p>');
     let results: EstimateJson[];
     try {
       results = await this.backend.estimate(counts.map(at));
     } catch (err) {
-      if (this.isCurrent(run)) this.set('.out-scaling', failed(err));
+      if (this.isCurrent(run)) both(failed(err));
       return;
     }
     if (!this.isCurrent(run)) return;
     const byNodes = new Map(counts.map((n, i) => [n, results[i]] as const));
-    const points: ScalingPoint[] = curve.map((nodes) => {
-      const x = byNodes.get(nodes);
-      return x?.ok ? { nodes, tokensPerSecond: x.tokensPerSecond } : { nodes, reason: x && !x.ok ? x.reason : 'no answer' };
-    });
+    const points: ScalingPoint[] = curve.map((nodes) => scalingPoint(nodes, byNodes.get(nodes)));
     this.#scaling = [points, r.nodes];
     this.#drawScaling();
     const answer = sizing.length > 0 ? nodesAnswer(sizing.map((n) => byNodes.get(n)).filter((x): x is EstimateJson => x !== undefined), budget.deadlineDays!) : undefined;
@@ -352,7 +367,13 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
       // With "auto" the reader asked for the search: "how many nodes" also searches the configuration per size.
       try {
         const request = nodesRequestFor(scenario, { tokens: budget.tokens, deadlineDays: budget.deadlineDays });
-        const nodes = await this.#fewest.get(JSON.stringify(request), () => this.backend.nodes(request));
+        const key = JSON.stringify(request);
+        // The answers and the scaling chart are painted before the search of every size holds the page.
+        if (!this.#fewest.has(key)) {
+          await nextTask();
+          if (!this.isCurrent(run)) return;
+        }
+        const nodes = await this.#fewest.get(key, () => this.backend.nodes(request));
         if (!this.isCurrent(run)) return;
         searched = searchedNodesSection(nodes, own, budget.deadlineDays);
         if (nodes.ok) found = sizeOf(nodes.nodes, nodes.gpus, nodes, nodes.configuration.label, nodes.configuration.estimate.mfu);
@@ -367,8 +388,12 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
 
   /**
    * The time–cost curve over cluster sizes, with "auto" and a token budget (the reader asked for searching).
-   * It searches every size, 0.1–0.4 s in the page (Chromium, GPT-3 175B: about as long as the searched answer
-   * above), so it runs after the answers are on screen, a task later, and only when its request changed.
+   * It searches every size (some 300 searches of a size for the demo's GPT-3 175B on A100), so it runs after the
+   * answers are on screen, a task later, and only when its request changed. In the page it holds the main thread for
+   * seconds: measured with a long-task PerformanceObserver in Chromium on a shared 2-core machine, ticking Auto on the
+   * demo page took one task of 0.3–0.6 s (the search and the scaling estimates), one of 0.8–1.2 s (the searched "how
+   * many nodes") and one of 4.2–5.7 s (this curve), over six runs. Only a worker (or the API) would keep the page
+   * responsive meanwhile.
    */
   async #timeCost(run: number, scenario: ScenarioInput, tokens: number | undefined, auto: boolean, sizes: readonly (FrontierSizeJson | undefined)[]): Promise<void> {
     if (tokens === undefined) return this.set('.out-frontier', '');
@@ -377,8 +402,7 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
     const key = JSON.stringify(request);
     if (!this.#frontier.has(key)) {
       this.set('.out-frontier', '<p class="caption">Searching cluster sizes for the time–cost curve…</p>');
-      // A task boundary: the browser paints the answers above and handles input before the search holds the page.
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await nextTask();
       if (!this.isCurrent(run)) return;
     }
     let html: string;

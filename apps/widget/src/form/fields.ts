@@ -4,10 +4,11 @@ import { CUSTOM_MODEL, CUSTOM_OPTION, SEQ_FIELD, SHAPE_DEFAULTS, SHAPE_FIELDS } 
 /**
  * The widget's inputs as data: each field's name is also the attribute a docs author sets on
  * `<trainplan-estimator>` to pin an example (`model="gpt3-175b" tp="8" pp="8"`). Values are kept as
- * the strings a reader typed; `scenarioFromFields` turns them into a contract scenario. No name is one of
+ * the strings a reader typed; `scenarioFromFields` turns them into a contract scenario. A `count` takes decimal
+ * suffixes (300B tokens), a `length` in tokens binary ones (8k = 8,192, parse-field.ts), as the CLI reads each. No name is one of
  * HTML's global attributes: `hidden="4096"` would hide the whole element (the hidden size is `hidden-size`).
  */
-export type FieldKind = 'select' | 'integer' | 'count' | 'number' | 'checkbox';
+export type FieldKind = 'select' | 'integer' | 'count' | 'length' | 'number' | 'checkbox';
 
 export interface FieldSpec {
   readonly name: string;

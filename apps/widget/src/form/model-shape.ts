@@ -25,7 +25,7 @@ export const SHAPE_FIELDS: readonly FieldSpec[] = [
  * training's); an element that has no such override shows it with the custom shape only.
  */
 export const SEQ_FIELD: FieldSpec = {
-  name: 'seq', label: 'Sequence length', kind: 'integer', min: 1, max: 10_000_000, optional: true, group: 'model', hint: "the model's",
+  name: 'seq', label: 'Sequence length', kind: 'length', min: 1, max: 10_000_000, optional: true, group: 'model', hint: "the model's",
 };
 
 /** The shape a form opens with when the reader picks "custom shape…" (a 24-layer, 2,048-wide GPT, 1.3 B parameters). */

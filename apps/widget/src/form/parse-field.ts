@@ -1,4 +1,4 @@
-import { formatCountExact, parseCount, parseDecimal } from '@trainplan/units';
+import { formatCountExact, parseCount, parseDecimal, parseTokenLength } from '@trainplan/units';
 import type { FieldSpec } from './fields.ts';
 
 /** A problem with the reader's input, shown beside its field (or its fields). */
@@ -25,7 +25,7 @@ function parseField(spec: FieldSpec, raw: string): { value?: number | string | b
     return known ? { value: text } : { issue: `unknown ${spec.label.toLowerCase()} "${text}"` };
   }
   if (text === '') return spec.optional ? {} : { issue: 'required' };
-  const n = spec.kind === 'count' ? parseCount(text) : parseDecimal(text);
+  const n = spec.kind === 'count' ? parseCount(text) : spec.kind === 'length' ? parseTokenLength(text) ?? parseDecimal(text) : parseDecimal(text);
   if (n === undefined || !Number.isFinite(n)) return { issue: spec.kind === 'count' ? `not a count (e.g. 300B, 2T): "${text}"` : `not a number: "${text}"` };
   // A count is whole too: 1.5 tokens is no budget (1.5T is).
   if (spec.kind !== 'number' && !Number.isInteger(n)) return { issue: `a whole number, got ${text}` };

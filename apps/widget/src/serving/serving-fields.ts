@@ -38,13 +38,13 @@ export const SERVING_FIELDS: readonly FieldSpec[] = [
   { name: 'precision', label: 'Precision', kind: 'select', group: 'model', options: [['', 'GPU default'], ...ids(['bf16', 'fp16', 'fp8'])] },
   // The KV cache's own format (vLLM's kv_cache_dtype): blank, the weights' precision; fp8 holds twice the sequences.
   { name: 'kv-cache', label: 'KV cache', kind: 'select', group: 'model', options: [['', 'as weights'], ...ids(['fp8', 'bf16', 'fp16'])] },
-  { name: 'prompt', label: 'Prompt (tokens)', kind: 'integer', min: 1, max: MAX_TOKENS, group: 'requests' },
-  { name: 'output', label: 'Output (tokens)', kind: 'integer', min: 1, max: MAX_TOKENS, group: 'requests' },
+  { name: 'prompt', label: 'Prompt (tokens)', kind: 'length', min: 1, max: MAX_TOKENS, group: 'requests' },
+  { name: 'output', label: 'Output (tokens)', kind: 'length', min: 1, max: MAX_TOKENS, group: 'requests' },
   { name: 'batching', label: 'Batching', kind: 'select', group: 'requests', options: [['continuous', 'continuous'], ['static', 'static']] },
   // Continuous batching only (the protocol says so beside this field otherwise): blank prefills each prompt whole.
-  { name: 'prefill-chunk', label: 'Prefill chunk (tokens)', kind: 'integer', min: 1, max: MAX_TOKENS, optional: true, group: 'requests', hint: 'whole prompt' },
+  { name: 'prefill-chunk', label: 'Prefill chunk (tokens)', kind: 'length', min: 1, max: MAX_TOKENS, optional: true, group: 'requests', hint: 'whole prompt' },
   // Continuous batching only, as the chunk: a system prompt every request opens with, cached once (prefix caching).
-  { name: 'shared-prefix', label: 'Shared prefix (tokens)', kind: 'integer', min: 1, max: MAX_TOKENS, optional: true, group: 'requests', hint: 'none' },
+  { name: 'shared-prefix', label: 'Shared prefix (tokens)', kind: 'length', min: 1, max: MAX_TOKENS, optional: true, group: 'requests', hint: 'none' },
   // Speculative decoding (Leviathan et al. 2023): a preset draft model proposes γ tokens a step, the target checks
   // them in one pass and keeps each with chance α. Blank: none, and γ and α are hidden and not sent.
   { name: 'draft-model', label: 'Draft model', kind: 'select', group: 'speculation', wide: true, options: [['', 'none'], ...ids(MODEL_IDS)] },

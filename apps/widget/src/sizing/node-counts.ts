@@ -1,12 +1,15 @@
 /**
  * Node counts at which a configuration runs unchanged: tensor · pipeline · context fixed, data
  * parallelism d = GPUs / (t·p·c) a whole number dividing the global batch into micro-batches
- * (Megatron's rule: globalBatch divisible by microBatch · d), GPUs filling whole nodes.
+ * (Megatron's rule: globalBatch divisible by microBatch · d), GPUs filling whole nodes. With the interleaved schedule
+ * (v > 1), `rounds` is the pipeline's p: each replica's micro-batches per step, globalBatch / (microBatch · d), must be
+ * a multiple of it (megatron/core/pipeline_parallel/schedules.py, the planner's 'interleave-rounds' check); without
+ * the rule, 243 nodes of a 540-sequence batch at p = 9 (20 micro-batches) were drawn as refused sizes.
  */
 export function validNodeCounts(input: {
-  globalBatchSize: number; microBatchSize: number; modelParallel: number; gpusPerNode: number; maxNodes?: number;
+  globalBatchSize: number; microBatchSize: number; modelParallel: number; gpusPerNode: number; rounds?: number; maxNodes?: number;
 }): number[] {
-  const { globalBatchSize: gbs, microBatchSize: mbs, modelParallel: mp, gpusPerNode: g } = input;
+  const { globalBatchSize: gbs, microBatchSize: mbs, modelParallel: mp, gpusPerNode: g, rounds = 1 } = input;
   const maxNodes = input.maxNodes ?? 100_000;
   if (gbs % mbs !== 0) return [];
   const perReplica = gbs / mbs;
@@ -15,7 +18,7 @@ export function validNodeCounts(input: {
     if (perReplica % i !== 0) continue;
     for (const d of [i, perReplica / i]) {
       const gpus = d * mp;
-      if (gpus % g === 0 && gpus / g <= maxNodes) out.add(gpus / g);
+      if (gpus % g === 0 && gpus / g <= maxNodes && (perReplica / d) % rounds === 0) out.add(gpus / g);
     }
   }
   return [...out].sort((a, b) => a - b);
