@@ -1,4 +1,4 @@
-import { parseCount, parseDecimal } from '@trainplan/units';
+import { parseCount, parseDecimal, parseTokenLength } from '@trainplan/units';
 import type { FlagSpec, FlagValues } from './flags.ts';
 import type { CliIo } from './io.ts';
 import { readJsonInput } from './read-input.ts';
@@ -122,20 +122,14 @@ export function money(v: FlagValues, name: string, read: (v: FlagValues, name: s
   return typeof n === 'number' ? n : raw;
 }
 
-/** k in a length in tokens: 1024, as a context window is counted (Llama 2's "4k context" is 4096 tokens). */
-const TOKENS_PER_K = 1024;
-/** M in a length in tokens: 1,024 k (2^20 = 1,048,576), as context lengths are named in powers of two ("1M" doubles "512k"). */
-const TOKENS_PER_M = TOKENS_PER_K * TOKENS_PER_K;
-
 /**
- * A length in tokens of a sequence or a part of one (--seq-length, inference's --prompt and --output):
- * "8k" is 8192, "128k" 131,072 and "1M" 1,048,576, as the chat bot reads "8k context", "2k prompt" and "1M context"
- * (packages/ask/src/lexicon/numbers.ts), not the 8000 and 1,000,000 count() makes of them; anything else as count() reads it.
+ * A length in tokens of a sequence or a part of one (--seq-length, inference's --prompt and --output): "8k" is 8192,
+ * "128k" 131,072 and "1M" 1,048,576 (units' parseTokenLength), not the 8000 and 1,000,000 count() makes of them;
+ * anything else as count() reads it.
  */
 export function tokenLength(v: FlagValues, name: string): number | string | undefined {
   const raw = v[name];
-  const scaled = typeof raw === 'string' ? /^\s*(-?\d+(?:\.\d+)?)\s*([km])\s*$/i.exec(raw) : null;
-  return scaled ? Number(scaled[1]) * (scaled[2]!.toLowerCase() === 'k' ? TOKENS_PER_K : TOKENS_PER_M) : count(v, name);
+  return (typeof raw === 'string' ? parseTokenLength(raw) : undefined) ?? count(v, name);
 }
 
 /** --seq-length, read as tokenLength reads it. */

@@ -10,6 +10,6 @@ export {
   formatNumber, formatGrouped, formatBytes, formatBytesDecimal, formatSeconds, formatDuration, formatFlops, formatBandwidth,
   formatCount, formatPercent, formatPercentChange, countOf, formatAmount, formatLoad,
 } from './format.ts';
-export { formatCountExact, parseBytes, parseCount, parseDecimal } from './parse.ts';
+export { formatCountExact, parseBytes, parseCount, parseDecimal, parseTokenLength } from './parse.ts';
 export { formatSize, typedInBinary } from './format-size.ts';
 export { gcd, lcm } from './whole-numbers.ts';

@@ -35,6 +35,20 @@ export function parseDecimal(text: string): number | undefined {
   return DECIMAL.test(t) ? Number(t) : undefined;
 }
 
+/** k in a length in tokens: 1,024, as a context window is counted (Llama 2's "4k context" is 4,096 tokens); M is 1,024 k. */
+const TOKENS_PER_K = 1024;
+
+/**
+ * A length in tokens with a k or M after it, as context lengths are named in powers of two: "8k" is 8,192, "128k"
+ * 131,072 and "1M" 1,048,576 (the chat bot reads "8k context" so, packages/ask lexicon/numbers.ts), not the 8,000 and
+ * 1,000,000 a count's k and M make (parseCount). Undefined for anything else, a plain number included: the caller
+ * reads that as it reads numbers (the CLI's --seq-length and --prompt, the widget's length fields).
+ */
+export function parseTokenLength(text: string): number | undefined {
+  const scaled = /^\s*(-?\d+(?:\.\d+)?)\s*([km])\s*$/i.exec(text);
+  return scaled ? Number(scaled[1]) * TOKENS_PER_K ** (scaled[2]!.toLowerCase() === 'k' ? 1 : 2) : undefined;
+}
+
 /** Parses "300B", "2T", "1.5e12", "15 trillion", "6,400,000" into a plain count; undefined otherwise. */
 export function parseCount(text: string): Count | undefined {
   const words: Record<string, string> = { thousand: 'k', million: 'm', billion: 'b', trillion: 't' };
