@@ -1,7 +1,6 @@
 import { layersPerStage } from '@trainplan/model';
-import { formatBytes } from '@trainplan/units';
 import type { PlanEstimate, PlanInfeasible, PlanRule } from '@trainplan/planner';
-import { describeCandidate, type Candidate, type SearchBase } from './candidate.ts';
+import type { Candidate, SearchBase } from './candidate.ts';
 import { whySpaceIsEmpty } from './empty-space.ts';
 import { enumerateCandidates } from './enumerate.ts';
 import { evaluateCandidate, type Evaluation } from './evaluate.ts';
@@ -266,12 +265,6 @@ export function searchPlans(base: SearchBase, options: SearchOptions = {}): Sear
         message: miss.infeasible.message, capacityBytes: base.gpu.hbmBytes,
       };
     }
-  }
-  if (tally.counts['out-of-memory'] > 0 && nearestOutOfMemory.candidate) {
-    // The enumeration's memory bound leaves out the extras an estimate adds (memory-bound.ts): a lower bound, so "at least".
-    const near = nearestOutOfMemory.candidate;
-    tally.examples['out-of-memory'] ??= `the nearest miss, ${describeCandidate(near)}, needs at least ${formatBytes(nearestOutOfMemory.neededBytes)} `
-      + `per GPU, above the ${formatBytes(memoryBudget)} the search leaves usable`;
   }
   report?.(1);
   const emptySpace = total === 0 ? whySpaceIsEmpty(base, constraints, options.space ?? defaultSearchSpace(base, constraints)) : undefined;
