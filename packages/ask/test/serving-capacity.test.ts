@@ -1,17 +1,11 @@
-import { runInference, type InferenceResponseJson } from '@trainplan/protocol';
+import { runInference } from '@trainplan/protocol';
 import { formatGrouped, formatSeconds, GiB, MiB } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
 import { ask } from '../src/answer/answer.ts';
-import { figure, served } from './support/serving.ts';
+import { figure, llama3_70bOnA100, served, type Served } from './support/serving.ts';
 
-type Served = Extract<InferenceResponseJson, { ok: true }>;
-const n = (x: number): string => x.toLocaleString('en-US');
 
-/** The request the bot sends for Llama 3 70B on 4 A100 80GB with the defaults it says it assumed (2,048 + 512 tokens, 200 ms / 2 s, BF16). */
-const LLAMA3_70B_ON_4_A100 = {
-  model: 'llama3-70b', cluster: { gpu: 'a100-80gb' }, promptTokens: 2048, outputTokens: 512,
-  maxDecodeSecondsPerToken: 0.2, maxPrefillSeconds: 2, gpus: 4, batching: 'continuous',
-} as const;
+const LLAMA3_70B_ON_4_A100 = llama3_70bOnA100(4);
 
 describe('"how many concurrent requests fit" leads with the most that fit in memory, then what the latency bound allows', () => {
   const question = 'how many concurrent requests fit when serving llama3-70b on 4 a100-80gb';
@@ -24,8 +18,8 @@ describe('"how many concurrent requests fit" leads with the most that fit in mem
     expect(best.batch).toBeLessThan(best.maxBatch);
     const a = ask(question, { publicUrl: null });
     expect(a.intent).toBe('serving');
-    expect(a.headline).toMatch(new RegExp(`^Llama 3 70B on 4 × A100 SXM4 80GB: up to ${n(best.maxBatch)} concurrent requests fit in memory on TP ${best.tensor} · PP ${best.pipeline} \\(4 GPUs\\); `
-      + `the 200 ms per-token bound \\(assumed\\) allows ${n(best.batch)}: `));
+    expect(a.headline).toMatch(new RegExp(`^Llama 3 70B on 4 × A100 SXM4 80GB: up to ${formatGrouped(best.maxBatch)} concurrent requests fit in memory on TP ${best.tensor} · PP ${best.pipeline} \\(4 GPUs\\); `
+      + `the 200 ms per-token bound \\(assumed\\) allows ${formatGrouped(best.batch)}: `));
     // The bound named is the one a batch one larger misses (its time per token past 200 ms, its first token within 2 s).
     const next = runInference({ ...LLAMA3_70B_ON_4_A100, tensor: [best.tensor], pipeline: [best.pipeline], batches: [best.batch + 1], maxDecodeSecondsPerToken: undefined, maxPrefillSeconds: undefined }) as Served;
     expect(next.best!.decodeStepSeconds).toBeGreaterThan(0.2);
@@ -43,9 +37,9 @@ describe('"how many concurrent requests fit" leads with the most that fit in mem
     expect(perRequest / MiB(1)).toBeCloseTo(180.6, 1);
     expect(x.maxBatch).toBeLessThanOrEqual(Math.floor((GiB(80) - x.weightsBytesPerGpu) / perRequest));
     expect(x.maxBatch).toBeGreaterThan(0.9 * Math.floor((GiB(80) - x.weightsBytesPerGpu) / perRequest));
-    expect(a.headline).toContain(`up to ${n(x.maxBatch)} concurrent requests fit in memory`);
+    expect(a.headline).toContain(`up to ${formatGrouped(x.maxBatch)} concurrent requests fit in memory`);
     // The figures still say the plan's batch beside what fits.
-    expect(figure(a, 'Concurrent requests')).toBe(`${n(x.batch)} per replica (${n(x.maxBatch)} fit in memory)`);
+    expect(figure(a, 'Concurrent requests')).toBe(`${formatGrouped(x.batch)} per replica (${formatGrouped(x.maxBatch)} fit in memory)`);
     // The count asked is of requests: no note asking for a load to count GPUs.
     expect(a.notes.join(' ')).not.toMatch(/give a load/);
   });
@@ -54,7 +48,7 @@ describe('"how many concurrent requests fit" leads with the most that fit in mem
     const { a, data } = served('max batch for llama3-70b on 4 a100-80gb at 100 ms per token');
     const x = data.best!;
     expect(x.decodeStepSeconds).toBeLessThanOrEqual(0.1);
-    expect(a.headline).toContain(`up to ${n(x.maxBatch)} concurrent requests fit in memory on TP ${x.tensor} · PP ${x.pipeline} (4 GPUs); the 100 ms per-token bound allows ${n(x.batch)}: `);
+    expect(a.headline).toContain(`up to ${formatGrouped(x.maxBatch)} concurrent requests fit in memory on TP ${x.tensor} · PP ${x.pipeline} (4 GPUs); the 100 ms per-token bound allows ${formatGrouped(x.batch)}: `);
   });
 
   it('on more GPUs than a replica: each replica\'s, and all of them on the GPUs named', () => {
@@ -62,7 +56,7 @@ describe('"how many concurrent requests fit" leads with the most that fit in mem
     const x = data.best!;
     const replicas = 8 / x.gpus;
     expect(replicas).toBeGreaterThan(1);
-    expect(a.headline).toContain(`up to ${n(x.maxBatch)} concurrent requests fit in memory on each TP ${x.tensor} · PP ${x.pipeline} replica (${x.gpus} GPUs), ${n(x.maxBatch * replicas)} on the 8 GPUs`);
+    expect(a.headline).toContain(`up to ${formatGrouped(x.maxBatch)} concurrent requests fit in memory on each TP ${x.tensor} · PP ${x.pipeline} replica (${x.gpus} GPUs), ${formatGrouped(x.maxBatch * replicas)} on the 8 GPUs`);
   });
 });
 
@@ -71,7 +65,7 @@ describe('"max batch" where the bounds allow all that fit', () => {
     const { a, data } = served('largest batch to serve llama3-8b on 1 a100-80gb with a 4k prompt');
     const x = data.best!;
     expect(x.batch).toBe(x.maxBatch);
-    expect(a.headline).toBe(`Llama 3 8B on 1 × A100 SXM4 80GB: up to ${n(x.maxBatch)} concurrent requests fit in memory on TP 1 · PP 1 (1 GPU), all within the latency bounds: `
+    expect(a.headline).toBe(`Llama 3 8B on 1 × A100 SXM4 80GB: up to ${formatGrouped(x.maxBatch)} concurrent requests fit in memory on TP 1 · PP 1 (1 GPU), all within the latency bounds: `
       + `${formatGrouped(x.tokensPerSecondPerGpu)} tokens/s per GPU, ${formatSeconds(x.decodeStepSeconds)} per token, first token in ${formatSeconds(x.prefillSeconds)}`);
   });
 
@@ -80,11 +74,11 @@ describe('"max batch" where the bounds allow all that fit', () => {
     expect(a.intent).toBe('serving');
     // 4,096 tokens of context less the 512 generated: a 3,584-token prompt.
     expect(data.promptTokens).toBe(3584);
-    expect(a.headline).toMatch(new RegExp(`^Llama 3 8B on A100 SXM4 80GB: up to ${n(data.best!.maxBatch)} concurrent requests fit in memory on TP ${data.best!.tensor} · PP ${data.best!.pipeline} \\(`));
+    expect(a.headline).toMatch(new RegExp(`^Llama 3 8B on A100 SXM4 80GB: up to ${formatGrouped(data.best!.maxBatch)} concurrent requests fit in memory on TP ${data.best!.tensor} · PP ${data.best!.pipeline} \\(`));
     expect(a.headline).not.toMatch(/days|15\.0T/);
     // With no GPU count, the smallest replica that serves is said beside the plan's larger one.
     const smallest = data.byShape.flatMap((s) => (s.ok && s.tensor * s.pipeline === 1 ? [s.largestBatch] : []))[0]!;
-    expect(a.notes.join(' ')).toContain(`The smallest replica, TP 1 · PP 1 (1 GPU), holds up to ${n(smallest.maxBatch)} concurrent requests in memory`);
+    expect(a.notes.join(' ')).toContain(`The smallest replica, TP 1 · PP 1 (1 GPU), holds up to ${formatGrouped(smallest.maxBatch)} concurrent requests in memory`);
   });
 });
 

@@ -1,16 +1,11 @@
-import { runInference, type InferenceResponseJson } from '@trainplan/protocol';
+import { runInference } from '@trainplan/protocol';
 import { formatSeconds } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
 import { ask } from '../src/answer/answer.ts';
-import { figure, served } from './support/serving.ts';
+import { figure, llama3_70bOnA100, served, type Served } from './support/serving.ts';
 
-type Served = Extract<InferenceResponseJson, { ok: true }>;
-
-/** The request the bot sends for Llama 3 70B on 8 A100 80GB with the defaults it says it assumed (2,048 + 512 tokens, 200 ms / 2 s). */
-const LLAMA3_70B_ON_8_A100 = {
-  model: 'llama3-70b', cluster: { gpu: 'a100-80gb' }, promptTokens: 2048, outputTokens: 512,
-  maxDecodeSecondsPerToken: 0.2, maxPrefillSeconds: 2, gpus: 8, batching: 'continuous',
-} as const;
+/** What the bot sends for the question below, with the defaults it says it assumed. */
+const LLAMA3_70B_ON_8_A100 = llama3_70bOnA100(8);
 
 describe('a latency asked with no bound leads with the lowest latency, then the throughput traded for it', () => {
   const question = 'latency of llama3-70b inference on 8 a100';

@@ -1,5 +1,5 @@
 import type { InferencePointJson, InferenceResponseJson } from '@trainplan/protocol';
-import { countOf, formatSeconds } from '@trainplan/units';
+import { countOf, formatGrouped, formatSeconds } from '@trainplan/units';
 import { ASKS_MOST_CONCURRENT } from '../lexicon/serving.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
 import { perSecond, shapeText } from './serving-text.ts';
@@ -63,14 +63,14 @@ export function mostConcurrentLead(q: ParsedQuestion, result: Served, best: Infe
   const p = q.parameters;
   const replicas = gpus === undefined ? 1 : Math.floor(gpus / best.gpus);
   const where = replicas > 1
-    ? `on each ${shapeText(best)} replica (${countOf(best.gpus, 'GPU')}), ${heldOn(best, gpus).toLocaleString('en-US')} on the ${countOf(gpus ?? best.gpus, 'GPU')}`
+    ? `on each ${shapeText(best)} replica (${countOf(best.gpus, 'GPU')}), ${formatGrouped(heldOn(best, gpus))} on the ${countOf(gpus ?? best.gpus, 'GPU')}`
     : `on ${shapeText(best)} (${countOf(best.gpus, 'GPU')})`;
   const fit = `up to ${countOf(best.maxBatch, 'concurrent request')} fit in memory ${where}`;
   const bounded = p.maxTokenSeconds !== undefined || p.maxFirstTokenSeconds !== undefined;
   if (best.batch >= best.maxBatch) return `${fit}${bounded ? ', all within the latency bounds' : ''}: ${servesText(best)}`;
   const largest = result.byShape.flatMap((s) => (s.ok && s.tensor === best.tensor && s.pipeline === best.pipeline && s.largestBatch.batch === best.maxBatch ? [s.largestBatch] : []))[0];
   const bounds = stoppingBounds(best, p, at, largest);
-  const batch = best.batch.toLocaleString('en-US');
+  const batch = formatGrouped(best.batch);
   // No bound stops it (none asked, "offline"): the most throughput is at a smaller batch than fits.
   if (bounds.length === 0) return `${fit}; the most throughput is at ${batch}: ${servesText(best)}`;
   const which = bounds.map((b) => boundName(b, p, q.stated)).join(' and ');

@@ -13,3 +13,12 @@ export function served(question: string): { a: ReturnType<typeof ask>; data: Ser
 
 /** An answer's figure by its label ('' when it has none). */
 export const figure = (a: ReturnType<typeof ask>, label: string): string => a.figures.find((f) => f.label === label)?.value ?? '';
+
+/**
+ * The request the bot sends for Llama 3 70B on `gpus` A100 80GB with the defaults it says it assumed (2,048 + 512 tokens,
+ * 200 ms per token and 2 s to the first, BF16, continuous batching): to run the planner apart from the bot.
+ */
+export const llama3_70bOnA100 = (gpus: number) => ({
+  model: 'llama3-70b', cluster: { gpu: 'a100-80gb' }, promptTokens: 2048, outputTokens: 512,
+  maxDecodeSecondsPerToken: 0.2, maxPrefillSeconds: 2, gpus, batching: 'continuous',
+} as const);
