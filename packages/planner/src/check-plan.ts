@@ -55,15 +55,15 @@ export function checkPlan(input: PlanInput): PlanIssue[] {
   else if (model.kvHeads % t !== 0) {
     push(issues, 'parallelism.tensor', 'heads-indivisible', `${model.kvHeads} key/value heads do not split evenly over ${t} tensor-parallel ranks`);
   }
-  if (model.ffnHiddenSize % t !== 0) push(issues, 'parallelism.tensor', 'heads-indivisible', `FFN size ${model.ffnHiddenSize} does not split evenly over ${t} ranks`);
+  if (model.ffnHiddenSize % t !== 0) push(issues, 'parallelism.tensor', 'heads-indivisible', `FFN size ${formatGrouped(model.ffnHiddenSize)} does not split evenly over ${t} ranks`);
   checkPipeline(input, issues);
   const perStep = input.microBatchSize * d;
   if (input.globalBatchSize % perStep !== 0) {
-    push(issues, 'training.globalBatchSize', 'batch-indivisible', `global batch ${input.globalBatchSize} is not a multiple of micro-batch × data-parallel = ${input.microBatchSize}×${d} = ${perStep}`);
+    push(issues, 'training.globalBatchSize', 'batch-indivisible', `global batch ${formatGrouped(input.globalBatchSize)} is not a multiple of micro-batch × data-parallel = ${input.microBatchSize}×${d} = ${formatGrouped(perStep)}`);
   } else if (input.virtualStages > 1 && p > 1 && (input.globalBatchSize / perStep) % p !== 0) {
     // megatron/core/pipeline_parallel/schedules.py: "number of microbatches ... is not divisible by
     // pipeline-model-parallel-size ... when using interleaved schedule".
-    push(issues, 'parallelism.virtualStages', 'interleave-rounds', `the interleaved schedule needs the micro-batches per step (${input.globalBatchSize / perStep}) in whole rounds of the ${p} pipeline stages`);
+    push(issues, 'parallelism.virtualStages', 'interleave-rounds', `the interleaved schedule needs the micro-batches per step (${formatGrouped(input.globalBatchSize / perStep)}) in whole rounds of the ${p} pipeline stages`);
   }
   checkSequence(input, issues);
   checkPrecision(input, issues);

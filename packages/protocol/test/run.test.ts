@@ -48,11 +48,11 @@ describe('runEstimate', () => {
     answers.forEach((a, i) => {
       if (a.ok) throw new Error('batch 1000 on 1,024 GPUs runs');
       expect(a.issues?.[0]?.path).toBe(`[${i}].training.globalBatchSize`);
-      expect(a.message).toMatch(new RegExp(`^\\[${i}\\]\\.training\\.globalBatchSize: global batch 1000 is not a multiple`));
+      expect(a.message).toMatch(new RegExp(`^\\[${i}\\]\\.training\\.globalBatchSize: global batch 1,000 is not a multiple`));
     });
     // Alone, the scenario has no slot: the field's path alone.
     const one = runEstimate(bad) as EstimateJson;
-    expect(one.ok ? '' : one.message).toMatch(/^training\.globalBatchSize: global batch 1000 is not a multiple/);
+    expect(one.ok ? '' : one.message).toMatch(/^training\.globalBatchSize: global batch 1,000 is not a multiple/);
   });
 
   it('an empty array is one issue about the whole input, without a leading ": "', () => {

@@ -1,5 +1,5 @@
 import { estimatePlan, type PlanEstimate } from '@trainplan/planner';
-import { countOf, gcd, lcm } from '@trainplan/units';
+import { countOf, formatGrouped, gcd, lcm } from '@trainplan/units';
 import { planFor, type Candidate, type SearchBase } from './candidate.ts';
 import { whyNothingFits } from './nothing-fits.ts';
 import { defaultSearchSpace, megatronShardings, type SearchConstraints, type SearchSpace } from './search-space.ts';
@@ -81,8 +81,8 @@ function point(base: SearchBase, nodes: number, globalBatchSize: number, fixed: 
     if (!result.ok) {
       // The planner's "global batch 1 is not a multiple…" names training.globalBatchSize, which the client set to another number.
       const reason = from === undefined || result.issues === undefined ? result.message : result.issues.map((i) => (i.rule === 'batch-indivisible'
-        ? `the weak-scaled batch of ${countOf(globalBatchSize, 'sequence')} at ${countOf(nodes, 'node')} (from training.globalBatchSize ${from.batch} on ${countOf(from.first, 'node')}) `
-          + `is not a multiple of micro-batch × data-parallel = ${c.microBatchSize}×${data} = ${c.microBatchSize * data}`
+        ? `the weak-scaled batch of ${countOf(globalBatchSize, 'sequence')} at ${countOf(nodes, 'node')} (from training.globalBatchSize ${formatGrouped(from.batch)} on ${countOf(from.first, 'node')}) `
+          + `is not a multiple of micro-batch × data-parallel = ${c.microBatchSize}×${data} = ${formatGrouped(c.microBatchSize * data)}`
         : `${i.path}: ${i.message}`)).join('; ');
       return { nodes, gpus, globalBatchSize, candidate, reason };
     }

@@ -45,7 +45,7 @@ interface RuleFields {
  * (the schema's "global batch must be at most …"): each wire issue a rule raised names it (FieldIssue.rule).
  */
 export const RULE_FIELDS: readonly RuleFields[] = [
-  // "global batch 1000 is not a multiple of micro-batch × data-parallel = 1×16 = 16".
+  // "global batch 1,000 is not a multiple of micro-batch × data-parallel = 1×16 = 16".
   { rule: 'batch-indivisible', fields: ['gbs', 'mbs', ...DATA_PARALLEL] },
   // "the interleaved schedule needs the micro-batches per step (65) in whole rounds of the 8 pipeline stages": with
   // v > 1, the micro-batches per step (global batch over micro-batch × data-parallel) must be a multiple of p.
