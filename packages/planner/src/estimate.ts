@@ -189,10 +189,16 @@ function computeEstimate(input: PlanInput): PlanEstimate {
   // With overlap, the last bucket's reduction (and the first one's gather) still stays exposed
   // (gradient-buckets.ts); under ZeRO-3, that bucket's collectives of one micro-batch.
   const tails = input.overlapGradReduce ? dataParallelCommByStage(input, groups, exposedBucketParameters(input, params), 1, widths) : undefined;
+  // ZeRO-2 reduces the gradients and ZeRO-3 also gathers the weights every micro-batch (dataParallelComm), each behind
+  // that micro-batch's own passes: m windows, and m exposed tails, as DeepSpeed's overlap_comm and PyTorch FSDP wait for
+  // the last bucket at the end of each backward (stage_1_and_2.py overlapping_partition_gradients_reduce_epilogue, FSDP's
+  // _post_backward_final_callback). The others reduce once, behind the last micro-batch's backward (the distributed
+  // optimizer's gather also behind the next forward).
+  const everyMicroBatch = input.sharding === 'zero-2' || input.sharding === 'zero-3' ? m : 1;
   times.forEach((time, i) => {
     const total = dpByStage[i]!;
-    const window = input.sharding === 'distributed-optimizer' ? time.forward + time.backward : time.backward;
-    const exposed = tails ? Math.max(tails[i]!, total - window) : total;
+    const passes = input.sharding === 'distributed-optimizer' || input.sharding === 'zero-3' ? time.forward + time.backward : time.backward;
+    const exposed = tails ? Math.max(everyMicroBatch * tails[i]!, total - everyMicroBatch * passes) : total;
     dpTotal = Math.max(dpTotal, total);
     dpExposed = Math.max(dpExposed, exposed);
   });
