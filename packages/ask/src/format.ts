@@ -1,5 +1,5 @@
 import { nvlinkDomainsText } from '@trainplan/protocol';
-import { countOf, daysToYears, formatCount, formatCountExact, formatDuration } from '@trainplan/units';
+import { countOf, daysToYears, formatCountCompact, formatCountExact, formatDuration } from '@trainplan/units';
 
 /** From two years, days are also said in years: "2,791 days (7.6 years)" reads at a glance. */
 export const YEARS_SAID_DAYS = 730;
@@ -34,8 +34,8 @@ export function clusterAsAsked(c: { nodes: number; gpus: number; nvlinkDomains?:
   return `${countOf(domains.count, 'rack')} (${countOf(c.nodes, 'node')} of ${c.gpus / c.nodes} GPUs, ${countOf(c.gpus, 'GPU')}${partly})`;
 }
 
-/** A count as chat writes it: "300B", "2T", "15.6T", "1.2M" (units' formatCount without the space). */
-export const compactCount = (count: number): string => formatCount(count).replace(/\s+/g, '');
+/** A count as chat writes it: "300B", "2T", "15.6T", "1.2M" (units' formatCountCompact). */
+export const compactCount = (count: number): string => formatCountCompact(count);
 
 /** "$1.14M", "€952k", "480" with no currency given: an amount of money the plan spends, to three figures. */
 export const moneyText = (amount: number, currency: string | undefined): string => `${currency ?? ''}${compactCount(amount)}`;

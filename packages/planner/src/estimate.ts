@@ -235,6 +235,14 @@ function computeEstimate(input: PlanInput): PlanEstimate {
     warnings.push(`tensor parallelism of ${input.tensor} spans ${domain}: its all-reduces cross the network`);
   }
   if (input.sequenceParallel && input.tensor === 1) warnings.push('sequence parallelism has no effect without tensor parallelism');
+  // Megatron pads the vocabulary to a multiple of make_vocab_size_divisible_by (128) × TP, so that each rank's embedding and
+  // output-layer shard has whole rows (megatron/training/tokenizer/tokenizer.py, _vocab_size_with_padding): a vocabulary TP
+  // does not divide is costed as given, V/t rows a rank, and the warning names the size a Megatron run would train.
+  const { vocabSize } = input.model;
+  if (vocabSize % input.tensor !== 0) {
+    const multiple = 128 * input.tensor;
+    warnings.push(`vocabSize ${formatGrouped(vocabSize)} is not a multiple of TP ${input.tensor}: costed as given, where Megatron pads it to ${formatGrouped(Math.ceil(vocabSize / multiple) * multiple)}`);
+  }
   // A TP × CP block that the NVLink domain is no multiple of tiles across domain edges (TP 4 × CP 4 = 16 on 72-GPU
   // NVL72 racks): the straddling groups' ring attention crosses the network, which groups.ts costs; said, as for TP.
   const block = input.tensor * input.context;
@@ -276,8 +284,11 @@ function computeEstimate(input: PlanInput): PlanEstimate {
   // Attention is s/(6h) of the rest (Korthikanti 2022): below 1/2 halving it cannot cut a fifth, so the second count is skipped.
   const causalFlops = input.seqLength > 3 * input.model.hiddenSize ? modelFlopsPerStep(input.model, { globalBatchSize: input.globalBatchSize, seqLength: input.seqLength, attention: 'causal' }) : modelFlops;
   if (causalFlops < CAUSAL_NOTE_RATIO * modelFlops) {
-    // HFU too: counted in full it nears 1 at very long sequences (0.99 at 8M tokens, a QA pass found), a rate the GPU
-    // never runs, since the kernels skip the masked half; counted causal it is what they execute.
+    // HFU too: counted in full it passes 1 at long sequences, a rate above the GPU's peak (QA: 1.05 for a 24-layer,
+    // 2,048-wide model at 4,194,304 tokens on 64 H100s, CP 64, and for a 12-layer, 768-wide one at 1,048,576 tokens on 8),
+    // since the full count has every (query, key) pair where the causal kernels compute about half of them (model
+    // reference §2): attention's share of the FLOPs grows with s/(6h), so the full count tends to twice what runs.
+    // Counted causal it is what the kernels execute.
     const causalHardwareFlops = hardwareFlopsPerStep(input.model, {
       globalBatchSize: input.globalBatchSize, seqLength: input.seqLength, recompute: input.recompute,
       recomputedLayers: recomputedLayerCount(input, layers), attention: 'causal',

@@ -161,6 +161,22 @@ describe('estimatePlan', () => {
     const m = 128 / 16;
     expect(on.breakdown.pipelineCommSeconds / off.breakdown.pipelineCommSeconds).toBeCloseTo((2 * 7) / (2 * (3 * m + 7)), 12);
   });
+  // Megatron's _vocab_size_with_padding (megatron/training/tokenizer/tokenizer.py) rounds up to a multiple of 128 × TP = 1,024 at TP 8:
+  // GPT-2's 50,257 tokens become 50 × 1,024 = 51,200 (the vocabulary the GPT-3 and Megatron presets state), 1,001 become 1,024.
+  it.each([
+    [50257, '50,257', '51,200'],
+    [1001, '1,001', '1,024'],
+  ])('a vocabulary of %i that TP 8 does not divide is warned with the size Megatron pads it to, and counted as given', (vocabSize, given, padded) => {
+    const e = ok({ ...gpt3OnSelene, model: { ...gpt3OnSelene.model, vocabSize } });
+    expect(e.warnings).toContainEqual(`vocabSize ${given} is not a multiple of TP 8: costed as given, where Megatron pads it to ${padded}`);
+    // Tied embeddings (the contract's default): one V × h matrix, so (51,200 − V) × 12,288 fewer parameters than the preset's padded vocabulary.
+    expect(ok(gpt3OnSelene).parameters - e.parameters).toBe((51200 - vocabSize) * 12288);
+  });
+  it('a vocabulary TP divides is not warned about: GPT-3\'s 51,200 at TP 8, Llama 3\'s 128,256 (2⁸ × 501)', () => {
+    expect(ok(gpt3OnSelene).warnings.some((w) => w.startsWith('vocabSize'))).toBe(false);
+    expect(llamaOnH100.model.vocabSize).toBe(128256);
+    expect(ok(llamaOnH100).warnings.some((w) => w.startsWith('vocabSize'))).toBe(false);
+  });
   it('interleaving shrinks the bubble by v', () => {
     const one = ok({ ...gpt3OnSelene, globalBatchSize: 128, data: 16 });
     const three = ok({ ...gpt3OnSelene, globalBatchSize: 128, data: 16, virtualStages: 3, schedule: 'interleaved' });

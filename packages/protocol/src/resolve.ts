@@ -7,6 +7,7 @@ import { fabricFor } from './fabric-cache.ts';
 import { machineIssues } from './machine-checks.ts';
 import { unknownGpu, unknownModel, unknownNetwork } from './preset-ids.ts';
 import { sequenceWarnings } from './sequence-warning.ts';
+import { shapeDefaultsWarnings } from './shape-defaults-warning.ts';
 import type { ResolvedScenarioInput } from './resolved.ts';
 import type { FieldIssue } from './wire.ts';
 
@@ -15,7 +16,7 @@ export interface ResolvedPlan {
   readonly modelId: string;
   readonly gpuId: string;
   readonly networkId: string;
-  /** Caveats about the scenario that resolving it found (sequence-warning.ts), before the planner's own. */
+  /** Caveats about the scenario that resolving it found (shape-defaults-warning.ts, sequence-warning.ts), before the planner's own. */
   readonly warnings: readonly string[];
 }
 
@@ -125,7 +126,8 @@ export function resolveScenario(s: ResolvedScenarioInput): { ok: true; value: Re
     ...(s.cluster.oversubscription !== undefined && { oversubscription: s.cluster.oversubscription }),
   };
   const modelId = typeof s.model === 'string' ? s.model : (s.model.name ?? 'custom');
-  return { ok: true, value: { plan, modelId, gpuId: gpu.id, networkId: network.id, warnings: sequenceWarnings(model, s.training.seqLength) } };
+  const warnings = [...(typeof s.model === 'string' ? [] : shapeDefaultsWarnings(s.model)), ...sequenceWarnings(model, s.training.seqLength, s.model)];
+  return { ok: true, value: { plan, modelId, gpuId: gpu.id, networkId: network.id, warnings } };
 }
 
 /**

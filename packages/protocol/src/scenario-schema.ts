@@ -42,15 +42,26 @@ const modelObject = map(
     seqLength: positive(million(10), 'Sequence length, in tokens.'),
     kvHeads: optional(positive(thousand(100), 'Key/value heads (grouped-query attention); default: attentionHeads.')),
     ffnHiddenSize: optional(positive(million(10), 'Hidden size of the MLP; default: 4 × hiddenSize.')),
-    gatedMlp: flag(false, 'A gated MLP (SwiGLU): three weight matrices instead of two.'),
-    tiedEmbeddings: flag(true, 'Input and output embeddings share one matrix.'),
+    gatedMlp: flag(false, 'A gated MLP (SwiGLU): three weight matrices instead of two. Default false (GPT-2/3); a Llama-style model sets true.'),
+    tiedEmbeddings: flag(true, 'Input and output embeddings share one matrix. Default true (GPT-2/3); Llama 2 and Llama 3 8B, 70B and 405B set false.'),
     name: optional(string({ minLength: 1, maxLength: 200, description: 'A name for humans.' })),
-    positionEmbedding: optional(enumOf(['learned', 'rotary', 'alibi'], { description: 'Extension.' })),
-    linearBias: optional(boolean({ description: 'Extension: linear layers carry a bias.' })),
-    normalization: optional(enumOf(['layernorm', 'rmsnorm'], { description: 'Extension.' })),
+    positionEmbedding: optional(enumOf(['learned', 'rotary', 'alibi'], {
+      description: 'Extension: how positions are encoded. Default "learned" (GPT-2/3): a table of hiddenSize parameters per position, '
+        + 'as many positions as the longer of the model\'s and the training\'s seqLength; "rotary" (Llama, Nemotron-4) and "alibi" (BLOOM) '
+        + 'add none. A Llama-style model sets "rotary".',
+    })),
+    linearBias: optional(boolean({
+      description: 'Extension: linear layers carry a bias vector. Default true (GPT-3, BLOOM); a Llama-style model sets false.',
+    })),
+    normalization: optional(enumOf(['layernorm', 'rmsnorm'], {
+      description: 'Extension: the normalization layers. Default "layernorm" (GPT-2/3): a scale and a bias, 2 × hiddenSize parameters each; '
+        + '"rmsnorm" (Llama) a scale only. A Llama-style model sets "rmsnorm".',
+    })),
   }, {
     expected: 'a model object',
-    description: 'A transformer given by its shape (hiddenSize a multiple of attentionHeads; kvHeads divides attentionHeads).',
+    description: 'A transformer given by its shape (hiddenSize a multiple of attentionHeads; kvHeads divides attentionHeads). '
+      + 'What it leaves out takes GPT-2/3\'s conventions: a Llama-style model sets gatedMlp true, tiedEmbeddings false, '
+      + 'positionEmbedding "rotary", linearBias false and normalization "rmsnorm".',
     // Megatron-LM's own checks (megatron/training/arguments.py): hidden_size % num_attention_heads == 0
     // (the head size, when kv_channels is not given) and num_attention_heads % num_query_groups == 0.
     refine(raw, issue) {

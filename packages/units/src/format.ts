@@ -86,6 +86,12 @@ export const formatCount = (c: Count, significant = 3): string =>
   Number.isInteger(c) && Math.abs(c) < 1e3 ? String(c)
     : scaled(c, [[1e12, 'T'], [1e9, 'B'], [1e6, 'M'], [1e3, 'k'], [1, '']], significant).trimEnd();
 
+/**
+ * A count as chat and papers write one, its scale letter against the figure: "300B", "8.07B", "15.6T", "72" (formatCount
+ * without the space). Beside byte sizes ("weights 58.0 B") a spaced "8.07 B parameters" reads as bytes.
+ */
+export const formatCountCompact = (c: Count, significant = 3): string => formatCount(c, significant).replace(/\s+/g, '');
+
 export const formatPercent = (r: Ratio, decimals = 1): string => `${(r * 100).toFixed(decimals)}%`;
 
 /** Decimals a load may take before it reads below 100% (ρ is below 1 whenever a rate is served). */

@@ -4,11 +4,13 @@
  */
 import { daysText, formatIssue, pipelineSplitLabel, type BreakdownJson, type EstimateInfeasible, type EstimateJson, type EstimateOk, type MemoryJson } from '@trainplan/protocol';
 import {
-  TFLOPS, formatBytes, formatCount, formatFlops, formatPercent, formatSeconds,
+  TFLOPS, formatBytes, formatCount, formatFlops, formatPercent,
 } from '@trainplan/units';
 import { bar } from './bars.ts';
-import { countText, grouped } from './count-text.ts';
-import { fp8Peak, mfuText } from './mfu-text.ts';
+import { compactCount, countText, grouped } from './count-text.ts';
+import { fp8Peak, mfuText, type Fp8Peak } from './mfu-text.ts';
+import { printable } from './printable-text.ts';
+import { secondsText } from './seconds-text.ts';
 import { renderTable } from './table.ts';
 
 /** The step-time breakdown rows, in the order the time is spent. */
@@ -36,12 +38,12 @@ const SAME_SECONDS_TOLERANCE = 1e-9;
 
 const share = (part: number, whole: number): number => (whole > 0 ? part / whole : 0);
 
-/** `gpt3-175b (175 B parameters) · a100-80gb × 1024 (128 nodes × 8, hdr-ib-8x) · TP 8 · …`: an estimate's plan, or a refused one's. */
+/** `gpt3-175b (175B parameters) · a100-80gb × 1,024 (128 nodes × 8, hdr-ib-8x) · TP 8 · …`: an estimate's plan, or a refused one's. */
 export function headerLine(e: Pick<EstimateOk, 'resolved' | 'parameters'>): string {
   const r = e.resolved;
   const sharding = r.distributedOptimizer ? ['distributed optimizer'] : r.zeroStage > 0 ? [`ZeRO-${r.zeroStage}`] : [];
   return [
-    `${r.model} (${formatCount(e.parameters)} parameters)`,
+    `${r.model} (${compactCount(e.parameters)} parameters)`,
     `${r.gpu} × ${grouped(r.gpus)} (${countText(r.nodes, 'node')} × ${r.gpusPerNode}, ${r.network}${r.oversubscription > 1 && r.communicationModel === 'emulated' ? `, leaves ${r.oversubscription}:1 oversubscribed` : ''})`,
     `TP ${r.tensor} · PP ${r.pipeline}${pipelineSplitLabel(r)} · DP ${grouped(r.data)} · CP ${r.context} · v ${r.virtualStages}`,
     `micro-batch ${r.microBatchSize}`,
@@ -57,26 +59,47 @@ export function headerLine(e: Pick<EstimateOk, 'resolved' | 'parameters'>): stri
   ].join(' · ');
 }
 
+/**
+ * Why a rate passes the GPU's peak, or a utilization 100%: the JSON counts attention over every (query, key) pair, as
+ * Megatron-LM's num_floating_point_operations (megatron/training/training.py, its s/h term) and the papers do (Narayanan
+ * SC'21 eq. 3, Korthikanti et al. 2022: the s/(6h) term), where causal kernels compute the pairs at or below the diagonal,
+ * about half; at long sequences attention is most of the FLOPs, and the full count passes what the GPU can run (QA: HFU
+ * 105.1% at 4,194,304 tokens). The planner's warning gives the causal figure: the answer carries no field for it.
+ */
+const FULL_COUNT = 'counting attention over every (query, key) pair, as Megatron does; the causal kernels compute about half of them';
+
+/** A FLOP/s figure, and why, where it is above the peak its utilization is of. */
+const flopsText = (tflops: number, share: number, e: EstimateOk): string => {
+  const text = formatFlops(TFLOPS(tflops));
+  if (share <= 1) return text;
+  // Answers before peakTflopsPerGpu carry the peak in the share alone.
+  return `${text} (over the ${formatFlops(TFLOPS(e.peakTflopsPerGpu ?? tflops / share))} peak: ${FULL_COUNT})`;
+};
+
+/** A utilization, and why, where it passes 100%. */
+const shareText = (share: number, peak: Fp8Peak | undefined): string =>
+  (share <= 1 ? mfuText(share, peak) : `${mfuText(share, peak)} (over 100%: ${FULL_COUNT})`);
+
 function metricsLines(e: EstimateOk): string[] {
   // Both MFU and HFU are of the FP8 peak for an FP8 plan (mfu-text.ts): said so, with the 16-bit peak's share beside each.
   const peak = fp8Peak(e.resolved.gpu, e.resolved.precision);
   return renderTable([
-    ['step time', formatSeconds(e.stepTimeSeconds)],
+    ['step time', secondsText(e.stepTimeSeconds)],
     ['throughput', `${formatCount(e.tokensPerSecond)} tokens/s`],
-    ['model FLOP/s per GPU', formatFlops(TFLOPS(e.modelTflopsPerGpu))],
-    ['hardware FLOP/s per GPU', formatFlops(TFLOPS(e.hardwareTflopsPerGpu))],
-    ['MFU', mfuText(e.mfu, peak)],
-    ['HFU', mfuText(e.hfu, peak)],
+    ['model FLOP/s per GPU', flopsText(e.modelTflopsPerGpu, e.mfu, e)],
+    ['hardware FLOP/s per GPU', flopsText(e.hardwareTflopsPerGpu, e.hfu, e)],
+    ['MFU', shareText(e.mfu, peak)],
+    ['HFU', shareText(e.hfu, peak)],
   ]);
 }
 
 function breakdownNote(key: keyof BreakdownJson, b: BreakdownJson): string {
   if (key === 'computeSeconds' && b.recomputeSeconds > 0) {
-    return `incl. recompute ${formatSeconds(b.recomputeSeconds)} (${formatPercent(share(b.recomputeSeconds, b.computeSeconds))} of compute)`;
+    return `incl. recompute ${secondsText(b.recomputeSeconds)} (${formatPercent(share(b.recomputeSeconds, b.computeSeconds))} of compute)`;
   }
   const hidden = b.dataParallelCommTotalSeconds - b.dataParallelCommSeconds;
   if (key === 'dataParallelCommSeconds' && Math.abs(hidden) > SAME_SECONDS_TOLERANCE * Math.max(1, b.dataParallelCommTotalSeconds)) {
-    return `${formatSeconds(b.dataParallelCommTotalSeconds)} before overlap`;
+    return `${secondsText(b.dataParallelCommTotalSeconds)} before overlap`;
   }
   return '';
 }
@@ -85,10 +108,10 @@ function breakdownLines(e: EstimateOk): string[] {
   const b = e.breakdown;
   const rows = BREAKDOWN_ROWS.map(({ key, label }) => {
     const fraction = share(b[key], e.stepTimeSeconds);
-    return [label, formatSeconds(b[key]), formatPercent(fraction), bar(fraction), breakdownNote(key, b)];
+    return [label, secondsText(b[key]), formatPercent(fraction), bar(fraction), breakdownNote(key, b)];
   });
   return [
-    `Step time breakdown (${formatSeconds(e.stepTimeSeconds)})`,
+    `Step time breakdown (${secondsText(e.stepTimeSeconds)})`,
     ...renderTable(rows, { align: ['left', 'right', 'right', 'left', 'left'] }),
   ];
 }
@@ -114,7 +137,7 @@ function memoryLines(m: MemoryJson): string[] {
 function timeToTrainLines(e: EstimateOk): string[] {
   const t = e.timeToTrain;
   if (t === undefined) return [];
-  return [`Time to train ${formatCount(t.tokens)} tokens: ${daysText(t.days)}, ${formatCount(t.gpuHours)} GPU-hours`];
+  return [`Time to train ${compactCount(t.tokens)} tokens: ${daysText(t.days)}, ${formatCount(t.gpuHours)} GPU-hours`];
 }
 
 function warningLines(e: EstimateOk): string[] {
@@ -171,8 +194,15 @@ export function memoryRemedyLines(r: EstimateOk['resolved'], m: MemoryJson): str
   ];
 }
 
-/** The report of one answer, as lines. */
+/**
+ * The report of one answer, as lines, each printable: a model's name, an unknown id and the warnings that repeat them
+ * are the input's text, and control characters in it are written as escapes (printable-text.ts).
+ */
 export function estimateReportLines(e: EstimateJson): string[] {
+  return reportLines(e).map(printable);
+}
+
+function reportLines(e: EstimateJson): string[] {
   if (!e.ok) return infeasibleLines(e);
   const sections = [
     [headerLine(e)],

@@ -131,10 +131,28 @@ describe('trainplan estimate: the human report', () => {
     expect(out).toMatch(new RegExp(`^ {2}HFU +${pct(e.hfu)} of the FP8 peak \\(${pct(e.hardwareTflopsPerGpu / 989.4)} of the BF16 peak\\)$`, 'm'));
   });
 
+  it('a 1,048,576-token context, where the full count of attention passes the peak, says why on the FLOP/s and HFU lines', async () => {
+    // QA's hfu.json [0]: 12 layers of 768 over 8 H100s by context parallelism, recompute full. Attention over every
+    // (query, key) pair is s/(6h) = 1,048,576 / 4,608 ≈ 228 times the rest of a layer's FLOPs: the full count is about twice
+    // what the causal kernels run, and its HFU passes 100% (the JSON keeps Megatron's count).
+    const long = {
+      model: { name: 'h768-s1048576', layers: 12, hiddenSize: 768, attentionHeads: 12, vocabSize: 50304, seqLength: 1048576, positionEmbedding: 'rotary' },
+      cluster: { gpu: 'h100-sxm', gpus: 8 }, training: { globalBatchSize: 1, microBatchSize: 1 }, parallelism: { context: 8, recompute: 'full' },
+    };
+    const e = runEstimate(long) as EstimateJson;
+    if (!e.ok) throw new Error(e.message);
+    expect(e.hfu).toBeGreaterThan(1);
+    const { code, out } = await fromFile([], JSON.stringify(long));
+    expect(code).toBe(0);
+    const why = 'counting attention over every \\(query, key\\) pair, as Megatron does; the causal kernels compute about half of them';
+    expect(out).toMatch(new RegExp(`^ {2}hardware FLOP/s per GPU +\\S+ PFLOP/s \\(over the 989 TFLOP/s peak: ${why}\\)$`, 'm'));
+    expect(out).toMatch(new RegExp(`^ {2}HFU +1\\d\\d\\.\\d% \\(over 100%: ${why}\\)$`, 'm'));
+  });
+
   it('adds the time to train, in days and GPU-hours, when training.tokens is given', async () => {
     const withTokens = { ...contractScenario, training: { ...contractScenario.training, tokens: billion(300) } };
     const { out } = await fromFile([], JSON.stringify(withTokens));
-    expect(out).toMatch(/^Time to train 300 B tokens: \S+ days, \S+( k| M)? GPU-hours$/m);
+    expect(out).toMatch(/^Time to train 300B tokens: \S+ days, \S+( k| M)? GPU-hours$/m);
     expect((await fromFile()).out).not.toContain('Time to train');
   });
 

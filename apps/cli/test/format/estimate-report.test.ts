@@ -1,4 +1,4 @@
-import type { EstimateInfeasible } from '@trainplan/protocol';
+import type { EstimateInfeasible, EstimateOk } from '@trainplan/protocol';
 import { GiB, days, formatBytes } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,7 +11,7 @@ const report = formatEstimateReport(fixtureEstimate);
 describe('formatEstimateReport (of a hand-written answer)', () => {
   it('starts with a header line: model, GPU × count, TP/PP/DP/CP/v, micro-batch, global batch, precision, recompute', () => {
     expect(headerLine(fixtureEstimate)).toBe(
-      'gpt3-175b (175 B parameters) · a100-80gb × 1,024 (128 nodes × 8, hdr-ib-8x) · TP 8 · PP 8 · DP 16 · CP 1 · v 1'
+      'gpt3-175b (175B parameters) · a100-80gb × 1,024 (128 nodes × 8, hdr-ib-8x) · TP 8 · PP 8 · DP 16 · CP 1 · v 1'
       + ' · micro-batch 1 · global batch 1,536 (96 micro-batches) · bf16 · recompute full',
     );
   });
@@ -86,7 +86,7 @@ describe('formatEstimateReport (of a hand-written answer)', () => {
   it('ends with the time to train and the warnings', () => {
     expect(report.endsWith([
       '',
-      'Time to train 300 B tokens: 30.0 days, 737 k GPU-hours',
+      'Time to train 300B tokens: 30.0 days, 737 k GPU-hours',
       '',
       'Warnings',
       '  ⚠ the pipeline bubble is large: try more micro-batches or virtual stages',
@@ -99,7 +99,7 @@ describe('formatEstimateReport (of a hand-written answer)', () => {
     [0.000274, '23.7 s'],
   ])('writes %f days to train as "%s", as trainplan nodes does: grouped, and a short run as its time', (d, shown) => {
     const timeToTrain = { ...fixtureEstimate.timeToTrain!, seconds: days(d), days: d };
-    expect(estimateReportLines({ ...fixtureEstimate, timeToTrain })).toContain(`Time to train 300 B tokens: ${shown}, 737 k GPU-hours`);
+    expect(estimateReportLines({ ...fixtureEstimate, timeToTrain })).toContain(`Time to train 300B tokens: ${shown}, 737 k GPU-hours`);
   });
 
   it('leaves out the time to train and the warnings when there are none', () => {
@@ -114,6 +114,52 @@ describe('formatEstimateReport (of a hand-written answer)', () => {
     const text = formatEstimateReport([fixtureEstimate, oom]);
     expect(text).toMatch(/^── Scenario 1 of 2 \(input \[0\]\) ──\ngpt3-175b /);
     expect(text.endsWith('\n\n── Scenario 2 of 2 (input [1]) ──\n✗ out-of-memory: needs 90.0 GiB per GPU\n')).toBe(true);
+  });
+});
+
+describe('formatEstimateReport: what a model given by its shape can make it print', () => {
+  // A 4,194,304-token context (QA's hfu.json [2]): attention over every (query, key) pair, as the JSON counts it, is
+  // 1,039.6 TFLOP/s a GPU where the H100's BF16 peak is 989.4; 1,039.6 / 989.4 = 1.0507.
+  const overPeak: EstimateOk = { ...fixtureEstimate, hardwareTflopsPerGpu: 1039.6, hfu: 1039.6 / 989.4, peakTflopsPerGpu: 989.4 };
+  const reason = 'counting attention over every (query, key) pair, as Megatron does; the causal kernels compute about half of them';
+
+  it('never prints a hardware FLOP/s above the peak, or an HFU over 100%, without saying why on the same line', () => {
+    const lines = estimateReportLines(overPeak);
+    expect(lines).toContain(`  hardware FLOP/s per GPU  1.04 PFLOP/s (over the 989 TFLOP/s peak: ${reason})`);
+    expect(lines).toContain(`  HFU                      105.1% (over 100%: ${reason})`);
+    // MFU (150 TFLOP/s, 48%) stays under the peak: its lines say nothing more.
+    expect(lines).toContain('  model FLOP/s per GPU     150 TFLOP/s');
+    expect(lines).toContain('  MFU                      48.0%');
+  });
+
+  it('an answer without peakTflopsPerGpu (before that extension) names the peak its HFU is of: 1,039.6 / 1.0507 = 989 TFLOP/s', () => {
+    const { peakTflopsPerGpu: _, ...older } = overPeak;
+    expect(estimateReportLines(older)).toContain(`  hardware FLOP/s per GPU  1.04 PFLOP/s (over the 989 TFLOP/s peak: ${reason})`);
+  });
+
+  it('writes the parameter count with its scale letter against it ("8.07B"), never "8.07 B", which reads as bytes beside "weights 58.0 B"', () => {
+    expect(headerLine({ ...fixtureEstimate, parameters: 8.07e9 })).toMatch(/^gpt3-175b \(8\.07B parameters\) · /);
+    expect(headerLine({ ...fixtureEstimate, parameters: 172_000 })).toMatch(/^gpt3-175b \(172k parameters\) · /);
+  });
+
+  it('groups a step of more than a thousand days by thousands (QA: "step time 1108059 days")', () => {
+    const stepTimeSeconds = days(1_108_059.4);
+    const breakdown = { ...fixtureEstimate.breakdown, computeSeconds: stepTimeSeconds };
+    const lines = estimateReportLines({ ...fixtureEstimate, stepTimeSeconds, breakdown });
+    expect(lines).toContain('  step time                1,108,059 days');
+    expect(lines).toContain('Step time breakdown (1,108,059 days)');
+    expect(lines.find((l) => l.startsWith('  compute '))).toMatch(/^ {2}compute +1,108,059 days /);
+  });
+
+  it('writes the control characters of a model\'s name as escapes: the header stays one line and nothing recolours the terminal', () => {
+    // QA's bad/name_html.json: a line break and ESC [31m (red) in model.name, repeated by a warning that names the model.
+    const name = '<b>x</b>\n\u001b[31mred';
+    const e = { ...fixtureEstimate, resolved: { ...fixtureEstimate.resolved, model: name }, warnings: [`longer than ${name}'s`] };
+    const text = formatEstimateReport(e);
+    expect(text.split('\n')[0]).toMatch(/^<b>x<\/b>\\n\\u001b\[31mred \(175B parameters\) · /);
+    expect(text).toContain('  ⚠ longer than <b>x</b>\\n\\u001b[31mred\'s');
+    expect(text).not.toContain('\u001b');
+    expect(text.split('\n')).toHaveLength(formatEstimateReport(fixtureEstimate).split('\n').length);
   });
 });
 

@@ -19,4 +19,9 @@ describe('problemLines', () => {
   ])('lists one line per answer that is not ok, its issues joined, for %s', (_, answer, lines) => {
     expect(problemLines(answer)).toEqual(lines);
   });
+
+  it('escapes the control characters an issue quotes from the input: one stderr line per answer, nothing recoloured', () => {
+    const quoted: EstimateJson = { ok: false, reason: 'invalid', message: '…', issues: [{ path: 'model', message: 'unknown model "\u001b[31mx\ny"' }] };
+    expect(problemLines(quoted)).toEqual(['model: unknown model "\\u001b[31mx\\ny"']);
+  });
 });
