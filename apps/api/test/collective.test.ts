@@ -37,6 +37,23 @@ describe('POST /v1/collective', () => {
     expect(body.detail).toMatch(/^The collective request has \d+ issues: /);
     expect(JSON.stringify(body)).not.toMatch(/scenario/i);
   });
+  it('collnet: true weighs NCCL\'s SHARP algorithms (NVLS across 4 DGX H100 nodes at 8 GiB); on a network without SHARP, ok: false at collnet', async () => {
+    const on = await post({ op: 'all-reduce', gpu: 'h100-sxm', nodes: 4, size: 8 * 2 ** 30, collnet: true });
+    expect(on.status).toBe(200);
+    expect(await on.json()).toMatchObject({ ok: true, collnet: true, rows: [{ algorithm: 'nvls' }] });
+    const refused = await post({ op: 'all-reduce', gpu: 'h100-sxm', network: 'roce-400g-8x', nodes: 2, collnet: true });
+    // As for an unknown preset id: the request is well formed, the machine it names cannot do it (a 200 with ok: false).
+    expect(refused.status).toBe(200);
+    expect(await refused.json()).toMatchObject({
+      ok: false, reason: 'invalid',
+      issues: [{ path: 'collnet', message: expect.stringMatching(/^CollNet needs in-network reduction \(InfiniBand SHARP\), which roce-400g-8x has not/) }],
+    });
+  });
+  it('8 NDR NICs on a 4-GPU GB200 tray are costed and said so in the answer\'s notes', async () => {
+    const res = await post({ op: 'all-reduce', gpu: 'gb200', network: 'ndr-ib-8x', nodes: 2, size: 2 ** 30 });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { notes: string[] }).notes).toEqual([expect.stringMatching(/^ndr-ib-8x puts 8 NICs on a node, more than the 4 GPUs of a gb200-nvl72 node: costed with all 8/)]);
+  });
   it('an algorithm the machine lacks is a 200 answer with ok: false and the reason (NVLS needs NVSwitch 3: not on A100)', async () => {
     const res = await post({ op: 'all-reduce', gpu: 'a100-80gb', nodes: 1, algorithm: 'nvls', size: 1 << 20 });
     expect(res.status).toBe(200);

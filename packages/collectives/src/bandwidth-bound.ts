@@ -32,7 +32,7 @@ export function busBandwidthLimit(fabric: Fabric, group: CommGroup, topology: Nc
 export function mayExceedWireRate(algorithm: Algorithm, group: CommGroup): boolean {
   const nodes = group.ranks / group.ranksPerNode;
   // CollNet reduces in the InfiniBand switches (SHARP): in-network like NVLS.
-  return algorithm === 'nvls' || algorithm === 'nvls-tree' || algorithm === 'collnet' || (algorithm === 'tree' && nodes === 2);
+  return algorithm === 'nvls' || algorithm === 'nvls-tree' || algorithm.startsWith('collnet') || (algorithm === 'tree' && nodes === 2);
 }
 
 const BOUNDED_OPS: ReadonlySet<string> = new Set(['all-reduce', 'all-gather', 'reduce-scatter', 'broadcast', 'reduce']);

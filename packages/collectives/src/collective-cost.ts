@@ -21,7 +21,7 @@ function toCost(request: CollectiveRequest, candidate: NcclCandidate, timeUs: nu
   };
 }
 
-const ALGORITHM_NAMES: readonly (Algorithm | 'auto')[] = ['auto', 'ring', 'tree', 'nvls', 'nvls-tree', 'collnet', 'hierarchical', 'pat', 'direct'];
+const ALGORITHM_NAMES: readonly (Algorithm | 'auto')[] = ['auto', 'ring', 'tree', 'nvls', 'nvls-tree', 'collnet-direct', 'collnet-chain', 'hierarchical', 'pat', 'direct'];
 
 /** What a caller can get wrong in a request: an op or algorithm outside the types (from untyped JS or JSON), the bytes. */
 function checkRequest(request: CollectiveRequest): void {

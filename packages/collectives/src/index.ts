@@ -29,6 +29,8 @@ export { largestDivisorAtMost } from './group-placement.ts';
 export type { NcclTopology } from './nccl-topology.ts';
 export { ncclTopology } from './nccl-topology.ts';
 export { collectiveCost, ncclCandidates, ncclPredictedCost } from './collective-cost.ts';
+// CollNet (SHARP), off unless a fabric opts in (NCCL_COLLNET_ENABLE=1).
+export { withCollnet } from './with-collnet.ts';
 export { launchedBandwidthShare, nvlsChunkBytes, nvlsTreeChunkBytes } from './nccl-runtime-model.ts';
 
 // Point-to-point and Megatron's pipeline scatter/gather.

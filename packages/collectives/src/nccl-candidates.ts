@@ -1,5 +1,6 @@
 import { directModel } from './direct-model.ts';
 import type { NcclCandidate } from './nccl-candidate.ts';
+import { collnetUnavailable, ncclCollnetModel } from './nccl-collnet-model.ts';
 import { ncclNvlsModel, nvlsUnavailable } from './nccl-nvls-model.ts';
 import { ncclPatModel, patUnavailable } from './nccl-pat-model.ts';
 import { ncclRingModel } from './nccl-ring-model.ts';
@@ -7,9 +8,12 @@ import type { NcclTopology } from './nccl-topology.ts';
 import { ncclTreeModel } from './nccl-tree-model.ts';
 import type { Algorithm, CollectiveOp } from './types.ts';
 
-/** The algorithms the tuner weighs for each op, in NCCL's `NCCL_ALGO_*` order (ties keep the first). */
+/**
+ * The algorithms the tuner weighs for each op, in NCCL's `NCCL_ALGO_*` order (ties keep the first). CollNet offers
+ * candidates only on a fabric that enables it (Fabric.collnet; nccl-collnet-model.ts).
+ */
 export const ALGORITHMS_BY_OP: Readonly<Record<CollectiveOp, readonly Algorithm[]>> = {
-  'all-reduce': ['tree', 'ring', 'nvls', 'nvls-tree'],
+  'all-reduce': ['tree', 'ring', 'collnet-direct', 'collnet-chain', 'nvls', 'nvls-tree'],
   'all-gather': ['ring', 'nvls', 'pat'],
   'reduce-scatter': ['ring', 'nvls', 'pat'],
   broadcast: ['ring'],
@@ -19,8 +23,8 @@ export const ALGORITHMS_BY_OP: Readonly<Record<CollectiveOp, readonly Algorithm[
 };
 
 /**
- * Why `algorithm` cannot run `op` on this topology, or null when it can. CollNet is left
- * disabled, as NCCL leaves it by default (NCCL_COLLNET_ENABLE=0) even with SHARP switches.
+ * Why `algorithm` cannot run `op` on this topology, or null when it can. CollNet is disabled unless the fabric enables
+ * it, as NCCL leaves it by default (NCCL_COLLNET_ENABLE=0) even with SHARP switches.
  */
 export function algorithmUnavailable(topology: NcclTopology, op: CollectiveOp, algorithm: Algorithm): string | null {
   switch (algorithm) {
@@ -29,8 +33,9 @@ export function algorithmUnavailable(topology: NcclTopology, op: CollectiveOp, a
       return nvlsUnavailable(topology, op, algorithm);
     case 'pat':
       return patUnavailable(topology, op);
-    case 'collnet':
-      return 'CollNet is not modelled: NCCL enables it only with NCCL_COLLNET_ENABLE=1 and in-network reduction';
+    case 'collnet-direct':
+    case 'collnet-chain':
+      return collnetUnavailable(topology, op, algorithm);
     case 'hierarchical':
       return op === 'all-reduce' ? null : 'the hierarchical algorithm implements all-reduce only';
     case 'ring':
@@ -71,6 +76,9 @@ function buildCandidates(topology: NcclTopology, op: CollectiveOp): NcclCandidat
       case 'nvls':
       case 'nvls-tree':
         return ncclNvlsModel(topology, op, algorithm);
+      case 'collnet-direct':
+      case 'collnet-chain':
+        return ncclCollnetModel(topology, op, algorithm);
       case 'pat':
         return ncclPatModel(topology, op);
       case 'direct':

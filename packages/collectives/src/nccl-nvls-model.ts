@@ -2,6 +2,7 @@ import { byNodes, candidate, log2i, ringSteps, type NcclCandidate } from './nccl
 import { NCCL_TABLES } from './nccl-tables.ts';
 import type { NcclTopology } from './nccl-topology.ts';
 import type { CollectiveOp } from './types.ts';
+import { nvlsAcrossNodesUnavailable } from './nccl-collnet-model.ts';
 
 /** Why NVLS / NVLSTree cannot run here, or null when it can (NVIDIA/nccl src/tuning/nvls.cc enable rules). */
 export function nvlsUnavailable(topology: NcclTopology, op: CollectiveOp, algorithm: 'nvls' | 'nvls-tree'): string | null {
@@ -14,7 +15,8 @@ export function nvlsUnavailable(topology: NcclTopology, op: CollectiveOp, algori
     if (op !== 'all-reduce') return 'NVLSTree only implements all-reduce';
     return null;
   }
-  if (nodes > 1) return 'NVLS across nodes needs CollNet (in-network reduction), which this model leaves disabled';
+  const acrossNodes = nodes > 1 ? nvlsAcrossNodesUnavailable(topology, op) : null;
+  if (acrossNodes !== null) return acrossNodes;
   if (op !== 'all-reduce' && op !== 'all-gather' && op !== 'reduce-scatter') {
     return 'NVLS implements all-reduce, all-gather and reduce-scatter only';
   }

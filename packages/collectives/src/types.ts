@@ -4,7 +4,8 @@ import type { FabricKind, GpuGeneration, IntraNodeKind } from '@trainplan/hardwa
 export type CollectiveOp =
   | 'all-reduce' | 'all-gather' | 'reduce-scatter' | 'broadcast' | 'reduce' | 'all-to-all' | 'send-recv';
 
-export type Algorithm = 'ring' | 'tree' | 'nvls' | 'nvls-tree' | 'collnet' | 'hierarchical' | 'pat' | 'direct';
+/** NCCL's algorithms (CollNet split as NCCL splits it: `NCCL_ALGO_COLLNET_DIRECT`, `_CHAIN`), and ours: hierarchical, direct. */
+export type Algorithm = 'ring' | 'tree' | 'nvls' | 'nvls-tree' | 'collnet-direct' | 'collnet-chain' | 'hierarchical' | 'pat' | 'direct';
 export type Protocol = 'LL' | 'LL128' | 'Simple';
 
 /**
@@ -26,6 +27,12 @@ export interface Fabric {
   readonly nicBandwidth: BytesPerSecond;
   readonly networkLatency: Seconds;
   readonly inNetworkReduction: boolean;
+  /**
+   * CollNet on (NCCL_COLLNET_ENABLE=1): all-reduce may run CollNetDirect, CollNetChain and NVLS across nodes, which reduce
+   * in the network's switches (SHARP). Off by default, as in NCCL, even where `inNetworkReduction` says the switches
+   * could; set it with `withCollnet`, which refuses a fabric without in-network reduction.
+   */
+  readonly collnet?: boolean;
 }
 
 /**

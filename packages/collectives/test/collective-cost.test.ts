@@ -77,7 +77,8 @@ describe('collectiveCost: auto is the argmin, a named algorithm is forced', () =
     ['nvls', 'all-reduce', H100_FABRIC, dgxA100x16, /CollNet/],
     ['tree', 'all-gather', A100_FABRIC, node8, /does not implement/],
     ['pat', 'all-gather', A100_FABRIC, dgxA100x16, /1 GPU per node: give gpusPerNode 1/],
-    ['collnet', 'all-reduce', A100_FABRIC, dgxA100x16, /CollNet is not modelled/],
+    ['collnet-direct', 'all-reduce', A100_FABRIC, dgxA100x16, /CollNet is off, as NCCL leaves it by default/],
+    ['collnet-chain', 'all-reduce', A100_FABRIC, dgxA100x16, /CollNet is off, as NCCL leaves it by default/],
     ['direct', 'all-reduce', A100_FABRIC, node8, /does not implement/],
     ['hierarchical', 'all-gather', A100_FABRIC, dgxA100x16, /all-reduce only/],
   ] as const)('forcing %s for %s where it cannot run throws a RangeError naming why', (algorithm, op, fabric, group, why) => {

@@ -1,3 +1,4 @@
+import { gpuById, systemById } from '@trainplan/presets';
 import { runCollective, type CollectiveOkJson } from '@trainplan/protocol';
 import { formatSeconds, formatSize, parseBytes, typedInBinary } from '@trainplan/units';
 import type { Command } from '../command.ts';
@@ -11,7 +12,7 @@ import type { CliIo } from '../io.ts';
 import { usageLine } from '../format/usage-line.ts';
 import { count, defined, number } from '../search-flags.ts';
 
-const SYNOPSIS = 'trainplan collective --op OP (--gpu ID | --system ID) [--nodes N] [--algorithm ring|tree|nvls|nvls-tree|pat|hierarchical|auto] [--size BYTES] [--emulate] [--json]';
+const SYNOPSIS = 'trainplan collective --op OP (--gpu ID | --system ID) [--nodes N] [--algorithm ring|tree|nvls|nvls-tree|pat|hierarchical|auto] [--size BYTES] [--collnet] [--emulate] [--json]';
 
 const FLAGS: Record<string, FlagSpec> = {
   op: { type: 'string', valueName: 'an op (all-reduce, all-gather, reduce-scatter, broadcast, reduce, all-to-all, send-recv)' },
@@ -26,6 +27,7 @@ const FLAGS: Record<string, FlagSpec> = {
   oversubscription: { type: 'string', valueName: 'a ratio ≥ 1' },
   'event-budget': { type: 'string', valueName: 'a count of events' },
   emulate: { type: 'boolean' },
+  collnet: { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 };
@@ -54,7 +56,7 @@ where the closed form adds latency to transfer (8 H100 nodes: −34% at 4 MiB, w
 Options:
       --op OP               all-reduce, all-gather, reduce-scatter, broadcast, reduce, all-to-all,
                             send-recv
-      --gpu ID              a GPU preset (its usual DGX-class system), or
+      --gpu ID              a GPU preset (its usual DGX-class system) or a system preset, or
       --system ID           a system preset
       --network ID          the inter-node fabric (default: the system's)
       --nodes N             nodes taking part (default 1)
@@ -65,6 +67,11 @@ Options:
       --algorithm A         ring, tree, nvls, nvls-tree, pat, hierarchical, or auto (default:
                             what NCCL's tuner picks, not always the fastest shown)
       --size BYTES          one size instead of the sweep (64MiB, 1GB, 1e9)
+      --collnet             turn CollNet on (NCCL_COLLNET_ENABLE=1): all-reduce may then reduce in
+                            the InfiniBand switches (SHARP: CollNetDirect, CollNetChain, NVLS
+                            across nodes) where NCCL's tuner picks them; off by default, as in
+                            NCCL. Needs a network with in-network reduction (hdr-ib-8x, ndr-ib-8x,
+                            nvl72)
       --emulate             also emulate the chosen algorithm's flows; name the bottleneck link
       --oversubscription R  fat-tree leaf oversubscription for the emulator (default 1): it slows
                             only traffic between leaves. One NCCL ring or tree crosses each leaf
@@ -86,6 +93,7 @@ Exit status:
 
 Examples:
   trainplan collective --op all-reduce --gpu h100-sxm --nodes 4
+  trainplan collective --op all-reduce --gpu h100-sxm --nodes 4 --size 8GiB --collnet
   trainplan collective --op all-reduce --gpu a100-80gb --nodes 16 --size 1GiB --emulate
   trainplan collective --op all-reduce --gpu a100-80gb --nodes 128 --size 1GiB --emulate --oversubscription 4
   trainplan collective --op all-to-all --gpu h100-sxm --nodes 8 --size 64MiB --emulate --event-budget 20000000
@@ -95,21 +103,31 @@ Examples:
 /**
  * The request (the API's body) from flags: counts as the other commands read them (count, number:
  * "1,024", "2k", decimal notation only), a size by parseBytes. What does not parse goes through as the
- * text given, so the schema names it against its flag.
+ * text given, so the schema names it against its flag. --gpu takes a system id too, as it does for
+ * estimate, nodes and inference (protocol's clusterMachine): the request has a field of its own for
+ * one, so a system named by --gpu goes there (unless --system is given too, which the schema refuses).
  */
 function requestFrom(v: FlagValues): Record<string, unknown> {
   const size = typeof v.size === 'string' ? parseBytes(v.size) ?? v.size : undefined;
+  const systemAsGpu = typeof v.gpu === 'string' && v.system === undefined && !gpuById(v.gpu) && systemById(v.gpu) !== undefined;
   return defined({
-    op: v.op, gpu: v.gpu, system: v.system, network: v.network, algorithm: v.algorithm,
+    op: v.op, gpu: systemAsGpu ? undefined : v.gpu, system: systemAsGpu ? v.gpu : v.system, network: v.network, algorithm: v.algorithm,
     nodes: count(v, 'nodes'), gpusPerNode: count(v, 'gpus-per-node'), oversubscription: number(v, 'oversubscription'),
     eventBudget: count(v, 'event-budget'), concurrentGroups: count(v, 'concurrent-groups'), size,
     // Passed as given (not `=== true`): the flag locator finds the field by the value it sets, so a note's "(emulate)" reads "(--emulate)".
     ...(v.emulate !== undefined && v.emulate !== false && { emulate: v.emulate }),
+    ...(v.collnet !== undefined && v.collnet !== false && { collnet: v.collnet }),
   });
 }
 
 /** Where each flag lands in the request, found by requestFrom itself, so an issue's message names flags, not fields. */
 const TERMS = flagLocator({ flags: FLAGS, requestFlags: Object.keys(FLAGS), fromFlags: requestFrom });
+
+/**
+ * A message in flag terms: TERMS' rewording, and the field the request's "is a GPU: give it as gpu" names (a GPU id
+ * given to --system) as the flag, "--gpu", which TERMS leaves alone after "as".
+ */
+const inFlagTerms = (message: string): string => TERMS.inFlagTerms(message).replace(/\bgive it as (gpu|system)\b/g, 'give it as --$1');
 
 const usageFailure = (io: CliIo, message: string): number => usageError(io, SYNOPSIS, message);
 
@@ -131,10 +149,11 @@ export function formatCollectiveTable(answer: CollectiveOkJson, typedBinary = fa
     return cells;
   });
   const siblings = answer.concurrentGroups !== undefined ? ` · ${answer.concurrentGroups} groups at once` : '';
-  const title = `${answer.op} · ${answer.gpu} × ${grouped(answer.ranks)} (${countText(answer.nodes, 'node')} × ${answer.gpusPerNode}, ${answer.system}, ${answer.network})${siblings} · algorithm ${answer.algorithm}`;
+  const collnet = answer.collnet === true ? ' · CollNet (SHARP) on' : '';
+  const title = `${answer.op} · ${answer.gpu} × ${grouped(answer.ranks)} (${countText(answer.nodes, 'node')} × ${answer.gpusPerNode}, ${answer.system}, ${answer.network})${siblings} · algorithm ${answer.algorithm}${collnet}`;
   const lines = [title, '', ...renderTable([header, ...rows], { align: ['right', 'right', 'right', 'right', 'left', 'left', 'right', 'right', 'right', 'left'] })];
   if (answer.topology) lines.push('', 'topology:', ...answer.topology.map((l) => `  ${l}`));
-  for (const note of answer.notes) lines.push('', `note: ${TERMS.inFlagTerms(note)}`);
+  for (const note of answer.notes) lines.push('', `note: ${inFlagTerms(note)}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -176,7 +195,7 @@ export const collectiveCommand: Command = {
     if (!answer.ok) {
       if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
       for (const issue of answer.issues) {
-        const message = TERMS.inFlagTerms(issue.message);
+        const message = inFlagTerms(issue.message);
         printError(io, issue.path === '' ? message : `${TERMS.flagFor(issue.path) ?? issue.path}: ${message}`);
       }
       return answer.reason === 'invalid' ? EXIT.usage : EXIT.infeasible;

@@ -125,6 +125,44 @@ describe('trainplan collective', () => {
     expect(await collective(args)).toMatchObject({ code: 2, err });
   });
 
+  // QA 2026-11-29: `--gpu dgx-h100` exited 2 ("… is a system: give it as system") where estimate, nodes and inference
+  // take a system id in --gpu, as `trainplan presets --help` says every command does.
+  it('--gpu takes a system id, as the other commands do: the same machine as --system gives', async () => {
+    const asGpu = await collective(['--op', 'all-reduce', '--gpu', 'dgx-h100', '--nodes', '2', '--size', '1GiB', '--json']);
+    const asSystem = await collective(['--op', 'all-reduce', '--system', 'dgx-h100', '--nodes', '2', '--size', '1GiB', '--json']);
+    expect(asGpu.err).toBe('');
+    expect(asGpu.code).toBe(0);
+    expect(JSON.parse(asGpu.out)).toMatchObject({ gpu: 'h100-sxm', system: 'dgx-h100', network: 'ndr-ib-8x', ranks: 16 });
+    expect(asGpu.out).toBe(asSystem.out);
+  });
+
+  it('--collnet turns CollNet on: the title says so, and NCCL\'s pick on 4 DGX H100 at 8 GiB is NVLS across nodes', async () => {
+    const on = await collective(['--op', 'all-reduce', '--gpu', 'h100-sxm', '--nodes', '4', '--size', '8GiB', '--collnet']);
+    expect(on.err).toBe('');
+    expect(on.out.split('\n')[0]).toMatch(/ · algorithm auto · CollNet \(SHARP\) on$/);
+    expect(on.out).toMatch(/8\.00 GiB .* nvls {2,}Simple/);
+    const off = await collective(['--op', 'all-reduce', '--gpu', 'h100-sxm', '--nodes', '4', '--size', '8GiB']);
+    expect(off.out).not.toMatch(/CollNet/);
+    expect(off.out).toMatch(/8\.00 GiB .* ring {2,}Simple/);
+  });
+
+  it('--collnet on a network without SHARP exits 2 naming --collnet and the networks that have it', async () => {
+    const { code, err } = await collective(['--op', 'all-reduce', '--gpu', 'h100-sxm', '--network', 'roce-400g-8x', '--nodes', '2', '--collnet']);
+    expect(code).toBe(2);
+    expect(err).toBe('trainplan: --collnet: CollNet needs in-network reduction (InfiniBand SHARP), which roce-400g-8x has not; networks with it: hdr-ib-8x, ndr-ib-8x, nvl72\n');
+  });
+
+  it('8 NDR NICs on a 4-GPU GB200 tray: costed, and a note says so', async () => {
+    const { out } = await collective(['--op', 'all-reduce', '--gpu', 'gb200', '--network', 'ndr-ib-8x', '--nodes', '2', '--size', '1GiB']);
+    expect(out).toContain('note: ndr-ib-8x puts 8 NICs on a node, more than the 4 GPUs of a gb200-nvl72 node: costed with all 8 (2 per GPU); gb200-nvl72\'s own network, nvl72, has 4 per node');
+  });
+
+  it('a GPU id given to --system is refused naming the flag to give it to, --gpu, not the request field', async () => {
+    const { code, err } = await collective(['--op', 'all-reduce', '--system', 'h100-sxm']);
+    expect(code).toBe(2);
+    expect(err).toMatch(/^trainplan: --system: unknown system "h100-sxm"; known: .*dgx-h100.*; "h100-sxm" is a GPU: give it as --gpu\n$/);
+  });
+
   it('reads counts as the other commands do: 1,024 nodes is a count, 0x10 is no number', async () => {
     const grouped = await collective(['--op', 'all-reduce', '--gpu', 'h100-sxm', '--nodes', '1,024', '--size', '1GiB', '--json']);
     expect(grouped.code).toBe(0);

@@ -54,25 +54,35 @@ export const FULL_MODE_MAX_EVENTS = 200_000;
 /** The algorithms the emulator executes (PAT and CollNet are costed by the closed form only). */
 const EMULATED: ReadonlySet<Algorithm> = new Set(['ring', 'tree', 'nvls', 'nvls-tree', 'direct']);
 
+/**
+ * Whether the emulator executes `algorithm` on this topology: NVLS across nodes (with CollNet on) reduces between the
+ * nodes in the InfiniBand switches (SHARP), which the topology graph does not model, so it is left to the closed form.
+ */
+const executes = (algorithm: Algorithm, topology: NcclTopology): boolean =>
+  EMULATED.has(algorithm) && !(algorithm === 'nvls' && topology.placement.nodes > 1);
+
 interface Choice { readonly candidate: NcclCandidate; readonly latencySeconds: number; readonly bandwidthSeconds: number }
 
 /**
  * NCCL's tuner choice (collective-cost.ts: the strict-`<` argmin in NCCL's order) among the
  * candidates of `algorithm` ('auto': all of them), split into the latency and the bandwidth term
  * NCCL's model predicts at this size. With 'auto', when NCCL would pick an algorithm the emulator
- * does not execute (PAT), the fastest one it does execute is taken; the result names it.
+ * does not execute (PAT, CollNet, NVLS across nodes), the fastest one it does execute is taken; the result names it.
  */
 function choose(topology: NcclTopology, op: CollectiveOp, bytes: number, algorithm: Algorithm | 'auto'): Choice | string {
   if (algorithm !== 'auto') {
     const reason = algorithmUnavailable(topology, op, algorithm);
     if (reason !== null) return `${algorithm} cannot run ${op} here: ${reason}`;
-    if (!EMULATED.has(algorithm)) return `the emulator does not execute ${algorithm}; it is costed by the closed form only`;
+    if (!executes(algorithm, topology)) {
+      const what = EMULATED.has(algorithm) ? `${algorithm} across nodes (it reduces in the network's switches, CollNet)` : algorithm;
+      return `the emulator does not execute ${what}; it is costed by the closed form only`;
+    }
   }
   const index = sizeIndex(bytes);
   let best: NcclCandidate | undefined;
   let bestUs = 0;
   for (const c of ncclCandidatesFor(topology, op)) {
-    if (algorithm === 'auto' ? !EMULATED.has(c.algorithm) : c.algorithm !== algorithm) continue;
+    if (algorithm === 'auto' ? !executes(c.algorithm, topology) : c.algorithm !== algorithm) continue;
     const timeUs = candidateTimeUs(c, bytes, index);
     if (best === undefined || timeUs < bestUs) { best = c; bestUs = timeUs; }
   }

@@ -156,19 +156,28 @@ export function summariseTopology(t: TopologyGraph): TopologySummary {
 /** "1 leaf switch", "16 leaf switches" (countOf's plural adds only "s"). */
 const switches = (n: number): string => `${n.toLocaleString('en-US')} leaf switch${n === 1 ? '' : 'es'}`;
 
-/** The graph as printable lines: counts, and one line per link kind with its bandwidth and latency. */
-export function describeTopology(t: TopologyGraph): string[] {
+/**
+ * The graph as printable lines: counts, and one line per link kind with its bandwidth and latency. On an NVLink-only
+ * fabric (GB200 NVL72) the graph's unit is a whole NVLink domain (the 72-GPU rack, `fabric.gpusPerNode`), not the
+ * system's node (a 4-GPU compute tray), and the lines call it that: a job's "2 nodes × 4" and the graph's "1 node × 72"
+ * read as two meanings of one word. `gpusInUse`, when the job uses fewer GPUs than the graph holds (two trays of a
+ * rack), says how many.
+ */
+export function describeTopology(t: TopologyGraph, options: { readonly gpusInUse?: number } = {}): string[] {
+  const unit = t.fabric.networkKind === 'nvlink' ? 'NVLink domain' : 'node';
+  const gpus = t.nodes * t.gpusPerNode;
+  const inUse = options.gpusInUse !== undefined && options.gpusInUse < gpus ? `, ${options.gpusInUse.toLocaleString('en-US')} of them in this job` : '';
   const lines = [
-    `${countOf(t.nodes, 'node')} × ${countOf(t.gpusPerNode, 'GPU')} = ${countOf(t.nodes * t.gpusPerNode, 'GPU')}; ${countOf(t.nicsPerNode, 'NIC')} per node; `
+    `${countOf(t.nodes, unit)} × ${countOf(t.gpusPerNode, 'GPU')} = ${countOf(gpus, 'GPU')}${inUse}; ${countOf(t.nicsPerNode, 'NIC')} per ${unit}; `
       + `${switches(t.leaves)}, ${t.railOptimised ? 'rail-optimised' : 'not rail-optimised'}, `
-      + `leaf capacity ${countOf(t.nodesPerLeaf, 'node')}, oversubscription ${t.oversubscription}:1; ${t.linkCount.toLocaleString('en-US')} directed links`,
+      + `leaf capacity ${countOf(t.nodesPerLeaf, unit)}, oversubscription ${t.oversubscription}:1; ${t.linkCount.toLocaleString('en-US')} directed links`,
   ];
   const inside = t.peerSlot
     ? 'no NVSwitch: GPUs joined pair by pair by their own NVLinks (a direct mesh), pairs without one through the host over PCIe'
-    : 'one NVSwitch vertex per node (its planes merged)';
+    : `one NVSwitch vertex per ${unit} (its planes merged)`;
   lines.push(t.railOptimised
-    ? `switching: ${inside}; ${countOf(t.nicsPerNode, 'rail group')} of ${switches(t.leaves / t.nicsPerNode)}, NIC r of every node on a leaf of rail r; one spine vertex (a non-blocking core: only the leaf trunks are modelled)`
-    : `switching: ${inside}; ${switches(t.leaves)} each holding every NIC of its nodes; one spine vertex (a non-blocking core: only the leaf trunks are modelled)`);
+    ? `switching: ${inside}; ${countOf(t.nicsPerNode, 'rail group')} of ${switches(t.leaves / t.nicsPerNode)}, NIC r of every ${unit} on a leaf of rail r; one spine vertex (a non-blocking core: only the leaf trunks are modelled)`
+    : `switching: ${inside}; ${switches(t.leaves)} each holding every NIC of its ${unit}s; one spine vertex (a non-blocking core: only the leaf trunks are modelled)`);
   for (const link of summariseTopology(t).links) {
     lines.push(`${link.count} × ${link.kind} ${toGBps(link.bandwidthBytesPerSecond).toFixed(1)} GB/s ${(link.latencySeconds / us(1)).toFixed(2)} µs`);
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GiB, MiB } from '@trainplan/units';
 import { buildTopology, collectiveCost, describeTopology, emulateCollectives, routeInto, MAX_ROUTE_LINKS } from '../../src/index.ts';
-import { A100_FABRIC, H100_FABRIC, H100_RING_ONLY_FABRIC } from '../fixtures.ts';
+import { A100_FABRIC, GB200_NVL72_FABRIC, H100_FABRIC, H100_RING_ONLY_FABRIC } from '../fixtures.ts';
 
 const range = (n: number, from = 0) => Array.from({ length: n }, (_, i) => from + i);
 
@@ -11,6 +11,19 @@ describe('topology graph', () => {
     const text = describeTopology(t).join('\n');
     expect(text).toContain('16 × nvlink-up 240.0 GB/s');
     expect(text).toContain('16 × host-nic 24.0 GB/s');
+  });
+
+  it('a GB200 NVL72 graph counts NVLink domains, not nodes (a job\'s node is a 4-GPU tray), and the GPUs the job uses', () => {
+    const lines = describeTopology(buildTopology({ fabric: GB200_NVL72_FABRIC, nodes: 1 }), { gpusInUse: 8 });
+    expect(lines[0]).toMatch(/^1 NVLink domain × 72 GPUs = 72 GPUs, 8 of them in this job; 72 NICs per NVLink domain; 72 leaf switches, .*leaf capacity 32 NVLink domains,/);
+    expect(lines[1]).toMatch(/^switching: one NVSwitch vertex per NVLink domain .*NIC r of every NVLink domain on a leaf of rail r/);
+    expect(lines.join('\n')).not.toMatch(/\bnodes?\b/);
+  });
+
+  it('a DGX graph counts nodes, and a job on all its GPUs adds no count', () => {
+    const t = buildTopology({ fabric: A100_FABRIC, nodes: 2 });
+    expect(describeTopology(t, { gpusInUse: 16 })[0]).toMatch(/^2 nodes × 8 GPUs = 16 GPUs; 8 NICs per node; /);
+    expect(describeTopology(t, { gpusInUse: 4 })[0]).toMatch(/^2 nodes × 8 GPUs = 16 GPUs, 4 of them in this job; /);
   });
 
   it('routes inside a node over 2 NVLink hops, within a leaf over 6 links, across leaves over 8', () => {

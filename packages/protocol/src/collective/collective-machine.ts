@@ -1,7 +1,7 @@
 import { countOf, formatGrouped } from '@trainplan/units';
-import { largestDivisorAtMost, type CommGroup, type Fabric } from '@trainplan/collectives';
+import { largestDivisorAtMost, withCollnet, type CommGroup, type Fabric } from '@trainplan/collectives';
 import type { GpuSpec, NetworkSpec, SystemSpec } from '@trainplan/hardware';
-import { defaultSystemForGpu, gpuById, GPU_IDS, networkById, NETWORK_IDS, systemById, SYSTEM_IDS } from '@trainplan/presets';
+import { defaultSystemForGpu, gpuById, GPU_IDS, NETWORKS, networkById, NETWORK_IDS, systemById, SYSTEM_IDS } from '@trainplan/presets';
 import { fabricFor } from '../fabric-cache.ts';
 import { machineIssues } from '../machine-checks.ts';
 import { didYouMean } from '../preset-ids.ts';
@@ -21,6 +21,20 @@ export interface CollectiveMachine {
   readonly group: CommGroup;
   /** How the group was placed where the request did not say it exactly (GPUs that leave an NVLink domain part full). */
   readonly placementNote?: string;
+  /** The network's NICs per node where they outnumber the system's GPUs per node (8 NDR NICs on a 4-GPU GB200 tray). */
+  readonly nicNote?: string;
+}
+
+/**
+ * What was costed where a network puts more NICs on a node than the system has GPUs: the fabric takes the network's count
+ * as given (two NICs per GPU of a 4-GPU GB200 tray on ndr-ib-8x), which no such node has; said, with the system's own.
+ */
+function nicNote(system: SystemSpec, network: NetworkSpec): string | undefined {
+  if (network.nvlinkDomainGpus !== undefined || network.nicsPerNode <= system.gpusPerNode) return undefined;
+  const own = networkById(system.network);
+  const ownCount = own && own.id !== network.id ? `; ${system.id}'s own network, ${own.id}, has ${own.nicsPerNode} per node` : '';
+  return `${network.id} puts ${network.nicsPerNode} NICs on a node, more than the ${system.gpusPerNode} GPUs of a ${system.id} node: `
+    + `costed with all ${network.nicsPerNode} (${network.nicsPerNode / system.gpusPerNode} per GPU)${ownCount}`;
 }
 
 /** Preset ids → specs and the communicator; every unknown id or impossible count is an issue. */
@@ -54,7 +68,12 @@ export function resolveCollectiveMachine(
   if (!gpu || !system || !network) return { ok: false, issues };
   const gpusPerNode = request.gpusPerNode ?? system.gpusPerNode;
   issues.push(...machineIssues({ system, network, gpusPerNode, prefix: '' }));
-  const fabric = fabricFor(gpu, system, network, system.gpusPerNode);
+  if (request.collnet === true && !network.inNetworkReduction) {
+    const sharp = Object.values(NETWORKS).filter((n) => n.inNetworkReduction).map((n) => n.id);
+    issues.push({ path: 'collnet', message: `CollNet needs in-network reduction (InfiniBand SHARP), which ${network.id} has not; networks with it: ${sharp.join(', ')}` });
+  }
+  const machineFabric = fabricFor(gpu, system, network, system.gpusPerNode);
+  const fabric = request.collnet === true && network.inNetworkReduction ? withCollnet(machineFabric) : machineFabric;
   const ranks = request.nodes * gpusPerNode;
   // NVLink domains (GB200 NVL72): whole trays inside one domain are one "node" to NCCL.
   const domain = network.nvlinkDomainGpus;
@@ -88,6 +107,13 @@ export function resolveCollectiveMachine(
   }
   if (issues.length > 0) return { ok: false, issues };
   const group: CommGroup = { ranks, ranksPerNode, ...(concurrent > 1 && { concurrentGroupsPerNode: concurrent }) };
-  return { ok: true, value: { gpu, system, network, fabric, nodes: request.nodes, gpusPerNode, group, ...(placementNote !== undefined && { placementNote }) } };
+  const nics = nicNote(system, network);
+  return {
+    ok: true,
+    value: {
+      gpu, system, network, fabric, nodes: request.nodes, gpusPerNode, group,
+      ...(placementNote !== undefined && { placementNote }), ...(nics !== undefined && { nicNote: nics }),
+    },
+  };
 }
 

@@ -83,6 +83,7 @@ const collectiveOk = object({
   ranks: count('Ranks in the group (nodes × GPUs per node).'),
   concurrentGroups: optional(count('Sibling groups that ran the same collective at once on the same nodes (when more than one).')),
   algorithm: enumOf(COLLECTIVE_ALGORITHMS, { description: "The algorithm asked for ('auto': NCCL's choice, the argmin of its tuner's predicted times; the times given are that choice as it runs)." }),
+  collnet: optional(boolean({ description: 'True when the request turned CollNet on: its SHARP algorithms were weighed.' })),
   rows: array(row, { description: 'One row per size, in the order asked.' }),
   topology: optional(array(string(), { maxItems: 4096, description: 'With emulate: true, the topology the emulator ran on, as text lines.' })),
   topologyGraph: optional(topologyGraph),

@@ -53,6 +53,8 @@ export interface CollectiveOkJson {
   concurrentGroups?: number;
   /** The algorithm asked for ('auto' unless forced). */
   algorithm: string;
+  /** True when the request turned CollNet on (its SHARP algorithms were weighed). */
+  collnet?: boolean;
   rows: CollectiveRowJson[];
   /** With `emulate: true`: the topology the emulator ran on, as text lines. */
   topology?: string[];

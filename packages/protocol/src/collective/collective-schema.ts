@@ -37,6 +37,7 @@ export interface CollectiveRequest {
   size?: number;
   sizes?: number[];
   emulate: boolean;
+  collnet?: boolean;
   oversubscription?: number;
   eventBudget?: number;
 }
@@ -64,6 +65,11 @@ export const collectiveRequestSchema: Schema<CollectiveRequest> = object({
   size: optional(size('One message size in bytes (nccl-tests "size"). Give this, sizes, or neither for the sweep 8 B … 16 GiB by ×2.')),
   sizes: optional(array(size('A message size in bytes.'), { minItems: 1, maxItems: MAX_COLLECTIVE_SIZES })),
   emulate: withDefault(boolean({ description: 'Also run the discrete-event emulator over the topology graph.' }), false),
+  collnet: optional(boolean({
+    description: 'Turn CollNet on (NCCL_COLLNET_ENABLE=1, SHARP plugin loaded): all-reduce may then reduce in the InfiniBand switches '
+      + '(CollNetDirect, CollNetChain, NVLS across nodes) where NCCL\'s tuner picks them. Off by default, as in NCCL; refused on a network '
+      + 'without in-network reduction.',
+  })),
   oversubscription: optional(number({ min: 1, max: 64, description: 'Fat-tree leaf oversubscription for the emulator (1: non-blocking).' })),
   eventBudget: optional(integer({ min: 1, max: million(100), description: 'Most events the emulator may process for this request.' })),
 }, {

@@ -25,7 +25,8 @@ export function emulateRows(request: CollectiveRequest, machine: CollectiveMachi
   const topologyNodes = group.ranks / group.ranksPerNode;
   const topology = buildTopology({ fabric, nodes: topologyNodes, oversubscription: request.oversubscription ?? 1 });
   // Described only for an answer: on 65,536 nodes (4 M links) describing takes seconds, and a refusal needs none of it.
-  const described = () => ({ topology: describeTopology(topology), topologyGraph: summariseTopology(topology) });
+  const gpusInUse = group.ranks * (group.concurrentGroupsPerNode ?? 1);
+  const described = () => ({ topology: describeTopology(topology, { gpusInUse }), topologyGraph: summariseTopology(topology) });
   // The group and its concurrent siblings (concurrentGroups), on every node's GPUs in turn: they share the NICs.
   const groups = concurrentGroupGpus(group, fabric.gpusPerNode, 'strided');
   const budget = request.eventBudget ?? DEFAULT_EVENT_BUDGET;
@@ -72,7 +73,7 @@ export function emulateRows(request: CollectiveRequest, machine: CollectiveMachi
     };
   }
   if (rows.some((r) => r.emulated && r.emulated.algorithm !== r.algorithm)) {
-    notes.push('the emulator executes ring, tree, NVLS, NVLSTree, hierarchical and direct sends; rows where NCCL picks another algorithm (PAT) emulate the fastest of those instead');
+    notes.push('the emulator executes ring, tree, NVLS (on one node), NVLSTree, hierarchical and direct sends; rows where NCCL picks another algorithm (PAT, CollNet, NVLS across nodes) emulate the fastest of those instead');
   }
   return { ok: true, ...described(), notes };
 }

@@ -78,6 +78,7 @@ export function runCollective(body: unknown, options: RunCollectiveOptions = {})
     ? ['one GPU: a collective over a single rank moves no data (it has no peer to exchange with), so every size takes 0 s; give more GPUs (nodes, gpusPerNode)']
     : [];
   if (machine.placementNote !== undefined) notes.push(machine.placementNote);
+  if (machine.nicNote !== undefined) notes.push(machine.nicNote);
   // A size past one GPU's memory is no buffer nccl-tests (or a training step) could allocate: costed, and said.
   const tooLarge = sizes.filter((bytes) => bytes > machine.gpu.hbmBytes);
   if (tooLarge.length > 0) {
@@ -108,6 +109,7 @@ export function runCollective(body: unknown, options: RunCollectiveOptions = {})
     ranks: machine.group.ranks,
     ...(machine.group.concurrentGroupsPerNode !== undefined && { concurrentGroups: machine.group.concurrentGroupsPerNode }),
     algorithm: request.algorithm,
+    ...(request.collnet === true && { collnet: true }),
     rows: closed.rows,
     ...(topology && { topology }),
     ...(topologyGraph && { topologyGraph }),

@@ -23,6 +23,48 @@ describe('runCollective', () => {
     expect(runCollective({ op: 'all-reduce', system: 'dgx-h100', size: GiB(1) }).ok).toBe(true);
   });
 
+  it('collnet: true lets all-reduce weigh NCCL\'s SHARP algorithms: on 4 DGX H100 at 8 GiB, NVLS across nodes', () => {
+    // NCCL's tuner picks NVLS (nvls.cc: min(40 · .85 · 7/8 · 2, 48) × 8 heads = 384 GB/s bus, above the rest); run, its
+    // one-node NVLink stages bind (the heads' NICs carry 8 × 48 GB/s of algbw, more than they do): the one-node NVLS time.
+    const on = runCollective({ op: 'all-reduce', gpu: 'h100-sxm', nodes: 4, size: GiB(8), collnet: true });
+    const oneNode = runCollective({ op: 'all-reduce', gpu: 'h100-sxm', nodes: 1, size: GiB(8), algorithm: 'nvls' });
+    if (!on.ok || !oneNode.ok) throw new Error('expected answers');
+    expect(on.collnet).toBe(true);
+    expect(on.rows[0]?.algorithm).toBe('nvls');
+    expect(on.rows[0]?.seconds).toBeCloseTo(oneNode.rows[0]!.seconds, 12);
+    expect(validateCollectiveResponse(on).ok).toBe(true);
+    // Off (the default, as NCCL_COLLNET_ENABLE=0): no CollNet algorithm, and the answer says nothing of it.
+    const off = runCollective({ op: 'all-reduce', gpu: 'h100-sxm', nodes: 4, size: GiB(8) });
+    if (!off.ok) throw new Error(off.message);
+    expect(off.rows[0]?.algorithm).toBe('ring');
+    expect(off.collnet).toBeUndefined();
+  });
+
+  it('collnet: true on a network without in-network reduction is refused, naming the network and those with it', () => {
+    const r = runCollective({ op: 'all-reduce', gpu: 'h100-sxm', network: 'roce-400g-8x', nodes: 2, collnet: true });
+    expect(!r.ok && r.issues).toEqual([{
+      path: 'collnet', message: 'CollNet needs in-network reduction (InfiniBand SHARP), which roce-400g-8x has not; networks with it: hdr-ib-8x, ndr-ib-8x, nvl72',
+    }]);
+  });
+
+  it('says what it costed when a network has more NICs per node than the system has GPUs (8 NDR NICs on a 4-GPU GB200 tray)', () => {
+    const r = runCollective({ op: 'all-reduce', gpu: 'gb200', network: 'ndr-ib-8x', nodes: 2, size: GiB(1) });
+    if (!r.ok) throw new Error(r.message);
+    expect(r.notes).toContain('ndr-ib-8x puts 8 NICs on a node, more than the 4 GPUs of a gb200-nvl72 node: costed with all 8 (2 per GPU); '
+      + 'gb200-nvl72\'s own network, nvl72, has 4 per node');
+    // A tray's own 4 NICs (nvl72), and a DGX's 8 on 8 GPUs, need no note.
+    for (const body of [{ gpu: 'gb200' }, { gpu: 'h100-sxm' }]) {
+      const own = runCollective({ op: 'all-reduce', ...body, nodes: 2, size: GiB(1) });
+      expect(own.ok && own.notes).toEqual([]);
+    }
+  });
+
+  it('an emulated GB200 topology counts NVLink domains, and the GPUs of the job among them', () => {
+    const r = runCollective({ op: 'all-reduce', gpu: 'gb200', nodes: 2, size: GiB(1), emulate: true });
+    if (!r.ok) throw new Error(r.message);
+    expect(r.topology?.[0]).toMatch(/^1 NVLink domain × 72 GPUs = 72 GPUs, 8 of them in this job; 72 NICs per NVLink domain; /);
+  });
+
   it('with emulate, adds the emulated time, bottleneck link and busiest links per size', () => {
     const r = runCollective({ op: 'all-reduce', gpu: 'a100-80gb', nodes: 2, size: GiB(1), emulate: true, algorithm: 'ring' });
     if (!r.ok) throw new Error(r.message);
