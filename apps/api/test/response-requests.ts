@@ -36,6 +36,8 @@ export const RESPONSE_CASES: readonly ResponseCase[] = [
   { name: 'one node does not fit the model', path: '/v1/nodes', body: { ...gpt3, tokens: 300e9, nodes: 1 }, expect: { ok: false, reason: 'does-not-fit' } },
   { name: 'an unknown model', path: '/v1/nodes', body: { ...gpt3, model: 'no-such-model', tokens: 300e9, days: 30 }, expect: { ok: false, reason: 'invalid' } },
   // No batch: planned at the CLI's default, which the answer names (a narrowed space keeps the search to a fraction of a second).
+  // A batch typed in tokens (4M) at 90% uptime: the uptime echoed and the warning, each documented (nodes-schemas.ts).
+  { name: 'days on 32 nodes at 4,000,000 sequences, 90% uptime', path: '/v1/nodes', body: { model: 'llama2-7b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 4e6 }, tokens: 2e12, nodes: 32, uptime: 0.9 }, expect: { ok: true }, shows: ['uptime', 'warnings.0'] },
   { name: 'days on 3 nodes, the batch omitted', path: '/v1/nodes', body: { model: 'llama3-8b', cluster: { gpu: 'h100-sxm' }, tokens: 100e9, nodes: 3, constraints: { maxTensor: 8, maxPipeline: 4, maxContext: 1, microBatchSizes: [1], recompute: ['full'] } }, expect: { ok: true }, shows: ['assumedGlobalBatch.sequences', 'assumedGlobalBatch.nodes', 'assumedGlobalBatch.note'] },
 
   { name: 'strong scaling over three sizes', path: '/v1/scale', body: { ...gpt3, nodes: [32, 64, 128] }, expect: { ok: true } },

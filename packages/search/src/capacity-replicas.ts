@@ -49,7 +49,11 @@ export function replicaFamily(
     const evaluation = evaluateCandidate({ ...base, nodes, tokens, globalBatchSize }, { ...shape, data }, undefined, memoryBudget);
     const time = evaluation.ok ? evaluation.estimate.timeToTrain : undefined;
     if (!time) continue;
-    const member = { nodes, seconds: time.seconds, gpuHours: time.gpuHours, cost: price === undefined ? undefined : time.gpuHours * price };
+    // On the wall clock at the uptime, as searchOnNodes counts a size's time (WallClock): both over the uptime.
+    const uptime = options.uptime ?? 1;
+    const seconds = time.seconds / uptime;
+    const gpuHours = time.gpuHours / uptime;
+    const member = { nodes, seconds, gpuHours, cost: price === undefined ? undefined : gpuHours * price };
     if (meetsGoal(member, goal)) within.push(member);
   }
   return within.sort((a, b) => a.seconds - b.seconds);

@@ -1,6 +1,7 @@
 import { formatGrouped } from '@trainplan/units';
 import { deadlineBatchFor, defaultBatch, defaultBatchNote, type AskParameters } from '@trainplan/ask';
 import { modelById } from '@trainplan/presets';
+import { withNodesExtensions, withUptimeHint, type NodesExtensions } from './nodes-extensions.ts';
 import {
   nodesRequestSchema, nodesText, runNodes, validate, type FieldIssue, type NodesRequest, type NodesResponseJson,
 } from '@trainplan/protocol';
@@ -35,7 +36,7 @@ export interface AssumedGlobalBatch {
   note: string;
 }
 
-export type NodesAnswer = NodesResponseJson & { assumedGlobalBatch?: AssumedGlobalBatch };
+export type NodesAnswer = NodesResponseJson & NodesExtensions & { assumedGlobalBatch?: AssumedGlobalBatch };
 
 type Json = Record<string, unknown>;
 const isObject = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -75,7 +76,7 @@ export function validateNodesBody(body: unknown): { ok: true; value: NodesBody }
   const filled = inputs !== undefined && isCount(sequences) && isObject(body)
     ? { ...body, training: { ...(isObject(body.training) ? body.training : {}), globalBatchSize: sequences } } : body;
   const v = validate(nodesRequestSchema, filled);
-  if (!v.ok) return v;
+  if (!v.ok) return { ok: false, issues: withUptimeHint(v.issues) };
   return { ok: true, value: { request: v.value, ...(filled !== body && inputs !== undefined && { defaultBatch: inputs }) } };
 }
 
@@ -86,10 +87,10 @@ export function validateNodesBody(body: unknown): { ok: true; value: NodesBody }
  * rounding to the size's GPUs moved it more than 10% from its aim: then the batch asked with no size).
  */
 export function runNodesBody({ request, defaultBatch: inputs }: NodesBody, options: Parameters<typeof runNodes>[1]): NodesAnswer {
-  if (inputs === undefined) return runNodes(request, options);
+  if (inputs === undefined) return withNodesExtensions(request, true, runNodes(request, options));
   const globalBatchFor = request.nodes === undefined ? deadlineBatchFor(inputs) : (nodes: number) => defaultBatch({ ...inputs, nodes }).sequences;
   const answer = runNodes(request, { ...options, globalBatchFor });
-  return { ...answer, assumedGlobalBatch: assumedGlobalBatch(inputs, request, answer, globalBatchFor) };
+  return { ...withNodesExtensions(request, false, answer), assumedGlobalBatch: assumedGlobalBatch(inputs, request, answer, globalBatchFor) };
 }
 
 const PER_SIZE = 'training.globalBatchSize omitted: each cluster size was planned at the default batch a request with nodes set to that size takes';

@@ -1,5 +1,5 @@
 import {
-  integer, nodesRequestJsonSchema, nodesResponseJsonSchema, object, optional, string, type JsonSchema,
+  array, integer, nodesRequestJsonSchema, nodesResponseJsonSchema, number, object, optional, string, type JsonSchema,
 } from '@trainplan/protocol';
 
 /**
@@ -48,10 +48,27 @@ const assumedGlobalBatch = object({
   description: 'Extension, present only when the request omitted training.globalBatchSize: the default batch the sizes were planned at.',
 }).toJsonSchema();
 
-/** Protocol's response schema with assumedGlobalBatch beside each branch's fields (ok true and ok false). */
+/** nodes-extensions.ts: the uptime every answer that planned carries here (protocol's runNodes echoes only one given). */
+const uptime = number({
+  greaterThan: 0, max: 1,
+  description: "Extension, on every answer that planned: the share of wall-clock time spent training that days, seconds, GPU-hours and "
+    + "costs assume (the request's uptime, else 1: no restarts or failures). The configuration's estimate stays the ideal, at full uptime.",
+}).toJsonSchema();
+
+/** nodes-extensions.ts: advice about the request, where the batch given is implausible as sequences. */
+const warnings = array(string({ description: 'Advice for humans.' }), {
+  description: 'Extension, where training.globalBatchSize was given and the answer\'s plan takes more than 100M tokens a step or fewer than '
+    + '1,000 optimizer steps (published runs step 3.2M to 16M tokens): the warning that it counts sequences, with the sequences the same '
+    + 'count would be as tokens.',
+}).toJsonSchema();
+
+/** Protocol's response schema with the API's extensions beside each branch's fields (ok true and ok false). */
 function responseSchema(schema: JsonSchema): JsonSchema {
   if (schema.oneOf === undefined) throw new Error('the nodes response schema is no oneOf');
-  return { ...schema, oneOf: schema.oneOf.map((branch) => ({ ...branch, properties: { ...branch.properties, assumedGlobalBatch } })) };
+  return {
+    ...schema,
+    oneOf: schema.oneOf.map((branch) => ({ ...branch, properties: { ...branch.properties, assumedGlobalBatch, uptime, warnings } })),
+  };
 }
 
 export const nodesHttpRequestJsonSchema: JsonSchema = requestSchema(nodesRequestJsonSchema);

@@ -1,4 +1,6 @@
-import { checkedText, daysText, nvlinkDomainsText, runNodes, type NodesResponseJson, nodesText } from '@trainplan/protocol';
+import {
+  batchAsSequencesWarning, checkedText, compactTokens, daysText, nvlinkDomainsText, plannedBatch, runNodes, stepsOf, type NodesResponseJson, nodesText,
+} from '@trainplan/protocol';
 import { countOf, formatCount, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
@@ -19,8 +21,9 @@ import { reasonLine } from '../format/problems.ts';
 import { assumedBatchLine, flagDeadlineBatchFor, flagDefaultBatch } from '../default-batch.ts';
 import { defaultBatchNote } from '@trainplan/ask';
 import { usageLine } from '../format/usage-line.ts';
+import { LLAMA3_UPTIME, uptimeFlag, uptimeLine, uptimeProblem } from './nodes-uptime.ts';
 
-const SYNOPSIS = 'trainplan nodes --model ID --gpu ID --tokens T (--days D | --gpu-hours H | --budget M --price P | --nodes N | --frontier) [--global-batch B] [--json] [--export megatron|nemo]';
+const SYNOPSIS = 'trainplan nodes --model ID --gpu ID --tokens T (--days D | --gpu-hours H | --budget M --price P | --nodes N | --frontier) [--global-batch B] [--uptime F] [--json] [--export megatron|nemo]';
 
 const FLAGS: Record<string, FlagSpec> = {
   ...MACHINE_FLAGS,
@@ -34,6 +37,7 @@ const FLAGS: Record<string, FlagSpec> = {
   price: { type: 'string', valueName: 'a price per GPU-hour' },
   nodes: { type: 'string', short: 'n', valueName: 'a count' },
   frontier: { type: 'boolean' },
+  uptime: { type: 'string', valueName: 'a share of time in (0, 1]' },
   export: { type: 'string', valueName: 'megatron or nemo' },
 };
 
@@ -75,6 +79,12 @@ Options:
       --price P          price of one GPU-hour
   -n, --nodes N          the inverse question: days on N nodes
       --frontier         the time–cost curve over cluster sizes (no goal)
+      --uptime F         the share of wall-clock time spent training, in (0, 1] or as a percentage
+                         (default 1: no restarts, failures or checkpoint stalls). Days are the ideal
+                         days / F and GPU-hours the GPUs × those wall-clock hours, so a deadline or
+                         budget sizes the cluster on wall-clock time. Meta reports "higher than 90%
+                         effective training time" for Llama 3 405B over a 54-day snapshot with 466
+                         job interruptions (Dubey et al. 2024, §3.3.4): --uptime ${LLAMA3_UPTIME}
 ${spaceFlagsHelp(25)}
       --seq-length, --precision, --grad-accumulation, --fp8-params, --max-tensor,
       --tensor-within-node, --memory-fraction, --gpus-per-node, --network   as in trainplan search
@@ -97,11 +107,12 @@ Exit status: 0 answered; 1 the goal cannot be met (the closest feasible alternat
 Examples:
   trainplan nodes --model gpt3-175b --gpu dgx-a100-80gb --global-batch 1536 --tokens 300B --days 30
   trainplan nodes --model llama3-70b --gpu h100-sxm --tokens 15T --gpu-hours 6.4M
+  trainplan nodes --model llama3-70b --gpu h100-sxm --tokens 15T --days 60 --uptime 0.9
   trainplan nodes --model gpt3-175b --gpu a100-80gb --global-batch 1536 --tokens 300B --nodes 128
   trainplan nodes --model llama3-70b --gpu h100-sxm --tokens 2T --frontier --price 2.5
 `;
 
-const REQUEST_FLAGS = ['model', 'gpu', 'global-batch', 'tokens', 'days', 'gpu-hours', 'budget', 'price', 'nodes', 'frontier', 'seq-length', 'precision', 'grad-accumulation', 'fp8-params', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network', ...Object.keys(SPACE_FLAGS), 'overlap'];
+const REQUEST_FLAGS = ['model', 'gpu', 'global-batch', 'tokens', 'days', 'gpu-hours', 'budget', 'price', 'nodes', 'frontier', 'uptime', 'seq-length', 'precision', 'grad-accumulation', 'fp8-params', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network', ...Object.keys(SPACE_FLAGS), 'overlap'];
 
 
 const HEADLINE: Record<Extract<NodesResponseJson, { ok: true }>['mode'], string> = {
@@ -139,6 +150,7 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
     ...(v.nodes !== undefined && { nodes: count(v, 'nodes') }),
     // Passed as given (not `=== true`): the flag locator finds the field by the value it sets.
     ...(v.frontier !== undefined && v.frontier !== false && { frontier: v.frontier }),
+    ...(v.uptime !== undefined && { uptime: uptimeFlag(v) }),
     ...(constraints && { constraints }),
     ...(overlapSettings(v) !== undefined && { settings: overlapSettings(v) }),
   };
@@ -184,14 +196,33 @@ function checkedLine(c: NonNullable<Extract<NodesResponseJson, { ok: true }>['ch
   return `  ${c.complete ? 'checked' : 'partly checked'}: ${what}${below}`;
 }
 
-export function formatNodesReport(a: NodesResponseJson): string {
+/**
+ * The global batch the answer's size was planned at, in sequences and in tokens, and the optimizer steps the tokens take
+ * (QA: `--global-batch 4M` planned 4,000,000 sequences, 123 steps of 16.4B tokens, and no line said so): "  global batch
+ * 1,536 sequences × 2,048 tokens = 3.15M tokens a step · 95,368 optimizer steps" (GPT-3 175B's 300B tokens).
+ */
+function batchLine(a: NodesResponseJson): string | undefined {
+  const b = plannedBatch(a);
+  if (b === undefined) return undefined;
+  return `  global batch ${countOf(b.globalBatchSize, 'sequence')} × ${grouped(b.seqLength)} tokens = ${compactTokens(b.globalBatchSize * b.seqLength)} tokens a step`
+    + ` · ${countOf(stepsOf(b), 'optimizer step')}`;
+}
+
+/**
+ * A nodes answer for humans. `batchWarning`: batchAsSequencesWarning's, where the batch was given (an assumed default is
+ * never a token count typed as sequences), said under the batch it is about.
+ */
+export function formatNodesReport(a: NodesResponseJson, batchWarning?: string): string {
+  const warned = batchWarning === undefined ? [] : [`  ⚠ ${batchWarning}`];
+  const uptime = uptimeLine(a);
   if (!a.ok) {
     const lines = [`no answer: ${a.message}`];
     const c = a.closest;
     if (c?.nodes !== undefined) {
       lines.push(`closest feasible alternative: ${nodesText(c.nodes)}${c.days === undefined ? '' : `, ${daysText(c.days)}`}${c.gpuHours === undefined ? '' : `, ${wholeText(c.gpuHours)} GPU-hours`}${c.cost === undefined ? '' : `, cost ${costWithCurrency(c.cost)}`}`);
     }
-    return `${[...lines, ...hintLines(a)].join('\n')}\n`;
+    const batch = batchLine(a);
+    return `${[...lines, ...(uptime === undefined ? [] : [uptime]), ...(batch === undefined ? [] : [batch]), ...warned, ...hintLines(a)].join('\n')}\n`;
   }
   const r = a.configuration.estimate.resolved;
   const s = a.smallest;
@@ -201,8 +232,13 @@ export function formatNodesReport(a: NodesResponseJson): string {
     // A rack-scale NVLink domain (GB200 NVL72) is what is bought: the GPUs' racks beside them, where the answer counts them.
     `${HEADLINE[a.mode]}: ${nodesText(a.nodes)} (${grouped(a.gpus)} × ${r.gpu}${a.nvlinkDomains ? ` in ${nvlinkDomainsText(a.gpus, a.nvlinkDomains)}` : ''})`,
     `time to train ${formatCount(a.tokens).replace(/\s+/g, '')} tokens: ${daysText(a.days)} · ${wholeText(a.gpuHours)} GPU-hours${a.cost === undefined ? '' : ` · cost ${costWithCurrency(a.cost)}`}`,
+    // Every figure below (the smallest size, the curve, the hint) is at the same uptime: said once, under the first.
+    ...(uptime === undefined ? [] : [uptime]),
     ...(s ? [`smallest cluster that fits: ${nodesText(s.nodes)}, ${daysText(s.days)} · ${wholeText(s.gpuHours)} GPU-hours${s.cost === undefined ? '' : ` · cost ${wholeText(s.cost)}`}${s.withinBudget ? '' : ' (over the budget)'}`] : []),
     `configuration: ${a.configuration.label}`,
+    // The batch before the step it makes (and the note on the sizes searched stays beside the count it explains).
+    batchLine(a)!,
+    ...warned,
     `  step ${formatSeconds(a.configuration.estimate.stepTimeSeconds)} · MFU ${mfuText(a.configuration.estimate.mfu, peak)} · ${countOf(a.searches, 'cluster size')} searched`,
     ...(a.checked && a.checked.fromNodes < a.nodes ? [checkedLine(a.checked, a.nodes)] : []),
     // Nothing below was searched and the floor is further down: said, not left to read as the fewest beyond doubt.
@@ -259,7 +295,7 @@ export const nodesCommand: Command = requestCommand({
   requestFlags: REQUEST_FLAGS,
   fromFlags,
   missing: { tokens: 'the tokens to train on, e.g. --tokens 300B' },
-  check: (v) => exportProblem(v) ?? overlapProblem(v),
+  check: (v) => exportProblem(v) ?? overlapProblem(v) ?? uptimeProblem(v),
   answer(request, v, io) {
     const bar = progressBar(io, 'sizing');
     const perSize = sizeBatch(v, request);
@@ -275,14 +311,19 @@ export const nodesCommand: Command = requestCommand({
     const shown = shownAnswer(io, answer);
     // Constraints that contradict each other rule out every size: refused as an invalid request is (no report, exit 2).
     const contradicts = contradiction(shown);
+    // A batch given (--global-batch, --input) that reads as a token count typed as sequences; a default never does.
+    const planned = perSize === undefined ? plannedBatch(answer) : undefined;
+    const warning = planned && batchAsSequencesWarning(planned);
+    const warned = warning === undefined ? undefined : io.inFlagTerms?.(warning) ?? warning;
     if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
     else if (typeof v.export === 'string' && answer.ok) {
       if (!exportScenario(io, v.export, answer.configuration.scenario, SIZE_WHY[answer.mode])) return EXIT.internal;
-    } else if (shown.ok || (shown.reason !== 'invalid' && contradicts === undefined)) reportStream(io, v)(`${assumed === undefined ? '' : `${assumed}\n`}${formatNodesReport(shown)}`);
+    } else if (shown.ok || (shown.reason !== 'invalid' && contradicts === undefined)) reportStream(io, v)(`${assumed === undefined ? '' : `${assumed}\n`}${formatNodesReport(shown, warned)}`);
     // The report, where it was printed, said the assumption first; an export or the JSON has no place for it. A refused
     // request planned nothing, at any batch: its issues alone are said.
     const refused = !answer.ok && (answer.reason === 'invalid' || contradicts !== undefined);
     if (assumed !== undefined && !refused && (v.json === true || (typeof v.export === 'string' && answer.ok))) io.stderr(`trainplan: ${assumed}\n`);
+    if (warned !== undefined && !refused && (v.json === true || (typeof v.export === 'string' && answer.ok))) io.stderr(`trainplan: warning: ${warned}\n`);
     // shown.ok is answer.ok (shownAnswer rewrites prose only); both are tested so that both narrow.
     if (answer.ok || shown.ok) return EXIT.ok;
     if (answer.reason === 'invalid') {

@@ -59,7 +59,8 @@ describe('trainplan nodes', () => {
     const { code, out } = await cli([...GPT3, '--budget', '1.2M', '--price', '2']);
     expect(code).toBe(0);
     // The first cost says its currency (--price's: the CLI drops any sign it is given); the next, on the line below, is bare.
-    expect(out).toMatch(/^fastest within the budget: \d+ nodes \([\d,]+ × a100-80gb\)\ntime to train 300B tokens: [\d.]+ days · [\d,]+ GPU-hours · cost [\d,]+ \(in --price's currency\)\nsmallest cluster that fits: \d+ nodes?, [\d.]+ days · [\d,]+ GPU-hours · cost [\d,]+\n/);
+    // The uptime the figures assume under the first of them (100%: no --uptime), then the smallest size's.
+    expect(out).toMatch(/^fastest within the budget: \d+ nodes \([\d,]+ × a100-80gb\)\ntime to train 300B tokens: [\d.]+ days · [\d,]+ GPU-hours · cost [\d,]+ \(in --price's currency\)\n  at 100% uptime: no restarts or failures counted \(--uptime 0\.9 for Meta's Llama 3 figure\)\nsmallest cluster that fits: \d+ nodes?, [\d.]+ days · [\d,]+ GPU-hours · cost [\d,]+\n/);
   });
 
   it('a budget alone says how thoroughly the cluster sizes were searched, the JSON\'s note, as a deadline says what it checked', async () => {

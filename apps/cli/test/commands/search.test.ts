@@ -76,6 +76,14 @@ describe('trainplan search', () => {
     expect(out).toContain('why the nearest alternatives lose:');
     expect(out).toMatch(/days/);
     expect(out).toContain('gpus-indivisible');
+    // The best plan's days and GPU-hours say the uptime they assume: a search counts no restarts or failures.
+    expect(out).toMatch(/\n  step [^\n]* · [\d.]+ days · [\d,]+ GPU-hours\n  at 100% uptime: no restarts or failures counted \(trainplan nodes --uptime 0\.9 for Meta's Llama 3 figure\)\n/);
+  });
+
+  it('without --tokens the report names no days, and so no uptime', async () => {
+    const { code, out } = await cli(['search', ...GPT3, '--top', '1']);
+    expect(code).toBe(0);
+    expect(out).not.toContain('uptime');
   });
 
   it('--export megatron prints the best plan as Megatron-LM arguments', async () => {

@@ -9,6 +9,9 @@ export type { RunSearchOptions } from './run-search.ts';
 export { runSearch } from './run-search.ts';
 export type { NodesRequest } from './nodes.ts';
 export { nodesRequestSchema, nodesRequestJsonSchema, runDeadlineNodes, runNodes } from './nodes.ts';
+export {
+  batchAsSequencesWarning, compactTokens, MAX_PLAUSIBLE_STEP_TOKENS, MIN_PLAUSIBLE_STEPS, MIN_PUBLISHED_BATCH_TOKENS, plannedBatch, stepsOf, type PlannedBatch,
+} from './nodes-batch-warning.ts';
 export { nvlinkDomainsText } from './nvlink-domains.ts';
 export type { ScaleRequest, ScalePointJson, TradeOffJson, ScaleResponseJson } from './scale.ts';
 export { scaleRequestSchema, scaleRequestJsonSchema, runScale } from './scale.ts';

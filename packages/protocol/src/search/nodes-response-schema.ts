@@ -7,6 +7,12 @@ import { jsonSchemaDocument, validate, type Validation } from '../schema/validat
 import { closestSchema, cost, count, days, gpuHours, issuesSchema, message, open, searchPlanSchema, seconds } from './response-parts.ts';
 import type { NodesResponseJson } from './wire.ts';
 
+/** The request's uptime, echoed (nodes.ts NodesRequest.uptime). */
+const uptime = optional(number({
+  greaterThan: 0, max: 1,
+  description: "Extension, where the request gave uptime: the share of wall-clock time spent training that days, seconds, GPU-hours and costs assume (each the ideal over it; the configuration's estimate stays the ideal, at full uptime).",
+}));
+
 const searches = integer({ min: 0, description: 'Configuration searches run (one per cluster size tried).' });
 
 /** With a budget alone: the smallest cluster that fits, what training on it takes, and whether that is within the budget. */
@@ -68,6 +74,7 @@ const nodesOk = object({
   largerBatch: optional(largerBatch),
   frontier: optional(array(frontierSize, { description: "'cost-time-frontier': every cluster size searched that runs, fewest nodes first." })),
   fastest: optional(frontierSize),
+  uptime,
 }, { ...open, expected: 'a nodes answer', description: 'The cluster size and the best configuration on it.' });
 
 const nodesFail = object({
@@ -79,6 +86,7 @@ const nodesFail = object({
   searches: optional(searches),
   largerBatch: optional(largerBatch),
   contradiction: optional(message("'does-not-fit': where the constraints contradict each other, so no cluster can run the request (a usage error, not a plan this cluster lacks): why, in words, as the message says it.")),
+  uptime,
 }, { ...open, expected: 'a nodes failure', description: 'The goal cannot be met: the reason, and the closest feasible point.' });
 
 /** The annotation checks at compile time that the validated type is wire.ts's NodesResponseJson. */

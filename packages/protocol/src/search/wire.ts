@@ -135,6 +135,8 @@ export interface NodesOkJson extends NodesSizeJson {
    */
   frontier?: FrontierSizeJson[];
   fastest?: FrontierSizeJson;
+  /** The request's uptime, where it gave one: days, seconds, GPU-hours and costs are on the wall clock at it. */
+  uptime?: number;
 }
 
 /** A cluster size on the time–cost curve: what training takes on it with its best plan. */
@@ -173,6 +175,8 @@ export interface NodesFailJson {
   largerBatch?: LargerBatchJson;
   /** 'does-not-fit': where the constraints contradict each other, so no cluster can run the request (a usage error, not a plan this cluster lacks): why, in words, as the message says it. */
   contradiction?: string;
+  /** The request's uptime, where it gave one: the closest's days, GPU-hours and cost are on the wall clock at it. */
+  uptime?: number;
 }
 
 export type NodesResponseJson = NodesOkJson | NodesFailJson;
