@@ -51,6 +51,8 @@ const TRAINING_PLANS: ReadonlySet<string> = new Set(['nodes', 'cheapest', 'time'
 
 /** "How big a model", "how many parameters can I train", "the largest model": a model size asked, not named. */
 const ASKS_MODEL_SIZE = /\bhow (?:big|large) (?:of )?(?:an? )?model\b|\bhow many param(?:eter)?s (?:can|could|should|would)\b|\bwhat (?:size (?:of )?)?model size\b|\bwhat size (?:of )?model\b|\b(?:largest|biggest) model\b|\bmax(?:imum)? model size\b/;
+/** The problem of a question that plans no model it names: the one a GPU's own figures are asked with (answer/gpu-facts.ts). */
+export const NAME_A_MODEL = 'name a model: a preset id such as gpt3-175b or llama3-70b, or a size such as 175B';
 /** Why a model size asked is not answered, and the question that is. */
 export const MODEL_SIZE_NOT_ANSWERED = 'how big a model a budget trains is not answered here: I plan a model you name; name one to check it, '
   + 'e.g. "can we train llama3-70b on 10T tokens with 2M H100 GPU-hours", or ask "how many tokens for 70B" for a size\'s compute-optimal tokens';
@@ -693,7 +695,7 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   if (intent !== 'help' && intent !== 'collective' && intent !== 'rate' && parameters.model === undefined && parameters.customModel === undefined && model?.unknownSize === undefined && model?.unmodelled === undefined) {
     // "How big a model can we train on …": the largest model a budget trains is no plan here, said as such (QA: "2M gpu hours"
     // was read as a 2M-parameter model and refused as too small).
-    problems.push(ASKS_MODEL_SIZE.test(normal) ? MODEL_SIZE_NOT_ANSWERED : 'name a model: a preset id such as gpt3-175b or llama3-70b, or a size such as 175B');
+    problems.push(ASKS_MODEL_SIZE.test(normal) ? MODEL_SIZE_NOT_ANSWERED : NAME_A_MODEL);
   }
   if (parameters.model !== undefined && modelById(parameters.model) === undefined) problems.push(`unknown model ${parameters.model}`);
   // "-2T tokens", "-64 h100": no count, size or time is below 0, and the patterns read the digits alone. Said unless a

@@ -7,3 +7,4 @@ export {
   GPUS, GPU_IDS, GPU_SOURCES, gpuById, NETWORKS, NETWORK_IDS, NETWORK_SOURCES, networkById, SYSTEMS, SYSTEM_IDS, SYSTEM_SOURCES,
   systemById, defaultSystemForGpu,
 } from '@trainplan/hardware';
+export { PRESET_LISTS, type PresetKind } from './preset-json.ts';

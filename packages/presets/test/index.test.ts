@@ -5,7 +5,7 @@ describe('public surface', () => {
   it('names every runtime export explicitly', () => {
     expect(Object.keys(presets).sort()).toEqual([
       'GPUS', 'GPU_IDS', 'GPU_SOURCES', 'MEGATRON_DEFAULT_DROPOUT', 'MODELS', 'MODEL_IDS', 'MODEL_SOURCES', 'NETWORKS',
-      'NETWORK_IDS', 'NETWORK_SOURCES', 'SYSTEMS', 'SYSTEM_IDS', 'SYSTEM_SOURCES',
+      'NETWORK_IDS', 'NETWORK_SOURCES', 'PRESET_LISTS', 'SYSTEMS', 'SYSTEM_IDS', 'SYSTEM_SOURCES',
       'defaultSystemForGpu', 'gpuById', 'modelById', 'networkById', 'systemById',
     ]);
   });

@@ -14,6 +14,7 @@ import { answerServing } from './serving-answer.ts';
 import { answerBestConfiguration, answerNodesOrTime } from './search-answer.ts';
 import { inPlainWords } from './plain-words.ts';
 import { answerPipelineBubble, asksPipelineBubble } from './pipeline-bubble.ts';
+import { answerGpuFacts, asGpuFactsQuestion, asksGpuFacts } from './gpu-facts.ts';
 import { withNotRead } from './not-read.ts';
 import { withMissedDeadline } from './missed-deadline.ts';
 import { comparedSizesOf } from './compared-sizes.ts';
@@ -32,7 +33,8 @@ import { hasFixedConfiguration, searchesLayout } from '../defaults.ts';
  * sentences it passes on are said in plain words, never as the wire fields they name (plain-words.ts).
  */
 export function answer(q: ParsedQuestion, options: AnswerOptions = {}): Answer {
-  return inPlainWords(asStandalone(q, withNotRead(q, answerOf(q, options))));
+  const read = asksGpuFacts(q) ? asGpuFactsQuestion(q) : q;
+  return inPlainWords(asStandalone(read, withNotRead(read, answerOf(read, options))));
 }
 
 function answerOf(q: ParsedQuestion, options: AnswerOptions): Answer {
@@ -41,6 +43,9 @@ function answerOf(q: ParsedQuestion, options: AnswerOptions): Answer {
   const fractions = fractionProblems(q.stated, q.intent);
   // "Pipeline bubble for pp 8 with 32 microbatches": a closed form of the stages and micro-batches, no model (pipeline-bubble.ts).
   if (q.problems.length === 0 && fractions.length === 0 && asksPipelineBubble(q)) return answerPipelineBubble(q);
+  // "What is the peak bf16 of the b200", "how much memory does an h200 have": the GPU's own figures, no model to plan
+  // (gpu-facts.ts); before the help, which would refuse them for naming no model.
+  if (fractions.length === 0 && asksGpuFacts(q)) return answerGpuFacts(q);
   if (q.intent === 'help' || q.problems.length > 0 || fractions.length > 0) return answerHelp(q, [...q.problems, ...fractions]);
   // Models to compare ("7B vs 13B on 64 H100"): the question answered of each, side by side (compared-models.ts).
   // Parse compares models only where nothing else is compared, and never for a collective or a rate. First: "tokens

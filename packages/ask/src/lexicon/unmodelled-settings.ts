@@ -11,6 +11,8 @@ const PERCENT = String.raw`\d+(?:\.\d+)?\s*%`;
 
 /** Why "a DGX SuperPOD" is no cluster size (parse.ts says the default nodes' size was not read from it). */
 export const SUPERPOD_WHY = 'a DGX SuperPOD is no one size';
+/** Why energy (and a GPU's power asked in words: "how much power does … draw") is not read into a plan; a GPU's own figures give its TDP (answer/gpu-facts.ts). */
+export const ENERGY_NOT_MODELLED = 'energy is not modelled: the plans give time, GPU-hours and cost; a GPU\'s power is on its datasheet';
 
 const UNMODELLED: readonly { pattern: RegExp; why: string }[] = [
   // Before counts: "a DGX SuperPOD" is no one DGX node (NODE_NOUN's "dgx").
@@ -26,7 +28,7 @@ const UNMODELLED: readonly { pattern: RegExp; why: string }[] = [
   // Before power: "MWh" is energy, never "M W" of power. "How much power does … draw": power asked, never read.
   {
     pattern: /\b(?:in\s+)?\d*(?:\.\d+)?\s*[kmg]?wh\b|\b(?:energy|electricity|power(?![\s-]*of\b)(?:\s+(?:use|usage|consumption|draw|bill))?)\b/,
-    why: 'energy is not modelled: the plans give time, GPU-hours and cost; a GPU\'s power is on its datasheet',
+    why: ENERGY_NOT_MODELLED,
   },
   // A number before W, kW, MW, watts is power, never a duration ("at 700W per GPU" was 700 weeks).
   {
