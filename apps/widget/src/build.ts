@@ -12,14 +12,27 @@ const CLOSED_FORM_EMULATION = fileURLToPath(new URL('./compute/closed-form-emula
 /** What the bundle takes in place of the search's explanations of the runner-up plans (no-alternatives.ts says why). */
 const NO_ALTERNATIVES = fileURLToPath(new URL('./compute/no-alternatives.ts', import.meta.url));
 
+/** What the bundle takes in place of the collectives' opt-in CollNet model (collnet-off.ts says why). */
+const COLLNET_OFF = fileURLToPath(new URL('./compute/collnet-off.ts', import.meta.url));
+
+/** What the bundle takes in place of the protocol's warning about a gated shape's GPT defaults (no-shape-defaults.ts says why). */
+const NO_SHAPE_DEFAULTS = fileURLToPath(new URL('./compute/no-shape-defaults.ts', import.meta.url));
+
+/** What the bundle takes in place of the protocol's tally of what a search ruled out (no-pruned-tally.ts says why). */
+const NO_PRUNED_TALLY = fileURLToPath(new URL('./compute/no-pruned-tally.ts', import.meta.url));
+
 /**
- * Resolves @trainplan/collectives' emulator entry points to the widget's closed-form stand-in, and @trainplan/search's
+ * Resolves @trainplan/collectives' emulator entry points to the widget's closed-form stand-in, its CollNet model to one
+ * that is always off, @trainplan/protocol's shape-defaults warning and search tally to none, and @trainplan/search's
  * explain.ts to one that explains no alternatives.
  */
 const withoutEmulator: Plugin = {
   name: 'trainplan-without-emulator',
   setup(b) {
     b.onResolve({ filter: /\/emulator\/emulated-collective-cost\.ts$/ }, () => ({ path: CLOSED_FORM_EMULATION }));
+    b.onResolve({ filter: /^\.\/nccl-collnet-model\.ts$/ }, () => ({ path: COLLNET_OFF }));
+    b.onResolve({ filter: /^\.\/shape-defaults-warning\.ts$/ }, () => ({ path: NO_SHAPE_DEFAULTS }));
+    b.onResolve({ filter: /^\.\/pruned-json\.ts$/ }, () => ({ path: NO_PRUNED_TALLY }));
     b.onResolve({ filter: /^\.\/explain\.ts$/ }, (args) => (/[\\/]packages[\\/]search[\\/]src$/.test(args.resolveDir) ? { path: NO_ALTERNATIVES } : undefined));
   },
 };

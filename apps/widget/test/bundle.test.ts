@@ -50,6 +50,15 @@ describe('the widget bundle', () => {
     expect(code).toContain('the candidate budget ran out after');
   });
 
+  it('leaves out what the widget never shows or sets: the search\'s tally texts, the gated-shape warning, the CollNet model', async () => {
+    const { code } = await buildWidgetBundle();
+    // prune-reason-text.ts (the tally's words for how the search settled a candidate); the rules' words stay, whyNothingFits names them.
+    for (const text of ['the same plan as another candidate', 'already slower than the k-th best found']) expect(code).not.toContain(text);
+    expect(code).toContain('does not divide the GPUs');
+    // shape-defaults-warning.ts (no field of the widget's form sets what it names) and nccl-collnet-model.ts (opt-in, never on here).
+    for (const text of ['took GPT defaults', 'NCCL_COLLNET_NODE_THRESHOLD', 'arity serialization']) expect(code).not.toContain(text);
+  });
+
   it('leaves the budget search out: the widget asks for deadlines and the time–cost curve, never a budget (runDeadlineNodes)', async () => {
     const { code } = await buildWidgetBundle();
     // fastestWithinBudget's note, which runNodes' budget mode reaches and runDeadlineNodes does not.

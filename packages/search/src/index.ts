@@ -4,7 +4,7 @@ export { planFor, describeCandidate, overlapPipelineCommFor, overlapTensorParall
 export type { SearchSpace, SearchConstraints } from './search-space.ts';
 export { defaultSearchSpace, spaceSize } from './search-space.ts';
 export type { PruneReason, PruneTally } from './prune-reason.ts';
-export { PRUNE_REASON_TEXT } from './prune-reason.ts';
+export { PRUNE_REASON_TEXT } from './prune-reason-text.ts';
 export { MemoryBound } from './memory-bound.ts';
 export { StepBound } from './step-bound.ts';
 export type { Evaluation } from './evaluate.ts';

@@ -1,10 +1,10 @@
 import { countOf, formatBytes } from '@trainplan/units';
 import { describeCandidate } from './candidate.ts';
-import { PRUNE_REASON_TEXT, type PruneReason } from './prune-reason.ts';
+import { END_REASONS, RULE_REASON_TEXT, type PruneReason, type RuleReason } from './prune-reason.ts';
 import type { SearchResult } from './search.ts';
 
 /** Reasons that are not a rule the candidates broke (they say how the search ended, not why nothing runs). */
-const NOT_A_RULE: ReadonlySet<PruneReason> = new Set(['out-of-memory', 'dominated', 'budget', 'redundant']);
+const NOT_A_RULE: ReadonlySet<PruneReason> = new Set(END_REASONS);
 /** Rules named in the sentence, most frequent first (the rest are in the answer's pruned tally). */
 const RULES_NAMED = 2;
 
@@ -38,10 +38,10 @@ export function whyNothingFits(
   // A rule counts its candidates whether the enumeration or a full estimate (a rule only the planner checks) found them.
   const rules = (Object.entries(result.pruned.counts) as [PruneReason, number][])
     .map(([reason, count]): [PruneReason, number] => [reason, count + result.refused.counts[reason]])
-    .filter(([reason, count]) => count > 0 && !NOT_A_RULE.has(reason))
+    .filter((entry): entry is [RuleReason, number] => entry[1] > 0 && !NOT_A_RULE.has(entry[0]))
     .sort((a, b) => b[1] - a[1])
     .slice(0, RULES_NAMED);
   if (rules.length === 0) return result.emptySpace ?? 'no candidate plan in the search space';
   const share = (count: number) => `${Math.max(1, Math.round((count / Math.max(1, result.spaceSize)) * 100))}%`;
-  return `no plan passes Megatron's divisibility rules: ${rules.map(([reason, count]) => `${PRUNE_REASON_TEXT[reason]} (${share(count)} of candidates)`).join('; ')}`;
+  return `no plan passes Megatron's divisibility rules: ${rules.map(([reason, count]) => `${RULE_REASON_TEXT[reason]} (${share(count)} of candidates)`).join('; ')}`;
 }

@@ -22,7 +22,21 @@ export type PruneReason =
   | 'dominated'
   | 'budget';
 
-export const PRUNE_REASON_TEXT: Readonly<Record<PruneReason, string>> = {
+/**
+ * The reasons that are no rule: how the search settled a candidate without ranking it (prune-reason-text.ts words them).
+ * A planner refusal is a rule, one the enumeration does not mirror.
+ */
+export const END_REASONS = ['redundant', 'out-of-memory', 'dominated', 'budget'] as const;
+export type EndReason = (typeof END_REASONS)[number];
+
+/** The rules a candidate can break, as ids: every reason but the four that say how the search settled it (END_REASONS). */
+export type RuleReason = Exclude<PruneReason, EndReason>;
+
+/**
+ * The rules' texts: the answer's pruned tally describes each reason with its text, and whyNothingFits names the rules
+ * that ruled every candidate out with these.
+ */
+export const RULE_REASON_TEXT: Readonly<Record<RuleReason, string>> = {
   'gpus-indivisible': 'tensor × pipeline × context does not divide the GPUs',
   'heads-indivisible': 'tensor parallelism does not divide the attention heads, key/value heads or FFN size',
   'too-many-stages': 'more pipeline stages than layers',
@@ -37,12 +51,7 @@ export const PRUNE_REASON_TEXT: Readonly<Record<PruneReason, string>> = {
   'tp-overlap-needs-sequence-parallel': 'tensor-parallel communication overlap (--tp-comm-overlap) needs sequence parallelism, which needs tensor parallelism',
   'tp-overlap-crosses-nvlink': 'tensor-parallel communication overlap (--tp-comm-overlap) runs only within an NVLink domain, which the tensor-parallel group crosses',
   'sequence-parallel-indivisible': 'sequence parallelism does not split each context-parallel rank\'s tokens evenly over the tensor-parallel ranks',
-  redundant: 'the same plan as another candidate (sequence parallelism without tensor parallelism, the distributed optimizer with one data-parallel replica, '
-    + 'a partial recompute of every layer, which is full recompute) or a slower one than a candidate also searched (a partial recompute where the same plan without recompute fits, or is itself dropped as slower than the best found)',
-  'out-of-memory': 'does not fit in GPU memory',
   'planner-refused': 'the planner refused it for a rule the enumeration does not mirror (the example names the field)',
-  dominated: 'its lower bound on step time is already slower than the k-th best found',
-  budget: 'not evaluated: the candidate budget ran out',
 };
 
 /** Counts per reason, with one example message each. */
@@ -52,7 +61,7 @@ export interface PruneTally {
 }
 
 export function emptyTally(): PruneTally {
-  const counts = Object.fromEntries(Object.keys(PRUNE_REASON_TEXT).map((k) => [k, 0])) as Record<PruneReason, number>;
+  const counts = Object.fromEntries([...Object.keys(RULE_REASON_TEXT), ...END_REASONS].map((k) => [k, 0])) as Record<PruneReason, number>;
   return { counts, examples: {} };
 }
 

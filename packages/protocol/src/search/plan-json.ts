@@ -1,8 +1,9 @@
-import { describeCandidate, PRUNE_REASON_TEXT, type Candidate, type PruneTally, type SearchResult } from '@trainplan/search';
+import { describeCandidate, type Candidate, type SearchResult } from '@trainplan/search';
 import { runEstimate } from '../run.ts';
 import type { EstimateOk, ScenarioInput } from '../wire.ts';
 import { candidateScenario, type ResolvedSearch } from './resolve-search.ts';
-import type { PrunedJson, SearchPlanJson, SearchStatsJson } from './wire.ts';
+import { prunedJson } from './pruned-json.ts';
+import type { SearchPlanJson, SearchStatsJson } from './wire.ts';
 
 /**
  * A plan as the wire carries it: its scenario, and the estimate of that scenario through the contract
@@ -31,17 +32,6 @@ function overlapLabel(p: ScenarioInput['parallelism']): string {
     ...(p?.overlapPipelineComm === true ? ['p2p'] : []),
   ];
   return on.length > 0 ? ` · overlap ${on.join(', ')}` : '';
-}
-
-export function prunedJson(tally: PruneTally): PrunedJson[] {
-  return (Object.keys(tally.counts) as (keyof typeof tally.counts)[])
-    .filter((reason) => tally.counts[reason] > 0)
-    .map((reason) => ({
-      reason,
-      count: tally.counts[reason],
-      description: PRUNE_REASON_TEXT[reason],
-      ...(tally.examples[reason] !== undefined && { example: tally.examples[reason] }),
-    }));
 }
 
 export function statsJson(result: SearchResult): SearchStatsJson {
