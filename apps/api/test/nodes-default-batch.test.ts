@@ -2,7 +2,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { deadlineBatchFor, defaultBatch, defaultBatchNote } from '@trainplan/ask';
 import { runNodes, type JsonSchema, type NodesResponseJson } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
-import { createApi, POST_OPERATIONS, type NodesAnswer, type RunInBackground } from '../src/index.ts';
+import { createApi, POST_OPERATIONS, type RunInBackground } from '../src/index.ts';
+import { nodesAnswerOf, postNodes } from './support/nodes-post.ts';
 
 // POST /v1/nodes without training.globalBatchSize (QA: a 400 where `trainplan nodes` without --global-batch and the chat
 // bot answer): planned as the CLI plans it. The expectations are the CLI's path taken by hand: its request builder fills
@@ -10,13 +11,6 @@ import { createApi, POST_OPERATIONS, type NodesAnswer, type RunInBackground } fr
 // each size at deadlineBatchFor, or with --nodes at defaultBatch for each size (sizeBatch). The searches are kept small
 // (Llama 3 8B, a narrowed space) so each takes a fraction of a second.
 
-const app = createApi();
-const post = (body: unknown) => app.request('/v1/nodes', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-const answerOf = async (body: unknown): Promise<NodesAnswer> => {
-  const res = await post(body);
-  expect(res.status).toBe(200);
-  return await res.json() as NodesAnswer;
-};
 
 const MODEL = 'llama3-8b';
 const GPU = 'h100-sxm';
@@ -41,7 +35,7 @@ const headline = (a: NodesResponseJson) => (a.ok
 describe('POST /v1/nodes without training.globalBatchSize: planned as the CLI without --global-batch plans it', () => {
   it("a deadline: each size at ask's deadlineBatchFor, the answer's nodes, days and configuration those of the CLI's runNodes call", async () => {
     const request = { ...BASE, training: {}, days: 7 };
-    const answer = await answerOf(request);
+    const answer = await nodesAnswerOf(request);
     const cli = runNodes({ ...request, training: { globalBatchSize: UNSIZED_BATCH } }, { globalBatchFor: deadlineBatchFor(ASK) });
     expect(headline(answer)).toEqual(headline(cli));
     if (!answer.ok) throw new Error(answer.message);
@@ -56,7 +50,7 @@ describe('POST /v1/nodes without training.globalBatchSize: planned as the CLI wi
 
   it("training absent and a GPU-hour budget: the same as the CLI's budget search at deadlineBatchFor", async () => {
     const request = { ...BASE, gpuHours: 5000 };
-    const answer = await answerOf(request);
+    const answer = await nodesAnswerOf(request);
     const cli = runNodes({ ...request, training: { globalBatchSize: UNSIZED_BATCH } }, { globalBatchFor: deadlineBatchFor(ASK) });
     expect(answer).toMatchObject({ ok: true, mode: 'fastest-within-budget' });
     expect(headline(answer)).toEqual(headline(cli));
@@ -67,7 +61,7 @@ describe('POST /v1/nodes without training.globalBatchSize: planned as the CLI wi
     const sized = defaultBatch({ ...ASK, nodes: 3 });
     expect(sized.sequences).toBe(THREE_NODE_BATCH);
     const request = { ...BASE, training: {}, nodes: 3 };
-    const answer = await answerOf(request);
+    const answer = await nodesAnswerOf(request);
     const cli = runNodes({ ...request, training: { globalBatchSize: sized.sequences } }, { globalBatchFor: (nodes) => defaultBatch({ ...ASK, nodes }).sequences });
     expect(answer).toMatchObject({ ok: true, mode: 'days-on-nodes', nodes: 3 });
     expect(headline(answer)).toEqual(headline(cli));
@@ -80,13 +74,13 @@ describe('POST /v1/nodes without training.globalBatchSize: planned as the CLI wi
     expect(defaultBatch({ ...ASK, nodes: 1024 }).sequences).toBe(1024);
     const sized = defaultBatch({ ...ASK, gpusPerNode: 4, nodes: 1024 });
     expect(sized.sequences).toBe(UNSIZED_BATCH);
-    const answer = await answerOf({ ...BASE, cluster: { gpu: GPU, gpusPerNode: 4 }, training: {}, nodes: 1024 });
+    const answer = await nodesAnswerOf({ ...BASE, cluster: { gpu: GPU, gpusPerNode: 4 }, training: {}, nodes: 1024 });
     expect(answer.assumedGlobalBatch).toEqual({ sequences: UNSIZED_BATCH, nodes: 1024, note: `training.globalBatchSize omitted: ${defaultBatchNote(sized)}` });
   });
 
   it('assumedGlobalBatch is there only when the batch was omitted: the same request with its batch given answers without it', async () => {
-    const omitted = await answerOf({ ...BASE, training: {}, nodes: 3 });
-    const given = await answerOf({ ...BASE, training: { globalBatchSize: THREE_NODE_BATCH }, nodes: 3 });
+    const omitted = await nodesAnswerOf({ ...BASE, training: {}, nodes: 3 });
+    const given = await nodesAnswerOf({ ...BASE, training: { globalBatchSize: THREE_NODE_BATCH }, nodes: 3 });
     expect(omitted.assumedGlobalBatch).toBeDefined();
     expect(given).not.toHaveProperty('assumedGlobalBatch');
     // The batch is the only difference: given as the default would be, the plan is the same.
@@ -96,7 +90,7 @@ describe('POST /v1/nodes without training.globalBatchSize: planned as the CLI wi
   it('a token budget under one step of the default batch is refused as before, and the field names the batch it was checked at', async () => {
     // 1M tokens < 512 × 8,192 = 4,194,304 tokens a step (the default with no size): ok false, invalid, naming tokens.
     expect(defaultBatch(ASK).sequences).toBe(UNSIZED_BATCH);
-    const answer = await answerOf({ ...BASE, tokens: 1e6, days: 3 });
+    const answer = await nodesAnswerOf({ ...BASE, tokens: 1e6, days: 3 });
     expect(answer).toMatchObject({ ok: false, reason: 'invalid', issues: [{ path: 'tokens' }] });
     expect(answer.assumedGlobalBatch).toMatchObject({ sequences: UNSIZED_BATCH });
     expect(answer.assumedGlobalBatch).not.toHaveProperty('nodes');
@@ -115,7 +109,7 @@ describe('POST /v1/nodes without training.globalBatchSize: planned as the CLI wi
       method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' },
     })).json();
     expect(handed).toHaveLength(1);
-    expect(there).toEqual(await answerOf(body));
+    expect(there).toEqual(await nodesAnswerOf(body));
   });
 });
 
@@ -125,7 +119,7 @@ describe('POST /v1/nodes without a batch, where no default is taken: a 400 as be
     ['an id no preset has', 'training.globalBatchSize', { model: 'no-such-model' }],
     ['a training that is no object', 'training', { training: 5 }],
   ])('%s: 400 naming %s alone', async (_, path, change) => {
-    const res = await post({ ...BASE, training: {}, days: 3, ...change });
+    const res = await postNodes({ ...BASE, training: {}, days: 3, ...change });
     expect(res.status).toBe(400);
     const body = await res.json() as { issues: { path: string; message: string }[] };
     expect(body.issues.map((i) => i.path)).toEqual([path]);
@@ -136,7 +130,7 @@ describe('/openapi.json describes the omitted batch', () => {
   type Media = { schema: JsonSchema };
   type Post = { description: string; requestBody: { content: Record<string, Media> }; responses: Record<string, { content: Record<string, Media> }> };
   const documented = async (): Promise<Post> =>
-    ((await (await app.request('/openapi.json')).json()) as { paths: Record<string, { post: Post }> }).paths['/v1/nodes']!.post;
+    ((await (await createApi().request('/openapi.json')).json()) as { paths: Record<string, { post: Post }> }).paths['/v1/nodes']!.post;
 
   it('the request: the batch optional for a preset id, required for a model object; the description no longer says required', async () => {
     const op = await documented();
@@ -155,7 +149,7 @@ describe('/openapi.json describes the omitted batch', () => {
     const schema = op.responses['200']!.content['application/json']!.schema;
     for (const branch of schema.oneOf!) expect(Object.keys(branch.properties!)).toContain('assumedGlobalBatch');
     const valid = new Ajv2020({ strict: true, strictRequired: false, strictTypes: false }).compile(schema);
-    const answer = await answerOf({ ...BASE, training: {}, nodes: 3 });
+    const answer = await nodesAnswerOf({ ...BASE, training: {}, nodes: 3 });
     expect(valid(answer), JSON.stringify(valid.errors?.slice(0, 3))).toBe(true);
     expect(valid({ ...answer, assumedGlobalBatch: { sequences: 0, note: '' } })).toBe(false);
   });
