@@ -37,7 +37,7 @@ describe('POST /v1/nodes: a global batch implausible as sequences', () => {
     const a = await nodesAnswerOf({ ...LLAMA2, training: { globalBatchSize: 4e6 } });
     // 4e6 × 4,096 = 16,384,000,000 tokens a step; 2e12 / 1.6384e10 = 122.07, 123 whole steps; 4e6 / 4,096 = 976.6, 977.
     expect(a.warnings).toEqual(['a global batch of 4,000,000 sequences is 16.4B tokens a step, 123 optimizer steps for 2T tokens, '
-      + 'where published runs step 3.2M to 16M tokens (GPT-3 175B to Llama 3 405B) and warm up over 2,000 steps or more (Llama 2); '
+      + 'where published runs step 3.2M to 16M tokens (GPT-3 175B to Llama 3 405B); '
       + 'training.globalBatchSize counts sequences: 4M tokens is 977 sequences of 4,096']);
   });
 

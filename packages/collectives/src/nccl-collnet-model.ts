@@ -178,3 +178,18 @@ export function nvlsAcrossNodesTimeUs(topology: NcclTopology, bytes: Bytes, late
   const nvlinkUs = oneNodeNvls ? nvlsAllReducePipelineUs(oneNode, bytes, oneNodeNvls.algBandwidthGBps) : 0;
   return Math.max(nvlinkUs, latencyUs + bytes / (1000 * nvls.nChannels * nvls.bwInterGBps));
 }
+
+/**
+ * How long CollNetDirect all-reduce really takes, in µs: the tuner's time (`algBandwidthGBps`, its latency), at most as
+ * fast as NVLink carries the pattern. Each GPU sends the other ppn − 1 heads their shares of its data, (ppn − 1)/ppn of
+ * it, and each head sends its reduced share back out to them (src/device/all_reduce.h runCollNetDirect: scatter, the
+ * network's reduction, then the heads' broadcast), so a GPU's NVLink moves 2(ppn − 1)/ppn of the message each way; the
+ * tuner's formula does not count it and on A100 asks more than NVLink carries (QA: 191.9 GB/s of algbw on 4 DGX A100, 336
+ * GB/s each way of a GPU's NVLink against NCCL's 240).
+ */
+export function collnetDirectTimeUs(topology: NcclTopology, bytes: Bytes, latencyUs: number, algBandwidthGBps: number): number {
+  const ppn = topology.placement.ranksPerNode;
+  const nvlinkShare = ppn > 1 ? (2 * (ppn - 1)) / ppn : 0;
+  const nvlinkBound = nvlinkShare > 0 ? topology.intraBandwidthPerGpuGBps / nvlinkShare : Number.POSITIVE_INFINITY;
+  return latencyUs + bytes / (1000 * Math.min(algBandwidthGBps, nvlinkBound));
+}

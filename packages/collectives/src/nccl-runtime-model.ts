@@ -3,7 +3,7 @@ import { candidateAlgBandwidthGBps, candidateLatencyUs, type NcclCandidate } fro
 import { NCCL_RUNTIME_TABLES } from './nccl-runtime-tables.ts';
 import { NCCL_TABLES } from './nccl-tables.ts';
 import { ncclCandidatesFor } from './nccl-candidates.ts';
-import { nvlsAcrossNodesTimeUs } from './nccl-collnet-model.ts';
+import { collnetDirectTimeUs, nvlsAcrossNodesTimeUs } from './nccl-collnet-model.ts';
 import { ringChainLatencyUs } from './nccl-ring-model.ts';
 import { ncclTopology, type NcclTopology } from './nccl-topology.ts';
 import type { CollectiveOp } from './types.ts';
@@ -22,7 +22,8 @@ import type { CollectiveOp } from './types.ts';
  *  - NVLSTree all-reduce runs the same loops through four stages, two over NVLink and two over
  *    the tree (`nvlsTreeAllReducePipelineUs`): it cannot beat the one-node NVLS pipeline it contains.
  *  - NVLS all-reduce across nodes (SHARP, CollNet opted in) sends each byte through a NIC once each way, where the
- *    tuner charges the NICs as a ring's (`nvlsAcrossNodesTimeUs`).
+ *    tuner charges the NICs as a ring's (`nvlsAcrossNodesTimeUs`); CollNetDirect's scatter to the heads and broadcast
+ *    back cannot move faster than NVLink carries them (`collnetDirectTimeUs`).
  *  - Ring broadcast and reduce pay their chain's hops, not the tuner's one (`ncclRuntimeLatencyUs`).
  * Other choices (PAT, direct) keep the tuner's time.
  */
@@ -36,6 +37,7 @@ export function ncclRuntimeTimeUs(
     return nvlsAllReducePipelineUs(topology, bytes, algBandwidthGBps);
   }
   if (c.algorithm === 'nvls' && topology.placement.nodes > 1) return nvlsAcrossNodesTimeUs(topology, bytes, latencyUs);
+  if (c.algorithm === 'collnet-direct') return collnetDirectTimeUs(topology, bytes, latencyUs, algBandwidthGBps);
   if (c.algorithm === 'nvls-tree' && topology.nvls && NCCL_RUNTIME_TABLES.nvlsChannels.value[topology.fabric.generation] > 0) {
     // The uncorrected rate: the tree correction is the tuner's stand-in for the mid-size fill this pipeline costs.
     return nvlsTreeAllReducePipelineUs(topology, bytes, c.algBandwidthGBps, latencyUs);

@@ -186,19 +186,20 @@ function computeEstimate(input: PlanInput): PlanEstimate {
   // FP8 weights (fp8Params) are gathered as FP8: 1 byte a matrix parameter (gatheredBytesPerParameter).
   const widths = gatheredBytesPerParameter(input, layers, params);
   const dpByStage = dataParallelCommByStage(input, groups, params, m, widths);
-  // With overlap, the last bucket's reduction (and the first one's gather) still stays exposed
-  // (gradient-buckets.ts); under ZeRO-3, that bucket's collectives of one micro-batch.
-  const tails = input.overlapGradReduce ? dataParallelCommByStage(input, groups, exposedBucketParameters(input, params), 1, widths) : undefined;
   // ZeRO-2 reduces the gradients and ZeRO-3 also gathers the weights every micro-batch (dataParallelComm), each behind
   // that micro-batch's own passes: m windows, and m exposed tails, as DeepSpeed's overlap_comm and PyTorch FSDP wait for
   // the last bucket at the end of each backward (stage_1_and_2.py overlapping_partition_gradients_reduce_epilogue, FSDP's
   // _post_backward_final_callback). The others reduce once, behind the last micro-batch's backward (the distributed
   // optimizer's gather also behind the next forward).
   const everyMicroBatch = input.sharding === 'zero-2' || input.sharding === 'zero-3' ? m : 1;
+  // With overlap, the last bucket's reduction (and the first one's gather) still stays exposed (gradient-buckets.ts): that
+  // bucket's collectives as dataParallelComm counts them over the micro-batches that expose it (ZeRO-2's gather of the
+  // updated weights once a step, its reductions m times; ZeRO-3's all of them m times).
+  const tails = input.overlapGradReduce ? dataParallelCommByStage(input, groups, exposedBucketParameters(input, params), everyMicroBatch, widths) : undefined;
   times.forEach((time, i) => {
     const total = dpByStage[i]!;
     const passes = input.sharding === 'distributed-optimizer' || input.sharding === 'zero-3' ? time.forward + time.backward : time.backward;
-    const exposed = tails ? Math.max(everyMicroBatch * tails[i]!, total - everyMicroBatch * passes) : total;
+    const exposed = tails ? Math.max(tails[i]!, total - everyMicroBatch * passes) : total;
     dpTotal = Math.max(dpTotal, total);
     dpExposed = Math.max(dpExposed, exposed);
   });
@@ -261,7 +262,7 @@ function computeEstimate(input: PlanInput): PlanEstimate {
   // split): a pipelined plan with ZeRO-2 or 3 is one neither runs, though FSDP under a pipeline schedule does (torchtitan).
   if ((input.sharding === 'zero-2' || input.sharding === 'zero-3') && input.pipeline > 1) {
     warnings.push(`ZeRO-${input.sharding.slice('zero-'.length)} with ${input.pipeline} pipeline stages: DeepSpeed's pipeline engine refuses ZeRO-2 and 3 and Megatron-LM has neither; `
-      + 'this is FSDP under a pipeline schedule (as torchtitan runs it), costed with the weights gathered each micro-batch');
+      + `this is FSDP under a pipeline schedule (as torchtitan runs it), costed with the ${input.sharding === 'zero-3' ? 'weights gathered' : 'gradients reduced'} each micro-batch`);
   }
   if (input.scatterGather && input.sequenceParallel) warnings.push('scatter-gather is not used together with sequence parallelism (Megatron skips it)');
   for (const fallback of emulationFallbacks(input)) warnings.push(`not emulated, NCCL's closed form used instead: ${fallback}`);

@@ -19,7 +19,7 @@ export function sequenceWarnings(model: ModelShape, seqLength: number | undefine
   const name = model.name === 'custom' ? 'the custom model' : model.name;
   const longer = `the sequence length (${formatGrouped(seqLength)} tokens) is longer than ${name}'s (${formatGrouped(model.seqLength)} tokens)`;
   // A shape's positions default to learned (model/shape.ts): said so, with the field a rotary model sets.
-  const fix = typeof input === 'object' && input.positionEmbedding === undefined ? ' (the default: model.positionEmbedding "rotary" for a rotary model)' : '';
+  const fix = typeof input === 'object' && input.positionEmbedding === undefined ? ' (learned by default: a rotary model sets model.positionEmbedding "rotary")' : '';
   return [model.positionEmbedding === 'learned'
     ? `${longer}: its learned position embedding is counted at ${formatGrouped(seqLength)} positions, ${formatCount((seqLength - model.seqLength) * model.hiddenSize)} parameters more${fix}`
     : `${longer}: estimated as a long-context training stage at that length`];

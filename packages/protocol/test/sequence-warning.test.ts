@@ -46,7 +46,7 @@ describe('a training sequence longer than the model states', () => {
     // (131,072 − 8,192) × 4,096 = 503,316,480 parameters more.
     expect(w).toEqual([
       "the sequence length (131,072 tokens) is longer than my-llama3-8b's (8,192 tokens): its learned position embedding is counted at "
-      + '131,072 positions, 503 M parameters more (the default: model.positionEmbedding "rotary" for a rotary model)',
+      + '131,072 positions, 503 M parameters more (learned by default: a rotary model sets model.positionEmbedding "rotary")',
     ]);
     expect(w[0]).not.toContain('published');
   });

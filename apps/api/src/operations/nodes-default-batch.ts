@@ -1,9 +1,10 @@
 import { formatGrouped } from '@trainplan/units';
 import { deadlineBatchFor, defaultBatch, defaultBatchNote, type AskParameters } from '@trainplan/ask';
 import { modelById } from '@trainplan/presets';
-import { withNodesExtensions, withUptimeHint, type NodesExtensions } from './nodes-extensions.ts';
+import { withUptimeHint } from './nodes-extensions.ts';
 import {
-  nodesRequestSchema, nodesText, runNodes, validate, type FieldIssue, type NodesRequest, type NodesResponseJson,
+  nodesRequestSchema, nodesText, runNodes, validate, withNodesExtensions, type FieldIssue, type NodesExtensions, type NodesRequest,
+  type NodesResponseJson,
 } from '@trainplan/protocol';
 
 /**

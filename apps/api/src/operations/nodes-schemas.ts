@@ -57,9 +57,8 @@ const uptime = number({
 
 /** nodes-extensions.ts: advice about the request, where the batch given is implausible as sequences. */
 const warnings = array(string({ description: 'Advice for humans.' }), {
-  description: 'Extension, where training.globalBatchSize was given and the answer\'s plan takes more than 100M tokens a step or fewer than '
-    + '1,000 optimizer steps (published runs step 3.2M to 16M tokens): the warning that it counts sequences, with the sequences the same '
-    + 'count would be as tokens.',
+  description: 'Extension, where training.globalBatchSize was given and the answer\'s plan takes more than 100M tokens a step '
+    + '(published runs step 3.2M to 16M tokens): the warning that it counts sequences, with the sequences the same count would be as tokens.',
 }).toJsonSchema();
 
 /** Protocol's response schema with the API's extensions beside each branch's fields (ok true and ok false). */

@@ -12,7 +12,7 @@ import type { CliIo } from '../io.ts';
 import { usageLine } from '../format/usage-line.ts';
 import { count, defined, number } from '../search-flags.ts';
 
-const SYNOPSIS = 'trainplan collective --op OP (--gpu ID | --system ID) [--nodes N] [--algorithm ring|tree|nvls|nvls-tree|pat|hierarchical|auto] [--size BYTES] [--collnet] [--emulate] [--json]';
+const SYNOPSIS = 'trainplan collective --op OP (--gpu ID | --system ID) [--nodes N] [--algorithm A] [--size BYTES] [--collnet] [--emulate] [--json]';
 
 const FLAGS: Record<string, FlagSpec> = {
   op: { type: 'string', valueName: 'an op (all-reduce, all-gather, reduce-scatter, broadcast, reduce, all-to-all, send-recv)' },
@@ -22,7 +22,7 @@ const FLAGS: Record<string, FlagSpec> = {
   nodes: { type: 'string', valueName: 'a node count' },
   'gpus-per-node': { type: 'string', valueName: 'a GPU count' },
   'concurrent-groups': { type: 'string', valueName: 'a group count' },
-  algorithm: { type: 'string', valueName: 'ring, tree, nvls, nvls-tree, pat, hierarchical or auto' },
+  algorithm: { type: 'string', valueName: 'ring, tree, nvls, nvls-tree, pat, hierarchical, collnet-direct, collnet-chain or auto' },
   size: { type: 'string', valueName: 'a size such as 64MiB or 1e9' },
   oversubscription: { type: 'string', valueName: 'a ratio ≥ 1' },
   'event-budget': { type: 'string', valueName: 'a count of events' },
@@ -64,8 +64,9 @@ Options:
       --concurrent-groups K K sibling groups run the same collective at once on the same nodes,
                             sharing their NICs (the 8 data-parallel rings of a TP-8 job:
                             --gpus-per-node 1 --concurrent-groups 8); times are the last group's
-      --algorithm A         ring, tree, nvls, nvls-tree, pat, hierarchical, or auto (default:
-                            what NCCL's tuner picks, not always the fastest shown)
+      --algorithm A         ring, tree, nvls, nvls-tree, pat, hierarchical, collnet-direct and
+                            collnet-chain (with --collnet), or auto (default: what NCCL's tuner
+                            picks, not always the fastest shown)
       --size BYTES          one size instead of the sweep (64MiB, 1GB, 1e9)
       --collnet             turn CollNet on (NCCL_COLLNET_ENABLE=1): all-reduce may then reduce in
                             the InfiniBand switches (SHARP: CollNetDirect, CollNetChain, NVLS

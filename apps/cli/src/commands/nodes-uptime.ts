@@ -34,8 +34,15 @@ export function uptimeProblem(v: FlagValues): string | undefined {
     + `Meta's figure for Llama 3), got '${String(v.uptime)}'${meant}`;
 }
 
-/** "90%", "95.5%", "99.99%": an uptime as a percentage, to as many decimals (up to two) as it has. */
-const percentText = (u: number): string => `${Number((u * 100).toFixed(2))}%`;
+/**
+ * "90%", "95.5%", "99.99%": an uptime as a percentage, to as many decimals (two, or more where two would round an uptime
+ * below 1 up to 100%: QA, 0.99999 read "at 100% uptime" beside 17.7 s lost) as it has.
+ */
+function percentText(u: number): string {
+  let decimals = 2;
+  while (u < 1 && Number((u * 100).toFixed(decimals)) >= 100 && decimals < 12) decimals += 1;
+  return `${Number((u * 100).toFixed(decimals))}%`;
+}
 
 /**
  * The line under a nodes answer's time to train that says what uptime its days and GPU-hours assume: at 100%, that no

@@ -1,5 +1,5 @@
 import {
-  batchAsSequencesWarning, checkedText, compactTokens, daysText, nvlinkDomainsText, plannedBatch, runNodes, stepsOf, type NodesResponseJson, nodesText,
+  batchAsSequencesWarning, checkedText, withNodesExtensions, compactTokens, daysText, nvlinkDomainsText, plannedBatch, runNodes, stepsOf, type NodesResponseJson, nodesText,
 } from '@trainplan/protocol';
 import { countOf, formatCount, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
@@ -315,7 +315,8 @@ export const nodesCommand: Command = requestCommand({
     const planned = perSize === undefined ? plannedBatch(answer) : undefined;
     const warning = planned && batchAsSequencesWarning(planned);
     const warned = warning === undefined ? undefined : io.inFlagTerms?.(warning) ?? warning;
-    if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
+    // The API's answer, with what POST /v1/nodes adds to it (the uptime, always; the batch warning where a batch was given).
+    if (v.json === true) io.stdout(`${JSON.stringify(withNodesExtensions(request, perSize === undefined, answer), null, 2)}\n`);
     else if (typeof v.export === 'string' && answer.ok) {
       if (!exportScenario(io, v.export, answer.configuration.scenario, SIZE_WHY[answer.mode])) return EXIT.internal;
     } else if (shown.ok || (shown.reason !== 'invalid' && contradicts === undefined)) reportStream(io, v)(`${assumed === undefined ? '' : `${assumed}\n`}${formatNodesReport(shown, warned)}`);

@@ -10,3 +10,4 @@ export const nvlsAcrossNodesUnavailable = collnetUnavailable;
 export const ncclCollnetModel = (): [] => [];
 /** Never called here: NVLS runs across nodes only with CollNet on. */
 export const nvlsAcrossNodesTimeUs = (): number => 0;
+export const collnetDirectTimeUs = nvlsAcrossNodesTimeUs;

@@ -16,7 +16,7 @@ import { meantChoice } from './meant-choice.ts';
 export const COLLECTIVE_OPS = [
   'all-reduce', 'all-gather', 'reduce-scatter', 'broadcast', 'reduce', 'all-to-all', 'send-recv',
 ] as const;
-export const COLLECTIVE_ALGORITHMS = ['auto', 'ring', 'tree', 'nvls', 'nvls-tree', 'pat', 'hierarchical'] as const;
+export const COLLECTIVE_ALGORITHMS = ['auto', 'ring', 'tree', 'nvls', 'nvls-tree', 'pat', 'hierarchical', 'collnet-direct', 'collnet-chain'] as const;
 
 /** The largest message one request may ask about: 1 TiB, far past any GPU's memory (a hostile-input guard). */
 export const MAX_COLLECTIVE_BYTES = TiB(1);

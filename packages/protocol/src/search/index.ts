@@ -10,8 +10,9 @@ export { runSearch } from './run-search.ts';
 export type { NodesRequest } from './nodes.ts';
 export { nodesRequestSchema, nodesRequestJsonSchema, runDeadlineNodes, runNodes } from './nodes.ts';
 export {
-  batchAsSequencesWarning, compactTokens, MAX_PLAUSIBLE_STEP_TOKENS, MIN_PLAUSIBLE_STEPS, MIN_PUBLISHED_BATCH_TOKENS, plannedBatch, stepsOf, type PlannedBatch,
+  batchAsSequencesWarning, compactTokens, MAX_PLAUSIBLE_STEP_TOKENS, MIN_PUBLISHED_BATCH_TOKENS, plannedBatch, stepsOf, type PlannedBatch,
 } from './nodes-batch-warning.ts';
+export { withNodesExtensions, type NodesExtensions } from './nodes-extensions.ts';
 export { nvlinkDomainsText } from './nvlink-domains.ts';
 export type { ScaleRequest, ScalePointJson, TradeOffJson, ScaleResponseJson } from './scale.ts';
 export { scaleRequestSchema, scaleRequestJsonSchema, runScale } from './scale.ts';
