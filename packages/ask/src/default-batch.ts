@@ -1,7 +1,8 @@
-import { countOf } from '@trainplan/units';
-import { clusterGpusOf } from './cluster-of.ts';
+import { PIPELINE_SLOTS, pipelineSplit } from '@trainplan/model';
+import { countOf, gcd } from '@trainplan/units';
+import { clusterGpusOf, nvlinkDomainOf } from './cluster-of.ts';
 import { compactCount } from './format.ts';
-import { modelFactsOf, modelSeqLengthOf, modelShapeOf } from './model-of.ts';
+import { modelFactsOf, modelSeqLengthOf, modelShapeOf, splitsOver } from './model-of.ts';
 import type { AskParameters } from './question.ts';
 
 /**
@@ -84,27 +85,59 @@ export function defaultBatch(p: AskParameters): DefaultBatch {
   const aim = batchAim(p, gpus);
   // A cluster computed from a bad value (0 nodes) takes no default at all: the protocol's refusal of it is the answer.
   const sane = gpus === undefined || isComputedCount(gpus);
-  if (aim.why.why === 'published' && sane && (gpus === undefined || somePipelineSplits(aim.sequences, gpus, modelShapeOf(p)?.layers))) {
+  if (aim.why.why === 'published' && sane && (gpus === undefined || someLayoutRuns(aim.sequences, gpus, p))) {
     return { sequences: aim.sequences, seqLength: seqLengthOf(p), ...aim.why };
   }
   const step = batchStep(gpus);
   return batchNear(p, gpus, withTwos(step, batchAim(p, gpus).sequences), { why: 'split', ranks: step });
 }
 
-/**
- * Whether some data-parallel size divides both the batch and the GPUs and leaves a model-parallel size a pipeline of
- * at most one stage per layer can take: its odd factor as pipeline stages (tensor and context sizes are powers of two).
- * MT-NLG's 1,920 on 2,240 GPUs: DP 8 leaves 280 = 8 × 35 (35 stages of 105 layers); Llama 2 7B's 1,024 on 1,000 GPUs
- * leaves at least 125 = 5³ stages of 32 layers: no split, so that batch is moved to one the GPUs divide.
- */
-function somePipelineSplits(batch: number, gpus: number, layers: number | undefined): boolean {
-  for (let d = 1; d <= Math.min(batch, gpus); d++) {
-    if (batch % d !== 0 || gpus % d !== 0) continue;
-    let odd = gpus / d;
-    while (odd % 2 === 0) odd /= 2;
-    if (odd <= (layers ?? Infinity)) return true;
+/** Context-parallel sizes the search tries (packages/search search-space.ts: powers of two up to 8). */
+const CONTEXT_SIZES = [1, 2, 4, 8];
+
+/** Powers of two from 1 up to `max`, as the search's tensor sizes are. */
+const powersOfTwoUpTo = (max: number): number[] => {
+  const out: number[] = [];
+  for (let x = 1; x <= max; x *= 2) out.push(x);
+  return out;
+};
+
+/** Divisors of a whole count above 0, in rising order (of a batch's and a cluster's common divisor: a few dozen at most). */
+function divisorsOf(n: number): number[] {
+  const low: number[] = [];
+  const high: number[] = [];
+  for (let d = 1; d * d <= n; d++) {
+    if (n % d !== 0) continue;
+    low.push(d);
+    if (d * d !== n) high.unshift(n / d);
   }
-  return false;
+  return [...low, ...high];
+}
+
+/**
+ * Whether some layout the search would try runs `batch` sequences on `gpus` GPUs, by the search's space and the
+ * planner's rules, so that a default batch is never one the search then refuses: a data-parallel size dividing both the
+ * batch and the GPUs (micro-batch 1 divides what each rank is left), and the model-parallel GPUs it leaves as TP × CP × PP,
+ * with TP a power of two up to twice the NVLink domain (packages/search defaultSearchSpace) that splits the model's heads
+ * (splitsOver, check-plan.ts's rule), CP a power of two up to 8 that splits the sequence into 2·CP equal chunks
+ * (check-plan.ts checkSequence), and PP a stage count Megatron has a split of the layers over, with or without the
+ * embedding and the loss counted (@trainplan/model pipelineSplit, as the search prunes with it). Sizes the question
+ * states are held, as the search's constraints hold them. Memory is not judged: the search says where nothing fits.
+ * Llama 2 7B's 1,024 on 25 nodes of 8 A100 (200 GPUs): DP divides gcd(1,024, 200) = 8, which leaves 25 × 2^k GPUs a
+ * replica, a PP of 25 (32 layers have no Megatron split over 25 stages: ⌈32/25⌉ = 2 on each of 23 middle stages is 46)
+ * or more than 32 stages: none runs, and the batch is moved (QA: it was kept, and the search found no configuration).
+ */
+function someLayoutRuns(batch: number, gpus: number, p: AskParameters): boolean {
+  if (!Number.isInteger(batch) || !Number.isInteger(gpus) || batch < 1 || gpus < 1) return false;
+  const shape = modelShapeOf(p);
+  // No model known: nothing to split, any replica runs (the question is refused for its model elsewhere).
+  if (shape === undefined) return true;
+  const seq = seqLengthOf(p);
+  const tensors = (p.tensor === undefined ? powersOfTwoUpTo(2 * nvlinkDomainOf(p)) : [p.tensor]).filter((t) => splitsOver(shape, t));
+  const contexts = (p.context === undefined ? CONTEXT_SIZES : [p.context]).filter((c) => seq % c === 0 && (c === 1 || (seq / c) % 2 === 0));
+  const splits = (pp: number): boolean => (p.pipeline === undefined || p.pipeline === pp) && PIPELINE_SLOTS.some((slots) => pipelineSplit(shape.layers, pp, slots) !== undefined);
+  return divisorsOf(gcd(batch, gpus)).some((d) => (p.data === undefined || p.data === d)
+    && tensors.some((t) => contexts.some((c) => (gpus / d) % (t * c) === 0 && splits(gpus / d / (t * c)))));
 }
 
 /**
@@ -165,6 +198,33 @@ export function roundBatch(sequences: number): number {
     if (Math.abs(batch - sequences) <= BATCH_ROUNDING * sequences) return batch;
   }
   return Math.max(1, Math.round(sequences));
+}
+
+/**
+ * A batch asked in tokens, in sequences of `seqLength`, and the note that says how it was read. roundBatch's
+ * power-of-two multiple, unless `gpus` (the cluster the question plans on, with no layout fixed) runs no layout of it
+ * (someLayoutRuns): then the nearest multiple of the step some split of those GPUs divides, with as many factors of two
+ * as stay near the batch asked (batchStep, withTwos), as the default batch is rounded. On 1,000 A100 (125 nodes), 4M
+ * tokens of 4,096 are 976.6 sequences: roundBatch's 1,024 leaves DP 8 at most and a PP of 125 for 32 layers, no layout;
+ * 1,000 (DP 200 or 1,000) runs (QA: 1,024 was taken, and the search found no configuration).
+ */
+export function tokenBatch(p: AskParameters, batchTokens: number, gpus: number | undefined): { sequences: number; note: string } {
+  const seq = seqLengthOf(p);
+  const exact = batchTokens / seq;
+  const asked = `the ${compactCount(batchTokens)}-token batch asked, over ${seq}-token sequences`;
+  const powerOfTwo = roundBatch(exact);
+  const head = (n: number): string => `global batch ${countOf(n, 'sequence')}`;
+  if (gpus === undefined || !isComputedCount(gpus) || someLayoutRuns(powerOfTwo, gpus, p)) {
+    const rounded = powerOfTwo === Math.round(exact) ? '' : `, rounded from ${sequencesText(exact)} so that power-of-two data-parallel sizes divide it`;
+    return { sequences: powerOfTwo, note: `${head(powerOfTwo)} (${asked}${rounded})` };
+  }
+  const unit = withTwos(batchStep(gpus), exact);
+  const sequences = unit * Math.max(1, Math.round(exact / unit));
+  const why = `no layout of these ${countOf(gpus, 'GPU')} runs ${sequencesText(powerOfTwo)}, the nearest power-of-two multiple`;
+  return {
+    sequences,
+    note: `${head(sequences)} (${compactCount(sequences * seq)} tokens: ${asked}, rounded from ${sequencesText(exact)} so that data-parallel sizes of these GPUs divide it; ${why})`,
+  };
 }
 
 /** Sequences as the batch note counts them, grouped as every count in an answer: "1,953.1" for a fractional count, "1,953" for a whole one. */

@@ -8,7 +8,7 @@ import { shardingOf } from './sharding.ts';
 import { withLayout } from './compared-layouts.ts';
 import { fillSpeculative } from './speculative.ts';
 import { clusterGpusOf, gpusPerNodeOf } from './cluster-of.ts';
-import { batchNear, defaultBatch, defaultBatchNote, isComputedBatch, isComputedCount, roundBatch, seqLengthOf, sequencesText } from './default-batch.ts';
+import { batchNear, defaultBatch, defaultBatchNote, isComputedBatch, isComputedCount, seqLengthOf, tokenBatch } from './default-batch.ts';
 
 export { clusterGpusOf, gpusPerNodeOf } from './cluster-of.ts';
 export { DEFAULT_BATCH_TOKENS, deadlineBatchFor, defaultBatch, defaultBatchNote, isComputedBatch, seqLengthOf, type DefaultBatch, type DefaultBatchWhy } from './default-batch.ts';
@@ -77,11 +77,11 @@ export function withDefaults(intent: IntentName, stated: AskParameters): { param
   }
   // A sequence length of 0 leaves no batch to compute: the protocol refuses the length.
   if (p.globalBatchSize === undefined && p.batchTokens !== undefined && isComputedCount(p.batchTokens / seqLengthOf(p))) {
-    const seq = seqLengthOf(p);
-    const exact = p.batchTokens / seq;
-    const batch = roundBatch(exact);
-    const rounded = batch === Math.round(exact) ? '' : `, rounded from ${sequencesText(exact)} so that power-of-two data-parallel sizes divide it`;
-    take('globalBatchSize', batch, `global batch ${countOf(batch, 'sequence')} (the ${compactCount(p.batchTokens)}-token batch asked, over ${seq}-token sequences${rounded})`);
+    // Rounded to the cluster's GPUs where the search plans on them (the layout searched): a goal's search plans sizes of its
+    // own, and a fixed layout's refusal names what to change.
+    const onCluster = !GOAL_INTENTS.has(intent) && !hasFixedConfiguration(p) && p.data === undefined;
+    const batch = tokenBatch(p, p.batchTokens, onCluster ? clusterGpusOf(p) : undefined);
+    take('globalBatchSize', batch.sequences, batch.note);
   }
   if ((intent === 'nodes' || intent === 'cheapest' || intent === 'time' || intent === 'config') && p.tokens === undefined && model !== undefined) {
     if (model.defaultTrainingTokens !== undefined) {

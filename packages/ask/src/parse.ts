@@ -1,9 +1,9 @@
 import { defaultSystemForGpu, GPU_IDS, gpuById, modelById, networkById, systemById } from '@trainplan/presets';
 import { defaultPrecision } from '@trainplan/protocol';
-import { countOf, formatSeconds } from '@trainplan/units';
+import { countOf, formatCountExact, formatSeconds } from '@trainplan/units';
 import { compactCount } from './format.ts';
 import { classify, inferenceReading } from './classify.ts';
-import { CHINCHILLA_TOKENS_PER_PARAMETER, DEFAULT_GPU, gpusPerNodeOf, withDefaults } from './defaults.ts';
+import { CHINCHILLA_TOKENS_PER_PARAMETER, DEFAULT_GPU, gpusPerNodeOf, hasFixedConfiguration, withDefaults } from './defaults.ts';
 import { matchHardware, matchUnmodelledHardware, type HardwareMatch } from './lexicon/hardware.ts';
 import { instanceReading, KNOWN_INSTANCE_NAMES, matchInstance, unknownInstance, type InstanceMatch } from './lexicon/instances.ts';
 import { customModelOfSize } from './custom-model.ts';
@@ -13,7 +13,7 @@ import { findUnreadPrice, otherPricesNotRead, UNREAD_MONEY, unreadConversion, mo
 import { resolveSharding } from './sharding.ts';
 import {
   HW_TOKEN, Scanner, type CountContext, type CountsRead, takeAlgorithm, takeBytes, takeCollectiveOp, takeCounts, takeDeadline, takeParallelism,
-  takeDistributedOptimizer, takeGpuHours, takePrecision, takeSequenceParallel, takeTokenPhrases, takeTokens, takeZeroStage,
+  takeDistributedOptimizer, takeGpuHours, takeNodeHours, takePrecision, takeSequenceParallel, takeTokenPhrases, takeTokens, takeZeroStage,
 } from './lexicon/quantities.ts';
 import type { AskParameters, ClusterSize, ComparedModel, DefaultUsed, NotRead, ParsedQuestion, ParseOptions } from './question.ts';
 import { todayOf } from './lexicon/calendar.ts';
@@ -22,6 +22,7 @@ import { takeCorrectedSize, takeOtherSize } from './lexicon/cluster-sizes.ts';
 import { takeComparedPrecisions } from './lexicon/precisions.ts';
 import { SUPERPOD_WHY, takeUnmodelledSettings } from './lexicon/unmodelled-settings.ts';
 import { takeNetwork } from './lexicon/network.ts';
+import { takeUptime } from './lexicon/uptime.ts';
 import { findUnreadTime, takeNamedSpan } from './lexicon/named-spans.ts';
 import { servingBesideFineTuning, servingPartOf } from './mixed-question.ts';
 import { COUNT_KILO, decimalCommas, spelledScales, writtenNumbers } from './lexicon/numbers.ts';
@@ -259,6 +260,35 @@ function nodeReadings(text: string, facts: AskParameters, times: CountsRead['tim
   return out;
 }
 
+/**
+ * A budget in node-hours as GPU-hours, the planner's unit: node-hours × the GPUs of the node type asked (named, or the
+ * GPU's usual node, gpusPerNodeOf), said so ("700k node-hours = 5.6M GPU-hours of 8-GPU nodes"). Beside a budget in
+ * GPU-hours it is a second budget, said not read.
+ */
+function nodeHoursBudget(
+  read: { nodeHours: number; written: string }, stated: AskParameters, typed: (phrase: string) => string,
+): { gpuHours: number; reading: string } | { notRead: NotRead } {
+  if (stated.gpuHours !== undefined) {
+    // As typed where the text holds it; the GPU's marker ("700k HW node-hours") left out.
+    const written = typed(read.written.replace(new RegExp(String.raw`\s*\b${HW_TOKEN}\b\s*`), ' '));
+    return { notRead: { phrase: `"${written}"`, why: `a second budget beside the ${formatCountExact(stated.gpuHours)} GPU-hours, which are planned; give one` } };
+  }
+  const perNode = gpusPerNodeOf(stated);
+  const gpuHours = read.nodeHours * perNode;
+  return {
+    gpuHours,
+    reading: `a budget in node-hours: ${formatCountExact(read.nodeHours)} node-hours = ${formatCountExact(gpuHours)} GPU-hours of ${perNode}-GPU nodes (the budget planned in GPU-hours; never a count of nodes)`,
+  };
+}
+
+/** Why an uptime stated is not planned: only the nodes search (the protocol's runNodes) takes one. */
+export const UPTIME_NOT_PLANNED = 'an uptime is planned in how-many-nodes, how-long (with no layout fixed) and cheapest answers, '
+  + 'whose days and GPU-hours it puts on the wall clock; this answer\'s times are at 100% uptime';
+
+/** Whether the answer to the intent runs the nodes search, which plans an uptime (answer.ts routes the rest elsewhere). */
+const plansUptime = (intent: string, facts: AskParameters): boolean =>
+  intent === 'nodes' || intent === 'cheapest' || (intent === 'time' && !hasFixedConfiguration(facts));
+
 const defined = <T extends object>(o: T): T =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
@@ -366,6 +396,10 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
     else delete stated.system;
     stated.comparedGpus = rest.map((g) => ({ gpu: g.gpu, ...(g.system !== undefined && { system: g.system }) }));
   }
+  // Before the settings no plan models, which would say "95% availability" not read: the share of time spent training.
+  const uptime = takeUptime(s);
+  if (uptime?.ok === true) stated.uptime = uptime.uptime;
+  else if (uptime !== undefined) problems.push(uptime.problem);
   // Before any count or duration: "at 700W" is power, never 700 weeks; "90% goodput" no percentage read elsewhere.
   const notRead: NotRead[] = takeUnmodelledSettings(s, (phrase) => asTyped(text, phrase));
   if (unmodelledAside !== undefined) notRead.push({ phrase: unmodelledAside, why: `${unmodelledWhy}: the plan is for the GPU named beside it` });
@@ -401,6 +435,8 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   const unreadLength = findUnreadLength(s.text);
   const unnamedLatency = findUnnamedLatencyBound(s);
   stated.gpuHours = takeGpuHours(s);
+  // "700k node-hours": a budget, made GPU-hours once the counts say the node (below), never 700k nodes.
+  const nodeHours = takeNodeHours(s);
   Object.assign(stated, takeTokenPhrases(s));
   stated.tokens = takeTokens(s);
   // The bare size is the budget only where none is written with its "tokens" word; else said not read, as a model named apart.
@@ -476,6 +512,9 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
     ...(hardware !== undefined && { nodeGpus: gpusPerNodeOf(stated) }),
   });
   Object.assign(stated, counts.counts);
+  const nodeHoursRead = nodeHours === undefined ? undefined : nodeHoursBudget(nodeHours, stated, (phrase) => asTyped(text, phrase));
+  if (nodeHoursRead !== undefined && 'notRead' in nodeHoursRead) notRead.push(nodeHoursRead.notRead);
+  else if (nodeHoursRead !== undefined) stated.gpuHours = nodeHoursRead.gpuHours;
   // Counted as the first is where its unit is the GPU's name ("512 or 1024 DGX H100": nodes, as "512 DGX H100" is).
   const sizes: ClusterSize[] = otherSizes.map((o) => (o.unit === 'nodes' || (o.unit === 'named' && counts.counts.nodes !== undefined && counts.counts.gpus === undefined)
     ? { nodes: o.count } : { gpus: o.count }));
@@ -568,6 +607,12 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
     delete facts.comparedModels;
   }
   if (servingPart !== undefined) notRead.push(servingPart.left);
+  // The uptime is planned where the nodes search answers (nodes, cheapest, and how long with no layout fixed); elsewhere the
+  // answer's times are at 100%, said so rather than dropped.
+  if (uptime?.ok === true && facts.uptime !== undefined && !plansUptime(intent, facts)) {
+    notRead.push({ phrase: `"${asTyped(text, uptime.written)}"`, why: UPTIME_NOT_PLANNED });
+    delete facts.uptime;
+  }
   const { parameters, defaults } = withDefaults(intent, facts);
   // How the question's own words were read, said first ("A100 taken as the 80GB part").
   const readings: DefaultUsed[] = [];
@@ -617,6 +662,7 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
     readings.push({ field: 'gpus', value: n, text: `${n.toLocaleString('en-US')} ${gpuById(facts.gpu ?? '')?.name.replace(/^NVIDIA\s+/, '') ?? 'GPU'} instances read as ${n.toLocaleString('en-US')} GPUs, one an instance (say "${n} nodes", or name the instance type, e.g. p5.48xlarge, for ${n} instances of 8 GPUs)` });
   }
   readings.push(...nodeReadings(text, facts, counts.timesNodes));
+  if (nodeHoursRead !== undefined && 'reading' in nodeHoursRead && facts.gpuHours === nodeHoursRead.gpuHours) readings.push({ field: 'gpuHours', value: nodeHoursRead.gpuHours, text: nodeHoursRead.reading });
   if (priced?.ok === true && priced.assumed !== undefined) readings.push({ field: 'pricePerGpuHour', value: priced.perGpuHour, text: priced.assumed });
   if (zero?.assumed !== undefined) readings.push({ field: 'zeroStage', value: zero.stage, text: zero.assumed });
   const sharding = resolveSharding(parameters);

@@ -72,8 +72,13 @@ export interface AskParameters {
   batchTokens?: number;
   /** Training tokens per model parameter ("20 tokens per parameter"). */
   tokensPerParameter?: number;
-  /** A budget in GPU-hours ("on 1.7M GPU-hours"). */
+  /** A budget in GPU-hours ("on 1.7M GPU-hours"; "700k node-hours" over the node's GPUs). */
   gpuHours?: number;
+  /**
+   * The share of wall-clock time spent training ("at 90% uptime", "with 10% downtime"), in (0, 1]: the nodes request's
+   * `uptime`, whose days and GPU-hours are on the wall clock at it. Unset: 100%, no restarts or failures counted.
+   */
+  uptime?: number;
   deadlineSeconds?: number;
   /** A price per GPU-hour ("at $2/GPU-hour"): answers with GPU-hours then give the cost, in the currency given. */
   pricePerGpuHour?: number;

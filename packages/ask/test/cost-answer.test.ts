@@ -227,3 +227,16 @@ describe('a price asked in other words, with none given', () => {
     expect(a.notes.some((n) => n.startsWith('No price given'))).toBe(true);
   });
 });
+
+describe('money the asker has, with a price, is the budget planned against', () => {
+  it('"I have $10M and H100s at $2/hour": the fastest plan $10M affords at $2 a GPU-hour, nothing left unread', () => {
+    const a = ask('I have $10M and H100s at $2/hour, how big a model / how many nodes for llama3-70b on 15T tokens', { publicUrl: null });
+    const data = a.data as Extract<NodesResponseJson, { ok: true }>;
+    expect(data.mode).toBe('fastest-within-budget');
+    // At most $10M: the plan's GPU-hours × $2.
+    expect(data.cost).toBeCloseTo(data.gpuHours * 2, 6);
+    expect(data.cost ?? Number.POSITIVE_INFINITY).toBeLessThanOrEqual(10_000_000);
+    expect(a.headline).toMatch(/ for \$[\d.]+M \(budget \$10M\)$/);
+    expect(a.notes.filter((n) => n.startsWith('Not read'))).toEqual([]);
+  });
+});

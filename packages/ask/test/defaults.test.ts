@@ -28,6 +28,11 @@ describe('defaultBatch: the default global batch carries why it is that size, fr
     // …unless no split of the GPUs divides it: on 1,000 GPUs (DP 8 at most leaves 125 = 5³ pipeline stages of 96 layers), the
     // nearest multiple of 500 some split divides, and the note says it is near the published batch.
     [{ model: 'gpt3-175b', nodes: 125 }, { sequences: 1500, why: 'published', published: 1536 }],
+    // Llama 2 7B's 1,024 on 25 nodes of A100 (200 GPUs): DP divides gcd(1,024, 200) = 8 and leaves a replica of 25·2^k GPUs,
+    // so a PP of 25 · (a power of two) with TP, CP powers of two: 32 layers have no Megatron split over 25 stages (⌈32/25⌉ = 2
+    // on each of 23 middle stages is 46) and 50 or more exceed them. So the batch moves: 200 = 8 × 25, step 25; multiples of
+    // 25 · 2^k within 10% of 1,024 go up to 200 (1,000), 400 would give 800. 1,000 runs at DP 200 (QA: 1,024 was kept).
+    [{ model: 'llama2-7b', gpu: 'a100-80gb', nodes: 25 }, { sequences: 1000, why: 'published', published: 1024 }],
     [{ model: 'mt-nlg-530b', system: 'dgx-a100-80gb', nodes: 280 }, { sequences: 1920, why: 'published' }],
     // 3,601 nodes (28,808 GPUs = 8 × 13 × 277): no split divides 1,536, and the least one divides is a sequence on each of
     // 3,601 data-parallel ranks, more than 1.5 × 1,536; the published batch it replaces is carried to the note.

@@ -58,6 +58,13 @@ describe('a question asking GPU-hours leads with the GPU-hours, the time after',
     expect(a.notes).toContain(`Node-hours = GPU-hours / 8 GPUs per node: ${compactCount(d.gpuHours / 8)} node-hours.`);
   });
 
+  it('a cost asked with a deadline and no price: the nodes it needs, their GPU-hours, and how to get a cost', () => {
+    const a = ask('what does it cost to train llama3-70b on 15T tokens in 60 days on H100', { publicUrl: null });
+    const d = a.data as NodesOk;
+    expect(a.headline).toContain(` for ${compactCount(d.gpuHours)} GPU-hours (deadline 60 days)`);
+    expect(a.notes).toContain('No price given, so no cost in money: the cost is these GPU-hours × a price per GPU-hour; give one ("at $2/GPU-hour") for it.');
+  });
+
   it('a cheapest question that does not ask GPU-hours keeps its cluster first', () => {
     expect(ask('cheapest way to train llama3-70b on 15T tokens', { publicUrl: null }).headline).toMatch(/^Cheapest for Llama 3 70B \(15\.0T tokens\) on H100 SXM5 80GB: \d+ nodes/);
   });

@@ -101,6 +101,15 @@ describe('parse: a price with its currency after the number', () => {
   it('"is $1M enough" asks about a budget', () => {
     expect(parse('is $1M enough to train llama3 70b at $2/gpu-hour').stated).toMatchObject({ costBudget: 1_000_000, pricePerGpuHour: 2, currency: '$' });
   });
+  it.each([
+    ['I have $10M and H100s at $2/hour, how many nodes for llama3-70b on 15T tokens'],
+    ['we\'ve got $10M, how many nodes for llama3-70b on 15T tokens at $2/gpu-hour'],
+    ['how many nodes for llama3-70b on 15T tokens with H100s at $2/gpu-hour and $10M to spend'],
+  ])('"%s": the money the asker has is the budget, beside the price', (question) => {
+    const q = parse(question);
+    expect(q.stated).toMatchObject({ costBudget: 10_000_000, pricePerGpuHour: 2, currency: '$' });
+    expect(q.notRead ?? []).toEqual([]);
+  });
   it('a budget with its currency after the amount ("a 2M € budget") is a budget', () => {
     expect(parse('how many nodes for 70b with a 2M € budget at 2 €/gpu-hour').stated).toMatchObject({ costBudget: 2_000_000, pricePerGpuHour: 2, currency: '€' });
   });

@@ -157,13 +157,15 @@ describe('trainplan nodes --gpu-hours at the default batch agrees with brute for
   }, 180_000);
 });
 
-describe('trainplan nodes --nodes N where nothing runs: the nearest size names its batch where it differs', () => {
-  // QA: GPT-3 Small's published 256 sequences split no layout of 65,536 GPUs; 8,191 nodes, the nearest that runs, took
-  // its own default batch, 8,191 sequences, which the message did not say.
-  it('the nearest size says the global batch it was planned at, 8,191 sequences, not only its days', async () => {
+describe('trainplan nodes --nodes N where the published batch splits no layout', () => {
+  // QA: GPT-3 Small's published 256 sequences split no layout of 65,536 GPUs, and the answer fell back to 8,191 nodes.
+  // The default batch now takes the least that some layout of the GPUs runs (@trainplan/ask someLayoutRuns): one
+  // sequence on each of 1,024 data-parallel ranks of 64 GPUs. The nearest-size message
+  // itself is tested in protocol's nodes-no-plan.test.ts.
+  it('8,192 H100 nodes take 1,024 sequences, which some layout runs, and answer there', async () => {
     const { code, out } = await cli(['nodes', '--model', 'gpt3-126m', '--gpu', 'h100-sxm', '--tokens', '300B', '--nodes', '8192']);
-    expect(code).toBe(1);
-    expect(out).toMatch(/the nearest size that runs is 8,191 nodes \(1 fewer, [^,)]+, at a global batch of 8,191 sequences\)/);
+    expect(code).toBe(0);
+    expect(out).toMatch(/^assumed \(no --global-batch\): global batch 1,024 sequences .*GPT-3 Small's published 256 sequences, which no split of these GPUs divides\)/);
   });
 });
 

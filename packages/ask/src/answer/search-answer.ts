@@ -28,6 +28,7 @@ import { failureKind, refusalWords } from './issue-words.ts';
 import { listOf, statedMfuNote, statedMfuUnused } from './stated-mfu.ts';
 import { belowOneProblem, partNodesProblem } from './whole-counts.ts';
 import { searchEdgeNote } from './search-edge.ts';
+import { uptimeSaid } from './uptime-note.ts';
 
 /**
  * Nodes, time and best-configuration questions, answered by the protocol's configuration search:
@@ -225,6 +226,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   const runFor = (goalFields: Record<string, unknown>, perNode: number | undefined): NodesResponseJson => runNodes({
     model: modelInputOf(p), cluster: { ...machineOf(p), ...(perNode !== undefined && { gpusPerNode: perNode }) }, training, tokens: p.tokens, constraints: constraintsOf(p), ...goalFields,
     ...(p.pricePerGpuHour !== undefined && { pricePerGpuHour: p.pricePerGpuHour }),
+    ...(p.uptime !== undefined && { uptime: p.uptime }),
   }, budget);
   const result = runFor(target, gpusPerNode);
   const tokens = compactCount(p.tokens ?? 0);
@@ -247,12 +249,17 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     const closest = budget && result.closest !== undefined ? { ...result.closest, why: inQuestionWords(result.closest.why, p) } : result.closest;
     // The closest's configuration is shown: the batch said is the one it took on its size, as on success.
     const failed = batchSaid(result.closest?.nodes, result.closest?.scenario?.training.globalBatchSize);
-    return failure(failed.shown, publicUrl, result.reason, `${verdict}${subjectOf(p)}: ${words}`, closest, { assumptions: failed.said, data: result, notes: [...listOf(namedNote), ...hint] });
+    const up = uptimeSaid(p, result.closest?.days === undefined ? undefined : { days: result.closest.days, ...(result.closest.gpuHours !== undefined && { gpuHours: result.closest.gpuHours }) });
+    return failure(failed.shown, publicUrl, result.reason, `${verdict}${subjectOf(p)}: ${words}`, closest, {
+      assumptions: [...failed.said, ...up.assumptions], data: result, notes: [...up.notes, ...listOf(namedNote), ...hint],
+    });
   }
   const plan = result.configuration;
   // Each size planned at its own default batch (perSize): the batch said is the one the answer's size took, in every
   // mode (a deadline's, a budget's and the curve's), not the batch the question would take with no size.
   const { shown, said } = batchSaid(result.nodes, plan.scenario.training.globalBatchSize);
+  // The uptime the days and GPU-hours are on the wall clock at, as the CLI's nodes says it (uptime-note.ts).
+  const up = uptimeSaid(p, result);
   if (result.mode === 'cost-time-frontier') {
     const size = sizeParts(result, p);
     const slow = overAYear(result, p);
@@ -260,7 +267,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     const of = `${modelNameOf(p)} (${tokens} tokens) on ${gpuName(p.gpu ?? '')}`;
     const headline = asksGpuHours(q) ? `GPU-hours to train ${of}: ${gpuHoursOfFrontier(result, p)}`
       : `Cheapest for ${of}: ${size.cluster}, ${slow?.days ?? size.days}, ${size.spend}${slow === undefined ? '' : `; ${slow.faster}`}`;
-    return planAnswer(shown, publicUrl, plan, result, headline, { assumptions: said, notes: frontierNotes(result, p), budgetPlan: 'cheapest', data: result });
+    return planAnswer(shown, publicUrl, plan, result, headline, { assumptions: [...said, ...up.assumptions], notes: [...up.notes, ...frontierNotes(result, p)], budgetPlan: 'cheapest', data: result });
   }
   // "on 4 GPUs", not "on 1 node (4 GPUs)", for part of a node.
   // "How many GB200 NVL72 racks …": the racks first (format.ts clusterAsAsked). The verb agrees with the count that leads
@@ -272,7 +279,8 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     ...(p.costBudget !== undefined ? [`budget ${statedMoney(p.costBudget, p.currency)}`] : []),
   ].join(', ');
   // A cheapest question asks what the plan spends: its GPU-hours when no price makes them money.
-  const cost = forCost(p, result.cost) || (byDeadline ? ` for ${compactCount(result.gpuHours)} GPU-hours` : '');
+  // A cost asked with no price ("what does it cost … in 60 days"): the GPU-hours a price would make money, the note says how.
+  const cost = forCost(p, result.cost) || (byDeadline || (q.intent === 'nodes' && asksGpuHours(q)) ? ` for ${compactCount(result.gpuHours)} GPU-hours` : '');
   const headline = q.intent === 'time'
     ? tokensInTime(q, result.days, { text: cluster, gpus: result.gpus }, subjectOf(p)) ?? `${subjectOf(p)}: ${asksGpuHours(q) ? `${compactCount(result.gpuHours)} GPU-hours, ` : ''}${daysAsAsked(result.days, askedTimeUnit(q.text))} to train ${tokens} tokens on ${cluster}${cost}${deadlineVerdict(q.stated, result.days, p.tokens ?? 0)}`
     : `${byDeadline ? 'Cheapest for ' : ''}${subjectOf(p)}: ${cluster} train${/^1 /.test(cluster) ? 's' : ''} ${tokens} tokens in ${p.deadlineSeconds === undefined ? formatDays(result.days) : daysWithinDeadline(result.days, toDays(p.deadlineSeconds))}${cost} (${goals})`;
@@ -282,7 +290,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   // A budget alone (no deadline) asks for the fastest plan it affords, the smallest cluster that fits beside it.
   const smallest = result.smallest === undefined ? '' : `; the smallest cluster that fits: ${sizeText(result.smallest, p)}${result.smallest.withinBudget ? '' : ', over the budget'}`;
   const notes = [
-    ...(q.intent === 'time' ? priceNeededNote(q) : []),
+    ...priceNeededNote(q),
     ...nodeHoursNote(q, result.gpuHours),
     q.intent === 'time' ? 'With the fastest configuration the search found on these nodes.'
       : result.mode === 'fastest-within-budget' ? `The fastest plan the budget affords (${searched})${smallest}.`
@@ -292,7 +300,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     // The GPU-hours are in the time-to-train figure already (describe-estimate), not restated here.
     ...hint,
   ];
-  return planAnswer(shown, publicUrl, plan, result, `${verdict}${named?.headline ?? headline}`, { assumptions: said, notes: [...(named === undefined ? [] : [named.note]), ...notes], data: result });
+  return planAnswer(shown, publicUrl, plan, result, `${verdict}${named?.headline ?? headline}`, { assumptions: [...said, ...up.assumptions], notes: [...up.notes, ...(named === undefined ? [] : [named.note]), ...notes], data: result });
 }
 
 /** A size's default batch as the sentence says it, or its sequences alone if the plan took another. */

@@ -12,6 +12,14 @@ const SYSTEMS: readonly { pattern: RegExp; system: string; gpu: string; assumed?
   // A named supercomputer is its node type: Selene, on which Megatron-LM's papers ran (Narayanan et al. 2021), is DGX A100s;
   // its size is not taken, so a question gives the nodes it means (or the default is said).
   { pattern: /\bselene\b/, system: 'dgx-a100-80gb', gpu: 'a100-80gb', assumed: "Selene read as its node type, DGX A100 80GB (NVIDIA's Selene, on which Narayanan et al. 2021 ran, is built of them)" },
+  // IDRIS's Jean Zay, on which BLOOM trained (BigScience 2022): its A100 partition's node, by the preset's id ("48 jean-zay-a100
+  // nodes") or by the machine's name ("48 Jean Zay nodes"), never its "a100" alone (QA: "48 jean-zay-" was left unread, and 128
+  // nodes of DGX A100 planned). The name alone is said: Jean Zay has V100 and H100 partitions too.
+  { pattern: /\bjean[\s-]*zay[\s-]*a100(?:[\s-]*80\s*gb)?\b/, system: 'jean-zay-a100', gpu: 'a100-80gb' },
+  {
+    pattern: /\bjean[\s-]*zay(?:'s)?\b/, system: 'jean-zay-a100', gpu: 'a100-80gb',
+    assumed: 'Jean Zay read as its A100 partition\'s node, jean-zay-a100 (8 × A100 SXM4 80GB, 4 Omni-Path 100 Gb/s links a node), on which BLOOM trained (BigScience 2022)',
+  },
   { pattern: /\bdgx[\s-]*a100[\s-]*(?:40\s*gb|320\s*gb)\b/, system: 'dgx-a100-40gb', gpu: 'a100-40gb' },
   { pattern: /\bdgx[\s-]*a100(?:[\s-]*(?:80\s*gb|640\s*gb))?\b/, system: 'dgx-a100-80gb', gpu: 'a100-80gb' },
   { pattern: /\bdgx[\s-]*h100\b/, system: 'dgx-h100', gpu: 'h100-sxm' },

@@ -136,7 +136,9 @@ const SUM = String.raw`${NUMBER}\s*(${MONEY_SCALE})?`;
 // A sign before ("$2M", "€500k") or a currency after ("2 million dollars", "500k eur", "500k €").
 const AMOUNT = String.raw`(?:${SIGN}\s*${SUM}\b${AFTER}|${SUM}\s*((?:usd|eur|gbp|dollars|euros|pounds)\b|[$€£]))`;
 // "a $2M budget", "budget of $2M", "with 2 million dollars", "spend at most €500k", "is $1M enough": money, never a token count.
-const BUDGET = new RegExp(String.raw`\bbudget\s*(?:of|is|=|:)?\s*${AMOUNT}|\b(?:with|spend(?:ing)?|under|within|for|at most|up to)\s+(?:an?\s+)?${AMOUNT}(?:\s+budget\b)?|\b(?:an?\s+)?${AMOUNT}\s+budget\b|${AMOUNT}\s+(?:is\s+|be\s+)?enough\b`);
+// "I have $10M", "we've got $10M", "given $10M", "$10M to spend": the money a question owns is its budget too (QA: "I have $10M
+// and H100s at $2/hour" left the $10M not read, and a 30-day deadline planned in its place).
+const BUDGET = new RegExp(String.raw`\bbudget\s*(?:of|is|=|:)?\s*${AMOUNT}|\b(?:with|spend(?:ing)?|under|within|for|at most|up to|have|has|got|given)\s+(?:an?\s+)?${AMOUNT}(?:\s+budget\b)?|\b(?:an?\s+)?${AMOUNT}\s+budget\b|${AMOUNT}\s+(?:is\s+|be\s+)?enough\b|${AMOUNT}\s+to\s+spend\b`);
 
 /** A budget in money ("$2M budget"), its currency sign when given; a price per GPU-hour turns it into GPU-hours. */
 export interface MoneyBudget {
@@ -149,7 +151,7 @@ export function takeMoneyBudget(s: Scanner): MoneyBudget | undefined {
   const m = BUDGET.exec(s.text);
   if (!m) return undefined;
   s.blank({ index: m.index, length: m[0].length });
-  // The three places AMOUNT sits, each with its six groups: sign, number, scale, word after; number, scale, word.
+  // Each place AMOUNT sits, with its seven groups: sign, number, scale, word after; number, scale, word.
   for (let at = 1; at < m.length; at += 7) {
     const [sign, number, scale, after, bareNumber, bareScale, word] = m.slice(at, at + 7);
     const value = number ?? bareNumber;

@@ -70,6 +70,16 @@ export function takeGpuHours(s: Scanner): number | undefined {
   return m ? scaledCount(m[1], m[2]) : undefined;
 }
 
+/**
+ * "700k node-hours", "a budget of 700k node hours", "700k H100 node-hours": a budget in node-hours, as written, never a count
+ * of nodes (QA: takeCounts read "700k node" as 700,000 nodes and planned 5.6M GPUs for 1.1 hours). parse.ts makes it
+ * GPU-hours once the node type, and so its GPUs, are known. Read before the counts, as takeGpuHours is.
+ */
+export function takeNodeHours(s: Scanner): { nodeHours: number; written: string } | undefined {
+  const m = s.take(new RegExp(String.raw`\b${SCALED_COUNT}\s*(?:${HW_TOKEN}[\s-]*)?node[\s-]*(?:hours?|hrs?|h)\b`));
+  const nodeHours = m === undefined ? undefined : scaledCount(m[1], m[2]);
+  return m === undefined || nodeHours === undefined ? undefined : { nodeHours, written: m[0].trim() };
+}
 
 /** A month is taken as 30 days (as "3 months" = 90 days); answers say so when a question counts months. */
 export const DAYS_PER_MONTH = 30;

@@ -2,7 +2,7 @@ import type { NotRead } from '../question.ts';
 import type { Scanner } from './quantities.ts';
 
 /**
- * Settings a question may state that no plan models: power, energy, goodput and failures, dropout, the attention kernel,
+ * Settings a question may state that no plan models: power, energy, goodput and failures (an uptime is read: uptime.ts), dropout, the attention kernel,
  * a serving engine's memory fraction. Each is taken out of the text (so "at 700W" is never 700 weeks, nor "90% goodput"
  * a percentage read elsewhere) and said back as not read, with why: never dropped unsaid.
  */
@@ -42,11 +42,11 @@ const UNMODELLED: readonly { pattern: RegExp; why: string }[] = [
   },
   {
     pattern: new RegExp(String.raw`(?:\b(?:with|at|assuming)\s+)?(?:(?:an?\s+)?${PERCENT}\s*)?\bgoodput\b(?:\s+(?:of\s+)?${PERCENT})?`),
-    why: 'goodput is not modelled: times are at full uptime, with no failures or restarts',
+    why: 'goodput is not read (its usual measures count the model\'s efficiency too, which the plans compute): say "at 90% uptime" for the share of wall-clock time spent training',
   },
   {
     pattern: new RegExp(String.raw`(?:\b(?:assuming|with|at)\s+)?(?:${PERCENT}\s+(?:of\s+(?:the\s+)?(?:time|gpu[\s-]*hours)\s+)?(?:is\s+|being\s+)?(?:lost\s+(?:to|from|in)\s+)?)?\b(?:node\s+)?(?:failures?|downtime|interruptions?|restarts?)\b|(?:\b(?:with|at|assuming)\s+)?(?:an?\s+)?${PERCENT}\s*(?:availability|uptime)\b|\b(?:availability|uptime)\s+(?:of\s+)?${PERCENT}`),
-    why: 'failures and downtime are not modelled: times are at full uptime',
+    why: 'failures are not counted one by one: say the share of time they take, e.g. "with 10% downtime" or "at 90% uptime"',
   },
   // "a 34B model with 60 layers": no plan takes a layer count from a question (custom-model.ts picks the one nearest the size).
   {

@@ -30,3 +30,17 @@ describe('a cluster size that runs nothing says why', () => {
     expect(a.message).toMatch(/^no configuration of 2 nodes fits this model and batch in memory/);
   });
 });
+
+describe('a nearest size planned at its own batch says it', () => {
+  // A batch per size (runNodes' globalBatchFor, as the CLI's and the bot's default takes one per cluster): GPT-3 Small's
+  // published 256 on 8,192 nodes splits no layout of its 65,536 GPUs (DP must divide 256, leaving TP × PP × CP ≥ 256 for
+  // a 12-layer, 12-head model); 8,191 nodes, planned at 8,191 sequences, run. The message names that batch.
+  it('8,192 nodes at 256 sequences: the nearest size, 8,191 nodes, at a global batch of 8,191 sequences', () => {
+    const a = runNodes(
+      { model: 'gpt3-126m', cluster: { gpu: 'h100-sxm' }, training: { globalBatchSize: 256 }, tokens: 300e9, nodes: 8192 },
+      { globalBatchFor: (n) => (n === 8192 ? 256 : n) },
+    );
+    if (a.ok) throw new Error('expected no plan on 8,192 nodes at 256 sequences');
+    expect(a.message).toMatch(/the nearest size that runs is 8,191 nodes \(1 fewer, [^,)]+, at a global batch of 8,191 sequences\)/);
+  });
+});
