@@ -94,6 +94,16 @@ export const formatCountCompact = (c: Count, significant = 3): string => formatC
 
 export const formatPercent = (r: Ratio, decimals = 1): string => `${(r * 100).toFixed(decimals)}%`;
 
+/**
+ * A share as a percentage to as many decimals as it has, up to two ("90%", "95.5%", "99.99%"), or more where two would
+ * round a share below 1 up to 100% ("99.999%"): an uptime of 0.99999 is not written 100% beside the time it loses.
+ */
+export function formatShare(r: Ratio): string {
+  let decimals = 2;
+  while (r < 1 && Number((r * 100).toFixed(decimals)) >= 100 && decimals < 12) decimals += 1;
+  return `${Number((r * 100).toFixed(decimals))}%`;
+}
+
 /** Decimals a load may take before it reads below 100% (ρ is below 1 whenever a rate is served). */
 const MAX_LOAD_DECIMALS = 3;
 

@@ -8,7 +8,7 @@ export {
 } from './quantities.ts';
 export {
   formatNumber, formatGrouped, formatBytes, formatBytesDecimal, formatSeconds, formatDuration, formatFlops, formatBandwidth,
-  formatCount, formatCountCompact, formatPercent, formatPercentChange, countOf, formatAmount, formatLoad,
+  formatCount, formatCountCompact, formatPercent, formatShare, formatPercentChange, countOf, formatAmount, formatLoad,
 } from './format.ts';
 export { formatCountExact, parseBytes, parseCount, parseDecimal, parseTokenLength } from './parse.ts';
 export { formatSize, typedInBinary } from './format-size.ts';

@@ -1,4 +1,5 @@
 import { daysText, type NodesResponseJson } from '@trainplan/protocol';
+import { formatShare } from '@trainplan/units';
 import type { FlagValues } from '../flags.ts';
 import { number } from '../search-flags.ts';
 
@@ -35,16 +36,6 @@ export function uptimeProblem(v: FlagValues): string | undefined {
 }
 
 /**
- * "90%", "95.5%", "99.99%": an uptime as a percentage, to as many decimals (two, or more where two would round an uptime
- * below 1 up to 100%: QA, 0.99999 read "at 100% uptime" beside 17.7 s lost) as it has.
- */
-function percentText(u: number): string {
-  let decimals = 2;
-  while (u < 1 && Number((u * 100).toFixed(decimals)) >= 100 && decimals < 12) decimals += 1;
-  return `${Number((u * 100).toFixed(decimals))}%`;
-}
-
-/**
  * The line under a nodes answer's time to train that says what uptime its days and GPU-hours assume: at 100%, that no
  * restarts or failures are counted, and how to count them; below, the days training and the days lost beside them.
  * Undefined where the answer names no time (a refusal, or nothing runs).
@@ -54,5 +45,5 @@ export function uptimeLine(a: NodesResponseJson): string | undefined {
   if (days === undefined) return undefined;
   const u = a.uptime ?? 1;
   if (u === 1) return `  at 100% uptime: no restarts or failures counted (--uptime ${LLAMA3_UPTIME} for Meta's Llama 3 figure)`;
-  return `  at ${percentText(u)} uptime: ${daysText(days * u)} of training, ${daysText(days * (1 - u))} lost to restarts, failures and checkpoint stalls`;
+  return `  at ${formatShare(u)} uptime: ${daysText(days * u)} of training, ${daysText(days * (1 - u))} lost to restarts, failures and checkpoint stalls`;
 }

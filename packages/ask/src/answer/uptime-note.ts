@@ -1,4 +1,4 @@
-import { percentText } from '../lexicon/uptime.ts';
+import { formatShare } from '@trainplan/units';
 import type { AskParameters } from '../question.ts';
 import { compactCount, formatDays } from '../format.ts';
 
@@ -18,7 +18,7 @@ export function uptimeSaid(p: AskParameters, spent: { days: number; gpuHours?: n
   const hours = spent.gpuHours === undefined ? '' : ` and ${compactCount(spent.gpuHours)} GPU-hours`;
   return {
     assumptions: [],
-    notes: [`At ${percentText(u)} uptime, as asked: ${formatDays(spent.days)}${hours} on the wall clock, of which ${formatDays(spent.days * u)} training (the time to train figure) `
+    notes: [`At ${formatShare(u)} uptime, as asked: ${formatDays(spent.days)}${hours} on the wall clock, of which ${formatDays(spent.days * u)} training (the time to train figure) `
       + `and ${formatDays(spent.days * (1 - u))} lost to restarts, failures and checkpoint stalls.`],
   };
 }

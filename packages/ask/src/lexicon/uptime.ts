@@ -23,9 +23,6 @@ const UP_AFTER = new RegExp(String.raw`\b${SHARE}\s*(?:of|=|:|at|is)?\s*(${DECIM
 const DOWN = new RegExp(String.raw`${LEAD}(${DECIMAL})\s*%\s*(?:downtime\b|(?:of\s+(?:the\s+)?(?:time|gpu[\s-]*hours)\s+)?(?:is\s+|being\s+)?lost\s+(?:to|from|in)\s+${LOST}\b)`
   + String.raw`|\bdowntime\s*(?:of|=|:|is)?\s*(${DECIMAL})\s*%`);
 
-/** "90%", "95.5%": a fraction as a percentage, to as many decimals (up to two) as it has. */
-export const percentText = (u: number): string => `${Number((u * 100).toFixed(2))}%`;
-
 /**
  * The uptime a question states, taken out of the text; undefined where it states none. Read before the settings no plan
  * models (unmodelled-settings.ts), which say a failure or a goodput not read. Out of (0, 1] ("0% uptime", "100% downtime",
