@@ -13,6 +13,8 @@ export interface Mount {
   readonly path: string;
   // Hono<any>: a mounted app may declare its own bindings (e.g. chat secrets in c.env).
   readonly app: Hono<any>;
+  /** The mounted app's OpenAPI path items, relative to `path` (the chat bot's: /slack, /discord): /openapi.json lists them. */
+  readonly openApiPaths?: Readonly<Record<string, unknown>>;
 }
 
 export interface ApiOptions {
@@ -77,7 +79,10 @@ export function createApi(options: ApiOptions = {}): Hono {
   app.use('*', (c, next) => (c.req.method === 'OPTIONS' && allowed(c.req.path).length === 0 ? next() : corsMiddleware(c, next)));
   // Mounts first: a mounted app may own `/` (the widget's demo page); the API's own paths follow.
   for (const mount of options.mounts ?? []) app.route(mount.path, mount.app);
-  metaRoutes(app, operations);
+  // The mounted apps' documented paths, under their mount points ('/v1/chat' + '/slack'); a mount at / adds none of its own.
+  const mountedPaths = Object.fromEntries((options.mounts ?? []).flatMap((m) => Object.entries(m.openApiPaths ?? {})
+    .map(([path, item]) => [`${m.path.replace(/\/$/, '')}${path}`, item])));
+  metaRoutes(app, operations, mountedPaths);
   presetRoutes(app);
   postOperationRoutes(app, operations, options.runInBackground);
   // A path some route answers, asked with another method, is a 405 naming the methods it answers

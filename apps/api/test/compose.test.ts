@@ -23,3 +23,18 @@ describe('composing other apps into the API', () => {
     expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
   });
 });
+
+describe('a mounted app\'s documented paths', () => {
+  const chat = new Hono();
+  chat.post('/slack', (c) => c.body(null, 503));
+  const item = { post: { operationId: 'chat-slack', summary: 'Slack', responses: { 503: { description: 'no secret' } }, 'x-signed': true } };
+  const app = createApi({ mounts: [{ path: '/v1/chat/', app: chat, openApiPaths: { '/slack': item } }, { path: '/plain', app: new Hono() }] });
+
+  it('are listed in /openapi.json under the mount point (one slash between them), beside the API\'s own', async () => {
+    const doc = await (await app.request('/openapi.json')).json() as { paths: Record<string, unknown> };
+    expect(doc.paths['/v1/chat/slack']).toEqual(item);
+    expect(doc.paths['/v1/estimate']).toBeDefined();
+    // A mount that documents nothing adds nothing.
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/plain'))).toEqual([]);
+  });
+});

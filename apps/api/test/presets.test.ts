@@ -79,7 +79,7 @@ describe('GET /v1/presets', () => {
     expect(gpu.nvlinkBandwidthBytesPerSecond).toBe(12 * 25e9);
   });
   it.each([
-    ['/v1/presets/gpus/h100', 'did you mean h100-sxm?'],
+    ['/v1/presets/gpus/h100', 'did you mean h100-sxm or h100-pcie?'],
     ['/v1/presets/models/gpt3-175', 'did you mean gpt3-175b?'],
     ['/v1/presets/models/llama3-7b', 'did you mean llama2-7b, llama3-8b or llama3-70b?'],
     ['/v1/presets/model', 'did you mean models?'],

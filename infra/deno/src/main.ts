@@ -1,5 +1,5 @@
 import { createApi, type Mount } from '@trainplan/api';
-import { createChatApp } from '@trainplan/chatops';
+import { CHAT_OPENAPI_PATHS, createChatApp } from '@trainplan/chatops';
 
 // The slice of Deno's runtime API this entry uses (typechecked by the repository's tsc, which has no Deno types).
 declare const Deno: {
@@ -14,7 +14,7 @@ declare const Deno: {
 const mounts: Mount[] = [
   // The chat bot: POST /v1/chat/slack, /v1/chat/discord. Deno serves no widget, so answers link to one
   // only where TRAINPLAN_PUBLIC_URL names a server that does (e.g. `npm start` on Node).
-  { path: '/v1/chat', app: createChatApp({ widgetAtOrigin: false }) },
+  { path: '/v1/chat', app: createChatApp({ widgetAtOrigin: false }), openApiPaths: CHAT_OPENAPI_PATHS },
 ];
 
 // `npx deno task start`: on http://127.0.0.1:8787 (PORT and HOST override). Deno.env reaches handlers as c.env.

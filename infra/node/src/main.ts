@@ -1,6 +1,6 @@
 import { serve } from '@hono/node-server';
 import { createApi, type Mount } from '@trainplan/api';
-import { createChatApp } from '@trainplan/chatops';
+import { CHAT_OPENAPI_PATHS, createChatApp } from '@trainplan/chatops';
 import { createWidgetApp } from '@trainplan/widget';
 import { createBackgroundAnswerer } from './background-answerer.ts';
 import { createBackgroundOperations } from './background-operations.ts';
@@ -19,7 +19,7 @@ const operations = createBackgroundOperations();
 const mounts: Mount[] = [
   // The chat bot: POST /v1/chat/slack, /v1/chat/discord (secrets from c.env). Its answers link to the
   // widget at TRAINPLAN_PUBLIC_URL, else at the origin the request came to, which serves it here.
-  { path: '/v1/chat', app: createChatApp({ widgetAtOrigin: true, answerInBackground: background.answer }) },
+  { path: '/v1/chat', app: createChatApp({ widgetAtOrigin: true, answerInBackground: background.answer }), openApiPaths: CHAT_OPENAPI_PATHS },
   { path: '/', app: createWidgetApp() }, // the widget: demo page at /, module at /widget/trainplan-widget.js
 ];
 

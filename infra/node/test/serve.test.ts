@@ -46,6 +46,17 @@ describe('npm start on Node', () => {
     expect(healthMs / nodes.ms).toBeLessThan(0.25);
   }, 60_000);
 
+  it('documents the chat bot\'s endpoints in /openapi.json, and each refuses as documented (no secret set: 503)', async () => {
+    const doc = await (await fetch(`${base}/openapi.json`)).json() as { paths: Record<string, { post?: { responses: Record<string, unknown> } }> };
+    for (const [path, type] of [['/v1/chat/slack', 'application/x-www-form-urlencoded'], ['/v1/chat/discord', 'application/json']] as const) {
+      const documented = doc.paths[path]?.post?.responses;
+      expect(documented, path).toBeDefined();
+      const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': type }, body: type === 'application/json' ? '{}' : 'text=hi' });
+      // The test server runs without SLACK_SIGNING_SECRET or DISCORD_PUBLIC_KEY (start-server.ts): 503, a status documented.
+      expect(res.status).toBe(503);
+      expect(Object.keys(documented!)).toContain(String(res.status));
+    }
+  });
   it('a known path with another method is 405 with Allow (the shared app\'s handling, on Node)', async () => {
     const res = await fetch(`${base}/v1/estimate`);
     expect(res.status).toBe(405);

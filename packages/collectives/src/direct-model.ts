@@ -1,6 +1,6 @@
-import { nvlinkPeerLinks } from '@trainplan/hardware';
 import { toGBps } from '@trainplan/units';
 import { effectiveIntraBandwidthGBps, effectiveNicBandwidthGBps } from './effective-bandwidth.ts';
+import { peerLinksOf } from './gpus-joined-by-nvlink.ts';
 import { candidate, type NcclCandidate } from './nccl-candidate.ts';
 import { NCCL_TABLES } from './nccl-tables.ts';
 import type { NcclTopology } from './nccl-topology.ts';
@@ -9,15 +9,16 @@ import type { CollectiveOp, Fabric } from './types.ts';
 
 /**
  * Microseconds per byte of S that the all-to-all's intra-node part takes on a direct NVLink mesh
- * (DGX-1), or null behind an NVSwitch. Each GPU sends S/n to every local peer at once: to an
- * NVLink neighbour over that pair's links (links × NCCL's per-link figure), to a GPU it has no
- * NVLink to through the host over its PCIe x16 link, which its S·(n−ppn)/n for other nodes also
- * crosses (topology-graph.ts routeInto). The slowest GPU's slowest path sets the time. The group
- * is taken to be local GPUs 0 … ppn−1, as Megatron places an expert- or tensor-parallel group.
+ * (DGX-1) or a PCIe node, or null behind an NVSwitch. Each GPU sends S/n to every local peer at once:
+ * to an NVLink neighbour over that pair's links (links × NCCL's per-link figure), to a GPU it has no
+ * NVLink to (on a PCIe node: every peer) through the host over its PCIe x16 link, which its
+ * S·(n−ppn)/n for other nodes also crosses (topology-graph.ts routeInto). The slowest GPU's slowest
+ * path sets the time. The group is taken to be local GPUs 0 … ppn−1, as Megatron places an expert- or
+ * tensor-parallel group.
  */
 function meshAllToAllUsPerByte(fabric: Fabric, ranks: number, ppn: number): number | null {
   const g = fabric.gpusPerNode;
-  const peers = fabric.nvlinkCount > 0 ? nvlinkPeerLinks(fabric.intraNode, g) : null;
+  const peers = peerLinksOf(fabric, g);
   if (!peers) return null;
   const perLinkGBps = NCCL_TABLES.nvlinkBandwidthPerLinkGBps.value[fabric.generation];
   const interFraction = (ranks - ppn) / ranks;
@@ -43,7 +44,8 @@ function meshAllToAllUsPerByte(fabric: Fabric, ranks: number, ppn: number): numb
  *     aggregate several NICs, nccl-tests#267), S·(ppn−1)/n go over NVLink, both at once;
  *     busbw on N nodes then tends to N/(N−1) × the per-GPU NIC rate (nccl-tests#130);
  *   send/recv: S to one peer, over NVLink on one node, the NIC share across nodes.
- * On a direct NVLink mesh (DGX-1) the intra-node part goes pair by pair (meshAllToAllUsPerByte).
+ * On a direct NVLink mesh (DGX-1) the intra-node part goes pair by pair, and on a PCIe node all of it shares
+ * each GPU's PCIe link with the inter-node part (meshAllToAllUsPerByte).
  * Latency: one NCCL Ring/Simple step (base + hop), plus the per-post network overhead
  * (src/tuning/ring.cc getNetOverhead) for every peer on another node.
  */

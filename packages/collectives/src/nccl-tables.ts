@@ -148,7 +148,17 @@ export const NCCL_TABLES = {
     source: 'NVIDIA/nccl src/graph/topo.h SM70/SM80/SM90/SM100_NVLINK_BW',
     value: { volta: 20.0, ampere: 20.0, hopper: 20.6, blackwell: 40.1 },
   } satisfies Cited<ByGeneration<number>>,
-  pciBandwidthGBps: { source: 'NVIDIA/nccl src/graph/topo.h PCI_BW (Gen3 x16)', value: 12.0 },
+  /**
+   * A GPU's PCIe x16 link as NCCL's topology sees it, by the host PCIe generation of the GPU generation (pcie-bandwidth.ts:
+   * V100 Gen3, A100 Gen4, H100 and B200 Gen5): NCCL reads the link's speed and width from sysfs and sets its bandwidth to
+   * width × per-lane rate / 80 GB/s, the per-lane rate in 100 Mb/s units with the line encoding folded in (Gen3 60, Gen4
+   * 120, Gen5 240), so x16 is 12, 24 and 48 GB/s — 76% of the 15.75 / 31.5 / 63 GB/s line rate, what PCIe's packet
+   * overheads leave. Gen3's 12 is also topo.h's PCI_BW, the figure NCCL uses where sysfs says nothing.
+   */
+  pciBandwidthGBps: {
+    source: 'NVIDIA/nccl src/graph/topo.cc ncclTopoAddPci (kvDictPciGen, width·speed/80); src/graph/topo.h PCI_BW',
+    value: { volta: 12, ampere: 24, hopper: 48, blackwell: 48 },
+  } satisfies Cited<ByGeneration<number>>,
 
   /** The discrete per-channel speeds the graph search tries, fastest first. */
   speedLadderGBps: {

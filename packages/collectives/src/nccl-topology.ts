@@ -1,5 +1,6 @@
 import { nvlinkPeerLinks } from '@trainplan/hardware';
 import { toGBps } from '@trainplan/units';
+import { gpusJoinedByNvlink } from './gpus-joined-by-nvlink.ts';
 import { meshRingChannels } from './mesh-rings.ts';
 import { channelsThatFit, dupChannels, FIT_TOLERANCE_GBPS, raiseAlongLadder, searchLadder, type NcclGraph } from './nccl-graph-search.ts';
 import { NCCL_TABLES, type NcclHardware } from './nccl-tables.ts';
@@ -17,7 +18,7 @@ export interface NcclTopology {
   readonly ring: NcclGraph;
   /** The tree graph has the ring's channels (src/init.cc); only its bwIntra may be raised. */
   readonly tree: NcclGraph & { readonly pattern: 'balanced-tree' | 'tree' };
-  /** Absent when NVLS is impossible (no NVLink SHARP, pre-Hopper, < 2 local ranks). */
+  /** Absent when NVLS is impossible (no NVLink SHARP, pre-Hopper, no NVSwitch — a PCIe node —, < 2 local ranks). */
   readonly nvls: NcclGraph | null;
 }
 
@@ -27,10 +28,10 @@ const isHopperOrLater = (fabric: Fabric): boolean => fabric.generation === 'hopp
  * NVLinks a GPU can drive into a ring of this group: all of them behind an NVSwitch; on a direct
  * mesh (DGX-1) one per ring channel NCCL's search fits along the links among the group's GPUs
  * (mesh-rings.ts: 6 on a full DGX-1, 4 for GPUs 0–3), taken to be local GPUs 0 … ppn−1 as
- * Megatron places a tensor-parallel group; 0 when those GPUs have no NVLink ring.
+ * Megatron places a tensor-parallel group; 0 when those GPUs have no NVLink ring, and on a PCIe node.
  */
 function ringLinks(fabric: Fabric, ranksPerNode: number): number {
-  if (fabric.nvlinkCount === 0) return 0;
+  if (!gpusJoinedByNvlink(fabric)) return 0;
   const peers = ranksPerNode > 1 ? nvlinkPeerLinks(fabric.intraNode, fabric.gpusPerNode) : null;
   if (!peers) return fabric.nvlinkCount;
   return meshRingChannels(peers, fabric.gpusPerNode, Array.from({ length: ranksPerNode }, (_, i) => i));
@@ -39,10 +40,11 @@ function ringLinks(fabric: Fabric, ranksPerNode: number): number {
 /**
  * GPU-to-NVLink bandwidth as NCCL sees it: ring links × NCCL's per-link figure for the SM
  * generation (src/graph/topo.h; 12 × 20 = 240 on A100, 18 × 20.6 ≈ 371 on H100), not the line
- * rate; NCCL's PCIe figure when the GPUs have no NVLink (ring) between them.
+ * rate; NCCL's figure for the GPU's PCIe x16 link when the GPUs have no NVLink (ring) between them (24 GB/s Gen4,
+ * 48 Gen5: a ring of 2 channels × 12 or 2 × 24, the 24 and 48 GB/s all-reduce busbw NVIDIA charts for 8 PCIe GPUs).
  */
 function intraBandwidthPerGpuGBps(fabric: Fabric, placement: GroupPlacement, links: number): number {
-  if (links === 0) return NCCL_TABLES.pciBandwidthGBps.value * placement.nvlinkShare;
+  if (links === 0) return NCCL_TABLES.pciBandwidthGBps.value[fabric.generation] * placement.nvlinkShare;
   return links * NCCL_TABLES.nvlinkBandwidthPerLinkGBps.value[fabric.generation] * placement.nvlinkShare;
 }
 
@@ -128,7 +130,8 @@ function deriveTopology(fabric: Fabric, group: CommGroup): NcclTopology {
 function nvlsGraph(
   fabric: Fabric, placement: GroupPlacement, intraGBps: number, nicGBps: number, ladder: readonly number[],
 ): NcclGraph | null {
-  const supported = fabric.nvlinkSharp && isHopperOrLater(fabric) && fabric.intraNode === 'nvswitch' && fabric.nvlinkCount > 0;
+  // NVLink SHARP reduces inside an NVSwitch: a mesh or a PCIe node has none, whatever its nvlinkSharp says.
+  const supported = fabric.nvlinkSharp && isHopperOrLater(fabric) && fabric.intraNode === 'nvswitch' && gpusJoinedByNvlink(fabric);
   const nChannels = Math.min(placement.ranksPerNode, NCCL_TABLES.maxNvlsArity.value);
   if (!supported || nChannels < 2) return null;
   const headNicGBps = placement.nodes === 1 ? Number.POSITIVE_INFINITY

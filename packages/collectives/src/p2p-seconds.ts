@@ -2,31 +2,39 @@ import type { Bytes, Seconds } from '@trainplan/units';
 import { toGBps, us } from '@trainplan/units';
 import { checkFiniteNonNegative } from './alpha-beta-options.ts';
 import { effectiveIntraBandwidthGBps, effectiveNicBandwidthGBps } from './effective-bandwidth.ts';
+import { gpusJoinedByNvlink } from './gpus-joined-by-nvlink.ts';
 import { NCCL_TABLES } from './nccl-tables.ts';
 import type { Fabric } from './types.ts';
 
-/** Per-GPU NVLink (or PCIe) bandwidth in NCCL's units: links × NCCL's per-link figure (src/graph/topo.h). */
+/**
+ * What NCCL drives out of one GPU to another of its node, in NCCL's units: NVLink links × NCCL's per-link figure
+ * (src/graph/topo.h), or on a PCIe node NCCL's figure for the GPU's PCIe x16 link (24 GB/s Gen4, 48 Gen5), each
+ * through the channels × speed its search fits (effective-bandwidth.ts).
+ */
 export function intraNodeGBps(fabric: Fabric): number {
-  if (fabric.nvlinkCount === 0) return NCCL_TABLES.pciBandwidthGBps.value;
-  return effectiveIntraBandwidthGBps(
-    fabric.nvlinkCount * NCCL_TABLES.nvlinkBandwidthPerLinkGBps.value[fabric.generation], fabric.generation);
+  const T = NCCL_TABLES;
+  const gbps = gpusJoinedByNvlink(fabric)
+    ? fabric.nvlinkCount * T.nvlinkBandwidthPerLinkGBps.value[fabric.generation]
+    : T.pciBandwidthGBps.value[fabric.generation];
+  return effectiveIntraBandwidthGBps(gbps, fabric.generation);
 }
 
 /**
  * α of one point-to-point message as NCCL's model prices a single Ring/Simple step: the base
- * latency plus one hop, NVLink (3.4 µs) or network (14 µs) (src/tuning/cost_model.cc).
+ * latency plus one hop, NVLink (3.4 µs), PCIe (5.7 µs) or network (14 µs) (src/tuning/cost_model.cc).
  * `fabric.networkLatency` is not added: NCCL's IB plugin reports 0 extra latency and its
  * hwLatencies already include the wire.
  */
 export function p2pAlphaSeconds(fabric: Fabric, crossNode: boolean): Seconds {
   const hw = NCCL_TABLES.hwLatencyUs.value;
-  const hop = crossNode ? hw.net.ring.Simple : hw[fabric.nvlinkCount > 0 ? 'nvlink' : 'pci'].ring.Simple;
+  const hop = crossNode ? hw.net.ring.Simple : hw[gpusJoinedByNvlink(fabric) ? 'nvlink' : 'pci'].ring.Simple;
   return us(NCCL_TABLES.baseLatencyUs.value.ring.Simple + hop);
 }
 
 /**
  * One point-to-point send: α + bytes / bw, over NVLink inside a node (the rate NCCL drives out of
- * one GPU: 240 GB/s A100, 360 H100) or over one NIC across nodes (24 GB/s HDR, 48 NDR).
+ * one GPU: 240 GB/s A100, 360 H100; over PCIe on a PCIe node: 24 Gen4, 48 Gen5) or over one NIC across
+ * nodes (24 GB/s HDR, 48 NDR).
  * `nicShare` (default 1) is the fraction of a NIC this sender gets when GPUs share NICs.
  */
 export function p2pSeconds(options: {

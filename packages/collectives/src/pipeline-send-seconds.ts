@@ -1,6 +1,7 @@
 import type { Bytes, Seconds } from '@trainplan/units';
 import { us } from '@trainplan/units';
 import { checkFiniteNonNegative } from './alpha-beta-options.ts';
+import { gpusJoinedByNvlink } from './gpus-joined-by-nvlink.ts';
 import { NCCL_TABLES } from './nccl-tables.ts';
 import { intraNodeGBps, p2pSeconds } from './p2p-seconds.ts';
 import type { Fabric } from './types.ts';
@@ -13,8 +14,8 @@ import type { Fabric } from './types.ts';
  *   with it: α + bytes/(t·B) + (t−1)·α_NVL + (t−1)/t·bytes/B_NVL — each rank sends 1/t, then the
  *   receiver all-gathers over NVLink.
  * B is the sender's share of a NIC across nodes (all GPUs of a node send at once, so a node with
- * fewer NICs than GPUs splits them) or NVLink inside a node; α_NVL is NCCL's per-step NVLink ring
- * latency (3.4 µs, Simple). Megatron skips scatter/gather under sequence parallelism: pass
+ * fewer NICs than GPUs splits them) or NVLink inside a node (PCIe on a PCIe node); α_NVL is NCCL's
+ * per-step NVLink ring latency (3.4 µs, Simple; its PCI row, 5.7 µs, on a PCIe node). Megatron skips scatter/gather under sequence parallelism: pass
  * `scatterGather: false` then.
  */
 export function pipelineSendSeconds(options: {
@@ -31,7 +32,7 @@ export function pipelineSendSeconds(options: {
   const nicShare = Math.min(1, fabric.nicsPerNode / fabric.gpusPerNode);
   if (!scatterGather || t === 1) return p2pSeconds({ bytes, fabric, crossNode, nicShare });
   const send = p2pSeconds({ bytes: bytes / t, fabric, crossNode, nicShare });
-  const alphaNvlUs = NCCL_TABLES.hwLatencyUs.value[fabric.nvlinkCount > 0 ? 'nvlink' : 'pci'].ring.Simple;
+  const alphaNvlUs = NCCL_TABLES.hwLatencyUs.value[gpusJoinedByNvlink(fabric) ? 'nvlink' : 'pci'].ring.Simple;
   const allGather = us((t - 1) * alphaNvlUs + (((t - 1) / t) * bytes) / (1000 * intraNodeGBps(fabric)));
   return send + allGather;
 }

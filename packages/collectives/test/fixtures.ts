@@ -41,6 +41,18 @@ export const H100_RING_ONLY_FABRIC: Fabric = { ...H100_FABRIC, nvlinkSharp: fals
 export const V100_FABRIC: Fabric = fabricFromSpecs({
   gpu: V100, system: system('dgx-1v', 'v100', false, 'edr-4', 'nvlink-hybrid-cube-mesh'), network: ib('edr-4', 100, 4), nvlink: NVLINK2,
 });
+/**
+ * 8-GPU PCIe servers: no NVSwitch and no NVLink between the cards (nvlinkCount 0; the 2-GPU bridge is not modelled),
+ * one InfiniBand NIC per two GPUs. A100 80GB PCIe on PCIe Gen4 with 4 × HDR 200 Gb/s; H100 PCIe on Gen5 with 4 × NDR.
+ */
+const A100_PCIE = gpu({ id: 'a100-pcie', generation: 'ampere', nvlink: 'nvlink3', nvlinkCount: 0, tdpWatts: 300 });
+const H100_PCIE = gpu({ id: 'h100-pcie', generation: 'hopper', nvlink: 'nvlink4', nvlinkCount: 0, tdpWatts: 350 });
+export const A100_PCIE_FABRIC: Fabric = fabricFromSpecs({
+  gpu: A100_PCIE, system: system('pcie-a100', 'a100-pcie', false, 'hdr-4', 'pcie'), network: ib('hdr-4', 200, 4), nvlink: NVLINK3,
+});
+export const H100_PCIE_FABRIC: Fabric = fabricFromSpecs({
+  gpu: H100_PCIE, system: system('pcie-h100', 'h100-pcie', false, 'ndr-4', 'pcie'), network: ib('ndr-4', 400, 4), nvlink: NVLINK4,
+});
 /** GB200 NVL72: one 72-GPU NVLink domain (NVLink5: 18 links × 50 GB/s/dir). */
 export const GB200_NVL72_FABRIC: Fabric = {
   generation: 'blackwell', gpusPerNode: 72, intraNode: 'nvswitch', nvlinkCount: 18, nvlinkBandwidthPerLink: GBps(50),

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { GiB, KiB, MiB, toGBps, toUs } from '@trainplan/units';
 import { collectiveCost } from '../src/index.ts';
 import type { CollectiveOp, CommGroup, Fabric } from '../src/index.ts';
-import { A100_FABRIC, H100_FABRIC, V100_FABRIC } from './fixtures.ts';
+import { A100_FABRIC, A100_PCIE_FABRIC, H100_FABRIC, H100_PCIE_FABRIC, V100_FABRIC } from './fixtures.ts';
 
 interface Point { readonly bytes: number; readonly time_us: number; readonly busbw_GBps: number }
 interface Entry { readonly id: string; readonly busbw_GBps: number | null; readonly points?: readonly Point[] }
@@ -105,6 +105,12 @@ describe('maintainer statements and vendor charts (large messages, ±5%)', () =>
       busbwAt8GiB('all-reduce', H100_FABRIC, { ranks: 32, ranksPerNode: 8 }, 'ring')],
     ['nvidia-gtc24-s62129-nvlink2-v100: DGX-1 V100', 'nvidia-gtc24-s62129-nvlink2-v100',
       busbwAt8GiB('all-reduce', V100_FABRIC, node8)],
+    // 8 PCIe cards, no NVLink: NCCL's ring of 2 channels × 12 (Gen4) or 2 × 24 GB/s (Gen5) fills the x16 link as NCCL
+    // rates it (width × per-lane rate / 80: 24 and 48 GB/s, src/graph/topo.cc), not its 31.5 / 63 GB/s line rate.
+    ['nvidia-gtc24-s62129-pcie-gen4: 8 × A100 PCIe, PCIe Gen4', 'nvidia-gtc24-s62129-pcie-gen4',
+      busbwAt8GiB('all-reduce', A100_PCIE_FABRIC, node8)],
+    ['nvidia-gtc24-s62129-pcie-gen5: 8 × H100 PCIe, PCIe Gen5', 'nvidia-gtc24-s62129-pcie-gen5',
+      busbwAt8GiB('all-reduce', H100_PCIE_FABRIC, node8)],
     ['nccl-1281-h100-rs-ag: H100 reduce-scatter', 'nccl-1281-h100-rs-ag',
       busbwAt8GiB('reduce-scatter', H100_FABRIC, node8)],
     // "370GB/s, which you can observe as BusBw when running non-allreduce operations".

@@ -11,7 +11,9 @@ import type { Citation, GpuSpec } from './types.ts';
  * Every GPU cites its datasheet or whitepaper, and which figures it took from it, in GPU_SOURCES below
  * (keyed by id, so the compiler demands one per GPU), not on the spec the planner computes with.
  */
-export const GPU_IDS = ['v100-32gb', 'a100-40gb', 'a100-80gb', 'h100-sxm', 'h200', 'b200', 'gb200'] as const;
+export const GPU_IDS = [
+  'v100-32gb', 'a100-40gb', 'a100-80gb', 'a100-80gb-pcie', 'h100-sxm', 'h100-pcie', 'h200', 'b200', 'gb200',
+] as const;
 export type GpuId = (typeof GPU_IDS)[number];
 
 const A100_DATASHEET = {
@@ -29,6 +31,12 @@ const A100_SXM = {
   nvlinkCount: 12,
   tdpWatts: 400,
 } as const;
+
+// PCIe cards: no NVSwitch and no NVLink to the other GPUs of a server (nvlinkCount 0: every peer path is PCIe, intraNode
+// 'pcie'). The optional NVLink bridge joins two cards only (A100 and H100 datasheets: "NVLink Bridge for 2 GPUs: 600GB/s"),
+// which a per-GPU link count cannot say (the collectives would take it for a link to every GPU): it is not modelled. `nvlink`
+// names the generation the bridge would use.
+const NO_NVLINK_PEERS = { nvlinkCount: 0 } as const;
 
 // H100 whitepaper Table 1 (H100 SXM5): dense BF16/FP16 989.4, FP8 1978.9, TF32 494.7, FP32 66.9.
 const HOPPER_PEAKS = {
@@ -63,6 +71,19 @@ const SPECS: Readonly<Record<GpuId, GpuSpec>> = {
     hbmBytes: GiB(80),
     hbmBandwidth: GBps(2039),
   },
+  'a100-80gb-pcie': {
+    id: 'a100-80gb-pcie',
+    name: 'NVIDIA A100 80GB PCIe',
+    generation: 'ampere',
+    peakFlops: A100_SXM.peakFlops,
+    hbmBytes: GiB(80),
+    hbmBandwidth: GBps(1935),
+    smCount: 108,
+    l2Bytes: MiB(40),
+    nvlink: 'nvlink3',
+    ...NO_NVLINK_PEERS,
+    tdpWatts: 300,
+  },
   'h100-sxm': {
     id: 'h100-sxm',
     name: 'NVIDIA H100 SXM5 80GB',
@@ -75,6 +96,20 @@ const SPECS: Readonly<Record<GpuId, GpuSpec>> = {
     nvlink: 'nvlink4',
     nvlinkCount: 18,
     tdpWatts: 700,
+  },
+  'h100-pcie': {
+    id: 'h100-pcie',
+    name: 'NVIDIA H100 PCIe 80GB',
+    generation: 'hopper',
+    // Datasheet H100 PCIe column, sparse ÷ 2 (GPU_SOURCES): 1,513 → 756 BF16/FP16, 3,026 → 1,513 FP8, 756 → 378 TF32.
+    peakFlops: { fp32: TFLOPS(51), tf32: TFLOPS(378), fp16: TFLOPS(756), bf16: TFLOPS(756), fp8: TFLOPS(1513) },
+    hbmBytes: MiB(81559),
+    hbmBandwidth: TBps(2),
+    smCount: 114,
+    l2Bytes: MiB(50),
+    nvlink: 'nvlink4',
+    ...NO_NVLINK_PEERS,
+    tdpWatts: 350,
   },
   h200: {
     id: 'h200',
@@ -142,11 +177,27 @@ export const GPU_SOURCES = /* @__PURE__ */ ((): Readonly<Record<GpuId, Citation>
     note: 'A100 80GB SXM column: BF16/FP16 312, TF32 156, FP32 19.5 TFLOPS (dense), 80 GB HBM2e at 2,039 GB/s, 400 W. '
       + 'Capacity: nvidia-smi reports 81920 MiB = 80 GiB.',
   },
+  'a100-80gb-pcie': {
+    ...A100_DATASHEET,
+    note: 'A100 80GB PCIe column: BF16/FP16 312, TF32 156, FP32 19.5 TFLOPS (dense; the starred figures are sparse), 80 GB HBM2e '
+      + 'at 1,935 GB/s, 300 W, PCIe Gen4 64 GB/s (32 each way), "NVIDIA NVLink Bridge for 2 GPUs: 600GB/s" (not modelled: '
+      + 'nvlinkCount 0). Whitepaper: 108 SMs, 40 MB L2, as the SXM part. Capacity: nvidia-smi reports 81920 MiB = 80 GiB, '
+      + 'with a 300 W cap.',
+  },
   'h100-sxm': {
     title: 'NVIDIA H100 Tensor Core GPU Architecture whitepaper; NVIDIA H100 datasheet',
     url: 'https://resources.nvidia.com/en-us-tensor-core/gtc22-whitepaper-hopper',
     note: 'Whitepaper Table 1, H100 SXM5 dense column (datasheet rounds to 989/1,979 and quotes sparse rates); '
       + '132 SMs, 50 MB L2. Datasheet: 80 GB HBM3 at 3.35 TB/s, up to 700 W. Capacity: nvidia-smi reports 81559 MiB (≈79.6 GiB).',
+  },
+  'h100-pcie': {
+    title: 'NVIDIA H100 Tensor Core GPU datasheet; NVIDIA H100 PCIe GPU product brief (PB-11133-001)',
+    url: 'https://www.nvidia.com/en-us/data-center/h100/',
+    note: 'Datasheet H100 PCIe column, with sparsity: BF16/FP16 1,513, FP8 3,026, TF32 756 TFLOPS, halved here to 756 (1,513 / 2 '
+      + '= 756.5, rounded as the whitepaper\'s dense figure and 114 SMs × 4,096 FLOP/clk × 1,620 MHz = 756.4 give it), 1,513 and '
+      + '378; FP32 51; 80 GB HBM2e at 2 TB/s; 300–350 W (the product brief: a 350 W maximum TDP, PCI Express Gen5 card); NVLink '
+      + 'bridge 600 GB/s for 2 GPUs (not modelled: nvlinkCount 0). 114 SMs and 50 MB L2 (NVIDIA LaunchPad H100 PCIe page). '
+      + 'Capacity: nvidia-smi reports 81559 MiB, with a 350 W cap.',
   },
   h200: {
     title: 'NVIDIA H200 Tensor Core GPU datasheet',

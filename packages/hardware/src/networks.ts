@@ -8,7 +8,9 @@ import type { Citation, NetworkSpec } from './types.ts';
  * Every fabric cites its source, and which figures it took from it, in NETWORK_SOURCES below (keyed
  * by id, so the compiler demands one per fabric), not on the spec the planner computes with.
  */
-export const NETWORK_IDS = ['edr-ib-4x', 'hdr-ib-8x', 'ndr-ib-8x', 'omnipath-4x', 'roce-400g-8x', 'nvl72'] as const;
+export const NETWORK_IDS = [
+  'edr-ib-4x', 'hdr-ib-4x', 'hdr-ib-8x', 'ndr-ib-4x', 'ndr-ib-8x', 'omnipath-4x', 'roce-400g-8x', 'nvl72',
+] as const;
 export type NetworkId = (typeof NETWORK_IDS)[number];
 
 const SWITCH_HOPS = 3;
@@ -30,6 +32,15 @@ const SPECS: Readonly<Record<NetworkId, NetworkSpec>> = {
     // Switch-IB 2 has SHARPv1 (small messages only); NCCL's CollNet needs SHARPv2 (Quantum, HDR).
     inNetworkReduction: false,
   },
+  'hdr-ib-4x': {
+    id: 'hdr-ib-4x',
+    name: '4 × HDR InfiniBand 200 Gb/s (8-GPU PCIe server, one NIC per two GPUs)',
+    kind: 'infiniband',
+    nicsPerNode: 4,
+    nicBandwidth: Gbps(200),
+    latency: CONNECTX_LATENCY + SWITCH_HOPS * HDR_SWITCH_LATENCY,
+    inNetworkReduction: true,
+  },
   'hdr-ib-8x': {
     id: 'hdr-ib-8x',
     name: '8 × HDR InfiniBand 200 Gb/s (DGX A100, Selene, Azure NDm A100 v4)',
@@ -37,6 +48,15 @@ const SPECS: Readonly<Record<NetworkId, NetworkSpec>> = {
     nicsPerNode: 8,
     nicBandwidth: Gbps(200),
     latency: CONNECTX_LATENCY + SWITCH_HOPS * HDR_SWITCH_LATENCY,
+    inNetworkReduction: true,
+  },
+  'ndr-ib-4x': {
+    id: 'ndr-ib-4x',
+    name: '4 × NDR InfiniBand 400 Gb/s (8-GPU PCIe Gen5 server, one NIC per two GPUs)',
+    kind: 'infiniband',
+    nicsPerNode: 4,
+    nicBandwidth: Gbps(400),
+    latency: NDR_LATENCY,
     inNetworkReduction: true,
   },
   'ndr-ib-8x': {
@@ -90,11 +110,24 @@ export const NETWORK_SOURCES = /* @__PURE__ */ ((): Readonly<Record<NetworkId, C
     url: 'https://images.nvidia.com/content/pdf/dgx1-v100-system-architecture-whitepaper.pdf',
     note: 'Four 100 Gb/s EDR InfiniBand ports per DGX-1; NVIDIA/nccl-tests#29: "DGX-1 can get 48 GB/s because we have 4 IB adapters".',
   },
+  'hdr-ib-4x': {
+    title: 'NVIDIA ConnectX-6 VPI adapter (HDR 200 Gb/s, PCIe Gen4 x16); NVIDIA Quantum QM8700 HDR switch datasheet',
+    url: 'https://www.nvidia.com/en-us/networking/infiniband-adapters/',
+    note: 'One single-port ConnectX-6 HDR 200 Gb/s NIC per PCIe switch, i.e. per two GPUs, four per 8-GPU PCIe server: an '
+      + 'assumption (the cited servers take NICs in their PCIe slots and state no count); a Gen4 x16 slot carries one HDR port '
+      + 'at line rate. Latency as hdr-ib-8x.',
+  },
   'hdr-ib-8x': {
     title: 'NVIDIA DGX A100 User Guide; NVIDIA Quantum QM8700 HDR switch datasheet',
     url: 'https://docs.nvidia.com/dgx/dgxa100-user-guide/introduction-to-dgxa100.html',
     note: 'Eight single-port ConnectX-6 HDR 200 Gb/s compute NICs per DGX A100 (storage NICs not counted); '
       + 'Quantum switches support SHARPv2. Narayanan et al. 2021 Sec. 5: Selene uses the same 8 × HDR per node.',
+  },
+  'ndr-ib-4x': {
+    title: 'NVIDIA ConnectX-7 adapter (NDR 400 Gb/s, PCIe Gen5 x16); NVIDIA Quantum-2 switches',
+    url: 'https://www.nvidia.com/en-us/networking/infiniband-adapters/',
+    note: 'One ConnectX-7 NDR 400 Gb/s NIC per PCIe switch, i.e. per two GPUs, four per 8-GPU PCIe Gen5 server: an assumption '
+      + '(the cited server states no count); a Gen5 x16 slot carries one NDR port at line rate. Latency as ndr-ib-8x.',
   },
   'ndr-ib-8x': {
     title: 'NVIDIA DGX H100 User Guide',

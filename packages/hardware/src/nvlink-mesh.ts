@@ -19,24 +19,42 @@ const DGX1_HYBRID_CUBE_MESH: readonly (readonly [number, number, number])[] = [
   [6, 7, 2],
 ];
 
-/** One table per node size, shared by every caller (callers only read it). */
-const built = new Map<number, Uint8Array>();
+/** One table per (kind, node size), shared by every caller (callers only read it). */
+const built = new Map<string, Uint8Array>();
 
 /**
  * NVLinks between local GPUs a and b at `a * gpusPerNode + b` (0: no direct link), for a node whose
- * GPUs are joined directly rather than through NVSwitch; null when every GPU reaches every other
- * through a switch. A node using fewer GPUs than the mesh holds keeps the links among those it uses.
+ * GPUs are not joined through NVSwitch: the DGX-1 hybrid cube-mesh, or a PCIe-only node, whose table
+ * is all zeros (no GPU pair has an NVLink; every peer path is PCIe through the host or a PCIe switch:
+ * a 2-GPU NVLink bridge is not modelled). Null when every GPU reaches every other through an NVSwitch.
+ * A node using fewer GPUs than the mesh holds keeps the links among those it uses.
  */
 export function nvlinkPeerLinks(kind: IntraNodeKind, gpusPerNode: number): Readonly<Uint8Array> | null {
-  if (kind === 'nvswitch') return null;
-  const cached = built.get(gpusPerNode);
+  switch (kind) {
+    case 'nvswitch':
+      return null;
+    case 'nvlink-hybrid-cube-mesh':
+    case 'pcie':
+      break;
+    default:
+      return unknownKind(kind);
+  }
+  const key = `${kind}:${gpusPerNode}`;
+  const cached = built.get(key);
   if (cached) return cached;
   const links = new Uint8Array(gpusPerNode * gpusPerNode);
-  for (const [a, b, count] of DGX1_HYBRID_CUBE_MESH) {
-    if (a >= gpusPerNode || b >= gpusPerNode) continue;
-    links[a * gpusPerNode + b] = count;
-    links[b * gpusPerNode + a] = count;
+  if (kind === 'nvlink-hybrid-cube-mesh') {
+    for (const [a, b, count] of DGX1_HYBRID_CUBE_MESH) {
+      if (a >= gpusPerNode || b >= gpusPerNode) continue;
+      links[a * gpusPerNode + b] = count;
+      links[b * gpusPerNode + a] = count;
+    }
   }
-  built.set(gpusPerNode, links);
+  built.set(key, links);
   return links;
+}
+
+/** Exhaustiveness: a new IntraNodeKind fails to compile here until nvlinkPeerLinks handles it. */
+function unknownKind(kind: never): never {
+  throw new Error(`unknown intra-node kind ${String(kind)}`);
 }

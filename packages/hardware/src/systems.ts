@@ -8,8 +8,8 @@ import type { Citation, SystemSpec } from './types.ts';
  * the compiler demands one per system), not on the spec the planner computes with.
  */
 export const SYSTEM_IDS = [
-  'dgx-1-v100', 'dgx-a100-40gb', 'dgx-a100-80gb', 'azure-ndm-a100-v4', 'jean-zay-a100',
-  'dgx-h100', 'dgx-h200', 'dgx-b200', 'gb200-nvl72',
+  'dgx-1-v100', 'dgx-a100-40gb', 'dgx-a100-80gb', 'azure-ndm-a100-v4', 'jean-zay-a100', 'a100-80gb-pcie-8x',
+  'dgx-h100', 'h100-pcie-8x', 'dgx-h200', 'dgx-b200', 'gb200-nvl72',
 ] as const;
 export type SystemId = (typeof SYSTEM_IDS)[number];
 
@@ -68,6 +68,16 @@ const SPECS: Readonly<Record<SystemId, KnownSystem>> = {
     nvlinkSharp: false,
     network: 'omnipath-4x',
   },
+  // PCIe cards in a server: no NVSwitch, so no NVLink SHARP; every GPU-to-GPU path is PCIe (the 2-GPU bridge is not modelled).
+  'a100-80gb-pcie-8x': {
+    id: 'a100-80gb-pcie-8x',
+    name: '8 × A100 80GB PCIe server (PCIe Gen4, no NVSwitch)',
+    gpu: 'a100-80gb-pcie',
+    gpusPerNode: 8,
+    intraNode: 'pcie',
+    nvlinkSharp: false,
+    network: 'hdr-ib-4x',
+  },
   'dgx-h100': {
     id: 'dgx-h100',
     name: 'NVIDIA DGX H100 (8 × H100 SXM5 80GB)',
@@ -76,6 +86,15 @@ const SPECS: Readonly<Record<SystemId, KnownSystem>> = {
     intraNode: 'nvswitch',
     nvlinkSharp: true,
     network: 'ndr-ib-8x',
+  },
+  'h100-pcie-8x': {
+    id: 'h100-pcie-8x',
+    name: '8 × H100 PCIe server (PCIe Gen5, no NVSwitch)',
+    gpu: 'h100-pcie',
+    gpusPerNode: 8,
+    intraNode: 'pcie',
+    nvlinkSharp: false,
+    network: 'ndr-ib-4x',
   },
   'dgx-h200': {
     id: 'dgx-h200',
@@ -135,10 +154,24 @@ export const SYSTEM_SOURCES = /* @__PURE__ */ ((): Readonly<Record<SystemId, Cit
     note: 'BLOOM trained on 48 nodes of 8 × A100 80GB with 4 Omni-Path 100 Gb/s links per node. NVSwitch assumed '
       + '(HGX A100 8-GPU board); the tr11 README only says "NVLink".',
   },
+  'a100-80gb-pcie-8x': {
+    title: 'Lenovo ThinkSystem SR670 V2 User Guide (8-DW GPU Model)',
+    url: 'https://pubs.lenovo.com/sr670-v2/',
+    note: 'A 3U two-socket Xeon server whose 8-DW GPU Model takes eight double-wide PCIe Gen4 GPUs (A100 80GB PCIe) on a GPU '
+      + 'distribution board: no NVSwitch, GPUs reach each other over PCIe. Compute NICs (4 × HDR, one per two GPUs) are an '
+      + 'assumption: the guide states none.',
+  },
   'dgx-h100': {
     title: 'NVIDIA DGX H100 User Guide',
     url: 'https://docs.nvidia.com/dgx/dgxh100-user-guide/introduction-to-dgxh100.html',
     note: '8 × H100 SXM5, 4 third-generation NVSwitches (NVLink SHARP), 8 × ConnectX-7 400 Gb/s compute ports.',
+  },
+  'h100-pcie-8x': {
+    title: 'Lenovo ThinkSystem SR675 V3 User Guide (8-DW GPU Model, switched GPU distribution board)',
+    url: 'https://pubs.lenovo.com/sr675-v3/internal_connectors_gpu_distribution_board',
+    note: 'A two-socket EPYC server whose 8-DW GPU Model takes eight double-wide PCIe Gen5 GPUs (H100 PCIe) on two switched GPU '
+      + 'distribution boards (PCIe switches, four GPU slots each): no NVSwitch, GPUs reach each other over PCIe. Compute NICs '
+      + '(4 × NDR, one per two GPUs) are an assumption: the guide states none.',
   },
   'dgx-h200': {
     title: 'NVIDIA DGX H200 product page',
@@ -168,13 +201,15 @@ const DEFAULT_SYSTEM: Readonly<Record<GpuId, KnownSystem>> = {
   'v100-32gb': SPECS['dgx-1-v100'],
   'a100-40gb': SPECS['dgx-a100-40gb'],
   'a100-80gb': SPECS['dgx-a100-80gb'],
+  'a100-80gb-pcie': SPECS['a100-80gb-pcie-8x'],
   'h100-sxm': SPECS['dgx-h100'],
+  'h100-pcie': SPECS['h100-pcie-8x'],
   h200: SPECS['dgx-h200'],
   b200: SPECS['dgx-b200'],
   gb200: SPECS['gb200-nvl72'],
 };
 
-/** The usual DGX-class system of a GPU (the scenario contract's default for `cluster.network`). */
+/** The usual DGX-class system of a GPU, an 8-GPU PCIe server for a PCIe card (the scenario contract's default for `cluster.network`). */
 export function defaultSystemForGpu(gpuId: GpuId): SystemSpec;
 export function defaultSystemForGpu(gpuId: string): SystemSpec | undefined;
 export function defaultSystemForGpu(gpuId: string): SystemSpec | undefined {

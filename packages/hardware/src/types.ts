@@ -46,8 +46,12 @@ export interface NvlinkGeneration {
   readonly bandwidthPerLinkPerDirection: BytesPerSecond;
 }
 
-/** How the GPUs of one node (or one NVLink domain) are connected. */
-export type IntraNodeKind = 'nvswitch' | 'nvlink-hybrid-cube-mesh';
+/**
+ * How the GPUs of one node (or one NVLink domain) are connected: through NVSwitch, by their own NVLinks pair by
+ * pair (DGX-1's hybrid cube-mesh), or by PCIe alone ('pcie': PCIe cards in a server, each GPU's x16 link up to a
+ * PCIe switch or the CPU's root complex, every GPU-to-GPU path through them; a 2-GPU NVLink bridge is not modelled).
+ */
+export type IntraNodeKind = 'nvswitch' | 'nvlink-hybrid-cube-mesh' | 'pcie';
 
 export type FabricKind = 'infiniband' | 'omnipath' | 'roce' | 'ethernet' | 'nvlink';
 

@@ -16,7 +16,9 @@ describe('NETWORKS', () => {
 
   it.each([
     ['edr-ib-4x', 4, 12.5],
+    ['hdr-ib-4x', 4, 25],
     ['hdr-ib-8x', 8, 25],
+    ['ndr-ib-4x', 4, 50],
     ['ndr-ib-8x', 8, 50],
     ['omnipath-4x', 4, 12.5],
     ['roce-400g-8x', 8, 50],
@@ -33,7 +35,9 @@ describe('NETWORKS', () => {
   });
 
   it.each([
+    ['hdr-ib-4x', true],
     ['hdr-ib-8x', true],
+    ['ndr-ib-4x', true],
     ['ndr-ib-8x', true],
     ['edr-ib-4x', false],
     ['omnipath-4x', false],

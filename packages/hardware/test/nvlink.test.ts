@@ -71,4 +71,10 @@ describe('the DGX-1 hybrid cube-mesh (nvlinkPeerLinks)', () => {
     expect(four).toHaveLength(16);
     expect(nvlinkPeerLinks('nvswitch', 8)).toBeNull();
   });
+
+  it('gives a PCIe node a table with no NVLink pair: every peer path is PCIe', () => {
+    const pcie = nvlinkPeerLinks('pcie', 8) as Readonly<Uint8Array>;
+    expect(pcie).toHaveLength(64);
+    expect(pcie.every((links) => links === 0)).toBe(true);
+  });
 });

@@ -5,8 +5,9 @@ import { SYSTEM_IDS, SYSTEM_SOURCES, SYSTEMS, defaultSystemForGpu, systemById } 
 
 const REQUIRED_SYSTEM_IDS = [
   'dgx-a100-80gb', 'dgx-a100-40gb', 'azure-ndm-a100-v4', 'dgx-h100', 'dgx-h200', 'dgx-b200', 'gb200-nvl72',
-  'dgx-1-v100', 'jean-zay-a100',
+  'dgx-1-v100', 'jean-zay-a100', 'a100-80gb-pcie-8x', 'h100-pcie-8x',
 ];
+const PCIE_SYSTEMS = ['a100-80gb-pcie-8x', 'h100-pcie-8x'];
 const ALL = Object.values(SYSTEMS);
 
 describe('SYSTEMS', () => {
@@ -23,15 +24,21 @@ describe('SYSTEMS', () => {
     expect(networkById(sys.network)).toBeDefined();
   });
 
-  it.each(ALL)('$id has NVLink SHARP exactly when its GPUs are Hopper or Blackwell', (sys) => {
+  // NVLink SHARP reduces inside a third-generation (Hopper) or later NVSwitch: a PCIe server has no NVSwitch.
+  it.each(ALL)('$id has NVLink SHARP exactly when it has an NVSwitch and its GPUs are Hopper or Blackwell', (sys) => {
     const generation = gpuById(sys.gpu)!.generation;
-    expect(sys.nvlinkSharp).toBe(generation === 'hopper' || generation === 'blackwell');
+    expect(sys.nvlinkSharp).toBe(sys.intraNode === 'nvswitch' && (generation === 'hopper' || generation === 'blackwell'));
   });
 
-  it('wires DGX-1 as a hybrid cube-mesh and every other system through NVSwitch', () => {
+  it('wires DGX-1 as a hybrid cube-mesh, the PCIe servers over PCIe, and every other system through NVSwitch', () => {
     for (const sys of ALL) {
-      expect(sys.intraNode).toBe(sys.id === 'dgx-1-v100' ? 'nvlink-hybrid-cube-mesh' : 'nvswitch');
+      const expected = sys.id === 'dgx-1-v100' ? 'nvlink-hybrid-cube-mesh' : PCIE_SYSTEMS.includes(sys.id) ? 'pcie' : 'nvswitch';
+      expect(sys.intraNode).toBe(expected);
     }
+  });
+
+  it.each(ALL)('$id is wired over PCIe exactly when its GPU has no NVLink to its peers', (sys) => {
+    expect(sys.intraNode === 'pcie').toBe(gpuById(sys.gpu)!.nvlinkCount === 0);
   });
 
   it.each(ALL)('$id has no more GPUs per node than an NVLink domain of its network allows', (sys) => {
@@ -49,7 +56,9 @@ describe('defaultSystemForGpu', () => {
     ['v100-32gb', 'dgx-1-v100'],
     ['a100-40gb', 'dgx-a100-40gb'],
     ['a100-80gb', 'dgx-a100-80gb'],
+    ['a100-80gb-pcie', 'a100-80gb-pcie-8x'],
     ['h100-sxm', 'dgx-h100'],
+    ['h100-pcie', 'h100-pcie-8x'],
     ['h200', 'dgx-h200'],
     ['b200', 'dgx-b200'],
     ['gb200', 'gb200-nvl72'],

@@ -6,7 +6,7 @@ export { checkPlan, gpuIssues } from './check-plan.ts';
 export type { ComputeCalibration } from './calibration.ts';
 export { COMPUTE_CALIBRATION, resolveCalibration } from './calibration.ts';
 export type { StageMemory } from './plan-memory.ts';
-export { fp8WeightCopiesPerGpu, savedLinearInputBytes } from './plan-memory.ts';
+export { FRAGMENTATION, RUNTIME_RESERVE, fp8WeightCopiesPerGpu, savedLinearInputBytes } from './plan-memory.ts';
 export type { StageTime } from './stage-time.ts';
 export type { ParallelGroups } from './groups.ts';
 export { parallelGroups, weightReplicas } from './groups.ts';

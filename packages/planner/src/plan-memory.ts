@@ -23,9 +23,9 @@ export interface StageMemory {
 }
 
 /** CUDA context, cuBLAS workspaces and NCCL channel buffers: resident whatever the model. */
-const RUNTIME_RESERVE: Bytes = GiB(1.5);
+export const RUNTIME_RESERVE: Bytes = GiB(1.5);
 /** Caching-allocator fragmentation, as a share of the activation peak (PyTorch's allocator rounds and splits blocks). */
-const FRAGMENTATION = 0.1;
+export const FRAGMENTATION = 0.1;
 
 /**
  * Bytes per element of the linear layers' saved inputs: 1 under FP8, which Transformer Engine keeps cast

@@ -39,6 +39,7 @@ export function toEstimateJson(resolved: ResolvedPlan, e: PlanEstimate): Estimat
       totalBytes: e.memory.totalBytes,
       capacityBytes: e.memory.capacityBytes,
       fits: e.memory.fits,
+      stage: e.memory.stage,
     },
     breakdown: { ...e.breakdown },
     samplesPerSecond: e.samplesPerSecond,

@@ -120,6 +120,11 @@ export interface MemoryJson {
   totalBytes: number;
   capacityBytes: number;
   fits: boolean;
+  /**
+   * Extension: the pipeline stage, from 0, these figures are of: the most loaded one, which sets the memory a GPU
+   * needs (model reference §3). Optional: answers before it lack it.
+   */
+  stage?: number;
 }
 
 export interface BreakdownJson {

@@ -10,7 +10,7 @@ import type { BenchSection } from './sections.ts';
 /**
  * Issue 5's targets: POST /v1/estimate on the live Node server (`npm start`'s entry, its own process)
  * sustains ≥ 2,000 requests/s with p99 ≤ 10 ms and no errors, the load generated locally on the same
- * machine (so client and server share its cores); and the Worker bundle stays ≤ 250 KB gzip.
+ * machine (so client and server share its cores); and the Worker bundle stays ≤ 250 KiB gzip.
  */
 const TARGET_RPS = 2000;
 const TARGET_P99_MS = 10;
@@ -105,13 +105,13 @@ export const httpSection: BenchSection = {
         `| p50 latency | ${p50.toFixed(2)} ms | | |`,
         `| p99 latency | ${p99.toFixed(2)} ms | ≤ ${TARGET_P99_MS} ms | ${mark(p99 <= TARGET_P99_MS)} |`,
         `| errors | ${result.errors} of ${totalRequests} | 0 | ${mark(result.errors === 0)} |`,
-        `| Worker bundle (wrangler deploy --dry-run), gzip -9 | ${(bundle.gzipBytes / 1024).toFixed(1)} KB (${(bundle.bytes / 1024).toFixed(1)} KB raw) | ≤ ${WORKER_GZIP_BUDGET_BYTES / 1024} KB | ${mark(bundle.gzipBytes <= WORKER_GZIP_BUDGET_BYTES)} |`,
+        `| Worker bundle (wrangler deploy --dry-run), gzip -9 | ${(bundle.gzipBytes / 1024).toFixed(1)} KiB (${(bundle.bytes / 1024).toFixed(1)} KiB raw) | ≤ ${WORKER_GZIP_BUDGET_BYTES / 1024} KiB | ${mark(bundle.gzipBytes <= WORKER_GZIP_BUDGET_BYTES)} |`,
         `| widget module (both elements, the core included), gzip -9 | ${(widget.gzipBytes / 1000).toFixed(1)} kB (${(widget.bytes / 1000).toFixed(1)} kB raw) | ≤ ${WIDGET_BUDGET_GZIP_BYTES / 1000} kB | ${mark(widget.gzipBytes <= WIDGET_BUDGET_GZIP_BYTES)} |`,
         '',
       ],
       summary: [
         `POST /v1/estimate on Node: ${rps.toFixed(0)} req/s, p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms, ${result.errors} errors of ${totalRequests} (best of ${WINDOWS} windows)`,
-        `Worker bundle: ${(bundle.gzipBytes / 1024).toFixed(1)} KB gzip`,
+        `Worker bundle: ${(bundle.gzipBytes / 1024).toFixed(1)} KiB gzip`,
         `widget module: ${(widget.gzipBytes / 1000).toFixed(1)} kB gzip (budget ${WIDGET_BUDGET_GZIP_BYTES / 1000} kB)`,
       ],
     };

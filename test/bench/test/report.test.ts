@@ -21,7 +21,7 @@ const FIXTURE = [
   ...part('emulator', '| measure | value | target |', '|---|---|---|', '| wall time (graph + emulation) | 0.500 s | ≤ 2 s: met |',
     '| events per second | 2.10 M | ≥ 2 M: met |'),
   ...part('http', '| measure | value | target | |', '|---|---|---|---|', '| requests/s | 3000 | ≥ 2000 | met |', '| p99 latency | 4.00 ms | ≤ 10 ms | met |',
-    '| Worker bundle (wrangler deploy --dry-run), gzip -9 | 190.0 KB (550.0 KB raw) | ≤ 250 KB | met |',
+    '| Worker bundle (wrangler deploy --dry-run), gzip -9 | 190.0 KiB (550.0 KiB raw) | ≤ 250 KiB | met |',
     '| widget module (both elements, the core included), gzip -9 | 77.0 kB (231.0 kB raw) | ≤ 80 kB | met |'),
   ...part('search', '| benchmark | candidates | full estimates | cold ms | median ms | best ms | candidates/s (median) | target |', '|---|---|---|---|---|---|---|---|',
     '| searchPlans, 1T on 3072 A100, batch 3072 (full default space, top 10) | 6,553,600 | 219 | 89 | 20.0 | 18.0 | 1 | ≤ 100 ms: met |',
@@ -77,7 +77,7 @@ describe('README.md\'s npm run bench block', () => {
     expect(text).toContain('(Node 20.0.0, Test CPU (R))');
     for (const figure of ['5.00 µs', '(200,000/s)', '8.00 µs', '6,553,600 candidates', '20.0 ms (median; best 18.0 ms', 'Llama 3 70B in 9.5 ms',
       'in 16.5 ms', 'in 0.500 s (2.10 M events/s', '3,000 estimates/s with p99 4.00 ms', '77.0 kB gzip (231.0 kB raw), budget 80 kB',
-      'Worker bundle 190.0 KB gzip']) {
+      'Worker bundle 190.0 KiB gzip']) {
       expect(text).toContain(figure);
     }
   });

@@ -1,5 +1,5 @@
 import { fabricFromSpecs, type Fabric } from '@trainplan/collectives';
-import { NVLINKS } from '@trainplan/hardware';
+import { NVLINKS, type GpuGeneration } from '@trainplan/hardware';
 import { gpuById, networkById, systemById } from '@trainplan/presets';
 import { GBps } from '@trainplan/units';
 
@@ -18,6 +18,9 @@ export interface CollectiveAnswerRow {
   readonly algorithm: string;
 }
 
+
+/** PCIe x16 line rate one way by the host generation a GPU generation ships with: Gen3 (V100), Gen4 (A100), Gen5 (H100, B200). */
+const PCIE_X16_LINE_GBPS: Readonly<Record<GpuGeneration, number>> = { volta: 15.75, ampere: 31.5, hopper: 63, blackwell: 63 };
 /**
  * The wire rates of the machine an answer names, from the presets alone (not from the answer's
  * algorithm): NVLink per GPU (all links, one direction) and the node's NICs together. An NVLink
@@ -34,7 +37,9 @@ export function machineRates(row: Pick<CollectiveAnswerRow, 'gpu' | 'system' | '
   const fabric = fabricFromSpecs({ gpu, system, network, nvlink: NVLINKS[gpu.nvlink] });
   return {
     fabric,
-    nvlinkBytesPerSecond: fabric.nvlinkCount * fabric.nvlinkBandwidthPerLink,
+    // A PCIe server's GPUs meet over PCIe alone (hardware IntraNodeKind 'pcie'): its x16 line rate bounds every byte between
+    // them (PCI-SIG base specifications 4.0 and 5.0: 16 and 32 GT/s × 16 lanes × 128/130 = 31.5 and 63 GB/s one way).
+    nvlinkBytesPerSecond: system.intraNode === 'pcie' ? GBps(PCIE_X16_LINE_GBPS[gpu.generation]) : fabric.nvlinkCount * fabric.nvlinkBandwidthPerLink,
     nicsBytesPerSecond: fabric.nicsPerNode * fabric.nicBandwidth,
     ranksPerNode: domain === undefined ? row.gpusPerNode : Math.min(row.ranks, domain),
   };

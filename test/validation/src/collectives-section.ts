@@ -57,7 +57,7 @@ export const collectivesSection: ValidationSection = {
       if (!entry.points || !machine) continue;
       const f = machine();
       const group = { ranks: 8, ranksPerNode: 8 };
-      markdown.push(`### ${entry.id}`, '', '| size (B) | measured busbw | predicted | error | NCCL tuner | tuner error | algorithm | tolerance | verdict |', '|---|---|---|---|---|---|---|---|---|');
+      markdown.push(`### ${entry.id}`, '', '| size (B) | measured busbw (GB/s) | predicted (GB/s) | error | NCCL tuner (GB/s) | tuner error | algorithm | tolerance | verdict |', '|---|---|---|---|---|---|---|---|---|');
       let pass = 0; let checked = 0; const errors: number[] = [];
       for (const p of entry.points) {
         const cost = collectiveCost({ op: 'all-reduce', bytes: p.bytes, group, fabric: f });
@@ -95,7 +95,7 @@ export const collectivesSection: ValidationSection = {
     const sharp = collnetRows.map((r) => `${r.what}: ${r.predicted.toFixed(1)} vs ${r.stated} GB/s (${pct(r.error)})`).join('; ');
     const readme = [
       `- All-reduce bus bandwidth against the nccl-tests sweeps: ${sweeps.join('; ')}; ASTRA-sim publishes 9.7–20.6% against NCCL on `
-      + `HGX-H100. ${statementErrors.length} large-message statements by NVIDIA and NCCL's maintainers (NVLink charts, multi-node DGX, per-NIC rates, `
+      + `HGX-H100. ${statementErrors.length} large-message statements by NVIDIA and NCCL's maintainers (NVLink and PCIe charts, multi-node DGX, per-NIC rates, `
       + `all-gather and reduce-scatter) within ${(Math.max(...statementErrors) * 100).toFixed(1)}%. With InfiniBand SHARP (CollNet, which NCCL `
       + `leaves off by default, opted in): ${sharp}, NVLS across nodes bound by its one-node NVLink stages (the tuner's own figure, which charges each `
       + 'head its NIC\'s rate as a ring would, is 384). Sweeps that miss are explained row by row in docs/validation.md.',
@@ -157,6 +157,9 @@ const STATEMENTS: readonly Statement[] = [
       + 'NVLS stages bind (nvlsAcrossNodesTimeUs): the chart\'s node count is not stated, and SHARP\'s own overheads are not modelled',
   },
   { id: 'nvidia-gtc24-s62129-nvlink2-v100', what: '8 × V100, NVLink2 (DGX-1), 1 node', fabric: () => fabric('v100-32gb', 'dgx-1-v100', 'edr-ib-4x'), group: { ranks: 8, ranksPerNode: 8 } },
+  // PCIe servers: NCCL rates a x16 link at width × per-lane rate / 80 (24 GB/s Gen4, 48 Gen5; src/graph/topo.cc), the ring's busbw.
+  { id: 'nvidia-gtc24-s62129-pcie-gen4', what: '8 × A100 PCIe, PCIe Gen4, 1 node', fabric: () => fabric('a100-80gb-pcie', 'a100-80gb-pcie-8x', 'hdr-ib-4x'), group: { ranks: 8, ranksPerNode: 8 } },
+  { id: 'nvidia-gtc24-s62129-pcie-gen5', what: '8 × H100 PCIe, PCIe Gen5, 1 node', fabric: () => fabric('h100-pcie', 'h100-pcie-8x', 'ndr-ib-4x'), group: { ranks: 8, ranksPerNode: 8 } },
   { id: 'nccl-tests-212-h100-nvlink', what: '8 × H100, NVLink4, ring all-reduce', fabric: () => fabric('h100-sxm', 'dgx-h100', 'ndr-ib-8x'), group: { ranks: 8, ranksPerNode: 8 }, algorithm: 'ring', note: '"370GB/s … with NCCL_ALGO=RING"' },
   { id: 'nccl-tests-212-h100-nvlink', what: '8 × H100, NVLink4, all-gather', op: 'all-gather', fabric: () => fabric('h100-sxm', 'dgx-h100', 'ndr-ib-8x'), group: { ranks: 8, ranksPerNode: 8 }, note: '"370GB/s … when running non-allreduce operations"' },
   { id: 'nccl-tests-212-h100-nvlink', what: '8 × H100, NVLink4, reduce-scatter', op: 'reduce-scatter', fabric: () => fabric('h100-sxm', 'dgx-h100', 'ndr-ib-8x'), group: { ranks: 8, ranksPerNode: 8 }, note: 'the same statement' },
@@ -175,7 +178,7 @@ function statementsTable(entries: readonly Entry[], summary: string[], scoredErr
   const lines = ['## Collectives: statements and reports', '',
     'Large-message busbw against maintainer statements, NVIDIA charts and users\' reports in `collectives.json` (8 GiB unless the row names a size; '
       + 'NCCL\'s choice of algorithm unless the note fixes one).', '',
-    '| statement | machine | op | stated busbw | predicted | error | algorithm | note |', '|---|---|---|---|---|---|---|---|'];
+    '| statement | machine | op | stated busbw (GB/s) | predicted (GB/s) | error | algorithm | note |', '|---|---|---|---|---|---|---|---|'];
   for (const s of STATEMENTS) {
     const op = s.op ?? 'all-reduce';
     const stated = s.stated ?? entries.find((e) => e.id === s.id)?.busbw_GBps;

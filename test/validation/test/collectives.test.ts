@@ -30,3 +30,15 @@ describe('collectives section: the SHARP statement', () => {
     expect((readme ?? []).join('\n')).toMatch(/within \d\.\d%\. With InfiniBand SHARP \(CollNet, which NCCL leaves off by default, opted in\): DGX H100 \+ IB SHARP, 4 nodes: \d+\.\d vs 480 GB\/s \([+-]\d+\.\d%\)/);
   });
 });
+
+describe('collectives section: the PCIe charts', () => {
+  // NVIDIA's chart (GTC24 S62129): 8 PCIe GPUs reach 24 GB/s all-reduce busbw on Gen4 and 48 on Gen5. Each row is scored
+  // (in the summary) on the 8-GPU PCIe server presets, where NCCL's ring runs 2 channels × 12 or × 24 GB/s: within ±5%.
+  it.each([['nvidia-gtc24-s62129-pcie-gen4', 24], ['nvidia-gtc24-s62129-pcie-gen5', 48]] as const)('%s is scored against %d GB/s within ±5%%', (id, stated) => {
+    const line = summary.find((l) => l.startsWith(`collectives ${id}: predicted `)) ?? '';
+    const predicted = Number(/predicted ([\d.]+) vs stated (\d+) GB\/s/.exec(line)?.[1]);
+    expect(line).toContain(`vs stated ${stated} GB/s`);
+    expect(Math.abs(predicted / stated - 1)).toBeLessThanOrEqual(0.05);
+    expect(row(id)).toContain('| ring/Simple |');
+  });
+});

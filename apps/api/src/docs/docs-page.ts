@@ -44,6 +44,12 @@ async function load() {
       const box = el('div', { className: 'op' });
       box.append(el('div', {}, el('span', { className: 'verb ' + verb, textContent: verb.toUpperCase() }), el('code', { textContent: path }), ' — ' + (op.summary || '')));
       if (op.description) box.append(el('p', { textContent: op.description }));
+      // A signed endpoint (the chat bot's: x-signed) answers only its platform's signed requests: shown, not tried.
+      if (op['x-signed']) {
+        box.append(el('p', { textContent: 'Called by the chat platform, which signs each request: no form to try it here.' }));
+        root.append(box);
+        continue;
+      }
       const media = op.requestBody && op.requestBody.content['application/json'];
       let input = null;
       const params = (op.parameters || []).map((p) => { const i = el('input', { value: p.example || '', placeholder: p.name }); box.append(el('label', {}, p.name + ': ', i)); return [p.name, i]; });

@@ -105,7 +105,8 @@ function plainGet(operationId: string, summary: string, description: string, med
   };
 }
 
-export function openApiDocument(operations: readonly PostOperation[]): Json {
+/** The document: the POST operations, the presets, the meta routes, and the path items the mounted apps document (`mountedPaths`). */
+export function openApiDocument(operations: readonly PostOperation[], mountedPaths: Readonly<Record<string, unknown>> = {}): Json {
   const presetPaths = Object.fromEntries(Object.entries(presetListJsonSchemas).map(([kind, schema]) => [
     `/v1/presets/${kind}`, getPath(`presets-${kind}`, `Every ${kind.slice(0, -1)} preset, citing its source`, schema),
   ]));
@@ -132,6 +133,7 @@ export function openApiDocument(operations: readonly PostOperation[]): Json {
       '/healthz': plainGet('healthz', 'Liveness', 'Alive: {"ok":true}.', 'application/json', { type: 'object', properties: { ok: { const: true } }, required: ['ok'] }),
       '/openapi.json': plainGet('openapi', 'This document', 'OpenAPI 3.1', 'application/json', { type: 'object' }),
       '/docs': plainGet('docs', 'Interactive documentation (HTML)', 'HTML', 'text/html', { type: 'string' }),
+      ...mountedPaths,
     },
     components: {
       schemas: {

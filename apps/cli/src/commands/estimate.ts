@@ -1,4 +1,4 @@
-import { runEstimate } from '@trainplan/protocol';
+import { runEstimate, type EstimateJson } from '@trainplan/protocol';
 import type { Command } from '../command.ts';
 import { commandFlags, printError, usageError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -8,6 +8,7 @@ import { problemLines } from '../format/problems.ts';
 import type { CliIo } from '../io.ts';
 import { readJsonInput } from '../read-input.ts';
 import { usageLine } from '../format/usage-line.ts';
+import { memorySwitchEstimates } from './memory-switch-estimates.ts';
 
 const SYNOPSIS = 'trainplan estimate --input FILE|- [--emulate] [--json]';
 
@@ -85,7 +86,13 @@ export const estimateCommand: Command = {
       return EXIT.usage;
     }
     const answer = runEstimate(flags.values.emulate === true ? withEmulation(input.value) : input.value);
-    io.stdout(flags.values.json === true ? `${JSON.stringify(answer, null, 2)}\n` : formatEstimateReport(answer));
+    if (flags.values.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
+    else {
+      // An answer out of memory is reported with what each switch it leaves off would leave it needing, estimated.
+      const scenarios: unknown[] = Array.isArray(input.value) ? input.value : [input.value];
+      const answers: EstimateJson[] = Array.isArray(answer) ? answer : [answer as EstimateJson];
+      io.stdout(formatEstimateReport(answer, answers.map((a, i) => memorySwitchEstimates(scenarios[i], a))));
+    }
     const problems = problemLines(answer);
     for (const line of problems) printError(io, line);
     return problems.length === 0 ? EXIT.ok : EXIT.infeasible;

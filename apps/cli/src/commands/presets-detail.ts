@@ -37,7 +37,7 @@ function gpuRows(g: GpuSpec): Row[] {
     ['HBM', `${formatBytes(g.hbmBytes)}, the capacity nvidia-smi reports`],
     ['HBM bandwidth', gbpsText(g.hbmBandwidth)],
     // Links × per-link rate one way (hardware/nvlink.ts); NVIDIA quotes both directions added, twice this.
-    ['NVLink', `${gbpsText(nvlink)} per direction, ${gbpsText(2 * nvlink)} both ways together: `
+    ['NVLink', g.nvlinkCount === 0 ? NO_NVLINK : `${gbpsText(nvlink)} per direction, ${gbpsText(2 * nvlink)} both ways together: `
       + `${g.nvlinkCount} links of ${link.name}, ${gbpsText(link.bandwidthPerLinkPerDirection)} each`],
     ['SMs', formatGrouped(g.smCount)],
     ['L2 cache', formatBytes(g.l2Bytes)],
@@ -46,10 +46,15 @@ function gpuRows(g: GpuSpec): Row[] {
   ];
 }
 
+/** A PCIe card (hardware gpus.ts nvlinkCount 0): its 2-GPU NVLink bridge is not modelled, every peer path is PCIe. */
+export const NO_NVLINK = 'none to the other GPUs: PCIe x16 only (an NVLink bridge joins two cards; not modelled)';
+
 const INTRA_NODE: Readonly<Record<SystemSpec['intraNode'], string>> = {
   nvswitch: 'NVSwitch (every GPU to every other at its full NVLink rate)',
   // hardware/nvlink-mesh.ts: each V100's six links join it to four of the other seven GPUs.
   'nvlink-hybrid-cube-mesh': 'NVLink hybrid cube-mesh (no NVSwitch: each GPU\'s links reach four of the other seven)',
+  // hardware/systems.ts: PCIe cards on PCIe switches; NCCL drives 24 GB/s (Gen4) or 48 GB/s (Gen5) per GPU over them.
+  pcie: 'PCIe only (no NVSwitch, no NVLink between GPUs: every GPU-to-GPU byte crosses the PCIe switches)',
 };
 
 function systemRows(s: SystemSpec): Row[] {

@@ -28,7 +28,7 @@ function gpuSummary(g: GpuSpec): string {
   return [
     `peak dense TFLOP/s: ${peaks.join(', ')}`,
     `${formatBytes(g.hbmBytes)} HBM at ${gbpsText(g.hbmBandwidth)}`,
-    `NVLink ${gbpsText(nvlinkBandwidthPerDirection(g))} per direction (${g.nvlinkCount} links)`,
+    g.nvlinkCount === 0 ? 'no NVLink (PCIe card)' : `NVLink ${gbpsText(nvlinkBandwidthPerDirection(g))} per direction (${g.nvlinkCount} links)`,
     wattsText(g.tdpWatts),
   ].join(' · ');
 }

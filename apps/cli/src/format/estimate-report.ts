@@ -2,16 +2,19 @@
  * The human-readable report of `trainplan estimate` (without --json): one section per answer.
  * Every number goes through @trainplan/units' formatters, so the units are always printed.
  */
-import { daysText, formatIssue, pipelineSplitLabel, type BreakdownJson, type EstimateInfeasible, type EstimateJson, type EstimateOk, type MemoryJson } from '@trainplan/protocol';
+import { daysText, formatIssue, pipelineSplitLabel, type BreakdownJson, type EstimateInfeasible, type EstimateJson, type EstimateOk } from '@trainplan/protocol';
 import {
-  TFLOPS, formatBytes, formatCount, formatFlops, formatPercent,
+  TFLOPS, formatCount, formatFlops, formatPercent,
 } from '@trainplan/units';
 import { bar } from './bars.ts';
+import { memoryLines, memoryRemedyLines, type SwitchEstimates } from './memory-report.ts';
 import { compactCount, countText, grouped } from './count-text.ts';
 import { fp8Peak, mfuText, type Fp8Peak } from './mfu-text.ts';
 import { printable } from './printable-text.ts';
 import { secondsText } from './seconds-text.ts';
 import { renderTable } from './table.ts';
+
+export { MEMORY_ROWS, memoryRemedyLines } from './memory-report.ts';
 
 /** The step-time breakdown rows, in the order the time is spent. */
 export const BREAKDOWN_ROWS = [
@@ -23,15 +26,6 @@ export const BREAKDOWN_ROWS = [
   { key: 'dataParallelCommSeconds', label: 'data-parallel comm' },
   { key: 'optimizerSeconds', label: 'optimizer' },
 ] as const satisfies readonly { key: keyof BreakdownJson; label: string }[];
-
-/** The per-GPU memory rows; `total` is compared with the capacity separately. */
-export const MEMORY_ROWS = [
-  { key: 'weightsBytes', label: 'weights' },
-  { key: 'gradientsBytes', label: 'gradients' },
-  { key: 'optimizerBytes', label: 'optimizer' },
-  { key: 'activationsBytes', label: 'activations' },
-  { key: 'otherBytes', label: 'other' },
-] as const satisfies readonly { key: keyof MemoryJson; label: string }[];
 
 /** Two durations the planner reports separately count as different above this relative gap. */
 const SAME_SECONDS_TOLERANCE = 1e-9;
@@ -116,24 +110,6 @@ function breakdownLines(e: EstimateOk): string[] {
   ];
 }
 
-function memoryLines(m: MemoryJson): string[] {
-  const rows = MEMORY_ROWS.map(({ key, label }) => {
-    const fraction = share(m[key], m.capacityBytes);
-    return [label, formatBytes(m[key]), formatPercent(fraction), bar(fraction)];
-  });
-  const total = share(m.totalBytes, m.capacityBytes);
-  rows.push(['total', formatBytes(m.totalBytes), formatPercent(total), bar(total)]);
-  const headroom = m.capacityBytes - m.totalBytes;
-  const fits = m.fits
-    ? `yes (${formatBytes(Math.max(0, headroom))} free)`
-    : `no (${formatBytes(Math.max(0, -headroom))} over)`;
-  return [
-    `Memory per GPU (capacity ${formatBytes(m.capacityBytes)})`,
-    ...renderTable(rows, { align: ['left', 'right', 'right', 'left'] }),
-    `  fits: ${fits}`,
-  ];
-}
-
 function timeToTrainLines(e: EstimateOk): string[] {
   const t = e.timeToTrain;
   if (t === undefined) return [];
@@ -149,77 +125,46 @@ function warningLines(e: EstimateOk): string[] {
  * memory, where the answer carries its plan (resolved, memory, parameters), the plan's line comes first, as an
  * estimate's does, so the defaults it took are in view; then the memory table, what fills the GPU, and what would lower it.
  */
-export function infeasibleLines(e: EstimateInfeasible): string[] {
+export function infeasibleLines(e: EstimateInfeasible, switches?: SwitchEstimates): string[] {
   const issues = e.issues ?? [];
   if (issues.length === 0) {
     const head = [`✗ ${e.reason}: ${e.message}`];
     const { resolved, memory, parameters } = e;
     if (e.reason !== 'out-of-memory' || resolved === undefined || memory === undefined || parameters === undefined) return head;
-    return [headerLine({ resolved, parameters }), '', ...head, '', ...memoryLines(memory), '', ...memoryRemedyLines(resolved, memory)];
+    return [headerLine({ resolved, parameters }), '', ...head, '', ...memoryLines(memory, resolved), '', ...memoryRemedyLines(resolved, memory, switches)];
   }
   return [`✗ ${e.reason}`, ...issues.map((i) => `  ${formatIssue(i)}`)];
-}
-
-/**
- * The switches this plan leaves off that cut memory per GPU (Korthikanti et al. 2022 for recompute and sequence
- * parallelism, Rajbhandari et al. 2020 for sharding the optimizer states), each as the scenario field to set.
- * The activation switches together save at most the activations, and sharding at most the optimizer states
- * over the replicas: where even both cannot close the gap, the lines say so and point at splitting the model
- * (tensor or pipeline parallelism: weights, gradients and optimizer states ÷ TP·PP) instead of listing
- * switches that cannot make it fit.
- */
-export function memoryRemedyLines(r: EstimateOk['resolved'], m: MemoryJson): string[] {
-  // Each switch: the field to set and what it lowers.
-  const activation: [string, string][] = [];
-  // Selective recompute drops only the attention core, the a·s² scores (Korthikanti et al. 2022 §5), which flash
-  // attention never stores: under flash only full recompute lowers the activations.
-  if (r.recompute === 'none') activation.push([r.attentionKernel === 'flash' ? 'parallelism.recompute "full"' : 'parallelism.recompute "selective" or "full"', 'activations']);
-  else if (r.recompute === 'selective') activation.push(['parallelism.recompute "full"', 'activations']);
-  if (r.tensor > 1 && !r.sequenceParallel) activation.push(['parallelism.sequenceParallel true', 'activations ÷ TP']);
-  if (r.microBatchSize > 1) activation.push(['a smaller training.microBatchSize', 'activations']);
-  const replicas = r.data * r.context;
-  const shard = replicas > 1 && !r.distributedOptimizer && r.zeroStage === 0;
-  const switches: [string, string][] = [...activation, ...(shard ? [['parallelism.distributedOptimizer true', 'optimizer states ÷ DP'] as [string, string]] : [])];
-  // The most those switches could save: every activation byte, and all but one replica's share of the optimizer states.
-  const mostSaved = (activation.length > 0 ? m.activationsBytes : 0) + (shard ? m.optimizerBytes * (1 - 1 / replicas) : 0);
-  const over = m.totalBytes - m.capacityBytes;
-  const split = 'more GPUs per copy of the model: parallelism.pipeline or parallelism.tensor (weights, gradients and optimizer states ÷ TP·PP)';
-  if (mostSaved >= over) return switches.length > 0 ? ['Lower it with any of', ...switches.map(([field, lowers]) => `  - ${field} (${lowers})`)] : [];
-  const states = m.weightsBytes + m.gradientsBytes + m.optimizerBytes;
-  return [
-    switches.length > 0
-      ? `The switches left off (${switches.map(([field]) => field).join('; ')}) save at most ${formatBytes(mostSaved)} of the ${formatBytes(over)} over:`
-      : `Nothing left to switch on closes the ${formatBytes(over)} over:`,
-    `  the weights, gradients and optimizer states take ${formatBytes(states)} of ${formatBytes(m.capacityBytes)}; it needs ${split}, or GPUs with more memory`,
-  ];
 }
 
 /**
  * The report of one answer, as lines, each printable: a model's name, an unknown id and the warnings that repeat them
  * are the input's text, and control characters in it are written as escapes (printable-text.ts).
  */
-export function estimateReportLines(e: EstimateJson): string[] {
-  return reportLines(e).map(printable);
+export function estimateReportLines(e: EstimateJson, switches?: SwitchEstimates): string[] {
+  return reportLines(e, switches).map(printable);
 }
 
-function reportLines(e: EstimateJson): string[] {
-  if (!e.ok) return infeasibleLines(e);
+function reportLines(e: EstimateJson, switches: SwitchEstimates | undefined): string[] {
+  if (!e.ok) return infeasibleLines(e, switches);
   const sections = [
     [headerLine(e)],
     metricsLines(e),
     breakdownLines(e),
-    memoryLines(e.memory),
+    memoryLines(e.memory, e.resolved),
     timeToTrainLines(e),
     warningLines(e),
   ].filter((s) => s.length > 0);
   return sections.flatMap((s, i) => (i === 0 ? s : ['', ...s]));
 }
 
-/** The whole report: one answer, or each answer of an array under a `Scenario i of n` heading. */
-export function formatEstimateReport(answer: EstimateJson | readonly EstimateJson[]): string {
-  if (!Array.isArray(answer)) return `${estimateReportLines(answer as EstimateJson).join('\n')}\n`;
+/**
+ * The whole report: one answer, or each answer of an array under a `Scenario i of n` heading. `switches`, by the
+ * answer's index: for an answer out of memory, the memory switches it leaves off as estimated (memoryRemedyLines).
+ */
+export function formatEstimateReport(answer: EstimateJson | readonly EstimateJson[], switches: readonly (SwitchEstimates | undefined)[] = []): string {
+  if (!Array.isArray(answer)) return `${estimateReportLines(answer as EstimateJson, switches[0]).join('\n')}\n`;
   const answers = answer as readonly EstimateJson[];
   return answers
-    .map((a, i) => [`── Scenario ${i + 1} of ${answers.length} (input [${i}]) ──`, ...estimateReportLines(a)].join('\n'))
+    .map((a, i) => [`── Scenario ${i + 1} of ${answers.length} (input [${i}]) ──`, ...estimateReportLines(a, switches[i])].join('\n'))
     .join('\n\n') + '\n';
 }

@@ -167,6 +167,49 @@ describe('trainplan estimate: the human report', () => {
     expect(out).toMatch(/^ {2}fits: no \(\S+ GiB over\)$/m);
   });
 
+  // QA: "Lower it with any of" listed switches that left the plan over (sequence parallelism 5.31 GiB over here). Llama 2
+  // 70B at TP 8 · PP 2 on 8 A100 nodes, no recompute, nothing sharded: each switch the report says fits must fit when
+  // the user sets it, and each it says leaves the plan over must not fit.
+  const llama70b = {
+    model: 'llama2-70b', cluster: { gpu: 'a100-80gb', gpusPerNode: 8, nodes: 8 },
+    training: { globalBatchSize: 512, microBatchSize: 1, precision: 'bf16' },
+    parallelism: { tensor: 8, pipeline: 2, recompute: 'none', sequenceParallel: false, distributedOptimizer: false },
+  };
+  it('says what each memory switch left off would leave the plan needing, as the estimate of that plan answers', async () => {
+    const { out } = await fromFile([], JSON.stringify(llama70b));
+    const listed = [...out.matchAll(/^ {2}- parallelism\.(\w+) (\S+) \([^)]*\): (\S+ GiB) \(\S+%\), (fits|still \S+ \S+ over)$/gm)];
+    expect(listed.map((l) => l[1])).toEqual(['recompute', 'sequenceParallel', 'distributedOptimizer']);
+    for (const [, field, value, total, verdict] of listed) {
+      const changed = { ...llama70b, parallelism: { ...llama70b.parallelism, [field!]: JSON.parse(value!) } };
+      const e = runEstimate(changed) as EstimateJson;
+      const memory = e.ok ? e.memory : e.memory!;
+      expect(memory.fits).toBe(verdict === 'fits');
+      // The total the switch's line gives is the changed plan's own report's total.
+      expect(/^ {2}total +(\S+ GiB) /m.exec((await fromFile([], JSON.stringify(changed))).out)?.[1]).toBe(total);
+    }
+    // Sequence parallelism alone divides only part of the activations by TP: it does not close 24.6 GiB here.
+    expect(out).toMatch(/^ {2}- parallelism\.sequenceParallel true \(activations ÷ TP\): \S+ GiB \(\S+%\), still \S+ GiB over$/m);
+  });
+  it('where the only switch left does not close the gap, says by how much it misses and points at splitting the model', async () => {
+    // A 4.6B shape (21 layers, h 4,096, s 8,192) on one A100 80GB: 18 B/param of states is 75 GiB; full recompute keeps
+    // 2sbh per layer and one layer's working set, still more than the 5 GiB left.
+    const single = {
+      model: { layers: 21, hiddenSize: 4096, attentionHeads: 32, vocabSize: 51200, seqLength: 8192, name: 'custom-4.6b' },
+      cluster: { gpu: 'a100-80gb', gpus: 1 }, training: { globalBatchSize: 8, microBatchSize: 1, precision: 'bf16' },
+      parallelism: { tensor: 1, pipeline: 1, recompute: 'none' },
+    };
+    const { out } = await fromFile([], JSON.stringify(single));
+    expect(out).toMatch(/^ {2}- parallelism\.recompute "full" \(activations\): \S+ GiB \(\S+%\), still \S+ \S+ over$/m);
+    expect(out).not.toMatch(/, fits$/m);
+    expect(out).toMatch(/it needs more GPUs per copy of the model/);
+  });
+  it('names the pipeline stage the memory figures are of, and says what "other" holds', async () => {
+    const { out } = await fromFile();
+    // GPT-3 175B at PP 8: the stage with the most in flight or the logits; whichever, it is named with its place.
+    expect(out).toMatch(/^Memory per GPU on pipeline stage \d (\(the first of 8\)|\(the last of 8\)|\(a middle stage of 8\)), the most loaded \(capacity 80\.0 GiB\)$/m);
+    expect(out).toMatch(/^ {2}other: 1\.50 GiB runtime reserve .* allocator fragmentation \(10\.0% of the activations\)/m);
+  });
+
   it('an array gives each out-of-memory scenario its own table, and none to one that fits', async () => {
     const { out } = await fromFile([], JSON.stringify([contractScenario, outOfMemoryScenario]));
     const [first, second] = out.split(/^── Scenario 2 of 2/m);

@@ -113,7 +113,7 @@ describe('trainplan presets', () => {
   it('an unknown id is a usage error naming the catalogues and the ids near it', async () => {
     expect(await cli(['presets', 'h100'])).toEqual({
       code: 2, out: '',
-      err: 'trainplan: no preset catalogue or id \'h100\' (did you mean h100-sxm?); catalogues: models, gpus, systems, networks '
+      err: 'trainplan: no preset catalogue or id \'h100\' (did you mean h100-sxm, h100-pcie or h100-pcie-8x?); catalogues: models, gpus, systems, networks '
         + '(trainplan presets <catalogue> lists its ids) (usage: trainplan presets [models|gpus|systems|networks|<id>] [--json])\n',
     });
     expect((await cli(['presets', 'modle'])).err).toContain('no preset catalogue or id \'modle\' (did you mean models?); catalogues: models, gpus, systems, networks');

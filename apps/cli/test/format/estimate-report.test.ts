@@ -73,6 +73,8 @@ describe('formatEstimateReport (of a hand-written answer)', () => {
       '  activations  5.00 GiB   6.3%  █▉',
       '  other        2.00 GiB   2.5%  ▊',
       '  total        52.0 GiB  65.0%  ███████████████████▌',
+      // 2.00 GiB of other: the 1.5 GiB runtime reserve and 10% of the 5.00 GiB of activations, nothing more.
+      '  other: 1.50 GiB runtime reserve (CUDA context, cuBLAS workspaces, NCCL buffers) + 512 MiB allocator fragmentation (10.0% of the activations)',
       '  fits: yes (28.0 GiB free)',
     ].join('\n'));
     expect(MEMORY_ROWS).toHaveLength(5);
@@ -191,21 +193,43 @@ describe('infeasibleLines', () => {
     expect(lines).toContain(`Memory per GPU (capacity ${formatBytes(fixtureEstimate.memory.capacityBytes)})`);
   });
 
-  it('names only the memory-saving switches the plan leaves off', () => {
+  it('names only the memory-saving switches the plan leaves off (not estimated: a bound decides whether they can close the gap)', () => {
     const bare = infeasibleLines(plan({ recompute: 'none', sequenceParallel: false, distributedOptimizer: false, zeroStage: 0, tensor: 8, data: 16, microBatchSize: 2 }));
-    expect(bare.slice(bare.indexOf('Lower it with any of') + 1)).toEqual([
-      '  - parallelism.recompute "selective" or "full" (activations)',
+    expect(bare.slice(bare.indexOf('Switches that lower it (not estimated):') + 1)).toEqual([
+      '  - parallelism.recompute "selective" (activations)',
+      '  - parallelism.recompute "full" (activations)',
       '  - parallelism.sequenceParallel true (activations ÷ TP)',
-      '  - a smaller training.microBatchSize (activations)',
-      '  - parallelism.distributedOptimizer true (optimizer states ÷ DP)',
+      '  - training.microBatchSize 1 (activations)',
+      '  - parallelism.distributedOptimizer true (optimizer states ÷ DP·CP)',
     ]);
     // Under flash attention selective recompute saves nothing (the scores it drops are never stored): only full is offered.
     const flash = infeasibleLines(plan({ recompute: 'none', attentionKernel: 'flash', sequenceParallel: true, distributedOptimizer: true, microBatchSize: 1 }));
-    expect(flash.slice(flash.indexOf('Lower it with any of') + 1)).toEqual(['  - parallelism.recompute "full" (activations)']);
+    expect(flash.slice(flash.indexOf('Switches that lower it (not estimated):') + 1)).toEqual(['  - parallelism.recompute "full" (activations)']);
     const unfused = infeasibleLines(plan({ recompute: 'none', attentionKernel: 'unfused', sequenceParallel: true, distributedOptimizer: true, microBatchSize: 1 }));
-    expect(unfused).toContain('  - parallelism.recompute "selective" or "full" (activations)');
+    expect(unfused).toContain('  - parallelism.recompute "selective" (activations)');
     const all = infeasibleLines(plan({ recompute: 'full', sequenceParallel: true, distributedOptimizer: true, microBatchSize: 1 }));
-    expect(all).not.toContain('Lower it with any of');
+    expect(all.some((l) => l.startsWith('Switches'))).toBe(false);
+    expect(all.some((l) => l.startsWith('Nothing left to switch on closes the'))).toBe(true);
+  });
+  it('with the switches estimated, gives each one\'s total against the capacity, and all together where none fits alone', () => {
+    const r = { ...fixtureEstimate.resolved, recompute: 'selective', sequenceParallel: false, tensor: 8, distributedOptimizer: true, microBatchSize: 1 } as const;
+    const over = { ...fixtureEstimate.memory, totalBytes: GiB(90), fits: false };
+    const at = (total: number) => ({ memory: { ...fixtureEstimate.memory, totalBytes: GiB(total), fits: total <= 80 } });
+    // Full recompute to 84 GiB (4 GiB over, 105% of 80), sequence parallelism to 88 GiB; both to 76 GiB (95%): fits.
+    expect(memoryRemedyLines(r, over, { each: [at(84), at(88)], together: at(76) })).toEqual([
+      'Each switch the plan leaves off, estimated alone:',
+      '  - parallelism.recompute "full" (activations): 84.0 GiB (105.0%), still 4.00 GiB over',
+      '  - parallelism.sequenceParallel true (activations ÷ TP): 88.0 GiB (110.0%), still 8.00 GiB over',
+      '  - all of them together: 76.0 GiB (95.0%), fits',
+    ]);
+    // One that fits alone: no "together" line, nothing about splitting the model.
+    expect(memoryRemedyLines(r, over, { each: [at(70), at(88)] })).toEqual([
+      'Each switch the plan leaves off, estimated alone:',
+      '  - parallelism.recompute "full" (activations): 70.0 GiB (87.5%), fits',
+      '  - parallelism.sequenceParallel true (activations ÷ TP): 88.0 GiB (110.0%), still 8.00 GiB over',
+    ]);
+    // Together still over: the model must be split.
+    expect(memoryRemedyLines(r, over, { each: [at(84), at(88)], together: at(82) }).at(-1)).toMatch(/it needs more GPUs per copy of the model/);
   });
 
   // Llama 3 70B at TP 8 on one H100 node, as the planner answers it: 132 GiB over, 56.6 GiB of it activations.
@@ -216,14 +240,14 @@ describe('infeasibleLines', () => {
   const onOneNode = { recompute: 'none', sequenceParallel: false, distributedOptimizer: false, zeroStage: 0, tensor: 8, pipeline: 1, data: 1, context: 1, microBatchSize: 1 } as const;
   it('where the switches left off cannot close the gap, says so and points at splitting the model, not at the switches', () => {
     const lines = memoryRemedyLines({ ...fixtureEstimate.resolved, ...onOneNode }, statesBound);
-    expect(lines).not.toContain('Lower it with any of');
+    expect(lines).not.toContain('Switches that lower it (not estimated):');
     expect(lines[0]).toMatch(/save at most 56\.6 GiB of the 132 GiB over:$/);
     expect(lines[1]).toMatch(/optimizer states take 148 GiB of 79\.6 GiB; it needs more GPUs per copy of the model: parallelism\.pipeline or parallelism\.tensor/);
   });
   it('counts what sharding the optimizer over the replicas can save: with 16 of them the same plan is listed switches again', () => {
     const lines = memoryRemedyLines({ ...fixtureEstimate.resolved, ...onOneNode, data: 16 }, statesBound);
     // 56.6 GiB of activations + 15/16 of 98.6 GiB of optimizer states ≥ 132 GiB.
-    expect(lines[0]).toBe('Lower it with any of');
-    expect(lines).toContain('  - parallelism.distributedOptimizer true (optimizer states ÷ DP)');
+    expect(lines[0]).toBe('Switches that lower it (not estimated):');
+    expect(lines).toContain('  - parallelism.distributedOptimizer true (optimizer states ÷ DP·CP)');
   });
 });

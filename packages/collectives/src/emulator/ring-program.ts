@@ -1,4 +1,5 @@
 import { nvlinkPeerLinks } from '@trainplan/hardware';
+import { gpusJoinedByNvlink } from '../gpus-joined-by-nvlink.ts';
 import { packMeshRings } from '../mesh-rings.ts';
 import { MAX_ROUTE_LINKS, gpuNode, pathLatency, railOfGpu, railOfLocalGpu, routeInto, type TopologyGraph } from '../topology/topology-graph.ts';
 import type { FlowEngine, FlowProgram } from './flow-engine.ts';
@@ -23,8 +24,8 @@ export interface RingChannel {
  *
  * Behind an NVSwitch any order of a node's GPUs is a ring; on a direct NVLink mesh (DGX-1) each
  * channel's order inside a node follows NVLink edges from its entry GPU (packMeshRings, spreading
- * the channels over the links as NCCL's search does). GPUs with no NVLink ring keep their order and
- * meet over PCIe.
+ * the channels over the links as NCCL's search does). GPUs with no NVLink ring (every PCIe node) keep
+ * their order and meet over PCIe.
  */
 export function ringChannels(t: TopologyGraph, gpus: readonly number[], ranksPerNode: number, nChannels: number): RingChannel[] {
   const n = gpus.length;
@@ -63,7 +64,8 @@ export function ringChannels(t: TopologyGraph, gpus: readonly number[], ranksPer
  * order from the channel's entry position; null behind an NVSwitch or when no NVLink ring exists.
  */
 function meshPositions(t: TopologyGraph, gpus: readonly number[], ppn: number, entries: readonly number[], open: boolean): number[][] | null {
-  if (!t.peerSlot || ppn < 3) return null;
+  // A PCIe node (peerSlot of no NVLink pair) has no NVLink ring to follow: its GPUs keep their order.
+  if (!t.peerSlot || ppn < 3 || !gpusJoinedByNvlink(t.fabric)) return null;
   const links = nvlinkPeerLinks(t.fabric.intraNode, t.gpusPerNode);
   if (!links) return null;
   const locals = gpus.slice(0, ppn).map((gpu) => gpu - gpuNode(t, gpu) * t.gpusPerNode);

@@ -1,6 +1,6 @@
-import { nvlinkPeerLinks } from '@trainplan/hardware';
 import { countOf, GBps, toGBps, us } from '@trainplan/units';
 import { effectiveNicBandwidthGBps } from '../effective-bandwidth.ts';
+import { gpusJoinedByNvlink, peerLinksOf } from '../gpus-joined-by-nvlink.ts';
 import { NCCL_TABLES } from '../nccl-tables.ts';
 import { PCIE_X16_GBPS } from '../pcie-bandwidth.ts';
 import type { Fabric } from '../types.ts';
@@ -25,8 +25,12 @@ export interface TopologyOptions {
  * The topology graph of `nodes` nodes of `fabric` (collectives-reference §7.2). Bandwidths are what
  * NCCL drives, so that an uncontended emulation meets NCCL's own model:
  *   NVLink port: links × NCCL's per-link figure (src/graph/topo.h: 20 GB/s SM80, 20.6 SM90, 40.1
- *     SM100; 240 GB/s A100, 371 H100), or NCCL's PCIe figure without NVLink; on a direct mesh
- *     (DGX-1) each ordered pair NVLink joins is its own link of the pair's links × that figure;
+ *     SM100; 240 GB/s A100, 371 H100); on a direct mesh (DGX-1) each ordered pair NVLink joins is its
+ *     own link of the pair's links × that figure; a PCIe node (or GPUs without NVLink) has no NVLink
+ *     port, and every pair of its GPUs meets over their PCIe links, as a mesh's pairs without NVLink do;
+ *   PCIe: each GPU's x16 link to the host or its PCIe switch at line rate (pcie-bandwidth.ts), which
+ *     its NIC traffic and, on a PCIe node, all its traffic to the node's other GPUs share (a ring over
+ *     it still runs at NCCL's rate: ring-program.ts caps each channel at it);
  *   NIC: the fastest inter-node speed of NCCL's ladder that fits the line rate (24 of HDR's 25, 48 of
  *     NDR's 50: nccl-tests#160, #290); NIC↔leaf cables at line rate;
  *   leaf↔spine trunk: a full leaf's down-port line rate ÷ oversubscription, on every leaf (a part-filled last
@@ -48,7 +52,7 @@ export function buildTopology(options: TopologyOptions): TopologyGraph {
   const nodesPerLeaf = options.nodesPerLeaf ?? (railOptimised ? downPorts : Math.max(1, Math.floor(downPorts / nics)));
   const leavesPerGroup = Math.ceil(nodes / nodesPerLeaf);
   const leaves = railOptimised ? leavesPerGroup * nics : leavesPerGroup;
-  const peers = fabric.nvlinkCount > 0 ? nvlinkPeerLinks(fabric.intraNode, g) : null;
+  const peers = peerLinksOf(fabric, g);
   const linksPerGpu = peers ? 2 : 4;
   let peerSlot: Int32Array | null = null;
   let peerLinks = 0;
@@ -64,7 +68,8 @@ export function buildTopology(options: TopologyOptions): TopologyGraph {
   const k = (name: LinkKind): number => LINK_KINDS.indexOf(name);
 
   const perLinkGBps = NCCL_TABLES.nvlinkBandwidthPerLinkGBps.value[fabric.generation];
-  const nvlinkGBps = fabric.nvlinkCount > 0 ? fabric.nvlinkCount * perLinkGBps : NCCL_TABLES.pciBandwidthGBps.value;
+  // Used behind an NVSwitch only (peers null), where the GPUs have NVLink.
+  const nvlinkGBps = fabric.nvlinkCount * perLinkGBps;
   const nicLineGBps = toGBps(fabric.nicBandwidth);
   const nicGBps = effectiveNicBandwidthGBps(nicLineGBps, fabric.generation);
   const pcieGBps = PCIE_X16_GBPS[fabric.generation];
@@ -172,9 +177,11 @@ export function describeTopology(t: TopologyGraph, options: { readonly gpusInUse
       + `${switches(t.leaves)}, ${t.railOptimised ? 'rail-optimised' : 'not rail-optimised'}, `
       + `leaf capacity ${countOf(t.nodesPerLeaf, unit)}, oversubscription ${t.oversubscription}:1; ${t.linkCount.toLocaleString('en-US')} directed links`,
   ];
-  const inside = t.peerSlot
-    ? 'no NVSwitch: GPUs joined pair by pair by their own NVLinks (a direct mesh), pairs without one through the host over PCIe'
-    : `one NVSwitch vertex per ${unit} (its planes merged)`;
+  const inside = !gpusJoinedByNvlink(t.fabric)
+    ? 'no NVSwitch or NVLink: every pair of GPUs through the host or a PCIe switch over their PCIe x16 links'
+    : t.peerSlot
+      ? 'no NVSwitch: GPUs joined pair by pair by their own NVLinks (a direct mesh), pairs without one through the host over PCIe'
+      : `one NVSwitch vertex per ${unit} (its planes merged)`;
   lines.push(t.railOptimised
     ? `switching: ${inside}; ${countOf(t.nicsPerNode, 'rail group')} of ${switches(t.leaves / t.nicsPerNode)}, NIC r of every ${unit} on a leaf of rail r; one spine vertex (a non-blocking core: only the leaf trunks are modelled)`
     : `switching: ${inside}; ${switches(t.leaves)} each holding every NIC of its ${unit}s; one spine vertex (a non-blocking core: only the leaf trunks are modelled)`);

@@ -10,7 +10,7 @@ export type LinkKind = (typeof LINK_KINDS)[number];
 /**
  * A machine as a graph the emulator runs flows on: per node, each GPU's NVLink port into the node's
  * NVSwitch domain (up and down) or, on a direct NVLink mesh (DGX-1), one link per ordered pair of
- * GPUs that NVLink joins; each GPU's PCIe path to the host complex, each NIC (one rail per NIC), its
+ * GPUs that NVLink joins (on a PCIe node, none: a mesh of no NVLink pairs); each GPU's PCIe path to the host complex, each NIC (one rail per NIC), its
  * cable to a leaf switch, and each leaf's trunk to the spine layer. Links are numbered
  * arithmetically (no maps), so routing is O(hops); attributes live in typed arrays.
  *
@@ -30,12 +30,12 @@ export interface TopologyGraph {
   readonly nodesPerLeaf: number;
   readonly leaves: number;
   readonly linksPerNode: number;
-  /** Links per GPU at the start of a node's block: 4 behind an NVSwitch, 2 (PCIe only) on a mesh. */
+  /** Links per GPU at the start of a node's block: 4 behind an NVSwitch, 2 (PCIe only) on a mesh or a PCIe node. */
   readonly linksPerGpu: number;
   /**
    * On a direct NVLink mesh, peerSlot[a·gpusPerNode + b] is the index (within the node's block, after
-   * its NICs) of the nvlink-peer link from local GPU a to b, or −1 where NVLink does not join them;
-   * null behind an NVSwitch.
+   * its NICs) of the nvlink-peer link from local GPU a to b, or −1 where NVLink does not join them
+   * (every pair of a PCIe node); null behind an NVSwitch.
    */
   readonly peerSlot: Int32Array | null;
   readonly linkCount: number;
@@ -154,7 +154,7 @@ export function linkName(t: TopologyGraph, link: number): string {
 }
 
 function switchPort(t: TopologyGraph, gpu: number, offset: 0 | 1): number {
-  if (t.peerSlot) throw new Error('a direct NVLink mesh has no NVSwitch ports');
+  if (t.peerSlot) throw new Error('a direct NVLink mesh or a PCIe node has no NVSwitch ports');
   return gpuLink(t, gpuNode(t, gpu), gpu - gpuNode(t, gpu) * t.gpusPerNode, offset);
 }
 /** GPU `gpu`'s NVLink port into its node's NVSwitch vertex (one switch vertex per node stands for the NVSwitch planes). */
