@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
-import { blankLiteralArguments, stripProperties } from './strip-properties.ts';
+import { blankLiteralArguments, closingBracket, stripProperties } from './strip-properties.ts';
 
 /** The browser entry; build.ts itself is Node-only and never part of the bundle. */
 const ENTRY = fileURLToPath(new URL('./entry.ts', import.meta.url));
@@ -21,10 +21,16 @@ const NO_SHAPE_DEFAULTS = fileURLToPath(new URL('./compute/no-shape-defaults.ts'
 /** What the bundle takes in place of the protocol's tally of what a search ruled out (no-pruned-tally.ts says why). */
 const NO_PRUNED_TALLY = fileURLToPath(new URL('./compute/no-pruned-tally.ts', import.meta.url));
 
+/** What the bundle takes in place of the protocol's smaller cluster that steps faster (no-fewer-nodes.ts says why). */
+const NO_FEWER_NODES = fileURLToPath(new URL('./compute/no-fewer-nodes.ts', import.meta.url));
+
+/** What the bundle takes in place of the search's words for contradicting constraints (no-empty-space.ts says why). */
+const NO_EMPTY_SPACE = fileURLToPath(new URL('./compute/no-empty-space.ts', import.meta.url));
+
 /**
  * Resolves @trainplan/collectives' emulator entry points to the widget's closed-form stand-in, its CollNet model to one
- * that is always off, @trainplan/protocol's shape-defaults warning and search tally to none, and @trainplan/search's
- * explain.ts to one that explains no alternatives.
+ * that is always off, @trainplan/protocol's shape-defaults warning, search tally and smaller faster cluster to none, and @trainplan/search's
+ * explain.ts to one that explains no alternatives and its empty-space.ts to one that finds no constraint contradicting.
  */
 const withoutEmulator: Plugin = {
   name: 'trainplan-without-emulator',
@@ -33,7 +39,10 @@ const withoutEmulator: Plugin = {
     b.onResolve({ filter: /^\.\/nccl-collnet-model\.ts$/ }, () => ({ path: COLLNET_OFF }));
     b.onResolve({ filter: /^\.\/shape-defaults-warning\.ts$/ }, () => ({ path: NO_SHAPE_DEFAULTS }));
     b.onResolve({ filter: /^\.\/pruned-json\.ts$/ }, () => ({ path: NO_PRUNED_TALLY }));
-    b.onResolve({ filter: /^\.\/explain\.ts$/ }, (args) => (/[\\/]packages[\\/]search[\\/]src$/.test(args.resolveDir) ? { path: NO_ALTERNATIVES } : undefined));
+    b.onResolve({ filter: /^\.\/fewer-nodes-json\.ts$/ }, () => ({ path: NO_FEWER_NODES }));
+    const inSearch = (dir: string) => /[\\/]packages[\\/]search[\\/]src$/.test(dir);
+    b.onResolve({ filter: /^\.\/explain\.ts$/ }, (args) => (inSearch(args.resolveDir) ? { path: NO_ALTERNATIVES } : undefined));
+    b.onResolve({ filter: /^\.\/empty-space\.ts$/ }, (args) => (inSearch(args.resolveDir) ? { path: NO_EMPTY_SPACE } : undefined));
   },
 };
 
@@ -55,6 +64,55 @@ export function withoutJsonSchema(source: string): string {
   const stripped = stripProperties(source, ['toJsonSchema', 'jsonSchema']).replace(DESCRIPTION, '');
   return blankLiteralArguments(stripped, 'description');
 }
+
+/** The head of the days-on-nodes branch of @trainplan/protocol's runNodesWith (search/nodes.ts). */
+const DAYS_ON_NODES = 'if (req.nodes !== undefined) {';
+
+/** What the widget's nodes.ts says of a request it does not answer (a budget, the days on given nodes). */
+const NOT_HERE = "'not answered here: ask the API'";
+
+/** runNodesWith's refusal of a budget, which names what the full build plans (the days on given nodes among them). */
+const BUDGET_REFUSAL = /'a budget is not answered here \(this build plans (?:[^'\\]|\\.)*'/;
+
+/**
+ * The protocol's nodes.ts without what only requests the widget never makes reach. The widget asks a deadline's fewest
+ * nodes (tokens and days) and the time–cost curve (tokens and frontier), and nothing else (search-requests.ts), so:
+ * - no answer to `nodes` (the days on a given cluster size, and the sizes nearest it when nothing runs there): such a
+ *   request is refused, as runDeadlineNodes refuses a budget (0.47 kB of the 80 kB gzip budget);
+ * - no `refine` of nodesRequestSchema, whose rules refuse a request giving two goals, none, or a money budget without
+ *   a price: the widget's two requests pass them as built (0.21 kB);
+ * - a budget's refusal (runDeadlineNodes) in the same words, not naming what this build no longer plans.
+ * Throws where the `nodes` branch is not found, so that a change to nodes.ts fails the build, not the bundle.
+ */
+export function withoutNodesModes(source: string): string {
+  source = stripProperties(source, ['refine']).replace(BUDGET_REFUSAL, NOT_HERE);
+  const start = source.indexOf(DAYS_ON_NODES);
+  const end = start < 0 ? undefined : closingBracket(source, start + DAYS_ON_NODES.length);
+  if (end === undefined) throw new Error(`no "${DAYS_ON_NODES} … }" to leave out of nodes.ts`);
+  return `${source.slice(0, start)}if (req.nodes !== undefined) return invalid([{ path: 'nodes', message: ${NOT_HERE} }]);${source.slice(end + 1)}`;
+}
+
+/**
+ * The protocol's search-schema.ts without the `refine` rules of a search request and its cluster: they refuse both or
+ * neither of nodes and gpus, and an objective or price without the tokens it needs. The widget's search request gives
+ * nodes, objective "throughput" and no price (search-requests.ts), so it passes them as built.
+ */
+const withoutSearchRules = (source: string): string => stripProperties(source, ['refine']);
+
+/**
+ * Loads the protocol's nodes.ts withoutNodesModes and search-schema.ts withoutSearchRules (both withoutJsonSchema too):
+ * unlike withoutJsonSchema, these change what a malformed or budget request is told, for requests only other clients
+ * make. Before protocolWithoutJsonSchema in the plugins (esbuild takes the first onLoad that answers).
+ */
+export const protocolForWidgetRequests: Plugin = {
+  name: 'trainplan-widget-requests-only',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]packages[\\/]protocol[\\/]src[\\/]search[\\/](?:nodes|search-schema)\.ts$/ }, async (args) => {
+      const source = withoutJsonSchema(await readFile(args.path, 'utf8'));
+      return { contents: /nodes\.ts$/.test(args.path) ? withoutNodesModes(source) : withoutSearchRules(source), loader: 'ts' };
+    });
+  },
+};
 
 /**
  * Loads the protocol's sources withoutJsonSchema. The option descriptions were 3.7 kB of the 80 kB gzip budget; the rest
@@ -100,8 +158,9 @@ export const WIDGET_BUDGET_GZIP_BYTES = 80 * 1000;
  * Bundles the widget with the core packages into one ES module with esbuild: minified, ES2022
  * for evergreen browsers, no source map, `sideEffects` honoured so unused exports drop out, the
  * collectives emulator left out (closed-form-emulation.ts), the search's explanations of its runner-up plans too
- * (no-alternatives.ts: 1.4 kB gzip, 80,086 → 78,685 B with the packages as committed), and what only the schemas'
- * OpenAPI document reads dropped (withoutJsonSchema).
+ * (no-alternatives.ts: 1.4 kB gzip, 80,086 → 78,685 B with the packages as committed), what only the schemas'
+ * OpenAPI document reads dropped (withoutJsonSchema), and what only requests the widget never makes reach
+ * (protocolForWidgetRequests, no-empty-space.ts).
  */
 export async function buildWidgetBundle(): Promise<WidgetBundle> {
   const result = await build({
@@ -114,7 +173,7 @@ export async function buildWidgetBundle(): Promise<WidgetBundle> {
     legalComments: 'none',
     write: false,
     logLevel: 'silent',
-    plugins: [withoutEmulator, protocolWithoutJsonSchema, ncclTablesWithoutSources],
+    plugins: [withoutEmulator, protocolForWidgetRequests, protocolWithoutJsonSchema, ncclTablesWithoutSources],
   });
   const file = result.outputFiles[0];
   if (!file) throw new Error('esbuild produced no output');

@@ -24,6 +24,12 @@ export function stripProperties(source: string, names: readonly string[]): strin
   return out + source.slice(from);
 }
 
+/**
+ * The index of the bracket that closes the one opened just before `at` (a block's `}` after its `{`), past nested
+ * brackets, strings, templates and comments; undefined when none does.
+ */
+export const closingBracket = (source: string, at: number): number | undefined => valueEnd(source, at, false);
+
 const OPEN = '([{';
 const CLOSE = ')]}';
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { withoutNodesModes } from '../src/build.ts';
 import { buildWidgetBundle, createWidgetApp, MODULE_PATH, WIDGET_BUDGET_GZIP_BYTES, widgetBundle } from '../src/index.ts';
 
 describe('the widget bundle', () => {
@@ -50,13 +51,43 @@ describe('the widget bundle', () => {
     expect(code).toContain('the candidate budget ran out after');
   });
 
-  it('leaves out what the widget never shows or sets: the search\'s tally texts, the gated-shape warning, the CollNet model', async () => {
+  it('leaves out what the widget never shows or sets: the search\'s tally texts, the gated-shape warning, the CollNet model, the smaller faster cluster', async () => {
     const { code } = await buildWidgetBundle();
     // prune-reason-text.ts (the tally's words for how the search settled a candidate); the rules' words stay, whyNothingFits names them.
     for (const text of ['the same plan as another candidate', 'already slower than the k-th best found']) expect(code).not.toContain(text);
     expect(code).toContain('does not divide the GPUs');
     // shape-defaults-warning.ts (no field of the widget's form sets what it names) and nccl-collnet-model.ts (opt-in, never on here).
     for (const text of ['took GPT defaults', 'NCCL_COLLNET_NODE_THRESHOLD', 'arity serialization']) expect(code).not.toContain(text);
+    // fewer-nodes-json.ts (no-fewer-nodes.ts): the smaller cluster that steps faster, a search per size, never shown here.
+    expect(code).not.toContain('trains faster on fewer GPUs');
+  });
+
+  it('leaves out what only requests the widget never makes reach: the days on given nodes, the requests\' mode rules, the constraints\' contradictions', async () => {
+    const { code } = await buildWidgetBundle();
+    // nodes.ts's days-on-nodes answer and budget refusal (withoutNodesModes) and its nodesRequestSchema refine; search-schema.ts's
+    // refine (withoutSearchRules); empty-space.ts (no-empty-space.ts).
+    for (const text of [
+      'the nearest sizes that run are', 'fits this model and batch in memory', 'a budget is not answered here', 'give frontier (the time–cost curve) or a goal',
+      'objective "cost" needs training.tokens', 'the constraints contradict each other',
+    ]) {
+      expect(code).not.toContain(text);
+    }
+    // The refusal that stands in for the days on given nodes.
+    expect(code).toContain('not answered here: ask the API');
+  });
+
+  it('refuses to build when nodes.ts no longer has the days-on-nodes branch it leaves out', () => {
+    expect(() => withoutNodesModes('export function runNodesWith() { return 1; }')).toThrow('no "if (req.nodes !== undefined) {');
+    // The branch and what follows it: the branch, braces nested, becomes the refusal; the rest stays.
+    const source = "if (req.nodes !== undefined) {\n  if (x) { return '}'; }\n  return near;\n}\nif (req.frontier === true) return curve;";
+    expect(withoutNodesModes(source)).toBe("if (req.nodes !== undefined) return invalid([{ path: 'nodes', message: 'not answered here: ask the API' }]);\nif (req.frontier === true) return curve;");
+  });
+
+  it('answers its searches in a worker that loads this same module: the module answers calls there instead of defining the elements', async () => {
+    const { code } = await buildWidgetBundle();
+    // off-thread.ts: the worker's check and its script (the bundle's own URL); entry.ts defines the elements only outside one.
+    expect(code).toContain('typeof WorkerGlobalScope');
+    expect(code).toContain('import.meta.url');
   });
 
   it('leaves the budget search out: the widget asks for deadlines and the time–cost curve, never a budget (runDeadlineNodes)', async () => {

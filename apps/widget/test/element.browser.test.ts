@@ -153,7 +153,8 @@ describe('<trainplan-estimator> opening shared links, in Chromium', () => {
   it('a link opened while Auto is on shows the plan the link states: Auto goes off, not a search that replaces the plan', async () => {
     const { page, context, problems } = await open();
     await field(page, 'Auto: search the fastest').check();
-    await expect.poll(() => shown(page, '.out-search')).toContain('Searched');
+    // The search runs in a worker (compute/off-thread.ts), which the first search starts: more than the poll's default second.
+    await expect.poll(() => shown(page, '.out-search'), { timeout: 10_000 }).toContain('Searched');
     const scenario = { model: 'gpt3-1.3b', cluster: { gpu: 'a100-80gb', nodes: 2 }, training: { globalBatchSize: 64 }, parallelism: { tensor: 2, pipeline: 2 } };
     await page.evaluate((hash) => { window.location.hash = hash; }, link(scenario));
     await waitFor(page, "el.estimate.resolved.model === 'gpt3-1.3b'");

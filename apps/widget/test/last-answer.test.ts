@@ -17,6 +17,25 @@ describe('the last answer kept by its request', () => {
     expect(last.has('b')).toBe(false);
   });
 
+  it('aborts an answer still on its way when another key is asked for or it is cleared, and not when its own key is', async () => {
+    const last = new LastAnswer<string>();
+    const signals: AbortSignal[] = [];
+    // A computation that never settles by itself (a search still running), recording the signal it was given.
+    const pending = (signal: AbortSignal) => {
+      signals.push(signal);
+      return new Promise<string>(() => {});
+    };
+    void last.get('a', pending);
+    void last.get('a', pending);
+    // The same key waits on the same search: nothing computed again, nothing aborted.
+    expect(signals.map((s) => s.aborted)).toEqual([false]);
+    void last.get('b', pending);
+    // A newer request wins: the stale search is stopped, the new one runs.
+    expect(signals.map((s) => s.aborted)).toEqual([true, false]);
+    last.clear();
+    expect(signals.map((s) => s.aborted)).toEqual([true, true]);
+  });
+
   it('forgets a failure, so the next call tries again', async () => {
     const last = new LastAnswer<string>();
     await expect(last.get('a', () => Promise.reject(new Error('unreachable')))).rejects.toThrow('unreachable');

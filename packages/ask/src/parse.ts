@@ -21,7 +21,7 @@ import { readDate, takeDate } from './lexicon/dates.ts';
 import { takeCorrectedSize, takeOtherSize } from './lexicon/cluster-sizes.ts';
 import { takeComparedPrecisions } from './lexicon/precisions.ts';
 import { SUPERPOD_WHY, takeUnmodelledSettings } from './lexicon/unmodelled-settings.ts';
-import { takeNetwork } from './lexicon/network.ts';
+import { takeInNetworkReduction, takeNetwork } from './lexicon/network.ts';
 import { takeUptime } from './lexicon/uptime.ts';
 import { findUnreadTime, takeNamedSpan } from './lexicon/named-spans.ts';
 import { servingBesideFineTuning, servingPartOf } from './mixed-question.ts';
@@ -494,6 +494,8 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   stated.distributedOptimizer = takeDistributedOptimizer(s);
   stated.op = takeCollectiveOp(s);
   if (stated.op !== undefined) {
+    // "with SHARP", "with CollNet": before the algorithm, whose "nvls" and "tree" it never holds.
+    stated.collnet = takeInNetworkReduction(s);
     stated.algorithm = takeAlgorithm(s);
     stated.bytes = takeBytes(s);
   }

@@ -154,6 +154,11 @@ export interface AskParameters {
   op?: CollectiveOp;
   bytes?: number;
   algorithm?: CollectiveAlgorithm;
+  /**
+   * A collective asked "with SHARP" or "with CollNet": the protocol's `collnet` (NCCL_COLLNET_ENABLE=1), passed where the
+   * network reduces in its switches and said unavailable where not (answer/collective-answer.ts). False: asked off, NCCL's default.
+   */
+  collnet?: boolean;
 }
 
 /** A cluster size as a question counts it: nodes, or GPUs. */

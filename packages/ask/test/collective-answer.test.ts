@@ -1,5 +1,8 @@
+import { runCollective } from '@trainplan/protocol';
+import { GiB } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
 import { ask } from '../src/answer/answer.ts';
+import { parse } from '../src/parse.ts';
 
 /** A collective's first row, as runCollective answers it. */
 const rowOf = (data: unknown): { seconds: number; busbwGBps: number } | undefined =>
@@ -48,5 +51,45 @@ describe('answer: a collective over no GPU', () => {
     expect(a.ok).toBe(false);
     expect(`${a.headline} ${a.notes.join(' ')}`).toMatch(/2 GPUs or more/);
     expect(`${a.headline} ${a.notes.join(' ')}`).not.toMatch(/gpusPerNode/);
+  });
+});
+
+describe('answer: a collective "with SHARP" (QA: the words were dropped, and CollNet never asked for)', () => {
+  /** The protocol's own answer, as `trainplan collective --system … --nodes 4 --size 1GiB [--collnet]` asks it. */
+  const protocolRows = (system: string, collnet: boolean): unknown =>
+    (runCollective({ op: 'all-reduce', system, nodes: 4, gpusPerNode: 8, algorithm: 'auto', size: GiB(1), ...(collnet && { collnet: true }) }) as { rows?: unknown }).rows;
+
+  it.each([
+    ['with SHARP', true], ['with collnet', true], ['using SHARP', true], ['with NCCL_COLLNET_ENABLE=1', true],
+    ['with in-network reduction', true], ['without SHARP', false], ['with NVLink SHARP', undefined],
+  ])('"all-reduce 1 GiB on 4 DGX H100 nodes %s" reads CollNet as %s (NVLink SHARP is the NVSwitch\'s own, never CollNet)', (words, collnet) => {
+    expect(parse(`all-reduce 1 GiB on 4 DGX H100 nodes ${words}`).stated.collnet).toBe(collnet);
+  });
+
+  it('on DGX H100 (NDR, SHARP) the collective runs with CollNet on, as --collnet does, and says so and what NCCL chose', () => {
+    const a = ask('all-reduce 1 GiB on 4 DGX H100 nodes with SHARP');
+    expect(a.ok).toBe(true);
+    expect((a.data as { collnet?: boolean }).collnet).toBe(true);
+    expect((a.data as { rows: unknown }).rows).toEqual(protocolRows('dgx-h100', true));
+    // CollNet changes the answer: NVLS may then span nodes (nccl-collnet-model.ts), which it may not with CollNet off.
+    expect((a.data as { rows: unknown }).rows).not.toEqual(protocolRows('dgx-h100', false));
+    expect(a.headline).toMatch(/^all-reduce of 1\.07 GB on 32 × H100 SXM5 80GB with SHARP \(CollNet\): /);
+    const algorithm = (a.data as { rows: { algorithm: string }[] }).rows[0]?.algorithm ?? '';
+    expect(a.notes[0]).toMatch(/^Assumed SHARP enabled: NCCL_COLLNET_ENABLE=1 with the SHARP plugin \(CollNet\); NCCL chose /);
+    expect(a.notes[0]).toContain(algorithm === 'nvls' ? 'NVLS across nodes' : algorithm);
+  });
+
+  it('on DGX-1 (EDR, no SHARP) it says SHARP is not available there and answers without it', () => {
+    const a = ask('all-reduce 1 GiB on 4 dgx-1 nodes with SHARP');
+    expect(a.ok).toBe(true);
+    expect(a.headline).toContain('(SHARP not available: without it)');
+    expect((a.data as { collnet?: boolean }).collnet).toBeUndefined();
+    expect((a.data as { rows: unknown }).rows).toEqual(protocolRows('dgx-1-v100', false));
+    expect(a.notes[0]).toMatch(/^SHARP \(in-network reduction\) is not available on edr-ib-4x /);
+  });
+
+  it('an all-gather with SHARP on: NCCL\'s CollNet reduces all-reduce only, said', () => {
+    const a = ask('all-gather 1 GiB on 4 DGX H100 nodes with SHARP');
+    expect(a.notes[0]).toMatch(/NCCL still chose \S+: CollNet is modelled for all-reduce only\.$/);
   });
 });

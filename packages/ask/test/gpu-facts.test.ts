@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { GPU_IDS } from '@trainplan/presets';
 import { ask } from '../src/answer/answer.ts';
-import { gpuFactsAsked, precisionsAsked } from '../src/lexicon/gpu-facts.ts';
+import { asksInt8, asksSparsity, gpuFactsAsked, precisionsAsked } from '../src/lexicon/gpu-facts.ts';
 import type { Answer } from '../src/answer/answer-types.ts';
 
 const answerTo = (question: string): Answer => ask(question, { publicUrl: null });
@@ -66,7 +67,8 @@ describe('a GPU\'s own figures, asked with no model (QA: all three were refused)
   ])('a GPU no preset models keeps its "not modelled" answer: "%s"', (question) => {
     const a = answerTo(question);
     expect(a.kind).toBe('refusal');
-    expect(a.headline).toContain('MI300X is not modelled; the GPU presets are v100-32gb, a100-40gb, a100-80gb, h100-sxm, h200, b200, gb200');
+    // The presets listed are the catalogue's, whichever it holds.
+    expect(a.headline).toContain(`MI300X is not modelled; the GPU presets are ${GPU_IDS.join(', ')}`);
   });
 
   it.each([
@@ -77,6 +79,60 @@ describe('a GPU\'s own figures, asked with no model (QA: all three were refused)
     'how many h100 do I need for 1 TB of memory',
   ])('a planning question naming a GPU is not answered with its figures: "%s"', (question) => {
     expect(isGpuFacts(answerTo(question))).toBe(false);
+  });
+});
+
+describe('sparse and INT8 rates: derived or said not held, never made up (QA: answered as if dense, or not at all)', () => {
+  const SPARSE_TAIL = 'the sparse figures are NVIDIA\'s datasheet convention, 2× dense for 2:4 structured sparsity, which training does not use';
+
+  it.each([
+    'H100 bf16 tflops with sparsity?',
+    'what is the sparse bf16 peak of an h100',
+    'h100 bf16 with 2:4 sparsity',
+  ])('"%s": dense 989, and 1,979 with 2:4 sparsity, said not used in training', (question) => {
+    // H100 whitepaper Table 1: BF16 989.4 TFLOPS dense; × 2 = 1,978.8, the datasheet's "1,979 with sparsity".
+    const a = answerTo(question);
+    expect(a.kind).toBe('answer');
+    expect(a.headline).toBe(`H100 SXM5 80GB: peak BF16 989 TFLOP/s dense (1,979 TFLOP/s with 2:4 sparsity); ${SPARSE_TAIL}.`);
+  });
+
+  it('"H100 sparse FP8 TFLOPS?": 1,979 dense and 3,958 sparse, both listed beside the dense figures', () => {
+    // H100 SXM5 datasheet: FP8 3,958 TFLOPS "with sparsity"; the dense half is 1,979.
+    const a = answerTo('H100 sparse FP8 TFLOPS?');
+    expect(a.headline).toBe(`H100 SXM5 80GB: peak FP8 1,979 TFLOP/s dense (3,958 TFLOP/s with 2:4 sparsity); ${SPARSE_TAIL}.`);
+    expect(figure(a, 'Peak FP8 (dense)')).toBe('1,979 TFLOP/s');
+    expect(figure(a, 'Peak FP8 (2:4 sparse)')).toBe('3,958 TFLOP/s');
+    // A100 datasheet's other sparse column, for TF32: 156 dense, 312 sparse. No FP32 sparse row: FP32 has no tensor-core rate.
+    const a100 = answerTo('what is the sparse tf32 of an a100');
+    expect(figure(a100, 'Peak TF32 (2:4 sparse)')).toBe('312 TFLOP/s');
+    expect(a100.figures.filter((f) => /FP32.*sparse/.test(f.label))).toEqual([]);
+  });
+
+  it('a dense question lists no sparse figure', () => {
+    expect(answerTo('what is the peak bf16 of the b200').figures.filter((f) => /sparse/.test(f.label))).toEqual([]);
+  });
+
+  it('V100 has no 2:4 sparsity (it came with Ampere), said, with no sparse figure', () => {
+    const a = answerTo('v100 sparse fp16 tflops');
+    // V100 datasheet: tensor 125 TFLOPS, no sparsity column.
+    expect(a.headline).toBe('V100 SXM2 32GB: peak FP16 125 TFLOP/s dense; no 2:4 sparsity on V100 SXM2 32GB (structured sparsity came with Ampere\'s tensor cores).');
+    expect(a.figures.filter((f) => /sparse/.test(f.label))).toEqual([]);
+  });
+
+  const NO_INT8 = 'no INT8 figure: trainplan holds the precisions training runs in, and INT8 is an inference precision (the datasheet cited below quotes it)';
+  it.each([
+    // A100 (Ampere, no FP8): the 16-bit tensor rate, 312 TFLOPS dense (datasheet), is the closest held.
+    ['what is the INT8 throughput of an A100?', `A100 SXM4 80GB: ${NO_INT8}; the closest held figure is peak BF16 312 TFLOP/s (dense).`],
+    // Hopper and Blackwell: FP8, one byte like INT8: H100 1,979 (whitepaper 1,978.9), B200 9 PF sparse ÷ 2 = 4,500.
+    ['int8 tops of h100', `H100 SXM5 80GB: ${NO_INT8}; the closest held figure is peak FP8 1,979 TFLOP/s (dense).`],
+    ['what is the int8 peak of the b200', `B200 (HGX B200): ${NO_INT8}; the closest held figure is peak FP8 4,500 TFLOP/s (dense).`],
+    // V100: FP16 only, 125 TFLOPS.
+    ['v100 int8 throughput', `V100 SXM2 32GB: ${NO_INT8}; the closest held figure is peak FP16 125 TFLOP/s (dense).`],
+  ])('"%s": no INT8 figure held, the closest one given', (question, headline) => {
+    const a = answerTo(question);
+    expect(a.kind).toBe('answer');
+    expect(a.headline).toBe(headline);
+    expect(a.figures.filter((f) => /int8/i.test(f.label))).toEqual([]);
   });
 });
 
@@ -92,8 +148,24 @@ describe('the figures a question asks of a GPU (lexicon/gpu-facts.ts)', () => {
     ['what is the tdp of a b200', ['power']],
     ['b200 specs', ['peak', 'memory', 'memoryBandwidth', 'nvlink', 'power']],
     ['what is the h100', []],
+    ['what is the int8 throughput of an a100', ['peak']],
+    ['what network does a dgx h100 have', ['network']],
+    ['how much inter-node bandwidth per node on dgx-a100-80gb', ['network']],
+    ['is there sharp on the h100 system', ['network']],
+    ['what interconnect does a dgx b200 use', ['network']],
+    ['does the dgx h100 have nvlink sharp', ['nvlink']],
+    ['h100 nvswitch bandwidth', ['nvlink']],
   ])('"%s" asks %j', (question, facts) => {
     expect(gpuFactsAsked(question)).toEqual(facts);
+  });
+
+  it.each([
+    ['h100 sparse fp8 tflops', true, false],
+    ['bf16 with 2:4 sparsity', true, false],
+    ['int8 tops of h100', false, true],
+    ['peak bf16 of an h100', false, false],
+  ])('"%s" asks sparsity %s, INT8 %s', (question, sparse, int8) => {
+    expect([asksSparsity(question), asksInt8(question)]).toEqual([sparse, int8]);
   });
 
   it('reads the precisions named, in the question\'s order, each once', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { GPU_IDS } from '@trainplan/presets';
 import { parse } from '../src/parse.ts';
 import type { AskParameters, IntentName } from '../src/question.ts';
 
@@ -446,7 +447,8 @@ describe('parse: "8xH100" is GPUs per node', () => {
 });
 
 describe('parse: hardware no preset models is declined, never read as H100', () => {
-  const presets = 'the GPU presets are v100-32gb, a100-40gb, a100-80gb, h100-sxm, h200, b200, gb200';
+  // The catalogue's presets, whichever it holds (a preset added there is listed with no edit here).
+  const presets = `the GPU presets are ${GPU_IDS.join(', ')}`;
   it.each([
     ['how long to train 70b on 512 l40s', `L40S is not modelled; ${presets}`],
     ['how many nodes for 175b on mi300x', `MI300X is not modelled; ${presets}`],

@@ -37,6 +37,7 @@ const memory = object({
   totalBytes: bytes('Sum of the parts above'),
   capacityBytes: bytes("The GPU's memory capacity"),
   fits: boolean({ description: 'Whether totalBytes ≤ capacityBytes.' }),
+  stage: optional(integer({ min: 0, description: 'Extension: the pipeline stage, from 0, these figures are of: the most loaded one.' })),
 }, { ...open, description: 'Memory per GPU, for the most loaded GPU.' });
 
 const breakdown = object({

@@ -14,7 +14,7 @@ describe('an unknown preset id suggests the ids it was likely meant as', () => {
   });
 
   it('a GPU the typed id begins is meant before one a slip away: "h100" is h100-sxm, not h200', () => {
-    expect(issueOf(runEstimate(scenario('gpt3-175b', 'h100')))).toMatch(/^unknown GPU "h100" \(did you mean h100-sxm\?\); known: /);
+    expect(issueOf(runEstimate(scenario('gpt3-175b', 'h100')))).toMatch(/^unknown GPU "h100" \(did you mean h100-sxm, h100-pcie or h100-pcie-8x\?\); known: /);
     expect(issueOf(runEstimate(scenario('gpt3-175b', 'h100-sxn')))).toMatch(/^unknown GPU "h100-sxn" \(did you mean h100-sxm\?\); known: /);
   });
 

@@ -38,3 +38,5 @@ export type { ServingCost } from './inference/serving-cost.ts';
 export { servingCost } from './inference/serving-cost.ts';
 export type { InferenceSearch, InferencePlanResult } from './inference/frontier.ts';
 export { planInference, latencyThroughputFrontier } from './inference/frontier.ts';
+export type { FewerNodes } from './fewer-nodes.ts';
+export { fewerNodes, fewerNodesSizes, FEWER_NODES_MIN_GAIN, FEWER_NODES_PROBES, FEWER_NODES_WINDOW } from './fewer-nodes.ts';

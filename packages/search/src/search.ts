@@ -26,6 +26,11 @@ export interface SearchOptions {
    * it, the full estimates the rest (see `evaluationShare`).
    */
   readonly onProgress?: (done: number, total: number) => void;
+  /**
+   * Only plans faster than this step time are wanted (fewer-nodes.ts: a smaller cluster that would beat the best found on
+   * the one asked for): a candidate whose lower bound reaches it is dominated, as one behind the k-th best is. Default: none.
+   */
+  readonly stepCutoffSeconds?: number;
 }
 
 export interface RankedPlan {
@@ -223,9 +228,12 @@ export function searchPlans(base: SearchBase, options: SearchOptions = {}): Sear
     }
     return result;
   };
+  const cutoff = options.stepCutoffSeconds ?? Infinity;
+  /** The step time a candidate's bound must beat: the k-th best's once k plans are ranked, and the request's cutoff. */
+  const kthBest = (): number => Math.min(cutoff, ranked.length >= top ? ranked[top - 1]!.estimate.stepTimeSeconds : Infinity);
   for (let i = 0; i < survivors.length; i++) {
     const s = survivors[i]!;
-    const kth = ranked.length >= top ? ranked[top - 1]!.estimate.stepTimeSeconds : Infinity;
+    const kth = kthBest();
     if (s.lowerBoundSeconds >= kth) {
       addPruned(tally, 'dominated', survivors.length - i);
       settled += survivors.length - i;
@@ -243,7 +251,7 @@ export function searchPlans(base: SearchBase, options: SearchOptions = {}): Sear
     const twin = !result.ok && result.infeasible.reason === 'out-of-memory' && partialSearched ? partialTwin(base, s.candidate) : undefined;
     if (twin) {
       tally.counts.redundant -= 1;
-      const kthNow = ranked.length >= top ? ranked[top - 1]!.estimate.stepTimeSeconds : Infinity;
+      const kthNow = kthBest();
       if (step.seconds(twin, base.globalBatchSize / (twin.microBatchSize * twin.data)) >= kthNow) addPruned(tally, 'dominated', 1);
       else if (fullEstimates >= budget) {
         addPruned(tally, 'budget', 1);
@@ -252,11 +260,12 @@ export function searchPlans(base: SearchBase, options: SearchOptions = {}): Sear
       } else settle(twin);
     }
     if (report && fullEstimates % REPORT_EVERY === 0) {
-      const kth = ranked.length >= top ? ranked[top - 1]!.estimate.stepTimeSeconds : Infinity;
+      const kth = kthBest();
       report(ENUMERATION_SHARE + (1 - ENUMERATION_SHARE) * evaluationShare(survivors, i + 1, kth, budget));
     }
   }
-  if (ranked.length === 0 && !closest && nearestOutOfMemory.candidate) {
+  // (Not under a cutoff: there nothing ranked means nothing beat it, not that nothing fits.)
+  if (ranked.length === 0 && !closest && nearestOutOfMemory.candidate && options.stepCutoffSeconds === undefined) {
     // Nothing survived the memory bound: estimate the nearest miss, so the answer can say by how much.
     const miss = evaluateCandidate(base, nearestOutOfMemory.candidate, undefined, memoryBudget);
     if (!miss.ok && miss.infeasible.neededBytes !== undefined) {

@@ -66,6 +66,7 @@ export function formatSearchReport(answer: SearchResponseJson): string {
     `  step ${formatSeconds(a.best.estimate.stepTimeSeconds)} · ${wholeText(a.best.estimate.tokensPerSecond)} tokens/s · MFU ${mfuText(a.best.estimate.mfu, peak)} · memory ${formatBytes(a.best.estimate.memory.totalBytes)} of ${formatBytes(a.best.estimate.memory.capacityBytes)}${bestTrainingText(a.best)}`,
     ...uptimeNote(a.best),
     ...a.best.estimate.warnings.map((w) => `  ⚠ ${w}`),
+    ...(a.fewerNodes === undefined ? [] : [`  fewer nodes run faster: ${a.fewerNodes.why}`]),
     '',
     'top plans:',
     ...topPlanLines(a.top, peak),

@@ -1,15 +1,22 @@
 import {
-  runDeadlineNodes, runEstimate, runInference, runSearch, type EstimateJson, type InferenceResponseJson, type NodesResponseJson, type ScenarioInput, type SearchResponseJson,
+  runEstimate, runInference, type EstimateJson, type InferenceResponseJson, type NodesResponseJson, type ScenarioInput, type SearchResponseJson,
 } from '@trainplan/protocol';
+import { offThread, type Progress } from './off-thread.ts';
 
 /** Where estimates come from: the core in the page (offline), or a trainplan API. */
 export interface Backend {
   /** One estimate per scenario, in order; rejects only when the API cannot be reached or answers garbage. */
   estimate(scenarios: readonly ScenarioInput[]): Promise<EstimateJson[]>;
-  /** The configuration search (runSearch): the best parallel configuration for a model, cluster and batch. */
-  search(request: unknown): Promise<SearchResponseJson>;
-  /** "How many nodes" with a searched configuration (runNodes; in the page, runDeadlineNodes: the widget asks no budget). */
-  nodes(request: unknown): Promise<NodesResponseJson>;
+  /**
+   * The configuration search (runSearch): the best parallel configuration for a model, cluster and batch. `signal`
+   * stops it in the page (offThread) when its answer is no longer wanted; an API's answer is left to come.
+   */
+  search(request: unknown, signal?: AbortSignal): Promise<SearchResponseJson>;
+  /**
+   * "How many nodes" with a searched configuration (runNodes; in the page, runDeadlineNodes: the widget asks no budget),
+   * in the page telling `progress` of each cluster size searched; `signal` as for search.
+   */
+  nodes(request: unknown, progress?: Progress, signal?: AbortSignal): Promise<NodesResponseJson>;
   /** Serving a model (runInference): latency, KV cache, batch and tokens/s per TP × PP shape, and the best plan. */
   inference(request: unknown): Promise<InferenceResponseJson>;
   readonly kind: 'local' | 'api';
@@ -23,10 +30,11 @@ export function localBackend(): Backend {
       const out = runEstimate([...scenarios]);
       return Array.isArray(out) ? out : [out];
     },
-    search: async (request) => runSearch(request),
+    // Off the main thread: a search takes 0.2–0.6 s, the time–cost curve seconds (off-thread.ts).
+    search: (request, signal) => offThread('search', request, undefined, signal),
     // The widget asks for a deadline's fewest nodes and the time–cost curve, never a budget: the budget search stays out
     // of the bundle (runDeadlineNodes answers the rest as runNodes does).
-    nodes: async (request) => runDeadlineNodes(request),
+    nodes: (request, progress, signal) => offThread('nodes', request, progress, signal),
     inference: async (request) => runInference(request),
   };
 }

@@ -59,7 +59,6 @@ legend{font-weight:600;padding:0 4px}
 .field.check{display:flex;flex-flow:row wrap;align-items:center;align-self:end;gap:0 6px}
 .hint{flex-basis:100%;font-size:.8em;color:var(--_muted)}
 .field.check label{align-self:center;flex:1 1 0;min-width:0}
-.field[hidden]{display:none}
 label{font-size:.85em;color:var(--_muted)}
 .check label{color:var(--_fg)}
 input,select,button{font:inherit;color:var(--_fg);background:var(--_field);border:1px solid var(--_border);border-radius:6px;padding:3px 6px;min-width:0;width:100%}
@@ -67,9 +66,8 @@ input[type=checkbox]{width:auto}
 input:focus-visible,select:focus-visible,a:focus-visible,button:focus-visible{outline:2px solid var(--_accent);outline-offset:1px}
 [aria-invalid=true]{border-color:var(--_error)}
 .msg{grid-column:1/-1;color:var(--_error);font-size:.8em;margin:-3px 0 6px}
-.msg:empty,.msg[hidden]{display:none}
+.msg:empty,[hidden]{display:none!important}
 .outputs{min-width:0}
-.results[hidden]{display:none}
 .stale>:not(.stale-note,.share){opacity:.45}
 .stale-note{display:none;margin:0 0 8px;font-size:.85em;font-weight:600}
 .stale .stale-note{display:block}

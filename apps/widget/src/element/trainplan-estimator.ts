@@ -29,6 +29,13 @@ import { template } from './template.ts';
 /** The most node counts tried for "how many nodes" (one request to an API stays well under its body limit). */
 const MAX_SIZING_CANDIDATES = 96;
 
+/**
+ * Node counts estimated in one task in the page (#sizing). A CPU profile of `<trainplan-estimator auto>` in Chromium on a
+ * shared 2-core machine spent 41 ms on the demo's 12 estimates, about 3.4 ms each: the up to 103 of a size with many
+ * valid counts would hold the main thread some 0.35 s in one task, 8 about 27 ms (a long task is over 50 ms).
+ */
+const ESTIMATES_PER_TASK = 8;
+
 /** The status when the plan does not fit: not a typing mistake; the micro-batch's message lists what to try. */
 const OUT_OF_MEMORY_STATUS = 'Out of memory: see the marked field for what to try.';
 
@@ -36,9 +43,14 @@ const OUT_OF_MEMORY_STATUS = 'Out of memory: see the marked field for what to tr
 const failed = (e: unknown): string => `<p class="caption">${esc(failureOf(e))}</p>`;
 
 /**
- * A task boundary: the browser paints what is on screen and handles input before the next search holds the page. In
- * the page (no `api`) each search is one synchronous task that no boundary splits; they only keep each from adding to
- * the one before (#timeCost gives the figures).
+ * A caption saying what is being searched, with room for how many cluster sizes are done (#progress fills it). The
+ * count is hidden from screen readers: a live section would read out every size; the caption is read once.
+ */
+const searching = (what: string): string => `<p class="caption">${what}…<span class="progress" aria-hidden="true"></span></p>`;
+
+/**
+ * A task boundary: the browser paints what is on screen and handles input before the next search. A search runs in a
+ * worker (compute/off-thread.ts) where one starts; where none does, in the page, as one task no boundary splits.
  */
 const nextTask = (): Promise<unknown> => new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -90,6 +102,8 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
   #scaling: [ScalingPoint[], number] | undefined;
   #scalingWidth = 0;
   readonly #resized = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(() => this.guard(() => this.#drawScaling(true)));
+  /** Aborts the configuration search of the update before the latest: a newer input's search need not wait behind it. */
+  #cancel: AbortController | undefined;
 
   constructor() {
     super({ fields: FIELDS, defaults: DEFAULT_VALUES, template: template(), keptNote: ' Showing the last good result.' });
@@ -114,6 +128,8 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
   }
 
   protected override disconnected(): void {
+    // Off the page, no answer is wanted: the workers' searches stop (LastAnswer.clear aborts them).
+    this.setBackend();
     this.#resized?.disconnect();
     window.removeEventListener('hashchange', this.#onHashChange);
   }
@@ -213,6 +229,8 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
   }
 
   protected async update(run: number): Promise<void> {
+    this.#cancel?.abort();
+    const cancel = (this.#cancel = new AbortController());
     const parsed = scenarioFromFields(this.values);
     if (!parsed.ok) {
       // No scenario states what the form shows: no link rather than the last good one's.
@@ -230,7 +248,7 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
     this.pending('Estimating…');
     try {
       if (parsed.auto) {
-        const found = await this.#search(run, scenario);
+        const found = await this.#search(run, scenario, cancel.signal);
         if (!found) return;
         scenario = found.scenario;
         results = [found.estimate];
@@ -278,12 +296,12 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
    * "Auto": the configuration search for this model, cluster and batch; the best plan's
    * choices are written into the form so the reader sees (and can then edit) them.
    */
-  async #search(run: number, scenario: ScenarioInput): Promise<{ scenario: ScenarioInput; estimate: EstimateOk; label: string } | undefined> {
+  async #search(run: number, scenario: ScenarioInput, signal: AbortSignal): Promise<{ scenario: ScenarioInput; estimate: EstimateOk; label: string } | undefined> {
     this.pending('Searching parallel configurations…');
     // "Searching…" is painted before the search holds the page.
     await nextTask();
     if (!this.isCurrent(run)) return undefined;
-    const result = await this.backend.search(searchRequestFor(scenario));
+    const result = await this.backend.search(searchRequestFor(scenario), signal);
     if (!this.isCurrent(run)) return undefined;
     if (!result.ok) {
       const why = result.closest?.why ?? result.nearestMiss?.message;
@@ -347,10 +365,19 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
     // why it did not come, and a resize does not draw the last scenario's chart back.
     const both = (html: string) => { for (const out of ['.out-scaling', '.out-nodes']) this.set(out, html); };
     this.#scaling = undefined;
-    both('<p class="caption">Estimating other cluster sizes…</p>');
-    let results: EstimateJson[];
+    both(searching('Estimating other cluster sizes'));
+    const results: EstimateJson[] = [];
+    // In the page, a few sizes a task, input and paint going on between them; an API takes them all in one request.
+    const step = this.backend.kind === 'api' ? counts.length : ESTIMATES_PER_TASK;
     try {
-      results = await this.backend.estimate(counts.map(at));
+      for (let i = 0; i < counts.length; i += step) {
+        if (i > 0) {
+          this.#progress('.out-scaling', `${i} of ${counts.length}`);
+          await nextTask();
+          if (!this.isCurrent(run)) return;
+        }
+        results.push(...(await this.backend.estimate(counts.slice(i, i + step).map(at))));
+      }
     } catch (err) {
       if (this.isCurrent(run)) both(failed(err));
       return;
@@ -368,12 +395,13 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
       try {
         const request = nodesRequestFor(scenario, { tokens: budget.tokens, deadlineDays: budget.deadlineDays });
         const key = JSON.stringify(request);
-        // The answers and the scaling chart are painted before the search of every size holds the page.
+        // The answers and the scaling chart are painted before the search of every size starts.
         if (!this.#fewest.has(key)) {
+          this.set('.out-nodes', searching('Searching cluster sizes for the deadline') + nodesSection(answer, budget));
           await nextTask();
           if (!this.isCurrent(run)) return;
         }
-        const nodes = await this.#fewest.get(key, () => this.backend.nodes(request));
+        const nodes = await this.#fewest.get(key, (signal) => this.backend.nodes(request, (n) => this.#progress('.out-nodes', `${n} sizes searched`), signal));
         if (!this.isCurrent(run)) return;
         searched = searchedNodesSection(nodes, own, budget.deadlineDays);
         if (nodes.ok) found = sizeOf(nodes.nodes, nodes.gpus, nodes, nodes.configuration.label, nodes.configuration.estimate.mfu);
@@ -387,13 +415,23 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
   }
 
   /**
+   * Writes how far a long piece of work is ("40 of 103", "12 sizes searched") into `section`'s caption, while it shows
+   * one (`searching`): a later update waiting on the same search (LastAnswer) sees it too, and once the answer
+   * replaced the caption it is a no-op.
+   */
+  #progress(section: string, text: string): void {
+    const el = this.root.querySelector(`${section} .progress`);
+    if (el) el.textContent = ` ${text}`;
+  }
+
+  /**
    * The time–cost curve over cluster sizes, with "auto" and a token budget (the reader asked for searching).
    * It searches every size (some 300 searches of a size for the demo's GPT-3 175B on A100), so it runs after the
-   * answers are on screen, a task later, and only when its request changed. In the page it holds the main thread for
-   * seconds: measured with a long-task PerformanceObserver in Chromium on a shared 2-core machine, ticking Auto on the
-   * demo page took one task of 0.3–0.6 s (the search and the scaling estimates), one of 0.8–1.2 s (the searched "how
-   * many nodes") and one of 4.2–5.7 s (this curve), over six runs. Only a worker (or the API) would keep the page
-   * responsive meanwhile.
+   * answers are on screen, a task later, and only when its request changed, in a worker (compute/off-thread.ts), its
+   * caption counting the sizes searched. In the page it held the main thread for seconds: measured with a long-task
+   * PerformanceObserver in Chromium on a shared 2-core machine, `<trainplan-estimator auto>` took one task of 0.8–0.9 s
+   * (the search and the scaling estimates), one of 1.2–1.6 s (the searched "how many nodes") and one of 5.4–7.5 s
+   * (this curve), over three runs.
    */
   async #timeCost(run: number, scenario: ScenarioInput, tokens: number | undefined, auto: boolean, sizes: readonly (FrontierSizeJson | undefined)[]): Promise<void> {
     if (tokens === undefined) return this.set('.out-frontier', '');
@@ -401,13 +439,13 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
     const request = frontierRequestFor(scenario, tokens);
     const key = JSON.stringify(request);
     if (!this.#frontier.has(key)) {
-      this.set('.out-frontier', '<p class="caption">Searching cluster sizes for the time–cost curve…</p>');
+      this.set('.out-frontier', searching('Searching cluster sizes for the time–cost curve'));
       await nextTask();
       if (!this.isCurrent(run)) return;
     }
     let html: string;
     try {
-      const curve = await this.#frontier.get(key, () => this.backend.nodes(request));
+      const curve = await this.#frontier.get(key, (signal) => this.backend.nodes(request, (n) => this.#progress('.out-frontier', `${n} sizes searched`), signal));
       // The sizes the answers above searched are on the curve too (merged-frontier.ts): its fastest is theirs.
       html = frontierSection(curve.ok ? withSizes(curve, sizes) : curve, scenario.cluster.nodes ?? 1);
     } catch (err) {

@@ -1,3 +1,4 @@
+import { defaultSystemForGpu, NETWORKS, networkById, systemById } from '@trainplan/presets';
 import { runCollective } from '@trainplan/protocol';
 import { countOf, formatBytesDecimal, formatGrouped, formatSeconds } from '@trainplan/units';
 import { gpusPerNodeOf } from '../defaults.ts';
@@ -19,6 +20,34 @@ const ALONE: Record<CollectiveOp, string> = {
 };
 
 /**
+ * "with SHARP" asked: on (the protocol's collnet, NCCL_COLLNET_ENABLE=1) where the network reduces in its switches; where
+ * it does not, NCCL finds no collective network to set up (collectives' withCollnet refuses one), so the collective is
+ * answered without it and that said. Undefined when the question did not ask for it (CollNet off, NCCL's default).
+ */
+function inNetworkReduction(q: ParsedQuestion): { on: boolean; unavailable?: string } | undefined {
+  if (q.stated.collnet !== true) return undefined;
+  const p = q.parameters;
+  const system = systemById(p.system ?? '') ?? defaultSystemForGpu(p.gpu ?? '');
+  const network = networkById(q.stated.network ?? system?.network ?? '');
+  if (network === undefined || network.inNetworkReduction) return { on: true };
+  const withIt = Object.values(NETWORKS).filter((n) => n.inNetworkReduction).map((n) => n.id);
+  return { on: false, unavailable: `SHARP (in-network reduction) is not available on ${network.id} (${network.name}): its switches do not reduce, so NCCL runs without CollNet and so is this answer; the networks here with it: ${withIt.join(', ')}` };
+}
+
+/** The algorithms that reduce in the network's switches once CollNet is on (nccl-collnet-model.ts). */
+const COLLNET_ALGORITHMS: ReadonlySet<string> = new Set(['collnet-direct', 'collnet-chain']);
+
+/** What NCCL chose with SHARP on, and why that one, in words (the choice is its tuner's: the fastest modelled). */
+function sharpChoice(algorithm: string, nodes: number, op: CollectiveOp | undefined): string {
+  const on = 'Assumed SHARP enabled: NCCL_COLLNET_ENABLE=1 with the SHARP plugin (CollNet)';
+  if (COLLNET_ALGORITHMS.has(algorithm)) return `${on}; NCCL chose ${algorithm}: each node's GPUs send their shares through their own NICs to the switches, which reduce them.`;
+  if (algorithm === 'nvls' && nodes > 1) return `${on}; NCCL chose NVLS across nodes: the NVSwitch reduces within each node and SHARP across the nodes.`;
+  // NCCL sets CollNet up for all-reduce across 2 nodes or more only (NCCL_COLLNET_NODE_THRESHOLD; nccl-collnet-model.ts).
+  const why = op !== 'all-reduce' ? 'CollNet is modelled for all-reduce only' : nodes < 2 ? 'CollNet runs across 2 nodes or more' : 'its tuner found it faster than CollNet here';
+  return `${on}; NCCL still chose ${algorithm}: ${why}.`;
+}
+
+/**
  * "all-reduce 1 GB on 64 H100": one size through the protocol's runCollective (NCCL's cost model,
  * collectives-reference.md), reported with nccl-tests' algbw and busbw.
  */
@@ -32,17 +61,23 @@ export function answerCollective(q: ParsedQuestion): Answer {
     return answerHelp(q, [partNodesProblem(gpus, perNode)]);
   }
   const nodes = Math.max(1, Math.ceil(gpus / perNode));
+  const sharp = inNetworkReduction(q);
   const request = {
     op: p.op,
     ...(p.system !== undefined ? { system: p.system } : { gpu: p.gpu }),
+    // A network the question named ("over HDR"): the collective runs on it, as the CLI's --network.
+    ...(q.stated.network !== undefined && { network: q.stated.network }),
+    ...(sharp?.on === true && { collnet: true }),
     nodes,
     gpusPerNode: Math.min(gpus, perNode),
     algorithm: p.algorithm ?? 'auto',
     size: p.bytes,
   };
   const result = runCollective(request);
-  const base = { intent: q.intent, question: q.text, assumptions: q.defaults.map((d) => d.text), examples: [], data: result, notes: [] as string[] };
-  const subject = `${p.op} of ${formatBytesDecimal(p.bytes ?? 0)} on ${gpus} × ${gpuName(p.gpu ?? '')}`;
+  // With SHARP on, NCCL's choice takes in the algorithms that reduce in the network too.
+  const assumptions = q.defaults.map((d) => (d.field === 'algorithm' && sharp?.on === true ? `${d.text}, or with SHARP on CollNetDirect, CollNetChain or NVLS across nodes` : d.text));
+  const base = { intent: q.intent, question: q.text, assumptions, examples: [], data: result, notes: [] as string[] };
+  const subject = `${p.op} of ${formatBytesDecimal(p.bytes ?? 0)} on ${gpus} × ${gpuName(p.gpu ?? '')}${sharp === undefined ? '' : sharp.on ? ' with SHARP (CollNet)' : ' (SHARP not available: without it)'}`;
   if (!result.ok) return { ...base, kind: failureKind(result.reason), ok: false, headline: `${subject}: ${refusalWords(result)}`, figures: [] };
   const row = result.rows[0];
   // No row for the one size asked: nothing to say of it, so it is no answer.
@@ -50,6 +85,7 @@ export function answerCollective(q: ParsedQuestion): Answer {
   // One GPU: NCCL returns at once and the time is 0 s, its bandwidths 0 GB/s, which read as a fault unless said why.
   const alone = gpus === 1 && p.op !== undefined;
   const moreGpus = Math.max(2, perNode);
+  const said = sharp === undefined ? [] : sharp.on ? [sharpChoice(row.algorithm, result.nodes, p.op)] : [`${sharp.unavailable}.`];
   const notes = alone
     ? [`Give more GPUs for a time and a bandwidth, e.g. "${p.op} ${formatBytesDecimal(p.bytes ?? 0)} on ${moreGpus} ${gpuName(p.gpu ?? '')}" (${perNode >= 2 ? 'one node' : countOf(moreGpus, 'node')}) or on 2 nodes and more (across the network).`]
     : [];
@@ -68,6 +104,6 @@ export function answerCollective(q: ParsedQuestion): Answer {
       { label: 'Algorithm', value: `${row.algorithm} (${row.protocol})${request.algorithm === 'auto' ? ', NCCL’s choice' : ''}` },
     ],
     // Alone, the headline says why it is 0 s and the note which GPUs to give: the protocol's own "one GPU" note would repeat it.
-    notes: [...notes, ...(alone ? result.notes.filter((n) => !n.startsWith('one GPU:')) : result.notes)],
+    notes: [...said, ...notes, ...(alone ? result.notes.filter((n) => !n.startsWith('one GPU:')) : result.notes)],
   };
 }

@@ -5,19 +5,36 @@ import type { Precision } from '@trainplan/hardware';
  * have", "what is the nvlink bandwidth of an h100", "h100 specs" (answer/gpu-facts.ts). Read on the normalised text.
  */
 
-/** The figures a question may ask of a GPU, in the order an answer leads with them. */
-export type GpuFact = 'peak' | 'memory' | 'memoryBandwidth' | 'nvlink' | 'power';
+/**
+ * The figures a question may ask of a GPU, in the order an answer leads with them; `network` is its node's (the system
+ * named, or the GPU's usual one): the NICs between nodes, their fabric and SHARP (answer/system-network.ts).
+ */
+export type GpuFact = 'peak' | 'memory' | 'memoryBandwidth' | 'nvlink' | 'network' | 'power';
 
-/** NVLink by its name ("nvlink", "nv-link", "nvlinks"). */
-const NVLINK = /\bnv[\s-]*links?\b/;
+/** NVLink by its name ("nvlink", "nv-link", "nvlinks"), or the node's inside by its switch or its name ("nvswitch", "intra-node"). */
+const NVLINK = /\bnv[\s-]*links?\b|\bnv[\s-]*switch(?:es)?\b|\bintra[\s-]*node\b/;
+/**
+ * The network between nodes: "network", "interconnect", "fabric", a fabric's name, "NICs", "inter-node", "scale-out", and
+ * in-network reduction ("SHARP", "CollNet"). "NVLink SHARP" is the NVSwitch's reduction, which the answer says beside it.
+ */
+const NETWORK = /\b(?:network(?:ing)?|interconnects?|fabrics?|infiniband|ib|roce|ethernet|nics?|hcas?|rails?|inter[\s-]*node|scale[\s-]*out|sharp|collnet)\b|\bbetween (?:the )?nodes\b|\bacross (?:the )?nodes\b/;
+/** In-network reduction asked by name: "SHARP", "CollNet", "in-network reduction"; the answer leads with it. */
+const SHARP = /\b(?:sharp|collnet|in[\s-]*network[\s-]*(?:reduction|reduce|compute|computing))\b/;
 /** Memory's bandwidth: "memory bandwidth", "hbm bw", "bandwidth of the memory". */
 const MEMORY_BANDWIDTH = /\b(?:memory|mem|hbm\w*|vram|dram)[\s-]*(?:bandwidth|bw|speed)\b|\bbandwidth of (?:the |its )?(?:memory|hbm\w*|vram)\b/;
 /** A bandwidth with no link or memory named ("what bandwidth does an h100 have"): both are said. */
 const BANDWIDTH = /\bbandwidth\b|\bbw\b/;
 /** Memory itself: "memory", "hbm", "vram", "gpu ram", "how much ram". */
 const MEMORY = /\b(?:memory|mem|hbm\w*|vram|ram)\b/;
-/** A peak rate: "peak", "flops", "tflops", "tflop/s", "teraflops", or a precision named alone ("the bf16 of the b200"). */
-const PEAK = /\b(?:peak|[tpe]?flops?(?:\/s)?|(?:tera|peta)[\s-]*flops|fp8|fp16|bf16|tf32|fp32)\b/;
+/**
+ * A peak rate: "peak", "flops", "tflops", "tflop/s", "teraflops", "throughput", a precision named alone ("the bf16 of the
+ * b200"), an integer one ("int8", "tops"), or sparsity ("h100 sparse fp8", "with 2:4 sparsity").
+ */
+const PEAK = /\b(?:peak|[tpe]?flops?(?:\/s)?|(?:tera|peta)[\s-]*flops|throughput|fp8|fp16|bf16|tf32|fp32|int8|tops|sparse|sparsity)\b/;
+/** Structured sparsity asked: "sparse", "sparsity", "2:4". */
+const SPARSE = /\b(?:sparse|sparsity)\b|(?<![\d:])2:4(?![\d:])/;
+/** INT8 asked: by name, or as TOPS (tera-operations a second, the unit datasheets give integer rates in). */
+const INT8 = /\b(?:int8|tops)\b/;
 /** Power: "tdp", "power", "watts", "how many w". */
 const POWER = /\b(?:tdp|power|watts?|wattage)\b/;
 /** Every figure: "specs", "spec sheet", "datasheet", "tell me about the h100". */
@@ -28,13 +45,16 @@ export function gpuFactsAsked(normal: string): GpuFact[] {
   if (ALL.test(normal)) return ['peak', 'memory', 'memoryBandwidth', 'nvlink', 'power'];
   const nvlink = NVLINK.test(normal);
   const memoryBandwidth = MEMORY_BANDWIDTH.test(normal);
-  // "Bandwidth" alone names neither link: the memory's and NVLink's both said.
-  const bandwidth = !nvlink && !memoryBandwidth && BANDWIDTH.test(normal);
+  // "NVLink SHARP" is the NVSwitch's own reduction: NVLink asked, not the network between nodes.
+  const network = NETWORK.test(normal.replace(/\bnv[\s-]*links?[\s-]+sharp\b/g, ' '));
+  // "Bandwidth" alone names neither link: the memory's and NVLink's both said ("inter-node bandwidth" is the network's).
+  const bandwidth = !nvlink && !memoryBandwidth && !network && BANDWIDTH.test(normal);
   const facts: GpuFact[] = [];
   if (PEAK.test(normal)) facts.push('peak');
   if (!memoryBandwidth && MEMORY.test(normal)) facts.push('memory');
   if (memoryBandwidth || bandwidth) facts.push('memoryBandwidth');
   if (nvlink || bandwidth) facts.push('nvlink');
+  if (network) facts.push('network');
   if (POWER.test(normal)) facts.push('power');
   return facts;
 }
@@ -45,8 +65,17 @@ export function precisionsAsked(normal: string): Precision[] {
   return named.filter((p, i) => named.indexOf(p) === i);
 }
 
+/** Whether the question asks the rate with 2:4 structured sparsity ("h100 sparse fp8", "bf16 with sparsity"). */
+export const asksSparsity = (normal: string): boolean => SPARSE.test(normal);
+
+/** Whether the question asks an INT8 rate ("int8 throughput", "int8 tops"), which no GPU preset holds. */
+export const asksInt8 = (normal: string): boolean => INT8.test(normal);
+
+/** Whether the question asks of in-network reduction by name ("is there SHARP", "does it support collnet"). */
+export const asksSharp = (normal: string): boolean => SHARP.test(normal.replace(/\bnv[\s-]*links?[\s-]+sharp\b/g, ' '));
+
 /**
  * Asking how many of something ("how many h100 for 1 TB of memory") is a cluster question, never a GPU's figure; how
- * many NVLinks a GPU has is one.
+ * many NVLinks, NVSwitches or NICs a GPU or its node has is one.
  */
-export const ASKS_HOW_MANY = /\bhow many\b(?!\s+(?:nv[\s-]*)?links?\b)/;
+export const ASKS_HOW_MANY = /\bhow many\b(?!\s+(?:(?:nv[\s-]*)?links?|nv[\s-]*switch(?:es)?|nics?|hcas?|rails?)\b)/;

@@ -40,6 +40,9 @@ const NETWORK_PHRASE = new RegExp([
 /** The network a question names: a preset and how it was read, or the phrase no preset models. */
 export type NetworkRead = { network: string; reading: string } | { unread: string; why: string };
 
+/** Why "infiniband" alone is not read as a preset; a question of a node's own network needs none (answer/gpu-facts.ts). */
+export const WHICH_INFINIBAND = 'which InfiniBand generation (EDR, HDR, NDR) is not said';
+
 const describe = (id: string): string => networkById(id)?.name ?? id;
 
 /** The presets, for a network not read: "edr-ib-4x (4 × EDR InfiniBand 100 Gb/s (DGX-1)), …". */
@@ -69,7 +72,23 @@ export function takeNetwork(s: Scanner): NetworkRead | undefined {
   const why = fabric !== undefined ? `no network preset is ${fabric.preset.split('-')[0]?.toUpperCase()} at that speed or NIC count`
     // XDR (800 Gb/s, ConnectX-8) is named, not left unsaid: no preset models it.
     : /\bxdr\b/.test(phrase) ? 'XDR InfiniBand is not modelled'
-    : /\b(?:infiniband|ib)\b/.test(phrase) ? 'which InfiniBand generation (EDR, HDR, NDR) is not said'
+    : /\b(?:infiniband|ib)\b/.test(phrase) ? WHICH_INFINIBAND
       : 'no network preset models it';
   return { unread: phrase, why: `${why}; the presets are ${NETWORK_PRESETS_TEXT}` };
+}
+
+/**
+ * In-network reduction asked for a collective: "with SHARP", "using CollNet", "NCCL_COLLNET_ENABLE=1" (normalised: "nccl
+ * collnet enable=1"), "in-network reduction"; "without SHARP", "collnet enable=0" turn it off, as NCCL leaves it. Never
+ * "NVLink SHARP" (NVLS), the NVSwitch's own reduction inside a node, which NCCL runs with CollNet off.
+ */
+const NOT_NVLINK = String.raw`(?<!\bnv[\s-]*links?[\s-]*)`;
+const REDUCTION = String.raw`(?:(?:infiniband|ib)\s+)?(?:sharp(?:\s*v\d)?|(?:nccl\s+)?collnet(?:[\s-]*(?:direct|chain))?|in[\s-]*network\s+(?:reduction|reduce))`;
+const REDUCTION_OFF = new RegExp(String.raw`${NOT_NVLINK}\b(?:without|no)\s+${REDUCTION}\b|${NOT_NVLINK}\b${REDUCTION}(?:\s+enable\s*=\s*0|\s+(?:off|disabled))(?![\w.])`);
+const REDUCTION_ON = new RegExp(String.raw`${NOT_NVLINK}\b(?:(?:with|using|via|and|enable|enabling|enabled)\s+)?${REDUCTION}(?:\s+enable\s*=\s*1|\s+(?:on|enabled))?(?![\w.])`);
+
+/** Whether a collective is asked with in-network reduction (CollNet, SHARP) on, or off; undefined when not said. Taken out of the text. */
+export function takeInNetworkReduction(s: Scanner): boolean | undefined {
+  if (s.take(REDUCTION_OFF) !== undefined) return false;
+  return s.take(REDUCTION_ON) === undefined ? undefined : true;
 }

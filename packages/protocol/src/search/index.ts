@@ -1,6 +1,6 @@
 /** The search, nodes, scale and inference requests on the wire, and the configuration exports. */
 export type {
-  SearchObjectiveId, SearchPlanJson, SearchAlternativeJson, PrunedJson, SearchStatsJson, SearchOkJson, SearchFailJson,
+  SearchObjectiveId, SearchPlanJson, SearchAlternativeJson, PrunedJson, SearchStatsJson, SearchOkJson, SearchFailJson, FewerNodesJson,
   SearchResponseJson, ClosestJson, NodesOkJson, NodesFailJson, NodesResponseJson, NodesSizeJson, LargerBatchJson, FrontierSizeJson,
 } from './wire.ts';
 export type { SearchRequest } from './search-schema.ts';

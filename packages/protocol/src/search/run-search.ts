@@ -5,6 +5,7 @@ import { clusterMachine, partNodesIssue } from '../resolve.ts';
 import { MAX_CLUSTER_NODES } from '../scenario-schema.ts';
 import { numberText } from '../schema/context.ts';
 import type { FieldIssue } from '../wire.ts';
+import { fewerNodesJson } from './fewer-nodes-json.ts';
 import { planJson, statsJson } from './plan-json.ts';
 import { candidateScenario, resolveSearch, type ResolvedSearch } from './resolve-search.ts';
 import { nearestCluster } from './run-search-nearest.ts';
@@ -136,5 +137,7 @@ export function runSearch(request: unknown, options: RunSearchOptions = {}): Sea
   }));
   const warnings: string[] = [];
   if (result.budgetExhausted) warnings.push(`the candidate budget ran out after ${result.fullEstimates} full estimates: the ranking covers only the candidates with the best lower bounds`);
-  return { ok: true, objective: req.objective, ...stats, best: top[0]!, top, alternatives, warnings };
+  // Fewer nodes can run faster where the GPU count splits badly (fewer-nodes-json.ts); not after a search cut short.
+  const fewer = result.budgetExhausted ? undefined : fewerNodesJson(r, best.estimate.stepTimeSeconds, opts, req.pricePerGpuHour);
+  return { ok: true, objective: req.objective, ...stats, best: top[0]!, top, alternatives, warnings, ...(fewer !== undefined && { fewerNodes: fewer }) };
 }

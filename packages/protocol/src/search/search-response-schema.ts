@@ -9,7 +9,7 @@ import { boolean, enumOf, integer, literal, number, string } from '../schema/sca
 import type { JsonSchema, Schema } from '../schema/types.ts';
 import { jsonSchemaDocument, validate, type Validation } from '../schema/validate.ts';
 import {
-  closestSchema, issuesSchema, label, message, open, planScenarioSchema, searchPlanSchema, seconds,
+  closestSchema, count, issuesSchema, label, message, open, planScenarioSchema, searchPlanSchema, seconds,
 } from './response-parts.ts';
 import type { SearchResponseJson } from './wire.ts';
 
@@ -51,6 +51,12 @@ const searchOk = object({
   top: array(searchPlanSchema, { minItems: 1, maxItems: MAX_TOP, description: 'The best plans, best first (top[0] is best).' }),
   alternatives: array(alternative, { maxItems: MAX_ALTERNATIVES, description: 'Near alternatives to the best and why they lose.' }),
   warnings: array(message('Advice for humans.'), { description: 'Advice for humans.' }),
+  fewerNodes: optional(object({
+    why: message('How much faster, with which plan, and how many nodes to leave out.'),
+    nodes: count('Nodes of the smaller cluster.'),
+    gpus: count('Its GPUs.'),
+    plan: searchPlanSchema,
+  }, { ...open, description: 'A cluster of fewer nodes (within 10% below) whose best plan steps faster than the best on the nodes asked for.' })),
 }, { ...open, expected: 'a search answer', description: 'The best plan, the top k, the alternatives and what was pruned.' });
 
 const searchFail = object({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   inferenceRequestJsonSchema, nodesRequestJsonSchema, runEstimate, runInference, runNodes, runScale, runSearch, scaleRequestJsonSchema,
-  searchRequestJsonSchema, validateInferenceResponse, validateNodesResponse, validateScenario, type EstimateJson, type SearchOkJson,
+  searchRequestJsonSchema, validateInferenceResponse, validateNodesResponse, validateScenario, validateSearchResponse, type EstimateJson, type SearchOkJson,
 } from '../../src/index.ts';
 
 const GPT3 = { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', nodes: 128 }, training: { globalBatchSize: 1536, tokens: 300e9 }, top: 3 };
@@ -368,5 +368,28 @@ describe('runScale and runInference', () => {
       expect(doc.type).toBe('object');
       expect(doc.$id).toMatch(/^https:\/\/trainplan\.dev\/schemas\//);
     }
+  });
+});
+
+describe('runSearch: fewer nodes that run faster', () => {
+  // QA: the 1T model at 3,072 sequences steps 68.2 s on 448 nodes and 66.5 s on 416, unsaid. 448 × 8 = 2⁹ · 7 GPUs leave a
+  // 128-layer model pipeline depths of 7, 14 or 28; 416 × 8 = 2⁸ · 13 gives TP 8 · PP 26 · DP 16.
+  const answer = runSearch({ model: 'megatron-1t', cluster: { gpu: 'a100-80gb', nodes: 448 }, training: { globalBatchSize: 3072 }, top: 1 }) as SearchOkJson;
+  it('names the smaller cluster, its plan as a contract scenario on that many nodes, and a step faster than the best', () => {
+    const f = answer.fewerNodes!;
+    expect(f).toBeDefined();
+    expect(f.nodes).toBeLessThan(448);
+    expect(f.gpus).toBe(f.nodes * 8);
+    expect(f.plan.scenario.cluster.nodes).toBe(f.nodes);
+    expect(runEstimate(f.plan.scenario)).toEqual(f.plan.estimate);
+    expect(f.plan.estimate.stepTimeSeconds).toBeLessThan(answer.best.estimate.stepTimeSeconds);
+    // The same batch: a shorter step is more tokens per second on fewer GPUs.
+    expect(f.plan.estimate.tokensPerSecond).toBeGreaterThan(answer.best.estimate.tokensPerSecond);
+    expect(f.why).toContain(`leaving ${448 - f.nodes} nodes out`);
+    expect(validateSearchResponse(answer).ok).toBe(true);
+  });
+  it('is absent where no smaller size within 10% runs faster (GPT-3 175B on 128 nodes at 1,536)', () => {
+    const gpt3 = runSearch(GPT3) as SearchOkJson;
+    expect(gpt3.fewerNodes === undefined || gpt3.fewerNodes.plan.estimate.stepTimeSeconds < gpt3.best.estimate.stepTimeSeconds).toBe(true);
   });
 });
