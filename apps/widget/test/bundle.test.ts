@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { GPUS, NETWORKS, SYSTEMS } from '@trainplan/presets';
 import { withoutNodesModes } from '../src/build.ts';
 import { buildWidgetBundle, createWidgetApp, MODULE_PATH, WIDGET_BUDGET_GZIP_BYTES, widgetBundle } from '../src/index.ts';
 
@@ -60,6 +61,10 @@ describe('the widget bundle', () => {
     for (const text of ['took GPT defaults', 'NCCL_COLLNET_NODE_THRESHOLD', 'arity serialization']) expect(code).not.toContain(text);
     // fewer-nodes-json.ts (no-fewer-nodes.ts): the smaller cluster that steps faster, a search per size, never shown here.
     expect(code).not.toContain('trains faster on fewer GPUs');
+    // systemsAndNetworksWithoutNames: no system's or network's name (listed by id), every GPU's (the precision note says one).
+    for (const n of Object.values(NETWORKS)) expect(code).not.toContain(n.name);
+    for (const s of Object.values(SYSTEMS)) expect(code).not.toContain(s.name);
+    for (const g of Object.values(GPUS)) expect(code).toContain(g.name);
   });
 
   it('leaves out what only requests the widget never makes reach: the days on given nodes, the requests\' mode rules, the constraints\' contradictions', async () => {
