@@ -453,22 +453,38 @@ describe('parse: hardware no preset models is declined, never read as H100', () 
     ['how long to train 70b on 512 l40s', `L40S is not modelled; ${presets}`],
     ['how many nodes for 175b on mi300x', `MI300X is not modelled; ${presets}`],
     ['how long to train 70b on 64 mi250 nodes', `MI250 is not modelled; ${presets}`],
-    ['how long to train 70b on 512 gh200', `GH200 is not modelled; ${presets}`],
     ['how many nodes for 175B on TPU v4', `TPU v4 is not modelled; ${presets}`],
     ['how long to train 70b on 64 gaudi nodes', `Gaudi is not modelled; ${presets}`],
     ['how long to train 7b on 8 rtx 4090', `RTX 4090 is not modelled; ${presets}`],
     // A GPU named by a memory size no preset has: never the default H100, nor "a single" dropped.
     ['does 7b fit on a single 24GB GPU', `a 24 GB GPU is not modelled; ${presets}`],
     ['can llama 2 7b train on 4 48gb cards', `a 48 GB GPU is not modelled; ${presets}`],
-    // Variants of a modelled GPU: only the SXM part is modelled.
-    ['how long to train 70b on 512 h100 pcie', 'H100 PCIe is not modelled: only the H100 SXM part (h100-sxm) is modelled'],
-    ['how long to train 70b on 512 h100 nvl', 'H100 NVL is not modelled: only the H100 SXM part (h100-sxm) is modelled'],
-    ['how long to train 70b on 512 a100 pcie', 'A100 PCIe is not modelled: only the A100 SXM4 parts (a100-40gb, a100-80gb) are modelled'],
+    // Variants of a modelled GPU that no preset is: the NVL card, the 40 GB PCIe card.
+    ['how long to train 70b on 512 h100 nvl', 'H100 NVL is not modelled: the H100 SXM (h100-sxm) and PCIe (h100-pcie) parts are modelled'],
+    ['how long to train 70b on 512 a100 40gb pcie', 'A100 40GB PCIe is not modelled: the A100 80GB PCIe (a100-80gb-pcie) and the SXM4 parts'],
     ['memory for 13b on v100 16gb', 'V100 16GB is not modelled: only the 32 GB V100 (v100-32gb) is modelled'],
   ])('"%s" is declined: %s', (question, problem) => {
     const q = parse(question);
     expect(q.stated.gpu).toBeUndefined();
     expect(q.problems.join(' ')).toContain(problem);
+  });
+
+  // QA: the PCIe presets were declined as "not modelled", even by their ids.
+  it.each([
+    ['how long to train 70b on 512 h100 pcie', { gpu: 'h100-pcie' }],
+    ['how long to train 70b on 512 a100 pcie', { gpu: 'a100-80gb-pcie' }],
+    ['nvlink bandwidth of a100-80gb-pcie', { gpu: 'a100-80gb-pcie' }],
+    ['what network does h100-pcie-8x have', { gpu: 'h100-pcie', system: 'h100-pcie-8x' }],
+    ['how long to train llama2 7b on 8 a100 pcie nodes', { gpu: 'a100-80gb-pcie', system: 'a100-80gb-pcie-8x', nodes: 8 }],
+    ['all-reduce 1 GiB on 4 a100-80gb-pcie-8x nodes', { gpu: 'a100-80gb-pcie', system: 'a100-80gb-pcie-8x', nodes: 4 }],
+    // And the GH200 and its quad node (JUPITER's Booster).
+    ['how long to train 70b on 512 gh200', { gpu: 'gh200' }],
+    ['how long to train 70b on 128 gh200-quad nodes', { gpu: 'gh200', system: 'gh200-quad', nodes: 128 }],
+    ['how long to train 70b on 128 JUPITER nodes', { gpu: 'gh200', system: 'gh200-quad', nodes: 128 }],
+  ])('"%s" is read as the PCIe or GH200 preset it names', (question, stated) => {
+    const q = parse(question);
+    expect(q.problems).toEqual([]);
+    expect(q.stated).toMatchObject(stated);
   });
 
   it('a size of GPU buffers is no GPU: "all-gather 64 GB gpu buffers on 8 h100" is 8 H100s', () => {

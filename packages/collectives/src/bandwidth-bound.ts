@@ -1,5 +1,5 @@
 import { GBps } from '@trainplan/units';
-import { gpusJoinedByNvlink } from './gpus-joined-by-nvlink.ts';
+import { gpusJoinedByNvlink, nvlinksToPeers } from './gpus-joined-by-nvlink.ts';
 import { ncclTopology, type NcclTopology } from './nccl-topology.ts';
 import { PCIE_X16_GBPS } from './pcie-bandwidth.ts';
 import type { Algorithm, CollectiveCost, CommGroup, Fabric } from './types.ts';
@@ -7,7 +7,8 @@ import type { Algorithm, CollectiveCost, CommGroup, Fabric } from './types.ts';
 /**
  * The busbw no bandwidth-optimal algorithm can pass (Patarasuk & Yuan, JPDC 69(2), 2009: every
  * all-reduce sends at least 2(p−1)/p·S bytes per rank, t ≥ 2(p−1)/p·S/B, i.e. busbw ≤ B): B is the
- * GPU's NVLink line rate on one node (on a PCIe node its PCIe x16 line rate: 31.5 GB/s Gen4, 63 Gen5, every byte
+ * GPU's NVLink line rate on one node (on a full mesh, a quad GH200, only the links to the group's other GPUs: 6 × 25 =
+ * 150 GB/s for a pair, 450 for all four; on a PCIe node its PCIe x16 line rate: 31.5 GB/s Gen4, 63 Gen5, every byte
  * between its GPUs crossing it); across nodes the line rate of the NICs this group owns per
  * node, and NVLink too when several ranks share a node (collectives-reference §3: per-node
  * busbw ≤ min(B_intra, #NIC·B_NIC)). All-gather, reduce-scatter, broadcast and reduce share it.
@@ -20,11 +21,12 @@ import type { Algorithm, CollectiveCost, CommGroup, Fabric } from './types.ts';
  */
 export function busBandwidthLimit(fabric: Fabric, group: CommGroup, topology: NcclTopology = ncclTopology(fabric, group)): number {
   const { placement } = topology;
-  const perGpu = gpusJoinedByNvlink(fabric) ? fabric.nvlinkCount * fabric.nvlinkBandwidthPerLink : GBps(PCIE_X16_GBPS[fabric.generation]);
+  const m = placement.ranksPerNode;
+  const links = m > 1 ? nvlinksToPeers(fabric, m - 1) : fabric.nvlinkCount;
+  const perGpu = gpusJoinedByNvlink(fabric) ? links * fabric.nvlinkBandwidthPerLink : GBps(PCIE_X16_GBPS[fabric.generation]);
   const nvlink = perGpu * placement.nvlinkShare;
   if (placement.nodes === 1) return nvlink;
   const nics = placement.nicsPerNode * fabric.nicBandwidth;
-  const m = placement.ranksPerNode;
   return m > 1 ? Math.min((nvlink * m) / (m - 1), nics) : nics;
 }
 

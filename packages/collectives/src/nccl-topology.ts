@@ -1,6 +1,5 @@
-import { nvlinkPeerLinks } from '@trainplan/hardware';
 import { toGBps } from '@trainplan/units';
-import { gpusJoinedByNvlink } from './gpus-joined-by-nvlink.ts';
+import { gpusJoinedByNvlink, peerLinksOf } from './gpus-joined-by-nvlink.ts';
 import { meshRingChannels } from './mesh-rings.ts';
 import { channelsThatFit, dupChannels, FIT_TOLERANCE_GBPS, raiseAlongLadder, searchLadder, type NcclGraph } from './nccl-graph-search.ts';
 import { NCCL_TABLES, type NcclHardware } from './nccl-tables.ts';
@@ -26,13 +25,14 @@ const isHopperOrLater = (fabric: Fabric): boolean => fabric.generation === 'hopp
 
 /**
  * NVLinks a GPU can drive into a ring of this group: all of them behind an NVSwitch; on a direct
- * mesh (DGX-1) one per ring channel NCCL's search fits along the links among the group's GPUs
- * (mesh-rings.ts: 6 on a full DGX-1, 4 for GPUs 0–3), taken to be local GPUs 0 … ppn−1 as
- * Megatron places a tensor-parallel group; 0 when those GPUs have no NVLink ring, and on a PCIe node.
+ * mesh (DGX-1, a quad GH200's full mesh) one per ring channel NCCL's search fits along the links among
+ * the group's GPUs (mesh-rings.ts: 6 on a full DGX-1, 4 for GPUs 0–3; on 4 GH200s all 18, 6 for a pair),
+ * taken to be local GPUs 0 … ppn−1 as Megatron places a tensor-parallel group; 0 when those GPUs have no
+ * NVLink ring, and on a PCIe node.
  */
 function ringLinks(fabric: Fabric, ranksPerNode: number): number {
   if (!gpusJoinedByNvlink(fabric)) return 0;
-  const peers = ranksPerNode > 1 ? nvlinkPeerLinks(fabric.intraNode, fabric.gpusPerNode) : null;
+  const peers = ranksPerNode > 1 ? peerLinksOf(fabric) : null;
   if (!peers) return fabric.nvlinkCount;
   return meshRingChannels(peers, fabric.gpusPerNode, Array.from({ length: ranksPerNode }, (_, i) => i));
 }

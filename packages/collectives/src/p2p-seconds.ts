@@ -2,19 +2,21 @@ import type { Bytes, Seconds } from '@trainplan/units';
 import { toGBps, us } from '@trainplan/units';
 import { checkFiniteNonNegative } from './alpha-beta-options.ts';
 import { effectiveIntraBandwidthGBps, effectiveNicBandwidthGBps } from './effective-bandwidth.ts';
-import { gpusJoinedByNvlink } from './gpus-joined-by-nvlink.ts';
+import { gpusJoinedByNvlink, nvlinksToPeers } from './gpus-joined-by-nvlink.ts';
 import { NCCL_TABLES } from './nccl-tables.ts';
 import type { Fabric } from './types.ts';
 
 /**
- * What NCCL drives out of one GPU to another of its node, in NCCL's units: NVLink links × NCCL's per-link figure
- * (src/graph/topo.h), or on a PCIe node NCCL's figure for the GPU's PCIe x16 link (24 GB/s Gen4, 48 Gen5), each
- * through the channels × speed its search fits (effective-bandwidth.ts).
+ * What NCCL drives out of one GPU to `peers` others of its node (default one), in NCCL's units: NVLink links ×
+ * NCCL's per-link figure (src/graph/topo.h) — all of a GPU's links behind an NVSwitch, on a full mesh only those to
+ * the peers (a quad GH200: 6 × 20.6 to one peer, 120 GB/s as the search fits it) — or on a PCIe node NCCL's figure for
+ * the GPU's PCIe x16 link (24 GB/s Gen4, 48 Gen5), each through the channels × speed its search fits
+ * (effective-bandwidth.ts).
  */
-export function intraNodeGBps(fabric: Fabric): number {
+export function intraNodeGBps(fabric: Fabric, peers = 1): number {
   const T = NCCL_TABLES;
   const gbps = gpusJoinedByNvlink(fabric)
-    ? fabric.nvlinkCount * T.nvlinkBandwidthPerLinkGBps.value[fabric.generation]
+    ? nvlinksToPeers(fabric, peers) * T.nvlinkBandwidthPerLinkGBps.value[fabric.generation]
     : T.pciBandwidthGBps.value[fabric.generation];
   return effectiveIntraBandwidthGBps(gbps, fabric.generation);
 }

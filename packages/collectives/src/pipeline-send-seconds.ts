@@ -14,7 +14,8 @@ import type { Fabric } from './types.ts';
  *   with it: α + bytes/(t·B) + (t−1)·α_NVL + (t−1)/t·bytes/B_NVL — each rank sends 1/t, then the
  *   receiver all-gathers over NVLink.
  * B is the sender's share of a NIC across nodes (all GPUs of a node send at once, so a node with
- * fewer NICs than GPUs splits them) or NVLink inside a node (PCIe on a PCIe node); α_NVL is NCCL's
+ * fewer NICs than GPUs splits them) or NVLink inside a node (PCIe on a PCIe node; on a full mesh the pair's links
+ * for the send, the links to the t−1 others for the all-gather); α_NVL is NCCL's
  * per-step NVLink ring latency (3.4 µs, Simple; its PCI row, 5.7 µs, on a PCIe node). Megatron skips scatter/gather under sequence parallelism: pass
  * `scatterGather: false` then.
  */
@@ -33,6 +34,6 @@ export function pipelineSendSeconds(options: {
   if (!scatterGather || t === 1) return p2pSeconds({ bytes, fabric, crossNode, nicShare });
   const send = p2pSeconds({ bytes: bytes / t, fabric, crossNode, nicShare });
   const alphaNvlUs = NCCL_TABLES.hwLatencyUs.value[gpusJoinedByNvlink(fabric) ? 'nvlink' : 'pci'].ring.Simple;
-  const allGather = us((t - 1) * alphaNvlUs + (((t - 1) / t) * bytes) / (1000 * intraNodeGBps(fabric)));
+  const allGather = us((t - 1) * alphaNvlUs + (((t - 1) / t) * bytes) / (1000 * intraNodeGBps(fabric, t - 1)));
   return send + allGather;
 }

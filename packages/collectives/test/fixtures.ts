@@ -53,6 +53,17 @@ export const A100_PCIE_FABRIC: Fabric = fabricFromSpecs({
 export const H100_PCIE_FABRIC: Fabric = fabricFromSpecs({
   gpu: H100_PCIE, system: system('pcie-h100', 'h100-pcie', false, 'ndr-4', 'pcie'), network: ib('ndr-4', 400, 4), nvlink: NVLINK4,
 });
+/**
+ * A quad GH200 node (JUPITER Booster): 4 GPUs with 18 NVLink4 links each, joined pair by pair — 6 links to each of the
+ * other three, no NVSwitch, so no NVLS — and 4 × NDR200 (200 Gb/s) NICs, one per GPU.
+ */
+const GH200 = gpu({ id: 'gh200', generation: 'hopper', nvlink: 'nvlink4', nvlinkCount: 18, tdpWatts: 680 });
+export const GH200_QUAD_FABRIC: Fabric = fabricFromSpecs({
+  gpu: GH200,
+  system: { ...system('gh200-quad', 'gh200', false, 'ndr200-4', 'nvlink-full-mesh'), gpusPerNode: 4 },
+  network: ib('ndr200-4', 200, 4),
+  nvlink: NVLINK4,
+});
 /** GB200 NVL72: one 72-GPU NVLink domain (NVLink5: 18 links × 50 GB/s/dir). */
 export const GB200_NVL72_FABRIC: Fabric = {
   generation: 'blackwell', gpusPerNode: 72, intraNode: 'nvswitch', nvlinkCount: 18, nvlinkBandwidthPerLink: GBps(50),

@@ -8,7 +8,7 @@ import { groupPlacement } from '../src/group-placement.ts';
 import { V100_FABRIC } from './fixtures.ts';
 
 const g = 8;
-const links = nvlinkPeerLinks('nvlink-hybrid-cube-mesh', g) as Readonly<Uint8Array>;
+const links = nvlinkPeerLinks({ intraNode: 'nvlink-hybrid-cube-mesh', gpusPerNode: g, nvlinkCount: 6 }) as Readonly<Uint8Array>;
 const range = (n: number, from = 0) => Array.from({ length: n }, (_, i) => from + i);
 const edges = (ring: readonly number[], open = false) =>
   ring.slice(0, open ? ring.length - 1 : ring.length).map((a, i) => [a, ring[(i + 1) % ring.length] as number] as const);

@@ -12,7 +12,7 @@ import type { Citation, GpuSpec } from './types.ts';
  * (keyed by id, so the compiler demands one per GPU), not on the spec the planner computes with.
  */
 export const GPU_IDS = [
-  'v100-32gb', 'a100-40gb', 'a100-80gb', 'a100-80gb-pcie', 'h100-sxm', 'h100-pcie', 'h200', 'b200', 'gb200',
+  'v100-32gb', 'a100-40gb', 'a100-80gb', 'a100-80gb-pcie', 'h100-sxm', 'h100-pcie', 'h200', 'gh200', 'b200', 'gb200',
 ] as const;
 export type GpuId = (typeof GPU_IDS)[number];
 
@@ -126,6 +126,21 @@ const SPECS: Readonly<Record<GpuId, GpuSpec>> = {
     nvlinkCount: 18,
     tdpWatts: 700,
   },
+  gh200: {
+    id: 'gh200',
+    name: 'NVIDIA GH200 Grace Hopper Superchip (96GB HBM3)',
+    generation: 'hopper',
+    // The Hopper GPU of the superchip has the H100 SXM5's 132 SMs, so its peaks (GPU_SOURCES).
+    peakFlops: HOPPER_PEAKS,
+    hbmBytes: MiB(97871),
+    hbmBandwidth: TBps(4),
+    smCount: 132,
+    l2Bytes: MiB(50),
+    nvlink: 'nvlink4',
+    nvlinkCount: 18,
+    // The whole superchip (Grace CPU, Hopper GPU and their memory) as JUPITER's booster nodes run it; see GPU_SOURCES.
+    tdpWatts: 680,
+  },
   b200: {
     id: 'b200',
     name: 'NVIDIA B200 (HGX B200)',
@@ -204,6 +219,18 @@ export const GPU_SOURCES = /* @__PURE__ */ ((): Readonly<Record<GpuId, Citation>
     url: 'https://www.nvidia.com/en-us/data-center/h200/',
     note: 'H200 SXM column: same GH100 compute as H100 SXM (1,979 BF16 / 3,958 FP8 TFLOPS with sparsity, halved here), '
       + '141 GB HBM3e at 4.8 TB/s, up to 700 W. Capacity: nvidia-smi reports 143771 MiB (≈140.4 GiB).',
+  },
+  gh200: {
+    title: 'JSC, JUPITER configuration (Booster node design); NVIDIA H100 Tensor Core GPU Architecture whitepaper',
+    url: 'https://apps.fz-juelich.de/jsc/hps/jupiter/configuration.html',
+    note: 'JSC, per GH200 of a JUPITER Booster node: Hopper GPU with 132 SMs, 96 GB HBM3 at 4 TB/s, "TDP: 680 W (for full '
+      + 'GH200 superchip)" — CPU, GPU and memory; NVIDIA configures the module between 450 and 1,000 W, and JUPITER\'s login '
+      + 'nodes run 900 W: tdpWatts is the 680 W of the booster, a different power setting is a different node. NVLink 4: '
+      + '18 links (pairs of the quad node: 150 GB/s per direction, 6 × 25). Peaks: the H100 whitepaper\'s dense SXM5 column '
+      + '(989.4 BF16/FP16, 1,978.9 FP8, 494.7 TF32, 66.9 FP32), the same 132 SMs; NVIDIA\'s GH200 datasheet (989 / 1,979 '
+      + 'dense, 1,979 / 3,958 with sparsity) was not consulted here. L2: the whitepaper\'s 50 MB for the 132-SM part, '
+      + 'not measured on a GH200 (an H200 reports 60 MiB). Capacity: nvidia-smi reports 97871 MiB on GH200 96GB parts '
+      + '(both the 120 GB and 480 GB LPDDR5X SKUs).',
   },
   b200: {
     title: 'NVIDIA HGX B200 specifications (HGX platform page)',

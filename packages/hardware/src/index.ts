@@ -3,7 +3,7 @@ export type {
   NetworkSpec, SystemSpec,
 } from './types.ts';
 export { NVLINKS, NVLINK_SOURCES, nvlinkBandwidthPerDirection } from './nvlink.ts';
-export { nvlinkPeerLinks } from './nvlink-mesh.ts';
+export { nvlinkPeerLinks, type NvlinkNode } from './nvlink-mesh.ts';
 export type { GpuId } from './gpus.ts';
 export { GPUS, GPU_IDS, GPU_SOURCES, gpuById, isGpuId } from './gpus.ts';
 export type { NetworkId } from './networks.ts';

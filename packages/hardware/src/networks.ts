@@ -9,7 +9,7 @@ import type { Citation, NetworkSpec } from './types.ts';
  * by id, so the compiler demands one per fabric), not on the spec the planner computes with.
  */
 export const NETWORK_IDS = [
-  'edr-ib-4x', 'hdr-ib-4x', 'hdr-ib-8x', 'ndr-ib-4x', 'ndr-ib-8x', 'omnipath-4x', 'roce-400g-8x', 'nvl72',
+  'edr-ib-4x', 'hdr-ib-4x', 'hdr-ib-8x', 'ndr200-ib-4x', 'ndr-ib-4x', 'ndr-ib-8x', 'omnipath-4x', 'roce-400g-8x', 'nvl72',
 ] as const;
 export type NetworkId = (typeof NETWORK_IDS)[number];
 
@@ -48,6 +48,16 @@ const SPECS: Readonly<Record<NetworkId, NetworkSpec>> = {
     nicsPerNode: 8,
     nicBandwidth: Gbps(200),
     latency: CONNECTX_LATENCY + SWITCH_HOPS * HDR_SWITCH_LATENCY,
+    inNetworkReduction: true,
+  },
+  'ndr200-ib-4x': {
+    id: 'ndr200-ib-4x',
+    name: '4 × NDR200 InfiniBand 200 Gb/s (JUPITER Booster: one ConnectX-7 per GH200)',
+    kind: 'infiniband',
+    nicsPerNode: 4,
+    // NDR200: an NDR port run on two lanes, 200 Gb/s, not NDR's 400.
+    nicBandwidth: Gbps(200),
+    latency: NDR_LATENCY,
     inNetworkReduction: true,
   },
   'ndr-ib-4x': {
@@ -122,6 +132,14 @@ export const NETWORK_SOURCES = /* @__PURE__ */ ((): Readonly<Record<NetworkId, C
     url: 'https://docs.nvidia.com/dgx/dgxa100-user-guide/introduction-to-dgxa100.html',
     note: 'Eight single-port ConnectX-6 HDR 200 Gb/s compute NICs per DGX A100 (storage NICs not counted); '
       + 'Quantum switches support SHARPv2. Narayanan et al. 2021 Sec. 5: Selene uses the same 8 × HDR per node.',
+  },
+  'ndr200-ib-4x': {
+    title: 'JSC, JUPITER configuration (Booster node design, network design)',
+    url: 'https://apps.fz-juelich.de/jsc/hps/jupiter/configuration.html',
+    note: 'Each Booster node: "Network: 4× InfiniBand NDR200 (Connect-X7)", one per GH200; NVIDIA Quantum InfiniBand NDR '
+      + 'switches in a Dragonfly+ topology (each group a non-blocking fat tree, adaptive routing), modelled as the usual '
+      + 'fat tree. Quantum-2 switches can reduce in the network (SHARP); whether JUPITER enables it is not stated. Latency '
+      + 'as ndr-ib-8x.',
   },
   'ndr-ib-4x': {
     title: 'NVIDIA ConnectX-7 adapter (NDR 400 Gb/s, PCIe Gen5 x16); NVIDIA Quantum-2 switches',

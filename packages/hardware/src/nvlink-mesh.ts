@@ -19,36 +19,52 @@ const DGX1_HYBRID_CUBE_MESH: readonly (readonly [number, number, number])[] = [
   [6, 7, 2],
 ];
 
-/** One table per (kind, node size), shared by every caller (callers only read it). */
+/** What the pair table depends on: how the node is wired, how many GPUs it holds, and each GPU's NVLink count. */
+export interface NvlinkNode {
+  readonly intraNode: IntraNodeKind;
+  readonly gpusPerNode: number;
+  readonly nvlinkCount: number;
+}
+
+/** One table per (kind, node size, links per pair), shared by every caller (callers only read it). */
 const built = new Map<string, Uint8Array>();
 
 /**
  * NVLinks between local GPUs a and b at `a * gpusPerNode + b` (0: no direct link), for a node whose
- * GPUs are not joined through NVSwitch: the DGX-1 hybrid cube-mesh, or a PCIe-only node, whose table
- * is all zeros (no GPU pair has an NVLink; every peer path is PCIe through the host or a PCIe switch:
- * a 2-GPU NVLink bridge is not modelled). Null when every GPU reaches every other through an NVSwitch.
- * A node using fewer GPUs than the mesh holds keeps the links among those it uses.
+ * GPUs are not joined through NVSwitch: the DGX-1 hybrid cube-mesh; a full mesh ('nvlink-full-mesh'),
+ * every pair joined by ⌊nvlinkCount / (gpusPerNode − 1)⌋ links (a quad GH200 node: 18 / 3 = 6 per pair,
+ * JSC's "300 GB/s between pairs of GPUs (150 GB/s per direction)" = 6 × 25 GB/s); or a PCIe-only node,
+ * whose table is all zeros (no GPU pair has an NVLink; every peer path is PCIe through the host or a PCIe
+ * switch: a 2-GPU NVLink bridge is not modelled). Null when every GPU reaches every other through an
+ * NVSwitch. A node using fewer GPUs than the DGX-1 mesh holds keeps the links among those it uses.
  */
-export function nvlinkPeerLinks(kind: IntraNodeKind, gpusPerNode: number): Readonly<Uint8Array> | null {
+export function nvlinkPeerLinks(node: NvlinkNode): Readonly<Uint8Array> | null {
+  const { intraNode: kind, gpusPerNode: g } = node;
+  let perPair = 0;
   switch (kind) {
     case 'nvswitch':
       return null;
+    case 'nvlink-full-mesh':
+      perPair = g > 1 ? Math.floor(node.nvlinkCount / (g - 1)) : 0;
+      break;
     case 'nvlink-hybrid-cube-mesh':
     case 'pcie':
       break;
     default:
       return unknownKind(kind);
   }
-  const key = `${kind}:${gpusPerNode}`;
+  const key = `${kind}:${g}:${perPair}`;
   const cached = built.get(key);
   if (cached) return cached;
-  const links = new Uint8Array(gpusPerNode * gpusPerNode);
+  const links = new Uint8Array(g * g);
   if (kind === 'nvlink-hybrid-cube-mesh') {
     for (const [a, b, count] of DGX1_HYBRID_CUBE_MESH) {
-      if (a >= gpusPerNode || b >= gpusPerNode) continue;
-      links[a * gpusPerNode + b] = count;
-      links[b * gpusPerNode + a] = count;
+      if (a >= g || b >= g) continue;
+      links[a * g + b] = count;
+      links[b * g + a] = count;
     }
+  } else if (kind === 'nvlink-full-mesh') {
+    for (let a = 0; a < g; a++) for (let b = 0; b < g; b++) if (a !== b) links[a * g + b] = perPair;
   }
   built.set(key, links);
   return links;

@@ -9,7 +9,7 @@ import type { Citation, SystemSpec } from './types.ts';
  */
 export const SYSTEM_IDS = [
   'dgx-1-v100', 'dgx-a100-40gb', 'dgx-a100-80gb', 'azure-ndm-a100-v4', 'jean-zay-a100', 'a100-80gb-pcie-8x',
-  'dgx-h100', 'h100-pcie-8x', 'dgx-h200', 'dgx-b200', 'gb200-nvl72',
+  'dgx-h100', 'h100-pcie-8x', 'dgx-h200', 'gh200-quad', 'dgx-b200', 'gb200-nvl72',
 ] as const;
 export type SystemId = (typeof SYSTEM_IDS)[number];
 
@@ -105,6 +105,16 @@ const SPECS: Readonly<Record<SystemId, KnownSystem>> = {
     nvlinkSharp: true,
     network: 'ndr-ib-8x',
   },
+  // No NVSwitch: the four GPUs are joined pair by pair, 6 of each one's 18 NVLinks to each other GPU; so no NVLink SHARP.
+  'gh200-quad': {
+    id: 'gh200-quad',
+    name: '4 × GH200 node (JUPITER Booster; NVLink full mesh, no NVSwitch)',
+    gpu: 'gh200',
+    gpusPerNode: 4,
+    intraNode: 'nvlink-full-mesh',
+    nvlinkSharp: false,
+    network: 'ndr200-ib-4x',
+  },
   'dgx-b200': {
     id: 'dgx-b200',
     name: 'NVIDIA DGX B200 (8 × B200)',
@@ -178,6 +188,14 @@ export const SYSTEM_SOURCES = /* @__PURE__ */ ((): Readonly<Record<SystemId, Cit
     url: 'https://www.nvidia.com/en-us/data-center/dgx-h200/',
     note: 'Same chassis as DGX H100 with H200 GPUs: 4 NVSwitches, 8 × ConnectX-7 400 Gb/s.',
   },
+  'gh200-quad': {
+    title: 'JSC, JUPITER configuration (Booster node design)',
+    url: 'https://apps.fz-juelich.de/jsc/hps/jupiter/configuration.html',
+    note: 'A JUPITER Booster node (BullSequana XH3515): 4 × GH200, "NVLink 4 GPU-to-GPU links, 300 GB/s between pairs of '
+      + 'GPUs (150 GB/s per direction)" — each pair joined directly, no NVSwitch: 150 / 25 = 6 links per pair, 3 × 6 = '
+      + 'all 18 of a GPU\'s links; 4 × NDR200 ConnectX-7 per node. Alps (CSCS, HPE Cray EX) and Isambard-AI build quad '
+      + 'GH200 nodes the same way inside the node, with other networks.',
+  },
   'dgx-b200': {
     title: 'NVIDIA DGX B200 User Guide',
     url: 'https://docs.nvidia.com/dgx/dgxb200-user-guide/introduction-to-dgxb200.html',
@@ -205,11 +223,12 @@ const DEFAULT_SYSTEM: Readonly<Record<GpuId, KnownSystem>> = {
   'h100-sxm': SPECS['dgx-h100'],
   'h100-pcie': SPECS['h100-pcie-8x'],
   h200: SPECS['dgx-h200'],
+  gh200: SPECS['gh200-quad'],
   b200: SPECS['dgx-b200'],
   gb200: SPECS['gb200-nvl72'],
 };
 
-/** The usual DGX-class system of a GPU, an 8-GPU PCIe server for a PCIe card (the scenario contract's default for `cluster.network`). */
+/** The usual DGX-class system of a GPU, an 8-GPU PCIe server for a PCIe card, a JUPITER Booster node for the GH200 (the scenario contract's default for `cluster.network`). */
 export function defaultSystemForGpu(gpuId: GpuId): SystemSpec;
 export function defaultSystemForGpu(gpuId: string): SystemSpec | undefined;
 export function defaultSystemForGpu(gpuId: string): SystemSpec | undefined {

@@ -48,10 +48,12 @@ export interface NvlinkGeneration {
 
 /**
  * How the GPUs of one node (or one NVLink domain) are connected: through NVSwitch, by their own NVLinks pair by
- * pair (DGX-1's hybrid cube-mesh), or by PCIe alone ('pcie': PCIe cards in a server, each GPU's x16 link up to a
- * PCIe switch or the CPU's root complex, every GPU-to-GPU path through them; a 2-GPU NVLink bridge is not modelled).
+ * pair (DGX-1's hybrid cube-mesh; 'nvlink-full-mesh': every pair joined directly, each GPU's links split evenly over
+ * its peers, no NVSwitch — a quad GH200 node, 18 links = 6 to each of the other three), or by PCIe alone ('pcie':
+ * PCIe cards in a server, each GPU's x16 link up to a PCIe switch or the CPU's root complex, every GPU-to-GPU path
+ * through them; a 2-GPU NVLink bridge is not modelled).
  */
-export type IntraNodeKind = 'nvswitch' | 'nvlink-hybrid-cube-mesh' | 'pcie';
+export type IntraNodeKind = 'nvswitch' | 'nvlink-hybrid-cube-mesh' | 'nvlink-full-mesh' | 'pcie';
 
 export type FabricKind = 'infiniband' | 'omnipath' | 'roce' | 'ethernet' | 'nvlink';
 

@@ -3,7 +3,7 @@ import { toGBps, toGiB, toTFLOPS } from '@trainplan/units';
 import { GPU_IDS, GPU_SOURCES, GPUS, gpuById, isGpuId } from '../src/gpus.ts';
 import type { GpuSpec } from '../src/types.ts';
 
-const CONTRACT_GPU_IDS = ['v100-32gb', 'a100-40gb', 'a100-80gb', 'a100-80gb-pcie', 'h100-sxm', 'h100-pcie', 'h200', 'b200', 'gb200'];
+const CONTRACT_GPU_IDS = ['v100-32gb', 'a100-40gb', 'a100-80gb', 'a100-80gb-pcie', 'h100-sxm', 'h100-pcie', 'h200', 'gh200', 'b200', 'gb200'];
 const PCIE_CARDS = ['a100-80gb-pcie', 'h100-pcie'];
 const ALL = Object.values(GPUS);
 const gpu = (id: string): GpuSpec => {
@@ -49,12 +49,12 @@ describe('GPUS', () => {
     expect(spec.peakFlops.fp16).toBe(spec.peakFlops.bf16);
   });
 
-  it.each(['h100-sxm', 'h200', 'b200', 'gb200'])('%s: fp8 peak is twice bf16 (Hopper, Blackwell)', (id) => {
+  it.each(['h100-sxm', 'h200', 'gh200', 'b200', 'gb200'])('%s: fp8 peak is twice bf16 (Hopper, Blackwell)', (id) => {
     const { fp8, bf16 } = gpu(id).peakFlops;
     expectRatio(fp8!, bf16!, 2);
   });
 
-  it.each(['a100-40gb', 'a100-80gb', 'a100-80gb-pcie', 'h100-sxm', 'h100-pcie', 'h200', 'b200', 'gb200'])('%s: bf16 peak is twice tf32', (id) => {
+  it.each(['a100-40gb', 'a100-80gb', 'a100-80gb-pcie', 'h100-sxm', 'h100-pcie', 'h200', 'gh200', 'b200', 'gb200'])('%s: bf16 peak is twice tf32', (id) => {
     const { bf16, tf32 } = gpu(id).peakFlops;
     expectRatio(bf16!, tf32!, 2);
   });
@@ -78,6 +78,16 @@ describe('GPUS', () => {
       expect(gpu(id).tdpWatts).toBeLessThan(gpu(sxm).tdpWatts);
     });
 
+  // JSC's JUPITER configuration page, per Booster GH200: 132 SMs, 96 GB HBM3 at 4 TB/s, 680 W for the whole superchip.
+  it('GH200: the H100 SXM5\'s 132 SMs and peaks, 4 TB/s of HBM3, 680 W for CPU, GPU and memory together', () => {
+    const { smCount, peakFlops, tdpWatts, generation } = gpu('gh200');
+    expect(generation).toBe('hopper');
+    expect(smCount).toBe(gpu('h100-sxm').smCount);
+    expect(smCount).toBe(132);
+    expect(peakFlops).toEqual(gpu('h100-sxm').peakFlops);
+    expect(tdpWatts).toBe(680);
+  });
+
   it('V100 tensor cores run fp16 only (no bf16, no tf32)', () => {
     expect(gpu('v100-32gb').peakFlops).toEqual({ fp32: expect.any(Number), fp16: expect.any(Number) });
   });
@@ -90,6 +100,7 @@ describe('GPUS', () => {
     ['h100-sxm', 989.4, 3350],
     ['h100-pcie', 756, 2000],
     ['h200', 989.4, 4800],
+    ['gh200', 989.4, 4000],
     ['b200', 2250, 7700],
     ['gb200', 2500, 8000],
   ])('%s: %d dense 16-bit TFLOP/s and %d GB/s of HBM bandwidth', (id, tflops, gbps) => {
@@ -108,6 +119,7 @@ describe('GPUS', () => {
     ['h100-sxm', 80, 81559],
     ['h100-pcie', 80, 81559],
     ['h200', 141, 143771],
+    ['gh200', 96, 97871],
     ['b200', 180, 183359],
     ['gb200', 186, 189471],
   ])('%s: nvidia-smi reports %d GB as %d MiB, no more than the marketed figure read as GiB', (id, marketed, mib) => {

@@ -18,6 +18,8 @@ describe('NETWORKS', () => {
     ['edr-ib-4x', 4, 12.5],
     ['hdr-ib-4x', 4, 25],
     ['hdr-ib-8x', 8, 25],
+    // NDR200: a 200 Gb/s NDR port, 25 GB/s a direction.
+    ['ndr200-ib-4x', 4, 25],
     ['ndr-ib-4x', 4, 50],
     ['ndr-ib-8x', 8, 50],
     ['omnipath-4x', 4, 12.5],
@@ -37,6 +39,7 @@ describe('NETWORKS', () => {
   it.each([
     ['hdr-ib-4x', true],
     ['hdr-ib-8x', true],
+    ['ndr200-ib-4x', true],
     ['ndr-ib-4x', true],
     ['ndr-ib-8x', true],
     ['edr-ib-4x', false],

@@ -40,7 +40,7 @@ describe('nvlinkBandwidthPerDirection', () => {
 
 describe('the DGX-1 hybrid cube-mesh (nvlinkPeerLinks)', () => {
   const g = 8;
-  const links = nvlinkPeerLinks('nvlink-hybrid-cube-mesh', g) as Readonly<Uint8Array>;
+  const links = nvlinkPeerLinks({ intraNode: 'nvlink-hybrid-cube-mesh', gpusPerNode: g, nvlinkCount: 6 }) as Readonly<Uint8Array>;
   const at = (a: number, b: number): number => links[a * g + b] as number;
   const range = Array.from({ length: g }, (_, i) => i);
 
@@ -66,15 +66,39 @@ describe('the DGX-1 hybrid cube-mesh (nvlinkPeerLinks)', () => {
   });
 
   it('keeps the links among the GPUs a smaller node uses, and is null behind an NVSwitch', () => {
-    const four = nvlinkPeerLinks('nvlink-hybrid-cube-mesh', 4) as Readonly<Uint8Array>;
+    const four = nvlinkPeerLinks({ intraNode: 'nvlink-hybrid-cube-mesh', gpusPerNode: 4, nvlinkCount: 6 }) as Readonly<Uint8Array>;
     expect(four[0 * 4 + 3]).toBe(2);
     expect(four).toHaveLength(16);
-    expect(nvlinkPeerLinks('nvswitch', 8)).toBeNull();
+    expect(nvlinkPeerLinks({ intraNode: 'nvswitch', gpusPerNode: 8, nvlinkCount: 18 })).toBeNull();
   });
 
   it('gives a PCIe node a table with no NVLink pair: every peer path is PCIe', () => {
-    const pcie = nvlinkPeerLinks('pcie', 8) as Readonly<Uint8Array>;
+    const pcie = nvlinkPeerLinks({ intraNode: 'pcie', gpusPerNode: 8, nvlinkCount: 0 }) as Readonly<Uint8Array>;
     expect(pcie).toHaveLength(64);
     expect(pcie.every((links) => links === 0)).toBe(true);
+  });
+});
+
+// JSC's JUPITER Booster node: "NVLink 4 GPU-to-GPU links, 300 GB/s between pairs of GPUs (150 GB/s per direction)":
+// 150 / 25 GB/s per NVLink4 link = 6 links per pair, and 3 peers × 6 = the GH200's 18.
+describe('a quad GH200 node: an NVLink full mesh (nvlinkPeerLinks)', () => {
+  const g = 4;
+  const links = nvlinkPeerLinks({ intraNode: 'nvlink-full-mesh', gpusPerNode: g, nvlinkCount: 18 }) as Readonly<Uint8Array>;
+  const range = Array.from({ length: g }, (_, i) => i);
+
+  it('joins every pair of distinct GPUs by 6 links, and no GPU to itself', () => {
+    for (const a of range) for (const b of range) expect(links[a * g + b]).toBe(a === b ? 0 : 6);
+  });
+
+  it('uses all 18 of each GH200\'s NVLink4 links: 150 GB/s per direction to each peer, 450 in all', () => {
+    const gh200 = GPUS.gh200!;
+    for (const a of range) expect(range.reduce((sum, b) => sum + (links[a * g + b] as number), 0)).toBe(gh200.nvlinkCount);
+    expect(toGBps(NVLINKS.nvlink4.bandwidthPerLinkPerDirection) * (links[1] as number)).toBe(150);
+    expect(toGBps(nvlinkBandwidthPerDirection(gh200))).toBe(450);
+  });
+
+  it('splits a GPU\'s links over however many peers the node holds', () => {
+    const two = nvlinkPeerLinks({ intraNode: 'nvlink-full-mesh', gpusPerNode: 2, nvlinkCount: 18 }) as Readonly<Uint8Array>;
+    expect([...two]).toEqual([0, 18, 18, 0]);
   });
 });

@@ -5,7 +5,7 @@ import { SYSTEM_IDS, SYSTEM_SOURCES, SYSTEMS, defaultSystemForGpu, systemById } 
 
 const REQUIRED_SYSTEM_IDS = [
   'dgx-a100-80gb', 'dgx-a100-40gb', 'azure-ndm-a100-v4', 'dgx-h100', 'dgx-h200', 'dgx-b200', 'gb200-nvl72',
-  'dgx-1-v100', 'jean-zay-a100', 'a100-80gb-pcie-8x', 'h100-pcie-8x',
+  'dgx-1-v100', 'jean-zay-a100', 'a100-80gb-pcie-8x', 'h100-pcie-8x', 'gh200-quad',
 ];
 const PCIE_SYSTEMS = ['a100-80gb-pcie-8x', 'h100-pcie-8x'];
 const ALL = Object.values(SYSTEMS);
@@ -30,11 +30,21 @@ describe('SYSTEMS', () => {
     expect(sys.nvlinkSharp).toBe(sys.intraNode === 'nvswitch' && (generation === 'hopper' || generation === 'blackwell'));
   });
 
-  it('wires DGX-1 as a hybrid cube-mesh, the PCIe servers over PCIe, and every other system through NVSwitch', () => {
+  it('wires DGX-1 as a hybrid cube-mesh, the quad GH200 node as a full mesh, the PCIe servers over PCIe, and every other system through NVSwitch', () => {
+    const meshes: Readonly<Record<string, string>> = { 'dgx-1-v100': 'nvlink-hybrid-cube-mesh', 'gh200-quad': 'nvlink-full-mesh' };
     for (const sys of ALL) {
-      const expected = sys.id === 'dgx-1-v100' ? 'nvlink-hybrid-cube-mesh' : PCIE_SYSTEMS.includes(sys.id) ? 'pcie' : 'nvswitch';
+      const expected = meshes[sys.id] ?? (PCIE_SYSTEMS.includes(sys.id) ? 'pcie' : 'nvswitch');
       expect(sys.intraNode).toBe(expected);
     }
+  });
+
+  // JSC's JUPITER Booster node: 4 × GH200, 150 GB/s per direction between each pair (6 of a GPU's 18 NVLink4 links to each
+  // of the other 3, so every link is used: 3 × 6 = 18), 4 × NDR200, one per GH200.
+  it('builds the quad GH200 node of JUPITER\'s Booster: 4 GPUs, every GPU\'s links split evenly over its 3 peers, a NIC each', () => {
+    const sys = systemById('gh200-quad')!;
+    expect(sys).toMatchObject({ gpu: 'gh200', gpusPerNode: 4, intraNode: 'nvlink-full-mesh', nvlinkSharp: false, network: 'ndr200-ib-4x' });
+    expect(gpuById('gh200')!.nvlinkCount % (sys.gpusPerNode - 1)).toBe(0);
+    expect(networkById(sys.network)!.nicsPerNode).toBe(sys.gpusPerNode);
   });
 
   it.each(ALL)('$id is wired over PCIe exactly when its GPU has no NVLink to its peers', (sys) => {
@@ -60,6 +70,7 @@ describe('defaultSystemForGpu', () => {
     ['h100-sxm', 'dgx-h100'],
     ['h100-pcie', 'h100-pcie-8x'],
     ['h200', 'dgx-h200'],
+    ['gh200', 'gh200-quad'],
     ['b200', 'dgx-b200'],
     ['gb200', 'gb200-nvl72'],
   ])('maps %s to %s', (gpu, system) => expect(defaultSystemForGpu(gpu)?.id).toBe(system));

@@ -214,7 +214,7 @@ describe('infeasible plans are answers, not crashes', () => {
     const e = estimatePlan({ ...gpt3OnSelene, precision: 'fp8' });
     if (e.ok) throw new Error('an A100 has no FP8');
     expect(e.issues).toEqual([{ path: 'training.precision', rule: 'precision-unsupported',
-      message: 'NVIDIA A100 SXM4 80GB has no FP8 tensor cores: use precision "bf16", or a GPU that has them (h100-sxm, h100-pcie, h200, b200, gb200)' }]);
+      message: 'NVIDIA A100 SXM4 80GB has no FP8 tensor cores: use precision "bf16", or a GPU that has them (h100-sxm, h100-pcie, h200, gh200, b200, gb200)' }]);
   });
   it('a plan breaking both kinds of rule is indivisible (a size must change whatever else does)', () => {
     const e = estimatePlan({ ...gpt3OnSelene, tensor: 7, precision: 'fp8' });

@@ -51,7 +51,7 @@ export const systemPresetSchema = object({
   name: string(),
   gpu: string({ description: 'GPU preset id.' }),
   gpusPerNode: integer({ min: 1 }),
-  intraNode: enumOf(['nvswitch', 'nvlink-hybrid-cube-mesh', 'pcie'], { description: 'How the GPUs of a node meet: NVSwitch, DGX-1\'s NVLink mesh, or PCIe alone (PCIe cards).' }),
+  intraNode: enumOf(['nvswitch', 'nvlink-hybrid-cube-mesh', 'nvlink-full-mesh', 'pcie'], { description: 'How the GPUs of a node meet: NVSwitch, DGX-1\'s NVLink mesh, a full NVLink mesh (quad GH200: 6 links per pair), or PCIe alone (PCIe cards).' }),
   nvlinkSharp: boolean({ description: 'NVSwitch with in-switch reduction (NVLS).' }),
   network: string({ description: 'Network preset id the system ships with.' }),
   source,

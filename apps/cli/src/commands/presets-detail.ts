@@ -53,6 +53,8 @@ const INTRA_NODE: Readonly<Record<SystemSpec['intraNode'], string>> = {
   nvswitch: 'NVSwitch (every GPU to every other at its full NVLink rate)',
   // hardware/nvlink-mesh.ts: each V100's six links join it to four of the other seven GPUs.
   'nvlink-hybrid-cube-mesh': 'NVLink hybrid cube-mesh (no NVSwitch: each GPU\'s links reach four of the other seven)',
+  // hardware/nvlink-mesh.ts: a quad GH200 node, each GPU's 18 links split 6 to each of the other three.
+  'nvlink-full-mesh': 'NVLink full mesh (no NVSwitch: each GPU\'s links split evenly over the others, e.g. 6 of 18 to each of three)',
   // hardware/systems.ts: PCIe cards on PCIe switches; NCCL drives 24 GB/s (Gen4) or 48 GB/s (Gen5) per GPU over them.
   pcie: 'PCIe only (no NVSwitch, no NVLink between GPUs: every GPU-to-GPU byte crosses the PCIe switches)',
 };
@@ -64,7 +66,7 @@ function systemRows(s: SystemSpec): Row[] {
     ['GPUs a node', `${s.gpusPerNode} × ${s.gpu}${gpu === undefined ? '' : ` (${gpu.name})`}`],
     ['Inside a node', INTRA_NODE[s.intraNode]],
     ['NVLink SHARP', s.nvlinkSharp ? 'yes (reductions inside the NVSwitch)' : 'no'],
-    ...(gpu === undefined ? [] : [['NVLink a GPU', `${gbpsText(nvlinkBandwidthPerDirection(gpu))} per direction`] as const]),
+    ...(gpu === undefined ? [] : [['NVLink a GPU', s.intraNode === 'pcie' || gpu.nvlinkCount === 0 ? 'none (PCIe cards)' : `${gbpsText(nvlinkBandwidthPerDirection(gpu))} per direction`] as const]),
     ['Network', `${s.network}${network === undefined ? '' : `: ${network.name}`}`],
   ];
 }

@@ -149,7 +149,7 @@ describe('trainplan collective', () => {
   it('--collnet on a network without SHARP exits 2 naming --collnet and the networks that have it', async () => {
     const { code, err } = await collective(['--op', 'all-reduce', '--gpu', 'h100-sxm', '--network', 'roce-400g-8x', '--nodes', '2', '--collnet']);
     expect(code).toBe(2);
-    expect(err).toBe('trainplan: --collnet: CollNet needs in-network reduction (InfiniBand SHARP), which roce-400g-8x has not; networks with it: hdr-ib-4x, hdr-ib-8x, ndr-ib-4x, ndr-ib-8x, nvl72\n');
+    expect(err).toBe('trainplan: --collnet: CollNet needs in-network reduction (InfiniBand SHARP), which roce-400g-8x has not; networks with it: hdr-ib-4x, hdr-ib-8x, ndr200-ib-4x, ndr-ib-4x, ndr-ib-8x, nvl72\n');
   });
 
   it('8 NDR NICs on a 4-GPU GB200 tray: costed, and a note says so', async () => {

@@ -67,7 +67,7 @@ describe('trainplan inference', () => {
       const { code, out, err } = await cli([...args, '--precision', 'fp8']);
       expect({ code, out }).toEqual({ code: 2, out: '' });
       expect(err).toBe(`trainplan: --precision: ${name} has no FP8 tensor cores: serve ${sixteen.toUpperCase()} weights with an FP8 KV cache, which runs on it `
-        + `(--precision ${sixteen}, --kv-cache-precision fp8), or FP8 weights on a GPU that has them (h100-sxm, h100-pcie, h200, b200, gb200)\n`);
+        + `(--precision ${sixteen}, --kv-cache-precision fp8), or FP8 weights on a GPU that has them (h100-sxm, h100-pcie, h200, gh200, b200, gb200)\n`);
       const instead = await cli([...args, '--precision', sixteen, '--kv-cache-precision', 'fp8']);
       expect(instead.code, instead.err).toBe(0);
       expect(instead.out).toContain(' · FP8 KV cache: ');
@@ -79,7 +79,7 @@ describe('trainplan inference', () => {
       const io = fakeIo({ stdin: JSON.stringify(request) });
       expect(await main(['inference', '--input', '-', '--json'], io)).toBe(2);
       const said = 'NVIDIA A100 SXM4 80GB has no FP8 tensor cores: serve BF16 weights with an FP8 KV cache, which runs on it '
-        + '(precision "bf16", kvCachePrecision "fp8"), or FP8 weights on a GPU that has them (h100-sxm, h100-pcie, h200, b200, gb200)';
+        + '(precision "bf16", kvCachePrecision "fp8"), or FP8 weights on a GPU that has them (h100-sxm, h100-pcie, h200, gh200, b200, gb200)';
       expect(JSON.parse(io.out()).issues).toEqual([{ path: 'precision', message: said }]);
       expect(io.err()).toBe(`trainplan: precision: ${said}\n`);
     });

@@ -113,9 +113,13 @@ function peakText(g: GpuSpec, asked: PeakAsked): string {
 }
 
 /** NVLink a GPU one way; how the node's GPUs are wired where a node was named. */
+/** What a PCIe card has in place of NVLink to the other GPUs of its server. */
+const NO_NVLINK = 'no NVLink to the other GPUs: a PCIe card (x16 to the host; its 2-card NVLink bridge is not modelled)';
+
 const nvlinkText = (g: GpuSpec, node: NodeNetwork | undefined): string => {
   const oneWay = nvlinkBandwidthPerDirection(g);
-  const links = `NVLink ${gbpsText(oneWay)} per direction (${gbpsText(2 * oneWay)} both ways together, ${g.nvlinkCount} links)`;
+  // A PCIe card (hardware gpus.ts nvlinkCount 0; its 2-card NVLink bridge is not modelled): no NVLink to say a rate of.
+  const links = g.nvlinkCount === 0 ? NO_NVLINK : `NVLink ${gbpsText(oneWay)} per direction (${gbpsText(2 * oneWay)} both ways together, ${g.nvlinkCount} links)`;
   if (node === undefined) return links;
   const within = `within ${node.system.name.replace(/\s*\(.*\)$/, '')}, ${intraNodeName(node.system.intraNode)}`;
   // A PCIe node's GPUs do not reach each other over NVLink, whatever links the GPU has: that said first.
@@ -151,7 +155,7 @@ function figuresOf(g: GpuSpec, of: string, sparse: boolean): AnswerFigure[] {
     })),
     { label: label('Memory (HBM)'), value: formatBytes(g.hbmBytes) },
     { label: label('Memory bandwidth'), value: gbpsText(g.hbmBandwidth) },
-    { label: label('NVLink per direction'), value: `${gbpsText(nvlinkBandwidthPerDirection(g))} (${g.nvlinkCount} links)` },
+    { label: label('NVLink per direction'), value: g.nvlinkCount === 0 ? 'none (PCIe card)' : `${gbpsText(nvlinkBandwidthPerDirection(g))} (${g.nvlinkCount} links)` },
     { label: label('TDP'), value: `${formatGrouped(g.tdpWatts)} W` },
   ];
 }

@@ -63,6 +63,7 @@ const sharpText = (n: NetworkSpec): string => (n.inNetworkReduction
 const INTRA_NODE_NAMES: Readonly<Partial<Record<IntraNodeKind, string>>> = {
   nvswitch: 'NVSwitch',
   'nvlink-hybrid-cube-mesh': 'an NVLink hybrid cube-mesh (no NVSwitch: each GPU links to some peers only)',
+  'nvlink-full-mesh': 'an NVLink full mesh (no NVSwitch: each GPU linked directly to every other)',
   pcie: 'PCIe only (no NVLink between the GPUs)',
 };
 export const intraNodeName = (kind: IntraNodeKind): string => INTRA_NODE_NAMES[kind] ?? kind;

@@ -20,6 +20,13 @@ const SYSTEMS: readonly { pattern: RegExp; system: string; gpu: string; assumed?
     pattern: /\bjean[\s-]*zay(?:'s)?\b/, system: 'jean-zay-a100', gpu: 'a100-80gb',
     assumed: 'Jean Zay read as its A100 partition\'s node, jean-zay-a100 (8 × A100 SXM4 80GB, 4 Omni-Path 100 Gb/s links a node), on which BLOOM trained (BigScience 2022)',
   },
+  // JSC's JUPITER Booster, whose node is the quad GH200 preset ("gh200-quad", "JUPITER"); the size is not taken, as Selene's.
+  { pattern: /\bgh[\s-]*200[\s-]*quad\b/, system: 'gh200-quad', gpu: 'gh200' },
+  { pattern: /\bjupiter(?:[\s-]*booster)?\b/, system: 'gh200-quad', gpu: 'gh200', assumed: 'JUPITER read as its Booster node type, gh200-quad (4 × GH200, an NVLink full mesh, 4 × NDR200 InfiniBand a node)' },
+  // 8-GPU PCIe servers (hardware systems.ts): by the preset's id ("h100-pcie-8x") or as a server of the cards ("H100 PCIe
+  // nodes"), before the card alone, which takes the same server as its usual node anyway.
+  { pattern: /\bh100[\s-]*(?:80\s*gb[\s-]*)?pcie[\s-]*(?:8x\b|(?:servers?|nodes?|systems?|machines?|boxes)\b)/, system: 'h100-pcie-8x', gpu: 'h100-pcie' },
+  { pattern: /\ba100[\s-]*(?:80\s*gb[\s-]*)?pcie[\s-]*(?:8x\b|(?:servers?|nodes?|systems?|machines?|boxes)\b)/, system: 'a100-80gb-pcie-8x', gpu: 'a100-80gb-pcie' },
   { pattern: /\bdgx[\s-]*a100[\s-]*(?:40\s*gb|320\s*gb)\b/, system: 'dgx-a100-40gb', gpu: 'a100-40gb' },
   { pattern: /\bdgx[\s-]*a100(?:[\s-]*(?:80\s*gb|640\s*gb))?\b/, system: 'dgx-a100-80gb', gpu: 'a100-80gb' },
   { pattern: /\bdgx[\s-]*h100\b/, system: 'dgx-h100', gpu: 'h100-sxm' },
@@ -50,9 +57,13 @@ const bySize = (sizes: string, gpu: string, part: string, other?: string) => ({
 });
 
 const GPUS: readonly { pattern: RegExp; gpu: string; assumed?: (written: string) => string }[] = [
+  // The PCIe cards before the SXM parts whose names they begin with ("a100-80gb-pcie" is not the a100-80gb).
+  { pattern: /\bh100[\s-]*(?:80\s*gb[\s-]*)?pcie(?:[\s-]*80\s*gb)?s?\b/, gpu: 'h100-pcie' },
+  { pattern: /\ba100[\s-]*(?:80\s*gb[\s-]*)?pcie(?:[\s-]*80\s*gb)?s?\b/, gpu: 'a100-80gb-pcie' },
   { pattern: new RegExp(String.raw`${GB_BEFORE(40)}a100s?\b|\ba100[\s-]*(?:sxm4?[\s-]*)?${GB_SIZE(40)}`), gpu: 'a100-40gb' },
   { pattern: new RegExp(String.raw`(?:${GB_BEFORE(80)})?\ba100(?:[\s-]*(?:sxm4?[\s-]*)?${GB_SIZE(80)})?s?\b`), gpu: 'a100-80gb' },
   { pattern: new RegExp(String.raw`(?:${GB_BEFORE(80)})?\bh100(?:[\s-]*(?:sxm5?|80\s*gb))*s?\b`), gpu: 'h100-sxm' },
+  { pattern: /\bgh[\s-]*200s?\b/, gpu: 'gh200' },
   { pattern: /\bh200s?\b/, gpu: 'h200' },
   { pattern: /\bb200s?\b/, gpu: 'b200' },
   { pattern: new RegExp(String.raw`(?:${GB_BEFORE(32)})?\bv100(?:[\s-]*32\s*gb)?s?\b`), gpu: 'v100-32gb' },
@@ -60,6 +71,7 @@ const GPUS: readonly { pattern: RegExp; gpu: string; assumed?: (written: string)
   bySize('80', 'h100-sxm', 'H100 SXM 80GB', 'A100 80GB'),
   bySize('40', 'a100-40gb', 'A100 SXM4 40GB'),
   bySize('32', 'v100-32gb', 'V100 SXM2 32GB'),
+  bySize('96', 'gh200', 'GH200 96GB'),
   bySize('141', 'h200', 'H200 SXM 141GB'),
   bySize('180|192', 'b200', 'B200'),
   bySize('186', 'gb200', 'GB200'),
@@ -86,17 +98,16 @@ function consumerCardName(written: string): string {
 /**
  * Accelerators no preset models, and variants of modelled ones that differ from the preset (PCIe and NVL
  * cards have other clocks, power and links than the SXM parts): named back and declined, never read as
- * the nearest preset. Checked before the presets, so "H100 PCIe" is never the H100 SXM.
+ * the nearest preset. Checked before the presets, so "H100 NVL" is never the H100 SXM.
  */
 const UNMODELLED: readonly { pattern: RegExp; name: (m: string) => string; modelled?: string }[] = [
-  { pattern: /\bh100[\s-]*(?:80\s*gb[\s-]*)?(?:pcie|nvl)\b/, name: (m) => (/nvl/.test(m) ? 'H100 NVL' : 'H100 PCIe'), modelled: 'only the H100 SXM part (h100-sxm) is modelled' },
-  { pattern: /\ba100[\s-]*(?:(?:40|80)\s*gb[\s-]*)?pcie\b/, name: () => 'A100 PCIe', modelled: 'only the A100 SXM4 parts (a100-40gb, a100-80gb) are modelled' },
+  { pattern: /\bh100[\s-]*(?:(?:80|94)\s*gb[\s-]*)?nvl\b/, name: () => 'H100 NVL', modelled: 'the H100 SXM (h100-sxm) and PCIe (h100-pcie) parts are modelled' },
+  { pattern: /\ba100[\s-]*40\s*gb[\s-]*pcie\b|\ba100[\s-]*pcie[\s-]*40\s*gb\b/, name: () => 'A100 40GB PCIe', modelled: 'the A100 80GB PCIe (a100-80gb-pcie) and the SXM4 parts (a100-40gb, a100-80gb) are modelled' },
   { pattern: /\bv100[\s-]*(?:(?:sxm2?|pcie)[\s-]*)?16\s*g(?:i?b)?\b/, name: () => 'V100 16GB', modelled: 'only the 32 GB V100 (v100-32gb) is modelled' },
   { pattern: /\bv100[\s-]*(?:32\s*gb[\s-]*)?pcie\b/, name: () => 'V100 PCIe', modelled: 'only the V100 SXM2 32GB part (v100-32gb) is modelled' },
   // A GPU named only by a memory size none of the modelled parts has ("a 24GB GPU"; not "1 GB GPU buffers"): V100 32 GB,
-  // A100 40 and 80 GB, H100 80 GB, H200 141 GB, B200 180 and 192 GB, GB200 186 GB.
-  { pattern: new RegExp(String.raw`\b(?!(?:32|40|80|141|180|186|192)\s*g)${GPU_BY_SIZE(String.raw`\d+`).slice(2)}`), name: (m) => `a ${m.match(/\d+/)?.[0] ?? ''} GB GPU` },
-  { pattern: /\bgh[\s-]*200\b/, name: () => 'GH200' },
+  // A100 40 and 80 GB, H100 80 GB, GH200 96 GB, H200 141 GB, B200 180 and 192 GB, GB200 186 GB.
+  { pattern: new RegExp(String.raw`\b(?!(?:32|40|80|96|141|180|186|192)\s*g)${GPU_BY_SIZE(String.raw`\d+`).slice(2)}`), name: (m) => `a ${m.match(/\d+/)?.[0] ?? ''} GB GPU` },
   { pattern: /\bg?b[13]00\b/, name: (m) => m.toUpperCase() },
   // "2048 H800s": the plural too (the refusal named the model alone).
   { pattern: /\b[ah]800(?=s?\b)|\bh20(?=s?\b)/, name: (m) => m.toUpperCase() },

@@ -1,5 +1,4 @@
-import { nvlinkPeerLinks } from '@trainplan/hardware';
-import { gpusJoinedByNvlink } from '../gpus-joined-by-nvlink.ts';
+import { gpusJoinedByNvlink, peerLinksOf } from '../gpus-joined-by-nvlink.ts';
 import { packMeshRings } from '../mesh-rings.ts';
 import { MAX_ROUTE_LINKS, gpuNode, pathLatency, railOfGpu, railOfLocalGpu, routeInto, type TopologyGraph } from '../topology/topology-graph.ts';
 import type { FlowEngine, FlowProgram } from './flow-engine.ts';
@@ -66,7 +65,7 @@ export function ringChannels(t: TopologyGraph, gpus: readonly number[], ranksPer
 function meshPositions(t: TopologyGraph, gpus: readonly number[], ppn: number, entries: readonly number[], open: boolean): number[][] | null {
   // A PCIe node (peerSlot of no NVLink pair) has no NVLink ring to follow: its GPUs keep their order.
   if (!t.peerSlot || ppn < 3 || !gpusJoinedByNvlink(t.fabric)) return null;
-  const links = nvlinkPeerLinks(t.fabric.intraNode, t.gpusPerNode);
+  const links = peerLinksOf(t.fabric, t.gpusPerNode);
   if (!links) return null;
   const locals = gpus.slice(0, ppn).map((gpu) => gpu - gpuNode(t, gpu) * t.gpusPerNode);
   const rail = (local: number): number => railOfLocalGpu(t, local);

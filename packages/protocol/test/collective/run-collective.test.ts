@@ -43,7 +43,7 @@ describe('runCollective', () => {
   it('collnet: true on a network without in-network reduction is refused, naming the network and those with it', () => {
     const r = runCollective({ op: 'all-reduce', gpu: 'h100-sxm', network: 'roce-400g-8x', nodes: 2, collnet: true });
     expect(!r.ok && r.issues).toEqual([{
-      path: 'collnet', message: 'CollNet needs in-network reduction (InfiniBand SHARP), which roce-400g-8x has not; networks with it: hdr-ib-4x, hdr-ib-8x, ndr-ib-4x, ndr-ib-8x, nvl72',
+      path: 'collnet', message: 'CollNet needs in-network reduction (InfiniBand SHARP), which roce-400g-8x has not; networks with it: hdr-ib-4x, hdr-ib-8x, ndr200-ib-4x, ndr-ib-4x, ndr-ib-8x, nvl72',
     }]);
   });
 
