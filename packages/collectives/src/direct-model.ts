@@ -1,6 +1,6 @@
 import { toGBps } from '@trainplan/units';
 import { effectiveIntraBandwidthGBps, effectiveNicBandwidthGBps } from './effective-bandwidth.ts';
-import { peerLinksOf } from './gpus-joined-by-nvlink.ts';
+import { gpusJoinedByNvlink, peerLinksOf } from './gpus-joined-by-nvlink.ts';
 import { candidate, type NcclCandidate } from './nccl-candidate.ts';
 import { NCCL_TABLES } from './nccl-tables.ts';
 import type { NcclTopology } from './nccl-topology.ts';
@@ -22,6 +22,9 @@ function meshAllToAllUsPerByte(fabric: Fabric, ranks: number, ppn: number): numb
   if (!peers) return null;
   const perLinkGBps = NCCL_TABLES.nvlinkBandwidthPerLinkGBps.value[fabric.generation];
   const interFraction = (ranks - ppn) / ranks;
+  // Through the host: on a PCIe node at what NCCL drives over x16 (24 / 48 GB/s, nccl-tables.ts), as its rings and sends are
+  // costed; on DGX-1 (NVLink mesh, V100 Gen3) the line rate, as the topology graph's PCIe links carry it there.
+  const hostGBps = gpusJoinedByNvlink(fabric) ? PCIE_X16_GBPS[fabric.generation] : NCCL_TABLES.pciBandwidthGBps.value[fabric.generation];
   let worst = 0;
   for (let a = 0; a < ppn; a++) {
     let viaHost = interFraction;
@@ -31,7 +34,7 @@ function meshAllToAllUsPerByte(fabric: Fabric, ranks: number, ppn: number): numb
       if (links > 0) worst = Math.max(worst, 1 / ranks / (1000 * links * perLinkGBps));
       else viaHost += 1 / ranks;
     }
-    worst = Math.max(worst, viaHost / (1000 * PCIE_X16_GBPS[fabric.generation]));
+    worst = Math.max(worst, viaHost / (1000 * hostGBps));
   }
   return worst;
 }
@@ -60,7 +63,11 @@ export function directModel(topology: NcclTopology, op: CollectiveOp): NcclCandi
   let latencyUs = T.baseLatencyUs.value.ring.Simple + hop;
   let transferUsPerByte: number;
   if (op === 'send-recv') {
-    transferUsPerByte = 1 / (1000 * (nodes > 1 ? nicGBps : intraGBps));
+    // nccl-tests' sendrecv_perf: each rank sends to the next at once. Across nodes only a node's last rank's send leaves
+    // it, alone on its NIC, while the others go over the node's own links (QA: the closed form gave every GPU its share of
+    // a NIC, 12 GB/s on a 4-NIC PCIe node, where the emulator's sends, nccl-tests', reach 24).
+    const crossUsPerByte = 1 / (1000 * effectiveNicBandwidthGBps(toGBps(fabric.nicBandwidth), fabric.generation));
+    transferUsPerByte = nodes > 1 ? Math.max(crossUsPerByte, ranksPerNode > 1 ? 1 / (1000 * intraGBps) : 0) : 1 / (1000 * intraGBps);
   } else {
     const interFraction = (ranks - ranksPerNode) / ranks;
     const intraFraction = (ranksPerNode - 1) / ranks;

@@ -34,7 +34,7 @@ export { withCollnet } from './with-collnet.ts';
 export { launchedBandwidthShare, nvlsChunkBytes, nvlsTreeChunkBytes } from './nccl-runtime-model.ts';
 
 // Point-to-point and Megatron's pipeline scatter/gather.
-export { p2pSeconds } from './p2p-seconds.ts';
+export { nicShareWhenAllSend, p2pSeconds } from './p2p-seconds.ts';
 export { pipelineSendSeconds } from './pipeline-send-seconds.ts';
 
 // Specs → fabric.

@@ -54,3 +54,9 @@ export function p2pSeconds(options: {
     : intraNodeGBps(fabric);
   return p2pAlphaSeconds(fabric, crossNode) + us(bytes / (1000 * gbps));
 }
+
+/**
+ * The share of a NIC each GPU gets when every GPU of a node sends across nodes at once (a pipeline boundary, a context
+ * ring): the node's NICs over its GPUs, at most one (a GPU cannot aggregate several NICs, nccl-tests#267).
+ */
+export const nicShareWhenAllSend = (fabric: Pick<Fabric, 'nicsPerNode' | 'gpusPerNode'>): number => Math.min(1, fabric.nicsPerNode / fabric.gpusPerNode);

@@ -3,7 +3,7 @@ import { us } from '@trainplan/units';
 import { checkFiniteNonNegative } from './alpha-beta-options.ts';
 import { gpusJoinedByNvlink } from './gpus-joined-by-nvlink.ts';
 import { NCCL_TABLES } from './nccl-tables.ts';
-import { intraNodeGBps, p2pSeconds } from './p2p-seconds.ts';
+import { intraNodeGBps, nicShareWhenAllSend, p2pSeconds } from './p2p-seconds.ts';
 import type { Fabric } from './types.ts';
 
 /**
@@ -30,7 +30,7 @@ export function pipelineSendSeconds(options: {
   // Checked here, before the split: p2pSeconds would see bytes / t and name a value the caller never passed.
   checkFiniteNonNegative('bytes', bytes);
   if (!Number.isInteger(t) || t < 1) throw new RangeError(`tensorParallel must be a positive integer, got ${t}`);
-  const nicShare = Math.min(1, fabric.nicsPerNode / fabric.gpusPerNode);
+  const nicShare = nicShareWhenAllSend(fabric);
   if (!scatterGather || t === 1) return p2pSeconds({ bytes, fabric, crossNode, nicShare });
   const send = p2pSeconds({ bytes: bytes / t, fabric, crossNode, nicShare });
   const alphaNvlUs = NCCL_TABLES.hwLatencyUs.value[gpusJoinedByNvlink(fabric) ? 'nvlink' : 'pci'].ring.Simple;

@@ -123,7 +123,7 @@ export const NETWORK_SOURCES = /* @__PURE__ */ ((): Readonly<Record<NetworkId, C
   'hdr-ib-4x': {
     title: 'NVIDIA ConnectX-6 VPI adapter (HDR 200 Gb/s, PCIe Gen4 x16); NVIDIA Quantum QM8700 HDR switch datasheet',
     url: 'https://www.nvidia.com/en-us/networking/infiniband-adapters/',
-    note: 'One single-port ConnectX-6 HDR 200 Gb/s NIC per PCIe switch, i.e. per two GPUs, four per 8-GPU PCIe server: an '
+    note: 'One single-port ConnectX-6 HDR 200 Gb/s NIC per two GPUs, four per 8-GPU PCIe server: an '
       + 'assumption (the cited servers take NICs in their PCIe slots and state no count); a Gen4 x16 slot carries one HDR port '
       + 'at line rate. Latency as hdr-ib-8x.',
   },
@@ -144,7 +144,7 @@ export const NETWORK_SOURCES = /* @__PURE__ */ ((): Readonly<Record<NetworkId, C
   'ndr-ib-4x': {
     title: 'NVIDIA ConnectX-7 adapter (NDR 400 Gb/s, PCIe Gen5 x16); NVIDIA Quantum-2 switches',
     url: 'https://www.nvidia.com/en-us/networking/infiniband-adapters/',
-    note: 'One ConnectX-7 NDR 400 Gb/s NIC per PCIe switch, i.e. per two GPUs, four per 8-GPU PCIe Gen5 server: an assumption '
+    note: 'One ConnectX-7 NDR 400 Gb/s NIC per two GPUs, four per 8-GPU PCIe Gen5 server: an assumption '
       + '(the cited server states no count); a Gen5 x16 slot carries one NDR port at line rate. Latency as ndr-ib-8x.',
   },
   'ndr-ib-8x': {

@@ -181,7 +181,7 @@ export const SYSTEM_SOURCES = /* @__PURE__ */ ((): Readonly<Record<SystemId, Cit
     url: 'https://pubs.lenovo.com/sr675-v3/internal_connectors_gpu_distribution_board',
     note: 'A two-socket EPYC server whose 8-DW GPU Model takes eight double-wide PCIe Gen5 GPUs (H100 PCIe) on two switched GPU '
       + 'distribution boards (PCIe switches, four GPU slots each): no NVSwitch, GPUs reach each other over PCIe. Compute NICs '
-      + '(4 × NDR, one per two GPUs) are an assumption: the guide states none.',
+      + '(4 × NDR, one per two GPUs: two on each board\'s switches) are an assumption: the guide states none.',
   },
   'dgx-h200': {
     title: 'NVIDIA DGX H200 product page',

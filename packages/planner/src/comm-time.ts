@@ -1,5 +1,5 @@
 import {
-  collectiveCost, emulatedCollectiveCost, emulatedStageSendCost, p2pSeconds, pipelineSendSeconds, type CommGroup, type CollectiveOp, type GroupLayout,
+  collectiveCost, emulatedCollectiveCost, emulatedStageSendCost, nicShareWhenAllSend, p2pSeconds, pipelineSendSeconds, type CommGroup, type CollectiveOp, type GroupLayout,
 } from '@trainplan/collectives';
 import { kvWidth, parameterBreakdown } from '@trainplan/model';
 import { countOf, type Bytes, type Seconds } from '@trainplan/units';
@@ -151,7 +151,7 @@ export function contextParallelLayerComm(input: PlanInput, groups: ParallelGroup
   // Emulated: one ring-attention exchange is every rank of every context group sending its chunk to the next at once.
   const step = emulated(input)
     ? collective(input, 'send-recv', chunk, groups.context)
-    : p2pSeconds({ bytes: chunk, fabric: input.fabric, crossNode });
+    : p2pSeconds({ bytes: chunk, fabric: input.fabric, crossNode, nicShare: crossNode ? nicShareWhenAllSend(input.fabric) : 1 });
   return { forward: (c - 1) * step, backward: 2 * (c - 1) * step };
 }
 
@@ -168,8 +168,9 @@ export function pipelineSend(input: PlanInput, groups: ParallelGroups): Seconds 
     return send + gather;
   }
   if (input.sequenceParallel) {
-    // The activations are already split along the sequence: each rank sends its own shard.
-    return p2pSeconds({ bytes: bytes / input.tensor, fabric: input.fabric, crossNode: groups.pipelineCrossesNodes });
+    // The activations are already split along the sequence: each rank sends its own shard, every GPU of the node at once,
+    // sharing the node's NICs as pipelineSendSeconds has them (QA: 4 NICs for 8 GPUs cost the same as 8).
+    return p2pSeconds({ bytes: bytes / input.tensor, fabric: input.fabric, crossNode: groups.pipelineCrossesNodes, nicShare: nicShareWhenAllSend(input.fabric) });
   }
   return pipelineSendSeconds({
     bytes, tensorParallel: input.tensor, fabric: input.fabric, crossNode: groups.pipelineCrossesNodes,

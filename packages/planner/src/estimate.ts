@@ -16,6 +16,10 @@ import { stageMemories, type StageMemory } from './plan-memory.ts';
 import { pipelineTime } from './pipeline-schedule.ts';
 import { stageTimes, type StageTime } from './stage-time.ts';
 
+
+/** " on pipeline stage 3", naming the most loaded stage where there are several (QA: "stage 0" of a plan with no pipeline). */
+export const stageText = (pipeline: number, stage: number): string => (pipeline > 1 ? ` on pipeline stage ${stage}` : '');
+
 export interface StepBreakdown {
   readonly computeSeconds: Seconds;
   readonly tensorParallelCommSeconds: Seconds;
@@ -95,7 +99,7 @@ export function estimatePlan(input: PlanInput): PlanEstimate | PlanInfeasible {
     return {
       ok: false,
       reason: 'out-of-memory',
-      message: `needs ${formatBytes(result.memory.totalBytes)} per GPU on pipeline stage ${result.memory.stage}, the ${input.gpu.name} has ${formatBytes(result.memory.capacityBytes)}`,
+      message: `needs ${formatBytes(result.memory.totalBytes)} per GPU${stageText(input.pipeline, result.memory.stage)}, the ${input.gpu.name} has ${formatBytes(result.memory.capacityBytes)}`,
       neededBytes: result.memory.totalBytes,
       availableBytes: result.memory.capacityBytes,
       estimate: result,

@@ -1,6 +1,6 @@
 export type { GradientAccumulation, PlanInput, TrainingPrecision } from './plan-input.ts';
 export type { PlanEstimate, PlanInfeasible, StepBreakdown } from './estimate.ts';
-export { estimatePlan, TIGHT_MEMORY_SHARE } from './estimate.ts';
+export { estimatePlan, stageText, TIGHT_MEMORY_SHARE } from './estimate.ts';
 export type { PlanIssue, PlanRule } from './check-plan.ts';
 export { checkPlan, gpuIssues } from './check-plan.ts';
 export type { ComputeCalibration } from './calibration.ts';

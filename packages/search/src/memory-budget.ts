@@ -1,4 +1,4 @@
-import { TIGHT_MEMORY_SHARE, type PlanEstimate, type PlanInfeasible } from '@trainplan/planner';
+import { stageText, TIGHT_MEMORY_SHARE, type PlanEstimate, type PlanInfeasible } from '@trainplan/planner';
 import { formatBytes, type Bytes } from '@trainplan/units';
 import type { SearchBase } from './candidate.ts';
 
@@ -20,7 +20,7 @@ export function withinMemoryBudget(result: PlanEstimate | PlanInfeasible, base: 
   return {
     ok: false,
     reason: 'out-of-memory',
-    message: `needs ${formatBytes(result.memory.totalBytes)} per GPU on pipeline stage ${result.memory.stage}, above the `
+    message: `needs ${formatBytes(result.memory.totalBytes)} per GPU${stageText(result.stages.length, result.memory.stage)}, above the `
       + `${formatBytes(budgetBytes)} the search leaves usable (memoryFraction ${+share.toFixed(3)} of the ${base.gpu.name}'s ${formatBytes(base.gpu.hbmBytes)})`,
     neededBytes: result.memory.totalBytes,
     availableBytes: budgetBytes,

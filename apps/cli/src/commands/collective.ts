@@ -71,8 +71,8 @@ Options:
       --collnet             turn CollNet on (NCCL_COLLNET_ENABLE=1): all-reduce may then reduce in
                             the InfiniBand switches (SHARP: CollNetDirect, CollNetChain, NVLS
                             across nodes) where NCCL's tuner picks them; off by default, as in
-                            NCCL. Needs a network with in-network reduction (hdr-ib-8x, ndr-ib-8x,
-                            nvl72)
+                            NCCL. Needs a network with in-network reduction (SHARP: the error
+                            names them; trainplan presets networks lists every network)
       --emulate             also emulate the chosen algorithm's flows; name the bottleneck link
       --oversubscription R  fat-tree leaf oversubscription for the emulator (default 1): it slows
                             only traffic between leaves. One NCCL ring or tree crosses each leaf

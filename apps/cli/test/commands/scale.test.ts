@@ -35,7 +35,7 @@ describe('trainplan scale', () => {
     expect(r.get(16)![6]).toBe('100.0%');
     expect(out).toContain('\nTP × PP at 64 nodes (best of the other dimensions):\n');
     // TP 1 · PP 1 of a 175B model cannot hold its weights: the reason is the memory, per GPU.
-    expect(out).toMatch(/\n\s+1\s+1\s+—\s+—\s+—\s+needs [\d.]+ GiB per GPU on pipeline stage 0, the NVIDIA A100 SXM4 80GB has 80\.0 GiB\n/);
+    expect(out).toMatch(/\n\s+1\s+1\s+—\s+—\s+—\s+needs [\d.]+ GiB per GPU, the NVIDIA A100 SXM4 80GB has 80\.0 GiB\n/);
   });
 
   it('counts are grouped by thousands and tokens/s per GPU keeps three figures, as inference writes them (the help\'s 530B example)', async () => {

@@ -72,7 +72,11 @@ export function buildTopology(options: TopologyOptions): TopologyGraph {
   const nvlinkGBps = fabric.nvlinkCount * perLinkGBps;
   const nicLineGBps = toGBps(fabric.nicBandwidth);
   const nicGBps = effectiveNicBandwidthGBps(nicLineGBps, fabric.generation);
-  const pcieGBps = PCIE_X16_GBPS[fabric.generation];
+  // A PCIe node's GPUs meet over PCIe alone (hardware IntraNodeKind 'pcie'): their peer-to-peer traffic runs at what NCCL
+  // drives over an x16 link (nccl-tables.ts pciBandwidthGBps: 24 GB/s Gen4, 48 Gen5), as the closed form costs it (QA:
+  // all-to-all on h100-pcie-8x emulated at the 63 GB/s line rate, 30% over send-recv's 48). Elsewhere the PCIe link only
+  // carries a GPU's NIC traffic, which the NIC binds: its line rate, as before.
+  const pcieGBps = gpusJoinedByNvlink(fabric) ? PCIE_X16_GBPS[fabric.generation] : NCCL_TABLES.pciBandwidthGBps.value[fabric.generation];
   const cableLatency = fabric.networkLatency / 4;
 
   for (let n = 0; n < nodes; n++) {
