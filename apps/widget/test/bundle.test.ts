@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { GPUS, NETWORKS, SYSTEMS } from '@trainplan/presets';
-import { withoutNodesModes } from '../src/build.ts';
+import { readFile } from 'node:fs/promises';
+import { IMPORTED_DESCRIPTION_HELPERS, stylesOnOneLine, withoutNodesModes } from '../src/build.ts';
+import { blankLiteralArguments } from '../src/strip-properties.ts';
 import { buildWidgetBundle, createWidgetApp, MODULE_PATH, WIDGET_BUDGET_GZIP_BYTES, widgetBundle } from '../src/index.ts';
 
 describe('the widget bundle', () => {
@@ -79,6 +81,25 @@ describe('the widget bundle', () => {
     }
     // The refusal that stands in for the days on given nodes.
     expect(code).toContain('not answered here: ask the API');
+  });
+
+  it('blanks the descriptions passed to a helper another source declares (IMPORTED_DESCRIPTION_HELPERS), which still qualifies where declared', async () => {
+    const { code } = await buildWidgetBundle();
+    // inference-request.ts's price description, passed to request-parts.ts's pricePerGpuHourField, and that helper's default.
+    expect(code).not.toContain('every point then gives what a million');
+    expect(code).not.toContain('Price of one GPU-hour, for costs.');
+    // Read on its own, request-parts.ts makes pricePerGpuHourField a description-only helper: its default is blanked.
+    const parts = await readFile(new URL('../../../packages/protocol/src/search/request-parts.ts', import.meta.url), 'utf8');
+    expect(Object.keys(IMPORTED_DESCRIPTION_HELPERS)).toEqual(['pricePerGpuHourField']);
+    expect(blankLiteralArguments(parts, 'description')).toContain("pricePerGpuHourField = (description = '') =>");
+  });
+
+  it('carries the stylesheet on one line (stylesOnOneLine), every rule kept, and leaves other sources alone', async () => {
+    const { code } = await buildWidgetBundle();
+    // Two rules on successive lines of styles.ts, the newline between them gone; none left before a rule.
+    expect(code).toContain(':host([hidden]){display:none}*{box-sizing:border-box}');
+    expect(code).not.toMatch(/\n(?::host|\.tp|\.seg-|@media)/);
+    expect(stylesOnOneLine('const A = `a{b:c}\n.d{e:f}\n`;\n/** `x`\n y */')).toBe('const A = `a{b:c}.d{e:f}`;\n/** `x`\n y */');
   });
 
   it('refuses to build when nodes.ts no longer has the days-on-nodes branch it leaves out', () => {

@@ -36,6 +36,21 @@ describe('the last answer kept by its request', () => {
     expect(signals.map((s) => s.aborted)).toEqual([true, true]);
   });
 
+  it('stops an answer on its way, forgetting it once it fails, and keeps one already come', async () => {
+    const last = new LastAnswer<string>();
+    // A search that fails when stopped, as a worker's does (off-thread.ts rejects with the signal's reason).
+    const stoppable = (signal: AbortSignal) => new Promise<string>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+    const running = last.get('a', stoppable);
+    last.stop();
+    await expect(running).rejects.toThrow();
+    expect(last.has('a')).toBe(false);
+    // An answer that came before: stopping has nothing to stop, and the same key is answered without computing.
+    await last.get('b', () => Promise.resolve('come'));
+    last.stop();
+    expect(last.has('b')).toBe(true);
+    expect(await last.get('b', () => Promise.resolve('computed again'))).toBe('come');
+  });
+
   it('forgets a failure, so the next call tries again', async () => {
     const last = new LastAnswer<string>();
     await expect(last.get('a', () => Promise.reject(new Error('unreachable')))).rejects.toThrow('unreachable');

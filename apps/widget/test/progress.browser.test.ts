@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 // Long work in a real browser (Debian's chromium via playwright-core): the time–cost curve's searches run in a worker
 // (compute/off-thread.ts) while the page stays responsive and counts the sizes searched, and a newer input stops a
-// stale search and wins. Runs in the browser suite (test/e2e/vitest.config.ts), whose globalSetup installs chromium.
+// stale search and wins: a field typed in while a search answers, Auto turned off, a value that cannot be read. Runs in the browser suite (test/e2e/vitest.config.ts), whose globalSetup installs chromium.
 import { runNodes, type NodesOkJson } from '@trainplan/protocol';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -28,13 +28,25 @@ setInterval(() => {
   if (window.__seen.at(-1) !== text) window.__seen.push(text);
 }, 10);`;
 
+/**
+ * Before the page's scripts, with WATCH: every message from a worker (its time; 'p' for a size searched), and a worker's
+ * answer held back while `__hold` is set, delivered by `__release()` (as a slower machine would deliver it later).
+ */
+const MESSAGES = `window.__messages = []; window.__held = []; window.__hold = false;
+const Base = window.Worker;
+window.Worker = class extends Base {
+  constructor(...a) { super(...a); this.addEventListener('message', (e) => window.__messages.push([performance.now(), e.data.p ? 'p' : 'answer'])); }
+  set onmessage(fn) { super.onmessage = (e) => (window.__hold && !e.data.p ? window.__held.push(() => fn.call(this, e)) : fn.call(this, e)); }
+};
+window.__release = () => { window.__hold = false; for (const f of window.__held.splice(0)) f(); };`;
+
 interface Watched { long: number[]; seen: string[]; terminated: number; sentence: string | undefined }
 
 const { browser, bundle } = browserAndBundle();
 
-async function open(): Promise<Page> {
+async function open(before = ''): Promise<Page> {
   const page = await browser().newPage();
-  await page.addInitScript(WATCH);
+  await page.addInitScript(WATCH + before);
   await page.route(`${ORIGIN}/**`, (route) => (new URL(route.request().url()).pathname === '/w.js'
     ? route.fulfill({ contentType: 'text/javascript', body: bundle() })
     : route.fulfill({ contentType: 'text/html', body: PAGE })));
@@ -50,7 +62,7 @@ const watched = (page: Page): Promise<Watched> => page.evaluate(() => {
 
 const chartShown = (page: Page) => page.waitForFunction(() => !!document.querySelector('trainplan-estimator')?.shadowRoot?.querySelector('.out-frontier svg'), undefined, { timeout: 90_000, polling: 100 });
 
-/** The counts of "N sizes searched" the section showed, in order. */
+/** The counts of "N sizes searched" the section showed, in order (from 2: "1 size searched" is singular). */
 const counts = (seen: readonly string[]) => seen.flatMap((t) => /(\d+) sizes searched/.exec(t)?.slice(1).map(Number) ?? []);
 
 describe('long work in the browser', () => {
@@ -64,6 +76,10 @@ describe('long work in the browser', () => {
     expect(n.length).toBeGreaterThan(10);
     expect(n).toEqual([...n].sort((a, b) => a - b));
     expect(seen.at(-1)).toBe('chart');
+    // Before its own search, while the deadline's runs, the section says the curve comes next.
+    expect(seen).toContain('Searching cluster sizes for the deadline, then for the time–cost curve…');
+    // A screen reader is told when the chart comes: the section is a polite live region, as "How many nodes" is.
+    expect(await page.locator('trainplan-estimator .out-frontier').getAttribute('aria-live')).toBe('polite');
     // Searched in the page, the curve alone was one task of 4.2–7.5 s (measured in Chromium on a shared 2-core
     // machine, trainplan-estimator.ts #timeCost), and the searched "how many nodes" one of 0.8–1.6 s. With both in a
     // worker, what is left (rendering, a few estimates a task) measured 0.2–0.7 s at most under the same load: under
@@ -88,6 +104,47 @@ describe('long work in the browser', () => {
     expect(sentence).toBe(frontierSentence(answer, 128));
     // Only one chart was ever shown: the 175B curve never was.
     expect(seen.filter((t) => t === 'chart')).toHaveLength(1);
+    await page.close();
+  });
+
+  it('the reader\'s typing wins over a search answer that comes within the input\'s debounce: the typed value stays and is estimated', async () => {
+    const page = await open(`${MESSAGES} window.__hold = true;`);
+    // The configuration search (Auto, from the attribute) has answered; its answer is held back.
+    await page.waitForFunction(() => (window as unknown as { __held: unknown[] }).__held.length > 0, undefined, { timeout: 60_000, polling: 50 });
+    const tp = page.getByLabel('Tensor (t)');
+    await tp.fill('4');
+    // The answer comes 40 ms after the keystroke, inside the 120 ms debounce (shadow-form.ts INPUT_DEBOUNCE_MS).
+    await page.waitForTimeout(40);
+    await page.evaluate(() => (window as unknown as { __release: () => void }).__release());
+    // The reader's plan is estimated, t = 4 as typed beside the form's p = 8 (the searched plan never written in): out of
+    // memory on the A100 80GB, as by hand: 175e9 parameters / (4 × 8) = 5.5e9 a GPU at 16 B each (bf16 weights and
+    // gradients, fp32 master weights and Adam's two moments, no distributed optimizer) is 87.5 GB before activations.
+    const status = page.locator('trainplan-estimator .status');
+    await expect.poll(() => status.textContent(), { timeout: 30_000 }).toMatch(/^Out of memory/);
+    expect(await tp.inputValue()).toBe('4');
+    // Typing into a field the search chooses turns Auto off.
+    expect(await page.getByLabel('Auto: search the fastest').isChecked()).toBe(false);
+    expect(await page.locator('trainplan-estimator .out-search').textContent()).toBe('');
+    // The search no longer wanted was stopped, not left to finish.
+    expect((await watched(page)).terminated).toBeGreaterThanOrEqual(1);
+    await page.close();
+  });
+
+  it.each([
+    ['turning Auto off', (page: Page) => page.getByLabel('Auto: search the fastest').uncheck()],
+    ['a global batch that cannot be read', (page: Page) => page.getByLabel('Global batch (sequences)').fill('12x')],
+  ])('stops the time–cost curve\'s search on %s: its worker sends nothing more', async (_, act) => {
+    const page = await open(MESSAGES);
+    await page.waitForFunction(() => /sizes searched/.test(document.querySelector('trainplan-estimator')?.shadowRoot?.querySelector('.out-frontier')?.textContent ?? ''), undefined, { timeout: 60_000, polling: 50 });
+    await act(page);
+    // A message already on its way when the worker stopped may still come; none after 0.5 s. Searching on, the curve
+    // sends a count for every size (some 300 over 4–8 s, frontier-answer.ts), several a second.
+    await page.waitForTimeout(500);
+    const since = await page.evaluate(() => performance.now());
+    await page.waitForTimeout(2000);
+    const later = await page.evaluate((t) => (window as unknown as { __messages: [number, string][] }).__messages.filter(([at]) => at > t), since);
+    expect(later).toEqual([]);
+    expect((await watched(page)).terminated).toBeGreaterThanOrEqual(1);
     await page.close();
   });
 });

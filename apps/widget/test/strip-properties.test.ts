@@ -40,6 +40,15 @@ describe('blankLiteralArguments', () => {
     expect(blankLiteralArguments(source, 'description')).toContain("degree(''); bytes('');");
   });
 
+  it('blanks the default a description-only helper gives, its options holding a call (`max: thousand(100)`)', () => {
+    const source = "const price = (description = 'Price of one GPU-hour.') => optional(number({ max: thousand(100), description }));\n"
+      + "const a = price(), b = price('Price of serving.');";
+    expect(blankLiteralArguments(source, 'description')).toBe(
+      "const price = (description = '') => optional(number({ max: thousand(100), description }));\n"
+      + "const a = price(), b = price('');",
+    );
+  });
+
   it.each([
     ['a message', 'const why = (description: string) => `invalid: ${description}`;\nwhy(\'shown to the user\');'],
     ['an argument of a function that is not a description helper', "const f = (description: string) => g(1, description, 2);\nf('kept');"],

@@ -28,8 +28,16 @@ export class LastAnswer<T> {
     return answer;
   }
 
-  clear(): void {
+  /**
+   * The answer on its way is no longer wanted (Auto turned off, input that cannot be estimated): its signal aborts and,
+   * failing, it is forgotten. One already come stays known (its signal's abort reaches nothing).
+   */
+  stop(): void {
     this.#abort?.abort();
+  }
+
+  clear(): void {
+    this.stop();
     this.#key = undefined;
     this.#answer = undefined;
   }

@@ -26,12 +26,12 @@ const callHere = (call: OffThreadCall, request: unknown, progress?: Progress): u
 /**
  * A worker's script: this bundle's own URL where the page shares its origin (a strict CSP's `script-src 'self'` then
  * allows it), else a blob that imports it (a worker's script must be the page's origin; a module the page imported from
- * another is served with CORS, which the import needs).
+ * another is served with CORS, which the import needs). Made once a page: every worker starts from the same blob URL
+ * (one a worker, never revoked, piled up: 20 after 20 searches, QA).
  */
-function workerScript(): string {
-  const url = import.meta.url;
-  return new URL(url).origin === location.origin ? url : URL.createObjectURL(new Blob([`import${JSON.stringify(url)}`], { type: 'text/javascript' }));
-}
+let script: string | undefined;
+const workerScript = (url = import.meta.url): string => (script ??= new URL(url).origin === location.origin
+  ? url : URL.createObjectURL(new Blob([`import${JSON.stringify(url)}`], { type: 'text/javascript' })));
 
 /** Workers that answered their call, kept for the next: their core is loaded and compiled (a cold one is slower). */
 const idle: Worker[] = [];
@@ -71,6 +71,8 @@ export function offThread<T>(call: OffThreadCall, request: unknown, progress?: P
       resolve(Promise.resolve().then(here));
     };
     worker.onmessage = ({ data }: MessageEvent<{ p?: number; a?: T; e?: string }>) => {
+      // Stopped: a message it sent before is not for the caption now on screen, and the worker is not reused.
+      if (signal?.aborted) return;
       if (data.p) return progress?.(data.p);
       signal?.removeEventListener('abort', stop);
       idle.push(worker);

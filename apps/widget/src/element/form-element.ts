@@ -99,6 +99,9 @@ export abstract class FormElement<Answer> extends HTMLElement {
   #onInput(ev: Event): void {
     const target = ev.target as HTMLInputElement | HTMLSelectElement | null;
     if (!target?.name) return;
+    // The update under way answers values the reader has just changed: its answer is dropped (isCurrent), not shown
+    // when it comes within the debounce below. A search answer that came then wrote its plan over the field typed in (QA).
+    this.#run += 1;
     if (this.input(target.name, controlValue(target))) this.writeForm();
     else showFields(this.root, this.#spec.fields, this.values);
     this.schedule(ev.type === 'change' ? 0 : INPUT_DEBOUNCE_MS);
@@ -120,7 +123,7 @@ export abstract class FormElement<Answer> extends HTMLElement {
     this.#timer = setTimeout(() => this.guard(() => this.update(++this.#run)), delayMs);
   }
 
-  /** Whether `run` is still the latest update: a slower answer to earlier values is dropped. */
+  /** Whether `run` is still the latest update, no field edited since it began: a slower answer to earlier values is dropped. */
   protected isCurrent(run: number): boolean {
     return run === this.#run;
   }

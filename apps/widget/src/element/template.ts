@@ -29,7 +29,7 @@ export function template(): string {
 <h3>Pipeline schedule</h3><div class="out-pipeline"></div>
 <h3>Scaling over nodes</h3><div class="out-scaling"></div>
 <h3>How many nodes</h3><div class="out-nodes" aria-live="polite"></div>
-<div class="out-frontier"></div>
+<div class="out-frontier" aria-live="polite"></div>
 <p class="share"><a class="share-link" href="#">Link to this scenario</a></p>
 </div></section></div>`;
 }

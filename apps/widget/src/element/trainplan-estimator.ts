@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 import { validateScenario, type EstimateJson, type EstimateOk, type FrontierSizeJson, type NodesResponseJson, type ScenarioInput } from '@trainplan/protocol';
-import { formatBytes } from '@trainplan/units';
+import { countOf, formatBytes } from '@trainplan/units';
 import { breakdownBar } from '../charts/breakdown-bar.ts';
 import { esc } from '../charts/markup.ts';
 import { memoryBar } from '../charts/memory-bar.ts';
@@ -36,6 +36,9 @@ const MAX_SIZING_CANDIDATES = 96;
  */
 const ESTIMATES_PER_TASK = 8;
 
+/** The curve's section while the deadline's search runs: the curve's own search starts when that one ends. */
+const CURVE_NEXT = '<p class="caption">Searching cluster sizes for the deadline, then for the time–cost curve…</p>';
+
 /** The status when the plan does not fit: not a typing mistake; the micro-batch's message lists what to try. */
 const OUT_OF_MEMORY_STATUS = 'Out of memory: see the marked field for what to try.';
 
@@ -47,6 +50,7 @@ const failed = (e: unknown): string => `<p class="caption">${esc(failureOf(e))}<
  * count is hidden from screen readers: a live section would read out every size; the caption is read once.
  */
 const searching = (what: string): string => `<p class="caption">${what}…<span class="progress" aria-hidden="true"></span></p>`;
+
 
 /**
  * A task boundary: the browser paints what is on screen and handles input before the next search. A search runs in a
@@ -102,7 +106,11 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
   #scaling: [ScalingPoint[], number] | undefined;
   #scalingWidth = 0;
   readonly #resized = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(() => this.guard(() => this.#drawScaling(true)));
-  /** Aborts the configuration search of the update before the latest: a newer input's search need not wait behind it. */
+  /**
+   * Aborts the configuration search of the latest update once the reader edits a field or a newer update starts: a
+   * newer input's search need not wait behind it, and its answer, come within the input's debounce, wrote the searched
+   * plan over what the reader had just typed (QA).
+   */
   #cancel: AbortController | undefined;
 
   constructor() {
@@ -178,6 +186,7 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
 
   /** The reader has taken over: a bad link's message goes, and editing a field the search chooses turns "auto" off. */
   protected override input(name: string, value: string): boolean {
+    this.#cancel?.abort();
     if (this.#linkProblem) {
       this.#linkProblem = '';
       this.status('');
@@ -232,6 +241,12 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
     this.#cancel?.abort();
     const cancel = (this.#cancel = new AbortController());
     const parsed = scenarioFromFields(this.values);
+    // Without Auto, or with input that cannot be estimated, the time–cost curve and the deadline's search are no longer
+    // wanted: their workers stop (one kept searching every size to the end after Auto was turned off, QA).
+    if (!parsed.ok || !parsed.auto) {
+      this.#fewest.stop();
+      this.#frontier.stop();
+    }
     if (!parsed.ok) {
       // No scenario states what the form shows: no link rather than the last good one's.
       this.#share(undefined);
@@ -294,7 +309,8 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
 
   /**
    * "Auto": the configuration search for this model, cluster and batch; the best plan's
-   * choices are written into the form so the reader sees (and can then edit) them.
+   * choices are written into the form so the reader sees (and can then edit) them. Its answer is dropped once `run` is
+   * not current (a field edited since it started, or a newer update): the reader's input wins.
    */
   async #search(run: number, scenario: ScenarioInput, signal: AbortSignal): Promise<{ scenario: ScenarioInput; estimate: EstimateOk; label: string } | undefined> {
     this.pending('Searching parallel configurations…');
@@ -398,16 +414,19 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
         // The answers and the scaling chart are painted before the search of every size starts.
         if (!this.#fewest.has(key)) {
           this.set('.out-nodes', searching('Searching cluster sizes for the deadline') + nodesSection(answer, budget));
+          // The curve's section said to turn Auto on, or showed another plan's curve, while Auto was on (QA).
+          if (!this.#frontier.has(JSON.stringify(frontierRequestFor(scenario, budget.tokens)))) this.set('.out-frontier', CURVE_NEXT);
           await nextTask();
           if (!this.isCurrent(run)) return;
         }
-        const nodes = await this.#fewest.get(key, (signal) => this.backend.nodes(request, (n) => this.#progress('.out-nodes', `${n} sizes searched`), signal));
-        if (!this.isCurrent(run)) return;
+        const nodes = await this.#fewest.get(key, (signal) => this.backend.nodes(request, (n) => this.#progress('.out-nodes', `${countOf(n, 'size')} searched`), signal));
         searched = searchedNodesSection(nodes, own, budget.deadlineDays);
         if (nodes.ok) found = sizeOf(nodes.nodes, nodes.gpus, nodes, nodes.configuration.label, nodes.configuration.estimate.mfu);
       } catch (err) {
         searched = failed(err);
       }
+      // A stale update's search, stopped (a newer request, Auto off), wrote its failure over the newer one's caption.
+      if (!this.isCurrent(run)) return;
     }
     this.set('.out-nodes', searched + nodesSection(answer, budget));
     emit(this, 'trainplan-sized', { points, answer });
@@ -445,7 +464,7 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
     }
     let html: string;
     try {
-      const curve = await this.#frontier.get(key, (signal) => this.backend.nodes(request, (n) => this.#progress('.out-frontier', `${n} sizes searched`), signal));
+      const curve = await this.#frontier.get(key, (signal) => this.backend.nodes(request, (n) => this.#progress('.out-frontier', `${countOf(n, 'size')} searched`), signal));
       // The sizes the answers above searched are on the curve too (merged-frontier.ts): its fastest is theirs.
       html = frontierSection(curve.ok ? withSizes(curve, sizes) : curve, scenario.cluster.nodes ?? 1);
     } catch (err) {
