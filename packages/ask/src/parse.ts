@@ -498,6 +498,10 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
     stated.collnet = takeInNetworkReduction(s);
     stated.algorithm = takeAlgorithm(s);
     stated.bytes = takeBytes(s);
+  } else if (takeInNetworkReduction(s) === true) {
+    // A plan "with SHARP": CollNet is costed for a collective asked alone (`trainplan collective --collnet`); a training
+    // plan's reductions are NCCL's default, CollNet off. Said, never dropped unsaid (QA: the plan came back silent on it).
+    notRead.push({ phrase: '"with SHARP" (CollNet)', why: 'in-network reduction is modelled for a collective asked alone ("all-reduce 1 GiB on 4 DGX H100 with SHARP"); this plan\'s reductions are costed as NCCL runs them by default, without it' });
   }
   // "512 H100, no wait, 1024 H100": the last size taken. "is 512 or 1024 H100 cheaper": two cluster sizes compared, of which
   // takeCounts would keep one and drop the other unsaid.

@@ -33,6 +33,15 @@ describe('the network between nodes', () => {
     expect(a.assumptions).toContain('the network between nodes taken as ndr-ib-8x: 8 × NDR InfiniBand 400 Gb/s (DGX H100/H200/B200) (the network named is not modelled)');
     expect(a.scenario?.cluster.network).toBe('ndr-ib-8x');
   });
+  // QA: "with SHARP" in a training question was dropped unsaid. CollNet is costed for a collective asked alone.
+  it('"with SHARP" in a training plan: said not read, the plan the same as without it', () => {
+    const a = ask('how long to train llama3-70b on 64 dgx h100 nodes with SHARP', { publicUrl: null });
+    const plain = ask('how long to train llama3-70b on 64 dgx h100 nodes', { publicUrl: null });
+    expect(a.notes[0]).toMatch(/^Not read: "with SHARP" \(CollNet\) \(in-network reduction is modelled for a collective asked alone/);
+    expect(a.scenario).toEqual(plain.scenario);
+    // A collective keeps it (collective-answer.test.ts): no such note there.
+    expect(ask('all-reduce 1 GiB on 4 dgx h100 nodes with SHARP', { publicUrl: null }).notes.join(' ')).not.toMatch(/Not read: "with SHARP"/);
+  });
   it('"over XDR infiniband": XDR said not modelled, never "which InfiniBand generation is not said"', () => {
     const a = ask('how long to train llama3-70b 2T tokens on 512 H100 over XDR infiniband', { publicUrl: null });
     expect(a.notes[0]).toMatch(/^Not read: the network "XDR infiniband" \(XDR InfiniBand is not modelled; /);
