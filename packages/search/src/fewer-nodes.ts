@@ -1,4 +1,5 @@
 import { pipelineSplit } from '@trainplan/model';
+import { runnableSizes } from './capacity-runnable.ts';
 import type { SearchBase } from './candidate.ts';
 import { searchedSpace, searchPlans, type RankedPlan, type SearchOptions } from './search.ts';
 
@@ -24,17 +25,11 @@ export interface FewerNodes {
  */
 export function fewerNodesSizes(base: SearchBase, options: Pick<SearchOptions, 'space' | 'constraints'> = {}): number[] {
   const space = searchedSpace(base, options);
-  const depths = space.pipeline.filter((p) => space.pipelineSlots.some((slots) => pipelineSplit(base.model.layers, p, slots) !== undefined));
-  const groups = new Set<number>();
-  for (const t of space.tensor) for (const c of space.context) for (const p of depths) groups.add(t * c * p);
-  const sizes: number[] = [];
+  // runnableSizes' divisibility rules, over the depths that split the layers alone.
+  const pipeline = space.pipeline.filter((p) => space.pipelineSlots.some((slots) => pipelineSplit(base.model.layers, p, slots) !== undefined));
   const lowest = Math.max(1, Math.ceil(base.nodes * (1 - FEWER_NODES_WINDOW)));
-  for (let nodes = base.nodes - 1; nodes >= lowest && sizes.length < FEWER_NODES_PROBES; nodes--) {
-    const gpus = nodes * base.gpusPerNode;
-    const runs = [...groups].some((m) => gpus % m === 0 && space.microBatchSize.some((mbs) => base.globalBatchSize % ((gpus / m) * mbs) === 0));
-    if (runs) sizes.push(nodes);
-  }
-  return sizes;
+  return runnableSizes(base, { ...options, space: { ...space, pipeline } }, { fromNodes: lowest, toNodes: base.nodes - 1 })
+    .reverse().slice(0, FEWER_NODES_PROBES);
 }
 
 /**
