@@ -19,7 +19,7 @@ export type { LayerProfile } from './layer-profile.ts';
 export { layerProfile } from './layer-profile.ts';
 export { pipelineTime } from './pipeline-schedule.ts';
 export type { TensorParallelLayerComm } from './comm-time.ts';
-export { dataParallelComm, tensorParallelLayerComm } from './comm-time.ts';
+export { contextParallelLayerComm, dataParallelComm, pipelineSend, tensorParallelLayerComm } from './comm-time.ts';
 export { exposedTensorParallelBackward } from './async-tensor-parallel.ts';
 export { exposedBucketParameters } from './gradient-buckets.ts';
 export { heldGradientBytes } from './gradient-accumulation.ts';

@@ -1,8 +1,10 @@
+import { pipelineSplit } from '@trainplan/model';
 import {
-  exposedTensorParallelBackward, kernelContext, layerComputeCost, parallelGroups, peak16, resolveCalibration, tensorParallelLayerComm,
+  contextParallelLayerComm, exposedTensorParallelBackward, kernelContext, layerComputeCost, logitsCost, parallelGroups, peak16, pipelineSend, resolveCalibration,
+  tensorParallelLayerComm,
 } from '@trainplan/planner';
 import type { Seconds } from '@trainplan/units';
-import { planFor, type Candidate, type SearchBase } from './candidate.ts';
+import { overlapPipelineCommFor, planFor, type Candidate, type SearchBase } from './candidate.ts';
 import { layerKey } from './memory-bound.ts';
 
 /** One layer and micro-batch on one GPU, exposed communication included. */
@@ -13,16 +15,21 @@ interface LayerTimes {
   readonly full: Seconds;
   /** What selective recompute adds per layer (the attention core). */
   readonly selective: Seconds;
+  /** One pipeline send of a micro-batch's activations (or their gradient) across a stage boundary, when p > 1. */
+  readonly send: Seconds;
+  /** The output layer and loss, forward and backward, on the last stage. */
+  readonly logits: Seconds;
 }
 
 /**
  * A lower bound on the step time of a candidate, in O(1) after one layer costing per (tensor,
  * context, micro-batch, sequence parallelism). It keeps the terms of the planner's step
- * (packages/planner/src/estimate.ts) that follow from the layer alone: the slowest stage's m
- * micro-batches (it holds at least ⌈L/p⌉ layers) and the 1F1B bubble, (p − 1)/v times the mean stage
- * (Narayanan et al. SC'21 §2.2). It drops the non-negative rest (embedding and logits, pipeline sends,
- * exposed data-parallel reduction, context-parallel exchange, optimizer step), so no candidate whose
- * bound exceeds a plan's full estimate can beat that plan.
+ * (packages/planner/src/estimate.ts) that follow from the layer and one send alone: the slowest stage's m
+ * micro-batches (it holds at least ⌈L/p⌉ layers, each with its exposed tensor- and context-parallel
+ * communication) or the last stage's layers and output layer, the 1F1B bubble, (p − 1)/v times the mean stage
+ * (Narayanan et al. SC'21 §2.2), and the pipeline sends. It drops the non-negative rest (the embedding, exposed data-parallel reduction,
+ * optimizer step), so no candidate whose bound exceeds a plan's full estimate can beat that plan. (Without the
+ * context exchange and the sends, GPT-3 175B on 192 nodes went through 1,471 full estimates; with them, 271.)
  */
 export class StepBound {
   private readonly cache = new Map<number, LayerTimes>();
@@ -36,8 +43,11 @@ export class StepBound {
       const input = planFor(this.base, {
         tensor: t, pipeline: 1, data: 1, context: c, virtualStages: 1, microBatchSize: mbs, sequenceParallel: sp, recompute: 'none', sharding: 'none',
       });
-      const compute = layerComputeCost(input, kernelContext(input, resolveCalibration(input)), peak16(input.gpu));
-      const tp = tensorParallelLayerComm(input, parallelGroups(input));
+      const ctx = kernelContext(input, resolveCalibration(input));
+      const compute = layerComputeCost(input, ctx, peak16(input.gpu));
+      const logits = logitsCost(input, ctx);
+      const groups = parallelGroups(input);
+      const tp = tensorParallelLayerComm(input, groups);
       const tpForward = tp.forward;
       // Megatron's asynchronous backward communication, when on, hides part of the backward collectives.
       const tpBackward = exposedTensorParallelBackward(input, compute, tp);
@@ -45,10 +55,19 @@ export class StepBound {
       const overlap = input.overlapTensorParallelComm;
       const exposedForward = overlap ? Math.max(0, tpForward - compute.gemmForward) : tpForward;
       const exposedBackward = overlap ? Math.max(0, tpBackward - compute.gemmBackward) : tpBackward;
+      // Ring attention's K/V exchanges, hidden behind the attention block each feeds (planner stage-time.ts): their
+      // placement follows TP and CP alone (Megatron's tp-cp-dp-pp rank order), so pipeline 1 and data 1 place them too.
+      const cp = contextParallelLayerComm(input, groups);
+      const exposedContext = Math.max(0, cp.forward - compute.attentionForward) + Math.max(0, cp.backward - compute.attentionBackward);
+      // A send's size follows TP, CP, the micro-batch and SP; whether a boundary crosses nodes, the whole cluster
+      // against one NVLink domain (planner groups.ts: stages laid out one after another).
+      const crossNode = this.base.nodes * this.base.gpusPerNode > this.base.nvlinkDomainGpus;
       times = {
-        base: compute.forward + compute.backward + exposedForward + exposedBackward,
+        base: compute.forward + compute.backward + exposedForward + exposedBackward + exposedContext,
         full: compute.forward + exposedForward,
         selective: compute.attentionForward,
+        send: pipelineSend({ ...input, pipeline: 2 }, { ...groups, pipelineCrossesNodes: crossNode }),
+        logits: logits.forward + logits.backward,
       };
       this.cache.set(key, times);
     }
@@ -63,9 +82,18 @@ export class StepBound {
     const extra = c.recompute === 'full' ? layer.full : c.recompute === 'selective' ? layer.selective : 0;
     // The slowest stage holds ⌈L/p⌉ layers; partial full recompute re-runs at most N of them.
     const recomputed = c.recompute === 'full' ? Math.min(most, c.recomputeLayers ?? most) : most;
-    const slowest = most * layer.base + recomputed * extra;
+    // The last stage holds its own layers and the output layer (Megatron's split: pipelineSplit's `last`), which on a large
+    // vocabulary outweighs a layer (Llama 3's 128,256 words at h 8,192: 1.3 layers' FLOPs, 128,256 / 12h).
+    const lastLayers = pipelineSplit(L, c.pipeline, c.pipelineSlots ?? 'layers')?.last ?? least;
+    const lastRecomputed = c.recompute === 'full' ? Math.min(lastLayers, c.recomputeLayers ?? lastLayers) : lastLayers;
+    const slowest = Math.max(most * layer.base + recomputed * extra, lastLayers * layer.base + lastRecomputed * extra + layer.logits);
     const leastRecomputed = c.recompute === 'full' ? Math.min(least, c.recomputeLayers ?? least) : least;
     const mean = (L / c.pipeline) * layer.base + leastRecomputed * extra;
-    return microBatches * slowest + (c.pipeline > 1 ? ((c.pipeline - 1) / c.virtualStages) * mean : 0);
+    if (c.pipeline <= 1) return microBatches * slowest;
+    // The planner's pipeline sends (estimate.ts): overlapped only under the interleaved schedule, where the warm-up and
+    // cool-down's 2(p − 1) stay exposed; otherwise every micro-batch's chunk sends, 2(v·m + p − 1).
+    const overlapped = overlapPipelineCommFor(this.base.overlapPipelineComm, c);
+    const sends = overlapped ? 2 * (c.pipeline - 1) : 2 * (c.virtualStages * microBatches + c.pipeline - 1);
+    return microBatches * slowest + ((c.pipeline - 1) / c.virtualStages) * mean + sends * layer.send;
   }
 }
