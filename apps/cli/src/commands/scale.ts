@@ -5,7 +5,7 @@ import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
 import { printAnswer, requestCommand, shownAnswer, type RequestIo } from '../request-command.ts';
 import type { FlagSpec, FlagValues } from '../flags.ts';
-import { countText } from '../format/count-text.ts';
+import { countText, grouped } from '../format/count-text.ts';
 import { renderTable } from '../format/table.ts';
 import { fp8Peak, mfuCells, mfuHeaders, type Fp8Peak } from '../format/mfu-text.ts';
 import { constraintFields, count, list, machineFields, MACHINE_FLAGS, TRAINING_FLAGS, trainingFields } from '../search-flags.ts';
@@ -138,8 +138,14 @@ export function formatScaleReport(a: Sweep): string {
     lines.push('', `efficiency over 100% at ${above.map((p) => formatGrouped(p.nodes)).join(', ')} nodes: each size is searched on its own, `
       + `and the best plan there is another layout than at ${countText(ref.nodes, 'node')}, a little faster per GPU`);
   }
-  // The planner's caveats on each size's plan, as `estimate` prints them: one line per size and warning.
-  const warned = a.points.flatMap((p) => (p.warnings ?? []).map((w) => `  ⚠ ${countText(p.nodes, 'node')}: ${w}`));
+  // The planner's caveats on each size's plan, as `estimate` prints them: one line per warning, naming the sizes it holds at
+  // (QA: the same context-parallel caveat printed once per row of a sweep).
+  const sizesByWarning = new Map<string, number[]>();
+  for (const p of a.points) for (const w of p.warnings ?? []) sizesByWarning.set(w, [...(sizesByWarning.get(w) ?? []), p.nodes]);
+  const warned = [...sizesByWarning].map(([w, sizes]) => {
+    const last = sizes[sizes.length - 1]!;
+    return `  ⚠ ${sizes.length === 1 ? '' : `${sizes.slice(0, -1).map(grouped).join(', ')} and `}${countText(last, 'node')}: ${w}`;
+  });
   if (warned.length > 0) lines.push('', ...warned);
   if (a.tradeOff) {
     lines.push('', `TP × PP at ${countText(a.points[0]!.nodes, 'node')} (best of the other dimensions):`, ...renderTable([

@@ -277,4 +277,14 @@ describe('trainplan scale prints the planner\'s warnings under the table', () =>
     const warned = out.split('\n').filter((l) => l.includes('⚠'));
     expect(warned).toEqual(['  ⚠ 128 nodes: only 4 micro-batches for 8 pipeline stages: the bubble dominates']);
   });
+
+  it('a warning that holds at several sizes is one line naming them all, not a line per row', async () => {
+    // Llama 3 70B at 8,192 tokens and batch 512: the best plan at each size splits the sequence over 4 context ranks,
+    // and the planner's caveat about the 2,048-token chunks is the same sentence at each.
+    const { code, out } = await cli(['scale', '--model', 'llama3-70b', '--gpu', 'h100-sxm', '--global-batch', '512', '--nodes', '32,64,128']);
+    expect(code).toBe(0);
+    const warned = out.split('\n').filter((l) => l.includes('⚠'));
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatch(/^ {2}⚠ 32, 64 and 128 nodes: context parallelism of 4 splits each 8,192-token sequence into 2,048-token chunks/);
+  });
 });

@@ -51,6 +51,7 @@ const scaleOk = object({
   ok: literal(true),
   mode,
   points,
+  efficiencyBaselineNodes: count('The size whose throughput per GPU the efficiencies are measured against (efficiency 1): the smallest that runs a plan, whatever the order the sizes are listed in.'),
   tradeOff,
 }, { ...open, expected: 'a scale answer', description: 'Step time, throughput per GPU and efficiency against node count.' });
 

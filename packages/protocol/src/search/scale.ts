@@ -61,7 +61,7 @@ export interface TradeOffJson {
   tensor: number; pipeline: number; label?: string; stepTimeSeconds?: number; tokensPerSecondPerGpu?: number; mfu?: number; reason?: string;
 }
 export type ScaleResponseJson =
-  | { ok: true; mode: 'strong' | 'weak'; points: ScalePointJson[]; tradeOff?: TradeOffJson[] }
+  | { ok: true; mode: 'strong' | 'weak'; points: ScalePointJson[]; efficiencyBaselineNodes: number; tradeOff?: TradeOffJson[] }
   | { ok: false; reason: 'invalid'; message: string; issues: FieldIssue[] }
   /**
    * No size asked runs a plan: the sweep is still there, each point with the reason it has none (and the
@@ -106,8 +106,11 @@ export function runScale(request: unknown, options: RunSearchOptions = {}): Scal
     ...(pt.reason !== undefined && { reason: pt.reason }),
     ...(pt.estimate && pt.estimate.warnings.length > 0 && { warnings: [...pt.estimate.warnings] }),
   }));
-  const sweep = (tradeOff?: TradeOffJson[]): ScaleResponseJson => (points.some((pt) => pt.reason === undefined)
-    ? { ok: true, mode: req.mode, points, ...(tradeOff && { tradeOff }) }
+  // The size whose throughput per GPU is efficiency 1 (scalingSweep: the smallest that runs a plan, whatever the order
+  // asked), said outright (QA: a client had to find it as the point whose efficiency is 1).
+  const running = points.filter((pt) => pt.efficiency !== undefined).map((pt) => pt.nodes);
+  const sweep = (tradeOff?: TradeOffJson[]): ScaleResponseJson => (running.length > 0
+    ? { ok: true, mode: req.mode, points, efficiencyBaselineNodes: Math.min(...running), ...(tradeOff && { tradeOff }) }
     : { ok: false, reason: 'no-feasible-configuration', message: noPlanMessage(points), mode: req.mode, points, ...(tradeOff && { tradeOff }) });
   if (!req.tradeOff) return sweep();
   const gpus = first * r.cluster.gpusPerNode;

@@ -359,6 +359,8 @@ describe('runScale and runInference', () => {
     if (!a.ok) throw new Error(a.message);
     const [n64, , n16, n1] = a.points;
     expect(n16!.efficiency).toBe(1);
+    // Said outright: 1 node runs nothing, so 16, the smallest that runs, listed third.
+    expect(a.efficiencyBaselineNodes).toBe(16);
     expect(n64!.efficiency).toBeCloseTo(n64!.tokensPerSecondPerGpu! / n16!.tokensPerSecondPerGpu!, 12);
     expect(n1!.reason).toMatch(/^no configuration fits: out of memory: .* needs [\d.]+ GiB per GPU, the GPU has 80\.0 GiB$/);
   });
