@@ -1,9 +1,8 @@
 #!/usr/bin/env node
 // The Node adapter of the CLI: everything else lives in src/ and never touches process globals.
 import { readFile } from 'node:fs/promises';
-import { register } from 'tsx/esm/api';
+import { cliCache } from './cli-cache.mjs';
 
-register();
 // `trainplan … | head` closes the pipe early: that is the reader's choice, not an error to print.
 process.stdout.on('error', (error) => {
   if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
@@ -22,11 +21,25 @@ process.stderr.on('error', (error) => {
 const writeStderr = (s) => {
   if (stderrOpen) process.stderr.write(s);
 };
-/** The CLI, or undefined when it cannot load (a broken install, a package mid-edit): said in main's one-line form, never as a stack. */
+const cache = cliCache({ env: process.env, execArgv: process.execArgv, stderr: writeStderr });
+/**
+ * The CLI, or undefined when it cannot load (a broken install, a package mid-edit): said in main's one-line form, never as
+ * a stack. From the bundle of these very sources when there is one (cli-cache.mjs); else through tsx, while esbuild
+ * bundles them beside it for the next run (this process waits for that before it exits; its output is not held back).
+ */
 async function loadMain() {
+  const bundled = await cache.importMain();
+  if (bundled !== undefined) return bundled;
+  const { register } = await import('tsx/esm/api');
+  register();
+  let loaded;
+  cache.bundleWhen(new Promise((resolve) => { loaded = resolve; }));
   try {
-    return (await import('../src/main.ts')).main;
+    const { main } = await import('../src/main.ts');
+    loaded(true);
+    return main;
   } catch (error) {
+    loaded(false);
     const message = (error instanceof Error ? error.message : String(error)).replace(/\s*[\r\n]+\s*/g, ' ');
     writeStderr(`trainplan: internal error: cannot load the CLI: ${message}\n`);
     return undefined;
