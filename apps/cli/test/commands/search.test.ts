@@ -106,6 +106,17 @@ describe('trainplan search', () => {
     if (tp === 2) expect(divisor).toBe(512);
   });
 
+  it('--export nemo for BLOOM (ALiBi: NeMo 1.x\'s legacy model): a PP that does not divide its 70 layers is said first to be unstartable', async () => {
+    // QA's command. The legacy ParallelTransformer asserts num_layers % pipeline_model_parallel_size == 0 and reads no split keys.
+    const { code, out } = await cli(['search', '--model', 'bloom-176b', '--gpu', 'jean-zay-a100', '--nodes', '48', '--global-batch', '2048', '--export', 'nemo']);
+    expect(code).toBe(0);
+    const pp = Number(/^ {2}pipeline_model_parallel_size: (\d+)$/m.exec(out)![1]);
+    const first = out.split('\n')[0]!;
+    if (70 % pp === 0) expect(first).not.toContain('NeMo cannot start');
+    else expect(first).toMatch(new RegExp(`^# WARNING: NeMo cannot start this plan: .*70 % ${pp} = ${70 % pp}`));
+    expect(out).toContain('  mcore_gpt: false');
+  });
+
   it('a failed --export puts the report on stderr, then the reason code and the message on one line, as without --export', async () => {
     const { code, out, err } = await cli(['search', '--model', 'gpt3-175b', '--gpu', 'a100-40gb', '--gpus', '8', '--global-batch', '8', '--export', 'megatron']);
     expect({ code, out }).toEqual({ code: 1, out: '' });
@@ -171,6 +182,10 @@ describe('trainplan search', () => {
     expect(JSON.parse(out).best.scenario.training.gradientAccumulation).toBe('fp32');
     const exported = await cli(['search', ...GPT3, '--top', '1', '--grad-accumulation', '16-bit', '--export', 'megatron']);
     expect(exported.out).toContain('--no-gradient-accumulation-fusion');
+    // NeMo holds 16-bit gradients with distributed_fused_adam's grad_sync_dtype: bf16; fused_adam cannot, and says so.
+    const nemo = (await cli(['search', ...GPT3, '--top', '1', '--grad-accumulation', '16-bit', '--export', 'nemo'])).out;
+    if (nemo.includes('    name: distributed_fused_adam')) expect(nemo).toContain('    grad_sync_dtype: bf16');
+    else expect(nemo).toMatch(/^ {2}# gradients: fused_adam .* where this plan counts 2/m);
     const bad = await cli(['search', ...GPT3, '--grad-accumulation', 'fp8']);
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/^trainplan: --grad-accumulation: /m);

@@ -51,6 +51,12 @@ export function megatronArchitecture(m: ModelShape, preset?: ModelPreset): Archi
   return { lines, notes };
 }
 
+/**
+ * Whether NeMo must build the model with NeMo 1.x's legacy, non-Megatron-Core GPT (mcore_gpt: false): ALiBi, which
+ * Megatron-Core's GPTModel does not have (nemoArchitecture).
+ */
+export const nemoUsesLegacyModel = (m: ModelShape): boolean => m.positionEmbedding === 'alibi';
+
 /** NeMo 1.x's name of the activation (megatron_gpt_config.yaml: gelu, fast-swiglu, squared-relu, ...). */
 const NEMO_ACTIVATION = { gelu: 'gelu', swiglu: 'fast-swiglu', 'squared-relu': 'squared-relu' } as const;
 
@@ -83,7 +89,7 @@ export function nemoArchitecture(m: ModelShape, preset?: ModelPreset): Architect
         + `NeMo 2's Llama 3.1 configs take it as scale_factor (nemo/collections/llm/gpt/model/llama.py: Llama32Config1B 32)`);
     }
   }
-  if (m.positionEmbedding === 'alibi') {
+  if (nemoUsesLegacyModel(m)) {
     // Megatron-Core's GPTModel takes learned_absolute, rope, mrope or none; NeMo 1.x's legacy GPT builds ALiBi
     // (nemo/collections/nlp/modules/common/megatron/language_model.py), and mcore_gpt: false selects it.
     notes.push(`  # WARNING: ${m.name} uses ALiBi, which Megatron-Core (and so NeMo 2) does not have: only NeMo 1.x's legacy, `

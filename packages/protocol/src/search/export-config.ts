@@ -3,14 +3,15 @@ import { checkPlan, type PlanInput } from '@trainplan/planner';
 import { modelById, type ModelPreset } from '@trainplan/presets';
 import { validateScenario } from '../scenario-schema.ts';
 import { resolveScenario } from '../resolve.ts';
-import { megatronArchitecture, nemoArchitecture } from './export-architecture.ts';
+import { megatronArchitecture, nemoArchitecture, nemoUsesLegacyModel } from './export-architecture.ts';
 import {
   coreVersionLine, megatronLaunch, MEGATRON_LEFT_OUT, NEMO_LAUNCH, NEMO_LEFT_OUT, plannedClusterLine, tokenizerNote, type CoreRequirement,
 } from './export-header.ts';
-import { nemoSplitLines } from './export-nemo-split.ts';
+import { megatronGradReduceInBf16, nemoGradientText } from './export-gradients.ts';
+import { nemoLegacyWarning, nemoSplitLines } from './export-nemo-split.ts';
 import { megatronEnvironment, megatronSharding, usesMegatronFsdp } from './export-sharding.ts';
 import { presetTokenizer } from './export-tokenizer.ts';
-import { DEFAULT_VOCAB_DIVISOR, vocabPadding } from './export-vocab.ts';
+import { DEFAULT_VOCAB_DIVISOR, unpaddedRowsNote, vocabPadding } from './export-vocab.ts';
 
 /** What the caller knows of the plan that the scenario does not say. */
 export interface ExportOptions {
@@ -41,13 +42,17 @@ const maxPositions = (plan: PlanInput): number =>
   (plan.model.positionEmbedding === 'learned' ? Math.max(plan.seqLength, plan.model.maxPositions ?? 0) : plan.seqLength);
 
 /**
- * The Megatron-Core releases a plan's split and sharding need (export-header.ts): the uneven split 0.9, and with virtual
- * stages 0.11; the embedding or the loss counted as a layer 0.14; Megatron-FSDP 0.14 (Megatron-LM only); the unfused
+ * The Megatron-Core releases a plan's split and sharding need (export-header.ts): the uneven split 0.9 for Megatron-LM's
+ * flags, 0.14 for NeMo's TransformerConfig names (not pinned earlier: export-nemo-split.ts), and with virtual stages
+ * 0.11; the embedding or the loss counted as a layer 0.14; Megatron-FSDP 0.14 (Megatron-LM only); the unfused
  * attention's --attention-backend 0.10 (Megatron-LM only).
  */
 function coreRequirements(plan: PlanInput, split: PipelineSplit, megatron: boolean, ropeScaling: boolean): CoreRequirement[] {
   const needs: CoreRequirement[] = [];
-  if (split.uneven) needs.push({ minor: 9, why: 'the uneven pipeline split' });
+  if (split.uneven) {
+    needs.push(megatron ? { minor: 9, why: 'the uneven pipeline split' }
+      : { minor: 14, why: 'the uneven split\'s num_layers_in_first/last_pipeline_stage, as named where checked' });
+  }
   if (split.uneven && plan.virtualStages > 1) needs.push({ minor: 11, why: 'the uneven split with virtual stages' });
   if (megatron && plan.virtualStages > 1 && (split.uneven || split.slots !== 'layers')) needs.push({ minor: 11, why: '--num-virtual-stages-per-pipeline-rank' });
   if (megatron && ropeScaling) needs.push({ minor: 11, why: '--rope-scaling-factor' });
@@ -91,6 +96,7 @@ export function toMegatronArgs(scenario: unknown, options: ExportOptions = {}): 
     MEGATRON_LEFT_OUT,
     tokenizerNote(m.vocabSize, 'add --tokenizer-type and --tokenizer-model (or --vocab-file) for it'),
     `# ${vocab.note}`,
+    ...unpaddedRowsNote(vocab, m.vocabSize, plan.tensor, `drop --make-vocab-size-divisible-by ${vocab.divisor} for the default`).map((n) => `# ${n}`),
     ...architecture.notes,
     ...sharding.notes,
   ];
@@ -136,9 +142,9 @@ export function toMegatronArgs(scenario: unknown, options: ExportOptions = {}): 
   // and Megatron-FSDP requires it (its README's "Required Configurations").
   if ((plan.gradientAccumulation ?? 'fused') !== 'fused' || usesMegatronFsdp(plan)) args.push('--no-gradient-accumulation-fusion');
   if (plan.gradientAccumulation === 'fp32') args.push('--accumulate-allreduce-grads-in-fp32');
-  // validate_args under --bf16 (also fp8's): "if args.grad_reduce_in_bf16: accumulate_allreduce_grads_in_fp32 = False",
-  // and otherwise sets it True; under --fp16 the gradients are 16-bit already.
-  if (plan.gradientAccumulation === '16-bit' && plan.precision !== 'fp16') args.push('--grad-reduce-in-bf16');
+  // 16-bit gradients (a 16-bit add, or ZeRO's 16-bit buffer whatever the stage) under --bf16: without the flag Megatron
+  // keeps them fp32, twice the bytes planned (export-gradients.ts).
+  if (megatronGradReduceInBf16(plan)) args.push('--grad-reduce-in-bf16');
   if (!plan.dropout) args.push('--attention-dropout 0', '--hidden-dropout 0');
   if (plan.overlapGradReduce) args.push('--overlap-grad-reduce');
   // Needs --sequence-parallel ("Tensor parallel communication/GEMM overlap can happen only when sequence
@@ -174,7 +180,9 @@ function nemoOptimizer(plan: PlanInput): { name: string; note?: string } {
  * The same plan as a NeMo (Megatron GPT) YAML fragment under `model:` (NeMo 1.x / NeMo-Megatron
  * launcher config keys), ready to paste into a training config. An uneven pipeline split is written as
  * Megatron-Core's TransformerConfig fields num_layers_in_first/last_pipeline_stage, which NeMo 1.x's
- * MegatronBaseModel.build_transformer_config passes through from `model:` by name ("then config").
+ * MegatronBaseModel.build_transformer_config passes through from `model:` by name ("then config"). megatron_amp_O2 and
+ * optim.grad_sync_dtype hold the plan's gradient bytes, or a note says what the run holds (export-gradients.ts); a plan
+ * NeMo's legacy model cannot start says so on the first line (export-nemo-split.ts nemoLegacyWarning).
  */
 export function toNemoYaml(scenario: unknown, options: ExportOptions = {}): string | undefined {
   const planned = planOf(scenario);
@@ -184,7 +192,9 @@ export function toNemoYaml(scenario: unknown, options: ExportOptions = {}): stri
   const optimizer = nemoOptimizer(plan);
   const architecture = nemoArchitecture(m, preset);
   const vocab = vocabPadding(m.vocabSize, plan.tensor, presetTokenizer(preset));
+  const gradients = nemoGradientText(plan, optimizer.name === 'distributed_fused_adam');
   const lines = [
+    ...nemoLegacyWarning(plan, split, nemoUsesLegacyModel(m)),
     coreVersionLine(coreRequirements(plan, split, false, false), 'NeMo 1.x config keys (NeMo-Megatron launcher) to merge into a training config'),
     plannedClusterLine(plan, NEMO_LAUNCH, options.sizeWhy),
     NEMO_LEFT_OUT,
@@ -212,6 +222,7 @@ export function toNemoYaml(scenario: unknown, options: ExportOptions = {}): stri
     ...architecture.notes,
     ...architecture.lines,
     `  # ${vocab.note}`,
+    ...unpaddedRowsNote(vocab, m.vocabSize, plan.tensor, 'set make_vocab_size_divisible_by to 128').map((n) => `  # ${n}`),
     `  make_vocab_size_divisible_by: ${vocab.divisor}`,
     `  activations_checkpoint_granularity: ${plan.recompute === 'none' ? 'null' : plan.recompute}`,
     `  activations_checkpoint_method: ${plan.recompute === 'full' ? 'block' : 'null'}`,
@@ -221,6 +232,8 @@ export function toNemoYaml(scenario: unknown, options: ExportOptions = {}): stri
     `  attention_dropout: ${plan.dropout ? 0.1 : 0}`,
     `  use_flash_attention: ${plan.attentionKernel === 'flash'}`,
     `  gradient_accumulation_fusion: ${(plan.gradientAccumulation ?? 'fused') === 'fused'}`,
+    ...gradients.notes,
+    ...gradients.model,
   ];
   if (plan.precision === 'fp8') lines.push('  fp8: true', '  fp8_hybrid: true');
   if (plan.precision === 'fp8' && plan.fp8Params === true) lines.push('  fp8_params: true');
@@ -229,7 +242,7 @@ export function toNemoYaml(scenario: unknown, options: ExportOptions = {}): stri
   // batch_p2p_comm must be off with it (Megatron-Core schedules.py: "Can not use both overlap_p2p_comm and batch_p2p_comm").
   if (plan.overlapPipelineComm && plan.virtualStages > 1) lines.push('  overlap_p2p_comm: true', '  batch_p2p_comm: false');
   if (optimizer.note !== undefined) lines.push(`  # ${optimizer.note}`);
-  lines.push('  optim:', `    name: ${optimizer.name}`);
+  lines.push('  optim:', `    name: ${optimizer.name}`, ...gradients.optim);
   if (optimizer.name === 'distributed_fused_adam' && plan.overlapGradReduce) lines.push('    overlap_grad_sync: true', '    overlap_param_sync: true');
   return `${lines.join('\n')}\n`;
 }

@@ -5,10 +5,11 @@ import { countOf, formatGrouped } from '@trainplan/units';
  * Releases from Megatron-LM's CHANGELOG.md: 0.9 "Uneven pipeline parallelism"; 0.11 "Uneven virtual pipeline parallel
  * split support in first and last PP stage" (with it --num-virtual-stages-per-pipeline-rank) and "llama3.2 support"
  * (--rope-scaling-factor); 0.14 "custom_fsdp refactored ... to megatron_fsdp" (--use-megatron-fsdp). The changelog
- * does not date --account-for-*-in-pipeline-split: they are asked for as 0.14, where they were checked (arguments.py).
- * --grad-reduce-in-bf16 (export-config.ts, for 16-bit gradient accumulation) is unverified: CHANGELOG.md names no
- * release for it and its history in arguments.py was not traced, so it raises no requirement and the header's 0.9
- * may be too low for an export that prints it. --attention-backend (for unfused attention) is undated by CHANGELOG.md
+ * does not date --account-for-*-in-pipeline-split: they are asked for as 0.14, where they were checked (arguments.py), and
+ * so are NeMo's TransformerConfig names of an uneven split, whose rename from first_pipeline_num_layers was not pinned
+ * (export-nemo-split.ts). --grad-reduce-in-bf16 (export-gradients.ts: 16-bit gradients under bf16, a ZeRO plan's among
+ * them) is unverified: CHANGELOG.md names no release for it and its history in arguments.py was not traced, so it
+ * raises no requirement and the header's 0.9 may be too low for an export that prints it. --attention-backend (for unfused attention) is undated by CHANGELOG.md
  * too; it is asked for as 0.10, believed to be the first release with its AttnBackend enum (late 2024), which was not
  * checked against that release's own arguments.py.
  */

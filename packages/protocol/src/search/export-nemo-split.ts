@@ -25,12 +25,43 @@ export function nemoSplitLines(plan: PlanInput, split: PipelineSplit): string[] 
     ];
   }
   if (!split.uneven) return [];
+  // Megatron-Core's names of these fields are pinned to no release. 0.9 ("Uneven pipeline parallelism", CHANGELOG.md) named
+  // them first_pipeline_num_layers / last_pipeline_num_layers, and so did main on 2024-11-27 (Megatron-LM issue #1303 quotes
+  // get_num_layers_to_build with them and "Uneven number of layer not compatible with interleaved pipeline schedule"), a
+  // core_transformer_config_from_args that has 0.10's multi-latent attention, and a later test_transformer_block.py that
+  // already has include_embedding_in_pipeline_split (the forerunner of account_for_embedding_in_pipeline_split). The
+  // rename's commit was not found: 0.11 (its uneven virtual pipeline split) or 0.12 is likely, but the release they are
+  // sure of is the one the account_for_* fields were checked in, 0.14 (export-header.ts), which the header asks for.
+  // Before the rename NeMo's by-name pass-through drops them, and Megatron-Core 0.9/0.10 then builds num_layers // PP
+  // layers a stage, silently fewer than num_layers (Megatron-LM issue #1304: 28 of 30 built).
   return [
-    `  # uneven pipeline split of the ${plan.model.layers} layers: ${shape} (Megatron-Core TransformerConfig fields, ${plan.virtualStages > 1 ? '0.11+ with virtual stages' : '0.9+'})`,
+    `  # uneven pipeline split of the ${plan.model.layers} layers: ${shape} (Megatron-Core TransformerConfig fields as 0.14 names them; `
+      + '0.9 and 0.10 named them first_pipeline_num_layers / last_pipeline_num_layers)',
     ...virtualStageWarning(plan, ' whatever the layers of each stage (it reads only num_layers, PP and v), so no split set by hand passes it', ''),
     `  num_layers_in_first_pipeline_stage: ${split.first}`,
     `  num_layers_in_last_pipeline_stage: ${split.last}`,
   ];
+}
+
+/**
+ * The first line of a NeMo export its model cannot start: NeMo 1.x's legacy GPT (mcore_gpt: false, which ALiBi needs:
+ * export-architecture.ts) builds its layers in ParallelTransformer (nemo/collections/nlp/modules/common/megatron/
+ * transformer.py), whose model_type defaults to ModelType.encoder_or_decoder, and for that it asserts "num_layers %
+ * parallel_state.get_pipeline_model_parallel_world_size() == 0", 'num_layers must be divisible by
+ * pipeline_model_parallel_size', and gives each stage num_layers // PP: the Megatron-Core split keys are not read. So a
+ * plan whose layers PP does not divide (an uneven split, or one counting the embedding or the loss: its layers then
+ * never divide by PP > 2) fails at start; one that PP divides (2 stages, both counted: L/2 layers each) runs its split.
+ */
+export function nemoLegacyWarning(plan: PlanInput, split: PipelineSplit, legacy: boolean): string[] {
+  const { layers } = plan.model;
+  const p = plan.pipeline;
+  if (!legacy || layers % p === 0) return [];
+  const how = split.uneven ? `its uneven split (${split.first} layers on the first stage)` : 'its split counting the embedding or the loss';
+  return [`# WARNING: NeMo cannot start this plan: ${plan.model.name} needs NeMo 1.x's legacy GPT model (mcore_gpt: false, below), which `
+    + `asserts num_layers % pipeline_model_parallel_size == 0 ("num_layers must be divisible by pipeline_model_parallel_size", `
+    + `nemo/collections/nlp/modules/common/megatron/transformer.py) and ignores the split keys below: ${layers} % ${p} = ${layers % p}, so `
+    + `${how} cannot be given to it. Search again with --pipeline set to a divisor of ${layers} (${orList(divisorsOf(layers))}) and `
+    + '--pipeline-split layers; the rest of this YAML is as planned'];
 }
 
 /** d = 1 … n with n % d === 0. */

@@ -64,6 +64,20 @@ export function vocabPadding(vocab: number, tensor: number, tokenizer?: PresetTo
   };
 }
 
+/**
+ * One line where the rows kept (a divisor below the default, so the plan's rows are built unpadded) are not a multiple of
+ * 128: the output layer's GEMM then has a dimension off the 128 alignment Megatron's default padding is there to give
+ * (arguments.py --make-vocab-size-divisible-by: 'Pad the vocab size to be divisible by this value.' 'This is added for
+ * computational efficieny reasons.', sic). Says the rows the default would build at this TP (128 × TP, the padding rows the
+ * plan does not count) and `how` to ask for them.
+ */
+export function unpaddedRowsNote(vocab: VocabPadding, rows: number, tensor: number, how: string): string[] {
+  if (vocab.divisor >= DEFAULT_VOCAB_DIVISOR || rows % DEFAULT_VOCAB_DIVISOR === 0) return [];
+  const padded = roundUp(rows, DEFAULT_VOCAB_DIVISOR * tensor);
+  return [`speed: the output layer's ${formatGrouped(rows)} rows are not a multiple of 128; Megatron's default pads them to a multiple of 128 × TP ${tensor}, `
+    + `${formatGrouped(padded)} rows (${formatGrouped(padded - rows)} the plan does not count), usually faster: ${how}`];
+}
+
 /** A preset's rows as its tokenizer's tokens padded: the divisor that makes exactly those rows at this TP. */
 function paddedTokenizer(rows: number, tensor: number, tokenizer: PresetTokenizer): VocabPadding {
   const multiple = DEFAULT_VOCAB_DIVISOR * tensor;

@@ -47,6 +47,32 @@ describe('ALiBi, which Megatron-LM and Megatron-Core do not have (BLOOM)', () =>
     expect(yaml).toContain('  mcore_gpt: false');
     expect(yaml).toContainEqual(expect.stringMatching(/^ {2}# WARNING: BLOOM 176B uses ALiBi, which Megatron-Core/));
   });
+  it('NeMo: the legacy model cannot start an uneven split, said first (70 % 12 = 10), and the rest still written', () => {
+    // NeMo 1.x's legacy ParallelTransformer asserts num_layers % pipeline_model_parallel_size == 0 ('num_layers must be
+    // divisible by pipeline_model_parallel_size') and reads no split keys. 70 layers on 12 stages: ⌈70 / 12⌉ = 6 on the 10
+    // middle stages leaves 10, so 5 + 6 × 10 + 5, which the keys below carry but the legacy model cannot take.
+    const yaml = yamlLines(bloom);
+    expect(yaml[0]).toMatch(/^# WARNING: NeMo cannot start this plan: .*legacy GPT model \(mcore_gpt: false/);
+    expect(yaml[0]).toContain('"num_layers must be divisible by pipeline_model_parallel_size"');
+    expect(yaml[0]).toContain('70 % 12 = 10');
+    // The divisors of 70 = 2 · 5 · 7.
+    expect(yaml[0]).toContain('--pipeline set to a divisor of 70 (1, 2, 5, 7, 10, 14, 35 or 70)');
+    for (const line of ['  num_layers: 70', '  mcore_gpt: false', '  num_layers_in_first_pipeline_stage: 5', '  position_embedding_type: alibi']) {
+      expect(yaml).toContain(line);
+    }
+    expect(toMegatronArgs(bloom)).not.toContain('NeMo cannot start');
+  });
+  it('NeMo: 70 layers on 10 stages (7 each) pass the legacy assertion: no such warning', () => {
+    const even = { ...bloom, cluster: { gpu: 'h100-sxm', nodes: 10 }, parallelism: { ...bloom.parallelism, pipeline: 10 } };
+    expect(yamlLines(even)[0]).toMatch(/^# NeMo 1\.x config keys/);
+    expect(toNemoYaml(even)).not.toContain('NeMo cannot start');
+  });
+  it('NeMo: a Megatron-Core model with the same uneven split gets no legacy warning (its split keys apply)', () => {
+    const gpt3 = toNemoYaml({ ...bloom, model: 'gpt3-175b', cluster: { gpu: 'h100-sxm', nodes: 50 }, training: { ...bloom.training, globalBatchSize: 1600 },
+      parallelism: { ...bloom.parallelism, pipeline: 25 } })!;
+    expect(gpt3).toContain('  num_layers_in_first_pipeline_stage: 2');
+    expect(gpt3).not.toContain('NeMo cannot start');
+  });
 });
 
 describe('Llama 3.1 and 3.2 RoPE scaling (Hugging Face config.json rope_scaling factor 8 and 32)', () => {

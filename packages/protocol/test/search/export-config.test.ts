@@ -264,3 +264,55 @@ describe('a split counting the embedding and the loss as layers (Megatron-Core a
     expect(yaml).not.toContain('num_layers_in_first_pipeline_stage');
   });
 });
+
+describe('toNemoYaml: the gradient bytes the plan holds', () => {
+  const withTraining = (training: Record<string, unknown>, parallelism: Record<string, unknown> = {}) =>
+    ({ ...LLAMA, training: { ...LLAMA.training, ...training }, parallelism: { ...LLAMA.parallelism, ...parallelism } });
+  const optimLines = (yaml: string) => yaml.slice(yaml.indexOf('  optim:')).split('\n');
+
+  // distributed_fused_adam keeps the gradients in optim.grad_sync_dtype (Apex: "default: same as dtype", fp32 as NeMo sets it).
+  // The plan's buffer: 16-bit for a 16-bit add or any ZeRO stage (DeepSpeed), fp32 for an fp32 add or the distributed
+  // optimizer fused (Megatron's fp32 main grads).
+  it.each([
+    ['a 16-bit add', { gradientAccumulation: '16-bit' }, {}, 'bf16'],
+    ['an fp32 add', { gradientAccumulation: 'fp32' }, {}, 'fp32'],
+    ['the distributed optimizer, fused', {}, {}, 'fp32'],
+    ['ZeRO-1, fused', {}, { distributedOptimizer: false, zeroStage: 1 }, 'bf16'],
+  ] as const)('%s: grad_sync_dtype %s under optim', (_, training, parallelism, dtype) => {
+    expect(optimLines(toNemoYaml(withTraining(training, parallelism))!)).toContain(`    grad_sync_dtype: ${dtype}`);
+  });
+
+  it('--grad-accumulation 16-bit and fp32 no longer write the same YAML', () => {
+    expect(toNemoYaml(withTraining({ gradientAccumulation: '16-bit' }))).not.toBe(toNemoYaml(withTraining({ gradientAccumulation: 'fp32' })));
+  });
+
+  it('megatron_amp_O2 under bf16 and fp8 (NeMo\'s default O1 keeps fp32 weights, so fp32 gradients); under fp16 a note says what the run holds', () => {
+    expect(toNemoYaml(LLAMA)!.split('\n')).toContain('  megatron_amp_O2: true');
+    expect(toNemoYaml(withTraining({ precision: 'fp8' }))!.split('\n')).toContain('  megatron_amp_O2: true');
+    const fp16 = toNemoYaml(withTraining({ precision: 'fp16' }))!;
+    expect(fp16).not.toContain('megatron_amp_O2: true');
+    expect(fp16).not.toContain('grad_sync_dtype');
+    expect(fp16.split('\n')).toContainEqual(expect.stringMatching(/^ {2}# gradients: .*fp32 gradients \(4 bytes a parameter, where this plan counts 2\)/));
+  });
+
+  it('without sharding, fused_adam accumulates in fp32 whatever the keys: said where the plan counts 16-bit gradients, silent where fp32', () => {
+    const plain = { distributedOptimizer: false };
+    const sixteen = toNemoYaml(withTraining({ gradientAccumulation: '16-bit' }, plain))!;
+    expect(sixteen).toContain('    name: fused_adam');
+    expect(optimLines(sixteen).some((l) => l.includes('grad_sync_dtype'))).toBe(false);
+    expect(sixteen.split('\n')).toContainEqual(expect.stringMatching(/^ {2}# gradients: fused_adam .* 4 bytes a parameter where this plan counts 2/));
+    expect(toNemoYaml(withTraining({}, plain))).not.toContain('# gradients:');
+  });
+});
+
+describe('the release NeMo\'s uneven split names need', () => {
+  it('Megatron-LM\'s --decoder-first/last-pipeline-num-layers: 0.9; NeMo\'s num_layers_in_first/last_pipeline_stage: 0.14, the release checked', () => {
+    // 96 layers on 25 stages is uneven (2 + 4 × 23 + 2). Megatron-LM has had the flags since 0.9 ("Uneven pipeline parallelism");
+    // Megatron-Core renamed the TransformerConfig fields NeMo passes through after 0.10 (first_pipeline_num_layers before).
+    expect(lines(toMegatronArgs(gpt3OnStages(25)))[0]).toMatch(/needs Megatron-Core 0\.9 or later/);
+    const yaml = lines(toNemoYaml(gpt3OnStages(25)));
+    expect(yaml[0]).toMatch(/needs Megatron-Core 0\.14 or later \(the uneven split's num_layers_in_first\/last_pipeline_stage/);
+    expect(yaml.find((l) => l.includes('uneven pipeline split'))).toContain('0.9 and 0.10 named them first_pipeline_num_layers / last_pipeline_num_layers');
+    expect(yaml.join('\n')).not.toContain('0.9+');
+  });
+});

@@ -59,3 +59,32 @@ describe('16-bit gradient accumulation under bf16', () => {
     expect(argLines(llama8b({}, { gradientAccumulation: '16-bit', precision: 'fp16' }))).not.toContain('--grad-reduce-in-bf16');
   });
 });
+
+describe('a ZeRO plan\'s 16-bit gradients under bf16 or fp8: --grad-reduce-in-bf16, whatever the stage', () => {
+  // The plan counts DeepSpeed ZeRO's 16-bit gradient buffer, 2 bytes a parameter, for every zero-* stage. Megatron under --bf16
+  // (fp8 runs with --bf16 too) sets accumulate_allreduce_grads_in_fp32 = True unless --grad-reduce-in-bf16 is given
+  // (arguments.py validate_args), and its DDP buffer is then torch.float, 4 bytes: the flag is what keeps the planned 2.
+  it.each([[1, 'bf16'], [2, 'bf16'], [3, 'bf16'], [1, 'fp8'], [2, 'fp8']] as const)('ZeRO-%i under %s', (stage, precision) => {
+    expect(argLines(llama8b({ zeroStage: stage }, { precision }))).toContain('--grad-reduce-in-bf16');
+  });
+  it('Megatron-FSDP (ZeRO-2 and 3) reads it too: the flag sits beside --use-megatron-fsdp, as its user guide recommends', () => {
+    const args = argLines(llama8b({ zeroStage: 3 }));
+    expect(args).toEqual(expect.arrayContaining(['--use-megatron-fsdp', '--grad-reduce-in-bf16']));
+  });
+  it('the distributed optimizer alone keeps Megatron\'s fp32 main grads, which is what the plan counts for it: no flag', () => {
+    expect(argLines(llama8b({ distributedOptimizer: true }))).not.toContain('--grad-reduce-in-bf16');
+  });
+  it('not under fp16, whose buffer is 16-bit already, nor with fp32 accumulation, whose buffer the plan counts as fp32', () => {
+    expect(argLines(llama8b({ zeroStage: 1 }, { precision: 'fp16' }))).not.toContain('--grad-reduce-in-bf16');
+    const fp32 = argLines(llama8b({ zeroStage: 1 }, { gradientAccumulation: 'fp32' }));
+    expect(fp32).not.toContain('--grad-reduce-in-bf16');
+    expect(fp32).toContain('--accumulate-allreduce-grads-in-fp32');
+  });
+  it('the QA plan (Llama 3 70B on 8 DGX H100, batch 512, TP 2 · PP 4 · CP 4, ZeRO-1): the distributed optimizer with bf16 gradients', () => {
+    const qa = {
+      model: 'llama3-70b', cluster: { gpu: 'h100-sxm', nodes: 8 }, training: { globalBatchSize: 512, microBatchSize: 1, precision: 'bf16' },
+      parallelism: { tensor: 2, pipeline: 4, context: 4, zeroStage: 1, sequenceParallel: true },
+    };
+    expect(argLines(qa)).toEqual(expect.arrayContaining(['--use-distributed-optimizer', '--bf16', '--grad-reduce-in-bf16']));
+  });
+});

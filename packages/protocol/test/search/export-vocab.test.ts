@@ -107,3 +107,34 @@ describe('GPT-3 175B exported at TP 2 builds the 51,200 rows the plan counts', (
     expect(toNemoYaml(tp8)!.split('\n')).toContain('  make_vocab_size_divisible_by: 128');
   });
 });
+
+describe('an unpadded vocabulary that is no multiple of 128: the rows kept as planned, and one line saying padding is usually faster', () => {
+  // A custom GPT-2-vocabulary model at TP 1: divisor 1 keeps its 50,257 rows. Megatron's default pads to a multiple of
+  // 128 × 1: ⌈50,257 / 128⌉ = 393, × 128 = 50,304, 47 rows more.
+  const custom = {
+    model: { name: 'custom', layers: 12, hiddenSize: 768, attentionHeads: 12, vocabSize: 50257, seqLength: 1024 },
+    cluster: { gpu: 'h100-sxm', nodes: 1 }, training: { globalBatchSize: 64, microBatchSize: 1, precision: 'bf16' },
+    parallelism: { tensor: 1, pipeline: 1 },
+  };
+  const speedLines = (text: string) => text.split('\n').filter((l) => l.includes('speed:'));
+
+  it('Megatron-LM: --make-vocab-size-divisible-by 1 stays, and one comment says 50,304 and the flag to drop', () => {
+    const text = toMegatronArgs(custom)!;
+    expect(text).toContain('--make-vocab-size-divisible-by 1 \\');
+    expect(speedLines(text)).toEqual([expect.stringMatching(
+      /^# speed: the output layer's 50,257 rows are not a multiple of 128; .*128 × TP 1, 50,304 rows \(47 the plan does not count\), usually faster: drop --make-vocab-size-divisible-by 1/,
+    )]);
+  });
+  it('NeMo: make_vocab_size_divisible_by: 1 stays, and one comment says how to pad', () => {
+    const yaml = toNemoYaml(custom)!;
+    expect(yaml.split('\n')).toContain('  make_vocab_size_divisible_by: 1');
+    expect(speedLines(yaml)).toEqual([expect.stringMatching(/^ {2}# speed: .*50,304 rows .*set make_vocab_size_divisible_by to 128$/)]);
+  });
+  it('not where the rows kept are a multiple of 128 (Llama 3\'s 128,256 = 1,002 × 128, divisor 32 at TP 8), nor where the default holds', () => {
+    const llama = { model: 'llama3-70b', cluster: { gpu: 'h100-sxm', nodes: 8 }, training: { globalBatchSize: 128, microBatchSize: 1, precision: 'bf16' },
+      parallelism: { tensor: 8, pipeline: 2, sequenceParallel: true, distributedOptimizer: true } };
+    expect(toMegatronArgs(llama)).toContain('--make-vocab-size-divisible-by 32');
+    expect(speedLines(toMegatronArgs(llama)!)).toEqual([]);
+    expect(speedLines(toMegatronArgs({ ...custom, model: { ...custom.model, vocabSize: 51200 } })!)).toEqual([]);
+  });
+});
