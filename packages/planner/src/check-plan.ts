@@ -10,7 +10,7 @@ export type PlanRule =
   | 'interleave-needs-pipeline' | 'interleave-indivisible' | 'interleave-needs-overlap' | 'sequence-indivisible'
   | 'sequence-parallel-indivisible' | 'context-needs-fused-attention' | 'tp-overlap-needs-sequence-parallel' | 'tp-overlap-crosses-nvlink'
   | 'precision-unsupported' | 'attention-unsupported' | 'recompute-layers' | 'recompute-layers-needs-full' | 'fp8-params-needs-fp8'
-  | 'fp8-params-needs-distributed-optimizer';
+  | 'fp8-params-needs-distributed-optimizer' | 'zero-with-pipeline';
 
 /**
  * The rules a size breaks by not dividing another (the contract's reason "indivisible"); every other
@@ -66,6 +66,14 @@ export function checkPlan(input: PlanInput): PlanIssue[] {
     push(issues, 'parallelism.virtualStages', 'interleave-rounds', `the interleaved schedule needs the micro-batches per step (${formatGrouped(input.globalBatchSize / perStep)}) in whole rounds of the ${p} pipeline stages`);
   }
   checkSequence(input, issues);
+  // No framework trainplan exports to starts ZeRO-2 or 3 under a pipeline: DeepSpeed's PipelineEngine asserts
+  // `zero_optimization_stage() < ZeroStageEnum.gradients, "ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism"`
+  // (deepspeed/runtime/pipe/engine.py), and Megatron-FSDP, the Megatron export's ZeRO-2/3 (export-sharding.ts), composes
+  // with TP, CP and EP only (NVIDIA/Megatron-LM#1455, open; PP is on its roadmap, #4003). ZeRO-1's split is what both run.
+  if ((input.sharding === 'zero-2' || input.sharding === 'zero-3') && p > 1) {
+    push(issues, 'parallelism.zeroStage', 'zero-with-pipeline', `ZeRO-${input.sharding.slice(5)} does not run with a pipeline (DeepSpeed and Megatron-FSDP `
+      + 'refuse it): use ZeRO-1 or the distributed optimizer (zeroStage 1, distributedOptimizer true), or pipeline 1');
+  }
   checkPrecision(input, issues);
   checkRecompute(input, issues);
   // Megatron-LM arguments.py: --fp8-param-gather is "only supported with distributed optimizer, torch fsdp2, megatron fsdp":

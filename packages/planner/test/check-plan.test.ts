@@ -110,3 +110,29 @@ describe('checkPlan: precision the GPU has no tensor cores for', () => {
     expect(paths({ ...gpt3OnSelene, precision: 'fp8' })).toEqual(['training.precision']);
   });
 });
+
+describe('checkPlan: ZeRO-2 and ZeRO-3 under a pipeline', () => {
+  // DeepSpeed's PipelineEngine asserts ZeRO stage < 2 ("ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism",
+  // deepspeed/runtime/pipe/engine.py); Megatron-FSDP, the Megatron export's ZeRO-2/3, composes with TP, CP and EP only
+  // (NVIDIA/Megatron-LM#1455). GPT-3 175B at TP 8 on 16 nodes: DP 8 on 2 stages, DP 16 on 1.
+  const onStages = (pipeline: number, sharding: PlanInput['sharding']): PlanInput => ({ ...gpt3OnSelene, nodes: 16, pipeline, data: 128 / (8 * pipeline), sharding });
+
+  it('ZeRO-3 on 2 pipeline stages is refused at parallelism.zeroStage, naming ZeRO-1 and the distributed optimizer as what runs', () => {
+    expect(checkPlan(onStages(2, 'zero-3'))).toEqual([{
+      path: 'parallelism.zeroStage', rule: 'zero-with-pipeline',
+      message: 'ZeRO-3 does not run with a pipeline (DeepSpeed and Megatron-FSDP refuse it): use ZeRO-1 or the distributed optimizer '
+        + '(zeroStage 1, distributedOptimizer true), or pipeline 1',
+    }]);
+  });
+
+  it.each([
+    ['zero-2', 2, ['zero-with-pipeline']],
+    ['zero-3', 1, []],
+    ['zero-2', 1, []],
+    ['zero-1', 2, []],
+    ['distributed-optimizer', 2, []],
+    ['none', 2, []],
+  ] as const)('%s on %i stage(s): %j', (sharding, pipeline, rules) => {
+    expect(checkPlan(onStages(pipeline, sharding)).map((i) => i.rule)).toEqual(rules);
+  });
+});

@@ -125,19 +125,27 @@ describe('estimatePlan', () => {
   });
   it.each(['zero-3', 'distributed-optimizer'] as const)('%s with one replica of the weights (DP 1, CP 1) warns that it shards nothing; with DP 16, no warning', (sharding) => {
     const sharded = /shards the model states across data-parallel \(and context-parallel\) ranks: with one, it shards nothing$/;
-    const alone = ok({ ...gpt3OnSelene, nodes: 8, data: 1, globalBatchSize: 16, sharding });
+    // GPT-3 175B's layers, 8 of them, at TP 8 without a pipeline (ZeRO-3 runs with none: check-plan.ts): one replica on
+    // one node, 16 on 16 nodes.
+    const shallow = { ...gpt3OnSelene, model: { ...gpt3OnSelene.model, layers: 8 }, pipeline: 1 };
+    const alone = ok({ ...shallow, nodes: 1, data: 1, globalBatchSize: 16, sharding });
     expect(alone.warnings).toContainEqual(expect.stringMatching(sharded));
     expect(alone.warnings.find((w) => sharded.test(w))).toMatch(sharding === 'zero-3' ? /^ZeRO-3 / : /^the distributed optimizer /);
-    expect(ok({ ...gpt3OnSelene, sharding }).warnings.some((w) => sharded.test(w))).toBe(false);
-    expect(ok({ ...gpt3OnSelene, nodes: 8, data: 1, globalBatchSize: 16 }).warnings.some((w) => sharded.test(w))).toBe(false);
+    expect(ok({ ...shallow, nodes: 16, data: 16, sharding }).warnings.some((w) => sharded.test(w))).toBe(false);
+    expect(ok({ ...shallow, nodes: 1, data: 1, globalBatchSize: 16 }).warnings.some((w) => sharded.test(w))).toBe(false);
   });
-  it('ZeRO-2 or 3 with a pipeline warns that neither DeepSpeed\'s pipeline engine nor Megatron-LM runs it; ZeRO-1, or no pipeline, does not', () => {
-    const refused = /^ZeRO-[23] with \d+ pipeline stages: DeepSpeed's pipeline engine refuses ZeRO-2 and 3/;
-    expect(gpt3OnSelene.pipeline).toBeGreaterThan(1);
-    for (const sharding of ['zero-2', 'zero-3'] as const) expect(ok({ ...gpt3OnSelene, sharding }).warnings).toContainEqual(expect.stringMatching(refused));
-    expect(ok({ ...gpt3OnSelene, sharding: 'zero-1' }).warnings.some((w) => refused.test(w))).toBe(false);
-    const unpipelined = { ...gpt3OnSelene, pipeline: 1, data: gpt3OnSelene.data * gpt3OnSelene.pipeline, sharding: 'zero-3' as const };
-    expect(ok(unpipelined).warnings.some((w) => refused.test(w))).toBe(false);
+  it('ZeRO-2 or 3 with a pipeline is refused as invalid, naming what runs with one (neither DeepSpeed\'s pipeline engine nor Megatron-FSDP runs it); ZeRO-1, or no pipeline, runs', () => {
+    expect(gpt3OnSelene.pipeline).toBe(8);
+    for (const sharding of ['zero-2', 'zero-3'] as const) {
+      const e = estimatePlan({ ...gpt3OnSelene, sharding });
+      expect(e.ok).toBe(false);
+      if (e.ok) continue;
+      expect(e.reason).toBe('invalid');
+      expect(e.message).toMatch(new RegExp(`^parallelism\\.zeroStage: ZeRO-${sharding.slice(5)} does not run with a pipeline \\(DeepSpeed and Megatron-FSDP `
+        + 'refuse it\\): use ZeRO-1 or the distributed optimizer \\(zeroStage 1, distributedOptimizer true\\), or pipeline 1$'));
+    }
+    expect(estimatePlan({ ...gpt3OnSelene, sharding: 'zero-1' }).ok).toBe(true);
+    expect(estimatePlan({ ...gpt3OnSelene, pipeline: 1, data: gpt3OnSelene.data * gpt3OnSelene.pipeline, sharding: 'zero-3' }).ok).toBe(true);
   });
   it('TP × CP groups that tile NVLink domains unevenly (16 GPUs on 72-GPU racks) are warned about; groups that divide the domain are not', () => {
     const uneven = /^tensor × context parallel groups of 16 GPUs tile NVLink domains of 72 unevenly/;

@@ -36,7 +36,8 @@ describe('FP8 memory', () => {
   });
 
   it('adds no copies under ZeRO-3, whose weights are gathered layer by layer', () => {
-    const h100Gpt3 = { ...gpt3OnSelene, gpu: llamaOnH100.gpu, fabric: llamaOnH100.fabric, sharding: 'zero-3' as const };
+    // Without a pipeline: ZeRO-3 runs with none (check-plan.ts), so TP 8 · DP 128 on the 1,024 GPUs.
+    const h100Gpt3 = { ...gpt3OnSelene, gpu: llamaOnH100.gpu, fabric: llamaOnH100.fabric, pipeline: 1, data: 128, sharding: 'zero-3' as const };
     const a = estimatePlan(h100Gpt3);
     const b = estimatePlan({ ...h100Gpt3, precision: 'fp8' });
     const weights = (r: typeof a) => (r.ok ? r : r.estimate)!.memory.weightsBytes;
@@ -55,8 +56,9 @@ describe('FP8 memory', () => {
     expect(rules({ ...llamaOnH100, precision: 'fp8', fp8Params: true, sharding: 'none' }))
       .toEqual(['training.fp8Params fp8-params-needs-distributed-optimizer']);
     expect(rules({ ...llamaOnH100, precision: 'fp8', fp8Params: true })).toEqual([]);
-    // Megatron-FSDP (ZeRO-3 here) runs it too; DeepSpeed's ZeRO-1 is pointed at the distributed optimizer instead.
-    expect(rules({ ...llamaOnH100, precision: 'fp8', fp8Params: true, sharding: 'zero-3' })).toEqual([]);
+    // Megatron-FSDP (ZeRO-3 here, which runs without a pipeline: TP 4 · CP 2 · DP 8) runs it too; DeepSpeed's ZeRO-1 is
+    // pointed at the distributed optimizer instead.
+    expect(rules({ ...llamaOnH100, pipeline: 1, data: 8, precision: 'fp8', fp8Params: true, sharding: 'zero-3' })).toEqual([]);
     const zero1 = checkPlan({ ...llamaOnH100, precision: 'fp8', fp8Params: true, sharding: 'zero-1' });
     expect(zero1.map((i) => i.message)).toEqual([expect.stringMatching(/use distributedOptimizer true in place of zeroStage 1/)]);
     // A GPU without FP8 tensor cores is told so, not sent to precision "fp8" to be refused again.

@@ -48,20 +48,21 @@ describe('the gradient bucket left exposed by overlapped data-parallel reduction
 });
 
 describe('ZeRO-2 and ZeRO-3 reduce every micro-batch, each reduction behind that micro-batch\'s own passes', () => {
-  // Llama 3 70B, TP 4 · PP 4 · CP 2 · DP 2, 64 micro-batches of 8,192 tokens: each micro-batch's reduction of a stage's
-  // ~4.4 B parameters over 2 nodes is shorter than its backward pass, so overlap hides all of it but one bucket per
-  // micro-batch (before: only one micro-batch's backward was counted as cover, and ~97% stayed exposed).
+  // Llama 3 70B, TP 4 · CP 2 · DP 8 without a pipeline (ZeRO-2 and 3 run with none: check-plan.ts), 8 micro-batches of
+  // 2 × 8,192 tokens under full recompute: each micro-batch's reduction of the ~17.6 B parameters a TP rank holds over the
+  // 8 nodes is shorter than its passes, so overlap hides all of it but one bucket per micro-batch (before: only one
+  // micro-batch's backward was counted as cover, and ~97% stayed exposed).
   it.each(['zero-2', 'zero-3'] as const)('%s with overlap: one bucket\'s collectives per micro-batch exposed, a small part of the whole', (sharding) => {
-    const input: PlanInput = { ...llamaOnH100, sharding };
+    const input: PlanInput = { ...llamaOnH100, pipeline: 1, data: 8, microBatchSize: 2, recompute: 'full', sharding };
     const e = ok(input);
     const groups = parallelGroups(input);
-    const stage0 = 262_668_288; // the untied input embedding on stage 0 (128256 · 8192 / 4), a bucket of its own
-    // That bucket's collectives over the 64 micro-batches, as each sharding runs them: ZeRO-2 reduce-scatters it 64 times
-    // and gathers the updated weights once a step (QA: not 64 times); ZeRO-3 gathers twice and reduces once, 64 times.
+    const stage0 = 262_668_288; // the untied input embedding (128256 · 8192 / 4), a bucket of its own
+    // That bucket's collectives over the 128 / (2 · 8) = 8 micro-batches, as each sharding runs them: ZeRO-2 reduce-scatters
+    // it 8 times and gathers the updated weights once a step (QA: not 8 times); ZeRO-3 gathers twice and reduces once, 8 times.
     const rs = collectiveCost({ op: 'reduce-scatter', bytes: 2 * stage0, group: groups.data, fabric: input.fabric, algorithm: 'auto' }).seconds;
     const ag = collectiveCost({ op: 'all-gather', bytes: 2 * stage0, group: groups.data, fabric: input.fabric, algorithm: 'auto' }).seconds;
-    const bucket = sharding === 'zero-2' ? 64 * rs + ag : 64 * (2 * ag + rs);
-    expect(e.microBatches).toBe(64);
+    const bucket = sharding === 'zero-2' ? 8 * rs + ag : 8 * (2 * ag + rs);
+    expect(e.microBatches).toBe(8);
     expect(dataParallelComm(input, groups, stage0, e.microBatches)).toBeCloseTo(bucket, 12);
     expect(e.breakdown.dataParallelCommSeconds).toBeCloseTo(bucket, 9);
     expect(e.breakdown.dataParallelCommSeconds).toBeLessThan(0.25 * e.breakdown.dataParallelCommTotalSeconds);

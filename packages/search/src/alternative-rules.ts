@@ -21,6 +21,8 @@ const OWN_WORDS: Readonly<Partial<Record<PlanRule, (base: SearchBase, c: Candida
   'recompute-layers': (_base, c) => `Megatron recomputes the same number of layers in each of the ${c.virtualStages} model chunks of a stage, `
     + `and ${c.recomputeLayers} per stage is not a multiple of ${c.virtualStages}`,
   'recompute-layers-needs-full': () => 'a count of recomputed layers applies only to full recompute',
+  // checkPlan's text points at zeroStage and distributedOptimizer, fields a search's caller did not set.
+  'zero-with-pipeline': (_base, c) => `ZeRO-${c.sharding.slice(5)} does not run with a pipeline (DeepSpeed and Megatron-FSDP refuse it)`,
 };
 
 /** One line on why `c` cannot run: the first rule of Megatron's it breaks (checkPlan's `issue`), without field names. */

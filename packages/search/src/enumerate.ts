@@ -1,7 +1,7 @@
 import { pipelineSplit, splitsIntoChunks, type PipelineSlots, type PipelineSplit, type StateSharding } from '@trainplan/model';
 import type { Candidate, RecomputeChoice, SearchBase } from './candidate.ts';
 import type { MemoryBound } from './memory-bound.ts';
-import { addPruned, type PruneReason, type PruneTally } from './prune-reason.ts';
+import { addPastLayout, addPruned, type PastLayoutTally, type PruneReason, type PruneTally } from './prune-reason.ts';
 import type { SearchSpace } from './search-space.ts';
 import type { StepBound } from './step-bound.ts';
 
@@ -14,6 +14,11 @@ export interface Survivor {
 /** The partial candidate as the walk fills it in, dimension by dimension. */
 interface Prefix {
   t: number; c: number; p: number; d: number; v: number; mbs: number; m: number; sp: boolean;
+  /**
+   * Whether TP · CP · PP divides the GPUs, the heads taking TP: set by the pipeline dimension (the tensor and context ones
+   * clear it), so that a branch pruned from there on is one the request's own settings ended (`pastLayout`).
+   */
+  layout: boolean;
   /** Megatron's split for (p, slots), the layers alone's split for p (undefined where it has none), and the most layers any stage holds. */
   slots: PipelineSlots; split: PipelineSplit; layersAlone: PipelineSplit | undefined; maxLayers: number;
 }
@@ -32,11 +37,19 @@ interface Dimension {
  * divisible by v and micro-batches by PP for the interleaved schedule, which on 2 stages needs overlapped
  * sends, the batch divisible by micro-batch × DP, the sequence divisible by TP under sequence parallelism,
  * which --tp-comm-overlap needs), counting each dropped subtree's candidates under its reason. The leaves
- * (recompute × sharding) get the closed-form memory bound and the step-time lower bound.
+ * (recompute × sharding) drop ZeRO-2 and 3 under a pipeline (check-plan.ts: neither DeepSpeed nor Megatron-FSDP runs
+ * them) and get the closed-form memory bound and the step-time lower bound.
  */
 export function enumerateCandidates(args: {
   base: SearchBase; space: SearchSpace; memory: MemoryBound; step: StepBound; memoryBudgetBytes: number; tally: PruneTally;
   onChunk?: (accounted: number) => void;
+  /**
+   * Filled, by reason, with the candidates pruned after their layout passed the GPU-count and head rules (Prefix.layout),
+   * and the deepest dimension at which each reason pruned (0 tensor … 5 sequence parallelism, 6 the leaves): the rules
+   * that ended the branches that got that far. A space's widest tallies are layouts that no request could run (TP 16
+   * over 8 KV heads, 126 stages on 512 GPUs); these are what the request's own settings decided (whyNothingFits).
+   */
+  pastLayout: PastLayoutTally;
   /** Filled with the out-of-memory candidate whose bound came closest to fitting. */
   nearestOutOfMemory?: { candidate?: Candidate; neededBytes: number };
 }): Survivor[] {
@@ -45,7 +58,7 @@ export function enumerateCandidates(args: {
   const gpus = base.nodes * base.gpusPerNode;
   const L = model.layers;
   const one = pipelineSplit(L, 1)!;
-  const s: Prefix = { t: 1, c: 1, p: 1, d: 1, v: 1, mbs: 1, m: 1, sp: false, slots: 'layers', split: one, layersAlone: one, maxLayers: L };
+  const s: Prefix = { t: 1, c: 1, p: 1, d: 1, v: 1, mbs: 1, m: 1, sp: false, layout: false, slots: 'layers', split: one, layersAlone: one, maxLayers: L };
   // The pipeline dimension walks (p, slots) pairs: every depth with every layout of the split.
   const layersSearched = space.pipelineSlots.includes('layers');
   const pairs = space.pipeline.flatMap((p) => space.pipelineSlots.map((slots) => ({
@@ -55,6 +68,7 @@ export function enumerateCandidates(args: {
   const dims: Dimension[] = [
     { size: space.tensor.length, set: (st, i) => {
       const t = (st.t = space.tensor[i]!);
+      st.layout = false;
       if (model.attentionHeads % t !== 0 || model.ffnHiddenSize % t !== 0) return 'heads-indivisible';
       // check-plan.ts: Megatron-Core divides the key/value groups over the TP ranks.
       if (model.kvHeads % t !== 0) return 'heads-indivisible';
@@ -62,6 +76,7 @@ export function enumerateCandidates(args: {
     } },
     { size: space.context.length, set: (st, i) => {
       const c = (st.c = space.context[i]!);
+      st.layout = false;
       // Each rank's chunk is split in two for causal load balancing (Transformer Engine): 2·c chunks.
       if (base.seqLength % (c > 1 ? 2 * c : 1) !== 0) return 'sequence-indivisible';
       // Megatron-Core's own attention asserts context_parallel_size == 1 ("only supported by TEDotProductAttention").
@@ -71,10 +86,12 @@ export function enumerateCandidates(args: {
     { size: pairs.length, set: (st, i) => {
       const pair = pairs[i]!;
       const p = (st.p = pair.p);
+      st.layout = false;
       if (p > L) return 'too-many-stages';
       // Before the split: a depth that does not divide the GPUs runs no layout of it, and saying that the
       // embedding or loss layouts the defaults also try do not split (3 stages of 96 layers + 1) would hide it.
       if (gpus % (st.t * st.c * p) !== 0) return 'gpus-indivisible';
+      st.layout = true;
       // One stage holds the embedding, the layers and the loss whatever the flags say: the layers alone's plan.
       if (p === 1 && pair.slots !== 'layers' && layersSearched) return 'redundant';
       const split = pair.split;
@@ -139,7 +156,10 @@ export function enumerateCandidates(args: {
       for (const r of space.recompute) {
         for (const sh of space.sharding) {
           if (alone && sh === 'distributed-optimizer') addPruned(tally, 'redundant', 1);
-          else leaf(leafContext, s, r, sh);
+          else if (s.p > 1 && (sh === 'zero-2' || sh === 'zero-3')) {
+            addPruned(tally, 'zero-with-pipeline', 1);
+            addPastLayout(args.pastLayout, 'zero-with-pipeline', 1, dims.length);
+          } else leaf(leafContext, s, r, sh);
         }
       }
       accounted += leaves;
@@ -152,6 +172,7 @@ export function enumerateCandidates(args: {
       if (reason === undefined) walk(level + 1);
       else {
         addPruned(tally, reason, below[level]!);
+        if (s.layout) addPastLayout(args.pastLayout, reason, below[level]!, level);
         accounted += below[level]!;
       }
     }

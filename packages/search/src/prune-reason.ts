@@ -16,6 +16,7 @@ export type PruneReason =
   | 'tp-overlap-needs-sequence-parallel'
   | 'tp-overlap-crosses-nvlink'
   | 'sequence-parallel-indivisible'
+  | 'zero-with-pipeline'
   | 'redundant'
   | 'out-of-memory'
   | 'planner-refused'
@@ -40,17 +41,18 @@ export const RULE_REASON_TEXT: Readonly<Record<RuleReason, string>> = {
   'gpus-indivisible': 'tensor × pipeline × context does not divide the GPUs',
   'heads-indivisible': 'tensor parallelism does not divide the attention heads, key/value heads or FFN size',
   'too-many-stages': 'more pipeline stages than layers',
-  'pipeline-split': 'no Megatron split of the layers over the pipeline stages: middle stages of ⌈layers / stages⌉ leave none for the first or last stage, '
-    + 'or the layers with the embedding and/or the loss counted as one each do not divide over the stages',
+  'pipeline-split': 'no Megatron split of the layers over the pipeline stages: middle stages of ⌈layers / stages⌉ leave none for the first or last, '
+    + 'or the stages do not divide the layers with the embedding and/or the loss counted',
   'sequence-indivisible': 'context parallelism does not divide the sequence length into 2 × CP equal chunks',
   'context-needs-fused-attention': 'context parallelism runs only in Transformer Engine\'s fused attention, not the unfused kernels the scenario uses',
   'batch-indivisible': 'the global batch is not a multiple of micro-batch × data-parallel size',
-  'interleave-indivisible': 'virtual stages need more than one pipeline stage, every stage\'s layers divisible by the virtual stages (with the embedding or the loss '
-    + 'counted, the slots divisible into stages × virtual stages chunks), and micro-batches in whole rounds of the pipeline stages',
+  'interleave-indivisible': 'virtual stages need more than one pipeline stage, each stage\'s layers (with the embedding or the loss counted, the slots) '
+    + 'in equal chunks per virtual stage, and micro-batches in whole rounds of the stages',
   'interleave-needs-overlap': 'the interleaved schedule on 2 pipeline stages needs overlapped pipeline sends (overlapPipelineComm); without them Megatron asks for more than 2 stages',
   'tp-overlap-needs-sequence-parallel': 'tensor-parallel communication overlap (--tp-comm-overlap) needs sequence parallelism, which needs tensor parallelism',
   'tp-overlap-crosses-nvlink': 'tensor-parallel communication overlap (--tp-comm-overlap) runs only within an NVLink domain, which the tensor-parallel group crosses',
   'sequence-parallel-indivisible': 'sequence parallelism does not split each context-parallel rank\'s tokens evenly over the tensor-parallel ranks',
+  'zero-with-pipeline': 'ZeRO-2 and 3 do not run with a pipeline (DeepSpeed and Megatron-FSDP refuse it); ZeRO-1 and the distributed optimizer do',
   'planner-refused': 'the planner refused it for a rule the enumeration does not mirror (the example names the field)',
 };
 
@@ -68,4 +70,17 @@ export function emptyTally(): PruneTally {
 export function addPruned(tally: PruneTally, reason: PruneReason, count: number, example?: () => string): void {
   tally.counts[reason] += count;
   if (example !== undefined && tally.examples[reason] === undefined) tally.examples[reason] = example();
+}
+
+/**
+ * The candidates each reason ruled out after their layout passed the GPU-count and head rules (TP · PP · CP dividing the
+ * GPUs, TP the heads), and the deepest step of the enumeration at which it did (enumerate.ts: 0 for the tensor dimension,
+ * one more for each dimension after it, the leaves last): how far the branches it ended had got.
+ */
+export type PastLayoutTally = Partial<Record<PruneReason, { count: number; depth: number }>>;
+
+export function addPastLayout(tally: PastLayoutTally, reason: PruneReason, count: number, depth: number): void {
+  const entry = (tally[reason] ??= { count: 0, depth });
+  entry.count += count;
+  entry.depth = Math.max(entry.depth, depth);
 }

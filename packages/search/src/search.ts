@@ -6,7 +6,7 @@ import { enumerateCandidates } from './enumerate.ts';
 import { evaluateCandidate, type Evaluation } from './evaluate.ts';
 import { MemoryBound } from './memory-bound.ts';
 import { memoryBudgetBytes } from './memory-budget.ts';
-import { addPruned, emptyTally, type PruneReason, type PruneTally } from './prune-reason.ts';
+import { addPastLayout, addPruned, emptyTally, type PastLayoutTally, type PruneReason, type PruneTally } from './prune-reason.ts';
 import { defaultSearchSpace, spaceSize, type SearchConstraints, type SearchSpace } from './search-space.ts';
 import { StepBound } from './step-bound.ts';
 
@@ -60,6 +60,12 @@ export interface SearchResult {
   readonly refused: PruneTally;
   /** The candidates settled without a full estimate, by reason: the divisibility rules, the bounds, and the budget's leftovers. */
   readonly pruned: PruneTally;
+  /**
+   * The candidates settled after their layout passed the GPU-count and head rules (TP · PP · CP dividing the GPUs, TP the
+   * heads), pruned or refused, by reason, with how deep in the enumeration each reason struck (a refusal's depth is Infinity,
+   * past it): what the request's own settings decided, which whyNothingFits names rather than the layouts no request runs.
+   */
+  readonly pastLayout: Readonly<PastLayoutTally>;
   /** Best first; empty when nothing fits. */
   readonly top: readonly RankedPlan[];
   /** When nothing fits: the evaluated candidate that came closest to fitting in memory. */
@@ -125,6 +131,7 @@ const REASON_OF_RULE: Readonly<Partial<Record<PlanRule, PruneReason>>> = {
   'context-needs-fused-attention': 'context-needs-fused-attention',
   'tp-overlap-needs-sequence-parallel': 'tp-overlap-needs-sequence-parallel',
   'tp-overlap-crosses-nvlink': 'tp-overlap-crosses-nvlink',
+  'zero-with-pipeline': 'zero-with-pipeline',
 };
 
 /** The prune reason of a planner refusal: memory, or the rule its first issue breaks. */
@@ -170,6 +177,7 @@ export function searchPlans(base: SearchBase, options: SearchOptions = {}): Sear
   const top = Math.max(1, options.top ?? DEFAULT_TOP);
   const budget = Math.max(0, options.candidateBudget ?? DEFAULT_BUDGET);
   const tally = emptyTally();
+  const pastLayout: PastLayoutTally = {};
   const memory = new MemoryBound(base);
   const step = new StepBound(base);
   const memoryBudget = memoryBudgetBytes(base, constraints.memoryFraction);
@@ -183,7 +191,7 @@ export function searchPlans(base: SearchBase, options: SearchOptions = {}): Sear
   });
   report?.(0);
   const survivors = enumerateCandidates({
-    base, space, memory, step, memoryBudgetBytes: memoryBudget, tally, nearestOutOfMemory,
+    base, space, memory, step, memoryBudgetBytes: memoryBudget, tally, pastLayout, nearestOutOfMemory,
     onChunk: report && ((done) => report(ENUMERATION_SHARE * (total > 0 ? done / total : 1))),
   });
   survivors.sort((a, b) => a.lowerBoundSeconds - b.lowerBoundSeconds);
@@ -221,7 +229,10 @@ export function searchPlans(base: SearchBase, options: SearchOptions = {}): Sear
     const r = result.infeasible;
     // The enumeration applies the planner's divisibility rules, so a rejection here is mostly memory; any
     // other is tallied under the rule its field names (refusalReason), never lumped with another.
-    addPruned(refused, refusalReason(r), 1, () => r.message);
+    const reason = refusalReason(r);
+    addPruned(refused, reason, 1, () => r.message);
+    // Every estimated candidate passed the whole enumeration: a rule only the planner checks is the deepest.
+    addPastLayout(pastLayout, reason, 1, Infinity);
     if (r.reason === 'out-of-memory' && r.neededBytes !== undefined && r.availableBytes !== undefined
       && (!closest || r.neededBytes < closest.neededBytes)) {
       closest = { candidate: result.candidate, neededBytes: r.neededBytes, availableBytes: r.availableBytes, message: r.message, capacityBytes: base.gpu.hbmBytes };
@@ -284,6 +295,7 @@ export function searchPlans(base: SearchBase, options: SearchOptions = {}): Sear
     fitted,
     refused,
     pruned: tally,
+    pastLayout,
     top: ranked,
     closestInfeasible: ranked.length === 0 ? closest : undefined,
     budgetExhausted,

@@ -2,7 +2,7 @@ import { withShapeDefaults } from '@trainplan/model';
 import { estimatePlan, type PlanEstimate } from '@trainplan/planner';
 import { describe, expect, it } from 'vitest';
 import { explainAlternatives, planFor, type Alternative, type Candidate, type SearchBase } from '../src/index.ts';
-import { gpt3Base } from './fixtures.ts';
+import { gpt3Base, smallBase } from './fixtures.ts';
 
 /** A Megatron GPT of SC'21's Table 1 (Narayanan et al. 2021: V 51200, s 2048) on `nodes` DGX A100 at `batch`. */
 const sc21 = (layers: number, hiddenSize: number, attentionHeads: number, nodes: number, batch: number): SearchBase => ({
@@ -92,5 +92,11 @@ describe('why an alternative loses, said of that alternative, in plain words', (
     const tp2 = alternatives(gpt3Base, best).find((a) => a.change.startsWith('TP 2'))!;
     expect(tp2.change).toBe('TP 2 (no interleaving)');
     expect(tp2.candidate.virtualStages).toBe(1);
+  });
+
+  it('a ZeRO-3 plan\'s pipelined neighbour cannot run, said without the fields a search\'s caller never set (zeroStage, distributedOptimizer)', () => {
+    // The 1.3B GPT on 16 GPUs at TP 8 without a pipeline, DP 2: PP 2 is DP 1, which only the ZeRO-3 rule refuses.
+    const best: Candidate = { ...plain, tensor: 8, pipeline: 1, data: 2, sharding: 'zero-3' };
+    expect(whyOf(alternatives(smallBase, best), 'PP 2')).toBe('PP 2: ZeRO-3 does not run with a pipeline (DeepSpeed and Megatron-FSDP refuse it)');
   });
 });

@@ -1,8 +1,8 @@
 import { checkPlan } from '@trainplan/planner';
 import { GiB } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
-import { evaluateCandidate, MemoryBound, planFor, searchPlans, type Candidate, type SearchBase, type SearchSpace } from '../src/index.ts';
-import { gpt3Base, smallBase } from './fixtures.ts';
+import { evaluateCandidate, MemoryBound, planFor, searchPlans, whyNothingFits, type Candidate, type SearchBase, type SearchSpace } from '../src/index.ts';
+import { gpt3Base, llama3_70bBase, smallBase } from './fixtures.ts';
 
 /** A space of one value per dimension, widened where a test says. */
 const space = (over: Partial<SearchSpace>): SearchSpace => ({
@@ -59,6 +59,44 @@ describe('the search prunes what Megatron refuses at start-up, with a reason', (
     const r = searchPlans(base, { space: space({ tensor: [4, 8], pipeline: [1], sequenceParallel: [true] }) });
     expect(r.pruned.counts['sequence-parallel-indivisible']).toBe(1);
     expect(r.top.map((p) => p.candidate.tensor)).toEqual([4]);
+  });
+});
+
+describe('ZeRO-2 and ZeRO-3 run without a pipeline only (DeepSpeed\'s pipeline engine and Megatron-FSDP refuse one)', () => {
+  /** Every candidate of the space is pruned or estimated in full (prune-reason.ts). */
+  const settled = (r: ReturnType<typeof searchPlans>): number => Object.values(r.pruned.counts).reduce((a, b) => a + b, 0) + r.fullEstimates;
+
+  it('TP 8 on PP 1 and 2 with ZeRO-1, 2 and 3: PP 2\'s ZeRO-2 and 3 are pruned as zero-with-pipeline, its ZeRO-1 and PP 1\'s all three rank', () => {
+    // The 1.3B GPT on 16 GPUs: PP 1 is DP 2, PP 2 (12 layers a stage) DP 1; one candidate per sharding at each depth.
+    const r = searchPlans(smallBase, { top: 10, space: space({ pipeline: [1, 2], sharding: ['zero-1', 'zero-2', 'zero-3'] }) });
+    expect(r.spaceSize).toBe(6);
+    expect(r.pruned.counts['zero-with-pipeline']).toBe(2);
+    expect(settled(r)).toBe(r.spaceSize);
+    expect(r.top.map((p) => `PP ${p.candidate.pipeline} ${p.candidate.sharding}`).sort())
+      .toEqual(['PP 1 zero-1', 'PP 1 zero-2', 'PP 1 zero-3', 'PP 2 zero-1']);
+    expect(allRunnable(smallBase, r.top)).toBe(true);
+  });
+
+  it('Llama 3 70B on 32 H100, whose best plan is pipelined, finds only unpipelined plans when asked for ZeRO-2 or 3', () => {
+    expect(searchPlans(llama3_70bBase, { top: 1 }).top[0]!.candidate.pipeline).toBeGreaterThan(1);
+    const r = searchPlans(llama3_70bBase, { top: 10, constraints: { sharding: ['zero-2', 'zero-3'] } });
+    expect(r.top.length).toBeGreaterThan(0);
+    expect(r.top.every((p) => p.candidate.pipeline === 1)).toBe(true);
+    expect(r.pruned.counts['zero-with-pipeline']).toBeGreaterThan(0);
+    expect(settled(r)).toBe(r.spaceSize);
+    expect(allRunnable(llama3_70bBase, r.top)).toBe(true);
+  });
+
+  it('asked for ZeRO-2 or 3 on 4 stages, nothing runs, and the answer names the rule', () => {
+    // TP 4 · PP 4 · CP 2 on the 32 GPUs (DP 1), one candidate per ZeRO stage: both pass every other rule.
+    const pinned = { tensorSizes: [4], pipelineSizes: [4], contextSizes: [2], virtualStageCounts: [1], microBatchSizes: [1], pipelineSlots: ['layers'] as const,
+      sequenceParallel: [true], recompute: ['full'] as const, sharding: ['zero-2', 'zero-3'] as const };
+    const r = searchPlans(llama3_70bBase, { constraints: pinned });
+    expect(r.spaceSize).toBe(2);
+    expect(r.pruned.counts['zero-with-pipeline']).toBe(2);
+    expect(settled(r)).toBe(r.spaceSize);
+    expect(whyNothingFits(r)).toBe('no plan passes Megatron\'s divisibility rules where tensor × pipeline × context divides the GPUs and tensor the heads: '
+      + 'ZeRO-2 and 3 do not run with a pipeline (DeepSpeed and Megatron-FSDP refuse it); ZeRO-1 and the distributed optimizer do (2 candidates)');
   });
 });
 

@@ -318,6 +318,7 @@ describe('refusalReason: each planner refusal under its own reason', () => {
     [{ tensor: 16, data: 8, overlapTensorParallelComm: true, sequenceParallel: true }, 'tp-overlap-crosses-nvlink'],
     [{ globalBatchSize: 1000 }, 'batch-indivisible'],
     [{ context: 2, data: 8, attentionKernel: 'unfused' }, 'context-needs-fused-attention'],
+    [{ sharding: 'zero-3' }, 'zero-with-pipeline'],
     [{ precision: 'fp8' }, 'planner-refused'],
     [{ recompute: 'none', recomputeLayers: 2 }, 'planner-refused'],
   ] as const)('%j → %s', (change, reason: PruneReason) => {
