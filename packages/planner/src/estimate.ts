@@ -261,13 +261,6 @@ function computeEstimate(input: PlanInput): PlanEstimate {
     const name = input.sharding === 'distributed-optimizer' ? 'the distributed optimizer' : `ZeRO-${input.sharding.slice('zero-'.length)}`;
     warnings.push(`${name} shards the model states across data-parallel (and context-parallel) ranks: with one, it shards nothing`);
   }
-  // DeepSpeed's pipeline engine asserts "ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism"
-  // (deepspeed/runtime/pipe/engine.py), and Megatron-LM shards with a pipeline only by its distributed optimizer (ZeRO-1's
-  // split): a pipelined plan with ZeRO-2 or 3 is one neither runs, though FSDP under a pipeline schedule does (torchtitan).
-  if ((input.sharding === 'zero-2' || input.sharding === 'zero-3') && input.pipeline > 1) {
-    warnings.push(`ZeRO-${input.sharding.slice('zero-'.length)} with ${input.pipeline} pipeline stages: DeepSpeed's pipeline engine refuses ZeRO-2 and 3 and Megatron-LM has neither; `
-      + `this is FSDP under a pipeline schedule (as torchtitan runs it), costed with the ${input.sharding === 'zero-3' ? 'weights gathered' : 'gradients reduced'} each micro-batch`);
-  }
   if (input.scatterGather && input.sequenceParallel) warnings.push('scatter-gather is not used together with sequence parallelism (Megatron skips it)');
   for (const fallback of emulationFallbacks(input)) warnings.push(`not emulated, NCCL's closed form used instead: ${fallback}`);
   if ((input.oversubscription ?? 1) > 1 && input.communicationModel !== 'emulated') {
