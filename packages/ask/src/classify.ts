@@ -57,13 +57,24 @@ const BATCH_OF_ONE = /\b(?:batch(?:[\s-]*size)?|bsz?)\s*(?:of|=|:|is)?\s*1\b(?![
 const SAYS_TRAINING = /\b(?:train\w*|pre[\s-]*train\w*|epochs?|step[\s-]*times?|iterations?|mfu|hfu|global[\s-]*batch|backward|gradients?|how long|gpu[\s-]*hours?)\b/;
 /** Words of training itself (not "how long" or GPU-hours, which a generation job is asked in too). */
 const SAYS_TRAINING_ITSELF = /\b(?:train\w*|pre[\s-]*train\w*|fine[\s-]*tun\w*|epochs?|step[\s-]*times?|mfu|hfu|global[\s-]*batch|backward|gradients?)\b/;
+/**
+ * Weights in a format a model is served in, not trained in: INT8 ("int8", "int8 weights"), "fp8 weights", "8-bit weights",
+ * SmoothQuant's W8A8 and weight-only W8A16, "quantized". Post-training quantization is an inference technique (Xiao et al.
+ * 2023, SmoothQuant, W8A8; Dettmers et al. 2022, LLM.int8()); FP8 training says "fp8" or "in fp8", never "fp8 weights". A bare
+ * "8-bit" is not one: "8-bit Adam" is a training optimizer's state. QA: "how fast is llama 2 70b on one B200 with int8 weights"
+ * was planned as training, "needs 1.26 TiB per GPU".
+ */
+const SERVED_WEIGHTS = /\b(?:(?:int8|fp8|8[\s-]*bits?)[\s-]+weights?|int8|w8a(?:8|16)|quanti[sz](?:ed|ation))\b/;
+/** Words asking how fast: with served weights and no training word, how fast it serves. */
+const ASKS_SPEED = /\bhow fast\b|\bspeed\b|\bthroughput\b|\btok(?:en)?s?\s*(?:\/|per)\s*s(?:ec(?:ond)?)?\b/;
+
 /** Facts only a training question states: a token budget, a deadline, a GPU-hour or money budget, training's memory savers. */
 const TRAINING_FIGURES = ['tokens', 'tokensPerParameter', 'batchTokens', 'deadlineSeconds', 'gpuHours', 'costBudget', 'zeroStage', 'recompute', 'distributedOptimizer', 'microBatchSize'] as const;
 
 /**
  * Why a question with no serving word is read as inference, in its words ("generate"), or undefined: generating text,
- * running a model on GPUs, tokens/s at a batch of one, or the most requests held at once ("max batch"), with a model named
- * and no training word or figure. Throughput
+ * running a model on GPUs, tokens/s at a batch of one, the most requests held at once ("max batch"), or the speed of weights
+ * quantized to serve ("how fast … with int8 weights"), with a model named and no training word or figure. Throughput
  * asked with neither ("tokens per second of llama3-70b on 64 h100") stays training, said so (answer/training-throughput.ts).
  */
 export function inferenceCue(text: string, stated: AskParameters): string | undefined {
@@ -86,6 +97,9 @@ export function inferenceCue(text: string, stated: AskParameters): string | unde
   // batch, which SAYS_TRAINING leaves to the cues above, is training's too).
   const most = ASKS_MOST_CONCURRENT.exec(text);
   if (most !== null && !SAYS_TRAINING_ITSELF.test(text)) return `"${most[0]}"`;
+  // "How fast is llama 2 70b on one B200 with int8 weights": the speed of weights quantized to serve, which is serving's.
+  const weights = SERVED_WEIGHTS.exec(text);
+  if (weights !== null && ASKS_SPEED.test(text)) return `"${weights[0]}"`;
   return undefined;
 }
 

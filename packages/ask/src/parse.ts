@@ -28,8 +28,8 @@ import { servingBesideFineTuning, servingPartOf } from './mixed-question.ts';
 import { COUNT_KILO, decimalCommas, spelledScales, writtenNumbers } from './lexicon/numbers.ts';
 import { outOfScope } from './scope.ts';
 import { findUnreadLength, takeCostPerMillion, takeServing, unitWord } from './lexicon/serving.ts';
-import { takeKvCachePrecision } from './lexicon/kv-cache.ts';
-import { takeWeightFormat } from './lexicon/weight-format.ts';
+import { takeKvCacheLoad, takeKvCachePrecision } from './lexicon/kv-cache.ts';
+import { takeQuantizedWeights, takeWeightFormat } from './lexicon/weight-format.ts';
 import { takeRecompute } from './lexicon/recompute.ts';
 import { unreadNumbers } from './lexicon/unread-numbers.ts';
 import { findUnnamedLatencyBound, percentileReading, takeLatencyPercentiles, unnamedLatencyReading } from './lexicon/percentile.ts';
@@ -431,6 +431,8 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   // Before the lengths: "per 1M output tokens" is a cost's unit, never an output of 1M tokens.
   const perMillion = takeCostPerMillion(s);
   Object.assign(stated, takeServing(s));
+  // A KV cache held "for 32 requests of 8k tokens", "at 2048 tokens": the sequences at once and each one's context (kv-cache.ts).
+  Object.assign(stated, takeKvCacheLoad(s, normal));
   // A length no pattern read, seen before the training budget's patterns take its number ("2e6 token prompts").
   const unreadLength = findUnreadLength(s.text);
   const unnamedLatency = findUnnamedLatencyBound(s);
@@ -607,6 +609,9 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   // Each part's cluster read from its own clause, as a question of its own (a clause holds no boundary: no deeper split).
   const servingPart = servingPartOf(normal, intent, asked, (clause) => parse(clause, options).stated);
   const facts = servingPart?.facts ?? asked;
+  // "A quantized llama 3 70b" served: FP8 weights, said (lexicon/weight-format.ts), never BF16 unsaid.
+  const quantized = intent === 'serving' && facts.precision === undefined ? takeQuantizedWeights(s) : undefined;
+  if (quantized !== undefined) facts.precision = quantized.precision;
   // A collective or a rate of GPUs is no model's plan: models compared are said, not answered.
   if (facts.comparedModels !== undefined && (intent === 'collective' || intent === 'rate')) {
     notRead.push(...modelsNotCompared(otherModels?.others.map((o) => asTyped(text, o.written)) ?? [], 'a collective or a rate is answered of the GPUs, not of a model'));
@@ -653,7 +658,7 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
     readings.push({ field: 'tokens', value: bareTokens.tokens, text: `"${asTyped(text, bareTokens.written)}" read as ${compactCount(bareTokens.tokens)} training tokens (a second size after the model's, with no word of what it counts)` });
   }
   if (draft?.ok === true && draft.reading !== undefined) readings.push({ field: 'draftModel', value: draft.id, text: draft.reading });
-  if (weightFormat !== undefined && 'reading' in weightFormat) readings.push({ field: 'precision', value: weightFormat.precision, text: weightFormat.reading });
+  for (const format of [weightFormat, quantized]) if (format !== undefined && 'reading' in format) readings.push({ field: 'precision', value: format.precision, text: format.reading });
   if (kvCache?.reading !== undefined && facts.kvCachePrecision !== undefined) readings.push({ field: 'kvCachePrecision', value: facts.kvCachePrecision, text: kvCache.reading });
   if (percentiles.firstToken !== undefined && facts.maxFirstTokenSeconds !== undefined) {
     readings.push({ field: 'maxFirstTokenSeconds', value: facts.maxFirstTokenSeconds, text: percentileReading(percentiles.firstToken, 'time to first token', formatSeconds(facts.maxFirstTokenSeconds)) });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ask } from '../src/answer/answer.ts';
 import { parse } from '../src/parse.ts';
-import { served } from './support/serving.ts';
+import { figure, served } from './support/serving.ts';
 
 const servingReading = (q: ReturnType<typeof parse>): string | undefined => q.defaults.find((d) => d.text.startsWith('read as serving (inference)'))?.text;
 
@@ -31,6 +31,39 @@ describe('generating, running a model on GPUs, or tokens/s at batch 1, with no t
 
   it('a question saying "serve" or "inference" is not said back as read so', () => {
     expect(servingReading(parse('inference throughput of llama3-70b on one H200 in fp8'))).toBeUndefined();
+  });
+});
+
+/**
+ * Weights quantized to serve ("int8 weights", "fp8 weights", "quantized") asked how fast, with no training word: serving,
+ * the weights one byte each (INT8 and a bare "quantized" planned as FP8, said so). QA: "how fast is llama 2 70b on one B200
+ * with int8 weights" was planned as training and refused, "needs 1.26 TiB per GPU". By hand: Llama 2 70B's 69.0B parameters
+ * × 1 byte = 64.2 GiB, in a B200's 179 GiB with room for the KV cache; Llama 3 8B's 8.03B = 7.48 GiB on one H100.
+ */
+describe('the speed of weights quantized to serve, with no training word, is serving', () => {
+  it.each([
+    ['how fast is llama 2 70b on one B200 with int8 weights', '"int8 weights"', { model: 'llama2-70b', gpu: 'b200', gpus: 1, precision: 'fp8' }, /^INT8 weights planned as FP8: one byte a weight either way$/, /weights 64\.2 GiB/],
+    ['throughput of llama3-8b with fp8 weights on one h100', '"fp8 weights"', { model: 'llama3-8b', gpu: 'h100-sxm', gpus: 1, precision: 'fp8' }, undefined, /weights 7\.48 GiB/],
+    ['how fast is a quantized llama3-8b on one h100', '"quantized"', { model: 'llama3-8b', gpu: 'h100-sxm', gpus: 1, precision: 'fp8' }, /^"quantized" with no format named taken as FP8, one byte a weight/, /weights 7\.48 GiB/],
+  ])('"%s" is served (%s), its weights one byte each', (question, cue, stated, reading, weights) => {
+    const q = parse(question);
+    expect(q.intent).toBe('serving');
+    expect(q.stated).toMatchObject(stated);
+    expect(servingReading(q)).toContain(`from ${cue} with no training word`);
+    if (reading !== undefined) expect(q.defaults.map((d) => d.text)).toContainEqual(expect.stringMatching(reading));
+    const { a } = served(question);
+    expect(a.ok).toBe(true);
+    expect(a.headline).toMatch(/ on 1 × .*: TP 1 · PP 1 serves [\d,.]+k? tokens\/s per GPU/);
+    expect(a.configuration).toMatch(/ · FP8 · /);
+    expect(figure(a, 'Memory per GPU')).toMatch(weights);
+  });
+
+  it.each([
+    'how fast can I train llama3-8b with int8 weights on 8 h100',
+    'how fast is llama3-8b with 8-bit adam on 8 h100',
+    'how fast is llama3-8b on 8 h100 in fp8',
+  ])('"%s" keeps its training reading (a training word, or no weights said to be quantized)', (question) => {
+    expect(parse(question).intent).not.toBe('serving');
   });
 });
 

@@ -21,9 +21,10 @@ describe('a KV cache size question leads with the size per token and per sequenc
   });
 
   it("on each GPU: the sequence's share, its KV heads over TP and its layers over PP (not the plan's average paged occupancy)", () => {
-    // TP 1 · PP 1 holds the whole 1.00 GiB (QA: "993 MiB of it", the paged average over the batch).
+    // TP 1 · PP 1 holds the whole 1.00 GiB (QA: "993 MiB of it", the paged average over the batch); the batch of 32 asked,
+    // 32 × 1.00 GiB = 32.0 GiB, all of it on the one GPU.
     expect(ask('how much memory for the kv cache of llama3-8b at 8k context with batch 32', { publicUrl: null }).headline)
-      .toMatch(/; 1\.00 GiB per 8,192-token sequence; 1\.00 GiB of it on each GPU of TP 1 · PP 1 for a full 8,192-token context$/);
+      .toMatch(/; 1\.00 GiB per 8,192-token sequence; 1\.00 GiB of it on each GPU of TP 1 · PP 1 for a full 8,192-token context; 32 sequences at once: 32\.0 GiB, 32\.0 GiB of it on each GPU$/);
     // 40 GiB over TP 8 (one of the 8 KV heads each): 5.00 GiB.
     const headline = ask('how big is the kv cache for llama3-70b at 128k context', { publicUrl: null }).headline;
     const t = Number(/TP (\d+) · PP \d+ for a full/.exec(headline)![1]);
@@ -75,6 +76,44 @@ describe('a KV cache size question leads with the size per token and per sequenc
     ['how much memory to serve llama3-70b', false],
     ['how much memory does the kv cache of llama3-70b take', true],
     ['memory of the KV cache for llama 3 8b', true],
+  ])('"%s" asks the KV cache size: %s', (question, asks) => {
+    expect(ASKS_KV_SIZE.test(question)).toBe(asks);
+  });
+});
+
+/**
+ * A KV cache asked for a batch and a context, or of a model at a context: the tokens are the context each sequence holds, the
+ * requests the sequences held at once (lexicon/kv-cache.ts takeKvCacheLoad). Llama 3.1 405B: 126 layers, 8 KV heads, 128
+ * dims (16,384 / 128 heads), BF16: 2 · 126 · 8 · 128 · 2 B = 516,096 B = 504 KiB a token; × 8,192 tokens = 3.94 GiB a
+ * sequence; × 32 sequences = 126 GiB; over 8 GPUs (its 8 KV heads split over TP, its 126 layers evenly over a PP of 1 or 2)
+ * 15.75 GiB each, "15.8 GiB" to three figures. GPT-3 175B: 96 layers, 96 heads (no GQA), 128 dims, FP8: 2 · 96 · 96 · 128 ·
+ * 1 B = 2,359,296 B = 2.25 MiB a token; × 2,048 = 4.50 GiB.
+ */
+describe('a KV cache asked for a batch and a context', () => {
+  it('"… kv cache of llama 3.1 405b take for 32 requests of 8k tokens on 8 H200": 32 sequences of 8,192 tokens, 126 GiB, 15.8 GiB a GPU', () => {
+    const question = 'how much memory does the kv cache of llama 3.1 405b take for 32 requests of 8k tokens on 8 H200';
+    const a = ask(question, { publicUrl: null, today: '2026-11-28' });
+    // QA: planned for 2,560-token sequences at a batch of 313, "32 requests" said not read.
+    expect(a.headline).toMatch(/^Llama 3\.1 405B on 8 × H200 SXM 141GB: KV cache 504 KiB per token \(2 × 126 layers × 8 KV heads × 128 dims × 2 bytes\); 3\.94 GiB per 8,192-token sequence; /);
+    expect(a.headline).toMatch(/ on each GPU of TP \d+ · PP [12] for a full 8,192-token context; 32 sequences at once: 126 GiB, 15\.8 GiB of it on each GPU$/);
+    expect(a.configuration).toMatch(/ · batch 32 · BF16 · 7,680 prompt tokens \+ 512 output tokens$/);
+    expect(a.notes.join('\n')).not.toMatch(/Not read/);
+    expect(figure(a, 'Time to generate')).toBe('');
+  });
+
+  it('"kv cache of gpt-3 175b at 2048 tokens in fp8": 2.25 MiB a token, 4.50 GiB a 2,048-token sequence, no tokens generated', () => {
+    const a = ask('kv cache of gpt-3 175b at 2048 tokens in fp8', { publicUrl: null, today: '2026-11-28' });
+    // QA: no KV figure led, and 2,048 was read as tokens to generate ("Time to generate … for 2.05k generated tokens").
+    expect(a.headline).toMatch(/^GPT-3 175B on H100 SXM5 80GB: KV cache 2\.25 MiB per token \(2 × 96 layers × 96 KV heads × 128 dims × 1 byte\); 4\.50 GiB per 2,048-token sequence; /);
+    expect(figure(a, 'Time to generate')).toBe('');
+    // The 2,048-token context is the prompt and the 512 generated (defaults.ts), as "2k context" reads.
+    expect(a.configuration).toMatch(/ · FP8 · 1,536 prompt tokens \+ 512 output tokens$/);
+  });
+
+  it.each([
+    ["what's the kv cache for llama 3 8b", true],
+    ['kv cache of gpt-3 175b at 2048 tokens in fp8', true],
+    ['serve llama3-70b on 8 h100 with fp8 kv cache', false],
   ])('"%s" asks the KV cache size: %s', (question, asks) => {
     expect(ASKS_KV_SIZE.test(question)).toBe(asks);
   });

@@ -98,3 +98,27 @@ describe('the KV cache\'s own format in a serving question (the protocol\'s kvCa
     expect(q.problems).toEqual(['an INT4 KV cache is not modelled: the KV cache is planned in FP16, BF16 or FP8, an INT8 or 8-bit cache read as FP8 (say "fp8 kv cache")']);
   });
 });
+
+describe('what a KV cache is held for: the sequences at once and the tokens each holds', () => {
+  it.each([
+    // "8k" is 8,192 in a length, as "8k context" reads (k = 1,024).
+    ['how much memory does the kv cache of llama 3.1 405b take for 32 requests of 8k tokens on 8 H200', { concurrency: 32, seqLength: 8192 }],
+    ['kv cache size of llama3-70b for 16 sequences at 4k tokens each', { concurrency: 16, seqLength: 4096 }],
+    ['kv cache size of llama3-8b for 8 32k-token requests', { concurrency: 8, seqLength: 32768 }],
+    ['how big is the kv cache of llama3-8b for 64 users', { concurrency: 64 }],
+    ['kv cache of gpt-3 175b at 2048 tokens in fp8', { seqLength: 2048 }],
+  ])('"%s"', (question, held) => {
+    const q = parse(question);
+    expect(q.intent).toBe('serving');
+    expect(q.stated).toMatchObject(held);
+    // Never a count of tokens to generate or train on.
+    expect(q.stated.tokens).toBeUndefined();
+  });
+
+  it('a rate stays a rate, and with no KV cache named "32 requests" is not read so', () => {
+    const rate = parse('serve llama3-70b at 32 requests per second, how big is the kv cache');
+    expect(rate.stated.requestsPerSecond).toBe(32);
+    expect(rate.stated.concurrency).toBeUndefined();
+    expect(parse('serve llama3-70b on 8 h100 for 32 requests of 8k tokens').stated.concurrency).toBeUndefined();
+  });
+});

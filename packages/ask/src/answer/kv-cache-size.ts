@@ -1,6 +1,6 @@
 import { kvCacheBytesPerToken } from '@trainplan/model';
 import type { InferencePointJson } from '@trainplan/protocol';
-import { formatBytes } from '@trainplan/units';
+import { countOf, formatBytes } from '@trainplan/units';
 import { modelShapeOf } from '../model-of.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
 import { shapeText } from './serving-text.ts';
@@ -11,9 +11,14 @@ import { shapeText } from './serving-text.ts';
  * led with a plan's throughput and latency, the size asked for buried in the memory figure.
  */
 
-/** Words asking the KV cache's size: "how big is the kv cache", "KV cache size", "kv cache per token", "memory of the KV cache". */
+/**
+ * Words asking the KV cache's size: "how big is the kv cache", "KV cache size", "kv cache per token", "memory of the KV cache";
+ * and the cache itself asked of a model, the question opening with it: "kv cache of gpt-3 175b at 2048 tokens", "what's the
+ * kv cache for llama 3 8b" (QA: answered with a plan's throughput, no KV figure).
+ */
 export const ASKS_KV_SIZE = new RegExp(String.raw`\b(?:kv|key[\s-]*value)[\s-]*cache\b[^?]*?\b(?:size|sized?|big|large|much|per[\s-]+(?:token|sequence|request)|bytes?|footprint)\b`
-  + String.raw`|\b(?:how\s+(?:big|large|much(?:\s+(?:memory|vram))?)|size\s+of|memory\s+(?:of|for))\b[^?]*?\b(?:kv|key[\s-]*value)[\s-]*cache\b`, 'i');
+  + String.raw`|\b(?:how\s+(?:big|large|much(?:\s+(?:memory|vram))?)|size\s+of|memory\s+(?:of|for))\b[^?]*?\b(?:kv|key[\s-]*value)[\s-]*cache\b`
+  + String.raw`|^\s*(?:(?:what(?:'s|s|\s+is)|show(?:\s+me)?|give\s+me|tell\s+me)\s+)?(?:the\s+)?(?:kv|key[\s-]*value)[\s-]*cache\s+(?:of|for)\b`, 'i');
 
 /** Bytes of one cached value in the cache's format: FP8 one, the 16-bit formats two (the cache in the weights' format unless its own is given). */
 const bytesPerValue = (p: AskParameters): number => ((p.kvCachePrecision ?? p.precision ?? 'bf16') === 'fp8' ? 1 : 2);
@@ -25,7 +30,8 @@ const n = (x: number): string => x.toLocaleString('en-US');
 
 /**
  * "KV cache 320 KiB per token (2 × 80 layers × 8 KV heads × 128 dims × 2 bytes); 40.0 GiB per 131,072-token sequence;
- * 5.00 GiB of it on each GPU of TP 8 · PP 1 for a full 131,072-token context". Per token: K and V for every layer, each n_kv × d_head wide (Pope et al.
+ * 5.00 GiB of it on each GPU of TP 8 · PP 1 for a full 131,072-token context", and with a batch asked "; 32 sequences at once: 160 GiB,
+ * 20.0 GiB of it on each GPU". Per token: K and V for every layer, each n_kv × d_head wide (Pope et al.
  * 2022, "Efficiently Scaling Transformer Inference", §2; GQA's n_kv heads, Ainslie et al. 2023). On each GPU: a sequence's
  * share in the plan (the KV heads split over TP, the layers over PP). Undefined without a model.
  */
@@ -45,7 +51,12 @@ export function kvCacheSizeText(p: AskParameters, point: InferencePointJson | un
   // Labelled as a full context's (QA: "50.0 MiB of it on each GPU", beside the memory figure's 45.2 MiB paged average a
   // request holds, read as two answers to one question).
   const onEachGpu = point === undefined || tokens === 0 ? '' : `; ${formatBytes(tokens * perGpuToken)} of it on each GPU of ${shapeText(point)} for a full ${n(tokens)}-token context`;
-  return `KV cache ${formatBytes(perTokenBytes)} per token (2 × ${shape.layers} layers × ${shape.kvHeads} KV heads × ${headDim} dims × ${bytes} byte${bytes === 1 ? '' : 's'})${perSequence}${onEachGpu}`;
+  // A batch asked ("for 32 requests of 8k tokens", "with batch 32"): the cache of that many full contexts at once, and its share
+  // on each GPU (QA: 32 × 8,192 tokens × 504 KiB = 126 GiB for Llama 3.1 405B was never said, only one sequence's 3.94 GiB).
+  const sequences = p.concurrency;
+  const batch = sequences === undefined || tokens === 0 ? ''
+    : `; ${countOf(sequences, 'sequence')} at once: ${formatBytes(sequences * tokens * perTokenBytes)}${point === undefined ? '' : `, ${formatBytes(sequences * tokens * perGpuToken)} of it on each GPU`}`;
+  return `KV cache ${formatBytes(perTokenBytes)} per token (2 × ${shape.layers} layers × ${shape.kvHeads} KV heads × ${headDim} dims × ${bytes} byte${bytes === 1 ? '' : 's'})${perSequence}${onEachGpu}${batch}`;
 }
 
 /** Said among the assumptions where a KV cache's size is asked with no latency bound (withoutAssumedBounds). */

@@ -24,6 +24,7 @@ import { kvCacheAssumption, precisionConfiguration } from './serving-precision.t
 import { perSecond, replicaRequestsPerSecond, requestsPerSecondText, shapeText } from './serving-text.ts';
 import { asksMostConcurrent, mostConcurrentLead, otherReplicaNote } from './serving-capacity.ts';
 import { lowestLatencyAsked, lowestLatencyLead } from './serving-latency.ts';
+import { ASKS_FEWEST_GPUS, fewestGpusToServe, fewestLead } from './serving-fewest.ts';
 
 /**
  * "Can I serve 70B on one H100 node?", "how many GPUs to serve llama 3 8b at 1000 QPS": the protocol's
@@ -300,17 +301,22 @@ export function answerServing(asked: ParsedQuestion): Answer {
   const q = withoutAssumedBounds(asked);
   const p = q.parameters;
   // The GPUs the question gives to serving; undefined when it names no count.
-  const gpus = clusterGpusOf(p);
+  const stated = clusterGpusOf(p);
   // What only continuous batching plans (a rate, a cached prefix) the protocol refuses static; issue-words.ts words it.
   const batching: Batching = ASKS_STATIC.test(q.text) ? 'static' : 'continuous';
   const parallelProblems = servingParallelProblems(p);
   if (parallelProblems.length > 0) return answerHelp(q, parallelProblems);
-  const result = runInference(requestOf(p, gpus, batching));
+  // "Minimum number of H100s to serve …" with no count named: the plan on the fewest that serve (serving-fewest.ts). Not at a
+  // rate, whose plan is already the fewest GPUs for it.
+  const fewest = stated === undefined && p.requestsPerSecond === undefined && ASKS_FEWEST_GPUS.test(q.text)
+    ? fewestGpusToServe((count) => requestOf(p, count, batching)) : undefined;
+  const gpus = stated ?? fewest?.gpus;
+  const result = fewest?.result ?? runInference(requestOf(p, gpus, batching));
   if (!result.ok) return answerHelp(q, [refusalWords(result)]);
   const spec = speculativeOf(p);
   // Speculation asked with no draft to assume (speculative.ts) is said in the headline too: the plan is without it.
   const drafting = spec !== undefined ? ` with a ${draftName(spec)} draft` : p.speculative === false ? ' without speculative decoding (no draft named)' : '';
-  const subject = `${modelNameOf(p)}${drafting} on ${gpus === undefined ? '' : `${gpus} × `}${gpuName(p.gpu ?? '')}`;
+  const subject = `${modelNameOf(p)}${drafting} on ${stated === undefined ? '' : `${stated} × `}${gpuName(p.gpu ?? '')}`;
   const bounds = boundsText(p);
   const base = {
     intent: q.intent, question: q.text, examples: [], data: result,
@@ -333,12 +339,12 @@ export function answerServing(asked: ParsedQuestion): Answer {
     const kv = ASKS_KV_SIZE.test(q.text) ? kvCacheSizeText(p, best) : undefined;
     // A memory question leads with memory (the fewest GPUs that hold the model); the fastest plan follows in the notes. Not
     // one that asks the KV cache's size: that leads, on each GPU of this plan, so no other replica is said beside it.
-    const memory = kv === undefined && ASKS_MEMORY.test(q.text) ? memoryLead(result) : undefined;
-    const most = kv === undefined && memory === undefined && mostAsked
+    const memory = kv === undefined && fewest === undefined && ASKS_MEMORY.test(q.text) ? memoryLead(result) : undefined;
+    const most = kv === undefined && fewest === undefined && memory === undefined && mostAsked
       ? mostConcurrentLead(q, result, best, gpus, (batch) => pointAt(p, best, batch, batching)) : undefined;
     // A latency asked with no bound: the lowest latency leads, the plan's throughput traded for it after; the configuration
     // and figures are that lowest-latency point's, which the question asks about.
-    const quickest = kv === undefined && memory === undefined && most === undefined ? lowestLatencyAsked(q, result) : undefined;
+    const quickest = kv === undefined && fewest === undefined && memory === undefined && most === undefined ? lowestLatencyAsked(q, result) : undefined;
     const shown = quickest ?? best;
     // A budget stated ("is $5k enough … for a week"): held to the plan's cost over the period served, "No: " first where asked.
     const budget = servingBudget(q, p, best, gpus);
@@ -351,7 +357,8 @@ export function answerServing(asked: ParsedQuestion): Answer {
     const fastest = memory === undefined ? kv === undefined ? [] : [`The plan: ${plan}.`]
       : [`${other ? 'The configuration and figures are the fastest plan within the bounds, not the smallest replica of the headline' : 'The fastest plan within the bounds is that replica'}: ${plan}.`];
     const configuration = `${quickest === undefined ? '' : 'lowest latency: '}${shapeText(shown)} · batch ${shown.batch.toLocaleString('en-US')} · ${precisionConfiguration(p)} · ${lengthsText(p)}${speculationConfiguration(spec)}`;
-    const lead = kv ?? memory?.text ?? most ?? (quickest === undefined ? undefined : lowestLatencyLead(quickest, best, planned, bounds));
+    const lead = kv ?? (fewest === undefined ? undefined : fewestLead(fewest, bounds !== undefined, plan)) ?? memory?.text ?? most
+      ?? (quickest === undefined ? undefined : lowestLatencyLead(quickest, best, planned, bounds));
     return {
       ...base, kind: 'answer', ok: true, assumptions: [...base.assumptions, ...perReplica],
       headline: `${budget.verdict}${subject}: ${lead ?? `${ASKS_FIT.test(q.text) ? 'fits; ' : ''}${plan}`}`,

@@ -1,4 +1,5 @@
 import type { AskParameters } from '../question.ts';
+import { TOKEN_LENGTH, tokenLength } from './numbers.ts';
 import type { Scanner } from './quantities.ts';
 
 /**
@@ -69,4 +70,40 @@ export function takeKvCachePrecision(s: Scanner, sixteenBit: KvCachePrecision): 
   // A format named after "quantized" is the one meant ("quantized kv cache (fp8)"); else the one before or after the cache.
   const written = [m[3], m[1], m[2]].find((x) => x !== undefined);
   return written === undefined ? undefined : factsOf(written, sixteenBit);
+}
+
+/** A question that names the KV cache: "kv cache", "kv-cache", "key-value cache". */
+const NAMES_KV_CACHE = /\b(?:kv|key[\s-]*value)[\s-]*cache\b/;
+
+/** What a KV cache is held for, as a question gives it: the sequences held at once and the tokens each holds. */
+export type KvCacheLoad = Pick<AskParameters, 'concurrency' | 'seqLength'>;
+
+/** Sequences as a KV cache question counts them: requests, sequences, users, prompts, conversations, streams, sessions. */
+const SEQUENCES = String.raw`(?:requests?|sequences?|seqs|users?|prompts?|conversations?|streams?|sessions?)`;
+/** A count of tokens: "8k tokens", "2048 tokens", "128k-token". */
+const TOKENS = String.raw`${TOKEN_LENGTH}[\s-]*tok(?:en)?s?`;
+/** "32 requests of 8k tokens", "32 sequences at 8k tokens each", "32 users": group 1 the count, 2 and 3 the tokens each. */
+const COUNTED = new RegExp(String.raw`(?<![\w.])(\d+)\s*${SEQUENCES}\b(?:\s+(?:of|at|with)\s+(?:about\s+|~\s*)?${TOKENS}\b(?:\s+each)?)?`);
+/** "32 8k-token requests", "32 x 2048-token sequences": group 1 the count, 2 and 3 the tokens each. */
+const COUNTED_BEFORE = new RegExp(String.raw`(?<![\w.])(\d+)\s*(?:x\s*)?${TOKENS}\s+${SEQUENCES}\b`);
+/** "at 2048 tokens", "for 8k tokens", "with 128k tokens": the tokens a sequence holds, not a count of tokens generated or trained on. */
+const HELD = new RegExp(String.raw`\b(?:at|for|of|with|over|holding)\s+(?:a\s+|about\s+|~\s*)?${TOKENS}\b(?![\s-]*(?:per\b|\/|an?\s+(?:sec|second)))`);
+
+/**
+ * Reads (and blanks) what a KV cache is held for, in a question that names the cache (`text`, the normalised question): "for 32
+ * requests of 8k tokens" is 32 sequences at once (the protocol's batch, a replica's concurrency) of an 8,192-token context
+ * (k is 1,024 in a length, as "8k context" reads); "kv cache of gpt-3 175b at 2048 tokens" a 2,048-token context. Read after
+ * the serving lengths and rates ("2k prompt", "32 requests per second" are theirs) and before the training budget, whose
+ * "8k tokens" it otherwise is. QA: "32 requests" was said not read and "8k tokens" taken as tokens to generate, the cache
+ * given for a default 2,560-token sequence; "at 2048 tokens" was read as 2,048 generated tokens.
+ */
+export function takeKvCacheLoad(s: Scanner, text: string): KvCacheLoad {
+  if (!NAMES_KV_CACHE.test(text)) return {};
+  const out: KvCacheLoad = {};
+  const counted = s.take(COUNTED_BEFORE) ?? s.take(COUNTED);
+  if (counted !== undefined) out.concurrency = Number(counted[1]);
+  if (counted?.[2] !== undefined) out.seqLength = tokenLength(counted[2], counted[3]);
+  const held = out.seqLength === undefined ? s.take(HELD) : undefined;
+  if (held !== undefined) out.seqLength = tokenLength(held[1], held[2]);
+  return out;
 }

@@ -22,3 +22,18 @@ export function takeWeightFormat(s: Scanner): WeightFormat | undefined {
   if (eight === undefined) return undefined;
   return { precision: 'fp8', reading: `${eight[1]?.toUpperCase().replace(/(\d)[\s-]*BITS?$/, '$1-bit')} weights planned as FP8: one byte a weight either way` };
 }
+
+/**
+ * "A quantized llama 3 70b", "quantised weights": quantized with no format named, in a serving question (parse.ts reads it
+ * only there: a training question's "quantized gradients" are no weight format). Taken as FP8, one byte a weight, the
+ * 8-bit format the protocol plans (as FP8 and SmoothQuant's W8A8 serve), and said so: never planned in BF16 unsaid, as if
+ * "quantized" had not been written. "Quantized kv cache" is read before, as the cache's (kv-cache.ts).
+ */
+export function takeQuantizedWeights(s: Scanner): Extract<WeightFormat, { precision: 'fp8' }> | undefined {
+  const m = s.take(/\bquanti[sz]ed\b/);
+  if (m === undefined) return undefined;
+  return {
+    precision: 'fp8',
+    reading: `"${m[0]}" with no format named taken as FP8, one byte a weight (8-bit, as FP8 and W8A8 serving quantize; 4-bit formats such as AWQ and GPTQ are not modelled): say "bf16" for unquantized weights`,
+  };
+}

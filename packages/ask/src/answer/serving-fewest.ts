@@ -1,0 +1,68 @@
+import { fewestServingGpus, retryInference, runInference, type InferenceResponseJson } from '@trainplan/protocol';
+import { countOf } from '@trainplan/units';
+
+/**
+ * "What is the minimum number of H100s to serve llama 3 70b", "fewest A100 40GB GPUs to serve llama 2 7b": the fewest GPUs
+ * that serve, asked with no count. QA: these were answered with the plan of most tokens/s per GPU the protocol finds with
+ * no count (Llama 3 70B as TP 2 · PP 8, 16 H100; Llama 2 7B as TP 4 · PP 2, 8 A100 of 40 GB, whose 12.6 GiB of weights
+ * fit on one). The count is the one the CLI names: `trainplan inference … --gpus 1` plans one GPU, or where one holds no
+ * replica says "give --gpus 2, the fewest that serve" (the protocol's fewestServingGpus, through its inferenceFailureText).
+ */
+
+type Served = Extract<InferenceResponseJson, { ok: true }>;
+
+/** A GPU as a count names it: "GPUs", "cards", "nodes", or the GPU's own name ("H100s", "a100", "B200s"). */
+const GPU_WORD = String.raw`(?:gpus?|cards?|accelerators?|chips?|devices?|nodes?|[a-z]{1,3}\d{2,4}[a-z]*s?)`;
+/** A word of a GPU's name before "GPUs": "A100", "40GB", "SXM", "NVIDIA" (never "latency on", which "minimum latency on h100" holds). */
+const GPU_NAME_WORD = String.raw`(?:[a-z]*\d[\w.-]*|nvidia|tesla|sxm\d?|pcie|hgx|dgx)`;
+/**
+ * Words asking the fewest GPUs: "minimum number of H100s", "min GPUs", "fewest A100 40GB GPUs", "smallest number of GPUs",
+ * "least GPUs", "how few GPUs". Not "at least 8 GPUs" (a count stated), nor the GPUs' memory or GPU-hours ("minimum GPU
+ * memory", "fewest GPU-hours": a memory question and training's cheapest); "smallest" only of a number ("the smallest GPU"
+ * is a kind of GPU).
+ */
+export const ASKS_FEWEST_GPUS = new RegExp(String.raw`(?:\b(?:min(?:imum|imal)?|fewest|lowest|smallest|least)\s+(?:possible\s+)?(?:number|count|amount)\s+of\s+|\b(?:min(?:imum|imal)?|fewest|(?<!\bat\s)least)\s+|\bhow\s+few\s+)`
+  + String.raw`(?:${GPU_NAME_WORD}\s+){0,3}?${GPU_WORD}\b(?![\s-]*(?:hours?|hrs?|memory|vram|hbm|ram)\b)`, 'i');
+
+/** The fewest GPUs that serve and the protocol's answer on them; `fromRemedy` where the protocol's remedy named the count. */
+export interface FewestServing {
+  readonly gpus: number;
+  readonly result: Served;
+  readonly fromRemedy: boolean;
+}
+
+/**
+ * The fewest GPUs that serve `request(gpus)` within its bounds, and the answer on that count (its best plan defined), as the
+ * CLI finds it: one GPU where its plan serves; where one holds no replica, the count the protocol's remedy names
+ * (fewestServingGpus: the counts a replica holding the model divides, asked in turn until one's plan meets the bounds).
+ * Where one GPU holds the model but its plan misses the bounds, the protocol names no count (its remedy loosens the bounds):
+ * the counts above one are asked in turn, up to the replica the protocol plans with no count, which serves; more GPUs
+ * shorten a token only by splitting it over a wider replica. Undefined where nothing serves within the bounds.
+ */
+export function fewestGpusToServe(request: (gpus: number | undefined) => Record<string, unknown>): FewestServing | undefined {
+  const one = request(1);
+  const onOne = runInference(one);
+  if (!onOne.ok) return undefined;
+  if (onOne.best !== undefined) return { gpus: 1, result: onOne, fromRemedy: false };
+  if (onOne.unservable !== undefined) {
+    const found = fewestServingGpus(onOne, one, retryInference(one));
+    if (found === undefined) return undefined;
+    // The whole answer on that count, as `--gpus N` plans it: its frontier and warnings, not the remedy's one point.
+    const on = runInference(request(found.gpus));
+    return on.ok && on.best !== undefined ? { gpus: found.gpus, result: on, fromRemedy: true } : undefined;
+  }
+  const ceiling = runInference(request(undefined));
+  const most = ceiling.ok ? ceiling.best?.gpus : undefined;
+  for (let gpus = 2; most !== undefined && gpus <= most; gpus++) {
+    const on = runInference(request(gpus));
+    if (on.ok && on.best !== undefined) return { gpus, result: on, fromRemedy: false };
+  }
+  return undefined;
+}
+
+/** "2 GPUs are the fewest that serve it within the bounds (the count the CLI's inference names): " before the plan's headline. */
+export function fewestLead(fewest: FewestServing, bounded: boolean, plan: string): string {
+  const within = bounded ? ' within the bounds' : '';
+  const named = fewest.fromRemedy ? " (the count the CLI's inference names)" : '';
+  return `${countOf(fewest.gpus, 'GPU')} ${fewest.gpus === 1 ? 'is the fewest that serves' : 'are the fewest that serve'} it${within}${named}: ${plan}`;
+}
