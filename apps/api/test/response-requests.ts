@@ -48,6 +48,7 @@ export const RESPONSE_CASES: readonly ResponseCase[] = [
   { name: 'an unknown GPU', path: '/v1/scale', body: { ...gpt3, cluster: { gpu: 'no-such-gpu' }, nodes: [8] }, expect: { ok: false, reason: 'invalid' } },
 
   { name: 'Llama 3 70B on H100', path: '/v1/inference', body: { ...llama, promptTokens: 2048, outputTokens: 512 }, expect: { ok: true }, shows: ['best', 'frontier.0'] },
-  { name: 'bounds no shape meets, one shape out of memory', path: '/v1/inference', body: { ...llama, promptTokens: 2048, outputTokens: 512, tensor: [1, 8], maxDecodeSecondsPerToken: 1e-6 }, expect: { ok: true }, shows: ['byShape.0.reason', 'byShape.1.largestBatch', 'closest.point'] },
+  { name: 'bounds no shape meets, one shape out of memory', path: '/v1/inference', body: { ...llama, promptTokens: 2048, outputTokens: 512, tensor: [1, 8], maxDecodeSecondsPerToken: 1e-6 }, expect: { ok: true }, shows: ['byShape.0.reason', 'byShape.1.largestBatch', 'closest.point', 'remedy.message', 'remedy.fields.0.value', 'remedy.template'] },
+  { name: 'no replica of the GPUs given holds the model', path: '/v1/inference', body: { model: 'llama3.1-405b', cluster: { gpu: 'a100-40gb' }, promptTokens: 2048, outputTokens: 512, gpus: 8 }, expect: { ok: true }, shows: ['unservable', 'remedy.message', 'remedy.fields.0'] },
   { name: 'an unknown model', path: '/v1/inference', body: { ...llama, model: 'no-such-model', promptTokens: 16, outputTokens: 16 }, expect: { ok: false, reason: 'invalid' } },
 ];

@@ -176,8 +176,9 @@ describe('a custom model shape in the serving form', () => {
     expect(r.model).toEqual({ layers: 80, hiddenSize: 8192, attentionHeads: 64, vocabSize: 128256, seqLength: 2560, gatedMlp: false, name: 'custom' });
     // The context fits the sequence length, so the protocol has no context warning to give.
     expect(answer({ ...LLAMA_SHAPE, seq: '' }).warnings?.join(' ') ?? '').not.toMatch(/sequence length/);
-    // A length the reader states shorter than the context is warned of.
-    expect(answer({ ...LLAMA_SHAPE, seq: '2048' }).warnings?.join(' ')).toMatch(/longer than the custom model's sequence length \(2,048 tokens\)/);
+    // A length the reader states shorter than the context is warned of: the form's shapes take learned positions (the
+    // contract's default, as the README says), a table with none past the length, which the warning names.
+    expect(answer({ ...LLAMA_SHAPE, seq: '2048' }).warnings?.join(' ')).toMatch(/longer than the custom model's 2,048 learned positions: it has no position embedding past them/);
   });
 
   it('reaches the answer: at TP 8 · PP 1, 8 KV heads hold 1/8 of the KV cache per sequence that 64 (blank: one per head) hold', () => {

@@ -36,15 +36,25 @@ describe('chunked prefill keeps at most k·L·chunk/P sequences running (Sarathi
     [700, 1, 9, 520, 59],
     // Each of PP 2's micro-batches has its own budget: 2 × 43.58 = 87.2, 87.
     [512, 2, 12, 523, 87],
+    // c = 6,144 / 8 = 768; L = 512 + 767 = 1,279; 1,279 × 8 / 6,144 = 1.67: 1, said in the singular (QA: "at most 1 sequences").
+    [8, 1, 768, 1279, 1],
   ])('chunk %i on PP %i: %i chunks, a slot held %i iterations, at most %i sequences', (chunk, pipeline, chunks, life, limit) => {
     const at = (batch: number) => estimateInference(base, { ...shape, pipeline, batch, prefillChunkTokens: chunk });
     expect(at(limit).ok).toBe(true);
     const past = at(limit + 1);
     expect(past).toMatchObject({ ok: false, reason: 'prefill-chunk' });
     if (past.ok) return;
+    const grouped = (x: number) => x.toLocaleString('en-US');
     expect(past.message).toBe(`batch ${limit + 1} cannot be kept running: an iteration prefills at most ${chunk} prompt tokens${pipeline > 1 ? ' a micro-batch' : ''}, `
-      + `and a sequence holds its slot for ${life} iterations (its 6,144-token prompt in ${chunks} chunks, then ${life - chunks} more decoding), `
-      + `so at most ${limit} sequences keep running (with more slots prompts arrive faster than their chunks are prefilled; a larger prefillChunkTokens lifts the limit)`);
+      + `and a sequence holds its slot for ${grouped(life)} iterations (its 6,144-token prompt in ${chunks} chunks, then ${grouped(life - chunks)} more decoding), `
+      + `so the chunk keeps at most ${limit} ${limit === 1 ? 'sequence' : 'sequences'} running (with more slots prompts arrive faster than their chunks are prefilled; `
+      + 'a larger prefillChunkTokens lifts the limit)');
+  });
+
+  it('a chunk that keeps one sequence running on PP 1 says "1 sequence", and the deeper pipelines\' limits by their counts', () => {
+    // PP 1: 1 (above); PP 2: ⌊2 × 1.67⌋ = 3; PP 4: ⌊4 × 1.67⌋ = 6.
+    const plan = planInference(base, { ...search, gpus: undefined, tensor: [1], pipeline: [1, 2, 4], prefillChunkTokens: 8 });
+    expect(plan.warnings).toContainEqual(expect.stringMatching(/^a prefill chunk of 8 tokens keeps at most 1 sequence running on PP 1, 3 on PP 2 and 6 on PP 4, fewer than fit in memory: /));
   });
 
   it('the reproduction: chunk 512 serves batch 43, not 59; chunk 16 batch 2; both said in a warning, no point past them', () => {
@@ -78,26 +88,33 @@ describe('chunked prefill keeps at most k·L·chunk/P sequences running (Sarathi
 });
 
 describe('a slot prefilling its chunks holds its place but yields no token', () => {
-  it('batch 43 in 512-token chunks yields 43 × 512 / 523 tokens an iteration: each sequence\'s 512 over the 523 it holds its slot', () => {
+  // The replica's mean iteration carries all the prompts admitted, b/L an iteration, and a slot is held L of them
+  // (slotSeconds, S): b sequences each yielding their O tokens over S is b·O/S tokens a second (Little's law), whatever
+  // share of S is prefill. (On TP 1 · PP 1 a GPU is the replica.)
+  it('batch 43 in 512-token chunks yields 43 × 512 tokens over the 523 iterations a slot is held', () => {
     const e = estimate({ ...shape, batch: 43, prefillChunkTokens: 512 });
-    expect(e.tokensPerSecondPerGpu).toBeCloseTo((43 * 512) / 523 / e.decodeStepSeconds, 9);
-    expect(e.slotSeconds).toBeCloseTo(523 * e.decodeStepSeconds, 12);
+    expect(e.tokensPerSecondPerGpu).toBeCloseTo((43 * 512) / e.slotSeconds!, 9);
+    // A sequence's own prompt is its first token's, not its tokens': between them it sees only the other 42 slots' chunks,
+    // so its time per token is under the mean iteration, S / 523.
+    expect(e.decodeStepSeconds).toBeLessThan(e.slotSeconds! / 523);
     // Whole prompts: the prefill iteration yields the first token, so a slot is held O = 512 iterations and all 43 yield one each.
     const whole = estimate({ ...shape, batch: 43 });
-    expect(whole.tokensPerSecondPerGpu).toBeCloseTo(43 / whole.decodeStepSeconds, 9);
-    expect(whole.slotSeconds).toBeCloseTo(512 * whole.decodeStepSeconds, 12);
+    expect(whole.tokensPerSecondPerGpu).toBeCloseTo((43 * 512) / whole.slotSeconds!, 9);
+    expect(whole.decodeStepSeconds).toBeLessThan(whole.slotSeconds! / 512);
   });
 
-  it('a sequence alone in 16-token chunks yields its 512 tokens over 895 iterations, 384 of them prefilling', () => {
+  it('a sequence alone in 16-token chunks holds its slot 895 iterations: its 384 chunks (its first token), then 511 decode steps', () => {
     const e = estimate({ ...shape, batch: 1, prefillChunkTokens: 16 });
-    expect(e.tokensPerSecondPerGpu).toBeCloseTo(512 / 895 / e.decodeStepSeconds, 9);
+    // Alone, the replica's time and the sequence's are one: its first token, then 511 tokens each a decode round apart
+    // (nothing else is admitted, no wait for a running iteration), and its 512 tokens over all of it.
+    expect(e.slotSeconds!).toBeCloseTo(e.prefillSeconds + 511 * e.decodeStepSeconds, 12);
+    expect(e.tokensPerSecondPerGpu).toBeCloseTo(512 / e.slotSeconds!, 9);
   });
 
-  it('a request rate holds each slot for the 523 iterations: utilization λ·S/(R·b) with S = 523 iterations', () => {
+  it('a request rate holds each slot for its 523 iterations: utilization λ·S/(R·b) with S the slot time', () => {
     const plan = planInference(base, { ...search, prefillChunkTokens: 512, batches: [43], requestsPerSecond: 2 });
     const p = plan.points[0]!;
-    const hold = 523 * p.decodeStepSeconds;
-    expect(p.load!.utilization).toBeCloseTo((2 * hold) / (p.load!.replicas * 43), 12);
+    expect(p.load!.utilization).toBeCloseTo((2 * p.slotSeconds!) / (p.load!.replicas * 43), 12);
   });
 });
 

@@ -5,6 +5,15 @@ import { llama70bBase as base } from './fixtures.ts';
 
 const shape = { tensor: 8, pipeline: 1, promptTokens: 2048, outputTokens: 512 };
 
+/**
+ * The replica's mean iteration: a slot is held L = O + c − 1 iterations (slotSeconds; c chunks a prompt, 1 whole), each
+ * carrying the b/L prompts admitted in it, the sequence's own included (its time per token, decodeStepSeconds, leaves its own out).
+ */
+const meanIteration = (e: InferenceEstimate): number => {
+  const chunks = Math.ceil(e.shape.promptTokens / (e.shape.prefillChunkTokens ?? e.shape.promptTokens));
+  return e.slotSeconds! / (e.shape.outputTokens + chunks - 1);
+};
+
 /** The estimate, or a failed test naming why it was refused. */
 function estimate(s: InferenceShape): InferenceEstimate {
   const e = estimateInference(base, s);
@@ -34,6 +43,10 @@ describe('a fused iteration, worked by hand', () => {
     expect(it.carryingSeconds).toBeCloseTo(65e-6, 15);
     // The first token waits out the running iteration, then rides the carrying one.
     expect(it.firstTokenSeconds).toBeCloseTo(137e-6, 15);
+    // Between a sequence's tokens only the other 3 slots admit: 3/2 prompts an iteration, 0.75 a micro-batch, so a
+    // micro-batch's iteration carries one with probability 0.75: stages 0.75 × (36, 29) + 0.25 × (33, 27) µs (11 µs decode
+    // layers) = 35.25 and 28.5; traversal 63.75, busiest stage 2 × 35.25 = 70.5 µs, under the replica's 72.
+    expect(it.interTokenSeconds).toBeCloseTo(70.5e-6, 15);
   });
 
   it('a sequence alone, a prompt every 4 iterations whose tensor-core work (16 µs a layer) is twice the 8 µs the decode leaves idle', () => {
@@ -52,6 +65,10 @@ describe('a fused iteration, worked by hand', () => {
     expect(run(4).iterationSeconds).toBeCloseTo(425e-6 / 7, 15);
     expect(run(4).firstTokenSeconds).toBeCloseTo(245e-6, 15);
     expect(run(1).slotIterations).toBe(4);
+    // The prompt is the sequence's own, prefilled before its first token: between its tokens nothing is admitted, each a
+    // decode round, 5 layers of 11 µs and the logits, 60 µs, whole or chunked.
+    expect(run(1).interTokenSeconds).toBeCloseTo(60e-6, 15);
+    expect(run(4).interTokenSeconds).toBeCloseTo(60e-6, 15);
   });
 
   it('a paged sequence of 100 prompt and 10 output tokens holds 100 + 5.5 tokens on average, and half a 16-token block more', () => {
@@ -68,6 +85,30 @@ describe('continuous batching (Orca, vLLM, in-flight batching)', () => {
     expect(estimate({ ...shape, batch: 64, batching: 'continuous' }).batching).toBe('continuous');
   });
 
+  it.each([
+    [1, undefined], [2, undefined], [4, undefined], [1, 256],
+  ])('PP %i, chunk %s, a sequence alone: a token every static decode step, its own prefill its first token and not spread over its tokens', (pipeline, prefillChunkTokens) => {
+    const stat = estimate({ ...shape, pipeline, batch: 1 });
+    const cont = estimate({ ...shape, pipeline, batch: 1, batching: 'continuous', prefillChunkTokens });
+    // Nothing else is admitted while it decodes (QA: 524 ms a token for Llama 3 8B's 1M-token prompt, 17.5 ms static).
+    expect(cont.decodeStepSeconds).toBe(stat.decodeStepSeconds);
+    // Its slot, the replica's whole time on it, is its first token and O − 1 decode steps (to the sends' rounding with PP),
+    // and its tokens/s per GPU its O tokens over that, on 8 · PP GPUs: the work the GPUs do is all still counted.
+    const lastToken = cont.prefillSeconds + (shape.outputTokens - 1) * cont.decodeStepSeconds;
+    expect(cont.slotSeconds! / lastToken).toBeCloseTo(1, 9);
+    expect(cont.tokensPerSecondPerGpu * lastToken * 8 * pipeline / shape.outputTokens).toBeCloseTo(1, 9);
+  });
+
+  it.each([8, 64, 256])('batch %i: between its tokens a sequence sees the other b − 1 slots\' prompts, not its own', (batch) => {
+    const stat = estimate({ ...shape, batch });
+    const cont = estimate({ ...shape, batch, batching: 'continuous' });
+    // The replica's mean iteration adds b/O prompts' fused prefill to the decode step, a sequence's (b − 1)/O of them.
+    // Whole prompts, fewer than one an iteration (b < O = 512): an iteration carries one with probability b/O, else only
+    // decodes, so the addition is linear in the prompts, and a sequence sees (b − 1)/b of the replica's.
+    const added = (meanIteration(cont) - stat.decodeStepSeconds) * ((batch - 1) / batch);
+    expect((cont.decodeStepSeconds - stat.decodeStepSeconds) / added).toBeCloseTo(1, 9);
+  });
+
   it('at batch 64 the first token comes far sooner: one prompt, not the 64 of a static batch, is prefilled before it', () => {
     const stat = estimate({ ...shape, batch: 64 });
     const cont = estimate({ ...shape, batch: 64, batching: 'continuous' });
@@ -79,11 +120,14 @@ describe('continuous batching (Orca, vLLM, in-flight batching)', () => {
   ])('PP %i, batch %i: an iteration is never shorter than the static decode step, nor its throughput higher', (pipeline, batch) => {
     const stat = estimate({ ...shape, pipeline, batch });
     const cont = estimate({ ...shape, pipeline, batch, batching: 'continuous' });
-    expect(cont.decodeStepSeconds).toBeGreaterThan(stat.decodeStepSeconds);
+    expect(meanIteration(cont)).toBeGreaterThan(stat.decodeStepSeconds);
+    // A sequence's time per token carries the other slots' prompts (none at batch 1), never its own: under the mean iteration.
+    expect(cont.decodeStepSeconds).toBeGreaterThanOrEqual(stat.decodeStepSeconds);
+    expect(cont.decodeStepSeconds).toBeLessThan(meanIteration(cont));
     // Static decoding alone (b over its step: its tokens/s per GPU also counts its batch's prefill).
     expect(cont.tokensPerSecondPerGpu).toBeLessThan(batch / stat.decodeStepSeconds / (8 * pipeline));
-    // Every sequence of the batch gets a token per iteration, on t·p GPUs.
-    expect(cont.tokensPerSecondPerGpu).toBeCloseTo(batch / cont.decodeStepSeconds / (8 * pipeline), 9);
+    // Every sequence of the batch gets a token per iteration, on t·p GPUs: the replica's iterations, its whole work.
+    expect(cont.tokensPerSecondPerGpu).toBeCloseTo(batch / meanIteration(cont) / (8 * pipeline), 9);
   });
 
   it.each([1, 8, 64, 256])('PP 1, batch %i: the iteration lies between the decode step with the b/O prompts\' FLOPs at peak and the decode step plus their prefill alone', (batch) => {
@@ -92,10 +136,10 @@ describe('continuous batching (Orca, vLLM, in-flight batching)', () => {
     const onePrompt = estimate({ ...shape, batch: 1 }).prefillSeconds;
     const admitted = batch / shape.outputTokens;
     // Fusion only saves: never more than the decode step and the prompts' prefill run one after the other.
-    expect(cont.decodeStepSeconds).toBeLessThan(stat.decodeStepSeconds + admitted * onePrompt);
+    expect(meanIteration(cont)).toBeLessThan(stat.decodeStepSeconds + admitted * onePrompt);
     // Physics: the prompts' 2·N·P FLOPs must run on the t GPUs' tensor cores, at best at their dense peak.
     const promptFlops = admitted * 2 * parameterCount(base.model) * shape.promptTokens;
-    expect(cont.decodeStepSeconds).toBeGreaterThan(promptFlops / (shape.tensor * base.gpu.peakFlops.bf16!));
+    expect(meanIteration(cont)).toBeGreaterThan(promptFlops / (shape.tensor * base.gpu.peakFlops.bf16!));
   });
 
   it('batch 64 admits a prompt every 8 iterations: whole, it hides one iteration\'s idle tensor cores; in 8 chunks of 256 tokens, one every iteration', () => {
@@ -105,7 +149,7 @@ describe('continuous batching (Orca, vLLM, in-flight batching)', () => {
     const work = (64 / shape.outputTokens) * onePrompt;
     const whole = estimate({ ...shape, batch: 64, batching: 'continuous' });
     const chunked = estimate({ ...shape, batch: 64, batching: 'continuous', prefillChunkTokens: 256 });
-    const hidden = (e: InferenceEstimate) => (stat.decodeStepSeconds + work - e.decodeStepSeconds) / work;
+    const hidden = (e: InferenceEstimate) => (stat.decodeStepSeconds + work - meanIteration(e)) / work;
     // The prompt's GEMMs and attention can hide; its element-wise kernels and all-reduces (under half of it) cannot.
     expect(hidden(chunked)).toBeGreaterThan(0.5);
     expect(hidden(chunked)).toBeLessThan(1);
@@ -137,9 +181,10 @@ describe('continuous batching (Orca, vLLM, in-flight batching)', () => {
     // The prompt's work as it adds to a decode: its first token alone, less the lone sequence's decode round it rides.
     const alone = estimate({ ...shape, pipeline, batch: 1, batching: 'continuous' }).prefillSeconds - estimate({ ...shape, pipeline, batch: 1 }).decodeStepSeconds;
     const decode = estimate({ ...shape, pipeline, batch }).decodeStepSeconds;
-    // The carrying iteration is at least the prompt's work, and at most that and a decode step one after the other.
-    expect(cont.prefillSeconds).toBeGreaterThanOrEqual(cont.decodeStepSeconds + alone);
-    expect(cont.prefillSeconds).toBeLessThan(cont.decodeStepSeconds + alone + decode);
+    // The running iteration waited out is the replica's mean one (meanIteration); the carrying iteration is at least the
+    // prompt's work, and at most that and a decode step one after the other.
+    expect(cont.prefillSeconds).toBeGreaterThanOrEqual(meanIteration(cont) + alone);
+    expect(cont.prefillSeconds).toBeLessThan(meanIteration(cont) + alone + decode);
   });
 
   it.each([1, 2, 4])('PP %i, a sequence alone: nothing runs before its prompt, so its first token is about its prefill alone', (pipeline) => {
@@ -167,7 +212,7 @@ describe('continuous batching (Orca, vLLM, in-flight batching)', () => {
     const stat = estimate({ ...shape, pipeline, batch });
     const cont = estimate({ ...shape, pipeline, batch, batching: 'continuous' });
     const prefillWork = (batch / shape.outputTokens) * estimate({ ...shape, pipeline, batch: 1 }).prefillSeconds;
-    const added = cont.decodeStepSeconds - stat.decodeStepSeconds;
+    const added = meanIteration(cont) - stat.decodeStepSeconds;
     // Each stage prefills its own layers of the prompts, not every layer (one stage doing all of it would
     // add prefillWork); the 10 % is the sends of the prompts' activations between the stages.
     expect(added).toBeGreaterThan(0);

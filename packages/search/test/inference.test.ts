@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { estimateInference, kvCacheBytesPerToken, latencyThroughputFrontier, planInference, type InferenceEstimate } from '../src/index.ts';
 import { gpuById } from '@trainplan/hardware';
-import { a100Fabric, llama70bBase } from './fixtures.ts';
+import { a100Fabric, gpt3Base, llama70bBase } from './fixtures.ts';
 
 const base = llama70bBase;
 
@@ -223,6 +223,18 @@ describe('planInference', () => {
     const custom = planInference({ ...base, model: { ...base.model, name: 'custom' } }, { promptTokens: 100_000, outputTokens: 100, tensor: [8], pipeline: [8], batches: [1] });
     expect(custom.warnings[0]).toContain('longer than the custom model\'s sequence length');
     expect(custom.warnings[0]).not.toMatch(/preset|custom's/);
+  });
+
+  it('a model with learned positions (GPT-3 175B: 2,048) cannot attend past its table: 2,048 + 512 tokens says so, not only "a long-context variant"', () => {
+    const r = planInference(gpt3Base, { promptTokens: 2048, outputTokens: 512, tensor: [8], pipeline: [8], batches: [1] });
+    expect(gpt3Base.model.positionEmbedding).toBe('learned');
+    expect(r.warnings).toEqual([
+      'the context (2,048 prompt + 512 output = 2,560 tokens) is longer than gpt3-175b\'s 2,048 learned positions: it has no position embedding '
+        + 'past them, so as published it cannot attend beyond them; the estimate assumes a variant trained at this length',
+    ]);
+    // Within its 2,048 positions nothing is said; a rotary model past its length is the long-context variant as before.
+    expect(planInference(gpt3Base, { promptTokens: 1536, outputTokens: 512, tensor: [8], pipeline: [8], batches: [1] }).warnings).toEqual([]);
+    expect(planInference(base, { promptTokens: 100_000, outputTokens: 100, tensor: [8], pipeline: [8], batches: [1] }).warnings[0]).toMatch(/a long-context variant/);
   });
 
   it('latencyThroughputFrontier keeps the non-dominated points of a hand-made set', () => {

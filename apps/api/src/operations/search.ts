@@ -1,5 +1,5 @@
 import {
-  inferenceRequestJsonSchema, inferenceRequestSchema, inferenceResponseJsonSchema, runInference, runScale, runSearch,
+  inferenceRequestJsonSchema, inferenceRequestSchema, inferenceResponseJsonSchema, runInferenceWithRemedy, runScale, runSearch,
   scaleRequestJsonSchema, scaleRequestSchema, scaleResponseJsonSchema, searchRequestJsonSchema, searchResponseJsonSchema, validate,
   validateSearchRequest, type InferenceRequest, type ScaleRequest, type SearchRequest,
 } from '@trainplan/protocol';
@@ -93,12 +93,13 @@ export const inferenceOperation = operation<InferenceRequest>({
   summary: 'Serving a model: latency, KV cache, batch and throughput per tensor/pipeline choice',
   description: 'Prefill and decode time, KV-cache memory and the largest batch within the latency bounds, per TP × PP shape. '
     + 'ok: true answers any valid request, each shape\'s result in byShape; where no plan serves it, best is absent and unservable '
-    + '(no shape holds the model) or closest (the plan nearest the bounds) says why: check best, not ok, for a plan.',
+    + '(no shape holds the model) or closest (the plan nearest the bounds) says why, and remedy what to change for one: check best, not ok, for a plan.',
   requestSchema: inferenceRequestJsonSchema,
   responseSchema: inferenceResponseJsonSchema,
   example: { model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512 },
   subject: 'inference request',
   slow: true,
   validate: (body) => validate(inferenceRequestSchema, body),
-  run: (request) => ({ answer: runInference(request) }),
+  // With its remedy where there is no plan, as the CLI's stderr says it (the protocol's runInferenceWithRemedy).
+  run: (request) => ({ answer: runInferenceWithRemedy(request) }),
 });

@@ -1,5 +1,6 @@
 import {
-  inferenceBoundsText, inferenceFailureText, inferenceRequestJsonSchema, retryInference, runInference, type InferencePointJson, type InferenceResponseJson,
+  inferenceBoundsText, inferenceFailureText, inferenceRequestJsonSchema, retryInference, runInferenceWithRemedy, type InferencePointJson,
+  type InferenceResponseJson,
 } from '@trainplan/protocol';
 import { formatBytes, formatGrouped, formatLoad, formatPercent, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
@@ -212,16 +213,6 @@ const boundsText = (request: unknown): string | undefined =>
   (typeof request === 'object' && request !== null ? inferenceBoundsText(request) : undefined);
 
 /**
- * The request as the plan applies its bounds, for the remedy to loosen: a per-token bound with one output token
- * is dropped, as planInference drops it (no token is decoded), so that no remedy offers to loosen it.
- */
-const appliedBounds = (request: Record<string, unknown>): Record<string, unknown> => {
-  if (request.outputTokens !== 1) return request;
-  const { maxDecodeSecondsPerToken: _dropped, ...rest } = request;
-  return rest;
-};
-
-/**
  * The best plan in words: "TP 8 · PP 1 · batch 64 · continuous batching", and on the request's GPUs
  * "2 replicas of TP 4 · PP 1 · batch 64 each · static batching", with the tokens/s of all of them.
  */
@@ -345,7 +336,8 @@ export const inferenceCommand: Command = requestCommand({
   },
   check: boundsProblem,
   answer(request, v, io) {
-    const answer = runInference(request);
+    // The answer with its remedy where it has no plan, as the API gives it (and --json prints it).
+    const answer = runInferenceWithRemedy(request);
     const bounds = boundsText(request);
     // FP8 weights refused on a GPU without FP8 tensor cores: the protocol's message says what serves instead.
     const shown = printAnswer(io, v, answer, (a: Extract<InferenceResponseJson, { ok: true }>) => formatInferenceReport(a, bounds, typeof request.requestsPerSecond === 'number'));
@@ -353,8 +345,9 @@ export const inferenceCommand: Command = requestCommand({
     if (!shown.best) {
       // No shape serves at all (memory, divisibility, or none divides --gpus): the latency bounds are not to blame.
       const unservable = shown.unservable === undefined ? undefined : (io.inFlagTerms?.(shown.unservable) ?? shown.unservable);
-      // The report names the closest plan too, but stderr is what a script, or a reader of --json, sees: it says why and what to change.
-      printError(io, inferenceFailureText(shown, appliedBounds(request), { fromFlags: io.inFlagTerms !== undefined, unservable, bounds }, retryInference(request)));
+      // The report names the closest plan too, but stderr is what a script, or a reader of --json, sees: it says why and what to
+      // change, the answer's remedy with its fields written as the flags that set them (a request from flags) or as in the JSON.
+      printError(io, inferenceFailureText(shown, request, { fromFlags: io.inFlagTerms !== undefined, unservable, bounds }, retryInference(request)));
       return EXIT.infeasible;
     }
     return EXIT.ok;

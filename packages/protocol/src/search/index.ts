@@ -18,10 +18,13 @@ export type { ScaleRequest, ScalePointJson, TradeOffJson, ScaleResponseJson } fr
 export { scaleRequestSchema, scaleRequestJsonSchema, runScale } from './scale.ts';
 export type { InferenceRequest } from './inference-request.ts';
 export { inferenceRequestSchema, inferenceRequestJsonSchema, KV_BLOCK_TOKENS, MAX_DRAFT_TOKENS } from './inference-request.ts';
-export type { InferencePointJson, InferenceResponseJson } from './inference-json.ts';
+export type { InferencePointJson, InferenceRemedyJson, InferenceResponseJson, RemedyFieldJson } from './inference-json.ts';
 export { inferenceBoundsText, widestShape, INTERACTIVE_TTFT_SECONDS, INTERACTIVE_TOKEN_SECONDS } from './inference-messages.ts';
 export { runInference } from './inference.ts';
-export { ceilFigures, fewestServingGpus, inferenceFailureText, retryInference, type Retry } from './inference-remedy.ts';
+export {
+  ceilFigures, fewestServingGpus, inferenceFailureText, inferenceRemedy, retryInference, runInferenceWithRemedy, type Retry,
+} from './inference-remedy.ts';
+export { inferenceRemedyText } from './inference-remedy-terms.ts';
 export { toMegatronArgs, toNemoYaml } from './export-config.ts';
 // The answers as toolkit schemas (what /openapi.json publishes for each endpoint's 200).
 export { searchResponseSchema, searchResponseJsonSchema, validateSearchResponse } from './search-response-schema.ts';

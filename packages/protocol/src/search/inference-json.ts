@@ -52,10 +52,31 @@ export type InferenceResponseJson =
     closest?: { why: string; point: InferencePointJson };
     /** When no shape tried can serve the model at all (memory, divisibility, or none divides gpus): why. */
     unservable?: string;
+    /**
+     * Where there is no plan (`unservable` for memory, or `closest`): what to change to get one, each change it names checked by
+     * asking again where it can be (runInferenceWithRemedy; runInference alone leaves it out). Absent from answers older than it.
+     */
+    remedy?: InferenceRemedyJson;
     /** Caveats about the request, e.g. a context longer than the model's sequence length. */
     warnings?: string[];
   }
   | { ok: false; reason: 'invalid'; message: string; issues: FieldIssue[] };
+
+/** A request field a remedy names, with the value it gives it where it gives one ("gpus" 22; "cluster.gpu" alone: another GPU). */
+export interface RemedyFieldJson {
+  field: string;
+  value?: number | string;
+}
+
+/** What to change for a plan where an inference answer has none (inference-remedy.ts). */
+export interface InferenceRemedyJson {
+  /** In the request's field names: "to serve it, give gpus 22, the fewest that serve: a replica of TP 2 · PP 11 (22 GPUs) holds it". */
+  message: string;
+  /** The request fields the message names, in its order: the changes it offers, which may be alternatives to one another. */
+  fields: RemedyFieldJson[];
+  /** The message with each field as {i} (fields[i]; {i+j}: two given together), for a surface writing them in its own terms. */
+  template: string;
+}
 
 /** One estimate as the wire's point; `replicas` when the request gives its GPUs. */
 export const point = (e: InferenceEstimate, gpus: number | undefined): InferencePointJson => ({

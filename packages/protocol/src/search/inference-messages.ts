@@ -57,8 +57,9 @@ export function ttftWarning(
       + `${formatSeconds(INTERACTIVE_TOKEN_SECONDS)} and ${INTERACTIVE_TTFT_SECONDS} s)`];
   }
   if (!interactive) return [];
+  // Alone (batch 1) nothing runs before its prompt, so no running iteration is waited out (continuousIteration).
   const why = best.batching === 'continuous'
-    ? `it is one prompt's prefill plus waiting for a running iteration of its ${best.shape.batch} sequences (continuous batching)`
+    ? `it is one prompt's prefill ${best.shape.batch > 1 ? `plus waiting for a running iteration of its ${best.shape.batch} sequences` : 'alone'} (continuous batching)`
       + (best.load === undefined ? '' : ` and ${formatSeconds(best.load.queueSeconds)} on average for a slot, its replicas ${formatLoad(best.load.utilization)} loaded`)
     : `its batch of ${best.shape.batch} prompts is prefilled together (a static batch: use batching "continuous" to admit prompts as sequences finish)`;
   return [`the best plan's time to first token is ${formatSeconds(firstToken)}: ${why}; `

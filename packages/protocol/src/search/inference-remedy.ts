@@ -1,13 +1,13 @@
 import { countOf as countText, formatSeconds } from '@trainplan/units';
 import { runInference } from './inference.ts';
 import { widestShape } from './inference-messages.ts';
-import type { InferencePointJson, InferenceResponseJson } from './inference-json.ts';
+import { inferenceRemedyText, remedyJson, slot, type Slots } from './inference-remedy-terms.ts';
+import type { InferencePointJson, InferenceRemedyJson, InferenceResponseJson } from './inference-json.ts';
 
 type Served = Extract<InferenceResponseJson, { ok: true }>;
 
 /** Significant figures a loosened bound is written to, rounded up so that the closest plan meets it. */
 const FIGURES = 3;
-const MS_PER_SECOND = 1000;
 
 /** x rounded up to three significant figures (12.23 → 12.3, 109.3 → 110): never below x, so the plan it comes from meets it. */
 export function ceilFigures(x: number): number {
@@ -23,12 +23,12 @@ interface Terms {
   readonly fromFlags: boolean;
 }
 
-const tokenBound = (t: Terms, seconds: number): string =>
-  (t.fromFlags ? `--max-token-ms ${ceilFigures(seconds * MS_PER_SECOND)}` : `maxDecodeSecondsPerToken ${ceilFigures(seconds)}`);
-const firstTokenBound = (t: Terms, seconds: number): string =>
-  (t.fromFlags ? `--max-ttft-s ${ceilFigures(seconds)}` : `maxPrefillSeconds ${ceilFigures(seconds)}`);
-const gpusField = (t: Terms, gpus: number): string => (t.fromFlags ? `--gpus ${gpus}` : `gpus ${gpus}`);
-const name = (t: Terms, flag: string, field: string): string => (t.fromFlags ? flag : field);
+// The fields a remedy names, as slots its surface writes (inference-remedy-terms.ts); a bound loosened is rounded up to
+// three figures in the field's unit, seconds, which a flag in ms shows as the same figures.
+const tokenBound = (s: Slots, seconds: number): string => slot(s, { field: 'maxDecodeSecondsPerToken', value: ceilFigures(seconds) });
+const firstTokenBound = (s: Slots, seconds: number): string => slot(s, { field: 'maxPrefillSeconds', value: ceilFigures(seconds) });
+const gpusField = (s: Slots, gpus: number): string => slot(s, { field: 'gpus', value: gpus });
+const name = (s: Slots, field: string, value?: string): string => slot(s, { field, ...(value !== undefined && { value }) });
 
 /** The numeric field of a request as given (an `--input` request may carry anything). */
 function field(request: Record<string, unknown>, key: string): number | undefined {
@@ -47,7 +47,7 @@ const fp8Works = (request: Record<string, unknown>, retry: Retry): Served | unde
   (request.precision === 'fp8' ? undefined : retry({ set: { precision: 'fp8' } }));
 
 /** The bounds (and, with a rate, the GPUs) loosened to what `closest` needs, which it then meets. */
-function loosened(closest: InferencePointJson, request: Record<string, unknown>, t: Terms): string[] {
+function loosened(closest: InferencePointJson, request: Record<string, unknown>, t: Slots): string[] {
   const maxToken = field(request, 'maxDecodeSecondsPerToken');
   const maxFirst = field(request, 'maxPrefillSeconds');
   const gpus = field(request, 'gpus');
@@ -59,19 +59,40 @@ function loosened(closest: InferencePointJson, request: Record<string, unknown>,
 }
 
 /**
- * What would give a plan when the latency bounds (or, with a rate, the GPUs) rule every plan out:
- * the bounds loosened to what the closest plan needs (which it then meets), and what serves faster.
+ * With a rate and the GPUs given: the fewest GPUs that serve it within the bounds as they are, and the plan on them, or
+ * undefined where none is found. planInference ranks the plans for a rate by the GPUs they take, so the request without
+ * `gpus` answers with the plan that takes the fewest; its count is checked by asking again with it.
  */
-function boundsRemedy(closest: InferencePointJson, request: Record<string, unknown>, t: Terms, retry: Retry): string {
+function gpusWithinBounds(request: Record<string, unknown>, retry: Retry): { gpus: number; best: InferencePointJson } | undefined {
+  if (field(request, 'requestsPerSecond') === undefined || field(request, 'gpus') === undefined) return undefined;
+  const gpus = retry({ drop: ['gpus'] })?.best?.load?.gpus;
+  const best = gpus === undefined ? undefined : retry({ set: { gpus } })?.best;
+  return gpus === undefined || best === undefined ? undefined : { gpus, best };
+}
+
+/**
+ * What would give a plan when the latency bounds (or, with a rate, the GPUs) rule every plan out:
+ * the bounds loosened to what the closest plan needs (which it then meets), and what serves faster. Where the closest
+ * plan needs two limits changed (a looser bound and more GPUs for a rate), a change of one, the GPU count alone with the
+ * bounds kept, comes first when some count serves (QA: 100 requests/s of Llama 3 8B on 4 H100s within 30 ms a token
+ * needed "--max-token-ms 64.1, --gpus 8", where --gpus 10 alone serves, 5 replicas of TP 2 within 30 ms).
+ */
+function boundsRemedy(closest: InferencePointJson, request: Record<string, unknown>, t: Slots, retry: Retry): string {
   const maxToken = field(request, 'maxDecodeSecondsPerToken');
   const tokenMissed = maxToken !== undefined && closest.decodeStepSeconds > maxToken;
   const loosen = loosened(closest, request, t);
+  const more = loosen.length > 1 ? gpusWithinBounds(request, retry) : undefined;
   const fp8 = fp8Works(request, retry);
   const faster = [
-    ...(fp8 === undefined ? [] : [`FP8 weights (${name(t, '--precision fp8', 'precision "fp8"')}${fp8.best === undefined ? '' : ', which meets them'})`]),
-    ...(tokenMissed && request.speculative === undefined ? [`speculative decoding (${name(t, '--draft-model', 'speculative')})`] : []),
-    `a faster GPU (${name(t, '--gpu', 'cluster.gpu')})`,
+    ...(fp8 === undefined ? [] : [`FP8 weights (${name(t, 'precision', 'fp8')}${fp8.best === undefined ? '' : ', which meets them'})`]),
+    ...(tokenMissed && request.speculative === undefined ? [`speculative decoding (${name(t, 'speculative')})`] : []),
+    `a faster GPU (${name(t, 'cluster.gpu')})`,
   ];
+  if (more !== undefined) {
+    const { gpus, best } = more;
+    return `to get a plan, give ${gpusField(t, gpus)}, the fewest that serve within the bounds as they are: ${replicasText(best)} `
+      + `${(best.replicas ?? 1) > 1 ? 'meet' : 'meets'} them, a token every ${formatSeconds(best.decodeStepSeconds)}; or try ${joinOr(faster)}`;
+  }
   const closestNeeds = loosen.length === 0 ? '' : `give what the closest plan needs (${loosen.join(', ')}), or `;
   return `to get a plan, ${closestNeeds}try ${joinOr(faster)}`;
 }
@@ -212,7 +233,7 @@ function replicasText(p: InferencePointJson): string {
 }
 
 /** The GPUs that serve within the bounds, or the fewest that hold it and the bounds no count tried meets. */
-function countsRemedy(needed: Counts, t: Terms, request: Record<string, unknown>): string {
+function countsRemedy(needed: Counts, t: Slots, request: Record<string, unknown>): string {
   // "Or a multiple of it" only where no count between it and its double serves (none that another replica divides).
   const [or, alsoText] = needed.others.length === 0 ? [' or a multiple of it', '']
     : [', the fewest that serve', ` (${needed.others.map(grouped).join(', ')} … serve too`];
@@ -264,12 +285,12 @@ const PREFILL_CHUNKS = [8192, 2048];
  * 106 GiB of activations on an H100 in one pass, 212 MiB in chunks of 8,192). The largest chunk that lets a shape hold
  * it at batch 1, checked by asking again; undefined where the request already prefills in chunks that small or none helps.
  */
-function chunkRemedy(request: Record<string, unknown>, t: Terms, retry: Retry): string | undefined {
+function chunkRemedy(request: Record<string, unknown>, t: Slots, retry: Retry): string | undefined {
   const asked = field(request, 'prefillChunkTokens');
   for (const chunk of PREFILL_CHUNKS.filter((c) => asked === undefined || c < asked)) {
     const shape = fewest(holding(retry, { set: { batching: 'continuous', prefillChunkTokens: chunk } }));
     if (shape === undefined) continue;
-    const ask = t.fromFlags ? `--batching continuous --prefill-chunk ${chunk}` : `batching "continuous", prefillChunkTokens ${chunk}`;
+    const ask = slot(t, { field: 'batching', value: 'continuous' }, { field: 'prefillChunkTokens', value: chunk });
     return `to serve it, prefill the prompt in chunks (${ask}): ${shapeText(shape)} then holds it, one chunk's activations at a time`;
   }
   return undefined;
@@ -280,7 +301,7 @@ function chunkRemedy(request: Record<string, unknown>, t: Terms, retry: Retry): 
  * for that fit; with `gpus` given, the fewest GPUs that serve; else, with memory held back, all of it; else FP8
  * weights where they make it fit; else (nothing checked helps) GPUs with more memory.
  */
-function memoryRemedy(request: Record<string, unknown>, t: Terms, retry: Retry): string {
+function memoryRemedy(request: Record<string, unknown>, t: Slots, retry: Retry): string {
   const batches = batchRemedy(request, retry);
   if (batches !== undefined) return batches;
   const chunked = chunkRemedy(request, t, retry);
@@ -288,17 +309,17 @@ function memoryRemedy(request: Record<string, unknown>, t: Terms, retry: Retry):
   const gpus = field(request, 'gpus');
   // FP8 weights where the GPU runs them and they fit the GPUs given: offered beside more GPUs, as they need none.
   const fp8 = request.precision === 'fp8' ? undefined : fewest(holding(retry, { set: { precision: 'fp8' } }));
-  const fp8Text = fp8 === undefined ? undefined : `FP8 weights (${name(t, '--precision fp8', 'precision "fp8"')}): ${shapeText(fp8)} holds them`;
+  const fp8Text = fp8 === undefined ? undefined : `FP8 weights (${name(t, 'precision', 'fp8')}): ${shapeText(fp8)} holds them`;
   const needed = gpus === undefined ? undefined : fewestGpus(request, retry);
   if (needed !== undefined) return `${countsRemedy(needed, t, request)}${fp8Text === undefined ? '' : `; or try ${fp8Text}`}`;
   // Memory held back (vLLM's --gpu-memory-utilization): all of it may be enough.
   const held = field(request, 'gpuMemoryUtilization');
   const whole = held === undefined || held >= 1 ? undefined : fewest(holding(retry, { drop: ['gpuMemoryUtilization'] }));
   if (whole !== undefined) {
-    return `to serve it, raise ${name(t, '--gpu-memory-utilization', 'gpuMemoryUtilization')}: with all of each GPU's memory, ${shapeText(whole)} holds it`;
+    return `to serve it, raise ${name(t, 'gpuMemoryUtilization')}: with all of each GPU's memory, ${shapeText(whole)} holds it`;
   }
   if (fp8Text !== undefined) return `to serve it, try ${fp8Text}`;
-  return `to serve it, give GPUs with more memory (${name(t, '--gpu', 'cluster.gpu')})`;
+  return `to serve it, give GPUs with more memory (${name(t, 'cluster.gpu')})`;
 }
 
 /** The widest shape the GPUs given allow runs out of memory: the failures memoryRemedy answers. */
@@ -325,21 +346,56 @@ export function fewestServingGpus(a: Served, request: Record<string, unknown>, r
 }
 
 /**
- * Why there is no plan and how to get one, for the one stderr line of an inference that exits 1:
- * the reason the answer gives (`unservable`, or the closest plan's miss), then a remedy built from
- * the request (bounds the closest plan meets, the GPUs a replica needs, what serves faster), checked
- * where it can be by asking again (`retry`).
+ * The request as the plan applies its bounds, for a remedy to loosen: a per-token bound with one output token is dropped, as
+ * planInference drops it (no token is decoded), so that no remedy offers to loosen it.
+ */
+function appliedBounds(request: Record<string, unknown>): Record<string, unknown> {
+  if (request.outputTokens !== 1) return request;
+  const { maxDecodeSecondsPerToken: _dropped, ...rest } = request;
+  return rest;
+}
+
+/**
+ * What to change for a plan where the answer has none, or undefined where it has one or no remedy applies (no shape
+ * divides the GPUs given; no closest plan): for memory (`unservable`), what lets a shape hold the model; for the bounds
+ * (`closest`), the bounds the closest plan meets, or GPUs, and what serves faster. Each change it names is checked where
+ * it can be by asking again (`retry`).
+ */
+export function inferenceRemedy(a: Served, request: Record<string, unknown>, retry: Retry): InferenceRemedyJson | undefined {
+  if (a.best !== undefined) return undefined;
+  const applied = appliedBounds(request);
+  const s: Slots = { fields: [] };
+  // unservable quotes the widest shape's reason: memory has a remedy here; a shape dividing none of the GPUs given says its own.
+  if (a.unservable !== undefined) return outOfMemory(a) ? remedyJson(s, memoryRemedy(applied, s, retry)) : undefined;
+  return a.closest === undefined ? undefined : remedyJson(s, boundsRemedy(a.closest.point, applied, s, retry));
+}
+
+/**
+ * Why there is no plan and how to get one, for the one stderr line of an inference that exits 1: the reason the answer
+ * gives (`unservable`, or the closest plan's miss), then its remedy (the answer's own, as runInferenceWithRemedy gives it,
+ * else inferenceRemedy's), its fields written as flags for a request built from them (`fromFlags`).
  */
 export function inferenceFailureText(
   a: Served, request: Record<string, unknown>, terms: Terms & { readonly unservable?: string; readonly bounds?: string }, retry: Retry,
 ): string {
-  if (terms.unservable !== undefined) {
-    // unservable quotes the widest shape's reason: memory has a remedy here; a shape dividing none of the GPUs given says its own.
-    return outOfMemory(a) ? `${terms.unservable}; ${memoryRemedy(request, terms, retry)}` : terms.unservable;
-  }
+  const remedy = a.remedy ?? inferenceRemedy(a, request, retry);
+  const then = remedy === undefined ? '' : `; ${inferenceRemedyText(remedy, terms.fromFlags)}`;
+  if (terms.unservable !== undefined) return `${terms.unservable}${then}`;
   const head = `no plan meets the latency bounds${terms.bounds === undefined ? '' : ` (${terms.bounds})`}`;
-  if (a.closest === undefined) return head;
-  return `${head}: ${a.closest.why}; ${boundsRemedy(a.closest.point, request, terms, retry)}`;
+  return a.closest === undefined ? head : `${head}: ${a.closest.why}${then}`;
+}
+
+/**
+ * runInference's answer with, where it has no plan, its remedy (inferenceRemedy): what the API answers, the CLI prints
+ * (its stderr writing the fields as flags) and the chat bot may say, computed once here. A remedy asks again a few to a
+ * few hundred times (fewestGpus), so runInference alone, which the widget runs on every edit, leaves it out.
+ */
+export function runInferenceWithRemedy(request: unknown): InferenceResponseJson {
+  const a = runInference(request);
+  if (!a.ok || a.best !== undefined) return a;
+  const asked = request as Record<string, unknown>;
+  const remedy = inferenceRemedy(a, asked, retryInference(asked));
+  return remedy === undefined ? a : { ...a, remedy };
 }
 
 /**

@@ -5,7 +5,7 @@ import { boolean, enumOf, integer, literal, number, string } from '../schema/sca
 import type { JsonSchema, Schema } from '../schema/types.ts';
 import { jsonSchemaDocument, validate, type Validation } from '../schema/validate.ts';
 import { cost, count, issuesSchema, message, open, seconds } from './response-parts.ts';
-import type { InferencePointJson, InferenceResponseJson } from './inference-json.ts';
+import type { InferencePointJson, InferenceRemedyJson, InferenceResponseJson, RemedyFieldJson } from './inference-json.ts';
 
 /** The request lists at most 16 tensor and 16 pipeline degrees (inferenceRequestSchema): 256 shapes. */
 const MAX_SHAPES = 16 * 16;
@@ -29,7 +29,7 @@ const inferencePoint: Schema<InferencePointJson> = object({
   replicas: optional(count('Replicas of this shape on the request\'s gpus: gpus / (tensor × pipeline); only when the request gives gpus.')),
   prefillSeconds: seconds('Time to first token (static: the batch\'s prompts\' forward pass; continuous: a running iteration waited out, then the iterations that prefill the prompt, whole or in chunks)'),
   decodeStepSeconds: seconds('Time per generated token of a sequence (with PP: a round of the micro-batches through the stages; '
-    + 'continuous: an iteration, which also prefills the prompts admitted in it)'),
+    + 'continuous: an iteration as the sequence sees it, which also prefills the other sequences\' prompts admitted while it decodes; its own is in prefillSeconds)'),
   tokensPerSecondPerGpu: number({ min: 0, description: 'Generated tokens per second per GPU, the prompts\' prefill counted: continuous batching\'s '
     + 'iterations carry it; static batching\'s figure is a batch\'s b·O tokens over its prefill and O − 1 decode steps.' }),
   weightsBytesPerGpu: bytes('Weights per GPU'),
@@ -73,7 +73,8 @@ const shapeOk = object({
   pipeline: count('Pipeline-parallel degree.'),
   ok: literal(true),
   largestBatch: inferencePoint,
-}, { ...open, description: 'A shape that serves: its largest batch within the bounds.' });
+}, { ...open, description: 'A shape that holds the model: its largest batch that fits, maxBatch (with a prefill chunk, at most its '
+  + 'chunkBatchLimit; with batches, the largest of them that fits), whatever the latency bounds and rate: best and frontier are the plans within them.' });
 
 const shapeFail = object({
   tensor: count('Tensor-parallel degree.'),
@@ -82,6 +83,18 @@ const shapeFail = object({
   reason: string({ description: 'Why this shape does not serve, e.g. out-of-memory.' }),
   message: message('The reason, for humans.'),
 }, { ...open, description: 'A shape that does not serve, and why.' });
+
+const remedyField: Schema<RemedyFieldJson> = object({
+  field: string({ description: 'A request field, by its path: gpus, maxDecodeSecondsPerToken, precision, cluster.gpu, …' }),
+  value: optional(union([number(), string()], { description: 'The value the remedy gives it (seconds for a bound); absent where it names the field alone (another GPU).' })),
+}, { ...open, description: 'A request field the remedy names.' });
+
+const remedy: Schema<InferenceRemedyJson> = object({
+  message: message('What to change for a plan, in the request\'s field names, e.g. "to serve it, give gpus 22, the fewest that serve: …". '
+    + 'Each change it names is checked by asking again where it can be.'),
+  fields: array(remedyField, { maxItems: 16, description: 'The request fields the message names, in its order: changes it offers, some of them alternatives.' }),
+  template: message('The message with fields[i] as {i} ({i+j}: given together), for a surface that writes fields in its own terms (the CLI as flags).'),
+}, { ...open, description: 'Where there is no plan (unservable for memory, or closest): what to change to get one.' });
 
 const inferenceOk = object({
   ok: literal(true),
@@ -95,6 +108,7 @@ const inferenceOk = object({
     point: inferencePoint,
   }, { ...open, description: 'When no shape meets the latency bounds: the nearest point.' })),
   unservable: optional(message('When no shape tried can serve the model at all (memory, divisibility, or none divides gpus): why. Also the first warning.')),
+  remedy: optional(remedy),
   warnings: optional(array(message('A caveat.'), { maxItems: 16, description: 'Caveats about the request, e.g. a context longer than the model\'s sequence length.' })),
 }, { ...open, expected: 'an inference answer', description: 'Serving plans per tensor × pipeline shape.' });
 

@@ -85,6 +85,20 @@ describe('the time-to-first-token warning names the batching', () => {
     expect(warning).toContain(`one prompt's prefill plus waiting for a running iteration of its ${a.best!.batch} sequences (continuous batching)`);
     expect(warning).not.toMatch(/prefilled together|use batching/);
   });
+
+  it('continuous at batch 1 (QA: Llama 3 70B, a 64k-token prompt, 20 ms a token on 8 H100s): its prefill alone, no running iteration waited for', () => {
+    const long = { model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 65_536, outputTokens: 256 };
+    const a = served({ ...long, gpus: 8, batching: 'continuous', maxDecodeSecondsPerToken: 0.02 });
+    // A second slot would add the other's 64k-token prefill, over 4 s, spread over 256 tokens: 16 ms more a token than the
+    // 12 ms decode step, past 20 ms. Alone, a token every decode step, as static batching's (before: "no plan", 28.3 ms,
+    // its own prefill counted in its tokens).
+    expect(a.best!.batch).toBe(1);
+    const shape = { tensor: [a.best!.tensor], pipeline: [a.best!.pipeline], batches: [1] };
+    expect(a.best!.decodeStepSeconds).toBe(served({ ...long, ...shape }).best!.decodeStepSeconds);
+    const warning = a.warnings?.find((w) => ttft.test(w));
+    expect(warning).toContain('it is one prompt\'s prefill alone (continuous batching)');
+    expect(warning).not.toMatch(/1 sequences|running iteration/);
+  });
 });
 
 describe('an answer where nothing serves says why in unservable, and still as the first warning', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateInferenceResponse } from '../../src/index.ts';
+import { inferenceResponseJsonSchema, validateInferenceResponse } from '../../src/index.ts';
 import { served } from '../support/inference.ts';
 
 // Batches left to the planner are any whole number at which the bounds bind, not only powers of two:
@@ -32,5 +32,21 @@ describe('inference: batches between powers of two', () => {
     if (best.batch < best.maxBatch) expect(after.ok && after.largestBatch.batch === best.batch + 1 && after.largestBatch.decodeStepSeconds > 0.069).toBe(true);
     const powers = served({ ...request, batches: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024] }).best!;
     expect(best.tokensPerSecondPerGpu).toBeGreaterThan(powers.tokensPerSecondPerGpu);
+  });
+});
+
+describe('byShape: each shape\'s largest batch that fits, whatever the bounds (QA: /openapi.json said "within the bounds")', () => {
+  it('under 30 ms a token each shape still lists its maxBatch, past the bound; best is the plan within it', () => {
+    const a = served({ ...load, requestsPerSecond: undefined, maxPrefillSeconds: undefined });
+    const shapes = a.byShape.flatMap((s) => (s.ok ? [s.largestBatch] : []));
+    expect(shapes.length).toBeGreaterThan(0);
+    for (const p of shapes) expect(p.batch).toBe(p.maxBatch);
+    // Llama 3 8B's batch of hundreds to thousands decodes slower than 30 ms on every shape: the entries are not within it.
+    expect(shapes.some((p) => p.decodeStepSeconds > 0.03)).toBe(true);
+    expect(a.best!.decodeStepSeconds).toBeLessThanOrEqual(0.03);
+    // The published description says so.
+    const described = JSON.stringify(inferenceResponseJsonSchema);
+    expect(described).not.toContain('its largest batch within the bounds');
+    expect(described).toContain('A shape that holds the model: its largest batch that fits, maxBatch');
   });
 });

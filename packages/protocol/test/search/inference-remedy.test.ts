@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ceilFigures, inferenceFailureText, retryInference } from '../../src/search/inference-remedy.ts';
+import { inferenceRemedyText, remedyJson, slot, type Slots } from '../../src/search/inference-remedy-terms.ts';
 import { runInference } from '../../src/search/inference.ts';
 import type { InferenceResponseJson } from '../../src/search/inference-json.ts';
 
@@ -27,6 +28,36 @@ describe('ceilFigures', () => {
       expect(ceilFigures(x)).toBeGreaterThanOrEqual(x);
       expect(ceilFigures(x) / x).toBeLessThan(1.01);
     }
+  });
+});
+
+describe('a remedy\'s fields, written by the request\'s JSON paths (the API) or as the flags that set them (the CLI)', () => {
+  it.each([
+    [{ field: 'gpus', value: 22 }, 'gpus 22', '--gpus 22'],
+    // --max-token-ms is in ms: 0.0154 s is 15.4 ms (0.0154 × 1000 is 15.400000000000002 in floats, written 15.4).
+    [{ field: 'maxDecodeSecondsPerToken', value: 0.0154 }, 'maxDecodeSecondsPerToken 0.0154', '--max-token-ms 15.4'],
+    [{ field: 'maxPrefillSeconds', value: 2.5 }, 'maxPrefillSeconds 2.5', '--max-ttft-s 2.5'],
+    [{ field: 'precision', value: 'fp8' }, 'precision "fp8"', '--precision fp8'],
+    [{ field: 'speculative' }, 'speculative', '--draft-model'],
+    [{ field: 'cluster.gpu' }, 'cluster.gpu', '--gpu'],
+  ])('%o: "%s", or "%s"', (field, json, flag) => {
+    const s: Slots = { fields: [] };
+    const remedy = remedyJson(s, `give ${slot(s, field)}`);
+    expect(remedy).toEqual({ message: `give ${json}`, fields: [field], template: 'give {0}' });
+    expect(inferenceRemedyText(remedy, true)).toBe(`give ${flag}`);
+  });
+
+  it('fields given together are one change; fields taken but not named are left out, and the rest numbered as named', () => {
+    const s: Slots = { fields: [] };
+    const unused = slot(s, { field: 'gpus', value: 8 });
+    const later = slot(s, { field: 'cluster.gpu' });
+    const chunk = slot(s, { field: 'batching', value: 'continuous' }, { field: 'prefillChunkTokens', value: 8192 });
+    const remedy = remedyJson(s, `prefill in chunks (${chunk}), or try ${later}`);
+    expect(unused).toBe('{0}');
+    expect(remedy.template).toBe('prefill in chunks ({0+1}), or try {2}');
+    expect(remedy.fields.map((f) => f.field)).toEqual(['batching', 'prefillChunkTokens', 'cluster.gpu']);
+    expect(remedy.message).toBe('prefill in chunks (batching "continuous", prefillChunkTokens 8192), or try cluster.gpu');
+    expect(inferenceRemedyText(remedy, true)).toBe('prefill in chunks (--batching continuous --prefill-chunk 8192), or try --gpu');
   });
 });
 

@@ -1,4 +1,4 @@
-import { formatGrouped } from '@trainplan/units';
+import { countOf, formatGrouped } from '@trainplan/units';
 import type { InferenceShape } from './inference-plan.ts';
 import { cachedPrefixTokens } from './prefix-cache.ts';
 import { tokensPerStep } from './speculative.ts';
@@ -92,7 +92,8 @@ export function chunkLimitWarnings(bounds: readonly ChunkBound[]): string[] {
   if (bounds.length === 0) return [];
   const byDepth = new Map(bounds.map((b) => [b.pipeline, b.limit]));
   const depths = [...byDepth.entries()].sort(([a], [b]) => a - b);
-  const each = depths.map(([p, l], i) => `${n(l.sequences)}${i === 0 ? ' sequences running' : ''} on PP ${p}`);
+  // The first names its noun, singular for one ("at most 1 sequence running on PP 1, 3 on PP 2").
+  const each = depths.map(([p, l], i) => `${i === 0 ? `${countOf(l.sequences, 'sequence')} running` : n(l.sequences)} on PP ${p}`);
   const perDepth = each.length === 1 ? each[0] : `${each.slice(0, -1).join(', ')} and ${each.at(-1)}`;
   const first = depths[0]![1];
   const asked = bounds.filter((b) => b.leftOut.length > 0);

@@ -50,8 +50,17 @@ export interface PromptPrefill {
 }
 
 export interface ContinuousIteration {
-  /** One iteration: every decoding sequence gets a token and b/L prompts are prefilled (the time per output token). */
+  /**
+   * The mean iteration, all the replica's work: every decoding sequence gets a token and b/L prompts are prefilled. Its
+   * throughput is the tokens of an iteration over it, and a slot is held L of them (Little's law: b/L leave per iteration).
+   */
   readonly iterationSeconds: Seconds;
+  /**
+   * The time per output token one sequence sees, between two of its tokens: the mean iteration with the prompts of the
+   * other b − 1 slots admitted during its decode, (b − 1)/L an iteration, not its own, whose prefill is its time to first
+   * token (firstTokenSeconds). Alone (b = 1) nothing else is admitted: the decode round, as static batching's step.
+   */
+  readonly interTokenSeconds: Seconds;
   /** L: iterations a sequence holds its slot, O + c − 1 (slotIterations); O unchunked. */
   readonly slotIterations: number;
   /** The iterations that prefill one prompt's chunks (one, unchunked), each fused with its micro-batch's decode, through every stage. */
@@ -106,9 +115,17 @@ export function stageSeconds(round: DecodeRound, prefill: LayerPrefill = NO_PREF
  * a prompt over more iterations hides more of it: Sarathi-Serve's chunked prefill (Agrawal et al. 2024),
  * where every iteration carries a chunk (φ = 1), against a whole prompt in one iteration (c = 1), which
  * hides at most one iteration's idle tensor cores per prompt. With a chunk the batch is at most chunkBatchLimit's,
- * where a/φ·P' stays within the chunk (estimateInference refuses a larger one). The mean iteration, the time per output
- * token, is the larger of a micro-batch's traversal (with its share of the prompts' activations sent along)
+ * where a/φ·P' stays within the chunk (estimateInference refuses a larger one). The mean
+ * iteration is the larger of a micro-batch's traversal (with its share of the prompts' activations sent along)
  * and k times the busiest stage, as the decode round is (estimateInference).
+ *
+ * The GPU does all b/L prompts' work (iterationSeconds, the throughput's), but a sequence's own prompt is prefilled
+ * before its first token, in the iterations that carry it, not between its tokens: what stalls its decode is the
+ * prompts of the other b − 1 slots, each admitted once while it holds its slot (Orca admits a request at any
+ * iteration, Yu et al. 2022; vLLM schedules waiting prompts into the running batch; Sarathi-Serve's "generation
+ * stalls", Agrawal et al. 2024, are running decodes held up by other requests' prefills). Their admissions taken
+ * as independent of its own, (b − 1)/L of them fall in each of its iterations, so the time between its tokens
+ * (interTokenSeconds) is the mean iteration with b − 1 slots admitting: at b = 1 the decode round alone.
  *
  * The time to first token is the running iteration waited out (a prompt arriving waits up to one before
  * it is admitted; with a batch of one nothing else runs, so it starts at once) plus the c iterations that
@@ -128,20 +145,24 @@ export function continuousIteration(options: {
   const k = round.microBatches;
   // Prompts admitted per iteration: each sequence holds its slot L iterations, so b/L leave and join per iteration.
   const life = slotIterations(outputTokens, prompt.chunks);
-  const perMicroBatch = batch / life / k;
-  const carrying = Math.min(1, perMicroBatch * prompt.chunks);
   const share = (prompts: number): LayerPrefill => ({ tensorCoreSeconds: prompts * prompt.layerTensorCoreSeconds, otherSeconds: prompts * prompt.layerOtherSeconds });
-  const withPrefill = stageSeconds(round, share(perMicroBatch / carrying));
   const decodeOnly = stageSeconds(round);
-  const stages = withPrefill.map((s, i) => carrying * s + (1 - carrying) * decodeOnly[i]!);
-  const traversal = stages.reduce((a, s) => a + s, 0) + sendSeconds(round.activationBytes + perMicroBatch * prompt.activationBytes);
-  const busiestStage = k * Math.max(...stages);
-  const iterationSeconds = Math.max(traversal, busiestStage);
+  // The mean iteration while `slots` of the b slots turn over, slots/L prompts admitted an iteration.
+  const iteration = (slots: number): Seconds => {
+    const perMicroBatch = slots / life / k;
+    const carrying = Math.min(1, perMicroBatch * prompt.chunks);
+    // A prompt's share of the iterations carrying one (none carries with none admitted: 0, not 0/0).
+    const withPrefill = stageSeconds(round, share(carrying && perMicroBatch / carrying));
+    const stages = withPrefill.map((s, i) => carrying * s + (1 - carrying) * decodeOnly[i]!);
+    const traversal = stages.reduce((a, s) => a + s, 0) + sendSeconds(round.activationBytes + perMicroBatch * prompt.activationBytes);
+    return Math.max(traversal, k * Math.max(...stages));
+  };
+  const iterationSeconds = iteration(batch);
   const chunkIteration = stageSeconds(round, share(1 / prompt.chunks)).reduce((a, s) => a + s, 0)
     + sendSeconds(round.activationBytes + prompt.activationBytes / prompt.chunks);
   const carryingSeconds = prompt.chunks * chunkIteration;
   const waitSeconds = batch > 1 ? iterationSeconds : 0;
-  return { iterationSeconds, slotIterations: life, carryingSeconds, firstTokenSeconds: waitSeconds + carryingSeconds };
+  return { iterationSeconds, interTokenSeconds: iteration(batch - 1), slotIterations: life, carryingSeconds, firstTokenSeconds: waitSeconds + carryingSeconds };
 }
 
 /** vLLM's default KV block: 16 tokens (PagedAttention, Kwon et al. 2023 §4.2; `block_size` in vLLM's cache config). */

@@ -261,7 +261,11 @@ function closestMiss(points: readonly InferenceEstimate[], search: InferenceSear
 /**
  * A context (prompt + output) longer than the model can attend over: its context window where one is stated (Llama
  * 3.1's 128K), else the sequence length it was trained at (a custom shape: what it is given). The estimate is given
- * with a warning rather than refused (a long-context variant may serve more).
+ * with a warning rather than refused (a long-context variant may serve more), as training at a longer sequence is
+ * (protocol's sequenceWarnings). Learned absolute positions (GPT-2/3: Radford et al. 2019, Brown et al. 2020) are a
+ * table of one embedding per position, none past its last: as published such a model cannot attend beyond it at all
+ * (QA: GPT-3 175B's 2,048 + 512 tokens warned only of "a long-context variant"), so that is said, and that the estimate
+ * is of a variant whose table is grown to the context, as training at a longer sequence grows it.
  */
 function contextWarnings(base: InferenceBase, search: InferenceSearch): string[] {
   const context = search.promptTokens + search.outputTokens;
@@ -271,7 +275,9 @@ function contextWarnings(base: InferenceBase, search: InferenceSearch): string[]
   const n = (x: number) => x.toLocaleString('en-US');
   // A shape given without a name is @trainplan/model's 'custom': "the custom model's", not "custom's".
   const model = base.model.name === 'custom' ? 'the custom model' : base.model.name;
+  const learned = window === undefined && base.model.positionEmbedding === 'learned';
   return [`the context (${n(search.promptTokens)} prompt + ${n(search.outputTokens)} output = ${n(context)} tokens) is longer than ${model}'s `
-    + `${window === undefined ? 'sequence length' : 'context window'} (${n(limit)} tokens): `
-    + 'the estimate assumes the model can attend over all of it (a long-context variant), which the length stated does not say'];
+    + `${learned ? `${n(limit)} learned positions` : `${window === undefined ? 'sequence length' : 'context window'} (${n(limit)} tokens)`}: `
+    + (learned ? 'it has no position embedding past them, so as published it cannot attend beyond them; the estimate assumes a variant trained at this length'
+      : 'the estimate assumes the model can attend over all of it (a long-context variant), which the length stated does not say')];
 }

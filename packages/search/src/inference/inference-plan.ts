@@ -1,7 +1,7 @@
 import { p2pSeconds } from '@trainplan/collectives';
 import { kvCacheBytesPerToken as modelKvCacheBytesPerToken, parameterCount, stageParameters } from '@trainplan/model';
 import { kernelContext, layerComputeCost, layerProfile, peak16, resolveCalibration, type PlanInput, type TrainingPrecision } from '@trainplan/planner';
-import { GiB, type Bytes, type Seconds } from '@trainplan/units';
+import { countOf, GiB, type Bytes, type Seconds } from '@trainplan/units';
 import { planFor, type SearchBase } from '../candidate.ts';
 import { cachedPrefixTokens, uncachedAttentionFraction } from './prefix-cache.ts';
 import type { ServingCost } from './serving-cost.ts';
@@ -72,13 +72,17 @@ export interface InferenceEstimate {
   /**
    * One decode step: the time between two tokens of a sequence, in which every sequence of the batch
    * gets one (a round of the micro-batches through the stages), at the mean context length. With
-   * continuous batching, the iteration: that round plus the prefill of the b/L prompts admitted in it (L the
-   * iterations a sequence holds its slot, O + c − 1 with prompts in c chunks; continuousIteration).
+   * continuous batching, the iteration as one sequence sees it: that round plus the prefill of the other
+   * slots' prompts admitted during its decode, (b − 1)/L an iteration (L the iterations a sequence holds its
+   * slot, O + c − 1 with prompts in c chunks), not its own prompt's, which is its time to first token
+   * (continuousIteration's interTokenSeconds); alone (batch 1), static batching's decode step.
    */
   readonly decodeStepSeconds: Seconds;
   /**
    * Continuous batching: how long a sequence holds its slot, its L iterations (its prompt's c chunks, then its decode
-   * steps): the holding time of servingLoad's queue.
+   * steps): the holding time of servingLoad's queue. L mean iterations, each carrying all b/L prompts admitted, as the
+   * replica does (b slots each held this long finish b of them in it: Little's law), so over L it is the iteration that
+   * tokensPerSecondPerGpu is of, which decodeStepSeconds (a sequence's view, without its own prompt) is under.
    */
   readonly slotSeconds?: Seconds;
   /** With chunked prefill: the most sequences its chunks keep running (chunkBatchLimit), a bound on the batch beside memory's maxBatch. */
@@ -114,8 +118,8 @@ export interface InferenceEstimate {
   readonly maxBatch: number;
   /**
    * Generated tokens per second per GPU, over the TP × PP GPUs. Continuous batching: the b·O/L tokens an iteration
-   * yields (b without chunks; the slots still prefilling their chunks yield none) over the iteration, which carries the
-   * prompts' prefill. Static batching: a batch's b·O tokens over its whole life, the prefill (which
+   * yields (b without chunks; the slots still prefilling their chunks yield none) over the mean iteration, which carries
+   * all b/L prompts' prefill (slotSeconds / L), own and others', the GPU doing all of it. Static batching: a batch's b·O tokens over its whole life, the prefill (which
    * yields the first token) and O − 1 decode steps, as gptSessionBenchmark measures it; its steady decode alone
    * (b over a step) would leave out the prefill, which a large batch of long prompts is most of.
    */
@@ -234,7 +238,9 @@ function promptPrefill(lone: (tokens: number) => PlanInput, promptTokens: number
  * With `batching: 'continuous'` the decode round above also prefills the b/O prompts that replace the
  * sequences finishing in it, each costed as one prompt alone and fused into the decode's layers (whole,
  * or in chunks of `prefillChunkTokens`), and the KV cache is paged, holding each sequence's steady-state
- * mean rather than its full context (continuous-batching.ts). Static batching reserves every sequence's
+ * mean rather than its full context (continuous-batching.ts). Throughput is over that iteration, all the
+ * prompts' work; a sequence's time per token carries only the other sequences' prompts, its own being its
+ * time to first token (continuousIteration's interTokenSeconds). Static batching reserves every sequence's
  * full context. A shared prefix (`sharedPrefixTokens`, continuous only) is held once and not prefilled
  * again (prefix-cache.ts); the decode still reads it for every sequence, as paged attention does. With
  * `speculative` a draft model's γ decode steps precede each step, the target's layers verify γ + 1 tokens a
@@ -366,15 +372,18 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
     const draftPrompt = memo.draftPrompt ??= promptPrefill((tokens) => forwardInput(draft.base, draft.tensor, 1, 1, tokens), promptTokens, cached, chunks);
     const iteration = admit(draftRound, draftPrompt, () => 0);
     const perStep = (spec.draftTokens - 1) * step + iteration.iterationSeconds;
+    // Between a sequence's steps the draft prefills the other slots' prompts only, as the target does (interTokenSeconds).
+    const seen = (spec.draftTokens - 1) * step + iteration.interTokenSeconds;
     // Before the first token: the draft's steps carrying the prompt's chunks, and with others running, the running
     // step's drafting waited out and the other γ − 1 draft steps of each carrying step.
     const firstTokenSeconds = iteration.carryingSeconds + (b > 1 ? perStep + chunks * (spec.draftTokens - 1) * step : 0);
-    return { step, perStep, prefillSeconds: iteration.carryingSeconds, firstTokenSeconds };
+    return { step, perStep, seen, prefillSeconds: iteration.carryingSeconds, firstTokenSeconds };
   })();
-  const drafting = drafted?.perStep ?? 0;
-  // One step: the decode round or continuous iteration, after the draft's γ steps; a token is a step over E.
-  const step = (continuous?.iterationSeconds ?? decodeStep) + drafting;
-  const perToken = step / perStep;
+  // One step: the decode round or continuous iteration, after the draft's γ steps; a token is a step over E. Continuous:
+  // the replica's mean step carries every prompt admitted (throughput, slot time); a sequence's time between its tokens
+  // only the other slots' (continuousIteration's interTokenSeconds), its own prompt being its first token's.
+  const step = (continuous?.iterationSeconds ?? decodeStep) + (drafted?.perStep ?? 0);
+  const perToken = ((continuous?.interTokenSeconds ?? decodeStep) + (drafted?.seen ?? drafted?.perStep ?? 0)) / perStep;
   // The first token: the batch's prefill (static), or a running step waited out and the iterations carrying the
   // prompt (continuous); speculating, the draft's prefill and steps before it.
   const firstToken = (continuous?.firstTokenSeconds ?? prefill) + (drafted?.firstTokenSeconds ?? 0);
@@ -391,14 +400,14 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
       + `activations ${gib(activationBytes)} for ${forwardTokens(b).toLocaleString('en-US')} tokens in one forward pass, runtime ${gib(RUNTIME_RESERVE)}), ${has}`);
   }
   if (chunkLimit !== undefined && b > chunkLimit.sequences) {
-    return fail('prefill-chunk', `batch ${b.toLocaleString('en-US')} cannot be kept running: ${chunkLimitWhy(chunkLimit)}, so at most `
-      + `${chunkLimit.sequences.toLocaleString('en-US')} sequences keep running (with more slots prompts arrive faster than their chunks are prefilled; `
+    return fail('prefill-chunk', `batch ${b.toLocaleString('en-US')} cannot be kept running: ${chunkLimitWhy(chunkLimit)}, so the chunk keeps at most `
+      + `${countOf(chunkLimit.sequences, 'sequence')} running (with more slots prompts arrive faster than their chunks are prefilled; `
       + 'a larger prefillChunkTokens lifts the limit)');
   }
   return {
     ok: true, shape, batching, prefillSeconds: firstToken, decodeStepSeconds: perToken, microBatches, weightsBytesPerGpu: weights + draftWeights,
     kvCacheBytesPerGpu: kv, activationBytesPerGpu: activationBytes, forwardTokens: forwardTokens(b), totalBytesPerGpu: total, capacityBytes: capacity, usableBytes: usable, maxBatch,
-    tokensPerSecondPerGpu: (batching === 'continuous' ? decodingSlots / perToken : (b * outputTokens) / (firstToken + (outputTokens - 1) * perToken)) / (t * p),
+    tokensPerSecondPerGpu: (batching === 'continuous' ? decodingSlots / (step / perStep) : (b * outputTokens) / (firstToken + (outputTokens - 1) * perToken)) / (t * p),
     ...(batching === 'continuous' && { slotSeconds: life * step }),
     ...(chunkLimit !== undefined && { chunkBatchLimit: chunkLimit.sequences }),
     memoryBound: layer.memorySeconds >= layer.computeSeconds,
