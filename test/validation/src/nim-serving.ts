@@ -94,12 +94,14 @@ export function predictServing(row: ServingRow): ServingPrediction {
 }
 
 /**
- * The continuous-batching iteration law with the measured costs in place of the model's: an iteration is the
- * decode step of concurrency 1 plus the c/O prompts admitted in it, each prefilled whole at its measured cost
- * (concurrency 1's TTFT), i.e. ITL(c) = ITL(1) + (c/O)·TTFT(1). It tests the law (whole prompts, their prefill
- * hiding almost nothing under the decode) apart from the kernel costs; undefined without a concurrency-1 row.
+ * The continuous-batching iteration law with the measured costs in place of the model's: between two of a sequence's
+ * tokens runs the decode step of concurrency 1 plus the prompts the other c − 1 slots admit, (c − 1)/O an iteration,
+ * each prefilled whole at its measured cost (concurrency 1's TTFT); its own prompt is its time to first token, not
+ * between its tokens (continuous-batching.ts interTokenSeconds). ITL(c) = ITL(1) + ((c − 1)/O)·TTFT(1). It tests the
+ * law (whole prompts, their prefill hiding almost nothing under the decode) apart from the kernel costs; undefined
+ * without a concurrency-1 row.
  */
 export function iterationLawMs(row: ServingRow): number | undefined {
   const alone = NIM_ROWS.find((r) => r.promptTokens === row.promptTokens && r.outputTokens === row.outputTokens && r.concurrency === 1);
-  return alone === undefined ? undefined : alone.itlMs + (row.concurrency / row.outputTokens) * alone.ttftMs;
+  return alone === undefined ? undefined : alone.itlMs + ((row.concurrency - 1) / row.outputTokens) * alone.ttftMs;
 }

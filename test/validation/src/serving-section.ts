@@ -109,9 +109,9 @@ export const servingSection: ValidationSection = {
       '- The first token at concurrency 1 is one prompt\'s prefill, which the model costs with the training-fitted Hopper FP8 GEMM efficiency',
       `  (${COMPUTE_CALIBRATION.hopper.fp8GemmPeakFraction} of the FP8 peak, fitted on Transformer Engine training runs) and attention in 16 bits: ${range(alone.map((s) => s.ttftError))} slow here. TensorRT-LLM`,
       '  runs its FP8 GEMMs on weights quantised once, and can run the prompt\'s attention in FP8 with an FP8 KV cache.',
-      '- Under load the time per token is the decode step plus the c/O prompts admitted in each iteration, each prefilled whole, so the',
+      '- Under load the time between a sequence\'s tokens is the decode step plus the (c − 1)/O prompts the other sequences admit in each iteration, each prefilled whole, so the',
       '  prefill\'s error carries into it. With the measured costs in its place (concurrency 1\'s ITL and TTFT) the same law gives:', '',
-      '| concurrency | ITL measured | law with measured costs: ITL(1) + (c/O)·TTFT(1) | error |', '|---|---|---|---|',
+      '| concurrency | ITL measured | law with measured costs: ITL(1) + ((c − 1)/O)·TTFT(1) | error |', '|---|---|---|---|',
       ...scores.filter((s) => s.row.promptTokens === 5000 && s.row.concurrency > 1).map((s) => {
         const law = iterationLawMs(s.row)!;
         return `| ${s.row.concurrency} | ${ms(s.row.itlMs)} ms | ${ms(law)} ms | ${pct(law / s.row.itlMs - 1)} |`;
