@@ -143,11 +143,15 @@ function someLayoutRuns(batch: number, gpus: number, p: AskParameters): boolean 
 /**
  * The batch a deadline's search plans each cluster size at when the question states none: the size's own default
  * (what a question about that size alone takes, so that "how many nodes …" and "how long … on N nodes" agree), where it
- * stays within DEFAULT_BATCH_SLACK of its aim (the published batch, about 4M tokens, or one sequence per 8 GPUs on a
- * large cluster); where rounding to the size's GPUs moved it further, the batch the question takes with no size instead.
+ * stays within DEFAULT_BATCH_SLACK over its aim (the published batch, about 4M tokens, or one sequence per 8 GPUs on a
+ * large cluster); where rounding to the size's GPUs raised it further, the batch the question takes with no size instead.
  * Such a size then runs the batch it was asked at or no plan, rather than meeting the deadline with a batch inflated
  * to fit its GPUs: GPT-3 175B's 1,536 would be 2,919 on 2,919 H100 nodes (2,919 = 3 × 7 × 139 GPUs a node-group, no
- * split of 1,536), and that size would answer "1 day" with a batch nearly twice the published one.
+ * split of 1,536), and that size would answer "1 day" with a batch nearly twice the published one. A batch rounded
+ * down is the size's own however far: fewer sequences a step meet no deadline by the batch (a smaller batch is never
+ * the less sample-efficient, McCandlish et al. 2018), and planning the size at its aim instead found no split where its
+ * own runs (QA: Llama 3 70B on H100, 15T tokens, 70 days answered 462 nodes; on 425 nodes the own batch, 425 sequences
+ * 17% under 512, runs in 69.3 days, and 512 there had no split).
  */
 export function deadlineBatchFor(p: AskParameters): (nodes: number) => number {
   const { nodes: _nodes, gpus: _gpus, ...unsized } = p;
@@ -156,7 +160,7 @@ export function deadlineBatchFor(p: AskParameters): (nodes: number) => number {
     const sized = { ...unsized, nodes };
     const own = defaultBatch(sized).sequences;
     const aim = batchAim(sized, clusterGpusOf(sized)).sequences;
-    return Math.abs(own - aim) <= DEFAULT_BATCH_SLACK * aim ? own : asked;
+    return own <= (1 + DEFAULT_BATCH_SLACK) * aim ? own : asked;
   };
 }
 

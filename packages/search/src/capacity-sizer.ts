@@ -1,5 +1,6 @@
 import { days, formatAmount, formatDuration } from '@trainplan/units';
 import type { SearchBase } from './candidate.ts';
+import { whyNothingFits } from './nothing-fits.ts';
 import { searchPlans, type RankedPlan, type SearchOptions } from './search.ts';
 
 /** A cluster size, the best plan found on it, and what training the token budget on it takes. */
@@ -78,11 +79,17 @@ export const maxNodesText = (nodes: number): string | undefined => (nodes >= NEA
 export type NoPlanReason = 'out-of-memory' | 'indivisible' | 'candidate-budget';
 
 /** One cluster size searched: the point when a plan runs, else why none does. */
-export type SizeSearch = { readonly point: CapacityPoint; readonly noPlan?: undefined; readonly emptySpace?: undefined }
+export type SizeSearch = { readonly point: CapacityPoint; readonly noPlan?: undefined; readonly emptySpace?: undefined; readonly miss?: undefined }
   | {
     readonly point?: undefined; readonly noPlan: NoPlanReason;
     /** Where the constraints contradict each other, so that no size can run (SearchResult.emptySpace): why, in words. */
     readonly emptySpace?: string;
+    /**
+     * Where some candidate was estimated out of memory: what the one closest to fitting needs per GPU, and the search's
+     * one line of why nothing runs (whyNothingFits: "out of memory: the plan that comes closest (TP 8 · …) needs 5.34 TiB
+     * per GPU, the GPU has 79.6 GiB"), so that a capacity answer no size fits says what `search` says of the size.
+     */
+    readonly miss?: { readonly neededBytes: number; readonly why: string };
   };
 
 /**
@@ -96,8 +103,14 @@ export function searchOnNodes(base: SearchBase, nodes: number, tokens: number, o
   const result = searchPlans({ ...base, nodes, tokens, globalBatchSize }, { ...search, top: 1 });
   const best = result.top[0];
   if (!best) {
-    const noPlan = result.closestInfeasible ? 'out-of-memory' : result.budgetExhausted ? 'candidate-budget' : 'indivisible';
-    return { noPlan, ...(result.emptySpace !== undefined && { emptySpace: result.emptySpace }) };
+    // The budget first, as whyNothingFits says it: a search cut short may have a plan that fits among those not estimated,
+    // though a candidate it did estimate was out of memory.
+    const noPlan = result.budgetExhausted ? 'candidate-budget' : result.closestInfeasible ? 'out-of-memory' : 'indivisible';
+    const closest = result.closestInfeasible;
+    return {
+      noPlan, ...(result.emptySpace !== undefined && { emptySpace: result.emptySpace }),
+      ...(closest && { miss: { neededBytes: closest.neededBytes, why: whyNothingFits(result) } }),
+    };
   }
   const gpus = nodes * base.gpusPerNode;
   const time = best.estimate.timeToTrain;
@@ -137,11 +150,20 @@ export interface NoFit {
   readonly contradiction?: string;
 }
 
-export const noFitAnswer = (base: Pick<SearchBase, 'gpusPerNode' | 'gpu'>, s: Pick<Sizer, 'emptySpace' | 'searches'>): NoFit => {
+/**
+ * Where no size fits, what the plan closest to fitting needs, on the size it needs least: "no configuration fits on up to
+ * 8,192 nodes of 8 × NVIDIA H100 SXM5 80GB; on 8,192 nodes: out of memory: the plan that comes closest (TP 8 · PP 64 · …)
+ * needs 5.34 TiB per GPU, the GPU has 79.6 GiB" (QA: the answer said only its first clause, while `search` on the same
+ * model named the 5.34 TiB; whyNothingFits's words, so both say it alike).
+ */
+export const noFitAnswer = (base: Pick<SearchBase, 'gpusPerNode' | 'gpu'>, s: Pick<Sizer, 'emptySpace' | 'searches' | 'closestMiss'>): NoFit => {
   const contradiction = s.emptySpace();
-  return contradiction !== undefined
-    ? { ok: false, reason: 'does-not-fit', message: `no configuration runs on any cluster size: ${contradiction}`, searches: s.searches(), contradiction }
-    : { ok: false, reason: 'does-not-fit', message: `no configuration fits on up to ${nodesText(MAX_NODES)} of ${base.gpusPerNode} × ${base.gpu.name}`, searches: s.searches() };
+  if (contradiction !== undefined) {
+    return { ok: false, reason: 'does-not-fit', message: `no configuration runs on any cluster size: ${contradiction}`, searches: s.searches(), contradiction };
+  }
+  const miss = s.closestMiss();
+  const why = miss === undefined ? '' : `; on ${nodesText(miss.nodes)}: ${miss.why}`;
+  return { ok: false, reason: 'does-not-fit', message: `no configuration fits on up to ${nodesText(MAX_NODES)} of ${base.gpusPerNode} × ${base.gpu.name}${why}`, searches: s.searches() };
 };
 
 /** A cost in messages, in the price's own currency (a request names none): "a cost of 8,575,082 at the price given". */
@@ -163,6 +185,8 @@ export interface Sizer {
   readonly searches: () => number;
   /** Why the constraints leave no candidate on any size searched (SizeSearch's emptySpace), if they do. */
   readonly emptySpace: () => string | undefined;
+  /** Of the sizes searched that run no plan, the one whose closest plan needs the least memory per GPU, and why (SizeSearch's miss). */
+  readonly closestMiss: () => { readonly nodes: number; readonly why: string } | undefined;
 }
 
 export function sizer(base: SearchBase, tokens: number, options: CapacityOptions, price?: number): Sizer {
@@ -184,6 +208,14 @@ export function sizer(base: SearchBase, tokens: number, options: CapacityOptions
     points: () => [...seen.values()].flatMap((size) => (size.point ? [size.point] : [])),
     searches: () => searches,
     emptySpace: () => [...seen.values()].find((size) => size.emptySpace !== undefined)?.emptySpace,
+    closestMiss: () => {
+      let best: { nodes: number; neededBytes: number; why: string } | undefined;
+      for (const [nodes, size] of seen) {
+        const miss = size.miss;
+        if (miss && (best === undefined || miss.neededBytes < best.neededBytes)) best = { nodes, ...miss };
+      }
+      return best && { nodes: best.nodes, why: best.why };
+    },
   };
 }
 

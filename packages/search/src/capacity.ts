@@ -1,6 +1,6 @@
 import { formatNumber, toDays } from '@trainplan/units';
 import type { SearchBase } from './candidate.ts';
-import { DEADLINE_FAMILY_ROUNDS, DEADLINE_REFINE_ROUNDS, fewestInFamilies, type FamilyCache } from './capacity-deadline-families.ts';
+import { DEADLINE_FAMILY_ROUNDS, DEADLINE_REFINE_ROUNDS, fastestInFamilies, fewestInFamilies, type FamilyCache } from './capacity-deadline-families.ts';
 import { fewestRunnable } from './capacity-runnable.ts';
 import {
   costText, daysText, MAX_NODES, maxNodesText, meetsGoal, noFitAnswer, nodesText, sizer, smallestFit, wholeText, type BatchPolicy, type CapacityGoal, type CapacityOptions, type CapacityPoint, type Sizer,
@@ -19,10 +19,17 @@ export interface CapacityCheck {
    * plan that misses the goal, or runs no plan at all (`noPlan` of them).
    */
   readonly fromNodes: number;
-  /** Of those sizes, how many run no plan at all (nothing fits in memory, or no split divides evenly). */
+  /** Of those sizes, how many run no plan at all (nothing fits in memory, no split divides evenly, or the search's budget ran out). */
   readonly noPlan: number;
-  /** Of the `noPlan` sizes, how many are out of memory (the rest: no split passes the divisibility rules, or the search's budget ran out). */
+  /** Of the `noPlan` sizes, how many are out of memory. */
   readonly outOfMemory: number;
+  /**
+   * Of the `noPlan` sizes, how many the search's candidate budget ran out on before any plan that fits was estimated
+   * (NoPlanReason 'candidate-budget': one may run among the candidates not estimated); absent when none did, so that the
+   * answer's wire form (the protocol's checked, four fields) is unchanged where it has nothing to add. The rest of
+   * `noPlan`, neither out of memory nor these: no split passes the divisibility rules.
+   */
+  readonly candidateBudget?: number;
   /**
    * True when no size below `fromNodes` can meet the deadline even at the GPU's peak (MFU 1), so the
    * answer is the fewest nodes; false when the scan stopped at its window (SCAN_WINDOW sizes).
@@ -91,33 +98,43 @@ function scanBelow(s: Sizer, found: CapacityPoint, goal: DeadlineGoal, tokenShar
   }
   let noPlan = 0;
   let outOfMemory = 0;
+  let candidateBudget = 0;
   for (let n = from; n < fewest.nodes; n++) {
     const why = s.noPlan(n);
     if (why !== undefined) noPlan += 1;
     if (why === 'out-of-memory') outOfMemory += 1;
+    if (why === 'candidate-budget') candidateBudget += 1;
   }
-  return { point: fewest, checked: { fromNodes: from, complete: from <= floor, noPlan, outOfMemory } };
+  return { point: fewest, checked: { fromNodes: from, complete: from <= floor, noPlan, outOfMemory, ...(candidateBudget > 0 && { candidateBudget }) } };
 }
 
 /**
- * Why `noPlan` sizes run nothing, in words: "out of memory", "no split divides evenly", or both with
- * their counts.
+ * Why `noPlan` sizes run nothing, in words: "out of memory", "no split divides evenly", "the search's candidate budget
+ * ran out", or those that apply with their counts. A size whose search ran out of budget is not said to have no split
+ * that divides (QA: such sizes were counted under "no TP × PP × DP split divides evenly"): a plan may run on it among
+ * the candidates not estimated.
  */
-export function noPlanText(noPlan: number, outOfMemory: number): string {
-  const other = noPlan - outOfMemory;
-  if (other === 0) return 'out of memory';
-  if (outOfMemory === 0) return 'no TP × PP × DP split divides evenly';
-  return `${outOfMemory} out of memory, ${other} with no TP × PP × DP split that divides evenly`;
+export function noPlanText(noPlan: number, outOfMemory: number, candidateBudget = 0): string {
+  const indivisible = noPlan - outOfMemory - candidateBudget;
+  const reasons = [
+    { count: outOfMemory, alone: 'out of memory', counted: 'out of memory' },
+    { count: indivisible, alone: 'no TP × PP × DP split divides evenly', counted: 'with no TP × PP × DP split that divides evenly' },
+    { count: candidateBudget, alone: 'the candidate budget ran out before a plan that fits was estimated', counted: 'where the candidate budget ran out first' },
+  ].filter((r) => r.count > 0);
+  if (reasons.length === 1) return reasons[0]!.alone;
+  return reasons.map((r) => `${wholeText(r.count)} ${r.counted}`).join(', ');
 }
 
 /**
  * What the sizes from `checked.fromNodes` to one below `nodes` did, in words: every one missed the
  * goal, ran no plan, or some of each (a size that runs no plan did not "miss" the deadline).
  */
-export function checkedText(checked: Pick<CapacityCheck, 'fromNodes' | 'noPlan' | 'outOfMemory'>, nodes: number, goal = 'the deadline'): string {
+export function checkedText(
+  checked: Pick<CapacityCheck, 'fromNodes' | 'noPlan' | 'outOfMemory' | 'candidateBudget'>, nodes: number, goal = 'the deadline',
+): string {
   const span = `from ${wholeText(checked.fromNodes)} to ${nodesText(nodes - 1)}`;
   const total = nodes - checked.fromNodes;
-  const why = noPlanText(checked.noPlan, checked.outOfMemory);
+  const why = noPlanText(checked.noPlan, checked.outOfMemory, checked.candidateBudget);
   // One size below: said as that size ("1 node misses the deadline"), not as a span "from 1 to 1 node".
   if (total === 1) return checked.noPlan === 0 ? `${nodesText(checked.fromNodes)} misses ${goal}` : `${nodesText(checked.fromNodes)} runs no plan (${why})`;
   if (checked.noPlan === 0) return `every size ${span} misses ${goal}`;
@@ -133,8 +150,10 @@ function checkNote(fewest: CapacityPoint, checked: CapacityCheck): string {
       ? `${below}fewer than ${nodesText(checked.fromNodes)} cannot meet the deadline even at 100% MFU`
       : `${below}every smaller size was searched`;
   }
-  return `${below}sizes below ${nodesText(checked.fromNodes)} were not all searched (the scan covers the ${SCAN_WINDOW} sizes below the bisection's answer; `
-    + 'below those, the sizes that add data-parallel replicas to the fastest sizes\' model-parallel shapes)';
+  // Below the scan, the family rounds (capacity-deadline-families.ts): the fastest sizes' model-parallel shapes with more
+  // or fewer data-parallel replicas.
+  return `${below}sizes below ${nodesText(checked.fromNodes)} were not all searched (the ${SCAN_WINDOW} below the bisection's answer were; `
+    + 'below those, the fastest shapes\' replica counts)';
 }
 
 /** "24,907 over the budget of 480,000 (1.05 times it)": by how much `value` exceeds `budget`. */
@@ -199,32 +218,30 @@ type Reached = { readonly found: CapacityPoint; readonly closest?: undefined } |
 
 /**
  * A size that meets `goal`: the smallest that fits, else powers of two (grow) and the bisection below the first that meets
- * it. When no power of two (nor 1.5 times one) does, the sizes a budget's search would reach: the replica families of the
- * fastest sizes' shapes and their neighbours (`rescue.families`, fewestInFamilies), then every size in the SCAN_WINDOW
- * below MAX_NODES (down to the peak-FLOPs floor) and the families of the shapes those take. A fixed batch with few factors
- * of two runs only where the data-parallel size divides it, so powers of two can all miss a deadline that other sizes
- * meet (QA: GPT-3 175B on H100 at 1,500 sequences, 1 day: the powers' fastest, 6,144 nodes, take 1.3 days; 3,840 nodes
- * of TP 16 · PP 32 · CP 2, a multiple of 1,536's replica, take 0.99 days; Llama 3 70B at 8,190 sequences, 3.7 days:
- * 8,190 nodes, 3.66 days, the powers' fastest 59.4 days). Nothing more is searched when even the fastest size found
- * cannot meet the deadline at its floor (the floor is above MAX_NODES).
+ * it. When no power of two (nor 1.5 times one) does, the search for the fastest size (`rescue.fastest`: every size in the
+ * SCAN_WINDOW below MAX_NODES, and the replica families of the fastest sizes' shapes and their neighbours), then the
+ * fewest size searched that meets the goal. A fixed batch with few factors of two runs only where the data-parallel size
+ * divides it, so powers of two can all miss a deadline that other sizes meet (QA: GPT-3 175B on H100 at 1,500 sequences,
+ * 1 day: the powers' fastest, 6,144 nodes, take 1.3 days; 3,840 nodes of TP 16 · PP 32 · CP 2, a multiple of 1,536's
+ * replica, take 0.99 days; Llama 3 70B at 8,190 sequences, 3.7 days: 8,190 nodes, 3.66 days, the powers' fastest 59.4
+ * days). That search asks nothing of the deadline, so a deadline no size meets is answered with the same fastest size
+ * whichever deadline was asked; it runs even where the deadline is out of reach at the peak FLOPs of MAX_NODES, which
+ * once skipped it (QA: Llama 3 70B on H100, 15T tokens: 1 day answered 8,192 nodes in 3.8 days, 3 days 8,190 nodes in
+ * 3.7, 3.75 days 7,990 nodes).
  */
-function reach(
-  s: Sizer, fit: { first: CapacityPoint; smallest: CapacityPoint }, goal: DeadlineGoal,
-  rescue: { floor: (p: CapacityPoint, g: DeadlineGoal) => number; families: (from: CapacityPoint) => CapacityPoint | undefined } | undefined,
-): Reached {
+function reach(s: Sizer, fit: { first: CapacityPoint; smallest: CapacityPoint }, goal: DeadlineGoal, rescue: { fastest: () => CapacityPoint } | undefined): Reached {
   if (meetsGoal(fit.smallest, goal)) return { found: fit.smallest };
   const grown = grow(s, fit, goal);
   if (grown.found) return { found: bisect(s, grown.below, grown.found, goal) };
   if (rescue === undefined) return { closest: grown.closest };
-  const fastest = (): CapacityPoint => s.points().reduce((a, p) => (p.seconds < a.seconds ? p : a));
-  const floor = rescue.floor(fastest(), goal);
-  if (floor > MAX_NODES) return { closest: grown.closest };
-  const viaFamilies = rescue.families(fastest());
-  if (viaFamilies) return { found: viaFamilies };
-  for (let n = MAX_NODES; n >= Math.max(floor, MAX_NODES - SCAN_WINDOW + 1); n--) s.at(n);
-  const found = fewestMeeting(s.points(), goal) ?? rescue.families(fastest());
-  return found ? { found } : { closest: fastest() };
+  const closest = rescue.fastest();
+  const found = fewestMeeting(s.points(), goal);
+  return found ? { found } : { closest };
 }
+
+/** The size searched with the shortest time to train (ties: the fewest nodes, the one a user can have). */
+const fastestOf = (points: readonly CapacityPoint[]): CapacityPoint =>
+  points.reduce((a, p) => (p.seconds < a.seconds || (p.seconds === a.seconds && p.nodes < a.nodes) ? p : a));
 
 /** Bisects between `below` (a size that missed) and `found` (one that met the goal). */
 function bisect(s: Sizer, below: number, found: CapacityPoint, goal: DeadlineGoal): CapacityPoint {
@@ -290,31 +307,48 @@ export function fewestOn(
   const floorOf = (p: CapacityPoint, g: DeadlineGoal): number => peakFloorNodes(p, g.deadlineSeconds, share(p));
   const answer = (found: CapacityPoint): CapacityAnswer => {
     let { point, checked } = scan(found, goal);
-    // Below the scanned window, where the batch leaves few sizes able to run at all (a fixed batch runs only where DP
-    // divides it): every one of them, fewest first (fewestRunnable), down to the peak-FLOPs floor.
-    const runnable = how.families === false || checked.complete ? undefined
-      : fewestRunnable(s, base, goal, options, { fromNodes: floorOf(point, goal), toNodes: Math.min(MAX_NODES, checked.fromNodes - 1) });
-    if (runnable?.point) ({ point, checked } = scan(runnable.point, goal));
-    // Otherwise the replica families of the fastest sizes' shapes: a size that holds whole replicas of a shape no size in
-    // the window takes can meet the goal with fewer nodes.
-    for (let round = 0; how.families !== false && runnable?.searched !== true && round < DEADLINE_FAMILY_ROUNDS && !checked.complete; round++) {
-      const range = { fromNodes: floorOf(point, goal), belowNodes: checked.fromNodes };
-      const fewer = fewestInFamilies(s, base, tokens, goal, options, range, families, DEADLINE_REFINE_ROUNDS);
+    for (let round = 0; how.families !== false && !checked.complete; round++) {
+      // Below the scanned window, where the batch leaves few sizes able to run at all (a fixed batch runs only where DP
+      // divides it): every one of them, fewest first (fewestRunnable), down to the peak-FLOPs floor. Asked again below
+      // each window the families move the answer to, as they narrow the range to one it searches (QA: GPT-3 175B on H100
+      // at 1,500 sequences, 1 day: the fastest sizes, 7,680 nodes and more, left too many runnable sizes below them; below
+      // 3,750, the families' answer, the 468 that run hold 3,000 nodes, 19 hours).
+      const range = { fromNodes: floorOf(point, goal), toNodes: Math.min(MAX_NODES, checked.fromNodes - 1) };
+      const runnable = fewestRunnable(s, base, goal, options, range);
+      if (runnable.point) ({ point, checked } = scan(runnable.point, goal));
+      if (runnable.searched || round >= DEADLINE_FAMILY_ROUNDS) break;
+      // Otherwise the replica families of the fastest sizes' shapes: a size that holds whole replicas of a shape no size in
+      // the window takes can meet the goal with fewer nodes.
+      const fewer = fewestInFamilies(s, base, tokens, goal, options, { fromNodes: range.fromNodes, belowNodes: checked.fromNodes }, families, DEADLINE_REFINE_ROUNDS);
       if (fewer === undefined) break;
       ({ point, checked } = scan(fewer, goal));
     }
     return { ok: true, ...point, checked, note: checkNote(point, checked), searches: s.searches() };
   };
-  const reachFor = (g: DeadlineGoal) => reach(s, fit, g, how.families === false ? undefined : {
-    floor: floorOf, families: (from) => fewestInFamilies(s, base, tokens, g, options, { fromNodes: floorOf(from, g), belowNodes: MAX_NODES + 1 }, families),
-  });
+  // The fastest size (reach), searched once whichever deadline asks: the SCAN_WINDOW sizes below MAX_NODES, then the replica
+  // families of the fastest sizes' shapes from the fewest nodes that could beat the fastest found even at 100% MFU (its
+  // peak-FLOPs floor at its own time). Every size searched before it (the smallest fit, the powers of two and 1.5 times
+  // them) was searched for any deadline no power meets, so the fastest found depends on no deadline.
+  let fastest: CapacityPoint | undefined;
+  const searchFastest = (): CapacityPoint => {
+    if (fastest !== undefined) return fastest;
+    for (let n = MAX_NODES; n > MAX_NODES - SCAN_WINDOW && n >= 1; n--) s.at(n);
+    const before = fastestOf(s.points());
+    fastestInFamilies(s, base, tokens, options, goal.pricePerGpuHour, { fromNodes: floorOf(before, { deadlineSeconds: before.seconds }), belowNodes: MAX_NODES + 1 }, families);
+    fastest = fastestOf(s.points());
+    return fastest;
+  };
+  const reachFor = (g: DeadlineGoal) => reach(s, fit, g, how.families === false ? undefined : { fastest: searchFastest });
   const reached = reachFor(goal);
   if (reached.found) return answer(reached.found);
   const { closest } = reached;
+  // At the search's edge, larger clusters, never searched, may be faster (maxNodesText), as the budget's and the curve's answers say.
+  const edge = maxNodesText(closest.nodes);
   const deadlineUnreachable = (): CapacityAnswer => ({
     ok: false,
     reason: 'deadline-unreachable',
-    message: `no cluster of up to ${nodesText(MAX_NODES)} meets the deadline: the fastest found takes ${daysText(closest.days)} on ${nodesText(closest.nodes)}`,
+    message: `no cluster of up to ${nodesText(MAX_NODES)} meets the deadline: the fastest found takes ${daysText(closest.days)} on ${nodesText(closest.nodes)}`
+      + `${edge === undefined ? '' : `; ${edge}`}`,
     closest,
     searches: s.searches(),
   });

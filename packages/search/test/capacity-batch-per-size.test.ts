@@ -55,3 +55,68 @@ describe('fewestNodes with a batch per size (globalBatchFor)', () => {
     expect(fixed.globalBatchSize).toBe(smallBase.globalBatchSize);
   });
 });
+
+/**
+ * The batch `--nodes N` takes with no --global-batch, for an aim of 64 sequences (@trainplan/ask defaultBatch's rule,
+ * restated since the search package sits below it): a multiple of the data-parallel size left when model parallelism
+ * takes the largest power of two (≤ 64) dividing the GPUs, with as many more factors of two as keep it within 10% of the
+ * aim, the multiple nearest the aim. 55 nodes are 440 = 8 × 55 GPUs: multiples of 55, so 55 itself (64/55 rounds to 1),
+ * 14% under the aim; 110 would be 72% over it.
+ */
+const AIM = 64;
+function nodesBatchFor(nodes: number): number {
+  const gpus = nodes * smallBase.gpusPerNode;
+  let modelParallel = 1;
+  while (modelParallel < 64 && gpus % (modelParallel * 2) === 0) modelParallel *= 2;
+  const nearest = (unit: number): number => unit * Math.max(1, Math.round(AIM / unit));
+  let unit = gpus / modelParallel;
+  while (Math.abs(nearest(2 * unit) - AIM) <= 0.1 * AIM) unit *= 2;
+  return nearest(unit);
+}
+
+/**
+ * What the deadline's search was given until now (@trainplan/ask deadlineBatchFor): the aim itself at a size whose own
+ * batch is more than 10% from it, a batch `--nodes` does not take there.
+ */
+const fallbackBatchFor = (nodes: number): number => (Math.abs(nodesBatchFor(nodes) - AIM) <= 0.1 * AIM ? nodesBatchFor(nodes) : AIM);
+
+describe('fewestNodes at the batch --nodes takes at each size, even one rounded more than 10% from its aim', () => {
+  // QA: Llama 3 70B on H100, 15T tokens, 70 days answered 462 nodes, while `--nodes 425` (425 sequences, 17% under the
+  // 512 aim) trains in 69.3 days; the search planned 425 nodes, and 373 (512 sequences on 2,984 GPUs: no split), at 512.
+  // The same cause on the 1.3B GPT in 12 hours, each size's search a few milliseconds.
+  const TWELVE_HOURS = 12 * 3600;
+  const TOKENS_12H = 100e9;
+  const options: CapacityOptions = { globalBatchFor: nodesBatchFor };
+  const a = fewestNodes(smallBase, TOKENS_12H, { deadlineSeconds: TWELVE_HOURS }, options);
+  if (!a.ok) throw new Error(a.message);
+
+  it('the premise: 55 nodes meet the deadline at their own 55 sequences, and run nothing at the aim of 64', () => {
+    expect(nodesBatchFor(55)).toBe(55);
+    expect(trainOnNodes(smallBase, 55, TOKENS_12H, options)!.seconds).toBeLessThanOrEqual(TWELVE_HOURS);
+    // 64 sequences on 440 GPUs: DP divides gcd(64, 440) = 8, leaving 55 or more GPUs a replica, so TP × CP × PP holds the
+    // factor 55 = 5 × 11 in PP (TP and CP are powers of two): 55 stages or more over 24 layers.
+    expect(trainOnNodes(smallBase, 55, TOKENS_12H, { globalBatchFor: fallbackBatchFor })).toBeUndefined();
+  });
+
+  it('answers the fewest nodes that --nodes says meet it: the answer meets it at its own batch, every smaller size checked misses it or runs nothing', () => {
+    expect(a.nodes).toBeLessThanOrEqual(55);
+    const own = trainOnNodes(smallBase, a.nodes, TOKENS_12H, options)!;
+    expect({ batch: a.globalBatchSize, seconds: a.seconds }).toEqual({ batch: nodesBatchFor(a.nodes), seconds: own.seconds });
+    expect(own.seconds).toBeLessThanOrEqual(TWELVE_HOURS);
+    // Every size below down to the peak-FLOPs floor, each planned alone at the batch --nodes takes there.
+    expect(a.checked!.complete).toBe(true);
+    let noPlan = 0;
+    for (let n = a.checked!.fromNodes; n < a.nodes; n++) {
+      const p = trainOnNodes(smallBase, n, TOKENS_12H, options);
+      if (p) expect(p.seconds, `${n} nodes`).toBeGreaterThan(TWELVE_HOURS);
+      else noPlan += 1;
+    }
+    expect(a.checked!.noPlan).toBe(noPlan);
+  });
+
+  it('given the aim where rounding moved a size\'s batch too far, the search answers more nodes than that', () => {
+    const fallback = fewestNodes(smallBase, TOKENS_12H, { deadlineSeconds: TWELVE_HOURS }, { globalBatchFor: fallbackBatchFor });
+    if (!fallback.ok) throw new Error(fallback.message);
+    expect(fallback.nodes).toBeGreaterThan(a.nodes);
+  });
+});

@@ -29,6 +29,34 @@ describe('fewestNodes: a deadline no power of two meets, met by a multiple of a 
   });
 });
 
+describe('fewestNodes: a deadline no size meets names the same fastest size whichever deadline was asked', () => {
+  // 6 minutes is under the fastest size's time; 1 second is out of reach of 8,192 nodes even at 100% MFU, and once
+  // skipped the sizes past the powers of two, naming the powers' fastest instead (QA: Llama 3 70B on H100, 15T tokens:
+  // 1 day named 8,192 nodes in 3.8 days, 3 days 8,190 nodes in 3.7).
+  const near = fewestNodes(base, TOKENS, { deadlineSeconds: 0.1 * HOUR });
+  const hopeless = fewestNodes(base, TOKENS, { deadlineSeconds: 1 });
+
+  it('both answer with the same closest size, as that size alone is planned', () => {
+    if (near.ok || hopeless.ok) throw new Error('no size trains 1B tokens in 6 minutes');
+    expect([near.reason, hopeless.reason]).toEqual(['deadline-unreachable', 'deadline-unreachable']);
+    expect(hopeless.closest!.nodes).toBe(near.closest!.nodes);
+    expect(hopeless.closest!.seconds).toBe(trainOnNodes(base, near.closest!.nodes, TOKENS)!.seconds);
+    expect(hopeless.message).toBe(near.message);
+  });
+
+  it('that size is faster than every power of two and 1.5 times one (the sizes searched first), so it is not the powers\' fastest', () => {
+    if (hopeless.ok) throw new Error('no size trains 1B tokens in 1 second');
+    for (let power = 1; power <= 8192; power *= 2) {
+      for (const n of [power, 1.5 * power].filter((x) => x <= 8192)) {
+        const p = trainOnNodes(base, n, TOKENS);
+        if (p) expect(p.seconds, `${n} nodes`).toBeGreaterThan(hopeless.closest!.seconds);
+      }
+    }
+    // Far below the search's largest size (within 5% of 8,192 nodes): nothing said of larger clusters.
+    expect(hopeless.message).not.toContain('largest size');
+  });
+});
+
 describe('deadlineWithinBudget: the fastest within the budget it names is the budget\'s own answer', () => {
   it('with a deadline met only over the budget, names fastestWithinBudget\'s size as the fastest within it', () => {
     const budget = { gpuHourBudget: 60 };

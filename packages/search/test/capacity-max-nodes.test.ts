@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { costTimeFrontier, fastestWithinBudget, MAX_NODES, trainOnNodes, type SearchBase } from '../src/index.ts';
+import { costTimeFrontier, fastestWithinBudget, fewestNodes, MAX_NODES, trainOnNodes, type SearchBase } from '../src/index.ts';
 import { smallBase } from './fixtures.ts';
 
 /**
@@ -29,6 +29,16 @@ describe('the search\'s largest size is said where the answer is at it', () => {
     if (!f.ok) throw new Error(f.message);
     expect(f.fastest.nodes).toBeGreaterThanOrEqual(0.95 * MAX_NODES);
     expect(f.note).toBe(EDGE);
+  });
+
+  it('fewestNodes: a deadline no size meets, whose fastest is within 5% of MAX_NODES, says so in its message', () => {
+    const atMax = trainOnNodes(base, MAX_NODES, TOKENS)!;
+    // Half the time MAX_NODES takes: a larger cluster may meet it, none searched does.
+    const a = fewestNodes(base, TOKENS, { deadlineSeconds: atMax.seconds / 2 });
+    if (a.ok) throw new Error(`expected no answer, got ${a.nodes} nodes`);
+    expect(a.reason).toBe('deadline-unreachable');
+    expect(a.closest!.nodes).toBeGreaterThanOrEqual(0.95 * MAX_NODES);
+    expect(a.message).toContain(`; ${EDGE}`);
   });
 
   it('an answer far below MAX_NODES says nothing of it (35 sequences: the fastest runs 35 replicas or fewer)', () => {

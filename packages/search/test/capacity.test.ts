@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { daysText, fewestNodes, scalingSweep, tensorPipelineTable, trainOnNodes } from '../src/index.ts';
+import { withShapeDefaults } from '@trainplan/model';
+import {
+  costTimeFrontier, daysText, fastestWithinBudget, fewestNodes, MAX_NODES, scalingSweep, searchOnNodes, searchPlans, tensorPipelineTable, trainOnNodes, whyNothingFits,
+} from '../src/index.ts';
 import { gpt3Base, h100Fabric, llama70bBase } from './fixtures.ts';
 
 const TOKENS = 300e9;
@@ -7,6 +10,9 @@ const DAY = 86_400;
 
 /** Tokens per optimizer step: the fixture's global batch of 1536 sequences of 2048 tokens (GPT-3's, Brown et al. 2020, Table 2.1). */
 const STEP_TOKENS = 1536 * 2048;
+
+/** The parenthesis of a check's note that says why sizes run no plan. */
+const checkedWords = (note: string | undefined): string => /runs? no plan \(([^)]*)\)/.exec(note ?? '')?.[1] ?? '';
 
 describe('daysText', () => {
   it('reads days as units\' formatDuration does: 34.2 days, and a short run in hours or minutes', () => {
@@ -94,6 +100,26 @@ describe('fewestNodes', () => {
     expect(a.reason).toBe('deadline-unreachable');
     expect(a.closest?.seconds).toBeGreaterThan(3600);
     expect(a.message).toMatch(/fastest found takes/);
+  });
+
+  it('sizes whose search ran out of its candidate budget are counted apart, not as having no split that divides', () => {
+    // One full estimate a size: where the best-bounded candidate does not fit, the search stops there with no plan.
+    const options = { candidateBudget: 1 };
+    const cut = fewestNodes(gpt3Base, TOKENS, { deadlineSeconds: deadline }, options);
+    if (!cut.ok) throw new Error(cut.message);
+    const c = cut.checked!;
+    // Each size below the answer searched alone, tallied by why it runs nothing.
+    const why = { indivisible: 0, 'out-of-memory': 0, 'candidate-budget': 0 };
+    for (let n = c.fromNodes; n < cut.nodes; n++) {
+      const reason = searchOnNodes(gpt3Base, n, TOKENS, options).noPlan;
+      if (reason) why[reason] += 1;
+    }
+    // The premise: some sizes below run out of the budget.
+    expect(why['candidate-budget']).toBeGreaterThan(0);
+    expect({ noPlan: c.noPlan, outOfMemory: c.outOfMemory, candidateBudget: c.candidateBudget })
+      .toEqual({ noPlan: why.indivisible + why['out-of-memory'] + why['candidate-budget'], outOfMemory: why['out-of-memory'], candidateBudget: why['candidate-budget'] });
+    expect(checkedWords(cut.note)).toContain(`${why['candidate-budget']} where the candidate budget ran out first`);
+    if (why.indivisible > 0) expect(checkedWords(cut.note)).toContain(`${why.indivisible} with no TP × PP × DP split that divides evenly`);
   });
 
   describe('a deadline and a budget', () => {
@@ -222,5 +248,24 @@ describe('fewestNodes when more nodes can be slower (a fixed batch past the size
     if (!a.ok) throw new Error(a.message);
     expect(a.seconds).toBeLessThanOrEqual(deadline);
     expect(a.nodes).toBeLessThanOrEqual(6144);
+  });
+});
+
+describe('a capacity question no cluster size fits', () => {
+  // 1,000 layers of width 200,000: about 12 · 1,000 · 200,000² = 480T parameters, terabytes per GPU under any split of
+  // 65,536 GPUs the search tries (the layers of one pipeline stage shared by at most a node's tensor-parallel GPUs).
+  const huge = { ...gpt3Base, model: withShapeDefaults({ name: 'huge', layers: 1000, hiddenSize: 200_000, attentionHeads: 1000, vocabSize: 50_000, seqLength: 2048 }) };
+
+  it.each([
+    ['fewestNodes', () => fewestNodes(huge, TOKENS, { deadlineSeconds: 30 * DAY })],
+    ['fastestWithinBudget', () => fastestWithinBudget(huge, TOKENS, { gpuHourBudget: 1e9 })],
+    ['costTimeFrontier', () => costTimeFrontier(huge, TOKENS)],
+  ] as const)('%s says why as `search` does on the size its closest plan needs least (MAX_NODES): that plan\'s memory against the GPU\'s', (_, answer) => {
+    const a = answer();
+    if (a.ok) throw new Error('a 480T-parameter model fits nowhere');
+    // The search of the largest cluster alone, as `trainplan search` runs it, and its one line of why nothing fits.
+    const alone = whyNothingFits(searchPlans({ ...huge, nodes: MAX_NODES }, { top: 1 }));
+    expect(alone).toMatch(/^out of memory: the plan that comes closest \(.*\) needs [\d.]+ TiB per GPU, the GPU has [\d.]+ GiB$/);
+    expect(a.message).toBe(`no configuration fits on up to 8,192 nodes of 8 × ${huge.gpu.name}; on 8,192 nodes: ${alone}`);
   });
 });

@@ -65,5 +65,5 @@ export function llama3DefaultBatchFor(nodes: number): number {
   let unit = gpus / modelParallel;
   while (Math.abs(nearest(2 * unit) - aim) <= 0.1 * aim) unit *= 2;
   const own = nearest(unit);
-  return Math.abs(own - aim) <= 0.1 * aim ? own : 512;
+  return own <= 1.1 * aim ? own : 512;
 }

@@ -58,8 +58,8 @@ TFLOP/s):
                         other beats on both)
 
 Sizes searched: --days, a budget and --frontier try 1 to 8,192 nodes, so a larger cluster may be
-faster (a budget's answer or the curve's fastest near 8,192 nodes says so); --nodes N plans any
-size.
+faster (a budget's answer, the curve's fastest or a missed deadline's fastest near 8,192 nodes
+says so); --nodes N plans any size.
 
 Options:
   -m, --model ID         model preset id
@@ -70,7 +70,7 @@ Options:
                          default --nodes takes there: the model's published batch (GPT-3 175B's
                          1,536), else about 4M tokens, or one sequence per 8 GPUs on a larger
                          cluster, rounded so that data-parallel sizes of its GPUs divide it (the
-                         unsized default where rounding moves it more than 10%); the assumed
+                         unsized default where rounding raises it more than 10%); the assumed
                          line names the batch the answer's size took
   -t, --tokens T         tokens to train on (e.g. 300B)
   -d, --days D           deadline in days (30, or 30d)
@@ -161,7 +161,7 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
  * `--nodes N` takes on N nodes (flagDefaultBatch: the model's published batch, else about 4M tokens, rounded
  * so that data-parallel sizes of those GPUs divide it), so that the fewest nodes a deadline needs is what
  * `--nodes` answers for that size, and every size the check counts was planned as `--nodes` plans it; except
- * where that rounding moved it more than 10% from its aim, which takes the batch asked with no size instead
+ * where that rounding raised it more than 10% over its aim, which takes the batch asked with no size instead
  * (@trainplan/ask deadlineBatchFor: no size meets a deadline by a batch inflated to fit its GPUs).
  * Undefined when the batch was given, or the request carries none to replace (a bad --model: the run says why).
  */
@@ -184,7 +184,7 @@ function perSizeBatchLine(v: FlagValues, a: NodesResponseJson): string {
   // The closest size may have run at the batch asked with no size (deadlineBatchFor's fallback), not its own: its plan says.
   const used = a.ok ? a.configuration.scenario.training.globalBatchSize : a.closest?.scenario?.training.globalBatchSize ?? own.sequences;
   const said = used === own.sequences ? defaultBatchNote(own)
-    : `global batch ${grouped(used)} sequences, the batch asked with no size (--nodes ${nodes} rounds it to ${grouped(own.sequences)}, more than 10% from its aim)`;
+    : `global batch ${grouped(used)} sequences, the batch asked with no size (--nodes ${nodes} rounds it up to ${grouped(own.sequences)}, more than 10% over its aim)`;
   return `${head}; on ${nodesText(nodes)}: ${said}`;
 }
 
