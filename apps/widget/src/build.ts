@@ -24,12 +24,15 @@ const NO_PRUNED_TALLY = fileURLToPath(new URL('./compute/no-pruned-tally.ts', im
 /** What the bundle takes in place of the protocol's smaller cluster that steps faster (no-fewer-nodes.ts says why). */
 const NO_FEWER_NODES = fileURLToPath(new URL('./compute/no-fewer-nodes.ts', import.meta.url));
 
+/** What the bundle takes in place of the protocol's twice-the-batch hint on a capacity answer (no-larger-batch.ts says why). */
+const NO_LARGER_BATCH = fileURLToPath(new URL('./compute/no-larger-batch.ts', import.meta.url));
+
 /** What the bundle takes in place of the search's words for contradicting constraints (no-empty-space.ts says why). */
 const NO_EMPTY_SPACE = fileURLToPath(new URL('./compute/no-empty-space.ts', import.meta.url));
 
 /**
  * Resolves @trainplan/collectives' emulator entry points to the widget's closed-form stand-in, its CollNet model to one
- * that is always off, @trainplan/protocol's shape-defaults warning, search tally and smaller faster cluster to none, and @trainplan/search's
+ * that is always off, @trainplan/protocol's shape-defaults warning, search tally, smaller faster cluster and twice-the-batch hint to none, and @trainplan/search's
  * explain.ts to one that explains no alternatives and its empty-space.ts to one that finds no constraint contradicting.
  */
 const withoutEmulator: Plugin = {
@@ -40,6 +43,7 @@ const withoutEmulator: Plugin = {
     b.onResolve({ filter: /^\.\/shape-defaults-warning\.ts$/ }, () => ({ path: NO_SHAPE_DEFAULTS }));
     b.onResolve({ filter: /^\.\/pruned-json\.ts$/ }, () => ({ path: NO_PRUNED_TALLY }));
     b.onResolve({ filter: /^\.\/fewer-nodes-json\.ts$/ }, () => ({ path: NO_FEWER_NODES }));
+    b.onResolve({ filter: /^\.\/nodes-larger-batch\.ts$/ }, () => ({ path: NO_LARGER_BATCH }));
     const inSearch = (dir: string) => /[\\/]packages[\\/]search[\\/]src$/.test(dir);
     b.onResolve({ filter: /^\.\/explain\.ts$/ }, (args) => (inSearch(args.resolveDir) ? { path: NO_ALTERNATIVES } : undefined));
     b.onResolve({ filter: /^\.\/empty-space\.ts$/ }, (args) => (inSearch(args.resolveDir) ? { path: NO_EMPTY_SPACE } : undefined));

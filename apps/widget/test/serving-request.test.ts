@@ -178,7 +178,7 @@ describe('a custom model shape in the serving form', () => {
     expect(answer({ ...LLAMA_SHAPE, seq: '' }).warnings?.join(' ') ?? '').not.toMatch(/sequence length/);
     // A length the reader states shorter than the context is warned of: the form's shapes take learned positions (the
     // contract's default, as the README says), a table with none past the length, which the warning names.
-    expect(answer({ ...LLAMA_SHAPE, seq: '2048' }).warnings?.join(' ')).toMatch(/longer than the custom model's 2,048 learned positions: it has no position embedding past them/);
+    expect(answer({ ...LLAMA_SHAPE, seq: '2048' }).warnings?.join(' ')).toMatch(/longer than the custom model's 2,048 learned positions: as published it has none past them/);
   });
 
   it('reaches the answer: at TP 8 · PP 1, 8 KV heads hold 1/8 of the KV cache per sequence that 64 (blank: one per head) hold', () => {

@@ -55,8 +55,7 @@ export function assertWithinBandwidthBound(
   const limit = busBandwidthLimit(request.fabric, request.group, topology);
   // 1e-9 relative: float rounding of the same quantity computed two ways, never a physical margin.
   if (cost.busBandwidth > limit * (1 + 1e-9)) {
-    throw new Error(`internal: ${request.op} ${cost.algorithm}/${cost.protocol} reaches busbw ${cost.busBandwidth} B/s, above the `
-      + `${limit} B/s per-rank bound 2(p−1)/p·S/B allows (Patarasuk & Yuan 2009)`);
+    throw new Error(`internal: ${request.op} ${cost.algorithm}/${cost.protocol} busbw ${cost.busBandwidth} B/s over the ${limit} B/s per-rank bound`);
   }
   return cost;
 }

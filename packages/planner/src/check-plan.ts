@@ -40,6 +40,10 @@ const push = (issues: PlanIssue[], path: string, rule: PlanRule, message: string
  * validate_args, megatron/core/transformer/transformer_config.py __post_init__, parallel_state.py),
  * stated as data. An empty list means the plan can run (memory aside).
  */
+/** The interleave-needs-overlap rule in words: the planner's refusal and the search's prune reason say it alike. */
+export const INTERLEAVE_NEEDS_OVERLAP = 'the interleaved schedule on 2 pipeline stages needs overlapped pipeline sends (overlapPipelineComm); '
+  + 'without them Megatron asks for more than 2 stages';
+
 export function checkPlan(input: PlanInput): PlanIssue[] {
   const issues: PlanIssue[] = [];
   const { model, tensor: t, pipeline: p, context: c, data: d } = input;
@@ -72,7 +76,7 @@ export function checkPlan(input: PlanInput): PlanIssue[] {
   // with TP, CP and EP only (NVIDIA/Megatron-LM#1455, open; PP is on its roadmap, #4003). ZeRO-1's split is what both run.
   if ((input.sharding === 'zero-2' || input.sharding === 'zero-3') && p > 1) {
     push(issues, 'parallelism.zeroStage', 'zero-with-pipeline', `ZeRO-${input.sharding.slice(5)} does not run with a pipeline (DeepSpeed and Megatron-FSDP `
-      + 'refuse it): use ZeRO-1 or the distributed optimizer (zeroStage 1, distributedOptimizer true), or pipeline 1');
+      + 'refuse it): use zeroStage 1, distributedOptimizer true or pipeline 1');
   }
   checkPrecision(input, issues);
   checkRecompute(input, issues);
@@ -119,8 +123,7 @@ function checkPipeline(input: PlanInput, issues: PlanIssue[]): void {
   if (v > 1 && p === 2 && !input.overlapPipelineComm) {
     // arguments.py: "When interleaved schedule is used and p2p communication overlap is disabled,
     // pipeline-model-parallel size should be greater than 2".
-    push(issues, 'parallelism.virtualStages', 'interleave-needs-overlap', 'the interleaved schedule on 2 pipeline stages needs overlapped pipeline sends '
-      + '(overlapPipelineComm); without them Megatron asks for more than 2 stages');
+    push(issues, 'parallelism.virtualStages', 'interleave-needs-overlap', INTERLEAVE_NEEDS_OVERLAP);
   }
 }
 

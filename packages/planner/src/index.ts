@@ -2,7 +2,7 @@ export type { GradientAccumulation, PlanInput, TrainingPrecision } from './plan-
 export type { PlanEstimate, PlanInfeasible, StepBreakdown } from './estimate.ts';
 export { estimatePlan, stageText, TIGHT_MEMORY_SHARE } from './estimate.ts';
 export type { PlanIssue, PlanRule } from './check-plan.ts';
-export { checkPlan, gpuIssues } from './check-plan.ts';
+export { checkPlan, gpuIssues, INTERLEAVE_NEEDS_OVERLAP } from './check-plan.ts';
 export type { ComputeCalibration } from './calibration.ts';
 export { COMPUTE_CALIBRATION, resolveCalibration } from './calibration.ts';
 export type { StageMemory } from './plan-memory.ts';

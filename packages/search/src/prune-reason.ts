@@ -1,3 +1,4 @@
+import { INTERLEAVE_NEEDS_OVERLAP } from '@trainplan/planner';
 /**
  * Why a candidate was not (fully) evaluated, or lost. Every candidate of the space is either settled without a
  * full estimate, under one of these (the search's `pruned`), or estimated in full, and then fits or is refused
@@ -48,11 +49,11 @@ export const RULE_REASON_TEXT: Readonly<Record<RuleReason, string>> = {
   'batch-indivisible': 'the global batch is not a multiple of micro-batch × data-parallel size',
   'interleave-indivisible': 'virtual stages need more than one pipeline stage, each stage\'s layers (with the embedding or the loss counted, the slots) '
     + 'in equal chunks per virtual stage, and micro-batches in whole rounds of the stages',
-  'interleave-needs-overlap': 'the interleaved schedule on 2 pipeline stages needs overlapped pipeline sends (overlapPipelineComm); without them Megatron asks for more than 2 stages',
+  'interleave-needs-overlap': INTERLEAVE_NEEDS_OVERLAP,
   'tp-overlap-needs-sequence-parallel': 'tensor-parallel communication overlap (--tp-comm-overlap) needs sequence parallelism, which needs tensor parallelism',
   'tp-overlap-crosses-nvlink': 'tensor-parallel communication overlap (--tp-comm-overlap) runs only within an NVLink domain, which the tensor-parallel group crosses',
   'sequence-parallel-indivisible': 'sequence parallelism does not split each context-parallel rank\'s tokens evenly over the tensor-parallel ranks',
-  'zero-with-pipeline': 'ZeRO-2 and 3 do not run with a pipeline (DeepSpeed and Megatron-FSDP refuse it); ZeRO-1 and the distributed optimizer do',
+  'zero-with-pipeline': 'ZeRO-2 and 3 do not run with a pipeline (DeepSpeed and Megatron-FSDP refuse it)',
   'planner-refused': 'the planner refused it for a rule the enumeration does not mirror (the example names the field)',
 };
 

@@ -229,8 +229,8 @@ describe('planInference', () => {
     const r = planInference(gpt3Base, { promptTokens: 2048, outputTokens: 512, tensor: [8], pipeline: [8], batches: [1] });
     expect(gpt3Base.model.positionEmbedding).toBe('learned');
     expect(r.warnings).toEqual([
-      'the context (2,048 prompt + 512 output = 2,560 tokens) is longer than gpt3-175b\'s 2,048 learned positions: it has no position embedding '
-        + 'past them, so as published it cannot attend beyond them; the estimate assumes a variant trained at this length',
+      'the context (2,048 prompt + 512 output = 2,560 tokens) is longer than gpt3-175b\'s 2,048 learned positions: as published it has none '
+        + 'past them, so cannot attend further; the estimate assumes a variant trained at this length',
     ]);
     // Within its 2,048 positions nothing is said; a rotary model past its length is the long-context variant as before.
     expect(planInference(gpt3Base, { promptTokens: 1536, outputTokens: 512, tensor: [8], pipeline: [8], batches: [1] }).warnings).toEqual([]);

@@ -105,7 +105,7 @@ export function frontierSection(n: NodesResponseJson, currentNodes: number): str
   if (!n.ok) return `<p class="caption" data-frontier="${esc(n.reason)}">${esc(`Time–cost curve: ${sentence(n.message)}`)}</p>`;
   const chart = frontierChart({ sizes: n.frontier ?? [], cheapestNodes: n.nodes, fastestNodes: n.fastest?.nodes ?? n.nodes, currentNodes });
   return `<div class="frontier" data-frontier="ok">${chart}<p data-frontier-sentence>${esc(frontierSentence(n, currentNodes))}</p>`
-    + '<p class="caption">Thin line: every cluster size searched (its best plan found), fewest nodes first; dots: the smallest, the powers of two and, filled and joined, the sizes no other trains as fast for fewer GPU-hours; labels: node counts; +%: GPU-hours over the cheapest.</p>'
+    + '<p class="caption">Line: each size searched (its best plan), fewest nodes first; dots: the smallest, the powers of two and, filled and joined, those none beats on both days and GPU-hours; labels: node counts; +%: GPU-hours over the cheapest.</p>'
     + `${largerBatchNote(n)}</div>`;
 }
 

@@ -27,8 +27,8 @@ export function rateFirstTokenBound(req: Pick<InferenceRequest, 'maxPrefillSecon
 export function rateFirstTokenWarning(req: Pick<InferenceRequest, 'maxPrefillSeconds' | 'requestsPerSecond'>): string[] {
   if (req.requestsPerSecond === undefined || req.maxPrefillSeconds !== undefined) return [];
   return [`no maxPrefillSeconds given: the replicas for ${formatGrouped(req.requestsPerSecond)} requests/s are sized for a first token within `
-    + `${INTERACTIVE_TTFT_SECONDS} s, the wait for a slot included (MLPerf Inference's Llama 2 70B server scenario bound), rather than run `
-    + 'all but fully loaded, where the wait grows without bound; give maxPrefillSeconds for another bound'];
+    + `${INTERACTIVE_TTFT_SECONDS} s, the wait for a slot included (MLPerf Inference's Llama 2 70B server bound), not run near full load, `
+    + 'where the wait grows without bound; give maxPrefillSeconds for another'];
 }
 
 /**

@@ -278,6 +278,6 @@ function contextWarnings(base: InferenceBase, search: InferenceSearch): string[]
   const learned = window === undefined && base.model.positionEmbedding === 'learned';
   return [`the context (${n(search.promptTokens)} prompt + ${n(search.outputTokens)} output = ${n(context)} tokens) is longer than ${model}'s `
     + `${learned ? `${n(limit)} learned positions` : `${window === undefined ? 'sequence length' : 'context window'} (${n(limit)} tokens)`}: `
-    + (learned ? 'it has no position embedding past them, so as published it cannot attend beyond them; the estimate assumes a variant trained at this length'
+    + (learned ? 'as published it has none past them, so cannot attend further; the estimate assumes a variant trained at this length'
       : 'the estimate assumes the model can attend over all of it (a long-context variant), which the length stated does not say')];
 }
