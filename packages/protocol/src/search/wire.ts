@@ -134,7 +134,7 @@ export interface NodesOkJson extends NodesSizeJson {
    * deadline, or runs no plan at all (noPlan of them, outOfMemory of those out of memory); complete:
    * none below fromNodes can meet it even at 100% MFU.
    */
-  checked?: { fromNodes: number; complete: boolean; noPlan: number; outOfMemory: number };
+  checked?: { fromNodes: number; complete: boolean; noPlan: number; outOfMemory: number; candidateBudget?: number };
   /** How thoroughly the cluster sizes were searched, for humans. */
   note?: string;
   /** When the batch holds the plan back: the same question answered with twice the global batch. */
