@@ -1,9 +1,12 @@
+import { GPU_IDS } from '@trainplan/presets';
 import { isHelpRequest } from '../classify.ts';
+import { HARDWARE_GPU_IDS } from '../lexicon/hardware.ts';
 import { clipText } from '../clip-text.ts';
 import { normalize } from '../parse.ts';
 import type { ParsedQuestion } from '../question.ts';
 import type { Answer } from './answer-types.ts';
 import { conceptExample, conceptHeadline } from './concept-question.ts';
+import { gpuName } from './describe-estimate.ts';
 import { followUpHeadline, isFollowUp, wholeQuestionOf } from './follow-up.ts';
 
 /** The questions the bot understands, one per intent (also the help text's examples). */
@@ -20,7 +23,14 @@ export const EXAMPLE_QUESTIONS: readonly string[] = [
 ];
 
 const CAPABILITIES = 'I answer LLM training planning questions: nodes, time to train, cost and the cheapest cluster, best configuration, memory, step time, collectives, and serving (latency, tokens/s, GPUs for a request rate, speculative decoding with a draft model).';
-const VOCABULARY = 'Models: preset ids (gpt3-175b, llama3-70b, mt-nlg-530b, …) or sizes (175B). GPUs: V100, A100 40/80GB, H100, H200, B200, GB200, or DGX nodes.';
+/**
+ * The GPUs the bot reads, by their preset names less the maker and any aside ("H100 PCIe 80GB", "GH200 Grace Hopper
+ * Superchip"): taken from the lexicon (HARDWARE_GPU_IDS) in the presets' order, so the list names every GPU the bot
+ * understands and none it does not (QA: a written list left out H100 PCIe, A100 PCIe and GH200).
+ */
+export const GPU_NAMES: readonly string[] = GPU_IDS.filter((id) => HARDWARE_GPU_IDS.includes(id))
+  .map((id) => gpuName(id).replace(/\s*\(.*\)$/, ''));
+const VOCABULARY = `Models: preset ids (gpt3-175b, llama3-70b, mt-nlg-530b, …) or sizes (175B). GPUs: ${GPU_NAMES.join(', ')}; or node types (DGX, GB200 NVL72, 8-GPU PCIe servers, JUPITER, Selene, Jean Zay) and cloud instances (p5, ND H100 v5, a3-megagpu-8g).`;
 /** How much of a question that was not understood is quoted back. */
 const QUOTED_CHARACTERS = 80;
 

@@ -77,6 +77,12 @@ const GPUS: readonly { pattern: RegExp; gpu: string; assumed?: (written: string)
   bySize('186', 'gb200', 'GB200'),
 ];
 
+/**
+ * Every GPU preset a name above reads as, by a GPU's name or a node type's, each once: the help lists these
+ * (help-answer.ts), so that a GPU the lexicon learns is named there too (QA: the list left out H100 PCIe, A100 PCIe and GH200).
+ */
+export const HARDWARE_GPU_IDS: readonly string[] = [...new Set([...GPUS, ...SYSTEMS].map((h) => h.gpu))];
+
 /** GeForce numbers: GTX 1050–1080, RTX 2050–5090 ("ti", "super" after). */
 const CONSUMER_NUMBER = String.raw`(?:10[5-8]0|[2-5]0[5-9]0)(?:[\s-]*(?:ti|super))?`;
 /** Words before a card's number that make it a card: "a", "one", "my", a count of cards ("8 4090s", "8x 4090"). */
