@@ -44,6 +44,15 @@ describe('POST /v1/estimate', () => {
     expect(body.issues.map((i) => i.path)).toContain('parallelism.tensor');
     expect(body).toMatchObject({ title: 'Invalid scenario', type: 'https://trainplan.dev/problems/invalid-scenario' });
   });
+  it('a 400 is the contract\'s invalid answer too: ok false, reason "invalid", the message the same scenario gets in an array', async () => {
+    const bad = { ...scenario, parallelism: { tensor: 0 } };
+    const single = await (await post(JSON.stringify(bad))).json() as { ok: boolean; reason: string; message: string };
+    const [slot] = await (await post(JSON.stringify([bad]))).json() as { ok: boolean; reason: string; message: string }[];
+    expect(single).toMatchObject({ ok: false, reason: 'invalid' });
+    // The array's slot names the field under its index ("[0].parallelism.tensor"); the message is otherwise the same.
+    expect(slot!.message.replace(/\[0\]\./g, '')).toBe(single.message);
+    expect(single.message).toMatch(/^parallelism\.tensor: /);
+  });
   it.each([
     ['/v1/search', 'search request'], ['/v1/nodes', 'nodes request'], ['/v1/scale', 'scale request'], ['/v1/inference', 'inference request'],
   ])('a 400 from %s is titled "Invalid %s"', async (path, subject) => {

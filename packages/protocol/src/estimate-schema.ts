@@ -47,10 +47,16 @@ const breakdown = object({
   pipelineCommSeconds: seconds('Pipeline point-to-point communication per step'),
   dataParallelCommSeconds: seconds('Data-parallel communication per step left after overlap'),
   optimizerSeconds: seconds('Optimizer update per step'),
-  contextParallelCommSeconds: seconds('Extension: context-parallel communication per step'),
+  contextParallelCommSeconds: seconds('Extension: context-parallel communication per step left exposed (not hidden behind attention): '
+    + 'a part of stepTimeSeconds beside the six contract fields'),
   recomputeSeconds: seconds('Extension: the part of computeSeconds spent re-running forward passes'),
   dataParallelCommTotalSeconds: seconds('Extension: data-parallel communication per step before overlap'),
-}, { ...open, description: 'Where the time of one step goes.' });
+}, {
+  ...open,
+  description: 'Where the time of one step goes: stepTimeSeconds is the sum of the six contract fields and contextParallelCommSeconds '
+    + '(0 without context parallelism or where attention hides it); recomputeSeconds is a part of computeSeconds, and '
+    + 'dataParallelCommTotalSeconds the data-parallel communication before overlap, neither added again.',
+});
 
 const resolved = object({
   model: id('Model preset id or name.'),

@@ -15,6 +15,14 @@ export interface ProblemDetails {
   status: number;
   detail: string;
   issues: FieldIssue[];
+  /**
+   * The scenario contract's invalid answer (`{ ok: false, reason: "invalid", message }`) beside RFC 9457's members, so a
+   * tool that reads the body as the contract says sees the same answer the CLI prints and an array's slot holds (QA: a
+   * single invalid scenario's 400 had none of the contract's fields).
+   */
+  ok: false;
+  reason: 'invalid';
+  message: string;
 }
 
 /** How many issues `detail` spells out; the full list is in `issues`. */
@@ -43,5 +51,8 @@ export function problemDetails(issues: FieldIssue[], status = 400, subject = 'sc
     status,
     detail,
     issues: issues.map(({ path, message }) => ({ path, message })),
+    ok: false,
+    reason: 'invalid',
+    message: issues.length === 0 ? `invalid ${subject}` : issuesMessage(issues),
   };
 }

@@ -181,9 +181,13 @@ const parallelism = map(
         issue('zeroStage', 'give either parallelism.zeroStage or parallelism.distributedOptimizer: true, not both');
       }
       const virtualStages = raw.virtualStages ?? 1;
-      // Only when virtualStages is itself valid: an invalid one is reported on its own.
-      if (raw.schedule === 'interleaved' && virtualStages === 1) {
-        issue('schedule', 'expected parallelism.virtualStages > 1 with schedule "interleaved", got virtualStages 1');
+      // Only when virtualStages is itself valid: an invalid one is reported on its own. Virtual stages are the interleaved
+      // schedule's model chunks (Narayanan et al. 2021 §2.2.2): 1F1B or GPipe with v > 1 would be costed with the
+      // interleaved bubble (p − 1)/(v·m) and its own schedule's memory, a plan no framework runs (QA: 1F1B at v 2 halved
+      // the bubble and kept 1F1B's activations).
+      const { schedule } = raw;
+      if (schedule !== undefined && typeof virtualStages === 'number' && (schedule === 'interleaved') !== (virtualStages > 1)) {
+        issue('schedule', `schedule "${schedule}" needs virtualStages ${schedule === 'interleaved' ? '> 1' : '1'}, got ${virtualStages}`);
       }
     },
     jsonSchema: {
@@ -192,6 +196,10 @@ const parallelism = map(
         {
           if: { required: ['schedule'], properties: { schedule: { const: 'interleaved' } } },
           then: { required: ['virtualStages'], properties: { virtualStages: { minimum: 2 } } },
+        },
+        {
+          if: { required: ['schedule'], properties: { schedule: { enum: ['1f1b', 'gpipe'] } } },
+          then: { properties: { virtualStages: { maximum: 1 } } },
         },
       ],
     },

@@ -12,6 +12,10 @@ describe('problem details (RFC 9457)', () => {
       status: 400,
       detail: 'The scenario has 1 issue: parallelism.tensor: expected an integer ≥ 1, got 0.',
       issues,
+      // The scenario contract's invalid answer beside RFC 9457's members: what an array's slot and the CLI say.
+      ok: false,
+      reason: 'invalid',
+      message: 'parallelism.tensor: expected an integer ≥ 1, got 0',
     });
     expect(INVALID_SCENARIO_PROBLEM_TYPE).toBe('https://trainplan.dev/problems/invalid-scenario');
   });

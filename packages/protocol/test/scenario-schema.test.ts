@@ -52,7 +52,21 @@ describe('valid scenarios', () => {
 
   it('the schedule defaults to interleaved when virtualStages > 1, and an explicit one is kept', () => {
     expect(valid(scenarioWith((s) => { s.parallelism = { virtualStages: 2 }; })).parallelism.schedule).toBe('interleaved');
-    expect(valid(scenarioWith((s) => { s.parallelism = { virtualStages: 2, schedule: 'gpipe' }; })).parallelism.schedule).toBe('gpipe');
+    expect(valid(scenarioWith((s) => { s.parallelism = { virtualStages: 1, schedule: 'gpipe' }; })).parallelism.schedule).toBe('gpipe');
+    expect(valid(scenarioWith((s) => { s.parallelism = { virtualStages: 4, schedule: 'interleaved' }; })).parallelism.schedule).toBe('interleaved');
+  });
+
+  // Virtual stages are the interleaved schedule's chunks: 1F1B or GPipe with v > 1 would take the interleaved bubble
+  // with its own schedule's memory (QA), and interleaving with v = 1 is plain 1F1B. Each is refused on parallelism.schedule.
+  it.each([
+    ['1f1b', 2, 'schedule "1f1b" needs virtualStages 1, got 2'],
+    ['gpipe', 3, 'schedule "gpipe" needs virtualStages 1, got 3'],
+    ['interleaved', 1, 'schedule "interleaved" needs virtualStages > 1, got 1'],
+  ] as const)('schedule %s with virtualStages %i is refused', (schedule, virtualStages, message) => {
+    const result = validateScenario(scenarioWith((s) => { s.parallelism = { virtualStages, schedule }; }));
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.issues).toContainEqual({ path: 'parallelism.schedule', message });
   });
 
   it('optional fields without an input-only default stay absent (data, zeroStage, seqLength, gpusPerNode)', () => {

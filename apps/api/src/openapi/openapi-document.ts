@@ -4,7 +4,7 @@
  * hand-written copy. OpenAPI 3.1 Schema Objects are JSON Schema 2020-12 (OAS 3.1 §4.8.24), so the
  * toolkit's documents embed as they are, less their `$schema` (stated once as jsonSchemaDialect).
  */
-import { array, boolean, integer, JSON_SCHEMA_DIALECT, jsonSchemaDocument, number, object, optional, string, type JsonSchema } from '@trainplan/protocol';
+import { array, boolean, enumOf, integer, JSON_SCHEMA_DIALECT, jsonSchemaDocument, number, object, optional, string, type JsonSchema } from '@trainplan/protocol';
 import { JSON_TYPE, MSGPACK_TYPE } from '../http/media-types.ts';
 import { MAX_BODY_BYTES } from '../http/read-body.ts';
 import type { PostOperation } from '../operations/operation.ts';
@@ -26,6 +26,9 @@ const problemJsonSchema = jsonSchemaDocument(object({
   requested: optional(number({ min: 0, description: 'For 422: what the request asked for: exactly, or at least this when requestedIsLowerBound is true.' })),
   requestedIsLowerBound: optional(boolean({ description: 'For 422 over the event budget: requested is a lower bound (the emulation was stopped at the budget, or counted before running), not the whole need.' })),
   allow: optional(array(string(), { description: 'For 405: the methods the path answers, as the Allow header lists them.' })),
+  ok: optional(boolean({ description: 'For 400: false, with reason and message: the scenario contract\'s invalid answer, as the CLI prints it and an array\'s slot holds it.' })),
+  reason: optional(enumOf(['invalid'], { description: 'For 400: the contract\'s reason, "invalid".' })),
+  message: optional(string({ description: 'For 400: the first issues on one line, as the contract\'s invalid answer says them.' })),
 }, { unknownKeys: 'strip', description: 'RFC 9457 problem details.' }));
 
 /**

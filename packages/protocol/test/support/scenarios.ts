@@ -78,6 +78,8 @@ export const badScenarios: [string, unknown, string, string][] = [
   ['recompute "partial"', withParallelism({ recompute: 'partial' }), 'parallelism.recompute', 'expected one of none, selective, full, got "partial"'],
   ['sequenceParallel as 1', withParallelism({ sequenceParallel: 1 }), 'parallelism.sequenceParallel', 'expected true or false, got 1'],
   ['an interleaved schedule with one virtual stage', withParallelism({ schedule: 'interleaved' }), 'parallelism.schedule', 'virtualStages > 1'],
+  ['1F1B with virtual stages (the interleaved schedule\'s chunks)', withParallelism({ pipeline: 8, virtualStages: 2, schedule: '1f1b' }), 'parallelism.schedule', 'needs virtualStages 1, got 2'],
+  ['GPipe with virtual stages', withParallelism({ pipeline: 8, virtualStages: 4, schedule: 'gpipe' }), 'parallelism.schedule', 'needs virtualStages 1, got 4'],
   ['an unknown schedule', withParallelism({ schedule: 'zero-bubble' }), 'parallelism.schedule', 'expected one of 1f1b, interleaved, gpipe'],
   ['zero recompute layers', withParallelism({ recompute: 'full', recomputeLayers: 0 }), 'parallelism.recomputeLayers', '≥ 1, got 0'],
 ];
