@@ -162,18 +162,22 @@ export function toMegatronArgs(scenario: unknown, options: ExportOptions = {}): 
 
 /**
  * NeMo's optimizer for a plan's state sharding. NeMo has no ZeRO stage setting: its sharded optimizer is
- * distributed_fused_adam, Apex's DistributedFusedAdam ("implements the ZeRO-2 algorithm, which distributes
- * the optimizer state and gradients between parallel processes"), the nearest to every ZeRO stage.
+ * distributed_fused_adam, Apex's DistributedFusedAdam, the nearest to every ZeRO stage. Apex's docstring calls it "the
+ * ZeRO-2 algorithm", but NeMo builds it with contiguous_grad_buffer (MegatronBaseModel.setup_optimization:
+ * `get_config_arg('contiguous_grad_buffer', True)`, and a ValueError when it is off with megatron_amp_O2), a persistent
+ * buffer of every parameter's gradient (Apex: "allocate gradient buckets out of a large persistent buffer … prevents
+ * some memory optimizations"): the gradients are held whole, the optimizer state sharded, which is ZeRO-1's footprint.
  */
 function nemoOptimizer(plan: PlanInput): { name: string; note?: string } {
   if (plan.sharding === 'none') return { name: 'fused_adam' };
   if (plan.sharding === 'distributed-optimizer') return { name: 'distributed_fused_adam' };
   const stage = Number(plan.sharding.slice(5));
-  const differs = stage === 1 ? '; ZeRO-1 leaves the gradients whole, so it holds less per GPU than this plan'
-    : stage === 3 ? '; ZeRO-3 also shards the weights, so it holds more per GPU than this plan' : '';
-  const note = `NeMo has no ZeRO stage setting (this plan: ZeRO-${stage}); the nearest is distributed_fused_adam, which shards `
-    + `the optimizer state and the gradients over the data-parallel ranks (Apex: "the ZeRO-2 algorithm")${differs}`;
-  return { name: 'distributed_fused_adam', note };
+  const held = 'shards the optimizer state over the data-parallel ranks and, in the contiguous gradient buffer NeMo allocates '
+    + '(optim.contiguous_grad_buffer, on by default and required with megatron_amp_O2), holds the gradients whole';
+  const differs = stage === 1 ? ', as ZeRO-1 does'
+    : stage === 2 ? ': it holds more per GPU than this plan, which shards the gradients'
+      : ': it holds more per GPU than this plan, which shards the gradients and the weights';
+  return { name: 'distributed_fused_adam', note: `NeMo has no ZeRO stage setting (this plan: ZeRO-${stage}); the nearest is distributed_fused_adam, which ${held}${differs}` };
 }
 
 /**

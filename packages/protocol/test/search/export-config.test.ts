@@ -195,6 +195,19 @@ describe('toMegatronArgs: notes stay outside the shell command', () => {
     expect(yaml).toContain('    name: distributed_fused_adam');
     expect(yaml.some((l) => l.trimStart().startsWith('#') && l.includes('no ZeRO stage'))).toBe(true);
   });
+  // NeMo builds Apex's DistributedFusedAdam with contiguous_grad_buffer (on by default, required with megatron_amp_O2): the
+  // gradients are held whole, so ZeRO-1 is matched and a ZeRO-2 or ZeRO-3 plan holds more than planned, never less.
+  it.each([
+    [1, /holds the gradients whole, as ZeRO-1 does/],
+    [2, /holds the gradients whole: it holds more per GPU than this plan, which shards the gradients$/],
+    [3, /holds more per GPU than this plan, which shards the gradients and the weights$/],
+  ] as const)('NeMo: distributed_fused_adam for ZeRO-%i says what NeMo holds', (zeroStage, said) => {
+    // ZeRO-2 and 3 run with no pipeline (the planner refuses them beside one: DeepSpeed's PipelineEngine asserts it).
+    const yaml = lines(toNemoYaml({ ...zero1, parallelism: { ...zero1.parallelism, pipeline: 1, virtualStages: 1, zeroStage } }));
+    const note = yaml.find((l) => l.includes('no ZeRO stage'));
+    expect(note).toMatch(said);
+    expect(note).not.toMatch(/ZeRO-1 leaves the gradients whole|holds less/);
+  });
 });
 
 describe('toMegatronArgs: overlap flags as Megatron-Core names them', () => {
