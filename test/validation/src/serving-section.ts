@@ -63,7 +63,7 @@ function trtllmMarkdown(): { markdown: string[]; summary: string; readme: string
     `- A 2,048-token prompt\'s prefill: A100 FP16 within ${byLength(2048).filter((s) => s.row.gpu === 'a100-80gb').map((s) => pct(s.error)).join(' and ')} (the Ampere constants, fitted on`,
     `  training runs, carry over); H100 FP8 ${byLength(2048).filter((s) => s.row.gpu === 'h100-sxm').map((s) => pct(s.error)).join(' and ')}: slow, as against NIM above (the FP8 GEMM efficiency).`,
     `- A 128-token prompt is a few milliseconds of fixed costs (launches, all-reduces, the first decode), which the model gets off by ${range(byLength(128).map((s) => s.error))}.`,
-    `- Throughput: the Llama 2 7B rows (no GQA) and the 70B rows with 128 output tokens are within ${Math.round(Math.max(...close.map((s) => Math.abs(s.error))) * 100)}%. The 70B rows that decode`,
+    `- Throughput: the Llama 2 7B rows (no GQA) and the 70B rows with 128 output tokens are within ${Math.ceil(Math.max(...close.map((s) => Math.abs(s.error))) * 100)}%. The 70B rows that decode`,
     `  2,048 tokens are predicted ${longDecodes.map((s) => (1 + s.error).toFixed(1)).sort().join(', ')}× too fast. Llama 2 70B shares each key/value head among 8 query heads (GQA), which the model`,
     '  reads once per group. These v0.6.1 measurements predate TensorRT-LLM\'s XQA generation kernel for MQA/GQA ("2.4x more Llama-70B',
     '  throughput within the same latency budget", the project\'s news of 2024-01-30); a kernel reading the cache once per query head',
@@ -73,7 +73,7 @@ function trtllmMarkdown(): { markdown: string[]; summary: string; readme: string
   const slower = longDecodes.map((s) => 1 + s.error);
   const readme = '- Against TensorRT-LLM\'s published static-batching runs (Llama 2 7B and 70B), the first token of a 2,048-token prompt is '
     + `${longPrefill('a100-80gb')} on A100 FP16 and ${longPrefill('h100-sxm')} on H100 FP8 (the FP8 GEMM efficiency again); the Llama 2 7B rows and `
-    + `the 70B rows with 128 output tokens are within ${Math.round(Math.max(...close.map((s) => Math.abs(s.error))) * 100)}% in throughput, while Llama 2 `
+    + `the 70B rows with 128 output tokens are within ${Math.ceil(Math.max(...close.map((s) => Math.abs(s.error))) * 100)}% in throughput, while Llama 2 `
     + `70B's long decodes ran ${Math.min(...slower).toFixed(1)}–${Math.max(...slower).toFixed(1)}× slower than predicted on those engines, which predate `
     + 'TensorRT-LLM\'s GQA generation kernel (XQA).';
   return { markdown, readme, summary: `TensorRT-LLM first token: A100 FP16 MAE ${(meanAbs(fp16.map((s) => s.error)) * 100).toFixed(1)}%, H100 FP8 MAE ${(meanAbs(firstToken.filter((s) => s.row.gpu === 'h100-sxm').map((s) => s.error)) * 100).toFixed(1)}%; throughput MAE ${(meanAbs(throughput.map((s) => s.error)) * 100).toFixed(1)}%` };

@@ -32,7 +32,7 @@ Examples:
   trainplan ask "memory for 70B with tp 8 pp 4 on A100 80GB"
   trainplan ask "best config for 530B on 280 DGX A100"
   trainplan ask "how long to train gpt3-175b on 128 nodes"
-  trainplan ask "cheapest way to train llama3-70b on 2T tokens at $2/GPU-hour"
+  trainplan ask 'cheapest way to train llama3-70b on 2T tokens at $2/GPU-hour'
   trainplan ask "all-reduce 1 GB on 64 H100" --json
 `;
 
