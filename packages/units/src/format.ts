@@ -4,7 +4,8 @@ import type { Bytes, BytesPerSecond, Count, FlopPerSecond, Ratio, Seconds } from
 export function formatNumber(x: number, significant = 3): string {
   if (!Number.isFinite(x)) return String(x);
   if (x === 0) return '0';
-  const digits = Math.max(0, significant - 1 - Math.floor(Math.log10(Math.abs(x))));
+  // The decimals of the value rounded to `significant` figures: 99.997 is "100", not "100.0" (four figures).
+  const digits = Math.max(0, significant - 1 - Math.floor(Math.log10(Math.abs(Number(x.toPrecision(significant))))));
   // Past six decimals, powers of ten to the same figures ("1.00e-9", "2.35e-7"): toFixed would write 1e-9 as "0.000000".
   return digits > 6 ? x.toPrecision(significant) : x.toFixed(digits);
 }
@@ -32,8 +33,13 @@ export const formatAmount = (x: number, significant = 3): string =>
 
 function scaled(x: number, steps: readonly (readonly [number, string])[], significant: number): string {
   const abs = Math.abs(x);
-  for (const [factor, unit] of steps) {
-    if (abs >= factor) return `${formatNumber(x / factor, significant)} ${unit}`;
+  for (let i = 0; i < steps.length; i++) {
+    const [factor, unit] = steps[i]!;
+    if (abs < factor) continue;
+    const text = formatNumber(x / factor, significant);
+    // Rounded up to the next step's size (999,998 is "1000 k" at three figures): said in that step, "1.00 M".
+    const up = steps[i - 1];
+    return up !== undefined && Math.abs(Number(text)) * factor >= up[0] ? `${formatNumber(x / up[0], significant)} ${up[1]}` : `${text} ${unit}`;
   }
   const last = steps[steps.length - 1]!;
   return `${formatNumber(x / last[0], significant)} ${last[1]}`;

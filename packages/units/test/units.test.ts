@@ -33,6 +33,20 @@ describe('formatting for humans', () => {
     [1_228_800, '1.23 M'],
     [300e9, '300 B'],
   ])('formatCount(%d) is %s: whole counts under a thousand as they are', (c, text) => expect(formatCount(c)).toBe(text));
+  // Rounded to three figures, a value can reach the next power of ten or the next step: said with three figures there
+  // (QA: a cost of $999,998 read "$1000k", 99,997 GPU-hours "100.0k").
+  it.each([
+    [99_997, '100 k'],
+    [999_998, '1.00 M'],
+    [999.6, '1.00 k'],
+    [9.9996, '10.0'],
+    [0.99996, '1.00'],
+    [999_499, '999 k'],
+  ])('formatCount(%d) is %s: rounding up carries into the next figure or step', (c, text) => expect(formatCount(c)).toBe(text));
+  it('binary sizes carry into the next step at 1,024: 1,023.99 MiB is 1.00 GiB', () => {
+    expect(formatBytes(GiB(1) - 2 ** 10)).toBe('1.00 GiB');
+    expect(formatBytes(GiB(1) - 2 ** 20 * 2)).toBe('1022 MiB');
+  });
   it.each([
     [22.8, '22.8 s'],
     [0.0077, '7.70 ms'],

@@ -42,16 +42,16 @@ pipeline, every hop of a broadcast or reduce chain, where the tuner counts one),
 algorithm forced with --algorithm can come out faster at some sizes, and where the choice changes a
 larger size can finish sooner than the one before it, as NCCL's own can.
 --emulate also runs the discrete-event emulator over the machine's topology graph and adds its
-time, busbw and the bottleneck link: the busiest link and its share of the time, "none
-saturated" (the busiest named) when no link is busy half the time, where latency and pipeline fill
-set the pace, or "none (latency-bound)" when no link carries a measurable share. The emulator streams the chosen algorithm's flows (ring, tree, NVLS, direct sends)
-at NCCL's per-channel rates and per-step latencies, so on a machine nothing else shares it lands
-near the closed form but not on it (Δ): each inter-node hop pays its own route's wire latency
-where NCCL's figure assumes one leaf switch (ring all-reduce on 4 A100 nodes: +2.2% at 8 B), and
-all-to-all's sends to different peers overlap one's start-up latency with another's transfer
-where the closed form adds latency to transfer (8 H100 nodes: −34% at 4 MiB, within 1% by
-512 MiB). It is a second opinion where links are shared: --concurrent-groups,
---oversubscription, a training step's many collectives at once.
+time, busbw and the bottleneck link: the busiest link and its share of the time, "none saturated"
+(the busiest named) when no link is busy half the time, where latency and pipeline fill set the
+pace, or "none (latency-bound)" when no link carries a measurable share. The emulator streams the
+chosen algorithm's flows (ring, tree, NVLS, direct sends) at NCCL's per-channel rates and per-step
+latencies, so on a machine nothing else shares it lands near the closed form but not on it (Δ):
+each inter-node hop pays its own route's wire latency where NCCL's figure assumes one leaf switch
+(ring all-reduce on 4 A100 nodes: +2.2% at 8 B), and all-to-all's sends to different peers overlap
+one's start-up latency with another's transfer where the closed form adds latency to transfer (8
+H100 nodes: −34% at 4 MiB, within 1% by 512 MiB). It is a second opinion where links are shared:
+--concurrent-groups, --oversubscription, a training step's many collectives at once.
 
 Options:
       --op OP               all-reduce, all-gather, reduce-scatter, broadcast, reduce, all-to-all,
