@@ -9,7 +9,7 @@ import { instanceReading, KNOWN_INSTANCE_NAMES, matchInstance, unknownInstance, 
 import { customModelOfSize } from './custom-model.ts';
 import { takeServedModel, takeSpeculative } from './lexicon/speculative.ts';
 import { takeStatedMfu } from './lexicon/mfu.ts';
-import { findUnreadPrice, otherPricesNotRead, UNREAD_MONEY, unreadConversion, moneyBudgetProblem, resolvePrice, takeMoneyBudget, takePrice, unreadPriceProblem } from './lexicon/price.ts';
+import { type PriceReading, type StatedPrice, priceText, findUnreadPrice, otherPricesNotRead, UNPRICED_BUDGET, UNREAD_MONEY, unreadConversion, moneyBudgetProblem, resolvePrice, takeMoneyBudget, takePrice, unreadPriceProblem } from './lexicon/price.ts';
 import { resolveSharding } from './sharding.ts';
 import {
   HW_TOKEN, Scanner, type CountContext, type CountsRead, takeAlgorithm, takeBytes, takeCollectiveOp, takeCounts, takeDeadline, takeParallelism,
@@ -37,6 +37,7 @@ import { resolveDraft } from './speculative.ts';
 import { comparedLayout, layoutOfFields, takeOtherLayouts } from './lexicon/layouts.ts';
 import { layoutsProblem } from './compared-layouts.ts';
 import { takeBareTokens } from './lexicon/bare-tokens.ts';
+import { DATA_BYTES_WHY, takeDataBytes } from './lexicon/data-bytes.ts';
 import { comparedModels, MAX_COMPARED, modelsNotCompared, takeOtherModels, type ResolvedModel } from './lexicon/compared-models.ts';
 import type { ModelMatch } from './lexicon/models.ts';
 import type { Match } from './lexicon/match.ts';
@@ -225,6 +226,26 @@ function blankedOf(before: string, after: string): string {
   let end = before.length;
   while (end > start && before[end - 1] === after[end - 1]) end -= 1;
   return before.slice(start, end).trim().replace(/\s+/g, ' ');
+}
+
+/**
+ * A price for each GPU compared, in the order the GPUs and the prices are written ("which is cheaper: A100 at $1.5/hr or
+ * H100 at $2.5/hr"): the first GPU's read as the question's price, the others' per GPU-hour of each, each on its own node
+ * (a node-hour's price over that node's GPUs). QA: both GPUs were priced at the first, and "$2.5/hr" said not read.
+ * Undefined unless there are as many prices as GPUs, in one currency, each within range: then one price is planned, the
+ * others said not read, as before.
+ */
+function pricesOfGpus(price: PriceReading, stated: AskParameters): { first: Extract<StatedPrice, { ok: true }>; others: number[] } | undefined {
+  const gpus = stated.comparedGpus;
+  const each = price.each;
+  if (gpus === undefined || each === undefined || each.length !== gpus.length + 1 || new Set(each.map((e) => e.currency)).size > 1) return undefined;
+  const resolved = each.map((e, k) => {
+    const gpu = k === 0 ? stated : gpus[k - 1]!;
+    return resolvePrice(e, gpusPerNodeOf({ gpu: gpu.gpu, ...(gpu.system !== undefined && { system: gpu.system }) }));
+  });
+  const [first, ...others] = resolved;
+  if (first?.ok !== true || !others.every((o): o is Extract<StatedPrice, { ok: true }> => o.ok)) return undefined;
+  return { first, others: others.map((o) => o.perGpuHour) };
 }
 
 /** A system's name without its parenthesis: "NVIDIA DGX A100 640GB", not "… (Selene)". */
@@ -440,6 +461,9 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   // "700k node-hours": a budget, made GPU-hours once the counts say the node (below), never 700k nodes.
   const nodeHours = takeNodeHours(s);
   Object.assign(stated, takeTokenPhrases(s));
+  // "2TB of text": a size in bytes, never a token count; said not read (below), never dropped unsaid. Not a collective's message.
+  const dataBytes = takeCollectiveOp(new Scanner(s.text)) === undefined ? takeDataBytes(s) : undefined;
+  if (dataBytes !== undefined) notRead.push({ phrase: `"${asTyped(text, dataBytes)}"`, why: DATA_BYTES_WHY });
   stated.tokens = takeTokens(s);
   // The bare size is the budget only where none is written with its "tokens" word; else said not read, as a model named apart.
   const bareTokens = bare !== undefined && stated.tokens === undefined && stated.tokensPerParameter === undefined ? bare : undefined;
@@ -549,19 +573,28 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   if (counts.perRack !== undefined) {
     notRead.push({ phrase: `"${asTyped(text, counts.perRack)}"`, why: 'not modelled: how nodes are racked; the network preset fixes the topology (a fat tree of the nodes asked)' });
   }
+  // GPUs compared, a price each ("A100 at $1.5/hr or H100 at $2.5/hr"): each GPU at its own, in the order written.
+  const pricedEach = price === undefined ? undefined : pricesOfGpus(price, stated);
   // Per GPU-hour once the node is known ("$98 per node-hour" over its GPUs).
-  const priced = price === undefined ? undefined : resolvePrice(price, gpusPerNodeOf(stated));
+  const priced = price === undefined ? undefined : pricedEach?.first ?? resolvePrice(price, gpusPerNodeOf(stated));
   if (priced?.ok === true) {
     stated.pricePerGpuHour = priced.perGpuHour;
     stated.currency = priced.currency;
+    if (pricedEach !== undefined) pricedEach.others.forEach((perGpuHour, k) => Object.assign(stated.comparedGpus?.[k] ?? {}, { pricePerGpuHour: perGpuHour }));
     // Prices beside the one planned: said not read, never dropped (QA: "$20 an hour at $2/GPU-hour").
-    notRead.push(...otherPricesNotRead(price!, priced.perGpuHour, (phrase) => asTyped(text, phrase)));
+    else notRead.push(...otherPricesNotRead(price!, priced.perGpuHour, (phrase) => asTyped(text, phrase)));
   } else if (priced !== undefined) problems.push(priced.problem);
   // "$2.1/gpu-h in EUR": no conversion, said.
   const conversion = price === undefined ? undefined : unreadConversion(s.text, price.currency, (phrase) => asTyped(text, phrase));
   if (conversion !== undefined) notRead.push(conversion);
   const budgetProblem = moneyBudget === undefined ? undefined : moneyBudgetProblem(moneyBudget, priced);
-  if (budgetProblem !== undefined) problems.push(budgetProblem);
+  // A money budget with no price beside another goal (a deadline, GPU-hours): that goal answered, the budget said not weighed
+  // (QA: "… in 30 days, budget 3M dollars" refused the whole question for want of a price). Alone, it is the question's only
+  // goal, and the problem says what to give.
+  const unpricedBudget = moneyBudget !== undefined && price === undefined && budgetProblem !== undefined && moneyBudget.amount > 0
+    && (stated.deadlineSeconds !== undefined || stated.gpuHours !== undefined || date !== undefined);
+  if (unpricedBudget) notRead.push({ phrase: `"${asTyped(text, moneyBudget.written)}"`, why: UNPRICED_BUDGET });
+  else if (budgetProblem !== undefined) problems.push(budgetProblem);
   else if (moneyBudget !== undefined) {
     stated.costBudget = moneyBudget.amount;
     stated.currency ??= moneyBudget.currency;
@@ -675,6 +708,11 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   readings.push(...nodeReadings(text, facts, counts.timesNodes));
   if (nodeHoursRead !== undefined && 'reading' in nodeHoursRead && facts.gpuHours === nodeHoursRead.gpuHours) readings.push({ field: 'gpuHours', value: nodeHoursRead.gpuHours, text: nodeHoursRead.reading });
   if (priced?.ok === true && priced.assumed !== undefined) readings.push({ field: 'pricePerGpuHour', value: priced.perGpuHour, text: priced.assumed });
+  if (pricedEach !== undefined && priced?.ok === true && facts.comparedGpus !== undefined) {
+    const named = [{ gpu: facts.gpu ?? DEFAULT_GPU, pricePerGpuHour: priced.perGpuHour }, ...facts.comparedGpus];
+    const each = named.map((g) => `${gpuById(g.gpu)?.name.replace(/^NVIDIA\s+/, '') ?? g.gpu} at ${priceText(g.pricePerGpuHour ?? 0, priced.currency)}/GPU-hour`);
+    readings.push({ field: 'pricePerGpuHour', value: priced.perGpuHour, text: `each GPU at the price written beside it: ${each.join(', ')}` });
+  }
   if (zero?.assumed !== undefined) readings.push({ field: 'zeroStage', value: zero.stage, text: zero.assumed });
   const sharding = resolveSharding(parameters);
   if (sharding !== undefined) readings.push(sharding);
@@ -696,6 +734,9 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
     if (taken !== undefined) taken.text += ` (${asked}: say "with full recompute" or "without recompute" to plan either)`;
     else defaults.push({ field: 'recompute', value: 'searched', text: `${asked}: no recompute mode fixed; the search tries none, selective and full and keeps the fastest that fits` });
   }
+  // The tokens planned in place of a data size in bytes say so where a default was taken for them.
+  const tokensTaken = defaults.find((d) => d.field === 'tokens' && facts.tokens === undefined);
+  if (dataBytes !== undefined && tokensTaken !== undefined) tokensTaken.text += ` in place of "${asTyped(text, dataBytes)}", which is bytes, not tokens`;
   const assumedDeadline = defaults.find((d) => d.field === 'deadlineSeconds' && d.value === parameters.deadlineSeconds && facts.deadlineSeconds === undefined);
   const unreadDeadline = dateDeadline === undefined ? unreadTime : dateDeadline;
   const whyUnread = dated !== undefined && 'unread' in dated ? `${dated.unread}, or a length, e.g. "in 20 days"`
@@ -737,7 +778,9 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   // does ("on 256 …"), the default nodes say so too.
   const left = intent === 'help' || unreadSize !== undefined ? [] : leftNumbers(s.text, [...problems, ...notRead.map((n) => n.phrase)], defaults.map((d) => d.text));
   if (left.length > 0) {
-    notRead.push({ phrase: left.map((l) => `"${asTyped(text, l.phrase)}"`).join(', '), why: 'not understood: no reading takes these numbers; say e.g. "256 H100", "16 nodes", "2T tokens" or "in 10 days"' });
+    // A serving question's examples are serving's: "32 users" alone is no load (kv-cache.ts takeServedLoad).
+    const examples = intent === 'serving' ? '"32 concurrent users", "32 requests of 8k tokens", "10 requests/s" or "on 8 H100"' : '"256 H100", "16 nodes", "2T tokens" or "in 10 days"';
+    notRead.push({ phrase: left.map((l) => `"${asTyped(text, l.phrase)}"`).join(', '), why: `not understood: no reading takes these numbers; say e.g. ${examples}` });
   }
   const leftSize = left.find((l) => l.asSize);
   if (nodesTaken !== undefined && unreadSize === undefined && leftSize !== undefined) nodesTaken.text = nodesTaken.text.replace('no cluster size given', `"${asTyped(text, leftSize.phrase)}" not read as a cluster size; say e.g. "256 H100" or "32 nodes"`);

@@ -164,8 +164,11 @@ export interface AskParameters {
 /** A cluster size as a question counts it: nodes, or GPUs. */
 export type ClusterSize = Pick<AskParameters, 'nodes' | 'gpus'>;
 
-/** A GPU compared with the question's first, with its own cluster size where the question gives one ("512 H100 and 1024 A100"). */
-export type ComparedGpu = { gpu: string; system?: string } & ClusterSize;
+/**
+ * A GPU compared with the question's first, with its own cluster size where the question gives one ("512 H100 and 1024
+ * A100") and its own price per GPU-hour ("A100 at $1.5/hr or H100 at $2.5/hr").
+ */
+export type ComparedGpu = { gpu: string; system?: string; pricePerGpuHour?: number } & ClusterSize;
 
 /** A model compared with the question's first: a preset, or a size no preset has planned as a decoder of that size. */
 export type ComparedModel = Pick<AskParameters, 'model' | 'customModel'> & {

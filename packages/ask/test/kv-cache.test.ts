@@ -115,10 +115,36 @@ describe('what a KV cache is held for: the sequences at once and the tokens each
     expect(q.stated.tokens).toBeUndefined();
   });
 
-  it('a rate stays a rate, and with no KV cache named "32 requests" is not read so', () => {
+  it('a rate stays a rate, and with no KV cache named a bare "32 users" is no count held at once', () => {
     const rate = parse('serve llama3-70b at 32 requests per second, how big is the kv cache');
     expect(rate.stated.requestsPerSecond).toBe(32);
     expect(rate.stated.concurrency).toBeUndefined();
-    expect(parse('serve llama3-70b on 8 h100 for 32 requests of 8k tokens').stated.concurrency).toBeUndefined();
+    expect(parse('serve llama3-70b at 32 requests per second of 8k tokens').stated.concurrency).toBeUndefined();
+    expect(parse('serve llama3-8b to 32 users on one h100').stated.concurrency).toBeUndefined();
+    // Said not read, with the serving phrasings that would be read, not training's "2T tokens".
+    const note = ask('serve llama3-8b to 32 users on one h100').notes.find((n) => n.startsWith('Not read'));
+    expect(note).toMatch(/"32 users".*"32 concurrent users"/);
+    expect(note).not.toMatch(/2T tokens/);
+  });
+
+  // A serving question that gives its load as a KV cache question does, with no cache named: the count written with the
+  // tokens each holds is the sequences at once and their context (QA: both were left unread, a default request planned).
+  it.each([
+    ['serve llama3-70b on 8 h100 for 32 requests of 8k tokens', { concurrency: 32, seqLength: 8192 }],
+    ['how many H100 to serve llama 3 70b to 32 requests of 8k tokens', { concurrency: 32, seqLength: 8192 }],
+    ['serve llama 3 8b with 16 4k-token requests on one H100', { concurrency: 16, seqLength: 4096 }],
+  ])('serving with no cache named: "%s"', (question, held) => {
+    const q = parse(question);
+    expect(q.intent).toBe('serving');
+    expect(q.stated).toMatchObject(held);
+    expect(q.stated.tokens).toBeUndefined();
+  });
+
+  it('the load read is the one planned: a batch of 32 with an 8,192-token context (prompt + output)', () => {
+    const { a, data } = served('how many H100 to serve llama 3 70b to 32 requests of 8k tokens');
+    expect(data.best?.batch).toBe(32);
+    // The context holds the default 512 output tokens, so the prompt is 8,192 − 512 = 7,680, as "8k context" plans it.
+    expect(a.configuration).toMatch(/batch 32 · BF16 · 7,680 prompt tokens \+ 512 output tokens/);
+    expect([...a.assumptions, ...a.notes].join(' ')).not.toMatch(/not read/i);
   });
 });

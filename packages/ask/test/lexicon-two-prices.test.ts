@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ask } from '../src/answer/answer.ts';
 import { parse } from '../src/parse.ts';
 
 const priceReading = (q: ReturnType<typeof parse>): string | undefined => q.defaults.find((d) => d.field === 'pricePerGpuHour')?.text;
@@ -54,5 +55,46 @@ describe('money beside a price read that is neither a price nor a budget is said
     expect([q.stated.gpuHours, q.stated.pricePerGpuHour, q.stated.costBudget]).toEqual([5e6, 2, undefined]);
     expect(notRead(q)).toEqual([expect.stringMatching(/^"\$1M" money neither a price nor a budget/)]);
     expect(q.problems).toEqual([]);
+  });
+});
+
+describe('GPUs compared, a price each: each GPU at its own (QA: both at $1.5, "$2.5/hr" said not read)', () => {
+  const question = 'which is cheaper for 13B: A100 at $1.5/hr or H100 at $2.5/hr';
+
+  it('parse: the first GPU at the first price, the second at the second, nothing said not read', () => {
+    const q = parse(question);
+    expect(q.problems).toEqual([]);
+    expect(q.stated).toMatchObject({ gpu: 'a100-80gb', pricePerGpuHour: 1.5, currency: '$', comparedGpus: [{ gpu: 'h100-sxm', pricePerGpuHour: 2.5 }] });
+    expect(notRead(q)).toEqual([]);
+    expect(q.defaults.map((d) => d.text)).toContain('each GPU at the price written beside it: A100 SXM4 80GB at $1.50/GPU-hour, H100 SXM5 80GB at $2.50/GPU-hour');
+  });
+
+  it('the GPUs in the order written take the prices in the order written ("H100 at $2.5/hr or A100 at $1.5/hr")', () => {
+    expect(parse('which is cheaper for 13B: H100 at $2.5/hr or A100 at $1.5/hr').stated).toMatchObject({ gpu: 'h100-sxm', pricePerGpuHour: 2.5, comparedGpus: [{ gpu: 'a100-80gb', pricePerGpuHour: 1.5 }] });
+  });
+
+  it('more prices than GPUs, or two currencies: one price planned and the rest said not read, as before', () => {
+    expect(notRead(parse('A100 vs H100 for 13B at $1.5/hr, $2.5/hr or $3/hr'))).toHaveLength(2);
+    const currencies = parse('which is cheaper for 13B: A100 at $1.5/hr or H100 at €2.5/hr');
+    expect(currencies.stated.comparedGpus).toEqual([{ gpu: 'h100-sxm' }]);
+    expect(notRead(currencies)).toHaveLength(1);
+  });
+
+  it('the answer prices each GPU\'s GPU-hours at its own price, and says which costs less', () => {
+    const a = ask(question, { publicUrl: null });
+    const spend = (label: string): { hours: number; cost: number } => {
+      const [, hours, hoursScale, cost, costScale] = /, ([\d.]+)([kM]) GPU-hours, \$([\d.]+)([kM])$/.exec(a.figures.find((f) => f.label === label)?.value ?? '') ?? [];
+      const scale = (x: string | undefined): number => (x === 'M' ? 1e6 : 1e3);
+      return { hours: Number(hours) * scale(hoursScale), cost: Number(cost) * scale(costScale) };
+    };
+    const a100 = spend('A100 SXM4 80GB');
+    const h100 = spend('H100 SXM5 80GB');
+    // By hand: cost = GPU-hours × the GPU's own price (to the three figures each is shown to).
+    expect(a100.cost / a100.hours).toBeCloseTo(1.5, 1);
+    expect(h100.cost / h100.hours).toBeCloseTo(2.5, 1);
+    const cheaper = h100.cost < a100.cost ? 'H100 SXM5 80GB' : 'A100 SXM4 80GB';
+    expect(a.headline).toMatch(new RegExp(`; cheaper: ${cheaper}, \\d+% less$`));
+    expect(a.notes.some((n) => n.startsWith(`${cheaper} is the cheaper at the prices given`))).toBe(true);
+    expect(a.notes.join(' ')).not.toMatch(/one price given|Not read/);
   });
 });

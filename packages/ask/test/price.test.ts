@@ -134,3 +134,29 @@ describe('a price-like phrase that cannot be read is said back, never dropped', 
     expect(parse(question).problems).toEqual([]);
   });
 });
+
+describe('a money budget with no price beside a deadline: the deadline answered, the budget said not weighed', () => {
+  // QA: "… in 30 days, budget 3M dollars" refused the whole question ("a budget of $3M needs a price per GPU-hour").
+  const question = 'how many h100 nodes to train llama3-70b on 2T tokens in 30 days, budget 3M dollars';
+  const why = 'not weighed: a budget in money needs a price per GPU-hour to become GPU-hours; add one ("at $2/GPU-hour"), or give the budget in GPU-hours ("1.7M GPU-hours")';
+
+  it('parse: no problem, no budget planned, the deadline read, the budget said not read as typed', () => {
+    const q = parse(question);
+    expect(q.problems).toEqual([]);
+    expect(q.stated.costBudget).toBeUndefined();
+    expect(q.stated.deadlineSeconds).toBe(30 * 86_400);
+    expect(q.notRead).toEqual([{ phrase: '"budget 3M dollars"', why }]);
+  });
+
+  it('the answer is the deadline\'s plan, within 30 days, with the budget\'s note and no verdict on it', () => {
+    const a = ask(question, { publicUrl: null });
+    expect(a.ok).toBe(true);
+    expect(a.headline).toMatch(/^Llama 3 70B on H100 SXM5 80GB: [\d,]+ nodes \([\d,]+ GPUs\) train 2\.00T tokens in [\d.]+ days \(deadline 30 days\)$/);
+    expect(a.notes).toContain(`Not read: "budget 3M dollars" (${why}).`);
+  });
+
+  it('beside a GPU-hour budget too; alone it is the question\'s only goal, and still refused for want of a price', () => {
+    expect(parse('how many nodes for llama3-8b on 1T tokens with 50k GPU-hours and a $2M budget').notRead?.map((n) => n.phrase)).toEqual(['"a $2M budget"']);
+    expect(parse('how many nodes for 70b with a $2M budget').problems).toEqual(['a budget of $2M needs a price per GPU-hour to plan against ("at $2/GPU-hour"), or give it in GPU-hours ("1.7M GPU-hours")']);
+  });
+});

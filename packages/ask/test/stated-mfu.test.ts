@@ -16,7 +16,9 @@ describe('statedMfuNote: the same plan at the stated MFU (time scales as predict
   // Worked by hand: 10 days at 40% is 10 × 0.4 / 0.5 = 8 days at 50%, and 10 × 0.4 / 0.25 = 16 days at 25%.
   it.each([
     [0.5, 30, 'You stated 50% MFU; the planner predicts 40.0% for this layout. At 50% MFU the same 8 nodes would take 8 days, within the 30-day deadline.'],
-    [0.25, 14, 'You stated 25% MFU; the planner predicts 40.0% for this layout. At 25% MFU the same 8 nodes would take 16 days, past the 14-day deadline.'],
+    // Past the deadline, the nodes that meet it at the stated MFU: 64 GPUs × 16 days / 14 days = 73.1 GPUs, in whole nodes of 8: 10.
+    [0.25, 14, 'You stated 25% MFU; the planner predicts 40.0% for this layout. At 25% MFU the same 8 nodes would take 16 days, past the 14-day deadline. '
+      + 'At 25% MFU the 14-day deadline needs 10 nodes (80 GPUs), if that MFU holds on them.'],
   ])('10 days at 40%% predicted, %d stated, a %d-day deadline', (mfu, deadlineDays, note) => {
     expect(statedMfuNote({ mfu, deadlineSeconds: deadlineDays * 86_400 }, plan(10))).toBe(note);
   });
@@ -80,9 +82,20 @@ describe('answer: a stated MFU is acknowledged, never planned from', () => {
     expect(note).toMatch(new RegExp(`^You stated 50% MFU; the planner predicts ${predicted.replace('.', '\\.')} for this layout\\. At 50% MFU the same ${nodes} nodes would take [\\d.]+ days, within the 30-day deadline\\.$`));
   });
 
-  it('says when the stated MFU would miss the deadline', () => {
+  it('says when the stated MFU would miss the deadline, and the nodes that meet it at that MFU', () => {
     const a = ask('how many nodes for 175B at 30% MFU');
-    expect(a.notes.at(-1)).toMatch(/^You stated 30% MFU; .* would take [\d.]+ days, past the 30-day deadline\.$/);
+    expect(a.notes.at(-1)).toMatch(/^You stated 30% MFU; .* would take [\d.]+ days, past the 30-day deadline\. At 30% MFU the 30-day deadline needs [\d,]+ nodes \([\d,]+ GPUs\), if that MFU holds on them\.$/);
+  });
+
+  it('QA: "… 2T tokens in 30 days at 40% MFU" on H100: the nodes the deadline needs at 40%, worked from the FLOPs', () => {
+    const a = ask('how many H100 nodes to train llama3-70b on 2T tokens in 30 days at 40% MFU', { publicUrl: null });
+    // By hand: Llama 3 70B's 4.81e11 model FLOPs a token (training-flops.test.ts) × 2T tokens = 9.63e23 FLOPs; at 40% of the
+    // H100's 989 TFLOP/s dense BF16 peak over 30 days (2.592e6 s): 9.63e23 / (0.4 × 989e12 × 2.592e6) = 939 GPUs, 117.4
+    // nodes of 8: 118 nodes (944 GPUs).
+    const gpus = (4.81e11 * 2e12) / (0.4 * 989e12 * 30 * 86_400);
+    expect(Math.ceil(gpus / 8)).toBe(118);
+    const note = a.notes.find((n) => n.startsWith('You stated 40% MFU'));
+    expect(note).toMatch(/past the 30-day deadline\. At 40% MFU the 30-day deadline needs 118 nodes \(944 GPUs\), if that MFU holds on them\.$/);
   });
 
   it('a fixed layout without a token budget gives the step time at the stated MFU', () => {

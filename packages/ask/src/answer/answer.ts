@@ -24,6 +24,9 @@ import { gpuName } from './describe-estimate.ts';
 import { asTrainingMemory } from './training-memory.ts';
 import { asTrainingThroughput } from './training-throughput.ts';
 import { fractionProblems } from './whole-counts.ts';
+import { answerTokensBought, asksTokensBought } from './tokens-bought.ts';
+import { withTrainingFlops } from './training-flops.ts';
+import { asBestGpuComparison, BEST_GPU_NOTE } from './best-gpu.ts';
 import { hasFixedConfiguration, searchesLayout } from '../defaults.ts';
 
 /**
@@ -34,8 +37,14 @@ import { hasFixedConfiguration, searchesLayout } from '../defaults.ts';
  */
 export function answer(q: ParsedQuestion, options: AnswerOptions = {}): Answer {
   const read = asksGpuFacts(q) ? asGpuFactsQuestion(q) : q;
-  return inPlainWords(asStandalone(read, withNotRead(read, answerOf(read, options))));
+  return inPlainWords(asStandalone(read, withNotRead(read, withFlopsAsked(read, answerOf(read, options)))));
 }
+
+/** Training intents whose answer plans a run: "how many flops to train …" asked of them is answered with the run's FLOPs first. */
+const PLANS_A_RUN: ReadonlySet<string> = new Set(['nodes', 'time', 'config', 'cheapest', 'estimate']);
+
+/** The run's FLOPs first where they were asked (training-flops.ts); any other answer as it is. */
+const withFlopsAsked = (q: ParsedQuestion, a: Answer): Answer => (a.kind === 'answer' && PLANS_A_RUN.has(q.intent) ? withTrainingFlops(q, a) : a);
 
 function answerOf(q: ParsedQuestion, options: AnswerOptions): Answer {
   const publicUrl = options.publicUrl === undefined ? DEFAULT_PUBLIC_URL : options.publicUrl;
@@ -59,6 +68,12 @@ function answerOf(q: ParsedQuestion, options: AnswerOptions): Answer {
   // "Chinchilla optimal tokens for 70B": the tokens alone, no cluster plan (tokens-per-parameter.ts); "how many params is
   // llama3 70b": the count alone (parameter-count.ts).
   if (asksTokensAlone(q)) return asksParameterCount(q) ? answerParameterCount(q) : answerTokensPerParameter(q);
+  // "What's the best GPU for …", no GPU named: the GPUs compared (best-gpu.ts), never the default one alone.
+  const weighed = asBestGpuComparison(q);
+  if (weighed !== undefined) {
+    const a = answerOf(weighed, options);
+    return { ...a, notes: [BEST_GPU_NOTE, ...a.notes] };
+  }
   // GPUs to compare ("A100 vs H100 for 70B"): the question answered of each, side by side (compared-gpus.ts).
   const gpus = q.stated.comparedGpus;
   if (gpus !== undefined && q.intent !== 'collective' && q.intent !== 'rate') {
@@ -92,6 +107,8 @@ function answerOf(q: ParsedQuestion, options: AnswerOptions): Answer {
     case 'serving':
       return answerServing(q);
     case 'time':
+      // "How many tokens can I train … with 100k GPU-hours": the tokens the budget buys (tokens-bought.ts).
+      if (!compared && !hasFixedConfiguration(q.stated) && asksTokensBought(q)) return answerTokensBought(q, (x) => answerNodesOrTime(x, options, publicUrl));
       // "How many tokens per second …" is a time question turned round (tokens-in-time.ts), and a throughput one.
       // A deadline the named cluster misses leads with the miss and the nodes that meet it (missed-deadline.ts).
       return asTrainingThroughput(q, withMissedDeadline(q, compared ? answerLayoutComparison(q, publicUrl)

@@ -1,5 +1,5 @@
 import { withDefaults } from '../defaults.ts';
-import { nodesGpus } from '../format.ts';
+import { moneyText, nodesGpus } from '../format.ts';
 import { modelNameOf } from '../model-of.ts';
 import type { AskParameters, ClusterSize, ComparedGpu, ParsedQuestion } from '../question.ts';
 import type { Answer, AnswerFigure } from './answer-types.ts';
@@ -15,7 +15,11 @@ import type { Answer, AnswerFigure } from './answer-types.ts';
 /** The question asked of one GPU: the others dropped, its defaults taken as a question naming it alone would take them. */
 export function questionOn(q: ParsedQuestion, hardware: ComparedGpu): ParsedQuestion {
   const { comparedGpus: _others, system: _system, ...rest } = q.stated;
-  const stated: AskParameters = { ...rest, gpu: hardware.gpu, ...(hardware.system !== undefined && { system: hardware.system }) };
+  // Its own price where the question gave one beside it ("H100 at $2.5/hr"), else the question's.
+  const stated: AskParameters = {
+    ...rest, gpu: hardware.gpu, ...(hardware.system !== undefined && { system: hardware.system }),
+    ...(hardware.pricePerGpuHour !== undefined && { pricePerGpuHour: hardware.pricePerGpuHour }),
+  };
   return restated(q, hardware.nodes === undefined && hardware.gpus === undefined ? stated : withSize(stated, hardware));
 }
 
@@ -76,6 +80,32 @@ function gpuHoursOf(a: Answer): number | undefined {
   return typeof hours === 'number' ? hours : undefined;
 }
 
+/** The cost a line's answer spends, from the protocol's answer it carries, as gpuHoursOf reads its GPU-hours. */
+function costOf(a: Answer): number | undefined {
+  if (!a.ok || typeof a.data !== 'object' || a.data === null) return undefined;
+  const d = a.data as { cost?: unknown; best?: { cost?: unknown } };
+  const cost = d.cost ?? d.best?.cost;
+  return typeof cost === 'number' ? cost : undefined;
+}
+
+/**
+ * Where each GPU was priced at its own ("A100 at $1.5/hr or H100 at $2.5/hr"), which costs less: the cheapest of the
+ * answers' costs (the cheapest first, then how much less than the dearest); undefined with a price shared, or a cost missing.
+ */
+function ownPriceVerdict(q: ParsedQuestion, names: readonly string[], answers: readonly Answer[]): { headline: string; note: string } | undefined {
+  if (q.stated.comparedGpus?.some((g) => g.pricePerGpuHour !== undefined) !== true) return undefined;
+  const costs = answers.map(costOf);
+  if (costs.length < 2 || !costs.every((c): c is number => c !== undefined)) return undefined;
+  const money = (c: number): string => moneyText(c, q.parameters.currency);
+  const low = Math.min(...costs);
+  const high = Math.max(...costs);
+  const cheapest = names[costs.indexOf(low)] ?? '';
+  // Within half a percent: as much, said so rather than a winner by rounding.
+  if (high - low < 0.005 * high) return { headline: 'both cost about as much', note: `Both cost about as much at the prices given: ${costs.map(money).join(' and ')}.` };
+  const less = `${Math.round((1 - low / high) * 100)}% less`;
+  return { headline: `cheaper: ${cheapest}, ${less}`, note: `${cheapest} is the cheaper at the prices given: ${money(low)} against ${money(high)}, ${less}.` };
+}
+
 /**
  * The answers for each GPU, set side by side under `names`; the first's plan after them. Or of one GPU (`of` naming it)
  * each at another cluster size (compared-sizes.ts), precision (compared-precisions.ts) or model (compared-models.ts,
@@ -87,14 +117,19 @@ export function sideBySide(q: ParsedQuestion, names: string[], answers: Answer[]
   if (first === undefined) throw new Error('sideBySide needs an answer');
   const lines: AnswerFigure[] = answers.map((a, i) => ({ label: names[i] ?? '', value: lineOf(a, figures) }));
   const about = subject ?? `for ${modelNameOf(q.parameters)}${of === '' ? '' : ` on ${of}`}`;
-  const headline = `${names.join(' vs ')} ${about}: ${lines.map((l) => `${l.label}: ${l.value}`).join('; ')}`;
   const notes: string[] = [];
+  // Each GPU at its own price: which costs less, in money (GPU-hours alone do not say it), said last in the headline too.
+  const cheaper = ownPriceVerdict(q, names, answers);
+  if (cheaper !== undefined) notes.push(cheaper.note);
+  const headline = `${names.join(' vs ')} ${about}: ${lines.map((l) => `${l.label}: ${l.value}`).join('; ')}${cheaper === undefined ? '' : `; ${cheaper.headline}`}`;
   const hours = answers.map(gpuHoursOf);
   if (hours.every((h): h is number => h !== undefined) && hours.length === 2) {
     const [a, b] = hours as [number, number];
     const fewer = a <= b ? 0 : 1;
     const ratio = Math.max(a, b) / Math.min(a, b);
-    const price = of !== '' ? 'at the price per GPU-hour' : q.stated.pricePerGpuHour === undefined ? 'at each GPU\'s own price per GPU-hour' : 'at the one price given, taken for both (each GPU rents at its own)';
+    const ownPrices = q.stated.comparedGpus?.some((g) => g.pricePerGpuHour !== undefined) === true;
+    const price = of !== '' ? 'at the price per GPU-hour' : ownPrices ? 'at each GPU\'s price as given'
+      : q.stated.pricePerGpuHour === undefined ? 'at each GPU\'s own price per GPU-hour' : 'at the one price given, taken for both (each GPU rents at its own)';
     notes.push(ratio < 1.005
       ? `Both spend about as many GPU-hours; the cost is GPU-hours ${price}.`
       : `${names[fewer]} spends ${ratio < 1.5 ? `${Math.round((1 - 1 / ratio) * 100)}%` : `${ratio.toFixed(1)}×`} fewer GPU-hours than ${names[1 - fewer]}; the cost is GPU-hours ${price}.`);

@@ -29,7 +29,7 @@ import { failureKind, refusalWords } from './issue-words.ts';
 import { listOf, statedMfuNote, statedMfuUnused } from './stated-mfu.ts';
 import { belowOneProblem, partNodesProblem } from './whole-counts.ts';
 import { searchEdgeNote } from './search-edge.ts';
-import { uptimeSaid } from './uptime-note.ts';
+import { uptimeSaid, wallClockFigures } from './uptime-note.ts';
 
 /**
  * Nodes, time and best-configuration questions, answered by the protocol's configuration search:
@@ -109,11 +109,14 @@ const spendOf = (s: { gpuHours?: number; cost?: number }): Spend | undefined =>
 /**
  * `spend`: the GPU-hours and cost the protocol returned with the plan. `extra.budgetPlan`: whose spend the
  * budget notes say, when not the plan answered (a cheapest answer's: its budget was no goal of the search).
+ * `extra.wallClock`: the nodes search's days and GPU-hours for the plan, on the wall clock at the uptime asked: the time
+ * to train figure and the stated MFU's days are said on it too (uptime-note.ts wallClockFigures).
  */
 function planAnswer(
   q: ParsedQuestion, publicUrl: PublicUrl, plan: PlanView, spend: Spend | undefined, headline: string,
-  extra: { assumptions: string[]; notes: string[]; data: unknown; budgetPlan?: BudgetPlan },
+  extra: { assumptions: string[]; notes: string[]; data: unknown; budgetPlan?: BudgetPlan; wallClock?: { days: number; gpuHours: number; tokens: number } },
 ): Answer {
+  const uptime = extra.wallClock === undefined ? 1 : q.parameters.uptime ?? 1;
   return {
     intent: q.intent,
     kind: 'answer',
@@ -121,12 +124,12 @@ function planAnswer(
     question: q.text,
     headline,
     configuration: describeConfiguration(plan.estimate),
-    figures: [...figuresFor(q.intent, plan.estimate), ...costFigures(q.parameters, spend)],
+    figures: [...wallClockFigures(figuresFor(q.intent, plan.estimate), q.parameters, extra.wallClock), ...costFigures(q.parameters, spend)],
     ...estimateNumbers(plan.estimate),
     assumptions: [...q.defaults.map((d) => d.text), ...extra.assumptions],
     notes: [
       ...plan.estimate.warnings, ...extra.notes, ...budgetNotes(q.parameters, spend, { plan: extra.budgetPlan ?? 'answered' }),
-      ...listOf(statedMfuNote(q.parameters, plan.estimate)),
+      ...listOf(statedMfuNote(q.parameters, plan.estimate, uptime)),
     ],
     scenario: plan.scenario,
     ...widgetLink(plan.scenario, publicUrl, deadlineDaysOf(q.parameters)),
@@ -138,8 +141,8 @@ function planAnswer(
 /** `reason`: the protocol's, which says whether the failure refuses the question or answers it (failureKind). */
 function failure(
   q: ParsedQuestion, publicUrl: PublicUrl, reason: string, headline: string,
-  closest: { why: string; scenario?: ScenarioInput; estimate?: EstimateOk; gpuHours?: number; cost?: number } | undefined,
-  extra: { assumptions: string[]; data: unknown; notes?: string[] },
+  closest: { why: string; scenario?: ScenarioInput; estimate?: EstimateOk; days?: number; gpuHours?: number; cost?: number } | undefined,
+  extra: { assumptions: string[]; data: unknown; notes?: string[]; wallClock?: boolean },
 ): Answer {
   const base: Answer = {
     intent: q.intent, kind: failureKind(reason), ok: false, question: q.text, headline, figures: [],
@@ -159,7 +162,12 @@ function failure(
     return {
       ...base,
       configuration: `closest that works, not what was asked: ${describeConfiguration(closest.estimate)}`,
-      figures: [...figuresFor(q.intent, closest.estimate), ...costFigures(q.parameters, spendOf(closest))].map((f) => ({ ...f, label: `${f.label} (closest)` })),
+      // The nodes search's closest is on the wall clock at the uptime asked (extra.wallClock): its time to train figure too.
+      figures: [
+        ...(extra.wallClock === true ? wallClockFigures(figuresFor(q.intent, closest.estimate), q.parameters, { ...closest, tokens: closest.estimate.timeToTrain?.tokens })
+          : figuresFor(q.intent, closest.estimate)),
+        ...costFigures(q.parameters, spendOf(closest)),
+      ].map((f) => ({ ...f, label: `${f.label} (closest)` })),
       scenario: closest.scenario,
       ...widgetLink(closest.scenario, publicUrl, deadlineDaysOf(q.parameters)),
     };
@@ -253,7 +261,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     const failed = batchSaid(result.closest?.nodes, result.closest?.scenario?.training.globalBatchSize);
     const up = uptimeSaid(p, result.closest?.days === undefined ? undefined : { days: result.closest.days, ...(result.closest.gpuHours !== undefined && { gpuHours: result.closest.gpuHours }) });
     return failure(failed.shown, publicUrl, result.reason, `${verdict}${subjectOf(p)}: ${words}`, closest, {
-      assumptions: [...failed.said, ...up.assumptions], data: result, notes: [...up.notes, ...listOf(namedNote), ...hint],
+      assumptions: [...failed.said, ...up.assumptions], data: result, notes: [...up.notes, ...listOf(namedNote), ...hint], wallClock: true,
     });
   }
   const plan = result.configuration;
@@ -269,7 +277,9 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     const of = `${modelNameOf(p)} (${tokens} tokens) on ${gpuName(p.gpu ?? '')}`;
     const headline = asksGpuHours(q) ? `GPU-hours to train ${of}: ${gpuHoursOfFrontier(result, p)}`
       : `Cheapest for ${of}: ${size.cluster}, ${slow?.days ?? size.days}, ${size.spend}${slow === undefined ? '' : `; ${slow.faster}`}`;
-    return planAnswer(shown, publicUrl, plan, result, headline, { assumptions: [...said, ...up.assumptions], notes: [...up.notes, ...frontierNotes(result, p)], budgetPlan: 'cheapest', data: result });
+    return planAnswer(shown, publicUrl, plan, result, headline, {
+      assumptions: [...said, ...up.assumptions], notes: [...up.notes, ...frontierNotes(result, p)], budgetPlan: 'cheapest', data: result, wallClock: result,
+    });
   }
   // "on 4 GPUs", not "on 1 node (4 GPUs)", for part of a node.
   // "How many GB200 NVL72 racks …": the racks first (format.ts clusterAsAsked). The verb agrees with the count that leads
@@ -304,7 +314,9 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     // The GPU-hours are in the time-to-train figure already (describe-estimate), not restated here.
     ...hint,
   ];
-  return planAnswer(shown, publicUrl, plan, result, `${verdict}${named?.headline ?? headline}`, { assumptions: [...said, ...up.assumptions], notes: [...up.notes, ...(named === undefined ? [] : [named.note]), ...notes], data: result });
+  return planAnswer(shown, publicUrl, plan, result, `${verdict}${named?.headline ?? headline}`, {
+    assumptions: [...said, ...up.assumptions], notes: [...up.notes, ...(named === undefined ? [] : [named.note]), ...notes], data: result, wallClock: result,
+  });
 }
 
 /**

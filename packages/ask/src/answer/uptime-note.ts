@@ -1,6 +1,7 @@
 import { formatShare } from '@trainplan/units';
 import type { AskParameters } from '../question.ts';
 import { compactCount, formatDays } from '../format.ts';
+import type { AnswerFigure } from './answer-types.ts';
 
 /**
  * What uptime a nodes-search answer's days and GPU-hours assume, said as the CLI's `trainplan nodes` says it (apps/cli
@@ -14,11 +15,26 @@ export function uptimeSaid(p: AskParameters, spent: { days: number; gpuHours?: n
   if (p.uptime === undefined) return { assumptions: ['at 100% uptime: no restarts or failures counted (say "at 90% uptime" for Meta\'s Llama 3 figure)'], notes: [] };
   const u = p.uptime;
   if (u === 1) return { assumptions: [], notes: ['At 100% uptime, as asked: no restarts or failures counted.'] };
-  // The figures are the plan's estimate, its ideal time; the headline, the cost and the budget are the protocol's wall clock.
+  // Every figure is the protocol's wall clock (wallClockFigures puts the time to train on it too), as the CLI's nodes says it.
   const hours = spent.gpuHours === undefined ? '' : ` and ${compactCount(spent.gpuHours)} GPU-hours`;
   return {
     assumptions: [],
-    notes: [`At ${formatShare(u)} uptime, as asked: ${formatDays(spent.days)}${hours} on the wall clock, of which ${formatDays(spent.days * u)} training (the time to train figure) `
+    notes: [`At ${formatShare(u)} uptime, as asked: ${formatDays(spent.days)}${hours} on the wall clock, of which ${formatDays(spent.days * u)} training `
       + `and ${formatDays(spent.days * (1 - u))} lost to restarts, failures and checkpoint stalls.`],
   };
+}
+
+/**
+ * An answer's figures with the time to train on the wall clock at the uptime asked: the estimate's own figure is the ideal
+ * time (the configuration's estimate stays at full uptime, protocol nodes-response-schema.ts), while the headline, the cost
+ * and the budget are the protocol's wall-clock days and GPU-hours. QA: the headline said 29.7 days and the figure 26.7 days
+ * · 600k GPU-hours for one plan at 90% uptime, where the CLI's nodes says 29.7 days · 666,714 GPU-hours. `spent` is the
+ * protocol's days and GPU-hours for the plan shown; unchanged at no uptime asked or with no time.
+ */
+export function wallClockFigures(figures: readonly AnswerFigure[], p: AskParameters, spent: { days?: number | undefined; gpuHours?: number | undefined; tokens?: number | undefined } | undefined): AnswerFigure[] {
+  const u = p.uptime;
+  if (u === undefined || u === 1 || spent?.days === undefined || spent.gpuHours === undefined || spent.tokens === undefined) return [...figures];
+  const { days, gpuHours, tokens } = spent;
+  const value = `${formatDays(days)} for ${compactCount(tokens)} tokens · ${compactCount(gpuHours)} GPU-hours, on the wall clock at ${formatShare(u)} uptime (${formatDays(days * u)} of it training)`;
+  return figures.map((f) => (f.label === 'Time to train' ? { ...f, value } : f));
 }

@@ -1,5 +1,6 @@
 import type { AskParameters } from '../question.ts';
 import { TOKEN_LENGTH, tokenLength } from './numbers.ts';
+import { SERVING_WORDS } from './serving.ts';
 import type { Scanner } from './quantities.ts';
 
 /**
@@ -98,7 +99,7 @@ const HELD = new RegExp(String.raw`\b(?:at|for|of|with|over|holding)\s+(?:a\s+|a
  * given for a default 2,560-token sequence; "at 2048 tokens" was read as 2,048 generated tokens.
  */
 export function takeKvCacheLoad(s: Scanner, text: string): KvCacheLoad {
-  if (!NAMES_KV_CACHE.test(text)) return {};
+  if (!NAMES_KV_CACHE.test(text)) return SERVING_WORDS.test(text) ? takeServedLoad(s) : {};
   const out: KvCacheLoad = {};
   const counted = s.take(COUNTED_BEFORE) ?? s.take(COUNTED);
   if (counted !== undefined) out.concurrency = Number(counted[1]);
@@ -106,4 +107,18 @@ export function takeKvCacheLoad(s: Scanner, text: string): KvCacheLoad {
   const held = out.seqLength === undefined ? s.take(HELD) : undefined;
   if (held !== undefined) out.seqLength = tokenLength(held[1], held[2]);
   return out;
+}
+
+/** COUNTED with its tokens: "32 requests of 8k tokens" (a bare "32 users" is no count held at once unless the cache is named). */
+const COUNTED_WITH_TOKENS = new RegExp(String.raw`(?<![\w.])(\d+)\s*${SEQUENCES}\s+(?:of|at|with)\s+(?:about\s+|~\s*)?${TOKENS}\b(?:\s+each)?`);
+
+/**
+ * A serving question that names no KV cache but gives its load as one does: "serve 70b to 32 requests of 8k tokens",
+ * "serve 32 8k-token requests" are 32 sequences at once of an 8,192-token context each, as "32 concurrent requests with
+ * 8k context" reads (QA: both numbers were left unread, and a default 2,048 + 512-token request planned at the largest
+ * batch). Only the count written with its tokens: "serve 32 users" alone says nothing of how many are served at once.
+ */
+function takeServedLoad(s: Scanner): KvCacheLoad {
+  const counted = s.take(COUNTED_BEFORE) ?? s.take(COUNTED_WITH_TOKENS);
+  return counted === undefined ? {} : { concurrency: Number(counted[1]), seqLength: tokenLength(counted[2], counted[3]) };
 }

@@ -18,6 +18,11 @@ export interface PriceReading {
   of?: string;
   /** Other prices the question gave, as normalised ("$20 an hour"), each with what it priced: taken out of the text, said not read. */
   others?: { phrase: string; per: PriceReading['per'] }[];
+  /**
+   * Every price the question gave, in the order written, where it gave more than one: GPUs compared take one each, in
+   * the order they are named ("A100 at $1.5/hr or H100 at $2.5/hr"), as each takes the size written beside it (parse.ts).
+   */
+  each?: (Omit<PriceReading, 'others' | 'each'> & { phrase: string })[];
 }
 
 /** A price per GPU-hour, with how it was read when the question priced something else (a node, an hour). */
@@ -72,7 +77,7 @@ export function takePrice(s: Scanner): PriceReading | undefined {
   // Every price is taken out of the text ("for $20" is never then a budget), and those not planned said not read.
   for (const p of found) s.blank(p.at);
   const others = found.filter((p) => p !== taken).map((p) => ({ phrase: p.phrase, per: p.reading.per }));
-  return { ...taken.reading, ...(others.length > 0 && { others }) };
+  return { ...taken.reading, ...(others.length > 0 && { others, each: found.map((p) => ({ ...p.reading, phrase: p.phrase })) }) };
 }
 
 /** A price match read: its reading, where it stands and its words; undefined for an hour of no unit and no currency ("2 per hour"). */
@@ -144,6 +149,8 @@ const BUDGET = new RegExp(String.raw`\bbudget\s*(?:of|is|=|:)?\s*${AMOUNT}|\b(?:
 export interface MoneyBudget {
   amount: number;
   currency?: string;
+  /** The words it was read from, as the normalised text holds them ("budget 3m dollars"). */
+  written: string;
 }
 
 /** The money budget the question states, taken out of the text (after takePrice, whose "$2/GPU-hour" is no budget). */
@@ -159,10 +166,17 @@ export function takeMoneyBudget(s: Scanner): MoneyBudget | undefined {
     const currency = SIGNS[sign ?? after ?? word ?? ''];
     const amount = scaledCount(value, scale ?? bareScale);
     if (amount === undefined) continue;
-    return { amount, ...(currency !== undefined && { currency }) };
+    return { amount, ...(currency !== undefined && { currency }), written: m[0].trim() };
   }
   return undefined;
 }
+
+/**
+ * Why a money budget with no price is not weighed where the question has another goal, a deadline or GPU-hours, which is
+ * answered without it (parse.ts): a budget in money is GPU-hours only at a price.
+ */
+export const UNPRICED_BUDGET = 'not weighed: a budget in money needs a price per GPU-hour to become GPU-hours; add one ("at $2/GPU-hour"), '
+  + 'or give the budget in GPU-hours ("1.7M GPU-hours")';
 
 /**
  * A money budget is GPU-hours only at a price (runNodes takes `budget` with `pricePerGpuHour`): without one,
