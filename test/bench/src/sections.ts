@@ -1,3 +1,4 @@
+import { capacitySection } from './capacity-bench.ts';
 import { emulatorSection } from './emulator-bench.ts';
 import { estimateSection } from './estimate-bench.ts';
 import { httpSection } from './http-bench.ts';
@@ -19,5 +20,6 @@ export const BENCH_SECTIONS: BenchSection[] = [
   emulatorSection,
   httpSection,
   searchSection,
+  capacitySection,
   loadSection,
 ];
