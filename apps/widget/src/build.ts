@@ -170,6 +170,26 @@ export const systemsAndNetworksWithoutNames: Plugin = {
   },
 };
 
+/** What a model preset says that only the CLI, the API's preset list, the bot and the config export read. */
+export const UNREAD_PRESET_FIELDS = ['publishedParameters', 'publishedGlobalBatchSize', 'defaultTrainingTokens', 'tokenizer'] as const;
+
+/**
+ * Loads the model presets (@trainplan/presets' llama.ts, gpt3.ts, …) without UNREAD_PRESET_FIELDS: the published
+ * parameter count and batch, the default token budget and the tokenizer, which the chat bot's defaults, the preset
+ * JSON and the NeMo/Megatron export read, and nothing the widget runs does (it computes parameters from the shape and
+ * takes the form's batch and budget). The bundle test checks that no code left in it reads one. They were 0.22 kB of the
+ * 80 kB gzip budget (79,990 → 79,774 B with the packages of the day), room for the charts' text alternatives (QA).
+ */
+export const modelPresetsWithoutUnreadFields: Plugin = {
+  name: 'trainplan-model-presets-without-unread-fields',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]packages[\\/]presets[\\/]src[\\/](?:llama|gpt3|megatron|nemotron|bloom)\.ts$/ }, async (args) => ({
+      contents: stripProperties(await readFile(args.path, 'utf8'), UNREAD_PRESET_FIELDS),
+      loader: 'ts',
+    }));
+  },
+};
+
 /**
  * The stylesheet's sources (element/styles.ts: the STYLES, LIGHT and DARK literals, ` = \`…\`;`) on one line: its
  * lines, each ending a rule or a declaration, are for the reader, and CSS needs no newline between rules. The newlines
@@ -201,7 +221,8 @@ export const WIDGET_BUDGET_GZIP_BYTES = 80 * 1000;
  * collectives emulator left out (closed-form-emulation.ts), the search's explanations of its runner-up plans too
  * (no-alternatives.ts: 1.4 kB gzip, 80,086 → 78,685 B with the packages as committed), what only the schemas'
  * OpenAPI document reads dropped (withoutJsonSchema), and what only requests the widget never makes reach
- * (protocolForWidgetRequests, no-empty-space.ts).
+ * (protocolForWidgetRequests, no-empty-space.ts), nor what a model preset says that it never reads
+ * (modelPresetsWithoutUnreadFields).
  */
 export async function buildWidgetBundle(): Promise<WidgetBundle> {
   const result = await build({
@@ -214,7 +235,10 @@ export async function buildWidgetBundle(): Promise<WidgetBundle> {
     legalComments: 'none',
     write: false,
     logLevel: 'silent',
-    plugins: [withoutEmulator, protocolForWidgetRequests, protocolWithoutJsonSchema, ncclTablesWithoutSources, systemsAndNetworksWithoutNames, stylesWithoutNewlines],
+    plugins: [
+      withoutEmulator, protocolForWidgetRequests, protocolWithoutJsonSchema, ncclTablesWithoutSources, systemsAndNetworksWithoutNames, modelPresetsWithoutUnreadFields,
+      stylesWithoutNewlines,
+    ],
   });
   const file = result.outputFiles[0];
   if (!file) throw new Error('esbuild produced no output');

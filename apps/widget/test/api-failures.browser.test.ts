@@ -52,20 +52,30 @@ const state = (page: Page, tag: string) => page.locator(tag).evaluate((el) => {
   const results = r.querySelector<HTMLElement>('.results')!;
   return { status: r.querySelector('.status')!.textContent, stale: results.classList.contains('stale'), shown: !results.hidden };
 });
+/**
+ * The status line's colour. styles.ts's light theme: progress in the muted grey, #5b6470 = rgb(91, 100, 112); an error
+ * in the error red, #b42318 = rgb(180, 35, 24) (hex to decimal: 5b = 91, 64 = 100, 70 = 112; b4 = 180, 23 = 35, 18 = 24).
+ */
+const statusColour = (page: Page, tag: string) => page.locator(tag).evaluate((el) => getComputedStyle(el.shadowRoot!.querySelector('.status')!).color);
+const MUTED = 'rgb(91, 100, 112)';
+const ERROR = 'rgb(180, 35, 24)';
 const until = async (page: Page, tag: string, check: (s: Awaited<ReturnType<typeof state>>) => boolean) => {
   await expect.poll(async () => check(await state(page, tag)), { timeout: 15_000 }).toBe(true);
   return state(page, tag);
 };
 
 describe('<trainplan-estimator api="…"> when the API does not answer', () => {
-  it(`hung from the page's load: says it is estimating, then after ${ESTIMATE_TIMEOUT_MS / 1000} s that it could not reach the API (it stayed blank)`, async () => {
+  it(`hung from the page's load: says it is estimating, muted, then after ${ESTIMATE_TIMEOUT_MS / 1000} s, in the error colour, that it could not reach the API (it stayed blank)`, async () => {
     const { page, api } = await open('trainplan-estimator', ESTIMATOR);
     api.hang = true;
     await page.reload();
     expect(await until(page, 'trainplan-estimator', (s) => s.status !== '')).toEqual({ status: 'Estimating…', stale: true, shown: false });
+    // Progress is said in the muted colour, not the error's (QA: "Estimating…" in red read as a failure).
+    expect(await statusColour(page, 'trainplan-estimator')).toBe(MUTED);
     await page.clock.fastForward(ESTIMATE_TIMEOUT_MS);
     const s = await until(page, 'trainplan-estimator', (x) => x.status !== 'Estimating…');
-    expect(s.status).toBe(`Could not reach the estimator: the API at ${API}/v1/estimate did not answer in 20 s.`);
+    expect(s.status).toBe(`Could not reach the API at ${API}/v1/estimate: no answer in 20 s.`);
+    expect(await statusColour(page, 'trainplan-estimator')).toBe(ERROR);
   });
 
   it('hung after a first answer: the answer on screen is dimmed as the last good one while the new one is awaited, then the timeout is said', async () => {
@@ -79,7 +89,7 @@ describe('<trainplan-estimator api="…"> when the API does not answer', () => {
     await expect.poll(() => page.locator('trainplan-estimator .stale-note').isVisible()).toBe(true);
     await page.clock.fastForward(ESTIMATE_TIMEOUT_MS);
     const failed = await until(page, 'trainplan-estimator', (s) => s.status !== waiting.status);
-    expect(failed).toEqual({ status: `Could not reach the estimator: the API at ${API}/v1/estimate did not answer in 20 s. Showing the last good result.`, stale: true, shown: true });
+    expect(failed).toEqual({ status: `Could not reach the API at ${API}/v1/estimate: no answer in 20 s. Showing the last good result.`, stale: true, shown: true });
     // The API back: the next edit is answered and shown at full strength.
     api.hang = false;
     await page.getByLabel('Nodes', { exact: true }).fill('32');
@@ -93,11 +103,13 @@ describe('<trainplan-estimator api="…"> when the API does not answer', () => {
     api.hang = true;
     await page.getByLabel('Auto: search the fastest', { exact: true }).check();
     expect(await until(page, 'trainplan-estimator', (s) => s.status !== '')).toEqual({ status: 'Searching parallel configurations… Showing the last good result.', stale: true, shown: true });
+    expect(await statusColour(page, 'trainplan-estimator')).toBe(MUTED);
     await page.clock.fastForward(ESTIMATE_TIMEOUT_MS);
     expect((await state(page, 'trainplan-estimator')).status).toMatch(/^Searching/);
     await page.clock.fastForward(SEARCH_TIMEOUT_MS - ESTIMATE_TIMEOUT_MS);
     const s = await until(page, 'trainplan-estimator', (x) => !x.status.startsWith('Searching'));
-    expect(s).toEqual({ status: `Could not reach the estimator: the API at ${API}/v1/search did not answer in 30 s. Showing the last good result.`, stale: true, shown: true });
+    expect(s).toEqual({ status: `Could not reach the API at ${API}/v1/search: no answer in 30 s. Showing the last good result.`, stale: true, shown: true });
+    expect(await statusColour(page, 'trainplan-estimator')).toBe(ERROR);
   });
 });
 
@@ -118,7 +130,7 @@ describe('<trainplan-estimator api="…"> when the API is slow', () => {
     expect(await state(page, 'trainplan-estimator')).toEqual({ status: '', stale: false, shown: true });
     // Never answered: both say why, not "Estimating…" for good.
     await page.clock.fastForward(ESTIMATE_TIMEOUT_MS);
-    const why = `Could not reach the estimator: the API at ${API}/v1/estimate did not answer in 20 s`;
+    const why = `Could not reach the API at ${API}/v1/estimate: no answer in 20 s`;
     await expect.poll(under, { timeout: 15_000 }).toEqual([`Scaling over nodes: ${why}`, `How many nodes: ${why}`]);
     expect(problems).toEqual([]);
   });
@@ -128,7 +140,7 @@ describe('<trainplan-estimator api="…"> when the API answers something other t
   const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*' };
   it.each([
     ['a 500 in plain text', { status: 500, contentType: 'text/plain', body: 'Internal Server Error' }, `The API at ${API}/v1/estimate answered 500.`],
-    ['a proxy\'s HTML page with 200', { status: 200, contentType: 'text/html', body: '<html>proxy login</html>' }, `The API at ${API}/v1/estimate answered something that is not the estimator's JSON.`],
+    ['a proxy\'s HTML page with 200', { status: 200, contentType: 'text/html', body: '<html>proxy login</html>' }, `The API at ${API}/v1/estimate answered something that is not trainplan's JSON.`],
   ])('%s: says so, not "Could not reach" with a JSON parse error', async (_what, response, status) => {
     const { page } = await open('trainplan-estimator', ESTIMATOR, (route) => route.fulfill({ ...response, headers: cors }));
     const s = await until(page, 'trainplan-estimator', (x) => x.status !== '' && x.status !== 'Estimating…');
@@ -137,15 +149,18 @@ describe('<trainplan-estimator api="…"> when the API answers something other t
 });
 
 describe('<trainplan-serving api="…"> when the API does not answer', () => {
-  it(`dims the last answer while the next is awaited, then says after ${SEARCH_TIMEOUT_MS / 1000} s that it could not reach the API`, async () => {
+  it(`dims the last answer while the next is awaited ("Estimating…", muted), then says after ${SEARCH_TIMEOUT_MS / 1000} s, in the error colour, that it could not reach the API (not "the estimator")`, async () => {
     const { page, api, problems } = await open('trainplan-serving', SERVING);
     await page.waitForFunction(() => (document.querySelector('trainplan-serving') as HTMLElement & { response?: unknown }).response !== undefined, undefined, { timeout: 15_000 });
     api.hang = true;
     await page.getByLabel('Output (tokens)', { exact: true }).fill('256');
     expect(await until(page, 'trainplan-serving', (s) => s.status !== '')).toEqual({ status: 'Estimating… Showing the last answer.', stale: true, shown: true });
+    expect(await statusColour(page, 'trainplan-serving')).toBe(MUTED);
     await page.clock.fastForward(SEARCH_TIMEOUT_MS);
     const s = await until(page, 'trainplan-serving', (x) => !x.status.startsWith('Estimating'));
-    expect(s).toEqual({ status: `Could not reach the estimator: the API at ${API}/v1/inference did not answer in 30 s. Showing the last answer.`, stale: true, shown: true });
+    // The serving planner's request is no estimate: the API is named, not "the estimator" (QA).
+    expect(s).toEqual({ status: `Could not reach the API at ${API}/v1/inference: no answer in 30 s. Showing the last answer.`, stale: true, shown: true });
+    expect(await statusColour(page, 'trainplan-serving')).toBe(ERROR);
     expect(problems).toEqual([]);
   });
 });

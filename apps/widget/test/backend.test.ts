@@ -39,7 +39,7 @@ describe('the API backend times out an API that never answers', () => {
     await vi.advanceTimersByTimeAsync(ESTIMATE_TIMEOUT_MS - 1);
     expect(settled).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
-    expect(await outcome).toBe(`Could not reach the estimator: the API at ${API}/v1/estimate did not answer in 20 s`);
+    expect(await outcome).toBe(`Could not reach the API at ${API}/v1/estimate: no answer in 20 s`);
   });
 
   it(`a search, "how many nodes" or serving request waits longer (${SEARCH_TIMEOUT_MS / 1000} s): it searches`, async () => {
@@ -51,14 +51,16 @@ describe('the API backend times out an API that never answers', () => {
     await vi.advanceTimersByTimeAsync(ESTIMATE_TIMEOUT_MS);
     expect(settled).toEqual([false, false, false]);
     await vi.advanceTimersByTimeAsync(SEARCH_TIMEOUT_MS - ESTIMATE_TIMEOUT_MS);
-    expect(await Promise.all(outcomes)).toEqual(['search', 'nodes', 'inference'].map((op) => `Could not reach the estimator: the API at ${API}/v1/${op} did not answer in 30 s`));
+    expect(await Promise.all(outcomes)).toEqual(['search', 'nodes', 'inference'].map((op) => `Could not reach the API at ${API}/v1/${op}: no answer in 30 s`));
+    // The serving element's request (/v1/inference) is no estimate: the message names the API, not "the estimator" (QA).
+    for (const text of await Promise.all(outcomes)) expect(text).not.toContain('estimator');
     // The estimate's limit is shorter than a search's: a batch of closed-form estimates is milliseconds of work.
     expect(ESTIMATE_TIMEOUT_MS).toBeLessThan(SEARCH_TIMEOUT_MS);
   });
 
   it('an API that cannot be reached at all says so, with the browser\'s reason', async () => {
     const refused = (async () => { throw new TypeError('Failed to fetch'); }) as unknown as typeof fetch;
-    expect(await said(apiBackend(API, refused).estimate([SCENARIO]))).toBe(`Could not reach the estimator: the API at ${API}/v1/estimate did not answer (Failed to fetch)`);
+    expect(await said(apiBackend(API, refused).estimate([SCENARIO]))).toBe(`Could not reach the API at ${API}/v1/estimate: no answer (Failed to fetch)`);
   });
 
   it('an answer in time clears its timer: nothing is aborted later', async () => {
@@ -74,9 +76,9 @@ describe('the API backend tells an HTTP error and a page that is not JSON from a
   it.each([
     ['a 500 in plain text', () => new Response('Internal Server Error', { status: 500, headers: { 'content-type': 'text/plain' } }), `The API at ${API}/v1/estimate answered 500`],
     ['a 502 HTML page from a proxy', () => new Response('<html>Bad gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } }), `The API at ${API}/v1/estimate answered 502`],
-    ['a proxy\'s HTML login page with 200', () => new Response('<html>proxy login</html>', { status: 200, headers: { 'content-type': 'text/html' } }), `The API at ${API}/v1/estimate answered something that is not the estimator's JSON`],
-    ['JSON that does not parse', () => new Response('{"ok":', { status: 200, headers: { 'content-type': 'application/json' } }), `The API at ${API}/v1/estimate answered something that is not the estimator's JSON`],
-    ['JSON of another shape (an object, not one answer per scenario)', () => Response.json({ hello: 'world' }), `The API at ${API}/v1/estimate answered something that is not the estimator's JSON`],
+    ['a proxy\'s HTML login page with 200', () => new Response('<html>proxy login</html>', { status: 200, headers: { 'content-type': 'text/html' } }), `The API at ${API}/v1/estimate answered something that is not trainplan's JSON`],
+    ['JSON that does not parse', () => new Response('{"ok":', { status: 200, headers: { 'content-type': 'application/json' } }), `The API at ${API}/v1/estimate answered something that is not trainplan's JSON`],
+    ['JSON of another shape (an object, not one answer per scenario)', () => Response.json({ hello: 'world' }), `The API at ${API}/v1/estimate answered something that is not trainplan's JSON`],
     ['a 422 problem, with its detail', () => Response.json({ title: 'Over budget', detail: 'too many sizes' }, { status: 422, headers: { 'content-type': 'application/problem+json' } }), `The API at ${API}/v1/estimate answered 422 (too many sizes)`],
   ])('%s', async (_what, response, message) => {
     const text = await said(apiBackend(API, answering(response).impl).estimate([SCENARIO]));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { GPUS, NETWORKS, SYSTEMS } from '@trainplan/presets';
+import { GPUS, MODEL_IDS, NETWORKS, SYSTEMS } from '@trainplan/presets';
 import { readFile } from 'node:fs/promises';
-import { IMPORTED_DESCRIPTION_HELPERS, stylesOnOneLine, withoutNodesModes } from '../src/build.ts';
+import { IMPORTED_DESCRIPTION_HELPERS, stylesOnOneLine, UNREAD_PRESET_FIELDS, withoutNodesModes } from '../src/build.ts';
 import { blankLiteralArguments } from '../src/strip-properties.ts';
 import { buildWidgetBundle, createWidgetApp, MODULE_PATH, WIDGET_BUDGET_GZIP_BYTES, widgetBundle } from '../src/index.ts';
 
@@ -126,6 +126,18 @@ describe('the widget bundle', () => {
     // The deadline's own search and the curve are in it.
     expect(code).toContain('fewest-nodes');
     expect(code).toContain('cost-time-frontier');
+  });
+
+  it("leaves out what a model preset says that nothing in it reads (UNREAD_PRESET_FIELDS), and keeps every preset and what is read", async () => {
+    const { code } = await buildWidgetBundle();
+    // Neither a key nor a read of one (`.name`, `{name`, `,name`: esbuild keeps property names): a read would find the
+    // field stripped. Prose may say the word ("the target's tokenizer").
+    expect([...UNREAD_PRESET_FIELDS]).toEqual(['publishedParameters', 'publishedGlobalBatchSize', 'defaultTrainingTokens', 'tokenizer']);
+    for (const field of UNREAD_PRESET_FIELDS) expect(code).not.toMatch(new RegExp(String.raw`[.{,]${field}\b`));
+    // The tokenizers' names went with them; every preset stays, with the fields the protocol reads (resolve.ts, inference.ts).
+    expect(code).not.toContain("GPT-2's BPE");
+    for (const id of MODEL_IDS) expect(code).toContain(`"${id}"`);
+    for (const read of ['trainedWithDropout', 'contextWindowTokens', 'rotaryBase']) expect(code).toContain(read);
   });
 
   it('is one self-contained ES module: no imports, no Node built-ins, no esbuild', async () => {

@@ -200,8 +200,8 @@ describe('scaling chart labels', () => {
     for (const t of ticks(svg)) expect(t.x).toBeLessThan(left);
   });
 
-  /** The node counts under the plot, left to right, and where each is centred. */
-  const nodeLabels = (svg: string) => [...svg.matchAll(/<text class="axis tick" data-axis="x" x="([\d.-]+)"[^>]*>(\d+)</g)].map((m) => ({ x: Number(m[1]), nodes: Number(m[2]) }));
+  /** The node counts under the plot, left to right, and where each is centred (read through their grouping commas). */
+  const nodeLabels = (svg: string) => [...svg.matchAll(/<text class="axis tick" data-axis="x" x="([\d.-]+)"[^>]*>([\d,]+)</g)].map((m) => ({ x: Number(m[1]), nodes: Number(m[2]!.replaceAll(',', '')) }));
   const sizes = [64, 112, 128, 1024].map((nodes) => ({ nodes, tokensPerSecond: nodes * 100 }));
 
   it.each([[112, [64, 112, 1024]], [128, [64, 128, 1024]]])(
@@ -218,10 +218,28 @@ describe('scaling chart labels', () => {
     expect(nodeLabels(svg).at(-1)!.x).toBe(Math.max(...xs));
   });
 
+  it('groups a node count of a thousand or more under the plot as its dot\'s title does ("1,024", not "1024")', () => {
+    const svg = scalingChart(sizes, 128);
+    const under = [...svg.matchAll(/<text class="axis tick" data-axis="x"[^>]*>([^<]*)</g)].map((m) => m[1]);
+    expect(under).toEqual(['64', '128', '1,024']);
+    expect(svg).toContain('<title>1,024 nodes:');
+  });
+
   it('draws one throughput label, not two on top of each other, when the sizes give nearly the same throughput', () => {
     // The ideal line stretches the axis: 15.8 k and 18.9 k sit about a text line apart.
     const svg = scalingChart([{ nodes: 64, tokensPerSecond: 15_800 }, { nodes: 448, tokensPerSecond: 18_900 }], 64);
     expect(ticks(svg)).toHaveLength(1);
+  });
+});
+
+describe("the scaling chart's text alternative", () => {
+  it("names every drawn size and its throughput in the chart's accessible name, as its dots' hover titles do", () => {
+    // formatCount: 14,600 → "14.6 k", 27,000 → "27.0 k", 500 → "500" (whole under a thousand); countOf: "1 node", "16 nodes".
+    const svg = scalingChart([{ nodes: 1, tokensPerSecond: 500 }, { nodes: 16, tokensPerSecond: 14_600 }, { nodes: 32, tokensPerSecond: 27_000 }, { nodes: 64, reason: 'out-of-memory' }], 16);
+    const name = /<svg [^>]*role="img" aria-label="([^"]*)"/.exec(svg)?.[1];
+    expect(name).toBe('tokens per second against node count: 1 node: 500 tokens/s; 16 nodes: 14.6 k tokens/s; 32 nodes: 27.0 k tokens/s');
+    // A size not drawn is not among the points (the caption under the chart lists it).
+    expect(name).not.toContain('64 nodes');
   });
 });
 

@@ -73,7 +73,7 @@ const CHART_VIEWS = [
   { name: 'pipeline', chart: 'pipeline', tag: 'trainplan-estimator', attributes: '', shows: ['stage', 's0', 's7', 'time (forward passes of a micro-batch) →'] },
   // Its scaling from 16 nodes, 128 ringed; and on 1,536 nodes, where node counts of four and five digits share the axis.
   { name: 'scaling', chart: 'scaling', tag: 'trainplan-estimator', attributes: '', shows: ['tokens/s', 'nodes', '16', '128'] },
-  { name: 'scaling (1,536 nodes)', chart: 'scaling', tag: 'trainplan-estimator', attributes: 'nodes="1536"', shows: ['tokens/s', 'nodes', '1536'] },
+  { name: 'scaling (1,536 nodes)', chart: 'scaling', tag: 'trainplan-estimator', attributes: 'nodes="1536"', shows: ['tokens/s', 'nodes', '1,536'] },
   // With Auto, the time–cost curve over cluster sizes (some 80 of them), the cheapest and the fastest named (node counts
   // grouped, "6,144 fastest"): the same request's answer outside the browser.
   { name: 'time–cost', chart: 'frontier', tag: 'trainplan-estimator', attributes: 'auto', shows: ['GPU-hours', 'days to train (log scale)', `${FRONTIER.nodes.toLocaleString('en-US')} cheapest`, `${FRONTIER.fastest!.nodes.toLocaleString('en-US')} fastest`] },

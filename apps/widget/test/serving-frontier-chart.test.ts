@@ -41,6 +41,23 @@ describe('the serving frontier chart', () => {
     }
   });
 
+  it("names every point's shape, batch and figures in the chart's accessible name, as its dots' hover titles do", () => {
+    const a = answer();
+    const svg = servingFrontierChart({ points: a.frontier });
+    const name = /<svg [^>]*role="img" aria-label="([^"]*)"/.exec(svg)?.[1] ?? '';
+    const titles = [...svg.matchAll(/<title>([^<]*)<\/title>/g)].map((m) => m[1]!);
+    expect(titles).toHaveLength(a.frontier.length);
+    expect(name).toBe(`tokens/s per GPU against time per output token: ${titles.join('; ')}`);
+    // Each point, read from the answer: its shape and batch (grouped past a thousand, as the title's other figures are).
+    for (const p of a.frontier) expect(name).toContain(`TP ${p.tensor} · PP ${p.pipeline} · batch ${p.batch.toLocaleString('en-US')}: `);
+  });
+
+  it('groups a batch of a thousand or more in its title ("batch 1,552", not "batch 1552")', () => {
+    const a = answer();
+    const point = { ...a.frontier[0]!, batch: 1552 };
+    expect(servingFrontierChart({ points: [point] })).toContain(`<title>TP ${point.tensor} · PP ${point.pipeline} · batch 1,552: `);
+  });
+
   it('leaves out a bound outside the plot, and says so when there is nothing to draw', () => {
     const a = answer();
     expect(servingFrontierChart({ points: a.frontier, maxDecodeSecondsPerToken: 3600 })).not.toContain('data-bound');

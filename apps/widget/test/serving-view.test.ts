@@ -95,17 +95,26 @@ describe('the serving view of an answer', () => {
     expect(view.memory).toMatchObject({ capacityBytes: best.capacityBytes, fits: true });
   });
 
-  it('a tighter bound per token never yields more tokens/s per GPU, and the plan given always meets it', () => {
+  it('a tighter bound per token never yields more tokens/s per GPU, and the plan given always meets it, said as typed ("Best at ≤ 50 ms")', () => {
     const bounds = [500, 100, 50, 30, 20];
     const rates = bounds.map((ms) => {
       const { view } = ask({ 'max-token-ms': String(ms) });
       // Llama 3 70B on H100 serves within each of these bounds: none may pass by missing it.
       expect(view.kind).toBe('best');
       expect(view.point!.decodeStepSeconds).toBeLessThanOrEqual(ms / 1000);
-      expect(view.title).toMatch(/^Best within ≤ .* per token:/);
+      // The bound as typed, whole: not "within ≤" (the bound said twice) nor "50.0 ms" (QA).
+      expect(view.title.startsWith(`Best at ≤ ${ms} ms per token: `)).toBe(true);
       return view.point!.tokensPerSecondPerGpu;
     });
     for (let i = 1; i < rates.length; i += 1) expect(rates[i]!).toBeLessThanOrEqual(rates[i - 1]!);
+  });
+
+  it('keeps a bound\'s figures that are not whole zeros: "≤ 12.5 ms per token, ≤ 2.50 s to the first token"', () => {
+    // The protocol says a bound to three figures (formatSeconds): 12.5 ms stays "12.5", 2.5 s is "2.50" (not a whole number
+    // padded with ".0", so left as the protocol writes it).
+    const { view } = ask({ 'max-token-ms': '12.5', 'max-ttft': '2.5' });
+    expect(view.kind).toBe('best');
+    expect(view.title.startsWith('Best at ≤ 12.5 ms per token, ≤ 2.50 s to the first token: ')).toBe(true);
   });
 
   it("says plainly when no plan meets the bounds, with the protocol's why, and shows the closest plan's figures as closest", () => {
@@ -185,7 +194,7 @@ describe('the serving view with a request rate', () => {
     expect(stat(view, 'ttft').label).toBe('time to first token (wait included)');
     near(secondsOf(stat(view, 'ttft').value) / (best.prefillSeconds + load.queueSeconds));
     expect(load.queueSeconds).toBeGreaterThan(0);
-    expect(view.title).toBe(`Fewest GPUs for 20 requests/s within ≤ 50.0 ms per token: TP ${best.tensor} · PP ${best.pipeline} · batch ${best.batch}`
+    expect(view.title).toBe(`Fewest GPUs for 20 requests/s at ≤ 50 ms per token: TP ${best.tensor} · PP ${best.pipeline} · batch ${best.batch}`
       + ` · continuous batching × ${load.replicas} replicas (${load.gpus} GPUs).`);
     // The load's figures come straight after the plan's shape.
     expect(names(view).slice(0, 4)).toEqual(['shape', 'load-gpus', 'utilization', 'queue']);
@@ -213,7 +222,7 @@ describe('the serving view with a request rate', () => {
     const closest = answer.closest!;
     const load = closest.point.load!;
     expect(view.kind).toBe('missed');
-    expect(view.title).toBe(`No plan meets ≤ 50.0 ms per token, 20 requests/s: ${closest.why}.`);
+    expect(view.title).toBe(`No plan meets ≤ 50 ms per token, 20 requests/s: ${closest.why}.`);
     // The protocol's why names the rate as the bounds do, as it was given ("20 requests/s").
     expect(view.title).toMatch(new RegExp(`20 requests/s need ${load.replicas} replicas of it \\(${load.gpus} GPUs\\), 16 given\\.$`));
     expect(view.point).toEqual(closest.point);
@@ -259,7 +268,7 @@ describe('the serving view with speculative decoding', () => {
     expect(spec.tokensPerStep).toBeCloseTo(2.7731, 4);
     expect(stat(view, 'speculation')).toEqual({ name: 'speculation', value: '2.77 tokens a step', label: '4 drafted, 70% accepted' });
     near(figure(stat(view, 'speculation').value) / spec.tokensPerStep);
-    expect(view.title).toBe(`Best within ≤ 50.0 ms per token: TP ${best.tensor} · PP 1 · batch ${best.batch} · continuous batching · speculative decoding with llama3.2-1b.`);
+    expect(view.title).toBe(`Best at ≤ 50 ms per token: TP ${best.tensor} · PP 1 · batch ${best.batch} · continuous batching · speculative decoding with llama3.2-1b.`);
     // The figure follows the time per output token it explains, which is already the step over those tokens.
     expect(names(view)).toEqual(['shape', 'batch', 'ttft', 'tpot', 'speculation', 'gpu-rate', 'user-rate', 'total-rate', 'memory']);
     near(figure(stat(view, 'user-rate').value) * best.decodeStepSeconds);
@@ -310,7 +319,7 @@ describe('the serving view with speculative decoding', () => {
     // The README's example quotes both times as the widget shows them.
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
     expect(readme).toContain(`(the closest, TP 8 at batch 1, takes ${stat(alone.view, 'tpot').value}) and TP 8 at batch 16 with a Llama 3.2 1B draft (${stat(drafted.view, 'tpot').value})`);
-    expect(drafted.view.title).toMatch(/^Best within ≤ 10\.0 ms per token: .* · speculative decoding with llama3\.2-1b\.$/);
+    expect(drafted.view.title).toMatch(/^Best at ≤ 10 ms per token: .* · speculative decoding with llama3\.2-1b\.$/);
   });
 
   it('shows the closest plan speculating when no plan meets the bounds', () => {

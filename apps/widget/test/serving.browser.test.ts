@@ -65,7 +65,7 @@ describe('<trainplan-serving>, in Chromium', () => {
     expect((await responseOf(tab)).best).toEqual(best);
     const answer = await shown(tab, '.answer');
     expect(answer).toContain(`TP ${best.tensor} · PP ${best.pipeline} · batch ${best.batch} · continuous batching`);
-    expect(answer).toMatch(/^Best within ≤ 50\.0 ms per token/);
+    expect(answer).toMatch(/^Best at ≤ 50 ms per token/);
     for (const name of ['ttft', 'tpot', 'gpu-rate', 'user-rate', 'memory']) expect(await tab.locator(`trainplan-serving [data-stat="${name}"]`).count()).toBe(1);
     expect(await shown(tab, '[data-stat="tpot"]')).toMatch(/ms\s+time per output token/);
     expect(await tab.locator('trainplan-serving svg.serving-frontier circle.dot').count()).toBe((runInference(REQUEST) as Served).frontier.length);

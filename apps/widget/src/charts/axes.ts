@@ -18,9 +18,9 @@ export const plotFrame = (width: number, height: number): string =>
 /** The least distance between the two y end labels: a line of 10-unit text. */
 const Y_END_GAP = 14;
 
-/** The y axis's title above the plot, at the left, and the x axis's below it, centred under the plot. */
+/** The y axis's title above the plot, at the left (SVG's initial text-anchor, start), and the x axis's below it, centred under the plot. */
 export function axisTitles(width: number, height: number, y: string, x: string): string {
-  return `<text class="axis axis-title" x="0" y="10" text-anchor="start" data-axis="y">${esc(y)}</text>`
+  return `<text class="axis axis-title" x="0" y="10" data-axis="y">${esc(y)}</text>`
     + `<text class="axis axis-title" x="${px((PLOT_PAD.left + width - PLOT_PAD.right) / 2)}" y="${height - 4}" text-anchor="middle" data-axis="x">${esc(x)}</text>`;
 }
 

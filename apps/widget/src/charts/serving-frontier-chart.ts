@@ -43,10 +43,11 @@ export function servingFrontierChart({ points, marked, maxDecodeSecondsPerToken 
   const at = (p: InferencePointJson) => xy(p).join(',');
 
   const line = frontier.length > 1 ? `<path class="line" d="M${frontier.map(at).join('L')}"/>` : '';
-  const dots = ok.map((p) => {
-    const title = `TP ${p.tensor} · PP ${p.pipeline} · batch ${p.batch}: ${formatSeconds(p.decodeStepSeconds)} per token, ${rate(p.tokensPerSecondPerGpu)} tokens/s per GPU, first token ${formatSeconds(p.prefillSeconds)}`;
+  // Each point's figures, as its dot's hover title and in the chart's accessible name: a screen reader has no hover (QA).
+  const said = ok.map((p) => `TP ${p.tensor} · PP ${p.pipeline} · batch ${rate(p.batch)}: ${formatSeconds(p.decodeStepSeconds)} per token, ${rate(p.tokensPerSecondPerGpu)} tokens/s per GPU, first token ${formatSeconds(p.prefillSeconds)}`);
+  const dots = ok.map((p, i) => {
     const [cx, cy] = xy(p);
-    return `<circle class="dot${frontier.includes(p) ? '' : ' off-curve'}" data-plan="${p.tensor}x${p.pipeline}x${p.batch}" cx="${cx}" cy="${cy}" r="3"><title>${esc(title)}</title></circle>`;
+    return `<circle class="dot${frontier.includes(p) ? '' : ' off-curve'}" data-plan="${p.tensor}x${p.pipeline}x${p.batch}" cx="${cx}" cy="${cy}" r="3"><title>${esc(said[i]!)}</title></circle>`;
   });
   const ringAt = marked && ok.some((p) => same(p, marked)) ? xy(marked) : undefined;
   const ring = ringAt ? `<circle class="mark" data-marker="plan" cx="${ringAt[0]}" cy="${ringAt[1]}" r="6"/>` : '';
@@ -56,6 +57,6 @@ export function servingFrontierChart({ points, marked, maxDecodeSecondsPerToken 
   const xTicks = logXTicks(Math.min(...msOf), Math.max(...msOf), X, WIDTH, HEIGHT);
   const yTicks = yEndTicks(Math.min(...rates), Math.max(...rates), Y, rate);
   const titles = axisTitles(WIDTH, HEIGHT, 'tokens/s per GPU', 'ms per output token (log scale)');
-  return `<svg class="chart serving-frontier" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="tokens/s per GPU against time per output token">`
+  return `<svg class="chart serving-frontier" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${esc(`tokens/s per GPU against time per output token: ${said.join('; ')}`)}">`
     + `${plotFrame(WIDTH, HEIGHT)}${bound}${line}${ring}${dots.join('')}${xTicks}${yTicks}${titles}</svg>`;
 }

@@ -84,7 +84,7 @@ export function apiBackend(base: string, fetchImpl: typeof fetch = (...a) => fet
   };
 }
 
-const notJson = (url: string) => new ApiError(`The API at ${url} answered something that is not the estimator's JSON`);
+const notJson = (url: string) => new ApiError(`The API at ${url} answered something that is not trainplan's JSON`);
 
 /**
  * POSTs JSON, giving up after `timeoutMs`; a 400 problem becomes the same `ok: false, reason: 'invalid'` answer the
@@ -102,8 +102,9 @@ async function post(url: string, body: unknown, fetchImpl: typeof fetch, timeout
     if (/\bjson\b/.test(res.headers.get('content-type') ?? '')) json = await res.json();
   } catch (e) {
     if (e instanceof SyntaxError) throw notJson(url);
-    // One sentence either way: "… did not answer in 20 s", "… did not answer (Failed to fetch)" (the browser's reason).
-    throw new ApiError(`Could not reach the estimator: the API at ${url} did not answer ${abort.signal.aborted ? `in ${timeoutMs / 1000} s` : `(${(e as Error).message})`}`);
+    // One sentence either way: "…: no answer in 20 s", "…: no answer (Failed to fetch)" (the browser's reason). It names
+    // the API, not "the estimator": the serving element asks it too (/v1/inference), and said "estimator" (QA).
+    throw new ApiError(`Could not reach the API at ${url}: no answer ${abort.signal.aborted ? `in ${timeoutMs / 1000} s` : `(${(e as Error).message})`}`);
   } finally {
     clearTimeout(timer);
   }

@@ -128,9 +128,16 @@ export abstract class FormElement<Answer> extends HTMLElement {
     return run === this.#run;
   }
 
-  protected status(text: string): void {
+  /**
+   * The status line says `text`: an error, in the error colour, or with `busy` what is under way ("Estimating…"), muted
+   * (`.busy`, styles.ts): progress in the error colour read as a failure (QA).
+   */
+  protected status(text: string, busy?: boolean): void {
     const el = this.root.querySelector('.status');
-    if (el) el.textContent = text;
+    if (el) {
+      el.textContent = text;
+      el.classList.toggle('busy', !!busy);
+    }
   }
 
   /** What a status adds while an earlier answer stays on screen. */
@@ -159,7 +166,7 @@ export abstract class FormElement<Answer> extends HTMLElement {
    */
   protected pending(text: string): void {
     this.root.querySelector('.results')?.classList.add('stale');
-    this.status(`${text}${this.kept()}`);
+    this.status(`${text}${this.kept()}`, true);
   }
 
   /** The backend failed for `run` (unreachable, timed out, an HTTP error): said in the status while `run` is current; the results stay dimmed. */

@@ -89,8 +89,10 @@ export function showFields(root: ShadowRoot, fields: readonly FieldSpec[], value
  */
 export function markIssues(root: ShadowRoot, issues: readonly FieldIssue[]): string[] {
   for (const el of root.querySelectorAll('.msg')) el.textContent = '';
-  for (const el of root.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
-  for (const el of root.querySelectorAll('[aria-errormessage]')) el.removeAttribute('aria-errormessage');
+  for (const el of root.querySelectorAll('[aria-invalid],[aria-errormessage]')) {
+    el.removeAttribute('aria-invalid');
+    el.removeAttribute('aria-errormessage');
+  }
   const general: string[] = [];
   for (const issue of issues) {
     const said = new Map<Element, string>();

@@ -7,7 +7,14 @@
  * --trainplan-compute, --trainplan-recompute, --trainplan-tp, --trainplan-cp, --trainplan-bubble,
  * --trainplan-pp, --trainplan-dp, --trainplan-optimizer, --trainplan-weights, --trainplan-gradients,
  * --trainplan-optimizer-state, --trainplan-activations, --trainplan-other, and serving's --trainplan-kv-cache.
- * Light and dark follow prefers-color-scheme unless theme="light" or theme="dark" is set. Each series class sets only
+ * Light and dark follow prefers-color-scheme unless theme="light" or theme="dark" is set; each sets `color-scheme` too, so
+ * that the native controls (checkboxes, selects, scroll bars) follow the theme, not the page's (QA: light checkboxes on
+ * the dark theme). Placeholders take --_muted: Chromium's own grey, rgb(117, 117, 117), is 3.5:1 on the dark theme's
+ * fields (#1e2127), under WCAG's 4.5:1; the muted greys are 6.0:1 (#5b6470 on #fff) and 6.3:1 (#9aa3ad on #1e2127) by
+ * WCAG 2.2's relative luminance (the browser test computes it). The live regions (.status, .note, .warnings, .msg) are
+ * never display:none: a region absent from the accessibility tree until it is filled is often not announced (QA);
+ * empty, their margins are zero, so they take no room, as display:none did. The status says progress ("Estimating…",
+ * `.busy`) in the muted colour and errors in the error colour. Each series class sets only
  * --_series, which one rule paints as a bar's fill and a legend swatch's background (106 B of the gzip budget, against
  * both properties spelled out per class).
  *
@@ -27,7 +34,9 @@ let shared: CSSStyleSheet | undefined;
 export function constructedStyles(): CSSStyleSheet | undefined {
   if (shared) return shared;
   try {
-    if (typeof CSSStyleSheet === 'undefined' || typeof ShadowRoot === 'undefined' || !('adoptedStyleSheets' in ShadowRoot.prototype)) return undefined;
+    // No typeof checks: where ShadowRoot or CSSStyleSheet is missing this throws a ReferenceError, and where a
+    // CSSStyleSheet cannot be constructed a TypeError, both caught below (undefined, as those checks returned).
+    if (!('adoptedStyleSheets' in ShadowRoot.prototype)) return undefined;
     const sheet = new CSSStyleSheet();
     sheet.replaceSync(STYLES);
     shared = sheet;
@@ -38,9 +47,9 @@ export function constructedStyles(): CSSStyleSheet | undefined {
 }
 
 const LIGHT = `--_bg:var(--trainplan-bg,#fff);--_fg:var(--trainplan-fg,#1b1f24);--_muted:var(--trainplan-muted,#5b6470);
---_border:var(--trainplan-border,#d5d9de);--_accent:var(--trainplan-accent,#2563eb);--_error:var(--trainplan-error,#b42318);--_idle:#eceef1;--_field:#fff;`;
+--_border:var(--trainplan-border,#d5d9de);--_accent:var(--trainplan-accent,#2563eb);--_error:var(--trainplan-error,#b42318);--_idle:#eceef1;--_field:#fff;color-scheme:light;`;
 const DARK = `--_bg:var(--trainplan-bg,#16181d);--_fg:var(--trainplan-fg,#e6e8eb);--_muted:var(--trainplan-muted,#9aa3ad);
---_border:var(--trainplan-border,#353a42);--_accent:var(--trainplan-accent,#7aa7ff);--_error:var(--trainplan-error,#ff8a80);--_idle:#262a31;--_field:#1e2127;`;
+--_border:var(--trainplan-border,#353a42);--_accent:var(--trainplan-accent,#7aa7ff);--_error:var(--trainplan-error,#ff8a80);--_idle:#262a31;--_field:#1e2127;color-scheme:dark;`;
 
 export const STYLES = `
 :host{${LIGHT}display:block;container-type:inline-size;color:var(--_fg);background:var(--_bg);font:var(--trainplan-font,14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif);
@@ -56,36 +65,36 @@ legend{font-weight:600;padding:0 4px}
 .field{display:grid;grid-row:span 2;grid-template-rows:subgrid;min-width:0;margin-bottom:6px}
 .field label{align-self:end}
 .field.wide{grid-column:1/-1}
-.field.check{display:flex;flex-flow:row wrap;align-items:center;align-self:end;gap:0 6px}
+.field.check{display:flex;flex-wrap:wrap;align-items:center;align-self:end;gap:0 6px}
 .hint{flex-basis:100%;font-size:.8em;color:var(--_muted)}
 .field.check label{align-self:center;flex:1 1 0;min-width:0}
 label{font-size:.85em;color:var(--_muted)}
 .check label{color:var(--_fg)}
-input,select,button{font:inherit;color:var(--_fg);background:var(--_field);border:1px solid var(--_border);border-radius:6px;padding:3px 6px;min-width:0;width:100%}
+input,select{font:inherit;color:var(--_fg);background:var(--_field);border:1px solid var(--_border);border-radius:6px;padding:3px 6px;min-width:0;width:100%}
 input[type=checkbox]{width:auto}
-input:focus-visible,select:focus-visible,a:focus-visible,button:focus-visible{outline:2px solid var(--_accent);outline-offset:1px}
+::placeholder{color:var(--_muted)}
+:focus-visible{outline:2px solid var(--_accent);outline-offset:1px}
 [aria-invalid=true]{border-color:var(--_error)}
 .msg{grid-column:1/-1;color:var(--_error);font-size:.8em;margin:-3px 0 6px}
-.msg:empty,[hidden]{display:none!important}
+[hidden]{display:none!important}
 .outputs{min-width:0}
 .stale>:not(.stale-note,.share){opacity:.45}
 .stale-note{display:none;margin:0 0 8px;font-size:.85em;font-weight:600}
 .stale .stale-note{display:block}
 .status{margin:0 0 8px;color:var(--_error)}
-.status:empty{display:none}
+.busy{color:var(--_muted)}
 .note{margin:0 0 8px;font-size:.85em;color:var(--_muted)}
-.note:empty{display:none}
 .headline{display:flex;flex-wrap:wrap;gap:4px 16px;margin:0 0 8px}
-.headline div{display:flex;flex-direction:column}
+.headline div{display:grid}
 .headline b{font-size:1.35em;font-variant-numeric:tabular-nums}
 .headline span{font-size:.8em;color:var(--_muted)}
 .warnings{margin:0 0 8px;padding:0 0 0 1.2em;font-size:.85em}
-.warnings:empty{display:none}
+[aria-live]:empty,.warnings:empty{margin:0}
 .warnings li::marker{content:'⚠ '}
 h3{font-size:.95em;margin:12px 0 4px}
 .chart{display:block;width:100%;height:auto;overflow:visible}
-.chart.breakdown,.chart.memory{height:28px}
-.chart.pipeline,.chart.frontier,.chart.serving-frontier{max-width:${CHART_MAX_WIDTH_PX}px}
+.breakdown,.memory{height:28px}
+.pipeline,.chart.frontier,.serving-frontier{max-width:${CHART_MAX_WIDTH_PX}px}
 .frontier{margin-top:8px}
 .scale{display:flex;justify-content:space-between;gap:8px;font-size:.75em;color:var(--_muted);font-variant-numeric:tabular-nums}
 .legend{list-style:none;margin:4px 0 0;padding:0;display:flex;flex-wrap:wrap;gap:2px 12px;font-size:.8em}

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 import { validateScenario, type EstimateJson, type EstimateOk, type FrontierSizeJson, type NodesResponseJson, type ScenarioInput } from '@trainplan/protocol';
-import { countOf, formatBytes } from '@trainplan/units';
+import { countOf, formatBytes, formatGrouped } from '@trainplan/units';
 import { breakdownBar } from '../charts/breakdown-bar.ts';
 import { esc } from '../charts/markup.ts';
 import { memoryBar } from '../charts/memory-bar.ts';
@@ -232,9 +232,9 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
     if (el) el.textContent = [keptNote(this.#kept), ...this.#notices].filter(Boolean).join(' ');
   }
 
-  /** The status line: a bad link's message (until the reader edits a field), then `text`. */
-  protected override status(text: string): void {
-    super.status([this.#linkProblem, text].filter(Boolean).join(' '));
+  /** The status line: a bad link's message (until the reader edits a field), then `text`; muted only without that message. */
+  protected override status(text: string, busy?: boolean): void {
+    super.status([this.#linkProblem, text].filter(Boolean).join(' '), busy && !this.#linkProblem);
   }
 
   protected async update(run: number): Promise<void> {
@@ -293,7 +293,7 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
     // Training takes whole optimizer steps (runNodes refuses a budget under one): say so beside the budget.
     const { globalBatchSize, seqLength } = estimate.resolved;
     if (parsed.budget.tokens !== undefined && parsed.budget.tokens < globalBatchSize * seqLength) {
-      return this.showIssues([{ field: 'tokens', message: `at least one step's ${(globalBatchSize * seqLength).toLocaleString('en-US')} tokens (global batch × sequence length)` }]);
+      return this.showIssues([{ field: 'tokens', message: `at least one step's ${formatGrouped(globalBatchSize * seqLength)} tokens (global batch × sequence length)` }]);
     }
     this.show({ scenario, estimate }, {
       '.headline': headline(estimate),
@@ -332,7 +332,7 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
     this.writeForm();
     const m = this.root.getElementById('m-auto');
     if (m) m.textContent = '';
-    this.set('.out-search', `<p class="caption">Searched ${result.candidatesEvaluated.toLocaleString('en-US')} configurations: best ${esc(result.best.label)}.</p>`);
+    this.set('.out-search', `<p class="caption">Searched ${formatGrouped(result.candidatesEvaluated)} configurations: best ${esc(result.best.label)}.</p>`);
     return { scenario: best, estimate: result.best.estimate, label: result.best.label };
   }
 

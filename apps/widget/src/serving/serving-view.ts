@@ -41,10 +41,11 @@ type Speculation = NonNullable<InferencePointJson['speculation']>;
 
 /** A rate to three significant figures, grouped from a thousand up ("3,530", "337", "0.0240"), as the CLI and the bot show it. */
 const rate = (x: number): string => formatGrouped(x, 3);
-/** A whole count alone, grouped as every other figure ("2,048"): a small model fits batches in the millions. */
-const whole = (n: number): string => n.toLocaleString('en-US');
-/** A whole count and its noun, grouped ("874,720 GPUs"): a rate may take more GPUs than a request may offer. */
-const counted = (n: number, noun: string): string => `${whole(n)} ${noun}${n === 1 ? '' : 's'}`;
+/**
+ * A whole count alone, grouped as every other figure ("2,048"): a small model fits batches in the millions. With its
+ * noun, countOf groups it too ("874,720 GPUs": a rate may take more GPUs than a request may offer).
+ */
+const whole = (n: number): string => formatGrouped(n);
 const stat = (name: string, value: string, label: string): Stat => ({ name, value, label });
 
 /**
@@ -60,9 +61,9 @@ const waitText = (seconds: number): string => (seconds < NEGLIGIBLE_WAIT ? 'unde
  * and the mean wait for a slot, which the time to first token then includes.
  */
 function loadStats(load: Load, givenGpus: number | undefined): Stat[] {
-  const given = givenGpus === undefined ? '' : `, ${givenGpus.toLocaleString('en-US')} given`;
+  const given = givenGpus === undefined ? '' : `, ${whole(givenGpus)} given`;
   return [
-    stat('load-gpus', counted(load.gpus, 'GPU'), `${counted(load.replicas, 'replica')} for ${rate(load.requestsPerSecond)} requests/s${given}`),
+    stat('load-gpus', countOf(load.gpus, 'GPU'), `${countOf(load.replicas, 'replica')} for ${rate(load.requestsPerSecond)} requests/s${given}`),
     stat('utilization', formatPercent(load.utilization, 0), 'loaded (slots in use)'),
     stat('queue', waitText(load.queueSeconds), 'mean wait for a slot'),
   ];
@@ -150,19 +151,25 @@ const shapeText = (p: InferencePointJson, request: TitleRequest): string => {
 };
 
 /**
+ * The protocol's bounds in words, a whole figure without its zero decimals: "≤ 50 ms per token", as the reader typed it,
+ * not "≤ 50.0 ms" (QA). Only a fraction of zeros goes: "≤ 2.50 s to the first token" keeps its figures.
+ */
+const boundsText = (bounds: Parameters<typeof inferenceBoundsText>[0]): string | undefined => inferenceBoundsText(bounds)?.replace(/\.0+ /g, ' ');
+
+/**
  * The best plan's title: what it is best at and how many of it. Without a rate, the most tokens/s per GPU (within
  * the latency bounds), on the request's GPUs when it gives some; with one, the fewest GPUs for the rate, the
- * replicas and GPUs the rate takes ("Fewest GPUs for 20.0 requests/s within ≤ 50.0 ms per token: TP 4 · PP 1 ·
- * batch 64 · continuous batching × 8 replicas (32 GPUs).").
+ * replicas and GPUs the rate takes ("Fewest GPUs for 20 requests/s at ≤ 50 ms per token: TP 4 · PP 1 ·
+ * batch 64 · continuous batching × 8 replicas (32 GPUs)."). "at", not "within": "within ≤" said the bound twice (QA).
  */
 function bestTitle(best: InferencePointJson, request: TitleRequest): string {
-  const latency = inferenceBoundsText({ maxDecodeSecondsPerToken: request.maxDecodeSecondsPerToken, maxPrefillSeconds: request.maxPrefillSeconds });
+  const latency = boundsText({ maxDecodeSecondsPerToken: request.maxDecodeSecondsPerToken, maxPrefillSeconds: request.maxPrefillSeconds });
   const { load } = best;
   if (load !== undefined) {
-    const lead = `Fewest GPUs for ${rate(load.requestsPerSecond)} requests/s${latency === undefined ? '' : ` within ${latency}`}`;
-    return `${lead}: ${shapeText(best, request)} × ${counted(load.replicas, 'replica')} (${counted(load.gpus, 'GPU')}).`;
+    const lead = `Fewest GPUs for ${rate(load.requestsPerSecond)} requests/s${latency === undefined ? '' : ` at ${latency}`}`;
+    return `${lead}: ${shapeText(best, request)} × ${countOf(load.replicas, 'replica')} (${countOf(load.gpus, 'GPU')}).`;
   }
-  const lead = latency === undefined ? 'Highest throughput (no latency bound given)' : `Best within ${latency}`;
+  const lead = latency === undefined ? 'Highest throughput (no latency bound given)' : `Best at ${latency}`;
   return `${lead}: ${shapeText(best, request)}${best.replicas === undefined ? '' : ` × ${countOf(best.replicas, 'replica')}`}.`;
 }
 
@@ -171,8 +178,8 @@ function bestTitle(best: InferencePointJson, request: TitleRequest): string {
  * name, and what the remedies of an answer that serves nothing start from.
  */
 export function servingView(a: Served, request: TitleRequest & RemedyRequest): ServingView {
-  // The rate is named among the bounds: "No plan meets ≤ 30.0 ms per token, 100 requests/s: …".
-  const bounds = inferenceBoundsText(request);
+  // The rate is named among the bounds: "No plan meets ≤ 30 ms per token, 100 requests/s: …".
+  const bounds = boundsText(request);
   const warnings = (a.warnings ?? []).filter((w) => w !== a.unservable).map(inFieldLabels);
   if (a.best) {
     return {
