@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono } from 'hono/tiny';
 import { cors } from 'hono/cors';
 import { allowedMethods } from './http/allowed-methods.ts';
 import { internalError, methodNotAllowed, notFound, saidBack } from './http/problems.ts';
@@ -77,6 +77,15 @@ export function createApi(options: ApiOptions = {}): Hono {
   // OPTIONS on a path no route answers goes on to the 404 other methods get there; the middleware would
   // answer it 204, as if the path existed.
   app.use('*', (c, next) => (c.req.method === 'OPTIONS' && allowed(c.req.path).length === 0 ? next() : corsMiddleware(c, next)));
+  // A trailing slash is no route of its own: Hono's tiny PatternRouter, which keeps the Worker under its gzip budget
+  // (infra/cloudflare bundle-size.test.ts; 1.5 KiB less than the RegExpRouter), matches "/v1/estimate/" as "/v1/estimate"
+  // and "/docs" as "/docs/", where the API answers 404 naming the path without the slash (the notFound handler below)
+  // and sends /docs/ on to /docs (meta-routes.ts), as a router matching paths exactly did.
+  app.use('*', (c, next) => {
+    const path = c.req.path;
+    if (path.length <= 1 || !path.endsWith('/')) return next();
+    return Promise.resolve(path === '/docs/' && (c.req.method === 'GET' || c.req.method === 'HEAD') ? c.redirect('/docs', 301) : c.notFound());
+  });
   // Mounts first: a mounted app may own `/` (the widget's demo page); the API's own paths follow.
   for (const mount of options.mounts ?? []) app.route(mount.path, mount.app);
   // The mounted apps' documented paths, under their mount points ('/v1/chat' + '/slack'); a mount at / adds none of its own.

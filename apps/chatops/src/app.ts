@@ -1,4 +1,5 @@
-import { Hono, type Context } from 'hono';
+import type { Context } from 'hono';
+import { Hono } from 'hono/tiny';
 import { ask as askQuestion, parse, runsSearch, type Answer, type AnswerOptions } from '@trainplan/ask';
 import { readAtMost } from '@trainplan/http';
 import { answerDeferred } from './answer-deferred.ts';
