@@ -1,5 +1,5 @@
 import { gpuById } from '@trainplan/presets';
-import { withDefaults } from '../defaults.ts';
+import { restatedKeepingReadings } from './compared-gpus.ts';
 import { normalize } from '../parse.ts';
 import type { ParsedQuestion } from '../question.ts';
 
@@ -28,11 +28,8 @@ const named = (id: string): string => gpuById(id)?.name.replace(/^NVIDIA\s+/, ''
 export function asBestGpuComparison(q: ParsedQuestion): ParsedQuestion | undefined {
   if (q.stated.gpu !== undefined || q.stated.system !== undefined || !TRAINING.has(q.intent) || !ASKS_GPU.test(normalize(q.text))) return undefined;
   const [first, ...rest] = GPUS_WEIGHED;
-  const stated = { ...q.stated, gpu: first, comparedGpus: rest.map((gpu) => ({ gpu })) };
-  const { parameters, defaults } = withDefaults(q.intent, stated);
   // The readings of the question's own words ("70B taken as Llama 3 70B") stay; the defaults are taken again.
-  const readings = q.defaults.filter((d) => q.stated[d.field] !== undefined);
-  return { ...q, stated, parameters, defaults: [...readings, ...defaults.filter((d) => !readings.some((r) => r.field === d.field))] };
+  return restatedKeepingReadings(q, { ...q.stated, gpu: first, comparedGpus: rest.map((gpu) => ({ gpu })) });
 }
 
 /** Said first in the answer: which GPUs were weighed and why, and how to weigh others or their cost. */

@@ -1,7 +1,7 @@
 import { withDefaults } from '../defaults.ts';
 import { moneyText, nodesGpus } from '../format.ts';
 import { modelNameOf } from '../model-of.ts';
-import type { AskParameters, ClusterSize, ComparedGpu, ParsedQuestion } from '../question.ts';
+import type { AskParameters, ClusterSize, ComparedGpu, IntentName, ParsedQuestion } from '../question.ts';
 import type { Answer, AnswerFigure } from './answer-types.ts';
 
 /**
@@ -33,6 +33,16 @@ export function withSize(stated: AskParameters, size: ClusterSize): AskParameter
 export function restated(q: ParsedQuestion, stated: AskParameters): ParsedQuestion {
   const { parameters, defaults } = withDefaults(q.intent, stated);
   return { ...q, stated, parameters, defaults };
+}
+
+/**
+ * The question as `intent` with other facts, its defaults taken again, and the readings of its own words kept where the
+ * field is still stated ("70B taken as Llama 3 70B"): restated for an answer asked another way (best-gpu.ts, tokens-bought.ts).
+ */
+export function restatedKeepingReadings(q: ParsedQuestion, stated: AskParameters, intent: IntentName = q.intent): ParsedQuestion {
+  const { parameters, defaults } = withDefaults(intent, stated);
+  const readings = q.defaults.filter((d) => q.stated[d.field] !== undefined && stated[d.field] !== undefined);
+  return { ...q, intent, stated, parameters, defaults: [...readings, ...defaults.filter((d) => !readings.some((r) => r.field === d.field))] };
 }
 
 /** The first GPU's question as asked alone: its readings kept, the comparison dropped. */

@@ -1,12 +1,12 @@
 import type { FrontierSizeJson, NodesResponseJson } from '@trainplan/protocol';
 import { countOf, formatCountExact, toDays } from '@trainplan/units';
 import { TOKENS_COUNT } from '../classify.ts';
-import { withDefaults } from '../defaults.ts';
+import { restatedKeepingReadings } from './compared-gpus.ts';
 import { compactCount, formatDays, nodesGpus, statedMoney } from '../format.ts';
 import { DAYS_PER_YEAR } from '../lexicon/quantities.ts';
 import { priceText } from '../lexicon/price.ts';
 import { modelNameOf } from '../model-of.ts';
-import type { AskParameters, IntentName, ParsedQuestion } from '../question.ts';
+import type { AskParameters, ParsedQuestion } from '../question.ts';
 import type { Answer } from './answer-types.ts';
 import { gpuName } from './describe-estimate.ts';
 
@@ -48,13 +48,6 @@ export function asksTokensBought(q: ParsedQuestion): boolean {
   const s = q.stated;
   return q.intent === 'time' && TOKENS_COUNT.test(q.text.toLowerCase()) && s.tokens === undefined && s.tokensPerParameter === undefined
     && budgetOf(q.parameters) !== undefined;
-}
-
-/** The question as another intent with other facts: its defaults taken again, the readings of its own words kept. */
-function asked(q: ParsedQuestion, intent: IntentName, stated: AskParameters): ParsedQuestion {
-  const { parameters, defaults } = withDefaults(intent, stated);
-  const readings = q.defaults.filter((d) => q.stated[d.field] !== undefined && stated[d.field] !== undefined);
-  return { ...q, intent, stated, parameters, defaults: [...readings, ...defaults.filter((d) => !readings.some((r) => r.field === d.field))] };
 }
 
 /** A size's rate: the tokens a GPU-hour of it trains, its GPUs, and the tokens of one optimizer step there. */
@@ -100,7 +93,7 @@ export function answerTokensBought(q: ParsedQuestion, answerOn: (q: ParsedQuesti
   const deadlineHours = p.deadlineSeconds === undefined ? undefined : p.deadlineSeconds / 3600;
   const named = q.stated.nodes !== undefined || q.stated.gpus !== undefined;
   // The rate: the named cluster's best plan on the model's default tokens, or the curve's sizes.
-  const rateRun = answerOn(asked(q, named ? 'time' : 'cheapest', unbudgeted));
+  const rateRun = answerOn(restatedKeepingReadings(q, unbudgeted, named ? 'time' : 'cheapest'));
   const data = rateRun.data as NodesResponseJson | undefined;
   if (!rateRun.ok || data === undefined || !data.ok) return rateRun;
   let rate: Rate;
@@ -121,7 +114,7 @@ export function answerTokensBought(q: ParsedQuestion, answerOn: (q: ParsedQuesti
     return { ...rateRun, ok: false, headline: `${subject}: ${budget.words} buy less than one optimizer step (${compactCount(rate.stepTokens)} tokens) on ${nodesGpus(rate)}`, figures: [], notes: [] };
   }
   const sized = named ? {} : { nodes: rate.nodes };
-  const plan = answerOn(asked(q, 'time', { ...q.stated, ...sized, tokens }));
+  const plan = answerOn(restatedKeepingReadings(q, { ...q.stated, ...sized, tokens }, 'time'));
   const planned = plan.data as NodesResponseJson | undefined;
   if (!plan.ok || planned === undefined || !planned.ok) return plan;
   const cluster = nodesGpus(planned);
