@@ -1,6 +1,6 @@
-import { performance } from 'node:perf_hooks';
 import { deadlineBatchFor } from '@trainplan/ask';
 import { runNodes, type NodesResponseJson } from '@trainplan/protocol';
+import { timeRuns, type Timing as CallTiming } from './measure.ts';
 import type { BenchSection } from './sections.ts';
 
 /**
@@ -35,23 +35,10 @@ const LLAMA8B_CURVE_PER_SIZE: Question = {
   options: { globalBatchFor: deadlineBatchFor({ model: 'llama3-8b', gpu: 'h100-sxm', tokens: 2e12 }) },
 };
 
-interface Timing { name: string; coldMs: number; medianMs: number; runs: number; answer: NodesResponseJson }
+type Timing = CallTiming<NodesResponseJson>;
 
-/** A cold run, then runs until `budgetSeconds` have passed (at least 3: each takes seconds), the median kept. */
-function time(q: Question, budgetSeconds: number): Timing {
-  const t0 = performance.now();
-  let answer = runNodes(q.request, q.options);
-  const coldMs = performance.now() - t0;
-  const times: number[] = [];
-  const start = performance.now();
-  while (times.length < 3 || (performance.now() - start) / 1000 < budgetSeconds) {
-    const t = performance.now();
-    answer = runNodes(q.request, q.options);
-    times.push(performance.now() - t);
-  }
-  times.sort((a, b) => a - b);
-  return { name: q.name, coldMs, medianMs: times[Math.floor(times.length / 2)]!, runs: times.length, answer };
-}
+/** A cold run, then runs until `budgetSeconds` have passed, at least 3 (each takes seconds). */
+const time = (q: Question, budgetSeconds: number): Timing => timeRuns(q.name, () => runNodes(q.request, q.options), budgetSeconds, 3);
 
 const searchesOf = (a: NodesResponseJson): number => a.searches ?? 0;
 const answerText = (a: NodesResponseJson): string => (a.ok ? `${a.nodes.toLocaleString('en-US')} nodes, ${a.days.toFixed(1)} days` : `no plan: ${a.reason}`);
@@ -61,8 +48,8 @@ export const capacitySection: BenchSection = {
   run(budgetSeconds) {
     const rows = [GPT3_30_DAYS, LLAMA70B_BUDGET, LLAMA8B_CURVE, LLAMA8B_CURVE_PER_SIZE].map((q) => time(q, budgetSeconds));
     const line = (r: Timing): string => {
-      const sizes = searchesOf(r.answer);
-      return `| ${r.name} | ${answerText(r.answer)} | ${sizes} | ${(r.coldMs / 1000).toFixed(2)} | ${(r.medianMs / 1000).toFixed(2)} | ${sizes > 0 ? (r.medianMs / sizes).toFixed(1) : ''} |`;
+      const sizes = searchesOf(r.result);
+      return `| ${r.name} | ${answerText(r.result)} | ${sizes} | ${(r.coldMs / 1000).toFixed(2)} | ${(r.medianMs / 1000).toFixed(2)} | ${sizes > 0 ? (r.medianMs / sizes).toFixed(1) : ''} |`;
     };
     return {
       markdown: [
@@ -79,7 +66,7 @@ export const capacitySection: BenchSection = {
         ...rows.map(line),
         '',
       ],
-      summary: rows.map((r) => `${r.name}: ${answerText(r.answer)}, ${searchesOf(r.answer)} sizes, median ${(r.medianMs / 1000).toFixed(2)} s`),
+      summary: rows.map((r) => `${r.name}: ${answerText(r.result)}, ${searchesOf(r.result)} sizes, median ${(r.medianMs / 1000).toFixed(2)} s`),
     };
   },
 };

@@ -1,6 +1,6 @@
-import { performance } from 'node:perf_hooks';
 import { resolveScenario, runInference, runSearch, validateScenario, type ScenarioInput } from '@trainplan/protocol';
 import { searchPlans, type SearchBase, type SearchResult } from '@trainplan/search';
+import { timeRuns as time, type Timing } from './measure.ts';
 import type { BenchSection } from './sections.ts';
 
 /** The issue's case: the SC'21 1T model (128 layers, h 25600, 160 heads) on 3072 A100 (384 DGX A100), batch 3072. */
@@ -16,23 +16,6 @@ function baseOf(s: ScenarioInput): SearchBase {
   return base;
 }
 
-interface Timing<T> { name: string; runs: number; bestMs: number; medianMs: number; coldMs: number; result: T }
-
-/** Runs one full search repeatedly for about `budgetSeconds` (after one cold run) and keeps the best and median times. */
-function time<T>(name: string, fn: () => T, budgetSeconds: number): Timing<T> {
-  const t0 = performance.now();
-  let result = fn();
-  const coldMs = performance.now() - t0;
-  const times: number[] = [];
-  const start = performance.now();
-  while ((performance.now() - start) / 1000 < budgetSeconds || times.length < 5) {
-    const t = performance.now();
-    result = fn();
-    times.push(performance.now() - t);
-  }
-  times.sort((a, b) => a - b);
-  return { name, runs: times.length, bestMs: times[0]!, medianMs: times[Math.floor(times.length / 2)]!, coldMs, result };
-}
 
 /** Serving plans: every default TP × PP shape and its batches, as `trainplan inference` asks. */
 const LLAMA70B_SERVING = { model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512, batching: 'continuous', maxDecodeSecondsPerToken: 0.05 };
