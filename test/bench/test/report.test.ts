@@ -57,6 +57,23 @@ describe('docs/benchmarks.md: a partial run replaces only its own sections', () 
     for (const name of ORDER.slice(1)) expect(after.get(name)).toEqual(splitReport(FIXTURE).get(name));
   });
 
+  it('a partial run at another budget keeps the header and says how its own sections were measured', () => {
+    const otherHeader = HEADER.map((l) => l.replace('BENCH_SECONDS=2', 'BENCH_SECONDS=10'));
+    const fresh = part('search', 'z');
+    const written = mergeReport(FIXTURE, otherHeader, new Map([['search', fresh]]), ORDER);
+    // The header still says 2 s: the estimate, emulator, http and load sections were measured so.
+    expect(written.split('\n').slice(0, HEADER.length)).toEqual(HEADER);
+    const search = splitReport(written).get('search')!;
+    expect(search).toContain('Measured with BENCH_SECONDS=10 per measurement; Node 20.0.0, Test CPU (R) (this section only; the header is the last full run\'s).');
+    expect(splitReport(written).get('estimate')).toEqual(splitReport(FIXTURE).get('estimate'));
+    // The same budget and machine as the header: nothing to say.
+    expect(splitReport(mergeReport(FIXTURE, HEADER, new Map([['search', fresh]]), ORDER)).get('search')).toEqual(fresh);
+    // A full run writes its own header and no notes.
+    const full = mergeReport(FIXTURE, otherHeader, new Map(ORDER.map((n) => [n, part(n, 'w')])), ORDER);
+    expect(full.split('\n').slice(0, HEADER.length)).toEqual(otherHeader);
+    expect(full).not.toContain('Measured with');
+  });
+
   it('creates the file when missing, with only the sections run', () => {
     dir = mkdtempSync(join(tmpdir(), 'trainplan-bench-'));
     const path = join(dir, 'benchmarks.md');
