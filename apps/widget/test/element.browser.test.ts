@@ -181,6 +181,20 @@ describe('<trainplan-estimator> opening shared links, in Chromium', () => {
     await context.close();
   });
 
+  // A page enforcing Trusted Types (w3c.github.io/trusted-types): innerHTML and new Worker refuse plain strings, so
+  // without the widget's policy the element would throw at its first render and every search would run in the page.
+  it('renders and searches in its worker under Trusted Types (require-trusted-types-for \'script\'), with no violation', async () => {
+    const csp = `${STRICT_CSP}; require-trusted-types-for 'script'; trusted-types trainplan-widget`;
+    const { page, context, problems, requests } = await open('', { csp });
+    expect(await page.locator('trainplan-estimator').evaluate((el) => el.shadowRoot!.querySelectorAll('svg.pipeline rect.op').length)).toBeGreaterThan(0);
+    await field(page, 'Auto: search the fastest').check();
+    await expect.poll(() => shown(page, '.out-search'), { timeout: 10_000 }).toContain('Searched');
+    // The worker loaded the module a second time (same origin: its own URL): in the page, no second request.
+    expect(requests.filter((path) => path === '/w.js')).toHaveLength(2);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('paints each series in its default colour, or the page\'s --trainplan-* one, in the bar and its legend swatch alike', async () => {
     const { page, context } = await open();
     const paint = () => page.locator('trainplan-estimator').evaluate((el) => {

@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import { runDeadlineNodes, runSearch } from '@trainplan/protocol';
+import { trustedScriptUrl } from '../trusted-types.ts';
 
 /** A worker's global scope (lib "webworker" is not in the widget's types): defined in a worker only. */
 declare const WorkerGlobalScope: unknown;
@@ -50,7 +51,7 @@ export function offThread<T>(call: OffThreadCall, request: unknown, progress?: P
   return new Promise<T>((resolve, reject) => {
     let worker: Worker | undefined;
     try {
-      worker = inPage ? undefined : idle.pop() ?? new Worker(workerScript(), { type: 'module' });
+      worker = inPage ? undefined : idle.pop() ?? new Worker(trustedScriptUrl(workerScript()), { type: 'module' });
     } catch {
       // Chromium throws here where the page's CSP forbids the script.
     }

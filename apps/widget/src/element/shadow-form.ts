@@ -7,6 +7,7 @@
  */
 import { hiddenFor, type FieldSpec } from '../form/fields.ts';
 import type { FieldIssue } from '../form/parse-field.ts';
+import { trustedHtml } from '../trusted-types.ts';
 import { constructedStyles, STYLES } from './styles.ts';
 
 /** Inputs settle for this long before the answer reruns (keystrokes in a number coalesce). */
@@ -22,9 +23,9 @@ export function mountShadow(host: HTMLElement, html: string, onInput: (ev: Event
   const sheet = constructedStyles();
   if (sheet) {
     root.adoptedStyleSheets = [sheet];
-    root.innerHTML = html;
+    root.innerHTML = trustedHtml(html);
   } else {
-    root.innerHTML = `<style>${STYLES}</style>${html}`;
+    root.innerHTML = trustedHtml(`<style>${STYLES}</style>${html}`);
   }
   const form = root.querySelector('form')!;
   form.addEventListener('input', onInput);
@@ -119,8 +120,9 @@ export function markIssues(root: ShadowRoot, issues: readonly FieldIssue[]): str
 /** Replaces the markup of the first element matching `selector` (an output slot). */
 export function setHtml(root: ShadowRoot, selector: string, html: string): void {
   const el = root.querySelector(selector);
-  if (el) el.innerHTML = html;
+  if (el) el.innerHTML = trustedHtml(html);
 }
+
 
 /** Dispatches `type` with `detail`, bubbling out of the shadow root so a host page can listen on any ancestor. */
 export function emit(host: HTMLElement, type: string, detail: unknown): void {
