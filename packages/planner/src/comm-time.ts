@@ -4,7 +4,7 @@ import {
 import { kvWidth, parameterBreakdown } from '@trainplan/model';
 import { countOf, type Bytes, type Seconds } from '@trainplan/units';
 import { reducedGradientBytes } from './gradient-accumulation.ts';
-import type { ParallelGroups } from './groups.ts';
+import { placedDomainGpus, type ParallelGroups } from './groups.ts';
 import type { PlanInput } from './plan-input.ts';
 
 const B16 = 2;
@@ -210,10 +210,14 @@ export function dataParallelComm(input: PlanInput, groups: ParallelGroups, param
 
 /**
  * With tied embeddings and p > 1, the first and last stages all-reduce the word-embedding gradient
- * (Megatron's `_allreduce_word_embedding_grads`): V·h/t values between two ranks on different nodes.
+ * (Megatron's `_allreduce_word_embedding_grads`): V·h/t values between two ranks, on different nodes once the job
+ * spans more than one NVLink domain (stages are laid out pp-outermost, groups.ts), else over NVLink inside it
+ * (one DGX, or one GB200 NVL72 rack).
  */
 export function embeddingSyncComm(input: PlanInput): Seconds {
   if (input.pipeline <= 1 || !input.model.tiedEmbeddings) return 0;
   const bytes = ((input.model.vocabSize * input.model.hiddenSize) / input.tensor) * reducedGradientBytes(input);
-  return collective(input, 'all-reduce', bytes, { ranks: 2, ranksPerNode: 1, concurrentGroupsPerNode: input.gpusPerNode }, 'contiguous');
+  const domain = placedDomainGpus(input);
+  const ranksPerNode = input.nodes * input.gpusPerNode <= domain ? 2 : 1;
+  return collective(input, 'all-reduce', bytes, { ranks: 2, ranksPerNode, concurrentGroupsPerNode: domain / ranksPerNode }, 'contiguous');
 }

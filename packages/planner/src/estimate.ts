@@ -7,7 +7,7 @@ import {
 } from './comm-time.ts';
 import { gradientAccumulationSeconds } from './gradient-accumulation.ts';
 import { exposedBucketParameters } from './gradient-buckets.ts';
-import { parallelGroups, weightReplicas } from './groups.ts';
+import { parallelGroups, placedDomainGpus, weightReplicas } from './groups.ts';
 import { kernelContext, peak16 } from './kernel-context.ts';
 import { embeddingCost, flashLaunchEfficiency, layerComputeCost, logitsCost } from './layer-time.ts';
 import { optimizerStepSeconds } from './optimizer-time.ts';
@@ -251,9 +251,10 @@ function computeEstimate(input: PlanInput): PlanEstimate {
   // A TP × CP block that the NVLink domain is no multiple of tiles across domain edges (TP 4 × CP 4 = 16 on 72-GPU
   // NVL72 racks): the straddling groups' ring attention crosses the network, which groups.ts costs; said, as for TP.
   const block = input.tensor * input.context;
-  if (input.context > 1 && !groups.tensorCrossesNodes && block < input.nvlinkDomainGpus && input.nvlinkDomainGpus % block !== 0
-    && input.nodes * input.gpusPerNode > input.nvlinkDomainGpus) {
-    warnings.push(`tensor × context parallel groups of ${block} GPUs tile NVLink domains of ${input.nvlinkDomainGpus} unevenly: some cross a domain edge, and their context-parallel exchanges the network`);
+  const placed = placedDomainGpus(input);
+  if (input.context > 1 && !groups.tensorCrossesNodes && block < placed && placed % block !== 0
+    && input.nodes * input.gpusPerNode > placed) {
+    warnings.push(`tensor × context parallel groups of ${block} GPUs tile NVLink domains of ${placed} unevenly: some cross a domain edge, and their context-parallel exchanges the network`);
   }
   // ZeRO (Rajbhandari et al. 2020, §5) and Megatron's distributed optimizer partition states across
   // the ranks that hold the same weights (data × context, weightReplicas): with one, nothing is split.

@@ -48,8 +48,26 @@ function strided(size: number, stride: number, gpusPerNode: number, gpus: number
   return { ranks: size, ranksPerNode, concurrentGroupsPerNode };
 }
 
+/**
+ * The GPUs of each NVLink domain a job's ranks fill, in rank order. On nodes that are their own domain, a node's.
+ * A job larger than a rack-scale domain (GB200 NVL72: 18 trays of 4 GPUs) is placed in equal segments of whole
+ * trays, one a rack, as Slurm's topology/block plugin does with `--segment` (slurm.schedmd.com/topology.html, "Block
+ * Topology"; the GB200 cloud guides ask for it): 128 GPUs are two racks of 64, not 72 + 56, so a 32-GPU
+ * data-parallel group stays inside a rack. Only a segment that needs no more racks than packing them full
+ * (⌈gpus / domain⌉, the racks a nodes answer counts): 1,024 GPUs have none (16 × 64 would take a 16th rack), and
+ * are packed 72 a rack in rank order, their groups straddling rack edges as strided() costs.
+ */
+export function placedDomainGpus(input: Pick<PlanInput, 'nvlinkDomainGpus' | 'gpusPerNode' | 'nodes'>): number {
+  const { nvlinkDomainGpus: domain, gpusPerNode: tray } = input;
+  const gpus = input.nodes * tray;
+  if (gpus <= domain || domain === tray) return domain;
+  const fewest = gpus / Math.ceil(gpus / domain);
+  for (let segment = domain - (domain % tray); segment >= fewest; segment -= tray) if (gpus % segment === 0) return segment;
+  return domain;
+}
+
 export function parallelGroups(input: PlanInput): ParallelGroups {
-  const g = input.nvlinkDomainGpus;
+  const g = placedDomainGpus(input);
   const { tensor: t, context: c, data: d, pipeline: p } = input;
   const gpus = t * c * d * p;
   const tensor = strided(t, 1, g, gpus);

@@ -9,7 +9,7 @@ export type { StageMemory } from './plan-memory.ts';
 export { FRAGMENTATION, RUNTIME_RESERVE, fp8WeightCopiesPerGpu, savedLinearInputBytes } from './plan-memory.ts';
 export type { StageTime } from './stage-time.ts';
 export type { ParallelGroups } from './groups.ts';
-export { parallelGroups, weightReplicas } from './groups.ts';
+export { parallelGroups, placedDomainGpus, weightReplicas } from './groups.ts';
 export type { KernelContext, GemmShape } from './kernel-time.ts';
 export { gemmSeconds, tileWaveEfficiency } from './kernel-time.ts';
 export type { LinearName } from './layer-time.ts';

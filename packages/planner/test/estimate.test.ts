@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { estimatePlan, pipelineTime, type PlanEstimate, type PlanInput } from '../src/index.ts';
-import { gpt3OnSelene, llamaOnH100 } from './fixtures.ts';
+import { estimatePlan, pipelineTime, placedDomainGpus, type PlanEstimate, type PlanInput } from '../src/index.ts';
+import { gpuById } from '@trainplan/hardware';
+import { gb200Fabric, gpt3OnSelene, llamaOnH100 } from './fixtures.ts';
 
 function ok(input: PlanInput): PlanEstimate {
   const e = estimatePlan(input);
@@ -149,13 +150,30 @@ describe('estimatePlan', () => {
   });
   it('TP × CP groups that tile NVLink domains unevenly (16 GPUs on 72-GPU racks) are warned about; groups that divide the domain are not', () => {
     const uneven = /^tensor × context parallel groups of 16 GPUs tile NVLink domains of 72 unevenly/;
-    // Llama 3 70B at TP 4 · CP 4 · PP 4 · DP 2 on 32 four-GPU trays (128 GPUs: a 72-GPU rack and 56 of another).
-    const racks = { ...llamaOnH100, gpusPerNode: 4, nodes: 32, nvlinkDomainGpus: 72, context: 4, data: 2, globalBatchSize: 128 };
+    // Llama 3 70B at TP 4 · CP 4 · PP 4 · DP 16 on 256 four-GPU trays: 1,024 GPUs fill 15 racks packed 72 a rack (equal
+    // segments would take 16, groups.ts placedDomainGpus), so some 16-GPU groups straddle a rack edge.
+    const racks = { ...llamaOnH100, gpu: gpuById('gb200')!, fabric: gb200Fabric, gpusPerNode: 4, nodes: 256, nvlinkDomainGpus: 72, context: 4, data: 16, globalBatchSize: 128 };
     expect(ok(racks).warnings).toContainEqual(expect.stringMatching(uneven));
     // CP 2: groups of 8, which 72 is a multiple of.
-    expect(ok({ ...racks, context: 2, data: 4 }).warnings.some((w) => /tile NVLink domains/.test(w))).toBe(false);
+    expect(ok({ ...racks, context: 2, data: 32 }).warnings.some((w) => /tile NVLink domains/.test(w))).toBe(false);
     // One rack holds every group: nothing crosses.
     expect(ok({ ...racks, nodes: 16, data: 1, globalBatchSize: 64 }).warnings.some((w) => /tile NVLink domains/.test(w))).toBe(false);
+    // 128 GPUs are two racks of 64 (Slurm segments), which 16 divides: nothing crosses either.
+    expect(ok({ ...racks, nodes: 32, data: 2 }).warnings.some((w) => /tile NVLink domains/.test(w))).toBe(false);
+  });
+  it('a job larger than a 72-GPU NVL72 rack is placed in equal segments of whole trays when that takes no extra rack', () => {
+    const at = (trays: number, domain = 72, tray = 4) => placedDomainGpus({ nodes: trays, gpusPerNode: tray, nvlinkDomainGpus: domain });
+    expect(at(16)).toBe(72); // 64 GPUs: one rack
+    expect(at(32)).toBe(64); // 128 = 2 × 64 (72 + 56 packed)
+    expect(at(64)).toBe(64); // 256 = 4 × 64, as 256 / 72 needs 4 racks anyway
+    expect(at(36)).toBe(72); // 144 = 2 × 72
+    expect(at(256)).toBe(72); // 1,024: 15 racks packed; 16 × 64 would take one more
+    expect(at(50)).toBe(72); // 200: no multiple of 4 in [66.7, 72] divides it
+    expect(at(16, 8, 8)).toBe(8); // nodes that are their own domain
+    // GPT-3 175B at TP 4 · PP 4 · DP 8 on 128 GB200: each 32-GPU data-parallel group sits in one 64-GPU segment, so
+    // the 72-GPU domain costs as a 64-GPU one would (packed 72 + 56, one group would cross the rack edge).
+    const gpt3 = { ...gpt3OnSelene, gpu: gpuById('gb200')!, fabric: gb200Fabric, gpusPerNode: 4, nodes: 32, nvlinkDomainGpus: 72, tensor: 4, pipeline: 4, data: 8, globalBatchSize: 256, sharding: 'distributed-optimizer' as const, sequenceParallel: true };
+    expect(ok(gpt3).breakdown).toEqual(ok({ ...gpt3, nvlinkDomainGpus: 64 }).breakdown);
   });
   it('overlapped pipeline sends hide them only in the interleaved schedule, as Megatron runs it', () => {
     const exposed = ok({ ...gpt3OnSelene, globalBatchSize: 128, data: 16 });

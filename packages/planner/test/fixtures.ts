@@ -8,6 +8,9 @@ const h100 = gpuById('h100-sxm')!;
 
 export const a100Fabric = fabricFromSpecs({ gpu: a100, system: systemById('dgx-a100-80gb')!, network: networkById('hdr-ib-8x')!, nvlink: NVLINKS.nvlink3 });
 export const h100Fabric = fabricFromSpecs({ gpu: h100, system: systemById('dgx-h100')!, network: networkById('ndr-ib-8x')!, nvlink: NVLINKS.nvlink4 });
+const gb200 = gpuById('gb200')!;
+/** GB200 NVL72: the collectives see the 72-GPU NVLink domain as one node (fabric-from-specs.ts). */
+export const gb200Fabric = fabricFromSpecs({ gpu: gb200, system: systemById('gb200-nvl72')!, network: networkById('nvl72')!, nvlink: NVLINKS.nvlink5 });
 
 /** GPT-3 175B on 128 DGX A100 as the scenario contract's example (TP 8, PP 8, full recompute, batch 1536). */
 export const gpt3OnSelene: PlanInput = {
