@@ -132,17 +132,17 @@ describe('a body that is not one MessagePack value, or nests too deeply, is refu
     // Long strings, arrays and maps reach str 8/16, array 16 and map 16; integers and floats each width.
     const long = fc.oneof(fc.string({ minLength: 32, maxLength: 70_000 }), fc.array(fc.integer(), { minLength: 16, maxLength: 70_000 }),
       fc.dictionary(fc.string(), fc.double({ noNaN: true }), { minKeys: 16, maxKeys: 40 }));
-    // Without a "__proto__" key: msgpackr renames it "__proto_" (its guard against prototype pollution), which the
-    // schema then refuses as an unknown field, as it refuses "__proto__" sent as JSON; the round trip differs there alone.
-    const values = fc.oneof(fc.jsonValue(), long, fc.maxSafeInteger(), fc.maxSafeNat()).filter((v) => !JSON.stringify(v).includes('"__proto__"'));
+    // "__proto__" keys included: they read back as own properties, as JSON.parse makes them (before, msgpackr
+    // renamed one "__proto_", and this property had to leave them out).
+    const values = fc.oneof(fc.jsonValue(), long, fc.maxSafeInteger(), fc.maxSafeNat());
     fc.assert(fc.property(values, (value) => {
-      // Compared as JSON text: msgpackr writes -0 as the integer 0, as JSON.stringify writes it "0".
+      // Compared as JSON text: -0 is written as the integer 0, as JSON.stringify writes it "0".
       expect(JSON.stringify(decodeMsgpack(encodeMsgpack(value)))).toBe(JSON.stringify(value));
     }), { numRuns: 200 });
   });
 });
 
-describe('valid MessagePack that msgpackr cannot build is named where it is, as firstNonJson names a timestamp (400)', () => {
+describe('valid MessagePack that JSON has no equivalent of, which msgpackr could not build, is named where it is, as a timestamp is (400)', () => {
   const post = (path: string, body: Uint8Array<ArrayBuffer>) => app.request(path, { method: 'POST', body, headers: { 'content-type': 'application/msgpack' } });
   const SEND = 'which JSON has no equivalent of: send a string, number, boolean, nil, array or map';
   const text = (s: string) => [0xa0 + s.length, ...new TextEncoder().encode(s)];
@@ -170,7 +170,7 @@ describe('valid MessagePack that msgpackr cannot build is named where it is, as 
     expect(((await res.json()) as { issues: unknown[] }).issues).toEqual([{ path: '', message: 'the body is not valid MessagePack: 1 byte follows its value' }]);
   });
 
-  it('a body msgpackr cannot build for another reason still reads as not valid MessagePack', async () => {
+  it('a body with a bin key that is also cut short reads as not valid MessagePack: framing answers first', async () => {
     // A map whose bin key is well-formed but whose trailing value is cut: framing answers first.
     const res = await post('/v1/estimate', new Uint8Array([0x81, 0xc4, 0x01, 0x61]));
     expect(((await res.json()) as { issues: { message: string }[] }).issues[0]!.message).toMatch(/^the body is not valid MessagePack: it ends/);

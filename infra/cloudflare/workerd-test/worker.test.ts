@@ -19,7 +19,7 @@ describe('the Worker on workerd', () => {
     expect(body.stepTimeSeconds).toBeGreaterThan(0);
     expect(res.headers.get('etag')).toMatch(/^"[0-9a-f]{16}"$/);
   });
-  it('speaks MessagePack with identical data (msgpackr runs without eval)', async () => {
+  it('speaks MessagePack with identical data (our codec, in workerd)', async () => {
     const viaJson = await (await post('/v1/estimate', JSON.stringify(CONTRACT_EXAMPLE))).json();
     const res = await post('/v1/estimate', encodeMsgpack(CONTRACT_EXAMPLE), { 'content-type': 'application/msgpack', accept: 'application/msgpack' });
     expect(res.headers.get('content-type')).toBe('application/msgpack');

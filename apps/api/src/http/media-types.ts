@@ -1,4 +1,4 @@
-/** The media types the API speaks (RFC 8259 JSON; MessagePack, https://msgpack.org, as msgpackr writes it). */
+/** The media types the API speaks (RFC 8259 JSON; MessagePack, https://msgpack.org, as msgpack-encode.ts writes it). */
 export const JSON_TYPE = 'application/json';
 export const MSGPACK_TYPE = 'application/msgpack';
 /** The unregistered name many MessagePack clients still send. */
