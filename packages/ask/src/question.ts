@@ -136,7 +136,10 @@ export interface AskParameters {
   maxFirstTokenSeconds?: number;
   /** Serving: the load to serve ("1000 QPS"), in requests per second. */
   requestsPerSecond?: number;
-  /** Serving: requests a replica decodes together ("32 concurrent requests"; a stated batch size is read as it too). */
+  /**
+   * Serving: requests decoded at once ("500 concurrent users": the service's in all, spread over its replicas,
+   * answer/serving-users.ts); a stated batch size, or a concurrency said per replica, is one replica's.
+   */
   concurrency?: number;
   /** Serving without a user waiting ("offline", "max throughput"): no interactive latency bound is assumed. */
   offline?: boolean;

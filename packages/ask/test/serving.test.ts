@@ -94,8 +94,8 @@ describe('serving answers', () => {
     expect(a.memoryPerGpuBytes).toBeLessThanOrEqual(a.memoryCapacityBytes!);
   });
 
-  it('a stated concurrency is the batch of every replica tried, and its total said', () => {
-    const { a, data } = served('llama3-8b on 8 h100 with 64 concurrent users');
+  it('a concurrency stated per replica is the batch of every replica tried, and its total said (serving-users.test.ts: one in all)', () => {
+    const { a, data } = served('llama3-8b on 8 h100 with 64 concurrent users per replica');
     expect(data.frontier.every((x) => x.batch === 64)).toBe(true);
     // An 8B model's 16 GB of weights fit one GPU: the best replica is not all eight.
     const replicas = 8 / data.best!.gpus;

@@ -22,7 +22,7 @@ export const EXAMPLE_QUESTIONS: readonly string[] = [
   'serve llama3-70b on one H100 node at 50 ms per token',
 ];
 
-const CAPABILITIES = 'I answer LLM training planning questions: nodes, time to train, cost and the cheapest cluster, best configuration, memory, step time, collectives, and serving (latency, tokens/s, GPUs for a request rate, speculative decoding with a draft model).';
+const CAPABILITIES = 'I answer LLM training planning questions: nodes, time to train, cost and the cheapest cluster, best configuration, memory, step time, collectives, and serving (latency, tokens/s, GPUs for a request rate or for a number of concurrent users, speculative decoding with a draft model).';
 /**
  * The GPUs the bot reads, by their preset names less the maker and any aside ("H100 PCIe 80GB", "GH200 Grace Hopper
  * Superchip"): taken from the lexicon (HARDWARE_GPU_IDS) in the presets' order, so the list names every GPU the bot

@@ -25,6 +25,8 @@ import { perSecond, replicaRequestsPerSecond, requestsPerSecondText, shapeText }
 import { asksMostConcurrent, mostConcurrentLead, otherReplicaNote } from './serving-capacity.ts';
 import { lowestLatencyAsked, lowestLatencyLead } from './serving-latency.ts';
 import { ASKS_FEWEST_GPUS, fewestGpusToServe, fewestLead } from './serving-fewest.ts';
+import { spreadUsers, type ReplicaShape, type SpreadPlan } from './spread-users.ts';
+import { concurrentValue, usersAssumption, usersFigure, usersHeadline, usersInAll, usersMissedText, usersNotes } from './serving-users.ts';
 
 /**
  * "Can I serve 70B on one H100 node?", "how many GPUs to serve llama 3 8b at 1000 QPS": the protocol's
@@ -34,7 +36,9 @@ import { ASKS_FEWEST_GPUS, fewestGpusToServe, fewestLead } from './serving-fewes
  * rate (sent as the protocol's requestsPerSecond), the plan needing the fewest GPUs for it, the wait for a
  * slot counted against the first-token bound, worded from the protocol's load (serving-load.ts). With speculative
  * decoding (the protocol's `speculative`) its figures are worded (serving-speculation.ts) and the plan without it
- * is said beside, from a second run: speculation wins at small batches and loses at large ones.
+ * is said beside, from a second run: speculation wins at small batches and loses at large ones. With a number of
+ * concurrent requests, the service's in all (serving-users.ts), the plan on the fewest GPUs that holds them spread over
+ * replicas of one shape (spread-users.ts), each shape's batches asked of runInference one at a time (answerUsers).
  */
 
 const CONTINUOUS = 'continuous batching (requests join and leave the batch at every decode step, as vLLM and TensorRT-LLM in-flight batching serve)';
@@ -112,14 +116,15 @@ const ASKS_COUNT = /\bhow many\b|\bnumber of\b/i;
 /**
  * The figures of one serving point, labelled "(closest)" when it answers another question. With a rate the
  * replicas are the load's (loadFigure), not as many as the GPUs named hold, and the first token waits for a slot.
+ * With concurrent requests spread over replicas (`spread`), the point is the fullest replica's, its total said apart.
  */
-function pointFigures(x: InferencePointJson, p: AskParameters, gpus: number | undefined, text = '', spanSeconds?: number): AnswerFigure[] {
+function pointFigures(x: InferencePointJson, p: AskParameters, gpus: number | undefined, text = '', spanSeconds?: number, spread?: SpreadPlan): AnswerFigure[] {
   const outputTokens = p.outputTokens ?? 1;
   const spec = speculativeOf(p);
   const replicas = gpus === undefined || gpus === x.gpus || isLoaded(x) ? '' : ` · ${countOf(Math.floor(gpus / x.gpus), 'replica')} on the ${countOf(gpus, 'GPU')}`;
   return [
     { label: 'Replica', value: `${shapeText(x)}: ${countOf(x.gpus, 'GPU')}${replicas}` },
-    { label: 'Concurrent requests', value: `${x.batch.toLocaleString('en-US')} per replica (${x.maxBatch.toLocaleString('en-US')} fit in memory)` },
+    { label: 'Concurrent requests', value: concurrentValue(x, spread) },
     { label: 'Time to first token', value: isLoaded(x) ? firstTokenText(x) : formatSeconds(x.prefillSeconds) },
     { label: 'Time per output token', value: `${formatSeconds(x.decodeStepSeconds)} (${perSecond(1 / x.decodeStepSeconds)} tokens/s per user)` },
     { label: 'Throughput', value: `${perSecond(x.tokensPerSecondPerGpu)} tokens/s per GPU · ${requestsPerSecondText(replicaRequestsPerSecond(x, outputTokens))} per replica` },
@@ -239,9 +244,12 @@ function planHeadline(best: InferencePointJson, gpus: number | undefined): strin
     + `${formatSeconds(best.decodeStepSeconds)} per token, first token in ${formatSeconds(best.prefillSeconds)}`;
 }
 
-/** The bounds the plan was held to, or with none what it was chosen for: the most throughput, or at a rate the fewest GPUs. */
-const boundsNote = (bounds: string | undefined, p: AskParameters): string =>
-  (bounds !== undefined ? ` (${bounds})` : p.requestsPerSecond === undefined ? ' (no latency bound: the most throughput)' : ' (no latency bound: the fewest GPUs)');
+/**
+ * The bounds the plan was held to, or with none what it was chosen for: the most throughput, or the fewest GPUs (at a
+ * rate, or for a number of concurrent requests in all: `fewestGpus`).
+ */
+const boundsNote = (bounds: string | undefined, fewestGpus: boolean): string =>
+  (bounds !== undefined ? ` (${bounds})` : fewestGpus ? ' (no latency bound: the fewest GPUs)' : ' (no latency bound: the most throughput)');
 
 /** A point's figures, its load's among them, labelled as the closest: an answer to another question than the one asked. */
 const closestFigures = (x: InferencePointJson, p: AskParameters, gpus: number | undefined): AnswerFigure[] =>
@@ -306,6 +314,18 @@ export function answerServing(asked: ParsedQuestion): Answer {
   const batching: Batching = ASKS_STATIC.test(q.text) ? 'static' : 'continuous';
   const parallelProblems = servingParallelProblems(p);
   if (parallelProblems.length > 0) return answerHelp(q, parallelProblems);
+  const spec = speculativeOf(p);
+  // Speculation asked with no draft to assume (speculative.ts) is said in the headline too: the plan is without it.
+  const drafting = spec !== undefined ? ` with a ${draftName(spec)} draft` : p.speculative === false ? ' without speculative decoding (no draft named)' : '';
+  const subject = `${modelNameOf(p)}${drafting} on ${stated === undefined ? '' : `${stated} × `}${gpuName(p.gpu ?? '')}`;
+  const baseOf = (data: Served, more: readonly string[] = []) => ({
+    intent: q.intent, question: q.text, examples: [], data,
+    assumptions: [...q.defaults.map((d) => d.text), batching === 'static' ? STATIC : CONTINUOUS, ...kvCacheAssumption(p), ...prefixCaching(p, cachedPrefixOf(data)), ...speculationAssumption(spec), ...more],
+  });
+  // "To 500 concurrent users": the service's requests in all, spread over replicas (serving-users.ts), on the fewest GPUs.
+  const users = usersInAll(q);
+  const spread = users === undefined ? undefined : answerUsers(q, users, stated, batching, subject, baseOf);
+  if (spread !== undefined) return spread;
   // "Minimum number of H100s to serve …" with no count named: the plan on the fewest that serve (serving-fewest.ts). Not at a
   // rate, whose plan is already the fewest GPUs for it.
   const fewest = stated === undefined && p.requestsPerSecond === undefined && ASKS_FEWEST_GPUS.test(q.text)
@@ -313,15 +333,8 @@ export function answerServing(asked: ParsedQuestion): Answer {
   const gpus = stated ?? fewest?.gpus;
   const result = fewest?.result ?? runInference(requestOf(p, gpus, batching));
   if (!result.ok) return answerHelp(q, [refusalWords(result)]);
-  const spec = speculativeOf(p);
-  // Speculation asked with no draft to assume (speculative.ts) is said in the headline too: the plan is without it.
-  const drafting = spec !== undefined ? ` with a ${draftName(spec)} draft` : p.speculative === false ? ' without speculative decoding (no draft named)' : '';
-  const subject = `${modelNameOf(p)}${drafting} on ${stated === undefined ? '' : `${stated} × `}${gpuName(p.gpu ?? '')}`;
   const bounds = boundsText(p);
-  const base = {
-    intent: q.intent, question: q.text, examples: [], data: result,
-    assumptions: [...q.defaults.map((d) => d.text), batching === 'static' ? STATIC : CONTINUOUS, ...kvCacheAssumption(p), ...prefixCaching(p, cachedPrefixOf(result)), ...speculationAssumption(spec)],
-  };
+  const base = baseOf(result);
   const without = spec === undefined ? [] : withoutSpeculation(result, p, gpus, bounds, batching);
   const best = result.best;
   if (best !== undefined) {
@@ -349,7 +362,7 @@ export function answerServing(asked: ParsedQuestion): Answer {
     // A budget stated ("is $5k enough … for a week"): held to the plan's cost over the period served, "No: " first where asked.
     const budget = servingBudget(q, p, best, gpus);
     const planned = `${planHeadline(best, gpus)}${costHeadline(best, p, q.text, q.stated.deadlineSeconds)}${budget.clause}`;
-    const plan = `${planned}${boundsNote(bounds, p)}`;
+    const plan = `${planned}${boundsNote(bounds, p.requestsPerSecond !== undefined)}`;
     // The headline's replica is the smallest that holds the model; the configuration and figures are the fastest plan.
     // Where that is another replica, both say so, never left to read as one plan (the notes come after the configuration
     // in every render, so none says "below").
@@ -426,6 +439,63 @@ export function answerServing(asked: ParsedQuestion): Answer {
     figures: closest === undefined ? [] : closestFigures(closest.point, p, gpus),
     ...(closest !== undefined && { configuration: closestConfiguration(closest.point, p) }),
     notes: [...assumedBoundNote(q, closest?.point), ...askedWarnings(result.warnings, p), ...fastestNote(result), ...without],
+  };
+}
+
+/**
+ * The answer to a number of concurrent requests in all (usersInAll): the replica shapes runInference tries on the GPUs
+ * named (or with none named), each planned at one batch at a time for spreadUsers; the plan on the fewest GPUs leads,
+ * its figures the fullest replica's from runInference asked again on the plan's GPUs (its data). Where none keeps the
+ * bounds, what comes closest, and with GPUs named the plan with no count. Undefined where no shape holds the model (or the
+ * request is refused): the answer at that batch then says why, as for any concurrency.
+ */
+function answerUsers(q: ParsedQuestion, users: number, stated: number | undefined, batching: Batching, subject: string,
+  baseOf: (data: Served, more: readonly string[]) => Omit<Answer, 'kind' | 'ok' | 'headline' | 'figures' | 'notes'>): Answer | undefined {
+  const p = q.parameters;
+  const runAt = (x: { tensor: number; pipeline: number }, batch: number, gpus: number | undefined) =>
+    runInference(requestOf({ ...p, tensor: x.tensor, pipeline: x.pipeline, concurrency: batch }, gpus, batching));
+  const search = (gpus: number | undefined) => {
+    // Each shape's largest batch that fits, from one run at a single request with no bound (every shape holds that).
+    const probe = runInference(requestOf({ ...p, concurrency: 1, maxTokenSeconds: undefined, maxFirstTokenSeconds: undefined }, gpus, batching));
+    const shapes: ReplicaShape[] = !probe.ok ? []
+      : probe.byShape.flatMap((s) => (s.ok ? [{ tensor: s.tensor, pipeline: s.pipeline, gpus: s.largestBatch.gpus, maxBatch: s.largestBatch.maxBatch }] : []));
+    return spreadUsers(users, shapes, (shape, batch) => {
+      const one = runAt(shape, batch, shape.gpus);
+      const point = one.ok ? one.best ?? one.closest?.point : undefined;
+      return point === undefined ? undefined : { point, within: one.ok && one.best !== undefined };
+    }, gpus, { maxTokenSeconds: p.maxTokenSeconds, maxFirstTokenSeconds: p.maxFirstTokenSeconds });
+  };
+  const found = search(stated);
+  const plan = found.fewest ?? found.nearest ?? found.mostWithin;
+  const result = plan === undefined ? undefined : runAt(plan.point, plan.batch, plan.gpus);
+  if (plan === undefined || result === undefined || !result.ok) return undefined;
+  const x = result.best ?? result.closest?.point ?? plan.point;
+  const base = baseOf(result, [usersAssumption(users)]);
+  const bounds = boundsText(p);
+  const replicas = plan.replicas > 1 ? ` · ${countOf(plan.replicas, 'replica')}` : '';
+  const configuration = `${shapeText(x)} · batch ${x.batch.toLocaleString('en-US')}${replicas} · ${precisionConfiguration(p)} · ${lengthsText(p)}`;
+  // The GPUs the users take are said apart where they are several replicas, or against the GPUs named (the spare ones).
+  const taken = plan.replicas > 1 || stated !== undefined ? [usersFigure(plan, stated)] : [];
+  const figures = [...pointFigures(x, p, plan.gpus, q.text, q.stated.deadlineSeconds, plan), ...taken, ...generationFigure(x, p, plan.gpus)];
+  const memory = { memoryPerGpuBytes: x.totalBytesPerGpu, memoryCapacityBytes: x.capacityBytes };
+  if (found.fewest !== undefined) {
+    const budget = servingBudget(q, p, x, plan.gpus);
+    const planned = `${usersHeadline(plan, stated)}${costHeadline(x, p, q.text, q.stated.deadlineSeconds)}${budget.clause}`;
+    return {
+      ...base, kind: 'answer', ok: true, configuration, figures, ...memory,
+      headline: `${budget.verdict}${subject}: ${ASKS_FIT.test(q.text) ? 'fits; ' : ''}${planned}${boundsNote(bounds, true)}`,
+      notes: [...servingParallelNotes(p, x, plan.gpus), ...askedWarnings(result.warnings, p), ...usersNotes(found, stated), ...noPriceNote(p, q.text)],
+    };
+  }
+  // None keeps the bounds: with GPUs named, the fewest that would with none named (the plan "on more GPUs" a rate's closest says).
+  const free = stated === undefined ? undefined : search(undefined).fewest;
+  const on = stated === undefined ? '' : ` on the ${countOf(stated, 'GPU')}`;
+  return {
+    ...base, kind: 'answer', ok: false, ...memory,
+    headline: `${subject}: no plan serves ${countOf(users, 'concurrent request')}${on} within ${bounds ?? 'the latency bounds'}: ${usersMissedText(found, stated)}`,
+    configuration: `${plan === found.nearest ? 'closest to the bounds, missing them' : `closest, holding ${plan.users.toLocaleString('en-US')} of the ${users.toLocaleString('en-US')}`}: ${configuration}`,
+    figures: figures.map((f) => ({ ...f, label: `${f.label} (closest)` })),
+    notes: [...askedWarnings(result.warnings, p), ...(free === undefined ? [] : [`On more GPUs than named: ${usersHeadline(free, undefined)}.`])],
   };
 }
 

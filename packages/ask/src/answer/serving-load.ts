@@ -1,7 +1,7 @@
 import type { InferencePointJson } from '@trainplan/protocol';
 import { countOf, formatPercent, formatSeconds, us } from '@trainplan/units';
 import type { AnswerFigure } from './answer-types.ts';
-import { namedGpus, rateVerb, requestsPerSecondText, shapeText } from './serving-text.ts';
+import { gpusOfNamed, namedStanding, rateVerb, replicasAtText, requestsPerSecondText, shapeText } from './serving-text.ts';
 
 /**
  * A serving plan at a request rate, in words: the protocol's `load` of a point (runInference with
@@ -24,10 +24,6 @@ const waitText = (seconds: number): string => (seconds < NEGLIGIBLE_WAIT ? 'unde
 
 const rateText = (load: ServingLoad): string => requestsPerSecondText(load.requestsPerSecond);
 
-/** "94 GPUs", or of the GPUs named: "2 of the 8 GPUs", "8 GPUs" when it takes them all. */
-const gpusText = (load: ServingLoad, gpus: number | undefined): string =>
-  (gpus === undefined || gpus === load.gpus ? countOf(load.gpus, 'GPU') : `${load.gpus.toLocaleString('en-US')} of the ${countOf(gpus, 'GPU')}`);
-
 /**
  * The headline's plan at a rate: "94 GPUs serve 1,000 requests/s as 47 replicas of TP 2 · PP 1 at 497
  * concurrent requests each, 98% loaded: 44.5 ms per token, first token in 538 ms with the wait for a slot".
@@ -36,8 +32,7 @@ const gpusText = (load: ServingLoad, gpus: number | undefined): string =>
  */
 export function loadHeadline(x: LoadedPoint, gpus: number | undefined): string {
   const { load } = x;
-  const each = load.replicas > 1 ? ' each' : '';
-  return `${gpusText(load, gpus)} ${load.gpus === 1 ? 'serves' : 'serve'} ${rateText(load)} as ${countOf(load.replicas, 'replica')} of ${shapeText(x)} at ${countOf(x.batch, 'concurrent request')}${each}, `
+  return `${gpusOfNamed(load.gpus, gpus)} ${load.gpus === 1 ? 'serves' : 'serve'} ${rateText(load)} as ${replicasAtText(load.replicas, x, x.batch)}, `
     + `${formatPercent(load.utilization, 0)} loaded: ${formatSeconds(x.decodeStepSeconds)} per token, first token in ${formatSeconds(load.firstTokenSeconds)} with the wait for a slot`;
 }
 
@@ -56,10 +51,9 @@ export const takesText = (x: LoadedPoint): string =>
 export function loadFigure(x: InferencePointJson, gpus: number | undefined): AnswerFigure[] {
   if (!isLoaded(x)) return [];
   const { load } = x;
-  const standing = gpus === undefined ? '' : load.gpus <= gpus ? ` (${namedGpus(gpus)} ${gpus === 1 ? 'is' : 'are'} enough)` : ` (more than ${namedGpus(gpus)})`;
   return [{
     label: `GPUs for ${rateText(load)}`,
     value: `${countOf(load.gpus, 'GPU')}: ${countOf(load.replicas, 'replica')} of ${shapeText(x)}, ${formatPercent(load.utilization, 0)} loaded, `
-      + `${waitText(load.queueSeconds)} on average waiting for a slot${standing}`,
+      + `${waitText(load.queueSeconds)} on average waiting for a slot${namedStanding(load.gpus, gpus)}`,
   }];
 }

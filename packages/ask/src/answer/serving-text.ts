@@ -22,6 +22,24 @@ export const rateVerb = (x: number, verb: string): string => (perSecond(x) === '
 export const namedGpus = (gpus: number): string => `the ${countOf(gpus, 'GPU')} named`;
 
 /**
+ * The GPUs a plan of several replicas takes (a rate's, serving-load.ts; a number of concurrent requests', serving-users.ts):
+ * "94 GPUs", or of the GPUs named "2 of the 8 GPUs", "8 GPUs" when it takes them all.
+ */
+export const gpusOfNamed = (used: number, named: number | undefined): string =>
+  (named === undefined || named === used ? countOf(used, 'GPU') : `${used.toLocaleString('en-US')} of the ${countOf(named, 'GPU')}`);
+
+/** " (the 8 GPUs named are enough)", " (more than the 8 GPUs named)": a plan's GPUs against those named; "" with none named. */
+export const namedStanding = (used: number, named: number | undefined): string =>
+  (named === undefined ? '' : used <= named ? ` (${namedGpus(named)} ${named === 1 ? 'is' : 'are'} enough)` : ` (more than ${namedGpus(named)})`);
+
+/**
+ * "47 replicas of TP 2 · PP 1 at 497 concurrent requests each": a plan's replicas and the requests each holds; `upTo` where
+ * they hold unequal shares ("at up to 72 concurrent requests each": 500 over 7 replicas), the batch being the fullest's.
+ */
+export const replicasAtText = (replicas: number, x: { tensor: number; pipeline: number }, batch: number, upTo = false): string =>
+  `${countOf(replicas, 'replica')} of ${shapeText(x)} at ${upTo ? 'up to ' : ''}${countOf(batch, 'concurrent request')}${replicas > 1 ? ' each' : ''}`;
+
+/**
  * Requests one replica finishes per second at its batch: its generated tokens per second over the tokens of
  * one request (b slots each held O iterations, b/(O × the iteration), as the protocol's load reckons it).
  */

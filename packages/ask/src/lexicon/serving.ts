@@ -177,7 +177,8 @@ export function takeServing(s: Scanner): ServingFacts {
   const firstToken = s.take(new RegExp(String.raw`\b${FIRST_TOKEN_NAME}${BOUND_JOIN}(${DECIMAL})\s*${TIME_UNIT}\b`))
     ?? s.take(new RegExp(String.raw`\b(${DECIMAL})\s*${TIME_UNIT}\s*${FIRST_TOKEN_NAME}\b`));
   if (firstToken) out.maxFirstTokenSeconds = secondsOf(firstToken[1], firstToken[2]);
-  // "32 concurrent requests", "concurrency of 64", "64 concurrent users": the sequences a replica decodes together.
+  // "32 concurrent requests", "concurrency of 64", "64 concurrent users": the sequences decoded at once (the service's in
+  // all, spread over its replicas, unless said per replica: answer/serving-users.ts).
   // A fraction is read as written ("1.5 concurrent requests"), for answer/whole-counts.ts to refuse: never its digits after the point.
   const concurrent = s.take(/(?<![\d.])(\d+(?:\.\d+)?)\s*(?:concurrent|simultaneous|parallel)\s*(?:requests?|users?|sequences?|streams?|sessions?)\b/)
     ?? s.take(/\bconcurrency(?:\s*(?:of|=|:|is))?\s*(\d+(?:\.\d+)?)\b/);

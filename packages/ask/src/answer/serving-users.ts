@@ -1,0 +1,108 @@
+import type { InferencePointJson } from '@trainplan/protocol';
+import { countOf, formatGrouped, formatSeconds } from '@trainplan/units';
+import type { ParsedQuestion } from '../question.ts';
+import type { AnswerFigure } from './answer-types.ts';
+import { ASKS_KV_SIZE } from './kv-cache-size.ts';
+import { ASKS_MEMORY } from './serving-memory.ts';
+import { speculativeOf } from './serving-speculation.ts';
+import { gpusOfNamed, namedGpus, replicasAtText, shapeText } from './serving-text.ts';
+import type { SpreadPlan, SpreadSearch } from './spread-users.ts';
+
+/**
+ * A number of concurrent requests in words, as the service's in all spread over its replicas (spread-users.ts finds the
+ * plan): "28 GPUs serve 500 concurrent requests as 7 replicas of TP 4 · PP 1 at up to 72 concurrent requests each: …", in
+ * the words a rate's replicas are said in (serving-load.ts, from serving-text.ts's helpers).
+ */
+
+/**
+ * Words saying a concurrency stated is one replica's: "64 concurrent requests per replica", "concurrency 16 on each
+ * instance", "per-replica concurrency of 64", as vLLM's max_num_seqs and TensorRT-LLM's max_batch_size are set.
+ */
+const PER_REPLICA = /\b(?:concurrent|simultaneous|parallel)\s*(?:requests?|users?|sequences?|streams?|sessions?)\s+(?:per|(?:on|in|for)?\s*each)\s+(?:replica|instance|engine)\b|\bconcurrency(?:\s*(?:of|=|:|is))?\s*\d+\s+(?:per|(?:on|in|for)?\s*each)\s+(?:replica|instance|engine)\b|\bper[\s-]+(?:replica|instance|engine)[\s-]+(?:concurrency|batch)\b/i;
+
+/**
+ * The concurrent requests a serving question asks to serve in all ("to 500 concurrent users", "with concurrency 64"), to be
+ * spread over replicas; undefined where its concurrency is one replica's: a batch size (taken as one replica's, defaults.ts),
+ * said per replica, at a request rate (whose replicas are the load's, each at that batch), or where the question asks a
+ * replica's memory or KV cache at it, or speculates (whose plan is compared with its plan without a draft, one replica's).
+ */
+export function usersInAll(q: ParsedQuestion): number | undefined {
+  const users = q.stated.concurrency;
+  if (users === undefined || !Number.isInteger(users) || users < 1) return undefined;
+  if (q.parameters.requestsPerSecond !== undefined || speculativeOf(q.parameters) !== undefined) return undefined;
+  if (PER_REPLICA.test(q.text) || ASKS_KV_SIZE.test(q.text) || ASKS_MEMORY.test(q.text)) return undefined;
+  return users;
+}
+
+/** How the concurrency was read, said with the assumptions. */
+export const usersAssumption = (users: number): string =>
+  `${countOf(users, 'concurrent request')} in all, spread over the replicas as a load balancer spreads sessions, each replica at ⌈${formatGrouped(users)} / replicas⌉ or fewer (say "per replica" for one replica's batch)`;
+
+/** "as 7 replicas of TP 4 · PP 1 at up to 72 concurrent requests each", or "as 1 replica of TP 4 · PP 8" holding them all. */
+const asReplicas = (x: SpreadPlan): string =>
+  `as ${x.replicas === 1 ? `1 replica of ${shapeText(x.point)}` : replicasAtText(x.replicas, x.point, x.batch, x.users % x.replicas !== 0)}`;
+
+/** "47.9 ms per token, first token in 230 ms": what a request sees on the fullest replica. */
+const latencyText = (x: InferencePointJson): string => `${formatSeconds(x.decodeStepSeconds)} per token, first token in ${formatSeconds(x.prefillSeconds)}`;
+
+/**
+ * The headline's plan: "28 GPUs serve 500 concurrent requests as 7 replicas of TP 4 · PP 1 at up to 72 concurrent
+ * requests each: 47.9 ms per token, first token in 230 ms"; of GPUs named, "8 of the 16 GPUs serve …".
+ */
+export const usersHeadline = (x: SpreadPlan, named: number | undefined): string =>
+  `${gpusOfNamed(x.gpus, named)} ${x.gpus === 1 ? 'serves' : 'serve'} ${countOf(x.users, 'concurrent request')} ${asReplicas(x)}: ${latencyText(x.point)}`;
+
+/**
+ * The Concurrent requests figure: "72 per replica at most (253 fit in memory), 500 in all on the 7 replicas", the point
+ * being the fullest replica's; one replica's batch as ever ("500 per replica (3,310 fit in memory)") with no spread.
+ */
+export function concurrentValue(x: InferencePointJson, spread: Pick<SpreadPlan, 'users' | 'replicas'> | undefined): string {
+  const fit = `(${x.maxBatch.toLocaleString('en-US')} fit in memory)`;
+  if (spread === undefined || spread.replicas <= 1) return `${x.batch.toLocaleString('en-US')} per replica ${fit}`;
+  const most = spread.users % spread.replicas === 0 ? '' : ' at most';
+  return `${x.batch.toLocaleString('en-US')} per replica${most} ${fit}, ${formatGrouped(spread.users)} in all on the ${countOf(spread.replicas, 'replica')}`;
+}
+
+/** "GPUs for 500 concurrent requests": "28 GPUs: 7 replicas of TP 4 · PP 1 at up to 72 …", and against the GPUs named, the spare ones. */
+export function usersFigure(x: SpreadPlan, named: number | undefined): AnswerFigure {
+  const spare = named === undefined ? 0 : named - x.gpus;
+  const standing = named === undefined ? '' : spare < 0 ? ` (more than ${namedGpus(named)})`
+    : ` (${namedGpus(named)} ${named === 1 ? 'is' : 'are'} enough${spare > 0 ? `: ${countOf(spare, 'GPU')} spare` : ''})`;
+  return { label: `GPUs for ${countOf(x.users, 'concurrent request')}`, value: `${countOf(x.gpus, 'GPU')}: ${asReplicas(x).slice('as '.length)}${standing}` };
+}
+
+/**
+ * The other plans a reader weighs against the headline's: with GPUs named, the least time per token on them where it
+ * takes more than the fewest ("For the least time per token on the 16 GPUs named: …"); with none named, one replica
+ * holding them all (the plan reading them as one replica's batch gives), on the fewest GPUs that does.
+ */
+export function usersNotes(search: SpreadSearch, named: number | undefined): string[] {
+  const { fewest, fastest, single } = search;
+  if (fewest === undefined) return [];
+  if (named !== undefined) {
+    if (fastest === undefined || fastest.gpus <= fewest.gpus || fastest.point.decodeStepSeconds >= fewest.point.decodeStepSeconds) return [];
+    return [`For the least time per token on ${namedGpus(named)}: ${countOf(fastest.gpus, 'GPU')} ${asReplicas(fastest)}, ${latencyText(fastest.point)}.`];
+  }
+  if (fewest.replicas === 1) return [];
+  const all = formatGrouped(fewest.users);
+  if (single === undefined) return [`No one replica holds all ${all} within the bounds.`];
+  const takes = single.gpus === fewest.gpus ? `the same ${countOf(single.gpus, 'GPU')}` : countOf(single.gpus, 'GPU');
+  return [`One replica holding all ${all} takes ${takes}: ${shapeText(single.point)}, ${latencyText(single.point)}.`];
+}
+
+/**
+ * What comes closest where no plan holds the users within the bounds, after "no plan serves 500 concurrent requests on the
+ * 8 GPUs within …: ": "the 8 GPUs hold 288 within them, as 2 replicas of TP 4 · PP 1 at 144 …; all 500 come closest as 2
+ * replicas of TP 4 · PP 1 at 250 …: 62.3 ms per token, first token in 410 ms".
+ */
+export function usersMissedText(search: SpreadSearch, named: number | undefined): string {
+  const { mostWithin, nearest } = search;
+  const most = mostWithin === undefined || named === undefined ? []
+    : [`the ${countOf(named, 'GPU')} hold ${formatGrouped(mostWithin.users)} within them, ${asReplicas(mostWithin)} (${latencyText(mostWithin.point)})`];
+  // With no GPUs named the nearest is one request per replica, as many replicas as requests: said as that.
+  const alone = nearest !== undefined && named === undefined && nearest.batch === 1;
+  const closest = nearest === undefined ? []
+    : alone ? [`even one request per replica misses them, ${shapeText(nearest.point)} coming closest: ${latencyText(nearest.point)}`]
+      : [`all ${formatGrouped(nearest.users)} come closest ${asReplicas(nearest)}: ${latencyText(nearest.point)}`];
+  return [...most, ...closest].join('; ');
+}
