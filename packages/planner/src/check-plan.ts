@@ -4,7 +4,11 @@ import { countOf, formatGrouped } from '@trainplan/units';
 import type { PlanInput } from './plan-input.ts';
 import { runsBf16, runsFlashAttention } from './gpu-support.ts';
 
-/** Which of Megatron's rules a plan breaks: one id per rule, so callers sort refusals without reading the prose. */
+/**
+ * Which of Megatron's rules a plan breaks: one id per rule, so callers sort refusals without reading the prose.
+ * 'heads-indivisible' is the rule that tensor parallelism splits the layer evenly: attention heads, key/value heads
+ * and the FFN width alike (the search's prune reasons count them as one, prune-reason.ts).
+ */
 export type PlanRule =
   | 'gpus-indivisible' | 'heads-indivisible' | 'batch-indivisible' | 'interleave-rounds' | 'too-many-stages' | 'pipeline-split'
   | 'interleave-needs-pipeline' | 'interleave-indivisible' | 'interleave-needs-overlap' | 'sequence-indivisible'
@@ -35,14 +39,15 @@ export interface PlanIssue {
 /** Records one issue (a plain function: no closure is made per plan checked, the search checks millions). */
 const push = (issues: PlanIssue[], path: string, rule: PlanRule, message: string): void => { issues.push({ path, rule, message }); };
 
+/** The interleave-needs-overlap rule in words: the planner's refusal and the search's prune reason say it alike. */
+export const INTERLEAVE_NEEDS_OVERLAP = 'the interleaved schedule on 2 pipeline stages needs overlapped pipeline sends (overlapPipelineComm); '
+  + 'without them Megatron asks for more than 2 stages';
+
 /**
  * Divisibility and consistency rules Megatron-LM enforces at start-up (megatron/training/arguments.py
  * validate_args, megatron/core/transformer/transformer_config.py __post_init__, parallel_state.py),
  * stated as data. An empty list means the plan can run (memory aside).
  */
-/** The interleave-needs-overlap rule in words: the planner's refusal and the search's prune reason say it alike. */
-export const INTERLEAVE_NEEDS_OVERLAP = 'the interleaved schedule on 2 pipeline stages needs overlapped pipeline sends (overlapPipelineComm); '
-  + 'without them Megatron asks for more than 2 stages';
 
 export function checkPlan(input: PlanInput): PlanIssue[] {
   const issues: PlanIssue[] = [];

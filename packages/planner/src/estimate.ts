@@ -28,6 +28,8 @@ export interface StepBreakdown {
   readonly dataParallelCommSeconds: Seconds;
   readonly optimizerSeconds: Seconds;
   readonly contextParallelCommSeconds: Seconds;
+  /** Context-parallel exchanges before they overlap attention: contextParallelCommSeconds is what they leave exposed. */
+  readonly contextParallelCommTotalSeconds: Seconds;
   readonly recomputeSeconds: Seconds;
   readonly dataParallelCommTotalSeconds: Seconds;
 }
@@ -79,12 +81,13 @@ function trainingTime(tokens: number, tokensPerStep: number, stepSeconds: Second
   return { tokens, seconds, gpuHours: (seconds * gpus) / 3600 };
 }
 
+/** Below this share of the full count, an estimate says its MFU with attention counted causal too (from about 32k tokens for a 70B). */
+const CAUSAL_NOTE_RATIO = 0.8;
+
 /**
  * A training plan → step time, throughput, MFU/HFU and memory per GPU. Pure: the same input gives
  * the same answer on every runtime.
  */
-/** Below this share of the full count, an estimate says its MFU with attention counted causal too (from about 32k tokens for a 70B). */
-const CAUSAL_NOTE_RATIO = 0.8;
 
 export function estimatePlan(input: PlanInput): PlanEstimate | PlanInfeasible {
   const issues = checkPlan(input);
@@ -181,6 +184,10 @@ function computeEstimate(input: PlanInput): PlanEstimate {
   // Megatron overlaps pipeline sends with compute only in the interleaved schedule: without it, arguments.py
   // sets overlap_p2p_comm False ("non-interleaved schedule does not support overlapping p2p communication").
   const overlapSends = input.overlapPipelineComm && input.virtualStages > 1;
+  // Sends on the step's critical path, derived from the schedules of Narayanan et al. 2021 (SC'21, Fig. 4): the stage
+  // that sets the pace sends each of its v·m micro-batch chunks once forward and once backward (2vm), and the fill and
+  // drain cross the other p − 1 boundaries once each way (2(p − 1)). Overlapped, the steady state's sends hide under
+  // compute and only the fill and drain's stay exposed.
   const sends = overlapSends ? 2 * (input.pipeline - 1) : 2 * (input.virtualStages * m + input.pipeline - 1);
   const pipelineComm = input.pipeline > 1 ? sends * send : 0;
 
@@ -214,6 +221,7 @@ function computeEstimate(input: PlanInput): PlanEstimate {
     computeSeconds: m * slowest.compute,
     tensorParallelCommSeconds: m * slowest.tensorParallelComm,
     contextParallelCommSeconds: m * slowest.contextParallelComm,
+    contextParallelCommTotalSeconds: m * slowest.contextParallelCommTotal,
     pipelineBubbleSeconds: bubble,
     pipelineCommSeconds: pipelineComm,
     dataParallelCommSeconds: dpExposed + embeddingSync,
@@ -281,7 +289,10 @@ function computeEstimate(input: PlanInput): PlanEstimate {
   // MFU counts attention over every (query, key) pair, as Megatron, NVIDIA and the papers count it; at long sequences the
   // causal half the kernels compute (model reference §2) is a much lower figure, said beside it.
   // Attention is s/(6h) of the rest (Korthikanti 2022): below 1/2 halving it cannot cut a fifth, so the second count is skipped.
-  const causalFlops = input.seqLength > 3 * input.model.hiddenSize ? modelFlopsPerStep(input.model, { globalBatchSize: input.globalBatchSize, seqLength: input.seqLength, attention: 'causal' }) : modelFlops;
+  // Only flash attention skips the masked blocks: unfused attention multiplies the whole s × s score matrix and masks it
+  // after (Megatron's CoreAttention; layer-time.ts costs its batched GEMMs at the full length), so for it the full count
+  // is what runs, and there is no second figure to say (QA: "13.0% counted causal" beside V100's unfused 20.2%).
+  const causalFlops = input.attentionKernel === 'flash' && input.seqLength > 3 * input.model.hiddenSize ? modelFlopsPerStep(input.model, { globalBatchSize: input.globalBatchSize, seqLength: input.seqLength, attention: 'causal' }) : modelFlops;
   if (causalFlops < CAUSAL_NOTE_RATIO * modelFlops) {
     // HFU too: counted in full it passes 1 at long sequences, a rate above the GPU's peak (QA: 1.05 for a 24-layer,
     // 2,048-wide model at 4,194,304 tokens on 64 H100s, CP 64, and for a 12-layer, 768-wide one at 1,048,576 tokens on 8),

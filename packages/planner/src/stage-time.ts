@@ -11,7 +11,10 @@ export interface StageTime {
   readonly compute: Seconds;
   readonly recompute: Seconds;
   readonly tensorParallelComm: Seconds;
+  /** Ring attention's exchanges left exposed: what outlasts the attention block each feeds. */
   readonly contextParallelComm: Seconds;
+  /** Ring attention's exchanges before that overlap. */
+  readonly contextParallelCommTotal: Seconds;
   readonly total: Seconds;
 }
 
@@ -52,9 +55,10 @@ export function stageTimes(args: {
     const recompute = recomputed * recomputePerLayer;
     const tensorParallelComm = n * (tpForward + tpBackward) + (input.recompute === 'full' ? recomputed * tpForward : 0);
     const contextParallelComm = n * cpPerLayer;
+    const contextParallelCommTotal = n * (cp.forward + cp.backward);
     const compute = forward + backward + recompute;
     return {
-      forward, backward, compute, recompute, tensorParallelComm, contextParallelComm,
+      forward, backward, compute, recompute, tensorParallelComm, contextParallelComm, contextParallelCommTotal,
       total: compute + tensorParallelComm + contextParallelComm,
     };
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { estimatePlan, pipelineTime, placedDomainGpus, type PlanEstimate, type PlanInput } from '../src/index.ts';
+import { contextParallelLayerComm, estimatePlan, parallelGroups, pipelineTime, placedDomainGpus, type PlanEstimate, type PlanInput } from '../src/index.ts';
 import { gpuById } from '@trainplan/hardware';
 import { gb200Fabric, gpt3OnSelene, llamaOnH100 } from './fixtures.ts';
 
@@ -123,6 +123,27 @@ describe('estimatePlan', () => {
     const hfu = Number(said![2]) / 100;
     expect(hfu).toBeLessThan(0.9 * long.hfu);
     expect(hfu).toBeGreaterThan(Number(said![1]) / 100);
+  });
+  it('context-parallel exchanges are reported before overlap too: at 128k attention hides them all, and the total says how much it hid', () => {
+    const plan: PlanInput = { ...llamaOnH100, seqLength: 131072, context: 16, data: 1, tensor: 8, pipeline: 1, nodes: 16, globalBatchSize: 8, recompute: 'full' };
+    const b = ok(plan).breakdown;
+    // Ring attention: c − 1 exchanges forward and twice that backward (dK, dV back), each layer, each micro-batch.
+    const { forward, backward } = contextParallelLayerComm(plan, parallelGroups(plan));
+    expect(backward).toBeCloseTo(2 * forward, 12);
+    const microBatches = 8 / 1; // global batch 8, micro-batch 1, DP 1
+    expect(b.contextParallelCommTotalSeconds).toBeCloseTo(microBatches * 80 * (forward + backward), 9);
+    expect(b.contextParallelCommSeconds).toBeLessThanOrEqual(b.contextParallelCommTotalSeconds);
+    expect(b.contextParallelCommTotalSeconds).toBeGreaterThan(0);
+    // Without context parallelism there is nothing to hide.
+    expect(ok(gpt3OnSelene).breakdown.contextParallelCommTotalSeconds).toBe(0);
+  });
+  it('unfused attention computes the whole score matrix, so its MFU has no causal second count; flash attention\'s has', () => {
+    const causal = /counting the causal half the kernels compute/;
+    // A 1.3B-wide model (24 layers, 2,048 wide) at 32k tokens on one node of 8 A100, TP 8, full recompute: s = 16h.
+    const small = { ...gpt3OnSelene, model: { ...gpt3OnSelene.model, layers: 24, hiddenSize: 2048, attentionHeads: 16, ffnHiddenSize: 8192 },
+      nodes: 1, tensor: 8, pipeline: 1, data: 1, seqLength: 32768, globalBatchSize: 8 };
+    expect(ok({ ...small, attentionKernel: 'flash' }).warnings.some((w) => causal.test(w))).toBe(true);
+    expect(ok({ ...small, attentionKernel: 'unfused' }).warnings.some((w) => causal.test(w))).toBe(false);
   });
   it.each(['zero-3', 'distributed-optimizer'] as const)('%s with one replica of the weights (DP 1, CP 1) warns that it shards nothing; with DP 16, no warning', (sharding) => {
     const sharded = /shards the model states across data-parallel \(and context-parallel\) ranks: with one, it shards nothing$/;

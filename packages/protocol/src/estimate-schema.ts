@@ -49,13 +49,16 @@ const breakdown = object({
   optimizerSeconds: seconds('Optimizer update per step'),
   contextParallelCommSeconds: seconds('Extension: context-parallel communication per step left exposed (not hidden behind attention): '
     + 'a part of stepTimeSeconds beside the six contract fields'),
+  contextParallelCommTotalSeconds: seconds('Extension: context-parallel communication per step before it overlaps attention '
+    + '(ring attention hides each K/V exchange behind the attention block it feeds; contextParallelCommSeconds is what is left)'),
   recomputeSeconds: seconds('Extension: the part of computeSeconds spent re-running forward passes'),
   dataParallelCommTotalSeconds: seconds('Extension: data-parallel communication per step before overlap'),
 }, {
   ...open,
   description: 'Where the time of one step goes: stepTimeSeconds is the sum of the six contract fields and contextParallelCommSeconds '
     + '(0 without context parallelism or where attention hides it); recomputeSeconds is a part of computeSeconds, and '
-    + 'dataParallelCommTotalSeconds the data-parallel communication before overlap, neither added again.',
+    + 'dataParallelCommTotalSeconds and contextParallelCommTotalSeconds the data- and context-parallel communication before '
+    + 'overlap, none added again.',
 });
 
 const resolved = object({

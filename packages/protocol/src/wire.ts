@@ -136,6 +136,8 @@ export interface BreakdownJson {
   optimizerSeconds: number;
   /** Extensions. */
   contextParallelCommSeconds: number;
+  /** Context-parallel communication before it overlaps attention (contextParallelCommSeconds is what is left exposed). */
+  contextParallelCommTotalSeconds: number;
   /** Part of computeSeconds spent re-running forward passes (recompute). */
   recomputeSeconds: number;
   /** Data-parallel communication before overlap with the backward pass. */

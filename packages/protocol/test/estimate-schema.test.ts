@@ -12,7 +12,7 @@ const feasible = {
   },
   breakdown: {
     computeSeconds: 17, tensorParallelCommSeconds: 2, pipelineBubbleSeconds: 2.5, pipelineCommSeconds: 0.3,
-    dataParallelCommSeconds: 0.5, optimizerSeconds: 0.5, contextParallelCommSeconds: 0, recomputeSeconds: 4,
+    dataParallelCommSeconds: 0.5, optimizerSeconds: 0.5, contextParallelCommSeconds: 0, contextParallelCommTotalSeconds: 0, recomputeSeconds: 4,
     dataParallelCommTotalSeconds: 1.5,
   },
   samplesPerSecond: 67.4, modelFlopsPerStep: 1.9e18, hardwareFlopsPerStep: 2.5e18, parameters: 175e9,

@@ -1,3 +1,4 @@
+import { modelFlopsPerStep } from '@trainplan/model';
 import { formatNumber, toDays } from '@trainplan/units';
 import type { SearchBase } from './candidate.ts';
 import { DEADLINE_FAMILY_ROUNDS, DEADLINE_REFINE_ROUNDS, fastestInFamilies, fewestInFamilies, type FamilyCache } from './capacity-deadline-families.ts';
@@ -73,11 +74,12 @@ export const SCAN_WINDOW = 128;
  * et al. 2022, PaLM, Appendix B). From a point found: seconds × nodes × MFU is its FLOPs over
  * GPUs-per-node × peak. With one batch at every size those FLOPs are the same on every size (so are the
  * whole steps the tokens take); with a batch per size (CapacityOptions.globalBatchFor) each size trains
- * its own whole steps, at least `tokens`, so the floor is taken from the FLOPs of `tokens` alone: the
- * point's scaled by `tokenShare`, the share of the tokens its whole steps train that `tokens` are.
+ * its own whole steps, at least `tokens`, so the floor is taken from the FLOPs of `tokens` alone. `share`
+ * scales the point's FLOPs to those that must run: the share of its tokens that `tokens` are, and the
+ * causal share of its attention (fewestOn).
  */
-function peakFloorNodes(point: CapacityPoint, deadlineSeconds: number, tokenShare: number): number {
-  return Math.max(1, Math.ceil((point.seconds * point.nodes * point.plan.estimate.mfu * tokenShare) / deadlineSeconds));
+function peakFloorNodes(point: CapacityPoint, deadlineSeconds: number, share: number): number {
+  return Math.max(1, Math.ceil((point.seconds * point.nodes * point.plan.estimate.mfu * share) / deadlineSeconds));
 }
 
 /**
@@ -85,10 +87,10 @@ function peakFloorNodes(point: CapacityPoint, deadlineSeconds: number, tokenShar
  * keeping that fewest: the window slides down with each smaller size that meets it, so the answer has no size meeting
  * the goal among the SCAN_WINDOW below it (or none above the floor). Time to train is not monotone in the size (its
  * factors set the splits; with a batch per size, the batch too: 276 nodes met a deadline 280 was found for).
- * `tokenShare`: peakFloorNodes's, of `found`.
+ * `share`: peakFloorNodes's, of `found`.
  */
-function scanBelow(s: Sizer, found: CapacityPoint, goal: DeadlineGoal, tokenShare: number): { point: CapacityPoint; checked: CapacityCheck } {
-  const floor = peakFloorNodes(found, goal.deadlineSeconds, tokenShare);
+function scanBelow(s: Sizer, found: CapacityPoint, goal: DeadlineGoal, share: number): { point: CapacityPoint; checked: CapacityCheck } {
+  const floor = peakFloorNodes(found, goal.deadlineSeconds, share);
   let fewest = found;
   let from = found.nodes;
   for (let n = found.nodes - 1; n >= Math.max(floor, fewest.nodes - SCAN_WINDOW); n--) {
@@ -296,10 +298,15 @@ export function fewestOn(
   how: FewestSearch = {},
 ): CapacityAnswer {
   // With a batch per size, each size trains its own whole steps: `tokens` are this share of a point's (peakFloorNodes).
+  // And of a step's model FLOPs, which count attention over every (query, key) pair, only the causal count need run
+  // (flash attention skips the masked blocks, model reference §2): at 128k tokens the full count is about 1.6 times
+  // what runs, so a floor from it (MFU ≤ 1) would pass sizes that can meet the deadline (QA: MFU 101% at 1M tokens).
+  const run = { globalBatchSize: 1, seqLength: base.seqLength };
+  const executed = modelFlopsPerStep(base.model, { ...run, attention: 'causal' }) / modelFlopsPerStep(base.model, run);
   const share = (p: CapacityPoint): number => {
-    if (options.globalBatchFor === undefined) return 1;
+    if (options.globalBatchFor === undefined) return executed;
     const step = p.globalBatchSize * base.seqLength;
-    return tokens / (Math.ceil(tokens / step) * step);
+    return executed * tokens / (Math.ceil(tokens / step) * step);
   };
   const scan = (found: CapacityPoint, g: DeadlineGoal) => scanBelow(s, found, g, share(found));
   // Each shape's replica family is estimated once, whichever deadline search (the goal's, the deadline's alone) asks.

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { withShapeDefaults } from '@trainplan/model';
+import { modelFlopsPerStep, withShapeDefaults } from '@trainplan/model';
 import {
   costTimeFrontier, daysText, fastestWithinBudget, fewestNodes, MAX_NODES, scalingSweep, searchOnNodes, searchPlans, tensorPipelineTable, trainOnNodes, whyNothingFits,
 } from '../src/index.ts';
-import { gpt3Base, h100Fabric, llama70bBase } from './fixtures.ts';
+import { gpt3Base, h100Fabric, llama70bBase, smallBase } from './fixtures.ts';
 
 const TOKENS = 300e9;
 const DAY = 86_400;
@@ -91,6 +91,25 @@ describe('fewestNodes', () => {
     const runFlops = (e.modelFlopsPerStep * TOKENS) / (gpt3Base.globalBatchSize * gpt3Base.seqLength);
     const idealSeconds = (nodes: number) => runFlops / (nodes * gpt3Base.gpusPerNode * gpt3Base.gpu.peakFlops.bf16!);
     expect(idealSeconds(a.checked!.fromNodes - 1)).toBeGreaterThan(deadline);
+  });
+
+  it('at long sequences the floor counts the causal attention that runs, not the full count MFU is quoted in', () => {
+    // The 1.3B GPT at 32k tokens a sequence (s = 16h): the full count has attention over every (query, key) pair, about
+    // 1 + s/(6h) = 3.7 times the rest, where flash attention runs the causal half of it (model reference §2).
+    const long = { ...smallBase, model: { ...smallBase.model, seqLength: 32768 }, seqLength: 32768, globalBatchSize: 64, attentionKernel: 'flash' as const };
+    const tokens = 20e9;
+    const deadline = 2 * DAY;
+    const f = fewestNodes(long, tokens, { deadlineSeconds: deadline });
+    if (!f.ok) throw new Error(f.message);
+    expect(f.checked!.complete).toBe(true);
+    const steps = Math.ceil(tokens / (64 * 32768));
+    const peakNode = long.gpusPerNode * long.gpu.peakFlops.bf16!;
+    const run = { globalBatchSize: 64, seqLength: 32768 };
+    const atPeak = (attention: 'causal' | 'full') => (steps * modelFlopsPerStep(long.model, { ...run, attention })) / (deadline * peakNode);
+    // The scan went down to the causal floor: fewer nodes than it cannot run the causal FLOPs in 2 days at peak.
+    expect(f.checked!.fromNodes).toBe(Math.max(1, Math.ceil(atPeak('causal'))));
+    // The full count would have stopped it higher, above sizes a plan might yet meet the deadline on.
+    expect(Math.ceil(atPeak('full'))).toBeGreaterThan(f.checked!.fromNodes);
   });
 
   it('a deadline no cluster meets answers with the fastest point found and why', () => {

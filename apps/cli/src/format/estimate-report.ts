@@ -91,9 +91,13 @@ function breakdownNote(key: keyof BreakdownJson, b: BreakdownJson): string {
   if (key === 'computeSeconds' && b.recomputeSeconds > 0) {
     return `incl. recompute ${secondsText(b.recomputeSeconds)} (${formatPercent(share(b.recomputeSeconds, b.computeSeconds))} of compute)`;
   }
-  const hidden = b.dataParallelCommTotalSeconds - b.dataParallelCommSeconds;
-  if (key === 'dataParallelCommSeconds' && Math.abs(hidden) > SAME_SECONDS_TOLERANCE * Math.max(1, b.dataParallelCommTotalSeconds)) {
-    return `${secondsText(b.dataParallelCommTotalSeconds)} before overlap`;
+  const beforeOverlap = (total: number, left: number): string =>
+    (Math.abs(total - left) > SAME_SECONDS_TOLERANCE * Math.max(1, total) ? `${secondsText(total)} before overlap` : '');
+  if (key === 'dataParallelCommSeconds') return beforeOverlap(b.dataParallelCommTotalSeconds, b.dataParallelCommSeconds);
+  // Ring attention hides each exchange behind the attention block it feeds: "0 s" with the exchanges said beside it.
+  if (key === 'contextParallelCommSeconds') {
+    const said = beforeOverlap(b.contextParallelCommTotalSeconds, b.contextParallelCommSeconds);
+    return said === '' ? '' : `${said}, ${b.contextParallelCommSeconds > 0 ? 'the rest' : 'all'} hidden behind attention`;
   }
   return '';
 }

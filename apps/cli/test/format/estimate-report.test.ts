@@ -57,6 +57,15 @@ describe('formatEstimateReport (of a hand-written answer)', () => {
     ].join('\n'));
   });
 
+  it('says the context-parallel exchanges attention hid, all of them or the rest beside what is left exposed', () => {
+    const row = (contextParallelCommSeconds: number, contextParallelCommTotalSeconds: number) =>
+      formatEstimateReport({ ...fixtureEstimate, breakdown: { ...fixtureEstimate.breakdown, contextParallelCommSeconds, contextParallelCommTotalSeconds } })
+        .split('\n').find((l) => l.startsWith('  context-parallel comm'))!;
+    expect(row(0, 1.2)).toMatch(/ 0 s +0\.0% +1\.20 s before overlap, all hidden behind attention$/);
+    expect(row(0.3, 1.2)).toMatch(/1\.20 s before overlap, the rest hidden behind attention$/);
+    expect(row(0, 0)).toMatch(/0\.0%$/);
+  });
+
   it('has one breakdown row per step-time component, in the order of BREAKDOWN_ROWS', () => {
     const labels = BREAKDOWN_ROWS.map((r) => r.label);
     const positions = labels.map((l) => report.indexOf(`\n  ${l} `));

@@ -52,6 +52,7 @@ export const fixtureEstimate: EstimateOk = {
     computeSeconds: 15,
     tensorParallelCommSeconds: 2,
     contextParallelCommSeconds: 0,
+    contextParallelCommTotalSeconds: 0,
     pipelineBubbleSeconds: 1.5,
     pipelineCommSeconds: 0.5,
     dataParallelCommSeconds: 0.9,
