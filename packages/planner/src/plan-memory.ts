@@ -22,9 +22,19 @@ export interface StageMemory {
   readonly totalBytes: Bytes;
 }
 
-/** CUDA context, cuBLAS workspaces and NCCL channel buffers: resident whatever the model. */
+/**
+ * CUDA context, cuBLAS workspaces and NCCL channel buffers: resident whatever the model. An allowance, not fitted to
+ * any row: the CUDA context with PyTorch's kernels loaded takes some hundreds of MiB; each cuBLAS handle 32 MiB of
+ * workspace (PyTorch's default CUBLAS_WORKSPACE_CONFIG=:4096:8, "Reproducibility" notes); NCCL 4 MiB per channel and
+ * peer for its Simple protocol (NCCL_BUFFSIZE's default, NCCL's environment variables docs) over up to 32 channels
+ * (MAXCHANNELS) in each of a plan's communicators (tensor, data, pipeline, context).
+ */
 export const RUNTIME_RESERVE: Bytes = GiB(1.5);
-/** Caching-allocator fragmentation, as a share of the activation peak (PyTorch's allocator rounds and splits blocks). */
+/**
+ * Caching-allocator fragmentation, as a share of the activation peak (PyTorch's allocator rounds requests up and splits
+ * cached blocks, "CUDA memory management" notes): an allowance, not fitted, for the blocks freed between micro-batches
+ * that a larger request cannot reuse.
+ */
 export const FRAGMENTATION = 0.1;
 
 /**
