@@ -2,7 +2,8 @@ import { defaultSystemForGpu, gpuById, networkById, systemById } from '@trainpla
 import { defaultPrecision, INTERACTIVE_TOKEN_SECONDS, INTERACTIVE_TTFT_SECONDS } from '@trainplan/protocol';
 import { countOf, days, formatSeconds, GB, toDays, toMs, lcm as wholeLcm } from '@trainplan/units';
 import { compactCount } from './format.ts';
-import { modelFactsOf, modelShapeOf, splitsOver } from './model-of.ts';
+import { modelFactsOf, modelSeqLengthOf, modelShapeOf, splitsOver } from './model-of.ts';
+import { KILO_COUNT } from './lexicon/numbers.ts';
 import type { AskParameters, DefaultUsed, IntentName } from './question.ts';
 import { shardingOf } from './sharding.ts';
 import { withLayout } from './compared-layouts.ts';
@@ -85,11 +86,11 @@ export function withDefaults(intent: IntentName, stated: AskParameters): { param
   }
   if ((intent === 'nodes' || intent === 'cheapest' || intent === 'time' || intent === 'config') && p.tokens === undefined && model !== undefined) {
     if (model.defaultTrainingTokens !== undefined) {
-      take('tokens', model.defaultTrainingTokens, `${compactCount(model.defaultTrainingTokens)} training tokens (${model.name}'s published budget)`);
+      take('tokens', model.defaultTrainingTokens, `${compactCount(model.defaultTrainingTokens)} training tokens (${model.name}'s published budget${wholePretraining(p)})`);
     } else {
       const tokens = CHINCHILLA_TOKENS_PER_PARAMETER * model.parameters;
       const why = model.published ? `${model.name} states none` : `× the ${compactCount(model.parameters)} parameters asked`;
-      take('tokens', tokens, `${compactCount(tokens)} training tokens (20 per parameter, Hoffmann et al. 2022; ${why})`);
+      take('tokens', tokens, `${compactCount(tokens)} training tokens (20 per parameter, Hoffmann et al. 2022; ${why}${wholePretraining(p)})`);
     }
   }
   // A budget alone is a goal of its own ("how many nodes on 1.7M GPU-hours", "with a $2M budget"): no deadline is assumed.
@@ -112,6 +113,21 @@ export function withDefaults(intent: IntentName, stated: AskParameters): { param
     if (isComputedBatch(batch)) take('globalBatchSize', batch.sequences, defaultBatchNote(batch));
   }
   return { parameters: p, defaults: used };
+}
+
+/** A sequence length from which a run past the model's own is a long-context stage (32k, k 1,024 in a length). */
+const LONG_CONTEXT_TOKENS = 32 * KILO_COUNT;
+
+/**
+ * Said after a budget taken by default for a sequence of LONG_CONTEXT_TOKENS or more, longer than the model's own: that
+ * budget is a whole pretraining, where a long-context stage trains on far fewer tokens (Llama 3 grew its context from 8K to
+ * 128K over about 800B, Dubey et al. 2024, arXiv:2407.21783 §3.4.2). No default of its own is invented: the answer says how
+ * to give one (QA: "at 128k" was charged Llama 3 70B's whole 15T tokens, 3,205 days, unsaid).
+ */
+function wholePretraining(p: AskParameters): string {
+  const own = modelSeqLengthOf(p);
+  if (p.seqLength === undefined || p.seqLength < LONG_CONTEXT_TOKENS || own === undefined || p.seqLength <= own) return '';
+  return `: a whole pretraining, here at ${p.seqLength.toLocaleString('en-US')}-token sequences; say e.g. "800B tokens" for a long-context stage`;
 }
 
 /**

@@ -460,7 +460,7 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   stated.gpuHours = takeGpuHours(s);
   // "700k node-hours": a budget, made GPU-hours once the counts say the node (below), never 700k nodes.
   const nodeHours = takeNodeHours(s);
-  Object.assign(stated, takeTokenPhrases(s));
+  Object.assign(stated, takeTokenPhrases(s, stated.seqLength !== undefined));
   // "2TB of text": a size in bytes, never a token count; said not read (below), never dropped unsaid. Not a collective's message.
   const dataBytes = takeCollectiveOp(new Scanner(s.text)) === undefined ? takeDataBytes(s) : undefined;
   if (dataBytes !== undefined) notRead.push({ phrase: `"${asTyped(text, dataBytes)}"`, why: DATA_BYTES_WHY });
@@ -492,7 +492,7 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   stated.deadlineSeconds = deadline?.seconds;
   // Other layouts first ("tp 8 pp 8 or tp 4 pp 16"): takeParallelism reads the first, never the first size of each.
   const otherLayouts = takeOtherLayouts(s);
-  Object.assign(stated, takeParallelism(s));
+  Object.assign(stated, takeParallelism(s, stated.seqLength !== undefined));
   if (otherLayouts.length > 0) {
     const first = layoutOfFields(stated);
     // One layout said twice ("tp=8 (tensor parallel 8)") is one, not a comparison with itself.

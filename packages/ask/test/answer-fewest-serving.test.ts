@@ -31,7 +31,8 @@ describe('the fewest GPUs that serve, where the GPUs named hold no replica', () 
     expect(m).not.toBeNull();
     const [, gpus, tp, pp] = m!;
     expect(a.ok).toBe(false);
-    expect(a.configuration).toBe(`closest that works, not what was asked: TP ${tp} · PP ${pp} on ${gpus} GPUs`);
+    // The precision and lengths planned follow, as every serving configuration says them: the defaults above, BF16 weights.
+    expect(a.configuration).toBe(`closest that works, not what was asked: TP ${tp} · PP ${pp} on ${gpus} GPUs · BF16 · 2,048 prompt tokens + 512 output tokens`);
     // By hand: 405B parameters × 2 bytes = 810 GB = 754 GiB of weights over 79.6 GiB a GPU is 9.5 GPUs, so at least 10; fewer than 16.
     expect(Number(gpus)).toBeGreaterThanOrEqual(10);
     expect(Number(gpus)).toBeLessThan(16);

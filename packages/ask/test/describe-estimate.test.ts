@@ -35,14 +35,15 @@ describe('describeConfiguration: full recompute of some layers', () => {
 });
 
 describe('planWords: the plan as the Configuration line says it, which a headline names', () => {
-  it('is the Configuration line less the global batch, the precision and the hardware', () => {
+  it('is the Configuration line less the global batch, the sequence length, the precision and the hardware', () => {
     const e = runEstimate(scenario('llama3-70b', 9, { lossInPipelineSplit: true })) as EstimateOk;
     expect(e.ok).toBe(true);
     // Written by hand from the scenario: TP 8, 9 stages with the loss counted, CP 2, DP = 18 nodes × 8 / (8 · 9 · 2) = 1,
     // micro-batch 1, full recompute, SP, the distributed optimizer.
     const words = 'TP 8 · PP 9 (the loss counts as a layer) · CP 2 · DP 1 · micro-batch 1 · full recompute · sequence parallel · distributed optimizer';
     expect(planWords(e)).toBe(words);
-    expect(describeConfiguration(e)).toBe(`${words.replace(' · full recompute', ' · global batch 64 · full recompute')} · BF16 on 18 × 8 H100 SXM5 80GB (144 GPUs, ndr-ib-8x)`);
+    // The scenario states no length: Llama 3 70B's own 8,192 tokens (its preset's shape, Meta's 8K context), said beside the batch.
+    expect(describeConfiguration(e)).toBe(`${words.replace(' · full recompute', ' · global batch 64 · seq 8,192 · full recompute')} · BF16 on 18 × 8 H100 SXM5 80GB (144 GPUs, ndr-ib-8x)`);
   });
 });
 

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { ask } from '../src/answer/answer.ts';
 import { planLabelWords } from '../src/answer/plan-label-words.ts';
 
-/** The Configuration line's plan, less the global batch, the precision and the hardware: what a headline names of it. */
+/** The Configuration line's plan, less the global batch, the sequence length, the precision and the hardware: what a headline names of it. */
 const planOf = (configuration: string): string => configuration
   .replace(/^closest that works, not what was asked: /, '')
-  .replace(/ · global batch [\d,]+/, '')
+  .replace(/ · global batch [\d,]+ · seq [\d,]+/, '')
   .replace(/ · (?:BF16|FP16|FP8|FP32) on .*$/, '');
 
 /** The search label's own words (@trainplan/search describeCandidate), none of which a bot's answer says. */

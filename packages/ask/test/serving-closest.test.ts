@@ -14,7 +14,8 @@ describe('a model that does not fit on the GPUs named for serving', () => {
   it('offers the fewest GPUs that serve, at a batch within the latency bounds, not its largest batch past them', () => {
     expect(a.ok).toBe(false);
     // 12 as TP 4 · PP 3, the CLI's remedy (answer-fewest-serving.test.ts); 16 as TP 8 · PP 2 before, powers of two alone tried.
-    expect(a.configuration).toMatch(/^closest that works, not what was asked: TP \d+ · PP \d+ on 12 GPUs$/);
+    // Then the precision and lengths planned: no length asked, so the default 2,048-token prompt and 512 output tokens.
+    expect(a.configuration).toMatch(/^closest that works, not what was asked: TP \d+ · PP \d+ on 12 GPUs · BF16 · 2,048 prompt tokens \+ 512 output tokens$/);
     // The default bounds: each next token within 200 ms, the first within 2 s.
     expect(seconds('Time per output token (closest)')).toBeLessThanOrEqual(0.2);
     expect(seconds('Time to first token (closest)')).toBeLessThanOrEqual(2);

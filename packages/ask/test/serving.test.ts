@@ -243,7 +243,8 @@ describe('serving at a request rate: the protocol\'s load, worded', () => {
     expect(load.gpus).toBe(load.replicas * closest.point.gpus);
     expect(closest.why).toMatch(new RegExp(`1,000 requests/s need ${load.replicas} replicas of it \\(${load.gpus} GPUs\\), 8 given$`));
     expect(a.headline).toBe(`Llama 3 8B on 8 × H100 SXM5 80GB: no plan serves 1,000 requests/s on the 8 GPUs within ≤ 200 ms per token, ≤ 2.00 s to the first token: ${closest.why}`);
-    expect(a.configuration).toBe(`closest, on more GPUs than named: TP ${closest.point.tensor} · PP ${closest.point.pipeline} · batch ${closest.point.batch}, ${load.replicas} replicas on ${load.gpus} GPUs`);
+    // Then the precision and lengths planned, as every serving configuration says them: BF16, and the default 2,048 + 512 tokens.
+    expect(a.configuration).toBe(`closest, on more GPUs than named: TP ${closest.point.tensor} · PP ${closest.point.pipeline} · batch ${closest.point.batch}, ${load.replicas} replicas on ${load.gpus} GPUs · BF16 · 2,048 prompt tokens + 512 output tokens`);
     expect(figure(a, 'GPUs for 1,000 requests/s (closest)')).toMatch(/\(more than the 8 GPUs named\)$/);
   });
 

@@ -18,9 +18,10 @@ function splitWords(r: EstimateOk['resolved']): string {
 
 /**
  * A plan's layout in the words and order the Configuration line uses: "TP 2 · PP 8 · VP 5 · CP 4 · DP 32 · micro-batch 1 ·
- * no recompute · sequence parallel · distributed optimizer". `globalBatch` adds the global batch after the micro-batch, as
- * the Configuration line has it. A headline that names the plan says it so (QA: the search's label, "DP 32 · CP 4 · v 5 ·
- * mbs 1 · SP · … · distributed-optimizer", wrote the same plan another way one line above the Configuration line).
+ * no recompute · sequence parallel · distributed optimizer". `globalBatch` adds the global batch and the sequence length
+ * after the micro-batch, as the Configuration line has them. A headline that names the plan says it so (QA: the search's
+ * label, "DP 32 · CP 4 · v 5 · mbs 1 · SP · … · distributed-optimizer", wrote the same plan another way one line above the
+ * Configuration line).
  */
 export function planWords(e: EstimateOk, options: { globalBatch?: boolean } = {}): string {
   const r = e.resolved;
@@ -28,7 +29,9 @@ export function planWords(e: EstimateOk, options: { globalBatch?: boolean } = {}
   if (r.virtualStages > 1) parts.push(`VP ${r.virtualStages}`);
   if (r.context > 1) parts.push(`CP ${r.context}`);
   parts.push(`DP ${r.data.toLocaleString('en-US')}`, `micro-batch ${r.microBatchSize}`);
-  if (options.globalBatch === true) parts.push(`global batch ${r.globalBatchSize.toLocaleString('en-US')}`);
+  // The sequence length beside the batch, as the CLI's search header has it ("global batch 1,536 · seq 2,048"): a length read
+  // from the question, or the model's own where none was, shows in every plan (QA: "at 128k" dropped, and an 8k plan read as 128k's).
+  if (options.globalBatch === true) parts.push(`global batch ${r.globalBatchSize.toLocaleString('en-US')}`, `seq ${r.seqLength.toLocaleString('en-US')}`);
   const some = r.recomputeLayers !== undefined ? ` of ${r.recomputeLayers} layer${r.recomputeLayers === 1 ? '' : 's'}/stage` : '';
   parts.push(r.recompute === 'none' ? 'no recompute' : `${r.recompute} recompute${some}`);
   if (r.sequenceParallel) parts.push('sequence parallel');

@@ -263,15 +263,18 @@ function missedText(bounds: string | undefined, p: AskParameters, gpus: number |
 
 /**
  * The closest plan's configuration, said as missing the bounds; at a rate one that meets them on more GPUs
- * than named is said as that ("on more GPUs than named: TP 2 · PP 1 · batch 497, 47 replicas on 94 GPUs").
+ * than named is said as that ("on more GPUs than named: TP 2 · PP 1 · batch 497, 47 replicas on 94 GPUs"). Its
+ * precision and lengths follow, as a plan's configuration has them (QA: a 128k context asked went unread, and the
+ * closest plan's line, unlike the others, never said the 2,048-token prompt it was planned for).
  */
 function closestConfiguration(x: InferencePointJson, p: AskParameters): string {
   const shape = `${shapeText(x)} · batch ${x.batch.toLocaleString('en-US')}`;
   const meetsBounds = (p.maxTokenSeconds === undefined || x.decodeStepSeconds <= p.maxTokenSeconds)
     && (p.maxFirstTokenSeconds === undefined || (x.load?.firstTokenSeconds ?? x.prefillSeconds) <= p.maxFirstTokenSeconds);
+  const planned = ` · ${precisionConfiguration(p)} · ${lengthsText(p)}`;
   return isLoaded(x) && meetsBounds
-    ? `closest, on more GPUs than named: ${shape}, ${countOf(x.load.replicas, 'replica')} on ${countOf(x.load.gpus, 'GPU')}`
-    : `closest to the bounds, missing them: ${shape}`;
+    ? `closest, on more GPUs than named: ${shape}, ${countOf(x.load.replicas, 'replica')} on ${countOf(x.load.gpus, 'GPU')}${planned}`
+    : `closest to the bounds, missing them: ${shape}${planned}`;
 }
 
 /** How the plan with speculation compares with the plan without: tokens/s per GPU, or at a rate the GPUs it takes. */
@@ -396,7 +399,7 @@ export function answerServing(asked: ParsedQuestion): Answer {
       ...base, kind: 'answer', ok: false,
       headline: `${subject}: ${kvFirst(q, p)}does not fit for serving (${why})${fp8 === undefined ? '' : `; ${fp8}`}`,
       figures: smallest === undefined ? [] : closestFigures(smallest, p, undefined),
-      ...(smallest !== undefined && { configuration: `closest that works, not what was asked: ${shapeText(smallest)} on ${countOf(on, 'GPU')}` }),
+      ...(smallest !== undefined && { configuration: `closest that works, not what was asked: ${shapeText(smallest)} on ${countOf(on, 'GPU')} · ${precisionConfiguration(p)} · ${lengthsText(p)}` }),
       notes: [
         ...(smallest === undefined ? [] : [`Closest that works: ${countOf(smallest.gpus, 'GPU')} (${shapeText(smallest)})${fewest === undefined || on !== smallest.gpus ? '' : `, the fewest that serve${within} (${CLI_COUNT}),`} hold it, with up to ${countOf(smallest.maxBatch, 'request')} at a time`
           + `${withinBounds(smallest, p) ? (smallest.batch < smallest.maxBatch ? `; ${countOf(smallest.batch, 'request')} at a time keep ${bounds ?? 'the latency bounds'}` : '')

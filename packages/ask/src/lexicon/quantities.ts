@@ -39,12 +39,47 @@ export function takeTokens(s: Scanner): number | undefined {
   return m ? scaledCount(m[1], m[2]) : undefined;
 }
 
+/** Words a count of sequences, or one at a rate, follows: "a global batch of 2k sequences", "batch at 8k", "a budget at 500k". */
+const NOT_A_LENGTH_BEFORE = String.raw`(?<!\b(?:batch(?:[\s-]*size)?|gbs|mbs|budget|costs?|price[sd]?|spend(?:ing)?|rate)\s*(?:of|=|:|is|at)?\s*)`;
+
+/**
+ * A length written alone, with no word naming it, as lengths are written: in 4 digits or more ("131072") or in k or M ("128k",
+ * "1M"). A shorter number ("at 128") reads no better as tokens than as GPUs or nodes: left for the unread numbers to say.
+ */
+const LONE_LENGTH = String.raw`(?=\d{4}|[\d.]+\s?(?:k|m|million|thousand)\b)${TOKEN_LENGTH}`;
+
+/**
+ * What may follow "at 128k" for it to be a length: the end of the question or of its clause, a word joining the next fact
+ * ("on 16 nodes", "with cp 16", "in 30 days", "for 800B tokens"), or a precision. Never a unit: "at 128k tokens/s", "at 128
+ * nodes", "at 2k batch", "at 128k steps" stay what they count.
+ */
+const ENDS_A_LENGTH = String.raw`(?=\s*(?:$|[,;:?!)]|\.(?!\d)|(?:on|onto|with|without|for|using|across|over|in|within|under|and|by|via|from|vs|versus|or|but|if|when|given|fp8|bf16|fp16)\b))`;
+
+/** k and M lengths as contexts are named, powers of two ("8k", "128k", "1M"), before a TOKEN_LENGTH: "50k sequences" counts them. */
+const POWER_OF_TWO = String.raw`(?=(?:1|2|4|8|16|32|64|128|256|512)\s?k\b|(?:1|2|4|8)\s?m\b)`;
+
+/**
+ * A sequence length written with no word of its own: "at 128k", "at 131072", "at 128k tokens" (the length a run is "at"; a
+ * budget is "on" or "for" its tokens), "sequences of 128k (tokens)", "128k sequences", "128k seqs". Group 1 the number, group
+ * 2 its scale, as TOKEN_LENGTH's. QA: "llama3-70b at 128k on 16 H100 nodes" was planned at the model's 8,192 tokens, "128k"
+ * said not read; "sequences of 128k tokens" was a 128,000-token budget.
+ */
+const SEQUENCE_LENGTHS: readonly RegExp[] = [
+  new RegExp(String.raw`${NOT_A_LENGTH_BEFORE}\bat\s+(?:a\s+)?${LONE_LENGTH}(?:[\s-]*tok(?:en)?s?)?${ENDS_A_LENGTH}`),
+  new RegExp(String.raw`\b(?:sequences?|seqs?)\s+of\s+(?:length\s+)?(?:about\s+|~\s*)?${TOKEN_LENGTH}(?:[\s-]*tok(?:en)?s?)?\b(?![\s-]*(?:per\b|\/))`),
+  // A count of sequences in k is a batch ("a batch of 2k sequences", "2k sequences per step") or data trained on ("on 64k
+  // sequences"): only a power of two, after none of those words, is a length.
+  new RegExp(String.raw`${NOT_A_LENGTH_BEFORE}(?<!\b(?:on|over|from)\s+)\b${POWER_OF_TWO}${TOKEN_LENGTH}[\s-]*(?:sequences?|seqs?)\b`
+    + String.raw`(?![\s-]*(?:per|each|an?|in\s+an?)\s+(?:global\s+)?(?:batch|step|iteration)\b)`),
+];
+
 /**
  * Token counts that are not the training budget: "a 4M token batch" / "batch of 4M tokens" (tokens per
  * step), "4096 token sequences" (the sequence length), "20 tokens per parameter" (a budget per parameter,
- * as Hoffmann et al. 2022 put it).
+ * as Hoffmann et al. 2022 put it). `lengthRead`: a sequence length read already (a KV cache's "32 requests of 8k tokens"),
+ * whose place a second one never takes unsaid, as in takeParallelism.
  */
-export function takeTokenPhrases(s: Scanner): Pick<AskParameters, 'batchTokens' | 'seqLength' | 'tokensPerParameter'> {
+export function takeTokenPhrases(s: Scanner, lengthRead = false): Pick<AskParameters, 'batchTokens' | 'seqLength' | 'tokensPerParameter'> {
   const out: Pick<AskParameters, 'batchTokens' | 'seqLength' | 'tokensPerParameter'> = {};
   // "a 4M token batch", "batch size of 4M tokens", "batch size 4M tokens", "gbs=4M tokens", "4M tokens per step".
   const batch = s.take(new RegExp(String.raw`\b${SCALED_COUNT}[\s-]*tokens?[\s-]*(?:global[\s-]*)?batch(?:[\s-]*size)?\b`))
@@ -53,7 +88,8 @@ export function takeTokenPhrases(s: Scanner): Pick<AskParameters, 'batchTokens' 
     ?? s.take(new RegExp(String.raw`\b${SCALED_COUNT}\s*tokens?\s*(?:(?:per|/|each)\s*(?:global\s+)?(?:batch|step|iteration|optimi[sz]er\s+step)|an?\s+(?:step|iteration|optimi[sz]er\s+step))\b`));
   if (batch) out.batchTokens = scaledCount(batch[1], batch[2]);
   // "4096-token sequences", "8k token sequences", "1M-token sequences": k is 1024 for a sequence, as for "8k context".
-  const seq = s.take(new RegExp(String.raw`\b${TOKEN_LENGTH}[\s-]*tokens?[\s-]*(?:sequences?|seqs?)\b`));
+  const seq = lengthRead ? undefined : s.take(new RegExp(String.raw`\b${TOKEN_LENGTH}[\s-]*tokens?[\s-]*(?:sequences?|seqs?)\b`))
+    ?? SEQUENCE_LENGTHS.reduce<RegExpExecArray | undefined>((found, p) => found ?? s.take(p), undefined);
   if (seq) out.seqLength = tokenLength(seq[1], seq[2]);
   const rate = s.take(new RegExp(String.raw`\b(${DECIMAL})\s*tokens?\s*(?:per|\/|a)\s*param(?:eter)?s?\b`));
   if (rate) out.tokensPerParameter = Number(rate[1]);
@@ -208,15 +244,19 @@ export function sizePatterns(field: IntegerField): { after: RegExp; before: RegE
   };
 }
 
-/** Parallel sizes, batch sizes and sequence length, by name before or after the number. */
-export function takeParallelism(s: Scanner): Partial<Pick<AskParameters, IntegerField>> {
+/**
+ * Parallel sizes, batch sizes and sequence length, by name before or after the number. `lengthRead`: a sequence length
+ * takeTokenPhrases read already ("at 128k"), whose place a second one ("seq 8k") never takes unsaid: it is left in the
+ * text, for the unread numbers to say.
+ */
+export function takeParallelism(s: Scanner, lengthRead = false): Partial<Pick<AskParameters, IntegerField>> {
   const out: Partial<Pick<AskParameters, IntegerField>> = {};
   // "8k context", "128k-token context window": a sequence length (a number before "context" not followed by
   // "parallel"; "context parallel 2" and "cp 2" are context parallelism, below).
-  const window = s.take(new RegExp(String.raw`\b${TOKEN_LENGTH}[\s-]*(?:tokens?[\s-]*)?context(?:[\s-]*(?:window|length))?\b(?![\s-]*parallel)`));
+  const window = lengthRead ? undefined : s.take(new RegExp(String.raw`\b${TOKEN_LENGTH}[\s-]*(?:tokens?[\s-]*)?context(?:[\s-]*(?:window|length))?\b(?![\s-]*parallel)`));
   if (window) out.seqLength = tokenLength(window[1], window[2]);
   for (const [field] of PARALLEL_WORDS) {
-    if (out[field] !== undefined) continue;
+    if (out[field] !== undefined || (field === 'seqLength' && lengthRead)) continue;
     const { after, before } = sizePatterns(field);
     // A number directly before "seq len" / "seq" / "ctx" is the length ("8192 seq len 64 H100"); "seq 8192" after it reads next.
     const m = field === 'seqLength' ? s.take(before) ?? s.take(after) : s.take(after) ?? s.take(before);
