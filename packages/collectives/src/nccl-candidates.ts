@@ -12,7 +12,7 @@ import type { Algorithm, CollectiveOp } from './types.ts';
  * The algorithms the tuner weighs for each op, in NCCL's `NCCL_ALGO_*` order (ties keep the first). CollNet offers
  * candidates only on a fabric that enables it (Fabric.collnet; nccl-collnet-model.ts).
  */
-export const ALGORITHMS_BY_OP: Readonly<Record<CollectiveOp, readonly Algorithm[]>> = {
+const ALGORITHMS_BY_OP: Readonly<Record<CollectiveOp, readonly Algorithm[]>> = {
   'all-reduce': ['tree', 'ring', 'collnet-direct', 'collnet-chain', 'nvls', 'nvls-tree'],
   'all-gather': ['ring', 'nvls', 'pat'],
   'reduce-scatter': ['ring', 'nvls', 'pat'],

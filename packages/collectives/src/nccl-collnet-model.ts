@@ -13,7 +13,7 @@ import { NO_IN_NETWORK_REDUCTION } from './with-collnet.ts';
  * split). Kept here, not in NCCL_TABLES: CollNet is opt-in, and the browser widget, which never enables it, builds
  * without this file. Its latencies are NCCL_TABLES' hwLatencyUs rows collnetDirect and collnetChain.
  */
-export const NCCL_COLLNET_TABLES = {
+const NCCL_COLLNET_TABLES = {
   directHopperFactor: {
     source: 'NVIDIA/nccl src/tuning/collnet.cc ncclTuningCollnetModelInit (`if (comm->minCompCap >= 90) busBw *= .85`)',
     value: 0.85,

@@ -87,7 +87,7 @@ export function ringLatencyParts(topology: NcclTopology, op: CollectiveOp, proto
  * channels and GPUs per node some channel's chain crosses nNodes: NCCL's own count for these ops,
  * `nInterSteps = nNodes` (src/graph/tuning.cc ncclTopoTuneModel).
  */
-export function chainInterNodeHops(nodes: number, ranksPerNode: number, nChannels: number): number {
+function chainInterNodeHops(nodes: number, ranksPerNode: number, nChannels: number): number {
   if (nodes <= 1) return 0;
   return ranksPerNode > 1 && nChannels > 1 ? nodes : nodes - 1;
 }

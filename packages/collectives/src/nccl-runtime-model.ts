@@ -138,15 +138,18 @@ export function nvlsTreeChunkBytes(bytes: Bytes, concurrentOps: number, nodes: n
  * Multi-node NVLSTree all-reduce as NCCL runs it (src/device/all_reduce.h): the loops of the one-node NVLS pipeline
  * (nvlsAllReducePipelineUs) through four stages instead of three — scatter into the switch, reduce and send up the
  * tree, receive down the tree and multicast, gather — with the tree's hops in the tuner's latency
- * (base + intra + 2·log2(nodes)·inter). Each stage works a loop at its own rate: scatter and gather over NVLink at the
- * one-node NVLS rate `bi` (its asymptote for this node's ranks, as nvlsAllReducePipelineUs sets it), the two tree
- * stages at the rate `bn` that makes the asymptote the tuner's uncorrected NVLSTree bandwidth. The first loop passes
- * every stage, later ones follow at the slowest stage's pace:
- *   t = latency + 2·(o + m/bi) + 2·(o + m/bn) + (max(1, S/L) − 1) · (o + m / min(bi, bn)),  m = min(S, L).
+ * (base + intra + 2·log2(nodes)·inter). Each stage works a loop at its own rate: the two tree stages at the rate `bn`
+ * that makes the asymptote the tuner's uncorrected NVLSTree bandwidth, scatter and gather over NVLink at the one-node
+ * NVLS rate `bi` (its asymptote for this node's ranks, as nvlsAllReducePipelineUs sets it) but never slower than `bn`:
+ * the tuner's NVLSTree bandwidth is already the min of its NVLink and network terms (collectives-reference §1,
+ * `bw = min(bwIntra·…, bwInter·…, perChMaxNVLSTree)`), so an NVLink stage slower than `bn` would pull the asymptote
+ * under the tuner's figure, which has counted NVLink already. The network stages are thus the slowest by construction:
+ * the first loop passes every stage, later ones follow at `bn`'s pace:
+ *   t = latency + 2·(o + m/max(bi, bn)) + 2·(o + m/bn) + (max(1, S/L) − 1) · (o + m/bn),  m = min(S, L).
  * Costing all four stages at the slowest rate (as before 2026-11-28) charged a one-loop message four passes of the
  * network: 2.5× ring's time at 16 MiB on two B200 nodes.
  */
-export function nvlsTreeAllReducePipelineUs(topology: NcclTopology, bytes: Bytes, algBandwidthGBps: number, latencyUs: number): number {
+function nvlsTreeAllReducePipelineUs(topology: NcclTopology, bytes: Bytes, algBandwidthGBps: number, latencyUs: number): number {
   const R = NCCL_RUNTIME_TABLES;
   const nHeads = topology.nvls?.nChannels ?? 1;
   const concurrentOps = R.nvlsChannels.value[topology.fabric.generation] * nHeads;
@@ -154,6 +157,7 @@ export function nvlsTreeAllReducePipelineUs(topology: NcclTopology, bytes: Bytes
   const { nodes } = topology.placement;
   const maxLoopBytes = concurrentOps * nvlsTreeChunkBytes(Number.POSITIVE_INFINITY, concurrentOps, nodes);
   const netUsPerByte = Math.max(1 / (1000 * algBandwidthGBps) - loopOverheadUs / maxLoopBytes, 0);
+  // max(bi, bn) as µs per byte: NVLink stages no slower than the network's (see above).
   const intraUsPerByte = Math.min(oneNodeNvlsUsPerByte(topology), netUsPerByte);
   const loopBytes = concurrentOps * nvlsTreeChunkBytes(bytes, concurrentOps, nodes);
   const loops = Math.max(1, bytes / loopBytes);

@@ -3,8 +3,14 @@ import type { Protocol } from './types.ts';
 
 /**
  * NCCL's cost-model constants, copied verbatim and kept in NCCL's own units (µs, GB/s with
- * GB = 1e9) so that every number can be diffed against the source it names. Conversion to SI
- * happens once, at the boundary (`collective-cost.ts`), with the `units` constructors.
+ * GB = 1e9) so that every number can be diffed against the source it names. The models built on
+ * them (nccl-*-model.ts, nccl-candidate.ts, direct-model.ts) compute in those units too, a
+ * transfer's µs written as NCCL writes it, `bytes / (1000 · GB/s)` (`ncclTopoGetAlgoTime`;
+ * 1 GB/s = 1000 bytes/µs), so they read line by line against NCCL's. Bandwidths enter those units
+ * from the fabric's SI through `toGBps`, and costs leave them as SI seconds through `us()`, where a
+ * cost is returned: collective-cost.ts, p2p-seconds.ts, pipeline-send-seconds.ts and
+ * emulator/prepare-collective.ts (which also turns a runtime back into NCCL's GB/s to spread it over
+ * the channels).
  *
  * Snapshot: NVIDIA/nccl master 5067397 (2026-06, v2.30.x), as summarised in
  * shared/docs/collectives-reference.md §1. In that snapshot the tables live in

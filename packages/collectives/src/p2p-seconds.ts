@@ -27,7 +27,7 @@ export function intraNodeGBps(fabric: Fabric, peers = 1): number {
  * `fabric.networkLatency` is not added: NCCL's IB plugin reports 0 extra latency and its
  * hwLatencies already include the wire.
  */
-export function p2pAlphaSeconds(fabric: Fabric, crossNode: boolean): Seconds {
+function p2pAlphaSeconds(fabric: Fabric, crossNode: boolean): Seconds {
   const hw = NCCL_TABLES.hwLatencyUs.value;
   const hop = crossNode ? hw.net.ring.Simple : hw[gpusJoinedByNvlink(fabric) ? 'nvlink' : 'pci'].ring.Simple;
   return us(NCCL_TABLES.baseLatencyUs.value.ring.Simple + hop);

@@ -27,8 +27,22 @@ describe('α-β costs (Thakur, Rabenseifner & Gropp 2005), exact on small number
     }
   });
 
-  it('recursive doubling takes ⌈lg p⌉ rounds when p is not a power of two', () => {
-    expect(recursiveDoublingAllReduce({ ...base, ranks: 5, gammaSecondsPerByte: 0 })).toBe(3 * (1 + 4));
+  // MPICH (allreduce_intra_recursive_doubling.c, allreduce_intra_reduce_scatter_allgather.c): p = 5 runs on p' = 4
+  // ranks after rank 0 sends its whole buffer to rank 1 (which reduces it) and before rank 1 sends the result back.
+  it('recursive doubling of 5 ranks takes lg 4 rounds plus a step before and after: 4(α + nβ) + 3nγ', () => {
+    // α = 1, nβ = 8·0.5 = 4, nγ = 8·0.25 = 2: 2 rounds of 7, the step before 7, the step after 5.
+    expect(recursiveDoublingAllReduce({ ...base, ranks: 5 })).toBe(2 * 7 + 7 + 5);
+  });
+  it("Rabenseifner's all-reduce of 5 ranks halves and doubles over 4: (2·2 + 2)α + (2·3/4 + 2)nβ + (3/4 + 1)nγ", () => {
+    // The power-of-two core: 4α + 2·(3/4)·4 + (3/4)·2 = 4 + 6 + 1.5; the step before 1 + 4 + 2, the step after 1 + 4.
+    expect(rabenseifnerAllReduce({ ...base, ranks: 5 })).toBe(11.5 + 7 + 5);
+  });
+  it.each([3, 6, 7, 12, 100])('on p = %i ranks both cost the power of two below p plus the two folded steps, 2α + 2nβ + nγ', (p) => {
+    // 2·1 + 2·4 + 2 = 12 (binary-exact, so toBe).
+    const below = 2 ** Math.floor(Math.log2(p));
+    for (const cost of [recursiveDoublingAllReduce, rabenseifnerAllReduce]) {
+      expect(cost({ ...base, ranks: p }) - cost({ ...base, ranks: below })).toBe(12);
+    }
   });
 
   it('hierarchical all-reduce is intra RS + per-rail inter AR of n/g + intra AG (reference §3)', () => {

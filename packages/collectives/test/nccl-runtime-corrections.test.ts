@@ -75,7 +75,7 @@ describe('the multi-node LL cap bounds a launch, not each channel (its row is pi
   });
 });
 
-describe('NVLSTree all-reduce: the NVLink stages at the one-node NVLS rate, the tree\'s at the uncorrected tuner rate', () => {
+describe('NVLSTree all-reduce: the NVLink stages at the one-node NVLS rate (never slower than the tree\'s), the tree\'s at the uncorrected tuner rate', () => {
   const group: CommGroup = { ranks: 16, ranksPerNode: 8 };
   it('two B200 nodes, 16 MiB (one loop): less than four passes of the message at the tree\'s rate', () => {
     const request = { op: 'all-reduce' as const, bytes: MiB(16), group, fabric: B200_FABRIC, algorithm: 'nvls-tree' as const };

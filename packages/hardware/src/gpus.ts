@@ -38,7 +38,9 @@ const A100_SXM = {
 // names the generation the bridge would use.
 const NO_NVLINK_PEERS = { nvlinkCount: 0 } as const;
 
-// H100 whitepaper Table 1 (H100 SXM5): dense BF16/FP16 989.4, FP8 1978.9, TF32 494.7, FP32 66.9.
+// H100 whitepaper V1.04 ("final GPU / memory clocks and final TFLOPS performance specs"), Table 1 "NVIDIA H100 Tensor
+// Core GPU Performance Specs", H100 SXM5 column (Table 3, the A100/H100 comparison, repeats them): dense BF16/FP16 989.4,
+// FP8 1978.9, TF32 494.7, FP32 66.9.
 const HOPPER_PEAKS = {
   fp32: TFLOPS(66.9), tf32: TFLOPS(494.7), fp16: TFLOPS(989.4), bf16: TFLOPS(989.4), fp8: TFLOPS(1978.9),
 } as const;
@@ -202,7 +204,8 @@ export const GPU_SOURCES = /* @__PURE__ */ ((): Readonly<Record<GpuId, Citation>
   'h100-sxm': {
     title: 'NVIDIA H100 Tensor Core GPU Architecture whitepaper; NVIDIA H100 datasheet',
     url: 'https://resources.nvidia.com/en-us-tensor-core/gtc22-whitepaper-hopper',
-    note: 'Whitepaper Table 1, H100 SXM5 dense column (datasheet rounds to 989/1,979 and quotes sparse rates); '
+    note: 'Whitepaper V1.04 (final TFLOPS), Table 1 "NVIDIA H100 Tensor Core GPU Performance Specs", H100 SXM5 dense figures, '
+      + 'repeated in its Table 3 (datasheet rounds to 989/1,979 and quotes sparse rates); '
       + '132 SMs, 50 MB L2. Datasheet: 80 GB HBM3 at 3.35 TB/s, up to 700 W. Capacity: nvidia-smi reports 81559 MiB (≈79.6 GiB).',
   },
   'h100-pcie': {

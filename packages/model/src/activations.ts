@@ -1,6 +1,7 @@
 import type { Bytes } from '@trainplan/units';
 import type { RecomputeMode } from './flops.ts';
 import type { ModelShape } from './shape.ts';
+import { BYTES_16BIT } from './value-bytes.ts';
 
 /**
  * Activation memory, after Korthikanti et al. 2022 ("Reducing Activation Recomputation in Large
@@ -37,7 +38,6 @@ export interface ActivationInput {
   readonly linearInputBytes?: number;
 }
 
-const BYTES_16BIT = 2;
 const BYTES_MASK = 1;
 const BYTES_FP32 = 4;
 
@@ -136,8 +136,11 @@ export function inFlightOnStage(schedule: PipelineSchedule, p: number, m: number
 
 /**
  * Extra activations of the first and last stages (Korthikanti §4.3): the embedding dropout mask per
- * in-flight micro-batch on the first; the output layer's input 2·sbh and the fp32 logits 4·sbV
- * (split by tensor parallelism) on the last. `inFlight` defaults to one micro-batch.
+ * in-flight micro-batch on the first; on the last, the final LayerNorm's input 2·sbh and the output
+ * layer's input 2·sbh (each /t with sequence parallelism) and the fp32 logits 4·sbV/t, "4sbh/t(1 + v/h)
+ * in total". The final norm's input is the last layer's output, which no layer's terms count (a layer
+ * counts its own input, not its output), and the norm's output is the output layer's input: two tensors.
+ * `inFlight` defaults to one micro-batch.
  */
 export function embeddingActivationBytes(input: ActivationInput & { inFlight?: number }): { first: Bytes; last: Bytes } {
   const c = input.contextParallel ?? 1;
@@ -146,6 +149,6 @@ export function embeddingActivationBytes(input: ActivationInput & { inFlight?: n
   const t = input.tensorParallel;
   const spDivisor = input.sequenceParallel ? t : 1;
   const first = input.dropout ? ((input.inFlight ?? 1) * BYTES_MASK * sb * h) / spDivisor : 0;
-  const last = (BYTES_16BIT * sb * h) / spDivisor + (BYTES_FP32 * sb * input.shape.vocabSize) / t;
+  const last = (2 * BYTES_16BIT * sb * h) / spDivisor + (BYTES_FP32 * sb * input.shape.vocabSize) / t;
   return { first, last };
 }

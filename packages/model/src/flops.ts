@@ -42,7 +42,7 @@ export function layerForwardFlopsPerToken(
 }
 
 /** Output-layer (logits) forward FLOPs per token: 2·h·V. */
-export const logitsForwardFlopsPerToken = (shape: ModelShape): Flop => 2 * shape.hiddenSize * shape.vocabSize;
+const logitsForwardFlopsPerToken = (shape: ModelShape): Flop => 2 * shape.hiddenSize * shape.vocabSize;
 
 export interface StepFlopsInput {
   readonly globalBatchSize: Count;

@@ -13,7 +13,7 @@ import type { ModelShape } from './shape.ts';
  * `--fp8-param-gather` (off by default; NVIDIA's DGX Cloud recipes set NeMo's fp8_params) drops the 16-bit weight
  * instead: the planner's `fp8Params` then counts no copies (packages/planner/src/plan-memory.ts).
  */
-export const FP8_WEIGHT_COPY_BYTES = 2;
+const FP8_WEIGHT_COPY_BYTES = 2;
 
 /**
  * FP8 weight copies per GPU for `layers` transformer layers split `tensorParallel` ways: only the weight

@@ -4,7 +4,7 @@ export type { ParameterBreakdown } from './parameters.ts';
 export { parameterBreakdown, parameterCount, kvWidth } from './parameters.ts';
 export type { AttentionFlopConvention, RecomputeMode, LayerForwardFlops, StepFlopsInput } from './flops.ts';
 export {
-  layerForwardFlopsPerToken, logitsForwardFlopsPerToken, modelFlopsPerStep, hardwareFlopsPerStep,
+  layerForwardFlopsPerToken, modelFlopsPerStep, hardwareFlopsPerStep,
   narayananHardwareFlops,
 } from './flops.ts';
 export type { ActivationInput, AttentionKernel, LayerActivationTerms, PipelineSchedule } from './activations.ts';
@@ -17,5 +17,7 @@ export { modelStateBytes, bytesPerParameter } from './model-states.ts';
 export type { PipelineSlots, PipelineSplit } from './pipeline-split.ts';
 export { layersPerStage, PIPELINE_SLOTS, SLOT_INDEX, pipelineSlotsLabel, pipelineSplit, slotCount, slotsOf, slotsTaken, splitsIntoChunks } from './pipeline-split.ts';
 export { stageParameters } from './stage-parameters.ts';
-export { FP8_WEIGHT_COPY_BYTES, fp8WeightCopyBytes } from './fp8-weights.ts';
+export { fp8WeightCopyBytes } from './fp8-weights.ts';
 export { kvCacheBytesPerToken } from './kv-cache.ts';
+export type { ValueFormat } from './value-bytes.ts';
+export { BYTES_16BIT, bytesPerValue } from './value-bytes.ts';

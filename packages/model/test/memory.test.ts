@@ -92,12 +92,14 @@ describe('pipeline in-flight micro-batches', () => {
   it('GPipe keeps every micro-batch', () => {
     expect(inFlightMicroBatches({ schedule: 'gpipe', pipeline: 8, microBatches: 64, virtualStages: 1 })).toBe(64);
   });
-  it('the last stage stores fp32 logits 4·sbV/t', () => {
+  it('the last stage stores the final norm input 2·sbh/t, the output layer input 2·sbh/t and fp32 logits 4·sbV/t', () => {
     const { last } = embeddingActivationBytes({
       shape: korthikanti22b, microBatchSize: 1, seqLength: 2048, tensorParallel: 8, sequenceParallel: true,
       recompute: 'none', attentionKernel: 'unfused', dropout: true, inFlight: 1,
     });
-    expect(last).toBe((2 * 2048 * 6144) / 8 + (4 * 2048 * 51200) / 8);
+    // Korthikanti §4.3's 4sbh/t·(1 + v/h) = 2sbh/t + 2sbh/t + 4sbv/t with s = 2048, b = 1, h = 6144, v = 51200, t = 8:
+    // 3,145,728 + 3,145,728 + 52,428,800 bytes.
+    expect(last).toBe(3_145_728 + 3_145_728 + 52_428_800);
   });
 });
 

@@ -82,7 +82,9 @@ describe('unfused gradient accumulation (a separate add per parameter per micro-
     const bf16 = stage({ ...light, precision: 'bf16' }); // fp32 main gradients: nothing to copy
     const reserve = bf16.otherBytes - 0.1 * bf16.activationsBytes;
     expect(4 * n).toBeGreaterThan(1.1 * fp16.activationsBytes);
-    expect(fp16.totalBytes - states(fp16) - reserve).toBeCloseTo(4 * n, 0);
+    // Each part is rounded up to a whole byte (plan-memory.ts), and `reserve` comes from another plan's rounded parts: the
+    // identity holds to the rounding, 1 byte a part in the two figures subtracted, not to half a byte.
+    expect(Math.abs(fp16.totalBytes - states(fp16) - reserve - 4 * n)).toBeLessThanOrEqual(2);
     expect(fp16.totalBytes).toBeCloseTo(fp16.weightsBytes + fp16.gradientsBytes + fp16.optimizerBytes + fp16.activationsBytes + fp16.otherBytes, 0);
   });
 });

@@ -26,7 +26,7 @@ export { costTimeFrontier, FRONTIER_OCTAVE_STEPS, FRONTIER_PATIENCE, FRONTIER_SC
 export type { FixedStrategy, ScalingPoint, TradeOffCell } from './scaling.ts';
 export { scalingSweep, tensorPipelineTable } from './scaling.ts';
 export type { InferenceBase, InferenceShape, InferenceEstimate, InferenceAnswer, SpeculationFigures } from './inference/inference-plan.ts';
-export { estimateInference, kvCacheBytesPerToken } from './inference/inference-plan.ts';
+export { estimateInference, kvCacheBytesPerTokenFor } from './inference/inference-plan.ts';
 export type { InferenceBatching, ContinuousIteration, DecodeLayer, DecodeRound, LayerPrefill, PromptPrefill } from './inference/continuous-batching.ts';
 export { continuousIteration, fusedLayerSeconds, KV_BLOCK_TOKENS, pagedTokensPerSequence } from './inference/continuous-batching.ts';
 export { cachedPrefixTokens, uncachedAttentionFraction } from './inference/prefix-cache.ts';

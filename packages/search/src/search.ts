@@ -153,6 +153,12 @@ function constrain(space: SearchSpace, c: SearchConstraints, domain: number): Se
   };
 }
 
+/** The space a search with `options` enumerates: the given or default space, capped by the constraints. */
+export function searchedSpace(base: SearchBase, options: Pick<SearchOptions, 'space' | 'constraints'> = {}): SearchSpace {
+  const constraints = options.constraints ?? {};
+  return constrain(options.space ?? defaultSearchSpace(base, constraints), constraints, base.nvlinkDomainGpus);
+}
+
 /**
  * The configuration search, enumerate → evaluate → rank (house style §4):
  * 1. enumerate the space with Megatron's divisibility rules and a closed-form memory bound, giving
@@ -164,12 +170,6 @@ function constrain(space: SearchSpace, c: SearchConstraints, domain: number): Se
  *    cost) order plans the same way, since each is the step time times a constant; they differ only
  *    when the GPU count varies (capacity.ts).
  */
-/** The space a search with `options` enumerates: the given or default space, capped by the constraints. */
-export function searchedSpace(base: SearchBase, options: Pick<SearchOptions, 'space' | 'constraints'> = {}): SearchSpace {
-  const constraints = options.constraints ?? {};
-  return constrain(options.space ?? defaultSearchSpace(base, constraints), constraints, base.nvlinkDomainGpus);
-}
-
 export function searchPlans(base: SearchBase, options: SearchOptions = {}): SearchResult {
   const constraints = options.constraints ?? {};
   const space = searchedSpace(base, options);

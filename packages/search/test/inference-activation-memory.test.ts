@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { withShapeDefaults } from '@trainplan/model';
-import { estimateInference, kvCacheBytesPerToken, planInference, type InferenceEstimate, type InferenceShape } from '../src/index.ts';
+import { estimateInference, kvCacheBytesPerTokenFor, planInference, type InferenceEstimate, type InferenceShape } from '../src/index.ts';
 import { forwardActivationBytes } from '../src/inference/activation-memory.ts';
 import { llama70bBase as base } from './fixtures.ts';
 
@@ -32,7 +32,7 @@ describe('static batching holds the activations of its prompts prefilled togethe
 
   it('the largest batch fits the GPU with them; the batch the KV cache alone would allow does not, and the refusal names them', () => {
     const one = estimate({ ...shape, batch: 1 });
-    const kvPerSequence = 2560 * kvCacheBytesPerToken(base, 4, 80);
+    const kvPerSequence = 2560 * kvCacheBytesPerTokenFor(base, 4, 80);
     const kvOnly = Math.floor((one.capacityBytes - one.weightsBytesPerGpu - RUNTIME) / kvPerSequence);
     const full = estimate({ ...shape, batch: one.maxBatch });
     // b prompts of 2,048 tokens in one pass, 2,048 × (2 × 8,192 + 3 × 28,672 / 4) × 2 bytes = 148 MiB of activations a sequence.

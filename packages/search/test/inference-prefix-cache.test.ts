@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cachedPrefixTokens, estimateInference, kvCacheBytesPerToken, uncachedAttentionFraction, type InferenceEstimate, type InferenceShape } from '../src/index.ts';
+import { cachedPrefixTokens, estimateInference, kvCacheBytesPerTokenFor, uncachedAttentionFraction, type InferenceEstimate, type InferenceShape } from '../src/index.ts';
 import { llama70bBase as base } from './fixtures.ts';
 
 const shape = { tensor: 8, pipeline: 1, promptTokens: 2048, outputTokens: 512, batching: 'continuous' as const };
@@ -35,7 +35,7 @@ describe('prefix caching under continuous batching (Llama 2 70B, TP 8, 2,048 + 5
     const none = estimate({ ...shape, batch: 1 });
     const half = estimate({ ...shape, batch: 1, sharedPrefixTokens: 1024 });
     // Paged: P + (O + 1)/2 + 7.5 = 2,048 + 256.5 + 7.5 = 2,312 tokens; past a 1,024-token prefix, 1,288.
-    const perToken = kvCacheBytesPerToken(base, 8, 80);
+    const perToken = kvCacheBytesPerTokenFor(base, 8, 80);
     // The KV cache and an iteration's activations may take what the weights and the 2 GiB runtime reserve leave.
     const free = none.capacityBytes - none.weightsBytesPerGpu - 2 * 2 ** 30;
     const fullest = (s: InferenceShape, batch: number) => estimateInference(base, { ...s, batch });

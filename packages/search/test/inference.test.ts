@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimateInference, kvCacheBytesPerToken, latencyThroughputFrontier, planInference, type InferenceEstimate } from '../src/index.ts';
+import { estimateInference, kvCacheBytesPerTokenFor, latencyThroughputFrontier, planInference, type InferenceEstimate } from '../src/index.ts';
 import { gpuById } from '@trainplan/hardware';
 import { a100Fabric, gpt3Base, llama70bBase } from './fixtures.ts';
 
@@ -7,15 +7,15 @@ const base = llama70bBase;
 
 describe('KV cache', () => {
   it('Llama 2 70B keeps 2 × 80 layers × 8 KV heads × 128 dims × 2 bytes = 320 KiB per token (GQA)', () => {
-    expect(kvCacheBytesPerToken(base, 1, 80)).toBe(2 * 80 * 8 * 128 * 2);
+    expect(kvCacheBytesPerTokenFor(base, 1, 80)).toBe(2 * 80 * 8 * 128 * 2);
   });
   it('splits over tensor-parallel ranks down to one KV head per rank, then replicates', () => {
-    const one = kvCacheBytesPerToken(base, 1, 80);
-    expect(kvCacheBytesPerToken(base, 8, 80)).toBe(one / 8);
-    expect(kvCacheBytesPerToken(base, 16, 80)).toBe(one / 8);
+    const one = kvCacheBytesPerTokenFor(base, 1, 80);
+    expect(kvCacheBytesPerTokenFor(base, 8, 80)).toBe(one / 8);
+    expect(kvCacheBytesPerTokenFor(base, 16, 80)).toBe(one / 8);
   });
   it('FP8 halves it', () => {
-    expect(kvCacheBytesPerToken({ ...base, precision: 'fp8' }, 1, 80)).toBe(kvCacheBytesPerToken(base, 1, 80) / 2);
+    expect(kvCacheBytesPerTokenFor({ ...base, precision: 'fp8' }, 1, 80)).toBe(kvCacheBytesPerTokenFor(base, 1, 80) / 2);
   });
 });
 

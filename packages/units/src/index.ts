@@ -2,9 +2,9 @@ export type { Bytes, BytesPerSecond, Count, Flop, FlopPerSecond, Ratio, Seconds 
 export {
   KB, MB, GB, TB, KiB, MiB, GiB, TiB,
   ns, us, ms, seconds, minutes, hours, days,
-  TFLOPS, PFLOPS, GBps, TBps, Gbps,
+  TFLOPS, GBps, TBps, Gbps,
   thousand, million, billion, trillion,
-  toGB, toGiB, toMs, toUs, toDays, toHours, daysToYears, toTFLOPS, toGBps, toBillions,
+  toGiB, toMs, toUs, toDays, toHours, daysToYears, toTFLOPS, toGBps,
 } from './quantities.ts';
 export {
   formatNumber, formatGrouped, formatBytes, formatBytesDecimal, formatSeconds, formatDuration, formatFlops, formatBandwidth,

@@ -15,7 +15,6 @@ const KILO = 1e3;
 const MEGA = 1e6;
 const GIGA = 1e9;
 const TERA = 1e12;
-const PETA = 1e15;
 const KIBI = 2 ** 10;
 const MEBI = 2 ** 20;
 const GIBI = 2 ** 30;
@@ -43,7 +42,6 @@ export const days = (x: number): Seconds => x * 86400;
 
 // Rates.
 export const TFLOPS = (x: number): FlopPerSecond => x * TERA;
-export const PFLOPS = (x: number): FlopPerSecond => x * PETA;
 export const GBps = (x: number): BytesPerSecond => x * GIGA;
 export const TBps = (x: number): BytesPerSecond => x * TERA;
 /** Line rates of links are quoted in bits per second: 200 Gb/s HDR is 25 GB/s. */
@@ -56,7 +54,6 @@ export const billion = (x: number): Count => x * GIGA;
 export const trillion = (x: number): Count => x * TERA;
 
 // Conversions back to the human units used in tables and the contract's examples.
-export const toGB = (b: Bytes): number => b / GIGA;
 export const toGiB = (b: Bytes): number => b / GIBI;
 export const toMs = (s: Seconds): number => s * KILO;
 export const toUs = (s: Seconds): number => s * MEGA;
@@ -66,4 +63,3 @@ export const toHours = (s: Seconds): number => s / 3600;
 export const daysToYears = (days: number): number => days / 365.25;
 export const toTFLOPS = (f: FlopPerSecond): number => f / TERA;
 export const toGBps = (r: BytesPerSecond): number => r / GIGA;
-export const toBillions = (c: Count): number => c / GIGA;

@@ -82,7 +82,7 @@ describe('trainplan presets', () => {
     expect(out).toMatch(/^  HBM: +79\.6 GiB, the capacity nvidia-smi reports$/m);
     // 18 × 25 GB/s = 450 GB/s a direction; NVIDIA's "900 GB/s" adds both.
     expect(out).toMatch(/^  NVLink: +450 GB\/s per direction, 900 GB\/s both ways together: 18 links of NVLink 4\.0 \(Hopper\), 25 GB\/s each$/m);
-    expect(out).toMatch(/^Source: NVIDIA H100 Tensor Core GPU Architecture whitepaper; NVIDIA H100 datasheet\n  https:\/\/resources\.nvidia\.com\/\S+\n  Whitepaper Table 1/m);
+    expect(out).toMatch(/^Source: NVIDIA H100 Tensor Core GPU Architecture whitepaper; NVIDIA H100 datasheet\n  https:\/\/resources\.nvidia\.com\/\S+\n  Whitepaper V1\.04 \(final TFLOPS\), Table 1/m);
     // A precision the GPU lacks is said so, not left out: the A100 has no FP8.
     expect((await cli(['presets', 'a100-80gb'])).out).toMatch(/^  Peak FP8, dense: +not supported$/m);
   });

@@ -49,7 +49,7 @@ export interface Prepared {
 }
 
 /** Above this many events a ring may run in symmetric mode (one flow per edge class per step per channel). */
-export const FULL_MODE_MAX_EVENTS = 200_000;
+const FULL_MODE_MAX_EVENTS = 200_000;
 
 /** The algorithms the emulator executes (PAT and CollNet are costed by the closed form only). */
 const EMULATED: ReadonlySet<Algorithm> = new Set(['ring', 'tree', 'nvls', 'nvls-tree', 'direct']);

@@ -54,7 +54,7 @@ export const railOfLocalGpu = (t: TopologyGraph, local: number): number =>
 /** The NIC (rail) closest to a GPU, by its global index. */
 export const railOfGpu = (t: TopologyGraph, gpu: number): number => railOfLocalGpu(t, gpu - gpuNode(t, gpu) * t.gpusPerNode);
 
-export function leafOf(t: TopologyGraph, node: number, rail: number): number {
+function leafOf(t: TopologyGraph, node: number, rail: number): number {
   if (t.railOptimised) return rail * Math.ceil(t.nodes / t.nodesPerLeaf) + Math.floor(node / t.nodesPerLeaf);
   return Math.floor(node / t.nodesPerLeaf);
 }

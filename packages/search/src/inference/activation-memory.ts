@@ -1,11 +1,11 @@
-import { kvWidth, type ModelShape } from '@trainplan/model';
+import { BYTES_16BIT, kvWidth, type ModelShape } from '@trainplan/model';
 import type { Bytes } from '@trainplan/units';
 
 /**
  * Bytes of an activation value: 16 bits, with FP8 weights too (an FP8 GEMM quantizes its input on the fly
  * and writes a 16-bit output; TensorRT-LLM's and vLLM's FP8 paths keep the residual stream in BF16/FP16).
  */
-const ACTIVATION_BYTES = 2;
+const ACTIVATION_BYTES = BYTES_16BIT;
 
 /**
  * The activations one forward pass over `tokens` tokens holds at its peak on one tensor-parallel rank of

@@ -1,5 +1,5 @@
 import { collectiveCost } from '@trainplan/collectives';
-import { parameterBreakdown, type ModelShape } from '@trainplan/model';
+import { bytesPerValue, parameterBreakdown, type ModelShape } from '@trainplan/model';
 import { peak16, resolveCalibration } from '@trainplan/planner';
 import { us, type Bytes, type Seconds } from '@trainplan/units';
 import { customAllReduceRuns, customAllReduceSeconds } from './custom-all-reduce.ts';
@@ -15,9 +15,6 @@ const KERNELS_PER_LAYER = 10;
  * (2 µs, a kernel queue kept full by the CPU). Without it a faster GPU decodes slower (H100 below A100).
  */
 const DECODE_KERNEL_OVERHEAD: Seconds = us(2);
-
-/** Bytes of a weight or KV-cache value: FP8's one, else 16 bits. */
-export const bytesPerValue = (base: Pick<InferenceBase, 'precision'>): number => (base.precision === 'fp8' ? 1 : 2);
 
 /** The sustained HBM bandwidth the decode streams weights and KV cache at (the calibration's fraction of the datasheet's). */
 export const decodeHbmBandwidth = (base: InferenceBase): number => base.gpu.hbmBandwidth * resolveCalibration(base).hbmFraction;
@@ -43,7 +40,7 @@ export function decodeLayer(options: {
   const { base, model, tensor: t, microBatch: m, meanContext, kvBytesPerToken, queryTokens = 1 } = options;
   const calibration = resolveCalibration(base);
   const parts = parameterBreakdown(model);
-  const layerWeights = (parts.perLayerTensorParallel / t + parts.perLayerReplicated) * bytesPerValue(base);
+  const layerWeights = (parts.perLayerTensorParallel / t + parts.perLayerReplicated) * bytesPerValue(base.precision);
   const kvRead = m * meanContext * kvBytesPerToken;
   const tokens = m * queryTokens;
   const flops = 2 * tokens * (parts.perLayerTensorParallel / t) + (4 * tokens * meanContext * model.hiddenSize) / t;
@@ -70,4 +67,4 @@ export function tensorParallelAllReduceSeconds(base: InferenceBase, group: { ran
 
 /** The output layer's decode of one micro-batch on the last stage: V·h/t weights read once. */
 export const decodeLogitsSeconds = (base: InferenceBase, model: ModelShape, tensor: number): Seconds =>
-  (model.vocabSize * model.hiddenSize * bytesPerValue(base)) / tensor / decodeHbmBandwidth(base);
+  (model.vocabSize * model.hiddenSize * bytesPerValue(base.precision)) / tensor / decodeHbmBandwidth(base);

@@ -1,5 +1,5 @@
 import { p2pSeconds } from '@trainplan/collectives';
-import { kvCacheBytesPerToken as modelKvCacheBytesPerToken, parameterCount, stageParameters } from '@trainplan/model';
+import { bytesPerValue, kvCacheBytesPerToken, parameterCount, stageParameters } from '@trainplan/model';
 import { kernelContext, layerComputeCost, layerProfile, peak16, resolveCalibration, type PlanInput, type TrainingPrecision } from '@trainplan/planner';
 import { countOf, GiB, type Bytes, type Seconds } from '@trainplan/units';
 import { planFor, type SearchBase } from '../candidate.ts';
@@ -7,7 +7,7 @@ import { cachedPrefixTokens, uncachedAttentionFraction } from './prefix-cache.ts
 import type { ServingCost } from './serving-cost.ts';
 import type { ServingLoad } from './serving-load.ts';
 import { draftTensor, tokensPerStep, type Speculation } from './speculative.ts';
-import { bytesPerValue, decodeLayer, decodeLogitsSeconds } from './decode-layer.ts';
+import { decodeLayer, decodeLogitsSeconds } from './decode-layer.ts';
 import { continuousIteration, pagedTokensPerSequence, stageSeconds, type DecodeRound, type InferenceBatching, type PromptPrefill } from './continuous-batching.ts';
 import { chunkBatchLimit, chunkLimitWhy, slotIterations } from './chunk-batch-limit.ts';
 import { forwardActivationBytes } from './activation-memory.ts';
@@ -173,8 +173,11 @@ export interface ShapeMemo {
 }
 
 /**
- * CUDA context, cuBLAS workspace, NCCL buffers and CUDA graphs (as training's reserve); the forward pass's
- * activations, which grow with the tokens it takes, are counted apart (forwardActivationBytes).
+ * CUDA context, cuBLAS workspace, NCCL buffers and CUDA graphs; the forward pass's activations, which grow with
+ * the tokens it takes, are counted apart (forwardActivationBytes). 2 GiB is an assumption, neither measured nor
+ * from a source: training's reserve for the same context, workspaces and buffers (@trainplan/planner
+ * RUNTIME_RESERVE, 1.5 GiB, itself given without a source) with room for the CUDA graphs a serving engine
+ * captures and a training step does not. It dates from when this reserve also held one step's activations.
  */
 const RUNTIME_RESERVE: Bytes = GiB(2);
 
@@ -182,8 +185,8 @@ const RUNTIME_RESERVE: Bytes = GiB(2);
  * KV-cache bytes per token on one GPU (@trainplan/model's kvCacheBytesPerToken), each value in `precision` (the
  * weights' unless the cache's own is given).
  */
-export function kvCacheBytesPerToken(base: InferenceBase, tensor: number, layersOnGpu: number, precision: TrainingPrecision = base.precision): Bytes {
-  return modelKvCacheBytesPerToken({ shape: base.model, tensor, layersOnGpu, bytesPerValue: bytesPerValue({ precision }) });
+export function kvCacheBytesPerTokenFor(base: InferenceBase, tensor: number, layersOnGpu: number, precision: TrainingPrecision = base.precision): Bytes {
+  return kvCacheBytesPerToken({ shape: base.model, tensor, layersOnGpu, bytesPerValue: bytesPerValue(precision) });
 }
 
 /** A lone sequence's forward per layer (the planner's layerComputeCost and layerProfile): its parts, as fusion needs them. */
@@ -282,15 +285,15 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
   // Memory: the heaviest stage's weights (16-bit or FP8) plus the KV cache of the tokens held.
   const layers = servingLayerSplit(model.layers, p);
   const params = stageParameters({ shape: model, tensorParallel: t, layersPerStage: layers });
-  const weights = Math.max(...params) * bytesPerValue(base);
+  const weights = Math.max(...params) * bytesPerValue(base.precision);
   const mostLayers = Math.max(...layers);
   // A draft model (speculative decoding) holds its weights and a KV cache of the same tokens beside the target's.
   const draft = spec === undefined ? undefined : { shape: spec.draft, tensor: draftTensor(spec.draft, t), base: { ...base, model: spec.draft } };
-  const draftWeights = draft === undefined ? 0 : (parameterCount(draft.shape) / draft.tensor) * bytesPerValue(base);
+  const draftWeights = draft === undefined ? 0 : (parameterCount(draft.shape) / draft.tensor) * bytesPerValue(base.precision);
   // The cache's format, the draft's as the target's (one engine setting for both).
   const kvPrecision = shape.kvCachePrecision ?? base.precision;
-  const draftKvPerToken = draft === undefined ? 0 : kvCacheBytesPerToken(draft.base, draft.tensor, draft.shape.layers, kvPrecision);
-  const kvPerToken = kvCacheBytesPerToken(base, t, mostLayers, kvPrecision) + draftKvPerToken;
+  const draftKvPerToken = draft === undefined ? 0 : kvCacheBytesPerTokenFor(draft.base, draft.tensor, draft.shape.layers, kvPrecision);
+  const kvPerToken = kvCacheBytesPerTokenFor(base, t, mostLayers, kvPrecision) + draftKvPerToken;
   const kvPerSequence = kvPerToken * heldTokens;
   const kvShared = kvPerToken * cached;
   // The largest forward pass at a batch: static, a micro-batch's prompts; continuous, a micro-batch's decode
@@ -339,7 +342,7 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
 
   // Decode: per layer, weights + KV read once per micro-batch (Pope et al. 2022 §3), m sequences at a time.
   const meanContext = promptTokens + outputTokens / 2;
-  const layer = decodeLayer({ base, model, tensor: t, microBatch: m, meanContext, kvBytesPerToken: kvCacheBytesPerToken(base, t, 1, kvPrecision), queryTokens });
+  const layer = decodeLayer({ base, model, tensor: t, microBatch: m, meanContext, kvBytesPerToken: kvCacheBytesPerTokenFor(base, t, 1, kvPrecision), queryTokens });
   const round: DecodeRound = {
     microBatches, layer, layersPerStage: layers, logitsSeconds: decodeLogitsSeconds(base, model, t), activationBytes: 2 * m * model.hiddenSize,
   };
@@ -362,7 +365,7 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
   const drafted = draft === undefined || spec === undefined ? undefined : (() => {
     const draftRound: DecodeRound = {
       microBatches: 1, layersPerStage: [draft.shape.layers], logitsSeconds: decodeLogitsSeconds(draft.base, draft.shape, draft.tensor), activationBytes: 0,
-      layer: decodeLayer({ base: draft.base, model: draft.shape, tensor: draft.tensor, microBatch: m, meanContext, kvBytesPerToken: kvCacheBytesPerToken(draft.base, draft.tensor, 1, kvPrecision) }),
+      layer: decodeLayer({ base: draft.base, model: draft.shape, tensor: draft.tensor, microBatch: m, meanContext, kvBytesPerToken: kvCacheBytesPerTokenFor(draft.base, draft.tensor, 1, kvPrecision) }),
     };
     const step = stageSeconds(draftRound)[0]!;
     if (continuous === undefined) {
