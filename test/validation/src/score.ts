@@ -6,7 +6,10 @@ import { gpuById } from '@trainplan/presets';
 import { loadTrainingRows, type TrainingRow } from './ground-truth.ts';
 import { SOURCES, type SourceId, type SourceProfile } from './sources.ts';
 
-const GPU_IDS_BY_NAME: readonly [string, string][] = [['A100-SXM4-80GB', 'a100-80gb'], ['H100-SXM5-80GB', 'h100-sxm']];
+// The ground truth names A100s and H100s; B200 and GB200 are named by the out-of-sample NVIDIA rows (nvidia-perf-summary.ts).
+const GPU_IDS_BY_NAME: readonly [string, string][] = [
+  ['A100-SXM4-80GB', 'a100-80gb'], ['H100-SXM5-80GB', 'h100-sxm'], ['B200', 'b200'], ['GB200', 'gb200'],
+];
 
 export interface ScoredRow {
   readonly id: string;

@@ -4,6 +4,7 @@ import { decodeSection } from './decode-section.ts';
 import { kernelsSection } from './kernels-section.ts';
 import { layersSection } from './layers-section.ts';
 import { mptSection } from './mpt-section.ts';
+import { nvidiaPerfSection } from './nvidia-perf-section.ts';
 import { outOfSampleSection } from './out-of-sample-section.ts';
 import { renderValidationReport, trainingRunsReadme } from './render.ts';
 import { scoreAll, summarise } from './score.ts';
@@ -47,6 +48,7 @@ export const VALIDATION_SECTIONS: ValidationSection[] = [
   trainingRuns,
   bloomConsistencySection,
   outOfSampleSection,
+  nvidiaPerfSection,
   mptSection,
   kernelsSection,
   layersSection,
