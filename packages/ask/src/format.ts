@@ -13,7 +13,7 @@ export const formatDays = (days: number): string => {
 };
 
 /** "8 nodes (64 GPUs)", "1 node (1 GPU)", "2,048 nodes (16,384 GPUs)": a cluster as the answers' headlines count it. */
-export const nodesGpus = (c: { nodes: number; gpus: number; nvlinkDomains?: { count: number; gpusEach: number } }): string =>
+export const nodesGpus = (c: { nodes: number; gpus: number; nvlinkDomains?: { count: number; gpusEach: number; gpusUsedEach?: number } }): string =>
   `${countOf(c.nodes, 'node')} (${countOf(c.gpus, 'GPU')}${c.nvlinkDomains ? ` in ${nvlinkDomainsText(c.gpus, c.nvlinkDomains)}` : ''})`;
 
 /** Words asking a count of racks: "how many GB200 NVL72 racks", "number of racks", "racks do I need". */
@@ -26,11 +26,13 @@ const ASKS_RACKS = /\bhow many\b[^?]*\bracks\b|\bnumber of racks\b|\bracks\s+(?:
  * the last one partly filled where the GPUs are no multiple of 72. nodesGpus where the question asks no racks, or the
  * node is its own NVLink domain (an H100 node), whose racks no preset models.
  */
-export function clusterAsAsked(c: { nodes: number; gpus: number; nvlinkDomains?: { count: number; gpusEach: number } }, text: string): string {
+export function clusterAsAsked(c: { nodes: number; gpus: number; nvlinkDomains?: { count: number; gpusEach: number; gpusUsedEach?: number } }, text: string): string {
   const domains = c.nvlinkDomains;
   if (domains === undefined || !ASKS_RACKS.test(text.toLowerCase())) return nodesGpus(c);
   const last = c.gpus - (domains.count - 1) * domains.gpusEach;
-  const partly = last === domains.gpusEach ? '' : domains.count === 1 ? `; the rack holding ${last}` : `; the last rack holding ${last}`;
+  // Placed in equal segments (the planner's placedDomainGpus: 128 GPUs as 2 × 64), every rack holds as many.
+  const partly = domains.gpusUsedEach !== undefined ? `; ${domains.gpusUsedEach} in each rack`
+    : last === domains.gpusEach ? '' : domains.count === 1 ? `; the rack holding ${last}` : `; the last rack holding ${last}`;
   return `${countOf(domains.count, 'rack')} (${countOf(c.nodes, 'node')} of ${c.gpus / c.nodes} GPUs, ${countOf(c.gpus, 'GPU')}${partly})`;
 }
 

@@ -4,7 +4,7 @@ import {
 import { kvWidth, parameterBreakdown } from '@trainplan/model';
 import { countOf, type Bytes, type Seconds } from '@trainplan/units';
 import { reducedGradientBytes } from './gradient-accumulation.ts';
-import { placedDomainGpus, type ParallelGroups } from './groups.ts';
+import type { ParallelGroups } from './groups.ts';
 import type { PlanInput } from './plan-input.ts';
 
 const B16 = 2;
@@ -214,10 +214,9 @@ export function dataParallelComm(input: PlanInput, groups: ParallelGroups, param
  * spans more than one NVLink domain (stages are laid out pp-outermost, groups.ts), else over NVLink inside it
  * (one DGX, or one GB200 NVL72 rack).
  */
-export function embeddingSyncComm(input: PlanInput): Seconds {
+export function embeddingSyncComm(input: PlanInput, groups: ParallelGroups): Seconds {
   if (input.pipeline <= 1 || !input.model.tiedEmbeddings) return 0;
   const bytes = ((input.model.vocabSize * input.model.hiddenSize) / input.tensor) * reducedGradientBytes(input);
-  const domain = placedDomainGpus(input);
-  const ranksPerNode = input.nodes * input.gpusPerNode <= domain ? 2 : 1;
-  return collective(input, 'all-reduce', bytes, { ranks: 2, ranksPerNode, concurrentGroupsPerNode: domain / ranksPerNode }, 'contiguous');
+  const ranksPerNode = groups.pipelineCrossesNodes ? 1 : 2;
+  return collective(input, 'all-reduce', bytes, { ranks: 2, ranksPerNode, concurrentGroupsPerNode: groups.domainGpus / ranksPerNode }, 'contiguous');
 }

@@ -7,7 +7,7 @@ import {
 } from './comm-time.ts';
 import { gradientAccumulationSeconds } from './gradient-accumulation.ts';
 import { exposedBucketParameters } from './gradient-buckets.ts';
-import { parallelGroups, placedDomainGpus, weightReplicas } from './groups.ts';
+import { parallelGroups, weightReplicas } from './groups.ts';
 import { kernelContext, peak16 } from './kernel-context.ts';
 import { embeddingCost, flashLaunchEfficiency, layerComputeCost, logitsCost } from './layer-time.ts';
 import { optimizerStepSeconds } from './optimizer-time.ts';
@@ -214,7 +214,7 @@ function computeEstimate(input: PlanInput): PlanEstimate {
     dpTotal = Math.max(dpTotal, total);
     dpExposed = Math.max(dpExposed, exposed);
   });
-  const embeddingSync = embeddingSyncComm(input);
+  const embeddingSync = embeddingSyncComm(input, groups);
   const optimizer = optimizerStepSeconds(input, ctx, Math.max(...params));
 
   const breakdown: StepBreakdown = {
@@ -259,10 +259,11 @@ function computeEstimate(input: PlanInput): PlanEstimate {
   // A TP × CP block that the NVLink domain is no multiple of tiles across domain edges (TP 4 × CP 4 = 16 on 72-GPU
   // NVL72 racks): the straddling groups' ring attention crosses the network, which groups.ts costs; said, as for TP.
   const block = input.tensor * input.context;
-  const placed = placedDomainGpus(input);
+  const placed = groups.domainGpus;
   if (input.context > 1 && !groups.tensorCrossesNodes && block < placed && placed % block !== 0
     && input.nodes * input.gpusPerNode > placed) {
-    warnings.push(`tensor × context parallel groups of ${block} GPUs tile NVLink domains of ${placed} unevenly: some cross a domain edge, and their context-parallel exchanges the network`);
+    const domains = placed === input.nvlinkDomainGpus ? `NVLink domains of ${placed}` : `the ${placed}-GPU segments of ${input.nvlinkDomainGpus}-GPU NVLink domains`;
+    warnings.push(`tensor × context parallel groups of ${block} GPUs tile ${domains} unevenly: some cross a domain edge, and their context-parallel exchanges the network`);
   }
   // ZeRO (Rajbhandari et al. 2020, §5) and Megatron's distributed optimizer partition states across
   // the ranks that hold the same weights (data × context, weightReplicas): with one, nothing is split.

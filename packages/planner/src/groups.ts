@@ -16,6 +16,8 @@ export interface ParallelGroups {
   readonly pipelineCrossesNodes: boolean;
   /** Tensor-parallel group spans more than one node (slow: warned about). */
   readonly tensorCrossesNodes: boolean;
+  /** The GPUs of each NVLink domain the ranks fill (placedDomainGpus). */
+  readonly domainGpus: number;
 }
 
 /**
@@ -50,20 +52,26 @@ function strided(size: number, stride: number, gpusPerNode: number, gpus: number
 
 /**
  * The GPUs of each NVLink domain a job's ranks fill, in rank order. On nodes that are their own domain, a node's.
- * A job larger than a rack-scale domain (GB200 NVL72: 18 trays of 4 GPUs) is placed in equal segments of whole
- * trays, one a rack, as Slurm's topology/block plugin does with `--segment` (slurm.schedmd.com/topology.html, "Block
- * Topology"; the GB200 cloud guides ask for it): 128 GPUs are two racks of 64, not 72 + 56, so a 32-GPU
- * data-parallel group stays inside a rack. Only a segment that needs no more racks than packing them full
- * (⌈gpus / domain⌉, the racks a nodes answer counts): 1,024 GPUs have none (16 × 64 would take a 16th rack), and
- * are packed 72 a rack in rank order, their groups straddling rack edges as strided() costs.
+ * A job larger than a rack-scale domain (GB200 NVL72: 18 trays of 4 GPUs) is packed a rack at a time, or placed in
+ * equal segments of whole trays, one a rack, as Slurm's topology/block plugin does with `--segment`
+ * (slurm.schedmd.com/topology.html, "Block Topology"; the GB200 cloud guides ask for it), whichever leaves fewer of
+ * the layout's groups (tensor, tensor × context, data × context) across a rack edge: 128 GPUs with 32-GPU
+ * data-parallel groups are two racks of 64, not 72 + 56, while 192 GPUs with 12-GPU TP × CP blocks stay packed
+ * 72 + 72 + 48 (64 would split them). Only segments that need no more racks than packing (⌈gpus / domain⌉, the racks
+ * a nodes answer counts): 1,024 GPUs have none (16 × 64 would take a 16th rack). Ties keep packing, then the larger.
  */
-export function placedDomainGpus(input: Pick<PlanInput, 'nvlinkDomainGpus' | 'gpusPerNode' | 'nodes'>): number {
-  const { nvlinkDomainGpus: domain, gpusPerNode: tray } = input;
+export function placedDomainGpus(input: Pick<PlanInput, 'nvlinkDomainGpus' | 'gpusPerNode' | 'nodes' | 'tensor' | 'context' | 'data'>): number {
+  const { nvlinkDomainGpus: domain, gpusPerNode: tray, tensor: t, context: c, data: d } = input;
   const gpus = input.nodes * tray;
   if (gpus <= domain || domain === tray) return domain;
+  // Groups narrower than a placement that it is no multiple of straddle its edges (strided()).
+  const straddling = (placed: number): number => [t, t * c, t * c * d].filter((span) => span < placed && placed % span !== 0).length;
+  let best = domain;
   const fewest = gpus / Math.ceil(gpus / domain);
-  for (let segment = domain - (domain % tray); segment >= fewest; segment -= tray) if (gpus % segment === 0) return segment;
-  return domain;
+  for (let segment = domain - (domain % tray); segment >= fewest; segment -= tray) {
+    if (gpus % segment === 0 && straddling(segment) < straddling(best)) best = segment;
+  }
+  return best;
 }
 
 export function parallelGroups(input: PlanInput): ParallelGroups {
@@ -81,5 +89,6 @@ export function parallelGroups(input: PlanInput): ParallelGroups {
     // and the slowest boundary is the one costed.
     pipelineCrossesNodes: p > 1 && gpus > g,
     tensorCrossesNodes: tensor.ranksPerNode < t,
+    domainGpus: g,
   };
 }

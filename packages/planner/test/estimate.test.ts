@@ -182,15 +182,18 @@ describe('estimatePlan', () => {
     // 128 GPUs are two racks of 64 (Slurm segments), which 16 divides: nothing crosses either.
     expect(ok({ ...racks, nodes: 32, data: 2 }).warnings.some((w) => /tile NVLink domains/.test(w))).toBe(false);
   });
-  it('a job larger than a 72-GPU NVL72 rack is placed in equal segments of whole trays when that takes no extra rack', () => {
-    const at = (trays: number, domain = 72, tray = 4) => placedDomainGpus({ nodes: trays, gpusPerNode: tray, nvlinkDomainGpus: domain });
-    expect(at(16)).toBe(72); // 64 GPUs: one rack
-    expect(at(32)).toBe(64); // 128 = 2 × 64 (72 + 56 packed)
-    expect(at(64)).toBe(64); // 256 = 4 × 64, as 256 / 72 needs 4 racks anyway
-    expect(at(36)).toBe(72); // 144 = 2 × 72
-    expect(at(256)).toBe(72); // 1,024: 15 racks packed; 16 × 64 would take one more
-    expect(at(50)).toBe(72); // 200: no multiple of 4 in [66.7, 72] divides it
-    expect(at(16, 8, 8)).toBe(8); // nodes that are their own domain
+  it('a job larger than a 72-GPU NVL72 rack is packed or placed in equal segments of trays, whichever splits fewer of its groups', () => {
+    // Layout: TP t, CP c, DP d; the groups that can straddle a rack edge span t, t·c and t·c·d GPUs.
+    const at = (trays: number, t: number, c: number, d: number, domain = 72, tray = 4) =>
+      placedDomainGpus({ nodes: trays, gpusPerNode: tray, nvlinkDomainGpus: domain, tensor: t, context: c, data: d });
+    expect(at(16, 4, 1, 4)).toBe(72); // 64 GPUs: one rack
+    expect(at(32, 4, 1, 8)).toBe(64); // 128: 32-GPU data groups, which 64 divides and 72 does not (72 + 56 packed)
+    expect(at(64, 4, 1, 8)).toBe(64); // 256 = 4 × 64, as packing needs 4 racks anyway
+    expect(at(48, 4, 3, 2)).toBe(72); // 192: 12-GPU TP × CP blocks and 24-GPU data groups tile 72, not 64 (QA)
+    expect(at(36, 8, 1, 4)).toBe(72); // 144 = 2 × 72
+    expect(at(256, 4, 4, 16)).toBe(72); // 1,024: 15 racks packed; 16 × 64 would take one more
+    expect(at(50, 4, 1, 10)).toBe(72); // 200: no multiple of 4 in [66.7, 72] divides it
+    expect(at(16, 8, 1, 2, 8, 8)).toBe(8); // nodes that are their own domain
     // GPT-3 175B at TP 4 · PP 4 · DP 8 on 128 GB200: each 32-GPU data-parallel group sits in one 64-GPU segment, so
     // the 72-GPU domain costs as a 64-GPU one would (packed 72 + 56, one group would cross the rack edge).
     const gpt3 = { ...gpt3OnSelene, gpu: gpuById('gb200')!, fabric: gb200Fabric, gpusPerNode: 4, nodes: 32, nvlinkDomainGpus: 72, tensor: 4, pipeline: 4, data: 8, globalBatchSize: 256, sharding: 'distributed-optimizer' as const, sequenceParallel: true };

@@ -62,6 +62,8 @@ const nodesOk = object({
   nvlinkDomains: optional(object({
     count: count('NVLink domains (racks) the GPUs fill, the last one partly when they do not divide.'),
     gpusEach: count('GPUs in one NVLink domain (72 in a GB200 NVL72 rack).'),
+    gpusUsedEach: optional(count('Extension: where the plan places its GPUs in equal segments of each domain (Slurm --segment) rather than '
+      + 'filling them one after another, the GPUs it uses in each: count × gpusUsedEach GPUs in all.')),
   }, { ...open, expected: 'an NVLink domain count', description: 'On a system whose NVLink domain spans several nodes (GB200 NVL72): the domains (racks) the answer fills.' })),
   smallest: optional(smallest),
   checked: optional(object({

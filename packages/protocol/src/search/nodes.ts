@@ -11,6 +11,7 @@ import { jsonSchemaDocument, validate } from '../schema/validate.ts';
 import { modelSchema } from '../scenario-schema.ts';
 import type { FieldIssue } from '../wire.ts';
 import { largerBatch } from './nodes-larger-batch.ts';
+import { nvlinkDomainsOf } from './nvlink-domains.ts';
 import { planJson } from './plan-json.ts';
 import {
   constraintsSchema, pricePerGpuHourSchema, searchClusterFields, searchTrainingFields, settingsSchema,
@@ -194,7 +195,7 @@ function runNodesWith(request: unknown, options: RunNodesOptions, goals: NodesGo
   const domain = r.base.nvlinkDomainGpus;
   const point = (nodes: number, p: CapacityPoint) => ({
     ...sizeJson(p), tokens: req.tokens, configuration: planJson(atBatch(p.globalBatchSize), p.plan.candidate, nodes, 1, price),
-    ...(domain > r.base.gpusPerNode && { nvlinkDomains: { count: Math.ceil(p.gpus / domain), gpusEach: domain } }),
+    ...(domain > r.base.gpusPerNode && { nvlinkDomains: nvlinkDomainsOf(p.gpus, p.plan.candidate, domain, r.base.gpusPerNode) }),
   });
   // One size's search, or a search of sizes that are not the request's (the larger batch's): progress, no size notes.
   const { onClusterSize: _, ...one } = opts;

@@ -4,6 +4,7 @@
  */
 import type { PruneReason } from '@trainplan/search';
 import type { EstimateOk, FieldIssue, ScenarioInput } from '../wire.ts';
+import type { NvlinkDomainsJson } from './nvlink-domains.ts';
 
 export type SearchObjectiveId = 'throughput' | 'time-to-train' | 'cost';
 
@@ -125,8 +126,10 @@ export interface NodesOkJson extends NodesSizeJson {
   /**
    * On a system whose NVLink domain spans several nodes (GB200 NVL72: 18 trays of 4 GPUs a rack): the domains,
    * racks, the answer's GPUs fill, ⌈gpus / domain⌉; the last one partly when they do not divide. Absent elsewhere.
+   * gpusUsedEach: where the plan is placed in equal segments of each domain (the planner's placedDomainGpus), not
+   * filling them in turn, the GPUs it uses in each.
    */
-  nvlinkDomains?: { count: number; gpusEach: number };
+  nvlinkDomains?: NvlinkDomainsJson;
   /** 'fastest-within-budget': the smallest cluster that fits, how long it takes, and whether it stays within the budget. */
   smallest?: NodesSizeJson & { withinBudget: boolean };
   /**
