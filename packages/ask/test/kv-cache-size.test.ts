@@ -118,3 +118,31 @@ describe('a KV cache asked for a batch and a context', () => {
     expect(ASKS_KV_SIZE.test(question)).toBe(asks);
   });
 });
+
+/**
+ * "50 ms per token" is a latency bound, whichever side of "fp8 kv cache" it stands: QA: "… with fp8 kv cache at 50 ms per
+ * token" was read as a KV-cache-size question (its 500 users as one replica's batch), the other order was not. The answer to
+ * both is the users spread over replicas, the same plan, as nothing but the word order differs.
+ */
+describe('"per token" of a latency bound is not a KV cache size asked', () => {
+  it.each([
+    ['serve llama3-70b on H100 to 500 concurrent users with fp8 kv cache at 50 ms per token', false],
+    ['serve llama3-70b on H100 to 500 concurrent users at 50 ms per token with fp8 kv cache', false],
+    ['serve llama3-70b with an fp8 kv cache at 50ms per token', false],
+    ['serve llama3-70b with an fp8 kv cache at 0.05 s per token', false],
+    ['how big is the kv cache per token for llama3-70b', true],
+    ['kv cache per token for llama 3 70b at 50 ms per token', true],
+  ])('"%s" asks the KV cache size: %s', (question, asks) => {
+    expect(ASKS_KV_SIZE.test(question)).toBe(asks);
+  });
+
+  it('both word orders answer the 500 users spread over replicas, the same plan; the KV size question still leads with the size', () => {
+    const before = ask('serve llama3-70b on H100 to 500 concurrent users with fp8 kv cache at 50 ms per token', { publicUrl: null });
+    const after = ask('serve llama3-70b on H100 to 500 concurrent users at 50 ms per token with fp8 kv cache', { publicUrl: null });
+    expect(before.headline).toMatch(/^Llama 3 70B on H100 SXM5 80GB: \d+ GPUs serve 500 concurrent requests as /);
+    expect(before.headline).toBe(after.headline);
+    expect(before.headline).not.toMatch(/KV cache/);
+    // 320 KiB a token in BF16 (the block's opening comment), as the cache's format is not named here.
+    expect(ask('how big is the kv cache per token for llama3-70b', { publicUrl: null }).headline).toMatch(/^Llama 3 70B on H100 SXM5 80GB: KV cache 320 KiB per token /);
+  });
+});

@@ -144,3 +144,66 @@ describe('capacity and rate questions are answered as before', () => {
     expect(a.assumptions.join(' ')).not.toMatch(/in all, spread/);
   });
 });
+
+describe('GPUs named that no shape divides: every shape that fits in them at least once is tried', () => {
+  // QA: on 10 (or 9) H100 only shapes of 1, 2, 5 and 10 GPUs (9: 1, 3, 9) were tried, so "no plan serves 150 concurrent
+  // requests on the 10 GPUs", then "on more GPUs than named: 8 GPUs serve 150 … as 1 replica of TP 4 · PP 2", 8 being fewer.
+  it.each([10, 9])('"serve llama3-70b on %i H100 to 150 concurrent users at 50 ms per token": a plan on at most 8 of them', (named) => {
+    // Apart from the bot: one replica of TP 4 · PP 2 (8 GPUs, fewer than either count) at batch 150 keeps 50 ms a token and
+    // 2 s to the first, so the fewest GPUs holding the 150 within the bounds are 8 or fewer, some of the GPUs named.
+    expect(keeps(replicaAt('llama3-70b', 'h100-sxm', { tensor: 4, pipeline: 2 }, 150), 0.05)).toBe(true);
+    const { a, data } = served(`serve llama3-70b on ${named} H100 to 150 concurrent users at 50 ms per token`);
+    expect(a.ok).toBe(true);
+    const { gpus } = spreadOf(data, 150, 'llama3-70b', 'h100-sxm', 0.05);
+    expect(gpus).toBeLessThanOrEqual(8);
+    expect(a.headline).toContain(`: ${gpus} of the ${named} GPUs serve 150 concurrent requests as `);
+    expect(a.notes.join(' ')).not.toMatch(/On more GPUs than named/);
+  });
+});
+
+describe('where no plan keeps the bounds on the GPUs named, the figures do not say the GPUs are enough', () => {
+  it('"500 concurrent users on 16 h100 at 30 ms per token": the closest plan is placed among the 16, never "are enough"', () => {
+    const a = ask('serve llama3-70b to 500 concurrent users on 16 h100 at 30 ms per token', options);
+    expect(a.ok).toBe(false);
+    expect(a.headline).toMatch(/no plan serves 500 concurrent requests on the 16 GPUs within ≤ 30\.0 ms per token/);
+    // QA: "(the 16 GPUs named are enough)" beside that headline.
+    const taken = figure(a, 'GPUs for 500 concurrent requests (closest)');
+    expect(taken).not.toMatch(/enough/);
+    expect(taken).toMatch(/ \((all 16 named|\d+ of the 16 named)\)$/);
+  });
+
+  it('"serve llama3-8b on 1 H100 to 300 concurrent users": the 1 GPU holds what fits in its memory, and that memory is said to be the limit', () => {
+    // Apart from the bot: one H100 holds Llama 3 8B as TP 1 · PP 1 only; its largest batch is memory's bound (maxBatch).
+    const one = runInference(request('llama3-8b', 'h100-sxm', { gpus: 1, batches: [1] })) as Served;
+    const fit = one.best!.maxBatch;
+    expect(fit).toBeLessThan(300);
+    // At that batch it keeps the default 200 ms a token and 2 s to the first, so memory, not latency, stops more.
+    expect(keeps(replicaAt('llama3-8b', 'h100-sxm', { tensor: 1, pipeline: 1 }, fit), 0.2)).toBe(true);
+    const a = ask('serve llama3-8b on 1 H100 to 300 concurrent users', options);
+    expect(a.ok).toBe(false);
+    // QA: "the 1 GPU hold …": one GPU holds.
+    expect(a.headline).toContain(`: the 1 GPU holds ${formatGrouped(fit)} within them, as 1 replica of TP 1 · PP 1 (`);
+    expect(a.headline).toMatch(new RegExp(`; memory holds at most ${formatGrouped(fit)} in that replica$`));
+    expect(figure(a, `GPUs for ${formatGrouped(fit)} concurrent requests (closest)`)).toBe('1 GPU: 1 replica of TP 1 · PP 1 (the 1 GPU named)');
+  });
+});
+
+describe('a concurrency beside a request rate', () => {
+  it('"to 500 concurrent users at 100 requests/s": read per replica, and what the rate makes of concurrency said (Little\'s law)', () => {
+    const { a, data } = served('serve llama3-70b on H100 to 500 concurrent users at 100 requests/s');
+    const x = data.best!;
+    const { replicas } = x.load!;
+    // Little's law (L = λW): a request is in the service from its arrival until its last token: its first token (the wait
+    // for a slot included), then 511 more at one decode step each. λ × that, to three figures, is what the service holds;
+    // the bot reckons the slot's time as the load does (512 iterations), which differs from this by one step less the
+    // prefill (a few tenths of a second of some 60 s): within 1% here.
+    const seconds = x.load!.firstTokenSeconds + 511 * x.decodeStepSeconds;
+    const m = /at 100 requests\/s of ([\d.]+) s each the service holds about ([\d,]+) at once \(Little's law/.exec(a.assumptions.join('\n'));
+    expect(m, a.assumptions.join('\n')).not.toBeNull();
+    const [, stated = '', held = ''] = m!;
+    expect(Math.abs(Number(stated) / seconds - 1)).toBeLessThan(0.01);
+    expect(Math.abs(Number(held.replace(/,/g, '')) / (100 * seconds) - 1)).toBeLessThan(0.01);
+    expect(a.assumptions).toContainEqual(expect.stringMatching(new RegExp(`^500 concurrent requests taken per replica, a rate being given: ${formatGrouped(500 * replicas)} on the ${replicas} replicas; `)));
+    expect(a.assumptions).toContainEqual(expect.stringMatching(/, so the 500 asked and the rate disagree$/));
+  });
+});

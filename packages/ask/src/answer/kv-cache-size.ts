@@ -12,11 +12,18 @@ import { shapeText } from './serving-text.ts';
  */
 
 /**
+ * Not a time before it: "per token" after "50 ms" (or "0.05 s", "50 milliseconds") is a latency bound, not a size asked. QA:
+ * "… with fp8 kv cache at 50 ms per token" was read as a KV-cache-size question, its 500 users as one replica's batch,
+ * while "… at 50 ms per token with fp8 kv cache" was not.
+ */
+const LATENCY_NOT_BEFORE = String.raw`(?<!\d\s*(?:ms|msecs?|milliseconds?|s|secs?|seconds?|µs|us|microseconds?)\s+)`;
+
+/**
  * Words asking the KV cache's size: "how big is the kv cache", "KV cache size", "kv cache per token", "memory of the KV cache";
  * and the cache itself asked of a model, the question opening with it: "kv cache of gpt-3 175b at 2048 tokens", "what's the
  * kv cache for llama 3 8b" (QA: answered with a plan's throughput, no KV figure).
  */
-export const ASKS_KV_SIZE = new RegExp(String.raw`\b(?:kv|key[\s-]*value)[\s-]*cache\b[^?]*?\b(?:size|sized?|big|large|much|per[\s-]+(?:token|sequence|request)|bytes?|footprint)\b`
+export const ASKS_KV_SIZE = new RegExp(String.raw`\b(?:kv|key[\s-]*value)[\s-]*cache\b[^?]*?\b(?:size|sized?|big|large|much|${LATENCY_NOT_BEFORE}per[\s-]+(?:token|sequence|request)|bytes?|footprint)\b`
   + String.raw`|\b(?:how\s+(?:big|large|much(?:\s+(?:memory|vram))?)|size\s+of|memory\s+(?:of|for))\b[^?]*?\b(?:kv|key[\s-]*value)[\s-]*cache\b`
   + String.raw`|^\s*(?:(?:what(?:'s|s|\s+is)|show(?:\s+me)?|give\s+me|tell\s+me)\s+)?(?:the\s+)?(?:kv|key[\s-]*value)[\s-]*cache\s+(?:of|for)\b`, 'i');
 

@@ -26,7 +26,7 @@ import { asksMostConcurrent, mostConcurrentLead, otherReplicaNote } from './serv
 import { lowestLatencyAsked, lowestLatencyLead } from './serving-latency.ts';
 import { ASKS_FEWEST_GPUS, fewestGpusToServe, fewestLead } from './serving-fewest.ts';
 import { spreadUsers, type ReplicaShape, type SpreadPlan } from './spread-users.ts';
-import { concurrentValue, usersAssumption, usersFigure, usersHeadline, usersInAll, usersMissedText, usersNotes } from './serving-users.ts';
+import { concurrentValue, rateConcurrencyText, usersAssumption, usersFigure, usersHeadline, usersInAll, usersMissedText, usersNotes } from './serving-users.ts';
 
 /**
  * "Can I serve 70B on one H100 node?", "how many GPUs to serve llama 3 8b at 1000 QPS": the protocol's
@@ -349,8 +349,10 @@ export function answerServing(asked: ParsedQuestion): Answer {
     // A stated concurrency is each replica's: said in the total when the plan holds several (the load's, or as many as the GPUs named hold).
     const replicaCount = isLoaded(best) ? best.load.replicas : gpus === undefined ? 1 : gpus / best.gpus;
     const where = isLoaded(best) ? `the ${countOf(replicaCount, 'replica')}` : `the ${countOf(gpus ?? best.gpus, 'GPU')}`;
-    const perReplica = p.concurrency !== undefined && replicaCount > 1
-      ? [`${p.concurrency.toLocaleString('en-US')} concurrent requests taken per replica: ${(p.concurrency * replicaCount).toLocaleString('en-US')} on ${where}`] : [];
+    // With a rate stated beside it, what the rate makes of concurrency is said too (rateConcurrencyText).
+    const perReplica = p.concurrency === undefined || replicaCount <= 1 ? []
+      : isLoaded(best) && q.stated.concurrency !== undefined ? [rateConcurrencyText(p.concurrency, best, p.outputTokens ?? 1)]
+        : [`${p.concurrency.toLocaleString('en-US')} concurrent requests taken per replica: ${(p.concurrency * replicaCount).toLocaleString('en-US')} on ${where}`];
     // A KV cache's size asked leads with that size, the plan it is held in after it.
     const kv = ASKS_KV_SIZE.test(q.text) ? kvCacheSizeText(p, best) : undefined;
     // A memory question leads with memory (the fewest GPUs that hold the model); the fastest plan follows in the notes. Not
@@ -445,9 +447,12 @@ export function answerServing(asked: ParsedQuestion): Answer {
   };
 }
 
+/** The deepest pipeline runInference tries on a GPU count (@trainplan/search's MAX_DEFAULT_PIPELINE). */
+const MAX_PIPELINE_ON_COUNT = 16;
+
 /**
- * The answer to a number of concurrent requests in all (usersInAll): the replica shapes runInference tries on the GPUs
- * named (or with none named), each planned at one batch at a time for spreadUsers; the plan on the fewest GPUs leads,
+ * The answer to a number of concurrent requests in all (usersInAll): the replica shapes that fit in the GPUs named at
+ * least once (or those runInference tries with none named), each planned at one batch at a time for spreadUsers; the plan on the fewest GPUs leads,
  * its figures the fullest replica's from runInference asked again on the plan's GPUs (its data). Where none keeps the
  * bounds, what comes closest, and with GPUs named the plan with no count. Undefined where no shape holds the model (or the
  * request is refused): the answer at that batch then says why, as for any concurrency.
@@ -458,10 +463,18 @@ function answerUsers(q: ParsedQuestion, users: number, stated: number | undefine
   const runAt = (x: { tensor: number; pipeline: number }, batch: number, gpus: number | undefined) =>
     runInference(requestOf({ ...p, tensor: x.tensor, pipeline: x.pipeline, concurrency: batch }, gpus, batching));
   const search = (gpus: number | undefined) => {
-    // Each shape's largest batch that fits, from one run at a single request with no bound (every shape holds that).
-    const probe = runInference(requestOf({ ...p, concurrency: 1, maxTokenSeconds: undefined, maxFirstTokenSeconds: undefined }, gpus, batching));
+    // Each shape's largest batch that fits, from one run at a single request with no bound (every shape holds that). With
+    // GPUs named, every shape that fits in them at least once, not only those dividing them (runInference's shapes on a
+    // count): the users may leave GPUs idle. QA: on 10 H100 only shapes of 1, 2, 5 and 10 GPUs were tried, so 150 users
+    // were "not served on the 10 GPUs" while one replica of TP 4 · PP 2 on 8 of them holds them. So the probe names no
+    // count and asks every pipeline depth up to runInference's deepest on a count (16; its tensor degrees are the powers
+    // of two up to a node's NVLink domain either way), the shapes past the count then left out.
+    const unbounded = { ...p, concurrency: 1, maxTokenSeconds: undefined, maxFirstTokenSeconds: undefined };
+    const depths = Array.from({ length: Math.min(MAX_PIPELINE_ON_COUNT, gpus ?? 0) }, (_, i) => i + 1);
+    const probe = runInference({ ...requestOf(unbounded, undefined, batching), ...(gpus !== undefined && p.pipeline === undefined && { pipeline: depths }) });
     const shapes: ReplicaShape[] = !probe.ok ? []
-      : probe.byShape.flatMap((s) => (s.ok ? [{ tensor: s.tensor, pipeline: s.pipeline, gpus: s.largestBatch.gpus, maxBatch: s.largestBatch.maxBatch }] : []));
+      : probe.byShape.flatMap((s) => (s.ok && s.largestBatch.gpus <= (gpus ?? Number.POSITIVE_INFINITY)
+        ? [{ tensor: s.tensor, pipeline: s.pipeline, gpus: s.largestBatch.gpus, maxBatch: s.largestBatch.maxBatch }] : []));
     return spreadUsers(users, shapes, (shape, batch) => {
       const one = runAt(shape, batch, shape.gpus);
       const point = one.ok ? one.best ?? one.closest?.point : undefined;
@@ -478,7 +491,7 @@ function answerUsers(q: ParsedQuestion, users: number, stated: number | undefine
   const replicas = plan.replicas > 1 ? ` · ${countOf(plan.replicas, 'replica')}` : '';
   const configuration = `${shapeText(x)} · batch ${x.batch.toLocaleString('en-US')}${replicas} · ${precisionConfiguration(p)} · ${lengthsText(p)}`;
   // The GPUs the users take are said apart where they are several replicas, or against the GPUs named (the spare ones).
-  const taken = plan.replicas > 1 || stated !== undefined ? [usersFigure(plan, stated)] : [];
+  const taken = plan.replicas > 1 || stated !== undefined ? [usersFigure(plan, stated, found.fewest === undefined)] : [];
   const figures = [...pointFigures(x, p, plan.gpus, q.text, q.stated.deadlineSeconds, plan), ...taken, ...generationFigure(x, p, plan.gpus)];
   const memory = { memoryPerGpuBytes: x.totalBytesPerGpu, memoryCapacityBytes: x.capacityBytes };
   if (found.fewest !== undefined) {

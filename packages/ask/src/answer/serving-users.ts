@@ -2,10 +2,11 @@ import type { InferencePointJson } from '@trainplan/protocol';
 import { countOf, formatGrouped, formatSeconds } from '@trainplan/units';
 import type { ParsedQuestion } from '../question.ts';
 import type { AnswerFigure } from './answer-types.ts';
+import type { LoadedPoint } from './serving-load.ts';
 import { ASKS_KV_SIZE } from './kv-cache-size.ts';
 import { ASKS_MEMORY } from './serving-memory.ts';
 import { speculativeOf } from './serving-speculation.ts';
-import { gpusOfNamed, namedGpus, replicasAtText, shapeText } from './serving-text.ts';
+import { gpusOfNamed, namedGpus, replicaRequestsPerSecond, replicasAtText, requestsPerSecondText, shapeText } from './serving-text.ts';
 import type { SpreadPlan, SpreadSearch } from './spread-users.ts';
 
 /**
@@ -38,6 +39,22 @@ export function usersInAll(q: ParsedQuestion): number | undefined {
 export const usersAssumption = (users: number): string =>
   `${countOf(users, 'concurrent request')} in all, spread over the replicas as a load balancer spreads sessions, each replica at ⌈${formatGrouped(users)} / replicas⌉ or fewer (say "per replica" for one replica's batch)`;
 
+/**
+ * A concurrency stated beside a request rate is read as each replica's batch (the rate's replicas are the load's), said
+ * with what the rate itself makes of concurrency: by Little's law (L = λW, J. D. C. Little, "A Proof for the Queuing Formula
+ * L = λW", Operations Research 9(3), 1961) the service holds the rate times a request's time in it, its mean wait for a
+ * slot and the time its slot is held (b / the replica's requests a second, O iterations: the protocol's load reckons it
+ * so). QA: "to 500 concurrent users at 100 requests/s" said "500 taken per replica: 6,500 on the 13 replicas", with no
+ * word that 100 requests/s of about a minute each are some 6,000 at once, not the 500 asked.
+ */
+export function rateConcurrencyText(concurrency: number, x: LoadedPoint, outputTokens: number): string {
+  const seconds = x.load.queueSeconds + x.batch / replicaRequestsPerSecond(x, outputTokens);
+  const held = x.load.requestsPerSecond * seconds;
+  return `${countOf(concurrency, 'concurrent request')} taken per replica, a rate being given: ${formatGrouped(concurrency * x.load.replicas)} on the ${countOf(x.load.replicas, 'replica')}; `
+    + `at ${requestsPerSecondText(x.load.requestsPerSecond)} of ${formatSeconds(seconds)} each the service holds about ${formatGrouped(Number(held.toPrecision(3)))} at once `
+    + `(Little's law: requests at once = arrival rate × time in the system), so the ${formatGrouped(concurrency)} asked and the rate disagree`;
+}
+
 /** "as 7 replicas of TP 4 · PP 1 at up to 72 concurrent requests each", or "as 1 replica of TP 4 · PP 8" holding them all. */
 const asReplicas = (x: SpreadPlan): string =>
   `as ${x.replicas === 1 ? `1 replica of ${shapeText(x.point)}` : replicasAtText(x.replicas, x.point, x.batch, x.users % x.replicas !== 0)}`;
@@ -63,10 +80,17 @@ export function concurrentValue(x: InferencePointJson, spread: Pick<SpreadPlan, 
   return `${x.batch.toLocaleString('en-US')} per replica${most} ${fit}, ${formatGrouped(spread.users)} in all on the ${countOf(spread.replicas, 'replica')}`;
 }
 
-/** "GPUs for 500 concurrent requests": "28 GPUs: 7 replicas of TP 4 · PP 1 at up to 72 …", and against the GPUs named, the spare ones. */
-export function usersFigure(x: SpreadPlan, named: number | undefined): AnswerFigure {
+/**
+ * "GPUs for 500 concurrent requests": "28 GPUs: 7 replicas of TP 4 · PP 1 at up to 72 …", and against the GPUs named, the
+ * spare ones. A plan that `missed` the bounds (the closest, where none keeps them) is only placed among the GPUs named
+ * ("all 16 named", "8 of the 10 named"): QA: "(the 16 GPUs named are enough)" beside a headline saying no plan serves
+ * them on those GPUs.
+ */
+export function usersFigure(x: SpreadPlan, named: number | undefined, missed = false): AnswerFigure {
   const spare = named === undefined ? 0 : named - x.gpus;
-  const standing = named === undefined ? '' : spare < 0 ? ` (more than ${namedGpus(named)})`
+  const among = named === undefined ? '' : spare === 0 ? (named === 1 ? ' (the 1 GPU named)' : ` (all ${formatGrouped(named)} named)`)
+    : ` (${formatGrouped(x.gpus)} of the ${formatGrouped(named)} named)`;
+  const standing = named === undefined ? '' : spare < 0 ? ` (more than ${namedGpus(named)})` : missed ? among
     : ` (${namedGpus(named)} ${named === 1 ? 'is' : 'are'} enough${spare > 0 ? `: ${countOf(spare, 'GPU')} spare` : ''})`;
   return { label: `GPUs for ${countOf(x.users, 'concurrent request')}`, value: `${countOf(x.gpus, 'GPU')}: ${asReplicas(x).slice('as '.length)}${standing}` };
 }
@@ -97,8 +121,12 @@ export function usersNotes(search: SpreadSearch, named: number | undefined): str
  */
 export function usersMissedText(search: SpreadSearch, named: number | undefined): string {
   const { mostWithin, nearest } = search;
+  // Where each replica is at the most its memory holds, memory (not latency) is what stops more: said (QA: "1 H100 and 300
+  // users" said only "the 1 GPU hold 221 within them", the 221 being all that fit in its memory).
+  const full = mostWithin !== undefined && mostWithin.batch >= mostWithin.point.maxBatch
+    ? `; memory holds at most ${formatGrouped(mostWithin.users)} in ${mostWithin.replicas === 1 ? 'that replica' : 'those replicas'}` : '';
   const most = mostWithin === undefined || named === undefined ? []
-    : [`the ${countOf(named, 'GPU')} hold ${formatGrouped(mostWithin.users)} within them, ${asReplicas(mostWithin)} (${latencyText(mostWithin.point)})`];
+    : [`the ${countOf(named, 'GPU')} ${named === 1 ? 'holds' : 'hold'} ${formatGrouped(mostWithin.users)} within them, ${asReplicas(mostWithin)} (${latencyText(mostWithin.point)})${full}`];
   // With no GPUs named the nearest is one request per replica, as many replicas as requests: said as that.
   const alone = nearest !== undefined && named === undefined && nearest.batch === 1;
   const closest = nearest === undefined ? []
