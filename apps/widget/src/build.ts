@@ -110,6 +110,47 @@ export function withoutNodesModes(source: string): string {
  */
 const withoutSearchRules = (source: string): string => stripProperties(source, ['refine']);
 
+/** fewestOn's last step for a deadline with a budget that no power of two met (@trainplan/search's capacity.ts). */
+const DEADLINE_OR_BUDGET = 'return deadlineOrBudget(s, goal, answer, deadlineUnreachable, scan, reachFor);';
+
+/** What the widget's bundle does in its place: a budget never gets there (withoutBudgetOrNote says why). */
+const NO_BUDGET_HERE = "throw new Error('fewestOn: no budget is searched in the widget');";
+
+/** Where fewestOn's answer says how thoroughly the sizes below it were searched (capacity.ts checkNote). */
+const CHECK_NOTE = 'note: checkNote(point, checked), ';
+
+/**
+ * @trainplan/search's capacity.ts without what the widget's "how many nodes" never reaches or shows:
+ * - a deadline with a budget (deadlineOrBudget, with the words it says it in: bothMissedText, spendText, budgetsText,
+ *   overText, apartText). The widget's requests give no budget (search-requests.ts), runDeadlineNodes refuses one
+ *   before it searches (protocol nodes.ts: no budget goal), and the time–cost curve asks fewestOn for deadlines alone
+ *   (capacity-frontier.ts), so a budget reaching fewestOn here is a programmer error, and throws (0.47 kB of the 80 kB
+ *   gzip budget alone, 80,189 → 79,723 B);
+ * - the answer's `note` ("every size from 40 to 63 nodes misses the goal (every one searched); …", checkNote and the
+ *   checkedText and noPlanText it says it with): searchedNodesSection shows the nodes, GPUs, plan, days and GPU-hours
+ *   and never the note, and no event carries the searched answer ('trainplan-sized' carries nodesAnswer's), so the
+ *   in-page answer goes without it (the API's and the CLI's keep it), for 0.44 kB (80,189 → 79,746 B alone).
+ * Together 80,189 → 79,213 B, the room the planner's and protocol's changes of 2026-11-29 took past the budget. Throws
+ * where either is not found, so that a change to capacity.ts fails the build, not the bundle.
+ */
+export function withoutBudgetOrNote(source: string): string {
+  for (const part of [DEADLINE_OR_BUDGET, CHECK_NOTE]) {
+    if (!source.includes(part)) throw new Error(`no "${part}" to leave out of capacity.ts`);
+  }
+  return source.replace(DEADLINE_OR_BUDGET, NO_BUDGET_HERE).replace(CHECK_NOTE, '');
+}
+
+/** Loads @trainplan/search's capacity.ts withoutBudgetOrNote. */
+export const capacityForWidgetRequests: Plugin = {
+  name: 'trainplan-capacity-without-budget-or-note',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]packages[\\/]search[\\/]src[\\/]capacity\.ts$/ }, async (args) => ({
+      contents: withoutBudgetOrNote(await readFile(args.path, 'utf8')),
+      loader: 'ts',
+    }));
+  },
+};
+
 /**
  * Loads the protocol's nodes.ts withoutNodesModes and search-schema.ts withoutSearchRules (both withoutJsonSchema too):
  * unlike withoutJsonSchema, these change what a malformed or budget request is told, for requests only other clients
@@ -221,7 +262,7 @@ export const WIDGET_BUDGET_GZIP_BYTES = 80 * 1000;
  * collectives emulator left out (closed-form-emulation.ts), the search's explanations of its runner-up plans too
  * (no-alternatives.ts: 1.4 kB gzip, 80,086 → 78,685 B with the packages as committed), what only the schemas'
  * OpenAPI document reads dropped (withoutJsonSchema), and what only requests the widget never makes reach
- * (protocolForWidgetRequests, no-empty-space.ts), nor what a model preset says that it never reads
+ * (protocolForWidgetRequests, no-empty-space.ts, withoutBudgetOrNote), nor what a model preset says that it never reads
  * (modelPresetsWithoutUnreadFields).
  */
 export async function buildWidgetBundle(): Promise<WidgetBundle> {
@@ -237,7 +278,7 @@ export async function buildWidgetBundle(): Promise<WidgetBundle> {
     logLevel: 'silent',
     plugins: [
       withoutEmulator, protocolForWidgetRequests, protocolWithoutJsonSchema, ncclTablesWithoutSources, systemsAndNetworksWithoutNames, modelPresetsWithoutUnreadFields,
-      stylesWithoutNewlines,
+      stylesWithoutNewlines, capacityForWidgetRequests,
     ],
   });
   const file = result.outputFiles[0];

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { GPUS, MODEL_IDS, NETWORKS, SYSTEMS } from '@trainplan/presets';
 import { readFile } from 'node:fs/promises';
-import { IMPORTED_DESCRIPTION_HELPERS, stylesOnOneLine, UNREAD_PRESET_FIELDS, withoutNodesModes } from '../src/build.ts';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { runDeadlineNodes } from '@trainplan/protocol';
+import {
+  capacityForWidgetRequests, IMPORTED_DESCRIPTION_HELPERS, stylesOnOneLine, UNREAD_PRESET_FIELDS, withoutBudgetOrNote, withoutNodesModes,
+} from '../src/build.ts';
 import { blankLiteralArguments } from '../src/strip-properties.ts';
 import { buildWidgetBundle, createWidgetApp, MODULE_PATH, WIDGET_BUDGET_GZIP_BYTES, widgetBundle } from '../src/index.ts';
 
@@ -110,6 +115,50 @@ describe('the widget bundle', () => {
     // The branch and what follows it: the branch, braces nested, becomes the refusal; the rest stays.
     const source = "if (req.nodes !== undefined) {\n  if (x) { return '}'; }\n  return near;\n}\nif (req.frontier === true) return curve;";
     expect(withoutNodesModes(source)).toBe("if (req.nodes !== undefined) return invalid([{ path: 'nodes', message: 'not answered here: ask the API' }]);\nif (req.frontier === true) return curve;");
+  });
+
+  it('leaves out what its "how many nodes" never reaches or shows (withoutBudgetOrNote): a deadline missed with a budget, the answer\'s note', async () => {
+    const { code } = await buildWidgetBundle();
+    // capacity.ts's words for a deadline and a budget not met together (bothMissedText, spendText's overText), and the
+    // note's (checkNote, checkedText).
+    for (const text of [
+      'meets both the deadline and the budget', 'the deadline can be met but not within the budget', 'over the budget of',
+      'cannot meet the deadline even at 100% MFU', 'were not all searched', 'every one searched',
+    ]) {
+      expect(code).not.toContain(text);
+    }
+    // A deadline no size meets, which the widget shows (searchedNodesSection), keeps its words; a budget throws.
+    expect(code).toContain('meets the deadline: the fastest found takes');
+    expect(code).toContain('fewestOn: no budget is searched in the widget');
+  });
+
+  it('answers a deadline with the bundle\'s capacity.ts as @trainplan/protocol does, less the note, and refuses a budget alike', async () => {
+    // The protocol's runDeadlineNodes bundled with capacityForWidgetRequests alone, against the sources as they are: the
+    // only difference withoutBudgetOrNote may make to an answer is the `note`, which the widget never shows.
+    const out = await build({
+      stdin: { contents: "export { runDeadlineNodes } from '@trainplan/protocol';", resolveDir: fileURLToPath(new URL('.', import.meta.url)), loader: 'ts' },
+      bundle: true, format: 'esm', platform: 'neutral', write: false, logLevel: 'silent', plugins: [capacityForWidgetRequests],
+    });
+    const bundled = (await import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0]!.text).toString('base64')}`)) as { runDeadlineNodes: typeof runDeadlineNodes };
+    const gpt3 = { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, tokens: 300e9 };
+    // 30 days: met, with a note on the sizes below (the sources say one); 12 hours: met by no size (deadline-unreachable,
+    // no note either way); a budget beside a deadline: refused before any search (protocol nodes.ts), never reaching fewestOn.
+    const answers = [{ days: 30 }, { days: 0.5 }, { days: 30, gpuHours: 600e3 }].map((goal) => ({
+      sources: runDeadlineNodes({ ...gpt3, ...goal }) as { note?: string }, bundle: bundled.runDeadlineNodes({ ...gpt3, ...goal }),
+    }));
+    expect(answers[0]!.sources.note).toMatch(/cannot meet the deadline even at 100% MFU/);
+    expect(answers.map((a) => a.sources)).toMatchObject([{ ok: true }, { reason: 'deadline-unreachable' }, { reason: 'invalid' }]);
+    for (const { sources: { note: _note, ...rest }, bundle } of answers) expect(bundle).toEqual(rest);
+  });
+
+  it('refuses to build when capacity.ts no longer has the budget branch or the note it leaves out', () => {
+    const budget = 'return deadlineOrBudget(s, goal, answer, deadlineUnreachable, scan, reachFor);';
+    const note = 'note: checkNote(point, checked), ';
+    expect(() => withoutBudgetOrNote(`return { ok: true, ${note}searches };`)).toThrow('no "return deadlineOrBudget(');
+    expect(() => withoutBudgetOrNote(budget)).toThrow('no "note: checkNote(');
+    // Both found: the budget's step becomes the throw, the note's key goes, the rest stays as written.
+    expect(withoutBudgetOrNote(`if (!withBudget) return x;\n${budget}\nreturn { ok: true, ${note}searches };`))
+      .toBe("if (!withBudget) return x;\nthrow new Error('fewestOn: no budget is searched in the widget');\nreturn { ok: true, searches };");
   });
 
   it('answers its searches in a worker that loads this same module: the module answers calls there instead of defining the elements', async () => {
