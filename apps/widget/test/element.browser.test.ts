@@ -25,7 +25,7 @@ const { browser, bundle } = browserAndBundle();
 interface Opened { page: Page; context: BrowserContext; problems: string[]; requests: string[] }
 
 /** Opens the page and waits for `options.until` (an expression over `el`, the widget; default: a first estimate). */
-async function open(hash = '', options: { csp?: string; until?: string; viewport?: { width: number; height: number } } = {}): Promise<Opened> {
+async function open(hash = '', options: { csp?: string; until?: string | null; viewport?: { width: number; height: number } } = {}): Promise<Opened> {
   const context = await browser().newContext(options.viewport ? { viewport: options.viewport } : {});
   const requests: string[] = [];
   await context.route(`${ORIGIN}/**`, (route) => {
@@ -39,7 +39,8 @@ async function open(hash = '', options: { csp?: string; until?: string; viewport
   const page = await context.newPage();
   const problems = pageProblems(page);
   await page.goto(`${ORIGIN}/${hash}`);
-  await waitFor(page, options.until ?? 'el.estimate !== undefined');
+  // null: no wait (a page whose CSP refuses string evaluation, as waitForFunction's condition is, when the element cannot render)
+  if (options.until !== null) await waitFor(page, options.until ?? 'el.estimate !== undefined');
   return { page, context, problems, requests };
 }
 
@@ -192,6 +193,16 @@ describe('<trainplan-estimator> opening shared links, in Chromium', () => {
     // The worker loaded the module a second time (same origin: its own URL): in the page, no second request.
     expect(requests.filter((path) => path === '/w.js')).toHaveLength(2);
     expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('under Trusted Types without its policy listed, the box says what to add to the CSP instead of staying empty', async () => {
+    const csp = `${STRICT_CSP}; require-trusted-types-for 'script'; trusted-types other`;
+    const { page, context, problems } = await open('', { csp, until: null });
+    const said = () => page.locator('trainplan-estimator').evaluate((el) => el.shadowRoot?.textContent ?? '');
+    await expect.poll(said, { timeout: 10_000 }).toContain('list trainplan-widget in its trusted-types directive');
+    // The refusal still reaches the console, for the page's developer.
+    expect(problems.join('\n')).toMatch(/TrustedType|trusted/i);
     await context.close();
   });
 

@@ -21,11 +21,18 @@ export function mountShadow(host: HTMLElement, html: string, onInput: (ev: Event
   const root = host.attachShadow({ mode: 'open' });
   // A constructable stylesheet where there is one: a strict CSP (style-src 'self') blocks a <style> element.
   const sheet = constructedStyles();
-  if (sheet) {
-    root.adoptedStyleSheets = [sheet];
-    root.innerHTML = trustedHtml(html);
-  } else {
-    root.innerHTML = trustedHtml(`<style>${STYLES}</style>${html}`);
+  try {
+    if (sheet) {
+      root.adoptedStyleSheets = [sheet];
+      root.innerHTML = trustedHtml(html);
+    } else {
+      root.innerHTML = trustedHtml(`<style>${STYLES}</style>${html}`);
+    }
+  } catch (error) {
+    // A page enforcing Trusted Types whose CSP does not list the widget's policy refuses its markup (trusted-types.ts):
+    // the box says what to add rather than staying empty (QA), and the error still reaches the console.
+    root.textContent = 'trainplan: this page\'s Content-Security-Policy refuses the widget\'s markup: list trainplan-widget in its trusted-types directive';
+    throw error;
   }
   const form = root.querySelector('form')!;
   form.addEventListener('input', onInput);
