@@ -66,11 +66,12 @@ function truncate(text: string, max: number): string {
 }
 
 /**
- * A number as people read it: whole numbers from 10,000 up grouped by thousands ("1,000,000"), others as they
- * are; past the safe integers too, whose digits would run to hundreds ("1e+308", not 309 characters).
+ * A number as people read it: whole numbers from 10,000 up grouped by thousands ("1,000,000"), past the safe
+ * integers too (2^60: "1,152,921,504,606,847,000", QA: it read as 19 bare digits); others as they are, and from
+ * 1e21, where JavaScript writes an exponent, so too ("1e+308", not 309 characters).
  */
 export const numberText = (x: number): string =>
-  (Number.isSafeInteger(x) && Math.abs(x) >= 10_000 ? x.toLocaleString('en-US') : String(x));
+  (Number.isInteger(x) && Math.abs(x) >= 10_000 && Math.abs(x) < 1e21 ? x.toLocaleString('en-US') : String(x));
 
 /** What was got, in a few words; never walks into a container and never echoes a long string. */
 export function describe(value: unknown): string {

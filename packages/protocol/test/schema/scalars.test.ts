@@ -27,7 +27,10 @@ describe('integer', () => {
   it('says a large number given as it says its bound, grouped by thousands', () => {
     expect(issueOf(integer({ min: 1, max: 65_536 }), 100_000)).toBe('expected an integer ≤ 65,536, got 100,000');
     expect(issueOf(integer({ min: 1, max: 65_536 }), 1.5e5 + 0.5)).toBe('expected an integer from 1 to 65,536, got 150000.5');
-    // Past the safe integers it stays short: "1e+308", not 309 digits.
+    // Past the safe integers but below 1e21, grouped too: 2^60 = 1,152,921,504,606,846,976, which a double holds exactly
+    // and JavaScript writes shortest as 1152921504606847000 (QA: 19 bare digits, while -2^40 was grouped).
+    expect(issueOf(integer({ min: 1, max: 65_536 }), 2 ** 60)).toBe('expected an integer ≤ 65,536, got 1,152,921,504,606,847,000');
+    // Past that it stays short: "1e+308", not 309 digits.
     expect(issueOf(integer({ min: 1, max: 65_536 }), Number.MAX_VALUE)).toBe('expected an integer ≤ 65,536, got 1.7976931348623157e+308');
   });
 
