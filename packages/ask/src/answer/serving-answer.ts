@@ -21,7 +21,7 @@ import { servingBudget } from './serving-budget.ts';
 import { ASKS_MEMORY, memoryLead, memoryText } from './serving-memory.ts';
 import { ASKS_KV_SIZE, kvCacheSizeText, withoutAssumedBounds } from './kv-cache-size.ts';
 import { kvCacheAssumption, precisionConfiguration } from './serving-precision.ts';
-import { perSecond, replicaRequestsPerSecond, requestsPerSecondText, shapeText } from './serving-text.ts';
+import { latencyText, perSecond, replicaRequestsPerSecond, requestsPerSecondText, shapeText } from './serving-text.ts';
 import { asksMostConcurrent, mostConcurrentLead, otherReplicaNote } from './serving-capacity.ts';
 import { lowestLatencyAsked, lowestLatencyLead } from './serving-latency.ts';
 import { ASKS_FEWEST_GPUS, fewestGpusToServe, fewestLead } from './serving-fewest.ts';
@@ -152,7 +152,7 @@ type Served = Extract<InferenceResponseJson, { ok: true }>;
 function fastestNote(a: Served): string[] {
   const first = a.frontier[0];
   if (first === undefined) return [];
-  return [`Fastest per token: ${shapeText(first)} with ${countOf(first.batch, 'request')} at a time, ${formatSeconds(first.decodeStepSeconds)} per token, first token in ${formatSeconds(first.prefillSeconds)}.`];
+  return [`Fastest per token: ${shapeText(first)} with ${countOf(first.batch, 'request')} at a time, ${latencyText(first)}.`];
 }
 
 /**
@@ -218,7 +218,7 @@ function oneAtATimeText(x: InferencePointJson, p: AskParameters, batching: Batch
   const single = { ...p, tensor: x.tensor, pipeline: x.pipeline, concurrency: 1, maxTokenSeconds: undefined, maxFirstTokenSeconds: undefined, requestsPerSecond: undefined };
   const again = runInference(requestOf(single, x.gpus, batching));
   const one = again.ok && again.best?.batch === 1 ? again.best : x;
-  return `${formatSeconds(one.decodeStepSeconds)} per token, first token in ${formatSeconds(one.prefillSeconds)}${one === x ? ` at ${countOf(x.batch, 'request')}` : ''}`;
+  return `${latencyText(one)}${one === x ? ` at ${countOf(x.batch, 'request')}` : ''}`;
 }
 
 /** A replica's shape at one batch with no latency bound or rate (serving-capacity.ts asks which bound a larger batch misses); undefined where it plans none. */
@@ -241,7 +241,7 @@ function planHeadline(best: InferencePointJson, gpus: number | undefined): strin
   if (isLoaded(best)) return loadHeadline(best, gpus);
   const replicas = gpus === undefined || gpus === best.gpus ? '' : ` (${countOf(gpus / best.gpus, 'replica')})`;
   return `${shapeText(best)}${replicas} serves ${perSecond(best.tokensPerSecondPerGpu)} tokens/s per GPU at ${countOf(best.batch, 'concurrent request')}, `
-    + `${formatSeconds(best.decodeStepSeconds)} per token, first token in ${formatSeconds(best.prefillSeconds)}`;
+    + latencyText(best);
 }
 
 /**

@@ -2,7 +2,7 @@ import type { InferencePointJson, InferenceResponseJson } from '@trainplan/proto
 import { countOf, formatGrouped, formatSeconds } from '@trainplan/units';
 import { ASKS_MOST_CONCURRENT } from '../lexicon/serving.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
-import { perSecond, shapeText } from './serving-text.ts';
+import { latencyText, perSecond, shapeText } from './serving-text.ts';
 
 /**
  * "Max batch for llama3-8b on a100-80gb", "how many concurrent requests fit when serving llama3-70b on 4 a100-80gb": the
@@ -51,7 +51,7 @@ const heldOn = (x: InferencePointJson, gpus: number | undefined): number => x.ma
 
 /** "1,145 tokens/s per GPU, 121 ms per token, first token in 234 ms": what the plan serves at its batch. */
 const servesText = (x: InferencePointJson): string =>
-  `${perSecond(x.tokensPerSecondPerGpu)} tokens/s per GPU, ${formatSeconds(x.decodeStepSeconds)} per token, first token in ${formatSeconds(x.prefillSeconds)}`;
+  `${perSecond(x.tokensPerSecondPerGpu)} tokens/s per GPU, ${latencyText(x)}`;
 
 /**
  * The headline after the subject: "up to 255 concurrent requests fit in memory on TP 4 · PP 1 (4 GPUs); the 200 ms

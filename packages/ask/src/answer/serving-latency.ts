@@ -1,7 +1,7 @@
 import type { InferencePointJson, InferenceResponseJson } from '@trainplan/protocol';
-import { countOf, formatSeconds } from '@trainplan/units';
+import { countOf } from '@trainplan/units';
 import type { ParsedQuestion } from '../question.ts';
-import { perSecond, shapeText } from './serving-text.ts';
+import { latencyText, perSecond, shapeText } from './serving-text.ts';
 
 /**
  * "Latency of llama3-70b inference on 8 a100", "what's the TTFT of llama3-8b on one h100": a latency asked with no bound of
@@ -37,7 +37,7 @@ const samePoint = (a: InferencePointJson, b: InferencePointJson): boolean => a.t
  * (serving-answer.ts); `bounds` those it was held to, all assumed (lowestLatencyAsked takes no question that states one).
  */
 export function lowestLatencyLead(fastest: InferencePointJson, best: InferencePointJson, plan: string, bounds: string | undefined): string {
-  const lead = `lowest latency ${formatSeconds(fastest.decodeStepSeconds)} per token, first token in ${formatSeconds(fastest.prefillSeconds)}, `
+  const lead = `lowest latency ${latencyText(fastest)}, `
     + `with ${shapeText(fastest)} serving ${countOf(fastest.batch, 'request')} at a time (${perSecond(fastest.tokensPerSecondPerGpu)} tokens/s per GPU)`;
   const within = bounds === undefined ? 'the most with no latency bound' : `the most within the bounds assumed (${bounds})`;
   return samePoint(fastest, best) ? lead : `${lead}; for throughput, ${plan}, ${within}`;

@@ -1,5 +1,5 @@
 import type { InferencePointJson } from '@trainplan/protocol';
-import { countOf, formatGrouped } from '@trainplan/units';
+import { countOf, formatGrouped, formatSeconds } from '@trainplan/units';
 
 /** The words a serving answer builds its sentences from (serving-answer.ts, serving-load.ts). */
 
@@ -17,6 +17,10 @@ export const requestsPerSecondText = (x: number): string => {
 
 /** The verb a rate takes as its subject: "1 request/s takes", "2 requests/s take". */
 export const rateVerb = (x: number, verb: string): string => (perSecond(x) === '1' ? `${verb}s` : verb);
+
+/** "47.9 ms per token, first token in 230 ms": what a request sees on a replica at its batch, with no wait for a slot. */
+export const latencyText = (x: Pick<InferencePointJson, 'decodeStepSeconds' | 'prefillSeconds'>): string =>
+  `${formatSeconds(x.decodeStepSeconds)} per token, first token in ${formatSeconds(x.prefillSeconds)}`;
 
 /** "the 1 GPU named", "the 8 GPUs named": GPUs a question gave, counted and grouped. */
 export const namedGpus = (gpus: number): string => `the ${countOf(gpus, 'GPU')} named`;

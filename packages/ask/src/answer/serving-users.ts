@@ -6,7 +6,7 @@ import type { LoadedPoint } from './serving-load.ts';
 import { ASKS_KV_SIZE } from './kv-cache-size.ts';
 import { ASKS_MEMORY } from './serving-memory.ts';
 import { speculativeOf } from './serving-speculation.ts';
-import { gpusOfNamed, namedGpus, replicaRequestsPerSecond, replicasAtText, requestsPerSecondText, shapeText } from './serving-text.ts';
+import { gpusOfNamed, latencyText, namedGpus, replicaRequestsPerSecond, replicasAtText, requestsPerSecondText, shapeText } from './serving-text.ts';
 import type { SpreadPlan, SpreadSearch } from './spread-users.ts';
 
 /**
@@ -59,8 +59,6 @@ export function rateConcurrencyText(concurrency: number, x: LoadedPoint, outputT
 const asReplicas = (x: SpreadPlan): string =>
   `as ${x.replicas === 1 ? `1 replica of ${shapeText(x.point)}` : replicasAtText(x.replicas, x.point, x.batch, x.users % x.replicas !== 0)}`;
 
-/** "47.9 ms per token, first token in 230 ms": what a request sees on the fullest replica. */
-const latencyText = (x: InferencePointJson): string => `${formatSeconds(x.decodeStepSeconds)} per token, first token in ${formatSeconds(x.prefillSeconds)}`;
 
 /**
  * The headline's plan: "28 GPUs serve 500 concurrent requests as 7 replicas of TP 4 · PP 1 at up to 72 concurrent
