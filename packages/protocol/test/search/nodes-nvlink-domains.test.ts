@@ -24,11 +24,12 @@ describe('nodes answer on a rack-scale NVLink domain', () => {
   it('32 trays placed as two racks of 64 (equal segments) say so: 64 used in each, not the last holding 56', () => {
     const a = runNodes({ ...request, cluster: { gpu: 'gb200' }, nodes: 32 });
     if (!a.ok) throw new Error(a.message);
-    const { tensor, context, data } = a.configuration.scenario.parallelism as { tensor: number; context?: number; data?: number };
-    // The plan's data × context group spans t·c·d GPUs; 72 is no multiple of it where the segments of 64 are (placedDomainGpus).
-    const span = tensor * (context ?? 1) * (data ?? 128 / (tensor * (context ?? 1)));
-    if (span < 72 && 72 % span !== 0 && 64 % span === 0) expect(a.nvlinkDomains).toEqual({ count: 2, gpusEach: 72, gpusUsedEach: 64 });
-    else expect(a.nvlinkDomains?.count).toBe(2);
+    const { tensor, context, data } = a.configuration.scenario.parallelism as { tensor: number; context: number; data: number };
+    // The plan's data × context groups span t·c·d GPUs (64 for the TP 2 · CP 2 · DP 16 found): a segment of 64 holds
+    // them whole where 72 + 56 packed would split one across the rack edge (placedDomainGpus), so 2 racks of 64.
+    const span = tensor * context * data;
+    expect([64 % span, 72 % span === 0 || span >= 72]).toEqual([0, false]);
+    expect(a.nvlinkDomains).toEqual({ count: 2, gpusEach: 72, gpusUsedEach: 64 });
     expect(validateNodesResponse(a)).toEqual({ ok: true, value: a });
   });
 
