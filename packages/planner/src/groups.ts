@@ -64,12 +64,16 @@ export function placedDomainGpus(input: Pick<PlanInput, 'nvlinkDomainGpus' | 'gp
   const { nvlinkDomainGpus: domain, gpusPerNode: tray, tensor: t, context: c, data: d } = input;
   const gpus = input.nodes * tray;
   if (gpus <= domain || domain === tray) return domain;
-  // Groups narrower than a placement that it is no multiple of straddle its edges (strided()).
-  const straddling = (placed: number): number => [t, t * c, t * c * d].filter((span) => span < placed && placed % span !== 0).length;
+  // Groups narrower than a placement that it is no multiple of straddle its edges (strided()). No array a call: the
+  // search places millions of candidates.
+  const splits = (span: number, placed: number): number => (span < placed && placed % span !== 0 ? 1 : 0);
+  const straddling = (placed: number): number => splits(t, placed) + splits(t * c, placed) + splits(t * c * d, placed);
   let best = domain;
+  let fewestSplit = straddling(domain);
   const fewest = gpus / Math.ceil(gpus / domain);
-  for (let segment = domain - (domain % tray); segment >= fewest; segment -= tray) {
-    if (gpus % segment === 0 && straddling(segment) < straddling(best)) best = segment;
+  for (let segment = domain - (domain % tray); segment >= fewest && fewestSplit > 0; segment -= tray) {
+    const split = gpus % segment === 0 ? straddling(segment) : fewestSplit;
+    if (split < fewestSplit) [best, fewestSplit] = [segment, split];
   }
   return best;
 }
