@@ -6,6 +6,11 @@ import { llama3_70bBase } from './fixtures.ts';
 const base = llama3_70bBase;
 /** The search's default budget: 95% of the H100's 79.6 GiB, 75.67 GiB. */
 const budget = base.gpu.hbmBytes * 0.95;
+const stepOf = (c: Candidate): number => {
+  const r = estimatePlan(planFor(base, c));
+  if (!r.ok) throw new Error(r.message);
+  return r.stepTimeSeconds;
+};
 const fits = (c: Candidate) => {
   const r = estimatePlan(planFor(base, c));
   return r.ok && r.memory.totalBytes <= budget;
@@ -25,7 +30,8 @@ describe('evaluateCandidate: the fewest recomputed layers that fit', () => {
     const r = evaluateCandidate(base, c(2, 4), new MemoryBound(base), budget);
     if (!r.ok) throw new Error(r.infeasible.message);
     expect(r.candidate.recomputeLayers).toBe(6);
-    expect(r.estimate.stepTimeSeconds).toBeCloseTo(38.35, 2);
+    expect(r.estimate.stepTimeSeconds).toBe(stepOf(c(2, 6)));
+    expect(r.estimate.stepTimeSeconds).toBeLessThan(stepOf(c(2, 8)));
   });
 
   it.each([[1, 1], [1, 2], [2, 2], [4, 4], [4, 8]])('v %i, starting from %i layers short: the count it answers fits and the one v fewer does not', (v, start) => {
@@ -39,11 +45,13 @@ describe('evaluateCandidate: the fewest recomputed layers that fit', () => {
     if (n - v >= start) expect(fits(noSp(n - v))).toBe(false);
   });
 
-  it('the search answers 6 layers with interleaving, 38.35 s, where it answered 8 (39.48 s)', () => {
+  // It answered 8 (39.48 s where 6 took 38.35, 2026-11-28).
+  it('the search answers 6 layers with interleaving, at that plan\'s own estimate and faster than recomputing 8', () => {
     const r = searchPlans(base, {
       constraints: { tensorSizes: [4], pipelineSizes: [4], contextSizes: [2], virtualStageCounts: [2], microBatchSizes: [1], recompute: ['full-partial'] },
     });
     expect(r.top[0]!.candidate).toMatchObject({ virtualStages: 2, sequenceParallel: true, recomputeLayers: 6 });
-    expect(r.top[0]!.estimate.stepTimeSeconds).toBeCloseTo(38.35, 2);
+    expect(r.top[0]!.estimate.stepTimeSeconds).toBe(stepOf(c(2, 6)));
+    expect(r.top[0]!.estimate.stepTimeSeconds).toBeLessThan(stepOf(c(2, 8)));
   });
 });

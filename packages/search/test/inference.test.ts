@@ -33,6 +33,17 @@ describe('estimateInference', () => {
     expect(gib[1]! + gib[2]! + gib[3]! + gib[4]!).toBeCloseTo(gib[0]!, 0);
   });
 
+  it('the first token of a static batch carries the prompts\' logits: a vocabulary 32,000 entries larger adds their weights\' read, nothing else', () => {
+    const prefill = (vocabSize: number) => {
+      const e = estimateInference({ ...base, model: { ...base.model, vocabSize } }, { ...shape, batch: 4 });
+      if (!e.ok) throw new Error(e.message);
+      return e.prefillSeconds;
+    };
+    // 32,000 more rows of h bf16 weights, split over TP 8, read at the calibrated share of HBM bandwidth (decode-layer.ts).
+    const bytes = (32_000 * base.model.hiddenSize * 2) / shape.tensor;
+    expect(prefill(base.model.vocabSize + 32_000) - prefill(base.model.vocabSize)).toBeCloseTo(bytes / (base.gpu.hbmBandwidth * 0.7), 9);
+  });
+
   it('an indivisible TP names only what does not split: the heads, the FFN, or both', () => {
     const message = (attentionHeads: number, ffnHiddenSize: number) => {
       const e = estimateInference({ ...base, model: { ...base.model, attentionHeads, ffnHiddenSize } }, { ...shape, batch: 1 });

@@ -34,10 +34,14 @@ export interface MeasuredDecode {
 
 export const DECODE_GPU = 'h200';
 export const DECODE_RUN_FILES = ['decode-h200.json', 'decode-h200.run2.json'] as const;
+/** The same steps with RMSNorm and SiLU · up each compiled into one kernel (decode.py --fused), two runs, 2026-11-29. */
+export const FUSED_DECODE_RUN_FILES = ['decode-h200.fused.run1.json', 'decode-h200.fused.run2.json'] as const;
 
-export function loadMeasuredDecode(): MeasuredDecode[] {
-  return DECODE_RUN_FILES.map((f) => JSON.parse(readFileSync(new URL(`../kernels/${f}`, import.meta.url), 'utf8')) as MeasuredDecode);
-}
+const readRuns = (files: readonly string[]): MeasuredDecode[] =>
+  files.map((f) => JSON.parse(readFileSync(new URL(`../kernels/${f}`, import.meta.url), 'utf8')) as MeasuredDecode);
+
+export const loadMeasuredDecode = (): MeasuredDecode[] => readRuns(DECODE_RUN_FILES);
+export const loadFusedDecode = (): MeasuredDecode[] => readRuns(FUSED_DECODE_RUN_FILES);
 
 export interface DecodeComparison {
   readonly kase: DecodeCase;
@@ -56,6 +60,10 @@ export interface DecodeComparison {
   readonly attentionMs: number;
   readonly otherMs: number;
   readonly kernels: number;
+  /** The fused runs' mean step (ms, from the CUDA graph), their element-wise and other kernels (ms) and kernel count. */
+  readonly fusedMs: number;
+  readonly fusedOtherMs: number;
+  readonly fusedKernels: number;
 }
 
 /** The H200's datasheet HBM bandwidth (@trainplan/presets), bytes per second: what the streaming fractions are of. */
@@ -85,11 +93,16 @@ export function predictedDecode(kase: DecodeCase): { ms: number; memoryBound: bo
 
 const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
 
-export function decodeComparisons(runs = loadMeasuredDecode()): DecodeComparison[] {
+const caseRows = (runs: readonly MeasuredDecode[], id: string): MeasuredDecodeRow[] | undefined => {
+  const rows = runs.map((r) => r.decode.find((d) => d.id === id));
+  return rows.some((r) => r === undefined || r.error !== undefined) ? undefined : rows as MeasuredDecodeRow[];
+};
+
+export function decodeComparisons(runs = loadMeasuredDecode(), fusedRuns = loadFusedDecode()): DecodeComparison[] {
   return kernelCases().decode.flatMap((kase) => {
-    const rows = runs.map((r) => r.decode.find((d) => d.id === kase.id));
-    if (rows.some((r) => r === undefined || r.error !== undefined)) return [];
-    const ok = rows as MeasuredDecodeRow[];
+    const ok = caseRows(runs, kase.id);
+    const fused = caseRows(fusedRuns, kase.id);
+    if (ok === undefined || fused === undefined) return [];
     const times = ok.map((r) => r.ms);
     const measuredMs = mean(times);
     const predicted = predictedDecode(kase);
@@ -107,6 +120,9 @@ export function decodeComparisons(runs = loadMeasuredDecode()): DecodeComparison
       attentionMs: mean(ok.map((r) => r.profile.attentionMs)),
       otherMs: mean(ok.map((r) => r.profile.otherMs)),
       kernels: ok[0]!.profile.kernels,
+      fusedMs: mean(fused.map((r) => r.ms)),
+      fusedOtherMs: mean(fused.map((r) => r.profile.otherMs)),
+      fusedKernels: fused[0]!.profile.kernels,
     }];
   });
 }

@@ -35,6 +35,13 @@ export interface DecodeFindings {
   readonly kernelShareOfStep: readonly number[];
   /** Graph over eager time at batch 1, and the most the eager steps differ between the runs. */
   readonly graphOverEagerBatch1: readonly number[];
+  /** With RMSNorm and SiLU · up fused (decode.py --fused): measured ÷ predicted, the rest (ms) and the kernels a step. */
+  readonly fusedOverPredicted: readonly number[];
+  readonly fusedOtherMs: readonly number[];
+  readonly fusedKernels: readonly number[];
+  /** Fused measured ÷ predicted of the weights-bound steps (batch 1, 1,024 tokens), unfused and fused. */
+  readonly lightestUnfused: readonly number[];
+  readonly lightestFused: readonly number[];
   readonly worstEagerSpread: number;
   readonly worstSpread: number;
 }
@@ -42,6 +49,9 @@ export interface DecodeFindings {
 /** The model's step less its HBM reads at the calibrated fraction: the kernels' fixed costs it charges (memory-bound steps). */
 const modelFixedMs = (r: DecodeComparison): number =>
   r.predictedMs - ((r.weightBytes + r.kvCacheBytes) / (COMPUTE_CALIBRATION.hopper.hbmFraction * decodeHbmBandwidth())) * 1e3;
+
+/** The steps the weights bound most: one sequence at the shorter context. */
+const lightest = (r: DecodeComparison): boolean => r.kase.batch === 1 && r.kase.context === 1024;
 
 export function decodeFindings(rows = decodeComparisons()): DecodeFindings {
   const streams = rows.map((r) => ({ r, s: streamingFractions(r) }));
@@ -57,6 +67,11 @@ export function decodeFindings(rows = decodeComparisons()): DecodeFindings {
     kernels: rows.map((r) => r.kernels),
     kernelShareOfStep: rows.map((r) => (r.gemmMs + r.attentionMs + r.otherMs) / r.measuredMs),
     graphOverEagerBatch1: rows.filter((r) => r.kase.batch === 1).map((r) => r.measuredMs / r.eagerMs),
+    fusedOverPredicted: rows.map((r) => r.fusedMs / r.predictedMs),
+    fusedOtherMs: rows.map((r) => r.fusedOtherMs),
+    fusedKernels: rows.map((r) => r.fusedKernels),
+    lightestUnfused: rows.filter(lightest).map((r) => r.measuredMs / r.predictedMs),
+    lightestFused: rows.filter(lightest).map((r) => r.fusedMs / r.predictedMs),
     worstEagerSpread: Math.max(...rows.map((r) => r.eagerSpread)),
     worstSpread: Math.max(...rows.map((r) => r.spread)),
   };
@@ -87,10 +102,11 @@ export const decodeSection: ValidationSection = {
       + `mean context is the row's: each layer's weights and KV cache read at ${hbm} of the datasheet's HBM bandwidth (the Hopper calibration's), `
       + 'against its FLOPs, plus a fixed cost per kernel.',
       '',
-      '| model, batch, context | weights (GB) | KV cache (GB) | measured, graph (ms) | predicted (ms) | measured ÷ predicted | GEMMs (ms) | weights at, of HBM | attention (ms) | KV cache at, of HBM | the rest (ms) |',
-      '|---|---|---|---|---|---|---|---|---|---|---|',
+      '| model, batch, context | weights (GB) | KV cache (GB) | measured, graph (ms) | predicted (ms) | measured ÷ predicted | GEMMs (ms) | weights at, of HBM | attention (ms) | KV cache at, of HBM | the rest (ms) | fused, graph (ms) | fused ÷ predicted | the rest, fused (ms) |',
+      '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
       ...rows.map((r) => `| ${label(r)} | ${gb(r.weightBytes)} | ${gb(r.kvCacheBytes)} | ${ms(r.measuredMs)} | ${ms(r.predictedMs)} | `
-        + `${ratio(r.measuredMs / r.predictedMs)} | ${ms(r.gemmMs)} | ${ratio(stream(r).weights)} | ${ms(r.attentionMs)} | ${ratio(stream(r).kvCache)} | ${ms(r.otherMs)} |`),
+        + `${ratio(r.measuredMs / r.predictedMs)} | ${ms(r.gemmMs)} | ${ratio(stream(r).weights)} | ${ms(r.attentionMs)} | ${ratio(stream(r).kvCache)} | ${ms(r.otherMs)} | `
+        + `${ms(r.fusedMs)} | ${ratio(r.fusedMs / r.predictedMs)} | ${ms(r.fusedOtherMs)} |`),
       '',
       `- Measured ÷ predicted ${ratio(median(f.overPredicted))} at the median (${range(f.overPredicted)}): short where the weights dominate, long `
       + 'where the KV cache does.',
@@ -101,10 +117,13 @@ export const decodeSection: ValidationSection = {
       + `the kernel: Llama 2 7B's, one query a KV head, is split over the cache (cuDNN's lean reduction) and reaches ${range(f.kvCacheFewMha)}; `
       + 'Llama 3 8B\'s, whose four query heads a KV head the harness packs as four query rows, goes to a cuDNN kernel that does not split it, '
       + `${range(f.kvCacheFewGqa)}. Serving engines' decode kernels split it (flash-decoding, Dao et al. 2023), as the model assumes.`,
-      `- The rest: RMSNorm as five PyTorch ops, the residual adds, SiLU · up, the KV writes: ${Math.min(...f.kernels)}–${Math.max(...f.kernels)} kernels and `
+      `- The rest: RMSNorm as eight PyTorch ops, the residual adds, SiLU · up, the KV writes: ${Math.min(...f.kernels)}–${Math.max(...f.kernels)} kernels and `
       + `${range(f.otherMs)} ms a step, where the model charges ${ms(median(f.modelFixedMs))} ms beyond its reads (a fixed cost for each of a layer's `
-      + 'kernels, as fused engines launch them). That is the weights-bound steps\' miss; a serving engine fuses these steps (norm with '
-      + 'residual, activation with the gate), so it is PyTorch\'s cost more than the model\'s.',
+      + 'kernels, as fused engines launch them). That is the weights-bound steps\' miss, and it is PyTorch\'s: run again with RMSNorm and SiLU · up '
+      + `each compiled into one kernel (decode.py --fused, two runs, files kernels/decode-h200.fused.run1.json and .run2.json), as serving engines fuse `
+      + `them, a step runs ${Math.min(...f.fusedKernels)}–${Math.max(...f.fusedKernels)} kernels and the rest takes ${range(f.fusedOtherMs)} ms; the `
+      + `weights-bound steps go from ${range(f.lightestUnfused)} to ${range(f.lightestFused)} of the prediction, and all steps' median from `
+      + `${ratio(median(f.overPredicted))} to ${ratio(median(f.fusedOverPredicted))} (${range(f.fusedOverPredicted)}).`,
       `- The profiled kernels fill ${range(f.kernelShareOfStep)} of the graph's step: replayed from a CUDA graph the GPU runs them back to back. `
       + `Eager, a batch-1 step takes ${range(f.graphOverEagerBatch1.map((x) => 1 / x))}× as long (the runs' eager steps differ by up to `
       + `${(f.worstEagerSpread * 100).toFixed(0)}%): the host launching each kernel, which the engines' graphs leave out as the model does.`,
@@ -117,7 +136,8 @@ export const decodeSection: ValidationSection = {
         `- Whole-model decode steps on that H200 (\`test/validation/kernels/decode.py\`: Llama 3 8B and Llama 2 7B, batches 1–128, 1,024 and `
         + `4,096 tokens of context, CUDA graphs, kernels profiled): measured ÷ predicted ${ratio(median(f.overPredicted))} (${range(f.overPredicted)}); `
         + `the GEMMs stream the weights at ${range([...f.weightsNarrow, ...f.weightsWide])} of HBM bandwidth and attention the KV cache at `
-        + `${range(f.kvCacheFull)}, where the model charges both ${hbm}; PyTorch's unfused element-wise kernels add ${range(f.otherMs)} ms a step.`,
+        + `${range(f.kvCacheFull)}, where the model charges both ${hbm}; PyTorch's unfused element-wise kernels add ${range(f.otherMs)} ms a step; with RMSNorm and SiLU · up fused, as engines run them, `
+        + `measured ÷ predicted ${ratio(median(f.fusedOverPredicted))} (${range(f.fusedOverPredicted)}).`,
       ],
       summary: [`decode steps (H200)    ${rows.length} steps  measured ÷ predicted ${ratio(median(f.overPredicted))} (${range(f.overPredicted)})  `
         + `weights at ${range([...f.weightsNarrow, ...f.weightsWide])}, KV at ${range(f.kvCacheFull)} of HBM`],

@@ -1,5 +1,5 @@
 import { linearGemmShapes, type GemmShape } from '@trainplan/planner';
-import type { ModelShape } from '@trainplan/model';
+import { stageParameters, type ModelShape } from '@trainplan/model';
 import { modelById } from '@trainplan/presets';
 
 /**
@@ -87,6 +87,37 @@ export interface DecodeCase {
   readonly context: number;
 }
 
+/**
+ * One whole-model prefill on one GPU (kernels/decode.py --prefill): each of `batch` prompts of `prompt` tokens through
+ * every layer at once, its K and V written into the cache, and its last token's logits. estimateInference (packages/
+ * search) costs the same as a static batch's prefillSeconds.
+ */
+export interface PrefillCase extends Omit<DecodeCase, 'context'> {
+  readonly prompt: number;
+}
+
+/**
+ * The optimizer step of one GPU of a published-style plan (kernels/optimizer.py): Adam over the fp32 master weights of
+ * its first pipeline stage (which holds the embedding), cut by the data-parallel shards when the optimizer is
+ * distributed, with the global gradient norm and the cast into bf16 weights. estimatePlan costs it as
+ * breakdown.optimizerSeconds (optimizer-time.ts) over the largest stage: the first, or with an untied output layer the
+ * last, larger by its final norm.
+ */
+export interface OptimizerCase {
+  readonly id: string;
+  readonly model: string;
+  readonly tensor: number;
+  readonly pipeline: number;
+  readonly data: number;
+  readonly distributedOptimizer: boolean;
+  /** The parameters this GPU updates: the planner's stage count over the shards (stageParameters). */
+  readonly parameters: number;
+  /** The stage's parameters, unsharded: Megatron's gradient buffer, which every data-parallel rank holds whole and zeroes each step. */
+  readonly bufferParameters: number;
+  /** The tensors they lie in, `count` of each size: a layer's four linears and the rest of it, and the stage's embedding. */
+  readonly tensors: readonly { readonly numel: number; readonly count: number }[];
+}
+
 export interface KernelCases {
   readonly gemm: readonly GemmCase[];
   readonly attention: readonly AttentionCase[];
@@ -94,6 +125,10 @@ export interface KernelCases {
   readonly layers: readonly LayerCase[];
   /** Decode steps of whole models on one GPU. */
   readonly decode: readonly DecodeCase[];
+  /** Prefills of whole models on one GPU. */
+  readonly prefill: readonly PrefillCase[];
+  /** Optimizer steps of one GPU's parameters. */
+  readonly optimizer: readonly OptimizerCase[];
   /** Rows × columns of the bf16 tensors the element-wise kernels run over. */
   readonly elementwiseShape: readonly [number, number];
 }
@@ -230,6 +265,72 @@ function decodeCases(): DecodeCase[] {
   });
 }
 
+const servedModel = (id: string) => {
+  const model = modelById(id)!.shape;
+  return {
+    model: id, layers: model.layers, hidden: model.hiddenSize, heads: model.attentionHeads, kvHeads: model.kvHeads,
+    headDim: model.hiddenSize / model.attentionHeads, ffn: model.ffnHiddenSize, vocab: model.vocabSize,
+  };
+};
+
+/**
+ * The prefill sweep: Llama 3 8B from a short prompt, where reading the weights bounds it, to 8,192 tokens, where the GEMMs
+ * and attention do, and four prompts at once; Llama 2 7B (a KV head per query head) to its 4,096-token context.
+ */
+const PREFILL_SWEEP: readonly { readonly model: string; readonly batch: number; readonly prompt: number }[] = [
+  { model: 'llama3-8b', batch: 1, prompt: 128 },
+  { model: 'llama3-8b', batch: 1, prompt: 512 },
+  { model: 'llama3-8b', batch: 1, prompt: 2048 },
+  { model: 'llama3-8b', batch: 1, prompt: 8192 },
+  { model: 'llama3-8b', batch: 4, prompt: 2048 },
+  { model: 'llama2-7b', batch: 1, prompt: 512 },
+  { model: 'llama2-7b', batch: 1, prompt: 4096 },
+];
+
+function prefillCases(): PrefillCase[] {
+  return PREFILL_SWEEP.map(({ model, batch, prompt }) => ({ id: `${model}.b${batch}.p${prompt}`, ...servedModel(model), batch, prompt }));
+}
+
+/**
+ * Optimizer steps from 0.2 to 2.7 billion parameters a GPU: GPT-3 175B as SC'21 ran it (TP 8, PP 8, no distributed
+ * optimizer: a stage's 2.7 billion), and three plans with Megatron's distributed optimizer over their data-parallel
+ * ranks (Llama 3 70B TP 4 · PP 4 · DP 8, Llama 3 8B DP 8, Nemotron-4 15B TP 4 · DP 16, as NeMo's recipes shard).
+ */
+const OPTIMIZER_PLANS: readonly Omit<OptimizerCase, 'id' | 'parameters' | 'bufferParameters' | 'tensors'>[] = [
+  { model: 'gpt3-175b', tensor: 8, pipeline: 8, data: 1, distributedOptimizer: false },
+  { model: 'llama3-70b', tensor: 4, pipeline: 4, data: 8, distributedOptimizer: true },
+  { model: 'llama3-8b', tensor: 1, pipeline: 1, data: 8, distributedOptimizer: true },
+  { model: 'nemotron4-15b', tensor: 4, pipeline: 1, data: 16, distributedOptimizer: true },
+];
+
+function optimizerCase(plan: Omit<OptimizerCase, 'id' | 'parameters' | 'bufferParameters' | 'tensors'>): OptimizerCase {
+  const shape = modelById(plan.model)!.shape;
+  const layers = shape.layers / plan.pipeline;
+  const shards = plan.distributedOptimizer ? plan.data : 1;
+  const stage = stageParameters({ shape, tensorParallel: plan.tensor, layersPerStage: Array.from({ length: plan.pipeline }, () => layers) })[0]!;
+  const t = plan.tensor;
+  const h = shape.hiddenSize;
+  const d = h / shape.attentionHeads;
+  const linears = [
+    ((shape.attentionHeads + 2 * shape.kvHeads) * d * h) / t,
+    (shape.attentionHeads * d * h) / t,
+    ((shape.gatedMlp ? 2 : 1) * shape.ffnHiddenSize * h) / t,
+    (shape.ffnHiddenSize * h) / t,
+  ];
+  // Biases and norms: what a layer holds beyond its four linear weights (layer parameters from stageParameters).
+  const perLayer = (stageParameters({ shape, tensorParallel: t, layersPerStage: [layers + 1] })[0]! - stageParameters({ shape, tensorParallel: t, layersPerStage: [layers] })[0]!);
+  const smallPerLayer = perLayer - linears.reduce((a, b) => a + b, 0);
+  const embedding = stage - layers * perLayer;
+  const cut = (n: number) => Math.ceil(n / shards);
+  const tensors = [
+    ...linears.map((n) => ({ numel: cut(n), count: layers })),
+    ...(smallPerLayer > 0 ? [{ numel: cut(smallPerLayer / 4), count: 4 * layers }] : []),
+    { numel: cut(embedding), count: 1 },
+  ];
+  const id = `${plan.model}.tp${t}.pp${plan.pipeline}${plan.distributedOptimizer ? `.dp${plan.data}-sharded` : ''}`;
+  return { id, ...plan, parameters: stage / shards, bufferParameters: stage, tensors };
+}
+
 export function kernelCases(): KernelCases {
   const square = SQUARE_SIZES.flatMap((n) => (['bf16', 'fp8'] as const).map((dtype): GemmCase => ({
     id: `square.${n}.${dtype}`, group: 'square', dtype, pass: 'plain', shape: { m: n, n, k: n }, outputBytes: 2,
@@ -249,6 +350,8 @@ export function kernelCases(): KernelCases {
     attention,
     layers: LAYER_PLANS.map(layerCase),
     decode: decodeCases(),
+    prefill: prefillCases(),
+    optimizer: OPTIMIZER_PLANS.map(optimizerCase),
     elementwiseShape: [16384, 8192],
   };
 }

@@ -5,7 +5,9 @@ import { kernelsSection } from './kernels-section.ts';
 import { layersSection } from './layers-section.ts';
 import { mptSection } from './mpt-section.ts';
 import { nvidiaPerfSection } from './nvidia-perf-section.ts';
+import { optimizerSection } from './optimizer-section.ts';
 import { outOfSampleSection } from './out-of-sample-section.ts';
+import { prefillSection } from './prefill-section.ts';
 import { renderValidationReport, trainingRunsReadme } from './render.ts';
 import { scoreAll, summarise } from './score.ts';
 import { searchSection } from './search-section.ts';
@@ -57,6 +59,8 @@ export const VALIDATION_SECTIONS: ValidationSection[] = [
   searchSection,
   servingSection,
   decodeSection,
+  prefillSection,
+  optimizerSection,
 ];
 
 /** Every section run once, in report order. */

@@ -6,4 +6,4 @@ import { kernelCases } from './kernel-cases.ts';
 const path = fileURLToPath(new URL('../kernels/cases.json', import.meta.url));
 const cases = kernelCases();
 writeFileSync(path, `${JSON.stringify(cases, null, 1)}\n`);
-console.log(`wrote ${path}: ${cases.gemm.length} GEMMs, ${cases.attention.length} attention shapes, ${cases.layers.length} layers, ${cases.decode.length} decode steps`);
+console.log(`wrote ${path}: ${cases.gemm.length} GEMMs, ${cases.attention.length} attention shapes, ${cases.layers.length} layers, ${cases.decode.length} decode steps, ${cases.prefill.length} prefills, ${cases.optimizer.length} optimizer steps`);

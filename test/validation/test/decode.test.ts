@@ -63,6 +63,14 @@ describe('the decode model against the steps', () => {
     const lightest = rows.filter((r) => r.kase.batch === 1 && r.kase.context === 1024);
     for (const r of lightest) expect(r.measuredMs / r.predictedMs, r.kase.id).toBeGreaterThan(1);
   });
+  it('with RMSNorm and SiLU · up fused, as engines run them, the rest shrinks on every step and the weights-bound steps come within 5% of the model', () => {
+    for (const r of rows) {
+      expect(r.fusedOtherMs, r.kase.id).toBeLessThan(r.otherMs / 2);
+      expect(r.fusedKernels, r.kase.id).toBeLessThan(r.kernels);
+    }
+    expect(findings.lightestFused.length).toBeGreaterThan(0);
+    for (const x of findings.lightestFused) expect(Math.abs(x - 1)).toBeLessThanOrEqual(0.05);
+  });
   it('a CUDA graph removes the host\'s launches: a batch-1 step replays in at most half its eager time', () => {
     for (const x of findings.graphOverEagerBatch1) expect(x).toBeLessThanOrEqual(0.5);
   });

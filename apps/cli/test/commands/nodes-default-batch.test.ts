@@ -54,10 +54,11 @@ describe('trainplan nodes without --global-batch: one default batch policy for a
 });
 
 describe('trainplan nodes --days: the scan below the answer slides with each smaller size that meets the deadline', () => {
-  it('Llama 3 8B, 15T tokens in 14 days on H100: 276 nodes meet it (its own batch, 552), which a fixed window under 408 stopped short of', async () => {
-    const { a } = await json(['nodes', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--tokens', '15T', '--days', '14']);
+  // 14.1 days: 276 nodes take 14.08 (14 days before the optimizer step counted the gradient buffer's zeroing, 2026-11-29).
+  it('Llama 3 8B, 15T tokens in 14.1 days on H100: 276 nodes meet it (its own batch, 552), which a fixed window under 408 stopped short of', async () => {
+    const { a } = await json(['nodes', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--tokens', '15T', '--days', '14.1']);
     const alone = await json(['nodes', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--tokens', '15T', '--nodes', '276']);
-    expect(alone.a.days).toBeLessThanOrEqual(14);
+    expect(alone.a.days).toBeLessThanOrEqual(14.1);
     expect(a.nodes).toBeLessThanOrEqual(276);
     // The 128 sizes below the answer were all searched (or the floor below which none can meet it was reached).
     expect(a.checked.complete || a.nodes - a.checked.fromNodes === 128).toBe(true);
