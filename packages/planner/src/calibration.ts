@@ -69,7 +69,10 @@ const AMPERE: ComputeCalibration = {
  * long-sequence rate: the bounded refit puts it at 0.61, under the kernel's 0.62, with GEMM 0.59 unchanged (Hopper
  * MAPE 3.82% → 3.88%, all rows 4.8%; Llama 3.1 405B out of sample BF16 5.3% → 5.6%, FP8 15.7% → 16.2%, its CP 2
  * halving each launch's keys and blocks; SwiGLU's backward counted at 5 widths of f rather than 4 is in these figures).
- * Inside whole layers at 8,192 tokens attention takes about its time alone, so little margin is left it.
+ * Inside whole layers at 8,192 tokens attention takes about its time alone, so little margin is left it. Past the fit,
+ * at 64k and 128k tokens on the H200, cuDNN's rate stays at its 32k value (0.55–0.56) where the launch model keeps
+ * rising toward the constant: attention there is charged 5–8% less time than the kernel takes alone (docs/validation.md,
+ * "Past the fit"); not refitted, for want of long-sequence training rows to check it on.
  * Checked 2026-11-28 against whole layers run on an H100 with nothing beside them (docs/validation.md, "Whole layers"):
  * these constants charge each of 11 published plans' layers more than it took (measured ÷ predicted 0.84–0.95), so
  * the fit is no faster than a layer's kernels alone; its 10 µs a kernel is of the size of the GPU's idle gaps in

@@ -1,6 +1,9 @@
 """Times the kernels of kernels/cases.json on the GPU it runs on and writes what it measured as JSON.
 
-    python3 test/validation/kernels/measure.py CASES.json OUT.json [--dry-run]
+    python3 test/validation/kernels/measure.py CASES.json OUT.json [--long-attention] [--dry-run]
+
+With --long-attention it times only the cases' "longAttention" (flash attention past the sweep's 32,768 tokens, which
+the launch model was not fitted on) and writes them as its "attention".
 
 What it measures, each a check of the planner's kernel model (packages/planner/src/kernel-time.ts):
   * GEMMs: each case's operands laid out as PyTorch lays out the pass (forward F.linear, input gradient,
@@ -29,6 +32,7 @@ import torch.nn.functional as F
 from timing import bench_ms
 
 DRY = '--dry-run' in sys.argv
+LONG_ATTENTION = '--long-attention' in sys.argv
 ARGS = [a for a in sys.argv[1:] if not a.startswith('--')]
 CASES_PATH, OUT_PATH = ARGS[0], ARGS[1]
 DEVICE = 'cpu' if DRY or not torch.cuda.is_available() else 'cuda'
@@ -271,6 +275,13 @@ def main():
     result['environment'] = environment()
     result['measuredAt'] = time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())
     save()
+    if LONG_ATTENTION:
+        section('attention', lambda: measure_attention(cases['longAttention']))
+        for row in result.get('attention', []):
+            print(f"{row['id']:<30} {row['backend']:<16} fwd {row.get('forwardMs', 0):9.2f} ms  fwd+bwd {row.get('forwardBackwardMs', 0):9.2f} ms "
+                  f"{row.get('error', '')[:80]}")
+        print('errors', result['errors'])
+        return
     section('launch', measure_launch)
     section('elementwise', lambda: measure_elementwise(cases['elementwiseShape']))
     section('gemm', lambda: measure_gemms(cases['gemm']))

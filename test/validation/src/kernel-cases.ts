@@ -129,6 +129,8 @@ export interface KernelCases {
   readonly prefill: readonly PrefillCase[];
   /** Optimizer steps of one GPU's parameters. */
   readonly optimizer: readonly OptimizerCase[];
+  /** Flash attention past the sweep (measure.py --long-attention): what the launch model, fitted to 32,768 tokens, extrapolates to. */
+  readonly longAttention: readonly AttentionCase[];
   /** Rows × columns of the bf16 tensors the element-wise kernels run over. */
   readonly elementwiseShape: readonly [number, number];
 }
@@ -177,6 +179,8 @@ const WAVE_M = 8192;
 const WAVE_K = 4096;
 const WAVE_STEPS = 32;
 const ATTENTION_SEQS = [1024, 2048, 4096, 8192, 16384, 32768];
+/** Long-context lengths (64k and 128k tokens on one GPU, as context parallelism's chunks or a single long sequence). */
+const LONG_ATTENTION_SEQS = [65536, 131072];
 
 /** The three GEMMs of one linear layer, with the shapes gemmForwardBackwardSeconds costs. */
 function linearPasses(prefix: string, g: GemmShape, dtype: 'bf16' | 'fp8'): GemmCase[] {
@@ -352,6 +356,9 @@ export function kernelCases(): KernelCases {
     decode: decodeCases(),
     prefill: prefillCases(),
     optimizer: OPTIMIZER_PLANS.map(optimizerCase),
+    longAttention: LONG_ATTENTION_SEQS.flatMap((s) => [true, false].map((causal): AttentionCase => ({
+      id: `flash.s${s}.h16.${causal ? 'causal' : 'full'}`, batch: 1, heads: 16, seqLength: s, headDim: 128, causal,
+    }))),
     elementwiseShape: [16384, 8192],
   };
 }

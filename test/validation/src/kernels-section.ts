@@ -1,4 +1,5 @@
 import { causalTileFraction, COMPUTE_CALIBRATION } from '@trainplan/planner';
+import { longAttentionLines } from './attention-long.ts';
 import {
   attentionPoints, attentionRunToRun, calibrationChecks, elementwiseFractions, flashBlockFit, headCountRatio, fp8ForwardTimeRatio, loadFirstH200Run, loadMeasuredKernels, MEASURED_GPUS, MODELLED_ELEMENTWISE, planShapeScores, sustained, waveSweep,
   type MeasuredGpu, type MeasuredKernels, type ShapeModelScore,
@@ -207,6 +208,8 @@ export const kernelsSection: ValidationSection = {
       + `cuDNN's rate at 8k on Hopper; the calibrated Hopper constant (${HOPPER.attentionPeakFraction}) is cuDNN's long-sequence rate, which `
       + 'Transformer Engine uses in the NeMo runs it was fitted on. At 1,024 tokens cuDNN\'s causal backward runs slower than at 2,048 (another '
       + 'kernel choice), so the per-block fit starts at 2,048 tokens.',
+      '',
+      ...longAttentionLines(),
       '',
       '### Element-wise kernels (a 16,384 × 8,192 BF16 tensor; bytes: each input read once, each output written once)',
       '',
