@@ -32,6 +32,10 @@ describe('the optimizer step', () => {
     const zero1 = { ...llamaOnH100, sharding: 'zero-1' as const };
     expect(step(zero1)).toBeCloseTo(expected(zero1, 38 + 6, N / weightReplicas(zero1), 0), 12);
   });
+  it('DeepSpeed\'s BF16 optimizer (ZeRO with fp32 gradient accumulation) zeroes its unsharded fp32 buffer after each step', () => {
+    const bf16Optimizer = { ...llamaOnH100, sharding: 'zero-1' as const, gradientAccumulation: 'fp32' as const };
+    expect(step(bf16Optimizer)).toBeCloseTo(expected(bf16Optimizer, 38, N / weightReplicas(bf16Optimizer), 4), 12);
+  });
   it('never less with more to update: the step grows with the stage\'s parameters', () => {
     const ctx = kernelContext(gpt3OnSelene, resolveCalibration(gpt3OnSelene));
     expect(optimizerStepSeconds(gpt3OnSelene, ctx, 2 * N)).toBeGreaterThan(optimizerStepSeconds(gpt3OnSelene, ctx, N));

@@ -46,7 +46,7 @@ const breakdown = object({
   pipelineBubbleSeconds: seconds('Pipeline bubble (idle time) per step'),
   pipelineCommSeconds: seconds('Pipeline point-to-point communication per step'),
   dataParallelCommSeconds: seconds('Data-parallel communication per step left after overlap'),
-  optimizerSeconds: seconds('Optimizer update per step'),
+  optimizerSeconds: seconds('Optimizer step per global batch: gradient norm, update, copy into the 16-bit weights, and the gradient buffer reset before the next step'),
   contextParallelCommSeconds: seconds('Extension: context-parallel communication per step left exposed (not hidden behind attention): '
     + 'a part of stepTimeSeconds beside the six contract fields'),
   contextParallelCommTotalSeconds: seconds('Extension: context-parallel communication per step before it overlaps attention '

@@ -44,6 +44,19 @@ describe('estimateInference', () => {
     expect(prefill(base.model.vocabSize + 32_000) - prefill(base.model.vocabSize)).toBeCloseTo(bytes / (base.gpu.hbmBandwidth * 0.7), 9);
   });
 
+  it('with a pipeline, the last stage reads the logits\' weights for each micro-batch: where that makes it the slowest, each micro-batch waits on them', () => {
+    const pipelined = { tensor: 1, pipeline: 8, promptTokens: 16, outputTokens: 8, batch: 8 };
+    const prefill = (vocabSize: number) => {
+      const e = estimateInference({ ...base, model: { ...base.model, vocabSize } }, pipelined);
+      if (!e.ok) throw new Error(e.message);
+      return e.prefillSeconds;
+    };
+    // A vocabulary 8× larger makes the output layer's read the slowest stage at 16-token prompts: all 8 micro-batches pay it.
+    const extra = prefill(8 * base.model.vocabSize) - prefill(base.model.vocabSize);
+    const perRead = (7 * base.model.vocabSize * base.model.hiddenSize * 2) / (base.gpu.hbmBandwidth * 0.7);
+    expect(extra).toBeGreaterThan(7 * perRead);
+  });
+
   it('an indivisible TP names only what does not split: the heads, the FFN, or both', () => {
     const message = (attentionHeads: number, ffnHiddenSize: number) => {
       const e = estimateInference({ ...base, model: { ...base.model, attentionHeads, ffnHiddenSize } }, { ...shape, batch: 1 });

@@ -34,7 +34,7 @@ import torch
 import torch.nn.functional as F
 
 from kernel_profile import kernel_profile
-from timing import bench_ms
+from timing import environment, graph_and_eager_ms
 
 DRY = '--dry-run' in sys.argv
 PREFILL = '--prefill' in sys.argv
@@ -183,21 +183,7 @@ def measure(model, c):
     with torch.no_grad(), sdpa_context():
         logits = model.step(x, caches, position)
         finite = bool(torch.isfinite(logits).all())
-        if DEVICE == 'cuda':
-            stream = torch.cuda.Stream()
-            stream.wait_stream(torch.cuda.current_stream())
-            with torch.cuda.stream(stream):
-                for _ in range(2):
-                    model.step(x, caches, position)
-            torch.cuda.current_stream().wait_stream(stream)
-            graph = torch.cuda.CUDAGraph()
-            with torch.cuda.graph(graph):
-                model.step(x, caches, position)
-            ms = bench_ms(graph.replay, DEVICE)
-            eager_ms = bench_ms(lambda: model.step(x, caches, position), DEVICE)
-        else:
-            ms = bench_ms(lambda: model.step(x, caches, position), DEVICE)
-            eager_ms = ms
+        ms, eager_ms = graph_and_eager_ms(lambda: model.step(x, caches, position), DEVICE)
         # The kernels of one eager step by kind: the linears' GEMMs read the weights, attention the cache.
         profile = kernel_profile(lambda: model.step(x, caches, position), DEVICE)
     del caches
@@ -214,40 +200,17 @@ def measure_prefill(model, c):
     with torch.no_grad(), sdpa_context():
         logits = run()
         finite = bool(torch.isfinite(logits).all())
-        if DEVICE == 'cuda':
-            stream = torch.cuda.Stream()
-            stream.wait_stream(torch.cuda.current_stream())
-            with torch.cuda.stream(stream):
-                for _ in range(2):
-                    run()
-            torch.cuda.current_stream().wait_stream(stream)
-            graph = torch.cuda.CUDAGraph()
-            with torch.cuda.graph(graph):
-                run()
-            ms = bench_ms(graph.replay, DEVICE)
-            eager_ms = bench_ms(run, DEVICE)
-            del graph
-        else:
-            ms = bench_ms(run, DEVICE)
-            eager_ms = ms
+        ms, eager_ms = graph_and_eager_ms(run, DEVICE)
         profile = kernel_profile(run, DEVICE)
     del caches, x
     return {'id': c['id'], 'batch': batch, 'prompt': prompt, 'ms': ms, 'eagerMs': eager_ms, 'finite': finite,
-            'gqaNative': GQA['native'], 'weightBytes': model.weight_bytes, 'profile': profile}
-
-
-def environment():
-    env = {'torch': torch.__version__, 'device': DEVICE, 'dryRun': DRY, 'fused': FUSED}
-    if DEVICE == 'cuda':
-        p = torch.cuda.get_device_properties(0)
-        env.update(name=p.name, smCount=p.multi_processor_count, memoryBytes=p.total_memory, cuda=torch.version.cuda)
-    return env
+            'gqaNative': GQA['native'] if model.kv_heads < model.heads else None, 'weightBytes': model.weight_bytes, 'profile': profile}
 
 
 def main():
     with open(CASES_PATH) as f:
         cases = json.load(f)[KIND]
-    result['environment'] = environment()
+    result['environment'] = environment(DEVICE, DRY, fused=FUSED)
     result['measuredAt'] = time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())
     by_model = {}
     for c in cases:

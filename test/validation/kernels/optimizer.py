@@ -36,7 +36,7 @@ import time
 import torch
 
 from kernel_profile import kernel_profile
-from timing import bench_ms
+from timing import bench_ms, environment
 
 DRY = '--dry-run' in sys.argv
 ARGS = [a for a in sys.argv[1:] if not a.startswith('--')]
@@ -109,18 +109,10 @@ def measure(c):
             'finite': finite, 'stateBytes': state_bytes, **parts, **extra, 'profile': profile}
 
 
-def environment():
-    env = {'torch': torch.__version__, 'device': DEVICE, 'dryRun': DRY}
-    if DEVICE == 'cuda':
-        p = torch.cuda.get_device_properties(0)
-        env.update(name=p.name, smCount=p.multi_processor_count, memoryBytes=p.total_memory, cuda=torch.version.cuda)
-    return env
-
-
 def main():
     with open(CASES_PATH) as f:
         cases = json.load(f)['optimizer']
-    result['environment'] = environment()
+    result['environment'] = environment(DEVICE, DRY)
     result['measuredAt'] = time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())
     for c in cases:
         t0 = time.time()

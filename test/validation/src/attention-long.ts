@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { causalTileFraction, COMPUTE_CALIBRATION, flashLaunchEfficiency, peak16 } from '@trainplan/planner';
 import { gpuById } from '@trainplan/presets';
 import { kernelCases } from './kernel-cases.ts';
 import { attentionPoints, flashBlockFit, type MeasuredKernels } from './kernels-measured.ts';
+import { mean, readKernelRuns, spreadOf } from './measured-runs.ts';
 
 /**
  * Flash attention past the sweep the launch model was fitted on (2,048–32,768 tokens): one sequence of 64k and 128k
@@ -13,7 +13,7 @@ export const LONG_ATTENTION_RUN_FILES = ['attention-long-h200.run1.json', 'atten
 const GPU = 'h200';
 
 export const loadLongAttention = (): Pick<MeasuredKernels, 'environment' | 'measuredAt' | 'errors' | 'attention'>[] =>
-  LONG_ATTENTION_RUN_FILES.map((f) => JSON.parse(readFileSync(new URL(`../kernels/${f}`, import.meta.url), 'utf8')));
+  readKernelRuns(LONG_ATTENTION_RUN_FILES);
 
 export interface LongAttentionPoint {
   readonly seqLength: number;
@@ -30,7 +30,6 @@ export interface LongAttentionPoint {
 }
 
 const HEADS = 16;
-const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
 
 export function longAttentionPoints(runs = loadLongAttention()): LongAttentionPoint[] {
   const gpu = gpuById(GPU)!;
@@ -51,7 +50,7 @@ export function longAttentionPoints(runs = loadLongAttention()): LongAttentionPo
         fittedFraction: fit.fraction * share(c.seqLength, fit.overheadTiles),
         calibratedFraction: hopper.attentionPeakFraction * share(c.seqLength, hopper.attentionBlockOverheadTiles),
         causalOverFull: mean(causal) / mean(full),
-        spread: (Math.max(...causal) - Math.min(...causal)) / mean(causal),
+        spread: spreadOf(causal),
       };
     });
   });

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { runInference } from '@trainplan/protocol';
 import { gpuById } from '@trainplan/presets';
 import { kernelCases, type DecodeCase } from './kernel-cases.ts';
+import { mean, readKernelRuns, spreadOf } from './measured-runs.ts';
 
 /**
  * Whole-model decode steps run on a real GPU by kernels/decode.py (this repository), read back and set against the
@@ -37,11 +37,8 @@ export const DECODE_RUN_FILES = ['decode-h200.json', 'decode-h200.run2.json'] as
 /** The same steps with RMSNorm and SiLU · up each compiled into one kernel (decode.py --fused), two runs, 2026-11-29. */
 export const FUSED_DECODE_RUN_FILES = ['decode-h200.fused.run1.json', 'decode-h200.fused.run2.json'] as const;
 
-const readRuns = (files: readonly string[]): MeasuredDecode[] =>
-  files.map((f) => JSON.parse(readFileSync(new URL(`../kernels/${f}`, import.meta.url), 'utf8')) as MeasuredDecode);
-
-export const loadMeasuredDecode = (): MeasuredDecode[] => readRuns(DECODE_RUN_FILES);
-export const loadFusedDecode = (): MeasuredDecode[] => readRuns(FUSED_DECODE_RUN_FILES);
+export const loadMeasuredDecode = (): MeasuredDecode[] => readKernelRuns<MeasuredDecode>(DECODE_RUN_FILES);
+export const loadFusedDecode = (): MeasuredDecode[] => readKernelRuns<MeasuredDecode>(FUSED_DECODE_RUN_FILES);
 
 export interface DecodeComparison {
   readonly kase: DecodeCase;
@@ -91,7 +88,6 @@ export function predictedDecode(kase: DecodeCase): { ms: number; memoryBound: bo
   return { ms: answer.best.decodeStepSeconds * 1e3, memoryBound: answer.best.memoryBound };
 }
 
-const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
 
 const caseRows = (runs: readonly MeasuredDecode[], id: string): MeasuredDecodeRow[] | undefined => {
   const rows = runs.map((r) => r.decode.find((d) => d.id === id));
@@ -109,9 +105,9 @@ export function decodeComparisons(runs = loadMeasuredDecode(), fusedRuns = loadF
     return [{
       kase,
       measuredMs,
-      spread: (Math.max(...times) - Math.min(...times)) / measuredMs,
+      spread: spreadOf(times),
       eagerMs: mean(ok.map((r) => r.eagerMs)),
-      eagerSpread: (Math.max(...ok.map((r) => r.eagerMs)) - Math.min(...ok.map((r) => r.eagerMs))) / mean(ok.map((r) => r.eagerMs)),
+      eagerSpread: spreadOf(ok.map((r) => r.eagerMs)),
       weightBytes: ok[0]!.weightBytes,
       kvCacheBytes: ok[0]!.kvCacheBytes,
       predictedMs: predicted.ms,

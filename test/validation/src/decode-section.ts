@@ -3,11 +3,10 @@ import { gpuById } from '@trainplan/presets';
 import { DECODE_GPU, decodeComparisons, decodeHbmBandwidth, loadMeasuredDecode, streamingFractions, type DecodeComparison } from './decode-measured.ts';
 import { median } from './kernels-measured.ts';
 import type { ValidationSection } from './sections.ts';
+import { range, ratio } from './measured-runs.ts';
 
 const gb = (bytes: number): string => (bytes / 1e9).toFixed(2);
 const ms = (x: number): string => x.toFixed(2);
-const ratio = (x: number): string => x.toFixed(2);
-const range = (xs: readonly number[]): string => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`;
 
 /**
  * Whether a step's attention launch has a sequence-and-KV-head pair for each of the GPU's SMs (132 on the H200): with
@@ -122,7 +121,8 @@ export const decodeSection: ValidationSection = {
       + 'kernels, as fused engines launch them). That is the weights-bound steps\' miss, and it is PyTorch\'s: run again with RMSNorm and SiLU · up '
       + `each compiled into one kernel (decode.py --fused, two runs, files kernels/decode-h200.fused.run1.json and .run2.json), as serving engines fuse `
       + `them, a step runs ${Math.min(...f.fusedKernels)}–${Math.max(...f.fusedKernels)} kernels and the rest takes ${range(f.fusedOtherMs)} ms; the `
-      + `weights-bound steps go from ${range(f.lightestUnfused)} to ${range(f.lightestFused)} of the prediction, and all steps' median from `
+      + `steps of one sequence at 1,024 tokens, whose bytes are nearly all weights, go from ${range(f.lightestUnfused)} to ${range(f.lightestFused)} `
+      + `of the prediction, and all steps' median from `
       + `${ratio(median(f.overPredicted))} to ${ratio(median(f.fusedOverPredicted))} (${range(f.fusedOverPredicted)}).`,
       `- The profiled kernels fill ${range(f.kernelShareOfStep)} of the graph's step: replayed from a CUDA graph the GPU runs them back to back. `
       + `Eager, a batch-1 step takes ${range(f.graphOverEagerBatch1.map((x) => 1 / x))}× as long (the runs' eager steps differ by up to `

@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { COMPUTE_CALIBRATION, estimatePlan } from '@trainplan/planner';
 import { resolveScenario, validateScenario } from '@trainplan/protocol';
 import { DECODE_GPU, decodeHbmBandwidth } from './decode-measured.ts';
 import { kernelCases, type OptimizerCase } from './kernel-cases.ts';
 import { OPTIMIZER_PASS_BYTES } from '@trainplan/planner';
+import { mean, readKernelRuns, spreadOf } from './measured-runs.ts';
 
 /**
  * Optimizer steps run on a real GPU by kernels/optimizer.py (this repository), read back and set against the step
@@ -42,7 +42,7 @@ export interface MeasuredOptimizer {
 export const OPTIMIZER_RUN_FILES = ['optimizer-h200.run1.json', 'optimizer-h200.run2.json'] as const;
 
 export function loadMeasuredOptimizer(): MeasuredOptimizer[] {
-  return OPTIMIZER_RUN_FILES.map((f) => JSON.parse(readFileSync(new URL(`../kernels/${f}`, import.meta.url), 'utf8')) as MeasuredOptimizer);
+  return readKernelRuns<MeasuredOptimizer>(OPTIMIZER_RUN_FILES);
 }
 
 export type OptimizerPass = keyof typeof OPTIMIZER_PASS_BYTES;
@@ -65,6 +65,8 @@ export interface OptimizerComparison {
   readonly kernelsMs: number;
   readonly hostStepMs: number;
   readonly hostSpread: number;
+  /** How far the norm timed alone differs between the runs over their mean. */
+  readonly normSpread: number;
   readonly passMs: Readonly<Record<OptimizerPass | 'zero' | 'cast' | 'unscale', number>>;
   readonly tensors: number;
   /** trainplan's breakdown.optimizerSeconds for the case's plan on H200s (ms), and what the 34-byte count gave. */
@@ -96,8 +98,6 @@ export function predictedOptimizerMs(c: OptimizerCase): number {
 export const hbmShare = (c: OptimizerCase, bytesPerParameter: number, ms: number): number =>
   (bytesPerParameter * c.parameters) / (ms * 1e-3) / decodeHbmBandwidth();
 
-const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
-const spreadOf = (xs: readonly number[]): number => (Math.max(...xs) - Math.min(...xs)) / mean(xs);
 
 export function optimizerComparisons(runs = loadMeasuredOptimizer()): OptimizerComparison[] {
   const hopper = COMPUTE_CALIBRATION.hopper;
@@ -116,6 +116,7 @@ export function optimizerComparisons(runs = loadMeasuredOptimizer()): OptimizerC
       kernelsMs: mean(kernels),
       hostStepMs: mean(hostSteps),
       hostSpread: spreadOf(hostSteps),
+      normSpread: spreadOf(ok.map((r) => r.normMs)),
       passMs: {
         norm: mean(ok.map((r) => r.normMs)), adam: mean(ok.map((r) => r.adamMs)), copy: mean(ok.map((r) => r.copyMs)),
         zero: mean(ok.map((r) => r.zeroMs)), cast: mean(ok.map((r) => r.castMs)), unscale: mean(ok.map((r) => r.unscaleMs)),

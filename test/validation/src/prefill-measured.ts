@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { peak16 } from '@trainplan/planner';
 import { gpuById } from '@trainplan/presets';
 import { runInference } from '@trainplan/protocol';
 import { DECODE_GPU } from './decode-measured.ts';
 import { kernelCases, type PrefillCase } from './kernel-cases.ts';
+import { mean, readKernelRuns, spreadOf } from './measured-runs.ts';
 
 /**
  * Whole-model prefills run on a real GPU by kernels/decode.py --prefill (this repository), read back and set against
@@ -42,7 +42,7 @@ export interface MeasuredPrefill {
 export const PREFILL_RUN_FILES = ['prefill-h200.run1.json', 'prefill-h200.run2.json'] as const;
 
 export function loadMeasuredPrefill(): MeasuredPrefill[] {
-  return PREFILL_RUN_FILES.map((f) => JSON.parse(readFileSync(new URL(`../kernels/${f}`, import.meta.url), 'utf8')) as MeasuredPrefill);
+  return readKernelRuns<MeasuredPrefill>(PREFILL_RUN_FILES);
 }
 
 export interface PrefillComparison {
@@ -90,7 +90,6 @@ export function predictedPrefillMs(kase: PrefillCase): number {
   return answer.best.prefillSeconds * 1e3;
 }
 
-const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
 
 export function prefillComparisons(runs = loadMeasuredPrefill()): PrefillComparison[] {
   return kernelCases().prefill.flatMap((kase) => {
@@ -102,7 +101,7 @@ export function prefillComparisons(runs = loadMeasuredPrefill()): PrefillCompari
     return [{
       kase,
       measuredMs,
-      spread: (Math.max(...times) - Math.min(...times)) / measuredMs,
+      spread: spreadOf(times),
       eagerMs: mean(ok.map((r) => r.eagerMs)),
       predictedMs: predictedPrefillMs(kase),
       gemmMs: mean(ok.map((r) => r.profile.gemmMs)),

@@ -2,13 +2,9 @@ import { COMPUTE_CALIBRATION } from '@trainplan/planner';
 import { calibrationChecks, median } from './kernels-measured.ts';
 import { loadMeasuredPrefill, prefillComparisons, prefillGemmRates, type PrefillComparison } from './prefill-measured.ts';
 import type { ValidationSection } from './sections.ts';
+import { range, ratio } from './measured-runs.ts';
 
 const ms = (x: number): string => x.toFixed(1);
-const ratio = (x: number): string => x.toFixed(2);
-const range = (xs: readonly number[]): string => {
-  const [low, high] = [Math.min(...xs).toFixed(2), Math.max(...xs).toFixed(2)];
-  return low === high ? low : `${low}–${high}`;
-};
 
 /**
  * Prompts this short or shorter read the weights for longer than their GEMMs compute: on the H200 a token's 2 FLOPs a
@@ -69,7 +65,8 @@ export const prefillSection: ValidationSection = {
       + 'output is kernels/prefill-h200.run1.json and kernels/prefill-h200.run2.json. The prediction is `trainplan inference`\'s first token for a '
       + 'static batch of these prompts on one GPU: the planner\'s forward layer (GEMMs against the tensor peak with tile and wave quantisation, '
       + `flash attention per thread block, element-wise traffic) at the calibrated Hopper constants (GEMM ${hopper.gemmPeakFraction}, attention `
-      + `${hopper.attentionPeakFraction}, HBM ${hopper.hbmFraction}, ${(hopper.kernelOverhead * 1e6).toFixed(0)} µs a kernel), over every layer.`,
+      + `${hopper.attentionPeakFraction}, HBM ${hopper.hbmFraction}, ${(hopper.kernelOverhead * 1e6).toFixed(0)} µs a kernel), over every layer, and `
+      + 'the last tokens\' logits (the output layer\'s weights read once more).',
       '',
       '| model, prompts | measured, graph (ms) | eager (ms) | predicted (ms) | measured ÷ predicted | GEMMs (ms) | GEMMs, of the 16-bit peak | attention (ms) | the rest (ms) |',
       '|---|---|---|---|---|---|---|---|---|',

@@ -337,9 +337,12 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
   const layerForward = layerProfile(prefillInput(m)).forwardSeconds;
   const crossNode = t * p > base.nvlinkDomainGpus;
   const send = (bytes: number) => (p > 1 ? (p - 1) * p2pSeconds({ bytes, fabric: base.fabric, crossNode }) : 0);
-  // The first tokens are the prompts' last logits: the output layer's V·h/t weights read once more, on the last stage.
-  const prefillTraversal = model.layers * layerForward + send(2 * m * promptTokens * model.hiddenSize) + decodeLogitsSeconds(base, model, t);
-  const prefill = prefillTraversal + (microBatches - 1) * mostLayers * layerForward;
+  // The first tokens are the prompts' last logits: the output layer's V·h/t weights read once more, on the last stage,
+  // for each micro-batch, which can make it the slowest stage.
+  const logits = decodeLogitsSeconds(base, model, t);
+  const prefillTraversal = model.layers * layerForward + send(2 * m * promptTokens * model.hiddenSize) + logits;
+  const slowestPrefillStage = Math.max(mostLayers * layerForward, layers[layers.length - 1]! * layerForward + logits);
+  const prefill = prefillTraversal + (microBatches - 1) * slowestPrefillStage;
 
   // Decode: per layer, weights + KV read once per micro-batch (Pope et al. 2022 §3), m sequences at a time.
   const meanContext = promptTokens + outputTokens / 2;
