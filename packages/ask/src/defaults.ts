@@ -8,6 +8,7 @@ import type { AskParameters, DefaultUsed, IntentName } from './question.ts';
 import { shardingOf } from './sharding.ts';
 import { withLayout } from './compared-layouts.ts';
 import { fillSpeculative } from './speculative.ts';
+import { outputWithinContext } from './serving-context.ts';
 import { clusterGpusOf, gpusPerNodeOf } from './cluster-of.ts';
 import { batchNear, defaultBatch, defaultBatchNote, isComputedBatch, isComputedCount, seqLengthOf, tokenBatch } from './default-batch.ts';
 
@@ -187,6 +188,9 @@ function fillServing(p: AskParameters, take: Take): void {
     take('promptTokens', prompt, `a ${prompt.toLocaleString('en-US')}-token prompt (the ${p.seqLength.toLocaleString('en-US')}-token context asked, less the ${output.toLocaleString('en-US')} generated)`);
   }
   fillPrompt(p, take, lengths);
+  // A context stated beside a prompt bounds the output too: the default cut to fit it (serving-context.ts).
+  const within = p.outputTokens === undefined ? outputWithinContext(p, DEFAULT_OUTPUT_TOKENS) : undefined;
+  if (within !== undefined) take('outputTokens', within.tokens, within.text);
   if (p.outputTokens === undefined) take('outputTokens', DEFAULT_OUTPUT_TOKENS, `${DEFAULT_OUTPUT_TOKENS} generated tokens per request (no length given)`);
   fillLatencyBounds(p, take);
 }

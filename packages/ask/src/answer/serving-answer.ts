@@ -12,6 +12,7 @@ import { answerHelp } from './help-answer.ts';
 import { assumedBoundNote } from './assumed-bound.ts';
 import { refusalWords } from './issue-words.ts';
 import { servingParallelNotes, servingParallelProblems } from './serving-parallel-notes.ts';
+import { contextNote, contextProblem } from '../serving-context.ts';
 import { firstTokenText, isLoaded, loadFigure, loadHeadline, takesText } from './serving-load.ts';
 import {
   draftName, SPECULATION_TRADE, speculationAssumption, speculationConfiguration, speculationFigure, speculativeOf,
@@ -26,7 +27,9 @@ import { asksMostConcurrent, mostConcurrentLead, otherReplicaNote } from './serv
 import { lowestLatencyAsked, lowestLatencyLead } from './serving-latency.ts';
 import { ASKS_FEWEST_GPUS, fewestGpusToServe, fewestLead } from './serving-fewest.ts';
 import { spreadUsers, type ReplicaShape, type SpreadPlan } from './spread-users.ts';
-import { concurrentValue, rateConcurrencyText, usersAssumption, usersFigure, usersHeadline, usersInAll, usersMissedText, usersNotes } from './serving-users.ts';
+import {
+  concurrentValue, rateConcurrencyText, usersAssumption, usersFigure, usersHeadline, usersInAll, usersMissedText, usersNotes, usersWithoutSpeculation,
+} from './serving-users.ts';
 
 /**
  * "Can I serve 70B on one H100 node?", "how many GPUs to serve llama 3 8b at 1000 QPS": the protocol's
@@ -38,7 +41,8 @@ import { concurrentValue, rateConcurrencyText, usersAssumption, usersFigure, use
  * decoding (the protocol's `speculative`) its figures are worded (serving-speculation.ts) and the plan without it
  * is said beside, from a second run: speculation wins at small batches and loses at large ones. With a number of
  * concurrent requests, the service's in all (serving-users.ts), the plan on the fewest GPUs that holds them spread over
- * replicas of one shape (spread-users.ts), each shape's batches asked of runInference one at a time (answerUsers).
+ * replicas of one shape (spread-users.ts), each shape's batches asked of runInference one at a time (answerUsers); speculating,
+ * each replica is one pipeline stage with its draft, and the users' spread without a draft is said beside.
  */
 
 const CONTINUOUS = 'continuous batching (requests join and leave the batch at every decode step, as vLLM and TensorRT-LLM in-flight batching serve)';
@@ -315,7 +319,9 @@ export function answerServing(asked: ParsedQuestion): Answer {
   const stated = clusterGpusOf(p);
   // What only continuous batching plans (a rate, a cached prefix) the protocol refuses static; issue-words.ts words it.
   const batching: Batching = ASKS_STATIC.test(q.text) ? 'static' : 'continuous';
-  const parallelProblems = servingParallelProblems(p);
+  // A prompt and output past the context stated: no engine serves the request asked (serving-context.ts).
+  const context = contextProblem(q.stated, p);
+  const parallelProblems = [...servingParallelProblems(p), ...(context === undefined ? [] : [context])];
   if (parallelProblems.length > 0) return answerHelp(q, parallelProblems);
   const spec = speculativeOf(p);
   // Speculation asked with no draft to assume (speculative.ts) is said in the headline too: the plan is without it.
@@ -323,7 +329,7 @@ export function answerServing(asked: ParsedQuestion): Answer {
   const subject = `${modelNameOf(p)}${drafting} on ${stated === undefined ? '' : `${stated} × `}${gpuName(p.gpu ?? '')}`;
   const baseOf = (data: Served, more: readonly string[] = []) => ({
     intent: q.intent, question: q.text, examples: [], data,
-    assumptions: [...q.defaults.map((d) => d.text), batching === 'static' ? STATIC : CONTINUOUS, ...kvCacheAssumption(p), ...prefixCaching(p, cachedPrefixOf(data)), ...speculationAssumption(spec), ...more],
+    assumptions: [...q.defaults.map((d) => d.text), ...contextNote(q.stated, p), batching === 'static' ? STATIC : CONTINUOUS, ...kvCacheAssumption(p), ...prefixCaching(p, cachedPrefixOf(data)), ...speculationAssumption(spec), ...more],
   });
   // "To 500 concurrent users": the service's requests in all, spread over replicas (serving-users.ts), on the fewest GPUs.
   const users = usersInAll(q);
@@ -459,10 +465,13 @@ const MAX_PIPELINE_ON_COUNT = 16;
  */
 function answerUsers(q: ParsedQuestion, users: number, stated: number | undefined, batching: Batching, subject: string,
   baseOf: (data: Served, more: readonly string[]) => Omit<Answer, 'kind' | 'ok' | 'headline' | 'figures' | 'notes'>): Answer | undefined {
-  const p = q.parameters;
-  const runAt = (x: { tensor: number; pipeline: number }, batch: number, gpus: number | undefined) =>
+  const asked = q.parameters;
+  const spec = speculativeOf(asked);
+  const runAt = (x: { tensor: number; pipeline: number }, batch: number, gpus: number | undefined, p = asked) =>
     runInference(requestOf({ ...p, tensor: x.tensor, pipeline: x.pipeline, concurrency: batch }, gpus, batching));
-  const search = (gpus: number | undefined) => {
+  // The users spread over one shape's replicas, with the question's draft (`p`, the question's parameters) or, said beside a
+  // speculating plan, without it.
+  const search = (gpus: number | undefined, p = asked) => {
     // Each shape's largest batch that fits, from one run at a single request with no bound (every shape holds that). With
     // GPUs named, every shape that fits in them at least once, not only those dividing them (runInference's shapes on a
     // count): the users may leave GPUs idle. QA: on 10 H100 only shapes of 1, 2, 5 and 10 GPUs were tried, so 150 users
@@ -476,11 +485,12 @@ function answerUsers(q: ParsedQuestion, users: number, stated: number | undefine
       : probe.byShape.flatMap((s) => (s.ok && s.largestBatch.gpus <= (gpus ?? Number.POSITIVE_INFINITY)
         ? [{ tensor: s.tensor, pipeline: s.pipeline, gpus: s.largestBatch.gpus, maxBatch: s.largestBatch.maxBatch }] : []));
     return spreadUsers(users, shapes, (shape, batch) => {
-      const one = runAt(shape, batch, shape.gpus);
+      const one = runAt(shape, batch, shape.gpus, p);
       const point = one.ok ? one.best ?? one.closest?.point : undefined;
       return point === undefined ? undefined : { point, within: one.ok && one.best !== undefined };
     }, gpus, { maxTokenSeconds: p.maxTokenSeconds, maxFirstTokenSeconds: p.maxFirstTokenSeconds });
   };
+  const p = asked;
   const found = search(stated);
   const plan = found.fewest ?? found.nearest ?? found.mostWithin;
   const result = plan === undefined ? undefined : runAt(plan.point, plan.batch, plan.gpus);
@@ -489,7 +499,9 @@ function answerUsers(q: ParsedQuestion, users: number, stated: number | undefine
   const base = baseOf(result, [usersAssumption(users)]);
   const bounds = boundsText(p);
   const replicas = plan.replicas > 1 ? ` · ${countOf(plan.replicas, 'replica')}` : '';
-  const configuration = `${shapeText(x)} · batch ${x.batch.toLocaleString('en-US')}${replicas} · ${precisionConfiguration(p)} · ${lengthsText(p)}`;
+  const configuration = `${shapeText(x)} · batch ${x.batch.toLocaleString('en-US')}${replicas} · ${precisionConfiguration(p)} · ${lengthsText(p)}${speculationConfiguration(spec)}`;
+  // Speculating: the users' plan without a draft said beside, as for one replica's batch (withoutSpeculation).
+  const without = spec === undefined ? [] : [usersWithoutSpeculation(found.fewest, search(stated, { ...p, speculative: undefined }), users, stated, bounds)];
   // The GPUs the users take are said apart where they are several replicas, or against the GPUs named (the spare ones).
   const taken = plan.replicas > 1 || stated !== undefined ? [usersFigure(plan, stated, found.fewest === undefined)] : [];
   const figures = [...pointFigures(x, p, plan.gpus, q.text, q.stated.deadlineSeconds, plan), ...taken, ...generationFigure(x, p, plan.gpus)];
@@ -500,7 +512,7 @@ function answerUsers(q: ParsedQuestion, users: number, stated: number | undefine
     return {
       ...base, kind: 'answer', ok: true, configuration, figures, ...memory,
       headline: `${budget.verdict}${subject}: ${ASKS_FIT.test(q.text) ? 'fits; ' : ''}${planned}${boundsNote(bounds, true)}`,
-      notes: [...servingParallelNotes(p, x, plan.gpus), ...askedWarnings(result.warnings, p), ...usersNotes(found, stated), ...noPriceNote(p, q.text)],
+      notes: [...servingParallelNotes(p, x, plan.gpus), ...askedWarnings(result.warnings, p), ...usersNotes(found, stated), ...without, ...noPriceNote(p, q.text)],
     };
   }
   // None keeps the bounds: with GPUs named, the fewest that would with none named (the plan "on more GPUs" a rate's closest says).
@@ -511,7 +523,7 @@ function answerUsers(q: ParsedQuestion, users: number, stated: number | undefine
     headline: `${subject}: no plan serves ${countOf(users, 'concurrent request')}${on} within ${bounds ?? 'the latency bounds'}: ${usersMissedText(found, stated)}`,
     configuration: `${plan === found.nearest ? 'closest to the bounds, missing them' : `closest, holding ${plan.users.toLocaleString('en-US')} of the ${users.toLocaleString('en-US')}`}: ${configuration}`,
     figures: figures.map((f) => ({ ...f, label: `${f.label} (closest)` })),
-    notes: [...askedWarnings(result.warnings, p), ...(free === undefined ? [] : [`On more GPUs than named: ${usersHeadline(free, undefined)}.`])],
+    notes: [...askedWarnings(result.warnings, p), ...(free === undefined ? [] : [`On more GPUs than named: ${usersHeadline(free, undefined)}.`]), ...without],
   };
 }
 

@@ -5,7 +5,7 @@ import type { AnswerFigure } from './answer-types.ts';
 import type { LoadedPoint } from './serving-load.ts';
 import { ASKS_KV_SIZE } from './kv-cache-size.ts';
 import { ASKS_MEMORY } from './serving-memory.ts';
-import { speculativeOf } from './serving-speculation.ts';
+import { SPECULATION_TRADE } from './serving-speculation.ts';
 import { gpusOfNamed, latencyText, namedGpus, replicaRequestsPerSecond, replicasAtText, requestsPerSecondText, shapeText } from './serving-text.ts';
 import type { SpreadPlan, SpreadSearch } from './spread-users.ts';
 
@@ -25,12 +25,15 @@ const PER_REPLICA = /\b(?:concurrent|simultaneous|parallel)\s*(?:requests?|users
  * The concurrent requests a serving question asks to serve in all ("to 500 concurrent users", "with concurrency 64"), to be
  * spread over replicas; undefined where its concurrency is one replica's: a batch size (taken as one replica's, defaults.ts),
  * said per replica, at a request rate (whose replicas are the load's, each at that batch), or where the question asks a
- * replica's memory or KV cache at it, or speculates (whose plan is compared with its plan without a draft, one replica's).
+ * replica's memory or KV cache at it. Speculating too, the users are the service's, spread over replicas of one pipeline
+ * stage with the draft (as vLLM runs it), the spread without a draft said beside (usersWithoutSpeculation). QA: "serve
+ * llama3-70b on H100 to 500 concurrent users with speculative decoding" put all 500 on one TP 8 replica, which holds 477,
+ * and answered "does not fit", where 4 replicas of TP 4 hold them.
  */
 export function usersInAll(q: ParsedQuestion): number | undefined {
   const users = q.stated.concurrency;
   if (users === undefined || !Number.isInteger(users) || users < 1) return undefined;
-  if (q.parameters.requestsPerSecond !== undefined || speculativeOf(q.parameters) !== undefined) return undefined;
+  if (q.parameters.requestsPerSecond !== undefined) return undefined;
   if (PER_REPLICA.test(q.text) || ASKS_KV_SIZE.test(q.text) || ASKS_MEMORY.test(q.text)) return undefined;
   return users;
 }
@@ -131,4 +134,20 @@ export function usersMissedText(search: SpreadSearch, named: number | undefined)
     : alone ? [`even one request per replica misses them, ${shapeText(nearest.point)} coming closest: ${latencyText(nearest.point)}`]
       : [`all ${formatGrouped(nearest.users)} come closest ${asReplicas(nearest)}: ${latencyText(nearest.point)}`];
   return [...most, ...closest].join('; ');
+}
+
+/**
+ * The users' plan without speculative decoding, said beside a speculating one (`speculating`, its fewest GPUs; undefined
+ * where none keeps the bounds), from the same spread search with no draft (`plain`): "Without speculative decoding: 8 GPUs
+ * serve 500 concurrent requests as 1 replica of TP 4 · PP 2: …: 16 GPUs with speculation, 8 without; speculation pays …",
+ * as the plan of one replica's batch and the plan at a rate are compared (serving-answer.ts withoutSpeculation).
+ */
+export function usersWithoutSpeculation(speculating: SpreadPlan | undefined, plain: SpreadSearch, users: number, named: number | undefined, bounds: string | undefined): string {
+  const without = plain.fewest;
+  if (without === undefined) {
+    const on = named === undefined ? '' : ` on the ${countOf(named, 'GPU')}`;
+    return `Without speculative decoding no plan serves ${countOf(users, 'concurrent request')}${on} within ${bounds ?? 'the latency bounds'}${speculating === undefined ? ' either' : ''}; ${SPECULATION_TRADE}.`;
+  }
+  const gpus = speculating === undefined ? '' : `: ${countOf(speculating.gpus, 'GPU')} with speculation, ${formatGrouped(without.gpus)} without`;
+  return `Without speculative decoding: ${usersHeadline(without, named)}${gpus}; ${SPECULATION_TRADE}.`;
 }

@@ -71,6 +71,12 @@ const SEQUENCE_LENGTHS: readonly RegExp[] = [
   // sequences"): only a power of two, after none of those words, is a length.
   new RegExp(String.raw`${NOT_A_LENGTH_BEFORE}(?<!\b(?:on|over|from)\s+)\b${POWER_OF_TWO}${TOKEN_LENGTH}[\s-]*(?:sequences?|seqs?)\b`
     + String.raw`(?![\s-]*(?:per|each|an?|in\s+an?)\s+(?:global\s+)?(?:batch|step|iteration)\b)`),
+  // A context after its name: "a context of 8,192 tokens", "context window of 32k", "max context 4k", "maximum context length:
+  // 8192" (vLLM's max_model_len). The number must read as a length (3 digits or more, k or M, or "tokens" after it), so "context 2"
+  // is never a 2-token context, and "context parallel" is CP's (takeParallelism). QA: "with a context of 8,192 tokens" was a
+  // budget of 8,192 tokens to generate, and "max context 4k" was not read, a 2k prompt and 3k output planned past it.
+  new RegExp(String.raw`\b(?:max(?:imum)?[\s-]+)?context(?:[\s-]*(?:window|length|len|size))?\s*(?:of|=|:|is)?\s*(?:about\s+|~\s*)?`
+    + String.raw`(?=\d{3}|[\d.]+\s?(?:k|m|million|thousand)\b|[\d.]+[\s-]*tok)${TOKEN_LENGTH}(?:[\s-]*tok(?:en)?s?)?\b(?![\s-]*(?:per\b|\/))`),
 ];
 
 /**

@@ -1,0 +1,71 @@
+import { modelShapeOf } from './model-of.ts';
+import type { AskParameters } from './question.ts';
+
+/**
+ * A context length stated in a serving question ("at a 32k context", "with a context of 8,192 tokens", "max context 4k"):
+ * the window a request's tokens are held in, its prompt and the tokens it generates together, as vLLM's max_model_len and
+ * TensorRT-LLM's max_seq_len bound them (a request past it is refused, not served). Beside a prompt length it is a bound,
+ * never the plan's length: QA: "2,000-token prompts at a 32k context" planned 2,000 + 512 tokens and never said the 32k, and
+ * "a 2k prompt and 3k output, max context 4k" planned 5,120 tokens a request past the 4,096 asked.
+ */
+
+const n = (x: number): string => x.toLocaleString('en-US');
+
+/**
+ * The output a stated context leaves beside the prompt where the default output would overrun it ("2k prompts, max context
+ * 2.25k": 2,048 + 512 is past 2,304, so 256): the context less the prompt, said with why. Undefined where the default fits, no
+ * context or prompt is known, or the prompt fills the context (refused instead: contextProblem).
+ */
+export function outputWithinContext(p: AskParameters, defaultOutput: number): { tokens: number; text: string } | undefined {
+  const context = p.seqLength;
+  const prompt = p.promptTokens;
+  if (context === undefined || prompt === undefined || prompt >= context || prompt + defaultOutput <= context) return undefined;
+  const tokens = context - prompt;
+  return {
+    tokens,
+    text: `${n(tokens)} generated tokens per request: the ${n(context)}-token context asked less the ${n(prompt)}-token prompt (no output length given; ${defaultOutput} otherwise, which would overrun it)`,
+  };
+}
+
+/**
+ * Why a serving plan cannot be made where its prompt and output overrun the context stated (`stated`, the question's
+ * facts, says which lengths were given; `p`, with the defaults): a request holds both within its context, so the question
+ * asks for what no engine serves. Undefined where they fit, or no context is stated.
+ */
+export function contextProblem(stated: AskParameters, p: AskParameters): string | undefined {
+  const context = stated.seqLength;
+  const prompt = p.promptTokens ?? 0;
+  const output = p.outputTokens ?? 0;
+  if (context === undefined || prompt + output <= context) return undefined;
+  const given = (x: number | undefined) => (x === undefined ? ' (none given)' : '');
+  const held = 'a request holds its prompt and the tokens it generates within its context (vLLM\'s max_model_len refuses one past it)';
+  const fills = (x: number) => (x === context ? 'fill' : 'are longer than');
+  // The length asked that alone fills the context is the one named: a prompt given first, then an output given (whose
+  // prompt, none being given, is the default), then a default prompt past a short context.
+  if (stated.promptTokens === undefined && stated.outputTokens !== undefined && output >= context) {
+    return `the ${n(output)} output tokens asked ${fills(output)} the ${n(context)}-token context asked, leaving no room for a prompt: ${held}; say fewer output tokens or a longer context`;
+  }
+  if (prompt >= context) {
+    return `the ${n(prompt)}-token prompt${given(stated.promptTokens)} ${prompt === context ? 'fills' : 'is longer than'} the ${n(context)}-token context asked, leaving no room for the tokens it generates: ${held}; say a shorter prompt or a longer context`;
+  }
+  return `a ${n(prompt)}-token prompt${given(stated.promptTokens)} and ${n(output)} output tokens${given(stated.outputTokens)} are ${n(prompt + output)} tokens, past the ${n(context)}-token context asked: ${held}; `
+    + 'say a shorter prompt or output, or a longer context';
+}
+
+/**
+ * Where the context stated is longer than a request's prompt and output, one line saying it leaves the plan as it is: a
+ * paged KV cache holds in fixed-size blocks the tokens each request has, not its whole window (Kwon et al., "Efficient
+ * Memory Management for Large Language Model Serving with PagedAttention", SOSP 2023: vLLM; TensorRT-LLM's paged KV cache
+ * likewise), so the memory, batch and latency planned are the request's tokens'. A context past the model's own sequence
+ * length is said too: the window asked needs a long-context variant. Empty where no context is stated or the lengths fill it.
+ */
+export function contextNote(stated: AskParameters, p: AskParameters): string[] {
+  const context = stated.seqLength;
+  const prompt = p.promptTokens ?? 0;
+  const output = p.outputTokens ?? 0;
+  if (context === undefined || prompt + output >= context) return [];
+  const shape = modelShapeOf(p);
+  const own = shape !== undefined && context > shape.seqLength ? `; a window past ${shape.name}'s own ${n(shape.seqLength)} tokens takes a long-context variant of it` : '';
+  return [`the ${n(context)}-token context asked holds each request's ${n(prompt)} prompt + ${n(output)} output tokens and leaves the plan unchanged: a paged KV cache `
+    + `(vLLM's PagedAttention, Kwon et al. SOSP 2023; TensorRT-LLM's paged KV cache) holds the tokens a request has, not the whole window${own}`];
+}

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { ask } from '../src/answer/answer.ts';
+import { parse } from '../src/parse.ts';
+import { figure } from './support/serving.ts';
+
+const options = { publicUrl: null } as const;
+
+/** The line a context longer than the request's tokens is said in, up to the lengths it names. */
+const UNCHANGED = /leaves the plan unchanged: a paged KV cache \(vLLM's PagedAttention, Kwon et al\. SOSP 2023; TensorRT-LLM's paged KV cache\) holds the tokens a request has, not the whole window/;
+
+describe('a context is read beside a prompt, in the phrasings people use', () => {
+  it.each([
+    ['serve llama3-70b on H100 with 2,000-token prompts at a 32k context, 500 concurrent users at 50 ms per token', 2000, 32 * 1024],
+    ['serve llama3-70b on H100 with 2k prompts and a 32k context window', 2048, 32 * 1024],
+    ['serve llama3-70b on H100 with 2k prompts with a context of 8,192 tokens', 2048, 8192],
+    ['serve llama3-70b on H100 with a 2k prompt and 3k output, max context 4k', 2048, 4096],
+    ['serve llama3-70b with maximum context length: 16k, 1k prompts', 1024, 16 * 1024],
+  ])('"%s": prompt %d, context %d', (question, prompt, context) => {
+    const q = parse(question);
+    expect(q.problems).toEqual([]);
+    expect(q.notRead).toEqual([]);
+    expect(q.stated.promptTokens).toBe(prompt);
+    expect(q.stated.seqLength).toBe(context);
+  });
+
+  it('"a context of 8,192 tokens" is no budget of tokens to generate (QA: "Time to generate … 8.19k generated tokens")', () => {
+    const question = 'serve llama3-70b on H100 with 2k prompts with a context of 8,192 tokens';
+    expect(parse(question).stated.tokens).toBeUndefined();
+    expect(figure(ask(question, options), 'Time to generate')).toBe('');
+  });
+
+  it('"context 2" is no 2-token context, and context parallelism stays CP', () => {
+    expect(parse('serve llama3-8b on h100 with context 2').stated.seqLength).toBeUndefined();
+    const cp = parse('train llama3-8b with context parallel 2 on 64 h100 at 32k');
+    expect(cp.stated.context).toBe(2);
+    expect(cp.stated.seqLength).toBe(32 * 1024);
+  });
+});
+
+describe('a context longer than the prompt and output leaves the plan unchanged, and says so', () => {
+  const question = 'serve llama3-70b on H100 with 2,000-token prompts at a 32k context, 500 concurrent users at 50 ms per token';
+
+  it('the plan is the one without the context: same headline, configuration and figures', () => {
+    const a = ask(question, options);
+    const without = ask('serve llama3-70b on H100 with 2,000-token prompts, 500 concurrent users at 50 ms per token', options);
+    expect(a.ok).toBe(true);
+    expect(a.headline).toBe(without.headline);
+    expect(a.configuration).toBe(without.configuration);
+    expect(a.configuration).toContain('2,000 prompt tokens + 512 output tokens');
+    expect(a.figures).toEqual(without.figures);
+  });
+
+  it('one line names the 32,768-token context, the 2,000 + 512 tokens it holds, why paging leaves the plan so, and Llama 3 70B\'s own 8,192', () => {
+    const lines = ask(question, options).assumptions.filter((l) => /32,768-token context/.test(l));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^the 32,768-token context asked holds each request's 2,000 prompt \+ 512 output tokens and /);
+    expect(lines[0]).toMatch(UNCHANGED);
+    // Llama 3 70B was trained at 8,192 tokens (Meta's config.json max_position_embeddings): a 32k window is past it.
+    expect(lines[0]).toMatch(/; a window past Llama 3 70B's own 8,192 tokens takes a long-context variant of it$/);
+  });
+
+  it.each([
+    ['serve llama3-70b on H100 with 2k prompts and a 32k context window', 32_768, 2048],
+    ['serve llama3-70b on H100 with 2k prompts with a context of 8,192 tokens', 8192, 2048],
+  ])('"%s": said too', (q, context, prompt) => {
+    const said = ask(q, options).assumptions.join('\n');
+    expect(said).toContain(`the ${context.toLocaleString('en-US')}-token context asked holds each request's ${prompt.toLocaleString('en-US')} prompt + 512 output tokens`);
+    expect(said).toMatch(UNCHANGED);
+  });
+
+  it('a context within the model\'s own length says nothing of a long-context variant', () => {
+    expect(ask('serve llama3-70b on H100 with 2k prompts with a context of 8,192 tokens', options).assumptions.join('\n')).not.toMatch(/long-context variant/);
+  });
+
+  it('a context alone is filled by the prompt, as before: no line saying it leaves the plan unchanged', () => {
+    const a = ask('serve llama3-70b on H100 at a 32k context', options);
+    expect(a.configuration).toContain(`${(32_768 - 512).toLocaleString('en-US')} prompt tokens + 512 output tokens`);
+    expect(a.assumptions.join('\n')).not.toMatch(UNCHANGED);
+  });
+});
+
+describe('a prompt and output past the context are never planned past it', () => {
+  it('"max context 4k" with a 2k prompt and 3k output is refused: 2,048 + 3,072 = 5,120 tokens', () => {
+    const a = ask('serve llama3-70b on H100 with a 2k prompt and 3k output, max context 4k', options);
+    expect(a.ok).toBe(false);
+    expect(a.headline).toBe('I could not answer that: a 2,048-token prompt and 3,072 output tokens are 5,120 tokens, past the 4,096-token context asked: '
+      + 'a request holds its prompt and the tokens it generates within its context (vLLM\'s max_model_len refuses one past it); say a shorter prompt or output, or a longer context.');
+  });
+
+  it('with no output length given, the default 512 is cut to the context less the prompt: 2,304 − 2,048 = 256, said', () => {
+    const question = 'serve llama3-70b on H100 with a 2k prompt, max context 2.25k';
+    expect(parse(question).parameters.outputTokens).toBe(256);
+    const a = ask(question, options);
+    expect(a.ok).toBe(true);
+    expect(a.configuration).toContain('2,048 prompt tokens + 256 output tokens');
+    expect(a.assumptions).toContain('256 generated tokens per request: the 2,304-token context asked less the 2,048-token prompt (no output length given; 512 otherwise, which would overrun it)');
+  });
+
+  it('a prompt as long as the context is refused: nothing is left to generate', () => {
+    expect(ask('serve llama3-70b on H100 with a 4k prompt, max context 4k', options).headline)
+      .toMatch(/^I could not answer that: the 4,096-token prompt fills the 4,096-token context asked, leaving no room for the tokens it generates: /);
+  });
+
+  it('an output longer than the context is refused as the output\'s, the prompt being the default', () => {
+    expect(ask('serve llama3-70b on H100 with 2k output tokens, max context 1k', options).headline)
+      .toMatch(/^I could not answer that: the 2,048 output tokens asked are longer than the 1,024-token context asked, leaving no room for a prompt: .*; say fewer output tokens or a longer context\.$/);
+  });
+
+  it('a context shorter than the default prompt, with no lengths given, says the prompt was not given', () => {
+    expect(ask('serve llama3-70b on H100 with max context 512', options).headline)
+      .toMatch(/^I could not answer that: the 2,048-token prompt \(none given\) is longer than the 512-token context asked/);
+  });
+});
