@@ -81,7 +81,9 @@ export function spaceFlagsHelp(column: number): string {
   };
   return [
     line('--tensor LIST', 'only these tensor-parallel degrees, e.g. 4,8 (likewise --pipeline LIST,'),
-    line('', '--context LIST, --virtual-stages LIST, --micro-batch LIST)'),
+    line('', '--context LIST, --virtual-stages LIST, --micro-batch LIST); by default'),
+    line('', 'context parallelism 1-8, or up to chunks of 8,192 tokens on longer'),
+    line('', 'sequences (CP 16 at 128k)'),
     line('--recompute LIST', 'only these recompute modes: none, selective, full, full-partial (full on'),
     line('', 'some layers per stage)'),
     line('--pipeline-split LIST', 'only these pipeline layouts: layers (the layers alone), embedding, loss,'),

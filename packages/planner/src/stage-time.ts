@@ -39,7 +39,8 @@ export function stageTimes(args: {
   // asynchronous backward communication may still hide some behind the column-parallel GEMMs.
   const tpBackward = overlapTp ? exposed(tp.backward, layer.gemmBackward, true) : exposedTensorParallelBackward(input, layer, tp);
   // Ring attention overlaps each K/V exchange with the attention block it feeds (Transformer Engine).
-  const cpPerLayer = exposed(cp.forward, layer.attentionForward, true) + exposed(cp.backward, layer.attentionBackward, true);
+  const cpForward = exposed(cp.forward, layer.attentionForward, true);
+  const cpPerLayer = cpForward + exposed(cp.backward, layer.attentionBackward, true);
 
   return layers.map((n, i) => {
     // recomputeLayers counts a stage's recomputed layers. Megatron's --recompute-num-layers N (method block)
@@ -54,8 +55,10 @@ export function stageTimes(args: {
     backward += args.accumulation?.[i] ?? 0;
     const recompute = recomputed * recomputePerLayer;
     const tensorParallelComm = n * (tpForward + tpBackward) + (input.recompute === 'full' ? recomputed * tpForward : 0);
-    const contextParallelComm = n * cpPerLayer;
-    const contextParallelCommTotal = n * (cp.forward + cp.backward);
+    // A recomputed layer (full or selective) runs its attention forward again, ring exchanges included: the attention
+    // op itself exchanges K and V with its neighbours (Transformer Engine's context-parallel attention), whichever recompute.
+    const contextParallelComm = n * cpPerLayer + recomputed * cpForward;
+    const contextParallelCommTotal = n * (cp.forward + cp.backward) + recomputed * cp.forward;
     const compute = forward + backward + recompute;
     return {
       forward, backward, compute, recompute, tensorParallelComm, contextParallelComm, contextParallelCommTotal,

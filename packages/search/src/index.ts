@@ -2,7 +2,7 @@
 export type { Candidate, RecomputeChoice, SearchBase } from './candidate.ts';
 export { planFor, describeCandidate, overlapPipelineCommFor, overlapTensorParallelCommFor, scatterGatherFor } from './candidate.ts';
 export type { SearchSpace, SearchConstraints } from './search-space.ts';
-export { defaultSearchSpace, spaceSize } from './search-space.ts';
+export { CONTEXT_CHUNK_TOKENS, defaultMaxContext, defaultSearchSpace, spaceSize } from './search-space.ts';
 export type { PastLayoutTally, PruneReason, PruneTally } from './prune-reason.ts';
 export { PRUNE_REASON_TEXT } from './prune-reason-text.ts';
 export { MemoryBound } from './memory-bound.ts';

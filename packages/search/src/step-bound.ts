@@ -11,9 +11,9 @@ import { layerKey } from './memory-bound.ts';
 interface LayerTimes {
   /** Forward + backward, with the exposed tensor-parallel collectives. */
   readonly base: Seconds;
-  /** What full recompute adds per recomputed layer (the forward again, its collectives included). */
+  /** What full recompute adds per recomputed layer (the forward again, its collectives and ring exchanges included). */
   readonly full: Seconds;
-  /** What selective recompute adds per layer (the attention core). */
+  /** What selective recompute adds per layer (the attention core, its ring exchanges included). */
   readonly selective: Seconds;
   /** One pipeline send of a micro-batch's activations (or their gradient) across a stage boundary, when p > 1. */
   readonly send: Seconds;
@@ -58,14 +58,16 @@ export class StepBound {
       // Ring attention's K/V exchanges, hidden behind the attention block each feeds (planner stage-time.ts): their
       // placement follows TP and CP alone (Megatron's tp-cp-dp-pp rank order), so pipeline 1 and data 1 place them too.
       const cp = contextParallelLayerComm(input, groups);
-      const exposedContext = Math.max(0, cp.forward - compute.attentionForward) + Math.max(0, cp.backward - compute.attentionBackward);
+      const exposedContextForward = Math.max(0, cp.forward - compute.attentionForward);
+      const exposedContext = exposedContextForward + Math.max(0, cp.backward - compute.attentionBackward);
       // A send's size follows TP, CP, the micro-batch and SP; whether a boundary crosses nodes, the whole cluster
       // against one NVLink domain (planner groups.ts: stages laid out one after another).
       const crossNode = this.base.nodes * this.base.gpusPerNode > this.base.nvlinkDomainGpus;
       times = {
         base: compute.forward + compute.backward + exposedForward + exposedBackward + exposedContext,
-        full: compute.forward + exposedForward,
-        selective: compute.attentionForward,
+        // A recomputed layer's attention exchanges its K and V again (planner stage-time.ts), under either recompute.
+        full: compute.forward + exposedForward + exposedContextForward,
+        selective: compute.attentionForward + exposedContextForward,
         send: pipelineSend({ ...input, pipeline: 2 }, { ...groups, pipelineCrossesNodes: crossNode }),
         logits: logits.forward + logits.backward,
       };
