@@ -1,4 +1,5 @@
 import { PIPELINE_SLOTS, pipelineSplit } from '@trainplan/model';
+import { defaultMaxContext } from '@trainplan/protocol';
 import { countOf, gcd } from '@trainplan/units';
 import { clusterGpusOf, nvlinkDomainOf } from './cluster-of.ts';
 import { compactCount } from './format.ts';
@@ -7,7 +8,7 @@ import type { AskParameters } from './question.ts';
 
 /**
  * The global batch a question that states none is planned at, and the sentence that says why: the model's published
- * batch, else about 4M tokens, grown on a large cluster and rounded so that the GPUs' data-parallel sizes divide it.
+ * batch, else about 4M tokens, grown on a large cluster (to 16M tokens at most) and rounded so that the GPUs' data-parallel sizes divide it.
  */
 
 /** Global batch of about 4M tokens (Touvron et al. 2023, Llama 2, Sec. 2.2: "a global batch-size of 4M tokens"). */
@@ -18,26 +19,36 @@ export const DEFAULT_BATCH_TOKENS = 4 * 1024 * 1024;
  * Table 4); 4M tokens there (512 sequences) leaves data parallelism 4 and a pipeline fed 4 micro-batches.
  */
 const GPUS_PER_DEFAULT_SEQUENCE = 8;
+/**
+ * Tokens a step the cluster rule grows a default batch to at most: 16M (2^24), as every row of Llama 3 405B's Table 4
+ * keeps "Tokens/Batch 16M" however long its sequences (Dubey et al. 2024, arXiv:2407.21783): 2,048 × 8,192 at 8k and
+ * 128 × 131,072 at 128k on 16,384 H100s (TP 8 · CP 16 · PP 16 · DP 8). QA: one sequence per 8 GPUs at 128k planned 448
+ * sequences (58.7M tokens, 3.7× Meta's) on 3,584 GPUs, hiding the pipeline bubble a batch of Meta's size leaves.
+ */
+export const DEFAULT_BATCH_MAX_TOKENS = 2 ** 24;
 
 /**
  * The step a default batch is a multiple of on `gpus` GPUs: the data-parallel size left when model
- * parallelism takes the largest power of two (≤ 64) dividing them, so that some TP × PP × CP split can
- * divide the batch (on 1000 GPUs, 125: 1024 sequences would leave no split).
+ * parallelism takes the largest power of two (≤ 64, more where the search tries context parallelism past 8 on long
+ * sequences: defaultMaxContext) dividing them, so that some TP × PP × CP split can divide the batch (on 1000 GPUs, 125:
+ * 1024 sequences would leave no split). QA: 128k tokens on 16,384 H100 rounded Meta's 128 sequences up to 256.
  */
-function batchStep(gpus: number | undefined): number {
+function batchStep(gpus: number | undefined, seqLength: number): number {
   if (gpus === undefined) return 1;
+  const most = (64 * defaultMaxContext(seqLength)) / 8;
   let modelParallel = 1;
-  while (modelParallel < 64 && gpus % (modelParallel * 2) === 0) modelParallel *= 2;
+  while (modelParallel < most && gpus % (modelParallel * 2) === 0) modelParallel *= 2;
   return gpus / modelParallel;
 }
 
 /**
  * Why a default global batch has the size it has, decided where it is chosen and carried to the sentence that
  * says it: about 4M tokens (`tokens`); one sequence per GPUS_PER_DEFAULT_SEQUENCE GPUs, more than that on a large
- * cluster (`cluster`); or one step of the multiple it is rounded to, above either aim (`layout`: one micro-batch
- * on each of a fixed layout's data-parallel `ranks`; `split`: the data-parallel `ranks` batchStep leaves).
+ * cluster (`cluster`), held at DEFAULT_BATCH_MAX_TOKENS where that is fewer (`capped`); or one step of the multiple
+ * it is rounded to, above any aim (`layout`: one micro-batch on each of a fixed layout's data-parallel `ranks`;
+ * `split`: the data-parallel `ranks` batchStep leaves).
  */
-export type DefaultBatchWhy = { why: 'tokens' } | { why: 'cluster' } | { why: 'layout'; ranks: number }
+export type DefaultBatchWhy = { why: 'tokens' } | { why: 'cluster' } | { why: 'capped' } | { why: 'layout'; ranks: number }
   | { why: 'split'; ranks: number; instead?: { model: string; published: number } }
   | { why: 'published'; model: string; published: number };
 
@@ -46,7 +57,8 @@ export type DefaultBatch = { sequences: number; seqLength: number } & DefaultBat
 
 /**
  * Sequences a default batch aims at, and which aim: the model's published batch at its own sequence length (GPT-3
- * 175B's 1,536), else about 4M tokens, or one per GPUS_PER_DEFAULT_SEQUENCE GPUs where that is more.
+ * 175B's 1,536), else about 4M tokens, or one per GPUS_PER_DEFAULT_SEQUENCE GPUs where that is more, up to
+ * DEFAULT_BATCH_MAX_TOKENS (which, above 4M, never takes the aim below 4M tokens).
  */
 function batchAim(p: AskParameters, gpus: number | undefined): { sequences: number; why: DefaultBatchWhy } {
   const facts = modelFactsOf(p);
@@ -55,7 +67,9 @@ function batchAim(p: AskParameters, gpus: number | undefined): { sequences: numb
   }
   const tokens = DEFAULT_BATCH_TOKENS / seqLengthOf(p);
   const cluster = (gpus ?? 0) / GPUS_PER_DEFAULT_SEQUENCE;
-  return cluster > tokens ? { sequences: cluster, why: { why: 'cluster' } } : { sequences: tokens, why: { why: 'tokens' } };
+  if (cluster <= tokens) return { sequences: tokens, why: { why: 'tokens' } };
+  const most = DEFAULT_BATCH_MAX_TOKENS / seqLengthOf(p);
+  return cluster > most ? { sequences: most, why: { why: 'capped' } } : { sequences: cluster, why: { why: 'cluster' } };
 }
 
 /**
@@ -88,12 +102,10 @@ export function defaultBatch(p: AskParameters): DefaultBatch {
   if (aim.why.why === 'published' && sane && (gpus === undefined || someLayoutRuns(aim.sequences, gpus, p))) {
     return { sequences: aim.sequences, seqLength: seqLengthOf(p), ...aim.why };
   }
-  const step = batchStep(gpus);
+  const step = batchStep(gpus, seqLengthOf(p));
   return batchNear(p, gpus, withTwos(step, batchAim(p, gpus).sequences), { why: 'split', ranks: step });
 }
 
-/** Context-parallel sizes the search tries (packages/search search-space.ts: powers of two up to 8). */
-const CONTEXT_SIZES = [1, 2, 4, 8];
 
 /** Powers of two from 1 up to `max`, as the search's tensor sizes are. */
 const powersOfTwoUpTo = (max: number): number[] => {
@@ -119,7 +131,7 @@ function divisorsOf(n: number): number[] {
  * planner's rules, so that a default batch is never one the search then refuses: a data-parallel size dividing both the
  * batch and the GPUs (micro-batch 1 divides what each rank is left), and the model-parallel GPUs it leaves as TP × CP × PP,
  * with TP a power of two up to twice the NVLink domain (packages/search defaultSearchSpace) that splits the model's heads
- * (splitsOver, check-plan.ts's rule), CP a power of two up to 8 that splits the sequence into 2·CP equal chunks
+ * (splitsOver, check-plan.ts's rule), CP a power of two up to the search's (8, or more past 64k tokens) that splits the sequence into 2·CP equal chunks
  * (check-plan.ts checkSequence), and PP a stage count Megatron has a split of the layers over, with or without the
  * embedding and the loss counted (@trainplan/model pipelineSplit, as the search prunes with it). Sizes the question
  * states are held, as the search's constraints hold them. Memory is not judged: the search says where nothing fits.
@@ -134,7 +146,8 @@ function someLayoutRuns(batch: number, gpus: number, p: AskParameters): boolean 
   if (shape === undefined) return true;
   const seq = seqLengthOf(p);
   const tensors = (p.tensor === undefined ? powersOfTwoUpTo(2 * nvlinkDomainOf(p)) : [p.tensor]).filter((t) => splitsOver(shape, t));
-  const contexts = (p.context === undefined ? CONTEXT_SIZES : [p.context]).filter((c) => seq % c === 0 && (c === 1 || (seq / c) % 2 === 0));
+  // The context-parallel sizes the search tries (packages/search search-space.ts: powers of two up to 8, more on long sequences).
+  const contexts = (p.context === undefined ? powersOfTwoUpTo(defaultMaxContext(seq)) : [p.context]).filter((c) => seq % c === 0 && (c === 1 || (seq / c) % 2 === 0));
   const splits = (pp: number): boolean => (p.pipeline === undefined || p.pipeline === pp) && PIPELINE_SLOTS.some((slots) => pipelineSplit(shape.layers, pp, slots) !== undefined);
   return divisorsOf(gcd(batch, gpus)).some((d) => (p.data === undefined || p.data === d)
     && tensors.some((t) => contexts.some((c) => (gpus / d) % (t * c) === 0 && splits(gpus / d / (t * c)))));
@@ -144,7 +157,7 @@ function someLayoutRuns(batch: number, gpus: number, p: AskParameters): boolean 
  * The batch a deadline's search plans each cluster size at when the question states none: the size's own default
  * (what a question about that size alone takes, so that "how many nodes …" and "how long … on N nodes" agree), where it
  * stays within DEFAULT_BATCH_SLACK over its aim (the published batch, about 4M tokens, or one sequence per 8 GPUs on a
- * large cluster); where rounding to the size's GPUs raised it further, the batch the question takes with no size instead.
+ * large cluster up to 16M tokens); where rounding to the size's GPUs raised it further, the batch the question takes with no size instead.
  * Such a size then runs the batch it was asked at or no plan, rather than meeting the deadline with a batch inflated
  * to fit its GPUs: GPT-3 175B's 1,536 would be 2,919 on 2,919 H100 nodes (2,919 = 3 × 7 × 139 GPUs a node-group, no
  * split of 1,536), and that size would answer "1 day" with a batch nearly twice the published one. A batch rounded
@@ -222,7 +235,7 @@ export function tokenBatch(p: AskParameters, batchTokens: number, gpus: number |
     const rounded = powerOfTwo === Math.round(exact) ? '' : `, rounded from ${sequencesText(exact)} so that power-of-two data-parallel sizes divide it`;
     return { sequences: powerOfTwo, note: `${head(powerOfTwo)} (${asked}${rounded})` };
   }
-  const unit = withTwos(batchStep(gpus), exact);
+  const unit = withTwos(batchStep(gpus, seq), exact);
   const sequences = unit * Math.max(1, Math.round(exact / unit));
   const why = `no layout of these ${countOf(gpus, 'GPU')} runs ${sequencesText(powerOfTwo)}, the nearest power-of-two multiple`;
   return {
@@ -255,6 +268,13 @@ export function defaultBatchNote(b: DefaultBatch): string {
     }
     case 'cluster':
       return `${head} (${tokens} tokens: one sequence per ${GPUS_PER_DEFAULT_SEQUENCE} GPUs, more than the usual 4M tokens on a cluster this large, as Llama 3 405B trained with 2,048 sequences on 16,384 H100s)`;
+    case 'capped': {
+      // Rounded off 16M to a multiple the GPUs' splits divide (batchNear): said, as the 4M aim's rounding is.
+      const moved = Math.abs(b.sequences * b.seqLength - DEFAULT_BATCH_MAX_TOKENS) > 0.01 * DEFAULT_BATCH_MAX_TOKENS;
+      const rounded = moved ? '; rounded so that data-parallel sizes of these GPUs divide it' : '';
+      return `${head} (${tokens} tokens: one sequence per ${GPUS_PER_DEFAULT_SEQUENCE} GPUs up to 16M tokens a step, as every row of Llama 3 405B's Table 4 `
+        + `keeps 16M tokens a batch on 16,384 H100s: 2,048 × 8,192 tokens at 8k, 128 × 131,072 at 128k${rounded})`;
+    }
     case 'layout': return `${head} (${tokens} tokens: one micro-batch on ${onRanks(b.ranks)}, the least this layout runs)`;
     case 'split': {
       const instead = b.instead === undefined ? ''

@@ -182,10 +182,12 @@ function fillServing(p: AskParameters, take: Take): void {
   // "a batch size of 32" in a serving question: the requests decoded together.
   if (p.concurrency === undefined && p.globalBatchSize !== undefined) take('concurrency', p.globalBatchSize, `${countOf(p.globalBatchSize, 'concurrent request')} per replica (the batch size asked)`);
   const output = p.outputTokens ?? DEFAULT_OUTPUT_TOKENS;
-  // "32k context": the window a request fills, its prompt and what it generates.
+  // "32k context": the window a request fills, its prompt and what it generates. The worst case, and said as one: a
+  // window is a bound on requests, not their length (QA: "max context of 8k" planned 197 requests of 7,680-token prompts unsaid).
   if (p.promptTokens === undefined && p.seqLength !== undefined && p.seqLength > output) {
     const prompt = p.seqLength - output;
-    take('promptTokens', prompt, `a ${prompt.toLocaleString('en-US')}-token prompt (the ${p.seqLength.toLocaleString('en-US')}-token context asked, less the ${output.toLocaleString('en-US')} generated)`);
+    take('promptTokens', prompt, `a ${prompt.toLocaleString('en-US')}-token prompt (the ${p.seqLength.toLocaleString('en-US')}-token context asked, less the ${output.toLocaleString('en-US')} generated: `
+      + 'the worst case, every request filling the window; say a prompt length to plan typical requests)');
   }
   fillPrompt(p, take, lengths);
   // A context stated beside a prompt bounds the output too: the default cut to fit it (serving-context.ts).

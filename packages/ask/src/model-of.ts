@@ -46,6 +46,13 @@ export function modelFactsOf(p: AskParameters): ModelFacts | undefined {
 export const modelSeqLengthOf = (p: AskParameters): number | undefined =>
   p.customModel?.shape.seqLength ?? (p.model === undefined ? undefined : modelById(p.model)?.shape.seqLength);
 
+/**
+ * The longest context the released model is specified for, where its preset records one longer than its training
+ * sequence (@trainplan/presets contextWindowTokens: Llama 3.1's 131,072); undefined for any other model.
+ */
+export const modelContextWindowOf = (p: AskParameters): number | undefined =>
+  (p.customModel !== undefined || p.model === undefined ? undefined : modelById(p.model)?.contextWindowTokens);
+
 /** The model's whole shape (a custom one with the contract's defaults filled), when the model is known. */
 export function modelShapeOf(p: AskParameters): ModelShape | undefined {
   if (p.customModel !== undefined) return withShapeDefaults(p.customModel.shape);

@@ -1,4 +1,4 @@
-import { modelShapeOf } from './model-of.ts';
+import { modelContextWindowOf, modelShapeOf } from './model-of.ts';
 import type { AskParameters } from './question.ts';
 
 /**
@@ -56,16 +56,37 @@ export function contextProblem(stated: AskParameters, p: AskParameters): string 
  * Where the context stated is longer than a request's prompt and output, one line saying it leaves the plan as it is: a
  * paged KV cache holds in fixed-size blocks the tokens each request has, not its whole window (Kwon et al., "Efficient
  * Memory Management for Large Language Model Serving with PagedAttention", SOSP 2023: vLLM; TensorRT-LLM's paged KV cache
- * likewise), so the memory, batch and latency planned are the request's tokens'. A context past the model's own sequence
- * length is said too: the window asked needs a long-context variant. Empty where no context is stated or the lengths fill it.
+ * likewise), so the memory, batch and latency planned are the request's tokens'. A context past what the model attends
+ * over is said too (windowNote). Empty where no context is stated or the lengths fill it.
  */
 export function contextNote(stated: AskParameters, p: AskParameters): string[] {
   const context = stated.seqLength;
   const prompt = p.promptTokens ?? 0;
   const output = p.outputTokens ?? 0;
   if (context === undefined || prompt + output >= context) return [];
-  const shape = modelShapeOf(p);
-  const own = shape !== undefined && context > shape.seqLength ? `; a window past ${shape.name}'s own ${n(shape.seqLength)} tokens takes a long-context variant of it` : '';
   return [`the ${n(context)}-token context asked holds each request's ${n(prompt)} prompt + ${n(output)} output tokens and leaves the plan unchanged: a paged KV cache `
-    + `(vLLM's PagedAttention, Kwon et al. SOSP 2023; TensorRT-LLM's paged KV cache) holds the tokens a request has, not the whole window${own}`];
+    + `(vLLM's PagedAttention, Kwon et al. SOSP 2023; TensorRT-LLM's paged KV cache) holds the tokens a request has, not the whole window${windowNote(p, context)}`];
+}
+
+/**
+ * What a context window of `context` tokens asks of the model, where past what it is known to attend over, as the search's
+ * contextWarnings judges a request's tokens (packages/search inference/frontier.ts): past the context window its preset
+ * records (Llama 3.1's 131,072), a long-context variant; past a learned position table (GPT-3's 2,048), a variant trained at
+ * that length, since as published it has no position beyond it; otherwise only that the sequence length is the length it was
+ * trained at, no window being recorded: rotary and ALiBi models may attend past it (QA: "a window past Llama 3.1 70B's
+ * own 8,192 tokens takes a long-context variant" took its pretraining length for a window; it serves 131,072).
+ */
+function windowNote(p: AskParameters, context: number): string {
+  const shape = modelShapeOf(p);
+  if (shape === undefined) return '';
+  const window = modelContextWindowOf(p);
+  if (window !== undefined) return context > window ? `; a window past ${shape.name}'s ${n(window)}-token context window takes a long-context variant of it` : '';
+  // A learned table has a row per position up to Megatron's --max-position-embeddings where it is set (ModelShape.maxPositions).
+  const positions = Math.max(shape.seqLength, shape.maxPositions ?? 0);
+  if (shape.positionEmbedding === 'learned') {
+    return context > positions ? `; ${shape.name} has ${n(positions)} learned positions and none past them: a window past them takes a variant trained at that length` : '';
+  }
+  if (context <= shape.seqLength) return '';
+  return `; ${n(shape.seqLength)} tokens is the sequence length ${shape.name} was trained at, and no longer context window is recorded for it: `
+    + 'whether it attends over the whole window asked is not said here';
 }

@@ -32,7 +32,8 @@ describe('answer: nodes, time and best configuration (the search)', () => {
 
   it('counts the cluster sizes searched in words: "1 cluster size searched", not "1 cluster sizes searched"', () => {
     const a = ask('how many nodes for gpt3-126m');
-    expect(a.notes[0]).toBe('The fewest nodes whose best configuration meets the deadline (1 cluster size searched).');
+    // Among the notes, wherever the estimate's own (its MFU counted causal too) fall before it.
+    expect(a.notes).toContain('The fewest nodes whose best configuration meets the deadline (1 cluster size searched).');
   });
 
   it('says when the batch holds the plan back, with the same question at twice the batch (runNodes\'s largerBatch)', () => {

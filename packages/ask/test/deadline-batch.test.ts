@@ -24,6 +24,8 @@ describe("a deadline's batch per cluster size (deadlineBatchFor)", () => {
     expect(batchFor(108)).toBe(defaultBatch({ ...llama, nodes: 108 }).sequences);
     expect(batchFor(2048)).toBe(2048);
     expect(batchFor(16)).toBe(512);
+    // Past 16,384 GPUs held at 16M tokens, 2,048 sequences of 8,192 (Llama 3 405B's Table 4), not 4,096 on 4,096 nodes.
+    expect(batchFor(4096)).toBe(2048);
   });
 
   it('keeps a batch rounded down however far: Llama 3 70B on 425 H100 nodes plans 425 sequences, 17% under 512, as --nodes 425 does', () => {

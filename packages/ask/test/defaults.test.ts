@@ -11,6 +11,18 @@ describe('defaultBatch: the default global batch carries why it is that size, fr
     [{ model: 'llama3.1-405b', nodes: 2048 }, { sequences: 2048, why: 'cluster' }],
     // 5120 GPUs / 8 = 640, above 512 (5.24M tokens: grown for the cluster, though within 1.5x of 4M).
     [{ model: 'llama3-70b', nodes: 640 }, { sequences: 640, why: 'cluster' }],
+    // 32,768 GPUs / 8 = 4,096 sequences of 8,192, past 16M tokens: held at 2^24 / 8,192 = 2,048, Table 4's 16M (step 512 divides it).
+    [{ model: 'llama3-70b', nodes: 4096 }, { sequences: 2048, why: 'capped' }],
+    // At 128k, 16M tokens are 128 sequences (Table 4's 128k row): QA's 3,584 GPUs / 8 = 448 (58.7M tokens) is held to 128,
+    // and rounded to a multiple of the step 3,584 = 2^9 · 7 leaves with model parallelism up to 128 (the search tries CP 16
+    // at 128k), 28: 140 = 5 · 28, within a tenth of 128.
+    [{ model: 'llama3.1-405b', system: 'dgx-h100', seqLength: 131_072, nodes: 448 }, { sequences: 140, why: 'capped' }],
+    // Meta's own 128k cluster, 16,384 H100: 128 sequences, as Table 4 (a multiple of 16,384 / 128; 64 would leave 256).
+    [{ model: 'llama3.1-405b', system: 'dgx-h100', seqLength: 131_072, nodes: 2048 }, { sequences: 128, why: 'capped' }],
+    // 4,032 GPUs = 2^6 · 63 leave a step of 63: 126 = 2 · 63 is within 10% of 128 (withTwos), 16.5M tokens.
+    [{ model: 'llama3.1-405b', system: 'dgx-h100', seqLength: 131_072, nodes: 504 }, { sequences: 126, why: 'capped' }],
+    // Below 16M tokens the cluster rule is as it was: 1,024 GPUs at 128k aim at 128 sequences, exactly 16M, not capped.
+    [{ model: 'llama3.1-405b', system: 'dgx-h100', seqLength: 131_072, nodes: 128 }, { sequences: 128, why: 'cluster' }],
     // GB200 trays hold 4: 4100 GPUs leave model parallelism 4 and data parallelism 1025, twice the 512.5 aimed at.
     [{ model: 'llama3-70b', system: 'gb200-nvl72', gpu: 'gb200', nodes: 1025 }, { sequences: 1025, why: 'split', ranks: 1025 }],
     // No cluster, no published batch at the length asked (Llama 3 8B's source states none): 2048-token sequences, 2048 of them.
@@ -49,6 +61,12 @@ describe('defaultBatch: the default global batch carries why it is that size, fr
       .toBe('global batch 2,240 sequences (4.59M tokens: about the 4M Llama 2 trained with, rounded so that more data-parallel sizes divide it)');
     expect(defaultBatchNote({ sequences: 640, seqLength: 8192, why: 'cluster' }))
       .toBe('global batch 640 sequences (5.24M tokens: one sequence per 8 GPUs, more than the usual 4M tokens on a cluster this large, as Llama 3 405B trained with 2,048 sequences on 16,384 H100s)');
+    // Held at 16M tokens: the rule's limit and its source said, and a rounding off 16M said as one.
+    expect(defaultBatchNote({ sequences: 2048, seqLength: 8192, why: 'capped' }))
+      .toBe("global batch 2,048 sequences (16.8M tokens: one sequence per 8 GPUs up to 16M tokens a step, as every row of Llama 3 405B's Table 4 "
+        + 'keeps 16M tokens a batch on 16,384 H100s: 2,048 × 8,192 tokens at 8k, 128 × 131,072 at 128k)');
+    expect(defaultBatchNote({ sequences: 112, seqLength: 131_072, why: 'capped' }))
+      .toMatch(/^global batch 112 sequences \(14\.7M tokens: one sequence per 8 GPUs up to 16M tokens a step, .*; rounded so that data-parallel sizes of these GPUs divide it\)$/);
     expect(defaultBatchNote({ sequences: 4096, seqLength: 4096, why: 'layout', ranks: 4096 }))
       .toBe('global batch 4,096 sequences (16.8M tokens: one micro-batch on each of the 4,096 data-parallel ranks, the least this layout runs)');
     // Not "one sequence per 8 GPUs": 4100 GPUs / 8 is 512.5, and the batch is twice that.

@@ -50,13 +50,29 @@ describe('a context longer than the prompt and output leaves the plan unchanged,
     expect(a.figures).toEqual(without.figures);
   });
 
-  it('one line names the 32,768-token context, the 2,000 + 512 tokens it holds, why paging leaves the plan so, and Llama 3 70B\'s own 8,192', () => {
+  it('one line names the 32,768-token context, the 2,000 + 512 tokens it holds, why paging leaves the plan so, and Llama 3 70B\'s trained 8,192', () => {
     const lines = ask(question, options).assumptions.filter((l) => /32,768-token context/.test(l));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^the 32,768-token context asked holds each request's 2,000 prompt \+ 512 output tokens and /);
     expect(lines[0]).toMatch(UNCHANGED);
-    // Llama 3 70B was trained at 8,192 tokens (Meta's config.json max_position_embeddings): a 32k window is past it.
-    expect(lines[0]).toMatch(/; a window past Llama 3 70B's own 8,192 tokens takes a long-context variant of it$/);
+    // Llama 3 70B's preset records no context window: its 8,192 is said as the length it was trained at, no more.
+    expect(lines[0]).toMatch(/; 8,192 tokens is the sequence length Llama 3 70B was trained at, and no longer context window is recorded for it: whether it attends over the whole window asked is not said here$/);
+    expect(lines[0]).not.toMatch(/long-context variant/);
+  });
+
+  it('a window within the context window a preset records is no long-context variant (QA: Llama 3.1 70B serves 131,072, not its trained 8,192)', () => {
+    const said = ask('serve llama3.1-70b on 8 H200 with 4k prompts at a 128k context', options).assumptions.join('\n');
+    expect(said).toContain("the 131,072-token context asked holds each request's 4,096 prompt + 512 output tokens");
+    expect(said).not.toMatch(/8,192/);
+    expect(said).not.toMatch(/long-context variant/);
+    // Past the recorded window it is said, against that window.
+    expect(ask('serve llama3.1-70b on 8 H200 with 4k prompts at a 256k context', options).assumptions.join('\n'))
+      .toMatch(/; a window past Llama 3\.1 70B's 131,072-token context window takes a long-context variant of it$/m);
+  });
+
+  it('a learned position table has no rows past its last: GPT-3 175B\'s 2,048 positions at a 4k context', () => {
+    expect(ask('serve gpt3-175b on 16 H100 with 1k prompts at a 4k context', options).assumptions.join('\n'))
+      .toMatch(/; GPT-3 175B has 2,048 learned positions and none past them: a window past them takes a variant trained at that length$/m);
   });
 
   it.each([
@@ -76,6 +92,13 @@ describe('a context longer than the prompt and output leaves the plan unchanged,
     const a = ask('serve llama3-70b on H100 at a 32k context', options);
     expect(a.configuration).toContain(`${(32_768 - 512).toLocaleString('en-US')} prompt tokens + 512 output tokens`);
     expect(a.assumptions.join('\n')).not.toMatch(UNCHANGED);
+  });
+
+  it('a prompt filling the window is said to be the worst case, with how to plan typical requests (QA: 197 requests of 7,680 tokens, unsaid)', () => {
+    const a = ask('serve llama3-70b on 8 H100 with a max context of 8k', options);
+    expect(a.configuration).toContain('7,680 prompt tokens + 512 output tokens');
+    expect(a.assumptions).toContain('a 7,680-token prompt (the 8,192-token context asked, less the 512 generated: '
+      + 'the worst case, every request filling the window; say a prompt length to plan typical requests)');
   });
 });
 

@@ -59,7 +59,7 @@ export {
 } from './collective/collective-response-schema.ts';
 // The defaults a scenario takes from its GPU (resolve.ts), for callers that state them (the chat answers).
 export { defaultPrecision, runsFlashAttention } from '@trainplan/planner';
-export { checkedText, daysText, nodesText } from '@trainplan/search';
+export { checkedText, daysText, defaultMaxContext, nodesText } from '@trainplan/search';
 // Where a JSON text breaks, for the CLI's --input and the API's request bodies.
 export { describeJsonError } from './json-error.ts';
 export { editDistance, nearest, nearestAll } from './nearest.ts';

@@ -58,7 +58,8 @@ export const llama3_70bBase: SearchBase = {
  */
 export function llama3DefaultBatchFor(nodes: number): number {
   const gpus = 8 * nodes;
-  const aim = Math.max(512, gpus / 8);
+  // One sequence per 8 GPUs up to 16M tokens a step (2,048 at 8,192 tokens), never under 4M (ask's default-batch.ts).
+  const aim = Math.max(512, Math.min(gpus / 8, 2048));
   let modelParallel = 1;
   while (modelParallel < 64 && gpus % (modelParallel * 2) === 0) modelParallel *= 2;
   const nearest = (unit: number): number => unit * Math.max(1, Math.round(aim / unit));

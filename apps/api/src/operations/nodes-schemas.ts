@@ -11,7 +11,8 @@ import {
 
 const BATCH_DESCRIPTION = 'Sequences per optimizer step. Optional where model is a preset id: omitted, each cluster size is planned at the '
   + "default batch the CLI (without --global-batch) and the chat bot take there (the model's published batch, else about 4M tokens, "
-  + 'or one sequence per 8 GPUs on a large cluster, rounded so that data-parallel sizes of its GPUs divide it; with a deadline, a '
+  + 'or one sequence per 8 GPUs on a large cluster up to 16M tokens a step, as Llama 3 405B trained, rounded so that data-parallel '
+  + 'sizes of its GPUs divide it; with a deadline, a '
   + 'budget or the frontier, a size whose rounding moves it more than 10% takes the batch asked with no size), and the answer says so '
   + 'in assumedGlobalBatch. Required with a model given by its shape, or an id no preset has: the default is read from the preset.';
 

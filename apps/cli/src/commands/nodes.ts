@@ -69,9 +69,10 @@ Options:
                          searched (by --days, --gpu-hours, --budget and --frontier alike) at the
                          default --nodes takes there: the model's published batch (GPT-3 175B's
                          1,536), else about 4M tokens, or one sequence per 8 GPUs on a larger
-                         cluster, rounded so that data-parallel sizes of its GPUs divide it (the
-                         unsized default where rounding raises it more than 10%); the assumed
-                         line names the batch the answer's size took
+                         cluster up to 16M tokens a step (Llama 3 405B's), rounded so that
+                         data-parallel sizes of its GPUs divide it (the unsized default where
+                         rounding raises it more than 10%); the assumed line names the batch the
+                         answer's size took
   -t, --tokens T         tokens to train on (e.g. 300B)
   -d, --days D           deadline in days (30, or 30d)
       --gpu-hours H      budget in GPU-hours (e.g. 6.4M)

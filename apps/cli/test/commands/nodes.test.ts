@@ -27,6 +27,20 @@ describe('trainplan nodes', () => {
       + '4M tokens on a cluster this large, as Llama 3 405B trained with 2,048 sequences on 16,384 H100s)');
   });
 
+  it('at 128k the batch grown for the cluster stops at 16M tokens, as Llama 3 405B\'s Table 4 (QA: 448 sequences, 58.7M tokens)', async () => {
+    const { code, out } = await cli(['nodes', '--model', 'llama3.1-405b', '--gpu', 'dgx-h100', '--seq-length', '128k', '--tokens', '800B', '--days', '30']);
+    expect(code).toBe(0);
+    const line = out.split('\n')[0]!;
+    expect(line).toContain("one sequence per 8 GPUs up to 16M tokens a step, as every row of Llama 3 405B's Table 4 keeps 16M tokens a batch");
+    const m = /on ([\d,]+) nodes: global batch ([\d,]+) sequences/.exec(line);
+    const [nodes, sequences] = [Number(m?.[1]?.replace(/,/g, '')), Number(m?.[2]?.replace(/,/g, ''))];
+    // By hand: 2^24 / 131,072 = 128 sequences, rounded to a multiple of the size's data-parallel step (on 448 nodes, 56:
+    // 112; on 504, 63: 126), never one sequence per 8 GPUs: the 400-odd the rule gave on these sizes.
+    expect(sequences).toBeGreaterThanOrEqual(112);
+    expect(sequences).toBeLessThanOrEqual(144);
+    expect(sequences).toBeLessThan(nodes / 2);
+  });
+
   it('--days 30dd is refused as given', async () => {
     const { code, err } = await cli([...GPT3, '--days', '30dd']);
     expect(code).toBe(2);

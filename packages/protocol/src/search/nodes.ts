@@ -114,7 +114,8 @@ const frontierJson = (p: FrontierPoint): FrontierSizeJson => ({
  * size alone answers: a budget's fastest size is what `nodes` says of it (Llama 3 70B on H100, 15T tokens,
  * 5.7M GPU-hours: 990 nodes take 29.7 days at their own 990 sequences, 5.65M GPU-hours, where a batch held at
  * 512 sequences made 256 nodes and 104 days the fastest). The batch grows with the cluster (one sequence per
- * 8 GPUs past 4M tokens: 67M tokens on 8,192 nodes of H100); the answer says the batch its size took.
+ * 8 GPUs past 4M tokens, up to 16M tokens: 2,048 sequences of 8,192 tokens from 2,048 nodes of H100 on); the answer
+ * says the batch its size took.
  * Absent: the request's training.globalBatchSize at every size.
  */
 export interface RunNodesOptions extends RunSearchOptions {
