@@ -59,6 +59,9 @@ export function answerFixedConfiguration(q: ParsedQuestion, publicUrl: PublicUrl
         // Issues the headline has not said already.
         ...issuesWords(result.issues ?? []).filter((w) => !headline.includes(w)),
         ...(fit === undefined || layers === undefined ? [] : [fittingNote(fit, p, layers)]),
+        // The closest plan's own warnings, as an estimate of it gives them (QA: a plan at 98.4% of HBM and its causal MFU
+        // went unsaid beside its figures).
+        ...(fit === undefined ? [] : fit.estimate.warnings.map((w) => `The closest plan: ${w}`)),
         ...(search === undefined || 'fit' in search ? [] : noFittingNote(search, p)),
         ...listOf(statedMfuUnused(p)),
       ],
