@@ -94,9 +94,12 @@ export function predictedOptimizerMs(c: OptimizerCase): number {
   return estimate.breakdown.optimizerSeconds * 1e3;
 }
 
-/** A pass's (or the whole step's) bytes over its time, as a fraction of the H200's datasheet HBM bandwidth. */
-export const hbmShare = (c: OptimizerCase, bytesPerParameter: number, ms: number): number =>
-  (bytesPerParameter * c.parameters) / (ms * 1e-3) / decodeHbmBandwidth();
+/**
+ * A pass's (or the whole step's) bytes over its time, as a fraction of the H200's datasheet HBM bandwidth: `parameters`
+ * times the bytes it moves of each (the parameters updated, or the stage's for the buffer's zeroing).
+ */
+export const hbmShare = (parameters: number, bytesPerParameter: number, ms: number): number =>
+  (bytesPerParameter * parameters) / (ms * 1e-3) / decodeHbmBandwidth();
 
 
 export function optimizerComparisons(runs = loadMeasuredOptimizer()): OptimizerComparison[] {

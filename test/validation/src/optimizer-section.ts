@@ -1,5 +1,4 @@
 import { ADAM_BYTES_PER_PARAMETER, COMPUTE_CALIBRATION, FP16_UNSCALE_BYTES, GRADIENT_CAST_BYTES, OPTIMIZER_PASS_BYTES } from '@trainplan/planner';
-import { decodeHbmBandwidth } from './decode-measured.ts';
 import { median } from './kernels-measured.ts';
 import { hbmShare, loadMeasuredOptimizer, OPTIMIZER_BYTES_BEFORE, optimizerComparisons, type OptimizerComparison } from './optimizer-measured.ts';
 import type { ValidationSection } from './sections.ts';
@@ -14,14 +13,14 @@ const BUFFER_BYTES = 4;
 
 /** Each pass's bytes over its time, as a fraction of the H200's datasheet HBM bandwidth. */
 export function passShares(r: OptimizerComparison): Record<'norm' | 'adam' | 'copy' | 'cast' | 'unscale' | 'zero', number> {
-  const share = (bytes: number, passMs: number) => hbmShare(r.kase, bytes, passMs);
+  const share = (bytes: number, passMs: number) => hbmShare(r.kase.parameters, bytes, passMs);
   return {
     norm: share(OPTIMIZER_PASS_BYTES.norm, r.passMs.norm),
     adam: share(OPTIMIZER_PASS_BYTES.adam, r.passMs.adam),
     copy: share(OPTIMIZER_PASS_BYTES.copy, r.passMs.copy),
     cast: share(GRADIENT_CAST_BYTES, r.passMs.cast),
     unscale: share(FP16_UNSCALE_BYTES, r.passMs.unscale),
-    zero: (BUFFER_BYTES * r.kase.bufferParameters) / (r.passMs.zero * 1e-3) / decodeHbmBandwidth(),
+    zero: hbmShare(r.kase.bufferParameters, BUFFER_BYTES, r.passMs.zero),
   };
 }
 
@@ -48,7 +47,7 @@ export function optimizerFindings(rows = optimizerComparisons()): OptimizerFindi
   return {
     overPredicted: rows.map((r) => r.measuredMs / r.predictedMs),
     overPredictedBefore: rows.map((r) => r.measuredMs / r.predictedBeforeMs),
-    stepKernelShares: rows.map((r) => hbmShare(r.kase, ADAM_BYTES_PER_PARAMETER, r.kernelsMs)),
+    stepKernelShares: rows.map((r) => hbmShare(r.kase.parameters, ADAM_BYTES_PER_PARAMETER, r.kernelsMs)),
     streamingShares: large.flatMap((s) => [s.adam, s.copy, s.cast, s.unscale]),
     normShares: rows.map((r) => passShares(r).norm),
     zeroShares: large.map((s) => s.zero),
