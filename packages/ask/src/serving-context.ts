@@ -1,3 +1,4 @@
+import { attendLimit } from '@trainplan/model';
 import { modelContextWindowOf, modelShapeOf } from './model-of.ts';
 import type { AskParameters } from './question.ts';
 
@@ -69,8 +70,8 @@ export function contextNote(stated: AskParameters, p: AskParameters): string[] {
 }
 
 /**
- * What a context window of `context` tokens asks of the model, where past what it is known to attend over, as the search's
- * contextWarnings judges a request's tokens (packages/search inference/frontier.ts): past the context window its preset
+ * What a context window of `context` tokens asks of the model, where past what it is known to attend over (@trainplan/model
+ * attendLimit, which the search's contextWarnings judges a request's tokens by too): past the context window its preset
  * records (Llama 3.1's 131,072), a long-context variant; past a learned position table (GPT-3's 2,048), a variant trained at
  * that length, since as published it has no position beyond it; otherwise only that the sequence length is the length it was
  * trained at, no window being recorded: rotary and ALiBi models may attend past it (QA: "a window past Llama 3.1 70B's
@@ -79,14 +80,12 @@ export function contextNote(stated: AskParameters, p: AskParameters): string[] {
 function windowNote(p: AskParameters, context: number): string {
   const shape = modelShapeOf(p);
   if (shape === undefined) return '';
-  const window = modelContextWindowOf(p);
-  if (window !== undefined) return context > window ? `; a window past ${shape.name}'s ${n(window)}-token context window takes a long-context variant of it` : '';
-  // A learned table has a row per position up to Megatron's --max-position-embeddings where it is set (ModelShape.maxPositions).
-  const positions = Math.max(shape.seqLength, shape.maxPositions ?? 0);
-  if (shape.positionEmbedding === 'learned') {
-    return context > positions ? `; ${shape.name} has ${n(positions)} learned positions and none past them: a window past them takes a variant trained at that length` : '';
+  const limit = attendLimit(shape, modelContextWindowOf(p));
+  if (context <= limit.tokens) return '';
+  if (limit.kind === 'window') return `; a window past ${shape.name}'s ${n(limit.tokens)}-token context window takes a long-context variant of it`;
+  if (limit.kind === 'learned') {
+    return `; ${shape.name} has ${n(limit.tokens)} learned positions and none past them: a window past them takes a variant trained at that length`;
   }
-  if (context <= shape.seqLength) return '';
-  return `; ${n(shape.seqLength)} tokens is the sequence length ${shape.name} was trained at, and no longer context window is recorded for it: `
+  return `; ${n(limit.tokens)} tokens is the sequence length ${shape.name} was trained at, and no longer context window is recorded for it: `
     + 'whether it attends over the whole window asked is not said here';
 }

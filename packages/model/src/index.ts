@@ -1,5 +1,7 @@
 export type { ModelShape, ModelShapeInput } from './shape.ts';
 export { withShapeDefaults } from './shape.ts';
+export type { AttendLimit } from './attend-limit.ts';
+export { attendLimit, learnedPositionRows } from './attend-limit.ts';
 export type { ParameterBreakdown } from './parameters.ts';
 export { parameterBreakdown, parameterCount, kvWidth } from './parameters.ts';
 export type { AttentionFlopConvention, RecomputeMode, LayerForwardFlops, StepFlopsInput } from './flops.ts';

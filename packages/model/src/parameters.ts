@@ -1,5 +1,6 @@
 import type { Count } from '@trainplan/units';
 import type { ModelShape } from './shape.ts';
+import { learnedPositionRows } from './attend-limit.ts';
 
 /**
  * Parameter counts of a decoder-only transformer, term by term.
@@ -47,7 +48,7 @@ export function parameterBreakdown(shape: ModelShape): ParameterBreakdown {
   const perLayerReplicated = rowBiases + 2 * normParams;
 
   const wordEmbedding = shape.vocabSize * h;
-  const positionEmbedding = shape.positionEmbedding === 'learned' ? Math.max(shape.seqLength, shape.maxPositions ?? 0) * h : 0;
+  const positionEmbedding = shape.positionEmbedding === 'learned' ? learnedPositionRows(shape) * h : 0;
   const outputLayer = shape.tiedEmbeddings ? 0 : shape.vocabSize * h;
   const perLayer = perLayerTensorParallel + perLayerReplicated;
   const total = shape.layers * perLayer + wordEmbedding + positionEmbedding + outputLayer + normParams;

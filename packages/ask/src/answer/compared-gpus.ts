@@ -79,24 +79,27 @@ function lineOf(a: Answer, more: readonly string[]): string {
   ].join(', ');
 }
 
-/**
- * The GPU-hours a line's answer spends, from the protocol's answer it carries (a nodes answer's gpuHours, an estimate's
- * or a search's best plan's time to train), not from its formatted figures; undefined when it has none.
- */
-function gpuHoursOf(a: Answer): number | undefined {
-  if (!a.ok || typeof a.data !== 'object' || a.data === null) return undefined;
-  const d = a.data as { gpuHours?: unknown; timeToTrain?: { gpuHours?: unknown }; best?: { estimate?: { timeToTrain?: { gpuHours?: unknown } } } };
-  const hours = d.gpuHours ?? d.timeToTrain?.gpuHours ?? d.best?.estimate?.timeToTrain?.gpuHours;
-  return typeof hours === 'number' ? hours : undefined;
+/** The answer data gpuHoursOf and costOf read: a nodes answer's, an estimate's, or a search's with its best plan. */
+interface SpentData {
+  readonly gpuHours?: unknown;
+  readonly cost?: unknown;
+  readonly timeToTrain?: { readonly gpuHours?: unknown };
+  readonly best?: { readonly cost?: unknown; readonly estimate?: { readonly timeToTrain?: { readonly gpuHours?: unknown } } };
 }
 
-/** The cost a line's answer spends, from the protocol's answer it carries, as gpuHoursOf reads its GPU-hours. */
-function costOf(a: Answer): number | undefined {
+/** A number a line's answer carries in its protocol data (not its formatted figures), picked by `pick`; undefined when it has none. */
+function spent(a: Answer, pick: (d: SpentData) => unknown): number | undefined {
   if (!a.ok || typeof a.data !== 'object' || a.data === null) return undefined;
-  const d = a.data as { cost?: unknown; best?: { cost?: unknown } };
-  const cost = d.cost ?? d.best?.cost;
-  return typeof cost === 'number' ? cost : undefined;
+  const value = pick(a.data as SpentData);
+  return typeof value === 'number' ? value : undefined;
 }
+
+/** The GPU-hours a line's answer spends: a nodes answer's gpuHours, an estimate's or a search's best plan's time to train. */
+const gpuHoursOf = (a: Answer): number | undefined =>
+  spent(a, (d) => d.gpuHours ?? d.timeToTrain?.gpuHours ?? d.best?.estimate?.timeToTrain?.gpuHours);
+
+/** The cost a line's answer spends: a nodes answer's or an estimate's cost, or a search's best plan's. */
+const costOf = (a: Answer): number | undefined => spent(a, (d) => d.cost ?? d.best?.cost);
 
 /**
  * Where each GPU was priced at its own ("A100 at $1.5/hr or H100 at $2.5/hr"), which costs less: the cheapest of the

@@ -1,4 +1,4 @@
-import { pipelineSplit, slotsTaken, type PipelineSplit } from '@trainplan/model';
+import { learnedPositionRows, pipelineSplit, slotsTaken, type PipelineSplit } from '@trainplan/model';
 import { checkPlan, type PlanInput } from '@trainplan/planner';
 import { modelById, type ModelPreset } from '@trainplan/presets';
 import { validateScenario } from '../scenario-schema.ts';
@@ -39,7 +39,7 @@ function planOf(scenario: unknown): { plan: PlanInput; split: PipelineSplit; pre
  * maxPositions), so the checkpoint and the parameter count estimated stay the model's; rotary and ALiBi need only s.
  */
 const maxPositions = (plan: PlanInput): number =>
-  (plan.model.positionEmbedding === 'learned' ? Math.max(plan.seqLength, plan.model.maxPositions ?? 0) : plan.seqLength);
+  (plan.model.positionEmbedding === 'learned' ? learnedPositionRows(plan.model, plan.seqLength) : plan.seqLength);
 
 /**
  * The Megatron-Core releases a plan's split and sharding need (export-header.ts): the uneven split 0.9 for Megatron-LM's

@@ -1,3 +1,4 @@
+import { attendLimit } from '@trainplan/model';
 import { formatGrouped, formatSeconds } from '@trainplan/units';
 import type { InferenceAnswer, InferenceBase, InferenceEstimate, InferenceShape } from './inference-plan.ts';
 import { estimateInference } from './inference-plan.ts';
@@ -269,15 +270,14 @@ function closestMiss(points: readonly InferenceEstimate[], search: InferenceSear
  */
 function contextWarnings(base: InferenceBase, search: InferenceSearch): string[] {
   const context = search.promptTokens + search.outputTokens;
-  const window = search.contextWindowTokens;
-  const limit = window ?? base.model.seqLength;
-  if (context <= limit) return [];
+  const limit = attendLimit(base.model, search.contextWindowTokens);
+  if (context <= limit.tokens) return [];
   const n = (x: number) => x.toLocaleString('en-US');
   // A shape given without a name is @trainplan/model's 'custom': "the custom model's", not "custom's".
   const model = base.model.name === 'custom' ? 'the custom model' : base.model.name;
-  const learned = window === undefined && base.model.positionEmbedding === 'learned';
+  const learned = limit.kind === 'learned';
   return [`the context (${n(search.promptTokens)} prompt + ${n(search.outputTokens)} output = ${n(context)} tokens) is longer than ${model}'s `
-    + `${learned ? `${n(limit)} learned positions` : `${window === undefined ? 'sequence length' : 'context window'} (${n(limit)} tokens)`}: `
+    + `${learned ? `${n(limit.tokens)} learned positions` : `${limit.kind === 'trained' ? 'sequence length' : 'context window'} (${n(limit.tokens)} tokens)`}: `
     + (learned ? 'as published it has none past them, so cannot attend further; the estimate assumes a variant trained at this length'
       : 'the estimate assumes the model can attend over all of it (a long-context variant), which the length stated does not say')];
 }
