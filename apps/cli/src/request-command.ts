@@ -78,6 +78,12 @@ export function requestCommand(spec: RequestCommandSpec): Command {
 /** The schema's message for a required field left out (packages/protocol/src/schema/object.ts). */
 const MISSING = /^missing required field\b/;
 
+/** The schema's message for a number flag whose text did not read as one (search-flags.ts countOrText passes it on). */
+const TEXT_FOR_NUMBER = /^expected (?:a number|an integer)\b.*, got "/;
+
+/** How a flag's number may be written, after a text that is none (QA: "--tokens 300BB" named only the range). */
+const NUMBER_FORMS = ' (numbers are written 1536, 1,536, 2e12, or with k, M, B or T: 300B; see trainplan --help)';
+
 /**
  * One stderr line per invalid field of a request: named by the flag that sets it when the request
  * was built from flags (`--global-batch: missing required field`), else by its JSON path. A path no
@@ -93,7 +99,7 @@ export function printIssues(io: RequestIo, issues: readonly { path: string; mess
       printError(io, `missing ${flag}: give ${hint}`);
       continue;
     }
-    const said = io.inFlagTerms?.(issue.message) ?? issue.message;
+    const said = (io.inFlagTerms?.(issue.message) ?? issue.message) + (flag !== undefined && TEXT_FOR_NUMBER.test(issue.message) ? NUMBER_FORMS : '');
     const fix = remedy?.(issue);
     const message = fix === undefined ? said : `${said}: ${fix}`;
     // A message that names the flags itself stands alone: at a path no flag sets (`training`, for a rule

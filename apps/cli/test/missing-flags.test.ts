@@ -34,3 +34,35 @@ describe('a required flag left out', () => {
     expect(io.err()).toBe('trainplan: missing --nodes: give the node counts to sweep, e.g. --nodes 105,140,175\n');
   });
 });
+
+/** A number flag whose text reads as no number says how numbers are written, besides the range (QA: "--tokens 300BB"). */
+describe('a number flag given a text that is no number', () => {
+  it.each([
+    [['nodes', ...MACHINE, '--tokens', '300BB', '--days', '30'], '--tokens: expected a number > 0'],
+    [['search', ...MACHINE, '--nodes', '1x'], '--nodes: expected an integer from 1'],
+  ])('%j names the range and the forms a number takes', async (argv, start) => {
+    const io = fakeIo();
+    expect(await main(argv, io)).toBe(2);
+    const line = io.err().trim();
+    expect(line.startsWith(`trainplan: ${start}`)).toBe(true);
+    expect(line).toContain('or with k, M, B or T: 300B');
+  });
+
+  it('a number out of range is told its range alone: the forms are not what went wrong', async () => {
+    const io = fakeIo();
+    expect(await main(['search', ...MACHINE, '--nodes', '0'], io)).toBe(2);
+    expect(io.err()).toBe('trainplan: --nodes: expected an integer ≥ 1, got 0\n');
+  });
+});
+
+/** An enumerated flag given a slip of one of its values names the one meant (protocol meant-choice.ts, in the schema's enumOf). */
+describe('an enumerated flag given a slip', () => {
+  it.each([
+    [['search', ...MACHINE, '--nodes', '1', '--recompute', 'ful'], '(did you mean full or full-partial?)'],
+    [['inference', ...MACHINE, '--prompt', '1k', '--output', '100', '--batching', 'continous'], '(did you mean continuous?)'],
+  ])('%j', async (argv, meant) => {
+    const io = fakeIo();
+    expect(await main(argv, io)).toBe(2);
+    expect(io.err().trim().endsWith(meant)).toBe(true);
+  });
+});

@@ -11,7 +11,6 @@ import { boolean, enumOf, integer, number, string } from '../schema/scalars.ts';
 import type { JsonSchema, Schema } from '../schema/types.ts';
 import { jsonSchemaDocument, validate } from '../schema/validate.ts';
 import type { FieldIssue } from '../wire.ts';
-import { meantChoice } from './meant-choice.ts';
 
 export const COLLECTIVE_OPS = [
   'all-reduce', 'all-gather', 'reduce-scatter', 'broadcast', 'reduce', 'all-to-all', 'send-recv',
@@ -95,23 +94,11 @@ export const collectiveRequestJsonSchema: JsonSchema = /* @__PURE__ */ jsonSchem
 
 export type CollectiveValidation = { ok: true; value: CollectiveRequest } | { ok: false; issues: FieldIssue[] };
 
-/** The enumerated fields whose refusal names the value meant, when the one sent is a slip of it. */
-const CHOICES: Readonly<Record<string, readonly string[]>> = { op: COLLECTIVE_OPS, algorithm: COLLECTIVE_ALGORITHMS };
-
 /**
  * Validates a collective request and fills in its defaults. Never throws. An op or algorithm that is a slip of a
- * known one is refused naming it: "op: expected one of …, got "allreduce" (did you mean all-reduce?)".
+ * known one is refused naming it, as every enumerated field is (schema enumOf: "op: expected one of …, got
+ * "allreduce" (did you mean all-reduce?)").
  */
 export function validateCollectiveRequest(value: unknown): CollectiveValidation {
-  const v = validate(collectiveRequestSchema, value);
-  if (v.ok) return v;
-  const sent = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-  return {
-    ok: false,
-    issues: v.issues.map((issue) => {
-      const known = Object.hasOwn(CHOICES, issue.path) ? CHOICES[issue.path] : undefined;
-      const meant = known === undefined ? '' : meantChoice(sent[issue.path], known);
-      return meant === '' ? issue : { ...issue, message: `${issue.message}${meant}` };
-    }),
-  };
+  return validate(collectiveRequestSchema, value);
 }

@@ -1,5 +1,6 @@
 /** Leaf schemas: string, integer, number, boolean, and fixed sets of values (enum, literal). */
-import { codePointLength, describe, mismatch, numberText } from './context.ts';
+import { codePointLength, describe, mismatch, numberText, report } from './context.ts';
+import { meantChoice } from '../meant-choice.ts';
 import type { BaseOptions, JsonSchema, Schema } from './types.ts';
 
 /** Strings longer than this are refused unless a schema says otherwise: a hostile-input guard. */
@@ -117,7 +118,12 @@ export function enumOf<const V extends string | number>(values: readonly V[], op
     check(value, at, ctx) {
       const index = values.indexOf(value as V);
       const found = values[index];
-      return found === undefined ? mismatch(ctx, at, expected, value) : { ok: true, value: found };
+      if (found !== undefined) return { ok: true, value: found };
+      // A slip of a named value says which it meant ("got "ful" (did you mean full or full-partial?)").
+      const meant = allStrings ? meantChoice(value, values as readonly string[]) : '';
+      if (meant === '') return mismatch(ctx, at, expected, value);
+      report(ctx, at, () => `expected ${expected}, got ${describe(value)}${meant}`);
+      return { ok: false };
     },
     toJsonSchema: () => withDescription({ ...(type && { type }), enum: values }, options),
   };

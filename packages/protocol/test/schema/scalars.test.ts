@@ -93,7 +93,11 @@ describe('boolean, enumOf and literal', () => {
   it.each([
     [enumOf([0, 1, 2, 3]), 5, 'expected one of 0, 1, 2, 3, got 5'],
     [enumOf([0, 1, 2, 3]), '1', 'expected one of 0, 1, 2, 3, got "1"'],
-    [enumOf(['none', 'full']), 'None', 'expected one of none, full, got "None"'],
+    // A slip of a named value says which it meant: its case, its hyphens, or a letter or two off (meant-choice.ts).
+    [enumOf(['none', 'full']), 'None', 'expected one of none, full, got "None" (did you mean none?)'],
+    [enumOf(['static', 'continuous']), 'continous', 'expected one of static, continuous, got "continous" (did you mean continuous?)'],
+    [enumOf(['none', 'selective', 'full', 'full-partial']), 'ful', 'expected one of none, selective, full, full-partial, got "ful" (did you mean full or full-partial?)'],
+    [enumOf(['fp16', 'bf16', 'fp8']), 'xyz', 'expected one of fp16, bf16, fp8, got "xyz"'],
     [literal(true), false, 'expected true, got false'],
     [literal('v1'), 'v2', 'expected "v1", got "v2"'],
   ])('refuses a value outside the set: %#', (schema, value, message) => expect(issueOf(schema, value)).toBe(message));
