@@ -1,7 +1,6 @@
 import { runInference } from '@trainplan/protocol';
-import { gpuById } from '@trainplan/presets';
 import { kernelCases, type DecodeCase } from './kernel-cases.ts';
-import { mean, readKernelRuns, spreadOf } from './measured-runs.ts';
+import { MEASURED_GPU, mean, measuredGpuHbmBandwidth, readKernelRuns, spreadOf } from './measured-runs.ts';
 
 /**
  * Whole-model decode steps run on a real GPU by kernels/decode.py (this repository), read back and set against the
@@ -32,7 +31,6 @@ export interface MeasuredDecode {
   readonly decode: readonly MeasuredDecodeRow[];
 }
 
-export const DECODE_GPU = 'h200';
 export const DECODE_RUN_FILES = ['decode-h200.json', 'decode-h200.run2.json'] as const;
 /** The same steps with RMSNorm and SiLU · up each compiled into one kernel (decode.py --fused), two runs, 2026-11-29. */
 export const FUSED_DECODE_RUN_FILES = ['decode-h200.fused.run1.json', 'decode-h200.fused.run2.json'] as const;
@@ -63,15 +61,13 @@ export interface DecodeComparison {
   readonly fusedKernels: number;
 }
 
-/** The H200's datasheet HBM bandwidth (@trainplan/presets), bytes per second: what the streaming fractions are of. */
-export const decodeHbmBandwidth = (): number => gpuById(DECODE_GPU)!.hbmBandwidth;
 
 /**
  * How fast each kind of kernel streams what it reads, as a fraction of the datasheet's HBM bandwidth: the GEMMs the
  * weights (the layers' linears and the logits), attention the KV cache.
  */
 export function streamingFractions(r: DecodeComparison): { weights: number; kvCache: number } {
-  const bandwidth = decodeHbmBandwidth();
+  const bandwidth = measuredGpuHbmBandwidth();
   return { weights: r.weightBytes / (r.gemmMs * 1e-3) / bandwidth, kvCache: r.kvCacheBytes / (r.attentionMs * 1e-3) / bandwidth };
 }
 
@@ -81,7 +77,7 @@ export function streamingFractions(r: DecodeComparison): { weights: number; kvCa
  */
 export function predictedDecode(kase: DecodeCase): { ms: number; memoryBound: boolean } {
   const answer = runInference({
-    model: kase.model, cluster: { gpu: DECODE_GPU }, precision: 'bf16', promptTokens: kase.context - 1, outputTokens: 2,
+    model: kase.model, cluster: { gpu: MEASURED_GPU }, precision: 'bf16', promptTokens: kase.context - 1, outputTokens: 2,
     tensor: [1], pipeline: [1], batches: [kase.batch],
   });
   if (!answer.ok || answer.best === undefined) throw new Error(`no plan for decode case ${kase.id}: ${JSON.stringify(answer).slice(0, 300)}`);

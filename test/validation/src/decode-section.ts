@@ -1,9 +1,9 @@
 import { COMPUTE_CALIBRATION } from '@trainplan/planner';
 import { gpuById } from '@trainplan/presets';
-import { DECODE_GPU, decodeComparisons, decodeHbmBandwidth, loadMeasuredDecode, streamingFractions, type DecodeComparison } from './decode-measured.ts';
+import { decodeComparisons, loadMeasuredDecode, streamingFractions, type DecodeComparison } from './decode-measured.ts';
 import { median } from './kernels-measured.ts';
 import type { ValidationSection } from './sections.ts';
-import { range, ratio } from './measured-runs.ts';
+import { MEASURED_GPU, measuredGpuHbmBandwidth, range, ratio } from './measured-runs.ts';
 
 const gb = (bytes: number): string => (bytes / 1e9).toFixed(2);
 const ms = (x: number): string => x.toFixed(2);
@@ -12,7 +12,7 @@ const ms = (x: number): string => x.toFixed(2);
  * Whether a step's attention launch has a sequence-and-KV-head pair for each of the GPU's SMs (132 on the H200): with
  * fewer, the kernel's blocks leave SMs idle unless it splits the cache.
  */
-const fillsGpu = (r: DecodeComparison): boolean => r.kase.batch * r.kase.kvHeads >= gpuById(DECODE_GPU)!.smCount;
+const fillsGpu = (r: DecodeComparison): boolean => r.kase.batch * r.kase.kvHeads >= gpuById(MEASURED_GPU)!.smCount;
 /** The batch at which the GEMMs leave the few-row kernels (nvjet's 128 × 8 and 128 × 32 tiles) for wider ones. */
 const WIDE_BATCH = 128;
 
@@ -47,7 +47,7 @@ export interface DecodeFindings {
 
 /** The model's step less its HBM reads at the calibrated fraction: the kernels' fixed costs it charges (memory-bound steps). */
 const modelFixedMs = (r: DecodeComparison): number =>
-  r.predictedMs - ((r.weightBytes + r.kvCacheBytes) / (COMPUTE_CALIBRATION.hopper.hbmFraction * decodeHbmBandwidth())) * 1e3;
+  r.predictedMs - ((r.weightBytes + r.kvCacheBytes) / (COMPUTE_CALIBRATION.hopper.hbmFraction * measuredGpuHbmBandwidth())) * 1e3;
 
 /** The steps the weights bound most: one sequence at the shorter context. */
 const lightest = (r: DecodeComparison): boolean => r.kase.batch === 1 && r.kase.context === 1024;
@@ -111,7 +111,7 @@ export const decodeSection: ValidationSection = {
       + 'where the KV cache does.',
       `- The weights: the GEMMs stream them at ${range(f.weightsNarrow)} of HBM bandwidth below batch ${WIDE_BATCH} (cuBLAS's few-row kernels) `
       + `and ${range(f.weightsWide)} at ${WIDE_BATCH}, around the ${hbm} trainplan charges.`,
-      `- The KV cache: where the launch has a sequence and KV head for each of the ${gpuById(DECODE_GPU)!.smCount} SMs, attention streams it at `
+      `- The KV cache: where the launch has a sequence and KV head for each of the ${gpuById(MEASURED_GPU)!.smCount} SMs, attention streams it at `
       + `${range(f.kvCacheFull)} of HBM bandwidth, faster than the ${hbm} charged, so the KV-heavy steps come out long. With fewer it depends on `
       + `the kernel: Llama 2 7B's, one query a KV head, is split over the cache (cuDNN's lean reduction) and reaches ${range(f.kvCacheFewMha)}; `
       + 'Llama 3 8B\'s, whose four query heads a KV head the harness packs as four query rows, goes to a cuDNN kernel that does not split it, '

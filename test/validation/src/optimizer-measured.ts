@@ -1,9 +1,8 @@
 import { COMPUTE_CALIBRATION, estimatePlan } from '@trainplan/planner';
 import { resolveScenario, validateScenario } from '@trainplan/protocol';
-import { DECODE_GPU, decodeHbmBandwidth } from './decode-measured.ts';
 import { kernelCases, type OptimizerCase } from './kernel-cases.ts';
 import { OPTIMIZER_PASS_BYTES } from '@trainplan/planner';
-import { mean, readKernelRuns, spreadOf } from './measured-runs.ts';
+import { MEASURED_GPU, mean, measuredGpuHbmBandwidth, readKernelRuns, spreadOf } from './measured-runs.ts';
 
 /**
  * Optimizer steps run on a real GPU by kernels/optimizer.py (this repository), read back and set against the step
@@ -78,7 +77,7 @@ export interface OptimizerComparison {
 export function optimizerScenario(c: OptimizerCase): unknown {
   return {
     model: c.model,
-    cluster: { gpu: DECODE_GPU, gpus: c.tensor * c.pipeline * c.data },
+    cluster: { gpu: MEASURED_GPU, gpus: c.tensor * c.pipeline * c.data },
     parallelism: { tensor: c.tensor, pipeline: c.pipeline, distributedOptimizer: c.distributedOptimizer },
     training: { globalBatchSize: 8 * c.data, microBatchSize: 1, seqLength: 2048, precision: 'bf16' },
   };
@@ -99,7 +98,7 @@ export function predictedOptimizerMs(c: OptimizerCase): number {
  * times the bytes it moves of each (the parameters updated, or the stage's for the buffer's zeroing).
  */
 export const hbmShare = (parameters: number, bytesPerParameter: number, ms: number): number =>
-  (bytesPerParameter * parameters) / (ms * 1e-3) / decodeHbmBandwidth();
+  (bytesPerParameter * parameters) / (ms * 1e-3) / measuredGpuHbmBandwidth();
 
 
 export function optimizerComparisons(runs = loadMeasuredOptimizer()): OptimizerComparison[] {
@@ -111,7 +110,7 @@ export function optimizerComparisons(runs = loadMeasuredOptimizer()): OptimizerC
     const kernels = ok.map((r) => r.profile.otherMs + r.profile.gemmMs + r.profile.attentionMs);
     const measured = ok.map((r, i) => kernels[i]! + r.zeroMs);
     const hostSteps = ok.map((r) => r.stepMs);
-    const before = hopper.kernelOverhead + (OPTIMIZER_BYTES_BEFORE * kase.parameters) / (hopper.hbmFraction * decodeHbmBandwidth());
+    const before = hopper.kernelOverhead + (OPTIMIZER_BYTES_BEFORE * kase.parameters) / (hopper.hbmFraction * measuredGpuHbmBandwidth());
     return [{
       kase,
       measuredMs: mean(measured),

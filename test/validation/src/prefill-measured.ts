@@ -1,9 +1,8 @@
 import { peak16 } from '@trainplan/planner';
 import { gpuById } from '@trainplan/presets';
 import { runInference } from '@trainplan/protocol';
-import { DECODE_GPU } from './decode-measured.ts';
 import { kernelCases, type PrefillCase } from './kernel-cases.ts';
-import { mean, readKernelRuns, spreadOf } from './measured-runs.ts';
+import { MEASURED_GPU, mean, readKernelRuns, spreadOf } from './measured-runs.ts';
 
 /**
  * Whole-model prefills run on a real GPU by kernels/decode.py --prefill (this repository), read back and set against
@@ -75,7 +74,7 @@ export function prefillLinearFlops(k: PrefillCase): number {
 
 /** The GEMMs' rate over the H200's dense 16-bit peak, and how fast they stream the weights over its HBM bandwidth. */
 export function prefillGemmRates(r: PrefillComparison): { peakFraction: number; weightsHbmFraction: number } {
-  const gpu = gpuById(DECODE_GPU)!;
+  const gpu = gpuById(MEASURED_GPU)!;
   const seconds = r.gemmMs * 1e-3;
   return { peakFraction: prefillLinearFlops(r.kase) / seconds / peak16(gpu), weightsHbmFraction: r.weightBytes / seconds / gpu.hbmBandwidth };
 }
@@ -83,7 +82,7 @@ export function prefillGemmRates(r: PrefillComparison): { peakFraction: number; 
 /** trainplan's first token for the case: static batching of `batch` prompts on one GPU, one output token. */
 export function predictedPrefillMs(kase: PrefillCase): number {
   const answer = runInference({
-    model: kase.model, cluster: { gpu: DECODE_GPU }, precision: 'bf16', promptTokens: kase.prompt, outputTokens: 1,
+    model: kase.model, cluster: { gpu: MEASURED_GPU }, precision: 'bf16', promptTokens: kase.prompt, outputTokens: 1,
     tensor: [1], pipeline: [1], batches: [kase.batch],
   });
   if (!answer.ok || answer.best === undefined) throw new Error(`no plan for prefill case ${kase.id}: ${JSON.stringify(answer).slice(0, 300)}`);
