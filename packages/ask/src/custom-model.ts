@@ -53,6 +53,29 @@ export const llamaStyle = (label: string, prefixes: readonly string[]): ShapeFam
   width: 'interpolated',
 });
 
+/**
+ * The fields of a decoder's shape as the request's model object takes them (the wire's ModelObjectInput,
+ * packages/protocol/src/wire.ts): the five it requires, then the ones a Llama-like shape sets. Typed against it, so a
+ * field renamed there fails to compile here rather than point a user at a field that is not read.
+ */
+const REQUIRED_SHAPE_FIELDS = ['layers', 'hiddenSize', 'attentionHeads', 'vocabSize', 'seqLength'] as const satisfies readonly (keyof ModelObjectInput)[];
+const OPTIONAL_SHAPE_FIELDS = ['kvHeads', 'ffnHiddenSize', 'gatedMlp'] as const satisfies readonly (keyof ModelObjectInput)[];
+
+/**
+ * Where a model is refused as no preset and no size the chat plans (a family whose shape no preset has, a name not known):
+ * the planner takes any decoder's shape as the request's model object, and `trainplan estimate --input` reads a scenario
+ * with one. Said in the refusal so that a decoder the chat cannot name can still be planned (QA: refusals named only preset
+ * ids and sizes). The fields in double quotes, as JSON writes them: an answer says them so (answer/plain-words.ts).
+ */
+export const SHAPE_AS_MODEL_OBJECT = `or give the decoder's shape as a scenario's model object to \`trainplan estimate --input\` `
+  + `("model": {${REQUIRED_SHAPE_FIELDS.map((f) => `"${f}"`).join(', ')}}, optional ${OPTIONAL_SHAPE_FIELDS.map((f) => `"${f}"`).join(', ')})`;
+
+/** What the planner models, said where another architecture is refused (lexicon/unmodelled-architectures.ts). */
+export const DECODERS_PLANNED = `trainplan plans decoder-only transformers: name a preset (llama3-70b) or a size, planned as a GPT-style decoder ("a 7B model"), ${SHAPE_AS_MODEL_OBJECT}`;
+
+/** What to ask for in place of a model no preset has, at the size asked ("30B"): a GPT-style decoder of that size, or its own shape. */
+export const sizeOrShape = (asked: string): string => `ask for "a ${asked} model" to plan a GPT-style decoder of that size, ${SHAPE_AS_MODEL_OBJECT}`;
+
 /** A model the question sized but no preset has: the shape planned and how it was chosen. */
 export interface CustomModel {
   /** The contract's model object (scenario `model`), with a name for humans ("GPT-style 30B"). */

@@ -6,7 +6,7 @@ import { classify, inferenceReading } from './classify.ts';
 import { CHINCHILLA_TOKENS_PER_PARAMETER, DEFAULT_GPU, gpusPerNodeOf, hasFixedConfiguration, withDefaults } from './defaults.ts';
 import { matchHardware, matchUnmodelledHardware, type HardwareMatch } from './lexicon/hardware.ts';
 import { instanceReading, KNOWN_INSTANCE_NAMES, matchInstance, unknownInstance, type InstanceMatch } from './lexicon/instances.ts';
-import { customModelOfSize } from './custom-model.ts';
+import { customModelOfSize, SHAPE_AS_MODEL_OBJECT, sizeOrShape } from './custom-model.ts';
 import { takeServedModel, takeSpeculative } from './lexicon/speculative.ts';
 import { takeStatedMfu } from './lexicon/mfu.ts';
 import { type PriceReading, type StatedPrice, priceText, findUnreadPrice, otherPricesNotRead, UNPRICED_BUDGET, UNREAD_MONEY, unreadConversion, moneyBudgetProblem, resolvePrice, takeMoneyBudget, takePrice, unreadPriceProblem } from './lexicon/price.ts';
@@ -29,7 +29,8 @@ import { COUNT_KILO, decimalCommas, spelledScales, writtenNumbers } from './lexi
 import { outOfScope } from './scope.ts';
 import { findUnreadLength, takeCostPerMillion, takeServing, unitWord } from './lexicon/serving.ts';
 import { takeKvCacheLoad, takeKvCachePrecision } from './lexicon/kv-cache.ts';
-import { takeQuantizedWeights, takeWeightFormat } from './lexicon/weight-format.ts';
+import { takeLowFloat, takeQuantizedWeights, takeWeightFormat } from './lexicon/weight-format.ts';
+import { expertParallelProblem, takeExpertParallel } from './lexicon/unmodelled-moe.ts';
 import { takeRecompute } from './lexicon/recompute.ts';
 import { unreadNumbers } from './lexicon/unread-numbers.ts';
 import { findUnnamedLatencyBound, percentileReading, takeLatencyPercentiles, unnamedLatencyReading } from './lexicon/percentile.ts';
@@ -54,7 +55,7 @@ const TRAINING_PLANS: ReadonlySet<string> = new Set(['nodes', 'cheapest', 'time'
 /** "How big a model", "how many parameters can I train", "the largest model": a model size asked, not named. */
 const ASKS_MODEL_SIZE = /\bhow (?:big|large) (?:of )?(?:an? )?model\b|\bhow many param(?:eter)?s (?:can|could|should|would)\b|\bwhat (?:size (?:of )?)?model size\b|\bwhat size (?:of )?model\b|\b(?:largest|biggest) model\b|\bmax(?:imum)? model size\b/;
 /** The problem of a question that plans no model it names: the one a GPU's own figures are asked with (answer/gpu-facts.ts). */
-export const NAME_A_MODEL = 'name a model: a preset id such as gpt3-175b or llama3-70b, or a size such as 175B';
+export const NAME_A_MODEL = `name a model: a preset id such as gpt3-175b or llama3-70b, or a size such as 175B, ${SHAPE_AS_MODEL_OBJECT}`;
 /** Why a model size asked is not answered, and the question that is. */
 export const MODEL_SIZE_NOT_ANSWERED = 'how big a model a budget trains is not answered here: I plan a model you name; name one to check it, '
   + 'e.g. "can we train llama3-70b on 10T tokens with 2M H100 GPU-hours", or ask "how many tokens for 70B" for a size\'s compute-optimal tokens';
@@ -352,9 +353,13 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
     else if (model.unmodelled !== undefined) problems.push(model.unmodelled);
     else if (model.unknownSize !== undefined && model.unknownSize <= 0) problems.push(`a model size must be positive, got ${compactCount(model.unknownSize)} parameters`);
     else if (model.unknownSize !== undefined && model.shapeFamily === undefined) {
-      problems.push(`no ${model.family ?? 'preset'} preset has about ${model.askedSize ?? compactCount(model.unknownSize)} parameters (ask for "a ${model.askedSize ?? compactCount(model.unknownSize)} model" to plan a GPT-style decoder of that size)`);
+      problems.push(`no ${model.family ?? 'preset'} preset has about ${model.askedSize ?? compactCount(model.unknownSize)} parameters (${sizeOrShape(model.askedSize ?? compactCount(model.unknownSize))})`);
     }
   }
+  // "with 8-way expert parallelism", "EP=8": an MoE's, declined as one (lexicon/unmodelled-moe.ts), its count never a cluster
+  // size. Said once where the model named is declined already (as an MoE, or another model no preset has).
+  const expertParallel = takeExpertParallel(s);
+  if (expertParallel !== undefined && model?.unmodelled === undefined) problems.push(expertParallelProblem(asTyped(text, expertParallel)));
   // A cloud instance type first ("128 p4d nodes", "16 p5.48xlarge"): a node of 8 GPUs, never "4 d[ays]" out of "p4d".
   const instance = matchInstance(s.text);
   const unknownType = unknownInstance(s.text);
@@ -506,7 +511,8 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   // "is fp8 faster than bf16", "does fp8 help": both precisions planned, side by side (lexicon/precisions.ts).
   // Not beside GPUs compared ("fp8 on H100 vs A100"): one comparison a question, the GPUs'.
   if (stated.comparedGpus === undefined) stated.comparedPrecisions = takeComparedPrecisions(s, stated.precision, normal, kvGpu === undefined ? 'bf16' : defaultPrecision(kvGpu));
-  const weightFormat = stated.precision === undefined ? takeWeightFormat(s) : undefined;
+  // "is nvfp4 faster than fp8": a format not modelled beside one that is, said rather than dropped for it.
+  const weightFormat = stated.precision === undefined ? takeWeightFormat(s) : takeLowFloat(s);
   if (weightFormat !== undefined && 'problem' in weightFormat) problems.push(weightFormat.problem);
   else if (weightFormat !== undefined) stated.precision = weightFormat.precision;
   const zero = takeZeroStage(s);
@@ -803,7 +809,8 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   const negative = NEGATIVE.exec(normal);
   const written = negative?.[1];
   const number = written?.replace(/\s/g, '').replace(/[a-z]+$/, '');
-  if (written !== undefined && number !== undefined && !problems.some((p) => p.includes(number))) {
+  // A price refused as below 0 names it with its currency ("-$2" of "-2 usd per gpu-hour"): said already.
+  if (written !== undefined && number !== undefined && !problems.some((p) => p.replace(/(-)[$€£]/g, '$1').includes(number))) {
     // As typed ("-2T"), not as normalised ("-2t").
     problems.unshift(`"${asTyped(text, written)}" is negative: tokens, GPUs, nodes, sizes and times count up from 0`);
   }

@@ -2,7 +2,7 @@ import type { IntentName } from './question.ts';
 
 /**
  * Questions the planner cannot answer, found by their wording and declined with a pointer, never
- * answered as a pretraining question: fine-tuning, hyperparameters. (Serving is planned: serving-answer.ts.)
+ * answered as a pretraining question: fine-tuning, offload, hyperparameters. (Serving is planned: serving-answer.ts.)
  */
 export interface OutOfScope {
   /** Why, as a problem sentence ("I could not answer that: …"). */
@@ -11,7 +11,14 @@ export interface OutOfScope {
   pointer?: string;
 }
 
-export const FINE_TUNING = /\b(?:fine[\s-]*tun\w*|finetun\w*|q?lora|sft|peft|rlhf|dpo|instruction[\s-]*tun\w*)\b/;
+/**
+ * Post-training methods no plan models. Beside RLHF and DPO: PPO as RLHF runs it (Ouyang et al. 2022, InstructGPT: a policy,
+ * a reference model, a reward model and a value model, with generation in each step), GRPO (Shao et al. 2024, DeepSeekMath,
+ * arXiv:2402.03300: a group of samples generated a prompt, no value model) and RLAIF, and the training of a reward model.
+ * QA: "how long to run PPO on llama3-8b with a 8B reward model on 16 H100" was answered as 15T tokens of pretraining.
+ */
+const POST_TRAINING = String.raw`rlhf|rlaif|dpo|ppo|grpo|reward[\s-]*models?|instruction[\s-]*tun\w*`;
+export const FINE_TUNING = new RegExp(String.raw`\b(?:fine[\s-]*tun\w*|finetun\w*|q?lora|sft|peft|${POST_TRAINING})\b`);
 const LEARNING_RATE = /\b(?:learning[\s-]*rates?|lr)\b/;
 // Read on the text left once stated facts are taken, so "batch size 1024" (a stated batch) is no question.
 const BATCH_SIZE = /\b(?:optimal|best|ideal|right|recommended|good|critical|what|which)\s+(?:global\s+)?batch(?:[\s-]*sizes?)?\b/;
@@ -26,10 +33,10 @@ const ADAPTERS = /\b(?:q?lora|peft|adapters?|prefix[\s-]*tuning|prompt[\s-]*tuni
  * "Fine-tune", "finetuning", "SFT" with no method named: supervised fine-tuning of every weight, as SFT is run by default
  * (Ouyang et al. 2022, InstructGPT §3.5: the SFT model is the pretrained GPT-3 trained further on all its weights; Hugging
  * Face TRL's SFTTrainer trains them all unless a PEFT config is given). QA: "how much memory to fine tune llama3 8b" was
- * declined where "full finetune" was answered. Not RLHF or DPO, which hold a reward or a reference model besides.
+ * declined where "full finetune" was answered. Not RLHF, DPO, PPO or GRPO, which hold a reward or a reference model besides.
  */
 const PLAIN_FINE_TUNING = /\b(?:fine[\s-]*tun\w*|finetun\w*|sft)\b/;
-const OTHER_TUNING = /\b(?:rlhf|dpo|instruction[\s-]*tun\w*)\b/;
+const OTHER_TUNING = new RegExp(String.raw`\b(?:${POST_TRAINING})\b`);
 
 /** Whether a fine-tuning question names no method ("fine tune", "SFT"), read as full fine-tuning, which the answer says. */
 export const plainFineTuning = (normal: string): boolean => !FULL_FINE_TUNING.test(normal) && PLAIN_FINE_TUNING.test(normal);
@@ -51,12 +58,38 @@ export const asksFullFineTuningMemory = (normal: string, intent: IntentName): bo
  * message says so, so that a declined question is pointed at the one that is answered (QA: it said "SFT is not modelled"
  * beside an answered SFT memory question).
  */
-export const FINE_TUNING_DECLINED = 'fine-tuning runs (LoRA, QLoRA, DPO, a run\'s time) are not modelled, only pretraining; '
+export const FINE_TUNING_DECLINED = 'fine-tuning runs (LoRA, QLoRA, DPO, RLHF with PPO or GRPO, reward models, a run\'s time) are not modelled, only pretraining; '
   + 'the memory of a full fine-tune is, as pretraining\'s: ask "how much memory to full fine-tune llama3-8b on 8 h100"';
+
+/**
+ * Weights, gradients or optimizer state kept off the GPU: ZeRO-Offload (Ren et al. 2021, arXiv:2101.06840: the optimizer
+ * state and its step on the CPU), ZeRO-Infinity (Rajbhandari et al. 2021, arXiv:2104.07857: CPU and NVMe), FSDP's CPU
+ * offload, DeepSpeed's offload_optimizer / offload_param. The planner keeps all of it in GPU memory (ZeRO stages 1–3 and
+ * Megatron's distributed optimizer shard it over GPUs, and are modelled): a memory question asked with offload was answered
+ * "does not fit" on GPU memory alone, and "FSDP and CPU offload" planned as ZeRO-3 with the offload unsaid (QA). Only
+ * "offload" with what it moves or where it goes: a word such as "load" or "download" is no offload.
+ */
+const STATE = String.raw`(?:optimi[sz]er|param(?:eter)?|weight|gradient|activation)s?(?:[\s-]+states?)?`;
+const OFF_GPU = String.raw`(?:the\s+)?(?:cpus?|nvme|host(?:[\s-]+memory)?|ssds?|disks?|d?ram)\b`;
+const OFFLOAD = new RegExp([
+  String.raw`\bzero[\s-]*(?:infinity|offload)\b`,
+  String.raw`\b(?:cpu|nvme|host|ssd|disk)[\s-]*offload\w*`,
+  String.raw`\b${STATE}[\s-]*offload\w*`,
+  String.raw`\boffload\w*[\s-]+(?:(?:the\s+)?${STATE}[\s-]+)?(?:to|onto|into|on)\s+${OFF_GPU}`,
+  String.raw`\boffload\w*[\s-]+(?:the\s+)?${STATE}`,
+  // "with offloading", "FSDP and offload": offload as a setting of the run.
+  String.raw`\b(?:with|using|and|plus)\s+offload(?:ing)?\b`,
+].join('|'));
+
+/** Why a question with offload is declined, and the sharding that is planned. */
+export const OFFLOAD_DECLINED = 'CPU and NVMe offload (ZeRO-Offload, ZeRO-Infinity, FSDP\'s CPU offload) are not modelled: trainplan keeps the weights, '
+  + 'gradients, optimizer state and activations in GPU memory, and models sharding them over the GPUs (ZeRO stages 1–3, the distributed optimizer, '
+  + 'tensor, sequence and context parallelism); ask without offload, e.g. "how much memory to train llama3-70b with ZeRO-3 on 64 H100"';
 
 /** Why the question is one the planner does not answer; undefined when it is a planning question. */
 export function outOfScope(normal: string, remaining: string, intent: IntentName): OutOfScope | undefined {
   if (FINE_TUNING.test(normal) && !asksFullFineTuningMemory(normal, intent)) return { problem: FINE_TUNING_DECLINED };
+  if (OFFLOAD.test(normal)) return { problem: OFFLOAD_DECLINED };
   if (LEARNING_RATE.test(normal)) return { problem: 'hyperparameters such as the learning rate are not planned here' };
   // A serving answer is the best batch under the latency bounds: the question it asks.
   if (intent !== 'serving' && BATCH_SIZE.test(remaining)) {

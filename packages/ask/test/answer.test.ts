@@ -313,9 +313,9 @@ describe('renderText', () => {
 describe('answer: questions the planner does not answer are declined, not planned as training', () => {
   it.each([
     // Full fine-tuning's memory is answered as pretraining's (full-fine-tuning.test.ts); with an adapter it is not.
-    ['how much memory for 7b qlora finetune on 1 a100', /fine-tuning runs \(LoRA, QLoRA, DPO, a run's time\) are not modelled/],
-    ['lora llama 3 8b on 8 h100 how long', /fine-tuning runs \(LoRA, QLoRA, DPO, a run's time\) are not modelled/],
-    ['how many nodes to fine-tune llama3-70b', /fine-tuning runs \(LoRA, QLoRA, DPO, a run's time\) are not modelled/],
+    ['how much memory for 7b qlora finetune on 1 a100', /fine-tuning runs \(LoRA, QLoRA, DPO, RLHF with PPO or GRPO, reward models, a run's time\) are not modelled/],
+    ['lora llama 3 8b on 8 h100 how long', /fine-tuning runs \(LoRA, QLoRA, DPO, RLHF with PPO or GRPO, reward models, a run's time\) are not modelled/],
+    ['how many nodes to fine-tune llama3-70b', /fine-tuning runs \(LoRA, QLoRA, DPO, RLHF with PPO or GRPO, reward models, a run's time\) are not modelled/],
     ["what's the best learning rate for 70b", /the learning rate are not planned here/],
     ['optimal batch size for 70b on 64 nodes', /the optimal batch size is not planned here/],
   ])('"%s" is declined with what the bot answers', (question, why) => {

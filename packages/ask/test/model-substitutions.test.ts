@@ -50,6 +50,6 @@ describe('a model name no preset has is named back, never "name a model"', () =>
   it('"deepseek v3 on 2048 H800s" names the GPU no preset models beside the model', () => {
     const q = parse('how long to train deepseek v3 on 2048 H800s');
     expect(q.problems.some((p) => p.startsWith('H800 is not modelled; the GPU presets are '))).toBe(true);
-    expect(q.problems.some((p) => p.startsWith('DeepSeek is not modelled'))).toBe(true);
+    expect(q.problems.some((p) => p.startsWith('DeepSeek-V3 is a mixture-of-experts model'))).toBe(true);
   });
 });

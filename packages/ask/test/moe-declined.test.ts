@@ -21,7 +21,8 @@ describe('a mixture-of-experts model is declined, never planned dense', () => {
     const q = parse(question, OPTIONS);
     expect(q.stated.model).toBeUndefined();
     expect(q.stated.customModel).toBeUndefined();
-    expect(q.problems).toEqual([`a mixture-of-experts model (${size}) is not modelled: every preset is a dense decoder, and planned dense its experts' parameters would all count in every token's FLOPs`]);
+    expect(q.problems).toHaveLength(1);
+    expect(q.problems[0]).toMatch(new RegExp(`^the model asked is a mixture-of-experts model \\(${size}\\): MoE and expert parallelism are not modelled \\(every preset is a dense decoder\\), and planned as a dense model of its total size, each token's compute would be overstated about total/activated times`));
     // The experts' count and the size are the one model declined, never a second model said not read.
     expect(q.notRead).toEqual([]);
     const a = ask(question, OPTIONS);
@@ -34,5 +35,106 @@ describe('a mixture-of-experts model is declined, never planned dense', () => {
     const q = parse('how long to train a 7b on 1T tokens on 16x8 h100', OPTIONS);
     expect(q.problems).toEqual([]);
     expect(q.stated).toMatchObject({ model: 'llama2-7b', nodes: 16, gpusPerNode: 8 });
+  });
+});
+
+/**
+ * A mixture of experts given by its active parameters, by a name that states them ("-A22B"), or by a family no preset has
+ * (DeepSeek-V3, Kimi K2, …) is declined as an MoE, with its published total and activated sizes and how far a dense plan of
+ * its total would overstate each token's compute (total/activated). QA: "a 671B model with 37B active parameters" was planned
+ * as a dense 671B model with only "Not read: the model 37B", and DeepSeek-V3 and Qwen3-235B-A22B were pointed at a dense size.
+ */
+describe('an MoE by its active parameters, its name or its family is declined with the overstatement a dense plan makes', () => {
+  it.each([
+    'how many H100 nodes to train a 671B model with 37B active parameters on 15T tokens in 60 days',
+    'how many H100 nodes to train a 671B total and 37B activated params model on 15T tokens in 60 days',
+    'how many H100 nodes to train a model of 37B active of 671B on 15T tokens in 60 days',
+  ])('"%s": 671B total, 37B active, ~18× (671/37 = 18.1)', (question) => {
+    const q = parse(question, OPTIONS);
+    expect(q.stated.model).toBeUndefined();
+    expect(q.stated.customModel).toBeUndefined();
+    expect(q.problems).toEqual([
+      'the model asked is a mixture-of-experts model (671B total, 37B activated per token): MoE and expert parallelism are not modelled '
+      + '(every preset is a dense decoder), and planned as a dense 671B model each token\'s compute would be overstated ~18× (671B/37B)',
+    ]);
+    // The active size is the same model's, never a second model said not read.
+    expect(q.notRead).toEqual([]);
+    const a = ask(question, OPTIONS);
+    expect(a.kind).toBe('refusal');
+    expect(a.scenario).toBeUndefined();
+  });
+
+  // Each family's sizes as its source publishes them; the ratio is total/activated to two figures.
+  it.each([
+    ['how long to train Qwen3-235B-A22B on 36T tokens on 512 H100', 'Qwen3-235B-A22B', '235B total, 22B activated', '~11×'],
+    ['how long to train DeepSeek-V3 on 14.8T tokens on 2048 H100', 'DeepSeek-V3', '671B total, 37B activated', '~18×'],
+    ['how long to train deepseek r1 on 256 h100', 'DeepSeek-R1', '671B total, 37B activated', '~18×'],
+    ['how long to train deepseek-v2 on 8T tokens on 256 h100', 'DeepSeek-V2', '236B total, 21B activated', '~11×'],
+    ['how long to train OLMoE on 5T tokens on 256 H100', 'OLMoE', '7B total, 1B activated', '~7×'],
+    ['how long to train Kimi K2 on 15T tokens on 2048 H100', 'Kimi K2', '1T total, 32B activated', '~31×'],
+    ['how long to train Snowflake Arctic on 3.5T tokens on 1024 H100', 'Snowflake Arctic', '480B total, 17B activated', '~28×'],
+    ['how long to train GLaM on 1.6T tokens on 1024 H100', 'GLaM', '1.2T total, 96.6B activated', '~12×'],
+    ['how long would mixtral 8x7b take on 64 H100', 'Mixtral 8x7B', '47B total, 13B activated', '~3.6×'],
+  ])('"%s": %s is an MoE (%s per token), a dense plan %s over', (question, name, sizes, ratio) => {
+    const q = parse(question, OPTIONS);
+    expect(q.stated.model).toBeUndefined();
+    expect(q.stated.customModel).toBeUndefined();
+    const [problem] = q.problems;
+    expect(problem).toContain(`${name} is a mixture-of-experts model (${sizes} per token`);
+    expect(problem).toContain('MoE and expert parallelism are not modelled');
+    expect(problem).toContain(`would be overstated ${ratio}`);
+    // Never the dense pointers these names had: "ask for a 235B model", "name a size (a 70B model)".
+    expect(q.problems.join(' ')).not.toMatch(/ask for "a \d+B model"|a size \("a 70B model"\)/);
+  });
+
+  it('a family with no published activated size is declined with DeepSeek-V3\'s for scale', () => {
+    const q = parse('how long to train a Switch Transformer on 256 H100', OPTIONS);
+    expect(q.problems).toEqual([expect.stringMatching(/^Switch Transformer is a mixture-of-experts model: MoE and expert parallelism are not modelled .*DeepSeek-V3: 671B total, 37B activated per token, ~18×: arXiv:2412\.19437\)$/)]);
+  });
+});
+
+/**
+ * Expert parallelism splits an MoE's experts over GPUs: a question that names it asks of an MoE, and is declined as one. QA:
+ * "64 H100 nodes with 8-way expert parallelism" was read as 64 GPUs of 8 a node, and "EP=8" as a number not read.
+ */
+describe('expert parallelism is declined as an MoE\'s, its count never a cluster size', () => {
+  it.each([
+    ['how long to train a 70B model on 64 H100 nodes with 8-way expert parallelism', '8-way expert parallelism'],
+    ['how long to train a 70B model on 64 H100 nodes with EP=8', 'EP=8'],
+    ['how long to train a 70B model on 64 H100 nodes with EP 8', 'EP 8'],
+    ['how long to train a 70B model on 64 H100 nodes with expert parallel size 8', 'expert parallel size 8'],
+  ])('"%s" is declined naming "%s"', (question, phrase) => {
+    const q = parse(question, OPTIONS);
+    expect(q.problems).toEqual([expect.stringMatching(new RegExp(`^expert parallelism \\("${phrase}"\\) splits a mixture-of-experts model's experts over GPUs: MoE and expert parallelism are not modelled`))]);
+    expect(q.stated).toMatchObject({ nodes: 64 });
+    expect(q.stated.gpusPerNode).toBeUndefined();
+    expect(q.stated.gpus).toBeUndefined();
+    expect(ask(question, OPTIONS).kind).toBe('refusal');
+  });
+});
+
+describe('near misses of the MoE words are still planned', () => {
+  it.each([
+    ['how long to train Llama 3 70B on 15T tokens on 1024 H100', { model: 'llama3-70b', gpus: 1024 }],
+    ['how long to train llama3-70b on 64 H100 nodes with 8-way tensor parallel', { model: 'llama3-70b', nodes: 64, tensor: 8 }],
+    ['how long to train llama3-8b on 1T tokens on 64 h100 behind one switch', { model: 'llama3-8b', gpus: 64 }],
+  ])('"%s" is planned', (question, stated) => {
+    const q = parse(question, OPTIONS);
+    expect(q.problems).toEqual([]);
+    expect(q.stated).toMatchObject(stated);
+  });
+
+  it.each([
+    'serve llama3-8b to 64 active users on 1 h100',
+    'serve llama3-70b to 1M active users on 64 h100',
+    'serve llama3-70b to 1B active users on 4096 h100',
+  ])('"%s": active users are a load, never an active-parameter count', (question) => {
+    const q = parse(question, OPTIONS);
+    expect(q.problems.join(' ')).not.toContain('mixture-of-experts');
+    expect(q.stated.model).toMatch(/^llama3-/);
+  });
+
+  it('a dense DeepSeek (no version of the MoE line) keeps the dense refusal with its size to ask', () => {
+    expect(parse('how long to train deepseek 67b on 64 h100', OPTIONS).problems[0]).toMatch(/^DeepSeek 67B is not modelled \(no preset has its shape\); ask for "a 67B model"/);
   });
 });

@@ -74,8 +74,27 @@ describe('parse: a price per GPU-hour', () => {
     ['how long to train 70b on 64 nodes at $0/GPU-hour', 'a price of $0 per GPU-hour is out of range: give a price above 0 ("at $2/GPU-hour")'],
     ['how long to train 70b on 64 nodes at $5000 per GPU-hour', 'a price of $5000 per GPU-hour is out of range: at most 1,000 per GPU-hour (cloud prices are a few dollars)'],
     ['how long to train 70b on 64 nodes at $0 per node-hour', 'a price of $0 per node-hour is out of range: give a price above 0 ("at $2/GPU-hour")'],
+    // A minus sign is the price's, refused as the CLI and the API refuse it (QA: "-$2" was read as $2), said once.
+    ['how much does it cost to train llama3-8b on 1T tokens on 64 H100 at -$2/GPU-hour', 'a price of -$2 per GPU-hour is out of range: give a price above 0 ("at $2/GPU-hour")'],
+    ['how long to train 70b on 64 nodes at $-2/GPU-hour', 'a price of -$2 per GPU-hour is out of range: give a price above 0 ("at $2/GPU-hour")'],
+    ['how long to train 70b on 64 nodes at -2 usd per gpu hour', 'a price of -$2 per GPU-hour is out of range: give a price above 0 ("at $2/GPU-hour")'],
+    ['how long to train 70b on 64 nodes at -€1.5 per GPU-hour', 'a price of -€1.50 per GPU-hour is out of range: give a price above 0 ("at $2/GPU-hour")'],
+    ['how long to train llama3-8b on 64 h100 nodes at -$98 per node-hour', 'a price of -$98 per node-hour is out of range: give a price above 0 ("at $2/GPU-hour")'],
   ])('"%s" is refused with a problem saying what to give', (question, problem) => {
     expect(parse(question).problems).toEqual([problem]);
+  });
+
+  it('a hyphen between two prices is no minus: "$2-$3/GPU-hour" prices the second, the first said not read, as before', () => {
+    const q = parse('how long to train 70b on 64 nodes at $2-$3/GPU-hour');
+    expect(q.problems).toEqual([]);
+    expect(q.stated.pricePerGpuHour).toBe(3);
+    expect(q.notRead?.map((n) => n.phrase)).toEqual(['"$2"']);
+  });
+
+  it('a negative price is refused by the answer, never costed', () => {
+    const a = ask('how much does it cost to train llama3-8b on 1T tokens on 64 H100 at -$2/GPU-hour');
+    expect(a.kind).toBe('refusal');
+    expect(a.headline).toContain('a price of -$2 per GPU-hour is out of range');
   });
 });
 

@@ -47,7 +47,8 @@ const FIELD_WORDS: Readonly<Record<string, string>> = {
   zeroStage: 'the ZeRO stage', seqLength: 'the sequence length',
 };
 
-const FIELD = new RegExp(String.raw`(?<![\w.])(${Object.keys(FIELD_WORDS).join('|')})(?![\w])`, 'g');
+// Not a field in double quotes: a JSON key a person is told to type (custom-model.ts SHAPE_AS_MODEL_OBJECT's "seqLength").
+const FIELD = new RegExp(String.raw`(?<![\w."])(${Object.keys(FIELD_WORDS).join('|')})(?![\w])`, 'g');
 /** A field named in brackets after the words that say it ("overlapped pipeline sends (overlapPipelineComm)"): for API callers only. */
 const BRACKETED = new RegExp(String.raw` \((?:${Object.keys(FIELD_WORDS).join('|')})\)`, 'g');
 

@@ -46,9 +46,16 @@ const SIGNS: Readonly<Record<string, string>> = {
 };
 /** A currency written before the amount: "$2", "US$2", "€1.80", "usd 2". */
 const SIGN = String.raw`(us\$|[$€£]|usd|eur|gbp)`;
-const BEFORE = String.raw`${SIGN}?\s*`;
+/**
+ * A minus sign before a price, before its currency or its digits ("at -$2/GPU-hour", "$-2/GPU-hour"): kept, so that the price is
+ * refused as below 0 as the CLI and the API refuse it, never read as $2 (QA). Not a hyphen after a word or a number ("$2-$3",
+ * a range, prices its second end as before).
+ */
+const MINUS = String.raw`(?:(?<![\w.$€£])-\s*)`;
+const BEFORE = String.raw`${MINUS}?${SIGN}?\s*`;
 /** An amount of money may start at its point: "$.50". */
 const NUMBER = String.raw`(${POINT_DECIMAL})`;
+const SIGNED_NUMBER = String.raw`((?:(?<=[$€£]\s*)-\s*)?${POINT_DECIMAL})`;
 /** A currency written after the amount: "2.5 USD", "3 dollars", "2.5 $", "2.5$" (as much of Europe writes "2,50 €"). */
 const AFTER = String.raw`(?:\s*((?:usd|eur|gbp|dollars?|bucks?|euros?|pounds?|cents?)\b|[$€£]))?`;
 const PER = String.raw`\s*(?:\/|per|an?|each|every)\s*`;
@@ -57,11 +64,11 @@ const GPU = String.raw`(?:gpus?|${HW_TOKEN}(?:[\s-]*gpus?)?)`;
 const NODE = String.raw`(?:nodes?|servers?|machines?|boxes|instances?|vms?)`;
 // One GPU's hour ("GPU-hour", "GPU per hour", "hour per GPU"), one node's, or an hour of no named unit.
 const of = (unit: string): string => String.raw`${unit}[\s-]*${HOUR}|${unit}\s*(?:\/|per|an?|each)\s*${HOUR}|${HOUR}\s*(?:\/|per|for\s+(?:each|one|a)|each|a)\s*${unit}\b`;
-const PRICE = new RegExp(String.raw`${BEFORE}${NUMBER}${AFTER}${PER}(?:(${of(GPU)})|(${of(NODE)})|(${HOUR}))`, 'g');
+const PRICE = new RegExp(String.raw`${BEFORE}${SIGNED_NUMBER}${AFTER}${PER}(?:(${of(GPU)})|(${of(NODE)})|(${HOUR}))`, 'g');
 
 /** Formats a price as asked: "$2", "$2.50", "€1.80", "2.5" (no currency given). */
 export const priceText = (value: number, currency: string | undefined): string =>
-  `${currency ?? ''}${Number.isInteger(value) ? value : value.toFixed(2)}`;
+  `${value < 0 ? '-' : ''}${currency ?? ''}${Number.isInteger(value) ? Math.abs(value) : Math.abs(value).toFixed(2)}`;
 
 /**
  * The stated price, taken out of the text (resolvePrice makes it per GPU-hour once the node is known). A
@@ -86,7 +93,9 @@ function priceOf(m: RegExpMatchArray): { reading: PriceReading; at: { index: num
   const per = m[4] !== undefined ? 'gpu-hour' : m[5] !== undefined ? 'node-hour' : 'hour';
   if (sign === undefined && per === 'hour') return undefined;
   const currency = sign === undefined ? undefined : SIGNS[sign];
-  const value = Number(m[2]) / (sign?.startsWith('cent') === true ? 100 : 1);
+  const digits = (m[2] ?? '').replace(/[\s-]+/g, '');
+  const negative = m[0].trimStart().startsWith('-') || (m[2] ?? '').startsWith('-');
+  const value = (negative ? -1 : 1) * Number(digits) / (sign?.startsWith('cent') === true ? 100 : 1);
   return { reading: { value, per, ...(currency !== undefined && { currency }) }, at: { index: m.index ?? 0, length: m[0].length }, phrase: m[0].trim() };
 }
 
