@@ -57,6 +57,24 @@ describe('POST /v1/nodes without training.globalBatchSize: planned as the CLI wi
     if (answer.ok) expect(answer.assumedGlobalBatch).toMatchObject({ sequences: deadlineBatchFor(ASK)(answer.nodes), nodes: answer.nodes });
   });
 
+  it('a size planned at the batch across its aim (faster there) says so, and how to plan it alone, in the request\'s fields', async () => {
+    // QA: Llama 3 8B on H100, 15T tokens, 30 days: 112 nodes' own 560 sequences take 30.8 days, 448 take 27.5 (ask's
+    // deadlineBatchFor.alternativeFor); each size is planned at both, the faster taken.
+    const request = { model: MODEL, cluster: { gpu: GPU }, tokens: 15e12, days: 30 };
+    const answer = await nodesAnswerOf(request);
+    if (!answer.ok) throw new Error(answer.message);
+    const batchFor = deadlineBatchFor(ASK);
+    const used = answer.configuration.scenario.training.globalBatchSize;
+    expect(used).toBe(batchFor.alternativeFor(answer.nodes));
+    expect(answer.assumedGlobalBatch).toMatchObject({ sequences: used, nodes: answer.nodes });
+    expect(answer.assumedGlobalBatch?.note).toContain(`faster on this size than the ${batchFor(answer.nodes)} its own default rounds to`);
+    expect(answer.assumedGlobalBatch?.note).toContain(`a request with nodes ${answer.nodes} and training.globalBatchSize ${used} plans that size alone at it`);
+    expect(answer.assumedGlobalBatch?.note).not.toMatch(/--nodes|--global-batch/);
+    // That request answers the same days.
+    const alone = await nodesAnswerOf({ ...request, days: undefined, nodes: answer.nodes, training: { globalBatchSize: used } });
+    expect(alone.ok && alone.days).toBe(answer.days);
+  });
+
   it(`nodes: 3 plans 3 nodes at ask's defaultBatch for 3 nodes, ${THREE_NODE_BATCH} sequences rather than the ${UNSIZED_BATCH} of 4M tokens`, async () => {
     const sized = defaultBatch({ ...ASK, nodes: 3 });
     expect(sized.sequences).toBe(THREE_NODE_BATCH);

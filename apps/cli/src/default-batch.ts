@@ -29,8 +29,11 @@ function askParameters(v: FlagValues): Parameters<typeof askDefaultBatch>[0] {
   };
 }
 
-/** The batch a deadline's search plans each size at with no --global-batch: the chat bot's (@trainplan/ask deadlineBatchFor). */
-export const flagDeadlineBatchFor = (v: FlagValues): ((nodes: number) => number) => deadlineBatchFor(askParameters(v));
+/**
+ * The batch a deadline's search plans each size at with no --global-batch, with the second batch it also plans each size at
+ * (the faster taken) and how the batch a size took is said: the chat bot's (@trainplan/ask deadlineBatchFor).
+ */
+export const flagDeadlineBatchFor = (v: FlagValues): ReturnType<typeof deadlineBatchFor> => deadlineBatchFor(askParameters(v));
 
 /**
  * "assumed (no --global-batch): global batch 1,536 sequences (…)", where the request built from flags took the default

@@ -8,7 +8,7 @@ import type { AskParameters } from './question.ts';
 
 /**
  * The global batch a question that states none is planned at, and the sentence that says why: the model's published
- * batch, else about 4M tokens, grown on a large cluster (to 16M tokens at most) and rounded so that the GPUs' data-parallel sizes divide it.
+ * batch, else about 4M tokens, grown on a large cluster (to 2^24 = 16.8M tokens, before rounding) and rounded so that the GPUs' data-parallel sizes divide it.
  */
 
 /** Global batch of about 4M tokens (Touvron et al. 2023, Llama 2, Sec. 2.2: "a global batch-size of 4M tokens"). */
@@ -166,19 +166,104 @@ function someLayoutRuns(batch: number, gpus: number, p: AskParameters): boolean 
  * own runs (QA: Llama 3 70B on H100, 15T tokens, 70 days answered 462 nodes; on 425 nodes the own batch, 425 sequences
  * 17% under 512, runs in 69.3 days, and 512 there had no split).
  */
-export function deadlineBatchFor(p: AskParameters): (nodes: number) => number {
+export function deadlineBatchFor(p: AskParameters): SizedBatchFor {
   const { nodes: _nodes, gpus: _gpus, ...unsized } = p;
   const asked = defaultBatch(unsized).sequences;
-  return (nodes) => {
+  const ownFor = (nodes: number): number | undefined => {
     const sized = { ...unsized, nodes };
     const own = defaultBatch(sized).sequences;
     const aim = batchAim(sized, clusterGpusOf(sized)).sequences;
-    return own <= (1 + DEFAULT_BATCH_SLACK) * aim ? own : asked;
+    return own <= (1 + DEFAULT_BATCH_SLACK) * aim ? own : undefined;
   };
+  // The other side of the aim only where the size takes its own default: the batch asked with no size has no unit.
+  return Object.assign((nodes: number) => ownFor(nodes) ?? asked, {
+    alternativeFor: (nodes: number) => (ownFor(nodes) === undefined ? undefined : batchAcrossAim({ ...unsized, nodes })),
+    said: (nodes: number, used: number) => {
+      const why = sizedBatchWhy(unsized, nodes, used);
+      return { why: why.why, own: why.own.sequences, note: sizedBatchNote(why) };
+    },
+  });
+}
+
+/**
+ * Which batch a deadline's, a budget's or the curve's search (deadlineBatchFor) planned `nodes` nodes at, given the batch
+ * its plan took (`used`): the size's own default (`own`), the batch across its aim (`across`: faster there than its own,
+ * batchAcrossAim), or the batch the question takes with no size (`unsized`: the size's own rounding moved it more than
+ * DEFAULT_BATCH_SLACK over its aim). `own` is the size's own default in every case, for the sentence that says it.
+ */
+type SizedBatchWhy = { why: 'own' | 'across' | 'unsized'; own: DefaultBatch; used: number; aim: number };
+
+function sizedBatchWhy(p: AskParameters, nodes: number, used: number): SizedBatchWhy {
+  const { nodes: _nodes, gpus: _gpus, ...unsized } = p;
+  const sized = { ...unsized, nodes };
+  const own = defaultBatch(sized);
+  const aim = batchAim(sized, clusterGpusOf(sized)).sequences;
+  const why = used === own.sequences ? 'own' : used === batchAcrossAim(sized) ? 'across' : 'unsized';
+  return { why, own, used, aim };
+}
+
+/**
+ * How an answer says the batch a size of a search took (sizedBatchWhy), in words every surface shares; where it is not the
+ * size's own default, the surface adds how to plan that size alone at it (the CLI's flags, the API's fields, the bot's words).
+ */
+function sizedBatchNote(w: SizedBatchWhy): string {
+  if (w.why === 'own') return defaultBatchNote(w.own);
+  const head = `global batch ${countOf(w.used, 'sequence')}`;
+  if (w.why === 'unsized') {
+    return `${head}, the batch asked with no size (this size's own default rounds it to ${sequencesText(w.own.sequences)}, more than `
+      + `${DEFAULT_BATCH_SLACK * 100}% over its aim)`;
+  }
+  const pct = Math.round((100 * Math.abs(w.used - w.aim)) / w.aim);
+  return `${head} (${compactCount(w.used * w.own.seqLength)} tokens, ${pct}% ${w.used < w.aim ? 'under' : 'over'} its aim of `
+    + `${countOf(w.aim, 'sequence')}): faster on this size than the ${sequencesText(w.own.sequences)} its own default rounds to `
+    + `(each size searched is planned at its default and at the multiple of its data-parallel unit on the other side of the aim, `
+    + `at most ${DEFAULT_BATCH_UNDER_SLACK * 100}% under or ${DEFAULT_BATCH_SLACK * 100}% over it, the faster taken)`;
+}
+
+/**
+ * A global batch per cluster size, and the second one each size is also planned at, the faster plan taken
+ * (@trainplan/search's SizedBatchFor, restated here since this package does not depend on it); and how an answer says
+ * the batch a size took (`said`: sizedBatchWhy's case, the size's own default, and sizedBatchNote's sentence), for the
+ * CLI, the API and the bot to add how to plan that size alone at it in their own terms.
+ */
+export interface SizedBatchFor {
+  (nodes: number): number;
+  readonly alternativeFor: (nodes: number) => number | undefined;
+  readonly said: (nodes: number, used: number) => { readonly why: SizedBatchWhy['why']; readonly own: number; readonly note: string };
 }
 
 /** How far a search's default batch may move from its aim to gain factors of two, so that more data-parallel sizes divide it. */
-const DEFAULT_BATCH_SLACK = 0.1;
+export const DEFAULT_BATCH_SLACK = 0.1;
+
+/**
+ * How far under its aim the batch across the aim (batchAcrossAim) may be: 25%, 3M tokens of a 4M aim. A smaller batch
+ * trains the same tokens no worse: the tokens a run needs to reach a loss grow with the batch, E = E_min (1 + B / B_noise)
+ * (McCandlish et al. 2018, An Empirical Model of Large-Batch Training), so a step of fewer sequences wastes none of them.
+ * The bound is a judgement, not a law: it keeps the batch "about 4M tokens", as the answers say, and the search to one
+ * more batch a size.
+ */
+export const DEFAULT_BATCH_UNDER_SLACK = 0.25;
+
+/**
+ * The multiple of a size's rounding unit on the other side of its aim from its default (defaultBatch rounds to the
+ * multiple nearest the aim; this is the other neighbour), where it is at most DEFAULT_BATCH_UNDER_SLACK under the aim or
+ * DEFAULT_BATCH_SLACK over it (a larger batch costs tokens, McCandlish et al. 2018, so it moves no further than the
+ * default's own rounding may); undefined where there is none: an aim met exactly, a published batch taken as it is (the
+ * model's own hyperparameter), a cluster of no computed size. The nearest multiple is not always the faster: Llama 3 8B
+ * on 112 H100 nodes (896 GPUs, unit 112), 15T tokens: 560 sequences, 9% over 512, leave data parallelism at most 112
+ * (PP 2 · CP 4, 30.8 days); 448, 12.5% under, run DP 448 · CP 2 in 27.5 days (QA).
+ */
+function batchAcrossAim(p: AskParameters): number | undefined {
+  const gpus = clusterGpusOf(p);
+  if (gpus === undefined || !isComputedCount(gpus)) return undefined;
+  const aim = batchAim(p, gpus);
+  if (aim.why.why === 'published') return undefined;
+  const unit = withTwos(batchStep(gpus, seqLengthOf(p)), aim.sequences);
+  const own = unit * Math.max(1, Math.round(aim.sequences / unit));
+  const other = own > aim.sequences ? own - unit : own < aim.sequences ? own + unit : undefined;
+  if (other === undefined || other < 1) return undefined;
+  return other >= (1 - DEFAULT_BATCH_UNDER_SLACK) * aim.sequences && other <= (1 + DEFAULT_BATCH_SLACK) * aim.sequences ? other : undefined;
+}
 
 /**
  * `step` times the largest power of two whose multiple nearest `aim` stays within DEFAULT_BATCH_SLACK of it: on 2,240
@@ -269,11 +354,17 @@ export function defaultBatchNote(b: DefaultBatch): string {
     case 'cluster':
       return `${head} (${tokens} tokens: one sequence per ${GPUS_PER_DEFAULT_SEQUENCE} GPUs, more than the usual 4M tokens on a cluster this large, as Llama 3 405B trained with 2,048 sequences on 16,384 H100s)`;
     case 'capped': {
-      // Rounded off 16M to a multiple the GPUs' splits divide (batchNear): said, as the 4M aim's rounding is.
-      const moved = Math.abs(b.sequences * b.seqLength - DEFAULT_BATCH_MAX_TOKENS) > 0.01 * DEFAULT_BATCH_MAX_TOKENS;
-      const rounded = moved ? '; rounded so that data-parallel sizes of these GPUs divide it' : '';
-      return `${head} (${tokens} tokens: one sequence per ${GPUS_PER_DEFAULT_SEQUENCE} GPUs up to 16M tokens a step, as every row of Llama 3 405B's Table 4 `
-        + `keeps 16M tokens a batch on 16,384 H100s: 2,048 × 8,192 tokens at 8k, 128 × 131,072 at 128k${rounded})`;
+      // The cap is 2^24 tokens, which Meta's table calls "16M" and an answer's decimal figures 16.8M: said as the answers
+      // print it (QA: "up to 16M tokens a step" beside 16.8M). Rounded off it to a multiple the GPUs' splits divide
+      // (batchNear), up past it too (2,250 sequences on 2,250 H100 nodes, 18.4M tokens): said with which way and how far.
+      const cap = DEFAULT_BATCH_MAX_TOKENS / b.seqLength;
+      const moved = Math.abs(b.sequences - cap) > 0.01 * cap;
+      const share = (100 * Math.abs(b.sequences - cap)) / cap;
+      const rounded = moved
+        ? `; rounded ${b.sequences > cap ? 'up past' : 'down from'} the cap's ${countOf(cap, 'sequence')} by ${share < 10 ? share.toFixed(1) : Math.round(share)}% so that data-parallel sizes of these GPUs divide it`
+        : '';
+      return `${head} (${tokens} tokens: one sequence per ${GPUS_PER_DEFAULT_SEQUENCE} GPUs up to ${compactCount(DEFAULT_BATCH_MAX_TOKENS)} tokens (2^24) a step, `
+        + `the "16M" every row of Llama 3 405B's Table 4 keeps on 16,384 H100s: 2,048 × 8,192 tokens at 8k, 128 × 131,072 at 128k${rounded})`;
     }
     case 'layout': return `${head} (${tokens} tokens: one micro-batch on ${onRanks(b.ranks)}, the least this layout runs)`;
     case 'split': {

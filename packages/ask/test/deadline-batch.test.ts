@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deadlineBatchFor, defaultBatch } from '../src/index.ts';
+import { deadlineBatchFor, defaultBatch, defaultBatchNote } from '../src/index.ts';
 
 describe("a deadline's batch per cluster size (deadlineBatchFor)", () => {
   const gpt3 = { model: 'gpt3-175b', gpu: 'h100-sxm' } as const;
@@ -35,6 +35,59 @@ describe("a deadline's batch per cluster size (deadlineBatchFor)", () => {
     const llama = { model: 'llama3-70b', gpu: 'h100-sxm' } as const;
     expect(defaultBatch({ ...llama, nodes: 425 }).sequences).toBe(425);
     expect(deadlineBatchFor(llama)(425)).toBe(425);
+  });
+});
+
+describe("a deadline's second batch per size: the multiple across the aim (deadlineBatchFor.alternativeFor)", () => {
+  const llama8 = { model: 'llama3-8b', gpu: 'h100-sxm' } as const;
+  // Llama 3 8B states no published batch: the aim is 4M tokens / 8,192 = 512 sequences (one per 8 GPUs past 4,096 GPUs).
+  const aimOf = (nodes: number): number => Math.max(512, Math.min(nodes, 2048));
+
+  it('QA: 112 H100 nodes take 560 (the multiple of 112 nearest 512) and also 448, the multiple under it', () => {
+    const batchFor = deadlineBatchFor(llama8);
+    expect(batchFor(112)).toBe(560);
+    expect(batchFor.alternativeFor(112)).toBe(448);
+    // 103 nodes (824 GPUs, unit 103): 515 nearest, 412 under it (19.5%); 128 nodes take 512 exactly, no other side.
+    expect([batchFor(103), batchFor.alternativeFor(103)]).toEqual([515, 412]);
+    expect(batchFor.alternativeFor(128)).toBeUndefined();
+  });
+
+  it('at every size it is on the other side of the aim from the size\'s own, at most 25% under it or 10% over it', () => {
+    const batchFor = deadlineBatchFor(llama8);
+    let some = 0;
+    for (let nodes = 1; nodes <= 8192; nodes++) {
+      const other = batchFor.alternativeFor(nodes);
+      if (other === undefined) continue;
+      some += 1;
+      const own = batchFor(nodes);
+      const aim = aimOf(nodes);
+      expect(Math.sign(other - aim), `${nodes} nodes`).toBe(-Math.sign(own - aim));
+      expect(other, `${nodes} nodes`).toBeGreaterThanOrEqual(0.75 * aim);
+      expect(other, `${nodes} nodes`).toBeLessThanOrEqual(1.1 * aim);
+      // A multiple of the unit both are of: their difference divides the own.
+      expect(own % Math.abs(own - other), `${nodes} nodes`).toBe(0);
+    }
+    expect(some).toBeGreaterThan(0);
+  });
+
+  it('none where the size takes the batch asked with no size, nor for a published batch taken as it is', () => {
+    const gpt3 = deadlineBatchFor({ model: 'gpt3-175b', gpu: 'h100-sxm' });
+    expect(gpt3(2919)).toBe(1536);
+    expect(gpt3.alternativeFor(2919)).toBeUndefined();
+    expect(gpt3.alternativeFor(128)).toBeUndefined();
+  });
+
+  it('says which batch a size took: its own (the default\'s sentence), the one across its aim, or the one asked with no size', () => {
+    const batchFor = deadlineBatchFor(llama8);
+    expect(batchFor.said(112, 560)).toEqual({ why: 'own', own: 560, note: defaultBatchNote(defaultBatch({ ...llama8, nodes: 112 })) });
+    const across = batchFor.said(112, 448);
+    expect(across).toMatchObject({ why: 'across', own: 560 });
+    // 448 × 8,192 = 3.67M tokens; (512 − 448) / 512 = 12.5%, said to the whole per cent.
+    expect(across.note).toBe('global batch 448 sequences (3.67M tokens, 13% under its aim of 512 sequences): faster on this size than the 560 its own '
+      + 'default rounds to (each size searched is planned at its default and at the multiple of its data-parallel unit on the other side of the aim, '
+      + 'at most 25% under or 10% over it, the faster taken)');
+    const gpt3 = deadlineBatchFor({ model: 'gpt3-175b', gpu: 'h100-sxm' });
+    expect(gpt3.said(2919, 1536)).toMatchObject({ why: 'unsized', own: 2919 });
   });
 });
 

@@ -61,12 +61,16 @@ describe('defaultBatch: the default global batch carries why it is that size, fr
       .toBe('global batch 2,240 sequences (4.59M tokens: about the 4M Llama 2 trained with, rounded so that more data-parallel sizes divide it)');
     expect(defaultBatchNote({ sequences: 640, seqLength: 8192, why: 'cluster' }))
       .toBe('global batch 640 sequences (5.24M tokens: one sequence per 8 GPUs, more than the usual 4M tokens on a cluster this large, as Llama 3 405B trained with 2,048 sequences on 16,384 H100s)');
-    // Held at 16M tokens: the rule's limit and its source said, and a rounding off 16M said as one.
+    // Held at 2^24 tokens, said as the answers print it (16.8M; Table 4's "16M"), with its source; a rounding off it said
+    // with its way and its share (QA: "up to 16M tokens a step" beside 16.6M, 16.8M and 18.4M).
     expect(defaultBatchNote({ sequences: 2048, seqLength: 8192, why: 'capped' }))
-      .toBe("global batch 2,048 sequences (16.8M tokens: one sequence per 8 GPUs up to 16M tokens a step, as every row of Llama 3 405B's Table 4 "
-        + 'keeps 16M tokens a batch on 16,384 H100s: 2,048 × 8,192 tokens at 8k, 128 × 131,072 at 128k)');
+      .toBe('global batch 2,048 sequences (16.8M tokens: one sequence per 8 GPUs up to 16.8M tokens (2^24) a step, the "16M" every row of Llama 3 405B\'s '
+        + 'Table 4 keeps on 16,384 H100s: 2,048 × 8,192 tokens at 8k, 128 × 131,072 at 128k)');
+    // 128 − 112 = 16 of 128: 12.5% down; 2,250 − 2,048 = 202 of 2,048: 9.9% up, past the cap (2,250 nodes of H100).
     expect(defaultBatchNote({ sequences: 112, seqLength: 131_072, why: 'capped' }))
-      .toMatch(/^global batch 112 sequences \(14\.7M tokens: one sequence per 8 GPUs up to 16M tokens a step, .*; rounded so that data-parallel sizes of these GPUs divide it\)$/);
+      .toMatch(/^global batch 112 sequences \(14\.7M tokens: one sequence per 8 GPUs up to 16\.8M tokens \(2\^24\) a step, .*; rounded down from the cap's 128 sequences by 13% so that data-parallel sizes of these GPUs divide it\)$/);
+    expect(defaultBatchNote({ sequences: 2250, seqLength: 8192, why: 'capped' }))
+      .toMatch(/^global batch 2,250 sequences \(18\.4M tokens: .*; rounded up past the cap's 2,048 sequences by 9\.9% so that data-parallel sizes of these GPUs divide it\)$/);
     expect(defaultBatchNote({ sequences: 4096, seqLength: 4096, why: 'layout', ranks: 4096 }))
       .toBe('global batch 4,096 sequences (16.8M tokens: one micro-batch on each of the 4,096 data-parallel ranks, the least this layout runs)');
     // Not "one sequence per 8 GPUs": 4100 GPUs / 8 is 512.5, and the batch is twice that.

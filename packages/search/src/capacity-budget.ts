@@ -1,6 +1,7 @@
 import type { SearchBase } from './candidate.ts';
 import { bothMissedText, budgetsText, fewestNodes, fewestOn, overText, type CapacityAnswer, type DeadlineGoal } from './capacity.ts';
 import { FRONTIER_OCTAVE_STEPS, searchCurve } from './capacity-frontier.ts';
+import { closeUnderFastest, closingText } from './capacity-closing.ts';
 import { scanReplicaFamilies } from './capacity-replicas.ts';
 import {
   costText, daysText, MAX_NODES, maxNodesText, meetsGoal, noFitAnswer, nodesText, sizer, smallestFit, wholeText,
@@ -29,9 +30,11 @@ export type BudgetGoal = Omit<CapacityGoal, 'deadlineSeconds'>;
  * and that one are bisected, and BUDGET_SCAN_WINDOW sizes below where the bisection ended are searched. With a
  * batch per size GPU-hours are nearly flat in the node count and jump with its factors, so such a bisection
  * can end on the wrong side of a jump: the deadlines below the fastest found are then probed
- * (deadlineProbes), each searched as a deadline with the budget is (fewestNodes, on the same sizes), so
- * that no deadline --days meets within the budget is shorter than the answer's time by more than
- * BUDGET_DEADLINE_TOLERANCE. The answer is the fastest of every size searched that stays within the budget.
+ * (deadlineProbes), each searched as a deadline with the budget is but without its window below MAX_NODES and its
+ * families (fewestOn's `families: false`, on the same sizes); last, the deadline search itself, whole, under the
+ * fastest found (closeUnderFastest), so that no deadline --days meets within the budget is shorter than the answer's
+ * time by more than CLOSING_DEADLINE_SHARE (QA: 8,192 nodes answered where --days found 7,884 and 8,100 faster and
+ * cheaper). The answer is the fastest of every size searched that stays within the budget.
  */
 export function fastestWithinBudget(base: SearchBase, tokens: number, goal: BudgetGoal, options: CapacityOptions = {}): CapacityAnswer {
   const budget: CapacityGoal = { ...goal, deadlineSeconds: undefined };
@@ -103,6 +106,13 @@ export function fastestWithinBudget(base: SearchBase, tokens: number, goal: Budg
     return { met, fastestSeconds: seen.fastest.seconds };
   });
   replicas();
+  // The deadline search as --days runs it, under the fastest found: the probes above leave out its window below MAX_NODES
+  // and its families, so a size --days finds within the budget could beat the answer (closeUnderFastest).
+  const closing = closeUnderFastest(s, fit, base, tokens, budget, options, () => {
+    for (const p of s.points()) consider(p);
+    return seen.fastest;
+  });
+  for (const p of s.points()) consider(p);
   const familyScans = shapes.size;
   const best = seen.fastest;
   const curve = `the time–cost curve's sizes (the cheapest, ${nodesText(cheapest.nodes)}, takes ${wholeText(cheapest.gpuHours)} GPU-hours), `;
@@ -113,8 +123,8 @@ export function fastestWithinBudget(base: SearchBase, tokens: number, goal: Budg
       + `that ended at ${nodesText(boundary)}, up to ${BUDGET_SCAN_WINDOW} sizes below that, the sizes between powers of two past it while some `
       + `stay within the budget, up to ${BUDGET_SCAN_WINDOW} beside the fastest`;
   const families = `, the sizes that add data-parallel replicas to the fastest sizes' model-parallel shapes (${familyScans} shape${familyScans === 1 ? '' : 's'})`;
-  const deadlines = `${families}, and the fewest nodes that meet each of ${probes} deadlines below the fastest found within the budget, as --days with `
-    + `the budget answers (bisected to within ${BUDGET_DEADLINE_TOLERANCE * 100}% of its time)`;
+  const deadlines = `${families}, the fewest nodes that meet each of ${probes} deadlines below the fastest found within the budget (the powers `
+    + `of two, a bisection and the sizes below it; bisected to within ${BUDGET_DEADLINE_TOLERANCE * 100}% of its time), and ${closingText(closing, true)}`;
   const edge = maxNodesText(best.nodes);
   const note = `the fastest of ${s.searches()} cluster sizes searched (${how}${deadlines}); `
     + `the smallest cluster that fits, ${nodesText(smallest.nodes)}, takes ${daysText(smallest.days)}${edge === undefined ? '' : `; ${edge}`}`;

@@ -1,6 +1,6 @@
 import { gcd } from '@trainplan/units';
 import type { Candidate, SearchBase } from './candidate.ts';
-import { MAX_NODES, meetsGoal, type CapacityGoal, type CapacityOptions, type CapacityPoint, type Sizer } from './capacity-sizer.ts';
+import { batchesFor, MAX_NODES, meetsGoal, type CapacityGoal, type CapacityOptions, type CapacityPoint, type Sizer } from './capacity-sizer.ts';
 import { evaluateCandidate } from './evaluate.ts';
 import { memoryBudgetBytes } from './memory-budget.ts';
 
@@ -44,11 +44,14 @@ export function replicaFamily(
   const first = unit * Math.max(1, Math.ceil((range.fromNodes ?? unit) / unit));
   for (let nodes = first; nodes <= Math.min(MAX_NODES, range.toNodes ?? MAX_NODES); nodes += unit) {
     const data = (nodes * base.gpusPerNode) / modelParallelGpus;
-    const globalBatchSize = options.globalBatchFor?.(nodes) ?? base.globalBatchSize;
-    if (globalBatchSize % (data * shape.microBatchSize) !== 0) continue;
-    const evaluation = evaluateCandidate({ ...base, nodes, tokens, globalBatchSize }, { ...shape, data }, undefined, memoryBudget);
-    const time = evaluation.ok ? evaluation.estimate.timeToTrain : undefined;
-    if (!time) continue;
+    // The member at the faster of the size's batches that its replicas divide (SizedBatchFor), as the size's search takes it.
+    const times = batchesFor(options.globalBatchFor, nodes, base).filter((b) => b % (data * shape.microBatchSize) === 0).flatMap((globalBatchSize) => {
+      const evaluation = evaluateCandidate({ ...base, nodes, tokens, globalBatchSize }, { ...shape, data }, undefined, memoryBudget);
+      const t = evaluation.ok ? evaluation.estimate.timeToTrain : undefined;
+      return t ? [t] : [];
+    });
+    if (times.length === 0) continue;
+    const time = times.reduce((a, b) => (b.seconds < a.seconds ? b : a));
     // On the wall clock at the uptime, as searchOnNodes counts a size's time (WallClock): both over the uptime.
     const uptime = options.uptime ?? 1;
     const seconds = time.seconds / uptime;

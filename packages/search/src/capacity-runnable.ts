@@ -1,5 +1,5 @@
 import type { SearchBase } from './candidate.ts';
-import { meetsGoal, type CapacityGoal, type CapacityOptions, type CapacityPoint, type Sizer } from './capacity-sizer.ts';
+import { batchesFor, meetsGoal, type CapacityGoal, type CapacityOptions, type CapacityPoint, type Sizer } from './capacity-sizer.ts';
 import { searchedSpace } from './search.ts';
 
 /**
@@ -35,11 +35,12 @@ export function runnableSizes(base: SearchBase, options: CapacityOptions, range:
   const runnable: number[] = [];
   for (let nodes = Math.max(1, range.fromNodes); nodes <= range.toNodes; nodes++) {
     const gpus = nodes * base.gpusPerNode;
-    const batch = options.globalBatchFor?.(nodes) ?? base.globalBatchSize;
+    // At either of the size's batches (SizedBatchFor): the size runs where one of them divides.
+    const batches = batchesFor(options.globalBatchFor, nodes, base);
     const runs = groups.some((m) => {
       if (m > gpus || gpus % m !== 0) return false;
       const data = gpus / m;
-      return space.microBatchSize.some((mbs) => batch % (data * mbs) === 0);
+      return space.microBatchSize.some((mbs) => batches.some((batch) => batch % (data * mbs) === 0));
     });
     if (runs) runnable.push(nodes);
   }

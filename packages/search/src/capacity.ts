@@ -286,7 +286,31 @@ export function fewestNodes(base: SearchBase, tokens: number, goal: DeadlineGoal
  * scan below it alone, as before the families (QA: Llama 3 70B on H100, 15T tokens, 6.4M GPU-hours took 41 s with them
  * in every probe, 4.8 s without).
  */
-export interface FewestSearch { readonly families?: boolean }
+export interface FewestSearch {
+  readonly families?: boolean;
+  /**
+   * Where the caller has run searchFastestSizes on `s` already (the closing searches, capacity-closing.ts): the fastest size
+   * searched, in place of running it again (its family estimates are most of its cost; its sizes are in `s`).
+   */
+  readonly fastestSearched?: () => CapacityPoint;
+}
+
+/**
+ * peakFloorNodes's `share` of a point: of its model FLOPs, those that must run to train `tokens`. With a batch per size,
+ * each size trains its own whole steps: `tokens` are this share of a point's. And of a step's model FLOPs, which count
+ * attention over every (query, key) pair, only the causal count need run (flash attention skips the masked blocks,
+ * model reference §2): at 128k tokens the full count is about 1.6 times what runs, so a floor from it (MFU ≤ 1) would
+ * pass sizes that can meet the deadline (QA: MFU 101% at 1M tokens).
+ */
+export function floorShare(base: SearchBase, tokens: number, options: BatchPolicy): (p: CapacityPoint) => number {
+  const run = { globalBatchSize: 1, seqLength: base.seqLength };
+  const executed = modelFlopsPerStep(base.model, { ...run, attention: 'causal' }) / modelFlopsPerStep(base.model, run);
+  return (p) => {
+    if (options.globalBatchFor === undefined) return executed;
+    const step = p.globalBatchSize * base.seqLength;
+    return executed * tokens / (Math.ceil(tokens / step) * step);
+  };
+}
 
 /**
  * fewestNodes on sizes a request has already searched (`s`, after smallestFit's `fit`), so that the budget's search
@@ -297,17 +321,7 @@ export function fewestOn(
   s: Sizer, fit: { first: CapacityPoint; smallest: CapacityPoint }, base: SearchBase, tokens: number, goal: DeadlineGoal, options: BatchPolicy = {},
   how: FewestSearch = {},
 ): CapacityAnswer {
-  // With a batch per size, each size trains its own whole steps: `tokens` are this share of a point's (peakFloorNodes).
-  // And of a step's model FLOPs, which count attention over every (query, key) pair, only the causal count need run
-  // (flash attention skips the masked blocks, model reference §2): at 128k tokens the full count is about 1.6 times
-  // what runs, so a floor from it (MFU ≤ 1) would pass sizes that can meet the deadline (QA: MFU 101% at 1M tokens).
-  const run = { globalBatchSize: 1, seqLength: base.seqLength };
-  const executed = modelFlopsPerStep(base.model, { ...run, attention: 'causal' }) / modelFlopsPerStep(base.model, run);
-  const share = (p: CapacityPoint): number => {
-    if (options.globalBatchFor === undefined) return executed;
-    const step = p.globalBatchSize * base.seqLength;
-    return executed * tokens / (Math.ceil(tokens / step) * step);
-  };
+  const share = floorShare(base, tokens, options);
   const scan = (found: CapacityPoint, g: DeadlineGoal) => scanBelow(s, found, g, share(found));
   // Each shape's replica family is estimated once, whichever deadline search (the goal's, the deadline's alone) asks.
   const families: FamilyCache = new Map();
@@ -338,11 +352,7 @@ export function fewestOn(
   // them) was searched for any deadline no power meets, so the fastest found depends on no deadline.
   let fastest: CapacityPoint | undefined;
   const searchFastest = (): CapacityPoint => {
-    if (fastest !== undefined) return fastest;
-    for (let n = MAX_NODES; n > MAX_NODES - SCAN_WINDOW && n >= 1; n--) s.at(n);
-    const before = fastestOf(s.points());
-    fastestInFamilies(s, base, tokens, options, goal.pricePerGpuHour, { fromNodes: floorOf(before, { deadlineSeconds: before.seconds }), belowNodes: MAX_NODES + 1 }, families);
-    fastest = fastestOf(s.points());
+    fastest ??= how.fastestSearched?.() ?? searchFastestSizes(s, base, tokens, options, goal.pricePerGpuHour, families);
     return fastest;
   };
   const reachFor = (g: DeadlineGoal) => reach(s, fit, g, how.families === false ? undefined : { fastest: searchFastest });
@@ -362,6 +372,25 @@ export function fewestOn(
   const withBudget = goal.gpuHourBudget !== undefined || goal.costBudget !== undefined;
   if (!withBudget) return deadlineUnreachable();
   return deadlineOrBudget(s, goal, answer, deadlineUnreachable, scan, reachFor);
+}
+
+/**
+ * The search for the fastest size that a deadline no power of two meets runs (fewestOn's `reach`), on sizes `s` has
+ * searched: the SCAN_WINDOW sizes below MAX_NODES, then the replica families of the fastest sizes' shapes from the fewest
+ * nodes that could beat the fastest found even at 100% MFU (its peak-FLOPs floor at its own time). It asks nothing of a
+ * deadline, so that a deadline no size meets is answered with the same fastest size whichever deadline was asked, and
+ * the budget's and the curve's closing searches (capacity-closing.ts) can run it before their deadline. `families`: the
+ * replica families estimated so far, shared with fewestOn's other family scans. Returns the fastest size searched.
+ */
+export function searchFastestSizes(
+  s: Sizer, base: SearchBase, tokens: number, options: CapacityOptions, price: number | undefined, families: FamilyCache = new Map(),
+): CapacityPoint {
+  const share = floorShare(base, tokens, options);
+  for (let n = MAX_NODES; n > MAX_NODES - SCAN_WINDOW && n >= 1; n--) s.at(n);
+  const before = fastestOf(s.points());
+  const fromNodes = peakFloorNodes(before, before.seconds, share(before));
+  fastestInFamilies(s, base, tokens, options, price, { fromNodes, belowNodes: MAX_NODES + 1 }, families);
+  return fastestOf(s.points());
 }
 
 /**

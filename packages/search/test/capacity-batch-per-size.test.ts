@@ -120,3 +120,40 @@ describe('fewestNodes at the batch --nodes takes at each size, even one rounded 
     expect(fallback.nodes).toBeGreaterThan(a.nodes);
   });
 });
+
+describe('a second batch per size (SizedBatchFor.alternativeFor): each size planned at both, the faster taken', () => {
+  // The 1.3B GPT at nodesBatchFor's batch and, as a second, the multiple of 8 sequences per node under it (one sequence a
+  // GPU): a batch the size's GPUs split into pure data parallelism. Each size's search is a few milliseconds.
+  const TOKENS_A = 100e9;
+  const perGpu = (nodes: number): number => nodes * smallBase.gpusPerNode;
+  const both = Object.assign((nodes: number) => nodesBatchFor(nodes), { alternativeFor: perGpu });
+  const sizes = [3, 5, 6, 7, 9, 12];
+
+  it('a size\'s point is the faster of its search at each batch, with the batch it took', () => {
+    for (const nodes of sizes) {
+      const own = trainOnNodes(smallBase, nodes, TOKENS_A, { globalBatchFor: nodesBatchFor });
+      const other = trainOnNodes(smallBase, nodes, TOKENS_A, { globalBatchFor: perGpu });
+      const p = trainOnNodes(smallBase, nodes, TOKENS_A, { globalBatchFor: both });
+      // The own on a tie (and where neither runs, neither).
+      const faster = own === undefined ? other : other !== undefined && other.seconds < own.seconds ? other : own;
+      expect(p?.seconds, `${nodes} nodes`).toBe(faster?.seconds);
+      expect(p?.globalBatchSize, `${nodes} nodes`).toBe(faster?.globalBatchSize);
+    }
+  });
+
+  it('where the second is the faster at some size, a deadline met there at it is answered there or below', () => {
+    const other = sizes.find((n) => trainOnNodes(smallBase, n, TOKENS_A, { globalBatchFor: both })?.globalBatchSize === perGpu(n));
+    expect(other).toBeDefined();
+    const p = trainOnNodes(smallBase, other!, TOKENS_A, { globalBatchFor: both })!;
+    const a = fewestNodes(smallBase, TOKENS_A, { deadlineSeconds: p.seconds }, { globalBatchFor: both });
+    if (!a.ok) throw new Error(a.message);
+    expect(a.nodes).toBeLessThanOrEqual(other!);
+    // Every size the check counts misses the deadline at both of its batches (or runs neither).
+    for (let n = a.checked!.fromNodes; n < a.nodes; n++) {
+      for (const batchFor of [nodesBatchFor, perGpu]) {
+        const q = trainOnNodes(smallBase, n, TOKENS_A, { globalBatchFor: batchFor });
+        if (q) expect(q.seconds, `${n} nodes at ${q.globalBatchSize}`).toBeGreaterThan(p.seconds);
+      }
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SCAN_WINDOW } from '../src/capacity.ts';
 import { FRONTIER_REFINE_SHARE } from '../src/capacity-frontier.ts';
-import { costTimeFrontier, fastestWithinBudget, FRONTIER_OCTAVE_STEPS, FRONTIER_PATIENCE, FRONTIER_SCAN_WINDOW, MAX_NODES, trainOnNodes, type CapacityPoint, type FrontierPoint } from '../src/index.ts';
+import { costTimeFrontier, fastestWithinBudget, fewestNodes, FRONTIER_OCTAVE_STEPS, FRONTIER_PATIENCE, FRONTIER_SCAN_WINDOW, MAX_NODES, trainOnNodes, type CapacityPoint, type FrontierPoint } from '../src/index.ts';
 import { withShapeDefaults } from '@trainplan/model';
 import { gpt3Base, llama3DefaultBatchFor, llama70bBase, smallBase } from './fixtures.ts';
 
@@ -84,22 +84,33 @@ describe('costTimeFrontier: the sizes between the powers of two (GPT-3 175B, 300
   });
 });
 
-describe('costTimeFrontier stops once larger clusters stop training faster', () => {
-  it('a 1.3B GPT at a batch of 8 sequences: after the fastest power of two, FRONTIER_PATIENCE doublings that are no faster end the curve', () => {
+describe('costTimeFrontier stops doubling once larger clusters stop training faster, and closes with the deadline search', () => {
+  it('a 1.3B GPT at a batch of 8 sequences: FRONTIER_PATIENCE doublings past the fastest power of two are no faster; past them only the closing deadline search\'s sizes', () => {
     const base = { ...smallBase, globalBatchSize: 8 };
     const tokens = 10e9;
     const searched: number[] = [];
     const f = costTimeFrontier(base, tokens, { onClusterSize: (n) => searched.push(n) });
     if (!f.ok) throw new Error(f.message);
-    const fastest = f.points.filter((p) => (p.nodes & (p.nodes - 1)) === 0).reduce((a, b) => (b.seconds < a.seconds ? b : a));
-    expect(f.fastest.seconds).toBeLessThanOrEqual(fastest.seconds);
-    for (let k = 1; k <= FRONTIER_PATIENCE; k++) {
-      const p = trainOnNodes(base, fastest.nodes * 2 ** k, tokens);
-      expect(p === undefined || p.seconds >= fastest.seconds, `${fastest.nodes * 2 ** k} nodes`).toBe(true);
+    // The doublings' rule (searchCurve): powers of two up from the smallest that runs, until FRONTIER_PATIENCE in a row are no faster.
+    let fastest: CapacityPoint | undefined;
+    let slower = 0;
+    for (let n = 1; n <= MAX_NODES && slower < FRONTIER_PATIENCE; n *= 2) {
+      const p = trainOnNodes(base, n, tokens);
+      if (p && (fastest === undefined || p.seconds < fastest.seconds)) [fastest, slower] = [p, 0];
+      else if (fastest !== undefined) slower += 1;
     }
-    expect(Math.max(...searched)).toBe(fastest.nodes * 2 ** FRONTIER_PATIENCE);
-    expect(searched).toHaveLength(f.searches);
+    if (fastest === undefined) throw new Error('no power of two runs');
     expect(fastest.nodes * 2 ** FRONTIER_PATIENCE).toBeLessThan(MAX_NODES);
+    expect(f.fastest.seconds).toBeLessThanOrEqual(fastest.seconds);
+    expect(searched).toHaveLength(f.searches);
+    // Past the doublings' stop, only the closing deadline search (capacity-closing.ts: as --days searches, its powers of two
+    // and 1.5 times them, and the SCAN_WINDOW sizes below MAX_NODES) searches, so that no deadline search beats the curve's
+    // fastest (QA: the curve's "← fastest" was beaten by a size --days finds); here it finds none faster.
+    const stop = fastest.nodes * 2 ** FRONTIER_PATIENCE;
+    const powerOrHalfway = (n: number): boolean => (n & (n - 1)) === 0 || (n % 3 === 0 && ((n / 3) & (n / 3 - 1)) === 0);
+    expect(searched.filter((n) => n > stop && !powerOrHalfway(n) && n <= MAX_NODES - SCAN_WINDOW)).toEqual([]);
+    expect(searched.filter((n) => n > MAX_NODES - SCAN_WINDOW)).toHaveLength(SCAN_WINDOW);
+    expect(fewestNodes(base, tokens, { deadlineSeconds: f.fastest.seconds * (1 - 1e-3) }).ok).toBe(false);
   });
 });
 

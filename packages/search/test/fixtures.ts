@@ -58,7 +58,7 @@ export const llama3_70bBase: SearchBase = {
  */
 export function llama3DefaultBatchFor(nodes: number): number {
   const gpus = 8 * nodes;
-  // One sequence per 8 GPUs up to 16M tokens a step (2,048 at 8,192 tokens), never under 4M (ask's default-batch.ts).
+  // One sequence per 8 GPUs up to 2^24 = 16.8M tokens a step (2,048 at 8,192 tokens), never under 4M (ask's default-batch.ts).
   const aim = Math.max(512, Math.min(gpus / 8, 2048));
   let modelParallel = 1;
   while (modelParallel < 64 && gpus % (modelParallel * 2) === 0) modelParallel *= 2;

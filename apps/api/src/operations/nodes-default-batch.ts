@@ -85,7 +85,8 @@ export function validateNodesBody(body: unknown): { ok: true; value: NodesBody }
  * runNodes, with each cluster size at its own default where the batch was omitted: runNodes' `globalBatchFor` as the
  * CLI's sizeBatch gives it. With `nodes`, each size (the sizes around it, where nothing runs there) at the default a
  * request for that size takes; with a deadline, a budget or the frontier, ask's deadlineBatchFor (that default, unless
- * rounding to the size's GPUs moved it more than 10% from its aim: then the batch asked with no size).
+ * rounding to the size's GPUs moved it more than 10% from its aim: then the batch asked with no size; and, the faster
+ * taken, the multiple of its rounding unit on the other side of the aim, at most 25% under or 10% over it).
  */
 export function runNodesBody({ request, defaultBatch: inputs }: NodesBody, options: Parameters<typeof runNodes>[1]): NodesAnswer {
   if (inputs === undefined) return withNodesExtensions(request, true, runNodes(request, options));
@@ -94,13 +95,15 @@ export function runNodesBody({ request, defaultBatch: inputs }: NodesBody, optio
   return { ...withNodesExtensions(request, false, answer), assumedGlobalBatch: assumedGlobalBatch(inputs, request, answer, globalBatchFor) };
 }
 
-const PER_SIZE = 'training.globalBatchSize omitted: each cluster size was planned at the default batch a request with nodes set to that size takes';
+const PER_SIZE = 'training.globalBatchSize omitted: each cluster size was planned at the default batch a request with nodes set to that size takes, '
+  + 'or at the multiple of its data-parallel unit across the default\'s aim where that is faster';
 
 /**
  * Which batch was assumed, as the CLI's assumed line says it (assumedBatchLine with --nodes, perSizeBatchLine otherwise):
  * with `nodes`, that size's default; otherwise the one the answer's size (or the closest's) took, and why.
  */
 function assumedGlobalBatch(inputs: BatchInputs, request: NodesRequest, answer: NodesResponseJson, batchFor: (nodes: number) => number): AssumedGlobalBatch {
+  const sized = request.nodes === undefined ? deadlineBatchFor(inputs) : undefined;
   if (request.nodes !== undefined) {
     const own = defaultBatch({ ...inputs, nodes: request.nodes });
     return { sequences: own.sequences, nodes: request.nodes, note: `training.globalBatchSize omitted: ${defaultBatchNote(own)}` };
@@ -114,8 +117,13 @@ function assumedGlobalBatch(inputs: BatchInputs, request: NodesRequest, answer: 
     };
   }
   const own = defaultBatch({ ...inputs, nodes });
-  const used = answer.ok ? answer.configuration.scenario.training.globalBatchSize : batchFor(nodes);
-  const said = used === own.sequences ? defaultBatchNote(own)
+  // The closest's plan carries the batch it took, as the answer's does; batchFor's where it carries none.
+  const used = answer.ok ? answer.configuration.scenario.training.globalBatchSize : answer.closest?.scenario?.training.globalBatchSize ?? batchFor(nodes);
+  // Which batch the size took (its own, the one across its aim, or the one asked with no size), in ask's words, with how to
+  // plan that size alone at it in the request's fields.
+  const took = sized?.said(nodes, used);
+  const said = took === undefined || took.why === 'own' ? defaultBatchNote(own)
+    : took.why === 'across' ? `${took.note}; a request with nodes ${nodes} and training.globalBatchSize ${used} plans that size alone at it`
     : `global batch ${formatGrouped(used)} sequence${used === 1 ? '' : 's'}, the batch asked with no size (${nodesText(nodes)} would round it to `
       + `${formatGrouped(own.sequences)}, more than 10% from its aim)`;
   return { sequences: used, nodes, note: `${PER_SIZE}; on ${nodesText(nodes)}: ${said}` };

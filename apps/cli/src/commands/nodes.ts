@@ -69,9 +69,11 @@ Options:
                          searched (by --days, --gpu-hours, --budget and --frontier alike) at the
                          default --nodes takes there: the model's published batch (GPT-3 175B's
                          1,536), else about 4M tokens, or one sequence per 8 GPUs on a larger
-                         cluster up to 16M tokens a step (Llama 3 405B's), rounded so that
-                         data-parallel sizes of its GPUs divide it (the unsized default where
-                         rounding raises it more than 10%); the assumed line names the batch the
+                         cluster up to 2^24 = 16.8M tokens a step (Llama 3 405B's "16M"),
+                         rounded so that data-parallel sizes of its GPUs divide it (the unsized
+                         default where rounding raises it more than 10%); and at the multiple of
+                         that rounding's unit on the other side of the aim (at most 25% under or
+                         10% over it), the faster taken; the assumed line names the batch the
                          answer's size took
   -t, --tokens T         tokens to train on (e.g. 300B)
   -d, --days D           deadline in days (30, or 30d)
@@ -163,7 +165,10 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
  * so that data-parallel sizes of those GPUs divide it), so that the fewest nodes a deadline needs is what
  * `--nodes` answers for that size, and every size the check counts was planned as `--nodes` plans it; except
  * where that rounding raised it more than 10% over its aim, which takes the batch asked with no size instead
- * (@trainplan/ask deadlineBatchFor: no size meets a deadline by a batch inflated to fit its GPUs).
+ * (@trainplan/ask deadlineBatchFor: no size meets a deadline by a batch inflated to fit its GPUs). With a deadline,
+ * a budget or --frontier each size is also planned at the multiple across its aim, and the faster taken (QA: Llama 3
+ * 8B on 112 H100 nodes took 30.8 days at its 560 sequences and 27.5 at 448); the assumed line says which it took, with
+ * the flags that plan that size alone at it.
  * Undefined when the batch was given, or the request carries none to replace (a bad --model: the run says why).
  */
 function sizeBatch(v: FlagValues, request: unknown): ((nodes: number) => number) | undefined {
@@ -178,13 +183,16 @@ function sizeBatch(v: FlagValues, request: unknown): ((nodes: number) => number)
  * (or the closest's) took, with why.
  */
 function perSizeBatchLine(v: FlagValues, a: NodesResponseJson): string {
-  const head = 'assumed (no --global-batch): each cluster size at the batch --nodes takes there';
+  const head = 'assumed (no --global-batch): each cluster size at the batch --nodes takes there, or the multiple across its aim where faster';
   const nodes = a.ok ? a.nodes : a.closest?.nodes;
   if (nodes === undefined) return `${head} (about 4M tokens, or the model's published batch, rounded so that data-parallel sizes of its GPUs divide it)`;
   const own = flagDefaultBatch({ ...v, nodes: String(nodes) });
-  // The closest size may have run at the batch asked with no size (deadlineBatchFor's fallback), not its own: its plan says.
+  // The size may have run at the batch across its aim, or at the batch asked with no size (deadlineBatchFor's fallback),
+  // not its own: its plan says which, and how to plan that size alone at it is said in flags.
   const used = a.ok ? a.configuration.scenario.training.globalBatchSize : a.closest?.scenario?.training.globalBatchSize ?? own.sequences;
-  const said = used === own.sequences ? defaultBatchNote(own)
+  const took = flagDeadlineBatchFor(v).said(nodes, used);
+  const said = took.why === 'own' ? defaultBatchNote(own)
+    : took.why === 'across' ? `${took.note}; --nodes ${nodes} --global-batch ${used} plans that size alone at it`
     : `global batch ${grouped(used)} sequences, the batch asked with no size (--nodes ${nodes} rounds it up to ${grouped(own.sequences)}, more than 10% over its aim)`;
   return `${head}; on ${nodesText(nodes)}: ${said}`;
 }

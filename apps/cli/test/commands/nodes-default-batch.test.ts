@@ -22,28 +22,56 @@ const LLAMA = ['nodes', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--tokens',
 const DAYS = 7;
 
 describe('trainplan nodes without --global-batch: one default batch policy for a deadline and for --nodes', () => {
-  it('the fewest nodes answered meets the deadline as --nodes answers that size, and every smaller size checked misses it (or runs nothing) there', async () => {
+  it('the fewest nodes answered meets the deadline as --nodes answers that size at its batch, and every smaller size checked misses it (or runs nothing) at both of its batches', async () => {
     const { code, a, err } = await json([...LLAMA, '--days', String(DAYS)]);
     expect(code).toBe(0);
     expect(a.mode).toBe('fewest-nodes');
     const batchOf = (x: { configuration: { scenario: { training: { globalBatchSize: number } } } }) => x.configuration.scenario.training.globalBatchSize;
-    // The size answered, asked on its own: the same batch, the same days, within the deadline.
-    const own = await json([...LLAMA, '--nodes', String(a.nodes)]);
+    // Each size at the batch --nodes takes there, or at the multiple across its aim where that is faster (@trainplan/ask deadlineBatchFor).
+    const batchFor = flagDeadlineBatchFor({ model: 'llama3-8b', gpu: 'h100-sxm' });
+    expect([batchFor(a.nodes), batchFor.alternativeFor(a.nodes)]).toContain(batchOf(a));
+    // The size answered, asked on its own at that batch: the same days, within the deadline.
+    const own = await json([...LLAMA, '--nodes', String(a.nodes), '--global-batch', String(batchOf(a))]);
     expect(own.code).toBe(0);
-    expect({ batch: batchOf(own.a), days: own.a.days }).toEqual({ batch: batchOf(a), days: a.days });
+    expect(own.a.days).toBe(a.days);
     expect(own.a.days).toBeLessThanOrEqual(DAYS);
-    // The assumed line says each size took its own batch, and names the answer's.
-    expect(err).toContain(`trainplan: assumed (no --global-batch): each cluster size at the batch --nodes takes there; on ${a.nodes} nodes: global batch ${batchOf(a)} sequences`);
-    // Every smaller size the check counts, asked on its own: none meets the deadline (the check's "misses" and "runs no plan" are true).
+    // The assumed line says how each size was planned, and names the answer's batch.
+    expect(err).toContain(`trainplan: assumed (no --global-batch): each cluster size at the batch --nodes takes there, or the multiple across its aim where faster; on ${a.nodes} nodes: global batch ${batchOf(a)} sequences`);
+    // Every smaller size the check counts, asked on its own at --nodes' batch and at the one across its aim: none meets
+    // the deadline (the check's "misses" and "runs no plan" are true).
     expect(a.checked.complete).toBe(true);
     expect(a.checked.fromNodes).toBeLessThan(a.nodes);
     let noPlan = 0;
     for (let n = a.checked.fromNodes; n < a.nodes; n++) {
-      const size = await json([...LLAMA, '--nodes', String(n)]);
-      if (size.a.ok) expect(size.a.days, `${n} nodes`).toBeGreaterThan(DAYS);
-      else noPlan += 1;
+      const across = batchFor.alternativeFor(n);
+      const sizes = [await json([...LLAMA, '--nodes', String(n)]), ...(across === undefined ? [] : [await json([...LLAMA, '--nodes', String(n), '--global-batch', String(across)])])];
+      for (const size of sizes) if (size.a.ok) expect(size.a.days, `${n} nodes at ${batchOf(size.a)} sequences`).toBeGreaterThan(DAYS);
+      if (sizes.every((size) => !size.a.ok)) noPlan += 1;
     }
     expect(noPlan).toBe(a.checked.noPlan);
+  });
+
+  it('Llama 3 8B, 15T tokens in 30 days (QA): a size is planned at the batch across its aim where that is faster, and the answer says so', async () => {
+    // 112 nodes' own 560 sequences (9% over 512) take 30.8 days; 448 (12.5% under) take 27.5. 103 nodes' own 515 take 33.6
+    // days; 412 (20% under) take 29.9. The answer was 115 nodes (460 sequences), every size below said to miss.
+    const L8 = ['nodes', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--tokens', '15T'];
+    const at = async (nodes: number, batch?: number) => (await json([...L8, '--nodes', String(nodes), ...(batch === undefined ? [] : ['--global-batch', String(batch)])])).a;
+    const batchFor = flagDeadlineBatchFor({ model: 'llama3-8b', gpu: 'h100-sxm' });
+    expect([batchFor(112), batchFor.alternativeFor(112)]).toEqual([560, 448]);
+    expect((await at(112, 448)).days).toBeLessThan((await at(112)).days);
+    const { code, a } = await json([...L8, '--days', '30']);
+    expect(code).toBe(0);
+    expect(a.nodes).toBeLessThan(112);
+    const batch = a.configuration.scenario.training.globalBatchSize;
+    // The batch stays within 25% under and 10% over the 512-sequence (4M-token) aim.
+    expect(batch).toBeGreaterThanOrEqual(0.75 * 512);
+    expect(batch).toBeLessThanOrEqual(1.1 * 512);
+    expect((await at(a.nodes, batch)).days).toBe(a.days);
+    const { out } = await cli([...L8, '--days', '30']);
+    if (batch !== batchFor(a.nodes)) {
+      expect(out).toContain(`faster on this size than the ${batchFor(a.nodes)} its own default rounds to`);
+      expect(out).toContain(`--nodes ${a.nodes} --global-batch ${batch} plans that size alone at it`);
+    }
   });
 
   it('--global-batch holds one batch at every size, as before: the assumed line is not printed and the answer is at that batch', async () => {
@@ -86,9 +114,11 @@ describe('trainplan nodes --gpu-hours and --frontier without --global-batch: eac
     expect(code).toBe(0);
     expect(a.mode).toBe('fastest-within-budget');
     expect(a.gpuHours).toBeLessThanOrEqual(5.7e6);
-    const own = await json([...LLAMA70, '--nodes', String(a.nodes)]);
-    expect({ batch: batchOf(own.a), days: own.a.days, gpuHours: own.a.gpuHours }).toEqual({ batch: batchOf(a), days: a.days, gpuHours: a.gpuHours });
-    expect(err).toContain(`trainplan: assumed (no --global-batch): each cluster size at the batch --nodes takes there; on ${a.nodes.toLocaleString('en-US')} nodes: global batch ${batchOf(a).toLocaleString('en-US')} sequences`);
+    const own = await json([...LLAMA70, '--nodes', String(a.nodes), '--global-batch', String(batchOf(a))]);
+    expect({ days: own.a.days, gpuHours: own.a.gpuHours }).toEqual({ days: a.days, gpuHours: a.gpuHours });
+    const batchFor = flagDeadlineBatchFor({ model: 'llama3-70b', gpu: 'h100-sxm' });
+    expect([batchFor(a.nodes), batchFor.alternativeFor(a.nodes)]).toContain(batchOf(a));
+    expect(err).toContain(`trainplan: assumed (no --global-batch): each cluster size at the batch --nodes takes there, or the multiple across its aim where faster; on ${a.nodes.toLocaleString('en-US')} nodes: global batch ${batchOf(a).toLocaleString('en-US')} sequences`);
     // 990 nodes at their own batch stay within the budget in 29.7 days: the answer is no slower (a batch held at 512 answered 256 nodes, 104 days).
     const n990 = await json([...LLAMA70, '--nodes', '990']);
     expect(n990.a.gpuHours).toBeLessThanOrEqual(5.7e6);

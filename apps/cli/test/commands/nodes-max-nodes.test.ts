@@ -29,6 +29,11 @@ describe('trainplan nodes: the search\'s largest size is said where it matters',
     const nodes = Number(/^fastest within the budget: ([\d,]+) nodes/m.exec(out)![1]!.replace(/,/g, ''));
     // Within 5% of 8,192: 7,783 nodes or more.
     expect(nodes).toBeGreaterThanOrEqual(0.95 * 8192);
-    expect(out).toContain(`the search's largest size is ${LARGEST}; larger clusters may be faster: ask --nodes N`);
+    // Said in the CLI's terms: its flag, not the API's field (the search names the field; the CLI rewrites it).
+    expect(out).toContain(`the search's largest size is ${LARGEST}; larger clusters may be faster: give --nodes (the days on that many nodes) to plan one`);
+    const json = JSON.parse((await cli(['nodes', '--model', 'llama3-70b', '--gpu', 'h100-sxm', '--seq-length', '2k', '--tokens', '2T', '--gpu-hours', '2M', '--json'])).out);
+    // The API's answer (--json) names the request's field.
+    expect(json.note).toContain('larger clusters may be faster: give nodes (the days on that many nodes) to plan one');
+    expect(json.note).not.toMatch(/--nodes|--days/);
   });
 });

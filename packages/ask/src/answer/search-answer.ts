@@ -220,7 +220,12 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   // the question would take with no size.
   const batchSaid = (nodes: number | undefined, sequences: number | undefined): { shown: ParsedQuestion; said: string[] } => {
     if (perSize === undefined || nodes === undefined || sequences === undefined) return { shown: q, said: assumptions };
-    const own = `${ownBatchNote(defaultBatch({ ...unsized, globalBatchSize: undefined, nodes }), sequences)}; each cluster size was tried at the batch a question about that size alone takes`;
+    // The size's own default, the multiple across its aim where that ran faster, or the batch asked with no size
+    // (deadlineBatchFor's said), as the CLI's nodes says it; how to plan that size alone at it said in words.
+    const took = perSize.said(nodes, sequences);
+    const own = took.why === 'own'
+      ? `${took.note}; each cluster size was tried at the batch a question about that size alone takes, and at the multiple across its aim where faster`
+      : `${took.note}; "on ${nodes} nodes with a global batch of ${sequences}" plans that size alone at it`;
     const shown = { ...q, defaults: q.defaults.map((d) => (d.field === 'globalBatchSize' ? { ...d, value: sequences, text: own } : d)) };
     return { shown, said: [...(shown.defaults.some((d) => d.field === 'globalBatchSize') ? [] : [own]), ...assumptions.slice(batch.length)] };
   };
@@ -343,9 +348,6 @@ function cheapestOfDeadline(
   return { answer, notes: cheapestWithinNotes(answer, fewest, curve, goal, p) };
 }
 
-/** A size's default batch as the sentence says it, or its sequences alone if the plan took another. */
-const ownBatchNote = (own: ReturnType<typeof defaultBatch>, sequences: number): string =>
-  own.sequences === sequences ? defaultBatchNote(own) : `global batch ${countOf(sequences, 'sequence')}`;
 
 /**
  * "Best config", and memory or estimate questions that state no layout (searchesLayout): runSearch on

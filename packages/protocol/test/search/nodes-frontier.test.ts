@@ -60,7 +60,7 @@ describe('nodes: frontier whose fastest is at the search\'s largest size says so
     const a = runNodes(edge);
     if (!a.ok) throw new Error(a.message);
     expect(a.fastest!.nodes).toBe(MAX_NODES);
-    expect(a.note).toBe(`the search's largest size is ${MAX_NODES.toLocaleString('en-US')} nodes; larger clusters may be faster: ask --nodes N`);
+    expect(a.note).toBe(`the search's largest size is ${MAX_NODES.toLocaleString('en-US')} nodes; larger clusters may be faster: give nodes (the days on that many nodes) to plan one`);
     expect(validateNodesResponse(a)).toEqual({ ok: true, value: a });
   });
 
