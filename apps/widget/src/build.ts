@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { build, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { blankLiteralArguments, closingBracket, stripProperties } from './strip-properties.ts';
 
 /** The browser entry; build.ts itself is Node-only and never part of the bundle. */
@@ -30,10 +30,14 @@ const NO_LARGER_BATCH = fileURLToPath(new URL('./compute/no-larger-batch.ts', im
 /** What the bundle takes in place of the search's words for contradicting constraints (no-empty-space.ts says why). */
 const NO_EMPTY_SPACE = fileURLToPath(new URL('./compute/no-empty-space.ts', import.meta.url));
 
+/** What the bundle takes in place of the schema's "did you mean" for an enumerated field (no-meant-choice.ts says why). */
+const NO_MEANT_CHOICE = fileURLToPath(new URL('./compute/no-meant-choice.ts', import.meta.url));
+
 /**
  * Resolves @trainplan/collectives' emulator entry points to the widget's closed-form stand-in, its CollNet model to one
  * that is always off, @trainplan/protocol's shape-defaults warning, search tally, smaller faster cluster and twice-the-batch hint to none, and @trainplan/search's
- * explain.ts to one that explains no alternatives and its empty-space.ts to one that finds no constraint contradicting.
+ * explain.ts to one that explains no alternatives and its empty-space.ts to one that finds no constraint contradicting, and
+ * the schema's suggestion for a slip of an enumerated value to none.
  */
 const withoutEmulator: Plugin = {
   name: 'trainplan-without-emulator',
@@ -44,6 +48,7 @@ const withoutEmulator: Plugin = {
     b.onResolve({ filter: /^\.\/pruned-json\.ts$/ }, () => ({ path: NO_PRUNED_TALLY }));
     b.onResolve({ filter: /^\.\/fewer-nodes-json\.ts$/ }, () => ({ path: NO_FEWER_NODES }));
     b.onResolve({ filter: /^\.\/nodes-larger-batch\.ts$/ }, () => ({ path: NO_LARGER_BATCH }));
+    b.onResolve({ filter: /^\.\.\/meant-choice\.ts$/ }, () => ({ path: NO_MEANT_CHOICE }));
     const inSearch = (dir: string) => /[\\/]packages[\\/]search[\\/]src$/.test(dir);
     b.onResolve({ filter: /^\.\/explain\.ts$/ }, (args) => (inSearch(args.resolveDir) ? { path: NO_ALTERNATIVES } : undefined));
     b.onResolve({ filter: /^\.\/empty-space\.ts$/ }, (args) => (inSearch(args.resolveDir) ? { path: NO_EMPTY_SPACE } : undefined));
@@ -256,6 +261,23 @@ export interface WidgetBundle {
 /** The bundle budget: at most 80 KB gzip, the core included. */
 export const WIDGET_BUDGET_GZIP_BYTES = 80 * 1000;
 
+/** How esbuild builds the bundle: one minified ES module for browsers, with the stand-ins and trims above (a size audit reuses it). */
+export const WIDGET_BUILD_OPTIONS = {
+  entryPoints: [ENTRY],
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  legalComments: 'none',
+  write: false,
+  logLevel: 'silent',
+  plugins: [
+    withoutEmulator, protocolForWidgetRequests, protocolWithoutJsonSchema, ncclTablesWithoutSources, systemsAndNetworksWithoutNames, modelPresetsWithoutUnreadFields,
+    stylesWithoutNewlines, capacityForWidgetRequests,
+  ],
+} as const satisfies BuildOptions & { write: false };
+
 /**
  * Bundles the widget with the core packages into one ES module with esbuild: minified, ES2022
  * for evergreen browsers, no source map, `sideEffects` honoured so unused exports drop out, the
@@ -266,21 +288,7 @@ export const WIDGET_BUDGET_GZIP_BYTES = 80 * 1000;
  * (modelPresetsWithoutUnreadFields).
  */
 export async function buildWidgetBundle(): Promise<WidgetBundle> {
-  const result = await build({
-    entryPoints: [ENTRY],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    minify: true,
-    legalComments: 'none',
-    write: false,
-    logLevel: 'silent',
-    plugins: [
-      withoutEmulator, protocolForWidgetRequests, protocolWithoutJsonSchema, ncclTablesWithoutSources, systemsAndNetworksWithoutNames, modelPresetsWithoutUnreadFields,
-      stylesWithoutNewlines, capacityForWidgetRequests,
-    ],
-  });
+  const result = await build(WIDGET_BUILD_OPTIONS);
   const file = result.outputFiles[0];
   if (!file) throw new Error('esbuild produced no output');
   const code = file.text;

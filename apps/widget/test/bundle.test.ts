@@ -3,6 +3,7 @@ import { GPUS, MODEL_IDS, NETWORKS, SYSTEMS } from '@trainplan/presets';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { WIDGET_BUILD_OPTIONS } from '../src/build.ts';
 import { runDeadlineNodes } from '@trainplan/protocol';
 import {
   capacityForWidgetRequests, IMPORTED_DESCRIPTION_HELPERS, stylesOnOneLine, UNREAD_PRESET_FIELDS, withoutBudgetOrNote, withoutNodesModes,
@@ -75,6 +76,13 @@ describe('the widget bundle', () => {
     for (const n of Object.values(NETWORKS)) expect(code).not.toContain(n.name);
     for (const s of Object.values(SYSTEMS)) expect(code).not.toContain(s.name);
     for (const g of Object.values(GPUS)) expect(code).toContain(g.name);
+  });
+
+  it('takes the stand-in for the schema\'s "did you mean" of an enumerated value (no-meant-choice.ts), whose controls send none', async () => {
+    const { metafile } = await build({ ...WIDGET_BUILD_OPTIONS, metafile: true });
+    const inputs = Object.keys(metafile.inputs);
+    expect(inputs.some((path) => path.endsWith('apps/widget/src/compute/no-meant-choice.ts'))).toBe(true);
+    expect(inputs.some((path) => path.endsWith('packages/protocol/src/meant-choice.ts'))).toBe(false);
   });
 
   it('leaves out what only requests the widget never makes reach: the days on given nodes, the requests\' mode rules, the constraints\' contradictions', async () => {

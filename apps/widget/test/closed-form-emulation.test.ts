@@ -30,9 +30,10 @@ describe('the widget without the collectives emulator', () => {
     const { code } = await buildWidgetBundle();
     expect(code).toContain('the trainplan API and CLI run the emulator');
     // An ASCII marker from emulate-collectives.ts, in the bundle without the stand-in: esbuild writes non-ASCII
-    // as escapes ("flow\u2013link"), so a marker with an en dash is never found. (BUDGET_UNITS itself, a
-    // top-level template of emulation-budget.ts, stays in the bundle unused: esbuild keeps it.)
+    // as escapes ("flow\u2013link"), so a marker with an en dash is never found. The budget's units too (budgetUnitsText,
+    // a function so that the bundle drops it where a top-level template stayed unused).
     expect(code).not.toContain('the emulation ran past the event budget');
+    expect(code).not.toContain('per flow in flight');
   });
 
   it('outside the widget an emulated scenario is still emulated: no fallback warning on 64 A100', () => {

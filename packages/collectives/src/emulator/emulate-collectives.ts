@@ -1,6 +1,6 @@
 import { countOf, formatGrouped } from '@trainplan/units';
 import { LINK_KINDS, linkName, type TopologyGraph } from '../topology/topology-graph.ts';
-import { BUDGET_UNITS, DEFAULT_EVENT_BUDGET, workCost } from './emulation-budget.ts';
+import { budgetUnitsText, DEFAULT_EVENT_BUDGET, workCost } from './emulation-budget.ts';
 import { FlowEngine } from './flow-engine.ts';
 import { prepareCollective, type EmulatedCollective, type EmulatedCollectiveResult, type Prepared, type Program } from './prepare-collective.ts';
 
@@ -52,8 +52,8 @@ function overBudget(needed: number, budget: number, ran: boolean): EmulationResu
   return {
     ok: false, reason: 'event-budget', limit: budget, needed: rounded, ran,
     message: ran
-      ? `the emulation ran past the event budget of ${formatGrouped(budget)} ${BUDGET_UNITS}; stopped at ${formatGrouped(rounded)}`
-      : `the emulation needs at least ${formatGrouped(rounded)} ${BUDGET_UNITS}, over the event budget of ${formatGrouped(budget)}`,
+      ? `the emulation ran past the event budget of ${formatGrouped(budget)} ${budgetUnitsText()}; stopped at ${formatGrouped(rounded)}`
+      : `the emulation needs at least ${formatGrouped(rounded)} ${budgetUnitsText()}, over the event budget of ${formatGrouped(budget)}`,
   };
 }
 

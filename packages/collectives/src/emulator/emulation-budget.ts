@@ -20,7 +20,11 @@ export function workCost(work: Work): number {
   return budgetUnits(work.events, work.peakFlows, work.visits);
 }
 
-export const BUDGET_UNITS = `events (an event, ${EVENTS_PER_FLOW_IN_FLIGHT} per flow in flight, 1 per ${VISITS_PER_EVENT} flow–link visits while re-rating)`;
+/**
+ * What the event budget counts, in words, for a refusal. A function, not a top-level template, so that a bundle that never
+ * refuses (the widget's, whose stand-in runs no emulation) drops it: esbuild keeps an unused top-level template.
+ */
+export const budgetUnitsText = (): string => `events (an event, ${EVENTS_PER_FLOW_IN_FLIGHT} per flow in flight, 1 per ${VISITS_PER_EVENT} flow–link visits while re-rating)`;
 
 /**
  * A lower bound on the flow–link visits of an all-to-all over `nodes` nodes of `ppn` GPUs, each

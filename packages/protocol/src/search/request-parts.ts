@@ -53,8 +53,11 @@ const recomputeChoice = enumOf(['none', 'selective', 'full', 'full-partial'], {
 });
 const shardingChoice = enumOf(['none', 'distributed-optimizer', 'zero-1', 'zero-2', 'zero-3'], { description: 'Optimizer-state layouts to try.' });
 
-/** A list of sizes to try exactly (each once; a max of the same dimension still caps it). */
-const sizes = (max: number, what: string) => optional(array(positive(max, what), { minItems: 1, maxItems: 64 }));
+/**
+ * A list of sizes to try exactly (each once; a max of the same dimension still caps it). Its text is a `description`, as
+ * every such helper's is, so that the widget's bundle blanks it with the others (apps/widget build.ts withoutJsonSchema).
+ */
+const sizes = (max: number, description: string) => optional(array(positive(max, description), { minItems: 1, maxItems: 64 }));
 
 export const constraintsSchema = withDefault(object({
   tensorSizes: sizes(thousand(64), 'A tensor-parallel degree to try (the list is exactly the degrees tried).'),
