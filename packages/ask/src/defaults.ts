@@ -8,7 +8,7 @@ import type { AskParameters, DefaultUsed, IntentName } from './question.ts';
 import { shardingOf } from './sharding.ts';
 import { withLayout } from './compared-layouts.ts';
 import { fillSpeculative } from './speculative.ts';
-import { outputWithinContext } from './serving-context.ts';
+import { lengthsWithinContext, outputWithinContext } from './serving-context.ts';
 import { clusterGpusOf, gpusPerNodeOf } from './cluster-of.ts';
 import { batchNear, defaultBatch, defaultBatchNote, isComputedBatch, isComputedCount, seqLengthOf, tokenBatch } from './default-batch.ts';
 
@@ -181,6 +181,12 @@ function fillServing(p: AskParameters, take: Take): void {
   const lengths = 'say e.g. "4k prompt, 1k output tokens" for others';
   // "a batch size of 32" in a serving question: the requests decoded together.
   if (p.concurrency === undefined && p.globalBatchSize !== undefined) take('concurrency', p.globalBatchSize, `${countOf(p.globalBatchSize, 'concurrent request')} per replica (the batch size asked)`);
+  // "max context 512": a context the default lengths overrun, neither given: both cut to fit it, in their proportion (serving-context.ts).
+  const cut = lengthsWithinContext(p, DEFAULT_PROMPT_TOKENS, DEFAULT_OUTPUT_TOKENS);
+  if (cut !== undefined) {
+    take('promptTokens', cut.prompt, cut.texts[0]);
+    take('outputTokens', cut.output, cut.texts[1]);
+  }
   const output = p.outputTokens ?? DEFAULT_OUTPUT_TOKENS;
   // "32k context": the window a request fills, its prompt and what it generates. The worst case, and said as one: a
   // window is a bound on requests, not their length (QA: "max context of 8k" planned 197 requests of 7,680-token prompts unsaid).

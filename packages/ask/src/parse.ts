@@ -7,6 +7,7 @@ import { CHINCHILLA_TOKENS_PER_PARAMETER, DEFAULT_GPU, gpusPerNodeOf, hasFixedCo
 import { matchHardware, matchUnmodelledHardware, type HardwareMatch } from './lexicon/hardware.ts';
 import { instanceReading, KNOWN_INSTANCE_NAMES, matchInstance, unknownInstance, type InstanceMatch } from './lexicon/instances.ts';
 import { customModelOfSize, SHAPE_AS_MODEL_OBJECT, sizeOrShape } from './custom-model.ts';
+import { nearPresetNote } from './lexicon/preset-size-readings.ts';
 import { takeServedModel, takeSpeculative } from './lexicon/speculative.ts';
 import { takeStatedMfu } from './lexicon/mfu.ts';
 import { type PriceReading, type StatedPrice, priceText, findUnreadPrice, otherPricesNotRead, UNPRICED_BUDGET, UNREAD_MONEY, unreadConversion, moneyBudgetProblem, resolvePrice, takeMoneyBudget, takePrice, unreadPriceProblem } from './lexicon/price.ts';
@@ -199,7 +200,8 @@ function resolveModel(m: ModelMatch, seqLength: number | undefined): ResolvedMod
   if (m.shapeFamily === undefined) return { ok: false, why: `no ${m.family ?? 'preset'} preset has about ${asked} parameters` };
   const custom = customModelOfSize(m.unknownSize, asked, m.shapeFamily, seqLength);
   if (!custom.ok) return { ok: false, why: custom.problem };
-  const model: ComparedModel = { customModel: custom.model, reading: m.namedAs === undefined ? custom.reading : `${m.namedAs} is not a preset: ${custom.reading}` };
+  const reading = `${custom.reading}${nearPresetNote(m.family, m.nearPreset)}`;
+  const model: ComparedModel = { customModel: custom.model, reading: m.namedAs === undefined ? reading : `${m.namedAs} is not a preset: ${reading}` };
   return { ok: true, model };
 }
 
@@ -353,7 +355,7 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
     else if (model.unmodelled !== undefined) problems.push(model.unmodelled);
     else if (model.unknownSize !== undefined && model.unknownSize <= 0) problems.push(`a model size must be positive, got ${compactCount(model.unknownSize)} parameters`);
     else if (model.unknownSize !== undefined && model.shapeFamily === undefined) {
-      problems.push(`no ${model.family ?? 'preset'} preset has about ${model.askedSize ?? compactCount(model.unknownSize)} parameters (${sizeOrShape(model.askedSize ?? compactCount(model.unknownSize))})`);
+      problems.push(`no ${model.family ?? 'preset'} preset has about ${model.askedSize ?? compactCount(model.unknownSize)} parameters (${sizeOrShape(model.askedSize ?? compactCount(model.unknownSize))})${nearPresetNote(model.family, model.nearPreset)}`);
     }
   }
   // "with 8-way expert parallelism", "EP=8": an MoE's, declined as one (lexicon/unmodelled-moe.ts), its count never a cluster
@@ -690,7 +692,8 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   if (model?.assumed !== undefined && model.model !== undefined) readings.push({ field: 'model', value: model.model, text: model.assumed });
   if (customReading !== undefined && facts.customModel !== undefined) {
     // "codellama 34b": the family named is no preset, said before the shape the size was planned as.
-    const text = model?.namedAs === undefined ? customReading : `${model.namedAs} is not a preset: ${customReading}`;
+    const reading = `${customReading}${nearPresetNote(model?.family, model?.nearPreset)}`;
+    const text = model?.namedAs === undefined ? reading : `${model.namedAs} is not a preset: ${reading}`;
     readings.push({ field: 'customModel', value: facts.customModel.shape.name ?? 'custom', text });
   }
   if (bareTokens !== undefined && facts.tokens === bareTokens.tokens) {

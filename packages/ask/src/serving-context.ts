@@ -29,6 +29,34 @@ export function outputWithinContext(p: AskParameters, defaultOutput: number): { 
 }
 
 /**
+ * The default prompt and output cut to fit a context stated with neither length, where the defaults' 2,560 tokens overrun
+ * it ("max context 512"): the context split as the defaults split theirs (2,048 : 512, 4 : 1), so a request fills the window,
+ * the worst case, as at a longer context (defaults.ts fillServing: the context less the default output). From 2,560 tokens
+ * down the two rules give the same lengths at 2,560 and the split goes on smoothly below it, where the context less 512
+ * would leave a prompt of a few tokens (513) or none (512). QA: "serve llama3-8b on one H100 with max context 512" was
+ * refused for "the 2,048-token prompt (none given)", a length no one asked. Undefined where a length is stated, no context
+ * is, the defaults fit it, or it is too short to hold a token of each.
+ */
+export function lengthsWithinContext(p: AskParameters, defaultPrompt: number, defaultOutput: number): { prompt: number; output: number; texts: [string, string] } | undefined {
+  const context = p.seqLength;
+  const defaults = defaultPrompt + defaultOutput;
+  if (context === undefined || p.promptTokens !== undefined || p.outputTokens !== undefined || context >= defaults) return undefined;
+  const output = Math.max(1, Math.round((context * defaultOutput) / defaults));
+  const prompt = context - output;
+  if (prompt < 1) return undefined;
+  const split = `the ${n(context)}-token context asked, split as the default ${n(defaultPrompt)}-token prompt and ${n(defaultOutput)} generated tokens are, `
+    + `their ${n(defaults)} tokens being past it`;
+  return {
+    prompt,
+    output,
+    texts: [
+      `a ${n(prompt)}-token prompt (${split}: the worst case, every request filling the window; say a prompt length to plan typical requests)`,
+      `${n(output)} generated token${output === 1 ? '' : 's'} per request (the ${n(context)}-token context asked less the ${n(prompt)}-token prompt; no output length given)`,
+    ],
+  };
+}
+
+/**
  * Why a serving plan cannot be made where its prompt and output overrun the context stated (`stated`, the question's
  * facts, says which lengths were given; `p`, with the defaults): a request holds both within its context, so the question
  * asks for what no engine serves. Undefined where they fit, or no context is stated.
@@ -45,6 +73,11 @@ export function contextProblem(stated: AskParameters, p: AskParameters): string 
   // prompt, none being given, is the default), then a default prompt past a short context.
   if (stated.promptTokens === undefined && stated.outputTokens !== undefined && output >= context) {
     return `the ${n(output)} output tokens asked ${fills(output)} the ${n(context)}-token context asked, leaving no room for a prompt: ${held}; say fewer output tokens or a longer context`;
+  }
+  // Neither length given, and a context too short for the defaults cut to fit it (lengthsWithinContext): the context alone
+  // is what is short, never a default prompt no one asked.
+  if (stated.promptTokens === undefined && stated.outputTokens === undefined && stated.sharedPrefixTokens === undefined) {
+    return `the ${n(context)}-token context asked has no room for a prompt and a token generated: ${held}; say a longer context`;
   }
   if (prompt >= context) {
     return `the ${n(prompt)}-token prompt${given(stated.promptTokens)} ${prompt === context ? 'fills' : 'is longer than'} the ${n(context)}-token context asked, leaving no room for the tokens it generates: ${held}; say a shorter prompt or a longer context`;

@@ -106,8 +106,9 @@ describe('a KV cache asked for a batch and a context', () => {
     // QA: no KV figure led, and 2,048 was read as tokens to generate ("Time to generate … for 2.05k generated tokens").
     expect(a.headline).toMatch(/^GPT-3 175B on H100 SXM5 80GB: KV cache 2\.25 MiB per token \(2 × 96 layers × 96 KV heads × 128 dims × 1 byte\); 4\.50 GiB per 2,048-token sequence; /);
     expect(figure(a, 'Time to generate')).toBe('');
-    // The 2,048-token context is the prompt and the 512 generated (defaults.ts), as "2k context" reads.
-    expect(a.configuration).toMatch(/ · FP8 · 1,536 prompt tokens \+ 512 output tokens$/);
+    // The 2,048-token context is the prompt and the tokens generated, the defaults' 2,048 + 512 cut to it in their 4 : 1
+    // proportion (serving-context.ts lengthsWithinContext): 2,048 / 5 = 409.6 → 410 generated, 1,638 prompt.
+    expect(a.configuration).toMatch(/ · FP8 · 1,638 prompt tokens \+ 410 output tokens$/);
   });
 
   it.each([
@@ -144,5 +145,42 @@ describe('"per token" of a latency bound is not a KV cache size asked', () => {
     expect(before.headline).not.toMatch(/KV cache/);
     // 320 KiB a token in BF16 (the block's opening comment), as the cache's format is not named here.
     expect(ask('how big is the kv cache per token for llama3-70b', { publicUrl: null }).headline).toMatch(/^Llama 3 70B on H100 SXM5 80GB: KV cache 320 KiB per token /);
+  });
+});
+
+/**
+ * A prompt stated with a longer context: a paged KV cache holds the request's tokens, its prompt and what it generates, not the
+ * window (serving-context.ts contextNote), so the size answered is the request's, the window's said beside it. QA: "how big is
+ * the KV cache for llama3-70b with a 2k prompt at a 32k context" answered the 32,768-token window's 10.0 GiB, the plan beside it
+ * holding 2,560 tokens a request. Llama 3 70B: 320 KiB a token (above); 2,048 + 512 = 2,560 tokens × 320 KiB = 800 MiB;
+ * 32,768 × 320 KiB = 10.0 GiB. Llama 3 8B: 128 KiB a token; 1,024 + 256 = 1,280 tokens × 128 KiB = 160 MiB; 8,192 → 1.00 GiB.
+ */
+describe('a KV cache size with a prompt and a longer context is the request\'s, the window said beside it', () => {
+  it.each([
+    ['how big is the KV cache for llama3-70b with a 2k prompt at a 32k context', '800 MiB per request of 2,048 prompt + 512 output tokens', '32,768', '10.0 GiB'],
+    ['kv cache size for llama3-8b with 1k prompts and 256 output tokens at an 8k context', '160 MiB per request of 1,024 prompt + 256 output tokens', '8,192', '1.00 GiB'],
+  ])('"%s"', (question, request, window, windowSize) => {
+    const headline = ask(question, { publicUrl: null }).headline;
+    expect(headline).toContain(`; ${request} (a full ${window}-token window would be ${windowSize}: a paged cache holds a request's tokens, not its window)`);
+    // Never the window's size as the sequence's.
+    expect(headline).not.toContain(`${windowSize} per ${window}-token sequence`);
+  });
+
+  it('on each GPU and for a batch: the request\'s tokens\' share, the window\'s beside it', () => {
+    // TP t · PP p holds ⌈80 / p⌉ layers and max(1, 8 / t) KV heads of 128 dims, 2 bytes, K and V: per token 2·⌈80/p⌉·(8/t)·128·2 B.
+    const headline = ask('how much memory does the kv cache take for llama3-70b with 2k prompts, 32 requests, max context 32k on 8 h100', { publicUrl: null }).headline;
+    const m = /of it on each GPU of TP (\d+) · PP (\d+) for a request's 2,560 tokens \(([\d.]+ [KMG]iB) for a full 32,768-token window\)/.exec(headline);
+    expect(m, headline).not.toBeNull();
+    const perGpuToken = 2 * Math.ceil(80 / Number(m![2])) * Math.max(1, 8 / Number(m![1])) * 128 * 2;
+    expect(m![3]).toBe(formatBytes(perGpuToken * 32_768));
+    expect(headline).toContain(`${formatBytes(perGpuToken * 2560)} of it on each GPU of TP`);
+    // 32 × 800 MiB = 25.0 GiB; each filling the window, 32 × 10.0 GiB = 320 GiB.
+    expect(headline).toMatch(new RegExp(`; 32 sequences at once: 25\\.0 GiB, ${formatBytes(32 * perGpuToken * 2560).replace('.', '\\.')} of it on each GPU \\(each filling the 32,768-token window: 320 GiB, `));
+  });
+
+  it('a context alone is the request\'s tokens (the prompt fills it): one size, no window beside it', () => {
+    const headline = ask('how big is the kv cache for llama3-70b at 32k context', { publicUrl: null }).headline;
+    expect(headline).toMatch(/; 10\.0 GiB per 32,768-token sequence; .* for a full 32,768-token context$/);
+    expect(headline).not.toContain('window');
   });
 });

@@ -40,7 +40,7 @@ describe('a model planned as another says so', () => {
 describe('a model name no preset has is named back, never "name a model"', () => {
   it.each([
     [`how long to train gpt2 ${ON}`, 'GPT-2'],
-    [`how long to train llama4 scout ${ON}`, 'Llama 4 Scout'],
+    [`how long to train llama 1 65b ${ON}`, 'Llama 1'],
   ])('"%s": %s is not a known model, with known ones listed', (question, name) => {
     const a = ask(question, { publicUrl: null });
     expect(a.headline).toContain(`${name} is not a known model; known ones include gpt3-175b, llama3-8b, llama3-70b`);

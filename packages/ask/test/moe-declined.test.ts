@@ -75,6 +75,9 @@ describe('an MoE by its active parameters, its name or its family is declined wi
     ['how long to train Snowflake Arctic on 3.5T tokens on 1024 H100', 'Snowflake Arctic', '480B total, 17B activated', '~28×'],
     ['how long to train GLaM on 1.6T tokens on 1024 H100', 'GLaM', '1.2T total, 96.6B activated', '~12×'],
     ['how long would mixtral 8x7b take on 64 H100', 'Mixtral 8x7B', '47B total, 13B activated', '~3.6×'],
+    // Meta's Llama 4 model card (2025-04-05): Scout 109B/17B, Maverick 400B/17B. QA: "not a known model", as GPT-2 is.
+    ['how long to train llama4 scout on 2T tokens on 512 H100', 'Llama 4 Scout', '109B total, 17B activated', '~6.4×'],
+    ['how long to train Llama 4 Maverick on 2T tokens on 512 H100', 'Llama 4 Maverick', '400B total, 17B activated', '~24×'],
   ])('"%s": %s is an MoE (%s per token), a dense plan %s over', (question, name, sizes, ratio) => {
     const q = parse(question, OPTIONS);
     expect(q.stated.model).toBeUndefined();
@@ -85,6 +88,24 @@ describe('an MoE by its active parameters, its name or its family is declined wi
     expect(problem).toContain(`would be overstated ${ratio}`);
     // Never the dense pointers these names had: "ask for a 235B model", "name a size (a 70B model)".
     expect(q.problems.join(' ')).not.toMatch(/ask for "a \d+B model"|a size \("a 70B model"\)/);
+  });
+
+  it.each([
+    ['serve Llama-4-Scout-17B-16E-Instruct on 8 H100', 'Llama 4 Scout'],
+    ['serve llama-4-maverick-17b-128e on 8 H100', 'Llama 4 Maverick'],
+  ])('"%s": a checkpoint\'s name is one model, its 17B never a dense 17B said apart', (question, name) => {
+    const q = parse(question, OPTIONS);
+    expect(q.problems).toHaveLength(1);
+    expect(q.problems[0]).toMatch(new RegExp(`^${name} is a mixture-of-experts model \\(`));
+    expect(q.notRead).toEqual([]);
+    expect(q.stated.customModel).toBeUndefined();
+  });
+
+  it.each([
+    ['how long to train llama 4 on 2T tokens on 512 H100', 'Llama 4'],
+    ['how long to train llama-4-behemoth on 2T tokens on 512 H100', 'Llama 4 Behemoth'],
+  ])('"%s": every Llama 4 is an MoE, declined as one with no size of its own', (question, name) => {
+    expect(parse(question, OPTIONS).problems).toEqual([expect.stringMatching(new RegExp(`^${name} is a mixture-of-experts model: MoE and expert parallelism are not modelled`))]);
   });
 
   it('a family with no published activated size is declined with DeepSeek-V3\'s for scale', () => {

@@ -129,8 +129,47 @@ describe('a prompt and output past the context are never planned past it', () =>
       .toMatch(/^I could not answer that: the 2,048 output tokens asked are longer than the 1,024-token context asked, leaving no room for a prompt: .*; say fewer output tokens or a longer context\.$/);
   });
 
-  it('a context shorter than the default prompt, with no lengths given, says the prompt was not given', () => {
-    expect(ask('serve llama3-70b on H100 with max context 512', options).headline)
-      .toMatch(/^I could not answer that: the 2,048-token prompt \(none given\) is longer than the 512-token context asked/);
+  it('a context too short for a prompt and a generated token, no lengths given, is refused as the context\'s, no default prompt named', () => {
+    const a = ask('serve llama3-8b on one H100 with max context 1 token', options);
+    expect(a.ok).toBe(false);
+    expect(a.headline).toMatch(/^I could not answer that: the 1-token context asked has no room for a prompt and a token generated: .*; say a longer context\.$/);
+    expect(a.headline).not.toContain('2,048');
+  });
+});
+
+/**
+ * A context the default 2,048-token prompt and 512 output overrun, neither length given: both cut to fill it as the defaults
+ * split their 2,560 tokens (4 : 1), said. QA: "serve llama3-8b on one H100 with max context 512" was refused for "the 2,048-token
+ * prompt (none given)", a length the question never gave.
+ */
+describe('a short context with no lengths given cuts the default lengths to fit it', () => {
+  it.each([
+    // 512 × 512 / 2,560 = 102.4 → 102 generated, 410 prompt.
+    ['serve llama3-8b on one H100 with max context 512', 512, 410, 102],
+    ['serve llama3-70b on H100 with max context 512', 512, 410, 102],
+    // 1,024 / 5 = 204.8 → 205 generated, 819 prompt: the 4 : 1 split goes on below 2,560, never 1 prompt token at 513.
+    ['serve llama3-8b on one H100 with a 1k context', 1024, 819, 205],
+    ['serve llama3-8b on one H100 with max context 513', 513, 410, 103],
+    ['serve llama3-8b on one H100 at a context of 256 tokens', 256, 205, 51],
+  ])('"%s": %d tokens hold a %d-token prompt and %d generated', (question, context, prompt, output) => {
+    const q = parse(question);
+    expect(q.problems).toEqual([]);
+    expect(q.parameters).toMatchObject({ seqLength: context, promptTokens: prompt, outputTokens: output });
+    expect(prompt + output).toBe(context);
+    const a = ask(question, options);
+    expect(a.ok).toBe(true);
+    expect(a.configuration).toContain(`${prompt.toLocaleString('en-US')} prompt tokens + ${output} output tokens`);
+    expect(a.assumptions).toContain(`a ${prompt.toLocaleString('en-US')}-token prompt (the ${context.toLocaleString('en-US')}-token context asked, split as the default 2,048-token prompt and 512 generated tokens are, their 2,560 tokens being past it: `
+      + 'the worst case, every request filling the window; say a prompt length to plan typical requests)');
+    expect(a.assumptions).toContain(`${output} generated tokens per request (the ${context.toLocaleString('en-US')}-token context asked less the ${prompt.toLocaleString('en-US')}-token prompt; no output length given)`);
+  });
+
+  it('at 2,560 tokens and past it the defaults fit: the context less the 512 generated, as before', () => {
+    expect(parse('serve llama3-8b on one H100 with max context 2560').parameters).toMatchObject({ promptTokens: 2048, outputTokens: 512 });
+    expect(parse('serve llama3-8b on one H100 with max context 4k').parameters).toMatchObject({ promptTokens: 3584, outputTokens: 512 });
+  });
+
+  it('a length stated keeps the rule for it: an output given leaves the prompt the rest', () => {
+    expect(parse('serve llama3-8b on one H100 with max context 512 and 100 output tokens').parameters).toMatchObject({ promptTokens: 412, outputTokens: 100 });
   });
 });

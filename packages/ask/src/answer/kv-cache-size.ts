@@ -30,8 +30,17 @@ export const ASKS_KV_SIZE = new RegExp(String.raw`\b(?:kv|key[\s-]*value)[\s-]*c
 /** Bytes of one cached value in the cache's format: FP8 one, the 16-bit formats two (the cache in the weights' format unless its own is given). */
 const bytesPerValue = (p: AskParameters): number => ((p.kvCachePrecision ?? p.precision ?? 'bf16') === 'fp8' ? 1 : 2);
 
-/** The tokens a sequence holds in the cache: the context asked, else the prompt and the tokens generated. */
-const sequenceTokens = (p: AskParameters): number => p.seqLength ?? (p.promptTokens ?? 0) + (p.outputTokens ?? 0);
+/**
+ * The tokens a request holds in the cache, its prompt and the tokens it generates (with the defaults: a stated context with
+ * no prompt is filled, defaults.ts fillServing), and the window a stated context is where it is longer: a paged KV cache holds
+ * the tokens a request has, not its whole window (serving-context.ts contextNote). QA: "how big is the KV cache for
+ * llama3-70b with a 2k prompt at a 32k context" gave the 32,768-token window's 10.0 GiB as the size, where the plan beside
+ * it holds each request's 2,560 tokens.
+ */
+function cachedTokens(p: AskParameters): { request: number; window?: number } {
+  const request = p.promptTokens !== undefined && p.outputTokens !== undefined ? p.promptTokens + p.outputTokens : (p.seqLength ?? 0);
+  return p.seqLength !== undefined && p.seqLength > request && request > 0 ? { request, window: p.seqLength } : { request };
+}
 
 const n = (x: number): string => x.toLocaleString('en-US');
 
@@ -40,7 +49,9 @@ const n = (x: number): string => x.toLocaleString('en-US');
  * 5.00 GiB of it on each GPU of TP 8 · PP 1 for a full 131,072-token context", and with a batch asked "; 32 sequences at once: 160 GiB,
  * 20.0 GiB of it on each GPU". Per token: K and V for every layer, each n_kv × d_head wide (Pope et al.
  * 2022, "Efficiently Scaling Transformer Inference", §2; GQA's n_kv heads, Ainslie et al. 2023). On each GPU: a sequence's
- * share in the plan (the KV heads split over TP, the layers over PP). Undefined without a model.
+ * share in the plan (the KV heads split over TP, the layers over PP). A context stated longer than the request's tokens
+ * is said beside them, never in their place: "800 MiB per request of 2,048 prompt + 512 output tokens (a full 32,768-token
+ * window would be 10.0 GiB: a paged cache holds a request's tokens, not its window)". Undefined without a model.
  */
 export function kvCacheSizeText(p: AskParameters, point: InferencePointJson | undefined): string | undefined {
   const shape = modelShapeOf(p);
@@ -48,21 +59,28 @@ export function kvCacheSizeText(p: AskParameters, point: InferencePointJson | un
   const headDim = shape.hiddenSize / shape.attentionHeads;
   const bytes = bytesPerValue(p);
   const perTokenBytes = kvCacheBytesPerToken({ shape, tensor: 1, layersOnGpu: shape.layers, bytesPerValue: bytes });
-  const tokens = sequenceTokens(p);
-  const perSequence = tokens > 0 ? `; ${formatBytes(perTokenBytes * tokens)} per ${n(tokens)}-token sequence` : '';
+  const { request: tokens, window } = cachedTokens(p);
+  const full = (perToken: number): string => (window === undefined ? '' : ` (${formatBytes(perToken * window)} for a full ${n(window)}-token window)`);
+  const perSequence = tokens === 0 ? ''
+    : window === undefined ? `; ${formatBytes(perTokenBytes * tokens)} per ${n(tokens)}-token sequence`
+    : `; ${formatBytes(perTokenBytes * tokens)} per request of ${n(p.promptTokens ?? 0)} prompt + ${n(p.outputTokens ?? 0)} output tokens`
+      + ` (a full ${n(window)}-token window would be ${formatBytes(perTokenBytes * window)}: a paged cache holds a request's tokens, not its window)`;
   // A sequence's share on each GPU of the plan: its KV heads split over TP, its layers over PP (the fullest stage: ⌈L / p⌉).
   // Not the plan's cache over its batch, which under paged continuous batching is the average a sequence holds (QA: 993 MiB
   // "of" a 1.00 GiB sequence at TP 1).
   const perGpuToken = point === undefined ? 0
     : kvCacheBytesPerToken({ shape, tensor: point.tensor, layersOnGpu: Math.ceil(shape.layers / point.pipeline), bytesPerValue: bytes });
   // Labelled as a full context's (QA: "50.0 MiB of it on each GPU", beside the memory figure's 45.2 MiB paged average a
-  // request holds, read as two answers to one question).
-  const onEachGpu = point === undefined || tokens === 0 ? '' : `; ${formatBytes(tokens * perGpuToken)} of it on each GPU of ${shapeText(point)} for a full ${n(tokens)}-token context`;
+  // request holds, read as two answers to one question), or as a request's whole tokens where a longer window is stated.
+  const held = window === undefined ? `for a full ${n(tokens)}-token context` : `for a request's ${n(tokens)} tokens${full(perGpuToken)}`;
+  const onEachGpu = point === undefined || tokens === 0 ? '' : `; ${formatBytes(tokens * perGpuToken)} of it on each GPU of ${shapeText(point)} ${held}`;
   // A batch asked ("for 32 requests of 8k tokens", "with batch 32"): the cache of that many full contexts at once, and its share
   // on each GPU (QA: 32 × 8,192 tokens × 504 KiB = 126 GiB for Llama 3.1 405B was never said, only one sequence's 3.94 GiB).
   const sequences = p.concurrency;
+  const onGpus = (perToken: number, each: number): string => `${formatBytes(sequences! * perToken)}${point === undefined ? '' : `, ${formatBytes(sequences! * each)} of it on each GPU`}`;
+  const filled = window === undefined ? '' : ` (each filling the ${n(window)}-token window: ${onGpus(window * perTokenBytes, window * perGpuToken)})`;
   const batch = sequences === undefined || tokens === 0 ? ''
-    : `; ${countOf(sequences, 'sequence')} at once: ${formatBytes(sequences * tokens * perTokenBytes)}${point === undefined ? '' : `, ${formatBytes(sequences * tokens * perGpuToken)} of it on each GPU`}`;
+    : `; ${countOf(sequences, 'sequence')} at once: ${onGpus(tokens * perTokenBytes, tokens * perGpuToken)}${filled}`;
   return `KV cache ${formatBytes(perTokenBytes)} per token (2 × ${shape.layers} layers × ${shape.kvHeads} KV heads × ${headDim} dims × ${bytes} byte${bytes === 1 ? '' : 's'})${perSequence}${onEachGpu}${batch}`;
 }
 

@@ -1,9 +1,10 @@
 import { MODEL_IDS, modelById } from '@trainplan/presets';
-import { parseCount } from '@trainplan/units';
+import { formatCountExact, parseCount } from '@trainplan/units';
 import { GPT_STYLE, llamaStyle, type ShapeFamily } from '../custom-model.ts';
 import type { Match } from './match.ts';
 import { matchUnmodelledModel, otherNameBefore } from './unmodelled-models.ts';
 import { DECIMAL, SIZE_SCALE } from './numbers.ts';
+import { offSizeReading, unitlessSize } from './preset-size-readings.ts';
 
 /**
  * Model names as people type them in chat: preset ids ("llama3-70b"), family and size
@@ -15,8 +16,15 @@ const FAMILY_PREFERENCE = ['llama3-', 'llama3.1-', 'llama2-', 'nemotron4-', 'gpt
 
 /** A bare size matches a preset within this relative distance of its published parameter count. */
 const BARE_SIZE_TOLERANCE = 0.03;
-/** A family and size match the family's nearest preset within this distance ("GPT-3 125M" → gpt3-126m). */
-const FAMILY_SIZE_TOLERANCE = 0.15;
+/**
+ * A family and size match the family's nearest preset within this distance ("Megatron 530B" → megatron-529.6b), said
+ * where the size is not the preset's own (preset-size-readings.ts). Farther, the size is planned as a decoder of its own
+ * with the near preset named (NEAR_PRESET_TOLERANCE): QA: at 15%, "llama3-7b" was planned as Llama 3 8B, a size Llama 3
+ * does not have 14% larger than the one asked.
+ */
+const FAMILY_SIZE_TOLERANCE = 0.05;
+/** A preset of the family within this distance of a size planned as a decoder of its own is named beside it, as the one that may have been meant. */
+const NEAR_PRESET_TOLERANCE = 0.15;
 
 /**
  * Families with an optional version and size (named groups). `prefixes` are the preset ids the size
@@ -32,6 +40,8 @@ const FAMILIES: readonly {
   renamed?: (version: string | undefined) => { family: string; prefix: string; why: string } | undefined;
   /** The rows a size no preset of the family has is shaped from (custom-model.ts); none: such a size is declined. */
   custom?: (version: string | undefined) => ShapeFamily | undefined;
+  /** Whether a number after the name with no version is the family's version, never a size without its unit ("llama-4"). */
+  numberIsVersion?: true;
 }[] = [
   // "llama 3.1 405b", "llama-3-70b", "llama2 7b", "llama 3.2 1b"; Llama without a version prefers Llama 3, then 3.1, then 2.
   // A version is never the first digit of a size: "llama 30b" is Llama at 30B, not Llama 3 at 0B (as GPT-3's and Nemotron-4's).
@@ -46,6 +56,8 @@ const FAMILIES: readonly {
     // no other size: "llama 3.2 3b" is declined rather than drawn from a single row.
     custom: (v) => (v === '3.2' ? undefined : llamaStyle(v === undefined ? 'Llama' : `Llama ${v}`, v === undefined ? FAMILY_PREFERENCE.filter((p) => p.startsWith('llama'))
       : v === '3' ? ['llama3-', 'llama3.1-'] : [`llama${v}-`])),
+    // "llama-4", "llama-1": versions no preset is (unmodelled-models.ts, unmodelled-moe.ts), never a size without its unit.
+    numberIsVersion: true,
   },
   {
     pattern: new RegExp(String.raw`\bgpt[\s-]*3(?![\d.])(?:[\s-]*(?<size>${DECIMAL}\s*[bm]))?\b`), label: () => 'GPT-3', prefixes: () => ['gpt3-'], alone: 'gpt3-175b', custom: () => GPT_STYLE,
@@ -62,6 +74,9 @@ const FAMILIES: readonly {
 ];
 
 const relative = (a: number, b: number): number => Math.abs(a - b) / b;
+
+/** Whether `size` is the preset's own: its published count, or the size its name states (Llama 3.2 1B for 1.23B). */
+const ownSize = (id: string, size: number): boolean => namedSizeOf(id) === size || modelById(id)?.publishedParameters === size;
 
 /** The size a preset's name states ("Llama 3.2 1B": a billion), or undefined when it states none ("GPT-3 Small"). */
 export function namedSizeOf(id: string): number | undefined {
@@ -112,6 +127,8 @@ export type ModelMatch = Match & {
   model?: string; unmodelled?: string; unknownSize?: number; askedSize?: string; family?: string; assumed?: string; shapeFamily?: ShapeFamily;
   /** A family no preset has, named before the size read ("PaLM 540B"): the reading says it was not planned as named. */
   namedAs?: string;
+  /** A preset of the family near a size planned as a decoder of its own, named beside it ("llama3-7b": llama3-8b). */
+  nearPreset?: string;
 };
 
 /**
@@ -162,6 +179,13 @@ export function matchModel(text: string): ModelMatch | undefined {
     const written = m.groups?.size ?? m.groups?.pre;
     const size = sizeOf(written);
     if (size === undefined) {
+      // "gpt3-13", "llama3-70": a size without its unit, never the family alone (QA: "gpt3-13" was planned as GPT-3 175B).
+      const unitless = family.numberIsVersion === true && m.groups?.version === undefined ? undefined
+        : unitlessSize(m[0], text.slice(m.index + m[0].length), family.prefixes(m.groups?.version));
+      if (unitless !== undefined) {
+        const span = { index: m.index, length: unitless.length };
+        return 'model' in unitless ? { ...span, model: unitless.model, assumed: unitless.assumed } : { ...span, unmodelled: unitless.problem };
+      }
       if (family.alone !== undefined) return { ...where, model: family.alone };
       if (m.groups?.version === undefined) continue;
       // "Llama 3" alone: the family's largest preset, said with the others (QA: "llama3" was planned as 70B unsaid).
@@ -170,6 +194,9 @@ export function matchModel(text: string): ModelMatch | undefined {
       return { ...where, model: largest, assumed: familyAloneReading(family.label(m.groups.version), largest, ids) };
     }
     const model = nearest(family.prefixes(m.groups?.version), size, FAMILY_SIZE_TOLERANCE);
+    const label = family.label(m.groups?.version);
+    // "llama3-71b", "gpt3-176b": a size the preset is not, said with the one planned (QA: taken unsaid).
+    const offSize = model === undefined || ownSize(model, size) ? undefined : offSizeReading(`${label} ${compactSize(written)}`, compactSize(written), label, model);
     // "llama 70b": no version, and several Llamas of that size: the one taken said with the others, as a bare size's is.
     const sameSize = m.groups?.version === undefined && model !== undefined && family.prefixes(undefined).length > 1
       ? family.prefixes(undefined).flatMap((p) => MODEL_IDS.filter((id) => id !== model && id.startsWith(p) && relative(modelById(id)?.publishedParameters ?? 0, modelById(model)?.publishedParameters ?? 1) <= BARE_SIZE_TOLERANCE))
@@ -177,21 +204,28 @@ export function matchModel(text: string): ModelMatch | undefined {
     // "a 13B llama-like model" names a shape, not a model: the preset it is planned as is said, as a bare size's is.
     const style = m.groups?.style;
     if (model !== undefined && style !== undefined) {
-      return { ...where, model, assumed: `${compactSize(written)} ${family.label(m.groups?.version)}-${style.trim()} taken as ${modelById(model)?.shape.name ?? model} (${model})` };
+      return { ...where, model, assumed: `${compactSize(written)} ${label}-${style.trim()} taken as ${modelById(model)?.shape.name ?? model} (${model})${offSize === undefined ? '' : `, the nearest: none has ${compactSize(written)}`}` };
     }
     if (model !== undefined && sameSize.length > 0) {
-      return { ...where, model, assumed: `${family.label(undefined)} ${compactSize(written)} taken as ${modelById(model)?.shape.name ?? model} (${model}); also that size: ${sameSize.join(', ')} (name one to plan it)` };
+      const taken = offSize ?? `${family.label(undefined)} ${compactSize(written)} taken as ${modelById(model)?.shape.name ?? model} (${model})`;
+      return { ...where, model, assumed: `${taken}; also that size: ${sameSize.join(', ')} (name one to plan it)` };
     }
-    if (model !== undefined) return { ...where, model };
+    if (model !== undefined) return { ...where, model, ...(offSize !== undefined && { assumed: offSize }) };
     const renamed = family.renamed?.(m.groups?.version);
     const successor = renamed === undefined ? undefined : nearest([renamed.prefix], size, FAMILY_SIZE_TOLERANCE);
     if (renamed !== undefined && successor !== undefined) {
+      // The paper's name is the preset's own size ("Llama 3 405B"), never the size asked ("Llama 3 400B": QA named it so).
       const asked = `${renamed.family} ${compactSize(written)}`;
       const name = modelById(successor)?.shape.name ?? successor;
-      return { ...where, model: successor, assumed: `${asked} taken as ${name} (${successor}; ${renamed.why} ${compactSize(written)})` };
+      const papers = formatCountExact(namedSizeOf(successor) ?? modelById(successor)?.publishedParameters ?? size);
+      const off = ownSize(successor, size) ? '' : `, the nearest: none has ${compactSize(written)}`;
+      return { ...where, model: successor, assumed: `${asked} taken as ${name} (${successor}; ${renamed.why} ${papers})${off}` };
     }
     const shapeFamily = family.custom?.(m.groups?.version);
-    return { ...where, unknownSize: size, askedSize: compactSize(written), family: family.label(m.groups?.version), ...(shapeFamily !== undefined && { shapeFamily }) };
+    const near = nearest(family.prefixes(m.groups?.version), size, NEAR_PRESET_TOLERANCE);
+    return {
+      ...where, unknownSize: size, askedSize: compactSize(written), family: label, ...(shapeFamily !== undefined && { shapeFamily }), ...(near !== undefined && { nearPreset: near }),
+    };
   }
   // A family no preset has ("mistral 7b") is declined, never read as the preset of its size.
   const unmodelled = matchUnmodelledModel(text);

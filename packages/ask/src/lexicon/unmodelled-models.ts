@@ -58,13 +58,14 @@ export const otherNameBefore = (text: string, index: number): { name: string; ll
 };
 
 /**
- * Versions of modelled families that no preset is ("gpt2", "GPT-4", "llama4 scout"): named back as not known, with known
+ * Versions of modelled families that no preset is ("gpt2", "GPT-4", "llama 1"): named back as not known, with known
  * models to ask for, never the generic "name a model" (QA: the name was typed, and the answer said none was).
  */
 const GPT_NAMES: Readonly<Record<string, string>> = { neox: 'NeoX', neo: 'Neo' };
 const UNKNOWN_VERSIONS: readonly { pattern: RegExp; name: (m: RegExpExecArray) => string }[] = [
   { pattern: /\bgpt[\s-]*(2|4o?|j|neox|neo)\b/, name: (m) => `GPT-${GPT_NAMES[m[1] ?? ''] ?? (m[1] ?? '').toUpperCase()}` },
-  { pattern: /\bllama[\s-]*(1|4)(?![\d.])(?:[\s-]*(scout|maverick|behemoth))?\b/, name: (m) => `Llama ${m[1] ?? ''}${m[2] === undefined ? '' : ` ${m[2].charAt(0).toUpperCase()}${m[2].slice(1)}`}` },
+  // Llama 4 is a mixture of experts, declined as one (unmodelled-moe.ts).
+  { pattern: /\bllama[\s-]*1(?![\d.])\b/, name: () => 'Llama 1' },
 ];
 
 /** A few preset ids to name where a model is not known. */

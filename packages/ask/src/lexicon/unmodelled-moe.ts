@@ -29,6 +29,13 @@ const NOT_MODELLED = 'MoE and expert parallelism are not modelled (every preset 
 /** A family's size and version written after its name ("grok-1 314b", "deepseek v3 671b"): one span with the name. */
 const AFTER = String.raw`(?:[\s-]*v?\d+(?:\.\d+)?(?![\d.]*\s*[bt]\b))?(?:[\s-]*${DECIMAL}\s*[bt]\b)?`;
 
+/**
+ * Llama 4 and a variant ("llama4 scout", "Llama-4-Maverick-17B-128E-Instruct", as Meta's checkpoints are named): the
+ * active size and expert count after the name are in the span, never read again as a dense 17B.
+ */
+const llama4 = (variant: string): RegExp => new RegExp(String.raw`\bllama[\s-]*4(?![\d.])${variant === '' ? '' : String.raw`[\s-]*${variant}`}\b`
+  + String.raw`(?:[\s-]*${DECIMAL}\s*b\b)?(?:[\s-]*\d+\s*e\b)?(?:[\s-]*instruct\b)?`);
+
 const FAMILIES: readonly { pattern: RegExp; name: string; sizes?: Sizes }[] = [
   // Jiang et al. 2024 (arXiv:2401.04088): "47B parameters, but only uses 13B active parameters during inference".
   { pattern: /\bmixtral[\s-]*8\s*x\s*7\s*b\b/, name: 'Mixtral 8x7B', sizes: { totalB: 47, activeB: 13, source: 'Jiang et al. 2024, arXiv:2401.04088' } },
@@ -60,6 +67,13 @@ const FAMILIES: readonly { pattern: RegExp; name: string; sizes?: Sizes }[] = [
   { pattern: new RegExp(String.raw`\bdbrx\b${AFTER}`), name: 'DBRX', sizes: { totalB: 132, activeB: 36, source: 'Databricks\' release, 2024' } },
   // xAI's Grok-1 release (March 2024): 314B, a mixture of 8 experts.
   { pattern: new RegExp(String.raw`\bgrok\b${AFTER}`), name: 'Grok' },
+  // Meta's Llama 4 model card (2025-04-05): Scout 109B total, 17B active, 16 experts; Maverick 400B total, 17B active, 128
+  // experts. Every Llama 4 is an MoE, so one named without its variant is too (QA: "llama4 scout" was "not a known model").
+  { pattern: llama4('scout'), name: 'Llama 4 Scout', sizes: { totalB: 109, activeB: 17, source: 'Meta\'s Llama 4 model card, 2025-04-05, 16 experts' } },
+  { pattern: llama4('maverick'), name: 'Llama 4 Maverick', sizes: { totalB: 400, activeB: 17, source: 'Meta\'s Llama 4 model card, 2025-04-05, 128 experts' } },
+  // Behemoth, announced beside them, is in no model card: its sizes are not stated here.
+  { pattern: llama4('behemoth'), name: 'Llama 4 Behemoth' },
+  { pattern: llama4(''), name: 'Llama 4' },
 ];
 
 /**
