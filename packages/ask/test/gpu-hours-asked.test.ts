@@ -65,6 +65,16 @@ describe('a question asking GPU-hours leads with the GPU-hours, the time after',
     expect(a.notes).toContain('No price given, so no cost in money: the cost is these GPU-hours × a price per GPU-hour; give one ("at $2/GPU-hour") for it.');
   });
 
+  it('a pricing term with no price ("on-demand", "spot") is said to price nothing: no price list is kept', () => {
+    for (const term of ['on-demand', 'spot', 'reserved']) {
+      const a = ask(`what does it cost to train llama3-8b on 1T tokens in 30 days on H100 ${term}`, { publicUrl: null });
+      expect(a.notes.find((n) => n.startsWith('No price given'))).toContain(`"${term}" prices nothing here: trainplan keeps no price list`);
+    }
+    // No term, no such clause.
+    const plain = ask('what does it cost to train llama3-8b on 1T tokens in 30 days on H100', { publicUrl: null });
+    expect(plain.notes.find((n) => n.startsWith('No price given'))).not.toContain('prices nothing here');
+  });
+
   it('a cheapest question that does not ask GPU-hours keeps its cluster first', () => {
     expect(ask('cheapest way to train llama3-70b on 15T tokens', { publicUrl: null }).headline).toMatch(/^Cheapest for Llama 3 70B \(15\.0T tokens\) on H100 SXM5 80GB: \d+ nodes/);
   });

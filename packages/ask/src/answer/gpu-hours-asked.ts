@@ -28,9 +28,20 @@ const asksUnpricedCost = (q: ParsedQuestion): boolean => {
   return (COST.test(text) || WHAT_COST.test(text)) && q.parameters.pricePerGpuHour === undefined && q.parameters.costBudget === undefined;
 };
 
-/** Said beside an unpriced cost question's GPU-hours: a price turns them into money. */
-export const priceNeededNote = (q: ParsedQuestion): string[] =>
-  (asksUnpricedCost(q) ? ['No price given, so no cost in money: the cost is these GPU-hours × a price per GPU-hour; give one ("at $2/GPU-hour") for it.'] : []);
+/**
+ * A pricing term with no price: on-demand, reserved, spot or preemptible capacity, a committed-use discount. trainplan keeps
+ * no price list (prices differ by provider, region and date), so such a term prices nothing, and is said not to (QA: "on AWS
+ * p5 on-demand" answered in GPU-hours with the term unsaid).
+ */
+const PRICING_TERM = /\b(on[\s-]*demand|reserved(?:[\s-]+instances?)?|spot(?:[\s-]+instances?)?|preemptible|committed[\s-]+use)\b/;
+
+/** Said beside an unpriced cost question's GPU-hours: a price turns them into money; a pricing term named prices nothing. */
+export function priceNeededNote(q: ParsedQuestion): string[] {
+  if (!asksUnpricedCost(q)) return [];
+  const term = PRICING_TERM.exec(q.text.toLowerCase())?.[1];
+  const list = term === undefined ? '' : ` "${term}" prices nothing here: trainplan keeps no price list, prices differing by provider, region and date.`;
+  return [`No price given, so no cost in money: the cost is these GPU-hours × a price per GPU-hour; give one ("at $2/GPU-hour") for it.${list}`];
+}
 
 /** Said beside GPU-hours where node-hours were asked: the planner counts GPU-hours, a node's are those over its GPUs. */
 export const nodeHoursNote = (q: ParsedQuestion, gpuHours: number): string[] => {
