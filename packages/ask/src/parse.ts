@@ -27,11 +27,12 @@ import { takeUptime } from './lexicon/uptime.ts';
 import { findUnreadTime, takeNamedSpan } from './lexicon/named-spans.ts';
 import { servingBesideFineTuning, servingPartOf } from './mixed-question.ts';
 import { COUNT_KILO, decimalCommas, spelledScales, writtenNumbers } from './lexicon/numbers.ts';
-import { outOfScope } from './scope.ts';
+import { BARE_OFFLOAD_WHY, bareOffload, outOfScope } from './scope.ts';
 import { findUnreadLength, takeCostPerMillion, takeServing, unitWord } from './lexicon/serving.ts';
 import { takeKvCacheLoad, takeKvCachePrecision } from './lexicon/kv-cache.ts';
 import { takeLowFloat, takeQuantizedWeights, takeWeightFormat } from './lexicon/weight-format.ts';
 import { expertParallelProblem, takeExpertParallel } from './lexicon/unmodelled-moe.ts';
+import { takeVisionLanguage } from './lexicon/unmodelled-architectures.ts';
 import { takeRecompute } from './lexicon/recompute.ts';
 import { unreadNumbers } from './lexicon/unread-numbers.ts';
 import { findUnnamedLatencyBound, percentileReading, takeLatencyPercentiles, unnamedLatencyReading } from './lexicon/percentile.ts';
@@ -341,6 +342,11 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   // Speculative decoding first: a draft's name ("llama 3.2 1b as the draft", "a 1B draft model") is never the model to serve.
   const speculative = takeSpeculative(s);
   const served = takeServedModel(s, speculative);
+  // "with 7B active parameters" stated apart from the model's size: the same model's, never read again (lexicon/models.ts).
+  if (served.model?.active !== undefined) s.blank(served.model.active.span);
+  // "train llava with llama3-8b", "llama3-8b as a multimodal model": the preset planned as its text decoder, said, never
+  // "llava" a second model said not compared (lexicon/unmodelled-architectures.ts).
+  const vision = served.model?.model === undefined ? undefined : takeVisionLanguage(s, modelById(served.model.model)?.shape.name ?? served.model.model);
   // "7B vs 13B", "llama3-8b or llama3-70b": the other models named, the first written planned first (lexicon/compared-models.ts).
   // Not beside a draft: a speculative question names two models, the draft and the one served.
   const otherModels = served.model === undefined || speculative.speculative === true || served.draftWritten !== undefined ? undefined
@@ -360,7 +366,7 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   }
   // "with 8-way expert parallelism", "EP=8": an MoE's, declined as one (lexicon/unmodelled-moe.ts), its count never a cluster
   // size. Said once where the model named is declined already (as an MoE, or another model no preset has).
-  const expertParallel = takeExpertParallel(s);
+  const expertParallel = takeExpertParallel(s, text);
   if (expertParallel !== undefined && model?.unmodelled === undefined) problems.push(expertParallelProblem(asTyped(text, expertParallel)));
   // A cloud instance type first ("128 p4d nodes", "16 p5.48xlarge"): a node of 8 GPUs, never "4 d[ays]" out of "p4d".
   const instance = matchInstance(s.text);
@@ -690,6 +696,12 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
     notRead.push({ phrase: `"${asTyped(text, perMillion.written)}"`, why: 'a cost per million tokens is a serving price; a training plan gives the whole run\'s cost: divide it by the tokens in millions, or ask "serve …" for serving\'s' });
   }
   if (model?.assumed !== undefined && model.model !== undefined) readings.push({ field: 'model', value: model.model, text: model.assumed });
+  const dense = served.model?.active?.reading;
+  if (dense !== undefined && model === served.model && (facts.model !== undefined || facts.customModel !== undefined)) {
+    const typed = dense.replace(/^"([^"]+)"/, (_m, phrase: string) => `"${asTyped(text, phrase)}"`);
+    readings.push({ field: facts.model !== undefined ? 'model' : 'customModel', value: facts.model ?? facts.customModel?.shape.name ?? 'custom', text: typed });
+  }
+  if (vision !== undefined && facts.model !== undefined && facts.model === served.model?.model) readings.push({ field: 'model', value: facts.model, text: vision.reading });
   if (customReading !== undefined && facts.customModel !== undefined) {
     // "codellama 34b": the family named is no preset, said before the shape the size was planned as.
     const reading = `${customReading}${nearPresetNote(model?.family, model?.nearPreset)}`;
@@ -794,6 +806,9 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   const leftSize = left.find((l) => l.asSize);
   if (nodesTaken !== undefined && unreadSize === undefined && leftSize !== undefined) nodesTaken.text = nodesTaken.text.replace('no cluster size given', `"${asTyped(text, leftSize.phrase)}" not read as a cluster size; say e.g. "256 H100" or "32 nodes"`);
 
+  // "with offloading", naming nothing moved off the GPU: said not read, the plan the one in GPU memory (scope.ts).
+  const offload = bareOffload(normal);
+  if (offload !== undefined) notRead.push({ phrase: `"${asTyped(text, offload)}"`, why: BARE_OFFLOAD_WHY });
   // Serving, fine-tuning and hyperparameter questions are declined with a pointer, not planned as training.
   const declined = outOfScope(normal, s.text, intent);
   if (declined !== undefined) {

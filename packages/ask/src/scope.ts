@@ -17,8 +17,25 @@ export interface OutOfScope {
  * arXiv:2402.03300: a group of samples generated a prompt, no value model) and RLAIF, and the training of a reward model.
  * QA: "how long to run PPO on llama3-8b with a 8B reward model on 16 H100" was answered as 15T tokens of pretraining.
  */
-const POST_TRAINING = String.raw`rlhf|rlaif|dpo|ppo|grpo|reward[\s-]*models?|instruction[\s-]*tun\w*`;
-export const FINE_TUNING = new RegExp(String.raw`\b(?:fine[\s-]*tun\w*|finetun\w*|q?lora|sft|peft|${POST_TRAINING})\b`);
+const POST_TRAINING = String.raw`rlhf|rlaif|dpo|ppo|grpo|instruction[\s-]*tun\w*`;
+/**
+ * A reward model's training, not any mention of one: "train a reward model", "training the 8B reward model", "reward model
+ * training", "reward modeling" (InstructGPT §3.5 names the step "reward modeling (RM)"), a model trained "as a reward model".
+ * A reward model trained is a classifier fitted on preference pairs, no pretraining run. QA: "…; reward model comes later"
+ * was declined as fine-tuning, the question itself a pretraining one.
+ */
+const REWARD_MODEL = String.raw`reward[\s-]*models?\b`;
+const TRAINS = String.raw`\b(?:train|pre[\s-]*train|fine[\s-]*tun|finetun|fit)\w*\s+`;
+const REWARD_MODEL_TRAINING = [
+  // "train a reward model", "training the 8B reward model", "fit our reward model".
+  String.raw`${TRAINS}(?:(?:an?|the|our|my|its|their|one|new)\s+)?(?:\d+(?:\.\d+)?\s*[bm][\s-]+)?(?:param(?:eter)?s?\s+)?${REWARD_MODEL}`,
+  // "train llama3-8b as a reward model".
+  String.raw`${TRAINS}\S+\s+as\s+(?:an?|the)\s+${REWARD_MODEL}`,
+  // "reward model training", "reward models trained on 100k pairs".
+  String.raw`\breward[\s-]*models?[\s-]+(?:training|train(?:ed|s|ing)?|fine[\s-]*tun\w*|fitting)\b`,
+  String.raw`\breward[\s-]*model(?:l)?ing\b`,
+].join('|');
+export const FINE_TUNING = new RegExp(String.raw`\b(?:fine[\s-]*tun\w*|finetun\w*|q?lora|sft|peft|${POST_TRAINING})\b|${REWARD_MODEL_TRAINING}`);
 const LEARNING_RATE = /\b(?:learning[\s-]*rates?|lr)\b/;
 // Read on the text left once stated facts are taken, so "batch size 1024" (a stated batch) is no question.
 const BATCH_SIZE = /\b(?:optimal|best|ideal|right|recommended|good|critical|what|which)\s+(?:global\s+)?batch(?:[\s-]*sizes?)?\b/;
@@ -36,7 +53,7 @@ const ADAPTERS = /\b(?:q?lora|peft|adapters?|prefix[\s-]*tuning|prompt[\s-]*tuni
  * declined where "full finetune" was answered. Not RLHF, DPO, PPO or GRPO, which hold a reward or a reference model besides.
  */
 const PLAIN_FINE_TUNING = /\b(?:fine[\s-]*tun\w*|finetun\w*|sft)\b/;
-const OTHER_TUNING = new RegExp(String.raw`\b(?:${POST_TRAINING})\b`);
+const OTHER_TUNING = new RegExp(String.raw`\b(?:${POST_TRAINING})\b|${REWARD_MODEL_TRAINING}`);
 
 /** Whether a fine-tuning question names no method ("fine tune", "SFT"), read as full fine-tuning, which the answer says. */
 export const plainFineTuning = (normal: string): boolean => !FULL_FINE_TUNING.test(normal) && PLAIN_FINE_TUNING.test(normal);
@@ -67,19 +84,41 @@ export const FINE_TUNING_DECLINED = 'fine-tuning runs (LoRA, QLoRA, DPO, RLHF wi
  * offload, DeepSpeed's offload_optimizer / offload_param. The planner keeps all of it in GPU memory (ZeRO stages 1–3 and
  * Megatron's distributed optimizer shard it over GPUs, and are modelled): a memory question asked with offload was answered
  * "does not fit" on GPU memory alone, and "FSDP and CPU offload" planned as ZeRO-3 with the offload unsaid (QA). Only
- * "offload" with what it moves or where it goes: a word such as "load" or "download" is no offload.
+ * offload that names what it moves (the model's state) or where it goes (the CPU, NVMe, host memory), or a method that is
+ * one: "offload traffic to a second region", "with offload of overflow traffic" and "offload checkpoints to disk" move no
+ * model state off the GPU (QA: all three were declined as ZeRO-Offload). A bare "with offloading" is said not read
+ * (bareOffload), not declined; a word such as "load" or "download" is no offload.
  */
 const STATE = String.raw`(?:optimi[sz]er|param(?:eter)?|weight|gradient|activation)s?(?:[\s-]+states?)?`;
+/** What an offload moves: the model's state, or the model itself ("offload the model to cpu": its weights). */
+const MOVED = String.raw`(?:${STATE}|model(?:[\s-]+(?:states?|weights?))?)`;
 const OFF_GPU = String.raw`(?:the\s+)?(?:cpus?|nvme|host(?:[\s-]+memory)?|ssds?|disks?|d?ram)\b`;
+/** Host memory by name, where state is said to be kept ("optimizer states in cpu memory"): never a disk, where checkpoints are kept. */
+const HOST = String.raw`(?:the\s+)?(?:cpus?|nvme|host)(?:[\s-]+(?:memory|ram))?\b`;
 const OFFLOAD = new RegExp([
   String.raw`\bzero[\s-]*(?:infinity|offload)\b`,
   String.raw`\b(?:cpu|nvme|host|ssd|disk)[\s-]*offload\w*`,
-  String.raw`\b${STATE}[\s-]*offload\w*`,
-  String.raw`\boffload\w*[\s-]+(?:(?:the\s+)?${STATE}[\s-]+)?(?:to|onto|into|on)\s+${OFF_GPU}`,
+  String.raw`\b${MOVED}[\s-]*offload\w*`,
+  // "offload to cpu", "offload the optimizer states to nvme": nothing else between the verb and where it goes.
+  String.raw`\boffload\w*[\s-]+(?:(?:the\s+)?${MOVED}[\s-]+)?(?:to|onto|into|on)\s+${OFF_GPU}`,
   String.raw`\boffload\w*[\s-]+(?:the\s+)?${STATE}`,
-  // "with offloading", "FSDP and offload": offload as a setting of the run.
-  String.raw`\b(?:with|using|and|plus)\s+offload(?:ing)?\b`,
+  // "optimizer states kept in cpu memory", "weights on the host".
+  String.raw`\b${STATE}\s+(?:(?:kept|held|stored|moved|placed|living)\s+)?(?:in|on|to|onto|into)\s+${HOST}`,
 ].join('|'));
+/**
+ * "with offloading", "FSDP and offload", "using offload": offload as a setting, naming neither what nor where. Said not read
+ * (parse.ts), the plan keeping everything in GPU memory: only where the word ends its phrase, never "offload traffic …".
+ */
+const BARE_OFFLOAD = /\b(?:with|using|and|plus)\s+offload(?:ing)?\b(?=\s*(?:$|[,.;:?!)]|(?:on|in|for|and|at|to\s+(?:train|serve|run|fit))\b))/;
+
+/** A bare offload setting as the text writes it ("with offloading"), or undefined where none is (or offload is declined: OFFLOAD). */
+export function bareOffload(normal: string): string | undefined {
+  return OFFLOAD.test(normal) ? undefined : BARE_OFFLOAD.exec(normal)?.[0];
+}
+
+/** Why a bare offload setting is not read: the plan is the one with everything in GPU memory. */
+export const BARE_OFFLOAD_WHY = 'it names no weights, gradients, optimizer state or activations moved off the GPU; '
+  + 'offloading those (ZeRO-Offload, FSDP\'s CPU offload) is not modelled, and this plan keeps them all in GPU memory';
 
 /** Why a question with offload is declined, and the sharding that is planned. */
 export const OFFLOAD_DECLINED = 'CPU and NVMe offload (ZeRO-Offload, ZeRO-Infinity, FSDP\'s CPU offload) are not modelled: trainplan keeps the weights, '

@@ -29,23 +29,30 @@ export function outputWithinContext(p: AskParameters, defaultOutput: number): { 
 }
 
 /**
- * The default prompt and output cut to fit a context stated with neither length, where the defaults' 2,560 tokens overrun
- * it ("max context 512"): the context split as the defaults split theirs (2,048 : 512, 4 : 1), so a request fills the window,
- * the worst case, as at a longer context (defaults.ts fillServing: the context less the default output). From 2,560 tokens
- * down the two rules give the same lengths at 2,560 and the split goes on smoothly below it, where the context less 512
- * would leave a prompt of a few tokens (513) or none (512). QA: "serve llama3-8b on one H100 with max context 512" was
- * refused for "the 2,048-token prompt (none given)", a length no one asked. Undefined where a length is stated, no context
- * is, the defaults fit it, or it is too short to hold a token of each.
+ * The shortest prompt the context less the default output may leave: as long as that output (512 tokens). From a context of
+ * 1,024 tokens up the default 512 generated tokens are kept and the prompt fills the rest (defaults.ts fillServing), as every
+ * context was planned before the split below: 1k as 512 + 512, 2k as 1,536 + 512 (QA: a 4 : 1 split of every context under the
+ * defaults' 2,560 tokens changed those to 819 + 205 and 1,638 + 410, answers that had fitted).
+ */
+const SHORTEST_FILLED_PROMPT = 512;
+
+/**
+ * The default prompt and output cut to fit a context stated with neither length, where the context less the default output
+ * would leave a prompt shorter than SHORTEST_FILLED_PROMPT ("max context 512": none at all): the context split as the defaults
+ * split theirs (2,048 : 512, 4 : 1), so a request fills the window, the worst case, as at a longer context. QA: "serve
+ * llama3-8b on one H100 with max context 512" was refused for "the 2,048-token prompt (none given)", a length no one asked.
+ * Undefined where a length is stated, no context is, the context less the default output leaves a prompt of 512 tokens or
+ * more, or it is too short to hold a token of each.
  */
 export function lengthsWithinContext(p: AskParameters, defaultPrompt: number, defaultOutput: number): { prompt: number; output: number; texts: [string, string] } | undefined {
   const context = p.seqLength;
   const defaults = defaultPrompt + defaultOutput;
-  if (context === undefined || p.promptTokens !== undefined || p.outputTokens !== undefined || context >= defaults) return undefined;
+  if (context === undefined || p.promptTokens !== undefined || p.outputTokens !== undefined || context - defaultOutput >= SHORTEST_FILLED_PROMPT) return undefined;
   const output = Math.max(1, Math.round((context * defaultOutput) / defaults));
   const prompt = context - output;
   if (prompt < 1) return undefined;
-  const split = `the ${n(context)}-token context asked, split as the default ${n(defaultPrompt)}-token prompt and ${n(defaultOutput)} generated tokens are, `
-    + `their ${n(defaults)} tokens being past it`;
+  const split = `the ${n(context)}-token context asked, split ${Number((defaultPrompt / defaultOutput).toFixed(1))} : 1 as the default ${n(defaultPrompt)}-token prompt and ${n(defaultOutput)} generated tokens are, `
+    + `since less the ${n(defaultOutput)} generated it would leave a prompt under ${n(SHORTEST_FILLED_PROMPT)} tokens`;
   return {
     prompt,
     output,

@@ -60,6 +60,13 @@ describe('frontierNotes', () => {
     expect(frontierNotes(curve([[16, 20, 100, true]]), {})).toContain(hint);
     expect(frontierNotes(curve([[16, 20, 100, true]], 2), { pricePerGpuHour: 2, currency: '$' })).not.toContain(hint);
   });
+
+  it('a pricing term the question names with no price is said to price nothing, as beside a cost question\'s GPU-hours', () => {
+    const hint = 'Give a price ("at $2/GPU-hour") for the cost in money: GPU-hours × the price per GPU-hour.';
+    const term = ' "spot" prices nothing here: trainplan keeps no price list, prices differing by provider, region and date.';
+    expect(frontierNotes(curve([[16, 20, 100, true]]), {}, 'cheapest way to train llama3-8b on 1T tokens on spot H100')).toContain(`${hint}${term}`);
+    expect(frontierNotes(curve([[16, 20, 100, true]]), {}, 'cheapest way to train llama3-8b on 1T tokens on H100')).toContain(hint);
+  });
 });
 
 describe('overAYear: a cheapest plan past a year names a faster size in its headline', () => {

@@ -75,6 +75,14 @@ describe('a question asking GPU-hours leads with the GPU-hours, the time after',
     expect(plain.notes.find((n) => n.startsWith('No price given'))).not.toContain('prices nothing here');
   });
 
+  it('on the cheapest curve too (no cluster size): "on AWS p5 on-demand" is said to price nothing (QA: only "Give a price…" was said)', () => {
+    const a = ask('what does it cost to train llama3-70b on 2T tokens on AWS p5 on-demand', { publicUrl: null });
+    expect(a.ok).toBe(true);
+    expect((a.data as { mode?: string }).mode).toBe('cost-time-frontier');
+    expect(a.notes).toContain('Give a price ("at $2/GPU-hour") for the cost in money: GPU-hours × the price per GPU-hour. '
+      + '"on-demand" prices nothing here: trainplan keeps no price list, prices differing by provider, region and date.');
+  });
+
   it('a cheapest question that does not ask GPU-hours keeps its cluster first', () => {
     expect(ask('cheapest way to train llama3-70b on 15T tokens', { publicUrl: null }).headline).toMatch(/^Cheapest for Llama 3 70B \(15\.0T tokens\) on H100 SXM5 80GB: \d+ nodes/);
   });

@@ -106,9 +106,9 @@ describe('a KV cache asked for a batch and a context', () => {
     // QA: no KV figure led, and 2,048 was read as tokens to generate ("Time to generate … for 2.05k generated tokens").
     expect(a.headline).toMatch(/^GPT-3 175B on H100 SXM5 80GB: KV cache 2\.25 MiB per token \(2 × 96 layers × 96 KV heads × 128 dims × 1 byte\); 4\.50 GiB per 2,048-token sequence; /);
     expect(figure(a, 'Time to generate')).toBe('');
-    // The 2,048-token context is the prompt and the tokens generated, the defaults' 2,048 + 512 cut to it in their 4 : 1
-    // proportion (serving-context.ts lengthsWithinContext): 2,048 / 5 = 409.6 → 410 generated, 1,638 prompt.
-    expect(a.configuration).toMatch(/ · FP8 · 1,638 prompt tokens \+ 410 output tokens$/);
+    // The 2,048-token context is the prompt and the tokens generated: the default 512 generated and the rest prompt, 2,048 − 512
+    // = 1,536, a prompt of 512 or more being left (serving-context.ts lengthsWithinContext splits only shorter contexts).
+    expect(a.configuration).toMatch(/ · FP8 · 1,536 prompt tokens \+ 512 output tokens$/);
   });
 
   it.each([

@@ -124,6 +124,9 @@ describe('expert parallelism is declined as an MoE\'s, its count never a cluster
     ['how long to train a 70B model on 64 H100 nodes with EP=8', 'EP=8'],
     ['how long to train a 70B model on 64 H100 nodes with EP 8', 'EP 8'],
     ['how long to train a 70B model on 64 H100 nodes with expert parallel size 8', 'expert parallel size 8'],
+    // "ep" in lower case is expert parallelism as a setting ("ep=8") or with experts named; alone it is an epoch (below).
+    ['how long to train a 70B model on 64 H100 nodes with ep=8', 'ep=8'],
+    ['how long to train a 70B model on 64 H100 nodes with ep 8 across its experts', 'ep 8'],
   ])('"%s" is declined naming "%s"', (question, phrase) => {
     const q = parse(question, OPTIONS);
     expect(q.problems).toEqual([expect.stringMatching(new RegExp(`^expert parallelism \\("${phrase}"\\) splits a mixture-of-experts model's experts over GPUs: MoE and expert parallelism are not modelled`))]);
@@ -157,5 +160,64 @@ describe('near misses of the MoE words are still planned', () => {
 
   it('a dense DeepSeek (no version of the MoE line) keeps the dense refusal with its size to ask', () => {
     expect(parse('how long to train deepseek 67b on 64 h100', OPTIONS).problems[0]).toMatch(/^DeepSeek 67B is not modelled \(no preset has its shape\); ask for "a 67B model"/);
+  });
+});
+
+/**
+ * "ep" also shortens "epoch": "at ep 3" was declined as expert parallelism (QA). Written in lower case with no setting's "=" and
+ * no experts named, it is an epoch, and epochs are said not read (a plan counts tokens); "3 epochs" is said so too.
+ */
+describe('"ep 3" and "3 epochs" are epochs, said not read, never expert parallelism', () => {
+  const EPOCHS = 'epochs are not read: a plan counts the tokens it trains on; give them, e.g. "3T tokens" for 3 epochs of 1T';
+
+  it.each([
+    ['how long to train llama3-8b on 1T tokens on 64 H100 at ep 3', '"at ep 3"', `"ep" taken as an epoch, not expert parallelism, which is written "EP 8" or "expert parallelism 8" and declined, MoE not being modelled; ${EPOCHS}`],
+    ['how long to train llama3-8b on 1T tokens on 64 H100 for 3 epochs', '"for 3 epochs"', EPOCHS],
+  ])('"%s"', (question, phrase, why) => {
+    const q = parse(question, OPTIONS);
+    expect(q.problems).toEqual([]);
+    expect(q.stated).toMatchObject({ model: 'llama3-8b', tokens: 1e12, gpus: 64 });
+    expect(q.notRead).toEqual([{ phrase, why }]);
+    expect(ask(question, OPTIONS).kind).toBe('answer');
+  });
+
+  it('"EP 8" as typed in capitals is expert parallelism, declined', () => {
+    const q = parse('how long to train llama3-8b on 1T tokens on 64 H100 with EP 8', OPTIONS);
+    expect(q.problems).toEqual([expect.stringMatching(/^expert parallelism \("EP 8"\) splits a mixture-of-experts model's experts over GPUs/)]);
+  });
+});
+
+/**
+ * Active parameters equal to the model's size (within 5%) are a dense model's: every parameter is used by every token, as in
+ * every preset, so the model is planned, said. QA: "a 7B model … with 7B active parameters" was declined as an MoE.
+ */
+describe('active parameters as large as the model are a dense model, planned', () => {
+  it('"a 7B model … with 7B active parameters" is Llama 2 7B, said dense', () => {
+    const question = 'how long to train a 7B model on 1T tokens on 64 H100 with 7B active parameters';
+    const q = parse(question, OPTIONS);
+    expect(q.problems).toEqual([]);
+    expect(q.notRead).toEqual([]);
+    expect(q.stated).toMatchObject({ model: 'llama2-7b', tokens: 1e12, gpus: 64 });
+    expect(q.defaults.map((d) => d.text)).toContain('"7B active parameters" read as a dense model\'s: 7B active of 7B is every parameter, '
+      + 'each used by every token, as in every preset (a mixture of experts activates a share of its total)');
+    expect(ask(question, OPTIONS).ok).toBe(true);
+  });
+
+  it('"a 30B model with 30B active parameters" (within the sentence, no preset of 30B) is the custom 30B decoder, planned', () => {
+    const q = parse('how long to train a 30B model with 30B active parameters on 1T tokens on 64 H100', OPTIONS);
+    expect(q.problems).toEqual([]);
+    expect(q.stated.customModel?.askedParameters).toBe(30e9);
+  });
+
+  it('active parameters apart from a larger model state both sizes in the MoE refusal: 47B total, 13B active, 47/13 = 3.6×', () => {
+    const q = parse('how long to train a 47B model on 1T tokens on 64 H100 with 13B active parameters', OPTIONS);
+    expect(q.problems).toEqual(['the model asked is a mixture-of-experts model (47B total, 13B activated per token): MoE and expert parallelism are not modelled '
+      + '(every preset is a dense decoder), and planned as a dense 47B model each token\'s compute would be overstated ~3.6× (47B/13B)']);
+    expect(q.notRead).toEqual([]);
+  });
+
+  it('active parameters with no total anywhere are still declined as an MoE\'s', () => {
+    expect(parse('how long to train a model with 37B active parameters on 64 H100', OPTIONS).problems)
+      .toEqual([expect.stringMatching(/^the model asked is a mixture-of-experts model \(37B active\): MoE and expert parallelism are not modelled/)]);
   });
 });

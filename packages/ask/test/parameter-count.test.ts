@@ -26,6 +26,16 @@ describe('a model\'s parameter count is answered as the count, from its shape', 
     expect(a.configuration).toBeUndefined();
   });
 
+  it('the active parameters asked of a preset are its whole count: every preset is dense (QA: a configuration search ran)', () => {
+    const a = ask('what are the active parameters of llama3-70b', OPTIONS);
+    expect(a.ok).toBe(true);
+    // The count by hand above: 70,553,706,496 = 70.6B, every one of them active for each token.
+    expect(a.headline).toBe('Llama 3 70B: 70.6B parameters, all active for every token: a dense model (80 layers of 856M, 2.10B in the embedding and output layer; published as 70B)');
+    expect(a.configuration).toBeUndefined();
+    // Asked without "active", nothing of it is said.
+    expect(ask('how many params is llama3 70b', OPTIONS).headline).not.toContain('active');
+  });
+
   it('a token count asked of a model is still the tokens', () => {
     expect(ask('tokens per parameter for 70B', OPTIONS).headline).toMatch(/^Llama 3 70B: about 1\.40T training tokens/);
   });

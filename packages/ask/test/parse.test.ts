@@ -535,10 +535,10 @@ describe('parse: model names', () => {
     expect(q.stated.customModel).toBeUndefined();
   });
 
-  it('a Llama 3.2 size no preset has is declined, never shaped from its one row', () => {
-    const problems = parse('how long to train llama 3.2 3b on 8 h100 nodes').problems;
-    expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatch(/^no Llama 3\.2 preset has about 3B parameters \(ask for "a 3B model" to plan a GPT-style decoder of that size, or give the decoder's shape /);
+  it('a Llama 3.2 size no preset has is shaped Llama 3.2-style, as another Llama version\'s is (preset-size-readings.test.ts)', () => {
+    const q = parse('how long to train llama 3.2 3b on 8 h100 nodes');
+    expect(q.problems).toEqual([]);
+    expect(q.stated.customModel?.shape.name).toBe('Llama 3.2-style 3B');
   });
 });
 

@@ -14,6 +14,8 @@ describe('PPO, GRPO and reward models are declined as fine-tuning runs, never pl
     'how long to run PPO on llama3-8b with a 8B reward model on 16 H100',
     'how long to run GRPO on llama3-8b on 16 H100',
     'how long to train a reward model on llama3-8b on 16 H100',
+    'how long to train llama3-8b on 16 H100 with reward model training',
+    'how long to train the 8B reward model on 16 H100',
     'how long for RLAIF of llama3-8b on 16 H100',
     // Memory too: PPO's is not full fine-tuning's (a reward, reference and value model besides the policy).
     'how much memory for PPO on llama3-8b on 8 h100',
@@ -33,5 +35,13 @@ describe('PPO, GRPO and reward models are declined as fine-tuning runs, never pl
 
   it('a word holding "ppo" is no PPO', () => {
     expect(parse('how long to train llama3-8b on 1T tokens on 64 h100 to support opposition research', OPTIONS).problems).toEqual([]);
+  });
+
+  it('a reward model mentioned, not trained, leaves the pretraining question planned (QA: declined as fine-tuning)', () => {
+    const question = 'how long to train llama3-8b on 1T tokens on 64 H100; reward model comes later';
+    const q = parse(question, OPTIONS);
+    expect(q.problems).toEqual([]);
+    expect(q.stated).toMatchObject({ model: 'llama3-8b', tokens: 1e12, gpus: 64 });
+    expect(ask(question, OPTIONS).kind).toBe('answer');
   });
 });

@@ -10,8 +10,8 @@ describe('a family and size the preset is not is said, never swapped unsaid', ()
   it.each([
     ['llama3-71b', 'llama3-70b', 'Llama 3 71B taken as Llama 3 70B (llama3-70b, 70B parameters)', '71B'],
     ['gpt3-176b', 'gpt3-175b', 'GPT-3 176B taken as GPT-3 175B (gpt3-175b, 175B parameters)', '176B'],
-    // Megatron's row is 529.6B: "530B" is near it, but the plan is of 529.6B, said.
-    ['megatron 530b', 'megatron-529.6b', 'Megatron GPT 530B taken as Megatron GPT 529.6B (megatron-529.6b, 529.6B parameters)', '530B'],
+    // Megatron GPT's SC'21 row is 529.6B: "530B" of the GPT rows is near it, but the plan is of 529.6B, said.
+    ['megatron gpt 530b', 'megatron-529.6b', 'Megatron GPT 530B taken as Megatron GPT 529.6B (megatron-529.6b, 529.6B parameters)', '530B'],
   ])('"%s" is planned as %s, the size asked said beside the preset\'s', (model, id, taken, asked) => {
     const q = parse(NODES(model));
     expect(q.stated.model).toBe(id);
@@ -32,15 +32,42 @@ describe('a family and size the preset is not is said, never swapped unsaid', ()
     expect(reading).toMatch(/; the nearest Llama 3 preset is Llama 3 8B \(llama3-8b, 8B parameters\): name it to plan it$/);
   });
 
-  it('a size no version preset is near and the family shapes none says the near preset in its refusal', () => {
-    // Llama 3.2's one preset shapes no other size (models.ts): 1.1B is 11% from its 1.23B, declined with it named.
+  it('"llama 3.2 1.1b" (11% under Llama 3.2 1B\'s 1.23B) is a Llama 3.2-style 1.1B, the near preset named, as "llama3-7b" is', () => {
     const q = parse('how long to train llama 3.2 1.1b on 2T tokens on 512 H100');
+    expect(q.problems).toEqual([]);
     expect(q.stated.model).toBeUndefined();
-    expect(q.problems.some((p) => p.startsWith('no Llama 3.2 preset has about 1.1B parameters') && p.includes('the nearest Llama 3.2 preset is Llama 3.2 1B (llama3.2-1b, 1.23B parameters)'))).toBe(true);
+    expect(q.stated.customModel?.askedParameters).toBe(1.1e9);
+    expect(q.defaults.find((d) => d.field === 'customModel')?.text).toMatch(/; the nearest Llama 3\.2 preset is Llama 3\.2 1B \(llama3\.2-1b, 1\.23B parameters\): name it to plan it$/);
+  });
+
+  /**
+   * "llama 3.2 3b" and "llama3-7b" are one case: a size the version has no preset of. QA: the first was declined ("no Llama 3.2
+   * preset has about 3B") where the second was planned. Llama 3.2's text models are Llama 3.1 8B pruned and distilled, of its
+   * architecture: 3B is shaped between Llama 3.2 1B (hidden 2048) and Llama 3 8B (hidden 4096), at the 1B's head width of 64 and
+   * its 8 key/value heads, with its tied embeddings.
+   */
+  it('"llama 3.2 3b" is a Llama 3.2-style 3B decoder shaped between Llama 3.2 1B and Llama 3 8B', () => {
+    const q = parse(NODES('llama 3.2 3b'));
+    expect(q.problems).toEqual([]);
+    const custom = q.stated.customModel;
+    expect(custom?.askedParameters).toBe(3e9);
+    expect(custom?.shape).toMatchObject({ name: 'Llama 3.2-style 3B', vocabSize: 128256, kvHeads: 8, tiedEmbeddings: true, gatedMlp: true });
+    // Between the rows' widths, 2048 < h < 4096, in whole heads of 64.
+    expect(custom?.shape.hiddenSize).toBeGreaterThan(2048);
+    expect(custom?.shape.hiddenSize).toBeLessThan(4096);
+    expect((custom?.shape.hiddenSize ?? 0) / custom!.shape.attentionHeads).toBe(64);
+    expect(Math.abs((custom?.parameters ?? 0) - 3e9) / 3e9).toBeLessThan(0.1);
+    const reading = q.defaults.find((d) => d.field === 'customModel')?.text ?? '';
+    expect(reading).toMatch(/^3B taken as a Llama 3\.2-style decoder \(no Llama 3\.2 preset has that size\)/);
+    expect(reading).toContain('width interpolated on a log scale of size between Llama 3.2 1B');
+    expect(reading).toContain('and Llama 3 8B (Dubey et al. 2024, Table 3)');
+    expect(ask(NODES('llama 3.2 3b'), { publicUrl: null }).ok).toBe(true);
   });
 
   it.each([
     ['llama3-70b'], ['llama 3 70b'], ['GPT-3 125M'], ['llama 3.2 1b'], ['nemotron 15b'],
+    // The id's own size: megatron-1t (1.008T, "1008B" in its name).
+    ['megatron 1t'],
   ])('"%s", the preset\'s own size (or the size its name states), says nothing', (model) => {
     expect(modelReading(NODES(model))).toBeUndefined();
   });
@@ -72,5 +99,25 @@ describe('a preset id with its size\'s unit left off', () => {
 
   it('a count apart from the name is no size: "gpt-3 on 13 nodes" is GPT-3 on 13 nodes', () => {
     expect(parse('how long to train gpt-3 on 13 nodes of H100').stated).toMatchObject({ model: 'gpt3-175b', nodes: 13 });
+  });
+});
+
+/**
+ * "Megatron 530B" is MT-NLG as NVIDIA names it (Smith et al. 2022, arXiv:2201.11990), exactly 530B: no off-size note. QA: it
+ * was taken as Megatron GPT 529.6B, "none has 530B", beside a preset of 530B.
+ */
+describe('"megatron 530b" is MT-NLG 530B', () => {
+  it.each(['megatron 530b', 'megatron-530b', 'Megatron 530B'])('"%s" is mt-nlg-530b, said as nothing else', (model) => {
+    const question = `best config for ${model} on 280 DGX A100`;
+    const q = parse(question);
+    expect(q.stated.model).toBe('mt-nlg-530b');
+    expect(modelReading(question)).toBeUndefined();
+  });
+
+  it('the SC\'21 row is still named by its own size: "megatron gpt 529.6b" and "megatron-529.6b" are megatron-529.6b, unsaid', () => {
+    for (const model of ['megatron gpt 529.6b', 'megatron-529.6b']) {
+      expect(parse(NODES(model)).stated.model).toBe('megatron-529.6b');
+      expect(modelReading(NODES(model))).toBeUndefined();
+    }
   });
 });

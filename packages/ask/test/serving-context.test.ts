@@ -138,20 +138,40 @@ describe('a prompt and output past the context are never planned past it', () =>
 });
 
 /**
- * A context the default 2,048-token prompt and 512 output overrun, neither length given: both cut to fill it as the defaults
- * split their 2,560 tokens (4 : 1), said. QA: "serve llama3-8b on one H100 with max context 512" was refused for "the 2,048-token
- * prompt (none given)", a length the question never gave.
+ * A context with neither length given keeps the default 512 generated tokens and fills the rest with the prompt wherever that
+ * leaves a prompt of 512 tokens or more (a context of 1,024 or more), as 1k (512 + 512) and 2k (1,536 + 512) were planned
+ * before a 4 : 1 split changed them to 819 + 205 and 1,638 + 410 (QA). Below 1,024 the context less 512 would leave a prompt
+ * shorter than the output, none at 512: there the defaults' 2,048 : 512 (4 : 1) split is taken, said. QA: "serve llama3-8b on
+ * one H100 with max context 512" was refused for "the 2,048-token prompt (none given)", a length the question never gave.
  */
 describe('a short context with no lengths given cuts the default lengths to fit it', () => {
+  it.each([
+    // 1,024 − 512 = 512: the shortest prompt the rule keeps.
+    ['serve llama3-8b on one H100 with a 1k context', 1024, 512],
+    ['serve llama3-8b on one H100 with a 2k context', 2048, 1536],
+    ['serve llama3-8b on one H100 with max context 2560', 2560, 2048],
+    ['serve llama3-8b on one H100 with max context 4k', 4096, 3584],
+  ])('"%s": %d tokens hold the 512 generated and a %d-token prompt, the rest', (question, context, prompt) => {
+    const q = parse(question);
+    expect(q.problems).toEqual([]);
+    expect(q.parameters).toMatchObject({ seqLength: context, promptTokens: prompt, outputTokens: 512 });
+    const a = ask(question, options);
+    expect(a.ok).toBe(true);
+    expect(a.configuration).toContain(`${prompt.toLocaleString('en-US')} prompt tokens + 512 output tokens`);
+    expect(a.assumptions).toContain(`a ${prompt.toLocaleString('en-US')}-token prompt (the ${context.toLocaleString('en-US')}-token context asked, less the 512 generated: `
+      + 'the worst case, every request filling the window; say a prompt length to plan typical requests)');
+  });
+
   it.each([
     // 512 × 512 / 2,560 = 102.4 → 102 generated, 410 prompt.
     ['serve llama3-8b on one H100 with max context 512', 512, 410, 102],
     ['serve llama3-70b on H100 with max context 512', 512, 410, 102],
-    // 1,024 / 5 = 204.8 → 205 generated, 819 prompt: the 4 : 1 split goes on below 2,560, never 1 prompt token at 513.
-    ['serve llama3-8b on one H100 with a 1k context', 1024, 819, 205],
+    // 1,023 / 5 = 204.6 → 205 generated, 818 prompt: 1,023 − 512 = 511 would be a prompt under 512.
+    ['serve llama3-8b on one H100 with max context 1023', 1023, 818, 205],
+    // 513 / 5 = 102.6 → 103 generated, 410 prompt, never a 1-token prompt beside 512 generated.
     ['serve llama3-8b on one H100 with max context 513', 513, 410, 103],
     ['serve llama3-8b on one H100 at a context of 256 tokens', 256, 205, 51],
-  ])('"%s": %d tokens hold a %d-token prompt and %d generated', (question, context, prompt, output) => {
+  ])('"%s": %d tokens split 4 : 1, a %d-token prompt and %d generated', (question, context, prompt, output) => {
     const q = parse(question);
     expect(q.problems).toEqual([]);
     expect(q.parameters).toMatchObject({ seqLength: context, promptTokens: prompt, outputTokens: output });
@@ -159,14 +179,9 @@ describe('a short context with no lengths given cuts the default lengths to fit 
     const a = ask(question, options);
     expect(a.ok).toBe(true);
     expect(a.configuration).toContain(`${prompt.toLocaleString('en-US')} prompt tokens + ${output} output tokens`);
-    expect(a.assumptions).toContain(`a ${prompt.toLocaleString('en-US')}-token prompt (the ${context.toLocaleString('en-US')}-token context asked, split as the default 2,048-token prompt and 512 generated tokens are, their 2,560 tokens being past it: `
-      + 'the worst case, every request filling the window; say a prompt length to plan typical requests)');
+    expect(a.assumptions).toContain(`a ${prompt.toLocaleString('en-US')}-token prompt (the ${context.toLocaleString('en-US')}-token context asked, split 4 : 1 as the default 2,048-token prompt and 512 generated tokens are, `
+      + 'since less the 512 generated it would leave a prompt under 512 tokens: the worst case, every request filling the window; say a prompt length to plan typical requests)');
     expect(a.assumptions).toContain(`${output} generated tokens per request (the ${context.toLocaleString('en-US')}-token context asked less the ${prompt.toLocaleString('en-US')}-token prompt; no output length given)`);
-  });
-
-  it('at 2,560 tokens and past it the defaults fit: the context less the 512 generated, as before', () => {
-    expect(parse('serve llama3-8b on one H100 with max context 2560').parameters).toMatchObject({ promptTokens: 2048, outputTokens: 512 });
-    expect(parse('serve llama3-8b on one H100 with max context 4k').parameters).toMatchObject({ promptTokens: 3584, outputTokens: 512 });
   });
 
   it('a length stated keeps the rule for it: an output given leaves the prompt the rest', () => {

@@ -3,6 +3,7 @@ import { countOf, formatPercentChange } from '@trainplan/units';
 import { compactCount, formatDays, moneyText, nodesGpus, YEARS_SAID_DAYS } from '../format.ts';
 import { DAYS_PER_YEAR } from '../lexicon/quantities.ts';
 import type { AskParameters } from '../question.ts';
+import { pricingTermClause } from './pricing-term.ts';
 import { searchEdgeNote } from './search-edge.ts';
 
 /**
@@ -90,9 +91,10 @@ export function overAYear(a: NodesOkJson, q: AskParameters): { days: string; fas
 
 /**
  * The notes of a cheapest answer: how it was chosen, the trade-off at the sizes shownSizes picks, then
- * runNodes's larger-batch hint for the fastest size (its message), how to ask for a deadline and, unpriced, for a cost in money.
+ * runNodes's larger-batch hint for the fastest size (its message), how to ask for a deadline and, unpriced, for a cost in money,
+ * with a pricing term the question (`question`, as typed) names said to price nothing (pricing-term.ts).
  */
-export function frontierNotes(a: NodesOkJson, q: AskParameters): string[] {
+export function frontierNotes(a: NodesOkJson, q: AskParameters, question = ''): string[] {
   const searched = a.frontier?.length ?? a.searches;
   const shown = shownSizes(a);
   const fastest = a.fastest?.nodes;
@@ -104,6 +106,6 @@ export function frontierNotes(a: NodesOkJson, q: AskParameters): string[] {
     // After the hint that qualifies the fastest: that no larger size was searched.
     ...searchEdgeNote(a.note),
     'Give a deadline ("in 60 days") for the fewest nodes that meet it.',
-    ...(q.pricePerGpuHour === undefined ? ['Give a price ("at $2/GPU-hour") for the cost in money: GPU-hours × the price per GPU-hour.'] : []),
+    ...(q.pricePerGpuHour === undefined ? [`Give a price ("at $2/GPU-hour") for the cost in money: GPU-hours × the price per GPU-hour.${pricingTermClause(question)}`] : []),
   ];
 }

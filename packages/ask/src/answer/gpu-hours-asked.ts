@@ -4,6 +4,7 @@ import { gpusPerNodeOf } from '../defaults.ts';
 import { compactCount, formatDays, moneyText, nodesGpus } from '../format.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
 import { fasterThanAYear, yearLongDays } from './frontier-notes.ts';
+import { pricingTermClause } from './pricing-term.ts';
 
 /**
  * "How many GPU-hours to train llama3-70b on 15T tokens": the GPU-hours lead the headline, the time after. The cheapest
@@ -28,19 +29,10 @@ const asksUnpricedCost = (q: ParsedQuestion): boolean => {
   return (COST.test(text) || WHAT_COST.test(text)) && q.parameters.pricePerGpuHour === undefined && q.parameters.costBudget === undefined;
 };
 
-/**
- * A pricing term with no price: on-demand, reserved, spot or preemptible capacity, a committed-use discount. trainplan keeps
- * no price list (prices differ by provider, region and date), so such a term prices nothing, and is said not to (QA: "on AWS
- * p5 on-demand" answered in GPU-hours with the term unsaid).
- */
-const PRICING_TERM = /\b(on[\s-]*demand|reserved(?:[\s-]+instances?)?|spot(?:[\s-]+instances?)?|preemptible|committed[\s-]+use)\b/;
-
-/** Said beside an unpriced cost question's GPU-hours: a price turns them into money; a pricing term named prices nothing. */
+/** Said beside an unpriced cost question's GPU-hours: a price turns them into money; a pricing term named prices nothing (pricing-term.ts). */
 export function priceNeededNote(q: ParsedQuestion): string[] {
   if (!asksUnpricedCost(q)) return [];
-  const term = PRICING_TERM.exec(q.text.toLowerCase())?.[1];
-  const list = term === undefined ? '' : ` "${term}" prices nothing here: trainplan keeps no price list, prices differing by provider, region and date.`;
-  return [`No price given, so no cost in money: the cost is these GPU-hours × a price per GPU-hour; give one ("at $2/GPU-hour") for it.${list}`];
+  return [`No price given, so no cost in money: the cost is these GPU-hours × a price per GPU-hour; give one ("at $2/GPU-hour") for it.${pricingTermClause(q.text)}`];
 }
 
 /** Said beside GPU-hours where node-hours were asked: the planner counts GPU-hours, a node's are those over its GPUs. */

@@ -13,15 +13,21 @@ import type { Answer } from './answer-types.ts';
  * in its parenthesis (and the published 70B, not the shape's 70.6B).
  */
 
-/** Asking the count itself: "how many params", "what is the parameter count", "param count of", "number of parameters in". */
-const ASKS_COUNT = /^(?:how many|what(?:'s| is| are)?(?: the)?(?: number of)?|number of)\s+(?:parameters|params)\b|\b(?:parameter|param)\s+count\b/;
+/**
+ * Asking the count itself: "how many params", "what is the parameter count", "param count of", "number of parameters in";
+ * and the active ones, "what are the active parameters of llama3-70b": every preset is dense, so they are all of them
+ * (QA: that question ran a configuration search).
+ */
+export const ASKS_PARAMETER_COUNT = /^(?:how many|what(?:'s| is| are)?(?: the)?(?: number of)?|number of)\s+(?:(?:active|activated)\s+)?(?:parameters|params)\b|\b(?:(?:active|activated)\s+)?(?:parameter|param)\s+count\b/;
+/** The active parameters asked ("how many active parameters"): the answer says they are all of the model's. */
+const ASKS_ACTIVE = /\b(?:active|activated)\s+(?:parameters|params|parameter\s+count|param\s+count)\b/;
 /** A token count or rate asked beside it ("tokens per parameter", "how many tokens"): the tokens answer, not this. */
 const ASKS_TOKENS = /\btokens?\b|\bchinchilla\b|\bcompute[\s-]*optimal\b/;
 
 /** Whether the question asks a model's parameter count, and nothing about tokens. */
 export function asksParameterCount(q: ParsedQuestion): boolean {
   const normal = normalize(q.text);
-  return q.stated.tokensPerParameter === undefined && ASKS_COUNT.test(normal) && !ASKS_TOKENS.test(normal);
+  return q.stated.tokensPerParameter === undefined && ASKS_PARAMETER_COUNT.test(normal) && !ASKS_TOKENS.test(normal);
 }
 
 /** The parameter count of the question's model: its layers' and its embeddings' parts, and the count it was published as. */
@@ -38,7 +44,9 @@ export function answerParameterCount(q: ParsedQuestion): Answer {
   // As published, every digit ("70B", not "70.0B").
   const published = facts.published ? `; published as ${formatCountExact(facts.parameters).replace(/\s+/g, '')}` : '';
   const asked = q.stated.model ?? formatCountExact(facts.parameters).replace(/\s+/g, '');
-  const headline = `${facts.name}: ${compactCount(p.total)} parameters (${shape.layers} layers of ${compactCount(p.perLayer)}, ${compactCount(embeddings)} in ${whatEmbeds}${published})`;
+  // Every model planned here is a dense decoder: each token runs every weight, so its active parameters are all of them.
+  const active = ASKS_ACTIVE.test(normalize(q.text)) ? ', all active for every token: a dense model' : '';
+  const headline = `${facts.name}: ${compactCount(p.total)} parameters${active} (${shape.layers} layers of ${compactCount(p.perLayer)}, ${compactCount(embeddings)} in ${whatEmbeds}${published})`;
   const notes = [
     'Counted from the model\'s shape (layers, hidden and FFN sizes, heads, vocabulary), the count every plan here computes with.',
     `To plan it, ask e.g. "how many H100 nodes to train ${q.stated.model ?? `a ${asked} model`} on 2T tokens in 30 days", or "how many tokens for ${asked}" for its compute-optimal tokens.`,

@@ -283,7 +283,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     const headline = asksGpuHours(q) ? `GPU-hours to train ${of}: ${gpuHoursOfFrontier(result, p)}`
       : `Cheapest for ${of}: ${size.cluster}, ${slow?.days ?? size.days}, ${size.spend}${slow === undefined ? '' : `; ${slow.faster}`}`;
     return planAnswer(shown, publicUrl, plan, result, headline, {
-      assumptions: [...said, ...up.assumptions], notes: [...up.notes, ...frontierNotes(result, p)], budgetPlan: 'cheapest', data: result, wallClock: result,
+      assumptions: [...said, ...up.assumptions], notes: [...up.notes, ...frontierNotes(result, p, q.text)], budgetPlan: 'cheapest', data: result, wallClock: result,
     });
   }
   // "on 4 GPUs", not "on 1 node (4 GPUs)", for part of a node.

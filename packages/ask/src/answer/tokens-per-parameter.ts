@@ -4,6 +4,7 @@ import { modelFactsOf } from '../model-of.ts';
 import { CHINCHILLA_READING, normalize } from '../parse.ts';
 import type { ParsedQuestion } from '../question.ts';
 import type { Answer } from './answer-types.ts';
+import { ASKS_PARAMETER_COUNT } from './parameter-count.ts';
 
 /**
  * "Chinchilla optimal tokens for 70B", "how many tokens at 20 tokens per parameter for llama3-8b": the training tokens
@@ -29,12 +30,11 @@ const ASKS_TOKEN_COUNT = /^(?:(?:how many|how much|what(?:'s| is| are)?(?: the)?
  * answer states): answered here, never a configuration search (QA: both ran one, "Best for Llama 3 70B … 194 days").
  */
 const ASKS_RATE_OF_MODEL = /^(?:(?:how many|what(?:'s| is| are)?(?: the)?)\s+)?(?:(?:training|optimal|chinchilla(?:[\s-]*optimal)?)\s+)?tokens?\s*(?:per|a|\/)\s*param(?:eter)?s?\s+(?:for|of|in)\b/;
-const ASKS_PARAMETERS = /^(?:how many|what(?:'s| is| are)?(?: the)?(?: number of)?|number of)\s+(?:parameters|params)\b|\b(?:parameter|param)\s+count\b/;
 
 /** The rate per parameter a question asks the tokens at: its own, or Chinchilla's where it asks a token count of a model (ASKS_TOKEN_COUNT). */
 function rateAsked(q: ParsedQuestion): number | undefined {
   const normal = normalize(q.text);
-  const asks = ASKS_TOKEN_COUNT.test(normal) || ASKS_RATE_OF_MODEL.test(normal) || ASKS_PARAMETERS.test(normal);
+  const asks = ASKS_TOKEN_COUNT.test(normal) || ASKS_RATE_OF_MODEL.test(normal) || ASKS_PARAMETER_COUNT.test(normal);
   return q.stated.tokensPerParameter ?? (asks ? CHINCHILLA_TOKENS_PER_PARAMETER : undefined);
 }
 
@@ -45,7 +45,7 @@ export function asksTokensAlone(q: ParsedQuestion): boolean {
   if (s.nodes !== undefined || s.gpus !== undefined || s.deadlineSeconds !== undefined || s.gpuHours !== undefined || s.costBudget !== undefined || s.pricePerGpuHour !== undefined) return false;
   if (q.intent === 'serving' || q.intent === 'memory' || q.intent === 'collective' || q.intent === 'rate' || q.intent === 'help') return false;
   const normal = normalize(q.text).replace(/\b\d[\d.]*\s*tokens?\s*(?:per|\/|a)\s*param\w*/g, ' ');
-  return (ASKS_TOKENS.test(normal) || ASKS_PARAMETERS.test(normal)) && !ASKS_PLAN.test(normal);
+  return (ASKS_TOKENS.test(normal) || ASKS_PARAMETER_COUNT.test(normal)) && !ASKS_PLAN.test(normal);
 }
 
 /** The tokens a model trains on at the question's tokens per parameter, with where the rate comes from. */

@@ -1,8 +1,10 @@
 import { MODEL_IDS, modelById } from '@trainplan/presets';
-import { formatCountExact, parseCount } from '@trainplan/units';
+import { billion, formatCountExact, parseCount } from '@trainplan/units';
 import { GPT_STYLE, llamaStyle, type ShapeFamily } from '../custom-model.ts';
 import type { Match } from './match.ts';
-import { matchUnmodelledModel, otherNameBefore } from './unmodelled-models.ts';
+import { matchUnmodelledModel, otherNameBefore, type UnmodelledModel } from './unmodelled-models.ts';
+import { activeProblem, type ActiveParameters } from './unmodelled-moe.ts';
+import { llamaVisionProblem } from './unmodelled-architectures.ts';
 import { DECIMAL, SIZE_SCALE } from './numbers.ts';
 import { offSizeReading, unitlessSize } from './preset-size-readings.ts';
 
@@ -17,7 +19,7 @@ const FAMILY_PREFERENCE = ['llama3-', 'llama3.1-', 'llama2-', 'nemotron4-', 'gpt
 /** A bare size matches a preset within this relative distance of its published parameter count. */
 const BARE_SIZE_TOLERANCE = 0.03;
 /**
- * A family and size match the family's nearest preset within this distance ("Megatron 530B" → megatron-529.6b), said
+ * A family and size match the family's nearest preset within this distance ("Megatron GPT 530B" → megatron-529.6b), said
  * where the size is not the preset's own (preset-size-readings.ts). Farther, the size is planned as a decoder of its own
  * with the near preset named (NEAR_PRESET_TOLERANCE): QA: at 15%, "llama3-7b" was planned as Llama 3 8B, a size Llama 3
  * does not have 14% larger than the one asked.
@@ -40,6 +42,8 @@ const FAMILIES: readonly {
   renamed?: (version: string | undefined) => { family: string; prefix: string; why: string } | undefined;
   /** The rows a size no preset of the family has is shaped from (custom-model.ts); none: such a size is declined. */
   custom?: (version: string | undefined) => ShapeFamily | undefined;
+  /** Why a size of the version is declined though the family shapes others ("llama 3.2 11b": a Vision model). */
+  declined?: (version: string | undefined, parameters: number) => string | undefined;
   /** Whether a number after the name with no version is the family's version, never a size without its unit ("llama-4"). */
   numberIsVersion?: true;
 }[] = [
@@ -52,10 +56,13 @@ const FAMILIES: readonly {
     prefixes: (v) => (v !== undefined ? [`llama${v}-`] : FAMILY_PREFERENCE.filter((p) => p.startsWith('llama'))),
     // Meta's paper (Dubey et al. 2024, "The Llama 3 Herd of Models") calls the 405B model "Llama 3 405B"; it shipped as Llama 3.1.
     renamed: (v) => (v === '3' ? { family: 'Llama 3', prefix: 'llama3.1-', why: "Meta's paper, Dubey et al. 2024, calls it Llama 3" } : undefined),
-    // Llama 3's rows include 3.1's 405B, as its paper names it (above). Llama 3.2's one preset (1B, a draft model) shapes
-    // no other size: "llama 3.2 3b" is declined rather than drawn from a single row.
-    custom: (v) => (v === '3.2' ? undefined : llamaStyle(v === undefined ? 'Llama' : `Llama ${v}`, v === undefined ? FAMILY_PREFERENCE.filter((p) => p.startsWith('llama'))
-      : v === '3' ? ['llama3-', 'llama3.1-'] : [`llama${v}-`])),
+    // Llama 3's rows include 3.1's 405B, as its paper names it (above). Llama 3.2's text models are Llama 3.1 8B pruned and
+    // distilled (Meta's Llama 3.2 announcement, 2024-09-25: the 1B and 3B from Llama 3.1 8B), the same architecture: its one
+    // preset (1B) first, then Llama 3's and 3.1's rows, so that "llama 3.2 3b" is shaped between 1B and 8B as "llama3-7b" is
+    // between Llama 3's rows (QA: it was declined, "no Llama 3.2 preset has about 3B", where llama3-7b was planned).
+    custom: (v) => llamaStyle(v === undefined ? 'Llama' : `Llama ${v}`, v === undefined ? FAMILY_PREFERENCE.filter((p) => p.startsWith('llama'))
+      : v === '3' ? ['llama3-', 'llama3.1-'] : v === '3.2' ? ['llama3.2-', 'llama3-', 'llama3.1-'] : [`llama${v}-`]),
+    declined: (v, parameters) => (v === '3.2' ? llamaVisionProblem(parameters) : undefined),
     // "llama-4", "llama-1": versions no preset is (unmodelled-models.ts, unmodelled-moe.ts), never a size without its unit.
     numberIsVersion: true,
   },
@@ -63,8 +70,11 @@ const FAMILIES: readonly {
     pattern: new RegExp(String.raw`\bgpt[\s-]*3(?![\d.])(?:[\s-]*(?<size>${DECIMAL}\s*[bm]))?\b`), label: () => 'GPT-3', prefixes: () => ['gpt3-'], alone: 'gpt3-175b', custom: () => GPT_STYLE,
   },
   { pattern: new RegExp(String.raw`\bnemotron(?:[\s-]*4(?![\d.]))?(?:[\s-]*(?<size>${DECIMAL}\s*b))?\b`), label: () => 'Nemotron-4', prefixes: () => ['nemotron4-'], alone: 'nemotron4-340b' },
+  // "Megatron 530B" is MT-NLG too, as NVIDIA names it (Smith et al. 2022, arXiv:2201.11990, the model NVIDIA's NeMo calls
+  // "Megatron 530B"): before Megatron GPT, whose SC'21 row is 529.6B (QA: "megatron 530b" was taken as megatron-529.6b, said
+  // off-size, where mt-nlg-530b is 530B exactly). Only with no "gpt": "megatron gpt 530b" names the GPT rows.
   {
-    pattern: new RegExp(String.raw`\b(?:mt[\s-]*nlg|megatron[\s-]*turing(?:[\s-]*nlg)?)(?:[\s-]*(?<size>${DECIMAL}\s*b))?\b`),
+    pattern: new RegExp(String.raw`\b(?:mt[\s-]*nlg|megatron[\s-]*turing(?:[\s-]*nlg)?|megatron(?=[\s-]*530\s*b\b))(?:[\s-]*(?<size>${DECIMAL}\s*b))?\b`),
     label: () => 'MT-NLG',
     prefixes: () => ['mt-nlg-'],
     alone: 'mt-nlg-530b',
@@ -75,8 +85,18 @@ const FAMILIES: readonly {
 
 const relative = (a: number, b: number): number => Math.abs(a - b) / b;
 
-/** Whether `size` is the preset's own: its published count, or the size its name states (Llama 3.2 1B for 1.23B). */
-const ownSize = (id: string, size: number): boolean => namedSizeOf(id) === size || modelById(id)?.publishedParameters === size;
+/**
+ * Whether `size` is the preset's own: its published count, the size its name states (Llama 3.2 1B for 1.23B), or the size its
+ * id states ("megatron 1t" is megatron-1t, whose 1.008T its name writes "1008B": no off-size note for the id's own size).
+ */
+const ownSize = (id: string, size: number): boolean =>
+  namedSizeOf(id) === size || modelById(id)?.publishedParameters === size || idSizeOf(id) === size;
+
+/** The size a preset's id states ("megatron-1t": a trillion), or undefined where it states none. */
+const idSizeOf = (id: string): number | undefined => {
+  const size = new RegExp(String.raw`-(${DECIMAL}[mbt])$`).exec(id)?.[1];
+  return size === undefined ? undefined : parseCount(size);
+};
 
 /** The size a preset's name states ("Llama 3.2 1B": a billion), or undefined when it states none ("GPT-3 Small"). */
 export function namedSizeOf(id: string): number | undefined {
@@ -129,6 +149,11 @@ export type ModelMatch = Match & {
   namedAs?: string;
   /** A preset of the family near a size planned as a decoder of its own, named beside it ("llama3-7b": llama3-8b). */
   nearPreset?: string;
+  /**
+   * Active parameters stated apart from the model's size ("a 7B model … with 7B active parameters"): their span, taken out of
+   * the text with the model's, and where they are the model's whole size, how they were read (a dense model, planned).
+   */
+  active?: { span: Match; reading?: string };
 };
 
 /**
@@ -221,6 +246,8 @@ export function matchModel(text: string): ModelMatch | undefined {
       const off = ownSize(successor, size) ? '' : `, the nearest: none has ${compactSize(written)}`;
       return { ...where, model: successor, assumed: `${asked} taken as ${name} (${successor}; ${renamed.why} ${papers})${off}` };
     }
+    const declined = family.declined?.(m.groups?.version, size);
+    if (declined !== undefined) return { ...where, unmodelled: declined };
     const shapeFamily = family.custom?.(m.groups?.version);
     const near = nearest(family.prefixes(m.groups?.version), size, NEAR_PRESET_TOLERANCE);
     return {
@@ -229,6 +256,7 @@ export function matchModel(text: string): ModelMatch | undefined {
   }
   // A family no preset has ("mistral 7b") is declined, never read as the preset of its size.
   const unmodelled = matchUnmodelledModel(text);
+  if (unmodelled?.active !== undefined) return withActive(text, unmodelled, unmodelled.active);
   if (unmodelled !== undefined) return { index: unmodelled.index, length: unmodelled.length, unmodelled: unmodelled.problem };
   // A bare size: "175B", "70b model", "1T parameters", "a 350M model" (never "2T tokens" nor "1.7M GPU-hours").
   // A minus sign before it ("-5B") is kept, so that the answer refuses the size rather than read 5B.
@@ -251,4 +279,33 @@ export function matchModel(text: string): ModelMatch | undefined {
       : { ...where, model: preset, assumed: other === undefined ? reading : `${other.name} ${askedSize} is not a preset: ${reading}` };
   }
   return undefined;
+}
+
+/** Active parameters within this share of the model's total are all of it: a dense model, as every preset is. */
+const DENSE_ACTIVE_TOLERANCE = 0.05;
+
+/** The parameters a match plans: a preset's published count, or the size asked; undefined where it plans none. */
+const plannedSize = (m: ModelMatch): number | undefined => (m.model !== undefined ? modelById(m.model)?.publishedParameters : m.unknownSize);
+
+/**
+ * A model declined for its active parameters (unmodelled-moe.ts), weighed against its total: the total written with them, or
+ * the model named apart ("a 7B model on 1T tokens … with 7B active parameters"). Active equal to total (within 5%) is a dense
+ * model, every parameter used by every token, and is planned, said (QA: "a 7B model … with 7B active parameters" was declined
+ * as an MoE); apart from it, the MoE refusal states both sizes; with no total anywhere, the refusal as it was.
+ */
+function withActive(text: string, declined: UnmodelledModel, active: ActiveParameters): ModelMatch {
+  const refused: ModelMatch = { index: declined.index, length: declined.length, unmodelled: declined.problem };
+  const { span } = active;
+  const rest = matchModel(text.slice(0, span.index) + ' '.repeat(span.length) + text.slice(span.index + span.length));
+  if (rest === undefined) return refused;
+  const size = plannedSize(rest);
+  if (rest.unmodelled !== undefined || size === undefined) return active.totalB === undefined ? { ...rest, active: { span } } : refused;
+  const activeCount = billion(active.activeB);
+  if (relative(activeCount, size) > DENSE_ACTIVE_TOLERANCE) {
+    return active.totalB === undefined ? { index: rest.index, length: rest.length, unmodelled: activeProblem(size / billion(1), active.activeB), active: { span } } : refused;
+  }
+  const phrase = text.slice(span.index, span.index + span.length).trim();
+  const reading = `"${phrase}" read as a dense model's: ${compactSize(formatCountExact(activeCount))} active of ${compactSize(formatCountExact(size))} is every parameter, `
+    + 'each used by every token, as in every preset (a mixture of experts activates a share of its total)';
+  return { ...rest, active: { span, reading } };
 }

@@ -3,7 +3,7 @@ import { SHAPE_AS_MODEL_OBJECT, sizeOrShape } from '../custom-model.ts';
 import type { Match } from './match.ts';
 import { DECIMAL } from './numbers.ts';
 import { matchUnmodelledArchitecture } from './unmodelled-architectures.ts';
-import { matchMoeModel } from './unmodelled-moe.ts';
+import { type ActiveParameters, matchMoeModel } from './unmodelled-moe.ts';
 
 /**
  * Model families no preset has, named back and declined, never read as the preset of the size beside them:
@@ -29,7 +29,8 @@ const FAMILIES: readonly { word: string; name: string }[] = [
 const pattern = (word: string): RegExp => new RegExp(String.raw`\b${word}(?:[\s-]*v?${DECIMAL}(?![\d.]*\s*b\b))${word === 'phi' ? '' : '?'}(?:[\s-]*(${DECIMAL})\s*b\b)?`);
 const PATTERNS = FAMILIES.map((f) => ({ ...f, pattern: pattern(f.word) }));
 
-export type UnmodelledModel = Match & { problem: string };
+/** `active`: the active parameters stated, where the model was declined for them (unmodelled-moe.ts), for models.ts to weigh against its total. */
+export type UnmodelledModel = Match & { problem: string; active?: ActiveParameters };
 
 /**
  * Families no preset has whose names come before a size the presets do have or shape ("palm 540b", "codellama 34b", "yi 34b",

@@ -93,7 +93,7 @@ const NOT_A_LOAD = String.raw`(?!\s+(?:users?|requests?|sessions?|sequences?|con
 const ACTIVE = new RegExp([
   String.raw`(?:(?<![\w.])(?<total>${SIZE})(?:\s+\S+){0,3}?\s+)?(?<![\w.])(?<active>${DECIMAL}\s*b)${PARAMS}\s+(?:active|activated)\b${NOT_A_LOAD}${PARAMS}(?:\s+(?:per|a)\s+token)?(?:\s*(?:\/|of|out\s+of|,)\s*(?<totalAfter>${SIZE})(?:\s+total)?${PARAMS})?`,
   String.raw`\b(?:active|activated)\s+param(?:eter)?s?\s*(?:of|:|=|is|are)?\s*(?<activeAfter>${DECIMAL}\s*b)\b`,
-].join('|'));
+].join('|'), 'd');
 
 /** "with 8 experts", "8 experts top-2", "top-2 routing" after the kind's name: the same model, in the same span. */
 const EXPERTS_AFTER = String.raw`(?:[\s,]+(?:with\s+)?\d+\s+(?:routed\s+)?experts\b)?(?:[\s,]+(?:and\s+)?top[\s-]*\d+(?:\s+routing)?\b)?`;
@@ -140,9 +140,37 @@ const aName = (m: RegExpExecArray): string => {
   return family === undefined ? sizes : `${family.charAt(0).toUpperCase()}${family.slice(1)}-${sizes}`;
 };
 
+/**
+ * Active parameters stated ("with 7B active parameters"): the activated size, the total where written with it, and the span
+ * of the active phrase alone (the total left out), so that a model whose total is written apart can be weighed against it
+ * (models.ts: active equal to total is a dense model, planned).
+ */
+export interface ActiveParameters {
+  activeB: number;
+  totalB?: number;
+  /** The active phrase ("7b active parameters"), without the total written with it. */
+  span: Match;
+}
+
+export type MoeMatch = Match & { problem: string; active?: ActiveParameters };
+
+/**
+ * Why a model given by its total and active parameters is declined as an MoE (`totalB`, `activeB` in billions): what it is, and
+ * how far a dense plan of its total would overstate each token's compute.
+ */
+export const activeProblem = (totalB: number, activeB: number): string => withSizes('the model asked', totalB, activeB);
+
+/** The active phrase of an ACTIVE match, the total written after it left out ("37b active of 671b" → "37b active of "). */
+function activeSpan(m: RegExpExecArray): Match {
+  const groups = m.indices?.groups;
+  const start = groups?.active?.[0] ?? m.index;
+  const end = groups?.totalAfter?.[0] ?? m.index + m[0].length;
+  return { index: start, length: end - start };
+}
+
 /** A mixture-of-experts model the text names, with why it is declined; its span covers the sizes written with it. */
-export function matchMoeModel(text: string): (Match & { problem: string }) | undefined {
-  const at = (m: RegExpExecArray, problem: string): Match & { problem: string } => ({ index: m.index, length: m[0].length, problem });
+export function matchMoeModel(text: string): MoeMatch | undefined {
+  const at = (m: RegExpExecArray, problem: string): MoeMatch => ({ index: m.index, length: m[0].length, problem });
   const named = ACTIVE_IN_NAME.exec(text);
   if (named) return at(named, withSizes(aName(named), Number(named.groups?.total), Number(named.groups?.active), 'as its name states'));
   for (const f of FAMILIES) {
@@ -153,9 +181,13 @@ export function matchMoeModel(text: string): (Match & { problem: string }) | und
   if (active) {
     const total = active.groups?.total ?? active.groups?.totalAfter;
     const activeSize = active.groups?.active ?? active.groups?.activeAfter ?? '';
-    return at(active, total === undefined
-      ? `the model asked is a mixture-of-experts model (${written(activeSize)} active): ${NOT_MODELLED}, and ${DENSE_OF_TOTAL}`
-      : withSizes('the model asked', inBillions(total), inBillions(activeSize)));
+    const sizes = { activeB: inBillions(activeSize), ...(total !== undefined && { totalB: inBillions(total) }), span: activeSpan(active) };
+    return {
+      ...at(active, total === undefined
+        ? `the model asked is a mixture-of-experts model (${written(activeSize)} active): ${NOT_MODELLED}, and ${DENSE_OF_TOTAL}`
+        : withSizes('the model asked', inBillions(total), inBillions(activeSize))),
+      active: sizes,
+    };
   }
   const kind = KIND.exec(text);
   if (kind) {
@@ -169,11 +201,37 @@ export function matchMoeModel(text: string): (Match & { problem: string }) | und
  * "8-way expert parallelism", "expert parallel size 8", "EP=8", "EP 8", "ep8": taken out of the text, so that its count is never
  * a cluster size (QA: "64 H100 nodes with 8-way expert parallelism" planned 64 GPUs of 8 a node), and declined as an MoE's.
  */
-const EXPERT_PARALLEL = new RegExp(String.raw`(?:\b(?:with|using|and)\s+)?(?<phrase>(?:(?<![\w.])\d+[\s-]*(?:way|x)[\s-]*)?\bexpert[\s-]*parallel\w*(?:[\s-]*(?:size|degree))?(?:\s*(?:of|=|:)?\s*\d+(?![\w.]))?|\bep\s*(?:=|:)?\s*\d+(?![\w.]))`);
+const EXPERT_PARALLEL = new RegExp(String.raw`(?:\b(?:with|using|and)\s+)?(?<phrase>(?:(?<![\w.])\d+[\s-]*(?:way|x)[\s-]*)?\bexpert[\s-]*parallel\w*(?:[\s-]*(?:size|degree))?(?:\s*(?:of|=|:)?\s*\d+(?![\w.]))?|\bep\s*(?<set>=|:)?\s*\d+(?![\w.]))`, 'g');
 
-/** Expert parallelism as written ("8-way expert parallelism", without the "with" before it, taken too); undefined when none is named. */
-export function takeExpertParallel(s: Scanner): string | undefined {
-  return s.take(EXPERT_PARALLEL)?.groups?.phrase?.trim();
+/** Other parallel degrees written as "tp 8", "pp=4": a layout, in which "ep 8" is expert parallelism's degree. */
+const OTHER_DEGREES = /\b(?:tp|pp|dp|cp|vp)\s*[=:]?\s*\d+(?![\w.])/;
+
+/**
+ * Whether "ep 3" is expert parallelism: "ep" is also how an epoch is shortened ("at ep 3", QA: declined as an MoE). It is read
+ * so where written as a setting ("ep=8", "EP: 8", as "tp=8" is), typed in capitals as a parallel degree is ("EP 8", Megatron's
+ * and DeepSpeed's "EP"), beside other degrees written so ("tp 8 pp 4 ep 8", a layout), or with experts or an MoE named in the
+ * question; otherwise it is left, and said not read as epochs (unmodelled-settings.ts).
+ */
+function isExpertParallel(m: RegExpExecArray, text: string, question: string): boolean {
+  const phrase = m.groups?.phrase ?? '';
+  if (!/^ep/.test(phrase) || m.groups?.set !== undefined) return true;
+  const degree = /\d+$/.exec(phrase)?.[0] ?? '';
+  const capitals = new RegExp(String.raw`(?<![A-Za-z])EP\s*${degree}(?![\w.])`).test(question);
+  return capitals || OTHER_DEGREES.test(text) || /\bexperts?\b|\bmoe\b|\bmixture[\s-]*of[\s-]*experts?\b/.test(text);
+}
+
+/**
+ * Expert parallelism as written ("8-way expert parallelism", without the "with" before it, taken too); undefined when none is
+ * named. `question` is the question as typed, whose capitals tell "EP 8" from "ep 3".
+ */
+export function takeExpertParallel(s: Scanner, question: string): string | undefined {
+  EXPERT_PARALLEL.lastIndex = 0;
+  for (let m = EXPERT_PARALLEL.exec(s.text); m !== null; m = EXPERT_PARALLEL.exec(s.text)) {
+    if (!isExpertParallel(m, s.text, question)) continue;
+    s.blank({ index: m.index, length: m[0].length });
+    return m.groups?.phrase?.trim();
+  }
+  return undefined;
 }
 
 /** Why a question that names expert parallelism is declined. */

@@ -14,6 +14,9 @@ export const SUPERPOD_WHY = 'a DGX SuperPOD is no one size';
 /** Why energy (and a GPU's power asked in words: "how much power does … draw") is not read into a plan; a GPU's own figures give its TDP (answer/gpu-facts.ts). */
 export const ENERGY_NOT_MODELLED = 'energy is not modelled: the plans give time, GPU-hours and cost; a GPU\'s power is on its datasheet';
 
+/** Why a count of epochs is not read: a plan's budget is its tokens, and the dataset's size is not given. */
+const EPOCHS_NOT_READ = 'epochs are not read: a plan counts the tokens it trains on; give them, e.g. "3T tokens" for 3 epochs of 1T';
+
 const UNMODELLED: readonly { pattern: RegExp; why: string }[] = [
   // Before counts: "a DGX SuperPOD" is no one DGX node (NODE_NOUN's "dgx").
   {
@@ -52,6 +55,16 @@ const UNMODELLED: readonly { pattern: RegExp; why: string }[] = [
   {
     pattern: /\b(?:with\s+)?\d+\s+(?:transformer\s+|decoder\s+)?layers\b/,
     why: "a layer count is not taken: a preset keeps its own, and a size no preset has takes the count that lands nearest the size, said with its shape",
+  },
+  // "for 3 epochs", "epochs=2": a plan trains a number of tokens, never passes over a dataset whose size it is not told.
+  {
+    pattern: /(?:\b(?:for|over|at|after|in)\s+)?(?:(?<![\w.])\d+(?:\.\d+)?\s*epochs?\b|\bepochs?\s*(?:=|:|of)?\s*\d+(?:\.\d+)?(?![\w.]))/,
+    why: EPOCHS_NOT_READ,
+  },
+  // "at ep 3": an epoch, where no capitals, setting or experts make it expert parallelism (unmodelled-moe.ts takes those first).
+  {
+    pattern: /(?:\b(?:for|over|at|after|in)\s+)?\bep\s*\d+(?![\w.])/,
+    why: `"ep" taken as an epoch, not expert parallelism, which is written "EP 8" or "expert parallelism 8" and declined, MoE not being modelled; ${EPOCHS_NOT_READ}`,
   },
   {
     pattern: /\b(?:with(?:out)?|no)\s+dropout\b|\bdropout(?:\s*(?:of|=|:)?\s*\d*\.\d+)?/,
