@@ -81,8 +81,21 @@ const MISSING = /^missing required field\b/;
 /** The schema's message for a number flag whose text did not read as one (search-flags.ts countOrText passes it on). */
 const TEXT_FOR_NUMBER = /^expected (?:a number|an integer)\b.*, got "/;
 
-/** How a flag's number may be written, after a text that is none (QA: "--tokens 300BB" named only the range). */
-const NUMBER_FORMS = ' (numbers are written 1536, 1,536, 2e12, or with k, M, B or T: 300B; see trainplan --help)';
+/**
+ * How a flag's number may be written, after a text that is none (QA: "--tokens 300BB" named only the range), by how the
+ * flag reads it (search-flags.ts): counts take k, M, B or T (countOrText); --days, --max-token-ms and --max-ttft-s their
+ * own unit (numberIn); --price and --budget a currency sign (money, the budget a count too); --memory-fraction a decimal.
+ */
+const NUMBER_FORMS: Readonly<Record<string, string>> = {
+  '--days': '30, 30d or 30 days',
+  '--max-token-ms': '50 or 50ms',
+  '--max-ttft-s': '2 or 2s',
+  '--price': '2.5 or $2.50',
+  '--budget': '5000000, 5M or $5M',
+  '--memory-fraction': '0.9',
+};
+const COUNT_FORMS = '1536, 1,536, 2e12, or with k, M, B or T: 300B';
+const numberForms = (flag: string): string => ` (write ${NUMBER_FORMS[flag] ?? COUNT_FORMS}; see trainplan --help)`;
 
 /**
  * One stderr line per invalid field of a request: named by the flag that sets it when the request
@@ -99,7 +112,7 @@ export function printIssues(io: RequestIo, issues: readonly { path: string; mess
       printError(io, `missing ${flag}: give ${hint}`);
       continue;
     }
-    const said = (io.inFlagTerms?.(issue.message) ?? issue.message) + (flag !== undefined && TEXT_FOR_NUMBER.test(issue.message) ? NUMBER_FORMS : '');
+    const said = (io.inFlagTerms?.(issue.message) ?? issue.message) + (flag !== undefined && TEXT_FOR_NUMBER.test(issue.message) ? numberForms(flag) : '');
     const fix = remedy?.(issue);
     const message = fix === undefined ? said : `${said}: ${fix}`;
     // A message that names the flags itself stands alone: at a path no flag sets (`training`, for a rule

@@ -48,6 +48,27 @@ describe('a number flag given a text that is no number', () => {
     expect(line).toContain('or with k, M, B or T: 300B');
   });
 
+  /**
+   * The forms said are the flag's own, and each reads: --days takes its unit, not k/M/B/T ("30k" days is no form to
+   * offer), --price a currency sign. Every form the hint names is tried on the same command and must not be refused.
+   */
+  it.each([
+    ['nodes', [...MACHINE, '--tokens', '300B'], '--days', '3O'],
+    ['nodes', [...MACHINE, '--tokens', '300B', '--days', '30'], '--price', '2x'],
+    ['nodes', [...MACHINE, '--tokens', '300B', '--price', '2'], '--budget', '5MM'],
+  ])('%s %s: the forms said for %s read on that flag', async (command, rest, flag, bad) => {
+    const io = fakeIo();
+    expect(await main([command, ...rest, flag, bad], io)).toBe(2);
+    const forms = /\(write (.+); see trainplan --help\)/.exec(io.err())?.[1];
+    expect(forms).toBeDefined();
+    expect(forms).not.toContain('300B');
+    for (const form of (forms ?? '').split(/, | or /)) {
+      const ok = fakeIo();
+      await main([command, ...rest, flag, form, '--json'], ok);
+      expect(ok.err(), `${flag} ${form}`).not.toMatch(new RegExp(`${flag}: expected`));
+    }
+  });
+
   it('a number out of range is told its range alone: the forms are not what went wrong', async () => {
     const io = fakeIo();
     expect(await main(['search', ...MACHINE, '--nodes', '0'], io)).toBe(2);

@@ -45,7 +45,7 @@ describe('trainplan nodes', () => {
   it('--days 30dd is refused as given', async () => {
     const { code, err } = await cli([...GPT3, '--days', '30dd']);
     expect(code).toBe(2);
-    expect(err).toMatch(/^trainplan: --days: expected a number > 0 and ≤ 100,000, got "30dd" \(numbers are written /);
+    expect(err).toMatch(/^trainplan: --days: expected a number > 0 and ≤ 100,000, got "30dd" \(write 30, 30d or 30 days; /);
   });
 
   it('--seq-length 8k is 8192 tokens (k is 1024 in a sequence length, as the chat bot reads "8k context"), 2048 stays 2048', async () => {

@@ -325,7 +325,7 @@ describe('trainplan search', () => {
   });
 
   it.each([
-    [['--tensor', '8,x'], /^trainplan: --tensor: expected an integer from 1 to 64,000, got "x" \(numbers are written 1536, /m],
+    [['--tensor', '8,x'], /^trainplan: --tensor: expected an integer from 1 to 64,000, got "x" \(write 1536, /m],
     [['--recompute', 'full,fully'], /^trainplan: --recompute: expected one of none, selective, full, full-partial, got "fully" \(did you mean full\?\)$/m],
     [['--virtual-stages', '0'], /^trainplan: --virtual-stages: expected an integer ≥ 1, got 0$/m],
   ])('a bad item of a list flag is named by its flag (%j)', async (flags, message) => {
@@ -370,7 +370,7 @@ describe('trainplan search', () => {
       expect(a.best.scenario.training.globalBatchSize).toBe(1536);
       const bad = await cli(['search', ...LLAMA, '--global-batch', '1,5']);
       expect(bad.code).toBe(2);
-      expect(bad.err).toMatch(/^trainplan: --global-batch: expected an integer from 1 to 1,000,000,000, got "1,5" \(numbers are written 1536, 1,536, /m);
+      expect(bad.err).toMatch(/^trainplan: --global-batch: expected an integer from 1 to 1,000,000,000, got "1,5" \(write 1536, 1,536, /m);
     });
 
     it.each(['$2.50', '€2.5', '2.5'])('--price %s is 2.5 a GPU-hour: a currency sign is dropped (the cost is in the same currency)', async (price) => {
