@@ -121,18 +121,18 @@ const DEADLINE_OR_BUDGET = 'return deadlineOrBudget(s, goal, answer, deadlineUnr
 /** What the widget's bundle does in its place: a budget never gets there (withoutBudgetOrNote says why). */
 const NO_BUDGET_HERE = "throw new Error('fewestOn: no budget is searched in the widget');";
 
-/** Where fewestOn's answer says how thoroughly the sizes below it were searched (capacity.ts checkNote). */
+/** Where fewestOn's answer says how thoroughly the sizes below it were searched (capacity.ts, calling capacity-text.ts checkNote). */
 const CHECK_NOTE = 'note: checkNote(point, checked), ';
 
 /**
  * @trainplan/search's capacity.ts without what the widget's "how many nodes" never reaches or shows:
- * - a deadline with a budget (deadlineOrBudget, with the words it says it in: bothMissedText, spendText, budgetsText,
- *   overText, apartText). The widget's requests give no budget (search-requests.ts), runDeadlineNodes refuses one
+ * - a deadline with a budget (deadlineOrBudget, with the words it says it in, capacity-text.ts: bothMissedText, spendText,
+ *   budgetsText, overText, apartText). The widget's requests give no budget (search-requests.ts), runDeadlineNodes refuses one
  *   before it searches (protocol nodes.ts: no budget goal), and the time–cost curve asks fewestOn for deadlines alone
  *   (capacity-frontier.ts), so a budget reaching fewestOn here is a programmer error, and throws (0.47 kB of the 80 kB
  *   gzip budget alone, 80,189 → 79,723 B);
- * - the answer's `note` ("every size from 40 to 63 nodes misses the goal (every one searched); …", checkNote and the
- *   checkedText and noPlanText it says it with): searchedNodesSection shows the nodes, GPUs, plan, days and GPU-hours
+ * - the answer's `note` ("every size from 40 to 63 nodes misses the goal (every one searched); …", capacity-text.ts
+ *   checkNote and the checkedText and noPlanText it says it with): searchedNodesSection shows the nodes, GPUs, plan, days and GPU-hours
  *   and never the note, and no event carries the searched answer ('trainplan-sized' carries nodesAnswer's), so the
  *   in-page answer goes without it (the API's and the CLI's keep it), for 0.44 kB (80,189 → 79,746 B alone).
  * Together 80,189 → 79,213 B, the room the planner's and protocol's changes of 2026-11-29 took past the budget. Throws

@@ -31,7 +31,8 @@ export { ncclTopology } from './nccl-topology.ts';
 export { collectiveCost, ncclCandidates, ncclPredictedCost } from './collective-cost.ts';
 // CollNet (SHARP), off unless a fabric opts in (NCCL_COLLNET_ENABLE=1).
 export { withCollnet } from './with-collnet.ts';
-export { launchedBandwidthShare, nvlsChunkBytes, nvlsTreeChunkBytes } from './nccl-runtime-model.ts';
+export { launchedBandwidthShare, nvlsTreeChunkBytes } from './nccl-runtime-model.ts';
+export { nvlsChunkBytes } from './nccl-nvls-pipeline.ts';
 
 // Point-to-point and Megatron's pipeline scatter/gather.
 export { nicShareWhenAllSend, p2pSeconds } from './p2p-seconds.ts';

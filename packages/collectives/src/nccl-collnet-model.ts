@@ -1,9 +1,8 @@
 import { toGBps, type Bytes } from '@trainplan/units';
 import { candidate, type NcclCandidate } from './nccl-candidate.ts';
-import { ncclCandidatesFor } from './nccl-candidates.ts';
 import { FIT_TOLERANCE_GBPS, raiseAlongLadder, searchLadder, type NcclGraph } from './nccl-graph-search.ts';
 import { NCCL_TABLES, type Cited } from './nccl-tables.ts';
-import { nvlsAllReducePipelineUs } from './nccl-runtime-model.ts';
+import { nvlsAllReducePipelineUs } from './nccl-nvls-pipeline.ts';
 import { ncclTopology, type NcclTopology } from './nccl-topology.ts';
 import type { CollectiveOp } from './types.ts';
 import { NO_IN_NETWORK_REDUCTION } from './with-collnet.ts';
@@ -159,22 +158,29 @@ export function nvlsAcrossNodesUnavailable(topology: NcclTopology, op: Collectiv
 }
 
 /**
- * How long NVLS all-reduce across nodes really takes, in µs (nccl-runtime-model.ts calls it; only a CollNet fabric gets
- * here). NCCL runs it as the one-node NVLS all-reduce around an in-network one (src/device/all_reduce.h, NVLS with
- * CollNet): each node's NVSwitch reduces its ranks' data into the heads' shares, each head sends its share up through its
- * own NIC to the SHARP switches and takes the reduced share back, and the NVSwitch multicasts it. Each byte crosses a
- * head's NIC once each way, so the network bounds the algorithm bandwidth at heads × the head's NIC rate
- * (nChannels × bwInter of the NVLS graph), where the tuner (ncclNvlsModel) charges that rate as a ring's bus bandwidth,
- * below what the NICs carry by the ring's 2(n − 1)/n (collectives.json, nvidia-gtc24-s62129-dgx-h100-multinode-sharp:
- * 480 GB/s measured on DGX H100 with SHARP against the tuner's 384). The NVLink stages run as the one-node NVLS pipeline
- * does (nvlsAllReducePipelineUs), so the time is the slower of the two with the tuner's latency for the network leg.
+ * The tuner's candidates for an op on a topology (nccl-candidates.ts ncclCandidatesFor), passed in: nccl-candidates.ts
+ * imports this module for CollNet's own candidates, so this module takes it from its caller rather than import it back.
  */
-export function nvlsAcrossNodesTimeUs(topology: NcclTopology, bytes: Bytes, latencyUs: number): number {
+export type CandidatesFor = (topology: NcclTopology, op: CollectiveOp) => readonly NcclCandidate[];
+
+/**
+ * How long NVLS all-reduce across nodes really takes, in µs (nccl-runtime-model.ts calls it, with ncclCandidatesFor as
+ * `candidatesFor`; only a CollNet fabric gets here). NCCL runs it as the one-node NVLS all-reduce around an in-network
+ * one (src/device/all_reduce.h, NVLS with CollNet): each node's NVSwitch reduces its ranks' data into the heads' shares,
+ * each head sends its share up through its own NIC to the SHARP switches and takes the reduced share back, and the
+ * NVSwitch multicasts it. Each byte crosses a head's NIC once each way, so the network bounds the algorithm bandwidth
+ * at heads × the head's NIC rate (nChannels × bwInter of the NVLS graph), where the tuner (ncclNvlsModel) charges that
+ * rate as a ring's bus bandwidth, below what the NICs carry by the ring's 2(n − 1)/n (collectives.json,
+ * nvidia-gtc24-s62129-dgx-h100-multinode-sharp: 480 GB/s measured on DGX H100 with SHARP against the tuner's 384). The
+ * NVLink stages run as the one-node NVLS pipeline does (nvlsAllReducePipelineUs), so the time is the slower of the two
+ * with the tuner's latency for the network leg.
+ */
+export function nvlsAcrossNodesTimeUs(topology: NcclTopology, bytes: Bytes, latencyUs: number, candidatesFor: CandidatesFor): number {
   const { nvls, placement } = topology;
   if (!nvls) return latencyUs;
   const { ranksPerNode, concurrentGroupsPerNode } = placement;
   const oneNode = ncclTopology(topology.fabric, { ranks: ranksPerNode, ranksPerNode, concurrentGroupsPerNode });
-  const oneNodeNvls = ncclCandidatesFor(oneNode, 'all-reduce').find((c) => c.algorithm === 'nvls');
+  const oneNodeNvls = candidatesFor(oneNode, 'all-reduce').find((c) => c.algorithm === 'nvls');
   const nvlinkUs = oneNodeNvls ? nvlsAllReducePipelineUs(oneNode, bytes, oneNodeNvls.algBandwidthGBps) : 0;
   return Math.max(nvlinkUs, latencyUs + bytes / (1000 * nvls.nChannels * nvls.bwInterGBps));
 }

@@ -1,7 +1,7 @@
 import type { Bytes } from '@trainplan/units';
 import type { RecomputeMode } from './flops.ts';
 import type { ModelShape } from './shape.ts';
-import { BYTES_16BIT } from './value-bytes.ts';
+import { BYTES_16BIT, BYTES_FP32 } from './value-bytes.ts';
 
 /**
  * Activation memory, after Korthikanti et al. 2022 ("Reducing Activation Recomputation in Large
@@ -39,7 +39,6 @@ export interface ActivationInput {
 }
 
 const BYTES_MASK = 1;
-const BYTES_FP32 = 4;
 
 /** The pieces of one layer's stored activations, per GPU, per micro-batch. */
 export interface LayerActivationTerms {

@@ -22,4 +22,4 @@ export { stageParameters } from './stage-parameters.ts';
 export { fp8WeightCopyBytes } from './fp8-weights.ts';
 export { kvCacheBytesPerToken } from './kv-cache.ts';
 export type { ValueFormat } from './value-bytes.ts';
-export { BYTES_16BIT, bytesPerValue } from './value-bytes.ts';
+export { BYTES_16BIT, BYTES_FP32, bytesPerValue } from './value-bytes.ts';

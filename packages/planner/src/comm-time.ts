@@ -1,13 +1,11 @@
 import {
   collectiveCost, emulatedCollectiveCost, emulatedStageSendCost, nicShareWhenAllSend, p2pSeconds, pipelineSendSeconds, type CommGroup, type CollectiveOp, type GroupLayout,
 } from '@trainplan/collectives';
-import { kvWidth, parameterBreakdown } from '@trainplan/model';
+import { BYTES_16BIT, kvWidth, parameterBreakdown } from '@trainplan/model';
 import { countOf, type Bytes, type Seconds } from '@trainplan/units';
 import { reducedGradientBytes } from './gradient-accumulation.ts';
 import type { ParallelGroups } from './groups.ts';
 import type { PlanInput } from './plan-input.ts';
-
-const B16 = 2;
 
 /**
  * One collective of `group`: NCCL's closed form, or with `communicationModel: 'emulated'` the
@@ -80,7 +78,7 @@ export function dataParallelCommByStage(
   const seen = new Map<number, Seconds>();
   return parameters.map((n, i) => {
     let t = seen.get(n);
-    if (t === undefined) seen.set(n, (t = dataParallelComm(input, groups, n, microBatches, gatheredBytesPerParameter?.[i] ?? B16)));
+    if (t === undefined) seen.set(n, (t = dataParallelComm(input, groups, n, microBatches, gatheredBytesPerParameter?.[i] ?? BYTES_16BIT)));
     return t;
   });
 }
@@ -93,7 +91,7 @@ export function dataParallelCommByStage(
 export function gatheredBytesPerParameter(input: PlanInput, layers: readonly number[], parameters: readonly number[]): number[] | undefined {
   if (input.fp8Params !== true || input.precision !== 'fp8') return undefined;
   const matrices = parameterBreakdown(input.model).perLayerMatrices / input.tensor;
-  return parameters.map((n, i) => B16 - (layers[i]! * matrices) / n);
+  return parameters.map((n, i) => BYTES_16BIT - (layers[i]! * matrices) / n);
 }
 
 /**
@@ -120,7 +118,7 @@ export interface TensorParallelLayerComm {
  * reduce-scatter of the same total volume (Korthikanti §4.2.2).
  */
 export function tensorParallelLayerComm(input: PlanInput, groups: ParallelGroups): TensorParallelLayerComm {
-  const bytes = (B16 * input.microBatchSize * input.seqLength * input.model.hiddenSize) / input.context;
+  const bytes = (BYTES_16BIT * input.microBatchSize * input.seqLength * input.model.hiddenSize) / input.context;
   if (!input.sequenceParallel) {
     const allReduce = collective(input, 'all-reduce', bytes, groups.tensor, 'contiguous');
     return { forward: 2 * allReduce, backward: 2 * allReduce, columnGather: 0, columnReduce: allReduce, rowGather: 0 };
@@ -146,7 +144,7 @@ export function tensorParallelLayerComm(input: PlanInput, groups: ParallelGroups
 export function contextParallelLayerComm(input: PlanInput, groups: ParallelGroups): { forward: Seconds; backward: Seconds } {
   const c = input.context;
   if (c <= 1) return { forward: 0, backward: 0 };
-  const chunk = (2 * B16 * input.microBatchSize * (input.seqLength / c) * kvWidth(input.model)) / input.tensor;
+  const chunk = (2 * BYTES_16BIT * input.microBatchSize * (input.seqLength / c) * kvWidth(input.model)) / input.tensor;
   const crossNode = groups.context.ranksPerNode < c;
   // Emulated: one ring-attention exchange is every rank of every context group sending its chunk to the next at once.
   const step = emulated(input)
@@ -158,7 +156,7 @@ export function contextParallelLayerComm(input: PlanInput, groups: ParallelGroup
 /** One pipeline send of a micro-batch's activations (or their gradient) across a stage boundary. */
 export function pipelineSend(input: PlanInput, groups: ParallelGroups): Seconds {
   if (input.pipeline <= 1) return 0;
-  const bytes = (B16 * input.microBatchSize * input.seqLength * input.model.hiddenSize) / input.context;
+  const bytes = (BYTES_16BIT * input.microBatchSize * input.seqLength * input.model.hiddenSize) / input.context;
   if (emulated(input)) {
     // Each rank sends its shard (sequence parallelism, or Megatron's scatter), then with
     // scatter-gather the receivers all-gather it over NVLink; without either, the whole tensor.
@@ -188,7 +186,7 @@ export function pipelineSend(input: PlanInput, groups: ParallelGroups): Seconds 
  * its stage-1 equivalent for bf16, all-reduces instead: at its fp32 width the extra half is under 1%
  * of a BLOOM step (02-28 rows), not modelled.
  */
-export function dataParallelComm(input: PlanInput, groups: ParallelGroups, parameters: number, microBatches: number, gatheredBytesPerParameter = B16): Seconds {
+export function dataParallelComm(input: PlanInput, groups: ParallelGroups, parameters: number, microBatches: number, gatheredBytesPerParameter = BYTES_16BIT): Seconds {
   const grads = parameters * reducedGradientBytes(input);
   const weights = parameters * gatheredBytesPerParameter;
   const dp = groups.data;

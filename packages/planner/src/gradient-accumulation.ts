@@ -1,10 +1,7 @@
-import type { ModelShape } from '@trainplan/model';
+import { BYTES_16BIT, BYTES_FP32, type ModelShape } from '@trainplan/model';
 import type { Seconds } from '@trainplan/units';
 import { elementwiseSeconds, type KernelContext } from './kernel-time.ts';
 import type { GradientAccumulation, PlanInput } from './plan-input.ts';
-
-const B16 = 2;
-const FP32 = 4;
 
 /**
  * Bytes per parameter of the buffer an unfused add accumulates weight gradients into across
@@ -12,7 +9,7 @@ const FP32 = 4;
  * framework's own buffer then: reducedGradientBytes).
  */
 export function accumulatorBytes(mode: GradientAccumulation): number | undefined {
-  return mode === 'fp32' ? FP32 : mode === '16-bit' ? B16 : undefined;
+  return mode === 'fp32' ? BYTES_FP32 : mode === '16-bit' ? BYTES_16BIT : undefined;
 }
 
 /** What decides the gradient buffer: the sharding mode, the training precision and the accumulation. */
@@ -30,7 +27,7 @@ export type GradientBufferInput = Pick<PlanInput, 'sharding' | 'precision' | 'gr
 export function reducedGradientBytes(input: GradientBufferInput): number {
   const buffer = accumulatorBytes(input.gradientAccumulation ?? 'fused');
   if (buffer !== undefined) return buffer;
-  return input.sharding.startsWith('zero') || input.precision === 'fp16' ? B16 : FP32;
+  return input.sharding.startsWith('zero') || input.precision === 'fp16' ? BYTES_16BIT : BYTES_FP32;
 }
 
 /**
@@ -40,7 +37,7 @@ export function reducedGradientBytes(input: GradientBufferInput): number {
  */
 export function heldGradientBytes(input: GradientBufferInput): number {
   const reduced = reducedGradientBytes(input);
-  return input.sharding.startsWith('zero') && reduced === FP32 ? B16 + FP32 : reduced;
+  return input.sharding.startsWith('zero') && reduced === BYTES_FP32 ? BYTES_16BIT + BYTES_FP32 : reduced;
 }
 
 /**
@@ -51,8 +48,8 @@ export function heldGradientBytes(input: GradientBufferInput): number {
  * Transient: it exists while the activations are freed (plan-memory.ts takes the larger).
  */
 export function optimizerGradientCopyBytes(input: GradientBufferInput, parameters: number, replicas: number): number {
-  if (heldGradientBytes(input) !== B16) return 0;
-  return (FP32 * parameters) / (input.sharding === 'none' ? 1 : replicas);
+  if (heldGradientBytes(input) !== BYTES_16BIT) return 0;
+  return (BYTES_FP32 * parameters) / (input.sharding === 'none' ? 1 : replicas);
 }
 
 /**
@@ -79,5 +76,5 @@ export function gradientAccumulationSeconds(
   const buffer = accumulatorBytes(input.gradientAccumulation ?? 'fused');
   if (buffer === undefined || parameters <= 0) return 0;
   const kernels = layers * tensorsPerLayer(input.model) + (holdsEmbedding ? 1 : 0);
-  return elementwiseSeconds(ctx, parameters * (B16 + 2 * buffer)) + (kernels - 1) * ctx.calibration.kernelOverhead;
+  return elementwiseSeconds(ctx, parameters * (BYTES_16BIT + 2 * buffer)) + (kernels - 1) * ctx.calibration.kernelOverhead;
 }

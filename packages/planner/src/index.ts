@@ -1,12 +1,13 @@
 export type { GradientAccumulation, PlanInput, TrainingPrecision } from './plan-input.ts';
 export type { PlanEstimate, PlanInfeasible, StepBreakdown } from './estimate.ts';
-export { estimatePlan, stageText, TIGHT_MEMORY_SHARE } from './estimate.ts';
+export { estimatePlan, stageText } from './estimate.ts';
+export { TIGHT_MEMORY_SHARE } from './estimate-warnings.ts';
 export type { PlanIssue, PlanRule } from './check-plan.ts';
 export { checkPlan, gpuIssues, INTERLEAVE_NEEDS_OVERLAP } from './check-plan.ts';
 export type { ComputeCalibration } from './calibration.ts';
 export { COMPUTE_CALIBRATION, resolveCalibration } from './calibration.ts';
 export type { StageMemory } from './plan-memory.ts';
-export { FRAGMENTATION, RUNTIME_RESERVE, fp8WeightCopiesPerGpu, savedLinearInputBytes } from './plan-memory.ts';
+export { FRAGMENTATION, TRAINING_RUNTIME_RESERVE, fp8WeightCopiesPerGpu, savedLinearInputBytes } from './plan-memory.ts';
 export type { StageTime } from './stage-time.ts';
 export type { ParallelGroups } from './groups.ts';
 export { parallelGroups, placedDomainGpus, weightReplicas } from './groups.ts';

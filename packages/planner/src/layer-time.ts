@@ -1,4 +1,4 @@
-import { kvWidth, type ModelShape } from '@trainplan/model';
+import { BYTES_16BIT, BYTES_FP32, kvWidth, type ModelShape } from '@trainplan/model';
 import type { Seconds } from '@trainplan/units';
 import {
   elementwiseSeconds, flashAttentionSeconds, gemmComputeSeconds, gemmForwardBackwardSeconds, gemmSeconds,
@@ -33,7 +33,7 @@ export interface LayerComputeCost {
   readonly columnParallelBackward: readonly { readonly dgrad: Seconds; readonly wgrad: Seconds }[];
 }
 
-const B16 = 2;
+/** Bytes of a dropout mask element: PyTorch keeps dropout masks as 1-byte bools (Korthikanti 2022 §4 counts them so). */
 const MASK = 1;
 /** Flash attention's backward does 5 matmuls to the forward's 2 (Dao 2023, FlashAttention-2 §3.2). */
 const FLASH_BACKWARD_MATMUL_RATIO = 2.5;
@@ -130,13 +130,13 @@ export function layerComputeCost(input: PlanInput, ctx: KernelContext, peak16: n
   const gemmBackward = gemms.reduce((sum, g) => sum + g.backward, 0);
 
   // Element-wise kernels, by their HBM traffic (reads + writes).
-  const layerNorm = { fwd: 2 * B16 * Trep * h, bwd: 3 * B16 * Trep * h };
-  const biasDropoutAdd = { fwd: (3 * B16 + drop) * Trep * h, bwd: (2 * B16 + drop) * Trep * h };
+  const layerNorm = { fwd: 2 * BYTES_16BIT * Trep * h, bwd: 3 * BYTES_16BIT * Trep * h };
+  const biasDropoutAdd = { fwd: (3 * BYTES_16BIT + drop) * Trep * h, bwd: (2 * BYTES_16BIT + drop) * Trep * h };
   // GeLU reads fc1's output and writes its own; SwiGLU reads both halves of fc1's (2f wide) output. Backward reads the
   // input(s) and the output gradient and writes the input gradient(s): 3 widths of f for GeLU, 5 for SwiGLU.
   const activationIn = model.gatedMlp ? 2 : 1;
-  const activation = { fwd: (activationIn + 1) * B16 * T * (f / t), bwd: (2 * activationIn + 1) * B16 * T * (f / t) };
-  const rotary = model.positionEmbedding === 'rotary' ? 2 * B16 * T * ((h + kv) / t) : 0;
+  const activation = { fwd: (activationIn + 1) * BYTES_16BIT * T * (f / t), bwd: (2 * activationIn + 1) * BYTES_16BIT * T * (f / t) };
+  const rotary = model.positionEmbedding === 'rotary' ? 2 * BYTES_16BIT * T * ((h + kv) / t) : 0;
   let elementForward = 2 * elementwiseSeconds(ctx, layerNorm.fwd) + 2 * elementwiseSeconds(ctx, biasDropoutAdd.fwd)
     + elementwiseSeconds(ctx, activation.fwd);
   let elementBackward = 2 * elementwiseSeconds(ctx, layerNorm.bwd) + 2 * elementwiseSeconds(ctx, biasDropoutAdd.bwd)
@@ -147,10 +147,10 @@ export function layerComputeCost(input: PlanInput, ctx: KernelContext, peak16: n
   }
   // Backward: autograd sums the residual and branch gradients (two adds: read 2, write 1), and
   // bias gradients are column sums of each GEMM's output gradient (one more read of it).
-  elementBackward += 2 * elementwiseSeconds(ctx, 3 * B16 * Trep * h);
+  elementBackward += 2 * elementwiseSeconds(ctx, 3 * BYTES_16BIT * Trep * h);
   if (model.linearBias) {
     const outputs = (h + 2 * kv) / t + h + (model.gatedMlp ? 2 * f : f) / t + h;
-    elementBackward += 4 * elementwiseSeconds(ctx, (B16 * T * outputs) / 4);
+    elementBackward += 4 * elementwiseSeconds(ctx, (BYTES_16BIT * T * outputs) / 4);
   }
 
   // Attention core. Keys span the whole sequence (with context parallelism, over all ring steps).
@@ -171,10 +171,10 @@ export function layerComputeCost(input: PlanInput, ctx: KernelContext, peak16: n
     const bmm2 = { m: sLocal, n: headDim, k: input.seqLength, batch: b * heads };
     const qk = gemmSeconds(ctx, bmm);
     const pv = gemmSeconds(ctx, bmm2);
-    const softmax = { fwd: 2 * B16 * scores, bwd: 3 * B16 * scores };
-    const dropout = input.dropout ? { fwd: (2 * B16 + MASK) * scores, bwd: (2 * B16 + MASK) * scores } : { fwd: 0, bwd: 0 };
+    const softmax = { fwd: 2 * BYTES_16BIT * scores, bwd: 3 * BYTES_16BIT * scores };
+    const dropout = input.dropout ? { fwd: (2 * BYTES_16BIT + MASK) * scores, bwd: (2 * BYTES_16BIT + MASK) * scores } : { fwd: 0, bwd: 0 };
     // Megatron's unfused path also permutes Q, K, V into [b·a, s, d] and the context back (copies).
-    const layout = elementwiseSeconds(ctx, 2 * B16 * T * ((2 * h + 2 * kv) / t));
+    const layout = elementwiseSeconds(ctx, 2 * BYTES_16BIT * T * ((2 * h + 2 * kv) / t));
     attentionForward = qk + pv + layout + elementwiseSeconds(ctx, softmax.fwd) + (dropout.fwd ? elementwiseSeconds(ctx, dropout.fwd) : 0);
     attentionBackward = 2 * (qk + pv) + layout + elementwiseSeconds(ctx, softmax.bwd) + (dropout.bwd ? elementwiseSeconds(ctx, dropout.bwd) : 0);
   }
@@ -221,7 +221,7 @@ export function embeddingCost(input: PlanInput, ctx: KernelContext): { forward: 
   const T = (input.microBatchSize * input.seqLength) / input.context;
   const h = input.model.hiddenSize;
   return {
-    forward: elementwiseSeconds(ctx, 2 * B16 * T * h),
-    backward: elementwiseSeconds(ctx, (B16 + 4) * T * h),
+    forward: elementwiseSeconds(ctx, 2 * BYTES_16BIT * T * h),
+    backward: elementwiseSeconds(ctx, (BYTES_16BIT + BYTES_FP32) * T * h),
   };
 }

@@ -29,7 +29,7 @@ export interface StageMemory {
  * peer for its Simple protocol (NCCL_BUFFSIZE's default, NCCL's environment variables docs) over up to 32 channels
  * (MAXCHANNELS) in each of a plan's communicators (tensor, data, pipeline, context).
  */
-export const RUNTIME_RESERVE: Bytes = GiB(1.5);
+export const TRAINING_RUNTIME_RESERVE: Bytes = GiB(1.5);
 /**
  * Caching-allocator fragmentation, as a share of the activation peak (PyTorch's allocator rounds requests up and splits
  * cached blocks, "CUDA memory management" notes): an allowance, not fitted, for the blocks freed between micro-batches
@@ -136,7 +136,7 @@ export function stageMemories(
     const optimizerBytes = Math.ceil(states.optimizer);
     const activationsBytes = Math.ceil(activations);
     const unit = stage === 0 ? gathered.first : stage === input.pipeline - 1 ? gathered.last : gathered.middle;
-    const otherBytes = Math.ceil(RUNTIME_RESERVE + fragmentation + stepExtra + unit);
+    const otherBytes = Math.ceil(TRAINING_RUNTIME_RESERVE + fragmentation + stepExtra + unit);
     return {
       stage, weightsBytes, gradientsBytes, optimizerBytes, activationsBytes, otherBytes,
       totalBytes: weightsBytes + gradientsBytes + optimizerBytes + activationsBytes + otherBytes,

@@ -108,6 +108,12 @@ describe('estimatePlan', () => {
     const tight = ok({ ...gpt3OnSelene, gpu: { ...gpt3OnSelene.gpu, hbmBytes: roomy.memory.totalBytes * 1.02 } });
     expect(tight.warnings).toContainEqual(expect.stringMatching(/^peak memory is 98\.0% of the GPU's/));
   });
+  it('the tight-memory warning names the headroom the search keeps by default (5%, its memoryFraction 0.95)', () => {
+    const roomy = ok(gpt3OnSelene);
+    const tight = ok({ ...gpt3OnSelene, gpu: { ...gpt3OnSelene.gpu, hbmBytes: roomy.memory.totalBytes * 1.02 } });
+    const said = tight.warnings.find((w) => w.startsWith('peak memory'));
+    expect(said).toMatch(/ \(the search keeps 5% free by default; memoryFraction 0\.9 keeps 10%\)$/);
+  });
   it('at long sequences the MFU is said counted causal too: Llama 3 70B at 128k, not at 8k', () => {
     const causal = /^MFU counts attention over every \(query, key\) pair, as Megatron and NVIDIA count it; counting the causal half the kernels compute, it is ([\d.]+)% \(HFU ([\d.]+)%\)$/;
     expect(ok(llamaOnH100).warnings.some((w) => causal.test(w))).toBe(false);

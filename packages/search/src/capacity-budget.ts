@@ -1,12 +1,12 @@
 import type { SearchBase } from './candidate.ts';
-import { bothMissedText, budgetsText, fewestNodes, fewestOn, overText, type CapacityAnswer, type DeadlineGoal } from './capacity.ts';
+import { fewestNodes, fewestOn, type CapacityAnswer } from './capacity.ts';
 import { FRONTIER_OCTAVE_STEPS, searchCurve } from './capacity-frontier.ts';
 import { closeUnderFastest, closingText } from './capacity-closing.ts';
 import { scanReplicaFamilies } from './capacity-replicas.ts';
-import {
-  costText, daysText, MAX_NODES, maxNodesText, meetsGoal, noFitAnswer, nodesText, sizer, smallestFit, wholeText,
-  type CapacityGoal, type CapacityOptions, type CapacityPoint, type Sizer,
-} from './capacity-sizer.ts';
+import { MAX_NODES } from './capacity-limits.ts';
+import { meetsGoal, noFitAnswer, sizer, smallestFit, type CapacityOptions, type Sizer } from './capacity-sizer.ts';
+import { bothMissedText, budgetsText, costText, daysText, maxNodesText, nodesText, overText, wholeText } from './capacity-text.ts';
+import type { CapacityGoal, CapacityPoint, DeadlineGoal } from './capacity-types.ts';
 
 /**
  * Sizes searched one by one below the budget's boundary. Near the boundary a count with more factors

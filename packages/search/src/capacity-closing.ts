@@ -1,6 +1,9 @@
 import type { SearchBase } from './candidate.ts';
-import { fewestOn, SCAN_WINDOW, searchFastestSizes } from './capacity.ts';
-import { MAX_NODES, nodesText, type CapacityGoal, type CapacityOptions, type CapacityPoint, type Sizer } from './capacity-sizer.ts';
+import { fewestOn, searchFastestSizes } from './capacity.ts';
+import { MAX_NODES, SCAN_WINDOW } from './capacity-limits.ts';
+import type { CapacityOptions, Sizer } from './capacity-sizer.ts';
+import { nodesText } from './capacity-text.ts';
+import type { CapacityGoal, CapacityPoint } from './capacity-types.ts';
 
 /**
  * How far under the fastest time found the closing deadline is set: 0.1%, the budget's deadline bisection's tolerance

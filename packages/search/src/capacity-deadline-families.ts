@@ -1,6 +1,8 @@
 import type { Candidate, SearchBase } from './candidate.ts';
 import { REPLICA_SCAN_CONFIRMS, replicaFamily, shapeKey } from './capacity-replicas.ts';
-import { MAX_NODES, meetsGoal, type CapacityGoal, type CapacityOptions, type CapacityPoint, type Sizer } from './capacity-sizer.ts';
+import { MAX_NODES } from './capacity-limits.ts';
+import { meetsGoal, type CapacityOptions, type Sizer } from './capacity-sizer.ts';
+import type { CapacityGoal, CapacityPoint } from './capacity-types.ts';
 
 /** Rounds of family scans a deadline's search runs: each seeds from the fastest sizes found so far, new shapes only. */
 export const DEADLINE_FAMILY_ROUNDS = 4;

@@ -2,7 +2,10 @@ import type { Candidate, SearchBase } from './candidate.ts';
 import { fewestOn } from './capacity.ts';
 import { closeUnderFastest } from './capacity-closing.ts';
 import { replicaFamily, scanReplicaFamilies, shapeKey } from './capacity-replicas.ts';
-import { MAX_NODES, maxNodesText, noFitAnswer, sizer, smallestFit, type CapacityOptions, type CapacityPoint, type NoFit, type Sizer } from './capacity-sizer.ts';
+import { MAX_NODES } from './capacity-limits.ts';
+import { noFitAnswer, sizer, smallestFit, type CapacityOptions, type NoFit, type Sizer } from './capacity-sizer.ts';
+import type { CapacityPoint } from './capacity-types.ts';
+import { maxNodesText } from './capacity-text.ts';
 
 /** A cluster size on the time–cost curve: its best plan, and whether another size beats it on both. */
 export interface FrontierPoint extends CapacityPoint {

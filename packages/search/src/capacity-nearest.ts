@@ -1,5 +1,7 @@
 import type { SearchBase } from './candidate.ts';
-import { MAX_NODES, sizer, smallestFit, type CapacityOptions, type CapacityPoint } from './capacity-sizer.ts';
+import { MAX_NODES } from './capacity-limits.ts';
+import { sizer, smallestFit, type CapacityOptions } from './capacity-sizer.ts';
+import type { CapacityPoint } from './capacity-types.ts';
 
 /**
  * Sizes tried on each side of a cluster size that runs no plan. A count that fails only for

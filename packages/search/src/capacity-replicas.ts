@@ -1,6 +1,8 @@
 import { gcd } from '@trainplan/units';
 import type { Candidate, SearchBase } from './candidate.ts';
-import { batchesFor, MAX_NODES, meetsGoal, type CapacityGoal, type CapacityOptions, type CapacityPoint, type Sizer } from './capacity-sizer.ts';
+import { MAX_NODES } from './capacity-limits.ts';
+import { batchesFor, meetsGoal, type CapacityOptions, type Sizer } from './capacity-sizer.ts';
+import type { CapacityGoal, CapacityPoint } from './capacity-types.ts';
 import { evaluateCandidate } from './evaluate.ts';
 import { memoryBudgetBytes } from './memory-budget.ts';
 

@@ -1,5 +1,6 @@
 import type { SearchBase } from './candidate.ts';
-import { batchesFor, meetsGoal, type CapacityGoal, type CapacityOptions, type CapacityPoint, type Sizer } from './capacity-sizer.ts';
+import { batchesFor, meetsGoal, type CapacityOptions, type Sizer } from './capacity-sizer.ts';
+import type { CapacityGoal, CapacityPoint } from './capacity-types.ts';
 import { searchedSpace } from './search.ts';
 
 /**

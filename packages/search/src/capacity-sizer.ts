@@ -1,31 +1,10 @@
-import { days, formatAmount, formatDuration } from '@trainplan/units';
+import { toDays } from '@trainplan/units';
 import type { SearchBase } from './candidate.ts';
+import { MAX_NODES } from './capacity-limits.ts';
+import { nodesText } from './capacity-text.ts';
+import type { CapacityGoal, CapacityPoint } from './capacity-types.ts';
 import { whyNothingFits } from './nothing-fits.ts';
-import { searchPlans, type RankedPlan, type SearchOptions } from './search.ts';
-
-/** A cluster size, the best plan found on it, and what training the token budget on it takes. */
-export interface CapacityPoint {
-  readonly nodes: number;
-  readonly gpus: number;
-  /** Sequences per optimizer step on this size: the base's, or the size's own (CapacityOptions.globalBatchFor). */
-  readonly globalBatchSize: number;
-  readonly plan: RankedPlan;
-  readonly seconds: number;
-  readonly days: number;
-  readonly gpuHours: number;
-  /** With a price per GPU-hour. */
-  readonly cost?: number;
-}
-
-export interface CapacityGoal {
-  /** Train within this many seconds. */
-  readonly deadlineSeconds?: number;
-  /** Spend at most this many GPU-hours. */
-  readonly gpuHourBudget?: number;
-  /** Spend at most this much money (with pricePerGpuHour). */
-  readonly costBudget?: number;
-  readonly pricePerGpuHour?: number;
-}
+import { searchPlans, type SearchOptions } from './search.ts';
 
 /**
  * A global batch per cluster size, in sequences, and optionally a second one each size is also planned at
@@ -75,24 +54,6 @@ export interface CapacityOptions extends SearchOptions, BatchPolicy, WallClock {
   /** Called as each cluster size's search starts, with its size in nodes and the searches run before it. */
   readonly onClusterSize?: (nodes: number, searchesBefore: number) => void;
 }
-
-/** The largest cluster the capacity planner considers, in nodes (a 65,536-GPU machine of 8-GPU nodes). */
-export const MAX_NODES = 8192;
-const SECONDS_PER_DAY = 86_400;
-
-/** A size within this share of MAX_NODES is at the search's edge: a larger one, never searched, may be faster. */
-export const NEAR_MAX_NODES_SHARE = 0.95;
-
-/**
- * Where a budget's answer or the time–cost curve's fastest is at the search's edge (NEAR_MAX_NODES_SHARE of MAX_NODES or
- * more), that no larger size was searched (QA: Llama 3 70B on H100, 2T tokens, 770k GPU-hours: the fastest within the
- * budget found, 8,190 nodes, takes 11.7 hours; 10,240 nodes take 9.4 hours for 768,654 GPU-hours, within it). Undefined
- * below the edge. How to plan a larger size names the request's field, `nodes`, as the protocol's messages do ("give
- * nodes (days on that many nodes) or a goal"): the CLI says it as its flag (--nodes), the API as its field; it said
- * "ask --nodes N", a CLI flag, on every surface (QA).
- */
-export const maxNodesText = (nodes: number): string | undefined => (nodes >= NEAR_MAX_NODES_SHARE * MAX_NODES
-  ? `the search's largest size is ${nodesText(MAX_NODES)}; larger clusters may be faster: give nodes (the days on that many nodes) to plan one` : undefined);
 
 /**
  * Why no plan runs on a cluster size: 'out-of-memory' (some split passes the divisibility rules but
@@ -149,7 +110,7 @@ function searchAtBatch(base: SearchBase, nodes: number, tokens: number, globalBa
   // On the wall clock (WallClock): the time, and the GPU-hours the GPUs are held for it, both over the uptime.
   const seconds = time.seconds / uptime;
   const gpuHours = time.gpuHours / uptime;
-  return { point: { nodes, gpus, globalBatchSize, plan: best, seconds, days: seconds / SECONDS_PER_DAY, gpuHours, cost: price === undefined ? undefined : gpuHours * price } };
+  return { point: { nodes, gpus, globalBatchSize, plan: best, seconds, days: toDays(seconds), gpuHours, cost: price === undefined ? undefined : gpuHours * price } };
 }
 
 /** searchOnNodes's point, or undefined when no plan runs on `nodes` nodes. */
@@ -163,9 +124,6 @@ export function meetsGoal(point: Pick<CapacityPoint, 'seconds' | 'gpuHours' | 'c
   if (goal.costBudget !== undefined && (point.cost ?? Infinity) > goal.costBudget) return false;
   return true;
 }
-
-/** "1 node", "3 nodes", "8,192 nodes": grouped by thousands, as every other count in messages. */
-export const nodesText = (n: number): string => `${n.toLocaleString('en-US')} node${n === 1 ? '' : 's'}`;
 
 /**
  * A capacity question no cluster size answers: "no configuration fits on up to 8,192 nodes of 8 × NVIDIA A100 …".
@@ -196,15 +154,6 @@ export const noFitAnswer = (base: Pick<SearchBase, 'gpusPerNode' | 'gpu'>, s: Pi
   const why = miss === undefined ? '' : `; on ${nodesText(miss.nodes)}: ${miss.why}`;
   return { ok: false, reason: 'does-not-fit', message: `no configuration fits on up to ${nodesText(MAX_NODES)} of ${base.gpusPerNode} × ${base.gpu.name}${why}`, searches: s.searches() };
 };
-
-/** A cost in messages, in the price's own currency (a request names none): "a cost of 8,575,082 at the price given". */
-export const costText = (cost: number): string => `a cost of ${wholeText(cost)} at the price given`;
-
-/** A time to train in messages: units' formatDuration of `days` ('34.2 days', '3.2 hours', never '0.0 days'). */
-export const daysText = (d: number): string => formatDuration(days(d));
-
-/** GPU-hours or a cost in messages: grouped by thousands ("473,824"), to three figures below 100 ("0.250"; units' formatAmount). */
-export const wholeText = (x: number): string => formatAmount(x);
 
 /** Searches cluster sizes, each at most once, counting the searches and reporting each size as it starts. */
 export interface Sizer {

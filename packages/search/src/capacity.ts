@@ -1,42 +1,11 @@
 import { modelFlopsPerStep } from '@trainplan/model';
-import { formatNumber, toDays } from '@trainplan/units';
 import type { SearchBase } from './candidate.ts';
 import { DEADLINE_FAMILY_ROUNDS, DEADLINE_REFINE_ROUNDS, fastestInFamilies, fewestInFamilies, type FamilyCache } from './capacity-deadline-families.ts';
 import { fewestRunnable } from './capacity-runnable.ts';
-import {
-  costText, daysText, MAX_NODES, maxNodesText, meetsGoal, noFitAnswer, nodesText, sizer, smallestFit, wholeText, type BatchPolicy, type CapacityGoal, type CapacityOptions, type CapacityPoint, type Sizer,
-} from './capacity-sizer.ts';
-
-export type { CapacityGoal, CapacityOptions, CapacityPoint, NoPlanReason } from './capacity-sizer.ts';
-export { MAX_NODES, trainOnNodes } from './capacity-sizer.ts';
-
-/** A goal with a deadline (fewestNodes's question), optionally checked against a budget. */
-export type DeadlineGoal = CapacityGoal & { readonly deadlineSeconds: number };
-
-/** How far below the answer every cluster size was searched (a deadline's answer only). */
-export interface CapacityCheck {
-  /**
-   * Every size from this many nodes to one below the answer was searched and falls short: it runs a
-   * plan that misses the goal, or runs no plan at all (`noPlan` of them).
-   */
-  readonly fromNodes: number;
-  /** Of those sizes, how many run no plan at all (nothing fits in memory, no split divides evenly, or the search's budget ran out). */
-  readonly noPlan: number;
-  /** Of the `noPlan` sizes, how many are out of memory. */
-  readonly outOfMemory: number;
-  /**
-   * Of the `noPlan` sizes, how many the search's candidate budget ran out on before any plan that fits was estimated
-   * (NoPlanReason 'candidate-budget': one may run among the candidates not estimated); absent when none did, so that the
-   * answer's wire form (the protocol's checked, four fields) is unchanged where it has nothing to add. The rest of
-   * `noPlan`, neither out of memory nor these: no split passes the divisibility rules.
-   */
-  readonly candidateBudget?: number;
-  /**
-   * True when no size below `fromNodes` can meet the deadline even at the GPU's peak (MFU 1), so the
-   * answer is the fewest nodes; false when the scan stopped at its window (SCAN_WINDOW sizes).
-   */
-  readonly complete: boolean;
-}
+import { MAX_NODES, SCAN_WINDOW } from './capacity-limits.ts';
+import { meetsGoal, noFitAnswer, sizer, smallestFit, type BatchPolicy, type CapacityOptions, type Sizer } from './capacity-sizer.ts';
+import { bothMissedText, checkNote, daysText, maxNodesText, nodesText } from './capacity-text.ts';
+import type { CapacityCheck, CapacityGoal, CapacityPoint, DeadlineGoal } from './capacity-types.ts';
 
 export type CapacityAnswer =
   | ({
@@ -58,15 +27,6 @@ export type CapacityAnswer =
     /** 'does-not-fit' where the constraints contradict each other (NoFit). */
     readonly contradiction?: string;
   };
-
-/**
- * The most sizes searched one by one below the bisection's answer. Time to train is not monotone in
- * the node count (a count with few factors of two leaves only awkward TP × PP × DP splits: GPT-3 175B
- * meets 30 days on 88 and 96 nodes of A100 but not on 97, and the bisection stopped at 98), so the
- * sizes below the bisection's answer are all searched, down to the peak-FLOPs floor or this window,
- * whichever is nearer: about 1 s of searching per 50 sizes at a few hundred nodes.
- */
-export const SCAN_WINDOW = 128;
 
 /**
  * Fewer nodes than this cannot train in `deadlineSeconds` even at 100% MFU: a plan's time is the model
@@ -108,84 +68,6 @@ function scanBelow(s: Sizer, found: CapacityPoint, goal: DeadlineGoal, share: nu
     if (why === 'candidate-budget') candidateBudget += 1;
   }
   return { point: fewest, checked: { fromNodes: from, complete: from <= floor, noPlan, outOfMemory, ...(candidateBudget > 0 && { candidateBudget }) } };
-}
-
-/**
- * Why `noPlan` sizes run nothing, in words: "out of memory", "no split divides evenly", "the search's candidate budget
- * ran out", or those that apply with their counts. A size whose search ran out of budget is not said to have no split
- * that divides (QA: such sizes were counted under "no TP × PP × DP split divides evenly"): a plan may run on it among
- * the candidates not estimated.
- */
-export function noPlanText(noPlan: number, outOfMemory: number, candidateBudget = 0): string {
-  const indivisible = noPlan - outOfMemory - candidateBudget;
-  const reasons = [
-    { count: outOfMemory, alone: 'out of memory', counted: 'out of memory' },
-    { count: indivisible, alone: 'no TP × PP × DP split divides evenly', counted: 'with no TP × PP × DP split that divides evenly' },
-    { count: candidateBudget, alone: 'the candidate budget ran out before a plan that fits was estimated', counted: 'where the candidate budget ran out first' },
-  ].filter((r) => r.count > 0);
-  if (reasons.length === 1) return reasons[0]!.alone;
-  return reasons.map((r) => `${wholeText(r.count)} ${r.counted}`).join(', ');
-}
-
-/**
- * What the sizes from `checked.fromNodes` to one below `nodes` did, in words: every one missed the
- * goal, ran no plan, or some of each (a size that runs no plan did not "miss" the deadline).
- */
-export function checkedText(
-  checked: Pick<CapacityCheck, 'fromNodes' | 'noPlan' | 'outOfMemory' | 'candidateBudget'>, nodes: number, goal = 'the deadline',
-): string {
-  const span = `from ${wholeText(checked.fromNodes)} to ${nodesText(nodes - 1)}`;
-  const total = nodes - checked.fromNodes;
-  const why = noPlanText(checked.noPlan, checked.outOfMemory, checked.candidateBudget);
-  // One size below: said as that size ("1 node misses the deadline"), not as a span "from 1 to 1 node".
-  if (total === 1) return checked.noPlan === 0 ? `${nodesText(checked.fromNodes)} misses ${goal}` : `${nodesText(checked.fromNodes)} runs no plan (${why})`;
-  if (checked.noPlan === 0) return `every size ${span} misses ${goal}`;
-  if (checked.noPlan >= total) return `no size ${span} runs a plan (${why})`;
-  const missing = total - checked.noPlan;
-  return `of the sizes ${span}, ${wholeText(missing)} ${missing === 1 ? 'misses' : 'miss'} ${goal} and ${wholeText(checked.noPlan)} ${checked.noPlan === 1 ? 'runs' : 'run'} no plan (${why})`;
-}
-
-function checkNote(fewest: CapacityPoint, checked: CapacityCheck): string {
-  const below = fewest.nodes > checked.fromNodes ? `${checkedText(checked, fewest.nodes, 'the goal')} (every one searched); ` : '';
-  if (checked.complete) {
-    return checked.fromNodes > 1
-      ? `${below}fewer than ${nodesText(checked.fromNodes)} cannot meet the deadline even at 100% MFU`
-      : `${below}every smaller size was searched`;
-  }
-  // Below the scan, the family rounds (capacity-deadline-families.ts): the fastest sizes' model-parallel shapes with more
-  // or fewer data-parallel replicas.
-  return `${below}sizes below ${nodesText(checked.fromNodes)} were not all searched (the ${SCAN_WINDOW} below the bisection's answer were; `
-    + 'below those, the fastest shapes\' replica counts)';
-}
-
-/** "24,907 over the budget of 480,000 (1.05 times it)": by how much `value` exceeds `budget`. */
-export function overText(value: number, budget: number): string {
-  const ratio = value / budget;
-  const times = !Number.isFinite(ratio) ? '' : ` (${ratio < 10 ? ratio.toFixed(2) : Math.round(ratio).toLocaleString('en-US')} times it)`;
-  return `${wholeText(value - budget)} over the budget of ${wholeText(budget)}${times}`;
-}
-
-/** What training on `p` spends against the goal's budgets: "504,907 GPU-hours, 24,907 over the budget of 480,000 (1.05 times it)". */
-export function spendText(p: CapacityPoint, goal: CapacityGoal): string {
-  const parts = [`${wholeText(p.gpuHours)} GPU-hours${goal.gpuHourBudget !== undefined && p.gpuHours > goal.gpuHourBudget ? `, ${overText(p.gpuHours, goal.gpuHourBudget)}` : ''}`];
-  if (goal.costBudget !== undefined && p.cost !== undefined) {
-    parts.push(`${costText(p.cost)}${p.cost > goal.costBudget ? `, ${overText(p.cost, goal.costBudget)}` : ''}`);
-  }
-  return parts.join('; ');
-}
-
-/**
- * The budgets of `goal` that `p` exceeds, named with their amounts ("the money budget of 1,000,000"), and
- * those it stays within: with both a GPU-hour and a money budget, which one fails is said (QA: "--gpu-hours 5M --budget
- * 1M --price 2": a run of 4.05M GPU-hours is within the first and costs 8.1M against the second).
- */
-export function budgetsText(p: Pick<CapacityPoint, 'gpuHours' | 'cost'>, goal: CapacityGoal): { exceeded: string; within?: string } {
-  const hours = goal.gpuHourBudget === undefined ? undefined : { over: p.gpuHours > goal.gpuHourBudget, name: `the GPU-hour budget of ${wholeText(goal.gpuHourBudget)}` };
-  const money = goal.costBudget === undefined ? undefined : { over: (p.cost ?? Infinity) > goal.costBudget, name: `the money budget of ${wholeText(goal.costBudget)}` };
-  const budgets = [hours, money].filter((b) => b !== undefined);
-  const exceeded = budgets.filter((b) => b.over).map((b) => b.name);
-  const within = budgets.filter((b) => !b.over).map((b) => b.name);
-  return { exceeded: exceeded.length === 0 ? 'the budget' : exceeded.join(' and '), ...(within.length > 0 && { within: within.join(' and ') }) };
 }
 
 /** The fewest of `points` that meet `goal`, if any. */
@@ -421,29 +303,3 @@ function deadlineOrBudget(
   return { ok: false, reason: 'budget-unreachable', message: bothMissedText(cheapest, fastest, goal), closest: cheapest, searches: s.searches() };
 }
 
-/**
- * Why a deadline and a budget are not met together: the fastest size within the budget (`fastestWithin`; undefined when
- * none is) misses the deadline, and the cheapest size that meets the deadline (`cheapestInTime`) exceeds the budget, by
- * how much. The budget's search (fastestWithinBudget) names its own answer here (deadlineWithinBudget), so that the
- * fastest said within the budget is the one --gpu-hours alone answers.
- */
-export function bothMissedText(cheapestInTime: CapacityPoint, fastestWithin: CapacityPoint | undefined, goal: DeadlineGoal): string {
-  const over = `the cheapest that meets the deadline, ${nodesText(cheapestInTime.nodes)} (${daysText(cheapestInTime.days)}), takes ${spendText(cheapestInTime, goal)}`;
-  if (fastestWithin === undefined) {
-    return `the deadline can be met but not within the budget: no cluster size searched stays within the budget; ${over}`;
-  }
-  const edge = maxNodesText(fastestWithin.nodes);
-  return `no cluster size searched meets both the deadline and the budget: those within the budget miss the deadline `
-    + `(the fastest, ${nodesText(fastestWithin.nodes)}, takes ${apartText(fastestWithin.days, toDays(goal.deadlineSeconds))}), and ${over}`
-    + `${edge === undefined ? '' : `; ${edge}`}`;
-}
-
-/**
- * "1.1 days against a deadline of 1.0 days": a time missing a deadline, to as many figures as tell them apart (QA:
- * "1.1 days against a deadline of 1.1 days" hid a 1.04 against 1.05).
- */
-function apartText(takesDays: number, deadlineDays: number): string {
-  const [takes, deadline] = [daysText(takesDays), daysText(deadlineDays)];
-  if (takes !== deadline) return `${takes} against a deadline of ${deadline}`;
-  return `${formatNumber(takesDays, 5)} days against a deadline of ${formatNumber(deadlineDays, 5)} days`;
-}

@@ -10,8 +10,6 @@ import { addPastLayout, addPruned, emptyTally, type PastLayoutTally, type PruneR
 import { defaultSearchSpace, spaceSize, type SearchConstraints, type SearchSpace } from './search-space.ts';
 import { StepBound } from './step-bound.ts';
 
-export type SearchObjective = 'throughput' | 'time-to-train' | 'cost';
-
 export interface SearchOptions {
   /** Plans to return, best first (default 10). */
   readonly top?: number;

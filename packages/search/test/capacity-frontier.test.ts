@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SCAN_WINDOW } from '../src/capacity.ts';
+import { SCAN_WINDOW } from '../src/capacity-limits.ts';
 import { FRONTIER_REFINE_SHARE } from '../src/capacity-frontier.ts';
 import { costTimeFrontier, fastestWithinBudget, fewestNodes, FRONTIER_OCTAVE_STEPS, FRONTIER_PATIENCE, FRONTIER_SCAN_WINDOW, MAX_NODES, trainOnNodes, type CapacityPoint, type FrontierPoint } from '../src/index.ts';
 import { withShapeDefaults } from '@trainplan/model';

@@ -1,7 +1,7 @@
 export type { Bytes, BytesPerSecond, Count, Flop, FlopPerSecond, Ratio, Seconds } from './quantities.ts';
 export {
   KB, MB, GB, TB, KiB, MiB, GiB, TiB,
-  ns, us, ms, seconds, minutes, hours, days,
+  ns, us, ms, seconds, minutes, hours, days, HOURS_PER_DAY,
   TFLOPS, GBps, TBps, Gbps,
   thousand, million, billion, trillion,
   toGiB, toMs, toUs, toDays, toHours, daysToYears, toTFLOPS, toGBps,

@@ -20,6 +20,11 @@ const MEBI = 2 ** 20;
 const GIBI = 2 ** 30;
 const TEBI = 2 ** 40;
 const BITS_PER_BYTE = 8;
+const SECONDS_PER_MINUTE = 60;
+const SECONDS_PER_HOUR = 3600;
+/** Hours in a day: the civil day, 24 hours of 3,600 seconds (no leap seconds in a plan's span). */
+export const HOURS_PER_DAY = 24;
+const SECONDS_PER_DAY = HOURS_PER_DAY * SECONDS_PER_HOUR;
 
 // Sizes (decimal, as datasheets and nccl-tests use them, and binary, as allocators use them).
 export const KB = (x: number): Bytes => x * KILO;
@@ -36,9 +41,9 @@ export const ns = (x: number): Seconds => x / GIGA;
 export const us = (x: number): Seconds => x / MEGA;
 export const ms = (x: number): Seconds => x / KILO;
 export const seconds = (x: number): Seconds => x;
-export const minutes = (x: number): Seconds => x * 60;
-export const hours = (x: number): Seconds => x * 3600;
-export const days = (x: number): Seconds => x * 86400;
+export const minutes = (x: number): Seconds => x * SECONDS_PER_MINUTE;
+export const hours = (x: number): Seconds => x * SECONDS_PER_HOUR;
+export const days = (x: number): Seconds => x * SECONDS_PER_DAY;
 
 // Rates.
 export const TFLOPS = (x: number): FlopPerSecond => x * TERA;
@@ -57,8 +62,8 @@ export const trillion = (x: number): Count => x * TERA;
 export const toGiB = (b: Bytes): number => b / GIBI;
 export const toMs = (s: Seconds): number => s * KILO;
 export const toUs = (s: Seconds): number => s * MEGA;
-export const toDays = (s: Seconds): number => s / 86400;
-export const toHours = (s: Seconds): number => s / 3600;
+export const toDays = (s: Seconds): number => s / SECONDS_PER_DAY;
+export const toHours = (s: Seconds): number => s / SECONDS_PER_HOUR;
 /** Days as years: the Julian year, 365.25 days (IAU). */
 export const daysToYears = (days: number): number => days / 365.25;
 export const toTFLOPS = (f: FlopPerSecond): number => f / TERA;

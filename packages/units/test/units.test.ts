@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  GB, GiB, Gbps, TFLOPS, us, days, hours, minutes, formatBytes, formatBytesDecimal, formatDuration, formatSeconds, formatFlops,
+  GB, GiB, Gbps, TFLOPS, us, days, hours, minutes, toDays, toHours, HOURS_PER_DAY, formatBytes, formatBytesDecimal, formatDuration, formatSeconds, formatFlops,
   countOf, formatBandwidth, formatGrouped, formatCount, formatCountExact, formatPercent, formatPercentChange, parseBytes, parseCount, parseDecimal, toGBps, gcd, lcm,
 } from '../src/index.ts';
 
@@ -15,6 +15,14 @@ describe('constructors', () => {
   it('scales FLOP/s and microseconds to SI', () => {
     expect(TFLOPS(312)).toBe(312e12);
     expect(us(15)).toBeCloseTo(15e-6, 18);
+  });
+  it('keeps times in seconds: an hour is 3,600, a day 24 hours (86,400 s), and converts back exactly', () => {
+    expect(minutes(1)).toBe(60);
+    expect(hours(1)).toBe(3600);
+    expect(HOURS_PER_DAY).toBe(24);
+    expect(days(1)).toBe(86_400);
+    expect(toHours(days(1))).toBe(HOURS_PER_DAY);
+    expect(toDays(hours(36))).toBe(1.5);
   });
 });
 

@@ -2,7 +2,7 @@
  * The memory section of `trainplan estimate`'s report: the table of one GPU's memory, what its rows hold, and for a
  * plan that does not fit, the switches it leaves off with what each would leave it needing.
  */
-import { FRAGMENTATION, RUNTIME_RESERVE } from '@trainplan/planner';
+import { FRAGMENTATION, TRAINING_RUNTIME_RESERVE } from '@trainplan/planner';
 import type { EstimateOk, MemoryJson } from '@trainplan/protocol';
 import { formatBytes, formatPercent, MiB } from '@trainplan/units';
 import { bar } from './bars.ts';
@@ -42,9 +42,9 @@ function rowNotes(m: MemoryJson, r: Resolved | undefined): string[] {
     notes.push('  weights: the 16-bit weights and Transformer Engine\'s FP8 copies of the linear weights with their transposes (2 B per matrix parameter)');
   }
   const fragmentation = FRAGMENTATION * m.activationsBytes;
-  const rest = m.otherBytes - RUNTIME_RESERVE - fragmentation;
+  const rest = m.otherBytes - TRAINING_RUNTIME_RESERVE - fragmentation;
   const restText = r?.zeroStage === 3 ? 'the ZeRO-3 unit gathered whole' : 'the fp32 gradient copy built at the optimizer step';
-  notes.push(`  other: ${formatBytes(RUNTIME_RESERVE)} runtime reserve (CUDA context, cuBLAS workspaces, NCCL buffers)`
+  notes.push(`  other: ${formatBytes(TRAINING_RUNTIME_RESERVE)} runtime reserve (CUDA context, cuBLAS workspaces, NCCL buffers)`
     + ` + ${formatBytes(fragmentation)} allocator fragmentation (${formatPercent(FRAGMENTATION)} of the activations)`
     + (rest > NEGLIGIBLE_BYTES ? ` + ${formatBytes(rest)} ${restText}` : ''));
   return notes;

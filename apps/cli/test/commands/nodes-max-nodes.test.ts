@@ -8,7 +8,7 @@ async function cli(args: string[]) {
   return { code, out: io.out(), err: io.err() };
 }
 
-/** The capacity search's largest size: MAX_NODES in packages/search/src/capacity-sizer.ts (65,536 GPUs of 8-GPU nodes). */
+/** The capacity search's largest size: MAX_NODES in packages/search/src/capacity-limits.ts (65,536 GPUs of 8-GPU nodes). */
 const LARGEST = '8,192 nodes';
 
 describe('trainplan nodes: the search\'s largest size is said where it matters', () => {

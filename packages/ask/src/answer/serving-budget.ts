@@ -1,5 +1,5 @@
 import type { InferencePointJson } from '@trainplan/protocol';
-import { countOf, formatCountExact } from '@trainplan/units';
+import { countOf, formatCountExact, HOURS_PER_DAY } from '@trainplan/units';
 import { compactCount, formatDays, moneyText, statedMoney } from '../format.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
 import { budgetClause, planVerdict } from './budget-verdict.ts';
@@ -19,7 +19,6 @@ interface Period {
   readonly words: string;
 }
 
-const HOURS_PER_DAY = 24;
 
 /** The period asked per ("a month"), else the stated span served ("for 3 months": the deadline the parser read, in days). */
 function periodServed(q: Pick<ParsedQuestion, 'text' | 'stated'>): Period | undefined {

@@ -1,5 +1,5 @@
 import type { InferencePointJson } from '@trainplan/protocol';
-import { countOf, million, toDays, toHours } from '@trainplan/units';
+import { countOf, HOURS_PER_DAY, million, toDays, toHours } from '@trainplan/units';
 import { formatDays, moneyText } from '../format.ts';
 import { priceText } from '../lexicon/price.ts';
 import { costUnit, unitWord } from '../lexicon/serving.ts';
@@ -21,7 +21,6 @@ const MILLION = million(1);
 /** "$0.124" in the question's currency; with none given, the bare amount. */
 const money = (amount: number, p: AskParameters): string => moneyText(amount, p.currency);
 
-const HOURS_PER_DAY = 24;
 /**
  * Hours in a period a cost is asked per: a month is DAYS_PER_MONTH (30) days, 720 hours, and a year DAYS_PER_YEAR (365)
  * days, 8,760 hours, as every answer takes them (a deadline "in a month" is 30 days: lexicon/quantities.ts), so that a

@@ -83,7 +83,10 @@ export const constraintsSchema = withDefault(object({
   })),
 }, { expected: 'a constraints object', description: 'Limits on the space searched.' }), {});
 
-export const objectiveSchema = withDefault(enumOf(['throughput', 'time-to-train', 'cost'], {
+/** What a search optimises: tokens/s, days to train, or money. */
+export const SEARCH_OBJECTIVES = ['throughput', 'time-to-train', 'cost'] as const;
+
+export const objectiveSchema = withDefault(enumOf(SEARCH_OBJECTIVES, {
   description: "What to optimise: tokens/s, days to train (needs training.tokens), or money (needs tokens and pricePerGpuHour).",
 }), 'throughput');
 

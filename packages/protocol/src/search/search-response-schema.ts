@@ -11,6 +11,7 @@ import { jsonSchemaDocument, validate, type Validation } from '../schema/validat
 import {
   closestSchema, count, issuesSchema, label, message, open, planScenarioSchema, searchPlanSchema, seconds,
 } from './response-parts.ts';
+import { SEARCH_OBJECTIVES } from './request-parts.ts';
 import type { SearchResponseJson } from './wire.ts';
 
 /** The most plans an answer lists: the request's `top` is at most 100 (request-parts.ts topSchema). */
@@ -44,7 +45,7 @@ const alternative = object({
 
 const searchOk = object({
   ok: literal(true),
-  objective: enumOf(['throughput', 'time-to-train', 'cost'], { description: 'What was optimised.' }),
+  objective: enumOf(SEARCH_OBJECTIVES, { description: 'What was optimised.' }),
   spaceSize, candidatesEvaluated, fullEstimates, budgetExhausted,
   pruned: prunedList,
   best: searchPlanSchema,

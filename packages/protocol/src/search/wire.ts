@@ -5,8 +5,10 @@
 import type { PruneReason } from '@trainplan/search';
 import type { EstimateOk, FieldIssue, ScenarioInput } from '../wire.ts';
 import type { NvlinkDomainsJson } from './nvlink-domains.ts';
+import type { SEARCH_OBJECTIVES } from './request-parts.ts';
 
-export type SearchObjectiveId = 'throughput' | 'time-to-train' | 'cost';
+/** What a search optimises (request-parts.ts SEARCH_OBJECTIVES, the list the request and the answer are validated against). */
+export type SearchObjectiveId = (typeof SEARCH_OBJECTIVES)[number];
 
 export interface SearchPlanJson {
   rank: number;

@@ -1,5 +1,6 @@
 import type { Bytes, Seconds } from '@trainplan/units';
 import { slotIterations } from './chunk-batch-limit.ts';
+import { KV_BLOCK_TOKENS } from './kv-block.ts';
 
 /**
  * How a replica batches its sequences. 'static': a batch of b prompts is prefilled together, then
@@ -164,9 +165,6 @@ export function continuousIteration(options: {
   const waitSeconds = batch > 1 ? iterationSeconds : 0;
   return { iterationSeconds, interTokenSeconds: iteration(batch - 1), slotIterations: life, carryingSeconds, firstTokenSeconds: waitSeconds + carryingSeconds };
 }
-
-/** vLLM's default KV block: 16 tokens (PagedAttention, Kwon et al. 2023 §4.2; `block_size` in vLLM's cache config). */
-export const KV_BLOCK_TOKENS = 16;
 
 /**
  * KV-cache tokens a sequence holds on average under continuous batching with a paged cache (vLLM's

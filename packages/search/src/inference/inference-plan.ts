@@ -176,10 +176,10 @@ export interface ShapeMemo {
  * CUDA context, cuBLAS workspace, NCCL buffers and CUDA graphs; the forward pass's activations, which grow with
  * the tokens it takes, are counted apart (forwardActivationBytes). 2 GiB is an assumption, neither measured nor
  * from a source: training's reserve for the same context, workspaces and buffers (@trainplan/planner
- * RUNTIME_RESERVE, 1.5 GiB, itself given without a source) with room for the CUDA graphs a serving engine
+ * TRAINING_RUNTIME_RESERVE, 1.5 GiB, itself given without a source) with room for the CUDA graphs a serving engine
  * captures and a training step does not. It dates from when this reserve also held one step's activations.
  */
-const RUNTIME_RESERVE: Bytes = GiB(2);
+const SERVING_RUNTIME_RESERVE: Bytes = GiB(2);
 
 /**
  * KV-cache bytes per token on one GPU (@trainplan/model's kvCacheBytesPerToken), each value in `precision` (the
@@ -313,7 +313,7 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
   );
   const capacity = base.gpu.hbmBytes;
   const usable = capacity * (shape.gpuMemoryUtilization ?? 1);
-  const free = usable - weights - draftWeights - RUNTIME_RESERVE - kvShared;
+  const free = usable - weights - draftWeights - SERVING_RUNTIME_RESERVE - kvShared;
   const fits = (batch: number) => kvPerSequence * batch + activations(batch) <= free;
   // Both terms grow with the batch: the largest that fits is a bisection below what the KV cache alone allows.
   const kvOnly = Math.floor(free / kvPerSequence);
@@ -321,7 +321,7 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
   const maxBatch = memo.maxBatch ??= kvOnly >= 1 && fits(1) ? lastHolding(1, kvOnly, fits) : 0;
   const kv = kvPerSequence * b + kvShared;
   const activationBytes = activations(b);
-  const total = weights + draftWeights + kv + activationBytes + RUNTIME_RESERVE;
+  const total = weights + draftWeights + kv + activationBytes + SERVING_RUNTIME_RESERVE;
 
   // The batch runs as k = min(p, b) micro-batches of m sequences, for prefill as for decode.
   const microBatches = Math.min(p, b);
@@ -404,7 +404,7 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
       ? `${gib(usable)} of the ${base.gpu.name}'s ${gib(capacity)} may be used (gpuMemoryUtilization ${shape.gpuMemoryUtilization})`
       : `the ${base.gpu.name} has ${gib(capacity)}`;
     return fail('out-of-memory', `needs ${gib(total)} per GPU (weights ${gib(weights + draftWeights)}, KV cache ${gib(kv)}, `
-      + `activations ${gib(activationBytes)} for ${forwardTokens(b).toLocaleString('en-US')} tokens in one forward pass, runtime ${gib(RUNTIME_RESERVE)}), ${has}`);
+      + `activations ${gib(activationBytes)} for ${forwardTokens(b).toLocaleString('en-US')} tokens in one forward pass, runtime ${gib(SERVING_RUNTIME_RESERVE)}), ${has}`);
   }
   if (chunkLimit !== undefined && b > chunkLimit.sequences) {
     return fail('prefill-chunk', `batch ${b.toLocaleString('en-US')} cannot be kept running: ${chunkLimitWhy(chunkLimit)}, so the chunk keeps at most `

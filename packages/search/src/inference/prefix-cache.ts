@@ -1,4 +1,4 @@
-import { KV_BLOCK_TOKENS } from './continuous-batching.ts';
+import { KV_BLOCK_TOKENS } from './kv-block.ts';
 
 /**
  * Prefix caching under continuous batching: every prompt opens with the same tokens (a system prompt,
