@@ -1,5 +1,7 @@
 import { ASKS_MOST_CONCURRENT, costUnit, SERVING_WORDS } from './lexicon/serving.ts';
 import type { AskParameters, IntentName } from './question.ts';
+import { ASKS_OF_USERS } from './lexicon/user-load.ts';
+import { ASKS_OPTIMIZER_STATES } from './lexicon/optimizer-states.ts';
 
 /**
  * The intent of a question from its wording, checked in a fixed order so that each phrasing has one
@@ -87,6 +89,10 @@ export function inferenceCue(text: string, stated: AskParameters): string | unde
   // list), never a training run's.
   const perMillion = costUnit(text);
   if (perMillion !== undefined && !SAYS_TRAINING_ITSELF.test(text)) return `"${perMillion.written}"`;
+  // Users, requests, hosting or a chat: who a served model answers, never a training run's (QA: "keep llama3-70b active for
+  // 1M users" was planned as training on 15T tokens). Before "how long" and GPU-hours, which a service is asked in too.
+  const users = ASKS_OF_USERS.exec(text);
+  if (users !== null && !SAYS_TRAINING_ITSELF.test(text)) return `"${users[0].trim()}"`;
   if (SAYS_TRAINING.test(text) || TRAINING_FIGURES.some((field) => stated[field] !== undefined)) return undefined;
   const cluster = stated.nodes !== undefined || stated.gpus !== undefined || stated.gpu !== undefined;
   if (cluster && RUNS.test(text)) return `"run" a model on GPUs`;
@@ -134,7 +140,8 @@ export function classify(text: string, stated: AskParameters): IntentName {
   const cluster = stated.nodes !== undefined || stated.gpus !== undefined;
   // A price and a cluster with no model: what running it costs ("what does it cost per day to run 128 H100 nodes at $2/GPU-hour").
   if (cluster && stated.pricePerGpuHour !== undefined && stated.model === undefined && stated.customModel === undefined) return 'rate';
-  if (MEMORY.test(text)) return 'memory';
+  // "Optimizer state space", "adam states size": the memory the states take (lexicon/optimizer-states.ts), never a search.
+  if (MEMORY.test(text) || ASKS_OPTIMIZER_STATES.test(text)) return 'memory';
   // "How many GPU-hours" with no cluster: the fewest any cluster spends (the cheapest), not a default 128 nodes' own.
   if (!cluster && GPU_HOURS_COUNT.test(text)) return 'cheapest';
   if (TIME_COUNT.test(text) || GPU_HOURS_COUNT.test(text)) return 'time';

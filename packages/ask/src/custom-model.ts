@@ -84,6 +84,12 @@ export interface CustomModel {
   askedParameters: number;
   /** The shape's own parameter count. */
   parameters: number;
+  /**
+   * Dropout as the family's rows were trained (presets' trainedWithDropout: off for every Llama, on for GPT-3): the
+   * contract gives a model object Megatron's default, on (protocol resolve.ts defaultDropout), which no Llama-style
+   * decoder trained with (QA: a Llama 3-style 80B was planned with dropout's masks and their traffic).
+   */
+  trainedWithDropout: boolean;
 }
 
 export type CustomModelResult = { ok: true; model: CustomModel; reading: string } | { ok: false; problem: string };
@@ -169,7 +175,7 @@ export function customModelOfSize(parameters: number, asked: string, family: Sha
   const reading = width.between === undefined
     ? `${described}${gpt ? 'width and heads' : 'width, heads and FFN'} of ${row.shape.name} (${citation(row)}), the published ${gpt ? '' : `${family.label} `}shape nearest in size, ${layered}`
     : `${described}${interpolationReading(width, width.between, layered)}`;
-  return { ok: true, model: { shape, askedParameters: parameters, parameters: count }, reading };
+  return { ok: true, model: { shape, askedParameters: parameters, parameters: count, trainedWithDropout: row.trainedWithDropout }, reading };
 }
 
 /** How an interpolated width was chosen, as the reading says it. */

@@ -24,6 +24,8 @@ import { takeComparedPrecisions } from './lexicon/precisions.ts';
 import { SUPERPOD_WHY, takeUnmodelledSettings } from './lexicon/unmodelled-settings.ts';
 import { takeInNetworkReduction, takeNetwork } from './lexicon/network.ts';
 import { takeUptime } from './lexicon/uptime.ts';
+import { SPARE_NOT_PLANNED, spareProblem, takeSpareNodes } from './lexicon/spare-nodes.ts';
+import { takeUserLoad, userBaseWhy, usersReading } from './lexicon/user-load.ts';
 import { findUnreadTime, takeNamedSpan } from './lexicon/named-spans.ts';
 import { servingBesideFineTuning, servingPartOf } from './mixed-question.ts';
 import { COUNT_KILO, decimalCommas, spelledScales, writtenNumbers } from './lexicon/numbers.ts';
@@ -40,6 +42,7 @@ import { resolveDraft } from './speculative.ts';
 import { comparedLayout, layoutOfFields, takeOtherLayouts } from './lexicon/layouts.ts';
 import { layoutsProblem } from './compared-layouts.ts';
 import { takeBareTokens } from './lexicon/bare-tokens.ts';
+import { ASKS_MODEL_SIZE, asksWhatBudgetTrains } from './lexicon/model-size-asked.ts';
 import { DATA_BYTES_WHY, takeDataBytes } from './lexicon/data-bytes.ts';
 import { comparedModels, MAX_COMPARED, modelsNotCompared, takeOtherModels, type ResolvedModel } from './lexicon/compared-models.ts';
 import type { ModelMatch } from './lexicon/models.ts';
@@ -54,13 +57,12 @@ const COMPARES = /\b(?:vs\.?|versus|or|compar\w*|against|better)\b/;
 /** Intents that plan a training run, whose recompute a question may ask about. */
 const TRAINING_PLANS: ReadonlySet<string> = new Set(['nodes', 'cheapest', 'time', 'config', 'memory', 'estimate']);
 
-/** "How big a model", "how many parameters can I train", "the largest model": a model size asked, not named. */
-const ASKS_MODEL_SIZE = /\bhow (?:big|large) (?:of )?(?:an? )?model\b|\bhow many param(?:eter)?s (?:can|could|should|would)\b|\bwhat (?:size (?:of )?)?model size\b|\bwhat size (?:of )?model\b|\b(?:largest|biggest) model\b|\bmax(?:imum)? model size\b/;
 /** The problem of a question that plans no model it names: the one a GPU's own figures are asked with (answer/gpu-facts.ts). */
 export const NAME_A_MODEL = `name a model: a preset id such as gpt3-175b or llama3-70b, or a size such as 175B, ${SHAPE_AS_MODEL_OBJECT}`;
 /** Why a model size asked is not answered, and the question that is. */
 export const MODEL_SIZE_NOT_ANSWERED = 'how big a model a budget trains is not answered here: I plan a model you name; name one to check it, '
-  + 'e.g. "can we train llama3-70b on 10T tokens with 2M H100 GPU-hours", or ask "how many tokens for 70B" for a size\'s compute-optimal tokens';
+  + 'e.g. "can we train llama3-70b on 10T tokens with 2M H100 GPU-hours", or ask "how many tokens for 70B" for a size\'s compute-optimal tokens, '
+  + 'or leave the tokens out for the compute-optimal size a budget trains ("what\'s the biggest model I can train with 2M H100 GPU-hours")';
 
 /**
  * "m 8", "m=8" in a question asking a pipeline bubble: its micro-batches ("8 microbatches"), as Narayanan et al. SC'21 name
@@ -434,6 +436,10 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   const uptime = takeUptime(s);
   if (uptime?.ok === true) stated.uptime = uptime.uptime;
   else if (uptime !== undefined) problems.push(uptime.problem);
+  // Spare nodes ("with 8 spare nodes", "5% headroom for failures"): before the settings no plan models, whose "failures" it holds (lexicon/spare-nodes.ts).
+  const spare = takeSpareNodes(s);
+  const spareRefused = spare === undefined ? undefined : spareProblem(spare, asTyped(text, spare.written));
+  if (spareRefused !== undefined) problems.push(spareRefused);
   // Before any count or duration: "at 700W" is power, never 700 weeks; "90% goodput" no percentage read elsewhere.
   const notRead: NotRead[] = takeUnmodelledSettings(s, (phrase) => asTyped(text, phrase));
   if (unmodelledAside !== undefined) notRead.push({ phrase: unmodelledAside, why: `${unmodelledWhy}: the plan is for the GPU named beside it` });
@@ -467,6 +473,10 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   Object.assign(stated, takeServing(s));
   // A KV cache held "for 32 requests of 8k tokens", "at 2048 tokens": the sequences at once and each one's context (kv-cache.ts).
   Object.assign(stated, takeKvCacheLoad(s, normal));
+  // Users at once in other words or at a scale ("1M active users"); a user base ("1M monthly users") said not a load (lexicon/user-load.ts).
+  const users = takeUserLoad(s, stated.concurrency !== undefined);
+  if (users.concurrency !== undefined) stated.concurrency = users.concurrency;
+  notRead.push(...users.userBases.map((b) => ({ phrase: `"${asTyped(text, b)}"`, why: userBaseWhy(asTyped(text, b)) })));
   // A length no pattern read, seen before the training budget's patterns take its number ("2e6 token prompts").
   const unreadLength = findUnreadLength(s.text);
   const unnamedLatency = findUnnamedLatencyBound(s);
@@ -626,7 +636,8 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   // The other models compared: compared where nothing else is (one comparison a question); each one not compared said,
   // never dropped unsaid.
   // A model named apart from the compared run ("train llama3-8b on 64 H100, also llama3-70b"): said, never dropped unsaid.
-  const unjoined = otherModels?.unjoined.filter((o) => o !== bareTokens?.mention) ?? [];
+  // Nor a count of users ("1B active users"), read as a load or a user base (lexicon/user-load.ts).
+  const unjoined = otherModels?.unjoined.filter((o) => o !== bareTokens?.mention && !users.counts.includes(o.written)) ?? [];
   if (unjoined.length > 0) {
     notRead.push(...modelsNotCompared(unjoined.map((o) => asTyped(text, o.written)), 'no word compares it with the first; ask again naming it, or "A vs B"'));
   }
@@ -665,6 +676,8 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
     delete facts.comparedModels;
   }
   if (servingPart !== undefined) notRead.push(servingPart.left);
+  // Spares are added where the answer sizes the cluster (answer/spare-nodes.ts); elsewhere said not read.
+  if (spare !== undefined && spareRefused === undefined && intent !== 'nodes' && intent !== 'cheapest') notRead.push({ phrase: `"${asTyped(text, spare.written)}"`, why: SPARE_NOT_PLANNED });
   // The uptime is planned where the nodes search answers (nodes, cheapest, and how long with no layout fixed); elsewhere the
   // answer's times are at 100%, said so rather than dropped.
   if (uptime?.ok === true && facts.uptime !== undefined && !plansUptime(intent, facts)) {
@@ -696,6 +709,9 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
     notRead.push({ phrase: `"${asTyped(text, perMillion.written)}"`, why: 'a cost per million tokens is a serving price; a training plan gives the whole run\'s cost: divide it by the tokens in millions, or ask "serve …" for serving\'s' });
   }
   if (model?.assumed !== undefined && model.model !== undefined) readings.push({ field: 'model', value: model.model, text: model.assumed });
+  if (users.written !== undefined && users.concurrency !== undefined && facts.concurrency === users.concurrency) {
+    readings.push({ field: 'concurrency', value: users.concurrency, text: usersReading(asTyped(text, users.written), users.concurrency) });
+  }
   const dense = served.model?.active?.reading;
   if (dense !== undefined && model === served.model && (facts.model !== undefined || facts.customModel !== undefined)) {
     const typed = dense.replace(/^"([^"]+)"/, (_m, phrase: string) => `"${asTyped(text, phrase)}"`);
@@ -819,7 +835,9 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   if (intent !== 'help' && intent !== 'collective' && intent !== 'rate' && parameters.model === undefined && parameters.customModel === undefined && model?.unknownSize === undefined && model?.unmodelled === undefined) {
     // "How big a model can we train on …": the largest model a budget trains is no plan here, said as such (QA: "2M gpu hours"
     // was read as a 2M-parameter model and refused as too small).
-    problems.push(ASKS_MODEL_SIZE.test(normal) ? MODEL_SIZE_NOT_ANSWERED : NAME_A_MODEL);
+    // Asked of a budget with no token count ("what can I train for $1M at $2/GPU-hour"): the compute-optimal size is the
+    // answer (answer/compute-optimal.ts), no model to name.
+    if (!asksWhatBudgetTrains(normal, intent, facts)) problems.push(ASKS_MODEL_SIZE.test(normal) ? MODEL_SIZE_NOT_ANSWERED : NAME_A_MODEL);
   }
   if (parameters.model !== undefined && modelById(parameters.model) === undefined) problems.push(`unknown model ${parameters.model}`);
   // "-2T tokens", "-64 h100": no count, size or time is below 0, and the patterns read the digits alone. Said unless a

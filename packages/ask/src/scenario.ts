@@ -21,6 +21,8 @@ export function scenarioOf(p: AskParameters): ScenarioInput {
   if (p.precision !== undefined) training.precision = p.precision;
   if (p.seqLength !== undefined) training.seqLength = p.seqLength;
   if (p.tokens !== undefined) training.tokens = p.tokens;
+  // A model sized in a family's style trains as its rows did (custom-model.ts trainedWithDropout); a preset states its own.
+  if (p.customModel !== undefined) training.dropout = p.customModel.trainedWithDropout;
   const parallelism: NonNullable<ScenarioInput['parallelism']> = {};
   if (p.tensor !== undefined) parallelism.tensor = p.tensor;
   if (p.pipeline !== undefined) parallelism.pipeline = p.pipeline;

@@ -272,3 +272,22 @@ describe('answer: a custom size end to end', () => {
     expect(renderText(big)).not.toMatch(/NaN|undefined/);
   });
 });
+
+/**
+ * A model sized in a family's style trains as the family's rows did: the contract gives a model object Megatron's
+ * dropout (on), which no Llama trained with (presets' trainedWithDropout). QA: a Llama 3-style size was planned with
+ * dropout's masks, a GPT-style one rightly keeps them as GPT-3 did.
+ */
+describe('a custom model\'s dropout is its family\'s', () => {
+  it.each([
+    ['how long to train llama3-7b on 1T tokens on 16 h100 nodes with tp 1 pp 1', false],
+    ['how long to train a 30b model on 1T tokens on 16 h100 nodes with tp 8 pp 1', true],
+  ])('"%s" plans dropout %s, as the rows it is shaped from trained', (question, dropout) => {
+    const q = parse(question);
+    expect(q.problems).toEqual([]);
+    expect(q.stated.customModel?.trainedWithDropout).toBe(dropout);
+    const answer = ask(question, { publicUrl: null });
+    expect(answer.ok).toBe(true);
+    expect((answer.data as EstimateOk | undefined)?.resolved.dropout).toBe(dropout);
+  });
+});

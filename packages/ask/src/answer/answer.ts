@@ -22,9 +22,12 @@ import { comparedModelsOf } from './compared-models.ts';
 import { comparedPrecisionsOf, PRECISION_FIGURES } from './compared-precisions.ts';
 import { gpuName } from './describe-estimate.ts';
 import { asTrainingMemory } from './training-memory.ts';
+import { asOptimizerStates } from './optimizer-states.ts';
+import { withSpareNodes } from './spare-nodes.ts';
 import { asTrainingThroughput } from './training-throughput.ts';
 import { fractionProblems } from './whole-counts.ts';
 import { answerTokensBought, asksTokensBought } from './tokens-bought.ts';
+import { answerComputeOptimal, asksComputeOptimal } from './compute-optimal.ts';
 import { withTrainingFlops } from './training-flops.ts';
 import { asBestGpuComparison, BEST_GPU_NOTE } from './best-gpu.ts';
 import { hasFixedConfiguration, searchesLayout } from '../defaults.ts';
@@ -55,6 +58,8 @@ function answerOf(q: ParsedQuestion, options: AnswerOptions): Answer {
   // "What is the peak bf16 of the b200", "how much memory does an h200 have": the GPU's own figures, no model to plan
   // (gpu-facts.ts); before the help, which would refuse them for naming no model.
   if (fractions.length === 0 && asksGpuFacts(q)) return answerGpuFacts(q);
+  // "What can I train for $1M at $2/GPU-hour": the compute-optimal model a budget trains, or why it cannot be sized (compute-optimal.ts).
+  if (fractions.length === 0 && asksComputeOptimal(q)) return answerComputeOptimal(q, (x) => answerNodesOrTime(x, options, publicUrl));
   if (q.intent === 'help' || q.problems.length > 0 || fractions.length > 0) return answerHelp(q, [...q.problems, ...fractions]);
   // Models to compare ("7B vs 13B on 64 H100"): the question answered of each, side by side (compared-models.ts).
   // Parse compares models only where nothing else is compared, and never for a collective or a rate. First: "tokens
@@ -95,8 +100,9 @@ function answerOf(q: ParsedQuestion, options: AnswerOptions): Answer {
   const compared = q.stated.layouts !== undefined;
   switch (q.intent) {
     case 'memory':
-      return asTrainingMemory(q, compared ? answerLayoutComparison(q, publicUrl)
-        : searchesLayout(q.intent, q.stated) ? answerBestConfiguration(q, options, publicUrl) : answerFixedConfiguration(q, publicUrl));
+      // "Optimizer state space for …": the states first (optimizer-states.ts), the whole memory after.
+      return asOptimizerStates(q, asTrainingMemory(q, compared ? answerLayoutComparison(q, publicUrl)
+        : searchesLayout(q.intent, q.stated) ? answerBestConfiguration(q, options, publicUrl) : answerFixedConfiguration(q, publicUrl)));
     case 'estimate':
       return asTrainingThroughput(q, compared ? answerLayoutComparison(q, publicUrl)
         : searchesLayout(q.intent, q.stated) ? answerBestConfiguration(q, options, publicUrl) : answerFixedConfiguration(q, publicUrl));
@@ -116,7 +122,8 @@ function answerOf(q: ParsedQuestion, options: AnswerOptions): Answer {
       (n) => answerNodesOrTime(n, options, publicUrl)));
     case 'nodes':
     case 'cheapest':
-      return answerNodesOrTime(q, options, publicUrl);
+      // "… with 8 spare nodes": the spares added to the nodes that train (spare-nodes.ts).
+      return withSpareNodes(q, answerNodesOrTime(q, options, publicUrl));
     case 'config':
       return answerBestConfiguration(q, options, publicUrl);
   }

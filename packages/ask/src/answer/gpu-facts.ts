@@ -4,11 +4,12 @@ import { formatBytes, formatGrouped, toGBps, toTFLOPS } from '@trainplan/units';
 import { matchHardware } from '../lexicon/hardware.ts';
 import { ENERGY_NOT_MODELLED } from '../lexicon/unmodelled-settings.ts';
 import { WHICH_INFINIBAND } from '../lexicon/network.ts';
-import { ASKS_HOW_MANY, asksInt8, asksSharp, asksSparsity, gpuFactsAsked, precisionsAsked, type GpuFact } from '../lexicon/gpu-facts.ts';
+import { ASKS_FP64, ASKS_HOW_MANY, asksInt8, asksSharp, asksSparsity, gpuFactsAsked, precisionsAsked, type GpuFact } from '../lexicon/gpu-facts.ts';
 import { NAME_A_MODEL, normalize } from '../parse.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
 import type { Answer, AnswerFigure } from './answer-types.ts';
 import { gpuName } from './describe-estimate.ts';
+import { FP64_NOTE } from './fp64-note.ts';
 import { intraNodeName, networkFigures, networkNotes, networkText, nodeNetworkOf, usesNvlink, type NodeNetwork } from './system-network.ts';
 
 /**
@@ -73,7 +74,7 @@ const SPARSITY_SPEEDUP = 2;
 const hasSparsity = (g: GpuSpec): boolean => g.generation !== 'volta';
 
 /** What the question asks of the peaks beyond the precisions: the sparse rate, an INT8 one. */
-interface PeakAsked { precisions: readonly Precision[]; sparse: boolean; int8: boolean }
+interface PeakAsked { precisions: readonly Precision[]; sparse: boolean; int8: boolean; fp64: boolean }
 
 /** "BF16 989 TFLOP/s dense (1,979 TFLOP/s with 2:4 sparsity)": one precision's peak, its sparse rate where asked and held. */
 function onePeak(g: GpuSpec, p: Precision, sparse: boolean): string {
@@ -132,7 +133,8 @@ interface GpuAsked { g: GpuSpec; node: NodeNetwork | undefined; nodeNamed: boole
 /** One fact of a GPU in words, for the headline. */
 function factText({ g, node, nodeNamed }: GpuAsked, fact: GpuFact, asked: PeakAsked, sharpFirst: boolean): string {
   switch (fact) {
-    case 'peak': return peakText(g, asked);
+    // FP64 asked: said not kept before the peaks held, which answer a question it is not (fp64-note.ts).
+    case 'peak': return `${asked.fp64 ? 'no FP64 rate kept (the notes say why); ' : ''}${peakText(g, asked)}`;
     case 'memory': return `${formatBytes(g.hbmBytes)} of HBM, the capacity nvidia-smi reports`;
     case 'memoryBandwidth': return `memory bandwidth ${gbpsText(g.hbmBandwidth)}`;
     case 'nvlink': return nvlinkText(g, nodeNamed ? node : undefined);
@@ -173,7 +175,7 @@ export function answerGpuFacts(q: ParsedQuestion): Answer {
   const asked = gpuFactsAsked(normal);
   // The node's network says its NVLink too: said once.
   const facts = asked.includes('network') ? asked.filter((f) => f !== 'nvlink') : asked;
-  const peaks: PeakAsked = { precisions: precisionsAsked(normal), sparse: asksSparsity(normal), int8: asksInt8(normal) };
+  const peaks: PeakAsked = { precisions: precisionsAsked(normal), sparse: asksSparsity(normal), int8: asksInt8(normal), fp64: ASKS_FP64.test(normal) };
   const sharpFirst = asksSharp(normal);
   const named = [{ gpu: q.stated.gpu!, system: q.stated.system }, ...(q.stated.comparedGpus ?? [])];
   const gpus = named.flatMap(({ gpu: id, system }) => {
@@ -201,6 +203,7 @@ export function answerGpuFacts(q: ParsedQuestion): Answer {
   });
   const gpuFigures = !networkOnly || gpus.some(({ node }) => node === undefined);
   const notes = [
+    ...(peaks.fp64 ? [FP64_NOTE] : []),
     ...(gpuFigures ? [
       'Peaks are dense tensor-core rates, without 2:4 sparsity (the sparse figures datasheets also quote are twice these); FP32 is the rate without tensor cores.',
       'Memory is the capacity nvidia-smi reports (memory.total); CUDA lets an allocator have a few hundred MiB less.',

@@ -50,6 +50,7 @@ interface Training {
   globalBatchSize?: number;
   precision: NonNullable<AskParameters['precision']>;
   seqLength?: number;
+  dropout?: boolean;
 }
 
 /**
@@ -58,7 +59,11 @@ interface Training {
  * then misses is left unsaid beside it (issuesWords).
  */
 function trainingOf(p: AskParameters): { training: Training; assumptions: string[] } {
-  const rest = { precision: p.precision ?? 'bf16', ...(p.seqLength !== undefined && { seqLength: p.seqLength }) } as const;
+  const rest = {
+    precision: p.precision ?? 'bf16', ...(p.seqLength !== undefined && { seqLength: p.seqLength }),
+    // A model sized in a family's style trains as its rows did (custom-model.ts trainedWithDropout); a preset states its own.
+    ...(p.customModel !== undefined && { dropout: p.customModel.trainedWithDropout }),
+  } as const;
   if (p.globalBatchSize !== undefined) return { training: { globalBatchSize: p.globalBatchSize, ...rest }, assumptions: [] };
   const batch = defaultBatch(p);
   if (!isComputedBatch(batch)) return { training: rest, assumptions: [] };

@@ -26,13 +26,13 @@ import { gpuName } from './describe-estimate.ts';
 type NodesOk = Extract<NodesResponseJson, { ok: true }>;
 
 /** A budget the question gives, as GPU-hours, and in its own words. */
-interface Budget {
+export interface Budget {
   gpuHours: number;
   words: string;
 }
 
 /** The question's budget in GPU-hours: the GPU-hours given, or the money at the price; the lesser where both are. */
-function budgetOf(p: AskParameters): Budget | undefined {
+export function budgetOf(p: AskParameters): Budget | undefined {
   const budgets: Budget[] = [
     ...(p.gpuHours === undefined ? [] : [{ gpuHours: p.gpuHours, words: `${formatCountExact(p.gpuHours)} GPU-hours` }]),
     ...(p.costBudget === undefined || p.pricePerGpuHour === undefined ? [] : [{

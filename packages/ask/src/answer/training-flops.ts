@@ -21,7 +21,7 @@ const ASKS_FLOPS = /\b(?:(?:how many|total|number of|amount of|how much)\s+(?:(?
 export const asksTrainingFlops = (q: ParsedQuestion): boolean => ASKS_FLOPS.test(normalize(q.text));
 
 /** "7.22e24": a FLOP count as papers write one, to three figures. */
-const flopText = (flops: number): string => flops.toExponential(2).replace('e+', 'e');
+export const flopText = (flops: number): string => flops.toExponential(2).replace('e+', 'e');
 
 /**
  * The answer with the run's model FLOPs as its headline, the plan it had after it (its headline a note); unchanged where

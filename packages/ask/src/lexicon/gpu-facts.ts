@@ -31,6 +31,8 @@ const MEMORY = /\b(?:memory|mem|hbm\w*|vram|ram)\b/;
  * b200"), an integer one ("int8", "tops"), or sparsity ("h100 sparse fp8", "with 2:4 sparsity").
  */
 const PEAK = /\b(?:peak|[tpe]?flops?(?:\/s)?|(?:tera|peta)[\s-]*flops|throughput|fp8|fp16|bf16|tf32|fp32|int8|tops|sparse|sparsity)\b/;
+/** FP64 by its names ("fp64", "float64", "double precision"): no preset keeps it, said so (answer/fp64-note.ts). */
+export const ASKS_FP64 = /\b(?:fp64|float64|f64|double[\s-]*precision)\b/;
 /** Structured sparsity asked: "sparse", "sparsity", "2:4". */
 const SPARSE = /\b(?:sparse|sparsity)\b|(?<![\d:])2:4(?![\d:])/;
 /** INT8 asked: by name, or as TOPS (tera-operations a second, the unit datasheets give integer rates in). */
@@ -50,7 +52,8 @@ export function gpuFactsAsked(normal: string): GpuFact[] {
   // "Bandwidth" alone names neither link: the memory's and NVLink's both said ("inter-node bandwidth" is the network's).
   const bandwidth = !nvlink && !memoryBandwidth && !network && BANDWIDTH.test(normal);
   const facts: GpuFact[] = [];
-  if (PEAK.test(normal)) facts.push('peak');
+  // "FP64 of the H100" asks a peak too: the peaks held are answered, FP64 said not kept (answer/fp64-note.ts).
+  if (PEAK.test(normal) || ASKS_FP64.test(normal)) facts.push('peak');
   if (!memoryBandwidth && MEMORY.test(normal)) facts.push('memory');
   if (memoryBandwidth || bandwidth) facts.push('memoryBandwidth');
   if (nvlink || bandwidth) facts.push('nvlink');

@@ -1,0 +1,87 @@
+import { SCALED_COUNT, scaledCount } from './numbers.ts';
+import type { Scanner } from './quantities.ts';
+
+/**
+ * Users as a serving question counts them. Users at once are a load (the protocol's concurrency, spread over replicas:
+ * answer/serving-users.ts): "1M active users", "10k concurrent users", "1M users online at once", "keep llama3-70b active
+ * for 1M users". A user base is not: "1M monthly users", "1M daily active users" (DAU counts the distinct users of a day,
+ * not those at once; MAU a month's), "1M users". QA: "serve llama3-70b to 1M active users" was planned for one replica with
+ * the 1M dropped unsaid (the count patterns read no "1M" before "users"), and "keep llama3-70b active for 1M users" as training.
+ * Read on the normalised text, after the serving figures (serving.ts: "64 concurrent users") and a KV cache's load
+ * (kv-cache.ts: "kv cache for 64 users"), which read their own counts first.
+ */
+
+/** Who is counted: users, and the words a product counts them in. */
+const USERS = String.raw`(?:users?|customers?|people)`;
+/** A count before them, a thousand or a million as rates and money are counted ("1M", "10k", "1 million"): SCALED_COUNT's two groups. */
+const COUNT = String.raw`(?<![\w.])${SCALED_COUNT}`;
+/** Not a count per day, week or month after it ("1M active users a month"): that is a user base. */
+const NOT_PER_PERIOD = String.raw`(?!\s+(?:a|an|per|each|every|\/)\s*(?:day|week|month|year)\b)`;
+/** A user base's period before "active" ("daily active users"): its words, so that "active" alone reads as at once. */
+const PERIOD_WORD = String.raw`(?:daily|weekly|monthly|yearly|annual|registered|total|unique)`;
+
+/**
+ * Users at once, group 1 and 2 the count: "1M active users", "10k concurrent requests", "1M simultaneous users" (a scale
+ * the plain "64 concurrent users" of serving.ts does not read); "1M users online at once", "1M users at the same time";
+ * "active for 1M users". "Active" is read as at once: a user with a conversation open has a request in flight (the reading
+ * said in the answer, usersReading). "1M daily active users" is none: the count must stand right before "active".
+ */
+const AT_ONCE = [
+  new RegExp(String.raw`${COUNT}\s*(?:(?:concurrent|simultaneous|parallel)\s+(?:${USERS}|requests?|sequences?|streams?|sessions?)|active\s+${USERS})\b${NOT_PER_PERIOD}`),
+  new RegExp(String.raw`${COUNT}\s*${USERS}\s+(?:(?:online|active)\s+)?(?:at once|at the same time|at a time|simultaneously|concurrently)\b`),
+  new RegExp(String.raw`\bactive\s+(?:for|to|with|by)\s+${COUNT}\s*${USERS}\b${NOT_PER_PERIOD}`),
+];
+
+/** A user base, as written: "1M monthly users", "1M daily active users", "1M users a month", "1M DAU", "1M users". */
+const USER_BASE = new RegExp(String.raw`${COUNT}\s*(?:(?:${PERIOD_WORD}|active)\s+)*(?:(?:active\s+)?${USERS}(?:\s+(?:a|an|per|each|every|\/)\s*(?:day|week|month|year))?|[dwm]au)\b`);
+
+/** What a question says of its users: the users at once read (with the words read), and the user bases left unread. */
+export interface UserLoad {
+  concurrency?: number;
+  /** The words the users at once were read from, for the reading said back ("1m active users"). */
+  written?: string;
+  /** Each user base written, as a load it is not ("1m monthly users"). */
+  userBases: string[];
+  /** The counts of users read, as written ("1b" of "1b active users"): a model's size they are not (parse.ts). */
+  counts: string[];
+}
+
+/** The count a users phrase opens with, as written: "1b" of "1b active users", "10 thousand" of "10 thousand users". */
+const countOf = (m: RegExpExecArray): string => m[0].slice(m[0].search(/\d/)).replace(/\s*(?:users?|customers?|people|active|concurrent|simultaneous|parallel|[dwm]au|daily|weekly|monthly|yearly|annual|registered|total|unique)\b.*$/, '').trim();
+
+/** Reads (and blanks) users at once, then the user bases left; `loaded`: a concurrency the serving figures read already. */
+export function takeUserLoad(s: Scanner, loaded: boolean): UserLoad {
+  const out: UserLoad = { userBases: [], counts: [] };
+  for (const pattern of AT_ONCE) {
+    if (loaded || out.concurrency !== undefined) break;
+    const m = s.take(pattern);
+    const count = m === undefined ? undefined : scaledCount(m[1], m[2]);
+    if (m !== undefined && count !== undefined) Object.assign(out, { concurrency: count, written: m[0].trim(), counts: [countOf(m)] });
+  }
+  for (let m = s.take(USER_BASE); m !== undefined; m = s.take(USER_BASE)) {
+    out.userBases.push(m[0].trim());
+    out.counts.push(countOf(m));
+  }
+  return out;
+}
+
+/** How users at once were read, said with the assumptions: the words, the count, and what a user base would be. */
+export const usersReading = (written: string, users: number): string =>
+  `"${written}" read as ${users.toLocaleString('en-US')} users at once, each with a request being decoded (a count per day or month is a user base, not a load)`;
+
+/**
+ * Why a user base is not planned: users over a day or a month are not users at once, the load a serving plan is sized for
+ * (daily active users count each distinct user of a day once, however briefly each one was served). The two loads that
+ * are: a concurrency, or a request rate (by Little's law, requests at once = arrival rate × time each spends served).
+ */
+export const userBaseWhy = (typed: string): string => {
+  const count = /^[\d.]+\s*(?:[kmbt]\b|thousand|million|billion|trillion)?/i.exec(typed)?.[0].trim() ?? '1000';
+  return 'a user base is not a load: a count of users, daily active users being the distinct users of a day, is no count of users at once, '
+    + `which depends on how often and how long each one asks; give the users at once, e.g. "${count} concurrent users", or a request rate, e.g. "10 requests/s"`;
+};
+
+/**
+ * A question of users, which is a serving one where no training is named (classify.ts inferenceCue): users or requests
+ * counted, or hosting or a chat named. "Host" only as a verb (never "16 hosts", "host memory", "on the host").
+ */
+export const ASKS_OF_USERS = /\b(?:users?|requests?|dau|mau|chat(?:s|ting)?|hosting|hosted)\b|(?:^|\b(?:to|i|we|and|can|could|should|would|will|me|us)\s+)host\b/;

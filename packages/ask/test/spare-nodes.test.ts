@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import type { NodesResponseJson } from '@trainplan/protocol';
+import { ask } from '../src/answer/answer.ts';
+import { nodesWithShareSpare, withSpares } from '../src/answer/spare-nodes.ts';
+import { parse } from '../src/parse.ts';
+
+const options = { publicUrl: null } as const;
+type NodesOk = Extract<NodesResponseJson, { ok: true }>;
+
+/**
+ * Spare nodes asked beside "how many nodes" are added to the nodes that train: a share r of the whole held spare is
+ * ⌈N / (1 − r)⌉ nodes, a count n is N + n. QA: "… with 5% of GPUs reserved", "keep 10% spare nodes", "with 8 spare nodes",
+ * "5% headroom for failures" were all answered 35 nodes, the reserve dropped.
+ */
+describe('the arithmetic of spares', () => {
+  it.each([
+    // ⌈35 / 0.95⌉ = ⌈36.84⌉; ⌈35 / 0.9⌉ = ⌈38.9⌉; 19 / 0.95 is exactly 20 (binary floating point gives 20.000000000000004).
+    [35, 0.05, 37],
+    [35, 0.1, 39],
+    [19, 0.05, 20],
+    [100, 0.2, 125],
+  ])('%d nodes with %d held spare: %d', (nodes, share, total) => {
+    expect(nodesWithShareSpare(nodes, share)).toBe(total);
+    // The fewest whose spare share is at least the one asked: one node fewer leaves too few spare.
+    expect((total - nodes) / total).toBeGreaterThanOrEqual(share - 1e-12);
+    expect((total - 1 - nodes) / (total - 1)).toBeLessThan(share);
+  });
+
+  it('a count of nodes adds them; a count of GPUs adds whole nodes', () => {
+    expect(withSpares(35, 8, { written: '8 spare nodes', count: 8, unit: 'node' })).toEqual({ total: 43, arithmetic: '35 + 8 = 43' });
+    expect(withSpares(35, 8, { written: '12 spare gpus', count: 12, unit: 'gpu' }).total).toBe(37);
+  });
+});
+
+describe('"how many nodes" with spares: the nodes that train, then the spares added', () => {
+  const base = ask('how many nodes for 175B', options);
+  const trained = (base.data as NodesOk).nodes;
+  const perNode = (base.data as NodesOk).gpus / trained;
+
+  it('neighbour: "how many nodes for 175B" says no spares', () => {
+    expect(base.ok).toBe(true);
+    expect(base.headline).not.toMatch(/spare/);
+    expect(base.figures.map((f) => f.label)).not.toContain('Nodes with spares');
+  });
+
+  it.each([
+    ['how many nodes for 175B with 5% of GPUs reserved', '5% of GPUs reserved', (n: number) => Math.ceil((n * 100) / 95), '(1 − 5%)'],
+    ['how many nodes for 175B, keep 10% spare nodes', '10% spare nodes', (n: number) => Math.ceil((n * 10) / 9), '(1 − 10%)'],
+    ['how many nodes for 175B with 8 spare nodes', '8 spare nodes', (n: number) => n + 8, '+ 8'],
+    ['how many nodes for 175B with 5% headroom for failures', '5% headroom for failures', (n: number) => Math.ceil((n * 100) / 95), '(1 − 5%)'],
+  ])('"%s"', (question, typed, totalOf, arithmetic) => {
+    const q = parse(question);
+    expect(q.intent).toBe('nodes');
+    // Read, never a number or "failures" said not understood.
+    expect(q.notRead ?? []).toEqual([]);
+    const a = ask(question, options);
+    // The nodes that train are the ones the same question without spares needs: spares take no step.
+    expect((a.data as NodesOk).nodes).toBe(trained);
+    expect(a.figures.find((f) => f.label === 'Time to train')).toEqual(base.figures.find((f) => f.label === 'Time to train'));
+    const total = totalOf(trained);
+    expect(a.headline).toContain(`with "${typed}", get ${total} nodes (${(total * perNode).toLocaleString('en-US')} GPUs): `);
+    expect(a.headline).toContain(arithmetic);
+    expect(a.headline).toContain(`= ${total}, ${total - trained} of them spare`);
+    expect(a.figures.find((f) => f.label === 'Nodes with spares')?.value).toContain(`${trained} nodes training and ${total - trained} spare`);
+  });
+
+  it('"headroom for failures" says it was read as spare nodes, and the uptime to say for time lost instead', () => {
+    const a = ask('how many nodes for 175B with 5% headroom for failures', options);
+    expect(a.notes[0]).toContain('"5% headroom for failures" read as nodes held spare, to swap in for failed ones; for time lost to failures on the same nodes instead, say "at 95% uptime", which adds days, not nodes.');
+  });
+
+  it('an uptime stays an uptime: days on the wall clock, no spares', () => {
+    const a = ask('how many nodes for 175B at 95% uptime', options);
+    expect(a.headline).not.toMatch(/spare/);
+    expect(a.notes.some((n) => n.startsWith('At 95% uptime, as asked'))).toBe(true);
+  });
+});
+
+describe('spares where no cluster is sized, or that leave none to train', () => {
+  it('"how long … on 64 nodes with 8 spare nodes": said not read, the 64 nodes all training', () => {
+    const q = parse('how long to train 175B on 64 nodes with 8 spare nodes');
+    expect(q.intent).toBe('time');
+    expect(q.stated.nodes).toBe(64);
+    expect(q.notRead).toContainEqual(expect.objectContaining({ phrase: '"8 spare nodes"', why: expect.stringMatching(/^spare nodes are added to how-many-nodes and cheapest answers/) }));
+  });
+
+  it('100% held spare is refused', () => {
+    expect(parse('how many nodes for 175B with 100% of nodes reserved').problems).toContain('"100% of nodes reserved": a share held spare is above 0% and under 100% of the cluster (the rest trains)');
+  });
+});
