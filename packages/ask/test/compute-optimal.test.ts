@@ -93,8 +93,8 @@ describe('the Llama 3 presets beside a size (presets-near-size.ts)', () => {
     expect(presetsNear(LLAMA3_STYLE, 80e9).map((p) => p.id)).toEqual(['llama3-8b', 'llama3-70b', 'llama3.1-405b']);
   });
 
-  it('11B: 1B, 8B and 70B (405B the farthest)', () => {
-    expect(presetsNear(LLAMA3_STYLE, 11e9).map((p) => p.id)).toEqual(['llama3.2-1b', 'llama3-8b', 'llama3-70b']);
+  it('11B: 3B, 8B and 70B (1B and 405B farther on a log scale)', () => {
+    expect(presetsNear(LLAMA3_STYLE, 11e9).map((p) => p.id)).toEqual(['llama3.2-3b', 'llama3-8b', 'llama3-70b']);
   });
 });
 

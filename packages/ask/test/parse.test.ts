@@ -536,9 +536,9 @@ describe('parse: model names', () => {
   });
 
   it('a Llama 3.2 size no preset has is shaped Llama 3.2-style, as another Llama version\'s is (preset-size-readings.test.ts)', () => {
-    const q = parse('how long to train llama 3.2 3b on 8 h100 nodes');
+    const q = parse('how long to train llama 3.2 2b on 8 h100 nodes');
     expect(q.problems).toEqual([]);
-    expect(q.stated.customModel?.shape.name).toBe('Llama 3.2-style 3B');
+    expect(q.stated.customModel?.shape.name).toBe('Llama 3.2-style 2B');
   });
 });
 

@@ -40,28 +40,36 @@ describe('a family and size the preset is not is said, never swapped unsaid', ()
     expect(q.defaults.find((d) => d.field === 'customModel')?.text).toMatch(/; the nearest Llama 3\.2 preset is Llama 3\.2 1B \(llama3\.2-1b, 1\.23B parameters\): name it to plan it$/);
   });
 
-  /**
-   * "llama 3.2 3b" and "llama3-7b" are one case: a size the version has no preset of. QA: the first was declined ("no Llama 3.2
-   * preset has about 3B") where the second was planned. Llama 3.2's text models are Llama 3.1 8B pruned and distilled, of its
-   * architecture: 3B is shaped between Llama 3.2 1B (hidden 2048) and Llama 3 8B (hidden 4096), at the 1B's head width of 64 and
-   * its 8 key/value heads, with its tied embeddings.
-   */
-  it('"llama 3.2 3b" is a Llama 3.2-style 3B decoder shaped between Llama 3.2 1B and Llama 3 8B', () => {
+  /** Llama 3.2 3B is a preset (meta-llama/Llama-3.2-3B config.json): its name's size, never a custom shape. */
+  it('"llama 3.2 3b" is Llama 3.2 3B, its preset', () => {
     const q = parse(NODES('llama 3.2 3b'));
     expect(q.problems).toEqual([]);
+    expect(q.stated.model).toBe('llama3.2-3b');
+    expect(q.stated.customModel).toBeUndefined();
+  });
+
+  /**
+   * "llama 3.2 2b" and "llama3-7b" are one case: a size the version has no preset of. QA: such a size was declined ("no
+   * Llama 3.2 preset has about 3B", before that preset) where "llama3-7b" was planned. Llama 3.2's text models are Llama
+   * 3.1 8B pruned and distilled, of its architecture: 2B is shaped between Llama 3.2 1B (hidden 2048, heads of 64) and 3B
+   * (hidden 3072, heads of 128), at the nearer 3B's head width and 8 key/value heads, with their tied embeddings.
+   */
+  it('"llama 3.2 2b" is a Llama 3.2-style 2B decoder shaped between Llama 3.2 1B and 3B', () => {
+    const q = parse(NODES('llama 3.2 2b'));
+    expect(q.problems).toEqual([]);
     const custom = q.stated.customModel;
-    expect(custom?.askedParameters).toBe(3e9);
-    expect(custom?.shape).toMatchObject({ name: 'Llama 3.2-style 3B', vocabSize: 128256, kvHeads: 8, tiedEmbeddings: true, gatedMlp: true });
-    // Between the rows' widths, 2048 < h < 4096, in whole heads of 64.
-    expect(custom?.shape.hiddenSize).toBeGreaterThan(2048);
-    expect(custom?.shape.hiddenSize).toBeLessThan(4096);
-    expect((custom?.shape.hiddenSize ?? 0) / custom!.shape.attentionHeads).toBe(64);
-    expect(Math.abs((custom?.parameters ?? 0) - 3e9) / 3e9).toBeLessThan(0.1);
+    expect(custom?.askedParameters).toBe(2e9);
+    expect(custom?.shape).toMatchObject({ name: 'Llama 3.2-style 2B', vocabSize: 128256, kvHeads: 8, tiedEmbeddings: true, gatedMlp: true });
+    // Between the rows' widths, 2048 ≤ h ≤ 3072, in whole heads of the nearer row's 128 (log 3.21/2 < log 2/1.23).
+    expect(custom?.shape.hiddenSize).toBeGreaterThanOrEqual(2048);
+    expect(custom?.shape.hiddenSize).toBeLessThanOrEqual(3072);
+    expect((custom?.shape.hiddenSize ?? 0) / custom!.shape.attentionHeads).toBe(128);
+    expect(Math.abs((custom?.parameters ?? 0) - 2e9) / 2e9).toBeLessThan(0.1);
     const reading = q.defaults.find((d) => d.field === 'customModel')?.text ?? '';
-    expect(reading).toMatch(/^3B taken as a Llama 3\.2-style decoder \(no Llama 3\.2 preset has that size\)/);
+    expect(reading).toMatch(/^2B taken as a Llama 3\.2-style decoder \(no Llama 3\.2 preset has that size\)/);
     expect(reading).toContain('width interpolated on a log scale of size between Llama 3.2 1B');
-    expect(reading).toContain('and Llama 3 8B (Dubey et al. 2024, Table 3)');
-    expect(ask(NODES('llama 3.2 3b'), { publicUrl: null }).ok).toBe(true);
+    expect(reading).toContain('and Llama 3.2 3B (Meta, Llama 3.2 model card');
+    expect(ask(NODES('llama 3.2 2b'), { publicUrl: null }).ok).toBe(true);
   });
 
   it.each([

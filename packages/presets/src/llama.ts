@@ -114,6 +114,16 @@ export const LLAMA_MODELS = [
     contextWindowTokens: LLAMA31_CONTEXT_WINDOW,
   },
   {
+    id: 'llama3.2-3b',
+    shape: { ...llamaShape({ name: 'Llama 3.2 3B', layers: 28, hiddenSize: 3072, attentionHeads: 24, kvHeads: 8, ffnHiddenSize: 8192, vocabSize: 128256, seqLength: 8192 }), tiedEmbeddings: true },
+    publishedParameters: billion(3.21),
+    defaultTrainingTokens: trillion(9),
+    trainedWithDropout: false,
+    rotaryBase: LLAMA3_ROTARY_BASE,
+    ropeScalingFactor: LLAMA32_ROPE_SCALING,
+    contextWindowTokens: LLAMA31_CONTEXT_WINDOW,
+  },
+  {
     id: 'llama3.1-405b',
     shape: llamaShape({ name: 'Llama 3.1 405B', layers: 126, hiddenSize: 16384, attentionHeads: 128, kvHeads: 8, ffnHiddenSize: 53248, vocabSize: 128256, seqLength: 8192 }),
     publishedParameters: billion(405),
@@ -144,6 +154,12 @@ export const LLAMA_SOURCES = /* @__PURE__ */ ((): Readonly<Record<LlamaModelId, 
     url: 'https://huggingface.co/meta-llama/Llama-3.2-1B',
     note: 'config.json: 16 layers, hidden 2048, 32 heads (head dim 64), 8 KV heads, intermediate 8192, vocab 128,256, '
       + 'tie_word_embeddings true; rope scaling from an original 8192-token context; the model card gives 1.23B parameters and up to 9T tokens.',
+  },
+  'llama3.2-3b': {
+    title: 'Meta, Llama 3.2 model card and meta-llama/Llama-3.2-3B config.json (2024-09-25)',
+    url: 'https://huggingface.co/meta-llama/Llama-3.2-3B',
+    note: 'config.json: 28 layers, hidden 3072, 24 heads (head dim 128), 8 KV heads, intermediate 8192, vocab 128,256, '
+      + 'tie_word_embeddings true; rope scaling from an original 8192-token context; the model card gives 3.21B parameters and up to 9T tokens.',
   },
   'llama3.1-405b': { ...LLAMA3, note: `${LLAMA3_NOTE} 405B pre-trained on 15.6T tokens (Sec. 3).` },
 }))();

@@ -65,14 +65,15 @@ describe('MODELS', () => {
     ['llama2-70b', 80, 8192, 64, 8, 28672],
     ['llama3.1-405b', 126, 16384, 128, 8, 53248],
     ['llama3.2-1b', 16, 2048, 32, 8, 8192],
+    ['llama3.2-3b', 28, 3072, 24, 8, 8192],
     ['nemotron4-340b', 96, 18432, 96, 8, 73728],
   ])('%s has L=%d, h=%d, a=%d, a_kv=%d, f=%d', (id, layers, hiddenSize, attentionHeads, kvHeads, ffnHiddenSize) => {
     expect(modelById(id)!.shape).toMatchObject({ layers, hiddenSize, attentionHeads, kvHeads, ffnHiddenSize });
   });
 
-  it.each(ALL.filter((m) => m.id.startsWith('llama')))('$id is gated, rotary, bias-free, RMSNorm; untied but Llama 3.2 1B', (m) => {
+  it.each(ALL.filter((m) => m.id.startsWith('llama')))('$id is gated, rotary, bias-free, RMSNorm; untied but Llama 3.2 1B and 3B', (m) => {
     expect(m.shape).toMatchObject({
-      gatedMlp: true, tiedEmbeddings: m.id === 'llama3.2-1b', positionEmbedding: 'rotary', linearBias: false, normalization: 'rmsnorm',
+      gatedMlp: true, tiedEmbeddings: m.id.startsWith('llama3.2-'), positionEmbedding: 'rotary', linearBias: false, normalization: 'rmsnorm',
     });
   });
 
