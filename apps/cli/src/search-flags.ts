@@ -18,7 +18,7 @@ export const TRAINING_FLAGS: Record<string, FlagSpec> = {
   'global-batch': { type: 'string', short: 'b', valueName: 'a count' },
   'seq-length': { type: 'string', valueName: 'a count of tokens, e.g. 2048 or 8k' },
   precision: { type: 'string', valueName: 'fp16, bf16 or fp8' },
-  'grad-accumulation': { type: 'string', valueName: 'fused, 16-bit or fp32' },
+  'grad-accumulation': { type: 'string', valueName: 'fused, fused-16-bit, 16-bit or fp32' },
   'fp8-params': { type: 'boolean' },
   'max-tensor': { type: 'string', valueName: 'a count' },
   'tensor-within-node': { type: 'boolean' },

@@ -133,9 +133,9 @@ function computeEstimate(input: PlanInput): PlanEstimate {
   const layer = layerComputeCost(input, ctx, peak16(input.gpu));
   const tp = tensorParallelLayerComm(input, groups);
   const cp = contextParallelLayerComm(input, groups);
-  // Unfused gradient accumulation per stage; the first holds the word embedding, the last the output layer.
-  const accumulation = (input.gradientAccumulation ?? 'fused') === 'fused' ? undefined
-    : params.map((n, i) => gradientAccumulationSeconds(input, ctx, n, layers[i]!, i === 0 || i === input.pipeline - 1));
+  // Unfused gradient accumulation per stage (0 where fused: gradient-accumulation.ts); the first holds the word
+  // embedding, the last the output layer.
+  const accumulation = params.map((n, i) => gradientAccumulationSeconds(input, ctx, n, layers[i]!, i === 0 || i === input.pipeline - 1));
   const times = stageTimes({
     input, layers, layer, tp, cp, logits: logitsCost(input, ctx), embedding: embeddingCost(input, ctx), accumulation,
   });

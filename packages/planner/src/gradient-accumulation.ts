@@ -4,13 +4,17 @@ import { elementwiseSeconds, type KernelContext } from './kernel-time.ts';
 import type { GradientAccumulation, PlanInput } from './plan-input.ts';
 
 /**
- * Bytes per parameter of the buffer an unfused add accumulates weight gradients into across
- * micro-batches, or `undefined` when the accumulation is fused into the weight-gradient GEMM (the
- * framework's own buffer then: reducedGradientBytes).
+ * Whether the weight-gradient GEMM accumulates into the buffer itself ('fused', 'fused-16-bit': Megatron's
+ * gradient_accumulation_fusion), so no separate add runs per micro-batch. The default is 'fused'.
  */
-export function accumulatorBytes(mode: GradientAccumulation): number | undefined {
-  return mode === 'fp32' ? BYTES_FP32 : mode === '16-bit' ? BYTES_16BIT : undefined;
-}
+export const fusedAccumulation = (mode: GradientAccumulation = 'fused'): boolean => mode.startsWith('fused');
+
+/**
+ * Bytes per parameter of the accumulation buffer where the mode fixes its width: an unfused add's target ('16-bit',
+ * 'fp32'), or the 16-bit buffer 'fused-16-bit' asks of the framework. 'fused' leaves it to the framework
+ * (reducedGradientBytes).
+ */
+const BUFFER_BYTES: Partial<Record<GradientAccumulation, number>> = { 'fused-16-bit': BYTES_16BIT, '16-bit': BYTES_16BIT, fp32: BYTES_FP32 };
 
 /** What decides the gradient buffer: the sharding mode, the training precision and the accumulation. */
 export type GradientBufferInput = Pick<PlanInput, 'sharding' | 'precision' | 'gradientAccumulation'>;
@@ -18,16 +22,18 @@ export type GradientBufferInput = Pick<PlanInput, 'sharding' | 'precision' | 'gr
 /**
  * Bytes per parameter of the gradients the data-parallel reduction sends: the buffer they accumulate
  * in. An unfused add's target (DeepSpeed's BF16 optimizer all-reduces its fp32 buffer:
- * engine._bf16_reduce_grads); fused, Megatron's main_grad buffer, fp32 under bf16 and fp8 (bf16
- * parameters), forced by megatron/arguments.py ("bfloat16 requires gradient accumulation and
- * all-reduce to be done in fp32"), and 16-bit under fp16, where accumulate_allreduce_grads_in_fp32 is
- * off by default (megatron/model/distributed.py `_get_buffer_type`: fp32 only with that flag, else the
- * parameter's dtype); DeepSpeed ZeRO's 16-bit gradients.
+ * engine._bf16_reduce_grads). 'fused-16-bit': the buffer in the parameters' 16-bit dtype whatever the
+ * precision: Megatron-Core's DDP buffer is "torch.float if self.ddp_config.grad_reduce_in_fp32 else
+ * param.dtype", which --grad-reduce-in-bf16 and NVIDIA's performance recipes turn off (NeMo
+ * scripts/performance helpers.py set_precision_configs). 'fused': Megatron's main_grad buffer, fp32
+ * under bf16 and fp8 (bf16 parameters), forced by megatron/arguments.py ("bfloat16 requires gradient
+ * accumulation and all-reduce to be done in fp32"), and 16-bit under fp16, where
+ * accumulate_allreduce_grads_in_fp32 is off by default (megatron/model/distributed.py `_get_buffer_type`:
+ * fp32 only with that flag, else the parameter's dtype); DeepSpeed ZeRO's 16-bit gradients.
  */
 export function reducedGradientBytes(input: GradientBufferInput): number {
-  const buffer = accumulatorBytes(input.gradientAccumulation ?? 'fused');
-  if (buffer !== undefined) return buffer;
-  return input.sharding.startsWith('zero') || input.precision === 'fp16' ? BYTES_16BIT : BYTES_FP32;
+  return BUFFER_BYTES[input.gradientAccumulation ?? 'fused']
+    ?? (input.sharding.startsWith('zero') || input.precision === 'fp16' ? BYTES_16BIT : BYTES_FP32);
 }
 
 /**
@@ -68,13 +74,12 @@ function tensorsPerLayer(shape: ModelShape): number {
  * AccumulateGrad and DDP, Megatron-LM's local DDP hook `param.main_grad.add_(param.grad.data)`
  * (megatron/model/distributed.py, 2021), DeepSpeed's BF16 optimizer `update_hp_grads` into fp32.
  * Megatron's gradient_accumulation_fusion (2022) and Transformer Engine write the weight gradient
- * straight into the fp32 buffer inside the GEMM instead ('fused'): no extra pass.
+ * straight into the main-gradient buffer inside the GEMM instead ('fused', 'fused-16-bit'): no extra pass.
  */
 export function gradientAccumulationSeconds(
   input: PlanInput, ctx: KernelContext, parameters: number, layers: number, holdsEmbedding: boolean,
 ): Seconds {
-  const buffer = accumulatorBytes(input.gradientAccumulation ?? 'fused');
-  if (buffer === undefined || parameters <= 0) return 0;
+  if (fusedAccumulation(input.gradientAccumulation) || parameters <= 0) return 0;
   const kernels = layers * tensorsPerLayer(input.model) + (holdsEmbedding ? 1 : 0);
-  return elementwiseSeconds(ctx, parameters * (BYTES_16BIT + 2 * buffer)) + (kernels - 1) * ctx.calibration.kernelOverhead;
+  return elementwiseSeconds(ctx, parameters * (BYTES_16BIT + 2 * reducedGradientBytes(input))) + (kernels - 1) * ctx.calibration.kernelOverhead;
 }

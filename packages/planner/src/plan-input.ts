@@ -7,10 +7,12 @@ export type TrainingPrecision = 'fp16' | 'bf16' | 'fp8';
 
 /**
  * How weight gradients accumulate across micro-batches (gradient-accumulation.ts): 'fused' inside the
- * weight-gradient GEMM (Megatron's gradient_accumulation_fusion, Transformer Engine), or a separate
- * add per parameter per micro-batch into a 16-bit ('16-bit') or fp32 ('fp32') buffer.
+ * weight-gradient GEMM (Megatron's gradient_accumulation_fusion, Transformer Engine) into the framework's
+ * main-gradient buffer; 'fused-16-bit' the same into a 16-bit buffer, which the data-parallel reduction sends
+ * at 2 bytes (Megatron-Core grad_reduce_in_fp32 False, --grad-reduce-in-bf16; NeMo's performance recipes);
+ * or a separate add per parameter per micro-batch into a 16-bit ('16-bit') or fp32 ('fp32') buffer.
  */
-export type GradientAccumulation = 'fused' | '16-bit' | 'fp32';
+export type GradientAccumulation = 'fused' | 'fused-16-bit' | '16-bit' | 'fp32';
 
 /**
  * A fully resolved training plan: the model, the machine and the parallel strategy, every default

@@ -28,6 +28,10 @@ describe('the optimizer step', () => {
     expect(replicas).toBeGreaterThan(1);
     expect(step(llamaOnH100)).toBeCloseTo(expected(llamaOnH100, 38, N / replicas, 4), 12);
   });
+  it('the distributed optimizer over a 16-bit main-gradient buffer (fused-16-bit) casts its shard to fp32 (6) and zeroes 2 bytes', () => {
+    const fused16 = { ...llamaOnH100, gradientAccumulation: 'fused-16-bit' as const };
+    expect(step(fused16)).toBeCloseTo(expected(fused16, 38 + 6, N / weightReplicas(fused16), 2), 12);
+  });
   it('DeepSpeed ZeRO-1 casts its 16-bit gradients into its fp32 partition and zeroes nothing', () => {
     const zero1 = { ...llamaOnH100, sharding: 'zero-1' as const };
     expect(step(zero1)).toBeCloseTo(expected(zero1, 38 + 6, N / weightReplicas(zero1), 0), 12);

@@ -126,8 +126,11 @@ const training = object({
   })),
   gradientAccumulation: optional(enumOf(GRADIENT_ACCUMULATION_IDS, {
     description: "Extension: how weight gradients accumulate across micro-batches: 'fused' (default) inside the weight-gradient GEMM "
-      + "(Megatron's gradient_accumulation_fusion, Transformer Engine), or a separate add per parameter per micro-batch into a "
-      + "16-bit or fp32 buffer (PyTorch DDP, DeepSpeed, Megatron-LM 2021), which is also the width the data-parallel reduction sends.",
+      + "(Megatron's gradient_accumulation_fusion, Transformer Engine) into Megatron's main-gradient buffer, fp32 under bf16 and fp8; "
+      + "'fused-16-bit', fused the same into a 16-bit buffer that the data-parallel reduction sends at 2 bytes (Megatron's "
+      + '--grad-reduce-in-bf16, NeMo\'s grad_reduce_in_fp32 False or grad_sync_dtype bf16, as NVIDIA\'s performance recipes set; under '
+      + "fp16 the buffer is 16-bit already, so it equals 'fused'); or '16-bit' / 'fp32', a separate add per parameter per micro-batch "
+      + 'into a buffer of that width (PyTorch DDP, DeepSpeed, Megatron-LM 2021), which is also the width the data-parallel reduction sends.',
   })),
   fp8Params: optional(boolean({
     description: "Extension: with precision \"fp8\", keep the weights themselves in FP8 (Megatron's --fp8-param-gather, NeMo's fp8_params, "

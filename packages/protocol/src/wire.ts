@@ -6,7 +6,7 @@
 
 export type PrecisionId = 'fp16' | 'bf16' | 'fp8';
 /** Extension: how weight gradients accumulate across micro-batches (scenario `training.gradientAccumulation`). */
-export const GRADIENT_ACCUMULATION_IDS = ['fused', '16-bit', 'fp32'] as const;
+export const GRADIENT_ACCUMULATION_IDS = ['fused', 'fused-16-bit', '16-bit', 'fp32'] as const;
 export type GradientAccumulationId = (typeof GRADIENT_ACCUMULATION_IDS)[number];
 export type RecomputeMode = 'none' | 'selective' | 'full';
 /** Extension: how the pipeline is scheduled. 'interleaved' needs virtualStages > 1. */
@@ -57,7 +57,10 @@ export interface ScenarioInput {
     crossEntropyKernel?: 'fused' | 'unfused';
     /**
      * Extension: how weight gradients accumulate across micro-batches: 'fused' (default) inside the
-     * weight-gradient GEMM (Megatron's gradient_accumulation_fusion, Transformer Engine); '16-bit' or
+     * weight-gradient GEMM (Megatron's gradient_accumulation_fusion, Transformer Engine) into Megatron's
+     * main-gradient buffer (fp32 under bf16 and fp8); 'fused-16-bit': fused the same into a 16-bit buffer,
+     * reduced at 2 bytes (Megatron's --grad-reduce-in-bf16, NeMo's grad_reduce_in_fp32 False or
+     * grad_sync_dtype bf16, as NVIDIA's performance recipes set; under fp16 the same as 'fused'); '16-bit' or
      * 'fp32': a separate add per parameter per micro-batch into a buffer of that width, which is also
      * what the data-parallel reduction sends (PyTorch DDP and DeepSpeed fp16: '16-bit'; Megatron-LM 2021
      * local DDP: its main-gradient buffer; DeepSpeed's BF16 optimizer: 'fp32').

@@ -61,6 +61,20 @@ describe('scenario extension training.gradientAccumulation', () => {
       expect(bad.issues[0]!.message).toMatch(/fused.*16-bit.*fp32/);
     }
   });
+  it("accepts 'fused-16-bit' and writes it back; a slip of it says which value was meant", () => {
+    const given = validateScenario(scenario({ gradientAccumulation: 'fused-16-bit' }, {}));
+    expect(given.ok && given.value.training.gradientAccumulation).toBe('fused-16-bit');
+    const slip = validateScenario(scenario({ gradientAccumulation: 'fused_16bit' }, {}));
+    expect(slip.ok).toBe(false);
+    if (!slip.ok) expect(slip.issues[0]!.message).toMatch(/\(did you mean fused-16-bit\?\)$/);
+  });
+  it("'fused-16-bit' under bf16 halves the held gradients and adds no pass to the compute", () => {
+    type WithMemory = Ok & { memory: { gradientsBytes: number } };
+    const fused = estimate({}, {}) as WithMemory;
+    const sixteen = estimate({ gradientAccumulation: 'fused-16-bit' }, {}) as WithMemory;
+    expect(sixteen.breakdown.computeSeconds).toBe(fused.breakdown.computeSeconds);
+    expect(Math.abs(2 * sixteen.memory.gradientsBytes - fused.memory.gradientsBytes)).toBeLessThanOrEqual(1);
+  });
   it("an unfused add per micro-batch lengthens the step, fp32 more than 16-bit; 'fused' is the default's answer", () => {
     const fused = estimate({}, {});
     expect(estimate({ gradientAccumulation: 'fused' }, {}).stepTimeSeconds).toBe(fused.stepTimeSeconds);

@@ -42,7 +42,7 @@ export const validScenario: fc.Arbitrary<ScenarioInput> = fc.record({
   sequenceParallel: fc.boolean(),
   distributedOptimizer: fc.boolean(),
   precision: fc.constantFrom('bf16', 'fp16', 'fp8' as const),
-  gradientAccumulation: fc.option(fc.constantFrom('fused', '16-bit', 'fp32' as const), { nil: undefined }),
+  gradientAccumulation: fc.option(fc.constantFrom('fused', 'fused-16-bit', '16-bit', 'fp32' as const), { nil: undefined }),
   tokens: fc.option(fc.integer({ min: 1, max: 10_000 }).map((b) => b * 1e9), { nil: undefined }),
 }).map((s) => {
   const gpus = s.tensor * s.pipeline * s.context * s.data;

@@ -21,7 +21,25 @@ export interface PublishedSource {
   readonly citation: string;
   /** The FP8 recipe as the source states it, or why the recipe is per-tensor where it does not. */
   readonly precision: string;
+  /**
+   * Where the source's recipes reduce the gradients in 16 bits, as read: a 16-bit main-gradient buffer fused into the
+   * weight-gradient GEMM (the scenario's gradientAccumulation 'fused-16-bit'), not Megatron's fp32 default under bf16.
+   */
+  readonly gradients: string;
 }
+
+/**
+ * NeMo 2's performance scripts, behind every NeMo 25.x FP8 row: NVIDIA/NeMo scripts/performance/helpers.py @ e8509a92,
+ * set_precision_configs (called by each pretrain_*.py through set_primary_perf_configs) sets
+ * `recipe.trainer.plugins.grad_reduce_in_fp32 = False` (at 02a0e6a5, under compute_dtype fp8 alone); an earlier version
+ * of pretrain_gpt3_175b.py and of pretrain_nemotron4_340b.py set it in their own override_recipe_configs ("if
+ * args.compute_dtype.lower() == 'fp8': recipe.trainer.plugins = bf16_with_fp8_mixed();
+ * recipe.trainer.plugins.grad_reduce_in_fp32 = False"). Versions around, not at, the 25.02 and 25.04 releases, which
+ * were not read.
+ */
+const NEMO2_GRADIENTS = 'bf16, by NeMo 2\'s performance scripts (NVIDIA/NeMo scripts/performance/helpers.py @ e8509a92, set_precision_configs: '
+  + '"recipe.trainer.plugins.grad_reduce_in_fp32 = False", which every pretrain_*.py reaches through set_primary_perf_configs; earlier, '
+  + 'pretrain_gpt3_175b.py and pretrain_nemotron4_340b.py set it themselves for compute_dtype fp8). Versions near the release, not its own';
 
 export const PUBLISHED_SOURCES: Readonly<Record<PublishedSource['id'], PublishedSource>> = {
   'megatron-bridge': {
@@ -29,11 +47,17 @@ export const PUBLISHED_SOURCES: Readonly<Record<PublishedSource['id'], Published
     citation: 'NVIDIA-NeMo/Megatron-Bridge docs/performance-summary.md @ df0289c180dd20ff26933455c7a0a11084f6a36f '
       + '(https://docs.nvidia.com/nemo/megatron-bridge/latest/performance-summary.html)',
     precision: 'FP8-CS, per-tensor FP8 with current scaling (the recipes\' fp8_cs, "FP8 current-scaling"); the FP8-MX (MXFP8) and NVFP4 rows are left out',
+    // Megatron-Bridge's performance configs for the Llama rows: "cfg.mixed_precision.grad_reduce_in_fp32 = False" and
+    // "cfg.ddp.grad_reduce_in_fp32 = False" in set_llama31_common_configs (llama31_llm_pretrain.py @ 0013c9a8) and
+    // set_llama3_common_configs (llama3_llm_pretrain.py @ 2a0d46e2). The FSDP row's gradients are 16-bit either way (ZeRO-3).
+    gradients: 'bf16, by Megatron-Bridge\'s performance configs (scripts/performance/configs/llama/llama31_llm_pretrain.py @ 0013c9a8, '
+      + 'set_llama31_common_configs, and llama3_llm_pretrain.py @ 2a0d46e2, set_llama3_common_configs: "cfg.ddp.grad_reduce_in_fp32 = False")',
   },
   'nemo-25.04': {
     id: 'nemo-25.04',
     citation: 'https://docs.nvidia.com/nemo-framework/user-guide/latest/performance/archive/25.04-performance-summary.html (Container NeMo 25.04)',
     precision: '"per-tensor FP8 quantization, leveraging scaling factors computed in the current step"',
+    gradients: NEMO2_GRADIENTS,
   },
   'nemo-25.02': {
     id: 'nemo-25.02',
@@ -43,11 +67,20 @@ export const PUBLISHED_SOURCES: Readonly<Record<PublishedSource['id'], Published
       + 'MXFP8 is asked for (NVIDIA/NeMo scripts/performance/helpers.py @ e8509a92, set_precision_configs: fp8_recipe None → "ds"; a '
       + 'later version than 25.02\'s, which was not read), and on the H100 it is per-tensor in any case (Hopper has no MXFP8: '
       + 'https://nvidia.github.io/TransformerEngine/support_matrix.html)',
+    gradients: NEMO2_GRADIENTS,
   },
   'nemo-24.07': {
     id: 'nemo-24.07',
     citation: 'NVIDIA/NeMo docs/source/performance/performance_summary.md @ 070a0bb168d405d653b9734c0017cf5078e77c0d (Container NeMo 24.07, DGX-H100)',
     precision: '"FP8 precision"; on the H100 per-tensor (Hopper has no MXFP8: https://nvidia.github.io/TransformerEngine/support_matrix.html)',
+    // NeMo 1.x reads optim.grad_sync_dtype into Megatron-Core's grad_reduce_in_fp32 (export-gradients.ts nemoGradientText),
+    // with gradient_accumulation_fusion on: the fused 16-bit buffer. The 24.07 table's own recipes were not read; these are
+    // the NeMo-Framework-Launcher's configuration of the same layout and its H100 FP8 examples, at the commits named. (An
+    // earlier llama2_7b_fp8.sh, @ 5bf099e0, does not pass the key; the one named does.)
+    gradients: 'bf16, by the NeMo-Framework-Launcher (launcher_scripts/conf/training/nemotron/nemotron_340b.yaml @ 3be81fc1, TP 8 · PP 8 · '
+      + 'VP 12: "gradient_accumulation_fusion: True", optim "grad_sync_dtype: bf16"; the H100 FP8 examples pass '
+      + '"+training.model.optim.grad_sync_dtype=bf16": examples/training/gpt/h100/175b_fp8_16node.sh and llama/h100/llama2_70b_fp8.sh @ 1ee3eb3e, '
+      + 'llama3_70b_fp8.sh @ 4a9b61bc, llama3_8b_fp8.sh @ 329df4af, llama2_7b_fp8.sh @ 7d6e2df9). The 24.07 table\'s own recipes were not read',
   },
 };
 

@@ -3,13 +3,14 @@ import { describe, expect, it } from 'vitest';
 import {
   GPUS, gpuSummary, nvidiaPerfSection, profileFor, scoreNvidiaPerf, SOURCE_MAPE_TARGET, WORST_ROW_GUARD,
 } from '../src/nvidia-perf-section.ts';
-import { MACHINES, PUBLISHED_RUNS, publishedRow, stepSecondsOf } from '../src/nvidia-perf-summary.ts';
+import { MACHINES, PUBLISHED_RUNS, PUBLISHED_SOURCES, publishedRow, stepSecondsOf } from '../src/nvidia-perf-summary.ts';
 import { VALIDATION_SECTIONS } from '../src/sections.ts';
 
 /**
  * NVIDIA's published Blackwell and H100 FP8 throughput (Megatron-Bridge and NeMo performance tables): rows no constant
- * was fitted on, Blackwell on Hopper's constants. Each GPU is held to issue #2's 8% MAPE target for a source where it
- * meets it (GB200), and otherwise only to its worst row as measured when the section was added, rounded up to the next 5%.
+ * was fitted on, Blackwell on Hopper's constants, with the gradients reduced in 16 bits as the recipes set it. Each GPU is
+ * held to issue #2's 8% MAPE target for a source where it meets it (GB200, B200), and to its worst row as measured when
+ * the section was added, rounded up to the next 5%, where it missed it then (B200, H100).
  */
 const rows = scoreNvidiaPerf();
 const section = nvidiaPerfSection.run();
@@ -49,17 +50,44 @@ describe('out of sample: NVIDIA\'s published Blackwell and FP8 throughput', () =
     }
   });
 
-  it('GB200 meets the target of a source: MAPE ≤ 8% (7.55% when the section was added)', () => {
-    expect(gpuSummary(rows, 'gb200').mape).toBeLessThanOrEqual(SOURCE_MAPE_TARGET);
+  // GB200: 7.55% when the section was added. B200: 9.7% then, with Megatron's fp32 main gradients; 6.8% with the 16-bit
+  // reduction its recipes set (NeMo's performance scripts, Megatron-Bridge's configs: nvidia-perf-summary.ts).
+  it.each(['gb200', 'b200'] as const)('%s meets the target of a source: MAPE ≤ 8%%', (gpu) => {
+    expect(gpuSummary(rows, gpu).mape).toBeLessThanOrEqual(SOURCE_MAPE_TARGET);
+    expect(section.markdown.join('\n')).toMatch(new RegExp(`^\\| ${gpu === 'gb200' ? 'GB200' : 'B200'} \\|.*\\| target ≤ 8\\.0% met \\(asserted\\)`, 'm'));
   });
 
-  // B200 misses the 8% target: MAPE 9.7% (2026-11-29), worst row Nemotron-4 340B at +20.4%; the guard is that worst
-  // rounded up to the next 5%, 25%. H100 (FP8) misses it too: MAPE 8.7%, worst row GPT-3 175B (NeMo 25.02) at +25.7%;
+  // B200 missed the 8% target when the section was added: MAPE 9.7% (2026-11-29), worst row Nemotron-4 340B at +20.4%;
+  // the guard is that worst rounded up to the next 5%, 25%, kept now that it meets the target. H100 (FP8) misses it:
+  // MAPE 8.7% then (8.1% with the recipes' 16-bit gradients), worst row GPT-3 175B (NeMo 25.02) at +25.7% (+24.7%);
   // guard 30%. docs/validation.md says the same.
-  it.each([['b200', 0.25], ['h100-sxm', 0.3]] as const)('%s misses the 8%% target: no row beyond %f (regression guard)', (gpu, bound) => {
-    expect(gpuSummary(rows, gpu).mape).toBeGreaterThan(SOURCE_MAPE_TARGET);
+  it.each([['b200', 0.25], ['h100-sxm', 0.3]] as const)('%s: no row beyond %f (regression guard)', (gpu, bound) => {
     expect(WORST_ROW_GUARD[gpu]).toBe(bound);
     for (const r of rows.filter((x) => x.run.gpu === gpu)) expect(Math.abs(r.scored.error)).toBeLessThanOrEqual(bound);
+  });
+
+  it('h100-sxm misses the 8% target, and the section says so', () => {
+    expect(gpuSummary(rows, 'h100-sxm').mape).toBeGreaterThan(SOURCE_MAPE_TARGET);
+    expect(section.markdown.join('\n')).toMatch(/^\| H100 \|.*\| target ≤ 8\.0% \*\*missed\*\*/m);
+  });
+
+  it('runs every row with the gradients fused into a 16-bit buffer, as each source\'s recipe reduces them, and says where that was read', () => {
+    for (const [i, run] of PUBLISHED_RUNS.entries()) {
+      expect(profileFor(run).scenario(publishedRow(run, i)).training.gradientAccumulation).toBe('fused-16-bit');
+      expect(profileFor(run).assumptions).toContain(PUBLISHED_SOURCES[run.source].gradients);
+    }
+    const md = section.markdown.join('\n');
+    for (const source of Object.values(PUBLISHED_SOURCES)) expect(md).toContain(`Gradients reduced in ${source.gradients}.`);
+    expect(PUBLISHED_SOURCES['nemo-24.07'].gradients).toContain('The 24.07 table\'s own recipes were not read');
+  });
+
+  it('the 16-bit gradients halve each row\'s held gradients against Megatron\'s fp32 main gradients (ZeRO-3\'s are 16-bit either way)', () => {
+    const fp32 = scoreNvidiaPerf('fused');
+    rows.forEach((r, i) => {
+      const [sixteen, thirtyTwo] = [r.scored.estimate.memory.gradientsBytes, fp32[i]!.scored.estimate.memory.gradientsBytes];
+      if (r.run.fsdp) expect(sixteen).toBe(thirtyTwo);
+      else expect(Math.abs(2 * sixteen - thirtyTwo)).toBeLessThanOrEqual(1);
+    });
   });
 
   it('the Blackwell constants are Hopper\'s, as the section says', () => {
@@ -71,10 +99,14 @@ describe('out of sample: NVIDIA\'s published Blackwell and FP8 throughput', () =
     const md = section.markdown.join('\n');
     expect(section.markdown.filter((l) => / \| (GB200|B200|H100) \| /.test(l))).toHaveLength(rows.length);
     const tight = rows.filter((r) => !r.scored.fits);
-    // Llama 3.1 405B on 256 GB200 (TP 4 · PP 16 · VP 4) and Nemotron-4 340B on 128 H100 (TP 8 · PP 8 · VP 12).
-    expect(tight.map((r) => `${r.run.model} ${r.run.gpu}`)).toEqual(['llama3.1-405b gb200', 'nemotron4-340b h100-sxm']);
-    expect(md).toContain('Out of memory in trainplan (2 rows)');
-    expect(section.markdown.filter((l) => l.startsWith('- ') && l.includes('trainplan\'s peak'))).toHaveLength(2);
+    // Llama 3.1 405B on 256 GB200 (TP 4 · PP 16 · VP 4). Nemotron-4 340B on 128 H100 (TP 8 · PP 8 · VP 12) was out of
+    // memory too with Megatron's fp32 main gradients, and fits with the 16-bit ones its recipe reduces in.
+    expect(tight.map((r) => `${r.run.model} ${r.run.gpu}`)).toEqual(['llama3.1-405b gb200']);
+    expect(md).toContain('Out of memory in trainplan (1 row)');
+    expect(section.markdown.filter((l) => l.startsWith('- ') && l.includes('trainplan\'s peak'))).toHaveLength(1);
+    const fp32 = scoreNvidiaPerf('fused');
+    expect(fp32.filter((r) => !r.scored.fits).map((r) => `${r.run.model} ${r.run.gpu}`)).toEqual(['llama3.1-405b gb200', 'nemotron4-340b h100-sxm']);
+    expect(section.markdown.filter((l) => l.startsWith('- Fits only with the recipe\'s 16-bit gradients: Nemotron-4 340B on 128 H100'))).toHaveLength(1);
   });
 
   it('Llama 3.1 405B puts the embedding and the loss in the pipeline split; FSDP runs as ZeRO-3', () => {

@@ -47,8 +47,11 @@ Options:
                             tokens a step (Llama 3 405B's "16M"); the assumed line says)
       --seq-length S        override the model's sequence length (8k = 8192, 1M = 1,048,576 tokens)
       --precision P         fp16, bf16 (default) or fp8
-      --grad-accumulation A fused (default: inside the weight-gradient GEMM), or 16-bit / fp32: a
-                            separate add per micro-batch (PyTorch DDP, DeepSpeed)
+      --grad-accumulation A fused (default: inside the weight-gradient GEMM, into fp32 main
+                            gradients under bf16 and fp8); fused-16-bit: the same into a 16-bit
+                            buffer, reduced at 2 bytes (Megatron's --grad-reduce-in-bf16, NVIDIA's
+                            performance recipes); or 16-bit / fp32: a separate add per micro-batch
+                            (PyTorch DDP, DeepSpeed)
       --fp8-params          with --precision fp8, weights kept in FP8 alone (Megatron's
                             --fp8-param-gather; needs the distributed optimizer): no 16-bit copy
                             beside Transformer Engine's FP8 ones

@@ -190,6 +190,14 @@ describe('trainplan search', () => {
     expect(bad.err).toMatch(/^trainplan: --grad-accumulation: /m);
   });
 
+  it('--grad-accumulation fused-16-bit keeps the fusion and reduces in bf16 in the Megatron export; --help names it', async () => {
+    const exported = await cli(['search', ...GPT3, '--top', '1', '--grad-accumulation', 'fused-16-bit', '--export', 'megatron']);
+    expect(exported.code).toBe(0);
+    expect(exported.out).toContain('--grad-reduce-in-bf16');
+    expect(exported.out).not.toContain('--no-gradient-accumulation-fusion');
+    expect((await cli(['search', '--help'])).out).toContain('fused-16-bit: the same into a 16-bit');
+  });
+
   it.each(['megatron', 'nemo'])('--export %s with no plan leaves stdout empty (no prose for `> run.sh`), the report and the reason on stderr, exit 1', async (format) => {
     // GPT-3 175B on one node of 40 GB A100s: no split holds its weights.
     const { code, out, err } = await cli(['search', '--model', 'gpt3-175b', '--gpu', 'a100-40gb', '--nodes', '1', '--global-batch', '64', '--export', format]);

@@ -1,5 +1,5 @@
 import { learnedPositionRows, pipelineSplit, slotsTaken, type PipelineSplit } from '@trainplan/model';
-import { checkPlan, type PlanInput } from '@trainplan/planner';
+import { checkPlan, fusedAccumulation, type PlanInput } from '@trainplan/planner';
 import { modelById, type ModelPreset } from '@trainplan/presets';
 import { validateScenario } from '../scenario-schema.ts';
 import { resolveScenario } from '../resolve.ts';
@@ -138,9 +138,10 @@ export function toMegatronArgs(scenario: unknown, options: ExportOptions = {}): 
   // or the run it plans for would use a fused kernel: unfused sets NVTE_UNFUSED_ATTN=1 and the other two 0 (LanguageModule).
   if (plan.attentionKernel === 'flash') args.push('--use-flash-attn');
   if (plan.attentionKernel === 'unfused') args.push('--attention-backend unfused');
-  // Megatron fuses gradient accumulation into the weight-gradient GEMM by default; an unfused add is its fallback,
-  // and Megatron-FSDP requires it (its README's "Required Configurations").
-  if ((plan.gradientAccumulation ?? 'fused') !== 'fused' || usesMegatronFsdp(plan)) args.push('--no-gradient-accumulation-fusion');
+  // Megatron fuses gradient accumulation into the weight-gradient GEMM by default ('fused', and 'fused-16-bit', whose
+  // 16-bit buffer --grad-reduce-in-bf16 below asks for); an unfused add is its fallback, and Megatron-FSDP requires it
+  // (its README's "Required Configurations").
+  if (!fusedAccumulation(plan.gradientAccumulation) || usesMegatronFsdp(plan)) args.push('--no-gradient-accumulation-fusion');
   if (plan.gradientAccumulation === 'fp32') args.push('--accumulate-allreduce-grads-in-fp32');
   // 16-bit gradients (a 16-bit add, or ZeRO's 16-bit buffer whatever the stage) under --bf16: without the flag Megatron
   // keeps them fp32, twice the bytes planned (export-gradients.ts).
@@ -235,7 +236,7 @@ export function toNemoYaml(scenario: unknown, options: ExportOptions = {}): stri
     `  hidden_dropout: ${plan.dropout ? 0.1 : 0}`,
     `  attention_dropout: ${plan.dropout ? 0.1 : 0}`,
     `  use_flash_attention: ${plan.attentionKernel === 'flash'}`,
-    `  gradient_accumulation_fusion: ${(plan.gradientAccumulation ?? 'fused') === 'fused'}`,
+    `  gradient_accumulation_fusion: ${fusedAccumulation(plan.gradientAccumulation)}`,
     ...gradients.notes,
     ...gradients.model,
   ];

@@ -2,14 +2,16 @@ import { heldGradientBytes, type PlanInput } from '@trainplan/planner';
 
 /**
  * Whether the plan's reduced gradient buffer (planner gradient-accumulation.ts reducedGradientBytes) is 16-bit: an
- * unfused 16-bit add, DeepSpeed ZeRO's 16-bit gradients (any zero-* sharding), or fp16. The planner's index exports
- * heldGradientBytes alone, which is 2 exactly when that buffer is (it adds DeepSpeed's 16-bit copy only beside an fp32 one).
+ * unfused 16-bit add, a fused one into a 16-bit buffer ('fused-16-bit'), DeepSpeed ZeRO's 16-bit gradients (any zero-*
+ * sharding), or fp16. The planner's index exports heldGradientBytes alone, which is 2 exactly when that buffer is (it
+ * adds DeepSpeed's 16-bit copy only beside an fp32 one).
  */
 export const sixteenBitGradients = (plan: PlanInput): boolean => heldGradientBytes(plan) === 2;
 
 /**
  * Megatron-LM's --grad-reduce-in-bf16 wherever the plan's gradients are 16-bit under --bf16 (fp8 runs with --bf16 too),
- * whatever the sharding: validate_args sets accumulate_allreduce_grads_in_fp32 = True under bf16 unless it is given
+ * whatever the sharding or the accumulation ('fused-16-bit' keeps the fusion on: the GEMM accumulates into that 16-bit
+ * buffer): validate_args sets accumulate_allreduce_grads_in_fp32 = True under bf16 unless it is given
  * ("if args.grad_reduce_in_bf16: args.accumulate_allreduce_grads_in_fp32 = False"), training.py passes that on as
  * DistributedDataParallelConfig.grad_reduce_in_fp32, and the DDP buffer is "torch.float if
  * self.ddp_config.grad_reduce_in_fp32 else param.dtype" (megatron/core/distributed/distributed_data_parallel.py): 4 bytes

@@ -31,8 +31,10 @@ export const searchTrainingFields = {
   })),
   attentionKernel: attentionKernelSchema,
   gradientAccumulation: optional(enumOf(GRADIENT_ACCUMULATION_IDS, {
-    description: "How weight gradients accumulate across micro-batches: 'fused' (default) in the weight-gradient GEMM, or a separate add "
-      + 'per micro-batch into a 16-bit or fp32 buffer (PyTorch DDP, DeepSpeed), as the scenario\'s training.gradientAccumulation.',
+    description: "How weight gradients accumulate across micro-batches: 'fused' (default) in the weight-gradient GEMM, 'fused-16-bit' "
+      + "the same into a 16-bit buffer reduced at 2 bytes (Megatron's --grad-reduce-in-bf16, NVIDIA's performance recipes; under fp16 "
+      + "the same as 'fused'), or a separate add per micro-batch into a 16-bit or fp32 buffer (PyTorch DDP, DeepSpeed), as the "
+      + 'scenario\'s training.gradientAccumulation.',
   })),
   fp8Params: optional(boolean({
     description: "With precision \"fp8\", keep the weights themselves in FP8 (Megatron's --fp8-param-gather, NeMo's fp8_params), as the "

@@ -37,6 +37,7 @@ describe('toMegatronArgs', () => {
 
   it('turns off gradient-accumulation fusion only for an unfused add, and asks for fp32 accumulation where the plan has it', () => {
     expect(toMegatronArgs(LLAMA)).not.toContain('--no-gradient-accumulation-fusion');
+    expect(toMegatronArgs({ ...LLAMA, training: { ...LLAMA.training, gradientAccumulation: 'fused-16-bit' } })).not.toContain('--no-gradient-accumulation-fusion');
     const fp32 = toMegatronArgs({ ...LLAMA, training: { ...LLAMA.training, gradientAccumulation: 'fp32' } })!;
     expect(fp32).toContain('--no-gradient-accumulation-fusion');
     expect(fp32).toContain('--accumulate-allreduce-grads-in-fp32');
@@ -290,9 +291,17 @@ describe('toNemoYaml: the gradient bytes the plan holds', () => {
     ['a 16-bit add', { gradientAccumulation: '16-bit' }, {}, 'bf16'],
     ['an fp32 add', { gradientAccumulation: 'fp32' }, {}, 'fp32'],
     ['the distributed optimizer, fused', {}, {}, 'fp32'],
+    ['the distributed optimizer, fused into a 16-bit buffer', { gradientAccumulation: 'fused-16-bit' }, {}, 'bf16'],
     ['ZeRO-1, fused', {}, { distributedOptimizer: false, zeroStage: 1 }, 'bf16'],
   ] as const)('%s: grad_sync_dtype %s under optim', (_, training, parallelism, dtype) => {
     expect(optimLines(toNemoYaml(withTraining(training, parallelism))!)).toContain(`    grad_sync_dtype: ${dtype}`);
+  });
+
+  it('fused-16-bit keeps gradient_accumulation_fusion on, as fused does; an unfused add turns it off', () => {
+    const fusion = (training: Record<string, unknown>) => toNemoYaml(withTraining(training))!.split('\n')
+      .find((l) => l.startsWith('  gradient_accumulation_fusion:'));
+    expect([fusion({}), fusion({ gradientAccumulation: 'fused-16-bit' }), fusion({ gradientAccumulation: '16-bit' })])
+      .toEqual(['  gradient_accumulation_fusion: true', '  gradient_accumulation_fusion: true', '  gradient_accumulation_fusion: false']);
   });
 
   it('--grad-accumulation 16-bit and fp32 no longer write the same YAML', () => {

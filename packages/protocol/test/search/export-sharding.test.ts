@@ -53,6 +53,17 @@ describe('16-bit gradient accumulation under bf16', () => {
     expect(argLines(llama8b({}, { gradientAccumulation: '16-bit' }))).toContain('--grad-reduce-in-bf16');
     expect(argLines(llama8b({}, { gradientAccumulation: '16-bit', precision: 'fp8' }))).toContain('--grad-reduce-in-bf16');
   });
+  it('fused into a 16-bit buffer (fused-16-bit): --grad-reduce-in-bf16 with gradient-accumulation fusion left on', () => {
+    for (const precision of ['bf16', 'fp8'] as const) {
+      const args = argLines(llama8b({}, { gradientAccumulation: 'fused-16-bit', precision }));
+      expect(args).toContain('--grad-reduce-in-bf16');
+      expect(args).not.toContain('--no-gradient-accumulation-fusion');
+      expect(args).not.toContain('--accumulate-allreduce-grads-in-fp32');
+    }
+    // Under fp16 the fused buffer is 16-bit already: the same arguments as fused.
+    expect(toMegatronArgs(llama8b({}, { gradientAccumulation: 'fused-16-bit', precision: 'fp16' })))
+      .toBe(toMegatronArgs(llama8b({}, { precision: 'fp16' })));
+  });
   it('not for fused or fp32 accumulation, nor under fp16, whose gradients are 16-bit already', () => {
     expect(argLines(llama8b({}))).not.toContain('--grad-reduce-in-bf16');
     expect(argLines(llama8b({}, { gradientAccumulation: 'fp32' }))).not.toContain('--grad-reduce-in-bf16');

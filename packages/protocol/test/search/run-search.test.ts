@@ -56,6 +56,16 @@ describe('runSearch', () => {
     expect(unfused.best.estimate.stepTimeSeconds).toBeGreaterThan(answer.best.estimate.stepTimeSeconds);
   });
 
+  it("takes 'fused-16-bit' (the search request's enum), writes it into the plans, and holds 16-bit gradients in them", () => {
+    const fused16 = runSearch({ ...GPT3, training: { ...GPT3.training, gradientAccumulation: 'fused-16-bit' } }) as SearchOkJson;
+    expect(fused16.ok).toBe(true);
+    expect(fused16.best.scenario.training.gradientAccumulation).toBe('fused-16-bit');
+    expect(runEstimate(fused16.best.scenario)).toEqual(fused16.best.estimate);
+    // The same plan with Megatron's fp32 main gradients holds more gradient bytes.
+    const fp32 = runEstimate({ ...fused16.best.scenario, training: { ...fused16.best.scenario.training, gradientAccumulation: 'fused' } }) as typeof fused16.best.estimate;
+    expect(fp32.memory.gradientsBytes).toBeGreaterThan(fused16.best.estimate.memory.gradientsBytes);
+  });
+
   it('with scatter-gather asked for, a plan using sequence parallelism states it off, as Megatron runs it, and carries no warning', () => {
     const sg = runSearch({ ...GPT3, settings: { scatterGather: true }, top: 10 }) as SearchOkJson;
     expect(sg.ok).toBe(true);
