@@ -12,7 +12,7 @@ import { object, optional } from './schema/object.ts';
 import { boolean, enumOf, integer, literal, number, string } from './schema/scalars.ts';
 import type { JsonSchema, Schema } from './schema/types.ts';
 import { jsonSchemaDocument, validate, type Validation } from './schema/validate.ts';
-import type { EstimateJson, EstimateOk, FieldIssue } from './wire.ts';
+import { GRADIENT_ACCUMULATION_IDS, type EstimateJson, type EstimateOk, type FieldIssue } from './wire.ts';
 
 const open = { unknownKeys: 'strip' } as const;
 const MAX_MESSAGE_LENGTH = 4096;
@@ -82,6 +82,7 @@ const resolved = object({
   dropout: optional(boolean({ description: "Extension: hidden and attention dropout was on (0.1); by default as the model was trained." })),
   attentionKernel: optional(enumOf(['flash', 'unfused'], { description: 'Extension: the attention kernel costed: the scenario\'s, or the GPU\'s default (unfused on a V100, else flash).' })),
   crossEntropyKernel: optional(enumOf(['fused', 'unfused'], { description: 'Extension: the loss kernel costed: the scenario\'s, or fused.' })),
+  gradientAccumulation: optional(enumOf(GRADIENT_ACCUMULATION_IDS, { description: 'Extension: how weight gradients accumulated: the scenario\'s, or fused.' })),
   fp8Params: optional(boolean({
     description: 'Extension, FP8 plans only: whether the weights were FP8 alone (true), or 16-bit with Transformer Engine\'s FP8 copies beside them (false).',
   })),

@@ -66,6 +66,7 @@ export function toEstimateJson(resolved: ResolvedPlan, e: PlanEstimate): Estimat
       dropout: plan.dropout,
       attentionKernel: plan.attentionKernel,
       crossEntropyKernel: plan.crossEntropyKernel ?? 'fused',
+      gradientAccumulation: plan.gradientAccumulation ?? 'fused',
       ...(plan.precision === 'fp8' && { fp8Params: plan.fp8Params === true }),
       recompute: plan.recompute,
       ...(plan.recomputeLayers !== undefined && { recomputeLayers: plan.recomputeLayers }),

@@ -190,6 +190,8 @@ export interface EstimateOk {
     attentionKernel?: 'flash' | 'unfused';
     /** Extension: the loss kernel costed (the scenario field, or fused). */
     crossEntropyKernel?: 'fused' | 'unfused';
+    /** Extension: how weight gradients accumulated (the scenario field, or fused). */
+    gradientAccumulation?: GradientAccumulationId;
     /** Extension, FP8 plans only: the weights were FP8 alone (true), or 16-bit with Transformer Engine's FP8 copies (false). */
     fp8Params?: boolean;
     recompute: RecomputeMode;

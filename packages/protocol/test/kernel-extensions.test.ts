@@ -74,6 +74,9 @@ describe('scenario extension training.gradientAccumulation', () => {
     const sixteen = estimate({ gradientAccumulation: 'fused-16-bit' }, {}) as WithMemory;
     expect(sixteen.breakdown.computeSeconds).toBe(fused.breakdown.computeSeconds);
     expect(Math.abs(2 * sixteen.memory.gradientsBytes - fused.memory.gradientsBytes)).toBeLessThanOrEqual(1);
+    // The answer says which was costed: the scenario's, or 'fused' where it gave none (estimate-schema.ts, an extension).
+    expect(sixteen.resolved.gradientAccumulation).toBe('fused-16-bit');
+    expect(fused.resolved.gradientAccumulation).toBe('fused');
   });
   it("an unfused add per micro-batch lengthens the step, fp32 more than 16-bit; 'fused' is the default's answer", () => {
     const fused = estimate({}, {});

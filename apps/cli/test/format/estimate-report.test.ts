@@ -210,18 +210,25 @@ describe('infeasibleLines', () => {
       '  - parallelism.sequenceParallel true (activations ÷ TP)',
       '  - training.microBatchSize 1 (activations)',
       '  - parallelism.distributedOptimizer true (optimizer states ÷ DP·CP)',
+      // Megatron's fp32 main gradients under bf16, reduced in 16 bits as NVIDIA's recipes run them.
+      '  - training.gradientAccumulation "fused-16-bit" (gradients ÷ 2)',
     ]);
     // Under flash attention selective recompute saves nothing (the scores it drops are never stored): only full is offered.
-    const flash = infeasibleLines(plan({ recompute: 'none', attentionKernel: 'flash', sequenceParallel: true, distributedOptimizer: true, microBatchSize: 1 }));
+    const sixteen = { gradientAccumulation: 'fused-16-bit' } as const;
+    const flash = infeasibleLines(plan({ recompute: 'none', attentionKernel: 'flash', sequenceParallel: true, distributedOptimizer: true, microBatchSize: 1, ...sixteen }));
     expect(flash.slice(flash.indexOf('Switches that lower it (not estimated):') + 1)).toEqual(['  - parallelism.recompute "full" (activations)']);
     const unfused = infeasibleLines(plan({ recompute: 'none', attentionKernel: 'unfused', sequenceParallel: true, distributedOptimizer: true, microBatchSize: 1 }));
     expect(unfused).toContain('  - parallelism.recompute "selective" (activations)');
-    const all = infeasibleLines(plan({ recompute: 'full', sequenceParallel: true, distributedOptimizer: true, microBatchSize: 1 }));
+    // 16-bit gradients already (fp16, ZeRO, or asked): no gradient switch.
+    for (const held of [{ precision: 'fp16' }, { zeroStage: 1 }, sixteen] as const) {
+      expect(infeasibleLines(plan({ recompute: 'none', ...held })).some((l) => l.includes('gradientAccumulation'))).toBe(false);
+    }
+    const all = infeasibleLines(plan({ recompute: 'full', sequenceParallel: true, distributedOptimizer: true, microBatchSize: 1, ...sixteen }));
     expect(all.some((l) => l.startsWith('Switches'))).toBe(false);
     expect(all.some((l) => l.startsWith('Nothing left to switch on closes the'))).toBe(true);
   });
   it('with the switches estimated, gives each one\'s total against the capacity, and all together where none fits alone', () => {
-    const r = { ...fixtureEstimate.resolved, recompute: 'selective', sequenceParallel: false, tensor: 8, distributedOptimizer: true, microBatchSize: 1 } as const;
+    const r = { ...fixtureEstimate.resolved, recompute: 'selective', sequenceParallel: false, tensor: 8, distributedOptimizer: true, microBatchSize: 1, gradientAccumulation: 'fused-16-bit' } as const;
     const over = { ...fixtureEstimate.memory, totalBytes: GiB(90), fits: false };
     const at = (total: number) => ({ memory: { ...fixtureEstimate.memory, totalBytes: GiB(total), fits: total <= 80 } });
     // Full recompute to 84 GiB (4 GiB over, 105% of 80), sequence parallelism to 88 GiB; both to 76 GiB (95%): fits.
@@ -250,7 +257,8 @@ describe('infeasibleLines', () => {
   it('where the switches left off cannot close the gap, says so and points at splitting the model, not at the switches', () => {
     const lines = memoryRemedyLines({ ...fixtureEstimate.resolved, ...onOneNode }, statesBound);
     expect(lines).not.toContain('Switches that lower it (not estimated):');
-    expect(lines[0]).toMatch(/save at most 56\.6 GiB of the 132 GiB over:$/);
+    // 56.6 GiB of activations + half the 32.9 GiB of fp32 gradients (16-bit ones), short of the 132 GiB over.
+    expect(lines[0].endsWith(`save at most ${formatBytes(GiB(56.6) + GiB(32.9) / 2)} of the 132 GiB over:`)).toBe(true);
     expect(lines[1]).toMatch(/optimizer states take 148 GiB of 79\.6 GiB; it needs more GPUs per copy of the model: parallelism\.pipeline or parallelism\.tensor/);
   });
   it('counts what sharding the optimizer over the replicas can save: with 16 of them the same plan is listed switches again', () => {
