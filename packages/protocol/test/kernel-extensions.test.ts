@@ -69,7 +69,7 @@ describe('scenario extension training.gradientAccumulation', () => {
     if (!slip.ok) expect(slip.issues[0]!.message).toMatch(/\(did you mean fused-16-bit\?\)$/);
   });
   it("'fused-16-bit' under bf16 halves the held gradients and adds no pass to the compute", () => {
-    type WithMemory = Ok & { memory: { gradientsBytes: number } };
+    type WithMemory = Ok & { memory: { gradientsBytes: number }; resolved: { gradientAccumulation?: string } };
     const fused = estimate({}, {}) as WithMemory;
     const sixteen = estimate({ gradientAccumulation: 'fused-16-bit' }, {}) as WithMemory;
     expect(sixteen.breakdown.computeSeconds).toBe(fused.breakdown.computeSeconds);
