@@ -1,7 +1,7 @@
 import { ASKS_MOST_CONCURRENT, costUnit, SERVING_WORDS } from './lexicon/serving.ts';
 import type { AskParameters, IntentName } from './question.ts';
-import { ASKS_OF_USERS } from './lexicon/user-load.ts';
-import { ASKS_OPTIMIZER_STATES } from './lexicon/optimizer-states.ts';
+import { ASKS_OF_HOSTING, ASKS_OF_USERS } from './lexicon/user-load.ts';
+import { asksOptimizerStates } from './lexicon/optimizer-states.ts';
 
 /**
  * The intent of a question from its wording, checked in a fixed order so that each phrasing has one
@@ -89,11 +89,18 @@ export function inferenceCue(text: string, stated: AskParameters): string | unde
   // list), never a training run's.
   const perMillion = costUnit(text);
   if (perMillion !== undefined && !SAYS_TRAINING_ITSELF.test(text)) return `"${perMillion.written}"`;
-  // Users, requests, hosting or a chat: who a served model answers, never a training run's (QA: "keep llama3-70b active for
-  // 1M users" was planned as training on 15T tokens). Before "how long" and GPU-hours, which a service is asked in too.
-  const users = ASKS_OF_USERS.exec(text);
-  if (users !== null && !SAYS_TRAINING_ITSELF.test(text)) return `"${users[0].trim()}"`;
   if (SAYS_TRAINING.test(text) || TRAINING_FIGURES.some((field) => stated[field] !== undefined)) return undefined;
+  // Hosting or a chat named: a served model's setting (QA: "keep llama3-70b active for 1M users" was planned as training on
+  // 15T tokens). Only after the training words and figures: a token budget or "how long" says a run is asked, and the users
+  // are context ("how many H100 hours for a llama3-70b chat model on 2T tokens", "… 1M users waiting" were read as serving
+  // and their figures dropped unsaid).
+  const hosting = ASKS_OF_HOSTING.exec(text);
+  if (hosting !== null) return `"${hosting[0].trim()}"`;
+  // Users or requests counted: who a served model answers, except in a configuration question, where they say who asked
+  // for it ("the best parallel config for llama3-70b on 64 H100 that our users asked for" is a training layout; a serving
+  // one says "serve", SERVING_WORDS).
+  const users = ASKS_OF_USERS.exec(text);
+  if (users !== null && !CONFIG.test(text)) return `"${users[0].trim()}"`;
   const cluster = stated.nodes !== undefined || stated.gpus !== undefined || stated.gpu !== undefined;
   if (cluster && RUNS.test(text)) return `"run" a model on GPUs`;
   const one = BATCH_OF_ONE.exec(text);
@@ -141,7 +148,7 @@ export function classify(text: string, stated: AskParameters): IntentName {
   // A price and a cluster with no model: what running it costs ("what does it cost per day to run 128 H100 nodes at $2/GPU-hour").
   if (cluster && stated.pricePerGpuHour !== undefined && stated.model === undefined && stated.customModel === undefined) return 'rate';
   // "Optimizer state space", "adam states size": the memory the states take (lexicon/optimizer-states.ts), never a search.
-  if (MEMORY.test(text) || ASKS_OPTIMIZER_STATES.test(text)) return 'memory';
+  if (MEMORY.test(text) || asksOptimizerStates(text)) return 'memory';
   // "How many GPU-hours" with no cluster: the fewest any cluster spends (the cheapest), not a default 128 nodes' own.
   if (!cluster && GPU_HOURS_COUNT.test(text)) return 'cheapest';
   if (TIME_COUNT.test(text) || GPU_HOURS_COUNT.test(text)) return 'time';

@@ -1,6 +1,9 @@
 import { nvlinkDomainsText } from '@trainplan/protocol';
 import { countOf, daysToYears, formatCountCompact, formatCountExact, formatDuration } from '@trainplan/units';
 
+/** "7.22e24": a FLOP count as papers write one, to three figures. */
+export const flopText = (flops: number): string => flops.toExponential(2).replace('e+', 'e');
+
 /** From two years, days are also said in years: "2,791 days (7.6 years)" reads at a glance. */
 export const YEARS_SAID_DAYS = 730;
 

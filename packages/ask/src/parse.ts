@@ -24,7 +24,7 @@ import { takeComparedPrecisions } from './lexicon/precisions.ts';
 import { SUPERPOD_WHY, takeUnmodelledSettings } from './lexicon/unmodelled-settings.ts';
 import { takeInNetworkReduction, takeNetwork } from './lexicon/network.ts';
 import { takeUptime } from './lexicon/uptime.ts';
-import { SPARE_NOT_PLANNED, spareProblem, takeSpareNodes } from './lexicon/spare-nodes.ts';
+import { SPARE_COUNT_UNREAD, SPARE_NOT_PLANNED, spareClusterReading, spareProblem, takeSpareNodes } from './lexicon/spare-nodes.ts';
 import { takeUserLoad, userBaseWhy, usersReading } from './lexicon/user-load.ts';
 import { findUnreadTime, takeNamedSpan } from './lexicon/named-spans.ts';
 import { servingBesideFineTuning, servingPartOf } from './mixed-question.ts';
@@ -42,7 +42,9 @@ import { resolveDraft } from './speculative.ts';
 import { comparedLayout, layoutOfFields, takeOtherLayouts } from './lexicon/layouts.ts';
 import { layoutsProblem } from './compared-layouts.ts';
 import { takeBareTokens } from './lexicon/bare-tokens.ts';
-import { ASKS_MODEL_SIZE, asksWhatBudgetTrains } from './lexicon/model-size-asked.ts';
+import { asksWhatBudgetTrains, modelSizeNotAnswered } from './lexicon/model-size-asked.ts';
+import { ASKS_FP64, FP64_NOT_KEPT } from './lexicon/gpu-facts.ts';
+import { FLOP_BUDGET_NOT_READ, takeFlopBudget } from './lexicon/flop-budget.ts';
 import { DATA_BYTES_WHY, takeDataBytes } from './lexicon/data-bytes.ts';
 import { comparedModels, MAX_COMPARED, modelsNotCompared, takeOtherModels, type ResolvedModel } from './lexicon/compared-models.ts';
 import type { ModelMatch } from './lexicon/models.ts';
@@ -59,10 +61,8 @@ const TRAINING_PLANS: ReadonlySet<string> = new Set(['nodes', 'cheapest', 'time'
 
 /** The problem of a question that plans no model it names: the one a GPU's own figures are asked with (answer/gpu-facts.ts). */
 export const NAME_A_MODEL = `name a model: a preset id such as gpt3-175b or llama3-70b, or a size such as 175B, ${SHAPE_AS_MODEL_OBJECT}`;
-/** Why a model size asked is not answered, and the question that is. */
-export const MODEL_SIZE_NOT_ANSWERED = 'how big a model a budget trains is not answered here: I plan a model you name; name one to check it, '
-  + 'e.g. "can we train llama3-70b on 10T tokens with 2M H100 GPU-hours", or ask "how many tokens for 70B" for a size\'s compute-optimal tokens, '
-  + 'or leave the tokens out for the compute-optimal size a budget trains ("what\'s the biggest model I can train with 2M H100 GPU-hours")';
+/** Why a plan asked in FP64 is planned in another precision. */
+const FP64_NOT_PLANNED = `${FP64_NOT_KEPT}; planned in the precision the assumptions name`;
 
 /**
  * "m 8", "m=8" in a question asking a pipeline bubble: its micro-batches ("8 microbatches"), as Narayanan et al. SC'21 name
@@ -436,13 +436,20 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   const uptime = takeUptime(s);
   if (uptime?.ok === true) stated.uptime = uptime.uptime;
   else if (uptime !== undefined) problems.push(uptime.problem);
-  // Spare nodes ("with 8 spare nodes", "5% headroom for failures"): before the settings no plan models, whose "failures" it holds (lexicon/spare-nodes.ts).
-  const spare = takeSpareNodes(s);
+  // Spare nodes ("with 8 spare nodes", "5% headroom for failures"): before the settings no plan models, whose "failures" it
+  // holds (lexicon/spare-nodes.ts). A count of nodes reserved or spare with no word adding it ("16 nodes reserved on AWS",
+  // "on our 8 spare nodes") is left to the counts as the cluster, said below.
+  const spareRead = takeSpareNodes(s);
+  const spare = spareRead.spare;
   const spareRefused = spare === undefined ? undefined : spareProblem(spare, asTyped(text, spare.written));
   if (spareRefused !== undefined) problems.push(spareRefused);
+  // "5.76e23 FLOPs": a training compute, its digits never a count (lexicon/flop-budget.ts); said not read below where no
+  // compute-optimal size is asked.
+  const flopBudget = takeFlopBudget(s);
   // Before any count or duration: "at 700W" is power, never 700 weeks; "90% goodput" no percentage read elsewhere.
   const notRead: NotRead[] = takeUnmodelledSettings(s, (phrase) => asTyped(text, phrase));
   if (unmodelledAside !== undefined) notRead.push({ phrase: unmodelledAside, why: `${unmodelledWhy}: the plan is for the GPU named beside it` });
+  if (spareRead.unread !== undefined) notRead.push({ phrase: `"${asTyped(text, spareRead.unread)}"`, why: SPARE_COUNT_UNREAD });
   // Before counts and speeds: "1 NIC per node" is no GPU count, "over HDR InfiniBand" the network between nodes.
   const network = takeNetwork(s);
   if (network !== undefined && 'network' in network) stated.network = network.network;
@@ -526,6 +533,9 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   // A context left unread ("a 1 gigatoken context"): seen once takeParallelism has read the ones it can.
   const unreadContext = findUnreadLength(s.text);
   stated.precision = takePrecision(s);
+  // "in fp64", "double precision": a precision no plan runs in (lexicon/gpu-facts.ts FP64_NOT_KEPT), said not read below
+  // where a run is planned, never planned in BF16 unsaid (QA: "train llama3-8b in fp64 on 64 H100").
+  const fp64 = s.take(ASKS_FP64);
   // "is fp8 faster than bf16", "does fp8 help": both precisions planned, side by side (lexicon/precisions.ts).
   // Not beside GPUs compared ("fp8 on H100 vs A100"): one comparison a question, the GPUs'.
   if (stated.comparedGpus === undefined) stated.comparedPrecisions = takeComparedPrecisions(s, stated.precision, normal, kvGpu === undefined ? 'bf16' : defaultPrecision(kvGpu));
@@ -676,6 +686,9 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
     delete facts.comparedModels;
   }
   if (servingPart !== undefined) notRead.push(servingPart.left);
+  // Of a model's plan only: a GPU's own figures asked ("h100 double-precision throughput") say it in their answer (answer/fp64-note.ts).
+  const plansModel = facts.model !== undefined || facts.customModel !== undefined;
+  if (fp64 !== undefined && plansModel && (TRAINING_PLANS.has(intent) || intent === 'serving')) notRead.push({ phrase: `"${asTyped(text, fp64[0])}"`, why: FP64_NOT_PLANNED });
   // Spares are added where the answer sizes the cluster (answer/spare-nodes.ts); elsewhere said not read.
   if (spare !== undefined && spareRefused === undefined && intent !== 'nodes' && intent !== 'cheapest') notRead.push({ phrase: `"${asTyped(text, spare.written)}"`, why: SPARE_NOT_PLANNED });
   // The uptime is planned where the nodes search answers (nodes, cheapest, and how long with no layout fixed); elsewhere the
@@ -743,6 +756,11 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
     readings.push({ field: 'gpus', value: n, text: `${n.toLocaleString('en-US')} ${gpuById(facts.gpu ?? '')?.name.replace(/^NVIDIA\s+/, '') ?? 'GPU'} instances read as ${n.toLocaleString('en-US')} GPUs, one an instance (say "${n} nodes", or name the instance type, e.g. p5.48xlarge, for ${n} instances of 8 GPUs)` });
   }
   readings.push(...nodeReadings(text, facts, counts.timesNodes));
+  // "16 nodes reserved", "our 8 spare nodes" read as the cluster: said, with the words for spares added (lexicon/spare-nodes.ts).
+  if (spareRead.cluster !== undefined && (facts.nodes !== undefined || facts.gpus !== undefined)) {
+    const size = facts.nodes !== undefined ? countOf(facts.nodes, 'node') : countOf(facts.gpus ?? 0, 'GPU');
+    readings.push({ field: facts.nodes !== undefined ? 'nodes' : 'gpus', value: facts.nodes ?? facts.gpus ?? 0, text: spareClusterReading(asTyped(text, spareRead.cluster), size) });
+  }
   if (nodeHoursRead !== undefined && 'reading' in nodeHoursRead && facts.gpuHours === nodeHoursRead.gpuHours) readings.push({ field: 'gpuHours', value: nodeHoursRead.gpuHours, text: nodeHoursRead.reading });
   if (priced?.ok === true && priced.assumed !== undefined) readings.push({ field: 'pricePerGpuHour', value: priced.perGpuHour, text: priced.assumed });
   if (pricedEach !== undefined && priced?.ok === true && facts.comparedGpus !== undefined) {
@@ -832,13 +850,15 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   }
   const layouts = layoutsProblem(intent, facts.layouts);
   if (layouts !== undefined) problems.push(layouts);
-  if (intent !== 'help' && intent !== 'collective' && intent !== 'rate' && parameters.model === undefined && parameters.customModel === undefined && model?.unknownSize === undefined && model?.unmodelled === undefined) {
-    // "How big a model can we train on …": the largest model a budget trains is no plan here, said as such (QA: "2M gpu hours"
-    // was read as a 2M-parameter model and refused as too small).
-    // Asked of a budget with no token count ("what can I train for $1M at $2/GPU-hour"): the compute-optimal size is the
-    // answer (answer/compute-optimal.ts), no model to name.
-    if (!asksWhatBudgetTrains(normal, intent, facts)) problems.push(ASKS_MODEL_SIZE.test(normal) ? MODEL_SIZE_NOT_ANSWERED : NAME_A_MODEL);
+  // "How big a model can we train on …", "the largest model that fits on one H100": a size asked, no plan here, said as such
+  // (QA: "2M gpu hours" was read as a 2M-parameter model and refused as too small; worded as no other question, "how big a
+  // model can we train on 10T tokens with 256 H100" got "I didn't understand"). Asked of a budget with no token count
+  // ("what can I train for $1M at $2/GPU-hour"): the compute-optimal size is the answer (answer/compute-optimal.ts).
+  const sizeRefused = modelSizeNotAnswered(normal, intent);
+  if ((intent !== 'help' || sizeRefused !== undefined) && intent !== 'collective' && intent !== 'rate' && parameters.model === undefined && parameters.customModel === undefined && model?.unknownSize === undefined && model?.unmodelled === undefined) {
+    if (!asksWhatBudgetTrains(normal, intent, facts)) problems.push(sizeRefused ?? NAME_A_MODEL);
   }
+  if (flopBudget !== undefined && !asksWhatBudgetTrains(normal, intent, facts)) notRead.push({ phrase: `"${flopBudget.written}"`, why: FLOP_BUDGET_NOT_READ });
   if (parameters.model !== undefined && modelById(parameters.model) === undefined) problems.push(`unknown model ${parameters.model}`);
   // "-2T tokens", "-64 h100": no count, size or time is below 0, and the patterns read the digits alone. Said unless a
   // reader refused the number already ("a -30B model", "mfu of -0.2").

@@ -30,14 +30,33 @@ function countOf(written: string): number {
   return Number(m[1]) * scale[m[2]!]!;
 }
 
-/** N, D and C as the headline says them: "About a 79.7B Llama 3-style model on 1.59T tokens (…): C = 7.62e23 FLOPs at …". */
+/**
+ * The model planned, the tokens its plan buys and C as the headline says them: "About an 81.1B Llama 3-style model on 1.59T
+ * tokens (…): C = 7.75e23 FLOPs at …".
+ */
 function headlineFigures(a: Answer): { n: number; d: number; c: number } {
   const m = /^About an? ([\d.]+[kMBT]) Llama 3-style model on ([\d.]+[kMBT]) tokens \(\d+ tokens per parameter[^)]*\): C = ([\d.]+e\d+) FLOPs at [\d.]+% MFU on /.exec(a.headline);
   expect(m, a.headline).not.toBeNull();
   return { n: countOf(m![1]!), d: countOf(m![2]!), c: Number(m![3]) };
 }
 
+/**
+ * The closed form's N and D as the notes say them, each with how far it is from the size planned and the tokens bought:
+ * "N = √(C / (6 × 20)) = 80.4B, 0.9% from the 81.1B planned; D = 20·N = 1.61T, 0.9% from the 1.59T its plan buys".
+ */
+function closedFormFigures(a: Answer): { n: number; nApart: number; planned: number; d: number; dApart: number; bought: number } {
+  const note = a.notes.find((t) => t.startsWith('N = √(C / (6 × 20)) = ')) ?? '';
+  const m = /^N = √\(C \/ \(6 × 20\)\) = ([\d.]+[kMBT]), ([\d.]+)% from the ([\d.]+[kMBT]) planned; D = 20·N = ([\d.]+[kMBT]), ([\d.]+)% from the ([\d.]+[kMBT]) its plan buys/.exec(note);
+  expect(m, note).not.toBeNull();
+  return {
+    n: countOf(m![1]!), nApart: Number(m![2]), planned: countOf(m![3]!), d: countOf(m![4]!), dApart: Number(m![5]), bought: countOf(m![6]!),
+  };
+}
+
 const near = (value: number, expected: number, share: number): boolean => Math.abs(value / expected - 1) <= share;
+
+/** A percentage said to one decimal is the share within half its last decimal. */
+const saidPercent = (said: number, share: number): boolean => Math.abs(said - share * 100) <= 0.05 + 1e-9;
 
 /**
  * The size the plan's own figures give, by hand: its model FLOPs are its GPU-hours × 3,600 × the peak its MFU is of × the
@@ -53,23 +72,39 @@ function sizeByHand(data: NodesOk): { n: number; d: number; c: number } {
   return { n, d: CHINCHILLA * n, c };
 }
 
-/** The answer's figures agree with the plan's by hand, C = 6ND, D = 20N, and the plan is of that size and buys those tokens. */
+/** Sizes that agree within this are one: the iteration's stop (compute-optimal.ts CONVERGED). */
+const CONVERGED = 0.03;
+
+/**
+ * The headline is the model planned and the tokens its plan buys (what every figure is of), C = 6 × those; the notes give
+ * the closed form's N and D from C, and how far each is from those planned.
+ */
 function expectComputeOptimal(a: Answer): { n: number; data: NodesOk } {
   expect(a.kind).toBe('answer');
   const data = a.data as NodesOk;
   expect(data.ok).toBe(true);
+  const e = data.configuration.estimate;
   const said = headlineFigures(a);
   const hand = sizeByHand(data);
-  expect(near(said.n, hand.n, ROUNDING), `N ${said.n} vs ${hand.n}`).toBe(true);
-  expect(near(said.d, hand.d, ROUNDING), `D ${said.d} vs ${hand.d}`).toBe(true);
+  // The headline: the plan's own model and tokens, and C by hand from its GPU-hours and MFU.
+  expect(near(said.n, e.parameters, ROUNDING), `N ${said.n} vs ${e.parameters} planned`).toBe(true);
+  expect(near(said.d, data.tokens, ROUNDING), `D ${said.d} vs ${data.tokens} bought`).toBe(true);
   expect(near(said.c, hand.c, ROUNDING), `C ${said.c} vs ${hand.c}`).toBe(true);
-  // C = 6·N·D and D = 20·N of the headline's own figures, each rounded once.
+  // C = 6·N·D of the headline's own figures, each rounded once.
   expect(near(said.c, SIX * said.n * said.d, 3 * ROUNDING)).toBe(true);
-  expect(near(said.d, CHINCHILLA * said.n, 2 * ROUNDING)).toBe(true);
-  // Converged: the model planned is the size said, and the tokens its plan buys are the 20·N said, within the 3% the
-  // iteration stops at.
-  expect(near(data.configuration.estimate.parameters, hand.n, 0.03)).toBe(true);
-  expect(near(data.tokens, hand.d, 0.03)).toBe(true);
+  // The closed form from C, beside the figures planned: N = √(C/120), D = 20·N, each a stated share from those planned.
+  const closed = closedFormFigures(a);
+  expect(near(closed.n, hand.n, ROUNDING), `closed-form N ${closed.n} vs ${hand.n}`).toBe(true);
+  expect(near(closed.d, hand.d, ROUNDING), `closed-form D ${closed.d} vs ${hand.d}`).toBe(true);
+  expect(near(closed.planned, e.parameters, ROUNDING)).toBe(true);
+  expect(near(closed.bought, data.tokens, ROUNDING)).toBe(true);
+  // The shares apart, from the plan's own fields: C = 6 × its parameters × its tokens.
+  const nExact = Math.sqrt((SIX * e.parameters * data.tokens) / (SIX * CHINCHILLA));
+  expect(saidPercent(closed.nApart, Math.abs(nExact / e.parameters - 1)), `${closed.nApart}% apart`).toBe(true);
+  expect(saidPercent(closed.dApart, Math.abs((CHINCHILLA * nExact) / data.tokens - 1)), `${closed.dApart}% apart`).toBe(true);
+  // Converged: the model planned is the closed form's size within the 3% the iteration stops at.
+  expect(near(e.parameters, hand.n, CONVERGED)).toBe(true);
+  expect(near(data.tokens, hand.d, CONVERGED)).toBe(true);
   return { n: hand.n, data };
 }
 
@@ -135,6 +170,17 @@ describe('"what can I train for $1M on H100 at $2/GPU-hour": the compute-optimal
     expect(data.gpuHours).toBeGreaterThan(500_000 * 0.999);
     expect(data.configuration.estimate.resolved.gpu).toBe('h100-sxm');
     expect(a.figures.find((f) => f.label === 'Cost')?.value).toMatch(/^\$1\.00M: 500k GPU-hours at \$2\/GPU-hour/);
+  });
+
+  it('the headline names the model planned and its tokens, those the figures and the cost are of', () => {
+    const a = answered();
+    const said = headlineFigures(a);
+    // The decoder planned, as its reading gives its count ("… (~81.1B parameters)"), and the tokens its time to train is of.
+    const shape = /\(~([\d.]+[kMBT]) parameters\)/.exec(a.assumptions[0] ?? '');
+    expect(shape, a.assumptions[0]).not.toBeNull();
+    expect(countOf(shape![1]!)).toBe(said.n);
+    const train = a.figures.find((f) => f.label === 'Time to train')?.value ?? '';
+    expect(countOf(/ for ([\d.]+[kMBT]) tokens/.exec(train)?.[1] ?? '')).toBe(said.d);
   });
 
   it('the presets near it on the same budget, with their tokens a parameter, and Llama 3 8B\'s 15T said', () => {

@@ -152,7 +152,7 @@ describe('near misses of the MoE words are still planned', () => {
     'serve llama3-8b to 64 active users on 1 h100',
     'serve llama3-70b to 1M active users on 64 h100',
     'serve llama3-70b to 1B active users on 4096 h100',
-  ])('"%s": active users are a load, never an active-parameter count', (question) => {
+  ])('"%s": active users are users counted, never an active-parameter count', (question) => {
     const q = parse(question, OPTIONS);
     expect(q.problems.join(' ')).not.toContain('mixture-of-experts');
     expect(q.stated.model).toMatch(/^llama3-/);

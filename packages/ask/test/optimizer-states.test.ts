@@ -60,3 +60,27 @@ describe('the optimizer states\' size is a memory question, the states first', (
     expect(parse('how long to train 70B on 64 h100 with optimizer states sharded').intent).toBe('time');
   });
 });
+
+/**
+ * The states named as a setting ("to shard the optimizer states", "optimizer states sharded", "distributed optimizer") are
+ * not the quantity asked: the memory answer leads with the whole, as it would without them. QA: "memory for llama3-70b
+ * with zero-1 to shard the optimizer states on 64 H100" led with the states.
+ */
+describe('the optimizer states as a setting: the whole memory first', () => {
+  it.each([
+    'memory for llama3-70b with zero-1 to shard the optimizer states on 64 H100',
+    'memory for llama3-70b with zero-1 and the optimizer states sharded on 64 H100',
+    'memory for llama3-70b with zero-1 and the distributed optimizer on 64 H100',
+  ])('"%s"', (question) => {
+    expect(parse(question).intent).toBe('memory');
+    const a = ask(question, options);
+    expect(a.headline).toMatch(/^Llama 3 70B on H100 SXM5 80GB × 64 GPUs: fits for training, [\d.]+ GiB per GPU of /);
+    expect(a.figures.some((f) => f.label.startsWith('Optimizer states'))).toBe(false);
+  });
+
+  it('neighbour: the states\' size asked beside sharding them still leads with the states', () => {
+    const a = ask('optimizer state memory for llama3-70b with zero-1 on 64 h100', options);
+    expect(a.headline).toMatch(/^Optimizer states of Llama 3 70B: /);
+    expect(a.headline).toMatch(/ per GPU \(TP \d+ · PP \d+, sharded over DP \d+\)$/);
+  });
+});

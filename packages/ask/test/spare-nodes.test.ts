@@ -88,3 +88,52 @@ describe('spares where no cluster is sized, or that leave none to train', () => 
     expect(parse('how many nodes for 175B with 100% of nodes reserved').problems).toContain('"100% of nodes reserved": a share held spare is above 0% and under 100% of the cluster (the rest trains)');
   });
 });
+
+/**
+ * A count of nodes "reserved", or spare nodes no word adds ("on our 8 spare nodes"), is the cluster that trains, read as
+ * "on 16 nodes" is: a reservation books capacity to train on. QA: "… using 16 nodes reserved on AWS in 30 days" was answered
+ * 11 nodes training and 16 spare, 27 in all.
+ */
+describe('nodes reserved, or spare nodes put to work, are the cluster', () => {
+  it('"can I train llama3-8b on 2T tokens using 16 nodes reserved on AWS in 30 days": its time on the 16 nodes', () => {
+    const question = 'can I train llama3-8b on 2T tokens using 16 nodes reserved on AWS in 30 days';
+    const q = parse(question);
+    expect(q.intent).toBe('time');
+    expect(q.stated.nodes).toBe(16);
+    expect(q.notRead ?? []).toEqual([]);
+    const a = ask(question, options);
+    expect(a.headline).toMatch(/^Yes: Llama 3 8B on H100 SXM5 80GB: [\d.]+ days to train 2\.00T tokens on 16 nodes \(128 GPUs\), within the 30 days asked$/);
+    expect(a.headline).not.toMatch(/spare/);
+    expect(a.figures.map((f) => f.label)).not.toContain('Nodes with spares');
+    expect(a.assumptions).toContain('"16 nodes reserved" read as the cluster that trains, 16 nodes: nodes reserved or spare, put to work; for spares held beside the nodes a plan sizes, say e.g. "with 8 spare nodes"');
+  });
+
+  it.each([
+    ['how long to train llama3-8b on 1T tokens on our 8 spare nodes', 8],
+    ['how long to train llama3-8b on 1T tokens, we have 8 spare nodes', 8],
+    ['how long to train llama3-8b on 1T tokens using 16 reserved nodes', 16],
+  ])('"%s": planned on %d nodes, none said spare', (question, nodes) => {
+    const q = parse(question);
+    expect(q.stated.nodes).toBe(nodes);
+    expect(q.notRead ?? []).toEqual([]);
+    const a = ask(question, options);
+    expect(a.headline).toMatch(new RegExp(` to train 1\\.00T tokens on ${nodes} nodes \\(${nodes * 8} GPUs\\)$`));
+  });
+
+  it.each([
+    ['how many nodes for 175B, 8 hot spares', '8 hot spares'],
+    ['how many nodes for 175B with 8 nodes in reserve', '8 nodes in reserve'],
+  ])('"%s": neither spares added nor the cluster, said not read', (question, phrase) => {
+    const q = parse(question);
+    expect(q.stated.nodes).toBeUndefined();
+    expect(q.notRead).toContainEqual(expect.objectContaining({ phrase: `"${phrase}"`, why: expect.stringMatching(/^not read as spares or as the cluster: /) }));
+  });
+
+  it('neighbours: spares a word adds are added, in a count or a share', () => {
+    expect(parse('how many nodes for 175B, keep 2 hot spares').notRead ?? []).toEqual([]);
+    const base = (ask('how many nodes for 175B', options).data as NodesOk).nodes;
+    expect(ask('how many nodes for 175B, keep 2 hot spares', options).headline).toContain(`with "2 hot spares", get ${base + 2} nodes`);
+    expect(ask('how many nodes for 175B plus 4 spare nodes', options).headline).toContain(`with "4 spare nodes", get ${base + 4} nodes`);
+    expect(parse('how many nodes for 175B with 5% of GPUs reserved').stated.nodes).toBeUndefined();
+  });
+});

@@ -51,6 +51,8 @@ describe('speculative decoding is read from a serving question', () => {
     expect(parse('serve llama 3 70b with a 1B draft model').defaults[0]?.text)
       .toBe('the 1B draft taken as Llama 3.2 1B (llama3.2-1b), the preset of that size sharing Llama 3 70B\'s vocabulary');
     expect(parse('serve llama 2 70b with a 7b draft on 8 h100').stated.draftModel).toBe('llama2-7b');
+    // Llama 3.2 3B, a preset of its own (meta-llama/Llama-3.2-3B): a 3B draft is it.
+    expect(parse('serve llama 3 70b with a 3b draft model').stated.draftModel).toBe('llama3.2-3b');
   });
 
   it.each([
@@ -59,10 +61,11 @@ describe('speculative decoding is read from a serving question', () => {
     ['serve llama 3 70b with speculative decoding, acceptance rate 80', 'an acceptance rate of 80 is out of range: give a fraction above 0 and at most 1 (0.8) or a percentage (80%)'],
     ['serve llama 2 70b with llama 3.2 1b as the draft', 'Llama 3.2 1B cannot draft for Llama 2 70B: a draft proposes tokens the model verifies, so the two share a vocabulary (128,256 and 32,000 tokens); '
       + 'name one, e.g. "with llama2-7b as the draft" (presets that can draft for Llama 2 70B: llama2-7b, llama2-13b)'],
+    // Llama 3.2 1B and 3B share Llama 3's 128,256-token vocabulary and are smaller than 8B: both can draft for it.
     ['serve llama3-8b with llama 3 70b as the draft', 'Llama 3 70B cannot draft for Llama 3 8B: a draft must be smaller than the model it drafts for; '
-      + 'name one, e.g. "with llama3.2-1b as the draft" (presets that can draft for Llama 3 8B: llama3.2-1b)'],
-    ['serve llama 3 70b with a 3b draft model', 'no preset of 3B can draft for Llama 3 70B; '
-      + 'name one, e.g. "with llama3.2-1b as the draft" (presets that can draft for Llama 3 70B: llama3.2-1b, llama3-8b, llama3.1-8b)'],
+      + 'name one, e.g. "with llama3.2-1b as the draft" (presets that can draft for Llama 3 8B: llama3.2-1b, llama3.2-3b)'],
+    ['serve llama 3 70b with a 5b draft model', 'no preset of 5B can draft for Llama 3 70B; '
+      + 'name one, e.g. "with llama3.2-1b as the draft" (presets that can draft for Llama 3 70B: llama3.2-1b, llama3.2-3b, llama3-8b, llama3.1-8b)'],
   ])('"%s" is refused, saying why', (question, problem) => {
     expect(parse(question).problems).toEqual([problem]);
   });

@@ -9,18 +9,19 @@ const notReadOf = (notes: readonly string[], phrase: string): string | undefined
 
 /**
  * Users at once said in other words, or at a scale ("1M"), are the concurrency "N concurrent users" is: the same serving
- * plan, the users spread over replicas. QA: "serve llama3-70b to 1M active users" planned one replica of 1,552 requests,
- * the 1M dropped unsaid.
+ * plan, the users spread over replicas. A word of at once makes them so ("concurrent", "simultaneous", "at once", "at the
+ * same time", "online at once"), "active" beside one too.
  */
 describe('users at once, in other words, size the replicas as concurrent users do', () => {
   it.each([
-    ['serve llama3-70b to 1M active users', 1_000_000],
     ['serve llama3-70b to 1M concurrent users', 1_000_000],
     ['serve llama3-70b to 1 million simultaneous users', 1_000_000],
     ['serve llama3-70b to 1M users online at once', 1_000_000],
     ['serve llama3-70b to 1M users at once', 1_000_000],
+    ['serve llama3-70b to 1M users at the same time', 1_000_000],
+    ['serve llama3-70b to 1M active users at once', 1_000_000],
+    ['serve llama3-70b to 1M concurrent active users', 1_000_000],
     ['serve llama3-70b to 10k concurrent users', 10_000],
-    ['serve llama3-8b to 64 active users on 1 h100', 64],
   ])('"%s" is %d users at once', (question, users) => {
     const q = parse(question);
     expect(q.intent).toBe('serving');
@@ -28,20 +29,14 @@ describe('users at once, in other words, size the replicas as concurrent users d
     expect(q.notRead ?? []).toEqual([]);
   });
 
-  it('"1M active users" answers what "1000000 concurrent users" answers, the reading said', () => {
-    const synonym = ask('serve llama3-70b to 1M active users', options);
+  it('"1M users at once" answers what "1000000 concurrent users" answers, the reading said', () => {
+    const synonym = ask('serve llama3-70b to 1M users at once', options);
     const canonical = ask('serve llama3-70b to 1000000 concurrent users', options);
     expect(synonym.headline).toBe(canonical.headline);
     expect(synonym.figures).toEqual(canonical.figures);
     // The million are spread over many replicas, never one replica's batch.
     expect(synonym.headline).toMatch(/serve 1,000,000 concurrent requests as [\d,]+ replicas of /);
-    expect(synonym.assumptions).toContain('"1M active users" read as 1,000,000 users at once, each with a request being decoded (a count per day or month is a user base, not a load)');
-  });
-
-  it('"1B active users" is a load, never a second model said not compared', () => {
-    const q = parse('serve llama3-70b to 1B active users on 4096 h100');
-    expect(q.stated.concurrency).toBe(1_000_000_000);
-    expect(q.notRead ?? []).toEqual([]);
+    expect(synonym.assumptions).toContain('"1M users at once" read as 1,000,000 users at once, each with a request being decoded ("active users" alone, or a count per day or month, is a user base, not a load)');
   });
 
   it('neighbour: "serve llama3-70b to 1,000 concurrent users" is read as before, with no reading of other words', () => {
@@ -54,7 +49,9 @@ describe('users at once, in other words, size the replicas as concurrent users d
 
 /**
  * A user base (users over a day or a month, or users with no word of at once) is not a load: never read as concurrency, and
- * said not read with what would be (DAU counts the distinct users of a day, not simultaneous ones).
+ * said not read with what would be (DAU counts the distinct users of a day, not simultaneous ones). "Active users" with no
+ * word of at once are one: product metrics count them as DAU, WAU or MAU. QA: "1M active users" read as 1M at once planned
+ * 9,696 GPUs.
  */
 describe('a user base is said not a load, never taken as users at once', () => {
   it.each([
@@ -63,18 +60,30 @@ describe('a user base is said not a load, never taken as users at once', () => {
     ['serve llama3-70b to 1M DAU', '1M DAU'],
     ['serve llama3-70b to 1M active users a month', '1M active users a month'],
     ['serve llama3-70b to 1M users', '1M users'],
+    ['serve llama3-70b to 1M active users', '1M active users'],
+    ['serve llama3-70b to 1M active users on 64 h100', '1M active users'],
   ])('"%s"', (question, phrase) => {
     const q = parse(question);
     expect(q.intent).toBe('serving');
     expect(q.stated.concurrency).toBeUndefined();
     const a = ask(question, options);
     const note = notReadOf(a.notes, phrase);
-    expect(note).toMatch(/a user base is not a load: .*daily active users being the distinct users of a day, is no count of users at once/);
+    expect(note).toMatch(/a user base is not a load: a count of users, "active users" included, counts the distinct users of a day, a week or a month \(DAU, WAU, MAU\), not the users at once/);
     // What to give instead: the users at once, in the question's own count, or a request rate.
     expect(note).toContain('"1M concurrent users"');
     expect(note).toMatch(/request rate/);
     // Planned as one replica, the million never spread.
     expect(a.headline).not.toContain('1,000,000');
+  });
+
+  it.each([
+    ['serve llama3-8b to 64 active users on 1 h100', '64 active users', '"64 concurrent users"'],
+    ['serve llama3-70b to 1B active users on 4096 h100', '1B active users', '"1B concurrent users"'],
+  ])('"%s": a user base in its own count, never a second model said not compared', (question, phrase, instead) => {
+    const q = parse(question);
+    expect(q.stated.concurrency).toBeUndefined();
+    expect(q.notRead?.map((n) => n.phrase)).toEqual([`"${phrase}"`]);
+    expect(q.notRead?.[0]?.why).toContain(instead);
   });
 });
 
@@ -83,12 +92,12 @@ describe('a user base is said not a load, never taken as users at once', () => {
  * active for 1M users" was planned as training, 15T tokens on 128 nodes.
  */
 describe('users are served, never trained', () => {
-  it('"keep llama3-70b active for 1M users": serving, the users at once', () => {
+  it('"keep llama3-70b active for 1M users": serving, the 1M a user base said not a load', () => {
     const a = ask('keep llama3-70b active for 1M users', options);
     expect(a.intent).toBe('serving');
-    expect(parse('keep llama3-70b active for 1M users').stated.concurrency).toBe(1_000_000);
-    expect(a.headline).toMatch(/serve 1,000,000 concurrent requests as [\d,]+ replicas/);
-    expect(a.headline).not.toMatch(/tokens|days/);
+    expect(parse('keep llama3-70b active for 1M users').stated.concurrency).toBeUndefined();
+    expect(notReadOf(a.notes, '1M users')).toMatch(/^Not read: "1M users" \(a user base is not a load/);
+    expect(a.headline).not.toMatch(/tokens to train|days|1,000,000/);
   });
 
   it.each([

@@ -1,4 +1,4 @@
-import { parse } from '../parse.ts';
+import { normalize, parse } from '../parse.ts';
 import type { ParsedQuestion } from '../question.ts';
 import { DEFAULT_PUBLIC_URL, type Answer, type AnswerOptions } from './answer-types.ts';
 import { answerCollective } from './collective-answer.ts';
@@ -28,6 +28,8 @@ import { asTrainingThroughput } from './training-throughput.ts';
 import { fractionProblems } from './whole-counts.ts';
 import { answerTokensBought, asksTokensBought } from './tokens-bought.ts';
 import { answerComputeOptimal, asksComputeOptimal } from './compute-optimal.ts';
+import { answerFlopBudget } from './flop-budget-size.ts';
+import { flopBudgetOf } from '../lexicon/flop-budget.ts';
 import { withTrainingFlops } from './training-flops.ts';
 import { asBestGpuComparison, BEST_GPU_NOTE } from './best-gpu.ts';
 import { hasFixedConfiguration, searchesLayout } from '../defaults.ts';
@@ -58,8 +60,13 @@ function answerOf(q: ParsedQuestion, options: AnswerOptions): Answer {
   // "What is the peak bf16 of the b200", "how much memory does an h200 have": the GPU's own figures, no model to plan
   // (gpu-facts.ts); before the help, which would refuse them for naming no model.
   if (fractions.length === 0 && asksGpuFacts(q)) return answerGpuFacts(q);
-  // "What can I train for $1M at $2/GPU-hour": the compute-optimal model a budget trains, or why it cannot be sized (compute-optimal.ts).
-  if (fractions.length === 0 && asksComputeOptimal(q)) return answerComputeOptimal(q, (x) => answerNodesOrTime(x, options, publicUrl));
+  // "What can I train for $1M at $2/GPU-hour": the compute-optimal model a budget trains, or why it cannot be sized
+  // (compute-optimal.ts); "… with 5.76e23 FLOPs": the size read from the compute itself, then planned (flop-budget-size.ts).
+  if (fractions.length === 0 && asksComputeOptimal(q)) {
+    const flops = flopBudgetOf(normalize(q.text));
+    const answerOn = (x: ParsedQuestion): Answer => answerNodesOrTime(x, options, publicUrl);
+    return flops === undefined ? answerComputeOptimal(q, answerOn) : answerFlopBudget(q, flops, answerOn);
+  }
   if (q.intent === 'help' || q.problems.length > 0 || fractions.length > 0) return answerHelp(q, [...q.problems, ...fractions]);
   // Models to compare ("7B vs 13B on 64 H100"): the question answered of each, side by side (compared-models.ts).
   // Parse compares models only where nothing else is compared, and never for a collective or a rate. First: "tokens

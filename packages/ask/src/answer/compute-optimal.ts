@@ -1,9 +1,9 @@
-import { gpuById, modelById } from '@trainplan/presets';
-import { defaultPrecision, type NodesResponseJson } from '@trainplan/protocol';
-import { formatFlops, formatPercent, hours, TFLOPS } from '@trainplan/units';
+import { modelById } from '@trainplan/presets';
+import type { NodesResponseJson } from '@trainplan/protocol';
+import { formatFlops, formatPercent, hours } from '@trainplan/units';
 import { customModelOfSize, llamaStyle } from '../custom-model.ts';
 import { CHINCHILLA_TOKENS_PER_PARAMETER, DEFAULT_GPU } from '../defaults.ts';
-import { compactCount, formatDays, nodesGpus } from '../format.ts';
+import { compactCount, flopText, formatDays, nodesGpus } from '../format.ts';
 import { asksWhatBudgetTrains } from '../lexicon/model-size-asked.ts';
 import { normalize } from '../parse.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
@@ -15,7 +15,7 @@ import { answerHelp } from './help-answer.ts';
 import { plannedRow, presetQuestion, presetRow, presetsNear } from './presets-near-size.ts';
 import { answerTokensBought } from './tokens-bought.ts';
 import { needsBudget, trainingBudgetOf, type TrainingBudget } from './training-budget.ts';
-import { flopText } from './training-flops.ts';
+import { apart, peakOf, planModelFlops } from './plan-flops.ts';
 
 /**
  * "What can I train for $1M on H100 at $2/GPU-hour", "what's the biggest model I can train with 500k H100 GPU-hours", "what
@@ -40,7 +40,7 @@ const CONVERGED = 0.03;
 const MAX_PLANS = 3;
 
 /** Fields of a comparison, which one size answers for the first of alone. */
-const COMPARED: readonly (keyof AskParameters)[] = ['comparedGpus', 'comparedSizes', 'comparedModels', 'comparedPrecisions', 'layouts'];
+export const COMPARED: readonly (keyof AskParameters)[] = ['comparedGpus', 'comparedSizes', 'comparedModels', 'comparedPrecisions', 'layouts'];
 
 /** Whether the question asks what a budget trains (lexicon/model-size-asked.ts), and is not declined as out of scope. */
 export const asksComputeOptimal = (q: ParsedQuestion): boolean =>
@@ -103,35 +103,30 @@ export function answerComputeOptimal(q: ParsedQuestion, answerOn: (q: ParsedQues
   return answerOf(q, budget, perParameter, steps, rows);
 }
 
-/** The GPU's peak FLOP/s at the precision asked or its default (BF16 where it runs it): the seed's only. */
-function peakOf(gpu: string, precision: AskParameters['precision']): number {
-  const spec = gpuById(gpu) ?? gpuById(DEFAULT_GPU)!;
-  return spec.peakFlops[precision ?? defaultPrecision(spec)] ?? spec.peakFlops.bf16 ?? spec.peakFlops.fp16 ?? 0;
-}
-
 /** The answer from the sizes planned and the presets' rows. */
 function answerOf(q: ParsedQuestion, budget: TrainingBudget, perParameter: number, steps: readonly Step[], rows: readonly string[]): Answer {
   const { plan, data, parameters, next, reading } = steps[steps.length - 1]!;
   const e = data.configuration.estimate;
   const chinchilla = perParameter === CHINCHILLA_TOKENS_PER_PARAMETER;
   const cluster = nodesGpus(data);
-  const headline = `About ${withArticle(compactCount(next.parameters))} ${LLAMA3_STYLE.style} model on ${compactCount(next.tokens)} tokens `
+  // The model planned and the tokens its plan buys, which every figure is of (QA: the closed form's N and D were said, a
+  // size and a token count no figure is of); C = 6 × those.
+  const headline = `About ${withArticle(compactCount(parameters))} ${LLAMA3_STYLE.style} model on ${compactCount(data.tokens)} tokens `
     + `(${perParameter} tokens per parameter${chinchilla ? ', Chinchilla' : ', as asked'}): C = ${flopText(next.flops)} FLOPs at ${formatPercent(e.mfu)} MFU on ${cluster} in ${formatDays(data.days)}`;
-  // The plan's model FLOPs: its GPU-hours (on the wall clock at its uptime) × the peak its MFU is of × the MFU.
-  const peak = e.peakTflopsPerGpu === undefined ? peakOf(e.resolved.gpu, e.resolved.precision) : TFLOPS(e.peakTflopsPerGpu);
-  const modelFlops = hours(data.gpuHours * (data.uptime ?? 1)) * peak * e.mfu;
-  const moved = Math.abs(next.parameters / parameters - 1);
+  const model = planModelFlops(data);
+  const moved = apart(next.parameters, parameters);
   const sizes = steps.map((s) => compactCount(s.parameters)).join(' → ');
   const llama8b = modelById('llama3-8b');
   const notes = [
     `The budget: ${budget.words} of ${gpuName(e.resolved.gpu)}.`,
     `C = 6·N·D (Kaplan et al. 2020): 6 × ${compactCount(parameters)} parameters × the ${compactCount(data.tokens)} tokens the best plan buys = ${flopText(next.flops)} FLOPs. `
-      + `The plan's model FLOPs are ${flopText(modelFlops)} (${compactCount(data.gpuHours)} GPU-hours × ${formatFlops(peak)} peak × ${formatPercent(e.mfu)} MFU): `
-      + `MFU also counts attention over the sequence, as Megatron does, which 6ND leaves out; sized on those, ${perParameter}·N tokens would cost about ${formatPercent(modelFlops / next.flops - 1, 0)} more than the budget.`,
-    `N = √(C / (6 × ${perParameter})) = ${compactCount(next.parameters)}, D = ${perParameter}·N = ${compactCount(next.tokens)}`
+      + `The plan's model FLOPs are ${flopText(model.flops)} (${compactCount(data.gpuHours)} GPU-hours × ${formatFlops(model.peak)} peak × ${formatPercent(e.mfu)} MFU): `
+      + `MFU also counts attention over the sequence, as Megatron does, which 6ND leaves out; sized on those, ${perParameter}·N tokens would cost about ${formatPercent(model.flops / next.flops - 1, 0)} more than the budget.`,
+    `N = √(C / (6 × ${perParameter})) = ${compactCount(next.parameters)}, ${formatPercent(moved)} from the ${compactCount(parameters)} planned; `
+      + `D = ${perParameter}·N = ${compactCount(next.tokens)}, ${formatPercent(apart(next.tokens, data.tokens))} from the ${compactCount(data.tokens)} its plan buys`
       + `${chinchilla ? ': Chinchilla\'s compute-optimal ratio (Hoffmann et al. 2022, arXiv:2203.15556, Table 3: 1B on 20.2B tokens, 67B on 1.5T)' : ', the ratio asked'}. `
-      + `Sizes planned: ${sizes} (the first from a ${formatPercent(SEED_MFU, 0)} MFU seed, each next from the one before's C), the last giving ${compactCount(next.parameters)}: `
-      + `${moved <= CONVERGED ? `converged (${formatPercent(moved)} apart)` : `not converged within ${formatPercent(CONVERGED, 0)} after ${steps.length} plans (${formatPercent(moved)} apart)`}.`,
+      + `Sizes planned: ${sizes} (the first from a ${formatPercent(SEED_MFU, 0)} MFU seed, each next from the one before's C): `
+      + `${moved <= CONVERGED ? `converged within ${formatPercent(CONVERGED, 0)}` : `not converged within ${formatPercent(CONVERGED, 0)} after ${steps.length} plans`}.`,
     `The same budget on Llama 3 presets near that size, each its best plan on ${budget.named ? 'the cluster asked' : `the same ${cluster}; another size of cluster may suit a preset better (ask "how many tokens can I train llama3-70b on …" for its own)`}:`,
     ...rows,
     ...(llama8b?.defaultTrainingTokens === undefined ? [] : [
@@ -144,6 +139,6 @@ function answerOf(q: ParsedQuestion, budget: TrainingBudget, perParameter: numbe
 }
 
 /** The question refused as this question: what it needs to be sized. */
-function refusal(q: ParsedQuestion, problems: readonly string[]): Answer {
+export function refusal(q: ParsedQuestion, problems: readonly string[]): Answer {
   return { ...answerHelp(q, problems), headline: `I could not size the compute-optimal model a budget trains: ${problems.join('; ')}.` };
 }

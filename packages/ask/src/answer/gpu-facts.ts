@@ -6,6 +6,7 @@ import { ENERGY_NOT_MODELLED } from '../lexicon/unmodelled-settings.ts';
 import { WHICH_INFINIBAND } from '../lexicon/network.ts';
 import { ASKS_FP64, ASKS_HOW_MANY, asksInt8, asksSharp, asksSparsity, gpuFactsAsked, precisionsAsked, type GpuFact } from '../lexicon/gpu-facts.ts';
 import { NAME_A_MODEL, normalize } from '../parse.ts';
+import { flopBudgetOf } from '../lexicon/flop-budget.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
 import type { Answer, AnswerFigure } from './answer-types.ts';
 import { gpuName } from './describe-estimate.ts';
@@ -30,6 +31,8 @@ export function asksGpuFacts(q: ParsedQuestion): boolean {
   const gpu = q.stated.gpu;
   if (gpu === undefined || !isGpuId(gpu)) return false;
   const normal = normalize(q.text);
+  // "5.76e23 FLOPs" is a training compute (lexicon/flop-budget.ts), no GPU's peak: its "FLOPs" asks no figure of the GPU.
+  if (flopBudgetOf(normal) !== undefined) return false;
   const facts = gpuFactsAsked(normal);
   // A network named ("the NDR bandwidth of a DGX H100") is the one a question of the node's network asks of.
   const allowed = (field: keyof AskParameters): boolean => GPU_QUESTION_FACTS.has(field) || (field === 'network' && facts.includes('network'));

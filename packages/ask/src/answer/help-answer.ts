@@ -1,6 +1,7 @@
 import { GPU_IDS } from '@trainplan/presets';
 import { isHelpRequest } from '../classify.ts';
 import { HARDWARE_GPU_IDS } from '../lexicon/hardware.ts';
+import { MODEL_FIT_NOT_ANSWERED, MODEL_SIZE_NOT_ANSWERED } from '../lexicon/model-size-asked.ts';
 import { clipText } from '../clip-text.ts';
 import { normalize } from '../parse.ts';
 import type { ParsedQuestion } from '../question.ts';
@@ -34,6 +35,9 @@ const VOCABULARY = `Models: preset ids (gpt3-175b, llama3-70b, mt-nlg-530b, …)
 /** How much of a question that was not understood is quoted back. */
 const QUOTED_CHARACTERS = 80;
 
+/** Refusals of a question understood, which no intent reads: a model size asked. */
+const SIZE_REFUSALS: readonly string[] = [MODEL_SIZE_NOT_ANSWERED, MODEL_FIT_NOT_ANSWERED];
+
 /**
  * A short help: what the bot answers, with examples. Its first line says why: the problems of a
  * question that was understood but cannot be answered; for a follow-up, that no conversation is kept, with the
@@ -46,7 +50,9 @@ export function answerHelp(q: ParsedQuestion, problems: readonly string[] = q.pr
   if (q.outOfScope !== undefined && problems.length > 0) {
     return { ...base, headline: `I could not answer that: ${problems.join('; ')}.`, notes: [...q.outOfScope, CAPABILITIES, VOCABULARY] };
   }
-  if (q.intent !== 'help' && problems.length > 0) {
+  // A model size asked ("how big a model can we train on 10T tokens with 256 H100") was understood, whatever intent it was
+  // read with: refused as such, never "I didn't understand" (lexicon/model-size-asked.ts).
+  if ((q.intent !== 'help' || problems.some((p) => SIZE_REFUSALS.includes(p))) && problems.length > 0) {
     return { ...base, headline: `I could not answer that: ${problems.join('; ')}.`, notes: [VOCABULARY] };
   }
   if (isHelpRequest(normalize(q.text))) return { ...base, kind: 'help', headline: CAPABILITIES, notes: [VOCABULARY] };

@@ -2,7 +2,7 @@ import { modelStateBytes, parameterBreakdown } from '@trainplan/model';
 import type { EstimateOk, MemoryJson } from '@trainplan/protocol';
 import { formatBytes } from '@trainplan/units';
 import { compactCount } from '../format.ts';
-import { ASKS_OPTIMIZER_STATES } from '../lexicon/optimizer-states.ts';
+import { asksOptimizerStates as asksStatesIn } from '../lexicon/optimizer-states.ts';
 import { modelNameOf, modelShapeOf } from '../model-of.ts';
 import { normalize } from '../parse.ts';
 import type { ParsedQuestion } from '../question.ts';
@@ -40,7 +40,7 @@ function splitText(r: EstimateOk['resolved']): string {
 }
 
 /** Whether the question asks the optimizer states' size. */
-export const asksOptimizerStates = (q: ParsedQuestion): boolean => q.intent === 'memory' && ASKS_OPTIMIZER_STATES.test(normalize(q.text));
+export const asksOptimizerStates = (q: ParsedQuestion): boolean => q.intent === 'memory' && asksStatesIn(normalize(q.text));
 
 /** The memory answer led by the optimizer states, whole and per GPU; unchanged where the question does not ask them or no model shape is known. */
 export function asOptimizerStates(q: ParsedQuestion, a: Answer): Answer {

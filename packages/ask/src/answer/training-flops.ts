@@ -1,5 +1,5 @@
 import { modelFlopsPerStep, parameterCount } from '@trainplan/model';
-import { compactCount } from '../format.ts';
+import { compactCount, flopText } from '../format.ts';
 import { modelNameOf, modelShapeOf } from '../model-of.ts';
 import { normalize } from '../parse.ts';
 import type { ParsedQuestion } from '../question.ts';
@@ -20,8 +20,6 @@ const ASKS_FLOPS = /\b(?:(?:how many|total|number of|amount of|how much)\s+(?:(?
 /** Whether the question asks the FLOPs of a training run. */
 export const asksTrainingFlops = (q: ParsedQuestion): boolean => ASKS_FLOPS.test(normalize(q.text));
 
-/** "7.22e24": a FLOP count as papers write one, to three figures. */
-export const flopText = (flops: number): string => flops.toExponential(2).replace('e+', 'e');
 
 /**
  * The answer with the run's model FLOPs as its headline, the plan it had after it (its headline a note); unchanged where

@@ -33,6 +33,13 @@ const MEMORY = /\b(?:memory|mem|hbm\w*|vram|ram)\b/;
 const PEAK = /\b(?:peak|[tpe]?flops?(?:\/s)?|(?:tera|peta)[\s-]*flops|throughput|fp8|fp16|bf16|tf32|fp32|int8|tops|sparse|sparsity)\b/;
 /** FP64 by its names ("fp64", "float64", "double precision"): no preset keeps it, said so (answer/fp64-note.ts). */
 export const ASKS_FP64 = /\b(?:fp64|float64|f64|double[\s-]*precision)\b/;
+/**
+ * Why no FP64 is kept, said of a GPU (answer/fp64-note.ts) and of a plan asked in it (parse.ts): LLM training runs its
+ * matrix multiplies in BF16 or FP8 with FP32 accumulation and master weights (Micikevicius et al. 2018, "Mixed Precision
+ * Training"); FP64 is the precision of HPC codes.
+ */
+export const FP64_NOT_KEPT = 'FP64 (double precision) is not kept: the GPU presets hold the precisions LLM training runs in (BF16 or FP8 matrix math, '
+  + 'FP32 accumulation and master weights); FP64 matters for HPC codes such as simulation and linear solvers';
 /** Structured sparsity asked: "sparse", "sparsity", "2:4". */
 const SPARSE = /\b(?:sparse|sparsity)\b|(?<![\d:])2:4(?![\d:])/;
 /** INT8 asked: by name, or as TOPS (tera-operations a second, the unit datasheets give integer rates in). */

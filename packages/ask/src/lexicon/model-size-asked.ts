@@ -23,11 +23,44 @@ const ASKS_OPTIMAL_SIZE = /\bcompute[\s-]*optimal (?:model|size)\b|\b(?:model|si
  */
 const TRAINS: ReadonlySet<IntentName> = new Set(['nodes', 'cheapest', 'time', 'config', 'estimate', 'help', 'rate']);
 
+/** Words of fitting in memory or serving, beside a size asked: "fits", "serve", "run", "inference", "host", "deploy", "load". */
+const FITS_OR_SERVES = /\b(?:fits?|fitting|serv(?:e|es|ed|ing)|run(?:s|ning)?|inference|host(?:s|ed|ing)?|deploy\w*|load(?:s|ed)?)\b/;
+
+/** Training said: "train", "training", "pretrain". */
+const SAYS_TRAIN = /\b(?:pre[\s-]*)?train\w*/;
+
+/** Words of fitting or serving with no word of training: the largest model asked is one that fits, not one a budget trains. */
+const fitsNotTrains = (normal: string): boolean => FITS_OR_SERVES.test(normal) && !SAYS_TRAIN.test(normal);
+
 /**
  * Whether the (normalised) question asks what size a budget trains, naming no model and no token count: with a token
  * count fixed ("how big a model can we train on 10T tokens") the size is not Chinchilla's, and parse.ts says so.
  */
 export function asksWhatBudgetTrains(normal: string, intent: IntentName, stated: AskParameters): boolean {
   if (!TRAINS.has(intent) || stated.model !== undefined || stated.customModel !== undefined || stated.tokens !== undefined) return false;
+  // "The largest model I can run on 8 H100" asks what fits, not what a budget trains (modelSizeNotAnswered), unless training is said.
+  if (fitsNotTrains(normal)) return false;
   return ASKS_WHAT_TRAINS.test(normal) || ASKS_MODEL_SIZE.test(normal) || ASKS_OPTIMAL_SIZE.test(normal);
+}
+
+/** Why a model size asked of a budget is not answered, and the questions that are. */
+export const MODEL_SIZE_NOT_ANSWERED = 'how big a model a budget trains is not answered here: I plan a model you name; name one to check it, '
+  + 'e.g. "can we train llama3-70b on 10T tokens with 2M H100 GPU-hours", or ask "how many tokens for 70B" for a size\'s compute-optimal tokens, '
+  + 'or leave the tokens out for the compute-optimal size a budget trains ("what\'s the biggest model I can train with 2M H100 GPU-hours")';
+
+/**
+ * Why the largest model that fits or serves on GPUs is not answered: no search over model sizes is made against memory, and
+ * the compute-optimal size (a budget's) is no answer to it, so none is pointed at; a named model is checked instead.
+ */
+export const MODEL_FIT_NOT_ANSWERED = 'the largest model that fits on GPUs, to train or to serve, is not answered here: I plan a model you name; '
+  + 'name one to check it, e.g. "does llama3-70b fit on 8 H100" or "serve llama3-70b on 8 H100"';
+
+/**
+ * The refusal of a model size asked (the normalised question), undefined where none is asked: of what fits or serves (a
+ * memory or serving question, or its words with no word of training) the largest that fits is said not answered; else the
+ * size a budget trains.
+ */
+export function modelSizeNotAnswered(normal: string, intent: IntentName): string | undefined {
+  if (!ASKS_MODEL_SIZE.test(normal)) return undefined;
+  return intent === 'memory' || intent === 'serving' || fitsNotTrains(normal) ? MODEL_FIT_NOT_ANSWERED : MODEL_SIZE_NOT_ANSWERED;
 }

@@ -3,24 +3,48 @@ import type { Scanner } from './quantities.ts';
 
 /**
  * Nodes held back from training as spares, as a question states them: a share ("with 5% of GPUs reserved", "keep 10% spare
- * nodes", "5% headroom for failures") or a count ("with 8 spare nodes", "8 hot spares"). Large runs keep hot spares to swap
- * in for a failed node and restart from the last checkpoint (Meta's Llama 3 405B run lost 419 jobs to interruptions in 54
- * days: Dubey et al. 2024, arXiv:2407.21783, §3.3.4). A spare is hardware, not time: it adds nodes and leaves the days as
- * they are, where an uptime (uptime.ts: "at 95% uptime") adds days on the same nodes. "Headroom for failures" is read as
- * spares, hardware held above the need, and the answer says so beside the uptime to say for the other reading
- * (answer/spare-nodes.ts). QA: all four were answered 35 nodes, the reserve dropped ("5" said not understood).
+ * nodes", "5% headroom for failures") or a count of spares added to the cluster ("with 8 spare nodes", "keep 2 hot spares").
+ * Large runs keep hot spares to swap in for a failed node and restart from the last checkpoint (Meta's Llama 3 405B run
+ * lost 419 jobs to interruptions in 54 days: Dubey et al. 2024, arXiv:2407.21783, §3.3.4). A spare is hardware, not time:
+ * it adds nodes and leaves the days as they are, where an uptime (uptime.ts: "at 95% uptime") adds days on the same nodes.
+ * "Headroom for failures" is read as spares, hardware held above the need, and the answer says so beside the uptime to say
+ * for the other reading (answer/spare-nodes.ts). QA: all four were answered 35 nodes, the reserve dropped ("5" said not
+ * understood).
+ *
+ * A count is read as spares only with "spare" and a word that adds it ("with", "plus", "keep", "add", "and"): a count of
+ * nodes "reserved" is capacity booked to train on (a cloud reservation: "16 nodes reserved on AWS"), and "on our 8 spare
+ * nodes", "we have 8 spare nodes", "using 16 reserved nodes" name the nodes that train, idle ones put to work. Those are the
+ * cluster, read as "on 16 nodes" is (the adjective taken out, the count left to the cluster's patterns). QA: "can I train
+ * llama3-8b on 2T tokens using 16 nodes reserved on AWS in 30 days" was answered 11 nodes plus 16 spare, 27 in all.
  * Read on the normalised text before the settings no plan models, which say a bare "failures" not read.
  */
 
 /** A reserve stated: its words, and a share of the whole cluster in (0, 1) or a count of nodes or GPUs. */
 export type SpareNodes = { written: string } & ({ share: number } | { count: number; unit: 'node' | 'gpu' });
 
+/**
+ * What a question says of spares or reserved nodes: the spares to add; a count that is the cluster ("16 nodes reserved"),
+ * its words as written; or a count neither reading fits ("8 hot spares" added by no word, "8 nodes in reserve"), said not read.
+ */
+export interface SpareRead {
+  spare?: SpareNodes;
+  cluster?: string;
+  unread?: string;
+}
+
 /** What a reserve covers, after it: "for failures", "against node failures", "to cover outages". */
-const FOR_FAILURES = String.raw`(?:\s+(?:for|against|to\s+cover)\s+(?:node\s+|gpu\s+|hardware\s+)?(?:failures?|faults?|outages?|restarts?|interruptions?))?`;
+const FAILURES = String.raw`\s+(?:for|against|to\s+cover)\s+(?:node\s+|gpu\s+|hardware\s+)?(?:failures?|faults?|outages?|restarts?|interruptions?)`;
+const FOR_FAILURES = `(?:${FAILURES})?`;
 /** What a share or a count is of: the cluster's units. */
 const UNITS = String.raw`(?:gpus?|nodes?|machines?|servers?|cluster|capacity)`;
-/** Held spare, after the share or the units: "reserved", "spare", "as spares", "in reserve", "held back". */
+/** A counted unit, group 2 of a count's patterns. */
+const UNIT = String.raw`(node|gpu|machine|server)s?\b`;
+/** Held spare, after a share or its units: "reserved", "spare", "as spares", "in reserve", "held back". */
 const HELD = String.raw`(?:reserved|spares?|as\s+(?:hot\s+)?spares?|in\s+reserve|held\s+(?:back|spare|in\s+reserve)|for\s+spares?)`;
+/** A spare by name: "spare", "hot spare", "hot-spare". */
+const SPARE = String.raw`(?:hot[\s-]*)?spare`;
+/** The words that add a count to the cluster, right before it: "with 8 spare nodes", "keep 2 hot spares", "plus 4 spare gpus". */
+const ADDED = String.raw`(?<=\b(?:with|plus|keep(?:ing)?|add(?:ing)?|and)\s+)`;
 
 /** Shares, group 1 the percentage: "5% of gpus reserved", "10% spare nodes", "reserve 5% of the nodes", "5% headroom for failures". */
 const SHARES = [
@@ -28,14 +52,32 @@ const SHARES = [
   new RegExp(String.raw`\b(?:reserve|reserving|set(?:ting)?\s+aside|hold(?:ing)?\s+back)\s+(${DECIMAL})\s*%\s*(?:of\s+(?:the\s+)?)?${UNITS}${FOR_FAILURES}`),
   new RegExp(String.raw`(?<![\w.])(${DECIMAL})\s*%\s*(?:spare\s+)?(?:headroom|buffer|slack|over[\s-]*provisioning)${FOR_FAILURES}`),
 ];
-/** Counts, group 1 the count and 2 the unit: "8 spare nodes", "2 reserved gpus", "8 nodes as spares", "8 hot spares". */
+/** Counts of spares added, group 1 the count and 2 the unit: "with 8 spare nodes", "plus 8 nodes as spares", "keep 2 hot spares". */
 const COUNTS = [
-  new RegExp(String.raw`(?<![\w.])(\d+)\s+(?:spare|reserve|reserved|standby|hot[\s-]*spare)\s+(node|gpu|machine|server)s?\b${FOR_FAILURES}`),
-  new RegExp(String.raw`(?<![\w.])(\d+)\s+(node|gpu|machine|server)s?\s+${HELD}${FOR_FAILURES}`),
-  new RegExp(String.raw`(?<![\w.])(\d+)\s+()(?:hot[\s-]*)?spares\b${FOR_FAILURES}`),
+  new RegExp(String.raw`${ADDED}(\d+)\s+(?:extra\s+)?${SPARE}\s+${UNIT}${FOR_FAILURES}`),
+  new RegExp(String.raw`${ADDED}(\d+)\s+${UNIT}\s+(?:as|for)\s+${SPARE}s?\b${FOR_FAILURES}`),
+  new RegExp(String.raw`${ADDED}(\d+)\s+()${SPARE}s\b${FOR_FAILURES}`),
+];
+/**
+ * Counts that are the cluster, group 1 the word taken out: "8 spare nodes" and "16 reserved nodes" with no word adding them
+ * ("on our 8 spare nodes"), "16 nodes reserved" (capacity booked). Not before "for failures", which says what spares are for.
+ */
+const CLUSTER = [
+  new RegExp(String.raw`(?<![\w.])\d+\s+(${SPARE}|reserved)\s+(?:node|gpu|machine|server)s?\b(?!${FAILURES})`, 'd'),
+  new RegExp(String.raw`(?<![\w.])\d+\s+(?:node|gpu|machine|server)s?\s+(reserved)\b(?!${FAILURES})`, 'd'),
+];
+/**
+ * Counts held back that neither reading fits, so said not read: spares no word adds ("8 hot spares", "8 nodes as spares",
+ * "8 spare nodes for failures"), or nodes held in reserve or standby ("8 nodes in reserve", "8 standby nodes", "16 nodes
+ * reserved for failures"): spares, or the cluster kept for the run?
+ */
+const UNREAD = [
+  new RegExp(String.raw`(?<![\w.])\d+\s+${SPARE}s\b${FOR_FAILURES}`),
+  new RegExp(String.raw`(?<![\w.])\d+\s+${UNIT}\s+(?:as\s+${SPARE}s?\b|for\s+spares?\b|in\s+reserve\b|held\s+(?:back|spare|in\s+reserve)\b|reserved${FAILURES})${FOR_FAILURES}`),
+  new RegExp(String.raw`(?<![\w.])\d+\s+(?:(?:${SPARE}|reserved)\s+${UNIT}${FAILURES}|standby\s+${UNIT}${FOR_FAILURES})`),
 ];
 
-/** The first reserve a pattern finds in `text`, as `find` (a Scanner's take, or a plain exec) returns it. */
+/** The spares a pattern finds in `text`, as `find` (a Scanner's take, or a plain exec) returns it. */
 function spareOf(find: (pattern: RegExp) => RegExpExecArray | undefined): SpareNodes | undefined {
   for (const pattern of SHARES) {
     const m = find(pattern);
@@ -48,11 +90,37 @@ function spareOf(find: (pattern: RegExp) => RegExpExecArray | undefined): SpareN
   return undefined;
 }
 
-/** Reads (and blanks) the reserve a question states; undefined where it states none. */
-export const takeSpareNodes = (s: Scanner): SpareNodes | undefined => spareOf((p) => s.take(p));
+/**
+ * Reads (and blanks) the spares a question states; a count that is the cluster has only its word of spare or reserve taken
+ * out ("16 nodes reserved" → "16 nodes"), for the cluster's patterns to read; one neither reading fits is blanked, to be said.
+ */
+export function takeSpareNodes(s: Scanner): SpareRead {
+  const spare = spareOf((p) => s.take(p));
+  if (spare !== undefined) return { spare };
+  for (const pattern of CLUSTER) {
+    const m = pattern.exec(s.text);
+    const word = m?.indices?.[1];
+    if (m === null || word === undefined) continue;
+    s.blank({ index: word[0], length: word[1] - word[0] });
+    return { cluster: m[0].trim() };
+  }
+  for (const pattern of UNREAD) {
+    const m = s.take(pattern);
+    if (m !== undefined) return { unread: m[0].trim() };
+  }
+  return {};
+}
 
-/** The reserve a (normalised) question states, without taking it: what the answer applies (answer/spare-nodes.ts). */
+/** The spares a (normalised) question states, without taking them: what the answer applies (answer/spare-nodes.ts). */
 export const spareNodesOf = (normal: string): SpareNodes | undefined => spareOf((p) => p.exec(normal) ?? undefined);
+
+/** How a count of spare or reserved nodes read as the cluster is said, with the words that would add it as spares. */
+export const spareClusterReading = (typed: string, cluster: string): string =>
+  `"${typed}" read as the cluster that trains, ${cluster}: nodes reserved or spare, put to work; for spares held beside the nodes a plan sizes, say e.g. "with 8 spare nodes"`;
+
+/** Why a count held back is not read where neither spares nor the cluster fit it. */
+export const SPARE_COUNT_UNREAD = 'not read as spares or as the cluster: spares are counted with "spare" after "with", "plus", "keep", "add" or "and" '
+  + '("with 8 spare nodes", "keep 2 hot spares"), and the cluster that trains as "on 8 nodes"; say which';
 
 /** Why a share of 100% or more cannot be held spare; undefined for one that can. */
 export const spareProblem = (spare: SpareNodes, typed: string): string | undefined =>

@@ -87,7 +87,7 @@ const PARAMS = String.raw`(?:\s+param(?:eter)?s?)?`;
 /**
  * A model given by its active parameters: "a 671B model with 37B active parameters", "671B total and 37B activated params",
  * "37B active of 671B", "activated parameters: 37B". The total written with it is part of the span, never read again as a
- * dense model of that size. Billions only, and never a load ("1M active users", "64 active requests": a serving question's).
+ * dense model of that size. Billions only, and never users or requests counted ("1M active users", "64 active requests": a serving question's).
  */
 const NOT_A_LOAD = String.raw`(?!\s+(?:users?|requests?|sessions?|sequences?|conversations?|connections?|clients?|customers?|streams?|chats?)\b)`;
 const ACTIVE = new RegExp([

@@ -3,10 +3,13 @@ import type { Scanner } from './quantities.ts';
 
 /**
  * Users as a serving question counts them. Users at once are a load (the protocol's concurrency, spread over replicas:
- * answer/serving-users.ts): "1M active users", "10k concurrent users", "1M users online at once", "keep llama3-70b active
- * for 1M users". A user base is not: "1M monthly users", "1M daily active users" (DAU counts the distinct users of a day,
- * not those at once; MAU a month's), "1M users". QA: "serve llama3-70b to 1M active users" was planned for one replica with
- * the 1M dropped unsaid (the count patterns read no "1M" before "users"), and "keep llama3-70b active for 1M users" as training.
+ * answer/serving-users.ts): "10k concurrent users", "1M simultaneous users", "1M users online at once", "1M active users at
+ * the same time". A user base is not: "1M monthly users", "1M daily active users" (DAU counts the distinct users of a day,
+ * not those at once; MAU a month's), "1M users", and "1M active users": in product metrics "active users" are DAU, WAU or
+ * MAU, a user base, so only a word of at once ("concurrent", "at once", "simultaneous", "at the same time") makes them a
+ * load. QA: "serve llama3-70b to 1M active users" was planned for one replica with the 1M dropped unsaid (the count
+ * patterns read no "1M" before "users"); read then as 1M users at once, it planned 9,696 GPUs for what is most likely a
+ * daily count.
  * Read on the normalised text, after the serving figures (serving.ts: "64 concurrent users") and a KV cache's load
  * (kv-cache.ts: "kv cache for 64 users"), which read their own counts first.
  */
@@ -15,30 +18,28 @@ import type { Scanner } from './quantities.ts';
 const USERS = String.raw`(?:users?|customers?|people)`;
 /** A count before them, a thousand or a million as rates and money are counted ("1M", "10k", "1 million"): SCALED_COUNT's two groups. */
 const COUNT = String.raw`(?<![\w.])${SCALED_COUNT}`;
-/** Not a count per day, week or month after it ("1M active users a month"): that is a user base. */
+/** Not a count per day, week or month after it ("1M concurrent users a month" is no load either). */
 const NOT_PER_PERIOD = String.raw`(?!\s+(?:a|an|per|each|every|\/)\s*(?:day|week|month|year)\b)`;
-/** A user base's period before "active" ("daily active users"): its words, so that "active" alone reads as at once. */
+/** A user base's words before "users": its period ("daily active users"), or "active" alone (DAU, WAU or MAU unsaid). */
 const PERIOD_WORD = String.raw`(?:daily|weekly|monthly|yearly|annual|registered|total|unique)`;
 
 /**
- * Users at once, group 1 and 2 the count: "1M active users", "10k concurrent requests", "1M simultaneous users" (a scale
- * the plain "64 concurrent users" of serving.ts does not read); "1M users online at once", "1M users at the same time";
- * "active for 1M users". "Active" is read as at once: a user with a conversation open has a request in flight (the reading
- * said in the answer, usersReading). "1M daily active users" is none: the count must stand right before "active".
+ * Users at once, group 1 and 2 the count: "10k concurrent requests", "1M simultaneous users", "1M concurrent active users"
+ * (a scale the plain "64 concurrent users" of serving.ts does not read); "1M users online at once", "1M active users at the
+ * same time". "Active" alone is not at once (a user base, USER_BASE); beside a word of at once it is.
  */
 const AT_ONCE = [
-  new RegExp(String.raw`${COUNT}\s*(?:(?:concurrent|simultaneous|parallel)\s+(?:${USERS}|requests?|sequences?|streams?|sessions?)|active\s+${USERS})\b${NOT_PER_PERIOD}`),
-  new RegExp(String.raw`${COUNT}\s*${USERS}\s+(?:(?:online|active)\s+)?(?:at once|at the same time|at a time|simultaneously|concurrently)\b`),
-  new RegExp(String.raw`\bactive\s+(?:for|to|with|by)\s+${COUNT}\s*${USERS}\b${NOT_PER_PERIOD}`),
+  new RegExp(String.raw`${COUNT}\s*(?:active\s+)?(?:concurrent|simultaneous|parallel)\s+(?:active\s+)?(?:${USERS}|requests?|sequences?|streams?|sessions?)\b${NOT_PER_PERIOD}`),
+  new RegExp(String.raw`${COUNT}\s*(?:active\s+)?${USERS}\s+(?:(?:online|active)\s+)?(?:at once|at the same time|at a time|simultaneously|concurrently)\b`),
 ];
 
-/** A user base, as written: "1M monthly users", "1M daily active users", "1M users a month", "1M DAU", "1M users". */
+/** A user base, as written: "1M monthly users", "1M daily active users", "1M active users", "1M users a month", "1M DAU", "1M users". */
 const USER_BASE = new RegExp(String.raw`${COUNT}\s*(?:(?:${PERIOD_WORD}|active)\s+)*(?:(?:active\s+)?${USERS}(?:\s+(?:a|an|per|each|every|\/)\s*(?:day|week|month|year))?|[dwm]au)\b`);
 
 /** What a question says of its users: the users at once read (with the words read), and the user bases left unread. */
 export interface UserLoad {
   concurrency?: number;
-  /** The words the users at once were read from, for the reading said back ("1m active users"). */
+  /** The words the users at once were read from, for the reading said back ("1m concurrent users"). */
   written?: string;
   /** Each user base written, as a load it is not ("1m monthly users"). */
   userBases: string[];
@@ -67,21 +68,29 @@ export function takeUserLoad(s: Scanner, loaded: boolean): UserLoad {
 
 /** How users at once were read, said with the assumptions: the words, the count, and what a user base would be. */
 export const usersReading = (written: string, users: number): string =>
-  `"${written}" read as ${users.toLocaleString('en-US')} users at once, each with a request being decoded (a count per day or month is a user base, not a load)`;
+  `"${written}" read as ${users.toLocaleString('en-US')} users at once, each with a request being decoded ("active users" alone, or a count per day or month, is a user base, not a load)`;
 
 /**
  * Why a user base is not planned: users over a day or a month are not users at once, the load a serving plan is sized for
- * (daily active users count each distinct user of a day once, however briefly each one was served). The two loads that
+ * (daily active users count each distinct user of a day once, however briefly each one was served; "active users" unqualified
+ * are such a count, as product metrics report them). The two loads that
  * are: a concurrency, or a request rate (by Little's law, requests at once = arrival rate × time each spends served).
  */
 export const userBaseWhy = (typed: string): string => {
   const count = /^[\d.]+\s*(?:[kmbt]\b|thousand|million|billion|trillion)?/i.exec(typed)?.[0].trim() ?? '1000';
-  return 'a user base is not a load: a count of users, daily active users being the distinct users of a day, is no count of users at once, '
+  return 'a user base is not a load: a count of users, "active users" included, counts the distinct users of a day, a week or a month (DAU, WAU, MAU), not the users at once, '
     + `which depends on how often and how long each one asks; give the users at once, e.g. "${count} concurrent users", or a request rate, e.g. "10 requests/s"`;
 };
 
 /**
- * A question of users, which is a serving one where no training is named (classify.ts inferenceCue): users or requests
- * counted, or hosting or a chat named. "Host" only as a verb (never "16 hosts", "host memory", "on the host").
+ * A question of users or requests counted, which is a serving one where no training is named and no configuration asked
+ * (classify.ts inferenceCue): "keep llama3-70b up for 1M monthly users".
  */
-export const ASKS_OF_USERS = /\b(?:users?|requests?|dau|mau|chat(?:s|ting)?|hosting|hosted)\b|(?:^|\b(?:to|i|we|and|can|could|should|would|will|me|us)\s+)host\b/;
+export const ASKS_OF_USERS = /\b(?:users?|requests?|dau|mau)\b/;
+
+/**
+ * Hosting or a chat named, a served model's setting, a serving question where no training is named (classify.ts
+ * inferenceCue): "host llama3-70b for our users", "a llama3-70b chat app". "Host" only as a verb (never "16 hosts", "host
+ * memory", "on the host").
+ */
+export const ASKS_OF_HOSTING = /\b(?:chat(?:s|ting)?|hosting|hosted)\b|(?:^|\b(?:to|i|we|and|can|could|should|would|will|me|us)\s+)host\b/;
