@@ -159,34 +159,52 @@ function fastestNote(a: Served): string[] {
   return [`Fastest per token: ${shapeText(first)} with ${countOf(first.batch, 'request')} at a time, ${latencyText(first)}.`];
 }
 
-/**
- * The plan on the fewest GPUs that serve, when the GPUs named hold no replica: the count the protocol's remedy names
- * (fewestServingGpus, what the CLI's inference prints on stderr through inferenceFailureText), found by asking runInference
- * again on each count in turn, from the fewest that hold the model (any pipeline depth up to 16, so 12 H100s as TP 4 · PP 3
- * for Llama 3.1 405B, not only powers of two), until one's plan meets the latency bounds. Undefined where the remedy names
- * no count (a concurrency asked that no replica holds on the GPUs named, whose remedy is fewer requests): the smallest
- * replica with no count (below) is said then.
- */
-function fewestServing(result: Served, request: Record<string, unknown>): { gpus: number; point: InferencePointJson } | undefined {
-  const found = fewestServingGpus(result, request, retryInference(request));
-  return found === undefined ? undefined : { gpus: found.gpus, point: found.best };
-}
-
 /** Where the count the closest plan is on comes from, said with it. */
 const CLI_COUNT = "the count the CLI's inference names";
 
-/** The smallest replica that serves the model at all, where the remedy names no count (run again without the count). */
-function smallestServing(p: AskParameters, batching: Batching): InferencePointJson | undefined {
-  const again = runInference({ ...requestOf({ ...p, maxTokenSeconds: undefined, maxFirstTokenSeconds: undefined }, undefined, batching) });
-  if (!again.ok) return undefined;
-  const smallest = again.byShape.flatMap((s) => (s.ok ? [s.largestBatch] : []))
-    .reduce<InferencePointJson | undefined>((a, b) => (a === undefined || b.gpus < a.gpus || (b.gpus === a.gpus && b.tokensPerSecondPerGpu > a.tokensPerSecondPerGpu) ? b : a), undefined);
-  if (smallest === undefined || (p.maxTokenSeconds === undefined && p.maxFirstTokenSeconds === undefined)) return smallest;
-  // That replica at its best batch within the question's latency bounds, where one meets them: its largest batch
-  // (what fits) can be far past them (Llama 3.1 405B on 16 H100 at 437 requests decodes a token in 288 ms).
-  const shape = { ...p, tensor: smallest.tensor, pipeline: smallest.pipeline };
-  const bounded = runInference(requestOf(shape, undefined, batching));
-  return bounded.ok && bounded.best !== undefined ? bounded.best : smallest;
+/** What works where the GPUs named hold no replica: a plan, the GPUs it is said on, and the fewest GPUs it is said beside. */
+interface Working {
+  /** The plan said (on `on` GPUs): the one on the fewest that serve, or where none serves the nearest to the bounds. */
+  readonly point: InferencePointJson;
+  readonly on: number;
+  /** The fewest GPUs that serve (`serves`), or where none does the fewest that hold it; `named` where the CLI's remedy names that count. */
+  readonly fewest: number;
+  readonly serves: boolean;
+  readonly named: boolean;
+}
+
+/**
+ * What works where the GPUs named hold no replica, from the protocol's fewestServingGpus, the search the CLI's remedy (`trainplan
+ * inference … --gpus N` on stderr) names its counts from: the plan on the fewest GPUs that serve (each count from the fewest that
+ * hold the model asked in turn, any pipeline depth up to 16, so 12 H100s as TP 4 · PP 3 for Llama 3.1 405B, not only powers of
+ * two). Where no count meets the latency bounds, the plan nearest to them over the counts tried, said beside the fewest that
+ * hold it, as the remedy says both ("give at least --gpus 6, the fewest that hold it; … the nearest is on 8 GPUs"). Undefined
+ * where no count holds it.
+ */
+function working(result: Served, request: Record<string, unknown>): Working | undefined {
+  const found = fewestServingGpus(request, retryInference(request), result);
+  if (found === undefined) return undefined;
+  if (found.serves !== undefined) {
+    const { gpus, best } = found.serves;
+    return { point: best, on: gpus, fewest: gpus, serves: true, named: found.named === gpus };
+  }
+  const near = found.nearest;
+  return { point: near?.point ?? found.shape.largestBatch, on: near?.gpus ?? found.holds, fewest: found.holds, serves: false, named: found.named === found.holds };
+}
+
+/**
+ * "Closest that works: 12 GPUs (TP 4 · PP 3), the fewest that serve within the bounds (the count the CLI's inference names), hold
+ * it, with up to 147 requests at a time; …": the plan that works, its batch against the bounds, and the fewest GPUs beside it.
+ */
+function workingNote(w: Working, p: AskParameters, batching: Batching, bounds: string | undefined): string {
+  const x = w.point;
+  const fewest = `${w.serves ? `the fewest that serve${bounds === undefined ? '' : ' within the bounds'}` : 'the fewest that hold it'}${w.named ? ` (${CLI_COUNT})` : ''}`;
+  const beside = w.fewest === x.gpus;
+  return `Closest that works: ${countOf(x.gpus, 'GPU')} (${shapeText(x)})${beside ? `, ${fewest},` : ''} hold it, with up to ${countOf(x.maxBatch, 'request')} at a time`
+    + `${withinBounds(x, p) ? (x.batch < x.maxBatch ? `; ${countOf(x.batch, 'request')} at a time keep ${bounds ?? 'the latency bounds'}` : '')
+      : `; even one at a time misses ${bounds ?? 'the latency bounds'} (${oneAtATimeText(x, p, batching)})`}`
+    + `${beside ? '' : `; ${countOf(w.fewest, 'GPU')} ${w.fewest === 1 ? 'is' : 'are'} ${fewest}`}`
+    + `${isLoaded(x) ? `; ${takesText(x)}` : ''}.`;
 }
 
 /**
@@ -338,7 +356,7 @@ export function answerServing(asked: ParsedQuestion): Answer {
   // "Minimum number of H100s to serve …" with no count named: the plan on the fewest that serve (serving-fewest.ts). Not at a
   // rate, whose plan is already the fewest GPUs for it.
   const fewest = stated === undefined && p.requestsPerSecond === undefined && ASKS_FEWEST_GPUS.test(q.text)
-    ? fewestGpusToServe((count) => requestOf(p, count, batching)) : undefined;
+    ? fewestGpusToServe(requestOf(p, 1, batching)) : undefined;
   const gpus = stated ?? fewest?.gpus;
   const result = fewest?.result ?? runInference(requestOf(p, gpus, batching));
   if (!result.ok) return answerHelp(q, [refusalWords(result)]);
@@ -394,26 +412,19 @@ export function answerServing(asked: ParsedQuestion): Answer {
     };
   }
   if (result.unservable !== undefined) {
-    // Nothing fits on the GPUs named: the smallest replica that would serve, on more of them.
+    // Nothing fits on the GPUs named: what works on more of them.
     const widest = widestShape(result.byShape);
     const why = widest === undefined || widest.ok ? 'no tensor × pipeline split of them serves it' : `${shapeText(widest)}: ${widest.message}`;
-    // The fewest GPUs that serve, as the CLI's remedy finds them; else (a remedy naming no count) the smallest replica.
-    const fewest = gpus === undefined ? undefined : fewestServing(result, requestOf(p, gpus, batching));
-    const smallest = fewest?.point ?? (gpus === undefined ? undefined : smallestServing(p, batching));
-    const on = fewest?.gpus ?? smallest?.gpus ?? 0;
-    const within = bounds === undefined ? '' : ' within the bounds';
+    // From the search the CLI's remedy names its counts from, so that both name one count.
+    const works = gpus === undefined ? undefined : working(result, requestOf(p, gpus, batching));
     const fp8 = fp8Remedy(p, requestOf(p, gpus, batching), gpus, bounds);
     return {
       ...base, kind: 'answer', ok: false,
       headline: `${subject}: ${kvFirst(q, p)}does not fit for serving (${why})${fp8 === undefined ? '' : `; ${fp8}`}`,
-      figures: smallest === undefined ? [] : closestFigures(smallest, p, undefined),
-      ...(smallest !== undefined && { configuration: `closest that works, not what was asked: ${shapeText(smallest)} on ${countOf(on, 'GPU')} · ${precisionConfiguration(p)} · ${lengthsText(p)}` }),
+      figures: works === undefined ? [] : closestFigures(works.point, p, undefined),
+      ...(works !== undefined && { configuration: `closest that works, not what was asked: ${shapeText(works.point)} on ${countOf(works.on, 'GPU')} · ${precisionConfiguration(p)} · ${lengthsText(p)}` }),
       notes: [
-        ...(smallest === undefined ? [] : [`Closest that works: ${countOf(smallest.gpus, 'GPU')} (${shapeText(smallest)})${fewest === undefined || on !== smallest.gpus ? '' : `, the fewest that serve${within} (${CLI_COUNT}),`} hold it, with up to ${countOf(smallest.maxBatch, 'request')} at a time`
-          + `${withinBounds(smallest, p) ? (smallest.batch < smallest.maxBatch ? `; ${countOf(smallest.batch, 'request')} at a time keep ${bounds ?? 'the latency bounds'}` : '')
-            : `; even one at a time misses ${bounds ?? 'the latency bounds'} (${oneAtATimeText(smallest, p, batching)})`}`
-          + `${fewest === undefined || on === smallest.gpus ? '' : `; ${countOf(on, 'GPU')} are the fewest that serve${within} (${CLI_COUNT})`}`
-          + `${isLoaded(smallest) ? `; ${takesText(smallest)}` : ''}.`]),
+        ...(works === undefined ? [] : [workingNote(works, p, batching, bounds)]),
         ...without,
       ],
     };

@@ -5,8 +5,9 @@ import { countOf } from '@trainplan/units';
  * "What is the minimum number of H100s to serve llama 3 70b", "fewest A100 40GB GPUs to serve llama 2 7b": the fewest GPUs
  * that serve, asked with no count. QA: these were answered with the plan of most tokens/s per GPU the protocol finds with
  * no count (Llama 3 70B as TP 2 · PP 8, 16 H100; Llama 2 7B as TP 4 · PP 2, 8 A100 of 40 GB, whose 12.6 GiB of weights
- * fit on one). The count is the one the CLI names: `trainplan inference … --gpus 1` plans one GPU, or where one holds no
- * replica says "give --gpus 2, the fewest that serve" (the protocol's fewestServingGpus, through its inferenceFailureText).
+ * fit on one). The count is the protocol's search (fewestServingGpus), the one the CLI's remedy names counts from:
+ * `trainplan inference … --gpus 1` plans one GPU, or where one holds no replica says "give --gpus 2, the fewest that serve";
+ * this only words what it finds.
  */
 
 type Served = Extract<InferenceResponseJson, { ok: true }>;
@@ -32,32 +33,19 @@ export interface FewestServing {
 }
 
 /**
- * The fewest GPUs that serve `request(gpus)` within its bounds, and the answer on that count (its best plan defined), as the
- * CLI finds it: one GPU where its plan serves; where one holds no replica, the count the protocol's remedy names
- * (fewestServingGpus: the counts a replica holding the model divides, asked in turn until one's plan meets the bounds).
- * Where one GPU holds the model but its plan misses the bounds, the protocol names no count (its remedy loosens the bounds):
- * the counts above one are asked in turn, up to the replica the protocol plans with no count, which serves; more GPUs
- * shorten a token only by splitting it over a wider replica. Undefined where nothing serves within the bounds.
+ * The fewest GPUs that serve `one` (the request on one GPU, its count set anew on each try) within its bounds, and the answer on
+ * that count (its best plan defined), from the protocol's search (fewestServingGpus), the one the CLI's remedy names its counts
+ * from: the counts a replica holding the model divides, from the fewest that hold it, asked in turn until one's plan serves.
+ * `fromRemedy` where `trainplan inference … --gpus 1` names that count (one GPU holds no replica, and its remedy is more GPUs,
+ * not fewer requests or chunked prefill).
+ * Undefined where nothing serves within the bounds.
  */
-export function fewestGpusToServe(request: (gpus: number | undefined) => Record<string, unknown>): FewestServing | undefined {
-  const one = request(1);
+export function fewestGpusToServe(one: Record<string, unknown>): FewestServing | undefined {
   const onOne = runInference(one);
   if (!onOne.ok) return undefined;
-  if (onOne.best !== undefined) return { gpus: 1, result: onOne, fromRemedy: false };
-  if (onOne.unservable !== undefined) {
-    const found = fewestServingGpus(onOne, one, retryInference(one));
-    if (found === undefined) return undefined;
-    // The whole answer on that count, as `--gpus N` plans it: its frontier and warnings, not the remedy's one point.
-    const on = runInference(request(found.gpus));
-    return on.ok && on.best !== undefined ? { gpus: found.gpus, result: on, fromRemedy: true } : undefined;
-  }
-  const ceiling = runInference(request(undefined));
-  const most = ceiling.ok ? ceiling.best?.gpus : undefined;
-  for (let gpus = 2; most !== undefined && gpus <= most; gpus++) {
-    const on = runInference(request(gpus));
-    if (on.ok && on.best !== undefined) return { gpus, result: on, fromRemedy: false };
-  }
-  return undefined;
+  const found = fewestServingGpus(one, retryInference(one), onOne);
+  const serves = found?.serves;
+  return serves === undefined ? undefined : { gpus: serves.gpus, result: serves.answer, fromRemedy: found?.named === serves.gpus };
 }
 
 /** "2 GPUs are the fewest that serve it within the bounds (the count the CLI's inference names): " before the plan's headline. */

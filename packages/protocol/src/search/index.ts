@@ -22,8 +22,9 @@ export type { InferencePointJson, InferenceRemedyJson, InferenceResponseJson, Re
 export { inferenceBoundsText, widestShape, INTERACTIVE_TTFT_SECONDS, INTERACTIVE_TOKEN_SECONDS } from './inference-messages.ts';
 export { runInference } from './inference.ts';
 export {
-  ceilFigures, fewestServingGpus, inferenceFailureText, inferenceRemedy, retryInference, runInferenceWithRemedy, type Retry,
+  ceilFigures, fewestServingGpus, inferenceFailureText, inferenceRemedy, runInferenceWithRemedy, type FewestServing,
 } from './inference-remedy.ts';
+export { retryInference, type Retry } from './inference-retry.ts';
 export { inferenceRemedyText } from './inference-remedy-terms.ts';
 export { toMegatronArgs, toNemoYaml } from './export-config.ts';
 // The answers as toolkit schemas (what /openapi.json publishes for each endpoint's 200).

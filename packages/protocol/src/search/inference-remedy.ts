@@ -3,8 +3,10 @@ import { runInference } from './inference.ts';
 import { widestShape } from './inference-messages.ts';
 import { inferenceRemedyText, remedyJson, slot, type Slots } from './inference-remedy-terms.ts';
 import type { InferencePointJson, InferenceRemedyJson, InferenceResponseJson } from './inference-json.ts';
-
-type Served = Extract<InferenceResponseJson, { ok: true }>;
+import { field, retryInference, type Retry, type Served } from './inference-retry.ts';
+// Where the Retry the remedies take was defined before fewest-gpus.ts shared it: importers of this file keep it.
+export { retryInference } from './inference-retry.ts';
+import { bounded, fewestGpus, fewestShape, gpusOf, holding, OTHER_COUNTS, type FewestGpus, type Holding } from './fewest-gpus.ts';
 
 /** Significant figures a loosened bound is written to, rounded up so that the closest plan meets it. */
 const FIGURES = 3;
@@ -29,18 +31,6 @@ const tokenBound = (s: Slots, seconds: number): string => slot(s, { field: 'maxD
 const firstTokenBound = (s: Slots, seconds: number): string => slot(s, { field: 'maxPrefillSeconds', value: ceilFigures(seconds) });
 const gpusField = (s: Slots, gpus: number): string => slot(s, { field: 'gpus', value: gpus });
 const name = (s: Slots, field: string, value?: string): string => slot(s, { field, ...(value !== undefined && { value }) });
-
-/** The numeric field of a request as given (an `--input` request may carry anything). */
-function field(request: Record<string, unknown>, key: string): number | undefined {
-  const x = request[key];
-  return typeof x === 'number' ? x : undefined;
-}
-
-/**
- * The same request changed (`set` merged over it, `drop` fields removed) and answered again; undefined
- * when the change is refused (FP8 on a GPU without FP8 tensor cores) or fails.
- */
-export type Retry = (change: { readonly set?: Record<string, unknown>; readonly drop?: readonly string[] }) => Served | undefined;
 
 /** FP8 weights, offered only where the GPU runs FP8 (the request asked again with it is valid) and not already asked for. */
 const fp8Works = (request: Record<string, unknown>, retry: Retry): Served | undefined =>
@@ -100,124 +90,8 @@ function boundsRemedy(closest: InferencePointJson, request: Record<string, unkno
 const joinOr = (items: readonly string[]): string =>
   (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)!}`);
 
-type Shape = Served['byShape'][number];
-type Holding = Extract<Shape, { ok: true }>;
-const gpusOf = (s: Shape): number => s.tensor * s.pipeline;
-const shapeText = (s: Shape): string => `TP ${s.tensor} · PP ${s.pipeline} (${countText(gpusOf(s), 'GPU')})`;
+const shapeText = (s: Holding): string => `TP ${s.tensor} · PP ${s.pipeline} (${countText(gpusOf(s), 'GPU')})`;
 const grouped = (n: number): string => n.toLocaleString('en-US');
-
-/**
- * The shapes that hold the model when the request is changed so, each tried at batch 1 alone: what fits at all,
- * and decode times that compare like for like (each shape's largest batch is another batch, and a larger batch
- * decodes slower). None when the change is refused or nothing holds it.
- */
-function holding(retry: Retry, change: { readonly set?: Record<string, unknown>; readonly drop?: readonly string[] }): Holding[] {
-  const a = retry({ set: { ...change.set, batches: [1] }, drop: change.drop });
-  return (a?.byShape ?? []).filter((s): s is Holding => s.ok);
-}
-
-/**
- * The shape of the fewest GPUs among those that hold it, or undefined when none does; of those of as many GPUs, the
- * one decoding a token soonest (TP 8 · PP 1 rather than TP 1 · PP 8: pipeline stages do not shorten a token's
- * path through the layers, tensor parallelism does), then the sooner first token.
- */
-function fewest(shapes: readonly Holding[]): Holding | undefined {
-  const faster = (a: Holding, b: Holding) => a.largestBatch.decodeStepSeconds - b.largestBatch.decodeStepSeconds || a.largestBatch.prefillSeconds - b.largestBatch.prefillSeconds;
-  return shapes.reduce<Holding | undefined>((m, s) => (m === undefined || gpusOf(s) - gpusOf(m) < 0 || (gpusOf(s) === gpusOf(m) && faster(s, m) < 0) ? s : m), undefined);
-}
-
-/**
- * The pipeline depths planInference tries on a GPU count (its MAX_DEFAULT_PIPELINE: every depth up to 16 that divides
- * the count). Without a count it tries 1, 2, 4 and 8 only, so a replica of 3 or 11 stages (405B on 6 H200s as
- * TP 2 · PP 3, on 22 A100s of 40 GB as TP 2 · PP 11) is asked for by name.
- */
-const COUNT_DEPTHS = Array.from({ length: 16 }, (_, i) => i + 1);
-
-/** How many other GPU counts a remedy names beside the fewest. */
-const OTHER_COUNTS = 4;
-
-/**
- * The most GPU counts asked again while looking for the fewest that meet the latency bounds (each ask a few ms: 256 reach
- * 405B's 96 H200s at 5 requests/s and 50 ms a token in well under a second).
- */
-const MAX_COUNTS_TRIED = 256;
-
-/** The request bounds a plan's latency (or, with a rate, its GPUs): then holding the model is not enough to serve it. */
-const bounded = (request: Record<string, unknown>): boolean =>
-  ['maxDecodeSecondsPerToken', 'maxPrefillSeconds', 'requestsPerSecond'].some((key) => field(request, key) !== undefined);
-
-/**
- * How far a point is from meeting the bounds on `gpus` GPUs: its worst latency-to-bound ratio, and with a rate the GPUs it needs
- * over those given (planInference's closestMiss in packages/search/src/inference/frontier.ts, which picks the closest plan on one
- * count by it; here it picks the closest over the counts tried).
- */
-function missRatio(p: InferencePointJson, request: Record<string, unknown>, gpus: number): number {
-  const maxToken = field(request, 'maxDecodeSecondsPerToken');
-  const maxFirst = field(request, 'maxPrefillSeconds');
-  return Math.max(
-    maxToken === undefined ? 0 : p.decodeStepSeconds / maxToken,
-    maxFirst === undefined ? 0 : p.prefillSeconds / maxFirst,
-    field(request, 'requestsPerSecond') === undefined || p.load === undefined ? 0 : p.load.gpus / gpus,
-  );
-}
-
-/** What the remedy found on GPU counts: the fewest that hold the model, and (with bounds) the fewest that meet them, or the nearest miss. */
-interface Counts {
-  /** The fewest GPUs whose replica holds the model, and its fastest shape of that many. */
-  readonly holds: number;
-  readonly shape: Holding;
-  /** With latency bounds or a rate, the fewest GPUs whose plan meets them, and that plan; absent where no count tried does. */
-  readonly serves?: { readonly gpus: number; readonly best: InferencePointJson };
-  /** Counts from `holds` that hold it but whose plans miss the bounds, ascending (none without bounds). */
-  readonly missed: readonly number[];
-  /** Where no count tried meets the bounds: the last count tried, and the closest plan over all of them with its count. */
-  readonly lastTried?: number;
-  readonly nearest?: { readonly gpus: number; readonly why: string; readonly point: InferencePointJson };
-  /** The next counts below twice the fewest that serve (that meet the bounds, where given), each checked by asking again. */
-  readonly others: readonly number[];
-}
-
-/**
- * The fewest GPUs that serve the request (as `gpus`), each count checked by asking again with it: the CLI exits 0 exactly when
- * the answer has a best plan. A count can serve only where a replica that holds the model divides it (planInference tries a shape
- * on `gpus` only as a whole number of replicas), so besides the fewest that hold it, n, and its multiples, any count some other
- * such replica divides: 405B on H200s is held by 6, 7, 8, … GPUs, on A100s of 40 GB by 22, 24, 26, … but not 23 or 25 (a prime
- * past 16 stages has no shape that holds it). With latency bounds holding is not enough (405B on 6 H200s decodes a token in
- * 125 ms as TP 2 · PP 3; 8 as TP 8 decode in 50 ms): the counts are asked in turn until one's plan meets them. Without a rate
- * that stops at the largest replica (more GPUs add replicas, which shorten no token); with one, after MAX_COUNTS_TRIED counts.
- */
-function fewestGpus(request: Record<string, unknown>, retry: Retry): Counts | undefined {
-  // Every depth a count might be tried at, unless the request names its own or speculates (one stage only).
-  const depths = request.pipeline === undefined && request.speculative === undefined ? { pipeline: COUNT_DEPTHS } : {};
-  const sizes = [...new Set(holding(retry, { set: depths, drop: ['gpus'] }).map(gpusOf))].sort((a, b) => a - b);
-  const held = (n: number): boolean => sizes.some((s) => n % s === 0);
-  const serves = (n: number): InferencePointJson | undefined => retry({ set: { gpus: n } })?.best;
-  let holds: { gpus: number; shape: Holding } | undefined;
-  for (const gpus of sizes) {
-    const shape = fewest(holding(retry, { set: { gpus } }));
-    if (shape !== undefined) { holds = { gpus, shape }; break; }
-  }
-  if (holds === undefined) return undefined;
-  const nextServing = (from: number): number[] => {
-    const found: number[] = [];
-    for (let n = from + 1; n < 2 * from && found.length < OTHER_COUNTS; n++) if (held(n) && serves(n) !== undefined) found.push(n);
-    return found;
-  };
-  if (!bounded(request)) return { holds: holds.gpus, shape: holds.shape, missed: [], others: nextServing(holds.gpus) };
-  const last = field(request, 'requestsPerSecond') === undefined ? sizes.at(-1)! : Number.POSITIVE_INFINITY;
-  const missed: number[] = [];
-  let nearest: Counts['nearest'];
-  for (let n = holds.gpus, tried = 0; n <= last && tried < MAX_COUNTS_TRIED; n++) {
-    if (!held(n)) continue;
-    tried++;
-    const a = retry({ set: { gpus: n } });
-    if (a?.best !== undefined) return { holds: holds.gpus, shape: holds.shape, serves: { gpus: n, best: a.best }, missed, others: nextServing(n) };
-    missed.push(n);
-    const c = a?.closest;
-    if (c !== undefined && (nearest === undefined || missRatio(c.point, request, n) < missRatio(nearest.point, request, nearest.gpus))) nearest = { gpus: n, ...c };
-  }
-  return { holds: holds.gpus, shape: holds.shape, missed, lastTried: missed.at(-1), nearest, others: [] };
-}
 
 /** Counts written as a reader scans them: "6 and 7", "6, 7 and 9", or "6 to 95" for more than four. */
 function countsText(ns: readonly number[]): string {
@@ -233,7 +107,7 @@ function replicasText(p: InferencePointJson): string {
 }
 
 /** The GPUs that serve within the bounds, or the fewest that hold it and the bounds no count tried meets. */
-function countsRemedy(needed: Counts, t: Slots, request: Record<string, unknown>): string {
+function countsRemedy(needed: FewestGpus, t: Slots, request: Record<string, unknown>): string {
   // "Or a multiple of it" only where no count between it and its double serves (none that another replica divides).
   const [or, alsoText] = needed.others.length === 0 ? [' or a multiple of it', '']
     : [', the fewest that serve', ` (${needed.others.map(grouped).join(', ')} … serve too`];
@@ -261,15 +135,13 @@ function countsRemedy(needed: Counts, t: Slots, request: Record<string, unknown>
 }
 
 /**
- * Batches asked for (`batches`) that no shape holds, where some shape serves without them: the largest batch that
- * fits, and on which shape.
+ * Batches asked for (`batches`) that no shape holds, where some shape serves without them: the shape that holds the
+ * largest batch.
  */
-function batchRemedy(request: Record<string, unknown>, retry: Retry): string | undefined {
+function mostBatches(request: Record<string, unknown>, retry: Retry): Holding | undefined {
   if (request.batches === undefined) return undefined;
   const shapes = (retry({ drop: ['batches'] })?.byShape ?? []).filter((s): s is Holding => s.ok);
-  const most = shapes.reduce<Holding | undefined>((m, s) => (m === undefined || s.largestBatch.maxBatch > m.largestBatch.maxBatch ? s : m), undefined);
-  return most === undefined ? undefined
-    : `to serve it, ask for batches that fit in memory (batches): at most ${grouped(most.largestBatch.maxBatch)}, on ${shapeText(most)}; each shape's largest is given with it`;
+  return shapes.reduce<Holding | undefined>((m, s) => (m === undefined || s.largestBatch.maxBatch > m.largestBatch.maxBatch ? s : m), undefined);
 }
 
 /**
@@ -283,38 +155,56 @@ const PREFILL_CHUNKS = [8192, 2048];
  * A prompt prefilled in chunks (Sarathi-Serve, OSDI 2024; vLLM's chunked prefill) where no shape holds it whole: an
  * iteration then holds one chunk's activations, not the whole prompt's (QA: Llama 3 8B with a 4M-token prompt needs
  * 106 GiB of activations on an H100 in one pass, 212 MiB in chunks of 8,192). The largest chunk that lets a shape hold
- * it at batch 1, checked by asking again; undefined where the request already prefills in chunks that small or none helps.
+ * it at batch 1, and that shape, checked by asking again; undefined where the request already prefills in chunks that
+ * small or none helps.
  */
-function chunkRemedy(request: Record<string, unknown>, t: Slots, retry: Retry): string | undefined {
+function chunkThatHolds(request: Record<string, unknown>, retry: Retry): { chunk: number; shape: Holding } | undefined {
   const asked = field(request, 'prefillChunkTokens');
   for (const chunk of PREFILL_CHUNKS.filter((c) => asked === undefined || c < asked)) {
-    const shape = fewest(holding(retry, { set: { batching: 'continuous', prefillChunkTokens: chunk } }));
-    if (shape === undefined) continue;
-    const ask = slot(t, { field: 'batching', value: 'continuous' }, { field: 'prefillChunkTokens', value: chunk });
-    return `to serve it, prefill the prompt in chunks (${ask}): ${shapeText(shape)} then holds it, one chunk's activations at a time`;
+    const shape = fewestShape(holding(retry, { set: { batching: 'continuous', prefillChunkTokens: chunk } }));
+    if (shape !== undefined) return { chunk, shape };
   }
   return undefined;
 }
 
+/** The change memoryRemedy names first where it is one of these three. */
+type MemoryFix = { readonly batches: Holding } | { readonly chunk: number; readonly shape: Holding } | { readonly counts: FewestGpus };
+
 /**
- * What lets some shape hold the model when none does for memory, each checked by asking again: batches asked
- * for that fit; with `gpus` given, the fewest GPUs that serve; else, with memory held back, all of it; else FP8
- * weights where they make it fit; else (nothing checked helps) GPUs with more memory.
+ * The first of these that serves where no shape holds the model for memory, each checked by asking again: batches asked
+ * for that fit; a prompt prefilled in chunks; with `gpus` given, more GPUs (the fewest that serve, fewest-gpus.ts).
+ * Undefined where none applies (memoryRemedy then offers memory held back, FP8 weights or another GPU).
+ */
+function memoryFix(request: Record<string, unknown>, retry: Retry): MemoryFix | undefined {
+  const batches = mostBatches(request, retry);
+  if (batches !== undefined) return { batches };
+  const chunked = chunkThatHolds(request, retry);
+  if (chunked !== undefined) return chunked;
+  const counts = field(request, 'gpus') === undefined ? undefined : fewestGpus(request, retry);
+  return counts === undefined ? undefined : { counts };
+}
+
+/**
+ * What lets some shape hold the model when none does for memory, each checked by asking again: memoryFix's change (batches
+ * that fit, chunked prefill, or the fewest GPUs that serve, with FP8 weights beside them); else, with memory held back, all
+ * of it; else FP8 weights where they make it fit; else (nothing checked helps) GPUs with more memory.
  */
 function memoryRemedy(request: Record<string, unknown>, t: Slots, retry: Retry): string {
-  const batches = batchRemedy(request, retry);
-  if (batches !== undefined) return batches;
-  const chunked = chunkRemedy(request, t, retry);
-  if (chunked !== undefined) return chunked;
-  const gpus = field(request, 'gpus');
+  const fix = memoryFix(request, retry);
+  if (fix !== undefined && 'batches' in fix) {
+    return `to serve it, ask for batches that fit in memory (batches): at most ${grouped(fix.batches.largestBatch.maxBatch)}, on ${shapeText(fix.batches)}; each shape's largest is given with it`;
+  }
+  if (fix !== undefined && 'chunk' in fix) {
+    const ask = slot(t, { field: 'batching', value: 'continuous' }, { field: 'prefillChunkTokens', value: fix.chunk });
+    return `to serve it, prefill the prompt in chunks (${ask}): ${shapeText(fix.shape)} then holds it, one chunk's activations at a time`;
+  }
   // FP8 weights where the GPU runs them and they fit the GPUs given: offered beside more GPUs, as they need none.
-  const fp8 = request.precision === 'fp8' ? undefined : fewest(holding(retry, { set: { precision: 'fp8' } }));
+  const fp8 = request.precision === 'fp8' ? undefined : fewestShape(holding(retry, { set: { precision: 'fp8' } }));
   const fp8Text = fp8 === undefined ? undefined : `FP8 weights (${name(t, 'precision', 'fp8')}): ${shapeText(fp8)} holds them`;
-  const needed = gpus === undefined ? undefined : fewestGpus(request, retry);
-  if (needed !== undefined) return `${countsRemedy(needed, t, request)}${fp8Text === undefined ? '' : `; or try ${fp8Text}`}`;
+  if (fix !== undefined) return `${countsRemedy(fix.counts, t, request)}${fp8Text === undefined ? '' : `; or try ${fp8Text}`}`;
   // Memory held back (vLLM's --gpu-memory-utilization): all of it may be enough.
   const held = field(request, 'gpuMemoryUtilization');
-  const whole = held === undefined || held >= 1 ? undefined : fewest(holding(retry, { drop: ['gpuMemoryUtilization'] }));
+  const whole = held === undefined || held >= 1 ? undefined : fewestShape(holding(retry, { drop: ['gpuMemoryUtilization'] }));
   if (whole !== undefined) {
     return `to serve it, raise ${name(t, 'gpuMemoryUtilization')}: with all of each GPU's memory, ${shapeText(whole)} holds it`;
   }
@@ -329,20 +219,30 @@ function outOfMemory(a: Served): boolean {
 }
 
 /**
- * The fewest GPUs that serve the request and the plan on them, as the remedy of an inference that holds no replica on the
- * GPUs given names them (memoryRemedy's countsRemedy): for another surface (the chat bot) to say the count the CLI's stderr
- * says. Undefined where that remedy names no count: the answer has a plan or fails for another reason than memory, no `gpus`
- * were given, batches asked for are the remedy, or (with latency bounds) no count tried meets them.
+ * The count countsRemedy names first: "give gpus N", the fewest that serve within the bounds (without bounds, the fewest that
+ * hold it at one request, which serve at the batches planned by default but may not hold batches asked for: there `serves` is
+ * more, and a surface says it apart), or "give at least gpus N", the fewest that hold it, where no count meets the bounds.
  */
-export function fewestServingGpus(a: Served, request: Record<string, unknown>, retry: Retry): { gpus: number; best: InferencePointJson } | undefined {
-  if (a.unservable === undefined || !outOfMemory(a) || field(request, 'gpus') === undefined || batchRemedy(request, retry) !== undefined) return undefined;
-  const needed = fewestGpus(request, retry);
-  if (needed === undefined) return undefined;
-  if (needed.serves !== undefined) return needed.serves;
-  if (bounded(request)) return undefined;
-  // Without bounds the fewest that hold it serve: its plan at every batch, as `--gpus N` plans it.
-  const best = retry({ set: { gpus: needed.holds } })?.best;
-  return best === undefined ? undefined : { gpus: needed.holds, best };
+const namedCount = (counts: FewestGpus, request: Record<string, unknown>): number =>
+  (bounded(request) ? counts.serves?.gpus ?? counts.holds : counts.holds);
+
+/** The fewest GPUs for a request, and the count the remedy of its answer on the GPUs it gives names first, where it names one. */
+export interface FewestServing extends FewestGpus {
+  readonly named?: number;
+}
+
+/**
+ * The fewest GPUs that serve `request` (fewestGpus, the bounds as the plan applies them), for another surface (the chat bot) to
+ * say from the search the remedy makes. Where `failed`, the answer on the GPUs the request gives, holds no replica for memory and
+ * its remedy (the CLI's stderr, the API's `remedy`) names GPU counts, they are that remedy's own, and `named` the count it names
+ * first. It names none where batches that fit or a prompt prefilled in chunks come first, the failure is not memory, or the
+ * request gives no `gpus`.
+ */
+export function fewestServingGpus(request: Record<string, unknown>, retry: Retry, failed?: Served): FewestServing | undefined {
+  const applied = appliedBounds(request);
+  const fix = failed !== undefined && failed.best === undefined && failed.unservable !== undefined && outOfMemory(failed) ? memoryFix(applied, retry) : undefined;
+  if (fix !== undefined && 'counts' in fix) return { ...fix.counts, named: namedCount(fix.counts, applied) };
+  return fewestGpus(applied, retry);
 }
 
 /**
@@ -397,12 +297,3 @@ export function runInferenceWithRemedy(request: unknown): InferenceResponseJson 
   const remedy = inferenceRemedy(a, asked, retryInference(asked));
   return remedy === undefined ? a : { ...a, remedy };
 }
-
-/**
- * A Retry that asks runInference again with `request` changed: the remedies above check each thing they name so
- * (the CLI's stderr, and any surface that says what to change).
- */
-export const retryInference = (request: Record<string, unknown>): Retry => ({ set = {}, drop = [] }) => {
-  const again = runInference(Object.fromEntries(Object.entries({ ...request, ...set }).filter(([key]) => !drop.includes(key))));
-  return again.ok ? again : undefined;
-};
