@@ -32,6 +32,9 @@ describe('"fewest GPUs to serve" names the count the CLI\'s --gpus 1 remedy name
     ['fewest H200s to serve llama 3.1 405b at 50 ms per token', request('llama3.1-405b', 'h200', 1, { maxDecodeSecondsPerToken: 0.05 })],
     ['fewest H100s to serve gpt-3 175b at batch 128', request('gpt3-175b', 'h100-sxm', 1, { batches: [128] })],
     ['fewest H100s to serve llama 3.1 405b offline', request('llama3.1-405b', 'h100-sxm', 1, offline)],
+    // Without bounds and at a batch asked: the CLI named the fewest that hold the model at one request (2, which hold no batch
+    // of 256; the bot said 5 without the CLI), now the fewest that serve that batch, the bot's count.
+    ['fewest H100s to serve llama 3 70b at batch 256 offline', request('llama3-70b', 'h100-sxm', 1, { ...offline, batches: [256] })],
   ])('"%s"', (question, r) => {
     const named = Number(/give --gpus (\d+)(?:,| or)/.exec(cli(r))?.[1]);
     expect(named).toBeGreaterThan(1);
@@ -40,6 +43,7 @@ describe('"fewest GPUs to serve" names the count the CLI\'s --gpus 1 remedy name
     expect(a.headline).toContain("(the count the CLI's inference names)");
     // That count plans within the request, as `--gpus N` exits 0.
     expect((runInference({ ...r, gpus: named }) as Served).best).toBeDefined();
+    expect((runInference({ ...r, gpus: named - 1 }) as Served).best).toBeUndefined();
   });
 });
 

@@ -82,12 +82,14 @@ export interface FewestGpus {
   readonly serves?: { readonly gpus: number; readonly best: InferencePointJson; readonly answer: Planned };
   /** With latency bounds or a rate, the counts from `holds` that hold it but whose plans miss them, ascending (none without). */
   readonly missed: readonly number[];
-  /** With bounds that no count tried meets: the last count tried, and the closest plan over all of them with its count. */
+  /**
+   * Where no count tried serves: the last count tried, and with bounds the closest plan over all of them with its count
+   * (without bounds none: no count holds the batches asked).
+   */
   readonly lastTried?: number;
   readonly nearest?: { readonly gpus: number; readonly why: string; readonly point: InferencePointJson };
   /**
-   * The next counts below twice the first that serve them, each checked by asking again: from `serves` with bounds, from `holds`
-   * without (none where no count serves).
+   * The next counts below twice the first that serve, each checked by asking again: from `serves` (none where no count serves).
    */
   readonly others: readonly number[];
 }
@@ -133,8 +135,10 @@ export function fewestGpus(request: Record<string, unknown>, retry: Retry): Fewe
     if (c !== undefined && (nearest === undefined || missRatio(c.point, request, n) < missRatio(nearest.point, request, nearest.gpus))) nearest = { gpus: n, ...c };
   }
   const found = { holds: holds.gpus, shape: holds.shape, ...(serves !== undefined && { serves }) };
-  // Without bounds the counts that serve beside it are counted from the fewest that hold it (a remedy offers them with it).
-  if (!bounded(request)) return { ...found, missed: [], others: nextServing(holds.gpus) };
-  if (serves !== undefined) return { ...found, missed, others: nextServing(serves.gpus) };
+  // The counts that serve beside it are counted from the fewest that serve (a remedy offers them with it): without bounds that is
+  // the fewest that hold it unless batches asked for need more (Llama 3 70B on H100s at batch 256: 2 hold it, 5 serve).
+  if (serves !== undefined) return { ...found, missed: bounded(request) ? missed : [], others: nextServing(serves.gpus) };
+  // Without bounds no count up to the largest replica holds the batches asked (more replicas hold no larger batch).
+  if (!bounded(request)) return { ...found, missed: [], lastTried: missed.at(-1), others: [] };
   return { ...found, missed, lastTried: missed.at(-1), nearest, others: [] };
 }

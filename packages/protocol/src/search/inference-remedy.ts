@@ -49,15 +49,14 @@ function loosened(closest: InferencePointJson, request: Record<string, unknown>,
 }
 
 /**
- * With a rate and the GPUs given: the fewest GPUs that serve it within the bounds as they are, and the plan on them, or
- * undefined where none is found. planInference ranks the plans for a rate by the GPUs they take, so the request without
- * `gpus` answers with the plan that takes the fewest; its count is checked by asking again with it.
+ * With a rate and the GPUs given: the fewest GPUs that serve it within the bounds as they are, and the plan on them (fewestGpus,
+ * each count checked by asking again with it), or undefined where none is found. Not the plan the request without `gpus`
+ * answers with: planInference then tries pipeline depths 1, 2, 4 and 8 only (QA: Llama 3 70B on A100s of 80 GB at 20
+ * requests/s within 50 ms a token was told 80 GPUs, 10 replicas of TP 8 · PP 1, where 72 serve as 3 of TP 8 · PP 3).
  */
 function gpusWithinBounds(request: Record<string, unknown>, retry: Retry): { gpus: number; best: InferencePointJson } | undefined {
   if (field(request, 'requestsPerSecond') === undefined || field(request, 'gpus') === undefined) return undefined;
-  const gpus = retry({ drop: ['gpus'] })?.best?.load?.gpus;
-  const best = gpus === undefined ? undefined : retry({ set: { gpus } })?.best;
-  return gpus === undefined || best === undefined ? undefined : { gpus, best };
+  return fewestGpus(request, retry)?.serves;
 }
 
 /**
@@ -106,15 +105,36 @@ function replicasText(p: InferencePointJson): string {
   return replicas > 1 ? `${grouped(replicas)} replicas of ${shape} (${countText(replicas * p.gpus, 'GPU')})` : `a replica of ${shape} (${countText(p.gpus, 'GPU')})`;
 }
 
-/** The GPUs that serve within the bounds, or the fewest that hold it and the bounds no count tried meets. */
+/** "a replica of TP 2 · PP 1 (2 GPUs) holds it", or "3 replicas of … hold it": the verb agreeing with the replicas. */
+const replicasDo = (p: InferencePointJson, one: string, many: string): string => `${replicasText(p)} ${(p.replicas ?? 1) > 1 ? many : one}`;
+
+/**
+ * Without bounds: the fewest GPUs that serve the batches asked (fewestGpus' `serves`, checked to have a plan). They are the
+ * fewest that hold it at one request unless batches asked for need more, then named apart (QA: Llama 3 70B on one H100 at
+ * batch 256 was told "give gpus 2", which hold no batch of 256; 5 do, as TP 1 · PP 5), or, where no count up to the largest
+ * replica holds those batches, the fewest that hold it with that said.
+ */
+function unboundedCountsRemedy(needed: FewestGpus, t: Slots, or: string, alsoText: string): string {
+  const serves = needed.serves;
+  if (serves === undefined) {
+    return `to serve it, give at least ${gpusField(t, needed.holds)}, the fewest that hold it (a replica of TP ${needed.shape.tensor} · PP ${needed.shape.pipeline}); `
+      + `but no count from ${grouped(needed.holds)} to ${grouped(needed.lastTried ?? needed.holds)} GPUs holds the batches asked`;
+  }
+  if (serves.gpus === needed.holds) {
+    return `to serve it, give ${gpusField(t, needed.holds)}${or}: a replica of ${shapeText(needed.shape)} holds it`
+      + `${alsoText === '' ? '' : `${alsoText}: any count that a replica holding it divides)`}`;
+  }
+  return `to serve it, give ${gpusField(t, serves.gpus)}${or}: ${replicasDo(serves.best, 'serves', 'serve')} batch ${grouped(serves.best.batch)}, `
+    + `where the fewest that hold it, ${grouped(needed.holds)}, hold none of the batches asked`
+    + `${alsoText === '' ? '' : `${alsoText}: any count that a replica holding that batch divides)`}`;
+}
+
+/** The GPUs that serve (within the bounds, where there are bounds), or the fewest that hold it and the bounds no count tried meets. */
 function countsRemedy(needed: FewestGpus, t: Slots, request: Record<string, unknown>): string {
   // "Or a multiple of it" only where no count between it and its double serves (none that another replica divides).
   const [or, alsoText] = needed.others.length === 0 ? [' or a multiple of it', '']
     : [', the fewest that serve', ` (${needed.others.map(grouped).join(', ')} … serve too`];
-  if (!bounded(request)) {
-    return `to serve it, give ${gpusField(t, needed.holds)}${or}: a replica of ${shapeText(needed.shape)} holds it`
-      + `${alsoText === '' ? '' : `${alsoText}: any count that a replica holding it divides)`}`;
-  }
+  if (!bounded(request)) return unboundedCountsRemedy(needed, t, or, alsoText);
   const missed = needed.missed.length === 0 ? '' : `; ${needed.missed.length > OTHER_COUNTS ? `the counts from ${countsText(needed.missed)} that hold it` : `${countsText(needed.missed)} hold it but`} miss them`;
   if (needed.serves !== undefined) {
     const { gpus, best } = needed.serves;
@@ -219,12 +239,11 @@ function outOfMemory(a: Served): boolean {
 }
 
 /**
- * The count countsRemedy names first: "give gpus N", the fewest that serve within the bounds (without bounds, the fewest that
- * hold it at one request, which serve at the batches planned by default but may not hold batches asked for: there `serves` is
- * more, and a surface says it apart), or "give at least gpus N", the fewest that hold it, where no count meets the bounds.
+ * The count countsRemedy names first: "give gpus N", the fewest that serve (within the bounds, where there are bounds; without,
+ * at the batches asked, which may need more than the fewest that hold it at one request), or "give at least gpus N", the
+ * fewest that hold it, where no count serves.
  */
-const namedCount = (counts: FewestGpus, request: Record<string, unknown>): number =>
-  (bounded(request) ? counts.serves?.gpus ?? counts.holds : counts.holds);
+const namedCount = (counts: FewestGpus): number => counts.serves?.gpus ?? counts.holds;
 
 /** The fewest GPUs for a request, and the count the remedy of its answer on the GPUs it gives names first, where it names one. */
 export interface FewestServing extends FewestGpus {
@@ -241,7 +260,7 @@ export interface FewestServing extends FewestGpus {
 export function fewestServingGpus(request: Record<string, unknown>, retry: Retry, failed?: Served): FewestServing | undefined {
   const applied = appliedBounds(request);
   const fix = failed !== undefined && failed.best === undefined && failed.unservable !== undefined && outOfMemory(failed) ? memoryFix(applied, retry) : undefined;
-  if (fix !== undefined && 'counts' in fix) return { ...fix.counts, named: namedCount(fix.counts, applied) };
+  if (fix !== undefined && 'counts' in fix) return { ...fix.counts, named: namedCount(fix.counts) };
   return fewestGpus(applied, retry);
 }
 
