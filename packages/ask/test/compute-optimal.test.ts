@@ -1,5 +1,6 @@
 import type { NodesResponseJson } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
+import { CHINCHILLA, countOf, HOUR, near, ROUNDING, SIX } from './support/compute-optimal.ts';
 import { ask } from '../src/answer/answer.ts';
 import type { Answer } from '../src/answer/answer-types.ts';
 import { computeOptimalSize } from '../src/answer/chinchilla-size.ts';
@@ -11,24 +12,6 @@ import { normalize, parse } from '../src/parse.ts';
 type NodesOk = Extract<NodesResponseJson, { ok: true }>;
 
 const OPTIONS = { publicUrl: null };
-/** Seconds in an hour. */
-const HOUR = 3600;
-/** Chinchilla's tokens a parameter (Hoffmann et al. 2022), and 6ND's FLOPs a parameter a token (Kaplan et al. 2020). */
-const CHINCHILLA = 20;
-const SIX = 6;
-/**
- * The headline's figures are to three significant figures (compactCount, toExponential(2)): half a unit in the third
- * figure is at most 0.5% of the figure.
- */
-const ROUNDING = 0.005;
-
-/** "2.5B" → 2.5e9. */
-function countOf(written: string): number {
-  const scale: Record<string, number> = { k: 1e3, M: 1e6, B: 1e9, T: 1e12 };
-  const m = /^([\d.]+)([kMBT])$/.exec(written);
-  if (m === null) throw new Error(`not a count: ${written}`);
-  return Number(m[1]) * scale[m[2]!]!;
-}
 
 /**
  * The model planned, the tokens its plan buys and C as the headline says them: "About an 81.1B Llama 3-style model on 1.59T
@@ -53,7 +36,6 @@ function closedFormFigures(a: Answer): { n: number; nApart: number; planned: num
   };
 }
 
-const near = (value: number, expected: number, share: number): boolean => Math.abs(value / expected - 1) <= share;
 
 /** A percentage said to one decimal is the share within half its last decimal. */
 const saidPercent = (said: number, share: number): boolean => Math.abs(said - share * 100) <= 0.05 + 1e-9;

@@ -1,6 +1,7 @@
 import { parameterCount, type ModelShape } from '@trainplan/model';
 import type { NodesResponseJson } from '@trainplan/protocol';
 import { describe, expect, it } from 'vitest';
+import { CHINCHILLA, countOf, HOUR, near, ROUNDING, SIX } from './support/compute-optimal.ts';
 import { ask } from '../src/answer/answer.ts';
 import type { Answer } from '../src/answer/answer-types.ts';
 import { flopBudgetOf } from '../src/lexicon/flop-budget.ts';
@@ -9,23 +10,7 @@ import { normalize, parse } from '../src/parse.ts';
 type NodesOk = Extract<NodesResponseJson, { ok: true }>;
 
 const OPTIONS = { publicUrl: null };
-/** Seconds in an hour. */
-const HOUR = 3600;
-/** Chinchilla's tokens a parameter (Hoffmann et al. 2022), and 6ND's FLOPs a parameter a token (Kaplan et al. 2020). */
-const CHINCHILLA = 20;
-const SIX = 6;
-/** Headline figures are to three significant figures: half a unit in the third is at most 0.5% of the figure. */
-const ROUNDING = 0.005;
 
-/** "69.2B" → 69.2e9. */
-function countOf(written: string): number {
-  const scale: Record<string, number> = { k: 1e3, M: 1e6, B: 1e9, T: 1e12 };
-  const m = /^([\d.]+)([kMBT])$/.exec(written);
-  if (m === null) throw new Error(`not a count: ${written}`);
-  return Number(m[1]) * scale[m[2]!]!;
-}
-
-const near = (value: number, expected: number, share: number): boolean => Math.abs(value / expected - 1) <= share;
 
 /**
  * A compute given in FLOPs sizes the model directly: N = √(C / 120), D = 20·N (Hoffmann et al. 2022, Table 3 lists 5.76e23
