@@ -1,0 +1,30 @@
+import { defaultPrecision } from '@trainplan/protocol';
+import { ASKS_FP64 } from '../lexicon/gpu-facts.ts';
+import { takeComparedPrecisions } from '../lexicon/precisions.ts';
+import { takePrecision } from '../lexicon/quantities.ts';
+import { takeLowFloat, takeWeightFormat } from '../lexicon/weight-format.ts';
+import type { ParseState } from './state.ts';
+import type { ServingRead } from './serving-read.ts';
+
+/** The precision written: planned, compared with another, FP64 asked, or a weight format no plan runs in. */
+export type PrecisionRead = ReturnType<typeof readPrecision>;
+
+/**
+ * The precision, read after the layouts and the KV cache's format ("fp8 kv cache" is no weights' format); `kvGpu`, the
+ * GPU planned, gives the 16-bit format a comparison is planned against where none is written.
+ */
+export function readPrecision(st: ParseState, { kvGpu }: ServingRead) {
+  const { s, normal, stated, problems } = st;
+  stated.precision = takePrecision(s);
+  // "in fp64", "double precision": a precision no plan runs in (lexicon/gpu-facts.ts FP64_NOT_KEPT), said not read below
+  // where a run is planned, never planned in BF16 unsaid (QA: "train llama3-8b in fp64 on 64 H100").
+  const fp64 = s.take(ASKS_FP64);
+  // "is fp8 faster than bf16", "does fp8 help": both precisions planned, side by side (lexicon/precisions.ts).
+  // Not beside GPUs compared ("fp8 on H100 vs A100"): one comparison a question, the GPUs'.
+  if (stated.comparedGpus === undefined) stated.comparedPrecisions = takeComparedPrecisions(s, stated.precision, normal, kvGpu === undefined ? 'bf16' : defaultPrecision(kvGpu));
+  // "is nvfp4 faster than fp8": a format not modelled beside one that is, said rather than dropped for it.
+  const weightFormat = stated.precision === undefined ? takeWeightFormat(s) : takeLowFloat(s);
+  if (weightFormat !== undefined && 'problem' in weightFormat) problems.push(weightFormat.problem);
+  else if (weightFormat !== undefined) stated.precision = weightFormat.precision;
+  return { fp64, weightFormat };
+}
