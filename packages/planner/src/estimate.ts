@@ -6,7 +6,7 @@ import {
   contextParallelLayerComm, dataParallelCommByStage, embeddingSyncComm, gatheredBytesPerParameter, pipelineSend, tensorParallelLayerComm,
 } from './comm-time.ts';
 import { estimateWarnings } from './estimate-warnings.ts';
-import { gradientAccumulationSeconds } from './gradient-accumulation.ts';
+import { fusedAccumulation, gradientAccumulationSeconds } from './gradient-accumulation.ts';
 import { exposedBucketParameters } from './gradient-buckets.ts';
 import { parallelGroups } from './groups.ts';
 import { kernelContext, peak16 } from './kernel-context.ts';
@@ -133,9 +133,10 @@ function computeEstimate(input: PlanInput): PlanEstimate {
   const layer = layerComputeCost(input, ctx, peak16(input.gpu));
   const tp = tensorParallelLayerComm(input, groups);
   const cp = contextParallelLayerComm(input, groups);
-  // Unfused gradient accumulation per stage (0 where fused: gradient-accumulation.ts); the first holds the word
-  // embedding, the last the output layer.
-  const accumulation = params.map((n, i) => gradientAccumulationSeconds(input, ctx, n, layers[i]!, i === 0 || i === input.pipeline - 1));
+  // Unfused gradient accumulation per stage (gradient-accumulation.ts); the first holds the word embedding, the last the
+  // output layer. None where fused, the default: no per-stage pass on the estimate's hot path.
+  const accumulation = fusedAccumulation(input.gradientAccumulation) ? undefined
+    : params.map((n, i) => gradientAccumulationSeconds(input, ctx, n, layers[i]!, i === 0 || i === input.pipeline - 1));
   const times = stageTimes({
     input, layers, layer, tp, cp, logits: logitsCost(input, ctx), embedding: embeddingCost(input, ctx), accumulation,
   });

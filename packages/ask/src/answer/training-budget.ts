@@ -25,10 +25,10 @@ export const needsBudget = (stated: AskParameters): string => (clusterGpusOf(sta
 
 /** The question's budget, or undefined where it gives none (a cluster with no time, money with no price). */
 export function trainingBudgetOf(stated: AskParameters): TrainingBudget | undefined {
-  const named = clusterGpusOf(stated) !== undefined;
+  const gpus = clusterGpusOf(stated);
+  const named = gpus !== undefined;
   const given = budgetOf(stated);
   if (given !== undefined) return { ...given, facts: {}, named };
-  const gpus = clusterGpusOf(stated);
   if (gpus === undefined || stated.deadlineSeconds === undefined) return undefined;
   const gpuHours = gpus * toHours(stated.deadlineSeconds);
   return { gpuHours, words: `${countOf(gpus, 'GPU')} for ${formatDays(toDays(stated.deadlineSeconds))} (${compactCount(gpuHours)} GPU-hours)`, facts: { gpuHours }, named };
