@@ -1,5 +1,6 @@
 import type { CollectiveRequest } from '@trainplan/protocol';
 import type { CustomModel } from './custom-model.ts';
+import type { SpareNodes } from './lexicon/spare-nodes.ts';
 
 /**
  * What a parsed question is: an intent, the facts the text gave, and the defaults taken for the
@@ -228,4 +229,6 @@ export interface ParsedQuestion {
   outOfScope?: string[];
   /** What the question said that no plan reads (power, goodput, a network no preset models …): each said in the answer, never dropped unsaid. */
   notRead?: NotRead[];
+  /** Spare nodes the question asks beside the nodes that train ("with 5% of GPUs reserved"), as parse read them (lexicon/spare-nodes.ts). */
+  spareNodes?: SpareNodes;
 }

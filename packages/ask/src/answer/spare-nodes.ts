@@ -1,6 +1,6 @@
 import { countOf, formatPercent, formatShare } from '@trainplan/units';
-import { spareNodesOf, type SpareNodes } from '../lexicon/spare-nodes.ts';
-import { normalize } from '../parse.ts';
+import type { SpareNodes } from '../lexicon/spare-nodes.ts';
+import { asTyped } from '../parse/as-typed.ts';
 import type { ParsedQuestion } from '../question.ts';
 import type { Answer } from './answer-types.ts';
 
@@ -37,11 +37,6 @@ export function withSpares(nodes: number, gpusPerNode: number, spare: SpareNodes
   return { total: nodes + spareNodes, arithmetic: `${nodes} + ⌈${spare.count} GPUs / ${gpusPerNode} a node⌉ = ${nodes + spareNodes}` };
 }
 
-/** A phrase of the normalised text as the question typed it ("5% of GPUs reserved"), where the question holds it. */
-function typedIn(text: string, phrase: string): string {
-  const at = text.toLowerCase().indexOf(phrase);
-  return at < 0 ? phrase : text.slice(at, at + phrase.length);
-}
 
 /** "Headroom" read as spares, with the uptime to say for the other reading (time lost on the same nodes). */
 const headroomReading = (spare: SpareNodes, typed: string): string =>
@@ -51,9 +46,10 @@ const headroomReading = (spare: SpareNodes, typed: string): string =>
 
 /** The answer with the spares added to its headline, figures and notes; unchanged where none were asked or no size was answered. */
 export function withSpareNodes(q: ParsedQuestion, a: Answer): Answer {
-  const spare = spareNodesOf(normalize(q.text));
+  // The spares parse read (lexicon/spare-nodes.ts takeSpareNodes), with the question's own words for them.
+  const spare = q.spareNodes;
   if (spare === undefined || a.kind === 'help' || a.kind === 'refusal') return a;
-  const typed = typedIn(q.text, spare.written);
+  const typed = asTyped(q.text, spare.written);
   const sized = sizedOf(a.data);
   if (!a.ok || sized === undefined) {
     return { ...a, notes: [...a.notes, `Spare nodes ("${typed}") not added: no cluster size meets the goal to add them to.`] };

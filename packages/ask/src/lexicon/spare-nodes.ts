@@ -111,9 +111,6 @@ export function takeSpareNodes(s: Scanner): SpareRead {
   return {};
 }
 
-/** The spares a (normalised) question states, without taking them: what the answer applies (answer/spare-nodes.ts). */
-export const spareNodesOf = (normal: string): SpareNodes | undefined => spareOf((p) => p.exec(normal) ?? undefined);
-
 /** How a count of spare or reserved nodes read as the cluster is said, with the words that would add it as spares. */
 export const spareClusterReading = (typed: string, cluster: string): string =>
   `"${typed}" read as the cluster that trains, ${cluster}: nodes reserved or spare, put to work; for spares held beside the nodes a plan sizes, say e.g. "with 8 spare nodes"`;

@@ -23,7 +23,7 @@ const NEGATIVE = /(?:^|[\s(=:,])(-\d+(?:\.\d+)?(?:[kmbt]\b)?)/;
  */
 export function finalProblems(st: ParseState, read: Reads, { intent, facts, parameters, defaults }: Plan): ParsedQuestion {
   const { s, text, normal, problems, notRead } = st;
-  const { models: { model }, settings: { flopBudget } } = read;
+  const { models: { model }, settings: { flopBudget, spare, spareRefused } } = read;
   // "with offloading", naming nothing moved off the GPU: said not read, the plan the one in GPU memory (scope.ts).
   const offload = bareOffload(normal);
   if (offload !== undefined) notRead.push({ phrase: `"${asTyped(text, offload)}"`, why: BARE_OFFLOAD_WHY });
@@ -54,5 +54,5 @@ export function finalProblems(st: ParseState, read: Reads, { intent, facts, para
     // As typed ("-2T"), not as normalised ("-2t").
     problems.unshift(`"${asTyped(text, written)}" is negative: tokens, GPUs, nodes, sizes and times count up from 0`);
   }
-  return { text, intent, parameters, stated: facts, defaults, problems, notRead };
+  return { text, intent, parameters, stated: facts, defaults, problems, notRead, ...(spare !== undefined && spareRefused === undefined && { spareNodes: spare }) };
 }
