@@ -103,11 +103,11 @@ const cluster = object({
 /** Precision and attention kernel: left open by validation, their defaults follow the GPU (resolve.ts). */
 export const precisionSchema = defaultedLater(enumOf(['fp16', 'bf16', 'fp8'], {
   description: 'Arithmetic precision of the matrix multiplies; default: bf16, or fp16 on a GPU without BF16 (V100).',
-}), 'bf16');
+}));
 export const attentionKernelSchema = defaultedLater(enumOf(['flash', 'unfused'], {
   description: "Extension: fused flash attention, or Megatron 2021–22's unfused softmax attention; default: flash, or unfused "
     + 'on a GPU that cannot run FlashAttention (V100).',
-}), 'flash');
+}));
 
 const training = object({
   globalBatchSize: positive(billion(1), 'Sequences per optimizer step.'),

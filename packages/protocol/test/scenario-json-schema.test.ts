@@ -39,12 +39,18 @@ describe('the scenario JSON Schema', () => {
 
   it.each([
     [['training', 'microBatchSize'], 1],
-    [['training', 'precision'], 'bf16'],
     [['parallelism', 'tensor'], 1],
     [['parallelism', 'recompute'], 'none'],
     [['parallelism', 'distributedOptimizer'], false],
   ])('states the default of %j as %j', (keys, value) => {
     expect(property(scenarioJsonSchema, ...keys).default).toEqual(value);
+  });
+
+  // A default that follows the GPU (bf16, fp16 on a V100) is stated in words, not as a `default` a tool would send.
+  it.each([['training', 'precision'], ['training', 'attentionKernel']])('states no single default for %s, %s', (...keys) => {
+    const field = property(scenarioJsonSchema, ...keys);
+    expect(field.default).toBeUndefined();
+    expect(field.description).toMatch(/V100/);
   });
 
   it('states the cross-field rules: exactly one of nodes and gpus', () => {

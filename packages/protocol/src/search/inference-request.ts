@@ -49,7 +49,7 @@ export const inferenceRequestSchema: Schema<InferenceRequest> = object({
   cluster: object(searchClusterFields, { expected: 'a cluster object', description: 'The node type serving one replica.' }),
   precision: defaultedLater(enumOf(['fp16', 'bf16', 'fp8'], {
     description: 'Weights and KV cache precision; default: bf16, or fp16 on a GPU without BF16 (V100).',
-  }), 'bf16'),
+  })),
   promptTokens: integer({ min: 1, max: million(10), description: 'Prompt length, in tokens.' }),
   outputTokens: integer({ min: 1, max: million(10), description: 'Generated tokens per sequence.' }),
   tensor: sizes('Tensor-parallel degrees to try.'),
