@@ -21,9 +21,8 @@ export { inferenceRequestSchema, inferenceRequestJsonSchema, KV_BLOCK_TOKENS, MA
 export type { InferencePointJson, InferenceRemedyJson, InferenceResponseJson, RemedyFieldJson } from './inference-json.ts';
 export { inferenceBoundsText, widestShape, INTERACTIVE_TTFT_SECONDS, INTERACTIVE_TOKEN_SECONDS } from './inference-messages.ts';
 export { runInference } from './inference.ts';
-export {
-  ceilFigures, fewestServingGpus, inferenceFailureText, inferenceRemedy, runInferenceWithRemedy, type FewestServing,
-} from './inference-remedy.ts';
+export { fewestServingGpus, inferenceFailureText, inferenceRemedy, runInferenceWithRemedy, type FewestServing } from './inference-remedy.ts';
+export { ceilFigures } from './inference-remedy-words.ts';
 export { retryInference, type Retry } from './inference-retry.ts';
 export { inferenceRemedyText } from './inference-remedy-terms.ts';
 export { toMegatronArgs, toNemoYaml } from './export-config.ts';

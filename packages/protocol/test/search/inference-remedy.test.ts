@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ceilFigures, inferenceFailureText, retryInference } from '../../src/search/inference-remedy.ts';
+import { inferenceFailureText, retryInference } from '../../src/search/inference-remedy.ts';
+import { ceilFigures } from '../../src/search/inference-remedy-words.ts';
 import { inferenceRemedyText, remedyJson, slot, type Slots } from '../../src/search/inference-remedy-terms.ts';
 import { runInference } from '../../src/search/inference.ts';
 import type { InferenceResponseJson } from '../../src/search/inference-json.ts';

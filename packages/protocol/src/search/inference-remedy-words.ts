@@ -1,0 +1,60 @@
+import { countOf as countText } from '@trainplan/units';
+import { slot, type Slots } from './inference-remedy-terms.ts';
+import type { InferencePointJson } from './inference-json.ts';
+import { field } from './inference-retry.ts';
+import { gpusOf, OTHER_COUNTS, type Holding } from './fewest-gpus.ts';
+
+/** The words the inference remedies share: bounds rounded up, fields named as slots, counts, shapes and replicas. */
+
+/** Significant figures a loosened bound is written to, rounded up so that the closest plan meets it. */
+const FIGURES = 3;
+
+/** x rounded up to three significant figures (12.23 → 12.3, 109.3 → 110): never below x, so the plan it comes from meets it. */
+export function ceilFigures(x: number): number {
+  if (!(x > 0) || !Number.isFinite(x)) return x;
+  const step = 10 ** (Math.floor(Math.log10(x)) - (FIGURES - 1));
+  const up = Number((Math.ceil(x / step) * step).toPrecision(FIGURES));
+  // toPrecision may land a hair below x (1.005 → "1.00"); one more step then.
+  return up >= x ? up : Number(((Math.ceil(x / step) + 1) * step).toPrecision(FIGURES));
+}
+
+// The fields a remedy names, as slots its surface writes (inference-remedy-terms.ts); a bound loosened is rounded up to
+// three figures in the field's unit, seconds, which a flag in ms shows as the same figures.
+export const tokenBound = (s: Slots, seconds: number): string => slot(s, { field: 'maxDecodeSecondsPerToken', value: ceilFigures(seconds) });
+export const firstTokenBound = (s: Slots, seconds: number): string => slot(s, { field: 'maxPrefillSeconds', value: ceilFigures(seconds) });
+export const gpusField = (s: Slots, gpus: number): string => slot(s, { field: 'gpus', value: gpus });
+export const name = (s: Slots, field: string, value?: string): string => slot(s, { field, ...(value !== undefined && { value }) });
+
+/** The bounds (and, with a rate, the GPUs) loosened to what `closest` needs, which it then meets. */
+export function loosened(closest: InferencePointJson, request: Record<string, unknown>, t: Slots): string[] {
+  const maxToken = field(request, 'maxDecodeSecondsPerToken');
+  const maxFirst = field(request, 'maxPrefillSeconds');
+  const gpus = field(request, 'gpus');
+  return [
+    ...(maxToken !== undefined && closest.decodeStepSeconds > maxToken ? [tokenBound(t, closest.decodeStepSeconds)] : []),
+    ...(maxFirst !== undefined && closest.prefillSeconds > maxFirst ? [firstTokenBound(t, closest.prefillSeconds)] : []),
+    ...(gpus !== undefined && closest.load !== undefined && closest.load.gpus > gpus ? [gpusField(t, closest.load.gpus)] : []),
+  ];
+}
+
+export const joinOr = (items: readonly string[]): string =>
+  (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)!}`);
+
+export const shapeText = (s: Holding): string => `TP ${s.tensor} · PP ${s.pipeline} (${countText(gpusOf(s), 'GPU')})`;
+export const grouped = (n: number): string => n.toLocaleString('en-US');
+
+/** Counts written as a reader scans them: "6 and 7", "6, 7 and 9", or "6 to 95" for more than four. */
+export function countsText(ns: readonly number[]): string {
+  if (ns.length > OTHER_COUNTS) return `${grouped(ns[0]!)} to ${grouped(ns.at(-1)!)}`;
+  return ns.length <= 1 ? ns.map(grouped).join('') : `${ns.slice(0, -1).map(grouped).join(', ')} and ${grouped(ns.at(-1)!)}`;
+}
+
+/** "a replica of TP 8 · PP 1 (8 GPUs)" or, on more GPUs than one replica, "6 replicas of TP 8 · PP 2 (96 GPUs)". */
+export function replicasText(p: InferencePointJson): string {
+  const replicas = p.replicas ?? 1;
+  const shape = `TP ${p.tensor} · PP ${p.pipeline}`;
+  return replicas > 1 ? `${grouped(replicas)} replicas of ${shape} (${countText(replicas * p.gpus, 'GPU')})` : `a replica of ${shape} (${countText(p.gpus, 'GPU')})`;
+}
+
+/** "a replica of TP 2 · PP 1 (2 GPUs) holds it", or "3 replicas of … hold it": the verb agreeing with the replicas. */
+export const replicasDo = (p: InferencePointJson, one: string, many: string): string => `${replicasText(p)} ${(p.replicas ?? 1) > 1 ? many : one}`;
