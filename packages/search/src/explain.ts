@@ -2,11 +2,12 @@ import { formatPercentChange, formatSeconds } from '@trainplan/units';
 import { pipelineSplit, splitsIntoChunks, type PipelineSplit } from '@trainplan/model';
 import { checkPlan, weightReplicas, type PlanEstimate, type StepBreakdown } from '@trainplan/planner';
 import { cannotRunText } from './alternative-rules.ts';
-import { planFor, type Candidate, type RecomputeChoice, type SearchBase } from './candidate.ts';
+import { describeCandidate, planFor, type Candidate, type RecomputeChoice, type SearchBase } from './candidate.ts';
 import { evaluateCandidate } from './evaluate.ts';
 import { MemoryBound } from './memory-bound.ts';
 import { memoryBudgetBytes } from './memory-budget.ts';
 import type { SearchSpace } from './search-space.ts';
+import { simplerAlternative } from './simpler-alternative.ts';
 
 /** A plan one step away from the best, and why it loses. */
 export interface Alternative {
@@ -20,6 +21,11 @@ export interface Alternative {
   readonly why: string;
   /** True when the space searched (the request's constraints) leaves it out: it may even be faster. */
   readonly outsideSpace?: true;
+  /**
+   * True for the fastest plan without context parallelism where the best uses it and this one is within the planner's
+   * validated step-time error (simpler-alternative.ts): a near-tie, listed first.
+   */
+  readonly nearTie?: true;
 }
 
 /** Whether the space has every one of the candidate's settings (a partial full recompute is 'full-partial'). */
@@ -114,7 +120,8 @@ function neighbours(base: SearchBase, best: Candidate): Neighbour[] {
   const withV = (change: string, v: number) => out.push({ change, candidate: { ...best, virtualStages: v, recomputeLayers: recomputedLayersFor(split!, best, v) } });
   if (best.virtualStages > 1) withV('no interleaving (v 1)', 1);
   else if (best.pipeline > 1 && split !== undefined) {
-    for (let v = 2; v <= 8; v++) {
+    // The fewest chunks Megatron takes here, up to one slot per chunk (search-space.ts megatronVirtualStages).
+    for (let v = 2; v <= Math.ceil(split.slotCount / best.pipeline); v++) {
       if (splitsIntoChunks(split, v)) {
         withV(`interleaved, v ${v}`, v);
         break;
@@ -178,7 +185,9 @@ function recomputeNote(best: Candidate, asked: Candidate, evaluated: Candidate, 
  * `space` searched, a neighbour outside it (ruled out by the request's constraints) is said to be so,
  * with how much faster or slower it would be, after the ones inside it. A neighbour faster than the best
  * is as fast within the model's resolution (a tie the ranking broke), or, when the search's candidate
- * budget ran out (`budgetExhausted`), one the budget left unestimated, which is said with its gain.
+ * budget ran out (`budgetExhausted`), one the budget left unestimated, which is said with its gain. Given the `space`, where
+ * the best plan runs context parallelism and the fastest plan without it is within the planner's validated error, that plan
+ * comes first, marked `nearTie` (simpler-alternative.ts).
  */
 export function explainAlternatives(
   base: SearchBase, best: { candidate: Candidate; estimate: PlanEstimate },
@@ -217,8 +226,16 @@ export function explainAlternatives(
       : `${change}: ${pct(slowdown)} step time, mostly ${dominantIncrease(best.estimate.breakdown, result.estimate.breakdown)}`;
     out.push({ change, candidate: result.candidate, estimate: result.estimate, slowdown, why });
   }
-  // Runnable ones inside the space first, the closest first; then those outside it; then the ones that cannot run.
-  const rank = (a: Alternative) => (a.slowdown === undefined ? 2 : a.outsideSpace ? 1 : 0);
+  // The near-tie without context parallelism first (it is the one a reader should weigh against the best), in place of the
+  // same plan found as a neighbour; then runnable ones inside the space, the closest first; then those outside it; then the
+  // ones that cannot run. Not after a search the budget cut short: its best is not the best, and the budget was the user's.
+  const plain = space === undefined || budgetExhausted ? undefined : simplerAlternative(base, best, space, memoryFraction);
+  if (plain !== undefined) {
+    const same = describeCandidate(plain.candidate);
+    out.splice(0, out.length, ...out.filter((a) => describeCandidate(a.candidate) !== same));
+    out.push({ change: 'without context parallelism', candidate: plain.candidate, estimate: plain.estimate, slowdown: plain.slowdown, why: plain.why, nearTie: true });
+  }
+  const rank = (a: Alternative) => (a.nearTie ? -1 : a.slowdown === undefined ? 2 : a.outsideSpace ? 1 : 0);
   out.sort((a, b) => rank(a) - rank(b) || (a.slowdown ?? 0) - (b.slowdown ?? 0));
   return out.slice(0, limit);
 }

@@ -2,7 +2,7 @@
 export type { Candidate, RecomputeChoice, SearchBase } from './candidate.ts';
 export { planFor, describeCandidate, overlapPipelineCommFor, overlapTensorParallelCommFor, scatterGatherFor } from './candidate.ts';
 export type { SearchSpace, SearchConstraints } from './search-space.ts';
-export { CONTEXT_CHUNK_TOKENS, defaultMaxContext, defaultSearchSpace, spaceSize } from './search-space.ts';
+export { CONTEXT_CHUNK_TOKENS, defaultMaxContext, defaultSearchSpace, megatronVirtualStages, spaceSize } from './search-space.ts';
 export type { PastLayoutTally, PruneReason, PruneTally } from './prune-reason.ts';
 export { PRUNE_REASON_TEXT } from './prune-reason-text.ts';
 export { MemoryBound } from './memory-bound.ts';
@@ -14,6 +14,8 @@ export { searchPlans, searchedSpace, refusalReason } from './search.ts';
 export { whyNothingFits } from './nothing-fits.ts';
 export type { Alternative } from './explain.ts';
 export { explainAlternatives } from './explain.ts';
+export type { SimplerAlternative } from './simpler-alternative.ts';
+export { LONG_SEQUENCE_TOKENS, simplerAlternative, VALIDATED_STEP_ERROR } from './simpler-alternative.ts';
 export type { CapacityPoint, CapacityGoal, CapacityCheck, DeadlineGoal } from './capacity-types.ts';
 export type { CapacityAnswer } from './capacity.ts';
 export type { CapacityOptions } from './capacity-sizer.ts';

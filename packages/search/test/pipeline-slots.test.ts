@@ -47,8 +47,11 @@ describe('the search tries splits that count the embedding and the loss as layer
   });
 
   it('counts the slot layouts in the space it reports', () => {
-    const one = searchPlans(llama405Base, { top: 1, constraints: { ...META, recompute: ['full'], pipelineSlots: ['layers'] } });
-    const four = searchPlans(llama405Base, { top: 1, constraints: { ...META, recompute: ['full'] } });
+    // The same v list for both: by default it follows the layouts (the layers alone split 126 over 8 or 16 stages into no
+    // equal chunks; 128 slots do, into 2, 4, 8 or 16), which would count twice.
+    const v = { virtualStageCounts: [1, 2, 4, 8, 16] };
+    const one = searchPlans(llama405Base, { top: 1, constraints: { ...META, ...v, recompute: ['full'], pipelineSlots: ['layers'] } });
+    const four = searchPlans(llama405Base, { top: 1, constraints: { ...META, ...v, recompute: ['full'] } });
     expect(four.spaceSize).toBe(4 * one.spaceSize);
   });
 });

@@ -57,7 +57,10 @@ Options:
                             beside Transformer Engine's FP8 ones
       --tokens T            a token budget (e.g. 300B): adds days and GPU-hours
       --objective O         throughput (default), time-to-train (needs --tokens), cost (needs
-                            --tokens, --price)
+                            --tokens, --price). On the one cluster size searched all three
+                            rank plans alike (time to train and cost are the step time times a
+                            constant), so the best plan is the same; to weigh time against
+                            cost across sizes, use trainplan nodes
       --price P             price of one GPU-hour, e.g. 2.5 for US$2.50 (with --tokens); the cost is
                             in the same currency
   -k, --top K               plans to list (default 10)
@@ -66,8 +69,10 @@ ${spaceFlagsHelp(28)}
       --tensor-within-node  keep tensor parallelism inside a node
       --memory-fraction F   usable share of GPU memory (default 0.95, the share above which an
                             estimate warns; 1 uses all of it)
-      --budget N            at most N full estimates (if none of them fits, the answer is
-                            budget-exhausted: raise N)
+      --budget N            at most N full estimates (default 100,000). If it runs out, the
+                            best is the best of those estimated, not proven, and the report
+                            says so; if none of them fits, the answer is budget-exhausted:
+                            raise N
       --gpus-per-node N, --network ID   override the system's
   -i, --input FILE|-        the whole search request as JSON (the API's body) instead of flags
       --json                print the JSON answer (candidatesEvaluated, best {scenario, estimate},
@@ -177,7 +182,7 @@ export const searchCommand: Command = requestCommand({
     const assumed = assumedBatchLine(v, request);
     if (typeof v.export === 'string' && shown.ok) {
       if (!exportScenario(io, v.export, shown.best.scenario)) return EXIT.internal;
-    } else if (v.json !== true) reportStream(io, v)(`${assumed === undefined ? '' : `${assumed}\n`}${formatSearchReport(shown)}`);
+    } else if (v.json !== true) reportStream(io, v)(`${assumed === undefined ? '' : `${assumed}\n`}${formatSearchReport(shown, io.inFlagTerms)}`);
     // The report said the assumption first; an export or the JSON has no place for it, so stderr does.
     if (assumed !== undefined && (v.json === true || (typeof v.export === 'string' && shown.ok))) io.stderr(`trainplan: ${assumed}\n`);
     if (!shown.ok) {

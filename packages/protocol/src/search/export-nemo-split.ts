@@ -69,8 +69,11 @@ const divisorsOf = (n: number): number[] => Array.from({ length: n }, (_, i) => 
 
 const orList = (xs: readonly number[]): string => (xs.length > 1 ? `${xs.slice(0, -1).join(', ')} or ${xs.at(-1)}` : `${xs[0]}`);
 
-/** The model chunks per stage a remedy names: the search's default 1–8 (defaultSearchSpace, packages/search/src/search-space.ts). */
-const MAX_VIRTUAL_STAGES = 8;
+/**
+ * The model chunks per stage (v ≥ 2) a remedy names at PP q: as the search's default (megatronVirtualStages,
+ * packages/search/src/search-space.ts), up to one layer a chunk.
+ */
+const chunkCounts = (layers: number, q: number): number[] => Array.from({ length: Math.max(0, Math.floor(layers / q) - 1) }, (_, i) => i + 2);
 
 /** NeMo 1.x MegatronBaseModel.__init__: (num_layers // pipeline_model_parallel_size) % virtual_pipeline_model_parallel_size == 0. */
 const nemoPasses = (layers: number, p: number, v: number): boolean => v === 1 || Math.floor(layers / p) % v === 0;
@@ -138,7 +141,7 @@ function nemoVirtualStageRemedy(plan: PlanInput): string {
   const interleaved = divisorsOf(ranks)
     .filter((q) => q > 1)
     .sort((a, b) => Math.abs(a - p) - Math.abs(b - p) || a - b)
-    .map((q) => ({ q, vs: Array.from({ length: MAX_VIRTUAL_STAGES - 1 }, (_, i) => i + 2).filter((w) => nemoPasses(layers, q, w) && runs(plan, q, w)) }))
+    .map((q) => ({ q, vs: chunkCounts(layers, q).filter((w) => nemoPasses(layers, q, w) && runs(plan, q, w)) }))
     .filter(({ vs }) => vs.length > 0);
   // v 1 at this PP, or failing that (its memory) the nearest PP that runs it.
   const flat = [p, ...divisorsOf(ranks).sort((a, b) => Math.abs(a - p) - Math.abs(b - p) || a - b)].find((q) => runs(plan, q, 1));
@@ -147,7 +150,7 @@ function nemoVirtualStageRemedy(plan: PlanInput): string {
   const megatron = 'or take this plan as Megatron-LM arguments (--export megatron), which assert no such thing';
   if (interleaved.length === 0) {
     return `search again for NeMo 1.x with ${held} ${noInterleaving}: no PP dividing the ${formatGrouped(ranks)} ranks left by ${where} `
-      + `has a v up to ${MAX_VIRTUAL_STAGES} that both NeMo 1.x and Megatron's split accept; ${megatron}`;
+      + `has a v (up to one layer a chunk) that both NeMo 1.x and Megatron's split accept; ${megatron}`;
   }
   const ways = interleaved.map(({ q, vs }) => `--pipeline ${q} --virtual-stages ${orList(vs)} (${layers} // ${q} = ${Math.floor(layers / q)}; ${splitWords(plan, q)})`);
   return `search again for NeMo 1.x holding ${where} (${held}, the other flags as before) with ${ways.join(', with ')}, or with ${noInterleaving}, `

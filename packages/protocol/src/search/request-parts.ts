@@ -65,7 +65,7 @@ export const constraintsSchema = withDefault(object({
   tensorSizes: sizes(thousand(64), 'A tensor-parallel degree to try (the list is exactly the degrees tried).'),
   pipelineSizes: sizes(1000, 'A pipeline depth to try (the list is exactly the depths tried).'),
   contextSizes: sizes(1024, 'A context-parallel degree to try (the list is exactly the degrees tried).'),
-  virtualStageCounts: sizes(64, 'A number of model chunks per pipeline stage to try (the list is exactly the counts tried).'),
+  virtualStageCounts: sizes(1000, 'A number of model chunks per pipeline stage to try (the list is exactly the counts tried).'),
   pipelineSlots: optional(array(enumOf(PIPELINE_SLOTS, {
     description: "What may take a layer's place in the pipeline split: 'layers' (the layers alone), 'embedding', 'loss' or 'embedding-and-loss' "
       + "(Megatron-Core's --account-for-embedding/loss-in-pipeline-split). Default: all four; ['layers'] for a Megatron without those flags.",

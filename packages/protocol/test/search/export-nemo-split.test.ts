@@ -28,13 +28,13 @@ describe('NeMo 1.x\'s virtual-stage assertion: a remedy that passes it, never "s
     expect(toNemoYaml(UNEVEN)).not.toContain('set this split by hand');
   });
 
-  it('names only (PP, v) that both NeMo 1.x and the planner\'s split accept, with TP 2 · CP 4 held: PP 4 with v 2, 4 or 5', () => {
+  it('names only (PP, v) that both NeMo 1.x and the planner\'s split accept, with TP 2 · CP 4 held: PP 4 with v 2, 4, 5, 10 or 20', () => {
     // PP × DP = 96 / (TP 2 · CP 4) = 12; its divisors and Megatron's split of 80 layers (b = ⌈80/p⌉ on the middle stages):
     // PP 2: 40 + 40, but v > 1 on 2 stages needs overlapped sends (not asked for); PP 3: 27 + 27 + 26, no v > 1 divides both;
-    // PP 4: 20 each, v 2, 4, 5 (≤ 8), and NeMo's 80 // 4 = 20 the same; PP 6: 12 + 14 × 4 + 12, v 2, which NeMo's 13 fails;
+    // PP 4: 20 each, v 2, 4, 5, 10, 20 (every divisor of 20 past 1, up to one layer a chunk as the search tries), and NeMo's 80 // 4 = 20 the same; PP 6: 12 + 14 × 4 + 12, v 2, which NeMo's 13 fails;
     // PP 12: 5 + 7 × 10 + 5, no v > 1. The old remedy named PP 12 and v 13, which the planner refuses.
     const warning = warningOf(toNemoYaml(UNEVEN))!;
-    expect(namedPairs(warning)).toEqual([{ pipeline: 4, virtualStages: [2, 4, 5] }, { pipeline: 6, virtualStages: [1] }]);
+    expect(namedPairs(warning)).toEqual([{ pipeline: 4, virtualStages: [2, 4, 5, 10, 20] }, { pipeline: 6, virtualStages: [1] }]);
     expect(warning).toContain('holding TP 2 · CP 4 on the 96 GPUs and the layers alone in the split (--tensor 2 --context 4 --pipeline-split layers');
     expect(warning).not.toMatch(/PP 12|v 13/);
   });
