@@ -1,6 +1,6 @@
 import { ASKS_MOST_CONCURRENT, costUnit, SERVING_WORDS } from './lexicon/serving.ts';
 import type { AskParameters, IntentName } from './question.ts';
-import { ASKS_OF_HOSTING, ASKS_OF_USERS } from './lexicon/user-load.ts';
+import { ASKS_OF_HOSTING, ASKS_OF_USERS, ASKS_TO_HOST, GPU_HOURS_WORD } from './lexicon/user-load.ts';
 import { asksOptimizerStates } from './lexicon/optimizer-states.ts';
 
 /**
@@ -74,6 +74,19 @@ const ASKS_SPEED = /\bhow fast\b|\bspeed\b|\bthroughput\b|\btok(?:en)?s?\s*(?:\/
 const TRAINING_FIGURES = ['tokens', 'tokensPerParameter', 'batchTokens', 'deadlineSeconds', 'gpuHours', 'costBudget', 'zeroStage', 'recompute', 'distributedOptimizer', 'microBatchSize'] as const;
 
 /**
+ * GPU-hours asked of hosting ("how many GPU-hours to host llama3-70b", "… for a month"), with no word of training itself and
+ * no training figure but a span (the time served, as "for a month" is to a service): a service's GPU-hours, its GPUs over the
+ * hours it is up, never a training run's. "GPU-hours" reads as training only where nothing says what they are spent on
+ * (SAYS_TRAINING). QA: "how many GPU-hours to host llama3-70b" was planned as a 15T-token training run. The cue, or undefined.
+ */
+function hostingGpuHours(text: string, stated: AskParameters): string | undefined {
+  const hosting = ASKS_TO_HOST.exec(text);
+  if (hosting === null || !GPU_HOURS_WORD.test(text) || SAYS_TRAINING_ITSELF.test(text)) return undefined;
+  if (TRAINING_FIGURES.some((field) => field !== 'deadlineSeconds' && stated[field] !== undefined)) return undefined;
+  return `"${hosting[0].trim()}"`;
+}
+
+/**
  * Why a question with no serving word is read as inference, in its words ("generate"), or undefined: generating text,
  * running a model on GPUs, tokens/s at a batch of one, the most requests held at once ("max batch"), or the speed of weights
  * quantized to serve ("how fast … with int8 weights"), with a model named and no training word or figure. Throughput
@@ -89,6 +102,9 @@ export function inferenceCue(text: string, stated: AskParameters): string | unde
   // list), never a training run's.
   const perMillion = costUnit(text);
   if (perMillion !== undefined && !SAYS_TRAINING_ITSELF.test(text)) return `"${perMillion.written}"`;
+  // GPU-hours of hosting: before the training words, whose "GPU-hours" they hold.
+  const hostingHours = hostingGpuHours(text, stated);
+  if (hostingHours !== undefined) return hostingHours;
   if (SAYS_TRAINING.test(text) || TRAINING_FIGURES.some((field) => stated[field] !== undefined)) return undefined;
   // Hosting or a chat named: a served model's setting (QA: "keep llama3-70b active for 1M users" was planned as training on
   // 15T tokens). Only after the training words and figures: a token budget or "how long" says a run is asked, and the users

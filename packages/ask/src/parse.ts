@@ -22,6 +22,7 @@ import { resolveModels } from './parse/models-resolved.ts';
 import { readIntent } from './parse/intent-facts.ts';
 import { modelReadings } from './parse/model-readings.ts';
 import { clusterReadings } from './parse/cluster-readings.ts';
+import { flopBesideBudgetReadings } from './parse/flop-beside-budget.ts';
 import { noteDefaults } from './parse/default-notes.ts';
 import { noteUnreadNumbers } from './parse/unread-numbers-notes.ts';
 import { finalProblems } from './parse/final-problems.ts';
@@ -56,7 +57,7 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   const models = readModels(st);
   const hardware = readHardware(st);
   const settings = readSettings(st, hardware);
-  const taken = takePrices(st, hardware);
+  const taken = takePrices(st, hardware, settings);
   readMfu(st);
   const serving = readServing(st);
   const budget = readBudget(st, models);
@@ -74,7 +75,7 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   const asked = readIntent(st, models, settings, precision, (clause) => parse(clause, options).stated);
   const plan: Plan = { ...asked, ...withDefaults(asked.intent, asked.facts) };
   // How the question's own words were read, said first ("A100 taken as the 80GB part").
-  const readings = [...modelReadings(st, read, plan), ...clusterReadings(st, read, plan)];
+  const readings = [...modelReadings(st, read, plan), ...flopBesideBudgetReadings(st, read, plan), ...clusterReadings(st, read, plan)];
   if (plan.intent !== 'help') plan.defaults.unshift(...readings);
   noteDefaults(st, read, plan);
   noteUnreadNumbers(st, read, plan);

@@ -78,7 +78,7 @@ describe('a budget in money, at a price', () => {
     const affords = a.notes.find((n) => n.startsWith('The fastest plan the budget affords'));
     expect(affords?.endsWith(` GPU-hours (${dollars(data.smallest?.cost)}).`)).toBe(true);
     expect(a.notes.at(-1)).toMatch(/^\$1\.\d\dM, within the \$2M budget \(\$\d+k left\)\.$/);
-    expect(affords).toMatch(/^The fastest plan the budget affords \(\d+ cluster sizes searched\); the smallest cluster that fits: [\d,]+ nodes? \([\d,]+ GPUs\): [\d.,]+ days(?: \([\d.]+ years\))? for [\d.]+k GPU-hours \(\$[\d.]+M\)\.$/);
+    expect(affords).toMatch(/^The fastest plan the budget affords \([\d,]+ cluster sizes searched\); the smallest cluster that fits: [\d,]+ nodes? \([\d,]+ GPUs\): [\d.,]+ days(?: \([\d.]+ years\))? for [\d.]+k GPU-hours \(\$[\d.]+M\)\.$/);
   });
 
   it('a GPU-hour budget alone says the same, never "meets the deadline" (there is none)', () => {

@@ -121,11 +121,13 @@ describe('nodes reserved, or spare nodes put to work, are the cluster', () => {
   });
 
   it.each([
-    ['how many nodes for 175B, 8 hot spares', '8 hot spares'],
-    ['how many nodes for 175B with 8 nodes in reserve', '8 nodes in reserve'],
-  ])('"%s": neither spares added nor the cluster, said not read', (question, phrase) => {
+    ['how long to train llama3-8b on 1T tokens on 8 nodes in reserve', '8 nodes in reserve'],
+    ['how long to train llama3-8b on 1T tokens using our 8 standby nodes', '8 standby nodes'],
+    ['how many nodes for 175B on 8 hot spares', '8 hot spares'],
+  ])('"%s": held back yet put to work, neither spares nor the cluster, said not read', (question, phrase) => {
     const q = parse(question);
     expect(q.stated.nodes).toBeUndefined();
+    expect(q.spareNodes).toBeUndefined();
     expect(q.notRead).toContainEqual(expect.objectContaining({ phrase: `"${phrase}"`, why: expect.stringMatching(/^not read as spares or as the cluster: /) }));
   });
 
@@ -135,5 +137,58 @@ describe('nodes reserved, or spare nodes put to work, are the cluster', () => {
     expect(ask('how many nodes for 175B, keep 2 hot spares', options).headline).toContain(`with "2 hot spares", get ${base + 2} nodes`);
     expect(ask('how many nodes for 175B plus 4 spare nodes', options).headline).toContain(`with "4 spare nodes", get ${base + 4} nodes`);
     expect(parse('how many nodes for 175B with 5% of GPUs reserved').stated.nodes).toBeUndefined();
+  });
+});
+
+/**
+ * Nodes held back in words that say they do not train ("standby", "in reserve", "on standby", "hot spares", "as spares",
+ * "… for failures") are spares as "with 8 spare nodes" is, a word adding them or not. QA: "with 8 standby nodes" and "8 nodes
+ * in reserve" were said not read, and "keep 8 nodes on standby" was planned as a cluster of 8 nodes.
+ */
+describe('spares in other words: standby, in reserve, hot spares', () => {
+  it.each([
+    ['how many nodes for 175B with 8 standby nodes', '8 standby nodes', 8, 'node'],
+    ['how many nodes for 175B, 8 nodes in reserve', '8 nodes in reserve', 8, 'node'],
+    ['how many nodes for 175B with 8 nodes in reserve', '8 nodes in reserve', 8, 'node'],
+    ['how many nodes for 175B, keep 8 nodes on standby', '8 nodes on standby', 8, 'node'],
+    ['how many nodes for 175B plus 8 hot spares', '8 hot spares', 8, 'node'],
+    ['how many nodes for 175B + 8 hot spares', '8 hot spares', 8, 'node'],
+    ['how many nodes for 175B, 8 hot spares', '8 hot spares', 8, 'node'],
+    ['how many nodes for 175B with 16 standby GPUs', '16 standby GPUs', 16, 'gpu'],
+    ['how many nodes for 175B, 8 spare nodes for failures', '8 spare nodes for failures', 8, 'node'],
+    ['how many nodes for 175B, 16 nodes reserved for failures', '16 nodes reserved for failures', 16, 'node'],
+    ['how many nodes for 175B, 8 nodes as hot spares', '8 nodes as hot spares', 8, 'node'],
+    ['cheapest way to train llama3-70b on 2T tokens keeping 4 nodes on hot standby', '4 nodes on hot standby', 4, 'node'],
+  ])('"%s": %s spare', (question, typed, count, unit) => {
+    const q = parse(question);
+    // The spares, never the cluster that trains, and nothing said not read.
+    expect(q.spareNodes).toEqual({ written: typed.toLowerCase(), count, unit });
+    expect(q.stated.nodes).toBeUndefined();
+    expect(q.stated.gpus).toBeUndefined();
+    expect(q.notRead ?? []).toEqual([]);
+  });
+
+  it('the GPU named between the count and its nodes is read past: "8 hot spare H100 nodes"', () => {
+    const q = parse('how many nodes for 175B with 8 hot spare H100 nodes');
+    expect(q.spareNodes).toEqual({ written: '8 hot spare nodes', count: 8, unit: 'node' });
+    expect(q.stated.gpu).toBe('h100-sxm');
+    expect(q.notRead ?? []).toEqual([]);
+  });
+
+  it('added to the nodes that train as "with 8 spare nodes" is', () => {
+    const trained = (ask('how many nodes for 175B with 8 spare nodes', options).data as NodesOk).nodes;
+    for (const [question, typed] of [['how many nodes for 175B with 8 standby nodes', '8 standby nodes'], ['how many nodes for 175B, keep 8 nodes on standby', '8 nodes on standby']] as const) {
+      const a = ask(question, options);
+      expect((a.data as NodesOk).nodes).toBe(trained);
+      expect(a.headline).toContain(`with "${typed}", get ${trained + 8} nodes`);
+    }
+  });
+
+  it('neighbours: nodes reserved on a cloud and our spare nodes are still the cluster', () => {
+    expect(parse('can I train llama3-8b on 2T tokens using 16 nodes reserved on AWS in 30 days').stated.nodes).toBe(16);
+    const ours = parse('how long to train llama3-8b on 1T tokens on our 8 spare H100 nodes');
+    expect(ours.stated.nodes).toBe(8);
+    expect(ours.spareNodes).toBeUndefined();
+    expect(ours.defaults.map((d) => d.text)).toContainEqual(expect.stringMatching(/^"8 spare nodes" read as the cluster that trains, 8 nodes/));
   });
 });

@@ -18,6 +18,7 @@ import {
   draftName, SPECULATION_TRADE, speculationAssumption, speculationConfiguration, speculationFigure, speculativeOf,
 } from './serving-speculation.ts';
 import { costFigure, costHeadline, noPriceNote } from './serving-cost.ts';
+import { gpuHoursFigure } from './serving-gpu-hours.ts';
 import { servingBudget } from './serving-budget.ts';
 import { ASKS_MEMORY, memoryLead, memoryText } from './serving-memory.ts';
 import { ASKS_KV_SIZE, kvCacheSizeText, withoutAssumedBounds } from './kv-cache-size.ts';
@@ -135,6 +136,7 @@ function pointFigures(x: InferencePointJson, p: AskParameters, gpus: number | un
     ...(spec === undefined ? [] : speculationFigure(x, spec)),
     { label: 'Memory per GPU', value: memoryText(x) },
     ...costFigure(x, p, text, spanSeconds),
+    ...gpuHoursFigure(x, p, gpus, text, spanSeconds),
   ];
 }
 

@@ -12,14 +12,18 @@ import type { Scanner } from './quantities.ts';
 /** A count of FLOPs, group 1 the count: not one a second, an hour or a GPU ("flop/s", "flops per gpu"). */
 const FLOPS = /(?<![\w.$€£])(\d+(?:\.\d+)?)\s*(?:total\s+)?(?:training\s+)?(?:compute\s+)?flops?\b(?!\s*(?:\/\s*|(?:per|a|an|each)\s+)(?:s|sec|second|hour|h|gpu|node|day)\b)(?:\s+of\s+(?:training\s+)?compute\b)?/;
 
-/** A compute stated: its FLOPs and its words as papers write them ("5.76e23 FLOPs"; the question's own are in digits once normalised). */
+/**
+ * A compute stated: its FLOPs, its words as papers write them ("5.76e23 FLOPs"; the question's own are in digits once
+ * normalised), and where those words end in the text read, for money joined to them ("… FLOPs and $2M": price.ts).
+ */
 export interface FlopBudget {
   flops: number;
   written: string;
+  end: number;
 }
 
 const budgetOf = (m: RegExpExecArray | null | undefined): FlopBudget | undefined =>
-  (m === null || m === undefined ? undefined : { flops: Number(m[1]), written: `${flopText(Number(m[1]))} FLOPs` });
+  (m === null || m === undefined ? undefined : { flops: Number(m[1]), written: `${flopText(Number(m[1]))} FLOPs`, end: m.index + m[0].length });
 
 /** The compute a (normalised) question gives in FLOPs, without taking it; undefined where none is given. */
 export const flopBudgetOf = (normal: string): FlopBudget | undefined => budgetOf(FLOPS.exec(normal));

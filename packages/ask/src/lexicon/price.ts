@@ -162,22 +162,44 @@ export interface MoneyBudget {
   written: string;
 }
 
-/** The money budget the question states, taken out of the text (after takePrice, whose "$2/GPU-hour" is no budget). */
-export function takeMoneyBudget(s: Scanner): MoneyBudget | undefined {
-  const m = BUDGET.exec(s.text);
-  if (!m) return undefined;
-  s.blank({ index: m.index, length: m[0].length });
+/** The amount a match of AMOUNT holds, from its groups at `first` on; undefined where none of its places matched. */
+function amountOf(m: RegExpExecArray, first: number): Omit<MoneyBudget, 'written'> | undefined {
   // Each place AMOUNT sits, with its seven groups: sign, number, scale, word after; number, scale, word.
-  for (let at = 1; at < m.length; at += 7) {
+  for (let at = first; at < m.length; at += 7) {
     const [sign, number, scale, after, bareNumber, bareScale, word] = m.slice(at, at + 7);
     const value = number ?? bareNumber;
     if (value === undefined) continue;
     const currency = SIGNS[sign ?? after ?? word ?? ''];
     const amount = scaledCount(value, scale ?? bareScale);
     if (amount === undefined) continue;
-    return { amount, ...(currency !== undefined && { currency }), written: m[0].trim() };
+    return { amount, ...(currency !== undefined && { currency }) };
   }
   return undefined;
+}
+
+/** The money budget the question states, taken out of the text (after takePrice, whose "$2/GPU-hour" is no budget). */
+export function takeMoneyBudget(s: Scanner): MoneyBudget | undefined {
+  const m = BUDGET.exec(s.text);
+  if (!m) return undefined;
+  s.blank({ index: m.index, length: m[0].length });
+  const amount = amountOf(m, 1);
+  return amount === undefined ? undefined : { ...amount, written: m[0].trim() };
+}
+
+/**
+ * Money joined by "and" (or "plus", "&") to the words of a budget read before it, which end at `from` in the scanned text:
+ * "what can I train with 1e24 FLOPs and $2M", whose "with" makes the $2M a budget as it makes "with $2M" one (QA: the $2M
+ * was said to be "neither a price nor a budget"). Read only right after that budget, never elsewhere; after takePrice, so
+ * "and $2/GPU-hour" is the price. Group 1 is the money's words, AMOUNT's seven groups after it.
+ */
+export function takeJoinedMoneyBudget(s: Scanner, from: number): MoneyBudget | undefined {
+  const joined = new RegExp(String.raw`\s*,?\s*(?:and|plus|&)\s+(?:an?\s+)?(${AMOUNT}(?:\s+budget\b)?)`, 'y');
+  joined.lastIndex = from;
+  const m = joined.exec(s.text);
+  const amount = m === null ? undefined : amountOf(m, 2);
+  if (m === null || amount === undefined) return undefined;
+  s.blank({ index: m.index, length: m[0].length });
+  return { ...amount, written: (m[1] ?? m[0]).trim() };
 }
 
 /**

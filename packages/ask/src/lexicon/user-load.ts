@@ -89,8 +89,16 @@ export const userBaseWhy = (typed: string): string => {
 export const ASKS_OF_USERS = /\b(?:users?|requests?|dau|mau)\b/;
 
 /**
- * Hosting or a chat named, a served model's setting, a serving question where no training is named (classify.ts
- * inferenceCue): "host llama3-70b for our users", "a llama3-70b chat app". "Host" only as a verb (never "16 hosts", "host
- * memory", "on the host").
+ * GPU-hours named, as a count asked or a unit: "GPU-hours", "gpu hours", "H100-hours", "H100 GPU-hours", "gpu-hrs". Not a
+ * price's unit ("$2/GPU-hour", "$2 per GPU-hour", "$2 a GPU-hour"), which asks no GPU-hours.
  */
-export const ASKS_OF_HOSTING = /\b(?:chat(?:s|ting)?|hosting|hosted)\b|(?:^|\b(?:to|i|we|and|can|could|should|would|will|me|us)\s+)host\b/;
+export const GPU_HOURS_WORD = /(?<!\/\s*|\b(?:per|an?|each)\s+)\b(?:gpu|[a-z]{1,3}\d{2,4}[a-z]*)[\s-]*(?:gpu[\s-]*)?(?:hours?|hrs?)\b/;
+
+/** Hosting named as a verb or its noun: "host llama3-70b", "hosting", "hosted" (never "16 hosts", "host memory", "on the host"). */
+export const ASKS_TO_HOST = /\b(?:hosting|hosted)\b|(?:^|\b(?:to|i|we|and|can|could|should|would|will|me|us)\s+)host\b/;
+
+/**
+ * Hosting or a chat named, a served model's setting, a serving question where no training is named (classify.ts
+ * inferenceCue): "host llama3-70b for our users", "a llama3-70b chat app".
+ */
+export const ASKS_OF_HOSTING = new RegExp(String.raw`\bchat(?:s|ting)?\b|${ASKS_TO_HOST.source}`);

@@ -1,5 +1,6 @@
 import { defaultSystemForGpu, networkById, systemById } from '@trainplan/presets';
 import { DEFAULT_GPU } from '../defaults.ts';
+import { fp32NotPlanned } from '../lexicon/fp32-precision.ts';
 import { asTyped } from './as-typed.ts';
 import { TRAINING_PLANS } from './intent-facts.ts';
 import type { Plan, Reads } from './reads.ts';
@@ -7,11 +8,11 @@ import type { ParseState } from './state.ts';
 
 /**
  * The defaults taken where the question wrote something not planned, each said so: a recompute mode asked about, tokens
- * in place of a data size in bytes, a deadline not understood, a network no preset models.
+ * in place of a data size in bytes, a deadline not understood, a network no preset models, FP32 or TF32 asked of a plan.
  */
 export function noteDefaults(st: ParseState, read: Reads, { intent, facts, parameters, defaults }: Plan): void {
   const { text, notRead } = st;
-  const { memory: { recompute }, budget: { dataBytes }, deadline: { dated, dateDeadline, unreadTime }, settings: { network } } = read;
+  const { memory: { recompute }, budget: { dataBytes }, deadline: { dated, dateDeadline, unreadTime }, settings: { network }, precision: { fp32 } } = read;
   // "Should I use activation checkpointing?": no mode fixed, each tried (the search's) or the default said as one of three.
   if (recompute.asked !== undefined && TRAINING_PLANS.has(intent)) {
     const asked = `"${asTyped(text, recompute.asked)}" asked`;
@@ -28,6 +29,14 @@ export function noteDefaults(st: ParseState, read: Reads, { intent, facts, param
     : `${dateDeadline === undefined ? 'not a length of time' : 'a date needs today\'s, which I do not know'}; give a length, e.g. "in 20 days"`;
   if (unreadDeadline !== undefined && assumedDeadline !== undefined) assumedDeadline.text += ` ("${unreadDeadline}" not understood: ${whyUnread})`;
   else if (unreadDeadline !== undefined) notRead.push({ phrase: `"${unreadDeadline}"`, why: `not understood: ${whyUnread}` });
+  // FP32 or TF32 asked of a model's plan: no precision the planner has, said with the one planned (the default's, or one
+  // named beside it: "is bf16 faster than fp32"), as FP64 is (intent-facts.ts); never BF16 unsaid.
+  const plansModel = facts.model !== undefined || facts.customModel !== undefined;
+  if (fp32 !== undefined && plansModel && parameters.precision !== undefined && (TRAINING_PLANS.has(intent) || intent === 'serving')) {
+    notRead.push({ phrase: `"${asTyped(text, fp32.written)}"`, why: fp32NotPlanned(fp32, parameters.precision, intent === 'serving') });
+    const taken = defaults.find((d) => d.field === 'precision' && facts.precision === undefined);
+    if (taken !== undefined) taken.text += ` (in place of the ${fp32.name} asked, which is not modelled: see the notes)`;
+  }
   // A network no preset models: the one planned said with the assumptions (the system's, or the GPU's usual system's).
   if (network !== undefined && 'unread' in network && intent !== 'help') {
     const id = systemById(parameters.system ?? '')?.network ?? defaultSystemForGpu(parameters.gpu ?? DEFAULT_GPU)?.network;

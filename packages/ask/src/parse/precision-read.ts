@@ -1,12 +1,13 @@
 import { defaultPrecision } from '@trainplan/protocol';
 import { ASKS_FP64 } from '../lexicon/gpu-facts.ts';
+import { takeFp32 } from '../lexicon/fp32-precision.ts';
 import { takeComparedPrecisions } from '../lexicon/precisions.ts';
 import { takePrecision } from '../lexicon/quantities.ts';
 import { takeLowFloat, takeWeightFormat } from '../lexicon/weight-format.ts';
 import type { ParseState } from './state.ts';
 import type { ServingRead } from './serving-read.ts';
 
-/** The precision written: planned, compared with another, FP64 asked, or a weight format no plan runs in. */
+/** The precision written: planned, compared with another, FP64 or FP32 asked, or a weight format no plan runs in. */
 export type PrecisionRead = ReturnType<typeof readPrecision>;
 
 /**
@@ -19,6 +20,9 @@ export function readPrecision(st: ParseState, { kvGpu }: ServingRead) {
   // "in fp64", "double precision": a precision no plan runs in (lexicon/gpu-facts.ts FP64_NOT_KEPT), said not read below
   // where a run is planned, never planned in BF16 unsaid (QA: "train llama3-8b in fp64 on 64 H100").
   const fp64 = s.take(ASKS_FP64);
+  // "in fp32", "in tf32", "single precision": no precision the planner has (lexicon/fp32-precision.ts), said with the one
+  // planned where a run is (default-notes.ts), never BF16 unsaid (QA: "train llama3-8b in fp32 on 64 H100").
+  const fp32 = takeFp32(s);
   // "is fp8 faster than bf16", "does fp8 help": both precisions planned, side by side (lexicon/precisions.ts).
   // Not beside GPUs compared ("fp8 on H100 vs A100"): one comparison a question, the GPUs'.
   if (stated.comparedGpus === undefined) stated.comparedPrecisions = takeComparedPrecisions(s, stated.precision, normal, kvGpu === undefined ? 'bf16' : defaultPrecision(kvGpu));
@@ -26,5 +30,5 @@ export function readPrecision(st: ParseState, { kvGpu }: ServingRead) {
   const weightFormat = stated.precision === undefined ? takeWeightFormat(s) : takeLowFloat(s);
   if (weightFormat !== undefined && 'problem' in weightFormat) problems.push(weightFormat.problem);
   else if (weightFormat !== undefined) stated.precision = weightFormat.precision;
-  return { fp64, weightFormat };
+  return { fp64, fp32, weightFormat };
 }

@@ -1,12 +1,13 @@
 import { gpusPerNodeOf } from '../defaults.ts';
 import {
   type PriceReading, type StatedPrice, findUnreadPrice, otherPricesNotRead, UNPRICED_BUDGET, UNREAD_MONEY, unreadConversion, moneyBudgetProblem,
-  resolvePrice, takeMoneyBudget, takePrice, unreadPriceProblem,
+  resolvePrice, takeJoinedMoneyBudget, takeMoneyBudget, takePrice, unreadPriceProblem,
 } from '../lexicon/price.ts';
 import type { AskParameters } from '../question.ts';
 import { asTyped } from './as-typed.ts';
 import type { DeadlineRead } from './deadline-read.ts';
 import type { HardwareNamed } from './hardware-named.ts';
+import type { SettingsRead } from './settings-read.ts';
 import type { ParseState } from './state.ts';
 
 /**
@@ -32,27 +33,34 @@ function pricesOfGpus(price: PriceReading, stated: AskParameters): { first: Extr
 /** A price and a money budget as written, before the node is known. */
 export type PricesTaken = ReturnType<typeof takePrices>;
 
-/** The price and the money budget written, taken before any count or duration; each made per GPU-hour by resolvePrices. */
-export function takePrices(st: ParseState, { instance }: HardwareNamed) {
+/**
+ * The price and the money budget written, taken before any count or duration; each made per GPU-hour by resolvePrices.
+ * `flopBudget`: a compute in FLOPs read before (settings-read.ts), to which money may be joined ("1e24 FLOPs and $2M").
+ */
+export function takePrices(st: ParseState, { instance }: HardwareNamed, { flopBudget }: Pick<SettingsRead, 'flopBudget'>) {
   const { s, text, problems, notRead } = st;
   // Before any count or duration: "$3 an hour per GPU" holds an hour and a GPU of its own. An hour's price beside an
   // instance type ("128 p4d nodes at $32.77/hr") is the instance's, a node-hour, as cloud providers list it.
   const taken = takePrice(s);
   const price = taken?.per === 'hour' && instance !== undefined ? { ...taken, per: 'node-hour' as const, of: instance.instance.name } : taken;
-  const moneyBudget = takeMoneyBudget(s);
+  // "With 1e24 FLOPs and $2M": the money a second budget beside the compute, as "with $2M" is one (lexicon/price.ts).
+  const moneyBudget = takeMoneyBudget(s) ?? (flopBudget === undefined ? undefined : takeJoinedMoneyBudget(s, flopBudget.end));
   // Money or a rate per hour neither took ("2 per hour"): said, never ignored (a cost question would lose its cost unsaid).
   // With a price read, the money left is said not read instead (QA: "with 5M GPU hours and $1M at $2/GPU-hour" dropped the $1M).
   const unreadPrice = findUnreadPrice(s.text);
   if (unreadPrice !== undefined && price === undefined) problems.push(unreadPriceProblem(asTyped(text, unreadPrice)));
   else if (unreadPrice !== undefined) notRead.push({ phrase: `"${asTyped(text, unreadPrice)}"`, why: UNREAD_MONEY });
-  return { price, moneyBudget };
+  // A compute with no model named is the question's goal, sized with no price (answer/flop-budget-size.ts): money beside it
+  // with no price is then said not weighed, never the whole question refused (resolvePrices). With a model named, the compute
+  // is no goal (final-problems.ts says it not read) and the money, refused for want of a price, says what to give.
+  return { price, moneyBudget, besideFlops: flopBudget !== undefined && st.stated.model === undefined };
 }
 
 /** The price planned per GPU-hour (each GPU compared's own, where written), and the money budget weighed against it. */
 export type PricesResolved = ReturnType<typeof resolvePrices>;
 
 /** The prices per GPU-hour, once the counts say the node: stated, or refused; the money budget stated, said not weighed, or refused. */
-export function resolvePrices(st: ParseState, { price, moneyBudget }: PricesTaken, { date }: DeadlineRead) {
+export function resolvePrices(st: ParseState, { price, moneyBudget, besideFlops }: PricesTaken, { date }: DeadlineRead) {
   const { s, text, stated, problems, notRead } = st;
   // GPUs compared, a price each ("A100 at $1.5/hr or H100 at $2.5/hr"): each GPU at its own, in the order written.
   const pricedEach = price === undefined ? undefined : pricesOfGpus(price, stated);
@@ -69,11 +77,11 @@ export function resolvePrices(st: ParseState, { price, moneyBudget }: PricesTake
   const conversion = price === undefined ? undefined : unreadConversion(s.text, price.currency, (phrase) => asTyped(text, phrase));
   if (conversion !== undefined) notRead.push(conversion);
   const budgetProblem = moneyBudget === undefined ? undefined : moneyBudgetProblem(moneyBudget, priced);
-  // A money budget with no price beside another goal (a deadline, GPU-hours): that goal answered, the budget said not weighed
-  // (QA: "… in 30 days, budget 3M dollars" refused the whole question for want of a price). Alone, it is the question's only
-  // goal, and the problem says what to give.
+  // A money budget with no price beside another goal (a deadline, GPU-hours, a compute in FLOPs): that goal answered, the
+  // budget said not weighed (QA: "… in 30 days, budget 3M dollars" refused the whole question for want of a price). Alone,
+  // it is the question's only goal, and the problem says what to give.
   const unpricedBudget = moneyBudget !== undefined && price === undefined && budgetProblem !== undefined && moneyBudget.amount > 0
-    && (stated.deadlineSeconds !== undefined || stated.gpuHours !== undefined || date !== undefined);
+    && (stated.deadlineSeconds !== undefined || stated.gpuHours !== undefined || date !== undefined || besideFlops);
   if (unpricedBudget) notRead.push({ phrase: `"${asTyped(text, moneyBudget.written)}"`, why: UNPRICED_BUDGET });
   else if (budgetProblem !== undefined) problems.push(budgetProblem);
   else if (moneyBudget !== undefined) {
