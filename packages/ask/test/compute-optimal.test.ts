@@ -4,8 +4,12 @@ import { CHINCHILLA, countOf, HOUR, near, ROUNDING, SIX } from './support/comput
 import { ask } from '../src/answer/answer.ts';
 import type { Answer } from '../src/answer/answer-types.ts';
 import { computeOptimalSize } from '../src/answer/chinchilla-size.ts';
-import { LLAMA3_STYLE, withArticle } from '../src/answer/compute-optimal.ts';
+import { cheapestOnLadder, groupUnit, nextLadderSize, replicaUnit, type LadderPoint, type SizeTried } from '../src/answer/cluster-ladder.ts';
+import { answerComputeOptimal, LLAMA3_STYLE, withArticle } from '../src/answer/compute-optimal.ts';
 import { presetsNear } from '../src/answer/presets-near-size.ts';
+import { answerNodesOrTime } from '../src/answer/search-answer.ts';
+import { answerTokensBought } from '../src/answer/tokens-bought.ts';
+import { answerTokensBoughtOnLadder, type TokensBought } from '../src/answer/tokens-bought-ladder.ts';
 import { asksWhatBudgetTrains } from '../src/lexicon/model-size-asked.ts';
 import { normalize, parse } from '../src/parse.ts';
 
@@ -105,6 +109,122 @@ describe('N = √(C / 6r), D = r·N (chinchilla-size.ts)', () => {
   });
 });
 
+/** GPUs a node of the synthetic curves below (a DGX H100's). */
+const PER_NODE = 8;
+
+/**
+ * A synthetic time–cost curve for the ladder: each size's GPU-hours from `gpuHoursAt` (undefined: nothing runs there), its
+ * time those GPU-hours over its GPUs, and the replica its plan takes; `asked` the sizes the ladder planned, in order.
+ */
+function curveOf(gpuHoursAt: (nodes: number) => number | undefined, replicaGpusAt: (nodes: number) => number = () => PER_NODE) {
+  const asked: number[] = [];
+  const at = (nodes: number): SizeTried<LadderPoint> => {
+    asked.push(nodes);
+    const gpuHours = gpuHoursAt(nodes);
+    if (gpuHours === undefined) return {};
+    const gpus = PER_NODE * nodes;
+    return { point: { nodes, gpus, gpuHours, seconds: (gpuHours / gpus) * HOUR, replicaGpus: replicaGpusAt(nodes), groupGpus: PER_NODE } };
+  };
+  return { at, asked };
+}
+
+/** The whole numbers from `low` to `high`. */
+const range = (low: number, high: number): number[] => Array.from({ length: high - low + 1 }, (_, i) => low + i);
+
+describe('the cheap end of the time–cost curve on a ladder of sizes (cluster-ladder.ts)', () => {
+  it('the ladder: every size to 16 nodes, then eight a doubling (sizes of at most four significant bits)', () => {
+    expect([1, 7, 15, 16, 17, 18, 31, 32, 100, 1000, 1024].map(nextLadderSize)).toEqual([2, 8, 16, 18, 18, 20, 32, 36, 104, 1024, 1152]);
+  });
+
+  it('a replica of TP 8 · PP 13 (104 GPUs) is whole on multiples of 13 nodes of 8 GPUs, one of 72 on 9, one of 4 on every size', () => {
+    const point = (replicaGpus: number, groupGpus = PER_NODE): LadderPoint => ({ nodes: 26, gpus: 26 * PER_NODE, seconds: 1, gpuHours: 1, replicaGpus, groupGpus });
+    expect([104, 72, 4].map((gpus) => replicaUnit(point(gpus)))).toEqual([13, 9, 1]);
+    // Tensor × context groups of TP 4 · CP 8 span 4 nodes; TP 8 one.
+    expect([groupUnit(point(PER_NODE, 32)), groupUnit(point(PER_NODE, 8))]).toEqual([4, 1]);
+  });
+
+  it('GPU-hours rising with the nodes: the floor is the cheapest, planned with every size up to 16 past it and none below', () => {
+    const curve = curveOf((n) => 1000 + n);
+    const found = cheapestOnLadder(curve.at, 7.2);
+    expect(found.cheapest?.nodes).toBe(8);
+    // The ladder's 9 … 16, 18 … 24 (to 16 past the floor), then the window's 17 … 23 beside the cheapest, each once.
+    expect([...curve.asked].sort((a, b) => a - b)).toEqual(range(8, 24));
+    expect(found.searches).toBe(curve.asked.length);
+  });
+
+  it('a size between the ladder\'s steps that is cheaper (19 nodes, between 18 and 20) is found beside the cheapest', () => {
+    const curve = curveOf((n) => (n === 19 ? 900 : 1000 + n));
+    expect(cheapestOnLadder(curve.at, 8).cheapest?.nodes).toBe(19);
+  });
+
+  it('a cheaper replica family off the ladder: the first multiple of its 26 nodes past the floor, from the 416 the ladder found', () => {
+    // Sizes of 26-node replicas (TP 8 · PP 26) train for 10% fewer GPU-hours; every family costs more with more nodes.
+    const family = (n: number): boolean => n % 26 === 0;
+    const curve = curveOf((n) => (family(n) ? 900 : 1000) + n / 100, (n) => (family(n) ? 26 * PER_NODE : PER_NODE));
+    const found = cheapestOnLadder(curve.at, 238);
+    // 416 = 16 × 26 is on the ladder (384 + 32); 260 = 10 × 26, the first multiple from 238, is neither on it nor within
+    // 16 nodes of a size that is (256 and 288 are not of the family).
+    expect(curve.asked).toContain(416);
+    expect(found.cheapest?.nodes).toBe(260);
+    expect(Math.min(...curve.asked)).toBe(238);
+  });
+
+  it('a model that fits from 40 nodes: the planner\'s nearest size that runs is taken at once, no size between planned', () => {
+    const curve = curveOf((n) => (n < 40 ? undefined : 1000 + n));
+    const at = (n: number): SizeTried<LadderPoint> => (n < 40 ? (curve.asked.push(n), { nearest: 40 }) : curve.at(n));
+    expect(cheapestOnLadder(at, 8).cheapest?.nodes).toBe(40);
+    expect(curve.asked.filter((n) => n < 40)).toEqual([8]);
+  });
+
+  it('nothing runs at any size: one size planned, no cheapest; a floor past the largest size plans none', () => {
+    const none = curveOf(() => undefined);
+    const found = cheapestOnLadder(none.at, 8);
+    expect(found.cheapest).toBeUndefined();
+    expect(none.asked).toEqual([8]);
+    expect(cheapestOnLadder(curveOf((n) => n).at, 9000).searches).toBe(0);
+  });
+});
+
+/**
+ * The ladder against the whole time–cost curve, the exhaustive path (tokens-bought.ts): every size the loop plans, bought
+ * both ways on the same question, must be bought identically (the size of cluster, the tokens, the days and the
+ * GPU-hours). The loop's first size comes from the budget alone, and each next from the one before's plan, so where every
+ * size is bought the same the curve's loop plans the same sizes and ends on the same plan: the headline's model, tokens,
+ * nodes and days are the curve's exactly. Budgets from $100k to $50M, in money and GPU-hours, on A100, H100, H200 and
+ * B200; the presets' rows beside them are notes, planned on the same nodes. About 5 s a question: the curve's searches.
+ */
+describe('the ladder buys what the whole time–cost curve buys (tokens-bought-ladder.ts against tokens-bought.ts)', () => {
+  it.each([
+    'what can I train for $100k on A100 at $1.5/GPU-hour',
+    'what can I train for $5M on A100 at $1.5/GPU-hour',
+    'what can I train for $20M on A100 at $1.2/GPU-hour',
+    "what's the biggest model I can train with 10M H100 GPU-hours",
+    'what can I train for $50M on H100 at $2/GPU-hour',
+    "what's the biggest model I can train with 300k H200 GPU-hours",
+    'what can I train for $3M on H200 at $2.5/GPU-hour',
+    "what's the biggest model I can train with 2M B200 GPU-hours",
+    'what can I train for $10M on B200 at $4/GPU-hour',
+    'what can I train for $50M on B200 at $3/GPU-hour',
+  ])('%s', (question) => {
+    const bought: { ladder: Answer; curve: Answer }[] = [];
+    const both: TokensBought = (x, answerOn) => {
+      const ladder = answerTokensBoughtOnLadder(x, answerOn);
+      if (x.stated.customModel !== undefined) bought.push({ ladder, curve: answerTokensBought(x, answerOn) });
+      return ladder;
+    };
+    const a = answerComputeOptimal(parse(question), (x) => answerNodesOrTime(x, OPTIONS, null), both);
+    expect(a.kind, a.headline).toBe('answer');
+    expect(bought.length).toBeGreaterThan(0);
+    const said = (b: Answer): Partial<NodesOk> => {
+      const d = b.data as NodesOk;
+      return { ok: d.ok, nodes: d.nodes, tokens: d.tokens, days: d.days, gpuHours: d.gpuHours };
+    };
+    for (const { ladder, curve } of bought) expect(said(ladder)).toEqual(said(curve));
+    // The answer is the last size's plan.
+    expect(said(a)).toEqual(said(bought[bought.length - 1]!.curve));
+  }, 60_000);
+});
+
 describe('the Llama 3 presets beside a size (presets-near-size.ts)', () => {
   it('80B: 8B, 70B and 405B, smallest first (1.23B is the farthest on a log scale)', () => {
     expect(presetsNear(LLAMA3_STYLE, 80e9).map((p) => p.id)).toEqual(['llama3-8b', 'llama3-70b', 'llama3.1-405b']);
@@ -177,6 +297,14 @@ describe('"what can I train for $1M on H100 at $2/GPU-hour": the compute-optimal
     expect(ratio(large!)).toBeLessThan(CHINCHILLA);
     expect(large).toMatch(/under-trained/);
     expect(a.notes.some((n) => /^Llama 3 8B trained on 15\.0T tokens \(about 1,875 a parameter\)/.test(n))).toBe(true);
+  });
+
+  it('the size chosen of those that spend the budget within a year: from 8 nodes (500k GPU-hours over 8,760 hours is 57 GPUs)', () => {
+    const a = answered();
+    const data = a.data as NodesOk;
+    expect(data.nodes).toBeGreaterThanOrEqual(8);
+    expect(500_000 / data.gpus / 24).toBeLessThanOrEqual(365);
+    expect(a.notes.some((n) => /^The size that trains the most tokens spending the budget within a year: the fewest GPU-hours a token of \d+ cluster sizes searched from 8 nodes \(fewer take over a year to spend it\)/.test(n))).toBe(true);
   });
 });
 

@@ -13,7 +13,7 @@ import { restatedKeepingReadings } from './compared-gpus.ts';
 import { gpuName } from './describe-estimate.ts';
 import { answerHelp } from './help-answer.ts';
 import { plannedRow, presetQuestion, presetRow, presetsNear } from './presets-near-size.ts';
-import { answerTokensBought } from './tokens-bought.ts';
+import { answerTokensBoughtOnLadder, type TokensBought } from './tokens-bought-ladder.ts';
 import { needsBudget, trainingBudgetOf, type TrainingBudget } from './training-budget.ts';
 import { apart, peakOf, planModelFlops } from './plan-flops.ts';
 
@@ -21,7 +21,8 @@ import { apart, peakOf, planModelFlops } from './plan-flops.ts';
  * "What can I train for $1M on H100 at $2/GPU-hour", "what's the biggest model I can train with 500k H100 GPU-hours", "what
  * can I train on 256 H100 in 30 days": the compute-optimal model the budget trains (chinchilla-size.ts: N = √(C/120), D =
  * 20·N), C being what the planner says the budget buys, never a constant MFU. A Llama 3-style decoder of N is planned on
- * the budget (tokens-bought.ts: the tokens its best plan buys); its C = 6 · its parameters × those tokens gives the next N,
+ * the budget (tokens-bought-ladder.ts: the tokens its best plan buys, the cluster size chosen on a ladder of sizes rather
+ * than the whole time–cost curve, which took 2–8 s a plan); its C = 6 · its parameters × those tokens gives the next N,
  * planned again until the size stops moving. Then the Llama 3 presets near N on the same budget, each over- or
  * under-trained against the ratio.
  */
@@ -36,7 +37,7 @@ export const LLAMA3_STYLE = llamaStyle('Llama 3', ['llama3-', 'llama3.1-', 'llam
 const SEED_MFU = 0.4;
 /** Sizes that agree within this are one (the plan's MFU moves slowly with N, so one or two plans settle it). */
 const CONVERGED = 0.03;
-/** Plans at most: each a time–cost curve search where no cluster is named (seconds each). */
+/** Plans at most: each a search of cluster sizes where no cluster is named (tokens-bought-ladder.ts: 0.1–1 s each). */
 const MAX_PLANS = 3;
 
 /** Fields of a comparison, which one size answers for the first of alone. */
@@ -66,8 +67,9 @@ interface Step {
 /**
  * The answer. `answerOn` answers a question of nodes, time or cheapest as search-answer.ts does. Refused, as this question,
  * where the budget is not known (money with no price, a cluster with no time) or the question has problems of its own.
+ * `tokensBought`: how each plan's tokens are bought, the ladder's (tests pass tokens-bought.ts's whole curve to compare).
  */
-export function answerComputeOptimal(q: ParsedQuestion, answerOn: (q: ParsedQuestion) => Answer): Answer {
+export function answerComputeOptimal(q: ParsedQuestion, answerOn: (q: ParsedQuestion) => Answer, tokensBought: TokensBought = answerTokensBoughtOnLadder): Answer {
   const budget = trainingBudgetOf(q.stated);
   // The question's own problems first: a money budget with no price is one, and says what to give.
   if (q.problems.length > 0) return refusal(q, q.problems);
@@ -81,7 +83,7 @@ export function answerComputeOptimal(q: ParsedQuestion, answerOn: (q: ParsedQues
   for (;;) {
     const custom = customModelOfSize(size, compactCount(size), LLAMA3_STYLE, stated.seqLength);
     if (!custom.ok) return refusal(q, [custom.problem]);
-    const plan = answerTokensBought(restatedKeepingReadings(q, { ...stated, customModel: custom.model, ...budget.facts }, 'time'), answerOn);
+    const plan = tokensBought(restatedKeepingReadings(q, { ...stated, customModel: custom.model, ...budget.facts }, 'time'), answerOn);
     const data = plan.data as NodesResponseJson | undefined;
     if (!plan.ok || data === undefined || !data.ok) return plan;
     const parameters = data.configuration.estimate.parameters;
@@ -93,7 +95,7 @@ export function answerComputeOptimal(q: ParsedQuestion, answerOn: (q: ParsedQues
   const last = steps[steps.length - 1]!;
   const rows = presetsNear(LLAMA3_STYLE, last.next.parameters).map((preset) => {
     const bought = (cluster: { nodes?: number }): Answer =>
-      answerTokensBought(restatedKeepingReadings(q, { ...presetQuestion({ ...q, stated }, preset), ...cluster, ...budget.facts }, 'time'), answerOn);
+      tokensBought(restatedKeepingReadings(q, { ...presetQuestion({ ...q, stated }, preset), ...cluster, ...budget.facts }, 'time'), answerOn);
     if (budget.named) return presetRow(preset, bought({}), perParameter);
     // The same nodes first (one search, comparable MFU); a preset that fits none of them (405B on 12 nodes) on its own
     // cluster, said, rather than no row.

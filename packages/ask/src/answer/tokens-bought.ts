@@ -81,6 +81,19 @@ function pickOfCurve(curve: NodesOk, budget: number, deadlineHours: number | und
   return { pick, cheapest };
 }
 
+/** "Llama 3 70B on H100 SXM5 80GB: $1M buy about 1.63T training tokens, on 12 nodes (96 GPUs) in 217 days": the headline. */
+export const boughtHeadline = (p: AskParameters, words: string, tokens: number, cluster: string, days: number): string =>
+  `${modelNameOf(p)} on ${gpuName(p.gpu ?? '')}: ${words} buy about ${compactCount(tokens)} training tokens, on ${cluster} in ${formatDays(days)}`;
+
+/** How the tokens were counted: the GPU-hours spent × the best plan's tokens a GPU-hour, in whole optimizer steps. */
+export const tokensNote = (hours: number, rate: { tokensPerGpuHour: number; stepTokens: number }, cluster: string): string =>
+  `The tokens: ${compactCount(hours)} GPU-hours × ${compactCount(rate.tokensPerGpuHour)} tokens a GPU-hour, the best plan's throughput on ${cluster} `
+    + `over its GPUs, in whole optimizer steps of ${compactCount(rate.stepTokens)} tokens.`;
+
+/** Where no cluster was named: how to count the tokens of another plan. */
+export const nameClusterNote = (deadline: boolean): string =>
+  `Name a cluster ("on 64 H100")${deadline ? '' : ' or a deadline ("in 30 days")'} to count the tokens of that plan instead.`;
+
 /**
  * The answer: `answerOn` answers a question of nodes, time or cheapest as search-answer.ts does (the rate's run, the
  * curve, and the plan of the tokens bought).
@@ -118,14 +131,13 @@ export function answerTokensBought(q: ParsedQuestion, answerOn: (q: ParsedQuesti
   const planned = plan.data as NodesResponseJson | undefined;
   if (!plan.ok || planned === undefined || !planned.ok) return plan;
   const cluster = nodesGpus(planned);
-  const headline = `${subject}: ${budget.words} buy about ${compactCount(tokens)} training tokens, on ${cluster} in ${formatDays(planned.days)}`;
+  const headline = boughtHeadline(p, budget.words, tokens, cluster, planned.days);
   const notes = [
-    `The tokens: ${compactCount(hours)} GPU-hours × ${compactCount(rate.tokensPerGpuHour)} tokens a GPU-hour, the best plan's throughput on ${cluster} `
-      + `over its GPUs, in whole optimizer steps of ${compactCount(rate.stepTokens)} tokens.`,
+    tokensNote(hours, rate, cluster),
     ...(deadlineHours !== undefined && hours < budget.gpuHours
       ? [`The deadline (${formatDays(toDays(p.deadlineSeconds ?? 0))}) ends the run first: ${cluster} spend ${compactCount(hours)} of the ${compactCount(budget.gpuHours)} GPU-hours in it.`] : []),
     ...(cheapest === undefined ? [] : [choiceNote(rate, cheapest, budget.gpuHours, deadlineHours, (data.frontier ?? []).length)]),
-    ...(named ? [] : [`Name a cluster ("on 64 H100")${deadlineHours === undefined ? ' or a deadline ("in 30 days")' : ''} to count the tokens of that plan instead.`]),
+    ...(named ? [] : [nameClusterNote(deadlineHours !== undefined)]),
   ];
   return { ...plan, headline, notes: [...notes, ...plan.notes] };
 }
