@@ -46,6 +46,16 @@ describe('the time–cost curve in the browser', () => {
         titles: [...out.querySelectorAll('.axis-title')].map((t) => t.textContent),
         sentence: out.querySelector('[data-frontier-sentence]')?.textContent,
         svgHeight: svg.height,
+        // Each node-count label's drawn box and each dot's centre, and the viewBox unit in px.
+        labels: [...out.querySelectorAll('text.label')].map((t) => {
+          const r = t.getBoundingClientRect();
+          return { nodes: Number(t.getAttribute('data-label')), text: t.textContent ?? '', x0: r.left, x1: r.right, y0: r.top, y1: r.bottom };
+        }),
+        centres: [...out.querySelectorAll('circle.dot')].map((c) => {
+          const r = c.getBoundingClientRect();
+          return { nodes: Number(c.getAttribute('data-nodes')), x: (r.left + r.right) / 2, y: (r.top + r.bottom) / 2 };
+        }),
+        unit: svg.width / out.querySelector('svg')!.viewBox.baseVal.width,
         outside: parts.filter((r) => r.left < host.left - 0.5 || r.right > host.right + 0.5).length,
         pageOverflow: document.documentElement.scrollWidth - window.innerWidth,
       };
@@ -67,6 +77,18 @@ describe('the time–cost curve in the browser', () => {
     expect(seen.sentence).toMatch(new RegExp(`^Cheapest: ${count(cheapest.nodes)}, [\\d.]+ days, [\\d.]+ [kM] GPU-hours; 128 nodes: [\\d.]+ days for \\+\\d+%; fastest: ${count(fastest.nodes)}, `));
     // Readable, not squashed: the 320 × 200 viewBox keeps its shape at the width it is given.
     expect(seen.svgHeight).toBeGreaterThan(150);
+    // Each label as drawn starts nearer its own dot than any other (QA measured "6,144 fastest" nearest the hollow 4,096):
+    // a dot within an end's ring (r 6 units) is read with it.
+    expect(seen.labels.map((l) => l.text)).toEqual(expect.arrayContaining([`${cheapest.nodes.toLocaleString('en-US')} cheapest`, `${fastest.nodes.toLocaleString('en-US')} fastest`]));
+    for (const l of seen.labels) {
+      const own = seen.centres.find((c) => c.nodes === l.nodes)!;
+      const facing = { x: Math.min(Math.max(own.x, l.x0), l.x1), y: Math.min(Math.max(own.y, l.y0), l.y1) };
+      const from = (c: { x: number; y: number }) => Math.hypot(c.x - facing.x, c.y - facing.y);
+      const ringed = /(cheapest|fastest)$/.test(l.text);
+      for (const c of seen.centres.filter((d) => d.nodes !== l.nodes && !(ringed && Math.hypot(d.x - own.x, d.y - own.y) < 6 * seen.unit))) {
+        expect(from(c), `${l.text} by ${c.nodes} nodes at ${width} px`).toBeGreaterThan(from(own));
+      }
+    }
     await tab.close();
   });
 

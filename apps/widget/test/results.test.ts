@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { frontierSection, headline, largestPart, nodesSection, outOfMemoryMessage, searchedNodesSection } from '../src/element/results.ts';
 import { FRONTIER_REQUEST, frontierAnswer } from './support/frontier-answer.ts';
 import { frontierSentence } from '../src/sizing/frontier-sentence.ts';
+import { STYLES } from '../src/element/styles.ts';
 
 const text = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
 
@@ -44,6 +45,16 @@ describe('the time–cost curve section', () => {
     if (!n.ok || !n.largerBatch) throw new Error('expected a larger-batch hint for the fastest size');
     expect(html).toContain('data-larger-batch="3072"');
     expect(text(html)).toContain(n.largerBatch.message);
+  });
+
+  it('says in its caption what each ring is: the cheapest\'s solid, the fastest\'s dotted, the scenario\'s own outline (QA: the dotted ring went unexplained)', () => {
+    const html = frontierSection(frontierAnswer(), 128);
+    // The three marks the chart draws, and the one of them styled dotted (styles.ts).
+    for (const mark of ['class="mark cheapest"', 'class="mark fastest"', 'class="dot current"']) expect(html).toContain(mark);
+    expect(STYLES).toMatch(/\.mark\.fastest\{stroke-dasharray:/);
+    expect(STYLES).not.toMatch(/\.mark\.cheapest\{/);
+    const caption = text(html.match(/<p class="caption">Line:[^<]*<\/p>/)![0]);
+    expect(caption).toMatch(/ringed: the cheapest and, dotted, the fastest; outlined: your node count;/);
   });
 
   it("says runNodes's reason when there is no curve", () => {

@@ -36,6 +36,13 @@ describe('scenarioFromFields', () => {
     expect(!r.ok && r.issues).toEqual([{ field: 'tokens', message: 'at most 1000T, got 1e30' }]);
   });
 
+  it('groups the other bounds by thousands as every figure it shows (QA: "at most 10000000, got 1e30" beside the prompt), decimals kept', () => {
+    const said = (field: string, value: string) => { const r = scenarioFromFields({ ...DEFAULT_VALUES, [field]: value }); return !r.ok && r.issues[0]?.message; };
+    expect(said('gbs', '1e30')).toBe('at most 1,000,000,000, got 1e30');
+    expect(said('tp', '64001')).toBe('at most 64,000, got 64001');
+    expect(said('days', '0.001')).toBe('at least 0.01, got 0.001');
+  });
+
   it('reads thousands separators as a reader writes a count (1,024 nodes, a batch of 1,536), but not a misplaced comma', () => {
     const r = scenarioFromFields({ ...DEFAULT_VALUES, nodes: '1,024', gbs: '1,536' });
     expect(r.ok && [r.scenario.cluster.nodes, r.scenario.training.globalBatchSize]).toEqual([1024, 1536]);
@@ -64,7 +71,7 @@ describe('scenarioFromFields', () => {
     },
   );
 
-  it.each([['8x', 'not a number: "8x"'], ['k', 'not a number: "k"'], ['0.1k', 'a whole number, got 0.1k'], ['10M', 'at most 10000000, got 10M']])(
+  it.each([['8x', 'not a number: "8x"'], ['k', 'not a number: "k"'], ['0.1k', 'a whole number, got 0.1k'], ['10M', 'at most 10,000,000, got 10M']])(
     'still names a sequence length that is no length: %j', (seq, message) => {
       const r = scenarioFromFields({ ...DEFAULT_VALUES, seq });
       expect(!r.ok && r.issues).toEqual([{ field: 'seq', message }]);

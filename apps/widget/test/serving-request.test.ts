@@ -101,7 +101,7 @@ describe('the serving form → an inference request', () => {
     ['prompt', '0', 'at least 1'], ['prompt', '', 'required'], ['output', 'abc', 'not a number'], ['output', '1.5', 'whole number'],
     ['gpus', '0', 'at least 1'], ['prefill-chunk', '0', 'at least 1'], ['shared-prefix', '0', 'at least 1'], ['gpu-memory', '1.5', 'at most 1'],
     ['gpu-memory', '0', 'more than 0'], ['max-token-ms', '0', 'more than 0, got 0'], ['max-ttft', '-1', 'more than 0'],
-    ['rate', '0', 'more than 0, got 0'], ['rate', '-5', 'more than 0'], ['rate', 'many', 'not a number'], ['rate', '1000001', 'at most 1000000'],
+    ['rate', '0', 'more than 0, got 0'], ['rate', '-5', 'more than 0'], ['rate', 'many', 'not a number'], ['rate', '1000001', 'at most 1,000,000, got 1000001'],
     ['batching', 'dynamic', 'unknown batching'], ['gpu', 'tpu-v5', 'unknown gpu'], ['model', 'gpt-5', 'unknown model'],
   ])('names the field when %s is %j', (field, value, message) => {
     const r = inferenceRequestFromFields({ ...SERVING_DEFAULTS, [field]: value });
@@ -124,7 +124,7 @@ describe('the serving form → an inference request', () => {
     expect(spec('max-token-ms').max).toBe(schema('maxDecodeSecondsPerToken').maximum! * 1000);
     // One past the bound is refused beside the field, in its unit, before the protocol sees it.
     const over = inferenceRequestFromFields({ ...SERVING_DEFAULTS, 'max-token-ms': String(spec('max-token-ms').max! + 1) });
-    expect(!over.ok && over.issues[0]?.message).toMatch(/^at most 3600000, got/);
+    expect(!over.ok && over.issues[0]?.message).toMatch(/^at most 3,600,000, got/);
   });
 });
 

@@ -4,7 +4,7 @@ import { formatGrouped, formatSeconds } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
 import { servingAnswer } from './support/serving-answer.ts';
 import { inferenceRequestFromFields } from '../src/serving/request-from-fields.ts';
-import { SERVING_DEFAULTS } from '../src/serving/serving-fields.ts';
+import { SERVING_DEFAULTS, SERVING_FIELDS } from '../src/serving/serving-fields.ts';
 import { servingSections } from '../src/serving/serving-results.ts';
 import { servingView, type ServingView } from '../src/serving/serving-view.ts';
 
@@ -56,12 +56,18 @@ describe('the serving view of an answer', () => {
     const { answer, view } = ask({ price: '2.5', 'max-token-ms': '50' });
     const best = answer.best!;
     expect(figure(stat(view, 'cost').value)).toBeCloseTo((1e6 * 2.5) / 3600 / best.tokensPerSecondPerGpu, 2);
-    expect(stat(view, 'cost').label).toBe('per million output tokens');
+    // In the price's currency, said once (QA: a bare "1.90 per million output tokens" read as dollars).
+    expect(stat(view, 'cost').label).toBe("per million output tokens, in the price's currency");
     expect(view.stats.some((s) => s.name === 'cost-hour')).toBe(false);
     const rated = ask({ price: '2.5', rate: '10', 'max-token-ms': '50' });
     expect(figure(stat(rated.view, 'cost-hour').value)).toBe(rated.answer.best!.load!.gpus * 2.5);
-    expect(stat(rated.view, 'cost').label).toMatch(/at this load/);
+    expect(stat(rated.view, 'cost').label).toBe("per million output tokens at this load (idle slots paid), in the price's currency");
+    expect(rated.view.stats.filter((s) => s.label.includes('currency')).map((s) => s.name)).toEqual(['cost']);
     expect(ask().view.stats.some((s) => s.name === 'cost')).toBe(false);
+  });
+
+  it('takes the price in any currency and says so on its field, as the CLI says "in --price\'s currency" (QA: no unit anywhere)', () => {
+    expect(SERVING_FIELDS.find((f) => f.name === 'price')!.label).toMatch(/^Price per GPU-hour \(any currency\)$/);
   });
 
   it('gives each user one token per decode step (tokens/s per user × time per token = 1) and a replica its GPUs\' tokens', () => {

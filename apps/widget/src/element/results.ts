@@ -100,12 +100,15 @@ export function searchedNodesSection(n: NodesResponseJson, own?: FrontierSizeJso
     + `<p class="caption">The fewest nodes that meet the deadline, the configuration searched anew for each cluster size.</p>${largerBatchNote(n)}`;
 }
 
-/** The time–cost curve (runNodes with frontier): the chart of days against GPU-hours per cluster size, and its sentence. */
+/**
+ * The time–cost curve (runNodes with frontier): the chart of days against GPU-hours per cluster size, its sentence, and a
+ * caption that says what each mark is, the rings among them (QA: the fastest's dotted ring and the solid ones went unexplained).
+ */
 export function frontierSection(n: NodesResponseJson, currentNodes: number): string {
   if (!n.ok) return `<p class="caption" data-frontier="${esc(n.reason)}">${esc(`Time–cost curve: ${sentence(n.message)}`)}</p>`;
   const chart = frontierChart({ sizes: n.frontier ?? [], cheapestNodes: n.nodes, fastestNodes: n.fastest?.nodes ?? n.nodes, currentNodes });
   return `<div class="frontier" data-frontier="ok">${chart}<p data-frontier-sentence>${esc(frontierSentence(n, currentNodes))}</p>`
-    + '<p class="caption">Line: each size searched (its best plan), fewest nodes first; dots: the smallest, the powers of two and, filled and joined, those none beats on both days and GPU-hours; labels: node counts; +%: GPU-hours over the cheapest.</p>'
+    + '<p class="caption">Line: each size searched (its best plan), fewest nodes first; dots: the smallest, the powers of two and, filled and joined, those none beats on both days and GPU-hours; ringed: the cheapest and, dotted, the fastest; outlined: your node count; labels: node counts; +%: GPU-hours over the cheapest.</p>'
     + `${largerBatchNote(n)}</div>`;
 }
 

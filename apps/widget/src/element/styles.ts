@@ -1,7 +1,11 @@
 /// <reference lib="dom" />
 /**
- * The element's stylesheet, inside its shadow root so it neither leaks into nor inherits rules from
- * the host page. Themeable through CSS custom properties set on the element or any ancestor:
+ * The element's stylesheet, inside its shadow root: its rules do not leak into the host page, and the page's rules
+ * match nothing inside it, but they do match the element itself, and a page rule matching it (`*{color:#e8e8e8}` on a
+ * dark docs site, `*{font-size:30px;line-height:3}`) beats `:host` and is inherited by everything inside. So the text
+ * colour and the font (its size and line height with it) are set on the inner root, `.tp`, where only this sheet
+ * reaches (QA: light text on the white box on such a page); what stays on `:host` (display, background, border,
+ * padding, width) such a rule can still override. Themeable through CSS custom properties set on the element or any ancestor:
  * --trainplan-bg, --trainplan-fg, --trainplan-muted, --trainplan-border, --trainplan-accent,
  * --trainplan-error, --trainplan-font, --trainplan-radius, and the series colours
  * --trainplan-compute, --trainplan-recompute, --trainplan-tp, --trainplan-cp, --trainplan-bubble,
@@ -52,13 +56,13 @@ const DARK = `--_bg:var(--trainplan-bg,#16181d);--_fg:var(--trainplan-fg,#e6e8eb
 --_border:var(--trainplan-border,#353a42);--_accent:var(--trainplan-accent,#7aa7ff);--_error:var(--trainplan-error,#ff8a80);--_idle:#262a31;--_field:#1e2127;color-scheme:dark;`;
 
 export const STYLES = `
-:host{${LIGHT}display:block;container-type:inline-size;color:var(--_fg);background:var(--_bg);font:var(--trainplan-font,14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif);
+:host{${LIGHT}display:block;container-type:inline-size;background:var(--_bg);
 border:1px solid var(--_border);border-radius:var(--trainplan-radius,10px);padding:12px;box-sizing:border-box;max-width:100%}
 @media (prefers-color-scheme:dark){:host(:not([theme=light])){${DARK}}}
 :host([theme=dark]){${DARK}}
 :host([hidden]){display:none}
 *{box-sizing:border-box}
-.tp{display:grid;grid-template-columns:minmax(0,19rem) minmax(0,1fr);gap:16px}
+.tp{display:grid;grid-template-columns:minmax(0,19rem) minmax(0,1fr);gap:16px;color:var(--_fg);font:var(--trainplan-font,14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif)}
 @container (max-width:44rem){.tp{grid-template-columns:minmax(0,1fr)}}
 fieldset{border:1px solid var(--_border);border-radius:8px;margin:0 0 8px;padding:6px 8px 2px;display:grid;grid-template-columns:repeat(auto-fill,minmax(7.5rem,1fr));grid-auto-flow:row dense;gap:0 8px;min-width:0}
 legend{font-weight:600;padding:0 4px}

@@ -152,14 +152,10 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
     const hash = window.location.hash;
     if (!hasScenarioPart(hash)) return;
     const raw = scenarioFromHash(hash);
-    if (raw === undefined) {
-      this.#linkProblem = "The link's scenario could not be read (it is not URI-encoded JSON); showing the page's example.";
-      this.status('');
-      return;
-    }
-    const v = validateScenario(raw);
-    if (!v.ok) {
-      this.#linkProblem = `The link's scenario is not valid (${v.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}); showing the page's example.`;
+    const v = raw === undefined ? undefined : validateScenario(raw);
+    if (!v?.ok) {
+      const why = v ? `is not valid (${v.issues.map((i) => `${i.path}: ${i.message}`).join('; ')})` : 'could not be read (it is not URI-encoded JSON)';
+      this.#linkProblem = `The link's scenario ${why}; showing the page's example.`;
       this.status('');
       return;
     }
@@ -336,7 +332,6 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
     return { scenario: best, estimate: result.best.estimate, label: result.best.label };
   }
 
-  /** The link and the page's hash for `scenario`; none shown without one (a field the form cannot read). */
   /** The scaling chart at its column's width; on a resize, only when that width changed. */
   #drawScaling(resized = false): void {
     const width = viewBoxWidthFor(this.root.querySelector<HTMLElement>('.out-scaling')?.clientWidth ?? 0);
@@ -345,6 +340,7 @@ export class TrainplanEstimator extends FormElement<{ scenario: ScenarioInput; e
     this.set('.out-scaling', scalingChart(...this.#scaling, width));
   }
 
+  /** The link and the page's hash for `scenario`; none shown without one (a field the form cannot read). */
   #share(scenario: ScenarioInput | undefined, days?: number): void {
     // Only an element with sync-hash starts from the link: elsewhere it would open the page's example.
     const share = this.root.querySelector<HTMLElement>('.share');

@@ -29,7 +29,8 @@ function parseField(spec: FieldSpec, raw: string): { value?: number | string | b
   if (n === undefined || !Number.isFinite(n)) return { issue: spec.kind === 'count' ? `not a count (e.g. 300B, 2T): "${text}"` : `not a number: "${text}"` };
   // A count is whole too: 1.5 tokens is no budget (1.5T is).
   if (spec.kind !== 'number' && !Number.isInteger(n)) return { issue: `a whole number, got ${text}` };
-  const bound = (b: number) => (spec.kind === 'count' ? formatCountExact(b) : String(b));
+  // Grouped as every other figure the widget shows ("at most 10,000,000", not 10000000: QA); a count as it is typed ("1000T").
+  const bound = (b: number) => (spec.kind === 'count' ? formatCountExact(b) : b.toLocaleString('en-US'));
   if (spec.above !== undefined && n <= spec.above) return { issue: `more than ${bound(spec.above)}, got ${text}` };
   if (spec.min !== undefined && n < spec.min) return { issue: `at least ${bound(spec.min)}, got ${text}` };
   if (spec.max !== undefined && n > spec.max) return { issue: `at most ${bound(spec.max)}, got ${text}` };

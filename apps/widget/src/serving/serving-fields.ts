@@ -8,7 +8,7 @@ import { CUSTOM_OPTION, SEQ_FIELD, SHAPE_DEFAULTS, SHAPE_FIELDS } from '../form/
  * `<trainplan-serving>`'s inputs as data: each name is also its attribute (`model="llama3-70b"
  * max-token-ms="50"`). The bounds are the inference request schema's (@trainplan/protocol, inference.ts:
  * prompt and output up to 10 M tokens, latency bounds up to an hour, up to 65,536 GPUs and a million requests/s, a price up to 100,000,
- * 1 to 16 draft tokens), checked here in the field's own unit, so "at most 3600000" is said beside a field in ms
+ * 1 to 16 draft tokens), checked here in the field's own unit, so "at most 3,600,000" is said beside a field in ms
  * rather than 3600 (seconds). test/serving-request.test.ts holds them to the schema. A custom shape (`model="custom" layers="80"
  * hidden-size="8192" …`) takes the estimator's attributes, form/model-shape.ts.
  */
@@ -55,8 +55,9 @@ export const SERVING_FIELDS: readonly FieldSpec[] = [
   { name: 'rate', label: 'Requests/s', kind: 'number', above: 0, max: MAX_REQUESTS_PER_SECOND, optional: true, group: 'limits', hint: 'none' },
   { name: 'max-token-ms', label: 'Per token ≤ (ms)', kind: 'number', above: 0, max: toMs(MAX_BOUND_SECONDS), optional: true, group: 'limits', hint: 'no bound' },
   { name: 'max-ttft', label: 'First token ≤ (s)', kind: 'number', above: 0, max: MAX_BOUND_SECONDS, optional: true, group: 'limits', hint: 'no bound' },
-  // A price per GPU-hour, any currency: each plan then says what a million generated tokens cost at it.
-  { name: 'price', label: 'Price per GPU-hour', kind: 'number', above: 0, max: MAX_PRICE_PER_GPU_HOUR, optional: true, group: 'limits', hint: 'no cost' },
+  // A price per GPU-hour, any currency: each plan then says what a million generated tokens cost at it, in that currency
+  // (the label says so: "1.90 per million output tokens" had no unit, QA; the CLI says "in --price's currency").
+  { name: 'price', label: 'Price per GPU-hour (any currency)', kind: 'number', above: 0, max: MAX_PRICE_PER_GPU_HOUR, optional: true, group: 'limits', hint: 'no cost' },
   // vLLM's gpu_memory_utilization: the fraction of each GPU's memory the server may fill.
   { name: 'gpu-memory', label: 'GPU memory used (0–1)', kind: 'number', above: 0, max: 1, optional: true, group: 'limits', hint: 'all' },
 ];

@@ -71,10 +71,11 @@ function loadStats(load: Load, givenGpus: number | undefined): Stat[] {
 
 /**
  * What the point costs at the request's price per GPU-hour, in its currency (none is named): a million generated
- * tokens (their GPUs' time, the prompts' prefill included), and with a rate the hour of the GPUs it needs.
+ * tokens (their GPUs' time, the prompts' prefill included), and with a rate the hour of the GPUs it needs. The first
+ * says whose currency once, as the CLI says "in --price's currency": a bare "1.90" had no unit (QA).
  */
 const costStats = (c: NonNullable<InferencePointJson['cost']>): Stat[] => [
-  stat('cost', rate(c.perMillionOutputTokens), c.perHour === undefined ? 'per million output tokens' : 'per million output tokens at this load (idle slots paid)'),
+  stat('cost', rate(c.perMillionOutputTokens), `per million output tokens${c.perHour === undefined ? '' : ' at this load (idle slots paid)'}, in the price's currency`),
   ...(c.perHour === undefined ? [] : [stat('cost-hour', rate(c.perHour), 'per hour for the GPUs the rate needs')]),
 ];
 
