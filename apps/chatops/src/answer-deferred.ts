@@ -9,7 +9,7 @@ export interface DeferredQuestion {
   answer: (question: string, options: AnswerOptions) => Promise<Answer>;
   /** Delivers an answer (deliverToSlack, deliverToDiscord); logs, never throws, when it does not arrive. */
   deliver: (answer: Answer) => Promise<void>;
-  /** Delivers couldNotAnswer's notice (Slack: ephemeral through response_url; Discord: an edit of the deferred message). */
+  /** Delivers couldNotAnswer's notice to the asker alone (Slack: ephemeral through response_url; Discord: an ephemeral follow-up). */
   deliverFailure: (failure: Answer) => Promise<void>;
 }
 

@@ -147,10 +147,12 @@ export function createChatApp(options: ChatAppOptions = {}): Hono {
    * The body's bytes as received (the signature covers them, not text decoded from them), or the response that
    * refuses it. A chunked body (no Content-Length) is read with readAtMost, which keeps at most MAX_CHAT_BODY_BYTES of
    * it, however much is sent: buffered whole, a 200 MB unsigned upload grew the server by 600 MB before the check.
+   * `otherType` may say more than "send <type>" of a body of another type.
    */
-  async function body(c: Context, type: string): Promise<Uint8Array<ArrayBuffer> | Response> {
+  async function body(c: Context, type: string, otherType?: (contentType: string) => string | undefined): Promise<Uint8Array<ArrayBuffer> | Response> {
     // A media type is case-insensitive (RFC 9110 §8.3.1): Application/X-WWW-Form-Urlencoded is the form too.
-    if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith(type)) return problem(c, 415, `send ${type}`);
+    const contentType = (c.req.header('content-type') ?? '').toLowerCase();
+    if (!contentType.startsWith(type)) return problem(c, 415, otherType?.(contentType) ?? `send ${type}`);
     const tooLarge = () => problem(c, 413, `bodies are limited to ${MAX_CHAT_BODY_BYTES} bytes`);
     const length = Number(c.req.header('content-length') ?? '0');
     if (length > MAX_CHAT_BODY_BYTES) return tooLarge();
@@ -166,7 +168,7 @@ export function createChatApp(options: ChatAppOptions = {}): Hono {
   app.post('/slack', async (c) => {
     const secret = read(c, 'SLACK_SIGNING_SECRET');
     if (secret === undefined) return unconfigured(c, 'SLACK_SIGNING_SECRET');
-    const raw = await body(c, 'application/x-www-form-urlencoded');
+    const raw = await body(c, 'application/x-www-form-urlencoded', slackEventsApi);
     if (!(raw instanceof Uint8Array)) return raw;
     const verified = await verifySlackRequest({
       secret,
@@ -237,6 +239,17 @@ export function createChatApp(options: ChatAppOptions = {}): Hono {
 
   return app;
 }
+
+/**
+ * The 415's detail for a JSON body at /slack: Slack's Events API posts JSON (url_verification when its Request URL is
+ * saved, then events such as app_mention: https://api.slack.com/apis/events-api#handshake), and the bot answers slash
+ * commands only, which post a form. "send application/x-www-form-urlencoded" told an operator who set this URL for the
+ * Events API nothing they could act on.
+ */
+const SLACK_EVENTS_API_UNSUPPORTED = "Slack's Events API (url_verification, app_mention) is not supported: this endpoint "
+  + "answers a slash command only. Set it as the Request URL of a slash command (your Slack app's Slash Commands page), "
+  + 'which Slack posts as application/x-www-form-urlencoded.';
+const slackEventsApi = (contentType: string): string | undefined => (contentType.startsWith('application/json') ? SLACK_EVENTS_API_UNSUPPORTED : undefined);
 
 /** Interaction types (discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-interaction-type). */
 const PING = 1;

@@ -75,12 +75,8 @@ async function edit(fetchFn: Fetch, to: DiscordFollowUp, data: DiscordMessageRes
 }
 
 /**
- * Delivers a deferred answer. An answer edits the deferred message. A refusal or the help was ephemeral inline, but an
- * edit cannot make a message ephemeral (only the deferral's own flags could, and those were sent before the answer
- * was known): the deferred message is deleted (…#delete-original-interaction-response) and the answer posted as an
- * ephemeral follow-up, flags 64 (…#create-followup-message), so a slip still does not fill the channel. Only once the
- * delete went through: while the deferred message stands, Discord takes the first follow-up as an edit of it, which
- * would be public anyway, so then the refusal is edited into it, and the log says so.
+ * Delivers a deferred answer. An answer edits the deferred message. A refusal or the help was ephemeral inline, and is
+ * delivered privately (deliverPrivately), so a slip still does not fill the channel.
  */
 export async function deliverToDiscord(fetchFn: Fetch, to: DiscordFollowUp, answer: Answer): Promise<void> {
   const { data } = toDiscordMessage(answer);
@@ -88,26 +84,38 @@ export async function deliverToDiscord(fetchFn: Fetch, to: DiscordFollowUp, answ
     await edit(fetchFn, to, data, 'the answer');
     return;
   }
+  await deliverPrivately(fetchFn, to, data, `the ${answer.kind}`);
+}
+
+/**
+ * Tells the asker that no answer could be made (couldNotAnswer), privately as a refusal is: the channel is not shown
+ * the bot's own failure in place of "thinking…", and the asker alone learns to ask another way or report it.
+ */
+export async function deliverFailureToDiscord(fetchFn: Fetch, to: DiscordFollowUp, failure: Answer): Promise<void> {
+  await deliverPrivately(fetchFn, to, toDiscordMessage(failure).data, 'the failure notice');
+}
+
+/**
+ * A message for the asker alone, after a public deferral. An edit cannot make a message ephemeral (only the deferral's
+ * own flags could, and those were sent before the answer was known): the deferred message is deleted
+ * (…#delete-original-interaction-response) and the message posted as an ephemeral follow-up, flags 64
+ * (…#create-followup-message). Only once the delete went through: while the deferred message stands, Discord takes the
+ * first follow-up as an edit of it, which would be public anyway, so then the message is edited into it, and the log
+ * says so (`what`: "the refusal").
+ */
+async function deliverPrivately(fetchFn: Fetch, to: DiscordFollowUp, data: DiscordMessageResponse['data'], what: string): Promise<void> {
   const original = `${webhookOf(to)}/messages/@original`;
   const deleted = await deliver(fetchFn, { url: original, init: { method: 'DELETE', headers: { 'user-agent': USER_AGENT } } });
   if (!deleted.ok) {
     const edited = await editOriginal(fetchFn, to, data);
     console.error(edited.ok
-      ? `chatops: Discord DELETE @original ${deleted.why}; the ${answer.kind} was edited into the deferred message instead (visible to the channel)`
-      : `chatops: Discord DELETE @original ${deleted.why}, and PATCH @original ${edited.why}; the ${answer.kind} was not delivered`);
+      ? `chatops: Discord DELETE @original ${deleted.why}; ${what} was edited into the deferred message instead (visible to the channel)`
+      : `chatops: Discord DELETE @original ${deleted.why}, and PATCH @original ${edited.why}; ${what} was not delivered`);
     return;
   }
   const init = { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(data) };
   const posted = await deliver(fetchFn, { url: webhookOf(to), init });
-  if (!posted.ok) console.error(`chatops: Discord POST follow-up ${posted.why}; the ${answer.kind} was not delivered (the deferred message was deleted)`);
-}
-
-/**
- * Tells the asker that no answer could be made (couldNotAnswer): edited into the deferred message, a neutral line in
- * place of "thinking…", in one request rather than the delete and follow-up a refusal takes.
- */
-export async function deliverFailureToDiscord(fetchFn: Fetch, to: DiscordFollowUp, failure: Answer): Promise<void> {
-  await edit(fetchFn, to, toDiscordMessage(failure).data, 'the failure notice');
+  if (!posted.ok) console.error(`chatops: Discord POST follow-up ${posted.why}; ${what} was not delivered (the deferred message was deleted)`);
 }
 
 /** `text` as a URL, or undefined where it is none (URL.canParse is not on every runtime the bot runs on). */

@@ -234,6 +234,29 @@ describe('refusals', () => {
   });
 });
 
+describe("Slack's Events API, which the bot does not support", () => {
+  it('a signed url_verification (JSON, as Slack sends when its Request URL is saved) is a 415 that says so and names the slash command', async () => {
+    const { app, calls } = counted();
+    const body = JSON.stringify({ token: 'x', challenge: '3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P', type: 'url_verification' });
+    const headers = { ...slackHeaders(SECRET, String(NOW_SECONDS), body), 'content-type': 'application/json' };
+    const res = await post(app, '/slack', body, headers);
+    expect(res.status).toBe(415);
+    const { detail } = (await res.json()) as { detail: string };
+    // Before: "send application/x-www-form-urlencoded", which told an operator nothing to act on.
+    expect(detail).toMatch(/^Slack's Events API \(url_verification, app_mention\) is not supported/);
+    expect(detail).toContain('slash command');
+    expect(detail).not.toContain('3eZbrw1a');
+    expect(calls).toEqual([]);
+  });
+
+  it('another media type than JSON is still told the form to send', async () => {
+    const { app } = counted();
+    const res = await post(app, '/slack', 'text=help', { 'content-type': 'text/plain' });
+    expect(res.status).toBe(415);
+    expect(((await res.json()) as { detail: string }).detail).toBe('send application/x-www-form-urlencoded');
+  });
+});
+
 describe('the widget link of an answer', () => {
   const { SLACK_SIGNING_SECRET } = ENV;
   const slackAt = async (options: ChatAppOptions, url: string, env: object) => {

@@ -97,11 +97,22 @@ describe('Slack: a question that runs a search', () => {
     expect(JSON.stringify(message.blocks)).toContain('<https://plan.example/#scenario=');
   });
 
-  it('a refusal goes to the response_url as ephemeral', async () => {
+  it('a refusal goes to the response_url in the channel, where the in_channel acknowledgement showed its question', async () => {
     const { app, sent } = bot();
-    await slack(app, slashCommand(REFUSED_SEARCH, RESPONSE_URL));
+    const res = await slack(app, slashCommand(REFUSED_SEARCH, RESPONSE_URL));
+    expect(await res.json()).toEqual({ response_type: 'in_channel' });
     await until(() => sent.length === 1);
-    expect((JSON.parse(sent[0]!.body!) as SlackMessage).response_type).toBe('ephemeral');
+    const message = JSON.parse(sent[0]!.body!) as SlackMessage;
+    // Before, ephemeral: the channel saw the question and never an answer to it.
+    expect(message.response_type).toBe('in_channel');
+    expect(message.text).toMatch(/tokens must be above 0/);
+  });
+
+  it('the same refusal asked inline (defer: never) stays ephemeral: the channel never saw its question', async () => {
+    const { app } = bot({ defer: 'never' });
+    const message = (await (await slack(app, slashCommand(REFUSED_SEARCH, RESPONSE_URL))).json()) as SlackMessage;
+    expect(message.response_type).toBe('ephemeral');
+    expect(message.text).toMatch(/tokens must be above 0/);
   });
 
   it.each([

@@ -62,7 +62,7 @@ describe('toDiscordMessage', () => {
 describe('the notes a plan may carry (stated MFU, sharding, the larger-batch hint) in chat', () => {
   // One question that draws all three, at the bot's own search budget (its batch stated: with none, a deadline plans
   // each size at its own batch, and the batch no longer holds this plan back).
-  const a = ask('how many nodes for 70b at 40% mfu with zero-1 and dist opt at global batch 512', { publicUrl: 'https://plan.example', candidateBudget: DEFAULT_CHAT_CANDIDATE_BUDGET });
+  const a = ask('how many nodes for 70b at 40% mfu with zero-1 and dist opt at global batch 256', { publicUrl: 'https://plan.example', candidateBudget: DEFAULT_CHAT_CANDIDATE_BUDGET });
   const sharding = a.assumptions.find((t) => t.startsWith('ZeRO-1 used, not the distributed optimizer'));
   const hint = a.notes.find((n) => n.startsWith('The batch holds this plan back: '));
   const mfu = a.notes.find((n) => n.startsWith('You stated 40% MFU'));

@@ -73,17 +73,19 @@ describe('createBackgroundAnswerer', () => {
 });
 
 describe('the chat bot with its deferred answers on a worker', () => {
-  it('tells the asker "could not answer" when the worker dies during their question (Discord: an edit of the deferred message)', async () => {
+  it('tells the asker it failed when the worker dies during their question (Discord: the deferred message deleted, an ephemeral follow-up)', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const keys = discordKeys();
-    const { fetch, sent } = fakeFetch([204]);
+    const { fetch, sent } = fakeFetch([204, 200]);
     const app = createChatApp({ fetch, answerInBackground: answerer({ workerUrl: FAULTY }).answer });
     const body = JSON.stringify({ type: 2, id: '1', application_id: '1234567890', token: 'tok', data: { name: 'trainplan', options: [{ name: 'question', type: 3, value: `${SEARCH} [exit]` }] } });
     const now = String(Math.floor(Date.now() / 1000));
     const res = await app.request('/discord', { method: 'POST', body, headers: discordHeaders(keys, now, body) }, { DISCORD_PUBLIC_KEY: keys.publicKeyHex });
     expect(await res.json()).toEqual({ type: 5 });
-    await until(() => sent.length === 1);
-    expect(sent[0]?.method).toBe('PATCH');
-    expect(JSON.parse(sent[0]!.body!).embeds[0].title).toMatch(/^Sorry, trainplan could not answer this question/);
+    await until(() => sent.length === 2);
+    expect(sent.map((r) => r.method)).toEqual(['DELETE', 'POST']);
+    const notice = JSON.parse(sent[1]!.body!);
+    expect(notice.flags).toBe(64);
+    expect(notice.embeds[0].title).toMatch(/^trainplan failed on its side/);
   });
 });
