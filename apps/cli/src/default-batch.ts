@@ -11,11 +11,11 @@ const isCount = (x: unknown): x is number => typeof x === 'number' && Number.isI
  * `ask` plan one batch for one model.
  */
 export function flagDefaultBatch(v: FlagValues): DefaultBatch {
-  return askDefaultBatch(askParameters(v));
+  return askDefaultBatch(flagBatchInputs(v));
 }
 
-/** What the flags say of the batch's inputs, as the chat bot's parameters. */
-function askParameters(v: FlagValues): Parameters<typeof askDefaultBatch>[0] {
+/** What the flags say of the batch's inputs, as the chat bot's parameters (and @trainplan/ask's assumedGlobalBatch's). */
+export function flagBatchInputs(v: FlagValues): Parameters<typeof askDefaultBatch>[0] {
   const seqLength = seqLengthFlag(v);
   const nodes = count(v, 'nodes');
   const gpus = count(v, 'gpus');
@@ -33,7 +33,7 @@ function askParameters(v: FlagValues): Parameters<typeof askDefaultBatch>[0] {
  * The batch a deadline's search plans each size at with no --global-batch, with the second batch it also plans each size at
  * (the faster taken) and how the batch a size took is said: the chat bot's (@trainplan/ask deadlineBatchFor).
  */
-export const flagDeadlineBatchFor = (v: FlagValues): ReturnType<typeof deadlineBatchFor> => deadlineBatchFor(askParameters(v));
+export const flagDeadlineBatchFor = (v: FlagValues): ReturnType<typeof deadlineBatchFor> => deadlineBatchFor(flagBatchInputs(v));
 
 /**
  * "assumed (no --global-batch): global batch 1,536 sequences (…)", where the request built from flags took the default

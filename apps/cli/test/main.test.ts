@@ -118,9 +118,9 @@ describe('trainplan estimate --help', () => {
     const { out } = await run(['estimate', '--help']);
     const examples = out.split('\n').filter((line) => line.startsWith('  trainplan estimate'));
     expect(examples).toEqual([
-      '  trainplan estimate --input scenario.json',
+      '  trainplan estimate --input examples/scenario.json',
       "  trainplan estimate --input - <<'EOF'",
-      '  trainplan estimate --input scenarios.json --json > answers.json',
+      '  trainplan estimate --input examples/scenarios.json --json > answers.json',
     ]);
   });
 

@@ -9,6 +9,7 @@ export {
   DEFAULT_COLLECTIVE_GPUS, CHINCHILLA_TOKENS_PER_PARAMETER, deadlineBatchFor, defaultBatch, defaultBatchNote, seqLengthOf,
 } from './defaults.ts';
 export type { DefaultBatch, DefaultBatchWhy } from './defaults.ts';
+export { assumedGlobalBatch, type AssumedGlobalBatch, type BatchInputs } from './assumed-global-batch.ts';
 export type { Answer, AnswerFigure, AnswerKind, AnswerOptions, PublicUrl } from './answer/answer-types.ts';
 export { DEFAULT_PUBLIC_URL } from './answer/answer-types.ts';
 export { answer, ask } from './answer/answer.ts';

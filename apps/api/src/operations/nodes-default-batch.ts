@@ -1,9 +1,8 @@
-import { formatGrouped } from '@trainplan/units';
-import { deadlineBatchFor, defaultBatch, defaultBatchNote, type AskParameters } from '@trainplan/ask';
+import { assumedGlobalBatch, deadlineBatchFor, defaultBatch, type AskParameters, type AssumedGlobalBatch } from '@trainplan/ask';
 import { modelById } from '@trainplan/presets';
 import { withUptimeHint } from './nodes-extensions.ts';
 import {
-  nodesRequestSchema, nodesText, runNodes, validate, withNodesExtensions, type FieldIssue, type NodesExtensions, type NodesRequest,
+  nodesRequestSchema, runNodes, validate, withNodesExtensions, type FieldIssue, type NodesExtensions, type NodesRequest,
   type NodesResponseJson,
 } from '@trainplan/protocol';
 
@@ -18,6 +17,8 @@ import {
 /** What the default batch is computed from: the fields of the request the CLI's flags give @trainplan/ask. */
 export type BatchInputs = Pick<AskParameters, 'model' | 'gpu' | 'system' | 'gpusPerNode' | 'seqLength' | 'nodes'>;
 
+export type { AssumedGlobalBatch } from '@trainplan/ask';
+
 /**
  * A validated nodes request, and where its batch was omitted, what the default was computed from. Plain data: a
  * runtime with threads runs it on a worker (ApiOptions.runInBackground), so the per-size batch is rebuilt there.
@@ -25,16 +26,6 @@ export type BatchInputs = Pick<AskParameters, 'model' | 'gpu' | 'system' | 'gpus
 export interface NodesBody {
   readonly request: NodesRequest;
   readonly defaultBatch?: BatchInputs;
-}
-
-/** The answer's extension where the batch was assumed (documented in /openapi.json by nodes-schemas.ts). */
-export interface AssumedGlobalBatch {
-  /** The global batch, in sequences, the answer's cluster size was planned at (or, where the answer names none, the batch asked with no size). */
-  sequences: number;
-  /** The cluster size `sequences` is for; absent where it is the batch asked with no size. */
-  nodes?: number;
-  /** Why it is that size, in @trainplan/ask's wording (defaultBatchNote). */
-  note: string;
 }
 
 export type NodesAnswer = NodesResponseJson & NodesExtensions & { assumedGlobalBatch?: AssumedGlobalBatch };
@@ -94,38 +85,3 @@ export function runNodesBody({ request, defaultBatch: inputs }: NodesBody, optio
   const answer = runNodes(request, { ...options, globalBatchFor });
   return { ...withNodesExtensions(request, false, answer), assumedGlobalBatch: assumedGlobalBatch(inputs, request, answer, globalBatchFor) };
 }
-
-const PER_SIZE = 'training.globalBatchSize omitted: each cluster size was planned at the default batch a request with nodes set to that size takes, '
-  + 'or at the multiple of its data-parallel unit across the default\'s aim where that is faster';
-
-/**
- * Which batch was assumed, as the CLI's assumed line says it (assumedBatchLine with --nodes, perSizeBatchLine otherwise):
- * with `nodes`, that size's default; otherwise the one the answer's size (or the closest's) took, and why.
- */
-function assumedGlobalBatch(inputs: BatchInputs, request: NodesRequest, answer: NodesResponseJson, batchFor: (nodes: number) => number): AssumedGlobalBatch {
-  const sized = request.nodes === undefined ? deadlineBatchFor(inputs) : undefined;
-  if (request.nodes !== undefined) {
-    const own = defaultBatch({ ...inputs, nodes: request.nodes });
-    return { sequences: own.sequences, nodes: request.nodes, note: `training.globalBatchSize omitted: ${defaultBatchNote(own)}` };
-  }
-  // A refused request (ok false, invalid: tokens under one step) was checked at the batch asked with no size.
-  const nodes = answer.ok ? answer.nodes : answer.reason === 'invalid' ? undefined : answer.closest?.nodes;
-  if (nodes === undefined) {
-    return {
-      sequences: request.training.globalBatchSize,
-      note: `training.globalBatchSize omitted: ${defaultBatchNote(defaultBatch(inputs))}, the default with no cluster size (each size searched takes the default a request with nodes set to it takes)`,
-    };
-  }
-  const own = defaultBatch({ ...inputs, nodes });
-  // The closest's plan carries the batch it took, as the answer's does; batchFor's where it carries none.
-  const used = answer.ok ? answer.configuration.scenario.training.globalBatchSize : answer.closest?.scenario?.training.globalBatchSize ?? batchFor(nodes);
-  // Which batch the size took (its own, the one across its aim, or the one asked with no size), in ask's words, with how to
-  // plan that size alone at it in the request's fields.
-  const took = sized?.said(nodes, used);
-  const said = took === undefined || took.why === 'own' ? defaultBatchNote(own)
-    : took.why === 'across' ? `${took.note}; a request with nodes ${nodes} and training.globalBatchSize ${used} plans that size alone at it`
-    : `global batch ${formatGrouped(used)} sequence${used === 1 ? '' : 's'}, the batch asked with no size (${nodesText(nodes)} would round it to `
-      + `${formatGrouped(own.sequences)}, more than 10% from its aim)`;
-  return { sequences: used, nodes, note: `${PER_SIZE}; on ${nodesText(nodes)}: ${said}` };
-}
-

@@ -55,8 +55,11 @@ Exit status:
      its fields
   2  usage error, or the input cannot be read or is not JSON
 
+The repository ships examples/scenario.json (the contract's example scenario) and
+examples/scenarios.json (an array of two): the examples below read them from its root.
+
 Examples:
-  trainplan estimate --input scenario.json
+  trainplan estimate --input examples/scenario.json
 
   trainplan estimate --input - <<'EOF'
   {"model":"llama3-8b","cluster":{"gpu":"h100-sxm","gpusPerNode":8,"nodes":1},
@@ -64,7 +67,7 @@ Examples:
    "parallelism":{"tensor":8,"pipeline":1}}
   EOF
 
-  trainplan estimate --input scenarios.json --json > answers.json
+  trainplan estimate --input examples/scenarios.json --json > answers.json
 `;
 
 const usageFailure = (io: CliIo, message: string): number => usageError(io, SYNOPSIS, message);

@@ -1,5 +1,5 @@
 import {
-  batchAsSequencesWarning, checkedText, withNodesExtensions, compactTokens, daysText, nvlinkDomainsText, plannedBatch, runNodes, stepsOf, type NodesResponseJson, nodesText,
+  checkedText, withNodesExtensions, compactTokens, daysText, nvlinkDomainsText, plannedBatch, runNodes, stepsOf, type NodesResponseJson, nodesText,
 } from '@trainplan/protocol';
 import { countOf, formatCount, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
@@ -19,8 +19,9 @@ import {
 import { contradiction, exportScenario, reportStream } from './search.ts';
 import { reasonLine } from '../format/problems.ts';
 import { assumedBatchLine, flagDeadlineBatchFor, flagDefaultBatch } from '../default-batch.ts';
-import { defaultBatchNote } from '@trainplan/ask';
+import { assumedGlobalBatch, perSizeBatchLine } from './nodes-assumed-batch.ts';
 import { usageLine } from '../format/usage-line.ts';
+import { batchWarning, batchWarningLines, printBatchWarning } from '../batch-warning.ts';
 import { LLAMA3_UPTIME, uptimeFlag, uptimeLine, uptimeProblem } from './nodes-uptime.ts';
 
 const SYNOPSIS = 'trainplan nodes --model ID --gpu ID --tokens T (--days D | --gpu-hours H | --budget M --price P | --nodes N | --frontier) [--global-batch B] [--uptime F] [--json] [--export megatron|nemo]';
@@ -97,7 +98,9 @@ ${spaceFlagsHelp(25)}
                          sizes were searched, with either; largerBatch, printed as a hint, when the
                          batch holds the plan back and twice the batch needs materially fewer nodes
                          or days; nvlinkDomains on GB200, whose NVLink domain, a rack of 72 GPUs,
-                         spans 18 nodes)
+                         spans 18 nodes; as POST /v1/nodes adds them: uptime, warnings, and, without
+                         --global-batch, assumedGlobalBatch: the batch the answer's size took and
+                         why, which stderr's assumed line says in flags)
       --export F         print the configuration as Megatron-LM arguments (megatron) or NeMo YAML
                          (nemo), under a header naming the cluster size it is for and why (with
                          --frontier: the curve's cheapest; --nodes N exports another)
@@ -178,25 +181,6 @@ function sizeBatch(v: FlagValues, request: unknown): ((nodes: number) => number)
   return v.nodes === undefined ? flagDeadlineBatchFor(v) : (nodes) => flagDefaultBatch({ ...v, nodes: String(nodes) }).sequences;
 }
 
-/**
- * The assumed line of a deadline at the default batch: each size at its own, and the one the answer's size
- * (or the closest's) took, with why.
- */
-function perSizeBatchLine(v: FlagValues, a: NodesResponseJson): string {
-  const head = 'assumed (no --global-batch): each cluster size at the batch --nodes takes there, or the multiple across its aim where faster';
-  const nodes = a.ok ? a.nodes : a.closest?.nodes;
-  if (nodes === undefined) return `${head} (about 4M tokens, or the model's published batch, rounded so that data-parallel sizes of its GPUs divide it)`;
-  const own = flagDefaultBatch({ ...v, nodes: String(nodes) });
-  // The size may have run at the batch across its aim, or at the batch asked with no size (deadlineBatchFor's fallback),
-  // not its own: its plan says which, and how to plan that size alone at it is said in flags.
-  const used = a.ok ? a.configuration.scenario.training.globalBatchSize : a.closest?.scenario?.training.globalBatchSize ?? own.sequences;
-  const took = flagDeadlineBatchFor(v).said(nodes, used);
-  const said = took.why === 'own' ? defaultBatchNote(own)
-    : took.why === 'across' ? `${took.note}; --nodes ${nodes} --global-batch ${used} plans that size alone at it`
-    : `global batch ${grouped(used)} sequences, the batch asked with no size (--nodes ${nodes} rounds it up to ${grouped(own.sequences)}, more than 10% over its aim)`;
-  return `${head}; on ${nodesText(nodes)}: ${said}`;
-}
-
 /** The checked line: what the sizes below a deadline's answer did (the search's own wording, checkedText). */
 function checkedLine(c: NonNullable<Extract<NodesResponseJson, { ok: true }>['checked']>, nodes: number): string {
   const what = checkedText(c, nodes);
@@ -218,11 +202,11 @@ function batchLine(a: NodesResponseJson): string | undefined {
 }
 
 /**
- * A nodes answer for humans. `batchWarning`: batchAsSequencesWarning's, where the batch was given (an assumed default is
+ * A nodes answer for humans. `warning`: the batch warning (batch-warning.ts), where the batch was given (an assumed default is
  * never a token count typed as sequences), said under the batch it is about.
  */
-export function formatNodesReport(a: NodesResponseJson, batchWarning?: string): string {
-  const warned = batchWarning === undefined ? [] : [`  ⚠ ${batchWarning}`];
+export function formatNodesReport(a: NodesResponseJson, warning?: string): string {
+  const warned = batchWarningLines(warning);
   const uptime = uptimeLine(a);
   if (!a.ok) {
     const lines = [`no answer: ${a.message}`];
@@ -321,19 +305,21 @@ export const nodesCommand: Command = requestCommand({
     // Constraints that contradict each other rule out every size: refused as an invalid request is (no report, exit 2).
     const contradicts = contradiction(shown);
     // A batch given (--global-batch, --input) that reads as a token count typed as sequences; a default never does.
-    const planned = perSize === undefined ? plannedBatch(answer) : undefined;
-    const warning = planned && batchAsSequencesWarning(planned);
-    const warned = warning === undefined ? undefined : io.inFlagTerms?.(warning) ?? warning;
-    // The API's answer, with what POST /v1/nodes adds to it (the uptime, always; the batch warning where a batch was given).
-    if (v.json === true) io.stdout(`${JSON.stringify(withNodesExtensions(request, perSize === undefined, answer), null, 2)}\n`);
-    else if (typeof v.export === 'string' && answer.ok) {
+    const warned = batchWarning(io, perSize === undefined ? plannedBatch(answer) : undefined);
+    // The API's answer, with what POST /v1/nodes adds to it (the uptime, always; the batch warning where a batch was given;
+    // the batch assumed where none was: stderr's assumed line, in the request's fields, as the API says it).
+    if (v.json === true) {
+      const assumedJson = assumedGlobalBatch(v, request, answer);
+      const json = { ...withNodesExtensions(request, perSize === undefined, answer), ...(assumedJson !== undefined && { assumedGlobalBatch: assumedJson }) };
+      io.stdout(`${JSON.stringify(json, null, 2)}\n`);
+    } else if (typeof v.export === 'string' && answer.ok) {
       if (!exportScenario(io, v.export, answer.configuration.scenario, SIZE_WHY[answer.mode])) return EXIT.internal;
     } else if (shown.ok || (shown.reason !== 'invalid' && contradicts === undefined)) reportStream(io, v)(`${assumed === undefined ? '' : `${assumed}\n`}${formatNodesReport(shown, warned)}`);
     // The report, where it was printed, said the assumption first; an export or the JSON has no place for it. A refused
     // request planned nothing, at any batch: its issues alone are said.
     const refused = !answer.ok && (answer.reason === 'invalid' || contradicts !== undefined);
     if (assumed !== undefined && !refused && (v.json === true || (typeof v.export === 'string' && answer.ok))) io.stderr(`trainplan: ${assumed}\n`);
-    if (warned !== undefined && !refused && (v.json === true || (typeof v.export === 'string' && answer.ok))) io.stderr(`trainplan: warning: ${warned}\n`);
+    if (!refused && (v.json === true || (typeof v.export === 'string' && answer.ok))) printBatchWarning(io, warned);
     // shown.ok is answer.ok (shownAnswer rewrites prose only); both are tested so that both narrow.
     if (answer.ok || shown.ok) return EXIT.ok;
     if (answer.reason === 'invalid') {

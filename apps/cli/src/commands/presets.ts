@@ -22,10 +22,11 @@ With an id (h100-sxm, dgx-h100, ndr-ib-8x, llama3-70b): that preset's every figu
 whole (title, address, and which figures were taken from it).
 
 Options:
-      --json     print the presets as the API's JSON: every figure, SI units in the key names
-                 (hbmBytes, nvlinkBandwidthBytesPerSecond), the source (title, url, note) and the
-                 list's summary line; a catalogue as a list, an id as one object, nothing as an
-                 object of the four lists
+      --json     print the presets as the API's JSON (GET /v1/presets/{kind}): every figure, SI
+                 units in the key names (hbmBytes, nvlinkBandwidthBytesPerSecond), the source
+                 (title, url, note); plus one field the API's lacks, summary, the line the list
+                 prints (kept for the scripts that read it); a catalogue as a list, an id as one
+                 object, nothing as an object of the four lists
   -h, --help     show this help
 
 Examples:

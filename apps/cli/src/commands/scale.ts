@@ -10,6 +10,7 @@ import { renderTable } from '../format/table.ts';
 import { fp8Peak, mfuCells, mfuHeaders, type Fp8Peak } from '../format/mfu-text.ts';
 import { constraintFields, count, list, machineFields, MACHINE_FLAGS, TRAINING_FLAGS, trainingFields } from '../search-flags.ts';
 import { usageLine } from '../format/usage-line.ts';
+import { batchWarning, batchWarningLines, printBatchWarning, requestBatch } from '../batch-warning.ts';
 
 const SYNOPSIS = 'trainplan scale --model ID --gpu ID --global-batch B --nodes N1,N2,… [--weak] [--tensor T --pipeline P] [--trade-off] [--json]';
 
@@ -112,7 +113,11 @@ function sweepPeak(a: Sweep): Fp8Peak | undefined {
   return scenario === undefined ? undefined : fp8Peak(scenario.cluster.gpu, scenario.training.precision ?? 'bf16');
 }
 
-export function formatScaleReport(a: Sweep): string {
+/**
+ * A sweep as a table, with the planner's caveats under it. `warning`: the batch warning (batch-warning.ts: the batch
+ * given reads as tokens typed as sequences; with --weak, the first listed size's), first among the caveats.
+ */
+export function formatScaleReport(a: Sweep, warning?: string): string {
   const peak = sweepPeak(a);
   const mfuAlign = mfuHeaders(peak).map(() => 'right' as const);
   const lines = [
@@ -146,7 +151,8 @@ export function formatScaleReport(a: Sweep): string {
     const last = sizes[sizes.length - 1]!;
     return `  ⚠ ${sizes.length === 1 ? '' : `${sizes.slice(0, -1).map(grouped).join(', ')} and `}${countText(last, 'node')}: ${w}`;
   });
-  if (warned.length > 0) lines.push('', ...warned);
+  const caveats = [...batchWarningLines(warning), ...warned];
+  if (caveats.length > 0) lines.push('', ...caveats);
   if (a.tradeOff) {
     lines.push('', `TP × PP at ${countText(a.points[0]!.nodes, 'node')} (best of the other dimensions):`, ...renderTable([
       ['TP', 'PP', 'step', 'tokens/s/GPU', ...mfuHeaders(peak), 'plan or why not'],
@@ -160,11 +166,11 @@ export function formatScaleReport(a: Sweep): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** A sweep as printAnswer prints an ok answer: the JSON under --json, else the table, in flag terms. */
-function printSweep(io: RequestIo, v: FlagValues, answer: Sweep): Sweep {
+/** A sweep as printAnswer prints an ok answer: the JSON under --json, else the table (`report`), in flag terms. */
+function printSweep(io: RequestIo, v: FlagValues, answer: Sweep, report: (a: Sweep) => string): Sweep {
   if (v.json === true) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
   const shown = shownAnswer(io, answer);
-  if (v.json !== true) io.stdout(formatScaleReport(shown));
+  if (v.json !== true) io.stdout(report(shown));
   return shown;
 }
 
@@ -179,9 +185,14 @@ export const scaleCommand: Command = requestCommand({
   missing: { nodes: 'the node counts to sweep, e.g. --nodes 105,140,175', 'global-batch': 'the sequences per optimizer step, e.g. --global-batch 1536' },
   answer(request, v, io) {
     const answer = runScale(request);
+    // The batch is always given (--global-batch is required): warned where it reads as a token count typed as sequences.
+    const warning = batchWarning(io, requestBatch(request));
+    const report = (a: Sweep) => formatScaleReport(a, warning);
     // No size runs (ok: false, its points each with a reason): the table and the stderr lines, as where some size runs.
-    const shown = 'points' in answer ? printSweep(io, v, answer) : printAnswer<Extract<ScaleResponseJson, { ok: true }>>(io, v, answer, formatScaleReport);
+    const shown = 'points' in answer ? printSweep(io, v, answer, report) : printAnswer<Extract<ScaleResponseJson, { ok: true }>>(io, v, answer, report);
     if (!shown) return EXIT.usage;
+    // The JSON is the API's answer: the warning the table would carry goes to stderr.
+    if (v.json === true) printBatchWarning(io, warning);
     // stdout carries the table (or the JSON); stderr names each size without a plan, so a script sees why it exits 1.
     const failed = shown.points.filter((p) => p.reason !== undefined);
     for (const p of failed) printError(io, `${countText(p.nodes, 'node')} (${countText(p.gpus, 'GPU')}): ${p.reason}`);

@@ -9,6 +9,7 @@ import { reasonLine } from '../format/problems.ts';
 import type { CliIo } from '../io.ts';
 import { exportProblem, printIssues, requestCommand, shownAnswer } from '../request-command.ts';
 import { assumedBatchLine, flagDefaultBatch } from '../default-batch.ts';
+import { batchWarning, printBatchWarning, requestBatch } from '../batch-warning.ts';
 import {
   count, machineFields, MACHINE_FLAGS, money, OVERLAP_FLAGS, overlapProblem, overlapSettings, SPACE_FLAGS, spaceConstraintFields, spaceFlagsHelp, TRAINING_FLAGS, trainingFields,
 } from '../search-flags.ts';
@@ -180,11 +181,16 @@ export const searchCommand: Command = requestCommand({
       return EXIT.usage;
     }
     const assumed = assumedBatchLine(v, request);
+    // A batch given (--global-batch, --input) that reads as a token count typed as sequences; a default never does.
+    const warned = batchWarning(io, assumed === undefined ? requestBatch(request) : undefined);
     if (typeof v.export === 'string' && shown.ok) {
       if (!exportScenario(io, v.export, shown.best.scenario)) return EXIT.internal;
-    } else if (v.json !== true) reportStream(io, v)(`${assumed === undefined ? '' : `${assumed}\n`}${formatSearchReport(shown, io.inFlagTerms)}`);
-    // The report said the assumption first; an export or the JSON has no place for it, so stderr does.
-    if (assumed !== undefined && (v.json === true || (typeof v.export === 'string' && shown.ok))) io.stderr(`trainplan: ${assumed}\n`);
+    } else if (v.json !== true) reportStream(io, v)(`${assumed === undefined ? '' : `${assumed}\n`}${formatSearchReport(shown, io.inFlagTerms, warned)}`);
+    // The report said the assumption and the warning; an export or the JSON (the API's answer) has no place for them, so stderr does.
+    if (v.json === true || (typeof v.export === 'string' && shown.ok)) {
+      if (assumed !== undefined) io.stderr(`trainplan: ${assumed}\n`);
+      printBatchWarning(io, warned);
+    }
     if (!shown.ok) {
       printError(io, reasonLine(shown));
       return EXIT.infeasible;

@@ -5,6 +5,7 @@ import { fp8Peak, mfuCells, mfuHeaders, mfuText, type Fp8Peak } from './mfu-text
 import { costHeader, costWithCurrency } from './price-currency.ts';
 import { renderTable, type Align } from './table.ts';
 import { wholeText } from './whole-text.ts';
+import { batchWarningLines } from '../batch-warning.ts';
 
 /** A column of the top-plans table: shown only where some plan has the figure (days and GPU-hours with --tokens, cost with --price too). */
 interface PlanColumn {
@@ -82,15 +83,18 @@ function budgetLines(a: SearchOkJson, inFlagTerms: (s: string) => string): strin
 /**
  * The search as a human report: what was searched, the top plans, the alternatives and the pruning. `inFlagTerms`
  * words a request field as the flag that sets it (the command's flag terms), where flags built the request.
+ * `batchWarning` (batch-warning.ts: a batch given that reads as tokens typed as sequences) is said under the line that
+ * names the batch, or, where no plan was found, after the failure it may explain.
  */
-export function formatSearchReport(answer: SearchResponseJson, inFlagTerms: (s: string) => string = (s) => s): string {
-  if (!answer.ok) return formatSearchFailure(answer);
+export function formatSearchReport(answer: SearchResponseJson, inFlagTerms: (s: string) => string = (s) => s, batchWarning?: string): string {
+  if (!answer.ok) return `${formatSearchFailure(answer)}${batchWarningLines(batchWarning).map((line) => `${line}\n`).join('')}`;
   const a: SearchOkJson = answer;
   const r = a.best.estimate.resolved;
   // Every plan of a search is of one GPU and precision: one denominator for the table and the best plan's line.
   const peak = fp8Peak(r.gpu, r.precision);
   const lines = [
     `${r.model} · ${r.gpu} × ${grouped(r.gpus)} (${countText(r.nodes, 'node')} × ${r.gpusPerNode}, ${r.network}) · global batch ${grouped(r.globalBatchSize)} · seq ${grouped(r.seqLength)} · ${r.precision}`,
+    ...batchWarningLines(batchWarning),
     searchedLine(a),
     '',
     `best: ${a.best.label}`,

@@ -146,6 +146,13 @@ describe('trainplan presets', () => {
     expect(all.systems.find((s: { id: string }) => s.id === 'dgx-h100')).toMatchObject({ gpu: 'h100-sxm', gpusPerNode: 8, network: 'ndr-ib-8x' });
   });
 
+  it('the help says --json adds summary to the API\'s JSON, the one key it prints beyond the API\'s (QA: the help called it "the API\'s JSON")', async () => {
+    const help = (await cli(['presets', '--help'])).out.replace(/\s+/g, ' ');
+    expect(help).toContain("plus one field the API's lacks, summary, the line the list prints");
+    const h100 = JSON.parse((await cli(['presets', 'h100-sxm', '--json'])).out);
+    expect(Object.keys(h100).filter((k) => !API_GPU_KEYS.includes(k))).toEqual(['summary']);
+  });
+
   it('the help has examples, an id among them; the general help lists the command', async () => {
     const help = (await cli(['presets', '--help'])).out;
     expect(help).toContain('  trainplan presets models\n');

@@ -24,6 +24,9 @@ export interface PlannedBatch {
   readonly tokens: number;
 }
 
+/** A batch to judge (batchAsSequencesWarning): a planned one, or a request's, whose tokens a search or a sweep may not give. */
+export type BatchToWarn = Omit<PlannedBatch, 'tokens'> & { readonly tokens?: number };
+
 /** The batch `answer`'s cluster size (or, where the goal is missed, its closest) was planned at; undefined where it names no plan. */
 export function plannedBatch(answer: NodesResponseJson): PlannedBatch | undefined {
   if (answer.ok) {
@@ -56,16 +59,17 @@ export const MIN_PUBLISHED_BATCH_TOKENS = thousand(500);
  * steps it leaves the run, and where the count reads as tokens (MIN_PUBLISHED_BATCH_TOKENS or more), the sequences it
  * would make as tokens; undefined for a plausible batch. A run of few steps alone is no sign (QA: GPT-3's own 1,536
  * sequences over a 1B-token ablation, 318 steps, was warned of). In the request's terms (training.globalBatchSize): the
- * CLI says it as --global-batch.
+ * CLI says it as --global-batch. Without tokens (a search or a scaling sweep asked with no token budget: QA, `trainplan
+ * search --global-batch 4M` planned a 6.21 h step unsaid) the steps are left out; the step's tokens alone say it.
  */
-export function batchAsSequencesWarning(b: PlannedBatch): string | undefined {
+export function batchAsSequencesWarning(b: BatchToWarn): string | undefined {
   const stepTokens = b.globalBatchSize * b.seqLength;
   if (stepTokens <= MAX_PLAUSIBLE_STEP_TOKENS) return undefined;
-  const steps = stepsOf(b);
+  const steps = b.tokens === undefined ? '' : `, ${countOf(stepsOf({ ...b, tokens: b.tokens }), 'optimizer step')} for ${compactTokens(b.tokens)} tokens`;
   const asTokens = b.globalBatchSize < MIN_PUBLISHED_BATCH_TOKENS ? ''
     : `; training.globalBatchSize counts sequences: ${compactTokens(b.globalBatchSize)} tokens is `
       + `${countOf(Math.round(b.globalBatchSize / b.seqLength), 'sequence')} of ${b.seqLength.toLocaleString('en-US')}`;
-  return `a global batch of ${countOf(b.globalBatchSize, 'sequence')} is ${compactTokens(stepTokens)} tokens a step, `
-    + `${countOf(steps, 'optimizer step')} for ${compactTokens(b.tokens)} tokens, where published runs step 3.2M to 16M tokens `
+  return `a global batch of ${countOf(b.globalBatchSize, 'sequence')} is ${compactTokens(stepTokens)} tokens a step${steps}, `
+    + 'where published runs step 3.2M to 16M tokens '
     + `(GPT-3 175B to Llama 3 405B)${asTokens}`;
 }

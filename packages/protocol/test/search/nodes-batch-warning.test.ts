@@ -12,6 +12,17 @@ describe('batchAsSequencesWarning: a global batch implausible as sequences', () 
     );
   });
 
+  it('without tokens (a search or a sweep asked with no token budget): the step\'s tokens and the sequences named, no steps', () => {
+    // 4e6 × 4,096 = 16.4B tokens a step, as above; no token budget, so no count of steps to say.
+    expect(batchAsSequencesWarning({ globalBatchSize: 4e6, seqLength: 4096 })).toBe(
+      'a global batch of 4,000,000 sequences is 16.4B tokens a step, where published runs step '
+      + '3.2M to 16M tokens (GPT-3 175B to Llama 3 405B); '
+      + 'training.globalBatchSize counts sequences: 4M tokens is 977 sequences of 4,096',
+    );
+    // 1,536 × 2,048 = 3.15M tokens a step: plausible with or without a token budget.
+    expect(batchAsSequencesWarning({ globalBatchSize: 1536, seqLength: 2048 })).toBeUndefined();
+  });
+
   it.each([
     // 1,536 × 2,048 = 3.15M tokens a step; 300e9 / 3,145,728 = 95,367.4, 95,368 steps.
     ['GPT-3 175B: 1,536 × 2,048 for 300B tokens', { globalBatchSize: 1536, seqLength: 2048, tokens: 300e9 }],
