@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { blankLiteralArguments, closingBracket, stripProperties } from './strip-properties.ts';
 import { DID_YOU_MEAN, KEY_HINT, returningNothing } from './without-suggestions.ts';
+import { requestsNeverMade } from './requests-never-made.ts';
 
 /** The browser entry; build.ts itself is Node-only and never part of the bundle. */
 const ENTRY = fileURLToPath(new URL('./entry.ts', import.meta.url));
@@ -204,21 +205,6 @@ export const protocolWithoutJsonSchema: Plugin = {
 };
 
 /**
- * Loads NCCL's constant tables (@trainplan/collectives' nccl-tables.ts and nccl-runtime-tables.ts) without each value's
- * `source`, the NCCL file it was copied from: provenance for the reader and the tests, which no cost reads (the
- * widget reads `value` alone). The source strings were 0.7 kB of the 80 kB gzip budget (80,002 → 79,284 B).
- */
-export const ncclTablesWithoutSources: Plugin = {
-  name: 'trainplan-nccl-tables-without-sources',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]packages[\\/]collectives[\\/]src[\\/]nccl-(?:runtime-)?tables\.ts$/ }, async (args) => ({
-      contents: stripProperties(await readFile(args.path, 'utf8'), ['source']),
-      loader: 'ts',
-    }));
-  },
-};
-
-/**
  * Loads the hardware catalogue's systems and networks without their `name`s ("8 × HDR InfiniBand 200 Gb/s (DGX A100,
  * Selene, Azure NDm A100 v4)"): the widget lists them by id, and nothing it runs reads a system's or a network's name (the
  * CLI, the API's preset lists and the bot do, and keep them). GPU names stay: the widget's precision note says one. The
@@ -291,7 +277,7 @@ export const WIDGET_BUILD_OPTIONS = {
   write: false,
   logLevel: 'silent',
   plugins: [
-    withoutEmulator, protocolForWidgetRequests, protocolWithoutSuggestions, protocolWithoutJsonSchema, ncclTablesWithoutSources, systemsAndNetworksWithoutNames, modelPresetsWithoutUnreadFields,
+    withoutEmulator, protocolForWidgetRequests, protocolWithoutSuggestions, requestsNeverMade(withoutJsonSchema), protocolWithoutJsonSchema, systemsAndNetworksWithoutNames, modelPresetsWithoutUnreadFields,
     stylesWithoutNewlines, capacityForWidgetRequests,
   ],
 } as const satisfies BuildOptions & { write: false };

@@ -44,9 +44,9 @@ describe('the widget bundle', () => {
     expect(code).not.toContain('Model preset id, e.g. gpt3-175b.');
   });
 
-  it('leaves NCCL\'s constant tables\' sources out and keeps their values (ncclTablesWithoutSources)', async () => {
+  it('leaves NCCL\'s constant tables\' sources out and keeps their values', async () => {
     const { code } = await buildWidgetBundle();
-    // Cited values' provenance (nccl-tables.ts, nccl-runtime-tables.ts), read by no cost.
+    // The values' provenance lives in nccl-table-sources.ts, which no runtime file imports: no cost reads it.
     for (const source of ['src/tuning/ring.cc', 'src/enqueue.cc topoGetAlgoInfo', 'ncclTunerConstantsDefaults)']) expect(code).not.toContain(source);
     // The values stay: the ring's net-overhead factor and its pre-Ampere one (nccl-tables.ts).
     expect(code).toContain('factor:1.4,factorBeforeAmpere:1.9');

@@ -21,7 +21,7 @@ export { lowerBoundAllReduceSeconds } from './lower-bound-all-reduce-seconds.ts'
 export { assertWithinBandwidthBound, busBandwidthLimit, mayExceedWireRate } from './bandwidth-bound.ts';
 
 // NCCL's cost model (v2.30.x), the planner's fast path.
-export type { Cited, ByNodeCount, NcclAlgorithm, NcclHardware } from './nccl-tables.ts';
+export type { NcclConstant, ByNodeCount, NcclAlgorithm, NcclHardware } from './nccl-tables.ts';
 export { NCCL_TABLES } from './nccl-tables.ts';
 export type { NcclGraph } from './nccl-graph-search.ts';
 export type { GroupPlacement } from './group-placement.ts';

@@ -1,7 +1,7 @@
 import { toGBps, type Bytes } from '@trainplan/units';
 import { candidate, type NcclCandidate } from './nccl-candidate.ts';
 import { FIT_TOLERANCE_GBPS, raiseAlongLadder, searchLadder, type NcclGraph } from './nccl-graph-search.ts';
-import { NCCL_TABLES, type Cited } from './nccl-tables.ts';
+import { NCCL_TABLES, type NcclConstant } from './nccl-tables.ts';
 import { nvlsAllReducePipelineUs } from './nccl-nvls-pipeline.ts';
 import { ncclTopology, type NcclTopology } from './nccl-topology.ts';
 import type { CollectiveOp } from './types.ts';
@@ -10,23 +10,22 @@ import { NO_IN_NETWORK_REDUCTION } from './with-collnet.ts';
 /**
  * CollNet's constants (same snapshot as `NCCL_TABLES`; src/tuning/collnet.cc, src/graph/tuning.cc in releases before the
  * split). Kept here, not in NCCL_TABLES: CollNet is opt-in, and the browser widget, which never enables it, builds
- * without this file. Its latencies are NCCL_TABLES' hwLatencyUs rows collnetDirect and collnetChain.
+ * without this file. Its latencies are NCCL_TABLES' hwLatencyUs rows collnetDirect and collnetChain. Exported for
+ * nccl-table-sources.ts, which cites each entry.
  */
-const NCCL_COLLNET_TABLES = {
-  directHopperFactor: {
-    source: 'NVIDIA/nccl src/tuning/collnet.cc ncclTuningCollnetModelInit (`if (comm->minCompCap >= 90) busBw *= .85`)',
+export const NCCL_COLLNET_TABLES = {
+  directHopperFactor: { // src/tuning/collnet.cc ncclTuningCollnetModelInit (`if (comm->minCompCap >= 90) busBw *= .85`)
     value: 0.85,
   },
-  busToAlg: { source: 'NVIDIA/nccl src/tuning/collnet.cc (`generalBandwidths = busBw * 0.5` for all-reduce)', value: 0.5 },
-  arityLatencyUs: { source: 'NVIDIA/nccl src/tuning/collnet.cc ("Add 0.4 us arity serialization latency")', value: 0.4 },
+  busToAlg: { value: 0.5 }, // src/tuning/collnet.cc (`generalBandwidths = busBw * 0.5` for all-reduce)
+  arityLatencyUs: { value: 0.4 }, // src/tuning/collnet.cc ("Add 0.4 us arity serialization latency")
   /** NCCL_MAX_DIRECT_ARITY + 1: CollNet runs only with this many ranks per node at most (both Direct and Chain). */
-  maxRanksPerNode: {
-    source: 'NVIDIA/nccl src/include/device.h NCCL_MAX_DIRECT_ARITY (7); src/tuning/collnet.cc ncclTuningCollnetModelSim',
+  maxRanksPerNode: { // src/include/device.h NCCL_MAX_DIRECT_ARITY (7); src/tuning/collnet.cc ncclTuningCollnetModelSim
     value: 8,
   },
   /** NCCL_COLLNET_NODE_THRESHOLD: NCCL sets CollNet up only on this many nodes or more. */
-  minNodes: { source: 'NVIDIA/nccl src/init.cc NCCL_PARAM(CollNetNodeThreshold, "COLLNET_NODE_THRESHOLD", 2)', value: 2 },
-} as const satisfies Record<string, Cited<number>>;
+  minNodes: { value: 2 }, // src/init.cc NCCL_PARAM(CollNetNodeThreshold, "COLLNET_NODE_THRESHOLD", 2)
+} as const satisfies Record<string, NcclConstant<number>>;
 
 /**
  * Why CollNet itself (the collective network: SHARP through NCCL's CollNet plugin) is not set up for this group, or null

@@ -1,5 +1,5 @@
 import type { GpuGeneration } from '@trainplan/hardware';
-import type { Cited } from './nccl-tables.ts';
+import type { NcclConstant } from './nccl-tables.ts';
 import type { Protocol } from './types.ts';
 
 /**
@@ -7,42 +7,39 @@ import type { Protocol } from './types.ts';
  * threads it actually launches, and how it chunks an NVLS operation. The tuner's predicted time
  * ignores all of this (collectives-reference §1, "After selection … This changes the real runtime
  * only, not the predicted time"), so the tuner is optimistic for small and mid-size messages;
- * `nccl-runtime-model.ts` costs the choice with these. Same snapshot as `NCCL_TABLES`.
+ * `nccl-runtime-model.ts` costs the choice with these. Same snapshot as `NCCL_TABLES`; sources in
+ * nccl-table-sources.ts.
  */
 export const NCCL_RUNTIME_TABLES = {
   /**
    * `while (nBytes < nc·nt·threadThreshold) nc--` then `nt /= 2`: bytes per thread below which a
    * channel is dropped. LL's threshold is multiplied by nRanks for Ring (reference §1).
    */
-  threadThresholdBytes: {
-    source: 'NVIDIA/nccl src/include/device.h NCCL_{LL,LL128,SIMPLE}_THREAD_THRESHOLD; src/enqueue.cc topoGetAlgoInfo',
+  threadThresholdBytes: { // src/include/device.h NCCL_{LL,LL128,SIMPLE}_THREAD_THRESHOLD; src/enqueue.cc topoGetAlgoInfo
     value: { LL: 8, LL128: 8, Simple: 64 },
-  } satisfies Cited<Readonly<Record<Protocol, number>>>,
+  } satisfies NcclConstant<Readonly<Record<Protocol, number>>>,
 
   /** Threads per channel (CTA) the tuner starts from. */
-  maxThreads: {
-    source: 'NVIDIA/nccl src/include/device.h NCCL_LL_MAX_NTHREADS, NCCL_LL128_MAX_NTHREADS, NCCL_SIMPLE_MAX_NTHREADS',
+  maxThreads: { // src/include/device.h NCCL_LL_MAX_NTHREADS, NCCL_LL128_MAX_NTHREADS, NCCL_SIMPLE_MAX_NTHREADS
     value: { LL: 512, LL128: 640, Simple: 512 },
-  } satisfies Cited<Readonly<Record<Protocol, number>>>,
+  } satisfies NcclConstant<Readonly<Record<Protocol, number>>>,
 
   /** Threads are halved only while the count stays a multiple of this (`nt % 128 == 0`). */
-  threadHalvingMultiple: { source: 'NVIDIA/nccl src/enqueue.cc topoGetAlgoInfo', value: 128 },
+  threadHalvingMultiple: { value: 128 }, // src/enqueue.cc topoGetAlgoInfo
 
   /**
    * CTAs an NVLS operation runs on (NVLS_NCHANNELS_SM90 / SM100; channels are not reduced for
    * NVLS). Pre-Hopper GPUs have no NVLS.
    */
-  nvlsChannels: {
-    source: 'NVIDIA/nccl src/transport/nvls.cc NVLS_NCHANNELS_SM90, NVLS_NCHANNELS_SM100',
+  nvlsChannels: { // src/transport/nvls.cc NVLS_NCHANNELS_SM90, NVLS_NCHANNELS_SM100
     value: { volta: 0, ampere: 0, hopper: 16, blackwell: 32 },
-  } satisfies Cited<Readonly<Record<GpuGeneration, number>>>,
+  } satisfies NcclConstant<Readonly<Record<GpuGeneration, number>>>,
 
   /**
    * NVLS chunk size: NCCL_NVLS_CHUNKSIZE (128 KiB), cut to `bytes` when the message is smaller than
    * `factor` × concurrentOps × the current chunk, concurrentOps = nvlsChannels × nHeads.
    */
-  nvlsChunking: {
-    source: 'NVIDIA/nccl src/transport/nvls.cc NCCL_NVLS_CHUNKSIZE; src/enqueue.cc calcCollChunking (NCCL_ALGO_NVLS)',
+  nvlsChunking: { // src/transport/nvls.cc NCCL_NVLS_CHUNKSIZE; src/enqueue.cc calcCollChunking (NCCL_ALGO_NVLS)
     value: {
       maxChunkBytes: 131072,
       cuts: [
@@ -58,8 +55,7 @@ export const NCCL_RUNTIME_TABLES = {
    * buffer, reduce through the switch (multimem ld_reduce + st), gather out — each working one
    * loop of nHeads chunks behind the other: a three-stage pipeline.
    */
-  nvlsAllReducePipelineStages: {
-    source: 'NVIDIA/nccl src/device/all_reduce.h RunWorkColl<AllReduce, NVLS, SIMPLE> (oneNode: scatter / reduce / gather)',
+  nvlsAllReducePipelineStages: { // src/device/all_reduce.h RunWorkColl<AllReduce, NVLS, SIMPLE> (oneNode: scatter / reduce / gather)
     value: 3,
   },
 
@@ -67,8 +63,7 @@ export const NCCL_RUNTIME_TABLES = {
    * NVLSTree all-reduce runs four warp groups per channel on the same loops of nHeads chunks: scatter into the
    * multicast buffer, reduce through the switch and send up the tree, receive down the tree and broadcast, gather.
    */
-  nvlsTreeAllReducePipelineStages: {
-    source: 'NVIDIA/nccl src/device/all_reduce.h RunWorkColl<AllReduce, NVLS_TREE, SIMPLE> (scatterWarps, reduceWarps, bcastWarps, gatherWarps)',
+  nvlsTreeAllReducePipelineStages: { // src/device/all_reduce.h RunWorkColl<AllReduce, NVLS_TREE, SIMPLE> (scatterWarps, reduceWarps, bcastWarps, gatherWarps)
     value: 4,
   },
 
@@ -76,8 +71,7 @@ export const NCCL_RUNTIME_TABLES = {
    * NVLSTree's chunk: NCCL_NVLS_CHUNKSIZE (128 KiB; 64 KiB from 4 nodes, NCCL_NVLS_TREE_MAX_CHUNKSIZE's default),
    * cut when the message is smaller than `factor` × concurrentOps × the current chunk (its own cuts, not NVLS's).
    */
-  nvlsTreeChunking: {
-    source: 'NVIDIA/nccl src/enqueue.cc calcCollChunking (NCCL_ALGO_NVLS_TREE); src/transport/nvls.cc ncclNvlsTuning (treeMaxChunkSize)',
+  nvlsTreeChunking: { // src/enqueue.cc calcCollChunking (NCCL_ALGO_NVLS_TREE); src/transport/nvls.cc ncclNvlsTuning (treeMaxChunkSize)
     value: {
       maxChunkBytes: 131072,
       maxChunkBytesFromFourNodes: 65536,

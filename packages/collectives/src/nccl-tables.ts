@@ -17,7 +17,8 @@ import type { Protocol } from './types.ts';
  * `src/tuning/cost_model.cc` (`ncclTunerConstantsDefaults`, `treeCorrectionFactor`) and the
  * per-algorithm formulas in `src/tuning/{ring,tree,nvls,pat}.cc`; older releases kept them all in
  * `src/graph/tuning.cc`. Tables change between releases (v2.12.12-1 had Tree baseLat 4.4/4.4/0),
- * so a model that uses them names the version: `NCCL_TABLES.version`.
+ * so a model that uses them names the version: `NCCL_TABLES.version`. Each entry's source file is in
+ * nccl-table-sources.ts (NCCL_TABLE_SOURCES), which no runtime file imports.
  */
 
 /** NCCL's `NCCL_ALGO_*` order, with CollNet split as NCCL splits it. */
@@ -31,29 +32,27 @@ type PerProtocol = Readonly<Record<Protocol, number>>;
 type PerAlgorithm = Readonly<Record<NcclAlgorithm, PerProtocol>>;
 type ByGeneration<T> = Readonly<Record<GpuGeneration, T>>;
 
-/** A value and the NCCL file it comes from. */
-export interface Cited<T> {
+/**
+ * A table entry's value. The NCCL file it comes from is in NCCL_TABLE_SOURCES (nccl-table-sources.ts) under the entry's
+ * name, and in a comment beside it here: no cost reads a source, so the sources stay out of the bundles that run these.
+ */
+export interface NcclConstant<T> {
   readonly value: T;
-  readonly source: string;
 }
-
-const COST_MODEL = 'NVIDIA/nccl src/tuning/cost_model.cc (ncclTunerConstantsDefaults)';
 const p = (LL: number, LL128: number, Simple: number): PerProtocol => ({ LL, LL128, Simple });
 
 export const NCCL_TABLES = {
   version: 'v2.30.x',
   snapshot: 'NVIDIA/nccl master 5067397 (2026-06)',
 
-  baseLatencyUs: {
-    source: `${COST_MODEL} .baseLatencies`,
+  baseLatencyUs: { // src/tuning/cost_model.cc ncclTunerConstantsDefaults.baseLatencies
     value: {
       tree: p(6.8, 14, 8.4), ring: p(6.6, 14, 8.4), collnetDirect: p(0, 0, 0), collnetChain: p(0, 0, 0),
       nvls: p(0, 0, 0), nvlsTree: p(0, 0, 0), pat: p(8, 8, 8),
     },
-  } satisfies Cited<PerAlgorithm>,
+  } satisfies NcclConstant<PerAlgorithm>,
 
-  hwLatencyUs: {
-    source: `${COST_MODEL} .hwLatencies`,
+  hwLatencyUs: { // src/tuning/cost_model.cc ncclTunerConstantsDefaults.hwLatencies
     value: {
       nvlink: {
         tree: p(0.6, 1.25, 4.0), ring: p(0.6, 1.9, 3.4), collnetDirect: p(0, 0, 3.7), collnetChain: p(0, 0, 2.8),
@@ -68,66 +67,58 @@ export const NCCL_TABLES = {
         nvls: p(0, 0, 18), nvlsTree: p(0, 0, 20.9), pat: p(0, 0, 14),
       },
     },
-  } satisfies Cited<Readonly<Record<NcclHardware, PerAlgorithm>>>,
+  } satisfies NcclConstant<Readonly<Record<NcclHardware, PerAlgorithm>>>,
 
   /**
    * LL bandwidth cap. On one node the row is picked by GPU generation; across nodes NCCL picks by
    * CPU vendor instead: row 0 (the Volta row) for Intel, row 1 (the Ampere row) for AMD.
    */
-  llMaxBandwidthGBps: {
-    source: `${COST_MODEL} .llMaxBws; row choice in src/tuning/tuning_general.cc ncclTuningGetConstantsIndexes`,
+  llMaxBandwidthGBps: { // src/tuning/cost_model.cc ncclTunerConstantsDefaults.llMaxBws; row choice in src/tuning/tuning_general.cc ncclTuningGetConstantsIndexes
     value: {
       volta: [39.0, 39.0, 20.4], ampere: [87.7, 22.5, 19.0], hopper: [141.0, 45.0, 35.0],
       blackwell: [282.0, 90.0, 70.0],
     },
-  } satisfies Cited<ByGeneration<ByNodeCount>>,
+  } satisfies NcclConstant<ByGeneration<ByNodeCount>>,
 
-  perChannelMaxRingLL128GBps: {
-    source: `${COST_MODEL} .perChMaxRingLL128Bws`,
+  perChannelMaxRingLL128GBps: { // src/tuning/cost_model.cc ncclTunerConstantsDefaults.perChMaxRingLL128Bws
     value: { volta: [20, 20, 20], ampere: [20, 20, 20], hopper: [36.7, 36.7, 36.7], blackwell: [40, 40, 40] },
-  } satisfies Cited<ByGeneration<ByNodeCount>>,
+  } satisfies NcclConstant<ByGeneration<ByNodeCount>>,
 
-  perChannelMaxTreeLL128GBps: {
-    source: `${COST_MODEL} .perChMaxTreeLL128Bws`,
+  perChannelMaxTreeLL128GBps: { // src/tuning/cost_model.cc ncclTunerConstantsDefaults.perChMaxTreeLL128Bws
     value: { volta: [20, 20, 20], ampere: [20, 20, 20], hopper: [36.7, 36.7, 29.0], blackwell: [55.6, 31.67, 20.0] },
-  } satisfies Cited<ByGeneration<ByNodeCount>>,
+  } satisfies NcclConstant<ByGeneration<ByNodeCount>>,
 
-  perChannelMaxTreeGBps: {
-    source: `${COST_MODEL} .perChMaxTreeBws`,
+  perChannelMaxTreeGBps: { // src/tuning/cost_model.cc ncclTunerConstantsDefaults.perChMaxTreeBws
     value: {
       volta: [26.5, 18.5, 10.0], ampere: [24.0, 23.6, 17.8], hopper: [38.7, 41.4, 36.0], blackwell: [70.0, 42.8, 24.0],
     },
-  } satisfies Cited<ByGeneration<ByNodeCount>>,
+  } satisfies NcclConstant<ByGeneration<ByNodeCount>>,
 
   /** NVLSTree exists only on several nodes, so the 1-node entry is unused (0 in the source). */
-  perChannelMaxNvlsTreeGBps: {
-    source: `${COST_MODEL} .perChMaxNVLSTreeBws`,
+  perChannelMaxNvlsTreeGBps: { // src/tuning/cost_model.cc ncclTunerConstantsDefaults.perChMaxNVLSTreeBws
     value: { volta: [26.5, 18.5, 10.0], ampere: [24.0, 23.6, 17.8], hopper: [0, 57.7, 45.5], blackwell: [0, 96.0, 80.0] },
-  } satisfies Cited<ByGeneration<ByNodeCount>>,
+  } satisfies NcclConstant<ByGeneration<ByNodeCount>>,
 
-  nvlsEfficiency: {
-    source: 'NVIDIA/nccl src/tuning/nvls.cc nvlsEfficiency',
+  nvlsEfficiency: { // src/tuning/nvls.cc nvlsEfficiency
     value: { volta: 0, ampere: 0, hopper: 0.85, blackwell: 0.74 },
-  } satisfies Cited<ByGeneration<number>>,
+  } satisfies NcclConstant<ByGeneration<number>>,
 
   /**
    * Tree all-reduce bandwidth multiplier indexed by log2(bytes/64). The table has 24 entries but
    * `src/tuning/tree.cc` applies it only for indices < 23 (64 B … 256 MB).
    */
-  treeCorrectionFactor: {
-    source: 'NVIDIA/nccl src/tuning/cost_model.cc treeCorrectionFactor; applied in src/tuning/tree.cc',
+  treeCorrectionFactor: { // src/tuning/cost_model.cc treeCorrectionFactor; applied in src/tuning/tree.cc
     value: {
       LL: [1, 1, 1, 1, 0.9, 0.8, 0.7, 0.7, 0.7, 0.7, 0.6, 0.5, 0.4, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1, 1, 1, 1],
       LL128: [1, 1, 1, 1, 1, 0.9, 0.8, 0.8, 0.8, 0.7, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.8, 0.9, 0.9, 0.9, 0.9, 1, 1, 1],
       Simple: [0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.8, 0.7, 0.6, 0.6, 0.5, 0.5, 0.5, 0.5, 0.6, 0.7, 0.8, 0.7, 0.7, 0.8,
         0.9, 0.9, 0.9],
     },
-  } satisfies Cited<Readonly<Record<Protocol, readonly number[]>>>,
-  treeCorrectionMaxIndex: { source: 'NVIDIA/nccl src/tuning/tree.cc (logSize < 23)', value: 22 },
+  } satisfies NcclConstant<Readonly<Record<Protocol, readonly number[]>>>,
+  treeCorrectionMaxIndex: { value: 22 }, // src/tuning/tree.cc (logSize < 23)
 
   /** Protocol and pattern factors on bus bandwidth (ring.cc, tree.cc, pat.cc). */
-  factors: {
-    source: 'NVIDIA/nccl src/tuning/ring.cc, src/tuning/tree.cc, src/tuning/pat.cc',
+  factors: { // src/tuning/ring.cc, src/tuning/tree.cc, src/tuning/pat.cc
     value: {
       ringLL: 0.5, ringLL128: 0.92, treeCap: 0.92, treeLL: 1 / 3.8, treeLL128OneNode: 7 / 9,
       treeLL128MultiNode: 120 / 128, treePatternTree: 0.85, pat: 0.75, treeBusToAlg: 0.5,
@@ -135,25 +126,22 @@ export const NCCL_TABLES = {
   },
 
   /** Multi-node Ring/Simple all-reduce: latency × 1.4 (× 1.9 before Ampere) once bytes/(nCh·nRanks) ≥ 64. */
-  ringPlateau: {
-    source: 'NVIDIA/nccl src/tuning/ring.cc ncclTuningRingModelSim ("Plateau effect of ring")',
+  ringPlateau: { // src/tuning/ring.cc ncclTuningRingModelSim ("Plateau effect of ring")
     value: { factor: 1.4, factorBeforeAmpere: 1.9, minBytesPerChannelPerRank: 64 },
   },
 
   /** Per-step network post overhead of inter-node rings, ×3 for Simple; Intel CPUs assumed (1 µs). */
-  netOverheadUs: {
-    source: 'NVIDIA/nccl src/tuning/ring.cc getNetOverhead',
+  netOverheadUs: { // src/tuning/ring.cc getNetOverhead
     value: { intel: 1, amd: 2, simpleMultiplier: 3 },
   },
 
   /** PAT latency: base + log2(nNodes)·interLat/3.5 + 2.8·nRanks. */
-  pat: { source: 'NVIDIA/nccl src/tuning/pat.cc', value: { interLatencyDivisor: 3.5, perRankUs: 2.8 } },
+  pat: { value: { interLatencyDivisor: 3.5, perRankUs: 2.8 } }, // src/tuning/pat.cc
 
   /** Per-link NVLink bandwidth NCCL assumes, by SM generation (not the line rate). */
-  nvlinkBandwidthPerLinkGBps: {
-    source: 'NVIDIA/nccl src/graph/topo.h SM70/SM80/SM90/SM100_NVLINK_BW',
+  nvlinkBandwidthPerLinkGBps: { // src/graph/topo.h SM70/SM80/SM90/SM100_NVLINK_BW
     value: { volta: 20.0, ampere: 20.0, hopper: 20.6, blackwell: 40.1 },
-  } satisfies Cited<ByGeneration<number>>,
+  } satisfies NcclConstant<ByGeneration<number>>,
   /**
    * A GPU's PCIe x16 link as NCCL's topology sees it, by the host PCIe generation of the GPU generation (pcie-bandwidth.ts:
    * V100 Gen3, A100 Gen4, H100 and B200 Gen5): NCCL reads the link's speed and width from sysfs and sets its bandwidth to
@@ -161,14 +149,12 @@ export const NCCL_TABLES = {
    * 120, Gen5 240), so x16 is 12, 24 and 48 GB/s — 76% of the 15.75 / 31.5 / 63 GB/s line rate, what PCIe's packet
    * overheads leave. Gen3's 12 is also topo.h's PCI_BW, the figure NCCL uses where sysfs says nothing.
    */
-  pciBandwidthGBps: {
-    source: 'NVIDIA/nccl src/graph/topo.cc ncclTopoAddPci (kvDictPciGen, width·speed/80); src/graph/topo.h PCI_BW',
+  pciBandwidthGBps: { // src/graph/topo.cc ncclTopoAddPci (kvDictPciGen, width·speed/80); src/graph/topo.h PCI_BW
     value: { volta: 12, ampere: 24, hopper: 48, blackwell: 48 },
-  } satisfies Cited<ByGeneration<number>>,
+  } satisfies NcclConstant<ByGeneration<number>>,
 
   /** The discrete per-channel speeds the graph search tries, fastest first. */
-  speedLadderGBps: {
-    source: 'NVIDIA/nccl src/graph/search.cc speedArrayIntra/Inter, sm90*, sm100*',
+  speedLadderGBps: { // src/graph/search.cc speedArrayIntra/Inter, sm90*, sm100*
     value: {
       intra: {
         volta: [40, 30, 20, 18, 15, 12, 10, 9, 7, 6, 5, 4, 3],
@@ -183,19 +169,18 @@ export const NCCL_TABLES = {
         blackwell: [96, 86, 80, 48, 45.1, 42, 40, 30, 24, 22, 20, 17.5, 15, 12, 6, 3, 2.4, 1.2, 0.24, 0.12],
       },
     },
-  } satisfies Cited<Readonly<Record<'intra' | 'inter', ByGeneration<readonly number[]>>>>,
+  } satisfies NcclConstant<Readonly<Record<'intra' | 'inter', ByGeneration<readonly number[]>>>>,
 
   /** The search only steps down to a slower speed while it is > 0.49 of the best found so far. */
-  searchSpeedRatio: { source: 'NVIDIA/nccl src/graph/search.cc ncclTopoCompute', value: 0.49 },
+  searchSpeedRatio: { value: 0.49 }, // src/graph/search.cc ncclTopoCompute
 
   /** ncclTopoDupChannels: double channels, halve bw when bwIntra ≥ 25 — not on Hopper+ with bwIntra < 50 and > 4 channels. */
-  dupChannels: {
-    source: 'NVIDIA/nccl src/graph/search.cc ncclTopoDupChannels',
+  dupChannels: { // src/graph/search.cc ncclTopoDupChannels
     value: { minBwIntraGBps: 25, hopperMinBwIntraGBps: 50, hopperMaxChannelsWithoutDup: 4 },
   },
 
   /** Ring graphs search at most MAXCHANNELS/2 channels; tree graphs use the ring's count. */
-  maxRingChannels: { source: 'NVIDIA/nccl src/init.cc (ringGraph->maxChannels = MAXCHANNELS/2, MAXCHANNELS 64)', value: 32 },
+  maxRingChannels: { value: 32 }, // src/init.cc (ringGraph->maxChannels = MAXCHANNELS/2, MAXCHANNELS 64)
   /** NVLS graphs have one channel per local GPU, at most this many (heads). */
-  maxNvlsArity: { source: 'NVIDIA/nccl src/include/device.h NCCL_MAX_NVLS_ARITY', value: 32 },
+  maxNvlsArity: { value: 32 }, // src/include/device.h NCCL_MAX_NVLS_ARITY
 } as const;

@@ -1,5 +1,13 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { NCCL_TABLES } from '../src/index.ts';
+import { NCCL_COLLNET_TABLES } from '../src/nccl-collnet-model.ts';
+import { NCCL_RUNTIME_TABLES } from '../src/nccl-runtime-tables.ts';
+import { NCCL_TABLE_SOURCES } from '../src/nccl-table-sources.ts';
+
+/** Each table's entries, its plain-string labels (version, snapshot) aside: what NCCL_TABLE_SOURCES must cite. */
+const TABLES = { NCCL_TABLES, NCCL_RUNTIME_TABLES, NCCL_COLLNET_TABLES };
+const entryNames = (table: object): string[] => Object.entries(table).filter(([, entry]) => typeof entry !== 'string').map(([name]) => name);
 
 describe('NCCL_TABLES: versioned, cited constants', () => {
   it('names the NCCL version its constants come from', () => {
@@ -7,10 +15,30 @@ describe('NCCL_TABLES: versioned, cited constants', () => {
     expect(NCCL_TABLES.snapshot).toMatch(/NVIDIA\/nccl/);
   });
 
-  it('cites an NVIDIA/nccl source file for every constant', () => {
-    for (const [name, entry] of Object.entries(NCCL_TABLES)) {
-      if (typeof entry === 'string') continue;
-      expect(entry.source, name).toMatch(/NVIDIA\/nccl src\/\S+\.(cc|h)/);
+  it('cites an NVIDIA/nccl source file for every entry of every table, in NCCL_TABLE_SOURCES', () => {
+    for (const [table, entries] of Object.entries(TABLES)) {
+      const sources: Record<string, string> = NCCL_TABLE_SOURCES[table as keyof typeof TABLES];
+      for (const name of entryNames(entries)) expect(sources[name], `${table}.${name}`).toMatch(/NVIDIA\/nccl src\/\S+\.(cc|h)/);
+    }
+  });
+
+  it('cites no entry a table no longer has, and no table that is not one', () => {
+    expect(Object.keys(NCCL_TABLE_SOURCES).sort()).toEqual(Object.keys(TABLES).sort());
+    for (const [table, entries] of Object.entries(TABLES)) {
+      expect(Object.keys(NCCL_TABLE_SOURCES[table as keyof typeof TABLES]).sort(), table).toEqual(entryNames(entries).sort());
+    }
+  });
+
+  it('is imported by no runtime file, so the sources stay out of the Worker and the widget', () => {
+    const src = new URL('../src/', import.meta.url);
+    const importers = readdirSync(src, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts') && /from '[./]+nccl-table-sources\.ts'/.test(readFileSync(new URL(file, src), 'utf8')));
+    expect(importers).toEqual([]);
+  });
+
+  it('keeps the sources out of the tables: an entry holds its value alone', () => {
+    for (const [table, entries] of Object.entries(TABLES)) {
+      for (const name of entryNames(entries)) expect(Object.keys((entries as Record<string, object>)[name]!), `${table}.${name}`).toEqual(['value']);
     }
   });
 
