@@ -43,6 +43,8 @@ export { draftTensor, tokensPerStep } from './inference/speculative.ts';
 export { admissionWaitSeconds, erlangC, servingLoad } from './inference/serving-load.ts';
 export type { ServingCost } from './inference/serving-cost.ts';
 export { servingCost } from './inference/serving-cost.ts';
+export type { AtLoadFloor, IdleFleet } from './inference/idle-fleet.ts';
+export { idleFleetText, LOAD_FLOOR } from './inference/idle-fleet.ts';
 export type { InferenceSearch, InferencePlanResult } from './inference/frontier.ts';
 export { planInference, latencyThroughputFrontier } from './inference/frontier.ts';
 export type { FewerNodes } from './fewer-nodes.ts';

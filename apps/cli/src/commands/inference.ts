@@ -1,6 +1,6 @@
 import {
-  inferenceBoundsText, inferenceFailureText, inferenceRequestJsonSchema, retryInference, runInferenceWithRemedy, type InferencePointJson,
-  type InferenceResponseJson,
+  inferenceBoundsText, inferenceFailureText, inferenceRequestJsonSchema, retryInference, runInferenceWithRemedy, type IdleFleetJson,
+  type InferencePointJson, type InferenceResponseJson,
 } from '@trainplan/protocol';
 import { formatBytes, formatGrouped, formatLoad, formatPercent, formatSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
@@ -293,6 +293,17 @@ function usableText(a: Extract<InferenceResponseJson, { ok: true }>): string[] {
 }
 
 /**
+ * Where the best plan meets the bounds only with its replicas kept under half busy (the answer's idleFleet, said first among the
+ * warnings), it is not headed as the best: "only replicas under 50% loaded meet the bounds (≤ 2.00 s to the first token, 50 requests/s)".
+ */
+const idleHeadline = (idle: IdleFleetJson, bounds: string | undefined): string =>
+  `only replicas under ${formatPercent(idle.loadFloor, 0)} loaded meet the bounds${bounds === undefined ? '' : ` (${bounds})`}`;
+
+/** Under an idle fleet's load: what serves the rate at a real load (its remedy, in flag terms for a request from flags). */
+const idleRemedyText = (a: Extract<InferenceResponseJson, { ok: true }>): string[] =>
+  (a.idleFleet?.remedy === undefined ? [] : [a.idleFleet.remedy.message]);
+
+/**
  * The report; `bounds` is the request's latency bounds in words (boundsText), absent when it sets none; `rated` when
  * the request gives a rate (the tables then show the GPUs it takes; without `rated`, when some point carries a load).
  */
@@ -305,7 +316,8 @@ export function formatInferenceReport(a: Extract<InferenceResponseJson, { ok: tr
     ...usableText(a),
     ...(a.warnings ?? []).map((w) => `⚠ ${w}`),
     // Where no shape serves at all, the first warning above says so (as `unservable`): no headline restates it.
-    ...(a.best ? [`${headline}: ${bestText(a.best, a.outputTokens)}`, ...loadText(a.best), ...batchBoundText(a.best, bounds)]
+    ...(a.best ? [`${a.idleFleet === undefined ? headline : idleHeadline(a.idleFleet, bounds)}: ${bestText(a.best, a.outputTokens)}`,
+      ...loadText(a.best), ...idleRemedyText(a), ...batchBoundText(a.best, bounds)]
       : a.unservable === undefined ? [`no plan meets the latency bounds${bounds === undefined ? '' : ` (${bounds})`}${a.closest ? `: ${a.closest.why}` : ''}`] : []),
     '',
     'largest batch per TP × PP:',

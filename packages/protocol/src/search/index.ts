@@ -18,7 +18,7 @@ export type { ScaleRequest, ScalePointJson, TradeOffJson, ScaleResponseJson } fr
 export { scaleRequestSchema, scaleRequestJsonSchema, runScale } from './scale.ts';
 export type { InferenceRequest } from './inference-request.ts';
 export { inferenceRequestSchema, inferenceRequestJsonSchema, KV_BLOCK_TOKENS, MAX_DRAFT_TOKENS } from './inference-request.ts';
-export type { InferencePointJson, InferenceRemedyJson, InferenceResponseJson, RemedyFieldJson } from './inference-json.ts';
+export type { IdleFleetJson, InferencePointJson, InferenceRemedyJson, InferenceResponseJson, RemedyFieldJson } from './inference-json.ts';
 export { inferenceBoundsText, widestShape, INTERACTIVE_TTFT_SECONDS, INTERACTIVE_TOKEN_SECONDS } from './inference-messages.ts';
 export { runInference } from './inference.ts';
 export { fewestServingGpus, inferenceFailureText, inferenceRemedy, runInferenceWithRemedy, type FewestServing } from './inference-remedy.ts';

@@ -57,10 +57,36 @@ export type InferenceResponseJson =
      * asking again where it can be (runInferenceWithRemedy; runInference alone leaves it out). Absent from answers older than it.
      */
     remedy?: InferenceRemedyJson;
+    /**
+     * With a rate: where `best` meets the first-token bound only with its replicas kept under loadFloor busy, the prompt's prefill
+     * leaving too little of the bound for the wait for a slot (inference-idle-fleet.ts). Absent from answers older than it.
+     */
+    idleFleet?: IdleFleetJson;
     /** Caveats about the request, e.g. a context longer than the model's sequence length. */
     warnings?: string[];
   }
   | { ok: false; reason: 'invalid'; message: string; issues: FieldIssue[] };
+
+/** Why the best plan's fleet is idle, and the bound and changes that serve the rate at a real load (inference-idle-fleet.ts). */
+export interface IdleFleetJson {
+  /** In words, the answer's first warning too: the prefill's share of the bound, the wait left, the load, and the bound loosened. */
+  why: string;
+  /** The first-token bound applied (the request's, or with a rate and none given, rateFirstTokenBound's). */
+  maxPrefillSeconds: number;
+  /** The best plan's first token without a queue, and the bound less it: all the wait for a slot it may have. */
+  prefillSeconds: number;
+  waitBudgetSeconds: number;
+  /** How long a request holds its slot, the wait's scale. */
+  slotSeconds: number;
+  /** The load under which the bound, not the rate, sizes the fleet (0.5). */
+  loadFloor: number;
+  /** Of the points tried, the one whose first token is soonest with its replicas at least loadFloor busy: that first token, its replicas and GPUs. */
+  atLoadFloor: { firstTokenSeconds: number; replicas: number; gpus: number; point: InferencePointJson };
+  /** That first token rounded up to three figures, the bound loosened, and the best plan when asked again with it, where it has one. */
+  loosened: { maxPrefillSeconds: number; best?: InferencePointJson };
+  /** What to change to serve the rate at a real load, each change checked by asking again where it can be (runInferenceWithRemedy only). */
+  remedy?: InferenceRemedyJson;
+}
 
 /** A request field a remedy names, with the value it gives it where it gives one ("gpus" 22; "cluster.gpu" alone: another GPU). */
 export interface RemedyFieldJson {

@@ -35,6 +35,8 @@ const FLAGS: Readonly<Record<string, { readonly flag: string; readonly perFieldU
   gpuMemoryUtilization: { flag: '--gpu-memory-utilization' },
   batching: { flag: '--batching' },
   prefillChunkTokens: { flag: '--prefill-chunk' },
+  sharedPrefixTokens: { flag: '--shared-prefix' },
+  promptTokens: { flag: '--prompt' },
 };
 
 /** Digits that clear a unit change's float noise (0.0154 × 1000 = 15.400000000000002 → 15.4) and keep every figure a remedy gives. */

@@ -1,4 +1,5 @@
 import { countOf as countText } from '@trainplan/units';
+import { ceilFigures } from './ceil-figures.ts';
 import { slot, type Slots } from './inference-remedy-terms.ts';
 import type { InferencePointJson } from './inference-json.ts';
 import { field } from './inference-retry.ts';
@@ -6,17 +7,8 @@ import { gpusOf, OTHER_COUNTS, type Holding } from './fewest-gpus.ts';
 
 /** The words the inference remedies share: bounds rounded up, fields named as slots, counts, shapes and replicas. */
 
-/** Significant figures a loosened bound is written to, rounded up so that the closest plan meets it. */
-const FIGURES = 3;
-
-/** x rounded up to three significant figures (12.23 → 12.3, 109.3 → 110): never below x, so the plan it comes from meets it. */
-export function ceilFigures(x: number): number {
-  if (!(x > 0) || !Number.isFinite(x)) return x;
-  const step = 10 ** (Math.floor(Math.log10(x)) - (FIGURES - 1));
-  const up = Number((Math.ceil(x / step) * step).toPrecision(FIGURES));
-  // toPrecision may land a hair below x (1.005 → "1.00"); one more step then.
-  return up >= x ? up : Number(((Math.ceil(x / step) + 1) * step).toPrecision(FIGURES));
-}
+// Where ceilFigures was defined before the idle-fleet answer (inference-idle-fleet.ts) shared it: importers of this file keep it.
+export { ceilFigures } from './ceil-figures.ts';
 
 // The fields a remedy names, as slots its surface writes (inference-remedy-terms.ts); a bound loosened is rounded up to
 // three figures in the field's unit, seconds, which a flag in ms shows as the same figures.

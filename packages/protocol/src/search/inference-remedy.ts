@@ -7,6 +7,7 @@ import { field, retryInference, type Retry, type Served } from './inference-retr
 export { retryInference } from './inference-retry.ts';
 import { fewestGpus, type FewestGpus } from './fewest-gpus.ts';
 import { memoryFix, memoryRemedy, outOfMemory } from './inference-memory-remedy.ts';
+import { idleFleetRemedy } from './inference-idle-fleet-remedy.ts';
 import { gpusField, joinOr, loosened, name, replicasText } from './inference-remedy-words.ts';
 
 /** How a remedy names a request field: by its flag (in the flag's unit) for a request built from flags, else by its JSON path. */
@@ -123,14 +124,20 @@ export function inferenceFailureText(
 }
 
 /**
- * runInference's answer with, where it has no plan, its remedy (inferenceRemedy): what the API answers, the CLI prints
+ * runInference's answer with, where it has no plan, its remedy (inferenceRemedy), and where its plan is an idle fleet, what serves
+ * the rate at a real load (idleFleet.remedy, idleFleetRemedy): what the API answers, the CLI prints
  * (its stderr writing the fields as flags) and the chat bot may say, computed once here. A remedy asks again a few to a
  * few hundred times (fewestGpus), so runInference alone, which the widget runs on every edit, leaves it out.
  */
 export function runInferenceWithRemedy(request: unknown): InferenceResponseJson {
   const a = runInference(request);
-  if (!a.ok || a.best !== undefined) return a;
+  if (!a.ok) return a;
   const asked = request as Record<string, unknown>;
+  // A plan whose fleet the first-token bound holds idle: what serves the rate at a real load, beside it (idleFleet.remedy).
+  if (a.best !== undefined) {
+    const remedy = idleFleetRemedy(a, asked, retryInference(asked));
+    return a.idleFleet === undefined || remedy === undefined ? a : { ...a, idleFleet: { ...a.idleFleet, remedy } };
+  }
   const remedy = inferenceRemedy(a, asked, retryInference(asked));
   return remedy === undefined ? a : { ...a, remedy };
 }

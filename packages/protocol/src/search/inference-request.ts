@@ -52,7 +52,9 @@ export const inferenceRequestSchema: Schema<InferenceRequest> = object({
   })),
   promptTokens: integer({ min: 1, max: million(10), description: 'Prompt length, in tokens.' }),
   outputTokens: integer({ min: 1, max: million(10), description: 'Generated tokens per sequence.' }),
-  tensor: sizes('Tensor-parallel degrees to try.'),
+  tensor: sizes('Tensor-parallel degrees to try. Default: powers of two up to the NVLink domain (and up to gpus); with a rate where '
+    + 'within the domain the first-token bound is met only by replicas under half loaded (the prompt\'s prefill leaving too little of '
+    + 'it for the wait for a slot), twice the domain too: tensor parallelism across two nodes, which shortens the prefill.'),
   pipeline: sizes('Pipeline-parallel degrees to try.'),
   batches: optional(array(integer({ min: 1, max: million(1), description: 'A batch size.' }), { minItems: 1, maxItems: 64 })),
   batching: withDefault(enumOf(['static', 'continuous'], {

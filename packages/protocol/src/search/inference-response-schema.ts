@@ -5,7 +5,7 @@ import { boolean, enumOf, integer, literal, number, string } from '../schema/sca
 import type { JsonSchema, Schema } from '../schema/types.ts';
 import { jsonSchemaDocument, validate, type Validation } from '../schema/validate.ts';
 import { cost, count, issuesSchema, message, open, seconds } from './response-parts.ts';
-import type { InferencePointJson, InferenceRemedyJson, InferenceResponseJson, RemedyFieldJson } from './inference-json.ts';
+import type { IdleFleetJson, InferencePointJson, InferenceRemedyJson, InferenceResponseJson, RemedyFieldJson } from './inference-json.ts';
 
 /** The request lists at most 16 tensor and 16 pipeline degrees (inferenceRequestSchema): 256 shapes. */
 const MAX_SHAPES = 16 * 16;
@@ -96,6 +96,26 @@ const remedy: Schema<InferenceRemedyJson> = object({
   template: message('The message with fields[i] as {i} ({i+j}: given together), for a surface that writes fields in its own terms (the CLI as flags).'),
 }, { ...open, description: 'Where there is no plan (unservable for memory, or closest): what to change to get one.' });
 
+const idleFleet: Schema<IdleFleetJson> = object({
+  why: message('In words: the prefill\'s share of the first-token bound, the wait it leaves, the load it holds the replicas to, and the bound loosened.'),
+  maxPrefillSeconds: seconds('The first-token bound applied (the request\'s, or with a rate and none given, 2 s)'),
+  prefillSeconds: seconds('The best plan\'s first token without a queue'),
+  waitBudgetSeconds: number({ description: 'The bound less that first token: all the wait for a slot the plan may have, in seconds.' }),
+  slotSeconds: seconds('How long a request holds its slot'),
+  loadFloor: number({ greaterThan: 0, max: 1, description: 'The load under which the bound, not the rate, sizes the fleet.' }),
+  atLoadFloor: object({
+    firstTokenSeconds: seconds('The soonest first token of the points tried with their replicas at least loadFloor busy, the wait included'),
+    replicas: count('That point\'s replicas: the most that keep each loadFloor busy.'),
+    gpus: count('Their GPUs.'),
+    point: inferencePoint,
+  }, { ...open, description: 'The point tried that serves the rate soonest at loadFloor or more.' }),
+  loosened: object({
+    maxPrefillSeconds: seconds('atLoadFloor\'s first token rounded up to three figures: the bound loosened'),
+    best: optional(inferencePoint),
+  }, { ...open, description: 'The first-token bound loosened, and the best plan on asking again with it, where it has one.' }),
+  remedy: optional(remedy),
+}, { ...open, description: 'With a rate: where the best plan meets the first-token bound only with its replicas kept under loadFloor busy, why, and what serves the rate at a real load.' });
+
 const inferenceOk = object({
   ok: literal(true),
   promptTokens: count('Prompt length, in tokens.'),
@@ -109,6 +129,7 @@ const inferenceOk = object({
   }, { ...open, description: 'When no shape meets the latency bounds: the nearest point.' })),
   unservable: optional(message('When no shape tried can serve the model at all (memory, divisibility, or none divides gpus): why. Also the first warning.')),
   remedy: optional(remedy),
+  idleFleet: optional(idleFleet),
   warnings: optional(array(message('A caveat.'), { maxItems: 16, description: 'Caveats about the request, e.g. a context longer than the model\'s sequence length.' })),
 }, { ...open, expected: 'an inference answer', description: 'Serving plans per tensor × pipeline shape.' });
 

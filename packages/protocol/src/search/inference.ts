@@ -36,6 +36,7 @@ import { inferenceRequestSchema } from './inference-request.ts';
 import { invalid, point, shapeJson, type InferenceResponseJson } from './inference-json.ts';
 import { rateFirstTokenBound, rateFirstTokenWarning, ttftWarning, unservableMessage } from './inference-messages.ts';
 import { resolveSearch } from './resolve-search.ts';
+import { idleFleetJson } from './inference-idle-fleet.ts';
 
 /** Request fields that only continuous batching serves, and why: refused beside the field with static batching. */
 const CONTINUOUS_ONLY: readonly (readonly ['prefillChunkTokens' | 'sharedPrefixTokens' | 'requestsPerSecond', string])[] = [
@@ -89,13 +90,17 @@ export function runInference(request: unknown): InferenceResponseJson {
   // The request's fields are the search's, by the same names; a field left out stays undefined there too.
   const { model: _model, cluster: _cluster, precision: _precision, speculative, ...search } = req;
   const contextWindowTokens = typeof req.model === 'string' ? modelById(req.model)?.contextWindowTokens : undefined;
-  const result = planInference(resolved.value.base, {
+  const planned = {
     ...search,
     ...(contextWindowTokens !== undefined && { contextWindowTokens }),
     maxPrefillSeconds: rateFirstTokenBound(req),
     speculative: speculative === undefined || draft === undefined ? undefined
       : { draft, draftTokens: speculative.draftTokens, acceptanceRate: speculative.acceptanceRate },
-  });
+  };
+  const result = planInference(resolved.value.base, planned);
+  // An idle fleet is said with the plan the bound loosened gives, asked again of the search (one plan more, only then).
+  const idleFleet = result.idleFleet === undefined ? undefined
+    : idleFleetJson(result.idleFleet, (maxPrefillSeconds) => planInference(resolved.value.base, { ...planned, maxPrefillSeconds }).best, req.gpus);
   const byShape = result.byShape.map((s) => shapeJson(s.tensor, s.pipeline, s.answer, req.gpus));
   // Nothing serves at all: said first among the warnings too, where answers before `unservable` said it.
   const unservable = unservableMessage(byShape, req.gpus);
@@ -109,6 +114,9 @@ export function runInference(request: unknown): InferenceResponseJson {
     byShape,
     ...(result.closest && { closest: { why: result.closest.why, point: json(result.closest.point) } }),
     ...(unservable !== undefined && { unservable }),
-    warnings: [...(unservable === undefined ? [] : [unservable]), ...rateFirstTokenWarning(req), ...result.warnings, ...ttftWarning(result.best, req)],
+    ...(idleFleet !== undefined && { idleFleet }),
+    // An idle fleet is said first too: the best plan is sized by its bound, not its rate.
+    warnings: [...(unservable === undefined ? [] : [unservable]), ...(idleFleet === undefined ? [] : [idleFleet.why]), ...rateFirstTokenWarning(req), ...result.warnings,
+      ...ttftWarning(result.best, req)],
   };
 }

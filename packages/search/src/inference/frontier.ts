@@ -3,7 +3,9 @@ import { formatGrouped, formatSeconds } from '@trainplan/units';
 import type { InferenceAnswer, InferenceBase, InferenceEstimate, InferenceShape } from './inference-plan.ts';
 import { estimateInference } from './inference-plan.ts';
 import { servingCost } from './serving-cost.ts';
-import { holdSeconds, servingLoad } from './serving-load.ts';
+import { servingLoad } from './serving-load.ts';
+import { idleFleet, loadedPoint, type IdleFleet } from './idle-fleet.ts';
+import { planAcrossNodes, tensorsAcrossNodes } from './tensor-across-nodes.ts';
 import { boundBatches } from './bound-batch.ts';
 import { chunkBatchLimit, chunkLimitWarnings, type ChunkBound } from './chunk-batch-limit.ts';
 import { powersOfTwoUpTo } from '../search-space.ts';
@@ -16,7 +18,10 @@ type PerShape = Pick<InferenceShape, 'promptTokens' | 'outputTokens' | 'batching
   | 'gpuMemoryUtilization' | 'sharedPrefixTokens' | 'kvCachePrecision' | 'speculative'>;
 
 export interface InferenceSearch extends PerShape {
-  /** Tensor-parallel degrees tried (default powers of two up to the NVLink domain, and up to `gpus` when given). */
+  /**
+   * Tensor-parallel degrees tried (default powers of two up to the NVLink domain, and up to `gpus` when given; where within
+   * the domain the first-token bound holds every plan idle at a rate, twice the domain too: tensor-across-nodes.ts).
+   */
   readonly tensor?: readonly number[];
   /** Pipeline depths tried (default 1, 2, 4, 8 up to the layers; with `gpus`, every depth up to 16 that divides it; speculating, 1). */
   readonly pipeline?: readonly number[];
@@ -68,6 +73,12 @@ export interface InferencePlanResult {
    * batch 1) decodes a token in 18.6 ms against the 1 µs bound; its first token comes after 120 ms".
    */
   readonly closest?: { readonly point: InferenceEstimate; readonly why: string };
+  /**
+   * With a rate and a first-token bound: where the best plan meets the bound only with its replicas kept under LOAD_FLOOR busy
+   * (idle-fleet.ts), the prompt's prefill leaving too little of it for the wait for a slot, with tensor parallelism across nodes
+   * tried too (tensor-across-nodes.ts): why, and the tightest bound a point tried meets at that load.
+   */
+  readonly idleFleet?: IdleFleet;
   /** Caveats about the request, e.g. a context longer than the model's sequence length. */
   readonly warnings: readonly string[];
 }
@@ -100,11 +111,39 @@ export function latencyThroughputFrontier(points: readonly InferenceEstimate[]):
  * latency bound is the largest that meets it, which a bisection over 1 … maxBatch finds in about
  * log₂ maxBatch estimates; with a request rate, also the batch that needs the fewest GPUs for it
  * (boundBatches). A plan between two powers of two is then found rather than rounded down to one.
+ *
+ * With a rate, a first-token bound the prompt's prefill nearly fills leaves so little for the wait for a slot that only replicas
+ * kept all but idle meet it (idleFleet). Tensor parallelism across nodes, which shortens that prefill, is then tried as well
+ * (planAcrossNodes), and its plan taken where it needs fewer GPUs; where the plan is still an idle fleet, the answer says so (`idleFleet`).
  */
 export function planInference(base: InferenceBase, asked: InferenceSearch): InferencePlanResult {
   const search = withoutDecodeBound(asked);
   const gpus = search.gpus ?? Number.POSITIVE_INFINITY;
   const tensors = search.tensor ?? powersOfTwoUpTo(Math.min(base.nvlinkDomainGpus, gpus));
+  const within = planShapes(base, search, tensors);
+  // Where within one NVLink domain the first-token bound holds every plan idle, tensor parallelism across nodes is tried too.
+  const idle = idleFleet(within.points, within.best, search);
+  const across = idle === undefined ? undefined
+    : planAcrossNodes(idle, tensors, tensorsAcrossNodes(base.nvlinkDomainGpus, search), base.nvlinkDomainGpus, (t) => planShapes(base, search, t));
+  const { leftOut, chunkBound, ...plan } = across?.plan ?? within;
+  // Across nodes the plan may be under half loaded still: said as the idle fleet within was.
+  const stillIdle = across === undefined ? idle : idleFleet(plan.points, plan.best, search);
+  return {
+    ...plan,
+    ...(stillIdle !== undefined && { idleFleet: stillIdle }),
+    warnings: [...contextWarnings(base, search), ...singleTokenWarnings(asked), ...(across === undefined ? [] : [across.warning]), ...leftOutWarnings(leftOut), ...chunkLimitWarnings(chunkBound)],
+  };
+}
+
+/** planInference over some tensor-parallel degrees: its plan, and the batches left out and chunk limits its warnings say. */
+interface ShapesPlan extends Omit<InferencePlanResult, 'warnings' | 'idleFleet'> {
+  readonly leftOut: readonly LeftOut[];
+  readonly chunkBound: readonly ChunkBound[];
+}
+
+/** The search's shapes (each of `tensors` by each pipeline depth tried), their points, the frontier and the best plan. */
+function planShapes(base: InferenceBase, search: InferenceSearch, tensors: readonly number[]): ShapesPlan {
+  const gpus = search.gpus ?? Number.POSITIVE_INFINITY;
   // With the GPUs given, every depth up to MAX_DEFAULT_PIPELINE that divides them (24 GPUs serve 405B as TP 8 · PP 3).
   const depths = search.gpus === undefined ? [1, 2, 4, 8] : Array.from({ length: MAX_DEFAULT_PIPELINE }, (_, i) => i + 1).filter((p) => gpus % p === 0);
   // Speculative decoding is modelled on one stage (estimateInference): deeper pipelines are not tried unless asked.
@@ -164,7 +203,7 @@ export function planInference(base: InferenceBase, asked: InferenceSearch): Infe
     : b.tokensPerSecondPerGpu > a.tokensPerSecondPerGpu);
   const best = points.filter(meets).reduce<InferenceEstimate | undefined>((a, b) => (!a || better(a, b) ? b : a), undefined);
   const closest = !best && points.length > 0 ? closestMiss(points, search) : undefined;
-  return { points, frontier: latencyThroughputFrontier(points), best, byShape, closest, warnings: [...contextWarnings(base, search), ...singleTokenWarnings(asked), ...leftOutWarnings(leftOut), ...chunkLimitWarnings(chunkBound)] };
+  return { points, frontier: latencyThroughputFrontier(points), best, byShape, closest, leftOut, chunkBound };
 }
 
 /** A shape on which some batches asked for fit and others do not: those left out, and the largest that fits. */
@@ -229,9 +268,7 @@ function defaultBatches(maxBatch: number, at: (batch: number) => InferenceAnswer
 
 /** The point with the replicas `requestsPerSecond` needs of it (servingLoad), or as it was when no count meets the first-token bound. */
 function withLoad(e: InferenceEstimate, requestsPerSecond: number, maxFirstTokenSeconds: number | undefined): InferenceEstimate {
-  const load = servingLoad({
-    batch: e.shape.batch, gpus: e.shape.tensor * e.shape.pipeline, holdSeconds: holdSeconds(e), firstTokenSeconds: e.prefillSeconds,
-  }, requestsPerSecond, maxFirstTokenSeconds);
+  const load = servingLoad(loadedPoint(e), requestsPerSecond, maxFirstTokenSeconds);
   return load === undefined ? e : { ...e, load };
 }
 

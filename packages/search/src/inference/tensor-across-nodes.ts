@@ -1,0 +1,45 @@
+import { countOf, formatLoad } from '@trainplan/units';
+import type { InferenceEstimate } from './inference-plan.ts';
+import { idleFleetText, type IdleFleet } from './idle-fleet.ts';
+
+/**
+ * Tensor parallelism across nodes, tried where within one NVLink domain the first-token bound holds every plan idle
+ * (idle-fleet.ts). By default planInference tries tensor-parallel degrees up to the NVLink domain only, since past it the
+ * all-reduces of every layer cross the network. But a first-token bound that binds on one prompt's prefill is shortened only by
+ * more tensor parallelism: pipeline stages each run their layers of the prompt in turn, so its path through the layers is as
+ * long. Serving practice runs Llama 3.1 405B so, as TP 16 over two nodes of 8 (SGLang's multi-node deployment docs, "Run 405B
+ * (fp16) on Two Nodes"). QA: 405B at 50 requests/s of 8K prompts within 2 s on H100s took 21,426,400 GPUs 0% loaded as TP 8 · PP 2;
+ * with TP 16 tried, 1,408 GPUs serve it 91% loaded.
+ */
+
+/** What a search over some tensor degrees answers, as planAcrossNodes reads it: its best plan. */
+interface Planned {
+  readonly best?: InferenceEstimate;
+}
+
+/** The tensor degrees across nodes tried: two NVLink domains' GPUs, unless the request names its degrees or gives fewer GPUs. */
+export function tensorsAcrossNodes(nvlinkDomainGpus: number, search: { readonly tensor?: readonly number[]; readonly gpus?: number }): number[] {
+  const across = 2 * nvlinkDomainGpus;
+  return search.tensor !== undefined || (search.gpus !== undefined && search.gpus < across) ? [] : [across];
+}
+
+/**
+ * The search again with tensor degrees across nodes beside `tensors` (`plan`), where its best needs fewer GPUs than the idle
+ * fleet's (the plan's own measure: then it is one across nodes, as every plan within them was tried before), with a warning saying
+ * why it spans nodes; undefined where none is tried or it needs no fewer. Its best may still be under LOAD_FLOOR busy, which
+ * planInference then says as it says the idle fleet's.
+ */
+export function planAcrossNodes<P extends Planned>(
+  idle: IdleFleet, tensors: readonly number[], across: readonly number[], nvlinkDomainGpus: number, plan: (tensors: readonly number[]) => P,
+): { readonly plan: P; readonly warning: string } | undefined {
+  if (across.length === 0) return undefined;
+  const wide = plan([...tensors, ...across]);
+  const best = wide.best;
+  if (best?.load === undefined || best.load.gpus >= idle.point.load!.gpus) return undefined;
+  return {
+    plan: wide,
+    warning: `within one NVLink domain (TP ≤ ${nvlinkDomainGpus}) ${idleFleetText(idle)}; tensor parallelism across nodes, which shortens a `
+      + `prompt's prefill where more pipeline stages do not (its all-reduces crossing the network), was tried too: TP ${best.shape.tensor} `
+      + `serves the rate on ${countOf(best.load.replicas, 'replica')} (${countOf(best.load.gpus, 'GPU')}), ${formatLoad(best.load.utilization)} loaded`,
+  };
+}
