@@ -33,6 +33,9 @@ export const SEARCH_ON_GIVEN_NODES: readonly Swap[] = [
   ['if (req.cluster.nodes !== undefined) return { nodes: req.cluster.nodes };', 'return { nodes: req.cluster.nodes! };'],
   ["if (!('gpus' in size)) return nearestCluster(r, req, opts, nodes);", 'return nearestCluster(r, req, opts, nodes);'],
   ['if (cap !== undefined && (req.candidateBudget === undefined || req.candidateBudget >= cap)) {', 'if (false) {'],
+  ['const budget = Math.min(req.candidateBudget ?? Infinity, options.candidateBudget ?? Infinity);', 'const budget = options.candidateBudget ?? Infinity;'],
+  ['const top = result.top.map((p, i) => planJson(r, p.candidate, nodes, i + 1, req.pricePerGpuHour));', 'const top = result.top.map((p, i) => planJson(r, p.candidate, nodes, i + 1));'],
+  ['fewerNodesJson(r, best.estimate.stepTimeSeconds, opts, req.pricePerGpuHour)', 'fewerNodesJson(r, best.estimate.stepTimeSeconds, opts)'],
   ['if (result.budgetExhausted) warnings.push(`the candidate budget ran out after ${result.fullEstimates} full estimates: '
     + 'the ranking covers only the candidates with the best lower bounds`);', ''],
 ];
@@ -86,12 +89,135 @@ export function withoutConstraintFields(source: string): string {
   return `${source.slice(0, start + CONSTRAINTS.length)}${source.slice(end)}`;
 }
 
+/**
+ * Removes `fields` from the object literal opening at the end of `head` in `source` (a schema's fields, so that a request
+ * giving one is refused as giving an unknown key). Throws where the head, or a field of it, is not found.
+ */
+export function withoutFieldsOf(source: string, file: string, head: string, fields: readonly string[]): string {
+  const start = source.indexOf(head);
+  const end = start < 0 ? undefined : closingBracket(source, start + head.length);
+  if (end === undefined) throw new Error(`no "${head} … }" to leave out of ${file}`);
+  const body = source.slice(start + head.length, end + 1);
+  const field = (name: string) => new RegExp(String.raw`(?:^|[{,\n])\s*${name}\s*:`);
+  const missing = fields.find((name) => !field(name).test(body));
+  if (missing !== undefined) throw new Error(`no "${missing}:" to leave out of ${file}`);
+  const stripped = stripProperties(body, fields);
+  if (fields.some((name) => field(name).test(stripped))) throw new Error(`"${fields.join(', ')}" not left out of ${file}`);
+  return `${source.slice(0, start + head.length)}${stripped}${source.slice(end + 1)}`;
+}
+
+/** The head of the protocol's nodesRequestSchema (search/nodes.ts). */
+const NODES_REQUEST = 'export const nodesRequestSchema: Schema<NodesRequest> = object({';
+
+/**
+ * The "how many nodes" request fields the widget never gives (search-requests.ts: nodesRequestFor gives the tokens and
+ * `days`, frontierRequestFor the tokens and `frontier`): no budget, in GPU-hours or money, no price, no uptime.
+ */
+export const UNASKED_NODES_FIELDS = ['gpuHours', 'budget', 'pricePerGpuHour', 'uptime'] as const;
+
+/**
+ * runNodesWith (the protocol's nodes.ts) for what is left once UNASKED_NODES_FIELDS are refused: no price (`price` is
+ * undefined, as it was for the widget's requests, and esbuild folds it: no cost is stated), no uptime to plan at (the
+ * search takes 1 where it is absent, as where it is undefined), and, past the time–cost curve, a deadline alone, which
+ * runDeadlineNodes answers with fewestNodes: 'fewest-nodes' (never viaBudget) and no `smallest` (only a budget alone
+ * states one); the larger batch's hint (no-larger-batch.ts in the bundle) is asked as for a deadline without a budget
+ * before. A request with neither a deadline nor the curve (the widget sends none) is refused in the words a budget was,
+ * at `days`.
+ */
+export const DEADLINE_OR_CURVE: readonly Swap[] = [
+  ['const price = req.pricePerGpuHour;', 'const price = undefined;'],
+  ['uptime: req.uptime,', ''],
+  ['const budget = {\n'
+    + '    ...(req.gpuHours !== undefined && { gpuHourBudget: req.gpuHours }),\n'
+    + '    ...(req.budget !== undefined && { costBudget: req.budget }),\n'
+    + '    ...(price !== undefined && { pricePerGpuHour: price }),\n'
+    + '  };', ''],
+  ['const budgetOnly = req.days === undefined;', ''],
+  ['const budgetSearch = goals.budget;', ''],
+  ["const withBudget = 'gpuHourBudget' in budget || 'costBudget' in budget;", ''],
+  ['const answer = req.days !== undefined && (!withBudget || budgetSearch !== undefined)\n'
+    + '    ? goals.deadline(r.base, req.tokens, { ...budget, deadlineSeconds: days(req.days) }, opts)\n'
+    + '    : budgetSearch?.(r.base, req.tokens, budget, opts);',
+  "if (req.days === undefined) return invalid([{ path: 'days', message: 'not answered here: ask the API' }]);\n"
+    + '  const answer = goals.deadline(r.base, req.tokens, { deadlineSeconds: days(req.days) }, opts);'],
+  ['const deadline = req.days === undefined ? undefined : {', 'const deadline = {'],
+  ['missed: !answer.ok, ...(price !== undefined && { pricePerGpuHour: price }),', 'missed: !answer.ok,'],
+  ["const hinted = deadline && !('gpuHourBudget' in budget || 'costBudget' in budget) ? (answer.ok ? answer : answer.closest) : undefined;",
+    'const hinted = answer.ok ? answer : answer.closest;'],
+  ['const larger = hinted && deadline && (', 'const larger = hinted && ('],
+  ["mode: budgetOnly || ('viaBudget' in answer && answer.viaBudget === true) ? 'fastest-within-budget' : 'fewest-nodes',", "mode: 'fewest-nodes',"],
+  ['...(answer.smallest && { smallest: { ...sizeJson(answer.smallest), withinBudget: meetsGoal(answer.smallest, budget) } }),', ''],
+];
+
+/** The head of runNodesWith's refusal of a budget when its build has no budget search (runDeadlineNodes). */
+const NO_BUDGET_SEARCH = 'if (answer === undefined) {';
+
+/**
+ * The protocol's nodes.ts (withoutNodesModes, build.ts, first) for the widget's requests: UNASKED_NODES_FIELDS refused,
+ * DEADLINE_OR_CURVE, and no refusal of a budget past it (a deadline's answer is always there).
+ */
+export function nodesForDeadlineOrCurve(source: string): string {
+  source = swapped(withoutFieldsOf(source, 'nodes.ts', NODES_REQUEST, UNASKED_NODES_FIELDS), 'nodes.ts', DEADLINE_OR_CURVE);
+  const start = source.indexOf(NO_BUDGET_SEARCH);
+  const end = start < 0 ? undefined : closingBracket(source, start + NO_BUDGET_SEARCH.length);
+  if (end === undefined) throw new Error(`no "${NO_BUDGET_SEARCH} … }" to leave out of nodes.ts`);
+  return `${source.slice(0, start)}${source.slice(end + 1)}`;
+}
+
+/**
+ * The search request fields the widget never gives (searchRequestFor: `cluster.nodes`, never `cluster.gpus`; no price,
+ * no candidateBudget), by the head of the schema they are in (search-schema.ts).
+ */
+export const UNASKED_SEARCH_FIELDS: readonly (readonly [string, readonly string[]])[] = [
+  ['const cluster = object({', ['gpus']],
+  ['export const searchRequestSchema: Schema<SearchRequest> = object({', ['pricePerGpuHour', 'candidateBudget']],
+];
+
+/** search-schema.ts (withoutSearchRules, build.ts, first) without UNASKED_SEARCH_FIELDS. */
+export const searchSchemaOnGivenNodes = (source: string): string =>
+  UNASKED_SEARCH_FIELDS.reduce((s, [head, fields]) => withoutFieldsOf(s, 'search-schema.ts', head, fields), source);
+
+/**
+ * @trainplan/search's search-space.ts with no constraints to narrow the default space by: the widget's searches and "how
+ * many nodes" give none (withoutConstraintFields refuses one), so their `constraints` is `{}`, and each dimension is the
+ * list it was without one, in the same order (a cap not given filtered nothing). With UNCONSTRAINED_SEARCH, 0.2 kB of the
+ * 80 kB gzip budget (79,909 → 79,708 B with the serving work of the day).
+ */
+export const UNCONSTRAINED_SPACE: readonly Swap[] = [
+  ['const maxTensor = Math.min(constraints.maxTensor ?? 2 * domain, constraints.tensorWithinNode ? domain : Infinity);', 'const maxTensor = 2 * domain;'],
+  ['const pipeline = constraints.pipelineSizes ? distinct(constraints.pipelineSizes) : range(1, Math.min(layers, constraints.maxPipeline ?? layers));',
+    'const pipeline = range(1, layers);'],
+  ['const pipelineSlots = constraints.pipelineSlots ? [...new Set(constraints.pipelineSlots)] : PIPELINE_SLOTS;', 'const pipelineSlots = PIPELINE_SLOTS;'],
+  ['const virtualStages = constraints.virtualStageCounts\n'
+    + '    ? distinct(constraints.virtualStageCounts)\n'
+    + '    : megatronVirtualStages(layers, pipeline, pipelineSlots).filter((v) => v <= (constraints.maxVirtualStages ?? Infinity));',
+  'const virtualStages = megatronVirtualStages(layers, pipeline, pipelineSlots);'],
+  ['tensor: constraints.tensorSizes ? distinct(constraints.tensorSizes) : powersOfTwoUpTo(maxTensor),', 'tensor: powersOfTwoUpTo(maxTensor),'],
+  ['context: constraints.contextSizes ? distinct(constraints.contextSizes) : powersOfTwoUpTo(constraints.maxContext ?? defaultMaxContext(base.seqLength)),',
+    'context: powersOfTwoUpTo(defaultMaxContext(base.seqLength)),'],
+  ['microBatchSize: constraints.microBatchSizes ? distinct(constraints.microBatchSizes) : powersOfTwoUpTo(16),', 'microBatchSize: powersOfTwoUpTo(16),'],
+  ['sequenceParallel: constraints.sequenceParallel ?? [false, true],', 'sequenceParallel: [false, true],'],
+  ["recompute: constraints.recompute ?? ['none', 'selective', 'full', 'full-partial'],", "recompute: ['none', 'selective', 'full', 'full-partial'],"],
+  ['sharding: constraints.sharding ?? megatronShardings(base),', 'sharding: megatronShardings(base),'],
+];
+
+/**
+ * @trainplan/search's search.ts with no constraints to cap a space by (UNCONSTRAINED_SPACE says why): the searched space
+ * is the given or default one, and the memory left usable is the default share.
+ */
+export const UNCONSTRAINED_SEARCH: readonly Swap[] = [
+  ['return constrain(options.space ?? defaultSearchSpace(base, constraints), constraints, base.nvlinkDomainGpus);', 'return options.space ?? defaultSearchSpace(base);'],
+  ['const memoryBudget = memoryBudgetBytes(base, constraints.memoryFraction);', 'const memoryBudget = memoryBudgetBytes(base);'],
+];
+
 /** Per source (the end of its path), what the widget's bundle leaves out of it. */
 export const NEVER_MADE: readonly (readonly [RegExp, (source: string) => string])[] = [
   [/[\\/]protocol[\\/]src[\\/]search[\\/]run-search\.ts$/, (s) => swapped(s, 'run-search.ts', SEARCH_ON_GIVEN_NODES)],
   [/[\\/]protocol[\\/]src[\\/]search[\\/]inference-request\.ts$/, inferenceRequestWithoutShapes],
   [/[\\/]protocol[\\/]src[\\/]search[\\/]inference-messages\.ts$/, (s) => swapped(s, 'inference-messages.ts', SOME_SHAPE_TRIED)],
   [/[\\/]protocol[\\/]src[\\/]search[\\/]request-parts\.ts$/, withoutConstraintFields],
+  [/[\\/]search[\\/]src[\\/]search-space\.ts$/, (s) => swapped(s, 'search-space.ts', UNCONSTRAINED_SPACE)],
+  [/[\\/]search[\\/]src[\\/]search\.ts$/, (s) => swapped(s, 'search.ts', UNCONSTRAINED_SEARCH)],
   [/[\\/]search[\\/]src[\\/]inference[\\/]frontier\.ts$/, (s) => swapped(s, 'frontier.ts', DEFAULT_BATCHES)],
   [/[\\/]search[\\/]src[\\/]inference[\\/]inference-plan\.ts$/, (s) => swapped(s, 'inference-plan.ts', ONE_STAGE_SPECULATING)],
 ];
