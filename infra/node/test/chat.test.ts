@@ -166,9 +166,14 @@ describe('the chat bot on Node, stopped by a signal', () => {
     const exited = new Promise<number | null>((resolve) => own.server.on('exit', (code) => resolve(code)));
     own.server.kill('SIGTERM');
     expect(await exited).toBe(0);
-    // Each of the three was edited: with its answer where the worker had finished it, else with the notice.
-    const edits = delivered.filter((d) => d.method === 'PATCH' && d.path.startsWith(new URL(api).pathname) && d.path.endsWith('/messages/@original'));
-    expect(edits).toHaveLength(3);
+    // Each of the three was answered: its message edited with the answer where the worker had finished it, else deleted
+    // and the failure notice sent as an ephemeral follow-up (apps/chatops discord-follow-up.ts), never left unsaid.
+    const ours = delivered.filter((d) => d.path.startsWith(new URL(api).pathname));
+    const originals = ours.filter((d) => d.path.endsWith('/messages/@original'));
+    const edits = originals.filter((d) => d.method === 'PATCH');
+    const deleted = originals.filter((d) => d.method === 'DELETE');
+    expect(edits.length + deleted.length).toBe(3);
+    expect(ours.filter((d) => d.method === 'POST')).toHaveLength(deleted.length);
   }, 60_000);
 });
 
