@@ -70,6 +70,13 @@ export function formatSeconds(s: Seconds, significant = 3): string {
 }
 
 /**
+ * A mean wait for a serving slot: formatSeconds, but "under 1 µs" below a microsecond. On a lightly loaded replica Erlang C's
+ * probability of waiting falls to 1e-50 and below, a figure no server's clock tells from none (QA: the CLI printed "9.90e-32 ns
+ * on average for a slot", where the bot and the widget said "under 1 µs").
+ */
+export const formatWaitSeconds = (s: Seconds): string => (s < 1e-6 ? 'under 1 µs' : formatSeconds(s));
+
+/**
  * A long span, as a time to train reads: days to one decimal, grouped by thousands ("34.2 days",
  * "8,764.4 days"); under a day, where that would read "0.1 days" for anything from 2 to 4 hours, hours
  * ("3.2 hours"), then whole minutes ("12 minutes"), then formatSeconds ("23.7 s").

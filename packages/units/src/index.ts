@@ -7,7 +7,7 @@ export {
   toGiB, toMs, toUs, toDays, toHours, daysToYears, toTFLOPS, toGBps,
 } from './quantities.ts';
 export {
-  formatNumber, formatGrouped, formatBytes, formatBytesDecimal, formatSeconds, formatDuration, formatFlops, formatBandwidth,
+  formatNumber, formatGrouped, formatBytes, formatBytesDecimal, formatSeconds, formatWaitSeconds, formatDuration, formatFlops, formatBandwidth,
   formatCount, formatCountCompact, formatPercent, formatShare, formatPercentChange, countOf, formatAmount, formatLoad,
 } from './format.ts';
 export { formatCountExact, parseBytes, parseCount, parseDecimal, parseTokenLength } from './parse.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatLoad } from '../src/index.ts';
+import { formatLoad, formatSeconds, formatWaitSeconds } from '../src/index.ts';
 
 describe('formatLoad: a share of capacity in use', () => {
   it('whole where that reads below 100%', () => {
@@ -19,5 +19,18 @@ describe('formatLoad: a share of capacity in use', () => {
   it('at or over capacity, whole', () => {
     expect(formatLoad(1)).toBe('100%');
     expect(formatLoad(1.2)).toBe('120%');
+  });
+});
+
+describe('formatWaitSeconds: a mean wait for a slot', () => {
+  it('reads "under 1 µs" below a microsecond, where Erlang C gives 1e-50 s and below', () => {
+    expect(formatWaitSeconds(9.9e-32)).toBe('under 1 µs');
+    expect(formatWaitSeconds(0)).toBe('under 1 µs');
+    expect(formatWaitSeconds(0.999e-6)).toBe('under 1 µs');
+  });
+
+  it('is formatSeconds from a microsecond up', () => {
+    expect(formatWaitSeconds(1e-6)).toBe(formatSeconds(1e-6));
+    expect(formatWaitSeconds(0.012)).toBe('12.0 ms');
   });
 });

@@ -2,7 +2,7 @@ import {
   inferenceBoundsText, inferenceFailureText, inferenceRequestJsonSchema, retryInference, runInferenceWithRemedy, type IdleFleetJson,
   type InferencePointJson, type InferenceResponseJson,
 } from '@trainplan/protocol';
-import { formatBytes, formatGrouped, formatLoad, formatPercent, formatSeconds } from '@trainplan/units';
+import { formatBytes, formatGrouped, formatLoad, formatPercent, formatSeconds, formatWaitSeconds } from '@trainplan/units';
 import type { Command } from '../command.ts';
 import { printError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -246,7 +246,7 @@ function loadText(p: InferencePointJson): string[] {
   const load = p.load;
   if (load === undefined) return [];
   return [`${rate(load.requestsPerSecond)} requests/s take ${plural(load.replicas, 'replica', 'replicas')} (${plural(load.gpus, 'GPU', 'GPUs')}), `
-    + `${formatLoad(load.utilization)} loaded: ${formatSeconds(load.queueSeconds)} on average for a slot, the first token in ${formatSeconds(load.firstTokenSeconds)}`
+    + `${formatLoad(load.utilization)} loaded: ${formatWaitSeconds(load.queueSeconds)} on average for a slot, the first token in ${formatSeconds(load.firstTokenSeconds)}`
     + `${p.cost?.perHour === undefined ? '' : `; their GPUs cost ${rate(p.cost.perHour)} an hour`}`, ...lightLoadText(p)];
 }
 

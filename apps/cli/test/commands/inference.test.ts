@@ -364,6 +364,16 @@ describe('trainplan inference', () => {
       expect((await cli([...args, '--rate', '0'])).err).toContain('--rate: expected a number > 0, got 0');
     });
 
+    it('--rate on a lightly loaded replica: a wait Erlang C puts below a microsecond reads "under 1 µs", as the bot says it', async () => {
+      const args = ['inference', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--prompt', '2k', '--output', '512', '--batching', 'continuous', '--rate', '0.5'];
+      const { code, out } = await cli(args);
+      expect(code).toBe(0);
+      const a = JSON.parse((await cli([...args, '--json'])).out);
+      expect(a.best.load.queueSeconds).toBeLessThan(1e-6);
+      expect(out).toMatch(/loaded: under 1 µs on average for a slot, /);
+      expect(out).not.toMatch(/e-\d+ ns/);
+    });
+
     it('--rate on too few GPUs exits 1, naming the replicas the rate needs', async () => {
       const { code, out } = await cli([...LLAMA, '--batching', 'continuous', '--rate', '100', '--gpus', '16']);
       expect(code).toBe(1);

@@ -1,5 +1,5 @@
 import { inferenceBoundsText, type InferencePointJson, type InferenceRequest, type InferenceResponseJson } from '@trainplan/protocol';
-import { countOf, formatBytes, formatGrouped, formatPercent, formatSeconds, us } from '@trainplan/units';
+import { countOf, formatBytes, formatGrouped, formatPercent, formatSeconds, formatWaitSeconds } from '@trainplan/units';
 import type { MemoryParts } from '../charts/memory-bar.ts';
 import { sentence } from '../element/results.ts';
 import { servingRemedies, type RemedyRequest } from './serving-remedies.ts';
@@ -48,12 +48,8 @@ const rate = (x: number): string => formatGrouped(x, 3);
 const whole = (n: number): string => formatGrouped(n);
 const stat = (name: string, value: string, label: string): Stat => ({ name, value, label });
 
-/**
- * Below this the mean wait for a slot is no figure: a lightly loaded replica's wait falls to 1e-50 s and below
- * (formatted, "0.000000 ns"), which no server's clock tells from none (as the chat bot says it, packages/ask).
- */
-const NEGLIGIBLE_WAIT = us(1);
-const waitText = (seconds: number): string => (seconds < NEGLIGIBLE_WAIT ? 'under 1 µs' : formatSeconds(seconds));
+/** The mean wait for a slot, "under 1 µs" below a microsecond, as the chat bot and the CLI say it (@trainplan/units formatWaitSeconds). */
+const waitText = formatWaitSeconds;
 
 /**
  * What a request rate takes of a point (the protocol's load): its replicas' GPUs (replicas × TP × PP), beside

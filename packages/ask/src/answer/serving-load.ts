@@ -1,5 +1,5 @@
 import type { InferencePointJson } from '@trainplan/protocol';
-import { countOf, formatPercent, formatSeconds, us } from '@trainplan/units';
+import { countOf, formatPercent, formatSeconds, formatWaitSeconds } from '@trainplan/units';
 import type { AnswerFigure } from './answer-types.ts';
 import { gpusOfNamed, namedStanding, rateVerb, replicasAtText, requestsPerSecondText, shapeText } from './serving-text.ts';
 
@@ -15,12 +15,8 @@ export type LoadedPoint = InferencePointJson & { load: ServingLoad };
 
 export const isLoaded = (x: InferencePointJson): x is LoadedPoint => x.load !== undefined;
 
-/**
- * A wait below a microsecond reads "under 1 µs": on a lightly loaded replica Erlang C's probability of
- * waiting falls to 1e-50 and below, a figure no server's clock tells from none.
- */
-const NEGLIGIBLE_WAIT = us(1);
-const waitText = (seconds: number): string => (seconds < NEGLIGIBLE_WAIT ? 'under 1 µs' : formatSeconds(seconds));
+/** A wait below a microsecond reads "under 1 µs" (@trainplan/units formatWaitSeconds). */
+const waitText = formatWaitSeconds;
 
 const rateText = (load: ServingLoad): string => requestsPerSecondText(load.requestsPerSecond);
 
