@@ -15,7 +15,7 @@
 import { billion, million, thousand, trillion } from '@trainplan/units';
 import { array, map, union } from './schema/compose.ts';
 import { defaultLimits } from './schema/context.ts';
-import { defaultedLater, object, optional, withDefault } from './schema/object.ts';
+import { object, optional, withDefault } from './schema/object.ts';
 import { boolean, enumOf, integer, number, string } from './schema/scalars.ts';
 import type { JsonSchema, Schema } from './schema/types.ts';
 import { jsonSchemaDocument, validate } from './schema/validate.ts';
@@ -100,11 +100,15 @@ const cluster = object({
   jsonSchema: { oneOf: [{ required: ['nodes'] }, { required: ['gpus'] }] },
 });
 
-/** Precision and attention kernel: left open by validation, their defaults follow the GPU (resolve.ts). */
-export const precisionSchema = defaultedLater(enumOf(['fp16', 'bf16', 'fp8'], {
+/**
+ * Precision and attention kernel: left open by validation, their defaults follow the GPU (resolve.ts), so their JSON Schema
+ * states no `default` keyword, whose one value a tool filling defaults in would send (QA: `"default": "bf16"` sent on a V100,
+ * which has no BF16, is refused, where leaving the field out plans FP16); the descriptions say the rule.
+ */
+export const precisionSchema = optional(enumOf(['fp16', 'bf16', 'fp8'], {
   description: 'Arithmetic precision of the matrix multiplies; default: bf16, or fp16 on a GPU without BF16 (V100).',
 }));
-export const attentionKernelSchema = defaultedLater(enumOf(['flash', 'unfused'], {
+export const attentionKernelSchema = optional(enumOf(['flash', 'unfused'], {
   description: "Extension: fused flash attention, or Megatron 2021–22's unfused softmax attention; default: flash, or unfused "
     + 'on a GPU that cannot run FlashAttention (V100).',
 }));

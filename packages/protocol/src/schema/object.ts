@@ -103,16 +103,6 @@ export function optional<T>(schema: Schema<T>): Schema<T> & { readonly presence:
 }
 
 /**
- * A field that may be absent and whose default depends on other fields (precision on the GPU), so the
- * caller applies it after validation. Its JSON Schema states no `default` keyword, whose one value a tool
- * that fills defaults in from the schema would send (QA: `"default": "bf16"` sent on a V100, which has no
- * BF16, is refused, where leaving the field out plans FP16); the description says the rule instead.
- */
-export function defaultedLater<T>(schema: Schema<T>): Schema<T> & { readonly presence: 'optional' } {
-  return optional(schema);
-}
-
-/**
  * A field that may be absent, in which case `value` is validated in its place (so a default object
  * such as `{}` gets its own defaults filled, and every answer gets a fresh copy).
  * Throws when the default itself is invalid: that is a mistake in our schema, not in the input.

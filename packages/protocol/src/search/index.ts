@@ -22,7 +22,7 @@ export type { IdleFleetJson, InferencePointJson, InferenceRemedyJson, InferenceR
 export { inferenceBoundsText, widestShape, INTERACTIVE_TTFT_SECONDS, INTERACTIVE_TOKEN_SECONDS } from './inference-messages.ts';
 export { runInference } from './inference.ts';
 export { fewestServingGpus, inferenceFailureText, inferenceRemedy, runInferenceWithRemedy, type FewestServing } from './inference-remedy.ts';
-export { ceilFigures } from './inference-remedy-words.ts';
+export { ceilFigures } from './ceil-figures.ts';
 export { retryInference, type Retry } from './inference-retry.ts';
 export { inferenceRemedyText } from './inference-remedy-terms.ts';
 export { toMegatronArgs, toNemoYaml } from './export-config.ts';

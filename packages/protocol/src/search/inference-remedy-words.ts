@@ -7,8 +7,6 @@ import { gpusOf, OTHER_COUNTS, type Holding } from './fewest-gpus.ts';
 
 /** The words the inference remedies share: bounds rounded up, fields named as slots, counts, shapes and replicas. */
 
-// Where ceilFigures was defined before the idle-fleet answer (inference-idle-fleet.ts) shared it: importers of this file keep it.
-export { ceilFigures } from './ceil-figures.ts';
 
 // The fields a remedy names, as slots its surface writes (inference-remedy-terms.ts); a bound loosened is rounded up to
 // three figures in the field's unit, seconds, which a flag in ms shows as the same figures.

@@ -3,8 +3,6 @@ import { runInference } from './inference.ts';
 import { inferenceRemedyText, remedyJson, type Slots } from './inference-remedy-terms.ts';
 import type { InferencePointJson, InferenceRemedyJson, InferenceResponseJson } from './inference-json.ts';
 import { field, retryInference, type Retry, type Served } from './inference-retry.ts';
-// Where the Retry the remedies take was defined before fewest-gpus.ts shared it: importers of this file keep it.
-export { retryInference } from './inference-retry.ts';
 import { fewestGpus, type FewestGpus } from './fewest-gpus.ts';
 import { memoryFix, memoryRemedy, outOfMemory } from './inference-memory-remedy.ts';
 import { idleFleetRemedy } from './inference-idle-fleet-remedy.ts';

@@ -2,7 +2,7 @@
 import type { InferenceBatching } from '@trainplan/search';
 import { million } from '@trainplan/units';
 import { array } from '../schema/compose.ts';
-import { defaultedLater, object, optional, withDefault } from '../schema/object.ts';
+import { object, optional, withDefault } from '../schema/object.ts';
 import { enumOf, integer, number } from '../schema/scalars.ts';
 import type { Schema } from '../schema/types.ts';
 import { jsonSchemaDocument } from '../schema/validate.ts';
@@ -47,7 +47,7 @@ const sizes = (description: string) => optional(array(integer({ min: 1, max: 102
 export const inferenceRequestSchema: Schema<InferenceRequest> = object({
   model: modelSchema,
   cluster: object(searchClusterFields, { expected: 'a cluster object', description: 'The node type serving one replica.' }),
-  precision: defaultedLater(enumOf(['fp16', 'bf16', 'fp8'], {
+  precision: optional(enumOf(['fp16', 'bf16', 'fp8'], {
     description: 'Weights and KV cache precision; default: bf16, or fp16 on a GPU without BF16 (V100).',
   })),
   promptTokens: integer({ min: 1, max: million(10), description: 'Prompt length, in tokens.' }),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { inferenceFailureText, retryInference } from '../../src/search/inference-remedy.ts';
-import { ceilFigures } from '../../src/search/inference-remedy-words.ts';
+import { inferenceFailureText } from '../../src/search/inference-remedy.ts';
+import { retryInference } from '../../src/search/inference-retry.ts';
+import { ceilFigures } from '../../src/search/ceil-figures.ts';
 import { inferenceRemedyText, remedyJson, slot, type Slots } from '../../src/search/inference-remedy-terms.ts';
 import { runInference } from '../../src/search/inference.ts';
 import type { InferenceResponseJson } from '../../src/search/inference-json.ts';
