@@ -60,6 +60,8 @@ export {
 // The defaults a scenario takes from its GPU (resolve.ts), for callers that state them (the chat answers).
 export { defaultPrecision, runsFlashAttention } from '@trainplan/planner';
 export { checkedText, daysText, defaultMaxContext, nodesText } from '@trainplan/search';
+// The time–cost curve's sizes, for the chat bot's ladder of them (packages/ask cluster-ladder.ts).
+export { FRONTIER_OCTAVE_STEPS, FRONTIER_SCAN_WINDOW, MAX_NODES } from '@trainplan/search';
 // Where a JSON text breaks, for the CLI's --input and the API's request bodies.
 export { describeJsonError } from './json-error.ts';
 export { editDistance, nearest, nearestAll } from './nearest.ts';

@@ -1,3 +1,5 @@
+import { FRONTIER_OCTAVE_STEPS, FRONTIER_SCAN_WINDOW, MAX_NODES } from '@trainplan/protocol';
+
 /**
  * The cheap end of the time–cost curve, searched on a ladder of cluster sizes instead of the whole curve: the sizes at or
  * above a floor (the fewest nodes that spend a budget within a year, tokens-bought.ts) where a plan trains for the fewest
@@ -42,10 +44,10 @@ export interface LadderSearch<P extends LadderPoint> {
 }
 
 /** The largest size searched: @trainplan/search's MAX_NODES, the curve's own largest. */
-export const LADDER_MAX_NODES = 8192;
+export const LADDER_MAX_NODES = MAX_NODES;
 
 /** Sizes below this are all on the ladder: the curve's octave steps are whole nodes from 1 up to 16 (2^k × (8 + i) / 8). */
-const OCTAVE_STEPS = 8;
+const OCTAVE_STEPS = FRONTIER_OCTAVE_STEPS;
 
 /**
  * The ladder climbs while a size is within this many times the cheapest found's nodes: one doubling past it. Past the
@@ -62,7 +64,7 @@ const CLIMB_PAST_CHEAPEST = 2;
  * none of its shapes, and searching it costs the most of any (no plan found prunes nothing, and the planner then looks
  * for the nearest size that runs: 0.1–0.25 s each for a 546B on 850 nodes of H100, where a size that runs takes 5–15 ms).
  */
-export const LADDER_WINDOW = 16;
+export const LADDER_WINDOW = FRONTIER_SCAN_WINDOW;
 
 /**
  * The cheapest sizes whose plans' replicas are tried at other multiples (replicaUnit), each with its neighbour shapes:
