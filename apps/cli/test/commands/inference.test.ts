@@ -126,6 +126,22 @@ describe('trainplan inference', () => {
       expect((await cli([...args, '--gpus', '9'])).code).toBe(1);
     });
 
+    it('QA: a rate the GPUs given carry at no bound the closest plan needs (405B, 8K prompts, 50 requests/s on 64 H100s): GPUs that serve and the rate the 64 do, not a looser bound', async () => {
+      const args = ['inference', '--model', 'llama3.1-405b', '--gpu', 'h100-sxm', '--prompt', '8k', '--output', '512', '--batching', 'continuous', '--max-ttft-s', '5'];
+      const { code, err } = await cli([...args, '--rate', '50', '--gpus', '64']);
+      expect(code).toBe(1);
+      // Was "give what the closest plan needs (--max-ttft-s 6.47)", which fails too: with a rate the bound counts the wait for a
+      // slot. By hand: 50 × 405B × 2 FLOP × 8.7K tokens ≈ 3.5e17 FLOP/s, some 11 times 64 H100s' 3.2e16 at half of 989 TFLOP/s.
+      const tail = err.slice(err.lastIndexOf('; to '));
+      expect(tail).not.toContain('--max-ttft-s');
+      expect(tail).toMatch(/to get a plan, give --gpus \d+, which serve within the bounds as they are: \d+ replicas of TP \d+ · PP \d+ \(\d+ GPUs\) meet them; the 64 GPUs given serve at most [\d.]+ requests\/s within them \(--rate [\d.]+\); or try /);
+      expect((await cli([...args, '--rate', '50', '--gpus', remedy(err, '--gpus')])).code).toBe(0);
+      const rate = Number(remedy(err, '--rate'));
+      expect(rate).toBeLessThan(50 / 5);
+      expect((await cli([...args, '--rate', String(rate), '--gpus', '64'])).code).toBe(0);
+      expect((await cli([...args, '--rate', String(rate * 1.05), '--gpus', '64'])).code).toBe(1);
+    });
+
     it('FP8 is offered only on a GPU that runs it (not on an A100, whose FP8 request is refused)', async () => {
       const a100 = await cli(['inference', '--model', 'llama3-70b', '--gpu', 'a100-80gb', '--prompt', '2048', '--output', '512', '--max-token-ms', '5']);
       expect(a100.code).toBe(1);

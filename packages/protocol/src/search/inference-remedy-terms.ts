@@ -29,6 +29,7 @@ const FLAGS: Readonly<Record<string, { readonly flag: string; readonly perFieldU
   maxDecodeSecondsPerToken: { flag: '--max-token-ms', perFieldUnit: 1000 },
   maxPrefillSeconds: { flag: '--max-ttft-s' },
   gpus: { flag: '--gpus' },
+  requestsPerSecond: { flag: '--rate' },
   precision: { flag: '--precision' },
   speculative: { flag: '--draft-model' },
   'cluster.gpu': { flag: '--gpu' },

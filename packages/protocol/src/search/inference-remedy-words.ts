@@ -8,24 +8,28 @@ import { gpusOf, OTHER_COUNTS, type Holding } from './fewest-gpus.ts';
 /** The words the inference remedies share: bounds rounded up, fields named as slots, counts, shapes and replicas. */
 
 
-// The fields a remedy names, as slots its surface writes (inference-remedy-terms.ts); a bound loosened is rounded up to
-// three figures in the field's unit, seconds, which a flag in ms shows as the same figures.
-export const tokenBound = (s: Slots, seconds: number): string => slot(s, { field: 'maxDecodeSecondsPerToken', value: ceilFigures(seconds) });
-export const firstTokenBound = (s: Slots, seconds: number): string => slot(s, { field: 'maxPrefillSeconds', value: ceilFigures(seconds) });
+// The fields a remedy names, as slots its surface writes (inference-remedy-terms.ts).
 export const gpusField = (s: Slots, gpus: number): string => slot(s, { field: 'gpus', value: gpus });
 export const name = (s: Slots, field: string, value?: string): string => slot(s, { field, ...(value !== undefined && { value }) });
 
-/** The bounds (and, with a rate, the GPUs) loosened to what `closest` needs, which it then meets. */
-export function loosened(closest: InferencePointJson, request: Record<string, unknown>, t: Slots): string[] {
+/**
+ * The bounds (and, with a rate, the GPUs) loosened to what `closest` needs, by field: its time per token and to the first
+ * token rounded up to three figures in seconds (ceilFigures; a flag in ms shows the same figures), and the GPUs its load takes, each where it misses the request's.
+ */
+export function loosenedFields(closest: InferencePointJson, request: Record<string, unknown>): Record<string, number> {
   const maxToken = field(request, 'maxDecodeSecondsPerToken');
   const maxFirst = field(request, 'maxPrefillSeconds');
   const gpus = field(request, 'gpus');
-  return [
-    ...(maxToken !== undefined && closest.decodeStepSeconds > maxToken ? [tokenBound(t, closest.decodeStepSeconds)] : []),
-    ...(maxFirst !== undefined && closest.prefillSeconds > maxFirst ? [firstTokenBound(t, closest.prefillSeconds)] : []),
-    ...(gpus !== undefined && closest.load !== undefined && closest.load.gpus > gpus ? [gpusField(t, closest.load.gpus)] : []),
-  ];
+  return {
+    ...(maxToken !== undefined && closest.decodeStepSeconds > maxToken && { maxDecodeSecondsPerToken: ceilFigures(closest.decodeStepSeconds) }),
+    ...(maxFirst !== undefined && closest.prefillSeconds > maxFirst && { maxPrefillSeconds: ceilFigures(closest.prefillSeconds) }),
+    ...(gpus !== undefined && closest.load !== undefined && closest.load.gpus > gpus && { gpus: closest.load.gpus }),
+  };
 }
+
+/** loosenedFields as slots in a remedy's words. */
+export const loosened = (closest: InferencePointJson, request: Record<string, unknown>, t: Slots): string[] =>
+  Object.entries(loosenedFields(closest, request)).map(([f, value]) => slot(t, { field: f, value }));
 
 export const joinOr = (items: readonly string[]): string =>
   (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)!}`);

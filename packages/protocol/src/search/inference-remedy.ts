@@ -6,7 +6,8 @@ import { field, retryInference, type Retry, type Served } from './inference-retr
 import { fewestGpus, type FewestGpus } from './fewest-gpus.ts';
 import { memoryFix, memoryRemedy, outOfMemory } from './inference-memory-remedy.ts';
 import { idleFleetRemedy } from './inference-idle-fleet-remedy.ts';
-import { gpusField, joinOr, loosened, name, replicasText } from './inference-remedy-words.ts';
+import { gpusField, joinOr, loosened, loosenedFields, name, replicasText } from './inference-remedy-words.ts';
+import { rateRemedy } from './inference-rate-remedy.ts';
 
 /** How a remedy names a request field: by its flag (in the flag's unit) for a request built from flags, else by its JSON path. */
 interface Terms {
@@ -24,9 +25,12 @@ const fp8Works = (request: Record<string, unknown>, retry: Retry): Served | unde
  * requests/s within 50 ms a token was told 80 GPUs, 10 replicas of TP 8 · PP 1, where 72 serve as 3 of TP 8 · PP 3).
  */
 function gpusWithinBounds(request: Record<string, unknown>, retry: Retry): { gpus: number; best: InferencePointJson } | undefined {
-  if (field(request, 'requestsPerSecond') === undefined || field(request, 'gpus') === undefined) return undefined;
-  return fewestGpus(request, retry)?.serves;
+  return rateOnGpus(request) ? fewestGpus(request, retry)?.serves : undefined;
 }
+
+/** The request gives a rate and the GPUs to serve it on. */
+const rateOnGpus = (request: Record<string, unknown>): boolean =>
+  field(request, 'requestsPerSecond') !== undefined && field(request, 'gpus') !== undefined;
 
 /**
  * What would give a plan when the latency bounds (or, with a rate, the GPUs) rule every plan out:
@@ -50,6 +54,11 @@ function boundsRemedy(closest: InferencePointJson, request: Record<string, unkno
     const { gpus, best } = more;
     return `to get a plan, give ${gpusField(t, gpus)}, the fewest that serve within the bounds as they are: ${replicasText(best)} `
       + `${(best.replicas ?? 1) > 1 ? 'meet' : 'meets'} them, a token every ${formatSeconds(best.decodeStepSeconds)}; or try ${joinOr(faster)}`;
+  }
+  // With a rate on the GPUs given, the bounds the closest plan needs are asked again: the wait for a slot, which its time to
+  // first token leaves out, may need more GPUs than are given at any bound (inference-rate-remedy.ts).
+  if (loosen.length > 0 && rateOnGpus(request) && retry({ set: loosenedFields(closest, request) })?.best === undefined) {
+    return rateRemedy(request, fewestGpus(request, retry), joinOr(faster), t, retry);
   }
   const closestNeeds = loosen.length === 0 ? '' : `give what the closest plan needs (${loosen.join(', ')}), or `;
   return `to get a plan, ${closestNeeds}try ${joinOr(faster)}`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { inferenceFailureText } from '../../src/search/inference-remedy.ts';
 import { retryInference } from '../../src/search/inference-retry.ts';
-import { ceilFigures } from '../../src/search/ceil-figures.ts';
+import { ceilFigures, floorFigures } from '../../src/search/ceil-figures.ts';
 import { inferenceRemedyText, remedyJson, slot, type Slots } from '../../src/search/inference-remedy-terms.ts';
 import { runInference } from '../../src/search/inference.ts';
 import type { InferenceResponseJson } from '../../src/search/inference-json.ts';
@@ -29,6 +29,20 @@ describe('ceilFigures', () => {
       const x = i * 0.0137;
       expect(ceilFigures(x)).toBeGreaterThanOrEqual(x);
       expect(ceilFigures(x) / x).toBeLessThan(1.01);
+    }
+  });
+});
+
+describe('floorFigures', () => {
+  it.each([[12.38, 12.3], [0.0001497, 0.000149], [3.4299, 3.42], [1000.9, 1000], [5, 5]])('rounds %d down to three significant figures: %d', (x, down) => {
+    expect(floorFigures(x)).toBe(down);
+  });
+
+  it('is never above its argument, so a rate served at x is written as one served too', () => {
+    for (let i = 1; i < 2000; i++) {
+      const x = i * 0.0137;
+      expect(floorFigures(x)).toBeLessThanOrEqual(x);
+      expect(x / floorFigures(x)).toBeLessThan(1.01);
     }
   });
 });
