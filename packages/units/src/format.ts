@@ -135,10 +135,12 @@ export function formatLoad(utilization: Ratio): string {
 
 /**
  * A change as a signed percentage: one decimal under 10% ("+0.5%", "−4.2%"), whole from 10% ("+31%").
- * Decided on the rounded figure, so 9.96% reads "+10%", not "+10.0%".
+ * Decided on the rounded figure, so 9.96% reads "+10%", not "+10.0%". A change that is not zero but rounds to it reads
+ * "+<0.1%" (QA: "CP 2: +0.0% step time … (+42.2 ms per step)" read as a tie beside a time that is not one).
  */
 export function formatPercentChange(r: Ratio): string {
   const tenth = formatPercent(Math.abs(r), 1);
+  if (r !== 0 && parseFloat(tenth) === 0) return `${r > 0 ? '+' : '−'}<0.1%`;
   return `${r >= 0 ? '+' : '−'}${parseFloat(tenth) < 10 ? tenth : formatPercent(Math.abs(r), 0)}`;
 }
 

@@ -107,7 +107,7 @@ describe('parsing', () => {
 });
 
 describe('formatPercentChange', () => {
-  it.each([[0.005, '+0.5%'], [-0.042, '−4.2%'], [0.0996, '+10%'], [0.31, '+31%'], [0, '+0.0%'], [3.66, '+366%']])('%d reads %s (one decimal under 10%, decided on the rounded figure)', (r, text) => {
+  it.each([[0.005, '+0.5%'], [-0.042, '−4.2%'], [0.0996, '+10%'], [0.31, '+31%'], [0, '+0.0%'], [3.66, '+366%'], [0.0003, '+<0.1%'], [-0.0004, '−<0.1%'], [0.0005, '+0.1%']])('%d reads %s (one decimal under 10%, decided on the rounded figure)', (r, text) => {
     expect(formatPercentChange(r)).toBe(text);
   });
 });
