@@ -1,5 +1,5 @@
 import type { Bytes } from '@trainplan/units';
-import { candidateAlgBandwidthGBps, candidateLatencyUs, type NcclCandidate } from './nccl-candidate.ts';
+import { byNodes, candidateAlgBandwidthGBps, candidateLatencyUs, ringSteps, type NcclCandidate } from './nccl-candidate.ts';
 import { NCCL_RUNTIME_TABLES } from './nccl-runtime-tables.ts';
 import { NCCL_TABLES } from './nccl-tables.ts';
 import { ncclCandidatesFor } from './nccl-candidates.ts';
@@ -22,6 +22,8 @@ import { nvlsAllReducePipelineUs } from './nccl-nvls-pipeline.ts';
  *    for mid-size messages (`nvlsAllReducePipelineUs`).
  *  - NVLSTree all-reduce runs the same loops through four stages, two over NVLink and two over
  *    the tree (`nvlsTreeAllReducePipelineUs`): it cannot beat the one-node NVLS pipeline it contains.
+ *    The tree stages run at what the heads' NICs carry, not at the tuner's NVLink term, which the
+ *    multi-node NVLS graph holds at the NIC speed (`nvlsTreeNetworkAlgGBps`).
  *  - NVLS all-reduce across nodes (SHARP, CollNet opted in) sends each byte through a NIC once each way, where the
  *    tuner charges the NICs as a ring's (`nvlsAcrossNodesTimeUs`); CollNetDirect's scatter to the heads and broadcast
  *    back cannot move faster than NVLink carries them (`collnetDirectTimeUs`).
@@ -40,8 +42,9 @@ export function ncclRuntimeTimeUs(
   if (c.algorithm === 'nvls' && topology.placement.nodes > 1) return nvlsAcrossNodesTimeUs(topology, bytes, latencyUs, ncclCandidatesFor);
   if (c.algorithm === 'collnet-direct') return collnetDirectTimeUs(topology, bytes, latencyUs, algBandwidthGBps);
   if (c.algorithm === 'nvls-tree' && topology.nvls && NCCL_RUNTIME_TABLES.nvlsChannels.value[topology.fabric.generation] > 0) {
-    // The uncorrected rate: the tree correction is the tuner's stand-in for the mid-size fill this pipeline costs.
-    return nvlsTreeAllReducePipelineUs(topology, bytes, c.algBandwidthGBps, latencyUs);
+    // Not the tuner's rate: its tree correction stands in for the mid-size fill this pipeline costs, and its NVLink
+    // term for the NVLink stages this pipeline costs at the one-node rate (nvlsTreeNetworkAlgGBps).
+    return nvlsTreeAllReducePipelineUs(topology, bytes, latencyUs);
   }
   if (c.algorithm === 'ring' || c.algorithm === 'tree') {
     const graph = c.algorithm === 'ring' ? topology.ring : topology.tree;
@@ -100,36 +103,61 @@ export function nvlsTreeChunkBytes(bytes: Bytes, concurrentOps: number, nodes: n
 
 /**
  * Multi-node NVLSTree all-reduce as NCCL runs it (src/device/all_reduce.h): the loops of the one-node NVLS pipeline
- * (nvlsAllReducePipelineUs) through four stages instead of three — scatter into the switch, reduce and send up the
- * tree, receive down the tree and multicast, gather — with the tree's hops in the tuner's latency
- * (base + intra + 2·log2(nodes)·inter). Each stage works a loop at its own rate: the two tree stages at the rate `bn`
- * that makes the asymptote the tuner's uncorrected NVLSTree bandwidth, scatter and gather over NVLink at the one-node
- * NVLS rate `bi` (its asymptote for this node's ranks, as nvlsAllReducePipelineUs sets it) but never slower than `bn`:
- * the tuner's NVLSTree bandwidth is already the min of its NVLink and network terms (collectives-reference §1,
- * `bw = min(bwIntra·…, bwInter·…, perChMaxNVLSTree)`), so an NVLink stage slower than `bn` would pull the asymptote
- * under the tuner's figure, which has counted NVLink already. The network stages are thus the slowest by construction:
- * the first loop passes every stage, later ones follow at `bn`'s pace:
- *   t = latency + 2·(o + m/max(bi, bn)) + 2·(o + m/bn) + (max(1, S/L) − 1) · (o + m/bn),  m = min(S, L).
+ * (nvlsAllReducePipelineUs) through four stages instead of three. The stages are scatter into the switch, reduce and send
+ * up the tree, receive down the tree and multicast, and gather. The tree's hops are in the tuner's latency
+ * (base + intra + 2·log2(nodes)·inter). Each stage works a loop at its own rate. Scatter and gather run over NVLink at
+ * the one-node NVLS rate `bi` (its asymptote for this node's ranks, as nvlsAllReducePipelineUs sets it). The two tree
+ * stages run at the network's rate `bn` (nvlsTreeNetworkAlgGBps). The first loop passes every stage; later ones follow
+ * the slowest stage:
+ *   t = latency + 2·(o + m/bi) + 2·(o + m/bn) + (max(1, S/L) − 1) · (o + m/min(bi, bn)),  m = min(S, L).
  * Costing all four stages at the slowest rate (as before 2026-11-28) charged a one-loop message four passes of the
  * network: 2.5× ring's time at 16 MiB on two B200 nodes.
  */
-function nvlsTreeAllReducePipelineUs(topology: NcclTopology, bytes: Bytes, algBandwidthGBps: number, latencyUs: number): number {
+function nvlsTreeAllReducePipelineUs(topology: NcclTopology, bytes: Bytes, latencyUs: number): number {
   const R = NCCL_RUNTIME_TABLES;
   const nHeads = topology.nvls?.nChannels ?? 1;
   const concurrentOps = R.nvlsChannels.value[topology.fabric.generation] * nHeads;
   const loopOverheadUs = NCCL_TABLES.hwLatencyUs.value.nvlink.ring.Simple;
   const { nodes } = topology.placement;
   const maxLoopBytes = concurrentOps * nvlsTreeChunkBytes(Number.POSITIVE_INFINITY, concurrentOps, nodes);
-  const netUsPerByte = Math.max(1 / (1000 * algBandwidthGBps) - loopOverheadUs / maxLoopBytes, 0);
-  // max(bi, bn) as µs per byte: NVLink stages no slower than the network's (see above).
-  const intraUsPerByte = Math.min(oneNodeNvlsUsPerByte(topology), netUsPerByte);
+  const netUsPerByte = Math.max(1 / (1000 * nvlsTreeNetworkAlgGBps(topology)) - loopOverheadUs / maxLoopBytes, 0);
+  const intraUsPerByte = oneNodeNvlsUsPerByte(topology);
   const loopBytes = concurrentOps * nvlsTreeChunkBytes(bytes, concurrentOps, nodes);
   const loops = Math.max(1, bytes / loopBytes);
   const moved = Math.min(bytes, loopBytes);
   const intraStageUs = loopOverheadUs + moved * intraUsPerByte;
   const netStageUs = loopOverheadUs + moved * netUsPerByte;
   const treeStages = R.nvlsTreeAllReducePipelineStages.value - 2;
-  return latencyUs + 2 * intraStageUs + treeStages * netStageUs + (loops - 1) * netStageUs;
+  return latencyUs + 2 * intraStageUs + treeStages * netStageUs + (loops - 1) * Math.max(intraStageUs, netStageUs);
+}
+
+/**
+ * The algorithm bandwidth (GB/s) of NVLSTree's two tree stages. It is the tuner's NVLSTree bandwidth (src/tuning/nvls.cc,
+ * collectives-reference §1) without its NVLink term, which the NVLink stages cost at the one-node rate, and with the
+ * network term as the NICs carry it:
+ *   min(nCh·bwInter / shares, perChMaxNVLSTree·nCh·nRanks/nSteps),
+ * with `shares` from nvlsTreeNicSharesPerChannel (1 on two nodes, 2 beyond). The cap is NVIDIA's per-channel figure,
+ * converted as the tuner converts it.
+ *
+ * The NVLink term is left out because the NVLS graph NCCL searches across nodes (src/graph/search.cc ncclTopoCompute,
+ * NCCL_TOPO_PATTERN_NVLS with NICs) sets bwIntra = bwInter at a speed that fits the head's NIC in pass 1. Pass 2 raises
+ * bwInter, and tries a higher bwIntra only beside a bwInter the NIC has already refused, so that search fails too. So
+ * bwIntra never passes the NIC speed, whatever NVLink could carry. On Hopper NVLink binds first
+ * (9 × 40 ≤ 371), so nothing changes. On Blackwell the node's own NVLS graph gets 80 while the 2-node graph keeps 48,
+ * and the tuner's NVLink term (48·0.74·7/8·2·8 = 497 bus GB/s) caps two DGX B200 nodes at 492 GB/s busbw, where
+ * CoreWeave measured 690 (nccl-tests, coreweave/nccl-tests#92). The NIC term is a tree's traffic: each head's NIC
+ * moves its share once each way per tree pass. The tuner's bwInter·(nNodes ≤ 2 ? 2 : 1)·nCh, converted at
+ * nRanks/nSteps, is nRanks/(nRanks − 1) above it.
+ */
+function nvlsTreeNetworkAlgGBps(topology: NcclTopology): number {
+  const { nvls, fabric, placement } = topology;
+  if (!nvls) return Number.POSITIVE_INFINITY;
+  const { nodes, ranks } = placement;
+  const shares = NCCL_RUNTIME_TABLES.nvlsTreeNicSharesPerChannel.value;
+  const nicGBps = (nvls.nChannels * nvls.bwInterGBps) / (nodes <= 2 ? shares.twoNodes : shares.moreNodes);
+  const capPerChannelGBps = byNodes(NCCL_TABLES.perChannelMaxNvlsTreeGBps.value[fabric.generation], nodes);
+  const capGBps = (capPerChannelGBps * nvls.nChannels * ranks) / ringSteps('all-reduce', ranks);
+  return Math.min(nicGBps, capGBps);
 }
 
 /**

@@ -68,6 +68,18 @@ export const NCCL_RUNTIME_TABLES = {
   },
 
   /**
+   * Shares of a channel's data that a head's NIC sends (and receives) per channel of NVLSTree's network tree. Channel c
+   * runs tree c % 2 of NCCL's double binary tree over the nodes (connectNvls: `treeUp[c%2]`, `treeDown0[c%2]`;
+   * ncclGetDtree). On two nodes each node is the root of one tree and the leaf of the other, so each share crosses a
+   * head's NIC once each way. Beyond two nodes, a node that is interior in one tree (up to two children) and a leaf in
+   * the other is the busiest. It sends one share up and two down in the first tree and one in the second: four over two
+   * channels, so two per channel.
+   */
+  nvlsTreeNicSharesPerChannel: { // src/graph/connect.cc connectNvls (channel->nvls.treeUp = treeUp[c%2]); src/graph/trees.cc ncclGetDtree
+    value: { twoNodes: 1, moreNodes: 2 },
+  },
+
+  /**
    * NVLSTree's chunk: NCCL_NVLS_CHUNKSIZE (128 KiB; 64 KiB from 4 nodes, NCCL_NVLS_TREE_MAX_CHUNKSIZE's default),
    * cut when the message is smaller than `factor` × concurrentOps × the current chunk (its own cuts, not NVLS's).
    */

@@ -50,6 +50,8 @@ export const NCCL_TABLE_SOURCES = {
       'NVIDIA/nccl src/device/all_reduce.h RunWorkColl<AllReduce, NVLS, SIMPLE> (oneNode: scatter / reduce / gather)',
     nvlsTreeAllReducePipelineStages:
       'NVIDIA/nccl src/device/all_reduce.h RunWorkColl<AllReduce, NVLS_TREE, SIMPLE> (scatterWarps, reduceWarps, bcastWarps, gatherWarps)',
+    nvlsTreeNicSharesPerChannel:
+      'NVIDIA/nccl src/graph/connect.cc connectNvls (channel->nvls.treeUp = treeUp[c%2]); src/graph/trees.cc ncclGetDtree',
     nvlsTreeChunking:
       'NVIDIA/nccl src/enqueue.cc calcCollChunking (NCCL_ALGO_NVLS_TREE); src/transport/nvls.cc ncclNvlsTuning (treeMaxChunkSize)',
   } satisfies EntriesOf<typeof NCCL_RUNTIME_TABLES>,

@@ -75,8 +75,22 @@ describe('the multi-node LL cap bounds a launch, not each channel (its row is pi
   });
 });
 
-describe('NVLSTree all-reduce: the NVLink stages at the one-node NVLS rate (never slower than the tree\'s), the tree\'s at the uncorrected tuner rate', () => {
+describe('NVLSTree all-reduce: the NVLink stages at the one-node NVLS rate, the tree\'s at what the heads\' NICs carry under the tuner\'s cap', () => {
   const group: CommGroup = { ranks: 16, ranksPerNode: 8 };
+  it('two H100 nodes: the tuner\'s per-channel NVLSTree cap (57.7) binds before the NICs, so the run tends to the tuner\'s rate', () => {
+    const tree = ncclCandidatesFor(ncclTopology(H100_FABRIC, group), 'all-reduce').find((c) => c.algorithm === 'nvls-tree');
+    if (!tree) throw new Error('NVLSTree runs on two H100 nodes');
+    expect(tree.algBandwidthGBps).toBeCloseTo((57.7 * 8 * 16) / 30, 9);
+    const algbw = toGBps(collectiveCost({ op: 'all-reduce', bytes: GiB(16), group, fabric: H100_FABRIC, algorithm: 'nvls-tree' }).algBandwidth);
+    expect(algbw).toBeLessThanOrEqual(tree.algBandwidthGBps);
+    expect(algbw).toBeGreaterThan(tree.algBandwidthGBps * 0.98);
+  });
+  it('four B200 nodes: an interior head sends two shares a channel, so the tree stages run at 8 heads × 48 / 2', () => {
+    const fourNodes: CommGroup = { ranks: 32, ranksPerNode: 8 };
+    const algbw = toGBps(collectiveCost({ op: 'all-reduce', bytes: GiB(16), group: fourNodes, fabric: B200_FABRIC, algorithm: 'nvls-tree' }).algBandwidth);
+    expect(algbw).toBeLessThanOrEqual((8 * 48) / 2);
+    expect(algbw).toBeGreaterThan(((8 * 48) / 2) * 0.97);
+  });
   it('two B200 nodes, 16 MiB (one loop): less than four passes of the message at the tree\'s rate', () => {
     const request = { op: 'all-reduce' as const, bytes: MiB(16), group, fabric: B200_FABRIC, algorithm: 'nvls-tree' as const };
     const runtime = toUs(collectiveCost(request).seconds);

@@ -235,3 +235,28 @@ describe('the emulator\'s busiest link is named the bottleneck only when it is b
   });
 });
 
+
+// QA: with 3 GPUs of a DGX A100, 64 KiB finished before 32 KiB on ring/LL, where the help said a larger size is faster
+// only where the choice changes. NCCL launches ⌊bytes / (512 threads × 8 B × nRanks)⌋ LL ring channels (src/enqueue.cc
+// topoGetAlgoInfo): 2 at 32 KiB, 5 at 64 KiB for 3 ranks.
+describe('a larger size can be faster with the same algorithm where NCCL trims channels', () => {
+  const row = async (size: string) => {
+    const { out } = await collective(['--op', 'all-reduce', '--system', 'dgx-a100-80gb', '--gpus-per-node', '3', '--size', size, '--json']);
+    return (JSON.parse(out) as { rows: { seconds: number; algorithm: string; protocol: string }[] }).rows[0]!;
+  };
+
+  it('3 GPUs of a DGX A100: 64 KiB takes less time than 32 KiB, both on ring/LL', async () => {
+    const [small, large] = [await row('32KiB'), await row('64KiB')];
+    expect(`${small.algorithm}/${small.protocol}`).toBe('ring/LL');
+    expect(`${large.algorithm}/${large.protocol}`).toBe('ring/LL');
+    expect(large.seconds).toBeLessThan(small.seconds);
+  });
+
+  it('the help says so, with the launch rule and that example', async () => {
+    const { out } = await collective(['--help']);
+    const text = out.replace(/\s+/g, ' ');
+    expect(text).toMatch(/The same algorithm can too where NCCL trims channels/);
+    expect(text).toContain('⌊size / (512 threads × 8 B × ranks)⌋');
+    expect(text).toContain('dgx-a100-80gb --gpus-per-node 3: 12.0 µs at 32 KiB, 11.4 µs at 64 KiB, both ring/LL');
+  });
+});
