@@ -1,5 +1,5 @@
 import { BYTES_16BIT, BYTES_FP32, type ModelShape } from '@trainplan/model';
-import type { Seconds } from '@trainplan/units';
+import { billion, type Seconds } from '@trainplan/units';
 import { elementwiseSeconds, type KernelContext } from './kernel-time.ts';
 import type { GradientAccumulation, PlanInput } from './plan-input.ts';
 
@@ -47,15 +47,30 @@ export function heldGradientBytes(input: GradientBufferInput): number {
 }
 
 /**
- * The fp32 gradients the optimizer step builds when the held ones are 16-bit, per parameter of the
- * stage: Megatron's Float16Optimizer copies `main_grad.float()` into its fp32 main parameters'
- * gradients (megatron/optimizer/optimizer.py `_copy_model_grads_to_main_grads`; the distributed
- * optimizer, its shard), DeepSpeed ZeRO flattens its partition to fp32 (stage_1_and_2.py `step`).
- * Transient: it exists while the activations are freed (plan-memory.ts takes the larger).
+ * DeepSpeed ZeRO-3's `sub_group_size`, in elements: its default, 1e9 (deepspeed/runtime/zero/config.py, "Tile size for
+ * parameter processing"). stage3.py `_create_fp16_sub_groups` cuts a rank's partition into sub-groups of whole
+ * parameters until each reaches it (summing `partition_numel()`), so one sub-group holds min(P/d, 1e9) elements of the
+ * rank's P/d, give or take one parameter's partition.
+ */
+export const ZERO3_SUB_GROUP_SIZE = billion(1);
+
+/**
+ * The fp32 gradients the optimizer step builds when the held ones are 16-bit, per GPU, for `parameters` of the
+ * stage over `replicas` sharding ranks. Megatron's Float16Optimizer copies `main_grad.float()` into its fp32 main
+ * parameters' gradients, all of them before the step (megatron/optimizer/optimizer.py
+ * `_copy_model_grads_to_main_grads`); the distributed optimizer does so for its shard (distrib_optimizer.py,
+ * `shard_main_param.grad = shard_model_grad.float()` for every group): 4·P, or 4·P/d. DeepSpeed ZeRO-1/2 builds it
+ * per parameter group, its whole partition, and frees it after that group's step (stage_1_and_2.py `step`:
+ * `single_grad_partition = self.flatten(self.averaged_gradients[i]).to(fp32)`, then "get rid of the fp32
+ * gradients", `.grad = None`): 4·P/d with one group. ZeRO-3 does the same per sub-group (stage3.py `step`:
+ * `_prepare_fp32_grad_for_sub_group`, `_optimizer_step`, then `_release_sub_group` sets the fp32 grad to None), so
+ * only one sub-group's copy is live: 4·min(P/d, ZERO3_SUB_GROUP_SIZE). Transient: it exists while the activations
+ * are freed (plan-memory.ts takes the larger).
  */
 export function optimizerGradientCopyBytes(input: GradientBufferInput, parameters: number, replicas: number): number {
   if (heldGradientBytes(input) !== BYTES_16BIT) return 0;
-  return (BYTES_FP32 * parameters) / (input.sharding === 'none' ? 1 : replicas);
+  const updated = parameters / (input.sharding === 'none' ? 1 : replicas);
+  return BYTES_FP32 * (input.sharding === 'zero-3' ? Math.min(updated, ZERO3_SUB_GROUP_SIZE) : updated);
 }
 
 /**

@@ -24,5 +24,5 @@ export { contextParallelLayerComm, dataParallelComm, pipelineSend, tensorParalle
 export { exposedTensorParallelBackward } from './async-tensor-parallel.ts';
 export { exposedBucketParameters } from './gradient-buckets.ts';
 export { ADAM_BYTES_PER_PARAMETER, FP16_UNSCALE_BYTES, GRADIENT_CAST_BYTES, OPTIMIZER_PASS_BYTES } from './optimizer-time.ts';
-export { fusedAccumulation, heldGradientBytes } from './gradient-accumulation.ts';
+export { fusedAccumulation, heldGradientBytes, optimizerGradientCopyBytes } from './gradient-accumulation.ts';
 export { defaultAttentionKernel, defaultPrecision, runsBf16, runsFlashAttention } from './gpu-support.ts';

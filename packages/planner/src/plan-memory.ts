@@ -17,7 +17,10 @@ export interface StageMemory {
   readonly gradientsBytes: Bytes;
   readonly optimizerBytes: Bytes;
   readonly activationsBytes: Bytes;
-  /** Runtime reserve, fragmentation, the optimizer step's fp32 gradient copy beyond the activations, ZeRO-3's gathered unit. */
+  /**
+   * Runtime reserve, fragmentation and ZeRO-3's gathered unit, or, where the optimizer step peaks higher, its fp32
+   * gradient copy beyond the activations it replaces.
+   */
   readonly otherBytes: Bytes;
   readonly totalBytes: Bytes;
 }
@@ -124,9 +127,13 @@ export function stageMemories(
     if (stage === 0) activations += held * embedding.first;
     if (stage === input.pipeline - 1) activations += embedding.last;
     const fragmentation = FRAGMENTATION * activations;
-    // At the optimizer step the activations are freed and an fp32 copy of 16-bit gradients is built:
-    // where that copy is the larger, the peak is the step's, and the difference shows here.
-    const stepExtra = Math.max(0, optimizerGradientCopyBytes(input, parameters[stage]!, replicas) - activations - fragmentation);
+    const unit = stage === 0 ? gathered.first : stage === input.pipeline - 1 ? gathered.last : gathered.middle;
+    // Two peaks that never meet: forward/backward holds the activations, their fragmentation and ZeRO-3's gathered
+    // unit (gathered only while a unit runs: Rajbhandari et al. 2020 §5.3); the optimizer step, with both freed, the
+    // fp32 copy of the 16-bit gradients (optimizerGradientCopyBytes). The larger sets the total; where it is the
+    // step's, the difference shows here.
+    const running = fragmentation + unit;
+    const stepExtra = Math.max(0, optimizerGradientCopyBytes(input, parameters[stage]!, replicas) - activations - running);
     // Whole bytes, each rounded up (a share such as 12/d bytes per parameter or 10% of the activations
     // is fractional), so the parts add up to the total exactly.
     // (Fields written out, not spread: V8 builds a spread literal with further fields on its slow path, and
@@ -135,8 +142,7 @@ export function stageMemories(
     const gradientsBytes = Math.ceil(states.gradients);
     const optimizerBytes = Math.ceil(states.optimizer);
     const activationsBytes = Math.ceil(activations);
-    const unit = stage === 0 ? gathered.first : stage === input.pipeline - 1 ? gathered.last : gathered.middle;
-    const otherBytes = Math.ceil(TRAINING_RUNTIME_RESERVE + fragmentation + stepExtra + unit);
+    const otherBytes = Math.ceil(TRAINING_RUNTIME_RESERVE + running + stepExtra);
     return {
       stage, weightsBytes, gradientsBytes, optimizerBytes, activationsBytes, otherBytes,
       totalBytes: weightsBytes + gradientsBytes + optimizerBytes + activationsBytes + otherBytes,

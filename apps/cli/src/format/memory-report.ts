@@ -2,7 +2,7 @@
  * The memory section of `trainplan estimate`'s report: the table of one GPU's memory, what its rows hold, and for a
  * plan that does not fit, the switches it leaves off with what each would leave it needing.
  */
-import { FRAGMENTATION, TRAINING_RUNTIME_RESERVE } from '@trainplan/planner';
+import { FRAGMENTATION, TRAINING_RUNTIME_RESERVE, heldGradientBytes, optimizerGradientCopyBytes, type PlanInput } from '@trainplan/planner';
 import type { EstimateOk, MemoryJson } from '@trainplan/protocol';
 import { formatBytes, formatPercent, MiB } from '@trainplan/units';
 import { bar } from './bars.ts';
@@ -30,23 +30,47 @@ function stageText(stage: number, pipeline: number): string {
   return `pipeline stage ${stage} (${where} of ${pipeline}), the most loaded`;
 }
 
+const ZERO_SHARDING: Readonly<Record<number, 'zero-1' | 'zero-2' | 'zero-3'>> = { 1: 'zero-1', 2: 'zero-2', 3: 'zero-3' };
+
+/** What decides the gradient buffer's width (planner gradient-accumulation.ts), from the resolved plan. */
+function gradientBuffer(r: Resolved): Pick<PlanInput, 'sharding' | 'precision' | 'gradientAccumulation'> {
+  const sharding = ZERO_SHARDING[r.zeroStage] ?? (r.distributedOptimizer ? 'distributed-optimizer' : 'none');
+  return { sharding, precision: r.precision, gradientAccumulation: r.gradientAccumulation };
+}
+
+/**
+ * What "other" holds beyond the runtime reserve and the fragmentation: plan-memory.ts keeps the larger of two peaks that
+ * never meet, forward/backward with ZeRO-3's gathered unit (Rajbhandari et al. 2020 §5.3) and the optimizer step with its
+ * fp32 gradient copy in place of the freed activations, so the rest is max(unit, copy − activations − fragmentation).
+ * Under ZeRO-3 the weights row is the 2 bytes of each parameter the GPU holds, which gives the copy (QA: the whole rest
+ * was named the gathered unit, 28.0 GiB of which was the step's copy).
+ */
+function restText(m: MemoryJson, r: Resolved | undefined, rest: number, fragmentation: number): string {
+  const step = 'the optimizer step\'s fp32 gradient copy beyond the activations';
+  if (r?.zeroStage !== 3) return step;
+  const copy = optimizerGradientCopyBytes(gradientBuffer(r), m.weightsBytes / 2, 1);
+  return rest > copy - m.activationsBytes - fragmentation + NEGLIGIBLE_BYTES ? 'the ZeRO-3 unit gathered whole (16-bit weights and gradient)' : step;
+}
+
 /**
  * What the rows hold where it is not their name alone (QA: "other" summed four things unsaid, and FP8's copies sat in
  * "weights" unexplained). "other" is plan-memory.ts's runtime reserve, the caching allocator's fragmentation as a share of
- * the activations, and the rest: the optimizer step's fp32 gradient copy beyond the freed activations, or ZeRO-3's
- * gathered unit (Rajbhandari et al. 2020 §5.3).
+ * the activations, and the rest (restText). Megatron's fp32 main gradients are named where they are held (QA: 18 B a
+ * parameter against the 16 of the ZeRO paper's baseline, Rajbhandari et al. 2020 §3.1, which counts 16-bit gradients).
  */
 function rowNotes(m: MemoryJson, r: Resolved | undefined): string[] {
   const notes: string[] = [];
   if (r?.precision === 'fp8' && r.fp8Params !== true && r.zeroStage !== 3) {
     notes.push('  weights: the 16-bit weights and Transformer Engine\'s FP8 copies of the linear weights with their transposes (2 B per matrix parameter)');
   }
+  if (r?.zeroStage === 0 && heldGradientBytes(gradientBuffer(r)) === 4) {
+    notes.push('  gradients: fp32 main gradients, as Megatron keeps them (the ZeRO paper\'s baseline counts 16-bit)');
+  }
   const fragmentation = FRAGMENTATION * m.activationsBytes;
   const rest = m.otherBytes - TRAINING_RUNTIME_RESERVE - fragmentation;
-  const restText = r?.zeroStage === 3 ? 'the ZeRO-3 unit gathered whole' : 'the fp32 gradient copy built at the optimizer step';
   notes.push(`  other: ${formatBytes(TRAINING_RUNTIME_RESERVE)} runtime reserve (CUDA context, cuBLAS workspaces, NCCL buffers)`
     + ` + ${formatBytes(fragmentation)} allocator fragmentation (${formatPercent(FRAGMENTATION)} of the activations)`
-    + (rest > NEGLIGIBLE_BYTES ? ` + ${formatBytes(rest)} ${restText}` : ''));
+    + (rest > NEGLIGIBLE_BYTES ? ` + ${formatBytes(rest)} ${restText(m, r, rest, fragmentation)}` : ''));
   return notes;
 }
 

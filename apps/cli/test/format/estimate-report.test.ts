@@ -82,6 +82,8 @@ describe('formatEstimateReport (of a hand-written answer)', () => {
       '  activations  5.00 GiB   6.3%  █▉',
       '  other        2.00 GiB   2.5%  ▊',
       '  total        52.0 GiB  65.0%  ███████████████████▌',
+      // bf16 without ZeRO: the 10 GiB of gradients are 4 bytes for each of the 5 GiB / 2 B of weights, Megatron's fp32 ones.
+      '  gradients: fp32 main gradients, as Megatron keeps them (the ZeRO paper\'s baseline counts 16-bit)',
       // 2.00 GiB of other: the 1.5 GiB runtime reserve and 10% of the 5.00 GiB of activations, nothing more.
       '  other: 1.50 GiB runtime reserve (CUDA context, cuBLAS workspaces, NCCL buffers) + 512 MiB allocator fragmentation (10.0% of the activations)',
       '  fits: yes (28.0 GiB free)',
