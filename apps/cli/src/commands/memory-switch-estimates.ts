@@ -24,9 +24,9 @@ function outcome(scenario: Json): SwitchOutcome {
  */
 export function memorySwitchEstimates(scenario: unknown, answer: EstimateJson): SwitchEstimates | undefined {
   if (answer.ok || answer.reason !== 'out-of-memory' || answer.resolved === undefined || !isObject(scenario)) return undefined;
-  const switches = memorySwitches(answer.resolved);
+  const switches = memorySwitches(answer.resolved, isObject(scenario.parallelism) && scenario.parallelism.zeroStage !== undefined);
   if (switches.length === 0) return undefined;
   const each = switches.map((s) => outcome(switched(scenario, [s])));
   const anyFits = each.some((o) => o.memory?.fits === true);
-  return { each, ...(!anyFits && switches.length > 1 && { together: outcome(switched(scenario, switches)) }) };
+  return { switches, each, ...(!anyFits && switches.length > 1 && { together: outcome(switched(scenario, switches)) }) };
 }

@@ -105,6 +105,8 @@ export function memoryLines(m: MemoryJson, r?: Resolved): string[] {
 export interface MemorySwitch {
   readonly field: string;
   readonly lowers: string;
+  /** Why the plan can need no less with it, where it can (said when its estimate shows it). */
+  readonly unless?: string;
   readonly change: { readonly parallelism?: Readonly<Record<string, unknown>>; readonly training?: Readonly<Record<string, unknown>> };
 }
 
@@ -114,8 +116,12 @@ export interface SwitchOutcome {
   readonly refusal?: string;
 }
 
-/** Each switch's outcome, in memorySwitches' order, and, where none fits alone, all of them together. */
+/**
+ * The switches estimated (memorySwitches for the scenario given; absent, memorySwitches of the resolved plan), each one's
+ * outcome in their order, and, where none fits alone, all of them together.
+ */
 export interface SwitchEstimates {
+  readonly switches?: readonly MemorySwitch[];
   readonly each: readonly SwitchOutcome[];
   readonly together?: SwitchOutcome;
 }
@@ -124,7 +130,7 @@ export interface SwitchEstimates {
  * The switches this plan leaves off that cut memory per GPU (Korthikanti et al. 2022 for recompute and sequence
  * parallelism, Rajbhandari et al. 2020 for sharding the optimizer states), each as the scenario field to set.
  */
-export function memorySwitches(r: Resolved): MemorySwitch[] {
+export function memorySwitches(r: Resolved, zeroStageGiven = false): MemorySwitch[] {
   const switches: MemorySwitch[] = [];
   // Selective recompute drops only the attention core, the a·s² scores (Korthikanti et al. 2022 §5), which flash
   // attention never stores: under flash only full recompute lowers the activations.
@@ -137,25 +143,38 @@ export function memorySwitches(r: Resolved): MemorySwitch[] {
   }
   if (r.microBatchSize > 1) switches.push({ field: 'training.microBatchSize 1', lowers: 'activations', change: { training: { microBatchSize: 1 } } });
   // The distributed optimizer shards over the data-parallel and context-parallel ranks together (Megatron-Core's dp-cp group).
+  // A scenario that gives zeroStage (0 included) is refused with distributedOptimizer too (the contract takes one instead of
+  // the other): ZeRO-1 then, which shards the optimizer states over the same ranks (QA: the switch "did not run").
   if (r.data * r.context > 1 && !r.distributedOptimizer && r.zeroStage === 0) {
-    switches.push({ field: 'parallelism.distributedOptimizer true', lowers: 'optimizer states ÷ DP·CP', change: { parallelism: { distributedOptimizer: true } } });
+    switches.push(zeroStageGiven
+      ? { field: 'parallelism.zeroStage 1', lowers: 'optimizer states ÷ DP·CP', change: { parallelism: { zeroStage: 1 } } }
+      : { field: 'parallelism.distributedOptimizer true', lowers: 'optimizer states ÷ DP·CP', change: { parallelism: { distributedOptimizer: true } } });
   }
   // Megatron's fused main gradients are fp32 under bf16 and fp8 (planner gradient-accumulation.ts reducedGradientBytes);
   // reduced in 16 bits instead, as NVIDIA's performance recipes run (Megatron-Core grad_reduce_in_fp32 False), they halve.
   // ZeRO and fp16 hold 16-bit gradients already.
   if ((r.gradientAccumulation ?? 'fused') === 'fused' && r.precision !== 'fp16' && r.zeroStage === 0) {
-    switches.push({ field: 'training.gradientAccumulation "fused-16-bit"', lowers: 'gradients ÷ 2', change: { training: { gradientAccumulation: 'fused-16-bit' } } });
+    switches.push({
+      field: 'training.gradientAccumulation "fused-16-bit"', lowers: 'gradients ÷ 2', change: { training: { gradientAccumulation: 'fused-16-bit' } },
+      // planner gradient-accumulation.ts optimizerGradientCopyBytes: Megatron's optimizer casts 16-bit gradients to fp32.
+      unless: 'the optimizer step then builds an fp32 copy of the 16-bit gradients',
+    });
   }
   return switches;
 }
 
 const SPLIT = 'more GPUs per copy of the model: parallelism.pipeline or parallelism.tensor (weights, gradients and optimizer states ÷ TP·PP)';
 
-/** "80.9 GiB (101.1%), still 929 MiB over" or "68.4 GiB (85.5%), fits": the share of the capacity, as the table gives it. */
-function outcomeText(o: SwitchOutcome): string {
+/**
+ * "80.9 GiB (101.1%), still 929 MiB over" or "68.4 GiB (85.5%), fits": the share of the capacity, as the table gives it; a
+ * switch that leaves the plan needing no less than `before` says so (QA: 16-bit gradients, "gradients ÷ 2", took 138 GiB to
+ * 141 GiB: without the distributed optimizer the step then builds an fp32 copy of all of them).
+ */
+function outcomeText(o: SwitchOutcome, before: number, unless?: string): string {
   if (o.memory === undefined) return `does not run: ${o.refusal ?? 'refused'}`;
   const m = o.memory;
   const used = `${formatBytes(m.totalBytes)} (${formatPercent(share(m.totalBytes, m.capacityBytes))})`;
+  if (m.totalBytes >= before) return `${used}, no less than without it${unless === undefined ? '' : `: ${unless}`}`;
   return m.fits ? `${used}, fits` : `${used}, still ${formatBytes(m.totalBytes - m.capacityBytes)} over`;
 }
 
@@ -166,7 +185,7 @@ function outcomeText(o: SwitchOutcome): string {
  * a bound: the switches together save at most the activations and all but one replica's optimizer states.
  */
 export function memoryRemedyLines(r: Resolved, m: MemoryJson, estimates?: SwitchEstimates): string[] {
-  const switches = memorySwitches(r);
+  const switches = estimates?.switches ?? memorySwitches(r);
   const over = m.totalBytes - m.capacityBytes;
   // The states as the plan would hold them with every switch estimated on (QA: "together: 148 GiB", then "the states take
   // 211 GiB", the figure before the distributed optimizer sharded them).
@@ -177,10 +196,10 @@ export function memoryRemedyLines(r: Resolved, m: MemoryJson, estimates?: Switch
     + `it needs ${SPLIT}, or GPUs with more memory`;
   if (switches.length === 0) return [`Nothing left to switch on closes the ${formatBytes(over)} over:`, splitLine];
   if (estimates !== undefined) {
-    const lines = ['Each switch the plan leaves off, estimated alone:', ...switches.map((s, i) => `  - ${s.field} (${s.lowers}): ${outcomeText(estimates.each[i] ?? {})}`)];
+    const lines = ['Each switch the plan leaves off, estimated alone:', ...switches.map((s, i) => `  - ${s.field} (${s.lowers}): ${outcomeText(estimates.each[i] ?? {}, m.totalBytes, s.unless)}`)];
     if (estimates.each.some((o) => o.memory?.fits === true)) return lines;
     if (estimates.together !== undefined && switches.length > 1) {
-      lines.push(`  - all of them together: ${outcomeText(estimates.together)}`);
+      lines.push(`  - all of them together: ${outcomeText(estimates.together, m.totalBytes)}`);
       if (estimates.together.memory?.fits === true) return lines;
     }
     return [...lines, splitLine];

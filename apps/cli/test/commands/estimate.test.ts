@@ -203,6 +203,29 @@ describe('trainplan estimate: the human report', () => {
     expect(out).not.toMatch(/, fits$/m);
     expect(out).toMatch(/it needs more GPUs per copy of the model/);
   });
+  describe('QA: Megatron 7.5B on 64 A100s, zeroStage 0 given (18 B a parameter: 125 GiB of states)', () => {
+    const megatron = {
+      model: 'megatron-7.5b', cluster: { gpu: 'a100-80gb', gpus: 64 }, training: { globalBatchSize: 512 },
+      parallelism: { tensor: 1, pipeline: 1, zeroStage: 0 },
+    };
+    it('offers ZeRO-1 where the distributed optimizer would be refused beside the zeroStage given, and it fits as said', async () => {
+      const { out } = await fromFile([], JSON.stringify(megatron));
+      // Was "parallelism.distributedOptimizer true …: does not run: … give either parallelism.zeroStage or … not both".
+      expect(out).not.toContain('does not run');
+      expect(out).toMatch(/^ {2}- parallelism\.zeroStage 1 \(optimizer states ÷ DP·CP\): \S+ GiB \(\S+%\), fits$/m);
+      const zero1 = runEstimate({ ...megatron, parallelism: { ...megatron.parallelism, zeroStage: 1 } }) as EstimateJson;
+      expect(zero1.ok && zero1.memory.fits).toBe(true);
+    });
+    it('says 16-bit gradients leave it needing more, not less: the optimizer step then casts all of them to fp32', async () => {
+      const { out } = await fromFile([], JSON.stringify(megatron));
+      const total = (text: string): number => parseFloat(/^ {2}total +(\S+) GiB/m.exec(text)![1]!);
+      const sixteen = { ...megatron, training: { ...megatron.training, gradientAccumulation: 'fused-16-bit' } };
+      // By hand: held gradients fall 4 → 2 B a parameter (−14.9 GB) but the step's fp32 copy is 4 B a parameter (29.9 GB)
+      // in place of ~10.7 GB of activations: the peak grows.
+      expect(total((await fromFile([], JSON.stringify(sixteen))).out)).toBeGreaterThan(total(out));
+      expect(out).toMatch(/^ {2}- training\.gradientAccumulation "fused-16-bit" \(gradients ÷ 2\): \S+ GiB \(\S+%\), no less than without it: the optimizer step then builds an fp32 copy of the 16-bit gradients$/m);
+    });
+  });
   it('names the pipeline stage the memory figures are of, and says what "other" holds', async () => {
     const { out } = await fromFile();
     // GPT-3 175B at PP 8: the stage with the most in flight or the logits; whichever, it is named with its place.
