@@ -1,6 +1,6 @@
 import { Hono } from 'hono/tiny';
-import { cors } from 'hono/cors';
 import { allowedMethods } from './http/allowed-methods.ts';
+import { cors } from './http/cors.ts';
 import { internalError, methodNotAllowed, notFound, saidBack } from './http/problems.ts';
 import { POST_OPERATIONS } from './operations/index.ts';
 import type { PostOperation, RunInBackground } from './operations/operation.ts';
@@ -55,28 +55,9 @@ export function createApi(options: ApiOptions = {}): Hono {
   const operations = options.operations ?? POST_OPERATIONS;
   const app = new Hono();
   const allowed = allowedMethods(app);
-  // OPTIONS (the CORS middleware below answers it, plain or a preflight) names the path's methods in
-  // Allow, as RFC 9110 §9.3.7 asks of it and as a 405 does.
-  app.use('*', async (c, next) => {
-    await next();
-    if (c.req.method !== 'OPTIONS') return;
-    const allow = allowed(c.req.path);
-    if (allow.length > 0) c.res.headers.set('allow', allow.join(', '));
-  });
-  // Open to every origin for GET and POST, without credentials: the widget embeds anywhere. A preflight is
-  // told the methods the path answers, as its Allow says, and allowed the request headers it names: with no
-  // allowHeaders, Hono's cors says Access-Control-Request-Headers back (and Vary by it). Safe with no
-  // credentials to expose (Fetch Standard, https://fetch.spec.whatwg.org/#http-responses); a fixed list
-  // refused the traceparent and x-request-id that tracing tools add.
-  const corsMiddleware = cors({
-    origin: '*',
-    allowMethods: (_origin, c) => allowed(c.req.path),
-    exposeHeaders: ['etag', 'content-type', 'allow'],
-    maxAge: 86400,
-  });
-  // OPTIONS on a path no route answers goes on to the 404 other methods get there; the middleware would
-  // answer it 204, as if the path existed.
-  app.use('*', (c, next) => (c.req.method === 'OPTIONS' && allowed(c.req.path).length === 0 ? next() : corsMiddleware(c, next)));
+  // CORS, open to every origin; OPTIONS on a path some route answers is a 204 naming the path's methods in Allow, as
+  // RFC 9110 §9.3.7 asks of it and as a 405 does, and to a preflight in Access-Control-Allow-Methods (cors.ts).
+  app.use('*', cors(allowed));
   // A trailing slash is no route of its own: Hono's tiny PatternRouter, which keeps the Worker under its gzip budget
   // (infra/cloudflare bundle-size.test.ts; 1.5 KiB less than the RegExpRouter), matches "/v1/estimate/" as "/v1/estimate"
   // and "/docs" as "/docs/", where the API answers 404 naming the path without the slash (the notFound handler below)

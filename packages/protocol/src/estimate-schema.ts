@@ -28,13 +28,18 @@ const precision = enumOf(['fp16', 'bf16', 'fp8']);
 const recompute = enumOf(['none', 'selective', 'full']);
 const schedule = enumOf(['1f1b', 'interleaved', 'gpipe']);
 
-const memory = object({
+/** Memory per GPU by part: the estimate's most loaded GPU, and each stage of a memory answer (memory-answer.ts). */
+export const memoryPartFields = {
   weightsBytes: bytes('Model weights per GPU (with FP8, also Transformer Engine\'s FP8 copy and transpose of each weight matrix unless fp8Params)'),
   gradientsBytes: bytes('Gradients per GPU'),
   optimizerBytes: bytes('Optimizer state (master weights and moments) per GPU'),
   activationsBytes: bytes('Activations kept for the backward pass per GPU'),
   otherBytes: bytes('Buffers, workspace and fragmentation per GPU (with ZeRO-3 also the gathered layer and its gradient)'),
   totalBytes: bytes('Sum of the parts above'),
+};
+
+const memory = object({
+  ...memoryPartFields,
   capacityBytes: bytes("The GPU's memory capacity"),
   fits: boolean({ description: 'Whether totalBytes ≤ capacityBytes.' }),
   stage: optional(integer({ min: 0, description: 'Extension: the pipeline stage, from 0, these figures are of: the most loaded one.' })),

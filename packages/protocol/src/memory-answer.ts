@@ -10,7 +10,7 @@ import { object } from './schema/object.ts';
 import { boolean, integer, number } from './schema/scalars.ts';
 import type { JsonSchema } from './schema/types.ts';
 import { jsonSchemaDocument } from './schema/validate.ts';
-import { estimateJsonSchema } from './estimate-schema.ts';
+import { estimateJsonSchema, memoryPartFields } from './estimate-schema.ts';
 import { estimateResolvedScenario, toEstimateJson } from './run.ts';
 import { resolveScenario } from './resolve.ts';
 import type { ResolvedScenarioInput } from './resolved.ts';
@@ -21,12 +21,9 @@ const bytes = (description: string) => number({ min: 0, description: `${descript
 const stageMemory = object({
   stage: integer({ min: 0, description: 'Pipeline stage, from 0.' }),
   layers: integer({ min: 0, description: 'Transformer layers on this stage.' }),
-  weightsBytes: bytes('Model weights per GPU (with FP8, also Transformer Engine\'s FP8 copy and transpose of each weight matrix unless fp8Params)'),
-  gradientsBytes: bytes('Gradients per GPU'),
+  // The estimate's parts, each in its place; the optimizer's worded as this answer always has (a key replaced keeps its place).
+  ...memoryPartFields,
   optimizerBytes: bytes('Optimizer state per GPU'),
-  activationsBytes: bytes('Activations kept for the backward pass per GPU'),
-  otherBytes: bytes('Buffers, workspace and fragmentation per GPU (with ZeRO-3 also the gathered layer and its gradient)'),
-  totalBytes: bytes('Sum of the parts above'),
 });
 
 // The new fields, from the toolkit; `memory` and `resolved` are the estimate schema's own (below).
