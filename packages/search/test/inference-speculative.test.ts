@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parameterCount, withShapeDefaults } from '@trainplan/model';
+import { parameterBreakdown, parameterCount, withShapeDefaults } from '@trainplan/model';
 import { draftTensor, estimateInference, tokensPerStep, type InferenceEstimate, type InferenceShape } from '../src/index.ts';
 import { tensorParallelAllReduceSeconds } from '../src/inference/decode-layer.ts';
 import { llama70bBase as base } from './fixtures.ts';
@@ -92,7 +92,10 @@ describe('speculative decoding of Llama 2 70B on TP 8 with a 1B draft (γ = 4, �
   it('the draft\'s weights and KV cache sit beside the target\'s: 1.24B / 8 × 2 bytes a GPU, and fewer sequences fit', () => {
     const plain = estimate({ ...shape, batch: 1 });
     const spec = estimate({ ...shape, batch: 1, speculative });
-    expect(spec.speculation!.draftWeightsBytesPerGpu).toBeCloseTo((parameterCount(draft) / 8) * 2, 0);
+    // Split over its 8 tensor-parallel ranks but for its norms, which each rank holds whole (Megatron, vLLM).
+    const parts = parameterBreakdown(draft);
+    const replicated = draft.layers * parts.perLayerReplicated + parts.finalNorm;
+    expect(spec.speculation!.draftWeightsBytesPerGpu).toBeCloseTo(((parameterCount(draft) - replicated) / 8 + replicated) * 2, 0);
     expect(spec.weightsBytesPerGpu - plain.weightsBytesPerGpu).toBeCloseTo(spec.speculation!.draftWeightsBytesPerGpu, 0);
     // Per token and GPU the draft adds 2 × 16 layers × 1 KV head × 64 dims × 2 bytes to the target's 2 × 80 × 128 × 2: 1/10 more.
     expect(spec.kvCacheBytesPerGpu / plain.kvCacheBytesPerGpu).toBeCloseTo(1 + (16 * 64) / (80 * 128), 12);

@@ -117,6 +117,26 @@ describe('estimateInference', () => {
     expect(fp8Weights.weightsBytesPerGpu).toBe(allFp8.weightsBytesPerGpu);
   });
 
+  it('FP8 weights are the layers\' linears at 1 byte beside a 16-bit embedding and output layer, as vLLM loads Llama 3.1 70B w8a8', () => {
+    // Llama 3.1 70B: Llama 2 70B's layers with a 128,256-token vocabulary, on one GPU. By hand: embedding and output layer
+    // 2 × 128,256 × 8,192 = 2.101B parameters at 2 bytes; the rest at 1. vllm-project/vllm#12569 logs "Loading model weights
+    // took 67.72 GB" (its GiB) for this model in w8a8 on one GPU; every parameter at 1 byte would be 65.7 GiB.
+    const llama31 = { ...base, precision: 'fp8' as const, model: { ...base.model, vocabSize: 128256 } };
+    const e = estimateInference(llama31, { tensor: 1, pipeline: 1, promptTokens: 2047, outputTokens: 2, batch: 1, gpuMemoryUtilization: 0.98 });
+    if (!e.ok) throw new Error(e.message);
+    const [h, kv, f] = [8192, 8 * 128, 28672];
+    const linears = 2 * h * h + 2 * h * kv + 3 * h * f;
+    // A layer: its linears and two RMSNorm weights (h each); outside the layers, the final norm and the two 16-bit tables.
+    expect(e.weightsBytesPerGpu).toBe(80 * (linears + 2 * h) + 2 * (h + 2 * 128256 * h));
+    expect(Math.abs(e.weightsBytesPerGpu / 2 ** 30 / 67.72 - 1)).toBeLessThan(0.005);
+    // On TP 8, FP8 saves a byte of each layer parameter on a GPU (its share of the linears, and its own copy of the norms),
+    // none of the embedding and output layer.
+    const tp8 = estimateInference(llama31, { ...shape, batch: 1 });
+    const bf16 = estimateInference({ ...llama31, precision: 'bf16' }, { ...shape, batch: 1 });
+    if (!tp8.ok || !bf16.ok) throw new Error('TP 8 serves 70B');
+    expect(bf16.weightsBytesPerGpu - tp8.weightsBytesPerGpu).toBeCloseTo(80 * (linears / 8 + 2 * h), 0);
+  });
+
   it('a faster GPU decodes faster: the same TP 8 replica on A100 (2.0 TB/s) takes longer per token than on H100 (3.35 TB/s)', () => {
     // Decode is HBM-bound; serving replays it as a CUDA graph, so training's eager launch gap (Hopper's fit) is not paid.
     const onA100 = { ...base, gpu: gpuById('a100-80gb')!, fabric: a100Fabric };

@@ -5,6 +5,7 @@ import { us, type Bytes, type Seconds } from '@trainplan/units';
 import { customAllReduceRuns, customAllReduceSeconds } from './custom-all-reduce.ts';
 import type { DecodeLayer } from './continuous-batching.ts';
 import type { InferenceBase } from './inference-plan.ts';
+import { outputLayerBytesPerValue } from './serving-weights.ts';
 
 /** Kernels per layer of one decode step (QKV, attention, out-proj, two or three MLP GEMMs, norms, residuals). */
 const KERNELS_PER_LAYER = 10;
@@ -65,6 +66,6 @@ export function tensorParallelAllReduceSeconds(base: InferenceBase, group: { ran
   return custom === undefined ? nccl : Math.min(nccl, custom);
 }
 
-/** The output layer's decode of one micro-batch on the last stage: V·h/t weights read once. */
+/** The output layer's decode of one micro-batch on the last stage: V·h/t weights read once, 16-bit under FP8 (serving-weights.ts). */
 export const decodeLogitsSeconds = (base: InferenceBase, model: ModelShape, tensor: number): Seconds =>
-  (model.vocabSize * model.hiddenSize * bytesPerValue(base.precision)) / tensor / decodeHbmBandwidth(base);
+  (model.vocabSize * model.hiddenSize * outputLayerBytesPerValue(base.precision)) / tensor / decodeHbmBandwidth(base);

@@ -1,5 +1,5 @@
 import { p2pSeconds } from '@trainplan/collectives';
-import { bytesPerValue, kvCacheBytesPerToken, parameterCount, stageParameters } from '@trainplan/model';
+import { bytesPerValue, kvCacheBytesPerToken } from '@trainplan/model';
 import { kernelContext, layerComputeCost, layerProfile, peak16, resolveCalibration, type PlanInput, type TrainingPrecision } from '@trainplan/planner';
 import { countOf, GiB, type Bytes, type Seconds } from '@trainplan/units';
 import { planFor, type SearchBase } from '../candidate.ts';
@@ -13,6 +13,7 @@ import { chunkBatchLimit, chunkLimitWhy, slotIterations } from './chunk-batch-li
 import { forwardActivationBytes } from './activation-memory.ts';
 import { lastHolding } from './bound-batch.ts';
 import { servingLayerSplit } from './serving-layers.ts';
+import { servingStageWeightBytes, servingWeightBytes } from './serving-weights.ts';
 
 /** What the inference planner needs: the training base minus the batch (precision is the weights' and KV cache's). */
 export type InferenceBase = Omit<SearchBase, 'globalBatchSize' | 'tokens'>;
@@ -282,14 +283,14 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
   // Continuous: steps a sequence holds its slot, its chunks and then its decode steps (O/E of them, the first the last chunk's).
   const life = slotIterations(outputTokens / perStep, chunks);
 
-  // Memory: the heaviest stage's weights (16-bit or FP8) plus the KV cache of the tokens held.
+  // Memory: the heaviest stage's weights (16-bit, or FP8 layers beside a 16-bit embedding and output layer) plus the KV
+  // cache of the tokens held.
   const layers = servingLayerSplit(model.layers, p);
-  const params = stageParameters({ shape: model, tensorParallel: t, layersPerStage: layers });
-  const weights = Math.max(...params) * bytesPerValue(base.precision);
+  const weights = Math.max(...servingStageWeightBytes(model, t, layers, base.precision));
   const mostLayers = Math.max(...layers);
   // A draft model (speculative decoding) holds its weights and a KV cache of the same tokens beside the target's.
   const draft = spec === undefined ? undefined : { shape: spec.draft, tensor: draftTensor(spec.draft, t), base: { ...base, model: spec.draft } };
-  const draftWeights = draft === undefined ? 0 : (parameterCount(draft.shape) / draft.tensor) * bytesPerValue(base.precision);
+  const draftWeights = draft === undefined ? 0 : servingWeightBytes(draft.shape, draft.tensor, base.precision);
   // The cache's format, the draft's as the target's (one engine setting for both).
   const kvPrecision = shape.kvCachePrecision ?? base.precision;
   const draftKvPerToken = draft === undefined ? 0 : kvCacheBytesPerTokenFor(draft.base, draft.tensor, draft.shape.layers, kvPrecision);
