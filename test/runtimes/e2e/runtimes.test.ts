@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,16 +22,24 @@ const wranglerBin = createRequire(`${root}infra/cloudflare/package.json`).resolv
 
 // The chat bot's secrets, made up per run (an HMAC secret, a fresh Ed25519 key pair), reach each
 // runtime through its own environment as an operator would set them: process.env on Node,
-// Deno.env on Deno, and for wrangler dev an env file written to a private temp directory (so the
-// secrets are neither committed nor on a command line).
+// Deno.env on Deno, and on workerd the chat Worker's .dev.vars, written to a private temp directory
+// (so the secrets are neither committed nor on a command line).
 const SLACK_SECRET = `runtimes-slack-secret-${process.pid}`;
 const DISCORD_KEYS = discordKeys();
 const CHAT_ENV = {
   SLACK_SIGNING_SECRET: SLACK_SECRET, DISCORD_PUBLIC_KEY: DISCORD_KEYS.publicKeyHex, TRAINPLAN_PUBLIC_URL: 'https://plan.example',
 };
 const secretsDir = mkdtempSync(join(tmpdir(), 'trainplan-chat-'));
-const wranglerEnvFile = join(secretsDir, 'chat.env');
-writeFileSync(wranglerEnvFile, Object.entries(CHAT_ENV).map(([k, v]) => `${k}=${v}\n`).join(''), { mode: 0o600 });
+// On workerd the bot is the chat Worker (infra/cloudflare/chat/wrangler.toml), served in the same `wrangler dev` session
+// as the API Worker, whose CHAT service binding reaches it. wrangler 4.86 gives a session's other Workers no --env-file:
+// each reads the .dev.vars beside its config. So the chat Worker's config is run from the temp directory, beside a
+// .dev.vars of the secrets: the committed file, its `main` made absolute, nothing else changed.
+const chatConfig = join(secretsDir, 'wrangler.toml');
+const committedChatConfig = readFileSync(`${root}infra/cloudflare/chat/wrangler.toml`, 'utf8');
+const chatMain = /^main = "\.\.\/src\/chat-worker\.ts"$/m;
+if (!chatMain.test(committedChatConfig)) throw new Error('infra/cloudflare/chat/wrangler.toml: its main is not ../src/chat-worker.ts');
+writeFileSync(chatConfig, committedChatConfig.replace(chatMain, `main = ${JSON.stringify(`${root}infra/cloudflare/src/chat-worker.ts`)}`));
+writeFileSync(join(secretsDir, '.dev.vars'), Object.entries(CHAT_ENV).map(([k, v]) => `${k}=${v}\n`).join(''), { mode: 0o600 });
 
 let servers: LiveServer[] = [];
 // Every server that did start, so one that fails to start does not leave the others running.
@@ -44,10 +52,11 @@ beforeAll(async () => {
       env: CHAT_ENV, ready: /listening on (http:\/\/[\d.]+:\d+)/, startTimeoutMs: 60_000,
     }),
     startServer({
+      // The API Worker (the first config, the one served) and the chat Worker, one session: as deployed, two Workers.
       name: 'workerd', command: node,
       args: [
         wranglerBin, 'dev', '--ip', '127.0.0.1', '--port', '0', '--inspector-port', '0', '--show-interactive-dev-session=false',
-        '--env-file', wranglerEnvFile,
+        '--config', 'wrangler.toml', '--config', chatConfig,
       ],
       cwd: `${root}infra/cloudflare`, env: { WRANGLER_SEND_METRICS: 'false', CI: 'true' },
       ready: /Ready on (http:\/\/[\d.]+:\d+)/, startTimeoutMs: 120_000,
