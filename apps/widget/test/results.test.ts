@@ -57,6 +57,16 @@ describe('the time–cost curve section', () => {
     expect(caption).toMatch(/ringed: the cheapest and, dotted, the fastest; outlined: your node count;/);
   });
 
+  it('says every size is at the form\'s global batch, which the request sends (QA: the bot, sizing a batch to each cluster, named another fastest)', () => {
+    const n = frontierAnswer();
+    // FRONTIER_REQUEST's batch, 1,536 sequences, at every size searched.
+    expect(new Set(n.frontier!.map((s) => s.globalBatchSize))).toEqual(new Set([1536]));
+    expect(text(frontierSection(n, 128))).toContain('Every size at your global batch, 1,536 sequences.');
+    // Sizes at their own batches (as the API answers a request without one) are not said to share one.
+    const own = { ...n, frontier: n.frontier!.map((s, i) => ({ ...s, globalBatchSize: 512 * (i + 1) })) };
+    expect(text(frontierSection(own, 128))).not.toContain('Every size at');
+  });
+
   it("says runNodes's reason when there is no curve", () => {
     const n = runNodes({ ...FRONTIER_REQUEST, tokens: 1000 });
     if (n.ok) throw new Error('expected a refusal: fewer tokens than one step');
