@@ -34,7 +34,7 @@ export const memoryPartFields = {
   gradientsBytes: bytes('Gradients per GPU'),
   optimizerBytes: bytes('Optimizer state (master weights and moments) per GPU'),
   activationsBytes: bytes('Activations kept for the backward pass per GPU'),
-  otherBytes: bytes('Buffers, workspace and fragmentation per GPU (with ZeRO-3 also the gathered layer and its gradient)'),
+  otherBytes: bytes('Buffers, workspace and fragmentation per GPU, and the larger of ZeRO-3\'s gathered layer with its gradient and the optimizer step\'s fp32 gradient copy beyond the activations'),
   totalBytes: bytes('Sum of the parts above'),
 };
 

@@ -87,6 +87,23 @@ describe('planInference where the first-token bound holds every plan idle', () =
       /^within one NVLink domain \(TP ≤ 8\) the first-token bound binds: the prefill alone takes [\d.]+ s of its 2\.00 s \(TP 8 · PP 2 · batch 1\), .* was tried too: TP 16 serves the rate on [\d,]+ replicas \([\d,]+ GPUs\), \d+% loaded$/));
   });
 
+  it('review: with the GPUs given and no plan on them within a node, TP 16 is tried too (5 requests/s within 2 s on 1,024 H100s)', () => {
+    const rate = { ...QA, requestsPerSecond: 5, gpus: 1024 };
+    // Within a node the only plans meeting 2 s are the idle fleet's, which needs more than 1,024 GPUs: no plan.
+    expect(planInference(base405b, { ...rate, tensor: WITHIN_NODE }).best).toBeUndefined();
+    // Without the GPUs given, TP 16 serves the rate; on 1,024 of them it now does too, whole replicas dividing them.
+    const anyCount = planInference(base405b, { ...QA, requestsPerSecond: 5 }).best!;
+    expect(anyCount.shape.tensor).toBe(16);
+    const plan = planInference(base405b, rate);
+    const best = plan.best!;
+    expect(best.shape.tensor).toBe(16);
+    expect(1024 % (best.shape.tensor * best.shape.pipeline)).toBe(0);
+    expect(best.load!.gpus).toBeLessThanOrEqual(1024);
+    expect(best.load!.firstTokenSeconds).toBeLessThanOrEqual(2);
+    expect(plan.warnings).toContainEqual(expect.stringMatching(
+      /^within one NVLink domain \(TP ≤ 8\) no plan meets the bounds at this rate on the 1,024 GPUs given; .* was tried too: TP 16 serves the rate on [\d,]+ replicas \([\d,]+ GPUs\), \d+% loaded$/));
+  });
+
   it('the degree across nodes is two NVLink domains\' GPUs, not tried where the request names its degrees or gives fewer GPUs', () => {
     expect(tensorsAcrossNodes(8, {})).toEqual([16]);
     expect(tensorsAcrossNodes(8, { gpus: 32 })).toEqual([16]);

@@ -134,12 +134,26 @@ describe('trainplan inference', () => {
       // slot. By hand: 50 × 405B × 2 FLOP × 8.7K tokens ≈ 3.5e17 FLOP/s, some 11 times 64 H100s' 3.2e16 at half of 989 TFLOP/s.
       const tail = err.slice(err.lastIndexOf('; to '));
       expect(tail).not.toContain('--max-ttft-s');
-      expect(tail).toMatch(/to get a plan, give --gpus \d+, which serve within the bounds as they are: \d+ replicas of TP \d+ · PP \d+ \(\d+ GPUs\) meet them; the 64 GPUs given serve at most [\d.]+ requests\/s within them \(--rate [\d.]+\); or try /);
+      expect(tail).toMatch(/to get a plan, give --gpus \d+, which serve within the bounds as they are: \d+ replicas of TP \d+ · PP \d+ \(\d+ GPUs\) meet them; or lower the rate: the 64 GPUs given serve at most [\d.]+ requests\/s within the bounds \(--rate [\d.]+\); or try /);
       expect((await cli([...args, '--rate', '50', '--gpus', remedy(err, '--gpus')])).code).toBe(0);
       const rate = Number(remedy(err, '--rate'));
       expect(rate).toBeLessThan(50 / 5);
       expect((await cli([...args, '--rate', String(rate), '--gpus', '64'])).code).toBe(0);
       expect((await cli([...args, '--rate', String(rate * 1.05), '--gpus', '64'])).code).toBe(1);
+    });
+
+    it('review: a first-token bound no count meets (0.3 s, under the 1.99 s prefill of one 8K prompt of 405B): the bound within which the GPUs given carry the rate, not "more GPUs"', async () => {
+      const args = ['inference', '--model', 'llama3.1-405b', '--gpu', 'h100-sxm', '--prompt', '8k', '--output', '512', '--batching', 'continuous', '--rate', '0.5', '--gpus', '16'];
+      const { code, err } = await cli([...args, '--max-ttft-s', '0.3']);
+      expect(code).toBe(1);
+      const tail = err.slice(err.lastIndexOf('; to '));
+      expect(tail).toMatch(/to get a plan, give --max-ttft-s [\d.]+, within which the 16 GPUs given carry the rate; or try /);
+      expect(tail).not.toContain('--gpus');
+      const bound = Number(remedy(err, '--max-ttft-s'));
+      // Above the prefill alone (1.99 s on TP 8 · PP 2, the shortest on 16 H100s within a node), and the edge: a little less fails.
+      expect(bound).toBeGreaterThan(1.99);
+      expect((await cli([...args, '--max-ttft-s', String(bound)])).code).toBe(0);
+      expect((await cli([...args, '--max-ttft-s', String(Number((bound * 0.97).toPrecision(3)))])).code).toBe(1);
     });
 
     it('FP8 is offered only on a GPU that runs it (not on an A100, whose FP8 request is refused)', async () => {

@@ -2,21 +2,26 @@
  * A rate the GPUs given cannot carry within the bounds, where loosening the bounds to what the closest plan needs does not
  * serve it either (checked by asking again): with a rate the first-token bound counts the wait for a slot, which the closest
  * plan's time to first token leaves out (QA: Llama 3.1 405B, 8K prompts at 50 requests/s on 64 H100s within 2 s was told
- * "--max-ttft-s 2.03", which fails too; at 100 s its closest plan needs 960 GPUs). It names the fewest GPUs that serve within
- * the bounds as they are, where a count tried does, and the most requests a second the GPUs given serve within them.
+ * "--max-ttft-s 2.03", which fails too; at 100 s its closest plan needs 960 GPUs). It names what it has checked by asking
+ * again: the GPUs that serve within the bounds as they are, the first-token bound within which the GPUs given carry the rate,
+ * and the most requests a second they serve within the bounds.
  */
-import { formatGrouped } from '@trainplan/units';
-import { floorFigures } from './ceil-figures.ts';
+import { countOf, formatGrouped } from '@trainplan/units';
+import { ceilFigures, floorFigures } from './ceil-figures.ts';
 import { slot, type Slots } from './inference-remedy-terms.ts';
 import { field, type Retry } from './inference-retry.ts';
 import type { FewestGpus } from './fewest-gpus.ts';
 import type { InferencePointJson } from './inference-json.ts';
-import { gpusField, grouped, replicasText } from './inference-remedy-words.ts';
+import { firstTokenBound, gpusField, replicasText } from './inference-remedy-words.ts';
 
 /** Halvings of the rate asked tried before the GPUs given are said to serve none within the bounds (2^-20: a millionth of it). */
 const MAX_HALVINGS = 20;
-/** Bisection steps between a rate served and one not: 2^-10 of the gap, past the three figures the rate is written to. */
+/** Bisection steps between a rate (or a bound) served and one not: 2^-10 of the gap, past the three figures it is written to. */
 const BISECTION_STEPS = 10;
+/** The loosest first-token bound a request may give (inference-request.ts: maxPrefillSeconds at most 3,600 s). */
+const LOOSEST_FIRST_TOKEN_SECONDS = 3600;
+/** The first-token bound a rate is served within when the request gives none (inference-request.ts: "by default 2 s"). */
+const DEFAULT_FIRST_TOKEN_SECONDS = 2;
 
 /**
  * The most requests a second the request's GPUs serve within its bounds, to three figures rounded down and checked by asking
@@ -37,7 +42,26 @@ export function mostRateServed(request: Record<string, unknown>, retry: Retry): 
     if (serves(mid)) low = mid; else high = mid;
   }
   const written = floorFigures(low);
-  return serves(written) ? written : undefined;
+  // Served by bisection but not at its three figures (the rule above bent): the rate found, unrounded.
+  return serves(written) ? written : low;
+}
+
+/**
+ * The first-token bound within which the GPUs given carry the rate, to three figures rounded up and checked by asking again, or
+ * undefined where even the loosest a request may give does not (another bound, or memory, rules it out). A looser bound is never
+ * harder to meet, so bisection between the bound asked and the loosest finds it (review: 0.5 requests/s of 405B's 8K prompts
+ * within 0.3 s on 4,096 H100s was told "more GPUs", where 16 carry it within 2.5 s).
+ */
+export function loosestBoundNeeded(request: Record<string, unknown>, retry: Retry): number | undefined {
+  const serves = (bound: number): boolean => retry({ set: { maxPrefillSeconds: bound } })?.best !== undefined;
+  if (!serves(LOOSEST_FIRST_TOKEN_SECONDS)) return undefined;
+  let [low, high] = [field(request, 'maxPrefillSeconds') ?? DEFAULT_FIRST_TOKEN_SECONDS, LOOSEST_FIRST_TOKEN_SECONDS];
+  for (let i = 0; i < BISECTION_STEPS * 2; i++) {
+    const mid = (low + high) / 2;
+    if (serves(mid)) high = mid; else low = mid;
+  }
+  const written = ceilFigures(high);
+  return serves(written) ? written : high;
 }
 
 /**
@@ -53,21 +77,27 @@ function plannedCount(retry: Retry): { gpus: number; best: InferencePointJson } 
 }
 
 /**
- * The remedy's words for a rate too high for the GPUs given: "to get a plan, give gpus N, the fewest that serve within the bounds
- * as they are: …; the 64 GPUs given serve at most 0.0123 requests/s within them (requestsPerSecond 0.0123); or try …", the count
- * from `counts` (fewestGpus) or else plannedCount, or "more GPUs (gpus)" where neither serves.
+ * The remedy's words for a rate too high for the GPUs given, each change checked: "to get a plan, give gpus 960, the fewest that
+ * serve within the bounds as they are: …; or give maxPrefillSeconds 6.5, within which the 64 GPUs given carry the rate; or lower
+ * the rate: the 64 GPUs given serve at most 3.42 requests/s within the bounds (requestsPerSecond 3.42); or try …". The count
+ * from `counts` (fewestGpus) or else plannedCount; each part left out where nothing was found (review: an unchecked "more GPUs"
+ * was offered where none serve).
  */
 export function rateRemedy(request: Record<string, unknown>, counts: FewestGpus | undefined, faster: string, t: Slots, retry: Retry): string {
   const gpus = field(request, 'gpus')!;
-  const serves = counts?.serves;
-  const planned = serves === undefined ? plannedCount(retry) : undefined;
-  const more = serves !== undefined
-    ? `${gpusField(t, serves.gpus)}, the fewest that serve within the bounds as they are: ${replicasText(serves.best)} ${(serves.best.replicas ?? 1) > 1 ? 'meet' : 'meets'} them`
-    : planned === undefined ? `more GPUs (${slot(t, { field: 'gpus' })})`
-      : `${gpusField(t, planned.gpus)}, which serve within the bounds as they are: ${replicasText(planned.best)} ${(planned.best.replicas ?? 1) > 1 ? 'meet' : 'meets'} them`;
+  const given = countOf(gpus, 'GPU');
+  // "the 64 GPUs given serve", "the 1 GPU given serves" (review: "the 1 GPUs given serve").
+  const verb = (plural: string, singular: string): string => (gpus === 1 ? singular : plural);
+  const more = counts?.serves ?? plannedCount(retry);
+  const fewest = counts?.serves !== undefined;
+  const bound = loosestBoundNeeded(request, retry);
   const most = mostRateServed(request, retry);
-  const given = `the ${grouped(gpus)} GPUs given serve`;
-  const served = most === undefined ? `${given} no rate within them`
-    : `${given} at most ${formatGrouped(most)} requests/s within them (${slot(t, { field: 'requestsPerSecond', value: most })})`;
-  return `to get a plan, give ${more}; ${served}; or try ${faster}`;
+  const meet = (p: InferencePointJson): string => `${replicasText(p)} ${(p.replicas ?? 1) > 1 ? 'meet' : 'meets'} them`;
+  const changes = [
+    ...(more === undefined ? [] : [`give ${gpusField(t, more.gpus)}, ${fewest ? 'the fewest that serve' : 'which serve'} within the bounds as they are: ${meet(more.best)}`]),
+    ...(bound === undefined ? [] : [`give ${firstTokenBound(t, bound)}, within which the ${given} given ${verb('carry', 'carries')} the rate`]),
+    ...(most === undefined ? [] : [`lower the rate: the ${given} given ${verb('serve', 'serves')} at most ${formatGrouped(most)} requests/s within the bounds (${slot(t, { field: 'requestsPerSecond', value: most })})`]),
+  ];
+  const none = changes.length === 0 ? `the ${given} given ${verb('serve', 'serves')} no rate within the bounds, nor this rate within any first-token bound; ` : '';
+  return `to get a plan, ${none}${changes.map((c) => `${c}; or `).join('')}try ${faster}`;
 }

@@ -10,6 +10,7 @@ import { gpusOf, OTHER_COUNTS, type Holding } from './fewest-gpus.ts';
 
 // The fields a remedy names, as slots its surface writes (inference-remedy-terms.ts).
 export const gpusField = (s: Slots, gpus: number): string => slot(s, { field: 'gpus', value: gpus });
+export const firstTokenBound = (s: Slots, seconds: number): string => slot(s, { field: 'maxPrefillSeconds', value: seconds });
 export const name = (s: Slots, field: string, value?: string): string => slot(s, { field, ...(value !== undefined && { value }) });
 
 /**

@@ -57,7 +57,7 @@ const searchOk = object({
     nodes: count('Nodes of the smaller cluster.'),
     gpus: count('Its GPUs.'),
     plan: searchPlanSchema,
-  }, { ...open, description: 'A cluster of fewer nodes (within 10% below) whose best plan steps at least 1% faster than the best on the nodes asked for (less is within the model\'s error).' })),
+  }, { ...open, description: 'A cluster of fewer nodes (within 10% below, or the largest power of two below) whose best plan steps at least 1% faster than the best on the nodes asked for (less is within the model\'s error).' })),
 }, { ...open, expected: 'a search answer', description: 'The best plan, the top k, the alternatives and what was pruned.' });
 
 const searchFail = object({

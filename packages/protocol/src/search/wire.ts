@@ -60,7 +60,7 @@ export interface SearchOkJson extends SearchStatsJson {
   top: SearchPlanJson[];
   alternatives: SearchAlternativeJson[];
   warnings: string[];
-  /** Extension: a cluster of fewer nodes whose best plan steps at least 1% faster than `best` (absent when none within 10% below does). */
+  /** Extension: a cluster of fewer nodes whose best plan steps at least 1% faster than `best` (absent when none within 10% below, or at the largest power of two below, does). */
   fewerNodes?: FewerNodesJson;
 }
 

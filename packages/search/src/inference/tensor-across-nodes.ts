@@ -43,3 +43,26 @@ export function planAcrossNodes<P extends Planned>(
       + `serves the rate on ${countOf(best.load.replicas, 'replica')} (${countOf(best.load.gpus, 'GPU')}), ${formatLoad(best.load.utilization)} loaded`,
   };
 }
+
+/**
+ * With a rate on the GPUs given and no plan within one NVLink domain on them: the search again with tensor degrees across nodes
+ * beside `tensors`, where it then has a plan, with a warning saying why it spans nodes; undefined otherwise. Without `gpus` the
+ * same request reaches TP across nodes through the idle fleet its plan keeps (planAcrossNodes); with them that fleet does not
+ * fit, so no plan was found (review: 405B at 5 requests/s of 8K prompts within 2 s on 1,024 H100s had none, where without
+ * `gpus` TP 16 · PP 2 serves on 160).
+ */
+export function planAcrossNodesOnGpus<P extends Planned>(
+  gpus: number, tensors: readonly number[], across: readonly number[], nvlinkDomainGpus: number, plan: (tensors: readonly number[]) => P,
+): { readonly plan: P; readonly warning: string } | undefined {
+  if (across.length === 0) return undefined;
+  const wide = plan([...tensors, ...across]);
+  const best = wide.best;
+  if (best?.load === undefined) return undefined;
+  return {
+    plan: wide,
+    warning: `within one NVLink domain (TP ≤ ${nvlinkDomainGpus}) no plan meets the bounds at this rate on the ${countOf(gpus, 'GPU')} given; `
+      + `tensor parallelism across nodes, which shortens a prompt's prefill where more pipeline stages do not (its all-reduces crossing the `
+      + `network), was tried too: TP ${best.shape.tensor} serves the rate on ${countOf(best.load.replicas, 'replica')} (${countOf(best.load.gpus, 'GPU')}), `
+      + `${formatLoad(best.load.utilization)} loaded`,
+  };
+}
