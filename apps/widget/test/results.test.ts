@@ -61,10 +61,10 @@ describe('the time–cost curve section', () => {
     const n = frontierAnswer();
     // FRONTIER_REQUEST's batch, 1,536 sequences, at every size searched.
     expect(new Set(n.frontier!.map((s) => s.globalBatchSize))).toEqual(new Set([1536]));
-    expect(text(frontierSection(n, 128))).toContain('Every size at your global batch, 1,536 sequences.');
+    expect(text(frontierSection(n, 128))).toContain('Each size at your batch, 1,536 sequences.');
     // Sizes at their own batches (as the API answers a request without one) are not said to share one.
     const own = { ...n, frontier: n.frontier!.map((s, i) => ({ ...s, globalBatchSize: 512 * (i + 1) })) };
-    expect(text(frontierSection(own, 128))).not.toContain('Every size at');
+    expect(text(frontierSection(own, 128))).not.toContain('Each size at');
   });
 
   it("says runNodes's reason when there is no curve", () => {

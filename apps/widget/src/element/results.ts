@@ -110,7 +110,7 @@ export function frontierSection(n: NodesResponseJson, currentNodes: number): str
   // The form's batch is every size's (frontierRequestFor sends it), where the CLI, the API and the bot, given none, size one
   // to each cluster (QA: "fastest: 4,480 nodes" here beside the bot's 8,100 for the same plan, unsaid).
   const batches = new Set((n.frontier ?? []).map((s) => s.globalBatchSize));
-  const batch = batches.size === 1 ? ` Every size at your global batch, ${countOf([...batches][0]!, 'sequence')}.` : '';
+  const batch = batches.size === 1 ? ` Each size at your batch, ${countOf([...batches][0]!, 'sequence')}.` : '';
   return `<div class="frontier" data-frontier="ok">${chart}<p data-frontier-sentence>${esc(frontierSentence(n, currentNodes))}</p>`
     + `<p class="caption">Line: each size searched (its best plan), fewest nodes first; dots: the smallest, the powers of two and, filled and joined, those none beats on both days and GPU-hours; ringed: the cheapest and, dotted, the fastest; outlined: your node count; labels: node counts; +%: GPU-hours over the cheapest.${batch}</p>`
     + `${largerBatchNote(n)}</div>`;

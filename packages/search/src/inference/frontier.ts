@@ -5,7 +5,7 @@ import { estimateInference } from './inference-plan.ts';
 import { servingCost } from './serving-cost.ts';
 import { servingLoad } from './serving-load.ts';
 import { idleFleet, loadedPoint, type IdleFleet } from './idle-fleet.ts';
-import { planAcrossNodes, planAcrossNodesOnGpus, tensorsAcrossNodes } from './tensor-across-nodes.ts';
+import { planAcrossNodes, tensorsAcrossNodes } from './tensor-across-nodes.ts';
 import { boundBatches } from './bound-batch.ts';
 import { chunkBatchLimit, chunkLimitWarnings, type ChunkBound } from './chunk-batch-limit.ts';
 import { powersOfTwoUpTo } from '../search-space.ts';
@@ -123,12 +123,10 @@ export function planInference(base: InferenceBase, asked: InferenceSearch): Infe
   const within = planShapes(base, search, tensors);
   // Where within one NVLink domain the first-token bound holds every plan idle, tensor parallelism across nodes is tried too.
   const idle = idleFleet(within.points, within.best, search);
-  const wider = tensorsAcrossNodes(base.nvlinkDomainGpus, search);
-  const planWith = (t: readonly number[]) => planShapes(base, search, t);
-  // With a rate on the GPUs given and no plan on them, the same: that idle fleet does not fit them (planAcrossNodesOnGpus).
+  // With a rate on the GPUs given and no plan on them, the same: that idle fleet does not fit them (planAcrossNodes).
   const noneOnGpus = within.best === undefined && search.requestsPerSecond !== undefined && search.gpus !== undefined;
-  const across = idle !== undefined ? planAcrossNodes(idle, tensors, wider, base.nvlinkDomainGpus, planWith)
-    : noneOnGpus ? planAcrossNodesOnGpus(search.gpus!, tensors, wider, base.nvlinkDomainGpus, planWith) : undefined;
+  const across = idle === undefined && !noneOnGpus ? undefined
+    : planAcrossNodes(idle, search.gpus, tensors, tensorsAcrossNodes(base.nvlinkDomainGpus, search), base.nvlinkDomainGpus, (t) => planShapes(base, search, t));
   const { leftOut, chunkBound, ...plan } = across?.plan ?? within;
   // Across nodes the plan may be under half loaded still: said as the idle fleet within was.
   const stillIdle = across === undefined ? idle : idleFleet(plan.points, plan.best, search);

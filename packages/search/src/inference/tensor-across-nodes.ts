@@ -24,45 +24,29 @@ export function tensorsAcrossNodes(nvlinkDomainGpus: number, search: { readonly 
 }
 
 /**
- * The search again with tensor degrees across nodes beside `tensors` (`plan`), where its best needs fewer GPUs than the idle
- * fleet's (the plan's own measure: then it is one across nodes, as every plan within them was tried before), with a warning saying
- * why it spans nodes; undefined where none is tried or it needs no fewer. Its best may still be under LOAD_FLOOR busy, which
- * planInference then says as it says the idle fleet's.
+ * The search again with tensor degrees across nodes beside `tensors` (`plan`), with a warning saying why it spans nodes, where:
+ * - its best needs fewer GPUs than the idle fleet's (`idle`: the plan's own measure; then it is one across nodes, as every plan
+ *   within them was tried before); its best may still be under LOAD_FLOOR busy, which planInference then says as it says the
+ *   idle fleet's;
+ * - or, with a rate on `gpus` given and no plan on them within one NVLink domain (`idle` undefined), it has a plan: without
+ *   `gpus` the same request reaches TP across nodes through the idle fleet its plan keeps, which then does not fit them (review:
+ *   405B at 5 requests/s of 8K prompts within 2 s on 1,024 H100s had no plan, where without `gpus` TP 16 · PP 2 serves on 160).
+ * Undefined where none is tried or it does no better.
  */
 export function planAcrossNodes<P extends Planned>(
-  idle: IdleFleet, tensors: readonly number[], across: readonly number[], nvlinkDomainGpus: number, plan: (tensors: readonly number[]) => P,
+  idle: IdleFleet | undefined, gpus: number | undefined, tensors: readonly number[], across: readonly number[], nvlinkDomainGpus: number,
+  plan: (tensors: readonly number[]) => P,
 ): { readonly plan: P; readonly warning: string } | undefined {
   if (across.length === 0) return undefined;
   const wide = plan([...tensors, ...across]);
   const best = wide.best;
-  if (best?.load === undefined || best.load.gpus >= idle.point.load!.gpus) return undefined;
+  if (best?.load === undefined || (idle !== undefined && best.load.gpus >= idle.point.load!.gpus)) return undefined;
+  const why = idle === undefined ? `no plan meets the bounds at this rate on the ${countOf(gpus ?? 0, 'GPU')} given` : idleFleetText(idle);
   return {
     plan: wide,
-    warning: `within one NVLink domain (TP ≤ ${nvlinkDomainGpus}) ${idleFleetText(idle)}; tensor parallelism across nodes, which shortens a `
-      + `prompt's prefill where more pipeline stages do not (its all-reduces crossing the network), was tried too: TP ${best.shape.tensor} `
-      + `serves the rate on ${countOf(best.load.replicas, 'replica')} (${countOf(best.load.gpus, 'GPU')}), ${formatLoad(best.load.utilization)} loaded`,
-  };
-}
-
-/**
- * With a rate on the GPUs given and no plan within one NVLink domain on them: the search again with tensor degrees across nodes
- * beside `tensors`, where it then has a plan, with a warning saying why it spans nodes; undefined otherwise. Without `gpus` the
- * same request reaches TP across nodes through the idle fleet its plan keeps (planAcrossNodes); with them that fleet does not
- * fit, so no plan was found (review: 405B at 5 requests/s of 8K prompts within 2 s on 1,024 H100s had none, where without
- * `gpus` TP 16 · PP 2 serves on 160).
- */
-export function planAcrossNodesOnGpus<P extends Planned>(
-  gpus: number, tensors: readonly number[], across: readonly number[], nvlinkDomainGpus: number, plan: (tensors: readonly number[]) => P,
-): { readonly plan: P; readonly warning: string } | undefined {
-  if (across.length === 0) return undefined;
-  const wide = plan([...tensors, ...across]);
-  const best = wide.best;
-  if (best?.load === undefined) return undefined;
-  return {
-    plan: wide,
-    warning: `within one NVLink domain (TP ≤ ${nvlinkDomainGpus}) no plan meets the bounds at this rate on the ${countOf(gpus, 'GPU')} given; `
-      + `tensor parallelism across nodes, which shortens a prompt's prefill where more pipeline stages do not (its all-reduces crossing the `
-      + `network), was tried too: TP ${best.shape.tensor} serves the rate on ${countOf(best.load.replicas, 'replica')} (${countOf(best.load.gpus, 'GPU')}), `
+    // More pipeline stages do not shorten a prompt's prefill; more tensor parallelism does, its all-reduces crossing the network.
+    warning: `within one NVLink domain (TP ≤ ${nvlinkDomainGpus}) ${why}; TP across nodes (a shorter prefill, all-reduces over the network) `
+      + `was tried too: TP ${best.shape.tensor} serves the rate on ${countOf(best.load.replicas, 'replica')} (${countOf(best.load.gpus, 'GPU')}), `
       + `${formatLoad(best.load.utilization)} loaded`,
   };
 }
