@@ -85,14 +85,9 @@ export function withDefaults(intent: IntentName, stated: AskParameters): { param
     const batch = tokenBatch(p, p.batchTokens, onCluster ? clusterGpusOf(p) : undefined);
     take('globalBatchSize', batch.sequences, batch.note);
   }
-  if ((intent === 'nodes' || intent === 'cheapest' || intent === 'time' || intent === 'config') && p.tokens === undefined && model !== undefined) {
-    if (model.defaultTrainingTokens !== undefined) {
-      take('tokens', model.defaultTrainingTokens, `${compactCount(model.defaultTrainingTokens)} training tokens (${model.name}'s published budget${wholePretraining(p)})`);
-    } else {
-      const tokens = CHINCHILLA_TOKENS_PER_PARAMETER * model.parameters;
-      const why = model.published ? `${model.name} states none` : `× the ${compactCount(model.parameters)} parameters asked`;
-      take('tokens', tokens, `${compactCount(tokens)} training tokens (20 per parameter, Hoffmann et al. 2022; ${why}${wholePretraining(p)})`);
-    }
+  const budget = assumedTokens(p);
+  if ((intent === 'nodes' || intent === 'cheapest' || intent === 'time' || intent === 'config') && p.tokens === undefined && budget !== undefined) {
+    take('tokens', budget.tokens, budget.text);
   }
   // A budget alone is a goal of its own ("how many nodes on 1.7M GPU-hours", "with a $2M budget"): no deadline is assumed.
   if (intent === 'nodes' && p.deadlineSeconds === undefined && p.gpuHours === undefined && p.costBudget === undefined) {
@@ -114,6 +109,21 @@ export function withDefaults(intent: IntentName, stated: AskParameters): { param
     if (isComputedBatch(batch)) take('globalBatchSize', batch.sequences, defaultBatchNote(batch));
   }
   return { parameters: p, defaults: used };
+}
+
+/**
+ * The training tokens a plan takes where the question gives none: the model's published budget, else 20 a parameter
+ * (Hoffmann et al. 2022), with how it was taken; undefined where the model is not known. The widget's link carries them too.
+ */
+export function assumedTokens(p: AskParameters): { tokens: number; text: string } | undefined {
+  const model = modelFactsOf(p);
+  if (model === undefined) return undefined;
+  if (model.defaultTrainingTokens !== undefined) {
+    return { tokens: model.defaultTrainingTokens, text: `${compactCount(model.defaultTrainingTokens)} training tokens (${model.name}'s published budget${wholePretraining(p)})` };
+  }
+  const tokens = CHINCHILLA_TOKENS_PER_PARAMETER * model.parameters;
+  const why = model.published ? `${model.name} states none` : `× the ${compactCount(model.parameters)} parameters asked`;
+  return { tokens, text: `${compactCount(tokens)} training tokens (20 per parameter, Hoffmann et al. 2022; ${why}${wholePretraining(p)})` };
 }
 
 /** A sequence length from which a run past the model's own is a long-context stage (32k, k 1,024 in a length). */

@@ -1,6 +1,6 @@
 import type { ScenarioInput } from '@trainplan/protocol';
 import { systemById } from '@trainplan/presets';
-import { DEFAULT_GPU, gpusPerNodeOf } from './defaults.ts';
+import { assumedTokens, DEFAULT_GPU, gpusPerNodeOf } from './defaults.ts';
 import { modelInputOf } from './model-of.ts';
 import type { AskParameters } from './question.ts';
 
@@ -47,10 +47,14 @@ export function widgetUrl(scenario: ScenarioInput, publicUrl: string, deadlineDa
   return `${publicUrl.replace(/\/+$/, '')}/#scenario=${encodeURIComponent(JSON.stringify(scenario))}${days}`;
 }
 
-/** The `widgetUrl` member of an answer: the link, or nothing where no widget is served (publicUrl null). */
-export const widgetLink = (scenario: ScenarioInput, publicUrl: string | null, deadlineDays?: number): { widgetUrl?: string } =>
-  publicUrl === null ? {} : { widgetUrl: widgetUrl(scenario, publicUrl, deadlineDays) };
-
-/** The deadline a question set (or took by default), in days, for the widget's link. */
-export const deadlineDaysOf = (p: { deadlineSeconds?: number }): number | undefined =>
-  p.deadlineSeconds === undefined ? undefined : p.deadlineSeconds / 86_400;
+/**
+ * The `widgetUrl` member of an answer: the link, or nothing where no widget is served (publicUrl null). It carries the
+ * question's deadline and the tokens the answer planned or would assume (the model's published budget, as "how long" takes):
+ * QA: a step-time answer's link had neither, and the widget showed its page's own 300B tokens and 30 days.
+ */
+export function widgetLink(scenario: ScenarioInput, publicUrl: string | null, p: AskParameters): { widgetUrl?: string } {
+  if (publicUrl === null) return {};
+  const tokens = scenario.training.tokens ?? p.tokens ?? assumedTokens(p)?.tokens;
+  const linked = tokens === undefined ? scenario : { ...scenario, training: { ...scenario.training, tokens } };
+  return { widgetUrl: widgetUrl(linked, publicUrl, p.deadlineSeconds === undefined ? undefined : p.deadlineSeconds / 86_400) };
+}

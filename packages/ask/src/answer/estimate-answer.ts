@@ -34,7 +34,7 @@ export function answerFixedConfiguration(q: ParsedQuestion, publicUrl: PublicUrl
     question: q.text,
     assumptions: q.defaults.map((d) => d.text),
     scenario,
-    ...widgetLink(scenario, publicUrl),
+    ...widgetLink(scenario, publicUrl, p),
     examples: [],
     data: result,
   };

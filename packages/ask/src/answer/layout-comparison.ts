@@ -156,6 +156,6 @@ export function answerLayoutComparison(q: ParsedQuestion, publicUrl: PublicUrl):
       ...listOf(statedMfuNote(best.parameters, best.e)),
     ],
     scenario,
-    ...widgetLink(scenario, publicUrl),
+    ...widgetLink(scenario, publicUrl, best.parameters),
   };
 }

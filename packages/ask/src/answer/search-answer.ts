@@ -12,7 +12,7 @@ import { DEFAULT_GPU, deadlineBatchFor, defaultBatch, defaultBatchNote, gpusPerN
 import { clusterAsAsked, compactCount, formatDays, moneyText, statedMoney } from '../format.ts';
 import { modelInputOf, modelNameOf } from '../model-of.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
-import { deadlineDaysOf, widgetLink } from '../scenario.ts';
+import { widgetLink } from '../scenario.ts';
 import { shardingOf } from '../sharding.ts';
 import { zeroDataConstraints, zeroLayoutNote } from './zero-data.ts';
 import type { Answer, AnswerOptions, PublicUrl } from './answer-types.ts';
@@ -137,7 +137,7 @@ function planAnswer(
       ...listOf(statedMfuNote(q.parameters, plan.estimate, uptime)),
     ],
     scenario: plan.scenario,
-    ...widgetLink(plan.scenario, publicUrl, deadlineDaysOf(q.parameters)),
+    ...widgetLink(plan.scenario, publicUrl, q.parameters),
     examples: [],
     data: extra.data,
   };
@@ -174,7 +174,7 @@ function failure(
         ...costFigures(q.parameters, spendOf(closest)),
       ].map((f) => ({ ...f, label: `${f.label} (closest)` })),
       scenario: closest.scenario,
-      ...widgetLink(closest.scenario, publicUrl, deadlineDaysOf(q.parameters)),
+      ...widgetLink(closest.scenario, publicUrl, q.parameters),
     };
   }
   return base;

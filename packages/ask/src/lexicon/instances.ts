@@ -69,7 +69,9 @@ export const INSTANCE_TYPES: readonly InstanceType[] = [
  * preset is; "a2-highgpu-4g", 4 GPUs a VM; "g5.48xlarge"): named back by parse.ts as not known, with its count kept
  * from being read as anything else, rather than planned on a default GPU and 128 nodes unsaid.
  */
-const INSTANCE_SHAPED = /\b(?:[a-z]{1,3}\d[a-z\d]*\.\d*x?large|[a-z]\d-(?:high|ultra|mega|edge)gpu-\d+g|standard[\s-]*n[cdv]\w*)\b/;
+// A family after "AWS" or before "instances" with no size ("128 AWS p6", "16 p6 instances"): QA planned "on 128 AWS p6" on
+// the default H100, where "p3.16xlarge" is named back.
+const INSTANCE_SHAPED = /\b(?:[a-z]{1,3}\d[a-z\d]*\.\d*x?large|[a-z]\d-(?:high|ultra|mega|edge)gpu-\d+g|standard[\s-]*n[cdv]\w*)\b|(?<=\baws[\s-]*(?:ec2[\s-]*)?)(?!trn|inf)[a-z]{1,3}\d[a-z\d-]*\b|\bp\d[a-z\d-]*(?=\s*(?:nodes?|instances?|vms?)\b)/;
 
 /** The known types' names, for a refusal of an unknown one to list ("p4d.24xlarge, …"). */
 export const KNOWN_INSTANCE_NAMES: readonly string[] = [...new Set(INSTANCE_TYPES.map((i) => i.name))];

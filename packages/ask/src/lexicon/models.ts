@@ -46,14 +46,19 @@ const FAMILIES: readonly {
   declined?: (version: string | undefined, parameters: number) => string | undefined;
   /** Whether a number after the name with no version is the family's version, never a size without its unit ("llama-4"). */
   numberIsVersion?: true;
+  /** Why a version with no preset of its own is read as another's (Llama 3.3: Llama 3.1 70B's architecture), said. */
+  alias?: (version: string | undefined) => string | undefined;
 }[] = [
   // "llama 3.1 405b", "llama-3-70b", "llama2 7b", "llama 3.2 1b"; Llama without a version prefers Llama 3, then 3.1, then 2.
   // A version is never the first digit of a size: "llama 30b" is Llama at 30B, not Llama 3 at 0B (as GPT-3's and Nemotron-4's).
   // The size may come first: "a 30B llama", "70b llama 3" (`pre`); "llama-style 30B", "llama 3 like 30b": the family's shape.
   {
-    pattern: new RegExp(String.raw`(?:(?<![\w.])(?<pre>${DECIMAL}\s*[bmt])[\s-]*(?:param(?:eter)?s?[\s-]+)?)?(?<!\bcode[\s-]*)\bllama[\s-]*(?:(?<version>3\.[12]|2|3)(?![\d.]))?(?:[\s-]*(?<style>style|like|type|based|arch(?:itecture)?)\b)?[\s-]*(?<size>${DECIMAL}\s*[bmt])?\b`),
+    pattern: new RegExp(String.raw`(?:(?<![\w.])(?<pre>${DECIMAL}\s*[bmt])[\s-]*(?:param(?:eter)?s?[\s-]+)?)?(?<!\bcode[\s-]*)\bllama[\s-]*(?:(?<version>3\.[123]|2|3)(?![\d.]))?(?:[\s-]*(?<style>style|like|type|based|arch(?:itecture)?)\b)?[\s-]*(?<size>${DECIMAL}\s*[bmt])?\b`),
     label: (v) => (v === undefined ? 'Llama' : `Llama ${v}`),
-    prefixes: (v) => (v !== undefined ? [`llama${v}-`] : FAMILY_PREFERENCE.filter((p) => p.startsWith('llama'))),
+    // Llama 3.3 is one model, 70B, Llama 3.1 70B's architecture post-trained anew (Meta's Llama 3.3 model card, 2024-12-06):
+    // read as that preset, said (QA: "llama-3.3-70b" was planned as Llama 3 70B, the "3.3" unsaid).
+    prefixes: (v) => (v === '3.3' ? ['llama3.1-70b'] : v !== undefined ? [`llama${v}-`] : FAMILY_PREFERENCE.filter((p) => p.startsWith('llama'))),
+    alias: (v) => (v === '3.3' ? 'Llama 3.3 read as Llama 3.1 70B (llama3.1-70b), its architecture (Meta\'s Llama 3.3 model card: 70B only)' : undefined),
     // Meta's paper (Dubey et al. 2024, "The Llama 3 Herd of Models") calls the 405B model "Llama 3 405B"; it shipped as Llama 3.1.
     renamed: (v) => (v === '3' ? { family: 'Llama 3', prefix: 'llama3.1-', why: "Meta's paper, Dubey et al. 2024, calls it Llama 3" } : undefined),
     // Llama 3's rows include 3.1's 405B, as its paper names it (above). Llama 3.2's text models are Llama 3.1 8B pruned and
@@ -62,7 +67,7 @@ const FAMILIES: readonly {
     // between Llama 3's rows (QA: it was declined, "no Llama 3.2 preset has about 3B", where llama3-7b was planned).
     custom: (v) => llamaStyle(v === undefined ? 'Llama' : `Llama ${v}`, v === undefined ? FAMILY_PREFERENCE.filter((p) => p.startsWith('llama'))
       : v === '3' ? ['llama3-', 'llama3.1-'] : v === '3.2' ? ['llama3.2-', 'llama3-', 'llama3.1-'] : [`llama${v}-`]),
-    declined: (v, parameters) => (v === '3.2' ? llamaVisionProblem(parameters) : undefined),
+    declined: (v, parameters) => (v === '3.2' ? llamaVisionProblem(parameters) : v === '3.3' ? 'Llama 3.3 is 70B only (Meta\'s model card); ask for llama3.1-70b or a size' : undefined),
     // "llama-4", "llama-1": versions no preset is (unmodelled-models.ts, unmodelled-moe.ts), never a size without its unit.
     numberIsVersion: true,
   },
@@ -145,7 +150,7 @@ const ID_PATTERNS: readonly (readonly [string, RegExp])[] = [...MODEL_IDS]
  */
 export type ModelMatch = Match & {
   model?: string; unmodelled?: string; unknownSize?: number; askedSize?: string; family?: string; assumed?: string; shapeFamily?: ShapeFamily;
-  /** A family no preset has, named before the size read ("PaLM 540B"): the reading says it was not planned as named. */
+  /** A name no preset has before the size read, as said ("PaLM 540B is not a preset"): the reading says it was not planned as named. */
   namedAs?: string;
   /** A preset of the family near a size planned as a decoder of its own, named beside it ("llama3-7b": llama3-8b). */
   nearPreset?: string;
@@ -216,7 +221,7 @@ export function matchModel(text: string): ModelMatch | undefined {
       // "Llama 3" alone: the family's largest preset, said with the others (QA: "llama3" was planned as 70B unsaid).
       const ids = family.prefixes(m.groups.version).flatMap((p) => MODEL_IDS.filter((id) => id.startsWith(p)));
       const largest = ids.at(-1) ?? 'llama3-70b';
-      return { ...where, model: largest, assumed: familyAloneReading(family.label(m.groups.version), largest, ids) };
+      return { ...where, model: largest, assumed: family.alias?.(m.groups.version) ?? familyAloneReading(family.label(m.groups.version), largest, ids) };
     }
     const model = nearest(family.prefixes(m.groups?.version), size, FAMILY_SIZE_TOLERANCE);
     const label = family.label(m.groups?.version);
@@ -235,7 +240,8 @@ export function matchModel(text: string): ModelMatch | undefined {
       const taken = offSize ?? `${family.label(undefined)} ${compactSize(written)} taken as ${modelById(model)?.shape.name ?? model} (${model})`;
       return { ...where, model, assumed: `${taken}; also that size: ${sameSize.join(', ')} (name one to plan it)` };
     }
-    if (model !== undefined) return { ...where, model, ...(offSize !== undefined && { assumed: offSize }) };
+    const assumed = offSize ?? family.alias?.(m.groups?.version);
+    if (model !== undefined) return { ...where, model, ...(assumed !== undefined && { assumed }) };
     const renamed = family.renamed?.(m.groups?.version);
     const successor = renamed === undefined ? undefined : nearest([renamed.prefix], size, FAMILY_SIZE_TOLERANCE);
     if (renamed !== undefined && successor !== undefined) {
@@ -268,15 +274,16 @@ export function matchModel(text: string): ModelMatch | undefined {
     if (bare[1] === '-') return { index: bare.index, length: bare[0].length, unknownSize: -magnitude, askedSize: `-${askedSize}` };
     const size = magnitude;
     const model = nearest(FAMILY_PREFERENCE, size, BARE_SIZE_TOLERANCE);
-    const other = otherNameBefore(text, bare.index);
-    const where = { index: bare.index, length: bare[0].length, ...(other !== undefined && { namedAs: `${other.name} ${askedSize}` }) };
+    const other = otherNameBefore(text, bare.index, askedSize);
+    const start = other?.index ?? bare.index;
+    const where = { index: start, length: bare.index + bare[0].length - start, ...(other !== undefined && { namedAs: other.said }) };
     // A Llama-architecture family ("Code Llama 34B", "Yi 34B") is shaped as Llama is, its nearest Llama preset or Llama-style.
     const llama = other?.llama === true;
     const llamaPrefixes = FAMILY_PREFERENCE.filter((p) => p.startsWith('llama'));
     const preset = llama ? nearest(llamaPrefixes, size, BARE_SIZE_TOLERANCE) : model;
     const reading = preset === undefined ? undefined : bareSizeReading(`${bare[2]}${bare[3]}`, size, preset);
     return preset === undefined || reading === undefined ? { ...where, unknownSize: size, askedSize, shapeFamily: llama ? llamaStyle('Llama', llamaPrefixes) : GPT_STYLE }
-      : { ...where, model: preset, assumed: other === undefined ? reading : `${other.name} ${askedSize} is not a preset: ${reading}` };
+      : { ...where, model: preset, assumed: other === undefined ? reading : `${other.said}: ${reading}` };
   }
   return undefined;
 }

@@ -23,7 +23,9 @@ const PRESET_IDS = ['edr-ib-4x', 'hdr-ib-8x', 'ndr-ib-8x', 'omnipath-4x', 'roce-
 /** A link speed: "100 Gbps", "200gbps", "400 Gb/s", "400G". */
 const SPEED = String.raw`(\d+(?:\.\d+)?)\s*(?:gbps|gb\/s|gbit(?:\/s)?|g)\b`;
 // "NDR400 x8": the speed fused to the generation, the NICs a node after it (read from the phrase). "25GbE", "Spectrum-X": no preset.
-const FABRIC_WORD = String.raw`(?:(?:hdr|ndr|edr|xdr)(?:\d+)?[\s-]*(?:infiniband|ib)?(?:\s*x\s*\d+\b)?|infiniband|ib|ethernet|\d+(?:\.\d+)?\s*gbe|gige|spectrum[\s-]*x(?:\s+ethernet)?|roce(?:v2)?|omni[\s-]*path)`;
+// The generation after the name too ("InfiniBand NDR": QA read "infiniband" alone, "which generation … is not said"), and AWS's
+// EFA ("with EFA", "8x400G EFA": QA dropped it unsaid, "no network named").
+const FABRIC_WORD = String.raw`(?:(?:hdr|ndr|edr|xdr)(?:\d+)?[\s-]*(?:infiniband|ib)?(?:\s*x\s*\d+\b)?|(?:infiniband|ib)[\s-]*(?:hdr|ndr|edr|xdr)\d*|infiniband|ib|(?:aws[\s-]*)?efa(?:[\s-]*v?\d)?|ethernet|\d+(?:\.\d+)?\s*gbe|gige|spectrum[\s-]*x(?:\s+ethernet)?|roce(?:v2)?|omni[\s-]*path)`;
 const NETWORK_WORD = String.raw`(?:networking|network|interconnect|fabric|nics?|links?)`;
 const PER = String.raw`(?:\s+(?:per|a|each|\/)\s*(?:node|server|machine|box|gpu|HW))?`;
 const LEAD = String.raw`(?:\b(?:over|with|on|using|via|across)\s+)?(?:only\s+)?(?:an?\s+)?`;
@@ -70,8 +72,9 @@ export function takeNetwork(s: Scanner): NetworkRead | undefined {
     return { network: fabric.preset, reading: `"${phrase}" read as ${fabric.preset}: ${describe(fabric.preset)} (${count})` };
   }
   const why = fabric !== undefined ? `no network preset is ${fabric.preset.split('-')[0]?.toUpperCase()} at that speed or NIC count`
-    // XDR (800 Gb/s, ConnectX-8) is named, not left unsaid: no preset models it.
+    // XDR (800 Gb/s, ConnectX-8) and AWS's EFA (SRD over its own NICs) are named, not left unsaid: no preset models them.
     : /\bxdr\b/.test(phrase) ? 'XDR InfiniBand is not modelled'
+    : /\befa\b/.test(phrase) ? 'EFA is not modelled'
     : /\b(?:infiniband|ib)\b/.test(phrase) ? WHICH_INFINIBAND
       : 'no network preset models it';
   return { unread: phrase, why: `${why}; the presets are ${NETWORK_PRESETS_TEXT}` };

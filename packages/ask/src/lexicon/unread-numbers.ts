@@ -8,10 +8,11 @@ import { HW_TOKEN } from './quantities.ts';
  */
 
 /**
- * A number standing alone (never inside a word: "h10", "gpt3", "p4d"; nor a price's or a path's), with a count "x" another
+ * A number standing alone (never inside a word: "h10", "gpt3", "p4d"; nor a price's or a path's), its scale and any letters
+ * glued on ("2Tt": QA dropped "for 2Tt" unsaid and planned the model's own budget), with a count "x" another
  * ("16x8"), and the word after it where one follows: "256 h10", "10 jours", "256".
  */
-const LEFT_NUMBER = new RegExp(String.raw`(?<![\w.,$€£/-]|${HW_TOKEN}\s*[x*]?\s*)\d+(?:\.\d+)?k?(?:\s*x\s*\d+)?(?![\w.])(?!\s*(?:x\s*)?${HW_TOKEN}\b)(?:\s+(?!(?:on|in|with|for|and|or|to|of|at|by|the|an?|${HW_TOKEN})\b)[a-z][\w.-]*)?`, 'g');
+const LEFT_NUMBER = new RegExp(String.raw`(?<![\w.,$€£/-]|${HW_TOKEN}\s*[x*]?\s*)\d+(?:\.\d+)?(?:[kmbt][a-z]*)?(?:\s*x\s*\d+)?(?![\w.])(?!\s*(?:x\s*)?${HW_TOKEN}\b)(?:\s+(?!(?:on|in|with|for|and|or|to|of|at|by|the|an?|${HW_TOKEN})\b)[a-z][\w.-]*)?`, 'g');
 
 /** The numbers left unread in `scanned` (the text as the readers left it), each with the word after it, as written there. */
 export const unreadNumbers = (scanned: string): string[] => [

@@ -59,7 +59,7 @@ export function modelReadings(st: ParseState, read: Reads, plan: Plan): DefaultU
   if (customReading !== undefined && facts.customModel !== undefined) {
     // "codellama 34b": the family named is no preset, said before the shape the size was planned as.
     const reading = `${customReading}${nearPresetNote(model?.family, model?.nearPreset)}`;
-    const text = model?.namedAs === undefined ? reading : `${model.namedAs} is not a preset: ${reading}`;
+    const text = model?.namedAs === undefined ? reading : `${model.namedAs}: ${reading}`;
     readings.push({ field: 'customModel', value: facts.customModel.shape.name ?? 'custom', text });
   }
   if (bareTokens !== undefined && facts.tokens === bareTokens.tokens) {

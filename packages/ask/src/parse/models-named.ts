@@ -7,6 +7,7 @@ import { expertParallelProblem, takeExpertParallel } from '../lexicon/unmodelled
 import { takeVisionLanguage } from '../lexicon/unmodelled-architectures.ts';
 import { takeBareTokens } from '../lexicon/bare-tokens.ts';
 import { takeOtherModels } from '../lexicon/compared-models.ts';
+import { notKnownModel } from '../lexicon/unmodelled-models.ts';
 import { asTyped } from './as-typed.ts';
 import type { ParseState } from './state.ts';
 
@@ -32,6 +33,11 @@ export function readModels(st: ParseState) {
   const otherModels = served.model === undefined || speculative.speculative === true || served.draftWritten !== undefined ? undefined
     : takeOtherModels(s, served.model, served.modelWritten ?? '');
   const model = otherModels?.first ?? served.model;
+  // DeepMind's Chinchilla named with no model nor size beside it ("train chinchilla on 512 H100"), not its budget's word
+  // ("chinchilla-optimal", budget-read.ts): named back as GPT-4 is (QA: the generic "name a model", as if none was named).
+  if (model === undefined && s.take(/\bchinchilla\b(?![\s-]*(?:optimal|scaling|laws?|rule|ratio|point|tokens?|budget|style|like)\b)/) !== undefined) {
+    problems.push(notKnownModel('Chinchilla'));
+  }
   // "train a 7b on 300b": the second size, no comparing word before it, the tokens trained on (lexicon/bare-tokens.ts).
   const bare = otherModels === undefined || model === undefined ? undefined : takeBareTokens(s, normal, model, otherModels.unjoined);
   // A size no preset has ("a 30B model", "llama 30b") is planned as a decoder of that size in its family's style, said so.

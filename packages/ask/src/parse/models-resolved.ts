@@ -21,7 +21,7 @@ function resolveModel(m: ModelMatch, seqLength: number | undefined): ResolvedMod
   const custom = customModelOfSize(m.unknownSize, asked, m.shapeFamily, seqLength);
   if (!custom.ok) return { ok: false, why: custom.problem };
   const reading = `${custom.reading}${nearPresetNote(m.family, m.nearPreset)}`;
-  const model: ComparedModel = { customModel: custom.model, reading: m.namedAs === undefined ? reading : `${m.namedAs} is not a preset: ${reading}` };
+  const model: ComparedModel = { customModel: custom.model, reading: m.namedAs === undefined ? reading : `${m.namedAs}: ${reading}` };
   return { ok: true, model };
 }
 

@@ -42,6 +42,9 @@ export function normalize(text: string): string {
     .replace(/(\d[km]?)\s*(?:gpu[\s-]*)?(?:hours|hrs)\s+of\s+(?:an?\s+)?([a-z]{1,3}\d{2,4}x?)s?\b(?![\s-]*(?:nodes?|gpus?|servers?|machines?|boxes|hosts?|clusters?))/g, '$1 $2 hours')
     // "in a fortnite": the game's name for the span ("a fortnight" was read as no deadline, and the default 30 days taken).
     .replace(/\bfortnite\b/g, 'fortnight')
+    // A Hugging Face repository's owner before the model: "Qwen/Qwen2.5-72B" is "Qwen2.5-72B" (QA: refused as "Qwen", then the
+    // "Qwen2.5-72B" left said as a second model not compared).
+    .replace(/\b[a-z][\w.-]*\/(?=[a-z][\w.-]*?\d+(?:\.\d+)?b\b)/g, '')
     // A counter after the GPU's name: "H100 64台", "H100を512台で" are 64 and 512 H100 (the number was left unread beside the name).
     .replace(/\b([a-z]{1,3}\d{2,4}[a-z]*)\s*[をがの]?\s*(\d+)\s*[台张張枚個个块塊]/g, '$2 $1 ')
     // Counters of Japanese and Chinese between a count and what it counts: "512 台の H100", "512张H100" are 512 H100.

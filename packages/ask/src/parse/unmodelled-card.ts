@@ -35,7 +35,7 @@ export function readUnmodelledCard(st: ParseState, instance: InstanceMatch | und
   const besideModelled = unmodelled !== undefined
     && matchHardware(s.text.slice(0, unmodelled.index) + ' '.repeat(unmodelled.length) + s.text.slice(unmodelled.index + unmodelled.length)) !== undefined;
   const unmodelledWhy = unmodelled === undefined ? ''
-    : `${unmodelled.name} is not modelled${unmodelled.modelled === undefined ? '' : `: ${unmodelled.modelled}`}; the GPU presets are ${GPU_IDS.join(', ')}`;
+    : `${unmodelled.name} is not ${unmodelled.unknown ? 'a known GPU' : 'modelled'}${unmodelled.modelled === undefined ? '' : `: ${unmodelled.modelled}`}; the GPU presets are ${GPU_IDS.join(', ')}`;
   // The card's own count goes with it ("64 mi300x or 8 h100": QA planned 64 H100 against 8, the 64 the MI300X's).
   const aside = unmodelled !== undefined && besideModelled ? withCount(s.text, unmodelled) : undefined;
   const unmodelledAside = aside === undefined ? undefined : `"${asTyped(text, s.text.slice(aside.index, aside.index + aside.length).trim().replace(/\s+/g, ' '))}"`;
