@@ -87,7 +87,10 @@ function leadOf(q: ParsedQuestion, x: Planned, e: EstimateOk): string {
   return leadWithAsked(e, q.intent === 'estimate' ? askedMetric(q.text) : 'step');
 }
 
-/** How far a layout is behind the winner: "2.5% slower", "37% more memory per GPU", or "as fast" to the figure shown. */
+/**
+ * How far a layout is behind the winner: "2.5% slower", "37% more memory per GPU", "<0.1% slower" for a difference too small
+ * to show, or "as fast" where there is none.
+ */
 function behind(intent: ParsedQuestion['intent'], e: EstimateOk, best: EstimateOk): string {
   const ratio = rankOf(intent, e) / rankOf(intent, best) - 1;
   // formatPercentChange's rounding, without its sign: the layout is behind, never ahead.

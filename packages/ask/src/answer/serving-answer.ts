@@ -210,7 +210,7 @@ function workingNote(w: Working, p: AskParameters, batching: Batching, bounds: s
 }
 
 /**
- * Where the weights asked for do not fit on the GPUs named, whether FP8 weights (1 byte a parameter, half of BF16's: how
+ * Where the weights asked for do not fit on the GPUs named, whether FP8 weights (1 byte a layer parameter, about half of BF16's: how
  * Meta released Llama 3.1 405B for one 8-GPU node, and how TensorRT-LLM and vLLM serve FP8 checkpoints) would, as the CLI's
  * inference names in its remedy ("or try FP8 weights (--precision fp8): TP 1 · PP 1 (1 GPU) holds them"). The same request
  * is asked again in FP8 through the protocol's retryInference, the Retry that remedy checks FP8 with: it refuses FP8 on a GPU
