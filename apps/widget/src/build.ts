@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { blankLiteralArguments, closingBracket, stripProperties } from './strip-properties.ts';
 import { DID_YOU_MEAN, KEY_HINT, returningNothing } from './without-suggestions.ts';
-import { nodesForDeadlineOrCurve, requestsNeverMade, searchSchemaOnGivenNodes } from './requests-never-made.ts';
+import { nodesForDeadlineOrCurve, requestsNeverMade, searchSchemaOnGivenNodes, withoutUnreached } from './requests-never-made.ts';
 
 /** The browser entry; build.ts itself is Node-only and never part of the bundle. */
 const ENTRY = fileURLToPath(new URL('./entry.ts', import.meta.url));
@@ -147,12 +147,12 @@ export function withoutBudgetOrNote(source: string): string {
   return source.replace(DEADLINE_OR_BUDGET, NO_BUDGET_HERE).replace(CHECK_NOTE, '');
 }
 
-/** Loads @trainplan/search's capacity.ts withoutBudgetOrNote. */
+/** Loads @trainplan/search's capacity.ts withoutBudgetOrNote, then withoutUnreached (requests-never-made.ts: ONE_BATCH_A_SIZE). */
 export const capacityForWidgetRequests: Plugin = {
   name: 'trainplan-capacity-without-budget-or-note',
   setup(b) {
     b.onLoad({ filter: /[\\/]packages[\\/]search[\\/]src[\\/]capacity\.ts$/ }, async (args) => ({
-      contents: withoutBudgetOrNote(await readFile(args.path, 'utf8')),
+      contents: withoutUnreached(args.path, withoutBudgetOrNote(await readFile(args.path, 'utf8'))),
       loader: 'ts',
     }));
   },
@@ -294,7 +294,8 @@ export const WIDGET_BUILD_OPTIONS = {
  * collectives emulator left out (closed-form-emulation.ts), the search's explanations of its runner-up plans too
  * (no-alternatives.ts: 1.4 kB gzip, 80,086 → 78,685 B with the packages as committed), what only the schemas'
  * OpenAPI document reads dropped (withoutJsonSchema), and what only requests the widget never makes reach
- * (protocolForWidgetRequests, no-empty-space.ts, withoutBudgetOrNote), nor what a model preset says that it never reads
+ * (protocolForWidgetRequests, no-empty-space.ts, withoutBudgetOrNote) or its calls never reach (requests-never-made.ts
+ * UNREACHED), nor what a model preset says that it never reads
  * (modelPresetsWithoutUnreadFields), nor the suggestions for an unknown id or key (protocolWithoutSuggestions).
  */
 export async function buildWidgetBundle(): Promise<WidgetBundle> {

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import { runDeadlineNodes, runInference, runSearch, type ScenarioInput } from '@trainplan/protocol';
 import { buildWidgetBundle, protocolForWidgetRequests, withoutJsonSchema, withoutNodesModes } from '../src/build.ts';
 import {
-  DEADLINE_OR_CURVE, DEFAULT_BATCHES, inferenceRequestWithoutShapes, NEVER_MADE, nodesForDeadlineOrCurve, ONE_STAGE_SPECULATING, requestsNeverMade,
-  SEARCH_ON_GIVEN_NODES, searchSchemaOnGivenNodes, SOME_SHAPE_TRIED, UNASKED_INFERENCE_FIELDS, UNASKED_NODES_FIELDS, UNASKED_SEARCH_FIELDS,
-  UNCONSTRAINED_SEARCH, UNCONSTRAINED_SPACE, withoutConstraintFields, withoutFieldsOf,
+  DEADLINE_OR_CURVE, DEFAULT_BATCHES, inferenceRequestWithoutShapes, LOADED_IN_BUILD, NEVER_MADE, NO_CONTRADICTION, NO_LARGER_BATCH, NO_PROGRESS_OR_CUTOFF,
+  nodesForDeadlineOrCurve, ONE_BATCH_A_SIZE, ONE_STAGE_SPECULATING, requestsNeverMade, SEARCH_ON_GIVEN_NODES, searchSchemaOnGivenNodes, SOME_SHAPE_TRIED,
+  UNASKED_INFERENCE_FIELDS, UNASKED_NODES_FIELDS, UNASKED_SEARCH_FIELDS, UNCONSTRAINED_SEARCH, UNCONSTRAINED_SPACE, UNREACHED, UNREACHED_SOURCES,
+  withoutConstraintFields, withoutFieldsOf, withoutUnreached,
 } from '../src/requests-never-made.ts';
 import { frontierRequestFor, nodesRequestFor, searchRequestFor } from '../src/compute/search-requests.ts';
 
@@ -16,9 +17,22 @@ const source = (path: string) => readFile(fileURLToPath(new URL(`../../../packag
 type Calls = { runDeadlineNodes: typeof runDeadlineNodes; runInference: typeof runInference; runSearch: typeof runSearch };
 
 /**
+ * @trainplan/search's capacity.ts withoutUnreached alone: the widget build's capacityForWidgetRequests also leaves out a
+ * budget's search and the answer's note (withoutBudgetOrNote), which the sources' answers keep.
+ */
+const capacityUnreached: Plugin = {
+  name: 'capacity-unreached',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]packages[\\/]search[\\/]src[\\/]capacity\.ts$/ }, async (args) => ({
+      contents: withoutUnreached(args.path, await readFile(args.path, 'utf8')), loader: 'ts',
+    }));
+  },
+};
+
+/**
  * The protocol's runDeadlineNodes, runInference and runSearch bundled with protocolForWidgetRequests (nodes.ts and
  * search-schema.ts, with nodesForDeadlineOrCurve and searchSchemaOnGivenNodes) and requestsNeverMade alone, in the widget
- * build's order, the rest of the sources as they are. Built once.
+ * build's order, and capacity.ts withoutUnreached (capacityUnreached), the rest of the sources as they are. Built once.
  */
 let bundle: Promise<Calls> | undefined;
 const trimmed = (): Promise<Calls> => (bundle ??= (async () => {
@@ -26,7 +40,7 @@ const trimmed = (): Promise<Calls> => (bundle ??= (async () => {
     stdin: {
       contents: "export { runDeadlineNodes, runInference, runSearch } from '@trainplan/protocol';", resolveDir: fileURLToPath(new URL('.', import.meta.url)), loader: 'ts',
     },
-    bundle: true, format: 'esm', platform: 'neutral', write: false, logLevel: 'silent', plugins: [protocolForWidgetRequests, requestsNeverMade(withoutJsonSchema)],
+    bundle: true, format: 'esm', platform: 'neutral', write: false, logLevel: 'silent', plugins: [protocolForWidgetRequests, requestsNeverMade(withoutJsonSchema), capacityUnreached],
   });
   return import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0]!.text).toString('base64')}`) as Promise<Calls>;
 })());
@@ -60,7 +74,7 @@ describe('what only requests the widget never makes reach (requests-never-made.t
   it('refuses to build when a part it leaves out is no longer there', () => {
     for (const [pattern, trim] of NEVER_MADE) expect(() => trim('export const x = 1;'), String(pattern)).toThrow(/^no "/);
     expect(SEARCH_ON_GIVEN_NODES.length + DEFAULT_BATCHES.length + ONE_STAGE_SPECULATING.length + SOME_SHAPE_TRIED.length).toBe(11);
-    expect([UNCONSTRAINED_SPACE.length, UNCONSTRAINED_SEARCH.length, DEADLINE_OR_CURVE.length]).toEqual([10, 2, 13]);
+    expect([UNCONSTRAINED_SPACE.length, UNCONSTRAINED_SEARCH.length, DEADLINE_OR_CURVE.length]).toEqual([10, 2, 9]);
     expect([...UNASKED_NODES_FIELDS]).toEqual(['gpuHours', 'budget', 'pricePerGpuHour', 'uptime']);
     expect(UNASKED_SEARCH_FIELDS.map(([, fields]) => fields)).toEqual([['gpus'], ['pricePerGpuHour', 'candidateBudget']]);
     expect(() => nodesForDeadlineOrCurve('export const x = 1;')).toThrow('no "export const nodesRequestSchema');
@@ -124,7 +138,12 @@ describe('what only requests the widget never makes reach (requests-never-made.t
     ];
     const answers = requests.map((request) => ({ request, sources: runDeadlineNodes(request), bundle: bundled.runDeadlineNodes(request) }));
     expect(answers.map((a) => (a.sources.ok ? a.sources.mode : a.sources.reason))).toEqual(['fewest-nodes', 'deadline-unreachable', 'invalid', 'cost-time-frontier']);
-    for (const { request, sources, bundle: answer } of answers) expect(answer, JSON.stringify(request)).toEqual(sources);
+    // Less the twice-the-batch hint, which no-larger-batch.ts never gives in the bundle (NO_LARGER_BATCH leaves out asking it).
+    expect(answers.some((a) => 'largerBatch' in a.sources)).toBe(true);
+    for (const { request, sources, bundle: answer } of answers) {
+      const { largerBatch: _hint, ...rest } = sources as Extract<typeof sources, { ok: true }>;
+      expect(answer, JSON.stringify(request)).toEqual(rest);
+    }
   });
 
   it('refuses the request fields the widget never gives as unknown, where the sources answer them', async () => {
@@ -142,6 +161,20 @@ describe('what only requests the widget never makes reach (requests-never-made.t
     expect(bundled.runDeadlineNodes(neither)).toMatchObject({ ok: false, reason: 'invalid', issues: [{ path: 'days', message: 'not answered here: ask the API' }] });
   });
 
+  it('finds each part UNREACHED leaves out in the sources as they are (else the build fails), and refuses to build without one', async () => {
+    expect(UNREACHED).toEqual([NO_PROGRESS_OR_CUTOFF, ONE_BATCH_A_SIZE, NO_CONTRADICTION, NO_LARGER_BATCH]);
+    expect(UNREACHED.map((concern) => concern.reduce((n, [, swaps]) => n + swaps.length, 0))).toEqual([14, 5, 9, 6]);
+    expect(LOADED_IN_BUILD.every((file) => UNREACHED_SOURCES.includes(file))).toBe(true);
+    for (const file of UNREACHED_SOURCES) {
+      const text = file.startsWith('protocol/') ? withoutJsonSchema(await source(file)) : await source(file);
+      // nodes.ts comes to it with withoutNodesModes first (nodesForDeadlineOrCurve, build.ts), and NEVER_MADE's sources past their own trims.
+      const before = file === 'protocol/src/search/nodes.ts' ? withoutNodesModes(text) : NEVER_MADE.find(([pattern]) => pattern.test(`/packages/${file}`))?.[1](text) ?? text;
+      expect(withoutUnreached(`/repo/packages/${file}`, before), file).not.toBe(before);
+      expect(() => withoutUnreached(`/repo/packages/${file}`, 'export const x = 1;'), file).toThrow(/^no "/);
+    }
+    expect(withoutUnreached('/repo/packages/search/src/explain.ts', 'export const x = 1;')).toBe('export const x = 1;');
+  });
+
   it("leaves those parts' words out of the widget's bundle", async () => {
     const { code } = await buildWidgetBundle();
     for (const text of ['this service caps a search at', 'the smallest asked', 'speculative decoding is modelled on one pipeline stage', 'shape tried divides the']) {
@@ -149,6 +182,11 @@ describe('what only requests the widget never makes reach (requests-never-made.t
     }
     // nodes.ts's budget answers (nodesForDeadlineOrCurve) and the constraints' narrowing of the space (UNCONSTRAINED_SPACE, UNCONSTRAINED_SEARCH).
     for (const text of ['fastest-within-budget', 'viaBudget', 'withinBudget', 'tensorWithinNode', 'maxVirtualStages', 'microBatchSizes', 'pipelineSizes']) {
+      expect(code).not.toContain(text);
+    }
+    // What the widget's calls never reach (UNREACHED): a search's progress and cutoff, a batch per size, contradicting
+    // constraints, the twice-the-batch hint's search (results.ts still shows an API's largerBatch, so only its call is checked).
+    for (const text of ['onChunk', 'stepCutoffSeconds', 'globalBatchFor', 'alternativeFor', 'contradiction', 'no configuration runs on any cluster size', 'whenBound']) {
       expect(code).not.toContain(text);
     }
   });

@@ -1,7 +1,7 @@
 import { formatSeconds } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
 import { servingAnswer } from './support/serving-answer.ts';
-import { ceilSignificant } from '../src/serving/serving-remedies.ts';
+import { ceilFigures } from '@trainplan/protocol';
 import { servingSections } from '../src/serving/serving-results.ts';
 
 const ask = servingAnswer;
@@ -16,10 +16,12 @@ function remedy(remedies: readonly string[], lead: string): { text: string; valu
 const SPECULATE = 'speculative decoding with a draft model';
 const FP8 = 'FP8 weights (precision fp8)';
 
-describe('ceilSignificant', () => {
+// The remedies' bounds are rounded up by the protocol's ceilFigures (the widget's own ceilSignificant was its twin):
+// the figures the serving view writes, in ms per token and seconds to the first token.
+describe('ceilFigures, as the remedies round a bound', () => {
   it.each([[12.430003, 12.5], [0.11372, 0.114], [0.115, 0.115], [96, 96], [999.7, 1000]])('rounds %f up to three significant figures: %f', (x, up) => {
-    expect(ceilSignificant(x)).toBeCloseTo(up, 9);
-    expect(ceilSignificant(x)).toBeGreaterThanOrEqual(x);
+    expect(ceilFigures(x)).toBeCloseTo(up, 9);
+    expect(ceilFigures(x)).toBeGreaterThanOrEqual(x);
   });
 });
 

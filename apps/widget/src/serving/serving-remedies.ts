@@ -1,4 +1,4 @@
-import { widestShape, type InferencePointJson, type InferenceRequest, type InferenceResponseJson } from '@trainplan/protocol';
+import { ceilFigures, widestShape, type InferencePointJson, type InferenceRequest, type InferenceResponseJson } from '@trainplan/protocol';
 import { gpuById } from '@trainplan/presets';
 import { countOf, formatGrouped, formatNumber, formatPercent, formatSeconds, toMs } from '@trainplan/units';
 
@@ -9,31 +9,24 @@ export type RemedyRequest = Pick<InferenceRequest,
   'maxDecodeSecondsPerToken' | 'maxPrefillSeconds' | 'requestsPerSecond' | 'gpus' | 'precision' | 'gpuMemoryUtilization' | 'speculative'
 > & { readonly cluster: { readonly gpu: string } };
 
-/**
- * `x` rounded up to `significant` figures: a bound typed as shown must still admit `x` (a plan taking 12.43 ms per
- * token meets 12.5, not 12.4). The quotient is rounded to 9 decimals first, so 0.115 is not pushed up to 0.116.
- */
-export function ceilSignificant(x: number, significant = 3): number {
-  const step = 10 ** (Math.floor(Math.log10(x)) - significant + 1);
-  return Math.ceil(Number((x / step).toFixed(9))) * step;
-}
-
 /** Whether the request's GPU runs FP8 (Hopper and Blackwell): the protocol refuses FP8 weights elsewhere. */
 const runsFp8 = (r: RemedyRequest): boolean => gpuById(r.cluster.gpu)?.peakFlops.fp8 !== undefined;
 
 /**
  * What would let the closest plan meet the bounds it misses: each bound raised to the closest plan's own figure
- * (rounded up, so the plan then meets it), and with a rate, the GPUs its replicas take.
+ * (rounded up, so the plan then meets it), and with a rate, the GPUs its replicas take. The figure is rounded up to three
+ * significant figures as the protocol rounds its own remedies' bounds (ceilFigures: a bound typed as shown must still
+ * admit it, a plan taking 12.43 ms per token meets 12.5, not 12.4), the bound per token in the field's ms.
  */
 function boundRemedies(p: InferencePointJson, r: RemedyRequest): string[] {
   const out: string[] = [];
   const token = r.maxDecodeSecondsPerToken;
   if (token !== undefined && p.decodeStepSeconds > token) {
-    out.push(`a bound per token of ${formatNumber(ceilSignificant(toMs(p.decodeStepSeconds)))} ms or more: the closest plan decodes a token in ${formatSeconds(p.decodeStepSeconds)}`);
+    out.push(`a bound per token of ${formatNumber(ceilFigures(toMs(p.decodeStepSeconds)))} ms or more: the closest plan decodes a token in ${formatSeconds(p.decodeStepSeconds)}`);
   }
   const first = r.maxPrefillSeconds;
   if (first !== undefined && r.requestsPerSecond === undefined && p.prefillSeconds > first) {
-    out.push(`a first-token bound of ${formatNumber(ceilSignificant(p.prefillSeconds))} s or more: the closest plan's first token comes after ${formatSeconds(p.prefillSeconds)}`);
+    out.push(`a first-token bound of ${formatNumber(ceilFigures(p.prefillSeconds))} s or more: the closest plan's first token comes after ${formatSeconds(p.prefillSeconds)}`);
   }
   // With a rate, a point has no load when no count of replicas meets the first-token bound: its prefill alone reaches it.
   if (first !== undefined && r.requestsPerSecond !== undefined && p.load === undefined && p.prefillSeconds >= first) {
