@@ -105,3 +105,14 @@ describe.each([
     expect(bound).toBeGreaterThan(0.85 * e.memory.totalBytes);
   });
 });
+
+describe('QA (mutation testing): the memory bound is tight on the heavier of two stages, not only below the estimate', () => {
+  it('1.3B on 2 × 8 A100, PP 2 · DP 8 · micro-batch 4, no recompute: the bound is above 85% of the estimate (the lighter stage gives 66%)', () => {
+    const c: Candidate = { tensor: 1, pipeline: 2, context: 1, data: 8, virtualStages: 1, microBatchSize: 4, sequenceParallel: false, recompute: 'none', sharding: 'none' };
+    const r = estimatePlan(planFor(smallBase, c));
+    const e = (r.ok ? r : r.estimate)!;
+    const bound = new MemoryBound(smallBase).bytes(1, 2, 1, 8, 1, 4, false, e.microBatches, 'none', 'none');
+    expect(bound).toBeLessThanOrEqual(e.memory.totalBytes);
+    expect(bound / e.memory.totalBytes).toBeGreaterThan(0.85);
+  });
+});

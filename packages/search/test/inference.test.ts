@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { estimateInference, kvCacheBytesPerTokenFor, latencyThroughputFrontier, planInference, type InferenceEstimate } from '../src/index.ts';
 import { gpuById } from '@trainplan/hardware';
+import { parameterBreakdown } from '@trainplan/model';
+import { decodeLayer } from '../src/inference/decode-layer.ts';
 import { a100Fabric, gpt3Base, llama70bBase } from './fixtures.ts';
 
 const base = llama70bBase;
@@ -286,5 +288,14 @@ describe('planInference', () => {
     const p = (latency: number, tps: number) => ({ decodeStepSeconds: latency, tokensPerSecondPerGpu: tps }) as InferenceEstimate;
     const frontier = latencyThroughputFrontier([p(1, 10), p(2, 5), p(2, 20), p(3, 15), p(4, 30)]);
     expect(frontier.map((x) => [x.decodeStepSeconds, x.tokensPerSecondPerGpu])).toEqual([[1, 10], [2, 20], [4, 30]]);
+  });
+});
+
+describe('QA (mutation testing): decode attention\'s FLOPs, which a memory-bound step hides', () => {
+  it('a token attends over its context at 4 · context · h FLOPs a layer beside its 2 × parameters (QK^T and AV, 2 FLOPs a multiply-add)', () => {
+    const at = (meanContext: number) => decodeLayer({ base, model: base.model, tensor: 1, microBatch: 1, meanContext, kvBytesPerToken: 0 }).computeSeconds;
+    // Llama 2 70B's layer: Q and O 8,192², K and V 8,192 × 1,024, the gated MLP 3 × 8,192 × 28,672 = 855,638,016 parameters.
+    expect(parameterBreakdown(base.model).perLayerTensorParallel).toBe(855_638_016);
+    expect((at(1000) - at(0)) / at(0)).toBeCloseTo((4 * 1000 * 8192) / (2 * 855_638_016), 9);
   });
 });

@@ -146,3 +146,10 @@ describe('whole numbers', () => {
     expect([lcm(4, 6), lcm(35, 64), lcm(1, 9)]).toEqual([12, 2240, 9]);
   });
 });
+
+describe('QA (mutation testing): formatSeconds at its two-minute boundary', () => {
+  it('two minutes exactly is minutes, as the function says ("from two minutes, minutes")', () => {
+    expect(formatSeconds(120)).toBe('2.00 min');
+    expect(formatSeconds(119.9)).not.toMatch(/min/);
+  });
+});
