@@ -29,7 +29,7 @@ export type {
   Schema, Infer, JsonSchema, JsonValue, Path, PathSegment, Checked, Context, Limits, Presence, BaseOptions,
 } from './schema/types.ts';
 export type { ResolvedPlan } from './resolve.ts';
-export { resolveScenario } from './resolve.ts';
+export { resolveScenario, stateShardingOf } from './resolve.ts';
 export { runEstimate, estimateResolvedScenario, malformedScenarioAnswer, toEstimateJson } from './run.ts';
 export { pipelineSplitFlags, pipelineSplitLabel } from './pipeline-split-flags.ts';
 // A preset id typed in another case (the CLI's flags), taken as the id it spells.

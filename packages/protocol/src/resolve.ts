@@ -36,7 +36,8 @@ function defaultDropout(model: string | object): boolean {
   return typeof model === 'string' ? modelById(model)?.trainedWithDropout ?? MEGATRON_DEFAULT_DROPOUT : MEGATRON_DEFAULT_DROPOUT;
 }
 
-function sharding(p: ResolvedScenarioInput['parallelism']): StateSharding {
+/** The planner's state sharding of a scenario's parallelism: ZeRO's stage where given past 0, else the distributed optimizer or none. */
+export function stateShardingOf(p: { readonly zeroStage?: number; readonly distributedOptimizer?: boolean }): StateSharding {
   if (p.zeroStage !== undefined && p.zeroStage > 0) return `zero-${p.zeroStage}` as StateSharding;
   return p.distributedOptimizer ? 'distributed-optimizer' : 'none';
 }
@@ -115,7 +116,7 @@ export function resolveScenario(s: ResolvedScenarioInput): { ok: true; value: Re
     sequenceParallel: p.sequenceParallel,
     recompute: p.recompute,
     recomputeLayers: p.recomputeLayers,
-    sharding: sharding(p),
+    sharding: stateShardingOf(p),
     scatterGather: p.scatterGather,
     overlapGradReduce: p.overlapGradReduce,
     overlapTensorParallelComm: p.overlapTensorParallelComm ?? false,

@@ -3,7 +3,7 @@
  * plan that does not fit, the switches it leaves off with what each would leave it needing.
  */
 import { FRAGMENTATION, TRAINING_RUNTIME_RESERVE, heldGradientBytes, optimizerGradientCopyBytes, type PlanInput } from '@trainplan/planner';
-import type { EstimateOk, MemoryJson } from '@trainplan/protocol';
+import { stateShardingOf, type EstimateOk, type MemoryJson } from '@trainplan/protocol';
 import { formatBytes, formatPercent, MiB } from '@trainplan/units';
 import { bar } from './bars.ts';
 import { renderTable } from './table.ts';
@@ -30,13 +30,9 @@ function stageText(stage: number, pipeline: number): string {
   return `pipeline stage ${stage} (${where} of ${pipeline}), the most loaded`;
 }
 
-const ZERO_SHARDING: Readonly<Record<number, 'zero-1' | 'zero-2' | 'zero-3'>> = { 1: 'zero-1', 2: 'zero-2', 3: 'zero-3' };
-
 /** What decides the gradient buffer's width (planner gradient-accumulation.ts), from the resolved plan. */
-function gradientBuffer(r: Resolved): Pick<PlanInput, 'sharding' | 'precision' | 'gradientAccumulation'> {
-  const sharding = ZERO_SHARDING[r.zeroStage] ?? (r.distributedOptimizer ? 'distributed-optimizer' : 'none');
-  return { sharding, precision: r.precision, gradientAccumulation: r.gradientAccumulation };
-}
+const gradientBuffer = (r: Resolved): Pick<PlanInput, 'sharding' | 'precision' | 'gradientAccumulation'> =>
+  ({ sharding: stateShardingOf(r), precision: r.precision, gradientAccumulation: r.gradientAccumulation });
 
 /**
  * What "other" holds beyond the runtime reserve and the fragmentation: plan-memory.ts keeps the larger of two peaks that
