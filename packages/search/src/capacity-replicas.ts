@@ -48,7 +48,9 @@ export function replicaFamily(
     const data = (nodes * base.gpusPerNode) / modelParallelGpus;
     // The member at the faster of the size's batches that its replicas divide (SizedBatchFor), as the size's search takes it.
     const times = batchesFor(options.globalBatchFor, nodes, base).filter((b) => b % (data * shape.microBatchSize) === 0).flatMap((globalBatchSize) => {
-      const evaluation = evaluateCandidate({ ...base, nodes, tokens, globalBatchSize }, { ...shape, data }, undefined, memoryBudget);
+      // Object.assign, not `{ ...base, nodes, … }`: V8 (Node 20) writes each property after a spread on a slow path
+      // (candidate.ts planFor), and a family estimates every member.
+      const evaluation = evaluateCandidate(Object.assign({}, base, { nodes, tokens, globalBatchSize }), Object.assign({}, shape, { data }), undefined, memoryBudget);
       const t = evaluation.ok ? evaluation.estimate.timeToTrain : undefined;
       return t ? [t] : [];
     });
