@@ -122,7 +122,7 @@ function checkPipeline(input: PlanInput, issues: PlanIssue[]): void {
     // needs the layers per stage divisible by the layers per model chunk, the same rule. With the embedding or
     // the loss counted, the slots must make p·v equal chunks.
     push(issues, 'parallelism.virtualStages', 'interleave-indivisible', slots === 'layers'
-      ? `the interleaved schedule splits every stage's layers into ${v} equal model chunks; ${describeSplit(split)}`
+      ? `the interleaved schedule splits every stage's layers into ${v} equal model chunks; ${describeSplit(split)}${slotsThatSplitText(L, p, v)}`
       : `${L} layers with ${slotWords(slots)} make ${slotCount(L, slots)} slots, which do not split into the interleaved schedule's ${p} × ${v} equal model chunks`);
   }
   if (v > 1 && p === 2 && !input.overlapPipelineComm) {
@@ -151,7 +151,25 @@ function noSplitText(L: number, p: number, slots: PipelineSlots, fitsGpus: (q: n
     ? `the ${p - 2} middle stages at ⌈L/p⌉ = ${countOf(b, 'layer')} each take ${(p - 2) * b}, more than the ${L}`
     : `${countOf(b, 'layer')} on each of the ${p - 2} middle stages (⌈L/p⌉) leave ${left} for the first and last, which need at least one each`;
   return `${L} layers have no split over ${p} stages that trainplan plans: ${shortBy} (Megatron's --decoder-first/last-pipeline-num-layers `
-    + `allow thinner middle stages; trainplan plans ⌈L/p⌉); ${fewerStagesText(L, p, fitsGpus)}`;
+    + `allow thinner middle stages; trainplan plans ⌈L/p⌉); ${fewerStagesText(L, p, fitsGpus)}${slotsThatSplitText(L, p, 1)}`;
+}
+
+/**
+ * "; or count the embedding and the loss each as a layer (parallelism.embeddingInPipelineSplit and lossInPipelineSplit):
+ * each stage then holds 16 slots": the fewest of Megatron's --account-for-embedding/loss-in-pipeline-split flags under
+ * which L layers split over p stages into v equal model chunks (transformer_config.py adds a slot for each), or nothing
+ * when none does. Llama 3.1 405B's 126 layers on PP 8 · v 8 need both (QA: NeMo's and Megatron-Bridge's 405B recipes set
+ * them; without, the stages hold 15, 16 × 6, 15 layers).
+ */
+function slotsThatSplitText(L: number, p: number, v: number): string {
+  const slots = (['embedding', 'loss', 'embedding-and-loss'] as const).find((s) => {
+    const split = pipelineSplit(L, p, s);
+    return split !== undefined && splitsIntoChunks(split, v);
+  });
+  if (slots === undefined) return '';
+  const fields = slots === 'embedding-and-loss' ? 'embeddingInPipelineSplit and lossInPipelineSplit' : slots === 'embedding' ? 'embeddingInPipelineSplit' : 'lossInPipelineSplit';
+  const each = slots === 'embedding-and-loss' ? ' each' : '';
+  return `; or count ${slotWords(slots)}${each} as a layer (parallelism.${fields}): each stage then holds ${countOf(slotCount(L, slots) / p, 'slot')}`;
 }
 
 /**

@@ -41,6 +41,19 @@ describe('pipeline slots: the embedding and the loss counted as layers in the sp
     expect(checkPlan({ ...llama405, pipelineSlots: 'embedding-and-loss' })).toEqual([]);
   });
 
+  it('the refusal names the flags that make the split interleave, and only those that do', () => {
+    // 126 layers on 8 stages: one slot more (127) divides by neither 8 nor 16 chunks, two (128) by both.
+    expect(checkPlan(llama405)[0]!.message).toMatch(
+      /; or count the embedding and the loss each as a layer \(parallelism\.embeddingInPipelineSplit and lossInPipelineSplit\): each stage then holds 16 slots$/,
+    );
+    // v 4 on 8 stages needs 32 chunks: 126 + 2 = 128 slots make them, v 5 (40 chunks) no count of slots from 126 to 128 does.
+    expect(checkPlan({ ...llama405, virtualStages: 4 })[0]!.message).toContain('embeddingInPipelineSplit and lossInPipelineSplit');
+    expect(checkPlan({ ...llama405, virtualStages: 5 })[0]!.message).not.toContain('InPipelineSplit');
+    // 127 layers on 8 stages with v 2: the embedding alone makes 128 slots.
+    const odd = checkPlan({ ...llama405, model: { ...llama405.model, layers: 127 } });
+    expect(odd[0]!.message).toMatch(/or count the embedding as a layer \(parallelism\.embeddingInPipelineSplit\): each stage then holds 16 slots$/);
+  });
+
   it('the estimate places 15, 16 × 6, 15 layers, as Megatron-Core builds them', () => {
     const e = ok(estimatePlan({ ...llama405, pipelineSlots: 'embedding-and-loss' }));
     expect(e.stages.map((s) => s.layers)).toEqual([15, 16, 16, 16, 16, 16, 16, 15]);
