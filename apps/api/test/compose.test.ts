@@ -32,7 +32,8 @@ describe('a mounted app\'s documented paths', () => {
 
   it('are listed in /openapi.json under the mount point (one slash between them), beside the API\'s own', async () => {
     const doc = await (await app.request('/openapi.json')).json() as { paths: Record<string, unknown> };
-    expect(doc.paths['/v1/chat/slack']).toEqual(item);
+    // As given, with what the API answers there beside it (its 405 and 500, OPTIONS in the description: openapi-path-answers.test.ts).
+    expect(doc.paths['/v1/chat/slack']).toMatchObject(item);
     expect(doc.paths['/v1/estimate']).toBeDefined();
     // A mount that documents nothing adds nothing.
     expect(Object.keys(doc.paths).filter((p) => p.startsWith('/plain'))).toEqual([]);

@@ -39,8 +39,11 @@ async function load() {
   intro.textContent = doc.info.description;
   const root = document.getElementById('ops');
   const el = (tag, props = {}, ...kids) => { const e = Object.assign(document.createElement(tag), props); e.append(...kids); return e; };
+  // A path item holds its operations beside fields that are none (description, parameters: OpenAPI 3.1 §4.8.9).
+  const verbs = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [verb, op] of Object.entries(item)) {
+      if (!verbs.includes(verb)) continue;
       const box = el('div', { className: 'op' });
       box.append(el('div', {}, el('span', { className: 'verb ' + verb, textContent: verb.toUpperCase() }), el('code', { textContent: path }), ' — ' + (op.summary || '')));
       if (op.description) box.append(el('p', { textContent: op.description }));

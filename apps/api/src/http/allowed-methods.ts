@@ -36,11 +36,20 @@ export function allowedMethods(app: Hono): (path: string) => string[] {
       methods = [...seen];
     }
     const slash = path.endsWith('/');
-    const found = new Set(methods.filter((m) => router!.match(m, path)[0].some(([[, pattern]]) => pattern.endsWith('/') === slash)));
-    if (found.size === 0) return [];
-    if (found.has('GET')) found.add('HEAD');
-    found.add('OPTIONS');
-    const rank = (m: string) => (ORDER.includes(m) ? ORDER.indexOf(m) : ORDER.length);
-    return [...found].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+    const found = methods.filter((m) => router!.match(m, path)[0].some(([[, pattern]]) => pattern.endsWith('/') === slash));
+    return found.length === 0 ? [] : allowList(found);
   };
+}
+
+/**
+ * What `Allow` lists for a path whose routes answer `routed` (upper-case methods): those, HEAD wherever GET is (Hono
+ * answers HEAD with the GET route) and OPTIONS (the CORS middleware answers it), in ORDER. /openapi.json states the
+ * same list for each path it documents (openapi/path-items.ts).
+ */
+export function allowList(routed: Iterable<string>): string[] {
+  const found = new Set(routed);
+  if (found.has('GET')) found.add('HEAD');
+  found.add('OPTIONS');
+  const rank = (m: string) => (ORDER.includes(m) ? ORDER.indexOf(m) : ORDER.length);
+  return [...found].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }

@@ -1,9 +1,16 @@
 import type { MiddlewareHandler } from 'hono';
 
 /**
+ * The response headers a browser's script may read (Fetch Standard, Access-Control-Expose-Headers; Content-Type is a
+ * CORS-safelisted response-header name already): the ETag a revalidation sends back, the media type, a 405's Allow, and
+ * a 503's Retry-After, the seconds to wait before asking again (RFC 9110 §10.2.3).
+ */
+const EXPOSED_HEADERS = 'etag,content-type,allow,retry-after';
+
+/**
  * The API's CORS: open to every origin, without credentials, the widget embeds anywhere. Safe with no credentials to
  * expose (Fetch Standard, https://fetch.spec.whatwg.org/#http-responses). Answers carry Access-Control-Allow-Origin: *
- * and expose the headers a client reads (the ETag, the media type, a 405's Allow). An
+ * and expose the headers a client reads (EXPOSED_HEADERS). An
  * OPTIONS request (plain or a preflight) on a path some route answers is a 204 naming the path's methods (`allowed`):
  * in Allow, as RFC 9110 §9.3.7 asks of it and as a 405 does, and in Access-Control-Allow-Methods; it allows the request
  * headers a preflight names, said back (and Vary by them): a fixed list refused the traceparent and x-request-id that
@@ -20,7 +27,7 @@ export function cors(allowed: (path: string) => readonly string[]): MiddlewareHa
     if (methods?.length === 0) return next();
     const headers = c.res.headers;
     headers.set('Access-Control-Allow-Origin', '*');
-    headers.set('Access-Control-Expose-Headers', 'etag,content-type,allow');
+    headers.set('Access-Control-Expose-Headers', EXPOSED_HEADERS);
     if (methods === undefined) return next();
     // A day: a browser keeps the preflight that long or its own cap, if shorter (MDN: Firefox 24 h, Chromium 2 h).
     headers.set('Access-Control-Max-Age', '86400');

@@ -44,8 +44,12 @@ export const methodNotAllowed = (method: string, path: string, allow: readonly s
     { allow: allow.join(', ') },
   );
 
-export const payloadTooLarge = (limitBytes: number): Response =>
-  problemResponse({ type: 'about:blank', title: 'Payload Too Large', status: 413, detail: `bodies are limited to ${limitBytes} bytes`, limitBytes });
+/**
+ * 413, titled with the status's reason phrase, "Content Too Large" since RFC 9110 §15.5.14 (RFC 7231's "Payload Too
+ * Large" is obsolete): RFC 9457 §4.2.1 has an about:blank problem's title be the phrase of its status.
+ */
+export const contentTooLarge = (limitBytes: number): Response =>
+  problemResponse({ type: 'about:blank', title: 'Content Too Large', status: 413, detail: `bodies are limited to ${limitBytes} bytes`, limitBytes });
 
 /** 415: a body of another type; the type the client sent is said back as a path is, cut where long. */
 export const unsupportedMediaType = (got: string): Response =>
@@ -71,16 +75,20 @@ export const overBudget = (detail: string, limit: Record<string, unknown>): Resp
 
 /**
  * 503: the server has as many slow requests waiting as it queues, or is stopping (`stopping`: its workers closed under the
- * request); Retry-After says when to ask again (RFC 9110 §15.6.4).
+ * request); Retry-After says when to ask again (RFC 9110 §15.6.4), and the body's retryAfterSeconds the same for a reader
+ * of the problem alone (RFC 9457 §3.2 extension member, documented in /openapi.json's Problem).
  */
-export const serviceBusy = (retryAfterSeconds: number, stopping = false): Response =>
-  problemResponse(
+export const serviceBusy = (retryAfter: number, stopping = false): Response => {
+  // Retry-After's delay-seconds is a non-negative integer (RFC 9110 §10.2.3): a fraction is rounded up, never to sooner.
+  const retryAfterSeconds = Math.max(0, Math.ceil(retryAfter));
+  return problemResponse(
     {
       type: 'about:blank', title: 'Service Unavailable', status: 503, retryAfterSeconds,
       detail: stopping ? `the server is stopping; ask again in ${retryAfterSeconds} s` : `too many searches are waiting; ask again in ${retryAfterSeconds} s`,
     },
     { 'retry-after': String(retryAfterSeconds) },
   );
+};
 
 /**
  * 500: only for a bug of ours; the tests send hostile input to keep it unreachable. `id` is in the

@@ -3,7 +3,7 @@ import { readAtMost } from '@trainplan/http';
 import type { Context } from 'hono';
 import { decodeMsgpack, firstNonJson, MessagePackError } from './msgpack.ts';
 import { mediaType, requestEncoding } from './media-types.ts';
-import { invalidInput, payloadTooLarge, unsupportedContentCoding, unsupportedMediaType } from './problems.ts';
+import { contentTooLarge, invalidInput, unsupportedContentCoding, unsupportedMediaType } from './problems.ts';
 
 /** Request bodies larger than this are refused (a scenario is a few hundred bytes). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -24,10 +24,10 @@ export async function readBody(c: Context, subject = 'scenario'): Promise<BodyRe
   const coding = c.req.header('content-encoding')?.trim() ?? '';
   if (coding !== '' && coding.toLowerCase() !== 'identity') return { ok: false, response: unsupportedContentCoding(coding) };
   const declared = Number(c.req.header('content-length'));
-  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return { ok: false, response: payloadTooLarge(MAX_BODY_BYTES) };
+  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return { ok: false, response: contentTooLarge(MAX_BODY_BYTES) };
   // Keeps at most MAX_BODY_BYTES of a chunked body, however much is sent (@trainplan/http's readAtMost says why).
   const bytes = await readAtMost(c.req.raw, MAX_BODY_BYTES);
-  if (bytes === undefined) return { ok: false, response: payloadTooLarge(MAX_BODY_BYTES) };
+  if (bytes === undefined) return { ok: false, response: contentTooLarge(MAX_BODY_BYTES) };
   const format = encoding === 'json' ? 'JSON' : 'MessagePack';
   const refuse = (message: string): BodyResult => ({ ok: false, response: invalidInput([{ path: '', message }], subject) });
   if (bytes.byteLength === 0) return refuse(`the body is empty (expected ${/^[aeiou]/.test(subject) ? 'an' : 'a'} ${subject} as ${format})`);

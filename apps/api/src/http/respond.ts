@@ -18,10 +18,13 @@ export const CACHE_CONTROL = 'public, max-age=3600';
  * (the same JSON value; NaN or undefined could otherwise differ). The two representations get
  * distinct ETags (`-mp` suffix), as RFC 9110 §8.8.3 asks of different representations.
  *
- * If-None-Match → 304 on GET, and on our POSTs too for a tag they name (`*` only on GET: see matches):
- * these are safe queries that change nothing, answered like the HTTP QUERY method
- * (draft-ietf-httpbis-safe-method-w-body §2) answers them, rather than with the 412 RFC 9110 §13.1.2
- * prescribes for state-changing methods.
+ * If-None-Match → 304 on GET, and on our POSTs too for a tag they name: these are safe queries that change
+ * nothing, answered like the HTTP QUERY method (draft-ietf-httpbis-safe-method-w-body §2) answers them, rather
+ * than with the 412 RFC 9110 §13.1.2 prescribes for state-changing methods. `*` is a 304 on GET and HEAD only
+ * (@trainplan/http ifNoneMatchHolds): it asks whether the target resource has a current representation (RFC 9110
+ * §13.1.2), which a GET route's has and a POST route's has not (GET there is a 405), so a POST with it is
+ * answered. The 304 states what the 200 would (RFC 9110 §15.4.5): the 200's ETag, whatever form If-None-Match
+ * gave it in; a layer that codes the 200, and so weakens its ETag (infra/node compress.ts), owes its 304 the weak one.
  */
 export function respond(c: Context, data: unknown): Response {
   return respondPrepared(c, prepare(data));

@@ -3,6 +3,7 @@ import {
   validateCollectiveRequest, type CollectiveRequest,
 } from '@trainplan/protocol';
 import { withHttpIssues, withHttpLimits, type HttpLimit } from './http-limits.ts';
+import { INVALID_REASON_TEXT } from './invalid-reason.ts';
 import { operation } from './operation.ts';
 
 /**
@@ -25,7 +26,7 @@ export const collectiveOperation = operation<CollectiveRequest>({
   description: 'nccl-tests-like rows (bytes, seconds, algbw, busbw, algorithm, protocol) for one size, a list, or the '
     + `default sweep; emulate: true adds the bottleneck link and per-link utilisation. Emulation over HTTP is capped at `
     + `${HTTP_MAX_EVENT_BUDGET} events and ${HTTP_MAX_EMULATED_NODE_SIZES} node-sizes (nodes × sizes emulated); past either the `
-    + 'request is refused (422) naming the limit.',
+    + `request is refused (422) naming the limit. ${INVALID_REASON_TEXT}`,
   requestSchema: withHttpLimits(collectiveRequestJsonSchema, limits),
   responseSchema: collectiveResponseJsonSchema,
   example: { op: 'all-reduce', gpu: 'h100-sxm', nodes: 2, sizes: [1048576, 1073741824] },

@@ -1,6 +1,7 @@
 import { CONTRACT_EXAMPLE, estimateJsonSchema, estimateResolvedScenario, malformedScenarioAnswer, scenariosJsonSchema } from '@trainplan/protocol';
 import { MAX_BODY_BYTES } from '../http/read-body.ts';
 import { EMULATION_LIMIT_TEXT, emulationRefusal } from './emulation-budget.ts';
+import { INVALID_REASON_TEXT } from './invalid-reason.ts';
 import { operation, validateScenarioBody, type Scenarios } from './operation.ts';
 
 export const estimateOperation = operation<Scenarios>({
@@ -11,7 +12,7 @@ export const estimateOperation = operation<Scenarios>({
     + "An infeasible scenario is a 200 answer with ok: false and the reason; an array is answered in order, a malformed scenario in it "
     + "in its slot (ok: false, reason invalid, its fields under [i]) beside the others' answers; a single malformed scenario is a 400. "
     + `An array holds at most 1,024 scenarios and, like every request body, at most ${MAX_BODY_BYTES / 1024} KiB (a larger body is a 413): `
-    + `about 600 scenarios that state only model, cluster and batch. ${EMULATION_LIMIT_TEXT}`,
+    + `about 600 scenarios that state only model, cluster and batch. ${EMULATION_LIMIT_TEXT} ${INVALID_REASON_TEXT}`,
   requestSchema: scenariosJsonSchema,
   responseSchema: { oneOf: [estimateJsonSchema, { type: 'array', items: estimateJsonSchema }] },
   example: CONTRACT_EXAMPLE,

@@ -4,6 +4,7 @@ import {
   validateSearchRequest, type InferenceRequest, type ScaleRequest, type SearchRequest,
 } from '@trainplan/protocol';
 import { withHttpIssues, withHttpLimits, type HttpLimit } from './http-limits.ts';
+import { INVALID_REASON_TEXT } from './invalid-reason.ts';
 import { runNodesBody, validateNodesBody, type NodesBody } from './nodes-default-batch.ts';
 import { nodesHttpRequestJsonSchema, nodesHttpResponseJsonSchema } from './nodes-schemas.ts';
 import { operation, type OverBudget } from './operation.ts';
@@ -35,7 +36,7 @@ export const searchOperation = operation<SearchRequest>({
   operationId: 'search',
   summary: 'Find the fastest (or cheapest) parallel configuration of a model on a cluster',
   description: 'Enumerate → evaluate → rank: the best plan as a contract scenario with its estimate, the top k, the nearest '
-    + `alternatives and why they lose, and what was pruned. At most ${HTTP_MAX_CANDIDATE_BUDGET} full estimates per request.`,
+    + `alternatives and why they lose, and what was pruned. At most ${HTTP_MAX_CANDIDATE_BUDGET} full estimates per request. ${INVALID_REASON_TEXT}`,
   requestSchema: withHttpLimits(searchRequestJsonSchema, searchLimits),
   responseSchema: searchResponseJsonSchema,
   example: { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', nodes: 128 }, training: { globalBatchSize: 1536 }, top: 3 },
@@ -55,7 +56,8 @@ export const nodesOperation = operation<NodesBody>({
   description: `Capacity planning over the configuration search (each search capped at ${HTTP_MAX_CANDIDATE_BUDGET} full estimates). `
     + 'Every size is planned at training.globalBatchSize where it is given. Omitted (with a model preset id), each size is planned '
     + 'as the CLI without --global-batch and the chat bot plan it: at its own default (the model\'s published batch, else about 4M '
-    + 'tokens, rounded so that the size\'s GPUs divide it), and the answer\'s assumedGlobalBatch names the batch its size took and why.',
+    + 'tokens, rounded so that the size\'s GPUs divide it), and the answer\'s assumedGlobalBatch names the batch its size took and why. '
+    + INVALID_REASON_TEXT,
   requestSchema: nodesHttpRequestJsonSchema,
   responseSchema: nodesHttpResponseJsonSchema,
   example: { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, tokens: 300e9, days: 30 },
@@ -69,7 +71,7 @@ export const scaleOperation = operation<ScaleRequest>({
   path: '/v1/scale',
   operationId: 'scale',
   summary: 'Strong or weak scaling: step time, throughput per GPU and efficiency against node count',
-  description: `One search per size, at most ${HTTP_MAX_SCALE_SIZES} sizes and ${HTTP_MAX_CANDIDATE_BUDGET} full estimates per search over HTTP.`,
+  description: `One search per size, at most ${HTTP_MAX_SCALE_SIZES} sizes and ${HTTP_MAX_CANDIDATE_BUDGET} full estimates per search over HTTP. ${INVALID_REASON_TEXT}`,
   requestSchema: withHttpLimits(scaleRequestJsonSchema, scaleLimits),
   responseSchema: scaleResponseJsonSchema,
   example: { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb' }, training: { globalBatchSize: 1536 }, nodes: [32, 64, 128] },
@@ -93,7 +95,8 @@ export const inferenceOperation = operation<InferenceRequest>({
   summary: 'Serving a model: latency, KV cache, batch and throughput per tensor/pipeline choice',
   description: 'Prefill and decode time, KV-cache memory and the largest batch within the latency bounds, per TP × PP shape. '
     + 'ok: true answers any valid request, each shape\'s result in byShape; where no plan serves it, best is absent and unservable '
-    + '(no shape holds the model) or closest (the plan nearest the bounds) says why, and remedy what to change for one: check best, not ok, for a plan.',
+    + '(no shape holds the model) or closest (the plan nearest the bounds) says why, and remedy what to change for one: check best, not ok, for a plan. '
+    + INVALID_REASON_TEXT,
   requestSchema: inferenceRequestJsonSchema,
   responseSchema: inferenceResponseJsonSchema,
   example: { model: 'llama3-70b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512 },

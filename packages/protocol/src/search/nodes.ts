@@ -86,6 +86,21 @@ export const nodesRequestSchema: Schema<NodesRequest> = object({
     if (raw.nodes === undefined && goals.length === 0) issue('days', 'give a deadline (days), a budget (gpuHours, or budget with pricePerGpuHour), nodes, or frontier');
     if (raw.budget !== undefined && raw.pricePerGpuHour === undefined) issue('pricePerGpuHour', 'a budget in money needs pricePerGpuHour');
   },
+  // The refine's rules for a validator that reads the JSON Schema (QA: /openapi.json took a body with no goal, or with
+  // nodes and days, that the server refused with a 400). Exactly one question: the curve, days on given nodes, or a
+  // deadline and/or budget; the three branches exclude one another by construction, so a body matching two is refused.
+  jsonSchema: {
+    oneOf: [
+      { description: 'The time–cost curve: frontier true.', required: ['frontier'], properties: { frontier: { const: true } } },
+      { description: 'Days on given nodes.', required: ['nodes'] },
+      {
+        description: 'A deadline (days), a budget (gpuHours, or budget with pricePerGpuHour), or a deadline within a budget: '
+          + 'not all of days, gpuHours and budget absent.',
+        not: { properties: { days: { not: {} }, gpuHours: { not: {} }, budget: { not: {} } } },
+      },
+    ],
+    allOf: [{ if: { required: ['budget'] }, then: { required: ['pricePerGpuHour'] } }],
+  },
 });
 
 export const nodesRequestJsonSchema = /* @__PURE__ */ jsonSchemaDocument(nodesRequestSchema, {
