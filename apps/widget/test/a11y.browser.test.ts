@@ -45,6 +45,7 @@ interface AxNode {
   readonly ignored: boolean;
   readonly role?: { readonly value: string };
   readonly name?: { readonly value: string };
+  readonly description?: { readonly value: string };
   readonly properties?: readonly { readonly name: string; readonly value: { readonly value: unknown } }[];
 }
 
@@ -142,6 +143,10 @@ describe('themes, in Chromium', () => {
         placeholder: getComputedStyle(input, '::placeholder').color,
         field: getComputedStyle(input).backgroundColor,
         muted: getComputedStyle(r.querySelector('label')!).color,
+        page: getComputedStyle(el).backgroundColor,
+        // Each text input's and select's boundary and fill.
+        controls: [...r.querySelectorAll<HTMLElement>('input:not([type=checkbox]), select')]
+          .map((c) => ({ name: (c as HTMLInputElement).name, border: getComputedStyle(c).borderTopColor, fill: getComputedStyle(c).backgroundColor })),
       };
     });
     expect({ host: look.host, checkbox: look.checkbox, select: look.select }).toEqual({ host: scheme, checkbox: scheme, select: scheme });
@@ -149,6 +154,13 @@ describe('themes, in Chromium', () => {
     expect(look.placeholder).toBe(look.muted);
     expect(look.placeholder).toBe(scheme === 'dark' ? 'rgb(154, 163, 173)' : 'rgb(91, 100, 112)');
     expect(contrast(look.placeholder, look.field)).toBeGreaterThanOrEqual(4.5);
+    // WCAG 2.2 1.4.11 Non-text Contrast: a text input's or select's boundary 3:1 or more against its fill and the box's
+    // background (QA: #d5d9de on #fff, #353a42 on #1e2127, 1.4:1).
+    expect(look.controls.length).toBeGreaterThan(10);
+    for (const c of look.controls) {
+      expect(contrast(c.border, c.fill), c.name).toBeGreaterThanOrEqual(3);
+      expect(contrast(c.border, look.page), c.name).toBeGreaterThanOrEqual(3);
+    }
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -186,6 +198,158 @@ describe("the charts' text alternatives, in Chromium", () => {
     expect(titles).toHaveLength(plans);
     for (const t of titles) expect(t).toMatch(/^TP \d+ · PP \d+ · batch [\d,]+: .+ per token, .+ tokens\/s per GPU, first token .+$/);
     expect(name).toBe(`${lead}${titles.join('; ')}`);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('stale results, in Chromium', () => {
+  it.each(['light', 'dark'] as const)('keep every text at 4.5:1 or more in the %s theme, marked by a dashed outline and a note, not dimmed', async (theme) => {
+    const { page, context, problems } = await open('trainplan-estimator', `${ESTIMATOR} theme="${theme}"`);
+    await page.locator('trainplan-estimator .out-scaling svg').waitFor({ state: 'attached', timeout: 15_000 });
+    // p = 3 does not divide the GPUs: the results on screen are the last valid scenario's.
+    await page.getByLabel('Pipeline (p)', { exact: true }).fill('3');
+    await expect.poll(() => page.locator('trainplan-estimator .stale-note').isVisible()).toBe(true);
+    const look = await page.locator('trainplan-estimator').evaluate((el) => {
+      const results = el.shadowRoot!.querySelector<HTMLElement>('.results')!;
+      // Every shown HTML element with text of its own, its colour and the opacity it is drawn at (its own and its ancestors').
+      const texts = [...results.querySelectorAll<HTMLElement>('*')]
+        .filter((e) => e instanceof HTMLElement && e.offsetParent !== null && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent!.trim()))
+        .map((e) => {
+          let opacity = 1;
+          for (let a: Element | null = e; a; a = a.parentElement) opacity *= Number(getComputedStyle(a).opacity);
+          return { text: e.textContent!.slice(0, 40), color: getComputedStyle(e).color, opacity };
+        });
+      return { texts, page: getComputedStyle(el).backgroundColor, outline: getComputedStyle(results).outlineStyle };
+    });
+    expect(look.outline).toBe('dashed');
+    // The headline's figures and their grey labels, the captions, the legends, the answers.
+    expect(look.texts.length).toBeGreaterThan(20);
+    for (const t of look.texts) {
+      expect(t.opacity, t.text).toBe(1);
+      expect(contrast(t.color, look.page), t.text).toBeGreaterThanOrEqual(4.5);
+    }
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+/**
+ * Records what the live regions of `tag`'s shadow root say from now on: after each batch of changes, each live region
+ * (aria-live other than "off") changed, with its text then and whether that is the text it already had. A screen reader
+ * announces a live region's change; one rewritten with the same text is announced again.
+ */
+const watchLive = (page: Page, tag: string) => page.locator(tag).evaluate((el) => {
+  const root = el.shadowRoot!;
+  const said: { region: string; text: string; same: boolean }[] = [];
+  const last = new Map<Element, string>([...root.querySelectorAll('[aria-live]')].map((r) => [r, r.textContent ?? '']));
+  new MutationObserver((records) => {
+    const regions = new Set<Element>();
+    for (const r of records) {
+      const region = (r.target instanceof Element ? r.target : r.target.parentElement)?.closest('[aria-live]');
+      if (region) regions.add(region);
+    }
+    for (const region of regions) {
+      const text = region.textContent ?? '';
+      if (region.getAttribute('aria-live') !== 'off') said.push({ region: region.id || region.classList[0]!, text, same: last.get(region) === text });
+      last.set(region, text);
+    }
+  }).observe(root, { subtree: true, childList: true, characterData: true });
+  (window as unknown as { __said: typeof said }).__said = said;
+});
+const saidSoFar = (page: Page) => page.evaluate(() => (window as unknown as { __said: { region: string; text: string; same: boolean }[] }).__said);
+
+/** The accessible description Chromium gives the control named `label`. */
+async function descriptionOf(context: BrowserContext, page: Page, label: string): Promise<string> {
+  const nodes = (await axNodes(context, page)).filter((n) => n.name?.value === label && ['textbox', 'combobox'].includes(n.role?.value ?? ''));
+  expect(nodes).toHaveLength(1);
+  return nodes[0]!.description?.value ?? '';
+}
+
+describe('what a screen reader is told, in Chromium', () => {
+  it('describes every field an issue marks by its message, the fields that point to a shared one included; that one alone is live in its fieldset, and copies elsewhere are not', async () => {
+    const { page, context, problems } = await open('trainplan-estimator', ESTIMATOR);
+    await page.waitForFunction(() => (document.querySelector('trainplan-estimator') as HTMLElement & { estimate?: unknown }).estimate !== undefined, undefined, { timeout: 15_000 });
+    // t = 3 does not divide the GPUs: the nodes (Cluster) and t (Parallelism) say it, p and c point to t's message.
+    await page.getByLabel('Tensor (t)', { exact: true }).fill('3');
+    await expect.poll(() => page.locator('trainplan-estimator #m-tp').textContent(), { timeout: 10_000 }).toContain('not divisible');
+    const divides = (await page.locator('trainplan-estimator #m-tp').textContent())!;
+    for (const label of ['Tensor (t)', 'Pipeline (p)', 'Context (c)', 'Nodes']) expect(await descriptionOf(context, page, label), label).toBe(divides);
+    expect(await descriptionOf(context, page, 'Virtual stages (v)')).toBe('');
+    // Said in two fieldsets, announced from one: the first field's (the nodes'); the copy beside t is read where it stands.
+    const live = await page.locator('trainplan-estimator').evaluate((el) => [...el.shadowRoot!.querySelectorAll('.msg')]
+      .filter((m) => m.textContent).map((m) => [m.id, m.getAttribute('aria-live')]));
+    expect(live).toEqual([['m-nodes', 'polite'], ['m-tp', 'off']]);
+    // A global batch of 1,000 is no multiple of micro-batch × data-parallel (16): the micro-batch points to the batch's message.
+    await page.getByLabel('Tensor (t)', { exact: true }).fill('8');
+    await page.getByLabel('Global batch (sequences)', { exact: true }).fill('1000');
+    await expect.poll(() => page.locator('trainplan-estimator #m-gbs').textContent(), { timeout: 10_000 }).toContain('not a multiple');
+    const batch = (await page.locator('trainplan-estimator #m-gbs').textContent())!;
+    expect(await descriptionOf(context, page, 'Micro-batch')).toBe(batch);
+    // Fixed, the fields are described by their own (empty) messages again.
+    await page.getByLabel('Global batch (sequences)', { exact: true }).fill('1536');
+    await expect.poll(() => page.locator('trainplan-estimator #m-gbs').textContent()).toBe('');
+    for (const label of ['Micro-batch', 'Pipeline (p)', 'Nodes']) expect(await descriptionOf(context, page, label), label).toBe('');
+    expect(await page.locator('trainplan-estimator #f-mbs').getAttribute('aria-describedby')).toBe('m-mbs');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('typing "2048" into Global batch at 250 ms a key says each distinct message once: no "Estimating…", no copy from another fieldset, nothing said again unchanged', async () => {
+    const { page, context, problems } = await open('trainplan-estimator', ESTIMATOR);
+    await page.locator('trainplan-estimator .out-scaling svg').waitFor({ state: 'attached', timeout: 15_000 });
+    await page.waitForTimeout(500);
+    await watchLive(page, 'trainplan-estimator');
+    const gbs = page.getByLabel('Global batch (sequences)', { exact: true });
+    await gbs.selectText();
+    await page.keyboard.type('2048', { delay: 250 });
+    await page.waitForFunction(() => (document.querySelector('trainplan-estimator') as HTMLElement & { estimate?: { resolved: { globalBatchSize: number } } }).estimate?.resolved.globalBatchSize === 2048, undefined, { timeout: 15_000 });
+    await page.waitForTimeout(1000);
+    const said = await saidSoFar(page);
+    const spoken = said.filter((s) => s.text !== '');
+    // QA heard 20 announcements: each batch error three times (one region per fieldset), "Estimating…", "Fix the marked
+    // fields…" each key, and an unchanged "Turn on Auto…" line.
+    expect(said.filter((s) => s.same)).toEqual([]);
+    expect(spoken.map((s) => s.text)).toEqual([...new Set(spoken.map((s) => s.text))]);
+    expect(spoken.filter((s) => s.text.startsWith('Estimating'))).toEqual([]);
+    // The batch's message for 2, 20 and 204 from its own field (the status once, with the first), then the new headline.
+    expect(spoken.map((s) => s.region)).toEqual(['m-gbs', 'status', 'm-gbs', 'm-gbs', 'headline']);
+    expect(spoken[1]!.text).toBe('Fix the marked fields. Showing the last good result.');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('Auto says its search once, naming each field it changed, and never the cluster sizes counted; the time–cost chart names every size it draws', async () => {
+    const { page, context, problems } = await open('trainplan-estimator', ESTIMATOR);
+    const estimator = page.locator('trainplan-estimator');
+    await expect.poll(() => estimator.locator('.out-frontier').textContent(), { timeout: 15_000 }).toContain('Turn on Auto');
+    const searched = ['Micro-batch', 'Recompute', 'Tensor (t)', 'Pipeline (p)', 'Virtual stages (v)', 'Context (c)', 'Sequence parallel', 'Distributed optimizer'];
+    const form = () => Promise.all(searched.map(async (label) => {
+      const control = page.getByLabel(label, { exact: true });
+      return (await control.getAttribute('type')) === 'checkbox' ? ((await control.isChecked()) ? 'on' : 'off') : control.inputValue();
+    }));
+    const before = await form();
+    await watchLive(page, 'trainplan-estimator');
+    await page.getByLabel('Auto: search the fastest').check();
+    await estimator.locator('.out-frontier svg').waitFor({ state: 'attached', timeout: 90_000 });
+    await page.waitForTimeout(500);
+    const after = await form();
+    const said = await saidSoFar(page);
+    // The counts ("12 sizes searched", "40 of 103") are in no live region: QA heard some 470 in 1.5 s.
+    expect(said.filter((s) => /sizes? searched|\d of \d/.test(s.text))).toEqual([]);
+    expect(said.filter((s) => s.same)).toEqual([]);
+    // One announcement of the search, naming every field it changed with its new value, and no other.
+    const changed = searched.filter((_, i) => before[i] !== after[i]);
+    expect(changed.length).toBeGreaterThan(0);
+    const announced = said.filter((s) => s.region === 'out-search');
+    expect(announced).toHaveLength(1);
+    expect(announced[0]!.text).toMatch(/^Searched [\d,]+ configurations: best .+\. Set in the form: .+\.$/);
+    expect(announced[0]!.text.replace(/^.*Set in the form: /, '')).toBe(`${changed.map((label) => `${label} ${after[searched.indexOf(label)]}`).join(', ')}.`);
+    // The time–cost chart's accessible name gives every dot's figures, as the scaling and serving charts' do.
+    const lead = 'GPU-hours against days to train over cluster sizes: ';
+    const { name, titles } = await chartName(context, page, 'trainplan-estimator', 'frontier', lead);
+    expect(titles.length).toBeGreaterThan(5);
+    expect(name).toBe(`${lead}${titles.join('. ')}`);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -367,18 +367,52 @@ describe('<trainplan-estimator> after Auto and GPU changes, in Chromium', () => 
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  it('brings the network back, with a note, when the arrow keys step on to a GPU it serves (gb200 → b200 → gb200), as the precision comes back', async () => {
+    const { page, context, problems } = await open();
+    await field(page, 'GPU').selectOption('gb200');
+    await field(page, 'Network').selectOption('nvl72');
+    await waitFor(page, "el.estimate.resolved.network === 'nvl72'");
+    // The GPU's options in the form's order: b200 comes just before gb200, so ↑ and ↓ step to it and back.
+    const gpus = await field(page, 'GPU').evaluate((s) => [...(s as HTMLSelectElement).options].map((o) => o.value));
+    expect(gpus.indexOf('gb200') - gpus.indexOf('b200')).toBe(1);
+    await field(page, 'GPU').focus();
+    await page.keyboard.press('ArrowUp');
+    await waitFor(page, "el.estimate.resolved.gpu === 'b200'");
+    expect(await field(page, 'Network').inputValue()).toBe('');
+    expect(await shown(page, '.note')).toMatch(/^Network back to the GPU's default: nvl72 /);
+    await page.keyboard.press('ArrowDown');
+    await waitFor(page, "el.estimate.resolved.gpu === 'gb200'");
+    expect(await field(page, 'Network').inputValue()).toBe('nvl72');
+    expect(await shown(page, '.note')).toMatch(/^Network back to nvl72 on .*GB200/);
+    await waitFor(page, "el.estimate.resolved.network === 'nvl72'");
+    // Once the reader picks a network, it is theirs: the GPU stepping back to one nvl72 serves does not bring it back.
+    await page.keyboard.press('ArrowUp');
+    await waitFor(page, "el.estimate.resolved.gpu === 'b200'");
+    await field(page, 'Network').selectOption('ndr-ib-8x');
+    await waitFor(page, "el.estimate.resolved.network === 'ndr-ib-8x'");
+    await field(page, 'GPU').selectOption('gb200');
+    await waitFor(page, "el.estimate.resolved.gpu === 'gb200'");
+    expect(await field(page, 'Network').inputValue()).toBe('ndr-ib-8x');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });
 
 describe('<trainplan-estimator> while the form shows an error, in Chromium', () => {
   it('links to the form as shown (the hash too) and marks the last good results stale, until the form is fixed', async () => {
     const { page, context, problems } = await open();
     const results = page.locator('trainplan-estimator .results');
-    const stale = () => results.evaluate((el) => ({ stale: el.classList.contains('stale'), note: (el.querySelector('.stale-note') as HTMLElement).offsetParent !== null, opacity: getComputedStyle(el.querySelector('.headline')!).opacity }));
-    expect(await stale()).toEqual({ stale: false, note: false, opacity: '1' });
+    // Stale, the results are outlined (dashed) under their note, at full strength: dimmed, their text fell under 4.5:1 (QA).
+    const stale = () => results.evaluate((el) => ({
+      stale: el.classList.contains('stale'), note: (el.querySelector('.stale-note') as HTMLElement).offsetParent !== null,
+      outline: getComputedStyle(el).outlineStyle, opacity: getComputedStyle(el.querySelector('.headline')!).opacity,
+    }));
+    expect(await stale()).toEqual({ stale: false, note: false, outline: 'none', opacity: '1' });
     await field(page, 'Pipeline (p)').fill('3');
     await expect.poll(() => shown(page, '#m-tp')).toContain('not divisible');
     await settle(page);
-    expect(await stale()).toEqual({ stale: true, note: true, opacity: '0.45' });
+    expect(await stale()).toEqual({ stale: true, note: true, outline: 'dashed', opacity: '1' });
     expect(await shown(page, '.stale-note')).toBe('Results for the last valid scenario.');
     const pipeline = async (hash: string) => (scenarioFromHash(hash.slice(hash.indexOf('#'))) as { parallelism: { pipeline: number } }).parallelism.pipeline;
     expect(await pipeline(await hashOf(page))).toBe(3);
@@ -389,7 +423,7 @@ describe('<trainplan-estimator> while the form shows an error, in Chromium', () 
     expect(await page.locator('trainplan-estimator .share-link').isVisible()).toBe(false);
     await field(page, 'Pipeline (p)').fill('16');
     await waitFor(page, 'el.estimate.resolved.pipeline === 16');
-    expect(await stale()).toEqual({ stale: false, note: false, opacity: '1' });
+    expect(await stale()).toEqual({ stale: false, note: false, outline: 'none', opacity: '1' });
     expect(await page.locator('trainplan-estimator .share-link').isVisible()).toBe(true);
     expect(problems).toEqual([]);
     await context.close();

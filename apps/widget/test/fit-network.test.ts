@@ -17,4 +17,17 @@ describe('fitNetworkToGpu: the network after a GPU change', () => {
       expect(fitNetworkToGpu({ ...DEFAULT_VALUES, gpu: gpu!, network: network! })).toEqual({ values: { ...DEFAULT_VALUES, gpu, network }, note: '' });
     }
   });
+
+  it('remembers the network it set back, brings it back on a GPU it serves, and keeps remembering it across GPUs it does not', () => {
+    const gb200 = { ...DEFAULT_VALUES, gpu: 'gb200', network: 'nvl72' };
+    const away = fitNetworkToGpu({ ...gb200, gpu: 'b200' });
+    expect([away.values.network, away.switchedFrom]).toEqual(['', 'nvl72']);
+    // Through an H100, which nvl72 cannot serve either: still blank, still remembered, no note.
+    const h100 = fitNetworkToGpu({ ...away.values, gpu: 'h100-sxm' }, away.switchedFrom);
+    expect(h100).toEqual({ values: { ...away.values, gpu: 'h100-sxm' }, switchedFrom: 'nvl72', note: '' });
+    const back = fitNetworkToGpu({ ...h100.values, gpu: 'gb200' }, h100.switchedFrom);
+    expect(back.values).toEqual(gb200);
+    expect(back.switchedFrom).toBe(undefined);
+    expect(back.note).toMatch(/^Network back to nvl72 on NVIDIA GB200\b.*\.$/);
+  });
 });

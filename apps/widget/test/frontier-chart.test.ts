@@ -1,5 +1,5 @@
 import { runNodes, type FrontierSizeJson } from '@trainplan/protocol';
-import { formatCount } from '@trainplan/units';
+import { formatCount, formatGrouped, formatNumber } from '@trainplan/units';
 import { describe, expect, it } from 'vitest';
 import { frontierAnswer } from './support/frontier-answer.ts';
 import { CHAR_WIDTH, CHART_VIEWBOX_WIDTH } from '../src/charts/chart-size.ts';
@@ -81,6 +81,18 @@ describe('the time–cost chart', () => {
     expect(dots.filter((d) => d.tag.includes('off-curve')).map((d) => d.nodes).sort((a, b) => a - b)).toEqual(dotted.filter((s) => !undominated(s)).map((s) => s.nodes));
     expect(dots.filter((d) => d.tag.includes('current')).map((d) => d.nodes)).toEqual([CURRENT]);
     expect(dotOf(CURRENT).tag).toContain('current');
+  });
+
+  it('names every dot\'s size, GPUs, days, GPU-hours, MFU and plan in its accessible name, as its hover title does (a screen reader has no hover)', () => {
+    const unescape = (t: string) => t.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
+    const titles = [...svg.matchAll(/<circle class="dot[^"]*"[^>]*><title>([^<]*)<\/title>/g)].map((m) => unescape(m[1]!));
+    expect(titles).toHaveLength(dotted.length);
+    // One title per dot, in the dots' order.
+    expect(titles.map((t) => Number(t.replace(/ nodes?.*/, '').replace(/,/g, '')))).toEqual(dots.map((d) => d.nodes));
+    const c = size(CURRENT);
+    expect(titles).toContain(`${CURRENT} nodes (${formatGrouped(c.gpus)} GPUs): ${formatNumber(c.days)} days, ${formatCount(c.gpuHours)} GPU-hours, MFU ${formatNumber(c.mfu * 100)}%; ${c.label}`);
+    const name = unescape(svg.match(/<svg class="chart frontier"[^>]* aria-label="([^"]*)"/)![1]!);
+    expect(name).toBe(`GPU-hours against days to train over cluster sizes: ${titles.join('. ')}`);
   });
 
   it('joins every size searched, fewest nodes first, with a thin line through the dots it draws', () => {

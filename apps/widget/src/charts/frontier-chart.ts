@@ -44,7 +44,7 @@ const gap = (b: Box, x: number, y: number) => Math.hypot(Math.max(b.x0 - x, 0, x
  * Pareto sizes: none trains as fast for fewer GPU-hours), the ends and the scenario's own size, so some 80 sizes stay
  * readable. The Pareto sizes are filled and joined by a line and carry their node count where it can stand beside its
  * dot with no other dot as near; the other dots are hollow. The cheapest and the fastest are ringed and named; the scenario's own size is outlined like the
- * scaling chart's. Every dot's title gives its size, days, GPU-hours and plan.
+ * scaling chart's. Every dot's title gives its size, days, GPU-hours and plan, and the chart's accessible name all of them.
  */
 export function frontierChart({ sizes, cheapestNodes, fastestNodes, currentNodes }: FrontierChartInput): string {
   const ok = sizes.filter((s) => s.days > 0 && s.gpuHours > 0);
@@ -65,10 +65,12 @@ export function frontierChart({ sizes, cheapestNodes, fastestNodes, currentNodes
   const line = (pareto.length > 1 ? `<path class="line pareto" d="${path(pareto)}"/>` : '') + (ok.length > 1 ? `<path class="line all" d="${path(byNodes)}"/>` : '');
   const shown = (s: FrontierSizeJson) => s.pareto || !(s.nodes & (s.nodes - 1)) || s === byNodes[0] || s.nodes === cheapestNodes || s.nodes === fastestNodes || s.nodes === currentNodes;
   const drawn = ok.filter(shown);
-  const dots = drawn.map((s) => {
-    const title = `${countOf(s.nodes, 'node')} (${countOf(s.gpus, 'GPU')}): ${formatNumber(s.days)} days, ${formatCount(s.gpuHours)} GPU-hours, MFU ${formatNumber(s.mfu * 100)}%; ${s.label}`;
+  // Each dot's figures, as its hover title and in the chart's accessible name, as the scaling and serving charts give
+  // theirs: a screen reader has no hover (WCAG 2.2 1.1.1 Non-text Content; QA found the sizes only in the titles).
+  const said = drawn.map((s) => `${countOf(s.nodes, 'node')} (${countOf(s.gpus, 'GPU')}): ${formatNumber(s.days)} days, ${formatCount(s.gpuHours)} GPU-hours, MFU ${formatNumber(s.mfu * 100)}%; ${s.label}`);
+  const dots = drawn.map((s, i) => {
     const current = s.nodes === currentNodes;
-    return `<circle class="dot${s.pareto ? '' : ' off-curve'}${current ? ' current' : ''}" data-nodes="${s.nodes}" cx="${px(X(s.days))}" cy="${px(Y(s.gpuHours))}" r="${current ? 4 : 3}"><title>${esc(title)}</title></circle>`;
+    return `<circle class="dot${s.pareto ? '' : ' off-curve'}${current ? ' current' : ''}" data-nodes="${s.nodes}" cx="${px(X(s.days))}" cy="${px(Y(s.gpuHours))}" r="${current ? 4 : 3}"><title>${esc(said[i]!)}</title></circle>`;
   });
   const marked = [['cheapest', cheapestNodes], ['fastest', fastestNodes]] as const;
   const rings = marked.map(([kind, nodes]) => {
@@ -109,5 +111,5 @@ export function frontierChart({ sizes, cheapestNodes, fastestNodes, currentNodes
   const yTicks = yEndTicks(hLo, hHi, Y, formatCount);
   const titles = axisTitles(WIDTH, HEIGHT, 'GPU-hours', 'days to train (log scale)');
   const frame = plotFrame(WIDTH, HEIGHT);
-  return `<svg class="chart frontier" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="GPU-hours against days to train over cluster sizes">${frame}${line}${rings.join('')}${dots.join('')}${labels.join('')}${xTicks}${yTicks}${titles}</svg>`;
+  return `<svg class="chart frontier" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${esc(`GPU-hours against days to train over cluster sizes: ${said.join('. ')}`)}">${frame}${line}${rings.join('')}${dots.join('')}${labels.join('')}${xTicks}${yTicks}${titles}</svg>`;
 }

@@ -3,7 +3,7 @@ import { apiBackend, failureOf, localBackend, type Backend } from '../compute/ba
 import type { FieldSpec, FieldValues } from '../form/fields.ts';
 import type { FieldIssue } from '../form/parse-field.ts';
 import {
-  attributeValue, controlValue, emit, guarded, INPUT_DEBOUNCE_MS, markIssues, mountShadow, setHtml, showFields, writeFields,
+  attributeValue, controlValue, emit, guarded, INPUT_DEBOUNCE_MS, markIssues, mountShadow, say, setHtml, showFields, writeFields,
 } from './shadow-form.ts';
 
 /** What one form element is made of: its fields (each name is also its attribute), their defaults and its shadow markup. */
@@ -30,6 +30,8 @@ export abstract class FormElement<Answer> extends HTMLElement {
   protected answer: Answer | undefined;
   readonly #spec: FormElementSpec;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** The busy status `pending` says a task later (unless an answer came first). */
+  #busy: ReturnType<typeof setTimeout> | undefined;
   #run = 0;
   #connected = false;
 
@@ -133,11 +135,10 @@ export abstract class FormElement<Answer> extends HTMLElement {
    * (`.busy`, styles.ts): progress in the error colour read as a failure (QA).
    */
   protected status(text: string, busy?: boolean): void {
+    clearTimeout(this.#busy);
     const el = this.root.querySelector('.status');
-    if (el) {
-      el.textContent = text;
-      el.classList.toggle('busy', !!busy);
-    }
+    say(el, text);
+    el?.classList.toggle('busy', !!busy);
   }
 
   /** What a status adds while an earlier answer stays on screen. */
@@ -148,11 +149,11 @@ export abstract class FormElement<Answer> extends HTMLElement {
   /**
    * Marks each issue's field (or fields), or lists it in the status line when it has none on screen; `lead` is what
    * the status says of the marked fields (a typing mistake by default). Issues also go out as `trainplan-invalid`.
-   * The results on screen are marked stale (`.stale`) while there are issues.
+   * The results on screen are marked stale (`.stale`, styles.ts) while there are issues.
    */
   protected showIssues(issues: readonly FieldIssue[], lead?: string): void {
     const general = markIssues(this.root, issues);
-    // The last good answer stays, dimmed and said to be the last valid input's: at full strength it read as the form's.
+    // The last good answer stays, marked stale and said to be the last valid input's: unmarked it read as the form's.
     this.root.querySelector('.results')?.classList.toggle('stale', issues.length > 0);
     if (issues.length === 0) return;
     const marked = this.root.querySelectorAll('[aria-invalid]').length;
@@ -162,14 +163,17 @@ export abstract class FormElement<Answer> extends HTMLElement {
 
   /**
    * An answer to the form is on its way (an API may take seconds, or never answer: backend.ts times it out): until it
-   * comes the results on screen are not the form's, so they are dimmed as with an error, and the status says `text`.
+   * comes the results on screen are not the form's, so they are marked stale as with an error, and the status says
+   * `text`, a task later: an answer computed in the page comes in the same task, and "Estimating…" said and replaced at
+   * once was one more announcement per keystroke (WCAG 4.1.3 Status Messages, QA).
    */
   protected pending(text: string): void {
     this.root.querySelector('.results')?.classList.add('stale');
-    this.status(`${text}${this.kept()}`, true);
+    clearTimeout(this.#busy);
+    this.#busy = setTimeout(() => this.status(`${text}${this.kept()}`, true));
   }
 
-  /** The backend failed for `run` (unreachable, timed out, an HTTP error): said in the status while `run` is current; the results stay dimmed. */
+  /** The backend failed for `run` (unreachable, timed out, an HTTP error): said in the status while `run` is current; the results stay marked stale. */
   protected unreachable(run: number, e: unknown): void {
     if (this.isCurrent(run)) this.status(`${failureOf(e)}.${this.kept()}`);
   }

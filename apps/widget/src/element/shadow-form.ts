@@ -90,18 +90,32 @@ export function showFields(root: ShadowRoot, fields: readonly FieldSpec[], value
 }
 
 /**
- * Clears the previous marks, then shows each issue beside its field (its message slot, aria-invalid on the
- * control). An issue about several fields (`fields`) marks every one of them on screen and is said once in each
- * fieldset, beside the first of them there; the others point to that message (aria-errormessage). Returns the
- * messages of the issues with no field on screen, for the status line instead.
+ * Writes `text` into `el` only when it says something else: a live region rewritten with the same words is said again
+ * (WCAG 4.1.3 Status Messages: QA heard "Fix the marked fields" and an unchanged caption once per keystroke).
+ */
+export function say(el: Element | null | undefined, text: string): void {
+  if (el && el.textContent !== text) el.textContent = text;
+}
+
+/**
+ * Marks each issue beside its field (its message slot, aria-invalid on the control), after clearing the previous marks.
+ * An issue about several fields (`fields`) marks every one of them on screen and is said once in each fieldset, beside
+ * the first of them there; the others point to that message (aria-errormessage) and are described by it too
+ * (aria-describedby: a screen reader said "invalid entry" with no reason, WCAG 3.3.1 Error Identification, 1.3.1 Info and
+ * Relationships). Only its first fieldset's slot is live: the copies in the others are shown, not announced again, and
+ * a slot keeps its text when that is unchanged (WCAG 4.1.3: one announcement per message, QA heard one error three
+ * times a keystroke). Returns the messages of the issues with no field on screen, for the status line instead.
  */
 export function markIssues(root: ShadowRoot, issues: readonly FieldIssue[]): string[] {
-  for (const el of root.querySelectorAll('.msg')) el.textContent = '';
-  for (const el of root.querySelectorAll('[aria-invalid],[aria-errormessage]')) {
+  for (const el of root.querySelectorAll('[aria-invalid]')) {
+    // The shared message's id is the first of a pointing field's descriptions: its own ones follow.
+    if (el.hasAttribute('aria-errormessage')) el.setAttribute('aria-describedby', el.getAttribute('aria-describedby')!.replace(/^\S+ /, ''));
     el.removeAttribute('aria-invalid');
     el.removeAttribute('aria-errormessage');
   }
   const general: string[] = [];
+  const texts = new Map<Element, string>();
+  const live = new Set<Element>();
   for (const issue of issues) {
     const said = new Map<Element, string>();
     for (const name of issue.fields ?? (issue.field ? [issue.field] : [])) {
@@ -114,20 +128,33 @@ export function markIssues(root: ShadowRoot, issues: readonly FieldIssue[]): str
       const sharedId = said.get(group);
       if (sharedId !== undefined) {
         input.setAttribute('aria-errormessage', sharedId);
+        input.setAttribute('aria-describedby', `${sharedId} ${input.getAttribute('aria-describedby')}`);
         continue;
       }
+      if (said.size === 0) live.add(msg);
       said.set(group, msg.id);
-      msg.textContent = msg.textContent ? `${msg.textContent}; ${issue.message}` : issue.message;
+      const before = texts.get(msg);
+      texts.set(msg, before ? `${before}; ${issue.message}` : issue.message);
     }
     if (said.size === 0) general.push(issue.message);
+  }
+  for (const el of root.querySelectorAll('.msg')) {
+    el.setAttribute('aria-live', texts.has(el) && !live.has(el) ? 'off' : 'polite');
+    say(el, texts.get(el) ?? '');
   }
   return general;
 }
 
-/** Replaces the markup of the first element matching `selector` (an output slot). */
+/**
+ * Replaces the markup of the first element matching `selector` (an output slot), unless it is the same (parsed and
+ * written out as the slot's is): a live region rewritten with the same content is said again (WCAG 4.1.3, QA: an
+ * unchanged caption and headline announced on every keystroke).
+ */
 export function setHtml(root: ShadowRoot, selector: string, html: string): void {
   const el = root.querySelector(selector);
-  if (el) el.innerHTML = trustedHtml(html);
+  const t = document.createElement('template');
+  t.innerHTML = trustedHtml(html);
+  if (el && el.innerHTML !== t.innerHTML) el.replaceChildren(t.content);
 }
 
 

@@ -15,7 +15,13 @@
  * that the native controls (checkboxes, selects, scroll bars) follow the theme, not the page's (QA: light checkboxes on
  * the dark theme). Placeholders take --_muted: Chromium's own grey, rgb(117, 117, 117), is 3.5:1 on the dark theme's
  * fields (#1e2127), under WCAG's 4.5:1; the muted greys are 6.0:1 (#5b6470 on #fff) and 6.3:1 (#9aa3ad on #1e2127) by
- * WCAG 2.2's relative luminance (the browser test computes it). The live regions (.status, .note, .warnings, .msg) are
+ * WCAG 2.2's relative luminance (the browser test computes it). The text inputs' and selects' borders take --_muted too
+ * (WCAG 2.2 1.4.11 Non-text Contrast, 3:1 for a component's boundary): in --_border, #d5d9de on #fff and #353a42 on
+ * #1e2127, they were 1.4:1 (QA); in --_muted they are 6.0:1 and 6.3:1 (6.9:1 on the dark background), and the field's
+ * fill may equal the page's. --_border stays for the box and the fieldsets, which only group. Stale results (an
+ * error in the form, an answer on its way) keep their full colours, under a dashed outline and "Results for the last
+ * valid scenario." (WCAG 1.4.3 Contrast (Minimum): they are still read; dimmed to 45% opacity, their text fell to
+ * 2.8:1 and the grey labels to 1.97:1, QA). The live regions (.status, .note, .warnings, .msg) are
  * never display:none: a region absent from the accessibility tree until it is filled is often not announced (QA);
  * empty, their margins are zero, so they take no room, as display:none did. The status says progress ("Estimating…",
  * `.busy`) in the muted colour and errors in the error colour. Each series class sets only
@@ -74,7 +80,7 @@ legend{font-weight:600;padding:0 4px}
 .field.check label{align-self:center;flex:1 1 0;min-width:0}
 label{font-size:.85em;color:var(--_muted)}
 .check label{color:var(--_fg)}
-input,select{font:inherit;color:var(--_fg);background:var(--_field);border:1px solid var(--_border);border-radius:6px;padding:3px 6px;min-width:0;width:100%}
+input,select{font:inherit;color:var(--_fg);background:var(--_field);border:1px solid var(--_muted);border-radius:6px;padding:3px 6px;min-width:0;width:100%}
 input[type=checkbox]{width:auto}
 ::placeholder{color:var(--_muted)}
 :focus-visible{outline:2px solid var(--_accent);outline-offset:1px}
@@ -82,7 +88,7 @@ input[type=checkbox]{width:auto}
 .msg{grid-column:1/-1;color:var(--_error);font-size:.8em;margin:-3px 0 6px}
 [hidden]{display:none!important}
 .outputs{min-width:0}
-.stale>:not(.stale-note,.share){opacity:.45}
+.stale{outline:2px dashed var(--_muted);outline-offset:4px}
 .stale-note{display:none;margin:0 0 8px;font-size:.85em;font-weight:600}
 .stale .stale-note{display:block}
 .status{margin:0 0 8px;color:var(--_error)}
