@@ -41,7 +41,7 @@ export const collectivesSection: ValidationSection = {
     const entries = JSON.parse(readFileSync(GROUND_TRUTH, 'utf8')) as readonly Entry[];
     const markdown = ['## Collectives: nccl-tests sweeps', '',
       'Predicted all-reduce busbw against every measured sweep of',
-      '`shared/ground-truth/collectives.json`. Tolerances (collectives-reference §7.9): ±5% at ≥ 256 MiB, ±15% for',
+      '`../shared/ground-truth/collectives.json`. Tolerances (collectives-reference §7.9): ±5% at ≥ 256 MiB, ±15% for',
       '64 KiB–64 MiB, ±30% on the latency floor (the smallest size, by time). ASTRA-sim\'s published geomean error against',
       'NCCL on HGX-H100 is 9.7–20.6% (2–8 GPUs; collectives-reference §4): we compare our mean absolute busbw error on the',
       'H100 sweep with it.', '',
