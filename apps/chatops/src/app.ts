@@ -85,7 +85,9 @@ export const DEFAULT_CHAT_CANDIDATE_BUDGET = 20_000;
 
 type Secret = 'SLACK_SIGNING_SECRET' | 'DISCORD_PUBLIC_KEY';
 
-const TITLES = { 400: 'Bad Request', 401: 'Unauthorized', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 503: 'Service Unavailable' };
+// An about:blank problem is titled with its status's reason phrase (RFC 9457 §4.2.1): 413's is "Content Too Large" since
+// RFC 9110 §15.5.14 (RFC 7231's "Payload Too Large" before), as the API's 413 says (apps/api/src/http/problems.ts).
+const TITLES = { 400: 'Bad Request', 401: 'Unauthorized', 413: 'Content Too Large', 415: 'Unsupported Media Type', 503: 'Service Unavailable' };
 /** RFC 9457 problem details, like the API's errors, under their own media type (RFC 9457 §3). */
 const problem = (c: Context, status: keyof typeof TITLES, detail: string) =>
   c.body(JSON.stringify({ type: 'about:blank', title: TITLES[status], status, detail }), status, { 'content-type': 'application/problem+json' });

@@ -118,7 +118,11 @@ describe('POST /slack', () => {
   it('refuses bodies over the limit before verifying them', async () => {
     const { app, calls } = counted();
     const body = slashCommand('x'.repeat(20_000));
-    expect((await post(app, '/slack', body, slackHeaders(SECRET, String(NOW_SECONDS), body))).status).toBe(413);
+    const res = await post(app, '/slack', body, slackHeaders(SECRET, String(NOW_SECONDS), body));
+    expect(res.status).toBe(413);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    // about:blank: titled with the status's phrase (RFC 9457 §4.2.1), 413's as RFC 9110 §15.5.14 names it.
+    expect(await res.json()).toMatchObject({ type: 'about:blank', title: 'Content Too Large', status: 413 });
     expect(calls).toEqual([]);
   });
 

@@ -61,6 +61,16 @@ function withVary(response: Response): Response {
 const weak = (etag: string): string => (etag.startsWith('W/') ? etag : `W/${etag}`);
 
 /**
+ * What compressResponse makes of an answer, decided before a byte is coded: the answer to send as it is (told Vary),
+ * or the bytes to code, the coding, and the coded answer's status and header fields. `compressing` reads the header
+ * fields a coded 200 would go out with from here, to put them on its 304, without coding the body for nothing: a gzip
+ * 304 of /openapi.json took 7.5 ms coding it, 2.5 ms without (the body is still read, its size decides).
+ */
+export type CodingPlan =
+  | { readonly answer: Response }
+  | { readonly bytes: Uint8Array; readonly coding: Coding; readonly init: { status: number; statusText: string; headers: Headers } };
+
+/**
  * `response` compressed for `request` where that is worth it: a GET or POST answer (any status with a
  * body) of a compressible type, COMPRESS_MIN_BYTES or more, to a client whose Accept-Encoding takes br or
  * gzip, unless the answer says `no-transform` or is coded already. Every answer of a compressible type says
@@ -68,54 +78,34 @@ const weak = (etag: string): string => (etag.startsWith('W/') ? etag : `W/${etag
  *
  * A compressed answer is another representation, so its ETag is weakened (RFC 9110 §8.8.1, as nginx does):
  * the API compares If-None-Match weakly (apps/api/src/http/respond.ts), so `W/"…"` sent back still earns a
- * 304, and that 304 says the tag in the form the client holds it. 204 and 1xx pass untouched, and HEAD:
- * its answer has no body to measure (`compressing` answers a HEAD from its GET).
+ * 304, which says the ETag its 200 would (./compressing.ts evaluates a conditional request that takes a coding).
+ * 204 and 1xx pass untouched, and HEAD: its answer has no body to measure (`compressing` answers a HEAD from its GET).
  */
 export async function compressResponse(request: Request, answer: Response): Promise<Response> {
-  if (request.method === 'HEAD' || answer.status === 204 || answer.status < 200) return answer;
+  const plan = await planCoding(request, answer);
+  if ('answer' in plan) return plan.answer;
+  const coded = await compressors[plan.coding](plan.bytes);
+  return new Response(new Uint8Array(coded.buffer, coded.byteOffset, coded.byteLength), plan.init);
+}
+
+/** compressResponse's decision (CodingPlan): all of it but the coding itself. */
+export async function planCoding(request: Request, answer: Response): Promise<CodingPlan> {
+  if (request.method === 'HEAD' || answer.status === 204 || answer.status < 200) return { answer };
   const type = answer.headers.get('content-type') ?? '';
-  if (!COMPRESSIBLE.test(type) || answer.headers.has('content-encoding')) return answer;
-  if (/(?:^|,)\s*no-transform\s*(?:,|$)/i.test(answer.headers.get('cache-control') ?? '')) return answer;
+  if (!COMPRESSIBLE.test(type) || answer.headers.has('content-encoding')) return { answer };
+  if (/(?:^|,)\s*no-transform\s*(?:,|$)/i.test(answer.headers.get('cache-control') ?? '')) return { answer };
   const response = withVary(answer);
-  const etag = response.headers.get('etag');
-  if (response.status === 304) {
-    if (etag === null || !heldWeak(request.headers.get('if-none-match'), etag)) return response;
-    const headers = new Headers(response.headers);
-    headers.set('etag', weak(etag));
-    return new Response(null, { status: 304, headers });
-  }
+  // A 304 of the app's: to a request that takes no coding (compressing evaluates the others), so its 200 goes out as is.
+  if (response.status === 304) return { answer: response };
   const coding = preferredCoding(request.headers.get('accept-encoding'));
-  if (coding === undefined || response.body === null) return response;
+  if (coding === undefined || response.body === null) return { answer: response };
   const bytes = new Uint8Array(await response.arrayBuffer());
   const headers = new Headers(response.headers);
   const init = { status: response.status, statusText: response.statusText, headers };
-  if (bytes.byteLength < COMPRESS_MIN_BYTES) return new Response(bytes, init);
-  const coded = await compressors[coding](bytes);
+  if (bytes.byteLength < COMPRESS_MIN_BYTES) return { answer: new Response(bytes, init) };
   headers.set('content-encoding', coding);
   headers.delete('content-length');
+  const etag = headers.get('etag');
   if (etag !== null) headers.set('etag', weak(etag));
-  return new Response(new Uint8Array(coded.buffer, coded.byteOffset, coded.byteLength), init);
-}
-
-/**
- * `fetch` with its answers passed through compressResponse. A HEAD is answered as its GET, less the body:
- * it must state the header fields the GET would (RFC 9110 §9.3.2), Content-Encoding, Vary and the weak
- * ETag among them, and whether a GET is compressed hangs on its body's size, which Hono's own answer to a
- * HEAD (its GET's, the body dropped) no longer has. Before, a HEAD said a strong ETag and `Vary: Accept`
- * where its GET said `W/"…"`, `Vary: Accept, Accept-Encoding` and `Content-Encoding: gzip`.
- */
-export function compressing(fetch: (request: Request) => Response | Promise<Response>): (request: Request) => Promise<Response> {
-  return async (request) => {
-    if (request.method !== 'HEAD') return compressResponse(request, await fetch(request));
-    const get = new Request(request, { method: 'GET' });
-    const answer = await compressResponse(get, await fetch(get));
-    await answer.body?.cancel();
-    return new Response(null, answer);
-  };
-}
-
-/** Whether If-None-Match names `etag` in its weak form (W/"…"), as a client that stored a compressed answer does. */
-function heldWeak(ifNoneMatch: string | null, etag: string): boolean {
-  const opaque = etag.replace(/^W\//, '');
-  return (ifNoneMatch ?? '').split(',').some((tag) => tag.trim() === `W/${opaque}`);
+  return { bytes, coding, init };
 }

@@ -4,7 +4,7 @@ import { CHAT_OPENAPI_PATHS, createChatApp } from '@trainplan/chatops';
 import { createWidgetApp } from '@trainplan/widget';
 import { createBackgroundAnswerer } from './background-answerer.ts';
 import { createBackgroundOperations } from './background-operations.ts';
-import { compressing } from './compress.ts';
+import { compressing } from './compressing.ts';
 import { NoContentResponse } from './no-content-response.ts';
 
 // The chat bot's deferred answers (the questions that run a search) are worked out on worker threads, so a search
@@ -32,13 +32,24 @@ const hostname = process.env.HOST ?? '127.0.0.1';
 // 2 s, as nginx's client_header_timeout and Apache's mod_reqtimeout bound slow-loris clients. A
 // scenario is a few hundred bytes; no honest client needs longer. A 204 goes out with no content type.
 const serverOptions = { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 2_000, ServerResponse: NoContentResponse };
-// Answers go out compressed where the client takes br or gzip (./compress.ts): no proxy does it for Node.
+// Answers go out compressed where the client takes br or gzip (./compress.ts, ./compressing.ts): no proxy does it for Node.
 const fetch = compressing((request) => app.fetch(request, process.env));
 const server = serve({ fetch, port, hostname, serverOptions }, (info) => {
   console.log(`trainplan API listening on http://${hostname}:${info.port}`);
 });
 // The workers would keep the process alive after the server closes.
 server.on('close', () => { void background.close(); void operations.close(); });
+// A port already taken (another `npm start`, wrangler dev) or not ours to take: one line naming the way out, and exit
+// status 1, where Node printed its stack and "Emitted 'error' event" (newcomer QA).
+server.on('error', (error: NodeJS.ErrnoException) => {
+  const why = error.code === 'EADDRINUSE' ? `${hostname}:${port} is already in use (another server there?)`
+    : error.code === 'EACCES' ? `no permission to listen on ${hostname}:${port}`
+      : error.code === 'EADDRNOTAVAIL' ? `${hostname} is not an address of this machine` : error.message;
+  console.error(`trainplan: ${why}; choose another with PORT=… (and HOST=…), e.g. PORT=9000 npm start`);
+  void background.close();
+  void operations.close();
+  process.exitCode = 1;
+});
 
 /**
  * How long a stopping server waits for the deferred answers it can still send: the questions it acknowledged and had
