@@ -118,11 +118,14 @@ export function count(v: FlagValues, name: string): number | string | undefined 
   return typeof raw === 'string' ? countOrText(raw) : undefined;
 }
 
+/** The currency sign a money flag's value may open with ("$2.50", "€2.5"). */
+export const CURRENCY_SIGN = /^\s*[$€£¥]\s*/u;
+
 /** A money flag (--price, --budget): "$2.50" or "€2.5" as 2.5, the sign dropped: the answer is in the same currency. */
 export function money(v: FlagValues, name: string, read: (v: FlagValues, name: string) => number | string | undefined = number): number | string | undefined {
   const raw = v[name];
   if (typeof raw !== 'string') return undefined;
-  const n = read({ [name]: raw.replace(/^\s*[$€£¥]\s*/u, '') }, name);
+  const n = read({ [name]: raw.replace(CURRENCY_SIGN, '') }, name);
   return typeof n === 'number' ? n : raw;
 }
 

@@ -120,7 +120,7 @@ describe('trainplan estimate --help', () => {
     expect(examples).toEqual([
       '  trainplan estimate --input examples/scenario.json',
       "  trainplan estimate --input - <<'EOF'",
-      '  trainplan estimate --input examples/scenarios.json --json > answers.json',
+      '  trainplan estimate --input examples/scenarios.json --json > /tmp/answers.json',
     ]);
   });
 

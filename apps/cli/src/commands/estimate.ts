@@ -67,7 +67,7 @@ Examples:
    "parallelism":{"tensor":8,"pipeline":1}}
   EOF
 
-  trainplan estimate --input examples/scenarios.json --json > answers.json
+  trainplan estimate --input examples/scenarios.json --json > /tmp/answers.json
 `;
 
 const usageFailure = (io: CliIo, message: string): number => usageError(io, SYNOPSIS, message);

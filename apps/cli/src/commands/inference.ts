@@ -12,9 +12,10 @@ import { renderTable } from '../format/table.ts';
 import { costHeader, PRICE_CURRENCY } from '../format/price-currency.ts';
 import { count, defined, machineFields, MACHINE_FLAGS, money, number, numberIn, tokenLength, UNIT } from '../search-flags.ts';
 import { usageLine } from '../format/usage-line.ts';
+import { assumedSpeculationLine, DEFAULT_ACCEPTANCE_RATE, DEFAULT_DRAFT_TOKENS, speculativeFields } from './inference-speculative.ts';
 
 const SYNOPSIS = 'trainplan inference --model ID --gpu ID --prompt N --output N [--max-token-ms L] [--max-ttft-s S] '
-  + '[--batching static|continuous] [--prefill-chunk N] [--shared-prefix N] [--rate R] [--draft-model ID --draft-tokens N --acceptance A] [--gpus N] [--gpu-memory-utilization F] [--precision bf16|fp16|fp8] [--kv-cache-precision P] [--price P] [--json]';
+  + '[--batching static|continuous] [--prefill-chunk N] [--shared-prefix N] [--rate R] [--draft-model ID [--draft-tokens N] [--acceptance A]] [--gpus N] [--gpu-memory-utilization F] [--precision bf16|fp16|fp8] [--kv-cache-precision P] [--price P] [--json]';
 
 const FLAGS: Record<string, FlagSpec> = {
   ...MACHINE_FLAGS,
@@ -60,12 +61,15 @@ Options:
                          within --max-ttft-s or by default 2 s (MLPerf's Llama 2 70B server bound)
       --draft-model ID, --draft-tokens N, --acceptance A
                          speculative decoding: a draft model (e.g. llama3.2-1b) proposes N tokens a
-                         step, each accepted with chance A; one pipeline stage only
+                         step (default ${DEFAULT_DRAFT_TOKENS}), each accepted with chance A (default ${DEFAULT_ACCEPTANCE_RATE}; it depends on
+                         the workload: measure yours), as trainplan ask and the widget assume; the
+                         assumed line says; one pipeline stage only
       --gpus N           GPUs to serve on: only TP × PP shapes dividing N, as N / (TP · PP) replicas
       --gpu-memory-utilization F
                          the fraction of each GPU's memory the server may use, the rest left
                          free (vLLM's flag of that name, 0.9 there); default 1, all of it
-      --precision P      weights and KV cache: bf16 (default), fp16 or fp8
+      --precision P      weights and KV cache: bf16, fp16 or fp8; default: bf16, or fp16 on a GPU
+                         without BF16 tensor cores (V100)
       --kv-cache-precision P
                          the KV cache's own format when not the weights': fp8 (vLLM's
                          --kv-cache-dtype fp8) holds twice the sequences, halves the cache's reads;
@@ -92,7 +96,7 @@ Examples:
   trainplan inference --model llama3-8b --gpu h100-sxm --prompt 2048 --output 256 \\
       --batching continuous --rate 100 --max-token-ms 30 --max-ttft-s 1
   trainplan inference --model llama3-70b --gpu h100-sxm --prompt 2048 --output 512 \\
-      --draft-model llama3.2-1b --draft-tokens 4 --acceptance 0.7
+      --draft-model llama3.2-1b
   trainplan inference --model llama3-70b --gpu h100-sxm --prompt 2048 --output 512 \\
       --batching continuous --kv-cache-precision fp8 --price 2.5
 `;
@@ -128,7 +132,6 @@ const plural = (n: number, one: string, many: string): string => `${n.toLocaleSt
 
 function fromFlags(v: FlagValues): Record<string, unknown> {
   const perToken = latency(v, 'max-token-ms');
-  const speculating = v['draft-model'] !== undefined || v['draft-tokens'] !== undefined || v.acceptance !== undefined;
   return {
     ...machineFields(v),
     ...defined({
@@ -140,8 +143,7 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
       gpus: count(v, 'gpus'),
       prefillChunkTokens: tokenLength(v, 'prefill-chunk'),
       requestsPerSecond: number(v, 'rate'),
-      speculative: speculating
-        ? defined({ draftModel: v['draft-model'], draftTokens: count(v, 'draft-tokens'), acceptanceRate: number(v, 'acceptance') }) : undefined,
+      speculative: speculativeFields(v),
       sharedPrefixTokens: tokenLength(v, 'shared-prefix'),
       gpuMemoryUtilization: number(v, 'gpu-memory-utilization'),
       maxDecodeSecondsPerToken: typeof perToken === 'number' ? perToken / MS : perToken,
@@ -341,10 +343,8 @@ export const inferenceCommand: Command = requestCommand({
   missing: {
     prompt: 'the prompt tokens per sequence, e.g. --prompt 2048',
     output: 'the generated tokens per sequence, e.g. --output 512',
-    // Speculative decoding takes all three: any one given asks for the other two.
+    // Speculative decoding: --draft-tokens or --acceptance asks for it, and the draft is never assumed (inference-speculative.ts).
     'draft-model': 'the draft model\'s preset id, e.g. --draft-model llama3.2-1b',
-    'draft-tokens': 'the tokens the draft model proposes a step, e.g. --draft-tokens 4',
-    acceptance: 'the chance each drafted token is accepted, e.g. --acceptance 0.7',
   },
   check: boundsProblem,
   answer(request, v, io) {
@@ -352,8 +352,12 @@ export const inferenceCommand: Command = requestCommand({
     const answer = runInferenceWithRemedy(request);
     const bounds = boundsText(request);
     // FP8 weights refused on a GPU without FP8 tensor cores: the protocol's message says what serves instead.
-    const shown = printAnswer(io, v, answer, (a: Extract<InferenceResponseJson, { ok: true }>) => formatInferenceReport(a, bounds, typeof request.requestsPerSecond === 'number'));
+    // γ and α taken by default are said as search's assumed batch is: above the report, or on stderr beside the JSON.
+    const assumed = assumedSpeculationLine(v);
+    const shown = printAnswer(io, v, answer, (a: Extract<InferenceResponseJson, { ok: true }>) =>
+      `${assumed === undefined ? '' : `${assumed}\n`}${formatInferenceReport(a, bounds, typeof request.requestsPerSecond === 'number')}`);
     if (!shown) return EXIT.usage;
+    if (v.json === true && assumed !== undefined) io.stderr(`trainplan: ${assumed}\n`);
     if (!shown.best) {
       // No shape serves at all (memory, divisibility, or none divides --gpus): the latency bounds are not to blame.
       const unservable = shown.unservable === undefined ? undefined : (io.inFlagTerms?.(shown.unservable) ?? shown.unservable);

@@ -23,6 +23,7 @@ import { assumedGlobalBatch, perSizeBatchLine } from './nodes-assumed-batch.ts';
 import { usageLine } from '../format/usage-line.ts';
 import { batchWarning, batchWarningLines, printBatchWarning } from '../batch-warning.ts';
 import { LLAMA3_UPTIME, uptimeFlag, uptimeLine, uptimeProblem } from './nodes-uptime.ts';
+import { moneyBudgetProblem } from './nodes-money-budget.ts';
 
 const SYNOPSIS = 'trainplan nodes --model ID --gpu ID --tokens T (--days D | --gpu-hours H | --budget M --price P | --nodes N | --frontier) [--global-batch B] [--uptime F] [--json] [--export megatron|nemo]';
 
@@ -288,7 +289,7 @@ export const nodesCommand: Command = requestCommand({
   requestFlags: REQUEST_FLAGS,
   fromFlags,
   missing: { tokens: 'the tokens to train on, e.g. --tokens 300B' },
-  check: (v) => exportProblem(v) ?? overlapProblem(v) ?? uptimeProblem(v),
+  check: (v) => exportProblem(v) ?? moneyBudgetProblem(v) ?? overlapProblem(v) ?? uptimeProblem(v),
   answer(request, v, io) {
     const bar = progressBar(io, 'sizing');
     const perSize = sizeBatch(v, request);

@@ -14,6 +14,9 @@ import {
   count, machineFields, MACHINE_FLAGS, money, OVERLAP_FLAGS, overlapProblem, overlapSettings, SPACE_FLAGS, spaceConstraintFields, spaceFlagsHelp, TRAINING_FLAGS, trainingFields,
 } from '../search-flags.ts';
 import { usageLine } from '../format/usage-line.ts';
+import {
+  candidateBudget, candidateBudgetHelp, candidateBudgetProblem, CANDIDATE_BUDGET_FLAGS, CANDIDATE_BUDGET_REQUEST_FLAGS,
+} from './search-candidate-budget.ts';
 
 const SYNOPSIS = 'trainplan search --model ID --gpu ID (--nodes N | --gpus N) [--global-batch B] [--objective throughput|time-to-train|cost] [--top K] [--json] [--export megatron|nemo]';
 
@@ -28,7 +31,7 @@ const FLAGS: Record<string, FlagSpec> = {
   objective: { type: 'string', valueName: 'throughput, time-to-train or cost' },
   price: { type: 'string', valueName: 'a price per GPU-hour' },
   top: { type: 'string', short: 'k', valueName: 'a count' },
-  budget: { type: 'string', valueName: 'a count of full estimates' },
+  ...CANDIDATE_BUDGET_FLAGS,
   export: { type: 'string', valueName: 'megatron or nemo' },
 };
 
@@ -47,7 +50,8 @@ Options:
                             or one sequence per 8 GPUs on a larger cluster, up to 2^24 = 16.8M
                             tokens a step (Llama 3 405B's "16M"); the assumed line says)
       --seq-length S        override the model's sequence length (8k = 8192, 1M = 1,048,576 tokens)
-      --precision P         fp16, bf16 (default) or fp8
+      --precision P         fp16, bf16 or fp8; default: bf16, or fp16 on a GPU without BF16
+                            tensor cores (V100)
       --grad-accumulation A fused (default: inside the weight-gradient GEMM, into fp32 main
                             gradients under bf16 and fp8); fused-16-bit: the same into a 16-bit
                             buffer, reduced at 2 bytes (Megatron's --grad-reduce-in-bf16, NVIDIA's
@@ -70,10 +74,7 @@ ${spaceFlagsHelp(28)}
       --tensor-within-node  keep tensor parallelism inside a node
       --memory-fraction F   usable share of GPU memory (default 0.95, the share above which an
                             estimate warns; 1 uses all of it)
-      --budget N            at most N full estimates (default 100,000). If it runs out, the
-                            best is the best of those estimated, not proven, and the report
-                            says so; if none of them fits, the answer is budget-exhausted:
-                            raise N
+${candidateBudgetHelp(28)}
       --gpus-per-node N, --network ID   override the system's
   -i, --input FILE|-        the whole search request as JSON (the API's body) instead of flags
       --json                print the JSON answer (candidatesEvaluated, best {scenario, estimate},
@@ -88,9 +89,9 @@ ${spaceFlagsHelp(28)}
   -h, --help                show this help
 
 Exit status: 0 a plan was found; 1 no plan: nothing fits (the closest feasible alternative shown),
-or --budget ran out before a plan that fits was estimated (the closest candidate seen is printed);
-2 usage error or invalid request (constraints that contradict each other, e.g. --tensor 8
---max-tensor 4, included).
+or --candidate-budget ran out before a plan that fits was estimated (the closest candidate seen
+is printed); 2 usage error or invalid request (constraints that contradict each other, e.g.
+--tensor 8 --max-tensor 4, included).
 
 Examples:
   trainplan search --model gpt3-175b --gpu a100-80gb --nodes 128 --global-batch 1536 --tokens 300B
@@ -98,7 +99,7 @@ Examples:
   trainplan search --model gpt3-175b --gpu a100-80gb --nodes 128 --global-batch 1536 --tensor 8 --recompute full,selective
 `;
 
-const REQUEST_FLAGS = ['model', 'gpu', 'nodes', 'gpus', 'global-batch', 'seq-length', 'precision', 'grad-accumulation', 'fp8-params', 'tokens', 'objective', 'price', 'top', 'budget', 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network', ...Object.keys(SPACE_FLAGS), 'overlap'];
+const REQUEST_FLAGS = ['model', 'gpu', 'nodes', 'gpus', 'global-batch', 'seq-length', 'precision', 'grad-accumulation', 'fp8-params', 'tokens', 'objective', 'price', 'top', ...CANDIDATE_BUDGET_REQUEST_FLAGS, 'max-tensor', 'tensor-within-node', 'memory-fraction', 'gpus-per-node', 'network', ...Object.keys(SPACE_FLAGS), 'overlap'];
 
 function fromFlags(v: FlagValues): Record<string, unknown> {
   const m = machineFields(v);
@@ -110,7 +111,7 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
     ...(v.objective !== undefined && { objective: v.objective }),
     ...(v.price !== undefined && { pricePerGpuHour: money(v, 'price') }),
     ...(v.top !== undefined && { top: count(v, 'top') }),
-    ...(v.budget !== undefined && { candidateBudget: count(v, 'budget') }),
+    ...(candidateBudget(v) !== undefined && { candidateBudget: candidateBudget(v) }),
     ...(constraints && { constraints }),
     ...(overlapSettings(v) !== undefined && { settings: overlapSettings(v) }),
   };
@@ -154,6 +155,19 @@ export const contradiction = (a: { readonly ok: boolean; readonly contradiction?
 const priceProblem = (v: FlagValues): string | undefined =>
   (v.price !== undefined && v.tokens === undefined ? '--price needs --tokens: the cost is the GPU-hours to train them at that price' : undefined);
 
+/**
+ * --objective cost ranks plans by money, the GPU-hours of --tokens at --price. The schema's rule sits on the price's
+ * field, so it was said as "--price: --objective cost needs --tokens and --price" (QA): labelled by a flag not given,
+ * naming one that was. Said here by the flag given, naming only what is missing (a request from --input keeps the
+ * schema's words, in its own fields).
+ */
+function costProblem(v: FlagValues): string | undefined {
+  if (v.objective !== 'cost' || v.input !== undefined) return undefined;
+  const missing = [...(v.price === undefined ? ['--price'] : []), ...(v.tokens === undefined ? ['--tokens'] : [])];
+  return missing.length === 0 ? undefined
+    : `--objective cost needs ${missing.join(' and ')}: the cost is the GPU-hours to train the tokens (--tokens T) at the price of one GPU-hour (--price P)`;
+}
+
 export const searchCommand: Command = requestCommand({
   name: 'search',
   summary: 'find the fastest parallel configuration of a model on a cluster, and why',
@@ -162,7 +176,7 @@ export const searchCommand: Command = requestCommand({
   flags: FLAGS,
   requestFlags: REQUEST_FLAGS,
   fromFlags,
-  check: (v) => exportProblem(v) ?? priceProblem(v) ?? overlapProblem(v),
+  check: (v) => exportProblem(v) ?? candidateBudgetProblem(v) ?? costProblem(v) ?? priceProblem(v) ?? overlapProblem(v),
   answer(request, v, io) {
     const bar = progressBar(io, 'searching');
     const answer = runSearch(request, { onProgress: bar.onProgress });
@@ -172,7 +186,7 @@ export const searchCommand: Command = requestCommand({
       printIssues(io, answer.issues);
       return EXIT.usage;
     }
-    // The answer names the request's fields (candidateBudget); a request built from flags names its flags (--budget).
+    // The answer names the request's fields (candidateBudget); a request built from flags names its flags (--candidate-budget).
     const shown = shownAnswer(io, answer);
     // Constraints that contradict each other are refused as an invalid request is: one line, no report, exit 2.
     const contradicts = contradiction(shown);

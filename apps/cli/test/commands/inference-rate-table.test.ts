@@ -60,7 +60,7 @@ describe('--rate: the tables beside the headline', () => {
 
 describe('a load under capacity never reads as 100% (units\' formatLoad, tested there)', () => {
   it('1,000 requests/s of Llama 3 8B, replicas loaded past 99.5%: the line says the tenths, as the JSON\'s utilization', async () => {
-    const args = ['inference', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--prompt', '2048', '--output', '256', '--batching', 'continuous', '--rate', '1000', '--max-ttft-s', '10'];
+    const args = ['inference', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--prompt', '2048', '--output', '512', '--batching', 'continuous', '--rate', '1000', '--max-ttft-s', '10'];
     const a = JSON.parse((await cli([...args, '--json'])).out);
     const u: number = a.best.load.utilization;
     expect(u).toBeGreaterThan(0.995);

@@ -226,10 +226,10 @@ describe('trainplan nodes', () => {
     expect(err).toBe(`trainplan: ${message}\n`);
   });
 
-  it('--budget without --price is a usage error naming --price', async () => {
-    const { code, err } = await cli([...GPT3, '--budget', '1M']);
-    expect(code).toBe(2);
-    expect(err).toMatch(/^trainplan: --price: a budget in money needs --price$/m);
+  it('--budget without --price is a usage error said by --budget, naming --price (QA: "--price: a budget in money needs --price")', async () => {
+    const { code, out, err } = await cli([...GPT3, '--budget', '1M']);
+    expect({ code, out }).toEqual({ code: 2, out: '' });
+    expect(err).toMatch(/^trainplan: --budget needs --price: a budget in money becomes GPU-hours at the price of one GPU-hour \(--price P\); or give the budget in GPU-hours \(--gpu-hours H\) \(usage: trainplan nodes [^\n]*\)\n$/);
   });
 
   it('a deadline answer says how far below it every size was checked, telling sizes that run no plan from sizes that miss the deadline', async () => {

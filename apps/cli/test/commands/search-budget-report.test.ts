@@ -18,12 +18,12 @@ function underBest(out: string): { next: string; tokensPerSecond: number } {
   return { next: lines[i + 2]!, tokensPerSecond: Number(/ · ([\d,]+) tokens\/s · /.exec(lines[i + 1]!)![1]!.replaceAll(',', '')) };
 }
 
-describe('trainplan search --budget: a best found before the budget ran out is said to be unproven, beside it', () => {
-  it('--budget 1: the line under the best says so and how to raise it; the whole search finds a faster plan', async () => {
-    const cut = await cli([...LLAMA, '--budget', '1']);
+describe('trainplan search --candidate-budget: a best found before the budget ran out is said to be unproven, beside it', () => {
+  it('--candidate-budget 1: the line under the best says so and how to raise it; the whole search finds a faster plan', async () => {
+    const cut = await cli([...LLAMA, '--candidate-budget', '1']);
     expect(cut.code).toBe(0);
     const { next, tokensPerSecond } = underBest(cut.out);
-    expect(next).toMatch(/^ {2}⚠ not proven the best: the candidate budget ran out after 1 full estimate, leaving [\d,]+ candidates the bounds had not ruled out; this is the best of the plans estimated\. Raise --budget above 1 to search further\.$/);
+    expect(next).toMatch(/^ {2}⚠ not proven the best: the candidate budget ran out after 1 full estimate, leaving [\d,]+ candidates the bounds had not ruled out; this is the best of the plans estimated\. Raise --candidate-budget above 1 to search further\.$/);
     // The searched line no longer says every other candidate was ruled out.
     expect(cut.out.split('\n')[1]).toMatch(/^searched [^(]+\(1 full estimate; [\d,]+ left unestimated by the candidate budget, the rest ruled out by rules and bounds\)$/);
     // Why it matters: without the budget the best is faster (QA: 58,979 against 59,242 tokens/s).
@@ -34,8 +34,8 @@ describe('trainplan search --budget: a best found before the budget ran out is s
   });
 
   it('the count left unestimated is the JSON\'s budget prune count', async () => {
-    const cut = await cli([...LLAMA, '--budget', '1']);
-    const json = JSON.parse((await cli([...LLAMA, '--budget', '1', '--json'])).out) as { budgetExhausted: boolean; pruned: { reason: string; count: number }[] };
+    const cut = await cli([...LLAMA, '--candidate-budget', '1']);
+    const json = JSON.parse((await cli([...LLAMA, '--candidate-budget', '1', '--json'])).out) as { budgetExhausted: boolean; pruned: { reason: string; count: number }[] };
     expect(json.budgetExhausted).toBe(true);
     const left = json.pruned.find((p) => p.reason === 'budget')!.count;
     expect(underBest(cut.out).next).toContain(`leaving ${left.toLocaleString('en-US')} candidates`);
@@ -50,6 +50,6 @@ describe('trainplan search --budget: a best found before the budget ran out is s
 
   it('--help says a budget that runs out leaves the best unproven, and the report says so', async () => {
     const help = (await cli(['search', '--help'])).out.replace(/\s+/g, ' ');
-    expect(help).toContain('--budget N at most N full estimates (default 100,000). If it runs out, the best is the best of those estimated, not proven, and the report says so');
+    expect(help).toContain('--candidate-budget N at most N full estimates (default 100,000). If it runs out, the best is the best of those estimated, not proven, and the report says so');
   });
 });

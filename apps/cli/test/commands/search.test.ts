@@ -239,23 +239,23 @@ describe('trainplan search', () => {
     expect(err).toMatch(/: no configuration of 8 GPUs runs: out of memory/);
   });
 
-  describe('a --budget that runs out before any plan that fits is estimated', () => {
+  describe('a --candidate-budget that runs out before any plan that fits is estimated', () => {
     // Llama 3 8B on one DGX A100 80GB, batch 32: the three candidates with the best lower bounds do not fit; later ones do.
     // Megatron's three recompute modes: with partial recompute, the estimate after a plan that misses recomputes a few of its layers, and fits.
     const LLAMA = ['search', '--model', 'llama3-8b', '--gpu', 'a100-80gb', '--nodes', '1', '--global-batch', '32', '--recompute', 'none,selective,full'];
 
-    it('the same search without --budget finds a plan (the premise)', async () => {
+    it('the same search without --candidate-budget finds a plan (the premise)', async () => {
       const { code, out } = await cli([...LLAMA, '--top', '1', '--json']);
       expect(code).toBe(0);
       expect(JSON.parse(out).fullEstimates).toBeGreaterThan(3);
     });
 
-    it.each([1, 2, 3])('--budget %i exits 1 as budget-exhausted, naming --budget and the estimates made, with the closest seen so far', async (budget) => {
+    it.each([1, 2, 3])('--candidate-budget %i exits 1 as budget-exhausted, naming --candidate-budget and the estimates made, with the closest seen so far', async (budget) => {
       const estimates = budget === 1 ? '1 full estimate' : `${budget} full estimates`;
-      const { code, out, err } = await cli([...LLAMA, '--budget', String(budget)]);
+      const { code, out, err } = await cli([...LLAMA, '--candidate-budget', String(budget)]);
       expect(code).toBe(1);
       expect(out).toMatch(new RegExp(`^no plan: not every configuration of 8 GPUs was estimated: the candidate budget ran out after ${estimates}, `
-        + `before any plan that fits was estimated; the closest seen so far \\(TP \\d+ [^)]*\\) needs [\\d.]+ GiB per GPU, .*; raise --budget above ${budget} to search further\n`));
+        + `before any plan that fits was estimated; the closest seen so far \\(TP \\d+ [^)]*\\) needs [\\d.]+ GiB per GPU, .*; raise --candidate-budget above ${budget} to search further\n`));
       // stderr: the reason code and the same message, on one line.
       expect(err).toBe(`trainplan: budget-exhausted: ${/^no plan: (.*)$/m.exec(out)![1]!}\n`);
       expect(out).toMatch(/\nclosest miss: TP \d+ /);
@@ -265,7 +265,7 @@ describe('trainplan search', () => {
     });
 
     it('--json answers reason budget-exhausted (as the response schema allows) with the estimates made and the closest candidate', async () => {
-      const { code, out, err } = await cli([...LLAMA, '--budget', '1', '--json']);
+      const { code, out, err } = await cli([...LLAMA, '--candidate-budget', '1', '--json']);
       expect(code).toBe(1);
       const a = JSON.parse(out);
       expect(validateSearchResponse(a)).toEqual({ ok: true, value: a });
@@ -274,7 +274,7 @@ describe('trainplan search', () => {
       expect(a.closest).toBeUndefined();
       // The JSON names the request's own field; stderr, for a request built from flags, the flag.
       expect(a.message).toMatch(/raise candidateBudget above 1 to search further$/);
-      expect(err).toMatch(/raise --budget above 1 to search further\n$/);
+      expect(err).toMatch(/raise --candidate-budget above 1 to search further\n$/);
     });
 
     it('an --input request is told its field, candidateBudget', async () => {
@@ -295,7 +295,7 @@ describe('trainplan search', () => {
     it('--help documents it under exit status 1', async () => {
       const { code, out } = await cli(['search', '--help']);
       expect(code).toBe(0);
-      expect(out).toMatch(/\nExit status: 0 a plan was found; 1 no plan: nothing fits .*\nor --budget ran out before a plan that fits was estimated .*;\n2 usage error/);
+      expect(out).toMatch(/\nExit status: 0 a plan was found; 1 no plan: nothing fits .*\nor --candidate-budget ran out before a plan that fits was estimated [^;]*; 2 usage error/);
     });
   });
 
@@ -304,7 +304,10 @@ describe('trainplan search', () => {
     [['search', ...GPT3, '--export', 'pdf'], /--export must be megatron or nemo/],
     // The message names the other fields by their flags too, not by the request's JSON paths.
     [['search', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--global-batch', '64'], /^trainplan: give either --nodes or --gpus, got neither$/m],
-    [['search', ...GPT3, '--objective', 'cost'], /^trainplan: --price: --objective cost needs --tokens and --price$/m],
+    // Said by the flag given, naming only the flags missing (QA: "--price: --objective cost needs --tokens and --price").
+    [['search', ...GPT3, '--objective', 'cost'], /^trainplan: --objective cost needs --price and --tokens: the cost is the GPU-hours to train the tokens \(--tokens T\) at the price of one GPU-hour \(--price P\) \(usage: /m],
+    [['search', ...GPT3, '--objective', 'cost', '--tokens', '300B'], /^trainplan: --objective cost needs --price: /m],
+    [['search', ...GPT3, '--objective', 'cost', '--price', '2'], /^trainplan: --objective cost needs --tokens: /m],
     // A rule between fields whose path no flag sets (training) is said in flags alone.
     [['search', ...GPT3, '--objective', 'time-to-train'], /^trainplan: --objective time-to-train needs --tokens$/m],
     [['search', '--model', 'gpt3-175b', '--gpu', 'a100-80gb', '--nodes', '8', '--global-batch', '0'], /^trainplan: --global-batch: expected an integer ≥ 1, got 0$/m],
