@@ -8,8 +8,8 @@ import { nodesAnswerOf, postNodes } from './support/nodes-post.ts';
 // POST /v1/nodes without training.globalBatchSize (QA: a 400 where `trainplan nodes` without --global-batch and the chat
 // bot answer): planned as the CLI plans it. The expectations are the CLI's path taken by hand: its request builder fills
 // the batch from @trainplan/ask's defaultBatch (apps/cli/src/commands/nodes.ts fromFlags) and its runNodes call plans
-// each size at deadlineBatchFor, or with --nodes at defaultBatch for each size (sizeBatch). The searches are kept small
-// (Llama 3 8B, a narrowed space) so each takes a fraction of a second.
+// each size at deadlineBatchFor, --nodes N too (sizeBatch). The searches are kept small (Llama 3 8B, a narrowed space)
+// so each takes a fraction of a second, but for the QA case of nodes 103, whose plan needs the whole space.
 
 
 const MODEL = 'llama3-8b';
@@ -80,10 +80,25 @@ describe('POST /v1/nodes without training.globalBatchSize: planned as the CLI wi
     expect(sized.sequences).toBe(THREE_NODE_BATCH);
     const request = { ...BASE, training: {}, nodes: 3 };
     const answer = await nodesAnswerOf(request);
-    const cli = runNodes({ ...request, training: { globalBatchSize: sized.sequences } }, { globalBatchFor: (nodes) => defaultBatch({ ...ASK, nodes }).sequences });
+    const cli = runNodes({ ...request, training: { globalBatchSize: sized.sequences } }, { globalBatchFor: deadlineBatchFor(ASK) });
     expect(answer).toMatchObject({ ok: true, mode: 'days-on-nodes', nodes: 3 });
     expect(headline(answer)).toEqual(headline(cli));
     expect(answer.assumedGlobalBatch).toEqual({ sequences: THREE_NODE_BATCH, nodes: 3, note: `training.globalBatchSize omitted: ${defaultBatchNote(sized)}` });
+  });
+
+  it('days 30 answers 103 nodes (QA); nodes 103 answers the same plan and days, to the bit, at the batch the deadline took there', async () => {
+    const qa = { model: MODEL, cluster: { gpu: GPU }, tokens: 15e12, training: {} };
+    const deadline = await nodesAnswerOf({ ...qa, days: 30 });
+    if (!deadline.ok) throw new Error(deadline.message);
+    expect(deadline.nodes).toBe(103);
+    const answer = await nodesAnswerOf({ ...qa, nodes: 103 });
+    if (!answer.ok) throw new Error(answer.message);
+    expect(answer.seconds).toBe(deadline.seconds);
+    expect(answer.configuration.scenario).toEqual(deadline.configuration.scenario);
+    // By hand: 103 is prime; its own default 515 = 5 · 103 leaves 103-way data parallelism, the multiple across the aim,
+    // 412 = 4 · 103, 412-way: the faster, taken by both, and said with how to plan the size at its own default.
+    expect(answer.assumedGlobalBatch).toMatchObject({ sequences: 412, nodes: 103 });
+    expect(answer.assumedGlobalBatch?.note).toMatch(/faster on this size than the 515 .*; a request with training\.globalBatchSize 515 plans it at its own default$/);
   });
 
   it('cluster.gpusPerNode sizes the cluster the default is rounded for, as the CLI\'s --gpus-per-node does: 1,024 nodes of 4 H100 take 512', async () => {

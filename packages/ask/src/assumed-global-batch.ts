@@ -1,5 +1,6 @@
 import { formatGrouped } from '@trainplan/units';
 import { nodesText, type NodesResponseJson } from '@trainplan/protocol';
+import { askedSizeBatchNote } from './asked-size-batch.ts';
 import { deadlineBatchFor, defaultBatch, defaultBatchNote } from './defaults.ts';
 import type { AskParameters } from './question.ts';
 
@@ -27,16 +28,22 @@ const PER_SIZE = 'training.globalBatchSize omitted: each cluster size was planne
 /**
  * Which batch was assumed, for POST /v1/nodes and `trainplan nodes --json` alike (apps/api nodes-default-batch.ts,
  * apps/cli nodes-assumed-batch.ts), as the CLI's assumed line says it (assumedBatchLine with --nodes, perSizeBatchLine otherwise):
- * with `nodes`, that size's default; otherwise the one the answer's size (or the closest's) took, and why.
+ * with `nodes`, the batch that size took and why (its own default, unless planned as a deadline plans it took another);
+ * otherwise the one the answer's size (or the closest's) took, and why.
  */
 export function assumedGlobalBatch(
   inputs: BatchInputs, request: { readonly nodes?: number; readonly training: { readonly globalBatchSize: number } }, answer: NodesResponseJson,
   batchFor: (nodes: number) => number,
 ): AssumedGlobalBatch {
-  const sized = request.nodes === undefined ? deadlineBatchFor(inputs) : undefined;
+  const sized = deadlineBatchFor(inputs);
   if (request.nodes !== undefined) {
+    // The size asked for, at the batch its plan took: planned as a deadline's search plans it (askedSizeBatchNote says why),
+    // that batch and why, and how to plan the size at its own default where it took another. Where nothing ran there, the
+    // size's own default, the batch a request for it carries.
     const own = defaultBatch({ ...inputs, nodes: request.nodes });
-    return { sequences: own.sequences, nodes: request.nodes, note: `training.globalBatchSize omitted: ${defaultBatchNote(own)}` };
+    const used = answer.ok ? answer.configuration.scenario.training.globalBatchSize : own.sequences;
+    const said = askedSizeBatchNote(sized, request.nodes, used, (n) => `a request with training.globalBatchSize ${formatGrouped(n)}`);
+    return { sequences: used, nodes: request.nodes, note: `training.globalBatchSize omitted: ${said}` };
   }
   // A refused request (ok false, invalid: tokens under one step) was checked at the batch asked with no size.
   const nodes = answer.ok ? answer.nodes : answer.reason === 'invalid' ? undefined : answer.closest?.nodes;
@@ -51,8 +58,8 @@ export function assumedGlobalBatch(
   const used = answer.ok ? answer.configuration.scenario.training.globalBatchSize : answer.closest?.scenario?.training.globalBatchSize ?? batchFor(nodes);
   // Which batch the size took (its own, the one across its aim, or the one asked with no size), in ask's words, with how to
   // plan that size alone at it in the request's fields.
-  const took = sized?.said(nodes, used);
-  const said = took === undefined || took.why === 'own' ? defaultBatchNote(own)
+  const took = sized.said(nodes, used);
+  const said = took.why === 'own' ? defaultBatchNote(own)
     : took.why === 'across' ? `${took.note}; a request with nodes ${nodes} and training.globalBatchSize ${used} plans that size alone at it`
     : `global batch ${formatGrouped(used)} sequence${used === 1 ? '' : 's'}, the batch asked with no size (${nodesText(nodes)} would round it to `
       + `${formatGrouped(own.sequences)}, more than 10% from its aim)`;

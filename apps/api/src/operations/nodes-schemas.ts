@@ -12,9 +12,9 @@ import {
 const BATCH_DESCRIPTION = 'Sequences per optimizer step. Optional where model is a preset id: omitted, each cluster size is planned at the '
   + "default batch the CLI (without --global-batch) and the chat bot take there (the model's published batch, else about 4M tokens, "
   + 'or one sequence per 8 GPUs on a large cluster up to 2^24 = 16.8M tokens a step (Llama 3 405B\'s "16M"), rounded so that data-parallel '
-  + 'sizes of its GPUs divide it; with a deadline, a '
-  + 'budget or the frontier, a size whose rounding moves it more than 10% takes the batch asked with no size, and each size is also planned '
-  + 'at the multiple of that rounding\'s unit on the other side of the aim, at most 25% under or 10% over it, the faster taken), and the answer says so '
+  + 'sizes of its GPUs divide it; a size whose rounding moves it more than 10% takes the batch asked with no size, and each size is also planned '
+  + 'at the multiple of that rounding\'s unit on the other side of the aim, at most 25% under or 10% over it, the faster taken; with nodes, that '
+  + 'size at the same batches, so that a deadline answering N nodes and nodes N agree, and at its own default where none of them runs), and the answer says so '
   + 'in assumedGlobalBatch. Required with a model given by its shape, or an id no preset has: the default is read from the preset.';
 
 /** Protocol's request schema, less the batch's (and training's) requiredness, which a model object keeps (if/then). */

@@ -1,4 +1,4 @@
-import { assumedGlobalBatch as sharedAssumedGlobalBatch, defaultBatchNote, type AssumedGlobalBatch, type DefaultBatch } from '@trainplan/ask';
+import { askedSizeBatchNote, assumedGlobalBatch as sharedAssumedGlobalBatch, defaultBatchNote, type AssumedGlobalBatch, type DefaultBatch } from '@trainplan/ask';
 import { nodesRequestSchema, nodesText, validate, type NodesResponseJson } from '@trainplan/protocol';
 import { assumedBatchLine, flagBatchInputs, flagDeadlineBatchFor, flagDefaultBatch } from '../default-batch.ts';
 import type { FlagValues } from '../flags.ts';
@@ -45,6 +45,18 @@ export function perSizeBatchLine(v: FlagValues, a: NodesResponseJson): string {
     : s.took.why === 'across' ? `${s.took.note}; --nodes ${s.nodes} --global-batch ${s.used} plans that size alone at it`
     : `global batch ${grouped(s.used)} sequences, the batch asked with no size (--nodes ${s.nodes} rounds it up to ${grouped(s.own.sequences)}, more than 10% over its aim)`;
   return `${head}; on ${nodesText(s.nodes)}: ${said}`;
+}
+
+/**
+ * The assumed line of `--nodes N` at the default batch: the batch N took (planned as a deadline plans it, the faster of its
+ * own default and the multiple across its aim) and why, with the flags that plan it at its own default where it took
+ * another (@trainplan/ask askedSizeBatchNote). Where nothing ran on N, its own default, the batch the request carries.
+ */
+export function askedSizeBatchLine(v: FlagValues, a: NodesResponseJson): string {
+  const own = flagDefaultBatch(v);
+  if (!a.ok) return `assumed (no --global-batch): ${defaultBatchNote(own)}`;
+  const said = askedSizeBatchNote(flagDeadlineBatchFor(v), a.nodes, a.configuration.scenario.training.globalBatchSize, (n) => `--global-batch ${n}`);
+  return `assumed (no --global-batch): ${said}`;
 }
 
 /**

@@ -19,7 +19,7 @@ import {
 import { contradiction, exportScenario, reportStream } from './search.ts';
 import { reasonLine } from '../format/problems.ts';
 import { assumedBatchLine, flagDeadlineBatchFor, flagDefaultBatch } from '../default-batch.ts';
-import { assumedGlobalBatch, perSizeBatchLine } from './nodes-assumed-batch.ts';
+import { askedSizeBatchLine, assumedGlobalBatch, perSizeBatchLine } from './nodes-assumed-batch.ts';
 import { usageLine } from '../format/usage-line.ts';
 import { batchWarning, batchWarningLines, printBatchWarning } from '../batch-warning.ts';
 import { LLAMA3_UPTIME, uptimeFlag, uptimeLine, uptimeProblem } from './nodes-uptime.ts';
@@ -68,15 +68,16 @@ Options:
   -g, --gpu ID           GPU or system preset id
   -b, --global-batch B   sequences per optimizer step, held at every size searched. Without it
                          every mode sizes the batch per cluster, as the chat bot does: each size
-                         searched (by --days, --gpu-hours, --budget and --frontier alike) at the
-                         default --nodes takes there: the model's published batch (GPT-3 175B's
+                         (searched by --days, --gpu-hours, --budget and --frontier, or given by
+                         --nodes) at its own default: the model's published batch (GPT-3 175B's
                          1,536), else about 4M tokens, or one sequence per 8 GPUs on a larger
                          cluster up to 2^24 = 16.8M tokens a step (Llama 3 405B's "16M"),
                          rounded so that data-parallel sizes of its GPUs divide it (the unsized
                          default where rounding raises it more than 10%); and at the multiple of
                          that rounding's unit on the other side of the aim (at most 25% under or
-                         10% over it), the faster taken; the assumed line names the batch the
-                         answer's size took
+                         10% over it), the faster taken, so --nodes N answers a size --days named
+                         with the same plan (--nodes N also tries N's own default where neither
+                         runs); the assumed line names the batch the answer's size took
   -t, --tokens T         tokens to train on (e.g. 300B)
   -d, --days D           deadline in days (30, or 30d)
       --gpu-hours H      budget in GPU-hours (e.g. 6.4M)
@@ -164,22 +165,21 @@ function fromFlags(v: FlagValues): Record<string, unknown> {
 }
 
 /**
- * The batch each cluster size is planned at when --global-batch is not given (nor --input): the default
- * `--nodes N` takes on N nodes (flagDefaultBatch: the model's published batch, else about 4M tokens, rounded
- * so that data-parallel sizes of those GPUs divide it), so that the fewest nodes a deadline needs is what
- * `--nodes` answers for that size, and every size the check counts was planned as `--nodes` plans it; except
- * where that rounding raised it more than 10% over its aim, which takes the batch asked with no size instead
- * (@trainplan/ask deadlineBatchFor: no size meets a deadline by a batch inflated to fit its GPUs). With a deadline,
- * a budget or --frontier each size is also planned at the multiple across its aim, and the faster taken (QA: Llama 3
- * 8B on 112 H100 nodes took 30.8 days at its 560 sequences and 27.5 at 448); the assumed line says which it took, with
- * the flags that plan that size alone at it.
+ * The batch each cluster size is planned at when --global-batch is not given (nor --input), in every mode: the
+ * size's own default (flagDefaultBatch: the model's published batch, else about 4M tokens, rounded so that
+ * data-parallel sizes of those GPUs divide it), except where that rounding raised it more than 10% over its aim,
+ * which takes the batch asked with no size instead (@trainplan/ask deadlineBatchFor: no size meets a deadline by a
+ * batch inflated to fit its GPUs); and each size also at the multiple across its aim, the faster taken (QA: Llama 3
+ * 8B on 112 H100 nodes took 30.8 days at its 560 sequences and 27.5 at 448). `--nodes N` plans N at the same batches
+ * (and at the request's, its own default, where none of those runs there: the protocol's searchAskedSize), so that the
+ * fewest nodes a deadline needs is what `--nodes` answers for that size, to the bit (QA: Llama 3 8B on H100, 15T
+ * tokens: --days 30 answered 103 nodes in 29.9 days at 412 sequences, --nodes 103, at its own 515 alone, 33.6 days).
+ * The assumed line says which batch the size took, with the flags that plan it at its own default where it took another.
  * Undefined when the batch was given, or the request carries none to replace (a bad --model: the run says why).
  */
-function sizeBatch(v: FlagValues, request: unknown): ((nodes: number) => number) | undefined {
+function sizeBatch(v: FlagValues, request: unknown): ReturnType<typeof flagDeadlineBatchFor> | undefined {
   if (assumedBatchLine(v, request) === undefined) return undefined;
-  // --nodes N (and the sizes around it when nothing runs there): each at the batch the assumed line names for it.
-  // --days, a budget and --frontier: each size at the deadline's batch (its own, unless rounding moved it too far).
-  return v.nodes === undefined ? flagDeadlineBatchFor(v) : (nodes) => flagDefaultBatch({ ...v, nodes: String(nodes) }).sequences;
+  return flagDeadlineBatchFor(v);
 }
 
 /** The checked line: what the sizes below a deadline's answer did (the search's own wording, checkedText). */
@@ -299,8 +299,8 @@ export const nodesCommand: Command = requestCommand({
       ...(perSize && { globalBatchFor: perSize }),
     });
     bar.done();
-    // A deadline, a budget and --frontier plan each size at its own batch (runNodes): the line names the answer's; --nodes states the one it took.
-    const assumed = perSize && v.nodes === undefined ? perSizeBatchLine(v, answer) : assumedBatchLine(v, request);
+    // A deadline, a budget and --frontier plan each size at its own batch (runNodes): the line names the answer's; --nodes the one its size took.
+    const assumed = perSize === undefined ? undefined : v.nodes === undefined ? perSizeBatchLine(v, answer) : askedSizeBatchLine(v, answer);
     // The report and stderr name the request's fields by their flags (shownAnswer); --json is the API's answer.
     const shown = shownAnswer(io, answer);
     // Constraints that contradict each other rule out every size: refused as an invalid request is (no report, exit 2).

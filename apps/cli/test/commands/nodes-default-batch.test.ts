@@ -58,7 +58,9 @@ describe('trainplan nodes without --global-batch: one default batch policy for a
     const at = async (nodes: number, batch?: number) => (await json([...L8, '--nodes', String(nodes), ...(batch === undefined ? [] : ['--global-batch', String(batch)])])).a;
     const batchFor = flagDeadlineBatchFor({ model: 'llama3-8b', gpu: 'h100-sxm' });
     expect([batchFor(112), batchFor.alternativeFor(112)]).toEqual([560, 448]);
-    expect((await at(112, 448)).days).toBeLessThan((await at(112)).days);
+    expect((await at(112, 448)).days).toBeLessThan((await at(112, 560)).days);
+    // --nodes 112 with no batch plans both and takes the faster, as the deadline does.
+    expect((await at(112)).days).toBe((await at(112, 448)).days);
     const { code, a } = await json([...L8, '--days', '30']);
     expect(code).toBe(0);
     expect(a.nodes).toBeLessThan(112);
@@ -94,6 +96,25 @@ describe('trainplan nodes --days: the scan below the answer slides with each sma
 });
 
 describe('trainplan nodes --nodes N without --global-batch', () => {
+  it('--days 30 answers 103 nodes (QA); --nodes 103 answers the same plan, days and batch, to the bit, and says why that batch', async () => {
+    const L8 = ['nodes', '--model', 'llama3-8b', '--gpu', 'h100-sxm', '--tokens', '15T'];
+    const deadline = (await json([...L8, '--days', '30'])).a;
+    expect(deadline.nodes).toBe(103);
+    const { code, a, err } = await json([...L8, '--nodes', String(deadline.nodes)]);
+    expect(code).toBe(0);
+    expect(a.seconds).toBe(deadline.seconds);
+    expect(a.gpuHours).toBe(deadline.gpuHours);
+    expect(a.configuration.scenario).toEqual(deadline.configuration.scenario);
+    // By hand: 103 is prime; its own default is 515 = 5 · 103, the multiple across the 512 aim 412 = 4 · 103, which runs
+    // 412-way data parallelism: faster, and taken by both.
+    expect(a.configuration.scenario.training.globalBatchSize).toBe(412);
+    expect(err).toMatch(/^trainplan: assumed \(no --global-batch\): global batch 412 sequences .*faster on this size than the 515 .*; --global-batch 515 plans it at its own default$/m);
+    // --global-batch 515 holds that batch, slower there.
+    const given = (await json([...L8, '--nodes', '103', '--global-batch', '515'])).a;
+    expect(given.configuration.scenario.training.globalBatchSize).toBe(515);
+    expect(given.days).toBeGreaterThan(a.days);
+  });
+
   it('plans at the batch its assumed line names, even one rounded more than 10% from 4M tokens (a deadline would not take it)', async () => {
     // Llama 3 70B on 450 A100 nodes: 3,600 GPUs round the 512-sequence aim to 450, which 512 does not divide over them.
     const { code, out } = await cli(['nodes', '--model', 'llama3-70b', '--gpu', 'a100-80gb', '--tokens', '2T', '--nodes', '450', '--json']);

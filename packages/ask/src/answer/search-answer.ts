@@ -4,6 +4,7 @@ import {
 import { countOf, days, formatBytes, formatCountExact, formatSeconds, toDays } from '@trainplan/units';
 import { daysWithinDeadline, deadlineVerdict } from './deadline-verdict.ts';
 import { askedMetric, leadWithAsked, withAskedFigure } from './asked-metric.ts';
+import { askedSizeSaid } from './asked-size-said.ts';
 import { namedClusterNote, namedClusterReading } from './named-cluster.ts';
 import { askedTimeUnit, daysAsAsked } from './time-as-asked.ts';
 import { tokensInTime } from './tokens-in-time.ts';
@@ -203,7 +204,8 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   // A nodes question naming a cluster ("… in 30 days on 12 H100") takes the batch as if none were named: it plans other
   // sizes, for which a batch shaped to 12 GPUs (513 sequences) runs badly; the one named is planned at it too (named-cluster.ts).
   const { nodes: _nodes, gpus: _gpus, ...unsized } = p;
-  // Every mode but "how long on N nodes" plans sizes of its own choosing: each at its own batch (perSize), as the CLI's nodes.
+  // Every mode but "how long on N nodes" plans sizes of its own choosing: the request's batch is the one asked with no size
+  // (each size then at its own, perSize); "how long" carries its size's own default, as the CLI's nodes --nodes N does.
   const sizes = q.intent !== 'time';
   const { training, assumptions: batch } = trainingOf(sizes ? unsized : p);
   const byDeadline = q.intent === 'cheapest' && p.deadlineSeconds !== undefined;
@@ -217,10 +219,13 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   const { gpusPerNode, ...target } = goal;
   // With no batch stated, the sizes of a deadline, a budget and the cheapest's curve are each planned at the batch the
   // question about that size alone takes (runNodes' globalBatchFor with deadlineBatchFor, as the CLI's nodes does for
-  // --days, a budget and --frontier: apps/cli/src/commands/nodes.ts sizeBatch), so "how many nodes …", "cheapest …"
-  // and "how long … on N nodes" agree with each other and with the CLI.
-  const perSize = q.stated.globalBatchSize === undefined && q.stated.batchTokens === undefined && sizes && training.globalBatchSize !== undefined
-    ? deadlineBatchFor({ ...unsized, globalBatchSize: undefined }) : undefined;
+  // --days, a budget and --frontier: apps/cli/src/commands/nodes.ts sizeBatch), and "how long … on N nodes" plans N at the
+  // same batches (the protocol's searchAskedSize), so "how many nodes …", "cheapest …" and "how long … on N nodes" agree
+  // with each other and with the CLI (QA: "how many H100 nodes … in 30 days" answered 103 nodes in 29.9 days at 412
+  // sequences; "how long … on 103 H100 nodes", at its own 515 alone, 33.6 days). Part of one node ("on 4 H100") is no size
+  // a deadline's search plans: it keeps the batch shaped to its GPUs alone.
+  const perSize = q.stated.globalBatchSize === undefined && q.stated.batchTokens === undefined && (sizes || gpusPerNode === undefined)
+    && training.globalBatchSize !== undefined ? deadlineBatchFor({ ...unsized, globalBatchSize: undefined }) : undefined;
   // The batch said among the assumptions: with perSize, the one the size answered (or the closest) took, not the one
   // the question would take with no size.
   const batchSaid = (nodes: number | undefined, sequences: number | undefined): { shown: ParsedQuestion; said: string[] } => {
@@ -228,7 +233,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     // The size's own default, the multiple across its aim where that ran faster, or the batch asked with no size
     // (deadlineBatchFor's said), as the CLI's nodes says it; how to plan that size alone at it said in words.
     const took = perSize.said(nodes, sequences);
-    const own = took.why === 'own'
+    const own = !sizes ? askedSizeSaid(perSize, nodes, sequences) : took.why === 'own'
       ? `${took.note}; each cluster size was tried at the batch a question about that size alone takes, and at the multiple across its aim where faster`
       : `${took.note}; "on ${nodes} nodes with a global batch of ${sequences}" plans that size alone at it`;
     const shown = { ...q, defaults: q.defaults.map((d) => (d.field === 'globalBatchSize' ? { ...d, value: sequences, text: own } : d)) };

@@ -1,6 +1,6 @@
 import {
-  costTimeFrontier, daysText, deadlineWithinBudget, describeCandidate, fastestWithinBudget, fewestNodes, meetsGoal, NEAREST_WINDOW, nearestRunning, nodesText, searchOnNodes,
-  type CapacityPoint, type FrontierPoint,
+  costTimeFrontier, daysText, deadlineWithinBudget, describeCandidate, fastestWithinBudget, fewestNodes, meetsGoal, NEAREST_WINDOW, nearestRunning, nodesText,
+  type CapacityOptions, type CapacityPoint, type FrontierPoint,
 } from '@trainplan/search';
 import { days, formatGrouped, million, thousand, trillion } from '@trainplan/units';
 import { issuesMessage } from '../problem.ts';
@@ -10,6 +10,7 @@ import type { Schema } from '../schema/types.ts';
 import { jsonSchemaDocument, validate } from '../schema/validate.ts';
 import { modelSchema } from '../scenario-schema.ts';
 import type { FieldIssue } from '../wire.ts';
+import { searchAskedSize } from './nodes-asked-size.ts';
 import { largerBatch } from './nodes-larger-batch.ts';
 import { nvlinkDomainsOf } from './nvlink-domains.ts';
 import { planJson } from './plan-json.ts';
@@ -123,18 +124,19 @@ const frontierJson = (p: FrontierPoint): FrontierSizeJson => ({
 /**
  * runNodes's options: a search's, and the batch each cluster size is planned at when the request's batch
  * is a default shaped to one size (the CLI's and the chat bot's when none is stated: the batch a question
- * about `nodes` nodes alone takes). Then every mode plans each size it searches at that size's batch: a
- * deadline's sizes, `nodes` (with the sizes around it when nothing runs there), a budget's and the time–cost
- * curve's, so that every size an answer names (and each size a check counts) is what the question about that
- * size alone answers: a budget's fastest size is what `nodes` says of it (Llama 3 70B on H100, 15T tokens,
- * 5.7M GPU-hours: 990 nodes take 29.7 days at their own 990 sequences, 5.65M GPU-hours, where a batch held at
- * 512 sequences made 256 nodes and 104 days the fastest). The batch grows with the cluster (one sequence per
- * 8 GPUs past 4M tokens, up to 16M tokens: 2,048 sequences of 8,192 tokens from 2,048 nodes of H100 on); the answer
- * says the batch its size took.
+ * about `nodes` nodes alone takes), with the second batch each size is also planned at where the policy has
+ * one, the faster taken (@trainplan/search SizedBatchFor: @trainplan/ask deadlineBatchFor). Then every mode plans
+ * each size it searches at that size's batches: a deadline's sizes, `nodes` (with the sizes around it when nothing
+ * runs there; searchAskedSize), a budget's and the time–cost curve's, so that every size an answer names (and each
+ * size a check counts) is what the question about that size alone answers: a budget's fastest size is what `nodes`
+ * says of it (Llama 3 70B on H100, 15T tokens, 5.7M GPU-hours: 990 nodes take 29.7 days at their own 990 sequences,
+ * 5.65M GPU-hours, where a batch held at 512 sequences made 256 nodes and 104 days the fastest). The batch grows with
+ * the cluster (one sequence per 8 GPUs past 4M tokens, up to 16M tokens: 2,048 sequences of 8,192 tokens from 2,048
+ * nodes of H100 on); the answer says the batch its size took.
  * Absent: the request's training.globalBatchSize at every size.
  */
 export interface RunNodesOptions extends RunSearchOptions {
-  globalBatchFor?: (nodes: number) => number;
+  globalBatchFor?: CapacityOptions['globalBatchFor'];
 }
 
 /**
@@ -218,7 +220,8 @@ function runNodesWith(request: unknown, options: RunNodesOptions, goals: NodesGo
 
   if (req.nodes !== undefined) {
     options.onClusterSize?.(req.nodes, 0);
-    const searched = searchOnNodes(r.base, req.nodes, req.tokens, one, price);
+    // At a batch per size, the batches a deadline's search plans this size at (searchAskedSize says why).
+    const searched = searchAskedSize(r.base, req.nodes, req.tokens, one, price);
     const p = searched.point;
     if (p) {
       const larger = largerBatch(r.base, req.tokens, p, { kind: 'nodes', nodes: req.nodes, ...(price !== undefined && { pricePerGpuHour: price }) }, one);
@@ -245,8 +248,10 @@ function runNodesWith(request: unknown, options: RunNodesOptions, goals: NodesGo
       : `; the nearest size that runs is ${size(n)}${smaller ? `, the nearest smaller ${size(smaller)}` : ''}`;
     // Why nothing runs there: no split divides the GPUs, batch, layers and heads at once, or none that does fits in memory.
     const gpus = asked * r.base.gpusPerNode;
+    // The request's batch, where it was tried too and divides no layout either (searchAskedSize), named beside the size's.
+    const batches = `${formatGrouped(batch)}${searched.requestBatch === undefined ? '' : ` or ${formatGrouped(searched.requestBatch)}`}`;
     const why = searched.noPlan === 'out-of-memory' ? 'fits this model and batch in memory'
-      : searched.noPlan === 'indivisible' ? `splits its ${formatGrouped(gpus)} GPUs into a layout the model and a batch of ${formatGrouped(batch)} divide (TP × PP × CP × DP)`
+      : searched.noPlan === 'indivisible' ? `splits its ${formatGrouped(gpus)} GPUs into a layout the model and a batch of ${batches} divide (TP × PP × CP × DP)`
       : 'runs this model and batch within the candidate budget';
     const message = `no configuration of ${nodesText(asked)} ${why}${nearest}`;
     return {
