@@ -20,3 +20,5 @@ export { EXAMPLE_QUESTIONS } from './answer/help-answer.ts';
 export { renderText } from './answer/render-text.ts';
 export { widgetUrl, widgetLink, scenarioOf } from './scenario.ts';
 export type { CustomModel, ShapeFamily } from './custom-model.ts';
+// The speculative-decoding defaults a question gets when it names a draft but not γ or α: the CLI takes the same.
+export { DEFAULT_ACCEPTANCE_RATE, DEFAULT_DRAFT_TOKENS } from './speculative.ts';

@@ -1,21 +1,15 @@
 import type { FlagValues } from '../flags.ts';
+import { DEFAULT_ACCEPTANCE_RATE, DEFAULT_DRAFT_TOKENS } from '@trainplan/ask';
 import { count, defined, number } from '../search-flags.ts';
 
 /**
  * Speculative decoding from flags (the inference request's `speculative`): --draft-model names the draft, and what it
- * leaves out takes the defaults `trainplan ask` and the widget take (QA: `inference … --draft-model llama3.2-1b` was
- * refused for a missing --draft-tokens and --acceptance the other two surfaces assume).
- *
- * The same numbers are defined in packages/ask/src/speculative.ts (DEFAULT_DRAFT_TOKENS, DEFAULT_ACCEPTANCE_RATE, not
- * exported from @trainplan/ask) and apps/widget/src/serving/serving-fields.ts (SERVING_DEFAULTS' 'draft-tokens' and
- * acceptance); neither @trainplan/protocol nor @trainplan/search exports them. test/commands/inference-speculative.test.ts
- * checks these against `trainplan ask`'s.
+ * leaves out takes the defaults `trainplan ask` takes (@trainplan/ask's DEFAULT_DRAFT_TOKENS, γ = 4, and
+ * DEFAULT_ACCEPTANCE_RATE, α = 0.7; the widget's SERVING_DEFAULTS states the same numbers, its bundle not importing the
+ * bot) (QA: `inference … --draft-model llama3.2-1b` was refused for a missing --draft-tokens and --acceptance the other
+ * two surfaces assume).
  */
-
-/** γ: tokens the draft proposes a step. vLLM's draft-model example speculates 5; fewer waste fewer steps at the α below. */
-export const DEFAULT_DRAFT_TOKENS = 4;
-/** α: the chance each drafted token is kept; 0.5–0.9 with small drafts in Leviathan et al. 2023, and workload-dependent. */
-export const DEFAULT_ACCEPTANCE_RATE = 0.7;
+export { DEFAULT_ACCEPTANCE_RATE, DEFAULT_DRAFT_TOKENS };
 
 const speculating = (v: FlagValues): boolean =>
   v['draft-model'] !== undefined || v['draft-tokens'] !== undefined || v.acceptance !== undefined;
