@@ -1,3 +1,4 @@
+import { withLinkedTokensSaid } from './linked-tokens.ts';
 import { normalize, parse } from '../parse.ts';
 import type { ParsedQuestion } from '../question.ts';
 import { DEFAULT_PUBLIC_URL, type Answer, type AnswerOptions } from './answer-types.ts';
@@ -42,7 +43,7 @@ import { hasFixedConfiguration, searchesLayout } from '../defaults.ts';
  */
 export function answer(q: ParsedQuestion, options: AnswerOptions = {}): Answer {
   const read = asksGpuFacts(q) ? asGpuFactsQuestion(q) : q;
-  return inPlainWords(asStandalone(read, withNotRead(read, withFlopsAsked(read, answerOf(read, options)))));
+  return inPlainWords(asStandalone(read, withNotRead(read, withLinkedTokensSaid(read, withFlopsAsked(read, answerOf(read, options))))));
 }
 
 /** Training intents whose answer plans a run: "how many flops to train …" asked of them is answered with the run's FLOPs first. */
