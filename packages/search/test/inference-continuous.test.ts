@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { continuousIteration, estimateInference, fusedLayerSeconds, pagedTokensPerSequence, planInference, type InferenceEstimate, type InferenceShape } from '../src/index.ts';
 import { parameterCount } from '@trainplan/model';
-import { kernelContext, layerComputeCost, peak16, resolveCalibration } from '@trainplan/planner';
+import { kernelContext, layerComputeCost, layerProfile, peak16, resolveCalibration } from '@trainplan/planner';
 import { planFor } from '../src/candidate.ts';
 import { llama70bBase as base } from './fixtures.ts';
 
@@ -36,7 +36,7 @@ describe('a fused iteration, worked by hand', () => {
   });
 
   it('two stages of 3 and 2 layers, two micro-batches, 4 sequences of 2 output tokens: one prompt per micro-batch each iteration', () => {
-    const prompt = { layerTensorCoreSeconds: (prompts: number) => prompts * 6e-6, layerOtherSeconds: 1e-6, activationBytes: 0, chunks: 1 };
+    const prompt = { layerTensorCoreSeconds: (prompts: number) => prompts * 6e-6, layerOtherSeconds: (prompts: number) => prompts * 1e-6, activationBytes: 0, chunks: 1 };
     const round = { microBatches: 2, layer, layersPerStage: [3, 2], logitsSeconds: 5e-6, activationBytes: 0 };
     const it = continuousIteration({ round, prompt, batch: 4, outputTokens: 2, sendSeconds: () => 0 });
     // A fused layer: max(10, 2 + 6) + 1 + 1 = 12 µs; stages 36 and 24 + 5 µs; traversal 65 µs, busiest stage 2 × 36 = 72 µs.
@@ -53,7 +53,7 @@ describe('a fused iteration, worked by hand', () => {
 
   it('a sequence alone, a prompt every 4 iterations whose tensor-core work (16 µs a layer) is twice the 8 µs the decode leaves idle', () => {
     const round = { microBatches: 1, layer, layersPerStage: [3, 2], logitsSeconds: 5e-6, activationBytes: 0 };
-    const whole = { layerTensorCoreSeconds: (prompts: number) => prompts * 16e-6, layerOtherSeconds: 1e-6, activationBytes: 0, chunks: 1 };
+    const whole = { layerTensorCoreSeconds: (prompts: number) => prompts * 16e-6, layerOtherSeconds: (prompts: number) => prompts * 1e-6, activationBytes: 0, chunks: 1 };
     const run = (chunks: number) => continuousIteration({ round, prompt: { ...whole, chunks }, batch: 1, outputTokens: 4, sendSeconds: () => 0 });
     // Whole: one iteration in 4 carries it, max(10, 2 + 16) + 1 + 1 = 20 µs a layer, the others 11: 13.25 µs on average,
     // 5 layers and the logits. Its first token waits for nothing (it runs alone) and rides the 20 µs layers: 105 µs.
@@ -149,11 +149,28 @@ describe('continuous batching (Orca, vLLM, in-flight batching)', () => {
     // against 26,507 tokens/s per GPU), each of the 128 prompts admitted an iteration costed as a GEMM of its own, one
     // row in a 128-row tile. Quantised on the rows together, the prompts' GEMMs are one tile's work, and the two
     // batchings do nearly the same work a token: static prefills every prompt, continuous half of them each iteration.
+    // Continuous stays a little under: its decode round is charged for all 256 slots, the half prefilling included
+    // (continuous-batching.ts), which at 2 tokens out is a third more decode work than static's one step.
     const s = { ...shape, promptTokens, outputTokens: 2, batch: 256 };
     const stat = estimate(s);
     const cont = estimate({ ...s, batching: 'continuous' });
-    expect(cont.tokensPerSecondPerGpu / stat.tokensPerSecondPerGpu).toBeGreaterThan(0.9);
+    expect(cont.tokensPerSecondPerGpu / stat.tokensPerSecondPerGpu).toBeGreaterThan(0.85);
     expect(cont.tokensPerSecondPerGpu / stat.tokensPerSecondPerGpu).toBeLessThan(1.1);
+  });
+
+  it('one slot more costs about a slot\'s share, not a tile: 128 → 129 slots of 128-token prompts', () => {
+    // QA: 129/128 = 1.008 prompts an iteration were charged the rows of 2 prompts (a second 128-row tile) in every
+    // iteration, −27% throughput for one slot more. Rows are charged linearly between whole tiles (perRows).
+    const at = (batch: number) => estimate({ ...shape, promptTokens: 128, outputTokens: 128, batch, batching: 'continuous' });
+    expect(at(129).tokensPerSecondPerGpu / at(128).tokensPerSecondPerGpu).toBeGreaterThan(0.99);
+    expect(at(129).prefillSeconds / at(128).prefillSeconds).toBeLessThan(1.02);
+  });
+
+  it('3-token prompts, 1 token out: the admitted prompts\' all-reduces and element-wise kernels are the iteration\'s, one each', () => {
+    // QA: charged an all-reduce per prompt, continuous served 0.15× static (Llama 3 8B on H200, batch 1,024). With one
+    // token out continuous still charges a decode round no slot needs (every slot is prefilling): under static, not far.
+    const s = { ...shape, promptTokens: 3, outputTokens: 1, batch: 1024 };
+    expect(estimate({ ...s, batching: 'continuous' }).tokensPerSecondPerGpu / estimate(s).tokensPerSecondPerGpu).toBeGreaterThan(0.75);
   });
 
   it('batch 64 admits a prompt every 8 iterations: whole, it hides one iteration\'s idle tensor cores; in 8 chunks of 256 tokens, one every iteration', () => {
@@ -161,15 +178,18 @@ describe('continuous batching (Orca, vLLM, in-flight batching)', () => {
     const onePrompt = estimate({ ...shape, batch: 1, batching: 'continuous' }).prefillSeconds - estimate({ ...shape, batch: 1 }).decodeStepSeconds;
     const stat = estimate({ ...shape, batch: 64 });
     const work = (64 / shape.outputTokens) * onePrompt;
-    // In chunks the prompt's GEMMs run as 8 GEMMs of 256 rows, each quantised on its own rows (Sarathi-Serve §4.3: a
-    // chunk's GEMMs pay tile quantisation), which the whole prompt's one GEMM of 2,048 rows does not: that much more work.
-    const rowsGemm = (rows: number) => {
+    // In chunks the prompt runs as 8 passes of 256 rows: 8 GEMMs each quantised on its own rows (Sarathi-Serve §4.3: a
+    // chunk's GEMMs pay tile quantisation) and 8 all-reduces of an eighth of the bytes, each further from the bus
+    // bandwidth, where the whole prompt's one pass of 2,048 rows pays neither: that much more work, by the planner's own
+    // layer costs (a GEMM's tensor-core time; the rest of the forward less its attention).
+    const rowsCost = (rows: number) => {
       const input = planFor({ ...base, globalBatchSize: 1, dropout: false, seqLength: rows }, {
         tensor: 8, pipeline: 1, data: 1, context: 1, virtualStages: 1, microBatchSize: 1, sequenceParallel: false, recompute: 'none', sharding: 'none',
       });
-      return layerComputeCost(input, kernelContext(input, resolveCalibration(input)), peak16(input.gpu)).gemmForwardCompute;
+      const cost = layerComputeCost(input, kernelContext(input, resolveCalibration(input)), peak16(input.gpu));
+      return cost.gemmForwardCompute + (layerProfile(input).forwardSeconds - cost.gemmForward - cost.attentionForward);
     };
-    const chunkedWork = work + (64 / shape.outputTokens) * base.model.layers * (8 * rowsGemm(256) - rowsGemm(2048));
+    const chunkedWork = work + (64 / shape.outputTokens) * base.model.layers * (8 * rowsCost(256) - rowsCost(2048));
     expect(chunkedWork).toBeGreaterThan(work);
     const whole = estimate({ ...shape, batch: 64, batching: 'continuous' });
     const chunked = estimate({ ...shape, batch: 64, batching: 'continuous', prefillChunkTokens: 256 });

@@ -42,8 +42,11 @@ export interface PromptPrefill {
    * of one prompt is a chunk of it.
    */
   readonly layerTensorCoreSeconds: (prompts: number) => Seconds;
-  /** The rest of the layer's forward: element-wise traffic and all-reduce bytes, beyond the launches and latencies the decode pays. */
-  readonly layerOtherSeconds: Seconds;
+  /**
+   * The rest of the layer's forward over `prompts` prompts' new tokens run together: element-wise traffic and one
+   * all-reduce's bytes, beyond the launches and latencies the decode pays. A fraction of one prompt is a chunk of it.
+   */
+  readonly layerOtherSeconds: (prompts: number) => Seconds;
   /** Activations of the prompt's new tokens one stage sends to the next (2·P·h, less a cached prefix). */
   readonly activationBytes: Bytes;
   /**
@@ -150,7 +153,7 @@ export function continuousIteration(options: {
   const k = round.microBatches;
   // Prompts admitted per iteration: each sequence holds its slot L iterations, so b/L leave and join per iteration.
   const life = slotIterations(outputTokens, prompt.chunks);
-  const share = (prompts: number): LayerPrefill => ({ tensorCoreSeconds: prompt.layerTensorCoreSeconds(prompts), otherSeconds: prompts * prompt.layerOtherSeconds });
+  const share = (prompts: number): LayerPrefill => ({ tensorCoreSeconds: prompt.layerTensorCoreSeconds(prompts), otherSeconds: prompt.layerOtherSeconds(prompts) });
   const decodeOnly = stageSeconds(round);
   // The mean iteration while `slots` of the b slots turn over, slots/L prompts admitted an iteration.
   const iteration = (slots: number): Seconds => {

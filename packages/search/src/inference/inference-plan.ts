@@ -196,51 +196,59 @@ function loneLayer(lone: PlanInput) {
   return { gemmCompute: cost.gemmForwardCompute, attention: cost.attentionForward, other: layerProfile(lone).forwardSeconds - cost.gemmForward - cost.attentionForward };
 }
 
+/** Rows of the largest GEMM tile (kernel-time.ts GEMM_TILES): the steps the fused prompt rows' cost is read at. */
+const TILE_ROWS = 256;
+
 /**
- * The tensor-core time of `rows` prompt rows in one GEMM per linear of a layer (`lone(n)` the planner input of one
- * sequence of n tokens): tile and wave quantisation on the rows together. The prompts an iteration admits run as one
- * flattened batch of rows (vLLM runs an iteration's prefill and decode tokens as one batch; Sarathi-Serve §4), so the
- * quantisation belongs to their sum, not to each prompt: costed one by one, a 1-token prompt paid a 128-row tile, and
- * at 1-token prompts continuous batching ran 65× slower than static (QA: Llama 3 8B on an H100, 256 slots, prompt 1,
- * output 2: 468 ms an iteration against static's 7.2 ms step).
+ * A layer's figure over `rows` prompt rows run as one batch (`at(n)` its value at n whole rows, memoised), read at whole
+ * tiles of rows and taken linearly between them: the rows an iteration admits vary (whole prompts arrive at a mean rate
+ * of b/L an iteration, chunks end short, decodes finish), so a mean of rows is charged the mean of the costs around it, not
+ * the cost of its rounding up (QA: 129 slots of 128-token prompts, 1.008 prompts an iteration, were charged a second tile
+ * in every iteration, −27% throughput for one slot more; and a ceil of 512.0000000000001 charged a tile more).
  */
-function fusedGemmSeconds(lone: (tokens: number) => PlanInput): (rows: number) => Seconds {
-  const memo = new Map<number, Seconds>();
+function perRows(at: (rows: number) => number): (rows: number) => number {
+  const memo = new Map<number, number>();
+  const whole = (n: number): number => {
+    let v = memo.get(n);
+    if (v === undefined) memo.set(n, (v = n <= 0 ? 0 : at(n)));
+    return v;
+  };
   return (rows) => {
     if (rows <= 0) return 0;
-    const whole = Math.ceil(rows);
-    let seconds = memo.get(whole);
-    if (seconds === undefined) {
-      seconds = loneLayer(lone(whole)).gemmCompute;
-      memo.set(whole, seconds);
-    }
-    return seconds;
+    const below = TILE_ROWS * Math.floor(rows / TILE_ROWS);
+    const share = (rows - below) / TILE_ROWS;
+    return share === 0 ? whole(below) : (1 - share) * whole(below) + share * whole(below + TILE_ROWS);
   };
 }
 
 /**
- * One prompt's prefill per layer as it adds to the decode it is fused into (a micro-batch of one sequence,
- * `lone(tokens)` the planner input of one sequence of that many tokens). Its rows join the decode's GEMMs,
- * which stream the weights anyway: they add their tensor-core time alone, not a second weight read or
- * launch. Its attention runs as its own kernel over the prompt (flash attention). Its element-wise traffic
- * and all-reduce bytes add; their launches and latencies are the decode's (the prompt's figures less a
- * one-token forward's). With a cached prefix of N tokens only the P − N new ones go through the GEMMs,
+ * The prefill per layer of the prompts an iteration admits, as it adds to the decode it is fused into (`lone(tokens)`
+ * the planner input of one sequence of that many tokens). Their rows join the decode's GEMMs, which stream the weights
+ * anyway: they add their tensor-core time alone, not a second weight read or launch. Each prompt's attention is its
+ * tiles' time in the iteration's one attention launch. Their element-wise traffic and all-reduce bytes add; the
+ * launches and latencies are the decode's. With a cached prefix of N tokens only the P − N new ones go through the GEMMs,
  * element-wise kernels and all-reduces, and their attention is (P² − N²)/P² of the whole prompt's
  * (prefix-cache.ts).
  */
 function promptPrefill(lone: (tokens: number) => PlanInput, promptTokens: number, cachedTokens: number, chunks: number): PromptPrefill {
   const prompt = lone(promptTokens);
   const whole = loneLayer(prompt);
-  const tail = cachedTokens === 0 ? whole : loneLayer(lone(promptTokens - cachedTokens));
   const oneToken = loneLayer(lone(1));
   // The attention's launch is the iteration's, one varlen kernel over every sequence's queries (vLLM's flash-attention
   // backend; the decode layer's KERNELS_PER_LAYER counts it): the prompt adds its tiles' time, not a launch.
   const attention = Math.max(0, whole.attention - resolveCalibration(prompt).kernelOverhead) * uncachedAttentionFraction(promptTokens, cachedTokens);
-  const gemm = fusedGemmSeconds(lone);
+  // The prompts' rows join the iteration's GEMMs, element-wise kernels and tensor-parallel all-reduces as one batch of
+  // rows (vLLM runs an iteration's prefill and decode tokens as one flattened batch; Sarathi-Serve §4): their GEMMs'
+  // tiles and waves, their traffic and one all-reduce's size are those of all the rows together, not of each prompt
+  // (QA: costed one by one, 1-token prompts paid a 128-row tile each and continuous served 0.03× static; 3-token prompts
+  // paid an all-reduce each, 0.15×). The element-wise and all-reduce launches and latencies are the decode's (the rows'
+  // figures less a one-token forward's).
   const rows = promptTokens - cachedTokens;
+  const gemm = perRows((n) => loneLayer(lone(n)).gemmCompute);
+  const other = perRows((n) => Math.max(0, loneLayer(lone(n)).other - oneToken.other));
   return {
     layerTensorCoreSeconds: (prompts) => gemm(prompts * rows) + prompts * attention,
-    layerOtherSeconds: Math.max(0, tail.other - oneToken.other),
+    layerOtherSeconds: (prompts) => other(prompts * rows),
     activationBytes: 2 * (promptTokens - cachedTokens) * prompt.model.hiddenSize,
     chunks,
   };
