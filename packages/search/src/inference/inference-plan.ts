@@ -374,8 +374,8 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
   const crossNode = t * p > base.nvlinkDomainGpus;
   const send = (bytes: number) => (p > 1 ? (p - 1) * p2pSeconds({ bytes, fabric: base.fabric, crossNode }) : 0);
   // The first tokens are the prompts' last logits: the output layer's V·h/t weights read once more, on the last stage,
-  // for each micro-batch, which can make it the slowest stage.
-  const logits = decodeLogitsSeconds(base, model, t);
+  // for each micro-batch, which can make it the slowest stage; m rows of them (each prompt's last token).
+  const logits = decodeLogitsSeconds(base, model, t, m);
   const prefillTraversal = model.layers * layerForward + send(2 * m * promptTokens * model.hiddenSize) + logits;
   const slowestPrefillStage = Math.max(mostLayers * layerForward, layers[layers.length - 1]! * layerForward + logits);
   const prefill = prefillTraversal + (microBatches - 1) * slowestPrefillStage;
@@ -384,7 +384,7 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
   const meanContext = promptTokens + outputTokens / 2;
   const layer = decodeLayer({ base, model, tensor: t, microBatch: m, meanContext, kvBytesPerToken: kvCacheBytesPerTokenFor(base, t, 1, kvPrecision), queryTokens });
   const round: DecodeRound = {
-    microBatches, layer, layersPerStage: layers, logitsSeconds: decodeLogitsSeconds(base, model, t), activationBytes: 2 * m * model.hiddenSize,
+    microBatches, layer, layersPerStage: layers, logitsSeconds: decodeLogitsSeconds(base, model, t, m * queryTokens), activationBytes: 2 * m * model.hiddenSize,
   };
   const stageDecode = stageSeconds(round);
   const traversal = stageDecode.reduce((a, s) => a + s, 0) + send(round.activationBytes);
@@ -404,7 +404,7 @@ export function estimateInference(base: InferenceBase, shape: InferenceShape, me
   // step of the iteration, as the target's are into the target's (continuousIteration on the draft's round).
   const drafted = draft === undefined || spec === undefined ? undefined : (() => {
     const draftRound: DecodeRound = {
-      microBatches: 1, layersPerStage: [draft.shape.layers], logitsSeconds: decodeLogitsSeconds(draft.base, draft.shape, draft.tensor), activationBytes: 0,
+      microBatches: 1, layersPerStage: [draft.shape.layers], logitsSeconds: decodeLogitsSeconds(draft.base, draft.shape, draft.tensor, m), activationBytes: 0,
       layer: decodeLayer({ base: draft.base, model: draft.shape, tensor: draft.tensor, microBatch: m, meanContext, kvBytesPerToken: kvCacheBytesPerTokenFor(draft.base, draft.tensor, 1, kvPrecision) }),
     };
     const step = stageSeconds(draftRound)[0]!;
