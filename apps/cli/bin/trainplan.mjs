@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The Node adapter of the CLI: everything else lives in src/ and never touches process globals.
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import { cliCache } from './cli-cache.mjs';
 
 // `trainplan … | head` closes the pipe early: that is the reader's choice, not an error to print.
@@ -49,17 +49,37 @@ const main = await loadMain();
 // 70 is EX_SOFTWARE, main's EXIT.internal (src/exit-codes.ts, which cannot load either).
 if (main === undefined) process.exit(70);
 
+/**
+ * The most bytes --input reads, from stdin or a file: a request is kilobytes (the API takes 64 KiB; 1,024 scenarios fit in
+ * well under 1 MiB), and without a bound `--input - < /dev/zero`, or a runaway pipe, grew the process by 240 MB a second
+ * (security QA, CWE-770: 7 GB in 19 s) and `--input /dev/zero` read 628 MB before failing.
+ */
+const MAX_INPUT_BYTES = 64 * 1024 * 1024;
+
+/** A stream's text, or an error past MAX_INPUT_BYTES (the stream then destroyed, so a pipe's writer stops). */
+async function readCapped(stream) {
+  const chunks = [];
+  let bytes = 0;
+  for await (const chunk of stream) {
+    bytes += chunk.length;
+    if (bytes > MAX_INPUT_BYTES) {
+      stream.destroy();
+      throw new Error(`more than ${MAX_INPUT_BYTES / 1024 / 1024} MiB, far past any request (a scenario is a few hundred bytes)`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 async function readStdin() {
   if (process.stdin.isTTY) writeStderr('trainplan: reading the scenario from stdin (end with Ctrl-D)\n');
-  const chunks = [];
-  for await (const chunk of process.stdin) chunks.push(chunk);
-  return Buffer.concat(chunks).toString('utf8');
+  return readCapped(process.stdin);
 }
 
 process.exitCode = await main(process.argv.slice(2), {
   stdout: (s) => process.stdout.write(s),
   stderr: writeStderr,
   readStdin,
-  readFile: (path) => readFile(path, 'utf8'),
+  readFile: (path) => readCapped(createReadStream(path)),
   stderrIsTTY: process.stderr.isTTY === true,
 });

@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { openSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { contractScenario } from './support/scenarios.ts';
@@ -16,6 +17,21 @@ describe('bin/trainplan.mjs (a real Node process)', () => {
     expect(child.stderr).toBe('');
     expect(child.status).toBe(0);
     expect(JSON.parse(child.stdout)).toMatchObject({ ok: true, stepTimeSeconds: expect.any(Number) });
+  });
+
+  it('--input - fed without end (/dev/zero) stops past 64 MiB with one line and exit 2, not unbounded memory (security QA: 7 GB in 19 s)', () => {
+    const child = spawnSync(process.execPath, ['apps/cli/bin/trainplan.mjs', 'estimate', '--input', '-'], {
+      cwd: repoRoot, stdio: [openSync('/dev/zero', 'r'), 'pipe', 'pipe'], encoding: 'utf8', timeout: 60_000,
+    });
+    expect({ status: child.status, stdout: child.stdout, stderr: child.stderr }).toEqual({
+      status: 2, stdout: '', stderr: 'trainplan: --input: cannot read stdin: more than 64 MiB, far past any request (a scenario is a few hundred bytes)\n',
+    });
+  });
+
+  it('--input FILE reads at most 64 MiB too (/dev/zero, a device of no size)', () => {
+    const child = spawnSync(process.execPath, ['apps/cli/bin/trainplan.mjs', 'estimate', '--input', '/dev/zero'], { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 });
+    expect(child.status).toBe(2);
+    expect(child.stderr).toBe('trainplan: --input: cannot read /dev/zero: more than 64 MiB, far past any request (a scenario is a few hundred bytes)\n');
   });
 
   it('a CLI that cannot load (a module that fails to resolve) is one "internal error" line and exit 70, not a stack', () => {
