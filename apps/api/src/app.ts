@@ -28,9 +28,10 @@ export interface ApiOptions {
    */
   readonly logError?: (error: unknown, request: FailedRequest) => void;
   /**
-   * Where the slow operations run (search, nodes, scale, inference, collective: PostOperation.slow); default here, on
-   * the thread that serves requests. infra/node passes a pool of worker threads, so a search of seconds does not hold
-   * the other requests (health checks, estimates, the chat bot's acknowledgements) while it runs.
+   * Where the slow requests run (search, nodes, scale, inference, collective, and an estimate or memory request that
+   * emulates: PostOperation.slow); default here, on the thread that serves requests. infra/node passes a pool of worker
+   * threads, so a search or an emulation of seconds does not hold the other requests (health checks, closed-form
+   * estimates, the chat bot's acknowledgements) while it runs.
    */
   readonly runInBackground?: RunInBackground;
 }

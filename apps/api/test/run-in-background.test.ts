@@ -31,12 +31,30 @@ describe('ApiOptions.runInBackground: where the slow operations run', () => {
     expect(await search.json()).toEqual(await (await createApi().request('/v1/search', json(SEARCH))).json());
   });
 
-  it('marks exactly the operations that may take seconds', () => {
+  it('marks exactly the operations that may take seconds: every request of some, the emulating requests of the estimates', () => {
     expect(POST_OPERATIONS.filter((op) => op.slow === true).map((op) => op.path).sort())
       .toEqual(['/v1/collective', '/v1/inference', '/v1/nodes', '/v1/scale', '/v1/search']);
+    expect(POST_OPERATIONS.filter((op) => typeof op.slow === 'function').map((op) => op.path).sort())
+      .toEqual(['/v1/estimate', '/v1/memory']);
   });
 
-  it('answers busy with a 503 problem and Retry-After, and /openapi.json lists the 503 for the slow operations only', async () => {
+  // Security QA: one 213-byte emulated estimate (2,048 DGX A100 nodes) held Node's only serving thread 2,954 ms.
+  it.each(['/v1/estimate', '/v1/memory'])('%s: hands over a request that emulates (one scenario or any of an array\'s), keeps the closed form here', async (path) => {
+    const background = recording();
+    const app = createApi({ runInBackground: background.run });
+    const emulated = { ...SCENARIO, cluster: { ...SCENARIO.cluster, nodes: 8, communicationModel: 'emulated' } };
+    expect((await app.request(path, json(SCENARIO))).status).toBe(200);
+    expect((await app.request(path, json([SCENARIO, SCENARIO]))).status).toBe(200);
+    expect(background.calls).toEqual([]);
+    const one = await app.request(path, json(emulated));
+    const mixed = await app.request(path, json([SCENARIO, emulated]));
+    expect([one.status, mixed.status]).toEqual([200, 200]);
+    expect(background.calls.map((c) => c.path)).toEqual([path, path]);
+    // The same answer as without it.
+    expect(await mixed.json()).toEqual(await (await createApi().request(path, json([SCENARIO, emulated]))).json());
+  });
+
+  it('answers busy with a 503 problem and Retry-After, and /openapi.json lists the 503 for the operations with slow requests only', async () => {
     const app = createApi({ runInBackground: async () => ({ busy: { retryAfterSeconds: 7 } }) });
     const res = await app.request('/v1/search', json(SEARCH));
     expect(res.status).toBe(503);
@@ -47,7 +65,9 @@ describe('ApiOptions.runInBackground: where the slow operations run', () => {
     expect((await app.request('/v1/search', json({ ...SEARCH, top: -1 }))).status).toBe(400);
     const doc = await (await app.request('/openapi.json')).json() as { paths: Record<string, { post?: { responses: Record<string, unknown> } }> };
     expect(Object.keys(doc.paths['/v1/search']!.post!.responses)).toContain('503');
-    expect(Object.keys(doc.paths['/v1/estimate']!.post!.responses)).not.toContain('503');
+    // An estimate that emulates may wait on the same queue; a GET never does.
+    expect(Object.keys(doc.paths['/v1/estimate']!.post!.responses)).toContain('503');
+    expect(Object.keys((doc.paths['/v1/presets/gpus'] as { get: { responses: Record<string, unknown> } }).get.responses)).not.toContain('503');
   });
 
   it('a background that is stopping is a 503 that says so, not a 500 to report', async () => {

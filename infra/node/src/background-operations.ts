@@ -38,9 +38,9 @@ export const DEFAULT_MAX_QUEUED = 32;
 const RETRY_AFTER_SECONDS = 5;
 
 /**
- * The API's slow operations (PostOperation.slow) on a pool of worker threads (./worker-pool.ts), so that a request of
- * seconds does not hold the thread that answers every other request: health checks, estimates, and the chat bot's
- * acknowledgements, which Slack and Discord give up on after 3 s.
+ * The API's slow requests (PostOperation.slow: searches, emulations, an estimate that emulates) on a pool of worker
+ * threads (./worker-pool.ts), so that a request of seconds does not hold the thread that answers every other request:
+ * health checks, closed-form estimates, and the chat bot's acknowledgements, which Slack and Discord give up on after 3 s.
  */
 export function createBackgroundOperations(options: BackgroundOperationsOptions = {}): BackgroundOperations {
   const pool = createWorkerPool<OperationJob, OperationResult>({

@@ -11,8 +11,9 @@ import { NoContentResponse } from './no-content-response.ts';
 // of seconds does not hold the acknowledgements of the questions that arrive meanwhile, and questions asked at once
 // run at once: up to one worker per core but the one left to this thread, at most 4 (./background-answerer.ts).
 const background = createBackgroundAnswerer();
-// The API's slow requests (a search per cluster size, an emulation) likewise, on a pool of their own, so a queue of
-// them never holds a chat answer back, nor a health check or an estimate, which stay on this thread (µs each).
+// The API's slow requests (a search per cluster size, an emulation, an estimate that emulates) likewise, on a pool of
+// their own, so a queue of them never holds a chat answer back, nor a health check or a closed-form estimate, which stay
+// on this thread (µs each).
 const operations = createBackgroundOperations();
 
 // The apps Node serves beside the API, one line each (the widget demo, the chat bot).

@@ -27,6 +27,14 @@ describe('createBackgroundOperations', () => {
     expect(await operations({ workers: 1 }).run('/v1/nodes', valid)).toStrictEqual(nodes.run(valid));
   });
 
+  it('runs an estimate that emulates on a worker (an array with a malformed slot): the same answer as here', async () => {
+    const estimate = POST_OPERATIONS.find((op) => op.path === '/v1/estimate')!;
+    const emulated = { model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', nodes: 8, communicationModel: 'emulated' }, training: { globalBatchSize: 96 }, parallelism: { tensor: 8, pipeline: 8 } };
+    const v = estimate.validate([emulated, { model: 'gpt3-175b' }]);
+    if (!v.ok) throw new Error('invalid');
+    expect(await operations({ workers: 1 }).run('/v1/estimate', v.value)).toStrictEqual(estimate.run(v.value));
+  });
+
   it('with its one worker busy and maxQueued waiting, answers busy at once, and still runs those it took', async () => {
     const background = operations({ workers: 1, maxQueued: 1 });
     const running = background.run('/v1/nodes', valid);

@@ -46,6 +46,27 @@ describe('npm start on Node', () => {
     expect(healthMs / nodes.ms).toBeLessThan(0.25);
   }, 60_000);
 
+  it('answers /healthz while an emulated estimate runs: a request that asks for the emulator runs on a worker thread too', async () => {
+    // Security QA's request (213 B): 2,048 DGX A100 nodes emulated, seconds of CPU; it held /healthz 2,831 ms on this thread.
+    const started = performance.now();
+    const slow = fetch(`${base}/v1/estimate`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'gpt3-175b', cluster: { gpu: 'a100-80gb', nodes: 2048, communicationModel: 'emulated', oversubscription: 1.001 },
+        training: { globalBatchSize: 1536 }, parallelism: { tensor: 8, pipeline: 8, recompute: 'full' },
+      }),
+    }).then(async (res) => ({ status: res.status, body: await res.json() as { ok?: boolean; resolved?: { communicationModel?: string } }, ms: performance.now() - started }));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const asked = performance.now();
+    const health = await fetch(`${base}/healthz`);
+    const healthMs = performance.now() - asked;
+    expect(health.status).toBe(200);
+    const estimate = await slow;
+    expect(estimate).toMatchObject({ status: 200, body: { ok: true, resolved: { communicationModel: 'emulated' } } });
+    // Ratios in one run: the health check takes a small part of the emulation's time, not nearly all of it.
+    expect(healthMs / estimate.ms).toBeLessThan(0.25);
+  }, 60_000);
+
   it('documents the chat bot\'s endpoints in /openapi.json, and each refuses as documented (no secret set: 503)', async () => {
     const doc = await (await fetch(`${base}/openapi.json`)).json() as { paths: Record<string, { post?: { responses: Record<string, unknown> } }> };
     for (const [path, type] of [['/v1/chat/slack', 'application/x-www-form-urlencoded'], ['/v1/chat/discord', 'application/json']] as const) {

@@ -30,8 +30,9 @@ function postPath(op: PostOperation): Json {
         415: problem('Body neither application/json nor application/msgpack, or content-coded (a Content-Encoding other than identity).'),
         422: problem('Over budget: the request would exceed a work limit, which the detail names.'),
         500: internalError,
-        // A server that runs slow operations on worker threads (npm start on Node) queues a bounded number of them.
-        ...(op.slow === true && { 503: serviceBusy }),
+        // A server that runs slow operations on worker threads (npm start on Node) queues a bounded number of them: any
+        // operation some of whose requests are slow (an estimate that emulates) may be told so.
+        ...(op.slow !== undefined && { 503: serviceBusy }),
       },
     },
   };

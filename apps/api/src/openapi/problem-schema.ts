@@ -13,7 +13,7 @@ export const problemJsonSchema = jsonSchemaDocument(object({
   issues: optional(array(object({ path: string(), message: string() }), { description: 'For 400: each offending field by its JSON path.' })),
   instance: optional(string({ description: "For 500: this occurrence's id (urn:uuid:…), which the server logged with the error: quote it in a report." })),
   limitBytes: optional(integer({ min: 0, description: 'For 413: the most bytes a body may have.' })),
-  limit: optional(string({ description: 'For 422: the work limit the request would exceed (e.g. nodes, emulatedGpus, eventBudget, candidateBudget).' })),
+  limit: optional(string({ description: 'For 422: the work limit the request would exceed (e.g. nodes, emulatedGpus, pipelineStages, eventBudget, candidateBudget).' })),
   max: optional(number({ min: 0, description: 'For 422: that limit\'s value.' })),
   requested: optional(number({ min: 0, description: 'For 422: what the request asked for: exactly, or at least this when requestedIsLowerBound is true.' })),
   requestedIsLowerBound: optional(boolean({ description: 'For 422 over the event budget: requested is a lower bound (the emulation was stopped at the budget, or counted before running), not the whole need.' })),

@@ -1,6 +1,6 @@
 import { CONTRACT_EXAMPLE, estimateJsonSchema, estimateResolvedScenario, malformedScenarioAnswer, scenariosJsonSchema } from '@trainplan/protocol';
 import { MAX_BODY_BYTES } from '../http/read-body.ts';
-import { EMULATION_LIMIT_TEXT, emulationRefusal } from './emulation-budget.ts';
+import { asksForEmulation, EMULATION_LIMIT_TEXT, emulationRefusal } from './emulation-budget.ts';
 import { INVALID_REASON_TEXT } from './invalid-reason.ts';
 import { operation, validateScenarioBody, type Scenarios } from './operation.ts';
 
@@ -17,6 +17,8 @@ export const estimateOperation = operation<Scenarios>({
   responseSchema: { oneOf: [estimateJsonSchema, { type: 'array', items: estimateJsonSchema }] },
   example: CONTRACT_EXAMPLE,
   validate: validateScenarioBody,
+  // The closed form's estimates take µs and stay on the thread that serves; one that emulates takes seconds (emulation-budget.ts).
+  slow: asksForEmulation,
   run({ array, values, slots }) {
     const refusal = emulationRefusal(values);
     if (refusal) return { overBudget: refusal };

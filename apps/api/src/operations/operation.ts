@@ -30,11 +30,16 @@ export interface PostOperation<T = unknown> {
   /** The answer (200, ok true or false), or a refusal (422). Never throws for a validated value. */
   run(value: T): OperationResult;
   /**
-   * Whether one request may take seconds of CPU (a search per cluster size, an emulation): a runtime with threads runs
-   * it off the thread that serves requests (ApiOptions.runInBackground). Absent for the µs estimates.
+   * Which requests may take seconds of CPU (a search per cluster size, an emulation), which a runtime with threads runs
+   * off the thread that serves requests (ApiOptions.runInBackground): true, every one; a function of the validated
+   * value, those it names (/v1/estimate and /v1/memory: the scenarios that ask for the emulator, seconds, where the
+   * closed form's estimates take µs and stay). Absent: none.
    */
-  readonly slow?: boolean;
+  readonly slow?: true | ((value: T) => boolean);
 }
+
+/** Whether this request of `op` may take seconds (PostOperation.slow): run where the runtime runs slow work. */
+export const runsSlow = (op: PostOperation, value: unknown): boolean => op.slow === true || (op.slow !== undefined && op.slow(value));
 
 /** What an operation's run gives: the answer (200), or a refusal (422). Plain data either way. */
 export type OperationResult = { answer: unknown } | { overBudget: OverBudget };
