@@ -26,7 +26,7 @@ import { kvCacheAssumption, precisionConfiguration } from './serving-precision.t
 import { latencyText, perSecond, replicaRequestsPerSecond, requestsPerSecondText, shapeText } from './serving-text.ts';
 import { asksMostConcurrent, mostConcurrentLead, otherReplicaNote } from './serving-capacity.ts';
 import { lowestLatencyAsked, lowestLatencyLead } from './serving-latency.ts';
-import { ASKS_FEWEST_GPUS, fewestGpusToServe, fewestLead } from './serving-fewest.ts';
+import { asksFewestServing, fewestGpusToServe, fewestLead } from './serving-fewest.ts';
 import { spreadUsers, type ReplicaShape, type SpreadPlan } from './spread-users.ts';
 import {
   concurrentValue, rateConcurrencyText, usersAssumption, usersFigure, usersHeadline, usersInAll, usersMissedText, usersNotes, usersWithoutSpeculation,
@@ -357,8 +357,7 @@ export function answerServing(asked: ParsedQuestion): Answer {
   if (spread !== undefined) return spread;
   // "Minimum number of H100s to serve …" with no count named: the plan on the fewest that serve (serving-fewest.ts). Not at a
   // rate, whose plan is already the fewest GPUs for it.
-  const fewest = stated === undefined && p.requestsPerSecond === undefined && ASKS_FEWEST_GPUS.test(q.text)
-    ? fewestGpusToServe(requestOf(p, 1, batching)) : undefined;
+  const fewest = asksFewestServing(q) ? fewestGpusToServe(requestOf(p, 1, batching)) : undefined;
   const gpus = stated ?? fewest?.gpus;
   const result = fewest?.result ?? runInference(requestOf(p, gpus, batching));
   if (!result.ok) return answerHelp(q, [refusalWords(result)]);

@@ -1,5 +1,7 @@
 import { fewestServingGpus, retryInference, runInference, type InferenceResponseJson } from '@trainplan/protocol';
 import { countOf } from '@trainplan/units';
+import { clusterGpusOf } from '../cluster-of.ts';
+import type { ParsedQuestion } from '../question.ts';
 
 /**
  * "What is the minimum number of H100s to serve llama 3 70b", "fewest A100 40GB GPUs to serve llama 2 7b": the fewest GPUs
@@ -24,6 +26,13 @@ const GPU_NAME_WORD = String.raw`(?:[a-z]*\d[\w.-]*|nvidia|tesla|sxm\d?|pcie|hgx
  */
 export const ASKS_FEWEST_GPUS = new RegExp(String.raw`(?:\b(?:min(?:imum|imal)?|fewest|lowest|smallest|least)\s+(?:possible\s+)?(?:number|count|amount)\s+of\s+|\b(?:min(?:imum|imal)?|fewest|(?<!\bat\s)least)\s+|\bhow\s+few\s+)`
   + String.raw`(?:${GPU_NAME_WORD}\s+){0,3}?${GPU_WORD}\b(?![\s-]*(?:hours?|hrs?|memory|vram|hbm|ram)\b)`, 'i');
+
+/**
+ * Whether answerServing plans the question on the fewest GPUs that serve (fewestGpusToServe): the fewest asked with no count
+ * named, and no rate, whose plan is already the fewest GPUs for it. One test for the answer and for runsSearch, which defers it.
+ */
+export const asksFewestServing = (q: ParsedQuestion): boolean =>
+  clusterGpusOf(q.parameters) === undefined && q.parameters.requestsPerSecond === undefined && ASKS_FEWEST_GPUS.test(q.text);
 
 /** The fewest GPUs that serve and the protocol's answer on them; `fromRemedy` where the protocol's remedy named the count. */
 export interface FewestServing {
