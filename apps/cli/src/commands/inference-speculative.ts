@@ -9,7 +9,6 @@ import { count, defined, number } from '../search-flags.ts';
  * bot) (QA: `inference … --draft-model llama3.2-1b` was refused for a missing --draft-tokens and --acceptance the other
  * two surfaces assume).
  */
-export { DEFAULT_ACCEPTANCE_RATE, DEFAULT_DRAFT_TOKENS };
 
 const speculating = (v: FlagValues): boolean =>
   v['draft-model'] !== undefined || v['draft-tokens'] !== undefined || v.acceptance !== undefined;

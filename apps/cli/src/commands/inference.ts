@@ -12,7 +12,8 @@ import { renderTable } from '../format/table.ts';
 import { costHeader, PRICE_CURRENCY } from '../format/price-currency.ts';
 import { count, defined, machineFields, MACHINE_FLAGS, money, number, numberIn, tokenLength, UNIT } from '../search-flags.ts';
 import { usageLine } from '../format/usage-line.ts';
-import { assumedSpeculationLine, DEFAULT_ACCEPTANCE_RATE, DEFAULT_DRAFT_TOKENS, speculativeFields } from './inference-speculative.ts';
+import { DEFAULT_ACCEPTANCE_RATE, DEFAULT_DRAFT_TOKENS } from '@trainplan/ask';
+import { assumedSpeculationLine, speculativeFields } from './inference-speculative.ts';
 
 const SYNOPSIS = 'trainplan inference --model ID --gpu ID --prompt N --output N [--max-token-ms L] [--max-ttft-s S] '
   + '[--batching static|continuous] [--prefill-chunk N] [--shared-prefix N] [--rate R] [--draft-model ID [--draft-tokens N] [--acceptance A]] [--gpus N] [--gpu-memory-utilization F] [--precision bf16|fp16|fp8] [--kv-cache-precision P] [--price P] [--json]';
