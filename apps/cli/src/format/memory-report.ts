@@ -188,8 +188,14 @@ export function memoryRemedyLines(r: Resolved, m: MemoryJson, estimates?: Switch
   const after = estimates?.together?.memory ?? (switches.length === 1 ? estimates?.each[0]?.memory : undefined);
   const held = after ?? m;
   const states = held.weightsBytes + held.gradientsBytes + held.optimizerBytes;
+  // More replicas shrink the states too where they are sharded over them (QA: Llama 3 8B on one H100 named only TP and
+  // PP, where NeMo's and DeepSpeed's fine-tuning recipes shard over data-parallel GPUs): the optimizer states ÷ DP·CP with
+  // the distributed optimizer or ZeRO-1/2 (Rajbhandari et al. 2020 §5), all three with ZeRO-3.
+  const sharded = r.zeroStage === 3
+    ? 'more data-parallel GPUs (ZeRO-3: weights, gradients and optimizer states ÷ DP·CP)'
+    : 'more data-parallel GPUs with the optimizer states sharded over them (parallelism.distributedOptimizer or zeroStage: ÷ DP·CP)';
   const splitLine = `  the weights, gradients and optimizer states take ${formatBytes(states)} of ${formatBytes(m.capacityBytes)}${after === undefined ? '' : ' with them'}; `
-    + `it needs ${SPLIT}, or GPUs with more memory`;
+    + `it needs ${SPLIT}, ${sharded}, or GPUs with more memory`;
   if (switches.length === 0) return [`Nothing left to switch on closes the ${formatBytes(over)} over:`, splitLine];
   if (estimates !== undefined) {
     const lines = ['Each switch the plan leaves off, estimated alone:', ...switches.map((s, i) => `  - ${s.field} (${s.lowers}): ${outcomeText(estimates.each[i] ?? {}, m.totalBytes, s.unless)}`)];

@@ -274,6 +274,12 @@ describe('infeasibleLines', () => {
     expect(lines[0]!.endsWith(`save at most ${formatBytes(GiB(56.6) + GiB(32.9) / 2)} of the 132 GiB over:`)).toBe(true);
     expect(lines[1]).toMatch(/optimizer states take 148 GiB of 79\.6 GiB; it needs more GPUs per copy of the model: parallelism\.pipeline or parallelism\.tensor/);
   });
+  it('names more data-parallel GPUs sharding the states beside splitting the model: all three under ZeRO-3, else the optimizer states', () => {
+    const one = memoryRemedyLines({ ...fixtureEstimate.resolved, ...onOneNode, tensor: 1 }, statesBound);
+    expect(one[1]).toMatch(/, more data-parallel GPUs with the optimizer states sharded over them \(parallelism\.distributedOptimizer or zeroStage: ÷ DP·CP\), or GPUs with more memory$/);
+    const zero3 = memoryRemedyLines({ ...fixtureEstimate.resolved, ...onOneNode, tensor: 1, zeroStage: 3 }, statesBound);
+    expect(zero3.at(-1)).toMatch(/more data-parallel GPUs \(ZeRO-3: weights, gradients and optimizer states ÷ DP·CP\)/);
+  });
   it('counts what sharding the optimizer over the replicas can save: with 16 of them the same plan is listed switches again', () => {
     const lines = memoryRemedyLines({ ...fixtureEstimate.resolved, ...onOneNode, data: 16 }, statesBound);
     // 56.6 GiB of activations + 15/16 of 98.6 GiB of optimizer states ≥ 132 GiB.
