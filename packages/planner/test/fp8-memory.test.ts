@@ -61,6 +61,11 @@ describe('FP8 memory', () => {
     expect(rules({ ...llamaOnH100, pipeline: 1, data: 8, precision: 'fp8', fp8Params: true, sharding: 'zero-3' })).toEqual([]);
     const zero1 = checkPlan({ ...llamaOnH100, precision: 'fp8', fp8Params: true, sharding: 'zero-1' });
     expect(zero1.map((i) => i.message)).toEqual([expect.stringMatching(/use distributedOptimizer true in place of zeroStage 1/)]);
+    // ZeRO-2 is Megatron-FSDP in the export, which Megatron's check accepts: the refusal says it is trainplan's own (QA: it
+    // said fp8Params "runs with the distributed optimizer", as if Megatron refused ZeRO-2).
+    const zero2 = checkPlan({ ...llamaOnH100, pipeline: 1, data: 8, precision: 'fp8', fp8Params: true, sharding: 'zero-2' });
+    expect(zero2.map((i) => i.message)).toEqual([
+      'trainplan plans fp8Params only with the distributed optimizer or ZeRO-3: use distributedOptimizer true in place of zeroStage 2, or zeroStage 3']);
     // A GPU without FP8 tensor cores is told so, not sent to precision "fp8" to be refused again.
     const v100 = checkPlan({ ...llamaOnH100, gpu: gpuById('v100-32gb')!, precision: 'fp16', fp8Params: true }).find((i) => i.path === 'training.fp8Params');
     expect(v100?.message).toMatch(/has no FP8 tensor cores: leave fp8Params out, or use a GPU that has them \(h100-sxm/);

@@ -37,7 +37,8 @@ const leading = (ruled: Ruled[]): [RuleReason, number, number][] => ruled
  * constraints leave empty, the constraints that contradict each other.
  */
 export function whyNothingFits(
-  result: Pick<SearchResult, 'closestInfeasible' | 'pruned' | 'pastLayout' | 'budgetExhausted' | 'spaceSize' | 'fullEstimates' | 'emptySpace'>,
+  result: Pick<SearchResult, 'closestInfeasible' | 'pruned' | 'pastLayout' | 'budgetExhausted' | 'spaceSize' | 'fullEstimates' | 'emptySpace'>
+    & Partial<Pick<SearchResult, 'refused'>>,
 ): string {
   const miss = result.closestInfeasible;
   if (result.budgetExhausted) {
@@ -50,10 +51,13 @@ export function whyNothingFits(
   // later ones would also end. So the rules named are those that ended the layouts that pass, the ones reached deepest
   // first (a full estimate's refusal deepest of all): what the request decided (QA: its virtual stages, 4% of that
   // space, went unnamed). A rule counts its candidates whether the enumeration or a full estimate found them.
+  // The planner's own refusal gives its first message, which names the field and the rule (check-plan.ts): the rule's
+  // text alone said neither (QA: a ZeRO-2 search with fp8Params).
+  const refusal = result.refused?.examples['planner-refused'];
   const decided = leading(Object.entries(result.pastLayout).map(([reason, { count, depth }]) => [reason as PruneReason, count, depth]));
   if (decided.length > 0) {
     return `no plan passes Megatron's divisibility rules where tensor × pipeline × context divides the GPUs and tensor the heads: `
-      + decided.map(([reason, count]) => `${RULE_REASON_TEXT[reason]} (${countOf(count, 'candidate')})`).join('; ');
+      + decided.map(([reason, count]) => `${RULE_REASON_TEXT[reason]}${reason === 'planner-refused' && refusal ? `: ${refusal}` : ''} (${countOf(count, 'candidate')})`).join('; ');
   }
   // Else no estimate was refused for a rule (it would be past the layout): the enumeration's tally is every rule's.
   const rules = leading(Object.entries(result.pruned.counts).map(([reason, count]) => [reason as PruneReason, count, 0]));

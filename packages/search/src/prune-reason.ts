@@ -54,7 +54,8 @@ export const RULE_REASON_TEXT: Readonly<Record<RuleReason, string>> = {
   'tp-overlap-crosses-nvlink': 'tensor-parallel communication overlap (--tp-comm-overlap) runs only within an NVLink domain, which the tensor-parallel group crosses',
   'sequence-parallel-indivisible': 'sequence parallelism does not split each context-parallel rank\'s tokens evenly over the tensor-parallel ranks',
   'zero-with-pipeline': 'ZeRO-2 and 3 do not run with a pipeline (DeepSpeed and Megatron-FSDP refuse it)',
-  'planner-refused': 'the planner refused it for a rule the enumeration does not mirror (the example names the field)',
+  // The refusal's own message names the field and the rule: whyNothingFits gives the first after this text.
+  'planner-refused': 'a rule only the planner checks',
 };
 
 /** Counts per reason, with one example message each. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { gpuById } from '@trainplan/hardware';
 import { PRUNE_REASON_TEXT as TEXT, searchPlans, whyNothingFits, type SearchBase, type SearchResult } from '../src/index.ts';
 import { gpt3Base, llama3_70bBase } from './fixtures.ts';
 
@@ -66,5 +67,14 @@ describe('whyNothingFits names the rules that ended the layouts that divide the 
     expect(r.pastLayout).toEqual({});
     expect(whyNothingFits(r)).toBe(`no plan passes Megatron's divisibility rules: ${TEXT['gpus-indivisible']} (80% of candidates); `
       + `${TEXT['heads-indivisible']} (20% of candidates)`);
+  });
+
+  it('a refusal only the planner checks is named by its example, which gives the field and the rule (QA: "the example names the field" named none)', () => {
+    // GPT-3 175B in FP8 on V100s, which have no FP8 tensor cores: every full estimate is the planner's refusal.
+    const r = searchPlans({ ...gpt3Base, gpu: gpuById('v100-32gb')!, precision: 'fp8' }, { top: 1 });
+    expect(r.top).toEqual([]);
+    const why = whyNothingFits(r);
+    expect(why).toMatch(new RegExp(`^${escape(PREFIX + TEXT['planner-refused'])}: training\\.precision: `));
+    expect(why).not.toContain('the example names the field');
   });
 });

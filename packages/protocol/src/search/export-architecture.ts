@@ -61,6 +61,16 @@ export const nemoUsesLegacyModel = (m: ModelShape): boolean => m.positionEmbeddi
 const NEMO_ACTIVATION = { gelu: 'gelu', swiglu: 'fast-swiglu', 'squared-relu': 'squared-relu' } as const;
 
 /**
+ * Whether NeMo's default bias_activation_fusion (True: MegatronBaseModel.build_transformer_config reads
+ * `self.cfg.get('bias_activation_fusion', True)`) must be turned off, because Megatron-Core's TransformerConfig refuses it:
+ * "When bias_activation_fusion is True, activation function should be either gelu, swiglu, or quick_geglu" (squared ReLU,
+ * Nemotron-4: NVIDIA's nemotron_340b.yaml sets bias_activation_fusion: False), and "When bias_activation_fusion is True,
+ * gated_linear_unit is False and activation function is gelu, add_bias_linear must also be True" (a GeLU MLP without biases).
+ */
+const nemoBiasActivationUnfused = (activation: 'gelu' | 'swiglu' | 'squared-relu', m: ModelShape): boolean =>
+  activation === 'squared-relu' || (activation === 'gelu' && m.linearBias !== true);
+
+/**
  * The architecture keys under `model:`, always written: NeMo's GPT defaults (megatron_gpt_config.yaml: gelu, layernorm,
  * bias, learned_absolute, tied embeddings) would otherwise build another model than a Llama's (megatron_llama_config.yaml:
  * fast-swiglu, rmsnorm, bias False, rope, untied) or a Nemotron-4's (the NeMo-Framework-Launcher's nemotron_15b.yaml:
@@ -70,8 +80,15 @@ export function nemoArchitecture(m: ModelShape, preset?: ModelPreset): Architect
   const notes: string[] = [];
   const rotary = m.positionEmbedding === 'rotary';
   const norm = m.normalization === 'rmsnorm' ? 'rmsnorm' : preset?.layerNorm1p === true ? 'layernorm1p' : 'layernorm';
+  const activation = mlpActivation(m, preset);
   const lines = [
-    `  activation: ${NEMO_ACTIVATION[mlpActivation(m, preset)]}`,
+    `  activation: ${NEMO_ACTIVATION[activation]}`,
+    ...(nemoBiasActivationUnfused(activation, m) ? [
+      `  # Megatron-Core's TransformerConfig refuses NeMo's default bias_activation_fusion (True) for ${activation === 'gelu'
+        ? 'a GeLU MLP without biases ("add_bias_linear must also be True")'
+        : 'squared ReLU ("should be either gelu, swiglu, or quick_geglu"); NVIDIA\'s nemotron_340b.yaml turns it off too'}`,
+      '  bias_activation_fusion: false',
+    ] : []),
     `  normalization: ${norm}`,
     ...(norm === 'layernorm1p' ? ['  layernorm_zero_centered_gamma: true'] : []),
     `  bias: ${m.linearBias === true}`,

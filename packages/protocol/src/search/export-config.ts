@@ -8,6 +8,7 @@ import {
   coreVersionLine, megatronLaunch, MEGATRON_LEFT_OUT, NEMO_LAUNCH, NEMO_LEFT_OUT, plannedClusterLine, tokenizerNote, type CoreRequirement,
 } from './export-header.ts';
 import { megatronGradReduceInBf16, nemoGradientText } from './export-gradients.ts';
+import { nemoFsdpStrategy, nemoFsdpText } from './export-nemo-fsdp.ts';
 import { nemoLegacyWarning, nemoSplitLines } from './export-nemo-split.ts';
 import { megatronEnvironment, megatronSharding, usesMegatronFsdp } from './export-sharding.ts';
 import { presetTokenizer } from './export-tokenizer.ts';
@@ -162,23 +163,23 @@ export function toMegatronArgs(scenario: unknown, options: ExportOptions = {}): 
 }
 
 /**
- * NeMo's optimizer for a plan's state sharding. NeMo has no ZeRO stage setting: its sharded optimizer is
- * distributed_fused_adam, Apex's DistributedFusedAdam, the nearest to every ZeRO stage. Apex's docstring calls it "the
- * ZeRO-2 algorithm", but NeMo builds it with contiguous_grad_buffer (MegatronBaseModel.setup_optimization:
- * `get_config_arg('contiguous_grad_buffer', True)`, and a ValueError when it is off with megatron_amp_O2), a persistent
- * buffer of every parameter's gradient (Apex: "allocate gradient buckets out of a large persistent buffer … prevents
- * some memory optimizations"): the gradients are held whole, the optimizer state sharded, which is ZeRO-1's footprint.
+ * NeMo's optimizer for a plan's state sharding. ZeRO-2 and ZeRO-3 run on torch FSDP with fused_adam (export-nemo-fsdp.ts:
+ * NeMo asserts "Distributed optimizer cannot be used with FSDP"). The distributed optimizer and ZeRO-1 take
+ * distributed_fused_adam, Apex's DistributedFusedAdam. Apex's docstring calls it "the ZeRO-2 algorithm", but NeMo builds
+ * it with contiguous_grad_buffer (MegatronBaseModel.setup_optimization: `get_config_arg('contiguous_grad_buffer', True)`,
+ * and a ValueError when it is off with megatron_amp_O2), a persistent buffer of every parameter's gradient (Apex:
+ * "allocate gradient buckets out of a large persistent buffer … prevents some memory optimizations"): the gradients are
+ * held whole, the optimizer state sharded, which is ZeRO-1's footprint.
  */
 function nemoOptimizer(plan: PlanInput): { name: string; note?: string } {
-  if (plan.sharding === 'none') return { name: 'fused_adam' };
+  if (plan.sharding === 'none' || nemoFsdpStrategy(plan) !== undefined) return { name: 'fused_adam' };
   if (plan.sharding === 'distributed-optimizer') return { name: 'distributed_fused_adam' };
-  const stage = Number(plan.sharding.slice(5));
-  const held = 'shards the optimizer state over the data-parallel ranks and, in the contiguous gradient buffer NeMo allocates '
-    + '(optim.contiguous_grad_buffer, on by default and required with megatron_amp_O2), holds the gradients whole';
-  const differs = stage === 1 ? ', as ZeRO-1 does'
-    : stage === 2 ? ': it holds more per GPU than this plan, which shards the gradients'
-      : ': it holds more per GPU than this plan, which shards the gradients and the weights';
-  return { name: 'distributed_fused_adam', note: `NeMo has no ZeRO stage setting (this plan: ZeRO-${stage}); the nearest is distributed_fused_adam, which ${held}${differs}` };
+  return {
+    name: 'distributed_fused_adam',
+    note: 'ZeRO-1 (this plan), which NeMo has no setting of its own for: the nearest is distributed_fused_adam, which shards the optimizer '
+      + 'state over the data-parallel ranks and, in the contiguous gradient buffer NeMo allocates (optim.contiguous_grad_buffer, on by default '
+      + 'and required with megatron_amp_O2), holds the gradients whole, as ZeRO-1 does',
+  };
 }
 
 /**
@@ -186,8 +187,9 @@ function nemoOptimizer(plan: PlanInput): { name: string; note?: string } {
  * launcher config keys), ready to paste into a training config. An uneven pipeline split is written as
  * Megatron-Core's TransformerConfig fields num_layers_in_first/last_pipeline_stage, which NeMo 1.x's
  * MegatronBaseModel.build_transformer_config passes through from `model:` by name ("then config"). megatron_amp_O2 and
- * optim.grad_sync_dtype hold the plan's gradient bytes, or a note says what the run holds (export-gradients.ts); a plan
- * NeMo's legacy model cannot start says so on the first line (export-nemo-split.ts nemoLegacyWarning).
+ * optim.grad_sync_dtype hold the plan's gradient bytes, or a note says what the run holds (export-gradients.ts); a ZeRO-2
+ * or ZeRO-3 plan runs on torch FSDP (export-nemo-fsdp.ts); a plan NeMo's legacy model cannot start says so on the first
+ * line (export-nemo-split.ts nemoLegacyWarning).
  */
 export function toNemoYaml(scenario: unknown, options: ExportOptions = {}): string | undefined {
   const planned = planOf(scenario);
@@ -197,7 +199,9 @@ export function toNemoYaml(scenario: unknown, options: ExportOptions = {}): stri
   const optimizer = nemoOptimizer(plan);
   const architecture = nemoArchitecture(m, preset);
   const vocab = vocabPadding(m.vocabSize, plan.tensor, presetTokenizer(preset));
-  const gradients = nemoGradientText(plan, optimizer.name === 'distributed_fused_adam');
+  // A ZeRO-2/3 plan's FSDP keys say its gradients too (export-nemo-fsdp.ts); any other plan's, export-gradients.ts.
+  const fsdp = nemoFsdpText(plan);
+  const gradients = fsdp ?? nemoGradientText(plan, optimizer.name === 'distributed_fused_adam');
   const lines = [
     ...nemoLegacyWarning(plan, split, nemoUsesLegacyModel(m)),
     coreVersionLine(coreRequirements(plan, split, false, false), 'NeMo 1.x config keys (NeMo-Megatron launcher) to merge into a training config'),
@@ -236,7 +240,8 @@ export function toNemoYaml(scenario: unknown, options: ExportOptions = {}): stri
     `  hidden_dropout: ${plan.dropout ? 0.1 : 0}`,
     `  attention_dropout: ${plan.dropout ? 0.1 : 0}`,
     `  use_flash_attention: ${plan.attentionKernel === 'flash'}`,
-    `  gradient_accumulation_fusion: ${fusedAccumulation(plan.gradientAccumulation)}`,
+    // NeMo turns the fusion off under FSDP ("When using FSDP, gradient accumulation cannot be fused"): written as it runs.
+    `  gradient_accumulation_fusion: ${fsdp === undefined && fusedAccumulation(plan.gradientAccumulation)}`,
     ...gradients.notes,
     ...gradients.model,
   ];

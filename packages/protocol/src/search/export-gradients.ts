@@ -36,19 +36,21 @@ export interface NemoGradientText {
  * - megatron_amp_O2 (megatron_gpt_config.yaml: False): O1 keeps the weights fp32, so their gradients are fp32 whatever the
  *   plan, and MegatronBaseModel._validate_and_override_config turns gradient_accumulation_fusion off without it ("Gradient
  *   accumulation fusion can only be used with megatron amp O2 mixed precision"); the NeMo-Framework-Launcher's
- *   gpt3/175b.yaml sets it True under bf16. Under fp16 configure_optimizers refuses O2 with fused_adam ("fp16 training is
- *   not yet supported with O2"), so it is left off there.
+ *   gpt3/175b.yaml sets it True under bf16. Under fp16 configure_optimizers refuses O2 with fused_adam only: its check is
+ *   `if self.megatron_amp_O2 and not self.with_distributed_adam and …` before "fp16 training is not yet supported with O2",
+ *   so an fp16 plan on distributed_fused_adam takes O2 too (QA: O1 kept fp32 weights and gradients, +7.8 GiB, Megatron
+ *   1T on V100s at 28.2 → 36.0 GiB of 31.7), and only fused_adam is left on O1 under fp16, with a note.
  * - distributed_fused_adam's grad_sync_dtype (Apex DistributedFusedAdam: "datatype for gradient synchronization
  *   (default: same as dtype)", and setup_optimization sets dtype to fp32), into whose contiguous buffer the gradients
- *   go: bf16 for 16-bit gradients (the launcher's fp8 examples: +training.model.optim.grad_sync_dtype=bf16), fp32
- *   written out otherwise. NeMo's Megatron-Core optimizer path reads the same key (grad_reduce_in_fp32 =
+ *   go: the 16-bit type for 16-bit gradients, bf16 (the launcher's fp8 examples: +training.model.optim.grad_sync_dtype=bf16)
+ *   or under fp16 fp16 (nemo.utils.str_to_dtype reads fp16 as float16), fp32 written out otherwise. NeMo's Megatron-Core optimizer path reads the same key (grad_reduce_in_fp32 =
  *   grad_sync_dtype == 'fp32'). setup_optimization keeps the embedding and output layer's gradients fp32 regardless
  *   (_with_fp32_optimizer).
  * - fused_adam under O2 wraps in MainParamsOptimizerWrapper with fp32_grad_accum = True for bf16: fp32, no key changes it.
  */
 export function nemoGradientText(plan: PlanInput, sharded: boolean): NemoGradientText {
   const sixteen = sixteenBitGradients(plan);
-  if (plan.precision === 'fp16') {
+  if (plan.precision === 'fp16' && !sharded) {
     return {
       model: [],
       optim: [],
@@ -59,10 +61,11 @@ export function nemoGradientText(plan: PlanInput, sharded: boolean): NemoGradien
   }
   const model = ['  megatron_amp_O2: true'];
   if (sharded) {
+    const half = plan.precision === 'fp16' ? 'fp16' : 'bf16';
     return {
       model,
-      optim: [`    grad_sync_dtype: ${sixteen ? 'bf16' : 'fp32'}`],
-      notes: sixteen ? ['  # gradients: 16-bit, as this plan counts them (optim.grad_sync_dtype: bf16); NeMo keeps the embedding and output '
+      optim: [`    grad_sync_dtype: ${sixteen ? half : 'fp32'}`],
+      notes: sixteen ? [`  # gradients: 16-bit, as this plan counts them (optim.grad_sync_dtype: ${half}); NeMo keeps the embedding and output `
         + 'layer\'s fp32 (_with_fp32_optimizer), a little more than planned'] : [],
     };
   }

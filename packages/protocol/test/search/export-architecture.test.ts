@@ -24,6 +24,18 @@ describe('Nemotron-4 is exported as NVIDIA configures it: squared ReLU, LayerNor
     }
     expect(yaml).not.toContain('  activation: gelu');
   });
+  it.each(['nemotron4-15b', 'nemotron4-340b'])('%s: NeMo turns bias_activation_fusion off, which Megatron-Core refuses for squared ReLU (nemotron_340b.yaml: False)', (model) => {
+    // NeMo reads cfg.get('bias_activation_fusion', True); TransformerConfig then raises "activation function should be either
+    // gelu, swiglu, or quick_geglu".
+    expect(yamlLines(on64(model))).toContain('  bias_activation_fusion: false');
+  });
+  it('NeMo keeps its default fusion for SwiGLU (Llama) and GeLU with biases (GPT-3); a GeLU MLP without biases turns it off', () => {
+    expect(toNemoYaml(on64('llama3-70b'))).not.toContain('bias_activation_fusion');
+    expect(toNemoYaml({ ...on64('gpt3-175b'), cluster: { gpu: 'h100-sxm', nodes: 16 } })).not.toContain('bias_activation_fusion');
+    // TransformerConfig: "gated_linear_unit is False and activation function is gelu, add_bias_linear must also be True".
+    const noBias = { ...on64('llama3-70b'), model: { name: 'gelu-no-bias', layers: 32, hiddenSize: 4096, attentionHeads: 32, vocabSize: 32000, seqLength: 4096, linearBias: false } };
+    expect(yamlLines(noBias)).toContain('  bias_activation_fusion: false');
+  });
   it('a Llama keeps SwiGLU, RMSNorm and full RoPE; GPT-3 GeLU and LayerNorm, with none of the Nemotron flags', () => {
     for (const model of ['llama3-70b', 'gpt3-175b']) {
       const args = argLines({ ...on64(model), ...(model === 'gpt3-175b' && { cluster: { gpu: 'h100-sxm', nodes: 16 } }) });
