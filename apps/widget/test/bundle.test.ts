@@ -72,6 +72,13 @@ describe('the widget bundle', () => {
     // nodes-larger-batch.ts (no-larger-batch.ts): the same deadline at twice the batch, a second capacity search, left to the
     // API (whose answers the widget still shows when it runs against one).
     expect(code).not.toContain('The batch holds this plan back');
+    // bandwidth-bound.ts (no-bandwidth-assertion.ts): the bound's check and its message, run by the CLI and API on every
+    // collective; direct-model.ts (no-direct-model.ts): all-to-all and send/recv, which no training plan asks for.
+    for (const text of ['passed its own bandwidth bound', 'the node cut']) expect(code).not.toContain(text);
+    const { metafile } = await build({ ...WIDGET_BUILD_OPTIONS, metafile: true });
+    const inputs = Object.keys(Object.values(metafile.outputs)[0]!.inputs);
+    for (const left of ['collectives/src/bandwidth-bound.ts', 'collectives/src/direct-model.ts']) expect(inputs.some((f) => f.endsWith(left))).toBe(false);
+    expect(inputs.some((f) => f.endsWith('compute/no-direct-model.ts'))).toBe(true);
     // systemsAndNetworksWithoutNames: no system's or network's name (listed by id), every GPU's (the precision note says one).
     for (const n of Object.values(NETWORKS)) expect(code).not.toContain(n.name);
     for (const s of Object.values(SYSTEMS)) expect(code).not.toContain(s.name);

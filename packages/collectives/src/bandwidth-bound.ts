@@ -1,61 +1,99 @@
-import { GBps } from '@trainplan/units';
+import { formatBandwidth, GBps } from '@trainplan/units';
 import { gpusJoinedByNvlink, nvlinksToPeers } from './gpus-joined-by-nvlink.ts';
 import { ncclTopology, type NcclTopology } from './nccl-topology.ts';
 import { PCIE_X16_GBPS } from './pcie-bandwidth.ts';
-import type { Algorithm, CollectiveCost, CommGroup, Fabric } from './types.ts';
+import { reducesInNetwork } from './reduces-in-network.ts';
+import type { Algorithm, CollectiveCost, CollectiveOp, CommGroup, Fabric } from './types.ts';
 
-/**
- * The busbw no bandwidth-optimal algorithm can pass (Patarasuk & Yuan, JPDC 69(2), 2009: every
- * all-reduce sends at least 2(p−1)/p·S bytes per rank, t ≥ 2(p−1)/p·S/B, i.e. busbw ≤ B): B is the
- * GPU's NVLink line rate on one node (on a full mesh, a quad GH200, only the links to the group's other GPUs: 6 × 25 =
- * 150 GB/s for a pair, 450 for all four; on a PCIe node its PCIe x16 line rate: 31.5 GB/s Gen4, 63 Gen5, every byte
- * between its GPUs crossing it); across nodes the line rate of the NICs this group owns per
- * node, and NVLink too when several ranks share a node (collectives-reference §3: per-node
- * busbw ≤ min(B_intra, #NIC·B_NIC)). All-gather, reduce-scatter, broadcast and reduce share it.
- *
- * Across nodes, B_intra is NVLink × m/(m−1) for m ranks per node: of the traffic a node's ranks
- * forward, the share (m−1)/m crosses NVLink and the rest leaves through the NICs (the last rank of
- * each ring channel in a node hands it to a NIC: nccl-topology.ts, as NCCL's search.cc counts it).
- * On a DGX (m = 8) the NICs bind first either way; with few GPUs and many NICs per node (2 A100s,
- * 8 NDR NICs) NVLink alone would be a bound that a real ring passes.
- */
-export function busBandwidthLimit(fabric: Fabric, group: CommGroup, topology: NcclTopology = ncclTopology(fabric, group)): number {
-  const { placement } = topology;
-  const m = placement.ranksPerNode;
-  const links = m > 1 ? nvlinksToPeers(fabric, m - 1) : fabric.nvlinkCount;
-  const perGpu = gpusJoinedByNvlink(fabric) ? links * fabric.nvlinkBandwidthPerLink : GBps(PCIE_X16_GBPS[fabric.generation]);
-  const nvlink = perGpu * placement.nvlinkShare;
-  if (placement.nodes === 1) return nvlink;
-  const nics = placement.nicsPerNode * fabric.nicBandwidth;
-  return m > 1 ? Math.min((nvlink * m) / (m - 1), nics) : nics;
+/** The ops whose busbw the bound below covers (all-to-all has its own N/(N−1) bound; send/recv moves no reduction). */
+export type BoundedOp = Extract<CollectiveOp, 'all-reduce' | 'all-gather' | 'reduce-scatter' | 'broadcast' | 'reduce'>;
+
+const BOUNDED_OPS: ReadonlySet<string> = new Set<BoundedOp>(['all-reduce', 'all-gather', 'reduce-scatter', 'broadcast', 'reduce']);
+
+/** The busbw no algorithm can pass, and which cut sets it (for the message of a cost that passes it). */
+interface BandwidthBound {
+  readonly busBandwidth: number;
+  readonly cut: string;
 }
 
 /**
- * Where NCCL's own costing may pass that limit (collectives-reference §2; nccl-tests#196, #212): NVLS
- * reduces inside the NVSwitch (each GPU sends its data once: 480 GB/s busbw on an H100's 450 GB/s
- * wire), NVLSTree inherits it, and on exactly 2 nodes NCCL costs Tree on bwIntra, which its search
+ * What each node must move across its NICs, in the busbw of the whole group: a node is one "process" of N holding its
+ * ranks' data, so Patarasuk & Yuan's 2(N−1)/N·S per process (all-reduce) — (N−1)/N·S in or out for all-gather and
+ * reduce-scatter, S for broadcast and reduce into or out of a node without the root — crosses the node's NICs; busbw
+ * counts the group's factor over n ranks, so it may reach B_nics × factor(n)/factor(N): 2 DGX-1s (n = 16) all-reduce
+ * at up to (15/16)/(1/2) × 50 = 93.75 GB/s of busbw on 50 GB/s of NICs, as a hierarchical all-reduce does, reducing in
+ * each node before it sends.
+ */
+function nodeCutRatio(op: BoundedOp, ranks: number, nodes: number): number {
+  if (op === 'broadcast' || op === 'reduce') return 1;
+  return ((ranks - 1) / ranks) / ((nodes - 1) / nodes);
+}
+
+/** A group's NICs per node, whole or (shared with sibling groups) a fraction. */
+const nicCountText = (nics: number): string => (Number.isInteger(nics) ? String(nics) : nics.toFixed(2));
+
+function bandwidthBound(fabric: Fabric, op: BoundedOp, topology: NcclTopology): BandwidthBound {
+  const { placement } = topology;
+  const m = placement.ranksPerNode;
+  const links = m > 1 ? nvlinksToPeers(fabric, m - 1) : fabric.nvlinkCount;
+  const joined = gpusJoinedByNvlink(fabric);
+  const perGpu = joined ? links * fabric.nvlinkBandwidthPerLink : GBps(PCIE_X16_GBPS[fabric.generation]);
+  const peerLinks = perGpu * placement.nvlinkShare;
+  const peerText = joined ? `${links} NVLinks × ${formatBandwidth(fabric.nvlinkBandwidthPerLink)}` : 'its PCIe x16 link';
+  if (placement.nodes === 1) return { busBandwidth: peerLinks, cut: `one node: each GPU's ${peerText}` };
+  const nics = placement.nicsPerNode * fabric.nicBandwidth;
+  // Every rank sends (or receives) factor × S bytes, and a node's ranks have only their peer links and the node's NICs
+  // to do it on: busbw ≤ B_peer + B_nics/m. (A ring reaches only min(B_peer·m/(m−1), B_nics) of it, forwarding (m−1)/m
+  // over NVLink and the rest through one NIC per channel; algorithms that reduce inside the node first move less.)
+  const nodeEgress = peerLinks + nics / m;
+  const nodeCut = nics * nodeCutRatio(op, placement.ranks, placement.nodes);
+  const nicText = `${nicCountText(placement.nicsPerNode)} NIC${placement.nicsPerNode === 1 ? '' : 's'} × ${formatBandwidth(fabric.nicBandwidth)}`;
+  return nodeCut <= nodeEgress
+    ? { busBandwidth: nodeCut, cut: `the node cut: what each of ${placement.nodes} nodes must send across its ${nicText}` }
+    : { busBandwidth: nodeEgress, cut: `each node's egress per rank: ${peerText} plus 1/${m} of its ${nicText}` };
+}
+
+/**
+ * The busbw no algorithm that reduces in the GPUs can pass (Patarasuk & Yuan, JPDC 69(2), 2009: every all-reduce
+ * process sends at least 2(p−1)/p·S bytes, t ≥ 2(p−1)/p·S/B, i.e. busbw ≤ B; all-gather, reduce-scatter, broadcast and
+ * reduce likewise move factor × S into or out of every rank). On one node B is the GPU's NVLink line rate (on a full
+ * mesh, a quad GH200, only the links to the group's other GPUs: 6 × 25 = 150 GB/s for a pair, 450 for all four; on a
+ * PCIe node its PCIe x16 line rate: 31.5 GB/s Gen4, 63 Gen5, every byte between its GPUs crossing it). Across nodes
+ * it is the tighter of two cuts (collectives-reference §3: per-node busbw ≤ min(B_intra, #NIC·B_NIC) for a ring):
+ * each node's egress shared by its m ranks, B_peer + B_nics/m, and the node cut, B_nics × factor(n)/factor(N)
+ * (nodeCutRatio). `nicsPerNode` is the NICs this group owns per node (group-placement.ts).
+ */
+export function busBandwidthLimit(fabric: Fabric, group: CommGroup, op: BoundedOp, topology: NcclTopology = ncclTopology(fabric, group)): number {
+  return bandwidthBound(fabric, op, topology).busBandwidth;
+}
+
+/**
+ * Where NCCL's own costing may pass that limit (collectives-reference §2; nccl-tests#196, #212): an algorithm that
+ * reduces in the network (reducesInNetwork), and on exactly 2 nodes Tree, which NCCL costs on bwIntra, which its search
  * raises to up to 2 × bwInter.
  */
 export function mayExceedWireRate(algorithm: Algorithm, group: CommGroup): boolean {
   const nodes = group.ranks / group.ranksPerNode;
-  // CollNet reduces in the InfiniBand switches (SHARP): in-network like NVLS.
-  return algorithm === 'nvls' || algorithm === 'nvls-tree' || algorithm.startsWith('collnet') || (algorithm === 'tree' && nodes === 2);
+  return reducesInNetwork(algorithm) || (algorithm === 'tree' && nodes === 2);
 }
 
-const BOUNDED_OPS: ReadonlySet<string> = new Set(['all-reduce', 'all-gather', 'reduce-scatter', 'broadcast', 'reduce']);
+const isBounded = (op: CollectiveOp): op is BoundedOp => BOUNDED_OPS.has(op);
 
 /**
  * The issue's invariant, checked on every answer: no algorithm may beat the bandwidth lower bound.
- * A cost that does is a modelling error, thrown rather than returned.
+ * A cost that does is a modelling error, thrown as a plain Error (never the RangeError of a request the machine
+ * cannot run), so that callers report it as a bug, not as a bad --algorithm.
  */
 export function assertWithinBandwidthBound(
-  request: { readonly op: string; readonly fabric: Fabric; readonly group: CommGroup }, cost: CollectiveCost, topology?: NcclTopology,
+  request: { readonly op: CollectiveOp; readonly fabric: Fabric; readonly group: CommGroup }, cost: CollectiveCost, topology?: NcclTopology,
 ): CollectiveCost {
-  if (!BOUNDED_OPS.has(request.op) || cost.busBandwidth === 0 || mayExceedWireRate(cost.algorithm, request.group)) return cost;
-  const limit = busBandwidthLimit(request.fabric, request.group, topology);
+  const { op, fabric, group } = request;
+  if (!isBounded(op) || cost.busBandwidth === 0 || mayExceedWireRate(cost.algorithm, group)) return cost;
+  const bound = bandwidthBound(fabric, op, topology ?? ncclTopology(fabric, group));
   // 1e-9 relative: float rounding of the same quantity computed two ways, never a physical margin.
-  if (cost.busBandwidth > limit * (1 + 1e-9)) {
-    throw new Error(`internal: ${request.op} ${cost.algorithm}/${cost.protocol} busbw ${cost.busBandwidth} B/s over the ${limit} B/s per-rank bound`);
+  if (cost.busBandwidth > bound.busBandwidth * (1 + 1e-9)) {
+    throw new Error(`the collective cost model passed its own bandwidth bound: ${op} ${cost.algorithm}/${cost.protocol} on ${group.ranks} ranks `
+      + `costs ${formatBandwidth(cost.busBandwidth, 6)} of busbw, over the ${formatBandwidth(bound.busBandwidth, 6)} no algorithm can reach here (${bound.cut})`);
   }
   return cost;
 }

@@ -95,7 +95,7 @@ export function ncclPredictedCost(request: CollectiveRequest): CollectiveCost {
   const algorithm = request.algorithm ?? 'auto';
   if (algorithm === 'hierarchical') {
     if (request.op !== 'all-reduce') throw new RangeError('the hierarchical algorithm implements all-reduce only');
-    return hierarchicalCollectiveCost(request, ncclPredictedCost);
+    return hierarchicalCollectiveCost(request, ncclPredictedCost).cost;
   }
   const choice = ncclChoice(request, algorithm);
   return choice === null ? idleCost(request, algorithm) : toCost(request, choice.best, choice.predictedUs);
@@ -121,7 +121,9 @@ export function collectiveCost(request: CollectiveRequest): CollectiveCost {
   const algorithm = request.algorithm ?? 'auto';
   if (algorithm === 'hierarchical') {
     if (request.op !== 'all-reduce') throw new RangeError('the hierarchical algorithm implements all-reduce only');
-    return assertWithinBandwidthBound(request, hierarchicalCollectiveCost(request, collectiveCost));
+    const hierarchical = hierarchicalCollectiveCost(request, collectiveCost);
+    // As its inter-node step alone is let past the bound when it reduces in the network (CollNet, SHARP), so is the whole.
+    return hierarchical.reducesInNetwork ? hierarchical.cost : assertWithinBandwidthBound(request, hierarchical.cost);
   }
   const choice = ncclChoice(request, algorithm);
   if (choice === null) return idleCost(request, algorithm);

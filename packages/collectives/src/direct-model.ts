@@ -8,6 +8,15 @@ import { PCIE_X16_GBPS } from './pcie-bandwidth.ts';
 import type { CollectiveOp, Fabric } from './types.ts';
 
 /**
+ * A GPU's path through the host to a peer it has no NVLink to (on a PCIe node: every peer), in NCCL's units: on a PCIe
+ * node what NCCL drives over x16 (24 / 48 GB/s, nccl-tables.ts), as its rings and sends are costed; on DGX-1 (NVLink
+ * mesh, V100 Gen3) the line rate, as the topology graph's PCIe links carry it there (build-topology.ts).
+ */
+function hostPathGBps(fabric: Fabric): number {
+  return gpusJoinedByNvlink(fabric) ? PCIE_X16_GBPS[fabric.generation] : NCCL_TABLES.pciBandwidthGBps.value[fabric.generation];
+}
+
+/**
  * Microseconds per byte of S that the all-to-all's intra-node part takes on a direct NVLink mesh
  * (DGX-1) or a PCIe node, or null behind an NVSwitch. Each GPU sends S/n to every local peer at once:
  * to an NVLink neighbour over that pair's links (links × NCCL's per-link figure), to a GPU it has no
@@ -22,9 +31,7 @@ function meshAllToAllUsPerByte(fabric: Fabric, ranks: number, ppn: number): numb
   if (!peers) return null;
   const perLinkGBps = NCCL_TABLES.nvlinkBandwidthPerLinkGBps.value[fabric.generation];
   const interFraction = (ranks - ppn) / ranks;
-  // Through the host: on a PCIe node at what NCCL drives over x16 (24 / 48 GB/s, nccl-tables.ts), as its rings and sends are
-  // costed; on DGX-1 (NVLink mesh, V100 Gen3) the line rate, as the topology graph's PCIe links carry it there.
-  const hostGBps = gpusJoinedByNvlink(fabric) ? PCIE_X16_GBPS[fabric.generation] : NCCL_TABLES.pciBandwidthGBps.value[fabric.generation];
+  const hostGBps = hostPathGBps(fabric);
   let worst = 0;
   for (let a = 0; a < ppn; a++) {
     let viaHost = interFraction;
@@ -40,6 +47,30 @@ function meshAllToAllUsPerByte(fabric: Fabric, ranks: number, ppn: number): numb
 }
 
 /**
+ * Microseconds per byte of send/recv's slowest pair inside a node on a direct NVLink mesh or a PCIe node, or null
+ * behind an NVSwitch, where every GPU drives all its links to any peer. nccl-tests' sendrecv_perf has local GPU a send
+ * to a + 1 (on one node the last wraps to the first; across nodes it sends to the next node instead), each over the
+ * one path that joins the pair: its NVLinks (links × NCCL's per-link figure), or through the host over PCIe where it
+ * has none, as the all-to-all's pairs go (meshAllToAllUsPerByte). No two sends share a link: each GPU sends once and
+ * receives once. DGX-1's hybrid cube-mesh joins GPU 0 to 1 by one link (20 GB/s) and GPUs 3 and 4, 7 and 0 by none
+ * (PCIe Gen3, 15.75 GB/s), so a node's send/recv runs at 15.75, not at a GPU's six links (QA: 119.84 GB/s closed
+ * form against 15.75 emulated). `share`: the placement's NVLink share, when groups overlap on a GPU.
+ */
+function meshSendRecvUsPerByte(fabric: Fabric, ppn: number, nodes: number, share: number): number | null {
+  const g = fabric.gpusPerNode;
+  const peers = peerLinksOf(fabric, g);
+  if (!peers) return null;
+  const perLinkGBps = NCCL_TABLES.nvlinkBandwidthPerLinkGBps.value[fabric.generation];
+  const localSenders = nodes > 1 ? ppn - 1 : ppn;
+  let slowestGBps = Number.POSITIVE_INFINITY;
+  for (let a = 0; a < localSenders; a++) {
+    const links = peers[a * g + ((a + 1) % ppn)] as number;
+    slowestGBps = Math.min(slowestGBps, links > 0 ? links * perLinkGBps : hostPathGBps(fabric));
+  }
+  return Number.isFinite(slowestGBps) ? 1 / (1000 * slowestGBps * share) : 0;
+}
+
+/**
  * All-to-all and send/recv are not in NCCL's tuner: NCCL runs them as grouped point-to-point
  * sends, all in flight at once (collectives-reference §7.4 "n−1 concurrent sends, NIC-bound").
  * Our model, per rank, with S the nccl-tests size:
@@ -48,7 +79,8 @@ function meshAllToAllUsPerByte(fabric: Fabric, ranks: number, ppn: number): numb
  *     busbw on N nodes then tends to N/(N−1) × the per-GPU NIC rate (nccl-tests#130);
  *   send/recv: S to one peer, over NVLink on one node, the NIC share across nodes.
  * On a direct NVLink mesh (DGX-1) the intra-node part goes pair by pair, and on a PCIe node all of it shares
- * each GPU's PCIe link with the inter-node part (meshAllToAllUsPerByte).
+ * each GPU's PCIe link with the inter-node part (meshAllToAllUsPerByte); send/recv there runs at its slowest
+ * pair's path (meshSendRecvUsPerByte).
  * Latency: one NCCL Ring/Simple step (base + hop), plus the per-post network overhead
  * (src/tuning/ring.cc getNetOverhead) for every peer on another node.
  */
@@ -66,8 +98,10 @@ export function directModel(topology: NcclTopology, op: CollectiveOp): NcclCandi
     // nccl-tests' sendrecv_perf: each rank sends to the next at once. Across nodes only a node's last rank's send leaves
     // it, alone on its NIC, while the others go over the node's own links (QA: the closed form gave every GPU its share of
     // a NIC, 12 GB/s on a 4-NIC PCIe node, where the emulator's sends, nccl-tests', reach 24).
-    const crossUsPerByte = 1 / (1000 * effectiveNicBandwidthGBps(toGBps(fabric.nicBandwidth), fabric.generation));
-    transferUsPerByte = nodes > 1 ? Math.max(crossUsPerByte, ranksPerNode > 1 ? 1 / (1000 * intraGBps) : 0) : 1 / (1000 * intraGBps);
+    const crossUsPerByte = nodes > 1 ? 1 / (1000 * effectiveNicBandwidthGBps(toGBps(fabric.nicBandwidth), fabric.generation)) : 0;
+    const intraUsPerByte = meshSendRecvUsPerByte(fabric, ranksPerNode, nodes, topology.placement.nvlinkShare)
+      ?? (nodes === 1 || ranksPerNode > 1 ? 1 / (1000 * intraGBps) : 0);
+    transferUsPerByte = Math.max(crossUsPerByte, intraUsPerByte);
   } else {
     const interFraction = (ranks - ranksPerNode) / ranks;
     const intraFraction = (ranksPerNode - 1) / ranks;

@@ -17,6 +17,16 @@ export function nvlsChunkBytes(bytes: Bytes, concurrentOps: number): number {
 }
 
 /**
+ * The part of `nvlsAllReducePipelineUs` no byte adds: its time for an empty message, base + stages · o (one loop through
+ * every stage, each its handshake). It is the run's latency, where the tuner's lumped NVLS latency (25 µs on H100) is
+ * not: the pipeline replaces it (8 × H100, 8 B: 18.6 µs in all). The emulator streams the rest as bandwidth.
+ */
+export function nvlsAllReducePipelineLatencyUs(): number {
+  const stages = NCCL_RUNTIME_TABLES.nvlsAllReducePipelineStages.value;
+  return NCCL_TABLES.baseLatencyUs.value.ring.Simple + stages * NCCL_TABLES.hwLatencyUs.value.nvlink.ring.Simple;
+}
+
+/**
  * Single-node NVLS all-reduce as the pipeline NCCL runs (src/device/all_reduce.h): every channel
  * works loops of nHeads chunks; a loop passes scatter → switch reduce → gather, so k loops take
  * (k + stages − 1) loop times — the fill is what makes mid sizes slow, and it grows with the chunk

@@ -7,7 +7,7 @@ import { collnetDirectTimeUs, nvlsAcrossNodesTimeUs } from './nccl-collnet-model
 import { ringChainLatencyUs } from './nccl-ring-model.ts';
 import { ncclTopology, type NcclTopology } from './nccl-topology.ts';
 import type { CollectiveOp } from './types.ts';
-import { nvlsAllReducePipelineUs } from './nccl-nvls-pipeline.ts';
+import { nvlsAllReducePipelineLatencyUs, nvlsAllReducePipelineUs } from './nccl-nvls-pipeline.ts';
 
 /**
  * How long NCCL's chosen (algorithm, protocol) really takes, in µs: the tuner's prediction
@@ -35,10 +35,7 @@ export function ncclRuntimeTimeUs(
 ): number {
   const latencyUs = ncclRuntimeLatencyUs(topology, op, c, bytes);
   const algBandwidthGBps = candidateAlgBandwidthGBps(c, index);
-  if (c.algorithm === 'nvls' && op === 'all-reduce' && topology.placement.nodes === 1 && topology.nvls
-    && NCCL_RUNTIME_TABLES.nvlsChannels.value[topology.fabric.generation] > 0) {
-    return nvlsAllReducePipelineUs(topology, bytes, algBandwidthGBps);
-  }
+  if (runsOneNodeNvlsPipeline(topology, op, c)) return nvlsAllReducePipelineUs(topology, bytes, algBandwidthGBps);
   if (c.algorithm === 'nvls' && topology.placement.nodes > 1) return nvlsAcrossNodesTimeUs(topology, bytes, latencyUs, ncclCandidatesFor);
   if (c.algorithm === 'collnet-direct') return collnetDirectTimeUs(topology, bytes, latencyUs, algBandwidthGBps);
   if (c.algorithm === 'nvls-tree' && topology.nvls && NCCL_RUNTIME_TABLES.nvlsChannels.value[topology.fabric.generation] > 0) {
@@ -59,14 +56,23 @@ export function ncclRuntimeTimeUs(
   return latencyUs + bytes / (1000 * algBandwidthGBps);
 }
 
+/** Whether NCCL runs this choice as the one-node NVLS all-reduce pipeline (`nvlsAllReducePipelineUs`), on Hopper and later. */
+function runsOneNodeNvlsPipeline(topology: NcclTopology, op: CollectiveOp, c: NcclCandidate): boolean {
+  return c.algorithm === 'nvls' && op === 'all-reduce' && topology.placement.nodes === 1 && topology.nvls !== null
+    && NCCL_RUNTIME_TABLES.nvlsChannels.value[topology.fabric.generation] > 0;
+}
+
 /**
- * The latency part of `ncclRuntimeTimeUs` for Ring and Tree (and the tuner's for the rest): the tuner's
- * (`candidateLatencyUs`, plateau included), except for ring broadcast and reduce, whose pipelined chain's
- * first chunk crosses all nRanks − 1 hops (`ringChainLatencyUs`) where the tuner charges one. NVLS and
- * NVLSTree all-reduce add their pipeline fill to this in `ncclRuntimeTimeUs`.
+ * The latency part of `ncclRuntimeTimeUs` (the emulator waits it out, then streams the rest as bandwidth): the tuner's
+ * (`candidateLatencyUs`, plateau included), except for ring broadcast and reduce, whose pipelined chain's first chunk
+ * crosses all nRanks − 1 hops (`ringChainLatencyUs`) where the tuner charges one, and one-node NVLS all-reduce, whose
+ * pipeline replaces the tuner's lumped latency with its own empty-message time (`nvlsAllReducePipelineLatencyUs`:
+ * the tuner's 25 µs on 8 × H100 is more than the whole 18.6 µs run of 8 B, and the emulator waited it out, QA: +34%
+ * at 8 B–32 KiB). NVLSTree all-reduce adds its pipeline fill to the tuner's latency in `ncclRuntimeTimeUs`.
  */
 export function ncclRuntimeLatencyUs(topology: NcclTopology, op: CollectiveOp, c: NcclCandidate, bytes: Bytes): number {
   if (c.algorithm === 'ring' && (op === 'broadcast' || op === 'reduce')) return ringChainLatencyUs(topology, op, c.protocol);
+  if (runsOneNodeNvlsPipeline(topology, op, c)) return nvlsAllReducePipelineLatencyUs();
   return candidateLatencyUs(c, bytes);
 }
 

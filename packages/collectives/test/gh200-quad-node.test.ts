@@ -39,8 +39,8 @@ describe('a quad GH200 node in the closed form (NVLink full mesh, no NVSwitch)',
   });
 
   it('bounds busbw by the links to the group\'s other GPUs: 6 × 25 = 150 GB/s for a pair, 18 × 25 = 450 for all four', () => {
-    expect(toGBps(busBandwidthLimit(GH200_QUAD_FABRIC, pair))).toBeCloseTo(150, 9);
-    expect(toGBps(busBandwidthLimit(GH200_QUAD_FABRIC, quad))).toBeCloseTo(450, 9);
+    expect(toGBps(busBandwidthLimit(GH200_QUAD_FABRIC, pair, 'all-reduce'))).toBeCloseTo(150, 9);
+    expect(toGBps(busBandwidthLimit(GH200_QUAD_FABRIC, quad, 'all-reduce'))).toBeCloseTo(450, 9);
   });
 
   it.each([
@@ -73,6 +73,15 @@ describe('a quad GH200 node in the closed form (NVLink full mesh, no NVSwitch)',
     expect(p2pSeconds({ bytes, fabric: GH200_QUAD_FABRIC, crossNode: false })).toBeCloseTo(us(8.4 + 3.4) + bytes / 120e9, 12);
   });
 
+  // nccl-tests' send/recv: GPU a sends S to a + 1 over that pair's 6 links (123.6 GB/s in NCCL's units), not over the 18
+  // a GPU has to all three peers (QA: 359.9 GB/s closed form, 123.6 emulated).
+  it('runs send/recv over all four GPUs at one pair\'s links: no faster than S over 6 × 20.6 GB/s', () => {
+    const bytes = GiB(1);
+    const cost = collectiveCost({ op: 'send-recv', bytes, group: quad, fabric: GH200_QUAD_FABRIC });
+    expect(cost.seconds).toBeGreaterThanOrEqual(bytes / 123.6e9);
+    expect(toGBps(cost.busBandwidth)).toBeGreaterThan(0.98 * 123.6);
+  });
+
   // TP 4 in a node: 1.5·S at NCCL's 360 GB/s. TP 8 over two nodes: each node's 4 NDR200 NICs carry 4 × 25 = 100 GB/s, and
   // even NCCL's tree on exactly 2 nodes (which may pass the ring's wire bound: bandwidth-bound.ts) stays under 2 × 100, so
   // t ≥ 2·(7/8)·S / 200 GB/s. At 256 MiB latency is under 3% of TP 4's time: TP 8 takes at least
@@ -97,7 +106,7 @@ describe('a quad GH200 node in the topology graph and the emulator', () => {
   });
 
   // The PCIe node's tolerance (pcie-node.test.ts): the emulator and the closed form agree within 2%.
-  it.each(['all-reduce', 'all-gather', 'reduce-scatter', 'all-to-all'] as const)('emulates %s within 2%% of the closed form', (op) => {
+  it.each(['all-reduce', 'all-gather', 'reduce-scatter', 'all-to-all', 'send-recv'] as const)('emulates %s within 2%% of the closed form', (op) => {
     const bytes = GiB(1);
     const r = emulateCollectives({ topology: t, collectives: [{ op, bytes, gpus: range(4) }] });
     if (!r.ok) throw new Error(r.message);

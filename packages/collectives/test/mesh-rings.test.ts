@@ -92,6 +92,30 @@ describe('the DGX-1 as a topology graph and in the emulator', () => {
     expect(Math.abs(r.seconds / closed.seconds - 1)).toBeLessThanOrEqual(0.02);
   });
 
+  // nccl-tests' send/recv: GPU a sends S to a + 1, the last to the first. Each pair has only its own path: 0→1 one NVLink
+  // (20 GB/s, NCCL's per-link figure), and 3→4, 7→0 none, through the host over PCIe Gen3 x16 (QA: the closed form
+  // gave a GPU's six links, 119.84 GB/s, against 15.75 emulated, +661%).
+  it.each([
+    ['all 8 GPUs: 3→4 and 7→0 through the host at PCIe Gen3', range(8), 15.75e9],
+    ['GPUs 0–3: 0→1 over its one NVLink', range(4), 20e9],
+  ] as const)('send/recv over %s runs at its slowest pair, as emulated (≤ 2% apart)', (_name, gpus, slowestPairBytesPerSecond) => {
+    const bytes = GiB(1);
+    const closed = collectiveCost({ op: 'send-recv', bytes, group: { ranks: gpus.length, ranksPerNode: gpus.length }, fabric: V100_FABRIC });
+    expect(closed.seconds).toBeGreaterThanOrEqual(bytes / slowestPairBytesPerSecond);
+    const r = emulateCollectives({ topology: t, collectives: [{ op: 'send-recv', bytes, gpus: [...gpus] }] });
+    if (!r.ok) throw new Error(r.message);
+    expect(Math.abs(r.seconds / closed.seconds - 1)).toBeLessThanOrEqual(0.02);
+  });
+
+  it('send/recv across two DGX-1s: each node\'s last GPU sends over one NIC (EDR, 12 GB/s as NCCL drives it), slower than any pair inside', () => {
+    const bytes = GiB(1);
+    const closed = collectiveCost({ op: 'send-recv', bytes, group: { ranks: 16, ranksPerNode: 8 }, fabric: V100_FABRIC });
+    expect(closed.seconds).toBeGreaterThanOrEqual(bytes / 12e9);
+    const r = emulateCollectives({ topology: buildTopology({ fabric: V100_FABRIC, nodes: 2 }), collectives: [{ op: 'send-recv', bytes, gpus: range(16) }] });
+    if (!r.ok) throw new Error(r.message);
+    expect(Math.abs(r.seconds / closed.seconds - 1)).toBeLessThanOrEqual(0.02);
+  });
+
   it.each([[range(4)], [range(4, 4)], [range(8)]])('a ring all-reduce over GPUs %j agrees with the closed form within 2%', (gpus) => {
     const r = emulateCollectives({ topology: t, collectives: [{ op: 'all-reduce', bytes: GiB(1), gpus, algorithm: 'ring' }] });
     if (!r.ok) throw new Error(r.message);

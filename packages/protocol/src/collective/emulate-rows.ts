@@ -9,8 +9,15 @@ import type { CollectiveRequest } from './collective-schema.ts';
 const grouped = (n: number): string => n.toLocaleString('en-US');
 const UNITS = 'budget units (events, flows in flight, flow–link visits)';
 
+/**
+ * A link's bytes to 12 significant digits: that drops the binary residue of summing fractional shares (QA: 3.4999999999999862
+ * for a 1 B all-reduce) and nothing the emulator means. Not to whole bytes: the emulator splits a message in fluid shares,
+ * and a 1 B all-reduce over 8 ranks puts 2 · 7/8 = 1.75 B on each ring link, which the link's utilisation counts.
+ */
+const linkBytes = (bytes: number): number => Number(bytes.toPrecision(12));
+
 const linkJson = (l: LinkUsage): LinkUtilisationJson => ({
-  link: l.name, kind: l.kind, utilisation: l.utilisation, bytes: l.bytes, bandwidthGBps: toGBps(l.bandwidthBytesPerSecond),
+  link: l.name, kind: l.kind, utilisation: l.utilisation, bytes: linkBytes(l.bytes), bandwidthGBps: toGBps(l.bandwidthBytesPerSecond),
 });
 
 /**
@@ -44,13 +51,17 @@ export function emulateRows(request: CollectiveRequest, machine: CollectiveMachi
       // words and in the limit (QA 2026-11-29: "needs about 576" at a budget of 10, then 18,928 at 600, then 20,001 at
       // 20,000, for a run that spends over 30,000).
       const before = used > 0 ? ' (with the sizes before it)' : '';
+      // Whole units, rounded up: the sizes before it spend fractions of a unit (flow–link visits count 1/VISITS_PER_EVENT
+      // each), and a need "at least" 10,580,153.063 is met by no budget short of 10,580,154 (QA).
+      const atLeast = Math.ceil(used + result.needed);
       return {
         ok: false,
         message: result.ran
-          ? `emulating ${formatSize(row.bytes)}${before} ran past the event budget of ${grouped(budget)} ${UNITS} and was stopped: it needs more`
-          : `emulating ${formatSize(row.bytes)}${before} needs at least ${grouped(used + result.needed)} ${UNITS}, counted before `
+          ? `emulating ${formatSize(row.bytes)}${before} ran past the event budget of ${grouped(budget)} ${UNITS} and was stopped `
+            + `unfinished at ${grouped(atLeast)}: it needs more than that`
+          : `emulating ${formatSize(row.bytes)}${before} needs at least ${grouped(atLeast)} ${UNITS}, counted before `
             + `running (the rest is known only by running it), over the event budget of ${grouped(budget)}`,
-        limit: { name: 'eventBudget', value: budget, requested: used + result.needed, requestedIsLowerBound: true },
+        limit: { name: 'eventBudget', value: budget, requested: atLeast, requestedIsLowerBound: true },
       };
     }
     // The budget counts work, not only events (FlowEngine cost): the sizes before this one spent `cost`.

@@ -31,9 +31,11 @@ function closedFormRows(request: CollectiveRequest, machine: CollectiveMachine, 
     try {
       rows.push(row(bytes, collectiveCost({ op: request.op, bytes, group: machine.group, fabric: machine.fabric, algorithm: request.algorithm })));
     } catch (e) {
-      // collectiveCost throws RangeError for an algorithm the machine cannot run: data here.
-      const message = e instanceof Error ? e.message : String(e);
-      return { ok: false, error: error('unavailable', [{ path: 'algorithm', message }]) };
+      // collectiveCost throws RangeError for an algorithm the machine cannot run: data here. Anything else (its
+      // bandwidth-bound assertion) is a bug of the model's, rethrown so that it reads as one (the CLI's internal error,
+      // the API's 500), never as a bad algorithm.
+      if (!(e instanceof RangeError)) throw e;
+      return { ok: false, error: error('unavailable', [{ path: 'algorithm', message: e.message }]) };
     }
   }
   return { ok: true, rows };

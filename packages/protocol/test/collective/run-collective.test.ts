@@ -177,9 +177,24 @@ describe('runCollective', () => {
     expect(ten.limit?.requested).toBe(sixHundred.limit?.requested);
     expect(ten.issues[0]!.message).toContain('needs at least ');
     expect(twentyThousand.limit).toMatchObject({ value: 20_000, requestedIsLowerBound: true });
-    expect(twentyThousand.issues[0]!.message).toBe('emulating 1.00 GiB ran past the event budget of 20,000 budget units (events, flows in flight, flow–link visits) and was stopped: it needs more');
+    // Stopped, it says where (QA: "it needs more" alone, where the emulator knew the figure): the figure it states is the limit's.
+    const stopped = /^emulating 1\.00 GiB ran past the event budget of 20,000 budget units \(events, flows in flight, flow–link visits\) and was stopped unfinished at ([\d,]+): it needs more than that$/
+      .exec(twentyThousand.issues[0]!.message);
+    expect(stopped).not.toBeNull();
+    expect(Number(stopped![1]!.replace(/,/g, ''))).toBe(twentyThousand.limit?.requested);
+    expect(twentyThousand.limit!.requested).toBeGreaterThan(20_000);
     // And it does run with more: the bound was no overstatement.
     expect(at(35_000).ok).toBe(true);
+  });
+
+  // QA: "needs at least 10,580,153.063 budget units": the sizes before it spend fractions of a unit (flow–link visits).
+  it('states what a sweep needs in whole units, rounded up, in the message and the limit alike', () => {
+    const r = runCollective({ op: 'all-to-all', gpu: 'h100-sxm', nodes: 2, emulate: true, eventBudget: 30_000 });
+    if (r.ok) throw new Error('over the budget');
+    const requested = r.limit!.requested!;
+    expect(Number.isInteger(requested)).toBe(true);
+    expect(requested).toBeGreaterThan(30_000);
+    expect(r.issues[0]!.message).toContain(`(with the sizes before it) needs at least ${requested.toLocaleString('en-US')} budget units`);
   });
 
   it('blames the sizes before one only when there are some: a sweep\'s later size says so', () => {
@@ -252,6 +267,19 @@ describe('the emulated topology graph', () => {
     const figures = r.topologyGraph!.links.flatMap((l) => [l.bandwidthBytesPerSecond, l.latencySeconds]);
     expect(figures.filter((x) => Number(x.toPrecision(12)) !== x)).toEqual([]);
     expect(r.topologyGraph!.links.find((l) => l.kind === 'nic-leaf')!.latencySeconds).toBe(2.475e-7);
+  });
+});
+
+describe('the emulated links\' bytes', () => {
+  // QA: 3.4999999999999862 for a 1 B all-reduce. A ring/LL all-reduce of 1 B on 8 A100s puts 2 · 7/8 B through each GPU's
+  // NVLink port, doubled by LL's flag words (half of each 8-byte line is payload): 3.5 B, a fluid share, not a whole byte.
+  it('are the emulator\'s shares without float residue: 1 B all-reduced over 8 A100s is 3.5 B on each NVLink port', () => {
+    const r = runCollective({ op: 'all-reduce', gpu: 'a100-80gb', size: 1, emulate: true });
+    if (!r.ok) throw new Error(r.message);
+    expect(r.rows[0]!.protocol).toBe('LL');
+    const ports = r.rows[0]!.emulated!.links.filter((l) => l.kind === 'nvlink-up' || l.kind === 'nvlink-down');
+    expect(ports.length).toBeGreaterThan(0);
+    for (const link of ports) expect(link.bytes).toBe(2 * (7 / 8) * 1 * 2);
   });
 });
 
