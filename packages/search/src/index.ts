@@ -33,6 +33,7 @@ export type { FixedStrategy, ScalingPoint, TradeOffCell } from './scaling.ts';
 export { scalingSweep, tensorPipelineTable } from './scaling.ts';
 export type { InferenceBase, InferenceShape, InferenceEstimate, InferenceAnswer, SpeculationFigures } from './inference/inference-plan.ts';
 export { estimateInference, kvCacheBytesPerTokenFor } from './inference/inference-plan.ts';
+export { FP8_OVER_16_BIT_GEMM_RATE, servingBase } from './inference/serving-calibration.ts';
 export type { InferenceBatching, ContinuousIteration, DecodeLayer, DecodeRound, LayerPrefill, PromptPrefill } from './inference/continuous-batching.ts';
 export { continuousIteration, fusedLayerSeconds, pagedTokensPerSequence } from './inference/continuous-batching.ts';
 export { KV_BLOCK_TOKENS } from './inference/kv-block.ts';

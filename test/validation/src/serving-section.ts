@@ -1,4 +1,5 @@
 import { COMPUTE_CALIBRATION } from '@trainplan/planner';
+import { FP8_OVER_16_BIT_GEMM_RATE } from '@trainplan/search';
 import { iterationLawMs, NIM_ROWS, NIM_SOURCE, predictServing, runningSequences, saturated, type ServingPrediction, type ServingRow } from './nim-serving.ts';
 import type { ValidationSection } from './sections.ts';
 import { FIRST_TOKEN_ROWS, predictFirstTokenMs, predictThroughput, THROUGHPUT_ROWS, TRTLLM_SOURCE, type Machine } from './trtllm-serving.ts';
@@ -61,7 +62,7 @@ function trtllmMarkdown(): { markdown: string[]; summary: string; readme: string
     ...throughput.map((s) => `| ${machine(s.row)} | ${s.row.batch} | ${n(s.row.promptTokens)} + ${n(s.row.outputTokens)} | ${n(s.row.tokensPerSecondPerGpu)} | ${n(s.predicted)} | ${pct(s.error)} |`),
     '', 'Reading the errors:',
     `- A 2,048-token prompt\'s prefill: A100 FP16 within ${byLength(2048).filter((s) => s.row.gpu === 'a100-80gb').map((s) => pct(s.error)).join(' and ')} (the Ampere constants, fitted on`,
-    `  training runs, carry over); H100 FP8 ${byLength(2048).filter((s) => s.row.gpu === 'h100-sxm').map((s) => pct(s.error)).join(' and ')}: slow, as against NIM above (the FP8 GEMM efficiency).`,
+    `  training runs, carry over); H100 FP8 ${byLength(2048).filter((s) => s.row.gpu === 'h100-sxm').map((s) => pct(s.error)).join(' and ')}: slow, as against NIM above (the FP8 GEMM efficiency, a serving engine's unmeasured here).`,
     `- A 128-token prompt is a few milliseconds of fixed costs (launches, all-reduces, the first decode), which the model gets off by ${range(byLength(128).map((s) => s.error))}.`,
     `- Throughput: the Llama 2 7B rows (no GQA) and the 70B rows with 128 output tokens are within ${Math.ceil(Math.max(...close.map((s) => Math.abs(s.error))) * 100)}%. The 70B rows that decode`,
     `  2,048 tokens are predicted ${longDecodes.map((s) => (1 + s.error).toFixed(1)).sort().join(', ')}× too fast. Llama 2 70B shares each key/value head among 8 query heads (GQA), which the model`,
@@ -72,7 +73,7 @@ function trtllmMarkdown(): { markdown: string[]; summary: string; readme: string
   const longPrefill = (gpu: string) => byLength(2048).filter((s) => s.row.gpu === gpu).map((s) => pct(s.error)).join(' and ');
   const slower = longDecodes.map((s) => 1 + s.error);
   const readme = '- Against TensorRT-LLM\'s published static-batching runs (Llama 2 7B and 70B), the first token of a 2,048-token prompt is '
-    + `${longPrefill('a100-80gb')} on A100 FP16 and ${longPrefill('h100-sxm')} on H100 FP8 (the FP8 GEMM efficiency again); the Llama 2 7B rows and `
+    + `${longPrefill('a100-80gb')} on A100 FP16 and ${longPrefill('h100-sxm')} on H100 FP8 (the FP8 GEMM efficiency again, see NIM); the Llama 2 7B rows and `
     + `the 70B rows with 128 output tokens are within ${Math.ceil(Math.max(...close.map((s) => Math.abs(s.error))) * 100)}% in throughput, while Llama 2 `
     + `70B's long decodes ran ${Math.min(...slower).toFixed(1)}–${Math.max(...slower).toFixed(1)}× slower than predicted on those engines, which predate `
     + 'TensorRT-LLM\'s GQA generation kernel (XQA).';
@@ -106,9 +107,10 @@ export const servingSection: ValidationSection = {
     markdown.push('', `Mean absolute error over these ${scores.length} rows: ITL ${(itl * 100).toFixed(1)}%, TTFT ${(ttft * 100).toFixed(1)}%, throughput ${(rate * 100).toFixed(1)}%.`, '',
       'Reading the errors:',
       '- Per token at concurrency 1 the step is the weights streaming from HBM (35 GB per GPU in FP8), which the roofline gets within a few per cent.',
-      '- The first token at concurrency 1 is one prompt\'s prefill, which the model costs with the training-fitted Hopper FP8 GEMM efficiency',
-      `  (${COMPUTE_CALIBRATION.hopper.fp8GemmPeakFraction} of the FP8 peak, fitted on Transformer Engine training runs) and attention in 16 bits: ${range(alone.map((s) => s.ttftError))} slow here. TensorRT-LLM`,
-      '  runs its FP8 GEMMs on weights quantised once, and can run the prompt\'s attention in FP8 with an FP8 KV cache.',
+      '- The first token at concurrency 1 is one prompt\'s prefill. Serving costs FP8 GEMMs at the 16-bit constant times the FP8 kernels\' measured',
+      `  rate over the 16-bit ones' (${COMPUTE_CALIBRATION.hopper.gemmPeakFraction} × ${FP8_OVER_16_BIT_GEMM_RATE.toFixed(3)} = ${(COMPUTE_CALIBRATION.hopper.gemmPeakFraction * FP8_OVER_16_BIT_GEMM_RATE).toFixed(2)} of the FP8 peak; search serving-calibration.ts), not training's fitted`,
+      `  ${COMPUTE_CALIBRATION.hopper.fp8GemmPeakFraction}, which carries Transformer Engine's casts and scaling: ${range(alone.map((s) => s.ttftError))} slow here (21–30% with training's). TensorRT-LLM`,
+      '  can also run the prompt\'s attention in FP8 with an FP8 KV cache, which the model keeps in 16 bits.',
       '- Under load the time between a sequence\'s tokens is the decode step plus the (c − 1)/O prompts the other sequences admit in each iteration, each prefilled whole, so the',
       '  prefill\'s error carries into it. With the measured costs in its place (concurrency 1\'s ITL and TTFT) the same law gives:', '',
       '| concurrency | ITL measured | law with measured costs: ITL(1) + ((c − 1)/O)·TTFT(1) | error |', '|---|---|---|---|',
@@ -139,8 +141,8 @@ export const servingSection: ValidationSection = {
       readme: [
         `- Serving (continuous batching) against NVIDIA NIM's published Llama 3.3 70B FP8 runs on 2 H100 (TP 2), concurrency `
         + `${Math.min(...concurrencies)}–${Math.max(...concurrencies)}: alone, a token within ${range(alone.map((s) => s.itlError))} (the weights streaming `
-        + `from HBM); the prompt's prefill is ${range(alone.map((s) => s.ttftError))} slow (the training-fitted FP8 GEMM efficiency undercounts `
-        + `TensorRT-LLM's), and under load that error carries into the time per token (${loaded.map((s) => pct(s.itlError)).join(', ')} at concurrency `
+        + `from HBM); the prompt's prefill is ${range(alone.map((s) => s.ttftError))} slow (FP8 GEMMs at the 16-bit constant times the FP8 kernels' `
+        + `measured ratio; 21–30% with training's fitted FP8 constant), and under load that error carries into the time per token (${loaded.map((s) => pct(s.itlError)).join(', ')} at concurrency `
         + `${loaded.map((s) => s.row.concurrency).join(', ')}; ${(itl * 100).toFixed(1)}% on average over ${scores.length} rows, throughput `
         + `${(rate * 100).toFixed(1)}%). The iteration law itself, fed the measured prefill, gives the measured time per token within `
         + `${(lawWorst * 100).toFixed(1)}%.`,

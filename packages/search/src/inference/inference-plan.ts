@@ -13,6 +13,7 @@ import { chunkBatchLimit, chunkLimitWhy, slotIterations } from './chunk-batch-li
 import { forwardActivationBytes } from './activation-memory.ts';
 import { lastHolding } from './bound-batch.ts';
 import { servingLayerSplit } from './serving-layers.ts';
+import { servingBase } from './serving-calibration.ts';
 import { servingStageWeightBytes, servingWeightBytes } from './serving-weights.ts';
 
 /** What the inference planner needs: the training base minus the batch (precision is the weights' and KV cache's). */
@@ -292,7 +293,9 @@ function promptPrefill(lone: (tokens: number) => PlanInput, promptTokens: number
  * once, so a larger batch needs more of both and the largest batch (maxBatch) is where they fill the GPU.
  * Layers are split over the stages as vLLM splits them (servingLayerSplit).
  */
-export function estimateInference(base: InferenceBase, shape: InferenceShape, memo: ShapeMemo = {}): InferenceAnswer {
+export function estimateInference(trainingBase: InferenceBase, shape: InferenceShape, memo: ShapeMemo = {}): InferenceAnswer {
+  // FP8 GEMMs at a serving engine's rate, not training's (serving-calibration.ts).
+  const base = servingBase(trainingBase);
   const { tensor: t, pipeline: p, batch: b, promptTokens, outputTokens, batching = 'static', prefillChunkTokens } = shape;
   // A shared prefix is cached by continuous batching's paged cache only (static batching has none to share).
   const cached = batching === 'continuous' && shape.sharedPrefixTokens !== undefined ? cachedPrefixTokens(shape.sharedPrefixTokens, promptTokens) : 0;
