@@ -109,7 +109,7 @@ export const servingSection: ValidationSection = {
       '- Per token at concurrency 1 the step is the weights streaming from HBM (35 GB per GPU in FP8), which the roofline gets within a few per cent.',
       '- The first token at concurrency 1 is one prompt\'s prefill. Serving costs FP8 GEMMs at the 16-bit constant times the FP8 kernels\' measured',
       `  rate over the 16-bit ones' (${COMPUTE_CALIBRATION.hopper.gemmPeakFraction} × ${FP8_OVER_16_BIT_GEMM_RATE.toFixed(3)} = ${(COMPUTE_CALIBRATION.hopper.gemmPeakFraction * FP8_OVER_16_BIT_GEMM_RATE).toFixed(2)} of the FP8 peak; search serving-calibration.ts), not training's fitted`,
-      `  ${COMPUTE_CALIBRATION.hopper.fp8GemmPeakFraction}, which carries Transformer Engine's casts and scaling: ${range(alone.map((s) => s.ttftError))} slow here (21–30% with training's). TensorRT-LLM`,
+      `  ${COMPUTE_CALIBRATION.hopper.fp8GemmPeakFraction}, which carries Transformer Engine's casts and scaling: ${range(alone.map((s) => s.ttftError))} slow here (21–30% with training's, 2026-11-30). TensorRT-LLM`,
       '  can also run the prompt\'s attention in FP8 with an FP8 KV cache, which the model keeps in 16 bits.',
       '- Under load the time between a sequence\'s tokens is the decode step plus the (c − 1)/O prompts the other sequences admit in each iteration, each prefilled whole, so the',
       '  prefill\'s error carries into it. With the measured costs in its place (concurrency 1\'s ITL and TTFT) the same law gives:', '',
@@ -142,7 +142,7 @@ export const servingSection: ValidationSection = {
         `- Serving (continuous batching) against NVIDIA NIM's published Llama 3.3 70B FP8 runs on 2 H100 (TP 2), concurrency `
         + `${Math.min(...concurrencies)}–${Math.max(...concurrencies)}: alone, a token within ${range(alone.map((s) => s.itlError))} (the weights streaming `
         + `from HBM); the prompt's prefill is ${range(alone.map((s) => s.ttftError))} slow (FP8 GEMMs at the 16-bit constant times the FP8 kernels' `
-        + `measured ratio; 21–30% with training's fitted FP8 constant), and under load that error carries into the time per token (${loaded.map((s) => pct(s.itlError)).join(', ')} at concurrency `
+        + `measured ratio; 21–30% with training's fitted FP8 constant on 2026-11-30), and under load that error carries into the time per token (${loaded.map((s) => pct(s.itlError)).join(', ')} at concurrency `
         + `${loaded.map((s) => s.row.concurrency).join(', ')}; ${(itl * 100).toFixed(1)}% on average over ${scores.length} rows, throughput `
         + `${(rate * 100).toFixed(1)}%). The iteration law itself, fed the measured prefill, gives the measured time per token within `
         + `${(lawWorst * 100).toFixed(1)}%.`,
