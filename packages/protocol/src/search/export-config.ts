@@ -162,6 +162,9 @@ export function toMegatronArgs(scenario: unknown, options: ExportOptions = {}): 
   return [...notes, ...megatronEnvironment(plan), args.join(' \\\n  ')].join('\n');
 }
 
+/** Whether NeMo 1.x turns gradient-accumulation fusion off: fused_adam at pipeline size 1 with data parallelism (toNemoYaml). */
+const nemoUnfusesOnFusedAdam = (plan: PlanInput, optimizer: string): boolean => optimizer === 'fused_adam' && plan.pipeline === 1 && plan.data > 1;
+
 /**
  * NeMo's optimizer for a plan's state sharding. ZeRO-2 and ZeRO-3 run on torch FSDP with fused_adam (export-nemo-fsdp.ts:
  * NeMo asserts "Distributed optimizer cannot be used with FSDP"). The distributed optimizer and ZeRO-1 take
@@ -240,8 +243,14 @@ export function toNemoYaml(scenario: unknown, options: ExportOptions = {}): stri
     `  hidden_dropout: ${plan.dropout ? 0.1 : 0}`,
     `  attention_dropout: ${plan.dropout ? 0.1 : 0}`,
     `  use_flash_attention: ${plan.attentionKernel === 'flash'}`,
-    // NeMo turns the fusion off under FSDP ("When using FSDP, gradient accumulation cannot be fused"): written as it runs.
-    `  gradient_accumulation_fusion: ${fsdp === undefined && fusedAccumulation(plan.gradientAccumulation)}`,
+    // Written as NeMo runs it: MegatronBaseModel._validate_and_override_config turns the fusion off under FSDP ("When using
+    // FSDP, gradient accumulation cannot be fused") and for fused_adam at PP 1 with DP > 1 ("When not using pipeline model
+    // parallel, gradient accumulation fusion can only be used with distributed_fused_adam").
+    `  gradient_accumulation_fusion: ${fsdp === undefined && fusedAccumulation(plan.gradientAccumulation) && !nemoUnfusesOnFusedAdam(plan, optimizer.name)}`,
+    ...(fsdp === undefined && fusedAccumulation(plan.gradientAccumulation) && nemoUnfusesOnFusedAdam(plan, optimizer.name)
+      ? ['  # gradient_accumulation_fusion: NeMo allows it at pipeline size 1 only with distributed_fused_adam (the distributed optimizer); '
+        + 'without it each weight-gradient GEMM writes a gradient the next kernel adds into the fp32 main gradient']
+      : []),
     ...gradients.notes,
     ...gradients.model,
   ];

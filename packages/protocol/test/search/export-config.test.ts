@@ -293,6 +293,16 @@ describe('toNemoYaml: the gradient bytes the plan holds', () => {
       .toEqual(['  gradient_accumulation_fusion: true', '  gradient_accumulation_fusion: true', '  gradient_accumulation_fusion: false']);
   });
 
+  it('fused_adam at pipeline size 1 with data parallelism writes the fusion off, as NeMo turns it off there', () => {
+    // MegatronBaseModel._validate_and_override_config: "When not using pipeline model parallel, gradient accumulation fusion
+    // can only be used with distributed_fused_adam". LLAMA is TP 4 · PP 4 · CP 2 on 64 GPUs: PP 1 leaves DP 8.
+    const fusion = (parallelism: Record<string, unknown>) => toNemoYaml(withTraining({}, parallelism))!.split('\n')
+      .find((l) => l.startsWith('  gradient_accumulation_fusion:'));
+    expect(fusion({ pipeline: 1, virtualStages: 1, distributedOptimizer: false })).toBe('  gradient_accumulation_fusion: false');
+    expect(fusion({ pipeline: 1, virtualStages: 1, distributedOptimizer: true })).toBe('  gradient_accumulation_fusion: true');
+    expect(fusion({ distributedOptimizer: false })).toBe('  gradient_accumulation_fusion: true');
+  });
+
   it('--grad-accumulation 16-bit and fp32 no longer write the same YAML', () => {
     expect(toNemoYaml(withTraining({ gradientAccumulation: '16-bit' }))).not.toBe(toNemoYaml(withTraining({ gradientAccumulation: 'fp32' })));
   });
