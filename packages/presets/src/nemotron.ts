@@ -41,6 +41,8 @@ export const NEMOTRON_MODELS = [
     ...NEMOTRON4_EXPORT,
     publishedParameters: billion(340),
     defaultTrainingTokens: trillion(9),
+    // Table 2: the batch ramped 768 → 1,536 → 2,304 sequences; the last stage, on all 6,144 GPUs, took most of the tokens.
+    publishedGlobalBatchSize: 2304,
     // Sec. 2.1: the 15B's architecture at a larger width, dropout rate of zero included.
     trainedWithDropout: false,
   },
@@ -63,6 +65,7 @@ export const NEMOTRON_SOURCES = /* @__PURE__ */ ((): Readonly<Record<NemotronMod
     title: 'NVIDIA (Adler et al.) 2024, Nemotron-4 340B Technical Report (arXiv:2406.11704)',
     url: 'https://arxiv.org/abs/2406.11704',
     note: 'Table 1: 96 layers, hidden 18432, 96 heads, 8 KV heads, sequence 4096, vocab 256,000; 9T tokens '
-      + '(8T pre-training + 1T continued). FFN 73728 (4h) from the released config; the paper does not list it.',
+      + '(8T pre-training + 1T continued). Table 2: batch 768, 1,536, then 2,304 sequences on 6,144 H100 at 8.0 s an iteration. '
+      + 'FFN 73728 (4h) from the released config; the paper does not list it.',
   },
 }))();

@@ -93,6 +93,14 @@ describe('MODELS', () => {
     for (const id of MODEL_IDS) expect(modelById(id)!.trainedWithDropout, id).toBe(!/^(llama|nemotron)/.test(id));
   });
 
+  it('Nemotron-4 340B carries its report\'s last batch, which its run (6,144 H100, TP 8 · PP 12 as Table 2 states) divides', () => {
+    const preset = modelById('nemotron4-340b')!;
+    // Adler et al. 2024, Table 2: 2,304 sequences on 6,144 GPUs, DP 6,144 / (8 · 12) = 64, 36 sequences a replica.
+    expect(preset.publishedGlobalBatchSize).toBe(2304);
+    expect(2304 % (6144 / (8 * 12))).toBe(0);
+    expect(MODEL_SOURCES['nemotron4-340b'].note).toMatch(/2,304 sequences on 6,144 H100/);
+  });
+
   // Narayanan et al. 2021 (SC'21), Table 1, as typed from the paper: id, GPUs, tensor and pipeline sizes, batch size.
   it.each([
     ['megatron-1.7b', 32, 1, 1, 512],
