@@ -19,7 +19,7 @@ const COLLNET_OFF = fileURLToPath(new URL('./compute/collnet-off.ts', import.met
 
 const NO_BANDWIDTH_ASSERTION = fileURLToPath(new URL('./compute/no-bandwidth-assertion.ts', import.meta.url));
 
-const NO_DIRECT_MODEL = fileURLToPath(new URL('./compute/no-direct-model.ts', import.meta.url));
+const NO_ALL_TO_ALL = fileURLToPath(new URL('./compute/no-all-to-all.ts', import.meta.url));
 
 /** What the bundle takes in place of the protocol's warning about a gated shape's GPT defaults (no-shape-defaults.ts says why). */
 const NO_SHAPE_DEFAULTS = fileURLToPath(new URL('./compute/no-shape-defaults.ts', import.meta.url));
@@ -51,7 +51,7 @@ const withoutEmulator: Plugin = {
     b.onResolve({ filter: /\/emulator\/emulated-collective-cost\.ts$/ }, () => ({ path: CLOSED_FORM_EMULATION }));
     b.onResolve({ filter: /^\.\/nccl-collnet-model\.ts$/ }, () => ({ path: COLLNET_OFF }));
     b.onResolve({ filter: /^\.\/bandwidth-bound\.ts$/ }, () => ({ path: NO_BANDWIDTH_ASSERTION }));
-    b.onResolve({ filter: /^\.\/direct-model\.ts$/ }, () => ({ path: NO_DIRECT_MODEL }));
+    b.onResolve({ filter: /^\.\/direct-all-to-all\.ts$/ }, () => ({ path: NO_ALL_TO_ALL }));
     b.onResolve({ filter: /^\.\/shape-defaults-warning\.ts$/ }, () => ({ path: NO_SHAPE_DEFAULTS }));
     b.onResolve({ filter: /^\.\/pruned-json\.ts$/ }, () => ({ path: NO_PRUNED_TALLY }));
     b.onResolve({ filter: /^\.\/fewer-nodes-json\.ts$/ }, () => ({ path: NO_FEWER_NODES }));

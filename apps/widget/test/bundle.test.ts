@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { WIDGET_BUILD_OPTIONS } from '../src/build.ts';
-import { runDeadlineNodes } from '@trainplan/protocol';
+import { runDeadlineNodes, runEstimate } from '@trainplan/protocol';
 import {
   capacityForWidgetRequests, IMPORTED_DESCRIPTION_HELPERS, stylesOnOneLine, UNREAD_PRESET_FIELDS, withoutBudgetOrNote, withoutNodesModes,
 } from '../src/build.ts';
@@ -73,12 +73,13 @@ describe('the widget bundle', () => {
     // API (whose answers the widget still shows when it runs against one).
     expect(code).not.toContain('The batch holds this plan back');
     // bandwidth-bound.ts (no-bandwidth-assertion.ts): the bound's check and its message, run by the CLI and API on every
-    // collective; direct-model.ts (no-direct-model.ts): all-to-all and send/recv, which no training plan asks for.
+    // collective; direct-all-to-all.ts (no-all-to-all.ts): the all-to-all, which no training plan asks for. Send/recv stays
+    // (direct-model.ts): emulated pipeline and context-parallel sends ask for it (retest QA: a stand-in for both broke them).
     for (const text of ['passed its own bandwidth bound', 'the node cut']) expect(code).not.toContain(text);
     const { metafile } = await build({ ...WIDGET_BUILD_OPTIONS, metafile: true });
     const inputs = Object.keys(Object.values(metafile.outputs)[0]!.inputs);
-    for (const left of ['collectives/src/bandwidth-bound.ts', 'collectives/src/direct-model.ts']) expect(inputs.some((f) => f.endsWith(left))).toBe(false);
-    expect(inputs.some((f) => f.endsWith('compute/no-direct-model.ts'))).toBe(true);
+    for (const left of ['collectives/src/bandwidth-bound.ts', 'collectives/src/direct-all-to-all.ts']) expect(inputs.some((f) => f.endsWith(left))).toBe(false);
+    for (const kept of ['collectives/src/direct-model.ts', 'compute/no-all-to-all.ts']) expect(inputs.some((f) => f.endsWith(kept))).toBe(true);
     // systemsAndNetworksWithoutNames: no system's or network's name (listed by id), every GPU's (the precision note says one).
     for (const n of Object.values(NETWORKS)) expect(code).not.toContain(n.name);
     for (const s of Object.values(SYSTEMS)) expect(code).not.toContain(s.name);
@@ -165,6 +166,28 @@ describe('the widget bundle', () => {
     expect(answers.map((a) => a.sources)).toMatchObject([{ ok: true }, { reason: 'deadline-unreachable' }, { reason: 'invalid' }]);
     for (const { sources: { note: _note, ...rest }, bundle } of answers) expect(bundle).toEqual(rest);
   });
+
+  it('answers emulated pipeline and context-parallel plans with the bundle\'s stand-ins, at the closed form\'s step (their sends are send/recv)', async () => {
+    // runEstimate bundled with the widget's plugins: an emulated plan's pipeline and ring-attention sends are costed by
+    // direct-model.ts's send/recv, which a stand-in once dropped with the all-to-all (retest QA: "no algorithm can run send-recv").
+    const { entryPoints: _entry, ...options } = WIDGET_BUILD_OPTIONS;
+    const out = await build({
+      ...options, minify: false, platform: 'neutral',
+      stdin: { contents: "export { runEstimate } from '@trainplan/protocol';", resolveDir: fileURLToPath(new URL('.', import.meta.url)), loader: 'ts' },
+    });
+    const bundled = (await import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0]!.text).toString('base64')}`)) as { runEstimate: typeof runEstimate };
+    for (const [cluster, parallelism, training] of [
+      [{ gpu: 'a100-80gb', nodes: 2 }, { tensor: 2, pipeline: 2, recompute: 'full' }, { globalBatchSize: 256 }],
+      [{ gpu: 'h100-sxm', nodes: 1 }, { tensor: 2, context: 2, recompute: 'full' }, { globalBatchSize: 64 }],
+    ] as const) {
+      const model = parallelism.tensor === 2 && 'pipeline' in parallelism ? 'gpt3-13b' : 'llama3-8b';
+      const emulated = bundled.runEstimate({ model, cluster: { ...cluster, communicationModel: 'emulated' }, training, parallelism }) as { ok: boolean; stepTimeSeconds?: number };
+      const closed = runEstimate({ model, cluster, training, parallelism }) as { ok: boolean; stepTimeSeconds?: number };
+      expect(closed.ok).toBe(true);
+      expect(emulated.ok).toBe(true);
+      expect(emulated.stepTimeSeconds).toBe(closed.stepTimeSeconds);
+    }
+  }, 60_000);
 
   it('refuses to build when capacity.ts no longer has the budget branch or the note it leaves out', () => {
     const budget = 'return deadlineOrBudget(s, goal, answer, deadlineUnreachable, scan, reachFor);';

@@ -1,57 +1,19 @@
 import { toGBps } from '@trainplan/units';
 import { effectiveIntraBandwidthGBps, effectiveNicBandwidthGBps } from './effective-bandwidth.ts';
-import { gpusJoinedByNvlink, peerLinksOf } from './gpus-joined-by-nvlink.ts';
+import { peerLinksOf } from './gpus-joined-by-nvlink.ts';
+import { allToAllUsPerByte } from './direct-all-to-all.ts';
+import { hostPathGBps } from './host-path.ts';
 import { candidate, type NcclCandidate } from './nccl-candidate.ts';
 import { NCCL_TABLES } from './nccl-tables.ts';
 import type { NcclTopology } from './nccl-topology.ts';
-import { PCIE_X16_GBPS } from './pcie-bandwidth.ts';
 import type { CollectiveOp, Fabric } from './types.ts';
-
-/**
- * A GPU's path through the host to a peer it has no NVLink to (on a PCIe node: every peer), in NCCL's units: on a PCIe
- * node what NCCL drives over x16 (24 / 48 GB/s, nccl-tables.ts), as its rings and sends are costed; on DGX-1 (NVLink
- * mesh, V100 Gen3) the line rate, as the topology graph's PCIe links carry it there (build-topology.ts).
- */
-function hostPathGBps(fabric: Fabric): number {
-  return gpusJoinedByNvlink(fabric) ? PCIE_X16_GBPS[fabric.generation] : NCCL_TABLES.pciBandwidthGBps.value[fabric.generation];
-}
-
-/**
- * Microseconds per byte of S that the all-to-all's intra-node part takes on a direct NVLink mesh
- * (DGX-1) or a PCIe node, or null behind an NVSwitch. Each GPU sends S/n to every local peer at once:
- * to an NVLink neighbour over that pair's links (links × NCCL's per-link figure), to a GPU it has no
- * NVLink to (on a PCIe node: every peer) through the host over its PCIe x16 link, which its
- * S·(n−ppn)/n for other nodes also crosses (topology-graph.ts routeInto). The slowest GPU's slowest
- * path sets the time. The group is taken to be local GPUs 0 … ppn−1, as Megatron places an expert- or
- * tensor-parallel group.
- */
-function meshAllToAllUsPerByte(fabric: Fabric, ranks: number, ppn: number): number | null {
-  const g = fabric.gpusPerNode;
-  const peers = peerLinksOf(fabric, g);
-  if (!peers) return null;
-  const perLinkGBps = NCCL_TABLES.nvlinkBandwidthPerLinkGBps.value[fabric.generation];
-  const interFraction = (ranks - ppn) / ranks;
-  const hostGBps = hostPathGBps(fabric);
-  let worst = 0;
-  for (let a = 0; a < ppn; a++) {
-    let viaHost = interFraction;
-    for (let b = 0; b < ppn; b++) {
-      if (b === a) continue;
-      const links = peers[a * g + b] as number;
-      if (links > 0) worst = Math.max(worst, 1 / ranks / (1000 * links * perLinkGBps));
-      else viaHost += 1 / ranks;
-    }
-    worst = Math.max(worst, viaHost / (1000 * hostGBps));
-  }
-  return worst;
-}
 
 /**
  * Microseconds per byte of send/recv's slowest pair inside a node on a direct NVLink mesh or a PCIe node, or null
  * behind an NVSwitch, where every GPU drives all its links to any peer. nccl-tests' sendrecv_perf has local GPU a send
  * to a + 1 (on one node the last wraps to the first; across nodes it sends to the next node instead), each over the
  * one path that joins the pair: its NVLinks (links × NCCL's per-link figure), or through the host over PCIe where it
- * has none, as the all-to-all's pairs go (meshAllToAllUsPerByte). No two sends share a link: each GPU sends once and
+ * has none (hostPathGBps), as the all-to-all's pairs go (direct-all-to-all.ts). No two sends share a link: each GPU sends once and
  * receives once. DGX-1's hybrid cube-mesh joins GPU 0 to 1 by one link (20 GB/s) and GPUs 3 and 4, 7 and 0 by none
  * (PCIe Gen3, 15.75 GB/s), so a node's send/recv runs at 15.75, not at a GPU's six links (QA: 119.84 GB/s closed
  * form against 15.75 emulated). `share`: the placement's NVLink share, when groups overlap on a GPU.
@@ -79,7 +41,7 @@ function meshSendRecvUsPerByte(fabric: Fabric, ppn: number, nodes: number, share
  *     busbw on N nodes then tends to N/(N−1) × the per-GPU NIC rate (nccl-tests#130);
  *   send/recv: S to one peer, over NVLink on one node, the NIC share across nodes.
  * On a direct NVLink mesh (DGX-1) the intra-node part goes pair by pair, and on a PCIe node all of it shares
- * each GPU's PCIe link with the inter-node part (meshAllToAllUsPerByte); send/recv there runs at its slowest
+ * each GPU's PCIe link with the inter-node part (direct-all-to-all.ts); send/recv there runs at its slowest
  * pair's path (meshSendRecvUsPerByte).
  * Latency: one NCCL Ring/Simple step (base + hop), plus the per-post network overhead
  * (src/tuning/ring.cc getNetOverhead) for every peer on another node.
@@ -89,7 +51,6 @@ export function directModel(topology: NcclTopology, op: CollectiveOp): NcclCandi
   const { fabric, intraHardware } = topology;
   const { ranks, nodes, ranksPerNode, nicsPerNode } = topology.placement;
   const T = NCCL_TABLES;
-  const nicGBps = effectiveNicBandwidthGBps(toGBps(fabric.nicBandwidth), fabric.generation, nicsPerNode / ranksPerNode);
   const intraGBps = effectiveIntraBandwidthGBps(topology.intraBandwidthPerGpuGBps, fabric.generation);
   const hop = nodes > 1 ? T.hwLatencyUs.value.net.ring.Simple : T.hwLatencyUs.value[intraHardware].ring.Simple;
   let latencyUs = T.baseLatencyUs.value.ring.Simple + hop;
@@ -103,10 +64,8 @@ export function directModel(topology: NcclTopology, op: CollectiveOp): NcclCandi
       ?? (nodes === 1 || ranksPerNode > 1 ? 1 / (1000 * intraGBps) : 0);
     transferUsPerByte = Math.max(crossUsPerByte, intraUsPerByte);
   } else {
-    const interFraction = (ranks - ranksPerNode) / ranks;
-    const intraFraction = (ranksPerNode - 1) / ranks;
-    const mesh = meshAllToAllUsPerByte(fabric, ranks, ranksPerNode);
-    transferUsPerByte = Math.max(interFraction / (1000 * nicGBps), mesh ?? intraFraction / (1000 * intraGBps));
+    const nicGBps = effectiveNicBandwidthGBps(toGBps(fabric.nicBandwidth), fabric.generation, nicsPerNode / ranksPerNode);
+    transferUsPerByte = allToAllUsPerByte(topology, nicGBps, intraGBps);
     latencyUs += (ranks - ranksPerNode) * T.netOverheadUs.value.intel;
   }
   // Expressed as latency + bytes / algbw, the form every candidate shares.
