@@ -54,7 +54,10 @@ each inter-node hop pays its own route's wire latency where NCCL's figure assume
 (ring all-reduce on 4 A100 nodes: +2.2% at 8 B), and all-to-all's sends to different peers overlap
 one's start-up latency with another's transfer where the closed form adds latency to transfer (8
 H100 nodes: −34% at 4 MiB, within 1% by 512 MiB). It is a second opinion where links are shared:
---concurrent-groups, --oversubscription, a training step's many collectives at once.
+--concurrent-groups, --oversubscription, a training step's many collectives at once. The switches'
+own reduction (SHARP, with --collnet) is not in the topology graph: where NCCL, or hierarchical's
+inter-node step, reduces there, the emulator runs the fastest algorithm it executes instead (8 H100
+nodes, hierarchical at 256 MiB: +35%).
 
 Options:
       --op OP               all-reduce, all-gather, reduce-scatter, broadcast, reduce, all-to-all,

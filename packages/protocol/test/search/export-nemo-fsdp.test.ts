@@ -32,6 +32,12 @@ describe('NeMo: a ZeRO-2 or ZeRO-3 plan runs on NeMo 1.x\'s torch FSDP (model.fs
     expect(lines.join('\n')).not.toContain('grad_sync_dtype');
   });
 
+  it('FP8 under FSDP is said to be outside NeMo\'s published FSDP recipes, not written silently (retest QA); BF16 says nothing', () => {
+    expect(yaml(zero(3, { precision: 'fp8' })).join('\n')).toMatch(/# FP8 under torch FSDP is not among NeMo 1\.x's published FSDP recipes/);
+    expect(yaml(zero(3, { precision: 'fp8', fp8Params: true })).join('\n')).toMatch(/# FP8 under torch FSDP, with fp8_params, is not among/);
+    expect(yaml(zero(3)).join('\n')).not.toContain('FP8 under torch FSDP');
+  });
+
   it('gradient_accumulation_fusion false, which NeMo sets under FSDP itself ("gradient accumulation cannot be fused")', () => {
     // The same plan fused under ZeRO-1 writes true: only FSDP turns it off.
     expect(key(yaml(zero(3)), 'gradient_accumulation_fusion')).toBe('  gradient_accumulation_fusion: false');
