@@ -11,11 +11,6 @@ export type BoundedOp = Extract<CollectiveOp, 'all-reduce' | 'all-gather' | 'red
 const BOUNDED_OPS: ReadonlySet<string> = new Set<BoundedOp>(['all-reduce', 'all-gather', 'reduce-scatter', 'broadcast', 'reduce']);
 
 /** The busbw no algorithm can pass, and which cut sets it (for the message of a cost that passes it). */
-interface BandwidthBound {
-  readonly busBandwidth: number;
-  readonly cut: string;
-}
-
 /**
  * What each node must move across its NICs, in the busbw of the whole group: a node is one "process" of N holding its
  * ranks' data, so Patarasuk & Yuan's 2(N−1)/N·S per process (all-reduce) — (N−1)/N·S in or out for all-gather and
@@ -32,25 +27,46 @@ function nodeCutRatio(op: BoundedOp, ranks: number, nodes: number): number {
 /** A group's NICs per node, whole or (shared with sibling groups) a fraction. */
 const nicCountText = (nics: number): string => (Number.isInteger(nics) ? String(nics) : nics.toFixed(2));
 
-function bandwidthBound(fabric: Fabric, op: BoundedOp, topology: NcclTopology): BandwidthBound {
+/** Which cut sets `bandwidthBound` and what its links are: the two cuts and the words for each. */
+interface Cuts {
+  readonly peerLinks: number;
+  readonly nodeEgress: number;
+  readonly nodeCut: number;
+  readonly links: number;
+  readonly joined: boolean;
+}
+
+function cutsOf(fabric: Fabric, op: BoundedOp, topology: NcclTopology): Cuts {
   const { placement } = topology;
   const m = placement.ranksPerNode;
   const links = m > 1 ? nvlinksToPeers(fabric, m - 1) : fabric.nvlinkCount;
   const joined = gpusJoinedByNvlink(fabric);
   const perGpu = joined ? links * fabric.nvlinkBandwidthPerLink : GBps(PCIE_X16_GBPS[fabric.generation]);
   const peerLinks = perGpu * placement.nvlinkShare;
-  const peerText = joined ? `${links} NVLinks × ${formatBandwidth(fabric.nvlinkBandwidthPerLink)}` : 'its PCIe x16 link';
-  if (placement.nodes === 1) return { busBandwidth: peerLinks, cut: `one node: each GPU's ${peerText}` };
   const nics = placement.nicsPerNode * fabric.nicBandwidth;
   // Every rank sends (or receives) factor × S bytes, and a node's ranks have only their peer links and the node's NICs
   // to do it on: busbw ≤ B_peer + B_nics/m. (A ring reaches only min(B_peer·m/(m−1), B_nics) of it, forwarding (m−1)/m
   // over NVLink and the rest through one NIC per channel; algorithms that reduce inside the node first move less.)
-  const nodeEgress = peerLinks + nics / m;
-  const nodeCut = nics * nodeCutRatio(op, placement.ranks, placement.nodes);
+  return { peerLinks, nodeEgress: peerLinks + nics / m, nodeCut: nics * nodeCutRatio(op, placement.ranks, placement.nodes), links, joined };
+}
+
+/** The bound's busbw: the peer links on one node, across nodes the tighter cut (a plain number: every answer checks it). */
+function bandwidthBound(fabric: Fabric, op: BoundedOp, topology: NcclTopology): number {
+  if (topology.placement.nodes === 1) return cutsOf(fabric, op, topology).peerLinks;
+  const { nodeEgress, nodeCut } = cutsOf(fabric, op, topology);
+  return Math.min(nodeCut, nodeEgress);
+}
+
+/** Which cut sets the bound, in words, for the message of a cost that passes it. */
+function boundCutText(fabric: Fabric, op: BoundedOp, topology: NcclTopology): string {
+  const { placement } = topology;
+  const { nodeEgress, nodeCut, links, joined } = cutsOf(fabric, op, topology);
+  const peer = joined ? `${links} NVLinks × ${formatBandwidth(fabric.nvlinkBandwidthPerLink)}` : 'its PCIe x16 link';
+  if (placement.nodes === 1) return `one node: each GPU's ${peer}`;
   const nicText = `${nicCountText(placement.nicsPerNode)} NIC${placement.nicsPerNode === 1 ? '' : 's'} × ${formatBandwidth(fabric.nicBandwidth)}`;
   return nodeCut <= nodeEgress
-    ? { busBandwidth: nodeCut, cut: `the node cut: what each of ${placement.nodes} nodes must send across its ${nicText}` }
-    : { busBandwidth: nodeEgress, cut: `each node's egress per rank: ${peerText} plus 1/${m} of its ${nicText}` };
+    ? `the node cut: what each of ${placement.nodes} nodes must send across its ${nicText}`
+    : `each node's egress per rank: ${peer} plus 1/${placement.ranksPerNode} of its ${nicText}`;
 }
 
 /**
@@ -64,7 +80,7 @@ function bandwidthBound(fabric: Fabric, op: BoundedOp, topology: NcclTopology): 
  * (nodeCutRatio). `nicsPerNode` is the NICs this group owns per node (group-placement.ts).
  */
 export function busBandwidthLimit(fabric: Fabric, group: CommGroup, op: BoundedOp, topology: NcclTopology = ncclTopology(fabric, group)): number {
-  return bandwidthBound(fabric, op, topology).busBandwidth;
+  return bandwidthBound(fabric, op, topology);
 }
 
 /**
@@ -89,11 +105,12 @@ export function assertWithinBandwidthBound(
 ): CollectiveCost {
   const { op, fabric, group } = request;
   if (!isBounded(op) || cost.busBandwidth === 0 || mayExceedWireRate(cost.algorithm, group)) return cost;
-  const bound = bandwidthBound(fabric, op, topology ?? ncclTopology(fabric, group));
+  const placed = topology ?? ncclTopology(fabric, group);
+  const bound = bandwidthBound(fabric, op, placed);
   // 1e-9 relative: float rounding of the same quantity computed two ways, never a physical margin.
-  if (cost.busBandwidth > bound.busBandwidth * (1 + 1e-9)) {
+  if (cost.busBandwidth > bound * (1 + 1e-9)) {
     throw new Error(`the collective cost model passed its own bandwidth bound: ${op} ${cost.algorithm}/${cost.protocol} on ${group.ranks} ranks `
-      + `costs ${formatBandwidth(cost.busBandwidth, 6)} of busbw, over the ${formatBandwidth(bound.busBandwidth, 6)} no algorithm can reach here (${bound.cut})`);
+      + `costs ${formatBandwidth(cost.busBandwidth, 6)} of busbw, over the ${formatBandwidth(bound, 6)} no algorithm can reach here (${boundCutText(fabric, op, placed)})`);
   }
   return cost;
 }
