@@ -297,8 +297,9 @@ export function estimateInference(trainingBase: InferenceBase, shape: InferenceS
   // FP8 GEMMs at a serving engine's rate, not training's (serving-calibration.ts).
   const base = servingBase(trainingBase);
   const { tensor: t, pipeline: p, batch: b, promptTokens, outputTokens, batching = 'static', prefillChunkTokens } = shape;
+  const continuousBatching = batching === 'continuous';
   // A shared prefix is cached by continuous batching's paged cache only (static batching has none to share).
-  const cached = batching === 'continuous' && shape.sharedPrefixTokens !== undefined ? cachedPrefixTokens(shape.sharedPrefixTokens, promptTokens) : 0;
+  const cached = continuousBatching && shape.sharedPrefixTokens !== undefined ? cachedPrefixTokens(shape.sharedPrefixTokens, promptTokens) : 0;
   // Chunked prefill (continuous only): the chunks a prompt takes, and the largest batch they keep running.
   const chunkLimit = chunkBatchLimit(shape);
   const chunks = chunkLimit?.chunks ?? 1;
@@ -314,7 +315,7 @@ export function estimateInference(trainingBase: InferenceBase, shape: InferenceS
   // (continuous), past the cached prefix's blocks, which the replica holds once for all of them. A slot still
   // prefilling its chunks holds less (its chunks so far), counted as a decoding one's: fewer than one slot a
   // micro-batch is prefilling at the chunk's limit (chunkBatchLimit), so the excess is under k sequences' cache.
-  const heldTokens = batching === 'continuous' ? pagedTokensPerSequence(promptTokens - cached, outputTokens) : promptTokens + outputTokens;
+  const heldTokens = continuousBatching ? pagedTokensPerSequence(promptTokens - cached, outputTokens) : promptTokens + outputTokens;
   // Speculating, the target verifies γ + 1 tokens a sequence in one pass, and a step yields E of them (1 without).
   const queryTokens = spec === undefined ? 1 : spec.draftTokens + 1;
   const perStep = spec === undefined ? 1 : tokensPerStep(spec.draftTokens, spec.acceptanceRate);
@@ -340,7 +341,7 @@ export function estimateInference(trainingBase: InferenceBase, shape: InferenceS
   // whole ones, and with a chunk no more than it (the budget an iteration fills, packing prompts: chunkBatchLimit).
   const forwardTokens = (batch: number): number => {
     const k = Math.min(p, batch);
-    if (batching !== 'continuous') return Math.ceil(batch / k) * promptTokens;
+    if (!continuousBatching) return Math.ceil(batch / k) * promptTokens;
     const admitted = Math.max(1, Math.ceil(((batch / life) * chunks) / k));
     const prefilled = admitted * Math.ceil((promptTokens - cached) / chunks);
     return Math.ceil(batch / k) * queryTokens + Math.min(prefilled, prefillChunkTokens ?? prefilled);
@@ -392,7 +393,8 @@ export function estimateInference(trainingBase: InferenceBase, shape: InferenceS
     ];
   };
   const [fullTraversal, fullSlowest] = prefillPass(m);
-  const shortSlowest = fuller === microBatches ? fullSlowest : prefillPass(fewer)[1];
+  // Continuous batching's first token is its own (continuousIteration): no second pass for it.
+  const shortSlowest = continuousBatching || fuller === microBatches ? fullSlowest : prefillPass(fewer)[1];
   const prefill = fullTraversal + (fuller - 1) * fullSlowest + (microBatches - fuller) * shortSlowest;
 
   // Decode: per layer, weights + KV read once per micro-batch (Pope et al. 2022 §3), m sequences at a time.
@@ -407,13 +409,14 @@ export function estimateInference(trainingBase: InferenceBase, shape: InferenceS
   const traversal = stageDecode.reduce((a, s) => a + s, 0) + send(round.activationBytes);
   // Static batching's round (continuous batching's is its iteration): the fuller micro-batch's traversal, or every
   // micro-batch through the busiest stage, each at its own size.
-  const decodeStep = Math.max(traversal, fuller * Math.max(...stageDecode) + (microBatches - fuller) * Math.max(...stageSeconds(decodeRound(fewer))));
+  const decodeStep = Math.max(traversal, fuller * Math.max(...stageDecode)
+    + (continuousBatching || fuller === microBatches ? 0 : (microBatches - fuller) * Math.max(...stageSeconds(decodeRound(fewer)))));
 
   // Continuous batching: the round also prefills the b/L prompts admitted in it, fused into its layers.
   // A sequence lives O / E steps when each yields E tokens (E = 1 without speculation).
   const admit = (on: DecodeRound, prompt: PromptPrefill, sendSeconds: (bytes: Bytes) => Seconds) =>
     continuousIteration({ round: on, prompt, batch: b, outputTokens: outputTokens / perStep, sendSeconds });
-  const continuous = batching === 'continuous'
+  const continuous = continuousBatching
     ? admit(round, memo.prompt ??= promptPrefill((tokens) => prefillInput(1, tokens), promptTokens, cached, chunks), send)
     : undefined;
 
@@ -469,11 +472,11 @@ export function estimateInference(trainingBase: InferenceBase, shape: InferenceS
   return {
     ok: true, shape, batching, prefillSeconds: firstToken, decodeStepSeconds: perToken, microBatches, weightsBytesPerGpu: weights + draftWeights,
     kvCacheBytesPerGpu: kv, activationBytesPerGpu: activationBytes, forwardTokens: forwardTokens(b), totalBytesPerGpu: total, capacityBytes: capacity, usableBytes: usable, maxBatch,
-    tokensPerSecondPerGpu: (batching === 'continuous' ? decodingSlots / (step / perStep) : (b * outputTokens) / (firstToken + (outputTokens - 1) * perToken)) / (t * p),
-    ...(batching === 'continuous' && { slotSeconds: life * step }),
+    tokensPerSecondPerGpu: (continuousBatching ? decodingSlots / (step / perStep) : (b * outputTokens) / (firstToken + (outputTokens - 1) * perToken)) / (t * p),
+    ...(continuousBatching && { slotSeconds: life * step }),
     ...(chunkLimit !== undefined && { chunkBatchLimit: chunkLimit.sequences }),
     memoryBound: layer.memorySeconds >= layer.computeSeconds,
-    ...(batching === 'continuous' && shape.sharedPrefixTokens !== undefined && { sharedPrefix: { cachedTokens: cached, kvCacheBytesPerGpu: kvShared } }),
+    ...(continuousBatching && shape.sharedPrefixTokens !== undefined && { sharedPrefix: { cachedTokens: cached, kvCacheBytesPerGpu: kvShared } }),
     ...(spec !== undefined && draft !== undefined && drafted !== undefined && {
       speculation: {
         draftTokens: spec.draftTokens, acceptanceRate: spec.acceptanceRate, tokensPerStep: perStep, draftTensor: draft.tensor,
