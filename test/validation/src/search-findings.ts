@@ -67,8 +67,9 @@ const sc21 = (globalBatchSize: number, parallelism: ScenarioInput['parallelism']
 });
 
 /**
- * Interleaving's gain (1F1B → interleaved, v = 4) for GPT-3 175B, TP 8, PP 8 on 1024 A100 as the
- * batch grows: Narayanan et al. SC'21 Fig. 12 shows it shrinking (the bubble (p−1)/(v·m) shrinks with m).
+ * Interleaving's gain (1F1B → interleaved, v = 4) for GPT-3 175B, TP 8, PP 8 on 1024 A100 (the time-to-train check's
+ * setting) as the batch grows: the trend of Narayanan et al. SC'21 §5.3.2 / Fig. 12, which measures it on 96 GPUs (TP 8,
+ * PP 12), shrinking as the bubble (p−1)/(v·m) shrinks with m.
  */
 export function interleavingGains(): { globalBatchSize: number; gain: number }[] {
   return [256, 512, 1024, 1536, 3072].map((b) => ({
@@ -78,8 +79,8 @@ export function interleavingGains(): { globalBatchSize: number; gain: number }[]
 }
 
 /**
- * Scatter-gather's gain for GPT-3 175B on 96 A100 (TP 8, PP 12, interleaved v 2): SC'21 §5.6 / Fig. 18
- * reports up to 11% throughput at small batches.
+ * Scatter-gather's gain for GPT-3 175B on 96 A100 (TP 8, PP 12, interleaved v 2): SC'21 §5.7 / Fig. 18 reports "up to 11%
+ * in throughput for communication-intensive schedules (large batch size with interleaving)".
  */
 export function scatterGatherGains(): { globalBatchSize: number; gain: number }[] {
   const s = (b: number, scatterGather: boolean): ScenarioInput => ({
