@@ -3,6 +3,7 @@ import { collectivesSection } from './collectives-section.ts';
 import { decodeSection } from './decode-section.ts';
 import { kernelsSection } from './kernels-section.ts';
 import { layersSection } from './layers-section.ts';
+import { longContextSection } from './long-context-section.ts';
 import { mptSection } from './mpt-section.ts';
 import { nvidiaPerfSection } from './nvidia-perf-section.ts';
 import { optimizerSection } from './optimizer-section.ts';
@@ -52,6 +53,7 @@ export const VALIDATION_SECTIONS: ValidationSection[] = [
   outOfSampleSection,
   nvidiaPerfSection,
   mptSection,
+  longContextSection,
   kernelsSection,
   layersSection,
   collectivesSection,
