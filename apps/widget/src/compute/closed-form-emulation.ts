@@ -1,4 +1,4 @@
-import { collectiveCost, type EmulatedCost, type EmulatedCostOptions, type Fabric } from '@trainplan/collectives';
+import type { EmulatedCost } from '@trainplan/collectives';
 
 /**
  * The widget's stand-in for @trainplan/collectives' emulator entry points (emulator/emulated-collective-cost.ts),
@@ -9,14 +9,10 @@ import { collectiveCost, type EmulatedCost, type EmulatedCostOptions, type Fabri
  */
 export const NOT_IN_WIDGET = 'the widget carries NCCL\'s closed form only; the trainplan API and CLI run the emulator';
 
-export function emulatedCollectiveCost(options: EmulatedCostOptions): EmulatedCost {
-  const { fabric, op, bytes, group } = options;
-  if (group.ranks <= 1 || !(bytes > 0)) return { seconds: 0, emulated: true };
-  return { seconds: collectiveCost({ op, bytes, group, fabric }).seconds, emulated: false, reason: NOT_IN_WIDGET };
-}
-
-export function emulatedStageSendCost(options: { readonly fabric: Fabric; readonly bytes: number }): EmulatedCost {
-  const { fabric, bytes } = options;
-  if (!(bytes > 0)) return { seconds: 0, emulated: true };
-  return { seconds: collectiveCost({ op: 'send-recv', bytes, group: { ranks: 2, ranksPerNode: 1 }, fabric }).seconds, emulated: false, reason: NOT_IN_WIDGET };
-}
+/**
+ * Every emulation declined: the planner costs a declined collective or send with its own closed form (comm-time.ts
+ * emulatedOnly), so the answer is the closed-form estimate's to the last digit, its warnings saying why.
+ */
+const declined: EmulatedCost = { seconds: 0, emulated: false, reason: NOT_IN_WIDGET };
+export const emulatedCollectiveCost = (): EmulatedCost => declined;
+export const emulatedStageSendCost = emulatedCollectiveCost;
