@@ -4,7 +4,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
 /**
  * Response compression for `npm start`, which answers uncompressed otherwise (Cloudflare compresses at its
  * edge; Node has no one in front of it). Measured on this API's answers (`npm start`, curl): /openapi.json
- * 679,645 bytes → 20,367 br / 45,041 gzip; the widget's module 232,817 → 77,269 / 77,605; a search's (GPT-3
+ * 679,645 bytes → 20,367 br / 45,041 gzip; the widget's module (236,300 bytes on 2026-11-30) → 79,923 br / 79,965 gzip at level 9 (gzipLevel); a search's (GPT-3
  * 175B on 128 DGX A100, top 3) 16,985 → 2,628 / 2,730.
  * Bodies under COMPRESS_MIN_BYTES stay as they are (an estimate's ~1 KB gains little and a 30-byte
  * /healthz would grow).
@@ -16,14 +16,25 @@ export const COMPRESS_MIN_BYTES = 1024;
 const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript|msgpack|x-msgpack|[\w.-]+\+json)\b|image\/svg\+xml\b)/i;
 
 // Brotli quality 4, not its default 11: 11 took 135 ms for /openapi.json and 365 ms for the widget, 4 takes
-// 1.9 and 3.3 ms for 22 % and 15 % more bytes (one core, Node 20). gzip at zlib's default level 6.
+// 1.9 and 3.3 ms for 22 % and 15 % more bytes (one core, Node 20). gzip at zlib's default level 6, JavaScript at 9
+// (gzipLevel).
 const compressors = {
   br: (bytes: Uint8Array) => promisify(brotliCompress)(bytes, {
     params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength },
   }),
-  gzip: (bytes: Uint8Array) => promisify(gzip)(bytes),
+  gzip: (bytes: Uint8Array, level: number) => promisify(gzip)(bytes, { level }),
 } as const;
 export type Coding = keyof typeof compressors;
+
+/**
+ * The gzip level of an answer: 9 for JavaScript, zlib's default 6 for the rest. The widget's module is held to its
+ * 80 kB budget at level 9 (apps/widget's bundle test, as a CDN serves a static file); at 6 it went out over it (QA:
+ * 80,011 B against 79,965), and it is built once and served with an ETag, so the slower level is paid per download
+ * of a few hundred kB, not per API answer.
+ */
+export function gzipLevel(contentType: string | null): number {
+  return /javascript/i.test(contentType ?? '') ? constants.Z_BEST_COMPRESSION : constants.Z_DEFAULT_COMPRESSION;
+}
 
 /**
  * The coding an Accept-Encoding header asks for (RFC 9110 §12.5.3): br or gzip by their q-values, br when
@@ -84,7 +95,7 @@ export type CodingPlan =
 export async function compressResponse(request: Request, answer: Response): Promise<Response> {
   const plan = await planCoding(request, answer);
   if ('answer' in plan) return plan.answer;
-  const coded = await compressors[plan.coding](plan.bytes);
+  const coded = plan.coding === 'gzip' ? await compressors.gzip(plan.bytes, gzipLevel(plan.init.headers.get('content-type'))) : await compressors.br(plan.bytes);
   return new Response(new Uint8Array(coded.buffer, coded.byteOffset, coded.byteLength), plan.init);
 }
 

@@ -1,8 +1,8 @@
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { CONTRACT_EXAMPLE } from '@trainplan/protocol';
 import { createApi, decodeMsgpack } from '@trainplan/api';
 import { describe, expect, it } from 'vitest';
-import { COMPRESS_MIN_BYTES, compressResponse, preferredCoding } from '../src/compress.ts';
+import { COMPRESS_MIN_BYTES, compressResponse, gzipLevel, preferredCoding } from '../src/compress.ts';
 
 // The API's answers passed through compressResponse (its conditional requests and HEADs: compressing.test.ts).
 const app = createApi();
@@ -80,6 +80,23 @@ describe('answers compressed where the client takes br or gzip', () => {
     const { response, bytes } = await get('/healthz', { 'accept-encoding': 'br' });
     expect(response.headers.get('content-encoding')).toBeNull();
     expect(bytes.toString()).toBe('{"ok":true}');
+  });
+});
+
+describe('gzip levels: JavaScript at 9, the rest at zlib\'s default', () => {
+  it('a JavaScript module goes out as gzip at level 9 codes it, the size its budget is held to (QA: level 6 sent 80,011 B of an 80,000 B budget)', async () => {
+    const source = new TextEncoder().encode(Array.from({ length: 4000 }, (_, i) => `export const f${i} = (x) => x * ${i % 97} + ${(i * 7919) % 1000};`).join('\n'));
+    const request = new Request('http://127.0.0.1/widget.js', { headers: { 'accept-encoding': 'gzip' } });
+    const answer = new Response(source, { headers: { 'content-type': 'text/javascript; charset=utf-8' } });
+    const coded = Buffer.from(await (await compressResponse(request, answer)).arrayBuffer());
+    expect(coded.byteLength).toBe(gzipSync(source, { level: 9 }).byteLength);
+    expect(coded.byteLength).toBeLessThan(gzipSync(source, { level: 6 }).byteLength);
+    expect(Buffer.from(gunzipSync(coded)).equals(Buffer.from(source))).toBe(true);
+  });
+  it('JSON and the rest at the default level (the API\'s answers are coded per request)', () => {
+    expect(gzipLevel('application/json')).toBe(constants.Z_DEFAULT_COMPRESSION);
+    expect(gzipLevel(null)).toBe(constants.Z_DEFAULT_COMPRESSION);
+    expect(gzipLevel('application/javascript')).toBe(9);
   });
 });
 
