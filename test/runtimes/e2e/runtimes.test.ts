@@ -80,7 +80,7 @@ interface Exchange { status: number; contentType: string | null; etag: string | 
 
 /**
  * One exchange, its body uncompressed: Node's server compresses what a client accepts (infra/node) and weakens
- * the ETag of a compressed answer, where workerd and Deno leave coding to the platform in front of them; Node's
+ * the ETag of a compressed answer, Deno codes it with Deno.serve's own compression and workerd leaves it to the platform; Node's
  * fetch asks for gzip by default, so the comparison asks for identity to compare the app, not the codings.
  */
 async function send(server: LiveServer, path: string, init: RequestInit = {}): Promise<Exchange> {
@@ -147,6 +147,15 @@ describe('Node, workerd and Deno answer the same requests identically', () => {
       for (const other of others) expect(other.body).toBe(reference!.body);
     }
   });
+  it('Node and Deno code an answer for a client that takes gzip (Deno since 2.9 only with DENO_SERVE_AUTOMATIC_COMPRESSION, set by its task)', async () => {
+    for (const server of servers.filter((s) => s.name !== 'workerd')) {
+      const res = await fetch(`${server.base}/openapi.json`, { headers: { 'accept-encoding': 'gzip' } });
+      await res.arrayBuffer();
+      expect(res.headers.get('content-encoding'), server.name).toBe('gzip');
+      expect(res.headers.get('vary') ?? '', server.name).toMatch(/accept-encoding/i);
+    }
+  });
+
   it('a conditional request with the ETag is a 304 on each runtime', async () => {
     for (const s of servers) {
       const first = await fetch(`${s.base}/v1/estimate`, jsonPost(CONTRACT_EXAMPLE));
