@@ -84,7 +84,7 @@ export const serviceBusy = (retryAfter: number, stopping = false): Response => {
   return problemResponse(
     {
       type: 'about:blank', title: 'Service Unavailable', status: 503, retryAfterSeconds,
-      detail: stopping ? `the server is stopping; ask again in ${retryAfterSeconds} s` : `too many searches are waiting; ask again in ${retryAfterSeconds} s`,
+      detail: stopping ? `the server is stopping; ask again in ${retryAfterSeconds} s` : `too many slow requests (searches, emulations) are waiting; ask again in ${retryAfterSeconds} s`,
     },
     { 'retry-after': String(retryAfterSeconds) },
   );

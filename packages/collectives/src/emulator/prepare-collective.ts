@@ -193,7 +193,10 @@ function hierarchical(t: TopologyGraph, gpus: readonly number[], ppn: number, by
     }
     phases.push({ latencySeconds: phaseLatency(t, choice.latencySeconds, step.crossesNodes), flows });
   }
-  return streamed(phases, { algorithm: 'hierarchical', protocol: 'Simple' });
+  // Named as the closed form names it (hierarchical-collective-cost.ts): the inter-node step's protocol, or on one node the
+  // reduce-scatter's (runtime QA: always "Simple", beside the closed form's LL at 8 B).
+  const named = choices[steps.findIndex((s) => s.crossesNodes)] ?? choices[0];
+  return streamed(phases, { algorithm: 'hierarchical', protocol: named?.candidate.protocol ?? 'Simple' });
 }
 
 /** All-to-all or send-recv as direct sends (DirectProgram), NCCL's one-step latency per post. */

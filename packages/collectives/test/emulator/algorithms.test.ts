@@ -87,6 +87,13 @@ describe('every emulated algorithm agrees with the closed form uncontended at ba
     expect(Math.abs(r.seconds / closed.seconds - 1)).toBeLessThanOrEqual(0.02);
   });
 
+  // The emulated hierarchical all-reduce names its protocol as the closed form does (its inter-node step's): it said
+  // "Simple" at every size (runtime QA: LL at 8 B in the closed form, 38.2 µs either way).
+  it.each([8, MiB(1), GiB(1)])('hierarchical all-reduce on 4 DGX A100 names the closed form\'s protocol: %i B', (bytes) => {
+    const { r, closed } = emulateOne(A100_FABRIC, 4, 'all-reduce', 'hierarchical', bytes);
+    expect(r.collectives[0]?.protocol).toBe(closed.protocol);
+  });
+
   it('--algorithm auto emulates the algorithm NCCL picks (NVLS on one GB200 NVL72 domain, tree at 1 MiB on 4 A100 nodes)', () => {
     expect(emulateOne(GB200_NVL72_FABRIC, 1, 'all-reduce', 'auto', GiB(1)).r.collectives[0]?.algorithm).toBe('nvls');
     const small = emulateOne(A100_FABRIC, 4, 'all-reduce', 'auto', MiB(1));

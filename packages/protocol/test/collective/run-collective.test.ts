@@ -65,6 +65,15 @@ describe('runCollective', () => {
     expect(r.topology?.[0]).toMatch(/^1 NVLink domain × 72 GPUs = 72 GPUs, 8 of them in this job; 72 NICs per NVLink domain; /);
   });
 
+  it('a hierarchical all-reduce with CollNet on says the emulator has no in-switch reduction; without CollNet it says nothing of it', () => {
+    const ask = (collnet: boolean) => runCollective({ op: 'all-reduce', gpu: 'h100-sxm', nodes: 8, size: MiB(256), emulate: true, algorithm: 'hierarchical', collnet });
+    const on = ask(true);
+    const off = ask(false);
+    if (!on.ok || !off.ok) throw new Error('not answered');
+    expect(on.notes?.some((n) => /no in-switch reduction/.test(n))).toBe(true);
+    expect(off.notes?.some((n) => /no in-switch reduction/.test(n)) ?? false).toBe(false);
+  });
+
   it('with emulate, adds the emulated time, bottleneck link and busiest links per size', () => {
     const r = runCollective({ op: 'all-reduce', gpu: 'a100-80gb', nodes: 2, size: GiB(1), emulate: true, algorithm: 'ring' });
     if (!r.ok) throw new Error(r.message);
