@@ -185,11 +185,15 @@ describe('the widget bundle', () => {
       [{ gpu: 'a100-80gb', nodes: 2, network: 'hdr-ib-4x' }, { tensor: 8, context: 2, recompute: 'full' }, { globalBatchSize: 64 }],
     ] as const) {
       const model = 'pipeline' in parallelism ? 'gpt3-13b' : 'llama3-8b';
-      const emulated = bundled.runEstimate({ model, cluster: { ...cluster, communicationModel: 'emulated' }, training, parallelism }) as { ok: boolean; stepTimeSeconds?: number };
+      const emulated = bundled.runEstimate({ model, cluster: { ...cluster, communicationModel: 'emulated' }, training, parallelism }) as { ok: boolean; stepTimeSeconds?: number; warnings?: string[] };
       const closed = runEstimate({ model, cluster, training, parallelism }) as { ok: boolean; stepTimeSeconds?: number };
       expect(closed.ok).toBe(true);
       expect(emulated.ok).toBe(true);
       expect(emulated.stepTimeSeconds).toBe(closed.stepTimeSeconds);
+      // One line for the one reason, naming every collective it stopped (browser QA: four to six near-identical lines).
+      const fallbackLines = (emulated.warnings ?? []).filter((w) => w.startsWith('not emulated'));
+      expect(fallbackLines).toHaveLength(1);
+      expect(fallbackLines[0]).toMatch(/instead: .+, .+: the widget carries NCCL's closed form only/);
     }
   }, 60_000);
 

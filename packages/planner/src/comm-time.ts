@@ -23,16 +23,22 @@ function collective(input: PlanInput, op: CollectiveOp, bytes: Bytes, group: Com
  * closed form answered: the estimate says so (emulationFallbacks) rather than pass it off as emulated.
  * Kept per plan object, so one estimate's notes never reach another's.
  */
-const fallbacks = new WeakMap<PlanInput, Set<string>>();
+const fallbacks = new WeakMap<PlanInput, Map<string, Set<string>>>();
 
-function noteFallback(input: PlanInput, what: string, reason: string | undefined): void {
+function noteFallback(input: PlanInput, what: string, reason = 'the emulator declined it'): void {
   let notes = fallbacks.get(input);
-  if (!notes) fallbacks.set(input, (notes = new Set()));
-  notes.add(`${what}: ${reason ?? 'the emulator declined it'}`);
+  if (!notes) fallbacks.set(input, (notes = new Map()));
+  let whats = notes.get(reason);
+  if (!whats) notes.set(reason, (whats = new Set()));
+  whats.add(what);
 }
 
-/** The collectives of this plan that NCCL's closed form costed instead of the emulator, with why. */
-export const emulationFallbacks = (input: PlanInput): readonly string[] => [...(fallbacks.get(input) ?? [])];
+/**
+ * The collectives of this plan that NCCL's closed form costed instead of the emulator, with why: one line a reason, naming
+ * every collective it stopped (browser QA: the widget, which declines them all for one reason, listed four to six lines).
+ */
+export const emulationFallbacks = (input: PlanInput): readonly string[] =>
+  [...(fallbacks.get(input) ?? [])].map(([reason, whats]) => `${[...whats].join(', ')}: ${reason}`);
 
 const emulated = (input: PlanInput): boolean => input.communicationModel === 'emulated';
 
