@@ -1,6 +1,7 @@
 import { assumedGlobalBatch, deadlineBatchFor, defaultBatch, type AskParameters, type AssumedGlobalBatch } from '@trainplan/ask';
 import { modelById } from '@trainplan/presets';
 import { withUptimeHint } from './nodes-extensions.ts';
+import { hoistTrainingTokens, withTrainingTokensHint } from './nodes-training-tokens.ts';
 import {
   nodesRequestSchema, runNodes, validate, withNodesExtensions, type FieldIssue, type NodesExtensions, type NodesRequest,
   type NodesResponseJson,
@@ -59,16 +60,18 @@ function batchInputs(body: unknown): BatchInputs | undefined {
 /**
  * Validates a nodes request, first filling an omitted batch (batchInputs) as the CLI's request builder does: with
  * `nodes`, that size's default; otherwise the default with no size, which the search replaces per size (runNodesBody)
- * and which the tokens' one-step check and the refusals name. A request with its batch is validated as it came.
+ * and which the tokens' one-step check and the refusals name. A request with its batch is validated as it came. An
+ * estimate's training.tokens is read as the budget (hoistTrainingTokens).
  */
-export function validateNodesBody(body: unknown): { ok: true; value: NodesBody } | { ok: false; issues: FieldIssue[] } {
+export function validateNodesBody(sent: unknown): { ok: true; value: NodesBody } | { ok: false; issues: FieldIssue[] } {
+  const body = hoistTrainingTokens(sent);
   const inputs = batchInputs(body);
   const sequences = inputs === undefined ? undefined : defaultBatch(inputs).sequences;
   // A default ask could not compute (NaN from a bad size) is left out: the schema then names the missing field.
   const filled = inputs !== undefined && isCount(sequences) && isObject(body)
     ? { ...body, training: { ...(isObject(body.training) ? body.training : {}), globalBatchSize: sequences } } : body;
   const v = validate(nodesRequestSchema, filled);
-  if (!v.ok) return { ok: false, issues: withUptimeHint(v.issues) };
+  if (!v.ok) return { ok: false, issues: withTrainingTokensHint(withUptimeHint(v.issues), body) };
   return { ok: true, value: { request: v.value, ...(filled !== body && inputs !== undefined && { defaultBatch: inputs }) } };
 }
 

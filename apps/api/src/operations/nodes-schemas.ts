@@ -17,11 +17,19 @@ const BATCH_DESCRIPTION = 'Sequences per optimizer step. Optional where model is
   + 'size at the same batches, so that a deadline answering N nodes and nodes N agree, and at its own default where none of them runs), and the answer says so '
   + 'in assumedGlobalBatch. Required with a model given by its shape, or an id no preset has: the default is read from the preset.';
 
-/** Protocol's request schema, less the batch's (and training's) requiredness, which a model object keeps (if/then). */
+const TRAINING_TOKENS_DESCRIPTION = "The token budget where an estimate's scenario carries it: read as tokens (give one of the two, "
+  + 'or both the same; two different budgets are refused).';
+
+/**
+ * Protocol's request schema, less the batch's (and training's) requiredness, which a model object keeps (if/then), and
+ * with the token budget taken at training.tokens too (anyOf).
+ */
 function requestSchema(schema: JsonSchema): JsonSchema {
   const training = schema.properties?.training;
   // A programmer error (a renamed property), caught when the operations load.
   if (training?.properties?.globalBatchSize === undefined) throw new Error('the nodes request schema has no training.globalBatchSize');
+  const tokens = schema.properties?.tokens;
+  if (tokens === undefined) throw new Error('the nodes request schema has no tokens');
   const { required: _required, ...optionalTraining } = training;
   const trainingRequired = (training.required ?? []).filter((name) => name !== 'globalBatchSize');
   return {
@@ -30,14 +38,20 @@ function requestSchema(schema: JsonSchema): JsonSchema {
       ...schema.properties,
       training: {
         ...optionalTraining,
-        properties: { ...training.properties, globalBatchSize: { ...training.properties.globalBatchSize, description: BATCH_DESCRIPTION } },
+        properties: {
+          ...training.properties,
+          globalBatchSize: { ...training.properties.globalBatchSize, description: BATCH_DESCRIPTION },
+          tokens: { ...tokens, description: TRAINING_TOKENS_DESCRIPTION },
+        },
         ...(trainingRequired.length > 0 && { required: trainingRequired }),
       },
     },
-    required: (schema.required ?? []).filter((name) => name !== 'training'),
+    required: (schema.required ?? []).filter((name) => name !== 'training' && name !== 'tokens'),
     // A model given by its shape: the batch is required, as protocol's schema requires it of every request.
     if: { properties: { model: { type: 'object' } }, required: ['model'] },
     then: { required: ['training'], properties: { training: { required: ['globalBatchSize'] } } },
+    // The token budget, at the top level or where an estimate's scenario carries it (hoistTrainingTokens).
+    allOf: [...(schema.allOf ?? []), { anyOf: [{ required: ['tokens'] }, { required: ['training'], properties: { training: { required: ['tokens'] } } }] }],
   };
 }
 

@@ -29,6 +29,7 @@ export interface JsonSchema {
   minItems?: number;
   maxItems?: number;
   oneOf?: JsonSchema[];
+  anyOf?: JsonSchema[];
   allOf?: JsonSchema[];
   not?: JsonSchema;
   if?: JsonSchema;
