@@ -21,14 +21,14 @@ describe('a best configuration says the search\'s fewer nodes that step faster, 
 
   it('Megatron 1T on 448 A100 nodes at a batch of 3,072: the 416 nodes the search found are said in one note (QA)', () => {
     // `trainplan search --model megatron-1t --gpu a100-80gb --nodes 448 --global-batch 3072 --tokens 1T` prints "fewer nodes
-    // run faster: 416 nodes (3,328 GPUs) run a step in 66.5 s, 2.5% faster than the best on 448 nodes (68.2 s), …".
+    // run faster: 416 nodes (3,328 GPUs) run a step in 66.5 s, 2.4% faster than the best on 448 nodes (68.2 s), …".
     const a = ask('best configuration for megatron-1t on 448 A100 80GB nodes with a global batch of 3072 on 1T tokens', { publicUrl: null });
     const fewer = (a.data as SearchOk).fewerNodes;
     expect(fewer?.nodes).toBe(416);
     const said = a.notes.filter((n) => n.startsWith('Fewer nodes run faster: '));
     expect(said).toHaveLength(1);
     // 416 × 8 = 3,328 GPUs; the step and the saving as the search words them, its plan in the bot's words.
-    expect(said[0]).toMatch(/^Fewer nodes run faster: 416 nodes \(3,328 GPUs\) run a step in 66\.5 s, 2\.5% faster than the best on 448 nodes \(68\.2 s\), with .*: at the same batch, leaving 32 nodes out trains faster on fewer GPUs\.$/);
+    expect(said[0]).toMatch(/^Fewer nodes run faster: 416 nodes \(3,328 GPUs\) run a step in 66\.5 s, 2\.4% faster than the best on 448 nodes \(68\.2 s\), with .*: at the same batch, leaving 32 nodes out trains faster on fewer GPUs\.$/);
   });
 
   it('says nothing of fewer nodes on one node, where there are none', () => {

@@ -31,6 +31,24 @@ describe('pipeline schedule', () => {
   it('the slowest stage sets the pace', () => {
     expect(pipelineTime({ stageSeconds: [1, 2, 1, 1], microBatches: 10, virtualStages: 1 }).steadySeconds).toBe(20);
   });
+  it('unequal stages: steady plus bubble is the makespan of m micro-batches run through the stages in order (QA: [1, 1, 1, 2] bubble 3, was 3.75)', () => {
+    // The schedule simulated micro-batch by micro-batch: micro-batch j leaves stage i once it left stage i − 1 and
+    // micro-batch j − 1 left stage i (one at a time on each stage), a flow shop with no buffer limit.
+    const makespan = (t: readonly number[], m: number): number => {
+      const done = t.map(() => 0);
+      for (let j = 0; j < m; j++) t.forEach((ti, i) => { done[i] = Math.max(done[i]!, i > 0 ? done[i - 1]! : 0) + ti; });
+      return done[t.length - 1]!;
+    };
+    expect(pipelineTime({ stageSeconds: [1, 1, 1, 2], microBatches: 10, virtualStages: 1 }).bubbleSeconds).toBe(3);
+    let seed = 7;
+    const random = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    for (let k = 0; k < 50; k++) {
+      const t = Array.from({ length: 2 + Math.floor(random() * 14) }, () => 0.5 + random());
+      const m = 1 + Math.floor(random() * 40);
+      const { steadySeconds, bubbleSeconds } = pipelineTime({ stageSeconds: t, microBatches: m, virtualStages: 1 });
+      expect(steadySeconds + bubbleSeconds).toBeCloseTo(makespan(t, m), 9);
+    }
+  });
 });
 
 describe('estimatePlan', () => {

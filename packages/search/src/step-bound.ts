@@ -26,8 +26,8 @@ interface LayerTimes {
  * context, micro-batch, sequence parallelism). It keeps the terms of the planner's step
  * (packages/planner/src/estimate.ts) that follow from the layer and one send alone: the slowest stage's m
  * micro-batches (it holds at least ⌈L/p⌉ layers, each with its exposed tensor- and context-parallel
- * communication) or the last stage's layers and output layer, the 1F1B bubble, (p − 1)/v times the mean stage
- * (Narayanan et al. SC'21 §2.2), and the pipeline sends. It drops the non-negative rest (the embedding, exposed data-parallel reduction,
+ * communication) or the last stage's layers and output layer, the 1F1B bubble over the stages' floors
+ * (Narayanan et al. SC'21 §2.2; planner pipeline-schedule.ts), and the pipeline sends. It drops the non-negative rest (the embedding, exposed data-parallel reduction,
  * optimizer step), so no candidate whose bound exceeds a plan's full estimate can beat that plan. (Without the
  * context exchange and the sends, GPT-3 175B on 192 nodes went through 1,471 full estimates; with them, 271.)
  */
@@ -86,16 +86,23 @@ export class StepBound {
     const recomputed = c.recompute === 'full' ? Math.min(most, c.recomputeLayers ?? most) : most;
     // The last stage holds its own layers and the output layer (Megatron's split: pipelineSplit's `last`), which on a large
     // vocabulary outweighs a layer (Llama 3's 128,256 words at h 8,192: 1.3 layers' FLOPs, 128,256 / 12h).
-    const lastLayers = pipelineSplit(L, c.pipeline, c.pipelineSlots ?? 'layers')?.last ?? least;
-    const lastRecomputed = c.recompute === 'full' ? Math.min(lastLayers, c.recomputeLayers ?? lastLayers) : lastLayers;
-    const slowest = Math.max(most * layer.base + recomputed * extra, lastLayers * layer.base + lastRecomputed * extra + layer.logits);
-    const leastRecomputed = c.recompute === 'full' ? Math.min(least, c.recomputeLayers ?? least) : least;
-    const mean = (L / c.pipeline) * layer.base + leastRecomputed * extra;
-    if (c.pipeline <= 1) return microBatches * slowest;
+    const split = pipelineSplit(L, c.pipeline, c.pipelineSlots ?? 'layers');
+    const lastLayers = split?.last ?? least;
+    // A stage of n layers takes at least its layers and their recompute (with partial full recompute, N of them).
+    const stageFloor = (n: number): Seconds => n * layer.base + (c.recompute === 'full' ? Math.min(n, c.recomputeLayers ?? n) : n) * extra;
+    const last = stageFloor(lastLayers) + layer.logits;
+    const slowest = Math.max(most * layer.base + recomputed * extra, last);
+    if (c.pipeline <= 1 || split === undefined) return microBatches * slowest;
+    // The 1F1B bubble is (Σt_i − max t_i)/v (planner pipeline-schedule.ts). Each stage's t_i is at least its floor f_i,
+    // and for whichever stage k is slowest, Σ_{i≠k} t_i ≥ Σ_{i≠k} f_i ≥ Σf − max f: the floors' own bubble bounds it.
+    const first = stageFloor(split.first);
+    const middle = stageFloor(split.middle);
+    const floors = first + (c.pipeline - 2) * middle + last;
+    const bubble = (floors - Math.max(first, last, c.pipeline > 2 ? middle : 0)) / c.virtualStages;
     // The planner's pipeline sends (estimate.ts): overlapped only under the interleaved schedule, where the warm-up and
     // cool-down's 2(p − 1) stay exposed; otherwise every micro-batch's chunk sends, 2(v·m + p − 1).
     const overlapped = overlapPipelineCommFor(this.base.overlapPipelineComm, c);
     const sends = overlapped ? 2 * (c.pipeline - 1) : 2 * (c.virtualStages * microBatches + c.pipeline - 1);
-    return microBatches * slowest + ((c.pipeline - 1) / c.virtualStages) * mean + sends * layer.send;
+    return microBatches * slowest + bubble + sends * layer.send;
   }
 }
