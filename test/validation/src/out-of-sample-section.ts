@@ -96,8 +96,8 @@ export const outOfSampleSection: ValidationSection = {
       + 'one fraction of the FP8 peak across shapes, well above the fitted one; tying the FP8 constant to the 16-bit one by their '
       + 'measured ratio meets the targets here but misses the in-sample GPT-3 FP8 rows (the what-if there). Two physical corrections '
       + 'of 2026-11-28 lengthened these already long predictions: flash launches costed as their thread blocks run (these plans\' CP 2 '
-      + 'halves the keys and blocks of each launch) and SwiGLU\'s backward traffic at five widths of the MLP rather than four; before them '
-      + 'this MAPE was 15.7% and BF16\'s 5.3%.',
+      + 'halves the keys and blocks of each launch) and SwiGLU\'s backward traffic at five widths of the MLP rather than four '
+      + '(packages/planner/src/calibration.ts records the errors at each refit since).',
       `- A hint at the cause: in sample, the dgxc-24.11 rows already split by model family (mean error ${byModel}). GPT-3's steps, with `
       + 'dropout, GeLU and LayerNorm, are predicted too short, and Llama 3.1 70B\'s, without dropout, too long: one set of Hopper '
       + 'constants compromises between their element-wise work and their GEMMs. FP8 shrinks the GEMMs, so what the compromise '

@@ -56,7 +56,9 @@ export const nodesOperation = operation<NodesBody>({
   description: `Capacity planning over the configuration search (each search capped at ${HTTP_MAX_CANDIDATE_BUDGET} full estimates). `
     + 'Every size is planned at training.globalBatchSize where it is given. Omitted (with a model preset id), each size is planned '
     + 'as the CLI without --global-batch and the chat bot plan it: at its own default (the model\'s published batch, else about 4M '
-    + 'tokens, rounded so that the size\'s GPUs divide it), and the answer\'s assumedGlobalBatch names the batch its size took and why. '
+    + 'tokens, or one sequence per 8 GPUs on a large cluster aimed at most at 2^24 = 16.8M tokens, rounded so that the size\'s GPUs '
+    + 'divide it: up to 10% over the aim), and the answer\'s assumedGlobalBatch names the batch its size took and why. The token budget '
+    + 'is tokens, or training.tokens as an estimate\'s scenario carries it. '
     + INVALID_REASON_TEXT,
   requestSchema: nodesHttpRequestJsonSchema,
   responseSchema: nodesHttpResponseJsonSchema,

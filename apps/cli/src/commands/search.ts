@@ -47,8 +47,10 @@ Options:
   -n, --nodes N | --gpus N  the cluster's size
   -b, --global-batch B      sequences per optimizer step (default, as the chat bot assumes: the
                             model's published batch, GPT-3 175B's 1,536; else about 4M tokens,
-                            or one sequence per 8 GPUs on a larger cluster, up to 2^24 = 16.8M
-                            tokens a step (Llama 3 405B's "16M"); the assumed line says)
+                            or one sequence per 8 GPUs on a larger cluster, aimed at most at
+                            2^24 = 16.8M tokens a step (Llama 3 405B's "16M"), rounded so that
+                            the cluster's data-parallel sizes divide it (up to 10% over the aim);
+                            the assumed line says)
       --seq-length S        override the model's sequence length (8k = 8192, 1M = 1,048,576 tokens)
       --precision P         fp16, bf16 or fp8; default: bf16, or fp16 on a GPU without BF16
                             tensor cores (V100)
