@@ -16,6 +16,14 @@ export interface StageTime {
   /** Ring attention's exchanges before that overlap. */
   readonly contextParallelCommTotal: Seconds;
   readonly total: Seconds;
+  /**
+   * The forward pass's wall-clock time: its compute plus the TP and CP exchanges it leaves exposed. A collective on its own
+   * stream (the data-parallel reduction and gathers, estimate.ts) overlaps this, not the compute alone: the exposed
+   * exchanges are time the pass takes, during which the other stream keeps running.
+   */
+  readonly forwardWallSeconds: Seconds;
+  /** The backward pass's wall-clock time: its compute and recompute plus the TP and CP exchanges it leaves exposed. forwardWallSeconds + backwardWallSeconds = total. */
+  readonly backwardWallSeconds: Seconds;
 }
 
 type Pass = { readonly forward: Seconds; readonly backward: Seconds };
@@ -40,7 +48,7 @@ export function stageTimes(args: {
   const tpBackward = overlapTp ? exposed(tp.backward, layer.gemmBackward, true) : exposedTensorParallelBackward(input, layer, tp);
   // Ring attention overlaps each K/V exchange with the attention block it feeds (Transformer Engine).
   const cpForward = exposed(cp.forward, layer.attentionForward, true);
-  const cpPerLayer = cpForward + exposed(cp.backward, layer.attentionBackward, true);
+  const cpBackward = exposed(cp.backward, layer.attentionBackward, true);
 
   return layers.map((n, i) => {
     // recomputeLayers counts a stage's recomputed layers. Megatron's --recompute-num-layers N (method block)
@@ -57,12 +65,16 @@ export function stageTimes(args: {
     const tensorParallelComm = n * (tpForward + tpBackward) + (input.recompute === 'full' ? recomputed * tpForward : 0);
     // A recomputed layer (full or selective) runs its attention forward again, ring exchanges included: the attention
     // op itself exchanges K and V with its neighbours (Transformer Engine's context-parallel attention), whichever recompute.
-    const contextParallelComm = n * cpPerLayer + recomputed * cpForward;
+    const contextParallelComm = n * (cpForward + cpBackward) + recomputed * cpForward;
     const contextParallelCommTotal = n * (cp.forward + cp.backward) + recomputed * cp.forward;
     const compute = forward + backward + recompute;
+    const total = compute + tensorParallelComm + contextParallelComm;
+    // The forward's exposed exchanges are the layers' own; recompute and its exchanges run inside the backward pass
+    // (Megatron's checkpointed forward re-runs as each layer's backward starts), so the backward is the rest of the total.
+    const forwardWallSeconds = forward + n * (tpForward + cpForward);
     return {
-      forward, backward, compute, recompute, tensorParallelComm, contextParallelComm, contextParallelCommTotal,
-      total: compute + tensorParallelComm + contextParallelComm,
+      forward, backward, compute, recompute, tensorParallelComm, contextParallelComm, contextParallelCommTotal, total,
+      forwardWallSeconds, backwardWallSeconds: total - forwardWallSeconds,
     };
   });
 }
