@@ -32,5 +32,6 @@ export function fabricFromSpecs(specs: {
     nicBandwidth: network.nicBandwidth,
     networkLatency: network.latency,
     inNetworkReduction: network.inNetworkReduction,
+    leafSwitch: network.leafSwitch,
   };
 }

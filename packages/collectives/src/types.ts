@@ -1,5 +1,5 @@
 import type { Bytes, BytesPerSecond, Seconds } from '@trainplan/units';
-import type { FabricKind, GpuGeneration, IntraNodeKind } from '@trainplan/hardware';
+import type { FabricKind, GpuGeneration, IntraNodeKind, SwitchPorts } from '@trainplan/hardware';
 
 export type CollectiveOp =
   | 'all-reduce' | 'all-gather' | 'reduce-scatter' | 'broadcast' | 'reduce' | 'all-to-all' | 'send-recv';
@@ -27,6 +27,13 @@ export interface Fabric {
   readonly nicBandwidth: BytesPerSecond;
   readonly networkLatency: Seconds;
   readonly inNetworkReduction: boolean;
+  /**
+   * The leaf switch each NIC's cable ends at, as the network preset states its ports (40 × 200 Gb/s on HDR's Quantum
+   * QM8700, 64 × 400 Gb/s on NDR's Quantum-2 QM9700). Only the emulator's fat tree reads it (buildTopology, which
+   * counts its ports at the NICs' rate and splits them between nodes and spines), so a bundle without the emulator may
+   * leave it out of the presets.
+   */
+  readonly leafSwitch: SwitchPorts;
   /**
    * CollNet on (NCCL_COLLNET_ENABLE=1): all-reduce may run CollNetDirect, CollNetChain and NVLS across nodes, which reduce
    * in the network's switches (SHARP). Off by default, as in NCCL, even where `inNetworkReduction` says the switches

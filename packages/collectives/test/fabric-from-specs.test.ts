@@ -15,7 +15,7 @@ const nvl72: SystemSpec = {
 };
 const nvlinkNetwork: NetworkSpec = {
   id: 'nvl72', name: 'NVL72 NVLink', kind: 'nvlink', nicsPerNode: 4, nicBandwidth: Gbps(400), latency: us(1),
-  inNetworkReduction: false, nvlinkDomainGpus: 72,
+  inNetworkReduction: false, nvlinkDomainGpus: 72, leafSwitch: { ports: 64, portBandwidth: Gbps(400) },
 };
 
 describe('fabricFromSpecs', () => {
@@ -23,7 +23,8 @@ describe('fabricFromSpecs', () => {
     expect(A100_FABRIC).toEqual({
       generation: 'ampere', gpusPerNode: 8, intraNode: 'nvswitch', nvlinkCount: 12, nvlinkBandwidthPerLink: GBps(25),
       nvlinkSharp: false, networkKind: 'infiniband', nicsPerNode: 8, nicBandwidth: GBps(25), networkLatency: us(2),
-      inNetworkReduction: false,
+      // The fixture's HDR leaf, a Quantum QM8700: 40 ports of 200 Gb/s, carried as the network states it.
+      inNetworkReduction: false, leafSwitch: { ports: 40, portBandwidth: Gbps(200) },
     });
     expect(H100_FABRIC).toMatchObject({ generation: 'hopper', nvlinkCount: 18, nvlinkSharp: true, nicBandwidth: GBps(50) });
   });
@@ -34,6 +35,10 @@ describe('fabricFromSpecs', () => {
     expect(fabric.networkKind).toBe('nvlink');
     // The domain holds 18 trays of 4 GPUs, each tray with its 4 NICs: one NIC per GPU beyond the rack.
     expect(fabric.nicsPerNode).toBe(72);
+  });
+
+  it('carries the network\'s leaf switch as its datasheet states it, for the emulator\'s fat tree', () => {
+    expect(fabricFromSpecs({ gpu: b200, system: nvl72, network: nvlinkNetwork, nvlink: nvlink5 }).leafSwitch).toBe(nvlinkNetwork.leafSwitch);
   });
 
   it('refuses an NVLink spec that is not the GPU\'s', () => {

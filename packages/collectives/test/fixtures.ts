@@ -1,4 +1,4 @@
-import type { GpuSpec, NetworkSpec, NvlinkGeneration, SystemSpec } from '@trainplan/hardware';
+import type { GpuSpec, NetworkSpec, NvlinkGeneration, SwitchPorts, SystemSpec } from '@trainplan/hardware';
 import { GB, GBps, Gbps, MB, TFLOPS, TBps, us } from '@trainplan/units';
 import { fabricFromSpecs } from '../src/fabric-from-specs.ts';
 import type { Fabric } from '../src/types.ts';
@@ -25,9 +25,18 @@ const system = (id: string, gpuId: string, nvlinkSharp: boolean, network: string
   intraNode: SystemSpec['intraNode'] = 'nvswitch'): SystemSpec =>
   ({ id, name: id, gpu: gpuId, gpusPerNode: 8, intraNode, nvlinkSharp, network });
 
-const ib = (id: string, gbps: number, nics: number): NetworkSpec => ({
+/**
+ * Each generation's leaf switch, as its datasheet states the ports: EDR Switch-IB 2 SB7800, 36 × 100 Gb/s; HDR Quantum
+ * QM8700, 40 × 200 Gb/s; NDR Quantum-2 QM9700, 64 × 400 Gb/s (whose NDR200 fixture splits each port in two).
+ */
+const LEAF_BY_GBPS: Readonly<Record<number, SwitchPorts>> = {
+  100: { ports: 36, portBandwidth: Gbps(100) },
+  200: { ports: 40, portBandwidth: Gbps(200) },
+  400: { ports: 64, portBandwidth: Gbps(400) },
+};
+const ib = (id: string, gbps: number, nics: number, leafSwitch = LEAF_BY_GBPS[gbps]!): NetworkSpec => ({
   id, name: id, kind: 'infiniband', nicsPerNode: nics, nicBandwidth: Gbps(gbps), latency: us(2),
-  inNetworkReduction: false,
+  inNetworkReduction: false, leafSwitch,
 });
 
 export const HDR8 = ib('hdr-8', 200, 8);
@@ -61,12 +70,13 @@ const GH200 = gpu({ id: 'gh200', generation: 'hopper', nvlink: 'nvlink4', nvlink
 export const GH200_QUAD_FABRIC: Fabric = fabricFromSpecs({
   gpu: GH200,
   system: { ...system('gh200-quad', 'gh200', false, 'ndr200-4', 'nvlink-full-mesh'), gpusPerNode: 4 },
-  network: ib('ndr200-4', 200, 4),
+  network: ib('ndr200-4', 200, 4, LEAF_BY_GBPS[400]),
   nvlink: NVLINK4,
 });
 /** GB200 NVL72: one 72-GPU NVLink domain (NVLink5: 18 links × 50 GB/s/dir). */
 export const GB200_NVL72_FABRIC: Fabric = {
   generation: 'blackwell', gpusPerNode: 72, intraNode: 'nvswitch', nvlinkCount: 18, nvlinkBandwidthPerLink: GBps(50),
   nvlinkSharp: true, networkKind: 'nvlink', nicsPerNode: 72, nicBandwidth: Gbps(400), networkLatency: us(2),
-  inNetworkReduction: false,
+  // Beyond the rack, Quantum-2 QM9700 leaves: 64 NDR 400 Gb/s ports, one per NIC.
+  inNetworkReduction: false, leafSwitch: LEAF_BY_GBPS[400]!,
 };

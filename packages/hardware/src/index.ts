@@ -1,6 +1,6 @@
 export type {
   Citation, GpuGeneration, Precision, GpuSpec, NvlinkGenerationId, NvlinkGeneration, IntraNodeKind, FabricKind,
-  NetworkSpec, SystemSpec,
+  NetworkSpec, SwitchPorts, SystemSpec,
 } from './types.ts';
 export { NVLINKS, NVLINK_SOURCES, nvlinkBandwidthPerDirection } from './nvlink.ts';
 export { nvlinkPeerLinks, type NvlinkNode } from './nvlink-mesh.ts';

@@ -57,6 +57,15 @@ export type IntraNodeKind = 'nvswitch' | 'nvlink-hybrid-cube-mesh' | 'nvlink-ful
 
 export type FabricKind = 'infiniband' | 'omnipath' | 'roce' | 'ethernet' | 'nvlink';
 
+/**
+ * A switch's ports as its datasheet states them: how many, at what line rate (one direction). A port faster than the
+ * NICs cabled to it is split into several of theirs (a 400 Gb/s NDR port into two NDR200 links, by splitter cable).
+ */
+export interface SwitchPorts {
+  readonly ports: number;
+  readonly portBandwidth: BytesPerSecond;
+}
+
 /** An inter-node fabric as a node sees it: how many NICs, at what line rate, with what latency. */
 export interface NetworkSpec {
   readonly id: string;
@@ -70,6 +79,11 @@ export interface NetworkSpec {
   readonly latency: Seconds;
   /** InfiniBand SHARP in-network reduction available (enables NCCL CollNet). */
   readonly inNetworkReduction: boolean;
+  /**
+   * The leaf (first-tier) switch every NIC's cable ends at: its radix sets how many nodes a leaf holds, so where a
+   * collective's traffic first crosses to the spine. The model is named in the fabric's citation (NETWORK_SOURCES).
+   */
+  readonly leafSwitch: SwitchPorts;
   /**
    * For NVLink domains spanning many GPUs (GB200 NVL72): the number of GPUs that share one
    * NVSwitch fabric. Absent for ordinary NIC fabrics.

@@ -49,6 +49,27 @@ describe('NETWORKS', () => {
     expect(networkById(id)!.inNetworkReduction).toBe(sharp);
   });
 
+  // Each fabric's leaf switch as its datasheet states the ports (QA: one 64-port leaf had stood in for every fabric).
+  it.each([
+    ['edr-ib-4x', 36, 100], // Mellanox SB7800 (Switch-IB 2): 36 QSFP28 EDR ports
+    ['hdr-ib-4x', 40, 200], // NVIDIA Quantum QM8700/QM8790: 40 QSFP56 HDR ports
+    ['hdr-ib-8x', 40, 200],
+    ['ndr200-ib-4x', 64, 400], // NVIDIA Quantum-2 QM9700/QM9790: 32 OSFP cages × 2 = 64 NDR ports
+    ['ndr-ib-4x', 64, 400],
+    ['ndr-ib-8x', 64, 400],
+    ['omnipath-4x', 48, 100], // Intel Omni-Path Edge Switch 100 Series, 48-port
+    ['roce-400g-8x', 64, 400], // Meta Minipack2: Tomahawk 4, 25.6 Tb/s = 64 × 400 GbE
+    ['nvl72', 64, 400], // beyond the rack, Quantum-2 QM9700
+  ])('%s: its leaf switch has %i ports of %i Gb/s', (id, ports, gbps) => {
+    const { leafSwitch } = networkById(id)!;
+    expect(leafSwitch.ports).toBe(ports);
+    expect(toGBps(leafSwitch.portBandwidth) * 8).toBe(gbps);
+  });
+
+  it.each([...NETWORK_IDS])('%s names its leaf switch in its citation', (id) => {
+    expect(NETWORK_SOURCES[id].note).toMatch(/Leaf( beyond the rack)?: .*\d+ × /);
+  });
+
   it('nvl72 is one NVLink domain of 72 GPUs; ordinary fabrics have none', () => {
     expect(networkById('nvl72')).toMatchObject({ kind: 'nvlink', nvlinkDomainGpus: 72 });
     for (const net of ALL.filter((n) => n.id !== 'nvl72')) expect(net.nvlinkDomainGpus).toBeUndefined();

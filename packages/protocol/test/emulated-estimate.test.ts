@@ -45,15 +45,15 @@ describe("scenario extension cluster.communicationModel: 'emulated'", () => {
   it('on a 4:1 oversubscribed fat tree the pipeline sends crossing the spine are slower, and so is the step', () => {
     const flat = estimate({ communicationModel: 'emulated' });
     const oversubscribed = estimate({ communicationModel: 'emulated', oversubscription: 4 });
-    // 51 nodes per leaf at 4:1 (64-port leaves): every GPU of a 64-node stage sends across the
-    // spine, whose trunk carries a quarter of the leaf's NIC line rate.
+    // 32 nodes per leaf at 4:1 (HDR's 40-port QM8700: round(40 · 4/5) down, 8 up): every GPU of a 64-node stage sends
+    // across the spine, whose trunk carries a quarter of the leaf's NIC line rate.
     expect(oversubscribed.breakdown.pipelineCommSeconds! / flat.breakdown.pipelineCommSeconds!).toBeGreaterThan(2);
     expect(oversubscribed.stepTimeSeconds).toBeGreaterThan(flat.stepTimeSeconds);
   });
 
   it('sees every stage boundary where it is: GPT-3 175B, TP 8 × PP 8 on 128 nodes (16 per stage) at 8:1 crosses leaf trunks', () => {
-    // 16-node stages; at 8:1 a 64-port leaf holds 56 nodes, so boundaries at nodes 48 and 112 cross a leaf
-    // whose trunk carries an eighth of its NIC rate: slower than the first boundary alone, inside one leaf.
+    // 16-node stages; at 8:1 a 40-port HDR leaf holds 36 nodes (round(40 · 8/9)), so the sends of nodes 20–35, 56–71
+    // and 92–107 cross a leaf whose trunk carries an eighth of its NIC rate: slower than a boundary inside one leaf.
     const gpt3 = (cluster: Record<string, unknown>) => ({
       ...scenario(cluster), model: 'gpt3-175b', parallelism: { tensor: 8, pipeline: 8, recompute: 'full', distributedOptimizer: true },
     });

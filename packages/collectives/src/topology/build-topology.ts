@@ -2,12 +2,10 @@ import { countOf, GBps, toGBps, us } from '@trainplan/units';
 import { effectiveNicBandwidthGBps } from '../effective-bandwidth.ts';
 import { gpusJoinedByNvlink, peerLinksOf } from '../gpus-joined-by-nvlink.ts';
 import { NCCL_TABLES } from '../nccl-tables.ts';
+import { leafPortsAtNicRate } from '../leaf-switch-ports.ts';
 import { PCIE_X16_GBPS } from '../pcie-bandwidth.ts';
 import type { Fabric } from '../types.ts';
 import { LINK_KINDS, type LinkKind, type TopologyGraph } from './topology-graph.ts';
-
-/** Leaf switch radix (ports): 40 on HDR QM8700, 64 on NDR QM9700 (NVIDIA Quantum datasheets); we use 64 for both. */
-const LEAF_RADIX = 64;
 
 export interface TopologyOptions {
   readonly fabric: Fabric;
@@ -17,7 +15,7 @@ export interface TopologyOptions {
   readonly oversubscription?: number;
   /** Rail-optimised (the default, DGX SuperPOD): NIC r of every node goes to a leaf of rail r. */
   readonly railOptimised?: boolean;
-  /** Override the nodes per leaf (default: as many as the leaf's down ports hold). */
+  /** Override the nodes per leaf (default: as many as the leaf's down ports hold, `fabric.leafSwitch`'s ports split by R). */
   readonly nodesPerLeaf?: number;
 }
 
@@ -33,6 +31,10 @@ export interface TopologyOptions {
  *     it still runs at NCCL's rate: ring-program.ts caps each channel at it);
  *   NIC: the fastest inter-node speed of NCCL's ladder that fits the line rate (24 of HDR's 25, 48 of
  *     NDR's 50: nccl-tests#160, #290); NIC↔leaf cables at line rate;
+ *   leaf: the fabric's own switch (`fabric.leafSwitch`, from the network preset: 40 ports on HDR's Quantum
+ *     QM8700, 64 on NDR's Quantum-2 QM9700), its ports counted at the NICs' rate (leafPortsAtNicRate) and split
+ *     round(ports · R / (1 + R)) down to the nodes, at least one left up: a 40-port leaf holds 20 nodes' rails at
+ *     1:1 (the DGX A100 SuperPOD's scalable unit) and 32 at 4:1, a 64-port one 32 and 51;
  *   leaf↔spine trunk: a full leaf's down-port line rate ÷ oversubscription, on every leaf (a part-filled last
  *     leaf keeps all its uplinks, as it is cabled).
  * Latency: the network preset's one-way latency is NIC to NIC through the spine, split over its four
@@ -48,7 +50,10 @@ export function buildTopology(options: TopologyOptions): TopologyGraph {
   const railOptimised = options.railOptimised ?? true;
   const g = fabric.gpusPerNode;
   const nics = Math.max(1, Math.round(fabric.nicsPerNode));
-  const downPorts = Math.max(1, Math.round((LEAF_RADIX * oversubscription) / (1 + oversubscription)));
+  const leafPorts = leafPortsAtNicRate(fabric.leafSwitch, fabric.nicBandwidth);
+  // Down ports : up ports = R : 1 over the leaf's ports, to the nearest port, and at least one port each way: a leaf with
+  // no uplink would cut its nodes off, and R ≥ 1 already keeps the down side ≥ half the ports.
+  const downPorts = Math.min(leafPorts - 1, Math.max(1, Math.round((leafPorts * oversubscription) / (1 + oversubscription))));
   const nodesPerLeaf = options.nodesPerLeaf ?? (railOptimised ? downPorts : Math.max(1, Math.floor(downPorts / nics)));
   const leavesPerGroup = Math.ceil(nodes / nodesPerLeaf);
   const leaves = railOptimised ? leavesPerGroup * nics : leavesPerGroup;
@@ -108,11 +113,12 @@ export function buildTopology(options: TopologyOptions): TopologyGraph {
     }
   }
   // Every leaf's trunk is a full leaf's: its down ports × line rate ÷ R, however many nodes are plugged in. R is a
-  // property of the switch's port split (LEAF_RADIX ports, downPorts of them down), and a leaf's uplink ports are
+  // property of the switch's port split (leafPorts ports, downPorts of them down), and a leaf's uplink ports are
   // cabled to the spines when the fabric is built, whatever later fills its down ports: a last leaf holding one node
   // keeps every uplink (its own traffic is then less oversubscribed than R, never more). Nodes fill leaves in order,
   // as fat trees are cabled. Sizing the trunk by the nodes attached gave a one-node last leaf 1/51 of a trunk at 4:1,
-  // and a collective on one node more ran 3–11× slower (51 → 52 nodes at 4:1, 120 → 121 at 16:1; QA 2026-11-29).
+  // and a collective on one node more ran 3–11× slower (51 → 52 nodes at 4:1, 120 → 121 at 16:1, on the 64-port leaf
+  // then used for every fabric; QA 2026-11-29).
   const trunk = GBps(((railOptimised ? nodesPerLeaf : nodesPerLeaf * nics) * nicLineGBps) / oversubscription);
   for (let leaf = 0; leaf < leaves; leaf++) {
     const at = nodes * linksPerNode + 2 * leaf;
@@ -120,7 +126,7 @@ export function buildTopology(options: TopologyOptions): TopologyGraph {
     bw[at + 1] = trunk; kind[at + 1] = k('spine-leaf'); lat[at + 1] = cableLatency;
   }
   return {
-    fabric, nodes, gpusPerNode: g, nicsPerNode: nics, railOptimised, oversubscription, nodesPerLeaf, leaves,
+    fabric, nodes, gpusPerNode: g, nicsPerNode: nics, railOptimised, oversubscription, leafPorts, nodesPerLeaf, leaves,
     linksPerNode, linksPerGpu, peerSlot, linkCount, linkBandwidth: bw, linkLatency: lat, linkKind: kind,
   };
 }
@@ -170,7 +176,7 @@ const switches = (n: number): string => `${n.toLocaleString('en-US')} leaf switc
  * fabric (GB200 NVL72) the graph's unit is a whole NVLink domain (the 72-GPU rack, `fabric.gpusPerNode`), not the
  * system's node (a 4-GPU compute tray), and the lines call it that: a job's "2 nodes × 4" and the graph's "1 node × 72"
  * read as two meanings of one word. `gpusInUse`, when the job uses fewer GPUs than the graph holds (two trays of a
- * rack), says how many.
+ * rack), says how many. The switching line names the leaf's ports, from which its capacity follows.
  */
 export function describeTopology(t: TopologyGraph, options: { readonly gpusInUse?: number } = {}): string[] {
   const unit = t.fabric.networkKind === 'nvlink' ? 'NVLink domain' : 'node';
@@ -186,9 +192,11 @@ export function describeTopology(t: TopologyGraph, options: { readonly gpusInUse
     : t.peerSlot
       ? 'no NVSwitch: GPUs joined pair by pair by their own NVLinks (a direct mesh), pairs without one through the host over PCIe'
       : `one NVSwitch vertex per ${unit} (its planes merged)`;
+  // The leaf's radix, which sets its capacity, at the NICs' line rate (a split NDR port counts as its two NDR200 links).
+  const ports = `of ${t.leafPorts} ports`;
   lines.push(t.railOptimised
-    ? `switching: ${inside}; ${countOf(t.nicsPerNode, 'rail group')} of ${switches(t.leaves / t.nicsPerNode)}, NIC r of every ${unit} on a leaf of rail r; one spine vertex (a non-blocking core: only the leaf trunks are modelled)`
-    : `switching: ${inside}; ${switches(t.leaves)} each holding every NIC of its ${unit}s; one spine vertex (a non-blocking core: only the leaf trunks are modelled)`);
+    ? `switching: ${inside}; ${countOf(t.nicsPerNode, 'rail group')} of ${switches(t.leaves / t.nicsPerNode)} ${ports}, NIC r of every ${unit} on a leaf of rail r; one spine vertex (a non-blocking core: only the leaf trunks are modelled)`
+    : `switching: ${inside}; ${switches(t.leaves)} ${ports}, each holding every NIC of its ${unit}s; one spine vertex (a non-blocking core: only the leaf trunks are modelled)`);
   for (const link of summariseTopology(t).links) {
     lines.push(`${link.count} × ${link.kind} ${toGBps(link.bandwidthBytesPerSecond).toFixed(1)} GB/s ${(link.latencySeconds / us(1)).toFixed(2)} µs`);
   }

@@ -26,6 +26,8 @@ export interface TopologyGraph {
   readonly nicsPerNode: number;
   readonly railOptimised: boolean;
   readonly oversubscription: number;
+  /** Ports of each leaf switch at the NICs' line rate (leafPortsAtNicRate of the fabric's leaf switch). */
+  readonly leafPorts: number;
   /** Nodes whose NIC of one rail share a leaf switch (rail-optimised), or nodes per leaf otherwise. */
   readonly nodesPerLeaf: number;
   readonly leaves: number;

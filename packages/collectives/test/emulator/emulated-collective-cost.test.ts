@@ -6,21 +6,21 @@ import { A100_FABRIC } from '../fixtures.ts';
 // Audit defect 6: the stage boundary was emulated on a topology of 2 × (nodes per stage) from node
 // 0, so a boundary that straddles two leaf switches further along the pipeline was never seen.
 describe('pipeline-stage sends at their real node offsets', () => {
-  it('GPT-3-like 128 DGX A100 nodes, 8 stages of 16, 8:1 oversubscription: the middle leaf\'s trunk carries the sends of both boundaries that straddle it', () => {
-    // At 8:1 a 64-port leaf takes round(64·8/9) = 57 nodes (build-topology.ts), so leaves hold nodes
-    // 0–56, 57–113 and 114–127, each with a full leaf's trunk per rail: 57 × 25 GB/s ÷ 8 (a part-filled
-    // last leaf keeps all its uplinks). Per rail, the sends that leave the middle leaf: back across the
-    // 56/57 boundary, stage 3 (48–63) → stage 2 (32–47) from nodes 57–63 (7) and stage 4 (64–79) →
-    // stage 3 to nodes 48–56 (9); forward across 113/114, stage 6 (96–111) → stage 7 (112–127) to nodes
-    // 114–127 (14): 30 sends up one trunk (and their 30 mirror images down it), 57·25/8/30 ≈ 5.94 GB/s
-    // each, against 24 GB/s under one leaf. The outer leaves' trunks carry 16 and 14: not the bottleneck.
+  it('GPT-3-like 128 DGX A100 nodes, 8 stages of 16, 8:1 oversubscription: a middle leaf\'s trunk carries the sends of both boundaries that straddle it', () => {
+    // At 8:1 a 40-port HDR leaf (Quantum QM8700) takes round(40·8/9) = 36 nodes (build-topology.ts), so leaves hold
+    // nodes 0–35, 36–71, 72–107 and 108–127, each with a full leaf's trunk per rail: 36 × 25 GB/s ÷ 8 (a part-filled
+    // last leaf keeps all its uplinks). Node n sends to and hears from node n + 16 (n < 112), so each leaf boundary is
+    // straddled by 16 pairs (n = 20–35, 56–71, 92–107), each sending one flow up each side's trunk. A middle leaf
+    // (36–71 or 72–107) has two boundaries: 32 sends up one trunk (and 32 down it), 36·25/8/32 ≈ 3.52 GB/s each,
+    // against 24 GB/s under one leaf. The outer leaves' trunks carry 16: not the bottleneck.
+    // (On the 64-port leaf once used for every fabric: 57 nodes a leaf, 30 sends on the middle trunk.)
     const bytes = GiB(1);
     const eight = emulatedStageSendCost({ fabric: A100_FABRIC, nodesPerStage: 16, bytes, oversubscription: 8, stages: 8 });
     expect(eight.emulated).toBe(true);
-    const trunkBound = bytes / (GBps((57 * 25) / 8) / 30);
+    const trunkBound = bytes / (GBps((36 * 25) / 8) / 32);
     expect(eight.seconds).toBeGreaterThan(trunkBound);
     expect(eight.seconds).toBeLessThan(trunkBound * 1.001);
-    // Two stages from node 0 (32 nodes, one leaf) see none of it: the NIC bounds the send.
+    // Two stages from node 0 (32 nodes, within one 36-node leaf) see none of it: the NIC bounds the send.
     const two = emulatedStageSendCost({ fabric: A100_FABRIC, nodesPerStage: 16, bytes, oversubscription: 8 });
     expect(two.seconds).toBeLessThan((bytes / GBps(24)) * 1.001);
   });

@@ -80,7 +80,8 @@ describe('runCollective', () => {
     const e = r.rows[0]?.emulated;
     expect(e?.bottleneckLink.kind).toMatch(/nic/);
     expect(Math.abs(e?.differenceFromClosedForm ?? 1)).toBeLessThan(0.02);
-    expect(r.topology?.[0]).toBe('2 nodes × 8 GPUs = 16 GPUs; 8 NICs per node; 8 leaf switches, rail-optimised, leaf capacity 32 nodes, oversubscription 1:1; 144 directed links');
+    expect(r.topology?.[0]).toBe('2 nodes × 8 GPUs = 16 GPUs; 8 NICs per node; 8 leaf switches, rail-optimised, leaf capacity 20 nodes, oversubscription 1:1; 144 directed links');
+    // 20: HDR's 40-port Quantum QM8700 leaf at 1:1, 20 ports down and 20 up (the DGX A100 SuperPOD's 20-node unit).
   });
 
   it('refuses sibling groups that need more GPUs than an NVL72 domain holds (4 groups of 36 in 72)', () => {
