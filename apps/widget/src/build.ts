@@ -5,6 +5,8 @@ import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { blankLiteralArguments, closingBracket, stripProperties } from './strip-properties.ts';
 import { DID_YOU_MEAN, KEY_HINT, returningNothing } from './without-suggestions.ts';
 import { nodesForDeadlineOrCurve, requestsNeverMade, searchSchemaOnGivenNodes, withoutUnreached } from './requests-never-made.ts';
+import { collectiveCostOfNcclsChoice } from './nccl-own-choice.ts';
+import { specsWithoutUnreadFields } from './unread-spec-fields.ts';
 
 /** The browser entry; build.ts itself is Node-only and never part of the bundle. */
 const ENTRY = fileURLToPath(new URL('./entry.ts', import.meta.url));
@@ -232,15 +234,24 @@ export const systemsAndNetworksWithoutNames: Plugin = {
   },
 };
 
-/** What a model preset says that only the CLI, the API's preset list, the bot and the config export read. */
-export const UNREAD_PRESET_FIELDS = ['publishedParameters', 'publishedGlobalBatchSize', 'defaultTrainingTokens', 'tokenizer'] as const;
+/**
+ * What a model preset says that only the CLI, the API's preset list, the bot and the config export read: the published
+ * figures and the tokenizer, and the architecture flags only the NeMo/Megatron export writes out (the protocol's
+ * export-architecture.ts: --rotary-base, --rotary-percent, --rope-scaling-factor, squared-ReLU, --apply-layernorm-1p),
+ * which no estimate reads (the planner's costs take the shape alone).
+ */
+export const UNREAD_PRESET_FIELDS = [
+  'publishedParameters', 'publishedGlobalBatchSize', 'defaultTrainingTokens', 'tokenizer',
+  'rotaryBase', 'ropeScalingFactor', 'rotaryPercent', 'mlpActivation', 'layerNorm1p',
+] as const;
 
 /**
  * Loads the model presets (@trainplan/presets' llama.ts, gpt3.ts, …) without UNREAD_PRESET_FIELDS: the published
  * parameter count and batch, the default token budget and the tokenizer, which the chat bot's defaults, the preset
  * JSON and the NeMo/Megatron export read, and nothing the widget runs does (it computes parameters from the shape and
  * takes the form's batch and budget). The bundle test checks that no code left in it reads one. They were 0.22 kB of the
- * 80 kB gzip budget (79,990 → 79,774 B with the packages of the day), room for the charts' text alternatives (QA).
+ * 80 kB gzip budget (79,990 → 79,774 B with the packages of the day), room for the charts' text alternatives (QA); the
+ * export's architecture flags a further 80 B (with the packages of 2026-11-30).
  */
 export const modelPresetsWithoutUnreadFields: Plugin = {
   name: 'trainplan-model-presets-without-unread-fields',
@@ -286,11 +297,15 @@ export const WIDGET_BUILD_OPTIONS = {
   target: 'es2022',
   minify: true,
   legalComments: 'none',
+  // The global Infinity (read-only, so no page can change it), which esbuild prints as 1/0, is the value of
+  // Number.POSITIVE_INFINITY, +∞ (ECMA-262, the value properties of the global object and of the Number constructor),
+  // spelled in 24 letters at each of the sources' 14 uses: 65 B of the 80 kB gzip budget (with the packages of 2026-11-30).
+  define: { 'Number.POSITIVE_INFINITY': 'Infinity' },
   write: false,
   logLevel: 'silent',
   plugins: [
     withoutEmulator, protocolForWidgetRequests, protocolWithoutSuggestions, requestsNeverMade(withoutJsonSchema), protocolWithoutJsonSchema, systemsAndNetworksWithoutNames, modelPresetsWithoutUnreadFields,
-    stylesWithoutNewlines, capacityForWidgetRequests,
+    stylesWithoutNewlines, capacityForWidgetRequests, collectiveCostOfNcclsChoice, specsWithoutUnreadFields,
   ],
 } as const satisfies BuildOptions & { write: false };
 
@@ -301,8 +316,9 @@ export const WIDGET_BUILD_OPTIONS = {
  * (no-alternatives.ts: 1.4 kB gzip, 80,086 → 78,685 B with the packages as committed), what only the schemas'
  * OpenAPI document reads dropped (withoutJsonSchema), and what only requests the widget never makes reach
  * (protocolForWidgetRequests, no-empty-space.ts, withoutBudgetOrNote) or its calls never reach (requests-never-made.ts
- * UNREACHED), nor what a model preset says that it never reads
- * (modelPresetsWithoutUnreadFields), nor the suggestions for an unknown id or key (protocolWithoutSuggestions).
+ * UNREACHED, nccl-own-choice.ts: a forced collective algorithm), nor what a model preset, a GPU or NCCL's tables say that
+ * it never reads (modelPresetsWithoutUnreadFields, unread-spec-fields.ts), nor the suggestions for an unknown id or key
+ * (protocolWithoutSuggestions).
  */
 export async function buildWidgetBundle(): Promise<WidgetBundle> {
   const result = await build(WIDGET_BUILD_OPTIONS);

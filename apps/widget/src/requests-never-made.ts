@@ -195,7 +195,8 @@ export const UNCONSTRAINED_SPACE: readonly Swap[] = [
   ['tensor: constraints.tensorSizes ? distinct(constraints.tensorSizes) : powersOfTwoUpTo(maxTensor),', 'tensor: powersOfTwoUpTo(maxTensor),'],
   ['context: constraints.contextSizes ? distinct(constraints.contextSizes) : powersOfTwoUpTo(constraints.maxContext ?? defaultMaxContext(base.seqLength)),',
     'context: powersOfTwoUpTo(defaultMaxContext(base.seqLength)),'],
-  ['microBatchSize: constraints.microBatchSizes ? distinct(constraints.microBatchSizes) : powersOfTwoUpTo(16),', 'microBatchSize: powersOfTwoUpTo(16),'],
+  // Only the constraint's test: the default after it (the micro-batches 1 to 16, or their powers of two) stays as written.
+  ['microBatchSize: constraints.microBatchSizes ? distinct(constraints.microBatchSizes) : ', 'microBatchSize: '],
   ['sequenceParallel: constraints.sequenceParallel ?? [false, true],', 'sequenceParallel: [false, true],'],
   ["recompute: constraints.recompute ?? ['none', 'selective', 'full', 'full-partial'],", "recompute: ['none', 'selective', 'full', 'full-partial'],"],
   ['sharding: constraints.sharding ?? megatronShardings(base),', 'sharding: megatronShardings(base),'],

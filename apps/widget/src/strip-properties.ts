@@ -19,7 +19,9 @@ export function stripProperties(source: string, names: readonly string[]): strin
     if (end === undefined) return source;
     out += source.slice(from, start);
     from = source[end] === ',' ? end + 1 : end;
-    property.lastIndex = from;
+    // From the comma dropped, which also opens the next property: two stripped on one line (`{ a: 1, b: 2 }`) were only
+    // the first stripped (the nemotron presets' `{ mlpActivation: …, layerNorm1p: true, rotaryPercent: 0.5 }`).
+    property.lastIndex = end;
   }
   return out + source.slice(from);
 }

@@ -9,6 +9,7 @@ import {
   capacityForWidgetRequests, IMPORTED_DESCRIPTION_HELPERS, stylesOnOneLine, UNREAD_PRESET_FIELDS, withoutBudgetOrNote, withoutNodesModes,
 } from '../src/build.ts';
 import { blankLiteralArguments } from '../src/strip-properties.ts';
+import { UNREAD_GPU_FIELDS, UNREAD_NCCL_TABLE_FIELDS } from '../src/unread-spec-fields.ts';
 import { buildWidgetBundle, createWidgetApp, MODULE_PATH, WIDGET_BUDGET_GZIP_BYTES, widgetBundle } from '../src/index.ts';
 
 describe('the widget bundle', () => {
@@ -227,12 +228,43 @@ describe('the widget bundle', () => {
     const { code } = await buildWidgetBundle();
     // Neither a key nor a read of one (`.name`, `{name`, `,name`: esbuild keeps property names): a read would find the
     // field stripped. Prose may say the word ("the target's tokenizer").
-    expect([...UNREAD_PRESET_FIELDS]).toEqual(['publishedParameters', 'publishedGlobalBatchSize', 'defaultTrainingTokens', 'tokenizer']);
+    expect([...UNREAD_PRESET_FIELDS]).toEqual([
+      'publishedParameters', 'publishedGlobalBatchSize', 'defaultTrainingTokens', 'tokenizer',
+      'rotaryBase', 'ropeScalingFactor', 'rotaryPercent', 'mlpActivation', 'layerNorm1p',
+    ]);
     for (const field of UNREAD_PRESET_FIELDS) expect(code).not.toMatch(new RegExp(String.raw`[.{,]${field}\b`));
+    // Nor a key named in a string, which a read by a computed key (`preset[key]`) would take.
+    for (const field of UNREAD_PRESET_FIELDS) expect(code).not.toMatch(new RegExp(String.raw`["'\`]${field}["'\`]`));
     // The tokenizers' names went with them; every preset stays, with the fields the protocol reads (resolve.ts, inference.ts).
     expect(code).not.toContain("GPT-2's BPE");
     for (const id of MODEL_IDS) expect(code).toContain(`"${id}"`);
-    for (const read of ['trainedWithDropout', 'contextWindowTokens', 'rotaryBase']) expect(code).toContain(read);
+    for (const read of ['trainedWithDropout', 'contextWindowTokens']) expect(code).toContain(read);
+  });
+
+  it("leaves out what the GPUs and NCCL's tables hold that nothing in it reads (specsWithoutUnreadFields), keeping what is read", async () => {
+    const { code } = await buildWidgetBundle();
+    expect([...UNREAD_GPU_FIELDS]).toEqual(['tdpWatts', 'l2Bytes']);
+    expect([...UNREAD_NCCL_TABLE_FIELDS]).toEqual(['collnetDirect', 'collnetChain', 'version', 'snapshot']);
+    // Neither a key nor a read of one, by name or by a key in a string: a read would find the field stripped.
+    for (const field of [...UNREAD_GPU_FIELDS, ...UNREAD_NCCL_TABLE_FIELDS]) {
+      expect(code).not.toMatch(new RegExp(String.raw`[.{,]${field}\b|["'\`]${field}["'\`]`));
+    }
+    // NCCL's own words for the tables' provenance, gone with it.
+    expect(code).not.toContain('NVIDIA/nccl master');
+    // The GPUs keep what the planner reads (its kernel model: SMs, peaks, HBM), and the tables the other algorithms' rows.
+    for (const read of ['smCount:', 'hbmBandwidth:', 'nvlinkCount:', 'nvlsTree:']) expect(code).toContain(read);
+    // NCCL's base latencies of the ring (LL, LL128, Simple), beside the CollNet rows that went.
+    expect(code).toMatch(/ring:\w+\(6\.6,14,8\.4\)/);
+    // The collectives' costs take NCCL's own choice only (nccl-own-choice.ts): no hierarchical all-reduce, no forced algorithm's check.
+    for (const text of ['the hierarchical algorithm implements', 'does not implement', "unknown algorithm '"]) expect(code).not.toContain(text);
+    expect(code).toContain("the widget costs NCCL's own choice only (auto)");
+  });
+
+  it('spells +∞ as Infinity (WIDGET_BUILD_OPTIONS define), which esbuild writes 1/0, not Number.POSITIVE_INFINITY', async () => {
+    const { code } = await buildWidgetBundle();
+    expect(WIDGET_BUILD_OPTIONS.define).toEqual({ 'Number.POSITIVE_INFINITY': 'Infinity' });
+    expect(code).not.toContain('POSITIVE_INFINITY');
+    expect(code).toContain('1/0');
   });
 
   it('is one self-contained ES module: no imports, no Node built-ins, no esbuild', async () => {

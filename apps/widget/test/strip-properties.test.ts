@@ -11,6 +11,13 @@ describe('stripProperties', () => {
     expect(stripProperties(source, ['toJsonSchema', 'jsonSchema'])).toBe(expected);
   });
 
+  it('removes properties next to each other on one line, each with its comma', () => {
+    expect(stripProperties('const e = { a: 1, b: 2, c: f(3, 4), d: 5 };', ['b', 'c'])).toBe('const e = { a: 1,   d: 5 };');
+    expect(stripProperties('const e = { b: 2, c: 3 };', ['b', 'c'])).toBe('const e = {  };');
+    expect(stripProperties('p(6.8), tree: p(1), collnetDirect: p(0, 0), collnetChain: p(0), nvls: p(2)', ['collnetDirect', 'collnetChain']))
+      .toBe('p(6.8), tree: p(1),   nvls: p(2)');
+  });
+
   it('leaves optional members, type members and calls of the name alone', () => {
     const source = 'interface O { jsonSchema?: J; toJsonSchema(): J; }\nconst j = schema.toJsonSchema();\nconst k = { ...schema.toJsonSchema() };';
     expect(stripProperties(source, ['toJsonSchema', 'jsonSchema'])).toBe(source);
