@@ -37,7 +37,13 @@ export interface LayerComputeCost {
 const MASK = 1;
 /** Flash attention's backward does 5 matmuls to the forward's 2 (Dao 2023, FlashAttention-2 §3.2). */
 const FLASH_BACKWARD_MATMUL_RATIO = 2.5;
-/** Flash attention's tile edge in tokens, queries and keys alike (Dao 2023, FlashAttention-2 §3.3: 128 × 128 blocks at head dimension 128). */
+/**
+ * Flash attention's tile edge in tokens, queries and keys alike: FlashAttention-3's Hopper kernel runs 128 × 128 blocks
+ * at head dimension 128 when causal (hopper/tile_size.h, tile_size_fwd_sm90); FlashAttention-2 runs 128-query blocks
+ * (Dao 2023 §3.3: blocks of {64, 128} × {64, 128}; csrc run_mha_fwd_hdim128 takes 128 × 64 on A100 and H100 without
+ * dropout). The launch model below (flashBlockEfficiency's per-block cost) was fitted in tiles of this edge, and the
+ * attention FLOPs count tiles of it (causalAttentionTiles).
+ */
 const ATTENTION_TILE_TOKENS = 128;
 
 /**
@@ -48,6 +54,25 @@ const ATTENTION_TILE_TOKENS = 128;
 export function causalTileFraction(seqLength: number): number {
   const tiles = Math.ceil(seqLength / ATTENTION_TILE_TOKENS);
   return (tiles + 1) / (2 * tiles);
+}
+
+/**
+ * The score tiles (ATTENTION_TILE_TOKENS square) one GPU's causal flash attention computes for one sequence and head,
+ * over all its launches. A kernel computes whole tiles: a sequence's partial last tile of queries or keys is computed as
+ * a whole one under a mask, as the diagonal tiles are (FlashAttention-2 §3.1), so one more token past a tile's edge costs
+ * a row of tiles, and never less work than one token fewer (QA: the tile share applied to s² instead made 4,098 tokens
+ * cheaper than 4,096, and a 129-token prompt's attention 0.75 × 129² against 128²'s 1 × 128²).
+ *
+ * One GPU: the T(T + 1)/2 tiles on and below the diagonal of T = ⌈s/128⌉ query and key tiles. Context parallelism c
+ * (Transformer Engine's load-balanced ring, context_parallel.py AttnFuncWithCPAndKVP2P): a GPU holds two chunks of s/2c
+ * tokens; its first ring step is a causal launch over its own s/c tokens, and each of the other c − 1 steps a full one
+ * of its s/c queries over a peer's first key chunk (steps i ≤ rank) or of its second query chunk over a peer's s/c keys
+ * (i > rank): ⌈s/c/128⌉ · ⌈s/2c/128⌉ tiles either way. With chunks of whole tiles the c GPUs' tiles sum to one GPU's.
+ */
+export function causalAttentionTiles(seqLength: number, context: number): number {
+  const localTiles = Math.ceil(seqLength / context / ATTENTION_TILE_TOKENS);
+  const chunkTiles = Math.ceil(seqLength / (2 * context) / ATTENTION_TILE_TOKENS);
+  return (localTiles * (localTiles + 1)) / 2 + (context - 1) * localTiles * chunkTiles;
 }
 
 /**
@@ -157,7 +182,9 @@ export function layerComputeCost(input: PlanInput, ctx: KernelContext, peak16: n
   let attentionForward: Seconds;
   let attentionBackward: Seconds;
   if (input.attentionKernel === 'flash') {
-    const flops = 4 * b * heads * sLocal * input.seqLength * headDim * causalTileFraction(input.seqLength);
+    // Two matmuls (Q·Kᵀ, P·V) of 2·d FLOPs per score, over the whole tiles the kernel computes (causalAttentionTiles).
+    const scores = causalAttentionTiles(input.seqLength, input.context) * ATTENTION_TILE_TOKENS ** 2;
+    const flops = 4 * b * heads * headDim * scores;
     const rate = peak16 * flashLaunchEfficiency({
       localTokens: sLocal, seqLength: input.seqLength, sequencesTimesHeads: b * heads, smCount: ctx.gpu.smCount,
       overheadTiles: ctx.calibration.attentionBlockOverheadTiles,

@@ -201,43 +201,49 @@ function loneLayer(lone: PlanInput) {
 const TILE_ROWS = 256;
 
 /**
- * A layer's figure over `rows` prompt rows run as one batch (`at(n)` its value at n whole rows, memoised), read at whole
- * tiles of rows and taken linearly between them: the rows an iteration admits vary (whole prompts arrive at a mean rate
- * of b/L an iteration, chunks end short, decodes finish), so a mean of rows is charged the mean of the costs around it, not
- * the cost of its rounding up (QA: 129 slots of 128-token prompts, 1.008 prompts an iteration, were charged a second tile
- * in every iteration, −27% throughput for one slot more; and a ceil of 512.0000000000001 charged a tile more).
+ * A layer's figure over `amount` of the prompts' work run as one batch (`at(n)` its value at n, memoised), read at whole
+ * steps of `step` (rows: a GEMM tile's; prompts: one) and taken linearly between them: the rows and prompts an iteration
+ * admits vary (whole prompts arrive at a mean rate of b/L an iteration, chunks end short, decodes finish), so a mean is
+ * charged the mean of the costs around it, not the cost of its rounding up (QA: 129 slots of 128-token prompts, 1.008
+ * prompts an iteration, were charged a second tile in every iteration, −27% throughput for one slot more; and a ceil of
+ * 512.0000000000001 charged a tile more). Under one step it is that share of one step's cost (a chunk of one prompt).
  */
-function perRows(at: (rows: number) => number): (rows: number) => number {
+function perSteps(step: number, at: (amount: number) => number): (amount: number) => number {
   const memo = new Map<number, number>();
   const whole = (n: number): number => {
     let v = memo.get(n);
     if (v === undefined) memo.set(n, (v = n <= 0 ? 0 : at(n)));
     return v;
   };
-  return (rows) => {
-    if (rows <= 0) return 0;
-    const below = TILE_ROWS * Math.floor(rows / TILE_ROWS);
-    const share = (rows - below) / TILE_ROWS;
-    return share === 0 ? whole(below) : (1 - share) * whole(below) + share * whole(below + TILE_ROWS);
+  return (amount) => {
+    if (amount <= 0) return 0;
+    const below = step * Math.floor(amount / step);
+    const share = (amount - below) / step;
+    return share === 0 ? whole(below) : (1 - share) * whole(below) + share * whole(below + step);
   };
 }
 
 /**
- * The prefill per layer of the prompts an iteration admits, as it adds to the decode it is fused into (`lone(tokens)`
- * the planner input of one sequence of that many tokens). Their rows join the decode's GEMMs, which stream the weights
- * anyway: they add their tensor-core time alone, not a second weight read or launch. Each prompt's attention is its
- * tiles' time in the iteration's one attention launch. Their element-wise traffic and all-reduce bytes add; the
+ * The prefill per layer of the prompts an iteration admits, as it adds to the decode it is fused into (`forward(n, tokens)`
+ * the planner input of n sequences of that many tokens in one pass). Their rows join the decode's GEMMs, which stream the
+ * weights anyway: they add their tensor-core time alone, not a second weight read or launch. The prompts' attention is
+ * their tiles' time in the iteration's one attention launch. Their element-wise traffic and all-reduce bytes add; the
  * launches and latencies are the decode's. With a cached prefix of N tokens only the P − N new ones go through the GEMMs,
  * element-wise kernels and all-reduces, and their attention is (P² − N²)/P² of the whole prompt's
  * (prefix-cache.ts).
  */
-function promptPrefill(lone: (tokens: number) => PlanInput, promptTokens: number, cachedTokens: number, chunks: number): PromptPrefill {
+function promptPrefill(forward: (sequences: number, tokens: number) => PlanInput, promptTokens: number, cachedTokens: number, chunks: number): PromptPrefill {
+  const lone = (tokens: number) => forward(1, tokens);
   const prompt = lone(promptTokens);
-  const whole = loneLayer(prompt);
   const oneToken = loneLayer(lone(1));
   // The attention's launch is the iteration's, one varlen kernel over every sequence's queries (vLLM's flash-attention
-  // backend; the decode layer's KERNELS_PER_LAYER counts it): the prompt adds its tiles' time, not a launch.
-  const attention = Math.max(0, whole.attention - resolveCalibration(prompt).kernelOverhead) * uncachedAttentionFraction(promptTokens, cachedTokens);
+  // backend; the decode layer's KERNELS_PER_LAYER counts it): the prompts add their tiles' time, not a launch, and n of
+  // them the time of one launch over n sequences, its last wave shared, not n lone launches' (QA: with the flash kernel's
+  // whole tiles costed, each 1-token prompt a 128 × 128 tile a head, n such prompts at a lone launch's rate, 8 blocks on
+  // 132 SMs, paid n mostly empty waves: continuous served 0.34× static).
+  const overhead = resolveCalibration(prompt).kernelOverhead;
+  const uncached = uncachedAttentionFraction(promptTokens, cachedTokens);
+  const attention = perSteps(1, (n) => Math.max(0, loneLayer(forward(n, promptTokens)).attention - overhead) * uncached);
   // The prompts' rows join the iteration's GEMMs, element-wise kernels and tensor-parallel all-reduces as one batch of
   // rows (vLLM runs an iteration's prefill and decode tokens as one flattened batch; Sarathi-Serve §4): their GEMMs'
   // tiles and waves, their traffic and one all-reduce's size are those of all the rows together, not of each prompt
@@ -245,10 +251,10 @@ function promptPrefill(lone: (tokens: number) => PlanInput, promptTokens: number
   // paid an all-reduce each, 0.15×). The element-wise and all-reduce launches and latencies are the decode's (the rows'
   // figures less a one-token forward's).
   const rows = promptTokens - cachedTokens;
-  const gemm = perRows((n) => loneLayer(lone(n)).gemmCompute);
-  const other = perRows((n) => Math.max(0, loneLayer(lone(n)).other - oneToken.other));
+  const gemm = perSteps(TILE_ROWS, (n) => loneLayer(lone(n)).gemmCompute);
+  const other = perSteps(TILE_ROWS, (n) => Math.max(0, loneLayer(lone(n)).other - oneToken.other));
   return {
-    layerTensorCoreSeconds: (prompts) => gemm(prompts * rows) + prompts * attention,
+    layerTensorCoreSeconds: (prompts) => gemm(prompts * rows) + attention(prompts),
     layerOtherSeconds: (prompts) => other(prompts * rows),
     activationBytes: 2 * (promptTokens - cachedTokens) * prompt.model.hiddenSize,
     chunks,
@@ -417,7 +423,7 @@ export function estimateInference(trainingBase: InferenceBase, shape: InferenceS
   const admit = (on: DecodeRound, prompt: PromptPrefill, sendSeconds: (bytes: Bytes) => Seconds) =>
     continuousIteration({ round: on, prompt, batch: b, outputTokens: outputTokens / perStep, sendSeconds });
   const continuous = continuousBatching
-    ? admit(round, memo.prompt ??= promptPrefill((tokens) => prefillInput(1, tokens), promptTokens, cached, chunks), send)
+    ? admit(round, memo.prompt ??= promptPrefill(prefillInput, promptTokens, cached, chunks), send)
     : undefined;
 
   // The draft (one stage): its decode step of the batch, γ of them before each verification, and its prefill of
@@ -434,7 +440,7 @@ export function estimateInference(trainingBase: InferenceBase, shape: InferenceS
       const prefillSeconds = draft.shape.layers * layerProfile(forwardInput(draft.base, draft.tensor, 1, b, promptTokens)).forwardSeconds;
       return { step, perStep: spec.draftTokens * step, prefillSeconds, firstTokenSeconds: prefillSeconds };
     }
-    const draftPrompt = memo.draftPrompt ??= promptPrefill((tokens) => forwardInput(draft.base, draft.tensor, 1, 1, tokens), promptTokens, cached, chunks);
+    const draftPrompt = memo.draftPrompt ??= promptPrefill((sequences, tokens) => forwardInput(draft.base, draft.tensor, 1, sequences, tokens), promptTokens, cached, chunks);
     const iteration = admit(draftRound, draftPrompt, () => 0);
     const perStep = (spec.draftTokens - 1) * step + iteration.iterationSeconds;
     // Between a sequence's steps the draft prefills the other slots' prompts only, as the target does (interTokenSeconds).
