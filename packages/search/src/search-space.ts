@@ -73,7 +73,9 @@ const range = (lo: number, hi: number): number[] => Array.from({ length: Math.ma
  * The default space for a model and machine: tensor parallelism in powers of two up to twice the
  * NVLink domain (one step across nodes, so the answer can say why it loses), every pipeline depth up
  * to the layer count, context parallelism 1–8 (or up to chunks of 8,192 tokens past 64k tokens: CONTEXT_CHUNK_TOKENS),
- * every count of model chunks per stage that Megatron accepts on one of those depths (megatronVirtualStages), micro-batches 1–16,
+ * every count of model chunks per stage that Megatron accepts on one of those depths (megatronVirtualStages), micro-batches
+ * in powers of two 1–16 (Megatron takes any that divides the batch per replica: microBatchSizes adds the others; QA: GPT-3
+ * 175B's 1,536 on 1,024 A100 runs micro-batch 3 in 18.12 s, 2.6% under powers of two's best, at 1.6× the space),
  * sequence parallelism on and off, four recompute modes, and Megatron's two optimizer layouts
  * (the ZeRO stages on request).
  */
