@@ -8,6 +8,7 @@ import { MAX_QUESTION_LENGTH, startState } from './parse/state.ts';
 import { normalize } from './parse/normalize.ts';
 import { readModels } from './parse/models-named.ts';
 import { readHardware } from './parse/hardware-named.ts';
+import { readSwitches } from './parse/switches-read.ts';
 import { readMfu, readSettings } from './parse/settings-read.ts';
 import { resolvePrices, takePrices } from './parse/prices.ts';
 import { readServing } from './parse/serving-read.ts';
@@ -26,6 +27,7 @@ import { flopBesideBudgetReadings } from './parse/flop-beside-budget.ts';
 import { noteDefaults } from './parse/default-notes.ts';
 import { noteUnreadNumbers } from './parse/unread-numbers-notes.ts';
 import { finalProblems } from './parse/final-problems.ts';
+import { planSwitches } from './parse/switches-planned.ts';
 import type { Plan, Reads } from './parse/reads.ts';
 
 export { CHINCHILLA_READING } from './parse/model-readings.ts';
@@ -56,6 +58,7 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   // file says what it must come before.
   const models = readModels(st);
   const hardware = readHardware(st);
+  const switches = readSwitches(st);
   const settings = readSettings(st, hardware);
   const taken = takePrices(st, hardware, settings);
   readMfu(st);
@@ -73,6 +76,8 @@ export function parse(question: string, options: ParseOptions = {}): ParsedQuest
   const read: Reads = { models, hardware, settings, serving, budget, deadline, layouts, precision, memory, cluster, prices, resolved };
 
   const asked = readIntent(st, models, settings, precision, (clause) => parse(clause, options).stated);
+  // The switches the intent's answer plans; the rest said not read (before the defaults: "recompute 4 layers" is full recompute).
+  planSwitches(st, asked.intent, asked.facts, switches);
   const plan: Plan = { ...asked, ...withDefaults(asked.intent, asked.facts) };
   // How the question's own words were read, said first ("A100 taken as the 80GB part").
   const readings = [...modelReadings(st, read, plan), ...flopBesideBudgetReadings(st, read, plan), ...clusterReadings(st, read, plan)];

@@ -117,6 +117,34 @@ export interface AskParameters {
   /** A ZeRO stage ("zero-3", DeepSpeed), or FSDP's full sharding read as stage 3. */
   zeroStage?: 1 | 2 | 3;
   /**
+   * The software's switches a question may state, each the scenario's extension of the same name (protocol
+   * scenario-schema.ts) and the search's `settings`: overlap tensor-parallel collectives with GEMMs ("tp comm overlap",
+   * Transformer Engine's --tp-comm-overlap), the gradient reduction with the backward pass ("overlap grad reduce"),
+   * pipeline sends with compute ("overlap p2p"), and Megatron's scatter-gather of pipeline sends (lexicon/comm-overlap.ts).
+   * False where the question turns one off; unset, the protocol's default (off).
+   */
+  overlapTensorParallelComm?: boolean;
+  overlapGradReduce?: boolean;
+  overlapPipelineComm?: boolean;
+  scatterGather?: boolean;
+  /** The pipeline schedule ("gpipe schedule", "1f1b", "interleaved"): the scenario's parallelism.schedule (lexicon/pipeline-schedule.ts). */
+  schedule?: '1f1b' | 'interleaved' | 'gpipe';
+  /** With FP8, the weights themselves kept in FP8 ("fp8 weights", Megatron's --fp8-param-gather): the scenario's training.fp8Params. */
+  fp8Params?: boolean;
+  /** The attention kernel ("without flash attention": unfused; "with flash attention": flash): the scenario's training.attentionKernel. */
+  attentionKernel?: 'flash' | 'unfused';
+  /** Dropout on or off ("with dropout", "no dropout"): the scenario's training.dropout; unset, as the model trained. */
+  dropout?: boolean;
+  /** Full recompute of this many layers per stage ("recompute 4 layers"): the scenario's parallelism.recomputeLayers. */
+  recomputeLayers?: number;
+  /** The share of GPU memory a plan may use ("with 90% memory"), in (0, 1]: the search's constraints.memoryFraction. */
+  memoryFraction?: number;
+  /**
+   * Emulated ("emulated", "with the emulator"): a collective run through the discrete-event emulator beside the closed form
+   * (runCollective's emulate), a stated layout's collectives costed by it (the scenario's cluster.communicationModel).
+   */
+  emulate?: boolean;
+  /**
    * An MFU the asker states ("at 50% MFU"), as a fraction of peak in (0, 1]. Plans never take it as an
    * input (the planner models compute and communication itself); the answer compares it with the plan's.
    */

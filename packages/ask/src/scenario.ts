@@ -15,6 +15,9 @@ export function clusterOf(p: AskParameters): ScenarioInput['cluster'] {
   return cluster;
 }
 
+/** The overlaps and scatter-gather: the scenario's parallelism extensions and the search's settings, of the same names. */
+export const SWITCHES = ['overlapTensorParallelComm', 'overlapGradReduce', 'overlapPipelineComm', 'scatterGather'] as const;
+
 /** A contract scenario for a fixed configuration (memory and estimate questions). */
 export function scenarioOf(p: AskParameters): ScenarioInput {
   const training: ScenarioInput['training'] = { globalBatchSize: p.globalBatchSize ?? 1, microBatchSize: p.microBatchSize ?? 1 };
@@ -23,6 +26,10 @@ export function scenarioOf(p: AskParameters): ScenarioInput {
   if (p.tokens !== undefined) training.tokens = p.tokens;
   // A model sized in a family's style trains as its rows did (custom-model.ts trainedWithDropout); a preset states its own.
   if (p.customModel !== undefined) training.dropout = p.customModel.trainedWithDropout;
+  // Dropout, the attention kernel and FP8 weights as the question states them (parse/switches-read.ts), over the model's own.
+  if (p.dropout !== undefined) training.dropout = p.dropout;
+  if (p.attentionKernel !== undefined) training.attentionKernel = p.attentionKernel;
+  if (p.fp8Params !== undefined) training.fp8Params = p.fp8Params;
   const parallelism: NonNullable<ScenarioInput['parallelism']> = {};
   if (p.tensor !== undefined) parallelism.tensor = p.tensor;
   if (p.pipeline !== undefined) parallelism.pipeline = p.pipeline;
@@ -33,7 +40,13 @@ export function scenarioOf(p: AskParameters): ScenarioInput {
   if (p.sequenceParallel !== undefined) parallelism.sequenceParallel = p.sequenceParallel;
   if (p.distributedOptimizer !== undefined) parallelism.distributedOptimizer = p.distributedOptimizer;
   if (p.zeroStage !== undefined) parallelism.zeroStage = p.zeroStage;
-  return { model: modelInputOf(p) ?? '', cluster: clusterOf(p), training, parallelism };
+  if (p.recomputeLayers !== undefined) parallelism.recomputeLayers = p.recomputeLayers;
+  if (p.schedule !== undefined) parallelism.schedule = p.schedule;
+  for (const field of SWITCHES) if (p[field] !== undefined) parallelism[field] = p[field];
+  const cluster = clusterOf(p);
+  // "Emulated": the step's collectives costed by the discrete-event emulator (the CLI's estimate --emulate).
+  if (p.emulate === true) cluster.communicationModel = 'emulated';
+  return { model: modelInputOf(p) ?? '', cluster, training, parallelism };
 }
 
 /**

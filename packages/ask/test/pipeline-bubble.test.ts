@@ -49,6 +49,12 @@ describe('a pipeline bubble of stages and micro-batches is answered, not decline
     expect(a.headline).toBe(headline);
   });
 
+  it('GPipe asked: its bubble, the same as 1F1B\'s (3/8 by hand, as above), said as GPipe\'s, never "the plain 1F1B schedule"', () => {
+    const a = ask('gpipe bubble pp 4 m 8', options);
+    expect(a.headline).toBe('Pipeline bubble for 4 stages and 8 micro-batches (GPipe, the same as 1F1B): (p − 1)/m = 3/8 = 37.5% of the ideal time, 27.3% of the step ((p − 1)/(m + p − 1) = 3/11)');
+    expect(a.assumptions.join(' ')).not.toMatch(/1F1B schedule/);
+  });
+
   it('a V100 named is no "v 100": the plain 1F1B bubble', () => {
     expect(ask('pipeline bubble for pp 8 with 32 microbatches on v100', options).headline).toContain('(1F1B): (p − 1)/m = 7/32 = 21.9%');
   });

@@ -14,16 +14,17 @@ describe('settings no plan models are said not read, never read as something els
   it('"at 700W" alone is power too', () => {
     expect(parse('how long to train llama3-8b on 1T tokens on 64 h100 at 700W').stated.deadlineSeconds).toBeUndefined();
   });
-  it('dropout, the attention kernel and goodput are each said not read; the time lost to failures is read as the uptime', () => {
+  it('goodput is said not read beside dropout and the attention kernel, which are planned; the time lost to failures is read as the uptime', () => {
     const question = 'how long to train llama3-8b on 1T tokens on 64 H100 with dropout, without flash attention, with 90% goodput, assuming 10% of the time is lost to failures';
     const notes = notRead(question);
-    expect(notes.map((n) => /^Not read: ("[^"]*")/.exec(n)?.[1])).toEqual(['"with 90% goodput"', '"with dropout"', '"without flash attention"']);
+    expect(notes.map((n) => /^Not read: ("[^"]*")/.exec(n)?.[1])).toEqual(['"with 90% goodput"']);
     // 10% of the time lost leaves 100% − 10% = 90% spent training (lexicon/uptime.ts).
-    expect(parse(question).stated.uptime).toBe(0.9);
+    expect(parse(question).stated).toMatchObject({ uptime: 0.9, dropout: true, attentionKernel: 'unfused' });
     expect(notes[0]).toMatch(/goodput is not read .*say "at 90% uptime"/);
   });
-  it('"no flash-attn", "vllm memory fraction 0.8" are each said not read; failures with no share of time point to the uptime', () => {
-    expect(notRead('how long to train llama3-8b on 1T tokens on 64 H100 no flash-attn')[0]).toMatch(/^Not read: "no flash-attn" \(the attention kernel is not modelled/);
+  it('"no flash-attn" plans the unfused kernel; "vllm memory fraction 0.8" is said not read; failures with no share of time point to the uptime', () => {
+    expect(parse('how long to train llama3-8b on 1T tokens on 64 H100 no flash-attn').stated.attentionKernel).toBe('unfused');
+    expect(notRead('how long to train llama3-8b on 1T tokens on 64 H100 no flash-attn')).toEqual([]);
     expect(notRead('serve llama3-70b on 8 h100 vllm memory fraction 0.8')[0]).toMatch(/^Not read: "vllm memory fraction 0\.8" \(a serving engine's memory fraction is not modelled/);
     expect(notRead('how long to train llama3-8b on 1T tokens on 64 H100 with node failures')[0])
       .toMatch(/^Not read: "with node failures" \(failures are not counted one by one: say the share of time they take, e\.g\. "with 10% downtime"/);

@@ -5,6 +5,7 @@ import { gpusPerNodeOf } from '../defaults.ts';
 import type { CollectiveOp, ParsedQuestion } from '../question.ts';
 import type { Answer } from './answer-types.ts';
 import { answerHelp } from './help-answer.ts';
+import { emulatedFigures, emulatedHeadline, runEmulated } from './collective-emulated.ts';
 import { gpuName } from './describe-estimate.ts';
 import { failureKind, refusalWords } from './issue-words.ts';
 import { partNodesProblem } from './whole-counts.ts';
@@ -73,10 +74,11 @@ export function answerCollective(q: ParsedQuestion): Answer {
     algorithm: p.algorithm ?? 'auto',
     size: p.bytes,
   };
-  const result = runCollective(request);
+  // "Emulated": the emulator beside the closed form, or the closed form said where the emulation is past its limit.
+  const { result, notes: emulation } = p.emulate === true ? runEmulated(request) : { result: runCollective(request), notes: [] };
   // With SHARP on, NCCL's choice takes in the algorithms that reduce in the network too.
   const assumptions = q.defaults.map((d) => (d.field === 'algorithm' && sharp?.on === true ? `${d.text}, or with SHARP on CollNetDirect, CollNetChain or NVLS across nodes` : d.text));
-  const base = { intent: q.intent, question: q.text, assumptions, examples: [], data: result, notes: [] as string[] };
+  const base = { intent: q.intent, question: q.text, assumptions, examples: [], data: result, notes: emulation };
   const subject = `${p.op} of ${formatBytesDecimal(p.bytes ?? 0)} on ${gpus} × ${gpuName(p.gpu ?? '')}${sharp === undefined ? '' : sharp.on ? ' with SHARP (CollNet)' : ' (SHARP not available: without it)'}`;
   if (!result.ok) return { ...base, kind: failureKind(result.reason), ok: false, headline: `${subject}: ${refusalWords(result)}`, figures: [] };
   const row = result.rows[0];
@@ -95,15 +97,16 @@ export function answerCollective(q: ParsedQuestion): Answer {
     ok: true,
     headline: alone
       ? `${subject}: ${formatSeconds(row.seconds)}, as a collective over one GPU moves no data (${ALONE[p.op ?? 'all-reduce']})`
-      : `${subject}: ${formatSeconds(row.seconds)}, bus bandwidth ${formatGrouped(row.busbwGBps)} GB/s`,
+      : `${subject}: ${row.emulated === undefined ? `${formatSeconds(row.seconds)}, bus bandwidth ${formatGrouped(row.busbwGBps)} GB/s` : emulatedHeadline(row.emulated, row)}`,
     configuration: `${countOf(result.nodes, 'node')} × ${countOf(result.gpusPerNode, 'GPU')} of ${result.system} over ${result.network}; ${row.algorithm} / ${row.protocol}`,
     figures: [
       { label: 'Time', value: formatSeconds(row.seconds) },
       { label: 'Algorithm bandwidth', value: `${formatGrouped(row.algbwGBps)} GB/s` },
       { label: 'Bus bandwidth', value: `${formatGrouped(row.busbwGBps)} GB/s` },
       { label: 'Algorithm', value: `${row.algorithm} (${row.protocol})${request.algorithm === 'auto' ? ', NCCL’s choice' : ''}` },
+      ...(row.emulated === undefined ? [] : emulatedFigures(row.emulated)),
     ],
     // Alone, the headline says why it is 0 s and the note which GPUs to give: the protocol's own "one GPU" note would repeat it.
-    notes: [...said, ...notes, ...(alone ? result.notes.filter((n) => !n.startsWith('one GPU:')) : result.notes)],
+    notes: [...emulation, ...said, ...notes, ...(alone ? result.notes.filter((n) => !n.startsWith('one GPU:')) : result.notes)],
   };
 }

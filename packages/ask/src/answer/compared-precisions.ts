@@ -12,8 +12,10 @@ export const PRECISION_FIGURES = ['MFU', 'Memory per GPU'] as const;
 
 /** The question asked in each precision, the first as asked, with each one's label; undefined for a question of one. */
 export function comparedPrecisionsOf(q: ParsedQuestion): { names: string[]; questions: ParsedQuestion[] } | undefined {
-  const { comparedPrecisions: others, ...stated } = q.stated;
+  const { comparedPrecisions: others, fp8Params, ...stated } = q.stated;
   if (others === undefined || stated.precision === undefined) return undefined;
   const precisions = [stated.precision, ...others];
-  return { names: precisions.map((p) => p.toUpperCase()), questions: precisions.map((precision) => restated(q, { ...stated, precision })) };
+  // FP8 weights asked ("with fp8 weights") are the FP8 plan's: a 16-bit plan keeps 16-bit weights (the protocol refuses fp8Params beside them).
+  const questions = precisions.map((precision) => restated(q, { ...stated, precision, ...(precision === 'fp8' && fp8Params !== undefined && { fp8Params }) }));
+  return { names: precisions.map((p) => p.toUpperCase()), questions };
 }

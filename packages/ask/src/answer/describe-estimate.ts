@@ -1,4 +1,4 @@
-import { fp8Peak, peakShareText, type EstimateInfeasible, type EstimateOk } from '@trainplan/protocol';
+import { fp8Peak, peakShareText, runsFlashAttention, type EstimateInfeasible, type EstimateOk } from '@trainplan/protocol';
 import { gpuById } from '@trainplan/presets';
 import { countOf, formatBytes, formatGrouped, formatSeconds } from '@trainplan/units';
 import { compactCount, formatDays } from '../format.ts';
@@ -40,10 +40,26 @@ export function planWords(e: EstimateOk, options: { globalBatch?: boolean } = {}
   return parts.join(' · ');
 }
 
+/**
+ * The plan's settings a question turns from their defaults, as its estimate resolved them: the GPipe schedule (1F1B and
+ * the interleaved one show as VP), FP8 weights, the unfused attention kernel on a GPU that runs flash attention (the
+ * default on a V100: said there by no word), and collectives emulated. So an answer shows the setting asked was planned.
+ */
+function settingWords(r: EstimateOk['resolved']): string[] {
+  const gpu = gpuById(r.gpu);
+  return [
+    ...(r.schedule === 'gpipe' ? ['GPipe'] : []),
+    ...(r.fp8Params === true ? ['FP8 weights'] : []),
+    ...(r.attentionKernel === 'unfused' && gpu !== undefined && runsFlashAttention(gpu) ? ['unfused attention'] : []),
+    ...(r.communicationModel === 'emulated' ? ['collectives emulated'] : []),
+  ];
+}
+
 /** The parallel configuration of an estimate, in Megatron's terms. */
 export function describeConfiguration(e: EstimateOk): string {
   const r = e.resolved;
-  return `${planWords(e, { globalBatch: true })} · ${r.precision.toUpperCase()} on ${r.nodes.toLocaleString('en-US')} × ${r.gpusPerNode} ${gpuName(r.gpu)} (${countOf(r.gpus, 'GPU')}, ${r.network})`;
+  const plan = [planWords(e, { globalBatch: true }), ...settingWords(r)].join(' · ');
+  return `${plan} · ${r.precision.toUpperCase()} on ${r.nodes.toLocaleString('en-US')} × ${r.gpusPerNode} ${gpuName(r.gpu)} (${countOf(r.gpus, 'GPU')}, ${r.network})`;
 }
 
 /** "61.2 GiB of 79.3 GiB (fits)". */

@@ -123,7 +123,9 @@ export function fittingLayout(q: ParsedQuestion, failed: EstimateJson): FittingS
   const layers = modelShapeOf(p)?.layers;
   if (layers === undefined) return undefined;
   let spent = 0;
-  const estimate = (x: AskParameters): EstimateJson | undefined => (spent++ < MAX_ESTIMATES ? runEstimate(scenarioOf(x)) as EstimateJson : undefined);
+  // Memory does not depend on how collectives are costed: the depths are estimated in closed form (an emulated estimate
+  // takes up to 0.8 s, MAX_ESTIMATES of them half a minute), and the layout found once more as asked (emulatedAsAsked).
+  const estimate = (x: AskParameters): EstimateJson | undefined => (spent++ < MAX_ESTIMATES ? runEstimate(scenarioOf({ ...x, emulate: undefined })) as EstimateJson : undefined);
   const asked = p.pipeline ?? 1;
   const keepsCluster = (q.stated.nodes !== undefined || q.stated.gpus !== undefined) && q.stated.data === undefined;
   const clusters: Lever['cluster'][] = keepsCluster ? ['kept', 'grown'] : ['grown'];
@@ -143,13 +145,20 @@ export function fittingLayout(q: ParsedQuestion, failed: EstimateJson): FittingS
     return {
       estimates: spent,
       fit: {
-        ...search.fit, lever,
+        ...emulatedAsAsked(search.fit), lever,
         ...(shallower !== undefined && { shallower }),
         ...(lever.recompute !== undefined && deepestAsked !== undefined && { deepestAsked }),
       },
     };
   }
   return { estimates: spent, ...(deepest !== undefined && { deepest }) };
+}
+
+/** A layout found, estimated with the emulator where the question asks it ("emulated"), as the answer's own estimate is. */
+function emulatedAsAsked<T extends { parameters: AskParameters; estimate: EstimateOk }>(found: T): T {
+  if (found.parameters.emulate !== true) return found;
+  const emulated = runEstimate(scenarioOf(found.parameters)) as EstimateJson;
+  return emulated.ok ? { ...found, estimate: emulated } : found;
 }
 
 /** "needs 140 GiB per GPU", or why a depth does not run at all. */

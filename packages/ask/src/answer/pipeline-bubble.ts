@@ -64,7 +64,10 @@ export function answerPipelineBubble(q: ParsedQuestion): Answer {
   const { stages: p, microBatches: m, chunks: v } = bubbleOf(q) ?? { stages: 1, microBatches: 1, chunks: 1 };
   const ofIdeal = (p - 1) / (v * m);
   const ofStep = (p - 1) / (v * m + p - 1);
-  const schedule = v > 1 ? `interleaved 1F1B, ${v} model chunks per stage` : '1F1B';
+  // GPipe asked ("gpipe bubble"): its bubble is 1F1B's, all m forwards then all m backwards filling and draining the same
+  // p − 1 slots (Huang et al. 2019; Narayanan et al. SC'21 §2.2.1), said as GPipe's, never relabelled 1F1B.
+  const gpipe = q.stated.schedule === 'gpipe' && v === 1;
+  const schedule = v > 1 ? `interleaved 1F1B, ${v} model chunks per stage` : gpipe ? 'GPipe, the same as 1F1B' : '1F1B';
   const formula = v > 1 ? `(p − 1)/(v·m) = ${p - 1}/(${v}·${m})` : `(p − 1)/m = ${p - 1}/${m}`;
   const shareFormula = v > 1 ? `(p − 1)/(v·m + p − 1) = ${p - 1}/${v * m + p - 1}` : `(p − 1)/(m + p − 1) = ${p - 1}/${m + p - 1}`;
   const headline = p === 1
@@ -85,7 +88,7 @@ export function answerPipelineBubble(q: ParsedQuestion): Answer {
       { label: 'Bubble of the step', value: `${formatPercent(ofStep)} (${shareFormula})` },
     ],
     assumptions: [
-      ...(v === 1 && q.stated.virtualStages === undefined ? ['no interleaving (v 1): the plain 1F1B schedule'] : []),
+      ...(v === 1 && q.stated.virtualStages === undefined && !gpipe ? ['no interleaving (v 1): the plain 1F1B schedule'] : []),
       'pipeline stages of equal time per micro-batch',
     ],
     notes, examples: [],

@@ -30,7 +30,8 @@ import { failureKind, refusalWords } from './issue-words.ts';
 import { listOf, statedMfuNote, statedMfuUnused } from './stated-mfu.ts';
 import { belowOneProblem, partNodesProblem } from './whole-counts.ts';
 import { searchEdgeNote } from './search-edge.ts';
-import { uptimeSaid, wallClockFigures } from './uptime-note.ts';
+import { memoryFractionNote, searchSettingsOf, searchTrainingSwitches, switchConstraints } from './search-switches.ts';
+import { uptimeSaid, wallClockFigures, widgetUptimeNote } from './uptime-note.ts';
 
 /**
  * Nodes, time and best-configuration questions, answered by the protocol's configuration search:
@@ -47,7 +48,7 @@ const machineOf = (p: AskParameters): { gpu: string; gpusPerNode?: number; netwo
   ...(p.gpusPerNode !== undefined && { gpusPerNode: p.gpusPerNode }),
 });
 
-interface Training {
+interface Training extends ReturnType<typeof searchTrainingSwitches> {
   globalBatchSize?: number;
   precision: NonNullable<AskParameters['precision']>;
   seqLength?: number;
@@ -64,6 +65,8 @@ function trainingOf(p: AskParameters): { training: Training; assumptions: string
     precision: p.precision ?? 'bf16', ...(p.seqLength !== undefined && { seqLength: p.seqLength }),
     // A model sized in a family's style trains as its rows did (custom-model.ts trainedWithDropout); a preset states its own.
     ...(p.customModel !== undefined && { dropout: p.customModel.trainedWithDropout }),
+    // Dropout, the attention kernel and FP8 weights as stated, over the model's own (search-switches.ts).
+    ...searchTrainingSwitches(p),
   } as const;
   if (p.globalBatchSize !== undefined) return { training: { globalBatchSize: p.globalBatchSize, ...rest }, assumptions: [] };
   const batch = defaultBatch(p);
@@ -87,6 +90,8 @@ function constraintsOf(p: AskParameters): Record<string, unknown> {
     ...(p.pipeline !== undefined && { pipelineSizes: [p.pipeline] }),
     ...(p.context !== undefined && { contextSizes: [p.context] }),
     ...(p.virtualStages !== undefined && { virtualStageCounts: [p.virtualStages] }),
+    // The share of memory and the schedule stated (search-switches.ts).
+    ...switchConstraints(p),
   };
 }
 
@@ -136,6 +141,8 @@ function planAnswer(
     notes: [
       ...plan.estimate.warnings, ...extra.notes, ...budgetNotes(q.parameters, spend, { plan: extra.budgetPlan ?? 'answered' }),
       ...listOf(statedMfuNote(q.parameters, plan.estimate, uptime)),
+      // Last, next to the link: the widget plans it at full uptime (uptime-note.ts).
+      ...widgetUptimeNote(q.parameters, publicUrl !== null, extra.wallClock),
     ],
     scenario: plan.scenario,
     ...widgetLink(plan.scenario, publicUrl, q.parameters),
@@ -176,6 +183,7 @@ function failure(
       ].map((f) => ({ ...f, label: `${f.label} (closest)` })),
       scenario: closest.scenario,
       ...widgetLink(closest.scenario, publicUrl, q.parameters),
+      ...(extra.wallClock === true && { notes: [...base.notes, ...widgetUptimeNote(q.parameters, publicUrl !== null, closest, false)] }),
     };
   }
   return base;
@@ -246,6 +254,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
   // runNodes on the question's model and training for a goal (a deadline, a budget, nodes), on nodes of `perNode` GPUs when part of one.
   const runFor = (goalFields: Record<string, unknown>, perNode: number | undefined): NodesResponseJson => runNodes({
     model: modelInputOf(p), cluster: { ...machineOf(p), ...(perNode !== undefined && { gpusPerNode: perNode }) }, training, tokens: p.tokens, constraints: constraintsOf(p), ...goalFields,
+    ...searchSettingsOf(p),
     ...(p.pricePerGpuHour !== undefined && { pricePerGpuHour: p.pricePerGpuHour }),
     ...(p.uptime !== undefined && { uptime: p.uptime }),
   }, budget);
@@ -276,7 +285,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     const failed = batchSaid(result.closest?.nodes, result.closest?.scenario?.training.globalBatchSize);
     const up = uptimeSaid(p, result.closest?.days === undefined ? undefined : { days: result.closest.days, ...(result.closest.gpuHours !== undefined && { gpuHours: result.closest.gpuHours }) });
     return failure(failed.shown, publicUrl, result.reason, `${verdict}${subjectOf(p)}: ${words}`, closest, {
-      assumptions: [...failed.said, ...up.assumptions], data: result, notes: [...up.notes, ...listOf(namedNote), ...hint], wallClock: true,
+      assumptions: [...failed.said, ...up.assumptions], data: result, notes: [...memoryFractionNote(p), ...up.notes, ...listOf(namedNote), ...hint], wallClock: true,
     });
   }
   const plan = result.configuration;
@@ -293,7 +302,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     const headline = asksGpuHours(q) ? `GPU-hours to train ${of}: ${gpuHoursOfFrontier(result, p)}`
       : `Cheapest for ${of}: ${size.cluster}, ${slow?.days ?? size.days}, ${size.spend}${slow === undefined ? '' : `; ${slow.faster}`}`;
     return planAnswer(shown, publicUrl, plan, result, headline, {
-      assumptions: [...said, ...up.assumptions], notes: [...up.notes, ...frontierNotes(result, p, q.text)], budgetPlan: 'cheapest', data: result, wallClock: result,
+      assumptions: [...said, ...up.assumptions], notes: [...memoryFractionNote(p), ...up.notes, ...frontierNotes(result, p, q.text)], budgetPlan: 'cheapest', data: result, wallClock: result,
     });
   }
   // "on 4 GPUs", not "on 1 node (4 GPUs)", for part of a node.
@@ -321,6 +330,7 @@ export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, pub
     : result.mode === 'fastest-within-budget' ? `The fastest plan the budget affords (${searched})${smallest}.`
       : `The fewest nodes whose best configuration meets the deadline (${searched}).`];
   const notes = [
+    ...memoryFractionNote(p),
     ...priceNeededNote(q),
     ...nodeHoursNote(q, result.gpuHours),
     ...how,
@@ -374,7 +384,7 @@ export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOption
   if (noData !== undefined) return failure(q, publicUrl, 'invalid', `${subjectOf(p)} on ${size}: ${noData}`, undefined, { assumptions, data: undefined });
   const training = { ...trained, ...(p.tokens !== undefined && { tokens: p.tokens }) };
   const request = {
-    model: modelInputOf(p), cluster: { ...machineOf(p), ...cluster }, training, top: 3, constraints: constraintsOf(p),
+    model: modelInputOf(p), cluster: { ...machineOf(p), ...cluster }, training, top: 3, constraints: constraintsOf(p), ...searchSettingsOf(p),
     ...(p.pricePerGpuHour !== undefined && { pricePerGpuHour: p.pricePerGpuHour }),
   };
   const searchOptions = options.candidateBudget === undefined ? {} : { candidateBudget: options.candidateBudget };
@@ -387,7 +397,7 @@ export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOption
   if (!result.ok) {
     // Out of memory is "does not fit"; a cluster no split divides (no nearestMiss) runs nothing for another reason.
     const fit = q.intent === 'memory' && result.reason === 'no-feasible-configuration' && result.nearestMiss !== undefined ? 'does not fit for training: ' : '';
-    return failure(q, publicUrl, result.reason, `${subjectOf(p)} on ${size}: ${fit}${refusalWords(result)}`, result.closest, { assumptions, data: result, notes: zeroNote });
+    return failure(q, publicUrl, result.reason, `${subjectOf(p)} on ${size}: ${fit}${refusalWords(result)}`, result.closest, { assumptions, data: result, notes: [...memoryFractionNote(p), ...zeroNote] });
   }
   const best: SearchPlanJson = result.best;
   const e = best.estimate;
@@ -404,6 +414,7 @@ export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOption
       : `${planVerdict(q, best)}Best for ${subjectOf(p)} × ${size}: ${planWords(e)} (${step}${days})${budgetClause(q.stated, p, best)}`
         + deadlineVerdict(q.stated, best.days ?? 0, p.tokens ?? 0);
   const notes = [
+    ...memoryFractionNote(p),
     ...zeroNote,
     ...statedDataNote(p.data, e.resolved.gpus, e.resolved.data),
     // The search's fewerNodes: fewer nodes whose best plan steps faster at the same batch (protocol fewer-nodes-json.ts), said

@@ -36,6 +36,9 @@ export function splitMemoryText(q: ParsedQuestion, e: EstimateOk): string | unde
   const single = runEstimate(scenarioOf({
     ...p, tensor: 1, pipeline: 1, context: 1, data: undefined, virtualStages: undefined, nodes: undefined, gpus: 1,
     sequenceParallel: undefined, distributedOptimizer: undefined, zeroStage: undefined,
+    // Its memory alone is said: not emulated (memory does not depend on how collectives are costed), and with no pipeline's
+    // schedule or sends (one GPU has one stage; the interleaved schedule without its chunks is refused).
+    emulate: undefined, schedule: undefined, overlapPipelineComm: undefined, scatterGather: undefined,
   })) as EstimateJson;
   const fits = e.memory.fits ? 'fits' : 'does not fit';
   const whole = single.memory === undefined ? ''

@@ -1,4 +1,4 @@
-import { formatShare } from '@trainplan/units';
+import { formatShare, toDays } from '@trainplan/units';
 import type { AskParameters } from '../question.ts';
 import { compactCount, formatDays } from '../format.ts';
 import type { AnswerFigure } from './answer-types.ts';
@@ -37,4 +37,24 @@ export function wallClockFigures(figures: readonly AnswerFigure[], p: AskParamet
   const { days, gpuHours, tokens } = spent;
   const value = `${formatDays(days)} for ${compactCount(tokens)} tokens · ${compactCount(gpuHours)} GPU-hours, on the wall clock at ${formatShare(u)} uptime (${formatDays(days * u)} of it training)`;
   return figures.map((f) => (f.label === 'Time to train' ? { ...f, value } : f));
+}
+
+/**
+ * Beside a widget link of a plan on the wall clock at an uptime below 100%: the widget has no uptime (apps/widget), so it
+ * plans the scenario linked at full uptime, its days and GPU-hours the ideal ones (days × u, GPU-hours × u of the
+ * protocol's wall-clock figures), and its own search for the deadline carried (&days=) sizes the cluster at full uptime,
+ * fewer nodes than the answer's. QA: 513 nodes at 90% uptime in 59 days, where the link showed 53.1 days and 5.23M
+ * GPU-hours, and a widget search 459 nodes. Nothing where no link is given, no uptime below 1 asked, or no time planned.
+ */
+export function widgetUptimeNote(
+  p: AskParameters, linked: boolean, spent: { days?: number | undefined; gpuHours?: number | undefined } | undefined, sized = true,
+): string[] {
+  const u = p.uptime;
+  if (!linked || u === undefined || u >= 1 || spent?.days === undefined) return [];
+  const hours = spent.gpuHours === undefined ? '' : ` and ${compactCount(spent.gpuHours * u)} GPU-hours`;
+  // A size the deadline's search found (`sized`): the widget's own search for that deadline may find fewer nodes.
+  const search = p.deadlineSeconds === undefined || !sized ? ''
+    : `, and a search there for the deadline (${formatDays(toDays(p.deadlineSeconds))}) sizes the cluster at full uptime, so it may take fewer nodes than here`;
+  return [`The widget link plans at full uptime (the widget has no uptime setting): ${formatDays(spent.days * u)}${hours} there, the ideal; `
+    + `the figures here are on the wall clock at ${formatShare(u)} uptime${search}.`];
 }

@@ -2,9 +2,11 @@ import type { NotRead } from '../question.ts';
 import type { Scanner } from './quantities.ts';
 
 /**
- * Settings a question may state that no plan models: power, energy, goodput and failures (an uptime is read: uptime.ts), dropout, the attention kernel,
- * a serving engine's memory fraction. Each is taken out of the text (so "at 700W" is never 700 weeks, nor "90% goodput"
- * a percentage read elsewhere) and said back as not read, with why: never dropped unsaid.
+ * Settings a question may state that no plan models: power, energy, goodput and failures (an uptime is read: uptime.ts), epochs,
+ * a layer count. Dropout, the attention kernel and a share of memory are read (dropout.ts, attention-kernel.ts,
+ * memory-fraction.ts), and said where an answer does not plan them (parse/switches-planned.ts). Each is taken out of the
+ * text (so "at 700W" is never 700 weeks, nor "90% goodput" a percentage read elsewhere) and said back as not read, with
+ * why: never dropped unsaid.
  */
 
 const PERCENT = String.raw`\d+(?:\.\d+)?\s*%`;
@@ -65,18 +67,6 @@ const UNMODELLED: readonly { pattern: RegExp; why: string }[] = [
   {
     pattern: /(?:\b(?:for|over|at|after|in)\s+)?\bep\s*\d+(?![\w.])/,
     why: `"ep" taken as an epoch, not expert parallelism, which is written "EP 8" or "expert parallelism 8" and declined, MoE not being modelled; ${EPOCHS_NOT_READ}`,
-  },
-  {
-    pattern: /\b(?:with(?:out)?|no)\s+dropout\b|\bdropout(?:\s*(?:of|=|:)?\s*\d*\.\d+)?/,
-    why: 'dropout is not modelled: the plans take each model as it was trained',
-  },
-  {
-    pattern: /\b(?:with(?:out)?|no|w\/o)\s+(?:flash[\s-]*attn\w*|flash[\s-]*attention\w*|fa\d)(?:[\s-]*\d)?|\b(?:eager|naive|vanilla|standard)\s+attention\b/,
-    why: 'the attention kernel is not modelled: the plans take flash attention',
-  },
-  {
-    pattern: /\b(?:vllm\s+|sglang\s+)?(?:gpu[\s-]*mem(?:ory)?[\s-]*util(?:i[sz]ation)?|(?:gpu\s+)?mem(?:ory)?[\s-]*fraction)\s*(?:=|:|of|at)?\s*\d*\.?\d+\s*%?/,
-    why: "a serving engine's memory fraction is not modelled: the KV cache takes the memory the weights and activations leave",
   },
 ];
 

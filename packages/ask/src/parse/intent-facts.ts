@@ -45,7 +45,8 @@ export function readIntent(
   const { s, text, normal, stated, notRead } = st;
   const asked = defined(stated);
 
-  const intent = classify(normal, asked);
+  // Classified on the question less the words of settings that hold an intent's word ("with 90% memory": state.ts intentText).
+  const intent = classify(st.intentText(), asked);
   // Training and serving asked at once: the serving part answered, with no training figure; the training part said left.
   // Each part's cluster read from its own clause, as a question of its own (a clause holds no boundary: no deeper split).
   const servingPart = servingPartOf(normal, intent, asked, parseClause);

@@ -1,9 +1,11 @@
 import { defaultPrecision } from '@trainplan/protocol';
 import { ASKS_FP64 } from '../lexicon/gpu-facts.ts';
 import { takeFp32 } from '../lexicon/fp32-precision.ts';
+import { takeFp8Params } from '../lexicon/fp8-params.ts';
 import { takeComparedPrecisions } from '../lexicon/precisions.ts';
 import { takePrecision } from '../lexicon/quantities.ts';
 import { takeLowFloat, takeWeightFormat } from '../lexicon/weight-format.ts';
+import { asTyped } from './as-typed.ts';
 import type { ParseState } from './state.ts';
 import type { ServingRead } from './serving-read.ts';
 
@@ -15,8 +17,18 @@ export type PrecisionRead = ReturnType<typeof readPrecision>;
  * GPU planned, gives the 16-bit format a comparison is planned against where none is written.
  */
 export function readPrecision(st: ParseState, { kvGpu }: ServingRead) {
-  const { s, normal, stated, problems } = st;
-  stated.precision = takePrecision(s);
+  const { s, text, normal, stated, problems, notRead } = st;
+  // "With fp8 weights": FP8 arithmetic with the weights kept in FP8 (lexicon/fp8-params.ts), before the precision alone.
+  const fp8Weights = takeFp8Params(s);
+  const named = takePrecision(s);
+  stated.precision = named;
+  if (fp8Weights !== undefined && (named === undefined || named === 'fp8')) {
+    stated.precision = 'fp8';
+    stated.fp8Params = true;
+  } else if (fp8Weights !== undefined && named !== undefined) {
+    // FP8 weights feed FP8 GEMMs only (the protocol refuses fp8Params beside another precision): the precision named is planned.
+    notRead.push({ phrase: `"${asTyped(text, fp8Weights)}"`, why: `FP8 weights need FP8 arithmetic, and the plan is in ${named.toUpperCase()} as asked; say "fp8" for both` });
+  }
   // "in fp64", "double precision": a precision no plan runs in (lexicon/gpu-facts.ts FP64_NOT_KEPT), said not read below
   // where a run is planned, never planned in BF16 unsaid (QA: "train llama3-8b in fp64 on 64 H100").
   const fp64 = s.take(ASKS_FP64);
@@ -30,5 +42,5 @@ export function readPrecision(st: ParseState, { kvGpu }: ServingRead) {
   const weightFormat = stated.precision === undefined ? takeWeightFormat(s) : takeLowFloat(s);
   if (weightFormat !== undefined && 'problem' in weightFormat) problems.push(weightFormat.problem);
   else if (weightFormat !== undefined) stated.precision = weightFormat.precision;
-  return { fp64, fp32, weightFormat };
+  return { fp64, fp32, weightFormat, fp8Weights };
 }

@@ -31,6 +31,16 @@ export interface ParseState {
   readonly problems: string[];
   /** Words written but not planned, each with why. */
   readonly notRead: NotRead[];
+  /**
+   * The normalised question the intent is classified on (intent-facts.ts): `normal`, less the words of a setting that
+   * hold an intent's own word ("with 90% memory" is no memory question: switches-read.ts).
+   */
+  readonly intentText: () => string;
+  /**
+   * Blanks the words of a phrase read from the intent's words, where they are (found by their text: the scanner's positions
+   * move as the hardware's name is replaced by its token).
+   */
+  readonly hideFromIntent: (phrase: string) => void;
 }
 
 /** The state before any reader runs: the question clipped, normalised and scanned, nothing stated yet. */
@@ -40,5 +50,10 @@ export function startState(question: string, text: string, options: ParseOptions
   const normal = microBatchesOfBubble(normalize(text));
   const s = new Scanner(normal);
   const stated: AskParameters = {};
-  return { text, normal, s, options, stated, problems, notRead: [] };
+  const intent = new Scanner(normal);
+  const hideFromIntent = (phrase: string): void => {
+    const index = intent.text.indexOf(phrase);
+    if (index >= 0) intent.blank({ index, length: phrase.length });
+  };
+  return { text, normal, s, options, stated, problems, notRead: [], intentText: () => intent.text, hideFromIntent };
 }
