@@ -1,17 +1,18 @@
 import { nvlinkDomainsText } from '@trainplan/protocol';
-import { countOf, daysToYears, formatCountCompact, formatCountExact, formatDuration } from '@trainplan/units';
+import { countOf, formatCountCompact, formatCountExact, formatDuration } from '@trainplan/units';
+import { DAYS_PER_YEAR } from './lexicon/quantities.ts';
 
 /** "7.22e24": a FLOP count as papers write one, to three figures. */
 export const flopText = (flops: number): string => flops.toExponential(2).replace('e+', 'e');
 
-/** From two years, days are also said in years: "2,791 days (7.6 years)" reads at a glance. */
+/** From two years, days are also said in years: "2,791 days (7.6 years)" reads at a glance; a year of DAYS_PER_YEAR, as questions are read. */
 export const YEARS_SAID_DAYS = 730;
 
 /** Days as chat writes them: "30 days", "8.2 days", "1 day"; under a day, hours or minutes ("9.6 hours", "26 minutes"), never "0 days". */
 export const formatDays = (days: number): string => {
   if (days < 0.95) return formatDuration(days * 86_400);
   const rounded = Number(days.toFixed(days >= 100 ? 0 : 1));
-  const years = days >= YEARS_SAID_DAYS ? ` (${daysToYears(days).toFixed(1)} years)` : '';
+  const years = days >= YEARS_SAID_DAYS ? ` (${(days / DAYS_PER_YEAR).toFixed(1)} years)` : '';
   return `${countOf(rounded, 'day')}${years}`;
 };
 

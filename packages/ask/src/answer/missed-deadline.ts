@@ -7,6 +7,7 @@ import { compactCount, formatDays, nodesGpus } from '../format.ts';
 import { modelFactsOf } from '../model-of.ts';
 import type { AskParameters, ParsedQuestion } from '../question.ts';
 import type { Answer } from './answer-types.ts';
+import { TRAINING_FLOPS_PER_PARAMETER_TOKEN } from './chinchilla-size.ts';
 
 /**
  * "Train llama3-70b on 2T tokens in 1 day on 8 H100": a deadline the named cluster cannot meet. The answer was "3 nodes …
@@ -30,8 +31,6 @@ function nodesQuestionOf(q: ParsedQuestion): ParsedQuestion {
   return { ...q, intent: 'nodes', stated, parameters, defaults: defaults.filter((d) => d.field !== 'nodes' && d.field !== 'gpus') };
 }
 
-/** FLOPs a token of training costs a dense decoder: 6 a parameter, forward and backward (Kaplan et al. 2020, arXiv:2001.08361). */
-const FLOPS_PER_PARAMETER_TOKEN = 6;
 
 /**
  * The fewest GPUs (in whole nodes) that could train the tokens in `seconds` at 100% MFU, the GPU's dense peak at the plan's
@@ -43,7 +42,7 @@ export function fewestAtPeak(p: AskParameters, seconds: number): { nodes: number
   const peak = p.precision === 'fp8' ? gpu?.peakFlops.fp8 : gpu?.peakFlops.bf16 ?? gpu?.peakFlops.fp16;
   if (facts === undefined || peak === undefined || p.tokens === undefined || !(seconds > 0)) return undefined;
   const perNode = gpusPerNodeOf(p);
-  const nodes = Math.ceil((FLOPS_PER_PARAMETER_TOKEN * facts.parameters * p.tokens) / (peak * seconds) / perNode);
+  const nodes = Math.ceil((TRAINING_FLOPS_PER_PARAMETER_TOKEN * facts.parameters * p.tokens) / (peak * seconds) / perNode);
   return { nodes, gpus: nodes * perNode };
 }
 
