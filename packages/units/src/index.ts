@@ -4,7 +4,7 @@ export {
   ns, us, ms, seconds, minutes, hours, days, HOURS_PER_DAY,
   TFLOPS, GBps, TBps, Gbps,
   thousand, million, billion, trillion,
-  toGiB, toMs, toUs, toDays, toHours, daysToYears, toTFLOPS, toGBps,
+  toGiB, toMs, toUs, toDays, toHours, toTFLOPS, toGBps,
 } from './quantities.ts';
 export {
   formatNumber, formatGrouped, formatBytes, formatBytesDecimal, formatSeconds, formatWaitSeconds, formatDuration, formatFlops, formatBandwidth,

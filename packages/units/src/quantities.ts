@@ -64,7 +64,5 @@ export const toMs = (s: Seconds): number => s * KILO;
 export const toUs = (s: Seconds): number => s * MEGA;
 export const toDays = (s: Seconds): number => s / SECONDS_PER_DAY;
 export const toHours = (s: Seconds): number => s / SECONDS_PER_HOUR;
-/** Days as years: the Julian year, 365.25 days (IAU). */
-export const daysToYears = (days: number): number => days / 365.25;
 export const toTFLOPS = (f: FlopPerSecond): number => f / TERA;
 export const toGBps = (r: BytesPerSecond): number => r / GIGA;
