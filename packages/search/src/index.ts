@@ -36,6 +36,7 @@ export { estimateInference, kvCacheBytesPerTokenFor } from './inference/inferenc
 export { FP8_OVER_16_BIT_GEMM_RATE, servingBase } from './inference/serving-calibration.ts';
 export type { InferenceBatching, ContinuousIteration, DecodeLayer, DecodeRound, LayerPrefill, PromptPrefill } from './inference/continuous-batching.ts';
 export { continuousIteration, fusedLayerSeconds, pagedTokensPerSequence } from './inference/continuous-batching.ts';
+export { promptChunkTokens, type ChunkTokens, type PromptChunk } from './inference/prompt-chunks.ts';
 export { KV_BLOCK_TOKENS } from './inference/kv-block.ts';
 export { cachedPrefixTokens, uncachedAttentionFraction } from './inference/prefix-cache.ts';
 export type { LoadedPoint, ServingLoad } from './inference/serving-load.ts';

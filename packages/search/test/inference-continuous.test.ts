@@ -23,6 +23,9 @@ function estimate(s: InferenceShape): InferenceEstimate {
   return e;
 }
 
+/** c chunks of equal shares, tokens and attention alike: a prompt's work stated by hand. */
+const equalChunks = (chunks: number) => Array.from({ length: chunks }, () => ({ rowsShare: 1 / chunks, attentionShare: 1 / chunks }));
+
 describe('a fused iteration, worked by hand', () => {
   // A decode layer streaming its weights for 10 µs while its FLOPs take 2 µs, with 1 µs of launches and all-reduces.
   const layer = { memorySeconds: 10e-6, computeSeconds: 2e-6, fixedSeconds: 1e-6 };
@@ -36,7 +39,7 @@ describe('a fused iteration, worked by hand', () => {
   });
 
   it('two stages of 3 and 2 layers, two micro-batches, 4 sequences of 2 output tokens: one prompt per micro-batch each iteration', () => {
-    const prompt = { layerTensorCoreSeconds: (prompts: number) => prompts * 6e-6, layerOtherSeconds: (prompts: number) => prompts * 1e-6, activationBytes: 0, chunks: 1 };
+    const prompt = { layerTensorCoreSeconds: (prompts: number) => prompts * 6e-6, layerOtherSeconds: (prompts: number) => prompts * 1e-6, activationBytes: 0, chunks: equalChunks(1) };
     const round = { microBatches: 2, layer, layersPerStage: [3, 2], logitsSeconds: 5e-6, activationBytes: 0 };
     const it = continuousIteration({ round, prompt, batch: 4, outputTokens: 2, sendSeconds: () => 0 });
     // A fused layer: max(10, 2 + 6) + 1 + 1 = 12 µs; stages 36 and 24 + 5 µs; traversal 65 µs, busiest stage 2 × 36 = 72 µs.
@@ -53,8 +56,8 @@ describe('a fused iteration, worked by hand', () => {
 
   it('a sequence alone, a prompt every 4 iterations whose tensor-core work (16 µs a layer) is twice the 8 µs the decode leaves idle', () => {
     const round = { microBatches: 1, layer, layersPerStage: [3, 2], logitsSeconds: 5e-6, activationBytes: 0 };
-    const whole = { layerTensorCoreSeconds: (prompts: number) => prompts * 16e-6, layerOtherSeconds: (prompts: number) => prompts * 1e-6, activationBytes: 0, chunks: 1 };
-    const run = (chunks: number) => continuousIteration({ round, prompt: { ...whole, chunks }, batch: 1, outputTokens: 4, sendSeconds: () => 0 });
+    const whole = { layerTensorCoreSeconds: (prompts: number) => prompts * 16e-6, layerOtherSeconds: (prompts: number) => prompts * 1e-6, activationBytes: 0, chunks: equalChunks(1) };
+    const run = (chunks: number) => continuousIteration({ round, prompt: { ...whole, chunks: equalChunks(chunks) }, batch: 1, outputTokens: 4, sendSeconds: () => 0 });
     // Whole: one iteration in 4 carries it, max(10, 2 + 16) + 1 + 1 = 20 µs a layer, the others 11: 13.25 µs on average,
     // 5 layers and the logits. Its first token waits for nothing (it runs alone) and rides the 20 µs layers: 105 µs.
     expect(run(1).iterationSeconds).toBeCloseTo(71.25e-6, 15);

@@ -84,8 +84,12 @@ describe('prefix caching under continuous batching (Llama 2 70B, TP 8, 2,048 + 5
     const shared = estimate({ ...shape, batch: 64, sharedPrefixTokens: 1024, prefillChunkTokens: 256 });
     const whole = estimate({ ...shape, batch: 64, sharedPrefixTokens: 1024 });
     const four = estimate({ ...shape, batch: 64, sharedPrefixTokens: 1024, prefillChunkTokens: 1024 / 4 + 1 });
-    // ⌈1024 / 257⌉ = 4 chunks, as ⌈1024 / 256⌉: the same iterations, the same figures.
-    expect(four.prefillSeconds).toBeCloseTo(shared.prefillSeconds, 12);
+    const five = estimate({ ...shape, batch: 64, sharedPrefixTokens: 1024, prefillChunkTokens: 1024 / 4 - 1 });
+    // ⌈1024 / 257⌉ = 4 chunks (257 × 3 + 253), as ⌈1024 / 256⌉: the same slot, the same 4 iterations to the first token,
+    // the tokens regrouped by one a chunk; 255-token chunks take a fifth iteration (255 × 4 + 4), a 5% slower first token.
+    expect(four.slotSeconds! / shared.slotSeconds!).toBeCloseTo(1, 3);
+    expect(four.prefillSeconds / shared.prefillSeconds).toBeCloseTo(1, 3);
+    expect(five.prefillSeconds / shared.prefillSeconds).toBeGreaterThan(1.05);
     expect(shared.prefillSeconds).toBeGreaterThan(whole.prefillSeconds);
   });
 });

@@ -1,6 +1,7 @@
 import type { Bytes, Seconds } from '@trainplan/units';
 import { slotIterations } from './chunk-batch-limit.ts';
 import { KV_BLOCK_TOKENS } from './kv-block.ts';
+import type { PromptChunk } from './prompt-chunks.ts';
 
 /**
  * How a replica batches its sequences. 'static': a batch of b prompts is prefilled together, then
@@ -38,10 +39,10 @@ export interface DecodeRound {
 export interface PromptPrefill {
   /**
    * The layer's GEMMs over `prompts` prompts' new tokens run together (their tensor-core time alone, quantised on their
-   * rows together: an iteration's prompts are one batch of rows) and their attention cores: tensor-core work. A fraction
-   * of one prompt is a chunk of it.
+   * rows together: an iteration's prompts are one batch of rows) and `attentionPrompts` prompts' attention cores
+   * (`prompts` unless given): tensor-core work. A fraction of one prompt is a chunk of it.
    */
-  readonly layerTensorCoreSeconds: (prompts: number) => Seconds;
+  readonly layerTensorCoreSeconds: (prompts: number, attentionPrompts?: number) => Seconds;
   /**
    * The rest of the layer's forward over `prompts` prompts' new tokens run together: element-wise traffic and one
    * all-reduce's bytes, beyond the launches and latencies the decode pays. A fraction of one prompt is a chunk of it.
@@ -50,11 +51,11 @@ export interface PromptPrefill {
   /** Activations of the prompt's new tokens one stage sends to the next (2·P·h, less a cached prefix). */
   readonly activationBytes: Bytes;
   /**
-   * Iterations one prompt's prefill is spread over: ⌈P / chunk⌉ with chunked prefill (Sarathi-Serve's chunk;
-   * vLLM's max_num_batched_tokens less the running decodes), 1 when a prompt is prefilled whole in one
-   * iteration (TensorRT-LLM's default, enable_chunked_context off; vLLM's V0 scheduler).
+   * The iterations one prompt's prefill is spread over, in order (promptChunkTokens): ⌈P / chunk⌉ with chunked prefill
+   * (Sarathi-Serve's chunk; vLLM's max_num_batched_tokens less the running decodes), full chunks and the rest; one
+   * when a prompt is prefilled whole in one iteration (TensorRT-LLM's default, enable_chunked_context off; vLLM's V0 scheduler).
    */
-  readonly chunks: number;
+  readonly chunks: readonly PromptChunk[];
 }
 
 export interface ContinuousIteration {
@@ -117,13 +118,14 @@ export function stageSeconds(round: DecodeRound, prefill: LayerPrefill = NO_PREF
  * P + O/2), an overcharge of under one sequence's KV read a micro-batch (at the chunk's limit, chunkBatchLimit,
  * fewer than k slots are prefilling), which matters only where the batch is a few sequences a micro-batch.
  *
- * The b/L prompts ride in the k micro-batches, a = (b/L)/k each, as c chunks apiece. A micro-batch's
- * iteration carries prefill with probability φ = min(1, a·c), and then a/φ prompts' worth of it; otherwise
- * it only decodes. Only an iteration that carries prefill hides some under its weight reads, so spreading
- * a prompt over more iterations hides more of it: Sarathi-Serve's chunked prefill (Agrawal et al. 2024),
- * where every iteration carries a chunk (φ = 1), against a whole prompt in one iteration (c = 1), which
- * hides at most one iteration's idle tensor cores per prompt. With a chunk the batch is at most chunkBatchLimit's,
- * where a/φ·P' stays within the chunk (estimateInference refuses a larger one). The mean
+ * The b/L prompts ride in the k micro-batches, a = (b/L)/k each, as c chunks apiece (promptChunkTokens: full chunks and
+ * the rest). While a·c ≤ 1 a micro-batch's iteration carries at most one chunk: each chunk of a prompt in a fraction
+ * a of the iterations, the rest only decoding. Only an iteration that carries prefill hides some under its weight
+ * reads, so spreading a prompt over more iterations hides more of it: Sarathi-Serve's chunked prefill (Agrawal et al.
+ * 2024), against a whole prompt in one iteration (c = 1), which hides at most one iteration's idle tensor cores per
+ * prompt. Past one chunk an iteration the budget is packed (a prompt's last chunk shares its iteration with the next
+ * one's first), up to every iteration a full chunk at chunkBatchLimit's batch (estimateInference refuses a larger
+ * one); whole prompts (c = 1), several an iteration, are one batch of rows, their mean. The mean
  * iteration is the larger of a micro-batch's traversal (with its share of the prompts' activations sent along)
  * and k times the busiest stage, as the decode round is (estimateInference).
  *
@@ -151,24 +153,47 @@ export function continuousIteration(options: {
 }): ContinuousIteration {
   const { round, prompt, batch, outputTokens, sendSeconds } = options;
   const k = round.microBatches;
+  const chunks = prompt.chunks.length;
   // Prompts admitted per iteration: each sequence holds its slot L iterations, so b/L leave and join per iteration.
-  const life = slotIterations(outputTokens, prompt.chunks);
-  const share = (prompts: number): LayerPrefill => ({ tensorCoreSeconds: prompt.layerTensorCoreSeconds(prompts), otherSeconds: prompt.layerOtherSeconds(prompts) });
+  const life = slotIterations(outputTokens, chunks);
+  const share = (prompts: number, attentionPrompts = prompts): LayerPrefill => ({
+    tensorCoreSeconds: prompt.layerTensorCoreSeconds(prompts, attentionPrompts), otherSeconds: prompt.layerOtherSeconds(prompts),
+  });
   const decodeOnly = stageSeconds(round);
+  // Each chunk's stages when an iteration carries it alone, and their mean (one chunk every iteration).
+  const alone = prompt.chunks.map((c) => stageSeconds(round, share(c.rowsShare, c.attentionShare)));
+  const meanAlone = decodeOnly.map((_, i) => alone.reduce((a, s) => a + s[i]!, 0) / chunks);
+  // Prompts an iteration when every iteration carries a full chunk, the first (all but the last are full): the chunk budget's limit.
+  const fullChunkPrompts = 1 / prompt.chunks[0]!.rowsShare;
+  const fullBudget = stageSeconds(round, share(fullChunkPrompts));
+  // A micro-batch's stages when its iterations carry `perMicroBatch` prompts' chunks on average.
+  const carrying = (perMicroBatch: number): Seconds[] => {
+    const carried = perMicroBatch * chunks;
+    // At most one chunk an iteration: each of a prompt's chunks runs in an iteration of its own, perMicroBatch of the
+    // iterations carrying each, the rest only decoding.
+    if (carried <= 1) return decodeOnly.map((d, i) => (1 - carried) * d + perMicroBatch * alone.reduce((a, s) => a + s[i]!, 0));
+    // Whole prompts, more than one an iteration (or past the budget, which estimateInference refuses): packed into one
+    // batch of rows (Orca, vLLM), their mean every iteration.
+    if (chunks === 1 || perMicroBatch >= fullChunkPrompts) return stageSeconds(round, share(perMicroBatch));
+    // More than one chunk an iteration, a prompt's last chunk sharing its iteration with the next one's first (both
+    // engines pack the budget, chunkBatchLimit): between one chunk an iteration (each of a prompt's chunks, full or the
+    // last, in turn) and the budget full every iteration, linearly in the prompts admitted. The mean tokens spread
+    // evenly would hide more than full chunks can (the roofline is convex), and cost less than one chunk an iteration
+    // does just below: a larger batch would decode faster.
+    const toFull = (perMicroBatch - 1 / chunks) / (fullChunkPrompts - 1 / chunks);
+    return meanAlone.map((m, i) => (1 - toFull) * m + toFull * fullBudget[i]!);
+  };
   // The mean iteration while `slots` of the b slots turn over, slots/L prompts admitted an iteration.
   const iteration = (slots: number): Seconds => {
     const perMicroBatch = slots / life / k;
-    const carrying = Math.min(1, perMicroBatch * prompt.chunks);
-    // A prompt's share of the iterations carrying one (none carries with none admitted: 0, not 0/0).
-    const withPrefill = stageSeconds(round, share(carrying && perMicroBatch / carrying));
-    const stages = withPrefill.map((s, i) => carrying * s + (1 - carrying) * decodeOnly[i]!);
+    const stages = carrying(perMicroBatch);
     const traversal = stages.reduce((a, s) => a + s, 0) + sendSeconds(round.activationBytes + perMicroBatch * prompt.activationBytes);
     return Math.max(traversal, k * Math.max(...stages));
   };
   const iterationSeconds = iteration(batch);
-  const chunkIteration = stageSeconds(round, share(1 / prompt.chunks)).reduce((a, s) => a + s, 0)
-    + sendSeconds(round.activationBytes + prompt.activationBytes / prompt.chunks);
-  const carryingSeconds = prompt.chunks * chunkIteration;
+  // The prompt's own chunks, each in an iteration fused with its micro-batch's decode, through every stage.
+  const carryingSeconds = prompt.chunks.reduce((sum, c, j) => sum + alone[j]!.reduce((a, s) => a + s, 0)
+    + sendSeconds(round.activationBytes + c.rowsShare * prompt.activationBytes), 0);
   const waitSeconds = batch > 1 ? iterationSeconds : 0;
   return { iterationSeconds, interTokenSeconds: iteration(batch - 1), slotIterations: life, carryingSeconds, firstTokenSeconds: waitSeconds + carryingSeconds };
 }

@@ -37,6 +37,19 @@ export function customAllReduceRuns(ranks: number, ranksPerNode: number, fabric:
   return [2, 4, 6, 8].includes(ranks) && ranksPerNode === ranks && fabric.nvlinkCount > 0 && (ranks === 2 || fabric.intraNode === 'nvswitch');
 }
 
+/**
+ * The custom all-reduce's time where it runs for this group and message (customAllReduceRuns, within its buffer),
+ * undefined where only NCCL does. A caller takes the quicker of it and NCCL's (tensorParallelAllReduceSeconds,
+ * servingLayerForwardSeconds), the same rule for prefill and decode: vLLM's tensor_model_parallel_all_reduce serves both.
+ * vLLM itself takes the custom kernel for every message within its buffer (should_custom_ar never asks NCCL's speed),
+ * but the constants above are fitted to 1 MiB, and past a few hundred KiB they cost more than NCCL's model (TP 8 on
+ * H100 at 8 MiB: 219 µs against 80 µs): taking it there made batch 129 of Llama 3 8B on TP 8 decode 18% faster than
+ * 128 at a 1 MiB cut-off, and a 500-token prompt's TTFT on TP 2 27% slower at vLLM's 8 MiB (QA retest 2 follow-up).
+ */
+export function customAllReduceIfRuns(bytes: Bytes, ranks: number, ranksPerNode: number, fabric: Pick<Fabric, 'nvlinkCount' | 'intraNode'>): Seconds | undefined {
+  return customAllReduceRuns(ranks, ranksPerNode, fabric) ? customAllReduceSeconds(bytes, ranks) : undefined;
+}
+
 /** One custom all-reduce of `bytes` over `ranks` GPUs (customAllReduceRuns): the quicker kernel; undefined past its buffer. */
 export function customAllReduceSeconds(bytes: Bytes, ranks: number): Seconds | undefined {
   if (bytes > CUSTOM_ALL_REDUCE_MAX_BYTES) return undefined;

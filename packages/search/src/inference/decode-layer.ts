@@ -2,7 +2,7 @@ import { collectiveCost } from '@trainplan/collectives';
 import { bytesPerValue, parameterBreakdown, type ModelShape } from '@trainplan/model';
 import { peak16, resolveCalibration } from '@trainplan/planner';
 import { us, type Bytes, type Seconds } from '@trainplan/units';
-import { customAllReduceRuns, customAllReduceSeconds } from './custom-all-reduce.ts';
+import { customAllReduceIfRuns } from './custom-all-reduce.ts';
 import type { DecodeLayer } from './continuous-batching.ts';
 import type { InferenceBase } from './inference-plan.ts';
 import { outputLayerBytesPerValue } from './serving-weights.ts';
@@ -58,12 +58,11 @@ export function decodeLayer(options: {
 
 /**
  * A decode step's tensor-parallel all-reduce: NCCL's cost (collectives' closed form, the fastest algorithm and
- * protocol) or, where a serving engine's custom all-reduce runs and is faster, its (custom-all-reduce.ts).
+ * protocol) or, where a serving engine's custom all-reduce runs and is faster, its (customAllReduceIfRuns).
  */
 export function tensorParallelAllReduceSeconds(base: InferenceBase, group: { ranks: number; ranksPerNode: number }, bytes: Bytes): Seconds {
   const nccl = collectiveCost({ op: 'all-reduce', bytes, group: { ...group, concurrentGroupsPerNode: 1 }, fabric: base.fabric, algorithm: 'auto' }).seconds;
-  const custom = customAllReduceRuns(group.ranks, group.ranksPerNode, base.fabric) ? customAllReduceSeconds(bytes, group.ranks) : undefined;
-  return custom === undefined ? nccl : Math.min(nccl, custom);
+  return Math.min(nccl, customAllReduceIfRuns(bytes, group.ranks, group.ranksPerNode, base.fabric) ?? nccl);
 }
 
 /**

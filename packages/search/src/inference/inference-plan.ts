@@ -1,6 +1,6 @@
 import { p2pSeconds } from '@trainplan/collectives';
 import { bytesPerValue, kvCacheBytesPerToken } from '@trainplan/model';
-import { kernelContext, layerComputeCost, layerProfile, peak16, resolveCalibration, type PlanInput, type TrainingPrecision } from '@trainplan/planner';
+import { kernelContext, layerComputeCost, peak16, resolveCalibration, type PlanInput, type TrainingPrecision } from '@trainplan/planner';
 import { countOf, GiB, type Bytes, type Seconds } from '@trainplan/units';
 import { planFor, type SearchBase } from '../candidate.ts';
 import { cachedPrefixTokens, uncachedAttentionFraction } from './prefix-cache.ts';
@@ -14,6 +14,8 @@ import { forwardActivationBytes } from './activation-memory.ts';
 import { lastHolding } from './bound-batch.ts';
 import { servingLayerSplit } from './serving-layers.ts';
 import { servingBase } from './serving-calibration.ts';
+import { servingLayerForwardSeconds } from './prefill-layer.ts';
+import { promptChunkTokens } from './prompt-chunks.ts';
 import { servingStageWeightBytes, servingWeightBytes } from './serving-weights.ts';
 
 /** What the inference planner needs: the training base minus the batch (precision is the weights' and KV cache's). */
@@ -194,7 +196,7 @@ export function kvCacheBytesPerTokenFor(base: InferenceBase, tensor: number, lay
 /** A lone sequence's forward per layer (the planner's layerComputeCost and layerProfile): its parts, as fusion needs them. */
 function loneLayer(lone: PlanInput) {
   const cost = layerComputeCost(lone, kernelContext(lone, resolveCalibration(lone)), peak16(lone.gpu));
-  return { gemmCompute: cost.gemmForwardCompute, attention: cost.attentionForward, other: layerProfile(lone).forwardSeconds - cost.gemmForward - cost.attentionForward };
+  return { gemmCompute: cost.gemmForwardCompute, attention: cost.attentionForward, other: servingLayerForwardSeconds(lone) - cost.gemmForward - cost.attentionForward };
 }
 
 /** Rows of the largest GEMM tile (kernel-time.ts GEMM_TILES): the steps the fused prompt rows' cost is read at. */
@@ -232,7 +234,7 @@ function perSteps(step: number, at: (amount: number) => number): (amount: number
  * element-wise kernels and all-reduces, and their attention is (P² − N²)/P² of the whole prompt's
  * (prefix-cache.ts).
  */
-function promptPrefill(forward: (sequences: number, tokens: number) => PlanInput, promptTokens: number, cachedTokens: number, chunks: number): PromptPrefill {
+function promptPrefill(forward: (sequences: number, tokens: number) => PlanInput, promptTokens: number, cachedTokens: number, chunkTokens: number | undefined): PromptPrefill {
   const lone = (tokens: number) => forward(1, tokens);
   const prompt = lone(promptTokens);
   const oneToken = loneLayer(lone(1));
@@ -244,6 +246,17 @@ function promptPrefill(forward: (sequences: number, tokens: number) => PlanInput
   const overhead = resolveCalibration(prompt).kernelOverhead;
   const uncached = uncachedAttentionFraction(promptTokens, cachedTokens);
   const attention = perSteps(1, (n) => Math.max(0, loneLayer(forward(n, promptTokens)).attention - overhead) * uncached);
+  // A chunk's attention is its queries' against every key before them: a prompt of its last token's length less one of
+  // its first's (the planner's whole flash tiles each), so a later chunk does more than an earlier one, and a full
+  // chunk's does not change as the prompt grows (a share of the whole prompt's did, at each tile row the prompt crossed:
+  // QA retest 2 follow-up, Llama 3 8B decoding faster at 641 tokens than at 640).
+  const upTo = (tokens: number) => (tokens <= 0 ? 0 : Math.max(0, loneLayer(lone(tokens)).attention - overhead));
+  const whole = attention(1);
+  const chunks = promptChunkTokens(promptTokens, cachedTokens, chunkTokens).map(({ fromToken, toToken }, _, all) => ({
+    rowsShare: (toToken - fromToken) / (promptTokens - cachedTokens),
+    // One chunk: the prompt's own attention (its cached prefix's left out, prefix-cache.ts).
+    attentionShare: all.length === 1 || whole === 0 ? 1 : (upTo(toToken) - upTo(fromToken)) / whole,
+  }));
   // The prompts' rows join the iteration's GEMMs, element-wise kernels and tensor-parallel all-reduces as one batch of
   // rows (vLLM runs an iteration's prefill and decode tokens as one flattened batch; Sarathi-Serve §4): their GEMMs'
   // tiles and waves, their traffic and one all-reduce's size are those of all the rows together, not of each prompt
@@ -254,7 +267,7 @@ function promptPrefill(forward: (sequences: number, tokens: number) => PlanInput
   const gemm = perSteps(TILE_ROWS, (n) => loneLayer(lone(n)).gemmCompute);
   const other = perSteps(TILE_ROWS, (n) => Math.max(0, loneLayer(lone(n)).other - oneToken.other));
   return {
-    layerTensorCoreSeconds: (prompts) => gemm(prompts * rows) + attention(prompts),
+    layerTensorCoreSeconds: (prompts, attentionPrompts = prompts) => gemm(prompts * rows) + attention(attentionPrompts),
     layerOtherSeconds: (prompts) => other(prompts * rows),
     activationBytes: 2 * (promptTokens - cachedTokens) * prompt.model.hiddenSize,
     chunks,
@@ -344,12 +357,13 @@ export function estimateInference(trainingBase: InferenceBase, shape: InferenceS
   const kvShared = kvPerToken * cached;
   // The largest forward pass at a batch: static, a micro-batch's prompts; continuous, a micro-batch's decode
   // tokens and the prompts (or chunks) admitted into its iteration, b/L over k a micro-batch (continuousIteration),
-  // whole ones, and with a chunk no more than it (the budget an iteration fills, packing prompts: chunkBatchLimit).
+  // whole ones, and with a chunk no more than it (the budget an iteration fills, packing prompts: chunkBatchLimit). A
+  // prompt longer than the chunk fills it (its chunks are full ones and the rest, promptChunkTokens), not P'/c of it.
   const forwardTokens = (batch: number): number => {
     const k = Math.min(p, batch);
     if (!continuousBatching) return Math.ceil(batch / k) * promptTokens;
     const admitted = Math.max(1, Math.ceil(((batch / life) * chunks) / k));
-    const prefilled = admitted * Math.ceil((promptTokens - cached) / chunks);
+    const prefilled = admitted * (promptTokens - cached);
     return Math.ceil(batch / k) * queryTokens + Math.min(prefilled, prefillChunkTokens ?? prefilled);
   };
   // The target's layer and the draft's run one after the other: the larger of their working sets.
@@ -391,7 +405,7 @@ export function estimateInference(trainingBase: InferenceBase, shape: InferenceS
   // the prompts' last logits: the output layer's V·h/t weights read once more, on the last stage, for each micro-batch,
   // which can make it the slowest stage; a row each (each prompt's last token).
   const prefillPass = (sequences: number): [Seconds, Seconds] => {
-    const layerForward = layerProfile(prefillInput(sequences)).forwardSeconds;
+    const layerForward = servingLayerForwardSeconds(prefillInput(sequences));
     const logits = decodeLogitsSeconds(base, model, t, sequences);
     return [
       model.layers * layerForward + send(2 * sequences * promptTokens * model.hiddenSize) + logits,
@@ -423,7 +437,7 @@ export function estimateInference(trainingBase: InferenceBase, shape: InferenceS
   const admit = (on: DecodeRound, prompt: PromptPrefill, sendSeconds: (bytes: Bytes) => Seconds) =>
     continuousIteration({ round: on, prompt, batch: b, outputTokens: outputTokens / perStep, sendSeconds });
   const continuous = continuousBatching
-    ? admit(round, memo.prompt ??= promptPrefill(prefillInput, promptTokens, cached, chunks), send)
+    ? admit(round, memo.prompt ??= promptPrefill(prefillInput, promptTokens, cached, prefillChunkTokens), send)
     : undefined;
 
   // The draft (one stage): its decode step of the batch, γ of them before each verification, and its prefill of
@@ -437,10 +451,10 @@ export function estimateInference(trainingBase: InferenceBase, shape: InferenceS
     };
     const step = stageSeconds(draftRound)[0]!;
     if (continuous === undefined) {
-      const prefillSeconds = draft.shape.layers * layerProfile(forwardInput(draft.base, draft.tensor, 1, b, promptTokens)).forwardSeconds;
+      const prefillSeconds = draft.shape.layers * servingLayerForwardSeconds(forwardInput(draft.base, draft.tensor, 1, b, promptTokens));
       return { step, perStep: spec.draftTokens * step, prefillSeconds, firstTokenSeconds: prefillSeconds };
     }
-    const draftPrompt = memo.draftPrompt ??= promptPrefill((sequences, tokens) => forwardInput(draft.base, draft.tensor, 1, sequences, tokens), promptTokens, cached, chunks);
+    const draftPrompt = memo.draftPrompt ??= promptPrefill((sequences, tokens) => forwardInput(draft.base, draft.tensor, 1, sequences, tokens), promptTokens, cached, prefillChunkTokens);
     const iteration = admit(draftRound, draftPrompt, () => 0);
     const perStep = (spec.draftTokens - 1) * step + iteration.iterationSeconds;
     // Between a sequence's steps the draft prefills the other slots' prompts only, as the target does (interTokenSeconds).
