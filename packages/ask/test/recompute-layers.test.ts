@@ -37,3 +37,31 @@ describe('layers recomputed a stage are planned on a stated layout', () => {
     expect(q.notRead?.[0]).toMatchObject({ phrase: '"recompute 4 layers"', why: expect.stringMatching(/^the search picks how many layers to recompute itself/) });
   });
 });
+
+describe('full recompute named beside a count is full recompute, on a search too', () => {
+  const SEARCHED = 'how long to train llama3-70b on 2T tokens on 64 H100 nodes';
+  it.each(['with full recompute of 4 layers per stage', 'with full recompute of 3 layers/stage'])('"%s" on a search: full recompute planned, as "with full recompute" alone; the count said not searched', (phrase) => {
+    const q = parse(`${SEARCHED} ${phrase}`);
+    expect(q.parameters.recompute).toBe('full');
+    expect(q.notRead).toEqual([{ phrase: `"${phrase}"`, why: expect.stringMatching(/^the search picks how many layers to recompute itself/) }]);
+    // QA: 59.7 days before the count was read, then "no recompute".
+    expect(ask(`${SEARCHED} ${phrase}`, { publicUrl: null }).headline).toBe(ask(`${SEARCHED} with full recompute`, { publicUrl: null }).headline);
+  });
+
+  it('"full recompute of 3 layers/stage" on a stated layout: 3 layers a stage under full', () => {
+    expect(parse(`${BASE} with full recompute of 3 layers/stage`).parameters).toMatchObject({ recompute: 'full', recomputeLayers: 3 });
+  });
+});
+
+describe("Megatron's --recompute-method", () => {
+  it('uniform: every layer recomputed (its num-layers is each unit\'s size), never 1 layer a stage', () => {
+    const q = parse(`${BASE}, --recompute-granularity full --recompute-method uniform --recompute-num-layers 1`);
+    expect(q.parameters.recompute).toBe('full');
+    expect(q.parameters.recomputeLayers).toBeUndefined();
+    expect(parse(`${BASE}, --recompute-method uniform --recompute-num-layers 2`).parameters).toMatchObject({ recompute: 'full' });
+  });
+
+  it('block: N layers a stage', () => {
+    expect(parse(`${BASE}, --recompute-granularity full --recompute-method block --recompute-num-layers 4`).parameters).toMatchObject({ recompute: 'full', recomputeLayers: 4 });
+  });
+});

@@ -1,6 +1,6 @@
 import type { NotRead } from '../question.ts';
 import type { Scanner } from './quantities.ts';
-import { switchPattern, takeSwitch } from './switch-words.ts';
+import { BOTH_WAYS, contradicts, switchPattern, takeSwitch, takeSwitchReading } from './switch-words.ts';
 
 /**
  * The overlaps of communication with compute a question may turn on, each the scenario's parallelism extension and the
@@ -18,8 +18,13 @@ export type OverlapField = 'overlapTensorParallelComm' | 'overlapGradReduce' | '
 /** Communication's names, and the collectives' own ("overlap the tp all-gather"). */
 const COMM = String.raw`(?:comm(?:unication)?s?|collectives?|all[\s-]*reduces?|all[\s-]*gathers?|reduce[\s-]*scatters?)`;
 const OVERLAP = String.raw`overlap(?:s|ped|ping)?`;
-/** Tensor parallelism's names: "tp", "tensor parallel", and "te" (Transformer Engine, whose userbuffers overlap it). */
-const TP = String.raw`(?:tp|te|tensor[\s-]*(?:model[\s-]*)?parallel(?:ism)?)`;
+/** Tensor parallelism's names: "tp", "tensor parallel". */
+const TP = String.raw`(?:tp|tensor[\s-]*(?:model[\s-]*)?parallel(?:ism)?)`;
+/**
+ * Transformer Engine's "te", whose userbuffers overlap TP's collectives: only before a word of communication ("te comm
+ * overlap", "overlap te comm"), never "the" mistyped nor "te" alone ("with the te" is no overlap).
+ */
+const TE_COMM = String.raw`te[\s-]*${COMM}`;
 /** The gradient reduction's names: "grad reduce", "gradient all-reduce", "dp comm", "param gather". */
 const GRAD = String.raw`(?:(?:grad(?:ient)?s?|dp|data[\s-]*parallel(?:ism)?)[\s-]*(?:reduc(?:e|es|tion)|all[\s-]*reduces?|reduce[\s-]*scatters?|sync\w*|${COMM})|param(?:eter)?s?[\s-]*(?:all[\s-]*)?gathers?)`;
 /** Pipeline sends' names: "p2p (comm)", "pp comm", "pipeline sends". */
@@ -27,7 +32,7 @@ const P2P = String.raw`(?:p2p(?:[\s-]*${COMM})?|(?:pp|pipeline(?:[\s-]*parallel(
 
 /** Each overlap's names: the thing overlapped before "overlap" ("tp comm overlap") or after it ("overlap tp comm"). */
 const OVERLAPS: readonly [OverlapField, RegExp][] = [
-  ['overlapTensorParallelComm', switchPattern(String.raw`\b${TP}[\s-]*(?:${COMM}[\s-]*)?${OVERLAP}\b|\b${OVERLAP}[\s-]*(?:of\s+)?(?:the\s+)?${TP}[\s-]*${COMM}\b`)],
+  ['overlapTensorParallelComm', switchPattern(String.raw`\b(?:${TP}[\s-]*(?:${COMM}[\s-]*)?|${TE_COMM}[\s-]*)${OVERLAP}\b|\b${OVERLAP}[\s-]*(?:of\s+)?(?:the\s+)?(?:${TP}|te)[\s-]*${COMM}\b`)],
   ['overlapGradReduce', switchPattern(String.raw`\b${GRAD}[\s-]*${OVERLAP}\b|\b${OVERLAP}[\s-]*(?:of\s+)?(?:the\s+)?${GRAD}\b`)],
   ['overlapPipelineComm', switchPattern(String.raw`\b(?:p2p|pp|pipeline)(?:[\s-]*(?:${COMM}|sends?))?[\s-]*${OVERLAP}\b|\b${OVERLAP}[\s-]*(?:of\s+)?(?:the\s+)?${P2P}\b`)],
   // Never a reduce-scatter's "scatter" (a collective, read later).
@@ -47,12 +52,18 @@ export function takeCommOverlaps(s: Scanner, typed: (phrase: string) => string):
 } {
   const settings: Partial<Record<OverlapField, boolean>> = {};
   const written: Partial<Record<OverlapField, string>> = {};
+  const notRead: NotRead[] = [];
   for (const [field, pattern] of OVERLAPS) {
-    const read = takeSwitch(s, pattern);
+    const reading = takeSwitchReading(s, pattern);
+    // "With and without tp comm overlap": both asked, neither planned, said.
+    if (reading?.both !== undefined) notRead.push({ phrase: `"${typed(reading.both)}"`, why: BOTH_WAYS });
+    const read = reading?.read;
     if (read === undefined) continue;
     settings[field] = read.on;
     written[field] = read.written;
+    if (reading?.other !== undefined) notRead.push({ phrase: `"${typed(reading.other)}"`, why: contradicts(typed(read.written)) });
   }
   const unsaid = takeSwitch(s, WHICH_UNSAID);
-  return { settings, written, notRead: unsaid === undefined ? [] : [{ phrase: `"${typed(unsaid.written)}"`, why: WHICH_OVERLAP_UNSAID }] };
+  if (unsaid !== undefined) notRead.push({ phrase: `"${typed(unsaid.written)}"`, why: WHICH_OVERLAP_UNSAID });
+  return { settings, written, notRead };
 }

@@ -39,7 +39,8 @@ const NOT_WITHOUT = new RegExp(String.raw`\bnot\s+without\s+(?:the\s+|any\s+)?(?
 const SELECTIVE = /(?<!\b(?:not|no|without)\s+)\bselective(?:\s+(?:activation\s+)?recomput\w*)?|\brecompute\s*(?:=|:)?\s*selective\b/;
 /** A negated "selective", taken out before FULL is looked for. */
 const NOT_SELECTIVE = /\b(?:not|no|without)\s+selective(?:\s+(?:activation\s+)?recomput\w*)?/;
-const FULL = new RegExp(String.raw`\bfull(?:\s+(?:activation\s+)?recomput\w*)|\brecompute\s*(?:=|:)?\s*full\b|\b${CHECKPOINTING}\b`);
+// Megatron's "--recompute-granularity full" too (QA: "--recompute-granularity full --recompute-method uniform" planned none).
+const FULL = new RegExp(String.raw`\bfull(?:\s+(?:activation\s+)?recomput\w*)|\brecompute(?:[\s-]*granularity)?\s*(?:=|:)?\s*full\b|\b${CHECKPOINTING}\b`);
 
 /**
  * Whether the recompute is asked about rather than set: "should I use activation checkpointing", "do I need gradient

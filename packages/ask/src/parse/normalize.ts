@@ -53,6 +53,8 @@ export function normalize(text: string): string {
     .replace(/\s*トークン/g, ' tokens ')
     .replace(/\bhow (?:mnay|amny|manny|mny)\b/g, 'how many')
     .replace(/\bhow (?:lnog|logn|lon|log)\b/g, 'how long')
+    // "1F-1B": Megatron's 1F1B schedule spelt apart, never a 1B model (QA: said a second model not compared).
+    .replace(/\b1f[\s-]1b\b/g, '1f1b')
     .replace(/[`*_"“”‘’]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim());

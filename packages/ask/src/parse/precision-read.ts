@@ -19,7 +19,9 @@ export type PrecisionRead = ReturnType<typeof readPrecision>;
 export function readPrecision(st: ParseState, { kvGpu }: ServingRead) {
   const { s, text, normal, stated, problems, notRead } = st;
   // "With fp8 weights": FP8 arithmetic with the weights kept in FP8 (lexicon/fp8-params.ts), before the precision alone.
-  const fp8Weights = takeFp8Params(s);
+  // "Without fp8 weights" keeps the 16-bit weights, the default: its words taken, nothing set.
+  const fp8Said = takeFp8Params(s);
+  const fp8Weights = fp8Said?.on === true ? fp8Said.written : undefined;
   const named = takePrecision(s);
   stated.precision = named;
   if (fp8Weights !== undefined && (named === undefined || named === 'fp8')) {

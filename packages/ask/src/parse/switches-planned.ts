@@ -71,6 +71,10 @@ export function planSwitches(st: ParseState, intent: IntentName, facts: AskParam
   }
   const stated = plansStatedLayout(intent, facts);
   scheduleWithChunks(facts, words, stated, notRead);
+  // Megatron's "--recompute-method uniform": every layer recomputed (its count is each unit's size, Megatron-Core
+  // TransformerConfig.recompute_method), full recompute of all layers, where no other mode is asked.
+  if (words.recompute !== undefined && facts.recompute === undefined) facts.recompute = 'full';
+
   if (stated) {
     drop('memoryFraction', FRACTION_NOT_FIXED);
     // A count of layers is full recompute's ("recompute 4 layers": Megatron's --recompute-granularity full with a number).
