@@ -137,7 +137,7 @@ export interface AskParameters {
   dropout?: boolean;
   /** Full recompute of this many layers per stage ("recompute 4 layers"): the scenario's parallelism.recomputeLayers. */
   recomputeLayers?: number;
-  /** The share of GPU memory a plan may use ("with 90% memory"), in (0, 1]: the search's constraints.memoryFraction. */
+  /** The share of GPU memory a plan may use ("with 90% memory"), in (0, 1]: the search's constraints.memoryFraction, or a serving request's gpuMemoryUtilization. */
   memoryFraction?: number;
   /**
    * Emulated ("emulated", "with the emulator"): a collective run through the discrete-event emulator beside the closed form

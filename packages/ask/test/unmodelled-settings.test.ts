@@ -22,15 +22,23 @@ describe('settings no plan models are said not read, never read as something els
     expect(parse(question).stated).toMatchObject({ uptime: 0.9, dropout: true, attentionKernel: 'unfused' });
     expect(notes[0]).toMatch(/goodput is not read .*say "at 90% uptime"/);
   });
-  it('"no flash-attn" plans the unfused kernel; "vllm memory fraction 0.8" is said not read; failures with no share of time point to the uptime', () => {
+  it('"no flash-attn" plans the unfused kernel; failures with no share of time point to the uptime', () => {
     expect(parse('how long to train llama3-8b on 1T tokens on 64 H100 no flash-attn').stated.attentionKernel).toBe('unfused');
     expect(notRead('how long to train llama3-8b on 1T tokens on 64 H100 no flash-attn')).toEqual([]);
-    expect(notRead('serve llama3-70b on 8 h100 vllm memory fraction 0.8')[0]).toMatch(/^Not read: "vllm memory fraction 0\.8" \(a serving engine's memory fraction is not modelled/);
     expect(notRead('how long to train llama3-8b on 1T tokens on 64 H100 with node failures')[0])
       .toMatch(/^Not read: "with node failures" \(failures are not counted one by one: say the share of time they take, e\.g\. "with 10% downtime"/);
   });
-  it("a serving engine's memory fraction is said not read", () => {
-    expect(notRead('serve llama3-70b on 8 h100 vllm gpu_memory_utilization 0.9')[0]).toMatch(/memory fraction is not modelled/);
+  it("a serving engine's memory fraction is planned: the request's gpuMemoryUtilization, the memory held to it and said", () => {
+    // Was said not modelled, though the inference request takes gpuMemoryUtilization (vLLM's gpu_memory_utilization).
+    for (const q of ['serve llama3-70b on 8 h100 vllm memory fraction 0.8', 'serve llama3-70b on 8 h100 with 80% memory']) {
+      expect(notRead(q)).toEqual([]);
+      expect(parse(q).parameters.memoryFraction).toBe(0.8);
+      const a = ask(q, { publicUrl: null });
+      expect(a.memoryPerGpuBytes!).toBeLessThanOrEqual(0.8 * a.memoryCapacityBytes!);
+      expect(a.notes).toContainEqual(expect.stringMatching(/^Each GPU's memory filled to at most 80%, as asked/));
+    }
+    const whole = ask('serve llama3-70b on 8 h100', { publicUrl: null });
+    expect(whole.memoryPerGpuBytes!).toBeGreaterThan(0.8 * whole.memoryCapacityBytes!);
   });
   it('"how many kWh … on 64 H100" answers on the 64 GPUs named, energy said not modelled (not a nodes search)', () => {
     const q = parse('how many kWh to train llama3-8b 1T tokens on 64 H100 at 700W');

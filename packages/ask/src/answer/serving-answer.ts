@@ -1,7 +1,7 @@
 import {
   fewestServingGpus, inferenceBoundsText, KV_BLOCK_TOKENS, retryInference, runInference, widestShape, type InferencePointJson, type InferenceResponseJson,
 } from '@trainplan/protocol';
-import { countOf, formatDuration, formatNumber, formatSeconds } from '@trainplan/units';
+import { countOf, formatDuration, formatNumber, formatSeconds, formatShare } from '@trainplan/units';
 import { clusterGpusOf, DEFAULT_GPU } from '../defaults.ts';
 import { compactCount } from '../format.ts';
 import { modelInputOf, modelNameOf } from '../model-of.ts';
@@ -85,6 +85,10 @@ const lengthsText = (p: AskParameters): string => `${countOf(p.promptTokens ?? 0
 
 type Batching = 'static' | 'continuous';
 
+/** The share of memory a server was held to, where the question stated one (requestOf's gpuMemoryUtilization). */
+const memoryShareNote = (p: AskParameters): string[] => (p.memoryFraction === undefined ? []
+  : [`Each GPU's memory filled to at most ${formatShare(p.memoryFraction)}, as asked (vLLM's gpu_memory_utilization; without it the plans may fill all of it).`]);
+
 /** How a memory answer labels its configuration, which is not the headline's smallest replica (memoryLead). */
 const FASTEST_WITHIN_BOUNDS = 'fastest plan within the bounds, not the smallest replica above';
 
@@ -94,6 +98,8 @@ function requestOf(p: AskParameters, gpus: number | undefined, batching: Batchin
     cluster: { gpu: p.system ?? p.gpu ?? DEFAULT_GPU, ...(p.gpusPerNode !== undefined && { gpusPerNode: p.gpusPerNode }), ...(p.network !== undefined && { network: p.network }) },
     ...(p.precision !== undefined && { precision: p.precision }),
     ...(p.kvCachePrecision !== undefined && { kvCachePrecision: p.kvCachePrecision }),
+    // "with 90% memory", "vllm gpu_memory_utilization 0.9": the share the server may fill (protocol inference-request.ts).
+    ...(p.memoryFraction !== undefined && { gpuMemoryUtilization: p.memoryFraction }),
     promptTokens: p.promptTokens, outputTokens: p.outputTokens,
     ...(p.sharedPrefixTokens !== undefined && { sharedPrefixTokens: p.sharedPrefixTokens }),
     ...(p.maxTokenSeconds !== undefined && { maxDecodeSecondsPerToken: p.maxTokenSeconds }),
@@ -409,7 +415,7 @@ export function answerServing(asked: ParsedQuestion): Answer {
       figures: [...pointFigures(shown, p, gpus, q.text, q.stated.deadlineSeconds), ...loadFigure(shown, gpus), ...generationFigure(shown, p, gpus)],
       memoryPerGpuBytes: shown.totalBytesPerGpu, memoryCapacityBytes: shown.capacityBytes,
       notes: [...fastest, ...servingParallelNotes(p, best, gpus), ...askedWarnings(result.warnings, p), ...countNote, ...(most === undefined ? [] : otherReplicaNote(result, best, p, gpus)),
-        ...(quickest === undefined ? fastestNote(result) : []), ...without, ...noPriceNote(p, q.text)],
+        ...(quickest === undefined ? fastestNote(result) : []), ...memoryShareNote(p), ...without, ...noPriceNote(p, q.text)],
     };
   }
   if (result.unservable !== undefined) {

@@ -68,8 +68,6 @@ export const AMOUNT_WHY = 'an amount of memory is not read as a limit: say the s
 export const NOT_A_SHARE_WHY = 'no share of memory a plan may use (a saving, a bandwidth, a share taken by one part, …): not modelled; '
   + 'say "with 90% memory" for the share every plan must fit in';
 
-/** Why a serving question's share of memory is not read: the inference planner gives the KV cache what is left. */
-export const SERVING_MEMORY_FRACTION = "a serving engine's memory fraction is not modelled: the KV cache takes the memory the weights and activations leave";
 
 /** A share read, with its words; or the words and why it cannot be one. */
 export type MemoryFractionRead = { fraction: number; written: string } | { written: string; why: string };

@@ -1,5 +1,4 @@
 import { hasFixedConfiguration, searchesLayout } from '../defaults.ts';
-import { SERVING_MEMORY_FRACTION } from '../lexicon/memory-fraction.ts';
 import type { AskParameters, IntentName, NotRead } from '../question.ts';
 import { TRAINING_PLANS } from './intent-facts.ts';
 import type { ParseState } from './state.ts';
@@ -64,7 +63,9 @@ export function planSwitches(st: ParseState, intent: IntentName, facts: AskParam
     delete facts.fp8Params;
     for (const field of TRAINING_SWITCHES) {
       if (field === 'emulate' && intent === 'collective') continue;
-      drop(field, field === 'memoryFraction' && intent === 'serving' ? SERVING_MEMORY_FRACTION : notTrainingWhy(intent));
+      // A serving engine's share of memory is the inference request's gpuMemoryUtilization (vLLM's gpu_memory_utilization).
+      if (field === 'memoryFraction' && intent === 'serving') continue;
+      drop(field, notTrainingWhy(intent));
     }
     st.notRead.push(...notRead);
     return;
