@@ -35,8 +35,9 @@ describe('the remedy at a rate with a bound missed names the fewest GPUs that se
     expect(best).toBeDefined();
     expect(best!.decodeStepSeconds).toBeLessThanOrEqual(0.05);
     for (let n = 8; n < gpus; n++) expect(served({ ...request, gpus: n }).best, `${n} GPUs`).toBeUndefined();
-    // Brute force over every count found 72 the fewest; the search the remedy had before stopped at 80.
-    expect(gpus).toBe(72);
+    // Brute force (the loop above) is the check; the count is pinned to see it move: 72 until prefill's all-reduces took the
+    // serving engine's custom kernel as decode's do (2026-11-30), 80 since (the remedy's earlier search stopped at 80 when 72 served).
+    expect(gpus).toBe(80);
   });
 });
 
