@@ -124,6 +124,39 @@ describe('model states per parameter', () => {
       (mode, d, k) => bytesPerParameter(mode, d * k) <= bytesPerParameter(mode, d),
     ));
   });
+  // Rajbhandari et al. 2020 (SC'20), Figure 1: Ψ = 7.5B parameters, N_d = 64, K = 12, model states per device
+  // (2 + 2 + K)Ψ = 120 GB, P_os (2 + 2 + K/N_d)Ψ = 31.4 GB, P_os+g (2 + (2 + K)/N_d)Ψ = 16.6 GB, P_os+g+p (2 + 2 + K)Ψ/N_d = 1.9 GB.
+  describe('ZeRO model states match Rajbhandari et al. Figure 1 (Ψ = 7.5B, N_d = 64, K = 12)', () => {
+    const psi = 7.5e9, Nd = 64, K = 12;
+    const total = (sharding: 'zero-1' | 'zero-2' | 'zero-3', dataParallel: number) => {
+      const s = modelStateBytes({ parameters: psi, sharding, dataParallel });
+      return s.weights + s.gradients + s.optimizer;
+    };
+    it.each([
+      ['zero-1', (2 + 2 + K / Nd) * psi, 31.4],
+      ['zero-2', (2 + (2 + K) / Nd) * psi, 16.6],
+      ['zero-3', ((2 + 2 + K) * psi) / Nd, 1.9],
+    ] as const)('%s: the paper\'s closed form, %d bytes, which it prints as %d GB', (sharding, expected, printedGB) => {
+      expect(total(sharding, Nd)).toBe(expected);
+      expect(Math.round(total(sharding, Nd) / 1e8) / 10).toBe(printedGB);
+    });
+    it.each(['zero-1', 'zero-2', 'zero-3'] as const)('%s on N_d = 1 is the baseline, (2 + 2 + K)Ψ = 120 GB', (sharding) => {
+      expect(total(sharding, 1)).toBe((2 + 2 + K) * psi);
+      expect(total(sharding, 1) / 1e9).toBe(120);
+    });
+  });
+  it('at d = 1 every sharding mode holds what none holds with the same gradient buffer; at any d, none ≥ ZeRO-1 ≥ 2 ≥ 3', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 4096 }), fc.constantFrom(2, 4, 6), (d, gradientBytes) => {
+      const per = (sharding: 'none' | 'distributed-optimizer' | 'zero-1' | 'zero-2' | 'zero-3', dataParallel: number) => {
+        const s = modelStateBytes({ parameters: 1, sharding, dataParallel, gradientBytes });
+        return s.weights + s.gradients + s.optimizer;
+      };
+      const unsharded = 2 + gradientBytes + 12;
+      const atOne = (['none', 'distributed-optimizer', 'zero-1', 'zero-2', 'zero-3'] as const).every((m) => per(m, 1) === unsharded);
+      const ordered = per('none', d) >= per('zero-1', d) && per('zero-1', d) >= per('zero-2', d) && per('zero-2', d) >= per('zero-3', d);
+      return atOne && ordered;
+    }));
+  });
   it('weights, gradients and optimizer states sum to the per-parameter bytes', () => {
     const s = modelStateBytes({ parameters: 1000, sharding: 'distributed-optimizer', dataParallel: 4 });
     expect(s.weights + s.gradients + s.optimizer).toBe(1000 * (6 + 3));

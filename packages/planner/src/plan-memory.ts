@@ -1,5 +1,5 @@
 import {
-  activationBytesPerLayer, embeddingActivationBytes, fp8WeightCopyBytes, inFlightMicroBatches, layerActivationTerms, modelStateBytes,
+  BYTES_16BIT, activationBytesPerLayer, embeddingActivationBytes, fp8WeightCopyBytes, inFlightMicroBatches, layerActivationTerms, modelStateBytes,
   parameterBreakdown, workingBytesPerLayer, type ActivationInput, type ModelShape, type StateSharding,
 } from '@trainplan/model';
 import { GiB, type Bytes } from '@trainplan/units';
@@ -81,8 +81,12 @@ export function activationInput(input: PlanInput): ActivationInput {
  * gradient until it is reduce-scattered (Rajbhandari et al. 2020, §5.3: parameters "broadcast ... and discarded
  * after use"): at the activation peak, the first backward, the largest unit of the stage is live in full: a
  * transformer layer, or the word embedding on the first stage and the output layer on the last (split t ways).
+ * With one replica (`replicas` 1) the weights gather nothing: a rank's partition is the whole parameter, and DeepSpeed
+ * uses it in place (partition_parameters.py, `Init.all_gather_coalesced`: "if self.num_partitions == 1: return
+ * _no_gather_coalesced(params)", whose NoGatherHandle sets `param.data = param.ds_tensor.data.to(device).view(
+ * param.ds_shape)`, a view, not a copy). The unit's fresh gradient is still whole until it is moved into its partition.
  */
-function zero3GatheredBytes(input: PlanInput, gradientBytes: number): { first: Bytes; middle: Bytes; last: Bytes } {
+function zero3GatheredBytes(input: PlanInput, gradientBytes: number, replicas: number): { first: Bytes; middle: Bytes; last: Bytes } {
   if (input.sharding !== 'zero-3') return { first: 0, middle: 0, last: 0 };
   const parts = parameterBreakdown(input.model);
   const t = input.tensor;
@@ -90,7 +94,7 @@ function zero3GatheredBytes(input: PlanInput, gradientBytes: number): { first: B
   const first = Math.max(layer, parts.wordEmbedding / t + parts.positionEmbedding);
   const last = Math.max(layer, (input.model.tiedEmbeddings ? parts.wordEmbedding : parts.outputLayer) / t);
   // One stage is first and last at once: the larger of the two.
-  const width = 2 + gradientBytes;
+  const width = (replicas > 1 ? BYTES_16BIT : 0) + gradientBytes;
   return { first: width * (input.pipeline === 1 ? Math.max(first, last) : first), middle: width * layer, last: width * last };
 }
 
@@ -112,7 +116,7 @@ export function stageMemories(
   const replicas = weightReplicas(input);
   // Per-layer and per-stage constants, computed once rather than for every stage (this runs for every estimate).
   const fp8CopiesPerLayer = fp8WeightCopiesPerGpu(input, 1);
-  const gathered = zero3GatheredBytes(input, gradientBytes);
+  const gathered = zero3GatheredBytes(input, gradientBytes, replicas);
   return layers.map((count, stage) => {
     const states = modelStateBytes({ parameters: parameters[stage]!, sharding: input.sharding, dataParallel: replicas, gradientBytes });
     const held = inFlightMicroBatches({
