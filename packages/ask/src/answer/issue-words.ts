@@ -60,7 +60,7 @@ const WORDS: Readonly<Record<string, FieldWords>> = {
   'training.seqLength': { name: 'a sequence length', noun: 'token' },
   'training.tokens': { name: 'the training tokens', noun: 'token' },
   'training.dropout': { name: 'dropout' },
-  // The search's constraints: the question's own settings, each held exactly (search-answer.ts constraintsOf).
+  // The search's constraints: the question's own settings, each held exactly (search-request.ts constraintsOf).
   'constraints.tensorSizes': { name: 'TP (tensor parallelism)' },
   'constraints.pipelineSizes': { name: 'PP (pipeline parallelism)' },
   'constraints.contextSizes': { name: 'CP (context parallelism)' },

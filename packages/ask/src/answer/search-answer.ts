@@ -1,37 +1,31 @@
-import {
-  runNodes, runSearch, type EstimateOk, type NodesResponseJson, type ScenarioInput, type SearchPlanJson, type SearchResponseJson,
-} from '@trainplan/protocol';
-import { countOf, days, formatBytes, formatCountExact, formatSeconds, toDays } from '@trainplan/units';
+import { runNodes, type NodesResponseJson } from '@trainplan/protocol';
+import { countOf, days, formatCountExact, toDays } from '@trainplan/units';
 import { daysWithinDeadline, deadlineVerdict } from './deadline-verdict.ts';
-import { askedMetric, leadWithAsked, withAskedFigure } from './asked-metric.ts';
 import { askedSizeSaid } from './asked-size-said.ts';
 import { namedClusterNote, namedClusterReading } from './named-cluster.ts';
 import { askedTimeUnit, daysAsAsked } from './time-as-asked.ts';
 import { tokensInTime } from './tokens-in-time.ts';
 import { asksGpuHours, gpuHoursOfFrontier, nodeHoursNote, priceNeededNote } from './gpu-hours-asked.ts';
-import { DEFAULT_GPU, deadlineBatchFor, defaultBatch, defaultBatchNote, gpusPerNodeOf, isComputedBatch } from '../defaults.ts';
-import { clusterAsAsked, compactCount, formatDays, moneyText, statedMoney } from '../format.ts';
+import { deadlineBatchFor } from '../defaults.ts';
+import { clusterAsAsked, compactCount, formatDays, statedMoney } from '../format.ts';
 import { modelInputOf, modelNameOf } from '../model-of.ts';
-import type { AskParameters, ParsedQuestion } from '../question.ts';
-import { widgetLink } from '../scenario.ts';
-import { shardingOf } from '../sharding.ts';
-import { zeroDataConstraints, zeroLayoutNote } from './zero-data.ts';
+import type { ParsedQuestion } from '../question.ts';
 import type { Answer, AnswerOptions, PublicUrl } from './answer-types.ts';
-import { statedDataNote } from './stated-data-note.ts';
-import { budgetNotes, type BudgetPlan } from './budget-note.ts';
-import { budgetBuys, budgetClause, enoughVerdict, inQuestionWords, planVerdict } from './budget-verdict.ts';
-import { costFigures, forCost, type Spend } from './cost.ts';
-import { mfuText, describeConfiguration, estimateNumbers, gpuName, planWords } from './describe-estimate.ts';
-import { figuresFor } from './memory-parts.ts';
+import { budgetBuys, enoughVerdict, inQuestionWords } from './budget-verdict.ts';
+import { forCost } from './cost.ts';
+import { gpuName } from './describe-estimate.ts';
 import { frontierNotes, overAYear, sizeParts, sizeText } from './frontier-notes.ts';
 import { cheapestWithin, cheapestWithinNotes, type DeadlineGoal } from './cheapest-by-deadline.ts';
 import { answerHelp } from './help-answer.ts';
-import { failureKind, refusalWords } from './issue-words.ts';
-import { listOf, statedMfuNote, statedMfuUnused } from './stated-mfu.ts';
-import { belowOneProblem, partNodesProblem } from './whole-counts.ts';
+import { refusalWords } from './issue-words.ts';
+import { listOf } from './stated-mfu.ts';
+import { belowOneProblem } from './whole-counts.ts';
 import { searchEdgeNote } from './search-edge.ts';
-import { memoryFractionNote, searchSettingsOf, searchTrainingSwitches, switchConstraints } from './search-switches.ts';
-import { uptimeSaid, wallClockFigures, widgetUptimeNote } from './uptime-note.ts';
+import { memoryFractionNote, searchSettingsOf } from './search-switches.ts';
+import { uptimeSaid } from './uptime-note.ts';
+import { answerBestConfiguration } from './best-configuration.ts';
+import { failure, planAnswer, subjectOf } from './plan-answer.ts';
+import { constraintsOf, goalOf, machineOf, nodesOf, trainingOf } from './search-request.ts';
 
 /**
  * Nodes, time and best-configuration questions, answered by the protocol's configuration search:
@@ -41,170 +35,7 @@ import { uptimeSaid, wallClockFigures, widgetUptimeNote } from './uptime-note.ts
  * Numbers come from the plan's contract estimate, so they match POST /v1/estimate for the same scenario.
  */
 
-/** The search's machine: a system id when a node type was named (it fixes the fabric), else the GPU. */
-const machineOf = (p: AskParameters): { gpu: string; gpusPerNode?: number; network?: string } => ({
-  gpu: p.system ?? p.gpu ?? DEFAULT_GPU,
-  ...(p.network !== undefined && { network: p.network }),
-  ...(p.gpusPerNode !== undefined && { gpusPerNode: p.gpusPerNode }),
-});
-
-interface Training extends ReturnType<typeof searchTrainingSwitches> {
-  globalBatchSize?: number;
-  precision: NonNullable<AskParameters['precision']>;
-  seqLength?: number;
-  dropout?: boolean;
-}
-
-/**
- * Sequences per step: the stated global batch, else the default one (defaultBatch), said among the assumptions.
- * None where the default cannot be computed ("on 0 nodes"): the protocol refuses the bad field, and the batch it
- * then misses is left unsaid beside it (issuesWords).
- */
-function trainingOf(p: AskParameters): { training: Training; assumptions: string[] } {
-  const rest = {
-    precision: p.precision ?? 'bf16', ...(p.seqLength !== undefined && { seqLength: p.seqLength }),
-    // A model sized in a family's style trains as its rows did (custom-model.ts trainedWithDropout); a preset states its own.
-    ...(p.customModel !== undefined && { dropout: p.customModel.trainedWithDropout }),
-    // Dropout, the attention kernel and FP8 weights as stated, over the model's own (search-switches.ts).
-    ...searchTrainingSwitches(p),
-  } as const;
-  if (p.globalBatchSize !== undefined) return { training: { globalBatchSize: p.globalBatchSize, ...rest }, assumptions: [] };
-  const batch = defaultBatch(p);
-  if (!isComputedBatch(batch)) return { training: rest, assumptions: [] };
-  return { training: { globalBatchSize: batch.sequences, ...rest }, assumptions: [defaultBatchNote(batch)] };
-}
-
-/**
- * The question's own settings as search constraints, each held exactly: recompute, micro-batch,
- * sequence parallelism, sharding (shardingOf's one choice), and the tensor, pipeline, context and
- * virtual-stage sizes (the search's exact lists: "with tp 8" plans TP 8, not TP 8 or less).
- */
-function constraintsOf(p: AskParameters): Record<string, unknown> {
-  const sharding = shardingOf(p);
-  return {
-    ...(p.recompute !== undefined && { recompute: [p.recompute] }),
-    ...(p.microBatchSize !== undefined && { microBatchSizes: [p.microBatchSize] }),
-    ...(p.sequenceParallel !== undefined && { sequenceParallel: [p.sequenceParallel] }),
-    ...(sharding !== undefined && { sharding: [sharding] }),
-    ...(p.tensor !== undefined && { tensorSizes: [p.tensor] }),
-    ...(p.pipeline !== undefined && { pipelineSizes: [p.pipeline] }),
-    ...(p.context !== undefined && { contextSizes: [p.context] }),
-    ...(p.virtualStages !== undefined && { virtualStageCounts: [p.virtualStages] }),
-    // The share of memory and the schedule stated (search-switches.ts).
-    ...switchConstraints(p),
-  };
-}
-
-/**
- * Whole nodes for the question's cluster; fewer GPUs than one node ("on 1 GPU", "on 4 H100") are one node of
- * that many, as the best configuration plans them (runSearch's cluster.gpus); a problem sentence when GPUs past
- * one node do not fill whole nodes.
- */
-function nodesOf(p: AskParameters): { nodes: number; gpusPerNode?: number } | string {
-  if (p.nodes !== undefined) return { nodes: p.nodes };
-  const perNode = gpusPerNodeOf(p);
-  const gpus = p.gpus ?? perNode;
-  if (gpus < perNode && p.gpusPerNode === undefined) return { nodes: 1, gpusPerNode: gpus };
-  return gpus % perNode === 0 ? { nodes: gpus / perNode } : partNodesProblem(gpus, perNode);
-}
-
-interface PlanView {
-  scenario: ScenarioInput;
-  estimate: EstimateOk;
-}
-
-/** What a runNodes size or runSearch plan spends: its GPU-hours and the protocol's cost of them (none without tokens). */
-const spendOf = (s: { gpuHours?: number; cost?: number }): Spend | undefined =>
-  s.gpuHours === undefined ? undefined : { gpuHours: s.gpuHours, ...(s.cost !== undefined && { cost: s.cost }) };
-
-/**
- * `spend`: the GPU-hours and cost the protocol returned with the plan. `extra.budgetPlan`: whose spend the
- * budget notes say, when not the plan answered (a cheapest answer's: its budget was no goal of the search).
- * `extra.wallClock`: the nodes search's days and GPU-hours for the plan, on the wall clock at the uptime asked: the time
- * to train figure and the stated MFU's days are said on it too (uptime-note.ts wallClockFigures).
- */
-function planAnswer(
-  q: ParsedQuestion, publicUrl: PublicUrl, plan: PlanView, spend: Spend | undefined, headline: string,
-  extra: { assumptions: string[]; notes: string[]; data: unknown; budgetPlan?: BudgetPlan; wallClock?: { days: number; gpuHours: number; tokens: number } },
-): Answer {
-  const uptime = extra.wallClock === undefined ? 1 : q.parameters.uptime ?? 1;
-  return {
-    intent: q.intent,
-    kind: 'answer',
-    ok: true,
-    question: q.text,
-    headline,
-    configuration: describeConfiguration(plan.estimate),
-    figures: [...wallClockFigures(figuresFor(q.intent, plan.estimate), q.parameters, extra.wallClock), ...costFigures(q.parameters, spend)],
-    ...estimateNumbers(plan.estimate),
-    assumptions: [...q.defaults.map((d) => d.text), ...extra.assumptions],
-    notes: [
-      ...plan.estimate.warnings, ...extra.notes, ...budgetNotes(q.parameters, spend, { plan: extra.budgetPlan ?? 'answered' }),
-      ...listOf(statedMfuNote(q.parameters, plan.estimate, uptime)),
-      // Last, next to the link: the widget plans it at full uptime (uptime-note.ts).
-      ...widgetUptimeNote(q.parameters, publicUrl !== null, extra.wallClock),
-    ],
-    scenario: plan.scenario,
-    ...widgetLink(plan.scenario, publicUrl, q.parameters),
-    examples: [],
-    data: extra.data,
-  };
-}
-
-/** `reason`: the protocol's, which says whether the failure refuses the question or answers it (failureKind). */
-function failure(
-  q: ParsedQuestion, publicUrl: PublicUrl, reason: string, headline: string,
-  closest: { why: string; scenario?: ScenarioInput; estimate?: EstimateOk; days?: number; gpuHours?: number; cost?: number } | undefined,
-  extra: { assumptions: string[]; data: unknown; notes?: string[]; wallClock?: boolean },
-): Answer {
-  const base: Answer = {
-    intent: q.intent, kind: failureKind(reason), ok: false, question: q.text, headline, figures: [],
-    assumptions: [...q.defaults.map((d) => d.text), ...extra.assumptions],
-    // runNodes often gives its failure's message as the closest point's why: the headline says it already.
-    notes: [
-      ...listOf(statedMfuUnused(q.parameters)), ...(closest === undefined || headline.includes(closest.why) ? [] : [`Closest that works: ${closest.why}`]),
-      ...(extra.notes ?? []),
-      // The search's own message counts the budget bare ("cost 1,143,346"): the closest's standing, with its currency.
-      ...budgetNotes(q.parameters, closest === undefined ? undefined : spendOf(closest), { plan: 'closest' }),
-    ],
-    examples: [], data: extra.data,
-  };
-  if (closest === undefined) return base;
-  if (closest.scenario !== undefined && closest.estimate !== undefined) {
-    // Its figures answer another question (another cluster or budget): every one says so, in chat too.
-    return {
-      ...base,
-      configuration: `closest that works, not what was asked: ${describeConfiguration(closest.estimate)}`,
-      // The nodes search's closest is on the wall clock at the uptime asked (extra.wallClock): its time to train figure too.
-      figures: [
-        ...(extra.wallClock === true ? wallClockFigures(figuresFor(q.intent, closest.estimate), q.parameters, { ...closest, tokens: closest.estimate.timeToTrain?.tokens })
-          : figuresFor(q.intent, closest.estimate)),
-        ...costFigures(q.parameters, spendOf(closest)),
-      ].map((f) => ({ ...f, label: `${f.label} (closest)` })),
-      scenario: closest.scenario,
-      ...widgetLink(closest.scenario, publicUrl, q.parameters),
-      ...(extra.wallClock === true && { notes: [...base.notes, ...widgetUptimeNote(q.parameters, publicUrl !== null, closest, false)] }),
-    };
-  }
-  return base;
-}
-
-const subjectOf = (p: AskParameters): string => `${modelNameOf(p)} on ${gpuName(p.gpu ?? '')}`;
-
-/** The request's goal: a deadline or budget (nodes, and cheapest with a deadline), nodes (time), or the frontier (cheapest). */
-function goalOf(q: ParsedQuestion): (Record<string, unknown> & { gpusPerNode?: number }) | string {
-  const p = q.parameters;
-  if (q.intent === 'time') {
-    return nodesOf(p);
-  }
-  // Cheapest with a GPU-hour budget but no deadline: the cheapest plan, said against the budget (budgetNotes of the cheapest).
-  if (q.intent === 'cheapest' && p.deadlineSeconds === undefined) return { frontier: true };
-  return {
-    ...(p.deadlineSeconds !== undefined && { days: toDays(p.deadlineSeconds) }),
-    ...(p.gpuHours !== undefined && { gpuHours: p.gpuHours }),
-    ...(p.costBudget !== undefined && { budget: p.costBudget }),
-  };
-}
+export { answerBestConfiguration } from './best-configuration.ts';
 
 /** "How many nodes", "how long" and "cheapest": runNodes in its three modes. */
 export function answerNodesOrTime(q: ParsedQuestion, options: AnswerOptions, publicUrl: PublicUrl): Answer {
@@ -366,63 +197,4 @@ function cheapestOfDeadline(
   // A size the curve ran runs on its own too; were it not to, the fewest nodes that meet the deadline stand.
   const answer = planned.ok ? planned : fewest;
   return { answer, notes: cheapestWithinNotes(answer, fewest, curve, goal, p) };
-}
-
-
-/**
- * "Best config", and memory or estimate questions that state no layout (searchesLayout): runSearch on
- * the question's cluster (whole nodes, or fewer GPUs than one node), the best plan with the runners-up
- * and why they lose. The headline answers what was asked: the best plan, whether the model fits there
- * and in how much memory, or its step time and MFU.
- */
-export function answerBestConfiguration(q: ParsedQuestion, options: AnswerOptions, publicUrl: PublicUrl): Answer {
-  const p = q.parameters;
-  const cluster: { nodes: number } | { gpus: number } = p.nodes !== undefined ? { nodes: p.nodes } : { gpus: p.gpus ?? gpusPerNodeOf(p) };
-  const size = 'nodes' in cluster ? countOf(cluster.nodes, 'node') : countOf(cluster.gpus, 'GPU');
-  const { training: trained, assumptions } = trainingOf(p);
-  const noData = belowOneProblem('data', p.data);
-  if (noData !== undefined) return failure(q, publicUrl, 'invalid', `${subjectOf(p)} on ${size}: ${noData}`, undefined, { assumptions, data: undefined });
-  const training = { ...trained, ...(p.tokens !== undefined && { tokens: p.tokens }) };
-  const request = {
-    model: modelInputOf(p), cluster: { ...machineOf(p), ...cluster }, training, top: 3, constraints: constraintsOf(p), ...searchSettingsOf(p),
-    ...(p.pricePerGpuHour !== undefined && { pricePerGpuHour: p.pricePerGpuHour }),
-  };
-  const searchOptions = options.candidateBudget === undefined ? {} : { candidateBudget: options.candidateBudget };
-  // A ZeRO stage or FSDP asked: layouts that shard over data parallelism first (zero-data.ts); all layouts if none of those runs.
-  const gpus = 'gpus' in cluster ? cluster.gpus : cluster.nodes * gpusPerNodeOf(p);
-  const sharded = zeroDataConstraints(p, gpus, gpusPerNodeOf(p));
-  const shardedResult = sharded === undefined ? undefined : runSearch({ ...request, constraints: { ...request.constraints, ...sharded } }, searchOptions);
-  const result: SearchResponseJson = shardedResult?.ok === true ? shardedResult : runSearch(request, searchOptions);
-  const zeroNote = sharded === undefined ? [] : [zeroLayoutNote(p, gpus, shardedResult?.ok === true, result.ok ? result.best.estimate.resolved : undefined)];
-  if (!result.ok) {
-    // Out of memory is "does not fit"; a cluster no split divides (no nearestMiss) runs nothing for another reason.
-    const fit = q.intent === 'memory' && result.reason === 'no-feasible-configuration' && result.nearestMiss !== undefined ? 'does not fit for training: ' : '';
-    return failure(q, publicUrl, result.reason, `${subjectOf(p)} on ${size}: ${fit}${refusalWords(result)}`, result.closest, { assumptions, data: result, notes: [...memoryFractionNote(p), ...zeroNote] });
-  }
-  const best: SearchPlanJson = result.best;
-  const e = best.estimate;
-  // ", $8.98M" after "for 15.0T tokens", not a second " for".
-  const cost = best.cost === undefined ? '' : `, ${moneyText(best.cost, p.currency)}`;
-  const days = best.days === undefined ? '' : `, ${formatDays(best.days)} for ${compactCount(p.tokens ?? 0)} tokens${cost}`;
-  const step = `${formatSeconds(e.stepTimeSeconds)} per step, ${mfuText(e, ' MFU')}`;
-  // An estimate question heads with what it asks ("tokens per second": tokens/s; "hfu": HFU), the step time and MFU after.
-  const metric = askedMetric(q.text);
-  const headline = q.intent === 'memory'
-    ? `${subjectOf(p)} × ${size}: fits for training, ${formatBytes(e.memory.totalBytes)} per GPU of ${formatBytes(e.memory.capacityBytes)} with the fastest plan that fits: ${planWords(e)} (${step})`
-    : q.intent === 'estimate'
-      ? `${subjectOf(p)} × ${size}: ${leadWithAsked(e, metric)} with the fastest plan found: ${planWords(e)}`
-      : `${planVerdict(q, best)}Best for ${subjectOf(p)} × ${size}: ${planWords(e)} (${step}${days})${budgetClause(q.stated, p, best)}`
-        + deadlineVerdict(q.stated, best.days ?? 0, p.tokens ?? 0);
-  const notes = [
-    ...memoryFractionNote(p),
-    ...zeroNote,
-    ...statedDataNote(p.data, e.resolved.gpus, e.resolved.data),
-    // The search's fewerNodes: fewer nodes whose best plan steps faster at the same batch (protocol fewer-nodes-json.ts), said
-    // as the CLI's search says it (QA: 416 of 448 A100 nodes step in 66.5 s, 2.5% faster, and the bot never said so).
-    ...(result.fewerNodes === undefined ? [] : [`Fewer nodes run faster: ${result.fewerNodes.why}.`]),
-    `${compactCount(result.candidatesEvaluated)} of ${compactCount(result.spaceSize)} candidates settled, ${result.fullEstimates} fully estimated${result.budgetExhausted ? ' (budget reached: the best found so far)' : ''}.`,
-    ...result.alternatives.slice(0, 3).map((a) => `Runner-up ${a.why}`),
-  ];
-  const answered = planAnswer(q, publicUrl, best, spendOf(best), headline, { assumptions, notes, data: result });
-  return q.intent === 'estimate' ? { ...answered, figures: withAskedFigure(answered.figures, e, metric) } : answered;
 }

@@ -57,7 +57,7 @@ const servesText = (x: InferencePointJson): string =>
  * The headline after the subject: "up to 255 concurrent requests fit in memory on TP 4 · PP 1 (4 GPUs); the 200 ms
  * per-token bound (assumed) allows 190: 238 tokens/s per GPU, 199 ms per token, first token in 637 ms", or where the
  * bounds allow all that fit, "up to 555 … (4 GPUs), all within the latency bounds: 1,145 tokens/s per GPU, …". `at`
- * estimates the plan's shape at a batch with no bound (serving-answer.ts asks runInference).
+ * estimates the plan's shape at a batch with no bound (serving-request.ts pointAt asks runInference).
  */
 export function mostConcurrentLead(q: ParsedQuestion, result: Served, best: InferencePointJson, gpus: number | undefined, at: (batch: number) => InferencePointJson | undefined): string {
   const p = q.parameters;

@@ -23,7 +23,7 @@ const money = (amount: number, p: AskParameters): string => moneyText(amount, p.
 
 /**
  * Hours in a period a cost is asked per: a month is DAYS_PER_MONTH (30) days, 720 hours, and a year DAYS_PER_YEAR (365)
- * days, 8,760 hours, as every answer takes them (a deadline "in a month" is 30 days: lexicon/quantities.ts), so that a
+ * days, 8,760 hours, as every answer takes them (a deadline "in a month" is 30 days: lexicon/deadline.ts), so that a
  * month's cost and "a month taken as 30 days" said beside it are one month (cloud bills' 730-hour month, 8,760 over
  * 12, is 1.4% longer).
  */

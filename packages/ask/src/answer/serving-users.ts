@@ -140,7 +140,7 @@ export function usersMissedText(search: SpreadSearch, named: number | undefined)
  * The users' plan without speculative decoding, said beside a speculating one (`speculating`, its fewest GPUs; undefined
  * where none keeps the bounds), from the same spread search with no draft (`plain`): "Without speculative decoding: 8 GPUs
  * serve 500 concurrent requests as 1 replica of TP 4 · PP 2: …: 16 GPUs with speculation, 8 without; speculation pays …",
- * as the plan of one replica's batch and the plan at a rate are compared (serving-answer.ts withoutSpeculation).
+ * as the plan of one replica's batch and the plan at a rate are compared (serving-without-speculation.ts).
  */
 export function usersWithoutSpeculation(speculating: SpreadPlan | undefined, plain: SpreadSearch, users: number, named: number | undefined, bounds: string | undefined): string {
   const without = plain.fewest;

@@ -19,7 +19,7 @@ function inUnit(days: number, unit: AskedTimeUnit): string {
   if (unit === 'hour') return countOf(Math.round(days * 24), 'hour');
   const count = days / (unit === 'week' ? 7 : DAYS_PER_MONTH);
   const digits = count >= 100 ? count.toLocaleString('en-US', { maximumFractionDigits: 0 }) : count.toFixed(1);
-  // A month is DAYS_PER_MONTH days, as a deadline in months is read (quantities.ts): said, as a month has no one length.
+  // A month is DAYS_PER_MONTH days, as a deadline in months is read (deadline.ts): said, as a month has no one length.
   return `${digits} ${unit}s${unit === 'month' ? ` of ${DAYS_PER_MONTH} days` : ''}`;
 }
 

@@ -150,7 +150,7 @@ const offSizeGpu = (m: string): string => /[a-z]+\d+/.exec(m.replace(/^\d+\s*g\w
 const UNMODELLED: readonly { pattern: RegExp; name: (m: string) => string; modelled?: string | ((m: string) => string); unknown?: true }[] = [
   // Each name ends where a plural "s" may follow ("1024 H100 NVLs", "512 B100s", "1024 MI300Xs"): QA: the plurals slipped
   // past and were planned on the default H100, as "2048 H800s" no longer was.
-  // Never "nvls" beside a collective ("all-reduce … on 8 h100 nvls"): NCCL's NVLS algorithm (quantities.ts).
+  // Never "nvls" beside a collective ("all-reduce … on 8 h100 nvls"): NCCL's NVLS algorithm (collective-words.ts).
   { pattern: /\bh100[\s-]*(?:(?:80|94)\s*gb[\s-]*)?nvl(?:s(?<!\b(?:all\w*|reduce|gather|scatter|broadcast|nccl)\b.*))?\b/, name: () => 'H100 NVL', modelled: 'the H100 SXM (h100-sxm) and PCIe (h100-pcie) parts are modelled' },
   { pattern: /\ba100[\s-]*40\s*gb[\s-]*pcie\b|\ba100[\s-]*pcie[\s-]*40\s*gb\b/, name: () => 'A100 40GB PCIe', modelled: 'the A100 80GB PCIe (a100-80gb-pcie) and the SXM4 parts (a100-40gb, a100-80gb) are modelled' },
   { pattern: /\bv100[\s-]*(?:(?:sxm2?|pcie)[\s-]*)?16\s*g(?:i?b)?\b/, name: () => 'V100 16GB', modelled: 'only the 32 GB V100 (v100-32gb) is modelled' },

@@ -17,7 +17,7 @@ const BEFORE = String.raw`\b(?:in|within|under|over|for|inside|than|about|around
 /** "2 fortnights" (group count), "a fortnight", "the weekend" (one). */
 const COUNT = String.raw`(?:(?<count>\d+(?:\.\d+)?)\s+|(?:an?|one|the)\s+)`;
 const UNIT = String.raw`(?<unit>day|week|month|year)`;
-/** Days of a unit as deadlines read them (quantities.ts). */
+/** Days of a unit as deadlines read them (deadline.ts). */
 const UNIT_DAYS: Readonly<Record<string, number>> = { day: 1, week: 7, month: DAYS_PER_MONTH, year: DAYS_PER_YEAR };
 
 interface Span {

@@ -1,8 +1,8 @@
 import { million, parseCount, thousand } from '@trainplan/units';
 
 /**
- * The pieces numbers are written with, shared by the count patterns (tokens, GPU-hours, batches, cluster
- * sizes: quantities.ts), the money patterns (prices, budgets: price.ts) and model sizes (models.ts), so that
+ * The pieces numbers are written with, shared by the count patterns (tokens, GPU-hours: quantities.ts; batches:
+ * parallel-sizes.ts; cluster sizes: counts.ts), the money patterns (prices, budgets: price.ts) and model sizes (models.ts), so that
  * each reads "2.5", "1.5M" and "2 million" as the others do.
  */
 

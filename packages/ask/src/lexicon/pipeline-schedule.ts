@@ -8,7 +8,7 @@ import { NEGATION } from './switch-words.ts';
  * before any backward, so each stage holds all m micro-batches' activations (Huang et al. 2019); 1F1B holds at most p
  * (Narayanan et al. SC'21 §2.2.1), and the interleaved 1F1B splits each stage into v model chunks (§2.2.2). QA: "with gpipe
  * schedule" was planned 1F1B at 38.8 GiB a GPU, where the API with schedule "gpipe" needs 201 GiB (out of memory).
- * Read before the counts: "1f1b" holds a 1, and "interleaved 2" is the chunks' count (quantities.ts), never taken here.
+ * Read before the counts: "1f1b" holds a 1, and "interleaved 2" is the chunks' count (parallel-sizes.ts), never taken here.
  */
 
 type Schedule = NonNullable<AskParameters['schedule']>;
@@ -24,7 +24,7 @@ const PIPELINE_AFTER = String.raw`(?=[\s-]+(?:1f[\s-]*1b|pp\b|pipelin\w*|schedul
 /**
  * The interleaved schedule's names, with the pipeline said (QA: "eval interleaved every 1000 steps" and "code and text data
  * interleaved" were read as the schedule): "interleaving" (a schedule's word in a plan's question), "interleaved" before or
- * after a word of the pipeline, and Megatron's "virtual pipeline" (never "interleaved 2", its chunks: quantities.ts).
+ * after a word of the pipeline, and Megatron's "virtual pipeline" (never "interleaved 2", its chunks: parallel-sizes.ts).
  */
 const INTERLEAVED = String.raw`(?:${PIPELINE_BEFORE}interleav(?:ed|ing)|\binterleav(?:ed|ing)${PIPELINE_AFTER}|\binterleaving|\bvirtual[\s-]*pipelin\w*(?![\s-]*(?:stages?|size|parallel\w*)?\s*(?:=|:|of|is)?\s*\d))(?:[\s-]+1f[\s-]?1b)?`;
 const GPIPE = String.raw`(?:\bg[\s-]?pipe(?:[\s-]*style)?|\bafab\b|\ball[\s-]*forward[\s-]*(?:then[\s-]*)?all[\s-]*backward)`;

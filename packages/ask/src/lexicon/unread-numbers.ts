@@ -3,7 +3,7 @@ import { HW_TOKEN } from './quantities.ts';
 
 /**
  * Numbers no pattern read, found in what the patterns left of the text once every fact is taken out of it (each reader
- * blanks what it reads: quantities.ts' Scanner). QA: "on 256 h10" (a typo), "on 256 xyz" and "en 10 jours" were dropped
+ * blanks what it reads: scanner.ts' Scanner). QA: "on 256 h10" (a typo), "on 256 xyz" and "en 10 jours" were dropped
  * unsaid, and the answer said "no cluster size given" where a size was written. Each is said back as not read.
  */
 

@@ -22,7 +22,7 @@ export type HardwareNamed = ReturnType<typeof readHardware>;
 
 /**
  * The hardware named, read after the models and before any count: each GPU's name made the marker HW_TOKEN, by which the
- * counts find the cluster size written beside it (lexicon/quantities.ts).
+ * counts find the cluster size written beside it (lexicon/counts.ts).
  */
 export function readHardware(st: ParseState) {
   const { s, stated, problems } = st;

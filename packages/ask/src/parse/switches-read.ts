@@ -14,6 +14,18 @@ import type { ParseState } from './state.ts';
 export type SwitchWords = Partial<Record<keyof AskParameters, string>>;
 
 /**
+ * What a switch's reader returns (lexicon/pipeline-schedule.ts, attention-kernel.ts, dropout.ts, recompute-layers.ts,
+ * emulator.ts): the words read; those naming it in another state beside them (one `other`, or several `others`); or the
+ * words asking it both ways.
+ */
+interface SwitchFound {
+  written: string;
+  other?: string;
+  others?: readonly string[];
+  both?: string;
+}
+
+/**
  * The software's switches a question states (the planner's and the search's extensions: overlaps, scatter-gather, the
  * pipeline schedule, the attention kernel, dropout, layers recomputed, the share of memory, the emulator), each set in
  * `stated` and its words kept for switches-planned.ts, which says those the answer does not plan. Read after the hardware
@@ -29,38 +41,32 @@ export function readSwitches(st: ParseState): SwitchWords {
     notRead.push({ phrase: `"${typed(phrase)}"`, why: planned === undefined ? BOTH_WAYS : contradicts(typed(planned)) });
   };
   const words: SwitchWords = {};
+  /**
+   * A switch read into `field` (`valueOf` its value, undefined where its words set nothing): set, its words kept, another state
+   * beside it said; asked both ways, said and nothing set. Returns what was read, for what else it holds.
+   */
+  const applySwitch = <K extends keyof AskParameters, R extends SwitchFound>(field: K, read: R | undefined, valueOf: (r: R) => AskParameters[K] | undefined): R | undefined => {
+    const value = read === undefined || read.both !== undefined ? undefined : valueOf(read);
+    if (read?.both !== undefined) said(read.both);
+    if (read === undefined || value === undefined) return read;
+    stated[field] = value;
+    words[field] = typed(read.written);
+    for (const other of [read.other, ...(read.others ?? [])]) if (other !== undefined) said(other, read.written);
+    return read;
+  };
   const overlaps = takeCommOverlaps(s, typed);
   Object.assign(stated, overlaps.settings);
   for (const [field, written] of Object.entries(overlaps.written)) words[field as keyof AskParameters] = typed(written);
   notRead.push(...overlaps.notRead);
-  const schedule = takeSchedule(s);
   // "Without gpipe" names no schedule to plan (the plans never take GPipe unasked): its words taken, nothing set.
-  if (schedule?.schedule !== undefined) {
-    stated.schedule = schedule.schedule;
-    words.schedule = typed(schedule.written);
-    for (const other of schedule.others) said(other, schedule.written);
-  }
+  const schedule = applySwitch('schedule', takeSchedule(s), (r) => r.schedule);
   // "Interleaved with 2 chunks", "with 2 chunks per stage": the virtual stages, where no "vp" says them (layout-read.ts).
   if (schedule?.chunks !== undefined) stated.virtualStages = schedule.chunks.count;
-  const kernel = takeAttentionKernel(s);
-  if (kernel?.both !== undefined) said(kernel.both);
-  else if (kernel?.kernel !== undefined) {
-    stated.attentionKernel = kernel.kernel;
-    words.attentionKernel = typed(kernel.written);
-    if (kernel.other !== undefined) said(kernel.other, kernel.written);
-  }
-  const dropout = takeDropout(s);
-  if (dropout?.both !== undefined) said(dropout.both);
-  else if (dropout?.dropout !== undefined) {
-    stated.dropout = dropout.dropout;
-    words.dropout = typed(dropout.written);
-    if (dropout.other !== undefined) said(dropout.other, dropout.written);
-  }
-  const layers = takeRecomputeLayers(s);
-  if (layers !== undefined && 'layers' in layers) {
-    stated.recomputeLayers = layers.layers;
-    words.recomputeLayers = typed(layers.written);
-  } else if (layers !== undefined) words.recompute = typed(layers.written);
+  applySwitch('attentionKernel', takeAttentionKernel(s), (r) => r.kernel);
+  applySwitch('dropout', takeDropout(s), (r) => r.dropout);
+  const layers = applySwitch('recomputeLayers', takeRecomputeLayers(s), (r) => ('layers' in r ? r.layers : undefined));
+  // Every layer (Megatron's uniform method): no count to set, its words kept as full recompute's (switches-planned.ts).
+  if (layers !== undefined && !('layers' in layers)) words.recompute = typed(layers.written);
   const memory = takeMemoryFraction(s);
   // Their "memory" is no memory question ("how long … with 90% memory"): hidden from the intent's words.
   for (const phrase of [memory.read, ...memory.others]) if (phrase !== undefined) st.hideFromIntent(phrase.written);
@@ -73,11 +79,7 @@ export function readSwitches(st: ParseState): SwitchWords {
     if (other.contradicts !== undefined) said(other.written, other.contradicts);
     else notRead.push({ phrase: `"${typed(other.written)}"`, why: other.why ?? '' });
   }
-  const emulate = takeEmulate(s);
   // "Not emulated", "without the emulator": the closed form, the default; its words taken, nothing set.
-  if (emulate?.on === true) {
-    stated.emulate = true;
-    words.emulate = typed(emulate.written);
-  }
+  applySwitch('emulate', takeEmulate(s), (r) => (r.on ? true : undefined));
   return words;
 }
